@@ -1,0 +1,71 @@
+// The shop's button: primary (pink), secondary and plain; loading, disabled and full-width states.
+import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import { Link, type LinkProps } from 'react-router';
+import { Spinner } from './Spinner';
+
+export type ButtonVariant = 'primary' | 'secondary' | 'plain' | 'danger';
+export type ButtonSize = 'md' | 'lg';
+
+const variantClasses: Record<ButtonVariant, string> = {
+  primary: 'bg-primary text-white shadow-sm hover:bg-primary-dark active:bg-primary-dark',
+  secondary: 'border border-primary bg-white text-primary hover:bg-primary-soft',
+  plain: 'border border-line bg-white text-ink hover:bg-canvas',
+  danger: 'bg-red-600 text-white hover:bg-red-700',
+};
+const sizeClasses: Record<ButtonSize, string> = {
+  md: 'min-h-11 px-4 text-sm',
+  lg: 'min-h-14 px-6 text-base',
+};
+
+export function buttonClassName(options: { variant?: ButtonVariant; size?: ButtonSize; fullWidth?: boolean; className?: string } = {}) {
+  const { variant = 'primary', size = 'md', fullWidth = false, className = '' } = options;
+  return [
+    'relative inline-flex items-center justify-center gap-2 rounded-full font-bold transition-colors select-none',
+    'disabled:cursor-not-allowed disabled:opacity-50 aria-disabled:cursor-not-allowed aria-disabled:opacity-50',
+    variantClasses[variant],
+    sizeClasses[size],
+    fullWidth ? 'w-full' : '',
+    className,
+  ].join(' ');
+}
+
+export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+  /** While true the button is disabled and shows a spinner in place of its content. */
+  loading?: boolean;
+  fullWidth?: boolean;
+  children: ReactNode;
+}
+
+/**
+ * @example <Button type="submit" loading={navigation.state === 'submitting'} fullWidth>ログイン</Button>
+ */
+export function Button({ variant, size, loading = false, fullWidth, disabled, className, children, type = 'button', ...rest }: ButtonProps) {
+  return (
+    <button
+      type={type}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
+      data-loading={loading || undefined}
+      className={buttonClassName({ variant, size, fullWidth, className })}
+      {...rest}
+    >
+      {loading ? (
+        <>
+          <span className="invisible flex items-center gap-2" aria-hidden="true">{children}</span>
+          <span className="absolute inset-0 flex items-center justify-center">
+            <Spinner className="size-5" label="処理中" />
+          </span>
+        </>
+      ) : (
+        children
+      )}
+    </button>
+  );
+}
+
+/** A link that looks like a button. */
+export function ButtonLink({ variant, size, fullWidth, className, ...rest }: LinkProps & { variant?: ButtonVariant; size?: ButtonSize; fullWidth?: boolean }) {
+  return <Link className={buttonClassName({ variant, size, fullWidth, className })} {...rest} />;
+}

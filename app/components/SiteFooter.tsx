@@ -1,0 +1,28 @@
+// The footer: legal pages every Japanese shop must link, and the guide.
+import { AppLink } from './AppLink';
+import { useRootData } from '~/lib/root-data';
+
+export const LEGAL_LINKS = [
+  { to: '/guide', label: 'ご利用ガイド' },
+  { to: '/terms', label: '利用規約' },
+  { to: '/privacy', label: 'プライバシーポリシー' },
+  { to: '/tokushoho', label: '特定商取引法に基づく表記' },
+  { to: '/shikin', label: '資金決済法に基づく表示' },
+  { to: '/kobutsu', label: '古物営業法に基づく表示' },
+] as const;
+
+export function SiteFooter() {
+  const root = useRootData();
+  return (
+    <footer className="mt-12 border-t border-line bg-white pb-24 md:pb-8">
+      <nav aria-label="規約・法定表示" className="mx-auto grid max-w-6xl grid-cols-2 gap-x-4 gap-y-1 px-4 py-6 text-sm sm:grid-cols-3">
+        {LEGAL_LINKS.map((link) => (
+          <AppLink key={link.to} to={link.to} className="py-2 text-muted underline-offset-2 hover:text-ink hover:underline">
+            {link.label}
+          </AppLink>
+        ))}
+      </nav>
+      <p className="px-4 text-center text-xs text-muted">© {root?.site.name}</p>
+    </footer>
+  );
+}

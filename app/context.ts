@@ -1,0 +1,25 @@
+// What the Hono server hands to React Router for each request. The keys live on globalThis because
+// the server (run by tsx) and the React Router build are two module graphs that must share them.
+import { createContext, type RouterContext } from 'react-router';
+import type { ShopServices } from '../server/services';
+
+export interface SessionMember {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  image: string | null;
+  role: string;
+}
+
+export interface ShopRequest {
+  requestId: string;
+  /** The CSP nonce for this response's inline scripts. */
+  nonce: string;
+  member: SessionMember | null;
+  services: ShopServices;
+}
+
+const registry = globalThis as typeof globalThis & { __oripaShopRequestContext?: RouterContext<ShopRequest> };
+export const shopRequestContext: RouterContext<ShopRequest> = (registry.__oripaShopRequestContext ??=
+  createContext<ShopRequest>());

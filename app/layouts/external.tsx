@@ -1,0 +1,31 @@
+// External layout (sign-in, sign-up, app web views): a slim header and a centred column.
+import { Outlet } from 'react-router';
+import { AppLink } from '~/components/AppLink';
+import { useRootData } from '~/lib/root-data';
+import { LEGAL_LINKS } from '~/components/SiteFooter';
+
+export default function ExternalLayout() {
+  const root = useRootData();
+  return (
+    <>
+      <header className="border-b border-line bg-white pt-safe">
+        <div className="mx-auto flex h-14 max-w-md items-center justify-center px-4">
+          <AppLink to="/" className="flex items-center gap-1.5 text-lg font-black text-primary">
+            <span aria-hidden="true" className="inline-block size-7 rounded-lg bg-gradient-to-br from-primary to-amber-400" />
+            {root?.site.name}
+          </AppLink>
+        </div>
+      </header>
+      <main id="main" className="mx-auto w-full max-w-md px-4 py-6">
+        <Outlet />
+      </main>
+      <footer className="mx-auto max-w-md px-4 pb-10 pb-safe">
+        <nav aria-label="規約・法定表示" className="flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs">
+          {LEGAL_LINKS.slice(1, 4).map((link) => (
+            <AppLink key={link.to} to={link.to} className="py-2 text-muted underline-offset-2 hover:underline">{link.label}</AppLink>
+          ))}
+        </nav>
+      </footer>
+    </>
+  );
+}

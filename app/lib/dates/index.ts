@@ -1,0 +1,349 @@
+// Shop date helpers: every date is shown in Japanese, in Asia/Tokyo time, whatever the server's own time zone.
+import { TZDate } from '@date-fns/tz';
+import { format, startOfDay, startOfMonth, startOfWeek } from 'date-fns';
+import { ja } from 'date-fns/locale';
+
+/**
+ * The one time zone the shop shows and counts periods in. The server runs in UTC, so plain
+ * `Date` getters (and date-fns on a plain `Date`) would give UTC wall-clock values; every
+ * helper here goes through a `TZDate` in this zone instead.
+ * @example new TZDate(Date.now(), SHOP_TIME_ZONE)
+ */
+export const SHOP_TIME_ZONE = 'Asia/Tokyo';
+
+/**
+ * What the helpers accept: a `Date`, an ISO 8601 string, or epoch milliseconds.
+ * @example const input: ShopDateInput = '2026-11-22T00:04:05+09:00';
+ */
+export type ShopDateInput = Date | string | number;
+
+/**
+ * How the date parts are joined: `2026-11-22`, `2026/11/22` or `2026年11月22日`.
+ * @example const separator: DateSeparator = 'ja';
+ */
+export type DateSeparator = 'hyphen' | 'slash' | 'ja';
+
+/**
+ * The named formats `formatShopDate` knows.
+ * @example const name: DateFormatName = 'ymdhm';
+ */
+export type DateFormatName = 'iso' | 'timestamp' | 'ymdhm' | 'ymd' | 'ym' | 'md' | 'd';
+
+// date-fns patterns per format and separator. All parts are zero-padded in every variant
+// (`01月05日` too), so columns line up and the variants differ only in their joiners.
+// The kanji are quoted although date-fns would pass them through, to make the intent explicit.
+const PATTERNS: Record<Exclude<DateFormatName, 'iso'>, Record<DateSeparator, string>> = {
+  timestamp: {
+    hyphen: 'yyyy-MM-dd HH:mm:ss',
+    slash: 'yyyy/MM/dd HH:mm:ss',
+    ja: "yyyy'年'MM'月'dd'日' HH'時'mm'分'ss'秒'",
+  },
+  ymdhm: {
+    hyphen: 'yyyy-MM-dd HH:mm',
+    slash: 'yyyy/MM/dd HH:mm',
+    ja: "yyyy'年'MM'月'dd'日' HH'時'mm'分'",
+  },
+  ymd: { hyphen: 'yyyy-MM-dd', slash: 'yyyy/MM/dd', ja: "yyyy'年'MM'月'dd'日'" },
+  ym: { hyphen: 'yyyy-MM', slash: 'yyyy/MM', ja: "yyyy'年'MM'月'" },
+  md: { hyphen: 'MM-dd', slash: 'MM/dd', ja: "MM'月'dd'日'" },
+  d: { hyphen: 'dd', slash: 'dd', ja: "dd'日'" },
+};
+
+// `xxx` (not `XXX`) so the offset is always written `+09:00`, never `Z`.
+const ISO_PATTERN = "yyyy-MM-dd'T'HH:mm:ss.SSSxxx";
+
+// ECMAScript's Date range is ±8.64e15 ms; outside it a Date is invalid.
+const MAX_TIME = 8.64e15;
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+// YYYY-MM-DD, optionally followed by T or a space, hh:mm, optional :ss and fraction, optional offset.
+const ISO_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+function daysInMonth(year: number, month: number): number {
+  // Day 0 of the next month is the last day of this one; UTC so the process zone cannot matter.
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * Parses an ISO string into epoch ms, or NaN.
+ * `new Date(string)` is not used directly because it reads offset-less date-times in the
+ * process zone (UTC on the server, something else in a browser or on a dev machine) and
+ * date-only strings as UTC. Here a string without an offset is read as Tokyo wall-clock
+ * time, so `'2026-11-22'` means midnight of that day in the shop, on every machine.
+ */
+function parseIsoString(text: string): number {
+  const m = ISO_RE.exec(text.trim());
+  if (!m) return Number.NaN;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4] ?? 0);
+  const minute = Number(m[5] ?? 0);
+  const second = Number(m[6] ?? 0);
+  // Only milliseconds are kept; further fraction digits are cut off, not rounded.
+  const ms = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return Number.NaN;
+  if (hour > 23 || minute > 59 || second > 59) return Number.NaN;
+
+  const offset = m[8];
+  if (offset === undefined) {
+    return new TZDate(year, month - 1, day, hour, minute, second, ms, SHOP_TIME_ZONE).getTime();
+  }
+  let offsetMinutes = 0;
+  if (offset.toUpperCase() !== 'Z') {
+    const digits = offset.slice(1).replace(':', '');
+    const oh = Number(digits.slice(0, 2));
+    const om = Number(digits.slice(2) || '0');
+    if (oh > 23 || om > 59) return Number.NaN;
+    offsetMinutes = (offset.startsWith('-') ? -1 : 1) * (oh * 60 + om);
+  }
+  // setUTCFullYear instead of Date.UTC, which maps years 0–99 to 1900–1999.
+  const utc = new Date(0);
+  utc.setUTCFullYear(year, month - 1, day);
+  utc.setUTCHours(hour, minute, second, ms);
+  return utc.getTime() - offsetMinutes * MINUTE;
+}
+
+/** Epoch ms for any accepted input, or NaN when it is not a valid instant. */
+function toTime(input: ShopDateInput | null | undefined): number {
+  let time: number;
+  if (input instanceof Date) time = input.getTime();
+  else if (typeof input === 'number') time = input;
+  else if (typeof input === 'string') time = parseIsoString(input);
+  else return Number.NaN;
+  return Number.isFinite(time) && Math.abs(time) <= MAX_TIME ? time : Number.NaN;
+}
+
+/**
+ * The instant as a `TZDate` in Asia/Tokyo, or null when the input is invalid. Its getters
+ * (`getHours()`, `getDate()`, …) and date-fns functions applied to it work in Tokyo time.
+ * Strings without an offset are read as Tokyo time.
+ * @example toShopZone('2026-11-21T15:00:00Z')?.getDate() // 22
+ */
+export function toShopZone(input: ShopDateInput): TZDate | null {
+  const time = toTime(input);
+  return Number.isNaN(time) ? null : new TZDate(time, SHOP_TIME_ZONE);
+}
+
+/**
+ * Formats an instant in Tokyo time. Invalid input gives `''` (never throws, never "Invalid Date").
+ * `iso` ignores the separator.
+ * @example formatShopDate('2026-11-21T15:04:05.123Z', 'timestamp', 'ja') // '2026年11月22日 00時04分05秒'
+ */
+export function formatShopDate(
+  input: ShopDateInput,
+  formatName: DateFormatName,
+  separator: DateSeparator = 'hyphen',
+): string {
+  const zoned = toShopZone(input);
+  if (!zoned) return '';
+  const pattern = formatName === 'iso' ? ISO_PATTERN : PATTERNS[formatName]?.[separator];
+  if (!pattern) return '';
+  return format(zoned, pattern, { locale: ja });
+}
+
+/**
+ * ISO 8601 with milliseconds and the +09:00 offset (same for every separator).
+ * @example formatIso(Date.UTC(2026, 10, 21, 15, 4, 5, 123)) // '2026-11-22T00:04:05.123+09:00'
+ */
+export function formatIso(input: ShopDateInput, separator: DateSeparator = 'hyphen'): string {
+  return formatShopDate(input, 'iso', separator);
+}
+
+/**
+ * Date and time with seconds.
+ * @example formatTimestamp('2026-11-21T15:04:05Z', 'slash') // '2026/11/22 00:04:05'
+ */
+export function formatTimestamp(input: ShopDateInput, separator: DateSeparator = 'hyphen'): string {
+  return formatShopDate(input, 'timestamp', separator);
+}
+
+/**
+ * Date with hours and minutes.
+ * @example formatYmdHm('2026-11-21T15:04:05Z', 'ja') // '2026年11月22日 00時04分'
+ */
+export function formatYmdHm(input: ShopDateInput, separator: DateSeparator = 'hyphen'): string {
+  return formatShopDate(input, 'ymdhm', separator);
+}
+
+/**
+ * Year, month and day.
+ * @example formatYmd('2026-12-31T15:00:00Z') // '2027-01-01'
+ */
+export function formatYmd(input: ShopDateInput, separator: DateSeparator = 'hyphen'): string {
+  return formatShopDate(input, 'ymd', separator);
+}
+
+/**
+ * Year and month.
+ * @example formatYm('2026-11-21T15:04:05Z', 'ja') // '2026年11月'
+ */
+export function formatYm(input: ShopDateInput, separator: DateSeparator = 'hyphen'): string {
+  return formatShopDate(input, 'ym', separator);
+}
+
+/**
+ * Month and day.
+ * @example formatMd('2026-11-21T15:04:05Z', 'slash') // '11/22'
+ */
+export function formatMd(input: ShopDateInput, separator: DateSeparator = 'hyphen'): string {
+  return formatShopDate(input, 'md', separator);
+}
+
+/**
+ * Day of the month, zero-padded.
+ * @example formatDay('2026-11-21T15:04:05Z', 'ja') // '22日'
+ */
+export function formatDay(input: ShopDateInput, separator: DateSeparator = 'hyphen'): string {
+  return formatShopDate(input, 'd', separator);
+}
+
+/**
+ * Japanese date with the short Japanese weekday, for page headings and notices.
+ * @example formatShopDateWithWeekday('2026-11-21T15:04:05Z') // '2026年11月22日(日)'
+ */
+export function formatShopDateWithWeekday(input: ShopDateInput): string {
+  const zoned = toShopZone(input);
+  return zoned ? format(zoned, "yyyy'年'MM'月'dd'日('E')'", { locale: ja }) : '';
+}
+
+/**
+ * A deadline and the moment to measure from (defaults to now).
+ * @example const target: CountdownTarget = { until: '2026-11-22T00:00:00+09:00', now: Date.now() };
+ */
+export interface CountdownTarget {
+  until: ShopDateInput;
+  now?: Date | number;
+}
+
+/** Milliseconds from `now` to `until`, or NaN when either is invalid. */
+function remainingMs(until: ShopDateInput, now: Date | number | undefined): number {
+  return toTime(until) - toTime(now ?? Date.now());
+}
+
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * Countdown text. `clock`: `m:ss` under one hour, `h:mm:ss` from one hour up (hours are not
+ * folded into days: `26:03:09`). `ja`: `4分05秒` / `1時間00分00秒`.
+ * Remaining time is rounded UP to whole seconds, so a running timer never shows `0:00` while
+ * time remains (999 ms → `0:01`) and reaches `''` exactly when time runs out.
+ * Returns `''` when the remaining time is ≤ 0 or an input is invalid.
+ * @example formatCountdown(3_600_000) // '1:00:00'
+ * @example formatCountdown({ until: '2026-11-22T00:04:05+09:00', now: Date.parse('2026-11-22T00:00:00+09:00') }, 'ja') // '4分05秒'
+ */
+export function formatCountdown(
+  untilOrRemaining: CountdownTarget | number,
+  style: 'clock' | 'ja' = 'clock',
+): string {
+  const remaining =
+    typeof untilOrRemaining === 'number'
+      ? untilOrRemaining
+      : remainingMs(untilOrRemaining.until, untilOrRemaining.now);
+  if (!Number.isFinite(remaining) || remaining <= 0) return '';
+  const total = Math.ceil(remaining / SECOND);
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  if (style === 'ja') {
+    return hours > 0
+      ? `${hours}時間${pad2(minutes)}分${pad2(seconds)}秒`
+      : `${minutes}分${pad2(seconds)}秒`;
+  }
+  return hours > 0
+    ? `${hours}:${pad2(minutes)}:${pad2(seconds)}`
+    : `${minutes}:${pad2(seconds)}`;
+}
+
+/**
+ * Coarse time left for deadlines in lists: `残り3日` (≥ 1 day), `残り5時間` (≥ 1 hour),
+ * `残り12分` (≥ 1 minute), `残り1分未満`, or `''` once passed (or when an input is invalid).
+ * Units are rounded DOWN (3 days 23 hours → `残り3日`), so it never promises more than is left.
+ * @example formatRemainingShort('2026-11-25T12:00:00+09:00', Date.parse('2026-11-22T00:00:00+09:00')) // '残り3日'
+ */
+export function formatRemainingShort(until: ShopDateInput, now?: Date | number): string {
+  const remaining = remainingMs(until, now);
+  if (!Number.isFinite(remaining) || remaining <= 0) return '';
+  if (remaining >= DAY) return `残り${Math.floor(remaining / DAY)}日`;
+  if (remaining >= HOUR) return `残り${Math.floor(remaining / HOUR)}時間`;
+  if (remaining >= MINUTE) return `残り${Math.floor(remaining / MINUTE)}分`;
+  return '残り1分未満';
+}
+
+// `D HH:MM:SS` (any number of day digits) or `HH:MM:SS`; hours may be one or two digits.
+const TIME_LIMIT_RE = /^(?:(\d+) +)?(\d{1,2}):(\d{2}):(\d{2})$/;
+
+/**
+ * Parses a time-limit input relative to `now`: `D HH:MM:SS` (days ≥ 0, HH 0–23) or
+ * `HH:MM:SS` (HH 0–99), minutes and seconds 00–59. Full-width digits, colons and spaces are
+ * accepted (NFKC), surrounding spaces are trimmed. Returns `now` + the duration, or null when
+ * the text is malformed or the result is outside the Date range.
+ * @example parseTimeLimit('1 02:00:00', Date.parse('2026-11-22T00:00:00+09:00'))?.toISOString() // '2026-11-22T17:00:00.000Z' (23 Nov 02:00 JST)
+ */
+export function parseTimeLimit(text: string, now: Date | number = Date.now()): Date | null {
+  if (typeof text !== 'string') return null;
+  const m = TIME_LIMIT_RE.exec(text.normalize('NFKC').trim());
+  if (!m) return null;
+  const days = m[1] === undefined ? 0 : Number(m[1]);
+  const hours = Number(m[2]);
+  const minutes = Number(m[3]);
+  const seconds = Number(m[4]);
+  if (m[1] !== undefined && hours > 23) return null;
+  if (minutes > 59 || seconds > 59) return null;
+  const base = toTime(now);
+  const result = base + days * DAY + hours * HOUR + minutes * MINUTE + seconds * SECOND;
+  if (!Number.isFinite(result) || Math.abs(result) > MAX_TIME) return null;
+  return new Date(result);
+}
+
+/**
+ * Canonical time-limit text for a duration, the inverse of `parseTimeLimit`: `D HH:MM:SS`, or
+ * `HH:MM:SS` when under one day. Sub-second parts are dropped (rounded down); a negative or
+ * non-finite duration gives `''`.
+ * @example formatTimeLimit(26 * 3_600_000 + 5_000) // '1 02:00:05'
+ */
+export function formatTimeLimit(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '';
+  const total = Math.floor(ms / SECOND);
+  const days = Math.floor(total / 86_400);
+  const rest = total % 86_400;
+  const clock = `${pad2(Math.floor(rest / 3600))}:${pad2(Math.floor((rest % 3600) / 60))}:${pad2(rest % 60)}`;
+  return days > 0 ? `${days} ${clock}` : clock;
+}
+
+// The period starts are computed on a TZDate so "midnight" and "Monday" are Tokyo's, then
+// returned as plain Date instants for storage and comparison. Invalid input gives an Invalid
+// Date (getTime() is NaN) rather than throwing; the formatters above turn that into ''.
+function startOfShop(input: ShopDateInput, startOf: (date: TZDate) => TZDate): Date {
+  const zoned = toShopZone(input);
+  return new Date(zoned ? startOf(zoned).getTime() : Number.NaN);
+}
+
+/**
+ * 00:00 Tokyo time of the input's Tokyo day.
+ * @example startOfShopDay('2026-11-22T15:30:00Z').toISOString() // '2026-11-22T15:00:00.000Z' (23 Nov 00:00 JST)
+ */
+export function startOfShopDay(input: ShopDateInput): Date {
+  return startOfShop(input, (d) => startOfDay(d));
+}
+
+/**
+ * Monday 00:00 Tokyo time of the input's Tokyo week.
+ * @example startOfShopWeek('2026-11-22T14:30:00Z').toISOString() // '2026-11-15T15:00:00.000Z' (Mon 16 Nov 00:00 JST)
+ */
+export function startOfShopWeek(input: ShopDateInput): Date {
+  return startOfShop(input, (d) => startOfWeek(d, { weekStartsOn: 1 }));
+}
+
+/**
+ * The 1st, 00:00 Tokyo time, of the input's Tokyo month.
+ * @example startOfShopMonth('2026-11-30T15:00:00Z').toISOString() // '2026-11-30T15:00:00.000Z' (1 Dec 00:00 JST)
+ */
+export function startOfShopMonth(input: ShopDateInput): Date {
+  return startOfShop(input, (d) => startOfMonth(d));
+}

@@ -1,0 +1,161 @@
+// The document, the route guards (server and client middleware), and the error page.
+import { useEffect } from 'react';
+import {
+  Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, redirect,
+  useLocation, useMatches, useNavigate, useRouteError, useRouteLoaderData,
+} from 'react-router';
+import type { Route } from './+types/root';
+import './app.css';
+import { shopRequestContext } from './context';
+import { useNonce } from './nonce';
+import { evaluateNavigation, isNoindexPath, type ContentValidators } from './guards/rules';
+import { AppLoadingOverlay } from './components/Spinner';
+import { NotFoundView, NOT_FOUND_TITLE } from './components/NotFoundView';
+import { InAppBrowserNotice } from './components/InAppBrowserNotice';
+import { canonicalUrl, composeTitle, pageTitleFromMatches } from './lib/page-meta';
+import { notFound, type NotFoundPayload } from './lib/not-found';
+import type { RootData } from './lib/root-data';
+import { rememberSignedIn, isSignedInOnClient } from './lib/client-session';
+import { isNewerBuildAvailable, startBuildPolling, reloadForChunkError } from './lib/client-recovery';
+import { trackAdParameters } from './lib/ad-tracking';
+import { listGenres, resolveGenre, genreOfGacha } from '../modules/gacha';
+import { getPublishedPage } from '../modules/content';
+
+const navigationDecisionStore = new WeakMap<Request, Awaited<ReturnType<typeof evaluateNavigation>>>();
+
+/** Server guard: content validation, auth, route rules, for the first request and every data request. */
+const serverNavigationGuard: Route.MiddlewareFunction = async ({ request, context }) => {
+  const shop = context.get(shopRequestContext);
+  const url = new URL(request.url);
+  const { db, config } = shop.services;
+  const validators: ContentValidators = {
+    resolveGenre: (id) => resolveGenre(db, id),
+    genreOfGacha: (id) => genreOfGacha(db, id),
+    specialExists: async (id) => (await getPublishedPage(db, id)) !== null,
+  };
+  const decision = await evaluateNavigation({
+    pathname: url.pathname,
+    search: url.search,
+    signedIn: shop.member !== null,
+    userAgent: request.headers.get('user-agent'),
+    validators,
+  });
+  if (decision.type === 'redirect') throw redirect(decision.to, decision.status);
+  if (decision.type === 'not-found') {
+    throw notFound(url.pathname, { name: config.SITE_NAME, tagline: config.SITE_TAGLINE, origin: config.PUBLIC_ORIGIN });
+  }
+  navigationDecisionStore.set(request, decision);
+};
+
+/** Client guard for later navigations: a newer build means a full load; then auth, ad tracking, route rules. */
+const clientNavigationGuard: Route.ClientMiddlewareFunction = async ({ request }) => {
+  const url = new URL(request.url);
+  if (isNewerBuildAvailable() && request.method === 'GET') {
+    window.location.assign(url.pathname + url.search + url.hash);
+    await new Promise(() => undefined); // the page is going away
+  }
+  const decision = await evaluateNavigation({
+    pathname: url.pathname,
+    search: url.search,
+    signedIn: isSignedInOnClient(),
+    userAgent: navigator.userAgent,
+  });
+  if (decision.type === 'redirect') throw redirect(decision.to);
+  const adTarget = trackAdParameters(url.pathname, url.search, isSignedInOnClient());
+  if (adTarget) throw redirect(adTarget);
+};
+
+export const middleware: Route.MiddlewareFunction[] = [serverNavigationGuard];
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [clientNavigationGuard];
+
+export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
+  const shop = context.get(shopRequestContext);
+  const { config, db, buildId } = shop.services;
+  const decision = navigationDecisionStore.get(request);
+  return {
+    member: shop.member ? { id: shop.member.id, name: shop.member.name, role: shop.member.role } : null,
+    site: { name: config.SITE_NAME, tagline: config.SITE_TAGLINE, origin: config.PUBLIC_ORIGIN },
+    buildId,
+    buildPollSeconds: config.BUILD_POLL_SECONDS,
+    genres: await listGenres(db),
+    notice: decision?.type === 'allow' ? (decision.notice ?? null) : null,
+  };
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const location = useLocation();
+  const root = useRouteLoaderData('root') as RootData | undefined;
+  const error = useRouteError();
+  const site = root?.site ?? (isRouteErrorResponse(error) ? (error.data as NotFoundPayload | undefined)?.site : undefined);
+  return (
+    <html lang="ja">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <meta name="theme-color" content="#ef3a6e" />
+        <meta name="format-detection" content="telephone=no" />
+        {site ? <link rel="canonical" href={canonicalUrl(site.origin, location.pathname, location.search)} /> : null}
+        {isNoindexPath(location.pathname) ? <meta name="robots" content="noindex, nofollow" /> : null}
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <AppLoadingOverlay />
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const matches = useMatches();
+  const location = useLocation();
+  const navigate = useNavigate();
+  rememberSignedIn(loaderData.member !== null);
+
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+    // The first page load: client middleware has not run, so the ad-tracking rule runs here.
+    const target = trackAdParameters(window.location.pathname, window.location.search, isSignedInOnClient());
+    if (target) navigate(target, { replace: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  useEffect(() => startBuildPolling(loaderData.buildId, loaderData.buildPollSeconds), [loaderData.buildId, loaderData.buildPollSeconds]);
+
+  const title = composeTitle({
+    pathname: location.pathname,
+    pageTitle: pageTitleFromMatches(matches),
+    siteName: loaderData.site.name,
+    tagline: loaderData.site.tagline,
+  });
+  return (
+    <>
+      <title>{title}</title>
+      {loaderData.notice ? <InAppBrowserNotice kind={loaderData.notice} /> : <Outlet />}
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const root = useRouteLoaderData('root') as RootData | undefined;
+  const payload = isRouteErrorResponse(error) ? (error.data as NotFoundPayload | undefined) : undefined;
+  const siteName = root?.site.name ?? payload?.site?.name;
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+    if (reloadForChunkError(error)) return;
+    if (!isRouteErrorResponse(error) || error.status >= 500) console.error('Application error:', error);
+  }, [error]);
+  return (
+    <>
+      <title>{siteName ? `${NOT_FOUND_TITLE} | ${siteName}` : NOT_FOUND_TITLE}</title>
+      <NotFoundView />
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+// The route table of the specification (section 2), with its six layouts.
+import { type RouteConfig, index, layout, prefix, route } from '@react-router/dev/routes';
+
+const shopReturns = ['paidy', 'merpay', 'paypay', 'purchase', 'amazonpay'] as const;
+
+export default [
+  layout('layouts/top.tsx', [
+    index('routes/home.tsx'),
+    route('gacha/:genreId', 'routes/gacha/genre.tsx'),
+    route(':specialId', 'routes/special.tsx'),
+  ]),
+  layout('layouts/gacha-detail.tsx', [route('gacha/:genreId/:gachaId', 'routes/gacha/detail.tsx')]),
+  layout('layouts/gacha-result.tsx', [route('gacha/:genreId/:gachaId/result/:resultId', 'routes/gacha/result.tsx')]),
+  layout('layouts/external.tsx', [
+    route('auth', 'routes/auth/index.tsx'),
+    route('auth/action', 'routes/auth/action.tsx'),
+    route('auth/passwd', 'routes/auth/passwd.tsx'),
+    route('auth/sign_in', 'routes/auth/sign-in.tsx'),
+    route('auth/sign_up', 'routes/auth/sign-up.tsx'),
+    ...prefix('app', [
+      route('checkout/:paymentMethod', 'routes/app/checkout.tsx'),
+      route('return', 'routes/app/return.tsx'),
+      route('farm', 'routes/app/farm.tsx'),
+      route('friends/add', 'routes/app/friends-add.tsx'),
+    ]),
+  ]),
+  route('auth/sign_out', 'routes/auth/sign-out.tsx'),
+  layout('layouts/ranking.tsx', [
+    route('ranking', 'routes/ranking/index.tsx'),
+    route('ranking/daily/goodluck', 'routes/ranking/board.tsx', { id: 'ranking-daily-goodluck' }),
+    route('ranking/weekly/exp', 'routes/ranking/board.tsx', { id: 'ranking-weekly-exp' }),
+    route('ranking/monthly/level', 'routes/ranking/board.tsx', { id: 'ranking-monthly-level' }),
+  ]),
+  layout('layouts/default.tsx', [
+    route('preview', 'routes/preview.tsx'),
+    route('gacha/video/debug', 'routes/gacha/video-debug.tsx'),
+    ...prefix('mypage', [
+      index('routes/mypage/index.tsx'),
+      route('settings/unlink', 'routes/mypage/settings-unlink.tsx'),
+      route('invitation', 'routes/mypage/invitation.tsx'),
+      route('tokutencode', 'routes/mypage/tokutencode.tsx'),
+      route('backfromline', 'routes/mypage/backfromline.tsx', { id: 'mypage-backfromline' }),
+      route('settings/phonenumber', 'routes/mypage/settings-phonenumber.tsx'),
+      route('backfromlinecampaign', 'routes/mypage/backfromline.tsx', { id: 'mypage-backfromlinecampaign' }),
+    ]),
+    ...prefix('myinbox', [
+      index('routes/myinbox/index.tsx'),
+      route('alls', 'routes/myinbox/list.tsx', { id: 'myinbox-alls' }),
+      route('idvs', 'routes/myinbox/list.tsx', { id: 'myinbox-idvs' }),
+      route('bonus/logs', 'routes/myinbox/bonus-logs.tsx'),
+      route('mail/:mailId', 'routes/myinbox/mail.tsx'),
+    ]),
+    route('r', 'routes/r/index.tsx'),
+    route('r/ow', 'routes/r/ow.tsx'),
+    route('shop', 'routes/shop/index.tsx'),
+    route('shop/checkout/:paymentMethod', 'routes/shop/checkout.tsx'),
+    ...shopReturns.map((provider) => route(`shop/backfrom${provider}`, 'routes/shop/return.tsx', { id: `shop-backfrom${provider}` })),
+    route('mylevel/top', 'routes/mylevel/top.tsx'),
+    route('mylevel', 'routes/mylevel/index.tsx'),
+    route('myrank', 'routes/myrank.tsx'),
+    route('*', 'routes/content-page.tsx'),
+  ]),
+] satisfies RouteConfig;

@@ -1,0 +1,38 @@
+// /gacha/{genreId} (layout top): the genre's packs. Guards redirect-gacha and check-genre-valid run first.
+import type { Route } from './+types/genre';
+import { shopRequestContext } from '~/context';
+import { SortChips } from '~/components/SortChips';
+import { PackGrid } from '~/components/PackCard';
+import { EmptyState, Container } from '~/components/PageFrame';
+import { ButtonLink } from '~/components/Button';
+import { notFound } from '~/lib/not-found';
+import { listGachas, listGenres, parseGachaSort } from '../../../modules/gacha';
+
+export const handle = { title: (data: { genre: { name: string } }) => `${data.genre.name}のオリパ一覧` };
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { db } = context.get(shopRequestContext).services;
+  const genre = (await listGenres(db)).find((g) => g.id === params.genreId);
+  if (!genre) throw notFound(new URL(request.url).pathname);
+  const sort = parseGachaSort(new URL(request.url).searchParams.get('sort'));
+  return { genre, packs: await listGachas(db, { genreId: genre.id, sort }) };
+}
+
+export default function GenreTop({ loaderData }: Route.ComponentProps) {
+  const { genre, packs } = loaderData;
+  return (
+    <Container className="flex flex-col gap-4">
+      <div className="flex items-center justify-between gap-3">
+        <h1 className="shrink-0 text-lg font-black">{genre.name}のオリパ</h1>
+        <SortChips />
+      </div>
+      {packs.length > 0 ? (
+        <PackGrid packs={packs} />
+      ) : (
+        <EmptyState title={`${genre.name}のオリパは準備中です`} action={<ButtonLink to="/" variant="secondary">すべてのオリパを見る</ButtonLink>}>
+          新しいオリパの公開をお待ちください。
+        </EmptyState>
+      )}
+    </Container>
+  );
+}

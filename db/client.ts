@@ -1,0 +1,67 @@
+// The database handle: node-postgres when DATABASE_URL is set, otherwise embedded PGlite; one per process.
+import path from 'node:path';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** The shape both engines share; module code is written against this and never against an engine. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  engine: 'postgres' | 'pglite';
+  /** Applies the SQL migrations in db/migrations (idempotent). */
+  migrate(): Promise<void>;
+  /** Answers true when a trivial query succeeds. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/**
+ * Opens the database. PGlite does not create its folder's parents, so DATA_DIR is created first.
+ * @example const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '.data' })
+ */
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const { Pool } = await import('pg');
+    const { drizzle } = await import('drizzle-orm/node-postgres');
+    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+    const pool = new Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const db = drizzle(pool, { schema });
+    return {
+      db: db as unknown as Database,
+      engine: 'postgres',
+      migrate: () => migrate(db, { migrationsFolder }),
+      ping: () => ping(db as unknown as Database),
+      close: () => pool.end(),
+    };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  const folder = path.join(options.dataDir, 'pglite');
+  fs.mkdirSync(folder, { recursive: true });
+  const client = await PGlite.create(folder);
+  const db = drizzle(client, { schema });
+  return {
+    db: db as unknown as Database,
+    engine: 'pglite',
+    migrate: () => migrate(db, { migrationsFolder }),
+    ping: () => ping(db as unknown as Database),
+    close: () => client.close(),
+  };
+}
+
+async function ping(db: Database): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,49 @@
+// The built-in content store's public API: published pages by uid (special pages first).
+import { and, eq, inArray, isNotNull, lte } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { contentDocuments, type ContentType } from './schema';
+import type { ContentPageData, BannerData } from './rich-text';
+
+export { contentDocuments } from './schema';
+export * from './rich-text';
+
+export interface ContentPage {
+  uid: string;
+  type: ContentType;
+  data: ContentPageData;
+  publishedAt: Date | null;
+}
+
+const UID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,79}(\/[a-z0-9][a-z0-9_-]{0,79}){0,3}$/;
+
+/**
+ * A published page or special page at /{uid}; special pages win when both exist.
+ * @example await getPublishedPage(db, 'tokushoho')
+ */
+export async function getPublishedPage(db: Database, uid: string, types: ContentType[] = ['special', 'page']): Promise<ContentPage | null> {
+  if (!UID_PATTERN.test(uid)) return null;
+  const rows = await db
+    .select({ uid: contentDocuments.uid, type: contentDocuments.type, data: contentDocuments.data, publishedAt: contentDocuments.publishedAt })
+    .from(contentDocuments)
+    .where(
+      and(
+        eq(contentDocuments.uid, uid),
+        inArray(contentDocuments.type, types),
+        isNotNull(contentDocuments.publishedAt),
+        lte(contentDocuments.publishedAt, new Date()),
+      ),
+    );
+  const page = rows.find((row) => row.type === 'special') ?? rows[0];
+  return page ? { ...page, data: page.data as ContentPageData } : null;
+}
+
+/** Published home banners, in their order. */
+export async function listBanners(db: Database): Promise<(BannerData & { uid: string })[]> {
+  const rows = await db
+    .select({ uid: contentDocuments.uid, data: contentDocuments.data })
+    .from(contentDocuments)
+    .where(and(eq(contentDocuments.type, 'banner'), isNotNull(contentDocuments.publishedAt), lte(contentDocuments.publishedAt, new Date())));
+  return rows
+    .map((row) => ({ uid: row.uid, ...(row.data as BannerData) }))
+    .sort((a, b) => a.order - b.order);
+}

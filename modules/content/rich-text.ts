@@ -1,0 +1,49 @@
+// Rich text in Prismic's structured shape. It is rendered by React element by element, never as HTML,
+// so stored content cannot inject markup; links are limited to http(s) and site paths.
+
+export type RichTextSpan =
+  | { start: number; end: number; type: 'strong' | 'em' }
+  | { start: number; end: number; type: 'hyperlink'; data: { url: string } };
+
+export type RichTextBlock =
+  | { type: 'heading1' | 'heading2' | 'heading3' | 'heading4' | 'paragraph' | 'preformatted' | 'list-item' | 'o-list-item'; text: string; spans: RichTextSpan[] }
+  | { type: 'image'; url: string; alt: string | null; dimensions: { width: number; height: number } };
+
+export type RichText = RichTextBlock[];
+
+/** Specification section 5: rich text counts as non-empty only if it has text. */
+export function isRichTextFilled(richText: RichText | null | undefined): boolean {
+  return !!richText?.some((block) => 'text' in block && block.text.trim().length > 0);
+}
+
+/** Only http(s) URLs and site-relative paths survive; anything else (javascript:, data:) is dropped. */
+export function safeLinkUrl(url: string): string | null {
+  if (url.startsWith('/') && !url.startsWith('//')) return url;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Shorthands for writing content in code (demo data, tests). */
+export const paragraph = (text: string): RichTextBlock => ({ type: 'paragraph', text, spans: [] });
+export const heading = (text: string, level: 2 | 3 = 2): RichTextBlock => ({ type: level === 2 ? 'heading2' : 'heading3', text, spans: [] });
+export const listItem = (text: string): RichTextBlock => ({ type: 'list-item', text, spans: [] });
+
+export interface ContentPageData {
+  title: string;
+  description?: string;
+  body: RichText;
+  /** Special pages: a hero image. */
+  heroImage?: string;
+}
+
+export interface BannerData {
+  title: string;
+  image: string;
+  /** A site path (or https URL) the banner leads to. */
+  link: string;
+  order: number;
+}

@@ -1,0 +1,116 @@
+// The Hono application: health, auth, images, build metadata, SEO files, static assets, and the
+// React Router handler for every page. Everything a request passes through is assembled here.
+import { Hono } from 'hono';
+import { requestId } from 'hono/request-id';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { RouterContextProvider, type ServerBuild, createRequestHandler } from 'react-router';
+import path from 'node:path';
+import type { ShopServices } from './services';
+import { securityHeaders, crossSiteRequestGuard, clientAddress } from './security';
+import { apiError } from './api-error';
+import { shopRequestContext, type SessionMember } from '../app/context';
+import { isNoindexPath } from '../app/guards/rules';
+import { createImageRoute } from './images';
+import { robotsTxt, sitemapXml } from './seo';
+
+type Env = { Variables: { requestId: string; secureHeadersNonce?: string } };
+
+export interface ServerAppOptions {
+  services: ShopServices;
+  /** The React Router server build, or a function that loads it per request (development). */
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  /** Folder of the built client assets (production); undefined in development, where Vite serves them. */
+  clientDir?: string;
+  publicDir: string;
+}
+
+/** @example const app = createServerApp({ services, build, clientDir: 'build/client', publicDir: 'public' }) */
+export function createServerApp(options: ServerAppOptions) {
+  const { services } = options;
+  const { config, logger, auth } = services;
+  const app = new Hono<Env>();
+  const handleDocument = createRequestHandler(options.build, config.NODE_ENV);
+
+  app.use(requestId({ limitLength: 64 }));
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    if (isNoindexPath(c.req.path)) c.header('X-Robots-Tag', 'noindex, nofollow');
+    logger.info(
+      {
+        reqId: c.get('requestId'),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      'request',
+    );
+  });
+  app.use(securityHeaders(config));
+  app.use(clientAddress(config));
+  app.use(crossSiteRequestGuard(config));
+
+  app.onError((error, c) => {
+    logger.error({ reqId: c.get('requestId'), err: error }, 'unhandled error');
+    return apiError(c, 500, 'INTERNAL_ERROR', '申し訳ありません。エラーが発生しました。時間をおいてお試しください。');
+  });
+
+  app.get('/api/health', async (c) => {
+    const databaseUp = await services.database.ping();
+    return c.json(
+      { status: databaseUp ? 'ok' : 'degraded', buildId: services.buildId, database: { engine: services.database.engine, up: databaseUp } },
+      databaseUp ? 200 : 503,
+      { 'Cache-Control': 'no-store' },
+    );
+  });
+
+  app.on(['GET', 'POST'], '/api/auth/*', (c) => auth.handler(c.req.raw));
+  app.all('/api/*', (c) => apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'));
+
+  app.route('/_img', createImageRoute({ publicDir: options.clientDir ?? options.publicDir, cacheDir: path.join(config.dataDir, 'cache', 'images'), logger }));
+  app.get('/robots.txt', (c) => c.text(robotsTxt(config.PUBLIC_ORIGIN)));
+  app.get('/sitemap.xml', async (c) => c.body(await sitemapXml(services), 200, { 'Content-Type': 'application/xml; charset=utf-8' }));
+
+  if (options.clientDir) {
+    const root = options.clientDir;
+    app.use('/builds/*', async (c, next) => {
+      await next();
+      c.header('Cache-Control', 'no-cache');
+    });
+    app.use('/assets/*', async (c, next) => {
+      await next();
+      if (c.res.status === 200) c.header('Cache-Control', 'public, max-age=31536000, immutable');
+    });
+    app.use('*', serveStatic({ root }));
+  }
+
+  app.all('*', async (c) => {
+    const member = await currentMember(services, c.req.raw.headers);
+    const context = new RouterContextProvider();
+    context.set(shopRequestContext, {
+      requestId: c.get('requestId'),
+      nonce: c.get('secureHeadersNonce') ?? '',
+      member,
+      services,
+    });
+    return handleDocument(c.req.raw, context);
+  });
+
+  return app;
+}
+
+async function currentMember(services: ShopServices, headers: Headers): Promise<SessionMember | null> {
+  if (!headers.get('cookie')?.includes('session_token')) return null;
+  const session = await services.auth.api.getSession({ headers });
+  if (!session) return null;
+  const user = session.user as typeof session.user & { role?: string | null };
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    image: user.image ?? null,
+    role: user.role ?? 'user',
+  };
+}

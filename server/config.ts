@@ -1,0 +1,90 @@
+// Settings: read from the environment once at start, validated by zod; a bad value stops the start.
+import { z } from 'zod';
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  PUBLIC_ORIGIN: z
+    .string()
+    .url()
+    .refine((v) => /^https?:\/\/[^/]+$/.test(v.replace(/\/$/, '')), 'must be an origin such as https://example.jp (no path)')
+    .optional(),
+  SITE_NAME: z.string().min(1).max(60).default('オリパ ステラ'),
+  SITE_TAGLINE: z.string().min(1).max(120).default('オリパ ステラ｜公平・透明なオンラインオリパ'),
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEMO_DATA: booleanFlag.default(true),
+  TRUST_PROXY: booleanFlag.default(false),
+  PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(128).default(8),
+  BUILD_POLL_SECONDS: z.coerce.number().int().min(10).max(86400).default(300),
+});
+
+export type ShopConfig = Omit<z.infer<typeof environmentSchema>, 'PUBLIC_ORIGIN' | 'AUTH_SECRET'> & {
+  PUBLIC_ORIGIN: string;
+  AUTH_SECRET: string;
+  /** Absolute path of DATA_DIR. */
+  dataDir: string;
+  /** True when the embedded PGlite database is used (no DATABASE_URL). */
+  embeddedDatabase: boolean;
+  /** True when the public origin is https: cookies, HSTS. */
+  httpsOrigin: boolean;
+};
+
+/** A configuration error that names the offending variables; main prints it and exits 1. */
+export class ConfigError extends Error {}
+
+/**
+ * Reads and validates the environment. The auth secret, when not given, is generated once and kept
+ * in DATA_DIR/auth-secret (mode 600) so `npm start` works on a fresh machine without a secret in
+ * the repository; production deployments should set AUTH_SECRET.
+ * @example const config = loadConfig(process.env)
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = environmentSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? '?');
+      return `  ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid settings in the environment:\n${lines.join('\n')}`);
+  }
+  const values = parsed.data;
+  const dataDir = path.resolve(values.DATA_DIR);
+  const publicOrigin = (values.PUBLIC_ORIGIN ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');
+  return {
+    ...values,
+    PUBLIC_ORIGIN: publicOrigin,
+    AUTH_SECRET: values.AUTH_SECRET ?? readOrCreateLocalSecret(dataDir),
+    dataDir,
+    embeddedDatabase: !values.DATABASE_URL,
+    httpsOrigin: publicOrigin.startsWith('https://'),
+  };
+}
+
+function readOrCreateLocalSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'auth-secret');
+  fs.mkdirSync(dataDir, { recursive: true });
+  try {
+    const existing = fs.readFileSync(file, 'utf8').trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // first start: fall through and create it
+  }
+  const secret = crypto.randomBytes(32).toString('base64url');
+  fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
+}

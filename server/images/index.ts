@@ -1,0 +1,278 @@
+// On-demand image resizer mounted at /_img: validates src/w/q, negotiates AVIF/WebP, caches variants on disk.
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import sharp from 'sharp';
+import { DEFAULT_IMAGE_QUALITY, isImageWidth } from '../../app/components/image-srcset';
+
+/** Encodings the resizer can answer with. */
+export type OutputFormat = 'avif' | 'webp' | 'png' | 'jpeg';
+
+/** What one cache miss rendered; passed to `onTransform`. */
+export interface TransformInfo {
+  src: string;
+  width: number;
+  quality: number;
+  format: OutputFormat;
+}
+
+/** Options for {@link createImageRoute}. */
+export interface ImageRouteOptions {
+  /** Directory that `src` paths are resolved in (the site's public/). */
+  publicDir: string;
+  /** Directory for rendered variants; created on first write. */
+  cacheDir: string;
+  logger?: { warn(obj: object, msg?: string): void };
+  /** Called on every cache miss that actually runs sharp: for metrics, and tests that check reuse. */
+  onTransform?: (info: TransformInfo) => void;
+  /** Most sharp transforms running at once (default 2), so a burst of misses cannot starve the server. */
+  maxConcurrent?: number;
+}
+
+/** Largest source the decoder accepts; bigger (or decompression-bomb) images answer 422. */
+export const MAX_INPUT_PIXELS = 50_000_000;
+/** Bump when encoder settings change so old cached variants are not served. */
+const CACHE_VERSION = 1;
+const MAX_SRC_LENGTH = 1024;
+const CACHE_CONTROL = 'public, max-age=86400, stale-while-revalidate=604800';
+const SOURCE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif', '.svg']);
+const CONTENT_TYPES: Record<OutputFormat, string> = {
+  avif: 'image/avif',
+  webp: 'image/webp',
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+};
+
+const ERRORS = {
+  INVALID_IMAGE_SOURCE: { status: 400, message: '画像の指定が正しくありません。' },
+  INVALID_IMAGE_WIDTH: { status: 400, message: '画像の幅が正しくありません。' },
+  INVALID_IMAGE_QUALITY: { status: 400, message: '画像の品質が正しくありません。' },
+  IMAGE_NOT_FOUND: { status: 404, message: '画像が見つかりません。' },
+  IMAGE_UNPROCESSABLE: { status: 422, message: '画像を処理できませんでした。' },
+} as const;
+type ErrorCode = keyof typeof ERRORS;
+
+/** Marks failures of decoding/encoding (corrupt or oversized input), as opposed to bugs. */
+class UnprocessableImageError extends Error {}
+
+/**
+ * Picks the output encoding from an `Accept` header. Only explicit `image/avif` / `image/webp`
+ * entries count (a bare wildcard from curl or an old browser says nothing about decoding AVIF); the
+ * higher q wins, AVIF on a tie; otherwise the source's own format (JPEG stays JPEG, the rest PNG).
+ * @example negotiateFormat('image/avif,image/webp,image/apng', '.png') // 'avif'
+ */
+export function negotiateFormat(accept: string | undefined, sourceExtension: string): OutputFormat {
+  const weights = new Map<string, number>();
+  for (const part of (accept ?? '').split(',')) {
+    const [type = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    let q = 1;
+    for (const param of params) {
+      const match = /^q=([0-9.]+)$/.exec(param);
+      if (match) q = Number(match[1]);
+    }
+    if (Number.isFinite(q)) weights.set(type, Math.max(weights.get(type) ?? 0, q));
+  }
+  const avif = weights.get('image/avif') ?? 0;
+  const webp = weights.get('image/webp') ?? 0;
+  if (avif > 0 && avif >= webp) return 'avif';
+  if (webp > 0) return 'webp';
+  return sourceExtension === '.jpg' || sourceExtension === '.jpeg' ? 'jpeg' : 'png';
+}
+
+/**
+ * Checks a `src` query value and returns the path to look up, or null when it is not a plain local
+ * path. A trailing `?v=…`/`#…` (cache busting) is ignored: variants are keyed by mtime and size anyway.
+ * @example parseSource('/demo/a.png?v=2') // '/demo/a.png'; parseSource('/../etc/passwd') // null
+ */
+export function parseSource(raw: string | undefined): string | null {
+  if (raw === undefined || raw.length === 0 || raw.length > MAX_SRC_LENGTH) return null;
+  const localPath = raw.replace(/[?#][\s\S]*$/, '');
+  if (!localPath.startsWith('/') || localPath.startsWith('//')) return null;
+  // Backslashes are separators on Windows; control characters (NUL above all) have no business in a path.
+  if (/[\\\u0000-\u001f\u007f]/.test(localPath)) return null;
+  if (localPath.split('/').some((segment) => segment === '..' || segment === '.')) return null;
+  if (!SOURCE_EXTENSIONS.has(path.extname(localPath).toLowerCase())) return null;
+  return localPath;
+}
+
+/** Runs at most `max` tasks at once; a finished task hands its slot straight to the next waiter. */
+function createLimiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async (task) => {
+    if (active < max) active++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
+/** Writes via a temp file and rename, so a reader never sees a half-written variant. */
+async function writeAtomically(target: string, data: Buffer): Promise<void> {
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  const temp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await fs.writeFile(temp, data);
+    await fs.rename(temp, target);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Decodes, resizes and encodes one variant; every sharp failure becomes UnprocessableImageError. */
+async function render(file: string, isSvg: boolean, width: number, quality: number, format: OutputFormat): Promise<Buffer> {
+  try {
+    let density: number | undefined;
+    if (isSvg) {
+      // sharp reports an SVG's size at 72 dpi; raise the density so it is drawn at the target width
+      // (crisp edges instead of an upscaled bitmap), but never past the pixel limit.
+      const meta = await sharp(file, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+      if (!meta.width || !meta.height) throw new Error('SVG without a size');
+      const byWidth = (72 * width) / meta.width;
+      const byPixels = 72 * Math.sqrt(MAX_INPUT_PIXELS / (meta.width * meta.height));
+      density = Math.min(100_000, Math.max(1, Math.min(byWidth, byPixels)));
+    }
+    const pipeline = sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, density })
+      .rotate() // honour EXIF orientation from phone photos
+      .resize({ width, withoutEnlargement: !isSvg });
+    switch (format) {
+      case 'avif':
+        pipeline.avif({ quality, effort: 4 });
+        break;
+      case 'webp':
+        pipeline.webp({ quality });
+        break;
+      case 'jpeg':
+        pipeline.jpeg({ quality, mozjpeg: true });
+        break;
+      case 'png':
+        pipeline.png({ compressionLevel: 9 });
+        break;
+    }
+    return await pipeline.toBuffer();
+  } catch (error) {
+    throw new UnprocessableImageError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
+/** True when an `If-None-Match` header lists `etag` (weak comparison, as RFC 9110 asks for GET). */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === etag;
+  });
+}
+
+function isErrnoCode(error: unknown, ...codes: string[]): boolean {
+  return error instanceof Error && 'code' in error && codes.includes(String(error.code));
+}
+
+/**
+ * The `/_img` sub-app: `GET /?src=/path/in/public.png&w=828&q=75` answers the image resized to one of
+ * the allowed widths, as AVIF/WebP when the browser accepts them, cached on disk.
+ * @example app.route('/_img', createImageRoute({ publicDir: 'public', cacheDir: '.data/image-cache', logger }))
+ */
+export function createImageRoute(options: ImageRouteOptions): Hono {
+  const publicDir = path.resolve(options.publicDir);
+  const cacheDir = path.resolve(options.cacheDir);
+  const { logger, onTransform } = options;
+  const limit = createLimiter(Math.max(1, options.maxConcurrent ?? 2));
+  // Concurrent misses for one key share one render instead of encoding the same bytes N times.
+  const inflight = new Map<string, Promise<Buffer>>();
+  let realPublicDir: Promise<string> | undefined;
+
+  const fail = (c: Context, code: ErrorCode) =>
+    c.json({ error: { code, message: ERRORS[code].message } }, ERRORS[code].status, { 'Cache-Control': 'no-store' });
+
+  async function produce(key: string, cachePath: string, file: string, info: TransformInfo): Promise<Buffer> {
+    try {
+      return await fs.readFile(cachePath);
+    } catch (error) {
+      if (!isErrnoCode(error, 'ENOENT')) logger?.warn({ err: error, cachePath }, 'image cache read failed');
+    }
+    const data = await limit(() => {
+      onTransform?.(info);
+      return render(file, path.extname(file).toLowerCase() === '.svg', info.width, info.quality, info.format);
+    });
+    // A full or read-only disk should cost speed, not availability: serve the bytes anyway.
+    await writeAtomically(cachePath, data).catch((error: unknown) =>
+      logger?.warn({ err: error, cachePath, key }, 'image cache write failed'),
+    );
+    return data;
+  }
+
+  function variant(key: string, cachePath: string, file: string, info: TransformInfo): Promise<Buffer> {
+    let pending = inflight.get(key);
+    if (!pending) {
+      pending = produce(key, cachePath, file, info).finally(() => inflight.delete(key));
+      inflight.set(key, pending);
+    }
+    return pending;
+  }
+
+  const app = new Hono();
+  app.get('/', async (c) => {
+    const src = parseSource(c.req.query('src'));
+    if (src === null) return fail(c, 'INVALID_IMAGE_SOURCE');
+    const width = Number(c.req.query('w'));
+    if (!/^\d+$/.test(c.req.query('w') ?? '') || !isImageWidth(width)) return fail(c, 'INVALID_IMAGE_WIDTH');
+    const qRaw = c.req.query('q');
+    const quality = qRaw === undefined ? DEFAULT_IMAGE_QUALITY : Number(qRaw);
+    if ((qRaw !== undefined && !/^\d{1,3}$/.test(qRaw)) || quality < 1 || quality > 100) {
+      return fail(c, 'INVALID_IMAGE_QUALITY');
+    }
+
+    const file = path.resolve(publicDir, `.${src}`);
+    if (!file.startsWith(publicDir + path.sep)) return fail(c, 'INVALID_IMAGE_SOURCE');
+    let stat;
+    try {
+      // A symlink inside public/ must not expose files outside it.
+      realPublicDir ??= fs.realpath(publicDir);
+      const root = await realPublicDir.catch((error: unknown) => {
+        realPublicDir = undefined; // public/ may appear later (tests, first deploy): retry next time
+        throw error;
+      });
+      const real = await fs.realpath(file);
+      if (!real.startsWith(root + path.sep)) return fail(c, 'INVALID_IMAGE_SOURCE');
+      stat = await fs.stat(real);
+    } catch (error) {
+      if (isErrnoCode(error, 'ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP', 'EACCES', 'EPERM')) return fail(c, 'IMAGE_NOT_FOUND');
+      throw error;
+    }
+    if (!stat.isFile()) return fail(c, 'IMAGE_NOT_FOUND');
+
+    const format = negotiateFormat(c.req.header('Accept'), path.extname(src).toLowerCase());
+    const key = createHash('sha256')
+      .update(JSON.stringify([CACHE_VERSION, src, stat.mtimeMs, stat.size, width, quality, format]))
+      .digest('hex');
+    const etag = `"${key.slice(0, 40)}"`;
+    const headers = { 'Cache-Control': CACHE_CONTROL, ETag: etag, Vary: 'Accept' };
+    if (etagMatches(c.req.header('If-None-Match'), etag)) return c.body(null, 304, headers);
+
+    const cachePath = path.join(cacheDir, key.slice(0, 2), `${key}.${format}`);
+    let data: Buffer;
+    try {
+      data = await variant(key, cachePath, file, { src, width, quality, format });
+    } catch (error) {
+      if (!(error instanceof UnprocessableImageError)) throw error;
+      logger?.warn({ err: error, src, width, format }, 'image could not be processed');
+      return fail(c, 'IMAGE_UNPROCESSABLE');
+    }
+    return c.body(new Uint8Array(data), 200, {
+      ...headers,
+      'Content-Type': CONTENT_TYPES[format],
+      'Content-Length': String(data.byteLength),
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+  return app;
+}

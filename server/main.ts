@@ -1,0 +1,112 @@
+// Starts the shop: settings, database (migrate, demo data once), auth, then the HTTP server.
+import http from 'node:http';
+import path from 'node:path';
+import fs from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { getRequestListener } from '@hono/node-server';
+import type { ServerBuild } from 'react-router';
+import { loadConfig, ConfigError, type ShopConfig } from './config';
+import { createLogger } from './logger';
+import { openDatabase } from '../db/client';
+import { createShopAuth } from '../modules/identity/auth.server';
+import { loadDemoDataOnce } from '../db/demo/seed';
+import { createServerApp } from './app';
+import type { ShopServices } from './services';
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Everything main builds, for tests that start a server in-process. */
+export interface RunningShop {
+  services: ShopServices;
+  server: http.Server;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Boots the shop with the given settings; used by `npm start`, `npm run dev` and the HTTP tests.
+ * @example const shop = await startShop(loadConfig({ ...process.env, PORT: '0' }))
+ */
+export async function startShop(config: ShopConfig, options: { development?: boolean } = {}): Promise<RunningShop> {
+  const logger = createLogger(config.LOG_LEVEL);
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  await database.migrate();
+  if (config.DEMO_DATA) await loadDemoDataOnce(database.db, logger);
+  const auth = createShopAuth({ db: database.db, config, logger });
+
+  let build: ServerBuild | (() => Promise<ServerBuild>);
+  let clientDir: string | undefined;
+  let buildId = 'development';
+  let viteMiddleware: http.RequestListener | undefined;
+  if (options.development) {
+    const vite = await import('vite');
+    const viteServer = await vite.createServer({ server: { middlewareMode: true }, appType: 'custom' });
+    viteMiddleware = viteServer.middlewares as unknown as http.RequestListener;
+    build = () => viteServer.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>;
+  } else {
+    const serverEntry = path.join(projectRoot, 'build', 'server', 'index.js');
+    if (!fs.existsSync(serverEntry)) throw new ConfigError('No build found: run `npm run build` first (npm start does it).');
+    build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
+    clientDir = path.join(projectRoot, 'build', 'client');
+    buildId = readBuildId(clientDir);
+  }
+
+  const services: ShopServices = { config, database, db: database.db, auth, logger, buildId };
+  const app = createServerApp({ services, build, clientDir, publicDir: path.join(projectRoot, 'public') });
+  const listener = getRequestListener(app.fetch);
+  const server = http.createServer((req, res) => {
+    if (!viteMiddleware) return void listener(req, res);
+    const viteThenShop = viteMiddleware as unknown as (rq: typeof req, rs: typeof res, next: () => void) => void;
+    viteThenShop(req, res, () => void listener(req, res));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, resolve);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = `http://localhost:${port}`;
+  logger.info({ url, engine: database.engine, buildId }, `shop listening on ${url}`);
+  return {
+    services,
+    server,
+    url,
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await database.close();
+    },
+  };
+}
+
+function readBuildId(clientDir: string): string {
+  try {
+    const latest = JSON.parse(fs.readFileSync(path.join(clientDir, 'builds', 'latest.json'), 'utf8')) as { id: string };
+    return latest.id;
+  } catch {
+    return 'unknown';
+  }
+}
+
+const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly) {
+  const development = process.argv.includes('--dev');
+  try {
+    const config = loadConfig(development ? { NODE_ENV: 'development', ...process.env } : process.env);
+    const shop = await startShop(config, { development });
+    const shutdown = async (signal: string) => {
+      shop.services.logger.info({ signal }, 'shutting down');
+      await shop.stop();
+      process.exit(0);
+    };
+    process.once('SIGINT', () => void shutdown('SIGINT'));
+    process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`\n${error.message}\n\nSee the Settings section of README.md.\n`);
+      process.exit(1);
+    }
+    console.error('The shop could not start:', error);
+    process.exit(1);
+  }
+}
