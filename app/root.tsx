@@ -1,14 +1,14 @@
 // The document, the route guards (server and client middleware), and the error page.
 import { useEffect } from 'react';
 import {
-  Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, redirect,
+  Links, Meta, Outlet, Scripts, ScrollRestoration, createContext, isRouteErrorResponse, redirect,
   useLocation, useMatches, useNavigate, useRouteError, useRouteLoaderData,
 } from 'react-router';
 import type { Route } from './+types/root';
 import './app.css';
 import { shopRequestContext } from './context';
 import { useNonce } from './nonce';
-import { evaluateNavigation, isNoindexPath, type ContentValidators } from './guards/rules';
+import { evaluateNavigation, isNoindexPath, type ContentValidators, type InAppNotice } from './guards/rules';
 import { AppLoadingOverlay } from './components/Spinner';
 import { NotFoundView, NOT_FOUND_TITLE } from './components/NotFoundView';
 import { InAppBrowserNotice } from './components/InAppBrowserNotice';
@@ -21,7 +21,8 @@ import { trackAdParameters } from './lib/ad-tracking';
 import { listGenres, resolveGenre, genreOfGacha } from '../modules/gacha';
 import { getPublishedPage } from '../modules/content';
 
-const navigationDecisionStore = new WeakMap<Request, Awaited<ReturnType<typeof evaluateNavigation>>>();
+/** The in-app-browser notice the guard chose for this request, read by the root loader. */
+const browserNoticeContext = createContext<InAppNotice | null>(null);
 
 /** Server guard: content validation, auth, route rules, for the first request and every data request. */
 const serverNavigationGuard: Route.MiddlewareFunction = async ({ request, context }) => {
@@ -44,7 +45,7 @@ const serverNavigationGuard: Route.MiddlewareFunction = async ({ request, contex
   if (decision.type === 'not-found') {
     throw notFound(url.pathname, { name: config.SITE_NAME, tagline: config.SITE_TAGLINE, origin: config.PUBLIC_ORIGIN });
   }
-  navigationDecisionStore.set(request, decision);
+  context.set(browserNoticeContext, decision.notice ?? null);
 };
 
 /** Client guard for later navigations: a newer build means a full load; then auth, ad tracking, route rules. */
@@ -68,17 +69,16 @@ const clientNavigationGuard: Route.ClientMiddlewareFunction = async ({ request }
 export const middleware: Route.MiddlewareFunction[] = [serverNavigationGuard];
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [clientNavigationGuard];
 
-export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
+export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
   const shop = context.get(shopRequestContext);
   const { config, db, buildId } = shop.services;
-  const decision = navigationDecisionStore.get(request);
   return {
     member: shop.member ? { id: shop.member.id, name: shop.member.name, role: shop.member.role } : null,
     site: { name: config.SITE_NAME, tagline: config.SITE_TAGLINE, origin: config.PUBLIC_ORIGIN },
     buildId,
     buildPollSeconds: config.BUILD_POLL_SECONDS,
     genres: await listGenres(db),
-    notice: decision?.type === 'allow' ? (decision.notice ?? null) : null,
+    notice: context.get(browserNoticeContext),
   };
 }
 

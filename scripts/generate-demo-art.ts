@@ -101,19 +101,30 @@ function rays(cx: number, cy: number, length: number, count: number, fill: strin
   return `<path d="${d}" fill="${fill}" opacity="${opacity}"/>`;
 }
 
-/** Honeycomb outline over a rectangle, as one repeating pattern tile (a few hundred bytes at any size). */
-function hexGrid(x: number, y: number, w: number, h: number, r: number, stroke: string, opacity: number): string {
+/**
+ * Honeycomb patches fading out from the top-left and bottom-right corners of a rectangle.
+ * Explicit paths, not a <pattern>: librsvg renders patterns very slowly at 4K widths.
+ */
+function hexCorners(x: number, y: number, w: number, h: number, r: number, reach: number, stroke: string, opacity: number): string {
   const tw = Math.sqrt(3) * r;
-  const a = r * 0.92;
+  const a = r * 0.9;
   const b = (a * Math.sqrt(3)) / 2;
-  // Tile (tw × 3r) holds hexes centred on its corners and its middle; clipped halves meet across tiles.
-  const centres: Pt[] = [[0, 0], [tw, 0], [tw / 2, 1.5 * r], [0, 3 * r], [tw, 3 * r]];
-  const d = centres.map(([cx, cy]) => `M${n(cx)} ${n(cy - a)}l${n(b)} ${n(a / 2)}v${n(a)}l-${n(b)} ${n(a / 2)}l-${n(b)}-${n(a / 2)}v-${n(a)}z`).join('');
-  return (
-    `<defs><pattern id="hx" x="${n(x)}" y="${n(y)}" width="${n(tw)}" height="${n(3 * r)}" patternUnits="userSpaceOnUse">` +
-    `<path d="${d}" fill="none" stroke="${stroke}" stroke-width="2"/></pattern></defs>` +
-    `<rect x="${n(x)}" y="${n(y)}" width="${n(w)}" height="${n(h)}" fill="url(#hx)" opacity="${opacity}"/>`
-  );
+  // Whole-pixel steps: invisible at these sizes, and they keep the path short.
+  const [B, A, H] = [Math.round(b), Math.round(a), Math.round(a / 2)];
+  const step = `${B} ${H}v${A}l-${B} ${H}l-${B}-${H}v-${A}z`;
+  const buckets = ['', '', ''];
+  for (let row = 0; row * r * 1.5 <= h + r; row++) {
+    for (let col = 0; col * tw <= w + tw; col++) {
+      const cx = x + col * tw + (row % 2) * (tw / 2);
+      const cy = y + row * r * 1.5;
+      const dist = Math.min(Math.hypot(cx - x, cy - y), Math.hypot(x + w - cx, y + h - cy)) / reach;
+      if (dist >= 1) continue;
+      buckets[Math.floor(dist * 3)] += `M${Math.round(cx)} ${Math.round(cy - a)}l${step}`;
+    }
+  }
+  return buckets
+    .map((d, i) => (d ? `<path d="${d}" fill="none" stroke="${stroke}" stroke-width="2.5" opacity="${n(opacity * (1 - i / 3))}"/>` : ''))
+    .join('');
 }
 
 function confetti(rng: Rng, count: number, w: number, h: number, colors: readonly string[], avoid?: { cx: number; cy: number; r: number }): string {
@@ -285,7 +296,7 @@ function packArt(index: number): string {
   const variant = index % 4;
   let backdrop = '';
   if (variant === 0) backdrop = rays(cx, cy, 1100, 28, s.light, 0.09, between(rng, 0, 10));
-  if (variant === 1) backdrop = hexGrid(0, 0, W, H, 56, s.light, 0.16) + rays(cx, cy, 1100, 16, s.light, 0.05);
+  if (variant === 1) backdrop = hexCorners(0, 0, W, H, 62, 380, s.light, 0.3) + rays(cx, cy, 1100, 16, s.light, 0.05);
   if (variant === 2) {
     backdrop = [520, 420, 320]
       .map((r, i) => `<circle cx="${cx}" cy="${cy}" r="${r}" fill="none" stroke="${s.light}" stroke-width="${18 - i * 5}" opacity="${0.08 + i * 0.03}"/>`)
@@ -515,7 +526,7 @@ function backdrop(elementIndex: number, x: number, y: number, w: number, h: numb
         sparkles(rng, 14, w, h, ['#fff', e.accent], 3, 9, x, y)
       );
     case 6:
-      return hexGrid(x, y, w, h, 38, '#fff', 0.5) + rays(cx, cy, w, 12, '#fff', 0.2);
+      return hexCorners(x, y, w, h, 34, 260, '#fff', 0.7) + rays(cx, cy, w, 12, '#fff', 0.2);
     default:
       return (
         rays(cx, cy, w, 30, e.accent, 0.18) +

@@ -35,6 +35,7 @@ export function createServerApp(options: ServerAppOptions) {
   app.use(async (c, next) => {
     const started = performance.now();
     await next();
+    c.header('X-Request-Id', c.get('requestId'));
     if (isNoindexPath(c.req.path)) c.header('X-Robots-Tag', 'noindex, nofollow');
     logger.info(
       {

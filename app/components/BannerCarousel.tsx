@@ -17,18 +17,19 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
     const element = track.current;
     if (!element || banners.length < 2 || window.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
     const timer = window.setInterval(() => {
-      const next = (Math.round(element.scrollLeft / element.clientWidth) + 1) % banners.length;
-      element.scrollTo({ left: next * element.clientWidth, behavior: 'smooth' });
+      const slide = (element.firstElementChild as HTMLElement | null)?.offsetWidth || element.clientWidth;
+      const atEnd = element.scrollLeft + element.clientWidth >= element.scrollWidth - 4;
+      element.scrollTo({ left: atEnd ? 0 : element.scrollLeft + slide, behavior: 'smooth' });
     }, 5000);
     return () => window.clearInterval(timer);
   }, [banners.length]);
   if (banners.length === 0) return null;
   return (
     <section aria-roledescription="カルーセル" aria-label="おすすめ" className="relative">
-      <ul ref={track} onScroll={(e) => setCurrent(Math.round(e.currentTarget.scrollLeft / e.currentTarget.clientWidth))}
+      <ul ref={track} onScroll={(e) => setCurrent(Math.round(e.currentTarget.scrollLeft / ((e.currentTarget.firstElementChild as HTMLElement | null)?.offsetWidth || e.currentTarget.clientWidth)))}
         className="flex snap-x snap-mandatory overflow-x-auto rounded-2xl [scrollbar-width:none]">
         {banners.map((banner, index) => (
-          <li key={banner.id} className="w-full shrink-0 snap-center" aria-roledescription="スライド" aria-label={`${index + 1} / ${banners.length}`}>
+          <li key={banner.id} className="w-full shrink-0 snap-start md:w-3/5 md:pr-3" aria-roledescription="スライド" aria-label={`${index + 1} / ${banners.length}`}>
             <AppLink to={banner.to} className="block aspect-[12/5] overflow-hidden rounded-2xl">
               <Image src={banner.imagePath} alt={banner.alt} width={1200} height={500} sizes="(min-width: 1152px) 1152px, 100vw" priority={index === 0} className="h-full w-full object-cover" />
             </AppLink>

@@ -6,7 +6,7 @@ export function GenreTabs({ activeGenreId }: { activeGenreId: string | null }) {
   const root = useRootData();
   const tabs = [{ id: null, name: 'すべて' }, ...(root?.genres ?? [])];
   return (
-    <nav aria-label="ジャンル" className="border-b border-line bg-white">
+    <nav aria-label="ジャンル" className="border-b border-line bg-white md:hidden">
       <ul className="mx-auto flex max-w-6xl gap-1 overflow-x-auto px-3 py-2 [scrollbar-width:none] sm:px-4">
         {tabs.map((tab) => {
           const active = tab.id === activeGenreId;

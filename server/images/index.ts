@@ -145,7 +145,8 @@ async function render(file: string, isSvg: boolean, width: number, quality: numb
       .resize({ width, withoutEnlargement: !isSvg });
     switch (format) {
       case 'avif':
-        pipeline.avif({ quality, effort: 4 });
+        // effort 2: within ~2% of effort 4's size but several times faster (4K: 2.5 s instead of 15 s on 2 cores).
+        pipeline.avif({ quality, effort: 2 });
         break;
       case 'webp':
         pipeline.webp({ quality });

@@ -1,0 +1,55 @@
+// The catalogue against a real database (PostgreSQL when it answers, else PGlite), with the demo data.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
+import { openDatabase, type DatabaseHandle } from '../../db/client';
+import { loadDemoDataOnce, DEMO_PACKS } from '../../db/demo/seed';
+import { createLogger } from '../../server/logger';
+import { listGenres, listGachas, resolveGenre, getGacha, genreOfGacha, parseGachaSort } from './index';
+
+let testDb: TestDatabase;
+let handle: DatabaseHandle;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase('catalogue');
+  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 2 });
+  await handle.migrate();
+  await loadDemoDataOnce(handle.db, createLogger('silent'));
+});
+afterAll(async () => {
+  await handle?.close();
+  await testDb?.drop();
+});
+
+describe('catalogue', () => {
+  it('loads the demo data once only', async () => {
+    expect(await loadDemoDataOnce(handle.db, createLogger('silent'))).toBe(false);
+    expect(await listGachas(handle.db)).toHaveLength(DEMO_PACKS.length);
+  });
+  it('lists genres in their order', async () => {
+    expect((await listGenres(handle.db)).map((g) => g.id)).toEqual(['pokemon', 'onepiece', 'yugioh', 'duelmasters', 'weiss']);
+  });
+  it('resolves ids and aliases in any case', async () => {
+    expect(await resolveGenre(handle.db, 'POKEMON')).toBe('pokemon');
+    expect(await resolveGenre(handle.db, 'one-piece')).toBe('onepiece');
+    expect(await resolveGenre(handle.db, 'nothing')).toBeNull();
+    expect(await resolveGenre(handle.db, "x' or '1'='1")).toBeNull();
+  });
+  it('sorts by price and puts sold-out packs last', async () => {
+    const cheapFirst = await listGachas(handle.db, { sort: 'price_asc' });
+    const onSale = cheapFirst.filter((p) => p.status === 'on_sale').map((p) => p.pricePerDraw);
+    expect(onSale).toEqual([...onSale].sort((a, b) => a - b));
+    expect(cheapFirst.at(-1)?.status).toBe('sold_out');
+    const pokemon = await listGachas(handle.db, { genreId: 'pokemon' });
+    expect(pokemon.length).toBeGreaterThan(0);
+    expect(pokemon.every((p) => p.genreId === 'pokemon')).toBe(true);
+  });
+  it('finds a pack and its genre', async () => {
+    expect((await getGacha(handle.db, 'stellar-onepiece-001'))?.title).toBe('大海原のパラレル大当たりオリパ');
+    expect(await genreOfGacha(handle.db, 'stellar-onepiece-001')).toBe('onepiece');
+    expect(await getGacha(handle.db, 'missing')).toBeNull();
+  });
+  it('parses sort options', () => {
+    expect(parseGachaSort('price_desc')).toBe('price_desc');
+    expect(parseGachaSort('<script>')).toBe('recommended');
+  });
+});

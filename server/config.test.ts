@@ -1,0 +1,46 @@
+// Settings: defaults, and a bad value stops the start with a message naming the variable.
+import { describe, it, expect } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, ConfigError } from './config';
+
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'oripa-config-'));
+
+describe('loadConfig', () => {
+  it('has working defaults for `npm start` and keeps a generated auth secret in DATA_DIR', () => {
+    const dir = tempDir();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.PORT).toBe(3000);
+    expect(config.PUBLIC_ORIGIN).toBe('http://localhost:3000');
+    expect(config.embeddedDatabase).toBe(true);
+    expect(config.AUTH_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATA_DIR: dir }).AUTH_SECRET).toBe(config.AUTH_SECRET);
+    expect(fs.statSync(path.join(dir, 'auth-secret')).mode & 0o077).toBe(0);
+  });
+
+  it('reads every setting from the environment', () => {
+    const config = loadConfig({
+      PORT: '8080', DATA_DIR: tempDir(), DATABASE_URL: 'postgres://u@db:5432/shop', PUBLIC_ORIGIN: 'https://oripa.example.jp/',
+      SITE_NAME: 'テスト', SITE_TAGLINE: 'テストの店', AUTH_SECRET: 'x'.repeat(40), DEMO_DATA: 'false', TRUST_PROXY: 'true',
+    });
+    expect(config).toMatchObject({
+      PORT: 8080, embeddedDatabase: false, PUBLIC_ORIGIN: 'https://oripa.example.jp', httpsOrigin: true,
+      SITE_NAME: 'テスト', DEMO_DATA: false, TRUST_PROXY: true, AUTH_SECRET: 'x'.repeat(40),
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ PUBLIC_ORIGIN: 'not a url' }, 'PUBLIC_ORIGIN'],
+    [{ PUBLIC_ORIGIN: 'https://shop.example/path' }, 'PUBLIC_ORIGIN'],
+    [{ AUTH_SECRET: 'short' }, 'AUTH_SECRET'],
+    [{ DEMO_DATA: 'maybe' }, 'DEMO_DATA'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
+  ])('refuses %o and names %s', (env, name) => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrow(new RegExp(`${name}=`));
+  });
+});

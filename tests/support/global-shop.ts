@@ -1,0 +1,53 @@
+// Vitest global setup for the HTTP and browser tests: one built shop on a fresh database, on a free port.
+import net from 'node:net';
+import type { TestProject } from 'vitest/node';
+import { createTestDatabase } from './database';
+import { loadConfig } from '../../server/config';
+import { startShop } from '../../server/main';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    shopUrl: string;
+    shopEngine: string;
+    shopDatabaseUrl: string;
+    shopDataDir: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const database = await createTestDatabase('shop');
+  const port = await freePort();
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    PORT: String(port),
+    PUBLIC_ORIGIN: `http://localhost:${port}`,
+    HOST: '127.0.0.1',
+    DATA_DIR: database.dataDir,
+    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+    AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+  });
+  const running = await startShop(config);
+  project.provide('shopUrl', `http://localhost:${port}`);
+  project.provide('shopEngine', database.engine);
+  project.provide('shopDatabaseUrl', database.databaseUrl ?? '');
+  project.provide('shopDataDir', database.dataDir);
+  console.log(`[tests] shop at http://localhost:${port} on ${database.engine}`);
+  return async () => {
+    await running.stop();
+    await database.drop();
+  };
+}
+
+/** A port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,68 @@
+// Small HTTP helpers for the tests: no automatic redirects, cookies carried by hand.
+import http from 'node:http';
+import { inject } from 'vitest';
+
+export const shopUrl = () => inject('shopUrl');
+
+export interface PageResponse {
+  status: number;
+  headers: Headers;
+  body: string;
+  location: string | null;
+}
+
+/** @example const page = await get('/shop', { cookie }) */
+export async function get(path: string, options: { cookie?: string; headers?: Record<string, string> } = {}): Promise<PageResponse> {
+  const response = await fetch(shopUrl() + path, {
+    redirect: 'manual',
+    headers: { ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers },
+  });
+  return { status: response.status, headers: response.headers, body: await response.text(), location: response.headers.get('location') };
+}
+
+/** Posts a form the way a browser without JavaScript does (same-origin Origin header by default). */
+export async function postForm(path: string, fields: Record<string, string>, options: { cookie?: string; origin?: string | null } = {}): Promise<PageResponse> {
+  const origin = options.origin === undefined ? shopUrl() : options.origin;
+  const response = await fetch(shopUrl() + path, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(origin ? { origin } : {}),
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+    },
+    body: new URLSearchParams(fields).toString(),
+  });
+  return { status: response.status, headers: response.headers, body: await response.text(), location: response.headers.get('location') };
+}
+
+/** The cookie header a browser would send back, from a response's Set-Cookie lines. */
+export function cookieFrom(headers: Headers): string {
+  return headers.getSetCookie().map((line) => line.split(';')[0]).filter((pair) => !pair.endsWith('=')).join('; ');
+}
+
+/** A POST from another loopback address (127.0.0.x), so rate limits keyed on the address start fresh. */
+export function postFromAddress(localAddress: string, path: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const url = new URL(shopUrl() + path);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: '127.0.0.1', port: url.port, path: url.pathname + url.search, method: 'POST', localAddress, headers: { ...headers, host: url.host, 'content-length': Buffer.byteLength(body) } },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+let sequence = 0;
+/** A unique address for a new test member. */
+export const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${++sequence}@example.jp`;
+
+export const titleOf = (html: string) => html.match(/<title>([^<]*)<\/title>/)?.[1] ?? null;
+export const canonicalOf = (html: string) => html.match(/<link rel="canonical" href="([^"]*)"/)?.[1] ?? null;
+export const robotsMetaOf = (html: string) => html.match(/<meta name="robots" content="([^"]*)"/)?.[1] ?? null;

@@ -1,0 +1,36 @@
+// Vitest: unit tests beside the code; HTTP and browser tests against one built shop (tests/support).
+import { defineConfig } from 'vitest/config';
+import path from 'node:path';
+
+const alias = { '~': path.resolve(import.meta.dirname, 'app') };
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['app/**/*.test.{ts,tsx}', 'modules/**/*.test.ts', 'server/**/*.test.ts', 'db/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          include: ['tests/http/**/*.test.ts', 'e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/support/global-shop.ts'],
+          // One shop, one browser at a time: the machine has two cores.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
