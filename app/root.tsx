@@ -15,7 +15,7 @@ import { InAppBrowserNotice } from './components/InAppBrowserNotice';
 import { canonicalUrl, composeTitle, pageTitleFromMatches } from './lib/page-meta';
 import { notFound, type NotFoundPayload } from './lib/not-found';
 import type { RootData } from './lib/root-data';
-import { rememberSignedIn, isSignedInOnClient } from './lib/client-session';
+import { rememberSignedIn, forgetSignedIn, signedInOnClient } from './lib/client-session';
 import { isNewerBuildAvailable, startBuildPolling, reloadForChunkError } from './lib/client-recovery';
 import { trackAdParameters } from './lib/ad-tracking';
 import { listGenres, resolveGenre, genreOfGacha } from '../modules/gacha';
@@ -55,14 +55,15 @@ const clientNavigationGuard: Route.ClientMiddlewareFunction = async ({ request }
     window.location.assign(url.pathname + url.search + url.hash);
     await new Promise(() => undefined); // the page is going away
   }
-  const decision = await evaluateNavigation({
-    pathname: url.pathname,
-    search: url.search,
-    signedIn: isSignedInOnClient(),
-    userAgent: navigator.userAgent,
-  });
+  if (request.method !== 'GET') {
+    forgetSignedIn();
+    return;
+  }
+  const signedIn = signedInOnClient();
+  if (signedIn === null) return; // just after a submission: the server's guard answers this one
+  const decision = await evaluateNavigation({ pathname: url.pathname, search: url.search, signedIn, userAgent: navigator.userAgent });
   if (decision.type === 'redirect') throw redirect(decision.to);
-  const adTarget = trackAdParameters(url.pathname, url.search, isSignedInOnClient());
+  const adTarget = trackAdParameters(url.pathname, url.search, signedIn);
   if (adTarget) throw redirect(adTarget);
 };
 
@@ -118,12 +119,12 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const matches = useMatches();
   const location = useLocation();
   const navigate = useNavigate();
-  rememberSignedIn(loaderData.member !== null);
+  rememberSignedIn(loaderData.member !== null, loaderData);
 
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
     // The first page load: client middleware has not run, so the ad-tracking rule runs here.
-    const target = trackAdParameters(window.location.pathname, window.location.search, isSignedInOnClient());
+    const target = trackAdParameters(window.location.pathname, window.location.search, loaderData.member !== null);
     if (target) navigate(target, { replace: true });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

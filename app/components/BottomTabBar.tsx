@@ -17,7 +17,7 @@ export function BottomTabBar() {
         {TABS.map(({ to, label, Icon, end }) => (
           <li key={to}>
             <AppNavLink to={to} end={end}
-              className={({ isActive }) => `flex min-h-14 flex-col items-center justify-center gap-0.5 text-[11px] font-bold ${isActive ? 'text-primary' : 'text-muted'}`}>
+              className={({ isActive }) => `flex min-h-14 flex-col items-center justify-center gap-0.5 text-[11px] font-bold ${isActive ? 'text-primary-ink' : 'text-muted'}`}>
               <Icon className="size-6" />
               {label}
             </AppNavLink>

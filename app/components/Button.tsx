@@ -6,15 +6,20 @@ import { Spinner } from './Spinner';
 export type ButtonVariant = 'primary' | 'secondary' | 'plain' | 'danger';
 export type ButtonSize = 'md' | 'lg';
 
-const variantClasses: Record<ButtonVariant, string> = {
-  primary: 'bg-primary text-white shadow-sm hover:bg-primary-dark active:bg-primary-dark',
-  secondary: 'border border-primary bg-white text-primary hover:bg-primary-soft',
+// Primary is the specification's pink (#ef3a6e). White on it reaches WCAG AA only as large text,
+// so large buttons carry 20 px bold labels; smaller ones use the deeper primary-ink shade.
+const primaryBySize: Record<ButtonSize, string> = {
+  md: 'bg-primary-ink text-white shadow-sm hover:bg-primary-dark',
+  lg: 'bg-primary text-white shadow-sm hover:bg-primary-dark',
+};
+const variantClasses: Record<Exclude<ButtonVariant, 'primary'>, string> = {
+  secondary: 'border border-primary-ink bg-white text-primary-ink hover:bg-primary-soft',
   plain: 'border border-line bg-white text-ink hover:bg-canvas',
   danger: 'bg-red-600 text-white hover:bg-red-700',
 };
 const sizeClasses: Record<ButtonSize, string> = {
   md: 'min-h-11 px-4 text-sm',
-  lg: 'min-h-14 px-6 text-base',
+  lg: 'min-h-14 px-6 text-xl',
 };
 
 export function buttonClassName(options: { variant?: ButtonVariant; size?: ButtonSize; fullWidth?: boolean; className?: string } = {}) {
@@ -22,7 +27,7 @@ export function buttonClassName(options: { variant?: ButtonVariant; size?: Butto
   return [
     'relative inline-flex items-center justify-center gap-2 rounded-full font-bold transition-colors select-none',
     'disabled:cursor-not-allowed disabled:opacity-50 aria-disabled:cursor-not-allowed aria-disabled:opacity-50',
-    variantClasses[variant],
+    variant === 'primary' ? primaryBySize[size] : variantClasses[variant],
     sizeClasses[size],
     fullWidth ? 'w-full' : '',
     className,

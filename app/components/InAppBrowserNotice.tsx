@@ -9,7 +9,7 @@ export function InAppBrowserNotice({ kind }: { kind: InAppNotice }) {
   const external = kind === 'open-external';
   return (
     <main className="mx-auto flex min-h-[70dvh] max-w-md flex-col items-center justify-center gap-4 px-6 py-16 text-center">
-      <WarningIcon className="size-14 text-primary" />
+      <WarningIcon className="size-14 text-primary-ink" />
       <h1 className="text-lg font-bold">{external ? 'ブラウザで開いてください' : 'アプリでご利用ください'}</h1>
       <p className="text-sm leading-relaxed text-muted">
         {external

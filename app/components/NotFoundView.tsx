@@ -9,11 +9,11 @@ export const NOT_FOUND_BUTTON = 'トップページへ';
 export function NotFoundView() {
   return (
     <main className="mx-auto flex min-h-[70dvh] max-w-md flex-col items-center justify-center gap-5 px-6 py-16 text-center" data-testid="not-found">
-      <WarningIcon className="size-16 text-primary" />
+      <WarningIcon className="size-16 text-primary-ink" />
       <h1 className="text-xl font-bold">{NOT_FOUND_TITLE}</h1>
       <p className="text-muted">{NOT_FOUND_SUBTITLE}</p>
       {/* A plain anchor: after an error the router itself may be broken, a full load always works. */}
-      <a href="/" className={buttonClassName({ size: 'lg', fullWidth: true, className: 'mt-4 text-lg' })}>
+      <a href="/" className={buttonClassName({ size: 'lg', fullWidth: true, className: 'mt-4' })}>
         {NOT_FOUND_BUTTON}
       </a>
     </main>

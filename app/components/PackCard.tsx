@@ -23,8 +23,8 @@ export function PackCard({ pack, priority = false }: { pack: PackCardData; prior
   const ratio = pack.totalLots > 0 ? pack.remainingLots / pack.totalLots : 0;
   const low = !soldOut && ratio < LOW_STOCK_RATIO;
   const badges = [
-    pack.tags.includes('hot') ? { label: '注目', className: 'bg-amber-400 text-ink' } : null,
-    pack.tags.includes('new') ? { label: '新着', className: 'bg-sky-600 text-white' } : null,
+    pack.tags.includes('hot') ? { label: '注目', className: 'bg-amber-300 text-ink' } : null,
+    pack.tags.includes('new') ? { label: '新着', className: 'bg-sky-700 text-white' } : null,
     pack.tags.includes('limited') ? { label: '限定', className: 'bg-violet-600 text-white' } : null,
     low ? { label: '残りわずか', className: 'bg-red-600 text-white' } : null,
   ].filter((b): b is { label: string; className: string } => b !== null);
@@ -48,7 +48,7 @@ export function PackCard({ pack, priority = false }: { pack: PackCardData; prior
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-2.5 sm:p-3">
         <h3 className="line-clamp-2 text-[13px] font-bold leading-snug sm:text-sm">{pack.title}</h3>
-        <p className="mt-auto text-sm font-black text-primary sm:text-base">
+        <p className="mt-auto text-sm font-black text-primary-ink sm:text-base">
           {formatCoins(pack.pricePerDraw)}<span className="text-xs font-bold">コイン</span>
           <span className="text-xs font-bold text-muted"> / 1回</span>
         </p>

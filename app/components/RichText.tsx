@@ -15,7 +15,7 @@ function renderSpans(text: string, spans: RichTextSpan[]): ReactNode[] {
     else if (span.type === 'em') nodes.push(<em key={i}>{inner}</em>);
     else if (span.type === 'hyperlink') {
       const href = safeLinkUrl(span.data.url);
-      nodes.push(href ? <a key={i} href={href} className="text-primary underline" rel={href.startsWith('/') ? undefined : 'noopener noreferrer'}>{inner}</a> : inner);
+      nodes.push(href ? <a key={i} href={href} className="text-primary-ink underline" rel={href.startsWith('/') ? undefined : 'noopener noreferrer'}>{inner}</a> : inner);
     }
     cursor = span.end;
   }

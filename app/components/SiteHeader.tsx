@@ -11,13 +11,13 @@ export function SiteHeader() {
   return (
     <header className="sticky top-0 z-header border-b border-line bg-white/95 pt-safe backdrop-blur">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-3 sm:px-4">
-        <AppLink to="/" className="flex shrink-0 items-center gap-1.5 text-lg font-black tracking-tight text-primary" aria-label={`${root?.site.name ?? ''} トップページ`}>
+        <AppLink to="/" className="flex shrink-0 items-center gap-1.5 text-lg font-black tracking-tight text-primary-ink" aria-label={`${root?.site.name ?? ''} トップページ`}>
           <span aria-hidden="true" className="inline-block size-7 rounded-lg bg-gradient-to-br from-primary to-amber-400" />
           <span className="hidden sm:inline">{root?.site.name}</span>
         </AppLink>
         <nav aria-label="メインメニュー" className="hidden flex-1 items-center gap-1 text-sm font-bold md:flex">
           {root?.genres.map((genre) => (
-            <AppNavLink key={genre.id} to={`/gacha/${genre.id}`} className={({ isActive }) => `rounded-full px-3 py-2 hover:bg-canvas ${isActive ? 'text-primary' : 'text-ink'}`}>
+            <AppNavLink key={genre.id} to={`/gacha/${genre.id}`} className={({ isActive }) => `rounded-full px-3 py-2 hover:bg-canvas ${isActive ? 'text-primary-ink' : 'text-ink'}`}>
               {genre.name}
             </AppNavLink>
           ))}

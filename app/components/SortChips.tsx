@@ -22,7 +22,7 @@ export function SortChips() {
         const active = current === option.value;
         return (
           <AppLink key={option.value} to={{ search: query ? `?${query}` : '' }} preventScrollReset aria-current={active ? 'true' : undefined}
-            className={`shrink-0 rounded-full border px-3 py-1.5 text-xs font-bold ${active ? 'border-primary bg-primary-soft text-primary' : 'border-line bg-white text-muted'}`}>
+            className={`shrink-0 rounded-full border px-3 py-1.5 text-xs font-bold ${active ? 'border-primary-ink bg-primary-ink text-white' : 'border-line bg-white text-muted'}`}>
             {option.label}
           </AppLink>
         );

@@ -12,7 +12,7 @@ export function Spinner({ className = 'size-5', label = '読み込み中' }: { c
 export function AppLoadingOverlay() {
   return (
     <div id="app-loading" role="status" aria-live="polite" className="pointer-events-none fixed inset-0 z-loading flex items-center justify-center bg-white/60">
-      <Spinner className="size-10 text-primary" label="読み込み中" />
+      <Spinner className="size-10 text-primary-ink" label="読み込み中" />
     </div>
   );
 }

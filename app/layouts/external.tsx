@@ -10,7 +10,7 @@ export default function ExternalLayout() {
     <>
       <header className="border-b border-line bg-white pt-safe">
         <div className="mx-auto flex h-14 max-w-md items-center justify-center px-4">
-          <AppLink to="/" className="flex items-center gap-1.5 text-lg font-black text-primary">
+          <AppLink to="/" className="flex items-center gap-1.5 text-lg font-black text-primary-ink">
             <span aria-hidden="true" className="inline-block size-7 rounded-lg bg-gradient-to-br from-primary to-amber-400" />
             {root?.site.name}
           </AppLink>

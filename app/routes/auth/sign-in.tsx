@@ -54,7 +54,7 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
       <SignInMethods mode="sign-in" />
       <p className="text-center text-sm">
         はじめての方は{' '}
-        <AppLink to={redirectTo ? `/auth/sign_up?redirect=${encodeURIComponent(redirectTo)}` : '/auth/sign_up'} className="font-bold text-primary underline underline-offset-2">
+        <AppLink to={redirectTo ? `/auth/sign_up?redirect=${encodeURIComponent(redirectTo)}` : '/auth/sign_up'} className="font-bold text-primary-ink underline underline-offset-2">
           新規会員登録
         </AppLink>
       </p>

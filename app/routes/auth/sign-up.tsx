@@ -72,8 +72,8 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
             <input type="checkbox" name="agreeToTerms" className="mt-0.5 size-5 accent-primary" aria-invalid={result?.fieldErrors?.agreeToTerms ? true : undefined}
               aria-describedby={result?.fieldErrors?.agreeToTerms ? 'agree-error' : undefined} />
             <span>
-              <AppLink to="/terms" className="text-primary underline">利用規約</AppLink>と
-              <AppLink to="/privacy" className="text-primary underline">プライバシーポリシー</AppLink>に同意します
+              <AppLink to="/terms" className="text-primary-ink underline">利用規約</AppLink>と
+              <AppLink to="/privacy" className="text-primary-ink underline">プライバシーポリシー</AppLink>に同意します
             </span>
           </label>
           {result?.fieldErrors?.agreeToTerms ? <p id="agree-error" className="text-sm font-bold text-red-600">{result.fieldErrors.agreeToTerms}</p> : null}
@@ -83,7 +83,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
       <SignInMethods mode="sign-up" />
       <p className="text-center text-sm">
         すでに会員の方は{' '}
-        <AppLink to={redirectTo ? `/auth/sign_in?redirect=${encodeURIComponent(redirectTo)}` : '/auth/sign_in'} className="font-bold text-primary underline underline-offset-2">ログイン</AppLink>
+        <AppLink to={redirectTo ? `/auth/sign_in?redirect=${encodeURIComponent(redirectTo)}` : '/auth/sign_in'} className="font-bold text-primary-ink underline underline-offset-2">ログイン</AppLink>
       </p>
     </div>
   );

@@ -48,7 +48,7 @@ export default function GachaDetail({ loaderData }: Route.ComponentProps) {
         </div>
         <section className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" aria-labelledby="pack-title">
           <h1 id="pack-title" className="text-xl font-black leading-snug">{pack.title}</h1>
-          <p className="text-2xl font-black text-primary">
+          <p className="text-2xl font-black text-primary-ink">
             {formatCoins(pack.pricePerDraw)}<span className="text-sm">コイン</span><span className="text-sm font-bold text-muted"> / 1回</span>
           </p>
           <dl className="grid grid-cols-3 gap-2 text-center">
@@ -86,7 +86,7 @@ export default function GachaDetail({ loaderData }: Route.ComponentProps) {
       </section>
       <div className="fixed inset-x-0 bottom-0 z-tabbar border-t border-line bg-white p-3 pb-safe md:hidden">
         <p className="mb-2 flex justify-between text-xs text-muted">
-          <span><b className="text-primary">{formatCoins(pack.pricePerDraw)}コイン</b> / 1回</span>
+          <span><b className="text-primary-ink">{formatCoins(pack.pricePerDraw)}コイン</b> / 1回</span>
           <span>残り {formatCoins(pack.remainingLots)} / {formatCoins(pack.totalLots)}口</span>
         </p>
         <DrawButtons onSale={onSale} remaining={pack.remainingLots} />
