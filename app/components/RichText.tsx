@@ -35,7 +35,7 @@ function Block({ block }: { block: RichTextBlock }) {
       return <pre className="overflow-x-auto rounded-lg bg-canvas p-3 text-sm">{block.text}</pre>;
     case 'list-item':
     case 'o-list-item':
-      return <li className="ml-5 list-disc">{renderSpans(block.text, block.spans)}</li>;
+      return <li>{renderSpans(block.text, block.spans)}</li>;
     case 'image': {
       const src = safeLinkUrl(block.url);
       return src ? <img src={src} alt={block.alt ?? ''} width={block.dimensions.width} height={block.dimensions.height} className="h-auto max-w-full rounded-lg" loading="lazy" /> : null;
@@ -45,10 +45,28 @@ function Block({ block }: { block: RichTextBlock }) {
   }
 }
 
+type Group = { list: 'ul' | 'ol' | null; blocks: RichTextBlock[] };
+
+/** Consecutive list items become one <ul> or <ol>, as in Prismic's own serialiser. */
+export function groupListItems(value: RichTextValue): Group[] {
+  const groups: Group[] = [];
+  for (const block of value) {
+    const list = block.type === 'list-item' ? 'ul' : block.type === 'o-list-item' ? 'ol' : null;
+    const last = groups.at(-1);
+    if (list && last?.list === list) last.blocks.push(block);
+    else groups.push({ list, blocks: [block] });
+  }
+  return groups;
+}
+
 export function RichText({ value }: { value: RichTextValue }) {
   return (
     <div className="flex flex-col gap-2 text-[15px]">
-      {value.map((block, index) => <Block key={index} block={block} />)}
+      {groupListItems(value).map((group, index) => {
+        if (group.list === 'ul') return <ul key={index} className="ml-5 list-disc space-y-1">{group.blocks.map((b, i) => <Block key={i} block={b} />)}</ul>;
+        if (group.list === 'ol') return <ol key={index} className="ml-5 list-decimal space-y-1">{group.blocks.map((b, i) => <Block key={i} block={b} />)}</ol>;
+        return <Block key={index} block={group.blocks[0]!} />;
+      })}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 // /gacha/{genreId}/{gachaId} (layout gacha-detail): pack, price, remaining lots, line-up and notes.
 // redirect-onepiece has already sent a pack opened under the wrong genre to its own address.
+import { useId } from 'react';
 import type { Route } from './+types/detail';
 import { shopRequestContext } from '~/context';
 import { Image } from '~/components/Image';
@@ -96,16 +97,18 @@ export default function GachaDetail({ loaderData }: Route.ComponentProps) {
 }
 
 function DrawButtons({ onSale, remaining }: { onSale: boolean; remaining: number }) {
+  const noteId = useId();
   return (
     <div className="flex flex-col gap-1.5">
       <div className="grid grid-cols-3 gap-2">
         {DRAW_OPTIONS.map((option) => (
-          <Button key={option.count} size="lg" disabled={!onSale || remaining < option.count} className="!px-2">
+          // Drawing opens with the draw feature; until then no button pretends to work.
+          <Button key={option.count} size="lg" disabled aria-describedby={noteId} className="!px-2" title={remaining < option.count ? `残り${remaining}口です` : undefined}>
             {option.label}
           </Button>
         ))}
       </div>
-      <p className="text-center text-xs text-muted" role="note">
+      <p id={noteId} className="text-center text-xs text-muted" role="note">
         {onSale ? 'オンライン抽選は準備中です。公開まで今しばらくお待ちください。' : 'このオリパは完売しました。'}
       </p>
     </div>
