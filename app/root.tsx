@@ -14,7 +14,7 @@ import { NotFoundView, NOT_FOUND_TITLE } from './components/NotFoundView';
 import { InAppBrowserNotice } from './components/InAppBrowserNotice';
 import { canonicalUrl, composeTitle, pageTitleFromMatches } from './lib/page-meta';
 import { notFound, type NotFoundPayload } from './lib/not-found';
-import type { RootData } from './lib/root-data';
+import { rememberSite, type RootData } from './lib/root-data';
 import { rememberSignedIn, forgetSignedIn, signedInOnClient } from './lib/client-session';
 import { isNewerBuildAvailable, startBuildPolling, reloadForChunkError } from './lib/client-recovery';
 import { trackAdParameters } from './lib/ad-tracking';
@@ -92,7 +92,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const location = useLocation();
   const root = useRouteLoaderData('root') as RootData | undefined;
   const error = useRouteError();
-  const site = root?.site ?? (isRouteErrorResponse(error) ? (error.data as NotFoundPayload | undefined)?.site : undefined);
+  const site = rememberSite(root?.site ?? (isRouteErrorResponse(error) ? (error.data as NotFoundPayload | undefined)?.site : undefined));
   return (
     <html lang="ja">
       <head>
@@ -147,7 +147,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const root = useRouteLoaderData('root') as RootData | undefined;
   const payload = isRouteErrorResponse(error) ? (error.data as NotFoundPayload | undefined) : undefined;
-  const siteName = root?.site.name ?? payload?.site?.name;
+  const siteName = rememberSite(root?.site ?? payload?.site)?.name;
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
     if (reloadForChunkError(error)) return;

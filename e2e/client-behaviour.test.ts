@@ -86,4 +86,22 @@ describe('client behaviour', () => {
       await context.close();
     }
   });
+
+  it('shows the not-found page for an application error in the browser, and logs it', async () => {
+    const { context, page, problems } = await openContext(browser, 'desktop', baseURL);
+    try {
+      await page.route('**/gacha/weiss.data*', (route) => route.fulfill({ status: 500, body: 'broken' }));
+      await page.goto('/');
+      await waitForHydration(page);
+      await page.getByRole('navigation', { name: 'メインメニュー' }).getByRole('link', { name: 'ヴァイス' }).click();
+      await page.getByRole('heading', { name: '指定のページが見付かりません' }).waitFor();
+      await expect(page.title()).resolves.toBe('指定のページが見付かりません | オリパ ステラ');
+      await page.getByRole('link', { name: 'トップページへ' }).click();
+      await page.waitForURL((url) => url.pathname === '/');
+      await page.getByRole('heading', { name: 'オリパ一覧' }).waitFor();
+      expect(problems.some((p) => p.startsWith('console.error: Application error:'))).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -52,6 +52,18 @@ export function createServerApp(options: ServerAppOptions) {
   app.use(clientAddress(config));
   app.use(crossSiteRequestGuard(config));
 
+  // Control characters never belong in a path; refusing them here keeps them away from every query.
+  app.use(async (c, next) => {
+    let path: string;
+    try {
+      path = decodeURIComponent(c.req.path);
+    } catch {
+      path = c.req.path;
+    }
+    if (/[\u0000-\u001f\u007f]/.test(path)) return apiError(c, 400, 'INVALID_PATH', 'アドレスが正しくありません。');
+    return next();
+  });
+
   app.onError((error, c) => {
     logger.error({ reqId: c.get('requestId'), err: error }, 'unhandled error');
     return apiError(c, 500, 'INTERNAL_ERROR', '申し訳ありません。エラーが発生しました。時間をおいてお試しください。');

@@ -14,3 +14,14 @@ export interface RootData {
 export function useRootData(): RootData | undefined {
   return useRouteLoaderData('root') as RootData | undefined;
 }
+
+let lastKnownSite: RootData['site'] | undefined;
+
+/**
+ * The site's name, tagline and origin as last rendered. A client-side error can leave the root's
+ * error page without loader data; the site settings never change while a page is open.
+ */
+export function rememberSite(site: RootData['site'] | undefined): RootData['site'] | undefined {
+  if (site) lastKnownSite = site;
+  return site ?? lastKnownSite;
+}

@@ -53,3 +53,11 @@ describe('catalogue', () => {
     expect(parseGachaSort('<script>')).toBe('recommended');
   });
 });
+
+describe('catalogue ids', () => {
+  it('answers null for ids that could never exist, without asking the database', async () => {
+    expect(await getGacha(handle.db, '\u0000')).toBeNull();
+    expect(await getGacha(handle.db, 'a'.repeat(101))).toBeNull();
+    expect(await resolveGenre(handle.db, 'ポケモン')).toBeNull();
+  });
+});

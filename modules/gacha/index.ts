@@ -30,6 +30,12 @@ export interface GachaCard {
   tags: string[];
 }
 
+/** Ids of genres and packs: ASCII letters, digits, '-' and '_' (they appear in URLs). */
+const CATALOGUE_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** @example isCatalogueId('stellar-pokemon-001') === true; isCatalogueId('a b') === false */
+export const isCatalogueId = (value: string) => CATALOGUE_ID.test(value);
+
 /** @example const tabs = await listGenres(db) */
 export async function listGenres(db: Database): Promise<GenreSummary[]> {
   return db
@@ -45,7 +51,7 @@ export async function listGenres(db: Database): Promise<GenreSummary[]> {
  */
 export async function resolveGenre(db: Database, idOrAlias: string): Promise<string | null> {
   const wanted = idOrAlias.trim().toLowerCase();
-  if (!wanted || wanted.length > 64) return null;
+  if (!isCatalogueId(wanted)) return null;
   const rows = await db
     .select({ id: genres.id })
     .from(genres)
@@ -88,7 +94,7 @@ export async function listGachas(db: Database, options: { genreId?: string; sort
 
 /** @example await getGacha(db, 'stellar-pokemon-001') */
 export async function getGacha(db: Database, gachaId: string): Promise<GachaCard | null> {
-  if (!gachaId || gachaId.length > 100) return null;
+  if (!isCatalogueId(gachaId)) return null;
   const rows = await db
     .select(gachaCardColumns)
     .from(gachas)

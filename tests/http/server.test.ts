@@ -75,3 +75,24 @@ describe('images and builds', () => {
     expect(JSON.parse(meta.body)).toMatchObject({ id });
   });
 });
+
+describe('bad input never reaches a 500', () => {
+  it.each(['/gacha/pokemon/%00', '/%00', '/gacha/%01x'])('refuses control characters in %s with a 400', async (path) => {
+    const page = await get(path);
+    expect(page.status).toBe(400);
+    expect(JSON.parse(page.body).error.message).toBe('アドレスが正しくありません。');
+  });
+  it.each(['/%E0%A4%A', '/gacha/%ff', '/%', `/${'a'.repeat(3000)}`])('answers %s with the not-found page', async (path) => {
+    expect((await get(path)).status).toBe(404);
+  });
+  it('answers a malformed form body with a Japanese 400', async () => {
+    const response = await fetch(shopUrl() + '/auth/sign_up', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: shopUrl(), 'content-type': 'multipart/form-data; boundary=x' },
+      body: 'garbage',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('送信内容を読み取れませんでした。');
+  });
+});
