@@ -7,6 +7,8 @@ const alias = { '~': path.resolve(import.meta.dirname, 'app') };
 export default defineConfig({
   resolve: { alias },
   test: {
+    // The JSON report lets CI print one plain 'N passed, N failed' line.
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     projects: [
       {
         resolve: { alias },

@@ -7,9 +7,9 @@ import { AppNavLink } from '~/components/AppLink';
 import { Container } from '~/components/PageFrame';
 
 export const RANKING_BOARDS = [
-  { to: '/ranking/daily/goodluck', label: 'デイリー 神引き' },
-  { to: '/ranking/weekly/exp', label: 'ウィークリー 経験値' },
-  { to: '/ranking/monthly/level', label: 'マンスリー レベル' },
+  { to: '/ranking/daily/goodluck', label: '神引き（日）' },
+  { to: '/ranking/weekly/exp', label: '経験値（週）' },
+  { to: '/ranking/monthly/level', label: 'レベル（月）' },
 ] as const;
 
 export default function RankingLayout() {
