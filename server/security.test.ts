@@ -1,0 +1,61 @@
+// Security middleware in isolation: HSTS only behind https, the cross-site check, the client address.
+import { describe, it, expect } from 'vitest';
+import { Hono } from 'hono';
+import { securityHeaders, crossSiteRequestGuard, clientAddress, isSafeMethod } from './security';
+import { loadConfig } from './config';
+import { CLIENT_IP_HEADER } from '../modules/identity/auth.server';
+
+const config = (env: Record<string, string>) => loadConfig({ AUTH_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/oripa-security-test', ...env });
+
+function appWith(env: Record<string, string>) {
+  const shopConfig = config(env);
+  const app = new Hono();
+  app.use(securityHeaders(shopConfig));
+  app.use(clientAddress(shopConfig));
+  app.use(crossSiteRequestGuard(shopConfig));
+  app.all('*', (c) => c.json({ ip: c.req.header(CLIENT_IP_HEADER) ?? null }));
+  return app;
+}
+
+describe('security headers', () => {
+  it('sends HSTS only when the public origin is https', async () => {
+    const https = await appWith({ PUBLIC_ORIGIN: 'https://oripa.example.jp' }).request('/');
+    expect(https.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    const http = await appWith({ PUBLIC_ORIGIN: 'http://localhost:3000' }).request('/');
+    expect(http.headers.get('strict-transport-security')).toBeNull();
+  });
+});
+
+describe('cross-site request guard', () => {
+  const app = appWith({ PUBLIC_ORIGIN: 'https://oripa.example.jp' });
+  const post = (headers: Record<string, string>, path = '/auth/sign_in') => app.request(path, { method: 'POST', headers });
+  it('lets same-origin posts and clients without browser headers through', async () => {
+    expect((await post({ origin: 'https://oripa.example.jp', 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    expect((await post({})).status).toBe(200);
+  });
+  it('refuses another origin, a sibling site and a cross-site fetch', async () => {
+    expect((await post({ origin: 'https://evil.example' })).status).toBe(403);
+    expect((await post({ origin: 'https://oripa.example.jp', 'sec-fetch-site': 'same-site' })).status).toBe(403);
+    expect((await post({ 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    const body = await (await post({ origin: 'null' })).json();
+    expect(body.error.code).toBe('CROSS_SITE_REQUEST');
+  });
+  it('never blocks safe methods or provider webhooks', async () => {
+    expect((await app.request('/', { headers: { origin: 'https://evil.example' } })).status).toBe(200);
+    expect((await post({ origin: 'https://provider.example' }, '/api/webhooks/stripe')).status).toBe(200);
+    expect(isSafeMethod('HEAD')).toBe(true);
+    expect(isSafeMethod('DELETE')).toBe(false);
+  });
+});
+
+describe('client address', () => {
+  it('ignores a forged address header and X-Forwarded-For unless the proxy is trusted', async () => {
+    const untrusted = appWith({});
+    const body = await (await untrusted.request('/', { headers: { [CLIENT_IP_HEADER]: '6.6.6.6', 'x-forwarded-for': '7.7.7.7' } })).json();
+    expect(body.ip).not.toBe('6.6.6.6');
+    expect(body.ip).not.toBe('7.7.7.7');
+    const trusted = appWith({ TRUST_PROXY: 'true' });
+    const viaProxy = await (await trusted.request('/', { headers: { 'x-forwarded-for': '7.7.7.7, 10.0.0.2' } })).json();
+    expect(viaProxy.ip).toBe('10.0.0.2');
+  });
+});

@@ -1,0 +1,55 @@
+// A signed-in member's view of the members-only pages: each prefix renders, titled and noindex.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { get, postForm, cookieFrom, uniqueEmail, titleOf, robotsMetaOf } from '../support/http';
+
+let cookie = '';
+
+beforeAll(async () => {
+  const page = await postForm('/auth/sign_up', { name: '会員ページ確認', email: uniqueEmail('member-pages'), password: 'member-pages-1', agreeToTerms: 'on' });
+  cookie = cookieFrom(page.headers);
+  expect(cookie).toContain('session_token');
+});
+
+describe('members-only pages for a member', () => {
+  it.each([
+    ['/shop', 'コインショップ'],
+    ['/shop/checkout/paypay', 'お支払い'],
+    ['/shop/backfrompaidy', 'お支払い結果'],
+    ['/myinbox/idvs', 'メールボックス'],
+    ['/myinbox/alls', 'メールボックス'],
+    ['/myinbox/bonus/logs', '受け取り履歴'],
+    ['/mylevel', 'マイレベル'],
+    ['/mylevel/top', 'レベル特典'],
+    ['/myrank', 'マイランク'],
+    ['/r/ow', '招待リンク'],
+    ['/ranking/daily/goodluck', 'ランキング'],
+    ['/ranking/weekly/exp', 'ランキング'],
+    ['/ranking/monthly/level', 'ランキング'],
+    ['/app/farm', 'ファーム'],
+    ['/app/friends/add', 'フレンド追加'],
+    ['/auth/action', 'アカウントの手続き'],
+  ])('%s renders for the member, titled "%s | site", with robots noindex', async (path, title) => {
+    const page = await get(path, { cookie });
+    expect(page.status).toBe(200);
+    expect(titleOf(page.body)).toBe(`${title} | オリパ ステラ`);
+    expect(robotsMetaOf(page.body)).toBe('noindex, nofollow');
+    expect(page.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+  });
+
+  it('follows the route rules once signed in', async () => {
+    expect((await get('/myinbox', { cookie })).location).toBe('/myinbox/idvs');
+    expect((await get('/ranking', { cookie })).location).toBe('/ranking/daily/goodluck');
+    expect((await get('/auth', { cookie })).location).toBe('/');
+    expect((await get('/r', { cookie })).location).toBe('/');
+  });
+
+  it('answers 404 for a mail or a result that does not exist', async () => {
+    expect((await get('/myinbox/mail/123', { cookie })).status).toBe(404);
+    expect((await get('/gacha/pokemon/stellar-pokemon-001/result/abc', { cookie })).status).toBe(404);
+    expect((await get('/shop/checkout/bitcoin', { cookie })).status).toBe(404);
+  });
+
+  it('hides the staff animation preview from members who are not staff', async () => {
+    expect((await get('/gacha/video/debug', { cookie })).status).toBe(404);
+  });
+});
