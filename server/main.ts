@@ -88,9 +88,8 @@ function readBuildId(clientDir: string): string {
   }
 }
 
-const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (invokedDirectly) {
-  const development = process.argv.includes('--dev');
+/** The command-line start (server/start.ts): settings from the environment, signals, exit codes. */
+export async function runFromCommandLine(development: boolean) {
   try {
     const config = loadConfig(development ? { NODE_ENV: 'development', ...process.env } : process.env);
     const shop = await startShop(config, { development });

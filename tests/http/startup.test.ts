@@ -6,7 +6,7 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..', '..');
 
 function start(env: Record<string, string>) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATA_DIR: '/tmp/oripa-startup-test', ...env },
     encoding: 'utf8',
