@@ -17,6 +17,10 @@ try {
         onRecoverableError(error) {
           console.warn('Recoverable error while hydrating:', error);
         },
+        // Errors during hydration arrive here, after hydrateRoot has returned.
+        onUncaughtError(error) {
+          console.error('Error while mounting app:', error);
+        },
       },
     );
   });

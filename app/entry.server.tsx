@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
-import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router';
+import { ServerRouter, isRouteErrorResponse, type EntryContext, type RouterContextProvider } from 'react-router';
 import { NonceContext } from './nonce';
 import { shopRequestContext } from './context';
 
@@ -59,5 +59,10 @@ export default function handleRequest(
 export function handleError(error: unknown, { request, context }: { request: Request; context: RouterContextProvider }) {
   if (request.signal.aborted) return;
   const shop = context.get(shopRequestContext);
+  // 4xx answers (a bot posting to a page, an unknown path) are not errors of ours.
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    shop.services.logger.debug({ reqId: shop.requestId, url: request.url, status: error.status }, 'refused request');
+    return;
+  }
   shop.services.logger.error({ reqId: shop.requestId, url: request.url, err: error }, 'application error');
 }

@@ -2,6 +2,7 @@
 // React Router handler for every page. Everything a request passes through is assembled here.
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
+import { bodyLimit } from 'hono/body-limit';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { RouterContextProvider, type ServerBuild, createRequestHandler } from 'react-router';
 import path from 'node:path';
@@ -9,9 +10,13 @@ import type { ShopServices } from './services';
 import { securityHeaders, crossSiteRequestGuard, clientAddress } from './security';
 import { apiError } from './api-error';
 import { shopRequestContext, type SessionMember } from '../app/context';
+import { AUTH_ENDPOINTS_ONLY_THROUGH_PAGES } from '../modules/identity/auth.server';
 import { isNoindexPath } from '../app/guards/rules';
 import { createImageRoute } from './images';
 import { robotsTxt, sitemapXml } from './seo';
+
+/** The largest request body the shop reads (forms, JSON, provider webhooks). */
+export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
 
 type Env = { Variables: { requestId: string; secureHeadersNonce?: string } };
 
@@ -31,7 +36,8 @@ export function createServerApp(options: ServerAppOptions) {
   const app = new Hono<Env>();
   const handleDocument = createRequestHandler(options.build, config.NODE_ENV);
 
-  app.use(requestId({ limitLength: 64 }));
+  // Ids are always ours: an incoming X-Request-Id could forge or collide log lines.
+  app.use(requestId({ headerName: '' }));
   app.use(async (c, next) => {
     const started = performance.now();
     await next();
@@ -51,6 +57,13 @@ export function createServerApp(options: ServerAppOptions) {
   app.use(securityHeaders(config));
   app.use(clientAddress(config));
   app.use(crossSiteRequestGuard(config));
+  // Forms and JSON here are small; a huge body is refused before anything reads it.
+  app.use(
+    bodyLimit({
+      maxSize: MAX_REQUEST_BODY_BYTES,
+      onError: (c) => apiError(c, 413, 'REQUEST_TOO_LARGE', '送信内容が大きすぎます。'),
+    }),
+  );
 
   // Control characters never belong in a path; refusing them here keeps them away from every query.
   app.use(async (c, next) => {
@@ -78,7 +91,12 @@ export function createServerApp(options: ServerAppOptions) {
     );
   });
 
-  app.on(['GET', 'POST'], '/api/auth/*', (c) => auth.handler(c.req.raw));
+  app.on(['GET', 'POST'], '/api/auth/*', (c) => {
+    if (AUTH_ENDPOINTS_ONLY_THROUGH_PAGES.some((prefix) => c.req.path.startsWith(prefix))) {
+      return apiError(c, 403, 'USE_SHOP_PAGES', '会員登録と登録内容の変更は、サイトの画面から行ってください。');
+    }
+    return auth.handler(c.req.raw);
+  });
   app.all('/api/*', (c) => apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'));
 
   app.route('/_img', createImageRoute({ publicDir: options.clientDir ?? options.publicDir, cacheDir: path.join(config.dataDir, 'cache', 'images'), logger }));

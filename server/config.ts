@@ -29,6 +29,8 @@ const environmentSchema = z.object({
   DEMO_DATA: booleanFlag.default(true),
   TRUST_PROXY: booleanFlag.default(false),
   PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(128).default(8),
+  SIGN_IN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
+  SIGN_UP_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   BUILD_POLL_SECONDS: z.coerce.number().int().min(10).max(86400).default(300),
 });
 

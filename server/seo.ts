@@ -1,5 +1,5 @@
 // robots.txt and sitemap.xml: the indexable pages only (never the noindex prefixes).
-import { eq, and, isNotNull, inArray } from 'drizzle-orm';
+import { eq, and, isNotNull, inArray, lte } from 'drizzle-orm';
 import type { ShopServices } from './services';
 import { NOINDEX_PREFIXES } from '../app/guards/rules';
 import { genres, gachas, contentDocuments } from '../db/schema';
@@ -25,7 +25,7 @@ export async function sitemapXml(services: ShopServices): Promise<string> {
     db
       .select({ uid: contentDocuments.uid })
       .from(contentDocuments)
-      .where(and(inArray(contentDocuments.type, ['page', 'special']), isNotNull(contentDocuments.publishedAt))),
+      .where(and(inArray(contentDocuments.type, ['page', 'special']), isNotNull(contentDocuments.publishedAt), lte(contentDocuments.publishedAt, new Date()))),
   ]);
   const paths = [
     '/',

@@ -1,7 +1,7 @@
 // The guard rule tables: members-only paths, exemptions, redirects, named guards, ad tracking.
 import { describe, it, expect } from 'vitest';
 import {
-  evaluateNavigation, isMembersOnlyPath, isGuestOnlyPath, isNoindexPath, safeRedirectPath, matchPattern,
+  evaluateNavigation, canonicalPath, isMembersOnlyPath, isGuestOnlyPath, isNoindexPath, safeRedirectPath, matchPattern,
   adTrackingRedirect, adTrackingParamsIn, detectBrowserKind, AD_TRACKING_PARAMS, type ContentValidators,
 } from './rules';
 
@@ -15,7 +15,7 @@ const visitor = (pathname: string, search = '', userAgent?: string) =>
 const member = (pathname: string, search = '') => evaluateNavigation({ pathname, search, signedIn: true, validators });
 
 describe('members-only paths', () => {
-  it.each(['/shop', '/shop/checkout/paypay', '/myinbox/idvs', '/myinbox', '/mylevel', '/mylevel/top', '/myrank', '/r/ow', '/ranking', '/ranking/daily/goodluck', '/app/farm', '/app/friends/add', '/auth/sign_out'])(
+  it.each(['/shop', '/shop/checkout/paypay', '/myinbox/idvs', '/myinbox', '/mylevel', '/mylevel/top', '/myrank', '/r/ow', '/ranking', '/ranking/daily/goodluck', '/app/farm', '/app/friends/add'])(
     '%s is for members',
     (path) => expect(isMembersOnlyPath(path)).toBe(true),
   );
@@ -25,6 +25,19 @@ describe('members-only paths', () => {
   );
   it('treats a trailing slash like the bare path', () => {
     expect(isMembersOnlyPath('/shop/')).toBe(true);
+  });
+  it.each(['/Shop', '/SHOP/checkout/paypay', '/%6Dyinbox/idvs', '/MYINBOX/idvs', '/Ranking/daily/goodluck', '/App/farm', '/MyLevel/top', '/R/ow', '//shop', '/shop//checkout'])(
+    '%s is for members however it is spelled (routes match in any case, decoded)',
+    (path) => expect(isMembersOnlyPath(path)).toBe(true),
+  );
+  it('keeps the exemptions however they are spelled', () => {
+    expect(isMembersOnlyPath('/App/Checkout/paypay')).toBe(false);
+    expect(isMembersOnlyPath('/auth/sign_out')).toBe(false);
+  });
+  it('canonicalises paths the way the router matches them', () => {
+    expect(canonicalPath('//%73hop/')).toBe('/shop');
+    expect(canonicalPath('/gacha/POKEMON')).toBe('/gacha/POKEMON');
+    expect(canonicalPath('/%E0%A4%A')).toBe('/%E0%A4%A');
   });
 });
 
@@ -107,6 +120,10 @@ describe('browser guards', () => {
     expect(await evaluateNavigation({ pathname: '/mypage/backfromlinecampaign', search: '', signedIn: true, userAgent: instagram }))
       .toEqual({ type: 'allow' });
   });
+  it('builds the LINE redirect from the canonical path, never a protocol-relative one', async () => {
+    expect(await evaluateNavigation({ pathname: '//auth/action', search: '', signedIn: false, userAgent: line }))
+      .toEqual({ type: 'redirect', to: '/auth/action?openExternalBrowser=1', status: 302 });
+  });
   it('ng-internal and ng-action-internal refuse every in-app browser', async () => {
     expect(await evaluateNavigation({ pathname: '/shop/checkout/paypay', search: '', signedIn: true, userAgent: instagram }))
       .toEqual({ type: 'allow', notice: 'open-external' });
@@ -129,7 +146,8 @@ describe('safeRedirectPath', () => {
     ['/shop?tab=1#x', '/shop?tab=1#x'],
     ['/gacha/pokemon/abc', '/gacha/pokemon/abc'],
   ])('keeps the site path %s', (input, output) => expect(safeRedirectPath(input)).toBe(output));
-  it.each(['https://evil.example/', '//evil.example', '/\\evil.example', 'javascript:alert(1)', 'shop', '', '/\tevil', '/api/auth/sign-out', null, undefined])(
+  it.each(['https://evil.example/', '//evil.example', '/\\evil.example', 'javascript:alert(1)', 'shop', '', '/\tevil', '/api/auth/sign-out', '/API/auth/sign-out',
+    '/..//evil.example/x', '/.//evil.example', '/x/..//evil.example', '/%2e%2e//evil.example', null, undefined])(
     'refuses %s',
     (input) => expect(safeRedirectPath(input as string)).toBe('/'),
   );
@@ -141,9 +159,10 @@ describe('matchPattern, noindex and guest-only', () => {
     expect(matchPattern('/gacha/:genreId', '/gacha/pokemon/x')).toBeNull();
     expect(matchPattern('/shop/*', '/shop/checkout/x')).toEqual({});
     expect(matchPattern('/shop/*', '/shop')).toBeNull();
-    expect(matchPattern('/:id', '/%E0%A4%A')).toBeNull();
+    expect(matchPattern('/:id', '/%E0%A4%A')).toEqual({ id: '%E0%A4%A' }); // malformed encoding stays raw
+    expect(matchPattern('/gacha/:genreId', '/GACHA/pokemon')).toEqual({ genreId: 'pokemon' });
   });
-  it.each(['/auth/sign_in', '/app/farm', '/myinbox/idvs', '/mylevel/top', '/myrank/', '/r/ow', '/shop/checkout/x', '/ranking/weekly/exp', '/shop', '/myrank'])(
+  it.each(['/auth/sign_in', '/app/farm', '/myinbox/idvs', '/mylevel/top', '/myrank/', '/r/ow', '/shop/checkout/x', '/ranking/weekly/exp', '/shop', '/myrank', '/MYINBOX/idvs', '/%6Dyinbox/idvs'])(
     '%s is noindex', (path) => expect(isNoindexPath(path)).toBe(true),
   );
   it.each(['/', '/gacha/pokemon', '/tokushoho', '/mypage', '/shopping', '/rally'])('%s is indexable', (path) => expect(isNoindexPath(path)).toBe(false));

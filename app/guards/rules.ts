@@ -4,8 +4,8 @@
 /** A path prefix P covers P itself and everything under P/. */
 export const MEMBERS_ONLY_PREFIXES = ['/auth', '/app', '/myinbox', '/mylevel', '/myrank', '/r', '/shop', '/ranking'] as const;
 
-/** Auth pages any visitor may open. */
-export const PUBLIC_AUTH_PATHS = ['/auth/sign_in', '/auth/sign_up', '/auth/passwd', '/auth/action'] as const;
+/** Auth pages any visitor may open (sign_out too: an expired session must still be able to clear its cookie). */
+export const PUBLIC_AUTH_PATHS = ['/auth/sign_in', '/auth/sign_up', '/auth/passwd', '/auth/action', '/auth/sign_out'] as const;
 
 /** Pages a signed-in member is sent away from (to /). */
 export const GUEST_ONLY_PATHS = ['/auth/sign_in', '/auth/sign_up', '/auth/passwd'] as const;
@@ -78,9 +78,25 @@ export const GUARDED_PATTERNS: GuardedPattern[] = [
 
 const coveredBy = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(prefix + '/');
 
-/** Strips a trailing slash (but keeps '/'), so /shop/ and /shop follow the same rules. */
+/**
+ * The path as React Router matches it: percent-decoded segment by segment, repeated and trailing
+ * slashes collapsed. Case is kept (ids in parameters are case-sensitive); rules compare lower-cased.
+ * @example canonicalPath('//%73hop/') === '/shop'
+ */
+export function canonicalPath(pathname: string): string {
+  const segments = pathname.split('/').filter(Boolean).map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  });
+  return '/' + segments.join('/');
+}
+
+/** The path rules are checked against: canonical and lower-case, since routes match in any case. */
 export function normalisePathname(pathname: string): string {
-  return pathname.length > 1 && pathname.endsWith('/') ? pathname.replace(/\/+$/, '') || '/' : pathname;
+  return canonicalPath(pathname).toLowerCase();
 }
 
 /** @example isMembersOnlyPath('/shop') === true; isMembersOnlyPath('/app/checkout/paypay') === false */
@@ -109,20 +125,15 @@ export function isNoindexPath(pathname: string): boolean {
  */
 export function matchPattern(pattern: string, pathname: string): Record<string, string> | null {
   const want = pattern.split('/').filter(Boolean);
-  const have = normalisePathname(pathname).split('/').filter(Boolean);
+  const have = canonicalPath(pathname).split('/').filter(Boolean);
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {
     const part = want[i]!;
     if (part === '*') return have.length > i ? params : null;
     const actual = have[i];
     if (actual === undefined) return null;
-    if (part.startsWith(':')) {
-      try {
-        params[part.slice(1)] = decodeURIComponent(actual);
-      } catch {
-        return null;
-      }
-    } else if (part !== actual) return null;
+    if (part.startsWith(':')) params[part.slice(1)] = actual;
+    else if (part !== actual.toLowerCase()) return null;
   }
   return want.length === have.length ? params : null;
 }
@@ -149,7 +160,9 @@ export function safeRedirectPath(target: string | null | undefined, fallback = '
     const base = 'http://shop.invalid';
     const url = new URL(target, base);
     if (url.origin !== base) return fallback;
-    if (url.pathname.startsWith('/api/')) return fallback;
+    // '/..//host' parses to the path '//host', which a browser reads as another site.
+    if (/^[\/\\]{2}/.test(url.pathname)) return fallback;
+    if (url.pathname.toLowerCase().startsWith('/api/')) return fallback;
     return url.pathname + url.search + url.hash;
   } catch {
     return fallback;
@@ -213,8 +226,9 @@ export const notFoundMessage = (pathname: string) => `Page Not Found: ${pathname
  */
 export async function evaluateNavigation(input: NavigationInput): Promise<NavigationDecision> {
   const pathname = normalisePathname(input.pathname);
+  const path = canonicalPath(input.pathname);
   const fullPath = input.pathname + input.search;
-  const guarded = findGuardedPattern(pathname);
+  const guarded = findGuardedPattern(path);
   const guards = guarded?.entry.guards ?? [];
   const params = guarded?.params ?? {};
   const v = input.validators;
@@ -225,14 +239,14 @@ export async function evaluateNavigation(input: NavigationInput): Promise<Naviga
   if (v) {
     if (guards.includes('check-genre-valid')) {
       canonicalGenre = await v.resolveGenre(params.genreId ?? '');
-      if (!canonicalGenre) return { type: 'not-found', message: notFoundMessage(pathname) };
+      if (!canonicalGenre) return { type: 'not-found', message: notFoundMessage(input.pathname) };
     }
     if (guards.includes('redirect-onepiece')) {
       gachaGenre = await v.genreOfGacha(params.gachaId ?? '');
-      if (!gachaGenre) return { type: 'not-found', message: notFoundMessage(pathname) };
+      if (!gachaGenre) return { type: 'not-found', message: notFoundMessage(input.pathname) };
     }
     if (guards.includes('check-special-valid') && !(await v.specialExists(params.specialId ?? ''))) {
-      return { type: 'not-found', message: notFoundMessage(pathname) };
+      return { type: 'not-found', message: notFoundMessage(input.pathname) };
     }
   }
 
@@ -272,7 +286,7 @@ export async function evaluateNavigation(input: NavigationInput): Promise<Naviga
     // LINE opens a page in the default browser when it carries openExternalBrowser=1.
     if (browser === 'line' && query.get('openExternalBrowser') !== '1') {
       query.set('openExternalBrowser', '1');
-      return { type: 'redirect', to: `${pathname}?${query.toString()}`, status: 302 };
+      return { type: 'redirect', to: `${path}?${query.toString()}`, status: 302 };
     }
     return { type: 'allow', notice: 'open-external' };
   }

@@ -2,6 +2,8 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { admin } from 'better-auth/plugins';
+import { APIError } from 'better-auth/api';
+import { nicknameSchema } from './forms';
 import type { Database } from '../../db/client';
 import type { ShopConfig } from '../../server/config';
 import type { Logger } from '../../server/logger';
@@ -34,14 +36,21 @@ export function createShopAuth(options: { db: Database; config: ShopConfig; logg
       autoSignIn: true,
     },
     session: { expiresIn: SESSION_MAX_AGE_SECONDS, updateAge: 60 * 60 * 24 },
+    // The nickname rules hold however an account is created or renamed, not only through our form.
+    databaseHooks: {
+      user: {
+        create: { before: async (user) => ({ data: { ...user, name: checkedNickname(user.name) } }) },
+        update: { before: async (user) => ({ data: user.name === undefined ? user : { ...user, name: checkedNickname(user.name) } }) },
+      },
+    },
     rateLimit: {
       enabled: true,
       storage: 'database',
       window: 60,
       max: 100,
       customRules: {
-        '/sign-in/email': { window: 60, max: 10 },
-        '/sign-up/email': { window: 60, max: 10 },
+        '/sign-in/email': { window: 60, max: config.SIGN_IN_ATTEMPTS_PER_MINUTE },
+        '/sign-up/email': { window: 60, max: config.SIGN_UP_ATTEMPTS_PER_MINUTE },
       },
     },
     advanced: {
@@ -63,3 +72,15 @@ export function createShopAuth(options: { db: Database; config: ShopConfig; logg
 }
 
 export type ShopAuth = ReturnType<typeof createShopAuth>;
+
+function checkedNickname(name: unknown): string {
+  const parsed = nicknameSchema.safeParse(name);
+  if (!parsed.success) throw new APIError('BAD_REQUEST', { code: 'INVALID_NICKNAME', message: parsed.error.issues[0]?.message ?? 'ニックネームが正しくありません。' });
+  return parsed.data;
+}
+
+/**
+ * better-auth endpoints that the shop offers only through its own pages, where the terms agreement
+ * and the form rules apply; called directly, they answer 403.
+ */
+export const AUTH_ENDPOINTS_ONLY_THROUGH_PAGES = ['/api/auth/sign-up/', '/api/auth/update-user'];

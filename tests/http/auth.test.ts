@@ -43,7 +43,7 @@ describe('sign-up', () => {
   });
 
   it('never redirects off the site', async () => {
-    for (const target of ['https://evil.example/', '//evil.example/x', '/\\evil.example']) {
+    for (const target of ['https://evil.example/', '//evil.example/x', '/\\evil.example', '/..//evil.example/x', '/%2e%2e//evil.example']) {
       const page = await signUp(uniqueEmail('openredirect'), target);
       expect(page.status).toBe(302);
       expect(page.location).toBe('/');
@@ -51,7 +51,44 @@ describe('sign-up', () => {
   });
 });
 
+describe('the auth API outside the pages', () => {
+  it('refuses sign-up through the raw API, where the terms agreement is not asked', async () => {
+    const response = await fetch(shopUrl() + '/api/auth/sign-up/email', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: shopUrl() },
+      body: JSON.stringify({ name: '<script>x</script>', email: uniqueEmail('raw-api'), password }),
+    });
+    expect(response.status).toBe(403);
+    expect((await response.json()).error.code).toBe('USE_SHOP_PAGES');
+  });
+});
+
 describe('sign-in and sign-out', () => {
+  it('shows an unreadable form as a visible Japanese error with a 400', async () => {
+    const response = await fetch(shopUrl() + '/auth/sign_in', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: shopUrl(), 'content-type': 'multipart/form-data; boundary=x' },
+      body: 'garbage',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/role="alert"[^>]*>送信内容を読み取れませんでした。/);
+  });
+
+  it('ignores an over-long redirect target instead of failing the sign-in', async () => {
+    const email = uniqueEmail('longredirect');
+    await signUp(email);
+    const page = await postForm('/auth/sign_in', { email, password, redirect: '/' + 'x'.repeat(2100) });
+    expect(page.status).toBe(302);
+    expect(page.location).toBe('/');
+  });
+
+  it('lets an expired session sign out and clears its cookie', async () => {
+    const page = await postForm('/auth/sign_out', {}, { cookie: '__Secure-oripa.session_token=expired.value' });
+    expect(page.status).toBe(302);
+    expect(page.location).toBe('/');
+  });
+
   it('signs in, sends a signed-in member away from sign_in, and signs out', async () => {
     const email = uniqueEmail('signin');
     await signUp(email);

@@ -36,6 +36,18 @@ describe('members-only pages for a member', () => {
     expect(page.headers.get('x-robots-tag')).toBe('noindex, nofollow');
   });
 
+  it('sends a member away from sign-in however it is spelled', async () => {
+    expect((await get('/Auth/Sign_In', { cookie })).location).toBe('/');
+    expect((await get('/auth/%73ign_up', { cookie })).location).toBe('/');
+  });
+
+  it('marks a differently spelled members page noindex too', async () => {
+    const page = await get('/MYINBOX/idvs', { cookie });
+    expect(page.status).toBe(200);
+    expect(robotsMetaOf(page.body)).toBe('noindex, nofollow');
+    expect(page.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+  });
+
   it('follows the route rules once signed in', async () => {
     expect((await get('/myinbox', { cookie })).location).toBe('/myinbox/idvs');
     expect((await get('/ranking', { cookie })).location).toBe('/ranking/daily/goodluck');

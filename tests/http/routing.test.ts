@@ -125,3 +125,14 @@ describe('in-app browser guards', () => {
     expect(page.body).toContain('アプリでご利用ください');
   });
 });
+
+describe('however a members-only path is spelled', () => {
+  it.each(['/%6Dyinbox/idvs', '/MYINBOX/idvs', '/Shop/checkout/paypay', '/Ranking/daily/goodluck', '/App/farm', '/MyLevel/top', '/R/ow', '/SHOP/backfrompaypay', '//shop'])(
+    '%s sends a visitor to sign-in',
+    async (path) => {
+      const page = await get(path);
+      expect(page.status).toBe(302);
+      expect(page.location).toMatch(/^\/auth\/sign_in\?redirect=/);
+    },
+  );
+});

@@ -25,6 +25,11 @@ describe('headers', () => {
     // http origin in tests: no HSTS
     expect(page.headers.get('strict-transport-security')).toBeNull();
   });
+  it('never takes a request id from the client', async () => {
+    const page = await get('/api/health', { headers: { 'x-request-id': 'forged-id' } });
+    expect(page.headers.get('x-request-id')).not.toBe('forged-id');
+    expect(page.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
   it('puts the same nonce on every inline script', async () => {
     const page = await get('/');
     const nonce = page.headers.get('content-security-policy')?.match(/'nonce-([^']+)'/)?.[1];
@@ -85,7 +90,7 @@ describe('bad input never reaches a 500', () => {
   it.each(['/%E0%A4%A', '/gacha/%ff', '/%', `/${'a'.repeat(3000)}`])('answers %s with the not-found page', async (path) => {
     expect((await get(path)).status).toBe(404);
   });
-  it('answers a malformed form body with a Japanese 400', async () => {
+  it('answers a malformed form body with a Japanese 400 shown on the form', async () => {
     const response = await fetch(shopUrl() + '/auth/sign_up', {
       method: 'POST',
       redirect: 'manual',
@@ -93,6 +98,19 @@ describe('bad input never reaches a 500', () => {
       body: 'garbage',
     });
     expect(response.status).toBe(400);
-    expect(await response.text()).toContain('送信内容を読み取れませんでした。');
+    expect(await response.text()).toMatch(/role="alert"[^>]*>送信内容を読み取れませんでした。/);
+  });
+  it('refuses a huge body with 413 before reading it', async () => {
+    const response = await fetch(shopUrl() + '/auth/sign_in', {
+      method: 'POST',
+      headers: { origin: shopUrl(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=' + 'a'.repeat(1024 * 1024),
+    });
+    expect(response.status).toBe(413);
+    expect((await response.json()).error.message).toBe('送信内容が大きすぎます。');
+  });
+  it('answers a POST to a page without an action with 405, not 500', async () => {
+    const page = await postForm('/gacha/pokemon', { x: '1' });
+    expect(page.status).toBe(405);
   });
 });

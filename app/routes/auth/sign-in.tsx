@@ -7,7 +7,7 @@ import { TextField, FormAlert } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
 import { safeRedirectPath } from '~/guards/rules';
 import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
-import { readFormFields } from '~/lib/forms.server';
+import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { signInSchema, fieldErrorsOf, type FieldErrors } from '../../../modules/identity/forms';
 import { authErrorMessage } from '../../../modules/identity/messages';
 import { SignInMethods } from '~/components/SignInMethods';
@@ -19,6 +19,7 @@ type ActionData = { fieldErrors?: FieldErrors; formError?: string; email?: strin
 export async function action({ request, context }: Route.ActionArgs) {
   const shop = context.get(shopRequestContext);
   const form = await readFormFields(request);
+  if (!form) return data<ActionData>({ formError: UNREADABLE_FORM_MESSAGE }, { status: 400 });
   const parsed = signInSchema().safeParse(form);
   if (!parsed.success) {
     return data<ActionData>({ fieldErrors: fieldErrorsOf(parsed.error), email: String(form.email ?? '') }, { status: 400 });

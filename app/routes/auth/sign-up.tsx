@@ -8,7 +8,7 @@ import { TextField, FormAlert } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
 import { safeRedirectPath } from '~/guards/rules';
 import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
-import { readFormFields } from '~/lib/forms.server';
+import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { signUpSchema, fieldErrorsOf, type FieldErrors, type PasswordPolicy } from '../../../modules/identity/forms';
 import { authErrorMessage } from '../../../modules/identity/messages';
 import { SignInMethods } from '~/components/SignInMethods';
@@ -26,6 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const shop = context.get(shopRequestContext);
   const policy = { minLength: shop.services.config.PASSWORD_MIN_LENGTH, maxLength: 128 };
   const form = await readFormFields(request);
+  if (!form) return data<ActionData>({ formError: UNREADABLE_FORM_MESSAGE }, { status: 400 });
   const values = { name: String(form.name ?? '').slice(0, 40), email: String(form.email ?? '').slice(0, 254) };
   const parsed = signUpSchema(policy).safeParse(form);
   if (!parsed.success) return data<ActionData>({ fieldErrors: fieldErrorsOf(parsed.error), values }, { status: 400 });

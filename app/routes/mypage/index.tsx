@@ -47,6 +47,12 @@ export default function MyPage() {
           <p className="text-xs opacity-90">会員ID：{member.id.slice(0, 10)}</p>
         </div>
       </section>
+      <section id="prizes" aria-labelledby="prizes-title" className="flex flex-col gap-2">
+        <h2 id="prizes-title" className="text-base font-black">獲得商品</h2>
+        <EmptyState title="獲得したカードはまだありません" action={<ButtonLink to="/" variant="secondary">オリパを探す</ButtonLink>}>
+          オリパで当たったカードはここに届き、発送またはコイン交換を選べます。
+        </EmptyState>
+      </section>
       <nav aria-label="マイページメニュー" className="overflow-hidden rounded-2xl bg-white shadow-sm">
         <ul className="divide-y divide-line">
           {MENU.map((item) => (
