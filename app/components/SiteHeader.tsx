@@ -1,5 +1,5 @@
 // The sticky header: logo, genres, ranking, shop, mailbox and mypage; sign-in buttons for visitors.
-import { Form, useNavigation } from 'react-router';
+import { useNavigation } from 'react-router';
 import { AppLink, AppNavLink } from './AppLink';
 import { BellIcon, UserIcon, TrophyIcon, ShopIcon } from './icons';
 import { buttonClassName } from './Button';
@@ -59,14 +59,5 @@ function NavigationProgress() {
     <div role="progressbar" aria-label="ページを読み込み中" className="absolute inset-x-0 bottom-0 h-0.5 overflow-hidden bg-primary-soft">
       <div className="h-full w-1/3 animate-[progress_1s_ease-in-out_infinite] bg-primary" />
     </div>
-  );
-}
-
-/** The sign-out form; a POST so that a link cannot sign a member out from another site. */
-export function SignOutForm({ className }: { className?: string }) {
-  return (
-    <Form method="post" action="/auth/sign_out" className={className}>
-      <button type="submit" className="w-full text-left">ログアウト</button>
-    </Form>
   );
 }

@@ -1,6 +1,6 @@
 // /myinbox/bonus/logs: what the member has received from mails.
 import { PageHeading, EmptyState } from '~/components/PageFrame';
-import { InboxTabs } from './list';
+import { InboxTabs } from '~/components/InboxTabs';
 
 export const handle = { title: '受け取り履歴' };
 

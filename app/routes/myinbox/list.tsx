@@ -1,27 +1,9 @@
 // /myinbox/idvs (あなたへ) and /myinbox/alls (お知らせ).
 import { useMatches } from 'react-router';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
-import { AppNavLink } from '~/components/AppLink';
+import { InboxTabs } from '~/components/InboxTabs';
 
 export const handle = { title: 'メールボックス' };
-
-export const INBOX_TABS = [
-  { to: '/myinbox/idvs', label: 'あなたへ' },
-  { to: '/myinbox/alls', label: 'お知らせ' },
-  { to: '/myinbox/bonus/logs', label: '受け取り履歴' },
-] as const;
-
-export function InboxTabs() {
-  return (
-    <nav aria-label="メールの種類" className="mb-4 grid grid-cols-3 gap-1 rounded-full bg-white p-1 text-center text-sm font-bold shadow-sm">
-      {INBOX_TABS.map((tab) => (
-        <AppNavLink key={tab.to} to={tab.to} className={({ isActive }) => `rounded-full px-2 py-2.5 ${isActive ? 'bg-primary-ink text-white' : 'text-muted'}`}>
-          {tab.label}
-        </AppNavLink>
-      ))}
-    </nav>
-  );
-}
 
 export default function InboxList() {
   const matches = useMatches();
