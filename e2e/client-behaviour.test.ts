@@ -104,4 +104,28 @@ describe('client behaviour', () => {
       await context.close();
     }
   });
+
+  it('shows the full-screen spinner while the app loads, and removes it once hydrated', async () => {
+    const { context, page, problems } = await openContext(browser, 'phone', baseURL);
+    try {
+      let release!: () => void;
+      const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/assets/*.js', async (route) => {
+        await scriptsHeld;
+        await route.continue();
+      });
+      await page.goto('/', { waitUntil: 'domcontentloaded' });
+      const spinner = page.locator('#app-loading');
+      await spinner.waitFor({ state: 'visible' });
+      await page.waitForTimeout(700); // past the 0.4 s delay that spares fast loads a flash
+      expect(await spinner.evaluate((el) => Number(getComputedStyle(el).opacity))).toBeGreaterThan(0.9);
+      expect(await spinner.getAttribute('role')).toBe('status');
+      release();
+      await waitForHydration(page);
+      await spinner.waitFor({ state: 'hidden' });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
