@@ -13,7 +13,7 @@ export function SiteHeader() {
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-3 sm:px-4">
         <AppLink to="/" className="flex shrink-0 items-center gap-1.5 text-lg font-black tracking-tight text-primary-ink" aria-label={`${root?.site.name ?? ''} トップページ`}>
           <span aria-hidden="true" className="inline-block size-7 rounded-lg bg-gradient-to-br from-primary to-amber-400" />
-          <span className="hidden sm:inline">{root?.site.name}</span>
+          <span className="text-base sm:text-lg">{root?.site.name}</span>
         </AppLink>
         <nav aria-label="メインメニュー" className="hidden flex-1 items-center gap-1 text-sm font-bold md:flex">
           {root?.genres.map((genre) => (
