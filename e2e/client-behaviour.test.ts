@@ -1,21 +1,12 @@
 // Client rules of sections 4 and 9: ad-tracking parameters, a newer build, the client-side guards.
-import { describe, it, expect, beforeAll, afterAll, inject } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium, openContext, waitForHydration } from './support/browser';
+import { describe, it, expect } from 'vitest';
+import { useBrowser, openContext, waitForHydration } from './support/browser';
 
-let browser: Browser;
-const baseURL = inject('shopUrl');
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shop = useBrowser();
 
 describe('client behaviour', () => {
   it('keeps ad-tracking parameters and restores them for a visitor who arrives without them', async () => {
-    const { context, page, problems } = await openContext(browser, 'phone', baseURL);
+    const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
     try {
       await page.goto('/?utm_source=line_ads&gclid=abc123');
       await waitForHydration(page);
@@ -37,7 +28,7 @@ describe('client behaviour', () => {
   });
 
   it('does a full load on the next navigation once a newer build is published', async () => {
-    const { context, page, problems } = await openContext(browser, 'desktop', baseURL);
+    const { context, page, problems } = await openContext(shop.browser, 'desktop', shop.baseURL);
     try {
       await page.route('**/builds/latest.json*', (route) => route.fulfill({ json: { id: 'ffffffffffffffff', timestamp: Date.now() } }));
       await page.goto('/');
@@ -65,7 +56,7 @@ describe('client behaviour', () => {
   });
 
   it('guards client navigations in the browser: a visitor tapping チャージ goes to sign-in without a page load', async () => {
-    const { context, page, problems } = await openContext(browser, 'phone', baseURL);
+    const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
     try {
       await page.goto('/');
       await waitForHydration(page);
@@ -88,7 +79,7 @@ describe('client behaviour', () => {
   });
 
   it('shows the not-found page for an application error in the browser, and logs it', async () => {
-    const { context, page, problems } = await openContext(browser, 'desktop', baseURL);
+    const { context, page, problems } = await openContext(shop.browser, 'desktop', shop.baseURL);
     try {
       await page.route('**/gacha/weiss.data*', (route) => route.fulfill({ status: 500, body: 'broken' }));
       await page.goto('/');
@@ -106,7 +97,7 @@ describe('client behaviour', () => {
   });
 
   it('shows the full-screen spinner while the app loads, and removes it once hydrated', async () => {
-    const { context, page, problems } = await openContext(browser, 'phone', baseURL);
+    const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
     try {
       let release!: () => void;
       const scriptsHeld = new Promise<void>((resolve) => (release = resolve));

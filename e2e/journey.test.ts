@@ -1,22 +1,13 @@
 // The new member's first walk, in Japanese, in Chromium, at phone and desktop sizes:
 // home → genre → /shop (sent to sign-in) → sign up → back on /shop → sign out → unknown page → top.
-import { describe, it, expect, beforeAll, afterAll, inject } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium, openContext, expectNoSeriousAxeViolations, waitForHydration, type ViewportName } from './support/browser';
+import { describe, it, expect } from 'vitest';
+import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, type ViewportName } from './support/browser';
 
-let browser: Browser;
-const baseURL = inject('shopUrl');
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shop = useBrowser();
 
 describe.each<ViewportName>(['phone', 'desktop'])('first visit on a %s', (viewport) => {
   it('walks from the home page through sign-up and sign-out to the not-found page and back', async () => {
-    const { context, page, problems } = await openContext(browser, viewport, baseURL);
+    const { context, page, problems } = await openContext(shop.browser, viewport, shop.baseURL);
     try {
       // 1. home and a genre
       await page.goto('/');

@@ -1,17 +1,8 @@
 // Pages the journey does not pass through, checked with axe-core at both sizes, without script errors.
-import { describe, it, expect, beforeAll, afterAll, inject } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium, openContext, expectNoSeriousAxeViolations, waitForHydration, type ViewportName } from './support/browser';
+import { describe, it, expect } from 'vitest';
+import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, type ViewportName } from './support/browser';
 
-let browser: Browser;
-const baseURL = inject('shopUrl');
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shop = useBrowser();
 
 const PAGES = [
   { path: '/gacha/pokemon/stellar-pokemon-004', heading: 'ラストワン目前！残りわずかオリパ' },
@@ -25,7 +16,7 @@ const PAGES = [
 
 describe.each<ViewportName>(['phone', 'desktop'])('pages on a %s', (viewport) => {
   it.each(PAGES)('$path renders its heading with no serious accessibility violation', async ({ path, heading }) => {
-    const { context, page, problems } = await openContext(browser, viewport, baseURL);
+    const { context, page, problems } = await openContext(shop.browser, viewport, shop.baseURL);
     try {
       await page.goto(path);
       await waitForHydration(page);

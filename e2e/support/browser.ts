@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, beforeAll, afterAll, inject } from 'vitest';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -55,4 +55,19 @@ export async function expectNoSeriousAxeViolations(page: Page, label: string) {
 /** Waits until React has hydrated the page (root sets data-hydrated). */
 export async function waitForHydration(page: Page) {
   await page.waitForSelector('html[data-hydrated]', { timeout: 15_000 });
+}
+
+/**
+ * One Chromium for the calling test file, launched before its tests and closed after them.
+ * @example const shop = useBrowser(); ... openContext(shop.browser, 'phone', shop.baseURL)
+ */
+export function useBrowser() {
+  const handle = { browser: undefined as unknown as Browser, baseURL: inject('shopUrl') };
+  beforeAll(async () => {
+    handle.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await handle.browser?.close();
+  });
+  return handle;
 }

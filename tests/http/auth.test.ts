@@ -64,8 +64,8 @@ describe('the auth API outside the pages', () => {
 });
 
 describe('sign-in and sign-out', () => {
-  it('shows an unreadable form as a visible Japanese error with a 400', async () => {
-    const response = await fetch(shopUrl() + '/auth/sign_in', {
+  it.each(['/auth/sign_in', '/auth/sign_up'])('shows an unreadable form on %s as a visible Japanese error with a 400', async (path) => {
+    const response = await fetch(shopUrl() + path, {
       method: 'POST',
       redirect: 'manual',
       headers: { origin: shopUrl(), 'content-type': 'multipart/form-data; boundary=x' },
