@@ -4,6 +4,9 @@ import { pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 export * from '../modules/identity/schema';
 export * from '../modules/gacha/schema';
 export * from '../modules/content/schema';
+export * from '../modules/wallet/schema';
+export * from '../modules/draw/schema';
+export * from '../modules/progression/schema';
 
 /** Facts about the installation itself, such as whether demo data was loaded. */
 export const appMeta = pgTable('app_meta', {

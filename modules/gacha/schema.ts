@@ -1,5 +1,7 @@
-// Catalogue tables: genres and packs (gacha). Lots, tiers and draws arrive with the draw issue.
-import { boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+// Catalogue tables: genres, packs (gacha), their prize tiers, the lots fixed at publication and the
+// secret seed behind their order. Draws and prizes are the draw module's (modules/draw/schema.ts).
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const genres = pgTable('genres', {
   /** URL id, lower-case ASCII: /gacha/{id}. */
@@ -20,6 +22,8 @@ export const gachas = pgTable(
   'gachas',
   {
     id: text('id').primaryKey(),
+    /** A small number naming the pack's lot-position sequence (gacha_pos_<no>); ids are too long for it. */
+    no: integer('no').generatedAlwaysAsIdentity().notNull().unique(),
     genreId: text('genre_id')
       .notNull()
       .references(() => genres.id),
@@ -34,7 +38,86 @@ export const gachas = pgTable(
     sortOrder: integer('sort_order').notNull().default(0),
     saleStartsAt: timestamp('sale_starts_at', { withTimezone: true }),
     saleEndsAt: timestamp('sale_ends_at', { withTimezone: true }),
+    description: text('description').notNull().default(''),
+    /** Draw counts offered (1, 10, 100 by default). */
+    drawOptions: integer('draw_options').array().notNull().default(sql`'{1,10,100}'::int[]`),
+    /** At most this many lots per member, or no limit. */
+    perMemberLimit: integer('per_member_limit'),
+    /** Minimum member rank (0 = レギュラー … 5 = ダイヤモンド), or none. */
+    minRank: smallint('min_rank'),
+    /** SHA-256 commitment over the terms, tiers, seed and lot order, published with the pack. */
+    commitment: text('commitment'),
+    committedAt: timestamp('committed_at', { withTimezone: true }),
+    soldOutAt: timestamp('sold_out_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** When the seed and the anonymised draw log were made public (sold out or ended). */
+    revealedAt: timestamp('revealed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('gachas_genre_idx').on(t.genreId, t.status)],
+  (t) => [
+    index('gachas_genre_idx').on(t.genreId, t.status),
+    check('gachas_price_positive', sql`${t.pricePerDraw} > 0`),
+    check('gachas_remaining_range', sql`${t.remainingLots} >= 0 and ${t.remainingLots} <= ${t.totalLots}`),
+  ],
 );
+
+export const tierEffects = ['lastone', 'rainbow', 'gold', 'silver', 'normal'] as const;
+export type TierEffect = (typeof tierEffects)[number];
+
+/** A prize tier of a pack: S賞, A賞 …, and the ラストワン賞 (not a lot: the final lot's extra prize). */
+export const gachaTiers = pgTable(
+  'gacha_tiers',
+  {
+    id: text('id').primaryKey(),
+    gachaId: text('gacha_id')
+      .notNull()
+      .references(() => gachas.id, { onDelete: 'cascade' }),
+    label: text('label').notNull(),
+    /** 1 = the pack's best tier; the ラストワン賞 is 0. */
+    rank: smallint('rank').notNull(),
+    effect: text('effect', { enum: tierEffects }).notNull().default('normal'),
+    cardName: text('card_name').notNull(),
+    cardImagePath: text('card_image_path').notNull(),
+    rarity: text('rarity'),
+    cardGrade: text('card_grade'),
+    cardSet: text('card_set'),
+    cardNumber: text('card_number'),
+    quantity: integer('quantity').notNull(),
+    conversionValue: integer('conversion_value').notNull(),
+    isLastOne: boolean('is_last_one').notNull().default(false),
+  },
+  (t) => [
+    index('gacha_tiers_gacha_idx').on(t.gachaId, t.rank),
+    check('gacha_tiers_quantity_positive', sql`${t.quantity} > 0`),
+    check('gacha_tiers_value_nonnegative', sql`${t.conversionValue} >= 0`),
+  ],
+);
+
+/**
+ * The lots of a published pack, in their secret order (position 1..total). A lot is claimed by
+ * setting draw_id and member_id once; it is never released.
+ */
+export const gachaLots = pgTable(
+  'gacha_lots',
+  {
+    gachaId: text('gacha_id').notNull(),
+    position: integer('position').notNull(),
+    tierId: text('tier_id').notNull(),
+    drawId: uuid('draw_id'),
+    memberId: text('member_id'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.gachaId, t.position] }),
+    index('gacha_lots_unclaimed_idx').on(t.gachaId, t.position).where(sql`${t.drawId} is null`),
+  ],
+);
+
+/** The seed behind a pack's lot order and the salt for its anonymised log: secret until revealed. */
+export const gachaSecrets = pgTable('gacha_secrets', {
+  gachaId: text('gacha_id')
+    .primaryKey()
+    .references(() => gachas.id, { onDelete: 'cascade' }),
+  seed: text('seed').notNull(),
+  revealSalt: text('reveal_salt').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

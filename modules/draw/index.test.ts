@@ -1,0 +1,183 @@
+// The draw against a real database: all or nothing, idempotency, the ラストワン賞, refusals,
+// spending order, prizes and their deadline, and every invariant after each scenario.
+import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
+import { createMemberWithCoins, createPublishedPack } from '../../tests/support/fixtures';
+import { openDatabase, type DatabaseHandle } from '../../db/client';
+import { drawLots, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrizes, listPrizes, getRemaining } from './index';
+import { checkInvariants, getBalance, listLedgerEntries, grantCoins, expireDueCoins } from '../wallet';
+import { getExp } from '../progression';
+import { endPack, getPackReveal } from '../gacha/admin';
+import { verifyReveal } from './commitment';
+
+let testDb: TestDatabase;
+let handle: DatabaseHandle;
+const key = () => randomUUID();
+
+beforeAll(async () => {
+  testDb = await createTestDatabase('draw');
+  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 4 });
+  await handle.migrate();
+});
+afterAll(async () => {
+  await handle?.close();
+  await testDb?.drop();
+});
+afterEach(async () => {
+  expect(await checkInvariants(handle.db)).toEqual([]);
+});
+
+describe('drawLots', () => {
+  it('takes N lots for N × price, spends free coins first, and accrues exp', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 30, price: 100 });
+    const member = await createMemberWithCoins(db, { paid: 1000, free: 300 });
+    const outcome = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() });
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(outcome.result.items).toHaveLength(10);
+    expect(new Set(outcome.result.items.map((i) => i.position)).size).toBe(10);
+    expect(outcome.result.balance).toEqual({ paid: 300, free: 0 });
+    expect(await getExp(db, member)).toBe(1000);
+    expect((await getRemaining(db, gachaId)).remaining).toBe(20);
+    const history = await listLedgerEntries(db, member);
+    expect(history.items.filter((e) => e.reason === 'draw').map((e) => [e.kind, e.amount])).toEqual([['paid', -700], ['free', -300]]);
+  });
+
+  it('refuses when coins are short, with nothing taken, and replays the refusal', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 30, price: 100 });
+    const member = await createMemberWithCoins(db, { paid: 150 });
+    const k = key();
+    const first = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: k });
+    expect(first).toMatchObject({ ok: false, code: 'INSUFFICIENT_COINS', details: { required: 1000, balance: 150 } });
+    const again = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: k });
+    expect(again).toMatchObject({ ok: false, code: 'INSUFFICIENT_COINS' });
+    expect((await getBalance(db, member)).paid).toBe(150);
+    expect((await getRemaining(db, gachaId)).remaining).toBe(30);
+  });
+
+  it('returns the first result for a retried key and refuses the key with another request', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 30, price: 100 });
+    const member = await createMemberWithCoins(db, { paid: 5000 });
+    const k = key();
+    const first = await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: k });
+    const second = await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: k });
+    expect(first.ok && second.ok).toBe(true);
+    if (!first.ok || !second.ok) return;
+    expect(second.result.replay).toBe(true);
+    expect(second.result.drawId).toBe(first.result.drawId);
+    expect(second.result.items.map((i) => i.prizeId)).toEqual(first.result.items.map((i) => i.prizeId));
+    expect((await getBalance(db, member)).paid).toBe(4900);
+    expect(await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: k })).toMatchObject({ ok: false, code: 'IDEMPOTENCY_KEY_REUSED' });
+  });
+
+  it('refuses more lots than remain with the remaining count, then the last lot wins the ラストワン賞', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 12, price: 10, lastOne: true, drawOptions: [1, 2, 10] });
+    const member = await createMemberWithCoins(db, { paid: 10_000 });
+    expect((await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() })).ok).toBe(true);
+    expect(await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'NOT_ENOUGH_LOTS', details: { remaining: 2 } });
+    const last = await drawLots(db, { memberId: member, gachaId, count: 2, idempotencyKey: key() });
+    expect(last.ok).toBe(true);
+    if (!last.ok) return;
+    expect(last.result.lastOne).toBe(true);
+    expect(last.result.items.filter((i) => i.isLastOne)).toHaveLength(1);
+    expect(last.result.items).toHaveLength(3);
+    expect(await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'SOLD_OUT' });
+    const reveal = await getPackReveal(db, gachaId);
+    expect(reveal).not.toBeNull();
+    const verification = verifyReveal(reveal!);
+    expect(verification.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(reveal!.draws.filter((d) => d.lastOne)).toHaveLength(1);
+  });
+
+  it('refuses staff, unknown packs, counts not offered, and ended packs', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 30, price: 100, drawOptions: [1, 10] });
+    const staff = await createMemberWithCoins(db, { paid: 5000 }, { role: 'admin' });
+    const member = await createMemberWithCoins(db, { paid: 5000 });
+    expect(await drawLots(db, { memberId: staff, gachaId, count: 1, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'STAFF_CANNOT_DRAW' });
+    expect(await drawLots(db, { memberId: member, gachaId: 'nope', count: 1, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'GACHA_NOT_FOUND' });
+    expect(await drawLots(db, { memberId: member, gachaId, count: 100, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'DRAW_COUNT_INVALID' });
+    await endPack(db, gachaId);
+    expect(await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'GACHA_ENDED' });
+    expect((await getBalance(db, member)).paid).toBe(5000);
+    expect(verifyReveal((await getPackReveal(db, gachaId))!).ok).toBe(true);
+  });
+
+  it('honours the per-member limit and the minimum rank', async () => {
+    const db = handle.db;
+    const limited = await createPublishedPack(db, { lots: 30, price: 10, perMemberLimit: 3, drawOptions: [1, 2] });
+    const member = await createMemberWithCoins(db, { paid: 5000 });
+    expect((await drawLots(db, { memberId: member, gachaId: limited, count: 2, idempotencyKey: key() })).ok).toBe(true);
+    expect(await drawLots(db, { memberId: member, gachaId: limited, count: 2, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'DRAW_LIMIT_REACHED', details: { limit: 3, used: 2 } });
+    expect((await drawLots(db, { memberId: member, gachaId: limited, count: 1, idempotencyKey: key() })).ok).toBe(true);
+    const ranked = await createPublishedPack(db, { lots: 30, price: 10, minRank: 2 });
+    expect(await drawLots(db, { memberId: member, gachaId: ranked, count: 1, idempotencyKey: key(), rank: 1 })).toMatchObject({ ok: false, code: 'RANK_TOO_LOW' });
+    expect((await drawLots(db, { memberId: member, gachaId: ranked, count: 1, idempotencyKey: key(), rank: 2 })).ok).toBe(true);
+  });
+});
+
+describe('prizes', () => {
+  it('shows a result only to its member, converts and keeps, and refuses a second choice', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 30, price: 100 });
+    const alice = await createMemberWithCoins(db, { paid: 1000 });
+    const bob = await createMemberWithCoins(db, { paid: 1000 });
+    const outcome = await drawLots(db, { memberId: alice, gachaId, count: 10, idempotencyKey: key() });
+    if (!outcome.ok) throw new Error('draw failed');
+    const { drawId, items } = outcome.result;
+    expect(await getDrawResult(db, bob, drawId)).toBeNull();
+    expect((await getDrawResult(db, alice, drawId))?.items).toHaveLength(10);
+    const [first, second, ...rest] = items;
+    expect(await convertPrizes(db, bob, [first!.prizeId])).toMatchObject({ ok: false, status: 404 });
+    const converted = await convertPrizes(db, alice, [first!.prizeId, second!.prizeId]);
+    expect(converted).toMatchObject({ ok: true, total: first!.conversionValue + second!.conversionValue });
+    expect(await convertPrizes(db, alice, [first!.prizeId])).toMatchObject({ ok: false, status: 409 });
+    expect(await keepPrizes(db, alice, rest.map((p) => p.prizeId))).toMatchObject({ ok: true, kept: 8 });
+    expect((await getBalance(db, alice)).free).toBe(first!.conversionValue + second!.conversionValue);
+    expect((await listPrizes(db, alice, { status: ['kept'] })).items).toHaveLength(8);
+    expect((await listPrizes(db, bob)).items).toHaveLength(0);
+  });
+
+  it('converts undecided prizes after the deadline, once', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 30, price: 100 });
+    const member = await createMemberWithCoins(db, { paid: 1000 });
+    const outcome = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() });
+    if (!outcome.ok) throw new Error('draw failed');
+    await keepPrizes(db, member, [outcome.result.items[0]!.prizeId]);
+    const later = new Date(Date.now() + 15 * 86_400_000);
+    expect(await autoConvertDuePrizes(db, later)).toBeGreaterThanOrEqual(9);
+    expect(await autoConvertDuePrizes(db, later)).toBe(0);
+    const box = await listPrizes(db, member, { status: ['pending', 'kept', 'converted'] });
+    expect(box.items.filter((p) => p.status === 'converted')).toHaveLength(9);
+    expect(box.items.filter((p) => p.status === 'kept')).toHaveLength(1);
+  });
+});
+
+describe('wallet', () => {
+  it('expires grants with a ledger entry and never spends expired coins', async () => {
+    const db = handle.db;
+    const member = await createMemberWithCoins(db, { paid: 100 });
+    const now = new Date();
+    await grantCoins(db, { memberId: member, kind: 'free', amount: 50, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: key(), expiresAt: new Date(now.getTime() + 1000), now });
+    expect((await getBalance(db, member)).total).toBe(150);
+    expect(await expireDueCoins(db, new Date(now.getTime() + 2000))).toBe(1);
+    expect(await getBalance(db, member, new Date(now.getTime() + 2000))).toMatchObject({ paid: 100, free: 0 });
+    const entries = await listLedgerEntries(db, member);
+    expect(entries.items[0]).toMatchObject({ reason: 'expiry', amount: -50, kind: 'free' });
+  });
+
+  it('credits a grant once per idempotency key, even concurrently', async () => {
+    const db = handle.db;
+    const member = await createMemberWithCoins(db, {});
+    const k = key();
+    const grants = await Promise.all(Array.from({ length: 5 }, () => grantCoins(db, { memberId: member, kind: 'free', amount: 70, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: k })));
+    expect(new Set(grants.map((g) => g.grantId)).size).toBe(1);
+    expect((await getBalance(db, member)).free).toBe(70);
+  });
+});

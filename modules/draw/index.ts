@@ -1,0 +1,315 @@
+// The draw's public API: draw lots, read a result, the prize box and its choices, the
+// auto-conversion job, and each pack's live remaining counts. The web pages, the JSON API and
+// the operator's command line all call these functions.
+import { createHash } from 'node:crypto';
+import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { prizes, draws, type PrizeStatus } from './schema';
+import { gachaLots, gachaTiers, gachas } from '../gacha/schema';
+import { FREE_COIN_DAYS } from '../wallet';
+
+export { draws, prizes, gachaMemberDraws, prizeStatuses, type PrizeStatus } from './schema';
+
+/** Default choice window for a prize (product.md): unchosen after it, converted automatically. */
+export const PRIZE_DECISION_DAYS = 14;
+
+export interface PrizeItem {
+  prizeId: string;
+  position: number | null;
+  tierId: string;
+  tierLabel: string;
+  tierRank: number;
+  effect: 'lastone' | 'rainbow' | 'gold' | 'silver' | 'normal';
+  cardName: string;
+  imagePath: string;
+  rarity: string | null;
+  cardGrade: string | null;
+  conversionValue: number;
+  isLastOne: boolean;
+  status: PrizeStatus;
+  decideBy: string;
+}
+
+export interface DrawResult {
+  drawId: string;
+  gachaId: string;
+  count: number;
+  cost: number;
+  lastOne: boolean;
+  createdAt: string;
+  replay: boolean;
+  items: PrizeItem[];
+  balance: { paid: number; free: number };
+}
+
+export type DrawOutcome =
+  | { ok: true; result: DrawResult }
+  | { ok: false; stored: boolean; drawId?: string; code: DrawRefusalCode; details: Record<string, unknown> };
+
+export type DrawRefusalCode =
+  | 'GACHA_NOT_FOUND' | 'UNAUTHENTICATED' | 'STAFF_CANNOT_DRAW' | 'DRAW_COUNT_INVALID' | 'IDEMPOTENCY_KEY_REUSED'
+  | 'SOLD_OUT' | 'NOT_ENOUGH_LOTS' | 'GACHA_ENDED' | 'GACHA_NOT_ON_SALE' | 'RANK_TOO_LOW' | 'INSUFFICIENT_COINS'
+  | 'DRAW_LIMIT_REACHED' | 'DRAW_BUSY';
+
+/** HTTP status and Japanese message for each refusal (api.md's status rules). */
+export function describeDrawRefusal(code: DrawRefusalCode, details: Record<string, unknown> = {}): { status: 400 | 401 | 403 | 404 | 409 | 422; message: string } {
+  const n = (v: unknown) => Number(v ?? 0).toLocaleString('ja-JP');
+  switch (code) {
+    case 'GACHA_NOT_FOUND': return { status: 404, message: 'ガチャが見つかりません。' };
+    case 'UNAUTHENTICATED': return { status: 401, message: 'ログインしてください。' };
+    case 'STAFF_CANNOT_DRAW': return { status: 403, message: 'スタッフアカウントではガチャを引けません。' };
+    case 'DRAW_COUNT_INVALID': return { status: 400, message: 'このガチャでは選べない回数です。' };
+    case 'IDEMPOTENCY_KEY_REUSED': return { status: 409, message: '同じリクエストキーが別の内容で使われています。新しいキーでやり直してください。' };
+    case 'SOLD_OUT': return { status: 409, message: 'このガチャは完売しました。' };
+    case 'NOT_ENOUGH_LOTS': return { status: 409, message: `残り口数が足りません（残り${n(details.remaining)}口）。残りの口数以下でお試しください。` };
+    case 'GACHA_ENDED': return { status: 422, message: 'このガチャの販売は終了しました。' };
+    case 'GACHA_NOT_ON_SALE': return { status: 422, message: 'このガチャはまだ販売開始前です。' };
+    case 'RANK_TOO_LOW': return { status: 403, message: 'このガチャは対象ランク以上の会員様限定です。' };
+    case 'INSUFFICIENT_COINS': return { status: 422, message: `コインが不足しています（必要 ${n(details.required)}コイン／所持 ${n(details.balance)}コイン）。` };
+    case 'DRAW_LIMIT_REACHED': return { status: 422, message: `このガチャはお一人様${n(details.limit)}口までです（購入済み ${n(details.used)}口）。` };
+    case 'DRAW_BUSY': return { status: 409, message: 'ただいま混み合っています。少し待ってからもう一度お試しください。' };
+  }
+}
+
+/** The hash stored with an idempotency key: the same key with another request is refused. */
+export const drawRequestHash = (gachaId: string, count: number) =>
+  createHash('sha256').update(JSON.stringify({ op: 'createDraw', gachaId, count })).digest('hex');
+
+const RETRYABLE = new Set(['40001', '40P01', '55P03']);
+
+/** The SQLSTATE of a database error, wrapped by Drizzle or not. */
+export function sqlState(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface RawAnswer {
+  status: 'completed' | 'refused' | 'rejected';
+  drawId?: string;
+  code?: DrawRefusalCode;
+  details?: Record<string, unknown>;
+  replay?: boolean;
+  gachaId?: string;
+  count?: number;
+  cost?: number;
+  lastOne?: boolean;
+  createdAt?: string;
+  items?: PrizeItem[];
+  balance?: { paid: number; free: number };
+}
+
+function toOutcome(raw: RawAnswer): DrawOutcome {
+  if (raw.status === 'completed') {
+    return {
+      ok: true,
+      result: {
+        drawId: raw.drawId!, gachaId: raw.gachaId!, count: raw.count!, cost: raw.cost!, lastOne: Boolean(raw.lastOne),
+        createdAt: new Date(raw.createdAt!).toISOString(), replay: Boolean(raw.replay),
+        items: (raw.items ?? []).map((item) => ({ ...item, decideBy: new Date(item.decideBy).toISOString() })),
+        balance: raw.balance ?? { paid: 0, free: 0 },
+      },
+    };
+  }
+  return { ok: false, stored: raw.status === 'refused', drawId: raw.drawId, code: raw.code!, details: raw.details ?? {} };
+}
+
+export interface DrawInput {
+  memberId: string;
+  gachaId: string;
+  count: number;
+  /** The client's Idempotency-Key (1–255 characters). */
+  idempotencyKey: string;
+  /** The member's rank, needed only for packs with a minimum rank. */
+  rank?: number;
+  decisionDays?: number;
+  now?: Date;
+}
+
+/**
+ * Draws `count` lots in one database call and one transaction. Retries the call itself when the
+ * database asks (end-of-pack contention, deadlock); a retry is safe because nothing committed.
+ * @example const outcome = await drawLots(db, { memberId, gachaId: 'stellar-pokemon-001', count: 10, idempotencyKey })
+ */
+export async function drawLots(db: Database, input: DrawInput): Promise<DrawOutcome> {
+  const hash = drawRequestHash(input.gachaId, input.count);
+  const days = input.decisionDays ?? PRIZE_DECISION_DAYS;
+  const query = sql`select draw_execute(${input.memberId}::text, ${input.gachaId}::text, ${input.count}::int,
+    ${input.idempotencyKey}::text, ${hash}::text, ${input.rank ?? 0}::int, ${`${days} days`}::interval,
+    ${input.now ? input.now.toISOString() : null}::timestamptz) as r`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const result = await db.execute(query);
+      return toOutcome((result as unknown as { rows: { r: RawAnswer }[] }).rows[0]!.r);
+    } catch (error) {
+      const state = sqlState(error);
+      if (!state || !RETRYABLE.has(state)) throw error;
+      if (attempt >= 30) return { ok: false, stored: false, code: 'DRAW_BUSY', details: {} };
+      await sleep(Math.min(200, 2 + Math.random() * 4 * (attempt + 1) ** 1.5));
+    }
+  }
+}
+
+/**
+ * A draw's result for its own member, or null (missing or someone else's: the caller answers 404).
+ * @example const result = await getDrawResult(db, member.id, params.resultId)
+ */
+export async function getDrawResult(db: Database, memberId: string, drawId: string): Promise<DrawResult | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(drawId)) return null;
+  const [row] = await db.select({ memberId: draws.memberId, status: draws.status }).from(draws).where(eq(draws.id, drawId));
+  if (!row || row.memberId !== memberId || row.status !== 'completed') return null;
+  const result = await db.execute(sql`select draw_answer(${drawId}::uuid, true) as r`);
+  const outcome = toOutcome((result as unknown as { rows: { r: RawAnswer }[] }).rows[0]!.r);
+  return outcome.ok ? outcome.result : null;
+}
+
+export interface PrizeBoxItem extends PrizeItem {
+  drawId: string;
+  gachaId: string;
+  gachaTitle: string;
+  genreId: string;
+  createdAt: string;
+}
+
+/**
+ * The member's prize box, newest first. `status` filters (default: the undecided and kept ones).
+ * @example const { items, nextBefore } = await listPrizes(db, member.id, { status: ['pending'] })
+ */
+export async function listPrizes(
+  db: Database,
+  memberId: string,
+  options: { status?: PrizeStatus[]; limit?: number; before?: { createdAt: string; id: string } } = {},
+): Promise<{ items: PrizeBoxItem[]; next: { createdAt: string; id: string } | null }> {
+  const limit = Math.min(Math.max(options.limit ?? 20, 1), 100);
+  const statuses = options.status?.length ? options.status : (['pending', 'kept'] as PrizeStatus[]);
+  const before = options.before;
+  const rows = await db
+    .select({
+      prizeId: prizes.id, drawId: prizes.drawId, gachaId: prizes.gachaId, position: prizes.position, status: prizes.status,
+      decideBy: prizes.decideBy, conversionValue: prizes.conversionValue, createdAt: prizes.createdAt,
+      tierId: gachaTiers.id, tierLabel: gachaTiers.label, tierRank: gachaTiers.rank, effect: gachaTiers.effect,
+      cardName: gachaTiers.cardName, imagePath: gachaTiers.cardImagePath, rarity: gachaTiers.rarity, cardGrade: gachaTiers.cardGrade,
+      isLastOne: gachaTiers.isLastOne, gachaTitle: gachas.title, genreId: gachas.genreId,
+    })
+    .from(prizes)
+    .innerJoin(gachaTiers, eq(gachaTiers.id, prizes.tierId))
+    .innerJoin(gachas, eq(gachas.id, prizes.gachaId))
+    .where(and(
+      eq(prizes.memberId, memberId),
+      inArray(prizes.status, statuses),
+      before ? or(lt(prizes.createdAt, new Date(before.createdAt)), and(eq(prizes.createdAt, new Date(before.createdAt)), lt(prizes.id, before.id))) : undefined,
+    ))
+    .orderBy(desc(prizes.createdAt), desc(prizes.id))
+    .limit(limit + 1);
+  const items = rows.slice(0, limit).map((r) => ({
+    ...r,
+    decideBy: new Date(r.decideBy).toISOString(),
+    createdAt: new Date(r.createdAt).toISOString(),
+  }));
+  const last = items[items.length - 1];
+  return { items, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.prizeId } : null };
+}
+
+export type PrizeChoiceOutcome =
+  | { ok: true; converted: { prizeId: string; coins: number }[]; total: number; balance: { paid: number; free: number } }
+  | { ok: false; code: 'PRIZE_NOT_FOUND' | 'PRIZE_ALREADY_DECIDED'; status: 404 | 409; message: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const notFound = { ok: false as const, code: 'PRIZE_NOT_FOUND' as const, status: 404 as const, message: '対象のカードが見つかりません。' };
+const decided = { ok: false as const, code: 'PRIZE_ALREADY_DECIDED' as const, status: 409 as const, message: 'すでにコイン交換または発送手続き済みのカードが含まれています。' };
+
+/**
+ * Converts the member's chosen prizes to free coins (all or none; each a ledger entry).
+ * @example await convertPrizes(db, member.id, [prizeId])
+ */
+export async function convertPrizes(db: Database, memberId: string, prizeIds: string[], options: { auto?: boolean; now?: Date } = {}): Promise<PrizeChoiceOutcome> {
+  if (prizeIds.length === 0 || !prizeIds.every((id) => UUID.test(id))) return notFound;
+  const result = await db.execute(sql`select prize_convert(${memberId}::text, ${`{${prizeIds.join(',')}}`}::uuid[], ${options.auto ?? false}::boolean,
+    ${`${FREE_COIN_DAYS} days`}::interval, ${options.now ? options.now.toISOString() : null}::timestamptz) as r`);
+  const raw = (result as unknown as { rows: { r: { status: string; code?: string; converted?: { prizeId: string; coins: number }[]; total?: number; balance?: { paid: number; free: number } } }[] }).rows[0]!.r;
+  if (raw.status !== 'completed') return raw.code === 'PRIZE_ALREADY_DECIDED' ? decided : notFound;
+  return { ok: true, converted: raw.converted ?? [], total: raw.total ?? 0, balance: raw.balance ?? { paid: 0, free: 0 } };
+}
+
+/**
+ * Keeps undecided prizes for shipping: they leave the auto-conversion deadline.
+ * @example await keepPrizes(db, member.id, [prizeId])
+ */
+export async function keepPrizes(db: Database, memberId: string, prizeIds: string[], now = new Date()): Promise<{ ok: true; kept: number } | typeof notFound | typeof decided> {
+  if (prizeIds.length === 0 || !prizeIds.every((id) => UUID.test(id))) return notFound;
+  return db.transaction(async (tx) => {
+    const owned = await tx.select({ id: prizes.id, status: prizes.status }).from(prizes)
+      .where(and(eq(prizes.memberId, memberId), inArray(prizes.id, prizeIds))).orderBy(asc(prizes.id)).for('update');
+    if (owned.length !== new Set(prizeIds).size) return notFound;
+    if (owned.some((p) => p.status !== 'pending' && p.status !== 'kept')) return decided;
+    await tx.update(prizes).set({ status: 'kept', decidedAt: now }).where(and(eq(prizes.memberId, memberId), inArray(prizes.id, prizeIds)));
+    return { ok: true as const, kept: owned.length };
+  });
+}
+
+/**
+ * The deadline job: converts every undecided prize past its deadline, member by member.
+ * @example await autoConvertDuePrizes(db) // → number of prizes converted
+ */
+export async function autoConvertDuePrizes(db: Database, now = new Date(), batch = 200): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const due = await db.select({ id: prizes.id, memberId: prizes.memberId }).from(prizes)
+      .where(and(eq(prizes.status, 'pending'), sql`${prizes.decideBy} <= ${now.toISOString()}::timestamptz`))
+      .orderBy(asc(prizes.decideBy)).limit(batch);
+    if (due.length === 0) return total;
+    const byMember = new Map<string, string[]>();
+    for (const p of due) byMember.set(p.memberId, [...(byMember.get(p.memberId) ?? []), p.id]);
+    for (const [memberId, ids] of byMember) {
+      const outcome = await convertPrizes(db, memberId, ids, { auto: true, now });
+      if (outcome.ok) total += ids.length;
+      // A member may have decided one of them meanwhile: convert the rest one by one.
+      else for (const id of ids) if ((await convertPrizes(db, memberId, [id], { auto: true, now })).ok) total += 1;
+    }
+    if (due.length < batch) return total;
+  }
+}
+
+export interface TierRemaining {
+  tierId: string;
+  label: string;
+  rank: number;
+  quantity: number;
+  remaining: number;
+  isLastOne: boolean;
+}
+
+/**
+ * Remaining lots of a pack in total and per tier, counted from the lots themselves.
+ * @example const { remaining, tiers } = await getRemaining(db, 'stellar-pokemon-001')
+ */
+export async function getRemaining(db: Database, gachaId: string): Promise<{ gachaId: string; total: number; remaining: number; soldOut: boolean; tiers: TierRemaining[] }> {
+  const tiers = await db.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId)).orderBy(asc(gachaTiers.rank), asc(gachaTiers.id));
+  const counts = await db.select({ tierId: gachaLots.tierId, n: sql<string>`count(*)` }).from(gachaLots)
+    .where(and(eq(gachaLots.gachaId, gachaId), sql`${gachaLots.drawId} is null`)).groupBy(gachaLots.tierId);
+  const [pack] = await db.select({ total: gachas.totalLots, status: gachas.status }).from(gachas).where(eq(gachas.id, gachaId));
+  const byTier = new Map(counts.map((c) => [c.tierId, Number(c.n)]));
+  const remaining = counts.reduce((sum, c) => sum + Number(c.n), 0);
+  const soldOut = pack?.status === 'sold_out';
+  return {
+    gachaId,
+    total: pack?.total ?? 0,
+    remaining,
+    soldOut,
+    tiers: tiers.map((t) => ({
+      tierId: t.id, label: t.label, rank: t.rank, quantity: t.quantity, isLastOne: t.isLastOne,
+      remaining: t.isLastOne ? (soldOut ? 0 : 1) : byTier.get(t.id) ?? 0,
+    })),
+  };
+}
+
+/** Stores the counted remaining lots on the pack row (the catalogue lists read it). */
+export async function refreshRemainingCache(db: Database, gachaId: string, remaining: number): Promise<void> {
+  await db.update(gachas).set({ remainingLots: remaining }).where(and(eq(gachas.id, gachaId), sql`${gachas.remainingLots} <> ${remaining}`));
+}

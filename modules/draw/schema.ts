@@ -1,0 +1,76 @@
+// Draws (one row per request, keyed by the member's idempotency key) and the prizes they won.
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+export const drawStatuses = ['completed', 'refused'] as const;
+export type DrawStatus = (typeof drawStatuses)[number];
+
+/**
+ * A draw request. A refused draw is kept too, so a retry with the same key gets the same answer.
+ * No foreign keys on this hot path: a key-share lock on the pack row per insert costs throughput;
+ * the draw function and the invariant check keep the references right.
+ */
+export const draws = pgTable(
+  'draws',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    memberId: text('member_id').notNull(),
+    idemKey: text('idem_key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    gachaId: text('gacha_id').notNull(),
+    count: integer('count').notNull(),
+    cost: integer('cost').notNull(),
+    status: text('status', { enum: drawStatuses }).notNull(),
+    errorCode: text('error_code'),
+    errorDetails: jsonb('error_details'),
+    lastOne: boolean('last_one').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('draws_idem_idx').on(t.memberId, t.idemKey),
+    index('draws_gacha_idx').on(t.gachaId, t.createdAt),
+    index('draws_member_idx').on(t.memberId, t.createdAt),
+  ],
+);
+
+export const prizeStatuses = ['pending', 'kept', 'converted', 'shipping'] as const;
+export type PrizeStatus = (typeof prizeStatuses)[number];
+
+/** A prize in a member's prize box: one per lot won, plus the ラストワン賞 (position null). */
+export const prizes = pgTable(
+  'prizes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    memberId: text('member_id').notNull(),
+    drawId: uuid('draw_id').notNull(),
+    gachaId: text('gacha_id').notNull(),
+    tierId: text('tier_id').notNull(),
+    position: integer('position'),
+    conversionValue: integer('conversion_value').notNull(),
+    status: text('status', { enum: prizeStatuses }).notNull().default('pending'),
+    /** Unchosen after this, the prize is converted automatically. */
+    decideBy: timestamp('decide_by', { withTimezone: true }).notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    autoConverted: boolean('auto_converted').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('prizes_member_idx').on(t.memberId, t.status, t.createdAt),
+    index('prizes_draw_idx').on(t.drawId),
+    // No lot is ever won twice, enforced by the database as well as by the claim.
+    uniqueIndex('prizes_lot_idx').on(t.gachaId, t.position).where(sql`${t.position} is not null`),
+    index('prizes_due_idx').on(t.decideBy).where(sql`${t.status} = 'pending'`),
+    check('prizes_value_nonnegative', sql`${t.conversionValue} >= 0`),
+  ],
+);
+
+/** Lots drawn per member and pack, kept only for packs with a per-member limit. */
+export const gachaMemberDraws = pgTable(
+  'gacha_member_draws',
+  {
+    gachaId: text('gacha_id').notNull(),
+    memberId: text('member_id').notNull(),
+    lots: integer('lots').notNull(),
+  },
+  (t) => [uniqueIndex('gacha_member_draws_pk').on(t.gachaId, t.memberId)],
+);

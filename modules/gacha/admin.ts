@@ -1,0 +1,198 @@
+// Operators' side of packs: define a pack with its tiers, publish it (lots fixed in a secret order
+// and a commitment recorded), end it, and build the public reveal once it is over.
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../../db/client';
+import { gachas, gachaLots, gachaSecrets, gachaTiers, genres, tierEffects } from './schema';
+import { prizes, draws } from '../draw/schema';
+import { buildPackReveal, createPackCommitment, generateSeed, type PackReveal, type PackTier } from '../draw/commitment';
+
+const catalogueId = z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, '英数字・ハイフン・アンダースコア（60文字まで）で指定してください。');
+const imagePath = z.string().regex(/^\/[A-Za-z0-9_./-]{1,300}$/, '画像はサイト内のパス（/で始まる）で指定してください。').refine((p) => !p.includes('..'), '画像パスに .. は使えません。');
+const coins = z.number().int().min(0).max(10_000_000);
+
+export const tierDefinitionSchema = z.object({
+  key: z.string().regex(/^[A-Za-z0-9_-]{1,30}$/),
+  label: z.string().min(1).max(40),
+  rank: z.number().int().min(0).max(99),
+  effect: z.enum(tierEffects).default('normal'),
+  cardName: z.string().min(1).max(120),
+  cardImagePath: imagePath,
+  rarity: z.string().max(20).nullish(),
+  cardGrade: z.string().max(20).nullish(),
+  cardSet: z.string().max(60).nullish(),
+  cardNumber: z.string().max(30).nullish(),
+  quantity: z.number().int().min(1).max(1_000_000),
+  conversionValue: coins,
+  isLastOne: z.boolean().default(false),
+});
+
+/** A pack as an operator writes it (JSON file for the command line, later the admin form). */
+export const packDefinitionSchema = z
+  .object({
+    id: catalogueId,
+    genreId: catalogueId,
+    title: z.string().min(1).max(100),
+    description: z.string().max(4000).default(''),
+    imagePath,
+    pricePerDraw: z.number().int().min(1).max(1_000_000),
+    drawOptions: z.array(z.number().int().min(1).max(100)).min(1).max(5).default([1, 10, 100]),
+    perMemberLimit: z.number().int().min(1).nullish(),
+    minRank: z.number().int().min(0).max(5).nullish(),
+    tags: z.array(z.enum(['new', 'hot', 'limited'])).default([]),
+    sortOrder: z.number().int().default(0),
+    saleStartsAt: z.coerce.date().nullish(),
+    saleEndsAt: z.coerce.date().nullish(),
+    tiers: z.array(tierDefinitionSchema).min(1).max(50),
+  })
+  .superRefine((pack, ctx) => {
+    const lots = pack.tiers.filter((t) => !t.isLastOne).reduce((sum, t) => sum + t.quantity, 0);
+    if (lots < 1) ctx.addIssue({ code: 'custom', path: ['tiers'], message: '口数のある賞が1つ以上必要です。' });
+    if (lots > 100_000) ctx.addIssue({ code: 'custom', path: ['tiers'], message: '総口数は100,000口までです。' });
+    const lastOnes = pack.tiers.filter((t) => t.isLastOne);
+    if (lastOnes.length > 1) ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'ラストワン賞は1つまでです。' });
+    if (lastOnes.some((t) => t.quantity !== 1)) ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'ラストワン賞の数量は1です。' });
+    if (new Set(pack.tiers.map((t) => t.key)).size !== pack.tiers.length) ctx.addIssue({ code: 'custom', path: ['tiers'], message: '賞のkeyが重複しています。' });
+    if (pack.pricePerDraw * Math.max(...pack.drawOptions) > 2_000_000_000) ctx.addIssue({ code: 'custom', path: ['pricePerDraw'], message: '1回の購入額が大きすぎます。' });
+    if (pack.saleStartsAt && pack.saleEndsAt && pack.saleEndsAt <= pack.saleStartsAt) ctx.addIssue({ code: 'custom', path: ['saleEndsAt'], message: '販売終了は販売開始より後にしてください。' });
+  });
+export type PackDefinition = z.input<typeof packDefinitionSchema>;
+
+export class PackAdminError extends Error {
+  constructor(public code: string, message: string) {
+    super(message);
+  }
+}
+
+const tierId = (gachaId: string, key: string) => `${gachaId}.${key}`;
+
+/**
+ * Creates a pack as a draft with its tiers. Lots exist only after publishPack.
+ * @example await createPack(db, JSON.parse(await readFile('pack.json', 'utf8')))
+ */
+export async function createPack(db: Database, definition: PackDefinition): Promise<{ id: string; totalLots: number }> {
+  const pack = packDefinitionSchema.parse(definition);
+  const totalLots = pack.tiers.filter((t) => !t.isLastOne).reduce((sum, t) => sum + t.quantity, 0);
+  return db.transaction(async (tx) => {
+    const [genre] = await tx.select({ id: genres.id }).from(genres).where(eq(genres.id, pack.genreId));
+    if (!genre) throw new PackAdminError('GENRE_NOT_FOUND', `ジャンル ${pack.genreId} がありません。`);
+    const inserted = await tx
+      .insert(gachas)
+      .values({
+        id: pack.id, genreId: pack.genreId, title: pack.title, description: pack.description, imagePath: pack.imagePath,
+        pricePerDraw: pack.pricePerDraw, totalLots, remainingLots: totalLots, status: 'draft', tags: pack.tags,
+        sortOrder: pack.sortOrder, saleStartsAt: pack.saleStartsAt ?? null, saleEndsAt: pack.saleEndsAt ?? null,
+        drawOptions: [...new Set(pack.drawOptions)].sort((a, b) => a - b), perMemberLimit: pack.perMemberLimit ?? null,
+        minRank: pack.minRank ?? null,
+      })
+      .onConflictDoNothing()
+      .returning({ id: gachas.id });
+    if (inserted.length === 0) throw new PackAdminError('GACHA_EXISTS', `ガチャ ${pack.id} は既にあります。`);
+    await tx.insert(gachaTiers).values(
+      pack.tiers.map((t) => ({
+        id: tierId(pack.id, t.key), gachaId: pack.id, label: t.label, rank: t.isLastOne ? 0 : t.rank, effect: t.isLastOne ? 'lastone' as const : t.effect,
+        cardName: t.cardName, cardImagePath: t.cardImagePath, rarity: t.rarity ?? null, cardGrade: t.cardGrade ?? null,
+        cardSet: t.cardSet ?? null, cardNumber: t.cardNumber ?? null, quantity: t.quantity, conversionValue: t.conversionValue,
+        isLastOne: t.isLastOne,
+      })),
+    );
+    return { id: pack.id, totalLots };
+  });
+}
+
+async function committedTiers(db: Database, gachaId: string): Promise<PackTier[]> {
+  const rows = await db.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId)).orderBy(asc(gachaTiers.id));
+  return rows.map((t) => ({ id: t.id, label: t.label, cardName: t.cardName, quantity: t.quantity, conversionValue: t.conversionValue, isLastOne: t.isLastOne }));
+}
+
+/**
+ * Publishes a draft: fixes its lots in an order drawn from a fresh secret seed, records the
+ * commitment, creates the pack's position sequence, and puts it on sale (or schedules it).
+ * @example const { commitment } = await publishPack(db, 'stellar-pokemon-001')
+ */
+export async function publishPack(db: Database, gachaId: string, now = new Date()): Promise<{ commitment: string; totalLots: number; status: string }> {
+  return db.transaction(async (tx) => {
+    const [pack] = await tx.select().from(gachas).where(eq(gachas.id, gachaId)).for('update');
+    if (!pack) throw new PackAdminError('GACHA_NOT_FOUND', `ガチャ ${gachaId} がありません。`);
+    if (pack.status !== 'draft' || pack.commitment) throw new PackAdminError('ALREADY_PUBLISHED', `ガチャ ${gachaId} は公開済みです。`);
+    const tiers = await committedTiers(tx as unknown as Database, gachaId);
+    const { seed, lots, commitment } = createPackCommitment({ gachaId, title: pack.title, pricePerDraw: pack.pricePerDraw, tiers });
+    if (lots.length !== pack.totalLots) throw new PackAdminError('LOTS_MISMATCH', '賞の数量と総口数が一致しません。');
+    await tx.execute(sql`insert into gacha_lots (gacha_id, position, tier_id)
+      select ${gachaId}, u.ord, u.tier from jsonb_array_elements_text(${JSON.stringify(lots)}::jsonb) with ordinality as u(tier, ord)`);
+    await tx.execute(sql.raw(`create sequence if not exists gacha_pos_${pack.no} as integer minvalue 1 cache 1`));
+    await tx.insert(gachaSecrets).values({ gachaId, seed, revealSalt: generateSeed() });
+    const status = pack.saleStartsAt && pack.saleStartsAt > now ? 'scheduled' : 'on_sale';
+    await tx.update(gachas).set({ status, commitment, committedAt: now, remainingLots: lots.length, saleStartsAt: pack.saleStartsAt ?? now }).where(eq(gachas.id, gachaId));
+    return { commitment, totalLots: lots.length, status };
+  });
+}
+
+/**
+ * Ends a pack's sale early (or at its end date): no more draws, and the seed and log become public.
+ * @example await endPack(db, 'stellar-pokemon-001')
+ */
+export async function endPack(db: Database, gachaId: string, now = new Date()): Promise<void> {
+  await db.transaction(async (tx) => {
+    // The pack row lock waits for any draw at the end of the pack; draws read the status per call.
+    const [pack] = await tx.select({ status: gachas.status }).from(gachas).where(eq(gachas.id, gachaId)).for('no key update');
+    if (!pack) throw new PackAdminError('GACHA_NOT_FOUND', `ガチャ ${gachaId} がありません。`);
+    if (pack.status === 'draft') throw new PackAdminError('NOT_PUBLISHED', '下書きのガチャは終了できません。削除してください。');
+    if (pack.status === 'ended') return;
+    await tx.update(gachas).set({ status: pack.status === 'sold_out' ? 'sold_out' : 'ended', endedAt: now, revealedAt: now }).where(eq(gachas.id, gachaId));
+  });
+}
+
+/** The job that opens scheduled packs and ends packs past their end date. */
+export async function advanceSaleWindows(db: Database, now = new Date()): Promise<number> {
+  const opened = await db.update(gachas).set({ status: 'on_sale' })
+    .where(and(eq(gachas.status, 'scheduled'), sql`${gachas.saleStartsAt} <= ${now.toISOString()}::timestamptz`)).returning({ id: gachas.id });
+  const due = await db.select({ id: gachas.id }).from(gachas)
+    .where(and(inArray(gachas.status, ['on_sale', 'scheduled']), sql`${gachas.saleEndsAt} <= ${now.toISOString()}::timestamptz`));
+  for (const pack of due) await endPack(db, pack.id, now);
+  return opened.length + due.length;
+}
+
+/**
+ * The reveal file of a pack that sold out or ended, or null while it is still on sale.
+ * @example const reveal = await getPackReveal(db, 'stellar-yugioh-002')
+ */
+export async function getPackReveal(db: Database, gachaId: string): Promise<PackReveal | null> {
+  const [pack] = await db.select().from(gachas).where(eq(gachas.id, gachaId));
+  if (!pack || !pack.commitment || !pack.committedAt) return null;
+  if (pack.status !== 'sold_out' && pack.status !== 'ended') return null;
+  const [secret] = await db.select().from(gachaSecrets).where(eq(gachaSecrets.gachaId, gachaId));
+  if (!secret) return null;
+  const tiers = await committedTiers(db, gachaId);
+  const lots = await db.select({ tierId: gachaLots.tierId }).from(gachaLots).where(eq(gachaLots.gachaId, gachaId)).orderBy(asc(gachaLots.position));
+  const lastOneTier = tiers.find((t) => t.isLastOne)?.id;
+  const prizeRows = await db
+    .select({ drawId: prizes.drawId, memberId: prizes.memberId, position: prizes.position, tierId: prizes.tierId, at: prizes.createdAt })
+    .from(prizes)
+    .innerJoin(draws, eq(draws.id, prizes.drawId))
+    .where(eq(prizes.gachaId, gachaId));
+  const byDraw = new Map<string, { at: Date; memberId: string; positions: number[]; lastOne: boolean }>();
+  for (const row of prizeRows) {
+    const entry = byDraw.get(row.drawId) ?? { at: new Date(row.at), memberId: row.memberId, positions: [], lastOne: false };
+    if (row.position !== null) entry.positions.push(row.position);
+    if (row.tierId === lastOneTier) entry.lastOne = true;
+    if (new Date(row.at) < entry.at) entry.at = new Date(row.at);
+    byDraw.set(row.drawId, entry);
+  }
+  return buildPackReveal({
+    gacha: { id: pack.id, title: pack.title, pricePerDraw: pack.pricePerDraw },
+    tiers,
+    commitment: pack.commitment,
+    committedAt: pack.committedAt,
+    seed: secret.seed,
+    lots: lots.map((l) => l.tierId),
+    draws: [...byDraw.values()],
+    revealSalt: secret.revealSalt,
+    revealedAt: pack.revealedAt ?? pack.soldOutAt ?? new Date(),
+  });
+}
+
+/** Packs whose lots exist (published), for the invariant checks and the operator's list. */
+export async function listPublishedPackIds(db: Database): Promise<string[]> {
+  return (await db.select({ id: gachas.id }).from(gachas).where(isNotNull(gachas.commitment))).map((r) => r.id);
+}

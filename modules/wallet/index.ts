@@ -1,0 +1,158 @@
+// The wallet's public API: balances, grants, the coin history and the expiry job. The rules that
+// must hold under concurrency (spending order, expiry, idempotency) are SQL functions in
+// db/migrations/0002_draw_functions.sql; this file calls them and shapes their answers.
+import { and, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import { addDays } from 'date-fns';
+import type { Database } from '../../db/client';
+import { coinGrants, coinLedger, wallets, type CoinKind } from './schema';
+
+export { wallets, coinGrants, coinLedger, coinKinds, type CoinKind } from './schema';
+
+/** Default lifetimes (product.md): paid coins 180 days after purchase, free coins 90 days. */
+export const PAID_COIN_DAYS = 180;
+export const FREE_COIN_DAYS = 90;
+/** "Expires soon" on the balance card: within this many days. */
+export const EXPIRING_SOON_DAYS = 30;
+
+/** Why coins moved; each is shown to the member in Japanese. */
+export const LEDGER_REASON_LABELS: Record<string, string> = {
+  purchase: 'コイン購入',
+  draw: 'ガチャ',
+  prize_conversion: 'カードをコインに交換',
+  prize_auto_conversion: '期限切れのカードを自動交換',
+  expiry: '有効期限切れ',
+  operator_grant: '運営からの付与',
+  promo_code: '特典コード',
+  invitation: '友達招待',
+  mail_attachment: 'メールの受け取り',
+  level_up: 'レベルアップ報酬',
+  rank_reward: 'ランク報酬',
+  farm: 'ファーム報酬',
+  refund: '返金',
+  adjustment: '調整',
+};
+
+export interface WalletBalance {
+  paid: number;
+  free: number;
+  total: number;
+  /** Coins that expire within EXPIRING_SOON_DAYS, with the soonest date. */
+  expiringSoon: { amount: number; firstExpiresAt: string | null };
+}
+
+export interface GrantInput {
+  memberId: string;
+  kind: CoinKind;
+  amount: number;
+  reason: string;
+  /** The shop account on the other side: purchase, promotion, conversion, adjustment… */
+  counterAccount: string;
+  /** One operation, one key: a repeat with the same key credits nothing and returns the first grant. */
+  idempotencyKey: string;
+  expiresAt?: Date;
+  ref?: string | null;
+  memo?: string | null;
+  now?: Date;
+}
+
+export interface GrantResult {
+  grantId: number;
+  replay: boolean;
+  paid: number;
+  free: number;
+}
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/**
+ * Credits coins. Amounts are positive integers; the expiry defaults by kind.
+ * @example await grantCoins(db, { memberId, kind: 'free', amount: 500, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: 'ops:2026-11-21:1' })
+ */
+export async function grantCoins(db: Database, input: GrantInput): Promise<GrantResult> {
+  if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RangeError('amount must be a positive integer');
+  const now = input.now ?? new Date();
+  const expiresAt = input.expiresAt ?? addDays(now, input.kind === 'paid' ? PAID_COIN_DAYS : FREE_COIN_DAYS);
+  const result = await db.execute(sql`select wallet_grant(${input.memberId}::text, ${input.kind}::text, ${input.amount}::int,
+    ${expiresAt.toISOString()}::timestamptz, ${input.reason}::text, ${input.counterAccount}::text, ${input.idempotencyKey}::text,
+    ${input.ref ?? null}::text, ${input.memo ?? null}::text, ${now.toISOString()}::timestamptz) as r`);
+  const answer = rowsOf<{ r: { grantId: number | string; replay: boolean; paid: number; free: number } }>(result)[0]!.r;
+  return { ...answer, grantId: Number(answer.grantId) };
+}
+
+/** @example const { paid, free } = await getBalance(db, member.id) */
+export async function getBalance(db: Database, memberId: string, now = new Date()): Promise<WalletBalance> {
+  const [wallet] = await db.select({ paid: wallets.paid, free: wallets.free }).from(wallets).where(eq(wallets.memberId, memberId));
+  const soon = addDays(now, EXPIRING_SOON_DAYS);
+  const [expiring] = await db
+    .select({ amount: sql<string>`coalesce(sum(${coinGrants.remaining}), 0)`, first: sql<Date | string | null>`min(${coinGrants.expiresAt})` })
+    .from(coinGrants)
+    .where(and(eq(coinGrants.memberId, memberId), gt(coinGrants.remaining, 0), gt(coinGrants.expiresAt, now), lt(coinGrants.expiresAt, soon)));
+  const paid = wallet?.paid ?? 0;
+  const free = wallet?.free ?? 0;
+  const first = expiring?.first ? new Date(expiring.first).toISOString() : null;
+  return { paid, free, total: paid + free, expiringSoon: { amount: Number(expiring?.amount ?? 0), firstExpiresAt: first } };
+}
+
+export interface LedgerEntryView {
+  id: number;
+  kind: CoinKind;
+  amount: number;
+  reason: string;
+  reasonLabel: string;
+  ref: string | null;
+  memo: string | null;
+  paidAfter: number;
+  freeAfter: number;
+  createdAt: string;
+}
+
+/**
+ * The member's coin history, newest first, paged by entry id (keyset).
+ * @example const { items, nextBefore } = await listLedgerEntries(db, member.id, { limit: 20 })
+ */
+export async function listLedgerEntries(
+  db: Database,
+  memberId: string,
+  options: { limit?: number; before?: number } = {},
+): Promise<{ items: LedgerEntryView[]; nextBefore: number | null }> {
+  const limit = Math.min(Math.max(options.limit ?? 20, 1), 100);
+  const rows = await db
+    .select()
+    .from(coinLedger)
+    .where(and(eq(coinLedger.memberId, memberId), options.before ? lt(coinLedger.id, options.before) : undefined))
+    .orderBy(desc(coinLedger.id))
+    .limit(limit + 1);
+  const items = rows.slice(0, limit).map((row) => ({
+    id: Number(row.id),
+    kind: row.kind,
+    amount: row.amount,
+    reason: row.reason,
+    reasonLabel: LEDGER_REASON_LABELS[row.reason] ?? row.reason,
+    ref: row.ref,
+    memo: row.memo,
+    paidAfter: row.paidAfter,
+    freeAfter: row.freeAfter,
+    createdAt: new Date(row.createdAt).toISOString(),
+  }));
+  return { items, nextBefore: rows.length > limit ? items[items.length - 1]!.id : null };
+}
+
+/**
+ * The expiry job: writes an expiry entry for every grant past its date (in batches of members).
+ * @example await expireDueCoins(db) // → number of grants expired
+ */
+export async function expireDueCoins(db: Database, now = new Date(), batch = 500): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const result = await db.execute(sql`select wallet_expire_due(${now.toISOString()}::timestamptz, ${batch}::int) as n`);
+    const n = Number(rowsOf<{ n: number }>(result)[0]!.n);
+    total += n;
+    if (n === 0) return total;
+  }
+}
+
+/** Every invariant of architecture.md the data can show; an empty list means all hold. */
+export async function checkInvariants(db: Database): Promise<Record<string, unknown>[]> {
+  const result = await db.execute(sql`select shop_check_invariants() as v`);
+  return rowsOf<{ v: Record<string, unknown>[] }>(result)[0]!.v;
+}

@@ -1,0 +1,50 @@
+// Members and packs for module tests, made through the same module functions operators use.
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../../db/client';
+import { users } from '../../modules/identity/schema';
+import { genres } from '../../modules/gacha/schema';
+import { createPack, publishPack, type PackDefinition } from '../../modules/gacha/admin';
+import { grantCoins } from '../../modules/wallet';
+
+/** Inserts a member row (the identity module's sign-up is tested elsewhere). */
+export async function createMember(db: Database, options: { role?: 'user' | 'admin'; name?: string } = {}): Promise<string> {
+  const id = `m_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+  await db.insert(users).values({ id, name: options.name ?? 'テスト会員', email: `${id}@example.test`, role: options.role ?? 'user' });
+  return id;
+}
+
+export async function createMemberWithCoins(db: Database, coins: { paid?: number; free?: number }, options: { role?: 'user' | 'admin' } = {}) {
+  const id = await createMember(db, options);
+  if (coins.paid) await grantCoins(db, { memberId: id, kind: 'paid', amount: coins.paid, reason: 'purchase', counterAccount: 'purchase', idempotencyKey: `test:paid:${id}` });
+  if (coins.free) await grantCoins(db, { memberId: id, kind: 'free', amount: coins.free, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: `test:free:${id}` });
+  return id;
+}
+
+export async function ensureGenre(db: Database, id = 'pokemon') {
+  await db.insert(genres).values({ id, name: id }).onConflictDoNothing();
+}
+
+/**
+ * A published pack: tiers S (1), A (2), B (rest) and optionally a ラストワン賞.
+ * @example const id = await createPublishedPack(db, { lots: 20, price: 100 })
+ */
+export async function createPublishedPack(
+  db: Database,
+  options: { id?: string; lots: number; price: number; lastOne?: boolean; drawOptions?: number[]; perMemberLimit?: number; minRank?: number; saleEndsAt?: Date } ,
+): Promise<string> {
+  await ensureGenre(db);
+  const id = options.id ?? `t-${randomUUID().slice(0, 8)}`;
+  const tiers: PackDefinition['tiers'] = [
+    { key: 'S', label: 'S賞', rank: 1, effect: 'rainbow', cardName: 'テストS', cardImagePath: '/demo/cards/card-01.svg', quantity: 1, conversionValue: options.price * 50 },
+    { key: 'A', label: 'A賞', rank: 2, effect: 'gold', cardName: 'テストA', cardImagePath: '/demo/cards/card-02.svg', quantity: 2, conversionValue: options.price * 5 },
+    { key: 'B', label: 'B賞', rank: 3, effect: 'normal', cardName: 'テストB', cardImagePath: '/demo/cards/card-03.svg', quantity: Math.max(options.lots - 3, 1), conversionValue: Math.floor(options.price / 2) },
+  ];
+  if (options.lastOne) tiers.push({ key: 'LO', label: 'ラストワン賞', rank: 0, effect: 'lastone', cardName: 'テストラストワン', cardImagePath: '/demo/cards/card-04.svg', quantity: 1, conversionValue: options.price * 20, isLastOne: true });
+  await createPack(db, {
+    id, genreId: 'pokemon', title: `テストパック ${id}`, imagePath: '/demo/packs/pack-01.svg', pricePerDraw: options.price,
+    drawOptions: options.drawOptions ?? [1, 10, 100], perMemberLimit: options.perMemberLimit, minRank: options.minRank,
+    saleEndsAt: options.saleEndsAt, tiers,
+  });
+  await publishPack(db, id);
+  return id;
+}
