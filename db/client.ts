@@ -17,6 +17,11 @@ export interface DatabaseHandle {
   migrate(): Promise<void>;
   /** Answers true when a trivial query succeeds. */
   ping(): Promise<boolean>;
+  /**
+   * LISTENs on a channel (PostgreSQL: a dedicated connection that reconnects; PGlite: in process).
+   * Resolves to a function that stops listening.
+   */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -32,13 +37,27 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle client that loses its connection must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
     const db = drizzle(pool, { schema });
+    const listeners = new Set<() => Promise<void>>();
     return {
       db: db as unknown as Database,
       engine: 'postgres',
       migrate: () => migrate(db, { migrationsFolder }),
       ping: () => ping(db as unknown as Database),
-      close: () => pool.end(),
+      listen: async (channel, onMessage) => {
+        const stop = await listenOnPostgres(options.databaseUrl!, channel, onMessage);
+        listeners.add(stop);
+        return async () => {
+          listeners.delete(stop);
+          await stop();
+        };
+      },
+      close: async () => {
+        await Promise.all([...listeners].map((stop) => stop()));
+        await pool.end();
+      },
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
@@ -53,7 +72,47 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     engine: 'pglite',
     migrate: () => migrate(db, { migrationsFolder }),
     ping: () => ping(db as unknown as Database),
+    listen: async (channel, onMessage) => {
+      const unsubscribe = await client.listen(channel, onMessage);
+      return async () => {
+        if (!client.closed) await unsubscribe();
+      };
+    },
     close: () => client.close(),
+  };
+}
+
+/** A LISTEN connection of its own that reconnects (with a pause) after it drops. */
+async function listenOnPostgres(databaseUrl: string, channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>> {
+  const { Client } = await import('pg');
+  const quoted = `"${channel.replaceAll('"', '""')}"`;
+  let stopped = false;
+  let client: InstanceType<typeof Client> | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    if (stopped) return;
+    const next = new Client({ connectionString: databaseUrl });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? '');
+    });
+    next.on('error', () => {
+      next.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1000);
+    });
+    try {
+      await next.connect();
+      await next.query(`listen ${quoted}`);
+      client = next;
+    } catch {
+      next.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1000);
+    }
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }
 

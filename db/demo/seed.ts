@@ -1,8 +1,12 @@
 // Demo data for a fresh shop: genres, packs with original generated art, content pages. Loaded once.
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Database } from '../client';
 import type { Logger } from '../../server/logger';
-import { appMeta, genres, gachas, contentDocuments } from '../schema';
+import { appMeta, genres, gachas, contentDocuments, users } from '../schema';
 import { legalAndEditorialPages } from './pages';
+import { createPack, publishPack, type PackDefinition } from '../../modules/gacha/admin';
+import { grantCoins } from '../../modules/wallet';
+import { drawLots } from '../../modules/draw';
 
 export const DEMO_GENRES = [
   { id: 'pokemon', name: 'ポケモン', aliases: ['pokemon-card', 'pokeca'], iconPath: '/demo/genres/pokemon.svg', sortOrder: 1 },
@@ -12,57 +16,95 @@ export const DEMO_GENRES = [
   { id: 'weiss', name: 'ヴァイス', aliases: ['ws', 'weiss-schwarz'], iconPath: '/demo/genres/weiss.svg', sortOrder: 5 },
 ];
 
-type DemoPack = { id: string; genreId: string; title: string; price: number; total: number; remaining: number; tags: string[]; status?: 'on_sale' | 'sold_out' };
+type DemoPack = { id: string; genreId: string; title: string; price: number; total: number; remaining: number; tags: string[]; lastOne?: boolean };
 
 export const DEMO_PACKS: DemoPack[] = [
   { id: 'stellar-pokemon-001', genreId: 'pokemon', title: '星降る夜のハイレアオリパ', price: 500, total: 1000, remaining: 742, tags: ['hot'] },
-  { id: 'stellar-pokemon-002', genreId: 'pokemon', title: 'PSA10確定！極上の一枚オリパ', price: 10000, total: 120, remaining: 9, tags: ['limited'] },
+  { id: 'stellar-pokemon-002', genreId: 'pokemon', title: 'PSA10確定！極上の一枚オリパ', price: 10000, total: 120, remaining: 9, tags: ['limited'], lastOne: true },
   { id: 'stellar-pokemon-003', genreId: 'pokemon', title: 'はじめてのワンコインオリパ', price: 100, total: 3000, remaining: 2890, tags: ['new'] },
   { id: 'stellar-onepiece-001', genreId: 'onepiece', title: '大海原のパラレル大当たりオリパ', price: 1000, total: 500, remaining: 318, tags: ['hot'] },
   { id: 'stellar-onepiece-002', genreId: 'onepiece', title: 'リーダー確定コレクションオリパ', price: 3000, total: 200, remaining: 27, tags: [] },
   { id: 'stellar-yugioh-001', genreId: 'yugioh', title: '閃光のシークレットオリパ', price: 800, total: 800, remaining: 611, tags: ['new'] },
-  { id: 'stellar-yugioh-002', genreId: 'yugioh', title: 'レリーフ大集合オリパ', price: 2000, total: 300, remaining: 0, tags: [], status: 'sold_out' },
+  { id: 'stellar-yugioh-002', genreId: 'yugioh', title: 'レリーフ大集合オリパ', price: 2000, total: 300, remaining: 0, tags: [], lastOne: true },
   { id: 'stellar-duelmasters-001', genreId: 'duelmasters', title: '超次元ドリームオリパ', price: 500, total: 600, remaining: 455, tags: [] },
   { id: 'stellar-duelmasters-002', genreId: 'duelmasters', title: '殿堂カード狙いオリパ', price: 1500, total: 250, remaining: 44, tags: ['limited'] },
   { id: 'stellar-weiss-001', genreId: 'weiss', title: 'サイン入り狙い撃ちオリパ', price: 1200, total: 400, remaining: 389, tags: ['new'] },
   { id: 'stellar-weiss-002', genreId: 'weiss', title: 'SP・SSP限定オリパ', price: 5000, total: 100, remaining: 63, tags: ['hot'] },
-  { id: 'stellar-pokemon-004', genreId: 'pokemon', title: 'ラストワン目前！残りわずかオリパ', price: 2000, total: 150, remaining: 4, tags: ['hot'] },
+  { id: 'stellar-pokemon-004', genreId: 'pokemon', title: 'ラストワン目前！残りわずかオリパ', price: 2000, total: 150, remaining: 4, tags: ['hot'], lastOne: true },
 ];
+
+const CARD_NAMES: Record<string, string[]> = {
+  pokemon: ['星詠みのドラゴン', '雷光のフェネック', '月影のウルフ', '深海のリヴァイア', '森のささやきフォックス', 'ひだまりバニー'],
+  onepiece: ['大海賊船長ガレオン', '嵐の航海士ミスト', '黄金の剣士ジン', '炎拳のバルド', '港町のコック', '見習い船員'],
+  yugioh: ['閃光の竜騎士', '冥界の魔導師', '蒼炎のグリフォン', '鋼鉄のゴーレム', '影のアサシン', '森の守護精霊'],
+  duelmasters: ['超次元覇王ゼノス', '聖天使ルミナ', '暗黒龍ヴォルグ', '水晶の賢者', '火炎ビートル', '草原の戦士'],
+  weiss: ['桜舞う歌姫', '星空のアイドル', '放課後の魔法少女', '夏祭りの浴衣姿', '図書室の先輩', '教室のクラスメイト'],
+};
+
+/** Tiers for a demo pack: a few big hits, more mid prizes, the rest small; values scale with the price. */
+export function demoTiers(pack: DemoPack, packIndex: number): PackDefinition['tiers'] {
+  const names = CARD_NAMES[pack.genreId] ?? CARD_NAMES.pokemon!;
+  const card = (offset: number) => `/demo/cards/card-${String(((packIndex * 4 + offset) % 24) + 1).padStart(2, '0')}.svg`;
+  const s = Math.max(1, Math.round(pack.total * 0.005));
+  const a = Math.max(2, Math.round(pack.total * 0.03));
+  const b = Math.max(3, Math.round(pack.total * 0.12));
+  const c = pack.total - s - a - b;
+  const tiers: PackDefinition['tiers'] = [
+    { key: 'S', label: 'S賞', rank: 1, effect: 'rainbow', cardName: `${names[0]} SAR`, cardImagePath: card(0), rarity: 'SAR', cardGrade: 'PSA10', quantity: s, conversionValue: pack.price * 100 },
+    { key: 'A', label: 'A賞', rank: 2, effect: 'gold', cardName: `${names[1]} SR`, cardImagePath: card(1), rarity: 'SR', cardGrade: null, quantity: a, conversionValue: pack.price * 8 },
+    { key: 'B', label: 'B賞', rank: 3, effect: 'silver', cardName: `${names[2]} RR`, cardImagePath: card(2), rarity: 'RR', quantity: b, conversionValue: pack.price * 2 },
+    { key: 'C', label: 'C賞', rank: 4, effect: 'normal', cardName: `${names[4]} R`, cardImagePath: card(3), rarity: 'R', quantity: c, conversionValue: Math.max(1, Math.floor(pack.price * 0.3)) },
+  ];
+  if (pack.lastOne) {
+    tiers.push({ key: 'LAST', label: 'ラストワン賞', rank: 0, effect: 'lastone', cardName: `${names[3]} UR（ラストワン限定）`, cardImagePath: card(4), rarity: 'UR', cardGrade: 'PSA10', quantity: 1, conversionValue: pack.price * 40, isLastOne: true });
+  }
+  return tiers;
+}
+
+const DEMO_BOT_ID = 'demo-member-bot';
 
 /**
  * Loads the demo data unless it was loaded before (recorded in app_meta). Safe when two server
- * instances start together: the claim on the app_meta row decides which one loads.
+ * instances start together: the claim on the app_meta row decides which one loads. Packs are
+ * published like an operator would, and a demo member draws from them so that the counts, the
+ * sold-out pack and its public verification are real.
  * @example await loadDemoDataOnce(db, logger)
  */
 export async function loadDemoDataOnce(db: Database, logger: Logger): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const claimed = await tx
-      .insert(appMeta)
-      .values({ key: 'demo_data_loaded', value: new Date().toISOString() })
-      .onConflictDoNothing()
-      .returning({ key: appMeta.key });
-    if (claimed.length === 0) return false;
-    await tx.insert(genres).values(DEMO_GENRES).onConflictDoNothing();
-    await tx
-      .insert(gachas)
-      .values(
-        DEMO_PACKS.map((pack, index) => ({
-          id: pack.id,
-          genreId: pack.genreId,
-          title: pack.title,
-          imagePath: `/demo/packs/pack-${String(index + 1).padStart(2, '0')}.svg`,
-          pricePerDraw: pack.price,
-          totalLots: pack.total,
-          remainingLots: pack.remaining,
-          status: pack.status ?? ('on_sale' as const),
-          tags: pack.tags,
-          sortOrder: index,
-          saleStartsAt: new Date(Date.now() - (index + 1) * 86_400_000),
-        })),
-      )
-      .onConflictDoNothing();
-    await tx.insert(contentDocuments).values(legalAndEditorialPages()).onConflictDoNothing();
-    logger.info({ genres: DEMO_GENRES.length, packs: DEMO_PACKS.length }, 'demo data loaded');
-    return true;
-  });
+  const claimed = await db.insert(appMeta).values({ key: 'demo_data_v2', value: new Date().toISOString() }).onConflictDoNothing().returning({ key: appMeta.key });
+  if (claimed.length === 0) return false;
+  await db.insert(genres).values(DEMO_GENRES).onConflictDoNothing();
+  await db.insert(contentDocuments).values(legalAndEditorialPages()).onConflictDoNothing();
+  // Packs listed by the first demo data (before lots existed) make way for published ones.
+  await db.delete(gachas).where(and(inArray(gachas.id, DEMO_PACKS.map((p) => p.id)), isNull(gachas.commitment)));
+  await db.insert(users).values({ id: DEMO_BOT_ID, name: 'デモ会員', email: 'demo-member@example.invalid', role: 'user' }).onConflictDoNothing();
+  for (const [index, pack] of DEMO_PACKS.entries()) {
+    const [existing] = await db.select({ id: gachas.id }).from(gachas).where(eq(gachas.id, pack.id));
+    if (existing) continue;
+    await createPack(db, {
+      id: pack.id, genreId: pack.genreId, title: pack.title, imagePath: `/demo/packs/pack-${String(index + 1).padStart(2, '0')}.svg`,
+      description: `${pack.title}。全${pack.total.toLocaleString('ja-JP')}口、ハズレなし。`,
+      pricePerDraw: pack.price, tags: pack.tags, sortOrder: index,
+      saleStartsAt: new Date(Date.now() - (index + 1) * 86_400_000), tiers: demoTiers(pack, index),
+    });
+    await publishPack(db, pack.id, new Date(Date.now() - (index + 1) * 86_400_000));
+    await drawAsDemoMember(db, pack, pack.total - pack.remaining);
+  }
+  logger.info({ genres: DEMO_GENRES.length, packs: DEMO_PACKS.length }, 'demo data loaded');
+  return true;
+}
+
+async function drawAsDemoMember(db: Database, pack: DemoPack, lots: number) {
+  if (lots <= 0) return;
+  const cost = lots * pack.price;
+  await grantCoins(db, { memberId: DEMO_BOT_ID, kind: 'paid', amount: cost, reason: 'operator_grant', counterAccount: 'adjustment', idempotencyKey: `demo:coins:${pack.id}`, memo: 'デモデータ' });
+  let left = lots;
+  let n = 0;
+  for (const size of [100, 10, 1]) {
+    while (left >= size) {
+      const outcome = await drawLots(db, { memberId: DEMO_BOT_ID, gachaId: pack.id, count: size, idempotencyKey: `demo:${pack.id}:${n++}` });
+      if (!outcome.ok) throw new Error(`demo draw failed: ${outcome.code}`);
+      left -= size;
+    }
+  }
 }

@@ -112,7 +112,7 @@ export const gachaLots = pgTable(
   ],
 );
 
-/** The seed behind a pack's lot order and the salt for its anonymised log: secret until revealed. */
+/** The seed behind a pack's lot order (public once the pack is over) and the salt that makes the log's member pseudonyms (never published). */
 export const gachaSecrets = pgTable('gacha_secrets', {
   gachaId: text('gacha_id')
     .primaryKey()

@@ -1,7 +1,7 @@
 // better-auth, configured for the shop: email and password now; the other methods plug in here.
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { admin } from 'better-auth/plugins';
+import { admin, bearer } from 'better-auth/plugins';
 import { APIError } from 'better-auth/api';
 import { nicknameSchema } from './forms';
 import type { Database } from '../../db/client';
@@ -60,7 +60,7 @@ export function createShopAuth(options: { db: Database; config: ShopConfig; logg
       defaultCookieAttributes: { httpOnly: true, secure: true, sameSite: 'lax', path: '/' },
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
-    plugins: [admin({ defaultRole: 'user', adminRoles: ['admin'] })],
+    plugins: [admin({ defaultRole: 'user', adminRoles: ['admin'] }), bearer()],
     logger: {
       level: 'warn',
       log: (level, message, ...args) => {

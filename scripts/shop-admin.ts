@@ -1,0 +1,162 @@
+// The operators' command line until the admin area exists (and for tests and benchmarks):
+//   npm run shop -- pack:create <file.json> [--publish]   create a pack (draft) from a JSON definition
+//   npm run shop -- pack:publish <gachaId>                fix its lots and commitment, put it on sale
+//   npm run shop -- pack:end <gachaId>                    end the sale; the seed and log become public
+//   npm run shop -- pack:reveal <gachaId> [--out f.json]  the reveal file (for npm run verify-pack)
+//   npm run shop -- coins:grant --member <id|email> --amount N --reason "…" [--kind free|paid] [--key K]
+//   npm run shop -- members:create --count N [--coins C] [--prefix P] [--out f.json]
+//   npm run shop -- invariants                            check every money and lot invariant
+// It reads the same settings as the server (DATABASE_URL, DATA_DIR). On the embedded database, stop
+// the server first: PGlite allows one process at a time.
+import { readFile, writeFile } from 'node:fs/promises';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { eq, or } from 'drizzle-orm';
+import { z } from 'zod';
+import { loadConfig, ConfigError } from '../server/config';
+import { openDatabase, type Database } from '../db/client';
+import { users, sessions } from '../modules/identity/schema';
+import { createPack, publishPack, endPack, getPackReveal, PackAdminError, packDefinitionSchema } from '../modules/gacha/admin';
+import { grantCoins, checkInvariants } from '../modules/wallet';
+
+const USAGE = `使い方: npm run shop -- <command> [options]
+  pack:create <file.json> [--publish]
+  pack:publish <gachaId>
+  pack:end <gachaId>
+  pack:reveal <gachaId> [--out file.json]
+  coins:grant --member <id|email> --amount N --reason "理由" [--kind free|paid] [--key 冪等キー]
+  members:create --count N [--coins C] [--prefix P] [--out file.json]
+  invariants`;
+
+class UsageError extends Error {}
+
+async function findMember(db: Database, idOrEmail: string) {
+  const [row] = await db.select({ id: users.id, role: users.role }).from(users).where(or(eq(users.id, idOrEmail), eq(users.email, idOrEmail.toLowerCase())));
+  if (!row) throw new UsageError(`会員 ${idOrEmail} が見つかりません。`);
+  return row;
+}
+
+export async function runAdminCommand(db: Database, argv: string[], out: (line: string) => void): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      publish: { type: 'boolean' }, out: { type: 'string' }, member: { type: 'string' }, amount: { type: 'string' },
+      reason: { type: 'string' }, kind: { type: 'string' }, key: { type: 'string' }, count: { type: 'string' },
+      coins: { type: 'string' }, prefix: { type: 'string' },
+    },
+  });
+  const [command, arg] = positionals;
+  switch (command) {
+    case 'pack:create': {
+      if (!arg) throw new UsageError('JSONファイルを指定してください。');
+      let json: unknown;
+      try {
+        json = JSON.parse(await readFile(arg, 'utf8'));
+      } catch (error) {
+        throw new UsageError(`${arg} を読めません: ${(error as Error).message}`);
+      }
+      const parsed = packDefinitionSchema.safeParse(json);
+      if (!parsed.success) throw new UsageError(`定義に誤りがあります:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+      const created = await createPack(db, json as never);
+      out(JSON.stringify({ created: created.id, totalLots: created.totalLots }));
+      if (values.publish) out(JSON.stringify({ published: created.id, ...(await publishPack(db, created.id)) }));
+      return;
+    }
+    case 'pack:publish':
+      if (!arg) throw new UsageError('ガチャIDを指定してください。');
+      out(JSON.stringify({ published: arg, ...(await publishPack(db, arg)) }));
+      return;
+    case 'pack:end':
+      if (!arg) throw new UsageError('ガチャIDを指定してください。');
+      await endPack(db, arg);
+      out(JSON.stringify({ ended: arg }));
+      return;
+    case 'pack:reveal': {
+      if (!arg) throw new UsageError('ガチャIDを指定してください。');
+      const reveal = await getPackReveal(db, arg);
+      if (!reveal) throw new UsageError('このガチャはまだ公開（完売または終了）されていません。');
+      if (values.out) await writeFile(values.out, JSON.stringify(reveal, null, 2));
+      else out(JSON.stringify(reveal));
+      return;
+    }
+    case 'coins:grant': {
+      const amount = z.coerce.number().int().min(1).max(10_000_000).safeParse(values.amount);
+      if (!values.member || !amount.success) throw new UsageError('--member と --amount（1〜10,000,000の整数）を指定してください。');
+      if (!values.reason?.trim()) throw new UsageError('--reason（付与の理由）を指定してください。');
+      const kind = values.kind ?? 'free';
+      if (kind !== 'free' && kind !== 'paid') throw new UsageError('--kind は free か paid です。');
+      const member = await findMember(db, values.member);
+      const result = await grantCoins(db, {
+        memberId: member.id, kind, amount: amount.data, reason: 'operator_grant', counterAccount: kind === 'paid' ? 'adjustment' : 'promotion',
+        idempotencyKey: `ops:${values.key ?? randomUUID()}`, memo: values.reason.trim(),
+      });
+      out(JSON.stringify({ member: member.id, kind, amount: amount.data, ...result }));
+      return;
+    }
+    case 'members:create': {
+      const count = z.coerce.number().int().min(1).max(100_000).safeParse(values.count);
+      const coins = z.coerce.number().int().min(0).max(1_000_000_000).safeParse(values.coins ?? '0');
+      if (!count.success || !coins.success) throw new UsageError('--count（1〜100,000）と --coins（0以上）を指定してください。');
+      const prefix = (values.prefix ?? 'member').replace(/[^a-z0-9-]/gi, '').slice(0, 20) || 'member';
+      const created: { id: string; email: string; token: string }[] = [];
+      const expiresAt = new Date(Date.now() + 7 * 86_400_000);
+      for (let i = 0; i < count.data; i++) {
+        const id = `${prefix}-${randomBytes(8).toString('hex')}`;
+        const email = `${id}@example.invalid`;
+        const token = randomBytes(24).toString('base64url');
+        await db.insert(users).values({ id, name: `${prefix}${i + 1}`, email, role: 'user' });
+        await db.insert(sessions).values({ id: randomUUID(), token, userId: id, expiresAt });
+        if (coins.data > 0) {
+          await grantCoins(db, { memberId: id, kind: 'paid', amount: coins.data, reason: 'operator_grant', counterAccount: 'adjustment', idempotencyKey: `ops:members:${id}`, memo: 'ベンチマーク・テスト用' });
+        }
+        created.push({ id, email, token });
+      }
+      if (values.out) await writeFile(values.out, JSON.stringify(created, null, 2));
+      out(JSON.stringify({ created: created.length, out: values.out ?? null, members: values.out ? undefined : created }));
+      return;
+    }
+    case 'invariants': {
+      const violations = await checkInvariants(db);
+      out(JSON.stringify({ ok: violations.length === 0, violations }));
+      if (violations.length) process.exitCode = 1;
+      return;
+    }
+    default:
+      throw new UsageError(command ? `不明なコマンドです: ${command}` : 'コマンドを指定してください。');
+  }
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  if (argv.length === 0 || argv[0] === '--help') {
+    console.log(USAGE);
+    process.exitCode = argv.length ? 0 : 2;
+    return;
+  }
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : String(error));
+    process.exitCode = 2;
+    return;
+  }
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, poolSize: 2 });
+  try {
+    await database.migrate();
+    await runAdminCommand(database.db, argv, (line) => console.log(line));
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof PackAdminError) {
+      console.error(`エラー: ${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+    } else {
+      console.error(error);
+      process.exitCode = 1;
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) await main();
