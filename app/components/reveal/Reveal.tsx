@@ -1,0 +1,281 @@
+// The draw-result reveal (演出): a full-screen overlay that shakes a pack through colour steps, bursts
+// with the best tier's light and lands on the best prize actually won. Pure CSS animations.
+import { useCallback, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { buttonClassName } from '../Button';
+import { Image } from '../Image';
+import { formatCoins } from '~/lib/numbers';
+import type { RevealItem } from './types';
+import { REVEAL_CSS } from './reveal-styles';
+import {
+  EFFECT_ACCENTS, STEP_COLOURS, announcement, bestItem, cardDetails, effectFor, flipItems, revealTimeline,
+} from './reveal-logic';
+
+export interface RevealProps {
+  /** Every card of the draw, in draw order; the reveal lands on the best one (see bestItem). */
+  items: RevealItem[];
+  /** Called once, when the member skips (スキップ, Escape) or taps 「結果を見る」. Unmount the overlay then. */
+  onDone: () => void;
+  /** Start the animation at once (default). When false the sealed pack waits for a tap on 「開封する」. */
+  autoPlay?: boolean;
+}
+
+type Phase = 'sealed' | 'playing' | 'landed';
+
+// Sparkles around the landing card (fixed positions: server and client render the same markup).
+const SPARKS: { left: string; top: string; delay: string; scale: number }[] = [
+  { left: '-8%', top: '8%', delay: '0s', scale: 1 },
+  { left: '106%', top: '14%', delay: '.4s', scale: 0.7 },
+  { left: '-12%', top: '58%', delay: '.9s', scale: 0.8 },
+  { left: '110%', top: '66%', delay: '.2s', scale: 1.1 },
+  { left: '18%', top: '-5%', delay: '1.1s', scale: 0.6 },
+  { left: '84%', top: '103%', delay: '.6s', scale: 0.9 },
+  { left: '4%', top: '96%', delay: '1.3s', scale: 0.7 },
+  { left: '78%', top: '-4%', delay: '.8s', scale: 0.8 },
+];
+
+const FOCUSABLE = 'button:not([disabled]), a[href], input:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+function isShown(element: HTMLElement): boolean {
+  return element.getClientRects().length > 0 && getComputedStyle(element).visibility !== 'hidden';
+}
+
+function prefersReducedMotion(): boolean {
+  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+const ms = (value: number) => `${value}ms`;
+
+/**
+ * @example
+ * {revealing ? <Reveal items={items} onDone={() => setRevealing(false)} /> : null}
+ */
+export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
+  const [phase, setPhase] = useState<Phase>(autoPlay ? 'playing' : 'sealed');
+  const dialog = useRef<HTMLDivElement>(null);
+  const resultButton = useRef<HTMLButtonElement>(null);
+  const done = useRef(false);
+  const onDoneRef = useRef(onDone);
+  onDoneRef.current = onDone;
+
+  const finish = useCallback(() => {
+    if (done.current) return;
+    done.current = true;
+    onDoneRef.current();
+  }, []);
+
+  const effect = effectFor(items);
+  const timeline = revealTimeline(effect, items.length);
+  const best = items.length > 0 ? bestItem(items) : null;
+  const flips = flipItems(items, timeline.flipCount);
+
+  // Focus moves into the overlay; the page behind neither scrolls nor keeps focus; Escape skips.
+  useEffect(() => {
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    dialog.current?.focus({ preventScroll: true });
+    const root = document.documentElement;
+    const overflow = root.style.overflow;
+    root.style.overflow = 'hidden';
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        finish();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      root.style.overflow = overflow;
+      if (previous?.isConnected) previous.focus({ preventScroll: true });
+    };
+  }, [finish]);
+
+  // The CSS timeline plays by itself; this timer only hands over to the interactive landing frame.
+  useEffect(() => {
+    if (phase !== 'playing') return;
+    if (prefersReducedMotion()) {
+      setPhase('landed');
+      return;
+    }
+    const timer = window.setTimeout(() => setPhase('landed'), timeline.totalMs);
+    return () => window.clearTimeout(timer);
+  }, [phase, timeline.totalMs]);
+
+  useEffect(() => {
+    if (phase === 'landed') resultButton.current?.focus({ preventScroll: true });
+  }, [phase]);
+
+  const trapTab = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Tab' || !dialog.current) return;
+    const nodes = Array.from(dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(isShown);
+    if (nodes.length === 0) {
+      event.preventDefault();
+      return;
+    }
+    const first = nodes[0];
+    const last = nodes[nodes.length - 1];
+    const active = document.activeElement;
+    if (event.shiftKey && (active === first || active === dialog.current)) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && (active === last || !dialog.current.contains(active))) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
+  const vars = {
+    '--rv-intro': ms(timeline.introMs),
+    '--rv-charge-dur': ms(timeline.burstStart - timeline.chargeStart),
+    '--rv-promo': ms(timeline.promotionStart),
+    '--rv-promo-dur': ms(timeline.promotionMs),
+    '--rv-burst': ms(timeline.burstStart),
+    '--rv-burst-dur': ms(timeline.burstMs),
+    '--rv-flip-dur': ms(timeline.flipMs),
+    '--rv-land': ms(timeline.landStart),
+    '--rv-land-dur': ms(timeline.landMs),
+    '--rv-accent': EFFECT_ACCENTS[effect],
+  } as CSSProperties;
+
+  const open = () => setPhase(prefersReducedMotion() ? 'landed' : 'playing');
+  const details = best ? cardDetails(best) : '';
+
+  return (
+    <div
+      ref={dialog}
+      role="dialog"
+      aria-modal="true"
+      aria-label="抽選演出"
+      tabIndex={-1}
+      onKeyDown={trapTab}
+      data-reveal-effect={effect}
+      data-reveal-phase={phase}
+      style={vars}
+      className={`rv-root rv-fx-${effect} ${phase === 'playing' ? 'rv-playing' : ''} fixed inset-0 z-overlay overflow-hidden outline-none select-none`}
+    >
+      <style dangerouslySetInnerHTML={{ __html: REVEAL_CSS }} />
+
+      <button
+        type="button"
+        onClick={finish}
+        className="absolute top-[calc(env(safe-area-inset-top)+0.75rem)] right-[calc(env(safe-area-inset-right)+0.75rem)] z-10 inline-flex min-h-11 items-center gap-1 rounded-full border border-white/50 bg-black/40 px-4 text-sm font-bold text-white backdrop-blur-sm hover:bg-black/60"
+      >
+        スキップ<span aria-hidden="true">»</span>
+      </button>
+
+      {phase === 'sealed' ? (
+        <div className="rv-stage rv-sealed-stage flex-col gap-10 px-4">
+          <div aria-hidden="true" className="rv-pack-drop cursor-pointer" onClick={open}>
+            <PackArt />
+          </div>
+          <button type="button" onClick={open} className={buttonClassName({ size: 'lg', className: 'w-full max-w-xs' })}>
+            開封する
+          </button>
+        </div>
+      ) : null}
+
+      {phase === 'playing' ? (
+        <div className="rv-stage rv-playing-stage" aria-hidden="true">
+          <div className="rv-glows">
+            {timeline.steps.map((step, index) => (
+              <div key={index} className="rv-glow" style={{ '--rv-c': STEP_COLOURS[step], animationDelay: ms(timeline.chargeStart + index * timeline.stepMs) } as CSSProperties} />
+            ))}
+            {timeline.promotion ? (
+              <div className={`rv-glow rv-glow-${timeline.promotion}`} style={{ animationDelay: ms(timeline.promotionStart) }} />
+            ) : null}
+          </div>
+          <div className="rv-pack-drop">
+            <div className="rv-pack-swell">
+              <div className="rv-pack-shake">
+                <div className="rv-pack-burst">
+                  <PackArt />
+                </div>
+              </div>
+            </div>
+          </div>
+          {timeline.promotion === 'rainbow' ? (
+            <>
+              <div className="rv-sweep" />
+              <p className="rv-promo-text">昇格！</p>
+            </>
+          ) : null}
+          {timeline.promotion === 'lastone' ? <p className="rv-lo-banner">ラストワン賞</p> : null}
+          <div className="rv-rays" />
+          <div className="rv-flash" />
+          {flips.map((item, index) => (
+            <div key={index} className="rv-flipcard" style={{ animationDelay: ms(timeline.flipStart + index * timeline.flipMs) }}>
+              <Image src={item.imagePath} alt="" width={250} height={349} priority />
+              <span>{item.tierLabel}</span>
+            </div>
+          ))}
+        </div>
+      ) : null}
+
+      {phase !== 'sealed' ? (
+        <div
+          data-reveal-landing=""
+          className="rv-land absolute inset-0 flex flex-col items-center overflow-x-hidden overflow-y-auto px-4 pt-[calc(env(safe-area-inset-top)+4.25rem)] pb-[calc(env(safe-area-inset-bottom)+1.5rem)]"
+          onAnimationEnd={(event) => {
+            if (event.target === event.currentTarget && event.animationName === 'rv-land-in') setPhase('landed');
+          }}
+        >
+          {best ? (
+            <div className="my-auto flex w-full max-w-sm flex-col items-center text-center">
+              {best.isLastOne || effect === 'lastone' ? <p className="rv-lo-ribbon">LAST ONE</p> : null}
+              {items.length > 1 ? <p className="mb-1 text-sm font-bold text-white/80">{`${items.length}件中の最高の賞`}</p> : null}
+              <p className="mb-4 flex items-center gap-2 text-2xl font-black">
+                <span className="rv-badge">{best.tierLabel}</span>
+                <span>獲得！</span>
+              </p>
+              <div className="rv-land-card">
+                <div className="rv-aura" aria-hidden="true" />
+                <div className="rv-frame">
+                  <Image src={best.imagePath} alt={`${best.cardName}のカード画像`} width={250} height={349} priority />
+                </div>
+                {effect === 'gold' || effect === 'rainbow' || effect === 'lastone'
+                  ? SPARKS.map((spark, index) => (
+                      <span key={index} aria-hidden="true" className="rv-spark" style={{ left: spark.left, top: spark.top, animationDelay: spark.delay, scale: String(spark.scale) }} />
+                    ))
+                  : null}
+              </div>
+              <h2 className="mt-5 text-lg leading-snug font-black break-words text-white">{best.cardName}</h2>
+              {details ? (
+                <p className="mt-2 flex flex-wrap justify-center gap-1.5">
+                  {[best.rarity, best.cardGrade].filter(Boolean).map((tag) => (
+                    <span key={tag} className="rounded-md border border-white/60 px-2 py-0.5 text-xs font-bold">{tag}</span>
+                  ))}
+                </p>
+              ) : null}
+              <p className="mt-2 text-sm text-white/80">{`ポイント交換 ${formatCoins(best.conversionValue)}コイン`}</p>
+              <button ref={resultButton} type="button" onClick={finish} className={buttonClassName({ size: 'lg', fullWidth: true, className: 'mt-6 max-w-xs' })}>
+                結果を見る
+              </button>
+            </div>
+          ) : (
+            <div className="my-auto flex flex-col items-center gap-4 text-center">
+              <p className="text-base font-bold">表示できる抽選結果がありません。</p>
+              <button ref={resultButton} type="button" onClick={finish} className={buttonClassName({ size: 'lg' })}>
+                閉じる
+              </button>
+            </div>
+          )}
+        </div>
+      ) : null}
+
+
+      <p role="status" aria-live="polite" className="sr-only">
+        {phase === 'landed' && best ? announcement(best, items.length) : ''}
+      </p>
+    </div>
+  );
+}
+
+/** The sealed foil pack (decorative). */
+function PackArt() {
+  return (
+    <div className="rv-pack">
+      <span className="rv-pack-star">✦</span>
+      <span className="rv-pack-name">STELLA</span>
+      <span className="rv-pack-sub">TRADING CARD ORIPA</span>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+// The reveal lands on the right prize, plays its effect, and keeps to 2–4 seconds.
+import { describe, it, expect } from 'vitest';
+import { announcement, bestItem, effectFor, flipItems, MAX_FLIPS, REVEAL_EFFECTS, revealTimeline } from './reveal-logic';
+import { sampleRevealItems } from './samples';
+import type { RevealEffect, RevealItem } from './types';
+
+function item(prizeId: string, tierRank: number, effect: RevealEffect, extra: Partial<RevealItem> = {}): RevealItem {
+  return {
+    prizeId, tierLabel: `${tierRank}等`, effect, tierRank, cardName: `カード${prizeId}`, imagePath: `/demo/cards/${prizeId}.svg`,
+    rarity: null, cardGrade: null, conversionValue: 100, isLastOne: false, ...extra,
+  };
+}
+
+const ALL_EFFECTS: RevealEffect[] = ['lastone', 'rainbow', 'gold', 'silver', 'normal'];
+
+describe('bestItem and effectFor', () => {
+  it('picks the lowest tierRank wherever it sits in the draw order', () => {
+    const items = [item('c1', 4, 'normal'), item('b1', 3, 'silver'), item('s1', 1, 'rainbow'), item('a1', 2, 'gold'), item('c2', 4, 'normal')];
+    expect(bestItem(items).prizeId).toBe('s1');
+    expect(effectFor(items)).toBe('rainbow');
+    expect(bestItem(items.slice().reverse()).prizeId).toBe('s1');
+  });
+
+  it('lets the last one beat every tier, even when listed last', () => {
+    const lastOne = item('lo', 0, 'lastone', { isLastOne: true, tierLabel: 'ラストワン賞' });
+    const items = [item('s1', 1, 'rainbow'), item('a1', 2, 'gold'), lastOne];
+    expect(bestItem(items)).toBe(lastOne);
+    expect(effectFor(items)).toBe('lastone');
+  });
+
+  it('ranks the last one first even if its rank is not 0', () => {
+    const lastOne = item('lo', 5, 'lastone', { isLastOne: true });
+    expect(bestItem([item('s1', 1, 'rainbow'), lastOne])).toBe(lastOne);
+  });
+
+  it('keeps the first in draw order on a tie', () => {
+    const first = item('a1', 2, 'gold');
+    const second = item('a2', 2, 'silver');
+    expect(bestItem([item('c', 4, 'normal'), first, second])).toBe(first);
+    expect(effectFor([item('c', 4, 'normal'), first, second])).toBe('gold');
+    expect(bestItem([second, first])).toBe(second);
+    expect(effectFor([second, first])).toBe('silver');
+  });
+
+  it('handles a single item and rejects an empty draw', () => {
+    const only = item('x', 3, 'silver');
+    expect(bestItem([only])).toBe(only);
+    expect(effectFor([only])).toBe('silver');
+    expect(() => bestItem([])).toThrow();
+    expect(effectFor([])).toBe('normal');
+  });
+});
+
+describe('REVEAL_EFFECTS', () => {
+  it('lists every effect once, most special first, with Japanese text', () => {
+    expect(REVEAL_EFFECTS.map((e) => e.effect)).toEqual(ALL_EFFECTS);
+    for (const entry of REVEAL_EFFECTS) {
+      expect(entry.label).toMatch(/演出$/);
+      expect(entry.description.length).toBeGreaterThan(10);
+    }
+  });
+});
+
+describe('revealTimeline', () => {
+  it('lasts 2 to 4 seconds for every effect and draw size', () => {
+    for (const effect of ALL_EFFECTS) {
+      for (const count of [1, 2, 10, 100]) {
+        const t = revealTimeline(effect, count);
+        expect(t.totalMs, `${effect} ×${count}`).toBeGreaterThanOrEqual(2000);
+        expect(t.totalMs, `${effect} ×${count}`).toBeLessThanOrEqual(4000);
+        expect(t.chargeStart).toBeLessThan(t.promotionStart);
+        expect(t.promotionStart).toBeLessThanOrEqual(t.burstStart);
+        expect(t.burstStart).toBeLessThan(t.landStart);
+      }
+    }
+  });
+
+  it('goes further up the colour steps the better the tier, promoting only the top two', () => {
+    expect(revealTimeline('normal', 1).steps).toEqual(['blue']);
+    expect(revealTimeline('silver', 1).steps).toEqual(['blue', 'green', 'silver']);
+    expect(revealTimeline('gold', 1).steps).toEqual(['blue', 'green', 'red', 'gold']);
+    expect(revealTimeline('rainbow', 1).promotion).toBe('rainbow');
+    expect(revealTimeline('lastone', 1).promotion).toBe('lastone');
+    expect(revealTimeline('gold', 1).promotion).toBeNull();
+    expect(revealTimeline('normal', 1).totalMs).toBeLessThan(revealTimeline('gold', 1).totalMs);
+    expect(revealTimeline('gold', 1).totalMs).toBeLessThan(revealTimeline('rainbow', 1).totalMs);
+  });
+
+  it('flips through other cards only in a multi-draw, at most MAX_FLIPS', () => {
+    expect(revealTimeline('gold', 1).flipCount).toBe(0);
+    expect(revealTimeline('gold', 2).flipCount).toBe(1);
+    expect(revealTimeline('gold', 10).flipCount).toBe(MAX_FLIPS);
+  });
+});
+
+describe('flipItems', () => {
+  it('shows the best runners-up, worst first, never the best item itself', () => {
+    const s = item('s', 1, 'rainbow');
+    const items = [item('c1', 4, 'normal'), item('a', 2, 'gold'), s, item('b', 3, 'silver'), item('c2', 4, 'normal')];
+    expect(flipItems(items, 3).map((i) => i.prizeId)).toEqual(['c1', 'b', 'a']);
+    expect(flipItems(items, 10)).not.toContain(s);
+    expect(flipItems([s], 3)).toEqual([]);
+  });
+
+  it('excludes only the best occurrence when the same prize is drawn twice', () => {
+    const a = item('same', 2, 'gold');
+    const b = item('same', 2, 'gold');
+    expect(flipItems([a, b], 3)).toEqual([b]);
+  });
+});
+
+describe('announcement', () => {
+  it('names the tier, the card and its rarity and grade', () => {
+    const best = item('s', 1, 'rainbow', { tierLabel: 'S賞', cardName: '蒼炎のフェニックス', rarity: 'SAR', cardGrade: 'PSA10' });
+    expect(announcement(best, 1)).toBe('S賞 獲得！「蒼炎のフェニックス」（SAR・PSA10）');
+    expect(announcement({ ...best, rarity: null, cardGrade: null }, 10)).toBe('10件の抽選結果。最高の賞は S賞 獲得！「蒼炎のフェニックス」');
+  });
+});
+
+describe('sampleRevealItems', () => {
+  it('gives draws whose best prize plays the requested effect', () => {
+    for (const effect of ALL_EFFECTS) {
+      for (const count of [1, 10]) {
+        const items = sampleRevealItems(effect, count);
+        expect(items).toHaveLength(count);
+        expect(effectFor(items)).toBe(effect);
+        expect(new Set(items.map((i) => i.prizeId)).size).toBe(count);
+        for (const i of items) expect(i.imagePath).toMatch(/^\/demo\/cards\/card-\d\d\.svg$/);
+      }
+    }
+  });
+});
