@@ -7,6 +7,7 @@ export * from '../modules/content/schema';
 export * from '../modules/wallet/schema';
 export * from '../modules/draw/schema';
 export * from '../modules/progression/schema';
+export * from '../modules/idempotency/schema';
 
 /** Facts about the installation itself, such as whether demo data was loaded. */
 export const appMeta = pgTable('app_meta', {

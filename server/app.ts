@@ -14,6 +14,7 @@ import { AUTH_ENDPOINTS_ONLY_THROUGH_PAGES } from '../modules/identity/auth.serv
 import { isNoindexPath } from '../app/guards/rules';
 import { createImageRoute } from './images';
 import { robotsTxt, sitemapXml } from './seo';
+import { createApiV1 } from './api/v1';
 
 /** The largest request body the shop reads (forms, JSON, provider webhooks). */
 export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
@@ -97,6 +98,10 @@ export function createServerApp(options: ServerAppOptions) {
     }
     return auth.handler(c.req.raw);
   });
+  // Live remaining counts (server-sent events); the stream is not a JSON operation.
+  app.get('/api/v1/gachas/:gachaId/events', (c) =>
+    services.live ? services.live.stream(c, c.req.param('gachaId')) : apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'));
+  app.route('/api/v1', createApiV1(services));
   app.all('/api/*', (c) => apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'));
 
   app.route('/_img', createImageRoute({ publicDir: options.clientDir ?? options.publicDir, cacheDir: path.join(config.dataDir, 'cache', 'images'), logger }));

@@ -32,6 +32,8 @@ const environmentSchema = z.object({
   SIGN_IN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   SIGN_UP_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   BUILD_POLL_SECONDS: z.coerce.number().int().min(10).max(86400).default(300),
+  JOBS_ENABLED: booleanFlag.default(true),
+  IMAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(1024),
 });
 
 export type ShopConfig = Omit<z.infer<typeof environmentSchema>, 'PUBLIC_ORIGIN' | 'AUTH_SECRET'> & {

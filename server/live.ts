@@ -38,6 +38,7 @@ export async function createLiveUpdates(database: DatabaseHandle, logger: Logger
   const listeners = new Map<string, Set<Listener>>();
   const pending = new Map<string, NodeJS.Timeout>();
   const running = new Set<string>();
+  const wakers = new Set<() => void>();
   let stopped = false;
 
   const dispatch = (event: RemainingEvent) => {
@@ -110,8 +111,14 @@ export async function createLiveUpdates(database: DatabaseHandle, logger: Logger
           await sse.writeSSE({ event: 'remaining', data: JSON.stringify({ gachaId, total: first.total, remaining: first.remaining, soldOut: first.soldOut, tiers: first.tiers.map((t) => ({ tierId: t.tierId, remaining: t.remaining })) }), retry: 3000 });
           while (!sse.aborted && !stopped) {
             await new Promise<void>((resolve) => {
-              wake = resolve;
-              setTimeout(resolve, HEARTBEAT_MS);
+              const timer = setTimeout(done, HEARTBEAT_MS);
+              function done() {
+                clearTimeout(timer);
+                wakers.delete(done);
+                resolve();
+              }
+              wake = done;
+              wakers.add(done);
             });
             wake = undefined;
             const event = queue.shift();
@@ -129,6 +136,7 @@ export async function createLiveUpdates(database: DatabaseHandle, logger: Logger
     },
     async stop() {
       stopped = true;
+      for (const wakeStream of [...wakers]) wakeStream();
       for (const timer of pending.values()) clearTimeout(timer);
       pending.clear();
       await unlisten();

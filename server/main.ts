@@ -1,4 +1,4 @@
-// Starts the shop: settings, database (migrate, demo data once), auth, then the HTTP server.
+// Starts the shop: settings, database (migrate, demo data once), auth, jobs, then the HTTP server.
 import http from 'node:http';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -12,6 +12,8 @@ import { createShopAuth } from '../modules/identity/auth.server';
 import { loadDemoDataOnce } from '../db/demo/seed';
 import { createServerApp } from './app';
 import type { ShopServices } from './services';
+import { createJobRunner, registerShopJobs, type JobRunner } from './jobs';
+import { createLiveUpdates } from './live';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -20,6 +22,8 @@ export interface RunningShop {
   services: ShopServices;
   server: http.Server;
   url: string;
+  /** The background job runner; undefined when JOBS_ENABLED=false. */
+  jobs?: JobRunner;
   stop(): Promise<void>;
 }
 
@@ -51,7 +55,16 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     buildId = readBuildId(clientDir);
   }
 
-  const services: ShopServices = { config, database, db: database.db, auth, logger, buildId };
+  const live = await createLiveUpdates(database, logger);
+  const services: ShopServices = { config, database, db: database.db, auth, logger, buildId, live };
+  // Jobs start after the migrations (pg-boss migrates its own schema, `pgboss`) and stop before the database closes.
+  let jobs: JobRunner | undefined;
+  if (config.JOBS_ENABLED) {
+    jobs = createJobRunner({ database, logger, config });
+    registerShopJobs(jobs, services);
+    await jobs.start();
+  }
+
   const app = createServerApp({ services, build, clientDir, publicDir: path.join(projectRoot, 'public') });
   const listener = getRequestListener(app.fetch);
   const server = http.createServer((req, res) => {
@@ -59,10 +72,16 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     const viteThenShop = viteMiddleware as unknown as (rq: typeof req, rs: typeof res, next: () => void) => void;
     viteThenShop(req, res, () => void listener(req, res));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.PORT, config.HOST, resolve);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.PORT, config.HOST, resolve);
+    });
+  } catch (error) {
+    await jobs?.stop();
+    await live.stop();
+    throw error;
+  }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://localhost:${port}`;
@@ -71,8 +90,14 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     services,
     server,
     url,
+    jobs,
     async stop() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Live-update streams end first, or the server would wait for them forever.
+      await live.stop();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Running jobs get a few seconds to finish while the HTTP server drains; then the database closes.
+      await Promise.all([closed, jobs?.stop()]);
       server.closeAllConnections();
       await database.close();
     },

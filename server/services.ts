@@ -4,6 +4,7 @@ import type { ShopConfig } from './config';
 import type { DatabaseHandle, Database } from '../db/client';
 import type { Logger } from './logger';
 import type { ShopAuth } from '../modules/identity/auth.server';
+import type { LiveUpdates } from './live';
 
 export interface ShopServices {
   config: ShopConfig;
@@ -12,4 +13,6 @@ export interface ShopServices {
   auth: ShopAuth;
   logger: Logger;
   buildId: string;
+  /** Live remaining counts (SSE over LISTEN/NOTIFY); absent in tests that do not need them. */
+  live?: LiveUpdates;
 }

@@ -16,7 +16,7 @@ export const DEMO_GENRES = [
   { id: 'weiss', name: 'ヴァイス', aliases: ['ws', 'weiss-schwarz'], iconPath: '/demo/genres/weiss.svg', sortOrder: 5 },
 ];
 
-type DemoPack = { id: string; genreId: string; title: string; price: number; total: number; remaining: number; tags: string[]; lastOne?: boolean };
+type DemoPack = { id: string; genreId: string; title: string; price: number; total: number; remaining: number; tags: ('new' | 'hot' | 'limited')[]; lastOne?: boolean };
 
 export const DEMO_PACKS: DemoPack[] = [
   { id: 'stellar-pokemon-001', genreId: 'pokemon', title: '星降る夜のハイレアオリパ', price: 500, total: 1000, remaining: 742, tags: ['hot'] },

@@ -1,9 +1,9 @@
 // The catalogue's public API: genres and packs for pages, the API and the guards.
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { genres, gachas, type GachaStatus } from './schema';
+import { genres, gachas, gachaTiers, type GachaStatus } from './schema';
 
-export { genres, gachas } from './schema';
+export { genres, gachas, gachaTiers, gachaLots } from './schema';
 export type { GachaStatus } from './schema';
 
 /** Statuses a visitor may see; drafts stay hidden. */
@@ -111,4 +111,58 @@ export async function genreOfGacha(db: Database, gachaId: string): Promise<strin
 /** @example parseGachaSort('price_asc') === 'price_asc'; parseGachaSort('bogus') === 'recommended' */
 export function parseGachaSort(value: string | null | undefined): GachaSort {
   return (GACHA_SORTS as readonly string[]).includes(value ?? '') ? (value as GachaSort) : 'recommended';
+}
+
+export interface GachaTierView {
+  id: string;
+  label: string;
+  rank: number;
+  effect: 'lastone' | 'rainbow' | 'gold' | 'silver' | 'normal';
+  cardName: string;
+  cardImagePath: string;
+  rarity: string | null;
+  cardGrade: string | null;
+  cardSet: string | null;
+  cardNumber: string | null;
+  quantity: number;
+  conversionValue: number;
+  isLastOne: boolean;
+}
+
+export interface GachaDetail extends GachaCard {
+  description: string;
+  drawOptions: number[];
+  perMemberLimit: number | null;
+  minRank: number | null;
+  commitment: string | null;
+  committedAt: string | null;
+  saleStartsAt: string | null;
+  saleEndsAt: string | null;
+  revealed: boolean;
+  tiers: GachaTierView[];
+}
+
+const iso = (value: Date | string | null) => (value ? new Date(value).toISOString() : null);
+
+/**
+ * A public pack with its terms and prize tiers (best first; the ラストワン賞 leads).
+ * @example const pack = await getGachaDetail(db, 'stellar-pokemon-004')
+ */
+export async function getGachaDetail(db: Database, gachaId: string): Promise<GachaDetail | null> {
+  if (!isCatalogueId(gachaId)) return null;
+  const [row] = await db.select().from(gachas).where(and(eq(gachas.id, gachaId), inArray(gachas.status, PUBLIC_GACHA_STATUSES)));
+  if (!row) return null;
+  const tiers = await db.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId)).orderBy(asc(gachaTiers.rank), asc(gachaTiers.id));
+  return {
+    id: row.id, genreId: row.genreId, title: row.title, imagePath: row.imagePath, pricePerDraw: row.pricePerDraw,
+    totalLots: row.totalLots, remainingLots: row.remainingLots, status: row.status, tags: row.tags,
+    description: row.description, drawOptions: row.drawOptions, perMemberLimit: row.perMemberLimit, minRank: row.minRank,
+    commitment: row.commitment, committedAt: iso(row.committedAt), saleStartsAt: iso(row.saleStartsAt), saleEndsAt: iso(row.saleEndsAt),
+    revealed: row.status === 'sold_out' || row.status === 'ended',
+    tiers: tiers.map((t) => ({
+      id: t.id, label: t.label, rank: t.rank, effect: t.effect, cardName: t.cardName, cardImagePath: t.cardImagePath,
+      rarity: t.rarity, cardGrade: t.cardGrade, cardSet: t.cardSet, cardNumber: t.cardNumber, quantity: t.quantity,
+      conversionValue: t.conversionValue, isLastOne: t.isLastOne,
+    })),
+  };
 }

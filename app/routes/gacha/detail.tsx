@@ -1,37 +1,102 @@
-// /gacha/{genreId}/{gachaId} (layout gacha-detail): pack, price, remaining lots, line-up and notes.
+// /gacha/{genreId}/{gachaId} (layout gacha-detail): the pack, its price and live remaining counts,
+// the prize line-up, the draw buttons with their confirmation, and the fairness record.
 // redirect-onepiece has already sent a pack opened under the wrong genre to its own address.
-import { useId } from 'react';
+import { randomUUID } from 'node:crypto';
+import { data, redirect } from 'react-router';
+import { z } from 'zod';
 import type { Route } from './+types/detail';
 import { shopRequestContext } from '~/context';
 import { Image } from '~/components/Image';
 import { AppLink } from '~/components/AppLink';
-import { EmptyState, Container } from '~/components/PageFrame';
-import { Button } from '~/components/Button';
+import { Container } from '~/components/PageFrame';
 import { notFound } from '~/lib/not-found';
 import { formatCoins } from '~/lib/numbers';
-import { getGacha, listGenres } from '../../../modules/gacha';
+import { formatYmdHm } from '~/lib/dates';
+import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
+import { useLiveRemaining } from '~/lib/use-live-remaining';
+import { DrawPanel } from '~/components/gacha/DrawPanel';
+import { TierLineup } from '~/components/gacha/TierLineup';
+import { getGachaDetail, listGenres } from '../../../modules/gacha';
+import { getPackReveal } from '../../../modules/gacha/admin';
+import { drawLots, getRemaining, describeDrawRefusal } from '../../../modules/draw';
+import { verifyReveal } from '../../../modules/draw/commitment';
+import { getBalance } from '../../../modules/wallet';
+import { currentRank, rankName } from '../../../modules/progression';
 
 export const handle = { title: (data: { pack: { title: string } }) => data.pack.title };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { db } = context.get(shopRequestContext).services;
-  const pack = await getGacha(db, params.gachaId);
+  const shop = context.get(shopRequestContext);
+  const { db } = shop.services;
+  const pack = await getGachaDetail(db, params.gachaId);
   if (!pack || pack.genreId !== params.genreId) throw notFound(new URL(request.url).pathname);
-  const genre = (await listGenres(db)).find((g) => g.id === pack.genreId);
-  return { pack, genreName: genre?.name ?? pack.genreId };
+  const [genres, counts, balance] = await Promise.all([
+    listGenres(db),
+    getRemaining(db, pack.id),
+    shop.member ? getBalance(db, shop.member.id) : Promise.resolve(null),
+  ]);
+  const confirm = Number(new URL(request.url).searchParams.get('confirm'));
+  let verification = null;
+  if (pack.revealed) {
+    const reveal = await getPackReveal(db, pack.id);
+    if (reveal) verification = { ...verifyReveal(reveal), seed: reveal.seed, draws: reveal.draws.length };
+  }
+  return {
+    pack,
+    genreName: genres.find((g) => g.id === pack.genreId)?.name ?? pack.genreId,
+    remaining: counts.remaining,
+    soldOut: counts.soldOut,
+    tierRemaining: Object.fromEntries(counts.tiers.map((t) => [t.tierId, t.remaining])),
+    balance: balance ? balance.total : null,
+    staff: shop.member?.role === 'admin',
+    confirmFromUrl: pack.drawOptions.includes(confirm) ? confirm : null,
+    idempotencyKey: randomUUID(),
+    minRankName: pack.minRank ? rankName(pack.minRank) : null,
+    verification,
+  };
 }
 
-const DRAW_OPTIONS = [
-  { count: 1, label: '1回' },
-  { count: 10, label: '10連' },
-  { count: 100, label: '100連' },
-] as const;
+const drawFormSchema = z.object({
+  count: z.coerce.number().int().min(1).max(1000),
+  idempotencyKey: z.string().regex(/^[\x21-\x7e]{1,255}$/),
+});
 
-export default function GachaDetail({ loaderData }: Route.ComponentProps) {
+type ActionData = { error: { code: string; message: string; details?: Record<string, unknown> } };
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const shop = context.get(shopRequestContext);
+  const path = new URL(request.url).pathname;
+  if (!shop.member) throw redirect(`/auth/sign_in?redirect=${encodeURIComponent(path)}`);
+  const form = await readFormFields(request);
+  if (!form) return data<ActionData>({ error: { code: 'INVALID_FORM', message: UNREADABLE_FORM_MESSAGE } }, { status: 400 });
+  const parsed = drawFormSchema.safeParse(form);
+  if (!parsed.success) return data<ActionData>({ error: { code: 'VALIDATION_FAILED', message: '回数を選び直してください。' } }, { status: 400 });
+  const { db, live } = shop.services;
+  const pack = await getGachaDetail(db, params.gachaId);
+  if (!pack || pack.genreId !== params.genreId) throw notFound(path);
+  const rank = pack.minRank ? (await currentRank(db, shop.member.id)).rank : 0;
+  const outcome = await drawLots(db, { memberId: shop.member.id, gachaId: pack.id, count: parsed.data.count, idempotencyKey: `web:${parsed.data.idempotencyKey}`, rank });
+  if (!outcome.ok) {
+    const { status, message } = describeDrawRefusal(outcome.code, outcome.details);
+    return data<ActionData>({ error: { code: outcome.code, message, details: { ...outcome.details, count: parsed.data.count } } }, { status });
+  }
+  if (!outcome.result.replay) live?.noteChange(pack.id);
+  throw redirect(`/gacha/${pack.genreId}/${pack.id}/result/${outcome.result.drawId}?reveal=1`);
+}
+
+export default function GachaDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { pack, genreName } = loaderData;
-  const drawn = pack.totalLots - pack.remainingLots;
-  const onSale = pack.status === 'on_sale' && pack.remainingLots > 0;
-  const ratio = pack.totalLots > 0 ? pack.remainingLots / pack.totalLots : 0;
+  const live = useLiveRemaining(pack.id, { remaining: loaderData.remaining, soldOut: loaderData.soldOut, tiers: loaderData.tierRemaining });
+  const onSale = pack.status === 'on_sale' && !live.soldOut && live.remaining > 0;
+  const drawn = pack.totalLots - live.remaining;
+  const ratio = pack.totalLots > 0 ? live.remaining / pack.totalLots : 0;
+  const error = (actionData as ActionData | undefined)?.error ?? null;
+  const panel = {
+    price: pack.pricePerDraw, options: pack.drawOptions, remaining: live.remaining, onSale, balance: loaderData.balance,
+    confirmFromUrl: loaderData.confirmFromUrl ?? (error ? Number((error.details as { count?: number } | undefined)?.count ?? 0) || null : null),
+    idempotencyKey: loaderData.idempotencyKey, staff: loaderData.staff, error,
+  };
+  const lastOne = pack.tiers.find((t) => t.isLastOne);
   return (
     <Container className="flex flex-col gap-5">
       <nav aria-label="パンくずリスト" className="text-xs text-muted">
@@ -49,36 +114,47 @@ export default function GachaDetail({ loaderData }: Route.ComponentProps) {
         </div>
         <section className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" aria-labelledby="pack-title">
           <h1 id="pack-title" className="text-xl font-black leading-snug">{pack.title}</h1>
+          {pack.description && <p className="text-sm text-muted">{pack.description}</p>}
           <p className="text-2xl font-black text-primary-ink">
             {formatCoins(pack.pricePerDraw)}<span className="text-sm">コイン</span><span className="text-sm font-bold text-muted"> / 1回</span>
           </p>
-          <dl className="grid grid-cols-3 gap-2 text-center">
+          <dl className="grid grid-cols-3 gap-2 text-center" aria-live="polite">
             {[
-              ['総口数', pack.totalLots],
-              ['残り口数', pack.remainingLots],
-              ['消化口数', drawn],
-            ].map(([label, value]) => (
-              <div key={label} className="rounded-xl bg-canvas py-2">
+              ['総口数', pack.totalLots, 'total'],
+              ['残り口数', live.remaining, 'remaining'],
+              ['消化口数', drawn, 'drawn'],
+            ].map(([label, value, id]) => (
+              <div key={id} className="rounded-xl bg-canvas py-2">
                 <dt className="text-[11px] text-muted">{label}</dt>
-                <dd className="text-base font-black">{formatCoins(value as number)}</dd>
+                <dd className="text-base font-black" data-testid={`pack-${id}`}>{formatCoins(value as number)}</dd>
               </div>
             ))}
           </dl>
-          <div className="h-2 overflow-hidden rounded-full bg-canvas" role="progressbar" aria-label="残り口数" aria-valuemin={0} aria-valuemax={pack.totalLots} aria-valuenow={pack.remainingLots}>
-            <div className={`h-full rounded-full ${ratio < 0.2 ? 'bg-red-500' : 'bg-primary'}`} style={{ width: `${Math.round(ratio * 100)}%` }} />
+          <div className="h-2 overflow-hidden rounded-full bg-canvas" role="progressbar" aria-label="残り口数" aria-valuemin={0} aria-valuemax={pack.totalLots} aria-valuenow={live.remaining}>
+            <div className={`h-full rounded-full transition-[width] duration-500 ${ratio < 0.2 ? 'bg-red-500' : 'bg-primary'}`} style={{ width: `${Math.round(ratio * 100)}%` }} />
           </div>
-          <div className="hidden md:block"><DrawButtons onSale={onSale} remaining={pack.remainingLots} /></div>
+          <ul className="flex flex-wrap gap-2 text-xs text-muted">
+            {lastOne && <li className="rounded-full bg-primary-soft px-2.5 py-1 font-bold text-primary-ink">ラストワン賞あり</li>}
+            {pack.perMemberLimit && <li className="rounded-full bg-canvas px-2.5 py-1">お一人様{formatCoins(pack.perMemberLimit)}口まで</li>}
+            {loaderData.minRankName && <li className="rounded-full bg-canvas px-2.5 py-1">{loaderData.minRankName}ランク以上限定</li>}
+            {pack.saleEndsAt && <li className="rounded-full bg-canvas px-2.5 py-1">販売終了 {formatYmdHm(pack.saleEndsAt, 'slash')}</li>}
+            {live.live && <li className="rounded-full bg-emerald-50 px-2.5 py-1 text-emerald-800">残り口数をリアルタイム表示中</li>}
+          </ul>
+          {loaderData.balance !== null && (
+            <p className="text-sm">所持コイン <b data-testid="balance">{formatCoins(loaderData.balance)}</b>　<AppLink to="/shop" className="font-bold text-primary-ink underline">コインを購入</AppLink></p>
+          )}
+          <div className="hidden md:block"><DrawPanel {...panel} /></div>
         </section>
       </div>
       <section aria-labelledby="lineup" className="flex flex-col gap-3">
         <h2 id="lineup" className="text-lg font-black">ラインナップ</h2>
-        <EmptyState title="賞品ラインナップは公開準備中です">
-          各賞の残り数と当選カードは、抽選の公開とあわせてこちらに表示されます。
-        </EmptyState>
+        <TierLineup tiers={pack.tiers} remaining={live.tiers} />
       </section>
+      <FairnessSection pack={pack} verification={loaderData.verification} />
       <section aria-labelledby="notes" className="rounded-2xl bg-white p-5 text-sm leading-relaxed text-muted shadow-sm">
         <h2 id="notes" className="mb-2 text-base font-black text-ink">注意事項</h2>
         <ul className="ml-5 list-disc space-y-1">
+          <li>ハズレはありません。すべての口にカードが入っています。</li>
           <li>カードの状態は中古品のため、多少の傷や汚れがある場合があります。</li>
           <li>画像はイメージです。実際の商品と異なる場合があります。</li>
           <li>抽選後のキャンセル・返品はできません。</li>
@@ -88,29 +164,54 @@ export default function GachaDetail({ loaderData }: Route.ComponentProps) {
       <div className="fixed inset-x-0 bottom-0 z-tabbar border-t border-line bg-white p-3 pb-safe md:hidden">
         <p className="mb-2 flex justify-between text-xs text-muted">
           <span><b className="text-primary-ink">{formatCoins(pack.pricePerDraw)}コイン</b> / 1回</span>
-          <span>残り {formatCoins(pack.remainingLots)} / {formatCoins(pack.totalLots)}口</span>
+          <span>残り {formatCoins(live.remaining)} / {formatCoins(pack.totalLots)}口</span>
         </p>
-        <DrawButtons onSale={onSale} remaining={pack.remainingLots} />
+        <DrawPanel {...panel} compact />
       </div>
     </Container>
   );
 }
 
-function DrawButtons({ onSale, remaining }: { onSale: boolean; remaining: number }) {
-  const noteId = useId();
+type Verification = Awaited<ReturnType<typeof loader>>['verification'];
+
+function FairnessSection({ pack, verification }: { pack: { id: string; commitment: string | null; committedAt: string | null; revealed: boolean }; verification: Verification }) {
+  if (!pack.commitment) return null;
   return (
-    <div className="flex flex-col gap-1.5">
-      <div className="grid grid-cols-3 gap-2">
-        {DRAW_OPTIONS.map((option) => (
-          // Drawing opens with the draw feature; until then no button pretends to work.
-          <Button key={option.count} size="lg" disabled aria-describedby={noteId} className="!px-2" title={remaining < option.count ? `残り${remaining}口です` : undefined}>
-            {option.label}
-          </Button>
-        ))}
-      </div>
-      <p id={noteId} className="text-center text-xs text-muted" role="note">
-        {onSale ? 'オンライン抽選は準備中です。公開まで今しばらくお待ちください。' : 'このオリパは完売しました。'}
+    <section aria-labelledby="fairness" className="flex flex-col gap-3 rounded-2xl bg-white p-5 text-sm shadow-sm">
+      <h2 id="fairness" className="text-base font-black">公平性の証明</h2>
+      <p className="text-muted">
+        このオリパの全口の中身と順番は、販売開始前に秘密の乱数（シード）で決まり、次のハッシュ値（SHA-256）として公開されています。
+        完売または販売終了後にシードと匿名化した抽選ログを公開し、誰でも中身が途中で変えられていないことを確かめられます。
       </p>
-    </div>
+      <div>
+        <p className="text-xs font-bold text-muted">コミットメント（{pack.committedAt ? formatYmdHm(pack.committedAt, 'slash') : ''} 公開）</p>
+        <code className="block break-all rounded-lg bg-canvas p-2 font-mono text-xs" data-testid="commitment">{pack.commitment}</code>
+      </div>
+      {verification ? (
+        <>
+          <div>
+            <p className="text-xs font-bold text-muted">公開されたシード</p>
+            <code className="block break-all rounded-lg bg-canvas p-2 font-mono text-xs">{verification.seed}</code>
+          </div>
+          <p className={`font-black ${verification.ok ? 'text-emerald-800' : 'text-red-700'}`} data-testid="verification-result">
+            {verification.ok ? '検証結果：すべての項目が一致しました' : '検証結果：一致しない項目があります'}
+          </p>
+          <ul className="flex flex-col gap-1" aria-label="検証項目">
+            {verification.checks.map((check) => (
+              <li key={check.name} className="flex gap-2">
+                <span aria-hidden="true" className={check.ok ? 'text-emerald-700' : 'text-red-700'}>{check.ok ? '✓' : '✗'}</span>
+                <span><b>{check.name}</b>：{check.detail}<span className="sr-only">{check.ok ? '（一致）' : '（不一致）'}</span></span>
+              </li>
+            ))}
+          </ul>
+          <p className="text-muted">
+            <a href={`/api/v1/gachas/${pack.id}/reveal`} download={`${pack.id}-reveal.json`} className="font-bold text-primary-ink underline">検証用ファイル（JSON）をダウンロード</a>
+            し、<code className="font-mono">npm run verify-pack -- ファイル名</code> でご自身でも検証できます。
+          </p>
+        </>
+      ) : (
+        <p className="text-muted">シードと抽選ログは、完売または販売終了後にこの欄で公開されます。</p>
+      )}
+    </section>
   );
 }

@@ -1,5 +1,15 @@
-// /mypage: the member's card and the menu; visitors are asked to sign in (mypage has no route guard).
-import { Form, useNavigation } from 'react-router';
+// /mypage: the member's card, coins (balance, what expires soon), the prize box (?tab=prizes) and
+// the coin history (?tab=coins), and the menu. Visitors are asked to sign in (mypage has no guard).
+import { Form, useNavigation, useSearchParams } from 'react-router';
+import type { Route } from './+types/index';
+import { shopRequestContext } from '~/context';
+import { PrizeList } from '~/components/gacha/PrizeList';
+import { formatCoins } from '~/lib/numbers';
+import { formatYmd, formatYmdHm } from '~/lib/dates';
+import { prizeChoiceAction, type PrizeActionData } from '~/lib/prize-actions.server';
+import { getBalance, listLedgerEntries } from '../../../modules/wallet';
+import { listPrizes } from '../../../modules/draw';
+import { getExp } from '../../../modules/progression';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { ButtonLink, Button } from '~/components/Button';
 import { AppLink } from '~/components/AppLink';
@@ -21,9 +31,36 @@ const MENU = [
   ...LEGAL_LINKS.filter((l) => l.to === '/terms' || l.to === '/tokushoho'),
 ];
 
-export default function MyPage() {
+const TABS = [
+  { id: 'prizes', label: '獲得商品' },
+  { id: 'coins', label: 'コイン履歴' },
+  { id: 'menu', label: 'メニュー' },
+] as const;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const shop = context.get(shopRequestContext);
+  if (!shop.member) return { signedIn: false as const };
+  const url = new URL(request.url);
+  const tab = TABS.find((t) => t.id === url.searchParams.get('tab'))?.id ?? 'menu';
+  const before = Number(url.searchParams.get('before')) || undefined;
+  const { db } = shop.services;
+  const [balance, prizes, history, exp] = await Promise.all([
+    getBalance(db, shop.member.id),
+    tab === 'prizes' ? listPrizes(db, shop.member.id, { limit: 100 }) : Promise.resolve(null),
+    tab === 'coins' ? listLedgerEntries(db, shop.member.id, { limit: 30, before }) : Promise.resolve(null),
+    getExp(db, shop.member.id),
+  ]);
+  return { signedIn: true as const, tab, balance, prizes: prizes?.items ?? [], history, exp, renderedAt: new Date().toISOString() };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return prizeChoiceAction(context.get(shopRequestContext), request);
+}
+
+export default function MyPage({ loaderData, actionData }: Route.ComponentProps) {
   const root = useRootData();
   const navigation = useNavigation();
+  const [params] = useSearchParams();
   const member = root?.member;
   if (!member) {
     return (
@@ -47,13 +84,65 @@ export default function MyPage() {
           <p className="text-xs opacity-90">会員ID：{member.id.slice(0, 10)}</p>
         </div>
       </section>
-      <section id="prizes" aria-labelledby="prizes-title" className="flex flex-col gap-2">
-        <h2 id="prizes-title" className="text-base font-black">獲得商品</h2>
-        <EmptyState title="獲得したカードはまだありません" action={<ButtonLink to="/" variant="secondary">オリパを探す</ButtonLink>}>
-          オリパで当たったカードはここに届き、発送またはコイン交換を選べます。
-        </EmptyState>
-      </section>
-      <nav aria-label="マイページメニュー" className="overflow-hidden rounded-2xl bg-white shadow-sm">
+      {loaderData.signedIn && <WalletCard balance={loaderData.balance} exp={loaderData.exp} />}
+      {loaderData.signedIn && (
+        <nav aria-label="マイページのタブ" className="grid grid-cols-3 gap-1 rounded-full bg-white p-1 shadow-sm">
+          {TABS.map((t) => (
+            <AppLink key={t.id} to={`/mypage?tab=${t.id}`} replace preventScrollReset aria-current={loaderData.tab === t.id ? 'page' : undefined}
+              className={`flex min-h-11 items-center justify-center rounded-full text-sm font-bold ${loaderData.tab === t.id ? 'bg-primary-ink text-white' : 'text-muted hover:bg-canvas'}`}>
+              {t.label}
+            </AppLink>
+          ))}
+        </nav>
+      )}
+      {loaderData.signedIn && loaderData.tab === 'prizes' && (
+        <section id="prizes" aria-labelledby="prizes-title" className="flex flex-col gap-3">
+          <h2 id="prizes-title" className="text-base font-black">獲得商品</h2>
+          {actionData && (
+            <p role={(actionData as PrizeActionData).ok ? 'status' : 'alert'} className={`rounded-xl p-3 text-sm font-bold ${(actionData as PrizeActionData).ok ? 'bg-emerald-50 text-emerald-800' : 'bg-red-50 text-red-700'}`}>
+              {(actionData as PrizeActionData).message}
+            </p>
+          )}
+          {loaderData.prizes.length === 0 ? (
+            <EmptyState title="獲得したカードはまだありません" action={<ButtonLink to="/" variant="secondary">オリパを探す</ButtonLink>}>
+              オリパで当たったカードはここに届き、発送またはコイン交換を選べます。
+            </EmptyState>
+          ) : (
+            <>
+              <p className="text-sm text-muted">未選択のカードは期限を過ぎると自動でコインに交換されます。</p>
+              <PrizeList prizes={loaderData.prizes} renderedAt={loaderData.renderedAt} />
+            </>
+          )}
+        </section>
+      )}
+      {loaderData.signedIn && loaderData.tab === 'coins' && loaderData.history && (
+        <section aria-labelledby="coins-title" className="flex flex-col gap-3">
+          <h2 id="coins-title" className="text-base font-black">コイン履歴</h2>
+          {loaderData.history.items.length === 0 ? (
+            <EmptyState title="コインの履歴はまだありません">コインの購入・利用・交換・有効期限切れがここに記録されます。</EmptyState>
+          ) : (
+            <ol className="divide-y divide-line overflow-hidden rounded-2xl bg-white shadow-sm" aria-label="コイン履歴（新しい順）">
+              {loaderData.history.items.map((entry) => (
+                <li key={entry.id} className="flex items-center justify-between gap-3 px-4 py-3 text-sm" data-testid="ledger-entry">
+                  <div className="min-w-0">
+                    <p className="font-bold">{entry.reasonLabel}{entry.memo ? `（${entry.memo}）` : ''}</p>
+                    <p className="text-xs text-muted"><time dateTime={entry.createdAt}>{formatYmdHm(entry.createdAt, 'slash')}</time>・{entry.kind === 'paid' ? '有償コイン' : '無償コイン'}</p>
+                  </div>
+                  <div className="text-right">
+                    <p className={`font-black ${entry.amount > 0 ? 'text-emerald-800' : 'text-ink'}`}>{entry.amount > 0 ? '+' : '−'}{formatCoins(Math.abs(entry.amount))}</p>
+                    <p className="text-[11px] text-muted">残高 {formatCoins(entry.paidAfter + entry.freeAfter)}</p>
+                  </div>
+                </li>
+              ))}
+            </ol>
+          )}
+          {loaderData.history.nextBefore && (
+            <ButtonLink to={`/mypage?tab=coins&before=${loaderData.history.nextBefore}`} variant="secondary" fullWidth preventScrollReset>もっと見る</ButtonLink>
+          )}
+          {params.get('before') && <ButtonLink to="/mypage?tab=coins" variant="plain" fullWidth>最新の履歴に戻る</ButtonLink>}
+        </section>
+      )}
+      <nav aria-label="マイページメニュー" className={`overflow-hidden rounded-2xl bg-white shadow-sm ${loaderData.signedIn && loaderData.tab !== 'menu' ? 'hidden md:block' : ''}`}>
         <ul className="divide-y divide-line">
           {MENU.map((item) => (
             <li key={item.to}>
@@ -69,5 +158,27 @@ export default function MyPage() {
         <Button type="submit" variant="plain" fullWidth loading={signingOut}>ログアウト</Button>
       </Form>
     </div>
+  );
+}
+
+function WalletCard({ balance, exp }: { balance: { paid: number; free: number; total: number; expiringSoon: { amount: number; firstExpiresAt: string | null } }; exp: number }) {
+  return (
+    <section aria-labelledby="wallet-title" className="flex flex-col gap-3 rounded-2xl bg-white p-5 shadow-sm">
+      <div className="flex items-end justify-between">
+        <h2 id="wallet-title" className="text-sm font-bold text-muted">所持コイン</h2>
+        <ButtonLink to="/shop" className="!min-h-9 !text-xs">コインを購入</ButtonLink>
+      </div>
+      <p className="text-3xl font-black" data-testid="wallet-total">{formatCoins(balance.total)}<span className="ml-1 text-sm">コイン</span></p>
+      <dl className="grid grid-cols-2 gap-2 text-center text-sm">
+        <div className="rounded-xl bg-canvas py-2"><dt className="text-xs text-muted">有償コイン</dt><dd className="font-black" data-testid="wallet-paid">{formatCoins(balance.paid)}</dd></div>
+        <div className="rounded-xl bg-canvas py-2"><dt className="text-xs text-muted">無償コイン</dt><dd className="font-black" data-testid="wallet-free">{formatCoins(balance.free)}</dd></div>
+      </dl>
+      {balance.expiringSoon.amount > 0 && balance.expiringSoon.firstExpiresAt && (
+        <p className="rounded-xl bg-amber-50 p-2.5 text-xs text-amber-900" data-testid="wallet-expiring">
+          30日以内に有効期限を迎えるコイン：<b>{formatCoins(balance.expiringSoon.amount)}</b>（最短 {formatYmd(balance.expiringSoon.firstExpiresAt, 'slash')}）。無償コインから先に使われます。
+        </p>
+      )}
+      <p className="text-xs text-muted">累計経験値 {formatCoins(exp)} EXP・有償コインの有効期限は購入から180日、無償コインは付与から90日です。</p>
+    </section>
   );
 }

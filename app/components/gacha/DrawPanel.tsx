@@ -1,0 +1,125 @@
+// The draw buttons (1回 / 10連 / 100連) and the confirmation: cost, balance and balance after.
+// Without JavaScript the buttons open the confirmation through the URL (?confirm=10); with it, in
+// place. The confirmation's form carries a one-time idempotency key, so a double tap draws once.
+import { useEffect, useRef, useState } from 'react';
+import { Form, Link, useLocation, useNavigation } from 'react-router';
+import { Button, ButtonLink } from '~/components/Button';
+import { formatCoins } from '~/lib/numbers';
+import { drawOptionLabel } from './labels';
+
+export interface DrawPanelProps {
+  price: number;
+  options: number[];
+  remaining: number;
+  onSale: boolean;
+  /** Coins the member holds (paid + free), or null for a visitor. */
+  balance: number | null;
+  /** The count whose confirmation is open from the URL (?confirm=N), if any. */
+  confirmFromUrl: number | null;
+  idempotencyKey: string;
+  staff: boolean;
+  error?: { message: string; code: string } | null;
+  compact?: boolean;
+}
+
+export function DrawPanel(props: DrawPanelProps) {
+  const { price, options, remaining, onSale, compact } = props;
+  const [open, setOpen] = useState<number | null>(props.confirmFromUrl);
+  const location = useLocation();
+  useEffect(() => setOpen(props.confirmFromUrl), [props.confirmFromUrl]);
+  useEffect(() => {
+    if (props.error) setOpen((current) => current);
+  }, [props.error]);
+  return (
+    <div className="flex flex-col gap-1.5">
+      <Form method="get" replace preventScrollReset className={`grid gap-2 ${options.length >= 3 ? 'grid-cols-3' : options.length === 2 ? 'grid-cols-2' : 'grid-cols-1'}`}>
+        {options.map((count) => {
+          const short = remaining < count;
+          return (
+            <Button
+              key={count}
+              type="submit"
+              name="confirm"
+              value={String(count)}
+              size="lg"
+              className="!px-2 flex-col !gap-0 leading-tight"
+              disabled={!onSale || short}
+              onClick={(event) => {
+                event.preventDefault();
+                setOpen(count);
+              }}
+              aria-label={`${drawOptionLabel(count)}引く（${formatCoins(price * count)}コイン）`}
+            >
+              <span>{drawOptionLabel(count)}</span>
+              {!compact && <span className="text-xs font-bold opacity-90">{formatCoins(price * count)}コイン</span>}
+            </Button>
+          );
+        })}
+      </Form>
+      {!onSale && <p className="text-center text-xs text-muted">このオリパは販売していません。</p>}
+      {open !== null && (
+        <ConfirmDialog {...props} count={open} onClose={() => setOpen(null)} cancelHref={location.pathname} />
+      )}
+    </div>
+  );
+}
+
+function ConfirmDialog({ count, price, balance, idempotencyKey, onClose, cancelHref, staff, error, remaining }: DrawPanelProps & { count: number; onClose: () => void; cancelHref: string }) {
+  const navigation = useNavigation();
+  const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
+  const cost = price * count;
+  const after = balance === null ? null : balance - cost;
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const location = useLocation();
+  useEffect(() => {
+    titleRef.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !submitting) onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose, submitting]);
+  const signInHref = `/auth/sign_in?redirect=${encodeURIComponent(location.pathname)}`;
+  return (
+    <div className="fixed inset-0 z-overlay flex items-end justify-center bg-ink/60 p-0 sm:items-center sm:p-4" role="presentation" onClick={(e) => e.target === e.currentTarget && !submitting && onClose()}>
+      <div role="dialog" aria-modal="true" aria-labelledby="draw-confirm-title" className="w-full max-w-md rounded-t-3xl bg-white p-5 pb-8 shadow-xl sm:rounded-3xl sm:pb-5">
+        <h2 id="draw-confirm-title" ref={titleRef} tabIndex={-1} className="text-center text-lg font-black outline-none">
+          {drawOptionLabel(count)}を引きますか？
+        </h2>
+        <dl className="mt-4 divide-y divide-line rounded-2xl bg-canvas px-4 text-sm">
+          <div className="flex justify-between py-2.5"><dt>消費コイン</dt><dd className="font-black" data-testid="confirm-cost">{formatCoins(cost)}</dd></div>
+          {balance !== null && (
+            <>
+              <div className="flex justify-between py-2.5"><dt>所持コイン</dt><dd className="font-bold">{formatCoins(balance)}</dd></div>
+              <div className="flex justify-between py-2.5"><dt>引いた後</dt><dd className={`font-black ${after! < 0 ? 'text-red-700' : ''}`} data-testid="confirm-after">{after! < 0 ? '不足' : formatCoins(after!)}</dd></div>
+            </>
+          )}
+        </dl>
+        {error && <p role="alert" className="mt-3 rounded-xl bg-red-50 p-3 text-sm font-bold text-red-700">{error.message}</p>}
+        <div className="mt-5 flex flex-col gap-2">
+          {balance === null ? (
+            <ButtonLink to={signInHref} size="lg" fullWidth>ログインして引く</ButtonLink>
+          ) : staff ? (
+            <p className="rounded-xl bg-canvas p-3 text-center text-sm">スタッフアカウントではガチャを引けません。</p>
+          ) : remaining < count ? (
+            <p className="rounded-xl bg-canvas p-3 text-center text-sm">残り{formatCoins(remaining)}口のため、{drawOptionLabel(count)}は引けません。</p>
+          ) : after! < 0 ? (
+            <>
+              <p className="text-center text-sm font-bold text-red-700">コインが{formatCoins(-after!)}枚不足しています。</p>
+              <ButtonLink to="/shop" size="lg" fullWidth>コインを購入する</ButtonLink>
+            </>
+          ) : (
+            <Form method="post" replace>
+              <input type="hidden" name="count" value={count} />
+              <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+              <Button type="submit" size="lg" fullWidth loading={submitting} data-testid="confirm-draw">引く</Button>
+            </Form>
+          )}
+          <Link to={cancelHref} replace preventScrollReset onClick={(e) => { e.preventDefault(); if (!submitting) onClose(); }} className="flex min-h-11 items-center justify-center rounded-full text-sm font-bold text-muted hover:bg-canvas" aria-disabled={submitting || undefined}>
+            キャンセル
+          </Link>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+// The pack's prize tiers: card, tier, remaining of each (live), and what a card converts to.
+import { Image } from '~/components/Image';
+import { formatCoins } from '~/lib/numbers';
+import { TIER_CHIP } from './labels';
+
+export interface LineupTier {
+  id: string;
+  label: string;
+  effect: string;
+  cardName: string;
+  cardImagePath: string;
+  rarity: string | null;
+  cardGrade: string | null;
+  quantity: number;
+  conversionValue: number;
+  isLastOne: boolean;
+}
+
+export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remaining: Record<string, number> }) {
+  return (
+    <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid="tier-lineup">
+      {tiers.map((tier) => {
+        const left = remaining[tier.id] ?? 0;
+        return (
+          <li key={tier.id} className={`flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm ${left === 0 ? 'opacity-60' : ''}`} data-tier-id={tier.id}>
+            <div className="relative bg-canvas">
+              <Image src={tier.cardImagePath} alt={tier.cardName} width={240} height={336} className="mx-auto aspect-[5/7] h-auto w-3/4 object-contain py-2" />
+              <span className={`absolute left-2 top-2 rounded-full px-2 py-0.5 text-xs font-black ${TIER_CHIP[tier.effect] ?? TIER_CHIP.normal}`}>{tier.label}</span>
+              {left === 0 && <span className="absolute inset-x-0 bottom-2 mx-auto w-fit rounded-full bg-ink/80 px-3 py-0.5 text-xs font-bold text-white">{tier.isLastOne ? '獲得済み' : 'なくなりました'}</span>}
+            </div>
+            <div className="flex flex-1 flex-col gap-1 p-3">
+              <p className="line-clamp-2 text-sm font-bold leading-snug">{tier.cardName}</p>
+              {(tier.rarity || tier.cardGrade) && <p className="text-xs text-muted">{[tier.rarity, tier.cardGrade].filter(Boolean).join('・')}</p>}
+              {tier.isLastOne ? (
+                <p className="mt-auto text-xs font-bold text-tier-last">最後の1口を引いた方にプレゼント</p>
+              ) : (
+                <p className="mt-auto text-xs text-muted">
+                  残り <b className="text-base text-ink" data-testid="tier-remaining">{formatCoins(left)}</b> / {formatCoins(tier.quantity)}
+                </p>
+              )}
+              <p className="text-xs text-muted">交換 {formatCoins(tier.conversionValue)}コイン</p>
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

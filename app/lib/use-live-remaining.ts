@@ -1,0 +1,37 @@
+// Live remaining counts of a pack: server-sent events from /api/v1/gachas/{id}/events.
+import { useEffect, useState } from 'react';
+
+export interface LiveRemaining {
+  remaining: number;
+  soldOut: boolean;
+  tiers: Record<string, number>;
+  /** True while the stream is connected. */
+  live: boolean;
+}
+
+/**
+ * Starts from the server-rendered counts and follows the stream; the browser reconnects by itself.
+ * @example const live = useLiveRemaining(pack.id, { remaining: pack.remainingLots, soldOut: false, tiers })
+ */
+export function useLiveRemaining(gachaId: string, initial: Omit<LiveRemaining, 'live'>): LiveRemaining {
+  const [state, setState] = useState<LiveRemaining>({ ...initial, live: false });
+  useEffect(() => {
+    setState({ ...initial, live: false });
+    if (typeof EventSource === 'undefined') return;
+    const source = new EventSource(`/api/v1/gachas/${encodeURIComponent(gachaId)}/events`);
+    source.addEventListener('open', () => setState((s) => ({ ...s, live: true })));
+    source.addEventListener('error', () => setState((s) => ({ ...s, live: false })));
+    source.addEventListener('remaining', (event) => {
+      try {
+        const data = JSON.parse((event as MessageEvent<string>).data) as { remaining: number; soldOut: boolean; tiers: { tierId: string; remaining: number }[] };
+        setState({ remaining: data.remaining, soldOut: data.soldOut, tiers: Object.fromEntries(data.tiers.map((t) => [t.tierId, t.remaining])), live: true });
+      } catch {
+        // A malformed event is ignored; the next one replaces it.
+      }
+    });
+    return () => source.close();
+    // The initial counts only seed the state; a new pack id restarts the stream.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [gachaId]);
+  return state;
+}

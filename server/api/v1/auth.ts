@@ -1,0 +1,56 @@
+// The signed-in member of an API request: better-auth's session from the cookie, or the same
+// session carried as `Authorization: Bearer <session cookie value>` by the native app.
+import type { SessionMember } from '../../../app/context';
+import type { ShopServices } from '../../services';
+
+export type { SessionMember };
+
+/** The value of better-auth's signed session cookie: `<token>.<signature>`, URL-encoded or not. */
+const SIGNED_SESSION_TOKEN = /^[A-Za-z0-9_~%+/=-]+\.[A-Za-z0-9_~%+/=-]+$/;
+
+/**
+ * The token of an `Authorization: Bearer …` header, or null.
+ * @example bearerToken(new Headers({ authorization: 'Bearer abc.def' })) // 'abc.def'
+ */
+export function bearerToken(headers: Headers): string | null {
+  const header = headers.get('authorization');
+  if (!header || header.slice(0, 7).toLowerCase() !== 'bearer ') return null;
+  const token = header.slice(7).trim();
+  return token && token.length <= 512 ? token : null;
+}
+
+/**
+ * The member signed in on this request, or null.
+ *
+ * A bearer token shaped like the signed session cookie value (`<token>.<signature>`, what the
+ * bearer plugin's `set-auth-token` header and the Set-Cookie header carry) is handed to
+ * better-auth as the session cookie, so better-auth checks its signature, expiry and ban exactly
+ * as for the cookie; the bearer wins when a request carries both. Any other bearer token is left
+ * in the Authorization header for better-auth's bearer plugin (a raw session token is accepted
+ * there unless the plugin requires signatures).
+ */
+export async function resolveMember(services: ShopServices, requestHeaders: Headers): Promise<SessionMember | null> {
+  const bearer = bearerToken(requestHeaders);
+  let headers = requestHeaders;
+  if (bearer && SIGNED_SESSION_TOKEN.test(bearer)) {
+    const context = await services.auth.$context;
+    headers = new Headers(requestHeaders);
+    headers.set('cookie', `${context.authCookies.sessionToken.name}=${bearer}`);
+  } else if (!bearer && !requestHeaders.get('cookie')?.includes('session_token')) {
+    return null;
+  }
+  const session = await services.auth.api.getSession({ headers });
+  if (!session) return null;
+  const user = session.user as typeof session.user & { role?: string | null };
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    image: user.image ?? null,
+    role: user.role ?? 'user',
+  };
+}
+
+/** Staff (operators) are members whose role is 'admin'. */
+export const isStaff = (member: SessionMember | null | undefined) => member?.role === 'admin';

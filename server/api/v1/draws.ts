@@ -1,0 +1,198 @@
+// Draw operations: draw lots (createDraw), read a result, the live remaining counts and, once a
+// pack is over, its reveal file. The same module functions serve the web pages.
+import { z } from 'zod';
+import { apiSchema, defineOperation } from './registry';
+import { ApiError, isoDateTime } from './http';
+import { drawLots, getDrawResult, getRemaining, describeDrawRefusal, type DrawResult } from '../../../modules/draw';
+import { getGacha, getGachaDetail } from '../../../modules/gacha';
+import { getPackReveal } from '../../../modules/gacha/admin';
+import { currentRank } from '../../../modules/progression';
+
+const gachaId = z.string().min(1).max(100).meta({ description: 'ガチャID' });
+const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'IDの形式が正しくありません。');
+
+export const tierEffectSchema = apiSchema('TierEffect', z.enum(['lastone', 'rainbow', 'gold', 'silver', 'normal']).meta({ description: '演出の種類（賞ごと）' }));
+export const prizeStatusSchema = apiSchema('PrizeStatus', z.enum(['pending', 'kept', 'converted', 'shipping']).meta({ description: 'pending: 未選択 / kept: 発送用に保管 / converted: コイン交換済み / shipping: 発送手続き中' }));
+
+export const prizeSchema = apiSchema(
+  'Prize',
+  z.object({
+    id: z.string().meta({ description: '獲得商品ID' }),
+    position: z.int().nullable().meta({ description: '口の番号（ラストワン賞は null）' }),
+    tierId: z.string(),
+    tierLabel: z.string().meta({ examples: ['S賞'] }),
+    tierRank: z.int().meta({ description: '1が最上位。ラストワン賞は0' }),
+    effect: tierEffectSchema,
+    cardName: z.string(),
+    imagePath: z.string().meta({ description: 'カード画像のサイト内パス' }),
+    rarity: z.string().nullable(),
+    cardGrade: z.string().nullable(),
+    conversionValue: z.int().min(0).meta({ description: 'コイン交換した場合の無償コイン数' }),
+    isLastOne: z.boolean(),
+    status: prizeStatusSchema,
+    decideBy: isoDateTime().meta({ description: 'この時刻までに選ばないと自動でコインに交換されます' }),
+  }),
+);
+
+export const balanceSchema = apiSchema('Balance', z.object({ paid: z.int().min(0), free: z.int().min(0) }).meta({ description: '有償・無償コインの残高' }));
+
+export const drawResultSchema = apiSchema(
+  'DrawResult',
+  z.object({
+    id: z.string().meta({ description: '抽選結果ID（結果ページ /gacha/{genreId}/{gachaId}/result/{id}）' }),
+    gachaId: z.string(),
+    count: z.int().min(1),
+    cost: z.int().min(0),
+    lastOne: z.boolean().meta({ description: 'ラストワン賞を獲得したか' }),
+    createdAt: isoDateTime(),
+    replay: z.boolean().meta({ description: '同じ Idempotency-Key の再送に対する最初の結果の再送なら true' }),
+    items: z.array(prizeSchema),
+    balance: balanceSchema,
+  }),
+);
+
+export const remainingSchema = apiSchema(
+  'GachaRemaining',
+  z.object({
+    gachaId: z.string(),
+    total: z.int().min(0),
+    remaining: z.int().min(0),
+    soldOut: z.boolean(),
+    tiers: z.array(z.object({ tierId: z.string(), label: z.string(), quantity: z.int(), remaining: z.int().min(0), isLastOne: z.boolean() })),
+  }),
+);
+
+export const toPrizeBody = (item: DrawResult['items'][number]) => ({
+  id: item.prizeId, position: item.position, tierId: item.tierId, tierLabel: item.tierLabel, tierRank: item.tierRank,
+  effect: item.effect, cardName: item.cardName, imagePath: item.imagePath, rarity: item.rarity, cardGrade: item.cardGrade,
+  conversionValue: item.conversionValue, isLastOne: item.isLastOne, status: item.status, decideBy: item.decideBy,
+});
+
+const toDrawBody = (result: DrawResult) => ({
+  id: result.drawId, gachaId: result.gachaId, count: result.count, cost: result.cost, lastOne: result.lastOne,
+  createdAt: result.createdAt, replay: result.replay, items: result.items.map(toPrizeBody), balance: result.balance,
+});
+
+const createDraw = defineOperation({
+  operationId: 'createDraw',
+  method: 'post',
+  path: '/gachas/{gachaId}/draws',
+  summary: 'ガチャを引く',
+  description:
+    '指定回数（ガチャの選択肢のいずれか）の口を、回数×価格のコインで引きます。1つのトランザクションで全部か何もしないかのどちらかです。' +
+    '残り口数が足りなければ残り数とともに断ります（409 NOT_ENOUGH_LOTS）。Idempotency-Key が必須で、同じキーの再送には最初の結果を返します。' +
+    '最後の1口を引いた場合はラストワン賞も付きます。スタッフアカウントは引けません。',
+  tags: ['draws'],
+  auth: 'member',
+  idempotencyKey: 'required',
+  params: z.object({ gachaId }),
+  body: z.object({ count: z.int().min(1).max(1000).meta({ description: '回数（例: 1, 10, 100）' }) }),
+  responses: {
+    201: { description: '抽選しました。', schema: drawResultSchema },
+    200: { description: '同じキーの最初の結果です（replay: true）。', schema: drawResultSchema },
+    400: { description: '回数がこのガチャの選択肢にありません。', codes: ['DRAW_COUNT_INVALID', 'VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REQUIRED'] },
+    401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
+    403: { description: 'スタッフ、またはランク不足です。', codes: ['STAFF_CANNOT_DRAW', 'RANK_TOO_LOW'] },
+    404: { description: 'ガチャがありません。', codes: ['GACHA_NOT_FOUND'] },
+    409: { description: '完売・残り不足・キーの再利用・混雑。', codes: ['SOLD_OUT', 'NOT_ENOUGH_LOTS', 'IDEMPOTENCY_KEY_REUSED', 'DRAW_BUSY'] },
+    422: { description: 'コイン不足・販売期間外・購入上限。', codes: ['INSUFFICIENT_COINS', 'GACHA_NOT_ON_SALE', 'GACHA_ENDED', 'DRAW_LIMIT_REACHED'] },
+  },
+  handler: async ({ services, member, params, body, idempotencyKey }) => {
+    const { db } = services;
+    const pack = await getGacha(db, params.gachaId);
+    if (!pack) throw new ApiError(404, 'GACHA_NOT_FOUND', 'ガチャが見つかりません。');
+    const outcome = await drawLots(db, {
+      memberId: member.id, gachaId: pack.id, count: body.count, idempotencyKey: `api:${idempotencyKey!}`,
+      rank: (await needsRank(db, pack.id)) ? (await currentRank(db, member.id)).rank : 0,
+    });
+    if (!outcome.ok) {
+      const { status, message } = describeDrawRefusal(outcome.code, outcome.details);
+      throw new ApiError(status, outcome.code, message, outcome.details, outcome.code === 'DRAW_BUSY' ? { 'Retry-After': '1' } : undefined);
+    }
+    if (!outcome.result.replay) services.live?.noteChange(pack.id);
+    return { status: outcome.result.replay ? 200 : 201, body: toDrawBody(outcome.result) };
+  },
+});
+
+/** Only packs with a minimum rank need the member's rank (one query less on every other draw). */
+const rankedPacks = new Map<string, { minRank: number | null; at: number }>();
+async function needsRank(db: Parameters<typeof getGacha>[0], id: string): Promise<boolean> {
+  const cached = rankedPacks.get(id);
+  if (cached && Date.now() - cached.at < 60_000) return cached.minRank !== null;
+  const detail = await getGachaDetail(db, id);
+  rankedPacks.set(id, { minRank: detail?.minRank ?? null, at: Date.now() });
+  return (detail?.minRank ?? null) !== null;
+}
+
+const getDrawResultOperation = defineOperation({
+  operationId: 'getDrawResult',
+  method: 'get',
+  path: '/gachas/{gachaId}/draws/{drawId}',
+  summary: '抽選結果',
+  description: '自分の抽選結果だけを返します。他の会員の結果は存在しないものとして 404 です。',
+  tags: ['draws'],
+  auth: 'member',
+  params: z.object({ gachaId, drawId: z.string().max(100) }),
+  responses: {
+    200: { description: '抽選結果', schema: drawResultSchema },
+    401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
+    404: { description: '結果がありません（他の会員の結果を含む）。', codes: ['DRAW_NOT_FOUND'] },
+  },
+  handler: async ({ services, member, params }) => {
+    const result = uuid.safeParse(params.drawId).success ? await getDrawResult(services.db, member.id, params.drawId) : null;
+    if (!result || result.gachaId !== params.gachaId) throw new ApiError(404, 'DRAW_NOT_FOUND', '抽選結果が見つかりません。');
+    return { status: 200, body: toDrawBody(result) };
+  },
+});
+
+const getGachaRemaining = defineOperation({
+  operationId: 'getGachaRemaining',
+  method: 'get',
+  path: '/gachas/{gachaId}/remaining',
+  summary: '残り口数（全体と賞ごと）',
+  description: 'ライブ更新は server-sent events の GET /api/v1/gachas/{gachaId}/events（イベント remaining, soldOut）で受け取れます。',
+  tags: ['catalogue'],
+  auth: 'none',
+  cacheControl: 'no-cache',
+  params: z.object({ gachaId }),
+  responses: {
+    200: { description: '残り口数', schema: remainingSchema },
+    404: { description: 'ガチャがありません。', codes: ['GACHA_NOT_FOUND'] },
+  },
+  handler: async ({ services, params }) => {
+    const pack = await getGacha(services.db, params.gachaId);
+    if (!pack) throw new ApiError(404, 'GACHA_NOT_FOUND', 'ガチャが見つかりません。');
+    const counts = await getRemaining(services.db, pack.id);
+    return {
+      status: 200,
+      body: { gachaId: pack.id, total: counts.total, remaining: counts.remaining, soldOut: counts.soldOut,
+        tiers: counts.tiers.map((t) => ({ tierId: t.tierId, label: t.label, quantity: t.quantity, remaining: t.remaining, isLastOne: t.isLastOne })) },
+    };
+  },
+});
+
+const getGachaReveal = defineOperation({
+  operationId: 'getGachaReveal',
+  method: 'get',
+  path: '/gachas/{gachaId}/reveal',
+  summary: '公平性の検証ファイル（シードと匿名化した抽選ログ）',
+  description: '完売または販売終了したガチャのシード・全口の並び・匿名化した抽選ログです。`npm run verify-pack -- <file>` で検証できます（docs/decisions/005）。',
+  tags: ['catalogue'],
+  auth: 'none',
+  params: z.object({ gachaId }),
+  responses: {
+    200: { description: '検証ファイル（format: oripa-pack-reveal/1）', schema: z.record(z.string(), z.unknown()) },
+    404: { description: 'ガチャがありません。', codes: ['GACHA_NOT_FOUND'] },
+    409: { description: 'まだ販売中で、公開前です。', codes: ['NOT_REVEALED_YET'] },
+  },
+  handler: async ({ services, params, c }) => {
+    const pack = await getGacha(services.db, params.gachaId);
+    if (!pack) throw new ApiError(404, 'GACHA_NOT_FOUND', 'ガチャが見つかりません。');
+    const reveal = await getPackReveal(services.db, pack.id);
+    if (!reveal) throw new ApiError(409, 'NOT_REVEALED_YET', 'シードと抽選ログは完売または販売終了後に公開されます。');
+    c.header('Content-Disposition', `attachment; filename="${pack.id}-reveal.json"`);
+    return c.json(reveal);
+  },
+});
+
+export const drawOperations = [createDraw, getDrawResultOperation, getGachaRemaining, getGachaReveal];

@@ -1,0 +1,79 @@
+// The JSON API under /api/v1: every operation module's operations, openapi.json and the reference page.
+// Mounted in server/app.ts with app.route('/api/v1', createApiV1(services)).
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { apiError } from '../../api-error';
+import type { ShopServices } from '../../services';
+import { defineOperation, mountOperations, type ApiEnv, type ApiOperation } from './registry';
+import { buildOpenApiDocument, renderReferencePage, type OpenApiDocument } from './openapi';
+import { catalogueOperations } from './catalogue';
+import { drawOperations } from './draws';
+import { walletOperations } from './wallet';
+import { prizeOperations } from './prizes';
+
+export { defineOperation, apiSchema, type ApiOperation } from './registry';
+export { ApiError } from './http';
+
+/**
+ * The operation modules of the API, in the order of the reference. A new module (draws, wallet,
+ * prizes…) exports a list of defineOperation results and is added here.
+ */
+export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [catalogueOperations, drawOperations, walletOperations, prizeOperations];
+
+export const API_V1_VERSION = '1.0.0';
+
+export interface ApiV1Options {
+  /** Replaces API_V1_OPERATION_MODULES (tests). */
+  modules?: readonly (readonly ApiOperation[])[];
+  /** Mounted after the modules' operations (tests, or a module not in the list yet). */
+  extraOperations?: readonly ApiOperation[];
+}
+
+/** @example app.route('/api/v1', createApiV1(services)) */
+export function createApiV1(services: ShopServices, options: ApiV1Options = {}) {
+  const app = new Hono<ApiEnv>();
+  // Mounted in the shop the request id is set already; alone (tests) it is made here.
+  app.use(async (c, next) => {
+    if (!c.get('requestId')) c.set('requestId', crypto.randomUUID());
+    return next();
+  });
+  app.onError((error, c) => {
+    services.logger.error({ reqId: c.get('requestId'), err: error }, 'unhandled error');
+    return apiError(c, 500, 'INTERNAL_ERROR', '申し訳ありません。エラーが発生しました。時間をおいてお試しください。');
+  });
+
+  let document: OpenApiDocument | undefined;
+  let page: string | undefined;
+  const openApiDocument = (): OpenApiDocument =>
+    (document ??= buildOpenApiDocument(operations, {
+      title: `${services.config.SITE_NAME} API`,
+      version: API_V1_VERSION,
+      description: 'ウェブ・ネイティブアプリ・運営ツールが使うJSON API。エラーの本文は常に { error: { code, message, details } } です。',
+      serverUrl: `${services.config.PUBLIC_ORIGIN}/api/v1`,
+    }));
+
+  const getOpenApiDocument: ApiOperation = defineOperation({
+    operationId: 'getOpenApiDocument',
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'このAPIの説明（OpenAPI 3.1）',
+    tags: ['meta'],
+    auth: 'none',
+    responses: { 200: { description: 'OpenAPI 3.1 の文書', schema: z.record(z.string(), z.unknown()) } },
+    handler: ({ c }) => {
+      c.header('Cache-Control', 'no-cache');
+      return c.json(openApiDocument());
+    },
+  });
+
+  const operations: ApiOperation[] = [...(options.modules ?? API_V1_OPERATION_MODULES).flat(), ...(options.extraOperations ?? []), getOpenApiDocument];
+  mountOperations(app, operations, services);
+
+  app.get('/docs', (c) => {
+    page ??= renderReferencePage(openApiDocument());
+    c.header('Cache-Control', 'no-cache');
+    return c.html(page);
+  });
+  app.all('*', (c) => apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'));
+  return app;
+}

@@ -1,0 +1,134 @@
+// The member's prize box: list, convert to coins, keep for shipping. Another member's prize is 404.
+import { z } from 'zod';
+import { apiSchema, defineOperation } from './registry';
+import { ApiError, decodeCursor, encodeCursor, pageOf, pageQuery, requestHash, isoDateTime } from './http';
+import { prizeSchema, prizeStatusSchema, balanceSchema } from './draws';
+import { convertPrizes, keepPrizes, listPrizes, prizeStatuses, type PrizeStatus } from '../../../modules/draw';
+import { withIdempotency } from '../../../modules/idempotency';
+
+const boxItemSchema = apiSchema(
+  'PrizeBoxItem',
+  prizeSchema.extend({
+    drawId: z.string(),
+    gachaId: z.string(),
+    gachaTitle: z.string(),
+    genreId: z.string(),
+    createdAt: isoDateTime(),
+  }),
+);
+
+const prizeIds = z.object({
+  prizeIds: z.array(z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'IDの形式が正しくありません。')).min(1).max(200)
+    .meta({ description: '獲得商品IDの一覧（1〜200件）' }),
+});
+
+const cursorSchema = z.object({ createdAt: z.string().max(40), id: z.string().max(40) });
+
+const listPrizesOperation = defineOperation({
+  operationId: 'listPrizes',
+  method: 'get',
+  path: '/me/prizes',
+  summary: '獲得商品（新しい順）',
+  description: '既定は未選択（pending）と保管中（kept）。status をカンマ区切りで指定できます。',
+  tags: ['prizes'],
+  auth: 'member',
+  query: pageQuery.extend({
+    status: z.string().max(60).optional().meta({ description: 'pending,kept,converted,shipping のカンマ区切り' }),
+  }),
+  responses: {
+    200: { description: '獲得商品', schema: apiSchema('PrizeBoxList', pageOf(boxItemSchema)) },
+    400: { description: '条件が正しくありません。', codes: ['VALIDATION_FAILED', 'CURSOR_INVALID'] },
+    401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
+  },
+  handler: async ({ services, member, query }) => {
+    const statuses = query.status ? query.status.split(',').map((s) => s.trim()) : undefined;
+    if (statuses && !statuses.every((s) => (prizeStatuses as readonly string[]).includes(s))) {
+      throw new ApiError(400, 'VALIDATION_FAILED', '入力内容に誤りがあります。', { fields: { 'query.status': 'pending, kept, converted, shipping から選んでください。' } });
+    }
+    const before = query.cursor ? decodeCursor(query.cursor, cursorSchema) : undefined;
+    const page = await listPrizes(services.db, member.id, { status: statuses as PrizeStatus[] | undefined, limit: query.limit, before });
+    return {
+      status: 200,
+      body: {
+        items: page.items.map((p) => ({
+          id: p.prizeId, position: p.position, tierId: p.tierId, tierLabel: p.tierLabel, tierRank: p.tierRank, effect: p.effect,
+          cardName: p.cardName, imagePath: p.imagePath, rarity: p.rarity, cardGrade: p.cardGrade, conversionValue: p.conversionValue,
+          isLastOne: p.isLastOne, status: p.status, decideBy: p.decideBy, drawId: p.drawId, gachaId: p.gachaId, gachaTitle: p.gachaTitle,
+          genreId: p.genreId, createdAt: p.createdAt,
+        })),
+        nextCursor: page.next ? encodeCursor(page.next) : null,
+      },
+    };
+  },
+});
+
+const conversionSchema = apiSchema(
+  'PrizeConversion',
+  z.object({
+    converted: z.array(z.object({ prizeId: z.string(), coins: z.int().min(0) })),
+    total: z.int().min(0).meta({ description: '付与された無償コインの合計' }),
+    balance: balanceSchema,
+  }),
+);
+
+const convertPrizesOperation = defineOperation({
+  operationId: 'convertPrizes',
+  method: 'post',
+  path: '/me/prizes/conversions',
+  summary: '獲得商品をコインに交換',
+  description: '指定したカードをすべて交換するか、1枚も交換しません。交換値は無償コイン（90日有効）で付与されます。Idempotency-Key を付けると再送しても1回だけ交換されます。',
+  tags: ['prizes'],
+  auth: 'member',
+  idempotencyKey: 'optional',
+  body: prizeIds,
+  responses: {
+    200: { description: '交換しました。', schema: conversionSchema },
+    400: { description: '入力が正しくありません。', codes: ['VALIDATION_FAILED'] },
+    401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
+    404: { description: '獲得商品がありません（他の会員のものを含む）。', codes: ['PRIZE_NOT_FOUND'] },
+    409: { description: '交換・発送手続き済み、またはキーの再利用。', codes: ['PRIZE_ALREADY_DECIDED', 'IDEMPOTENCY_KEY_REUSED'] },
+  },
+  handler: async ({ services, member, body, idempotencyKey }) => {
+    const run = async (db: typeof services.db) => {
+      const outcome = await convertPrizes(db, member.id, body.prizeIds);
+      return outcome.ok
+        ? { status: 200, body: { converted: outcome.converted, total: outcome.total, balance: outcome.balance } as unknown }
+        : { status: outcome.status, body: { error: { code: outcome.code, message: outcome.message } } as unknown };
+    };
+    const result = idempotencyKey
+      ? await withIdempotency(services.db, { memberId: member.id, key: `api:${idempotencyKey}`, operation: 'convertPrizes', requestHash: requestHash(body) }, run)
+      : { kind: 'fresh' as const, ...(await run(services.db)) };
+    if (result.kind === 'conflict') throw new ApiError(409, 'IDEMPOTENCY_KEY_REUSED', '同じリクエストキーが別の内容で使われています。新しいキーでやり直してください。');
+    if (result.status !== 200) {
+      const error = (result.body as { error: { code: string; message: string } }).error;
+      throw new ApiError(result.status as 404 | 409, error.code, error.message);
+    }
+    return { status: 200, body: result.body as z.input<typeof conversionSchema> };
+  },
+});
+
+const keepPrizesOperation = defineOperation({
+  operationId: 'keepPrizes',
+  method: 'post',
+  path: '/me/prizes/keeps',
+  summary: '獲得商品を発送用に保管',
+  description: '未選択のカードを発送用に保管し、自動交換の対象から外します。',
+  tags: ['prizes'],
+  auth: 'member',
+  body: prizeIds,
+  responses: {
+    200: { description: '保管しました。', schema: z.object({ kept: z.int().min(0) }) },
+    400: { description: '入力が正しくありません。', codes: ['VALIDATION_FAILED'] },
+    401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
+    404: { description: '獲得商品がありません（他の会員のものを含む）。', codes: ['PRIZE_NOT_FOUND'] },
+    409: { description: '交換・発送手続き済み。', codes: ['PRIZE_ALREADY_DECIDED'] },
+  },
+  handler: async ({ services, member, body }) => {
+    const outcome = await keepPrizes(services.db, member.id, body.prizeIds);
+    if (!outcome.ok) throw new ApiError(outcome.status, outcome.code, outcome.message);
+    return { status: 200, body: { kept: outcome.kept } };
+  },
+});
+
+export const prizeOperations = [listPrizesOperation, convertPrizesOperation, keepPrizesOperation];
+export { prizeStatusSchema };

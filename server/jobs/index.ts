@@ -1,0 +1,33 @@
+// The shop's background jobs: the one list main registers with the job runner (see runner.ts).
+import path from 'node:path';
+import type { ShopServices } from '../services';
+import { imageCacheCleanupJob } from './image-cache-cleanup';
+import { expireCoinsJob, autoConvertPrizesJob, saleWindowsJob } from './shop-rules';
+import type { JobDefinition, JobRunner } from './runner';
+
+export { createJobRunner, type JobRunner, type JobDefinition, type JobContext, type JobRunSummary } from './runner';
+
+/** What the job factories may use; widen it when a job needs more of the services. */
+export type JobServices = Pick<ShopServices, 'config'>;
+
+/**
+ * Every job of the shop. ADD A JOB HERE, one line each: a factory from its module that returns a
+ * JobDefinition ({ name: '<module>.<what>', cron?, handler }), e.g.
+ *   expireCoinsJob(services),       // wallet.expire-coins
+ *   autoConvertPrizesJob(services), // prizes.auto-convert
+ */
+export function shopJobs(services: JobServices): JobDefinition[] {
+  const { config } = services;
+  return [
+    imageCacheCleanupJob({ cacheDir: path.join(config.dataDir, 'cache', 'images'), maxBytes: config.IMAGE_CACHE_MAX_MB * 1024 * 1024 }),
+    expireCoinsJob(),
+    autoConvertPrizesJob(),
+    saleWindowsJob(),
+    // ← new jobs go here
+  ];
+}
+
+/** Registers every job of the shop; main calls it before runner.start(). */
+export function registerShopJobs(runner: JobRunner, services: JobServices): void {
+  for (const job of shopJobs(services)) runner.register(job);
+}
