@@ -42,16 +42,16 @@ export function DrawPanel(props: DrawPanelProps) {
               name="confirm"
               value={String(count)}
               size="lg"
-              className="!px-2 flex-col !gap-0 leading-tight"
+              // The deeper pink: the small price line under the label must reach AA contrast too.
+              className="!px-2 flex-col !gap-0 leading-tight !bg-primary-ink hover:!bg-primary-dark"
               disabled={!onSale || short}
               onClick={(event) => {
                 event.preventDefault();
                 setOpen(count);
               }}
-              aria-label={`${drawOptionLabel(count)}引く（${formatCoins(price * count)}コイン）`}
             >
               <span>{drawOptionLabel(count)}</span>
-              {!compact && <span className="text-xs font-bold opacity-90">{formatCoins(price * count)}コイン</span>}
+              {!compact && <span className="text-xs font-bold">{formatCoins(price * count)}コイン</span>}
             </Button>
           );
         })}

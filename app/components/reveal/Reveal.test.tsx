@@ -43,7 +43,7 @@ describe('Reveal', () => {
     expect(land).toContain('%2Fdemo%2Fcards%2Fcard-02.svg');
     expect(land).toContain('>SAR</span>');
     expect(land).toContain('>PSA10</span>');
-    expect(land).toContain('ポイント交換 30,000コイン');
+    expect(land).toContain('コイン交換 30,000コイン');
     expect(land).toContain('2件中の最高の賞');
     expect(land).toContain('結果を見る');
     expect(land).not.toContain('こもれびリス');

@@ -245,7 +245,7 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
                   ))}
                 </p>
               ) : null}
-              <p className="mt-2 text-sm text-white/80">{`ポイント交換 ${formatCoins(best.conversionValue)}コイン`}</p>
+              <p className="mt-2 text-sm text-white/80">{`コイン交換 ${formatCoins(best.conversionValue)}コイン`}</p>
               <button ref={resultButton} type="button" onClick={finish} className={buttonClassName({ size: 'lg', fullWidth: true, className: 'mt-6 max-w-xs' })}>
                 結果を見る
               </button>

@@ -1,0 +1,114 @@
+// A member with coins opens a pack, draws 10, watches the reveal, converts some cards and keeps
+// the rest; the balance and the remaining counts are right, and a visitor's open pack page
+// follows the draw live. In Chromium at phone and desktop sizes, with axe-core on each screen.
+// Coins are granted through the wallet module on the shop's database, which needs PostgreSQL
+// (the embedded database admits one process: the shop's).
+import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, type ViewportName } from './support/browser';
+import { openDatabase, type DatabaseHandle } from '../db/client';
+import { users } from '../modules/identity/schema';
+import { grantCoins, getBalance, checkInvariants } from '../modules/wallet';
+import { getRemaining, listPrizes } from '../modules/draw';
+
+const shop = useBrowser();
+const databaseUrl = inject('shopDatabaseUrl');
+const PACK = { genre: 'pokemon', id: 'stellar-pokemon-001', price: 500 };
+let handle: DatabaseHandle | undefined;
+
+beforeAll(async () => {
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+});
+afterAll(async () => {
+  await handle?.close();
+});
+
+const digits = (text: string | null) => Number((text ?? '').replace(/[^0-9]/g, ''));
+
+describe.each<ViewportName>(['phone', 'desktop'])('drawing on a %s', (viewport) => {
+  it.skipIf(!databaseUrl)(`draws 10, watches the reveal, converts some cards and keeps the rest${databaseUrl ? '' : ' (skipped: needs PostgreSQL to grant coins beside the running shop)'}`, async () => {
+    const db = handle!.db;
+    const { context, page, problems } = await openContext(shop.browser, viewport, shop.baseURL);
+    const watcherContext = await shop.browser.newContext({ baseURL: shop.baseURL });
+    try {
+      // A member signs up and receives 30,000 paid coins.
+      const email = `draw-${viewport}-${Date.now()}@example.jp`;
+      await page.goto('/auth/sign_up');
+      await waitForHydration(page);
+      await page.getByLabel('ニックネーム').fill(`ひく${viewport}`);
+      await page.getByLabel('メールアドレス').fill(email);
+      await page.getByLabel('パスワード').fill('strong-pass-2026');
+      await page.getByRole('checkbox').check();
+      await page.getByRole('button', { name: '登録する' }).click();
+      await page.waitForURL((url) => url.pathname === '/');
+      const [member] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+      await grantCoins(db, { memberId: member!.id, kind: 'paid', amount: 30_000, reason: 'operator_grant', counterAccount: 'adjustment', idempotencyKey: `e2e:${email}` });
+
+      // A visitor keeps the pack open in another browser.
+      const watcher = await watcherContext.newPage();
+      await watcher.goto(`/gacha/${PACK.genre}/${PACK.id}`);
+      await waitForHydration(watcher);
+      await watcher.getByText('残り口数をリアルタイム表示中').first().waitFor();
+
+      // 1. the member opens the pack
+      const before = await getRemaining(db, PACK.id);
+      await page.goto(`/gacha/${PACK.genre}/${PACK.id}`);
+      await waitForHydration(page);
+      await page.getByRole('heading', { name: '星降る夜のハイレアオリパ', level: 1 }).waitFor();
+      expect(digits(await page.getByTestId('pack-remaining').first().textContent())).toBe(before.remaining);
+      await expectNoSeriousAxeViolations(page, `${viewport} pack`);
+
+      // 2. draws 10: the confirmation shows the cost and the balance after
+      await page.locator('button[name=confirm][value="10"]:visible').first().click();
+      const dialog = page.getByRole('dialog', { name: '10連を引きますか？' });
+      await dialog.waitFor();
+      expect(digits(await dialog.getByTestId('confirm-cost').textContent())).toBe(5_000);
+      expect(digits(await dialog.getByTestId('confirm-after').textContent())).toBe(25_000);
+      await expectNoSeriousAxeViolations(page, `${viewport} draw confirmation`);
+      await dialog.getByTestId('confirm-draw').click();
+
+      // 3. the reveal plays and lands on the best prize, then the cards
+      await page.waitForURL(/\/result\//);
+      const reveal = page.getByRole('dialog', { name: '抽選演出' });
+      await reveal.waitFor();
+      await reveal.getByRole('button', { name: '結果を見る' }).click({ timeout: 15_000 });
+      await reveal.waitFor({ state: 'detached' });
+      const cards = page.getByRole('list', { name: 'カード一覧' }).getByRole('listitem');
+      await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(10);
+      // The pointer left on a card would catch a button mid hover-transition.
+      await page.mouse.move(0, 0);
+      await page.waitForTimeout(300);
+      await expectNoSeriousAxeViolations(page, `${viewport} result`);
+
+      // 4. converts two cards one by one, then keeps the rest
+      const drawId = page.url().split('/result/')[1]!.split('?')[0]!;
+      const won = (await listPrizes(db, member!.id, { status: ['pending'] })).items.filter((p) => p.drawId === drawId);
+      expect(won.length).toBeGreaterThanOrEqual(10);
+      let converted = 0;
+      for (const prize of won.slice(0, 2)) {
+        await page.locator(`[data-prize-id="${prize.prizeId}"]`).getByRole('button', { name: /コインに交換/ }).click();
+        await page.locator(`[data-prize-id="${prize.prizeId}"][data-status="converted"]`).waitFor();
+        converted += prize.conversionValue;
+      }
+      await page.getByRole('button', { name: '未選択をすべて発送用に保管' }).click();
+      await page.getByRole('status').filter({ hasText: '発送用に保管しました' }).waitFor();
+      await expect.poll(() => page.locator('[data-status="kept"]').count()).toBe(won.length - 2);
+
+      // 5. the balance and the remaining counts are right, here and live on the visitor's page
+      const expected = 30_000 - 5_000 + converted;
+      await expect.poll(async () => digits(await page.getByTestId('result-balance').textContent())).toBe(expected);
+      expect(await getBalance(db, member!.id)).toMatchObject({ paid: 25_000, free: converted, total: expected });
+      const after = await getRemaining(db, PACK.id);
+      expect(after.remaining).toBe(before.remaining - 10);
+      await expect.poll(async () => digits(await watcher.getByTestId('pack-remaining').first().textContent()), { timeout: 10_000 }).toBe(after.remaining);
+      await page.goto(`/gacha/${PACK.genre}/${PACK.id}`);
+      expect(digits(await page.getByTestId('pack-remaining').first().textContent())).toBe(after.remaining);
+      expect(digits(await page.getByTestId('balance').textContent())).toBe(expected);
+      expect(await checkInvariants(db)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await watcherContext.close();
+      await context.close();
+    }
+  });
+});
