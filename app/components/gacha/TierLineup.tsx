@@ -22,9 +22,10 @@ export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remainin
       {tiers.map((tier) => {
         const left = remaining[tier.id] ?? 0;
         return (
-          <li key={tier.id} className={`flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm ${left === 0 ? 'opacity-60' : ''}`} data-tier-id={tier.id}>
+          <li key={tier.id} className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm" data-tier-id={tier.id}>
             <div className="relative bg-canvas">
-              <Image src={tier.cardImagePath} alt={tier.cardName} width={240} height={336} className="mx-auto aspect-[5/7] h-auto w-3/4 object-contain py-2" />
+              {/* Only the picture fades when a tier is gone: the text keeps its contrast. */}
+              <Image src={tier.cardImagePath} alt={tier.cardName} width={240} height={336} className={`mx-auto aspect-[5/7] h-auto w-3/4 object-contain py-2 ${left === 0 ? 'opacity-40 grayscale' : ''}`} />
               <span className={`absolute left-2 top-2 rounded-full px-2 py-0.5 text-xs font-black ${TIER_CHIP[tier.effect] ?? TIER_CHIP.normal}`}>{tier.label}</span>
               {left === 0 && <span className="absolute inset-x-0 bottom-2 mx-auto w-fit rounded-full bg-ink/80 px-3 py-0.5 text-xs font-bold text-white">{tier.isLastOne ? '獲得済み' : 'なくなりました'}</span>}
             </div>

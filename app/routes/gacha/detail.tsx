@@ -134,7 +134,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             <div className={`h-full rounded-full transition-[width] duration-500 ${ratio < 0.2 ? 'bg-red-500' : 'bg-primary'}`} style={{ width: `${Math.round(ratio * 100)}%` }} />
           </div>
           <ul className="flex flex-wrap gap-2 text-xs text-muted">
-            {lastOne && <li className="rounded-full bg-primary-soft px-2.5 py-1 font-bold text-primary-ink">ラストワン賞あり</li>}
+            {lastOne && <li className="rounded-full border border-primary-ink bg-white px-2.5 py-1 font-bold text-primary-ink">ラストワン賞あり</li>}
             {pack.perMemberLimit && <li className="rounded-full bg-canvas px-2.5 py-1">お一人様{formatCoins(pack.perMemberLimit)}口まで</li>}
             {loaderData.minRankName && <li className="rounded-full bg-canvas px-2.5 py-1">{loaderData.minRankName}ランク以上限定</li>}
             {pack.saleEndsAt && <li className="rounded-full bg-canvas px-2.5 py-1">販売終了 {formatYmdHm(pack.saleEndsAt, 'slash')}</li>}

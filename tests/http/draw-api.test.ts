@@ -1,0 +1,154 @@
+// The draw, wallet and prize API against the built shop: ownership (another member's result or
+// prize is a 404), idempotency (a retry replays, a reused key is refused, concurrent duplicates
+// draw once), refusals with Japanese messages, and the live stream. Members and coins are made
+// through the operator command line on the shop's database, so this file needs PostgreSQL.
+import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { openDatabase, type DatabaseHandle } from '../../db/client';
+import { runAdminCommand } from '../../scripts/shop-admin';
+import { getBalance, checkInvariants, grantCoins } from '../../modules/wallet';
+
+const base = inject('shopUrl');
+const databaseUrl = inject('shopDatabaseUrl');
+const PACK = 'stellar-pokemon-003'; // 100 coins a draw, thousands of lots
+let handle: DatabaseHandle | undefined;
+let alice: { id: string; token: string };
+let bob: { id: string; token: string };
+
+async function api(path: string, options: { token?: string; method?: string; body?: unknown; key?: string; rawBody?: string } = {}) {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.key) headers['idempotency-key'] = options.key;
+  if (options.body !== undefined || options.rawBody !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${base}/api/v1${path}`, {
+    method: options.method ?? (options.body !== undefined || options.rawBody !== undefined ? 'POST' : 'GET'),
+    headers,
+    body: options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+}
+
+const draw = (token: string, count: number, key = randomUUID()) => api(`/gachas/${PACK}/draws`, { token, body: { count }, key });
+
+beforeAll(async () => {
+  if (!databaseUrl) return;
+  handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  const lines: string[] = [];
+  await runAdminCommand(handle.db, ['members:create', '--count', '2', '--coins', '20000', '--prefix', 'apitest'], (line) => lines.push(line));
+  const { members } = JSON.parse(lines[0]!) as { members: { id: string; token: string }[] };
+  [alice, bob] = members as [typeof alice, typeof bob];
+});
+afterAll(async () => {
+  if (handle) expect(await checkInvariants(handle.db)).toEqual([]);
+  await handle?.close();
+});
+
+describe.skipIf(!databaseUrl)(`draw API${databaseUrl ? '' : ' (skipped: needs PostgreSQL for the operator command line beside the shop)'}`, () => {
+  it('draws 10 for 10 × price and replays the same answer for the same key', async () => {
+    const key = randomUUID();
+    const first = await draw(alice.token, 10, key);
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ gachaId: PACK, count: 10, cost: 1000, replay: false, balance: { paid: 19_000, free: 0 } });
+    expect(first.body.items).toHaveLength(10);
+    const again = await draw(alice.token, 10, key);
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(first.body.id);
+    expect(again.body.replay).toBe(true);
+    expect(again.body.items.map((i: { id: string }) => i.id)).toEqual(first.body.items.map((i: { id: string }) => i.id));
+    const reused = await draw(alice.token, 1, key);
+    expect(reused.status).toBe(409);
+    expect(reused.body.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect((await getBalance(handle!.db, alice.id)).paid).toBe(19_000);
+  });
+
+  it('takes effect once for concurrent duplicates of one key', async () => {
+    const key = randomUUID();
+    const before = (await getBalance(handle!.db, alice.id)).total;
+    const answers = await Promise.all(Array.from({ length: 12 }, () => draw(alice.token, 1, key)));
+    expect(answers.every((a) => a.status === 201 || a.status === 200)).toBe(true);
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect((await getBalance(handle!.db, alice.id)).total).toBe(before - 100);
+  });
+
+  it("answers 404 for another member's result and prizes, and lists only one's own", async () => {
+    const mine = await draw(alice.token, 1);
+    const prizeId = mine.body.items[0].id;
+    expect((await api(`/gachas/${PACK}/draws/${mine.body.id}`, { token: alice.token })).status).toBe(200);
+    const peek = await api(`/gachas/${PACK}/draws/${mine.body.id}`, { token: bob.token });
+    expect(peek.status).toBe(404);
+    expect(peek.body.error.code).toBe('DRAW_NOT_FOUND');
+    expect((await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: [prizeId] } })).status).toBe(404);
+    expect((await api('/me/prizes/keeps', { token: bob.token, body: { prizeIds: [prizeId] } })).status).toBe(404);
+    const bobsBox = await api('/me/prizes', { token: bob.token });
+    expect(bobsBox.body.items.some((p: { id: string }) => p.id === prizeId)).toBe(false);
+    const bobsWallet = await api('/me/wallet', { token: bob.token });
+    expect(bobsWallet.body).toMatchObject({ paid: 20_000, free: 0, total: 20_000 });
+    const page = await fetch(`${base}/gacha/pokemon/${PACK}/result/${mine.body.id}`, { headers: { authorization: `Bearer ${bob.token}` }, redirect: 'manual' });
+    expect([302, 404]).toContain(page.status);
+    // the owner converts once; a second conversion is refused and credits nothing
+    const converted = await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: [prizeId] }, key: randomUUID() });
+    expect(converted.status).toBe(200);
+    expect(converted.body.total).toBe(mine.body.items[0].conversionValue);
+    expect((await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: [prizeId] } })).body.error.code).toBe('PRIZE_ALREADY_DECIDED');
+  });
+
+  it('replays a conversion for the same key and refuses the key with another body', async () => {
+    const won = await draw(bob.token, 10);
+    const [a, b] = won.body.items as { id: string; conversionValue: number }[];
+    const key = randomUUID();
+    const first = await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: [a!.id] }, key });
+    const again = await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: [a!.id] }, key });
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect((await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: [b!.id] }, key })).status).toBe(409);
+    const entries = await api('/me/wallet/entries?limit=5', { token: bob.token });
+    expect(entries.body.items.filter((e: { reason: string }) => e.reason === 'prize_conversion')).toHaveLength(1);
+  });
+
+  it('refuses bad requests with 4xx and Japanese messages, never a 5xx', async () => {
+    expect((await api(`/gachas/${PACK}/draws`, { body: { count: 1 }, key: randomUUID() })).status).toBe(401);
+    const noKey = await api(`/gachas/${PACK}/draws`, { token: alice.token, body: { count: 1 } });
+    expect(noKey.status).toBe(400);
+    expect(noKey.body.error.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
+    const badCount = await draw(alice.token, 3);
+    expect(badCount.status).toBe(400);
+    expect(badCount.body.error).toMatchObject({ code: 'DRAW_COUNT_INVALID', message: 'このガチャでは選べない回数です。' });
+    const broken = await api(`/gachas/${PACK}/draws`, { token: alice.token, rawBody: '{"count":', key: randomUUID() });
+    expect(broken.status).toBe(400);
+    expect((await api('/gachas/nai-gacha/draws', { token: alice.token, body: { count: 1 }, key: randomUUID() })).status).toBe(404);
+    const poor = await api('/gachas/stellar-weiss-002/draws', { token: bob.token, body: { count: 100 }, key: randomUUID() });
+    expect(poor.status).toBe(422);
+    expect(poor.body.error.code).toBe('INSUFFICIENT_COINS');
+    expect(poor.body.error.message).toMatch(/コインが不足しています/);
+    await grantCoins(handle!.db, { memberId: bob.id, kind: 'free', amount: 200_000, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: `test:${randomUUID()}` });
+    const tooMuch = await api('/gachas/stellar-pokemon-002/draws', { token: bob.token, body: { count: 10 }, key: randomUUID() });
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.body.error.code).toBe('NOT_ENOUGH_LOTS');
+    expect(tooMuch.body.error.details.remaining).toBeGreaterThan(0);
+    const soldOut = await api('/gachas/stellar-yugioh-002/draws', { token: bob.token, body: { count: 1 }, key: randomUUID() });
+    expect(soldOut.status).toBe(409);
+    expect(soldOut.body.error.code).toBe('SOLD_OUT');
+    expect((await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: ['x'] } })).status).toBe(400);
+  });
+
+  it('serves the remaining counts, the live stream and the reveal of a sold-out pack', async () => {
+    const remaining = await api(`/gachas/${PACK}/remaining`);
+    expect(remaining.status).toBe(200);
+    expect(remaining.body.tiers.reduce((sum: number, t: { remaining: number; isLastOne: boolean }) => sum + (t.isLastOne ? 0 : t.remaining), 0)).toBe(remaining.body.remaining);
+    const controller = new AbortController();
+    const stream = await fetch(`${base}/api/v1/gachas/${PACK}/events`, { signal: controller.signal });
+    expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reader = stream.body!.getReader();
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toMatch(/event: remaining/);
+    controller.abort();
+    expect((await api('/gachas/nai-gacha/events')).status).toBe(404);
+    const reveal = await api('/gachas/stellar-yugioh-002/reveal');
+    expect(reveal.status).toBe(200);
+    expect(reveal.body.format).toBe('oripa-pack-reveal/1');
+    expect((await api(`/gachas/${PACK}/reveal`)).status).toBe(409);
+  });
+});
