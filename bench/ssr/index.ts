@@ -23,6 +23,8 @@ const shop = await startShop(
     PUBLIC_ORIGIN: `http://localhost:${port}`,
     DATA_DIR: database.dataDir,
     LOG_LEVEL: 'silent',
+    // Jobs would compete with the measured pages for the two cores.
+    JOBS_ENABLED: 'false',
     AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
   }),

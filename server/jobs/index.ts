@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { ShopServices } from '../services';
 import { imageCacheCleanupJob } from './image-cache-cleanup';
-import { expireCoinsJob, autoConvertPrizesJob, saleWindowsJob } from './shop-rules';
+import { expireCoinsJob, autoConvertPrizesJob, saleWindowsJob, forgetIdempotencyKeysJob } from './shop-rules';
 import type { JobDefinition, JobRunner } from './runner';
 
 export { createJobRunner, type JobRunner, type JobDefinition, type JobContext, type JobRunSummary } from './runner';
@@ -23,6 +23,7 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     expireCoinsJob(),
     autoConvertPrizesJob(),
     saleWindowsJob(),
+    forgetIdempotencyKeysJob(),
     // ← new jobs go here
   ];
 }

@@ -5,6 +5,7 @@ import type { JobDefinition } from './runner';
 import { expireDueCoins } from '../../modules/wallet';
 import { autoConvertDuePrizes } from '../../modules/draw';
 import { advanceSaleWindows } from '../../modules/gacha/admin';
+import { forgetOldKeys } from '../../modules/idempotency';
 
 export const expireCoinsJob = (): JobDefinition => ({
   name: 'wallet.expire-coins',
@@ -22,4 +23,10 @@ export const saleWindowsJob = (): JobDefinition => ({
   name: 'gacha.sale-windows',
   cron: '* * * * *',
   handler: async ({ db, now }) => ({ processed: await advanceSaleWindows(db, now) }),
+});
+
+export const forgetIdempotencyKeysJob = (): JobDefinition => ({
+  name: 'api.forget-idempotency-keys',
+  cron: '15 * * * *',
+  handler: async ({ db, now }) => ({ processed: await forgetOldKeys(db, now) }),
 });

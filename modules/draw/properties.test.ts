@@ -1,0 +1,546 @@
+// Property tests (fast-check) of the wallet and the draw against the real database and a plain
+// in-memory model (tests/support/model.ts). Each run makes its own members and packs, then plays a
+// random sequence of operations (grants, draws, retries, conversions, keeps, time passing, the
+// expiry and auto-conversion jobs) on a simulated clock that only moves forward. After EVERY step
+// the database must agree with the model (balances, grants, ledger sums, exp, lots, prize box) and
+// every invariant of architecture.md must hold (checkInvariants).
+//
+// Runs and lengths: FC_RUNS / FC_STEPS override the defaults below; FC_SEED replays a failure.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
+import { inArray, sql } from 'drizzle-orm';
+import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
+import { createMember, ensureGenre } from '../../tests/support/fixtures';
+import { ShopModel, DAY, PRIZE_DECISION_MS, FREE_COIN_MS, PAID_COIN_MS, type CoinKind, type DrawPlan, type PrizeStatus } from '../../tests/support/model';
+import { openDatabase, type DatabaseHandle } from '../../db/client';
+import { drawLots, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrizes, listPrizes, getRemaining, type PrizeBoxItem } from './index';
+import { checkInvariants, getBalance, grantCoins, expireDueCoins, coinGrants, coinLedger } from '../wallet';
+import { getExp } from '../progression';
+import { createPack, publishPack, type PackDefinition } from '../gacha/admin';
+
+let testDb: TestDatabase;
+let handle: DatabaseHandle;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase('draw_props');
+  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 2 });
+  await handle.migrate();
+  await ensureGenre(handle.db);
+});
+afterAll(async () => {
+  await handle?.close();
+  await testDb?.drop();
+});
+
+// ---- the generated input -------------------------------------------------------------------------
+
+interface PackSpec {
+  price: number;
+  drawOptions: number[];
+  tiers: { quantity: number; value: number }[];
+  /** The ラストワン賞's conversion value, or null for a pack without one. */
+  lastOne: number | null;
+}
+
+interface Scenario {
+  members: number;
+  /** The last member is staff (role 'admin'): every draw of theirs is refused. */
+  staff: boolean;
+  packs: PackSpec[];
+  /** Page size for walking the prize box (keyset paging must neither skip nor repeat). */
+  pageSize: number;
+  /** A first grant per member (tenths of a typical draw; 0: none), so early draws are not all refused. */
+  initial: { kind: CoinKind; tenths: number }[];
+}
+
+type Selection = { picks: number[]; extra: 'none' | 'foreign' | 'decided' | 'ghost' };
+
+type Op =
+  | { t: 'grant'; m: number; kind: CoinKind; tenths: number; expiry: number | null; reuse: { k: number; sameBody: boolean } | null }
+  | { t: 'draw'; m: number; p: number; c: number; fit: boolean; invalid: boolean; reuse: { k: number; same: boolean } | null }
+  | ({ t: 'convert'; m: number } & Selection)
+  | ({ t: 'keep'; m: number } & Selection)
+  | { t: 'advance'; ms: number }
+  | { t: 'toEvent'; delta: -1 | 0 | 1 }
+  | { t: 'expire' }
+  | { t: 'autoConvert' };
+
+/** Counts offered by packs; 7 is never one of them (a refused count). */
+const OPTION_POOL = [1, 2, 3, 5, 10];
+const INVALID_COUNT = 7;
+
+const packSpecArb: fc.Arbitrary<PackSpec> = fc
+  .record({
+    price: fc.oneof(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 50, max: 300 })),
+    drawOptions: fc.uniqueArray(fc.constantFrom(...OPTION_POOL), { minLength: 1, maxLength: 3 }),
+    tiers: fc.array(fc.record({ quantity: fc.integer({ min: 1, max: 10 }), value: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1000 })) }), { minLength: 1, maxLength: 4 }),
+    lastOne: fc.option(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2000 })), { nil: null }),
+  })
+  .map((spec) => {
+    // 5–40 lots in all.
+    const total = spec.tiers.reduce((s, t) => s + t.quantity, 0);
+    const tiers = spec.tiers.map((t, i) => (i === spec.tiers.length - 1 && total < 5 ? { ...t, quantity: t.quantity + 5 - total } : t));
+    return { ...spec, tiers, drawOptions: [...spec.drawOptions].sort((a, b) => a - b) };
+  });
+
+const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
+  members: fc.integer({ min: 2, max: 3 }),
+  staff: fc.integer({ min: 0, max: 2 }).map((r) => r === 0),
+  packs: fc.array(packSpecArb, { minLength: 1, maxLength: 2 }),
+  pageSize: fc.integer({ min: 2, max: 12 }),
+  initial: fc.array(fc.record({ kind: fc.constantFrom<CoinKind>('paid', 'free'), tenths: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 400 })) }), { minLength: 3, maxLength: 3 }),
+});
+
+const selectionArb: fc.Arbitrary<Selection> = fc.record({
+  picks: fc.array(fc.nat(40), { minLength: 1, maxLength: 4 }),
+  extra: fc.oneof({ weight: 6, arbitrary: fc.constant('none' as const) }, fc.constant('foreign' as const), fc.constant('decided' as const), fc.constant('ghost' as const)),
+});
+
+const member = fc.nat(5);
+/** null most of the time, `arb` about one time in `oneIn`. */
+const sometimes = <T>(arb: fc.Arbitrary<T>, oneIn: number) =>
+  fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: arb });
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 20,
+    arbitrary: fc.record({
+      t: fc.constant('grant' as const),
+      m: member,
+      kind: fc.constantFrom<CoinKind>('paid', 'free'),
+      tenths: fc.integer({ min: 1, max: 250 }),
+      // null: the default lifetime by kind; otherwise one minute to 200 days.
+      expiry: fc.option(fc.oneof(fc.integer({ min: 60_000, max: 3 * DAY }), fc.integer({ min: 1, max: 200 }).map((d) => d * DAY)), { nil: null }),
+      reuse: sometimes(fc.record({ k: fc.nat(20), sameBody: fc.boolean() }), 6),
+    }),
+  },
+  {
+    weight: 35,
+    arbitrary: fc.record({
+      t: fc.constant('draw' as const),
+      m: member,
+      p: fc.nat(3),
+      c: fc.nat(5),
+      // A third of the draws ask for the largest offered count that still fits (packs sell out).
+      fit: fc.integer({ min: 0, max: 2 }).map((r) => r === 0),
+      // One draw in twenty asks for a count the pack does not offer.
+      invalid: fc.integer({ min: 0, max: 19 }).map((r) => r === 0),
+      reuse: sometimes(fc.record({ k: fc.nat(20), same: fc.boolean() }), 6),
+    }),
+  },
+  { weight: 12, arbitrary: fc.tuple(member, selectionArb).map(([m, s]) => ({ t: 'convert' as const, m, ...s })) },
+  { weight: 6, arbitrary: fc.tuple(member, selectionArb).map(([m, s]) => ({ t: 'keep' as const, m, ...s })) },
+  {
+    weight: 10,
+    arbitrary: fc.record({
+      t: fc.constant('advance' as const),
+      ms: fc.oneof(
+        { weight: 3, arbitrary: fc.integer({ min: 1, max: 3_600_000 }) },
+        { weight: 3, arbitrary: fc.integer({ min: 1, max: 20 * DAY }) },
+        { weight: 1, arbitrary: fc.integer({ min: 20 * DAY, max: 120 * DAY }) },
+      ),
+    }),
+  },
+  { weight: 8, arbitrary: fc.record({ t: fc.constant('toEvent' as const), delta: fc.constantFrom<-1 | 0 | 1>(-1, 0, 1) }) },
+  { weight: 5, arbitrary: fc.constant({ t: 'expire' as const }) },
+  { weight: 5, arbitrary: fc.constant({ t: 'autoConvert' as const }) },
+);
+
+// ---- the runner ------------------------------------------------------------------------------------
+
+const ALL_STATUSES: PrizeStatus[] = ['pending', 'kept', 'converted', 'shipping'];
+const iso = (ms: number) => new Date(ms).toISOString();
+const byUuid = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The simulated clock, monotonic across runs (so the global jobs never see another run's past). */
+let clock = Date.now() + DAY;
+let runNo = 0;
+
+/** What the runs exercised (printed with FC_STATS=1, to see that the generators reach every case). */
+const stats = new Map<string, number>();
+const tally = (what: string, by = 1) => stats.set(what, Math.round((stats.get(what) ?? 0) + by));
+
+class Run {
+  model = new ShopModel();
+  memberIds: string[] = [];
+  packIds: string[] = [];
+  now: number;
+  /** Grant keys used in this run, with the first grant's id and body. */
+  grantKeys: { key: string; grantId: number; kind: CoinKind; amount: number; expiresAt?: Date }[] = [];
+  private counter = 0;
+  private checks = 0;
+
+  constructor(private scenario: Scenario, readonly run: number, start: number) {
+    this.now = start;
+  }
+
+  get db() {
+    return handle.db;
+  }
+
+  async setUp() {
+    const { scenario } = this;
+    for (let i = 0; i < scenario.members; i++) {
+      const staff = scenario.staff && i === scenario.members - 1;
+      const id = await createMember(this.db, { role: staff ? 'admin' : 'user' });
+      this.memberIds.push(id);
+      this.model.addMember(id, staff);
+    }
+    for (const [i, spec] of scenario.packs.entries()) {
+      const id = `prop-${this.run}-${i}-${randomUUID().slice(0, 6)}`;
+      const tiers: PackDefinition['tiers'] = spec.tiers.map((t, j) => ({
+        key: `T${j}`, label: `${'SABC'[j]}賞`, rank: j + 1, effect: 'normal' as const, cardName: `テストカード${j}`,
+        cardImagePath: '/demo/cards/card-01.svg', quantity: t.quantity, conversionValue: t.value,
+      }));
+      if (spec.lastOne !== null) {
+        tiers.push({ key: 'LO', label: 'ラストワン賞', rank: 0, effect: 'lastone', cardName: 'ラストワンカード', cardImagePath: '/demo/cards/card-04.svg', quantity: 1, conversionValue: spec.lastOne, isLastOne: true });
+      }
+      const { totalLots } = await createPack(this.db, {
+        id, genreId: 'pokemon', title: `プロパティ ${id}`, imagePath: '/demo/packs/pack-01.svg', pricePerDraw: spec.price, drawOptions: spec.drawOptions, tiers,
+      });
+      await publishPack(this.db, id, new Date(this.now));
+      this.packIds.push(id);
+      this.model.addPack({
+        id, price: spec.price, drawOptions: spec.drawOptions, total: totalLots,
+        tiers: tiers.map((t) => ({ id: `${id}.${t.key}`, quantity: t.quantity, conversionValue: t.conversionValue, isLastOne: Boolean(t.isLastOne) })),
+      });
+    }
+    for (const [i, first] of scenario.initial.slice(0, scenario.members).entries()) {
+      if (first.tenths > 0) await this.grant({ t: 'grant', m: i, kind: first.kind, tenths: first.tenths, expiry: null, reuse: null });
+    }
+  }
+
+  private memberAt(m: number) {
+    return this.memberIds[m % this.memberIds.length]!;
+  }
+
+  async apply(op: Op) {
+    tally('steps');
+    switch (op.t) {
+      case 'grant': return this.grant(op);
+      case 'draw': return this.draw(op);
+      case 'convert': return this.convert(op);
+      case 'keep': return this.keep(op);
+      case 'advance':
+        this.now += op.ms;
+        return;
+      case 'toEvent': {
+        // Land exactly on (or 1 ms either side of) the next expiry or decision deadline.
+        const next = this.model.nextEvent(this.now);
+        this.now = next === null ? this.now + DAY : Math.max(this.now, next + op.delta);
+        return;
+      }
+      case 'expire': {
+        const expected = this.model.expireAll(this.now);
+        tally(`expire job ${expected > 0 ? 'some' : 'none'}`);
+        expect(await expireDueCoins(this.db, new Date(this.now)), 'grants expired by the job').toBe(expected);
+        return;
+      }
+      case 'autoConvert': {
+        const expected = this.model.autoConvert(this.now);
+        tally(`auto-convert job ${expected > 0 ? 'some' : 'none'}`);
+        expect(await autoConvertDuePrizes(this.db, new Date(this.now)), 'prizes converted by the job').toBe(expected);
+        return;
+      }
+    }
+  }
+
+  private async grant(op: Extract<Op, { t: 'grant' }>) {
+    const memberId = this.memberAt(op.m);
+    // Coins in units of a typical draw of the run's packs, so that draws both succeed and fall short.
+    const unit = Math.max(...this.scenario.packs.map((p) => p.price * p.drawOptions[Math.floor(p.drawOptions.length / 2)]!));
+    let kind = op.kind;
+    let amount = Math.max(1, Math.round((op.tenths * unit) / 10));
+    let expiresAt = op.expiry === null ? undefined : new Date(this.now + op.expiry);
+    let key = `grant:${this.run}:${this.counter++}`;
+    let first: (typeof this.grantKeys)[number] | undefined;
+    if (op.reuse && this.grantKeys.length > 0) {
+      first = this.grantKeys[op.reuse.k % this.grantKeys.length]!;
+      key = first.key;
+      // The same body as the first request (an explicit expiry that has passed meanwhile is left
+      // to the default: see the report on replays of expired grants) or another amount.
+      if (op.reuse.sameBody) {
+        kind = first.kind;
+        amount = first.amount;
+        expiresAt = first.expiresAt && first.expiresAt.getTime() > this.now ? first.expiresAt : undefined;
+      } else {
+        amount += 1;
+      }
+    }
+    const expiryMs = expiresAt ? expiresAt.getTime() : this.now + (kind === 'paid' ? PAID_COIN_MS : FREE_COIN_MS);
+    const reason = kind === 'paid' ? 'purchase' : 'operator_grant';
+    const expected = this.model.grant(memberId, key, kind, amount, expiryMs, this.now, reason);
+    const result = await grantCoins(this.db, {
+      memberId, kind, amount, reason, counterAccount: kind === 'paid' ? 'purchase' : 'promotion', idempotencyKey: key, expiresAt, now: new Date(this.now),
+    });
+    tally(`grant ${expected.replay ? 'replay' : 'new'}`);
+    expect(result.replay, 'grant replay').toBe(expected.replay);
+    expect({ paid: result.paid, free: result.free }, 'balance answered by the grant').toEqual(this.model.balance(memberId));
+    if (first) expect(result.grantId, 'a repeated key answers the first grant').toBe(first.grantId);
+    else this.grantKeys.push({ key, grantId: result.grantId, kind, amount, expiresAt });
+  }
+
+  private async draw(op: Extract<Op, { t: 'draw' }>) {
+    const memberId = this.memberAt(op.m);
+    const m = this.model.member(memberId);
+    let gachaId = this.packIds[op.p % this.packIds.length]!;
+    let options = this.model.pack(gachaId).drawOptions;
+    let count = op.invalid ? INVALID_COUNT : options[op.c % options.length]!;
+    if (op.fit && !op.invalid) count = [...options].reverse().find((c) => c <= this.model.pack(gachaId).remaining) ?? count;
+    let key = `draw:${this.run}:${this.counter++}`;
+    const stored = [...m.draws.values()];
+    if (op.reuse && stored.length > 0) {
+      const earlier = stored[op.reuse.k % stored.length]!;
+      key = earlier.key;
+      gachaId = earlier.gachaId;
+      count = earlier.count;
+      if (!op.reuse.same) {
+        // Another request under the same key: another count, or else another pack.
+        options = this.model.pack(gachaId).drawOptions;
+        const other = options.find((c) => c !== earlier.count);
+        if (other !== undefined) count = other;
+        else {
+          const otherPack = this.packIds.find((id) => id !== earlier.gachaId);
+          if (otherPack) {
+            gachaId = otherPack;
+            count = this.model.pack(otherPack).drawOptions[0]!;
+          }
+        }
+      }
+    }
+    const plan: DrawPlan = this.model.planDraw(memberId, gachaId, count, key, this.now);
+    const outcome = await drawLots(this.db, { memberId, gachaId, count, idempotencyKey: key, now: new Date(this.now) });
+    const what = `draw ${count} of ${gachaId} (${plan.type})`;
+    tally(`draw ${plan.type} ${'code' in plan ? plan.code : plan.type === 'replay' ? plan.draw.status : plan.final ? 'final' : ''}`);
+    switch (plan.type) {
+      case 'rejected':
+        expect(outcome, what).toMatchObject({ ok: false, stored: false, code: plan.code });
+        return;
+      case 'replay': {
+        const d = plan.draw;
+        if (d.status === 'refused') {
+          expect(outcome, what).toEqual({ ok: false, stored: true, drawId: d.drawId, code: d.code, details: d.details });
+          return;
+        }
+        expect(outcome.ok, what).toBe(true);
+        if (!outcome.ok) return;
+        expect(outcome.result, what).toMatchObject({ drawId: d.drawId, replay: true, gachaId, count, cost: d.cost, lastOne: d.lastOne, balance: this.model.balance(memberId) });
+        expect(outcome.result.items.map((i) => i.prizeId).sort(byUuid), what).toEqual([...d.prizeIds].sort(byUuid));
+        return;
+      }
+      case 'refused': {
+        expect(outcome, what).toMatchObject({ ok: false, stored: true, code: plan.code, details: plan.details });
+        expect(outcome.ok === false && outcome.drawId, what).toMatch(/^[0-9a-f-]{36}$/);
+        if (outcome.ok) return;
+        this.model.applyDraw(memberId, gachaId, count, key, this.now, plan, outcome.drawId!);
+        expect(await getDrawResult(this.db, memberId, outcome.drawId!), 'a refused draw has no result page').toBeNull();
+        return;
+      }
+      case 'completed': {
+        expect(outcome.ok, `${what}: ${JSON.stringify(outcome)}`).toBe(true);
+        if (!outcome.ok) return;
+        const r = outcome.result;
+        expect(r, what).toMatchObject({ gachaId, count, cost: plan.cost, lastOne: plan.final, replay: false, createdAt: iso(this.now) });
+        for (const item of r.items) expect(item, what).toMatchObject({ status: 'pending', decideBy: iso(this.now + PRIZE_DECISION_MS) });
+        this.model.applyDraw(memberId, gachaId, count, key, this.now, plan, r.drawId, r.items);
+        expect(r.balance, `${what}: balance after`).toEqual(this.model.balance(memberId));
+        // The result page: the member's own, and nobody else's.
+        const again = await getDrawResult(this.db, memberId, r.drawId);
+        expect(again?.items.map((i) => i.prizeId).sort(byUuid), what).toEqual(r.items.map((i) => i.prizeId).sort(byUuid));
+        const other = this.memberIds.find((id) => id !== memberId)!;
+        expect(await getDrawResult(this.db, other, r.drawId), what).toBeNull();
+        return;
+      }
+    }
+  }
+
+  /** The prize ids a choice names: some of the member's open prizes, plus maybe a wrong one. */
+  private select(memberId: string, s: Selection): string[] {
+    const open = this.model.prizesOf(memberId, ['pending', 'kept']).map((p) => p.id);
+    const ids = open.length ? s.picks.map((i) => open[i % open.length]!) : [];
+    if (s.extra === 'foreign') {
+      const theirs = [...this.model.prizes.values()].filter((p) => p.memberId !== memberId);
+      ids.push(theirs.length ? theirs[s.picks.length % theirs.length]!.id : randomUUID());
+    } else if (s.extra === 'decided') {
+      const done = this.model.prizesOf(memberId, ['converted']);
+      if (done.length) ids.push(done[s.picks.length % done.length]!.id);
+    } else if (s.extra === 'ghost') {
+      ids.push(randomUUID());
+    }
+    return ids;
+  }
+
+  private async convert(op: Extract<Op, { t: 'convert' }>) {
+    const memberId = this.memberAt(op.m);
+    const ids = this.select(memberId, op);
+    const expected = this.model.convert(memberId, ids, this.now);
+    tally(`convert ${expected.ok ? 'ok' : expected.code}`);
+    const outcome = await convertPrizes(this.db, memberId, ids, { now: new Date(this.now) });
+    if (!expected.ok) {
+      expect(outcome, `convert ${ids.length}`).toMatchObject({ ok: false, code: expected.code, status: expected.code === 'PRIZE_NOT_FOUND' ? 404 : 409 });
+      return;
+    }
+    expect(outcome.ok, `convert ${ids.length}: ${JSON.stringify(outcome)}`).toBe(true);
+    if (!outcome.ok) return;
+    const coins = new Map(expected.ids.map((id) => [id, this.model.prizes.get(id)!.conversionValue]));
+    expect([...outcome.converted].sort((a, b) => byUuid(a.prizeId, b.prizeId))).toEqual(expected.ids.map((id) => ({ prizeId: id, coins: coins.get(id) })));
+    expect(outcome.total).toBe(expected.total);
+    expect(outcome.balance).toEqual(this.model.balance(memberId));
+  }
+
+  private async keep(op: Extract<Op, { t: 'keep' }>) {
+    const memberId = this.memberAt(op.m);
+    const ids = this.select(memberId, op);
+    const expected = this.model.keep(memberId, ids);
+    tally(`keep ${expected.ok ? 'ok' : expected.code}`);
+    const outcome = await keepPrizes(this.db, memberId, ids, new Date(this.now));
+    if (!expected.ok) expect(outcome, `keep ${ids.length}`).toMatchObject({ ok: false, code: expected.code });
+    else expect(outcome, `keep ${ids.length}`).toEqual({ ok: true, kept: expected.ids.length });
+  }
+
+  /** Everything the model knows, compared with what the shop shows, and every invariant. */
+  async check() {
+    const { db, model, now } = this;
+    for (const memberId of this.memberIds) {
+      const m = model.member(memberId);
+      const balance = model.balance(memberId);
+      expect(await getBalance(db, memberId, new Date(now)), `balance of ${memberId}`).toEqual({
+        ...balance, total: balance.paid + balance.free, expiringSoon: model.expiringSoon(memberId, now),
+      });
+      expect(await getExp(db, memberId), `exp of ${memberId}`).toBe(m.exp);
+    }
+    // The prize box of every member; one member's (in turn) walked page by page.
+    this.checks += 1;
+    for (const [i, memberId] of this.memberIds.entries()) await this.checkPrizeBox(memberId, i === this.checks % this.memberIds.length);
+
+    // Grants, per member, kind and dates (grants alike in all three are interchangeable).
+    const grantRows = await db
+      .select({
+        memberId: coinGrants.memberId, kind: coinGrants.kind, grantedAt: coinGrants.grantedAt, expiresAt: coinGrants.expiresAt,
+        n: sql<string>`count(*)`, amount: sql<string>`sum(${coinGrants.amount})`, remaining: sql<string>`sum(${coinGrants.remaining})`,
+      })
+      .from(coinGrants).where(inArray(coinGrants.memberId, this.memberIds))
+      .groupBy(coinGrants.memberId, coinGrants.kind, coinGrants.grantedAt, coinGrants.expiresAt);
+    const actualGrants = Object.fromEntries(grantRows.map((g) => [
+      `${g.memberId} ${g.kind} ${new Date(g.grantedAt).toISOString()} → ${new Date(g.expiresAt).toISOString()}`,
+      { n: Number(g.n), amount: Number(g.amount), remaining: Number(g.remaining) },
+    ]));
+    const expectedGrants: Record<string, { n: number; amount: number; remaining: number }> = {};
+    for (const mm of model.members.values()) {
+      for (const g of mm.grants) {
+        const k = `${mm.id} ${g.kind} ${iso(g.grantedAt)} → ${iso(g.expiresAt)}`;
+        const e = (expectedGrants[k] ??= { n: 0, amount: 0, remaining: 0 });
+        e.n += 1;
+        e.amount += g.amount;
+        e.remaining += g.remaining;
+      }
+    }
+    expect(actualGrants, 'coin grants').toEqual(expectedGrants);
+
+    // The ledger: sums per member, reason and kind as the model booked them, and each entry's
+    // balance after it (shown in the coin history) equal to the running sum of the entries.
+    const entries = await db
+      .select({ id: coinLedger.id, memberId: coinLedger.memberId, reason: coinLedger.reason, kind: coinLedger.kind, amount: coinLedger.amount, paidAfter: coinLedger.paidAfter, freeAfter: coinLedger.freeAfter })
+      .from(coinLedger).where(inArray(coinLedger.memberId, this.memberIds)).orderBy(coinLedger.id);
+    const running = new Map<string, { paid: number; free: number }>();
+    const actualLedger: Record<string, number> = {};
+    for (const e of entries) {
+      const r = running.get(e.memberId) ?? { paid: 0, free: 0 };
+      r[e.kind] += e.amount;
+      running.set(e.memberId, r);
+      expect({ paid: e.paidAfter, free: e.freeAfter }, `balance after ledger entry ${e.id}`).toEqual(r);
+      const k = `${e.memberId} ${e.reason}:${e.kind}`;
+      actualLedger[k] = (actualLedger[k] ?? 0) + e.amount;
+    }
+    const expectedLedger: Record<string, number> = {};
+    for (const mm of model.members.values()) for (const [k, v] of mm.ledger) expectedLedger[`${mm.id} ${k}`] = v;
+    expect(actualLedger, 'ledger sums').toEqual(expectedLedger);
+
+    for (const gachaId of this.packIds) {
+      const pack = model.pack(gachaId);
+      const remaining = await getRemaining(db, gachaId);
+      expect({ total: remaining.total, remaining: remaining.remaining, soldOut: remaining.soldOut }, `lots of ${gachaId}`).toEqual({
+        total: pack.total, remaining: pack.remaining, soldOut: pack.soldOut,
+      });
+      expect(Object.fromEntries(remaining.tiers.map((t) => [t.tierId, t.remaining])), `tiers of ${gachaId}`).toEqual(
+        Object.fromEntries(pack.tiers.map((t) => [t.id, t.isLastOne ? (pack.soldOut ? 0 : 1) : t.quantity - t.won])),
+      );
+    }
+
+    expect(await checkInvariants(db), 'invariants').toEqual([]);
+  }
+
+  /**
+   * The prize box, newest first with every field right; when `paged`, walked in small pages (none
+   * skipped or repeated), and the default view too (what is still to decide: pending and kept).
+   */
+  private async checkPrizeBox(memberId: string, paged: boolean) {
+    const seen: PrizeBoxItem[] = [];
+    let before: { createdAt: string; id: string } | undefined;
+    for (let page = 0; page < 100; page++) {
+      const { items, next } = await listPrizes(this.db, memberId, { status: ALL_STATUSES, limit: paged ? this.scenario.pageSize : 100, before });
+      seen.push(...items);
+      if (!next) break;
+      before = next;
+    }
+    const expected = this.model.prizesOf(memberId).sort((a, b) => b.createdAt - a.createdAt || byUuid(b.id, a.id));
+    expect(seen.map((p) => p.prizeId), `prize box of ${memberId}`).toEqual(expected.map((p) => p.id));
+    expect(
+      seen.map((p) => ({ status: p.status, drawId: p.drawId, gachaId: p.gachaId, tierId: p.tierId, position: p.position, conversionValue: p.conversionValue, isLastOne: p.isLastOne, decideBy: p.decideBy, createdAt: p.createdAt })),
+      `prizes of ${memberId}`,
+    ).toEqual(expected.map((p) => ({ status: p.status, drawId: p.drawId, gachaId: p.gachaId, tierId: p.tierId, position: p.position, conversionValue: p.conversionValue, isLastOne: p.isLastOne, decideBy: iso(p.decideBy), createdAt: iso(p.createdAt) })));
+    if (!paged) return;
+    const open = await listPrizes(this.db, memberId, { limit: 100 });
+    expect(open.items.map((p) => p.prizeId).sort(byUuid), `open prizes of ${memberId}`).toEqual(
+      this.model.prizesOf(memberId, ['pending', 'kept']).map((p) => p.id).sort(byUuid),
+    );
+  }
+
+  /** After a run: every prize of it decided and every coin expired, so later runs' jobs count only their own. */
+  async tearDown() {
+    const far = this.now + 201 * DAY;
+    await autoConvertDuePrizes(this.db, new Date(far));
+    await expireDueCoins(this.db, new Date(far + FREE_COIN_MS));
+    clock = far + FREE_COIN_MS + DAY;
+  }
+}
+
+const describeOp = (op: Op) => JSON.stringify(op);
+
+async function play(scenario: Scenario, ops: Op[]) {
+  const run = new Run(scenario, ++runNo, clock);
+  try {
+    await run.setUp();
+    await run.check();
+    for (const [i, op] of ops.entries()) {
+      try {
+        const t0 = performance.now();
+        await run.apply(op);
+        const t1 = performance.now();
+        await run.check();
+        tally('ms in operations', t1 - t0);
+        tally('ms in checks', performance.now() - t1);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new Error(`step ${i + 1}/${ops.length} ${describeOp(op)} at ${iso(run.now)}: ${message}`, { cause: error });
+      }
+    }
+  } finally {
+    await run.tearDown();
+  }
+}
+
+const RUNS = Number(process.env.FC_RUNS ?? 0) || undefined;
+const STEPS = Number(process.env.FC_STEPS ?? 0) || 30;
+const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+
+describe('wallet and draw against a model', () => {
+  it('agree after every step of random grants, draws, retries, choices, time and jobs', async () => {
+    const numRuns = RUNS ?? (handle.engine === 'pglite' ? 25 : 60);
+    await fc.assert(
+      fc.asyncProperty(scenarioArb, fc.array(opArb, { minLength: 1, maxLength: STEPS, size: 'max' }), play),
+      { numRuns, seed: SEED, endOnFailure: false },
+    );
+    if (process.env.FC_STATS) console.log([...stats].sort().map(([k, v]) => `${k}: ${v}`).join('\n'));
+  }, 600_000);
+});
