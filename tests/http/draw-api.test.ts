@@ -7,6 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { openDatabase, type DatabaseHandle } from '../../db/client';
 import { runAdminCommand } from '../../scripts/shop-admin';
 import { getBalance, checkInvariants, grantCoins } from '../../modules/wallet';
+import { get, postForm, cookieFrom, uniqueEmail } from '../support/http';
+import { eq } from 'drizzle-orm';
+import { users } from '../../modules/identity/schema';
 
 const base = inject('shopUrl');
 const databaseUrl = inject('shopDatabaseUrl');
@@ -150,5 +153,33 @@ describe.skipIf(!databaseUrl)(`draw API${databaseUrl ? '' : ' (skipped: needs Po
     expect(reveal.status).toBe(200);
     expect(reveal.body.format).toBe('oripa-pack-reveal/1');
     expect((await api(`/gachas/${PACK}/reveal`)).status).toBe(409);
+  });
+
+  it('draws from the pack page without JavaScript: confirmation by URL, form post, result, choices', async () => {
+    const email = uniqueEmail('nojs-draw');
+    const signUp = await postForm('/auth/sign_up', { name: 'スクリプトなし', email, password: 'nojs-draw-pass-1', agreeToTerms: 'on' });
+    const cookie = cookieFrom(signUp.headers);
+    const [member] = await handle!.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    await grantCoins(handle!.db, { memberId: member!.id, kind: 'paid', amount: 1_000, reason: 'operator_grant', counterAccount: 'adjustment', idempotencyKey: `test:${email}` });
+    const confirm = await get(`/gacha/pokemon/${PACK}?confirm=10`, { cookie });
+    expect(confirm.status).toBe(200);
+    expect(confirm.body).toContain('10連を引きますか？');
+    const key = /name="idempotencyKey" value="([^"]+)"/.exec(confirm.body)?.[1];
+    expect(key).toBeTruthy();
+    const drawn = await postForm(`/gacha/pokemon/${PACK}`, { count: '10', idempotencyKey: key! }, { cookie });
+    expect(drawn.status).toBe(302);
+    expect(drawn.location).toMatch(new RegExp(`^/gacha/pokemon/${PACK}/result/[0-9a-f-]{36}\\?reveal=1$`));
+    // the same form sent twice (a double tap) lands on the same result and pays once
+    const twice = await postForm(`/gacha/pokemon/${PACK}`, { count: '10', idempotencyKey: key! }, { cookie });
+    expect(twice.location).toBe(drawn.location);
+    expect((await getBalance(handle!.db, member!.id)).total).toBe(0);
+    const result = await get(drawn.location!, { cookie });
+    expect(result.status).toBe(200);
+    expect(result.body).toContain('抽選結果');
+    const poorer = await postForm(`/gacha/pokemon/${PACK}`, { count: '1', idempotencyKey: 'nojs-short-1' }, { cookie });
+    expect(poorer.status).toBe(422);
+    expect(poorer.body).toContain('コインが不足しています');
+    const stranger = await postForm('/auth/sign_up', { name: 'よその人', email: uniqueEmail('nojs-other'), password: 'nojs-other-pass-1', agreeToTerms: 'on' });
+    expect((await get(drawn.location!.split('?')[0]!, { cookie: cookieFrom(stranger.headers) })).status).toBe(404);
   });
 });

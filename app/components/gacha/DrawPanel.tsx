@@ -1,7 +1,7 @@
 // The draw buttons (1回 / 10連 / 100連) and the confirmation: cost, balance and balance after.
 // Without JavaScript the buttons open the confirmation through the URL (?confirm=10); with it, in
 // place. The confirmation's form carries a one-time idempotency key, so a double tap draws once.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Form, Link, useLocation, useNavigation } from 'react-router';
 import { Button, ButtonLink } from '~/components/Button';
 import { formatCoins } from '~/lib/numbers';
@@ -70,6 +70,7 @@ function ConfirmDialog({ count, price, balance, idempotencyKey, onClose, cancelH
   const cost = price * count;
   const after = balance === null ? null : balance - cost;
   const titleRef = useRef<HTMLHeadingElement>(null);
+  const titleId = useId();
   const location = useLocation();
   useEffect(() => {
     titleRef.current?.focus();
@@ -82,9 +83,9 @@ function ConfirmDialog({ count, price, balance, idempotencyKey, onClose, cancelH
   const signInHref = `/auth/sign_in?redirect=${encodeURIComponent(location.pathname)}`;
   return (
     <div className="fixed inset-0 z-overlay flex items-end justify-center bg-ink/60 p-0 sm:items-center sm:p-4" role="presentation" onClick={(e) => e.target === e.currentTarget && !submitting && onClose()}>
-      <div role="dialog" aria-modal="true" aria-labelledby="draw-confirm-title" className="w-full max-w-md rounded-t-3xl bg-white p-5 pb-8 shadow-xl sm:rounded-3xl sm:pb-5">
-        <h2 id="draw-confirm-title" ref={titleRef} tabIndex={-1} className="text-center text-lg font-black outline-none">
-          {drawOptionLabel(count)}を引きますか？
+      <div role="dialog" aria-modal="true" aria-labelledby={titleId} className="w-full max-w-md rounded-t-3xl bg-white p-5 pb-8 shadow-xl sm:rounded-3xl sm:pb-5">
+        <h2 id={titleId} ref={titleRef} tabIndex={-1} className="text-center text-lg font-black outline-none">
+          {`${drawOptionLabel(count)}を引きますか？`}
         </h2>
         <dl className="mt-4 divide-y divide-line rounded-2xl bg-canvas px-4 text-sm">
           <div className="flex justify-between py-2.5"><dt>消費コイン</dt><dd className="font-black" data-testid="confirm-cost">{formatCoins(cost)}</dd></div>
