@@ -260,8 +260,11 @@ BEGIN
         SELECT position FROM gacha_lots
          WHERE gacha_id = p_gacha AND position = ANY (v_want) AND draw_id IS NULL
          ORDER BY position FOR UPDATE NOWAIT) s;
+      -- With the lots locked: still ours, the pack not at its end, and not ended meanwhile (endPack
+      -- locks every unclaimed lot, so it either waits for this draw or this draw sees it).
       IF coalesce(cardinality(v_pos), 0) < p_count
-         OR coalesce(pg_sequence_last_value(v_seq), 0) >= g.total_lots THEN
+         OR coalesce(pg_sequence_last_value(v_seq), 0) >= g.total_lots
+         OR (SELECT status FROM gachas WHERE id = p_gacha) <> 'on_sale' THEN
         RAISE EXCEPTION 'draw: retry at the end of the pack' USING ERRCODE = '40001';
       END IF;
     ELSE

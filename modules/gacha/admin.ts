@@ -139,7 +139,11 @@ export async function endPack(db: Database, gachaId: string, now = new Date()): 
     if (!pack) throw new PackAdminError('GACHA_NOT_FOUND', `ガチャ ${gachaId} がありません。`);
     if (pack.status === 'draft') throw new PackAdminError('NOT_PUBLISHED', '下書きのガチャは終了できません。削除してください。');
     if (pack.status === 'ended') return;
-    await tx.update(gachas).set({ status: pack.status === 'sold_out' ? 'sold_out' : 'ended', endedAt: now, revealedAt: now }).where(eq(gachas.id, gachaId));
+    await tx.update(gachas).set({ status: pack.status === 'sold_out' ? 'sold_out' : 'ended', endedAt: now }).where(eq(gachas.id, gachaId));
+    // Wait for draws holding lots to commit; later ones find a lot locked or the pack ended and
+    // retry into a refusal. Then every claim precedes the reveal time.
+    await tx.execute(sql`select position from gacha_lots where gacha_id = ${gachaId} and draw_id is null for update`);
+    await tx.update(gachas).set({ revealedAt: sql`greatest(${now.toISOString()}::timestamptz, clock_timestamp())` }).where(eq(gachas.id, gachaId));
   });
 }
 
