@@ -15,6 +15,7 @@ import { isNoindexPath } from '../app/guards/rules';
 import { createImageRoute } from './images';
 import { robotsTxt, sitemapXml } from './seo';
 import { createApiV1 } from './api/v1';
+import { fastMember } from './api/v1/auth';
 
 /** The largest request body the shop reads (forms, JSON, provider webhooks). */
 export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
@@ -138,6 +139,8 @@ export function createServerApp(options: ServerAppOptions) {
 
 async function currentMember(services: ShopServices, headers: Headers): Promise<SessionMember | null> {
   if (!headers.get('cookie')?.includes('session_token')) return null;
+  const fast = await fastMember(services, headers);
+  if (fast !== 'slow') return fast;
   const session = await services.auth.api.getSession({ headers });
   if (!session) return null;
   const user = session.user as typeof session.user & { role?: string | null };

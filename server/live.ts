@@ -1,5 +1,5 @@
 // Live remaining counts for pack pages. After draws, the instance that served them recounts the
-// pack (at most every 250 ms per pack), stores the count on the pack row and NOTIFYs; every
+// pack (at most once a second per pack), stores the count on the pack row and NOTIFYs; every
 // instance LISTENs and pushes the counts to its open server-sent-event streams. The recount runs
 // outside the draw's transaction, so the draw stays one round trip and the pack row stays cold.
 import { sql } from 'drizzle-orm';
@@ -12,7 +12,7 @@ import { getGacha } from '../modules/gacha';
 import { apiError } from './api-error';
 
 export const LIVE_CHANNEL = 'gacha_remaining';
-const RECOUNT_MS = 250;
+const RECOUNT_MS = 1000;
 const HEARTBEAT_MS = 25_000;
 
 export interface RemainingEvent {

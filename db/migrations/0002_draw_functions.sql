@@ -64,14 +64,26 @@ BEGIN
   IF p_kind NOT IN ('paid', 'free') THEN
     RAISE EXCEPTION 'unknown coin kind %', p_kind USING ERRCODE = '22023';
   END IF;
+  -- A repeat of a finished grant replays it, whatever time it is now; a key is one member's only.
+  SELECT grant_id, member_id INTO v_existing FROM coin_ledger WHERE idem_key = p_idem AND seq = 0;
+  IF FOUND THEN
+    IF v_existing.member_id <> p_member THEN
+      RETURN jsonb_build_object('conflict', true);
+    END IF;
+    SELECT paid, free INTO w FROM wallets WHERE member_id = p_member;
+    RETURN jsonb_build_object('grantId', v_existing.grant_id, 'replay', true, 'paid', w.paid, 'free', w.free);
+  END IF;
   IF p_expires_at IS NULL OR p_expires_at <= v_now THEN
     RAISE EXCEPTION 'a grant must expire in the future' USING ERRCODE = '22023';
   END IF;
   INSERT INTO wallets (member_id, updated_at) VALUES (p_member, v_now) ON CONFLICT (member_id) DO NOTHING;
   SELECT paid, free INTO w FROM wallets WHERE member_id = p_member FOR UPDATE;
-  -- Checked under the wallet lock, so two concurrent grants with one key credit once.
+  -- Checked again under the wallet lock, so two concurrent grants with one key credit once.
   SELECT grant_id, member_id INTO v_existing FROM coin_ledger WHERE idem_key = p_idem AND seq = 0;
   IF FOUND THEN
+    IF v_existing.member_id <> p_member THEN
+      RETURN jsonb_build_object('conflict', true);
+    END IF;
     RETURN jsonb_build_object('grantId', v_existing.grant_id, 'replay', true, 'paid', w.paid, 'free', w.free);
   END IF;
   INSERT INTO coin_grants (member_id, kind, amount, remaining, granted_at, expires_at, reason)
@@ -256,9 +268,11 @@ BEGIN
   IF v_last + p_count <= g.total_lots THEN
     SELECT array_agg(nextval(v_seq)::int) INTO v_want FROM generate_series(1, p_count);
     IF (SELECT max(x) FROM unnest(v_want) x) <= g.total_lots THEN
-      SELECT array_agg(position ORDER BY position) INTO v_pos FROM (
-        SELECT position FROM gacha_lots
-         WHERE gacha_id = p_gacha AND position = ANY (v_want) AND draw_id IS NULL
+      -- By primary key (not the partial index, whose statistics lag behind a fresh pack); a lot
+      -- already claimed is locked too but not counted, and the draw retries.
+      SELECT array_agg(position ORDER BY position) FILTER (WHERE s.draw_id IS NULL) INTO v_pos FROM (
+        SELECT position, draw_id FROM gacha_lots
+         WHERE gacha_id = p_gacha AND position = ANY (v_want)
          ORDER BY position FOR UPDATE NOWAIT) s;
       -- With the lots locked: still ours, the pack not at its end, and not ended meanwhile (endPack
       -- locks every unclaimed lot, so it either waits for this draw or this draw sees it).

@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../../tests/support/datab
 import { createMemberWithCoins, createPublishedPack } from '../../tests/support/fixtures';
 import { openDatabase, type DatabaseHandle } from '../../db/client';
 import { drawLots, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrizes, listPrizes, getRemaining } from './index';
-import { checkInvariants, getBalance, listLedgerEntries, grantCoins, expireDueCoins } from '../wallet';
+import { checkInvariants, getBalance, listLedgerEntries, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '../wallet';
 import { getExp } from '../progression';
 import { endPack, getPackReveal } from '../gacha/admin';
 import { verifyReveal } from './commitment';
@@ -179,5 +179,45 @@ describe('wallet', () => {
     const grants = await Promise.all(Array.from({ length: 5 }, () => grantCoins(db, { memberId: member, kind: 'free', amount: 70, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: k })));
     expect(new Set(grants.map((g) => g.grantId)).size).toBe(1);
     expect((await getBalance(db, member)).free).toBe(70);
+  });
+
+  it('replays a grant after its expiry has passed, and refuses its key for another member', async () => {
+    const db = handle.db;
+    const member = await createMemberWithCoins(db, {});
+    const other = await createMemberWithCoins(db, {});
+    const t0 = new Date(Date.now() + 86_400_000);
+    const request = { memberId: member, kind: 'free' as const, amount: 100, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: key(), expiresAt: new Date(t0.getTime() + 3_600_000) };
+    const first = await grantCoins(db, { ...request, now: t0 });
+    const later = await grantCoins(db, { ...request, now: new Date(t0.getTime() + 7_200_000) });
+    expect(later).toMatchObject({ grantId: first.grantId, replay: true });
+    await expect(grantCoins(db, { ...request, memberId: other, now: t0 })).rejects.toBeInstanceOf(IdempotencyKeyConflict);
+    expect((await getBalance(db, other)).total).toBe(0);
+  });
+
+  it('shows coins past their date as gone before the expiry job runs', async () => {
+    const db = handle.db;
+    const member = await createMemberWithCoins(db, { paid: 100 });
+    const now = new Date();
+    await grantCoins(db, { memberId: member, kind: 'free', amount: 40, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: key(), expiresAt: new Date(now.getTime() + 1000), now });
+    expect(await getBalance(db, member, new Date(now.getTime() + 5000))).toMatchObject({ paid: 100, free: 0, total: 100 });
+  });
+});
+
+describe('the prize box pages', () => {
+  it('walks every prize once, page by page, with claim times in microseconds', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 40, price: 10, drawOptions: [10] });
+    const member = await createMemberWithCoins(db, { paid: 1000 });
+    for (let i = 0; i < 3; i++) expect((await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() })).ok).toBe(true);
+    const seen: string[] = [];
+    let before: { createdAt: string; id: string } | undefined;
+    for (;;) {
+      const page = await listPrizes(db, member, { limit: 3, before });
+      seen.push(...page.items.map((p) => p.prizeId));
+      if (!page.next) break;
+      before = page.next;
+    }
+    expect(seen).toHaveLength(30);
+    expect(new Set(seen).size).toBe(30);
   });
 });

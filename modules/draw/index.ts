@@ -2,7 +2,7 @@
 // auto-conversion job, and each pack's live remaining counts. The web pages, the JSON API and
 // the operator's command line all call these functions.
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { prizes, draws, type PrizeStatus } from './schema';
 import { gachaLots, gachaTiers, gachas } from '../gacha/schema';
@@ -196,6 +196,8 @@ export async function listPrizes(
       tierId: gachaTiers.id, tierLabel: gachaTiers.label, tierRank: gachaTiers.rank, effect: gachaTiers.effect,
       cardName: gachaTiers.cardName, imagePath: gachaTiers.cardImagePath, rarity: gachaTiers.rarity, cardGrade: gachaTiers.cardGrade,
       isLastOne: gachaTiers.isLastOne, gachaTitle: gachas.title, genreId: gachas.genreId,
+      // The cursor keeps the full microsecond precision of the claim time.
+      cursorAt: sql<string>`to_char(${prizes.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
     })
     .from(prizes)
     .innerJoin(gachaTiers, eq(gachaTiers.id, prizes.tierId))
@@ -203,17 +205,17 @@ export async function listPrizes(
     .where(and(
       eq(prizes.memberId, memberId),
       inArray(prizes.status, statuses),
-      before ? or(lt(prizes.createdAt, new Date(before.createdAt)), and(eq(prizes.createdAt, new Date(before.createdAt)), lt(prizes.id, before.id))) : undefined,
+      before ? sql`(${prizes.createdAt}, ${prizes.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)` : undefined,
     ))
     .orderBy(desc(prizes.createdAt), desc(prizes.id))
     .limit(limit + 1);
-  const items = rows.slice(0, limit).map((r) => ({
+  const items = rows.slice(0, limit).map(({ cursorAt: _cursorAt, ...r }) => ({
     ...r,
     decideBy: new Date(r.decideBy).toISOString(),
     createdAt: new Date(r.createdAt).toISOString(),
   }));
-  const last = items[items.length - 1];
-  return { items, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.prizeId } : null };
+  const last = rows[limit - 1];
+  return { items, next: rows.length > limit && last ? { createdAt: last.cursorAt, id: last.prizeId } : null };
 }
 
 export type PrizeChoiceOutcome =

@@ -125,6 +125,10 @@ export async function publishPack(db: Database, gachaId: string, now = new Date(
     const status = pack.saleStartsAt && pack.saleStartsAt > now ? 'scheduled' : 'on_sale';
     await tx.update(gachas).set({ status, commitment, committedAt: now, remainingLots: lots.length, saleStartsAt: pack.saleStartsAt ?? now }).where(eq(gachas.id, gachaId));
     return { commitment, totalLots: lots.length, status };
+  }).then(async (published) => {
+    // Fresh statistics, so the planner knows the new lots before the first draw.
+    await db.execute(sql`analyze gacha_lots`);
+    return published;
   });
 }
 

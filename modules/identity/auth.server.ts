@@ -13,6 +13,8 @@ import { users, sessions, accounts, verifications, rateLimits } from './schema';
 export const CLIENT_IP_HEADER = 'x-shop-client-ip';
 
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
+/** A session is extended (to SESSION_MAX_AGE_SECONDS) once it is older than this. */
+export const SESSION_UPDATE_AGE_SECONDS = 60 * 60 * 24;
 
 /**
  * @example const auth = createShopAuth({ db, config, logger }); await auth.handler(request)
@@ -35,7 +37,7 @@ export function createShopAuth(options: { db: Database; config: ShopConfig; logg
       maxPasswordLength: 128,
       autoSignIn: true,
     },
-    session: { expiresIn: SESSION_MAX_AGE_SECONDS, updateAge: 60 * 60 * 24 },
+    session: { expiresIn: SESSION_MAX_AGE_SECONDS, updateAge: SESSION_UPDATE_AGE_SECONDS },
     // The nickname rules hold however an account is created or renamed, not only through our form.
     databaseHooks: {
       user: {

@@ -1,7 +1,7 @@
 // The wallet's public API: balances, grants, the coin history and the expiry job. The rules that
 // must hold under concurrency (spending order, expiry, idempotency) are SQL functions in
 // db/migrations/0002_draw_functions.sql; this file calls them and shapes their answers.
-import { and, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, lte, sql } from 'drizzle-orm';
 import { addDays } from 'date-fns';
 import type { Database } from '../../db/client';
 import { coinGrants, coinLedger, wallets, type CoinKind } from './schema';
@@ -64,6 +64,14 @@ export interface GrantResult {
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
+/** The idempotency key already credited another member: nothing was credited. */
+export class IdempotencyKeyConflict extends Error {
+  constructor(readonly key: string) {
+    super(`idempotency key ${key} belongs to another member's grant`);
+    this.name = 'IdempotencyKeyConflict';
+  }
+}
+
 /**
  * Credits coins. Amounts are positive integers; the expiry defaults by kind.
  * @example await grantCoins(db, { memberId, kind: 'free', amount: 500, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: 'ops:2026-11-21:1' })
@@ -75,20 +83,28 @@ export async function grantCoins(db: Database, input: GrantInput): Promise<Grant
   const result = await db.execute(sql`select wallet_grant(${input.memberId}::text, ${input.kind}::text, ${input.amount}::int,
     ${expiresAt.toISOString()}::timestamptz, ${input.reason}::text, ${input.counterAccount}::text, ${input.idempotencyKey}::text,
     ${input.ref ?? null}::text, ${input.memo ?? null}::text, ${now.toISOString()}::timestamptz) as r`);
-  const answer = rowsOf<{ r: { grantId: number | string; replay: boolean; paid: number; free: number } }>(result)[0]!.r;
-  return { ...answer, grantId: Number(answer.grantId) };
+  const answer = rowsOf<{ r: { grantId: number | string; replay: boolean; paid: number; free: number; conflict?: boolean } }>(result)[0]!.r;
+  if (answer.conflict) throw new IdempotencyKeyConflict(input.idempotencyKey);
+  return { grantId: Number(answer.grantId), replay: answer.replay, paid: answer.paid ?? 0, free: answer.free ?? 0 };
 }
 
 /** @example const { paid, free } = await getBalance(db, member.id) */
 export async function getBalance(db: Database, memberId: string, now = new Date()): Promise<WalletBalance> {
   const [wallet] = await db.select({ paid: wallets.paid, free: wallets.free }).from(wallets).where(eq(wallets.memberId, memberId));
+  // Grants past their date count for nothing even before the expiry job has written them off.
+  const due = await db
+    .select({ kind: coinGrants.kind, amount: sql<string>`sum(${coinGrants.remaining})` })
+    .from(coinGrants)
+    .where(and(eq(coinGrants.memberId, memberId), gt(coinGrants.remaining, 0), lte(coinGrants.expiresAt, now)))
+    .groupBy(coinGrants.kind);
+  const dueOf = (kind: CoinKind) => Number(due.find((d) => d.kind === kind)?.amount ?? 0);
   const soon = addDays(now, EXPIRING_SOON_DAYS);
   const [expiring] = await db
     .select({ amount: sql<string>`coalesce(sum(${coinGrants.remaining}), 0)`, first: sql<Date | string | null>`min(${coinGrants.expiresAt})` })
     .from(coinGrants)
     .where(and(eq(coinGrants.memberId, memberId), gt(coinGrants.remaining, 0), gt(coinGrants.expiresAt, now), lt(coinGrants.expiresAt, soon)));
-  const paid = wallet?.paid ?? 0;
-  const free = wallet?.free ?? 0;
+  const paid = (wallet?.paid ?? 0) - dueOf('paid');
+  const free = (wallet?.free ?? 0) - dueOf('free');
   const first = expiring?.first ? new Date(expiring.first).toISOString() : null;
   return { paid, free, total: paid + free, expiringSoon: { amount: Number(expiring?.amount ?? 0), firstExpiresAt: first } };
 }

@@ -2,6 +2,7 @@
 // session carried as `Authorization: Bearer <session cookie value>` by the native app.
 import type { SessionMember } from '../../../app/context';
 import type { ShopServices } from '../../services';
+import { memberOfSessionToken, verifySignedToken } from '../../../modules/identity/session.server';
 
 export type { SessionMember };
 
@@ -30,6 +31,8 @@ export function bearerToken(headers: Headers): string | null {
  * there unless the plugin requires signatures).
  */
 export async function resolveMember(services: ShopServices, requestHeaders: Headers): Promise<SessionMember | null> {
+  const fast = await fastMember(services, requestHeaders);
+  if (fast !== 'slow') return fast;
   const bearer = bearerToken(requestHeaders);
   let headers = requestHeaders;
   if (bearer && SIGNED_SESSION_TOKEN.test(bearer)) {
@@ -54,3 +57,36 @@ export async function resolveMember(services: ShopServices, requestHeaders: Head
 
 /** Staff (operators) are members whose role is 'admin'. */
 export const isStaff = (member: SessionMember | null | undefined) => member?.role === 'admin';
+
+let sessionCookieName: string | undefined;
+
+/** The session cookie's value from a Cookie header, or null. */
+export function cookieValue(header: string | null, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+/**
+ * The member in one indexed query (modules/identity/session.server.ts), or 'slow' when better-auth
+ * must decide: no recognisable credential shape, or a session due for its refresh.
+ */
+export async function fastMember(services: ShopServices, headers: Headers): Promise<SessionMember | null | 'slow'> {
+  const bearer = bearerToken(headers);
+  let token: string | null;
+  if (bearer) {
+    token = SIGNED_SESSION_TOKEN.test(bearer) ? verifySignedToken(bearer, services.config.AUTH_SECRET) : bearer;
+  } else {
+    if (!headers.get('cookie')?.includes('session_token')) return null;
+    sessionCookieName ??= (await services.auth.$context).authCookies.sessionToken.name;
+    const value = cookieValue(headers.get('cookie'), sessionCookieName);
+    if (!value) return headers.get('cookie')?.includes('session_token') ? 'slow' : null;
+    token = verifySignedToken(value, services.config.AUTH_SECRET);
+  }
+  if (!token) return null;
+  const member = await memberOfSessionToken(services.db, token);
+  return member === 'refresh' ? 'slow' : member;
+}

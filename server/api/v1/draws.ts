@@ -99,17 +99,16 @@ const createDraw = defineOperation({
   },
   handler: async ({ services, member, params, body, idempotencyKey }) => {
     const { db } = services;
-    const pack = await getGacha(db, params.gachaId);
-    if (!pack) throw new ApiError(404, 'GACHA_NOT_FOUND', 'ガチャが見つかりません。');
+    // One database call: the draw function itself answers GACHA_NOT_FOUND for unknown or draft packs.
     const outcome = await drawLots(db, {
-      memberId: member.id, gachaId: pack.id, count: body.count, idempotencyKey: `api:${idempotencyKey!}`,
-      rank: (await needsRank(db, pack.id)) ? (await currentRank(db, member.id)).rank : 0,
+      memberId: member.id, gachaId: params.gachaId, count: body.count, idempotencyKey: `api:${idempotencyKey!}`,
+      rank: (await needsRank(db, params.gachaId)) ? (await currentRank(db, member.id)).rank : 0,
     });
     if (!outcome.ok) {
       const { status, message } = describeDrawRefusal(outcome.code, outcome.details);
       throw new ApiError(status, outcome.code, message, outcome.details, outcome.code === 'DRAW_BUSY' ? { 'Retry-After': '1' } : undefined);
     }
-    if (!outcome.result.replay) services.live?.noteChange(pack.id);
+    if (!outcome.result.replay) services.live?.noteChange(outcome.result.gachaId);
     return { status: outcome.result.replay ? 200 : 201, body: toDrawBody(outcome.result) };
   },
 });
