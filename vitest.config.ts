@@ -33,6 +33,19 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        resolve: { alias },
+        test: {
+          // Two server instances of the build on one PostgreSQL database (tests/support/instances.ts):
+          // one file at a time, after the parallel unit tests, beside nothing else.
+          name: 'storm',
+          include: ['tests/storm/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          testTimeout: 240_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });
