@@ -1,0 +1,67 @@
+// The shop's rule jobs, registered as main registers them and run through pg-boss: prizes past
+// their deadline are converted (a ledger entry each), expired coins written off, sale windows moved.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { openDatabase, type DatabaseHandle } from '../../db/client';
+import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
+import { createMemberWithCoins, createPublishedPack } from '../../tests/support/fixtures';
+import { createJobRunner, registerShopJobs, type JobRunner } from './index';
+import { capturingLogger } from './test-support';
+import { drawLots, listPrizes } from '../../modules/draw';
+import { checkInvariants, getBalance, grantCoins, listLedgerEntries } from '../../modules/wallet';
+import type { ShopConfig } from '../config';
+
+let testDb: TestDatabase;
+let handle: DatabaseHandle;
+let runner: JobRunner;
+const DAY = 86_400_000;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase('shop_jobs');
+  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 4 });
+  await handle.migrate();
+  runner = createJobRunner({ database: handle, logger: capturingLogger().logger, config: { DATABASE_URL: testDb.databaseUrl }, pollingIntervalSeconds: 0.5 });
+  registerShopJobs(runner, { config: { dataDir: testDb.dataDir, IMAGE_CACHE_MAX_MB: 16 } as ShopConfig });
+  await runner.start();
+});
+afterAll(async () => {
+  await runner?.stop();
+  await handle?.close();
+  await testDb?.drop();
+});
+
+describe('the shop rule jobs', () => {
+  it('are scheduled in pg-boss', async () => {
+    const result = await handle.db.execute(sql`select name from pgboss.schedule order by name`);
+    const names = (result as unknown as { rows: { name: string }[] }).rows.map((r) => r.name);
+    expect(names).toEqual(expect.arrayContaining(['wallet.expire-coins', 'prizes.auto-convert', 'gacha.sale-windows', 'api.forget-idempotency-keys']));
+  });
+
+  it('convert prizes past their deadline and write off expired coins, once', async () => {
+    const db = handle.db;
+    const past = new Date(Date.now() - 20 * DAY);
+    const gachaId = await createPublishedPack(db, { lots: 30, price: 10, drawOptions: [10] });
+    const member = await createMemberWithCoins(db, { paid: 100 });
+    const drawn = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: randomUUID() });
+    if (!drawn.ok) throw new Error(drawn.code);
+    // Fifteen days later, as far as these prizes are concerned.
+    await db.execute(sql`update prizes set decide_by = now() - interval '1 day' where draw_id = ${drawn.result.drawId}::uuid`);
+    await grantCoins(db, { memberId: member, kind: 'free', amount: 50, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: randomUUID(), now: past, expiresAt: new Date(Date.now() - DAY) });
+
+    const converted = await runner.runNow('prizes.auto-convert');
+    expect(converted.processed).toBe(10);
+    const box = await listPrizes(db, member, { status: ['converted'] });
+    expect(box.items).toHaveLength(10);
+    const value = box.items.reduce((sum, p) => sum + p.conversionValue, 0);
+    const expired = await runner.runNow('wallet.expire-coins');
+    expect(expired.processed).toBe(1);
+    expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: value });
+    const entries = (await listLedgerEntries(db, member, { limit: 50 })).items;
+    expect(entries.filter((e) => e.reason === 'prize_auto_conversion')).toHaveLength(10);
+    expect(entries.filter((e) => e.reason === 'expiry')).toHaveLength(1);
+    expect((await runner.runNow('prizes.auto-convert')).processed).toBe(0);
+    expect((await runner.runNow('wallet.expire-coins')).processed).toBe(0);
+    expect(await checkInvariants(db)).toEqual([]);
+  });
+});
