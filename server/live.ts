@@ -14,6 +14,8 @@ import { apiError } from './api-error';
 export const LIVE_CHANNEL = 'gacha_remaining';
 const RECOUNT_MS = 1000;
 const HEARTBEAT_MS = 25_000;
+/** Open streams one instance serves at most; beyond it new viewers are told to come back. */
+export const MAX_STREAMS = 5_000;
 
 export interface RemainingEvent {
   gachaId: string;
@@ -39,6 +41,7 @@ export async function createLiveUpdates(database: DatabaseHandle, logger: Logger
   const pending = new Map<string, NodeJS.Timeout>();
   const running = new Set<string>();
   const wakers = new Set<() => void>();
+  let open = 0;
   let stopped = false;
 
   const dispatch = (event: RemainingEvent) => {
@@ -93,9 +96,14 @@ export async function createLiveUpdates(database: DatabaseHandle, logger: Logger
     async stream(c, gachaId) {
       const pack = await getGacha(database.db, gachaId);
       if (!pack) return apiError(c, 404, 'GACHA_NOT_FOUND', 'ガチャが見つかりません。');
+      if (open >= MAX_STREAMS) {
+        c.header('Retry-After', '30');
+        return apiError(c, 503, 'LIVE_UPDATES_FULL', 'ただいま混み合っています。残り口数は再読み込みで最新になります。');
+      }
       c.header('Cache-Control', 'no-store');
       c.header('X-Accel-Buffering', 'no');
       return streamSSE(c, async (sse) => {
+        open += 1;
         const queue: RemainingEvent[] = [];
         let wake: (() => void) | undefined;
         const unsubscribe = subscribe(gachaId, (event) => {
@@ -130,6 +138,7 @@ export async function createLiveUpdates(database: DatabaseHandle, logger: Logger
             }
           }
         } finally {
+          open -= 1;
           unsubscribe();
         }
       });
