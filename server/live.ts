@@ -118,7 +118,8 @@ export async function createLiveUpdates(database: DatabaseHandle, logger: Logger
           const first = await getRemaining(database.db, gachaId);
           await sse.writeSSE({ event: 'remaining', data: JSON.stringify({ gachaId, total: first.total, remaining: first.remaining, soldOut: first.soldOut, tiers: first.tiers.map((t) => ({ tierId: t.tierId, remaining: t.remaining })) }), retry: 3000 });
           while (!sse.aborted && !stopped) {
-            await new Promise<void>((resolve) => {
+            // An event that arrived while the last one was being written is sent without waiting.
+            if (queue.length === 0) await new Promise<void>((resolve) => {
               const timer = setTimeout(done, HEARTBEAT_MS);
               function done() {
                 clearTimeout(timer);

@@ -50,6 +50,20 @@ BEGIN
   RETURN v_total;
 END $$;
 --> statement-breakpoint
+-- The answer to a repeated grant key: the first grant, or a conflict when the request differs.
+CREATE OR REPLACE FUNCTION wallet_grant_replay(p_grant bigint, p_owner text, p_owner_kind text, p_owner_amount int,
+  p_member text, p_kind text, p_amount int) RETURNS jsonb
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  w record;
+BEGIN
+  IF p_owner <> p_member OR p_owner_kind <> p_kind OR p_owner_amount <> p_amount THEN
+    RETURN jsonb_build_object('conflict', true);
+  END IF;
+  SELECT paid, free INTO w FROM wallets WHERE member_id = p_member;
+  RETURN jsonb_build_object('grantId', p_grant, 'replay', true, 'paid', coalesce(w.paid, 0), 'free', coalesce(w.free, 0));
+END $$;
+--> statement-breakpoint
 -- Credits coins as a new grant. Idempotent on p_idem: a repeat returns the first grant.
 CREATE OR REPLACE FUNCTION wallet_grant(p_member text, p_kind text, p_amount int, p_expires_at timestamptz,
   p_reason text, p_counter text, p_idem text, p_ref text, p_memo text, p_now timestamptz) RETURNS jsonb
@@ -64,14 +78,11 @@ BEGIN
   IF p_kind NOT IN ('paid', 'free') THEN
     RAISE EXCEPTION 'unknown coin kind %', p_kind USING ERRCODE = '22023';
   END IF;
-  -- A repeat of a finished grant replays it, whatever time it is now; a key is one member's only.
-  SELECT grant_id, member_id INTO v_existing FROM coin_ledger WHERE idem_key = p_idem AND seq = 0;
+  -- A repeat of a finished grant replays it, whatever time it is now. A key belongs to one grant:
+  -- another member, kind or amount under it is a conflict and credits nothing.
+  SELECT grant_id, member_id, kind, amount INTO v_existing FROM coin_ledger WHERE idem_key = p_idem AND seq = 0;
   IF FOUND THEN
-    IF v_existing.member_id <> p_member THEN
-      RETURN jsonb_build_object('conflict', true);
-    END IF;
-    SELECT paid, free INTO w FROM wallets WHERE member_id = p_member;
-    RETURN jsonb_build_object('grantId', v_existing.grant_id, 'replay', true, 'paid', w.paid, 'free', w.free);
+    RETURN wallet_grant_replay(v_existing.grant_id, v_existing.member_id, v_existing.kind, v_existing.amount, p_member, p_kind, p_amount);
   END IF;
   IF p_expires_at IS NULL OR p_expires_at <= v_now THEN
     RAISE EXCEPTION 'a grant must expire in the future' USING ERRCODE = '22023';
@@ -79,19 +90,22 @@ BEGIN
   INSERT INTO wallets (member_id, updated_at) VALUES (p_member, v_now) ON CONFLICT (member_id) DO NOTHING;
   SELECT paid, free INTO w FROM wallets WHERE member_id = p_member FOR UPDATE;
   -- Checked again under the wallet lock, so two concurrent grants with one key credit once.
-  SELECT grant_id, member_id INTO v_existing FROM coin_ledger WHERE idem_key = p_idem AND seq = 0;
+  SELECT grant_id, member_id, kind, amount INTO v_existing FROM coin_ledger WHERE idem_key = p_idem AND seq = 0;
   IF FOUND THEN
-    IF v_existing.member_id <> p_member THEN
-      RETURN jsonb_build_object('conflict', true);
-    END IF;
-    RETURN jsonb_build_object('grantId', v_existing.grant_id, 'replay', true, 'paid', w.paid, 'free', w.free);
+    RETURN wallet_grant_replay(v_existing.grant_id, v_existing.member_id, v_existing.kind, v_existing.amount, p_member, p_kind, p_amount);
   END IF;
-  INSERT INTO coin_grants (member_id, kind, amount, remaining, granted_at, expires_at, reason)
-  VALUES (p_member, p_kind, p_amount, p_amount, v_now, p_expires_at, p_reason) RETURNING id INTO v_grant;
-  IF p_kind = 'paid' THEN w.paid := w.paid + p_amount; ELSE w.free := w.free + p_amount; END IF;
-  UPDATE wallets SET paid = w.paid, free = w.free, updated_at = v_now WHERE member_id = p_member;
-  INSERT INTO coin_ledger (member_id, kind, amount, counter_account, reason, idem_key, seq, grant_id, ref, memo, paid_after, free_after, created_at)
-  VALUES (p_member, p_kind, p_amount, p_counter, p_reason, p_idem, 0, v_grant, p_ref, p_memo, w.paid, w.free, v_now);
+  BEGIN
+    INSERT INTO coin_grants (member_id, kind, amount, remaining, granted_at, expires_at, reason)
+    VALUES (p_member, p_kind, p_amount, p_amount, v_now, p_expires_at, p_reason) RETURNING id INTO v_grant;
+    IF p_kind = 'paid' THEN w.paid := w.paid + p_amount; ELSE w.free := w.free + p_amount; END IF;
+    UPDATE wallets SET paid = w.paid, free = w.free, updated_at = v_now WHERE member_id = p_member;
+    INSERT INTO coin_ledger (member_id, kind, amount, counter_account, reason, idem_key, seq, grant_id, ref, memo, paid_after, free_after, created_at)
+    VALUES (p_member, p_kind, p_amount, p_counter, p_reason, p_idem, 0, v_grant, p_ref, p_memo, w.paid, w.free, v_now);
+  EXCEPTION WHEN unique_violation THEN
+    -- The same key committed meanwhile for another member (whose wallet this lock does not cover).
+    SELECT grant_id, member_id, kind, amount INTO v_existing FROM coin_ledger WHERE idem_key = p_idem AND seq = 0;
+    RETURN wallet_grant_replay(v_existing.grant_id, v_existing.member_id, v_existing.kind, v_existing.amount, p_member, p_kind, p_amount);
+  END;
   RETURN jsonb_build_object('grantId', v_grant, 'replay', false, 'paid', w.paid, 'free', w.free);
 END $$;
 --> statement-breakpoint
@@ -290,9 +304,13 @@ BEGIN
 
   IF v_endgame THEN
     PERFORM 1 FROM gachas WHERE id = p_gacha FOR NO KEY UPDATE;
+    -- The status may have changed while this draw waited (sold out, or ended by endPack).
     SELECT status INTO v_status FROM gachas WHERE id = p_gacha;
     IF v_status = 'sold_out' THEN
       RETURN draw_refuse(v_draw, 'SOLD_OUT', jsonb_build_object('remaining', 0));
+    END IF;
+    IF v_status <> 'on_sale' THEN
+      RETURN draw_refuse(v_draw, 'GACHA_ENDED', '{}'::jsonb);
     END IF;
     SELECT array_agg(position ORDER BY position) INTO v_free FROM (
       SELECT position FROM gacha_lots WHERE gacha_id = p_gacha AND draw_id IS NULL
@@ -354,13 +372,20 @@ DECLARE
 BEGIN
   SELECT count(*), count(*) FILTER (WHERE status IN ('pending', 'kept')) INTO v_found, v_open FROM (
     SELECT id, status FROM prizes WHERE id = ANY (p_prizes) AND member_id = p_member ORDER BY id FOR UPDATE) s;
-  IF v_found < cardinality(ARRAY(SELECT DISTINCT unnest(p_prizes))) THEN
-    RETURN jsonb_build_object('status', 'rejected', 'code', 'PRIZE_NOT_FOUND');
+  IF NOT p_auto THEN
+    IF v_found < cardinality(ARRAY(SELECT DISTINCT unnest(p_prizes))) THEN
+      RETURN jsonb_build_object('status', 'rejected', 'code', 'PRIZE_NOT_FOUND');
+    END IF;
+    IF v_open < v_found THEN
+      RETURN jsonb_build_object('status', 'rejected', 'code', 'PRIZE_ALREADY_DECIDED');
+    END IF;
   END IF;
-  IF v_open < v_found THEN
-    RETURN jsonb_build_object('status', 'rejected', 'code', 'PRIZE_ALREADY_DECIDED');
-  END IF;
-  FOR p IN SELECT id, conversion_value FROM prizes WHERE id = ANY (p_prizes) AND member_id = p_member ORDER BY id LOOP
+  -- The deadline job converts only what is still undecided and due, as seen under the row locks:
+  -- a member who chose a moment ago keeps the choice.
+  FOR p IN SELECT id, conversion_value FROM prizes
+            WHERE id = ANY (p_prizes) AND member_id = p_member
+              AND (NOT p_auto OR (status = 'pending' AND decide_by <= v_now))
+            ORDER BY id LOOP
     UPDATE prizes SET status = 'converted', decided_at = v_now, auto_converted = p_auto WHERE id = p.id;
     IF p.conversion_value > 0 THEN
       PERFORM wallet_grant(p_member, 'free', p.conversion_value, v_now + p_free_expiry,
@@ -403,6 +428,12 @@ LANGUAGE sql STABLE AS $$
       FROM gachas g JOIN gacha_tiers t ON t.gacha_id = g.id AND t.is_last_one
       LEFT JOIN prizes p ON p.tier_id = t.id
      GROUP BY g.id, g.status HAVING count(p.id) <> CASE WHEN g.status = 'sold_out' THEN 1 ELSE 0 END
+    UNION ALL
+    -- nothing is won after a pack's seed and log were made public
+    SELECT jsonb_build_object('check', 'prize_after_reveal', 'gachaId', g.id, 'prizes', count(*))
+      FROM gachas g JOIN prizes p ON p.gacha_id = g.id
+     WHERE g.revealed_at IS NOT NULL AND p.created_at > g.revealed_at
+     GROUP BY g.id
     UNION ALL
     -- a draw: completed ones paid exactly count × price for exactly count lots; refused ones nothing
     SELECT jsonb_build_object('check', 'draw_mismatch', 'drawId', d.id, 'status', d.status,

@@ -9,6 +9,10 @@ import { drawLots, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrize
 import { checkInvariants, getBalance, listLedgerEntries, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '../wallet';
 import { getExp } from '../progression';
 import { endPack, getPackReveal } from '../gacha/admin';
+import { sql } from 'drizzle-orm';
+import { wallets } from '../wallet';
+import { gachas } from '../gacha';
+import { eq } from 'drizzle-orm';
 import { verifyReveal } from './commitment';
 
 let testDb: TestDatabase;
@@ -219,5 +223,63 @@ describe('the prize box pages', () => {
     }
     expect(seen).toHaveLength(30);
     expect(new Set(seen).size).toBe(30);
+  });
+});
+
+describe('races with the end of a sale and the deadline', () => {
+  it.skipIf(process.env.TEST_DATABASE === 'pglite')('refuses a draw that waited while the pack was ended, even at the end of the pack (needs PostgreSQL: two connections)', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 5, price: 10, lastOne: true, drawOptions: [1] });
+    const first = await createMemberWithCoins(db, { paid: 100 });
+    for (let i = 0; i < 3; i++) expect((await drawLots(db, { memberId: first, gachaId, count: 1, idempotencyKey: key() })).ok).toBe(true);
+    // Positions 4 and 5 burnt by rolled-back calls: the next draw is an end-of-pack draw.
+    const [pack] = await db.select({ no: gachas.no }).from(gachas).where(eq(gachas.id, gachaId));
+    await db.execute(sql.raw(`select nextval('gacha_pos_${pack!.no}'), nextval('gacha_pos_${pack!.no}')`));
+    const late = await createMemberWithCoins(db, { paid: 100 });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = db.transaction(async (tx) => {
+      await tx.select().from(wallets).where(eq(wallets.memberId, late)).for('update');
+      locked();
+      await held;
+    });
+    await isLocked;
+    const waiting = drawLots(db, { memberId: late, gachaId, count: 1, idempotencyKey: key() });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await endPack(db, gachaId);
+    release();
+    await holder;
+    expect(await waiting).toMatchObject({ ok: false, code: 'GACHA_ENDED' });
+    const [after] = await db.select({ status: gachas.status }).from(gachas).where(eq(gachas.id, gachaId));
+    expect(after!.status).toBe('ended');
+    expect(verifyReveal((await getPackReveal(db, gachaId))!).ok).toBe(true);
+  });
+
+  it('leaves a prize kept after the deadline job picked it, and converts the rest', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 30, price: 100 });
+    const member = await createMemberWithCoins(db, { paid: 1000 });
+    const outcome = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() });
+    if (!outcome.ok) throw new Error(outcome.code);
+    const ids = outcome.result.items.map((i) => i.prizeId);
+    const later = new Date(Date.now() + 15 * 86_400_000);
+    // The job selected all ten; the member keeps one before the job reaches them.
+    await keepPrizes(db, member, [ids[0]!]);
+    const converted = await convertPrizes(db, member, ids, { auto: true, now: later });
+    expect(converted).toMatchObject({ ok: true });
+    if (converted.ok) expect(converted.converted.map((c) => c.prizeId).sort()).toEqual(ids.slice(1).sort());
+    expect((await listPrizes(db, member, { status: ['kept'] })).items.map((p) => p.prizeId)).toEqual([ids[0]]);
+  });
+
+  it('refuses a grant key reused with another amount or kind', async () => {
+    const db = handle.db;
+    const member = await createMemberWithCoins(db, {});
+    const k = key();
+    await grantCoins(db, { memberId: member, kind: 'free', amount: 10, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: k });
+    await expect(grantCoins(db, { memberId: member, kind: 'free', amount: 11, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: k })).rejects.toBeInstanceOf(IdempotencyKeyConflict);
+    await expect(grantCoins(db, { memberId: member, kind: 'paid', amount: 10, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: k })).rejects.toBeInstanceOf(IdempotencyKeyConflict);
+    expect((await getBalance(db, member)).total).toBe(10);
   });
 });

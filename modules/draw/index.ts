@@ -269,10 +269,10 @@ export async function autoConvertDuePrizes(db: Database, now = new Date(), batch
     const byMember = new Map<string, string[]>();
     for (const p of due) byMember.set(p.memberId, [...(byMember.get(p.memberId) ?? []), p.id]);
     for (const [memberId, ids] of byMember) {
+      // Under the row locks only what is still undecided and due is converted: a choice made
+      // since the selection above stands.
       const outcome = await convertPrizes(db, memberId, ids, { auto: true, now });
-      if (outcome.ok) total += ids.length;
-      // A member may have decided one of them meanwhile: convert the rest one by one.
-      else for (const id of ids) if ((await convertPrizes(db, memberId, [id], { auto: true, now })).ok) total += 1;
+      if (outcome.ok) total += outcome.converted.length;
     }
     if (due.length < batch) return total;
   }
@@ -313,5 +313,7 @@ export async function getRemaining(db: Database, gachaId: string): Promise<{ gac
 
 /** Stores the counted remaining lots on the pack row (the catalogue lists read it). */
 export async function refreshRemainingCache(db: Database, gachaId: string, remaining: number): Promise<void> {
-  await db.update(gachas).set({ remainingLots: remaining }).where(and(eq(gachas.id, gachaId), sql`${gachas.remainingLots} <> ${remaining}`));
+  // A count taken before the final draw committed must not undo its zero.
+  await db.update(gachas).set({ remainingLots: remaining })
+    .where(and(eq(gachas.id, gachaId), sql`${gachas.remainingLots} <> ${remaining}`, sql`${gachas.status} <> 'sold_out'`));
 }

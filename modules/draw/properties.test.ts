@@ -274,8 +274,8 @@ class Run {
       memberId, kind, amount, reason, counterAccount: kind === 'paid' ? 'purchase' : 'promotion', idempotencyKey: key, expiresAt, now: new Date(this.now),
     };
     if (expected.conflict) {
-      tally('grant key of another member');
-      await expect(grantCoins(this.db, request), 'another member\'s key').rejects.toBeInstanceOf(IdempotencyKeyConflict);
+      tally('grant key reused with another request');
+      await expect(grantCoins(this.db, request), 'a key reused with another request').rejects.toBeInstanceOf(IdempotencyKeyConflict);
       return;
     }
     const result = await grantCoins(this.db, request);

@@ -135,6 +135,10 @@ describe.skipIf(!databaseUrl)(`draw API${databaseUrl ? '' : ' (skipped: needs Po
     expect(soldOut.status).toBe(409);
     expect(soldOut.body.error.code).toBe('SOLD_OUT');
     expect((await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: ['x'] } })).status).toBe(400);
+    const forged = Buffer.from(JSON.stringify({ createdAt: 'x', id: 'y' })).toString('base64url');
+    const badCursor = await api(`/me/prizes?cursor=${forged}`, { token: bob.token });
+    expect(badCursor.status).toBe(400);
+    expect(badCursor.body.error.code).toBe('CURSOR_INVALID');
   });
 
   it('serves the remaining counts, the live stream and the reveal of a sold-out pack', async () => {
@@ -173,6 +177,9 @@ describe.skipIf(!databaseUrl)(`draw API${databaseUrl ? '' : ' (skipped: needs Po
     const twice = await postForm(`/gacha/pokemon/${PACK}`, { count: '10', idempotencyKey: key! }, { cookie });
     expect(twice.location).toBe(drawn.location);
     expect((await getBalance(handle!.db, member!.id)).total).toBe(0);
+    for (const odd of ['/mypage?tab=coins&before=1e30', '/mypage?tab=coins&before=-1', '/mypage?tab=prizes&pt=x&pi=y']) {
+      expect((await get(odd, { cookie })).status, odd).toBe(200);
+    }
     const result = await get(drawn.location!, { cookie });
     expect(result.status).toBe(200);
     expect(result.body).toContain('抽選結果');

@@ -101,7 +101,7 @@ export class ShopModel {
   packs = new Map<string, ModelPack>();
   prizes = new Map<string, ModelPrize>();
   /** Grant idempotency keys are global: a repeat credits nothing. */
-  grantKeys = new Map<string, { memberId: string }>();
+  grantKeys = new Map<string, { memberId: string; kind: CoinKind; amount: number }>();
   private grantSeq = 0;
 
   addMember(id: string, staff: boolean) {
@@ -175,9 +175,13 @@ export class ShopModel {
   /** Credits coins unless the key was seen before. Answers whether it was a repeat. */
   grant(memberId: string, key: string, kind: CoinKind, amount: number, expiresAt: number, now: number, reason: string): { replay: boolean; conflict?: boolean } {
     const existing = this.grantKeys.get(key);
-    // A key is one member's only: another member's repeat credits nothing and is refused.
-    if (existing) return existing.memberId === memberId ? { replay: true } : { replay: false, conflict: true };
-    this.grantKeys.set(key, { memberId });
+    // A key belongs to one grant: the same request replays it; another member, kind or amount
+    // under it credits nothing and is refused.
+    if (existing) {
+      const same = existing.memberId === memberId && existing.kind === kind && existing.amount === amount;
+      return same ? { replay: true } : { replay: false, conflict: true };
+    }
+    this.grantKeys.set(key, { memberId, kind, amount });
     this.addGrant(memberId, kind, amount, expiresAt, now, reason);
     return { replay: false };
   }

@@ -42,15 +42,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!shop.member) return { signedIn: false as const };
   const url = new URL(request.url);
   const tab = TABS.find((t) => t.id === url.searchParams.get('tab'))?.id ?? 'menu';
-  const before = Number(url.searchParams.get('before')) || undefined;
+  // Paging positions come from links but are checked like any input: a bad one starts at the top.
+  const beforeText = url.searchParams.get('before') ?? '';
+  const before = /^\d{1,15}$/.test(beforeText) ? Number(beforeText) : undefined;
+  const prizeTime = url.searchParams.get('pt') ?? '';
+  const prizeId = url.searchParams.get('pi') ?? '';
+  const prizesBefore = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(prizeTime) && /^[0-9a-f-]{36}$/i.test(prizeId)
+    ? { createdAt: prizeTime, id: prizeId } : undefined;
   const { db } = shop.services;
   const [balance, prizes, history, exp] = await Promise.all([
     getBalance(db, shop.member.id),
-    tab === 'prizes' ? listPrizes(db, shop.member.id, { limit: 100 }) : Promise.resolve(null),
+    tab === 'prizes' ? listPrizes(db, shop.member.id, { limit: 50, before: prizesBefore }) : Promise.resolve(null),
     tab === 'coins' ? listLedgerEntries(db, shop.member.id, { limit: 30, before }) : Promise.resolve(null),
     getExp(db, shop.member.id),
   ]);
-  return { signedIn: true as const, tab, balance, prizes: prizes?.items ?? [], history, exp, renderedAt: new Date().toISOString() };
+  return {
+    signedIn: true as const, tab, balance, prizes: prizes?.items ?? [], prizesNext: prizes?.next ?? null, prizesPaged: Boolean(prizesBefore),
+    history, exp, renderedAt: new Date().toISOString(),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -113,6 +122,12 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
               <PrizeList prizes={loaderData.prizes} renderedAt={loaderData.renderedAt} />
             </>
           )}
+          {loaderData.prizesNext && (
+            <ButtonLink to={`/mypage?tab=prizes&pt=${encodeURIComponent(loaderData.prizesNext.createdAt)}&pi=${loaderData.prizesNext.id}`} variant="secondary" fullWidth preventScrollReset>
+              もっと見る
+            </ButtonLink>
+          )}
+          {loaderData.prizesPaged && <ButtonLink to="/mypage?tab=prizes" variant="plain" fullWidth>最新の獲得商品に戻る</ButtonLink>}
         </section>
       )}
       {loaderData.signedIn && loaderData.tab === 'coins' && loaderData.history && (

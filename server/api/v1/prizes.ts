@@ -22,7 +22,10 @@ const prizeIds = z.object({
     .meta({ description: '獲得商品IDの一覧（1〜200件）' }),
 });
 
-const cursorSchema = z.object({ createdAt: z.string().max(40), id: z.string().max(40) });
+const cursorSchema = z.object({
+  createdAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/),
+  id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i),
+});
 
 const listPrizesOperation = defineOperation({
   operationId: 'listPrizes',
