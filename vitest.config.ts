@@ -14,7 +14,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
-          include: ['app/**/*.test.{ts,tsx}', 'modules/**/*.test.ts', 'server/**/*.test.ts', 'db/**/*.test.ts'],
+          include: ['app/**/*.test.{ts,tsx}', 'modules/**/*.test.ts', 'server/**/*.test.ts', 'db/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

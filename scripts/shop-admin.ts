@@ -5,6 +5,7 @@
 //   npm run shop -- pack:reveal <gachaId> [--out f.json]  the reveal file (for npm run verify-pack)
 //   npm run shop -- coins:grant --member <id|email> --amount N --reason "…" [--kind free|paid] [--key K]
 //   npm run shop -- members:create --count N [--coins C] [--prefix P] [--out f.json]
+//   npm run shop -- staff:grant --member <id|email> [--revoke]   make a member staff (or not)
 //   npm run shop -- invariants                            check every money and lot invariant
 // It reads the same settings as the server (DATABASE_URL, DATA_DIR). On the embedded database, stop
 // the server first: PGlite allows one process at a time.
@@ -26,9 +27,10 @@ const USAGE = `使い方: npm run shop -- <command> [options]
   pack:reveal <gachaId> [--out file.json]
   coins:grant --member <id|email> --amount N --reason "理由" [--kind free|paid] [--key 冪等キー]
   members:create --count N [--coins C] [--prefix P] [--out file.json]
+  staff:grant --member <id|email> [--revoke]
   invariants`;
 
-class UsageError extends Error {}
+export class UsageError extends Error {}
 
 async function findMember(db: Database, idOrEmail: string) {
   const [row] = await db.select({ id: users.id, role: users.role }).from(users).where(or(eq(users.id, idOrEmail), eq(users.email, idOrEmail.toLowerCase())));
@@ -43,7 +45,7 @@ export async function runAdminCommand(db: Database, argv: string[], out: (line: 
     options: {
       publish: { type: 'boolean' }, out: { type: 'string' }, member: { type: 'string' }, amount: { type: 'string' },
       reason: { type: 'string' }, kind: { type: 'string' }, key: { type: 'string' }, count: { type: 'string' },
-      coins: { type: 'string' }, prefix: { type: 'string' },
+      coins: { type: 'string' }, prefix: { type: 'string' }, revoke: { type: 'boolean' },
     },
   });
   const [command, arg] = positionals;
@@ -114,6 +116,15 @@ export async function runAdminCommand(db: Database, argv: string[], out: (line: 
       }
       if (values.out) await writeFile(values.out, JSON.stringify(created, null, 2));
       out(JSON.stringify({ created: created.length, out: values.out ?? null, members: values.out ? undefined : created }));
+      return;
+    }
+    case 'staff:grant': {
+      if (!values.member) throw new UsageError('--member を指定してください。');
+      const member = await findMember(db, values.member);
+      const role = values.revoke ? 'user' : 'admin';
+      await db.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, member.id));
+      // Staff cannot draw; their open sessions carry the new role from the next request on.
+      out(JSON.stringify({ member: member.id, role }));
       return;
     }
     case 'invariants': {

@@ -1,0 +1,77 @@
+// The operators' command line on a real database: packs from a JSON file, publishing, ending and
+// the reveal, coin grants with a reason, members for benchmarks, staff, and its Japanese refusals.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import path from 'node:path';
+import os from 'node:os';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import { createTestDatabase, type TestDatabase } from '../tests/support/database';
+import { ensureGenre } from '../tests/support/fixtures';
+import { openDatabase, type DatabaseHandle } from '../db/client';
+import { runAdminCommand, UsageError } from './shop-admin';
+import { verifyReveal, type PackReveal } from '../modules/draw/commitment';
+import { getBalance, listLedgerEntries } from '../modules/wallet';
+import { drawLots } from '../modules/draw';
+
+const examplePack = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../examples/pack.json');
+let testDb: TestDatabase;
+let handle: DatabaseHandle;
+
+async function run(...args: string[]): Promise<Record<string, unknown>[]> {
+  const lines: string[] = [];
+  await runAdminCommand(handle.db, args, (line) => lines.push(line));
+  return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+beforeAll(async () => {
+  testDb = await createTestDatabase('cli');
+  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 2 });
+  await handle.migrate();
+  await ensureGenre(handle.db, 'pokemon');
+});
+afterAll(async () => {
+  await handle?.close();
+  await testDb?.drop();
+});
+
+describe('npm run shop', () => {
+  it('creates, publishes, sells, ends and reveals a pack that verifies', async () => {
+    const [created, published] = await run('pack:create', examplePack, '--publish');
+    expect(created).toEqual({ created: 'example-pokemon-001', totalLots: 100 });
+    expect(published).toMatchObject({ published: 'example-pokemon-001', totalLots: 100, status: 'on_sale' });
+    expect(String(published!.commitment)).toMatch(/^[0-9a-f]{64}$/);
+    const [{ members }] = (await run('members:create', '--count', '2', '--coins', '50000', '--prefix', 'cli')) as [{ members: { id: string; token: string }[] }];
+    expect(members).toHaveLength(2);
+    expect((await getBalance(handle.db, members[0]!.id)).paid).toBe(50_000);
+    expect((await drawLots(handle.db, { memberId: members[0]!.id, gachaId: 'example-pokemon-001', count: 10, idempotencyKey: randomUUID() })).ok).toBe(true);
+    await expect(run('pack:reveal', 'example-pokemon-001')).rejects.toBeInstanceOf(UsageError);
+    expect(await run('pack:end', 'example-pokemon-001')).toEqual([{ ended: 'example-pokemon-001' }]);
+    const out = path.join(os.tmpdir(), `reveal-${randomUUID()}.json`);
+    await run('pack:reveal', 'example-pokemon-001', '--out', out);
+    const reveal = JSON.parse(await readFile(out, 'utf8')) as PackReveal;
+    expect(reveal.draws).toHaveLength(1);
+    expect(verifyReveal(reveal).ok).toBe(true);
+    expect(await run('invariants')).toEqual([{ ok: true, violations: [] }]);
+  });
+
+  it('grants coins with a reason, once per key, and makes staff', async () => {
+    const [{ members }] = (await run('members:create', '--count', '1', '--prefix', 'grant')) as [{ members: { id: string }[] }];
+    const id = members[0]!.id;
+    await run('coins:grant', '--member', id, '--amount', '300', '--reason', 'お詫び', '--key', 'apology-1');
+    await run('coins:grant', '--member', id, '--amount', '300', '--reason', 'お詫び', '--key', 'apology-1');
+    expect(await getBalance(handle.db, id)).toMatchObject({ free: 300, paid: 0 });
+    expect((await listLedgerEntries(handle.db, id)).items[0]).toMatchObject({ reason: 'operator_grant', memo: 'お詫び', amount: 300 });
+    expect(await run('staff:grant', '--member', id)).toEqual([{ member: id, role: 'admin' }]);
+    expect(await run('staff:grant', '--member', id, '--revoke')).toEqual([{ member: id, role: 'user' }]);
+  });
+
+  it('refuses bad input in Japanese and changes nothing', async () => {
+    await expect(run('coins:grant', '--member', 'nobody@example.invalid', '--amount', '5', '--reason', 'x')).rejects.toThrow('会員 nobody@example.invalid が見つかりません。');
+    await expect(run('coins:grant', '--member', 'x', '--amount', '-5', '--reason', 'x')).rejects.toThrow(/--amount/);
+    await expect(run('coins:grant', '--member', 'x', '--amount', '5')).rejects.toThrow(/--reason/);
+    await expect(run('pack:create', '/nonexistent.json')).rejects.toThrow(/を読めません/);
+    await expect(run('pack:create', examplePack)).rejects.toThrow(/既にあります/);
+    await expect(run('nonsense')).rejects.toThrow('不明なコマンドです: nonsense');
+  });
+});
