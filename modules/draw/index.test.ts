@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
 import { createMemberWithCoins, createPublishedPack } from '../../tests/support/fixtures';
 import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { drawLots, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrizes, listPrizes, getRemaining } from './index';
+import { drawLots, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrizes, listPrizes, getRemaining, memberDrawnLots } from './index';
 import { checkInvariants, getBalance, listLedgerEntries, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '../wallet';
 import { getExp } from '../progression';
 import { endPack, getPackReveal } from '../gacha/admin';
@@ -119,6 +119,7 @@ describe('drawLots', () => {
     expect((await drawLots(db, { memberId: member, gachaId: limited, count: 2, idempotencyKey: key() })).ok).toBe(true);
     expect(await drawLots(db, { memberId: member, gachaId: limited, count: 2, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'DRAW_LIMIT_REACHED', details: { limit: 3, used: 2 } });
     expect((await drawLots(db, { memberId: member, gachaId: limited, count: 1, idempotencyKey: key() })).ok).toBe(true);
+    expect(await memberDrawnLots(db, limited, member)).toBe(3);
     const ranked = await createPublishedPack(db, { lots: 30, price: 10, minRank: 2 });
     expect(await drawLots(db, { memberId: member, gachaId: ranked, count: 1, idempotencyKey: key(), rank: 1 })).toMatchObject({ ok: false, code: 'RANK_TOO_LOW' });
     expect((await drawLots(db, { memberId: member, gachaId: ranked, count: 1, idempotencyKey: key(), rank: 2 })).ok).toBe(true);

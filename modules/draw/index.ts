@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { prizes, draws, type PrizeStatus } from './schema';
+import { prizes, draws, gachaMemberDraws, type PrizeStatus } from './schema';
 import { gachaLots, gachaTiers, gachas } from '../gacha/schema';
 import { FREE_COIN_DAYS } from '../wallet';
 
@@ -316,4 +316,11 @@ export async function refreshRemainingCache(db: Database, gachaId: string, remai
   // A count taken before the final draw committed must not undo its zero.
   await db.update(gachas).set({ remainingLots: remaining })
     .where(and(eq(gachas.id, gachaId), sql`${gachas.remainingLots} <> ${remaining}`, sql`${gachas.status} <> 'sold_out'`));
+}
+
+/** Lots a member has drawn from a pack with a per-member limit (0 when none). */
+export async function memberDrawnLots(db: Database, gachaId: string, memberId: string): Promise<number> {
+  const [row] = await db.select({ lots: gachaMemberDraws.lots }).from(gachaMemberDraws)
+    .where(and(eq(gachaMemberDraws.gachaId, gachaId), eq(gachaMemberDraws.memberId, memberId)));
+  return row?.lots ?? 0;
 }

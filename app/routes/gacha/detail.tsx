@@ -18,7 +18,7 @@ import { DrawPanel } from '~/components/gacha/DrawPanel';
 import { TierLineup } from '~/components/gacha/TierLineup';
 import { getGachaDetail, listGenres } from '../../../modules/gacha';
 import { getPackReveal } from '../../../modules/gacha/admin';
-import { drawLots, getRemaining, describeDrawRefusal } from '../../../modules/draw';
+import { drawLots, getRemaining, describeDrawRefusal, memberDrawnLots } from '../../../modules/draw';
 import { verifyReveal } from '../../../modules/draw/commitment';
 import { getBalance } from '../../../modules/wallet';
 import { currentRank, rankName } from '../../../modules/progression';
@@ -30,10 +30,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = shop.services;
   const pack = await getGachaDetail(db, params.gachaId);
   if (!pack || pack.genreId !== params.genreId) throw notFound(new URL(request.url).pathname);
-  const [genres, counts, balance] = await Promise.all([
+  const [genres, counts, balance, drawnByMe] = await Promise.all([
     listGenres(db),
     getRemaining(db, pack.id),
     shop.member ? getBalance(db, shop.member.id) : Promise.resolve(null),
+    shop.member && pack.perMemberLimit ? memberDrawnLots(db, pack.id, shop.member.id) : Promise.resolve(null),
   ]);
   const confirm = Number(new URL(request.url).searchParams.get('confirm'));
   let verification = null;
@@ -52,6 +53,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     confirmFromUrl: pack.drawOptions.includes(confirm) ? confirm : null,
     idempotencyKey: randomUUID(),
     minRankName: pack.minRank ? rankName(pack.minRank) : null,
+    limitLeft: pack.perMemberLimit && drawnByMe !== null ? Math.max(pack.perMemberLimit - drawnByMe, 0) : null,
     verification,
   };
 }
@@ -135,7 +137,11 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
           </div>
           <ul className="flex flex-wrap gap-2 text-xs text-muted">
             {lastOne && <li className="rounded-full border border-primary-ink bg-white px-2.5 py-1 font-bold text-primary-ink">ラストワン賞あり</li>}
-            {pack.perMemberLimit && <li className="rounded-full bg-canvas px-2.5 py-1">お一人様{formatCoins(pack.perMemberLimit)}口まで</li>}
+            {pack.perMemberLimit && (
+              <li className="rounded-full bg-canvas px-2.5 py-1">
+                お一人様{formatCoins(pack.perMemberLimit)}口まで{loaderData.limitLeft !== null ? `（あと${formatCoins(loaderData.limitLeft)}口）` : ''}
+              </li>
+            )}
             {loaderData.minRankName && <li className="rounded-full bg-canvas px-2.5 py-1">{loaderData.minRankName}ランク以上限定</li>}
             {pack.saleEndsAt && <li className="rounded-full bg-canvas px-2.5 py-1">販売終了 {formatYmdHm(pack.saleEndsAt, 'slash')}</li>}
             {live.live && <li className="rounded-full bg-emerald-50 px-2.5 py-1 text-emerald-800">残り口数をリアルタイム表示中</li>}
