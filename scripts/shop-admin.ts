@@ -38,6 +38,9 @@ async function findMember(db: Database, idOrEmail: string) {
   return row;
 }
 
+/** Coin lifetimes from the settings, when the command line runs with them (main passes them). */
+let lifetimes: { paid?: number; free?: number } | undefined;
+
 export async function runAdminCommand(db: Database, argv: string[], out: (line: string) => void): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -91,7 +94,7 @@ export async function runAdminCommand(db: Database, argv: string[], out: (line: 
       const member = await findMember(db, values.member);
       const result = await grantCoins(db, {
         memberId: member.id, kind, amount: amount.data, reason: 'operator_grant', counterAccount: kind === 'paid' ? 'adjustment' : 'promotion',
-        idempotencyKey: `ops:${values.key ?? randomUUID()}`, memo: values.reason.trim(),
+        idempotencyKey: `ops:${values.key ?? randomUUID()}`, memo: values.reason.trim(), lifetimeDays: lifetimes,
       });
       out(JSON.stringify({ member: member.id, kind, amount: amount.data, ...result }));
       return;
@@ -156,6 +159,7 @@ async function main() {
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, poolSize: 2 });
   try {
     await database.migrate();
+    lifetimes = { paid: config.PAID_COIN_EXPIRY_DAYS, free: config.FREE_COIN_EXPIRY_DAYS };
     await runAdminCommand(database.db, argv, (line) => console.log(line));
   } catch (error) {
     if (error instanceof UsageError || error instanceof PackAdminError) {

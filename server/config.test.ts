@@ -19,6 +19,14 @@ describe('loadConfig', () => {
     expect(fs.statSync(path.join(dir, 'auth-secret')).mode & 0o077).toBe(0);
   });
 
+  it('keeps the coin and prize periods, and refuses paid coins living past 180 days', () => {
+    const defaults = loadConfig({ DATA_DIR: tempDir() });
+    expect([defaults.PRIZE_DECISION_DAYS, defaults.PAID_COIN_EXPIRY_DAYS, defaults.FREE_COIN_EXPIRY_DAYS]).toEqual([14, 180, 90]);
+    const custom = loadConfig({ DATA_DIR: tempDir(), PRIZE_DECISION_DAYS: '7', PAID_COIN_EXPIRY_DAYS: '150', FREE_COIN_EXPIRY_DAYS: '30' });
+    expect([custom.PRIZE_DECISION_DAYS, custom.PAID_COIN_EXPIRY_DAYS, custom.FREE_COIN_EXPIRY_DAYS]).toEqual([7, 150, 30]);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), PAID_COIN_EXPIRY_DAYS: '181' })).toThrow(/PAID_COIN_EXPIRY_DAYS/);
+  });
+
   it('reads every setting from the environment', () => {
     const config = loadConfig({
       PORT: '8080', DATA_DIR: tempDir(), DATABASE_URL: 'postgres://u@db:5432/shop', PUBLIC_ORIGIN: 'https://oripa.example.jp/',

@@ -34,6 +34,12 @@ const environmentSchema = z.object({
   BUILD_POLL_SECONDS: z.coerce.number().int().min(10).max(86400).default(300),
   JOBS_ENABLED: booleanFlag.default(true),
   IMAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(1024),
+  /** Days a prize waits for the member's choice before it is converted to coins. */
+  PRIZE_DECISION_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  /** Lifetime of paid coins (資金決済法: keep within 180 days for the exemption). */
+  PAID_COIN_EXPIRY_DAYS: z.coerce.number().int().min(1).max(180).default(180),
+  /** Lifetime of free coins unless a grant says otherwise. */
+  FREE_COIN_EXPIRY_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
 });
 
 export type ShopConfig = Omit<z.infer<typeof environmentSchema>, 'PUBLIC_ORIGIN' | 'AUTH_SECRET'> & {

@@ -20,7 +20,7 @@ export async function prizeChoiceAction(shop: ShopRequest, request: Request) {
   }
   const { db } = shop.services;
   if (form.intent === 'convert') {
-    const outcome = await convertPrizes(db, shop.member.id, ids);
+    const outcome = await convertPrizes(db, shop.member.id, ids, { freeCoinDays: shop.services.config.FREE_COIN_EXPIRY_DAYS });
     if (!outcome.ok) return data<PrizeActionData>({ ok: false, message: outcome.message }, { status: outcome.status });
     return { ok: true, message: `${outcome.converted.length}枚を${formatCoins(outcome.total)}コインに交換しました。` } satisfies PrizeActionData;
   }

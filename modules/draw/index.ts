@@ -230,10 +230,10 @@ const decided = { ok: false as const, code: 'PRIZE_ALREADY_DECIDED' as const, st
  * Converts the member's chosen prizes to free coins (all or none; each a ledger entry).
  * @example await convertPrizes(db, member.id, [prizeId])
  */
-export async function convertPrizes(db: Database, memberId: string, prizeIds: string[], options: { auto?: boolean; now?: Date } = {}): Promise<PrizeChoiceOutcome> {
+export async function convertPrizes(db: Database, memberId: string, prizeIds: string[], options: { auto?: boolean; now?: Date; freeCoinDays?: number } = {}): Promise<PrizeChoiceOutcome> {
   if (prizeIds.length === 0 || !prizeIds.every((id) => UUID.test(id))) return notFound;
   const result = await db.execute(sql`select prize_convert(${memberId}::text, ${`{${prizeIds.join(',')}}`}::uuid[], ${options.auto ?? false}::boolean,
-    ${`${FREE_COIN_DAYS} days`}::interval, ${options.now ? options.now.toISOString() : null}::timestamptz) as r`);
+    ${`${options.freeCoinDays ?? FREE_COIN_DAYS} days`}::interval, ${options.now ? options.now.toISOString() : null}::timestamptz) as r`);
   const raw = (result as unknown as { rows: { r: { status: string; code?: string; converted?: { prizeId: string; coins: number }[]; total?: number; balance?: { paid: number; free: number } } }[] }).rows[0]!.r;
   if (raw.status !== 'completed') return raw.code === 'PRIZE_ALREADY_DECIDED' ? decided : notFound;
   return { ok: true, converted: raw.converted ?? [], total: raw.total ?? 0, balance: raw.balance ?? { paid: 0, free: 0 } };
@@ -259,7 +259,7 @@ export async function keepPrizes(db: Database, memberId: string, prizeIds: strin
  * The deadline job: converts every undecided prize past its deadline, member by member.
  * @example await autoConvertDuePrizes(db) // → number of prizes converted
  */
-export async function autoConvertDuePrizes(db: Database, now = new Date(), batch = 200): Promise<number> {
+export async function autoConvertDuePrizes(db: Database, now = new Date(), batch = 200, freeCoinDays = FREE_COIN_DAYS): Promise<number> {
   let total = 0;
   for (;;) {
     const due = await db.select({ id: prizes.id, memberId: prizes.memberId }).from(prizes)
@@ -271,7 +271,7 @@ export async function autoConvertDuePrizes(db: Database, now = new Date(), batch
     for (const [memberId, ids] of byMember) {
       // Under the row locks only what is still undecided and due is converted: a choice made
       // since the selection above stands.
-      const outcome = await convertPrizes(db, memberId, ids, { auto: true, now });
+      const outcome = await convertPrizes(db, memberId, ids, { auto: true, now, freeCoinDays });
       if (outcome.ok) total += outcome.converted.length;
     }
     if (due.length < batch) return total;

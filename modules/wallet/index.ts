@@ -53,6 +53,8 @@ export interface GrantInput {
   ref?: string | null;
   memo?: string | null;
   now?: Date;
+  /** The shop's configured lifetimes (PAID_COIN_EXPIRY_DAYS, FREE_COIN_EXPIRY_DAYS) when no expiresAt is given. */
+  lifetimeDays?: { paid?: number; free?: number };
 }
 
 export interface GrantResult {
@@ -79,7 +81,7 @@ export class IdempotencyKeyConflict extends Error {
 export async function grantCoins(db: Database, input: GrantInput): Promise<GrantResult> {
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RangeError('amount must be a positive integer');
   const now = input.now ?? new Date();
-  const expiresAt = input.expiresAt ?? addDays(now, input.kind === 'paid' ? PAID_COIN_DAYS : FREE_COIN_DAYS);
+  const expiresAt = input.expiresAt ?? addDays(now, input.kind === 'paid' ? input.lifetimeDays?.paid ?? PAID_COIN_DAYS : input.lifetimeDays?.free ?? FREE_COIN_DAYS);
   const result = await db.execute(sql`select wallet_grant(${input.memberId}::text, ${input.kind}::text, ${input.amount}::int,
     ${expiresAt.toISOString()}::timestamptz, ${input.reason}::text, ${input.counterAccount}::text, ${input.idempotencyKey}::text,
     ${input.ref ?? null}::text, ${input.memo ?? null}::text, ${now.toISOString()}::timestamptz) as r`);

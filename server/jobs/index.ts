@@ -21,7 +21,7 @@ export function shopJobs(services: JobServices): JobDefinition[] {
   return [
     imageCacheCleanupJob({ cacheDir: path.join(config.dataDir, 'cache', 'images'), maxBytes: config.IMAGE_CACHE_MAX_MB * 1024 * 1024 }),
     expireCoinsJob(),
-    autoConvertPrizesJob(),
+    autoConvertPrizesJob(config.FREE_COIN_EXPIRY_DAYS),
     saleWindowsJob(),
     forgetIdempotencyKeysJob(),
     // ← new jobs go here

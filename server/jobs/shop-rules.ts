@@ -13,10 +13,10 @@ export const expireCoinsJob = (): JobDefinition => ({
   handler: async ({ db, now }) => ({ processed: await expireDueCoins(db, now) }),
 });
 
-export const autoConvertPrizesJob = (): JobDefinition => ({
+export const autoConvertPrizesJob = (freeCoinDays?: number): JobDefinition => ({
   name: 'prizes.auto-convert',
   cron: '*/10 * * * *',
-  handler: async ({ db, now }) => ({ processed: await autoConvertDuePrizes(db, now) }),
+  handler: async ({ db, now }) => ({ processed: await autoConvertDuePrizes(db, now, 200, freeCoinDays) }),
 });
 
 export const saleWindowsJob = (): JobDefinition => ({

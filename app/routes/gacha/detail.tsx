@@ -52,6 +52,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     staff: shop.member?.role === 'admin',
     confirmFromUrl: pack.drawOptions.includes(confirm) ? confirm : null,
     idempotencyKey: randomUUID(),
+    decisionDays: shop.services.config.PRIZE_DECISION_DAYS,
     minRankName: pack.minRank ? rankName(pack.minRank) : null,
     limitLeft: pack.perMemberLimit && drawnByMe !== null ? Math.max(pack.perMemberLimit - drawnByMe, 0) : null,
     verification,
@@ -77,7 +78,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const pack = await getGachaDetail(db, params.gachaId);
   if (!pack || pack.genreId !== params.genreId) throw notFound(path);
   const rank = pack.minRank ? (await currentRank(db, shop.member.id)).rank : 0;
-  const outcome = await drawLots(db, { memberId: shop.member.id, gachaId: pack.id, count: parsed.data.count, idempotencyKey: `web:${parsed.data.idempotencyKey}`, rank });
+  const outcome = await drawLots(db, {
+    memberId: shop.member.id, gachaId: pack.id, count: parsed.data.count, idempotencyKey: `web:${parsed.data.idempotencyKey}`, rank,
+    decisionDays: shop.services.config.PRIZE_DECISION_DAYS,
+  });
   if (!outcome.ok) {
     const { status, message } = describeDrawRefusal(outcome.code, outcome.details);
     return data<ActionData>({ error: { code: outcome.code, message, details: { ...outcome.details, count: parsed.data.count } } }, { status });
@@ -164,7 +168,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
           <li>カードの状態は中古品のため、多少の傷や汚れがある場合があります。</li>
           <li>画像はイメージです。実際の商品と異なる場合があります。</li>
           <li>抽選後のキャンセル・返品はできません。</li>
-          <li>獲得したカードは14日以内に発送またはコイン交換を選べます。期限を過ぎると自動でコインに交換されます。</li>
+          <li>獲得したカードは{loaderData.decisionDays}日以内に発送またはコイン交換を選べます。期限を過ぎると自動でコインに交換されます。</li>
         </ul>
       </section>
       <div className="fixed inset-x-0 bottom-0 z-tabbar border-t border-line bg-white p-3 pb-safe md:hidden">

@@ -72,7 +72,7 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
         </p>
       )}
       <p className="text-sm text-slate-300">
-        カードごとに「コインに交換」か「発送用に保管」を選べます。14日以内に選ばなかったカードは自動でコインに交換されます。
+        カードごとに「コインに交換」か「発送用に保管」を選べます。期限までに選ばなかったカードは自動でコインに交換されます。
       </p>
       <PrizeList prizes={result.items} renderedAt={loaderData.renderedAt} />
       <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">

@@ -59,6 +59,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     signedIn: true as const, tab, balance, prizes: prizes?.items ?? [], prizesNext: prizes?.next ?? null, prizesPaged: Boolean(prizesBefore),
     history, exp, renderedAt: new Date().toISOString(),
+    lifetimes: { paid: shop.services.config.PAID_COIN_EXPIRY_DAYS, free: shop.services.config.FREE_COIN_EXPIRY_DAYS },
   };
 }
 
@@ -93,7 +94,7 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
           <p className="text-xs opacity-90">会員ID：{member.id.slice(0, 10)}</p>
         </div>
       </section>
-      {loaderData.signedIn && <WalletCard balance={loaderData.balance} exp={loaderData.exp} />}
+      {loaderData.signedIn && <WalletCard balance={loaderData.balance} exp={loaderData.exp} lifetimes={loaderData.lifetimes} />}
       {loaderData.signedIn && (
         <nav aria-label="マイページのタブ" className="grid grid-cols-3 gap-1 rounded-full bg-white p-1 shadow-sm">
           {TABS.map((t) => (
@@ -176,7 +177,7 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
   );
 }
 
-function WalletCard({ balance, exp }: { balance: { paid: number; free: number; total: number; expiringSoon: { amount: number; firstExpiresAt: string | null } }; exp: number }) {
+function WalletCard({ balance, exp, lifetimes }: { balance: { paid: number; free: number; total: number; expiringSoon: { amount: number; firstExpiresAt: string | null } }; exp: number; lifetimes: { paid: number; free: number } }) {
   return (
     <section aria-labelledby="wallet-title" className="flex flex-col gap-3 rounded-2xl bg-white p-5 shadow-sm">
       <div className="flex items-end justify-between">
@@ -193,7 +194,7 @@ function WalletCard({ balance, exp }: { balance: { paid: number; free: number; t
           30日以内に有効期限を迎えるコイン：<b>{formatCoins(balance.expiringSoon.amount)}</b>（最短 {formatYmd(balance.expiringSoon.firstExpiresAt, 'slash')}）。無償コインから先に使われます。
         </p>
       )}
-      <p className="text-xs text-muted">累計経験値 {formatCoins(exp)} EXP・有償コインの有効期限は購入から180日、無償コインは付与から90日です。</p>
+      <p className="text-xs text-muted">累計経験値 {formatCoins(exp)} EXP・有償コインの有効期限は購入から{lifetimes.paid}日、無償コインは付与から{lifetimes.free}日です。</p>
     </section>
   );
 }

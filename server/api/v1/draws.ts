@@ -102,6 +102,7 @@ const createDraw = defineOperation({
     // One database call: the draw function itself answers GACHA_NOT_FOUND for unknown or draft packs.
     const outcome = await drawLots(db, {
       memberId: member.id, gachaId: params.gachaId, count: body.count, idempotencyKey: `api:${idempotencyKey!}`,
+      decisionDays: services.config.PRIZE_DECISION_DAYS,
       rank: (await needsRank(db, params.gachaId)) ? (await currentRank(db, member.id)).rank : 0,
     });
     if (!outcome.ok) {

@@ -93,7 +93,7 @@ const convertPrizesOperation = defineOperation({
   },
   handler: async ({ services, member, body, idempotencyKey }) => {
     const run = async (db: typeof services.db) => {
-      const outcome = await convertPrizes(db, member.id, body.prizeIds);
+      const outcome = await convertPrizes(db, member.id, body.prizeIds, { freeCoinDays: services.config.FREE_COIN_EXPIRY_DAYS });
       return outcome.ok
         ? { status: 200, body: { converted: outcome.converted, total: outcome.total, balance: outcome.balance } as unknown }
         : { status: outcome.status, body: { error: { code: outcome.code, message: outcome.message } } as unknown };
