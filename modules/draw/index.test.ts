@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
 import { createMemberWithCoins, createPublishedPack } from '../../tests/support/fixtures';
 import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { drawLots, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrizes, listPrizes, getRemaining, memberDrawnLots } from './index';
+import { drawLots, drawLotsForSession, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrizes, listPrizes, getRemaining, memberDrawnLots } from './index';
+import { sessions } from '../identity/schema';
 import { checkInvariants, getBalance, listLedgerEntries, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '../wallet';
 import { getExp } from '../progression';
 import { endPack, getPackReveal } from '../gacha/admin';
@@ -282,5 +283,24 @@ describe('races with the end of a sale and the deadline', () => {
     await expect(grantCoins(db, { memberId: member, kind: 'free', amount: 11, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: k })).rejects.toBeInstanceOf(IdempotencyKeyConflict);
     await expect(grantCoins(db, { memberId: member, kind: 'paid', amount: 10, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: k })).rejects.toBeInstanceOf(IdempotencyKeyConflict);
     expect((await getBalance(db, member)).total).toBe(10);
+  });
+});
+
+describe('the draw with the session in the same call', () => {
+  it('draws for a live session, and refuses unknown or expired ones; a session due for refresh goes the longer way', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 30, price: 10 });
+    const member = await createMemberWithCoins(db, { paid: 100 });
+    const session = async (daysLeft: number) => {
+      const token = key().replaceAll('-', '');
+      await db.insert(sessions).values({ id: key(), token, userId: member, expiresAt: new Date(Date.now() + daysLeft * 86_400_000) });
+      return token;
+    };
+    const fresh = await drawLotsForSession(db, { sessionToken: await session(30), gachaId, count: 1, idempotencyKey: key() });
+    expect(fresh).toMatchObject({ ok: true, result: { count: 1, cost: 10 } });
+    expect(await drawLotsForSession(db, { sessionToken: await session(10), gachaId, count: 1, idempotencyKey: key() })).toBe('refresh');
+    expect(await drawLotsForSession(db, { sessionToken: 'no-such-token', gachaId, count: 1, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+    expect(await drawLotsForSession(db, { sessionToken: await session(-1), gachaId, count: 1, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+    expect((await getBalance(db, member)).paid).toBe(90);
   });
 });

@@ -7,6 +7,7 @@ import type { Database } from '../../db/client';
 import { prizes, draws, gachaMemberDraws, type PrizeStatus } from './schema';
 import { gachaLots, gachaTiers, gachas } from '../gacha/schema';
 import { FREE_COIN_DAYS } from '../wallet';
+import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from '../identity/constants';
 
 export { draws, prizes, gachaMemberDraws, prizeStatuses, type PrizeStatus } from './schema';
 
@@ -120,6 +121,9 @@ function toOutcome(raw: RawAnswer): DrawOutcome {
   return { ok: false, stored: raw.status === 'refused', drawId: raw.drawId, code: raw.code!, details: raw.details ?? {} };
 }
 
+/** The window in which better-auth would extend a session (a draw then goes the slower way). */
+const REFRESH_BEFORE = `${SESSION_MAX_AGE_SECONDS - SESSION_UPDATE_AGE_SECONDS} seconds`;
+
 export interface DrawInput {
   memberId: string;
   gachaId: string;
@@ -143,10 +147,30 @@ export async function drawLots(db: Database, input: DrawInput): Promise<DrawOutc
   const query = sql`select draw_execute(${input.memberId}::text, ${input.gachaId}::text, ${input.count}::int,
     ${input.idempotencyKey}::text, ${hash}::text, ${input.rank ?? 0}::int, ${`${days} days`}::interval,
     ${input.now ? input.now.toISOString() : null}::timestamptz) as r`;
+  return runDraw(db, query) as Promise<DrawOutcome>;
+}
+
+/**
+ * The API's draw in one round trip: the session token (its signature already checked) is resolved
+ * inside the same database call. Answers 'refresh' when the session is due for better-auth's daily
+ * extension; the caller then resolves the member the usual way and calls drawLots.
+ * @example const outcome = await drawLotsForSession(db, { sessionToken, gachaId, count: 1, idempotencyKey })
+ */
+export async function drawLotsForSession(db: Database, input: Omit<DrawInput, 'memberId'> & { sessionToken: string }): Promise<DrawOutcome | 'refresh'> {
+  const hash = drawRequestHash(input.gachaId, input.count);
+  const days = input.decisionDays ?? PRIZE_DECISION_DAYS;
+  const query = sql`select draw_execute_for_session(${input.sessionToken}::text, ${REFRESH_BEFORE}::interval, ${input.gachaId}::text,
+    ${input.count}::int, ${input.idempotencyKey}::text, ${hash}::text, ${input.rank ?? 0}::int, ${`${days} days`}::interval,
+    ${input.now ? input.now.toISOString() : null}::timestamptz) as r`;
+  return runDraw(db, query);
+}
+
+async function runDraw(db: Database, query: ReturnType<typeof sql>): Promise<DrawOutcome | 'refresh'> {
   for (let attempt = 0; ; attempt++) {
     try {
       const result = await db.execute(query);
-      return toOutcome((result as unknown as { rows: { r: RawAnswer }[] }).rows[0]!.r);
+      const raw = (result as unknown as { rows: { r: RawAnswer | { status: 'refresh' } }[] }).rows[0]!.r;
+      return raw.status === 'refresh' ? 'refresh' : toOutcome(raw as RawAnswer);
     } catch (error) {
       const state = sqlState(error);
       if (!state || !RETRYABLE.has(state)) throw error;

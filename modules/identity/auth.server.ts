@@ -12,9 +12,9 @@ import { users, sessions, accounts, verifications, rateLimits } from './schema';
 /** The header the server sets from the socket (or the trusted proxy); clients cannot forge it. */
 export const CLIENT_IP_HEADER = 'x-shop-client-ip';
 
-export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
-/** A session is extended (to SESSION_MAX_AGE_SECONDS) once it is older than this. */
-export const SESSION_UPDATE_AGE_SECONDS = 60 * 60 * 24;
+import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from './constants';
+
+export { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS };
 
 /**
  * @example const auth = createShopAuth({ db, config, logger }); await auth.handler(request)

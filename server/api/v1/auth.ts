@@ -75,18 +75,27 @@ export function cookieValue(header: string | null, name: string): string | null 
  * must decide: no recognisable credential shape, or a session due for its refresh.
  */
 export async function fastMember(services: ShopServices, headers: Headers): Promise<SessionMember | null | 'slow'> {
-  const bearer = bearerToken(headers);
-  let token: string | null;
-  if (bearer) {
-    token = SIGNED_SESSION_TOKEN.test(bearer) ? verifySignedToken(bearer, services.config.AUTH_SECRET) : bearer;
-  } else {
-    if (!headers.get('cookie')?.includes('session_token')) return null;
-    sessionCookieName ??= (await services.auth.$context).authCookies.sessionToken.name;
-    const value = cookieValue(headers.get('cookie'), sessionCookieName);
-    if (!value) return headers.get('cookie')?.includes('session_token') ? 'slow' : null;
-    token = verifySignedToken(value, services.config.AUTH_SECRET);
-  }
-  if (!token) return null;
+  const token = await credentialOf(services, headers);
+  if (token === 'slow' || token === null) return token;
   const member = await memberOfSessionToken(services.db, token);
   return member === 'refresh' ? 'slow' : member;
+}
+
+/**
+ * The request's session token with its signature checked, without a database lookup (for
+ * `auth: 'session'` operations, which resolve it in their own query), or null.
+ */
+export async function sessionTokenOf(services: ShopServices, headers: Headers): Promise<string | null> {
+  const token = await credentialOf(services, headers);
+  return token === 'slow' ? null : token;
+}
+
+async function credentialOf(services: ShopServices, headers: Headers): Promise<string | null | 'slow'> {
+  const bearer = bearerToken(headers);
+  if (bearer) return SIGNED_SESSION_TOKEN.test(bearer) ? verifySignedToken(bearer, services.config.AUTH_SECRET) : bearer;
+  if (!headers.get('cookie')?.includes('session_token')) return null;
+  sessionCookieName ??= (await services.auth.$context).authCookies.sessionToken.name;
+  const value = cookieValue(headers.get('cookie'), sessionCookieName);
+  if (!value) return 'slow';
+  return verifySignedToken(value, services.config.AUTH_SECRET);
 }

@@ -247,7 +247,7 @@ export function buildOpenApiDocument(
         ],
       };
     }
-    if (spec.auth === 'member' || spec.auth === 'staff') standard[401] = { description: 'ログインしていません。', codes: ['UNAUTHENTICATED'] };
+    if (spec.auth === 'member' || spec.auth === 'staff' || spec.auth === 'session') standard[401] = { description: 'ログインしていません。', codes: ['UNAUTHENTICATED'] };
     if (spec.auth === 'staff') standard[403] = { description: '運営スタッフのみが使えます。', codes: ['FORBIDDEN'] };
     if (spec.body) standard[415] = { description: 'Content-Type が application/json ではありません。', codes: ['UNSUPPORTED_MEDIA_TYPE'] };
     standard[500] = { description: 'サーバーの不具合です（本文の requestId を添えてお問い合わせください）。', codes: ['INTERNAL_ERROR'] };
@@ -332,6 +332,7 @@ const AUTH_LABELS: Record<string, string> = {
   optional: 'ログイン任意',
   member: 'ログインが必要',
   staff: '運営スタッフのみ',
+  session: 'ログインが必要',
 };
 const PLACE_LABELS: Record<string, string> = { path: 'パス', query: 'クエリ', header: 'ヘッダー' };
 

@@ -5,7 +5,7 @@ import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { apiError } from '../../api-error';
 import type { ShopServices } from '../../services';
-import { resolveMember, isStaff, type SessionMember } from './auth';
+import { resolveMember, isStaff, sessionTokenOf, type SessionMember } from './auth';
 import { ApiError, JAPANESE_PARSE, fieldMessages, readIdempotencyKey, validationFailed } from './http';
 
 export type ApiEnv = { Variables: { requestId: string; secureHeadersNonce?: string } };
@@ -17,8 +17,14 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * - `optional`: public; the handler gets the member when one is signed in.
  * - `member`: 401 UNAUTHENTICATED without a session.
  * - `staff`: as member, and 403 FORBIDDEN unless member.role === 'admin'.
+ * - `session`: as member for clients, but the session is not looked up here: the handler gets
+ *   `sessionToken` (its signature checked) and resolves it inside its own database call, so the
+ *   operation is one round trip (createDraw). `member` is null.
  */
-export type AuthMode = 'none' | 'optional' | 'member' | 'staff';
+export type AuthMode = 'none' | 'optional' | 'member' | 'staff' | 'session';
+
+/** Modes that need a signed-in member (401 without one). */
+export const MEMBER_AUTH_MODES: readonly AuthMode[] = ['member', 'staff', 'session'];
 
 // ---------------------------------------------------------------------------------------------
 // Named schemas: they become components/schemas/<id> in the OpenAPI document.
@@ -71,6 +77,8 @@ export interface HandlerInput<A extends AuthMode, P, Q, H, B> {
   body: OutputOf<B, undefined>;
   /** The Idempotency-Key header (checked), or null when the operation takes none or none was sent. */
   idempotencyKey: string | null;
+  /** For `auth: 'session'`: the session token of the request (signature checked, not looked up). */
+  sessionToken: A extends 'session' ? string : null;
   requestId: string;
 }
 
@@ -221,7 +229,11 @@ async function runOperation(c: Context<ApiEnv>, operation: ApiOperation, service
   try {
     // 1. Who is calling.
     let member: SessionMember | null = null;
-    if (spec.auth !== 'none') {
+    let sessionToken: string | null = null;
+    if (spec.auth === 'session') {
+      sessionToken = await sessionTokenOf(services, c.req.raw.headers);
+      if (!sessionToken) throw new ApiError(401, 'UNAUTHENTICATED', 'ログインしてください。');
+    } else if (spec.auth !== 'none') {
       member = await resolveMember(services, c.req.raw.headers);
       if (!member && (spec.auth === 'member' || spec.auth === 'staff')) {
         throw new ApiError(401, 'UNAUTHENTICATED', 'ログインしてください。');
@@ -259,6 +271,7 @@ async function runOperation(c: Context<ApiEnv>, operation: ApiOperation, service
       headers: headers as never,
       body: body as never,
       idempotencyKey,
+      sessionToken: sessionToken as never,
       requestId: c.get('requestId'),
     });
     if (result instanceof Response) return result;
@@ -266,7 +279,7 @@ async function runOperation(c: Context<ApiEnv>, operation: ApiOperation, service
   } catch (error) {
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-      if (spec.auth === 'member' || spec.auth === 'staff') c.header('Cache-Control', 'private, no-store');
+      if (MEMBER_AUTH_MODES.includes(spec.auth)) c.header('Cache-Control', 'private, no-store');
       return apiError(c, error.status, error.code, error.message, error.details);
     }
     throw error;
@@ -280,7 +293,7 @@ function answer(c: Context<ApiEnv>, operation: ApiOperation, result: { status: P
   const declared = spec.responses[status];
   if (!declared) throw new Error(`${spec.operationId} answered an undeclared status ${String(result.status)}`);
   for (const [name, value] of Object.entries(result.headers ?? {})) c.header(name, value);
-  const cacheControl = spec.cacheControl ?? (spec.auth === 'member' || spec.auth === 'staff' ? 'private, no-store' : undefined);
+  const cacheControl = spec.cacheControl ?? (MEMBER_AUTH_MODES.includes(spec.auth) ? 'private, no-store' : undefined);
   if (cacheControl) c.header('Cache-Control', cacheControl);
   if (!declared.schema) return c.body(null, status as StatusCode);
   const parsed = declared.schema.safeParse(result.body);
