@@ -141,7 +141,7 @@ try {
   const packs = { warmUp: 'bench-warmup', oneLot: 'bench-1lot', tenLot: 'bench-10lot', sellOut: 'bench-sellout', sqlOnly: 'bench-sql-1lot' };
   await publishBenchPack(handle, packs.warmUp, 20_000);
   await publishBenchPack(handle, packs.oneLot, 100_000);
-  await publishBenchPack(handle, packs.tenLot, 100_000);
+  await publishBenchPack(handle, packs.tenLot, 300_000); // 10-lot draws must not sell it out within the phase
   await publishBenchPack(handle, packs.sellOut, 10_000);
   if (sqlOnly) await publishBenchPack(handle, packs.sqlOnly, 100_000);
   await psql(databaseUrl, 'VACUUM ANALYZE');

@@ -48,7 +48,7 @@ export const packDefinitionSchema = z
   .superRefine((pack, ctx) => {
     const lots = pack.tiers.filter((t) => !t.isLastOne).reduce((sum, t) => sum + t.quantity, 0);
     if (lots < 1) ctx.addIssue({ code: 'custom', path: ['tiers'], message: '口数のある賞が1つ以上必要です。' });
-    if (lots > 100_000) ctx.addIssue({ code: 'custom', path: ['tiers'], message: '総口数は100,000口までです。' });
+    if (lots > 1_000_000) ctx.addIssue({ code: 'custom', path: ['tiers'], message: '総口数は1,000,000口までです。' });
     const lastOnes = pack.tiers.filter((t) => t.isLastOne);
     if (lastOnes.length > 1) ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'ラストワン賞は1つまでです。' });
     if (lastOnes.some((t) => t.quantity !== 1)) ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'ラストワン賞の数量は1です。' });
