@@ -73,6 +73,9 @@ describe.each<ViewportName>(['phone', 'desktop'])('drawing on a %s', (viewport) 
       await reveal.waitFor();
       await reveal.getByRole('button', { name: '結果を見る' }).click({ timeout: 15_000 });
       await reveal.waitFor({ state: 'detached' });
+      // the gacha event for a tag manager (specification section 3), once
+      const events = await page.evaluate(() => (window as unknown as { dataLayer?: { event: string }[] }).dataLayer ?? []);
+      expect(events.filter((e) => e.event === 'gacha')).toEqual([{ event: 'gacha', user_id: member!.id, gacha_id: PACK.id, from_top: false, from_gacha: false }]);
       const cards = page.getByRole('list', { name: 'カード一覧' }).getByRole('listitem');
       await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(10);
       // The pointer left on a card would catch a button mid hover-transition.

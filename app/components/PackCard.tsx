@@ -1,4 +1,5 @@
 // A pack card for the grids: image, badges, title, price per draw and the remaining bar.
+import { useLocation } from 'react-router';
 import { AppLink } from './AppLink';
 import { Image } from './Image';
 import { formatCoins } from '~/lib/numbers';
@@ -19,6 +20,8 @@ export interface PackCardData {
 export const LOW_STOCK_RATIO = 0.2;
 
 export function PackCard({ pack, priority = false }: { pack: PackCardData; priority?: boolean }) {
+  // Where the pack is opened from (the top page or a genre's list) goes with the gacha event.
+  const { pathname } = useLocation();
   const soldOut = pack.status === 'sold_out' || pack.status === 'ended' || pack.remainingLots === 0;
   const ratio = pack.totalLots > 0 ? pack.remainingLots / pack.totalLots : 0;
   const low = !soldOut && ratio < LOW_STOCK_RATIO;
@@ -29,7 +32,7 @@ export function PackCard({ pack, priority = false }: { pack: PackCardData; prior
     low ? { label: '残りわずか', className: 'bg-red-600 text-white' } : null,
   ].filter((b): b is { label: string; className: string } => b !== null);
   return (
-    <AppLink to={`/gacha/${pack.genreId}/${pack.id}`} className="group flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-line transition hover:shadow-md">
+    <AppLink to={`/gacha/${pack.genreId}/${pack.id}`} state={{ from: pathname }} className="group flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-line transition hover:shadow-md">
       <div className="relative aspect-[4/3] overflow-hidden bg-canvas">
         <Image src={pack.imagePath} alt={pack.title} width={1200} height={900} sizes="(min-width: 1024px) 30vw, (min-width: 640px) 45vw, 50vw"
           priority={priority} className="h-full w-full object-cover transition group-hover:scale-[1.02]" />

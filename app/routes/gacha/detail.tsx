@@ -2,7 +2,9 @@
 // the prize line-up, the draw buttons with their confirmation, and the fairness record.
 // redirect-onepiece has already sent a pack opened under the wrong genre to its own address.
 import { randomUUID } from 'node:crypto';
-import { data, redirect } from 'react-router';
+import { useEffect } from 'react';
+import { data, redirect, useLocation } from 'react-router';
+import { rememberGachaOrigin } from '~/lib/analytics';
 import { z } from 'zod';
 import type { Route } from './+types/detail';
 import { shopRequestContext } from '~/context';
@@ -103,6 +105,11 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
     idempotencyKey: loaderData.idempotencyKey, staff: loaderData.staff, error,
   };
   const lastOne = pack.tiers.find((t) => t.isLastOne);
+  const location = useLocation();
+  useEffect(() => {
+    const from = (location.state as { from?: string } | null)?.from;
+    rememberGachaOrigin(pack.id, from ?? (document.referrer ? safePath(document.referrer) : null));
+  }, [pack.id, location.state]);
   return (
     <Container className="flex flex-col gap-5">
       <nav aria-label="パンくずリスト" className="text-xs text-muted">
@@ -224,4 +231,14 @@ function FairnessSection({ pack, verification }: { pack: { id: string; commitmen
       )}
     </section>
   );
+}
+
+/** The path of a same-site referrer, or null. */
+function safePath(referrer: string): string | null {
+  try {
+    const url = new URL(referrer);
+    return url.origin === window.location.origin ? url.pathname : null;
+  } catch {
+    return null;
+  }
 }

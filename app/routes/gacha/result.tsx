@@ -1,7 +1,9 @@
 // /gacha/{genreId}/{gachaId}/result/{resultId} (layout gacha-result): the reveal animation, chosen
 // by the best tier won and landing on it, then the cards with their choices. Only the member who
 // drew sees it; anyone else gets the not-found page (a result's existence is not revealed).
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { gachaEvent, track } from '~/lib/analytics';
+import { useRootData } from '~/lib/root-data';
 import { redirect, useNavigate, useSearchParams } from 'react-router';
 import type { Route } from './+types/result';
 import { shopRequestContext } from '~/context';
@@ -42,6 +44,12 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const [revealing, setRevealing] = useState(params.get('reveal') === '1');
+  const memberId = useRootData()?.member?.id;
+  useEffect(() => {
+    // The gacha event, once per draw: on the first view, the one that plays the reveal.
+    if (params.get('reveal') === '1' && memberId) track(gachaEvent(memberId, pack.id));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [result.drawId]);
   const outcome = actionData as PrizeActionData | undefined;
   const items: RevealItem[] = result.items.map((item) => ({
     prizeId: item.prizeId, tierLabel: item.tierLabel, effect: item.effect, tierRank: item.tierRank, cardName: item.cardName,

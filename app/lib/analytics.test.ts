@@ -1,0 +1,32 @@
+// The gacha event (specification section 3): user, pack, and whether the pack was opened from the
+// top page or a genre's list.
+import { describe, it, expect, beforeEach } from 'vitest';
+import { gachaEvent, rememberGachaOrigin, track } from './analytics';
+
+class MemoryStorage {
+  private values = new Map<string, string>();
+  getItem(key: string) { return this.values.get(key) ?? null; }
+  setItem(key: string, value: string) { this.values.set(key, value); }
+}
+
+beforeEach(() => {
+  Object.assign(globalThis, { sessionStorage: new MemoryStorage(), window: globalThis });
+  delete (globalThis as { dataLayer?: unknown }).dataLayer;
+});
+
+describe('gacha event', () => {
+  it('says where each pack was opened from', () => {
+    rememberGachaOrigin('a', '/');
+    rememberGachaOrigin('b', '/gacha/pokemon');
+    rememberGachaOrigin('c', '/mypage');
+    expect(gachaEvent('m1', 'a')).toEqual({ event: 'gacha', user_id: 'm1', gacha_id: 'a', from_top: true, from_gacha: false });
+    expect(gachaEvent('m1', 'b')).toMatchObject({ from_top: false, from_gacha: true });
+    expect(gachaEvent('m1', 'c')).toMatchObject({ from_top: false, from_gacha: false });
+    expect(gachaEvent('m1', 'unknown')).toMatchObject({ from_top: false, from_gacha: false });
+  });
+
+  it('pushes events to the data layer', () => {
+    track(gachaEvent('m1', 'a'));
+    expect((globalThis as { dataLayer?: unknown[] }).dataLayer).toEqual([{ event: 'gacha', user_id: 'm1', gacha_id: 'a', from_top: false, from_gacha: false }]);
+  });
+});
