@@ -6,7 +6,7 @@ import { appMeta, genres, gachas, contentDocuments, users } from '../schema';
 import { legalAndEditorialPages } from './pages';
 import { createPack, publishPack, type PackDefinition } from '../../modules/gacha/admin';
 import { grantCoins } from '../../modules/wallet';
-import { drawLots } from '../../modules/draw';
+import { drawLots, refreshAllRemaining } from '../../modules/draw';
 
 export const DEMO_GENRES = [
   { id: 'pokemon', name: 'ポケモン', aliases: ['pokemon-card', 'pokeca'], iconPath: '/demo/genres/pokemon.svg', sortOrder: 1 },
@@ -90,6 +90,7 @@ export async function loadDemoDataOnce(db: Database, logger: Logger): Promise<bo
     await publishPack(db, pack.id, new Date(Date.now() - (index + 1) * 86_400_000));
     await drawAsDemoMember(db, pack, pack.total - pack.remaining);
   }
+  await refreshAllRemaining(db);
   logger.info({ genres: DEMO_GENRES.length, packs: DEMO_PACKS.length }, 'demo data loaded');
   return true;
 }

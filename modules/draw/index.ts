@@ -348,3 +348,22 @@ export async function memberDrawnLots(db: Database, gachaId: string, memberId: s
     .where(and(eq(gachaMemberDraws.gachaId, gachaId), eq(gachaMemberDraws.memberId, memberId)));
   return row?.lots ?? 0;
 }
+
+/**
+ * Recounts every pack on sale and stores the counts on the pack rows (a job, and after bulk
+ * draws such as the demo data's): heals counts that a crashed instance never refreshed.
+ * @example await refreshAllRemaining(db) // → packs whose count changed
+ */
+export async function refreshAllRemaining(db: Database): Promise<number> {
+  const packs = await db.select({ id: gachas.id, cached: gachas.remainingLots }).from(gachas)
+    .where(and(inArray(gachas.status, ['on_sale', 'scheduled']), sql`${gachas.commitment} is not null`));
+  let changed = 0;
+  for (const pack of packs) {
+    const { remaining } = await getRemaining(db, pack.id);
+    if (remaining !== pack.cached) {
+      await refreshRemainingCache(db, pack.id, remaining);
+      changed += 1;
+    }
+  }
+  return changed;
+}

@@ -5,6 +5,7 @@ import { openDatabase, type DatabaseHandle } from '../../db/client';
 import { loadDemoDataOnce, DEMO_PACKS } from '../../db/demo/seed';
 import { createLogger } from '../../server/logger';
 import { listGenres, listGachas, resolveGenre, getGacha, genreOfGacha, parseGachaSort } from './index';
+import { getRemaining } from '../draw';
 
 let testDb: TestDatabase;
 let handle: DatabaseHandle;
@@ -24,6 +25,12 @@ describe('catalogue', () => {
   it('loads the demo data once only', async () => {
     expect(await loadDemoDataOnce(handle.db, createLogger('silent'))).toBe(false);
     expect(await listGachas(handle.db)).toHaveLength(DEMO_PACKS.length);
+  });
+  it('lists the demo packs with the counts of their lots', async () => {
+    for (const pack of await listGachas(handle.db)) {
+      expect(pack.remainingLots, pack.id).toBe((await getRemaining(handle.db, pack.id)).remaining);
+    }
+    expect((await getGacha(handle.db, 'stellar-pokemon-004'))?.remainingLots).toBe(4);
   });
   it('lists genres in their order', async () => {
     expect((await listGenres(handle.db)).map((g) => g.id)).toEqual(['pokemon', 'onepiece', 'yugioh', 'duelmasters', 'weiss']);

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { ShopServices } from '../services';
 import { imageCacheCleanupJob } from './image-cache-cleanup';
-import { expireCoinsJob, autoConvertPrizesJob, saleWindowsJob, forgetIdempotencyKeysJob } from './shop-rules';
+import { expireCoinsJob, autoConvertPrizesJob, saleWindowsJob, forgetIdempotencyKeysJob, refreshRemainingJob } from './shop-rules';
 import type { JobDefinition, JobRunner } from './runner';
 
 export { createJobRunner, type JobRunner, type JobDefinition, type JobContext, type JobRunSummary } from './runner';
@@ -24,6 +24,7 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     autoConvertPrizesJob(config.FREE_COIN_EXPIRY_DAYS),
     saleWindowsJob(),
     forgetIdempotencyKeysJob(),
+    refreshRemainingJob(),
     // ← new jobs go here
   ];
 }

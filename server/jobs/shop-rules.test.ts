@@ -9,6 +9,7 @@ import { createMemberWithCoins, createPublishedPack } from '../../tests/support/
 import { createJobRunner, registerShopJobs, type JobRunner } from './index';
 import { capturingLogger } from './test-support';
 import { drawLots, listPrizes } from '../../modules/draw';
+import { getGacha } from '../../modules/gacha';
 import { checkInvariants, getBalance, grantCoins, listLedgerEntries } from '../../modules/wallet';
 import type { ShopConfig } from '../config';
 
@@ -35,7 +36,7 @@ describe('the shop rule jobs', () => {
   it('are scheduled in pg-boss', async () => {
     const result = await handle.db.execute(sql`select name from pgboss.schedule order by name`);
     const names = (result as unknown as { rows: { name: string }[] }).rows.map((r) => r.name);
-    expect(names).toEqual(expect.arrayContaining(['wallet.expire-coins', 'prizes.auto-convert', 'gacha.sale-windows', 'api.forget-idempotency-keys']));
+    expect(names).toEqual(expect.arrayContaining(['wallet.expire-coins', 'prizes.auto-convert', 'gacha.sale-windows', 'api.forget-idempotency-keys', 'gacha.refresh-remaining']));
   });
 
   it('convert prizes past their deadline and write off expired coins, once', async () => {
@@ -63,5 +64,15 @@ describe('the shop rule jobs', () => {
     expect((await runner.runNow('prizes.auto-convert')).processed).toBe(0);
     expect((await runner.runNow('wallet.expire-coins')).processed).toBe(0);
     expect(await checkInvariants(db)).toEqual([]);
+  });
+
+  it('heal a pack count that no instance refreshed', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 30, price: 10, drawOptions: [10] });
+    const member = await createMemberWithCoins(db, { paid: 100 });
+    expect((await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: randomUUID() })).ok).toBe(true);
+    expect((await getGacha(db, gachaId))?.remainingLots).toBe(30);
+    expect((await runner.runNow('gacha.refresh-remaining')).processed).toBeGreaterThanOrEqual(1);
+    expect((await getGacha(db, gachaId))?.remainingLots).toBe(20);
   });
 });

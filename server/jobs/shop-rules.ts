@@ -3,7 +3,7 @@
 // module functions write ledger entries keyed by grant or prize, so a re-run credits nothing twice.
 import type { JobDefinition } from './runner';
 import { expireDueCoins } from '../../modules/wallet';
-import { autoConvertDuePrizes } from '../../modules/draw';
+import { autoConvertDuePrizes, refreshAllRemaining } from '../../modules/draw';
 import { advanceSaleWindows } from '../../modules/gacha/admin';
 import { forgetOldKeys } from '../../modules/idempotency';
 
@@ -29,4 +29,10 @@ export const forgetIdempotencyKeysJob = (): JobDefinition => ({
   name: 'api.forget-idempotency-keys',
   cron: '15 * * * *',
   handler: async ({ db, now }) => ({ processed: await forgetOldKeys(db, now) }),
+});
+
+export const refreshRemainingJob = (): JobDefinition => ({
+  name: 'gacha.refresh-remaining',
+  cron: '* * * * *',
+  handler: async ({ db }) => ({ processed: await refreshAllRemaining(db) }),
 });
