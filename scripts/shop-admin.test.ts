@@ -62,6 +62,8 @@ describe('npm run shop', () => {
     await run('coins:grant', '--member', id, '--amount', '300', '--reason', 'お詫び', '--key', 'apology-1');
     expect(await getBalance(handle.db, id)).toMatchObject({ free: 300, paid: 0 });
     expect((await listLedgerEntries(handle.db, id)).items[0]).toMatchObject({ reason: 'operator_grant', memo: 'お詫び', amount: 300 });
+    await expect(run('coins:grant', '--member', id, '--amount', '500', '--reason', 'お詫び', '--key', 'apology-1')).rejects.toThrow(/別の付与/);
+    expect((await getBalance(handle.db, id)).free).toBe(300);
     expect(await run('staff:grant', '--member', id)).toEqual([{ member: id, role: 'admin' }]);
     expect(await run('staff:grant', '--member', id, '--revoke')).toEqual([{ member: id, role: 'user' }]);
   });

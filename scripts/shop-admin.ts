@@ -18,7 +18,7 @@ import { loadConfig, ConfigError } from '../server/config';
 import { openDatabase, type Database } from '../db/client';
 import { users, sessions } from '../modules/identity/schema';
 import { createPack, publishPack, endPack, getPackReveal, PackAdminError, packDefinitionSchema } from '../modules/gacha/admin';
-import { grantCoins, checkInvariants } from '../modules/wallet';
+import { grantCoins, checkInvariants, IdempotencyKeyConflict } from '../modules/wallet';
 
 const USAGE = `使い方: npm run shop -- <command> [options]
   pack:create <file.json> [--publish]
@@ -95,6 +95,9 @@ export async function runAdminCommand(db: Database, argv: string[], out: (line: 
       const result = await grantCoins(db, {
         memberId: member.id, kind, amount: amount.data, reason: 'operator_grant', counterAccount: kind === 'paid' ? 'adjustment' : 'promotion',
         idempotencyKey: `ops:${values.key ?? randomUUID()}`, memo: values.reason.trim(), lifetimeDays: lifetimes,
+      }).catch((error: unknown) => {
+        if (error instanceof IdempotencyKeyConflict) throw new UsageError(`キー ${values.key} は別の付与（会員・種類・枚数が違う）に使われています。何も付与していません。`);
+        throw error;
       });
       out(JSON.stringify({ member: member.id, kind, amount: amount.data, ...result }));
       return;
