@@ -317,22 +317,36 @@ export interface TierRemaining {
  */
 export async function getRemaining(db: Database, gachaId: string): Promise<{ gachaId: string; total: number; remaining: number; soldOut: boolean; tiers: TierRemaining[] }> {
   const tiers = await db.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId)).orderBy(asc(gachaTiers.rank), asc(gachaTiers.id));
-  const counts = await db.select({ tierId: gachaLots.tierId, n: sql<string>`count(*)` }).from(gachaLots)
-    .where(and(eq(gachaLots.gachaId, gachaId), sql`${gachaLots.drawId} is null`)).groupBy(gachaLots.tierId);
+  const unclaimed = await countUnclaimed(db, gachaId);
   const [pack] = await db.select({ total: gachas.totalLots, status: gachas.status }).from(gachas).where(eq(gachas.id, gachaId));
-  const byTier = new Map(counts.map((c) => [c.tierId, Number(c.n)]));
-  const remaining = counts.reduce((sum, c) => sum + Number(c.n), 0);
   const soldOut = pack?.status === 'sold_out';
+  const counted = remainingOf(tiers, unclaimed, soldOut);
   return {
     gachaId,
     total: pack?.total ?? 0,
-    remaining,
+    remaining: counted.remaining,
     soldOut,
-    tiers: tiers.map((t) => ({
-      tierId: t.id, label: t.label, rank: t.rank, quantity: t.quantity, isLastOne: t.isLastOne,
-      remaining: t.isLastOne ? (soldOut ? 0 : 1) : byTier.get(t.id) ?? 0,
-    })),
+    tiers: tiers.map((t) => ({ tierId: t.id, label: t.label, rank: t.rank, quantity: t.quantity, isLastOne: t.isLastOne, remaining: counted.tiers[t.id]! })),
   };
+}
+
+/** Unclaimed lots of a pack by tier, in one query. */
+export async function countUnclaimed(db: Database, gachaId: string): Promise<Map<string, number>> {
+  const counts = await db.select({ tierId: gachaLots.tierId, n: sql<string>`count(*)` }).from(gachaLots)
+    .where(and(eq(gachaLots.gachaId, gachaId), sql`${gachaLots.drawId} is null`)).groupBy(gachaLots.tierId);
+  return new Map(counts.map((c) => [c.tierId, Number(c.n)]));
+}
+
+/**
+ * Remaining lots in total and per tier (the ラストワン賞 counts 1 until the pack sells out), for a
+ * caller that already has the pack's tiers.
+ * @example remainingOf(pack.tiers, await countUnclaimed(db, pack.id), pack.status === 'sold_out')
+ */
+export function remainingOf(tiers: { id: string; isLastOne: boolean }[], unclaimed: Map<string, number>, soldOut: boolean) {
+  let remaining = 0;
+  for (const n of unclaimed.values()) remaining += n;
+  const byTier = Object.fromEntries(tiers.map((t) => [t.id, t.isLastOne ? (soldOut ? 0 : 1) : unclaimed.get(t.id) ?? 0]));
+  return { remaining, tiers: byTier };
 }
 
 /** Stores the counted remaining lots on the pack row (the catalogue lists read it). */

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/client';
 import { gachas, gachaLots, gachaSecrets, gachaTiers, genres, tierEffects } from './schema';
 import { prizes, draws } from '../draw/schema';
-import { buildPackReveal, createPackCommitment, generateSeed, type PackReveal, type PackTier } from '../draw/commitment';
+import { buildPackReveal, createPackCommitment, generateSeed, verifyReveal, type PackReveal, type PackTier } from '../draw/commitment';
 
 const catalogueId = z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, '英数字・ハイフン・アンダースコア（60文字まで）で指定してください。');
 const imagePath = z.string().regex(/^\/[A-Za-z0-9_./-]{1,300}$/, '画像はサイト内のパス（/で始まる）で指定してください。').refine((p) => !p.includes('..'), '画像パスに .. は使えません。');
@@ -203,4 +203,25 @@ export async function getPackReveal(db: Database, gachaId: string): Promise<Pack
 /** Packs whose lots exist (published), for the invariant checks and the operator's list. */
 export async function listPublishedPackIds(db: Database): Promise<string[]> {
   return (await db.select({ id: gachas.id }).from(gachas).where(isNotNull(gachas.commitment))).map((r) => r.id);
+}
+
+const verified = new Map<string, { ok: boolean; checks: { name: string; ok: boolean; detail: string }[]; seed: string; draws: number }>();
+
+/**
+ * The verification shown on a pack's public page: computed once per reveal (a sold-out or ended
+ * pack's record no longer changes) and kept in memory, so page views do not re-run it.
+ * @example const result = await verifiedReveal(db, 'stellar-yugioh-002') // null while on sale
+ */
+export async function verifiedReveal(db: Database, gachaId: string) {
+  const [pack] = await db.select({ revealedAt: gachas.revealedAt, soldOutAt: gachas.soldOutAt }).from(gachas).where(eq(gachas.id, gachaId));
+  const at = pack?.revealedAt ?? pack?.soldOutAt;
+  const key = `${gachaId}:${at ? new Date(at).getTime() : ''}`;
+  const cached = verified.get(key);
+  if (cached) return cached;
+  const reveal = await getPackReveal(db, gachaId);
+  if (!reveal) return null;
+  const result = { ...verifyReveal(reveal), seed: reveal.seed, draws: reveal.draws.length };
+  if (verified.size >= 500) verified.delete(verified.keys().next().value!);
+  verified.set(key, result);
+  return result;
 }

@@ -19,9 +19,8 @@ import { useLiveRemaining } from '~/lib/use-live-remaining';
 import { DrawPanel } from '~/components/gacha/DrawPanel';
 import { TierLineup } from '~/components/gacha/TierLineup';
 import { getGachaDetail, listGenres } from '../../../modules/gacha';
-import { getPackReveal } from '../../../modules/gacha/admin';
-import { drawLots, getRemaining, describeDrawRefusal, memberDrawnLots } from '../../../modules/draw';
-import { verifyReveal } from '../../../modules/draw/commitment';
+import { verifiedReveal } from '../../../modules/gacha/admin';
+import { drawLots, countUnclaimed, remainingOf, describeDrawRefusal, memberDrawnLots } from '../../../modules/draw';
 import { getBalance } from '../../../modules/wallet';
 import { currentRank, rankName } from '../../../modules/progression';
 
@@ -32,24 +31,23 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = shop.services;
   const pack = await getGachaDetail(db, params.gachaId);
   if (!pack || pack.genreId !== params.genreId) throw notFound(new URL(request.url).pathname);
-  const [genres, counts, balance, drawnByMe] = await Promise.all([
+  const [genres, unclaimed, balance, drawnByMe] = await Promise.all([
     listGenres(db),
-    getRemaining(db, pack.id),
+    countUnclaimed(db, pack.id),
     shop.member ? getBalance(db, shop.member.id) : Promise.resolve(null),
     shop.member && pack.perMemberLimit ? memberDrawnLots(db, pack.id, shop.member.id) : Promise.resolve(null),
   ]);
+  // The pack's tiers came with it: the counts need only the one query of unclaimed lots.
+  const soldOut = pack.status === 'sold_out';
+  const counts = remainingOf(pack.tiers, unclaimed, soldOut);
   const confirm = Number(new URL(request.url).searchParams.get('confirm'));
-  let verification = null;
-  if (pack.revealed) {
-    const reveal = await getPackReveal(db, pack.id);
-    if (reveal) verification = { ...verifyReveal(reveal), seed: reveal.seed, draws: reveal.draws.length };
-  }
+  const verification = pack.revealed ? await verifiedReveal(db, pack.id) : null;
   return {
     pack,
     genreName: genres.find((g) => g.id === pack.genreId)?.name ?? pack.genreId,
     remaining: counts.remaining,
-    soldOut: counts.soldOut,
-    tierRemaining: Object.fromEntries(counts.tiers.map((t) => [t.tierId, t.remaining])),
+    soldOut,
+    tierRemaining: counts.tiers,
     balance: balance ? balance.total : null,
     staff: shop.member?.role === 'admin',
     confirmFromUrl: pack.drawOptions.includes(confirm) ? confirm : null,
