@@ -3,14 +3,9 @@
 import { createContext, type RouterContext } from 'react-router';
 import type { ShopServices } from '../server/services';
 
-export interface SessionMember {
-  id: string;
-  name: string;
-  email: string;
-  emailVerified: boolean;
-  image: string | null;
-  role: string;
-}
+import type { SessionMember } from '../modules/identity/session.server';
+
+export type { SessionMember };
 
 export interface ShopRequest {
   requestId: string;

@@ -16,6 +16,7 @@ import { createImageRoute } from './images';
 import { robotsTxt, sitemapXml } from './seo';
 import { createApiV1 } from './api/v1';
 import { fastMember } from './api/v1/auth';
+import { toSessionMember } from '../modules/identity/session.server';
 
 /** The largest request body the shop reads (forms, JSON, provider webhooks). */
 export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
@@ -142,14 +143,5 @@ async function currentMember(services: ShopServices, headers: Headers): Promise<
   const fast = await fastMember(services, headers);
   if (fast !== 'slow') return fast;
   const session = await services.auth.api.getSession({ headers });
-  if (!session) return null;
-  const user = session.user as typeof session.user & { role?: string | null };
-  return {
-    id: user.id,
-    name: user.name,
-    email: user.email,
-    emailVerified: user.emailVerified,
-    image: user.image ?? null,
-    role: user.role ?? 'user',
-  };
+  return session ? toSessionMember(session.user as typeof session.user & { role?: string | null }) : null;
 }

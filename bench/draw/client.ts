@@ -153,17 +153,8 @@ export async function runBounded<T, R>(items: readonly T[], concurrency: number,
   return results;
 }
 
-/** A small deterministic generator (mulberry32) so a storm's mix can be replayed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic generator (the demo art's mulberry32) so a storm's mix can be replayed. */
+export { mulberry32 as seededRandom } from '../../scripts/generate-demo-art';
 
 export const percentile = (sorted: readonly number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
 

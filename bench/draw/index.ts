@@ -19,9 +19,8 @@ import { sql } from 'drizzle-orm';
 import { createTestDatabase } from '../../tests/support/database';
 import { startInstances, type ShopCluster } from '../../tests/support/instances';
 import { createSessionMembers, totalCredited } from '../../tests/support/members';
-import { ensureGenre } from '../../tests/support/fixtures';
+import { publishLoadPack } from '../../tests/support/fixtures';
 import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { createPack, publishPack } from '../../modules/gacha/admin';
 import { checkInvariants } from '../../modules/wallet';
 import { seededRandom } from './client';
 import { CpuMeter } from './cpu';
@@ -81,21 +80,7 @@ async function pgbench(databaseUrl: string, args: string[], logDir: string) {
   return { tps: round(tps, 1), transactions, failed, abortedLines: aborted, latencyMs: { average: latencyAverageMs, p50: at(50), p99: at(99), max: round(latencies.at(-1) ?? 0, 2) } };
 }
 
-async function publishBenchPack(handle: DatabaseHandle, id: string, lots: number) {
-  await ensureGenre(handle.db);
-  const card = (n: number) => `/demo/cards/card-0${n}.svg`;
-  await createPack(handle.db, {
-    id, genreId: 'pokemon', title: `ベンチパック ${id}`, imagePath: '/demo/packs/pack-01.svg', pricePerDraw: PRICE, drawOptions: [1, 10],
-    tiers: [
-      { key: 'S', label: 'S賞', rank: 1, effect: 'rainbow', cardName: 'ベンチS', cardImagePath: card(1), quantity: 1, conversionValue: PRICE * 100 },
-      { key: 'A', label: 'A賞', rank: 2, effect: 'gold', cardName: 'ベンチA', cardImagePath: card(2), quantity: 10, conversionValue: PRICE * 10 },
-      { key: 'B', label: 'B賞', rank: 3, effect: 'silver', cardName: 'ベンチB', cardImagePath: card(3), quantity: 100, conversionValue: PRICE * 2 },
-      { key: 'C', label: 'C賞', rank: 4, effect: 'normal', cardName: 'ベンチC', cardImagePath: card(4), quantity: lots - 111, conversionValue: PRICE / 2 },
-      { key: 'LO', label: 'ラストワン賞', rank: 0, effect: 'lastone', cardName: 'ベンチラストワン', cardImagePath: card(5), quantity: 1, conversionValue: PRICE * 50, isLastOne: true },
-    ],
-  });
-  await publishPack(handle.db, id);
-}
+const publishBenchPack = (handle: DatabaseHandle, id: string, lots: number) => publishLoadPack(handle.db, { id, lots, price: PRICE, name: 'ベンチ' });
 
 const rowsOf = async <T>(handle: DatabaseHandle, query: ReturnType<typeof sql>) => ((await handle.db.execute(query)) as unknown as { rows: T[] }).rows;
 

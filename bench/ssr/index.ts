@@ -4,7 +4,7 @@ import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createTestDatabase } from '../../tests/support/database';
-import { freePort } from '../../tests/support/global-shop';
+import { freePort } from '../../tests/support/ports';
 import { loadConfig } from '../../server/config';
 import { startShop } from '../../server/main';
 import { loadTestInWorker as loadTest } from '../load';

@@ -7,13 +7,19 @@ import type { Database } from '../../db/client';
 import { sessions, users } from './schema';
 import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from './constants';
 
-export interface FastSessionMember {
+/** The signed-in member as pages and the API see them. */
+export interface SessionMember {
   id: string;
   name: string;
   email: string;
   emailVerified: boolean;
   image: string | null;
   role: string;
+}
+
+/** A user row (ours or better-auth's session user) as a SessionMember. */
+export function toSessionMember(user: { id: string; name: string; email: string; emailVerified: boolean; image?: string | null; role?: string | null }): SessionMember {
+  return { id: user.id, name: user.name, email: user.email, emailVerified: user.emailVerified, image: user.image ?? null, role: user.role ?? 'user' };
 }
 
 /**
@@ -43,7 +49,7 @@ export function verifySignedToken(value: string, secret: string): string | null 
  * The member of a session token: null when unknown, expired or banned; 'refresh' when better-auth
  * should handle the request (the session is due to be extended).
  */
-export async function memberOfSessionToken(db: Database, token: string, now = new Date()): Promise<FastSessionMember | null | 'refresh'> {
+export async function memberOfSessionToken(db: Database, token: string, now = new Date()): Promise<SessionMember | null | 'refresh'> {
   if (!token || token.length > 256) return null;
   const [row] = await db
     .select({
@@ -60,5 +66,5 @@ export async function memberOfSessionToken(db: Database, token: string, now = ne
   if (row.banned && (!row.banExpires || new Date(row.banExpires).getTime() > now.getTime())) return null;
   // better-auth extends a session once it is older than updateAge: let it do so.
   if (expiresAt - now.getTime() < (SESSION_MAX_AGE_SECONDS - SESSION_UPDATE_AGE_SECONDS) * 1000) return 'refresh';
-  return { id: row.id, name: row.name, email: row.email, emailVerified: row.emailVerified, image: row.image ?? null, role: row.role ?? 'user' };
+  return toSessionMember(row);
 }

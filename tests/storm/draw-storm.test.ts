@@ -12,10 +12,9 @@ import { sql } from 'drizzle-orm';
 import { createTestDatabase } from '../support/database';
 import { startInstances, STORM_AUTH_SECRET, type ShopCluster } from '../support/instances';
 import { createSessionMembers, totalCredited, type SessionMember } from '../support/members';
-import { ensureGenre } from '../support/fixtures';
+import { publishLoadPack } from '../support/fixtures';
 import { createDrawClient, runBounded, seededRandom, tally, type DrawCall, type DrawClient, type DrawReply } from '../../bench/draw/client';
 import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { createPack, publishPack } from '../../modules/gacha/admin';
 import { checkInvariants } from '../../modules/wallet';
 
 const database = await createTestDatabase('storm');
@@ -39,21 +38,7 @@ const rows = async <T>(query: ReturnType<typeof sql>): Promise<T[]> => ((await h
 const one = async <T>(query: ReturnType<typeof sql>): Promise<T> => (await rows<T>(query))[0]!;
 
 /** A published pack of `lots` lots in tiers S/A/B/C plus a ラストワン賞, draws of 1 or 10. */
-async function publishStormPack(id: string, lots: number) {
-  await ensureGenre(handle!.db);
-  const card = (n: number) => `/demo/cards/card-0${n}.svg`;
-  await createPack(handle!.db, {
-    id, genreId: 'pokemon', title: `ストームパック ${id}`, imagePath: '/demo/packs/pack-01.svg', pricePerDraw: PRICE, drawOptions: [1, 10],
-    tiers: [
-      { key: 'S', label: 'S賞', rank: 1, effect: 'rainbow', cardName: 'ストームS', cardImagePath: card(1), quantity: 1, conversionValue: PRICE * 100 },
-      { key: 'A', label: 'A賞', rank: 2, effect: 'gold', cardName: 'ストームA', cardImagePath: card(2), quantity: 10, conversionValue: PRICE * 10 },
-      { key: 'B', label: 'B賞', rank: 3, effect: 'silver', cardName: 'ストームB', cardImagePath: card(3), quantity: 100, conversionValue: PRICE * 2 },
-      { key: 'C', label: 'C賞', rank: 4, effect: 'normal', cardName: 'ストームC', cardImagePath: card(4), quantity: lots - 111, conversionValue: PRICE / 2 },
-      { key: 'LO', label: 'ラストワン賞', rank: 0, effect: 'lastone', cardName: 'ストームラストワン', cardImagePath: card(5), quantity: 1, conversionValue: PRICE * 50, isLastOne: true },
-    ],
-  });
-  await publishPack(handle!.db, id);
-}
+const publishStormPack = (id: string, lots: number) => publishLoadPack(handle!.db, { id, lots, price: PRICE, name: 'ストーム' });
 
 /** `n` requests: 90 % one lot, 10 % ten lots, members and instances taken in turn. */
 function stormCalls(gachaId: string, n: number, seed: number, keyPrefix: string): DrawCall[] {

@@ -48,3 +48,25 @@ export async function createPublishedPack(
   await publishPack(db, id);
   return id;
 }
+
+/**
+ * A large published pack for the storm and the benchmark: tiers S/A/B/C (1, 10, 100, rest) and a
+ * ラストワン賞, draws of 1 or 10.
+ * @example await publishLoadPack(db, { id: 'bench-1lot', lots: 100_000, price: 100, name: 'ベンチ' })
+ */
+export async function publishLoadPack(db: Database, options: { id: string; lots: number; price: number; name: string }) {
+  const { id, lots, price, name } = options;
+  await ensureGenre(db);
+  const card = (n: number) => `/demo/cards/card-0${n}.svg`;
+  await createPack(db, {
+    id, genreId: 'pokemon', title: `${name}パック ${id}`, imagePath: '/demo/packs/pack-01.svg', pricePerDraw: price, drawOptions: [1, 10],
+    tiers: [
+      { key: 'S', label: 'S賞', rank: 1, effect: 'rainbow', cardName: `${name}S`, cardImagePath: card(1), quantity: 1, conversionValue: price * 100 },
+      { key: 'A', label: 'A賞', rank: 2, effect: 'gold', cardName: `${name}A`, cardImagePath: card(2), quantity: 10, conversionValue: price * 10 },
+      { key: 'B', label: 'B賞', rank: 3, effect: 'silver', cardName: `${name}B`, cardImagePath: card(3), quantity: 100, conversionValue: price * 2 },
+      { key: 'C', label: 'C賞', rank: 4, effect: 'normal', cardName: `${name}C`, cardImagePath: card(4), quantity: lots - 111, conversionValue: Math.floor(price / 2) },
+      { key: 'LO', label: 'ラストワン賞', rank: 0, effect: 'lastone', cardName: `${name}ラストワン`, cardImagePath: card(5), quantity: 1, conversionValue: price * 50, isLastOne: true },
+    ],
+  });
+  await publishPack(db, id);
+}

@@ -1,5 +1,5 @@
 // Vitest global setup for the HTTP and browser tests: one built shop on a fresh database, on a free port.
-import net from 'node:net';
+import { freePort } from './ports';
 import type { TestProject } from 'vitest/node';
 import { createTestDatabase } from './database';
 import { loadConfig } from '../../server/config';
@@ -41,15 +41,3 @@ export default async function setup(project: TestProject) {
   };
 }
 
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}

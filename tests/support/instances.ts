@@ -3,7 +3,7 @@
 // (tests/storm) and the draw benchmark (bench/draw). Needs a build (`npm run build`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
+import { freePort } from './ports';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,18 +60,6 @@ export interface StartInstancesOptions {
   migrate?: boolean;
 }
 
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -7,21 +7,12 @@ import { Button } from '~/components/Button';
 import { formatCoins } from '~/lib/numbers';
 import { formatRemainingShort, formatYmdHm } from '~/lib/dates';
 import { TIER_CHIP } from './labels';
+import type { PrizeItem } from '../../../modules/draw';
 
-export interface PrizeView {
-  prizeId: string;
-  tierLabel: string;
-  effect: string;
-  cardName: string;
-  imagePath: string;
-  rarity: string | null;
-  cardGrade: string | null;
-  conversionValue: number;
-  isLastOne: boolean;
-  status: 'pending' | 'kept' | 'converted' | 'shipping';
-  decideBy: string;
+/** A prize as the draw module lists it (a draw's result or the prize box). */
+export type PrizeView = Pick<PrizeItem, 'prizeId' | 'tierLabel' | 'effect' | 'cardName' | 'imagePath' | 'rarity' | 'cardGrade' | 'conversionValue' | 'isLastOne' | 'status' | 'decideBy'> & {
   gachaTitle?: string;
-}
+};
 
 const STATUS_LABEL: Record<PrizeView['status'], string> = {
   pending: '未選択',

@@ -51,10 +51,8 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [result.drawId]);
   const outcome = actionData as PrizeActionData | undefined;
-  const items: RevealItem[] = result.items.map((item) => ({
-    prizeId: item.prizeId, tierLabel: item.tierLabel, effect: item.effect, tierRank: item.tierRank, cardName: item.cardName,
-    imagePath: item.imagePath, rarity: item.rarity, cardGrade: item.cardGrade, conversionValue: item.conversionValue, isLastOne: item.isLastOne,
-  }));
+  // A prize carries every field the reveal needs.
+  const items: RevealItem[] = result.items;
   const finishReveal = () => {
     setRevealing(false);
     // The animation plays once: a reload or a shared link shows the cards directly.

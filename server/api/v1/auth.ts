@@ -2,7 +2,7 @@
 // session carried as `Authorization: Bearer <session cookie value>` by the native app.
 import type { SessionMember } from '../../../app/context';
 import type { ShopServices } from '../../services';
-import { memberOfSessionToken, verifySignedToken } from '../../../modules/identity/session.server';
+import { memberOfSessionToken, toSessionMember, verifySignedToken } from '../../../modules/identity/session.server';
 
 export type { SessionMember };
 
@@ -43,16 +43,7 @@ export async function resolveMember(services: ShopServices, requestHeaders: Head
     return null;
   }
   const session = await services.auth.api.getSession({ headers });
-  if (!session) return null;
-  const user = session.user as typeof session.user & { role?: string | null };
-  return {
-    id: user.id,
-    name: user.name,
-    email: user.email,
-    emailVerified: user.emailVerified,
-    image: user.image ?? null,
-    role: user.role ?? 'user',
-  };
+  return session ? toSessionMember(session.user as typeof session.user & { role?: string | null }) : null;
 }
 
 /** Staff (operators) are members whose role is 'admin'. */
