@@ -8,6 +8,7 @@ export * from '../modules/wallet/schema';
 export * from '../modules/draw/schema';
 export * from '../modules/progression/schema';
 export * from '../modules/idempotency/schema';
+export * from '../modules/payments/schema';
 
 /** Facts about the installation itself, such as whether demo data was loaded. */
 export const appMeta = pgTable('app_meta', {

@@ -17,6 +17,7 @@ import { robotsTxt, sitemapXml } from './seo';
 import { createApiV1 } from './api/v1';
 import { fastMember } from './api/v1/auth';
 import { toSessionMember } from '../modules/identity/session.server';
+import { createWebhookRoutes } from './payments';
 
 /** The largest request body the shop reads (forms, JSON, provider webhooks). */
 export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
@@ -57,7 +58,7 @@ export function createServerApp(options: ServerAppOptions) {
       'request',
     );
   });
-  app.use(securityHeaders(config));
+  app.use(securityHeaders(config, services.payments?.checkoutOrigins ?? []));
   app.use(clientAddress(config));
   app.use(crossSiteRequestGuard(config));
   // Forms and JSON here are small; a huge body is refused before anything reads it.
@@ -104,6 +105,10 @@ export function createServerApp(options: ServerAppOptions) {
   app.get('/api/v1/gachas/:gachaId/events', (c) =>
     services.live ? services.live.stream(c, c.req.param('gachaId')) : apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'));
   app.route('/api/v1', createApiV1(services));
+  if (services.payments) {
+    app.route('/api/webhooks', createWebhookRoutes({ db: services.db, payments: services.payments, logger }));
+    if (services.payments.sandboxApp) app.route('/sandbox', services.payments.sandboxApp);
+  }
   app.all('/api/*', (c) => apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'));
 
   app.route('/_img', createImageRoute({ publicDir: options.clientDir ?? options.publicDir, cacheDir: path.join(config.dataDir, 'cache', 'images'), logger }));

@@ -40,6 +40,23 @@ const environmentSchema = z.object({
   PAID_COIN_EXPIRY_DAYS: z.coerce.number().int().min(1).max(180).default(180),
   /** Lifetime of free coins unless a grant says otherwise. */
   FREE_COIN_EXPIRY_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** Monthly purchase cap per member in JPY (Japan time calendar month). */
+  PURCHASE_MONTHLY_CAP_JPY: z.coerce.number().int().min(1).max(100_000_000).default(500_000),
+  /** Monthly purchase cap for members who declared they are under 18. */
+  MINOR_PURCHASE_MONTHLY_CAP_JPY: z.coerce.number().int().min(0).max(100_000_000).default(10_000),
+  /** Minutes a started checkout may take before it is expired (its amount counts against the cap meanwhile). */
+  CHECKOUT_EXPIRY_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
+  /**
+   * The sandbox payment method and the local stand-ins of every provider (development, demo, tests).
+   * Default: on for http origins (a local machine), off for https origins (a real deployment).
+   */
+  PAYMENT_SANDBOX: booleanFlag.optional(),
+  /** The seller named on the confirmation screen and receipts (特定商取引法). */
+  SELLER_NAME: z.string().min(1).max(120).default('株式会社ステラトレーディング（デモ）'),
+  /** The native app's return address after an app checkout, e.g. oripastella://checkout/complete. */
+  APP_RETURN_URL: z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/\S+$/, 'must be an app URL such as oripastella://checkout/complete').default('oripastella://checkout/complete'),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_live_… or sk_test_…)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_…)').optional(),
 });
 
 export type ShopConfig = Omit<z.infer<typeof environmentSchema>, 'PUBLIC_ORIGIN' | 'AUTH_SECRET'> & {
@@ -51,6 +68,8 @@ export type ShopConfig = Omit<z.infer<typeof environmentSchema>, 'PUBLIC_ORIGIN'
   embeddedDatabase: boolean;
   /** True when the public origin is https: cookies, HSTS. */
   httpsOrigin: boolean;
+  /** PAYMENT_SANDBOX resolved: on by default only for http (local) origins. */
+  paymentSandbox: boolean;
 };
 
 /** A configuration error that names the offending variables; main prints it and exits 1. */
@@ -82,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     dataDir,
     embeddedDatabase: !values.DATABASE_URL,
     httpsOrigin: publicOrigin.startsWith('https://'),
+    paymentSandbox: values.PAYMENT_SANDBOX ?? !publicOrigin.startsWith('https://'),
   };
 }
 

@@ -14,6 +14,8 @@ import { createServerApp } from './app';
 import type { ShopServices } from './services';
 import { createJobRunner, registerShopJobs, type JobRunner } from './jobs';
 import { createLiveUpdates } from './live';
+import { createPaymentServices } from './payments';
+import { ensureDefaultCoinPacks } from '../modules/payments';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -56,7 +58,9 @@ export async function startShop(config: ShopConfig, options: { development?: boo
   }
 
   const live = await createLiveUpdates(database, logger);
-  const services: ShopServices = { config, database, db: database.db, auth, logger, buildId, live };
+  await ensureDefaultCoinPacks(database.db);
+  const payments = await createPaymentServices({ config, db: database.db, logger });
+  const services: ShopServices = { config, database, db: database.db, auth, logger, buildId, live, payments };
   // Jobs start after the migrations (pg-boss migrates its own schema, `pgboss`) and stop before the database closes.
   let jobs: JobRunner | undefined;
   if (config.JOBS_ENABLED) {
@@ -80,6 +84,7 @@ export async function startShop(config: ShopConfig, options: { development?: boo
   } catch (error) {
     await jobs?.stop();
     await live.stop();
+    await payments.close();
     throw error;
   }
   const address = server.address();
@@ -99,6 +104,7 @@ export async function startShop(config: ShopConfig, options: { development?: boo
       // Running jobs get a few seconds to finish while the HTTP server drains; then the database closes.
       await Promise.all([closed, jobs?.stop()]);
       server.closeAllConnections();
+      await payments.close();
       await database.close();
     },
   };

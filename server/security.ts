@@ -14,9 +14,10 @@ const CROSS_SITE_EXEMPT_PREFIXES = ['/api/webhooks/'];
 
 /**
  * Security headers for every response. Scripts run only from our origin or with this response's
- * nonce; frames from elsewhere are refused; HSTS only when the public origin is https.
+ * nonce; frames from elsewhere are refused; HSTS only when the public origin is https. Forms may
+ * lead only to our origin and to the payment providers' hosted pages.
  */
-export function securityHeaders(config: ShopConfig): MiddlewareHandler {
+export function securityHeaders(config: ShopConfig, checkoutOrigins: string[] = []): MiddlewareHandler {
   const development = config.NODE_ENV === 'development';
   return secureHeaders({
     contentSecurityPolicy: {
@@ -29,7 +30,8 @@ export function securityHeaders(config: ShopConfig): MiddlewareHandler {
       connectSrc: development ? ["'self'", 'ws:', 'wss:'] : ["'self'"],
       frameAncestors: ["'none'"],
       baseUri: ["'self'"],
-      formAction: ["'self'"],
+      // The checkout form redirects to the payment provider's page; browsers apply form-action to that redirect.
+      formAction: ["'self'", ...checkoutOrigins],
       objectSrc: ["'none'"],
     },
     strictTransportSecurity: config.httpsOrigin ? 'max-age=31536000; includeSubDomains' : false,

@@ -5,6 +5,7 @@ import type { DatabaseHandle, Database } from '../db/client';
 import type { Logger } from './logger';
 import type { ShopAuth } from '../modules/identity/auth.server';
 import type { LiveUpdates } from './live';
+import type { PaymentServices } from './payments';
 
 export interface ShopServices {
   config: ShopConfig;
@@ -15,4 +16,6 @@ export interface ShopServices {
   buildId: string;
   /** Live remaining counts (SSE over LISTEN/NOTIFY); absent in tests that do not need them. */
   live?: LiveUpdates;
+  /** The coin shop's providers and rules; absent in tests that do not sell coins. */
+  payments?: PaymentServices;
 }

@@ -10,14 +10,18 @@ import { coinLedger } from '../wallet/schema';
 export { memberProgress } from './schema';
 
 /** product.md: ranks by paid coins bought last month (JST), lowest first. */
+/** bonusPercent: free coins added to every coin purchase, as a percent of the paid coins (0–5 %). */
 export const RANKS = [
-  { rank: 0, name: 'レギュラー', threshold: 0 },
-  { rank: 1, name: 'ブロンズ', threshold: 10_000 },
-  { rank: 2, name: 'シルバー', threshold: 30_000 },
-  { rank: 3, name: 'ゴールド', threshold: 100_000 },
-  { rank: 4, name: 'プラチナ', threshold: 300_000 },
-  { rank: 5, name: 'ダイヤモンド', threshold: 1_000_000 },
+  { rank: 0, name: 'レギュラー', threshold: 0, bonusPercent: 0 },
+  { rank: 1, name: 'ブロンズ', threshold: 10_000, bonusPercent: 1 },
+  { rank: 2, name: 'シルバー', threshold: 30_000, bonusPercent: 2 },
+  { rank: 3, name: 'ゴールド', threshold: 100_000, bonusPercent: 3 },
+  { rank: 4, name: 'プラチナ', threshold: 300_000, bonusPercent: 4 },
+  { rank: 5, name: 'ダイヤモンド', threshold: 1_000_000, bonusPercent: 5 },
 ] as const;
+
+/** Free coins a rank adds to a purchase of `paidCoins` (rounded down: coins are whole). @example rankBonusCoins(3, 10_000) === 300 */
+export const rankBonusCoins = (bonusPercent: number, paidCoins: number) => Math.floor((paidCoins * bonusPercent) / 100);
 
 /** @example rankForPurchases(45_000).name === 'シルバー' */
 export function rankForPurchases(paidCoins: number) {

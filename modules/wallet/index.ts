@@ -17,6 +17,8 @@ export const EXPIRING_SOON_DAYS = 30;
 /** Why coins moved; each is shown to the member in Japanese. */
 export const LEDGER_REASON_LABELS: Record<string, string> = {
   purchase: 'コイン購入',
+  purchase_bonus: 'コイン購入ボーナス',
+  purchase_reversal: '返金・チャージバックによる取消',
   draw: 'ガチャ',
   prize_conversion: 'カードをコインに交換',
   prize_auto_conversion: '期限切れのカードを自動交換',

@@ -2,13 +2,14 @@
 import path from 'node:path';
 import type { ShopServices } from '../services';
 import { imageCacheCleanupJob } from './image-cache-cleanup';
+import { paymentEventsJob, expireOrdersJob } from './payments';
 import { expireCoinsJob, autoConvertPrizesJob, saleWindowsJob, forgetIdempotencyKeysJob, refreshRemainingJob } from './shop-rules';
 import type { JobDefinition, JobRunner } from './runner';
 
 export { createJobRunner, type JobRunner, type JobDefinition, type JobContext, type JobRunSummary } from './runner';
 
 /** What the job factories may use; widen it when a job needs more of the services. */
-export type JobServices = Pick<ShopServices, 'config'>;
+export type JobServices = Pick<ShopServices, 'config'> & Partial<Pick<ShopServices, 'payments'>>;
 
 /**
  * Every job of the shop. ADD A JOB HERE, one line each: a factory from its module that returns a
@@ -25,6 +26,7 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     saleWindowsJob(),
     forgetIdempotencyKeysJob(),
     refreshRemainingJob(),
+    ...(services.payments ? [paymentEventsJob(services.payments), expireOrdersJob(services.payments)] : []),
     // ← new jobs go here
   ];
 }

@@ -1,0 +1,338 @@
+// The coin shop against a real database and the sandbox provider: quotes and refusals, crediting
+// once from the return page and the webhook (also racing), events out of order, refunds and
+// chargebacks of spent coins, abandoned checkouts, caps under concurrency, the 資金決済法 report.
+import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
+import { createMember, createPublishedPack } from '../../tests/support/fixtures';
+import { openDatabase, type DatabaseHandle } from '../../db/client';
+import { checkInvariants, getBalance, grantCoins, listLedgerEntries } from '../wallet';
+import { drawLots } from '../draw';
+import {
+  applyProviderPayment, baseDateBefore, checkPaymentInvariants, clearPurchaseHold, declareAge, ensureDefaultCoinPacks, expireStaleOrders,
+  getOrder, getPurchaseStanding, listCoinPacks, listOrders, paymentOrders, processPaymentEvents, PurchaseRefused, quotePurchase,
+  receiveWebhook, refundOrder, startCheckout, syncOrder, unusedPaidBalanceReport, DEFAULT_PAYMENT_RULES,
+} from './index';
+import { checkoutAsMember, sandboxHarness, TEST_ORIGIN, type SandboxHarness } from './testing';
+
+let testDb: TestDatabase;
+let handle: DatabaseHandle;
+let sandbox: SandboxHarness;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase('payments');
+  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 8 });
+  await handle.migrate();
+  await ensureDefaultCoinPacks(handle.db);
+  sandbox = sandboxHarness(handle.db);
+});
+afterAll(async () => {
+  await handle?.close();
+  await testDb?.drop();
+});
+afterEach(async () => {
+  expect(await checkInvariants(handle.db)).toEqual([]);
+  expect(await checkPaymentInvariants(handle.db)).toEqual([]);
+});
+
+const refusal = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof PurchaseRefused) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+};
+
+/** Pays an order through the hosted page and answers the webhook sent for it. */
+async function payAndCollect(redirectUrl: string) {
+  const back = await sandbox.decide(redirectUrl, 'approve');
+  return { back, webhook: await sandbox.waitForEvent('payment.succeeded', back.searchParams.get('order')!) };
+}
+
+describe('quotes and refusals', () => {
+  it('asks for the age first, then quotes price, coins, bonus and expiry', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const first = await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-5000', method: 'sandbox' }));
+    expect(first.code).toBe('AGE_DECLARATION_REQUIRED');
+    expect(first.message).toContain('年齢');
+    await declareAge(db, member, false);
+    const quote = await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-5000', method: 'sandbox' });
+    expect(quote).toMatchObject({ priceJpy: 5000, paidCoins: 5000, bonusCoins: 150, rankBonusCoins: 0, totalCoins: 5150, paidCoinDays: 180 });
+  });
+
+  it('refuses unknown packs and methods that are not configured, in Japanese', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    await declareAge(db, member, false);
+    expect((await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'nope', method: 'sandbox' }))).code).toBe('PACK_UNAVAILABLE');
+    const method = await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: 'paypay' }));
+    expect(method.code).toBe('METHOD_UNAVAILABLE');
+    expect(method.status).toBe(404);
+    expect((await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: '../etc' }))).code).toBe('METHOD_UNAVAILABLE');
+  });
+
+  it('keeps an age declaration: answering again cannot lift the minors cap', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    expect(await declareAge(db, member, true)).toEqual({ declaredMinor: true });
+    expect(await declareAge(db, member, false)).toEqual({ declaredMinor: true });
+    expect(await declareAge(db, member, false, { byOperator: true })).toEqual({ declaredMinor: false });
+  });
+
+  it('applies the rank bonus: last month\'s purchases make a ゴールド member get 3 % more', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    await declareAge(db, member, false);
+    const lastMonth = new Date(Date.now() - 35 * 86_400_000);
+    await grantCoins(db, { memberId: member, kind: 'paid', amount: 120_000, reason: 'purchase', counterAccount: 'purchase', idempotencyKey: `test:rank:${member}`, now: lastMonth, expiresAt: new Date(Date.now() + 86_400_000) });
+    const standing = await getPurchaseStanding(db, member);
+    expect(standing.rank).toMatchObject({ name: 'ゴールド', bonusPercent: 3 });
+    const packs = await listCoinPacks(db, standing);
+    expect(packs.find((p) => p.id === 'coin-10000')).toMatchObject({ rankBonusCoins: 300, totalCoins: 10_700 });
+  });
+});
+
+describe('checkout and crediting', () => {
+  it('credits paid coins and bonus once: the return page first, then the webhook', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
+    expect(redirectUrl).toMatch(/^http:\/\/shop\.test\/sandbox\/pay\/sbp_/);
+    const pending = await getOrder(db, member, orderId);
+    expect(pending).toMatchObject({ status: 'pending', amountJpy: 1000, paidCoins: 1000, bonusCoins: 10 });
+
+    const { back, webhook } = await payAndCollect(redirectUrl);
+    expect(back.pathname).toBe('/shop/backfrompurchase');
+    expect(back.searchParams.get('order')).toBe(orderId);
+    const fromReturn = await syncOrder(db, sandbox.gateway, orderId, { returnParams: back.searchParams });
+    expect(fromReturn).toMatchObject({ credited: true, order: { status: 'paid', analyticsLabel: 'paid coin + 10 bonus coin' } });
+
+    const received = await receiveWebhook(db, sandbox.gateway, 'sandbox', { headers: new Headers(webhook.headers), rawBody: webhook.body });
+    expect(received.stored).toHaveLength(1);
+    expect(await processPaymentEvents(db, sandbox.gateway, { ids: received.stored })).toEqual({ processed: 1, failed: 0 });
+    const again = await receiveWebhook(db, sandbox.gateway, 'sandbox', { headers: new Headers(webhook.headers), rawBody: webhook.body });
+    expect(again).toEqual({ stored: [], duplicates: 1 });
+
+    const balance = await getBalance(db, member);
+    expect(balance).toMatchObject({ paid: 1000, free: 10 });
+    const entries = await listLedgerEntries(db, member);
+    expect(entries.items.map((e) => [e.reason, e.amount])).toEqual(expect.arrayContaining([['purchase', 1000], ['purchase_bonus', 10]]));
+    expect(entries.items).toHaveLength(2);
+  });
+
+  it('credits once when the return page and the webhook race, many times over', async () => {
+    const db = handle.db;
+    for (let round = 0; round < 8; round += 1) {
+      const member = await createMember(db);
+      const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-3000');
+      const { back, webhook } = await payAndCollect(redirectUrl);
+      const received = await receiveWebhook(db, sandbox.gateway, 'sandbox', { headers: new Headers(webhook.headers), rawBody: webhook.body });
+      const results = await Promise.all([
+        syncOrder(db, sandbox.gateway, orderId, { returnParams: back.searchParams }),
+        processPaymentEvents(db, sandbox.gateway, { ids: received.stored }),
+        syncOrder(db, sandbox.gateway, orderId),
+        applyProviderPayment(db, orderId, { status: 'paid', amountJpy: 3000, providerPaymentId: 'x' }),
+      ]);
+      const credits = [results[0], results[2], results[3]].filter((r) => r && 'credited' in r && r.credited).length;
+      const [event] = await db.select().from((await import('./schema')).paymentEvents).where(eq((await import('./schema')).paymentEvents.id, received.stored[0]!));
+      expect(credits + (event!.outcome?.endsWith(':credited') ? 1 : 0)).toBe(1);
+      expect(await getBalance(db, member)).toMatchObject({ paid: 3000, free: 60 });
+    }
+  });
+
+  it('a second press of the confirm button returns the same checkout', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const orderKey = randomUUID();
+    const first = await checkoutAsMember(db, sandbox.gateway, member, 'coin-500', { orderKey });
+    const second = await checkoutAsMember(db, sandbox.gateway, member, 'coin-500', { orderKey });
+    expect(second).toEqual({ ...first, replay: true });
+    const other = await createMember(db);
+    await declareAge(db, other, false);
+    const stolen = await refusal(startCheckout(db, sandbox.gateway, { memberId: other, packId: 'coin-500', method: 'sandbox', origin: TEST_ORIGIN, orderKey }));
+    expect(stolen.code).toBe('ORDER_KEY_CONFLICT');
+    expect(await getOrder(db, other, first.orderId)).toBeNull();
+  });
+
+  it('declined and canceled payments credit nothing and free the cap', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const declined = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
+    await sandbox.decide(declined.redirectUrl, 'decline');
+    expect((await syncOrder(db, sandbox.gateway, declined.orderId))!.order).toMatchObject({ status: 'failed', failureReason: 'declined' });
+    const canceled = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
+    const back = await sandbox.decide(canceled.redirectUrl, 'cancel');
+    expect(back.searchParams.get('canceled')).toBe('1');
+    expect((await syncOrder(db, sandbox.gateway, canceled.orderId))!.order.status).toBe('canceled');
+    expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
+    expect((await getPurchaseStanding(db, member)).usedJpy).toBe(0);
+  });
+
+  it('first-purchase packs are for members who never bought', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const first = await checkoutAsMember(db, sandbox.gateway, member, 'first-500');
+    const { back } = await payAndCollect(first.redirectUrl);
+    await syncOrder(db, sandbox.gateway, first.orderId, { returnParams: back.searchParams });
+    expect(await getBalance(db, member)).toMatchObject({ paid: 500, free: 500 });
+    const again = await refusal(checkoutAsMember(db, sandbox.gateway, member, 'first-500'));
+    expect(again.code).toBe('FIRST_PURCHASE_ONLY');
+    expect(again.message).toContain('初めて');
+    const packs = await listCoinPacks(db, await getPurchaseStanding(db, member));
+    expect(packs.find((p) => p.id === 'first-500')!.available).toBe(false);
+  });
+
+  it('a paid amount other than the order\'s is not credited: the order goes to review', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const { orderId } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
+    const result = await applyProviderPayment(db, orderId, { status: 'paid', amountJpy: 1, providerPaymentId: 'sbp_tampered' });
+    expect(result).toMatchObject({ credited: false, order: { status: 'review' } });
+    expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
+  });
+
+  it('an order of another member is not found', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const other = await createMember(db);
+    const { orderId } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-500');
+    expect(await getOrder(db, other, orderId)).toBeNull();
+    expect((await listOrders(db, other)).items).toEqual([]);
+    expect((await listOrders(db, member)).items.map((o) => o.id)).toEqual([orderId]);
+  });
+});
+
+describe('caps', () => {
+  it('refuses beyond the monthly cap with what is left this month', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const rules = { ...DEFAULT_PAYMENT_RULES, monthlyCapJpy: 12_000 };
+    await declareAge(db, member, false);
+    const first = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN }, rules);
+    const refused = await refusal(startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-5000', method: 'sandbox', origin: TEST_ORIGIN }, rules));
+    expect(refused).toMatchObject({ code: 'MONTHLY_CAP_EXCEEDED', status: 422 });
+    expect(refused.message).toBe('1か月のご購入上限（¥12,000）を超えるため購入できません。今月はあと¥2,000までご購入いただけます。');
+    // An abandoned checkout stops holding its amount once it expires.
+    await sandbox.decide(first.redirectUrl, 'cancel');
+    await syncOrder(db, sandbox.gateway, first.orderId);
+    await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-5000', method: 'sandbox', origin: TEST_ORIGIN }, rules);
+  });
+
+  it('a declared minor has the lower cap', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    await declareAge(db, member, true);
+    const refused = await refusal(startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-30000', method: 'sandbox', origin: TEST_ORIGIN }));
+    expect(refused.code).toBe('MINOR_CAP_EXCEEDED');
+    expect(refused.message).toContain('18歳未満の方の1か月のご購入上限（¥10,000）');
+    await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN });
+  });
+
+  // A real race on PostgreSQL; on PGlite (one connection) the six run one after another, same answer.
+  it('six checkouts at once cannot pass the cap together', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    await declareAge(db, member, false);
+    const rules = { ...DEFAULT_PAYMENT_RULES, monthlyCapJpy: 15_000 };
+    const attempts = await Promise.allSettled(Array.from({ length: 6 }, () =>
+      startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN }, rules)));
+    expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+    expect(attempts.filter((a) => a.status === 'rejected' && (a.reason as PurchaseRefused).code === 'MONTHLY_CAP_EXCEEDED')).toHaveLength(5);
+  });
+});
+
+describe('refunds, chargebacks and events out of order', () => {
+  async function paidOrder(packId: string) {
+    const db = handle.db;
+    const member = await createMember(db);
+    const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, packId);
+    const { back } = await payAndCollect(redirectUrl);
+    await syncOrder(db, sandbox.gateway, orderId, { returnParams: back.searchParams });
+    return { member, orderId };
+  }
+
+  it('an operator refund takes the coins back when none were spent', async () => {
+    const db = handle.db;
+    const { member, orderId } = await paidOrder('coin-1000');
+    const result = await refundOrder(db, sandbox.gateway, orderId, 'requested_by_customer');
+    expect(result.order).toMatchObject({ status: 'refunded', refundedJpy: 1000 });
+    expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
+    const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
+    expect(order).toMatchObject({ reversedPaid: 1000, reversedFree: 10, unrecoveredCoins: 0 });
+    // Repeating changes nothing.
+    await syncOrder(db, sandbox.gateway, orderId);
+    expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
+  });
+
+  it('a chargeback after coins were spent takes back the rest, records the shortfall and holds purchases', async () => {
+    const db = handle.db;
+    const { member, orderId } = await paidOrder('coin-1000');
+    const gachaId = await createPublishedPack(db, { lots: 40, price: 300 });
+    const draw = await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: randomUUID() });
+    expect(draw.ok).toBe(true);
+    // 300 spent: the 10 bonus coins first, then 290 paid.
+    const dispute = await sandbox.api('POST', `/payments/${(await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId)))[0]!.providerRef}/dispute`);
+    expect(dispute.status).toBe(200);
+    const webhook = await sandbox.waitForEvent('payment.disputed', orderId);
+    const received = await receiveWebhook(db, sandbox.gateway, 'sandbox', { headers: new Headers(webhook!.headers), rawBody: webhook!.body });
+    await processPaymentEvents(db, sandbox.gateway, { ids: received.stored });
+    const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
+    expect(order).toMatchObject({ status: 'charged_back', reversedPaid: 710, reversedFree: 0, unrecoveredCoins: 300 });
+    expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
+    const held = await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: 'sandbox' }));
+    expect(held).toMatchObject({ code: 'PURCHASE_HOLD', status: 403 });
+    expect(await clearPurchaseHold(db, member)).toBe(true);
+    await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: 'sandbox' });
+  });
+
+  it('a refund that arrives before the payment was ever confirmed credits nothing, in either order', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-500');
+    const paidWebhook = (await payAndCollect(redirectUrl)).webhook;
+    const [row] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
+    await sandbox.api('POST', `/payments/${row!.providerRef}/refunds`, { amount: 500 });
+    const refundWebhook = await sandbox.waitForEvent('payment.refunded', orderId);
+    // The refund's event is processed before the payment's.
+    for (const webhook of [refundWebhook, paidWebhook]) {
+      const received = await receiveWebhook(db, sandbox.gateway, 'sandbox', { headers: new Headers(webhook.headers), rawBody: webhook.body });
+      await processPaymentEvents(db, sandbox.gateway, { ids: received.stored });
+    }
+    expect((await getOrder(db, member, orderId))!.status).toBe('refunded');
+    expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
+  });
+});
+
+describe('abandoned checkouts and the report', () => {
+  it('expires checkouts left open and cancels them at the provider', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-500');
+    const later = new Date(Date.now() + 61 * 60_000);
+    expect(await expireStaleOrders(db, sandbox.gateway, later)).toBeGreaterThanOrEqual(1);
+    expect((await getOrder(db, member, orderId))!.status).toBe('expired');
+    const page = await sandbox.app.request(new URL(redirectUrl).pathname.replace('/sandbox', ''));
+    expect(await page.text()).toContain('すでに処理されました');
+  });
+
+  it('reports unused paid coins at a base date from the ledger', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    // Every other test's coins expire long before 2030, so this member's are the only ones then.
+    await grantCoins(db, { memberId: member, kind: 'paid', amount: 7000, reason: 'purchase', counterAccount: 'purchase', idempotencyKey: `test:report:${member}`, now: new Date('2030-03-01T00:00:00+09:00'), expiresAt: new Date('2030-08-01T00:00:00+09:00') });
+    await grantCoins(db, { memberId: member, kind: 'free', amount: 500, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: `test:report-free:${member}`, now: new Date('2030-03-01T00:00:00+09:00'), expiresAt: new Date('2030-08-01T00:00:00+09:00') });
+    const report = await unusedPaidBalanceReport(db, '2030-03-31');
+    expect(report).toMatchObject({ unusedPaidCoins: 7000, membersWithBalance: 1, issuedInPeriod: 7000, exceedsThreshold: false, asOf: '2030-03-31T14:59:59.999Z' });
+    // Before it was bought, and after it expired (even before the expiry job wrote it off), it does not count.
+    expect((await unusedPaidBalanceReport(db, '2029-09-30')).unusedPaidCoins).toBe(0);
+    expect((await unusedPaidBalanceReport(db, '2030-09-30')).unusedPaidCoins).toBe(0);
+    await expect(unusedPaidBalanceReport(db, '2030-04-01')).rejects.toThrow('基準日');
+    expect(baseDateBefore(new Date('2026-11-22T00:00:00Z'))).toBe('2026-09-30');
+    expect(baseDateBefore(new Date('2027-03-31T15:30:00Z'))).toBe('2027-03-31');
+    expect(baseDateBefore(new Date('2027-03-30T14:30:00Z'))).toBe('2026-09-30');
+  });
+});

@@ -1,0 +1,715 @@
+// The coin shop's rules: which packs a member may buy, the monthly caps, orders, crediting coins
+// exactly once when the provider confirms, reversing them on a refund or chargeback, and the
+// 資金決済法 report. Providers are reached only through the PaymentProvider interface, and never
+// inside a database transaction (architecture.md).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { TZDate } from '@date-fns/tz';
+import { addMinutes, format, startOfMonth } from 'date-fns';
+import type { Database } from '../../db/client';
+import { grantCoins } from '../wallet';
+import { currentRank, rankBonusCoins } from '../progression';
+import { coinPacks, paymentEvents, paymentOrders, purchaseProfiles, type OrderStatus } from './schema';
+import { PAYMENT_METHOD_INFO, isPaymentMethod, purchaseEventLabel, type PaymentMethod } from './methods';
+import { ProviderError, WebhookRejected, type PaymentProvider, type ProviderPayment, type WebhookRequest } from './providers/types';
+
+export { coinPacks, paymentOrders, paymentEvents, purchaseProfiles, sandboxPayments, orderStatuses, type OrderStatus } from './schema';
+export * from './methods';
+export { ProviderError, WebhookRejected, type PaymentProvider, type ProviderPayment } from './providers/types';
+
+const TOKYO = 'Asia/Tokyo';
+
+/** The providers this shop instance can use, by method (configured ones only). */
+export interface PaymentGateway {
+  providers: Partial<Record<PaymentMethod, PaymentProvider>>;
+}
+
+/** The shop's money rules, from configuration. */
+export interface ShopPaymentRules {
+  monthlyCapJpy: number;
+  minorMonthlyCapJpy: number;
+  checkoutExpiryMinutes: number;
+  paidCoinDays: number;
+  freeCoinDays: number;
+}
+
+export const DEFAULT_PAYMENT_RULES: ShopPaymentRules = {
+  monthlyCapJpy: 500_000,
+  minorMonthlyCapJpy: 10_000,
+  checkoutExpiryMinutes: 60,
+  paidCoinDays: 180,
+  freeCoinDays: 90,
+};
+
+export type PurchaseRefusalCode =
+  | 'AGE_DECLARATION_REQUIRED'
+  | 'MONTHLY_CAP_EXCEEDED'
+  | 'MINOR_CAP_EXCEEDED'
+  | 'FIRST_PURCHASE_ONLY'
+  | 'PACK_UNAVAILABLE'
+  | 'METHOD_UNAVAILABLE'
+  | 'PURCHASE_HOLD'
+  | 'ORDER_KEY_CONFLICT'
+  | 'PROVIDER_UNAVAILABLE';
+
+/** A purchase the shop refuses, with the member-facing Japanese reason and the HTTP status. */
+export class PurchaseRefused extends Error {
+  constructor(readonly code: PurchaseRefusalCode, message: string, readonly status: 403 | 404 | 409 | 422 | 503, readonly details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'PurchaseRefused';
+  }
+}
+
+/** @example yen(12000) === '¥12,000' */
+export const yen = (amount: number) => `¥${amount.toLocaleString('ja-JP')}`;
+
+/** The start of the calendar month in Japan time that contains `now`. */
+export const monthStartJst = (now: Date) => new Date(startOfMonth(new TZDate(now, TOKYO)).getTime());
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+// ---------------------------------------------------------------------------------------------
+// Packs, the member's standing, quotes
+
+export interface CoinPackView {
+  id: string;
+  name: string;
+  priceJpy: number;
+  paidCoins: number;
+  bonusCoins: number;
+  rankBonusCoins: number;
+  totalCoins: number;
+  firstPurchaseOnly: boolean;
+  badge: string | null;
+  /** False when the member may not buy it now (a first-purchase pack after a purchase). */
+  available: boolean;
+}
+
+export interface PurchaseStanding {
+  declared: boolean;
+  declaredMinor: boolean;
+  hold: string | null;
+  rank: { rank: number; name: string; bonusPercent: number };
+  capJpy: number;
+  /** Bought (or being paid) this month, JST. */
+  usedJpy: number;
+  remainingJpy: number;
+  hasPurchased: boolean;
+}
+
+/** The member's age declaration, cap, what is used of it this month, rank bonus and hold. */
+export async function getPurchaseStanding(db: Database, memberId: string, rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES, now = new Date()): Promise<PurchaseStanding> {
+  const [profile] = await db.select().from(purchaseProfiles).where(eq(purchaseProfiles.memberId, memberId));
+  const rank = await currentRank(db, memberId, now);
+  const usedJpy = await monthlyCommittedJpy(db, memberId, now);
+  const [purchased] = await db.select({ n: sql<number>`count(*)::int` }).from(paymentOrders)
+    .where(and(eq(paymentOrders.memberId, memberId), isNotNull(paymentOrders.creditedAt)));
+  const capJpy = profile?.declaredMinor ? rules.minorMonthlyCapJpy : rules.monthlyCapJpy;
+  return {
+    declared: Boolean(profile),
+    declaredMinor: profile?.declaredMinor ?? false,
+    hold: profile?.holdReason ?? null,
+    rank: { rank: rank.rank, name: rank.name, bonusPercent: rank.bonusPercent },
+    capJpy,
+    usedJpy,
+    remainingJpy: Math.max(0, capJpy - usedJpy),
+    hasPurchased: (purchased?.n ?? 0) > 0,
+  };
+}
+
+/** JPY counted against this month's cap: paid orders, orders under review, and checkouts still open. */
+async function monthlyCommittedJpy(db: Database, memberId: string, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${paymentOrders.amountJpy}), 0)` })
+    .from(paymentOrders)
+    .where(and(
+      eq(paymentOrders.memberId, memberId),
+      gte(paymentOrders.createdAt, monthStartJst(now)),
+      or(inArray(paymentOrders.status, ['paid', 'review']), and(eq(paymentOrders.status, 'pending'), gt(paymentOrders.expiresAt, now))),
+    ));
+  return Number(row?.total ?? 0);
+}
+
+/** The packs on sale with the member's rank bonus applied, cheapest first. */
+export async function listCoinPacks(db: Database, standing: Pick<PurchaseStanding, 'rank' | 'hasPurchased'>): Promise<CoinPackView[]> {
+  const packs = await db.select().from(coinPacks).where(eq(coinPacks.active, true)).orderBy(asc(coinPacks.sortOrder), asc(coinPacks.priceJpy));
+  return packs.map((p) => {
+    const rankBonus = rankBonusCoins(standing.rank.bonusPercent, p.paidCoins);
+    return {
+      id: p.id, name: p.name, priceJpy: p.priceJpy, paidCoins: p.paidCoins, bonusCoins: p.bonusCoins, rankBonusCoins: rankBonus,
+      totalCoins: p.paidCoins + p.bonusCoins + rankBonus, firstPurchaseOnly: p.firstPurchaseOnly, badge: p.badge,
+      available: !(p.firstPurchaseOnly && standing.hasPurchased),
+    };
+  });
+}
+
+/**
+ * Records the member's answer to 「18歳以上ですか」. Once given it stays (a member cannot lift their
+ * own minors' cap by answering again); operators change it (`npm run shop -- members:age`).
+ */
+export async function declareAge(db: Database, memberId: string, minor: boolean, options: { byOperator?: boolean } = {}): Promise<{ declaredMinor: boolean }> {
+  if (options.byOperator) {
+    await db.insert(purchaseProfiles).values({ memberId, declaredMinor: minor })
+      .onConflictDoUpdate({ target: purchaseProfiles.memberId, set: { declaredMinor: minor, declaredAt: new Date() } });
+    return { declaredMinor: minor };
+  }
+  await db.insert(purchaseProfiles).values({ memberId, declaredMinor: minor }).onConflictDoNothing();
+  const [profile] = await db.select().from(purchaseProfiles).where(eq(purchaseProfiles.memberId, memberId));
+  return { declaredMinor: profile!.declaredMinor };
+}
+
+/** Lifts a purchase hold (operator, after the member settled an unrecovered chargeback). */
+export async function clearPurchaseHold(db: Database, memberId: string): Promise<boolean> {
+  const rows = await db.update(purchaseProfiles).set({ holdReason: null, holdAt: null })
+    .where(and(eq(purchaseProfiles.memberId, memberId), isNotNull(purchaseProfiles.holdReason))).returning();
+  return rows.length > 0;
+}
+
+export interface Quote {
+  pack: CoinPackView;
+  method: PaymentMethod;
+  priceJpy: number;
+  paidCoins: number;
+  bonusCoins: number;
+  rankBonusPercent: number;
+  rankBonusCoins: number;
+  totalCoins: number;
+  paidCoinDays: number;
+  freeCoinDays: number;
+  standing: PurchaseStanding;
+}
+
+/** What the confirmation screen shows; throws PurchaseRefused with the reason a member reads. */
+export async function quotePurchase(
+  db: Database, gateway: PaymentGateway, input: { memberId: string; packId: string; method: string },
+  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES, now = new Date(),
+): Promise<Quote> {
+  const standing = await getPurchaseStanding(db, input.memberId, rules, now);
+  const packs = await listCoinPacks(db, standing);
+  return buildQuote(gateway, input, standing, packs, rules);
+}
+
+function buildQuote(gateway: PaymentGateway, input: { packId: string; method: string }, standing: PurchaseStanding, packs: CoinPackView[], rules: ShopPaymentRules): Quote {
+  if (!isPaymentMethod(input.method) || !gateway.providers[input.method]) {
+    throw new PurchaseRefused('METHOD_UNAVAILABLE', 'このお支払い方法は現在ご利用いただけません。別のお支払い方法をお選びください。', 404);
+  }
+  const pack = packs.find((p) => p.id === input.packId);
+  if (!pack) throw new PurchaseRefused('PACK_UNAVAILABLE', 'このコインパックは現在販売していません。', 404);
+  if (standing.hold) {
+    throw new PurchaseRefused('PURCHASE_HOLD', 'お支払いの確認が必要なため、現在コインを購入できません。お手数ですがお問い合わせください。', 403);
+  }
+  if (!standing.declared) {
+    throw new PurchaseRefused('AGE_DECLARATION_REQUIRED', 'ご購入の前に、年齢の確認（18歳以上かどうか）をお願いします。', 409);
+  }
+  if (!pack.available) {
+    throw new PurchaseRefused('FIRST_PURCHASE_ONLY', 'このコインパックは初めてご購入の方限定です。ほかのコインパックをお選びください。', 409);
+  }
+  if (pack.priceJpy > standing.remainingJpy) {
+    const details = { capJpy: standing.capJpy, usedJpy: standing.usedJpy, remainingJpy: standing.remainingJpy };
+    const rest = standing.remainingJpy > 0 ? `今月はあと${yen(standing.remainingJpy)}までご購入いただけます。` : '今月はこれ以上ご購入いただけません。';
+    if (standing.declaredMinor) {
+      throw new PurchaseRefused('MINOR_CAP_EXCEEDED', `18歳未満の方の1か月のご購入上限（${yen(standing.capJpy)}）を超えるため購入できません。${rest}`, 422, details);
+    }
+    throw new PurchaseRefused('MONTHLY_CAP_EXCEEDED', `1か月のご購入上限（${yen(standing.capJpy)}）を超えるため購入できません。${rest}`, 422, details);
+  }
+  return {
+    pack, method: input.method, priceJpy: pack.priceJpy, paidCoins: pack.paidCoins, bonusCoins: pack.bonusCoins,
+    rankBonusPercent: standing.rank.bonusPercent, rankBonusCoins: pack.rankBonusCoins, totalCoins: pack.totalCoins,
+    paidCoinDays: rules.paidCoinDays, freeCoinDays: rules.freeCoinDays, standing,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orders
+
+export interface OrderView {
+  id: string;
+  receiptNo: string;
+  status: OrderStatus;
+  method: PaymentMethod;
+  methodLabel: string;
+  channel: 'web' | 'app';
+  packName: string;
+  amountJpy: number;
+  paidCoins: number;
+  bonusCoins: number;
+  rankBonusCoins: number;
+  createdAt: string;
+  creditedAt: string | null;
+  failureReason: string | null;
+  refundedJpy: number;
+  /** The GA4 purchase event's label (specification section 9). */
+  analyticsLabel: string;
+}
+
+const toOrderView = (o: typeof paymentOrders.$inferSelect): OrderView => ({
+  id: o.id, receiptNo: o.receiptNo, status: o.status, method: o.method as PaymentMethod,
+  methodLabel: isPaymentMethod(o.method) ? PAYMENT_METHOD_INFO[o.method].label : o.method,
+  channel: o.channel === 'app' ? 'app' : 'web', packName: o.packName, amountJpy: o.amountJpy, paidCoins: o.paidCoins,
+  bonusCoins: o.bonusCoins, rankBonusCoins: o.rankBonusCoins, createdAt: o.createdAt.toISOString(),
+  creditedAt: o.creditedAt?.toISOString() ?? null, failureReason: o.failureReason, refundedJpy: o.refundedJpy,
+  analyticsLabel: purchaseEventLabel(o.bonusCoins + o.rankBonusCoins),
+});
+
+/** Japanese status words for history rows and the return page. */
+export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
+  pending: '決済待ち',
+  paid: '購入完了',
+  failed: '決済失敗',
+  canceled: 'キャンセル',
+  expired: '期限切れ',
+  refunded: '返金済み',
+  charged_back: 'チャージバック',
+  review: '確認中',
+};
+
+function newReceiptNo(now: Date) {
+  const day = format(new TZDate(now, TOKYO), 'yyyyMMdd');
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const bytes = randomBytes(8);
+  let tail = '';
+  for (const b of bytes) tail += alphabet[b % alphabet.length];
+  return `R${day}-${tail}`;
+}
+
+export interface StartCheckoutInput {
+  memberId: string;
+  email?: string | null;
+  packId: string;
+  method: string;
+  channel?: 'web' | 'app';
+  /**
+   * A key made when the confirmation screen was shown, sent back with the confirm button: a second
+   * press (or a retried request) returns the same checkout instead of charging twice.
+   */
+  orderKey?: string;
+  /** The shop's public origin, for return and webhook URLs. */
+  origin: string;
+}
+
+export interface CheckoutStarted {
+  orderId: string;
+  redirectUrl: string;
+  replay: boolean;
+}
+
+/**
+ * Makes an order from the confirmed quote (caps checked under a lock on the member's profile, so two
+ * checkouts at once cannot both pass the cap) and opens the provider's hosted page.
+ * @example const { redirectUrl } = await startCheckout(db, gateway, { memberId, packId: 'coin-1000', method: 'sandbox', origin })
+ */
+export async function startCheckout(db: Database, gateway: PaymentGateway, input: StartCheckoutInput, rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES, now = new Date()): Promise<CheckoutStarted> {
+  const orderId = input.orderKey ?? randomUUID();
+  const existing = await findOrder(db, orderId);
+  if (existing) return replayCheckout(existing, input.memberId);
+
+  const channel = input.channel ?? 'web';
+  const created = await db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    // The profile row is the member's purchase lock (it exists once the age is declared).
+    await t.execute(sql`select 1 from purchase_profiles where member_id = ${input.memberId} for update`);
+    const again = await findOrder(t, orderId);
+    if (again) return again;
+    const standing = await getPurchaseStanding(t, input.memberId, rules, now);
+    // A first-purchase pack waits on an open checkout of another first-purchase pack.
+    const packs = await listCoinPacks(t, standing);
+    const quote = buildQuote(gateway, input, standing, packs, rules);
+    if (quote.pack.firstPurchaseOnly) {
+      const [open] = await t.select({ n: sql<number>`count(*)::int` }).from(paymentOrders).where(and(
+        eq(paymentOrders.memberId, input.memberId), eq(paymentOrders.firstPurchaseOnly, true),
+        eq(paymentOrders.status, 'pending'), gt(paymentOrders.expiresAt, now)));
+      if ((open?.n ?? 0) > 0) throw new PurchaseRefused('FIRST_PURCHASE_ONLY', '初回限定パックのお支払いが手続き中です。そのお支払いを完了するか、しばらくしてからお試しください。', 409);
+    }
+    const [order] = await t.insert(paymentOrders).values({
+      id: orderId, memberId: input.memberId, coinPackId: quote.pack.id, method: quote.method, channel, status: 'pending',
+      amountJpy: quote.priceJpy, paidCoins: quote.paidCoins, bonusCoins: quote.bonusCoins, rankBonusPercent: quote.rankBonusPercent,
+      rankBonusCoins: quote.rankBonusCoins, firstPurchaseOnly: quote.pack.firstPurchaseOnly, packName: quote.pack.name,
+      receiptNo: newReceiptNo(now), createdAt: now, updatedAt: now, expiresAt: addMinutes(now, rules.checkoutExpiryMinutes),
+    }).returning();
+    return order!;
+  });
+  if (created.memberId !== input.memberId) throw orderKeyConflict();
+  if (created.checkoutUrl) return { orderId: created.id, redirectUrl: created.checkoutUrl, replay: true };
+
+  const provider = gateway.providers[created.method as PaymentMethod]!;
+  const info = PAYMENT_METHOD_INFO[created.method as PaymentMethod];
+  const returnPath = channel === 'app' ? '/app/return' : info.returnPath;
+  const returnUrl = `${input.origin}${returnPath}?order=${created.id}`;
+  try {
+    const start = await provider.createCheckout({
+      orderId: created.id, amountJpy: created.amountJpy, memberId: input.memberId, email: input.email ?? null,
+      description: `${created.packName}（コイン${(created.paidCoins).toLocaleString('ja-JP')}枚${created.bonusCoins + created.rankBonusCoins > 0 ? ` +ボーナス${(created.bonusCoins + created.rankBonusCoins).toLocaleString('ja-JP')}枚` : ''}）`,
+      returnUrl, cancelUrl: `${returnUrl}&canceled=1`, webhookUrl: `${input.origin}/api/webhooks/${created.method}`,
+    });
+    await db.update(paymentOrders).set({ providerRef: start.providerRef, checkoutUrl: start.redirectUrl, updatedAt: new Date() })
+      .where(eq(paymentOrders.id, created.id));
+    return { orderId: created.id, redirectUrl: start.redirectUrl, replay: false };
+  } catch (error) {
+    // Undo our own step: the order never reached the provider, so it frees its place under the cap.
+    await db.update(paymentOrders).set({ status: 'failed', failureReason: 'provider_unavailable', updatedAt: new Date() })
+      .where(and(eq(paymentOrders.id, created.id), eq(paymentOrders.status, 'pending'), isNull(paymentOrders.providerRef)));
+    throw new PurchaseRefused('PROVIDER_UNAVAILABLE', `${info.label}に接続できませんでした。時間をおいてもう一度お試しいただくか、別のお支払い方法をお選びください。`, 503,
+      { cause: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+const orderKeyConflict = () => new PurchaseRefused('ORDER_KEY_CONFLICT', 'この購入手続きは無効です。コインショップからやり直してください。', 409);
+
+function replayCheckout(order: typeof paymentOrders.$inferSelect, memberId: string): CheckoutStarted {
+  if (order.memberId !== memberId) throw orderKeyConflict();
+  if (order.status !== 'pending' || !order.checkoutUrl) {
+    throw new PurchaseRefused('ORDER_KEY_CONFLICT', 'この購入手続きはすでに終了しています。購入履歴をご確認ください。', 409, { orderId: order.id, status: order.status });
+  }
+  return { orderId: order.id, redirectUrl: order.checkoutUrl, replay: true };
+}
+
+async function findOrder(db: Database, orderId: string) {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(orderId)) return undefined;
+  const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
+  return order;
+}
+
+/** One of the member's orders, or null (another member's order is not found, not forbidden). */
+export async function getOrder(db: Database, memberId: string, orderId: string): Promise<OrderView | null> {
+  const order = await findOrder(db, orderId);
+  return order && order.memberId === memberId ? toOrderView(order) : null;
+}
+
+/** The purchase history, newest first, paged by creation time. */
+export async function listOrders(db: Database, memberId: string, options: { limit?: number; before?: string | null } = {}): Promise<{ items: OrderView[]; nextCursor: string | null }> {
+  const limit = Math.min(Math.max(options.limit ?? 20, 1), 100);
+  const before = options.before ? new Date(options.before) : null;
+  const conditions = [eq(paymentOrders.memberId, memberId), inArray(paymentOrders.status, ['paid', 'refunded', 'charged_back', 'review', 'pending', 'failed'])];
+  if (before && !Number.isNaN(before.getTime())) conditions.push(lt(paymentOrders.createdAt, before));
+  const rows = await db.select().from(paymentOrders).where(and(...conditions)).orderBy(desc(paymentOrders.createdAt)).limit(limit + 1);
+  const items = rows.slice(0, limit).map(toOrderView);
+  return { items, nextCursor: rows.length > limit ? items[items.length - 1]!.createdAt : null };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Confirmation: the return page and the webhook both come here
+
+export type SyncResult = { order: OrderView; credited: boolean };
+
+/**
+ * Asks the provider how the order's payment stands (outside any transaction) and applies the answer.
+ * Safe to call any number of times, from the return page and the webhook at once: the order row is
+ * locked while the answer is applied and the grants carry one key per order.
+ */
+export async function syncOrder(db: Database, gateway: PaymentGateway, orderId: string, options: { returnParams?: URLSearchParams; rules?: ShopPaymentRules; now?: Date } = {}): Promise<SyncResult | null> {
+  const order = await findOrder(db, orderId);
+  if (!order) return null;
+  if (isSettled(order)) return { order: toOrderView(order), credited: false };
+  const provider = gateway.providers[order.method as PaymentMethod];
+  if (!provider || !order.providerRef) return { order: toOrderView(order), credited: false };
+  const payment = await provider.fetchPayment({ orderId: order.id, providerRef: order.providerRef, amountJpy: order.amountJpy }, options.returnParams);
+  return applyProviderPayment(db, order.id, payment, options.rules, options.now);
+}
+
+/** Nothing more can happen to these (a refund or chargeback of a paid order still can). */
+const isSettled = (o: typeof paymentOrders.$inferSelect) => o.status === 'charged_back' || (o.status === 'refunded' && o.reversedAt !== null && o.refundedJpy >= o.amountJpy);
+
+/**
+ * Applies what the provider said, under the order's row lock. Crediting is once per order (the
+ * order's credited_at, and the grants' idempotency keys underneath); events may come in any order.
+ */
+export async function applyProviderPayment(db: Database, orderId: string, payment: ProviderPayment, rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES, now = new Date()): Promise<SyncResult> {
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const [order] = await t.select().from(paymentOrders).where(eq(paymentOrders.id, orderId)).for('update');
+    if (!order) throw new Error(`order ${orderId} vanished`);
+    let credited = false;
+    const update: Partial<typeof paymentOrders.$inferInsert> = {};
+    switch (payment.status) {
+      case 'pending':
+        break;
+      case 'paid': {
+        if (order.creditedAt) break;
+        update.providerPaymentId = payment.providerPaymentId;
+        if (payment.amountJpy !== order.amountJpy) {
+          // Money moved, but not the amount we asked for: nothing is credited until an operator looks.
+          update.status = 'review';
+          update.failureReason = `amount_mismatch:${payment.amountJpy}`;
+          break;
+        }
+        Object.assign(update, await creditOrder(t, order, rules, now));
+        credited = true;
+        break;
+      }
+      case 'failed':
+      case 'canceled':
+        if (order.status === 'pending') {
+          update.status = payment.status;
+          if (payment.status === 'failed') update.failureReason = payment.reason;
+        }
+        break;
+      case 'refunded':
+      case 'charged_back': {
+        update.providerPaymentId = payment.providerPaymentId;
+        const refunded = payment.status === 'refunded' ? payment.refundedJpy : order.amountJpy;
+        update.refundedJpy = Math.max(order.refundedJpy, refunded);
+        if (!order.creditedAt) {
+          // Refunded before we ever credited (events out of order): it never will be.
+          update.status = payment.status;
+          break;
+        }
+        if (payment.status === 'refunded' && refunded < order.amountJpy) {
+          // A partial refund made at the provider: coins are not guessed at; an operator decides.
+          update.status = 'review';
+          update.failureReason = `partial_refund:${refunded}`;
+          break;
+        }
+        if (!order.reversedAt) Object.assign(update, await reverseOrder(t, order, payment.status, now));
+        update.status = payment.status;
+        break;
+      }
+    }
+    if (Object.keys(update).length === 0) return { order: toOrderView(order), credited };
+    update.updatedAt = now;
+    const [saved] = await t.update(paymentOrders).set(update).where(eq(paymentOrders.id, orderId)).returning();
+    return { order: toOrderView(saved!), credited };
+  });
+}
+
+async function creditOrder(t: Database, order: typeof paymentOrders.$inferSelect, rules: ShopPaymentRules, now: Date) {
+  const paid = await grantCoins(t, {
+    memberId: order.memberId, kind: 'paid', amount: order.paidCoins, reason: 'purchase', counterAccount: 'purchase',
+    idempotencyKey: `purchase:${order.id}:paid`, ref: order.id, memo: order.receiptNo, now, lifetimeDays: { paid: rules.paidCoinDays },
+  });
+  const bonus = order.bonusCoins + order.rankBonusCoins;
+  const free = bonus > 0
+    ? await grantCoins(t, {
+      memberId: order.memberId, kind: 'free', amount: bonus, reason: 'purchase_bonus', counterAccount: 'promotion',
+      idempotencyKey: `purchase:${order.id}:bonus`, ref: order.id, memo: order.receiptNo, now, lifetimeDays: { free: rules.freeCoinDays },
+    })
+    : null;
+  return { status: 'paid' as const, creditedAt: now, paidGrantId: paid.grantId, bonusGrantId: free?.grantId ?? null, failureReason: null };
+}
+
+/**
+ * Takes back what is left of the order's coins (decision 008). Coins already spent stay spent: the
+ * shortfall is recorded on the order and, for a chargeback, the member's purchases are held until
+ * an operator settles it.
+ */
+async function reverseOrder(t: Database, order: typeof paymentOrders.$inferSelect, kind: 'refunded' | 'charged_back', now: Date) {
+  const revoke = async (grantId: number | null, part: string) => {
+    if (!grantId) return 0;
+    const result = await t.execute(sql`select wallet_revoke_grant(${grantId}::bigint, 'purchase_reversal', 'purchase', ${`reversal:${order.id}:${part}`}::text, ${order.id}::text, ${now.toISOString()}::timestamptz) as r`);
+    return Number(rowsOf<{ r: { revoked: number } }>(result)[0]!.r.revoked);
+  };
+  const reversedPaid = await revoke(order.paidGrantId, 'paid');
+  const reversedFree = await revoke(order.bonusGrantId, 'bonus');
+  const unrecovered = order.paidCoins + order.bonusCoins + order.rankBonusCoins - reversedPaid - reversedFree;
+  if (kind === 'charged_back' && unrecovered > 0) {
+    await t.insert(purchaseProfiles).values({ memberId: order.memberId, declaredMinor: false, holdReason: `chargeback:${order.id}`, holdAt: now })
+      .onConflictDoUpdate({ target: purchaseProfiles.memberId, set: { holdReason: `chargeback:${order.id}`, holdAt: now } });
+  }
+  return { reversedPaid, reversedFree, unrecoveredCoins: unrecovered, reversedAt: now };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks: verify, store once, queue; a worker processes (the table is the queue)
+
+/**
+ * Verifies a webhook and stores each event once. Throws WebhookRejected (4xx) for anything the
+ * provider's signature does not prove; nothing is stored then.
+ * @example const { stored } = await receiveWebhook(db, gateway, 'stripe', { headers, rawBody })
+ */
+export async function receiveWebhook(db: Database, gateway: PaymentGateway, method: string, request: WebhookRequest): Promise<{ stored: number[]; duplicates: number }> {
+  const provider = isPaymentMethod(method) ? gateway.providers[method] : undefined;
+  if (!provider) throw new WebhookRejected('unknown payment provider', 404);
+  const events = await provider.verifyWebhook(request);
+  const stored: number[] = [];
+  let duplicates = 0;
+  for (const event of events) {
+    const orderId = event.orderId && /^[0-9a-f-]{36}$/i.test(event.orderId) ? event.orderId : null;
+    const [row] = await db.insert(paymentEvents).values({
+      provider: method, eventId: event.eventId.slice(0, 255), type: event.type.slice(0, 100), orderId, providerRef: event.providerRef, hint: event.hint,
+      payload: safeJson(request.rawBody),
+    }).onConflictDoNothing().returning({ id: paymentEvents.id });
+    if (row) stored.push(row.id);
+    else duplicates += 1;
+  }
+  return { stored, duplicates };
+}
+
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return { raw: raw.slice(0, 10_000) };
+  }
+}
+
+/**
+ * Claims up to `limit` unprocessed events (SKIP LOCKED, a lease of two minutes), and processes each:
+ * find its order, sync it with the provider. A failure leaves the event for a later pass.
+ * @example await processPaymentEvents(db, gateway) // { processed: 3, failed: 0 }
+ */
+export async function processPaymentEvents(db: Database, gateway: PaymentGateway, options: { limit?: number; ids?: number[]; rules?: ShopPaymentRules } = {}): Promise<{ processed: number; failed: number }> {
+  const limit = options.limit ?? 50;
+  const only = options.ids?.length ? sql`and id in (${sql.join(options.ids.map((id) => sql`${id}`), sql`, `)})` : sql``;
+  const claimed = rowsOf<{ id: number | string; provider: string; order_id: string | null; provider_ref: string | null; attempts: number }>(await db.execute(sql`
+    update payment_events set locked_until = now() + interval '2 minutes', attempts = attempts + 1
+     where id in (select id from payment_events
+                   where processed_at is null and (locked_until is null or locked_until < now()) and attempts < 20 ${only}
+                   order by id limit ${limit} for update skip locked)
+    returning id, provider, order_id, provider_ref, attempts`));
+  let processed = 0;
+  let failed = 0;
+  for (const event of claimed) {
+    const id = Number(event.id);
+    try {
+      let orderId = event.order_id;
+      if (!orderId && event.provider_ref) {
+        const [order] = await db.select({ id: paymentOrders.id }).from(paymentOrders)
+          .where(and(eq(paymentOrders.method, event.provider), eq(paymentOrders.providerRef, event.provider_ref)));
+        orderId = order?.id ?? null;
+      }
+      const order = orderId ? await findOrder(db, orderId) : undefined;
+      let outcome = 'unknown_order';
+      if (order && order.method === event.provider) {
+        const result = await syncOrder(db, gateway, order.id, { rules: options.rules });
+        outcome = result ? `${result.order.status}${result.credited ? ':credited' : ''}` : 'unknown_order';
+      }
+      await db.update(paymentEvents).set({ processedAt: new Date(), outcome, lockedUntil: null, lastError: null }).where(eq(paymentEvents.id, id));
+      processed += 1;
+    } catch (error) {
+      failed += 1;
+      const message = error instanceof Error ? error.message : String(error);
+      // Back off: the lease is stretched with the attempts so a provider outage is not hammered.
+      await db.update(paymentEvents).set({ lastError: message.slice(0, 1000), lockedUntil: sql`now() + make_interval(secs => least(3600, 15 * power(2, ${Math.min(event.attempts, 8)})))` })
+        .where(eq(paymentEvents.id, id));
+    }
+  }
+  return { processed, failed };
+}
+
+/**
+ * Checkouts left open past their time: asked once more (a late payment is still credited), then
+ * canceled at the provider and expired, which frees their amount under the cap.
+ */
+export async function expireStaleOrders(db: Database, gateway: PaymentGateway, now = new Date(), limit = 100): Promise<number> {
+  const stale = await db.select().from(paymentOrders)
+    .where(and(eq(paymentOrders.status, 'pending'), lte(paymentOrders.expiresAt, now))).orderBy(asc(paymentOrders.expiresAt)).limit(limit);
+  let expired = 0;
+  for (const order of stale) {
+    const provider = gateway.providers[order.method as PaymentMethod];
+    if (provider && order.providerRef) {
+      const ref = { orderId: order.id, providerRef: order.providerRef, amountJpy: order.amountJpy };
+      try {
+        const payment = await provider.fetchPayment(ref);
+        if (payment.status !== 'pending') {
+          await applyProviderPayment(db, order.id, payment, undefined, now);
+          continue;
+        }
+        await provider.cancel(ref);
+      } catch (error) {
+        if (error instanceof ProviderError && error.retryable) continue;
+      }
+    }
+    const rows = await db.update(paymentOrders).set({ status: 'expired', updatedAt: now })
+      .where(and(eq(paymentOrders.id, order.id), eq(paymentOrders.status, 'pending'))).returning({ id: paymentOrders.id });
+    expired += rows.length;
+  }
+  return expired;
+}
+
+/** Operator refund of a whole order: the provider refunds, then the coins are reversed as for any refund. */
+export async function refundOrder(db: Database, gateway: PaymentGateway, orderId: string, reason: string): Promise<SyncResult> {
+  const order = await findOrder(db, orderId);
+  if (!order) throw new PurchaseRefused('PACK_UNAVAILABLE', '注文が見つかりません。', 404);
+  if (!order.creditedAt || !order.providerPaymentId || !order.providerRef) {
+    throw new PurchaseRefused('ORDER_KEY_CONFLICT', 'この注文は支払いが完了していないため返金できません。', 409);
+  }
+  const provider = gateway.providers[order.method as PaymentMethod];
+  if (!provider) throw new PurchaseRefused('METHOD_UNAVAILABLE', 'この決済方法は設定されていません。', 409);
+  if (order.refundedJpy < order.amountJpy) {
+    await provider.refund({ orderId: order.id, providerRef: order.providerRef, amountJpy: order.amountJpy, providerPaymentId: order.providerPaymentId }, order.amountJpy - order.refundedJpy, reason);
+  }
+  const result = await syncOrder(db, gateway, order.id);
+  return result!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 資金決済法: unused paid coins at the base dates
+
+export interface UnusedBalanceReport {
+  /** The base date (JST), 3/31 or 9/30. */
+  baseDate: string;
+  /** The instant the balance is taken at: the end of the base date in Japan time. */
+  asOf: string;
+  /** Paid coins (1 coin = ¥1) issued and not yet used or expired at that instant. */
+  unusedPaidCoins: number;
+  membersWithBalance: number;
+  /** Paid coins issued in the half-year ending at the base date. */
+  issuedInPeriod: number;
+  /** 資金決済法: a report (and a deposit of half) is due when the unused balance exceeds ¥10,000,000. */
+  exceedsThreshold: boolean;
+  thresholdJpy: number;
+}
+
+export const UNUSED_BALANCE_THRESHOLD_JPY = 10_000_000;
+
+/** The base dates on or before `now` that count: 3/31 and 9/30 (JST). @example baseDateBefore(new Date('2026-11-22')) === '2026-09-30' */
+export function baseDateBefore(now: Date): string {
+  const jst = new TZDate(now, TOKYO);
+  const year = jst.getFullYear();
+  const candidates = [`${year}-09-30`, `${year}-03-31`, `${year - 1}-09-30`];
+  const today = format(jst, 'yyyy-MM-dd');
+  return candidates.find((d) => d <= today)!;
+}
+
+/**
+ * The unused paid-coin balance at a base date, from the ledger: for every paid grant still valid at
+ * the end of that day (JST), the sum of its ledger entries up to then (issue, uses, reversals).
+ * @example await unusedPaidBalanceReport(db, '2027-03-31')
+ */
+export async function unusedPaidBalanceReport(db: Database, baseDate: string): Promise<UnusedBalanceReport> {
+  if (!/^\d{4}-(03-31|09-30)$/.test(baseDate)) throw new RangeError('基準日は3月31日または9月30日です（例: 2027-03-31）。');
+  const asOf = new Date(`${baseDate}T23:59:59.999+09:00`);
+  const periodStart = baseDate.endsWith('03-31') ? new Date(`${Number(baseDate.slice(0, 4)) - 1}-10-01T00:00:00+09:00`) : new Date(`${baseDate.slice(0, 4)}-04-01T00:00:00+09:00`);
+  const at = asOf.toISOString();
+  // Each paid grant alive at the instant: what it credited, less what was spent, revoked or expired
+  // from it up to then (all ledger entries against that grant).
+  const [row] = rowsOf<{ unused: string; members: string; issued: string }>(await db.execute(sql`
+    select coalesce(sum(left_over), 0) as unused, count(distinct member_id) filter (where left_over > 0) as members,
+           (select coalesce(sum(amount), 0) from coin_ledger where kind = 'paid' and reason = 'purchase' and amount > 0
+              and created_at >= ${periodStart.toISOString()}::timestamptz and created_at <= ${at}::timestamptz) as issued
+      from (select g.member_id, (select coalesce(sum(e.amount), 0) from coin_ledger e
+                                  where e.grant_id = g.id and e.created_at <= ${at}::timestamptz) as left_over
+              from coin_grants g
+             where g.kind = 'paid' and g.granted_at <= ${at}::timestamptz and g.expires_at > ${at}::timestamptz) alive`));
+  const unused = Number(row?.unused ?? 0);
+  return {
+    baseDate, asOf: asOf.toISOString(), unusedPaidCoins: unused, membersWithBalance: Number(row?.members ?? 0),
+    issuedInPeriod: Number(row?.issued ?? 0), exceedsThreshold: unused > UNUSED_BALANCE_THRESHOLD_JPY, thresholdJpy: UNUSED_BALANCE_THRESHOLD_JPY,
+  };
+}
+
+/** The coin shop's invariants (see payments_check_invariants in db/migrations/0006). [] when all hold. */
+export async function checkPaymentInvariants(db: Database): Promise<unknown[]> {
+  const [row] = rowsOf<{ r: unknown[] }>(await db.execute(sql`select payments_check_invariants() as r`));
+  return row?.r ?? [];
+}
+
+/** Demo and first-run coin packs: ¥500 to ¥100,000. */
+export const DEFAULT_COIN_PACKS: (typeof coinPacks.$inferInsert)[] = [
+  { id: 'first-500', name: '初回限定 500コイン', priceJpy: 500, paidCoins: 500, bonusCoins: 500, firstPurchaseOnly: true, badge: '初回限定', sortOrder: 0 },
+  { id: 'coin-500', name: '500コイン', priceJpy: 500, paidCoins: 500, bonusCoins: 0, sortOrder: 10 },
+  { id: 'coin-1000', name: '1,000コイン', priceJpy: 1_000, paidCoins: 1_000, bonusCoins: 10, sortOrder: 20 },
+  { id: 'coin-3000', name: '3,000コイン', priceJpy: 3_000, paidCoins: 3_000, bonusCoins: 60, sortOrder: 30 },
+  { id: 'coin-5000', name: '5,000コイン', priceJpy: 5_000, paidCoins: 5_000, bonusCoins: 150, badge: '人気', sortOrder: 40 },
+  { id: 'coin-10000', name: '10,000コイン', priceJpy: 10_000, paidCoins: 10_000, bonusCoins: 400, badge: 'おすすめ', sortOrder: 50 },
+  { id: 'coin-30000', name: '30,000コイン', priceJpy: 30_000, paidCoins: 30_000, bonusCoins: 1_500, sortOrder: 60 },
+  { id: 'coin-50000', name: '50,000コイン', priceJpy: 50_000, paidCoins: 50_000, bonusCoins: 3_000, sortOrder: 70 },
+  { id: 'coin-100000', name: '100,000コイン', priceJpy: 100_000, paidCoins: 100_000, bonusCoins: 8_000, badge: 'お得', sortOrder: 80 },
+];
+
+/** Puts the default coin packs in place when the shop has none (first start); operators edit them later. */
+export async function ensureDefaultCoinPacks(db: Database): Promise<number> {
+  const [existing] = await db.select({ n: sql<number>`count(*)::int` }).from(coinPacks);
+  if ((existing?.n ?? 0) > 0) return 0;
+  const rows = await db.insert(coinPacks).values(DEFAULT_COIN_PACKS).onConflictDoNothing().returning({ id: coinPacks.id });
+  return rows.length;
+}
