@@ -1,7 +1,7 @@
 // better-auth, configured for the shop: email and password now; the other methods plug in here.
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { admin, bearer } from 'better-auth/plugins';
+import { admin, bearer, oneTimeToken } from 'better-auth/plugins';
 import { APIError } from 'better-auth/api';
 import { nicknameSchema } from './forms';
 import type { Database } from '../../db/client';
@@ -53,6 +53,7 @@ export function createShopAuth(options: { db: Database; config: ShopConfig; logg
       customRules: {
         '/sign-in/email': { window: 60, max: config.SIGN_IN_ATTEMPTS_PER_MINUTE },
         '/sign-up/email': { window: 60, max: config.SIGN_UP_ATTEMPTS_PER_MINUTE },
+        '/one-time-token/verify': { window: 60, max: config.SIGN_IN_ATTEMPTS_PER_MINUTE },
       },
     },
     advanced: {
@@ -62,7 +63,14 @@ export function createShopAuth(options: { db: Database; config: ShopConfig; logg
       defaultCookieAttributes: { httpOnly: true, secure: true, sameSite: 'lax', path: '/' },
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
-    plugins: [admin({ defaultRole: 'user', adminRoles: ['admin'] }), bearer()],
+    plugins: [
+      admin({ defaultRole: 'user', adminRoles: ['admin'] }),
+      bearer(),
+      // The native app hands its signed-in member to a web view (/app/checkout/*): a token valid for
+      // 3 minutes, used once, stored hashed.
+      oneTimeToken({ expiresIn: 3, storeToken: 'hashed' }),
+      // ← more plugins (LINE linking…) go here
+    ],
     logger: {
       level: 'warn',
       log: (level, message, ...args) => {

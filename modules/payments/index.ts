@@ -403,7 +403,14 @@ export async function syncOrder(db: Database, gateway: PaymentGateway, orderId: 
   const provider = gateway.providers[order.method as PaymentMethod];
   if (!provider || !order.providerRef) return { order: toOrderView(order), credited: false };
   const payment = await provider.fetchPayment({ orderId: order.id, providerRef: order.providerRef, amountJpy: order.amountJpy }, options.returnParams);
+  if ('providerPaymentId' in payment && order.providerRef.startsWith('pending:')) await adoptProviderRef(db, order.id, payment.providerPaymentId);
   return applyProviderPayment(db, order.id, payment, options.rules, options.now);
+}
+
+/** Records the provider's payment id on an order that had only a placeholder ("pending:<order>"). */
+async function adoptProviderRef(db: Database, orderId: string, providerRef: string) {
+  await db.update(paymentOrders).set({ providerRef, updatedAt: new Date() })
+    .where(and(eq(paymentOrders.id, orderId), sql`${paymentOrders.providerRef} like 'pending:%'`));
 }
 
 /** Nothing more can happen to these (a refund or chargeback of a paid order still can). */
@@ -569,6 +576,9 @@ export async function processPaymentEvents(db: Database, gateway: PaymentGateway
       const order = orderId ? await findOrder(db, orderId) : undefined;
       let outcome = 'unknown_order';
       if (order && order.method === event.provider) {
+        // Some providers name the payment only after the member paid (Paidy's widget): the verified
+        // event tells us its id, as the return page's parameters would.
+        if (event.provider_ref && order.providerRef?.startsWith('pending:')) await adoptProviderRef(db, order.id, event.provider_ref);
         const result = await syncOrder(db, gateway, order.id, { rules: options.rules });
         outcome = result ? `${result.order.status}${result.credited ? ':credited' : ''}` : 'unknown_order';
       }

@@ -10,6 +10,7 @@ import { catalogueOperations } from './catalogue';
 import { drawOperations } from './draws';
 import { walletOperations } from './wallet';
 import { prizeOperations } from './prizes';
+import { purchaseOperations } from './purchases';
 
 export { defineOperation, apiSchema, type ApiOperation } from './registry';
 export { ApiError } from './http';
@@ -18,7 +19,7 @@ export { ApiError } from './http';
  * The operation modules of the API, in the order of the reference. A new module (draws, wallet,
  * prizes…) exports a list of defineOperation results and is added here.
  */
-export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [catalogueOperations, drawOperations, walletOperations, prizeOperations];
+export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [catalogueOperations, drawOperations, walletOperations, prizeOperations, purchaseOperations];
 
 export const API_V1_VERSION = '1.0.0';
 
