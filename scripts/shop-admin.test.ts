@@ -13,6 +13,7 @@ import { runAdminCommand, UsageError } from './shop-admin';
 import { verifyReveal, type PackReveal } from '../modules/draw/commitment';
 import { getBalance, listLedgerEntries } from '../modules/wallet';
 import { drawLots } from '../modules/draw';
+import { ensureDefaultCoinPacks } from '../modules/payments';
 
 const examplePack = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../examples/pack.json');
 let testDb: TestDatabase;
@@ -29,6 +30,7 @@ beforeAll(async () => {
   handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 2 });
   await handle.migrate();
   await ensureGenre(handle.db, 'pokemon');
+  await ensureDefaultCoinPacks(handle.db);
 });
 afterAll(async () => {
   await handle?.close();
@@ -75,5 +77,49 @@ describe('npm run shop', () => {
     await expect(run('pack:create', '/nonexistent.json')).rejects.toThrow(/を読めません/);
     await expect(run('pack:create', examplePack)).rejects.toThrow(/既にあります/);
     await expect(run('nonsense')).rejects.toThrow('不明なコマンドです: nonsense');
+  });
+});
+
+describe('npm run shop: the coin shop', () => {
+  it('sets and lists coin packs, refusing bad numbers in Japanese', async () => {
+    const [pack] = await run('coinpacks:set', '--id', 'cli-2000', '--name', '2,000コイン', '--price', '2000', '--paid', '2000', '--bonus', '40', '--badge', '人気', '--sort', '25');
+    expect(pack).toMatchObject({ id: 'cli-2000', priceJpy: 2000, paidCoins: 2000, bonusCoins: 40, badge: '人気', active: true });
+    await run('coinpacks:set', '--id', 'cli-2000', '--name', '2,000コイン', '--price', '2000', '--paid', '2000', '--inactive');
+    const listed = await run('coinpacks:list');
+    expect(listed.find((p) => p.id === 'cli-2000')).toMatchObject({ bonusCoins: 0, active: false });
+    await expect(run('coinpacks:set', '--id', 'BAD ID', '--name', 'x', '--price=-1', '--paid', '1')).rejects.toThrow(/入力に誤りがあります/);
+  });
+
+  it('corrects an age declaration, clears a hold, and refunds an order with its coins', async () => {
+    const { createMember } = await import('../tests/support/fixtures');
+    const { sandboxHarness, checkoutAsMember } = await import('../modules/payments/testing');
+    const { syncOrder, getPurchaseStanding, checkPaymentInvariants } = await import('../modules/payments');
+    const { useGateway } = await import('./shop-admin');
+    const db = handle.db;
+    const member = await createMember(db);
+    expect((await run('members:age', '--member', member, '--minor'))[0]).toMatchObject({ declaredMinor: true });
+    expect((await getPurchaseStanding(db, member)).capJpy).toBe(10_000);
+    expect((await run('members:age', '--member', member, '--adult'))[0]).toMatchObject({ declaredMinor: false });
+    await expect(run('members:age', '--member', member)).rejects.toThrow(/--minor か --adult/);
+
+    const sandbox = sandboxHarness(db);
+    const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
+    const back = await sandbox.decide(redirectUrl, 'approve');
+    await syncOrder(db, sandbox.gateway, orderId, { returnParams: back.searchParams });
+    expect(await getBalance(db, member)).toMatchObject({ paid: 1000, free: 10 });
+    useGateway(sandbox.gateway);
+    try {
+      await expect(run('orders:refund', orderId)).rejects.toThrow(UsageError);
+      const [refunded] = await run('orders:refund', orderId, '--reason', 'お客様都合');
+      expect(refunded).toMatchObject({ id: orderId, status: 'refunded', refundedJpy: 1000 });
+    } finally {
+      useGateway(undefined);
+    }
+    expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
+    expect((await run('members:clear-hold', '--member', member))[0]).toMatchObject({ cleared: false });
+    expect(await checkPaymentInvariants(db)).toEqual([]);
+    const [report] = await run('report:unused-paid', '--date', '2026-09-30');
+    expect(report).toMatchObject({ baseDate: '2026-09-30', thresholdJpy: 10_000_000 });
+    await expect(run('report:unused-paid', '--date', '2026-10-01')).rejects.toThrow(/基準日/);
   });
 });

@@ -15,10 +15,16 @@ import { parseArgs } from 'node:util';
 import { eq, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { loadConfig, ConfigError } from '../server/config';
+import { createLogger } from '../server/logger';
+import { createPaymentServices } from '../server/payments';
 import { openDatabase, type Database } from '../db/client';
 import { users, sessions } from '../modules/identity/schema';
 import { createPack, publishPack, endPack, getPackReveal, PackAdminError, packDefinitionSchema } from '../modules/gacha/admin';
 import { grantCoins, checkInvariants, IdempotencyKeyConflict } from '../modules/wallet';
+import {
+  baseDateBefore, checkPaymentInvariants, clearPurchaseHold, coinPacks, declareAge, refundOrder, unusedPaidBalanceReport,
+  PurchaseRefused, type PaymentGateway,
+} from '../modules/payments';
 
 const USAGE = `使い方: npm run shop -- <command> [options]
   pack:create <file.json> [--publish]
@@ -28,6 +34,12 @@ const USAGE = `使い方: npm run shop -- <command> [options]
   coins:grant --member <id|email> --amount N --reason "理由" [--kind free|paid] [--key 冪等キー]
   members:create --count N [--coins C] [--prefix P] [--out file.json]
   staff:grant --member <id|email> [--revoke]
+  members:age --member <id|email> (--minor | --adult)      年齢申告の訂正
+  members:clear-hold --member <id|email>                   チャージバック後の購入停止を解除
+  coinpacks:list
+  coinpacks:set --id ID --name 名前 --price 円 --paid 枚 [--bonus 枚] [--first] [--badge 人気] [--sort N] [--inactive]
+  orders:refund <orderId> --reason "理由"                  全額返金（コインも取り消し）
+  report:unused-paid [--date 2027-03-31]                   資金決済法 基準日の未使用残高
   invariants`;
 
 export class UsageError extends Error {}
@@ -40,6 +52,9 @@ async function findMember(db: Database, idOrEmail: string) {
 
 /** Coin lifetimes from the settings, when the command line runs with them (main passes them). */
 let lifetimes: { paid?: number; free?: number } | undefined;
+/** The payment providers, for refunds (main, or a test, sets them). */
+let gateway: PaymentGateway | undefined;
+export const useGateway = (value: PaymentGateway | undefined) => { gateway = value; };
 
 export async function runAdminCommand(db: Database, argv: string[], out: (line: string) => void): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -49,6 +64,9 @@ export async function runAdminCommand(db: Database, argv: string[], out: (line: 
       publish: { type: 'boolean' }, out: { type: 'string' }, member: { type: 'string' }, amount: { type: 'string' },
       reason: { type: 'string' }, kind: { type: 'string' }, key: { type: 'string' }, count: { type: 'string' },
       coins: { type: 'string' }, prefix: { type: 'string' }, revoke: { type: 'boolean' },
+      minor: { type: 'boolean' }, adult: { type: 'boolean' }, id: { type: 'string' }, name: { type: 'string' }, price: { type: 'string' },
+      paid: { type: 'string' }, bonus: { type: 'string' }, first: { type: 'boolean' }, badge: { type: 'string' }, sort: { type: 'string' },
+      inactive: { type: 'boolean' }, date: { type: 'string' },
     },
   });
   const [command, arg] = positionals;
@@ -133,8 +151,54 @@ export async function runAdminCommand(db: Database, argv: string[], out: (line: 
       out(JSON.stringify({ member: member.id, role }));
       return;
     }
+    case 'members:age': {
+      if (!values.member || values.minor === values.adult) throw new UsageError('--member と、--minor か --adult のどちらか一方を指定してください。');
+      const member = await findMember(db, values.member);
+      out(JSON.stringify({ member: member.id, ...(await declareAge(db, member.id, Boolean(values.minor), { byOperator: true })) }));
+      return;
+    }
+    case 'members:clear-hold': {
+      if (!values.member) throw new UsageError('--member を指定してください。');
+      const member = await findMember(db, values.member);
+      out(JSON.stringify({ member: member.id, cleared: await clearPurchaseHold(db, member.id) }));
+      return;
+    }
+    case 'coinpacks:list': {
+      for (const pack of await db.select().from(coinPacks).orderBy(coinPacks.sortOrder)) out(JSON.stringify(pack));
+      return;
+    }
+    case 'coinpacks:set': {
+      const int = (min: number) => z.coerce.number().int().min(min).max(10_000_000);
+      const parsed = z.object({ id: z.string().regex(/^[a-z0-9-]{1,40}$/), name: z.string().trim().min(1).max(60), price: int(1), paid: int(1), bonus: int(0), sort: int(0) })
+        .safeParse({ id: values.id, name: values.name, price: values.price, paid: values.paid, bonus: values.bonus ?? '0', sort: values.sort ?? '0' });
+      if (!parsed.success) throw new UsageError(`入力に誤りがあります: ${parsed.error.issues.map((i) => `--${i.path.join('.')}`).join(', ')}（id は半角英小文字・数字・ハイフン、金額と枚数は整数）`);
+      const row = { id: parsed.data.id, name: parsed.data.name, priceJpy: parsed.data.price, paidCoins: parsed.data.paid, bonusCoins: parsed.data.bonus,
+        firstPurchaseOnly: Boolean(values.first), badge: values.badge?.trim() || null, sortOrder: parsed.data.sort, active: !values.inactive };
+      // Orders copy the pack's numbers when they are made, so editing a pack never changes a purchase.
+      await db.insert(coinPacks).values(row).onConflictDoUpdate({ target: coinPacks.id, set: row });
+      out(JSON.stringify(row));
+      return;
+    }
+    case 'orders:refund': {
+      if (!arg || !values.reason?.trim()) throw new UsageError('注文ID と --reason を指定してください。');
+      if (!gateway) throw new UsageError('決済事業者の設定を読み込めませんでした。');
+      try {
+        const result = await refundOrder(db, gateway, arg, values.reason.trim());
+        out(JSON.stringify(result.order));
+      } catch (error) {
+        if (error instanceof PurchaseRefused) throw new UsageError(error.message);
+        throw error;
+      }
+      return;
+    }
+    case 'report:unused-paid': {
+      const date = values.date ?? baseDateBefore(new Date());
+      if (!/^\d{4}-(03-31|09-30)$/.test(date)) throw new UsageError('--date は基準日（YYYY-03-31 または YYYY-09-30）です。');
+      out(JSON.stringify(await unusedPaidBalanceReport(db, date)));
+      return;
+    }
     case 'invariants': {
-      const violations = await checkInvariants(db);
+      const violations = [...(await checkInvariants(db)), ...(await checkPaymentInvariants(db))];
       out(JSON.stringify({ ok: violations.length === 0, violations }));
       if (violations.length) process.exitCode = 1;
       return;
@@ -163,7 +227,16 @@ async function main() {
   try {
     await database.migrate();
     lifetimes = { paid: config.PAID_COIN_EXPIRY_DAYS, free: config.FREE_COIN_EXPIRY_DAYS };
-    await runAdminCommand(database.db, argv, (line) => console.log(line));
+    // Only a refund talks to a provider; the local stand-ins would not know the shop's payments.
+    const payments = argv[0] === 'orders:refund'
+      ? await createPaymentServices({ config, db: database.db, logger: createLogger('warn') })
+      : undefined;
+    useGateway(payments?.gateway);
+    try {
+      await runAdminCommand(database.db, argv, (line) => console.log(line));
+    } finally {
+      await payments?.close();
+    }
   } catch (error) {
     if (error instanceof UsageError || error instanceof PackAdminError) {
       console.error(`エラー: ${error.message}\n\n${USAGE}`);
