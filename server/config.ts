@@ -57,6 +57,17 @@ const environmentSchema = z.object({
   APP_RETURN_URL: z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/\S+$/, 'must be an app URL such as oripastella://checkout/complete').default('oripastella://checkout/complete'),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_live_… or sk_test_…)').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_…)').optional(),
+  PAYPAY_API_KEY: z.string().min(8).optional(),
+  PAYPAY_API_SECRET: z.string().min(8).optional(),
+  PAYPAY_MERCHANT_ID: z.string().min(1).max(100).optional(),
+  /** true: PayPay's production API; otherwise its sandbox. */
+  PAYPAY_PRODUCTION: booleanFlag.default(false),
+  PAIDY_SECRET_KEY: z.string().regex(/^sk_(live|test)_\w+$/, 'must be a Paidy secret key (sk_live_… or sk_test_…)').optional(),
+  PAIDY_PUBLIC_KEY: z.string().regex(/^pk_(live|test)_\w+$/, 'must be a Paidy public key (pk_live_… or pk_test_…)').optional(),
+  MERPAY_API_BASE: z.string().url().refine((v) => v.startsWith('https://'), 'must be an https URL').optional(),
+  MERPAY_MERCHANT_ID: z.string().min(1).max(100).optional(),
+  MERPAY_API_KEY: z.string().min(16).optional(),
+  MERPAY_WEBHOOK_SECRET: z.string().min(16).optional(),
 });
 
 export type ShopConfig = Omit<z.infer<typeof environmentSchema>, 'PUBLIC_ORIGIN' | 'AUTH_SECRET'> & {

@@ -8,6 +8,15 @@ import { apiError } from './api-error';
 import { processPaymentEvents, receiveWebhook, WebhookRejected, type PaymentGateway, type ShopPaymentRules } from '../modules/payments';
 import { createSandboxProvider } from '../modules/payments/providers/sandbox';
 import { createSandboxApp } from '../modules/payments/sandbox';
+import { createStripeProvider } from '../modules/payments/providers/stripe';
+import { startStripeStandin } from '../modules/payments/standins/stripe';
+import { createPaidyProvider } from '../modules/payments/providers/paidy';
+import { startPaidyStandin } from '../modules/payments/standins/paidy';
+import { createMerpayProvider } from '../modules/payments/providers/merpay';
+import { startMerpayStandin } from '../modules/payments/standins/merpay';
+import { createPayPayProvider } from '../modules/payments/providers/paypay';
+import { startPayPayStandin } from '../modules/payments/standins/paypay';
+import { randomBytes } from 'node:crypto';
 
 export interface PaymentServices {
   gateway: PaymentGateway;
@@ -57,12 +66,69 @@ export async function createPaymentServices(options: { config: ShopConfig; db: D
     });
   }
 
-  // Real providers are added here when their keys are configured (see the README, "Payments").
+  // Each provider: real keys when configured (README, "Payments"); otherwise, on a development
+  // machine, its local stand-in, started here on a free port, so every method can be walked through.
+  const standins = config.paymentSandbox;
+  // Real providers' hosted pages live on hosts they may change (and, for some, that only the
+  // contract's documentation names), so with real providers the checkout form may lead to any
+  // https page; scripts stay locked to our nonce (docs/decisions/008).
+  let realHostedPages = false;
+  const secret = (prefix: string) => `${prefix}${randomBytes(18).toString('hex')}`;
+  const webhookUrl = (name: string) => `${config.PUBLIC_ORIGIN}/api/webhooks/${name}`;
+  const started = (name: string, url: string) => {
+    checkoutOrigins.add(new URL(url).origin);
+    logger.info({ provider: name, url }, `payment stand-in for ${name} listening`);
+  };
+
+  if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
+    gateway.providers.stripe = createStripeProvider({ secretKey: config.STRIPE_SECRET_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET });
+    realHostedPages = true;
+  } else if (standins) {
+    const secretKey = secret('sk_test_standin');
+    const webhookSecret = secret('whsec_standin');
+    const standin = await startStripeStandin({ host: '127.0.0.1', secretKey, webhookSecret, webhookUrl: webhookUrl('stripe'), businessName: config.SITE_NAME });
+    closers.push(() => standin.close());
+    started('stripe', standin.url);
+    gateway.providers.stripe = createStripeProvider({ secretKey, webhookSecret, apiBaseUrl: standin.url, maxNetworkRetries: 0 });
+  }
+
+  if (config.PAYPAY_API_KEY && config.PAYPAY_API_SECRET && config.PAYPAY_MERCHANT_ID) {
+    gateway.providers.paypay = createPayPayProvider({ apiKey: config.PAYPAY_API_KEY, apiSecret: config.PAYPAY_API_SECRET, merchantId: config.PAYPAY_MERCHANT_ID, production: config.PAYPAY_PRODUCTION });
+    realHostedPages = true;
+  } else if (standins) {
+    const keys = { apiKey: secret('a_'), apiSecret: secret(''), merchantId: 'standin-merchant' };
+    const standin = await startPayPayStandin({ host: '127.0.0.1', webhookUrl: webhookUrl('paypay'), ...keys });
+    closers.push(() => standin.close());
+    started('paypay', standin.cashierUrl);
+    gateway.providers.paypay = createPayPayProvider({ ...keys, baseUrl: standin.url, trustedCaPem: standin.caPem });
+  }
+
+  if (config.PAIDY_SECRET_KEY) {
+    gateway.providers.paidy = createPaidyProvider({ secretKey: config.PAIDY_SECRET_KEY });
+  } else if (standins) {
+    const secretKey = secret('sk_test_standin');
+    const standin = await startPaidyStandin({ host: '127.0.0.1', secretKey, webhookUrl: webhookUrl('paidy'), storeName: config.SITE_NAME });
+    closers.push(() => standin.close());
+    started('paidy', standin.url);
+    gateway.providers.paidy = createPaidyProvider({ secretKey, apiBase: standin.url, widgetBase: standin.url });
+  }
+
+  if (config.MERPAY_API_BASE && config.MERPAY_MERCHANT_ID && config.MERPAY_API_KEY && config.MERPAY_WEBHOOK_SECRET) {
+    gateway.providers.merpay = createMerpayProvider({ apiBase: config.MERPAY_API_BASE, merchantId: config.MERPAY_MERCHANT_ID, apiKey: config.MERPAY_API_KEY, webhookSecret: config.MERPAY_WEBHOOK_SECRET });
+    realHostedPages = true;
+  } else if (standins) {
+    const keys = { merchantId: 'standin-merchant', apiKey: secret('mp_sk_'), webhookSecret: secret('mp_whsec_') };
+    const standin = await startMerpayStandin({ host: '127.0.0.1', webhookUrl: webhookUrl('merpay'), ...keys });
+    closers.push(() => standin.close());
+    started('merpay', standin.url);
+    gateway.providers.merpay = createMerpayProvider({ apiBase: standin.url, ...keys });
+  }
+
   return {
     gateway,
     rules: paymentRulesOf(config),
     sandboxApp,
-    checkoutOrigins: [...checkoutOrigins],
+    checkoutOrigins: [...checkoutOrigins, ...(realHostedPages ? ['https:'] : [])],
     async close() {
       await Promise.allSettled(closers.map((close) => close()));
     },
