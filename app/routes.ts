@@ -53,6 +53,7 @@ export default [
     route('r', 'routes/r/index.tsx'),
     route('r/ow', 'routes/r/ow.tsx'),
     route('shop', 'routes/shop/index.tsx'),
+    route('shop/checkout/paidy/widget', 'routes/shop/paidy-widget.tsx'),
     route('shop/checkout/:paymentMethod', 'routes/shop/checkout.tsx'),
     ...shopReturns.map((provider) => route(`shop/backfrom${provider}`, 'routes/shop/return.tsx', { id: `shop-backfrom${provider}` })),
     route('mylevel/top', 'routes/mylevel/top.tsx'),

@@ -58,7 +58,7 @@ export function createServerApp(options: ServerAppOptions) {
       'request',
     );
   });
-  app.use(securityHeaders(config, services.payments?.checkoutOrigins ?? []));
+  app.use(securityHeaders(config, services.payments?.pageSources));
   app.use(clientAddress(config));
   app.use(crossSiteRequestGuard(config));
   // Forms and JSON here are small; a huge body is refused before anything reads it.

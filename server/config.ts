@@ -57,11 +57,21 @@ const environmentSchema = z.object({
   APP_RETURN_URL: z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/\S+$/, 'must be an app URL such as oripastella://checkout/complete').default('oripastella://checkout/complete'),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_live_… or sk_test_…)').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_…)').optional(),
+  /** LINE Login channel for linking LINE accounts (/app/checkout/linelink). */
+  LINE_CHANNEL_ID: z.string().regex(/^\d{6,20}$/, 'must be the LINE Login channel ID (digits)').optional(),
+  LINE_CHANNEL_SECRET: z.string().regex(/^[0-9a-f]{32}$/i, 'must be the 32-character LINE channel secret').optional(),
   PAYPAY_API_KEY: z.string().min(8).optional(),
   PAYPAY_API_SECRET: z.string().min(8).optional(),
   PAYPAY_MERCHANT_ID: z.string().min(1).max(100).optional(),
   /** true: PayPay's production API; otherwise its sandbox. */
   PAYPAY_PRODUCTION: booleanFlag.default(false),
+  AMAZONPAY_PUBLIC_KEY_ID: z.string().regex(/^(SANDBOX-|LIVE-)?[A-Z0-9]{10,40}$/, 'must be the Amazon Pay public key id (e.g. LIVE-AEXAMPLE…)').optional(),
+  /** The PEM private key itself, or use AMAZONPAY_PRIVATE_KEY_FILE. */
+  AMAZONPAY_PRIVATE_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PEM private key' }).optional(),
+  AMAZONPAY_PRIVATE_KEY_FILE: z.string().min(1).refine((file) => fs.existsSync(file), 'file not found').optional(),
+  AMAZONPAY_STORE_ID: z.string().startsWith('amzn1.application-oa2-client.', 'must be the Amazon Pay store id (amzn1.application-oa2-client.…)').optional(),
+  /** Comma-separated SNS topic ARNs whose IPNs are accepted (recommended). */
+  AMAZONPAY_SNS_TOPIC_ARNS: z.string().optional(),
   PAIDY_SECRET_KEY: z.string().regex(/^sk_(live|test)_\w+$/, 'must be a Paidy secret key (sk_live_… or sk_test_…)').optional(),
   PAIDY_PUBLIC_KEY: z.string().regex(/^pk_(live|test)_\w+$/, 'must be a Paidy public key (pk_live_… or pk_test_…)').optional(),
   MERPAY_API_BASE: z.string().url().refine((v) => v.startsWith('https://'), 'must be an https URL').optional(),

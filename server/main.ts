@@ -14,7 +14,7 @@ import { createServerApp } from './app';
 import type { ShopServices } from './services';
 import { createJobRunner, registerShopJobs, type JobRunner } from './jobs';
 import { createLiveUpdates } from './live';
-import { createPaymentServices } from './payments';
+import { createPaymentServices, lineLinking } from './payments';
 import { ensureDefaultCoinPacks } from '../modules/payments';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,7 +38,8 @@ export async function startShop(config: ShopConfig, options: { development?: boo
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   await database.migrate();
   if (config.DEMO_DATA) await loadDemoDataOnce(database.db, logger);
-  const auth = createShopAuth({ db: database.db, config, logger });
+  const line = await lineLinking(config, logger);
+  const auth = createShopAuth({ db: database.db, config, logger, line: line.options });
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
   let clientDir: string | undefined;
@@ -85,6 +86,7 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     await jobs?.stop();
     await live.stop();
     await payments.close();
+    await line.close();
     throw error;
   }
   const address = server.address();
@@ -105,6 +107,7 @@ export async function startShop(config: ShopConfig, options: { development?: boo
       await Promise.all([closed, jobs?.stop()]);
       server.closeAllConnections();
       await payments.close();
+      await line.close();
       await database.close();
     },
   };

@@ -5,6 +5,8 @@ import type { Database } from '../db/client';
 import type { ShopConfig } from './config';
 import type { Logger } from './logger';
 import { apiError } from './api-error';
+import { ConfigError } from './config';
+import type { PaymentPageSources } from './security';
 import { processPaymentEvents, receiveWebhook, WebhookRejected, type PaymentGateway, type ShopPaymentRules } from '../modules/payments';
 import { createSandboxProvider } from '../modules/payments/providers/sandbox';
 import { createSandboxApp } from '../modules/payments/sandbox';
@@ -16,15 +18,20 @@ import { createMerpayProvider } from '../modules/payments/providers/merpay';
 import { startMerpayStandin } from '../modules/payments/standins/merpay';
 import { createPayPayProvider } from '../modules/payments/providers/paypay';
 import { startPayPayStandin } from '../modules/payments/standins/paypay';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { createAmazonpayProvider } from '../modules/payments/providers/amazonpay';
+import { startAmazonpayStandin } from '../modules/payments/standins/amazonpay';
+import { startLineStandin } from '../modules/identity/standins/line';
+import type { LineOAuthOptions } from '../modules/identity/line.server';
 
 export interface PaymentServices {
   gateway: PaymentGateway;
   rules: ShopPaymentRules;
   /** The sandbox's Hono app (mounted at /sandbox), when the sandbox is on. */
   sandboxApp?: Hono;
-  /** Origins of the providers' hosted pages: the checkout form's redirect must be allowed to go there (CSP form-action). */
-  checkoutOrigins: string[];
+  /** What the pages' CSP must allow: the providers' hosted pages (form-action) and Paidy's script. */
+  pageSources: PaymentPageSources;
   /** Stops the local stand-ins. */
   close(): Promise<void>;
 }
@@ -73,6 +80,7 @@ export async function createPaymentServices(options: { config: ShopConfig; db: D
   // contract's documentation names), so with real providers the checkout form may lead to any
   // https page; scripts stay locked to our nonce (docs/decisions/008).
   let realHostedPages = false;
+  let paidyOnOurPage = false;
   const secret = (prefix: string) => `${prefix}${randomBytes(18).toString('hex')}`;
   const webhookUrl = (name: string) => `${config.PUBLIC_ORIGIN}/api/webhooks/${name}`;
   const started = (name: string, url: string) => {
@@ -104,7 +112,9 @@ export async function createPaymentServices(options: { config: ShopConfig; db: D
   }
 
   if (config.PAIDY_SECRET_KEY) {
+    if (!config.PAIDY_PUBLIC_KEY) throw new ConfigError('PAIDY_SECRET_KEY is set without PAIDY_PUBLIC_KEY: the checkout page needs the public key (pk_live_… or pk_test_…).');
     gateway.providers.paidy = createPaidyProvider({ secretKey: config.PAIDY_SECRET_KEY });
+    paidyOnOurPage = true;
   } else if (standins) {
     const secretKey = secret('sk_test_standin');
     const standin = await startPaidyStandin({ host: '127.0.0.1', secretKey, webhookUrl: webhookUrl('paidy'), storeName: config.SITE_NAME });
@@ -124,11 +134,35 @@ export async function createPaymentServices(options: { config: ShopConfig; db: D
     gateway.providers.merpay = createMerpayProvider({ apiBase: standin.url, ...keys });
   }
 
+  const amazonKey = config.AMAZONPAY_PRIVATE_KEY ?? (config.AMAZONPAY_PRIVATE_KEY_FILE ? fs.readFileSync(config.AMAZONPAY_PRIVATE_KEY_FILE, 'utf8') : undefined);
+  if (config.AMAZONPAY_PUBLIC_KEY_ID && amazonKey && config.AMAZONPAY_STORE_ID) {
+    gateway.providers.amazonpay = createAmazonpayProvider({
+      publicKeyId: config.AMAZONPAY_PUBLIC_KEY_ID, privateKey: amazonKey, storeId: config.AMAZONPAY_STORE_ID,
+      merchantStoreName: config.SITE_NAME.slice(0, 50),
+      snsTopicArns: config.AMAZONPAY_SNS_TOPIC_ARNS?.split(',').map((arn) => arn.trim()).filter(Boolean),
+    });
+    realHostedPages = true;
+  } else if (standins) {
+    // The merchant's key pair, made for this run: the stand-in checks every request's signature with it.
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    const keys = { publicKeyId: `SANDBOX-${randomBytes(12).toString('hex').toUpperCase()}`, storeId: 'amzn1.application-oa2-client.standin' };
+    const standin = await startAmazonpayStandin({ host: '127.0.0.1', webhookUrl: webhookUrl('amazonpay'), publicKey, ...keys });
+    closers.push(() => standin.close());
+    started('amazonpay', standin.url);
+    gateway.providers.amazonpay = createAmazonpayProvider({ ...keys, privateKey, merchantStoreName: config.SITE_NAME.slice(0, 50), apiBase: standin.url, trustedSnsOrigins: [standin.snsOrigin] });
+  }
+
   return {
     gateway,
     rules: paymentRulesOf(config),
     sandboxApp,
-    checkoutOrigins: [...checkoutOrigins, ...(realHostedPages ? ['https:'] : [])],
+    pageSources: {
+      formAction: [...checkoutOrigins, ...(realHostedPages ? ['https:'] : [])],
+      // Paidy's checkout is its script and frames on our /shop/checkout/paidy/widget page.
+      script: paidyOnOurPage ? ['https://apps.paidy.com'] : [],
+      frame: paidyOnOurPage ? ['https://apps.paidy.com'] : [],
+      connect: paidyOnOurPage ? ['https://api.paidy.com', 'https://apps.paidy.com'] : [],
+    },
     async close() {
       await Promise.allSettled(closers.map((close) => close()));
     },
@@ -162,4 +196,19 @@ export function createWebhookRoutes(options: { db: Database; payments: PaymentSe
     }
   });
   return app;
+}
+
+/**
+ * LINE account linking (/app/checkout/linelink): the configured LINE Login channel, or on a development
+ * machine a local stand-in of LINE Login; none otherwise (the page then says it is unavailable).
+ */
+export async function lineLinking(config: ShopConfig, logger: Logger): Promise<{ options?: LineOAuthOptions; close(): Promise<void> }> {
+  if (config.LINE_CHANNEL_ID && config.LINE_CHANNEL_SECRET) {
+    return { options: { channelId: config.LINE_CHANNEL_ID, channelSecret: config.LINE_CHANNEL_SECRET }, close: async () => undefined };
+  }
+  if (!config.paymentSandbox) return { close: async () => undefined };
+  const channel = { channelId: '1650000000', channelSecret: randomBytes(16).toString('hex') };
+  const standin = await startLineStandin({ host: '127.0.0.1', ...channel, callbackUrls: [`${config.PUBLIC_ORIGIN}/api/auth/callback/line`] });
+  logger.info({ url: standin.url }, 'LINE Login stand-in listening');
+  return { options: { ...channel, baseUrls: standin.baseUrls }, close: () => standin.close() };
 }

@@ -17,21 +17,31 @@ const CROSS_SITE_EXEMPT_PREFIXES = ['/api/webhooks/'];
  * nonce; frames from elsewhere are refused; HSTS only when the public origin is https. Forms may
  * lead only to our origin and to the payment providers' hosted pages.
  */
-export function securityHeaders(config: ShopConfig, checkoutOrigins: string[] = []): MiddlewareHandler {
+export interface PaymentPageSources {
+  /** Where the checkout form may lead (the providers' hosted pages). */
+  formAction: string[];
+  /** A provider's script that runs on our page (Paidy's checkout), with its frames and calls. */
+  script: string[];
+  frame: string[];
+  connect: string[];
+}
+
+export function securityHeaders(config: ShopConfig, payment: PaymentPageSources = { formAction: [], script: [], frame: [], connect: [] }): MiddlewareHandler {
   const development = config.NODE_ENV === 'development';
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
       // Vite's development client injects inline modules without our nonce.
-      scriptSrc: development ? ["'self'", "'unsafe-inline'", "'unsafe-eval'"] : ["'self'", NONCE],
+      scriptSrc: development ? ["'self'", "'unsafe-inline'", "'unsafe-eval'", ...payment.script] : ["'self'", NONCE, ...payment.script],
+      ...(payment.frame.length ? { frameSrc: payment.frame } : {}),
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
       fontSrc: ["'self'", 'data:'],
-      connectSrc: development ? ["'self'", 'ws:', 'wss:'] : ["'self'"],
+      connectSrc: development ? ["'self'", 'ws:', 'wss:', ...payment.connect] : ["'self'", ...payment.connect],
       frameAncestors: ["'none'"],
       baseUri: ["'self'"],
       // The checkout form redirects to the payment provider's page; browsers apply form-action to that redirect.
-      formAction: ["'self'", ...checkoutOrigins],
+      formAction: ["'self'", ...payment.formAction],
       objectSrc: ["'none'"],
     },
     strictTransportSecurity: config.httpsOrigin ? 'max-age=31536000; includeSubDomains' : false,

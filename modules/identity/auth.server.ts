@@ -1,7 +1,8 @@
 // better-auth, configured for the shop: email and password now; the other methods plug in here.
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { admin, bearer, oneTimeToken } from 'better-auth/plugins';
+import { admin, bearer, genericOAuth, oneTimeToken } from 'better-auth/plugins';
+import { LINE_ACCOUNT_OPTIONS, lineOAuthConfig, type LineOAuthOptions } from './line.server';
 import { APIError } from 'better-auth/api';
 import { nicknameSchema } from './forms';
 import type { Database } from '../../db/client';
@@ -19,7 +20,13 @@ export { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS };
 /**
  * @example const auth = createShopAuth({ db, config, logger }); await auth.handler(request)
  */
-export function createShopAuth(options: { db: Database; config: ShopConfig; logger: Logger }) {
+export function createShopAuth(options: {
+  db: Database;
+  config: ShopConfig;
+  logger: Logger;
+  /** LINE account linking (line.server.ts, line.md); off when unset. */
+  line?: LineOAuthOptions;
+}) {
   const { db, config, logger } = options;
   return betterAuth({
     appName: config.SITE_NAME,
@@ -38,6 +45,7 @@ export function createShopAuth(options: { db: Database; config: ShopConfig; logg
       autoSignIn: true,
     },
     session: { expiresIn: SESSION_MAX_AGE_SECONDS, updateAge: SESSION_UPDATE_AGE_SECONDS },
+    ...(options.line ? { account: LINE_ACCOUNT_OPTIONS } : {}),
     // The nickname rules hold however an account is created or renamed, not only through our form.
     databaseHooks: {
       user: {
@@ -69,7 +77,9 @@ export function createShopAuth(options: { db: Database; config: ShopConfig; logg
       // The native app hands its signed-in member to a web view (/app/checkout/*): a token valid for
       // 3 minutes, used once, stored hashed.
       oneTimeToken({ expiresIn: 3, storeToken: 'hashed' }),
-      // ← more plugins (LINE linking…) go here
+      // LINE account linking (LINE Login v2.1): a signed-in member links LINE; never a way to sign in.
+      genericOAuth({ config: options.line ? [lineOAuthConfig(options.line)] : [] }),
+      // ← more plugins go here
     ],
     logger: {
       level: 'warn',

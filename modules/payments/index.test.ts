@@ -10,7 +10,7 @@ import { openDatabase, type DatabaseHandle } from '../../db/client';
 import { checkInvariants, getBalance, grantCoins, listLedgerEntries } from '../wallet';
 import { drawLots } from '../draw';
 import {
-  applyProviderPayment, baseDateBefore, checkPaymentInvariants, clearPurchaseHold, declareAge, ensureDefaultCoinPacks, expireStaleOrders,
+  applyProviderPayment, baseDateBefore, cancelPendingOrder, checkPaymentInvariants, clearPurchaseHold, declareAge, ensureDefaultCoinPacks, expireStaleOrders,
   getOrder, getPurchaseStanding, listCoinPacks, listOrders, paymentOrders, processPaymentEvents, PurchaseRefused, quotePurchase,
   receiveWebhook, refundOrder, startCheckout, syncOrder, unusedPaidBalanceReport, DEFAULT_PAYMENT_RULES,
 } from './index';
@@ -203,6 +203,26 @@ describe('checkout and crediting', () => {
     expect(await getOrder(db, other, orderId)).toBeNull();
     expect((await listOrders(db, other)).items).toEqual([]);
     expect((await listOrders(db, member)).items.map((o) => o.id)).toEqual([orderId]);
+  });
+});
+
+describe('canceling from the provider\'s page', () => {
+  it('cancels at the provider and here, and frees the cap at once; a paid order is credited instead', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const rules = { ...DEFAULT_PAYMENT_RULES, monthlyCapJpy: 1_000 };
+    await declareAge(db, member, false);
+    const first = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-1000', method: 'sandbox', origin: TEST_ORIGIN }, rules);
+    expect((await refusal(startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-1000', method: 'sandbox', origin: TEST_ORIGIN }, rules))).code).toBe('MONTHLY_CAP_EXCEEDED');
+    expect(await cancelPendingOrder(db, sandbox.gateway, member, first.orderId, rules)).toMatchObject({ status: 'canceled' });
+    const page = await sandbox.app.request(new URL(first.redirectUrl).pathname.replace('/sandbox', ''));
+    expect(await page.text()).toContain('すでに処理されました');
+    const second = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-1000', method: 'sandbox', origin: TEST_ORIGIN }, rules);
+    // "canceled" in the address of an order that was paid: it is credited, not canceled.
+    await sandbox.decide(second.redirectUrl, 'approve');
+    expect(await cancelPendingOrder(db, sandbox.gateway, member, second.orderId, rules)).toMatchObject({ status: 'paid' });
+    expect(await getBalance(db, member)).toMatchObject({ paid: 1000 });
+    expect(await cancelPendingOrder(db, sandbox.gateway, await createMember(db), second.orderId, rules)).toBeNull();
   });
 });
 

@@ -229,6 +229,7 @@ export interface OrderView {
   method: PaymentMethod;
   methodLabel: string;
   channel: 'web' | 'app';
+  coinPackId: string;
   packName: string;
   amountJpy: number;
   paidCoins: number;
@@ -245,7 +246,7 @@ export interface OrderView {
 const toOrderView = (o: typeof paymentOrders.$inferSelect): OrderView => ({
   id: o.id, receiptNo: o.receiptNo, status: o.status, method: o.method as PaymentMethod,
   methodLabel: isPaymentMethod(o.method) ? PAYMENT_METHOD_INFO[o.method].label : o.method,
-  channel: o.channel === 'app' ? 'app' : 'web', packName: o.packName, amountJpy: o.amountJpy, paidCoins: o.paidCoins,
+  channel: o.channel === 'app' ? 'app' : 'web', coinPackId: o.coinPackId, packName: o.packName, amountJpy: o.amountJpy, paidCoins: o.paidCoins,
   bonusCoins: o.bonusCoins, rankBonusCoins: o.rankBonusCoins, createdAt: o.createdAt.toISOString(),
   creditedAt: o.creditedAt?.toISOString() ?? null, failureReason: o.failureReason, refundedJpy: o.refundedJpy,
   analyticsLabel: purchaseEventLabel(o.bonusCoins + o.rankBonusCoins),
@@ -396,13 +397,18 @@ export type SyncResult = { order: OrderView; credited: boolean };
  * Safe to call any number of times, from the return page and the webhook at once: the order row is
  * locked while the answer is applied and the grants carry one key per order.
  */
-export async function syncOrder(db: Database, gateway: PaymentGateway, orderId: string, options: { returnParams?: URLSearchParams; rules?: ShopPaymentRules; now?: Date } = {}): Promise<SyncResult | null> {
+export async function syncOrder(db: Database, gateway: PaymentGateway, orderId: string, options: { returnParams?: URLSearchParams; rules?: ShopPaymentRules; now?: Date; eventHint?: string } = {}): Promise<SyncResult | null> {
   const order = await findOrder(db, orderId);
   if (!order) return null;
   if (isSettled(order)) return { order: toOrderView(order), credited: false };
   const provider = gateway.providers[order.method as PaymentMethod];
   if (!provider || !order.providerRef) return { order: toOrderView(order), credited: false };
-  const payment = await provider.fetchPayment({ orderId: order.id, providerRef: order.providerRef, amountJpy: order.amountJpy }, options.returnParams);
+  let payment = await provider.fetchPayment({ orderId: order.id, providerRef: order.providerRef, amountJpy: order.amountJpy }, options.returnParams);
+  // A verified chargeback event outranks a payment that still reads as paid: some providers (Amazon
+  // Pay) keep the charge "Captured" and report the dispute only in its own notification.
+  if (payment.status === 'paid' && options.eventHint === 'charged_back') {
+    payment = { status: 'charged_back', amountJpy: payment.amountJpy, providerPaymentId: payment.providerPaymentId };
+  }
   if ('providerPaymentId' in payment && order.providerRef.startsWith('pending:')) await adoptProviderRef(db, order.id, payment.providerPaymentId);
   return applyProviderPayment(db, order.id, payment, options.rules, options.now);
 }
@@ -556,12 +562,12 @@ function safeJson(raw: string): unknown {
 export async function processPaymentEvents(db: Database, gateway: PaymentGateway, options: { limit?: number; ids?: number[]; rules?: ShopPaymentRules } = {}): Promise<{ processed: number; failed: number }> {
   const limit = options.limit ?? 50;
   const only = options.ids?.length ? sql`and id in (${sql.join(options.ids.map((id) => sql`${id}`), sql`, `)})` : sql``;
-  const claimed = rowsOf<{ id: number | string; provider: string; order_id: string | null; provider_ref: string | null; attempts: number }>(await db.execute(sql`
+  const claimed = rowsOf<{ id: number | string; provider: string; order_id: string | null; provider_ref: string | null; hint: string; attempts: number }>(await db.execute(sql`
     update payment_events set locked_until = now() + interval '2 minutes', attempts = attempts + 1
      where id in (select id from payment_events
                    where processed_at is null and (locked_until is null or locked_until < now()) and attempts < 20 ${only}
                    order by id limit ${limit} for update skip locked)
-    returning id, provider, order_id, provider_ref, attempts`));
+    returning id, provider, order_id, provider_ref, hint, attempts`));
   let processed = 0;
   let failed = 0;
   for (const event of claimed) {
@@ -579,7 +585,7 @@ export async function processPaymentEvents(db: Database, gateway: PaymentGateway
         // Some providers name the payment only after the member paid (Paidy's widget): the verified
         // event tells us its id, as the return page's parameters would.
         if (event.provider_ref && order.providerRef?.startsWith('pending:')) await adoptProviderRef(db, order.id, event.provider_ref);
-        const result = await syncOrder(db, gateway, order.id, { rules: options.rules });
+        const result = await syncOrder(db, gateway, order.id, { rules: options.rules, eventHint: event.hint });
         outcome = result ? `${result.order.status}${result.credited ? ':credited' : ''}` : 'unknown_order';
       }
       await db.update(paymentEvents).set({ processedAt: new Date(), outcome, lockedUntil: null, lastError: null }).where(eq(paymentEvents.id, id));
@@ -623,6 +629,27 @@ export async function expireStaleOrders(db: Database, gateway: PaymentGateway, n
     expired += rows.length;
   }
   return expired;
+}
+
+/**
+ * The member pressed cancel on the provider's page: ask the provider once more (a payment that went
+ * through is credited, not canceled), otherwise cancel it there and here, which frees its place under
+ * the monthly cap at once instead of at expiry.
+ */
+export async function cancelPendingOrder(db: Database, gateway: PaymentGateway, memberId: string, orderId: string, rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES): Promise<OrderView | null> {
+  const order = await findOrder(db, orderId);
+  if (!order || order.memberId !== memberId) return null;
+  if (order.status !== 'pending') return toOrderView(order);
+  const provider = gateway.providers[order.method as PaymentMethod];
+  if (provider && order.providerRef) {
+    const ref = { orderId: order.id, providerRef: order.providerRef, amountJpy: order.amountJpy };
+    const payment = await provider.fetchPayment(ref);
+    if (payment.status !== 'pending') return (await applyProviderPayment(db, order.id, payment, rules)).order;
+    await provider.cancel(ref);
+  }
+  const [saved] = await db.update(paymentOrders).set({ status: 'canceled', updatedAt: new Date() })
+    .where(and(eq(paymentOrders.id, order.id), eq(paymentOrders.status, 'pending'))).returning();
+  return toOrderView(saved ?? (await findOrder(db, order.id))!);
 }
 
 /** Operator refund of a whole order: the provider refunds, then the coins are reversed as for any refund. */

@@ -75,7 +75,7 @@ describe('webhook fuzzing', () => {
   it('1,000 deliveries: real payments credited exactly once, forgeries refused with 4xx and no trace', async () => {
     const db = handle.db;
     const random = seeded(Number(process.env.FUZZ_SEED ?? 20261122));
-    const payments = { gateway: sandbox.gateway, rules: DEFAULT_PAYMENT_RULES, checkoutOrigins: [], close: async () => undefined } satisfies PaymentServices;
+    const payments = { gateway: sandbox.gateway, rules: DEFAULT_PAYMENT_RULES, pageSources: { formAction: [], script: [], frame: [], connect: [] }, close: async () => undefined } satisfies PaymentServices;
     const app = new Hono().route('/api/webhooks', createWebhookRoutes({ db, payments, logger: createLogger('silent') }));
 
     // Real payments, decided as members would: mostly approved, some declined, canceled, left open, refunded later.

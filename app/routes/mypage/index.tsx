@@ -1,5 +1,6 @@
-// /mypage: the member's card, coins (balance, what expires soon), the prize box (?tab=prizes) and
-// the coin history (?tab=coins), and the menu. Visitors are asked to sign in (mypage has no guard).
+// /mypage: the member's card, coins (balance, what expires soon), the prize box (?tab=prizes), the
+// coin history (?tab=coins), the purchase history with receipts (?tab=purchases), and the menu.
+// Visitors are asked to sign in (mypage has no guard).
 import { Form, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
@@ -16,10 +17,13 @@ import { AppLink } from '~/components/AppLink';
 import { ChevronRightIcon, UserIcon } from '~/components/icons';
 import { useRootData } from '~/lib/root-data';
 import { LEGAL_LINKS } from '~/components/SiteFooter';
+import { PurchaseHistoryList } from '~/components/shop/PurchaseHistory';
+import { loadPurchaseHistory } from '~/lib/shop.server';
 
 export const handle = { title: 'マイページ' };
 
 const MENU = [
+  { to: '/mypage?tab=purchases', label: '購入履歴' },
   { to: '/myinbox/idvs', label: 'お知らせ・メールボックス' },
   { to: '/mylevel', label: 'マイレベル' },
   { to: '/myrank', label: 'マイランク' },
@@ -34,6 +38,7 @@ const MENU = [
 const TABS = [
   { id: 'prizes', label: '獲得商品' },
   { id: 'coins', label: 'コイン履歴' },
+  { id: 'purchases', label: '購入履歴' },
   { id: 'menu', label: 'メニュー' },
 ] as const;
 
@@ -50,15 +55,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const prizesBefore = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(prizeTime) && /^[0-9a-f-]{36}$/i.test(prizeId)
     ? { createdAt: prizeTime, id: prizeId } : undefined;
   const { db } = shop.services;
-  const [balance, prizes, history, exp] = await Promise.all([
+  const [balance, prizes, history, exp, purchases] = await Promise.all([
     getBalance(db, shop.member.id),
     tab === 'prizes' ? listPrizes(db, shop.member.id, { limit: 50, before: prizesBefore }) : Promise.resolve(null),
     tab === 'coins' ? listLedgerEntries(db, shop.member.id, { limit: 30, before }) : Promise.resolve(null),
     getExp(db, shop.member.id),
+    // The purchase history pages by creation time (an ISO timestamp; anything else is the first page).
+    tab === 'purchases' ? loadPurchaseHistory(shop, shop.member.id, { before: beforeText, limit: 20 }) : Promise.resolve(null),
   ]);
   return {
     signedIn: true as const, tab, balance, prizes: prizes?.items ?? [], prizesNext: prizes?.next ?? null, prizesPaged: Boolean(prizesBefore),
-    history, exp, renderedAt: new Date().toISOString(),
+    history, purchases, exp, renderedAt: new Date().toISOString(),
     lifetimes: { paid: shop.services.config.PAID_COIN_EXPIRY_DAYS, free: shop.services.config.FREE_COIN_EXPIRY_DAYS },
   };
 }
@@ -96,10 +103,10 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
       </section>
       {loaderData.signedIn && <WalletCard balance={loaderData.balance} exp={loaderData.exp} lifetimes={loaderData.lifetimes} />}
       {loaderData.signedIn && (
-        <nav aria-label="マイページのタブ" className="grid grid-cols-3 gap-1 rounded-full bg-white p-1 shadow-sm">
+        <nav aria-label="マイページのタブ" className="grid grid-cols-4 gap-1 rounded-full bg-white p-1 shadow-sm">
           {TABS.map((t) => (
             <AppLink key={t.id} to={`/mypage?tab=${t.id}`} replace preventScrollReset aria-current={loaderData.tab === t.id ? 'page' : undefined}
-              className={`flex min-h-11 items-center justify-center rounded-full text-sm font-bold ${loaderData.tab === t.id ? 'bg-primary-ink text-white' : 'text-muted hover:bg-canvas'}`}>
+              className={`flex min-h-11 items-center justify-center rounded-full px-1 text-center text-xs font-bold leading-tight sm:text-sm ${loaderData.tab === t.id ? 'bg-primary-ink text-white' : 'text-muted hover:bg-canvas'}`}>
               {t.label}
             </AppLink>
           ))}
@@ -156,6 +163,22 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
             <ButtonLink to={`/mypage?tab=coins&before=${loaderData.history.nextBefore}`} variant="secondary" fullWidth preventScrollReset>もっと見る</ButtonLink>
           )}
           {params.get('before') && <ButtonLink to="/mypage?tab=coins" variant="plain" fullWidth>最新の履歴に戻る</ButtonLink>}
+        </section>
+      )}
+      {loaderData.signedIn && loaderData.tab === 'purchases' && loaderData.purchases && (
+        <section aria-labelledby="purchases-title" className="flex flex-col gap-3">
+          <h2 id="purchases-title" className="text-base font-black">購入履歴</h2>
+          {loaderData.purchases.items.length === 0 ? (
+            <EmptyState title="購入履歴はまだありません" action={<ButtonLink to="/shop" variant="secondary">コインショップへ</ButtonLink>}>
+              コインを購入すると、ここに履歴と領収書が表示されます。
+            </EmptyState>
+          ) : (
+            <PurchaseHistoryList items={loaderData.purchases.items} sellerName={loaderData.purchases.sellerName} />
+          )}
+          {loaderData.purchases.nextCursor && (
+            <ButtonLink to={`/mypage?tab=purchases&before=${encodeURIComponent(loaderData.purchases.nextCursor)}`} variant="secondary" fullWidth preventScrollReset>もっと見る</ButtonLink>
+          )}
+          {params.get('before') && <ButtonLink to="/mypage?tab=purchases" variant="plain" fullWidth>最新の購入履歴に戻る</ButtonLink>}
         </section>
       )}
       <nav aria-label="マイページメニュー" className={`overflow-hidden rounded-2xl bg-white shadow-sm ${loaderData.signedIn && loaderData.tab !== 'menu' ? 'hidden md:block' : ''}`}>

@@ -1,22 +1,22 @@
-// /shop/checkout/{paymentMethod}: the final confirmation before the provider's page.
+// /shop/checkout/{paymentMethod}?pack=ID: the final confirmation (特定商取引法 第12条の6), then the
+// provider's page. Unknown methods and packs, caps and other refusals show their reason with their
+// status (never a 500). The logic is shared with the native app's /app/checkout/{method}.
 import type { Route } from './+types/checkout';
-import { FeaturePage } from '~/components/FeaturePage';
-import { ButtonLink } from '~/components/Button';
-import { notFound } from '~/lib/not-found';
+import { shopRequestContext } from '~/context';
+import { checkoutAction, checkoutLoader } from '~/lib/shop.server';
+import { CheckoutConfirmation } from '~/components/shop/CheckoutConfirmation';
+import type { CheckoutActionData } from '~/components/shop/types';
 
-export const PAYMENT_METHODS = ['card', 'paypay', 'paidy', 'merpay', 'amazonpay', 'sandbox'] as const;
+export const handle = { title: 'ご購入内容の確認' };
 
-export const handle = { title: 'お支払い' };
-
-export function loader({ request, params }: Route.LoaderArgs) {
-  if (!(PAYMENT_METHODS as readonly string[]).includes(params.paymentMethod)) throw notFound(new URL(request.url).pathname);
-  return null;
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  return checkoutLoader(context.get(shopRequestContext), request, params.paymentMethod, 'web');
 }
 
-export default function Checkout() {
-  return (
-    <FeaturePage title="お支払い" emptyTitle="お支払いは準備中です" action={<ButtonLink to="/shop" variant="secondary">コインショップへ戻る</ButtonLink>}>
-      コインの販売開始まで今しばらくお待ちください。
-    </FeaturePage>
-  );
+export async function action({ request, params, context }: Route.ActionArgs) {
+  return checkoutAction(context.get(shopRequestContext), request, params.paymentMethod, 'web');
+}
+
+export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
+  return <CheckoutConfirmation data={loaderData} actionData={actionData as CheckoutActionData | undefined} />;
 }

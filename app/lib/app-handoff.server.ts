@@ -1,0 +1,41 @@
+// The native app opens /app/checkout/* and /app/return in a web view, signed in by a one-time token
+// (`?ott=…`, made by POST /api/v1/me/app-handoffs with the app's session). The token is spent here:
+// the session cookie is set and the same address is opened again without the token, so it never
+// stays in the history, a Referer or a log line.
+import { redirect } from 'react-router';
+import type { ShopRequest } from '~/context';
+
+export const ONE_TIME_TOKEN_PARAM = 'ott';
+
+export type HandoffResult = { kind: 'none' } | { kind: 'invalid' };
+
+/**
+ * Throws the redirect that signs the web view in when the address carries a valid token; answers
+ * `invalid` for a spent, expired or unknown token (the page then asks to reopen it from the app).
+ * @example const handoff = await consumeAppHandoff(shop, request)
+ */
+export async function consumeAppHandoff(shop: ShopRequest, request: Request): Promise<HandoffResult> {
+  const url = new URL(request.url);
+  const token = url.searchParams.get(ONE_TIME_TOKEN_PARAM);
+  if (token === null) return { kind: 'none' };
+  url.searchParams.delete(ONE_TIME_TOKEN_PARAM);
+  const clean = `${url.pathname}${url.search}`;
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return { kind: 'invalid' };
+  let response: Response;
+  try {
+    response = await shop.services.auth.api.verifyOneTimeToken({ body: { token }, headers: request.headers, asResponse: true });
+  } catch {
+    return { kind: 'invalid' };
+  }
+  if (!response.ok) return { kind: 'invalid' };
+  const headers = new Headers({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+  for (const cookie of response.headers.getSetCookie()) headers.append('Set-Cookie', cookie);
+  throw redirect(clean, { headers });
+}
+
+/** The app's own address to go back to, with what happened. @example appReturnUrl(config, { order: id, status: 'paid' }) */
+export function appReturnUrl(appUrl: string, params: Record<string, string>): string {
+  const url = new URL(appUrl);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  return url.toString();
+}

@@ -1,0 +1,287 @@
+// The coin shop's loaders and actions, as plain functions of the request context, so the web routes
+// (/shop, /shop/checkout/{method}, /shop/backfrom*) and the native app's routes (/app/checkout/{method},
+// /app/return) share them. The rules themselves live in modules/payments; this file only reads the
+// request, calls them, and turns refusals into the Japanese message with its HTTP status (never a 500).
+import { randomUUID } from 'node:crypto';
+import { data, redirect, redirectDocument } from 'react-router';
+import type { ShopRequest } from '~/context';
+import { SHOP_CLOSED_MESSAGE } from '~/components/shop/types';
+import { signInPathFor } from '~/guards/rules';
+import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
+import { getBalance } from '../../modules/wallet';
+import {
+  METHOD_ORDER, ORDER_STATUS_LABELS, PAYMENT_METHOD_INFO, PurchaseRefused, declareAge, getOrder, getPurchaseStanding, isPaymentMethod,
+  listCoinPacks, listOrders, quotePurchase, startCheckout, syncOrder, cancelPendingOrder,
+  type CoinPackView, type OrderView, type PaymentMethod, type PurchaseStanding, type Quote,
+} from '../../modules/payments';
+import type {
+  CheckoutActionData, CheckoutConfirmView, CheckoutLoaderData, PaymentMethodOption, PurchaseHistoryPage, PurchaseOrder, ReturnLoaderData, ShopRefusal, WalletView,
+} from '~/components/shop/types';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PACK_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A history cursor is an order's creation time exactly as the list hands it out (ISO 8601, UTC). */
+const HISTORY_CURSOR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+
+export { SHOP_CLOSED_MESSAGE };
+const CLOSED: ShopRefusal = { code: 'SHOP_CLOSED', message: `${SHOP_CLOSED_MESSAGE}。販売開始まで今しばらくお待ちください。`, status: 503 };
+const SIGNED_OUT: ShopRefusal = { code: 'SIGN_IN_REQUIRED', message: 'ログイン状態を確認できませんでした。ログインしてからもう一度お試しください。', status: 401 };
+/** The return page's answer for an unknown order and for another member's (not found, not forbidden). */
+export const ORDER_NOT_FOUND_MESSAGE = 'ご注文が見つかりません';
+
+/** Without JavaScript the pending return page reloads itself every 3 s, at most this many times (2 minutes). */
+const NO_JS_REFRESHES = 40;
+const REFRESH_PARAM = 'refresh';
+
+const pathOf = (request: Request) => {
+  const url = new URL(request.url);
+  return url.pathname + url.search;
+};
+
+const refusalOf = (error: PurchaseRefused): ShopRefusal => ({ code: error.code, message: error.message, status: error.status });
+
+/** The payment methods this shop instance can take, in the shop's order. */
+export function enabledPaymentMethods(shop: ShopRequest): PaymentMethodOption[] {
+  const payments = shop.services.payments;
+  if (!payments) return [];
+  return METHOD_ORDER.filter((m) => payments.gateway.providers[m])
+    .map((m) => ({ method: m, label: PAYMENT_METHOD_INFO[m].label, note: PAYMENT_METHOD_INFO[m].note }));
+}
+
+/** @example withStatusLabel(order).statusLabel === '購入完了' */
+export const withStatusLabel = (order: OrderView): PurchaseOrder => ({ ...order, statusLabel: ORDER_STATUS_LABELS[order.status] ?? order.status });
+
+/**
+ * The `before` cursor of the purchase history: an ISO timestamp, or null (the first page) for
+ * anything else.
+ * @example parseHistoryCursor('2026-11-22T03:04:05.678Z') === '2026-11-22T03:04:05.678Z'; parseHistoryCursor('yesterday') === null
+ */
+export function parseHistoryCursor(text: string | null | undefined): string | null {
+  if (!text || !HISTORY_CURSOR.test(text)) return null;
+  return Number.isNaN(new Date(text).getTime()) ? null : text;
+}
+
+/** One page of the member's purchase history, newest first. */
+export async function loadPurchaseHistory(shop: ShopRequest, memberId: string, options: { before?: string | null; limit?: number } = {}): Promise<PurchaseHistoryPage> {
+  const page = await listOrders(shop.services.db, memberId, { limit: options.limit ?? 20, before: parseHistoryCursor(options.before) });
+  return { items: page.items.map(withStatusLabel), nextCursor: page.nextCursor, sellerName: shop.services.config.SELLER_NAME };
+}
+
+const walletOf = (balance: { paid: number; free: number; total: number }): WalletView => ({ paid: balance.paid, free: balance.free, total: balance.total });
+
+// ---------------------------------------------------------------------------------------------
+// /shop
+
+export interface ShopRulesView {
+  paidCoinDays: number;
+  freeCoinDays: number;
+  monthlyCapJpy: number;
+  minorMonthlyCapJpy: number;
+}
+
+export type ShopPageData =
+  | { state: 'closed'; wallet: WalletView; history: PurchaseHistoryPage; rules: ShopRulesView }
+  | {
+    state: 'open';
+    wallet: WalletView;
+    history: PurchaseHistoryPage;
+    rules: ShopRulesView;
+    standing: PurchaseStanding;
+    packs: CoinPackView[];
+    methods: PaymentMethodOption[];
+    /** The pack and method chosen before (kept when the choice was incomplete). */
+    selected: { pack: string | null; method: string | null };
+    /** Set when the purchase form came back incomplete (no JavaScript). */
+    selectionError: string | null;
+  };
+
+export type ShopActionData = { ok: boolean; message: string };
+
+/**
+ * /shop. A GET of the purchase form (`?pack=…&method=…`) goes on to that checkout: the form works
+ * without JavaScript although the method is part of the checkout's path.
+ */
+export async function shopPageLoader(shop: ShopRequest, request: Request): Promise<ShopPageData> {
+  if (!shop.member) throw redirect(signInPathFor(pathOf(request)));
+  const url = new URL(request.url);
+  const { db, config } = shop.services;
+  const packParam = url.searchParams.get('pack');
+  const methodParam = url.searchParams.get('method');
+  const pack = packParam && PACK_ID.test(packParam) ? packParam : null;
+  const method = methodParam && isPaymentMethod(methodParam) ? methodParam : null;
+  if (pack && method) throw redirect(`/shop/checkout/${method}?pack=${encodeURIComponent(pack)}`);
+  const selectionError = packParam !== null || methodParam !== null
+    ? (!pack ? 'コインパックを選んでください。' : 'お支払い方法を選んでください。')
+    : null;
+
+  const payments = shop.services.payments;
+  const rules: ShopRulesView = {
+    paidCoinDays: config.PAID_COIN_EXPIRY_DAYS, freeCoinDays: config.FREE_COIN_EXPIRY_DAYS,
+    monthlyCapJpy: payments?.rules.monthlyCapJpy ?? config.PURCHASE_MONTHLY_CAP_JPY,
+    minorMonthlyCapJpy: payments?.rules.minorMonthlyCapJpy ?? config.MINOR_PURCHASE_MONTHLY_CAP_JPY,
+  };
+  const [balance, history] = await Promise.all([getBalance(db, shop.member.id), loadPurchaseHistory(shop, shop.member.id, { limit: 10 })]);
+  const wallet = walletOf(balance);
+  if (!payments) return { state: 'closed', wallet, history, rules };
+  const standing = await getPurchaseStanding(db, shop.member.id, payments.rules);
+  const packs = await listCoinPacks(db, standing);
+  return {
+    state: 'open', wallet, history, rules, standing, packs, methods: enabledPaymentMethods(shop),
+    selected: { pack, method }, selectionError,
+  };
+}
+
+/** /shop's form posts: `intent=declare-age` with `age=adult|minor`. */
+export async function shopPageAction(shop: ShopRequest, request: Request) {
+  if (!shop.member) return data<ShopActionData>({ ok: false, message: SIGNED_OUT.message }, { status: 401 });
+  const form = await readFormFields(request);
+  if (!form) return data<ShopActionData>({ ok: false, message: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  if (form.intent !== 'declare-age') return data<ShopActionData>({ ok: false, message: '操作を読み取れませんでした。ページを再読み込みしてください。' }, { status: 400 });
+  if (form.age !== 'adult' && form.age !== 'minor') {
+    return data<ShopActionData>({ ok: false, message: '「18歳以上です」か「18歳未満です」のどちらかを選んでください。' }, { status: 400 });
+  }
+  const { declaredMinor } = await declareAge(shop.services.db, shop.member.id, form.age === 'minor');
+  const message = declaredMinor
+    ? '年齢の確認を受け付けました。18歳未満の方は1か月のご購入に上限があります。保護者の方の同意を得てからご購入ください。'
+    : '年齢の確認を受け付けました。コインパックを選んでください。';
+  return data<ShopActionData>({ ok: true, message });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The final confirmation (特定商取引法 第12条の6) and the start of the checkout
+
+/** 支払時期 of each method. */
+function paymentTimingOf(method: PaymentMethod): string {
+  switch (method) {
+    case 'paidy': return '翌月まとめてお支払い（ご利用月の翌月にペイディからご請求。お支払い期限はペイディの規約によります）';
+    case 'stripe': return 'ご注文の確定時（即時決済）。口座からの引き落とし日はカード会社の規約によります';
+    default: return 'ご注文の確定時（即時決済）';
+  }
+}
+
+function confirmViewOf(shop: ShopRequest, quote: Quote, channel: 'web' | 'app'): CheckoutConfirmView {
+  const info = PAYMENT_METHOD_INFO[quote.method];
+  return {
+    channel, method: quote.method, methodLabel: info.label, methodNote: info.note,
+    packId: quote.pack.id, packName: quote.pack.name, priceJpy: quote.priceJpy,
+    paidCoins: quote.paidCoins, bonusCoins: quote.bonusCoins,
+    rankName: quote.standing.rank.name, rankBonusPercent: quote.rankBonusPercent, rankBonusCoins: quote.rankBonusCoins, totalCoins: quote.totalCoins,
+    paidCoinDays: quote.paidCoinDays, freeCoinDays: quote.freeCoinDays, paymentTiming: paymentTimingOf(quote.method),
+    sellerName: shop.services.config.SELLER_NAME,
+    capJpy: quote.standing.capJpy, remainingJpy: quote.standing.remainingJpy, declaredMinor: quote.standing.declaredMinor,
+  };
+}
+
+const refusedCheckout = (refusal: ShopRefusal) => data<CheckoutLoaderData>({ state: 'refused', refusal }, { status: refusal.status });
+
+/**
+ * The confirmation screen's data for `?pack=ID` and the method in the path, with a fresh order key
+ * for the confirm button. A refusal (unknown method or pack, cap, age, hold) comes back as
+ * `{ state: 'refused' }` with its HTTP status.
+ * @example export const loader = ({ request, params, context }) => checkoutLoader(context.get(shopRequestContext), request, params.paymentMethod, 'web')
+ */
+export async function checkoutLoader(shop: ShopRequest, request: Request, method: string, channel: 'web' | 'app') {
+  if (!shop.member) {
+    if (channel === 'web') throw redirect(signInPathFor(pathOf(request)));
+    return refusedCheckout(SIGNED_OUT);
+  }
+  const payments = shop.services.payments;
+  if (!payments) return refusedCheckout(CLOSED);
+  const packParam = new URL(request.url).searchParams.get('pack') ?? '';
+  try {
+    const quote = await quotePurchase(shop.services.db, payments.gateway, {
+      memberId: shop.member.id, packId: PACK_ID.test(packParam) ? packParam : '', method,
+    }, payments.rules);
+    return data<CheckoutLoaderData>({ state: 'confirm', checkout: confirmViewOf(shop, quote, channel), orderKey: randomUUID() });
+  } catch (error) {
+    if (error instanceof PurchaseRefused) return refusedCheckout(refusalOf(error));
+    throw error;
+  }
+}
+
+const refusedAction = (refusal: ShopRefusal) => data<CheckoutActionData>({ error: refusal, orderKey: randomUUID() }, { status: refusal.status });
+
+/**
+ * 「購入を確定する」: opens the provider's checkout and answers a 303 to its page (a document
+ * redirect, so it also leaves a client-side navigation for another origin or the sandbox).
+ * Form fields: `pack`, `orderKey`. A refusal answers `{ error, orderKey }` with its status.
+ */
+export async function checkoutAction(shop: ShopRequest, request: Request, method: string, channel: 'web' | 'app') {
+  if (!shop.member) return refusedAction(SIGNED_OUT);
+  const payments = shop.services.payments;
+  if (!payments) return refusedAction(CLOSED);
+  const form = await readFormFields(request);
+  if (!form) return refusedAction({ code: 'INVALID_FORM', message: UNREADABLE_FORM_MESSAGE, status: 400 });
+  const packId = form.pack ?? '';
+  const orderKey = form.orderKey ?? '';
+  if (!PACK_ID.test(packId) || !UUID.test(orderKey)) {
+    return refusedAction({ code: 'INVALID_FORM', message: 'この購入手続きは無効です。コインショップからやり直してください。', status: 400 });
+  }
+  try {
+    const { redirectUrl } = await startCheckout(shop.services.db, payments.gateway, {
+      memberId: shop.member.id, email: shop.member.email, packId, method, channel, orderKey, origin: shop.services.config.PUBLIC_ORIGIN,
+    }, payments.rules);
+    return redirectDocument(redirectUrl, 303);
+  } catch (error) {
+    if (error instanceof PurchaseRefused) {
+      if (error.status === 503) shop.services.logger.warn({ err: error, details: error.details, method }, 'checkout could not reach the payment provider');
+      return refusedAction(refusalOf(error));
+    }
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The return pages
+
+/**
+ * /shop/backfrom{provider}?order=… (and /app/return): the member's order, asked of the provider
+ * once more when it is still pending (a provider error leaves it pending; the webhook or the page's
+ * polling finishes it). Another member's or an unknown order is a 404.
+ */
+export async function returnLoader(shop: ShopRequest, request: Request) {
+  const url = new URL(request.url);
+  if (!shop.member) {
+    if (!url.pathname.startsWith('/app/')) throw redirect(signInPathFor(pathOf(request)));
+    return data<ReturnLoaderData>({ state: 'not-found', message: SIGNED_OUT.message, status: 401 }, { status: 401 });
+  }
+  const notFound = data<ReturnLoaderData>({ state: 'not-found', message: ORDER_NOT_FOUND_MESSAGE, status: 404 }, { status: 404 });
+  const orderId = url.searchParams.get('order') ?? '';
+  if (!UUID.test(orderId)) return notFound;
+  const { db, logger } = shop.services;
+  let order = await getOrder(db, shop.member.id, orderId);
+  if (!order) return notFound;
+
+  const payments = shop.services.payments;
+  if (order.status === 'pending' && payments) {
+    const returnParams = new URLSearchParams(url.searchParams);
+    returnParams.delete(REFRESH_PARAM);
+    try {
+      if (url.searchParams.get('canceled') === '1') {
+        // The member canceled on the provider's page: cancel there too (unless it was paid after all).
+        order = (await cancelPendingOrder(db, payments.gateway, shop.member.id, order.id, payments.rules)) ?? order;
+      } else {
+        const synced = await syncOrder(db, payments.gateway, order.id, { returnParams, rules: payments.rules });
+        if (synced) order = synced.order;
+      }
+    } catch (error) {
+      // The provider did not answer: the order stays pending, and the webhook or a later look settles it.
+      logger.warn({ err: error, orderId: order.id }, 'return page could not sync the order');
+    }
+  }
+  const balance = await getBalance(db, shop.member.id);
+  const canceledByMember = url.searchParams.get('canceled') === '1';
+  const refreshText = url.searchParams.get(REFRESH_PARAM) ?? '';
+  const refreshes = /^\d{1,3}$/.test(refreshText) ? Math.min(Number(refreshText), NO_JS_REFRESHES) : 0;
+  const waiting = order.status === 'pending' && !canceledByMember;
+  let refreshUrl: string | null = null;
+  if (waiting && refreshes < NO_JS_REFRESHES) {
+    const next = new URLSearchParams(url.searchParams);
+    next.set(REFRESH_PARAM, String(refreshes + 1));
+    refreshUrl = `${url.pathname}?${next.toString()}`;
+  }
+  return data<ReturnLoaderData>({
+    state: 'order', order: withStatusLabel(order), canceledByMember, balance: walletOf(balance), userId: shop.member.id,
+    refreshUrl, waitedTooLong: waiting && refreshes >= NO_JS_REFRESHES,
+  });
+}
