@@ -11,7 +11,8 @@ const PAGES = [
   { path: '/tokushoho', heading: '特定商取引法に基づく表記' },
   { path: '/terms', heading: '利用規約' },
   { path: '/mypage', heading: 'マイページ' },
-  { path: '/app/checkout/paypay', heading: 'アプリ決済' },
+  { path: '/app/checkout/paypay', heading: 'アプリから開き直してください' },
+  { path: '/app/return', heading: 'アプリでご利用ください' },
 ];
 
 describe.each<ViewportName>(['phone', 'desktop'])('pages on a %s', (viewport) => {

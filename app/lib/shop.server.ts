@@ -243,7 +243,8 @@ export async function returnLoader(shop: ShopRequest, request: Request) {
   const url = new URL(request.url);
   if (!shop.member) {
     if (!url.pathname.startsWith('/app/')) throw redirect(signInPathFor(pathOf(request)));
-    return data<ReturnLoaderData>({ state: 'not-found', message: SIGNED_OUT.message, status: 401 }, { status: 401 });
+    // The app's web view without a session (exempt from the members redirect): a page, not an error.
+    return data<ReturnLoaderData>({ state: 'not-found', message: SIGNED_OUT.message, status: 200 });
   }
   const notFound = data<ReturnLoaderData>({ state: 'not-found', message: ORDER_NOT_FOUND_MESSAGE, status: 404 }, { status: 404 });
   const orderId = url.searchParams.get('order') ?? '';

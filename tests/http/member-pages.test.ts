@@ -13,8 +13,6 @@ beforeAll(async () => {
 describe('members-only pages for a member', () => {
   it.each([
     ['/shop', 'コインショップ'],
-    ['/shop/checkout/paypay', 'お支払い'],
-    ['/shop/backfrompaidy', 'お支払い結果'],
     ['/myinbox/idvs', 'メールボックス'],
     ['/myinbox/alls', 'メールボックス'],
     ['/myinbox/bonus/logs', '受け取り履歴'],
@@ -34,6 +32,20 @@ describe('members-only pages for a member', () => {
     expect(titleOf(page.body)).toBe(`${title} | オリパ ステラ`);
     expect(robotsMetaOf(page.body)).toBe('noindex, nofollow');
     expect(page.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+  });
+
+  it.each([
+    ['/shop/checkout/paypay?pack=coin-1000', 'ご購入内容の確認', 409, '年齢の確認'],
+    ['/shop/checkout/paypay?pack=no-such-pack', 'ご購入内容の確認', 404, '現在販売していません'],
+    ['/shop/checkout/bitcoin?pack=coin-1000', 'ご購入内容の確認', 404, 'このお支払い方法は現在ご利用いただけません'],
+    ['/shop/backfrompaidy', 'お支払い結果', 404, 'ご注文が見つかりません'],
+    ['/shop/backfrompaidy?order=00000000-0000-4000-8000-000000000000', 'お支払い結果', 404, 'ご注文が見つかりません'],
+  ])('%s answers the member "%s" with %i and the reason in Japanese, robots noindex', async (path, title, status, reason) => {
+    const page = await get(path, { cookie });
+    expect(page.status).toBe(status);
+    expect(titleOf(page.body)).toBe(`${title} | オリパ ステラ`);
+    expect(page.body).toContain(reason);
+    expect(robotsMetaOf(page.body)).toBe('noindex, nofollow');
   });
 
   it('sends a member away from sign-in however it is spelled', async () => {

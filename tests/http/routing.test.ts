@@ -35,7 +35,7 @@ describe('redirect rules for visitors', () => {
 });
 
 describe('exemptions and public pages', () => {
-  it.each(['/', '/gacha/pokemon', '/gacha/onepiece/stellar-onepiece-001', '/mypage', '/mypage/invitation', '/auth/sign_in', '/auth/sign_up', '/auth/passwd', '/auth/action', '/app/checkout/paypay', '/app/checkout/stripe', '/app/checkout/linelink', '/app/return', '/tokushoho', '/winter-campaign', '/preview'])(
+  it.each(['/', '/gacha/pokemon', '/gacha/onepiece/stellar-onepiece-001', '/mypage', '/mypage/invitation', '/auth/sign_in', '/auth/sign_up', '/auth/passwd', '/auth/action', '/tokushoho', '/winter-campaign', '/preview'])(
     '%s answers 200 to a visitor',
     async (path) => {
       const page = await get(path);
@@ -43,6 +43,25 @@ describe('exemptions and public pages', () => {
       expect(page.body).toContain('<html lang="ja"');
     },
   );
+  // Exempt from the members redirect (specification section 4): a web view without a session is asked
+  // to reopen the page from the app, never sent to the sign-in page.
+  it.each([
+    ['/app/checkout/paypay', {}],
+    ['/app/checkout/stripe', {}],
+    ['/app/checkout/linelink', {}],
+    ['/app/return', { 'user-agent': 'Mozilla/5.0 (iPhone) OripaStellaApp/1.0' }],
+  ])('%s is not redirected for a visitor: a way back to the app', async (path, headers) => {
+    const page = await get(path, { headers });
+    expect(page.status).toBe(200);
+    expect(page.location).toBeNull();
+    expect(page.body).toContain('<html lang="ja"');
+    expect(page.body).toContain('アプリに戻る');
+  });
+  it('/app/return outside the app asks to open it in the app (ng-external), without a redirect', async () => {
+    const page = await get('/app/return');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('アプリでご利用ください');
+  });
   it('client navigations (data requests) are guarded too', async () => {
     const page = await get('/shop.data');
     // single fetch answers a redirect in the payload with a 202 and the target in the stream

@@ -33,7 +33,7 @@ export function StandingCard({ standing }: { standing: PurchaseStanding }) {
     <section aria-labelledby="shop-standing-title" className="flex flex-col gap-3 rounded-2xl bg-white p-5 shadow-sm">
       <h2 id="shop-standing-title" className="sr-only">ランク特典とご購入上限</h2>
       <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="shop-rank-bonus">
-        <span className="rounded-full bg-primary-soft px-2.5 py-1 text-xs font-black text-primary-ink">{standing.rank.name}</span>
+        <span className="rounded-full border border-primary-ink bg-white px-2.5 py-1 text-xs font-black text-primary-ink">{standing.rank.name}</span>
         {standing.rank.bonusPercent > 0 ? (
           <span className="font-bold">{standing.rank.name}会員：購入コインの{standing.rank.bonusPercent}%をボーナス</span>
         ) : (

@@ -33,7 +33,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       message: handoff.kind === 'invalid'
         ? 'このリンクは有効期限が切れているか、すでに使われています。アプリに戻って、もう一度お手続きを始めてください。'
         : 'ログイン情報を確認できませんでした。アプリに戻って、もう一度お手続きを始めてください。',
-    }, { status: 401, headers: { 'Cache-Control': 'no-store' } });
+    }, { status: handoff.kind === 'invalid' ? 401 : 200, headers: { 'Cache-Control': 'no-store' } });
   }
   if (name === 'linelink') return lineLinkLoader(shop, request, backHref);
   const result = await checkoutLoader(shop, request, name, 'app');
@@ -50,7 +50,7 @@ export default function AppCheckout({ loaderData, actionData }: Route.ComponentP
     return (
       <div className="mx-auto flex max-w-xl flex-col gap-4">
         <PageHeading title={loaderData.title} />
-        <EmptyState title={loaderData.title} action={<a className="font-bold text-primary underline" href={loaderData.backHref}>アプリに戻る</a>}>
+        <EmptyState title={loaderData.title} action={<a className="font-bold text-primary-ink underline" href={loaderData.backHref}>アプリに戻る</a>}>
           {loaderData.message}
         </EmptyState>
       </div>

@@ -23,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function AppReturn({ loaderData }: Route.ComponentProps) {
   const { result, appUrl } = loaderData;
-  const back = <a className="inline-flex min-h-12 items-center justify-center rounded-full border border-primary px-6 font-bold text-primary" href={appUrl}>アプリに戻る</a>;
+  const back = <a className="inline-flex min-h-12 items-center justify-center rounded-full border border-primary-ink px-6 font-bold text-primary-ink" href={appUrl}>アプリに戻る</a>;
   if (result.state === 'not-found') {
     return (
       <div className="mx-auto flex max-w-xl flex-col gap-4">

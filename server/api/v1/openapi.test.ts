@@ -146,10 +146,12 @@ describe('openapi.json', () => {
   });
   it('builds from the operation modules alone', () => {
     const alone = buildOpenApiDocument(API_V1_OPERATION_MODULES.flat(), { title: 't', version: '1.0.0' });
-    // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file.
+    // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file;
+    // and the coin shop's.
     expect(operationsOf(alone).map(({ op }) => op.operationId).sort()).toEqual([
-      'convertPrizes', 'createDraw', 'getDrawResult', 'getGacha', 'getGachaRemaining', 'getGachaReveal', 'getWallet',
-      'keepPrizes', 'listGachas', 'listGenres', 'listPrizes', 'listWalletEntries',
+      'convertPrizes', 'createAppHandoff', 'createDraw', 'createPurchase', 'declareAge', 'getCoinShop', 'getDrawResult', 'getGacha',
+      'getGachaRemaining', 'getGachaReveal', 'getPurchase', 'getWallet', 'keepPrizes', 'listGachas', 'listGenres', 'listPrizes',
+      'listPurchases', 'listWalletEntries',
     ]);
     expect(alone.servers).toEqual([{ url: '/api/v1' }]);
   });
