@@ -41,7 +41,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('buying coins on a %s', (viewp
       await page.waitForURL(/\/shop\/checkout\/sandbox\?pack=coin-1000/);
       const main = page.getByRole('main');
       for (const text of ['¥1,000', '有償コイン', '無償ボーナス', '購入から180日', 'キャンセル・返品', '販売事業者']) {
-        await expect.poll(() => main.getByText(text, { exact: false }).count(), text).toBeGreaterThan(0);
+        await expect.poll(() => main.getByText(text, { exact: false }).count(), { message: text }).toBeGreaterThan(0);
       }
       await expectNoSeriousAxeViolations(page, `${viewport} confirmation`);
       await page.getByRole('button', { name: '購入を確定する' }).click();

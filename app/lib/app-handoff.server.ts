@@ -4,10 +4,11 @@
 // stays in the history, a Referer or a log line.
 import { redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
+import { CLIENT_IP_HEADER } from '../../modules/identity/auth.server';
 
 export const ONE_TIME_TOKEN_PARAM = 'ott';
 
-export type HandoffResult = { kind: 'none' } | { kind: 'invalid' };
+export type HandoffResult = { kind: 'none' } | { kind: 'invalid' } | { kind: 'limited' };
 
 /**
  * Throws the redirect that signs the web view in when the address carries a valid token; answers
@@ -21,12 +22,20 @@ export async function consumeAppHandoff(shop: ShopRequest, request: Request): Pr
   url.searchParams.delete(ONE_TIME_TOKEN_PARAM);
   const clean = `${url.pathname}${url.search}`;
   if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return { kind: 'invalid' };
-  let response: Response;
-  try {
-    response = await shop.services.auth.api.verifyOneTimeToken({ body: { token }, headers: request.headers, asResponse: true });
-  } catch {
-    return { kind: 'invalid' };
-  }
+  // Through better-auth's own endpoint (not its server API), so its rate limit per client address
+  // applies to token guesses like to passwords.
+  const { config } = shop.services;
+  const response = await shop.services.auth.handler(new Request(`${config.PUBLIC_ORIGIN}/api/auth/one-time-token/verify`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      origin: config.PUBLIC_ORIGIN,
+      [CLIENT_IP_HEADER]: request.headers.get(CLIENT_IP_HEADER) ?? '',
+      'user-agent': request.headers.get('user-agent') ?? '',
+    },
+    body: JSON.stringify({ token }),
+  }));
+  if (response.status === 429) return { kind: 'limited' };
   if (!response.ok) return { kind: 'invalid' };
   const headers = new Headers({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
   for (const cookie of response.headers.getSetCookie()) headers.append('Set-Cookie', cookie);

@@ -171,3 +171,17 @@ describe('the native app', () => {
     expect(again.body).toContain('LINEアカウントは連携済みです');
   });
 });
+
+describe('one-time tokens', () => {
+  it('are rate-limited per address like sign-in: guesses from one address get 429', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 14; i += 1) {
+      // Keyed on the socket's address (127.0.0.1 here; this file's other token use comes before).
+      const page = await get(`/app/checkout/paypay?ott=${randomUUID().replaceAll('-', '')}`);
+      statuses.push(page.status);
+    }
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(statuses).toContain(429);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+  });
+});

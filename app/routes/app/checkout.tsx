@@ -27,13 +27,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
   const backHref = appReturnUrl(shop.services.config.APP_RETURN_URL, { status: 'canceled' });
   const handoff = await consumeAppHandoff(shop, request);
-  if (handoff.kind === 'invalid' || !shop.member) {
-    return data<AppCheckoutData>({
-      kind: 'message', backHref, title: 'アプリから開き直してください',
-      message: handoff.kind === 'invalid'
-        ? 'このリンクは有効期限が切れているか、すでに使われています。アプリに戻って、もう一度お手続きを始めてください。'
-        : 'ログイン情報を確認できませんでした。アプリに戻って、もう一度お手続きを始めてください。',
-    }, { status: handoff.kind === 'invalid' ? 401 : 200, headers: { 'Cache-Control': 'no-store' } });
+  if (handoff.kind !== 'none' || !shop.member) {
+    const message = handoff.kind === 'invalid'
+      ? 'このリンクは有効期限が切れているか、すでに使われています。アプリに戻って、もう一度お手続きを始めてください。'
+      : handoff.kind === 'limited'
+        ? '短時間に何度も試されたため、しばらくお待ちください。1分ほどたってから、アプリでもう一度お手続きを始めてください。'
+        : 'ログイン情報を確認できませんでした。アプリに戻って、もう一度お手続きを始めてください。';
+    const status = handoff.kind === 'invalid' ? 401 : handoff.kind === 'limited' ? 429 : 200;
+    return data<AppCheckoutData>({ kind: 'message', backHref, title: 'アプリから開き直してください', message }, { status, headers: { 'Cache-Control': 'no-store' } });
   }
   if (name === 'linelink') return lineLinkLoader(shop, request, backHref);
   const result = await checkoutLoader(shop, request, name, 'app');
