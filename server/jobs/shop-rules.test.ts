@@ -12,10 +12,14 @@ import { drawLots, listPrizes } from '../../modules/draw';
 import { getGacha } from '../../modules/gacha';
 import { checkInvariants, getBalance, grantCoins, listLedgerEntries } from '../../modules/wallet';
 import type { ShopConfig } from '../config';
+import { sandboxHarness, checkoutAsMember, type SandboxHarness } from '../../modules/payments/testing';
+import { DEFAULT_PAYMENT_RULES, getOrder, receiveWebhook } from '../../modules/payments';
+import { createMember } from '../../tests/support/fixtures';
 
 let testDb: TestDatabase;
 let handle: DatabaseHandle;
 let runner: JobRunner;
+let sandbox: SandboxHarness;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
@@ -23,7 +27,9 @@ beforeAll(async () => {
   handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 4 });
   await handle.migrate();
   runner = createJobRunner({ database: handle, logger: capturingLogger().logger, config: { DATABASE_URL: testDb.databaseUrl }, pollingIntervalSeconds: 0.5 });
-  registerShopJobs(runner, { config: { dataDir: testDb.dataDir, IMAGE_CACHE_MAX_MB: 16 } as ShopConfig });
+  sandbox = sandboxHarness(handle.db);
+  const payments = { gateway: sandbox.gateway, rules: DEFAULT_PAYMENT_RULES, pageSources: { formAction: [], script: [], frame: [], connect: [] }, close: async () => undefined };
+  registerShopJobs(runner, { config: { dataDir: testDb.dataDir, IMAGE_CACHE_MAX_MB: 16 } as ShopConfig, payments });
   await runner.start();
 });
 afterAll(async () => {
@@ -36,7 +42,24 @@ describe('the shop rule jobs', () => {
   it('are scheduled in pg-boss', async () => {
     const result = await handle.db.execute(sql`select name from pgboss.schedule order by name`);
     const names = (result as unknown as { rows: { name: string }[] }).rows.map((r) => r.name);
-    expect(names).toEqual(expect.arrayContaining(['wallet.expire-coins', 'prizes.auto-convert', 'gacha.sale-windows', 'api.forget-idempotency-keys', 'gacha.refresh-remaining']));
+    expect(names).toEqual(expect.arrayContaining(['wallet.expire-coins', 'prizes.auto-convert', 'gacha.sale-windows', 'api.forget-idempotency-keys', 'gacha.refresh-remaining', 'payments.process-events', 'payments.expire-orders']));
+  });
+
+  it('credit a paid order from a stored webhook event the route never processed', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-3000');
+    await sandbox.decide(redirectUrl, 'approve');
+    const webhook = await sandbox.waitForEvent('payment.succeeded', orderId);
+    // Stored (as the route does) but, as after a crash, never processed.
+    expect((await receiveWebhook(db, sandbox.gateway, 'sandbox', { headers: new Headers(webhook.headers), rawBody: webhook.body })).stored).toHaveLength(1);
+    expect((await getOrder(db, member, orderId))!.status).toBe('pending');
+    const run = await runner.runNow('payments.process-events');
+    expect(run.processed).toBeGreaterThanOrEqual(1);
+    expect((await getOrder(db, member, orderId))!.status).toBe('paid');
+    expect(await getBalance(db, member)).toMatchObject({ paid: 3000, free: 60 });
+    expect((await runner.runNow('payments.process-events')).processed).toBe(0);
+    expect(await getBalance(db, member)).toMatchObject({ paid: 3000, free: 60 });
   });
 
   it('convert prizes past their deadline and write off expired coins, once', async () => {
