@@ -33,7 +33,12 @@ describe.each<ViewportName>(['phone', 'desktop'])('buying coins on a %s', (viewp
       await page.getByLabel('18歳以上です').check();
       await page.getByRole('button', { name: '回答する' }).click();
       await page.getByTestId('shop-message').filter({ hasText: '年齢の確認を受け付けました' }).waitFor();
-      await page.locator('input[name=pack][value="coin-1000"]').check({ force: true });
+      // The plans come back enabled once the answer is in; then a tap on the card, as a member would.
+      const plan = page.locator('input[name=pack][value="coin-1000"]');
+      await expect.poll(() => plan.isEnabled()).toBe(true);
+      await page.waitForLoadState('networkidle');
+      await page.locator('[data-pack-id="coin-1000"]').click();
+      await expect.poll(() => plan.isChecked()).toBe(true);
       await page.locator('input[name=method][value="sandbox"]').check({ force: true });
       await page.getByRole('button', { name: '購入手続きへ' }).click();
 

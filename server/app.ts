@@ -10,7 +10,7 @@ import type { ShopServices } from './services';
 import { securityHeaders, crossSiteRequestGuard, clientAddress } from './security';
 import { apiError } from './api-error';
 import { shopRequestContext, type SessionMember } from '../app/context';
-import { AUTH_ENDPOINTS_ONLY_THROUGH_PAGES } from '../modules/identity/auth.server';
+import { AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, CLIENT_IP_HEADER } from '../modules/identity/auth.server';
 import { isNoindexPath } from '../app/guards/rules';
 import { createImageRoute } from './images';
 import { robotsTxt, sitemapXml } from './seo';
@@ -107,7 +107,17 @@ export function createServerApp(options: ServerAppOptions) {
   app.route('/api/v1', createApiV1(services));
   if (services.payments) {
     app.route('/api/webhooks', createWebhookRoutes({ db: services.db, payments: services.payments, logger }));
-    if (services.payments.sandboxApp) app.route('/sandbox', services.payments.sandboxApp);
+    if (services.payments.sandboxApp) {
+      // Free coins for whoever presses 承認: only ever for a browser on the machine itself.
+      app.use('/sandbox/*', async (c, next) => {
+        const host = (c.req.header('host') ?? '').replace(/:\d+$/, '');
+        const client = c.req.header(CLIENT_IP_HEADER) ?? '';
+        const loopback = (value: string) => value === 'localhost' || value === '127.0.0.1' || value === '[::1]' || value === '::1' || value === '::ffff:127.0.0.1';
+        if (!loopback(host) || !loopback(client)) return apiError(c, 404, 'NOT_FOUND', 'ページが見つかりません。');
+        return next();
+      });
+      app.route('/sandbox', services.payments.sandboxApp);
+    }
   }
   app.all('/api/*', (c) => apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'));
 

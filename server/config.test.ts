@@ -19,6 +19,21 @@ describe('loadConfig', () => {
     expect(fs.statSync(path.join(dir, 'auth-secret')).mode & 0o077).toBe(0);
   });
 
+  it('turns the sandbox on only for a developer\'s own machine unless told, and checks provider keys', () => {
+    const dir = tempDir();
+    expect(loadConfig({ DATA_DIR: dir }).paymentSandbox).toBe(true);
+    expect(loadConfig({ DATA_DIR: dir, PUBLIC_ORIGIN: 'http://127.0.0.1:8080' }).paymentSandbox).toBe(true);
+    expect(loadConfig({ DATA_DIR: dir, PUBLIC_ORIGIN: 'https://oripa.example.jp' }).paymentSandbox).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir, PUBLIC_ORIGIN: 'http://oripa.example.jp' }).paymentSandbox).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir, PUBLIC_ORIGIN: 'https://oripa.example.jp', PAYMENT_SANDBOX: 'true' }).paymentSandbox).toBe(true);
+    expect(loadConfig({ DATA_DIR: dir, PAYMENT_SANDBOX: 'false' }).paymentSandbox).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir }).PURCHASE_MONTHLY_CAP_JPY).toBe(500_000);
+    expect(loadConfig({ DATA_DIR: dir }).MINOR_PURCHASE_MONTHLY_CAP_JPY).toBe(10_000);
+    expect(() => loadConfig({ DATA_DIR: dir, STRIPE_SECRET_KEY: 'pk_live_nope' })).toThrow(/STRIPE_SECRET_KEY/);
+    expect(() => loadConfig({ DATA_DIR: dir, AMAZONPAY_STORE_ID: 'store' })).toThrow(/AMAZONPAY_STORE_ID/);
+    expect(() => loadConfig({ DATA_DIR: dir, LINE_CHANNEL_SECRET: 'short' })).toThrow(/LINE_CHANNEL_SECRET/);
+  });
+
   it('keeps the coin and prize periods, and refuses paid coins living past 180 days', () => {
     const defaults = loadConfig({ DATA_DIR: tempDir() });
     expect([defaults.PRIZE_DECISION_DAYS, defaults.PAID_COIN_EXPIRY_DAYS, defaults.FREE_COIN_EXPIRY_DAYS]).toEqual([14, 180, 90]);

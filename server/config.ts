@@ -48,7 +48,7 @@ const environmentSchema = z.object({
   CHECKOUT_EXPIRY_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
   /**
    * The sandbox payment method and the local stand-ins of every provider (development, demo, tests).
-   * Default: on for http origins (a local machine), off for https origins (a real deployment).
+   * Default: on for http://localhost (or 127.0.0.1) origins, a developer's machine; off otherwise.
    */
   PAYMENT_SANDBOX: booleanFlag.optional(),
   /** The seller named on the confirmation screen and receipts (特定商取引法). */
@@ -89,7 +89,7 @@ export type ShopConfig = Omit<z.infer<typeof environmentSchema>, 'PUBLIC_ORIGIN'
   embeddedDatabase: boolean;
   /** True when the public origin is https: cookies, HSTS. */
   httpsOrigin: boolean;
-  /** PAYMENT_SANDBOX resolved: on by default only for http (local) origins. */
+  /** PAYMENT_SANDBOX resolved: on by default only for http://localhost-style origins. */
   paymentSandbox: boolean;
 };
 
@@ -122,7 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     dataDir,
     embeddedDatabase: !values.DATABASE_URL,
     httpsOrigin: publicOrigin.startsWith('https://'),
-    paymentSandbox: values.PAYMENT_SANDBOX ?? !publicOrigin.startsWith('https://'),
+    // Only a developer's own machine gets it by default: an http origin on a loopback host.
+    paymentSandbox: values.PAYMENT_SANDBOX ?? /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(publicOrigin),
   };
 }
 

@@ -56,7 +56,7 @@ export async function createPaymentServices(options: { config: ShopConfig; db: D
   let sandboxApp: Hono | undefined;
 
   if (config.paymentSandbox) {
-    if (config.httpsOrigin) logger.warn('PAYMENT_SANDBOX is on for an https origin: members can get coins without paying. Turn it off on a real shop.');
+    logger.warn({ origin: config.PUBLIC_ORIGIN }, 'PAYMENT_SANDBOX is on: the sandbox and the providers\' local stand-ins sell coins without payment (to browsers on this machine only). Never on a real shop.');
     // Secrets of a local test provider, derived from the shop's own secret: nothing to configure.
     const secretKey = `sk_sandbox_${config.AUTH_SECRET.slice(0, 16)}`;
     const webhookSecret = `whsec_sandbox_${config.AUTH_SECRET.slice(16, 40)}`;
@@ -140,7 +140,11 @@ export async function createPaymentServices(options: { config: ShopConfig; db: D
       publicKeyId: config.AMAZONPAY_PUBLIC_KEY_ID, privateKey: amazonKey, storeId: config.AMAZONPAY_STORE_ID,
       merchantStoreName: config.SITE_NAME.slice(0, 50),
       snsTopicArns: config.AMAZONPAY_SNS_TOPIC_ARNS?.split(',').map((arn) => arn.trim()).filter(Boolean),
+      onSubscriptionMessage: (info) => logger.warn(info, 'Amazon Pay SNS subscription message'),
     });
+    if (!config.AMAZONPAY_SNS_TOPIC_ARNS) {
+      logger.warn('AMAZONPAY_SNS_TOPIC_ARNS is not set: IPNs from any SNS topic are accepted (each is still re-read with our key). Set it to the TopicArn of your first IPN.');
+    }
     realHostedPages = true;
   } else if (standins) {
     // The merchant's key pair, made for this run: the stand-in checks every request's signature with it.

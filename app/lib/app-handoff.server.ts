@@ -5,10 +5,11 @@
 import { redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { CLIENT_IP_HEADER } from '../../modules/identity/auth.server';
+import { detectBrowserKind } from '~/guards/rules';
 
 export const ONE_TIME_TOKEN_PARAM = 'ott';
 
-export type HandoffResult = { kind: 'none' } | { kind: 'invalid' } | { kind: 'limited' };
+export type HandoffResult = { kind: 'none' } | { kind: 'invalid' } | { kind: 'limited' } | { kind: 'not-app' } | { kind: 'other-member' };
 
 /**
  * Throws the redirect that signs the web view in when the address carries a valid token; answers
@@ -22,6 +23,10 @@ export async function consumeAppHandoff(shop: ShopRequest, request: Request): Pr
   url.searchParams.delete(ONE_TIME_TOKEN_PARAM);
   const clean = `${url.pathname}${url.search}`;
   if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return { kind: 'invalid' };
+  // Login CSRF: a link with someone else's token must not sign an ordinary browser in as them (the
+  // victim would then pay into the sender's account). Tokens work only in the app's own web view,
+  // and never replace a session that is already there for another member.
+  if (detectBrowserKind(request.headers.get('user-agent')) !== 'native-app') return { kind: 'not-app' };
   // Through better-auth's own endpoint (not its server API), so its rate limit per client address
   // applies to token guesses like to passwords.
   const { config } = shop.services;
@@ -37,6 +42,8 @@ export async function consumeAppHandoff(shop: ShopRequest, request: Request): Pr
   }));
   if (response.status === 429) return { kind: 'limited' };
   if (!response.ok) return { kind: 'invalid' };
+  const session = (await response.json().catch(() => null)) as { user?: { id?: string } } | null;
+  if (shop.member && session?.user?.id !== shop.member.id) return { kind: 'other-member' };
   const headers = new Headers({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
   for (const cookie of response.headers.getSetCookie()) headers.append('Set-Cookie', cookie);
   throw redirect(clean, { headers });

@@ -218,8 +218,10 @@ export async function checkoutAction(shop: ShopRequest, request: Request, method
     return refusedAction({ code: 'INVALID_FORM', message: 'この購入手続きは無効です。コインショップからやり直してください。', status: 400 });
   }
   try {
+    const shown = /^\d{1,9}$/.test(form.price ?? '') && /^\d{1,9}$/.test(form.coins ?? '') ? { priceJpy: Number(form.price), totalCoins: Number(form.coins) } : undefined;
+    if (!shown) return refusedAction({ code: 'INVALID_FORM', message: 'この購入手続きは無効です。コインショップからやり直してください。', status: 400 });
     const { redirectUrl } = await startCheckout(shop.services.db, payments.gateway, {
-      memberId: shop.member.id, email: shop.member.email, packId, method, channel, orderKey, origin: shop.services.config.PUBLIC_ORIGIN,
+      memberId: shop.member.id, email: shop.member.email, packId, method, channel, orderKey, origin: shop.services.config.PUBLIC_ORIGIN, expected: shown,
     }, payments.rules);
     return redirectDocument(redirectUrl, 303);
   } catch (error) {

@@ -10,7 +10,7 @@ import { openDatabase, type DatabaseHandle } from '../../db/client';
 import { checkInvariants, getBalance, grantCoins, listLedgerEntries } from '../wallet';
 import { drawLots } from '../draw';
 import {
-  applyProviderPayment, baseDateBefore, cancelPendingOrder, checkPaymentInvariants, clearPurchaseHold, declareAge, ensureDefaultCoinPacks, expireStaleOrders,
+  applyProviderPayment, baseDateBefore, cancelPendingOrder, reconcilePaidOrders, checkPaymentInvariants, clearPurchaseHold, declareAge, ensureDefaultCoinPacks, expireStaleOrders,
   getOrder, getPurchaseStanding, listCoinPacks, listOrders, paymentOrders, processPaymentEvents, PurchaseRefused, quotePurchase,
   receiveWebhook, refundOrder, startCheckout, syncOrder, unusedPaidBalanceReport, DEFAULT_PAYMENT_RULES,
 } from './index';
@@ -223,6 +223,67 @@ describe('canceling from the provider\'s page', () => {
     expect(await cancelPendingOrder(db, sandbox.gateway, member, second.orderId, rules)).toMatchObject({ status: 'paid' });
     expect(await getBalance(db, member)).toMatchObject({ paid: 1000 });
     expect(await cancelPendingOrder(db, sandbox.gateway, await createMember(db), second.orderId, rules)).toBeNull();
+  });
+});
+
+describe('what the review found', () => {
+  it('a changed quote between the confirmation and the button is confirmed again, not paid', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    await declareAge(db, member, false);
+    const input = { memberId: member, packId: 'coin-1000', method: 'sandbox', origin: TEST_ORIGIN };
+    const changed = await refusal(startCheckout(db, sandbox.gateway, { ...input, expected: { priceJpy: 1000, totalCoins: 1100 } }));
+    expect(changed).toMatchObject({ code: 'QUOTE_CHANGED', status: 409 });
+    await startCheckout(db, sandbox.gateway, { ...input, expected: { priceJpy: 1000, totalCoins: 1010 } });
+  });
+
+  it('a payment after its order was canceled is credited only if the caps still allow it; otherwise it waits for review', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    await declareAge(db, member, true);
+    const a = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN });
+    // Tab 2 cancels order A; order B takes the whole ¥10,000 of the month and is paid.
+    await db.update(paymentOrders).set({ status: 'canceled' }).where(eq(paymentOrders.id, a.orderId));
+    const b = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN });
+    await applyProviderPayment(db, b.orderId, { status: 'paid', amountJpy: 10_000, providerPaymentId: 'b' });
+    // Then A's payment arrives after all.
+    const late = await applyProviderPayment(db, a.orderId, { status: 'paid', amountJpy: 10_000, providerPaymentId: 'a' });
+    expect(late).toMatchObject({ credited: false, order: { status: 'review', failureReason: 'late_payment_over_cap' } });
+    expect(await getBalance(db, member)).toMatchObject({ paid: 10_000 });
+  });
+
+  it('a late "paid" answer does not undo a refund that was applied meanwhile', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const { orderId } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-500');
+    await applyProviderPayment(db, orderId, { status: 'refunded', amountJpy: 500, refundedJpy: 500, providerPaymentId: 'x' });
+    const stale = await applyProviderPayment(db, orderId, { status: 'paid', amountJpy: 500, providerPaymentId: 'x' });
+    expect(stale).toMatchObject({ credited: false, order: { status: 'refunded' } });
+    expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
+  });
+
+  it('a chargeback event does not outrank a provider that still reports the payment as paid (except Amazon Pay)', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-500');
+    await sandbox.decide(redirectUrl, 'approve');
+    const result = await syncOrder(db, sandbox.gateway, orderId, { eventHint: 'charged_back' });
+    expect(result!.order.status).toBe('paid');
+    expect(await getBalance(db, member)).toMatchObject({ paid: 500 });
+  });
+
+  it('paid orders are asked again: a refund made in the provider\'s dashboard reaches the coins', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
+    await sandbox.decide(redirectUrl, 'approve');
+    await syncOrder(db, sandbox.gateway, orderId);
+    const [row] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
+    await sandbox.api('POST', `/payments/${row!.providerRef}/refunds`, { amount: 1000 });
+    const later = new Date(Date.now() + 7 * 3_600_000);
+    expect(await reconcilePaidOrders(db, sandbox.gateway, { methods: ['sandbox'], now: later })).toBeGreaterThanOrEqual(1);
+    expect((await getOrder(db, member, orderId))!.status).toBe('refunded');
+    expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
   });
 });
 

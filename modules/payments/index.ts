@@ -50,6 +50,8 @@ export type PurchaseRefusalCode =
   | 'METHOD_UNAVAILABLE'
   | 'PURCHASE_HOLD'
   | 'ORDER_KEY_CONFLICT'
+  | 'CHECKOUT_IN_PROGRESS'
+  | 'QUOTE_CHANGED'
   | 'PROVIDER_UNAVAILABLE';
 
 /** A purchase the shop refuses, with the member-facing Japanese reason and the HTTP status. */
@@ -286,6 +288,11 @@ export interface StartCheckoutInput {
   orderKey?: string;
   /** The shop's public origin, for return and webhook URLs. */
   origin: string;
+  /**
+   * What the confirmation screen showed: when the price or the coins differ now (a rank changed at
+   * midnight, an operator edited the pack), the member confirms again instead of paying for other terms.
+   */
+  expected?: { priceJpy: number; totalCoins: number };
 }
 
 export interface CheckoutStarted {
@@ -305,16 +312,20 @@ export async function startCheckout(db: Database, gateway: PaymentGateway, input
   if (existing) return replayCheckout(existing, input.memberId);
 
   const channel = input.channel ?? 'web';
-  const created = await db.transaction(async (tx) => {
+  const createdFresh = await db.transaction(async (tx) => {
     const t = tx as unknown as Database;
     // The profile row is the member's purchase lock (it exists once the age is declared).
     await t.execute(sql`select 1 from purchase_profiles where member_id = ${input.memberId} for update`);
     const again = await findOrder(t, orderId);
-    if (again) return again;
+    if (again) return { order: again, fresh: false };
     const standing = await getPurchaseStanding(t, input.memberId, rules, now);
     // A first-purchase pack waits on an open checkout of another first-purchase pack.
     const packs = await listCoinPacks(t, standing);
     const quote = buildQuote(gateway, input, standing, packs, rules);
+    if (input.expected && (input.expected.priceJpy !== quote.priceJpy || input.expected.totalCoins !== quote.totalCoins)) {
+      throw new PurchaseRefused('QUOTE_CHANGED', 'ご購入内容が変わりました（価格・コイン数・ボーナス）。お手数ですが、内容をもう一度ご確認ください。', 409,
+        { priceJpy: quote.priceJpy, totalCoins: quote.totalCoins });
+    }
     if (quote.pack.firstPurchaseOnly) {
       const [open] = await t.select({ n: sql<number>`count(*)::int` }).from(paymentOrders).where(and(
         eq(paymentOrders.memberId, input.memberId), eq(paymentOrders.firstPurchaseOnly, true),
@@ -327,10 +338,11 @@ export async function startCheckout(db: Database, gateway: PaymentGateway, input
       rankBonusCoins: quote.rankBonusCoins, firstPurchaseOnly: quote.pack.firstPurchaseOnly, packName: quote.pack.name,
       receiptNo: newReceiptNo(now), createdAt: now, updatedAt: now, expiresAt: addMinutes(now, rules.checkoutExpiryMinutes),
     }).returning();
-    return order!;
+    return { order: order!, fresh: true };
   });
-  if (created.memberId !== input.memberId) throw orderKeyConflict();
-  if (created.checkoutUrl) return { orderId: created.id, redirectUrl: created.checkoutUrl, replay: true };
+  // Another press got there first: its checkout, or (still opening) a request to wait a moment.
+  if (!createdFresh.fresh) return replayCheckout(createdFresh.order, input.memberId);
+  const created = createdFresh.order;
 
   const provider = gateway.providers[created.method as PaymentMethod]!;
   const info = PAYMENT_METHOD_INFO[created.method as PaymentMethod];
@@ -358,6 +370,9 @@ const orderKeyConflict = () => new PurchaseRefused('ORDER_KEY_CONFLICT', 'この
 
 function replayCheckout(order: typeof paymentOrders.$inferSelect, memberId: string): CheckoutStarted {
   if (order.memberId !== memberId) throw orderKeyConflict();
+  if (order.status === 'pending' && !order.checkoutUrl && order.failureReason === null) {
+    throw new PurchaseRefused('CHECKOUT_IN_PROGRESS', 'お支払いページを準備しています。数秒後にもう一度お試しください。', 409, { orderId: order.id });
+  }
   if (order.status !== 'pending' || !order.checkoutUrl) {
     throw new PurchaseRefused('ORDER_KEY_CONFLICT', 'この購入手続きはすでに終了しています。購入履歴をご確認ください。', 409, { orderId: order.id, status: order.status });
   }
@@ -404,9 +419,10 @@ export async function syncOrder(db: Database, gateway: PaymentGateway, orderId: 
   const provider = gateway.providers[order.method as PaymentMethod];
   if (!provider || !order.providerRef) return { order: toOrderView(order), credited: false };
   let payment = await provider.fetchPayment({ orderId: order.id, providerRef: order.providerRef, amountJpy: order.amountJpy }, options.returnParams);
-  // A verified chargeback event outranks a payment that still reads as paid: some providers (Amazon
-  // Pay) keep the charge "Captured" and report the dispute only in its own notification.
-  if (payment.status === 'paid' && options.eventHint === 'charged_back') {
+  // Amazon Pay keeps a disputed charge "Captured" and has no call that lists a charge's disputes: its
+  // verified dispute notification (re-read from Amazon's API when it arrived) is the only word on it.
+  // Every other provider's own answer says charged_back itself, so only this one trusts the event.
+  if (payment.status === 'paid' && options.eventHint === 'charged_back' && order.method === 'amazonpay') {
     payment = { status: 'charged_back', amountJpy: payment.amountJpy, providerPaymentId: payment.providerPaymentId };
   }
   if ('providerPaymentId' in payment && order.providerRef.startsWith('pending:')) await adoptProviderRef(db, order.id, payment.providerPaymentId);
@@ -437,8 +453,19 @@ export async function applyProviderPayment(db: Database, orderId: string, paymen
       case 'pending':
         break;
       case 'paid': {
-        if (order.creditedAt) break;
+        // Credited already, or a refund/chargeback read meanwhile (this answer is older): nothing to do.
+        if (order.creditedAt || order.status === 'refunded' || order.status === 'charged_back') break;
         update.providerPaymentId = payment.providerPaymentId;
+        if (order.status !== 'pending' && order.status !== 'review') {
+          // Paid after the order was canceled or expired (another tab, a late wallet): the caps and
+          // the first-purchase rule are checked again, since the order stopped counting meanwhile.
+          const problem = await latePaymentProblem(t, order, rules, now);
+          if (problem) {
+            update.status = 'review';
+            update.failureReason = problem;
+            break;
+          }
+        }
         if (payment.amountJpy !== order.amountJpy) {
           // Money moved, but not the amount we asked for: nothing is credited until an operator looks.
           update.status = 'review';
@@ -482,6 +509,21 @@ export async function applyProviderPayment(db: Database, orderId: string, paymen
     const [saved] = await t.update(paymentOrders).set(update).where(eq(paymentOrders.id, orderId)).returning();
     return { order: toOrderView(saved!), credited };
   });
+}
+
+/** Why a payment that arrived after its order stopped counting cannot be credited as is, or null. */
+async function latePaymentProblem(t: Database, order: typeof paymentOrders.$inferSelect, rules: ShopPaymentRules, now: Date): Promise<string | null> {
+  await t.execute(sql`select 1 from purchase_profiles where member_id = ${order.memberId} for update`);
+  const [profile] = await t.select().from(purchaseProfiles).where(eq(purchaseProfiles.memberId, order.memberId));
+  const cap = profile?.declaredMinor ? rules.minorMonthlyCapJpy : rules.monthlyCapJpy;
+  const committed = await monthlyCommittedJpy(t, order.memberId, now);
+  if (committed + order.amountJpy > cap) return 'late_payment_over_cap';
+  if (order.firstPurchaseOnly) {
+    const [other] = await t.select({ n: sql<number>`count(*)::int` }).from(paymentOrders)
+      .where(and(eq(paymentOrders.memberId, order.memberId), isNotNull(paymentOrders.creditedAt)));
+    if ((other?.n ?? 0) > 0) return 'late_payment_first_purchase_used';
+  }
+  return null;
 }
 
 async function creditOrder(t: Database, order: typeof paymentOrders.$inferSelect, rules: ShopPaymentRules, now: Date) {
@@ -537,7 +579,8 @@ export async function receiveWebhook(db: Database, gateway: PaymentGateway, meth
   for (const event of events) {
     const orderId = event.orderId && /^[0-9a-f-]{36}$/i.test(event.orderId) ? event.orderId : null;
     const [row] = await db.insert(paymentEvents).values({
-      provider: method, eventId: event.eventId.slice(0, 255), type: event.type.slice(0, 100), orderId, providerRef: event.providerRef, hint: event.hint,
+      provider: method, eventId: withoutNul(event.eventId).slice(0, 255), type: withoutNul(event.type).slice(0, 100), orderId,
+      providerRef: event.providerRef === null ? null : withoutNul(event.providerRef).slice(0, 255), hint: event.hint,
       payload: safeJson(request.rawBody),
     }).onConflictDoNothing().returning({ id: paymentEvents.id });
     if (row) stored.push(row.id);
@@ -546,11 +589,14 @@ export async function receiveWebhook(db: Database, gateway: PaymentGateway, meth
   return { stored, duplicates };
 }
 
+/** PostgreSQL text and jsonb cannot hold U+0000: a body carrying one is stored without it. */
+const withoutNul = (text: string) => text.replaceAll('\u0000', '');
+
 function safeJson(raw: string): unknown {
   try {
-    return JSON.parse(raw);
+    return JSON.parse(raw, (_key, value: unknown) => (typeof value === 'string' ? withoutNul(value) : value));
   } catch {
-    return { raw: raw.slice(0, 10_000) };
+    return { raw: withoutNul(raw.slice(0, 10_000)) };
   }
 }
 
@@ -605,7 +651,7 @@ export async function processPaymentEvents(db: Database, gateway: PaymentGateway
  * Checkouts left open past their time: asked once more (a late payment is still credited), then
  * canceled at the provider and expired, which frees their amount under the cap.
  */
-export async function expireStaleOrders(db: Database, gateway: PaymentGateway, now = new Date(), limit = 100): Promise<number> {
+export async function expireStaleOrders(db: Database, gateway: PaymentGateway, now = new Date(), limit = 100, rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES): Promise<number> {
   const stale = await db.select().from(paymentOrders)
     .where(and(eq(paymentOrders.status, 'pending'), lte(paymentOrders.expiresAt, now))).orderBy(asc(paymentOrders.expiresAt)).limit(limit);
   let expired = 0;
@@ -613,16 +659,16 @@ export async function expireStaleOrders(db: Database, gateway: PaymentGateway, n
     const provider = gateway.providers[order.method as PaymentMethod];
     if (provider && order.providerRef) {
       const ref = { orderId: order.id, providerRef: order.providerRef, amountJpy: order.amountJpy };
-      try {
-        const payment = await provider.fetchPayment(ref);
-        if (payment.status !== 'pending') {
-          await applyProviderPayment(db, order.id, payment, undefined, now);
-          continue;
-        }
-        await provider.cancel(ref);
-      } catch (error) {
-        if (error instanceof ProviderError && error.retryable) continue;
+      // Expired only when the provider says it is still unpaid and the cancel went through; any
+      // doubt leaves the order for the next pass (a payment is never written off by our guess).
+      const payment = await provider.fetchPayment(ref).catch(() => null);
+      if (!payment) continue;
+      if (payment.status !== 'pending') {
+        await applyProviderPayment(db, order.id, payment, rules, now);
+        continue;
       }
+      const canceled = await provider.cancel(ref).then(() => true, () => false);
+      if (!canceled) continue;
     }
     const rows = await db.update(paymentOrders).set({ status: 'expired', updatedAt: now })
       .where(and(eq(paymentOrders.id, order.id), eq(paymentOrders.status, 'pending'))).returning({ id: paymentOrders.id });
@@ -650,6 +696,33 @@ export async function cancelPendingOrder(db: Database, gateway: PaymentGateway, 
   const [saved] = await db.update(paymentOrders).set({ status: 'canceled', updatedAt: new Date() })
     .where(and(eq(paymentOrders.id, order.id), eq(paymentOrders.status, 'pending'))).returning();
   return toOrderView(saved ?? (await findOrder(db, order.id))!);
+}
+
+/**
+ * Paid orders asked again, a batch at a time, the least recently checked first: some providers send
+ * no event for a refund made in their own dashboard (PayPay), so a refund there reaches the coins
+ * only through this. Orders credited within `days` are checked; each check moves `updated_at`.
+ */
+export async function reconcilePaidOrders(db: Database, gateway: PaymentGateway, options: { methods: string[]; days?: number; limit?: number; rules?: ShopPaymentRules; now?: Date } ): Promise<number> {
+  const now = options.now ?? new Date();
+  if (options.methods.length === 0) return 0;
+  const since = new Date(now.getTime() - (options.days ?? 90) * 86_400_000);
+  const stale = new Date(now.getTime() - 6 * 3_600_000);
+  const due = await db.select({ id: paymentOrders.id }).from(paymentOrders).where(and(
+    eq(paymentOrders.status, 'paid'), inArray(paymentOrders.method, options.methods),
+    gte(paymentOrders.creditedAt, since), lt(paymentOrders.updatedAt, stale),
+  )).orderBy(asc(paymentOrders.updatedAt)).limit(options.limit ?? 100);
+  let checked = 0;
+  for (const { id } of due) {
+    try {
+      await syncOrder(db, gateway, id, { rules: options.rules, now });
+    } catch {
+      // The provider did not answer: the next pass asks again.
+    }
+    await db.update(paymentOrders).set({ updatedAt: now }).where(and(eq(paymentOrders.id, id), eq(paymentOrders.status, 'paid')));
+    checked += 1;
+  }
+  return checked;
 }
 
 /** Operator refund of a whole order: the provider refunds, then the coins are reversed as for any refund. */

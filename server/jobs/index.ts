@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { ShopServices } from '../services';
 import { imageCacheCleanupJob } from './image-cache-cleanup';
-import { paymentEventsJob, expireOrdersJob } from './payments';
+import { paymentEventsJob, expireOrdersJob, reconcilePaidOrdersJob } from './payments';
 import { expireCoinsJob, autoConvertPrizesJob, saleWindowsJob, forgetIdempotencyKeysJob, refreshRemainingJob } from './shop-rules';
 import type { JobDefinition, JobRunner } from './runner';
 
@@ -26,7 +26,7 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     saleWindowsJob(),
     forgetIdempotencyKeysJob(),
     refreshRemainingJob(),
-    ...(services.payments ? [paymentEventsJob(services.payments), expireOrdersJob(services.payments)] : []),
+    ...(services.payments ? [paymentEventsJob(services.payments), expireOrdersJob(services.payments), reconcilePaidOrdersJob(services.payments)] : []),
     // ← new jobs go here
   ];
 }

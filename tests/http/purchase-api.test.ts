@@ -4,9 +4,13 @@
 // linking a LINE account through the LINE Login stand-in. Works on either database engine.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { get, postForm, cookieFrom, uniqueEmail, shopUrl } from '../support/http';
 
 interface Member { cookie: string; bearer: string }
+
+/** The native app's web view marks its user agent (app/guards/rules.ts). */
+const APP = { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) OripaStellaApp/1.0' };
 
 async function signUp(label: string): Promise<Member> {
   const page = await postForm('/auth/sign_up', { name: label, email: uniqueEmail(label), password: 'purchase-api-1', agreeToTerms: 'on' });
@@ -101,8 +105,30 @@ describe('webhooks', () => {
     expect(forged.status).toBeGreaterThanOrEqual(400);
     expect(forged.status).toBeLessThan(500);
     expect((await post('bitcoin', '{}')).status).toBe(404);
+    // A body PostgreSQL cannot store (U+0000) is still a 4xx, not a 500.
+    expect((await post('paidy', '{"payment_id":"pay_\\u0000x","status":"authorize_success"}')).status).toBeLessThan(500);
     // Cross-site checks do not apply to providers (they send no Origin), only signatures do.
     expect((await post('sandbox', '{}', { origin: 'https://evil.example' })).status).toBe(400);
+  });
+});
+
+describe('the sandbox', () => {
+  it('is only for a browser on the machine itself: another Host gets 404', async () => {
+    const member = await signUp('purchase-sandbox');
+    await api('/me/age-declaration', { member, method: 'PUT', body: { minor: false } });
+    const { redirectUrl } = (await api('/me/purchases', { member, body: { packId: 'coin-500', method: 'sandbox', channel: 'web' }, key: randomUUID() })).body;
+    const path = new URL(redirectUrl).pathname;
+    const here = await get(path);
+    expect(here.status).toBe(200);
+    expect(here.body).toContain('お支払いを承認');
+    const elsewhere = await new Promise<number>((resolve, reject) => {
+      const url = new URL(shopUrl() + path);
+      http.get({ host: '127.0.0.1', port: url.port, path, headers: { host: 'shop.example.jp' } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      }).on('error', reject);
+    });
+    expect(elsewhere).toBe(404);
   });
 });
 
@@ -114,7 +140,13 @@ describe('the native app', () => {
     expect(handoff.status).toBe(201);
     const { token } = handoff.body as { token: string };
 
-    const opened = await get(`/app/checkout/stripe?pack=coin-500&ott=${token}`);
+    // An ordinary browser cannot use it (someone else's link must not sign a victim in as them).
+    const browser = await get(`/app/checkout/stripe?pack=coin-500&ott=${token}`);
+    expect(browser.status).toBe(403);
+    expect(browser.body).toContain('このリンクはアプリ専用です');
+    expect(cookieFrom(browser.headers)).not.toContain('session_token');
+
+    const opened = await get(`/app/checkout/stripe?pack=coin-500&ott=${token}`, { headers: APP });
     expect(opened.status).toBe(302);
     expect(opened.location).toBe('/app/checkout/stripe?pack=coin-500');
     const cookie = cookieFrom(opened.headers);
@@ -125,17 +157,18 @@ describe('the native app', () => {
     expect(confirm.body).toContain('アプリに戻る');
 
     // The token is spent: a second use is refused, and the page sends the member back to the app.
-    const replay = await get(`/app/checkout/stripe?pack=coin-500&ott=${token}`);
+    const replay = await get(`/app/checkout/stripe?pack=coin-500&ott=${token}`, { headers: APP });
     expect(replay.status).toBe(401);
     expect(replay.body).toContain('アプリから開き直してください');
 
     // Confirming leads to the provider's page (here Stripe's stand-in); the return is /app/return.
     const orderKey = /name="orderKey" value="([0-9a-f-]{36})"/.exec(confirm.body)?.[1];
     expect(orderKey).toBeTruthy();
-    const started = await postForm('/app/checkout/stripe', { pack: 'coin-500', orderKey: orderKey! }, { cookie });
+    expect(confirm.body).toContain('name="price" value="500"');
+    const started = await postForm('/app/checkout/stripe', { pack: 'coin-500', orderKey: orderKey!, price: '500', coins: '500' }, { cookie });
     expect(started.status).toBe(303);
     expect(started.location).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/c\/pay\/cs_test_/);
-    const back = await get(`/app/return?order=${orderKey}`, { cookie, headers: { 'user-agent': 'Mozilla/5.0 (iPhone) OripaStellaApp/1.0' } });
+    const back = await get(`/app/return?order=${orderKey}`, { cookie, headers: APP });
     expect(back.status).toBe(200);
     expect(back.body).toContain('oripastella://checkout/complete?order=');
     expect(back.body).toContain('status=pending');
@@ -177,7 +210,7 @@ describe('one-time tokens', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 14; i += 1) {
       // Keyed on the socket's address (127.0.0.1 here; this file's other token use comes before).
-      const page = await get(`/app/checkout/paypay?ott=${randomUUID().replaceAll('-', '')}`);
+      const page = await get(`/app/checkout/paypay?ott=${randomUUID().replaceAll('-', '')}`, { headers: APP });
       statuses.push(page.status);
     }
     expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);

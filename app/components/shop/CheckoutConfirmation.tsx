@@ -122,6 +122,9 @@ function ConfirmScreen({ checkout, orderKey, error, backHref, backLabel, tokusho
       <Form method="post" className="flex flex-col gap-2" aria-label="購入の確定">
         <input type="hidden" name="pack" value={checkout.packId} />
         <input type="hidden" name="orderKey" value={orderKey} />
+        {/* What this screen showed: if it changed meanwhile, the member is asked to confirm again. */}
+        <input type="hidden" name="price" value={checkout.priceJpy} />
+        <input type="hidden" name="coins" value={checkout.totalCoins} />
         <p className="text-center text-xs text-muted">「購入を確定する」を押すと、{checkout.methodLabel}のお支払い画面に移ります。</p>
         <Button type="submit" size="lg" fullWidth disabled={submitting} aria-busy={submitting || undefined} data-loading={submitting || undefined} data-testid="confirm-purchase">
           {submitting ? (

@@ -28,12 +28,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const backHref = appReturnUrl(shop.services.config.APP_RETURN_URL, { status: 'canceled' });
   const handoff = await consumeAppHandoff(shop, request);
   if (handoff.kind !== 'none' || !shop.member) {
-    const message = handoff.kind === 'invalid'
-      ? 'このリンクは有効期限が切れているか、すでに使われています。アプリに戻って、もう一度お手続きを始めてください。'
-      : handoff.kind === 'limited'
-        ? '短時間に何度も試されたため、しばらくお待ちください。1分ほどたってから、アプリでもう一度お手続きを始めてください。'
-        : 'ログイン情報を確認できませんでした。アプリに戻って、もう一度お手続きを始めてください。';
-    const status = handoff.kind === 'invalid' ? 401 : handoff.kind === 'limited' ? 429 : 200;
+    const messages: Record<typeof handoff.kind, string> = {
+      invalid: 'このリンクは有効期限が切れているか、すでに使われています。アプリに戻って、もう一度お手続きを始めてください。',
+      limited: '短時間に何度も試されたため、しばらくお待ちください。1分ほどたってから、アプリでもう一度お手続きを始めてください。',
+      'not-app': 'このリンクはアプリ専用です。アプリを開いて、アプリからお手続きを始めてください。',
+      'other-member': '別のアカウントでログインしています。アプリからお手続きを始め直してください。',
+      none: 'ログイン情報を確認できませんでした。アプリに戻って、もう一度お手続きを始めてください。',
+    };
+    const message = messages[handoff.kind];
+    const status = { invalid: 401, limited: 429, 'not-app': 403, 'other-member': 409, none: 200 }[handoff.kind];
     return data<AppCheckoutData>({ kind: 'message', backHref, title: 'アプリから開き直してください', message }, { status, headers: { 'Cache-Control': 'no-store' } });
   }
   if (name === 'linelink') return lineLinkLoader(shop, request, backHref);

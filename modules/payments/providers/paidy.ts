@@ -246,12 +246,14 @@ export function createPaidyProvider(options: PaidyProviderOptions): PaymentProvi
       }
       const contradiction = contradicts(status as WebhookStatus, payment, body.capture_id);
       if (contradiction) throw new WebhookRejected(`paidy: webhook ${status} contradicts payment ${paymentId}: ${contradiction}`, 422);
-      const timestamp = typeof body.timestamp === 'string' ? body.timestamp : '';
       const captureId = typeof body.capture_id === 'string' ? body.capture_id : '';
+      // Unsigned, so nothing the sender chooses (such as its timestamp) may make a new event: the id is
+      // the payment's state as Paidy itself reports it (refunds counted), which a replay cannot change.
+      const refunds = (payment.refunds ?? []).map((r) => r.id).sort().join(',');
       return [
         {
           // Paidy sends no event id; these fields are what a redelivery of the same event repeats.
-          eventId: `${paymentId}:${status}:${captureId}:${timestamp}`,
+          eventId: `${paymentId}:${status}:${captureId}:${payment.status}:${refunds}`,
           type: status,
           orderId: orderRef,
           providerRef: paymentId,
