@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { sandboxPayments } from './schema';
+import { escapeHtml } from './standins/http';
 import { SANDBOX_SIGNATURE_HEADER, sandboxSignature, type SandboxEventObject, type SandboxPaymentObject } from './providers/sandbox';
 
 export interface SandboxAppOptions {
@@ -25,9 +26,6 @@ export interface SandboxAppOptions {
 const ID = /^sbp_[A-Za-z0-9]{24}$/;
 const newId = (prefix: string) => `${prefix}_${randomBytes(18).toString('base64url').replace(/[-_]/g, 'x').slice(0, 24)}`;
 
-function escapeHtml(value: string) {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** Sandbox API + hosted page as a Hono app; mount it at /sandbox. */
 export function createSandboxApp(options: SandboxAppOptions) {

@@ -24,7 +24,7 @@
 import { createHash, verify as verifySignature, X509Certificate, type KeyObject } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
-import { ProviderError, WebhookRejected } from './types';
+import { ProviderError, WebhookRejected, isRetryableStatus } from './types';
 import type {
   CheckoutRequest,
   CheckoutStart,
@@ -250,7 +250,7 @@ function apiError(error: unknown, action: string): AmazonPayApiError {
   const data = (e?.response?.data ?? {}) as { reasonCode?: unknown; message?: unknown };
   const reasonCode = typeof data.reasonCode === 'string' ? data.reasonCode : null;
   const detail = typeof data.message === 'string' ? data.message : '';
-  const retryable = status >= 500 || status === 429 || status === 408;
+  const retryable = isRetryableStatus(status);
   return new AmazonPayApiError(`Amazon Pay ${action}: HTTP ${status} ${reasonCode ?? ''} ${detail}`.trim(), retryable, status, reasonCode, error);
 }
 

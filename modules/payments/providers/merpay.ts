@@ -12,7 +12,7 @@
 // HMAC-SHA256 signed over `timestamp.body`, checked with a tolerance, then confirmed by reading the
 // payment back before anything is trusted.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ProviderError, WebhookRejected } from './types';
+import { ProviderError, WebhookRejected, assertWholeYen, isRetryableStatus } from './types';
 import type {
   CheckoutRequest,
   CheckoutStart,
@@ -160,7 +160,7 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
     method: 'merpay',
 
     async createCheckout(request: CheckoutRequest): Promise<CheckoutStart> {
-      assertAmount(request.amountJpy);
+      assertWholeYen('merpay', request.amountJpy);
       const payment = await call<MerpayPayment>(
         'POST',
         '/v1/payments',
@@ -213,7 +213,7 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
     },
 
     async refund(order, amountJpy, reason): Promise<void> {
-      assertAmount(amountJpy);
+      assertWholeYen('merpay', amountJpy);
       if (!PAYMENT_ID.test(order.providerPaymentId)) throw new ProviderError(`merpay: ${order.providerPaymentId} is not a Merpay payment id`, false);
       const merchantRefundId = `${order.orderId}:${amountJpy}`;
       const payment = await getPayment(order.providerPaymentId);
@@ -321,14 +321,10 @@ function hintFor(status: MerpayStatus): VerifiedWebhookEvent['hint'] {
   }
 }
 
-function assertAmount(amountJpy: number): void {
-  if (!Number.isSafeInteger(amountJpy) || amountJpy <= 0) throw new ProviderError(`merpay: amount must be a positive integer JPY, got ${amountJpy}`, false);
-}
-
 /** A non-2xx answer from the Merpay API, keeping the HTTP status. */
 class MerpayApiError extends ProviderError {
   constructor(readonly status: number, body: string, what: string) {
-    super(`merpay: ${what} answered ${status}${describeError(body)}`, status >= 500 || status === 429 || status === 408);
+    super(`merpay: ${what} answered ${status}${describeError(body)}`, isRetryableStatus(status));
   }
 }
 

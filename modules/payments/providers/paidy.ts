@@ -11,7 +11,7 @@
 //   when it is captured, so "closed with a capture" is paid and "closed without one" is cancelled/expired.
 // - Paidy's webhooks carry no signature, so verifyWebhook proves each event by reading the payment back
 //   from the API with our secret key and rejecting events the API contradicts.
-import { ProviderError, WebhookRejected } from './types';
+import { ProviderError, WebhookRejected, assertWholeYen, isRetryableStatus } from './types';
 import type {
   CheckoutRequest,
   CheckoutStart,
@@ -138,7 +138,7 @@ export function createPaidyProvider(options: PaidyProviderOptions): PaymentProvi
     method: 'paidy',
 
     async createCheckout(request: CheckoutRequest): Promise<CheckoutStart> {
-      assertAmount(request.amountJpy);
+      assertWholeYen('paidy', request.amountJpy);
       // No API call: the payment is created by Paidy Checkout in the browser. The page gets what it
       // needs in the query; our own page must take amount and description from the order, never from
       // the query — fetchPayment rejects payments whose amount or order_ref differ anyway.
@@ -189,7 +189,7 @@ export function createPaidyProvider(options: PaidyProviderOptions): PaymentProvi
     },
 
     async refund(order, amountJpy, reason): Promise<void> {
-      assertAmount(amountJpy);
+      assertWholeYen('paidy', amountJpy);
       if (!PAYMENT_ID.test(order.providerPaymentId)) {
         throw new ProviderError(`paidy: ${order.providerPaymentId} is not a Paidy payment id`, false);
       }
@@ -320,14 +320,10 @@ function hintFor(status: WebhookStatus, payment: PaidyPayment): VerifiedWebhookE
   }
 }
 
-function assertAmount(amountJpy: number): void {
-  if (!Number.isSafeInteger(amountJpy) || amountJpy <= 0) throw new ProviderError(`paidy: amount must be a positive integer JPY, got ${amountJpy}`, false);
-}
-
 /** A non-2xx answer from the Paidy API; keeps the HTTP status so callers can tell 404 and 4xx apart. */
 class PaidyApiError extends ProviderError {
   constructor(readonly status: number, body: string, what: string) {
-    super(`paidy: ${what} answered ${status}${describeError(body)}`, status >= 500 || status === 429 || status === 408);
+    super(`paidy: ${what} answered ${status}${describeError(body)}`, isRetryableStatus(status));
   }
 }
 

@@ -29,6 +29,7 @@ import {
   type ProviderPayment,
   type VerifiedWebhookEvent,
   type WebhookRequest,
+  assertWholeYen,
 } from './types';
 
 export interface PayPayProviderOptions {
@@ -132,7 +133,7 @@ export function createPayPayProvider(options: PayPayProviderOptions): PaymentPro
 
     async createCheckout(request: CheckoutRequest): Promise<CheckoutStart> {
       assertMerchantPaymentId(request.orderId);
-      assertAmount(request.amountJpy);
+      assertWholeYen('paypay', request.amountJpy);
       if (!/^https?:\/\//i.test(request.returnUrl)) throw new ProviderError('PayPay: returnUrl must be an absolute http(s) URL', false);
       const res = await call('Create a QR Code', () =>
         sdk.qrCodeCreate({
@@ -188,7 +189,7 @@ export function createPayPayProvider(options: PayPayProviderOptions): PaymentPro
     },
 
     async refund(order, amountJpy: number, reason: string): Promise<void> {
-      assertAmount(amountJpy);
+      assertWholeYen('paypay', amountJpy);
       if (!PAYMENT_ID_PATTERN.test(order.providerPaymentId)) throw new ProviderError('PayPay: invalid paymentId', false);
       const merchantRefundId = refundIdFor(order.orderId, amountJpy);
       const res = await call('Refund a payment', () =>
@@ -362,10 +363,6 @@ function confFor(baseUrl: string) {
 
 function assertMerchantPaymentId(orderId: string): void {
   if (!MERCHANT_ID_PATTERN.test(orderId)) throw new ProviderError('PayPay: the order id is not a valid merchantPaymentId', false);
-}
-
-function assertAmount(amountJpy: number): void {
-  if (!Number.isSafeInteger(amountJpy) || amountJpy <= 0) throw new ProviderError('PayPay: the amount must be a positive integer (JPY)', false);
 }
 
 function parseAmount(value: unknown): number | null {

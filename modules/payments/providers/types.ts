@@ -90,6 +90,17 @@ export class ProviderError extends Error {
   }
 }
 
+/** A provider answer worth trying again later: its outage, overload or timeout. */
+export const isRetryableStatus = (status: number) => status >= 500 || status === 429 || status === 408;
+
+/**
+ * Amounts reach providers only as positive whole yen.
+ * @example assertWholeYen('paidy', 1000) // passes; assertWholeYen('paidy', 10.5) throws
+ */
+export function assertWholeYen(provider: string, amountJpy: number): void {
+  if (!Number.isSafeInteger(amountJpy) || amountJpy <= 0) throw new ProviderError(`${provider}: amount must be a positive integer JPY, got ${amountJpy}`, false);
+}
+
 export interface PaymentProvider {
   readonly method: PaymentMethod;
   /** Creates the provider's hosted checkout for one order. Must be idempotent per orderId where the provider supports it. */

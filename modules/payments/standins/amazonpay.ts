@@ -16,11 +16,10 @@
 //   envelopes signed with SignatureVersion 1 (SHA1withRSA) or 2 (SHA256withRSA) by a key generated at
 //   start; its self-signed X.509 certificate is served at SigningCertURL, like SNS's .pem files.
 import { constants as cryptoConstants, createHash, createPublicKey, randomBytes, randomUUID, sign, verify, type KeyObject } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { createAdaptorServer } from '@hono/node-server';
 import { generate as generateCertificate } from 'selfsigned';
+import { escapeHtml, isHttpUrl, isRecord, listenStandin } from './http';
 
 export interface AmazonPayStandinOptions {
   port?: number;
@@ -736,14 +735,9 @@ export async function startAmazonpayStandin(options: AmazonPayStandinOptions): P
     return c.body('<ErrorResponse><Error><Type>Sender</Type><Code>InvalidParameter</Code></Error></ErrorResponse>', 400, { 'content-type': 'text/xml' });
   });
 
-  const server = createAdaptorServer({ fetch: app.fetch });
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
+  const listening = await listenStandin(app.fetch, options);
+  const server = listening.server;
+  const url = listening.url;
   const publicBase = (options.publicUrl ?? url).replace(/\/+$/, '');
   const snsOrigin = url;
 
@@ -920,22 +914,11 @@ button.primary{background:#ffd814;border-color:#fcd200}button.link{border:none;b
 </style></head><body><main>${body}</main></body></html>`;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function str(v: unknown): string | null {
   return typeof v === 'string' && v.length > 0 ? v : null;
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 function digits(n: number): string {
   const bytes = randomBytes(n);
@@ -952,7 +935,3 @@ function token(length: number): string {
   return out;
 }
 
-/** Escapes text for HTML element content and double-quoted attributes. */
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
-}

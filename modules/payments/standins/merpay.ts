@@ -5,12 +5,11 @@
 // `{ error: { code, message } }`, payments with merchant_payment_id / status / captured_amount /
 // refunded_amount, and webhooks signed with X-Merpay-Timestamp + X-Merpay-Signature =
 // hex(HMAC-SHA256(secret, `${timestamp}.${body}`)).
-import { createHash, createHmac, randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { createHash, createHmac } from 'node:crypto';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { createAdaptorServer } from '@hono/node-server';
 import type { MerpayStatus } from '../providers/merpay';
+import { escapeHtml, isHttpUrl, listenStandin, token } from './http';
 
 export interface MerpayStandinOptions {
   port?: number;
@@ -309,14 +308,9 @@ export async function startMerpayStandin(options: MerpayStandinOptions): Promise
     return c.redirect(back.toString(), 303);
   });
 
-  const server = createAdaptorServer({ fetch: app.fetch });
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  url = (options.publicUrl ?? `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`).replace(/\/+$/, '');
+  const listening = await listenStandin(app.fetch, options);
+  const server = listening.server;
+  url = (options.publicUrl ?? listening.url).replace(/\/+$/, '');
 
   function mustGet(id: string): MerpayStandinPayment {
     const payment = payments.get(id);
@@ -397,24 +391,5 @@ function merpayError(c: Context, status: 400 | 401 | 404 | 409, code: string, me
   return c.json({ error: { code, message } }, status);
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
-function token(length: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = randomBytes(length);
-  let out = '';
-  for (let i = 0; i < length; i++) out += alphabet[bytes[i] % alphabet.length];
-  return out;
-}
 
-/** Escapes text for HTML element content and double-quoted attributes. */
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
-}

@@ -9,11 +9,10 @@
 //   REJECTED payment; cancelling is the member closing the widget (no payment, back to the cancel URL).
 // - Webhooks `{ payment_id, capture_id?, event_type: "payment", status, order_ref, timestamp }`, unsigned,
 //   for authorize/capture/close/refund.
-import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { createAdaptorServer } from '@hono/node-server';
+import { escapeHtml, isHttpUrl, isRecord, listenStandin, token } from './http';
 
 export interface PaidyStandinOptions {
   port?: number;
@@ -259,14 +258,9 @@ export async function startPaidyStandin(options: PaidyStandinOptions): Promise<P
     return c.redirect(back.toString(), 303);
   });
 
-  const server = createAdaptorServer({ fetch: app.fetch });
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = (options.publicUrl ?? `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`).replace(/\/+$/, '');
+  const listening = await listenStandin(app.fetch, options);
+  const server = listening.server;
+  const url = (options.publicUrl ?? listening.url).replace(/\/+$/, '');
 
   function mustGet(id: string): PaidyStandinPayment {
     const payment = payments.get(id);
@@ -393,28 +387,6 @@ async function readJson(c: Context): Promise<Record<string, unknown> | null> {
   }
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
-function token(length: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = randomBytes(length);
-  let out = '';
-  for (let i = 0; i < length; i++) out += alphabet[bytes[i] % alphabet.length];
-  return out;
-}
 
-/** Escapes text for HTML element content and double-quoted attributes. */
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
-}

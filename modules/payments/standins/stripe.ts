@@ -13,12 +13,11 @@
 //   open, as on Stripe); cancelling goes to cancel_url (the session stays open until it expires).
 // - Webhook events `{ id, object: 'event', api_version, data: { object }, type, … }` signed with
 //   `Stripe-Signature: t=…,v1=HMAC-SHA256(secret, "t.body")` via the SDK's generateTestHeaderString.
-import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { createAdaptorServer } from '@hono/node-server';
 import Stripe from 'stripe';
+import { escapeHtml, isHttpUrl, isRecord, listenStandin, token } from './http';
 
 export interface StripeStandinOptions {
   port?: number;
@@ -768,15 +767,9 @@ export async function startStripeStandin(options: StripeStandinOptions): Promise
 
   // --- server --------------------------------------------------------------------------------------
 
-  const server = createAdaptorServer({ fetch: app.fetch });
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  baseUrl = (options.publicUrl ?? `http://${shownHost}:${port}`).replace(/\/+$/, '');
+  const listening = await listenStandin(app.fetch, options);
+  const server = listening.server;
+  baseUrl = (options.publicUrl ?? listening.url).replace(/\/+$/, '');
 
   function mustSession(id: string): StandinSession {
     const session = sessions.get(id);
@@ -1060,28 +1053,6 @@ button.primary,.button.primary{background:#635bff;color:#fff}button.link{border:
 
 // --- small helpers ------------------------------------------------------------------------------------
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
-function token(length: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = randomBytes(length);
-  let out = '';
-  for (let i = 0; i < length; i++) out += alphabet[bytes[i] % alphabet.length];
-  return out;
-}
 
-/** Escapes text for HTML element content and double-quoted attributes. */
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
-}
