@@ -40,6 +40,9 @@ describe('members-only pages for a member', () => {
     ['/shop/checkout/bitcoin?pack=coin-1000', 'ご購入内容の確認', 404, 'このお支払い方法は現在ご利用いただけません'],
     ['/shop/backfrompaidy', 'お支払い結果', 404, 'ご注文が見つかりません'],
     ['/shop/backfrompaidy?order=00000000-0000-4000-8000-000000000000', 'お支払い結果', 404, 'ご注文が見つかりません'],
+    ['/shop/backfrompaypay?order=%00%27%3Cscript%3E', 'お支払い結果', 404, 'ご注文が見つかりません'],
+    ['/shop/checkout/paidy/widget?order=00000000-0000-4000-8000-000000000000', 'ペイディでお支払い', 404, 'ご注文が見つかりません'],
+    ['/shop/checkout/paidy/widget', 'ペイディでお支払い', 404, 'ご注文が見つかりません'],
   ])('%s answers the member "%s" with %i and the reason in Japanese, robots noindex', async (path, title, status, reason) => {
     const page = await get(path, { cookie });
     expect(page.status).toBe(status);
