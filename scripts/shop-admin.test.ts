@@ -118,6 +118,10 @@ describe('npm run shop: the coin shop', () => {
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
     expect((await run('members:clear-hold', '--member', member))[0]).toMatchObject({ cleared: false });
     expect(await checkPaymentInvariants(db)).toEqual([]);
+    const listed = await run('orders:list', '--member', member);
+    expect(listed.map((o) => [o.id, o.status])).toEqual([[orderId, 'refunded']]);
+    expect(await run('orders:list', '--status', 'review', '--member', member)).toEqual([]);
+    await expect(run('orders:list', '--status', 'bogus')).rejects.toThrow(/--status/);
     const [report] = await run('report:unused-paid', '--date', '2026-09-30');
     expect(report).toMatchObject({ baseDate: '2026-09-30', thresholdJpy: 10_000_000 });
     await expect(run('report:unused-paid', '--date', '2026-10-01')).rejects.toThrow(/基準日/);

@@ -12,7 +12,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { eq, or } from 'drizzle-orm';
+import { and, desc, eq, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { loadConfig, ConfigError } from '../server/config';
 import { createLogger } from '../server/logger';
@@ -22,7 +22,7 @@ import { users, sessions } from '../modules/identity/schema';
 import { createPack, publishPack, endPack, getPackReveal, PackAdminError, packDefinitionSchema } from '../modules/gacha/admin';
 import { grantCoins, checkInvariants, IdempotencyKeyConflict } from '../modules/wallet';
 import {
-  baseDateBefore, checkPaymentInvariants, clearPurchaseHold, coinPacks, declareAge, refundOrder, unusedPaidBalanceReport,
+  baseDateBefore, checkPaymentInvariants, clearPurchaseHold, coinPacks, declareAge, orderStatuses, paymentOrders, refundOrder, unusedPaidBalanceReport,
   PurchaseRefused, type PaymentGateway,
 } from '../modules/payments';
 
@@ -38,6 +38,7 @@ const USAGE = `使い方: npm run shop -- <command> [options]
   members:clear-hold --member <id|email>                   チャージバック後の購入停止を解除
   coinpacks:list
   coinpacks:set --id ID --name 名前 --price 円 --paid 枚 [--bonus 枚] [--first] [--badge 人気] [--sort N] [--inactive]
+  orders:list [--status review|pending|paid|…] [--member <id|email>] [--count N]   注文の一覧（新しい順）
   orders:refund <orderId> --reason "理由"                  全額返金（コインも取り消し）
   report:unused-paid [--date 2027-03-31]                   資金決済法 基準日の未使用残高
   invariants`;
@@ -66,7 +67,7 @@ export async function runAdminCommand(db: Database, argv: string[], out: (line: 
       coins: { type: 'string' }, prefix: { type: 'string' }, revoke: { type: 'boolean' },
       minor: { type: 'boolean' }, adult: { type: 'boolean' }, id: { type: 'string' }, name: { type: 'string' }, price: { type: 'string' },
       paid: { type: 'string' }, bonus: { type: 'string' }, first: { type: 'boolean' }, badge: { type: 'string' }, sort: { type: 'string' },
-      inactive: { type: 'boolean' }, date: { type: 'string' },
+      inactive: { type: 'boolean' }, date: { type: 'string' }, status: { type: 'string' },
     },
   });
   const [command, arg] = positionals;
@@ -177,6 +178,25 @@ export async function runAdminCommand(db: Database, argv: string[], out: (line: 
       // Orders copy the pack's numbers when they are made, so editing a pack never changes a purchase.
       await db.insert(coinPacks).values(row).onConflictDoUpdate({ target: coinPacks.id, set: row });
       out(JSON.stringify(row));
+      return;
+    }
+    case 'orders:list': {
+      const status = values.status;
+      if (status !== undefined && !(orderStatuses as readonly string[]).includes(status)) throw new UsageError(`--status は ${orderStatuses.join(', ')} のいずれかです。`);
+      const count = z.coerce.number().int().min(1).max(1000).safeParse(values.count ?? '50');
+      if (!count.success) throw new UsageError('--count は1〜1000の整数です。');
+      const member = values.member ? await findMember(db, values.member) : null;
+      const conditions = [
+        ...(status ? [eq(paymentOrders.status, status as (typeof orderStatuses)[number])] : []),
+        ...(member ? [eq(paymentOrders.memberId, member.id)] : []),
+      ];
+      const rows = await db.select().from(paymentOrders).where(conditions.length ? and(...conditions) : undefined)
+        .orderBy(desc(paymentOrders.createdAt)).limit(count.data);
+      for (const row of rows) {
+        out(JSON.stringify({ id: row.id, receiptNo: row.receiptNo, member: row.memberId, status: row.status, method: row.method, amountJpy: row.amountJpy,
+          paidCoins: row.paidCoins, bonusCoins: row.bonusCoins + row.rankBonusCoins, failureReason: row.failureReason, unrecoveredCoins: row.unrecoveredCoins,
+          createdAt: row.createdAt.toISOString(), creditedAt: row.creditedAt?.toISOString() ?? null }));
+      }
       return;
     }
     case 'orders:refund': {

@@ -252,6 +252,23 @@ describe('what the review found', () => {
     expect(await getBalance(db, member)).toMatchObject({ paid: 10_000 });
   });
 
+  it('an order held for review is refunded by the operator in full, with no coins to take back', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    await declareAge(db, member, true);
+    const a = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN });
+    await db.update(paymentOrders).set({ status: 'canceled' }).where(eq(paymentOrders.id, a.orderId));
+    const b = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN });
+    for (const started of [b, a]) {
+      await sandbox.decide(started.redirectUrl, 'approve');
+      await syncOrder(db, sandbox.gateway, started.orderId);
+    }
+    expect((await getOrder(db, member, a.orderId))!.status).toBe('review');
+    const refunded = await refundOrder(db, sandbox.gateway, a.orderId, 'over the minors cap');
+    expect(refunded.order).toMatchObject({ status: 'refunded', refundedJpy: 10_000 });
+    expect(await getBalance(db, member)).toMatchObject({ paid: 10_000, free: 400 });
+  });
+
   it('a late "paid" answer does not undo a refund that was applied meanwhile', async () => {
     const db = handle.db;
     const member = await createMember(db);

@@ -489,11 +489,12 @@ export async function applyProviderPayment(db: Database, orderId: string, paymen
         const refunded = payment.status === 'refunded' ? payment.refundedJpy : order.amountJpy;
         update.refundedJpy = Math.max(order.refundedJpy, refunded);
         if (!order.creditedAt) {
-          // Refunded before we ever credited (events out of order): it never will be.
-          update.status = payment.status;
+          // Refunded before we ever credited (events out of order, or an order held for review): it
+          // never will be. A partial refund of a held order leaves it held.
+          if (!(payment.status === 'refunded' && refunded < payment.amountJpy)) update.status = payment.status;
           break;
         }
-        if (payment.status === 'refunded' && refunded < order.amountJpy) {
+        if (payment.status === 'refunded' && refunded < payment.amountJpy) {
           // A partial refund made at the provider: coins are not guessed at; an operator decides.
           update.status = 'review';
           update.failureReason = `partial_refund:${refunded}`;
@@ -729,14 +730,17 @@ export async function reconcilePaidOrders(db: Database, gateway: PaymentGateway,
 export async function refundOrder(db: Database, gateway: PaymentGateway, orderId: string, reason: string): Promise<SyncResult> {
   const order = await findOrder(db, orderId);
   if (!order) throw new PurchaseRefused('PACK_UNAVAILABLE', '注文が見つかりません。', 404);
-  if (!order.creditedAt || !order.providerPaymentId || !order.providerRef) {
+  // Paid and credited, or paid and held for review (an amount that disagreed, a late payment over the cap).
+  if (!(order.creditedAt || order.status === 'review') || !order.providerPaymentId || !order.providerRef) {
     throw new PurchaseRefused('ORDER_KEY_CONFLICT', 'この注文は支払いが完了していないため返金できません。', 409);
   }
   const provider = gateway.providers[order.method as PaymentMethod];
   if (!provider) throw new PurchaseRefused('METHOD_UNAVAILABLE', 'この決済方法は設定されていません。', 409);
-  if (order.refundedJpy < order.amountJpy) {
-    await provider.refund({ orderId: order.id, providerRef: order.providerRef, amountJpy: order.amountJpy, providerPaymentId: order.providerPaymentId }, order.amountJpy - order.refundedJpy, reason);
-  }
+  const ref = { orderId: order.id, providerRef: order.providerRef, amountJpy: order.amountJpy, providerPaymentId: order.providerPaymentId };
+  // What the provider holds decides the amount (for review orders it may differ from the order's).
+  const payment = await provider.fetchPayment(ref);
+  const held = payment.status === 'paid' ? payment.amountJpy : payment.status === 'refunded' ? payment.amountJpy - payment.refundedJpy : 0;
+  if (held > 0) await provider.refund(ref, held, reason);
   const result = await syncOrder(db, gateway, order.id);
   return result!;
 }

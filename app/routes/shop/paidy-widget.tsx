@@ -25,7 +25,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return data({ state: 'missing' as const, message: 'ご注文が見つかりません。コインショップからやり直してください。' }, { status: 404 });
   }
   const returnPath = order.channel === 'app' ? '/app/return' : '/shop/backfrompaidy';
-  if (order.status !== 'pending' || !publicKey) {
+  if (!publicKey) {
+    return data({ state: 'missing' as const, message: 'ペイディでのお支払いは現在ご利用いただけません。別のお支払い方法をお選びください。' }, { status: 404 });
+  }
+  if (order.status !== 'pending') {
     return data({ state: 'missing' as const, message: 'このお支払いはすでに終了しています。購入履歴をご確認ください。' }, { status: 409 });
   }
   return {
