@@ -8,6 +8,9 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+// A DNS host name with an optional port, as Merpay's SDK takes its hosts (it adds https:// itself).
+const merpayHost = /^(?=.{1,253}(?::\d{1,5})?$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\d{1,5})?$/;
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -74,10 +77,13 @@ const environmentSchema = z.object({
   AMAZONPAY_SNS_TOPIC_ARNS: z.string().optional(),
   PAIDY_SECRET_KEY: z.string().regex(/^sk_(live|test)_\w+$/, 'must be a Paidy secret key (sk_live_… or sk_test_…)').optional(),
   PAIDY_PUBLIC_KEY: z.string().regex(/^pk_(live|test)_\w+$/, 'must be a Paidy public key (pk_live_… or pk_test_…)').optional(),
-  MERPAY_API_BASE: z.string().url().refine((v) => v.startsWith('https://'), 'must be an https URL').optional(),
-  MERPAY_MERCHANT_ID: z.string().min(1).max(100).optional(),
-  MERPAY_API_KEY: z.string().min(16).optional(),
-  MERPAY_WEBHOOK_SECRET: z.string().min(16).optional(),
+  /** Merpay's API host name from the contract (no scheme or path); the adapter calls https://<host>/v1/…. */
+  MERPAY_API_HOST: z.string().regex(merpayHost, 'must be a host name without scheme or path (e.g. api.example.jp)').optional(),
+  /** Merpay's authentication host name; tokens come from https://<host>/jp/v1/token. */
+  MERPAY_AUTH_HOST: z.string().regex(merpayHost, 'must be a host name without scheme or path (e.g. auth.example.jp)').optional(),
+  /** OAuth2 client credentials Merpay issues for the Online payments API. */
+  MERPAY_CLIENT_ID: z.string().min(1).max(200).optional(),
+  MERPAY_CLIENT_SECRET: z.string().min(8).max(500).optional(),
 });
 
 export type ShopConfig = Omit<z.infer<typeof environmentSchema>, 'PUBLIC_ORIGIN' | 'AUTH_SECRET'> & {

@@ -123,15 +123,16 @@ export async function createPaymentServices(options: { config: ShopConfig; db: D
     gateway.providers.paidy = createPaidyProvider({ secretKey, apiBase: standin.url, widgetBase: standin.url });
   }
 
-  if (config.MERPAY_API_BASE && config.MERPAY_MERCHANT_ID && config.MERPAY_API_KEY && config.MERPAY_WEBHOOK_SECRET) {
-    gateway.providers.merpay = createMerpayProvider({ apiBase: config.MERPAY_API_BASE, merchantId: config.MERPAY_MERCHANT_ID, apiKey: config.MERPAY_API_KEY, webhookSecret: config.MERPAY_WEBHOOK_SECRET });
+  if (config.MERPAY_API_HOST && config.MERPAY_AUTH_HOST && config.MERPAY_CLIENT_ID && config.MERPAY_CLIENT_SECRET) {
+    gateway.providers.merpay = createMerpayProvider({ apiHost: config.MERPAY_API_HOST, authHost: config.MERPAY_AUTH_HOST, clientId: config.MERPAY_CLIENT_ID, clientSecret: config.MERPAY_CLIENT_SECRET });
     realHostedPages = true;
   } else if (standins) {
-    const keys = { merchantId: 'standin-merchant', apiKey: secret('mp_sk_'), webhookSecret: secret('mp_whsec_') };
-    const standin = await startMerpayStandin({ host: '127.0.0.1', webhookUrl: webhookUrl('merpay'), ...keys });
+    // Merpay calls the confirm/completion URLs given per transaction (our webhook URL), so the stand-in needs none.
+    const keys = { clientId: 'standin-client', clientSecret: secret('mp_cs_') };
+    const standin = await startMerpayStandin({ host: '127.0.0.1', ...keys });
     closers.push(() => standin.close());
     started('merpay', standin.url);
-    gateway.providers.merpay = createMerpayProvider({ apiBase: standin.url, ...keys });
+    gateway.providers.merpay = createMerpayProvider({ apiBase: standin.url, authBase: standin.url, ...keys });
   }
 
   const amazonKey = config.AMAZONPAY_PRIVATE_KEY ?? (config.AMAZONPAY_PRIVATE_KEY_FILE ? fs.readFileSync(config.AMAZONPAY_PRIVATE_KEY_FILE, 'utf8') : undefined);
@@ -185,11 +186,13 @@ export function createWebhookRoutes(options: { db: Database; payments: PaymentSe
     const provider = c.req.param('provider');
     const rawBody = await c.req.text();
     try {
-      const { stored, duplicates } = await receiveWebhook(db, payments.gateway, provider, { headers: c.req.raw.headers, rawBody });
+      const { stored, duplicates, reply } = await receiveWebhook(db, payments.gateway, provider, { headers: c.req.raw.headers, rawBody });
       if (stored.length > 0) {
         void processPaymentEvents(db, payments.gateway, { ids: stored, rules: payments.rules })
           .catch((error) => logger.warn({ err: error, provider }, 'payment event processing failed; the sweep job retries'));
       }
+      // A provider that waits on a particular answer (Merpay's confirm callback) gets that answer.
+      if (reply) return c.json(reply.json as object, reply.status as 200);
       return c.json({ received: stored.length, duplicates });
     } catch (error) {
       if (error instanceof WebhookRejected) {

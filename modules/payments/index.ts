@@ -571,7 +571,7 @@ async function reverseOrder(t: Database, order: typeof paymentOrders.$inferSelec
  * provider's signature does not prove; nothing is stored then.
  * @example const { stored } = await receiveWebhook(db, gateway, 'stripe', { headers, rawBody })
  */
-export async function receiveWebhook(db: Database, gateway: PaymentGateway, method: string, request: WebhookRequest): Promise<{ stored: number[]; duplicates: number }> {
+export async function receiveWebhook(db: Database, gateway: PaymentGateway, method: string, request: WebhookRequest): Promise<{ stored: number[]; duplicates: number; reply?: { status: number; json: unknown } }> {
   const provider = isPaymentMethod(method) ? gateway.providers[method] : undefined;
   if (!provider) throw new WebhookRejected('unknown payment provider', 404);
   const events = await provider.verifyWebhook(request);
@@ -587,7 +587,8 @@ export async function receiveWebhook(db: Database, gateway: PaymentGateway, meth
     if (row) stored.push(row.id);
     else duplicates += 1;
   }
-  return { stored, duplicates };
+  // A provider that waits on a particular answer (Merpay's confirm callback) gets the first event's.
+  return { stored, duplicates, ...(events[0]?.reply ? { reply: events[0].reply } : {}) };
 }
 
 /** PostgreSQL text and jsonb cannot hold U+0000: a body carrying one is stored without it. */

@@ -19,8 +19,8 @@ export const expireOrdersJob = (payments: PaymentServices): JobDefinition => ({
   handler: async ({ db, now }) => ({ processed: await expireStaleOrders(db, payments.gateway, now, 100, payments.rules) }),
 });
 
-/** Providers that send no event for a refund made in their own dashboard. */
-export const PROVIDERS_WITHOUT_REFUND_EVENTS = ['paypay'];
+/** Providers that send no event for a refund made in their own dashboard (PayPay; メルペイ has no refund callback). */
+export const PROVIDERS_WITHOUT_REFUND_EVENTS = ['paypay', 'merpay'];
 
 export const reconcilePaidOrdersJob = (payments: PaymentServices): JobDefinition => ({
   name: 'payments.reconcile-paid',

@@ -73,6 +73,12 @@ export interface VerifiedWebhookEvent {
   providerRef: string | null;
   /** The payment state the event announces; processing still re-reads the provider (fetchPayment). */
   hint: ProviderPayment['status'] | 'unknown';
+  /**
+   * The answer the provider waits for, when it needs a particular one before it goes on (Merpay's
+   * confirm callback: a 2xx lets the payment proceed). The webhook route answers with the first
+   * event's reply when present, instead of its own receipt.
+   */
+  reply?: { status: number; json: unknown };
 }
 
 export class WebhookRejected extends Error {
