@@ -70,7 +70,7 @@ export function PurchaseHistoryList({ items, sellerName, label = '購入履歴�
 export function Receipt({ order, sellerName }: { order: PurchaseOrder; sellerName: string }) {
   const paidAt = order.creditedAt ?? order.createdAt;
   return (
-    <article className="m-3 mt-0 flex flex-col gap-3 rounded-lg border border-ink/30 bg-white p-4 text-ink print:m-0 print:border-black" aria-label={`領収書 ${order.receiptNo}`} data-testid="receipt">
+    <article className="m-3 mt-0 flex flex-col gap-3 rounded-lg border border-ink/30 bg-white p-4 text-ink print:m-0 print:border-black" aria-label={`領収書 ${order.receiptNo}`} data-testid="receipt" data-receipt={order.receiptNo}>
       <h3 className="text-center text-xl font-black tracking-[0.4em]">領収書</h3>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
         <dt className="text-muted">領収書番号</dt>
@@ -92,18 +92,33 @@ export function Receipt({ order, sellerName }: { order: PurchaseOrder; sellerNam
         <dd className="font-bold">{sellerName}</dd>
       </dl>
       {order.refundedJpy > 0 && <p className="rounded bg-canvas p-2 text-xs">この注文は{formatYen(order.refundedJpy)}が返金されています。</p>}
-      <PrintButton />
+      <PrintButton receiptNo={order.receiptNo} />
     </article>
   );
 }
 
-/** Printing needs JavaScript: the button appears only once the page runs it. */
-function PrintButton() {
+/**
+ * Printing needs JavaScript: the button appears only once the page runs it. It marks which receipt to
+ * print, so the print style (app.css) prints that receipt alone, not the page around it.
+ */
+function PrintButton({ receiptNo }: { receiptNo: string }) {
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
   if (!ready) return null;
+  const print = () => {
+    const receipt = document.querySelector(`[data-receipt="${CSS.escape(receiptNo)}"]`);
+    document.documentElement.dataset.printReceipt = receiptNo;
+    receipt?.classList.add('printing');
+    const done = () => {
+      delete document.documentElement.dataset.printReceipt;
+      receipt?.classList.remove('printing');
+      window.removeEventListener('afterprint', done);
+    };
+    window.addEventListener('afterprint', done);
+    window.print();
+  };
   return (
-    <button type="button" onClick={() => window.print()} className="self-end rounded-full border border-line px-3 py-1.5 text-xs font-bold hover:bg-canvas print:hidden">
+    <button type="button" onClick={print} className="self-end rounded-full border border-line px-3 py-1.5 text-xs font-bold hover:bg-canvas print:hidden">
       印刷する
     </button>
   );
