@@ -113,7 +113,9 @@ export function createServerApp(options: ServerAppOptions) {
         const host = (c.req.header('host') ?? '').replace(/:\d+$/, '');
         const client = c.req.header(CLIENT_IP_HEADER) ?? '';
         const loopback = (value: string) => value === 'localhost' || value === '127.0.0.1' || value === '[::1]' || value === '::1' || value === '::ffff:127.0.0.1';
-        if (!loopback(host) || !loopback(client)) return apiError(c, 404, 'NOT_FOUND', 'ページが見つかりません。');
+        // A proxy on the same machine makes every client look local: anything forwarded is refused too.
+        const forwarded = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host'].some((name) => c.req.header(name) !== undefined);
+        if (!loopback(host) || !loopback(client) || forwarded) return apiError(c, 404, 'NOT_FOUND', 'ページが見つかりません。');
         return next();
       });
       app.route('/sandbox', services.payments.sandboxApp);

@@ -15,6 +15,7 @@ import {
   receiveWebhook, refundOrder, startCheckout, syncOrder, unusedPaidBalanceReport, DEFAULT_PAYMENT_RULES,
 } from './index';
 import { checkoutAsMember, sandboxHarness, TEST_ORIGIN, type SandboxHarness } from './testing';
+import type { PaymentProvider } from './providers/types';
 
 let testDb: TestDatabase;
 let handle: DatabaseHandle;
@@ -249,7 +250,62 @@ describe('what the review found', () => {
     // Then A's payment arrives after all.
     const late = await applyProviderPayment(db, a.orderId, { status: 'paid', amountJpy: 10_000, providerPaymentId: 'a' });
     expect(late).toMatchObject({ credited: false, order: { status: 'review', failureReason: 'late_payment_over_cap' } });
+    // Asked again (the next event, the return page): a held order stays held for the operator.
+    const again = await applyProviderPayment(db, a.orderId, { status: 'paid', amountJpy: 10_000, providerPaymentId: 'a' });
+    expect(again).toMatchObject({ credited: false, order: { status: 'review' } });
     expect(await getBalance(db, member)).toMatchObject({ paid: 10_000 });
+  });
+
+  it('a late payment counts against the month its order was made in', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    await declareAge(db, member, true);
+    const march31 = new Date('2031-03-31T23:30:00+09:00');
+    const april1 = new Date('2031-04-01T00:05:00+09:00');
+    const a = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN }, undefined, march31);
+    await db.update(paymentOrders).set({ status: 'canceled' }).where(eq(paymentOrders.id, a.orderId));
+    const b = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN }, undefined, march31);
+    await applyProviderPayment(db, b.orderId, { status: 'paid', amountJpy: 10_000, providerPaymentId: 'b' }, undefined, march31);
+    const late = await applyProviderPayment(db, a.orderId, { status: 'paid', amountJpy: 10_000, providerPaymentId: 'a' }, undefined, april1);
+    expect(late).toMatchObject({ credited: false, order: { status: 'review', failureReason: 'late_payment_over_cap' } });
+  });
+
+  it('answers a provider\'s confirm callback with yes only for an order that may still be paid', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const { orderId } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-500');
+    let eventNo = 0;
+    const confirming: PaymentProvider = {
+      ...sandbox.gateway.providers.sandbox!,
+      method: 'sandbox',
+      verifyWebhook: async () => [{ eventId: `confirm-${++eventNo}`, type: 'confirm', orderId, providerRef: null, hint: 'pending', reply: { status: 200, json: {} } }],
+    };
+    const gateway = { providers: { sandbox: confirming } };
+    const request = { headers: new Headers(), rawBody: '{}' };
+    expect((await receiveWebhook(db, gateway, 'sandbox', request)).reply).toEqual({ status: 200, json: {} });
+    await cancelPendingOrder(db, sandbox.gateway, member, orderId);
+    const refused = await receiveWebhook(db, gateway, 'sandbox', request);
+    expect(refused.reply).toMatchObject({ status: 409, json: { error: { code: 'ORDER_NOT_PAYABLE' } } });
+    expect(refused.stored).toHaveLength(1);
+  });
+
+  it('an operator refund counts when the provider accepts it, even if its payment reads as paid a while longer', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
+    await sandbox.decide(redirectUrl, 'approve');
+    await syncOrder(db, sandbox.gateway, orderId);
+    const real = sandbox.gateway.providers.sandbox!;
+    // A provider that lists refunds apart from the payment: its read keeps saying "paid".
+    const slow: PaymentProvider = { ...real, fetchPayment: async (order) => {
+      const payment = await real.fetchPayment(order);
+      return payment.status === 'refunded' ? { status: 'paid', amountJpy: payment.amountJpy, providerPaymentId: payment.providerPaymentId } : payment;
+    } };
+    const result = await refundOrder(db, { providers: { sandbox: slow } }, orderId, 'operator');
+    expect(result.order).toMatchObject({ status: 'refunded', refundedJpy: 1000 });
+    expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
+    await syncOrder(db, { providers: { sandbox: slow } }, orderId);
+    expect((await getOrder(db, member, orderId))!.status).toBe('refunded');
   });
 
   it('an order held for review is refunded by the operator in full, with no coins to take back', async () => {

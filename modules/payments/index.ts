@@ -119,14 +119,20 @@ export async function getPurchaseStanding(db: Database, memberId: string, rules:
   };
 }
 
-/** JPY counted against this month's cap: paid orders, orders under review, and checkouts still open. */
-async function monthlyCommittedJpy(db: Database, memberId: string, now: Date): Promise<number> {
+/**
+ * JPY counted against a month's cap (the month of `monthOf`, Japan time; default now's): paid orders,
+ * orders under review, and checkouts still open now.
+ */
+async function monthlyCommittedJpy(db: Database, memberId: string, now: Date, monthOf: Date = now): Promise<number> {
+  const start = monthStartJst(monthOf);
+  const next = monthStartJst(new Date(start.getTime() + 40 * 86_400_000));
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${paymentOrders.amountJpy}), 0)` })
     .from(paymentOrders)
     .where(and(
       eq(paymentOrders.memberId, memberId),
-      gte(paymentOrders.createdAt, monthStartJst(now)),
+      gte(paymentOrders.createdAt, start),
+      lt(paymentOrders.createdAt, next),
       or(inArray(paymentOrders.status, ['paid', 'review']), and(eq(paymentOrders.status, 'pending'), gt(paymentOrders.expiresAt, now))),
     ));
   return Number(row?.total ?? 0);
@@ -454,9 +460,10 @@ export async function applyProviderPayment(db: Database, orderId: string, paymen
         break;
       case 'paid': {
         // Credited already, or a refund/chargeback read meanwhile (this answer is older): nothing to do.
-        if (order.creditedAt || order.status === 'refunded' || order.status === 'charged_back') break;
+        // An order held for review waits for an operator, whatever the provider says later.
+        if (order.creditedAt || order.status === 'refunded' || order.status === 'charged_back' || order.status === 'review') break;
         update.providerPaymentId = payment.providerPaymentId;
-        if (order.status !== 'pending' && order.status !== 'review') {
+        if (order.status !== 'pending') {
           // Paid after the order was canceled or expired (another tab, a late wallet): the caps and
           // the first-purchase rule are checked again, since the order stopped counting meanwhile.
           const problem = await latePaymentProblem(t, order, rules, now);
@@ -517,7 +524,8 @@ async function latePaymentProblem(t: Database, order: typeof paymentOrders.$infe
   await t.execute(sql`select 1 from purchase_profiles where member_id = ${order.memberId} for update`);
   const [profile] = await t.select().from(purchaseProfiles).where(eq(purchaseProfiles.memberId, order.memberId));
   const cap = profile?.declaredMinor ? rules.minorMonthlyCapJpy : rules.monthlyCapJpy;
-  const committed = await monthlyCommittedJpy(t, order.memberId, now);
+  // The month the order was made in is the month it counts against.
+  const committed = await monthlyCommittedJpy(t, order.memberId, now, order.createdAt);
   if (committed + order.amountJpy > cap) return 'late_payment_over_cap';
   if (order.firstPurchaseOnly) {
     const [other] = await t.select({ n: sql<number>`count(*)::int` }).from(paymentOrders)
@@ -587,12 +595,23 @@ export async function receiveWebhook(db: Database, gateway: PaymentGateway, meth
     if (row) stored.push(row.id);
     else duplicates += 1;
   }
-  // A provider that waits on a particular answer (Merpay's confirm callback) gets the first event's.
-  return { stored, duplicates, ...(events[0]?.reply ? { reply: events[0].reply } : {}) };
+  // A provider that waits for our answer before it takes the money (Merpay's confirm callback) hears
+  // yes only for an order that may still be paid: pending, not expired, its member not on hold.
+  const first = events[0];
+  if (!first?.reply) return { stored, duplicates };
+  const payable = first.reply.status < 300 && first.orderId ? await orderIsPayable(db, method, first.orderId) : false;
+  return { stored, duplicates, reply: payable ? first.reply : { status: 409, json: { error: { code: 'ORDER_NOT_PAYABLE', message: 'このご注文はお支払いを受け付けていません。' } } } };
 }
 
 /** PostgreSQL text and jsonb cannot hold U+0000: a body carrying one is stored without it. */
 const withoutNul = (text: string) => text.replaceAll('\u0000', '');
+
+async function orderIsPayable(db: Database, method: string, orderId: string, now = new Date()): Promise<boolean> {
+  const order = await findOrder(db, orderId);
+  if (!order || order.method !== method || order.status !== 'pending' || order.expiresAt <= now) return false;
+  const [profile] = await db.select({ hold: purchaseProfiles.holdReason }).from(purchaseProfiles).where(eq(purchaseProfiles.memberId, order.memberId));
+  return !profile?.hold;
+}
 
 function safeJson(raw: string): unknown {
   try {
@@ -711,7 +730,7 @@ export async function reconcilePaidOrders(db: Database, gateway: PaymentGateway,
   const since = new Date(now.getTime() - (options.days ?? 90) * 86_400_000);
   const stale = new Date(now.getTime() - 6 * 3_600_000);
   const due = await db.select({ id: paymentOrders.id }).from(paymentOrders).where(and(
-    eq(paymentOrders.status, 'paid'), inArray(paymentOrders.method, options.methods),
+    inArray(paymentOrders.status, ['paid', 'review']), inArray(paymentOrders.method, options.methods),
     gte(paymentOrders.creditedAt, since), lt(paymentOrders.updatedAt, stale),
   )).orderBy(asc(paymentOrders.updatedAt)).limit(options.limit ?? 100);
   let checked = 0;
@@ -721,7 +740,7 @@ export async function reconcilePaidOrders(db: Database, gateway: PaymentGateway,
     } catch {
       // The provider did not answer: the next pass asks again.
     }
-    await db.update(paymentOrders).set({ updatedAt: now }).where(and(eq(paymentOrders.id, id), eq(paymentOrders.status, 'paid')));
+    await db.update(paymentOrders).set({ updatedAt: now }).where(and(eq(paymentOrders.id, id), inArray(paymentOrders.status, ['paid', 'review'])));
     checked += 1;
   }
   return checked;
@@ -741,9 +760,14 @@ export async function refundOrder(db: Database, gateway: PaymentGateway, orderId
   // What the provider holds decides the amount (for review orders it may differ from the order's).
   const payment = await provider.fetchPayment(ref);
   const held = payment.status === 'paid' ? payment.amountJpy : payment.status === 'refunded' ? payment.amountJpy - payment.refundedJpy : 0;
-  if (held > 0) await provider.refund(ref, held, reason);
-  const result = await syncOrder(db, gateway, order.id);
-  return result!;
+  if (held <= 0) return (await syncOrder(db, gateway, order.id))!;
+  await provider.refund(ref, held, reason);
+  // The provider accepted the refund: that is the evidence (some providers list refunds apart from the
+  // payment, or late), so the order is refunded now; a later read can only agree.
+  const paid = payment.status === 'paid' || payment.status === 'refunded' ? payment : null;
+  return applyProviderPayment(db, order.id, {
+    status: 'refunded', amountJpy: paid!.amountJpy, refundedJpy: paid!.amountJpy, providerPaymentId: paid!.providerPaymentId,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

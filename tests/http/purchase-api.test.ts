@@ -129,6 +129,8 @@ describe('the sandbox', () => {
       }).on('error', reject);
     });
     expect(elsewhere).toBe(404);
+    // Through a proxy on the same machine every client looks local: forwarded requests are refused too.
+    expect((await get(path, { headers: { 'x-forwarded-for': '203.0.113.7' } })).status).toBe(404);
   });
 });
 

@@ -243,17 +243,18 @@ describe('merpay checkout', () => {
 });
 
 describe('merpay refund', () => {
-  it('refunds part and the rest, once per (order, amount); reads the refunded total', async () => {
+  it('refunds part and the rest, never beyond what is held; reads the refunded total', async () => {
     const { start, order } = await started(1000);
     await standin.approve(start.providerRef);
     expect((await merpay.fetchPayment(order)).status).toBe('paid');
     const ref = { ...order, providerPaymentId: start.providerRef };
     await merpay.refund(ref, 400, '一部返金');
     expect(await merpay.fetchPayment(order)).toEqual({ status: 'refunded', amountJpy: 1000, refundedJpy: 400, providerPaymentId: start.providerRef });
-    await merpay.refund(ref, 400, '一部返金（再実行）');
-    expect(standin.getTransaction(start.providerRef)?.refunds).toHaveLength(1);
-    await expect(merpay.refund(ref, 700, '多すぎる')).rejects.toBeInstanceOf(ProviderError);
-    await merpay.refund(ref, 600, '残り');
+    // The shop asks for what is still held (refundOrder reads it first): a second 400 is a second refund.
+    await merpay.refund(ref, 400, '一部返金（二回目）');
+    expect(standin.getTransaction(start.providerRef)?.refunds).toHaveLength(2);
+    await expect(merpay.refund(ref, 300, '多すぎる')).rejects.toBeInstanceOf(ProviderError);
+    await merpay.refund(ref, 200, '残り');
     expect(await merpay.fetchPayment(order)).toEqual({ status: 'refunded', amountJpy: 1000, refundedJpy: 1000, providerPaymentId: start.providerRef });
     await expect(merpay.cancel(order)).rejects.toBeInstanceOf(ProviderError);
   });

@@ -360,9 +360,11 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
       assertOurs(read, transactionId, order.orderId);
       const state = derive(read);
       if (state.kind !== 'captured') throw new ProviderError(`merpay: transaction ${transactionId} is not captured (${state.kind}); nothing to refund`, false);
-      // transaction:refund takes no merchant reference or reason: a refund of this amount already on
-      // the transaction is this refund again (idempotent per order and amount).
-      if (state.refundAmounts.includes(amountJpy)) return;
+      // transaction:refund takes no merchant reference: the shop asks for what is still held (refundOrder
+      // reads it first), so only a refund beyond the captured amount is refused here.
+      if (state.refundedJpy + amountJpy > state.amount) {
+        throw new ProviderError(`merpay: refund of ${amountJpy} exceeds what transaction ${transactionId} still holds`, false);
+      }
       await call(MERPAY_PATHS.refund, { transactionId, amount: amountJpy });
     },
 
