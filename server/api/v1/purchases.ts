@@ -137,7 +137,7 @@ const createPurchase = defineOperation({
     401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
     403: { description: '購入停止中', codes: ['PURCHASE_HOLD'] },
     404: { description: 'パックまたは支払方法がありません。', codes: ['PACK_UNAVAILABLE', 'METHOD_UNAVAILABLE'] },
-    409: { description: '年齢の申告が必要、初回限定、キーの再利用', codes: ['AGE_DECLARATION_REQUIRED', 'FIRST_PURCHASE_ONLY', 'ORDER_KEY_CONFLICT'] },
+    409: { description: '年齢の申告が必要、初回限定、キーの再利用、手続き中', codes: ['AGE_DECLARATION_REQUIRED', 'FIRST_PURCHASE_ONLY', 'ORDER_KEY_CONFLICT', 'CHECKOUT_IN_PROGRESS'] },
     422: { description: '今月の購入上限を超えます。', codes: ['MONTHLY_CAP_EXCEEDED', 'MINOR_CAP_EXCEEDED'] },
     503: { description: '決済事業者に接続できません。', codes: ['PROVIDER_UNAVAILABLE', 'SHOP_UNAVAILABLE'] },
   },
