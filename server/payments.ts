@@ -5,6 +5,10 @@ import type { Database } from '../db/client';
 import type { ShopConfig } from './config';
 import type { Logger } from './logger';
 import { apiError } from './api-error';
+import { CLIENT_IP_HEADER } from '../modules/identity/auth.server';
+
+/** Rejected webhook deliveries one client address may send in a minute before it is answered 429. */
+export const WEBHOOK_REJECTIONS_PER_MINUTE = 1000;
 import { ConfigError } from './config';
 import type { PaymentPageSources } from './security';
 import { processPaymentEvents, receiveWebhook, WebhookRejected, type PaymentGateway, type ShopPaymentRules } from '../modules/payments';
@@ -179,11 +183,22 @@ export async function createPaymentServices(options: { config: ShopConfig; db: D
  * process in the background (a job also sweeps anything left). A forged delivery gets a 4xx and
  * leaves nothing behind.
  */
-export function createWebhookRoutes(options: { db: Database; payments: PaymentServices; logger: Logger }) {
+export function createWebhookRoutes(options: { db: Database; payments: PaymentServices; logger: Logger; rejectionsPerMinute?: number }) {
   const { db, payments, logger } = options;
+  const limit = options.rejectionsPerMinute ?? WEBHOOK_REJECTIONS_PER_MINUTE;
+  // Rejected deliveries per client address and minute (this instance): a sender that keeps failing
+  // verification is answered 429 without verifying, so forgeries cannot make us call providers'
+  // APIs (unsigned providers are verified that way) without end. Genuine deliveries never count.
+  const rejections = new Map<string, { minute: number; count: number }>();
+  const minuteNow = () => Math.floor(Date.now() / 60_000);
   const app = new Hono();
   app.post('/:provider', async (c) => {
     const provider = c.req.param('provider');
+    const client = c.req.header(CLIENT_IP_HEADER) ?? '';
+    const seen = rejections.get(client);
+    if (seen && seen.minute === minuteNow() && seen.count >= limit) {
+      return apiError(c, 429, 'WEBHOOK_RATE_LIMITED', '確認できないWebhookが続いたため、しばらく受け付けを停止しています。', undefined);
+    }
     const rawBody = await c.req.text();
     try {
       const { stored, duplicates, reply } = await receiveWebhook(db, payments.gateway, provider, { headers: c.req.raw.headers, rawBody });
@@ -197,6 +212,13 @@ export function createWebhookRoutes(options: { db: Database; payments: PaymentSe
     } catch (error) {
       if (error instanceof WebhookRejected) {
         logger.warn({ provider, reason: error.message }, 'webhook rejected');
+        const minute = minuteNow();
+        const entry = rejections.get(client);
+        if (entry && entry.minute === minute) entry.count += 1;
+        else {
+          if (rejections.size > 10_000) rejections.clear();
+          rejections.set(client, { minute, count: 1 });
+        }
         return apiError(c, error.status, 'WEBHOOK_REJECTED', 'Webhookの署名を確認できませんでした。');
       }
       throw error;

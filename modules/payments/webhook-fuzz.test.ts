@@ -71,6 +71,20 @@ function forgeries(real: CapturedWebhook, random: () => number): Delivery[] {
   ];
 }
 
+describe('a sender that keeps failing verification', () => {
+  it('is answered 429 for the rest of the minute, while other senders are not', async () => {
+    const db = handle.db;
+    const payments = { gateway: sandbox.gateway, rules: DEFAULT_PAYMENT_RULES, pageSources: { formAction: [], script: [], frame: [], connect: [] }, close: async () => undefined } satisfies PaymentServices;
+    const app = new Hono().route('/api/webhooks', createWebhookRoutes({ db, payments, logger: createLogger('silent'), rejectionsPerMinute: 3 }));
+    const send = (ip: string) => app.request('/api/webhooks/sandbox', { method: 'POST', headers: { 'content-type': 'application/json', 'x-shop-client-ip': ip }, body: '{}' });
+    expect([(await send('198.51.100.1')).status, (await send('198.51.100.1')).status, (await send('198.51.100.1')).status]).toEqual([400, 400, 400]);
+    const limited = await send('198.51.100.1');
+    expect(limited.status).toBe(429);
+    expect((await limited.json()).error.code).toBe('WEBHOOK_RATE_LIMITED');
+    expect((await send('198.51.100.2')).status).toBe(400);
+  });
+});
+
 describe('webhook fuzzing', () => {
   it('1,000 deliveries: real payments credited exactly once, forgeries refused with 4xx and no trace', async () => {
     const db = handle.db;
