@@ -11,7 +11,7 @@ import { CLIENT_IP_HEADER } from '../modules/identity/auth.server';
 export const WEBHOOK_REJECTIONS_PER_MINUTE = 1000;
 import { ConfigError } from './config';
 import type { PaymentPageSources } from './security';
-import { processPaymentEvents, receiveWebhook, WebhookRejected, type PaymentGateway, type ShopPaymentRules } from '../modules/payments';
+import { DEFAULT_PAYMENT_RULES, processPaymentEvents, receiveWebhook, WebhookRejected, type PaymentGateway, type ShopPaymentRules } from '../modules/payments';
 import { createSandboxProvider } from '../modules/payments/providers/sandbox';
 import { createSandboxApp } from '../modules/payments/sandbox';
 import { createStripeProvider } from '../modules/payments/providers/stripe';
@@ -48,6 +48,14 @@ export const paymentRulesOf = (config: ShopConfig): ShopPaymentRules => ({
   paidCoinDays: config.PAID_COIN_EXPIRY_DAYS,
   freeCoinDays: config.FREE_COIN_EXPIRY_DAYS,
 });
+
+/**
+ * Payment services around a given gateway, with no stand-ins to close (tests).
+ * @example const payments = paymentServicesFor(sandbox.gateway)
+ */
+export function paymentServicesFor(gateway: PaymentGateway, rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES): PaymentServices {
+  return { gateway, rules, pageSources: { formAction: [], script: [], frame: [], connect: [] }, close: async () => undefined };
+}
 
 /**
  * @example const payments = await createPaymentServices({ config, db, logger })

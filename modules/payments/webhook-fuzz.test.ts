@@ -10,8 +10,8 @@ import { createMember } from '../../tests/support/fixtures';
 import { openDatabase, type DatabaseHandle } from '../../db/client';
 import { checkInvariants, coinLedger } from '../wallet';
 import { createLogger } from '../../server/logger';
-import { createWebhookRoutes, type PaymentServices } from '../../server/payments';
-import { checkPaymentInvariants, ensureDefaultCoinPacks, paymentEvents, paymentOrders, processPaymentEvents, DEFAULT_PAYMENT_RULES } from './index';
+import { createWebhookRoutes, paymentServicesFor } from '../../server/payments';
+import { checkPaymentInvariants, ensureDefaultCoinPacks, paymentEvents, paymentOrders, processPaymentEvents } from './index';
 import { sandboxSignature, SANDBOX_SIGNATURE_HEADER } from './providers/sandbox';
 import { checkoutAsMember, sandboxHarness, SANDBOX_WEBHOOK_SECRET, type CapturedWebhook, type SandboxHarness } from './testing';
 
@@ -74,7 +74,7 @@ function forgeries(real: CapturedWebhook, random: () => number): Delivery[] {
 describe('a sender that keeps failing verification', () => {
   it('is answered 429 for the rest of the minute, while other senders are not', async () => {
     const db = handle.db;
-    const payments = { gateway: sandbox.gateway, rules: DEFAULT_PAYMENT_RULES, pageSources: { formAction: [], script: [], frame: [], connect: [] }, close: async () => undefined } satisfies PaymentServices;
+    const payments = paymentServicesFor(sandbox.gateway);
     const app = new Hono().route('/api/webhooks', createWebhookRoutes({ db, payments, logger: createLogger('silent'), rejectionsPerMinute: 3 }));
     const send = (ip: string) => app.request('/api/webhooks/sandbox', { method: 'POST', headers: { 'content-type': 'application/json', 'x-shop-client-ip': ip }, body: '{}' });
     expect([(await send('198.51.100.1')).status, (await send('198.51.100.1')).status, (await send('198.51.100.1')).status]).toEqual([400, 400, 400]);
@@ -89,7 +89,7 @@ describe('webhook fuzzing', () => {
   it('1,000 deliveries: real payments credited exactly once, forgeries refused with 4xx and no trace', async () => {
     const db = handle.db;
     const random = seeded(Number(process.env.FUZZ_SEED ?? 20261122));
-    const payments = { gateway: sandbox.gateway, rules: DEFAULT_PAYMENT_RULES, pageSources: { formAction: [], script: [], frame: [], connect: [] }, close: async () => undefined } satisfies PaymentServices;
+    const payments = paymentServicesFor(sandbox.gateway);
     const app = new Hono().route('/api/webhooks', createWebhookRoutes({ db, payments, logger: createLogger('silent') }));
 
     // Real payments, decided as members would: mostly approved, some declined, canceled, left open, refunded later.

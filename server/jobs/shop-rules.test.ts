@@ -13,7 +13,8 @@ import { getGacha } from '../../modules/gacha';
 import { checkInvariants, getBalance, grantCoins, listLedgerEntries } from '../../modules/wallet';
 import type { ShopConfig } from '../config';
 import { sandboxHarness, checkoutAsMember, type SandboxHarness } from '../../modules/payments/testing';
-import { DEFAULT_PAYMENT_RULES, getOrder, receiveWebhook } from '../../modules/payments';
+import { getOrder, receiveWebhook } from '../../modules/payments';
+import { paymentServicesFor } from '../payments';
 import { createMember } from '../../tests/support/fixtures';
 
 let testDb: TestDatabase;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   await handle.migrate();
   runner = createJobRunner({ database: handle, logger: capturingLogger().logger, config: { DATABASE_URL: testDb.databaseUrl }, pollingIntervalSeconds: 0.5 });
   sandbox = sandboxHarness(handle.db);
-  const payments = { gateway: sandbox.gateway, rules: DEFAULT_PAYMENT_RULES, pageSources: { formAction: [], script: [], frame: [], connect: [] }, close: async () => undefined };
+  const payments = paymentServicesFor(sandbox.gateway);
   registerShopJobs(runner, { config: { dataDir: testDb.dataDir, IMAGE_CACHE_MAX_MB: 16 } as ShopConfig, payments });
   await runner.start();
 });
