@@ -20,6 +20,7 @@ import { isNewerBuildAvailable, startBuildPolling, reloadForChunkError } from '.
 import { trackAdParameters } from './lib/ad-tracking';
 import { listGenres, resolveGenre, genreOfGacha } from '../modules/gacha';
 import { getPublishedPage } from '../modules/content';
+import { getBalance } from '../modules/wallet';
 
 /** The in-app-browser notice the guard chose for this request, read by the root loader. */
 const browserNoticeContext = createContext<InAppNotice | null>(null);
@@ -73,12 +74,14 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [clientNavigat
 export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
   const shop = context.get(shopRequestContext);
   const { config, db, buildId } = shop.services;
+  const [genres, balance] = await Promise.all([listGenres(db), shop.member ? getBalance(db, shop.member.id) : null]);
   return {
     member: shop.member ? { id: shop.member.id, name: shop.member.name, role: shop.member.role } : null,
+    wallet: balance ? { paid: balance.paid, free: balance.free, total: balance.total } : null,
     site: { name: config.SITE_NAME, tagline: config.SITE_TAGLINE, origin: config.PUBLIC_ORIGIN },
     buildId,
     buildPollSeconds: config.BUILD_POLL_SECONDS,
-    genres: await listGenres(db),
+    genres,
     notice: context.get(browserNoticeContext),
   };
 }

@@ -39,6 +39,8 @@ const environmentSchema = z.object({
   IMAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(1024),
   /** Days a prize waits for the member's choice before it is converted to coins. */
   PRIZE_DECISION_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  /** A prize worth at least this many coins is named in a conversion's confirmation (with S賞 and above). */
+  PRIZE_HIGHLIGHT_COINS: z.coerce.number().int().min(1).max(100_000_000).default(10_000),
   /** Lifetime of paid coins (資金決済法: keep within 180 days for the exemption). */
   PAID_COIN_EXPIRY_DAYS: z.coerce.number().int().min(1).max(180).default(180),
   /** Lifetime of free coins unless a grant says otherwise. */

@@ -1,9 +1,32 @@
-// The sticky header: logo, genres, ranking, shop, mailbox and mypage; sign-in buttons for visitors.
+// The sticky header: logo, genres, ranking, the member's coins with チャージ, mailbox and mypage;
+// sign-in buttons for visitors.
 import { useNavigation } from 'react-router';
 import { AppLink, AppNavLink } from './AppLink';
-import { BellIcon, UserIcon, TrophyIcon, ShopIcon } from './icons';
+import { BellIcon, UserIcon, TrophyIcon, ShopIcon, CoinIcon } from './icons';
 import { buttonClassName } from './Button';
 import { useRootData } from '~/lib/root-data';
+import { formatCoins } from '~/lib/numbers';
+
+/**
+ * The member's coins: total with paid and free apart, a link to the shop. It reads the root loader,
+ * which every action (draw, conversion, purchase) revalidates, so it never needs a reload.
+ * @example <HeaderCoins tone="light" />
+ */
+export function HeaderCoins({ tone = 'light' }: { tone?: 'light' | 'dark' }) {
+  const wallet = useRootData()?.wallet;
+  if (!wallet) return null;
+  const label = `所持コイン ${formatCoins(wallet.total)}（有償 ${formatCoins(wallet.paid)}・無償 ${formatCoins(wallet.free)}）コインショップへ`;
+  return (
+    <AppLink to="/shop" aria-label={label} data-testid="header-coins"
+      className={`flex min-h-10 items-center gap-1 rounded-full px-2 leading-none ${tone === 'dark' ? 'bg-white/10 text-white hover:bg-white/20' : 'bg-canvas text-ink hover:bg-primary-soft'}`}>
+      <CoinIcon className="size-5 shrink-0 text-amber-500" />
+      <span className="flex flex-col items-end">
+        <b className="text-sm tabular-nums" data-testid="header-coins-total">{formatCoins(wallet.total)}</b>
+        <span className={`text-[10px] tabular-nums ${tone === 'dark' ? 'text-white/80' : 'text-muted'}`}>有償{formatCoins(wallet.paid)}・無償{formatCoins(wallet.free)}</span>
+      </span>
+    </AppLink>
+  );
+}
 
 export function SiteHeader() {
   const root = useRootData();
@@ -28,7 +51,8 @@ export function SiteHeader() {
         <div className="ml-auto flex items-center gap-1.5">
           {member ? (
             <>
-              <AppLink to="/shop" className={buttonClassName({ className: '!min-h-9 px-3 text-xs' })}>
+              <HeaderCoins />
+              <AppLink to="/shop" className={buttonClassName({ className: '!min-h-9 !gap-1 !px-2.5 text-xs' })}>
                 <ShopIcon className="size-4" />チャージ
               </AppLink>
               <AppLink to="/myinbox/idvs" className="flex size-10 items-center justify-center rounded-full hover:bg-canvas" aria-label="メールボックス">

@@ -3,17 +3,19 @@ import { Outlet } from 'react-router';
 import { AppLink } from '~/components/AppLink';
 import { useRootData } from '~/lib/root-data';
 import { LEGAL_LINKS } from '~/components/SiteFooter';
+import { HeaderCoins } from '~/components/SiteHeader';
 
 export default function ExternalLayout() {
   const root = useRootData();
   return (
     <>
       <header className="border-b border-line bg-white pt-safe">
-        <div className="mx-auto flex h-14 max-w-md items-center justify-center px-4">
+        <div className={`mx-auto flex h-14 max-w-md items-center px-4 ${root?.wallet ? 'justify-between' : 'justify-center'}`}>
           <AppLink to="/" className="flex items-center gap-1.5 text-lg font-black text-primary-ink">
             <span aria-hidden="true" className="inline-block size-7 rounded-lg bg-gradient-to-br from-primary to-amber-400" />
             {root?.site.name}
           </AppLink>
+          <HeaderCoins />
         </div>
       </header>
       <main id="main" className="mx-auto w-full max-w-md px-4 py-6">

@@ -1,33 +1,51 @@
-// The prize choices (convert to coins / keep for shipping) as a form action, shared by the result
-// page and the prize box. Ownership is checked by the module: another member's prize is a 404.
+// The prize choices as a form action, shared by the result page and the prize box: convert undecided
+// cards (one or many), convert one kept card (its own intent and confirmation), keep for shipping.
+// Ownership is checked by the module: another member's prize is a 404.
 import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import { convertPrizes, keepPrizes } from '../../modules/draw';
 import { formatCoins } from './numbers';
 
-export type PrizeActionData = { ok: true; message: string } | { ok: false; message: string };
+export type PrizeActionData =
+  | { ok: true; intent: PrizeIntent; message: string; prizeIds: string[] }
+  | { ok: false; intent: PrizeIntent | null; message: string };
+
+export type PrizeIntent = 'convert' | 'convertKept' | 'keep';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The most cards one choice may name (a 100連 and then some). */
+export const MAX_PRIZES_PER_CHOICE = 200;
 
+const refuse = (status: number, message: string, intent: PrizeIntent | null = null) =>
+  data<PrizeActionData>({ ok: false, intent, message }, { status });
+
+/**
+ * Applies one choice. `convert` never touches a kept card (the module refuses the whole request);
+ * `convertKept` names exactly one card and is the only way to convert a kept one.
+ * @example export const action = ({ request, context }) => prizeChoiceAction(context.get(shopRequestContext), request)
+ */
 export async function prizeChoiceAction(shop: ShopRequest, request: Request) {
-  if (!shop.member) return data<PrizeActionData>({ ok: false, message: 'ログインしてください。' }, { status: 401 });
+  if (!shop.member) return refuse(401, 'ログインしてください。');
   const form = await readFormFields(request);
-  if (!form) return data<PrizeActionData>({ ok: false, message: UNREADABLE_FORM_MESSAGE }, { status: 400 });
-  const ids = String(form.prizeIds ?? '').split(',').map((id) => id.trim()).filter(Boolean);
-  if (ids.length === 0 || ids.length > 200 || !ids.every((id) => UUID.test(id))) {
-    return data<PrizeActionData>({ ok: false, message: 'カードを選び直してください。' }, { status: 400 });
+  if (!form) return refuse(400, UNREADABLE_FORM_MESSAGE);
+  const intent = (['convert', 'convertKept', 'keep'] as const).find((i) => i === form.intent) ?? null;
+  if (!intent) return refuse(400, '操作を選び直してください。');
+  const ids = [...new Set(String(form.prizeIds ?? '').split(',').map((id) => id.trim()).filter(Boolean))];
+  if (ids.length === 0 || ids.length > MAX_PRIZES_PER_CHOICE || !ids.every((id) => UUID.test(id))) {
+    return refuse(400, 'カードを選び直してください。', intent);
   }
-  const { db } = shop.services;
-  if (form.intent === 'convert') {
-    const outcome = await convertPrizes(db, shop.member.id, ids, { freeCoinDays: shop.services.config.FREE_COIN_EXPIRY_DAYS });
-    if (!outcome.ok) return data<PrizeActionData>({ ok: false, message: outcome.message }, { status: outcome.status });
-    return { ok: true, message: `${outcome.converted.length}枚を${formatCoins(outcome.total)}コインに交換しました。` } satisfies PrizeActionData;
-  }
-  if (form.intent === 'keep') {
+  if (intent === 'convertKept' && ids.length !== 1) return refuse(400, '保管中のカードは1枚ずつ交換してください。', intent);
+  const { db, config } = shop.services;
+  if (intent === 'keep') {
     const outcome = await keepPrizes(db, shop.member.id, ids);
-    if (!outcome.ok) return data<PrizeActionData>({ ok: false, message: outcome.message }, { status: outcome.status });
-    return { ok: true, message: `${outcome.kept}枚を発送用に保管しました。発送の申し込みは獲得商品から行えます。` } satisfies PrizeActionData;
+    if (!outcome.ok) return refuse(outcome.status, outcome.message, intent);
+    return { ok: true, intent, prizeIds: ids, message: `${outcome.kept}枚を発送用に保管しました。` } satisfies PrizeActionData;
   }
-  return data<PrizeActionData>({ ok: false, message: '操作を選び直してください。' }, { status: 400 });
+  const outcome = await convertPrizes(db, shop.member.id, ids, { freeCoinDays: config.FREE_COIN_EXPIRY_DAYS, includeKept: intent === 'convertKept' });
+  if (!outcome.ok) return refuse(outcome.status, outcome.message, intent);
+  return {
+    ok: true, intent, prizeIds: ids,
+    message: `${outcome.converted.length}枚を${formatCoins(outcome.total)}コインに交換しました。`,
+  } satisfies PrizeActionData;
 }

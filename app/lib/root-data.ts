@@ -4,6 +4,8 @@ import type { InAppNotice } from '~/guards/rules';
 
 export interface RootData {
   member: { id: string; name: string; role: string } | null;
+  /** The member's coins for the header (null for visitors); every action revalidates it. */
+  wallet: { paid: number; free: number; total: number } | null;
   site: { name: string; tagline: string; origin: string };
   buildId: string;
   buildPollSeconds: number;

@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
 import { createMemberWithCoins, createPublishedPack } from '../../tests/support/fixtures';
 import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { drawLots, drawLotsForSession, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrizes, listPrizes, getRemaining, memberDrawnLots } from './index';
+import { drawLots, drawLotsForSession, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrizes, listPrizes, getRemaining, memberDrawnLots, describeDraws, describePrizes, countPrizesByStatus } from './index';
 import { sessions } from '../identity/schema';
-import { checkInvariants, getBalance, listLedgerEntries, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '../wallet';
+import { checkInvariants, getBalance, listLedgerEntries, listCoinHistory, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '../wallet';
 import { getExp } from '../progression';
 import { endPack, getPackReveal } from '../gacha/admin';
 import { sql } from 'drizzle-orm';
@@ -149,6 +149,24 @@ describe('prizes', () => {
     expect((await listPrizes(db, bob)).items).toHaveLength(0);
   });
 
+  it('never lets a bulk conversion touch a kept prize: all or nothing, and only with includeKept', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 30, price: 100 });
+    const member = await createMemberWithCoins(db, { paid: 1000 });
+    const outcome = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() });
+    if (!outcome.ok) throw new Error('draw failed');
+    const ids = outcome.result.items.map((p) => p.prizeId);
+    await keepPrizes(db, member, ids.slice(0, 2));
+    const before = await getBalance(db, member);
+    expect(await convertPrizes(db, member, ids)).toMatchObject({ ok: false, code: 'PRIZE_KEPT', status: 409 });
+    expect(await convertPrizes(db, member, [ids[0]!])).toMatchObject({ ok: false, code: 'PRIZE_KEPT' });
+    expect(await getBalance(db, member)).toEqual(before);
+    expect((await listPrizes(db, member, { status: ['pending'] })).items).toHaveLength(8);
+    const single = await convertPrizes(db, member, [ids[0]!], { includeKept: true });
+    expect(single).toMatchObject({ ok: true, converted: [{ prizeId: ids[0] }] });
+    expect((await listPrizes(db, member, { status: ['kept'] })).items.map((p) => p.prizeId)).toEqual([ids[1]]);
+  });
+
   it('converts undecided prizes after the deadline, once', async () => {
     const db = handle.db;
     const gachaId = await createPublishedPack(db, { lots: 30, price: 100 });
@@ -162,6 +180,52 @@ describe('prizes', () => {
     const box = await listPrizes(db, member, { status: ['pending', 'kept', 'converted'] });
     expect(box.items.filter((p) => p.status === 'converted')).toHaveLength(9);
     expect(box.items.filter((p) => p.status === 'kept')).toHaveLength(1);
+  });
+});
+
+describe('coin history by action', () => {
+  it('shows a draw spent from several grants as one row and a bulk conversion as one row, and pages without splitting them', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 60, price: 100 });
+    const member = await createMemberWithCoins(db, { paid: 2000, free: 300 });
+    const drawn = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() });
+    if (!drawn.ok) throw new Error('draw failed');
+    const ids = drawn.result.items.map((p) => p.prizeId);
+    await keepPrizes(db, member, [ids[0]!]);
+    const converted = await convertPrizes(db, member, ids.slice(1));
+    if (!converted.ok) throw new Error('conversion failed');
+    await convertPrizes(db, member, [ids[0]!], { includeKept: true });
+    const paying = converted.converted.filter((c) => c.coins > 0).length;
+
+    const { items } = await listCoinHistory(db, member, { limit: 10 });
+    const [single, bulk, draw] = items;
+    expect(single).toMatchObject({ reason: 'prize_conversion', refs: [ids[0]] });
+    expect(bulk).toMatchObject({ reason: 'prize_conversion', amount: converted.total, free: converted.total, paid: 0 });
+    expect(bulk!.entries).toHaveLength(paying);
+    // The draw took the free 300 first, then 700 paid: two ledger entries, one row.
+    expect(draw).toMatchObject({ reason: 'draw', amount: -1000, free: -300, paid: -700, refs: [drawn.result.drawId] });
+    expect(draw!.entries).toHaveLength(2);
+    expect(items.at(-1)?.amount).toBeGreaterThan(0);
+
+    // Page by page, one row at a time: the same rows, none split, none repeated.
+    const walked: number[] = [];
+    let before: number | undefined;
+    for (let page = 0; page < 20; page++) {
+      const next = await listCoinHistory(db, member, { limit: 1, before });
+      walked.push(...next.items.map((r) => r.id));
+      if (!next.nextBefore) break;
+      before = next.nextBefore;
+    }
+    expect(walked).toEqual(items.map((r) => r.id));
+
+    const draws = await describeDraws(db, member, [drawn.result.drawId, randomUUID()]);
+    expect(draws.get(drawn.result.drawId)).toMatchObject({ gachaId, count: 10 });
+    expect(draws.size).toBe(1);
+    const other = await createMemberWithCoins(db, { paid: 0 });
+    expect((await describeDraws(db, other, [drawn.result.drawId])).size).toBe(0);
+    expect((await describePrizes(db, other, ids)).size).toBe(0);
+    expect((await describePrizes(db, member, ids)).size).toBe(10);
+    expect(await countPrizesByStatus(db, member)).toEqual({ pending: 0, kept: 0, converted: 10, shipping: 0 });
   });
 });
 

@@ -76,6 +76,8 @@ export function describeDrawRefusal(code: DrawRefusalCode, details: Record<strin
 export const drawRequestHash = (gachaId: string, count: number) =>
   createHash('sha256').update(JSON.stringify({ op: 'createDraw', gachaId, count })).digest('hex');
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const RETRYABLE = new Set(['40001', '40P01', '55P03']);
 
 /** The SQLSTATE of a database error, wrapped by Drizzle or not. */
@@ -242,24 +244,89 @@ export async function listPrizes(
   return { items, next: rows.length > limit && last ? { createdAt: last.cursorAt, id: last.prizeId } : null };
 }
 
-export type PrizeChoiceOutcome =
-  | { ok: true; converted: { prizeId: string; coins: number }[]; total: number; balance: { paid: number; free: number } }
-  | { ok: false; code: 'PRIZE_NOT_FOUND' | 'PRIZE_ALREADY_DECIDED'; status: 404 | 409; message: string };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const notFound = { ok: false as const, code: 'PRIZE_NOT_FOUND' as const, status: 404 as const, message: '対象のカードが見つかりません。' };
-const decided = { ok: false as const, code: 'PRIZE_ALREADY_DECIDED' as const, status: 409 as const, message: 'すでにコイン交換または発送手続き済みのカードが含まれています。' };
+/**
+ * What the member's own draws were (pack and count), for the coin history. Another member's draw
+ * is simply absent.
+ * @example (await describeDraws(db, member.id, [drawId])).get(drawId)?.gachaTitle
+ */
+export async function describeDraws(db: Database, memberId: string, drawIds: string[]): Promise<Map<string, { gachaId: string; genreId: string; gachaTitle: string; count: number }>> {
+  const ids = drawIds.filter((id) => UUID.test(id));
+  if (ids.length === 0) return new Map();
+  const rows = await db.select({ id: draws.id, gachaId: draws.gachaId, count: draws.count, genreId: gachas.genreId, gachaTitle: gachas.title })
+    .from(draws).innerJoin(gachas, eq(gachas.id, draws.gachaId))
+    .where(and(eq(draws.memberId, memberId), inArray(draws.id, ids)));
+  return new Map(rows.map(({ id, ...rest }) => [id, rest]));
+}
 
 /**
- * Converts the member's chosen prizes to free coins (all or none; each a ledger entry).
+ * The member's own prizes by id (tier and card), for the coin history's conversion rows.
+ * @example (await describePrizes(db, member.id, prizeIds)).get(prizeId)?.cardName
+ */
+export async function describePrizes(db: Database, memberId: string, prizeIds: string[]): Promise<Map<string, { tierLabel: string; tierRank: number; isLastOne: boolean; effect: PrizeItem['effect']; cardName: string; conversionValue: number }>> {
+  const ids = prizeIds.filter((id) => UUID.test(id));
+  if (ids.length === 0) return new Map();
+  const rows = await db.select({
+    id: prizes.id, conversionValue: prizes.conversionValue, tierLabel: gachaTiers.label, tierRank: gachaTiers.rank, isLastOne: gachaTiers.isLastOne,
+    effect: gachaTiers.effect, cardName: gachaTiers.cardName,
+  }).from(prizes).innerJoin(gachaTiers, eq(gachaTiers.id, prizes.tierId))
+    .where(and(eq(prizes.memberId, memberId), inArray(prizes.id, ids)));
+  return new Map(rows.map(({ id, ...rest }) => [id, rest]));
+}
+
+/**
+ * How many of the member's prizes are in each state (the prize box's filters).
+ * @example await countPrizesByStatus(db, member.id) // { pending: 12, kept: 3, converted: 80, shipping: 0 }
+ */
+export async function countPrizesByStatus(db: Database, memberId: string): Promise<Record<PrizeStatus, number>> {
+  const rows = await db.select({ status: prizes.status, n: sql<string>`count(*)` }).from(prizes)
+    .where(eq(prizes.memberId, memberId)).groupBy(prizes.status);
+  const counts: Record<PrizeStatus, number> = { pending: 0, kept: 0, converted: 0, shipping: 0 };
+  for (const row of rows) counts[row.status] = Number(row.n);
+  return counts;
+}
+
+export type PrizeChoiceRefusal = {
+  ok: false;
+  code: 'PRIZE_NOT_FOUND' | 'PRIZE_ALREADY_DECIDED' | 'PRIZE_KEPT';
+  status: 404 | 409;
+  message: string;
+};
+
+export type PrizeChoiceOutcome =
+  | { ok: true; converted: { prizeId: string; coins: number }[]; total: number; balance: { paid: number; free: number } }
+  | PrizeChoiceRefusal;
+
+const notFound = { ok: false as const, code: 'PRIZE_NOT_FOUND' as const, status: 404 as const, message: '対象のカードが見つかりません。' };
+const decided = { ok: false as const, code: 'PRIZE_ALREADY_DECIDED' as const, status: 409 as const, message: 'すでにコイン交換または発送手続き済みのカードが含まれています。' };
+const kept = {
+  ok: false as const, code: 'PRIZE_KEPT' as const, status: 409 as const,
+  message: '発送用に保管中のカードが含まれています。保管中のカードは1枚ずつ確認してから交換してください。',
+};
+
+export interface ConvertOptions {
+  /** The deadline job: converts only what is still undecided and due, never a kept prize. */
+  auto?: boolean;
+  /**
+   * A kept prize may be converted only when the request says so (one card, after its own
+   * confirmation). Without it a request that names a kept prize converts nothing (PRIZE_KEPT).
+   */
+  includeKept?: boolean;
+  now?: Date;
+  freeCoinDays?: number;
+}
+
+/**
+ * Converts the member's chosen prizes to free coins (all or none; each a ledger entry). Prizes kept
+ * for shipping are refused unless `includeKept` is set.
  * @example await convertPrizes(db, member.id, [prizeId])
  */
-export async function convertPrizes(db: Database, memberId: string, prizeIds: string[], options: { auto?: boolean; now?: Date; freeCoinDays?: number } = {}): Promise<PrizeChoiceOutcome> {
+export async function convertPrizes(db: Database, memberId: string, prizeIds: string[], options: ConvertOptions = {}): Promise<PrizeChoiceOutcome> {
   if (prizeIds.length === 0 || !prizeIds.every((id) => UUID.test(id))) return notFound;
   const result = await db.execute(sql`select prize_convert(${memberId}::text, ${`{${prizeIds.join(',')}}`}::uuid[], ${options.auto ?? false}::boolean,
-    ${`${options.freeCoinDays ?? FREE_COIN_DAYS} days`}::interval, ${options.now ? options.now.toISOString() : null}::timestamptz) as r`);
+    ${options.includeKept ?? false}::boolean, ${`${options.freeCoinDays ?? FREE_COIN_DAYS} days`}::interval,
+    ${options.now ? options.now.toISOString() : null}::timestamptz) as r`);
   const raw = (result as unknown as { rows: { r: { status: string; code?: string; converted?: { prizeId: string; coins: number }[]; total?: number; balance?: { paid: number; free: number } } }[] }).rows[0]!.r;
-  if (raw.status !== 'completed') return raw.code === 'PRIZE_ALREADY_DECIDED' ? decided : notFound;
+  if (raw.status !== 'completed') return raw.code === 'PRIZE_ALREADY_DECIDED' ? decided : raw.code === 'PRIZE_KEPT' ? kept : notFound;
   return { ok: true, converted: raw.converted ?? [], total: raw.total ?? 0, balance: raw.balance ?? { paid: 0, free: 0 } };
 }
 

@@ -59,7 +59,7 @@ type Selection = { picks: number[]; extra: 'none' | 'foreign' | 'decided' | 'gho
 type Op =
   | { t: 'grant'; m: number; kind: CoinKind; tenths: number; expiry: number | null; reuse: { k: number; sameBody: boolean } | null }
   | { t: 'draw'; m: number; p: number; c: number; fit: boolean; invalid: boolean; reuse: { k: number; same: boolean } | null }
-  | ({ t: 'convert'; m: number } & Selection)
+  | ({ t: 'convert'; m: number; includeKept: boolean } & Selection)
   | ({ t: 'keep'; m: number } & Selection)
   | { t: 'advance'; ms: number }
   | { t: 'toEvent'; delta: -1 | 0 | 1 }
@@ -128,7 +128,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       reuse: sometimes(fc.record({ k: fc.nat(20), same: fc.boolean() }), 6),
     }),
   },
-  { weight: 12, arbitrary: fc.tuple(member, selectionArb).map(([m, s]) => ({ t: 'convert' as const, m, ...s })) },
+  { weight: 12, arbitrary: fc.tuple(member, selectionArb, fc.boolean()).map(([m, s, includeKept]) => ({ t: 'convert' as const, m, includeKept, ...s })) },
   { weight: 6, arbitrary: fc.tuple(member, selectionArb).map(([m, s]) => ({ t: 'keep' as const, m, ...s })) },
   {
     weight: 10,
@@ -379,9 +379,9 @@ class Run {
   private async convert(op: Extract<Op, { t: 'convert' }>) {
     const memberId = this.memberAt(op.m);
     const ids = this.select(memberId, op);
-    const expected = this.model.convert(memberId, ids, this.now);
+    const expected = this.model.convert(memberId, ids, this.now, false, op.includeKept);
     tally(`convert ${expected.ok ? 'ok' : expected.code}`);
-    const outcome = await convertPrizes(this.db, memberId, ids, { now: new Date(this.now) });
+    const outcome = await convertPrizes(this.db, memberId, ids, { now: new Date(this.now), includeKept: op.includeKept });
     if (!expected.ok) {
       expect(outcome, `convert ${ids.length}`).toMatchObject({ ok: false, code: expected.code, status: expected.code === 'PRIZE_NOT_FOUND' ? 404 : 409 });
       return;

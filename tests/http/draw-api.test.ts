@@ -111,6 +111,30 @@ describe.skipIf(!databaseUrl)(`draw API${databaseUrl ? '' : ' (skipped: needs Po
     expect(entries.body.items.filter((e: { reason: string }) => e.reason === 'prize_conversion')).toHaveLength(1);
   });
 
+  it('never converts a kept prize without includeKept: a bulk request converts nothing and says why', async () => {
+    const won = await draw(alice.token, 10);
+    const ids = (won.body.items as { id: string }[]).map((p) => p.id);
+    const [keptId, ...undecided] = ids as [string, ...string[]];
+    expect((await api('/me/prizes/keeps', { token: alice.token, body: { prizeIds: [keptId] } })).status).toBe(200);
+    const before = await getBalance(handle!.db, alice.id);
+    const bulk = await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: ids }, key: randomUUID() });
+    expect(bulk.status).toBe(409);
+    expect(bulk.body.error).toMatchObject({ code: 'PRIZE_KEPT', message: expect.stringMatching(/保管中のカード/) });
+    const explicitFalse = await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: [keptId], includeKept: false } });
+    expect(explicitFalse.body.error.code).toBe('PRIZE_KEPT');
+    expect(await getBalance(handle!.db, alice.id)).toEqual(before);
+    const box = await api('/me/prizes?limit=100', { token: alice.token });
+    const statusOf = (id: string) => box.body.items.find((p: { id: string }) => p.id === id)?.status;
+    expect(statusOf(keptId)).toBe('kept');
+    expect(undecided.every((id) => statusOf(id) === 'pending')).toBe(true);
+    // The undecided ones convert as a bulk; the kept one only with the flag, on its own.
+    expect((await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: undecided } })).status).toBe(200);
+    const single = await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: [keptId], includeKept: true } });
+    expect(single.status).toBe(200);
+    expect(single.body.converted).toHaveLength(1);
+    expect((await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: [keptId], includeKept: 'yes' } })).status).toBe(400);
+  });
+
   it('refuses bad requests with 4xx and Japanese messages, never a 5xx', async () => {
     expect((await api(`/gachas/${PACK}/draws`, { body: { count: 1 }, key: randomUUID() })).status).toBe(401);
     const noKey = await api(`/gachas/${PACK}/draws`, { token: alice.token, body: { count: 1 } });

@@ -82,7 +82,7 @@ export type DrawPlan =
   | { type: 'completed'; cost: number; final: boolean };
 
 export type ChoiceExpectation =
-  | { ok: false; code: 'PRIZE_NOT_FOUND' | 'PRIZE_ALREADY_DECIDED' }
+  | { ok: false; code: 'PRIZE_NOT_FOUND' | 'PRIZE_ALREADY_DECIDED' | 'PRIZE_KEPT' }
   | { ok: true; ids: string[] };
 
 /** A reported prize of a fresh draw, as the runner hands it to the model. */
@@ -326,10 +326,14 @@ export class ShopModel {
     return { ok: true, ids: distinct.sort(byUuid) };
   }
 
-  /** Converts prizes to free coins at their conversion value, expiring 90 days later; all or none. */
-  convert(memberId: string, ids: string[], now: number, auto = false): ChoiceExpectation & { total?: number } {
+  /**
+   * Converts prizes to free coins at their conversion value, expiring 90 days later; all or none.
+   * A kept prize is converted only with `includeKept` (the deadline job never sees kept ones).
+   */
+  convert(memberId: string, ids: string[], now: number, auto = false, includeKept = false): ChoiceExpectation & { total?: number } {
     const judged = this.judgeChoice(memberId, ids);
     if (!judged.ok) return judged;
+    if (!auto && !includeKept && judged.ids.some((id) => this.prizes.get(id)!.status === 'kept')) return { ok: false, code: 'PRIZE_KEPT' };
     let total = 0;
     for (const id of judged.ids) {
       const p = this.prizes.get(id)!;

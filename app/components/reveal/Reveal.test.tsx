@@ -33,8 +33,8 @@ describe('Reveal', () => {
     expect(html).toContain('fixed inset-0 z-overlay');
   });
 
-  it('lands on the best item, not the first one, with its details', () => {
-    const html = renderToString(<Reveal items={items} onDone={() => {}} />);
+  it('lands a single card on that prize, with its details', () => {
+    const html = renderToString(<Reveal items={[items[1]]} onDone={() => {}} />);
     expect(html).toContain('data-reveal-effect="rainbow"');
     const land = landing(html);
     expect(land).toContain('>S賞</span>');
@@ -44,9 +44,30 @@ describe('Reveal', () => {
     expect(land).toContain('>SAR</span>');
     expect(land).toContain('>PSA10</span>');
     expect(land).toContain('コイン交換 30,000コイン');
-    expect(land).toContain('2件中の最高の賞');
     expect(land).toContain('結果を見る');
-    expect(land).not.toContain('こもれびリス');
+  });
+
+  it('lands a multi-draw on a grid of every card, the best one marked and named', () => {
+    const html = renderToString(<Reveal items={items} onDone={() => {}} />);
+    expect(html).toContain('data-reveal-effect="rainbow"');
+    const land = landing(html);
+    expect(land).toContain('data-reveal-grid="cards"');
+    expect(land.match(/class="rv-tile /g)).toHaveLength(2);
+    expect(land).toContain('alt="C賞 こもれびリス"');
+    expect(land).toMatch(/class="rv-tile rv-hit rv-hit-rainbow rv-best"[^>]*data-best=""/);
+    expect(land).toContain('2連の結果');
+    expect(land).toContain('蒼炎のフェニックス');
+    expect(land).toContain('結果を見る');
+  });
+
+  it('shows a 100連 as a fast grid of small tiles, hits starred', () => {
+    const many: RevealItem[] = Array.from({ length: 100 }, (_, i) => ({ ...items[0], prizeId: `c${i}` }));
+    many[57] = { ...items[1], prizeId: 's57' };
+    const land = landing(renderToString(<Reveal items={many} onDone={() => {}} />));
+    expect(land).toContain('data-reveal-grid="fast"');
+    expect(land.match(/class="rv-tile /g)).toHaveLength(100);
+    expect(land.match(/rv-tile-label/g)).toHaveLength(1);
+    expect(land).toContain('当たり1枚');
   });
 
   it('plays the promotion for a rainbow prize and the banner for a last one', () => {
@@ -57,12 +78,6 @@ describe('Reveal', () => {
     expect(html).toContain('data-reveal-effect="lastone"');
     expect(html).toContain('class="rv-lo-banner">ラストワン賞</p>');
     expect(landing(html)).toContain('LAST ONE');
-  });
-
-  it('flashes the other cards of a multi-draw before landing', () => {
-    const html = renderToString(<Reveal items={items} onDone={() => {}} />);
-    expect(html.match(/class="rv-flipcard"/g)).toHaveLength(1);
-    expect(html).toContain('%2Fdemo%2Fcards%2Fcard-06.svg');
   });
 
   it('waits sealed, without revealing the prize, when autoPlay is false', () => {

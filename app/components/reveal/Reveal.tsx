@@ -1,5 +1,6 @@
 // The draw-result reveal (演出): a full-screen overlay that shakes a pack through colour steps, bursts
-// with the best tier's light and lands on the best prize actually won. Pure CSS animations.
+// with the best tier's light and lands on the best prize actually won; a multi-draw lands on a grid
+// that turns every card, the hits glowing and the best one with its tier's effect. Pure CSS animations.
 import { useCallback, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { buttonClassName } from '../Button';
 import { Image } from '../Image';
@@ -7,7 +8,7 @@ import { formatCoins } from '~/lib/numbers';
 import type { RevealItem } from './types';
 import { REVEAL_CSS } from './reveal-styles';
 import {
-  EFFECT_ACCENTS, STEP_COLOURS, announcement, bestItem, cardDetails, effectFor, flipItems, revealTimeline,
+  EFFECT_ACCENTS, STEP_COLOURS, announcement, bestIndex, bestItem, cardDetails, effectFor, isHitEffect, revealTimeline,
 } from './reveal-logic';
 
 export interface RevealProps {
@@ -66,7 +67,7 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
   const effect = effectFor(items);
   const timeline = revealTimeline(effect, items.length);
   const best = items.length > 0 ? bestItem(items) : null;
-  const flips = flipItems(items, timeline.flipCount);
+  const multi = items.length > 1;
 
   // Focus moves into the overlay; the page behind neither scrolls nor keeps focus; Escape skips.
   useEffect(() => {
@@ -130,8 +131,10 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
     '--rv-promo-dur': ms(timeline.promotionMs),
     '--rv-burst': ms(timeline.burstStart),
     '--rv-burst-dur': ms(timeline.burstMs),
-    '--rv-flip-dur': ms(timeline.flipMs),
     '--rv-land': ms(timeline.landStart),
+    '--rv-grid': ms(timeline.gridStart),
+    '--rv-grid-step': ms(timeline.gridStaggerMs),
+    '--rv-tile-dur': ms(timeline.gridFlipMs),
     '--rv-land-dur': ms(timeline.landMs),
     '--rv-accent': EFFECT_ACCENTS[effect],
   } as CSSProperties;
@@ -154,13 +157,15 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
     >
       <style dangerouslySetInnerHTML={{ __html: REVEAL_CSS }} />
 
-      <button
-        type="button"
-        onClick={finish}
-        className="absolute top-[calc(env(safe-area-inset-top)+0.75rem)] right-[calc(env(safe-area-inset-right)+0.75rem)] z-10 inline-flex min-h-11 items-center gap-1 rounded-full border border-white/50 bg-black/40 px-4 text-sm font-bold text-white backdrop-blur-sm hover:bg-black/60"
-      >
-        スキップ<span aria-hidden="true">»</span>
-      </button>
+      {phase !== 'landed' ? (
+        <button
+          type="button"
+          onClick={finish}
+          className="absolute top-[calc(env(safe-area-inset-top)+0.75rem)] right-[calc(env(safe-area-inset-right)+0.75rem)] z-10 inline-flex min-h-11 items-center gap-1 rounded-full border border-white/50 bg-black/40 px-4 text-sm font-bold text-white backdrop-blur-sm hover:bg-black/60"
+        >
+          スキップ<span aria-hidden="true">»</span>
+        </button>
+      ) : null}
 
       {phase === 'sealed' ? (
         <div className="rv-stage rv-sealed-stage flex-col gap-10 px-4">
@@ -201,12 +206,6 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
           {timeline.promotion === 'lastone' ? <p className="rv-lo-banner">ラストワン賞</p> : null}
           <div className="rv-rays" />
           <div className="rv-flash" />
-          {flips.map((item, index) => (
-            <div key={index} className="rv-flipcard" style={{ animationDelay: ms(timeline.flipStart + index * timeline.flipMs) }}>
-              <Image src={item.imagePath} alt="" width={250} height={349} priority />
-              <span>{item.tierLabel}</span>
-            </div>
-          ))}
         </div>
       ) : null}
 
@@ -215,13 +214,15 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
           data-reveal-landing=""
           className="rv-land absolute inset-0 flex flex-col items-center overflow-x-hidden overflow-y-auto px-4 pt-[calc(env(safe-area-inset-top)+4.25rem)] pb-[calc(env(safe-area-inset-bottom)+1.5rem)]"
           onAnimationEnd={(event) => {
-            if (event.target === event.currentTarget && event.animationName === 'rv-land-in') setPhase('landed');
+            // A multi-draw's grid is still turning when the frame has faded in: its timer lands it.
+            if (!multi && event.target === event.currentTarget && event.animationName === 'rv-land-in') setPhase('landed');
           }}
         >
-          {best ? (
+          {best && multi ? (
+            <MultiLanding items={items} best={best} onResult={finish} resultButton={resultButton} />
+          ) : best ? (
             <div className="my-auto flex w-full max-w-sm flex-col items-center text-center">
               {best.isLastOne || effect === 'lastone' ? <p className="rv-lo-ribbon">LAST ONE</p> : null}
-              {items.length > 1 ? <p className="mb-1 text-sm font-bold text-white/80">{`${items.length}件中の最高の賞`}</p> : null}
               <p className="mb-4 flex items-center gap-2 text-2xl font-black">
                 <span className="rv-badge">{best.tierLabel}</span>
                 <span>獲得！</span>
@@ -265,6 +266,48 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
       <p role="status" aria-live="polite" className="sr-only">
         {phase === 'landed' && best ? announcement(best, items.length) : ''}
       </p>
+    </div>
+  );
+}
+
+/**
+ * A multi-draw's landing: every card in a grid, turning one after another (a 100連 as small tiles),
+ * hits glowing in their tier's colour and the best card with its effect; then 結果を見る.
+ */
+function MultiLanding({ items, best, onResult, resultButton }: { items: RevealItem[]; best: RevealItem; onResult: () => void; resultButton: React.RefObject<HTMLButtonElement | null> }) {
+  const bestAt = bestIndex(items);
+  const large = items.length > 10;
+  const hits = items.filter((item) => isHitEffect(item.effect)).length;
+  return (
+    <div className="my-auto flex w-full max-w-xl flex-col items-center text-center" data-reveal-grid={large ? 'fast' : 'cards'}>
+      {best.isLastOne ? <p className="rv-lo-ribbon">LAST ONE</p> : null}
+      <p className="text-sm font-bold text-white/80">{`${items.length}連の結果`}{hits > 0 ? `・当たり${hits}枚` : ''}</p>
+      <p className="mt-1 mb-3 flex items-center gap-2 text-2xl font-black">
+        <span className="rv-badge">{best.tierLabel}</span>
+        <span>獲得！</span>
+      </p>
+      <ul className={`rv-grid grid w-full ${large ? 'grid-cols-10 gap-1' : 'grid-cols-5 gap-2'}`} aria-label="引いたカード">
+        {items.map((item, index) => {
+          const hit = isHitEffect(item.effect);
+          return (
+            <li key={item.prizeId} className={`rv-tile ${hit ? `rv-hit rv-hit-${item.effect}` : ''} ${index === bestAt ? 'rv-best' : ''}`}
+              style={{ '--i': index } as CSSProperties} data-best={index === bestAt ? '' : undefined}>
+              <div className="rv-tile-inner">
+                <div className="rv-tile-back" aria-hidden="true" />
+                <div className="rv-tile-front">
+                  <Image src={item.imagePath} alt={`${item.tierLabel} ${item.cardName}`} width={large ? 64 : 120} height={large ? 90 : 168} priority={!large} />
+                  {!large || hit ? <span className="rv-tile-label">{large ? '★' : item.tierLabel}</span> : null}
+                </div>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <h2 className="mt-4 text-base leading-snug font-black break-words text-white">{best.cardName}</h2>
+      <p className="mt-1 text-sm text-white/80">{`コイン交換 ${formatCoins(best.conversionValue)}コイン`}</p>
+      <button ref={resultButton} type="button" onClick={onResult} className={buttonClassName({ size: 'lg', fullWidth: true, className: 'mt-4 max-w-xs' })}>
+        結果を見る
+      </button>
     </div>
   );
 }

@@ -1,6 +1,7 @@
-// The reveal lands on the right prize, plays its effect, and keeps to 2–4 seconds.
+// The reveal lands on the right prize, plays its effect, keeps a single card to 2–4 seconds and a
+// multi-draw's grid to about a second more.
 import { describe, it, expect } from 'vitest';
-import { announcement, bestItem, effectFor, flipItems, MAX_FLIPS, REVEAL_EFFECTS, revealTimeline } from './reveal-logic';
+import { announcement, bestItem, effectFor, gridPace, REVEAL_EFFECTS, revealTimeline } from './reveal-logic';
 import { sampleRevealItems } from './samples';
 import type { RevealEffect, RevealItem } from './types';
 
@@ -62,15 +63,17 @@ describe('REVEAL_EFFECTS', () => {
 });
 
 describe('revealTimeline', () => {
-  it('lasts 2 to 4 seconds for every effect and draw size', () => {
+  it('lands a single card in 2 to 4 seconds, and turns a multi-draw grid within 5.5 seconds in all', () => {
     for (const effect of ALL_EFFECTS) {
       for (const count of [1, 2, 10, 100]) {
         const t = revealTimeline(effect, count);
-        expect(t.totalMs, `${effect} ×${count}`).toBeGreaterThanOrEqual(2000);
-        expect(t.totalMs, `${effect} ×${count}`).toBeLessThanOrEqual(4000);
+        expect(t.landStart + t.landMs, `${effect} ×${count}`).toBeGreaterThanOrEqual(2000);
+        expect(t.landStart + t.landMs, `${effect} ×${count}`).toBeLessThanOrEqual(4000);
+        expect(t.totalMs, `${effect} ×${count}`).toBeLessThanOrEqual(count === 1 ? 4000 : 5500);
         expect(t.chargeStart).toBeLessThan(t.promotionStart);
         expect(t.promotionStart).toBeLessThanOrEqual(t.burstStart);
         expect(t.burstStart).toBeLessThan(t.landStart);
+        expect(t.gridStart).toBe(t.landStart + t.landMs);
       }
     }
   });
@@ -86,26 +89,15 @@ describe('revealTimeline', () => {
     expect(revealTimeline('gold', 1).totalMs).toBeLessThan(revealTimeline('rainbow', 1).totalMs);
   });
 
-  it('flips through other cards only in a multi-draw, at most MAX_FLIPS', () => {
-    expect(revealTimeline('gold', 1).flipCount).toBe(0);
-    expect(revealTimeline('gold', 2).flipCount).toBe(1);
-    expect(revealTimeline('gold', 10).flipCount).toBe(MAX_FLIPS);
-  });
-});
-
-describe('flipItems', () => {
-  it('shows the best runners-up, worst first, never the best item itself', () => {
-    const s = item('s', 1, 'rainbow');
-    const items = [item('c1', 4, 'normal'), item('a', 2, 'gold'), s, item('b', 3, 'silver'), item('c2', 4, 'normal')];
-    expect(flipItems(items, 3).map((i) => i.prizeId)).toEqual(['c1', 'b', 'a']);
-    expect(flipItems(items, 10)).not.toContain(s);
-    expect(flipItems([s], 3)).toEqual([]);
-  });
-
-  it('excludes only the best occurrence when the same prize is drawn twice', () => {
-    const a = item('same', 2, 'gold');
-    const b = item('same', 2, 'gold');
-    expect(flipItems([a, b], 3)).toEqual([b]);
+  it('turns every card of a multi-draw in about a second, whatever its size', () => {
+    expect(revealTimeline('gold', 1).totalMs).toBe(revealTimeline('gold', 1).gridStart);
+    for (const count of [2, 10, 100, 300]) {
+      const { staggerMs, flipMs } = gridPace(count);
+      const gridMs = revealTimeline('gold', count).totalMs - revealTimeline('gold', count).gridStart;
+      expect(gridMs).toBe(staggerMs * (count - 1) + flipMs);
+      expect(gridMs, `×${count}`).toBeGreaterThan(0);
+      expect(gridMs, `×${count}`).toBeLessThanOrEqual(count <= 10 ? 1400 : 2100);
+    }
   });
 });
 

@@ -105,9 +105,6 @@ const PLANS: Record<RevealEffect, EffectPlan> = {
   lastone: { steps: ['blue', 'green', 'red', 'gold'], stepMs: 400, promotion: 'lastone' },
 };
 
-/** At most this many other cards flash past before a multi-draw lands on the best one. */
-export const MAX_FLIPS = 3;
-
 /** The reveal's schedule in milliseconds from the start; every start time is absolute. */
 export interface RevealTimeline {
   steps: StepColour[];
@@ -116,37 +113,45 @@ export interface RevealTimeline {
   stepMs: number;
   promotionMs: number;
   burstMs: number;
-  flipMs: number;
-  flipCount: number;
   landMs: number;
   /** When the pack starts to shake and the first colour step lights. */
   chargeStart: number;
   /** When the promotion (昇格 / ラストワン banner) starts; equals burstStart without one. */
   promotionStart: number;
   burstStart: number;
-  flipStart: number;
   landStart: number;
-  /** When the landing frame is fully shown. */
+  /** A multi-draw: when the grid's first card turns, the delay between cards, one card's turn. */
+  gridStart: number;
+  gridStaggerMs: number;
+  gridFlipMs: number;
+  /** When the landing frame is fully shown (a multi-draw: every card of the grid turned). */
   totalMs: number;
 }
 
+/** The grid of a multi-draw turns all its cards in about a second, whatever their number. */
+export function gridPace(itemCount: number): { staggerMs: number; flipMs: number } {
+  if (itemCount <= 1) return { staggerMs: 0, flipMs: 0 };
+  return itemCount <= 10 ? { staggerMs: 110, flipMs: 380 } : { staggerMs: Math.max(6, Math.floor(1000 / itemCount)), flipMs: 260 };
+}
+
 /**
- * The timeline for an effect and a number of cards: 2–4 seconds in every case.
- * @example revealTimeline('gold', 1).totalMs // 3000
+ * The timeline for an effect and a number of cards: a single card lands in 2–4 seconds; a
+ * multi-draw then turns every card of its grid (at most 5.5 seconds in all, skippable throughout).
+ * @example revealTimeline('gold', 1).totalMs // 2850
  */
 export function revealTimeline(effect: RevealEffect, itemCount: number): RevealTimeline {
   const plan = PLANS[effect];
   const introMs = 400;
   const burstMs = 450;
-  const flipMs = 160;
   const landMs = 350;
   const promotionMs = plan.promotion ? 700 : 0;
-  const flipCount = Math.max(0, Math.min(MAX_FLIPS, itemCount - 1));
   const chargeStart = introMs;
   const promotionStart = chargeStart + plan.steps.length * plan.stepMs;
   const burstStart = promotionStart + promotionMs;
-  const flipStart = burstStart + burstMs;
-  const landStart = flipStart + flipCount * flipMs;
+  const landStart = burstStart + burstMs;
+  const gridStart = landStart + landMs;
+  const pace = gridPace(itemCount);
+  const gridMs = itemCount > 1 ? pace.staggerMs * (itemCount - 1) + pace.flipMs : 0;
   return {
     steps: plan.steps,
     promotion: plan.promotion,
@@ -154,32 +159,20 @@ export function revealTimeline(effect: RevealEffect, itemCount: number): RevealT
     stepMs: plan.stepMs,
     promotionMs,
     burstMs,
-    flipMs,
-    flipCount,
     landMs,
     chargeStart,
     promotionStart,
     burstStart,
-    flipStart,
     landStart,
-    totalMs: landStart + landMs,
+    gridStart,
+    gridStaggerMs: pace.staggerMs,
+    gridFlipMs: pace.flipMs,
+    totalMs: gridStart + gridMs,
   };
 }
 
-/**
- * The other cards that flash past before the landing, worst first, so each is at least as good as
- * the one before and the best prize comes last. Never includes the best item itself.
- */
-export function flipItems(items: readonly RevealItem[], count: number): RevealItem[] {
-  const best = bestIndex(items);
-  const others = items
-    .map((item, index) => ({ item, index }))
-    .filter(({ index }) => index !== best)
-    // Best runners-up (lowest rank, earliest) first, then keep `count` of them and show them worst first.
-    .sort((a, b) => rankOf(a.item) - rankOf(b.item) || a.index - b.index)
-    .slice(0, Math.max(0, count));
-  return others.reverse().map(({ item }) => item);
-}
+/** A card that counts as a hit in the grid (gold, rainbow, last one): it glows when it turns. */
+export const isHitEffect = (effect: RevealEffect) => effect === 'gold' || effect === 'rainbow' || effect === 'lastone';
 
 /** Rarity and grade as one line, e.g. 'SAR・PSA10'; '' when neither is known. */
 export function cardDetails(item: RevealItem): string {

@@ -1,23 +1,25 @@
 // /gacha/{genreId}/{gachaId}/result/{resultId} (layout gacha-result): the reveal animation, chosen
-// by the best tier won and landing on it, then the cards with their choices. Only the member who
-// drew sees it; anyone else gets the not-found page (a result's existence is not revealed).
+// by the best tier won and landing on it, then a summary by tier, the cards (low tiers of a large
+// draw collapsed into counts) and a sticky bar: まとめて交換 (undecided only, confirmed first),
+// 保管, もう一度引く. Only the member who drew sees it; anyone else gets the not-found page.
 import { useEffect, useState } from 'react';
 import { gachaEvent, track } from '~/lib/analytics';
 import { useRootData } from '~/lib/root-data';
 import { redirect, useNavigate, useSearchParams } from 'react-router';
 import type { Route } from './+types/result';
 import { shopRequestContext } from '~/context';
-import { Container } from '~/components/PageFrame';
-import { ButtonLink } from '~/components/Button';
+import { AppLink } from '~/components/AppLink';
+import { HeaderCoins } from '~/components/SiteHeader';
 import { Reveal, type RevealItem } from '~/components/reveal';
-import { PrizeList } from '~/components/gacha/PrizeList';
+import { PrizeChoices } from '~/components/gacha/PrizeList';
+import { groupByTier, tierCountLine } from '~/components/gacha/prize-summary';
+import { TIER_CHIP, drawOptionLabel } from '~/components/gacha/labels';
 import { notFound } from '~/lib/not-found';
 import { formatCoins } from '~/lib/numbers';
 import { formatYmdHm } from '~/lib/dates';
 import { prizeChoiceAction, type PrizeActionData } from '~/lib/prize-actions.server';
 import { getDrawResult } from '../../../modules/draw';
-import { getGacha } from '../../../modules/gacha';
-import { getBalance } from '../../../modules/wallet';
+import { getGachaDetail } from '../../../modules/gacha';
 
 export const handle = { title: '抽選結果' };
 
@@ -29,10 +31,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!shop.member) throw redirect(`/auth/sign_in?redirect=${encodeURIComponent(url.pathname)}`);
   const result = await getDrawResult(shop.services.db, shop.member.id, params.resultId);
   if (!result || result.gachaId !== params.gachaId) throw notFound(url.pathname);
-  const pack = await getGacha(shop.services.db, result.gachaId);
+  const pack = await getGachaDetail(shop.services.db, result.gachaId);
   if (!pack || pack.genreId !== params.genreId) throw notFound(url.pathname);
-  const balance = await getBalance(shop.services.db, shop.member.id);
-  return { result, pack: { id: pack.id, title: pack.title, genreId: pack.genreId }, balance, renderedAt: new Date().toISOString() };
+  // もう一度引く opens the same count's confirmation when the pack still offers it.
+  const againCount = pack.status === 'on_sale' && pack.drawOptions.includes(result.count) ? result.count : null;
+  return {
+    result,
+    pack: { id: pack.id, title: pack.title, genreId: pack.genreId },
+    againCount,
+    highlightCoins: shop.services.config.PRIZE_HIGHLIGHT_COINS,
+    renderedAt: new Date().toISOString(),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -40,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function GachaResult({ loaderData, actionData }: Route.ComponentProps) {
-  const { result, pack, balance } = loaderData;
+  const { result, pack, againCount } = loaderData;
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const [revealing, setRevealing] = useState(params.get('reveal') === '1');
@@ -50,7 +59,6 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
     if (params.get('reveal') === '1' && memberId) track(gachaEvent(memberId, pack.id));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [result.drawId]);
-  const outcome = actionData as PrizeActionData | undefined;
   // A prize carries every field the reveal needs.
   const items: RevealItem[] = result.items;
   const finishReveal = () => {
@@ -58,33 +66,56 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
     // The animation plays once: a reload or a shared link shows the cards directly.
     navigate(`/gacha/${pack.genreId}/${pack.id}/result/${result.drawId}`, { replace: true, preventScrollReset: true });
   };
+  const packHref = `/gacha/${pack.genreId}/${pack.id}`;
+  const groups = groupByTier(result.items);
+  const best = groups[0];
+  const totalValue = result.items.reduce((sum, p) => sum + p.conversionValue, 0);
+  const undecided = result.items.filter((p) => p.status === 'pending').length;
   return (
-    <Container className="flex flex-col gap-5 py-4">
+    <>
       {revealing && <Reveal items={items} onDone={finishReveal} />}
-      <header className="flex flex-col gap-1">
-        <h1 className="text-xl font-black">抽選結果</h1>
-        <p className="text-sm text-slate-300">
-          {pack.title}・{result.count === 1 ? '1回' : `${result.count}連`}・{formatCoins(result.cost)}コイン・{formatYmdHm(result.createdAt, 'slash')}
-        </p>
-        {result.lastOne && <p className="w-fit rounded-full bg-tier-last px-3 py-1 text-sm font-black text-white">ラストワン賞を獲得しました！</p>}
+      <header className="sticky top-0 z-header border-b border-white/10 bg-slate-900/95 pt-safe backdrop-blur">
+        <div className="mx-auto flex h-14 max-w-6xl items-center gap-2 px-2 sm:px-4">
+          <AppLink to={packHref} className="flex min-h-11 min-w-11 items-center justify-center rounded-full text-white hover:bg-white/10" aria-label={`${pack.title}に戻る`} data-testid="result-back">
+            <span aria-hidden="true" className="text-2xl leading-none">‹</span>
+          </AppLink>
+          <p className="min-w-0 flex-1 truncate text-sm font-bold">抽選結果・{pack.title}</p>
+          <HeaderCoins tone="dark" />
+        </div>
       </header>
-      <p className="rounded-2xl bg-white p-4 text-sm text-ink shadow-sm">
-        所持コイン <b className="text-lg" data-testid="result-balance">{formatCoins(balance.total)}</b>
-        <span className="text-muted">（有償 {formatCoins(balance.paid)}・無償 {formatCoins(balance.free)}）</span>
-      </p>
-      {outcome && (
-        <p role={outcome.ok ? 'status' : 'alert'} className={`rounded-xl p-3 text-sm font-bold ${outcome.ok ? 'bg-emerald-50 text-emerald-800' : 'bg-red-50 text-red-700'}`}>
-          {outcome.message}
+      <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-4">
+        <section aria-labelledby="result-title" className="flex flex-col gap-2 rounded-2xl bg-white/10 p-4" data-testid="result-summary">
+          <h1 id="result-title" className="flex flex-wrap items-center gap-2 text-xl font-black">
+            {best && <span className={`rounded-full px-3 py-0.5 text-base ${TIER_CHIP[best.effect] ?? TIER_CHIP.normal}`}>{best.label}</span>}
+            {best ? `獲得！（${result.count}件の結果）` : '抽選結果'}
+          </h1>
+          <p className="text-xs text-white/80">
+            {drawOptionLabel(result.count)}・{formatCoins(result.cost)}コイン・<time dateTime={result.createdAt}>{formatYmdHm(result.createdAt, 'slash')}</time>
+          </p>
+          {result.lastOne && <p className="w-fit rounded-full bg-tier-last px-3 py-1 text-sm font-black text-white">ラストワン賞を獲得しました！</p>}
+          <p className="text-sm font-bold" data-testid="tier-counts">{tierCountLine(groups)}</p>
+          <dl className="grid grid-cols-2 gap-2 text-center">
+            <div className="rounded-xl bg-white/10 py-2">
+              <dt className="text-[11px] text-white/80">交換価値の合計</dt>
+              <dd className="text-lg font-black" data-testid="result-total-value">{formatCoins(totalValue)}<span className="text-xs">コイン</span></dd>
+            </div>
+            <div className="rounded-xl bg-white/10 py-2">
+              <dt className="text-[11px] text-white/80">未選択</dt>
+              <dd className="text-lg font-black">{undecided}<span className="text-xs">枚</span></dd>
+            </div>
+          </dl>
+          <p className="text-xs text-white/80">
+            カードをタップすると交換・保管を選べます。期限までに選ばなかったカードは自動でコインに交換されます。
+          </p>
+        </section>
+        <h2 className="sr-only">獲得したカード</h2>
+        <PrizeChoices prizes={result.items} renderedAt={loaderData.renderedAt} highlightCoins={loaderData.highlightCoins}
+          actionData={actionData as PrizeActionData | undefined} layout="result"
+          again={againCount ? { href: `${packHref}?confirm=${againCount}`, label: drawOptionLabel(againCount) } : null} />
+        <p className="pb-2 text-center text-sm">
+          <AppLink to="/mypage?tab=prizes" className="font-bold text-white underline underline-offset-2">獲得商品をすべて見る</AppLink>
         </p>
-      )}
-      <p className="text-sm text-slate-300">
-        カードごとに「コインに交換」か「発送用に保管」を選べます。期限までに選ばなかったカードは自動でコインに交換されます。
-      </p>
-      <PrizeList prizes={result.items} renderedAt={loaderData.renderedAt} />
-      <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
-        <ButtonLink to={`/gacha/${pack.genreId}/${pack.id}`} size="lg" fullWidth>もう一度引く</ButtonLink>
-        <ButtonLink to="/mypage?tab=prizes" variant="secondary" size="lg" fullWidth>獲得商品を見る</ButtonLink>
       </div>
-    </Container>
+    </>
   );
 }

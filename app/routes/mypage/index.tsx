@@ -1,15 +1,18 @@
-// /mypage: the member's card, coins (balance, what expires soon), the prize box (?tab=prizes), the
-// coin history (?tab=coins), the purchase history with receipts (?tab=purchases), and the menu.
+// /mypage: the member's card, coins (balance, what expires soon), the prize box (?tab=prizes, with
+// filters 未選択・保管中・交換済み), the coin history by action (?tab=coins), the purchase history with
+// receipts (?tab=purchases), and the menu. An open tab starts at the top: the profile collapses.
 // Visitors are asked to sign in (mypage has no guard).
 import { Form, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
-import { PrizeList } from '~/components/gacha/PrizeList';
+import { PrizeChoices, PRIZE_STATUS_LABEL } from '~/components/gacha/PrizeList';
 import { formatCoins } from '~/lib/numbers';
 import { formatYmd, formatYmdHm } from '~/lib/dates';
 import { prizeChoiceAction, type PrizeActionData } from '~/lib/prize-actions.server';
-import { getBalance, listLedgerEntries } from '../../../modules/wallet';
-import { listPrizes } from '../../../modules/draw';
+import { getBalance } from '../../../modules/wallet';
+import { countPrizesByStatus, listPrizes, type PrizeStatus } from '../../../modules/draw';
+import { loadCoinHistory } from '~/lib/coin-history.server';
+import { memberCode } from '~/lib/member-code.server';
 import { getExp } from '../../../modules/progression';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { ButtonLink, Button } from '~/components/Button';
@@ -42,6 +45,16 @@ const TABS = [
   { id: 'menu', label: 'メニュー' },
 ] as const;
 
+/** The prize box's filters; 発送手続き中 appears once a card is in it. */
+const PRIZE_FILTERS: { id: PrizeStatus; label: string }[] = [
+  { id: 'pending', label: '未選択' },
+  { id: 'kept', label: '保管中' },
+  { id: 'converted', label: '交換済み' },
+  { id: 'shipping', label: '発送手続き中' },
+];
+/** Undecided cards are listed 100 at a time, so one bulk conversion covers a whole 100連. */
+const PRIZE_PAGE = { pending: 100, kept: 50, converted: 50, shipping: 50 } as const;
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
   if (!shop.member) return { signedIn: false as const };
@@ -55,16 +68,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const prizesBefore = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(prizeTime) && /^[0-9a-f-]{36}$/i.test(prizeId)
     ? { createdAt: prizeTime, id: prizeId } : undefined;
   const { db } = shop.services;
+  const prizeCounts = tab === 'prizes' ? await countPrizesByStatus(db, shop.member.id) : null;
+  const asked = PRIZE_FILTERS.find((f) => f.id === url.searchParams.get('filter'))?.id;
+  // Without a choice: the undecided cards, or the kept ones when nothing is undecided.
+  const filter: PrizeStatus = asked ?? (prizeCounts && prizeCounts.pending === 0 && prizeCounts.kept > 0 ? 'kept' : 'pending');
   const [balance, prizes, history, exp, purchases] = await Promise.all([
     getBalance(db, shop.member.id),
-    tab === 'prizes' ? listPrizes(db, shop.member.id, { limit: 50, before: prizesBefore }) : Promise.resolve(null),
-    tab === 'coins' ? listLedgerEntries(db, shop.member.id, { limit: 30, before }) : Promise.resolve(null),
+    tab === 'prizes' ? listPrizes(db, shop.member.id, { status: [filter], limit: PRIZE_PAGE[filter], before: prizesBefore }) : Promise.resolve(null),
+    tab === 'coins' ? loadCoinHistory(db, shop.member.id, { limit: 30, before }) : Promise.resolve(null),
     getExp(db, shop.member.id),
     // The purchase history pages by creation time (an ISO timestamp; anything else is the first page).
     tab === 'purchases' ? loadPurchaseHistory(shop, shop.member.id, { before: beforeText, limit: 20 }) : Promise.resolve(null),
   ]);
   return {
     signedIn: true as const, tab, balance, prizes: prizes?.items ?? [], prizesNext: prizes?.next ?? null, prizesPaged: Boolean(prizesBefore),
+    prizeFilter: filter, prizeCounts, memberCode: memberCode(shop.member.id), highlightCoins: shop.services.config.PRIZE_HIGHLIGHT_COINS,
     history, purchases, exp, renderedAt: new Date().toISOString(),
     lifetimes: { paid: shop.services.config.PAID_COIN_EXPIRY_DAYS, free: shop.services.config.FREE_COIN_EXPIRY_DAYS },
   };
@@ -91,17 +109,27 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
     );
   }
   const signingOut = navigation.state !== 'idle' && navigation.formAction === '/auth/sign_out';
+  const tabOpen = loaderData.signedIn && loaderData.tab !== 'menu';
+  const prizeAction = actionData as PrizeActionData | undefined;
   return (
     <div className="mx-auto flex max-w-2xl flex-col gap-4">
       <h1 className="sr-only">マイページ</h1>
-      <section aria-label="会員情報" className="flex items-center gap-3 rounded-2xl bg-gradient-to-br from-primary to-rose-400 p-5 text-white shadow">
-        <div className="flex size-14 items-center justify-center rounded-full bg-white/25"><UserIcon className="size-8" /></div>
-        <div className="min-w-0">
-          <p className="truncate text-lg font-black" data-testid="member-name">{member.name}</p>
-          <p className="text-xs opacity-90">会員ID：{member.id.slice(0, 10)}</p>
-        </div>
-      </section>
-      {loaderData.signedIn && <WalletCard balance={loaderData.balance} exp={loaderData.exp} lifetimes={loaderData.lifetimes} />}
+      {tabOpen ? (
+        <section aria-label="会員情報" className="flex items-center gap-2 rounded-2xl bg-white px-4 py-2.5 text-sm shadow-sm" data-testid="profile-compact">
+          <UserIcon className="size-5 shrink-0 text-primary-ink" />
+          <p className="min-w-0 truncate font-bold" data-testid="member-name">{member.name}</p>
+          <p className="ml-auto shrink-0 font-mono text-xs text-muted">ID {loaderData.signedIn ? loaderData.memberCode : ''}</p>
+        </section>
+      ) : (
+        <section aria-label="会員情報" className="flex items-center gap-3 rounded-2xl bg-gradient-to-br from-primary to-rose-400 p-5 text-white shadow">
+          <div className="flex size-14 items-center justify-center rounded-full bg-white/25"><UserIcon className="size-8" /></div>
+          <div className="min-w-0">
+            <p className="truncate text-lg font-black" data-testid="member-name">{member.name}</p>
+            <p className="text-xs opacity-90">会員ID：<span className="font-mono tracking-wider" data-testid="member-code">{loaderData.signedIn ? loaderData.memberCode : ''}</span></p>
+          </div>
+        </section>
+      )}
+      {loaderData.signedIn && (!tabOpen || loaderData.tab === 'coins') && <WalletCard balance={loaderData.balance} exp={loaderData.exp} lifetimes={loaderData.lifetimes} />}
       {loaderData.signedIn && (
         <nav aria-label="マイページのタブ" className="grid grid-cols-4 gap-1 rounded-full bg-white p-1 shadow-sm">
           {TABS.map((t) => (
@@ -112,30 +140,41 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
           ))}
         </nav>
       )}
-      {loaderData.signedIn && loaderData.tab === 'prizes' && (
+      {loaderData.signedIn && loaderData.tab === 'prizes' && loaderData.prizeCounts && (
         <section id="prizes" aria-labelledby="prizes-title" className="flex flex-col gap-3">
-          <h2 id="prizes-title" className="text-base font-black">獲得商品</h2>
-          {actionData && (
-            <p role={(actionData as PrizeActionData).ok ? 'status' : 'alert'} className={`rounded-xl p-3 text-sm font-bold ${(actionData as PrizeActionData).ok ? 'bg-emerald-50 text-emerald-800' : 'bg-red-50 text-red-700'}`}>
-              {(actionData as PrizeActionData).message}
-            </p>
+          <h2 id="prizes-title" className="sr-only">獲得商品</h2>
+          <nav aria-label="獲得商品の絞り込み" className="flex gap-2 overflow-x-auto">
+            {PRIZE_FILTERS.filter((f) => f.id !== 'shipping' || loaderData.prizeCounts!.shipping > 0).map((f) => {
+              const active = loaderData.prizeFilter === f.id;
+              return (
+                <AppLink key={f.id} to={`/mypage?tab=prizes&filter=${f.id}`} replace preventScrollReset aria-current={active ? 'page' : undefined}
+                  data-testid={`prize-filter-${f.id}`}
+                  className={`flex min-h-10 shrink-0 items-center gap-1 rounded-full border px-3.5 text-sm font-bold ${active ? 'border-primary-ink bg-primary-ink text-white' : 'border-line bg-white text-ink hover:bg-canvas'}`}>
+                  {f.label}<span className={`rounded-full px-1.5 text-xs ${active ? 'bg-white/25' : 'bg-canvas'}`}>{formatCoins(loaderData.prizeCounts![f.id])}</span>
+                </AppLink>
+              );
+            })}
+          </nav>
+          {loaderData.prizeFilter === 'pending' && loaderData.prizes.length > 0 && (
+            <p className="text-xs text-muted">未選択のカードは期限を過ぎると自動でコインに交換されます。カードをタップすると交換・保管を選べます。</p>
           )}
-          {loaderData.prizes.length === 0 ? (
-            <EmptyState title="獲得したカードはまだありません" action={<ButtonLink to="/" variant="secondary">オリパを探す</ButtonLink>}>
-              オリパで当たったカードはここに届き、発送またはコイン交換を選べます。
-            </EmptyState>
-          ) : (
-            <>
-              <p className="text-sm text-muted">未選択のカードは期限を過ぎると自動でコインに交換されます。</p>
-              <PrizeList prizes={loaderData.prizes} renderedAt={loaderData.renderedAt} />
-            </>
+          {loaderData.prizeFilter === 'kept' && loaderData.prizes.length > 0 && (
+            <p className="text-xs text-muted">保管中のカードは自動交換されません。発送のお申し込み受付は準備中です。コインに交換するときはカードをタップしてください（1枚ずつ確認します）。</p>
           )}
+          <PrizeChoices prizes={loaderData.prizes} renderedAt={loaderData.renderedAt} highlightCoins={loaderData.highlightCoins} actionData={prizeAction}
+            layout="box" showBar={loaderData.prizeFilter === 'pending' && loaderData.prizes.length > 0}
+            barClassName="bottom-[calc(3.5rem+env(safe-area-inset-bottom))] md:bottom-0"
+            empty={
+              <EmptyState title={`${PRIZE_STATUS_LABEL[loaderData.prizeFilter]}のカードはありません`} action={<ButtonLink to="/" variant="secondary">オリパを探す</ButtonLink>}>
+                {loaderData.prizeFilter === 'pending' ? 'オリパで当たったカードはここに届き、コイン交換または発送用の保管を選べます。' : '該当するカードがここに表示されます。'}
+              </EmptyState>
+            } />
           {loaderData.prizesNext && (
-            <ButtonLink to={`/mypage?tab=prizes&pt=${encodeURIComponent(loaderData.prizesNext.createdAt)}&pi=${loaderData.prizesNext.id}`} variant="secondary" fullWidth preventScrollReset>
+            <ButtonLink to={`/mypage?tab=prizes&filter=${loaderData.prizeFilter}&pt=${encodeURIComponent(loaderData.prizesNext.createdAt)}&pi=${loaderData.prizesNext.id}`} variant="secondary" fullWidth preventScrollReset>
               もっと見る
             </ButtonLink>
           )}
-          {loaderData.prizesPaged && <ButtonLink to="/mypage?tab=prizes" variant="plain" fullWidth>最新の獲得商品に戻る</ButtonLink>}
+          {loaderData.prizesPaged && <ButtonLink to={`/mypage?tab=prizes&filter=${loaderData.prizeFilter}`} variant="plain" fullWidth>最新に戻る</ButtonLink>}
         </section>
       )}
       {loaderData.signedIn && loaderData.tab === 'coins' && loaderData.history && (
@@ -145,18 +184,7 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
             <EmptyState title="コインの履歴はまだありません">コインの購入・利用・交換・有効期限切れがここに記録されます。</EmptyState>
           ) : (
             <ol className="divide-y divide-line overflow-hidden rounded-2xl bg-white shadow-sm" aria-label="コイン履歴（新しい順）">
-              {loaderData.history.items.map((entry) => (
-                <li key={entry.id} className="flex items-center justify-between gap-3 px-4 py-3 text-sm" data-testid="ledger-entry">
-                  <div className="min-w-0">
-                    <p className="font-bold">{entry.reasonLabel}{entry.memo ? `（${entry.memo}）` : ''}</p>
-                    <p className="text-xs text-muted"><time dateTime={entry.createdAt}>{formatYmdHm(entry.createdAt, 'slash')}</time>・{entry.kind === 'paid' ? '有償コイン' : '無償コイン'}</p>
-                  </div>
-                  <div className="text-right">
-                    <p className={`font-black ${entry.amount > 0 ? 'text-emerald-800' : 'text-ink'}`}>{entry.amount > 0 ? '+' : '−'}{formatCoins(Math.abs(entry.amount))}</p>
-                    <p className="text-[11px] text-muted">残高 {formatCoins(entry.paidAfter + entry.freeAfter)}</p>
-                  </div>
-                </li>
-              ))}
+              {loaderData.history.items.map((entry) => <CoinHistoryRowView key={entry.id} entry={entry} />)}
             </ol>
           )}
           {loaderData.history.nextBefore && (
@@ -219,5 +247,41 @@ function WalletCard({ balance, exp, lifetimes }: { balance: { paid: number; free
       )}
       <p className="text-xs text-muted">累計経験値 {formatCoins(exp)} EXP・有償コインの有効期限は購入から{lifetimes.paid}日、無償コインは付与から{lifetimes.free}日です。</p>
     </section>
+  );
+}
+
+type HistoryEntry = NonNullable<Extract<Route.ComponentProps['loaderData'], { signedIn: true }>['history']>['items'][number];
+
+/** One action of the coin history; a conversion of several cards opens to list them. */
+function CoinHistoryRowView({ entry }: { entry: HistoryEntry }) {
+  const amount = (
+    <div className="shrink-0 text-right">
+      <p className={`font-black ${entry.amount > 0 ? 'text-emerald-800' : 'text-ink'}`}>{entry.amount > 0 ? '+' : '−'}{formatCoins(Math.abs(entry.amount))}</p>
+      <p className="text-[11px] text-muted">残高 {formatCoins(entry.balanceAfter)}</p>
+    </div>
+  );
+  const text = (
+    <div className="min-w-0">
+      <p className="font-bold">{entry.href ? <AppLink to={entry.href} className="underline-offset-2 hover:underline">{entry.title}</AppLink> : entry.title}</p>
+      <p className="text-xs text-muted"><time dateTime={entry.createdAt}>{formatYmdHm(entry.createdAt, 'slash')}</time>{entry.detail ? `・${entry.detail}` : ''}</p>
+    </div>
+  );
+  if (entry.cards.length === 0) {
+    return <li className="flex items-center justify-between gap-3 px-4 py-3 text-sm" data-testid="ledger-entry">{text}{amount}</li>;
+  }
+  return (
+    <li className="text-sm" data-testid="ledger-entry">
+      <details className="group">
+        <summary className="flex cursor-pointer list-none items-center justify-between gap-3 px-4 py-3 [&::-webkit-details-marker]:hidden">
+          {text}
+          <span className="flex items-center gap-2">{amount}<ChevronRightIcon className="size-4 text-muted transition-transform group-open:rotate-90" /></span>
+        </summary>
+        <ul className="mx-4 mb-3 divide-y divide-line rounded-xl bg-canvas px-3 text-xs" aria-label="交換したカード">
+          {entry.cards.map((card, i) => (
+            <li key={i} className="flex justify-between gap-2 py-1.5"><span className="min-w-0 truncate"><b>{card.tierLabel}</b> {card.cardName}</span><span className="shrink-0">+{formatCoins(card.coins)}</span></li>
+          ))}
+        </ul>
+      </details>
+    </li>
   );
 }

@@ -22,6 +22,12 @@ const prizeIds = z.object({
     .meta({ description: '獲得商品IDの一覧（1〜200件）' }),
 });
 
+const conversionRequest = prizeIds.extend({
+  includeKept: z.boolean().optional().meta({
+    description: '発送用に保管中（kept）のカードも交換するときだけ true。省略または false のとき、保管中のカードを含む依頼は何も交換せず 409 PRIZE_KEPT になります（まとめて交換で保管中のカードが消えないように）。',
+  }),
+});
+
 const cursorSchema = z.object({
   createdAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/),
   id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i),
@@ -79,21 +85,23 @@ const convertPrizesOperation = defineOperation({
   method: 'post',
   path: '/me/prizes/conversions',
   summary: '獲得商品をコインに交換',
-  description: '指定したカードをすべて交換するか、1枚も交換しません。交換値は無償コイン（90日有効）で付与されます。Idempotency-Key を付けると再送しても1回だけ交換されます。',
+  description: '指定したカードをすべて交換するか、1枚も交換しません。交換値は無償コイン（90日有効）で付与されます。発送用に保管中のカードは includeKept: true のときだけ交換されます。Idempotency-Key を付けると再送しても1回だけ交換されます。',
   tags: ['prizes'],
   auth: 'member',
   idempotencyKey: 'optional',
-  body: prizeIds,
+  body: conversionRequest,
   responses: {
     200: { description: '交換しました。', schema: conversionSchema },
     400: { description: '入力が正しくありません。', codes: ['VALIDATION_FAILED'] },
     401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
     404: { description: '獲得商品がありません（他の会員のものを含む）。', codes: ['PRIZE_NOT_FOUND'] },
-    409: { description: '交換・発送手続き済み、またはキーの再利用。', codes: ['PRIZE_ALREADY_DECIDED', 'IDEMPOTENCY_KEY_REUSED'] },
+    409: { description: '交換・発送手続き済み、保管中のカードを includeKept なしで指定、またはキーの再利用。', codes: ['PRIZE_ALREADY_DECIDED', 'PRIZE_KEPT', 'IDEMPOTENCY_KEY_REUSED'] },
   },
   handler: async ({ services, member, body, idempotencyKey }) => {
     const run = async (db: typeof services.db) => {
-      const outcome = await convertPrizes(db, member.id, body.prizeIds, { freeCoinDays: services.config.FREE_COIN_EXPIRY_DAYS });
+      const outcome = await convertPrizes(db, member.id, body.prizeIds, {
+        freeCoinDays: services.config.FREE_COIN_EXPIRY_DAYS, includeKept: body.includeKept === true,
+      });
       return outcome.ok
         ? { status: 200, body: { converted: outcome.converted, total: outcome.total, balance: outcome.balance } as unknown }
         : { status: outcome.status, body: { error: { code: outcome.code, message: outcome.message } } as unknown };

@@ -1,0 +1,54 @@
+// A bulk conversion covers undecided cards only, names the valuable ones, and a 100連 collapses its low tiers.
+import { describe, it, expect } from 'vitest';
+import { conversionPlan, groupByTier, tierCountLine, undecidedOf, type SummaryPrize } from './prize-summary';
+
+const TIERS = {
+  last: { tierId: 'lo', tierLabel: 'ラストワン賞', tierRank: 0, effect: 'lastone', isLastOne: true, conversionValue: 40_000 },
+  s: { tierId: 's', tierLabel: 'S賞', tierRank: 1, effect: 'rainbow', isLastOne: false, conversionValue: 50_000 },
+  a: { tierId: 'a', tierLabel: 'A賞', tierRank: 2, effect: 'gold', isLastOne: false, conversionValue: 4_000 },
+  b: { tierId: 'b', tierLabel: 'B賞', tierRank: 3, effect: 'silver', isLastOne: false, conversionValue: 1_000 },
+  c: { tierId: 'c', tierLabel: 'C賞', tierRank: 4, effect: 'normal', isLastOne: false, conversionValue: 150 },
+} as const;
+
+let n = 0;
+const prize = (tier: keyof typeof TIERS, status: SummaryPrize['status'] = 'pending', extra: Partial<SummaryPrize> = {}): SummaryPrize => ({
+  prizeId: `p${++n}`, cardName: `${tier}のカード`, status, ...TIERS[tier], ...extra,
+});
+
+describe('undecidedOf and conversionPlan', () => {
+  it('leaves kept and decided cards out of a bulk conversion and its total', () => {
+    const items = [prize('s', 'kept'), prize('a'), prize('c'), prize('c', 'converted'), prize('b', 'kept')];
+    const plan = conversionPlan(undecidedOf(items), 10_000);
+    expect(plan.prizes.map((p) => p.status)).toEqual(['pending', 'pending']);
+    expect(plan).toMatchObject({ count: 2, total: 4_150, highlights: [] });
+  });
+
+  it('names S賞 and better, and anything worth the highlight setting, best first', () => {
+    const expensiveC = prize('c', 'pending', { conversionValue: 12_000, cardName: '高いC' });
+    const plan = conversionPlan([prize('c'), expensiveC, prize('s'), prize('last'), prize('a')], 10_000);
+    expect(plan.highlights.map((p) => p.tierLabel)).toEqual(['ラストワン賞', 'S賞', 'C賞']);
+    expect(conversionPlan([prize('a')], 4_000).highlights).toHaveLength(1);
+  });
+});
+
+describe('groupByTier', () => {
+  it('orders tiers best first (ラストワン賞 before S賞) and counts them', () => {
+    const items = [prize('c'), prize('s'), prize('c'), prize('last'), prize('a')];
+    const groups = groupByTier(items);
+    expect(tierCountLine(groups)).toBe('ラストワン賞×1・S賞×1・A賞×1・C賞×2');
+    expect(groups.every((g) => g.open)).toBe(true);
+    expect(groups.find((g) => g.label === 'C賞')!.value).toBe(300);
+  });
+
+  it('collapses the low tiers of a 100連 and keeps the hits open', () => {
+    const items = [prize('s'), prize('a'), prize('a'), ...Array.from({ length: 17 }, () => prize('b')), ...Array.from({ length: 80 }, () => prize('c'))];
+    const groups = groupByTier(items);
+    expect(tierCountLine(groups)).toBe('S賞×1・A賞×2・B賞×17・C賞×80');
+    expect(groups.map((g) => g.open)).toEqual([true, true, false, false]);
+  });
+
+  it('collapses a hit tier too when it has many cards in a large draw', () => {
+    const items = [...Array.from({ length: 13 }, () => prize('a')), ...Array.from({ length: 20 }, () => prize('c'))];
+    expect(groupByTier(items).map((g) => g.open)).toEqual([false, false]);
+  });
+});
