@@ -76,30 +76,52 @@ describe.each<ViewportName>(['phone', 'desktop'])('drawing on a %s', (viewport) 
       // the gacha event for a tag manager (specification section 3), once
       const events = await page.evaluate(() => (window as unknown as { dataLayer?: { event: string }[] }).dataLayer ?? []);
       expect(events.filter((e) => e.event === 'gacha')).toEqual([{ event: 'gacha', user_id: member!.id, gacha_id: PACK.id, from_top: false, from_gacha: false }]);
-      const cards = page.getByRole('list', { name: 'カード一覧' }).getByRole('listitem');
-      await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(10);
+      await page.getByTestId('result-summary').waitFor();
+      await expect.poll(() => page.locator('[data-prize-id]').count()).toBe(10);
       // The pointer left on a card would catch a button mid hover-transition.
       await page.mouse.move(0, 0);
       await page.waitForTimeout(300);
       await expectNoSeriousAxeViolations(page, `${viewport} result`);
 
-      // 4. converts two cards one by one, then keeps the rest
+      // 4. converts two cards one by one (each in its sheet), keeps one, then converts the rest in bulk
       const drawId = page.url().split('/result/')[1]!.split('?')[0]!;
       const won = (await listPrizes(db, member!.id, { status: ['pending'] })).items.filter((p) => p.drawId === drawId);
-      expect(won.length).toBeGreaterThanOrEqual(10);
+      expect(won).toHaveLength(10);
       let converted = 0;
       for (const prize of won.slice(0, 2)) {
-        await page.locator(`[data-prize-id="${prize.prizeId}"]`).getByRole('button', { name: /コインに交換/ }).click();
+        await page.locator(`[data-prize-id="${prize.prizeId}"]`).click();
+        const sheet = page.getByTestId('prize-sheet');
+        await sheet.getByTestId('convert-one').click();
         await page.locator(`[data-prize-id="${prize.prizeId}"][data-status="converted"]`).waitFor();
+        await sheet.waitFor({ state: 'detached' });
         converted += prize.conversionValue;
       }
-      await page.getByRole('button', { name: '未選択をすべて発送用に保管' }).click();
-      await page.getByRole('status').filter({ hasText: '発送用に保管しました' }).waitFor();
-      await expect.poll(() => page.locator('[data-status="kept"]').count()).toBe(won.length - 2);
+      const kept = won[2]!;
+      await page.locator(`[data-prize-id="${kept.prizeId}"]`).click();
+      await expectNoSeriousAxeViolations(page, `${viewport} card sheet`);
+      await page.getByTestId('prize-sheet').getByTestId('keep-one').click();
+      await page.locator(`[data-prize-id="${kept.prizeId}"][data-status="kept"]`).waitFor();
+      // The bulk conversion asks first, counts only the seven undecided cards, and leaves the kept one alone.
+      const rest = won.slice(3);
+      const restValue = rest.reduce((sum, p) => sum + p.conversionValue, 0);
+      await page.getByTestId('convert-undecided').click();
+      const bulk = page.getByTestId('bulk-convert-sheet');
+      await bulk.getByRole('heading', { name: `7枚を${restValue.toLocaleString('ja-JP')}コインに交換します。元に戻せません` }).waitFor();
+      await expectNoSeriousAxeViolations(page, `${viewport} bulk conversion sheet`);
+      await bulk.getByTestId('confirm-bulk-convert').click();
+      const feedback = page.getByTestId('prize-feedback');
+      await feedback.filter({ hasText: `7枚を${restValue.toLocaleString('ja-JP')}コインに交換しました` }).waitFor();
+      // The answer shows where the member tapped: in the sticky bar, inside the screen.
+      const box = await feedback.boundingBox();
+      expect(box && box.y >= 0 && box.y + box.height <= page.viewportSize()!.height).toBe(true);
+      converted += restValue;
+      await expect.poll(() => page.locator('[data-status="converted"]').count()).toBe(9);
+      expect(await page.locator(`[data-prize-id="${kept.prizeId}"]`).getAttribute('data-status')).toBe('kept');
+      expect((await listPrizes(db, member!.id, { status: ['kept'] })).items.map((p) => p.prizeId)).toEqual([kept.prizeId]);
 
-      // 5. the balance and the remaining counts are right, here and live on the visitor's page
+      // 5. the balance in the header, the remaining counts are right, here and live on the visitor's page
       const expected = 30_000 - 5_000 + converted;
-      await expect.poll(async () => digits(await page.getByTestId('result-balance').textContent())).toBe(expected);
+      await expect.poll(async () => digits(await page.getByTestId('header-coins-total').textContent())).toBe(expected);
       expect(await getBalance(db, member!.id)).toMatchObject({ paid: 25_000, free: converted, total: expected });
       const after = await getRemaining(db, PACK.id);
       expect(after.remaining).toBe(before.remaining - 10);
@@ -107,6 +129,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('drawing on a %s', (viewport) 
       await page.goto(`/gacha/${PACK.genre}/${PACK.id}`);
       expect(digits(await page.getByTestId('pack-remaining').first().textContent())).toBe(after.remaining);
       expect(digits(await page.getByTestId('balance').textContent())).toBe(expected);
+      expect(digits(await page.getByTestId('header-coins-total').first().textContent())).toBe(expected);
       expect(await checkInvariants(db)).toEqual([]);
       expect(problems).toEqual([]);
     } finally {

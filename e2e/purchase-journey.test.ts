@@ -81,7 +81,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('buying coins on a %s', (viewp
       expect(digits(await dialog.getByTestId('confirm-after').textContent())).toBe(1010 - PACK.price);
       await dialog.getByTestId('confirm-draw').click();
       await page.waitForURL(/\/result\//);
-      await expect.poll(async () => digits(await page.getByTestId('result-balance').textContent()), { timeout: 20_000 }).toBe(1010 - PACK.price);
+      await expect.poll(async () => digits(await page.getByTestId('header-coins-total').textContent()), { timeout: 20_000 }).toBe(1010 - PACK.price);
 
       // 6. the purchase is in the history, with its receipt
       await page.goto('/mypage?tab=purchases');

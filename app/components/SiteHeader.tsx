@@ -15,12 +15,12 @@ import { formatCoins } from '~/lib/numbers';
 export function HeaderCoins({ tone = 'light' }: { tone?: 'light' | 'dark' }) {
   const wallet = useRootData()?.wallet;
   if (!wallet) return null;
-  const label = `所持コイン ${formatCoins(wallet.total)}（有償 ${formatCoins(wallet.paid)}・無償 ${formatCoins(wallet.free)}）コインショップへ`;
   return (
-    <AppLink to="/shop" aria-label={label} data-testid="header-coins"
-      className={`flex min-h-10 items-center gap-1 rounded-full px-2 leading-none ${tone === 'dark' ? 'bg-white/10 text-white hover:bg-white/20' : 'bg-canvas text-ink hover:bg-primary-soft'}`}>
+    <AppLink to="/shop" data-testid="header-coins"
+      className={`flex min-h-10 items-center gap-1 whitespace-nowrap rounded-full px-2 leading-none ${tone === 'dark' ? 'bg-white/10 text-white hover:bg-white/20' : 'bg-canvas text-ink hover:bg-primary-soft'}`}>
       <CoinIcon className="size-5 shrink-0 text-amber-500" />
       <span className="flex flex-col items-end">
+        <span className="sr-only">所持コイン</span>
         <b className="text-sm tabular-nums" data-testid="header-coins-total">{formatCoins(wallet.total)}</b>
         <span className={`text-[10px] tabular-nums ${tone === 'dark' ? 'text-white/80' : 'text-muted'}`}>有償{formatCoins(wallet.paid)}・無償{formatCoins(wallet.free)}</span>
       </span>
@@ -36,7 +36,8 @@ export function SiteHeader() {
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-3 sm:px-4">
         <AppLink to="/" className="flex shrink-0 items-center gap-1.5 text-lg font-black tracking-tight text-primary-ink" aria-label={`${root?.site.name ?? ''} トップページ`}>
           <span aria-hidden="true" className="inline-block size-7 rounded-lg bg-gradient-to-br from-primary to-amber-400" />
-          <span className="text-base sm:text-lg">{root?.site.name}</span>
+          {/* A member's phone header needs the room for the coins: the mark alone stands for the name. */}
+          <span className={`text-base sm:text-lg ${member ? 'hidden sm:inline' : ''}`}>{root?.site.name}</span>
         </AppLink>
         <nav aria-label="メインメニュー" className="hidden flex-1 items-center gap-1 text-sm font-bold md:flex">
           {root?.genres.map((genre) => (
@@ -52,7 +53,7 @@ export function SiteHeader() {
           {member ? (
             <>
               <HeaderCoins />
-              <AppLink to="/shop" className={buttonClassName({ className: '!min-h-9 !gap-1 !px-2.5 text-xs' })}>
+              <AppLink to="/shop" className={buttonClassName({ className: '!min-h-9 !gap-1 !px-2.5 whitespace-nowrap text-xs' })}>
                 <ShopIcon className="size-4" />チャージ
               </AppLink>
               <AppLink to="/myinbox/idvs" className="flex size-10 items-center justify-center rounded-full hover:bg-canvas" aria-label="メールボックス">

@@ -143,7 +143,7 @@ export function PrizeChoices({ prizes, renderedAt, highlightCoins, actionData, l
             </Button>
           </Form>
           {again && (
-            <ButtonLink to={again.href} variant="plain" className="!min-h-12 flex-col !gap-0 !px-2 !text-sm leading-tight" data-testid="draw-again">
+            <ButtonLink to={again.href} variant="plain" className="!min-h-12 flex-col !gap-0 !px-1 whitespace-nowrap !text-[13px] leading-tight" data-testid="draw-again">
               <span>もう一度引く</span><span className="text-[11px] font-bold">{again.label}</span>
             </ButtonLink>
           )}
@@ -226,17 +226,17 @@ function PrizeCard({ prize, now, size, href, onOpen }: { prize: PrizeView; now: 
   return (
     <Link to={href} replace preventScrollReset onClick={(event) => { event.preventDefault(); onOpen(); }}
       className="flex h-full flex-col overflow-hidden rounded-xl bg-white text-ink shadow-sm outline-offset-2 hover:ring-2 hover:ring-primary"
-      data-prize-id={prize.prizeId} data-status={prize.status} aria-label={`${prize.tierLabel} ${prize.cardName}（${PRIZE_STATUS_LABEL[prize.status]}）`}>
+      data-prize-id={prize.prizeId} data-status={prize.status}>
       <div className="relative bg-canvas">
         <Image src={prize.imagePath} alt="" width={size === 'large' ? 200 : 120} height={size === 'large' ? 280 : 168}
           className={`mx-auto aspect-[5/7] h-auto object-contain ${size === 'large' ? 'w-4/5 py-1.5' : 'w-full p-1'}`} />
         <span className={`absolute left-1 top-1 rounded-full px-1.5 py-0.5 text-[10px] font-black leading-none ${TIER_CHIP[prize.effect] ?? TIER_CHIP.normal}`}>{prize.tierLabel}</span>
       </div>
       <div className="flex flex-1 flex-col gap-0.5 p-1.5">
-        {size === 'large' && <p className="line-clamp-2 text-xs font-bold leading-snug">{prize.cardName}</p>}
+        <p className={size === 'large' ? 'line-clamp-2 text-xs font-bold leading-snug' : 'sr-only'}>{prize.cardName}</p>
         <p className="text-[11px] text-muted"><b className="text-ink">{formatCoins(prize.conversionValue)}</b>コイン</p>
         <p className={`text-[10px] font-bold leading-tight ${prize.status === 'kept' ? 'text-emerald-800' : prize.status === 'pending' ? 'text-red-700' : 'text-muted'}`} data-testid="prize-status">
-          {prize.status === 'pending' ? (left ? `未選択・${left}` : '未選択・まもなく自動交換') : PRIZE_STATUS_LABEL[prize.status]}
+          {prize.status === 'pending' ? (left ? `自動交換まで${left.replace('残り', '')}` : 'まもなく自動交換') : PRIZE_STATUS_LABEL[prize.status]}
         </p>
       </div>
     </Link>

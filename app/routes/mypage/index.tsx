@@ -129,7 +129,7 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
           </div>
         </section>
       )}
-      {loaderData.signedIn && (!tabOpen || loaderData.tab === 'coins') && <WalletCard balance={loaderData.balance} exp={loaderData.exp} lifetimes={loaderData.lifetimes} />}
+      {loaderData.signedIn && !tabOpen && <WalletCard balance={loaderData.balance} exp={loaderData.exp} lifetimes={loaderData.lifetimes} />}
       {loaderData.signedIn && (
         <nav aria-label="マイページのタブ" className="grid grid-cols-4 gap-1 rounded-full bg-white p-1 shadow-sm">
           {TABS.map((t) => (
@@ -180,6 +180,12 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
       {loaderData.signedIn && loaderData.tab === 'coins' && loaderData.history && (
         <section aria-labelledby="coins-title" className="flex flex-col gap-3">
           <h2 id="coins-title" className="text-base font-black">コイン履歴</h2>
+          <p className="rounded-xl bg-white px-4 py-2.5 text-sm shadow-sm" data-testid="coins-balance-line">
+            所持 <b>{formatCoins(loaderData.balance.total)}</b>（有償 {formatCoins(loaderData.balance.paid)}・無償 {formatCoins(loaderData.balance.free)}）
+            {loaderData.balance.expiringSoon.amount > 0 && loaderData.balance.expiringSoon.firstExpiresAt && (
+              <span className="mt-1 block text-xs text-amber-900">30日以内に期限切れ：{formatCoins(loaderData.balance.expiringSoon.amount)}（最短 {formatYmd(loaderData.balance.expiringSoon.firstExpiresAt, 'slash')}）</span>
+            )}
+          </p>
           {loaderData.history.items.length === 0 ? (
             <EmptyState title="コインの履歴はまだありません">コインの購入・利用・交換・有効期限切れがここに記録されます。</EmptyState>
           ) : (
