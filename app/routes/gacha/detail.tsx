@@ -173,7 +173,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
           <li>カードの状態は中古品のため、多少の傷や汚れがある場合があります。</li>
           <li>画像はイメージです。実際の商品と異なる場合があります。</li>
           <li>抽選後のキャンセル・返品はできません。</li>
-          <li>獲得したカードは{loaderData.decisionDays}日以内に発送またはコイン交換を選べます。期限を過ぎると自動でコインに交換されます。</li>
+          <li>獲得したカードは{loaderData.decisionDays}日以内にコイン交換か発送用の保管を選べます。期限を過ぎると自動でコインに交換されます（発送のお申し込み受付は準備中です）。</li>
         </ul>
       </section>
       <div className="fixed inset-x-0 bottom-0 z-tabbar border-t border-line bg-white p-3 pb-safe md:hidden">
