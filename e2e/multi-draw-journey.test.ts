@@ -121,6 +121,32 @@ describe('10連 and 100連 on a phone', () => {
       // もう一度引く opens the same pack with the same count's confirmation.
       await page.getByTestId('draw-again').click();
       await page.getByRole('dialog', { name: '100連を引きますか？' }).waitFor();
+
+      // The prize box: filters with counts; the kept card converts only on its own, after its own confirmation.
+      await page.goto('/mypage?tab=prizes&filter=kept');
+      await waitForHydration(page);
+      expect(digits(await page.getByTestId('prize-filter-kept').textContent())).toBe(1);
+      expect(await page.getByTestId('profile-compact').count()).toBe(1);
+      expect(await page.getByTestId('prize-action-bar').count()).toBe(0);
+      await expectNoSeriousAxeViolations(page, 'phone prize box (kept)');
+      await page.locator(`[data-prize-id="${keptId}"]`).click();
+      await page.getByTestId('convert-kept-start').click();
+      const keptSheet = page.getByTestId('prize-sheet');
+      await keptSheet.getByRole('heading', { name: /^保管中の「.+」を[\d,]+コインに交換します。元に戻せません$/ }).waitFor();
+      await expectNoSeriousAxeViolations(page, 'phone kept card confirmation');
+      await keptSheet.getByTestId('confirm-convert-kept').click();
+      await page.getByTestId('prize-feedback').filter({ hasText: '1枚を' }).waitFor();
+      expect((await listPrizes(db, member!.id, { status: ['kept'] })).items).toEqual([]);
+
+      // The coin history: the 99 cards of one tap are one row that opens to list them.
+      await page.goto('/mypage?tab=coins');
+      await waitForHydration(page);
+      const bulkRow = page.getByTestId('ledger-entry').filter({ hasText: 'カード99枚をコインに交換' });
+      expect(digits(await bulkRow.locator('summary p.font-black').first().textContent())).toBe(value);
+      await bulkRow.locator('summary').click();
+      await expect.poll(() => bulkRow.getByRole('list', { name: '交換したカード' }).getByRole('listitem').count()).toBe(undecided.filter((p) => p.conversionValue > 0).length);
+      expect(await page.getByTestId('ledger-entry').filter({ hasText: `ガチャ「` }).filter({ hasText: '100連' }).count()).toBe(1);
+      await expectNoSeriousAxeViolations(page, 'phone coin history');
       expect(await checkInvariants(db)).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
