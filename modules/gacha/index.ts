@@ -87,11 +87,13 @@ const gachaCardColumns = {
 /**
  * The headline prize of each listed pack, in the same query: one correlated look-up per row on
  * gacha_tiers_gacha_idx (gacha_id, rank), so a list never costs a query per pack. Regular tiers come
- * before the ラストワン賞 (its rank is 0, which would otherwise win), then the lowest rank.
+ * before the ラストワン賞 (its rank is 0, which would otherwise win), then the lowest rank. The outer
+ * column is written qualified by hand: drizzle leaves it bare in a one-table select, where it would
+ * name the tier's own id.
  */
 const headlineColumn = sql<HeadlinePrize | string | null>`(
   select json_build_object('label', t.label, 'cardName', t.card_name, 'cardImagePath', t.card_image_path)
-  from ${gachaTiers} t where t.gacha_id = ${gachas.id}
+  from gacha_tiers t where t.gacha_id = "gachas"."id"
   order by t.is_last_one asc, t.rank asc, t.id asc limit 1)`;
 
 /** Both engines answer json as an object; a driver that leaves it as text is read the same way. */
