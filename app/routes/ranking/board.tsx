@@ -69,7 +69,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-const MEDALS: Record<number, string> = { 1: '🥇', 2: '🥈', 3: '🥉' };
+/** Gold, silver and bronze discs for the top three (drawn, not emoji: not every device has an emoji font). */
+const MEDALS: Record<number, string> = {
+  1: 'bg-gradient-to-br from-yellow-300 to-amber-500 text-ink ring-2 ring-amber-600',
+  2: 'bg-gradient-to-br from-slate-100 to-slate-400 text-ink ring-2 ring-slate-500',
+  3: 'bg-gradient-to-br from-amber-700 to-amber-900 text-white ring-2 ring-amber-900',
+};
 
 /** A luck score in hundredths as a multiple: 1250 → '×12.5', 10000 → '×100'. */
 const formatMultiple = (hundredths: number) => `×${(hundredths / 100).toLocaleString('ja-JP', { maximumFractionDigits: 2 })}`;
@@ -119,8 +124,10 @@ function Line({ line, kind, asItem = true }: { line: BoardLine; kind: BoardKind;
   const Tag = asItem ? 'li' : 'div';
   return (
     <Tag className={`flex items-center gap-3 rounded-2xl px-3 py-2.5 shadow-sm ${line.mine ? 'bg-primary-soft' : 'bg-white'}`}>
-      <span className="w-10 shrink-0 text-center text-lg font-black" aria-label={`${line.place}位`}>
-        {MEDALS[line.place] ?? <span className="text-sm">{formatCoins(line.place)}</span>}
+      <span className="flex w-10 shrink-0 justify-center">
+        <span className={`flex size-8 items-center justify-center rounded-full text-sm font-black ${MEDALS[line.place] ?? 'text-muted'}`}>
+          {formatCoins(line.place)}<span className="sr-only">位</span>
+        </span>
       </span>
       <span className="flex min-w-0 flex-1 flex-col">
         <span className="truncate text-sm font-bold">{line.name}{line.mine ? <span className="ml-1 text-xs text-primary-ink">（あなた）</span> : null}</span>
