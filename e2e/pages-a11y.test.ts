@@ -1,12 +1,15 @@
 // Pages the journey does not pass through, checked with axe-core at both sizes, without script errors.
 import { describe, it, expect } from 'vitest';
 import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, type ViewportName } from './support/browser';
+import { postForm, cookieFrom, uniqueEmail } from '../tests/support/http';
 
 const shop = useBrowser();
 
 const PAGES = [
   { path: '/gacha/pokemon/stellar-pokemon-004', heading: 'ラストワン目前！残りわずかオリパ' },
   { path: '/gacha/yugioh', heading: '遊戯王のオリパ' },
+  { path: '/gacha/yugioh/stellar-yugioh-002', heading: 'レリーフ大集合オリパ' }, // sold out
+  { path: '/', heading: 'オリパ一覧' },
   { path: '/winter-campaign', heading: '冬のオリパ祭り' },
   { path: '/tokushoho', heading: '特定商取引法に基づく表記' },
   { path: '/terms', heading: '利用規約' },
@@ -21,6 +24,37 @@ describe.each<ViewportName>(['phone', 'desktop'])('pages on a %s', (viewport) =>
     try {
       await page.goto(path);
       await waitForHydration(page);
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await expectNoSeriousAxeViolations(page, `${viewport} ${path}`);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/** Members-only pages with real data (the demo member's draws fill the boards). */
+const MEMBER_PAGES = [
+  { path: '/myrank', heading: 'マイランク' },
+  { path: '/mylevel', heading: 'マイレベル' },
+  { path: '/mylevel/top', heading: 'レベル特典' },
+  { path: '/ranking/daily/goodluck', heading: 'ランキング' },
+  { path: '/ranking/weekly/exp', heading: 'ランキング' },
+  { path: '/ranking/monthly/level', heading: 'ランキング' },
+];
+
+describe.each<ViewportName>(['phone', 'desktop'])('member pages on a %s', (viewport) => {
+  it.each(MEMBER_PAGES)('$path renders for a member with no serious accessibility violation', async ({ path, heading }) => {
+    const signUp = await postForm('/auth/sign_up', { name: 'アクセシビリティ確認', email: uniqueEmail('a11y'), password: 'a11y-member-1', agreeToTerms: 'on' });
+    const { context, page, problems } = await openContext(shop.browser, viewport, shop.baseURL);
+    try {
+      await context.addCookies(cookieFrom(signUp.headers).split('; ').map((pair) => {
+        const at = pair.indexOf('=');
+        return { name: pair.slice(0, at), value: pair.slice(at + 1), domain: new URL(shop.baseURL).hostname, path: '/', secure: true, httpOnly: true, sameSite: 'Lax' as const };
+      }));
+      await page.goto(path);
+      await waitForHydration(page);
+      expect(new URL(page.url()).pathname).toBe(path);
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await expectNoSeriousAxeViolations(page, `${viewport} ${path}`);
       expect(problems).toEqual([]);

@@ -1,6 +1,8 @@
-// Writes the demo shop's original, text-free SVG art to public/demo/ (deterministic: same bytes every run).
+// Writes the demo shop's original SVG art to public/demo/ (deterministic: same bytes every run). Only the
+// cards carry text: each card's name and rarity, so a card looks the same in every pack that offers it.
 import fs from 'node:fs';
 import path from 'node:path';
+import { DEMO_CARDS, type DemoCard } from '../db/demo/cards';
 
 type Rng = () => number;
 type Pt = readonly [number, number];
@@ -334,11 +336,8 @@ function packArt(index: number): string {
 type CreatureKind = 'sprite' | 'bird' | 'drake' | 'golem' | 'crest' | 'fox';
 type Rarity = 'C' | 'R' | 'SR' | 'UR';
 
-const CARD_RARITIES: readonly Rarity[] = [
-  'C', 'R', 'C', 'SR', 'C', 'R', 'C', 'UR',
-  'R', 'C', 'SR', 'C', 'R', 'C', 'SR', 'R',
-  'C', 'UR', 'R', 'SR', 'C', 'R', 'SR', 'UR',
-];
+/** The frame and foil style of each printed rarity (SAR and UR get the gold frame). */
+const STYLE_OF: Record<DemoCard['rarity'], Rarity> = { SAR: 'UR', UR: 'UR', SR: 'SR', RR: 'R', R: 'R', C: 'C' };
 const CREATURES: readonly CreatureKind[] = ['sprite', 'bird', 'drake', 'golem', 'crest', 'fox'];
 
 function eye(x: number, y: number, r: number, dark: string): string {
@@ -535,12 +534,16 @@ function backdrop(elementIndex: number, x: number, y: number, w: number, h: numb
   }
 }
 
-function cardArt(index: number): string {
+/** XML text content: the names are ours, but escape anyway so a new name can never break the file. */
+const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function cardArt(card: DemoCard): string {
+  const index = card.number - 1;
   const W = 630;
   const H = 880;
   const elementIndex = index % ELEMENTS.length;
   const e = ELEMENTS[elementIndex];
-  const rarity = CARD_RARITIES[index];
+  const rarity = STYLE_OF[card.rarity];
   const kind = CREATURES[(index + Math.floor(index / ELEMENTS.length) * 2) % CREATURES.length];
   const rng = mulberry32(seedOf(`card-${index}`));
   const frame = rarity === 'UR' ? GOLD : e.frame;
@@ -577,8 +580,9 @@ function cardArt(index: number): string {
     `<rect x="2" y="2" width="${W - 4}" height="${H - 4}" rx="30" fill="url(#fr)" stroke="${e.dark}" stroke-width="4"/>` +
     `<rect x="24" y="24" width="${W - 48}" height="${H - 48}" rx="18" fill="${e.frame[1]}" opacity=".55"/>` +
     `<rect x="46" y="42" width="538" height="56" rx="28" fill="url(#panel)" stroke="${e.dark}" stroke-width="3"/>` +
-    `<rect x="74" y="62" width="230" height="16" rx="8" fill="${e.dark}" opacity=".7"/>` +
-    `<rect x="414" y="64" width="80" height="12" rx="6" fill="${e.dark}" opacity=".35"/>` +
+    // The name, squeezed to fit when long (textLength), in the generic sans-serif the server's fonts provide.
+    `<text x="72" y="81" font-family="sans-serif" font-size="30" font-weight="700" fill="${e.dark}"` +
+    `${card.name.length > 13 ? ' textLength="440" lengthAdjust="spacingAndGlyphs"' : ''}>${xmlText(card.name)}</text>` +
     `<circle cx="548" cy="70" r="20" fill="${e.body}" stroke="${e.dark}" stroke-width="3"/>` +
     emblem((['star', 'diamond', 'hex', 'ring', 'moon'] as const)[elementIndex % 5], 548, 70, 11, e.belly, e.dark) +
     `<g clip-path="url(#win)">` +
@@ -593,7 +597,7 @@ function cardArt(index: number): string {
     `<rect x="46" y="536" width="538" height="240" rx="14" fill="url(#panel)" stroke="${e.dark}" stroke-width="3"/>` +
     rows +
     `<polygon points="${pts(polyPoints(74, 826, 12, 6))}" fill="${e.dark}" opacity=".6"/>` +
-    `<rect x="470" y="820" width="86" height="10" rx="5" fill="${e.dark}" opacity=".4"/>` +
+    `<text x="556" y="838" text-anchor="end" font-family="sans-serif" font-size="30" font-weight="900" fill="${e.dark}">${card.rarity}</text>` +
     rarityMarks +
     (rarity === 'UR'
       ? `<rect x="24" y="24" width="${W - 48}" height="${H - 48}" rx="18" fill="none" stroke="url(#foil)" stroke-width="10" opacity=".7"/>` + sparkles(rng, 6, W, H, ['#fff'], 8, 18)
@@ -734,7 +738,7 @@ const pad = (i: number): string => String(i).padStart(2, '0');
 export function demoArtFiles(): Array<[string, string]> {
   const files: Array<[string, string]> = [];
   for (let i = 0; i < 12; i++) files.push([`packs/pack-${pad(i + 1)}.svg`, packArt(i)]);
-  for (let i = 0; i < 24; i++) files.push([`cards/card-${pad(i + 1)}.svg`, cardArt(i)]);
+  for (const card of DEMO_CARDS) files.push([`cards/card-${pad(card.number)}.svg`, cardArt(card)]);
   for (let i = 0; i < 4; i++) files.push([`banners/banner-${pad(i + 1)}.svg`, bannerArt(i)]);
   for (const id of GENRES) files.push([`genres/${id}.svg`, genreIcon(id)]);
   return files;

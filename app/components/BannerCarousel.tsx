@@ -1,4 +1,5 @@
 // The home banner carousel: swipeable (scroll snap), auto-advancing unless the member prefers less motion.
+// Each banner's title and period are real text over the art (readable, translatable, indexable).
 import { useEffect, useRef, useState } from 'react';
 import { AppLink } from './AppLink';
 import { Image } from './Image';
@@ -6,7 +7,9 @@ import { Image } from './Image';
 export interface Banner {
   id: string;
   imagePath: string;
-  alt: string;
+  title: string;
+  /** 「12月1日〜12月25日」, or null for a standing banner. */
+  period: string | null;
   to: string;
 }
 
@@ -30,8 +33,13 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
         className="flex snap-x snap-mandatory overflow-x-auto rounded-2xl [scrollbar-width:none]">
         {banners.map((banner, index) => (
           <li key={banner.id} className="w-full shrink-0 snap-start md:w-3/5 md:pr-3" aria-roledescription="スライド" aria-label={`${index + 1} / ${banners.length}`}>
-            <AppLink to={banner.to} className="block aspect-[12/5] overflow-hidden rounded-2xl">
-              <Image src={banner.imagePath} alt={banner.alt} width={1200} height={500} sizes="(min-width: 1152px) 1152px, 100vw" priority={index === 0} className="h-full w-full object-cover" />
+            <AppLink to={banner.to} className="relative block aspect-[12/5] overflow-hidden rounded-2xl">
+              {/* The art is decoration: the text below names the banner. */}
+              <Image src={banner.imagePath} alt="" width={1200} height={500} sizes="(min-width: 1152px) 1152px, 100vw" priority={index === 0} className="h-full w-full object-cover" />
+              <span className="absolute inset-x-0 bottom-0 flex flex-col gap-0.5 bg-gradient-to-t from-black/85 via-black/60 to-transparent px-3 pb-2.5 pt-8 text-white sm:px-5 sm:pb-4">
+                <span className="text-base font-black leading-tight [text-shadow:0_1px_2px_rgb(0_0_0/0.6)] sm:text-2xl" data-testid="banner-title">{banner.title}</span>
+                {banner.period ? <span className="text-xs font-bold sm:text-sm" data-testid="banner-period">期間：{banner.period}</span> : null}
+              </span>
             </AppLink>
           </li>
         ))}

@@ -1,4 +1,4 @@
-// A pack card for the grids: image, badges, title, price per draw and the remaining bar.
+// A pack card for the grids: image, badges, headline prize, title, price per draw and the remaining bar.
 import { useLocation } from 'react-router';
 import { AppLink } from './AppLink';
 import { Image } from './Image';
@@ -14,6 +14,8 @@ export interface PackCardData {
   remainingLots: number;
   status: string;
   tags: string[];
+  /** The best tier's card (from listGachas); absent for a pack without tiers. */
+  headline?: { label: string; cardName: string; cardImagePath: string } | null;
 }
 
 /** Below this share of lots left the bar turns red and 残りわずか shows. */
@@ -22,9 +24,12 @@ export const LOW_STOCK_RATIO = 0.2;
 export function PackCard({ pack, priority = false }: { pack: PackCardData; priority?: boolean }) {
   // Where the pack is opened from (the top page or a genre's list) goes with the gacha event.
   const { pathname } = useLocation();
-  const soldOut = pack.status === 'sold_out' || pack.status === 'ended' || pack.remainingLots === 0;
+  // An ended pack may still hold lots: it says 販売終了, not 完売.
+  const ended = pack.status === 'ended' && pack.remainingLots > 0;
+  const soldOut = !ended && (pack.status === 'sold_out' || pack.remainingLots === 0);
+  const closed = soldOut || ended;
   const ratio = pack.totalLots > 0 ? pack.remainingLots / pack.totalLots : 0;
-  const low = !soldOut && ratio < LOW_STOCK_RATIO;
+  const low = !closed && ratio < LOW_STOCK_RATIO;
   const badges = [
     pack.tags.includes('hot') ? { label: '注目', className: 'bg-amber-300 text-ink' } : null,
     pack.tags.includes('new') ? { label: '新着', className: 'bg-sky-700 text-white' } : null,
@@ -43,24 +48,37 @@ export function PackCard({ pack, priority = false }: { pack: PackCardData; prior
             ))}
           </ul>
         ) : null}
-        {soldOut ? (
-          <div className="absolute inset-0 flex items-center justify-center bg-black/55">
-            <span className="-rotate-6 rounded-lg border-2 border-white px-3 py-1 text-lg font-black tracking-widest text-white">SOLD OUT</span>
+        {pack.headline ? (
+          <div className="absolute bottom-1.5 right-1.5 w-[22%] overflow-hidden rounded-md shadow-md ring-2 ring-white">
+            <Image src={pack.headline.cardImagePath} alt="" width={96} height={134} className="aspect-[630/880] h-auto w-full object-cover" />
+          </div>
+        ) : null}
+        {closed ? (
+          <div className="absolute inset-0 flex items-center justify-center bg-black/55" data-testid="pack-closed">
+            <span className="-rotate-6 rounded-lg border-2 border-white px-3 py-1 text-center text-lg font-black tracking-widest text-white">
+              {soldOut ? 'SOLD OUT' : 'CLOSED'}
+              <span className="block text-[11px] tracking-normal">{soldOut ? '完売' : '販売終了'}</span>
+            </span>
           </div>
         ) : null}
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-2.5 sm:p-3">
         <h3 className="line-clamp-2 text-[13px] font-bold leading-snug sm:text-sm">{pack.title}</h3>
+        {pack.headline ? (
+          <p className="line-clamp-1 text-[11px] text-muted" data-testid="pack-headline">
+            <span className="font-bold text-ink">{pack.headline.label}</span> {pack.headline.cardName}
+          </p>
+        ) : null}
         <p className="mt-auto text-sm font-black text-primary-ink sm:text-base">
           {formatCoins(pack.pricePerDraw)}<span className="text-xs font-bold">コイン</span>
           <span className="text-xs font-bold text-muted"> / 1回</span>
         </p>
         <div>
           <div className="h-1.5 overflow-hidden rounded-full bg-canvas" role="presentation">
-            <div className={`h-full rounded-full ${low || soldOut ? 'bg-red-500' : 'bg-primary'}`} style={{ width: `${Math.round(ratio * 100)}%` }} />
+            <div className={`h-full rounded-full ${low || closed ? 'bg-red-500' : 'bg-primary'}`} style={{ width: `${Math.round(ratio * 100)}%` }} />
           </div>
-          <p className={`mt-1 text-[11px] ${low ? 'font-bold text-red-600' : 'text-muted'}`}>
-            {soldOut ? '完売' : `残り ${formatCoins(pack.remainingLots)} / ${formatCoins(pack.totalLots)}口`}
+          <p className={`mt-1 text-[11px] ${low ? 'font-bold text-red-600' : closed ? 'font-bold text-ink' : 'text-muted'}`}>
+            {soldOut ? '完売' : ended ? '販売終了' : `残り ${formatCoins(pack.remainingLots)} / ${formatCoins(pack.totalLots)}口`}
           </p>
         </div>
       </div>

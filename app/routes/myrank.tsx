@@ -1,32 +1,76 @@
-// /myrank: the member's rank (from last month's purchases) and the perks of each rank.
+// /myrank: the member's rank this month (from last month's purchases), this month's purchases towards
+// next month's rank, and every rank's threshold and purchase bonus.
+import { redirect } from 'react-router';
+import type { Route } from './+types/myrank';
+import { shopRequestContext } from '~/context';
 import { PageHeading } from '~/components/PageFrame';
+import { AppLink } from '~/components/AppLink';
+import { RankLadder, RANK_COLOURS } from '~/components/RankLadder';
+import { formatCoins } from '~/lib/numbers';
+import { toShopZone } from '~/lib/dates';
+import { getMemberProgress, RANKS } from '../../modules/progression';
 
 export const handle = { title: 'マイランク' };
 
-export const RANKS = [
-  { name: 'レギュラー', threshold: 0, bonus: 0, className: 'from-slate-200 to-slate-100' },
-  { name: 'ブロンズ', threshold: 10_000, bonus: 1, className: 'from-amber-700 to-amber-500 text-white' },
-  { name: 'シルバー', threshold: 30_000, bonus: 2, className: 'from-slate-400 to-slate-200' },
-  { name: 'ゴールド', threshold: 100_000, bonus: 3, className: 'from-yellow-500 to-amber-300' },
-  { name: 'プラチナ', threshold: 300_000, bonus: 4, className: 'from-cyan-200 to-slate-100' },
-  { name: 'ダイヤモンド', threshold: 1_000_000, bonus: 5, className: 'from-sky-400 to-fuchsia-300 text-white' },
-] as const;
+export async function loader({ context }: Route.LoaderArgs) {
+  const shop = context.get(shopRequestContext);
+  // The members' guard answers first; this only keeps a direct call honest.
+  if (!shop.member) throw redirect('/auth/sign_in?redirect=%2Fmyrank');
+  const progress = await getMemberProgress(shop.services.db, shop.member.id);
+  return {
+    ranks: RANKS.map((r) => ({ rank: r.rank, name: r.name, threshold: r.threshold, bonusPercent: r.bonusPercent })),
+    rank: progress.rank,
+    boughtThisMonth: progress.boughtThisMonth,
+    nextMonthRank: progress.nextMonthRank,
+    nextTarget: progress.nextTarget,
+    // Formatted on the server in Japan time, so the browser's zone cannot change the day.
+    nextMonthStarts: `${(toShopZone(progress.monthEndsAt)?.getMonth() ?? 0) + 1}月1日`,
+  };
+}
 
-export default function MyRank() {
+export default function MyRank({ loaderData }: Route.ComponentProps) {
+  const { rank, nextMonthRank, nextTarget, boughtThisMonth } = loaderData;
+  const lower = nextTarget ? loaderData.ranks.find((r) => r.rank === nextTarget.rank.rank - 1)?.threshold ?? 0 : 0;
+  const progress = nextTarget ? Math.min(1, (boughtThisMonth - lower) / Math.max(1, nextTarget.rank.threshold - lower)) : 1;
   return (
     <>
-      <PageHeading title="マイランク" lead="前月（日本時間）の有償コイン購入額でランクが決まります。" />
-      <ol className="flex flex-col gap-2">
-        {RANKS.map((rank) => (
-          <li key={rank.name} className={`flex items-center justify-between rounded-2xl bg-gradient-to-r px-4 py-3 shadow-sm ${rank.className}`}>
-            <span className="font-black">{rank.name}</span>
-            <span className="text-sm font-bold">
-              {rank.threshold === 0 ? '条件なし' : `${rank.threshold.toLocaleString('ja-JP')}円以上`}・購入ボーナス {rank.bonus}%
-            </span>
-          </li>
-        ))}
-      </ol>
-      <p className="mt-3 text-xs text-muted">あなたの今月の進み具合は、コインの販売開始後に表示されます。</p>
+      <PageHeading title="マイランク" lead="ランクは毎月1日（日本時間）に、前月に購入した有償コインの枚数で決まります。" />
+      <section aria-labelledby="rank-now" className={`mb-4 rounded-2xl bg-gradient-to-r p-5 shadow-sm ${RANK_COLOURS[rank.rank] ?? RANK_COLOURS[0]}`}>
+        <h2 id="rank-now" className="text-xs font-bold">今月のランク</h2>
+        <p className="text-3xl font-black" data-testid="current-rank">{rank.name}</p>
+        <p className="mt-1 text-sm font-bold">
+          {rank.bonusPercent > 0 ? `コイン購入のたびに有償コインの${rank.bonusPercent}%を無料コインでお付けします` : '購入ボーナスはブロンズランクからです'}
+        </p>
+      </section>
+      <section aria-labelledby="rank-next" className="mb-4 flex flex-col gap-2 rounded-2xl bg-white p-5 shadow-sm">
+        <h2 id="rank-next" className="text-base font-black">次のランクまで</h2>
+        <p className="text-sm">
+          今月の有償コイン購入 <b className="text-lg" data-testid="bought-this-month">{formatCoins(boughtThisMonth)}</b>コイン
+          <span className="text-muted">（{loaderData.nextMonthStarts}からのランク：<b className="text-ink" data-testid="next-month-rank">{nextMonthRank.name}</b>）</span>
+        </p>
+        {nextTarget ? (
+          <>
+            <div className="h-2.5 overflow-hidden rounded-full bg-canvas" role="progressbar" aria-label={`${nextTarget.rank.name}までの進み具合`}
+              aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(progress * 100)}>
+              <div className="h-full rounded-full bg-primary" style={{ width: `${Math.round(progress * 100)}%` }} />
+            </div>
+            <p className="text-sm" data-testid="next-target">
+              あと <b className="text-lg text-primary-ink">{formatCoins(nextTarget.missing)}</b>コインの購入で、{loaderData.nextMonthStarts}から<b>{nextTarget.rank.name}</b>（購入ボーナス +{nextTarget.rank.bonusPercent}%）
+            </p>
+          </>
+        ) : (
+          <p className="text-sm font-bold" data-testid="next-target">最高ランクの条件を満たしています。{loaderData.nextMonthStarts}からもダイヤモンドです。</p>
+        )}
+        <p className="text-xs text-muted">数えるのは購入した有償コインだけです（ボーナスやカード交換の無料コインは数えません）。</p>
+        <AppLink to="/shop" className="self-start text-sm font-bold text-primary-ink underline">コインを購入する</AppLink>
+      </section>
+      <section aria-labelledby="ladder" className="flex flex-col gap-3">
+        <h2 id="ladder" className="text-base font-black">ランクと特典</h2>
+        <RankLadder ranks={loaderData.ranks} current={rank.rank} nextMonth={nextMonthRank.rank} />
+        <p className="text-xs text-muted">
+          いまのランク特典は購入ボーナスです。経験値とレベルは<AppLink to="/mylevel" className="font-bold text-primary-ink underline">マイレベル</AppLink>で確認できます。
+        </p>
+      </section>
     </>
   );
 }

@@ -100,7 +100,7 @@ const pages: PageSeed[] = [
 ];
 
 const banners: { uid: string; data: BannerData }[] = [
-  { uid: 'banner-winter', data: { title: '冬のオリパ祭り 開催中', image: '/demo/banners/banner-02.svg', link: '/winter-campaign', order: 1 } },
+  { uid: 'banner-winter', data: { title: '冬のオリパ祭り 開催中', image: '/demo/banners/banner-02.svg', link: '/winter-campaign', order: 1, period: '12月1日〜12月25日（デモ）' } },
   { uid: 'banner-guide', data: { title: 'はじめての方へ ご利用ガイド', image: '/demo/banners/banner-01.svg', link: '/guide', order: 2 } },
   { uid: 'banner-pokemon', data: { title: 'ポケモンのオリパ一覧', image: '/demo/banners/banner-03.svg', link: '/gacha/pokemon', order: 3 } },
 ];

@@ -4,6 +4,7 @@ import type { Database } from '../client';
 import type { Logger } from '../../server/logger';
 import { appMeta, genres, gachas, contentDocuments, users } from '../schema';
 import { legalAndEditorialPages } from './pages';
+import { demoCard } from './cards';
 import { createPack, publishPack, type PackDefinition } from '../../modules/gacha/admin';
 import { grantCoins } from '../../modules/wallet';
 import { drawLots, refreshAllRemaining } from '../../modules/draw';
@@ -33,30 +34,22 @@ export const DEMO_PACKS: DemoPack[] = [
   { id: 'stellar-pokemon-004', genreId: 'pokemon', title: 'ラストワン目前！残りわずかオリパ', price: 2000, total: 150, remaining: 4, tags: ['hot'], lastOne: true },
 ];
 
-const CARD_NAMES: Record<string, string[]> = {
-  pokemon: ['星詠みのドラゴン', '雷光のフェネック', '月影のウルフ', '深海のリヴァイア', '森のささやきフォックス', 'ひだまりバニー'],
-  onepiece: ['大海賊船長ガレオン', '嵐の航海士ミスト', '黄金の剣士ジン', '炎拳のバルド', '港町のコック', '見習い船員'],
-  yugioh: ['閃光の竜騎士', '冥界の魔導師', '蒼炎のグリフォン', '鋼鉄のゴーレム', '影のアサシン', '森の守護精霊'],
-  duelmasters: ['超次元覇王ゼノス', '聖天使ルミナ', '暗黒龍ヴォルグ', '水晶の賢者', '火炎ビートル', '草原の戦士'],
-  weiss: ['桜舞う歌姫', '星空のアイドル', '放課後の魔法少女', '夏祭りの浴衣姿', '図書室の先輩', '教室のクラスメイト'],
-};
-
-/** Tiers for a demo pack: a few big hits, more mid prizes, the rest small; values scale with the price. */
-export function demoTiers(pack: DemoPack, packIndex: number): PackDefinition['tiers'] {
-  const names = CARD_NAMES[pack.genreId] ?? CARD_NAMES.pokemon!;
-  const card = (offset: number) => `/demo/cards/card-${String(((packIndex * 4 + offset) % 24) + 1).padStart(2, '0')}.svg`;
+/** Tiers for a demo pack: a few big hits, more mid prizes, the rest small; values scale with the price. Each card keeps its one picture (db/demo/cards.ts). */
+export function demoTiers(pack: DemoPack): PackDefinition['tiers'] {
+  const card = (slot: number) => demoCard(pack.genreId, slot);
+  const named = (slot: number, suffix = '') => `${card(slot).name} ${card(slot).rarity}${suffix}`;
   const s = Math.max(1, Math.round(pack.total * 0.005));
   const a = Math.max(2, Math.round(pack.total * 0.03));
   const b = Math.max(3, Math.round(pack.total * 0.12));
   const c = pack.total - s - a - b;
   const tiers: PackDefinition['tiers'] = [
-    { key: 'S', label: 'S賞', rank: 1, effect: 'rainbow', cardName: `${names[0]} SAR`, cardImagePath: card(0), rarity: 'SAR', cardGrade: 'PSA10', quantity: s, conversionValue: pack.price * 100 },
-    { key: 'A', label: 'A賞', rank: 2, effect: 'gold', cardName: `${names[1]} SR`, cardImagePath: card(1), rarity: 'SR', cardGrade: null, quantity: a, conversionValue: pack.price * 8 },
-    { key: 'B', label: 'B賞', rank: 3, effect: 'silver', cardName: `${names[2]} RR`, cardImagePath: card(2), rarity: 'RR', quantity: b, conversionValue: pack.price * 2 },
-    { key: 'C', label: 'C賞', rank: 4, effect: 'normal', cardName: `${names[4]} R`, cardImagePath: card(3), rarity: 'R', quantity: c, conversionValue: Math.max(1, Math.floor(pack.price * 0.3)) },
+    { key: 'S', label: 'S賞', rank: 1, effect: 'rainbow', cardName: named(0), cardImagePath: card(0).imagePath, rarity: card(0).rarity, cardGrade: 'PSA10', quantity: s, conversionValue: pack.price * 100 },
+    { key: 'A', label: 'A賞', rank: 2, effect: 'gold', cardName: named(1), cardImagePath: card(1).imagePath, rarity: card(1).rarity, cardGrade: null, quantity: a, conversionValue: pack.price * 8 },
+    { key: 'B', label: 'B賞', rank: 3, effect: 'silver', cardName: named(2), cardImagePath: card(2).imagePath, rarity: card(2).rarity, quantity: b, conversionValue: pack.price * 2 },
+    { key: 'C', label: 'C賞', rank: 4, effect: 'normal', cardName: named(4), cardImagePath: card(4).imagePath, rarity: card(4).rarity, quantity: c, conversionValue: Math.max(1, Math.floor(pack.price * 0.3)) },
   ];
   if (pack.lastOne) {
-    tiers.push({ key: 'LAST', label: 'ラストワン賞', rank: 0, effect: 'lastone', cardName: `${names[3]} UR（ラストワン限定）`, cardImagePath: card(4), rarity: 'UR', cardGrade: 'PSA10', quantity: 1, conversionValue: pack.price * 40, isLastOne: true });
+    tiers.push({ key: 'LAST', label: 'ラストワン賞', rank: 0, effect: 'lastone', cardName: named(3, '（ラストワン限定）'), cardImagePath: card(3).imagePath, rarity: card(3).rarity, cardGrade: 'PSA10', quantity: 1, conversionValue: pack.price * 40, isLastOne: true });
   }
   return tiers;
 }
@@ -85,7 +78,7 @@ export async function loadDemoDataOnce(db: Database, logger: Logger): Promise<bo
       id: pack.id, genreId: pack.genreId, title: pack.title, imagePath: `/demo/packs/pack-${String(index + 1).padStart(2, '0')}.svg`,
       description: `${pack.title}。全${pack.total.toLocaleString('ja-JP')}口、ハズレなし。`,
       pricePerDraw: pack.price, tags: pack.tags, sortOrder: index,
-      saleStartsAt: new Date(Date.now() - (index + 1) * 86_400_000), tiers: demoTiers(pack, index),
+      saleStartsAt: new Date(Date.now() - (index + 1) * 86_400_000), tiers: demoTiers(pack),
     });
     await publishPack(db, pack.id, new Date(Date.now() - (index + 1) * 86_400_000));
     await drawAsDemoMember(db, pack, pack.total - pack.remaining);

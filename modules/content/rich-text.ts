@@ -46,4 +46,6 @@ export interface BannerData {
   /** A site path (or https URL) the banner leads to. */
   link: string;
   order: number;
+  /** The period as the editor writes it, shown on the banner (「12月1日〜12月25日」); none for a standing banner. */
+  period?: string;
 }

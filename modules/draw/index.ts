@@ -10,6 +10,7 @@ import { FREE_COIN_DAYS } from '../wallet';
 import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from '../identity/constants';
 
 export { draws, prizes, gachaMemberDraws, prizeStatuses, type PrizeStatus } from './schema';
+export { jstPeriod, weeklyExpRanking, dailyLuckRanking, RANKING_SIZE, type RankingPeriod, type RankingEntry, type RankingBoard } from './rankings';
 
 /** Default choice window for a prize (product.md): unchosen after it, converted automatically. */
 export const PRIZE_DECISION_DAYS = 14;

@@ -30,6 +30,8 @@ export const draws = pgTable(
     uniqueIndex('draws_idem_idx').on(t.memberId, t.idemKey),
     index('draws_gacha_idx').on(t.gachaId, t.createdAt),
     index('draws_member_idx').on(t.memberId, t.createdAt),
+    // The ranking boards read a day's or a week's completed draws of every member.
+    index('draws_completed_created_idx').on(t.createdAt).where(sql`${t.status} = 'completed'`),
   ],
 );
 

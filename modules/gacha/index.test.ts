@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '../../tests/support/datab
 import { openDatabase, type DatabaseHandle } from '../../db/client';
 import { loadDemoDataOnce, DEMO_PACKS } from '../../db/demo/seed';
 import { createLogger } from '../../server/logger';
-import { listGenres, listGachas, resolveGenre, getGacha, genreOfGacha, parseGachaSort } from './index';
+import { listGenres, listGachas, resolveGenre, getGacha, genreOfGacha, parseGachaSort, headlineTier, getGachaDetail, describeTiers } from './index';
 import { getRemaining } from '../draw';
 
 let testDb: TestDatabase;
@@ -19,6 +19,31 @@ beforeAll(async () => {
 afterAll(async () => {
   await handle?.close();
   await testDb?.drop();
+});
+
+describe('headline prize', () => {
+  it('leads each listed pack with its best regular tier, not the ラストワン賞, in the list query', async () => {
+    const packs = await listGachas(handle.db);
+    for (const pack of packs) {
+      const detail = await getGachaDetail(handle.db, pack.id);
+      const best = detail!.tiers.filter((t) => !t.isLastOne).sort((a, b) => a.rank - b.rank)[0]!;
+      expect(pack.headline, pack.id).toEqual({ label: best.label, cardName: best.cardName, cardImagePath: best.cardImagePath });
+    }
+    // A pack with a ラストワン賞 still leads with its S賞.
+    const withLastOne = packs.find((p) => p.id === 'stellar-pokemon-004')!;
+    expect(withLastOne.headline).toMatchObject({ label: 'S賞', cardName: '星詠みのドラゴン SAR', cardImagePath: '/demo/cards/card-01.svg' });
+  });
+  it('chooses the lowest rank, and the ラストワン賞 only when it is all there is', () => {
+    const tier = (rank: number, isLastOne = false) => ({ rank, isLastOne, label: isLastOne ? 'ラストワン賞' : `${rank}等` });
+    expect(headlineTier([tier(0, true), tier(3), tier(2)])?.label).toBe('2等');
+    expect(headlineTier([tier(0, true)])?.label).toBe('ラストワン賞');
+    expect(headlineTier([])).toBeNull();
+  });
+  it('names tiers of public packs for the boards', async () => {
+    const names = await describeTiers(handle.db, ['stellar-onepiece-001.S', 'no-such-tier']);
+    expect(names.get('stellar-onepiece-001.S')).toMatchObject({ gachaId: 'stellar-onepiece-001', label: 'S賞', cardName: '大海賊船長ガレオン SAR', packTitle: '大海原のパラレル大当たりオリパ' });
+    expect(names.has('no-such-tier')).toBe(false);
+  });
 });
 
 describe('catalogue', () => {

@@ -30,6 +30,18 @@ export interface GachaCard {
   tags: string[];
 }
 
+/** The prize a pack card leads with: the best regular tier (the ラストワン賞 only when it is the only tier). */
+export interface HeadlinePrize {
+  label: string;
+  cardName: string;
+  cardImagePath: string;
+}
+
+/** A pack in a list, with its headline prize (null for a pack without tiers). */
+export interface GachaListItem extends GachaCard {
+  headline: HeadlinePrize | null;
+}
+
 /** Ids of genres and packs: ASCII letters, digits, '-' and '_' (they appear in URLs). */
 const CATALOGUE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -73,10 +85,26 @@ const gachaCardColumns = {
 };
 
 /**
- * Public packs, on sale first, then sold out; in the chosen order.
+ * The headline prize of each listed pack, in the same query: one correlated look-up per row on
+ * gacha_tiers_gacha_idx (gacha_id, rank), so a list never costs a query per pack. Regular tiers come
+ * before the ラストワン賞 (its rank is 0, which would otherwise win), then the lowest rank. The outer
+ * column is written qualified by hand: drizzle leaves it bare in a one-table select, where it would
+ * name the tier's own id.
+ */
+const headlineColumn = sql<HeadlinePrize | string | null>`(
+  select json_build_object('label', t.label, 'cardName', t.card_name, 'cardImagePath', t.card_image_path)
+  from gacha_tiers t where t.gacha_id = "gachas"."id"
+  order by t.is_last_one asc, t.rank asc, t.id asc limit 1)`;
+
+/** Both engines answer json as an object; a driver that leaves it as text is read the same way. */
+const toHeadline = (value: HeadlinePrize | string | null): HeadlinePrize | null =>
+  value === null ? null : typeof value === 'string' ? (JSON.parse(value) as HeadlinePrize) : value;
+
+/**
+ * Public packs, on sale first, then sold out; in the chosen order; each with its headline prize.
  * @example await listGachas(db, { genreId: 'pokemon', sort: 'price_asc' })
  */
-export async function listGachas(db: Database, options: { genreId?: string; sort?: GachaSort; limit?: number } = {}): Promise<GachaCard[]> {
+export async function listGachas(db: Database, options: { genreId?: string; sort?: GachaSort; limit?: number } = {}): Promise<GachaListItem[]> {
   const sort = options.sort ?? 'recommended';
   const onSaleFirst = sql`case ${gachas.status} when 'on_sale' then 0 when 'scheduled' then 1 else 2 end`;
   const order =
@@ -84,12 +112,23 @@ export async function listGachas(db: Database, options: { genreId?: string; sort
     sort === 'price_asc' ? [asc(gachas.pricePerDraw)] :
     sort === 'price_desc' ? [desc(gachas.pricePerDraw)] :
     [asc(gachas.sortOrder)];
-  return db
-    .select(gachaCardColumns)
+  const rows = await db
+    .select({ ...gachaCardColumns, headline: headlineColumn })
     .from(gachas)
     .where(and(inArray(gachas.status, PUBLIC_GACHA_STATUSES), options.genreId ? eq(gachas.genreId, options.genreId) : undefined))
     .orderBy(onSaleFirst, ...order, asc(gachas.id))
     .limit(Math.min(options.limit ?? 100, 200));
+  return rows.map((row) => ({ ...row, headline: toHeadline(row.headline) }));
+}
+
+/**
+ * The tier a pack leads with, from its tiers as getGachaDetail lists them (the same rule as the list).
+ * @example headlineTier([{ rank: 0, isLastOne: true, … }, { rank: 1, isLastOne: false, … }]).rank === 1
+ */
+export function headlineTier<T extends { rank: number; isLastOne: boolean }>(tiers: readonly T[]): T | null {
+  const regular = tiers.filter((t) => !t.isLastOne);
+  const pool = regular.length > 0 ? regular : tiers;
+  return pool.reduce<T | null>((best, t) => (best === null || t.rank < best.rank ? t : best), null);
 }
 
 /** @example await getGacha(db, 'stellar-pokemon-001') */
@@ -165,4 +204,29 @@ export async function getGachaDetail(db: Database, gachaId: string): Promise<Gac
       conversionValue: t.conversionValue, isLastOne: t.isLastOne,
     })),
   };
+}
+
+/** A prize tier named for lists outside the pack page (ranking boards). */
+export interface TierName {
+  tierId: string;
+  gachaId: string;
+  packTitle: string;
+  label: string;
+  cardName: string;
+  cardImagePath: string;
+}
+
+/**
+ * Names of the given tiers of public packs, in one query (at most 200 ids are read).
+ * @example (await describeTiers(db, ['stellar-pokemon-001.S'])).get('stellar-pokemon-001.S')?.label // 'S賞'
+ */
+export async function describeTiers(db: Database, tierIds: string[]): Promise<Map<string, TierName>> {
+  const ids = [...new Set(tierIds)].slice(0, 200);
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ tierId: gachaTiers.id, gachaId: gachaTiers.gachaId, packTitle: gachas.title, label: gachaTiers.label, cardName: gachaTiers.cardName, cardImagePath: gachaTiers.cardImagePath })
+    .from(gachaTiers)
+    .innerJoin(gachas, eq(gachas.id, gachaTiers.gachaId))
+    .where(and(inArray(gachaTiers.id, ids), inArray(gachas.status, PUBLIC_GACHA_STATUSES)));
+  return new Map(rows.map((row) => [row.tierId, row]));
 }

@@ -2,7 +2,7 @@
 // the rank comes from paid coins bought in the previous calendar month in Japan time.
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { TZDate } from '@date-fns/tz';
-import { startOfMonth, subMonths } from 'date-fns';
+import { addMonths, startOfMonth, subMonths } from 'date-fns';
 import type { Database } from '../../db/client';
 import { memberProgress } from './schema';
 import { coinLedger } from '../wallet/schema';
@@ -31,16 +31,70 @@ export function rankForPurchases(paidCoins: number) {
 /** @example rankName(3) === 'ゴールド' */
 export const rankName = (rank: number) => RANKS.find((r) => r.rank === rank)?.name ?? RANKS[0].name;
 
-/** The member's rank now: purchases of the previous calendar month in Asia/Tokyo. */
-export async function currentRank(db: Database, memberId: string, now = new Date()) {
-  const thisMonth = startOfMonth(new TZDate(now, 'Asia/Tokyo'));
-  const lastMonth = subMonths(thisMonth, 1);
+/** Paid coins the member bought in [from, to): the one measure the rank is made of. */
+async function paidCoinsBought(db: Database, memberId: string, from: Date, to: Date): Promise<number> {
   const [row] = await db
     .select({ bought: sql<string>`coalesce(sum(${coinLedger.amount}), 0)` })
     .from(coinLedger)
     .where(and(eq(coinLedger.memberId, memberId), eq(coinLedger.reason, 'purchase'), eq(coinLedger.kind, 'paid'),
-      gte(coinLedger.createdAt, new Date(lastMonth.getTime())), lt(coinLedger.createdAt, new Date(thisMonth.getTime()))));
-  return rankForPurchases(Number(row?.bought ?? 0));
+      gte(coinLedger.createdAt, from), lt(coinLedger.createdAt, to)));
+  return Number(row?.bought ?? 0);
+}
+
+/** The first instants (UTC) of the previous, this and the next calendar month in Asia/Tokyo. */
+function jstMonths(now: Date) {
+  const thisMonth = startOfMonth(new TZDate(now, 'Asia/Tokyo'));
+  return {
+    lastMonth: new Date(subMonths(thisMonth, 1).getTime()),
+    thisMonth: new Date(thisMonth.getTime()),
+    nextMonth: new Date(addMonths(thisMonth, 1).getTime()),
+  };
+}
+
+/** The member's rank now: purchases of the previous calendar month in Asia/Tokyo. */
+export async function currentRank(db: Database, memberId: string, now = new Date()) {
+  const { lastMonth, thisMonth } = jstMonths(now);
+  return rankForPurchases(await paidCoinsBought(db, memberId, lastMonth, thisMonth));
+}
+
+export type Rank = (typeof RANKS)[number];
+
+/** What /myrank and /mylevel show: experience, this month's rank and the way to next month's. */
+export interface MemberProgress {
+  exp: number;
+  /** The rank in force this month (from last month's purchases). */
+  rank: Rank;
+  /** Paid coins bought this month (JST) so far: they decide next month's rank. */
+  boughtThisMonth: number;
+  /** The rank next month will have if nothing more is bought. */
+  nextMonthRank: Rank;
+  /** The rank just above nextMonthRank and the paid coins still missing for it; null at the top. */
+  nextTarget: { rank: Rank; missing: number } | null;
+  /** When this month ends (JST), i.e. when nextMonthRank takes effect. */
+  monthEndsAt: Date;
+}
+
+/**
+ * Experience, rank and this month's progress towards next month's rank, in three indexed reads.
+ * @example const p = await getMemberProgress(db, member.id); p.nextTarget?.missing // 4_500
+ */
+export async function getMemberProgress(db: Database, memberId: string, now = new Date()): Promise<MemberProgress> {
+  const { lastMonth, thisMonth, nextMonth } = jstMonths(now);
+  const [exp, boughtLastMonth, boughtThisMonth] = await Promise.all([
+    getExp(db, memberId),
+    paidCoinsBought(db, memberId, lastMonth, thisMonth),
+    paidCoinsBought(db, memberId, thisMonth, nextMonth),
+  ]);
+  const nextMonthRank = rankForPurchases(boughtThisMonth);
+  const above = RANKS.find((r) => r.rank === nextMonthRank.rank + 1);
+  return {
+    exp,
+    rank: rankForPurchases(boughtLastMonth),
+    boughtThisMonth,
+    nextMonthRank,
+    nextTarget: above ? { rank: above, missing: above.threshold - boughtThisMonth } : null,
+    monthEndsAt: nextMonth,
+  };
 }
 
 /** @example await getExp(db, member.id) // 12_000 */

@@ -1,10 +1,11 @@
-// Guards the generated demo art in public/demo: up to date, deterministic, small, text-free and servable by /_img.
+// Guards the generated demo art in public/demo: up to date, deterministic, small, text only on cards (their names), servable by /_img.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoArtFiles } from '../../scripts/generate-demo-art';
+import { DEMO_CARDS } from '../../db/demo/cards';
 import { createImageRoute } from './index';
 
 const publicDir = path.resolve(import.meta.dirname, '..', '..', 'public');
@@ -20,7 +21,7 @@ describe('demo art', () => {
   it('lists every expected file', () => {
     const names = files.map(([p]) => p);
     expect(names.filter((p) => p.startsWith('packs/'))).toHaveLength(12);
-    expect(names.filter((p) => p.startsWith('cards/'))).toHaveLength(24);
+    expect(names.filter((p) => p.startsWith('cards/'))).toHaveLength(30);
     expect(names.filter((p) => p.startsWith('banners/'))).toHaveLength(4);
     expect(names.filter((p) => p.startsWith('genres/')).sort()).toEqual(
       ['all', 'duelmasters', 'onepiece', 'pokemon', 'weiss', 'yugioh'].map((id) => `genres/${id}.svg`),
@@ -34,10 +35,21 @@ describe('demo art', () => {
     }
   });
 
-  it('keeps every file small and free of text, fonts and external references', () => {
+  it('keeps every file small and free of external references; only cards carry text, in the generic font', () => {
     for (const [relative, content] of files) {
       expect(Buffer.byteLength(content), relative).toBeLessThan(12 * 1024);
-      expect(content, relative).not.toMatch(/<text|<image|font-family|href=|<script|<foreignObject/);
+      expect(content, relative).not.toMatch(/<image|href=|<script|<foreignObject|@font-face|url\(http/);
+      if (!relative.startsWith('cards/')) expect(content, relative).not.toMatch(/<text|font-family/);
+      else expect(content.match(/font-family="([^"]*)"/g) ?? [], relative).toEqual(['font-family="sans-serif"', 'font-family="sans-serif"']);
+    }
+  });
+
+  it('prints each demo card\'s name and rarity on its one picture', () => {
+    const byPath = new Map(files);
+    for (const card of DEMO_CARDS) {
+      const content = byPath.get(card.imagePath.replace('/demo/', ''));
+      expect(content, card.imagePath).toContain(`>${card.name}</text>`);
+      expect(content, card.imagePath).toContain(`>${card.rarity}</text>`);
     }
   });
 

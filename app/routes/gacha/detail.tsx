@@ -18,7 +18,7 @@ import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { useLiveRemaining } from '~/lib/use-live-remaining';
 import { DrawPanel } from '~/components/gacha/DrawPanel';
 import { TierLineup } from '~/components/gacha/TierLineup';
-import { getGachaDetail, listGenres } from '../../../modules/gacha';
+import { getGachaDetail, headlineTier, listGenres } from '../../../modules/gacha';
 import { verifiedReveal } from '../../../modules/gacha/admin';
 import { drawLots, countUnclaimed, remainingOf, describeDrawRefusal, memberDrawnLots } from '../../../modules/draw';
 import { getBalance } from '../../../modules/wallet';
@@ -103,6 +103,10 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
     idempotencyKey: loaderData.idempotencyKey, staff: loaderData.staff, error,
   };
   const lastOne = pack.tiers.find((t) => t.isLastOne);
+  const headline = headlineTier(pack.tiers);
+  // Sold out by the stream as soon as the final lot goes, not only on the next load.
+  const closed: 'sold_out' | 'ended' | null =
+    pack.status === 'sold_out' || live.soldOut || (pack.status === 'on_sale' && live.remaining === 0) ? 'sold_out' : pack.status === 'ended' ? 'ended' : null;
   const location = useLocation();
   useEffect(() => {
     const from = (location.state as { from?: string } | null)?.from;
@@ -120,11 +124,34 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
         </ol>
       </nav>
       <div className="grid gap-5 md:grid-cols-2">
-        <div className="overflow-hidden rounded-2xl bg-white shadow-sm">
+        <div className="relative self-start overflow-hidden rounded-2xl bg-white shadow-sm">
           <Image src={pack.imagePath} alt={pack.title} width={1200} height={900} sizes="(min-width: 768px) 50vw, 100vw" priority className="aspect-[4/3] h-auto w-full object-cover" />
+          {closed && (
+            <div className="absolute inset-0 flex items-center justify-center bg-black/55" data-testid="sold-out-mark">
+              <span className="-rotate-6 rounded-lg border-4 border-white px-4 py-1.5 text-center text-2xl font-black tracking-widest text-white sm:text-3xl">
+                {closed === 'sold_out' ? 'SOLD OUT' : 'CLOSED'}
+                <span className="block text-sm tracking-normal">{closed === 'sold_out' ? '完売' : '販売終了'}</span>
+              </span>
+            </div>
+          )}
+          {headline && (
+            <div className="absolute bottom-2 z-[1] left-2 right-2 flex items-center gap-2 rounded-xl bg-black/70 p-2 text-white" data-testid="hero-headline">
+              <Image src={headline.cardImagePath} alt="" width={48} height={67} className="h-[67px] w-12 shrink-0 rounded object-cover" />
+              <p className="min-w-0 text-xs leading-snug">
+                <span className="font-bold">目玉賞品</span>
+                <span className="block truncate text-sm font-black">{headline.label} {headline.cardName}</span>
+              </p>
+            </div>
+          )}
         </div>
         <section className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" aria-labelledby="pack-title">
           <h1 id="pack-title" className="text-xl font-black leading-snug">{pack.title}</h1>
+          {closed && (
+            <p className="rounded-xl bg-slate-800 px-4 py-3 text-sm font-bold text-white" role="status" data-testid="sold-out-notice">
+              {closed === 'sold_out' ? '完売しました。' : '販売を終了しました。'}
+              <span className="font-normal">このオリパはもう引けません。{pack.revealed ? '中身の検証は下の「公平性の証明」でできます。' : ''}</span>
+            </p>
+          )}
           {pack.description && <p className="text-sm text-muted">{pack.description}</p>}
           <p className="text-2xl font-black text-primary-ink">
             {formatCoins(pack.pricePerDraw)}<span className="text-sm">コイン</span><span className="text-sm font-bold text-muted"> / 1回</span>
@@ -145,6 +172,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             <div className={`h-full rounded-full transition-[width] duration-500 ${ratio < 0.2 ? 'bg-red-500' : 'bg-primary'}`} style={{ width: `${Math.round(ratio * 100)}%` }} />
           </div>
           <ul className="flex flex-wrap gap-2 text-xs text-muted">
+            {closed && <li className="rounded-full bg-slate-800 px-2.5 py-1 font-bold text-white">{closed === 'sold_out' ? '完売' : '販売終了'}</li>}
             {lastOne && <li className="rounded-full border border-primary-ink bg-white px-2.5 py-1 font-bold text-primary-ink">ラストワン賞あり</li>}
             {pack.perMemberLimit && (
               <li className="rounded-full bg-canvas px-2.5 py-1">
@@ -153,12 +181,12 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             )}
             {loaderData.minRankName && <li className="rounded-full bg-canvas px-2.5 py-1">{loaderData.minRankName}ランク以上限定</li>}
             {pack.saleEndsAt && <li className="rounded-full bg-canvas px-2.5 py-1">販売終了 {formatYmdHm(pack.saleEndsAt, 'slash')}</li>}
-            {live.live && <li className="rounded-full bg-emerald-50 px-2.5 py-1 text-emerald-800">残り口数をリアルタイム表示中</li>}
+            {live.live && !closed && <li className="rounded-full bg-emerald-50 px-2.5 py-1 text-emerald-800">残り口数をリアルタイム表示中</li>}
           </ul>
           {loaderData.balance !== null && (
             <p className="text-sm">所持コイン <b data-testid="balance">{formatCoins(loaderData.balance)}</b>　<AppLink to="/shop" className="font-bold text-primary-ink underline">コインを購入</AppLink></p>
           )}
-          <div className="hidden md:block"><DrawPanel {...panel} /></div>
+          <div className={`hidden md:block ${closed ? GREYED_BUTTONS : ''}`}><DrawPanel {...panel} /></div>
         </section>
       </div>
       <section aria-labelledby="lineup" className="flex flex-col gap-3">
@@ -179,13 +207,16 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
       <div className="fixed inset-x-0 bottom-0 z-tabbar border-t border-line bg-white p-3 pb-safe md:hidden">
         <p className="mb-2 flex justify-between text-xs text-muted">
           <span><b className="text-primary-ink">{formatCoins(pack.pricePerDraw)}コイン</b> / 1回</span>
-          <span>残り {formatCoins(live.remaining)} / {formatCoins(pack.totalLots)}口</span>
+          {closed ? <b className="text-ink">{closed === 'sold_out' ? '完売：もう引けません' : '販売終了：もう引けません'}</b> : <span>残り {formatCoins(live.remaining)} / {formatCoins(pack.totalLots)}口</span>}
         </p>
-        <DrawPanel {...panel} compact />
+        <div className={closed ? GREYED_BUTTONS : ''}><DrawPanel {...panel} compact /></div>
       </div>
     </Container>
   );
 }
+
+/** Disabled draw buttons of a closed pack in plain grey (the panel's pink overrides the button's own disabled look). */
+const GREYED_BUTTONS = '[&_button:disabled]:!bg-slate-300 [&_button:disabled]:!text-slate-700 [&_button:disabled]:!opacity-100';
 
 type Verification = Awaited<ReturnType<typeof loader>>['verification'];
 

@@ -1,0 +1,1 @@
+CREATE INDEX "draws_completed_created_idx" ON "draws" USING btree ("created_at") WHERE "draws"."status" = 'completed';
