@@ -50,7 +50,7 @@ export function PackCard({ pack, priority = false }: { pack: PackCardData; prior
         ) : null}
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-2.5 sm:p-3">
-        <h3 className="line-clamp-2 text-[13px] font-bold leading-snug sm:text-sm">{pack.title}</h3>
+        <h2 className="line-clamp-2 text-[13px] font-bold leading-snug sm:text-sm">{pack.title}</h2>
         <p className="mt-auto text-sm font-black text-primary-ink sm:text-base">
           {formatCoins(pack.pricePerDraw)}<span className="text-xs font-bold">コイン</span>
           <span className="text-xs font-bold text-muted"> / 1回</span>
