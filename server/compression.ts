@@ -87,7 +87,11 @@ export function compressResponses(): MiddlewareHandler {
     const res = c.res;
     if (!isCompressibleType(res.headers.get('Content-Type'))) return;
     // Whatever we answer, a cache must keep the encodings apart.
-    varyOnAcceptEncoding(res.headers);
+    try {
+      varyOnAcceptEncoding(res.headers);
+    } catch {
+      return; // immutable headers (a fetched response passed through): send it as it came
+    }
     if (c.req.method === 'HEAD' || !res.body) return;
     if (res.status === 204 || res.status === 206 || res.status === 304 || res.status < 200) return;
     if (res.headers.has('Content-Encoding') || res.headers.has('Content-Range')) return;
