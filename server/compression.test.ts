@@ -36,6 +36,7 @@ describe('compressResponses', () => {
   app.get('/page', (c) => c.html(`<p>${big}</p>`));
   app.get('/small', (c) => c.body('{"ok":true}', 200, { 'Content-Type': 'application/json', 'Content-Length': '11' }));
   app.get('/events', (c) => c.body(`data: ${big}\n\n`, 200, { 'Content-Type': 'text/event-stream' }));
+  app.post('/refused', (c) => c.json({ error: { message: big } }, 413));
   app.get('/raw', (c) => c.body(big, 200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-transform' }));
 
   it('answers brotli or gzip that decode to the same page, with Vary', async () => {
@@ -53,6 +54,11 @@ describe('compressResponses', () => {
     expect(plain.headers.get('content-encoding')).toBeNull();
     expect(plain.headers.get('vary')).toMatch(/accept-encoding/i);
     expect(await plain.text()).toBe(`<p>${big}</p>`);
+  });
+  it('sends a refused POST as it is (its body may be unread)', async () => {
+    const response = await app.request('/refused', { method: 'POST', headers: { 'accept-encoding': 'br' }, body: 'x' });
+    expect(response.status).toBe(413);
+    expect(response.headers.get('content-encoding')).toBeNull();
   });
   it('leaves event streams, small bodies and no-transform responses alone', async () => {
     for (const path of ['/events', '/small', '/raw']) {

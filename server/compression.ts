@@ -77,8 +77,9 @@ function compressor(encoding: ContentCoding): zlib.BrotliCompress | zlib.Gzip {
 
 /**
  * Middleware compressing dynamic text responses (server-rendered pages, JSON, sitemap) by
- * Accept-Encoding. Leaves alone: HEAD, 204/206/304, event streams, responses already encoded (the
- * precompressed static files), `Cache-Control: no-transform`, and bodies known to be small.
+ * Accept-Encoding. Leaves alone: HEAD, 204/206/304, errors to other methods than GET, event streams,
+ * responses already encoded (the precompressed static files), `Cache-Control: no-transform`, and
+ * bodies known to be small.
  * @example app.use(compressResponses())
  */
 export function compressResponses(): MiddlewareHandler {
@@ -95,6 +96,9 @@ export function compressResponses(): MiddlewareHandler {
     if (c.req.method === 'HEAD' || !res.body) return;
     if (res.status === 204 || res.status === 206 || res.status === 304 || res.status < 200) return;
     if (res.headers.has('Content-Encoding') || res.headers.has('Content-Range')) return;
+    // A refused POST (413, 403, 405…) may leave its body unread: a streamed answer would make the
+    // server drop the connection while draining it, so such answers go out as they are (they are small).
+    if (c.req.method !== 'GET' && res.status >= 400) return;
     if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get('Cache-Control') ?? '')) return;
     const length = res.headers.get('Content-Length');
     if (length !== null && Number(length) < MIN_COMPRESS_BYTES) return;
