@@ -12,7 +12,7 @@ import { evaluateNavigation, isNoindexPath, type ContentValidators, type InAppNo
 import { AppLoadingOverlay } from './components/Spinner';
 import { NotFoundView, NOT_FOUND_TITLE } from './components/NotFoundView';
 import { InAppBrowserNotice } from './components/InAppBrowserNotice';
-import { canonicalUrl, composeTitle, pageTitleFromMatches } from './lib/page-meta';
+import { canonicalUrl, composeDescription, composeTitle, pageDescriptionFromMatches, pageTitleFromMatches } from './lib/page-meta';
 import { notFound, type NotFoundPayload } from './lib/not-found';
 import { rememberSite, type RootData } from './lib/root-data';
 import { rememberSignedIn, forgetSignedIn, signedInOnClient } from './lib/client-session';
@@ -44,7 +44,7 @@ const serverNavigationGuard: Route.MiddlewareFunction = async ({ request, contex
   });
   if (decision.type === 'redirect') throw redirect(decision.to, decision.status);
   if (decision.type === 'not-found') {
-    throw notFound(url.pathname, { name: config.SITE_NAME, tagline: config.SITE_TAGLINE, origin: config.PUBLIC_ORIGIN });
+    throw notFound(url.pathname, { name: config.SITE_NAME, tagline: config.SITE_TAGLINE, origin: config.PUBLIC_ORIGIN, description: config.SITE_DESCRIPTION });
   }
   context.set(browserNoticeContext, decision.notice ?? null);
 };
@@ -78,7 +78,7 @@ export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
   return {
     member: shop.member ? { id: shop.member.id, name: shop.member.name, role: shop.member.role } : null,
     wallet: balance ? { paid: balance.paid, free: balance.free, total: balance.total } : null,
-    site: { name: config.SITE_NAME, tagline: config.SITE_TAGLINE, origin: config.PUBLIC_ORIGIN },
+    site: { name: config.SITE_NAME, tagline: config.SITE_TAGLINE, origin: config.PUBLIC_ORIGIN, description: config.SITE_DESCRIPTION },
     buildId,
     buildPollSeconds: config.BUILD_POLL_SECONDS,
     genres,
@@ -139,9 +139,12 @@ export default function App({ loaderData }: Route.ComponentProps) {
     siteName: loaderData.site.name,
     tagline: loaderData.site.tagline,
   });
+  // React hoists <title> and <meta> into the head, and updates them on client navigations.
+  const description = composeDescription(pageDescriptionFromMatches(matches), loaderData.site.description);
   return (
     <>
       <title>{title}</title>
+      <meta name="description" content={description} />
       {loaderData.notice ? <InAppBrowserNotice kind={loaderData.notice} /> : <Outlet />}
     </>
   );
@@ -150,7 +153,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const root = useRouteLoaderData('root') as RootData | undefined;
   const payload = isRouteErrorResponse(error) ? (error.data as NotFoundPayload | undefined) : undefined;
-  const siteName = rememberSite(root?.site ?? payload?.site)?.name;
+  const site = rememberSite(root?.site ?? payload?.site);
+  const siteName = site?.name;
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
     if (reloadForChunkError(error)) return;
@@ -159,6 +163,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <>
       <title>{siteName ? `${NOT_FOUND_TITLE} | ${siteName}` : NOT_FOUND_TITLE}</title>
+      {site?.description ? <meta name="description" content={site.description} /> : null}
       <NotFoundView />
     </>
   );

@@ -3,7 +3,6 @@
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { bodyLimit } from 'hono/body-limit';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { RouterContextProvider, type ServerBuild, createRequestHandler } from 'react-router';
 import path from 'node:path';
 import type { ShopServices } from './services';
@@ -13,6 +12,8 @@ import { shopRequestContext, type SessionMember } from '../app/context';
 import { AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, CLIENT_IP_HEADER } from '../modules/identity/auth.server';
 import { isNoindexPath } from '../app/guards/rules';
 import { createImageRoute } from './images';
+import { compressResponses } from './compression';
+import { serveBuiltFiles } from './static-files';
 import { robotsTxt, sitemapXml } from './seo';
 import { createApiV1 } from './api/v1';
 import { fastMember } from './api/v1/auth';
@@ -58,6 +59,8 @@ export function createServerApp(options: ServerAppOptions) {
       'request',
     );
   });
+  // Pages and JSON by Accept-Encoding; static files come precompressed and event streams are left alone.
+  app.use(compressResponses());
   app.use(securityHeaders(config, services.payments?.pageSources));
   app.use(clientAddress(config));
   app.use(crossSiteRequestGuard(config));
@@ -123,21 +126,14 @@ export function createServerApp(options: ServerAppOptions) {
   }
   app.all('/api/*', (c) => apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'));
 
-  app.route('/_img', createImageRoute({ publicDir: options.clientDir ?? options.publicDir, cacheDir: path.join(config.dataDir, 'cache', 'images'), logger }));
+  const images = createImageRoute({ publicDir: options.clientDir ?? options.publicDir, cacheDir: path.join(config.dataDir, 'cache', 'images'), logger });
+  app.route('/_img', images);
   app.get('/robots.txt', (c) => c.text(robotsTxt(config.PUBLIC_ORIGIN)));
   app.get('/sitemap.xml', async (c) => c.body(await sitemapXml(services), 200, { 'Content-Type': 'application/xml; charset=utf-8' }));
 
   if (options.clientDir) {
-    const root = options.clientDir;
-    app.use('/builds/*', async (c, next) => {
-      await next();
-      c.header('Cache-Control', 'no-cache');
-    });
-    app.use('/assets/*', async (c, next) => {
-      await next();
-      if (c.res.status === 200) c.header('Cache-Control', 'public, max-age=31536000, immutable');
-    });
-    app.use('*', serveStatic({ root }));
+    // Precompressed twins, immutable hashed assets, a short cache elsewhere (server/static-files.ts).
+    app.use('*', serveBuiltFiles({ root: options.clientDir }));
   }
 
   app.all('*', async (c) => {
@@ -152,7 +148,8 @@ export function createServerApp(options: ServerAppOptions) {
     return handleDocument(c.req.raw, context);
   });
 
-  return app;
+  // The image app alone, for the start-up cache warm-up (server/images/warm.ts).
+  return Object.assign(app, { images });
 }
 
 async function currentMember(services: ShopServices, headers: Headers): Promise<SessionMember | null> {

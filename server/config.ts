@@ -27,6 +27,12 @@ const environmentSchema = z.object({
     .optional(),
   SITE_NAME: z.string().min(1).max(60).default('オリパ ステラ'),
   SITE_TAGLINE: z.string().min(1).max(120).default('オリパ ステラ｜公平・透明なオンラインオリパ'),
+  /** The meta description of pages that have none of their own (search results show it under the title). */
+  SITE_DESCRIPTION: z
+    .string()
+    .min(1)
+    .max(300)
+    .default('オリパ ステラは、ポケモンカードやワンピースカードのオンラインオリパ。排出率と残り口数をいつでも公開し、抽選結果を後から検証できる、公平で透明なオリパをお届けします。'),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_DATA: booleanFlag.default(true),

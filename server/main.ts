@@ -14,6 +14,7 @@ import { createServerApp } from './app';
 import type { ShopServices } from './services';
 import { createJobRunner, registerShopJobs, type JobRunner } from './jobs';
 import { createLiveUpdates } from './live';
+import { warmImageCache } from './images/warm';
 import { createPaymentServices, lineLinking } from './payments';
 import { ensureDefaultCoinPacks } from '../modules/payments';
 
@@ -93,6 +94,22 @@ export async function startShop(config: ShopConfig, options: { development?: boo
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://localhost:${port}`;
   logger.info({ url, engine: database.engine, buildId }, `shop listening on ${url}`);
+  // The home page's images, encoded in the background so the first visitor gets them from the cache.
+  const warmUp = new AbortController();
+  const warming = options.development
+    ? Promise.resolve()
+    : warmImageCache({
+        paths: ['/'],
+        origin: url,
+        fetch: app.fetch,
+        fetchImage: (request) => {
+          const inner = new URL(request.url);
+          inner.pathname = '/';
+          return app.images.fetch(new Request(inner, { headers: request.headers, signal: request.signal }));
+        },
+        logger,
+        signal: warmUp.signal,
+      }).then(() => undefined);
   return {
     services,
     server,
@@ -100,6 +117,8 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     jobs,
     async stop() {
       // Live-update streams end first, or the server would wait for them forever.
+      warmUp.abort();
+      await warming;
       await live.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -63,7 +63,7 @@ export function PackCard({ pack, priority = false }: { pack: PackCardData; prior
         ) : null}
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-2.5 sm:p-3">
-        <h3 className="line-clamp-2 text-[13px] font-bold leading-snug sm:text-sm">{pack.title}</h3>
+        <h2 className="line-clamp-2 text-[13px] font-bold leading-snug sm:text-sm">{pack.title}</h2>
         {pack.headline ? (
           <p className="line-clamp-1 text-[11px] text-muted" data-testid="pack-headline">
             <span className="font-bold text-ink">{pack.headline.label}</span> {pack.headline.cardName}

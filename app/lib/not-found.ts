@@ -4,7 +4,7 @@ import { notFoundMessage } from '~/guards/rules';
 
 export interface NotFoundPayload {
   message: string;
-  site?: { name: string; tagline: string; origin: string };
+  site?: { name: string; tagline: string; origin: string; description?: string };
 }
 
 /** @example throw notFound(url.pathname) */

@@ -1,7 +1,7 @@
 // Titles, canonical links and client recovery rules.
 import { describe, it, expect } from 'vitest';
 import type { UIMatch } from 'react-router';
-import { composeTitle, pageTitleFromMatches, canonicalUrl } from './page-meta';
+import { composeTitle, pageTitleFromMatches, canonicalUrl, composeDescription, pageDescriptionFromMatches, MAX_DESCRIPTION_LENGTH } from './page-meta';
 import { isChunkLoadError, shouldReloadForChunkError, CHUNK_RELOAD_GUARD_MS } from './client-recovery';
 import { shouldSkipPrefetch } from '~/components/AppLink';
 
@@ -22,6 +22,29 @@ describe('titles', () => {
   });
   it('builds the canonical link from the origin and the full path', () => {
     expect(canonicalUrl('https://shop.example', '/gacha/pokemon', '?sort=new')).toBe('https://shop.example/gacha/pokemon?sort=new');
+  });
+});
+
+describe('meta descriptions', () => {
+  it("takes the deepest route's own description, not its title", () => {
+    const matches = [
+      { id: 'root', handle: undefined, loaderData: {} },
+      { id: 'layout', handle: { description: 'レイアウトの説明' }, loaderData: {} },
+      { id: 'pack', handle: { title: 'パック', description: (d: { pack: { description: string } }) => d.pack.description }, loaderData: { pack: { description: '全100口、ハズレなし。' } } },
+    ] as unknown as UIMatch[];
+    expect(pageDescriptionFromMatches(matches)).toBe('全100口、ハズレなし。');
+    expect(pageDescriptionFromMatches(matches.slice(0, 1))).toBeNull();
+  });
+  it("falls back to the site's description when the page has none or only white space", () => {
+    expect(composeDescription(null, 'サイトの説明')).toBe('サイトの説明');
+    expect(composeDescription(' \n ', 'サイトの説明')).toBe('サイトの説明');
+    expect(composeDescription('  全100口、\nハズレなし。 ', 'サイトの説明')).toBe('全100口、 ハズレなし。');
+  });
+  it('cuts a long description at 160 characters with an ellipsis', () => {
+    const long = 'あ'.repeat(500);
+    const cut = composeDescription(long, 'x');
+    expect([...cut]).toHaveLength(MAX_DESCRIPTION_LENGTH);
+    expect(cut.endsWith('…')).toBe(true);
   });
 });
 

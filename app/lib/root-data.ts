@@ -6,7 +6,7 @@ export interface RootData {
   member: { id: string; name: string; role: string } | null;
   /** The member's coins for the header (null for visitors); every action revalidates it. */
   wallet: { paid: number; free: number; total: number } | null;
-  site: { name: string; tagline: string; origin: string };
+  site: { name: string; tagline: string; origin: string; description: string };
   buildId: string;
   buildPollSeconds: number;
   genres: { id: string; name: string; iconPath: string | null }[];
@@ -17,13 +17,16 @@ export function useRootData(): RootData | undefined {
   return useRouteLoaderData('root') as RootData | undefined;
 }
 
-let lastKnownSite: RootData['site'] | undefined;
+/** The site settings as the error page may get them (a 404's payload may lack the description). */
+export type SiteInfo = Omit<RootData['site'], 'description'> & { description?: string };
+
+let lastKnownSite: SiteInfo | undefined;
 
 /**
  * The site's name, tagline and origin as last rendered. A client-side error can leave the root's
  * error page without loader data; the site settings never change while a page is open.
  */
-export function rememberSite(site: RootData['site'] | undefined): RootData['site'] | undefined {
+export function rememberSite(site: SiteInfo | undefined): SiteInfo | undefined {
   if (site) lastKnownSite = site;
   return site ?? lastKnownSite;
 }

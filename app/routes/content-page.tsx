@@ -5,13 +5,16 @@ import { RichText } from '~/components/RichText';
 import { notFound } from '~/lib/not-found';
 import { getPublishedPage } from '../../modules/content';
 
-export const handle = { title: (data: { page: { data: { title: string } } }) => data.page.data.title };
+export const handle = {
+  title: (data: { page: { data: { title: string } } }) => data.page.data.title,
+  description: (data: { page: { data: { description?: string } } }) => data.page.data.description,
+};
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db, config } = context.get(shopRequestContext).services;
   const pathname = new URL(request.url).pathname;
   const page = await getPublishedPage(db, params['*'] ?? '', ['page']);
-  if (!page) throw notFound(pathname, { name: config.SITE_NAME, tagline: config.SITE_TAGLINE, origin: config.PUBLIC_ORIGIN });
+  if (!page) throw notFound(pathname, { name: config.SITE_NAME, tagline: config.SITE_TAGLINE, origin: config.PUBLIC_ORIGIN, description: config.SITE_DESCRIPTION });
   return { page };
 }
 

@@ -7,7 +7,10 @@ import { Container } from '~/components/PageFrame';
 import { notFound } from '~/lib/not-found';
 import { getPublishedPage } from '../../modules/content';
 
-export const handle = { title: (data: { page: { data: { title: string } } }) => data.page.data.title };
+export const handle = {
+  title: (data: { page: { data: { title: string } } }) => data.page.data.title,
+  description: (data: { page: { data: { description?: string } } }) => data.page.data.description,
+};
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = context.get(shopRequestContext).services;

@@ -24,7 +24,10 @@ import { drawLots, countUnclaimed, remainingOf, describeDrawRefusal, memberDrawn
 import { getBalance } from '../../../modules/wallet';
 import { currentRank, rankName } from '../../../modules/progression';
 
-export const handle = { title: (data: { pack: { title: string } }) => data.pack.title };
+export const handle = {
+  title: (data: { pack: { title: string } }) => data.pack.title,
+  description: (data: { pack: { description: string } }) => data.pack.description,
+};
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);

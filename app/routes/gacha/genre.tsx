@@ -8,7 +8,11 @@ import { ButtonLink } from '~/components/Button';
 import { notFound } from '~/lib/not-found';
 import { listGachas, listGenres, parseGachaSort } from '../../../modules/gacha';
 
-export const handle = { title: (data: { genre: { name: string } }) => `${data.genre.name}のオリパ一覧` };
+export const handle = {
+  title: (data: { genre: { name: string } }) => `${data.genre.name}のオリパ一覧`,
+  description: (data: { genre: { name: string } }) =>
+    `${data.genre.name}のオリパ一覧。排出率と残り口数を公開している${data.genre.name}のオリパから、販売中のものを選べます。`,
+};
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = context.get(shopRequestContext).services;
