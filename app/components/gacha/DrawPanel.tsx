@@ -65,11 +65,11 @@ export function DrawPanel(props: DrawPanelProps) {
                 }}
               >
                 <span>{drawOptionLabel(count)}</span>
-                <span className="text-xs font-bold">{formatCoins(price * count)}コイン</span>
+                <span className="text-xs font-bold">{`${formatCoins(price * count)}コイン`}</span>
               </Button>
               {missing > 0 && (
                 <p id={missingId} className="text-center text-[11px] font-bold leading-tight text-red-700" data-testid={`draw-missing-${count}`}>
-                  あと{formatCoins(missing)}コイン不足
+                  {`あと${formatCoins(missing)}コイン不足`}
                 </p>
               )}
             </div>

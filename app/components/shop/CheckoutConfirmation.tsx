@@ -128,7 +128,7 @@ function ConfirmScreen({ checkout, orderKey, error, backHref, backLabel, tokusho
       )}
       {checkout.draw && (
         <p className="rounded-xl bg-canvas p-3 text-sm" data-testid="checkout-draw-context">
-          お支払いが終わると「{checkout.draw.title}」の{drawOptionLabel(checkout.draw.count)}（{formatCoins(checkout.draw.cost)}コイン）にすぐ戻れます。
+          {`お支払いが終わると「${checkout.draw.title}」の${drawOptionLabel(checkout.draw.count)}（${formatCoins(checkout.draw.cost)}コイン）にすぐ戻れます。`}
         </p>
       )}
       <Form method="post" className="flex flex-col gap-2" aria-label="購入の確定">

@@ -16,13 +16,14 @@ export const FIRST_PURCHASE_WARNING = '初回限定プランは初回購入時�
 
 /** 「10連まであと…」: the draw the member came from, what is missing, and the way back to the pack. */
 export function CarriedDrawNotice({ draw, shortfall }: { draw: CarriedDraw; shortfall: number }) {
+  const label = drawOptionLabel(draw.count);
   return (
     <section aria-labelledby="shop-draw-title" className="flex flex-col gap-2 rounded-2xl border-2 border-primary-ink bg-primary-soft p-4" data-testid="shop-draw-context">
-      <h2 id="shop-draw-title" className="text-sm font-black">「{draw.title}」の{drawOptionLabel(draw.count)}に向けてコインを購入</h2>
+      <h2 id="shop-draw-title" className="text-sm font-black">{`「${draw.title}」の${label}に向けてコインを購入`}</h2>
       <p className="text-sm">
-        {drawOptionLabel(draw.count)}には{formatCoins(draw.cost)}コイン必要です。
-        {shortfall > 0 ? <b className="text-red-700">あと{formatCoins(shortfall)}コイン不足しています。</b> : <b>所持コインで引けます。</b>}
-        購入が終わると、このオリパの{drawOptionLabel(draw.count)}にすぐ戻れます。
+        {`${label}には${formatCoins(draw.cost)}コイン必要です。`}
+        {shortfall > 0 ? <b className="text-red-700">{`あと${formatCoins(shortfall)}コイン不足しています。`}</b> : <b>所持コインで引けます。</b>}
+        {`購入が終わると、このオリパの${label}にすぐ戻れます。`}
       </p>
       <AppLink to={packDrawPath(draw)} className="self-start text-sm font-bold text-primary-ink underline">オリパに戻る</AppLink>
     </section>
@@ -186,7 +187,7 @@ export function CoinPackPicker({ packs, methods, remainingJpy, canPurchase, bloc
                   </span>
                   {p.totalCoins !== p.paidCoins && <span className="text-[11px] text-muted">合計 {formatCoins(p.totalCoins)}コイン</span>}
                   <span className="mt-auto pt-1 text-lg font-black text-primary-ink">{formatYen(p.priceJpy)}<span className="text-[10px] font-bold text-muted">（税込）</span></span>
-                  {coversDraw && <span className="text-[11px] font-bold text-emerald-800">{drawOptionLabel(draw.count)}に足ります</span>}
+                  {coversDraw && <span className="text-[11px] font-bold text-emerald-800">{`${drawOptionLabel(draw.count)}に足ります`}</span>}
                   {reason && <span className="text-[11px] font-bold text-muted" data-testid="pack-unavailable">{reason}</span>}
                   <span aria-hidden="true" className="absolute top-2 right-2 hidden size-5 items-center justify-center rounded-full bg-primary-ink text-xs text-white peer-checked:flex">✓</span>
                 </label>
