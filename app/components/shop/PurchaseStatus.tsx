@@ -195,7 +195,9 @@ function ContinueDraw({ draw, balance }: { draw: CarriedDraw; balance: WalletVie
   const missing = balance ? Math.max(0, draw.cost - balance.total) : 0;
   return (
     <div className="flex flex-col gap-1.5" data-testid="continue-draw-block">
-      <ButtonLink to={packDrawPath(draw)} size="lg" fullWidth className="!py-2 text-center !text-base leading-snug" data-testid="continue-draw">
+      {/* The label is longer than a button word: at this smaller size white text needs the deeper pink (AA). */}
+      <ButtonLink to={packDrawPath(draw)} size="lg" fullWidth
+        className="!py-2 text-center !text-base leading-snug !bg-primary-ink hover:!bg-primary-dark" data-testid="continue-draw">
         {continueDrawLabel(draw)}
       </ButtonLink>
       <p className={`text-center text-xs ${missing > 0 ? 'font-bold text-red-700' : 'text-muted'}`}>

@@ -18,7 +18,7 @@ export const FIRST_PURCHASE_WARNING = '初回限定プランは初回購入時�
 export function CarriedDrawNotice({ draw, shortfall }: { draw: CarriedDraw; shortfall: number }) {
   const label = drawOptionLabel(draw.count);
   return (
-    <section aria-labelledby="shop-draw-title" className="flex flex-col gap-2 rounded-2xl border-2 border-primary-ink bg-primary-soft p-4" data-testid="shop-draw-context">
+    <section aria-labelledby="shop-draw-title" className="flex flex-col gap-2 rounded-2xl border-2 border-primary-ink bg-white p-4 shadow-sm" data-testid="shop-draw-context">
       <h2 id="shop-draw-title" className="text-sm font-black">{`「${draw.title}」の${label}に向けてコインを購入`}</h2>
       <p className="text-sm">
         {`${label}には${formatCoins(draw.cost)}コイン必要です。`}
@@ -177,7 +177,7 @@ export function CoinPackPicker({ packs, methods, remainingJpy, canPurchase, bloc
                   <input type="radio" name="pack" value={p.id} required disabled={disabled} checked={pack === p.id}
                     onChange={() => setPack(p.id)} className="peer sr-only" />
                   {p.badge && <PackBadge badge={p.badge} />}
-                  {featured && <span className="text-xs font-black text-primary-ink">はじめてのご購入1回だけ選べるお得なプラン</span>}
+                  {featured && <span className="text-xs font-black text-primary-dark">はじめてのご購入1回だけ選べるお得なプラン</span>}
                   <span className="flex items-center gap-1 text-xl font-black leading-tight">
                     <CoinIcon className="size-5 shrink-0 text-coin" />{formatCoins(p.paidCoins)}<span className="text-xs">コイン</span>
                   </span>
@@ -186,7 +186,7 @@ export function CoinPackPicker({ packs, methods, remainingJpy, canPurchase, bloc
                     {p.rankBonusCoins > 0 && <span className="rounded bg-violet-50 px-1.5 py-0.5 text-violet-800">+{formatCoins(p.rankBonusCoins)}ランク</span>}
                   </span>
                   {p.totalCoins !== p.paidCoins && <span className="text-[11px] text-muted">合計 {formatCoins(p.totalCoins)}コイン</span>}
-                  <span className="mt-auto pt-1 text-lg font-black text-primary-ink">{formatYen(p.priceJpy)}<span className="text-[10px] font-bold text-muted">（税込）</span></span>
+                  <span className="mt-auto pt-1 text-lg font-black text-primary-dark">{formatYen(p.priceJpy)}<span className="text-[10px] font-bold text-muted">（税込）</span></span>
                   {coversDraw && <span className="text-[11px] font-bold text-emerald-800">{`${drawOptionLabel(draw.count)}に足ります`}</span>}
                   {reason && <span className="text-[11px] font-bold text-muted" data-testid="pack-unavailable">{reason}</span>}
                   <span aria-hidden="true" className="absolute top-2 right-2 hidden size-5 items-center justify-center rounded-full bg-primary-ink text-xs text-white peer-checked:flex">✓</span>
