@@ -195,6 +195,17 @@ export function CoinPackPicker({ packs, methods, remainingJpy, canPurchase, bloc
             );
           })}
         </ul>
+        {/* Right under the plans, where the member has just tapped (announced when it appears). */}
+        <div aria-live="polite">
+          {losesFirstOffer && firstOffer && (
+            <div className="flex flex-col gap-2 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="first-offer-warning">
+              <p className="flex gap-2 font-bold"><WarningIcon className="mt-0.5 size-4 shrink-0" />{FIRST_PURCHASE_WARNING}</p>
+              <button type="button" onClick={() => setPack(firstOffer.id)} className="min-h-11 self-start rounded-full border border-amber-400 bg-white px-4 text-sm font-bold text-amber-900 hover:bg-amber-100">
+                {`初回限定プラン（${formatYen(firstOffer.priceJpy)}）に戻す`}
+              </button>
+            </div>
+          )}
+        </div>
       </fieldset>
 
       <fieldset className="flex flex-col gap-2">
@@ -214,16 +225,11 @@ export function CoinPackPicker({ packs, methods, remainingJpy, canPurchase, bloc
         <p className="text-sm" aria-live="polite" data-testid="purchase-summary">
           {chosen ? <>選択中：<b>{chosen.name}</b>（{formatYen(chosen.priceJpy)}・合計{formatCoins(chosen.totalCoins)}コイン）</> : 'コインパックを選んでください'}
         </p>
-        <div aria-live="polite">
-          {losesFirstOffer && firstOffer && (
-            <div id={warningId} className="flex flex-col gap-2 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="first-offer-warning">
-              <p className="flex gap-2 font-bold"><WarningIcon className="mt-0.5 size-4 shrink-0" />{FIRST_PURCHASE_WARNING}</p>
-              <button type="button" onClick={() => setPack(firstOffer.id)} className="min-h-11 self-start rounded-full border border-amber-400 bg-white px-4 text-sm font-bold text-amber-900 hover:bg-amber-100">
-                初回限定プラン（{formatYen(firstOffer.priceJpy)}・{formatCoins(firstOffer.totalCoins)}コイン）に戻す
-              </button>
-            </div>
-          )}
-        </div>
+        {losesFirstOffer && (
+          <p id={warningId} className="flex gap-1.5 text-xs font-bold text-amber-900">
+            <WarningIcon className="size-4 shrink-0" />このプランを購入すると、初回限定プランは対象外になります。
+          </p>
+        )}
         {error && <p role="alert" className="text-sm font-bold text-red-700">{error}</p>}
         <Button type="submit" size="lg" fullWidth loading={going} disabled={!canPurchase}
           aria-describedby={[!canPurchase && blockedReason ? blockedId : null, losesFirstOffer ? warningId : null].filter(Boolean).join(' ') || undefined} data-testid="go-checkout">
