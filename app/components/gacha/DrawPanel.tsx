@@ -68,8 +68,9 @@ export function DrawPanel(props: DrawPanelProps) {
                 <span className="text-xs font-bold">{`${formatCoins(price * count)}コイン`}</span>
               </Button>
               {missing > 0 && (
-                <p id={missingId} className="text-center text-[11px] font-bold leading-tight text-red-700" data-testid={`draw-missing-${count}`}>
-                  {`あと${formatCoins(missing)}コイン不足`}
+                // On a narrow phone a long amount breaks between the number and 「コイン不足」, never inside a word.
+                <p id={missingId} className="text-center text-[11px] font-bold leading-tight tracking-tight text-red-700" data-testid={`draw-missing-${count}`}>
+                  <span className="whitespace-nowrap">{`あと${formatCoins(missing)}`}</span><span className="whitespace-nowrap">コイン不足</span>
                 </p>
               )}
             </div>
