@@ -7,7 +7,7 @@ export default function GachaDetailLayout() {
   return (
     <>
       <SiteHeader />
-      <main id="main" className="pb-28 md:pb-0">
+      <main id="main" className="pb-36 md:pb-0">
         <Outlet />
       </main>
       <SiteFooter />

@@ -8,6 +8,8 @@ import type { ShopRequest } from '~/context';
 import { SHOP_CLOSED_MESSAGE } from '~/components/shop/types';
 import { signInPathFor } from '~/guards/rules';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
+import { carriedDrawOf, resolveCarriedDraw } from './draw-context.server';
+import { withDrawContext, type CarriedDraw } from './draw-context';
 import { getBalance } from '../../modules/wallet';
 import {
   METHOD_ORDER, ORDER_STATUS_LABELS, PAYMENT_METHOD_INFO, PurchaseRefused, declareAge, getOrder, getPurchaseStanding, isPaymentMethod,
@@ -93,6 +95,9 @@ export type ShopPageData =
     selected: { pack: string | null; method: string | null };
     /** Set when the purchase form came back incomplete (no JavaScript). */
     selectionError: string | null;
+    /** The draw the member came for from a pack's 「コインを購入する」 (checked), and the coins still missing. */
+    draw: CarriedDraw | null;
+    shortfall: number;
   };
 
 export type ShopActionData = { ok: boolean; message: string };
@@ -109,7 +114,8 @@ export async function shopPageLoader(shop: ShopRequest, request: Request): Promi
   const methodParam = url.searchParams.get('method');
   const pack = packParam && PACK_ID.test(packParam) ? packParam : null;
   const method = methodParam && isPaymentMethod(methodParam) ? methodParam : null;
-  if (pack && method) throw redirect(`/shop/checkout/${method}?pack=${encodeURIComponent(pack)}`);
+  const draw = await carriedDrawOf(db, url.searchParams);
+  if (pack && method) throw redirect(withDrawContext(`/shop/checkout/${method}?pack=${encodeURIComponent(pack)}`, draw));
   const selectionError = packParam !== null || methodParam !== null
     ? (!pack ? 'コインパックを選んでください。' : 'お支払い方法を選んでください。')
     : null;
@@ -127,7 +133,7 @@ export async function shopPageLoader(shop: ShopRequest, request: Request): Promi
   const packs = await listCoinPacks(db, standing);
   return {
     state: 'open', wallet, history, rules, standing, packs, methods: enabledPaymentMethods(shop),
-    selected: { pack, method }, selectionError,
+    selected: { pack, method }, selectionError, draw, shortfall: draw ? Math.max(0, draw.cost - wallet.total) : 0,
   };
 }
 
@@ -159,7 +165,7 @@ function paymentTimingOf(method: PaymentMethod): string {
   }
 }
 
-function confirmViewOf(shop: ShopRequest, quote: Quote, channel: 'web' | 'app'): CheckoutConfirmView {
+function confirmViewOf(shop: ShopRequest, quote: Quote, channel: 'web' | 'app', draw: CarriedDraw | null): CheckoutConfirmView {
   const info = PAYMENT_METHOD_INFO[quote.method];
   return {
     channel, method: quote.method, methodLabel: info.label, methodNote: info.note,
@@ -169,10 +175,11 @@ function confirmViewOf(shop: ShopRequest, quote: Quote, channel: 'web' | 'app'):
     paidCoinDays: quote.paidCoinDays, freeCoinDays: quote.freeCoinDays, paymentTiming: paymentTimingOf(quote.method),
     sellerName: shop.services.config.SELLER_NAME,
     capJpy: quote.standing.capJpy, remainingJpy: quote.standing.remainingJpy, declaredMinor: quote.standing.declaredMinor,
+    endsFirstPurchaseOffer: quote.endsFirstPurchaseOffer, draw,
   };
 }
 
-const refusedCheckout = (refusal: ShopRefusal) => data<CheckoutLoaderData>({ state: 'refused', refusal }, { status: refusal.status });
+const refusedCheckout = (refusal: ShopRefusal, draw: CarriedDraw | null = null) => data<CheckoutLoaderData>({ state: 'refused', refusal, draw }, { status: refusal.status });
 
 /**
  * The confirmation screen's data for `?pack=ID` and the method in the path, with a fresh order key
@@ -187,14 +194,17 @@ export async function checkoutLoader(shop: ShopRequest, request: Request, method
   }
   const payments = shop.services.payments;
   if (!payments) return refusedCheckout(CLOSED);
-  const packParam = new URL(request.url).searchParams.get('pack') ?? '';
+  const params = new URL(request.url).searchParams;
+  const packParam = params.get('pack') ?? '';
+  // The app's web view ends at /app/return, which offers no draw: only the web carries one.
+  const draw = channel === 'web' ? await carriedDrawOf(shop.services.db, params) : null;
   try {
     const quote = await quotePurchase(shop.services.db, payments.gateway, {
       memberId: shop.member.id, packId: PACK_ID.test(packParam) ? packParam : '', method,
     }, payments.rules);
-    return data<CheckoutLoaderData>({ state: 'confirm', checkout: confirmViewOf(shop, quote, channel), orderKey: randomUUID() });
+    return data<CheckoutLoaderData>({ state: 'confirm', checkout: confirmViewOf(shop, quote, channel, draw), orderKey: randomUUID() });
   } catch (error) {
-    if (error instanceof PurchaseRefused) return refusedCheckout(refusalOf(error));
+    if (error instanceof PurchaseRefused) return refusedCheckout(refusalOf(error), draw);
     throw error;
   }
 }
@@ -204,7 +214,8 @@ const refusedAction = (refusal: ShopRefusal) => data<CheckoutActionData>({ error
 /**
  * 「購入を確定する」: opens the provider's checkout and answers a 303 to its page (a document
  * redirect, so it also leaves a client-side navigation for another origin or the sandbox).
- * Form fields: `pack`, `orderKey`. A refusal answers `{ error, orderKey }` with its status.
+ * Form fields: `pack`, `orderKey`, and the carried draw `gacha` and `count` (checked again here;
+ * a wrong one is dropped, the purchase goes on). A refusal answers `{ error, orderKey }` with its status.
  */
 export async function checkoutAction(shop: ShopRequest, request: Request, method: string, channel: 'web' | 'app') {
   if (!shop.member) return refusedAction(SIGNED_OUT);
@@ -220,8 +231,10 @@ export async function checkoutAction(shop: ShopRequest, request: Request, method
   try {
     const shown = /^\d{1,9}$/.test(form.price ?? '') && /^\d{1,9}$/.test(form.coins ?? '') ? { priceJpy: Number(form.price), totalCoins: Number(form.coins) } : undefined;
     if (!shown) return refusedAction({ code: 'INVALID_FORM', message: 'この購入手続きは無効です。コインショップからやり直してください。', status: 400 });
+    const draw = channel === 'web' ? await resolveCarriedDraw(shop.services.db, form.gacha, form.count) : null;
     const { redirectUrl } = await startCheckout(shop.services.db, payments.gateway, {
       memberId: shop.member.id, email: shop.member.email, packId, method, channel, orderKey, origin: shop.services.config.PUBLIC_ORIGIN, expected: shown,
+      drawContext: draw ? { gachaId: draw.gachaId, count: draw.count } : null,
     }, payments.rules);
     return redirectDocument(redirectUrl, 303);
   } catch (error) {
@@ -283,8 +296,12 @@ export async function returnLoader(shop: ShopRequest, request: Request) {
     next.set(REFRESH_PARAM, String(refreshes + 1));
     refreshUrl = `${url.pathname}?${next.toString()}`;
   }
+  // Checked again: the pack may have been withdrawn or its options changed since the order was made.
+  const continueDraw = order.drawContext && order.channel === 'web' && !url.pathname.startsWith('/app/')
+    ? await resolveCarriedDraw(db, order.drawContext.gachaId, order.drawContext.count)
+    : null;
   return data<ReturnLoaderData>({
     state: 'order', order: withStatusLabel(order), canceledByMember, balance: walletOf(balance), userId: shop.member.id,
-    refreshUrl, waitedTooLong: waiting && refreshes >= NO_JS_REFRESHES,
+    refreshUrl, waitedTooLong: waiting && refreshes >= NO_JS_REFRESHES, continueDraw,
   });
 }

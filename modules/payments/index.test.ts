@@ -182,9 +182,47 @@ describe('checkout and crediting', () => {
     expect(await getBalance(db, member)).toMatchObject({ paid: 500, free: 500 });
     const again = await refusal(checkoutAsMember(db, sandbox.gateway, member, 'first-500'));
     expect(again.code).toBe('FIRST_PURCHASE_ONLY');
-    expect(again.message).toContain('初めて');
+    expect(again.message).toContain('初回購入のみ対象です');
     const packs = await listCoinPacks(db, await getPurchaseStanding(db, member));
-    expect(packs.find((p) => p.id === 'first-500')!.available).toBe(false);
+    expect(packs.find((p) => p.id === 'first-500')).toMatchObject({ available: false, unavailableReason: '初回購入のみ対象です' });
+  });
+
+  it('a first purchase of another pack ends the 初回限定 offer, is warned of, and the reason given after is the true one', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    await declareAge(db, member, false);
+    const before = await listCoinPacks(db, await getPurchaseStanding(db, member));
+    expect(before.every((p) => p.available && p.unavailableReason === null)).toBe(true);
+    // The quote says when buying it ends the offer; the offer itself does not.
+    expect((await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-1000', method: 'sandbox' })).endsFirstPurchaseOffer).toBe(true);
+    expect((await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'first-500', method: 'sandbox' })).endsFirstPurchaseOffer).toBe(false);
+
+    const other = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
+    const { back } = await payAndCollect(other.redirectUrl);
+    await syncOrder(db, sandbox.gateway, other.orderId, { returnParams: back.searchParams });
+    const after = await listCoinPacks(db, await getPurchaseStanding(db, member));
+    // Never bought, yet no longer open: the reason is that it is for a first purchase only.
+    expect(after.find((p) => p.id === 'first-500')).toMatchObject({ available: false, unavailableReason: '初回購入のみ対象です' });
+    expect(after.find((p) => p.id === 'coin-1000')).toMatchObject({ available: true, unavailableReason: null });
+    expect((await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-1000', method: 'sandbox' })).endsFirstPurchaseOffer).toBe(false);
+    const refused = await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'first-500', method: 'sandbox' }));
+    expect(refused.message).toBe('このコインパックは初回購入のみ対象です。ほかのコインパックをお選びください。');
+  });
+
+  it('keeps the draw a member came for on the order, and only a well-formed one', async () => {
+    const db = handle.db;
+    const member = await createMember(db);
+    await declareAge(db, member, false);
+    const start = (drawContext: { gachaId: string; count: number } | null) =>
+      startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: 'sandbox', origin: TEST_ORIGIN, drawContext });
+    const kept = await start({ gachaId: 'stellar-pokemon-001', count: 10 });
+    expect((await getOrder(db, member, kept.orderId))!.drawContext).toEqual({ gachaId: 'stellar-pokemon-001', count: 10 });
+    // The draw travels on the order: nothing of it goes to the provider.
+    expect(new URL(kept.redirectUrl).search).not.toContain('stellar');
+    for (const bad of [{ gachaId: 'https://evil.example', count: 10 }, { gachaId: 'p', count: 0 }, { gachaId: 'p', count: 1.5 }, { gachaId: 'p', count: 100_000 }, null]) {
+      const order = await start(bad);
+      expect((await getOrder(db, member, order.orderId))!.drawContext, JSON.stringify(bad)).toBeNull();
+    }
   });
 
   it('a paid amount other than the order\'s is not credited: the order goes to review', async () => {

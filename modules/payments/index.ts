@@ -85,7 +85,12 @@ export interface CoinPackView {
   badge: string | null;
   /** False when the member may not buy it now (a first-purchase pack after a purchase). */
   available: boolean;
+  /** Why it is not available, in the words a member reads (null when available). */
+  unavailableReason: string | null;
 }
+
+/** The true reason a 初回限定 pack cannot be bought after a purchase: it is for the first purchase only. */
+export const FIRST_PURCHASE_ONLY_REASON = '初回購入のみ対象です';
 
 export interface PurchaseStanding {
   declared: boolean;
@@ -147,6 +152,7 @@ export async function listCoinPacks(db: Database, standing: Pick<PurchaseStandin
       id: p.id, name: p.name, priceJpy: p.priceJpy, paidCoins: p.paidCoins, bonusCoins: p.bonusCoins, rankBonusCoins: rankBonus,
       totalCoins: p.paidCoins + p.bonusCoins + rankBonus, firstPurchaseOnly: p.firstPurchaseOnly, badge: p.badge,
       available: !(p.firstPurchaseOnly && standing.hasPurchased),
+      unavailableReason: p.firstPurchaseOnly && standing.hasPurchased ? FIRST_PURCHASE_ONLY_REASON : null,
     };
   });
 }
@@ -185,6 +191,11 @@ export interface Quote {
   paidCoinDays: number;
   freeCoinDays: number;
   standing: PurchaseStanding;
+  /**
+   * True when a 初回限定 pack is still open to the member and this quote is for another pack: buying
+   * it ends the offer, and the member is told so before confirming.
+   */
+  endsFirstPurchaseOffer: boolean;
 }
 
 /** What the confirmation screen shows; throws PurchaseRefused with the reason a member reads. */
@@ -210,7 +221,7 @@ function buildQuote(gateway: PaymentGateway, input: { packId: string; method: st
     throw new PurchaseRefused('AGE_DECLARATION_REQUIRED', 'ご購入の前に、年齢の確認（18歳以上かどうか）をお願いします。', 409);
   }
   if (!pack.available) {
-    throw new PurchaseRefused('FIRST_PURCHASE_ONLY', 'このコインパックは初めてご購入の方限定です。ほかのコインパックをお選びください。', 409);
+    throw new PurchaseRefused('FIRST_PURCHASE_ONLY', `このコインパックは${FIRST_PURCHASE_ONLY_REASON}。ほかのコインパックをお選びください。`, 409);
   }
   if (pack.priceJpy > standing.remainingJpy) {
     const details = { capJpy: standing.capJpy, usedJpy: standing.usedJpy, remainingJpy: standing.remainingJpy };
@@ -224,6 +235,7 @@ function buildQuote(gateway: PaymentGateway, input: { packId: string; method: st
     pack, method: input.method, priceJpy: pack.priceJpy, paidCoins: pack.paidCoins, bonusCoins: pack.bonusCoins,
     rankBonusPercent: standing.rank.bonusPercent, rankBonusCoins: pack.rankBonusCoins, totalCoins: pack.totalCoins,
     paidCoinDays: rules.paidCoinDays, freeCoinDays: rules.freeCoinDays, standing,
+    endsFirstPurchaseOffer: !pack.firstPurchaseOnly && packs.some((p) => p.firstPurchaseOnly && p.available),
   };
 }
 
@@ -249,6 +261,8 @@ export interface OrderView {
   refundedJpy: number;
   /** The GA4 purchase event's label (specification section 9). */
   analyticsLabel: string;
+  /** The draw this purchase was made for (see StartCheckoutInput.drawContext), or null. */
+  drawContext: DrawContext | null;
 }
 
 const toOrderView = (o: typeof paymentOrders.$inferSelect): OrderView => ({
@@ -258,6 +272,7 @@ const toOrderView = (o: typeof paymentOrders.$inferSelect): OrderView => ({
   bonusCoins: o.bonusCoins, rankBonusCoins: o.rankBonusCoins, createdAt: o.createdAt.toISOString(),
   creditedAt: o.creditedAt?.toISOString() ?? null, failureReason: o.failureReason, refundedJpy: o.refundedJpy,
   analyticsLabel: purchaseEventLabel(o.bonusCoins + o.rankBonusCoins),
+  drawContext: o.drawGachaId && o.drawCount ? { gachaId: o.drawGachaId, count: o.drawCount } : null,
 });
 
 /** Japanese status words for history rows and the return page. */
@@ -281,6 +296,20 @@ function newReceiptNo(now: Date) {
   return `R${day}-${tail}`;
 }
 
+/**
+ * The draw a member was short of coins for when they came to the shop: the pack's id and the count.
+ * The payments module stores it as given (its shape only is checked here); the shop's pages check
+ * that the pack exists and offers the count, since packs belong to the gacha module.
+ */
+export interface DrawContext {
+  gachaId: string;
+  count: number;
+}
+
+/** @example isDrawContextShape({ gachaId: 'stellar-pokemon-001', count: 10 }) === true; isDrawContextShape({ gachaId: '../x', count: 10 }) === false */
+export const isDrawContextShape = (value: { gachaId: string; count: number } | null | undefined): value is DrawContext =>
+  Boolean(value && /^[A-Za-z0-9_-]{1,64}$/.test(value.gachaId) && Number.isSafeInteger(value.count) && value.count >= 1 && value.count <= 1000);
+
 export interface StartCheckoutInput {
   memberId: string;
   email?: string | null;
@@ -299,6 +328,8 @@ export interface StartCheckoutInput {
    * midnight, an operator edited the pack), the member confirms again instead of paying for other terms.
    */
   expected?: { priceJpy: number; totalCoins: number };
+  /** The draw the member came to the shop for; kept on the order for the return page (ignored unless well-formed). */
+  drawContext?: DrawContext | null;
 }
 
 export interface CheckoutStarted {
@@ -342,6 +373,8 @@ export async function startCheckout(db: Database, gateway: PaymentGateway, input
       id: orderId, memberId: input.memberId, coinPackId: quote.pack.id, method: quote.method, channel, status: 'pending',
       amountJpy: quote.priceJpy, paidCoins: quote.paidCoins, bonusCoins: quote.bonusCoins, rankBonusPercent: quote.rankBonusPercent,
       rankBonusCoins: quote.rankBonusCoins, firstPurchaseOnly: quote.pack.firstPurchaseOnly, packName: quote.pack.name,
+      drawGachaId: isDrawContextShape(input.drawContext) ? input.drawContext.gachaId : null,
+      drawCount: isDrawContextShape(input.drawContext) ? input.drawContext.count : null,
       receiptNo: newReceiptNo(now), createdAt: now, updatedAt: now, expiresAt: addMinutes(now, rules.checkoutExpiryMinutes),
     }).returning();
     return { order: order!, fresh: true };

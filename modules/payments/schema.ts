@@ -54,6 +54,13 @@ export const paymentOrders = pgTable(
     checkoutUrl: text('checkout_url'),
     providerPaymentId: text('provider_payment_id'),
     failureReason: text('failure_reason'),
+    /**
+     * The draw the member was short of coins for (pack id and count), checked by the shop's pages
+     * when the order was made and again when the return page offers 「続けて…を引く」. Kept on the
+     * order so that it survives every provider's round trip, whatever return URL the provider allows.
+     */
+    drawGachaId: text('draw_gacha_id'),
+    drawCount: integer('draw_count'),
     creditedAt: timestamp('credited_at', { withTimezone: true }),
     paidGrantId: bigint('paid_grant_id', { mode: 'number' }),
     bonusGrantId: bigint('bonus_grant_id', { mode: 'number' }),

@@ -1,13 +1,19 @@
 // The draw buttons (1回 / 10連 / 100連) and the confirmation: cost, balance and balance after.
 // Without JavaScript the buttons open the confirmation through the URL (?confirm=10); with it, in
 // place. The confirmation's form carries a one-time idempotency key, so a double tap draws once.
+// Each button says the total (「10連 5,000コイン」) and, when the balance is short, what is missing;
+// it still opens the confirmation, whose 「コインを購入する」 carries the pack and the count to the
+// shop (and 「ログインして引く」 brings a visitor back to the same confirmation).
 import { useEffect, useId, useRef, useState } from 'react';
 import { Form, Link, useLocation, useNavigation } from 'react-router';
 import { Button, ButtonLink } from '~/components/Button';
 import { formatCoins } from '~/lib/numbers';
 import { drawOptionLabel } from './labels';
+import { withDrawContext } from '~/lib/draw-context';
 
 export interface DrawPanelProps {
+  /** The pack's id, carried to the shop when coins are short. */
+  gachaId: string;
   price: number;
   options: number[];
   remaining: number;
@@ -19,12 +25,14 @@ export interface DrawPanelProps {
   idempotencyKey: string;
   staff: boolean;
   error?: { message: string; code: string } | null;
+  /** The phone's sticky bar: the same buttons, tighter. */
   compact?: boolean;
 }
 
 export function DrawPanel(props: DrawPanelProps) {
-  const { price, options, remaining, onSale, compact } = props;
+  const { price, options, remaining, onSale, compact, balance } = props;
   const [open, setOpen] = useState<number | null>(props.confirmFromUrl);
+  const idBase = useId();
   const location = useLocation();
   useEffect(() => setOpen(props.confirmFromUrl), [props.confirmFromUrl]);
   useEffect(() => {
@@ -35,24 +43,37 @@ export function DrawPanel(props: DrawPanelProps) {
       <Form method="get" replace preventScrollReset className={`grid gap-2 ${options.length >= 3 ? 'grid-cols-3' : options.length === 2 ? 'grid-cols-2' : 'grid-cols-1'}`}>
         {options.map((count) => {
           const short = remaining < count;
+          const disabled = !onSale || short;
+          // Members only: what the balance lacks for this button (visitors see the price alone).
+          const missing = balance === null || disabled ? 0 : Math.max(0, price * count - balance);
+          const missingId = `${idBase}-missing-${count}`;
           return (
-            <Button
-              key={count}
-              type="submit"
-              name="confirm"
-              value={String(count)}
-              size="lg"
-              // The deeper pink: the small price line under the label must reach AA contrast too.
-              className="!px-2 flex-col !gap-0 leading-tight !bg-primary-ink hover:!bg-primary-dark"
-              disabled={!onSale || short}
-              onClick={(event) => {
-                event.preventDefault();
-                setOpen(count);
-              }}
-            >
-              <span>{drawOptionLabel(count)}</span>
-              {!compact && <span className="text-xs font-bold">{formatCoins(price * count)}コイン</span>}
-            </Button>
+            <div key={count} className="flex min-w-0 flex-col gap-0.5">
+              <Button
+                type="submit"
+                name="confirm"
+                value={String(count)}
+                size="lg"
+                // The deeper pink: the small price line under the label must reach AA contrast too.
+                className={`!px-1 flex-col !gap-0 leading-tight !bg-primary-ink hover:!bg-primary-dark ${compact ? '!text-lg' : ''}`}
+                disabled={disabled}
+                aria-describedby={missing > 0 ? missingId : undefined}
+                data-testid={`draw-option-${count}`}
+                onClick={(event) => {
+                  event.preventDefault();
+                  setOpen(count);
+                }}
+              >
+                <span>{drawOptionLabel(count)}</span>
+                <span className="text-xs font-bold">{`${formatCoins(price * count)}コイン`}</span>
+              </Button>
+              {missing > 0 && (
+                // On a narrow phone a long amount breaks between the number and 「コイン不足」, never inside a word.
+                <p id={missingId} className="text-center text-[11px] font-bold leading-tight tracking-tight text-red-700" data-testid={`draw-missing-${count}`}>
+                  <span className="whitespace-nowrap">{`あと${formatCoins(missing)}`}</span><span className="whitespace-nowrap">コイン不足</span>
+                </p>
+              )}
+            </div>
           );
         })}
       </Form>
@@ -64,7 +85,7 @@ export function DrawPanel(props: DrawPanelProps) {
   );
 }
 
-function ConfirmDialog({ count, price, balance, idempotencyKey, onClose, cancelHref, staff, error, remaining }: DrawPanelProps & { count: number; onClose: () => void; cancelHref: string }) {
+function ConfirmDialog({ gachaId, count, price, balance, idempotencyKey, onClose, cancelHref, staff, error, remaining }: DrawPanelProps & { count: number; onClose: () => void; cancelHref: string }) {
   const navigation = useNavigation();
   const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
   const cost = price * count;
@@ -80,7 +101,8 @@ function ConfirmDialog({ count, price, balance, idempotencyKey, onClose, cancelH
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose, submitting]);
-  const signInHref = `/auth/sign_in?redirect=${encodeURIComponent(location.pathname)}`;
+  // After signing in (or signing up) the visitor lands on this pack with this count's confirmation open.
+  const signInHref = `/auth/sign_in?redirect=${encodeURIComponent(`${location.pathname}?confirm=${count}`)}`;
   return (
     <div className="fixed inset-0 z-overlay flex items-end justify-center bg-ink/60 p-0 sm:items-center sm:p-4" role="presentation" onClick={(e) => e.target === e.currentTarget && !submitting && onClose()}>
       <div role="dialog" aria-modal="true" aria-labelledby={titleId} className="w-full max-w-md rounded-t-3xl bg-white p-5 pb-8 shadow-xl sm:rounded-3xl sm:pb-5">
@@ -107,7 +129,7 @@ function ConfirmDialog({ count, price, balance, idempotencyKey, onClose, cancelH
           ) : after! < 0 ? (
             <>
               <p className="text-center text-sm font-bold text-red-700">コインが{formatCoins(-after!)}枚不足しています。</p>
-              <ButtonLink to="/shop" size="lg" fullWidth>コインを購入する</ButtonLink>
+              <ButtonLink to={withDrawContext('/shop', { gachaId, count })} size="lg" fullWidth data-testid="buy-coins">コインを購入する</ButtonLink>
             </>
           ) : (
             <Form method="post" replace>

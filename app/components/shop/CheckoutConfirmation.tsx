@@ -10,6 +10,8 @@ import { Spinner } from '~/components/Spinner';
 import { AppLink } from '~/components/AppLink';
 import { WarningIcon } from '~/components/icons';
 import { formatCoins, formatYen } from '~/lib/numbers';
+import { drawOptionLabel } from '~/components/gacha/labels';
+import { FIRST_PURCHASE_WARNING } from './ShopPanels';
 import type { CheckoutActionData, CheckoutConfirmView, CheckoutLoaderData, ShopRefusal } from './types';
 
 export interface CheckoutConfirmationProps {
@@ -119,8 +121,24 @@ function ConfirmScreen({ checkout, orderKey, error, backHref, backLabel, tokusho
       {checkout.declaredMinor && (
         <p className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900">18歳未満の方は、必ず保護者の方の同意を得てからご購入ください。</p>
       )}
+      {checkout.endsFirstPurchaseOffer && (
+        <p className="flex gap-2 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm font-bold text-amber-900" data-testid="first-offer-warning">
+          <WarningIcon className="mt-0.5 size-4 shrink-0" />{FIRST_PURCHASE_WARNING}
+        </p>
+      )}
+      {checkout.draw && (
+        <p className="rounded-xl bg-canvas p-3 text-sm" data-testid="checkout-draw-context">
+          {`お支払いが終わると「${checkout.draw.title}」の${drawOptionLabel(checkout.draw.count)}（${formatCoins(checkout.draw.cost)}コイン）にすぐ戻れます。`}
+        </p>
+      )}
       <Form method="post" className="flex flex-col gap-2" aria-label="購入の確定">
         <input type="hidden" name="pack" value={checkout.packId} />
+        {checkout.draw && (
+          <>
+            <input type="hidden" name="gacha" value={checkout.draw.gachaId} />
+            <input type="hidden" name="count" value={checkout.draw.count} />
+          </>
+        )}
         <input type="hidden" name="orderKey" value={orderKey} />
         {/* What this screen showed: if it changed meanwhile, the member is asked to confirm again. */}
         <input type="hidden" name="price" value={checkout.priceJpy} />

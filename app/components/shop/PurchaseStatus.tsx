@@ -1,7 +1,9 @@
 // Where the member lands after the provider's page: 処理中 (the page asks the shop every 2 s for up
 // to 2 minutes; without JavaScript it reloads itself), 完了 (the coins, the new balance, and the
 // analytics purchase event once per order), or 失敗/キャンセル. Status changes are announced
-// (aria-live). Shared by /shop/backfrom* and /app/return.
+// (aria-live). When the member came from a pack short of coins, 完了 leads straight back to that draw
+// (「続けて10連を引く（…）」) and the other outcomes keep the draw on the way back to the shop.
+// Shared by /shop/backfrom* and /app/return.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useRevalidator } from 'react-router';
 import { ButtonLink } from '~/components/Button';
@@ -11,7 +13,9 @@ import { Spinner } from '~/components/Spinner';
 import { formatCoins, formatYen } from '~/lib/numbers';
 import { formatYmdHm } from '~/lib/dates';
 import { trackPurchaseOnce } from '~/lib/shop-analytics';
-import type { OrderView, WalletView } from './types';
+import { continueDrawLabel, packDrawPath, withDrawContext } from '~/lib/draw-context';
+import { drawOptionLabel } from '~/components/gacha/labels';
+import type { CarriedDraw, OrderView, WalletView } from './types';
 
 export const PURCHASE_POLL_INTERVAL_MS = 2_000;
 export const PURCHASE_POLL_LIMIT_MS = 120_000;
@@ -62,6 +66,8 @@ export interface PurchaseStatusProps {
   /** The JSON status endpoint; default /api/v1/purchases/{order id}. */
   pollUrl?: string;
   links?: Partial<PurchaseStatusLinks>;
+  /** The draw this purchase was made for (checked by the loader): 完了 offers it first. */
+  continueDraw?: CarriedDraw | null;
   /** Extra actions under the state (for example 「アプリに戻る」). */
   children?: ReactNode;
 }
@@ -73,6 +79,9 @@ const DEFAULT_LINKS: PurchaseStatusLinks = { draw: '/', shop: '/shop', history: 
  */
 export function PurchaseStatus(props: PurchaseStatusProps) {
   const links = { ...DEFAULT_LINKS, ...props.links };
+  const draw = props.continueDraw ?? null;
+  // The way back to the shop keeps the draw, so a second try still ends on the same pack.
+  const shopHref = withDrawContext(links.shop, draw);
   const canceledByMember = props.canceledByMember ?? false;
   // What polling learnt, until the loader's own data catches up (it is revalidated when the status moves).
   const [polled, setPolled] = useState<Partial<OrderView> | null>(null);
@@ -159,21 +168,43 @@ export function PurchaseStatus(props: PurchaseStatusProps) {
         {view === 'done' && <DoneDetails order={order} balance={balance} />}
         <OrderFacts order={order} />
       </section>
+      {view === 'done' && draw && <ContinueDraw draw={draw} balance={balance} />}
       <div className="flex flex-col gap-2 sm:flex-row-reverse">
-        {view === 'done' && (
+        {view === 'done' && (draw ? (
+          <ButtonLink to={shopHref} variant="secondary" size="lg" fullWidth className="!text-base">コインショップへ</ButtonLink>
+        ) : (
           <>
             <ButtonLink to={links.draw} size="lg" fullWidth data-testid="go-draw">オリパを引く</ButtonLink>
             <ButtonLink to={links.shop} variant="secondary" size="lg" fullWidth className="!text-base">コインショップへ</ButtonLink>
           </>
-        )}
+        ))}
         {(view === 'failed' || view === 'canceled' || view === 'expired') && (
-          <ButtonLink to={links.shop} size="lg" fullWidth className="!text-base" data-testid="retry-purchase">別のお支払い方法で購入する</ButtonLink>
+          <ButtonLink to={shopHref} size="lg" fullWidth className="!text-base" data-testid="retry-purchase">別のお支払い方法で購入する</ButtonLink>
         )}
         {(view === 'processing' || view === 'review' || view === 'refunded') && (
-          <ButtonLink to={links.shop} variant="secondary" fullWidth>コインショップへ</ButtonLink>
+          <ButtonLink to={shopHref} variant="secondary" fullWidth>コインショップへ</ButtonLink>
         )}
       </div>
       {props.children}
+    </div>
+  );
+}
+
+/** 「続けて10連を引く（…）」: back to the pack with the draw's confirmation open, and what is still missing if the purchase fell short. */
+function ContinueDraw({ draw, balance }: { draw: CarriedDraw; balance: WalletView | null }) {
+  const missing = balance ? Math.max(0, draw.cost - balance.total) : 0;
+  return (
+    <div className="flex flex-col gap-1.5" data-testid="continue-draw-block">
+      {/* The label is longer than a button word: at this smaller size white text needs the deeper pink (AA). */}
+      <ButtonLink to={packDrawPath(draw)} size="lg" fullWidth
+        className="!py-2 text-center !text-base leading-snug !bg-primary-ink hover:!bg-primary-dark" data-testid="continue-draw">
+        {continueDrawLabel(draw)}
+      </ButtonLink>
+      <p className={`text-center text-xs ${missing > 0 ? 'font-bold text-red-700' : 'text-muted'}`}>
+        {missing > 0
+          ? `${drawOptionLabel(draw.count)}（${formatCoins(draw.cost)}コイン）にはあと${formatCoins(missing)}コイン不足しています。`
+          : `${drawOptionLabel(draw.count)}・${formatCoins(draw.cost)}コイン。引く前にもう一度確認します。`}
+      </p>
     </div>
   );
 }

@@ -1,13 +1,34 @@
 // The coin shop page's parts: the balance, the member's rank bonus and monthly cap, the age question,
-// and the purchase form (plan cards and payment methods as radio lists).
+// the draw the member came for, and the purchase form (plan cards and payment methods as radio lists).
 import { useId, useState } from 'react';
 import { Form, useNavigate, useNavigation } from 'react-router';
 import type { CoinPackView, PurchaseStanding } from '../../../modules/payments';
 import { Button } from '~/components/Button';
 import { AppLink } from '~/components/AppLink';
-import { CoinIcon } from '~/components/icons';
+import { CoinIcon, WarningIcon } from '~/components/icons';
 import { formatCoins, formatYen } from '~/lib/numbers';
-import type { PaymentMethodOption, WalletView } from './types';
+import { drawOptionLabel } from '~/components/gacha/labels';
+import { packDrawPath, withDrawContext } from '~/lib/draw-context';
+import type { CarriedDraw, PaymentMethodOption, WalletView } from './types';
+
+/** Said near the choice, and again on the confirmation, when another pack would end the 初回限定 offer. */
+export const FIRST_PURCHASE_WARNING = '初回限定プランは初回購入時のみ選べます。他のプランを購入すると対象外になります。';
+
+/** 「10連まであと…」: the draw the member came from, what is missing, and the way back to the pack. */
+export function CarriedDrawNotice({ draw, shortfall }: { draw: CarriedDraw; shortfall: number }) {
+  const label = drawOptionLabel(draw.count);
+  return (
+    <section aria-labelledby="shop-draw-title" className="flex flex-col gap-2 rounded-2xl border-2 border-primary-ink bg-white p-4 shadow-sm" data-testid="shop-draw-context">
+      <h2 id="shop-draw-title" className="text-sm font-black">{`「${draw.title}」の${label}に向けてコインを購入`}</h2>
+      <p className="text-sm">
+        {`${label}には${formatCoins(draw.cost)}コイン必要です。`}
+        {shortfall > 0 ? <b className="text-red-700">{`あと${formatCoins(shortfall)}コイン不足しています。`}</b> : <b>所持コインで引けます。</b>}
+        {`購入が終わると、このオリパの${label}にすぐ戻れます。`}
+      </p>
+      <AppLink to={packDrawPath(draw)} className="self-start text-sm font-bold text-primary-ink underline">オリパに戻る</AppLink>
+    </section>
+  );
+}
 
 /** 所持コイン, paid and free apart. */
 export function WalletSummary({ wallet, paidCoinDays, freeCoinDays }: { wallet: WalletView; paidCoinDays: number; freeCoinDays: number }) {
@@ -100,42 +121,63 @@ export interface CoinPackPickerProps {
   blockedReason?: string | null;
   selected?: { pack: string | null; method: string | null };
   error?: string | null;
+  /** The draw the member came for: carried to the checkout, and packs that cover it are marked. */
+  draw?: CarriedDraw | null;
+  /** Coins still missing for that draw (0 without one). */
+  shortfall?: number;
 }
 
 /**
  * Plan cards and payment methods; 「購入手続きへ」 opens /shop/checkout/{method}?pack={id}. Without
  * JavaScript the form is a GET of /shop, whose loader redirects there.
  */
-export function CoinPackPicker({ packs, methods, remainingJpy, canPurchase, blockedReason, selected, error }: CoinPackPickerProps) {
+export function CoinPackPicker({ packs, methods, remainingJpy, canPurchase, blockedReason, selected, error, draw = null, shortfall = 0 }: CoinPackPickerProps) {
   const navigate = useNavigate();
   const navigation = useNavigation();
   const choosable = (p: CoinPackView) => p.available && p.priceJpy <= remainingJpy;
-  const [pack, setPack] = useState<string | null>(() => (selected?.pack && packs.some((p) => p.id === selected.pack && choosable(p)) ? selected.pack : null));
+  // On a first purchase the 初回限定 pack is the best deal there is: it is shown first and chosen to begin with.
+  const firstOffer = packs.find((p) => p.firstPurchaseOnly && choosable(p)) ?? null;
+  const [pack, setPack] = useState<string | null>(() => (
+    selected?.pack && packs.some((p) => p.id === selected.pack && choosable(p)) ? selected.pack : firstOffer?.id ?? null));
   const [method, setMethod] = useState<string | null>(() => (selected?.method && methods.some((m) => m.method === selected.method) ? selected.method : methods[0]?.method ?? null));
   const blockedId = useId();
   const going = navigation.state === 'loading' && Boolean(navigation.location?.pathname.startsWith('/shop/checkout/'));
   const chosen = packs.find((p) => p.id === pack);
+  const losesFirstOffer = Boolean(firstOffer && chosen && chosen.id !== firstOffer.id);
+  const warningId = useId();
   return (
     <Form method="get" action="/shop" className="flex flex-col gap-5" aria-label="コインの購入"
       onSubmit={(event) => {
         if (!pack || !method || !canPurchase) return;
         event.preventDefault();
-        navigate(`/shop/checkout/${method}?pack=${encodeURIComponent(pack)}`);
+        navigate(withDrawContext(`/shop/checkout/${method}?pack=${encodeURIComponent(pack)}`, draw));
       }}>
+      {draw && (
+        <>
+          <input type="hidden" name="gacha" value={draw.gachaId} />
+          <input type="hidden" name="count" value={draw.count} />
+        </>
+      )}
       <fieldset className="flex flex-col gap-3">
         <legend className="mb-3 text-lg font-black">コインパックを選ぶ</legend>
         <ul className="grid grid-cols-2 gap-2.5 sm:grid-cols-3 lg:grid-cols-4">
           {packs.map((p) => {
             const disabled = !choosable(p);
-            const reason = !p.available ? '購入済みのため対象外' : p.priceJpy > remainingJpy ? '今月の上限を超えるため選べません' : null;
+            const reason = p.unavailableReason ?? (p.priceJpy > remainingJpy ? '今月の上限を超えるため選べません' : null);
+            const featured = p.id === firstOffer?.id;
+            const coversDraw = draw !== null && shortfall > 0 && !disabled && p.totalCoins >= shortfall;
             return (
-              <li key={p.id} className="flex">
+              <li key={p.id} className={`flex ${featured ? 'col-span-2' : ''}`}>
                 <label
-                  className={`relative flex w-full flex-col gap-1 rounded-2xl border-2 bg-white p-3 pt-4 shadow-sm transition-colors has-focus-visible:outline-3 has-focus-visible:outline-primary has-focus-visible:outline-offset-2 ${disabled ? 'cursor-not-allowed border-line opacity-60' : 'cursor-pointer border-line hover:border-primary has-checked:border-primary-ink has-checked:bg-primary-soft'}`}
-                  data-testid="coin-pack" data-pack-id={p.id}>
-                  <input type="radio" name="pack" value={p.id} required disabled={disabled} defaultChecked={pack === p.id}
+                  className={`relative flex w-full flex-col gap-1 rounded-2xl border-2 p-3 pt-4 shadow-sm transition-colors has-focus-visible:outline-3 has-focus-visible:outline-primary has-focus-visible:outline-offset-2 ${
+                    disabled ? 'cursor-not-allowed border-line bg-white opacity-60'
+                      : featured ? 'cursor-pointer border-primary-ink bg-gradient-to-br from-primary-soft to-amber-50 ring-2 ring-primary/30 hover:border-primary-dark has-checked:ring-4'
+                        : 'cursor-pointer border-line bg-white hover:border-primary has-checked:border-primary-ink has-checked:bg-primary-soft'}`}
+                  data-testid="coin-pack" data-pack-id={p.id} data-featured={featured || undefined}>
+                  <input type="radio" name="pack" value={p.id} required disabled={disabled} checked={pack === p.id}
                     onChange={() => setPack(p.id)} className="peer sr-only" />
                   {p.badge && <PackBadge badge={p.badge} />}
+                  {featured && <span className="text-xs font-black text-primary-dark">はじめてのご購入1回だけ選べるお得なプラン</span>}
                   <span className="flex items-center gap-1 text-xl font-black leading-tight">
                     <CoinIcon className="size-5 shrink-0 text-coin" />{formatCoins(p.paidCoins)}<span className="text-xs">コイン</span>
                   </span>
@@ -144,7 +186,8 @@ export function CoinPackPicker({ packs, methods, remainingJpy, canPurchase, bloc
                     {p.rankBonusCoins > 0 && <span className="rounded bg-violet-50 px-1.5 py-0.5 text-violet-800">+{formatCoins(p.rankBonusCoins)}ランク</span>}
                   </span>
                   {p.totalCoins !== p.paidCoins && <span className="text-[11px] text-muted">合計 {formatCoins(p.totalCoins)}コイン</span>}
-                  <span className="mt-auto pt-1 text-lg font-black text-primary-ink">{formatYen(p.priceJpy)}<span className="text-[10px] font-bold text-muted">（税込）</span></span>
+                  <span className="mt-auto pt-1 text-lg font-black text-primary-dark">{formatYen(p.priceJpy)}<span className="text-[10px] font-bold text-muted">（税込）</span></span>
+                  {coversDraw && <span className="text-[11px] font-bold text-emerald-800">{`${drawOptionLabel(draw.count)}に足ります`}</span>}
                   {reason && <span className="text-[11px] font-bold text-muted" data-testid="pack-unavailable">{reason}</span>}
                   <span aria-hidden="true" className="absolute top-2 right-2 hidden size-5 items-center justify-center rounded-full bg-primary-ink text-xs text-white peer-checked:flex">✓</span>
                 </label>
@@ -152,6 +195,17 @@ export function CoinPackPicker({ packs, methods, remainingJpy, canPurchase, bloc
             );
           })}
         </ul>
+        {/* Right under the plans, where the member has just tapped (announced when it appears). */}
+        <div aria-live="polite">
+          {losesFirstOffer && firstOffer && (
+            <div className="flex flex-col gap-2 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="first-offer-warning">
+              <p className="flex gap-2 font-bold"><WarningIcon className="mt-0.5 size-4 shrink-0" />{FIRST_PURCHASE_WARNING}</p>
+              <button type="button" onClick={() => setPack(firstOffer.id)} className="min-h-11 self-start rounded-full border border-amber-400 bg-white px-4 text-sm font-bold text-amber-900 hover:bg-amber-100">
+                {`初回限定プラン（${formatYen(firstOffer.priceJpy)}）に戻す`}
+              </button>
+            </div>
+          )}
+        </div>
       </fieldset>
 
       <fieldset className="flex flex-col gap-2">
@@ -171,8 +225,14 @@ export function CoinPackPicker({ packs, methods, remainingJpy, canPurchase, bloc
         <p className="text-sm" aria-live="polite" data-testid="purchase-summary">
           {chosen ? <>選択中：<b>{chosen.name}</b>（{formatYen(chosen.priceJpy)}・合計{formatCoins(chosen.totalCoins)}コイン）</> : 'コインパックを選んでください'}
         </p>
+        {losesFirstOffer && (
+          <p id={warningId} className="flex gap-1.5 text-xs font-bold text-amber-900">
+            <WarningIcon className="size-4 shrink-0" />このプランを購入すると、初回限定プランは対象外になります。
+          </p>
+        )}
         {error && <p role="alert" className="text-sm font-bold text-red-700">{error}</p>}
-        <Button type="submit" size="lg" fullWidth loading={going} disabled={!canPurchase} aria-describedby={!canPurchase && blockedReason ? blockedId : undefined} data-testid="go-checkout">
+        <Button type="submit" size="lg" fullWidth loading={going} disabled={!canPurchase}
+          aria-describedby={[!canPurchase && blockedReason ? blockedId : null, losesFirstOffer ? warningId : null].filter(Boolean).join(' ') || undefined} data-testid="go-checkout">
           購入手続きへ
         </Button>
         {!canPurchase && blockedReason && <p id={blockedId} className="text-center text-xs text-muted">{blockedReason}</p>}

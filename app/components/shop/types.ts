@@ -1,8 +1,9 @@
 // The coin shop's view data, shared by the loaders (app/lib/shop.server.ts) and the components.
 // Types only: nothing here may pull server code into the browser bundle.
 import type { OrderView, PaymentMethod } from '../../../modules/payments';
+import type { CarriedDraw } from '~/lib/draw-context';
 
-export type { OrderView, PaymentMethod };
+export type { OrderView, PaymentMethod, CarriedDraw };
 
 /** An order as the history and the return page show it, with its Japanese status word. */
 export type PurchaseOrder = OrderView & { statusLabel: string };
@@ -50,6 +51,10 @@ export interface CheckoutConfirmView {
   capJpy: number;
   remainingJpy: number;
   declaredMinor: boolean;
+  /** Buying this pack ends the member's 初回限定 offer (another pack on a first purchase). */
+  endsFirstPurchaseOffer: boolean;
+  /** The draw the member came to the shop for (web only), carried on to the order. */
+  draw: CarriedDraw | null;
 }
 
 /** A purchase the shop cannot go on with: the member-facing Japanese reason and the HTTP status. */
@@ -61,7 +66,7 @@ export interface ShopRefusal {
 
 export type CheckoutLoaderData =
   | { state: 'confirm'; checkout: CheckoutConfirmView; orderKey: string }
-  | { state: 'refused'; refusal: ShopRefusal };
+  | { state: 'refused'; refusal: ShopRefusal; draw?: CarriedDraw | null };
 
 export interface CheckoutActionData {
   error: ShopRefusal;
@@ -83,6 +88,8 @@ export type ReturnLoaderData =
     refreshUrl: string | null;
     /** The 2 minutes without JavaScript are over. */
     waitedTooLong: boolean;
+    /** The draw this purchase was made for, checked again now (web only): 「続けて10連を引く（…）」. */
+    continueDraw: CarriedDraw | null;
   };
 
 /** Shown when the shop sells no coins (no payment method configured). */

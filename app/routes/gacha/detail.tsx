@@ -101,7 +101,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
   const ratio = pack.totalLots > 0 ? live.remaining / pack.totalLots : 0;
   const error = (actionData as ActionData | undefined)?.error ?? null;
   const panel = {
-    price: pack.pricePerDraw, options: pack.drawOptions, remaining: live.remaining, onSale, balance: loaderData.balance,
+    gachaId: pack.id, price: pack.pricePerDraw, options: pack.drawOptions, remaining: live.remaining, onSale, balance: loaderData.balance,
     confirmFromUrl: loaderData.confirmFromUrl ?? (error ? Number((error.details as { count?: number } | undefined)?.count ?? 0) || null : null),
     idempotencyKey: loaderData.idempotencyKey, staff: loaderData.staff, error,
   };

@@ -6,6 +6,7 @@ import { shopRequestContext } from '~/context';
 import { checkoutAction, checkoutLoader } from '~/lib/shop.server';
 import { CheckoutConfirmation } from '~/components/shop/CheckoutConfirmation';
 import type { CheckoutActionData } from '~/components/shop/types';
+import { withDrawContext } from '~/lib/draw-context';
 
 export const handle = { title: 'ご購入内容の確認' };
 
@@ -18,5 +19,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  return <CheckoutConfirmation data={loaderData} actionData={actionData as CheckoutActionData | undefined} />;
+  // 「コインショップへ戻る」 keeps the draw the member came for.
+  const draw = loaderData.state === 'confirm' ? loaderData.checkout.draw : loaderData.draw ?? null;
+  return <CheckoutConfirmation data={loaderData} actionData={actionData as CheckoutActionData | undefined} backHref={withDrawContext('/shop', draw)} />;
 }

@@ -7,7 +7,7 @@ import { SHOP_CLOSED_MESSAGE } from '~/components/shop/types';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { ButtonLink } from '~/components/Button';
 import { AppLink } from '~/components/AppLink';
-import { WalletSummary, StandingCard, AgeDeclarationForm, CoinPackPicker } from '~/components/shop/ShopPanels';
+import { WalletSummary, StandingCard, AgeDeclarationForm, CoinPackPicker, CarriedDrawNotice } from '~/components/shop/ShopPanels';
 import { PurchaseHistoryList } from '~/components/shop/PurchaseHistory';
 import type { PurchaseHistoryPage } from '~/components/shop/types';
 
@@ -29,6 +29,7 @@ export default function Shop({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-4">
       <PageHeading title="コインショップ" lead="コインを購入してオリパを引こう" />
+      {loaderData.state === 'open' && loaderData.draw && <CarriedDrawNotice draw={loaderData.draw} shortfall={loaderData.shortfall} />}
       {result && !ageError && (
         <p role={result.ok ? 'status' : 'alert'} className={`rounded-xl p-3 text-sm font-bold ${result.ok ? 'bg-emerald-50 text-emerald-800' : 'bg-red-50 text-red-700'}`} data-testid="shop-message">
           {result.message}
@@ -63,6 +64,8 @@ export default function Shop({ loaderData, actionData }: Route.ComponentProps) {
               blockedReason={loaderData.standing.hold ? '現在コインを購入できません。' : !loaderData.standing.declared ? '年齢の確認にお答えいただくとご購入いただけます。' : null}
               selected={loaderData.selected}
               error={loaderData.selectionError}
+              draw={loaderData.draw}
+              shortfall={loaderData.shortfall}
             />
           )}
           <p className="text-xs leading-relaxed text-muted">

@@ -28,6 +28,6 @@ export default function ShopReturn({ loaderData }: Route.ComponentProps) {
   }
   return (
     <PurchaseStatus order={loaderData.order} canceledByMember={loaderData.canceledByMember} balance={loaderData.balance} userId={loaderData.userId}
-      refreshUrl={loaderData.refreshUrl} waitedTooLong={loaderData.waitedTooLong} />
+      refreshUrl={loaderData.refreshUrl} waitedTooLong={loaderData.waitedTooLong} continueDraw={loaderData.continueDraw} />
   );
 }

@@ -31,7 +31,8 @@ const coinPackSchema = apiSchema('CoinPack', z.object({
   totalCoins: z.int().min(1),
   firstPurchaseOnly: z.boolean(),
   badge: z.string().nullable(),
-  available: z.boolean().meta({ description: 'false: 初回限定パックを購入済み など' }),
+  available: z.boolean().meta({ description: 'false: 初回限定パックで、すでに購入したことがある など' }),
+  unavailableReason: z.string().nullable().meta({ description: '購入できない理由（例：「初回購入のみ対象です」）。購入できるときは null' }),
 }));
 
 const standingSchema = apiSchema('PurchaseStanding', z.object({
@@ -68,6 +69,8 @@ export const purchaseSchema = apiSchema('Purchase', z.object({
   failureReason: z.string().nullable(),
   refundedJpy: z.int(),
   analyticsLabel: z.string().meta({ description: "GA4 purchase イベントのラベル（'paid coin' + ボーナス）" }),
+  drawContext: z.object({ gachaId: z.string(), count: z.int() }).nullable()
+    .meta({ description: 'コイン不足から購入したときのガチャと回数（Web のコインショップ経由のみ）' }),
 }));
 
 const getCoinShop = defineOperation({

@@ -1,0 +1,27 @@
+// Checks a draw carried through the coin shop: the pack must exist (and be public) and offer the
+// count. Anything else is dropped without a word: the carried draw only ever builds a path to one
+// of our own pack pages, never an address taken from the request.
+import type { Database } from '../../db/client';
+import { getGachaDetail } from '../../modules/gacha';
+import { DRAW_CONTEXT_PARAMS, type CarriedDraw } from './draw-context';
+
+const GACHA_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const COUNT = /^[1-9]\d{0,3}$/;
+
+/**
+ * The draw named by `gachaId` and `count` when the pack exists and offers that count, else null.
+ * @example await resolveCarriedDraw(db, 'stellar-pokemon-001', '10') // { gachaId, genreId: 'pokemon', title, count: 10, cost: 5000 }
+ */
+export async function resolveCarriedDraw(db: Database, gachaId: unknown, count: unknown): Promise<CarriedDraw | null> {
+  const countText = typeof count === 'number' ? String(count) : count;
+  if (typeof gachaId !== 'string' || typeof countText !== 'string' || !GACHA_ID.test(gachaId) || !COUNT.test(countText)) return null;
+  const pack = await getGachaDetail(db, gachaId);
+  const n = Number(countText);
+  if (!pack || !pack.drawOptions.includes(n)) return null;
+  return { gachaId: pack.id, genreId: pack.genreId, title: pack.title, count: n, cost: pack.pricePerDraw * n };
+}
+
+/** The carried draw of a request's query (`?gacha=…&count=…`), checked; null when absent or wrong. */
+export function carriedDrawOf(db: Database, params: URLSearchParams): Promise<CarriedDraw | null> {
+  return resolveCarriedDraw(db, params.get(DRAW_CONTEXT_PARAMS.gacha), params.get(DRAW_CONTEXT_PARAMS.count));
+}
