@@ -27,6 +27,8 @@ export interface DrawPanelProps {
   error?: { message: string; code: string } | null;
   /** The phone's sticky bar: the same buttons, tighter. */
   compact?: boolean;
+  /** Why nothing can be drawn any more (完売, 販売終了); the generic line otherwise. */
+  closedReason?: string | null;
 }
 
 export function DrawPanel(props: DrawPanelProps) {
@@ -54,8 +56,9 @@ export function DrawPanel(props: DrawPanelProps) {
                 name="confirm"
                 value={String(count)}
                 size="lg"
-                // The deeper pink: the small price line under the label must reach AA contrast too.
-                className={`!px-1 flex-col !gap-0 leading-tight !bg-primary-ink hover:!bg-primary-dark ${compact ? '!text-lg' : ''}`}
+                // The deeper pink: the small price line under the label must reach AA contrast too. A button
+                // that cannot be used is plain grey, so nobody mistakes it for a live one.
+                className={`!px-1 flex-col !gap-0 leading-tight ${disabled ? '!bg-slate-300 !text-slate-700 disabled:!opacity-100' : '!bg-primary-ink hover:!bg-primary-dark'} ${compact ? '!text-lg' : ''}`}
                 disabled={disabled}
                 aria-describedby={missing > 0 ? missingId : undefined}
                 data-testid={`draw-option-${count}`}
@@ -77,7 +80,7 @@ export function DrawPanel(props: DrawPanelProps) {
           );
         })}
       </Form>
-      {!onSale && <p className="text-center text-xs text-muted">このオリパは販売していません。</p>}
+      {!onSale && <p className="text-center text-xs font-bold text-muted" data-testid="draw-closed-reason">{props.closedReason ?? 'このオリパは販売していません。'}</p>}
       {open !== null && (
         <ConfirmDialog {...props} count={open} onClose={() => setOpen(null)} cancelHref={location.pathname} />
       )}

@@ -100,16 +100,17 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
   const drawn = pack.totalLots - live.remaining;
   const ratio = pack.totalLots > 0 ? live.remaining / pack.totalLots : 0;
   const error = (actionData as ActionData | undefined)?.error ?? null;
-  const panel = {
-    gachaId: pack.id, price: pack.pricePerDraw, options: pack.drawOptions, remaining: live.remaining, onSale, balance: loaderData.balance,
-    confirmFromUrl: loaderData.confirmFromUrl ?? (error ? Number((error.details as { count?: number } | undefined)?.count ?? 0) || null : null),
-    idempotencyKey: loaderData.idempotencyKey, staff: loaderData.staff, error,
-  };
   const lastOne = pack.tiers.find((t) => t.isLastOne);
   const headline = headlineTier(pack.tiers);
   // Sold out by the stream as soon as the final lot goes, not only on the next load.
   const closed: 'sold_out' | 'ended' | null =
     pack.status === 'sold_out' || live.soldOut || (pack.status === 'on_sale' && live.remaining === 0) ? 'sold_out' : pack.status === 'ended' ? 'ended' : null;
+  const panel = {
+    gachaId: pack.id, price: pack.pricePerDraw, options: pack.drawOptions, remaining: live.remaining, onSale, balance: loaderData.balance,
+    confirmFromUrl: loaderData.confirmFromUrl ?? (error ? Number((error.details as { count?: number } | undefined)?.count ?? 0) || null : null),
+    idempotencyKey: loaderData.idempotencyKey, staff: loaderData.staff, error,
+    closedReason: closed === 'sold_out' ? '完売しました。もう引けません。' : closed === 'ended' ? '販売を終了しました。もう引けません。' : null,
+  };
   const location = useLocation();
   useEffect(() => {
     const from = (location.state as { from?: string } | null)?.from;
@@ -189,7 +190,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
           {loaderData.balance !== null && (
             <p className="text-sm">所持コイン <b data-testid="balance">{formatCoins(loaderData.balance)}</b>　<AppLink to="/shop" className="font-bold text-primary-ink underline">コインを購入</AppLink></p>
           )}
-          <div className={`hidden md:block ${closed ? GREYED_BUTTONS : ''}`}><DrawPanel {...panel} /></div>
+          <div className="hidden md:block"><DrawPanel {...panel} /></div>
         </section>
       </div>
       <section aria-labelledby="lineup" className="flex flex-col gap-3">
@@ -212,14 +213,11 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
           <span><b className="text-primary-ink">{formatCoins(pack.pricePerDraw)}コイン</b> / 1回</span>
           {closed ? <b className="text-ink">{closed === 'sold_out' ? '完売：もう引けません' : '販売終了：もう引けません'}</b> : <span>残り {formatCoins(live.remaining)} / {formatCoins(pack.totalLots)}口</span>}
         </p>
-        <div className={closed ? GREYED_BUTTONS : ''}><DrawPanel {...panel} compact /></div>
+        <DrawPanel {...panel} compact />
       </div>
     </Container>
   );
 }
-
-/** Disabled draw buttons of a closed pack in plain grey (the panel's pink overrides the button's own disabled look). */
-const GREYED_BUTTONS = '[&_button:disabled]:!bg-slate-300 [&_button:disabled]:!text-slate-700 [&_button:disabled]:!opacity-100';
 
 type Verification = Awaited<ReturnType<typeof loader>>['verification'];
 

@@ -73,7 +73,6 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
   const undecided = result.items.filter((p) => p.status === 'pending').length;
   return (
     <>
-      {revealing && <Reveal items={items} onDone={finishReveal} />}
       <header className="sticky top-0 z-header border-b border-white/10 bg-slate-900/95 pt-safe backdrop-blur">
         <div className="mx-auto flex h-14 max-w-6xl items-center gap-2 px-2 sm:px-4">
           <AppLink to={packHref} className="flex min-h-11 min-w-11 items-center justify-center rounded-full text-white hover:bg-white/10" aria-label={`${pack.title}に戻る`} data-testid="result-back">
@@ -116,6 +115,8 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
           <AppLink to="/mypage?tab=prizes" className="font-bold text-white underline underline-offset-2">獲得商品をすべて見る</AppLink>
         </p>
       </div>
+      {/* After the page in the document (its headings come after the page's h1); on top of it on screen. */}
+      {revealing && <Reveal items={items} onDone={finishReveal} />}
     </>
   );
 }
