@@ -1,5 +1,6 @@
-// Writes the demo shop's original SVG art to public/demo/ (deterministic: same bytes every run). Only the
-// cards carry text: each card's name and rarity, so a card looks the same in every pack that offers it.
+// Writes the demo shop's original, text-free SVG art to public/demo/ (deterministic: same bytes every run).
+// Each demo card name has one picture (db/demo/cards.ts), so a card looks the same in every pack; the
+// pictures carry no text, since the server rasterises them and may have no Japanese font.
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEMO_CARDS, type DemoCard } from '../db/demo/cards';
@@ -534,9 +535,6 @@ function backdrop(elementIndex: number, x: number, y: number, w: number, h: numb
   }
 }
 
-/** XML text content: the names are ours, but escape anyway so a new name can never break the file. */
-const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 function cardArt(card: DemoCard): string {
   const index = card.number - 1;
   const W = 630;
@@ -580,9 +578,8 @@ function cardArt(card: DemoCard): string {
     `<rect x="2" y="2" width="${W - 4}" height="${H - 4}" rx="30" fill="url(#fr)" stroke="${e.dark}" stroke-width="4"/>` +
     `<rect x="24" y="24" width="${W - 48}" height="${H - 48}" rx="18" fill="${e.frame[1]}" opacity=".55"/>` +
     `<rect x="46" y="42" width="538" height="56" rx="28" fill="url(#panel)" stroke="${e.dark}" stroke-width="3"/>` +
-    // The name, squeezed to fit when long (textLength), in the generic sans-serif the server's fonts provide.
-    `<text x="72" y="81" font-family="sans-serif" font-size="30" font-weight="700" fill="${e.dark}"` +
-    `${card.name.length > 13 ? ' textLength="440" lengthAdjust="spacingAndGlyphs"' : ''}>${xmlText(card.name)}</text>` +
+    `<rect x="74" y="62" width="230" height="16" rx="8" fill="${e.dark}" opacity=".7"/>` +
+    `<rect x="414" y="64" width="80" height="12" rx="6" fill="${e.dark}" opacity=".35"/>` +
     `<circle cx="548" cy="70" r="20" fill="${e.body}" stroke="${e.dark}" stroke-width="3"/>` +
     emblem((['star', 'diamond', 'hex', 'ring', 'moon'] as const)[elementIndex % 5], 548, 70, 11, e.belly, e.dark) +
     `<g clip-path="url(#win)">` +
@@ -597,7 +594,7 @@ function cardArt(card: DemoCard): string {
     `<rect x="46" y="536" width="538" height="240" rx="14" fill="url(#panel)" stroke="${e.dark}" stroke-width="3"/>` +
     rows +
     `<polygon points="${pts(polyPoints(74, 826, 12, 6))}" fill="${e.dark}" opacity=".6"/>` +
-    `<text x="556" y="838" text-anchor="end" font-family="sans-serif" font-size="30" font-weight="900" fill="${e.dark}">${card.rarity}</text>` +
+    `<rect x="470" y="820" width="86" height="10" rx="5" fill="${e.dark}" opacity=".4"/>` +
     rarityMarks +
     (rarity === 'UR'
       ? `<rect x="24" y="24" width="${W - 48}" height="${H - 48}" rx="18" fill="none" stroke="url(#foil)" stroke-width="10" opacity=".7"/>` + sparkles(rng, 6, W, H, ['#fff'], 8, 18)
