@@ -80,7 +80,8 @@ export function DrawPanel(props: DrawPanelProps) {
           );
         })}
       </Form>
-      {!onSale && <p className="text-center text-xs font-bold text-muted" data-testid="draw-closed-reason">{props.closedReason ?? 'このオリパは販売していません。'}</p>}
+      {/* The phone bar says a closed pack's reason in its own top line. */}
+      {!onSale && !(compact && props.closedReason) && <p className="text-center text-xs font-bold text-muted" data-testid="draw-closed-reason">{props.closedReason ?? 'このオリパは販売していません。'}</p>}
       {open !== null && (
         <ConfirmDialog {...props} count={open} onClose={() => setOpen(null)} cancelHref={location.pathname} />
       )}
