@@ -5,7 +5,7 @@
 // (the embedded database admits one process: the shop's).
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, type ViewportName } from './support/browser';
+import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, type ViewportName, signUpInBrowser } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { users } from '../modules/identity/schema';
 import { grantCoins, getBalance, checkInvariants } from '../modules/wallet';
@@ -33,14 +33,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('drawing on a %s', (viewport) 
     try {
       // A member signs up and receives 30,000 paid coins.
       const email = `draw-${viewport}-${Date.now()}@example.jp`;
-      await page.goto('/auth/sign_up');
-      await waitForHydration(page);
-      await page.getByLabel('ニックネーム').fill(`ひく${viewport}`);
-      await page.getByLabel('メールアドレス').fill(email);
-      await page.getByLabel('パスワード').fill('strong-pass-2026');
-      await page.getByRole('checkbox').check();
-      await page.getByRole('button', { name: '登録する' }).click();
-      await page.waitForURL((url) => url.pathname === '/');
+      await signUpInBrowser(page, { name: `ひく${viewport}`, email });
       const [member] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
       await grantCoins(db, { memberId: member!.id, kind: 'paid', amount: 30_000, reason: 'operator_grant', counterAccount: 'adjustment', idempotencyKey: `e2e:${email}` });
 

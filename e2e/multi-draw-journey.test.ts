@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration } from './support/browser';
+import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, signUpInBrowser } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { users } from '../modules/identity/schema';
 import { grantCoins, checkInvariants, getBalance } from '../modules/wallet';
@@ -34,14 +34,7 @@ describe('10連 and 100連 on a phone', () => {
     const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
     try {
       const email = `multi-${Date.now()}@example.jp`;
-      await page.goto('/auth/sign_up');
-      await waitForHydration(page);
-      await page.getByLabel('ニックネーム').fill('れんぞく');
-      await page.getByLabel('メールアドレス').fill(email);
-      await page.getByLabel('パスワード').fill('strong-pass-2026');
-      await page.getByRole('checkbox').check();
-      await page.getByRole('button', { name: '登録する' }).click();
-      await page.waitForURL((url) => url.pathname === '/');
+      await signUpInBrowser(page, { name: 'れんぞく', email });
       const [member] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
       await grantCoins(db, { memberId: member!.id, kind: 'paid', amount: 20_000, reason: 'operator_grant', counterAccount: 'adjustment', idempotencyKey: `e2e:${email}` });
 

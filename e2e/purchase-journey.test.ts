@@ -4,7 +4,7 @@
 // at phone and desktop sizes, with axe-core on each screen. Runs on either database engine: coins
 // come only from the purchase itself.
 import { describe, it, expect } from 'vitest';
-import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, type ViewportName } from './support/browser';
+import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, type ViewportName, signUpInBrowser } from './support/browser';
 
 const shop = useBrowser();
 const PACK = { genre: 'pokemon', id: 'stellar-pokemon-001', price: 500 };
@@ -15,14 +15,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('buying coins on a %s', (viewp
     const { context, page, problems } = await openContext(shop.browser, viewport, shop.baseURL);
     try {
       // A new member signs up.
-      await page.goto('/auth/sign_up');
-      await waitForHydration(page);
-      await page.getByLabel('ニックネーム').fill(`かう${viewport}`);
-      await page.getByLabel('メールアドレス').fill(`buy-${viewport}-${Date.now()}@example.jp`);
-      await page.getByLabel('パスワード').fill('strong-pass-2026');
-      await page.getByRole('checkbox').check();
-      await page.getByRole('button', { name: '登録する' }).click();
-      await page.waitForURL((url) => url.pathname === '/');
+      await signUpInBrowser(page, { name: `かう${viewport}`, email: `buy-${viewport}-${Date.now()}@example.jp` });
 
       // 1. the shop: no coins yet, the age question first, then plans and methods
       await page.goto('/shop');

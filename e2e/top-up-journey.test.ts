@@ -5,7 +5,7 @@
 // the same pack with the 10連 confirmation, which draws. axe-core on the shop, the checkout and the
 // return page. Runs on either database engine: the coins come only from the purchase.
 import { describe, it, expect } from 'vitest';
-import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration } from './support/browser';
+import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, signUpInBrowser } from './support/browser';
 
 const shop = useBrowser();
 const PACK = { genre: 'pokemon', id: 'stellar-pokemon-001', title: '星降る夜のハイレアオリパ', price: 500 };
@@ -17,14 +17,7 @@ describe('topping up from a pack on a phone', () => {
     const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
     try {
       // A new member (no coins yet) signs up.
-      await page.goto('/auth/sign_up');
-      await waitForHydration(page);
-      await page.getByLabel('ニックネーム').fill('たりない');
-      await page.getByLabel('メールアドレス').fill(`topup-${Date.now()}@example.jp`);
-      await page.getByLabel('パスワード').fill('strong-pass-2026');
-      await page.getByRole('checkbox').check();
-      await page.getByRole('button', { name: '登録する' }).click();
-      await page.waitForURL((url) => url.pathname === '/');
+      await signUpInBrowser(page, { name: 'たりない', email: `topup-${Date.now()}@example.jp` });
 
       // 1. The pack: the phone bar's 10連 says its total and what is missing, and still opens the sheet.
       await page.goto(`/gacha/${PACK.genre}/${PACK.id}`);

@@ -71,3 +71,18 @@ export function useBrowser() {
   });
   return handle;
 }
+
+/**
+ * Signs a new member up through the sign-up form, as a person would, and waits for the home page.
+ * @example await signUpInBrowser(page, { name: 'ひく', email: `draw-${Date.now()}@example.jp` })
+ */
+export async function signUpInBrowser(page: Page, member: { name: string; email: string; password?: string }) {
+  await page.goto('/auth/sign_up');
+  await waitForHydration(page);
+  await page.getByLabel('ニックネーム').fill(member.name);
+  await page.getByLabel('メールアドレス').fill(member.email);
+  await page.getByLabel('パスワード').fill(member.password ?? 'strong-pass-2026');
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: '登録する' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+}
