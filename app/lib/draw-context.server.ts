@@ -1,4 +1,4 @@
-// Checks a draw carried through the coin shop: the pack must exist (and be public) and offer the
+// Checks a draw carried through the coin shop: the pack must exist, be on sale and offer the
 // count. Anything else is dropped without a word: the carried draw only ever builds a path to one
 // of our own pack pages, never an address taken from the request.
 import type { Database } from '../../db/client';
@@ -17,7 +17,8 @@ export async function resolveCarriedDraw(db: Database, gachaId: unknown, count: 
   if (typeof gachaId !== 'string' || typeof countText !== 'string' || !GACHA_ID.test(gachaId) || !COUNT.test(countText)) return null;
   const pack = await getGachaDetail(db, gachaId);
   const n = Number(countText);
-  if (!pack || !pack.drawOptions.includes(n)) return null;
+  // A sold-out, ended or not yet open pack cannot be drawn: offering 「続けて…を引く」 for it would mislead.
+  if (!pack || pack.status !== 'on_sale' || !pack.drawOptions.includes(n)) return null;
   return { gachaId: pack.id, genreId: pack.genreId, title: pack.title, count: n, cost: pack.pricePerDraw * n };
 }
 

@@ -202,7 +202,9 @@ describe.skipIf(!databaseUrl)(`draw API${databaseUrl ? '' : ' (skipped: needs Po
     const twice = await postForm(`/gacha/pokemon/${PACK}`, { count: '10', idempotencyKey: key! }, { cookie });
     expect(twice.location).toBe(drawn.location);
     expect((await getBalance(handle!.db, member!.id)).total).toBe(0);
-    for (const odd of ['/mypage?tab=coins&before=1e30', '/mypage?tab=coins&before=-1', '/mypage?tab=prizes&pt=x&pi=y']) {
+    for (const odd of ['/mypage?tab=coins&before=1e30', '/mypage?tab=coins&before=-1', '/mypage?tab=prizes&pt=x&pi=y',
+      '/mypage?tab=prizes&pt=2024-02-31T00:00:00Z&pi=00000000-0000-0000-0000-000000000000', '/mypage?tab=prizes&pt=2024-01-01T00:00:00Z&pi=------------------------------------',
+      '/mypage?tab=prizes&pt=0000-01-01T00:00:00Z&pi=00000000-0000-0000-0000-000000000000']) {
       expect((await get(odd, { cookie })).status, odd).toBe(200);
     }
     const result = await get(drawn.location!, { cookie });

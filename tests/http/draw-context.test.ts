@@ -70,6 +70,7 @@ describe('the draw carried through the coin shop', () => {
       `gacha=${PACK.id}&count=1e1`,
       'gacha=https%3A%2F%2Fevil.example%2F&count=10',
       `gacha=..%2F..%2Fapi&count=10`,
+      'gacha=stellar-yugioh-002&count=10', // sold out: nothing left to draw
     ]) {
       const page = await get(`/shop?${query}`, { cookie: member.cookie });
       expect(page.status, query).toBe(200);

@@ -65,7 +65,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const before = /^\d{1,15}$/.test(beforeText) ? Number(beforeText) : undefined;
   const prizeTime = url.searchParams.get('pt') ?? '';
   const prizeId = url.searchParams.get('pi') ?? '';
-  const prizesBefore = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(prizeTime) && /^[0-9a-f-]{36}$/i.test(prizeId)
+  // A real instant (not 2024-02-31) and a real UUID: the database would refuse either with a 500.
+  const realTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(prizeTime) && Date.parse(prizeTime) >= 0
+    && new Date(prizeTime).toISOString().slice(0, 19) === prizeTime.slice(0, 19);
+  const prizesBefore = realTime && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(prizeId)
     ? { createdAt: prizeTime, id: prizeId } : undefined;
   const { db } = shop.services;
   const prizeCounts = tab === 'prizes' ? await countPrizesByStatus(db, shop.member.id) : null;
