@@ -145,7 +145,12 @@ export function createServerApp(options: ServerAppOptions) {
       member,
       services,
     });
-    return handleDocument(c.req.raw, context);
+    const response = await handleDocument(c.req.raw, context);
+    // A member's page carries the member's coins (the header) and more: no shared cache may keep it.
+    if (!member || response.headers.has('Cache-Control')) return response;
+    const personal = new Response(response.body, response);
+    personal.headers.set('Cache-Control', 'private, no-store');
+    return personal;
   });
 
   // The image app alone, for the start-up cache warm-up (server/images/warm.ts).

@@ -42,6 +42,8 @@ const environmentSchema = z.object({
   SIGN_UP_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   BUILD_POLL_SECONDS: z.coerce.number().int().min(10).max(86400).default(300),
   JOBS_ENABLED: booleanFlag.default(true),
+  /** Encode the home page's images into the cache after start (off in test shops: it competes for the cores). */
+  IMAGE_WARM_UP: booleanFlag.default(true),
   IMAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(1024),
   /** Days a prize waits for the member's choice before it is converted to coins. */
   PRIZE_DECISION_DAYS: z.coerce.number().int().min(1).max(365).default(14),

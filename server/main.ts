@@ -96,7 +96,7 @@ export async function startShop(config: ShopConfig, options: { development?: boo
   logger.info({ url, engine: database.engine, buildId }, `shop listening on ${url}`);
   // The home page's images, encoded in the background so the first visitor gets them from the cache.
   const warmUp = new AbortController();
-  const warming = options.development
+  const warming = options.development || !config.IMAGE_WARM_UP
     ? Promise.resolve()
     : warmImageCache({
         paths: ['/'],

@@ -25,6 +25,7 @@ const shop = await startShop(
     LOG_LEVEL: 'silent',
     // Jobs would compete with the measured pages for the two cores.
     JOBS_ENABLED: 'false',
+    IMAGE_WARM_UP: 'false',
     AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
   }),

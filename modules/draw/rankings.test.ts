@@ -119,5 +119,6 @@ describe('public names', () => {
     const [row] = await db.select({ email: users.email }).from(users).where(inArray(users.id, [emailed]));
     expect([...names.values()].join()).not.toContain(row!.email);
     expect(publicNameOf({ id: 'abc', name: '  ' })).toBe('会員***abc');
+    expect(publicNameOf({ id: 'xyz', name: 'someone＠example.jp' })).toBe('会員***xyz');
   });
 });

@@ -10,7 +10,8 @@ import { users } from './schema';
  */
 export function publicNameOf(member: { id: string; name: string | null | undefined }): string {
   const name = (member.name ?? '').trim();
-  if (name && !name.includes('@')) return name;
+  // NFKC folds the full-width ＠ (and its other look-alikes) into '@' before the check.
+  if (name && !name.normalize('NFKC').includes('@')) return name;
   return `会員***${member.id.slice(-3)}`;
 }
 

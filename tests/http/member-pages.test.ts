@@ -51,6 +51,17 @@ describe('members-only pages for a member', () => {
     expect(robotsMetaOf(page.body)).toBe('noindex, nofollow');
   });
 
+  it('keeps a member\'s pages out of shared caches (they carry the coin balance), and shows the balance in the header', async () => {
+    for (const path of ['/', '/mypage', '/gacha/pokemon', '/shop']) {
+      const page = await get(path, { cookie });
+      expect(page.headers.get('cache-control'), path).toBe('private, no-store');
+      expect(page.body, path).toContain('data-testid="header-coins-total"');
+    }
+    const visitor = await get('/');
+    expect(visitor.headers.get('cache-control')).not.toBe('private, no-store');
+    expect(visitor.body).not.toContain('data-testid="header-coins-total"');
+  });
+
   it('sends a member away from sign-in however it is spelled', async () => {
     expect((await get('/Auth/Sign_In', { cookie })).location).toBe('/');
     expect((await get('/auth/%73ign_up', { cookie })).location).toBe('/');

@@ -27,6 +27,8 @@ export default async function setup(project: TestProject) {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     // Every test signs up from 127.0.0.1; sign-in keeps the default limit, which a test checks.
     SIGN_UP_ATTEMPTS_PER_MINUTE: '500',
+    // The image warm-up would take both cores for a minute while the tests run.
+    IMAGE_WARM_UP: 'false',
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
   });
   const running = await startShop(config);

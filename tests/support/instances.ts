@@ -145,6 +145,7 @@ export async function startInstances(options: StartInstancesOptions): Promise<Sh
     LOG_LEVEL: options.logLevel ?? 'warn',
     DEMO_DATA: 'false',
     JOBS_ENABLED: 'false',
+    IMAGE_WARM_UP: 'false',
     ...options.env,
   });
 
