@@ -44,3 +44,11 @@ BEGIN
   RETURN jsonb_build_object('status', 'completed', 'converted', v_list, 'total', v_total,
     'balance', jsonb_build_object('paid', coalesce(w.paid, 0), 'free', coalesce(w.free, 0)));
 END $$;
+--> statement-breakpoint
+-- The old five-argument call, for instances still running the previous build during a rolling
+-- deploy: it never converts a kept prize either. Remove it in a later migration.
+CREATE OR REPLACE FUNCTION prize_convert(p_member text, p_prizes uuid[], p_auto boolean,
+  p_free_expiry interval, p_now timestamptz) RETURNS jsonb
+LANGUAGE sql AS $$
+  SELECT prize_convert(p_member, p_prizes, p_auto, false, p_free_expiry, p_now)
+$$;

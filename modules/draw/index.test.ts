@@ -162,6 +162,9 @@ describe('prizes', () => {
     expect(await convertPrizes(db, member, [ids[0]!])).toMatchObject({ ok: false, code: 'PRIZE_KEPT' });
     expect(await getBalance(db, member)).toEqual(before);
     expect((await listPrizes(db, member, { status: ['pending'] })).items).toHaveLength(8);
+    // The previous build's five-argument call (a rolling deploy) is refused the same way.
+    const oldCall = await db.execute(sql`select prize_convert(${member}::text, ${`{${ids[1]}}`}::uuid[], false, '90 days'::interval, null::timestamptz) as r`);
+    expect((oldCall as unknown as { rows: { r: unknown }[] }).rows[0]!.r).toMatchObject({ status: 'rejected', code: 'PRIZE_KEPT' });
     const single = await convertPrizes(db, member, [ids[0]!], { includeKept: true });
     expect(single).toMatchObject({ ok: true, converted: [{ prizeId: ids[0] }] });
     expect((await listPrizes(db, member, { status: ['kept'] })).items.map((p) => p.prizeId)).toEqual([ids[1]]);
