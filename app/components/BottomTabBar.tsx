@@ -25,7 +25,7 @@ export function BottomTabBar() {
           return (
             <li key={to}>
               <AppLink to={to} aria-current={active ? 'page' : undefined}
-                className={`flex min-h-14 flex-col items-center justify-center gap-0.5 text-[11px] font-bold ${active ? 'text-primary-ink' : 'text-muted'}`}>
+                className={`flex min-h-14 flex-col items-center justify-center gap-0.5 text-xs font-bold ${active ? 'text-primary-ink' : 'text-muted'}`}>
                 <Icon className="size-6" />
                 {label}
               </AppLink>

@@ -65,7 +65,7 @@ export function PackCard({ pack, priority = false }: { pack: PackCardData; prior
       <div className="flex flex-1 flex-col gap-1.5 p-2.5 sm:p-3">
         <h2 className="line-clamp-2 text-[13px] font-bold leading-snug sm:text-sm">{pack.title}</h2>
         {pack.headline ? (
-          <p className="line-clamp-1 text-[11px] text-muted" data-testid="pack-headline">
+          <p className="line-clamp-1 text-xs text-muted" data-testid="pack-headline">
             <span className="font-bold text-ink">{pack.headline.label}</span> {pack.headline.cardName}
           </p>
         ) : null}
@@ -77,7 +77,7 @@ export function PackCard({ pack, priority = false }: { pack: PackCardData; prior
           <div className="h-1.5 overflow-hidden rounded-full bg-canvas" role="presentation">
             <div className={`h-full rounded-full ${low || closed ? 'bg-red-500' : 'bg-primary'}`} style={{ width: `${Math.round(ratio * 100)}%` }} />
           </div>
-          <p className={`mt-1 text-[11px] ${low ? 'font-bold text-red-600' : closed ? 'font-bold text-ink' : 'text-muted'}`}>
+          <p className={`mt-1 text-xs ${low ? 'font-bold text-red-600' : closed ? 'font-bold text-ink' : 'text-muted'}`}>
             {soldOut ? '完売' : ended ? '販売終了' : `残り ${formatCoins(pack.remainingLots)} / ${formatCoins(pack.totalLots)}口`}
           </p>
         </div>
