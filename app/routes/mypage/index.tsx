@@ -159,7 +159,10 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
             })}
           </nav>
           {loaderData.prizeFilter === 'pending' && loaderData.prizes.length > 0 && (
-            <p className="text-xs text-muted">未選択のカードは期限を過ぎると自動でコインに交換されます。カードをタップすると交換・保管を選べます。</p>
+            <p className="text-xs text-muted">
+              未選択のカードは期限を過ぎると自動でコインに交換されます。カードをタップすると交換・保管を選べます。
+              {loaderData.prizesNext && <b className="block text-ink" data-testid="bulk-scope">まとめて交換・保管は、表示中の{loaderData.prizes.length}枚が対象です。</b>}
+            </p>
           )}
           {loaderData.prizeFilter === 'kept' && loaderData.prizes.length > 0 && (
             <p className="text-xs text-muted">保管中のカードは自動交換されません。発送のお申し込み受付は準備中です。コインに交換するときはカードをタップしてください（1枚ずつ確認します）。</p>
