@@ -102,7 +102,9 @@ describe('dailyLuckRanking', () => {
     const won = await db.select({ value: prizes.conversionValue, cost: draws.cost, count: draws.count }).from(prizes)
       .innerJoin(draws, eq(draws.id, prizes.drawId)).where(eq(prizes.memberId, other!));
     const best = Math.max(...won.map((p) => Math.floor((p.value * p.count * 100) / p.cost)));
-    expect(board.me).toMatchObject({ memberId: other, place: 2, score: best });
+    // The big pack's S賞 also scores 5,000 (×50 of 1,000): a tie shares first place, anything less is second.
+    expect(best).toBeLessThanOrEqual(5000);
+    expect(board.me).toMatchObject({ memberId: other, place: best === 5000 ? 1 : 2, score: best });
     expect(board.me!.hit!.pricePerDraw).toBe(1000);
   });
 });
