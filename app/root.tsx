@@ -20,7 +20,7 @@ import { isNewerBuildAvailable, startBuildPolling, reloadForChunkError } from '.
 import { trackAdParameters } from './lib/ad-tracking';
 import { listGenres, resolveGenre, genreOfGacha } from '../modules/gacha';
 import { getPublishedPage } from '../modules/content';
-import { getBalance } from '../modules/wallet';
+import { getBalance } from '#modules/wallet';
 
 /** The in-app-browser notice the guard chose for this request, read by the root loader. */
 const browserNoticeContext = createContext<InAppNotice | null>(null);

@@ -10,7 +10,7 @@ import { signInPathFor } from '~/guards/rules';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import { carriedDrawOf, resolveCarriedDraw } from './draw-context.server';
 import { withDrawContext, type CarriedDraw } from './draw-context';
-import { getBalance } from '../../modules/wallet';
+import { getBalance } from '#modules/wallet';
 import {
   METHOD_ORDER, ORDER_STATUS_LABELS, PAYMENT_METHOD_INFO, PurchaseRefused, declareAge, getOrder, getPurchaseStanding, isPaymentMethod,
   listCoinPacks, listOrders, quotePurchase, startCheckout, syncOrder, cancelPendingOrder,
