@@ -1,9 +1,9 @@
 // What the Hono server hands to React Router for each request. The keys live on globalThis because
 // the server (run by tsx) and the React Router build are two module graphs that must share them.
 import { createContext, type RouterContext } from 'react-router';
-import type { ShopServices } from '../server/services';
+import type { ShopServices } from '#server/services';
 
-import type { SessionMember } from '../modules/identity/session.server';
+import type { SessionMember } from '#modules/identity/server';
 
 export type { SessionMember };
 

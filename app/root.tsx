@@ -18,8 +18,8 @@ import { rememberSite, type RootData } from './lib/root-data';
 import { rememberSignedIn, forgetSignedIn, signedInOnClient } from './lib/client-session';
 import { isNewerBuildAvailable, startBuildPolling, reloadForChunkError } from './lib/client-recovery';
 import { trackAdParameters } from './lib/ad-tracking';
-import { listGenres, resolveGenre, genreOfGacha } from '../modules/gacha';
-import { getPublishedPage } from '../modules/content';
+import { listGenres, resolveGenre, genreOfGacha } from '#modules/gacha';
+import { getPublishedPage } from '#modules/content';
 import { getBalance } from '#modules/wallet';
 
 /** The in-app-browser notice the guard chose for this request, read by the root loader. */

@@ -6,10 +6,11 @@
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, type ViewportName, signUpInBrowser } from './support/browser';
-import { openDatabase, type DatabaseHandle } from '../db/client';
-import { users } from '../modules/identity/schema';
-import { grantCoins, getBalance, checkInvariants } from '../modules/wallet';
-import { getRemaining, listPrizes } from '../modules/draw';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { users } from '#db/schema';
+import { grantCoins, getBalance, checkInvariants } from '#modules/wallet';
+import { listPrizes } from '#modules/draw';
+import { getRemaining } from '#modules/gacha';
 
 const shop = useBrowser();
 const databaseUrl = inject('shopDatabaseUrl');

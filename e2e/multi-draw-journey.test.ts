@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, signUpInBrowser } from './support/browser';
-import { openDatabase, type DatabaseHandle } from '../db/client';
-import { users } from '../modules/identity/schema';
-import { grantCoins, checkInvariants, getBalance } from '../modules/wallet';
-import { listPrizes } from '../modules/draw';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { users } from '#db/schema';
+import { grantCoins, checkInvariants, getBalance } from '#modules/wallet';
+import { listPrizes } from '#modules/draw';
 
 const shop = useBrowser();
 const databaseUrl = inject('shopDatabaseUrl');

@@ -1,7 +1,7 @@
 // Pages the journey does not pass through, checked with axe-core at both sizes, without script errors.
 import { describe, it, expect } from 'vitest';
 import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, type ViewportName } from './support/browser';
-import { postForm, cookieFrom, uniqueEmail } from '../tests/support/http';
+import { postForm, cookieFrom, uniqueEmail } from '#tests/http';
 
 const shop = useBrowser();
 

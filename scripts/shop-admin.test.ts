@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../tests/support/database
 import { ensureGenre } from '../tests/support/fixtures';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { runAdminCommand, UsageError } from './shop-admin';
-import { verifyReveal, type PackReveal } from '../modules/draw/commitment';
+import { verifyReveal, type PackReveal } from '#modules/fairness';
 import { getBalance, listLedgerEntries } from '../modules/wallet';
 import { drawLots } from '../modules/draw';
 import { ensureDefaultCoinPacks } from '../modules/payments';

@@ -19,7 +19,8 @@ import { createLogger } from '../server/logger';
 import { createPaymentServices } from '../server/payments';
 import { openDatabase, type Database } from '../db/client';
 import { users, sessions } from '../modules/identity/schema';
-import { createPack, publishPack, endPack, getPackReveal, PackAdminError, packDefinitionSchema } from '../modules/gacha/admin';
+import { createPack, publishPack, endPack, PackAdminError, packDefinitionSchema } from '#modules/gacha';
+import { getPackReveal } from '#modules/draw';
 import { grantCoins, checkInvariants, IdempotencyKeyConflict } from '../modules/wallet';
 import {
   baseDateBefore, checkPaymentInvariants, clearPurchaseHold, coinPacks, declareAge, orderStatuses, paymentOrders, refundOrder, unusedPaidBalanceReport,

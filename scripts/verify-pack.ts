@@ -2,7 +2,7 @@
 // Exit codes: 0 every check passed, 1 a check failed, 2 the file could not be read or is not a reveal file.
 // Imports only node builtins and modules/draw/commitment.ts, so it can be copied out with that one file.
 import fs from 'node:fs';
-import { parsePackReveal, verifyReveal, REVEAL_FORMAT } from '../modules/draw/commitment';
+import { parsePackReveal, verifyReveal, REVEAL_FORMAT } from '#modules/fairness';
 
 const USAGE = '使い方: npx tsx scripts/verify-pack.ts <公開ファイル.json>';
 

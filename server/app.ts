@@ -9,7 +9,7 @@ import type { ShopServices } from './services';
 import { securityHeaders, crossSiteRequestGuard, clientAddress } from './security';
 import { apiError } from './api-error';
 import { shopRequestContext, type SessionMember } from '../app/context';
-import { AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, CLIENT_IP_HEADER } from '../modules/identity/auth.server';
+import { AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, CLIENT_IP_HEADER } from '#modules/identity/server';
 import { isNoindexPath } from '../app/guards/rules';
 import { createImageRoute } from './images';
 import { compressResponses } from './compression';
@@ -17,7 +17,7 @@ import { serveBuiltFiles } from './static-files';
 import { robotsTxt, sitemapXml } from './seo';
 import { createApiV1 } from './api/v1';
 import { fastMember } from './api/v1/auth';
-import { toSessionMember } from '../modules/identity/session.server';
+import { toSessionMember } from '#modules/identity/server';
 import { createWebhookRoutes } from './payments';
 
 /** The largest request body the shop reads (forms, JSON, provider webhooks). */

@@ -1,6 +1,7 @@
 // Content negotiation for compressed text: picks brotli or gzip from Accept-Encoding, and compresses
 // dynamic responses (pages, JSON) on the fly. Built assets are precompressed at build time (static-files.ts).
 import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import zlib from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
 
@@ -105,7 +106,7 @@ export function compressResponses(): MiddlewareHandler {
     const encoding = chooseEncoding(c.req.header('Accept-Encoding'));
     if (!encoding) return;
 
-    const source = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
+    const source = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
     const zip = compressor(encoding);
     source.on('error', (error) => zip.destroy(error));
     source.pipe(zip);

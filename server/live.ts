@@ -5,10 +5,9 @@
 import { sql } from 'drizzle-orm';
 import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
-import type { DatabaseHandle } from '../db/client';
+import type { DatabaseHandle } from '#db/client';
 import type { Logger } from './logger';
-import { getRemaining, refreshRemainingCache } from '../modules/draw';
-import { getGacha } from '../modules/gacha';
+import { getGacha, getRemaining, refreshRemainingCache } from '#modules/gacha';
 import { apiError } from './api-error';
 
 export const LIVE_CHANNEL = 'gacha_remaining';

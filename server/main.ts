@@ -7,8 +7,8 @@ import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
 import { loadConfig, ConfigError, type ShopConfig } from './config';
 import { createLogger } from './logger';
-import { openDatabase } from '../db/client';
-import { createShopAuth } from '../modules/identity/auth.server';
+import { openDatabase } from '#db/client';
+import { createShopAuth } from '#modules/identity/server';
 import { loadDemoDataOnce } from '../db/demo/seed';
 import { createServerApp } from './app';
 import type { ShopServices } from './services';
@@ -16,7 +16,7 @@ import { createJobRunner, registerShopJobs, type JobRunner } from './jobs';
 import { createLiveUpdates } from './live';
 import { warmImageCache } from './images/warm';
 import { createPaymentServices, lineLinking } from './payments';
-import { ensureDefaultCoinPacks } from '../modules/payments';
+import { ensureDefaultCoinPacks } from '#modules/payments';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

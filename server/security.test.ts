@@ -3,7 +3,7 @@ import { describe, it, expect } from 'vitest';
 import { Hono } from 'hono';
 import { securityHeaders, crossSiteRequestGuard, clientAddress, isSafeMethod } from './security';
 import { loadConfig } from './config';
-import { CLIENT_IP_HEADER } from '../modules/identity/auth.server';
+import { CLIENT_IP_HEADER } from '#modules/identity/server';
 
 const config = (env: Record<string, string>) => loadConfig({ AUTH_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/oripa-security-test', ...env });
 

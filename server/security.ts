@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { secureHeaders, NONCE } from 'hono/secure-headers';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { ShopConfig } from './config';
-import { CLIENT_IP_HEADER } from '../modules/identity/auth.server';
+import { CLIENT_IP_HEADER } from '#modules/identity/server';
 import { apiError } from './api-error';
 
 /** @example isSafeMethod('GET') === true */

@@ -1,9 +1,9 @@
 // The process-wide services (config, database, auth, logger), built once in main and shared by
 // the Hono routes and the React Router loaders through the request context.
 import type { ShopConfig } from './config';
-import type { DatabaseHandle, Database } from '../db/client';
+import type { DatabaseHandle, Database } from '#db/client';
 import type { Logger } from './logger';
-import type { ShopAuth } from '../modules/identity/auth.server';
+import type { ShopAuth } from '#modules/identity/server';
 import type { LiveUpdates } from './live';
 import type { PaymentServices } from './payments';
 

@@ -2,7 +2,7 @@
 import { describe, it, expect } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { RichText } from './RichText';
-import { isRichTextFilled, type RichText as RichTextValue } from '../../modules/content/rich-text';
+import { isRichTextFilled, type RichText as RichTextValue } from '#modules/content/rich-text';
 
 describe('RichText', () => {
   it('groups consecutive list items into one list', () => {

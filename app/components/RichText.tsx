@@ -1,6 +1,6 @@
 // Renders structured rich text as React elements: no HTML string ever reaches the page.
 import type { ReactNode } from 'react';
-import { safeLinkUrl, type RichText as RichTextValue, type RichTextBlock, type RichTextSpan } from '../../modules/content/rich-text';
+import { safeLinkUrl, type RichText as RichTextValue, type RichTextBlock, type RichTextSpan } from '#modules/content/rich-text';
 
 function renderSpans(text: string, spans: RichTextSpan[]): ReactNode[] {
   if (spans.length === 0) return [text];

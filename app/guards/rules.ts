@@ -161,7 +161,7 @@ export function safeRedirectPath(target: string | null | undefined, fallback = '
     const url = new URL(target, base);
     if (url.origin !== base) return fallback;
     // '/..//host' parses to the path '//host', which a browser reads as another site.
-    if (/^[\/\\]{2}/.test(url.pathname)) return fallback;
+    if (/^[/\\]{2}/.test(url.pathname)) return fallback;
     if (url.pathname.toLowerCase().startsWith('/api/')) return fallback;
     return url.pathname + url.search + url.hash;
   } catch {

@@ -4,7 +4,7 @@
 // stays in the history, a Referer or a log line.
 import { redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
-import { CLIENT_IP_HEADER } from '../../modules/identity/auth.server';
+import { CLIENT_IP_HEADER } from '#modules/identity/server';
 import { detectBrowserKind } from '~/guards/rules';
 
 export const ONE_TIME_TOKEN_PARAM = 'ott';

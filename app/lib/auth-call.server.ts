@@ -1,7 +1,7 @@
 // Calls better-auth's own HTTP handler from a route action, so its rate limits, origin checks and
 // cookies apply exactly as for the JSON API; the member's cookies and address are passed along.
 import type { ShopRequest } from '~/context';
-import { CLIENT_IP_HEADER } from '../../modules/identity/auth.server';
+import { CLIENT_IP_HEADER } from '#modules/identity/server';
 
 export interface AuthCallResult {
   ok: boolean;

@@ -1,8 +1,8 @@
 // The coin history as the member reads it: the wallet's rows by action, each named after what it was
 // for (the pack and count of a draw, the cards of a conversion, the receipt of a purchase).
-import type { Database } from '../../db/client';
-import { listCoinHistory, type CoinHistoryRow } from '../../modules/wallet';
-import { describeDraws, describePrizes } from '../../modules/draw';
+import type { Database } from '#db/client';
+import { listCoinHistory, type CoinHistoryRow } from '#modules/wallet';
+import { describeDraws, describePrizes } from '#modules/draw';
 import { drawOptionLabel } from '~/components/gacha/labels';
 import { formatCoins } from './numbers';
 

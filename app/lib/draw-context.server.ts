@@ -1,8 +1,8 @@
 // Checks a draw carried through the coin shop: the pack must exist, be on sale and offer the
 // count. Anything else is dropped without a word: the carried draw only ever builds a path to one
 // of our own pack pages, never an address taken from the request.
-import type { Database } from '../../db/client';
-import { getGachaDetail } from '../../modules/gacha';
+import type { Database } from '#db/client';
+import { getGachaDetail } from '#modules/gacha';
 import { DRAW_CONTEXT_PARAMS, type CarriedDraw } from './draw-context';
 
 const GACHA_ID = /^[A-Za-z0-9_-]{1,64}$/;

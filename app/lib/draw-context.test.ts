@@ -2,9 +2,9 @@
 // the pack and the count against a real database (an unknown pack, a count the pack does not offer,
 // or an address in place of the id is dropped).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
-import { createPublishedPack } from '../../tests/support/fixtures';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
+import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { createPublishedPack } from '#tests/fixtures';
+import { openDatabase, type DatabaseHandle } from '#db/client';
 import { continueDrawLabel, drawContextQuery, packDrawPath, withDrawContext } from './draw-context';
 import { carriedDrawOf, resolveCarriedDraw } from './draw-context.server';
 

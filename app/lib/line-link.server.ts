@@ -4,7 +4,7 @@
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { appReturnUrl } from './app-handoff.server';
-import { LineLinkError, lineLinkErrorMessage, linkedLineAccount, startLineLink } from '../../modules/identity/line.server';
+import { LineLinkError, lineLinkErrorMessage, linkedLineAccount, startLineLink } from '#modules/identity/server';
 
 export type LineLinkPageData = { kind: 'message'; title: string; message: string; backHref: string };
 

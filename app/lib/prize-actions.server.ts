@@ -4,7 +4,7 @@
 import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
-import { convertPrizes, keepPrizes } from '../../modules/draw';
+import { convertPrizes, keepPrizes } from '#modules/draw';
 import { formatCoins } from './numbers';
 
 export type PrizeActionData =

@@ -2,7 +2,7 @@
 // bonus suffix, the purchase product, and sent once per order.
 import { describe, it, expect, beforeEach } from 'vitest';
 import { purchaseEvent, trackPurchaseOnce, type PurchaseEventOrder } from './shop-analytics';
-import { purchaseEventLabel } from '../../modules/payments/methods';
+import { purchaseEventLabel } from '#modules/payments/methods';
 
 class MemoryStorage {
   private values = new Map<string, string>();

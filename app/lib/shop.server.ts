@@ -15,7 +15,7 @@ import {
   METHOD_ORDER, ORDER_STATUS_LABELS, PAYMENT_METHOD_INFO, PurchaseRefused, declareAge, getOrder, getPurchaseStanding, isPaymentMethod,
   listCoinPacks, listOrders, quotePurchase, startCheckout, syncOrder, cancelPendingOrder,
   type CoinPackView, type OrderView, type PaymentMethod, type PurchaseStanding, type Quote,
-} from '../../modules/payments';
+} from '#modules/payments';
 import type {
   CheckoutActionData, CheckoutConfirmView, CheckoutLoaderData, PaymentMethodOption, PurchaseHistoryPage, PurchaseOrder, ReturnLoaderData, ShopRefusal, WalletView,
 } from '~/components/shop/types';

@@ -3,7 +3,7 @@ import type { Route } from './+types/content-page';
 import { shopRequestContext } from '~/context';
 import { RichText } from '~/components/RichText';
 import { notFound } from '~/lib/not-found';
-import { getPublishedPage } from '../../modules/content';
+import { getPublishedPage } from '#modules/content';
 
 export const handle = {
   title: (data: { page: { data: { title: string } } }) => data.page.data.title,

@@ -5,8 +5,8 @@ import { BannerCarousel } from '~/components/BannerCarousel';
 import { SortChips } from '~/components/SortChips';
 import { PackGrid } from '~/components/PackCard';
 import { EmptyState, Container } from '~/components/PageFrame';
-import { listGachas, parseGachaSort } from '../../modules/gacha';
-import { listBanners } from '../../modules/content';
+import { listGachas, parseGachaSort } from '#modules/gacha';
+import { listBanners } from '#modules/content';
 
 export const handle = { title: 'トップ' };
 

@@ -8,7 +8,7 @@ import { AppLink } from '~/components/AppLink';
 import { RankLadder, RANK_COLOURS } from '~/components/RankLadder';
 import { formatCoins } from '~/lib/numbers';
 import { toShopZone } from '~/lib/dates';
-import { getMemberProgress, RANKS } from '../../modules/progression';
+import { getMemberProgress, RANKS } from '#modules/progression';
 
 export const handle = { title: 'マイランク' };
 

@@ -5,7 +5,7 @@ import { RichText } from '~/components/RichText';
 import { Image } from '~/components/Image';
 import { Container } from '~/components/PageFrame';
 import { notFound } from '~/lib/not-found';
-import { getPublishedPage } from '../../modules/content';
+import { getPublishedPage } from '#modules/content';
 
 export const handle = {
   title: (data: { page: { data: { title: string } } }) => data.page.data.title,

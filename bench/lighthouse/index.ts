@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
-import { freePort } from '../../tests/support/ports';
-import { loadConfig } from '../../server/config';
-import { startShop } from '../../server/main';
+import { freePort } from '#tests/ports';
+import { loadConfig } from '#server/config';
+import { startShop } from '#server/main';
 
 const pages = (process.env.BENCH_PATHS ?? '/,/gacha/pokemon,/gacha/pokemon/stellar-pokemon-001').split(',');
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';

@@ -3,10 +3,10 @@
 import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createTestDatabase } from '../../tests/support/database';
-import { freePort } from '../../tests/support/ports';
-import { loadConfig } from '../../server/config';
-import { startShop } from '../../server/main';
+import { createTestDatabase } from '#tests/database';
+import { freePort } from '#tests/ports';
+import { loadConfig } from '#server/config';
+import { startShop } from '#server/main';
 import { loadTestInWorker as loadTest } from '../load';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);

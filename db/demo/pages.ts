@@ -1,5 +1,5 @@
 // Demo content: the legal pages every Japanese shop must show, a guide, and one special page.
-import { heading, paragraph, listItem, type ContentPageData, type BannerData } from '../../modules/content/rich-text';
+import { heading, paragraph, listItem, type ContentPageData, type BannerData } from '#modules/content/rich-text';
 
 type PageSeed = { uid: string; type: 'page' | 'special'; data: ContentPageData };
 

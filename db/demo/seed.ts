@@ -1,13 +1,14 @@
 // Demo data for a fresh shop: genres, packs with original generated art, content pages. Loaded once.
-import { and, eq, inArray, isNull } from 'drizzle-orm';
-import type { Database } from '../client';
-import type { Logger } from '../../server/logger';
-import { appMeta, genres, gachas, contentDocuments, users } from '../schema';
+import type { Database } from '#db/client';
+import type { Logger } from '#server/logger';
+import { appMeta } from '../app-meta';
 import { legalAndEditorialPages } from './pages';
 import { demoCard } from './cards';
-import { createPack, publishPack, type PackDefinition } from '../../modules/gacha/admin';
-import { grantCoins } from '../../modules/wallet';
-import { drawLots, refreshAllRemaining } from '../../modules/draw';
+import { createPack, publishPack, refreshAllRemaining, addGenres, packExists, deleteUnpublishedPacks, type PackDefinition } from '#modules/gacha';
+import { addDocuments } from '#modules/content';
+import { addSystemMember } from '#modules/identity/server';
+import { grantCoins } from '#modules/wallet';
+import { drawLots } from '#modules/draw';
 
 export const DEMO_GENRES = [
   { id: 'pokemon', name: 'ポケモン', aliases: ['pokemon-card', 'pokeca'], iconPath: '/demo/genres/pokemon.svg', sortOrder: 1 },
@@ -66,14 +67,13 @@ const DEMO_BOT_ID = 'demo-member-bot';
 export async function loadDemoDataOnce(db: Database, logger: Logger): Promise<boolean> {
   const claimed = await db.insert(appMeta).values({ key: 'demo_data_v2', value: new Date().toISOString() }).onConflictDoNothing().returning({ key: appMeta.key });
   if (claimed.length === 0) return false;
-  await db.insert(genres).values(DEMO_GENRES).onConflictDoNothing();
-  await db.insert(contentDocuments).values(legalAndEditorialPages()).onConflictDoNothing();
+  await addGenres(db, DEMO_GENRES);
+  await addDocuments(db, legalAndEditorialPages());
   // Packs listed by the first demo data (before lots existed) make way for published ones.
-  await db.delete(gachas).where(and(inArray(gachas.id, DEMO_PACKS.map((p) => p.id)), isNull(gachas.commitment)));
-  await db.insert(users).values({ id: DEMO_BOT_ID, name: 'デモ会員', email: 'demo-member@example.invalid', role: 'user' }).onConflictDoNothing();
+  await deleteUnpublishedPacks(db, DEMO_PACKS.map((p) => p.id));
+  await addSystemMember(db, { id: DEMO_BOT_ID, name: 'デモ会員', email: 'demo-member@example.invalid' });
   for (const [index, pack] of DEMO_PACKS.entries()) {
-    const [existing] = await db.select({ id: gachas.id }).from(gachas).where(eq(gachas.id, pack.id));
-    if (existing) continue;
+    if (await packExists(db, pack.id)) continue;
     await createPack(db, {
       id: pack.id, genreId: pack.genreId, title: pack.title, imagePath: `/demo/packs/pack-${String(index + 1).padStart(2, '0')}.svg`,
       description: `${pack.title}。全${pack.total.toLocaleString('ja-JP')}口、ハズレなし。`,

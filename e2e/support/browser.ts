@@ -42,7 +42,6 @@ const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-co
 /** Runs axe-core in the page (evaluated, so our CSP does not need loosening) and fails on serious or critical violations. */
 export async function expectNoSeriousAxeViolations(page: Page, label: string) {
   const violations = (await page.evaluate(async (source) => {
-    // eslint-disable-next-line no-new-func
     new Function(source)();
     const axe = (window as unknown as { axe: { run(ctx: Document, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });

@@ -1,10 +1,9 @@
 // The built-in content store's public API: published pages by uid (special pages first).
 import { and, eq, inArray, isNotNull, lte } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database } from '#db/client';
 import { contentDocuments, type ContentType } from './schema';
 import type { ContentPageData, BannerData } from './rich-text';
 
-export { contentDocuments } from './schema';
 export * from './rich-text';
 
 export interface ContentPage {
@@ -46,4 +45,15 @@ export async function listBanners(db: Database): Promise<(BannerData & { uid: st
   return rows
     .map((row) => ({ uid: row.uid, ...(row.data as BannerData) }))
     .sort((a, b) => a.order - b.order);
+}
+
+/** A content document as the store keeps it (pages, special pages, banners). */
+export type ContentDocumentInput = typeof contentDocuments.$inferInsert;
+
+/**
+ * Adds the documents whose id does not exist yet; existing ones (perhaps edited since) stay.
+ * @example await addDocuments(db, legalAndEditorialPages())
+ */
+export async function addDocuments(db: Database, documents: ContentDocumentInput[]): Promise<void> {
+  if (documents.length) await db.insert(contentDocuments).values(documents).onConflictDoNothing();
 }

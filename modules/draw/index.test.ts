@@ -2,19 +2,17 @@
 // spending order, prizes and their deadline, and every invariant after each scenario.
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
-import { createMemberWithCoins, createPublishedPack } from '../../tests/support/fixtures';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { drawLots, drawLotsForSession, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrizes, listPrizes, getRemaining, memberDrawnLots, describeDraws, describePrizes, countPrizesByStatus } from './index';
-import { sessions } from '../identity/schema';
-import { checkInvariants, getBalance, listLedgerEntries, listCoinHistory, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '../wallet';
-import { getExp } from '../progression';
-import { endPack, getPackReveal } from '../gacha/admin';
+import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { drawLots, drawLotsForSession, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrizes, listPrizes, getPackReveal, memberDrawnLots, describeDraws, describePrizes, countPrizesByStatus } from './index';
+import { sessions, wallets, gachas } from '#db/schema';
+import { checkInvariants, getBalance, listLedgerEntries, listCoinHistory, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '#modules/wallet';
+import { getExp } from '#modules/progression';
+import { endPack, getRemaining } from '#modules/gacha';
 import { sql } from 'drizzle-orm';
-import { wallets } from '../wallet';
-import { gachas } from '../gacha';
 import { eq } from 'drizzle-orm';
-import { verifyReveal } from './commitment';
+import { verifyReveal } from '#modules/fairness';
 
 let testDb: TestDatabase;
 let handle: DatabaseHandle;

@@ -1,15 +1,16 @@
 // The draw's public API: draw lots, read a result, the prize box and its choices, the
-// auto-conversion job, and each pack's live remaining counts. The web pages, the JSON API and
+// auto-conversion job, and a finished pack's reveal. The web pages, the JSON API and
 // the operator's command line all call these functions.
 import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database } from '#db/client';
 import { prizes, draws, gachaMemberDraws, type PrizeStatus } from './schema';
-import { gachaLots, gachaTiers, gachas } from '../gacha/schema';
-import { FREE_COIN_DAYS } from '../wallet';
-import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from '../identity/constants';
+import { packTitles, tierCards } from '#modules/gacha';
+import { FREE_COIN_DAYS } from '#modules/wallet';
+import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from '#modules/identity';
 
-export { draws, prizes, gachaMemberDraws, prizeStatuses, type PrizeStatus } from './schema';
+export { prizeStatuses, type PrizeStatus } from './schema';
+export { getPackReveal, verifiedReveal } from './reveal';
 export { jstPeriod, weeklyExpRanking, dailyLuckRanking, RANKING_SIZE, type RankingPeriod, type RankingEntry, type RankingBoard } from './rankings';
 
 /** Default choice window for a prize (product.md): unchosen after it, converted automatically. */
@@ -219,16 +220,11 @@ export async function listPrizes(
   const rows = await db
     .select({
       prizeId: prizes.id, drawId: prizes.drawId, gachaId: prizes.gachaId, position: prizes.position, status: prizes.status,
-      decideBy: prizes.decideBy, conversionValue: prizes.conversionValue, createdAt: prizes.createdAt,
-      tierId: gachaTiers.id, tierLabel: gachaTiers.label, tierRank: gachaTiers.rank, effect: gachaTiers.effect,
-      cardName: gachaTiers.cardName, imagePath: gachaTiers.cardImagePath, rarity: gachaTiers.rarity, cardGrade: gachaTiers.cardGrade,
-      isLastOne: gachaTiers.isLastOne, gachaTitle: gachas.title, genreId: gachas.genreId,
+      decideBy: prizes.decideBy, conversionValue: prizes.conversionValue, createdAt: prizes.createdAt, tierId: prizes.tierId,
       // The cursor keeps the full microsecond precision of the claim time.
       cursorAt: sql<string>`to_char(${prizes.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
     })
     .from(prizes)
-    .innerJoin(gachaTiers, eq(gachaTiers.id, prizes.tierId))
-    .innerJoin(gachas, eq(gachas.id, prizes.gachaId))
     .where(and(
       eq(prizes.memberId, memberId),
       inArray(prizes.status, statuses),
@@ -236,11 +232,13 @@ export async function listPrizes(
     ))
     .orderBy(desc(prizes.createdAt), desc(prizes.id))
     .limit(limit + 1);
-  const items = rows.slice(0, limit).map(({ cursorAt: _cursorAt, ...r }) => ({
-    ...r,
-    decideBy: new Date(r.decideBy).toISOString(),
-    createdAt: new Date(r.createdAt).toISOString(),
-  }));
+  const cards = await tierCards(db, rows.slice(0, limit).map((r) => r.tierId));
+  const items = rows.slice(0, limit).flatMap(({ cursorAt: _cursorAt, ...r }) => {
+    const card = cards.get(r.tierId);
+    if (!card) return [];
+    const { gachaId: _gachaId, ...named } = card;
+    return [{ ...r, ...named, decideBy: new Date(r.decideBy).toISOString(), createdAt: new Date(r.createdAt).toISOString() }];
+  });
   const last = rows[limit - 1];
   return { items, next: rows.length > limit && last ? { createdAt: last.cursorAt, id: last.prizeId } : null };
 }
@@ -253,10 +251,13 @@ export async function listPrizes(
 export async function describeDraws(db: Database, memberId: string, drawIds: string[]): Promise<Map<string, { gachaId: string; genreId: string; gachaTitle: string; count: number }>> {
   const ids = drawIds.filter((id) => UUID.test(id));
   if (ids.length === 0) return new Map();
-  const rows = await db.select({ id: draws.id, gachaId: draws.gachaId, count: draws.count, genreId: gachas.genreId, gachaTitle: gachas.title })
-    .from(draws).innerJoin(gachas, eq(gachas.id, draws.gachaId))
+  const rows = await db.select({ id: draws.id, gachaId: draws.gachaId, count: draws.count }).from(draws)
     .where(and(eq(draws.memberId, memberId), inArray(draws.id, ids)));
-  return new Map(rows.map(({ id, ...rest }) => [id, rest]));
+  const packs = await packTitles(db, rows.map((r) => r.gachaId));
+  return new Map(rows.flatMap(({ id, gachaId, count }) => {
+    const pack = packs.get(gachaId);
+    return pack ? [[id, { gachaId, genreId: pack.genreId, gachaTitle: pack.title, count }] as const] : [];
+  }));
 }
 
 /**
@@ -266,12 +267,15 @@ export async function describeDraws(db: Database, memberId: string, drawIds: str
 export async function describePrizes(db: Database, memberId: string, prizeIds: string[]): Promise<Map<string, { tierLabel: string; tierRank: number; isLastOne: boolean; effect: PrizeItem['effect']; cardName: string; conversionValue: number }>> {
   const ids = prizeIds.filter((id) => UUID.test(id));
   if (ids.length === 0) return new Map();
-  const rows = await db.select({
-    id: prizes.id, conversionValue: prizes.conversionValue, tierLabel: gachaTiers.label, tierRank: gachaTiers.rank, isLastOne: gachaTiers.isLastOne,
-    effect: gachaTiers.effect, cardName: gachaTiers.cardName,
-  }).from(prizes).innerJoin(gachaTiers, eq(gachaTiers.id, prizes.tierId))
+  const rows = await db.select({ id: prizes.id, conversionValue: prizes.conversionValue, tierId: prizes.tierId }).from(prizes)
     .where(and(eq(prizes.memberId, memberId), inArray(prizes.id, ids)));
-  return new Map(rows.map(({ id, ...rest }) => [id, rest]));
+  const cards = await tierCards(db, rows.map((r) => r.tierId));
+  return new Map(rows.flatMap(({ id, conversionValue, tierId }) => {
+    const card = cards.get(tierId);
+    if (!card) return [];
+    const { tierLabel, tierRank, isLastOne, effect, cardName } = card;
+    return [[id, { tierLabel, tierRank, isLastOne, effect, cardName, conversionValue }] as const];
+  }));
 }
 
 /**
@@ -370,82 +374,9 @@ export async function autoConvertDuePrizes(db: Database, now = new Date(), batch
   }
 }
 
-export interface TierRemaining {
-  tierId: string;
-  label: string;
-  rank: number;
-  quantity: number;
-  remaining: number;
-  isLastOne: boolean;
-}
-
-/**
- * Remaining lots of a pack in total and per tier, counted from the lots themselves.
- * @example const { remaining, tiers } = await getRemaining(db, 'stellar-pokemon-001')
- */
-export async function getRemaining(db: Database, gachaId: string): Promise<{ gachaId: string; total: number; remaining: number; soldOut: boolean; tiers: TierRemaining[] }> {
-  const tiers = await db.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId)).orderBy(asc(gachaTiers.rank), asc(gachaTiers.id));
-  const unclaimed = await countUnclaimed(db, gachaId);
-  const [pack] = await db.select({ total: gachas.totalLots, status: gachas.status }).from(gachas).where(eq(gachas.id, gachaId));
-  const soldOut = pack?.status === 'sold_out';
-  const counted = remainingOf(tiers, unclaimed, soldOut);
-  return {
-    gachaId,
-    total: pack?.total ?? 0,
-    remaining: counted.remaining,
-    soldOut,
-    tiers: tiers.map((t) => ({ tierId: t.id, label: t.label, rank: t.rank, quantity: t.quantity, isLastOne: t.isLastOne, remaining: counted.tiers[t.id]! })),
-  };
-}
-
-/** Unclaimed lots of a pack by tier, in one query. */
-export async function countUnclaimed(db: Database, gachaId: string): Promise<Map<string, number>> {
-  const counts = await db.select({ tierId: gachaLots.tierId, n: sql<string>`count(*)` }).from(gachaLots)
-    .where(and(eq(gachaLots.gachaId, gachaId), sql`${gachaLots.drawId} is null`)).groupBy(gachaLots.tierId);
-  return new Map(counts.map((c) => [c.tierId, Number(c.n)]));
-}
-
-/**
- * Remaining lots in total and per tier (the ラストワン賞 counts 1 until the pack sells out), for a
- * caller that already has the pack's tiers.
- * @example remainingOf(pack.tiers, await countUnclaimed(db, pack.id), pack.status === 'sold_out')
- */
-export function remainingOf(tiers: { id: string; isLastOne: boolean }[], unclaimed: Map<string, number>, soldOut: boolean) {
-  let remaining = 0;
-  for (const n of unclaimed.values()) remaining += n;
-  const byTier = Object.fromEntries(tiers.map((t) => [t.id, t.isLastOne ? (soldOut ? 0 : 1) : unclaimed.get(t.id) ?? 0]));
-  return { remaining, tiers: byTier };
-}
-
-/** Stores the counted remaining lots on the pack row (the catalogue lists read it). */
-export async function refreshRemainingCache(db: Database, gachaId: string, remaining: number): Promise<void> {
-  // A count taken before the final draw committed must not undo its zero.
-  await db.update(gachas).set({ remainingLots: remaining })
-    .where(and(eq(gachas.id, gachaId), sql`${gachas.remainingLots} <> ${remaining}`, sql`${gachas.status} <> 'sold_out'`));
-}
-
 /** Lots a member has drawn from a pack with a per-member limit (0 when none). */
 export async function memberDrawnLots(db: Database, gachaId: string, memberId: string): Promise<number> {
   const [row] = await db.select({ lots: gachaMemberDraws.lots }).from(gachaMemberDraws)
     .where(and(eq(gachaMemberDraws.gachaId, gachaId), eq(gachaMemberDraws.memberId, memberId)));
   return row?.lots ?? 0;
-}
-
-/**
- * Recounts every pack on sale and stores the counts on the pack rows (a job, and after bulk
- * draws such as the demo data's): heals counts that a crashed instance never refreshed.
- * @example await refreshAllRemaining(db) // → packs whose count changed
- */
-export async function refreshAllRemaining(db: Database): Promise<number> {
-  const packs = await db.select({ id: gachas.id, cached: gachas.remainingLots }).from(gachas)
-    .where(and(inArray(gachas.status, ['on_sale', 'scheduled']), sql`${gachas.commitment} is not null`));
-  let changed = 0;
-  for (const pack of packs) {
-    const { remaining } = await getRemaining(db, pack.id);
-    if (remaining !== pack.cached) {
-      await refreshRemainingCache(db, pack.id, remaining);
-      changed += 1;
-    }
-  }
-  return changed;
 }

@@ -3,13 +3,13 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
-import { createMember, createMemberWithCoins, createPublishedPack } from '../../tests/support/fixtures';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { drawLots, jstPeriod, weeklyExpRanking, dailyLuckRanking, prizes, draws } from './index';
-import { checkInvariants } from '../wallet';
-import { users } from '../identity/schema';
-import { publicNicknames, publicNameOf } from '../identity/public-names';
+import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { createMember, createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { drawLots, jstPeriod, weeklyExpRanking, dailyLuckRanking } from './index';
+import { checkInvariants } from '#modules/wallet';
+import { users, prizes, draws } from '#db/schema';
+import { publicNicknames, publicNameOf } from '#modules/identity';
 
 let testDb: TestDatabase;
 let handle: DatabaseHandle;

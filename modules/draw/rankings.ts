@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { TZDate } from '@date-fns/tz';
 import { addDays, addWeeks, startOfDay, startOfWeek } from 'date-fns';
-import type { Database } from '../../db/client';
+import type { Database } from '#db/client';
 
 /** A board shows at most this many members. */
 export const RANKING_SIZE = 100;

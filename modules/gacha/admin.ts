@@ -1,11 +1,10 @@
 // Operators' side of packs: define a pack with its tiers, publish it (lots fixed in a secret order
-// and a commitment recorded), end it, and build the public reveal once it is over.
-import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+// and a commitment recorded), end it, and hand its terms and secret to the reveal once it is over.
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../../db/client';
+import type { Database } from '#db/client';
 import { gachas, gachaLots, gachaSecrets, gachaTiers, genres, tierEffects } from './schema';
-import { prizes, draws } from '../draw/schema';
-import { buildPackReveal, createPackCommitment, generateSeed, verifyReveal, type PackReveal, type PackTier } from '../draw/commitment';
+import { createPackCommitment, generateSeed, type PackTier } from '#modules/fairness';
 
 const catalogueId = z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, '英数字・ハイフン・アンダースコア（60文字まで）で指定してください。');
 const imagePath = z.string().regex(/^\/[A-Za-z0-9_./-]{1,300}$/, '画像はサイト内のパス（/で始まる）で指定してください。').refine((p) => !p.includes('..'), '画像パスに .. は使えません。');
@@ -161,11 +160,24 @@ export async function advanceSaleWindows(db: Database, now = new Date()): Promis
   return opened.length + due.length;
 }
 
+/** What gacha holds of a finished pack's reveal: terms, secret seed and lot order (draw adds its log). */
+export interface PackRevealTerms {
+  gacha: { id: string; title: string; pricePerDraw: number };
+  tiers: PackTier[];
+  commitment: string;
+  committedAt: Date;
+  seed: string;
+  revealSalt: string;
+  lots: string[];
+  lastOneTierId: string | undefined;
+  revealedAt: Date;
+}
+
 /**
- * The reveal file of a pack that sold out or ended, or null while it is still on sale.
- * @example const reveal = await getPackReveal(db, 'stellar-yugioh-002')
+ * The pack's side of the reveal of a pack that sold out or ended, or null while it is still on sale.
+ * @example const terms = await packRevealTerms(db, 'stellar-yugioh-002')
  */
-export async function getPackReveal(db: Database, gachaId: string): Promise<PackReveal | null> {
+export async function packRevealTerms(db: Database, gachaId: string): Promise<PackRevealTerms | null> {
   const [pack] = await db.select().from(gachas).where(eq(gachas.id, gachaId));
   if (!pack || !pack.commitment || !pack.committedAt) return null;
   if (pack.status !== 'sold_out' && pack.status !== 'ended') return null;
@@ -173,31 +185,27 @@ export async function getPackReveal(db: Database, gachaId: string): Promise<Pack
   if (!secret) return null;
   const tiers = await committedTiers(db, gachaId);
   const lots = await db.select({ tierId: gachaLots.tierId }).from(gachaLots).where(eq(gachaLots.gachaId, gachaId)).orderBy(asc(gachaLots.position));
-  const lastOneTier = tiers.find((t) => t.isLastOne)?.id;
-  const prizeRows = await db
-    .select({ drawId: prizes.drawId, memberId: prizes.memberId, position: prizes.position, tierId: prizes.tierId, at: prizes.createdAt })
-    .from(prizes)
-    .innerJoin(draws, eq(draws.id, prizes.drawId))
-    .where(eq(prizes.gachaId, gachaId));
-  const byDraw = new Map<string, { at: Date; memberId: string; positions: number[]; lastOne: boolean }>();
-  for (const row of prizeRows) {
-    const entry = byDraw.get(row.drawId) ?? { at: new Date(row.at), memberId: row.memberId, positions: [], lastOne: false };
-    if (row.position !== null) entry.positions.push(row.position);
-    if (row.tierId === lastOneTier) entry.lastOne = true;
-    if (new Date(row.at) < entry.at) entry.at = new Date(row.at);
-    byDraw.set(row.drawId, entry);
-  }
-  return buildPackReveal({
+  return {
     gacha: { id: pack.id, title: pack.title, pricePerDraw: pack.pricePerDraw },
     tiers,
     commitment: pack.commitment,
     committedAt: pack.committedAt,
     seed: secret.seed,
-    lots: lots.map((l) => l.tierId),
-    draws: [...byDraw.values()],
     revealSalt: secret.revealSalt,
+    lots: lots.map((l) => l.tierId),
+    lastOneTierId: tiers.find((t) => t.isLastOne)?.id,
     revealedAt: pack.revealedAt ?? pack.soldOutAt ?? new Date(),
-  });
+  };
+}
+
+/**
+ * When a pack's record stopped changing (revealed or sold out), or null while it is on sale: the
+ * key under which a verified reveal may be kept.
+ */
+export async function packRevealStamp(db: Database, gachaId: string): Promise<Date | null> {
+  const [pack] = await db.select({ revealedAt: gachas.revealedAt, soldOutAt: gachas.soldOutAt }).from(gachas).where(eq(gachas.id, gachaId));
+  const at = pack?.revealedAt ?? pack?.soldOutAt;
+  return at ? new Date(at) : null;
 }
 
 /** Packs whose lots exist (published), for the invariant checks and the operator's list. */
@@ -205,23 +213,27 @@ export async function listPublishedPackIds(db: Database): Promise<string[]> {
   return (await db.select({ id: gachas.id }).from(gachas).where(isNotNull(gachas.commitment))).map((r) => r.id);
 }
 
-const verified = new Map<string, { ok: boolean; checks: { name: string; ok: boolean; detail: string }[]; seed: string; draws: number }>();
+/** A genre as an operator (or the demo data) defines it. */
+export type GenreDefinition = Pick<typeof genres.$inferInsert, 'id' | 'name' | 'aliases' | 'iconPath' | 'sortOrder'>;
 
 /**
- * The verification shown on a pack's public page: computed once per reveal (a sold-out or ended
- * pack's record no longer changes) and kept in memory, so page views do not re-run it.
- * @example const result = await verifiedReveal(db, 'stellar-yugioh-002') // null while on sale
+ * Adds the genres that do not exist yet (existing ones are left as they are).
+ * @example await addGenres(db, [{ id: 'pokemon', name: 'ポケモン', aliases: [], iconPath: null, sortOrder: 1 }])
  */
-export async function verifiedReveal(db: Database, gachaId: string) {
-  const [pack] = await db.select({ revealedAt: gachas.revealedAt, soldOutAt: gachas.soldOutAt }).from(gachas).where(eq(gachas.id, gachaId));
-  const at = pack?.revealedAt ?? pack?.soldOutAt;
-  const key = `${gachaId}:${at ? new Date(at).getTime() : ''}`;
-  const cached = verified.get(key);
-  if (cached) return cached;
-  const reveal = await getPackReveal(db, gachaId);
-  if (!reveal) return null;
-  const result = { ...verifyReveal(reveal), seed: reveal.seed, draws: reveal.draws.length };
-  if (verified.size >= 500) verified.delete(verified.keys().next().value!);
-  verified.set(key, result);
-  return result;
+export async function addGenres(db: Database, definitions: GenreDefinition[]): Promise<void> {
+  if (definitions.length) await db.insert(genres).values(definitions).onConflictDoNothing();
+}
+
+/** Whether a pack with this id exists, in any status. */
+export async function packExists(db: Database, gachaId: string): Promise<boolean> {
+  const [row] = await db.select({ id: gachas.id }).from(gachas).where(eq(gachas.id, gachaId));
+  return Boolean(row);
+}
+
+/**
+ * Deletes the given packs if they were never published (no lots, no commitment): drafts only.
+ * @example await deleteUnpublishedPacks(db, ['old-demo-pack'])
+ */
+export async function deleteUnpublishedPacks(db: Database, gachaIds: string[]): Promise<void> {
+  if (gachaIds.length) await db.delete(gachas).where(and(inArray(gachas.id, gachaIds), isNull(gachas.commitment)));
 }

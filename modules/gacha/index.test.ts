@@ -1,11 +1,10 @@
 // The catalogue against a real database (PostgreSQL when it answers, else PGlite), with the demo data.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
+import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { openDatabase, type DatabaseHandle } from '#db/client';
 import { loadDemoDataOnce, DEMO_PACKS } from '../../db/demo/seed';
-import { createLogger } from '../../server/logger';
-import { listGenres, listGachas, resolveGenre, getGacha, genreOfGacha, parseGachaSort, headlineTier, getGachaDetail, describeTiers } from './index';
-import { getRemaining } from '../draw';
+import { createLogger } from '#server/logger';
+import { listGenres, listGachas, resolveGenre, getGacha, genreOfGacha, parseGachaSort, headlineTier, getGachaDetail, describeTiers, getRemaining } from './index';
 
 let testDb: TestDatabase;
 let handle: DatabaseHandle;

@@ -1,10 +1,17 @@
-// The catalogue's public API: genres and packs for pages, the API and the guards.
+// The catalogue's public API: genres and packs for pages, the API and the guards; the operators'
+// pack lifecycle (admin.ts), remaining lots (remaining.ts) and the card read model (cards.ts).
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database } from '#db/client';
 import { genres, gachas, gachaTiers, type GachaStatus } from './schema';
 
-export { genres, gachas, gachaTiers, gachaLots } from './schema';
 export type { GachaStatus } from './schema';
+export { getRemaining, countUnclaimed, remainingOf, refreshRemainingCache, refreshAllRemaining, type TierRemaining } from './remaining';
+export { tierCards, packTitles, type TierCard } from './cards';
+export {
+  createPack, publishPack, endPack, advanceSaleWindows, listPublishedPackIds, packRevealTerms, packRevealStamp,
+  addGenres, packExists, deleteUnpublishedPacks, packDefinitionSchema, tierDefinitionSchema, PackAdminError,
+  type PackDefinition, type PackRevealTerms, type GenreDefinition,
+} from './admin';
 
 /** Statuses a visitor may see; drafts stay hidden. */
 export const PUBLIC_GACHA_STATUSES: GachaStatus[] = ['scheduled', 'on_sale', 'sold_out', 'ended'];

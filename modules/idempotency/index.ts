@@ -2,10 +2,9 @@
 // a hash of the request; a retry gets it back; the same key with another request is refused; a
 // concurrent duplicate waits on the key's row and then gets the stored answer. It never runs twice.
 import { and, eq, lt } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database } from '#db/client';
 import { idempotentRequests } from './schema';
 
-export { idempotentRequests } from './schema';
 
 /** Keys are kept at least this long (api.md: 24 hours). */
 export const IDEMPOTENCY_RETENTION_HOURS = 48;

@@ -5,9 +5,9 @@ import { admin, bearer, genericOAuth, oneTimeToken } from 'better-auth/plugins';
 import { LINE_ACCOUNT_OPTIONS, lineOAuthConfig, type LineOAuthOptions } from './line.server';
 import { APIError } from 'better-auth/api';
 import { nicknameSchema } from './forms';
-import type { Database } from '../../db/client';
-import type { ShopConfig } from '../../server/config';
-import type { Logger } from '../../server/logger';
+import type { Database } from '#db/client';
+import type { ShopConfig } from '#server/config';
+import type { Logger } from '#server/logger';
 import { users, sessions, accounts, verifications, rateLimits } from './schema';
 
 /** The header the server sets from the socket (or the trusted proxy); clients cannot forge it. */

@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import type { GenericOAuthConfig, GenericOAuthUserInfo } from 'better-auth/plugins';
-import type { Database } from '../../db/client';
+import type { Database } from '#db/client';
 import type { ShopAuth } from './auth.server';
 import { accounts } from './schema';
 

@@ -4,10 +4,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { loadConfig } from '../../server/config';
-import { createLogger } from '../../server/logger';
+import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { loadConfig } from '#server/config';
+import { createLogger } from '#server/logger';
 import { createShopAuth, type ShopAuth } from './auth.server';
 import { accounts, users } from './schema';
 import { LineLinkError, linkedLineAccount, lineLinkErrorMessage, startLineLink, verifyLineIdToken } from './line.server';

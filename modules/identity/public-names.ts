@@ -1,6 +1,6 @@
 // Public nicknames for boards that name members (rankings): never an email, masked when there is no nickname.
 import { inArray } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database } from '#db/client';
 import { users } from './schema';
 
 /**

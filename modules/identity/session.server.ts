@@ -3,7 +3,7 @@
 // hands back to it ('refresh') whenever a session is due for its daily refresh.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database } from '#db/client';
 import { sessions, users } from './schema';
 import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from './constants';
 

@@ -2,11 +2,11 @@
 // this month's purchases towards next month's rank, and the exp the draws add.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
-import { createMember, createPublishedPack } from '../../tests/support/fixtures';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { grantCoins } from '../wallet';
-import { drawLots } from '../draw';
+import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { createMember, createPublishedPack } from '#tests/fixtures';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { grantCoins } from '#modules/wallet';
+import { drawLots } from '#modules/draw';
 import { getMemberProgress, currentRank } from './index';
 
 let testDb: TestDatabase;

@@ -1,13 +1,11 @@
 // Experience and rank. Exp accrues at 1 per coin spent on draws (inside the draw's transaction);
 // the rank comes from paid coins bought in the previous calendar month in Japan time.
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { TZDate } from '@date-fns/tz';
 import { addMonths, startOfMonth, subMonths } from 'date-fns';
-import type { Database } from '../../db/client';
+import type { Database } from '#db/client';
 import { memberProgress } from './schema';
-import { coinLedger } from '../wallet/schema';
-
-export { memberProgress } from './schema';
+import { paidCoinsBought } from '#modules/wallet';
 
 /** product.md: ranks by paid coins bought last month (JST), lowest first. */
 /** bonusPercent: free coins added to every coin purchase, as a percent of the paid coins (0–5 %). */
@@ -30,16 +28,6 @@ export function rankForPurchases(paidCoins: number) {
 
 /** @example rankName(3) === 'ゴールド' */
 export const rankName = (rank: number) => RANKS.find((r) => r.rank === rank)?.name ?? RANKS[0].name;
-
-/** Paid coins the member bought in [from, to): the one measure the rank is made of. */
-async function paidCoinsBought(db: Database, memberId: string, from: Date, to: Date): Promise<number> {
-  const [row] = await db
-    .select({ bought: sql<string>`coalesce(sum(${coinLedger.amount}), 0)` })
-    .from(coinLedger)
-    .where(and(eq(coinLedger.memberId, memberId), eq(coinLedger.reason, 'purchase'), eq(coinLedger.kind, 'paid'),
-      gte(coinLedger.createdAt, from), lt(coinLedger.createdAt, to)));
-  return Number(row?.bought ?? 0);
-}
 
 /** The first instants (UTC) of the previous, this and the next calendar month in Asia/Tokyo. */
 function jstMonths(now: Date) {

@@ -1,12 +1,12 @@
 // The wallet's public API: balances, grants, the coin history and the expiry job. The rules that
 // must hold under concurrency (spending order, expiry, idempotency) are SQL functions in
 // db/migrations/0002_draw_functions.sql; this file calls them and shapes their answers.
-import { and, desc, eq, gt, lt, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
 import { addDays } from 'date-fns';
-import type { Database } from '../../db/client';
+import type { Database } from '#db/client';
 import { coinGrants, coinLedger, wallets, type CoinKind } from './schema';
 
-export { wallets, coinGrants, coinLedger, coinKinds, type CoinKind } from './schema';
+export { coinKinds, type CoinKind } from './schema';
 
 /** Default lifetimes (product.md): paid coins 180 days after purchase, free coins 90 days. */
 export const PAID_COIN_DAYS = 180;
@@ -265,4 +265,17 @@ export async function expireDueCoins(db: Database, now = new Date(), batch = 500
 export async function checkInvariants(db: Database): Promise<Record<string, unknown>[]> {
   const result = await db.execute(sql`select shop_check_invariants() as v`);
   return rowsOf<{ v: Record<string, unknown>[] }>(result)[0]!.v;
+}
+
+/**
+ * Paid coins the member bought in [from, to) (purchases only, not bonuses): what a rank is made of.
+ * @example await paidCoinsBought(db, member.id, lastMonth, thisMonth) // → 45_000
+ */
+export async function paidCoinsBought(db: Database, memberId: string, from: Date, to: Date): Promise<number> {
+  const [row] = await db
+    .select({ bought: sql<string>`coalesce(sum(${coinLedger.amount}), 0)` })
+    .from(coinLedger)
+    .where(and(eq(coinLedger.memberId, memberId), eq(coinLedger.reason, 'purchase'), eq(coinLedger.kind, 'paid'),
+      gte(coinLedger.createdAt, from), lt(coinLedger.createdAt, to)));
+  return Number(row?.bought ?? 0);
 }

@@ -1,6 +1,6 @@
 // Run by runner.test.ts in a child process: start the runner, run a job, stop, close the database, and
 // return from the script. If stop() left a timer, socket or pool open, the process would not exit.
-import { openDatabase } from '../../db/client';
+import { openDatabase } from '#db/client';
 import { createJobRunner } from './runner';
 import { capturingLogger } from './test-support';
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../config';
-import type { Database } from '../../db/client';
+import type { Database } from '#db/client';
 import { cleanImageCache, imageCacheCleanupJob } from './image-cache-cleanup';
 import { shopJobs } from './index';
 import { capturingLogger } from './test-support';

@@ -1,7 +1,7 @@
 // The coin shop's jobs: process stored provider events (the events table is the queue; the webhook
 // route processes at once, this sweeps what failed or was left), and expire abandoned checkouts.
 import type { JobDefinition } from './runner';
-import { expireStaleOrders, processPaymentEvents, reconcilePaidOrders } from '../../modules/payments';
+import { expireStaleOrders, processPaymentEvents, reconcilePaidOrders } from '#modules/payments';
 import type { PaymentServices } from '../payments';
 
 export const paymentEventsJob = (payments: PaymentServices): JobDefinition => ({

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { createTestDatabase, type TestDatabase } from '#tests/database';
 import { createJobRunner, JOB_TIME_ZONE, type JobContext, type JobRunner } from './runner';
 import { capturingLogger, type LogLine } from './test-support';
 

@@ -17,7 +17,7 @@
 // an in-process timer instead, since a cluster job would clean only whichever instance won the tick.
 import { performance } from 'node:perf_hooks';
 import { PgBoss, fromPglite, type PGliteLike, type ConstructorOptions } from 'pg-boss';
-import type { Database, DatabaseHandle } from '../../db/client';
+import type { Database, DatabaseHandle } from '#db/client';
 import type { Logger } from '../logger';
 import type { ShopConfig } from '../config';
 

@@ -3,19 +3,19 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
-import { createMemberWithCoins, createPublishedPack } from '../../tests/support/fixtures';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
 import { createJobRunner, registerShopJobs, type JobRunner } from './index';
 import { capturingLogger } from './test-support';
-import { drawLots, listPrizes } from '../../modules/draw';
-import { getGacha } from '../../modules/gacha';
-import { checkInvariants, getBalance, grantCoins, listLedgerEntries } from '../../modules/wallet';
+import { drawLots, listPrizes } from '#modules/draw';
+import { getGacha } from '#modules/gacha';
+import { checkInvariants, getBalance, grantCoins, listLedgerEntries } from '#modules/wallet';
 import type { ShopConfig } from '../config';
 import { sandboxHarness, checkoutAsMember, type SandboxHarness } from '../../modules/payments/testing';
-import { getOrder, receiveWebhook } from '../../modules/payments';
+import { getOrder, receiveWebhook } from '#modules/payments';
 import { paymentServicesFor } from '../payments';
-import { createMember } from '../../tests/support/fixtures';
+import { createMember } from '#tests/fixtures';
 
 let testDb: TestDatabase;
 let handle: DatabaseHandle;

@@ -2,10 +2,10 @@
 // Each runs once per tick across all instances (pg-boss schedule) and is safe to repeat: the
 // module functions write ledger entries keyed by grant or prize, so a re-run credits nothing twice.
 import type { JobDefinition } from './runner';
-import { expireDueCoins } from '../../modules/wallet';
-import { autoConvertDuePrizes, refreshAllRemaining } from '../../modules/draw';
-import { advanceSaleWindows } from '../../modules/gacha/admin';
-import { forgetOldKeys } from '../../modules/idempotency';
+import { expireDueCoins } from '#modules/wallet';
+import { autoConvertDuePrizes } from '#modules/draw';
+import { advanceSaleWindows, refreshAllRemaining } from '#modules/gacha';
+import { forgetOldKeys } from '#modules/idempotency';
 
 export const expireCoinsJob = (): JobDefinition => ({
   name: 'wallet.expire-coins',

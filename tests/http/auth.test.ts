@@ -1,6 +1,6 @@
 // Sign-up, sign-in and sign-out through the forms, cookies, the redirect target, rate limits.
 import { describe, it, expect } from 'vitest';
-import { get, postForm, cookieFrom, uniqueEmail, postFromAddress, shopUrl } from '../support/http';
+import { get, postForm, cookieFrom, uniqueEmail, postFromAddress, shopUrl } from '#tests/http';
 
 const password = 'correct-horse-9';
 

@@ -4,13 +4,13 @@
 // through the operator command line on the shop's database, so this file needs PostgreSQL.
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
+import { openDatabase, type DatabaseHandle } from '#db/client';
 import { runAdminCommand } from '../../scripts/shop-admin';
-import { getBalance, checkInvariants, grantCoins } from '../../modules/wallet';
-import { listPrizes } from '../../modules/draw';
-import { get, postForm, cookieFrom, uniqueEmail } from '../support/http';
+import { getBalance, checkInvariants, grantCoins } from '#modules/wallet';
+import { listPrizes } from '#modules/draw';
+import { get, postForm, cookieFrom, uniqueEmail } from '#tests/http';
 import { eq } from 'drizzle-orm';
-import { users } from '../../modules/identity/schema';
+import { users } from '#db/schema';
 
 const base = inject('shopUrl');
 const databaseUrl = inject('shopDatabaseUrl');

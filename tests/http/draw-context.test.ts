@@ -5,7 +5,7 @@
 // and the 初回限定 pack says its true reason once it is gone. Works on either database engine.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { get, postForm, cookieFrom, uniqueEmail, shopUrl } from '../support/http';
+import { get, postForm, cookieFrom, uniqueEmail, shopUrl } from '#tests/http';
 
 const PACK = { genre: 'pokemon', id: 'stellar-pokemon-001', title: '星降る夜のハイレアオリパ' };
 const CONTEXT = `gacha=${PACK.id}&count=10`;

@@ -6,12 +6,12 @@ import zlib from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { grantCoins } from '../../modules/wallet';
-import { users } from '../../modules/identity/schema';
-import { getGachaDetail } from '../../modules/gacha';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { grantCoins } from '#modules/wallet';
+import { users } from '#db/schema';
+import { getGachaDetail } from '#modules/gacha';
 import { composeDescription } from '../../app/lib/page-meta';
-import { get, postForm, cookieFrom, uniqueEmail, shopUrl } from '../support/http';
+import { get, postForm, cookieFrom, uniqueEmail, shopUrl } from '#tests/http';
 
 const PACK_PATH = '/gacha/pokemon/stellar-pokemon-001';
 

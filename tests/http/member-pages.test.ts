@@ -1,6 +1,6 @@
 // A signed-in member's view of the members-only pages: each prefix renders, titled and noindex.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { get, postForm, cookieFrom, uniqueEmail, titleOf, robotsMetaOf } from '../support/http';
+import { get, postForm, cookieFrom, uniqueEmail, titleOf, robotsMetaOf } from '#tests/http';
 
 let cookie = '';
 

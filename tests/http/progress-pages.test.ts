@@ -5,10 +5,10 @@
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { grantCoins } from '../../modules/wallet';
-import { users } from '../../modules/identity/schema';
-import { get, postForm, cookieFrom, uniqueEmail } from '../support/http';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { grantCoins } from '#modules/wallet';
+import { users } from '#db/schema';
+import { get, postForm, cookieFrom, uniqueEmail } from '#tests/http';
 
 const databaseUrl = inject('shopDatabaseUrl');
 let handle: DatabaseHandle | undefined;

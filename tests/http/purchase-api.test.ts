@@ -5,7 +5,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { get, postForm, cookieFrom, uniqueEmail, shopUrl } from '../support/http';
+import { get, postForm, cookieFrom, uniqueEmail, shopUrl } from '#tests/http';
 
 interface Member { cookie: string; bearer: string }
 

@@ -1,6 +1,6 @@
 // HTTP behaviour of the route table against a running shop: redirects, exemptions, 404s, page head.
 import { describe, it, expect } from 'vitest';
-import { get, shopUrl, titleOf, canonicalOf, robotsMetaOf } from '../support/http';
+import { get, shopUrl, titleOf, canonicalOf, robotsMetaOf } from '#tests/http';
 
 const decode = (html: string) => html.replace(/&amp;/g, '&');
 

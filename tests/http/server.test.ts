@@ -1,6 +1,6 @@
 // Server basics: health, request ids, security headers, cross-site protection, images and build files.
 import { describe, it, expect } from 'vitest';
-import { get, postForm, shopUrl } from '../support/http';
+import { get, postForm, shopUrl } from '#tests/http';
 
 describe('health', () => {
   it('answers JSON with the build id and the database state', async () => {

@@ -9,13 +9,13 @@
 // PostgreSQL only: PGlite is one connection inside one process, so two instances cannot share it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createTestDatabase } from '../support/database';
-import { startInstances, STORM_AUTH_SECRET, type ShopCluster } from '../support/instances';
-import { createSessionMembers, totalCredited, type SessionMember } from '../support/members';
-import { publishLoadPack } from '../support/fixtures';
+import { createTestDatabase } from '#tests/database';
+import { startInstances, STORM_AUTH_SECRET, type ShopCluster } from '#tests/instances';
+import { createSessionMembers, totalCredited, type SessionMember } from '#tests/members';
+import { publishLoadPack } from '#tests/fixtures';
 import { createDrawClient, runBounded, seededRandom, tally, type DrawCall, type DrawClient, type DrawReply } from '../../bench/draw/client';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { checkInvariants } from '../../modules/wallet';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { checkInvariants } from '#modules/wallet';
 
 const database = await createTestDatabase('storm');
 const onPostgres = database.engine === 'postgres';

@@ -1,10 +1,10 @@
 // Members and packs for module tests, made through the same module functions operators use.
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../../db/client';
-import { users } from '../../modules/identity/schema';
-import { genres } from '../../modules/gacha/schema';
-import { createPack, publishPack, type PackDefinition } from '../../modules/gacha/admin';
-import { grantCoins } from '../../modules/wallet';
+import type { Database } from '#db/client';
+import { users } from '#db/schema';
+import { genres } from '#db/schema';
+import { createPack, publishPack, type PackDefinition } from '#modules/gacha';
+import { grantCoins } from '#modules/wallet';
 
 /** Inserts a member row (the identity module's sign-up is tested elsewhere). */
 export async function createMember(db: Database, options: { role?: 'user' | 'admin'; name?: string } = {}): Promise<string> {

@@ -2,8 +2,8 @@
 import { freePort } from './ports';
 import type { TestProject } from 'vitest/node';
 import { createTestDatabase } from './database';
-import { loadConfig } from '../../server/config';
-import { startShop } from '../../server/main';
+import { loadConfig } from '#server/config';
+import { startShop } from '#server/main';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -111,7 +111,7 @@ export async function startInstances(options: StartInstancesOptions): Promise<Sh
   if (!fs.existsSync(serverEntry)) throw new Error(`No build at ${serverEntry}: run \`npm run build\` first.`);
   installExitHook();
   if (options.migrate !== false) {
-    const { openDatabase } = await import('../../db/client');
+    const { openDatabase } = await import('#db/client');
     const handle = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, poolSize: 1 });
     try {
       await handle.migrate();

@@ -5,9 +5,9 @@
 // signCookieValue); server/api/v1/auth.ts hands it to better-auth as the session cookie.
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import { sessions, users } from '../../modules/identity/schema';
-import { grantCoins } from '../../modules/wallet';
+import type { Database } from '#db/client';
+import { sessions, users } from '#db/schema';
+import { grantCoins } from '#modules/wallet';
 
 export interface SessionMember {
   id: string;

@@ -1,6 +1,6 @@
 // The rules behind a result's summary and every conversion's confirmation, as pure functions:
 // what a bulk conversion covers (undecided cards only), which tiers collapse, which prizes are named.
-import type { PrizeItem, PrizeStatus } from '../../../modules/draw';
+import type { PrizeItem, PrizeStatus } from '#modules/draw';
 
 /** What these rules read of a prize (a draw's result or the prize box). */
 export type SummaryPrize = Pick<PrizeItem, 'prizeId' | 'tierId' | 'tierLabel' | 'tierRank' | 'effect' | 'cardName' | 'conversionValue' | 'isLastOne'> & {

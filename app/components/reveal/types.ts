@@ -1,6 +1,6 @@
 // The data a draw-result reveal (演出) needs: one entry per card won, in draw order. It is the
 // draw module's prize, narrowed to what the animation shows.
-import type { PrizeItem } from '../../../modules/draw';
+import type { PrizeItem } from '#modules/draw';
 
 /** The animation class of a prize tier, from the most to the least special. */
 export type RevealEffect = PrizeItem['effect'];

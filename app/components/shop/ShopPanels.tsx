@@ -2,7 +2,7 @@
 // the draw the member came for, and the purchase form (plan cards and payment methods as radio lists).
 import { useId, useState } from 'react';
 import { Form, useNavigate, useNavigation } from 'react-router';
-import type { CoinPackView, PurchaseStanding } from '../../../modules/payments';
+import type { CoinPackView, PurchaseStanding } from '#modules/payments';
 import { Button } from '~/components/Button';
 import { AppLink } from '~/components/AppLink';
 import { CoinIcon, WarningIcon } from '~/components/icons';

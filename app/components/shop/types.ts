@@ -1,6 +1,6 @@
 // The coin shop's view data, shared by the loaders (app/lib/shop.server.ts) and the components.
 // Types only: nothing here may pull server code into the browser bundle.
-import type { OrderView, PaymentMethod } from '../../../modules/payments';
+import type { OrderView, PaymentMethod } from '#modules/payments';
 import type { CarriedDraw } from '~/lib/draw-context';
 
 export type { OrderView, PaymentMethod, CarriedDraw };

@@ -13,7 +13,7 @@ import { lineLinkLoader } from '~/lib/line-link.server';
 import { CheckoutConfirmation } from '~/components/shop/CheckoutConfirmation';
 import { EmptyState, PageHeading } from '~/components/PageFrame';
 import type { CheckoutActionData, CheckoutLoaderData } from '~/components/shop/types';
-import { APP_CHECKOUT_NAMES } from '../../../modules/payments/methods';
+import { APP_CHECKOUT_NAMES } from '#modules/payments/methods';
 
 export const handle = { title: 'アプリでのお手続き' };
 

@@ -8,8 +8,8 @@ import { AppLink } from '~/components/AppLink';
 import { safeRedirectPath } from '~/guards/rules';
 import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { signInSchema, fieldErrorsOf, type FieldErrors } from '../../../modules/identity/forms';
-import { authErrorMessage } from '../../../modules/identity/messages';
+import { signInSchema, fieldErrorsOf, type FieldErrors } from '#modules/identity';
+import { authErrorMessage } from '#modules/identity';
 import { SignInMethods } from '~/components/SignInMethods';
 
 export const handle = { title: 'ログイン' };

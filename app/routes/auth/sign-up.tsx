@@ -9,8 +9,8 @@ import { AppLink } from '~/components/AppLink';
 import { safeRedirectPath } from '~/guards/rules';
 import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { signUpSchema, fieldErrorsOf, type FieldErrors, type PasswordPolicy } from '../../../modules/identity/forms';
-import { authErrorMessage } from '../../../modules/identity/messages';
+import { signUpSchema, fieldErrorsOf, type FieldErrors, type PasswordPolicy } from '#modules/identity';
+import { authErrorMessage } from '#modules/identity';
 import { SignInMethods } from '~/components/SignInMethods';
 
 export const handle = { title: '新規会員登録' };

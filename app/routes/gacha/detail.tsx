@@ -18,11 +18,10 @@ import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { useLiveRemaining } from '~/lib/use-live-remaining';
 import { DrawPanel } from '~/components/gacha/DrawPanel';
 import { TierLineup } from '~/components/gacha/TierLineup';
-import { getGachaDetail, headlineTier, listGenres } from '../../../modules/gacha';
-import { verifiedReveal } from '../../../modules/gacha/admin';
-import { drawLots, countUnclaimed, remainingOf, describeDrawRefusal, memberDrawnLots } from '../../../modules/draw';
-import { getBalance } from '../../../modules/wallet';
-import { currentRank, rankName } from '../../../modules/progression';
+import { getGachaDetail, headlineTier, listGenres, countUnclaimed, remainingOf } from '#modules/gacha';
+import { drawLots, describeDrawRefusal, memberDrawnLots, verifiedReveal } from '#modules/draw';
+import { getBalance } from '#modules/wallet';
+import { currentRank, rankName } from '#modules/progression';
 
 export const handle = {
   title: (data: { pack: { title: string } }) => data.pack.title,

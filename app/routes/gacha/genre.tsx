@@ -6,7 +6,7 @@ import { PackGrid } from '~/components/PackCard';
 import { EmptyState, Container } from '~/components/PageFrame';
 import { ButtonLink } from '~/components/Button';
 import { notFound } from '~/lib/not-found';
-import { listGachas, listGenres, parseGachaSort } from '../../../modules/gacha';
+import { listGachas, listGenres, parseGachaSort } from '#modules/gacha';
 
 export const handle = {
   title: (data: { genre: { name: string } }) => `${data.genre.name}のオリパ一覧`,

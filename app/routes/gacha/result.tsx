@@ -18,8 +18,8 @@ import { notFound } from '~/lib/not-found';
 import { formatCoins } from '~/lib/numbers';
 import { formatYmdHm } from '~/lib/dates';
 import { prizeChoiceAction, type PrizeActionData } from '~/lib/prize-actions.server';
-import { getDrawResult } from '../../../modules/draw';
-import { getGachaDetail } from '../../../modules/gacha';
+import { getDrawResult } from '#modules/draw';
+import { getGachaDetail } from '#modules/gacha';
 
 export const handle = { title: '抽選結果' };
 

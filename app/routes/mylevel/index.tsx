@@ -5,8 +5,8 @@ import { shopRequestContext } from '~/context';
 import { PageHeading } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { formatCoins } from '~/lib/numbers';
-import { getMemberProgress } from '../../../modules/progression';
-import { jstPeriod, weeklyExpRanking } from '../../../modules/draw';
+import { getMemberProgress } from '#modules/progression';
+import { jstPeriod, weeklyExpRanking } from '#modules/draw';
 
 export const handle = { title: 'マイレベル' };
 

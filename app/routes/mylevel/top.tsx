@@ -3,7 +3,7 @@ import type { Route } from './+types/top';
 import { PageHeading } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { RankLadder } from '~/components/RankLadder';
-import { RANKS } from '../../../modules/progression';
+import { RANKS } from '#modules/progression';
 
 export const handle = { title: 'レベル特典' };
 

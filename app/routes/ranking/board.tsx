@@ -7,9 +7,9 @@ import { EmptyState } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { formatCoins } from '~/lib/numbers';
 import { toShopZone } from '~/lib/dates';
-import { jstPeriod, weeklyExpRanking, dailyLuckRanking, type RankingBoard, type RankingEntry } from '../../../modules/draw';
-import { describeTiers } from '../../../modules/gacha';
-import { publicNicknames } from '../../../modules/identity/public-names';
+import { jstPeriod, weeklyExpRanking, dailyLuckRanking, type RankingBoard, type RankingEntry } from '#modules/draw';
+import { describeTiers } from '#modules/gacha';
+import { publicNicknames } from '#modules/identity';
 
 export const handle = { title: 'ランキング' };
 

@@ -9,7 +9,7 @@ import { shopRequestContext } from '~/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { formatYen } from '~/lib/numbers';
-import { getOrder } from '../../../modules/payments';
+import { getOrder } from '#modules/payments';
 
 export const handle = { title: 'ペイディでお支払い' };
 

@@ -7,8 +7,8 @@ import { defineOperation } from './registry';
 import { gachaSchema, genreSchema } from './catalogue';
 import { createApiTestServices, requestJson, signUpTestMember, TEST_ORIGIN } from './testing';
 import { createServerApp } from '../../app';
-import { DEMO_PACKS } from '../../../db/demo/seed';
-import { listGachas } from '../../../modules/gacha';
+import { DEMO_PACKS } from '#db/demo/seed';
+import { listGachas } from '#modules/gacha';
 import type { ShopServices } from '../../services';
 
 const whoAmI = defineOperation({

@@ -2,7 +2,7 @@
 // session carried as `Authorization: Bearer <session cookie value>` by the native app.
 import type { SessionMember } from '../../../app/context';
 import type { ShopServices } from '../../services';
-import { memberOfSessionToken, toSessionMember, verifySignedToken } from '../../../modules/identity/session.server';
+import { memberOfSessionToken, toSessionMember, verifySignedToken } from '#modules/identity/server';
 
 export type { SessionMember };
 

@@ -1,6 +1,6 @@
 // Catalogue operations: genres and public packs (no sign-in), from modules/gacha.
 import { z } from 'zod';
-import { GACHA_SORTS, PUBLIC_GACHA_STATUSES, getGacha, listGachas, listGenres, resolveGenre, type GachaCard, type GachaStatus, type GenreSummary } from '../../../modules/gacha';
+import { GACHA_SORTS, PUBLIC_GACHA_STATUSES, getGacha, listGachas, listGenres, resolveGenre, type GachaCard, type GachaStatus, type GenreSummary } from '#modules/gacha';
 import { apiSchema, defineOperation } from './registry';
 import { ApiError, decodeOffsetCursor, encodeOffsetCursor, pageOf, pageQuery, slicePage } from './http';
 

@@ -3,11 +3,10 @@
 import { z } from 'zod';
 import { apiSchema, defineOperation } from './registry';
 import { ApiError, isoDateTime } from './http';
-import { drawLots, drawLotsForSession, getDrawResult, getRemaining, describeDrawRefusal, type DrawResult } from '../../../modules/draw';
+import { drawLots, drawLotsForSession, getDrawResult, getPackReveal, describeDrawRefusal, type DrawResult } from '#modules/draw';
 import { resolveMember } from './auth';
-import { getGacha, getGachaDetail } from '../../../modules/gacha';
-import { getPackReveal } from '../../../modules/gacha/admin';
-import { currentRank } from '../../../modules/progression';
+import { getGacha, getGachaDetail, getRemaining } from '#modules/gacha';
+import { currentRank } from '#modules/progression';
 
 const gachaId = z.string().min(1).max(100).meta({ description: 'ガチャID' });
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'IDの形式が正しくありません。');

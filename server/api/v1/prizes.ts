@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { apiSchema, defineOperation } from './registry';
 import { ApiError, decodeCursor, encodeCursor, pageOf, pageQuery, requestHash, isoDateTime } from './http';
 import { prizeSchema, prizeStatusSchema, balanceSchema } from './draws';
-import { convertPrizes, keepPrizes, listPrizes, prizeStatuses, type PrizeStatus } from '../../../modules/draw';
-import { withIdempotency } from '../../../modules/idempotency';
+import { convertPrizes, keepPrizes, listPrizes, prizeStatuses, type PrizeStatus } from '#modules/draw';
+import { withIdempotency } from '#modules/idempotency';
 
 const boxItemSchema = apiSchema(
   'PrizeBoxItem',

@@ -9,7 +9,7 @@ import type { ShopServices } from '../../services';
 import {
   declareAge, getOrder, getPurchaseStanding, listCoinPacks, listOrders, METHOD_ORDER, PAYMENT_METHOD_INFO, PurchaseRefused,
   startCheckout, syncOrder, DEFAULT_PAYMENT_RULES, orderStatuses, PAYMENT_METHODS,
-} from '../../../modules/payments';
+} from '#modules/payments';
 
 const paymentsOf = (services: ShopServices) => {
   if (!services.payments) throw new ApiError(503, 'SHOP_UNAVAILABLE', 'コインの販売は準備中です。');

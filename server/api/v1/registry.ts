@@ -63,6 +63,7 @@ export interface ResponseSpec {
 export type ResponsesSpec = { readonly [status: number]: ResponseSpec };
 
 // Params, query and headers are objects whose keys are the parameter names.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any shape and any strictness: the operation fixes them
 type ObjectSchema = z.ZodObject<any, any>;
 type OutputOf<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
 type MemberFor<A extends AuthMode> = A extends 'member' | 'staff' ? SessionMember : A extends 'optional' ? SessionMember | null : null;
@@ -140,6 +141,7 @@ export interface OperationSpec<
 
 /** A declared operation, as the router and the OpenAPI builder see it. */
 export interface ApiOperation {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the router holds operations of every parameter type
   readonly spec: OperationSpec<AuthMode, any, any, any, any, ResponsesSpec>;
   /** The Hono path: '/gachas/:gachaId'. */
   readonly honoPath: string;

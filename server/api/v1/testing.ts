@@ -5,13 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Hono } from 'hono';
-import { createTestDatabase } from '../../../tests/support/database';
-import { openDatabase } from '../../../db/client';
-import { loadDemoDataOnce } from '../../../db/demo/seed';
+import { createTestDatabase } from '#tests/database';
+import { openDatabase } from '#db/client';
+import { loadDemoDataOnce } from '#db/demo/seed';
 import { loadConfig } from '../../config';
 import { createLogger } from '../../logger';
-import { createShopAuth } from '../../../modules/identity/auth.server';
-import { users } from '../../../modules/identity/schema';
+import { createShopAuth } from '#modules/identity/server';
+import { users } from '#db/schema';
 import type { ShopServices } from '../../services';
 
 export const TEST_ORIGIN = 'http://shop.test';

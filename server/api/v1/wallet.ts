@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { apiSchema, defineOperation } from './registry';
 import { decodeCursor, encodeCursor, isoDateTime, pageOf, pageQuery } from './http';
-import { getBalance, listLedgerEntries } from '../../../modules/wallet';
+import { getBalance, listLedgerEntries } from '#modules/wallet';
 
 export const walletSchema = apiSchema(
   'Wallet',

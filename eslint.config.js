@@ -1,0 +1,123 @@
+// Lint: TypeScript, React and hooks rules, and the module borders of docs/decisions/011 as a check
+// that fails CI (a module's index.ts is its only door; tables stay private; the table below is the
+// only allowed direction between modules, so no cycle can form).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import react from 'eslint-plugin-react';
+import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import globals from 'globals';
+
+/**
+ * Which modules each module may call (through `#modules/<name>` only). Acyclic: a module is listed
+ * after everything it depends on. Tests of a module may set up scenarios with any module's door.
+ */
+export const MODULE_DEPENDENCIES = {
+  fairness: [],
+  identity: [],
+  idempotency: [],
+  content: [],
+  wallet: [],
+  gacha: ['fairness'],
+  progression: ['wallet'],
+  draw: ['gacha', 'wallet', 'progression', 'identity', 'fairness'],
+  payments: ['wallet', 'progression', 'identity', 'idempotency'],
+};
+
+const MODULES = Object.keys(MODULE_DEPENDENCIES);
+{
+  // Refuse a table with a cycle or an unknown name: the order above must be a topological order.
+  const seen = new Set();
+  for (const [name, deps] of Object.entries(MODULE_DEPENDENCIES)) {
+    for (const dep of deps) if (!seen.has(dep)) throw new Error(`eslint.config.js: ${name} depends on ${dep}, which is not listed before it`);
+    seen.add(name);
+  }
+}
+
+/** Tests, their kits (a layer's or module's testing.ts, imported by tests only) and benchmarks. */
+const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/testing.ts', 'tests/**', 'e2e/**', 'bench/**'];
+
+/** Imports that no file may write: past a module's door by a relative path, and the test kit outside tests. */
+const everywhere = [
+  { regex: String.raw`^(\.\.?/)+(.+/)?modules/`, message: "Import a module through its door: '#modules/<name>' (index.ts), not a path into its folder." },
+  { regex: String.raw`^(\.\.?/)+(.+/)?devtools/`, message: 'Development stand-ins are loaded only with a dynamic import on the sandbox path.' },
+  { regex: String.raw`^#devtools/`, message: 'Development stand-ins are loaded only with a dynamic import on the sandbox path.' },
+];
+const noSchema = { regex: String.raw`^#db/schema$|^(\.\.?/)+(.+/)?db/schema$`, message: "Tables are private to their module: call the module's functions ('#modules/<name>'). Only db/client, tests and benchmarks read the gathered schema." };
+const noTestKit = { regex: String.raw`^#tests/|(^|/)testing$`, message: 'Test kits (tests/support, testing.ts) are for tests and benchmarks only.' };
+
+/** The borders of one module's own files at one depth: it leaves its folder only through other modules' doors. */
+function moduleBorders(name, depth) {
+  const allowed = MODULE_DEPENDENCIES[name];
+  const forbidden = MODULES.filter((m) => m !== name && !allowed.includes(m));
+  const patterns = [
+    ...everywhere,
+    noSchema,
+    noTestKit,
+    { regex: String.raw`^#modules/${name}(/|$)`, message: `Inside ${name}, import its own files by a relative path, not through its door.` },
+    // A relative path that climbs out of modules/<name>/ (its files use '#db/client', '#server/…' or a door).
+    { regex: String.raw`^(\.\./){${depth}}`, message: `A file of ${name} stays inside modules/${name}/ or uses another module's door.` },
+  ];
+  if (forbidden.length) {
+    patterns.push({
+      regex: String.raw`^#modules/(${forbidden.join('|')})(/|$)`,
+      message: `${name} may call only ${allowed.length ? allowed.join(', ') : 'no other module'} (MODULE_DEPENDENCIES in eslint.config.js): a new direction is a design decision.`,
+    });
+  }
+  return patterns;
+}
+
+/** One block per module and folder depth (modules/<name>/a.ts climbs out with ../, modules/<name>/x/a.ts with ../../). */
+const moduleBlocks = MODULES.flatMap((name) =>
+  [1, 2, 3, 4].map((depth) => ({
+    files: [`modules/${name}/${'*/'.repeat(depth - 1)}*.{ts,tsx}`],
+    ignores: TEST_FILES,
+    rules: { 'no-restricted-imports': ['error', { patterns: moduleBorders(name, depth) }] },
+  })),
+);
+
+export default tseslint.config(
+  { ignores: ['build/**', '.react-router/**', 'node_modules/**', '.data/**', 'test-results/**', 'bench/results/**', 'public/**', 'examples/**', 'docs/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node, ...globals.browser } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-imports': ['error', { patterns: [...everywhere, noSchema, noTestKit] }],
+      // Japanese text uses the ideographic space (U+3000) on purpose.
+      'no-irregular-whitespace': ['error', { skipStrings: true, skipTemplates: true, skipJSXText: true, skipRegExps: true, skipComments: true }],
+      // Input rules reject control characters by matching them: the ranges are intended.
+      'no-control-regex': 'off',
+    },
+  },
+  {
+    files: ['app/**/*.tsx', 'app/**/*.ts'],
+    plugins: { react, 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    settings: { react: { version: '19' } },
+    rules: {
+      ...react.configs.flat.recommended.rules,
+      ...react.configs.flat['jsx-runtime'].rules,
+      ...jsxA11y.flatConfigs.recommended.rules,
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      'react/prop-types': 'off',
+      // A label may wrap its control with the text a level or two deeper (title and note).
+      'jsx-a11y/label-has-associated-control': ['error', { depth: 3 }],
+    },
+  },
+  ...moduleBlocks,
+  {
+    // db/client gathers every table for Drizzle; tests and benchmarks may read tables to verify.
+    files: ['db/client.ts', 'drizzle.config.ts', ...TEST_FILES],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: everywhere }],
+      // Tests read arbitrary JSON answers.
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  // The gathered schema is the one file that reaches into every module's schema.ts.
+  { files: ['db/schema.ts'], rules: { 'no-restricted-imports': 'off' } },
+);

@@ -1,0 +1,3 @@
+// The fairness module's door: pure functions (no tables) for the seed, the shuffle, the commitment
+// and the reveal; gacha publishes with them, draw builds the reveal, scripts/verify-pack.ts checks one.
+export * from './commitment';

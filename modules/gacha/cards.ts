@@ -1,0 +1,51 @@
+// Gacha's read model for other modules: what a tier's card looks like and which pack it belongs to,
+// by id, in one query each (draw names its prizes and draws with these instead of joining our tables).
+import { eq, inArray } from 'drizzle-orm';
+import type { Database } from '#db/client';
+import { gachas, gachaTiers } from './schema';
+
+/** A prize tier's card as a prize list shows it. */
+export interface TierCard {
+  tierId: string;
+  gachaId: string;
+  gachaTitle: string;
+  genreId: string;
+  tierLabel: string;
+  tierRank: number;
+  effect: 'lastone' | 'rainbow' | 'gold' | 'silver' | 'normal';
+  cardName: string;
+  imagePath: string;
+  rarity: string | null;
+  cardGrade: string | null;
+  isLastOne: boolean;
+}
+
+/**
+ * The cards of the given tiers, whatever the pack's status (a member's prizes outlive the sale).
+ * @example (await tierCards(db, ['stellar-pokemon-001.S'])).get('stellar-pokemon-001.S')?.cardName
+ */
+export async function tierCards(db: Database, tierIds: string[]): Promise<Map<string, TierCard>> {
+  const ids = [...new Set(tierIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({
+      tierId: gachaTiers.id, gachaId: gachaTiers.gachaId, gachaTitle: gachas.title, genreId: gachas.genreId,
+      tierLabel: gachaTiers.label, tierRank: gachaTiers.rank, effect: gachaTiers.effect, cardName: gachaTiers.cardName,
+      imagePath: gachaTiers.cardImagePath, rarity: gachaTiers.rarity, cardGrade: gachaTiers.cardGrade, isLastOne: gachaTiers.isLastOne,
+    })
+    .from(gachaTiers)
+    .innerJoin(gachas, eq(gachas.id, gachaTiers.gachaId))
+    .where(inArray(gachaTiers.id, ids));
+  return new Map(rows.map((row) => [row.tierId, row]));
+}
+
+/**
+ * Title and genre of the given packs, whatever their status.
+ * @example (await packTitles(db, ['stellar-pokemon-001'])).get('stellar-pokemon-001')?.title
+ */
+export async function packTitles(db: Database, gachaIds: string[]): Promise<Map<string, { title: string; genreId: string }>> {
+  const ids = [...new Set(gachaIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await db.select({ id: gachas.id, title: gachas.title, genreId: gachas.genreId }).from(gachas).where(inArray(gachas.id, ids));
+  return new Map(rows.map(({ id, ...rest }) => [id, rest]));
+}

@@ -1,0 +1,9 @@
+// The identity module's server-only door: better-auth set up for the shop, sessions read from the
+// database (for the draw's one-call path and the API), and linking a LINE account.
+export { createShopAuth, CLIENT_IP_HEADER, AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, type ShopAuth } from './auth.server';
+export { toSessionMember, verifySignedToken, memberOfSessionToken, type SessionMember } from './session.server';
+export {
+  LINE_PROVIDER_ID, LINE_ENDPOINTS, LINE_ID_TOKEN_ISSUER, LINE_CALLBACK_PATH, LINE_ACCOUNT_OPTIONS, lineOAuthConfig, verifyLineIdToken,
+  LineLinkError, startLineLink, linkedLineAccount, lineLinkErrorMessage, type LineOAuthOptions,
+} from './line.server';
+export { addSystemMember } from './members';
