@@ -3,12 +3,25 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
 /** The shape both engines share; module code is written against this and never against an engine. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+/**
+ * The rows of a raw SQL query (a function call, a report): both engines answer `{ rows }`, and
+ * this is the one place that says so.
+ * @example const [row] = await queryRows<{ n: number }>(db, sql`select wallet_expire_due(now(), 500) as n`)
+ */
+export async function queryRows<T>(db: Database, query: SQL): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  return (result as { rows: T[] }).rows;
+}
+
+/** Each engine's Drizzle instance, seen as the shared shape (their query-result types differ only in name). */
+const asDatabase = (db: object) => db as Database;
 
 export interface DatabaseHandle {
   db: Database;
@@ -42,10 +55,10 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     const db = drizzle(pool, { schema });
     const listeners = new Set<() => Promise<void>>();
     return {
-      db: db as unknown as Database,
+      db: asDatabase(db),
       engine: 'postgres',
       migrate: () => migrate(db, { migrationsFolder }),
-      ping: () => ping(db as unknown as Database),
+      ping: () => ping(asDatabase(db)),
       listen: async (channel, onMessage) => {
         const stop = await listenOnPostgres(options.databaseUrl!, channel, onMessage);
         listeners.add(stop);
@@ -68,10 +81,10 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   const client = await PGlite.create(folder);
   const db = drizzle(client, { schema });
   return {
-    db: db as unknown as Database,
+    db: asDatabase(db),
     engine: 'pglite',
     migrate: () => migrate(db, { migrationsFolder }),
-    ping: () => ping(db as unknown as Database),
+    ping: () => ping(asDatabase(db)),
     listen: async (channel, onMessage) => {
       const unsubscribe = await client.listen(channel, onMessage);
       return async () => {

@@ -3,7 +3,7 @@
 // the operator's command line all call these functions.
 import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Database } from '#db/client';
+import { queryRows, type Database } from '#db/client';
 import { prizes, draws, gachaMemberDraws, type PrizeStatus } from './schema';
 import { packTitles, tierCards } from '#modules/gacha';
 import { FREE_COIN_DAYS } from '#modules/wallet';
@@ -172,8 +172,8 @@ export async function drawLotsForSession(db: Database, input: Omit<DrawInput, 'm
 async function runDraw(db: Database, query: ReturnType<typeof sql>): Promise<DrawOutcome | 'refresh'> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const result = await db.execute(query);
-      const raw = (result as unknown as { rows: { r: RawAnswer | { status: 'refresh' } }[] }).rows[0]!.r;
+      const [row] = await queryRows<{ r: RawAnswer | { status: 'refresh' } }>(db, query);
+      const raw = row!.r;
       return raw.status === 'refresh' ? 'refresh' : toOutcome(raw as RawAnswer);
     } catch (error) {
       const state = sqlState(error);
@@ -192,8 +192,8 @@ export async function getDrawResult(db: Database, memberId: string, drawId: stri
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(drawId)) return null;
   const [row] = await db.select({ memberId: draws.memberId, status: draws.status }).from(draws).where(eq(draws.id, drawId));
   if (!row || row.memberId !== memberId || row.status !== 'completed') return null;
-  const result = await db.execute(sql`select draw_answer(${drawId}::uuid, true) as r`);
-  const outcome = toOutcome((result as unknown as { rows: { r: RawAnswer }[] }).rows[0]!.r);
+  const [answer] = await queryRows<{ r: RawAnswer }>(db, sql`select draw_answer(${drawId}::uuid, true) as r`);
+  const outcome = toOutcome(answer!.r);
   return outcome.ok ? outcome.result : null;
 }
 
@@ -327,10 +327,11 @@ export interface ConvertOptions {
  */
 export async function convertPrizes(db: Database, memberId: string, prizeIds: string[], options: ConvertOptions = {}): Promise<PrizeChoiceOutcome> {
   if (prizeIds.length === 0 || !prizeIds.every((id) => UUID.test(id))) return notFound;
-  const result = await db.execute(sql`select prize_convert(${memberId}::text, ${`{${prizeIds.join(',')}}`}::uuid[], ${options.auto ?? false}::boolean,
+  type Converted = { status: string; code?: string; converted?: { prizeId: string; coins: number }[]; total?: number; balance?: { paid: number; free: number } };
+  const [row] = await queryRows<{ r: Converted }>(db, sql`select prize_convert(${memberId}::text, ${`{${prizeIds.join(',')}}`}::uuid[], ${options.auto ?? false}::boolean,
     ${options.includeKept ?? false}::boolean, ${`${options.freeCoinDays ?? FREE_COIN_DAYS} days`}::interval,
     ${options.now ? options.now.toISOString() : null}::timestamptz) as r`);
-  const raw = (result as unknown as { rows: { r: { status: string; code?: string; converted?: { prizeId: string; coins: number }[]; total?: number; balance?: { paid: number; free: number } } }[] }).rows[0]!.r;
+  const raw = row!.r;
   if (raw.status !== 'completed') return raw.code === 'PRIZE_ALREADY_DECIDED' ? decided : raw.code === 'PRIZE_KEPT' ? kept : notFound;
   return { ok: true, converted: raw.converted ?? [], total: raw.total ?? 0, balance: raw.balance ?? { paid: 0, free: 0 } };
 }

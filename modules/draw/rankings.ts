@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { TZDate } from '@date-fns/tz';
 import { addDays, addWeeks, startOfDay, startOfWeek } from 'date-fns';
-import type { Database } from '#db/client';
+import { queryRows, type Database } from '#db/client';
 
 /** A board shows at most this many members. */
 export const RANKING_SIZE = 100;
@@ -45,7 +45,6 @@ export interface RankingBoard {
 }
 
 type Row = Record<string, unknown>;
-const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
 
 /**
  * Members by experience gained in the period (1 exp per coin drawn, as the draw adds it), top 100.
@@ -53,7 +52,7 @@ const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
  */
 export async function weeklyExpRanking(db: Database, period: RankingPeriod, memberId: string | null): Promise<RankingBoard> {
   // One aggregate over the period's completed draws; a CTE keeps the member's own line in the same pass.
-  const result = await db.execute(sql`
+  const rows = await queryRows<Row>(db, sql`
     with totals as (
       select member_id, sum(cost)::bigint as score, max(created_at) as last_at
       from draws
@@ -67,7 +66,7 @@ export async function weeklyExpRanking(db: Database, period: RankingPeriod, memb
     (select 'board' as part, member_id, score, place, ord from placed order by ord limit ${RANKING_SIZE})
     union all
     (select 'me' as part, member_id, score, place, ord from placed where member_id = ${memberId ?? ''})`);
-  return toBoard(rowsOf(result), () => null);
+  return toBoard(rows, () => null);
 }
 
 /**
@@ -79,7 +78,7 @@ export async function weeklyExpRanking(db: Database, period: RankingPeriod, memb
 export async function dailyLuckRanking(db: Database, period: RankingPeriod, memberId: string | null): Promise<RankingBoard> {
   // Draws of the period through draws_completed_created_idx, their prizes through prizes_draw_idx.
   // The score is integer hundredths of the multiple, so ordering never depends on floats.
-  const result = await db.execute(sql`
+  const rows = await queryRows<Row>(db, sql`
     with hits as (
       select distinct on (d.member_id)
         d.member_id, p.gacha_id, p.tier_id, p.conversion_value, (d.cost / d.count) as price,
@@ -95,7 +94,7 @@ export async function dailyLuckRanking(db: Database, period: RankingPeriod, memb
     (select 'board' as part, member_id, score, place, ord, gacha_id, tier_id, conversion_value, price from placed order by ord limit ${RANKING_SIZE})
     union all
     (select 'me' as part, member_id, score, place, ord, gacha_id, tier_id, conversion_value, price from placed where member_id = ${memberId ?? ''})`);
-  return toBoard(rowsOf(result), (row) => ({
+  return toBoard(rows, (row) => ({
     gachaId: String(row.gacha_id), tierId: String(row.tier_id), conversionValue: Number(row.conversion_value), pricePerDraw: Number(row.price),
   }));
 }

@@ -114,7 +114,7 @@ export async function publishPack(db: Database, gachaId: string, now = new Date(
     const [pack] = await tx.select().from(gachas).where(eq(gachas.id, gachaId)).for('update');
     if (!pack) throw new PackAdminError('GACHA_NOT_FOUND', `ガチャ ${gachaId} がありません。`);
     if (pack.status !== 'draft' || pack.commitment) throw new PackAdminError('ALREADY_PUBLISHED', `ガチャ ${gachaId} は公開済みです。`);
-    const tiers = await committedTiers(tx as unknown as Database, gachaId);
+    const tiers = await committedTiers(tx, gachaId);
     const { seed, lots, commitment } = createPackCommitment({ gachaId, title: pack.title, pricePerDraw: pack.pricePerDraw, tiers });
     if (lots.length !== pack.totalLots) throw new PackAdminError('LOTS_MISMATCH', '賞の数量と総口数が一致しません。');
     await tx.execute(sql`insert into gacha_lots (gacha_id, position, tier_id)

@@ -36,7 +36,7 @@ export async function withIdempotency<T>(
       if (!stored || stored.operation !== request.operation || stored.requestHash !== request.requestHash) return { kind: 'conflict' as const };
       return { kind: 'replay' as const, status: stored.status, body: stored.body as T };
     }
-    const result = await operation(tx as unknown as Database);
+    const result = await operation(tx);
     await tx.update(idempotentRequests).set({ status: result.status, body: result.body as object })
       .where(and(eq(idempotentRequests.memberId, request.memberId), eq(idempotentRequests.key, request.key)));
     return { kind: 'fresh' as const, ...result };

@@ -3,7 +3,7 @@
 // db/migrations/0002_draw_functions.sql; this file calls them and shapes their answers.
 import { and, desc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
 import { addDays } from 'date-fns';
-import type { Database } from '#db/client';
+import { queryRows, type Database } from '#db/client';
 import { coinGrants, coinLedger, wallets, type CoinKind } from './schema';
 
 export { coinKinds, type CoinKind } from './schema';
@@ -66,7 +66,6 @@ export interface GrantResult {
   free: number;
 }
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** The idempotency key already credited another member: nothing was credited. */
 export class IdempotencyKeyConflict extends Error {
@@ -84,10 +83,10 @@ export async function grantCoins(db: Database, input: GrantInput): Promise<Grant
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RangeError('amount must be a positive integer');
   const now = input.now ?? new Date();
   const expiresAt = input.expiresAt ?? addDays(now, input.kind === 'paid' ? input.lifetimeDays?.paid ?? PAID_COIN_DAYS : input.lifetimeDays?.free ?? FREE_COIN_DAYS);
-  const result = await db.execute(sql`select wallet_grant(${input.memberId}::text, ${input.kind}::text, ${input.amount}::int,
+  const [row] = await queryRows<{ r: { grantId: number | string; replay: boolean; paid: number; free: number; conflict?: boolean } }>(db, sql`select wallet_grant(${input.memberId}::text, ${input.kind}::text, ${input.amount}::int,
     ${expiresAt.toISOString()}::timestamptz, ${input.reason}::text, ${input.counterAccount}::text, ${input.idempotencyKey}::text,
     ${input.ref ?? null}::text, ${input.memo ?? null}::text, ${now.toISOString()}::timestamptz) as r`);
-  const answer = rowsOf<{ r: { grantId: number | string; replay: boolean; paid: number; free: number; conflict?: boolean } }>(result)[0]!.r;
+  const answer = row!.r;
   if (answer.conflict) throw new IdempotencyKeyConflict(input.idempotencyKey);
   return { grantId: Number(answer.grantId), replay: answer.replay, paid: answer.paid ?? 0, free: answer.free ?? 0 };
 }
@@ -254,8 +253,8 @@ export async function listCoinHistory(
 export async function expireDueCoins(db: Database, now = new Date(), batch = 500): Promise<number> {
   let total = 0;
   for (;;) {
-    const result = await db.execute(sql`select wallet_expire_due(${now.toISOString()}::timestamptz, ${batch}::int) as n`);
-    const n = Number(rowsOf<{ n: number }>(result)[0]!.n);
+      const [row] = await queryRows<{ n: number }>(db, sql`select wallet_expire_due(${now.toISOString()}::timestamptz, ${batch}::int) as n`);
+    const n = Number(row!.n);
     total += n;
     if (n === 0) return total;
   }
@@ -263,8 +262,8 @@ export async function expireDueCoins(db: Database, now = new Date(), batch = 500
 
 /** Every invariant of architecture.md the data can show; an empty list means all hold. */
 export async function checkInvariants(db: Database): Promise<Record<string, unknown>[]> {
-  const result = await db.execute(sql`select shop_check_invariants() as v`);
-  return rowsOf<{ v: Record<string, unknown>[] }>(result)[0]!.v;
+  const [row] = await queryRows<{ v: Record<string, unknown>[] }>(db, sql`select shop_check_invariants() as v`);
+  return row!.v;
 }
 
 /**
