@@ -6,6 +6,7 @@ import type { ContentPageData, BannerData } from './rich-text';
 
 export { contentDocuments } from './schema';
 export * from './rich-text';
+export { listPublishedPageUids } from './sitemap';
 
 export interface ContentPage {
   uid: string;

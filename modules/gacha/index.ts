@@ -5,6 +5,8 @@ import { genres, gachas, gachaTiers, type GachaStatus } from './schema';
 
 export { genres, gachas, gachaTiers, gachaLots } from './schema';
 export type { GachaStatus } from './schema';
+export { listPublicPackPaths } from './sitemap';
+export { createPack, publishPack, endPack, getPackReveal, PackAdminError, packDefinitionSchema, type PackDefinition } from './admin';
 
 /** Statuses a visitor may see; drafts stay hidden. */
 export const PUBLIC_GACHA_STATUSES: GachaStatus[] = ['scheduled', 'on_sale', 'sold_out', 'ended'];
