@@ -1,5 +1,6 @@
 // What the operators' command line needs from identity: find a member by id or email, make members
 // with a session (benchmarks, tests), and make a member staff or not.
+import { randomUUID } from 'node:crypto';
 import { eq, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { sessions, users } from './schema';
@@ -24,7 +25,7 @@ export async function createMemberWithSession(
   input: { id: string; name: string; email: string; sessionToken: string; sessionExpiresAt: Date },
 ): Promise<void> {
   await db.insert(users).values({ id: input.id, name: input.name, email: input.email, role: 'user' });
-  await db.insert(sessions).values({ id: crypto.randomUUID(), token: input.sessionToken, userId: input.id, expiresAt: input.sessionExpiresAt });
+  await db.insert(sessions).values({ id: randomUUID(), token: input.sessionToken, userId: input.id, expiresAt: input.sessionExpiresAt });
 }
 
 /**
