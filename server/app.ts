@@ -19,6 +19,7 @@ import { createApiV1 } from './api/v1';
 import { fastMember } from './api/v1/auth';
 import { toSessionMember } from '#modules/identity/server';
 import { createWebhookRoutes } from './payments';
+import { authAnswer, emptyErrorsAsJson } from './error-answers';
 
 /** The largest request body the shop reads (forms, JSON, provider webhooks). */
 export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
@@ -64,6 +65,8 @@ export function createServerApp(options: ServerAppOptions) {
   app.use(securityHeaders(config, services.payments?.pageSources));
   app.use(clientAddress(config));
   app.use(crossSiteRequestGuard(config));
+  // Inside the security headers, so they reach the error body that replaces an empty one.
+  app.use(emptyErrorsAsJson());
   // Forms and JSON here are small; a huge body is refused before anything reads it.
   app.use(
     bodyLimit({
@@ -98,11 +101,12 @@ export function createServerApp(options: ServerAppOptions) {
     );
   });
 
-  app.on(['GET', 'POST'], '/api/auth/*', (c) => {
+  app.on(['GET', 'POST'], '/api/auth/*', async (c) => {
     if (AUTH_ENDPOINTS_ONLY_THROUGH_PAGES.some((prefix) => c.req.path.startsWith(prefix))) {
       return apiError(c, 403, 'USE_SHOP_PAGES', '会員登録と登録内容の変更は、サイトの画面から行ってください。');
     }
-    return auth.handler(c.req.raw);
+    // better-auth answers an unknown path with an empty 404 and its errors in English: shop-shaped here.
+    return authAnswer(await auth.handler(c.req.raw), c.req.path, c.get('requestId'));
   });
   // Live remaining counts (server-sent events); the stream is not a JSON operation.
   app.get('/api/v1/gachas/:gachaId/events', (c) =>

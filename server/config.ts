@@ -40,6 +40,8 @@ const environmentSchema = z.object({
   PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(128).default(8),
   SIGN_IN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   SIGN_UP_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
+  /** One-time tokens for the app's web view, per member and per client address (each writes a row). */
+  APP_HANDOFF_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   BUILD_POLL_SECONDS: z.coerce.number().int().min(10).max(86400).default(300),
   JOBS_ENABLED: booleanFlag.default(true),
   /** Encode the home page's images into the cache after start (off in test shops: it competes for the cores). */

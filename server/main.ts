@@ -11,6 +11,7 @@ import { openDatabase } from '#db/client';
 import { createShopAuth } from '#modules/identity/server';
 import { loadDemoDataOnce } from '../db/demo/seed';
 import { createServerApp } from './app';
+import { answerClientError } from './error-answers';
 import type { ShopServices } from './services';
 import { createJobRunner, registerShopJobs, type JobRunner } from './jobs';
 import { createLiveUpdates } from './live';
@@ -78,6 +79,8 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     const viteThenShop = viteMiddleware as unknown as (rq: typeof req, rs: typeof res, next: () => void) => void;
     viteThenShop(req, res, () => void listener(req, res));
   });
+  // A URL or headers over Node's 16 KiB limit never reach Hono: answered in the shop's JSON shape here.
+  server.on('clientError', answerClientError(logger));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

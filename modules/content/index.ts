@@ -5,6 +5,7 @@ import { contentDocuments, type ContentType } from './schema';
 import type { ContentPageData, BannerData } from './rich-text';
 
 export * from './rich-text';
+export { listPublishedPageUids } from './sitemap';
 
 export interface ContentPage {
   uid: string;

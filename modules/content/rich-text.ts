@@ -16,11 +16,33 @@ export function isRichTextFilled(richText: RichText | null | undefined): boolean
   return !!richText?.some((block) => 'text' in block && block.text.trim().length > 0);
 }
 
-/** Only http(s) URLs and site-relative paths survive; anything else (javascript:, data:) is dropped. */
+/** A stand-in origin for resolving site paths: only whether a path stays on it matters. */
+const SITE_ORIGIN = 'https://site.invalid';
+
+/**
+ * Only http(s) URLs and site-relative paths survive; anything else (javascript:, data:, mailto:) is dropped.
+ * The URL is read the way a browser reads it (WHATWG): spaces and controls at the ends are trimmed,
+ * tabs and newlines anywhere are dropped, and a backslash counts as a slash, so `/\host` is the
+ * off-site `//host` and is refused.
+ * @example safeLinkUrl('/gacha/pokemon') // '/gacha/pokemon'; safeLinkUrl('/\\evil.example') // null
+ */
 export function safeLinkUrl(url: string): string | null {
-  if (url.startsWith('/') && !url.startsWith('//')) return url;
+  const cleaned = url.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
+  if (cleaned.startsWith('/') || cleaned.startsWith('\\')) {
+    // One slash, then anything but another slash (or a backslash, which browsers read as one).
+    if (!/^\/(?![/\\])/.test(cleaned)) return null;
+    let parsed: URL;
+    try {
+      parsed = new URL(cleaned, SITE_ORIGIN);
+    } catch {
+      return null;
+    }
+    // The cleaned text, not the resolved path: `/.\/host` resolves to the path `//host`, which
+    // written out alone would leave the site; the text itself stays on whatever origin it is read against.
+    return parsed.origin === SITE_ORIGIN ? cleaned : null;
+  }
   try {
-    const parsed = new URL(url);
+    const parsed = new URL(cleaned);
     return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
   } catch {
     return null;

@@ -12,6 +12,7 @@ export {
   addGenres, packExists, deleteUnpublishedPacks, packDefinitionSchema, tierDefinitionSchema, PackAdminError,
   type PackDefinition, type PackRevealTerms, type GenreDefinition,
 } from './admin';
+export { listPublicPackPaths } from './sitemap';
 
 /** Statuses a visitor may see; drafts stay hidden. */
 export const PUBLIC_GACHA_STATUSES: GachaStatus[] = ['scheduled', 'on_sale', 'sold_out', 'ended'];

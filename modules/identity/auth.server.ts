@@ -10,8 +10,8 @@ import type { ShopConfig } from '#server/config';
 import type { Logger } from '#server/logger';
 import { users, sessions, accounts, verifications, rateLimits } from './schema';
 
-/** The header the server sets from the socket (or the trusted proxy); clients cannot forge it. */
-export const CLIENT_IP_HEADER = 'x-shop-client-ip';
+import { CLIENT_IP_HEADER } from './constants';
+export { CLIENT_IP_HEADER };
 
 import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from './constants';
 
@@ -62,6 +62,8 @@ export function createShopAuth(options: {
         '/sign-in/email': { window: 60, max: config.SIGN_IN_ATTEMPTS_PER_MINUTE },
         '/sign-up/email': { window: 60, max: config.SIGN_UP_ATTEMPTS_PER_MINUTE },
         '/one-time-token/verify': { window: 60, max: config.SIGN_IN_ATTEMPTS_PER_MINUTE },
+        // The shop's own route (POST /api/v1/me/app-handoffs) also counts per member; this is the raw endpoint.
+        '/one-time-token/generate': { window: 60, max: config.APP_HANDOFF_PER_MINUTE },
       },
     },
     advanced: {

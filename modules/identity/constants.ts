@@ -1,5 +1,9 @@
-// Session lifetimes, shared by better-auth's setup and the fast session readers.
+// Session lifetimes, shared by better-auth's setup and the fast session readers, and the header
+// that carries the client address to better-auth's rate limits.
 
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
 /** A session is extended (to SESSION_MAX_AGE_SECONDS) once it is older than this. */
 export const SESSION_UPDATE_AGE_SECONDS = 60 * 60 * 24;
+
+/** The header the server sets from the socket (or the trusted proxy); clients cannot forge it. */
+export const CLIENT_IP_HEADER = 'x-shop-client-ip';

@@ -10,6 +10,7 @@ import {
   declareAge, getOrder, getPurchaseStanding, listCoinPacks, listOrders, METHOD_ORDER, PAYMENT_METHOD_INFO, PurchaseRefused,
   startCheckout, syncOrder, DEFAULT_PAYMENT_RULES, orderStatuses, PAYMENT_METHODS,
 } from '#modules/payments';
+import { takeRateLimit, CLIENT_IP_HEADER } from '#modules/identity';
 
 const paymentsOf = (services: ShopServices) => {
   if (!services.payments) throw new ApiError(503, 'SHOP_UNAVAILABLE', 'コインの販売は準備中です。');
@@ -217,12 +218,26 @@ const createAppHandoff = defineOperation({
   responses: {
     201: { description: 'トークン', schema: apiSchema('AppHandoff', z.object({ token: z.string(), expiresInSeconds: z.int() })) },
     401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
+    429: { description: '回数制限（会員ごと・接続元ごとに APP_HANDOFF_PER_MINUTE 回/分）', codes: ['RATE_LIMITED'], headers: { 'Retry-After': '再試行までの秒数' } },
   },
-  handler: async ({ services, c }) => {
+  handler: async ({ services, c, member }) => {
+    // Each token writes a row: counted before one is made, per member and per client address.
+    const limited = await appHandoffLimit(services, member.id, c.req.header(CLIENT_IP_HEADER) ?? 'unknown');
+    if (limited) throw new ApiError(429, 'RATE_LIMITED', 'アプリからの画面の呼び出しが多すぎます。しばらく時間をおいてからお試しください。', undefined, { 'Retry-After': String(limited.retryAfterSeconds) });
     const { token } = await services.auth.api.generateOneTimeToken({ headers: c.req.raw.headers });
     return { status: 201, body: { token, expiresInSeconds: 180 } };
   },
 });
+
+/** The refusal when this member or this address has had its tokens for the minute, else null. */
+async function appHandoffLimit(services: ShopServices, memberId: string, address: string): Promise<{ retryAfterSeconds: number } | null> {
+  const max = services.config.APP_HANDOFF_PER_MINUTE;
+  for (const key of [`app-handoff:member:${memberId}`, `app-handoff:address:${address}`]) {
+    const answer = await takeRateLimit(services.db, { key, windowSeconds: 60, max });
+    if (!answer.allowed) return answer;
+  }
+  return null;
+}
 
 export const purchaseOperations = [getCoinShop, declareAgeOperation, createPurchase, getPurchase, listPurchases, createAppHandoff];
 export { DEFAULT_PAYMENT_RULES };

@@ -6,22 +6,26 @@ import os from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '../tests/support/database';
-import { ensureGenre } from '../tests/support/fixtures';
-import { openDatabase, type DatabaseHandle } from '../db/client';
-import { runAdminCommand, UsageError } from './shop-admin';
+import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { ensureGenre } from '#tests/fixtures';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { runAdminCommand, UsageError } from './run';
 import { verifyReveal, type PackReveal } from '#modules/fairness';
-import { getBalance, listLedgerEntries } from '../modules/wallet';
-import { drawLots } from '../modules/draw';
-import { ensureDefaultCoinPacks } from '../modules/payments';
+import { getBalance, listLedgerEntries } from '#modules/wallet';
+import { drawLots } from '#modules/draw';
+import { ensureDefaultCoinPacks } from '#modules/payments';
+import type { PaymentGateway } from '#modules/payments';
 
-const examplePack = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../examples/pack.json');
+const examplePack = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples/pack.json');
 let testDb: TestDatabase;
 let handle: DatabaseHandle;
 
+/** The payment providers a refund talks to (set by the test that refunds). */
+let gateway: PaymentGateway | undefined;
+
 async function run(...args: string[]): Promise<Record<string, unknown>[]> {
   const lines: string[] = [];
-  await runAdminCommand(handle.db, args, (line) => lines.push(line));
+  await runAdminCommand(handle.db, args, (line) => lines.push(line), { gateway });
   return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
@@ -91,10 +95,9 @@ describe('npm run shop: the coin shop', () => {
   });
 
   it('corrects an age declaration, clears a hold, and refunds an order with its coins', async () => {
-    const { createMember } = await import('../tests/support/fixtures');
-    const { sandboxHarness, checkoutAsMember } = await import('../modules/payments/testing');
-    const { syncOrder, getPurchaseStanding, checkPaymentInvariants } = await import('../modules/payments');
-    const { useGateway } = await import('./shop-admin');
+    const { createMember } = await import('#tests/fixtures');
+    const { sandboxHarness, checkoutAsMember } = await import('../../modules/payments/testing');
+    const { syncOrder, getPurchaseStanding, checkPaymentInvariants } = await import('#modules/payments');
     const db = handle.db;
     const member = await createMember(db);
     expect((await run('members:age', '--member', member, '--minor'))[0]).toMatchObject({ declaredMinor: true });
@@ -107,13 +110,13 @@ describe('npm run shop: the coin shop', () => {
     const back = await sandbox.decide(redirectUrl, 'approve');
     await syncOrder(db, sandbox.gateway, orderId, { returnParams: back.searchParams });
     expect(await getBalance(db, member)).toMatchObject({ paid: 1000, free: 10 });
-    useGateway(sandbox.gateway);
+    gateway = sandbox.gateway;
     try {
       await expect(run('orders:refund', orderId)).rejects.toThrow(UsageError);
       const [refunded] = await run('orders:refund', orderId, '--reason', 'お客様都合');
       expect(refunded).toMatchObject({ id: orderId, status: 'refunded', refundedJpy: 1000 });
     } finally {
-      useGateway(undefined);
+      gateway = undefined;
     }
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
     expect((await run('members:clear-hold', '--member', member))[0]).toMatchObject({ cleared: false });
@@ -125,5 +128,81 @@ describe('npm run shop: the coin shop', () => {
     const [report] = await run('report:unused-paid', '--date', '2026-09-30');
     expect(report).toMatchObject({ baseDate: '2026-09-30', thresholdJpy: 10_000_000 });
     await expect(run('report:unused-paid', '--date', '2026-10-01')).rejects.toThrow(/基準日/);
+  });
+});
+
+describe('npm run shop: numbers on the command line', () => {
+  let member: string;
+  beforeAll(async () => {
+    const [{ members }] = (await run('members:create', '--count', '1', '--prefix', 'numbers')) as [{ members: { id: string }[] }];
+    member = members[0]!.id;
+  });
+
+  // Each of these once became a number (0x10 → 16, 1e3 → 1000, ' 12' → 12, '' → 0) or a stack trace (-5).
+  it.each(['0x10', '1e3', '-5', '12abc', '', ' 12', '1.5', '+5', '0', '10000001', '99999999999999999999'])(
+    'coins:grant --amount=%j is refused with a usage message and grants nothing',
+    async (amount) => {
+      const refused = run('coins:grant', '--member', member, `--amount=${amount}`, '--reason', 'テスト');
+      await expect(refused).rejects.toBeInstanceOf(UsageError);
+      await expect(refused).rejects.toThrow('--amount は 1〜10,000,000 の整数（半角数字のみ）で指定してください');
+      expect(await getBalance(handle.db, member)).toMatchObject({ free: 0, paid: 0 });
+      expect((await listLedgerEntries(handle.db, member)).items).toEqual([]);
+    },
+  );
+
+  it('refuses a value that starts with a dash, an unknown option and a missing value in Japanese', async () => {
+    await expect(run('coins:grant', '--member', member, '--amount', '-5', '--reason', 'テスト')).rejects.toThrow('--amount の値が正しくありません');
+    await expect(run('coins:grant', '--member', member, '--amount')).rejects.toThrow('--amount の値が正しくありません');
+    await expect(run('coins:grant', '--member', member, '--amount', '5', '--reason', 'テスト', '--amont', '5')).rejects.toThrow('このコマンドにないオプションです: --amont');
+    expect((await listLedgerEntries(handle.db, member)).items).toEqual([]);
+  });
+
+  it('reads every other number the same way', async () => {
+    await expect(run('members:create', '--count', '0x2')).rejects.toThrow('--count は 1〜100,000');
+    await expect(run('members:create', '--count', '1', '--coins', '1e3')).rejects.toThrow('--coins は 0〜1,000,000,000');
+    await expect(run('orders:list', '--count', '1e3')).rejects.toThrow('--count は 1〜1,000');
+    await expect(run('coinpacks:set', '--id', 'cli-hex', '--name', 'x', '--price', '0x10', '--paid', '16')).rejects.toThrow('入力に誤りがあります: --price');
+    await expect(run('coinpacks:set', '--id', 'cli-hex', '--name', 'x', '--price', '16', '--paid', '16', '--sort', '1e3')).rejects.toThrow('入力に誤りがあります: --sort');
+    expect((await run('coinpacks:list')).some((p) => p.id === 'cli-hex')).toBe(false);
+    expect(await run('orders:list', '--count', '007')).toBeInstanceOf(Array);
+  });
+});
+
+// Each run starts Node with tsx and loads the modules: seconds each on a busy machine.
+describe('npm run shop as a process', { timeout: 180_000 }, () => {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  /** Runs the real entry (what `npm run shop --` runs) on the test database. */
+  async function shop(...args: string[]) {
+    const { execFile } = await import('node:child_process');
+    const env = { ...process.env, LOG_LEVEL: 'silent', ...(testDb.databaseUrl ? { DATABASE_URL: testDb.databaseUrl } : { DATA_DIR: testDb.dataDir }) };
+    return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', 'scripts/shop/index.ts', ...args], { cwd: root, env }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    });
+  }
+
+  it('prints the usage listing every command for --help, and refuses an unknown command', async () => {
+    const [help, unknown] = await Promise.all([shop('--help'), shop('coins:steal')]);
+    expect(help.code).toBe(0);
+    for (const name of ['pack:create', 'coins:grant', 'members:create', 'coinpacks:set', 'orders:refund', 'report:unused-paid', 'invariants']) expect(help.stdout).toContain(`  ${name}`);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('エラー: 不明なコマンドです: coins:steal');
+    expect(unknown.stderr).toContain('使い方: npm run shop -- <command> [options]');
+  });
+
+  it('refuses --amount -5 and --amount 0x10 with exit code 2, a Japanese message and no stack trace', async () => {
+    if (!testDb.databaseUrl) return void console.warn('skipped: the embedded database admits one process, and this file holds it open');
+    const [{ members }] = (await run('members:create', '--count', '1', '--prefix', 'process')) as [{ members: { id: string }[] }];
+    const member = members[0]!.id;
+    const amounts = ['-5', '0x10'];
+    const results = await Promise.all(amounts.map((amount) => shop('coins:grant', '--member', member, '--amount', amount, '--reason', 'テスト')));
+    for (const [i, amount] of amounts.entries()) {
+      const result = results[i]!;
+      expect(result.code, amount).toBe(2);
+      expect(result.stderr, amount).toMatch(/^エラー: --amount (の値が正しくありません|は 1〜10,000,000 の整数)/);
+      expect(result.stderr, amount).not.toMatch(/\n\s+at /);
+      expect(result.stdout, amount).toBe('');
+    }
+    expect(await getBalance(handle.db, member)).toMatchObject({ free: 0, paid: 0 });
   });
 });

@@ -1,0 +1,22 @@
+// Every operator command, in the order the usage lists them (one file each in commands/).
+import type { ShopCommand } from './command';
+import { packCreate } from './commands/pack-create';
+import { packPublish } from './commands/pack-publish';
+import { packEnd } from './commands/pack-end';
+import { packReveal } from './commands/pack-reveal';
+import { coinsGrant } from './commands/coins-grant';
+import { membersCreate } from './commands/members-create';
+import { staffGrant } from './commands/staff-grant';
+import { membersAge } from './commands/members-age';
+import { membersClearHold } from './commands/members-clear-hold';
+import { coinpacksList } from './commands/coinpacks-list';
+import { coinpacksSet } from './commands/coinpacks-set';
+import { ordersList } from './commands/orders-list';
+import { ordersRefund } from './commands/orders-refund';
+import { reportUnusedPaid } from './commands/report-unused-paid';
+import { invariants } from './commands/invariants';
+
+export const SHOP_COMMANDS: readonly ShopCommand[] = [
+  packCreate, packPublish, packEnd, packReveal, coinsGrant, membersCreate, staffGrant, membersAge, membersClearHold,
+  coinpacksList, coinpacksSet, ordersList, ordersRefund, reportUnusedPaid, invariants,
+];

@@ -1,0 +1,23 @@
+// orders:refund: refund a whole order at its provider; the order's coins that are left are taken back.
+import { refundOrder, PurchaseRefused } from '#modules/payments';
+import { UsageError } from '../args';
+import type { ShopCommand } from '../command';
+
+export const ordersRefund: ShopCommand = {
+  name: 'orders:refund',
+  usage: '<orderId> --reason "理由"                  全額返金（コインも取り消し）',
+  options: { reason: { type: 'string' } },
+  needsGateway: true,
+  async run({ db, out, gateway }, { values, positionals: [orderId] }) {
+    const reason = typeof values.reason === 'string' ? values.reason.trim() : '';
+    if (!orderId || !reason) throw new UsageError('注文ID と --reason を指定してください。');
+    if (!gateway) throw new UsageError('決済事業者の設定を読み込めませんでした。');
+    try {
+      const result = await refundOrder(db, gateway, orderId, reason);
+      out(JSON.stringify(result.order));
+    } catch (error) {
+      if (error instanceof PurchaseRefused) throw new UsageError(error.message);
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,32 @@
+// Runs one operator command on a database: finds it by name, reads its options, runs it. The entry
+// (index.ts) and tests call this; commands/ holds one file per command.
+import type { Database } from '#db/client';
+import { parseCommandLine, UsageError } from './args';
+import { SHOP_COMMANDS } from './commands';
+import type { CommandContext, ShopCommand } from './command';
+
+export { UsageError } from './args';
+
+export const USAGE = ['使い方: npm run shop -- <command> [options]', ...SHOP_COMMANDS.map((c) => `  ${c.name}${c.usage ? ` ${c.usage}` : ''}`)].join('\n');
+
+/** The command named first on the line, or a UsageError. @example findCommand('coins:grant').needsGateway */
+export function findCommand(name: string | undefined): ShopCommand {
+  if (!name || name.startsWith('-')) throw new UsageError('コマンドを指定してください。');
+  const command = SHOP_COMMANDS.find((c) => c.name === name);
+  if (!command) throw new UsageError(`不明なコマンドです: ${name}`);
+  return command;
+}
+
+/**
+ * Runs `argv` (the command, then its arguments); each output line goes to `out`.
+ * @example await runAdminCommand(db, ['coins:grant', '--member', id, '--amount', '300', '--reason', 'お詫び'], console.log)
+ */
+export async function runAdminCommand(
+  db: Database,
+  argv: string[],
+  out: (line: string) => void,
+  settings: Pick<CommandContext, 'lifetimes' | 'gateway'> = {},
+): Promise<void> {
+  const command = findCommand(argv[0]);
+  await command.run({ db, out, ...settings }, parseCommandLine(argv.slice(1), command.options));
+}
