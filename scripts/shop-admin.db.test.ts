@@ -1,14 +1,13 @@
 // The operators' command line on a real database: packs from a JSON file, publishing, ending and
 // the reveal, coin grants with a reason, members for benchmarks, staff, and its Japanese refusals.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import path from 'node:path';
 import os from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '../tests/support/database';
+import { useTestDatabase } from '#tests/use-test-database';
 import { ensureGenre } from '../tests/support/fixtures';
-import { openDatabase, type DatabaseHandle } from '../db/client';
 import { runAdminCommand, UsageError } from './shop-admin';
 import { verifyReveal, type PackReveal } from '../modules/draw/commitment';
 import { getBalance, listLedgerEntries } from '../modules/wallet';
@@ -16,8 +15,7 @@ import { drawLots } from '../modules/draw';
 import { ensureDefaultCoinPacks } from '../modules/payments';
 
 const examplePack = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../examples/pack.json');
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
+const handle = useTestDatabase('cli');
 
 async function run(...args: string[]): Promise<Record<string, unknown>[]> {
   const lines: string[] = [];
@@ -26,15 +24,8 @@ async function run(...args: string[]): Promise<Record<string, unknown>[]> {
 }
 
 beforeAll(async () => {
-  testDb = await createTestDatabase('cli');
-  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 2 });
-  await handle.migrate();
   await ensureGenre(handle.db, 'pokemon');
   await ensureDefaultCoinPacks(handle.db);
-});
-afterAll(async () => {
-  await handle?.close();
-  await testDb?.drop();
 });
 
 describe('npm run shop', () => {

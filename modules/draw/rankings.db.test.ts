@@ -1,32 +1,17 @@
 // The ranking read models against a real database: Japan-time day and week boundaries, ordering and
 // ties, the member's own place, the luck score (value ÷ price of one draw), and public names only.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+// The periods on their own are in rankings.test.ts.
+import { describe, it, expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
+import { useTestDatabase } from '#tests/use-test-database';
 import { createMember, createMemberWithCoins, createPublishedPack } from '../../tests/support/fixtures';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
 import { drawLots, jstPeriod, weeklyExpRanking, dailyLuckRanking, prizes, draws } from './index';
-import { checkInvariants } from '../wallet';
 import { users } from '../identity/schema';
 import { publicNicknames, publicNameOf } from '../identity/public-names';
 
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
+const handle = useTestDatabase('rankings');
 
-beforeAll(async () => {
-  testDb = await createTestDatabase('rankings');
-  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 2 });
-  await handle.migrate();
-});
-afterAll(async () => {
-  if (handle) expect(await checkInvariants(handle.db)).toEqual([]);
-  await handle?.close();
-  await testDb?.drop();
-});
-
-/** Monday 2026-11-23 00:00 in Japan is Sunday 15:00 UTC. */
-const MONDAY_JST = new Date('2026-11-22T15:00:00Z');
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
 const HOUR = 3_600_000;
 /** Draws are dated after the packs' publication (now): the coming Monday 00:00 in Japan. */
@@ -37,21 +22,6 @@ async function draw(memberId: string, gachaId: string, count: number, now: Date)
   if (!outcome.ok) throw new Error(`draw refused: ${outcome.code}`);
   return outcome.result;
 }
-
-describe('jstPeriod', () => {
-  it('cuts days at midnight in Japan, not UTC', () => {
-    expect(jstPeriod('day', at(MONDAY_JST, -1))).toEqual({ from: new Date('2026-11-21T15:00:00Z'), to: MONDAY_JST });
-    expect(jstPeriod('day', MONDAY_JST)).toEqual({ from: MONDAY_JST, to: new Date('2026-11-23T15:00:00Z') });
-    // 08:59 UTC on the 23rd is still Monday evening in Japan.
-    expect(jstPeriod('day', new Date('2026-11-23T14:59:59.999Z')).from).toEqual(MONDAY_JST);
-  });
-  it('runs weeks from Monday 00:00 to the next Monday 00:00 in Japan', () => {
-    expect(jstPeriod('week', MONDAY_JST)).toEqual({ from: MONDAY_JST, to: new Date('2026-11-29T15:00:00Z') });
-    expect(jstPeriod('week', new Date('2026-11-29T14:59:59.999Z')).from).toEqual(MONDAY_JST);
-    // Sunday 23:59:59 in Japan belongs to the week before.
-    expect(jstPeriod('week', at(MONDAY_JST, -1))).toEqual({ from: new Date('2026-11-15T15:00:00Z'), to: MONDAY_JST });
-  });
-});
 
 describe('weeklyExpRanking', () => {
   it('ranks the week\'s coins drawn, ties sharing a place, with the member\'s own line', async () => {

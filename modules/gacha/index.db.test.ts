@@ -1,24 +1,16 @@
 // The catalogue against a real database (PostgreSQL when it answers, else PGlite), with the demo data.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
+// The pure rules (headline tier, sort options) are in index.test.ts.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { useTestDatabase } from '#tests/use-test-database';
 import { loadDemoDataOnce, DEMO_PACKS } from '../../db/demo/seed';
 import { createLogger } from '../../server/logger';
-import { listGenres, listGachas, resolveGenre, getGacha, genreOfGacha, parseGachaSort, headlineTier, getGachaDetail, describeTiers } from './index';
+import { listGenres, listGachas, resolveGenre, getGacha, genreOfGacha, getGachaDetail, describeTiers } from './index';
 import { getRemaining } from '../draw';
 
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
+const handle = useTestDatabase('catalogue');
 
 beforeAll(async () => {
-  testDb = await createTestDatabase('catalogue');
-  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 2 });
-  await handle.migrate();
   await loadDemoDataOnce(handle.db, createLogger('silent'));
-});
-afterAll(async () => {
-  await handle?.close();
-  await testDb?.drop();
 });
 
 describe('headline prize', () => {
@@ -32,12 +24,6 @@ describe('headline prize', () => {
     // A pack with a ラストワン賞 still leads with its S賞.
     const withLastOne = packs.find((p) => p.id === 'stellar-pokemon-004')!;
     expect(withLastOne.headline).toMatchObject({ label: 'S賞', cardName: '星詠みのドラゴン SAR', cardImagePath: '/demo/cards/card-01.svg' });
-  });
-  it('chooses the lowest rank, and the ラストワン賞 only when it is all there is', () => {
-    const tier = (rank: number, isLastOne = false) => ({ rank, isLastOne, label: isLastOne ? 'ラストワン賞' : `${rank}等` });
-    expect(headlineTier([tier(0, true), tier(3), tier(2)])?.label).toBe('2等');
-    expect(headlineTier([tier(0, true)])?.label).toBe('ラストワン賞');
-    expect(headlineTier([])).toBeNull();
   });
   it('names tiers of public packs for the boards', async () => {
     const names = await describeTiers(handle.db, ['stellar-onepiece-001.S', 'no-such-tier']);
@@ -79,10 +65,6 @@ describe('catalogue', () => {
     expect((await getGacha(handle.db, 'stellar-onepiece-001'))?.title).toBe('大海原のパラレル大当たりオリパ');
     expect(await genreOfGacha(handle.db, 'stellar-onepiece-001')).toBe('onepiece');
     expect(await getGacha(handle.db, 'missing')).toBeNull();
-  });
-  it('parses sort options', () => {
-    expect(parseGachaSort('price_desc')).toBe('price_desc');
-    expect(parseGachaSort('<script>')).toBe('recommended');
   });
 });
 

@@ -1,5 +1,6 @@
 // The job runner on a real database: the test database (PostgreSQL when it answers) and, always, PGlite,
-// since `npm start` runs pg-boss on PGlite while CI's test database is PostgreSQL.
+// since `npm start` runs pg-boss on PGlite while CI's test database is PostgreSQL. Registration rules
+// on their own are in runner.test.ts.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import { openDatabase, type DatabaseHandle } from '../../db/client';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
 import { createJobRunner, JOB_TIME_ZONE, type JobContext, type JobRunner } from './runner';
 import { capturingLogger, type LogLine } from './test-support';
+import { scaledTimeout } from '#tests/settings';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The rows of a db.execute result (the same shape on both drivers). */
@@ -144,7 +146,7 @@ describe.each(engines)('job runner on $label', (engine) => {
 
   it('fires an instance job on its cron, in this process', async () => {
     const ticks = () => lines.filter((line) => line.job === 'test.every-second' && line.trigger === 'schedule');
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + scaledTimeout(5000);
     while (ticks().length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(ticks().length).toBeGreaterThanOrEqual(2);
     expect(ticks()[0]).toMatchObject({ processed: 1, level: 30 });
@@ -160,7 +162,7 @@ describe.each(engines)('job runner on $label', (engine) => {
           ['--import', 'tsx', path.join(here, 'exit-check.fixture.ts')],
           {
             cwd: projectRoot,
-            timeout: 45_000,
+            timeout: scaledTimeout(45_000),
             env: { ...process.env, DATABASE_URL: child.databaseUrl ?? '', DATA_DIR: child.dataDir },
           },
           (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
@@ -170,24 +172,5 @@ describe.each(engines)('job runner on $label', (engine) => {
     } finally {
       await child.drop();
     }
-  }, 60_000);
-});
-
-describe('job runner registration', () => {
-  const fakeDatabase = { engine: 'postgres', db: {} } as unknown as DatabaseHandle;
-  const make = () => createJobRunner({ database: fakeDatabase, logger: capturingLogger().logger, config: { DATABASE_URL: 'postgres://x@127.0.0.1:1/x' } });
-
-  it('refuses a name twice and names pg-boss cannot store', () => {
-    const runner = make();
-    runner.register({ name: 'wallet.expire-coins', handler: async () => undefined });
-    expect(() => runner.register({ name: 'wallet.expire-coins', handler: async () => undefined })).toThrow(/registered twice/);
-    expect(() => runner.register({ name: 'bad name!', handler: async () => undefined })).toThrow(/letters, digits/);
-  });
-
-  it('runNow on a runner that was never started says so', async () => {
-    const runner = make();
-    runner.register({ name: 'test.idle', handler: async () => undefined });
-    await expect(runner.runNow('test.idle')).rejects.toThrow(/not running/);
-    await runner.stop(); // stopping a runner that never started is fine
-  });
+  }, scaledTimeout(60_000));
 });
