@@ -28,6 +28,7 @@ export default defineConfig({
           // One module graph per worker instead of one per file: it halves the tier's time. So a unit test
           // leaves nothing behind (globals it sets are removed in afterAll, servers it starts are closed).
           isolate: false,
+          setupFiles: ['tests/support/property-seed.ts'],
           testTimeout: scaledTimeout(30_000),
           hookTimeout: scaledTimeout(60_000),
         },
@@ -38,6 +39,7 @@ export default defineConfig({
           // Module tests, each file on its own fresh database (tests/support/use-test-database.ts).
           name: 'db',
           include: DB_TESTS,
+          setupFiles: ['tests/support/property-seed.ts'],
           environment: 'node',
           // Migrating a fresh database and the jobs' pg-boss take a while on a busy 2-core machine.
           testTimeout: scaledTimeout(120_000),
