@@ -1,8 +1,15 @@
-// Vitest: unit tests beside the code; HTTP and browser tests against one built shop (tests/support).
+// Vitest in tiers: `unit` (pure, beside the code), `db` (*.db.test.ts against PostgreSQL or PGlite),
+// `integration` (HTTP and browser tests against one built shop) and `storm` (two instances of the build).
 import { defineConfig } from 'vitest/config';
 import path from 'node:path';
+import { scaledTimeout } from '#tests/settings';
 
 const alias = { '~': path.resolve(import.meta.dirname, 'app') };
+
+/** Where tests sit beside the code; a file that needs a database is named *.db.test.ts (README, "Tests"). */
+const besideTheCode = ['app', 'modules', 'server', 'db', 'scripts'];
+const DB_TESTS = besideTheCode.map((dir) => `${dir}/**/*.db.test.ts`);
+const UNIT_TESTS = besideTheCode.map((dir) => `${dir}/**/*.test.{ts,tsx}`);
 
 export default defineConfig({
   resolve: { alias },
@@ -13,11 +20,30 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          // Pure functions, components rendered to strings, in-process stand-ins: no database, no build.
           name: 'unit',
-          include: ['app/**/*.test.{ts,tsx}', 'modules/**/*.test.ts', 'server/**/*.test.ts', 'db/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: UNIT_TESTS,
+          exclude: DB_TESTS,
           environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // One module graph per worker instead of one per file: it halves the tier's time. So a unit test
+          // leaves nothing behind (globals it sets are removed in afterAll, servers it starts are closed).
+          isolate: false,
+          setupFiles: ['tests/support/property-seed.ts'],
+          testTimeout: scaledTimeout(30_000),
+          hookTimeout: scaledTimeout(60_000),
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // Module tests, each file on its own fresh database (tests/support/use-test-database.ts).
+          name: 'db',
+          include: DB_TESTS,
+          setupFiles: ['tests/support/property-seed.ts'],
+          environment: 'node',
+          // Migrating a fresh database and the jobs' pg-boss take a while on a busy 2-core machine.
+          testTimeout: scaledTimeout(120_000),
+          hookTimeout: scaledTimeout(180_000),
         },
       },
       {
@@ -29,21 +55,21 @@ export default defineConfig({
           globalSetup: ['tests/support/global-shop.ts'],
           // One shop, one browser at a time: the machine has two cores.
           fileParallelism: false,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          testTimeout: scaledTimeout(60_000),
+          hookTimeout: scaledTimeout(120_000),
         },
       },
       {
         resolve: { alias },
         test: {
           // Two server instances of the build on one PostgreSQL database (tests/support/instances.ts):
-          // one file at a time, after the parallel unit tests, beside nothing else.
+          // one file at a time, beside nothing else.
           name: 'storm',
           include: ['tests/storm/**/*.test.ts'],
           environment: 'node',
           fileParallelism: false,
-          testTimeout: 240_000,
-          hookTimeout: 180_000,
+          testTimeout: scaledTimeout(240_000),
+          hookTimeout: scaledTimeout(180_000),
         },
       },
     ],

@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from './logger';
-import { AUTH_ERROR_MESSAGES } from '../modules/identity/messages';
+import { AUTH_ERROR_MESSAGES } from '#modules/identity';
 
 /** The stable code and Japanese message for an error status that carries nothing of its own. */
 const STATUS_ERRORS: Record<number, { code: string; message: string }> = {

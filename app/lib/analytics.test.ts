@@ -1,6 +1,6 @@
 // The gacha event (specification section 3): user, pack, and whether the pack was opened from the
 // top page or a genre's list.
-import { describe, it, expect, beforeEach } from 'vitest';
+import { describe, it, expect, beforeEach, afterAll } from 'vitest';
 import { gachaEvent, rememberGachaOrigin, track } from './analytics';
 
 class MemoryStorage {
@@ -12,6 +12,10 @@ class MemoryStorage {
 beforeEach(() => {
   Object.assign(globalThis, { sessionStorage: new MemoryStorage(), window: globalThis });
   delete (globalThis as { dataLayer?: unknown }).dataLayer;
+});
+// Unit test files share their worker (vitest.config.ts, isolate: false): leave no browser globals behind.
+afterAll(() => {
+  for (const name of ['sessionStorage', 'window', 'dataLayer']) delete (globalThis as Record<string, unknown>)[name];
 });
 
 describe('gacha event', () => {

@@ -1,6 +1,6 @@
 // The purchase event (specification section 9): JPY, value = paid coins, label 'paid coin' plus the
 // bonus suffix, the purchase product, and sent once per order.
-import { describe, it, expect, beforeEach } from 'vitest';
+import { describe, it, expect, beforeEach, afterAll } from 'vitest';
 import { purchaseEvent, trackPurchaseOnce, type PurchaseEventOrder } from './shop-analytics';
 import { purchaseEventLabel } from '#modules/payments/methods';
 
@@ -18,6 +18,10 @@ const order = (over: Partial<PurchaseEventOrder> = {}): PurchaseEventOrder => ({
 beforeEach(() => {
   Object.assign(globalThis, { localStorage: new MemoryStorage(), window: globalThis });
   delete (globalThis as { dataLayer?: unknown }).dataLayer;
+});
+// Unit test files share their worker (vitest.config.ts, isolate: false): leave no browser globals behind.
+afterAll(() => {
+  for (const name of ['localStorage', 'window', 'dataLayer']) delete (globalThis as Record<string, unknown>)[name];
 });
 
 describe('purchase event', () => {

@@ -1,7 +1,7 @@
 // Demo data for a fresh shop: genres, packs with original generated art, content pages. Loaded once.
 import type { Database } from '#db/client';
 import type { Logger } from '#server/logger';
-import { appMeta } from '../app-meta';
+import { appMeta } from '#db/app-meta';
 import { legalAndEditorialPages } from './pages';
 import { demoCard } from './cards';
 import { createPack, publishPack, refreshAllRemaining, addGenres, packExists, deleteUnpublishedPacks, type PackDefinition } from '#modules/gacha';

@@ -1,6 +1,7 @@
 // The commitment scheme: seed, shuffle, hash, pseudonyms, reveal verification, and the stand-alone script.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns, scaledTimeout } from '#tests/settings';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,6 +91,7 @@ describe('shuffleLots', () => {
         expect(ids).toEqual(before);
         expect([...shuffled].sort()).toEqual([...ids].sort());
       }),
+      { numRuns: propertyRuns(100) },
     );
     const positions = Array.from({ length: 1000 }, (_, i) => String(i));
     expect(new Set(shuffleLots(generateSeed(), positions)).size).toBe(1000);
@@ -304,7 +306,7 @@ describe('verifyReveal', () => {
         reveal.commitment = reveal.commitment.slice(0, index) + otherHex(reveal.commitment[index]) + reveal.commitment.slice(index + 1);
         expect(failedChecks(reveal)).toEqual([CHECK_NAMES.commitment]);
       }),
-      { numRuns: 64 },
+      { numRuns: propertyRuns(64) },
     );
     expect(failedChecks({ ...fixture(), commitment: FIXTURE_COMMITMENT.toUpperCase() })).toEqual([CHECK_NAMES.commitment]);
   });
@@ -317,7 +319,7 @@ describe('verifyReveal', () => {
         reveal.seed = reveal.seed.slice(0, index) + replacement + reveal.seed.slice(index + 1);
         expect(failedChecks(reveal)).toEqual([CHECK_NAMES.commitment, CHECK_NAMES.order]);
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -335,6 +337,7 @@ describe('verifyReveal', () => {
         // A lot turned into another lot tier keeps the totals but breaks that tier's count; anything else is unknown.
         expect(failed).toContain(CHECK_NAMES.tiers);
       }),
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -369,6 +372,7 @@ describe('verifyReveal', () => {
         if (field === 'id' && !reveal.tiers[t].isLastOne) expect(failed).toContain(CHECK_NAMES.tiers);
         else expect(failed).toEqual([CHECK_NAMES.commitment]);
       }),
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -457,6 +461,7 @@ describe('verifyReveal', () => {
       fc.property(fc.anything(), (value) => {
         expect(verifyReveal(value as PackReveal).ok).toBe(false);
       }),
+      { numRuns: propertyRuns(100) },
     );
     const shapeOnly = { ...fixture(), seed: 7 } as unknown as PackReveal;
     expect(verifyReveal(shapeOnly).checks).toEqual([expect.objectContaining({ name: CHECK_NAMES.shape, ok: false })]);
@@ -535,7 +540,7 @@ describe('scripts/verify-pack.ts', () => {
 
   const run = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
+      execFile(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, timeout: scaledTimeout(60_000) }, (error, stdout, stderr) => {
         resolve({ code: error ? ((error as { code?: number }).code ?? -1) : 0, stdout, stderr });
       });
     });

@@ -1,94 +1,19 @@
-// The catalogue against a real database (PostgreSQL when it answers, else PGlite), with the demo data.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '#tests/database';
-import { openDatabase, type DatabaseHandle } from '#db/client';
-import { loadDemoDataOnce, DEMO_PACKS } from '../../db/demo/seed';
-import { createLogger } from '#server/logger';
-import { listGenres, listGachas, resolveGenre, getGacha, genreOfGacha, parseGachaSort, headlineTier, getGachaDetail, describeTiers, getRemaining } from './index';
-
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase('catalogue');
-  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 2 });
-  await handle.migrate();
-  await loadDemoDataOnce(handle.db, createLogger('silent'));
-});
-afterAll(async () => {
-  await handle?.close();
-  await testDb?.drop();
-});
+// The catalogue's pure rules: the headline tier of a pack and the sort options (the queries are in index.db.test.ts).
+import { describe, it, expect } from 'vitest';
+import { parseGachaSort, headlineTier } from './index';
 
 describe('headline prize', () => {
-  it('leads each listed pack with its best regular tier, not the ラストワン賞, in the list query', async () => {
-    const packs = await listGachas(handle.db);
-    for (const pack of packs) {
-      const detail = await getGachaDetail(handle.db, pack.id);
-      const best = detail!.tiers.filter((t) => !t.isLastOne).sort((a, b) => a.rank - b.rank)[0]!;
-      expect(pack.headline, pack.id).toEqual({ label: best.label, cardName: best.cardName, cardImagePath: best.cardImagePath });
-    }
-    // A pack with a ラストワン賞 still leads with its S賞.
-    const withLastOne = packs.find((p) => p.id === 'stellar-pokemon-004')!;
-    expect(withLastOne.headline).toMatchObject({ label: 'S賞', cardName: '星詠みのドラゴン SAR', cardImagePath: '/demo/cards/card-01.svg' });
-  });
   it('chooses the lowest rank, and the ラストワン賞 only when it is all there is', () => {
     const tier = (rank: number, isLastOne = false) => ({ rank, isLastOne, label: isLastOne ? 'ラストワン賞' : `${rank}等` });
     expect(headlineTier([tier(0, true), tier(3), tier(2)])?.label).toBe('2等');
     expect(headlineTier([tier(0, true)])?.label).toBe('ラストワン賞');
     expect(headlineTier([])).toBeNull();
   });
-  it('names tiers of public packs for the boards', async () => {
-    const names = await describeTiers(handle.db, ['stellar-onepiece-001.S', 'no-such-tier']);
-    expect(names.get('stellar-onepiece-001.S')).toMatchObject({ gachaId: 'stellar-onepiece-001', label: 'S賞', cardName: '大海賊船長ガレオン SAR', packTitle: '大海原のパラレル大当たりオリパ' });
-    expect(names.has('no-such-tier')).toBe(false);
-  });
 });
 
 describe('catalogue', () => {
-  it('loads the demo data once only', async () => {
-    expect(await loadDemoDataOnce(handle.db, createLogger('silent'))).toBe(false);
-    expect(await listGachas(handle.db)).toHaveLength(DEMO_PACKS.length);
-  });
-  it('lists the demo packs with the counts of their lots', async () => {
-    for (const pack of await listGachas(handle.db)) {
-      expect(pack.remainingLots, pack.id).toBe((await getRemaining(handle.db, pack.id)).remaining);
-    }
-    expect((await getGacha(handle.db, 'stellar-pokemon-004'))?.remainingLots).toBe(4);
-  });
-  it('lists genres in their order', async () => {
-    expect((await listGenres(handle.db)).map((g) => g.id)).toEqual(['pokemon', 'onepiece', 'yugioh', 'duelmasters', 'weiss']);
-  });
-  it('resolves ids and aliases in any case', async () => {
-    expect(await resolveGenre(handle.db, 'POKEMON')).toBe('pokemon');
-    expect(await resolveGenre(handle.db, 'one-piece')).toBe('onepiece');
-    expect(await resolveGenre(handle.db, 'nothing')).toBeNull();
-    expect(await resolveGenre(handle.db, "x' or '1'='1")).toBeNull();
-  });
-  it('sorts by price and puts sold-out packs last', async () => {
-    const cheapFirst = await listGachas(handle.db, { sort: 'price_asc' });
-    const onSale = cheapFirst.filter((p) => p.status === 'on_sale').map((p) => p.pricePerDraw);
-    expect(onSale).toEqual([...onSale].sort((a, b) => a - b));
-    expect(cheapFirst.at(-1)?.status).toBe('sold_out');
-    const pokemon = await listGachas(handle.db, { genreId: 'pokemon' });
-    expect(pokemon.length).toBeGreaterThan(0);
-    expect(pokemon.every((p) => p.genreId === 'pokemon')).toBe(true);
-  });
-  it('finds a pack and its genre', async () => {
-    expect((await getGacha(handle.db, 'stellar-onepiece-001'))?.title).toBe('大海原のパラレル大当たりオリパ');
-    expect(await genreOfGacha(handle.db, 'stellar-onepiece-001')).toBe('onepiece');
-    expect(await getGacha(handle.db, 'missing')).toBeNull();
-  });
   it('parses sort options', () => {
     expect(parseGachaSort('price_desc')).toBe('price_desc');
     expect(parseGachaSort('<script>')).toBe('recommended');
-  });
-});
-
-describe('catalogue ids', () => {
-  it('answers null for ids that could never exist, without asking the database', async () => {
-    expect(await getGacha(handle.db, '\u0000')).toBeNull();
-    expect(await getGacha(handle.db, 'a'.repeat(101))).toBeNull();
-    expect(await resolveGenre(handle.db, 'ポケモン')).toBeNull();
   });
 });

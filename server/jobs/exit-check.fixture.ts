@@ -1,4 +1,4 @@
-// Run by runner.test.ts in a child process: start the runner, run a job, stop, close the database, and
+// Run by runner.db.test.ts in a child process: start the runner, run a job, stop, close the database, and
 // return from the script. If stop() left a timer, socket or pool open, the process would not exit.
 import { openDatabase } from '#db/client';
 import { createJobRunner } from './runner';

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestDatabase } from '#tests/database';
+import { scaledTimeout } from '#tests/settings';
 import { startInstances, STORM_AUTH_SECRET, type ShopCluster } from '#tests/instances';
 import { createSessionMembers, totalCredited, type SessionMember } from '#tests/members';
 import { publishLoadPack } from '#tests/fixtures';
@@ -99,7 +100,7 @@ async function packState(gachaId: string) {
 }
 
 /** Waits until no other session on this database is running a statement (orphans of a killed instance included). */
-async function settleDatabase(timeoutMs = 30_000) {
+async function settleDatabase(timeoutMs = scaledTimeout(30_000)) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { active } = await one<{ active: string }>(
@@ -139,7 +140,7 @@ describe.sequential(`draw storm over HTTP, two server instances${skipped}`, () =
     handle = await openDatabase({ databaseUrl: database.databaseUrl!, dataDir: database.dataDir, poolSize: 4 });
     members = await createSessionMembers(handle.db, { count: MEMBERS, secret: cluster.authSecret, paid: 100_000, free: 20_000, prefix: 'storm' });
     client = createDrawClient(cluster.urls, { maxSockets: IN_FLIGHT });
-  }, 180_000);
+  }, scaledTimeout(180_000));
 
   afterAll(async () => {
     client?.close();
@@ -179,7 +180,7 @@ describe.sequential(`draw storm over HTTP, two server instances${skipped}`, () =
     expect(after.wallets + after.debited).toBe(after.credited);
     expect(after.drawCosts).toBe(after.drawDebits);
     expect(await checkInvariants(handle!.db)).toEqual([]);
-  }, 240_000);
+  }, scaledTimeout(240_000));
 
   it.skipIf(!onPostgres)(`one Idempotency-Key sent 20 times at once across both instances: one draw, one debit, one answer${skipped}`, async () => {
     expect(cluster!.unexpectedExits(), serverStory()).toEqual([]);
@@ -207,7 +208,7 @@ describe.sequential(`draw storm over HTTP, two server instances${skipped}`, () =
     expect(Number(claimed)).toBe(10);
     expect(replies.every((r) => r.body?.balance?.paid === 5_000 - 10 * PRICE)).toBe(true);
     expect(await checkInvariants(handle!.db)).toEqual([]);
-  }, 60_000);
+  }, scaledTimeout(60_000));
 
   it.skipIf(!onPostgres)(`SIGKILL of one instance mid-storm: retries with the same keys return the first results, nothing twice${skipped}`, async () => {
     expect(cluster!.unexpectedExits(), serverStory()).toEqual([]);
@@ -285,5 +286,5 @@ describe.sequential(`draw storm over HTTP, two server instances${skipped}`, () =
     expect(after.drawCosts).toBe(after.drawDebits);
     expect(await checkInvariants(handle!.db)).toEqual([]);
     expect(cluster!.instances[1]!.starts).toBe(2);
-  }, 240_000);
+  }, scaledTimeout(240_000));
 });

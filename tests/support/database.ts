@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { scaledTimeout } from './settings';
 
 export const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -18,7 +19,8 @@ export interface TestDatabase {
 }
 
 async function postgresAnswers(adminUrl: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 1500 });
+  // Generous: on a busy machine a slow answer must not silently switch the tests to PGlite.
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: scaledTimeout(5_000) });
   try {
     await client.connect();
     await client.query('select 1');

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { freePort } from './ports';
+import { scaledTimeout } from './settings';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -120,7 +121,7 @@ export async function startInstances(options: StartInstancesOptions): Promise<Sh
     }
   }
   const authSecret = options.authSecret ?? STORM_AUTH_SECRET;
-  const timeoutMs = options.startTimeoutMs ?? 90_000;
+  const timeoutMs = options.startTimeoutMs ?? scaledTimeout(90_000);
   const instances: ShopInstance[] = [];
   for (let index = 0; index < options.count; index++) {
     const port = await freePort();

@@ -1,6 +1,6 @@
 // A plain in-memory model of the wallet and the draw (product.md: Coins, Drawing, Prizes won),
 // written from the product rules and not from the SQL, for the property tests in
-// modules/draw/properties.test.ts. Times are epoch milliseconds; coins are integers.
+// modules/draw/properties.db.test.ts. Times are epoch milliseconds; coins are integers.
 //
 // What the model cannot know in advance is which tier a lot holds (the order is fixed by a secret
 // seed): the runner tells it the prizes the shop reported, and the model checks that they fit

@@ -5,7 +5,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { like } from 'drizzle-orm';
 import { createApiV1 } from './index';
 import { createApiTestServices, requestJson, signUpTestMember } from './testing';
-import { verifications } from '../../../modules/identity/schema';
+import { verifications } from '#db/schema';
 import type { ShopServices } from '../../services';
 
 const LIMIT = 4;

@@ -3,6 +3,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { z } from 'zod';
 import fc from 'fast-check';
+import { propertyRuns } from '#tests/settings';
 import { createApiV1 } from './index';
 import { defineOperation, type ApiOperation } from './registry';
 import { ApiError } from './http';
@@ -247,7 +248,7 @@ describe('never a 500 for bad input', () => {
           expect(response.json?.error ?? response.json).toBeDefined();
         },
       ),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

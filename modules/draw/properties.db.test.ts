@@ -5,33 +5,25 @@
 // the database must agree with the model (balances, grants, ledger sums, exp, lots, prize box) and
 // every invariant of architecture.md must hold (checkInvariants).
 //
-// Runs and lengths: FC_RUNS / FC_STEPS override the defaults below; FC_SEED replays a failure.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+// Runs and lengths: TEST_PROPERTY_SCALE and TEST_PROPERTY_STEPS (tests/support/settings.ts); FC_SEED replays a failure.
+import { describe, it, expect, beforeAll } from 'vitest';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { inArray, sql } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { useTestDatabase } from '#tests/use-test-database';
+import { propertyRuns, scaledTimeout, testSettings } from '#tests/settings';
 import { createMember, ensureGenre } from '#tests/fixtures';
 import { ShopModel, DAY, PRIZE_DECISION_MS, FREE_COIN_MS, PAID_COIN_MS, type CoinKind, type DrawPlan, type PrizeStatus } from '#tests/model';
-import { openDatabase, type DatabaseHandle } from '#db/client';
 import { drawLots, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrizes, listPrizes, type PrizeBoxItem } from './index';
 import { checkInvariants, getBalance, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '#modules/wallet';
 import { coinGrants, coinLedger } from '#db/schema';
 import { getExp } from '#modules/progression';
 import { createPack, publishPack, getRemaining, type PackDefinition } from '#modules/gacha';
 
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
+const handle = useTestDatabase('draw_props');
 
 beforeAll(async () => {
-  testDb = await createTestDatabase('draw_props');
-  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 2 });
-  await handle.migrate();
   await ensureGenre(handle.db);
-});
-afterAll(async () => {
-  await handle?.close();
-  await testDb?.drop();
 });
 
 // ---- the generated input -------------------------------------------------------------------------
@@ -538,18 +530,17 @@ async function play(scenario: Scenario, ops: Op[]) {
   }
 }
 
-const RUNS = Number(process.env.FC_RUNS ?? 0) || undefined;
-const STEPS = Number(process.env.FC_STEPS ?? 0) || 40;
-const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+const STEPS = testSettings.propertySteps;
+const SEED = testSettings.propertySeed;
 
 describe('wallet and draw against a model', () => {
   it('agree after every step of random grants, draws, retries, choices, time and jobs', async () => {
     // About 20 s on either engine on an idle 2-core machine (twice that when it is busy).
-    const numRuns = RUNS ?? (handle.engine === 'pglite' ? 40 : 60);
+    const numRuns = propertyRuns(handle.engine === 'pglite' ? 40 : 60);
     await fc.assert(
       fc.asyncProperty(scenarioArb, fc.array(opArb, { minLength: 1, maxLength: STEPS, size: 'max' }), play),
       { numRuns, seed: SEED, endOnFailure: false },
     );
     if (process.env.FC_STATS) console.log([...stats].sort().map(([k, v]) => `${k}: ${v}`).join('\n'));
-  }, RUNS ? 3_600_000 : 600_000);
+  }, scaledTimeout(600_000 * Math.max(1, testSettings.propertyScale)));
 });

@@ -3,8 +3,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { openDatabase, type DatabaseHandle } from '#db/client';
-import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { useTestDatabase } from '#tests/use-test-database';
 import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
 import { createJobRunner, registerShopJobs, type JobRunner } from './index';
 import { capturingLogger } from './test-support';
@@ -17,26 +16,20 @@ import { getOrder, receiveWebhook } from '#modules/payments';
 import { paymentServicesFor } from '../payments';
 import { createMember } from '#tests/fixtures';
 
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
+const handle = useTestDatabase('shop_jobs', { poolSize: 4 });
 let runner: JobRunner;
 let sandbox: SandboxHarness;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase('shop_jobs');
-  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 4 });
-  await handle.migrate();
-  runner = createJobRunner({ database: handle, logger: capturingLogger().logger, config: { DATABASE_URL: testDb.databaseUrl }, pollingIntervalSeconds: 0.5 });
+  runner = createJobRunner({ database: handle, logger: capturingLogger().logger, config: { DATABASE_URL: handle.databaseUrl }, pollingIntervalSeconds: 0.5 });
   sandbox = sandboxHarness(handle.db);
   const payments = paymentServicesFor(sandbox.gateway);
-  registerShopJobs(runner, { config: { dataDir: testDb.dataDir, IMAGE_CACHE_MAX_MB: 16 } as ShopConfig, payments });
+  registerShopJobs(runner, { config: { dataDir: handle.dataDir, IMAGE_CACHE_MAX_MB: 16 } as ShopConfig, payments });
   await runner.start();
 });
 afterAll(async () => {
   await runner?.stop();
-  await handle?.close();
-  await testDb?.drop();
 });
 
 describe('the shop rule jobs', () => {

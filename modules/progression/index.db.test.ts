@@ -1,26 +1,14 @@
 // Experience and rank against a real database: this month's rank from last month's paid purchases (JST),
 // this month's purchases towards next month's rank, and the exp the draws add.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { useTestDatabase } from '#tests/use-test-database';
 import { createMember, createPublishedPack } from '#tests/fixtures';
-import { openDatabase, type DatabaseHandle } from '#db/client';
 import { grantCoins } from '#modules/wallet';
 import { drawLots } from '#modules/draw';
 import { getMemberProgress, currentRank } from './index';
 
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase('progression');
-  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 2 });
-  await handle.migrate();
-});
-afterAll(async () => {
-  await handle?.close();
-  await testDb?.drop();
-});
+const handle = useTestDatabase('progression');
 
 const buy = (memberId: string, amount: number, now: Date, kind: 'paid' | 'free' = 'paid') =>
   grantCoins(handle.db, { memberId, kind, amount, reason: kind === 'paid' ? 'purchase' : 'operator_grant', counterAccount: kind === 'paid' ? 'purchase' : 'promotion', idempotencyKey: randomUUID(), now });

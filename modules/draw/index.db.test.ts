@@ -1,35 +1,20 @@
 // The draw against a real database: all or nothing, idempotency, the ラストワン賞, refusals,
 // spending order, prizes and their deadline, and every invariant after each scenario.
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { useTestDatabase } from '#tests/use-test-database';
 import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
-import { openDatabase, type DatabaseHandle } from '#db/client';
 import { drawLots, drawLotsForSession, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrizes, listPrizes, getPackReveal, memberDrawnLots, describeDraws, describePrizes, countPrizesByStatus } from './index';
 import { sessions, wallets, gachas } from '#db/schema';
-import { checkInvariants, getBalance, listLedgerEntries, listCoinHistory, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '#modules/wallet';
+import { getBalance, listLedgerEntries, listCoinHistory, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '#modules/wallet';
 import { getExp } from '#modules/progression';
 import { endPack, getRemaining } from '#modules/gacha';
 import { sql } from 'drizzle-orm';
 import { eq } from 'drizzle-orm';
 import { verifyReveal } from '#modules/fairness';
 
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
+const handle = useTestDatabase('draw', { poolSize: 4, invariants: 'afterEach' });
 const key = () => randomUUID();
-
-beforeAll(async () => {
-  testDb = await createTestDatabase('draw');
-  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 4 });
-  await handle.migrate();
-});
-afterAll(async () => {
-  await handle?.close();
-  await testDb?.drop();
-});
-afterEach(async () => {
-  expect(await checkInvariants(handle.db)).toEqual([]);
-});
 
 describe('drawLots', () => {
   it('takes N lots for N × price, spends free coins first, and accrues exp', async () => {
