@@ -7,6 +7,9 @@ import { createTestDatabase, type TestDatabase } from '#tests/database';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { listModuleSqlFiles } from './module-sql';
 
+/** The rows of a db.execute answer (both engines answer { rows }). */
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
 let testDb: TestDatabase;
 let handle: DatabaseHandle;
 
@@ -22,7 +25,7 @@ afterAll(async () => {
 
 const recorded = async () =>
   new Map(
-    ((await handle.db.execute(sql`select file, checksum, applied_at::text as at from module_sql`)).rows as { file: string; checksum: string; at: string }[])
+    (rowsOf<{ file: string; checksum: string; at: string }>(await handle.db.execute(sql`select file, checksum, applied_at::text as at from module_sql`)))
       .map((row) => [row.file, row]),
   );
 
@@ -37,14 +40,14 @@ describe('the modules’ SQL step', () => {
     for (const file of files) expect(rows.get(file.file)?.checksum, file.file).toBe(file.checksum);
     const names = files.flatMap((f) => definedFunctions(f.text));
     expect(names).toEqual(expect.arrayContaining(['draw_execute', 'gacha_claim_lots', 'wallet_spend', 'prize_convert', 'shop_check_invariants', 'payments_check_invariants', 'identity_session_member']));
-    const present = new Set(((await handle.db.execute(sql`select proname from pg_proc where pronamespace = 'public'::regnamespace`)).rows as { proname: string }[]).map((r) => r.proname));
+    const present = new Set((rowsOf<{ proname: string }>(await handle.db.execute(sql`select proname from pg_proc where pronamespace = 'public'::regnamespace`))).map((r) => r.proname));
     expect(names.filter((name) => !present.has(name))).toEqual([]);
     // The draw now claims lots through the gacha module: the step replaced 0002's definition.
-    const [draw] = (await handle.db.execute(sql`select prosrc from pg_proc where proname = 'draw_execute'`)).rows as { prosrc: string }[];
+    const [draw] = rowsOf<{ prosrc: string }>(await handle.db.execute(sql`select prosrc from pg_proc where proname = 'draw_execute'`));
     expect(draw!.prosrc).toContain('gacha_claim_lots');
     expect(draw!.prosrc).not.toMatch(/UPDATE gacha_lots/i);
     // Both prize_convert calls exist: the six-argument one and 0007's five-argument wrapper (rolling deploys).
-    const [converts] = (await handle.db.execute(sql`select count(*)::int as n from pg_proc where proname = 'prize_convert'`)).rows as { n: number }[];
+    const [converts] = rowsOf<{ n: number }>(await handle.db.execute(sql`select count(*)::int as n from pg_proc where proname = 'prize_convert'`));
     expect(converts!.n).toBe(2);
   });
 
@@ -64,7 +67,7 @@ describe('the modules’ SQL step', () => {
       else expect(row, file).toEqual(before.get(file));
     }
     expect(after.get(changed)!.checksum).toBe(before.get(changed)!.checksum);
-    const [spend] = (await handle.db.execute(sql`select prosrc from pg_proc where proname = 'wallet_spend'`)).rows as { prosrc: string }[];
+    const [spend] = rowsOf<{ prosrc: string }>(await handle.db.execute(sql`select prosrc from pg_proc where proname = 'wallet_spend'`));
     expect(spend!.prosrc).toContain('coin_grants');
   });
 
@@ -77,9 +80,9 @@ describe('the modules’ SQL step', () => {
     const handles = await Promise.all([0, 1].map(() => openDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir, poolSize: 1 })));
     try {
       await Promise.all(handles.map((h) => h.migrate()));
-      const [row] = (await handles[0]!.db.execute(sql`select count(*)::int as n from module_sql`)).rows as { n: number }[];
+      const [row] = rowsOf<{ n: number }>(await handles[0]!.db.execute(sql`select count(*)::int as n from module_sql`));
       expect(row!.n).toBe(listModuleSqlFiles().length);
-      const [check] = (await handles[1]!.db.execute(sql`select shop_check_invariants() as v`)).rows as { v: unknown[] }[];
+      const [check] = rowsOf<{ v: unknown[] }>(await handles[1]!.db.execute(sql`select shop_check_invariants() as v`));
       expect(check!.v).toEqual([]);
     } finally {
       await Promise.all(handles.map((h) => h.close()));

@@ -15,6 +15,9 @@ import { PRIZE_DECISION_DAYS, describeDrawRefusal, drawLots, convertPrizes, type
 import { DAY, FREE_COIN_MS, PAID_COIN_MS, PRIZE_DECISION_MS } from '#tests/model';
 import { listModuleSqlFiles } from './module-sql';
 
+/** The rows of a db.execute answer (both engines answer { rows }). */
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
 let testDb: TestDatabase;
 let handle: DatabaseHandle;
 
@@ -30,7 +33,7 @@ afterAll(async () => {
 
 /** The installed body of a function (all overloads joined). */
 async function bodyOf(name: string): Promise<string> {
-  const rows = (await handle.db.execute(sql`select prosrc from pg_proc where proname = ${name} and pronamespace = 'public'::regnamespace`)).rows as { prosrc: string }[];
+  const rows = rowsOf<{ prosrc: string }>(await handle.db.execute(sql`select prosrc from pg_proc where proname = ${name} and pronamespace = 'public'::regnamespace`));
   expect(rows.length, `function ${name} is installed`).toBeGreaterThan(0);
   return rows.map((r) => r.prosrc).join('\n');
 }
@@ -68,7 +71,7 @@ describe('rules shared by the SQL and the TypeScript', () => {
     expect(drawn.result.items[0]!.decideBy).toBe(new Date(now.getTime() + 7 * DAY).toISOString());
     const converted = await convertPrizes(db, member, [drawn.result.items[0]!.prizeId], { freeCoinDays: 30, now });
     expect(converted.ok).toBe(true);
-    const grants = (await db.execute(sql`select kind, expires_at from coin_grants where member_id = ${member} order by id`)).rows as { kind: string; expires_at: string | Date }[];
+    const grants = rowsOf<{ kind: string; expires_at: string | Date }>(await db.execute(sql`select kind, expires_at from coin_grants where member_id = ${member} order by id`));
     expect(grants.map((g) => [g.kind, new Date(g.expires_at).toISOString()])).toEqual([
       ['paid', new Date(now.getTime() + 150 * DAY).toISOString()],
       ['free', new Date(now.getTime() + 30 * DAY).toISOString()],
@@ -82,7 +85,7 @@ describe('rules shared by the SQL and the TypeScript', () => {
     await grantCoins(db, { memberId: member, kind: 'free', amount: 300, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: `edge:${member}`, expiresAt, now: new Date('2031-04-01T00:00:00Z') });
     for (const at of [new Date(expiresAt.getTime() - 1), expiresAt]) {
       const balance = await getBalance(db, member, at);
-      const [row] = (await db.execute(sql`select wallet_lock_available(${member}::text, ${at.toISOString()}::timestamptz) as n`)).rows as { n: number }[];
+      const [row] = rowsOf<{ n: number }>(await db.execute(sql`select wallet_lock_available(${member}::text, ${at.toISOString()}::timestamptz) as n`));
       expect([at.toISOString(), balance.total]).toEqual([at.toISOString(), Number(row!.n)]);
     }
   });

@@ -5,6 +5,9 @@ import { createTestDatabase, type TestDatabase } from '#tests/database';
 import { createMemberWithCoins } from '#tests/fixtures';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 
+/** The rows of a db.execute answer (both engines answer { rows }). */
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
 let testDb: TestDatabase;
 let handle: DatabaseHandle;
 
@@ -30,7 +33,7 @@ async function refusal(query: Promise<unknown>): Promise<string> {
   return 'accepted';
 }
 
-const ledgerRows = async () => Number((await handle.db.execute(sql`select count(*)::int as n from coin_ledger`)).rows[0]!.n);
+const ledgerRows = async () => Number(rowsOf<{ n: number }>(await handle.db.execute(sql`select count(*)::int as n from coin_ledger`))[0]!.n);
 
 describe('coin_ledger is append-only', () => {
   it('refuses UPDATE, DELETE and TRUNCATE, and keeps every row', async () => {
