@@ -7,11 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createTestDatabase, type TestDatabase } from '#tests/database';
-import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
+import { createMember, createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { loadConfig } from '#server/config';
 import { PAID_COIN_DAYS, FREE_COIN_DAYS, LEDGER_REASON_LABELS, getBalance, grantCoins } from '#modules/wallet';
 import { PRIZE_DECISION_DAYS, describeDrawRefusal, drawLots, convertPrizes, type DrawRefusalCode } from '#modules/draw';
+import { isStaff } from '#server/api/v1/auth';
 import { DAY, FREE_COIN_MS, PAID_COIN_MS, PRIZE_DECISION_MS } from '#tests/model';
 import { listModuleSqlFiles } from './module-sql';
 
@@ -107,6 +108,15 @@ describe('rules shared by the SQL and the TypeScript', () => {
     const source = fs.readFileSync(path.resolve(import.meta.dirname, '../modules/draw/index.ts'), 'utf8');
     const mapped = new Set(all(source, /code: '(PRIZE_[A-Z_]+)' as const/g));
     expect([...codes].sort()).toEqual([...mapped].sort());
+  });
+
+  it('refuses a draw to exactly the members the pages and the API treat as staff', async () => {
+    const gachaId = await createPublishedPack(handle.db, { lots: 20, price: 100 });
+    for (const role of ['user', 'admin'] as const) {
+      const member = await createMember(handle.db, { role });
+      const outcome = await drawLots(handle.db, { memberId: member, gachaId, count: 1, idempotencyKey: `staff:${member}` });
+      expect([role, !outcome.ok && outcome.code === 'STAFF_CANNOT_DRAW']).toEqual([role, isStaff({ role } as Parameters<typeof isStaff>[0])]);
+    }
   });
 
   it('writes only ledger reasons the coin history can name', async () => {
