@@ -18,6 +18,7 @@ import { setUpDatabaseRoles, type DatabaseRoles } from './roles';
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 let testDb: TestDatabase;
+let legacyDb: TestDatabase | undefined;
 let shop: DatabaseHandle | undefined;
 const suffix = crypto.randomBytes(4).toString('hex');
 const roles: DatabaseRoles = {
@@ -62,6 +63,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await shop?.close();
   await testDb?.drop();
+  await legacyDb?.drop();
   if (testDb?.engine === 'postgres') {
     await asAdmin(process.env.TEST_DATABASE_URL ?? DEFAULT_ADMIN_URL, async (client) => {
       for (const role of [roles.shop, roles.owner]) await client.query(`drop role if exists ${client.escapeIdentifier(role)}`);
@@ -125,5 +127,50 @@ describe('database roles (PostgreSQL)', () => {
     // The owner is refused too, by the triggers.
     expect(await refusal(ownerUrl(), 'truncate coin_ledger')).toMatch(/append-only/);
     expect(await refusal(ownerUrl(), 'delete from coin_ledger')).toMatch(/append-only/);
+  });
+
+  it('takes over a deployment that ran as one role: the owner gets its tables, functions and migrations, the shop its jobs', async (context) => {
+    if (testDb.engine !== 'postgres') {
+      console.warn('skipped: database roles exist only on PostgreSQL');
+      context.skip();
+    }
+    legacyDb = await createTestDatabase('roles_legacy');
+    const adminUrl = legacyDb.databaseUrl!;
+    const legacyAs = (role: string, password: string) => {
+      const url = new URL(adminUrl);
+      url.username = role;
+      url.password = password;
+      return url.toString();
+    };
+    // Before: the shop ran as the admin, migrated, published a pack (its sequence) and started its jobs.
+    const before = await openDatabase({ databaseUrl: adminUrl, dataDir: legacyDb.dataDir, poolSize: 2 });
+    let gachaId: string;
+    try {
+      await before.migrate();
+      gachaId = await createPublishedPack(before.db, { lots: 20, price: 100 });
+      const jobs = createJobRunner({ database: before, logger: capturingLogger().logger, config: { DATABASE_URL: adminUrl }, pollingIntervalSeconds: 0.5 });
+      await jobs.start();
+      await jobs.stop();
+      await before.db.execute(sql`update module_sql set checksum = 'an older build'`);
+    } finally {
+      await before.close();
+    }
+
+    expect(await asAdmin(adminUrl, (client) => setUpDatabaseRoles(client, roles))).toEqual({ appendOnlyTables: ['coin_ledger'] });
+    const after = await openDatabase({ databaseUrl: legacyAs(roles.shop, roles.shopPassword), migrationUrl: legacyAs(roles.owner, roles.ownerPassword), dataDir: legacyDb.dataDir, poolSize: 2 });
+    try {
+      // The owner can replace every module function and trigger (the checksums say an older build).
+      await after.migrate();
+      const member = await createMemberWithCoins(after.db, { paid: 500 });
+      expect((await drawLots(after.db, { memberId: member, gachaId, count: 1, idempotencyKey: `legacy:${suffix}` })).ok).toBe(true);
+      expect(await checkInvariants(after.db)).toEqual([]);
+      const jobs = createJobRunner({ database: after, logger: capturingLogger().logger, config: { DATABASE_URL: legacyAs(roles.shop, roles.shopPassword) }, pollingIntervalSeconds: 0.5 });
+      await jobs.start();
+      await jobs.stop();
+      expect(await refusal(legacyAs(roles.shop, roles.shopPassword), 'truncate coin_ledger')).toMatch(/permission denied/);
+      expect(await refusal(legacyAs(roles.shop, roles.shopPassword), 'alter table coin_ledger disable trigger all')).toMatch(/must be owner/);
+    } finally {
+      await after.close();
+    }
   });
 });
