@@ -35,7 +35,7 @@ const MODULES = Object.keys(MODULE_DEPENDENCIES);
 }
 
 /** Tests, their kits (a layer's or module's testing.ts, imported by tests only) and benchmarks. */
-const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/testing.ts', 'tests/**', 'e2e/**', 'bench/**'];
+const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/testing.ts', 'tests/**', 'e2e/**', 'bench/**', 'vitest.config.ts'];
 
 /** Imports that no file may write: past a module's door by a relative path, and the test kit outside tests. */
 const everywhere = [

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
 import * as schema from './schema';
+import { applyModuleSql, MIGRATION_LOCK, type SqlConnection } from './module-sql';
 
 export type Schema = typeof schema;
 /** The shape both engines share; module code is written against this and never against an engine. */
@@ -26,7 +27,11 @@ const asDatabase = (db: object) => db as Database;
 export interface DatabaseHandle {
   db: Database;
   engine: 'postgres' | 'pglite';
-  /** Applies the SQL migrations in db/migrations (idempotent). */
+  /**
+   * Applies the SQL migrations in db/migrations, then the modules' SQL (db/module-sql.ts); idempotent.
+   * On PostgreSQL it runs on a connection of its own (as `migrationUrl` when given: the owner role)
+   * under an advisory lock, so instances that start together take turns.
+   */
   migrate(): Promise<void>;
   /** Answers true when a trivial query succeeds. */
   ping(): Promise<boolean>;
@@ -44,7 +49,13 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
  * Opens the database. PGlite does not create its folder's parents, so DATA_DIR is created first.
  * @example const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '.data' })
  */
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<DatabaseHandle> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  /** PostgreSQL only: migrate as this URL's role (the owner), serve as databaseUrl's (docs/decisions/010). */
+  migrationUrl?: string;
+  dataDir: string;
+  poolSize?: number;
+}): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -57,7 +68,22 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     return {
       db: asDatabase(db),
       engine: 'postgres',
-      migrate: () => migrate(db, { migrationsFolder }),
+      migrate: async () => {
+        const { Client } = await import('pg');
+        const client = new Client({ connectionString: options.migrationUrl ?? options.databaseUrl });
+        await client.connect();
+        try {
+          // Held until the connection ends; the module SQL step takes the same lock again (re-entrant).
+          await client.query('select pg_advisory_lock($1, $2)', [...MIGRATION_LOCK]);
+          await migrate(drizzle(client), { migrationsFolder });
+          await applyModuleSql({
+            query: async (text, params) => (await client.query(text, params)).rows,
+            exec: async (text) => void (await client.query(text)),
+          } satisfies SqlConnection);
+        } finally {
+          await client.end();
+        }
+      },
       ping: () => ping(asDatabase(db)),
       listen: async (channel, onMessage) => {
         const stop = await listenOnPostgres(options.databaseUrl!, channel, onMessage);
@@ -83,7 +109,14 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   return {
     db: asDatabase(db),
     engine: 'pglite',
-    migrate: () => migrate(db, { migrationsFolder }),
+    // One connection in one process: no lock needed, and no separate roles (docs/decisions/010).
+    migrate: async () => {
+      await migrate(db, { migrationsFolder });
+      await applyModuleSql({
+        query: async (text, params) => (await client.query(text, params)).rows as never[],
+        exec: async (text) => void (await client.exec(text)),
+      } satisfies SqlConnection);
+    },
     ping: () => ping(asDatabase(db)),
     listen: async (channel, onMessage) => {
       const unsubscribe = await client.listen(channel, onMessage);

@@ -8,4 +8,4 @@ export * from '../modules/progression/schema';
 export * from '../modules/idempotency/schema';
 export * from '../modules/payments/schema';
 
-export { appMeta } from './app-meta';
+export { appMeta, moduleSql } from './app-meta';

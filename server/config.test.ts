@@ -42,6 +42,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), PAID_COIN_EXPIRY_DAYS: '181' })).toThrow(/PAID_COIN_EXPIRY_DAYS/);
   });
 
+  it('migrates as DATABASE_MIGRATION_URL only on PostgreSQL (docs/decisions/010)', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).DATABASE_MIGRATION_URL).toBeUndefined();
+    const both = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'postgres://shop@db/oripa', DATABASE_MIGRATION_URL: 'postgres://owner@db/oripa' });
+    expect([both.DATABASE_URL, both.DATABASE_MIGRATION_URL]).toEqual(['postgres://shop@db/oripa', 'postgres://owner@db/oripa']);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), DATABASE_MIGRATION_URL: 'postgres://owner@db/oripa' })).toThrow(/DATABASE_MIGRATION_URL/);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'postgres://shop@db/oripa', DATABASE_MIGRATION_URL: 'mysql://x' })).toThrow(/DATABASE_MIGRATION_URL/);
+  });
+
   it('reads every setting from the environment', () => {
     const config = loadConfig({
       PORT: '8080', DATA_DIR: tempDir(), DATABASE_URL: 'postgres://u@db:5432/shop', PUBLIC_ORIGIN: 'https://oripa.example.jp/',

@@ -19,6 +19,11 @@ const environmentSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  /** PostgreSQL: migrate as this URL's role (the owner), serve as DATABASE_URL's (`npm run db:roles`, docs/decisions/010). */
+  DATABASE_MIGRATION_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   PUBLIC_ORIGIN: z
     .string()
@@ -131,6 +136,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     throw new ConfigError(`Invalid settings in the environment:\n${lines.join('\n')}`);
   }
   const values = parsed.data;
+  if (values.DATABASE_MIGRATION_URL && !values.DATABASE_URL) {
+    throw new ConfigError('Invalid settings in the environment:\n  DATABASE_MIGRATION_URL: needs DATABASE_URL (the embedded database has no roles)');
+  }
   const dataDir = path.resolve(values.DATA_DIR);
   const publicOrigin = (values.PUBLIC_ORIGIN ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');
   return {

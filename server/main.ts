@@ -37,7 +37,7 @@ export interface RunningShop {
  */
 export async function startShop(config: ShopConfig, options: { development?: boolean } = {}): Promise<RunningShop> {
   const logger = createLogger(config.LOG_LEVEL);
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, migrationUrl: config.DATABASE_MIGRATION_URL, dataDir: config.dataDir });
   await database.migrate();
   if (config.DEMO_DATA) await loadDemoDataOnce(database.db, logger);
   const line = await lineLinking(config, logger);

@@ -859,7 +859,7 @@ export async function unusedPaidBalanceReport(db: Database, baseDate: string): P
   };
 }
 
-/** The coin shop's invariants (see payments_check_invariants in db/migrations/0006). [] when all hold. */
+/** The coin shop's invariants (see payments_check_invariants in modules/payments/sql/invariants.sql). [] when all hold. */
 export async function checkPaymentInvariants(db: Database): Promise<unknown[]> {
   const [row] = rowsOf<{ r: unknown[] }>(await db.execute(sql`select payments_check_invariants() as r`));
   return row?.r ?? [];

@@ -1,6 +1,6 @@
 // The wallet's public API: balances, grants, the coin history and the expiry job. The rules that
 // must hold under concurrency (spending order, expiry, idempotency) are SQL functions in
-// db/migrations/0002_draw_functions.sql; this file calls them and shapes their answers.
+// modules/wallet/sql/ (applied after the migrations); this file calls them and shapes their answers.
 import { and, desc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
 import { addDays } from 'date-fns';
 import { queryRows, type Database } from '#db/client';

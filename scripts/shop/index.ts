@@ -39,7 +39,7 @@ async function main() {
     process.exitCode = 2;
     return;
   }
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, poolSize: 2 });
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, migrationUrl: config.DATABASE_MIGRATION_URL, dataDir: config.dataDir, poolSize: 2 });
   try {
     await database.migrate();
     // Only a refund talks to a provider; the local stand-ins would not know the shop's payments.

@@ -1,0 +1,89 @@
+-- The shop's invariants across modules (architecture.md), applied last by db/module-sql.ts after
+-- every module's own SQL (docs/decisions/010). It reads the tables of gacha, draw, wallet and
+-- progression and writes nothing.
+
+-- Every invariant of architecture.md that the data can show, as a list of violations (empty = all hold).
+CREATE OR REPLACE FUNCTION shop_check_invariants() RETURNS jsonb
+LANGUAGE sql STABLE AS $$
+  SELECT coalesce(jsonb_agg(v), '[]'::jsonb) FROM (
+    -- lots: claimed + unclaimed = total; a sold-out pack has none left
+    SELECT jsonb_build_object('check', 'lots_total', 'gachaId', g.id, 'total', g.total_lots, 'lots', count(l.position)) AS v
+      FROM gachas g LEFT JOIN gacha_lots l ON l.gacha_id = g.id
+     WHERE g.commitment IS NOT NULL GROUP BY g.id HAVING count(l.position) <> g.total_lots
+    UNION ALL
+    SELECT jsonb_build_object('check', 'sold_out_has_lots', 'gachaId', g.id)
+      FROM gachas g WHERE g.status = 'sold_out'
+       AND EXISTS (SELECT 1 FROM gacha_lots l WHERE l.gacha_id = g.id AND l.draw_id IS NULL)
+    UNION ALL
+    SELECT jsonb_build_object('check', 'empty_pack_on_sale', 'gachaId', g.id)
+      FROM gachas g WHERE g.status = 'on_sale' AND g.commitment IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM gacha_lots l WHERE l.gacha_id = g.id AND l.draw_id IS NULL)
+    UNION ALL
+    -- a claimed lot has exactly one prize, the same draw's, and nothing else claims it
+    SELECT jsonb_build_object('check', 'lot_prize_mismatch', 'gachaId', l.gacha_id, 'position', l.position)
+      FROM gacha_lots l LEFT JOIN prizes p ON p.gacha_id = l.gacha_id AND p.position = l.position
+     WHERE (l.draw_id IS NOT NULL AND (p.id IS NULL OR p.draw_id <> l.draw_id OR p.member_id <> l.member_id))
+        OR (l.draw_id IS NULL AND p.id IS NOT NULL)
+    UNION ALL
+    -- the ラストワン賞: exactly one when a pack with one sold out, otherwise none
+    SELECT jsonb_build_object('check', 'last_one_count', 'gachaId', g.id, 'awarded', count(p.id))
+      FROM gachas g JOIN gacha_tiers t ON t.gacha_id = g.id AND t.is_last_one
+      LEFT JOIN prizes p ON p.tier_id = t.id
+     GROUP BY g.id, g.status HAVING count(p.id) <> CASE WHEN g.status = 'sold_out' THEN 1 ELSE 0 END
+    UNION ALL
+    -- nothing is won after a pack's seed and log were made public
+    SELECT jsonb_build_object('check', 'prize_after_reveal', 'gachaId', g.id, 'prizes', count(*))
+      FROM gachas g JOIN prizes p ON p.gacha_id = g.id
+     WHERE g.revealed_at IS NOT NULL AND p.created_at > g.revealed_at
+     GROUP BY g.id
+    UNION ALL
+    -- a draw: completed ones paid exactly count × price for exactly count lots; refused ones nothing
+    SELECT jsonb_build_object('check', 'draw_mismatch', 'drawId', d.id, 'status', d.status,
+             'lots', (SELECT count(*) FROM prizes p WHERE p.draw_id = d.id AND p.position IS NOT NULL),
+             'paid', (SELECT coalesce(-sum(e.amount), 0) FROM coin_ledger e WHERE e.idem_key = 'draw:' || d.id))
+      FROM draws d
+     WHERE (d.status = 'completed' AND (
+              (SELECT count(*) FROM prizes p WHERE p.draw_id = d.id AND p.position IS NOT NULL) <> d.count
+           OR (SELECT coalesce(-sum(e.amount), 0) FROM coin_ledger e WHERE e.idem_key = 'draw:' || d.id) <> d.cost))
+        OR (d.status = 'refused' AND (
+              EXISTS (SELECT 1 FROM prizes p WHERE p.draw_id = d.id)
+           OR EXISTS (SELECT 1 FROM coin_ledger e WHERE e.idem_key = 'draw:' || d.id)))
+    UNION ALL
+    -- coins: the cached balance equals the ledger and the grants, per kind; nothing negative
+    SELECT jsonb_build_object('check', 'wallet_vs_ledger', 'memberId', w.member_id, 'paid', w.paid, 'free', w.free,
+             'ledgerPaid', coalesce(e.paid, 0), 'ledgerFree', coalesce(e.free, 0),
+             'grantsPaid', coalesce(gr.paid, 0), 'grantsFree', coalesce(gr.free, 0))
+      FROM wallets w
+      LEFT JOIN (SELECT member_id, sum(amount) FILTER (WHERE kind = 'paid') AS paid,
+                        sum(amount) FILTER (WHERE kind = 'free') AS free
+                   FROM coin_ledger GROUP BY member_id) e ON e.member_id = w.member_id
+      LEFT JOIN (SELECT member_id, sum(remaining) FILTER (WHERE kind = 'paid') AS paid,
+                        sum(remaining) FILTER (WHERE kind = 'free') AS free
+                   FROM coin_grants GROUP BY member_id) gr ON gr.member_id = w.member_id
+     WHERE w.paid <> coalesce(e.paid, 0) OR w.free <> coalesce(e.free, 0)
+        OR w.paid <> coalesce(gr.paid, 0) OR w.free <> coalesce(gr.free, 0)
+        OR w.paid < 0 OR w.free < 0
+    UNION ALL
+    SELECT jsonb_build_object('check', 'ledger_without_wallet', 'memberId', e.member_id)
+      FROM (SELECT DISTINCT member_id FROM coin_ledger) e
+     WHERE NOT EXISTS (SELECT 1 FROM wallets w WHERE w.member_id = e.member_id)
+    UNION ALL
+    -- each grant: amount − remaining = what its debits took; its credit entry exists, once
+    SELECT jsonb_build_object('check', 'grant_vs_ledger', 'grantId', gr.id)
+      FROM coin_grants gr
+      LEFT JOIN (SELECT grant_id, sum(amount) FILTER (WHERE amount > 0) AS credited,
+                        count(*) FILTER (WHERE amount > 0) AS credits,
+                        coalesce(-sum(amount) FILTER (WHERE amount < 0), 0) AS debited,
+                        bool_and(kind = (SELECT kind FROM coin_grants x WHERE x.id = grant_id)) AS same_kind
+                   FROM coin_ledger WHERE grant_id IS NOT NULL GROUP BY grant_id) e ON e.grant_id = gr.id
+     WHERE e.grant_id IS NULL OR e.credits <> 1 OR e.credited <> gr.amount
+        OR gr.amount - gr.remaining <> e.debited OR NOT e.same_kind
+    UNION ALL
+    -- experience: 1 exp per coin spent on draws
+    SELECT jsonb_build_object('check', 'exp_vs_draws', 'memberId', m.member_id, 'exp', m.exp, 'spent', coalesce(s.spent, 0))
+      FROM member_progress m
+      LEFT JOIN (SELECT member_id, sum(cost) AS spent FROM draws WHERE status = 'completed' GROUP BY member_id) s
+        ON s.member_id = m.member_id
+     WHERE m.exp <> coalesce(s.spent, 0)
+  ) violations
+$$;

@@ -1,0 +1,79 @@
+-- The gacha module's SQL over its lots: the only code that takes positions from a pack's sequence,
+-- locks and claims lots and marks a pack sold out. draw_execute (modules/draw/sql) calls these inside
+-- its own transaction, in the lock order of docs/decisions/006: the member's wallet → the pack row
+-- (only at the end of a pack) → lots. Applied after the migrations by db/module-sql.ts.
+
+-- A pack's terms as a draw needs them (read-only; the planner inlines it).
+CREATE OR REPLACE FUNCTION gacha_draw_terms(p_gacha text)
+RETURNS TABLE (id text, no int, status text, price_per_draw int, total_lots int, draw_options int[],
+  per_member_limit int, min_rank smallint, sale_starts_at timestamptz, sale_ends_at timestamptz)
+LANGUAGE sql STABLE AS $$
+  SELECT g.id, g.no, g.status, g.price_per_draw, g.total_lots, g.draw_options, g.per_member_limit, g.min_rank,
+         g.sale_starts_at, g.sale_ends_at
+    FROM gachas g WHERE g.id = p_gacha
+$$;
+
+-- Normal mode (measured in docs/research/2026-11-21-draw-mechanisms.md): p_count positions from the
+-- pack's own sequence (no hot row), their lots locked NOWAIT. Returns the positions, or NULL when
+-- the sequence has run out (this draw might be the pack's last: the caller takes
+-- gacha_lock_final_lots). Raises 40001 (or 55P03 from NOWAIT) when a lot was taken meanwhile, the
+-- pack reached its end or left the sale: the caller retries the whole call.
+CREATE OR REPLACE FUNCTION gacha_reserve_lots(p_gacha text, p_no int, p_total int, p_count int) RETURNS int[]
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_seq regclass := format('gacha_pos_%s', p_no)::regclass;
+  v_want int[]; v_pos int[];
+BEGIN
+  IF coalesce(pg_sequence_last_value(v_seq), 0) + p_count > p_total THEN
+    RETURN NULL;
+  END IF;
+  SELECT array_agg(nextval(v_seq)::int) INTO v_want FROM generate_series(1, p_count);
+  IF (SELECT max(x) FROM unnest(v_want) x) > p_total THEN
+    RETURN NULL;
+  END IF;
+  -- By primary key (not the partial index, whose statistics lag behind a fresh pack); a lot
+  -- already claimed is locked too but not counted, and the draw retries.
+  SELECT array_agg(s.position ORDER BY s.position) FILTER (WHERE s.draw_id IS NULL) INTO v_pos FROM (
+    SELECT l.position, l.draw_id FROM gacha_lots l
+     WHERE l.gacha_id = p_gacha AND l.position = ANY (v_want)
+     ORDER BY l.position FOR UPDATE NOWAIT) s;
+  -- With the lots locked: still ours, the pack not at its end, and not ended meanwhile (endPack
+  -- locks every unclaimed lot, so it either waits for this draw or this draw sees it).
+  IF coalesce(cardinality(v_pos), 0) < p_count
+     OR coalesce(pg_sequence_last_value(v_seq), 0) >= p_total
+     OR (SELECT g.status FROM gachas g WHERE g.id = p_gacha) <> 'on_sale' THEN
+    RAISE EXCEPTION 'draw: retry at the end of the pack' USING ERRCODE = '40001';
+  END IF;
+  RETURN v_pos;
+END $$;
+
+-- The end of a pack: draws serialise on the pack row, then lock every lot still unclaimed (waiting
+-- for claims in flight to commit). Answers the status seen under the lock (a pack may have sold
+-- out or ended while this draw waited) and, when on sale, the unclaimed positions in order.
+CREATE OR REPLACE FUNCTION gacha_lock_final_lots(p_gacha text, OUT pack_status text, OUT unclaimed int[])
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM 1 FROM gachas g WHERE g.id = p_gacha FOR NO KEY UPDATE;
+  SELECT g.status INTO pack_status FROM gachas g WHERE g.id = p_gacha;
+  IF pack_status <> 'on_sale' THEN
+    RETURN;
+  END IF;
+  SELECT array_agg(s.position ORDER BY s.position) INTO unclaimed FROM (
+    SELECT l.position FROM gacha_lots l WHERE l.gacha_id = p_gacha AND l.draw_id IS NULL
+     ORDER BY l.position FOR UPDATE) s;
+END $$;
+
+-- Claims locked lots for a draw (a lot is claimed once and never released); answers each lot's tier.
+CREATE OR REPLACE FUNCTION gacha_claim_lots(p_gacha text, p_positions int[], p_draw uuid, p_member text)
+RETURNS TABLE (lot_position int, lot_tier_id text)
+LANGUAGE sql AS $$
+  UPDATE gacha_lots SET draw_id = p_draw, member_id = p_member
+   WHERE gacha_id = p_gacha AND position = ANY (p_positions)
+  RETURNING position, tier_id
+$$;
+
+-- The draw that took the final lot closes the pack: sold out, nothing left, the seed public from p_at.
+CREATE OR REPLACE FUNCTION gacha_mark_sold_out(p_gacha text, p_at timestamptz) RETURNS void
+LANGUAGE sql AS $$
+  UPDATE gachas SET status = 'sold_out', remaining_lots = 0, sold_out_at = p_at, revealed_at = p_at WHERE id = p_gacha
+$$;

@@ -1,0 +1,59 @@
+-- The wallet's spending: lock the wallet, expire what is due, spend free coins first (docs/decisions/007).
+-- Every function takes p_now so tests can move time (NULL = now()). Lock order everywhere: the
+-- member's wallet row first, then grants. Lifetimes are never decided here: callers pass the expiry
+-- (server/config.ts). Applied after the migrations by db/module-sql.ts (docs/decisions/010).
+
+-- Locks the wallet, expires what is due and returns the spendable balance (0 without a wallet).
+CREATE OR REPLACE FUNCTION wallet_lock_available(p_member text, p_now timestamptz) RETURNS int
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_now timestamptz := coalesce(p_now, now());
+  w record;
+BEGIN
+  SELECT paid, free INTO w FROM wallets WHERE member_id = p_member FOR UPDATE;
+  IF NOT FOUND THEN RETURN 0; END IF;
+  IF EXISTS (SELECT 1 FROM coin_grants WHERE member_id = p_member AND remaining > 0 AND expires_at <= v_now) THEN
+    PERFORM wallet_expire_member(p_member, v_now);
+    SELECT paid, free INTO w FROM wallets WHERE member_id = p_member;
+  END IF;
+  RETURN w.paid + w.free;
+END $$;
+
+-- Spends p_amount: free coins first, soonest expiry first; then paid coins, oldest first. One ledger
+-- entry per grant touched. The caller holds the wallet lock (wallet_lock_available) and has checked
+-- the balance; a shortfall here is a broken invariant and aborts the transaction.
+CREATE OR REPLACE FUNCTION wallet_spend(p_member text, p_amount int, p_reason text, p_counter text,
+  p_idem text, p_ref text, p_now timestamptz) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_now timestamptz := coalesce(p_now, now());
+  w record; g record; v_left int := p_amount; v_take int; v_seq int := 0;
+  v_paid_spent int := 0; v_free_spent int := 0;
+BEGIN
+  SELECT paid, free INTO w FROM wallets WHERE member_id = p_member FOR UPDATE;
+  IF NOT FOUND OR w.paid + w.free < p_amount THEN
+    RAISE EXCEPTION 'invariant: spend of % exceeds the wallet', p_amount USING ERRCODE = 'P0001';
+  END IF;
+  FOR g IN SELECT id, kind, remaining FROM coin_grants
+            WHERE member_id = p_member AND remaining > 0 AND expires_at > v_now
+            ORDER BY (kind = 'paid'), CASE WHEN kind = 'free' THEN expires_at END, granted_at, id
+            FOR UPDATE LOOP
+    EXIT WHEN v_left = 0;
+    v_take := least(g.remaining, v_left);
+    UPDATE coin_grants SET remaining = remaining - v_take WHERE id = g.id;
+    IF g.kind = 'paid' THEN
+      w.paid := w.paid - v_take; v_paid_spent := v_paid_spent + v_take;
+    ELSE
+      w.free := w.free - v_take; v_free_spent := v_free_spent + v_take;
+    END IF;
+    INSERT INTO coin_ledger (member_id, kind, amount, counter_account, reason, idem_key, seq, grant_id, ref, paid_after, free_after, created_at)
+    VALUES (p_member, g.kind, -v_take, p_counter, p_reason, p_idem, v_seq, g.id, p_ref, w.paid, w.free, v_now);
+    v_seq := v_seq + 1;
+    v_left := v_left - v_take;
+  END LOOP;
+  IF v_left > 0 THEN
+    RAISE EXCEPTION 'invariant: grants hold % coins less than the wallet', v_left USING ERRCODE = 'P0001';
+  END IF;
+  UPDATE wallets SET paid = w.paid, free = w.free, updated_at = v_now WHERE member_id = p_member;
+  RETURN jsonb_build_object('paidSpent', v_paid_spent, 'freeSpent', v_free_spent, 'paid', w.paid, 'free', w.free);
+END $$;
