@@ -42,6 +42,7 @@ const everywhere = [
   { regex: String.raw`^(\.\.?/)+(.+/)?modules/`, message: "Import a module through its door: '#modules/<name>' (index.ts), not a path into its folder." },
   { regex: String.raw`^(\.\.?/)+(.+/)?devtools/`, message: 'Development stand-ins are loaded only with a dynamic import on the sandbox path.' },
   { regex: String.raw`^#devtools/`, message: 'Development stand-ins are loaded only with a dynamic import on the sandbox path.' },
+  { regex: String.raw`^(\.\./){3}`, message: 'Use an alias (#modules/…, #db/…, #server/…, #tests/…, #scripts/…, ~/…) instead of climbing three folders.' },
 ];
 const noSchema = { regex: String.raw`^#db/schema$|^(\.\.?/)+(.+/)?db/schema$`, message: "Tables are private to their module: call the module's functions ('#modules/<name>'). Only db/client, tests and benchmarks read the gathered schema." };
 const noTestKit = { regex: String.raw`^#tests/|(^|/)testing$`, message: 'Test kits (tests/support, testing.ts) are for tests and benchmarks only.' };

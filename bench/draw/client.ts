@@ -154,7 +154,7 @@ export async function runBounded<T, R>(items: readonly T[], concurrency: number,
 }
 
 /** A small deterministic generator (the demo art's mulberry32) so a storm's mix can be replayed. */
-export { mulberry32 as seededRandom } from '../../scripts/generate-demo-art';
+export { mulberry32 as seededRandom } from '#scripts/generate-demo-art';
 
 export const percentile = (sorted: readonly number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
 

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { demoArtFiles } from '../../scripts/generate-demo-art';
-import { DEMO_CARDS } from '../../db/demo/cards';
+import { demoArtFiles } from '#scripts/generate-demo-art';
+import { DEMO_CARDS } from '#db/demo/cards';
 import { createImageRoute } from './index';
 
 const publicDir = path.resolve(import.meta.dirname, '..', '..', 'public');

@@ -6,10 +6,10 @@ import { createApiV1 } from './index';
 import { defineOperation } from './registry';
 import { gachaSchema, genreSchema } from './catalogue';
 import { createApiTestServices, requestJson, signUpTestMember, TEST_ORIGIN } from './testing';
-import { createServerApp } from '../../app';
+import { createServerApp } from '#server/app';
 import { DEMO_PACKS } from '#db/demo/seed';
 import { listGachas } from '#modules/gacha';
-import type { ShopServices } from '../../services';
+import type { ShopServices } from '#server/services';
 
 const whoAmI = defineOperation({
   operationId: 'getTestMe',

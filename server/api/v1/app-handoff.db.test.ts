@@ -6,7 +6,7 @@ import { like } from 'drizzle-orm';
 import { createApiV1 } from './index';
 import { createApiTestServices, requestJson, signUpTestMember } from './testing';
 import { verifications } from '#db/schema';
-import type { ShopServices } from '../../services';
+import type { ShopServices } from '#server/services';
 
 const LIMIT = 4;
 let services: ShopServices;

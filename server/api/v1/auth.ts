@@ -1,7 +1,7 @@
 // The signed-in member of an API request: better-auth's session from the cookie, or the same
 // session carried as `Authorization: Bearer <session cookie value>` by the native app.
-import type { SessionMember } from '../../../app/context';
-import type { ShopServices } from '../../services';
+import type { SessionMember } from '~/context';
+import type { ShopServices } from '#server/services';
 import { memberOfSessionToken, toSessionMember, verifySignedToken } from '#modules/identity/server';
 
 export type { SessionMember };

@@ -2,8 +2,8 @@
 // Mounted in server/app.ts with app.route('/api/v1', createApiV1(services)).
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { apiError } from '../../api-error';
-import type { ShopServices } from '../../services';
+import { apiError } from '#server/api-error';
+import type { ShopServices } from '#server/services';
 import { defineOperation, mountOperations, type ApiEnv, type ApiOperation } from './registry';
 import { buildOpenApiDocument, renderReferencePage, type OpenApiDocument } from './openapi';
 import { catalogueOperations } from './catalogue';

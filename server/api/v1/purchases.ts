@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { apiSchema, defineOperation } from './registry';
 import { ApiError, decodeCursor, encodeCursor, isoDateTime, pageOf, pageQuery } from './http';
-import type { ShopServices } from '../../services';
+import type { ShopServices } from '#server/services';
 import {
   declareAge, getOrder, getPurchaseStanding, listCoinPacks, listOrders, METHOD_ORDER, PAYMENT_METHOD_INFO, PurchaseRefused,
   startCheckout, syncOrder, DEFAULT_PAYMENT_RULES, orderStatuses, PAYMENT_METHODS,

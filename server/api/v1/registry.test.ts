@@ -8,7 +8,7 @@ import { createApiV1 } from './index';
 import { defineOperation, type ApiOperation } from './registry';
 import { ApiError } from './http';
 import { requestJson, stubServices } from './testing';
-import type { ShopServices } from '../../services';
+import type { ShopServices } from '#server/services';
 
 const seen: { idempotencyKey?: string | null; body?: unknown; query?: unknown; params?: unknown; headers?: unknown } = {};
 

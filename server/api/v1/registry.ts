@@ -3,8 +3,8 @@
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { apiError } from '../../api-error';
-import type { ShopServices } from '../../services';
+import { apiError } from '#server/api-error';
+import type { ShopServices } from '#server/services';
 import { resolveMember, isStaff, sessionTokenOf, type SessionMember } from './auth';
 import { ApiError, JAPANESE_PARSE, fieldMessages, readIdempotencyKey, validationFailed } from './http';
 

@@ -8,11 +8,11 @@ import type { Hono } from 'hono';
 import { createTestDatabase } from '#tests/database';
 import { openDatabase } from '#db/client';
 import { loadDemoDataOnce } from '#db/demo/seed';
-import { loadConfig } from '../../config';
-import { createLogger } from '../../logger';
+import { loadConfig } from '#server/config';
+import { createLogger } from '#server/logger';
 import { createShopAuth } from '#modules/identity/server';
 import { users } from '#db/schema';
-import type { ShopServices } from '../../services';
+import type { ShopServices } from '#server/services';
 
 export const TEST_ORIGIN = 'http://shop.test';
 const TEST_SECRET = 'api-v1-test-secret-api-v1-test-secret-0123';
