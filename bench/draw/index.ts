@@ -20,7 +20,7 @@ import { createTestDatabase } from '#tests/database';
 import { startInstances, type ShopCluster } from '#tests/instances';
 import { createSessionMembers, totalCredited } from '#tests/members';
 import { publishLoadPack } from '#tests/fixtures';
-import { openDatabase, type DatabaseHandle } from '#db/client';
+import { openDatabase, queryRows, type DatabaseHandle } from '#db/client';
 import { checkInvariants } from '#modules/wallet';
 import { seededRandom } from './client';
 import { CpuMeter } from './cpu';
@@ -82,7 +82,7 @@ async function pgbench(databaseUrl: string, args: string[], logDir: string) {
 
 const publishBenchPack = (handle: DatabaseHandle, id: string, lots: number) => publishLoadPack(handle.db, { id, lots, price: PRICE, name: 'ベンチ' });
 
-const rowsOf = async <T>(handle: DatabaseHandle, query: ReturnType<typeof sql>) => ((await handle.db.execute(query)) as unknown as { rows: T[] }).rows;
+const rowsOf = <T>(handle: DatabaseHandle, query: ReturnType<typeof sql>) => queryRows<T>(handle.db, query);
 
 async function packState(handle: DatabaseHandle, gachaId: string) {
   const [row] = await rowsOf<{ status: string; total: number; claimed: string; distinct: string; last_one: string }>(handle, sql`

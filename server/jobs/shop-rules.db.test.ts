@@ -3,6 +3,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { queryRows } from '#db/client';
 import { useTestDatabase } from '#tests/use-test-database';
 import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
 import { createJobRunner, registerShopJobs, type JobRunner } from './index';
@@ -34,8 +35,7 @@ afterAll(async () => {
 
 describe('the shop rule jobs', () => {
   it('are scheduled in pg-boss', async () => {
-    const result = await handle.db.execute(sql`select name from pgboss.schedule order by name`);
-    const names = (result as unknown as { rows: { name: string }[] }).rows.map((r) => r.name);
+    const names = (await queryRows<{ name: string }>(handle.db, sql`select name from pgboss.schedule order by name`)).map((r) => r.name);
     expect(names).toEqual(expect.arrayContaining(['wallet.expire-coins', 'prizes.auto-convert', 'gacha.sale-windows', 'api.forget-idempotency-keys', 'gacha.refresh-remaining', 'payments.process-events', 'payments.expire-orders']));
   });
 

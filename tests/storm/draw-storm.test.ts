@@ -15,7 +15,7 @@ import { startInstances, STORM_AUTH_SECRET, type ShopCluster } from '#tests/inst
 import { createSessionMembers, totalCredited, type SessionMember } from '#tests/members';
 import { publishLoadPack } from '#tests/fixtures';
 import { createDrawClient, runBounded, seededRandom, tally, type DrawCall, type DrawClient, type DrawReply } from '../../bench/draw/client';
-import { openDatabase, type DatabaseHandle } from '#db/client';
+import { openDatabase, queryRows, type DatabaseHandle } from '#db/client';
 import { checkInvariants } from '#modules/wallet';
 
 const database = await createTestDatabase('storm');
@@ -35,7 +35,7 @@ let handle: DatabaseHandle | undefined;
 let client: DrawClient | undefined;
 let members: SessionMember[] = [];
 
-const rows = async <T>(query: ReturnType<typeof sql>): Promise<T[]> => ((await handle!.db.execute(query)) as unknown as { rows: T[] }).rows;
+const rows = <T>(query: ReturnType<typeof sql>): Promise<T[]> => queryRows<T>(handle!.db, query);
 const one = async <T>(query: ReturnType<typeof sql>): Promise<T> => (await rows<T>(query))[0]!;
 
 /** A published pack of `lots` lots in tiers S/A/B/C plus a ラストワン賞, draws of 1 or 10. */

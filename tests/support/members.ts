@@ -5,7 +5,7 @@
 // signCookieValue); server/api/v1/auth.ts hands it to better-auth as the session cookie.
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Database } from '#db/client';
+import { queryRows, type Database } from '#db/client';
 import { sessions, users } from '#db/schema';
 import { grantCoins } from '#modules/wallet';
 
@@ -60,6 +60,6 @@ export async function createSessionMembers(
 
 /** Sum of every credit ever made (positive ledger amounts), for the coin-conservation check. */
 export async function totalCredited(db: Database): Promise<number> {
-  const result = await db.execute(sql`select coalesce(sum(amount), 0)::bigint as n from coin_ledger where amount > 0`);
-  return Number((result as unknown as { rows: { n: string }[] }).rows[0]!.n);
+  const [row] = await queryRows<{ n: string }>(db, sql`select coalesce(sum(amount), 0)::bigint as n from coin_ledger where amount > 0`);
+  return Number(row!.n);
 }
