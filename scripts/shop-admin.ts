@@ -12,7 +12,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { and, desc, eq, or } from 'drizzle-orm';
+import { eq, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { loadConfig, ConfigError } from '../server/config';
 import { createLogger } from '../server/logger';
@@ -22,7 +22,7 @@ import { users, sessions } from '../modules/identity/schema';
 import { createPack, publishPack, endPack, getPackReveal, PackAdminError, packDefinitionSchema } from '../modules/gacha/admin';
 import { grantCoins, checkInvariants, IdempotencyKeyConflict } from '../modules/wallet';
 import {
-  baseDateBefore, checkPaymentInvariants, clearPurchaseHold, coinPacks, declareAge, orderStatuses, paymentOrders, refundOrder, unusedPaidBalanceReport,
+  baseDateBefore, checkPaymentInvariants, clearPurchaseHold, declareAge, listAllCoinPacks, listOrdersForOperator, orderStatuses, refundOrder, saveCoinPack, unusedPaidBalanceReport,
   PurchaseRefused, type PaymentGateway,
 } from '../modules/payments';
 
@@ -165,7 +165,7 @@ export async function runAdminCommand(db: Database, argv: string[], out: (line: 
       return;
     }
     case 'coinpacks:list': {
-      for (const pack of await db.select().from(coinPacks).orderBy(coinPacks.sortOrder)) out(JSON.stringify(pack));
+      for (const pack of await listAllCoinPacks(db)) out(JSON.stringify(pack));
       return;
     }
     case 'coinpacks:set': {
@@ -176,7 +176,7 @@ export async function runAdminCommand(db: Database, argv: string[], out: (line: 
       const row = { id: parsed.data.id, name: parsed.data.name, priceJpy: parsed.data.price, paidCoins: parsed.data.paid, bonusCoins: parsed.data.bonus,
         firstPurchaseOnly: Boolean(values.first), badge: values.badge?.trim() || null, sortOrder: parsed.data.sort, active: !values.inactive };
       // Orders copy the pack's numbers when they are made, so editing a pack never changes a purchase.
-      await db.insert(coinPacks).values(row).onConflictDoUpdate({ target: coinPacks.id, set: row });
+      await saveCoinPack(db, row);
       out(JSON.stringify(row));
       return;
     }
@@ -186,12 +186,7 @@ export async function runAdminCommand(db: Database, argv: string[], out: (line: 
       const count = z.coerce.number().int().min(1).max(1000).safeParse(values.count ?? '50');
       if (!count.success) throw new UsageError('--count は1〜1000の整数です。');
       const member = values.member ? await findMember(db, values.member) : null;
-      const conditions = [
-        ...(status ? [eq(paymentOrders.status, status as (typeof orderStatuses)[number])] : []),
-        ...(member ? [eq(paymentOrders.memberId, member.id)] : []),
-      ];
-      const rows = await db.select().from(paymentOrders).where(conditions.length ? and(...conditions) : undefined)
-        .orderBy(desc(paymentOrders.createdAt)).limit(count.data);
+      const rows = await listOrdersForOperator(db, { status: status as (typeof orderStatuses)[number] | undefined, memberId: member?.id, limit: count.data });
       for (const row of rows) {
         out(JSON.stringify({ id: row.id, receiptNo: row.receiptNo, member: row.memberId, status: row.status, method: row.method, amountJpy: row.amountJpy,
           paidCoins: row.paidCoins, bonusCoins: row.bonusCoins + row.rankBonusCoins, failureReason: row.failureReason, unrecoveredCoins: row.unrecoveredCoins,

@@ -13,9 +13,13 @@ import { coinPacks, paymentEvents, paymentOrders, purchaseProfiles, type OrderSt
 import { PAYMENT_METHOD_INFO, isPaymentMethod, purchaseEventLabel, type PaymentMethod } from './methods';
 import { ProviderError, WebhookRejected, type PaymentProvider, type ProviderPayment, type WebhookRequest } from './providers/types';
 
-export { coinPacks, paymentOrders, paymentEvents, purchaseProfiles, sandboxPayments, orderStatuses, type OrderStatus } from './schema';
+export { orderStatuses, type OrderStatus } from './schema';
 export * from './methods';
 export { ProviderError, WebhookRejected, type PaymentProvider, type ProviderPayment } from './providers/types';
+export {
+  PAYMENT_PROVIDERS, ProviderSettingsError,
+  type PaymentProviderDescriptor, type PaymentSettings, type ProviderLog, type ProviderPageSources, type ProviderSetup,
+} from './providers';
 
 const TOKYO = 'Asia/Tokyo';
 
@@ -863,6 +867,43 @@ export async function unusedPaidBalanceReport(db: Database, baseDate: string): P
 export async function checkPaymentInvariants(db: Database): Promise<unknown[]> {
   const [row] = rowsOf<{ r: unknown[] }>(await db.execute(sql`select payments_check_invariants() as r`));
   return row?.r ?? [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operators (npm run shop): the coin packs as stored, and orders across members
+
+/** A coin pack as stored (read model for operators; the shop's pages use listCoinPacks). */
+export type CoinPackRecord = typeof coinPacks.$inferSelect;
+/** What an operator sets on a coin pack (coinpacks:set). */
+export type CoinPackDefinition = typeof coinPacks.$inferInsert;
+/** An order as stored (read model for operators: ids, amounts, status, credit and reversal records). */
+export type PaymentOrderRecord = typeof paymentOrders.$inferSelect;
+
+/** Every coin pack, active or not, in the shop's order. @example for (const pack of await listAllCoinPacks(db)) … */
+export async function listAllCoinPacks(db: Database): Promise<CoinPackRecord[]> {
+  return db.select().from(coinPacks).orderBy(asc(coinPacks.sortOrder));
+}
+
+/**
+ * Creates or replaces a coin pack. Orders copy the pack's numbers when they are made, so editing a pack
+ * never changes a purchase.
+ * @example await saveCoinPack(db, { id: 'coin-500', name: '500コイン', priceJpy: 500, paidCoins: 500, bonusCoins: 0 })
+ */
+export async function saveCoinPack(db: Database, pack: CoinPackDefinition): Promise<void> {
+  await db.insert(coinPacks).values(pack).onConflictDoUpdate({ target: coinPacks.id, set: pack });
+}
+
+/**
+ * Orders newest first, optionally of one status and/or one member (operators: orders:list).
+ * @example const waiting = await listOrdersForOperator(db, { status: 'review', limit: 50 })
+ */
+export async function listOrdersForOperator(db: Database, filter: { status?: OrderStatus; memberId?: string; limit: number }): Promise<PaymentOrderRecord[]> {
+  const conditions = [
+    ...(filter.status ? [eq(paymentOrders.status, filter.status)] : []),
+    ...(filter.memberId ? [eq(paymentOrders.memberId, filter.memberId)] : []),
+  ];
+  return db.select().from(paymentOrders).where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(paymentOrders.createdAt)).limit(filter.limit);
 }
 
 /** Demo and first-run coin packs: ¥500 to ¥100,000. */
