@@ -54,6 +54,7 @@ export type PurchaseRefusalCode =
   | 'METHOD_UNAVAILABLE'
   | 'PURCHASE_HOLD'
   | 'ORDER_KEY_CONFLICT'
+  | 'IDEMPOTENCY_KEY_REUSED'
   | 'CHECKOUT_IN_PROGRESS'
   | 'QUOTE_CHANGED'
   | 'PROVIDER_UNAVAILABLE';
@@ -350,7 +351,7 @@ export interface CheckoutStarted {
 export async function startCheckout(db: Database, gateway: PaymentGateway, input: StartCheckoutInput, rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES, now = new Date()): Promise<CheckoutStarted> {
   const orderId = input.orderKey ?? randomUUID();
   const existing = await findOrder(db, orderId);
-  if (existing) return replayCheckout(existing, input.memberId);
+  if (existing) return replayCheckout(existing, input);
 
   const channel = input.channel ?? 'web';
   const createdFresh = await db.transaction(async (tx) => {
@@ -384,7 +385,7 @@ export async function startCheckout(db: Database, gateway: PaymentGateway, input
     return { order: order!, fresh: true };
   });
   // Another press got there first: its checkout, or (still opening) a request to wait a moment.
-  if (!createdFresh.fresh) return replayCheckout(createdFresh.order, input.memberId);
+  if (!createdFresh.fresh) return replayCheckout(createdFresh.order, input);
   const created = createdFresh.order;
 
   const provider = gateway.providers[created.method as PaymentMethod]!;
@@ -411,8 +412,16 @@ export async function startCheckout(db: Database, gateway: PaymentGateway, input
 
 const orderKeyConflict = () => new PurchaseRefused('ORDER_KEY_CONFLICT', 'この購入手続きは無効です。コインショップからやり直してください。', 409);
 
-function replayCheckout(order: typeof paymentOrders.$inferSelect, memberId: string): CheckoutStarted {
-  if (order.memberId !== memberId) throw orderKeyConflict();
+/**
+ * A second request with an order key that already made an order: the same checkout again when it asks
+ * for the same thing (a double press, a retried request); refused when it asks for another pack, method
+ * or channel, since answering the first order would make the member pay for what they did not choose.
+ */
+function replayCheckout(order: typeof paymentOrders.$inferSelect, input: StartCheckoutInput): CheckoutStarted {
+  if (order.memberId !== input.memberId) throw orderKeyConflict();
+  if (order.coinPackId !== input.packId || order.method !== input.method || order.channel !== (input.channel ?? 'web')) {
+    throw new PurchaseRefused('IDEMPOTENCY_KEY_REUSED', '同じリクエストキーが別の内容で使われています。新しいキーでやり直してください。', 409, { orderId: order.id });
+  }
   if (order.status === 'pending' && !order.checkoutUrl && order.failureReason === null) {
     throw new PurchaseRefused('CHECKOUT_IN_PROGRESS', 'お支払いページを準備しています。数秒後にもう一度お試しください。', 409, { orderId: order.id });
   }
