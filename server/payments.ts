@@ -130,7 +130,7 @@ export function createWebhookRoutes(options: { db: Database; payments: PaymentSe
     }
     const rawBody = await c.req.text();
     try {
-      const { stored, duplicates, reply } = await receiveWebhook(db, payments.gateway, provider, { headers: c.req.raw.headers, rawBody });
+      const { stored, duplicates, reply } = await receiveWebhook(db, payments.gateway, provider, { url: c.req.url, headers: c.req.raw.headers, rawBody });
       if (stored.length > 0) {
         void processPaymentEvents(db, payments.gateway, { ids: stored, rules: payments.rules })
           .catch((error) => logger.warn({ err: error, provider }, 'payment event processing failed; the sweep job retries'));

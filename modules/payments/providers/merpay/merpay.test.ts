@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createMerpayProvider } from './merpay';
+import { callbackToken, createMerpayProvider } from './merpay';
 import { ProviderError, WebhookRejected } from '../types';
 import type { CheckoutRequest, OrderRef, PaymentProvider, VerifiedWebhookEvent } from '../types';
 import { startMerpayStandin } from '#devtools/standins/merpay';
@@ -33,7 +33,7 @@ const receiver = createServer((req, res) => {
       answer = { error: { code: 'WEBHOOK_REJECTED' } };
     } else {
       try {
-        events = await merpay.verifyWebhook({ headers, rawBody });
+        events = await merpay.verifyWebhook({ url: `http://127.0.0.1${req.url}`, headers, rawBody });
         status = events[0]?.reply?.status ?? 200;
         answer = events[0]?.reply ? events[0].reply.json : { received: events.length };
       } catch (error) {
@@ -122,8 +122,9 @@ describe('merpay checkout', () => {
       isFixedShippingFee: false,
       fixedShippingFee: 0,
       shippingFeeUrl: '',
-      confirmUrl: `${webhookUrl}?kind=confirm`,
-      completionUrl: `${webhookUrl}?kind=completion`,
+      // The callback token rides on both URLs: only Merpay learns them.
+      confirmUrl: `${webhookUrl}?kind=confirm&token=${callbackToken(CREDS.clientSecret, req.orderId, 1500)}`,
+      completionUrl: `${webhookUrl}?kind=completion&token=${callbackToken(CREDS.clientSecret, req.orderId, 1500)}`,
       cancelUrl: req.cancelUrl,
       returnUrl: `${req.returnUrl}&merpay_order=${req.orderId}&merpay_amount=1500`,
       paymentContractType: 1,
@@ -150,8 +151,8 @@ describe('merpay checkout', () => {
     // Merpay waited on the confirm and carried on only because the shop said yes.
     const sent = callbacksOf(start.providerRef);
     expect(sent.map((c) => [c.kind, c.status, c.answer])).toEqual([['confirm', 200, '{}'], ['completion', 200, '{}']]);
-    expect(JSON.parse(sent[0]!.body)).toEqual({ url: `${webhookUrl}?kind=confirm`, transactionId: start.providerRef, orderId: req.orderId, amount: 1000, shippingFee: 0 });
-    expect(JSON.parse(sent[1]!.body)).toMatchObject({ url: `${webhookUrl}?kind=completion`, transactionId: start.providerRef, orderId: req.orderId, amount: 1000, inquiryCode: expect.any(String) });
+    expect(JSON.parse(sent[0]!.body)).toEqual({ url: `${webhookUrl}?kind=confirm&token=${callbackToken(CREDS.clientSecret, req.orderId, 1000)}`, transactionId: start.providerRef, orderId: req.orderId, amount: 1000, shippingFee: 0 });
+    expect(JSON.parse(sent[1]!.body)).toMatchObject({ url: `${webhookUrl}?kind=completion&token=${callbackToken(CREDS.clientSecret, req.orderId, 1000)}`, transactionId: start.providerRef, orderId: req.orderId, amount: 1000, inquiryCode: expect.any(String) });
     const events = deliveriesOf(start.providerRef).flatMap((d) => d.events);
     expect(events).toEqual([
       { eventId: `confirm:${start.providerRef}`, type: 'confirm', orderId: req.orderId, providerRef: start.providerRef, hint: 'pending', reply: { status: 200, json: {} } },
@@ -270,22 +271,40 @@ describe('merpay refund', () => {
 });
 
 describe('merpay callbacks', () => {
+  // Bodies as Merpay sends them to the URLs given at creation (with their token, unless told otherwise):
+  // the checks behind the token still hold when someone knows it.
+  const tokenOf = (orderId: string, amount: number) => callbackToken(CREDS.clientSecret, orderId, amount);
   const confirmBody = (transactionId: string, orderId: string, amount: number, extra: Record<string, unknown> = {}) =>
-    JSON.stringify({ url: `${webhookUrl}?kind=confirm`, transactionId, orderId, amount, shippingFee: 0, ...extra });
+    JSON.stringify({ url: `${webhookUrl}?kind=confirm&token=${tokenOf(orderId, amount)}`, transactionId, orderId, amount, shippingFee: 0, ...extra });
   const completionBody = (transactionId: string, orderId: string, amount: number) =>
-    JSON.stringify({ url: `${webhookUrl}?kind=completion`, transactionId, orderId, orderName: 'x', inquiryCode: '123', amount, shippingFee: 0, paymentContractType: 1, buyer: null, deliveryAddress: null });
-  const verify = (rawBody: string) => merpay.verifyWebhook({ headers: new Headers({ 'content-type': 'application/json' }), rawBody });
+    JSON.stringify({ url: `${webhookUrl}?kind=completion&token=${tokenOf(orderId, amount)}`, transactionId, orderId, orderName: 'x', inquiryCode: '123', amount, shippingFee: 0, paymentContractType: 1, buyer: null, deliveryAddress: null });
+  const verify = (rawBody: string, url?: string) => merpay.verifyWebhook({ url, headers: new Headers({ 'content-type': 'application/json' }), rawBody });
 
   it('accepts a genuine confirm before payment and a genuine completion after it, also without ?kind=', async () => {
     const { req, start } = await started(1100);
     const [confirm] = await verify(confirmBody(start.providerRef, req.orderId, 1100));
     expect(confirm).toMatchObject({ type: 'confirm', hint: 'pending', reply: { status: 200, json: {} } });
     // The body's shape tells the kind when the URL does not.
-    const [alsoConfirm] = await verify(JSON.stringify({ transactionId: start.providerRef, orderId: req.orderId, amount: 1100, shippingFee: 0 }));
+    const [alsoConfirm] = await verify(JSON.stringify({ transactionId: start.providerRef, orderId: req.orderId, amount: 1100, shippingFee: 0 }), `${webhookUrl}?token=${tokenOf(req.orderId, 1100)}`);
     expect(alsoConfirm?.type).toBe('confirm');
     await standin.approve(start.providerRef);
-    const [completion] = await verify(JSON.stringify({ ...JSON.parse(completionBody(start.providerRef, req.orderId, 1100)), url: undefined }));
+    const [completion] = await verify(JSON.stringify({ ...JSON.parse(completionBody(start.providerRef, req.orderId, 1100)), url: undefined }), `${webhookUrl}?token=${tokenOf(req.orderId, 1100)}`);
     expect(completion).toMatchObject({ type: 'completion', hint: 'paid', orderId: req.orderId, providerRef: start.providerRef });
+  });
+
+  it('rejects a callback without the token of the URL given to Merpay, though every field in it is true', async () => {
+    const { req, start } = await started(1000);
+    const forged = (token: string | null) => JSON.stringify({
+      url: `${webhookUrl}?kind=confirm${token === null ? '' : `&token=${token}`}`, transactionId: start.providerRef, orderId: req.orderId, amount: 1000, shippingFee: 0,
+    });
+    expect((await rejection(verify(forged(null)))).status).toBe(401);
+    expect((await rejection(verify(forged('x'.repeat(43))))).status).toBe(401);
+    // A token for another order or amount is not this callback's.
+    expect((await rejection(verify(forged(tokenOf(randomUUID(), 1000))))).status).toBe(401);
+    expect((await rejection(verify(forged(tokenOf(req.orderId, 999))))).status).toBe(401);
+    // Nor is the right token under another client secret.
+    expect((await rejection(verify(forged(callbackToken('another-secret', req.orderId, 1000))))).status).toBe(401);
+    await expect(verify(forged(tokenOf(req.orderId, 1000)))).resolves.toHaveLength(1);
   });
 
   it('rejects forged callbacks: unknown transaction, wrong amount, wrong order, no payment, not ours', async () => {

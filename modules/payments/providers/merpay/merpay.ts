@@ -12,14 +12,19 @@
 //   returnUrl). There is no single "get transaction" path in the SDK, so reading is batchGet of one id.
 // - Callbacks: Merpay POSTs JSON to the confirmUrl (before it charges: ConfirmRequest {url, transactionId,
 //   orderId, amount, shippingFee}) and to the completionUrl (after: CompletionRequest {…, inquiryCode,
-//   buyer, …}). They carry no signature, so verifyWebhook proves each one with our credentials: a paid
-//   transaction is read with batchGet (orderId and amount must agree); before payment, the transaction's
-//   returnUrl (read with transitionStatus:get) must carry the order id and amount this adapter bound
-//   into it at creation, since no public read returns a transaction's amount before it is paid.
+//   buyer, …}). They carry no signature, and everything in their body (transaction id, our order id, the
+//   amount) is known to the member who pays, so a body alone proves nothing. The callback URLs therefore
+//   carry a token only Merpay and we know: an HMAC of the order id and amount under our client secret,
+//   sent server to server in transaction:create and never shown to the member. verifyWebhook refuses a
+//   callback without the right token (401) before it asks Merpay anything, then proves the rest with our
+//   credentials: a paid transaction is read with batchGet (orderId and amount must agree); before payment,
+//   the transaction's returnUrl (read with transitionStatus:get) must carry the order id and amount this
+//   adapter bound into it at creation, since no public read returns a transaction's amount before it is paid.
 // - We create with capture=false: fetchPayment captures an authorised payment once its amount matches
 //   the order (and cancels it otherwise), so a wrong amount never becomes a sale.
 // Unknown numeric enums (payment status, transitionStatus, entry type) are never relied on: state comes
 // from the amounts and timestamps, which the SDK names.
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ProviderError, WebhookRejected, assertWholeYen, isRetryableStatus } from '../types';
 import type {
   CheckoutRequest,
@@ -123,6 +128,8 @@ export const MERPAY_SCOPE = 'netpayment:transaction:write';
 /** Query parameters this adapter adds to the returnUrl it registers, so a confirm callback can be checked before payment. */
 export const MERPAY_BOUND_ORDER_PARAM = 'merpay_order';
 export const MERPAY_BOUND_AMOUNT_PARAM = 'merpay_amount';
+/** Query parameter of the confirm and completion URLs: the callback token (see callbackToken). */
+export const MERPAY_CALLBACK_TOKEN_PARAM = 'token';
 
 // The README's example passes 1; the SDK does not name the values. One-time payment is all the shop sells.
 const PAYMENT_CONTRACT_TYPE = 1;
@@ -288,8 +295,9 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
         isFixedShippingFee: false,
         fixedShippingFee: 0,
         shippingFeeUrl: '',
-        confirmUrl: withParams(request.webhookUrl, { kind: 'confirm' }),
-        completionUrl: withParams(request.webhookUrl, { kind: 'completion' }),
+        // Only Merpay learns these URLs (this request is server to server), so their token proves a callback is Merpay's.
+        confirmUrl: withParams(request.webhookUrl, { kind: 'confirm', [MERPAY_CALLBACK_TOKEN_PARAM]: callbackToken(options.clientSecret, request.orderId, request.amountJpy) }),
+        completionUrl: withParams(request.webhookUrl, { kind: 'completion', [MERPAY_CALLBACK_TOKEN_PARAM]: callbackToken(options.clientSecret, request.orderId, request.amountJpy) }),
         cancelUrl: request.cancelUrl,
         // Bound here so a confirm callback can be checked against Merpay's record before anything is paid.
         returnUrl: withParams(request.returnUrl, { [MERPAY_BOUND_ORDER_PARAM]: request.orderId, [MERPAY_BOUND_AMOUNT_PARAM]: String(request.amountJpy) }),
@@ -389,6 +397,11 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
       // We never ask for shipping: a fee on top would change what the member pays.
       const shippingFee = body.shippingFee === undefined || body.shippingFee === null ? 0 : toInt(body.shippingFee);
       if (shippingFee !== 0) throw new WebhookRejected('merpay: callback carries a shipping fee this shop never asked for', 422);
+      // The token of the URL Merpay was given for this order and amount: without it the callback may come
+      // from anyone who knows the order (the member does), so it is refused before Merpay is asked anything.
+      if (!hasCallbackToken([request.url, body.url], options.clientSecret, orderId, amount)) {
+        throw new WebhookRejected('merpay: callback URL does not carry the token given to Merpay for this order', 401);
+      }
 
       // Unsigned: only Merpay's API, asked with our credentials, can vouch for it.
       const read = await readOrReject(() => readTransaction(transactionId), transactionId);
@@ -470,6 +483,33 @@ function callbackKind(body: Record<string, unknown>): CallbackKind | null {
   if ('area' in body) return null;
   const completionOnly = ['inquiryCode', 'orderName', 'buyer', 'paymentContractType', 'deliveryAddress'];
   return completionOnly.some((field) => field in body) ? 'completion' : 'confirm';
+}
+
+/**
+ * The token the callback URLs carry: HMAC-SHA256 of the order id and amount, keyed by our client secret.
+ * @example callbackToken('secret', '0b7c…', 1000) // 43 base64url characters
+ */
+export function callbackToken(clientSecret: string, orderId: string, amountJpy: number): string {
+  return createHmac('sha256', clientSecret).update(`merpay-callback\u0000${orderId.toLowerCase()}\u0000${amountJpy}`).digest('base64url');
+}
+
+/**
+ * Whether one of the URLs (the one the request came to, then the callback's own `url` field) carries the
+ * token for this order and amount. The token is the secret, so either place proves the same.
+ */
+function hasCallbackToken(urls: unknown[], clientSecret: string, orderId: string, amountJpy: number): boolean {
+  const expected = Buffer.from(callbackToken(clientSecret, orderId, amountJpy));
+  return urls.some((url) => {
+    if (typeof url !== 'string') return false;
+    let given: string | null;
+    try {
+      given = new URL(url).searchParams.get(MERPAY_CALLBACK_TOKEN_PARAM);
+    } catch {
+      return false;
+    }
+    const candidate = Buffer.from(given ?? '');
+    return candidate.length === expected.length && timingSafeEqual(candidate, expected);
+  });
 }
 
 /** The order id and amount createCheckout put into the returnUrl, or null when they are not there. */
