@@ -15,7 +15,7 @@
 //   `Stripe-Signature: t=…,v1=HMAC-SHA256(secret, "t.body")` via the SDK's generateTestHeaderString.
 
 import { Hono } from 'hono';
-import type { Context } from 'hono';
+import type { Context, Next } from 'hono';
 import Stripe from 'stripe';
 import { escapeHtml, isHttpUrl, isRecord, listenStandin, token } from '#devtools/standins/shared';
 
@@ -210,655 +210,132 @@ const REFUND_REASONS = new Set(['duplicate', 'fraudulent', 'requested_by_custome
 
 type Vars = { Variables: { params: Record<string, unknown> } };
 
+/** Everything the stand-in holds, passed explicitly to each handler and state change. */
+interface StripeState {
+  options: StripeStandinOptions;
+  sessions: Map<string, StandinSession>;
+  /** The line items' names per session, for the Checkout page. */
+  productNames: Map<string, string>;
+  /** payment_intent_data per session, applied when Checkout creates the PaymentIntent. */
+  intentData: Map<string, { metadata: Metadata; description: string | null }>;
+  intents: Map<string, StandinPaymentIntent>;
+  charges: Map<string, StandinCharge>;
+  refunds: Map<string, StandinRefund>;
+  disputes: Map<string, StandinDispute>;
+  events: StandinEvent[];
+  /** Saved answers per Idempotency-Key. */
+  idempotent: Map<string, { fingerprint: string; status: number; body: string }>;
+  /** Webhook deliveries still running (close() waits for them). */
+  inFlight: Set<Promise<unknown>>;
+  /** Event types the endpoint is subscribed to. */
+  enabled: Set<string>;
+  businessName: string;
+  /** Injected failures for the next API requests. */
+  failures: { count: number; status: number };
+  /** Where the browser reaches the stand-in (known once it listens). */
+  baseUrl: string;
+}
+
+type ApiContext = Context<Vars>;
+type Route<C> = { method: 'get' | 'post'; path: string; handle: (state: StripeState, c: C) => Response | Promise<Response> };
+
+const now = () => Math.floor(Date.now() / 1000);
+
 /** Starts the Stripe stand-in on a free port (or `port`). */
 export async function startStripeStandin(options: StripeStandinOptions): Promise<StripeStandin> {
-  const sessions = new Map<string, StandinSession>();
-  const productNames = new Map<string, string>();
-  const intentData = new Map<string, { metadata: Metadata; description: string | null }>();
-  const intents = new Map<string, StandinPaymentIntent>();
-  const charges = new Map<string, StandinCharge>();
-  const refunds = new Map<string, StandinRefund>();
-  const disputes = new Map<string, StandinDispute>();
-  const events: StandinEvent[] = [];
-  const idempotent = new Map<string, { fingerprint: string; status: number; body: string }>();
-  const inFlight = new Set<Promise<unknown>>();
-  const enabled = new Set<string>(options.enabledEvents ?? STRIPE_DEFAULT_EVENTS);
-  const businessName = options.businessName ?? 'オリパショップ';
-  let failures: { count: number; status: number } = { count: 0, status: 500 };
-  let baseUrl = '';
+  const state: StripeState = {
+    options,
+    sessions: new Map(),
+    productNames: new Map(),
+    intentData: new Map(),
+    intents: new Map(),
+    charges: new Map(),
+    refunds: new Map(),
+    disputes: new Map(),
+    events: [],
+    idempotent: new Map(),
+    inFlight: new Set(),
+    enabled: new Set<string>(options.enabledEvents ?? STRIPE_DEFAULT_EVENTS),
+    businessName: options.businessName ?? 'オリパショップ',
+    failures: { count: 0, status: 500 },
+    baseUrl: '',
+  };
+  const listening = await listenStandin(createStripeApp(state).fetch, options);
+  state.baseUrl = (options.publicUrl ?? listening.url).replace(/\/+$/, '');
+  return controlsOf(state, listening.server);
+}
 
-  // --- state changes ---------------------------------------------------------------------------
-
-  const now = () => Math.floor(Date.now() / 1000);
-
-  /** Checkout creates the PaymentIntent when the member first submits the page (not at session creation). */
-  function ensureIntent(session: StandinSession): StandinPaymentIntent {
-    if (session.payment_intent) return intents.get(session.payment_intent)!;
-    const data = intentData.get(session.id) ?? { metadata: {}, description: null };
-    const intent: StandinPaymentIntent = {
-      id: `pi_${token(24)}`,
-      object: 'payment_intent',
-      amount: session.amount_total,
-      amount_received: 0,
-      canceled_at: null,
-      cancellation_reason: null,
-      capture_method: 'automatic',
-      created: now(),
-      currency: 'jpy',
-      description: data.description,
-      last_payment_error: null,
-      latest_charge: null,
-      livemode: false,
-      metadata: { ...data.metadata },
-      payment_method_types: ['card'],
-      status: 'requires_payment_method',
-    };
-    intents.set(intent.id, intent);
-    session.payment_intent = intent.id;
-    return intent;
-  }
-
-  function newCharge(intent: StandinPaymentIntent, succeeded: boolean, failureMessage?: string): StandinCharge {
-    const charge: StandinCharge = {
-      id: `ch_${token(24)}`,
-      object: 'charge',
-      amount: intent.amount,
-      amount_captured: succeeded ? intent.amount : 0,
-      amount_refunded: 0,
-      captured: succeeded,
-      created: now(),
-      currency: 'jpy',
-      description: intent.description,
-      disputed: false,
-      failure_code: succeeded ? null : 'card_declined',
-      failure_message: succeeded ? null : (failureMessage ?? 'Your card was declined.'),
-      livemode: false,
-      // The PaymentIntent's metadata is copied onto its charges.
-      metadata: { ...intent.metadata },
-      paid: succeeded,
-      payment_intent: intent.id,
-      refunded: false,
-      status: succeeded ? 'succeeded' : 'failed',
-    };
-    charges.set(charge.id, charge);
-    intent.latest_charge = charge.id;
-    return charge;
-  }
-
-  function openSession(id: string): StandinSession {
-    const session = mustSession(id);
-    if (session.status !== 'open') throw new Error(`stripe stand-in: session ${id} is ${session.status}, not open`);
-    return session;
-  }
-
-  function doApprove(session: StandinSession): StandinEvent[] {
-    const intent = ensureIntent(session);
-    newCharge(intent, true);
-    intent.status = 'succeeded';
-    intent.amount_received = intent.amount;
-    intent.last_payment_error = null;
-    session.status = 'complete';
-    session.payment_status = 'paid';
-    session.url = null;
-    session.customer_details = { email: session.customer_email ?? 'test@example.com' };
-    return [
-      emit('charge.succeeded', charges.get(intent.latest_charge!)!),
-      emit('payment_intent.succeeded', intent),
-      emit('checkout.session.completed', session),
-    ];
-  }
-
-  function doDecline(session: StandinSession, message?: string): StandinEvent[] {
-    const intent = ensureIntent(session);
-    const charge = newCharge(intent, false, message);
-    intent.status = 'requires_payment_method';
-    intent.last_payment_error = {
-      type: 'card_error',
-      code: 'card_declined',
-      decline_code: 'generic_decline',
-      message: charge.failure_message ?? 'Your card was declined.',
-      charge: charge.id,
-    };
-    return [emit('charge.failed', charge), emit('payment_intent.payment_failed', intent)];
-  }
-
-  function doExpire(session: StandinSession): StandinEvent[] {
-    session.status = 'expired';
-    session.url = null;
-    const out: StandinEvent[] = [];
-    const intent = session.payment_intent ? intents.get(session.payment_intent) : undefined;
-    if (intent && intent.status !== 'succeeded' && intent.status !== 'canceled') {
-      intent.status = 'canceled';
-      intent.canceled_at = now();
-      intent.cancellation_reason = 'abandoned';
-      out.push(emit('payment_intent.canceled', intent));
-    }
-    out.push(emit('checkout.session.expired', session));
-    return out;
-  }
-
-  /** Returns an error message (Stripe's wording) or the refund. */
-  function doRefund(charge: StandinCharge, amount: number | undefined, reason: string | null, metadata: Metadata): { error: { code: string; message: string } } | { refund: StandinRefund; events: StandinEvent[] } {
-    if (charge.status !== 'succeeded') return { error: { code: 'charge_not_refundable', message: `Charge ${charge.id} has not succeeded; it cannot be refunded.` } };
-    if (charge.disputed) return { error: { code: 'charge_disputed', message: `Charge ${charge.id} has been charged back; cannot issue a refund.` } };
-    const remaining = charge.amount - charge.amount_refunded;
-    const value = amount ?? remaining;
-    if (remaining <= 0) return { error: { code: 'charge_already_refunded', message: `Charge ${charge.id} has already been refunded.` } };
-    if (!Number.isSafeInteger(value) || value <= 0) return { error: { code: 'parameter_invalid_integer', message: 'Invalid positive integer' } };
-    if (value > remaining) {
-      return { error: { code: 'amount_too_large', message: `Refund amount (¥${value.toLocaleString('ja-JP')}) is greater than unrefunded amount on charge (¥${remaining.toLocaleString('ja-JP')})` } };
-    }
-    const refund: StandinRefund = {
-      id: `re_${token(24)}`,
-      object: 'refund',
-      amount: value,
-      charge: charge.id,
-      created: now(),
-      currency: 'jpy',
-      metadata,
-      payment_intent: charge.payment_intent,
-      reason,
-      status: 'succeeded',
-    };
-    refunds.set(refund.id, refund);
-    charge.amount_refunded += value;
-    charge.refunded = charge.amount_refunded === charge.amount;
-    return { refund, events: [emit('refund.created', refund), emit('charge.refunded', charge)] };
-  }
-
-  function paidCharge(session: StandinSession): StandinCharge {
-    const intent = session.payment_intent ? intents.get(session.payment_intent) : undefined;
-    const charge = intent?.latest_charge ? charges.get(intent.latest_charge) : undefined;
-    if (!charge || charge.status !== 'succeeded') throw new Error(`stripe stand-in: session ${session.id} has no successful charge`);
-    return charge;
-  }
-
-  // --- events and webhooks -----------------------------------------------------------------------
-
-  function emit(type: string, object: object): StandinEvent {
-    const body = {
-      id: `evt_${token(24)}`,
-      object: 'event',
-      api_version: API_VERSION,
-      created: now(),
-      // A snapshot of the object as it is now, like Stripe's events.
-      data: { object: renderObject(object) },
-      livemode: false,
-      pending_webhooks: enabled.has(type) && options.webhookUrl ? 1 : 0,
-      request: { id: null, idempotency_key: null },
-      type,
-    };
-    const event: StandinEvent = { id: body.id, type, rawBody: JSON.stringify(body, null, 2), deliveries: [] };
-    events.push(event);
-    return event;
-  }
-
-  function signWebhook(eventId: string, opts: { secret?: string; timestamp?: number; rawBody?: string } = {}): SignedWebhook {
-    const event = mustEvent(eventId);
-    const rawBody = opts.rawBody ?? event.rawBody;
-    const signature = Stripe.webhooks.generateTestHeaderString({
-      payload: event.rawBody,
-      secret: opts.secret ?? options.webhookSecret,
-      timestamp: opts.timestamp ?? now(),
-    });
-    return {
-      rawBody,
-      headers: new Headers({
-        'content-type': 'application/json; charset=utf-8',
-        'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
-        'stripe-signature': signature,
-      }),
-    };
-  }
-
-  async function deliver(event: StandinEvent, url: string): Promise<number | null> {
-    const signed = signWebhook(event.id);
-    let status: number | null = null;
-    try {
-      const response = await fetch(url, { method: 'POST', headers: signed.headers, body: signed.rawBody, signal: AbortSignal.timeout(10_000) });
-      status = response.status;
-      await response.body?.cancel();
-    } catch {
-      status = null;
-    }
-    event.deliveries.push(status);
-    return status;
-  }
-
-  /** Delivers the subscribed events, in order. */
-  async function deliverAll(list: StandinEvent[]): Promise<void> {
-    if (!options.webhookUrl) return;
-    for (const event of list) if (enabled.has(event.type)) await deliver(event, options.webhookUrl);
-  }
-
-  /** Delivers without holding up the HTTP answer that caused it (Stripe sends webhooks asynchronously); close() waits. */
-  function deliverLater(list: StandinEvent[]): void {
-    const p = deliverAll(list).finally(() => inFlight.delete(p));
-    inFlight.add(p);
-  }
-
-  // --- rendering -----------------------------------------------------------------------------------
-
-  function renderObject(object: object, expand: string[] = []): Record<string, unknown> {
-    const copy = structuredClone(object) as Record<string, unknown>;
-    const nested = (prefix: string) => expand.filter((e) => e.startsWith(`${prefix}.`)).map((e) => e.slice(prefix.length + 1));
-    const wants = (field: string) => expand.includes(field) || expand.some((e) => e.startsWith(`${field}.`));
-    if (copy.object === 'checkout.session' && wants('payment_intent') && typeof copy.payment_intent === 'string') {
-      const intent = intents.get(copy.payment_intent);
-      if (intent) copy.payment_intent = renderObject(intent, nested('payment_intent'));
-    }
-    if (copy.object === 'payment_intent' && wants('latest_charge') && typeof copy.latest_charge === 'string') {
-      const charge = charges.get(copy.latest_charge);
-      if (charge) copy.latest_charge = renderObject(charge, nested('latest_charge'));
-    }
-    if ((copy.object === 'charge' || copy.object === 'refund' || copy.object === 'dispute') && wants('payment_intent') && typeof copy.payment_intent === 'string') {
-      const intent = intents.get(copy.payment_intent);
-      if (intent) copy.payment_intent = renderObject(intent, nested('payment_intent'));
-    }
-    return copy;
-  }
-
-  function listResponse(c: Context, url: string, items: object[], p: Record<string, unknown>) {
-    const limit = Math.min(Math.max(intParam(p.limit) ?? 10, 1), 100);
-    const expand = expandParam(p)
-      .filter((e) => e.startsWith('data.'))
-      .map((e) => e.slice('data.'.length));
-    return c.json({ object: 'list', data: items.slice(0, limit).map((o) => renderObject(o, expand)), has_more: items.length > limit, url });
-  }
-
-  // --- the API -------------------------------------------------------------------------------------
-
-  const app = new Hono<Vars>();
-  const api = new Hono<Vars>();
-
-  api.use('*', async (c, next) => {
-    const requestId = `req_${token(14)}`;
-    c.header('Request-Id', requestId);
-    c.header('Stripe-Version', c.req.header('stripe-version') ?? API_VERSION);
-    const key = apiKeyOf(c.req.header('authorization'));
-    if (!key) {
-      c.header('WWW-Authenticate', 'Basic realm="Stripe"');
-      return stripeError(c, 401, {
-        type: 'invalid_request_error',
-        message: "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
-      });
-    }
-    if (key !== options.secretKey) {
-      return stripeError(c, 401, { type: 'invalid_request_error', message: `Invalid API Key provided: ${redactKey(key)}` });
-    }
-    if (failures.count > 0) {
-      failures.count -= 1;
-      return stripeError(c, failures.status as 500, { type: 'api_error', message: 'An unknown error occurred (stand-in injected failure).' });
-    }
-    const text = c.req.method === 'POST' ? await c.req.text() : new URL(c.req.url).search.slice(1);
-    let params: Record<string, unknown>;
-    try {
-      params = parseStripeForm(text);
-    } catch (err) {
-      return stripeError(c, 400, { type: 'invalid_request_error', message: `Invalid request body: ${(err as Error).message}` });
-    }
-    c.set('params', params);
-    const idempotencyKey = c.req.method === 'POST' ? c.req.header('idempotency-key') : undefined;
-    if (!idempotencyKey) return next();
-    const fingerprint = `${c.req.method} ${new URL(c.req.url).pathname} ${text}`;
-    const saved = idempotent.get(idempotencyKey);
-    if (saved) {
-      if (saved.fingerprint !== fingerprint) {
-        return stripeError(c, 400, {
-          type: 'idempotency_error',
-          message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
-        });
-      }
-      return new Response(saved.body, {
-        status: saved.status,
-        headers: { 'content-type': 'application/json', 'Idempotent-Replayed': 'true', 'Original-Request': saved.fingerprint.split(' ')[0], 'Request-Id': requestId, 'Idempotency-Key': idempotencyKey },
-      });
-    }
-    await next();
-    // Stripe saves the status and body once an endpoint started executing (errors included); requests
-    // whose parameters fail validation are not saved.
-    const body = await c.res.clone().text();
-    if (!isValidationFailure(c.res.status, body)) idempotent.set(idempotencyKey, { fingerprint, status: c.res.status, body });
-  });
-
-  api.post('/checkout/sessions', (c) => {
-    const p = c.get('params');
-    for (const name of Object.keys(p)) if (!CREATE_PARAMS.has(name)) return unknownParam(c, name);
-    if (p.mode !== 'payment') return invalid(c, 'mode', 'This stand-in supports only mode=payment.');
-    const pid = p.payment_intent_data;
-    if (pid !== undefined && !isRecord(pid)) return invalid(c, 'payment_intent_data', 'Invalid object');
-    if (isRecord(pid)) for (const name of Object.keys(pid)) if (!PAYMENT_INTENT_DATA_PARAMS.has(name)) return unknownParam(c, `payment_intent_data[${name}]`);
-    const allowed = p.allowed_payment_method_types;
-    if (allowed !== undefined && (!Array.isArray(allowed) || !allowed.includes('card') || allowed.some((t) => t !== 'card'))) {
-      return invalid(c, 'allowed_payment_method_types', 'This stand-in accepts only card payments.');
-    }
-    if (p.currency !== undefined && p.currency !== 'jpy') return invalid(c, 'currency', 'This stand-in accepts only jpy.');
-    const items = p.line_items;
-    if (!Array.isArray(items) || items.length === 0) return invalid(c, 'line_items', 'You must provide at least one line item.');
-    let total = 0;
-    const names: string[] = [];
-    for (const [i, item] of items.entries()) {
-      if (!isRecord(item) || !isRecord(item.price_data)) return invalid(c, `line_items[${i}][price_data]`, 'Provide price_data (prices by id are not supported by the stand-in).');
-      const pd = item.price_data;
-      if (pd.currency !== 'jpy') return invalid(c, `line_items[${i}][price_data][currency]`, 'This stand-in accepts only jpy.');
-      const unit = intParam(pd.unit_amount);
-      const qty = intParam(item.quantity);
-      if (unit === null || unit < 0) return invalid(c, `line_items[${i}][price_data][unit_amount]`, 'Invalid non-negative integer');
-      if (qty === null || qty < 1) return invalid(c, `line_items[${i}][quantity]`, 'Invalid positive integer');
-      const name = isRecord(pd.product_data) && typeof pd.product_data.name === 'string' ? pd.product_data.name : '';
-      if (!name) return invalid(c, `line_items[${i}][price_data][product_data][name]`, 'Missing required param: line_items[0][price_data][product_data][name].');
-      total += unit * qty;
-      names.push(name);
-    }
-    if (total < MIN_JPY) return stripeError(c, 400, { type: 'invalid_request_error', code: 'amount_too_small', param: 'line_items', message: `The Checkout Session's total amount due must add up to at least ¥${MIN_JPY}` });
-    if (total > MAX_JPY) return stripeError(c, 400, { type: 'invalid_request_error', code: 'amount_too_large', param: 'line_items', message: `The Checkout Session's total amount due must be no more than ¥${MAX_JPY.toLocaleString('ja-JP')}` });
-    if (typeof p.success_url !== 'string' || !isHttpUrl(p.success_url.replaceAll('{CHECKOUT_SESSION_ID}', 'x'))) return invalid(c, 'success_url', 'Not a valid URL');
-    if (p.cancel_url !== undefined && (typeof p.cancel_url !== 'string' || !isHttpUrl(p.cancel_url))) return invalid(c, 'cancel_url', 'Not a valid URL');
-    const metadata = metadataParam(p.metadata);
-    if (typeof metadata === 'string') return invalid(c, 'metadata', metadata);
-    const pidMetadata = metadataParam(isRecord(pid) ? pid.metadata : undefined);
-    if (typeof pidMetadata === 'string') return invalid(c, 'payment_intent_data[metadata]', pidMetadata);
-    if (p.client_reference_id !== undefined && (typeof p.client_reference_id !== 'string' || p.client_reference_id.length > 200)) {
-      return invalid(c, 'client_reference_id', 'client_reference_id must be at most 200 characters');
-    }
-    const created = now();
-    let expiresAt = created + SESSION_LIFETIME_S;
-    if (p.expires_at !== undefined) {
-      const at = intParam(p.expires_at);
-      if (at === null || at < created + 1800 || at > created + SESSION_LIFETIME_S) return invalid(c, 'expires_at', 'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.');
-      expiresAt = at;
-    }
-    const id = `cs_test_${token(58)}`;
-    const session: StandinSession = {
-      id,
-      object: 'checkout.session',
-      allowed_payment_method_types: ['card'],
-      amount_subtotal: total,
-      amount_total: total,
-      cancel_url: typeof p.cancel_url === 'string' ? p.cancel_url : null,
-      client_reference_id: typeof p.client_reference_id === 'string' ? p.client_reference_id : null,
-      created,
-      currency: 'jpy',
-      customer_details: null,
-      customer_email: typeof p.customer_email === 'string' ? p.customer_email : null,
-      expires_at: expiresAt,
-      livemode: false,
-      locale: typeof p.locale === 'string' ? p.locale : null,
-      metadata,
-      mode: 'payment',
-      payment_intent: null,
-      payment_method_types: ['card'],
-      payment_status: 'unpaid',
-      status: 'open',
-      success_url: p.success_url,
-      ui_mode: 'hosted_page',
-      url: `${baseUrl}/c/pay/${id}`,
-    };
-    sessions.set(id, session);
-    productNames.set(id, names.join('、'));
-    intentData.set(id, { metadata: pidMetadata, description: isRecord(pid) && typeof pid.description === 'string' ? pid.description : null });
-    return c.json(renderObject(session, expandParam(p)));
-  });
-
-  api.get('/checkout/sessions', (c) => {
-    const p = c.get('params');
-    let list = [...sessions.values()];
-    if (typeof p.payment_intent === 'string') list = list.filter((s) => s.payment_intent === p.payment_intent);
-    if (typeof p.status === 'string') list = list.filter((s) => s.status === p.status);
-    return listResponse(c, '/v1/checkout/sessions', list.reverse(), p);
-  });
-
-  api.get('/checkout/sessions/:id', (c) => {
-    const session = sessions.get(c.req.param('id'));
-    if (!session) return missing(c, 'checkout.session', c.req.param('id'), 'session');
-    lazyExpire(session);
-    return c.json(renderObject(session, expandParam(c.get('params'))));
-  });
-
-  api.post('/checkout/sessions/:id/expire', (c) => {
-    const session = sessions.get(c.req.param('id'));
-    if (!session) return missing(c, 'checkout.session', c.req.param('id'), 'session');
-    lazyExpire(session);
-    if (session.status !== 'open') {
-      return invalid(c, undefined, `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`);
-    }
-    deliverLater(doExpire(session));
-    return c.json(renderObject(session, expandParam(c.get('params'))));
-  });
-
-  api.get('/payment_intents/:id', (c) => {
-    const intent = intents.get(c.req.param('id'));
-    if (!intent) return missing(c, 'payment_intent', c.req.param('id'), 'intent');
-    return c.json(renderObject(intent, expandParam(c.get('params'))));
-  });
-
-  api.get('/charges/:id', (c) => {
-    const charge = charges.get(c.req.param('id'));
-    if (!charge) return missing(c, 'charge', c.req.param('id'), 'charge');
-    return c.json(renderObject(charge, expandParam(c.get('params'))));
-  });
-
-  api.post('/refunds', (c) => {
-    const p = c.get('params');
-    for (const name of Object.keys(p)) if (!['amount', 'charge', 'expand', 'metadata', 'payment_intent', 'reason'].includes(name)) return unknownParam(c, name);
-    let charge: StandinCharge | undefined;
-    if (typeof p.payment_intent === 'string') {
-      const intent = intents.get(p.payment_intent);
-      if (!intent) return missing(c, 'payment_intent', p.payment_intent, 'payment_intent');
-      charge = intent.status === 'succeeded' && intent.latest_charge ? charges.get(intent.latest_charge) : undefined;
-      if (!charge) return stripeError(c, 400, { type: 'invalid_request_error', code: 'charge_not_refundable', message: `This PaymentIntent (${intent.id}) does not have a successful charge to refund.` });
-    } else if (typeof p.charge === 'string') {
-      charge = charges.get(p.charge);
-      if (!charge) return missing(c, 'charge', p.charge, 'charge');
-    } else {
-      return invalid(c, undefined, 'One of the following params should be provided for this request: payment_intent or charge.');
-    }
-    let amount: number | undefined;
-    if (p.amount !== undefined) {
-      const parsed = intParam(p.amount);
-      if (parsed === null || parsed <= 0) return invalid(c, 'amount', 'Invalid positive integer');
-      amount = parsed;
-    }
-    if (p.reason !== undefined && (typeof p.reason !== 'string' || !REFUND_REASONS.has(p.reason))) return invalid(c, 'reason', 'Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer');
-    const metadata = metadataParam(p.metadata);
-    if (typeof metadata === 'string') return invalid(c, 'metadata', metadata);
-    const result = doRefund(charge, amount, typeof p.reason === 'string' ? p.reason : null, metadata);
-    if ('error' in result) return stripeError(c, 400, { type: 'invalid_request_error', ...result.error });
-    deliverLater(result.events);
-    return c.json(renderObject(result.refund, expandParam(p)));
-  });
-
-  api.get('/refunds/:id', (c) => {
-    const refund = refunds.get(c.req.param('id'));
-    if (!refund) return missing(c, 'refund', c.req.param('id'), 'refund');
-    return c.json(renderObject(refund, expandParam(c.get('params'))));
-  });
-
-  api.get('/disputes', (c) => {
-    const p = c.get('params');
-    let list = [...disputes.values()];
-    if (typeof p.payment_intent === 'string') list = list.filter((d) => d.payment_intent === p.payment_intent);
-    if (typeof p.charge === 'string') list = list.filter((d) => d.charge === p.charge);
-    return listResponse(c, '/v1/disputes', list.reverse(), p);
-  });
-
-  api.all('*', (c) =>
-    stripeError(c, 404, {
-      type: 'invalid_request_error',
-      message: `Unrecognized request URL (${c.req.method}: ${new URL(c.req.url).pathname}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
-    }),
-  );
-
-  app.route('/v1', api);
-
-  // --- the hosted Checkout page ---------------------------------------------------------------------
-
-  app.get('/c/pay/:id', (c) => {
-    const session = sessions.get(c.req.param('id'));
-    if (!session) return c.html(messagePage('ページが見つかりません', 'このお支払いページは存在しません。'), 404);
-    lazyExpire(session);
-    return c.html(sessionPage(session));
-  });
-
-  app.post('/c/pay/:id', async (c) => {
-    const session = sessions.get(c.req.param('id'));
-    if (!session) return c.html(messagePage('ページが見つかりません', 'このお支払いページは存在しません。'), 404);
-    lazyExpire(session);
-    const form = await c.req.parseBody();
-    const action = typeof form.action === 'string' ? form.action : '';
-    if (session.status === 'complete') return c.redirect(successUrl(session), 303);
-    if (session.status === 'expired') return c.html(sessionPage(session), 410);
-    if (action === 'approve') {
-      deliverLater(doApprove(session));
-      return c.redirect(successUrl(session), 303);
-    }
-    if (action === 'decline') {
-      deliverLater(doDecline(session));
-      return c.html(sessionPage(session, 'カードが拒否されました。別のカードでお試しいただくか、キャンセルしてください。'), 402);
-    }
-    if (action === 'cancel') {
-      // Like Checkout's back link: the session stays open (until it expires) and the browser goes to cancel_url.
-      if (session.cancel_url) return c.redirect(session.cancel_url, 303);
-      return c.html(messagePage('お支払いを中止しました', 'このウィンドウを閉じてショップに戻ってください。'));
-    }
-    return c.html(sessionPage(session, '操作が正しくありません。'), 400);
-  });
-
-  function sessionPage(session: StandinSession, error?: string): string {
-    const name = productNames.get(session.id) ?? '';
-    const amount = `¥${session.amount_total.toLocaleString('ja-JP')}`;
-    const header = `<p class="brand">${escapeHtml(businessName)} <span class="tag">テストモード</span></p>
-<p class="item">${escapeHtml(name)}</p>
-<p class="amount">${escapeHtml(amount)}</p>`;
-    if (session.status === 'complete') {
-      return page('お支払い完了', `${header}<h1>お支払いは完了しています</h1><p><a class="button primary" href="${escapeHtml(successUrl(session))}">ショップに戻る</a></p>`);
-    }
-    if (session.status === 'expired') {
-      const back = session.cancel_url ? `<p><a class="button" href="${escapeHtml(session.cancel_url)}">ショップに戻る</a></p>` : '';
-      return page('有効期限切れ', `${header}<h1>このお支払いページの有効期限が切れました</h1><p>もう一度ショップからお手続きください。</p>${back}`);
-    }
-    const alert = error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : '';
-    return page(
-      `${amount}のお支払い`,
-      `${header}${alert}
-<section class="card" aria-label="カード情報">
-<p class="label">カード情報</p>
-<div class="field">1234 1234 1234 1234</div>
-<div class="row"><div class="field">月 / 年</div><div class="field">セキュリティコード</div></div>
-<p class="note">テスト環境：カード情報は入力不要です</p>
-</section>
-<form method="post" action="${escapeHtml(session.id)}">
-<button class="primary" name="action" value="approve">お支払いを承認</button>
-<button name="action" value="decline">拒否</button>
-<button class="link" name="action" value="cancel">キャンセル</button>
-</form>
-<p class="note">「拒否」はカード会社に断られた場合を再現します（別のカードでやり直せます）。</p>`,
-    );
-  }
-
-  function successUrl(session: StandinSession): string {
-    return session.success_url.replaceAll('{CHECKOUT_SESSION_ID}', session.id);
-  }
-
-  /** Stripe expires sessions at expires_at on its own. */
-  function lazyExpire(session: StandinSession): void {
-    if (session.status === 'open' && now() >= session.expires_at) deliverLater(doExpire(session));
-  }
-
-  // --- server --------------------------------------------------------------------------------------
-
-  const listening = await listenStandin(app.fetch, options);
-  const server = listening.server;
-  baseUrl = (options.publicUrl ?? listening.url).replace(/\/+$/, '');
-
-  function mustSession(id: string): StandinSession {
-    const session = sessions.get(id);
-    if (!session) throw new Error(`stripe stand-in: no session ${id}`);
-    return session;
-  }
-
-  function mustEvent(id: string): StandinEvent {
-    const event = events.find((e) => e.id === id);
-    if (!event) throw new Error(`stripe stand-in: no event ${id}`);
-    return event;
-  }
-
-  function disputeOf(session: StandinSession): StandinDispute {
-    const charge = paidCharge(session);
-    const dispute = [...disputes.values()].find((d) => d.charge === charge.id);
-    if (!dispute) throw new Error(`stripe stand-in: session ${session.id} has no dispute`);
-    return dispute;
-  }
-
+/** What tests and the shop's wiring hold: the URL, close(), and the Dashboard-like controls. */
+function controlsOf(state: StripeState, server: Awaited<ReturnType<typeof listenStandin>>['server']): StripeStandin {
   return {
-    url: baseUrl,
+    url: state.baseUrl,
     async close() {
-      await Promise.allSettled([...inFlight]);
+      await Promise.allSettled([...state.inFlight]);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
     },
-    getSession: (id) => (sessions.has(id) ? structuredClone(sessions.get(id)!) : undefined),
-    getPaymentIntent: (id) => (intents.has(id) ? structuredClone(intents.get(id)!) : undefined),
-    getCharge: (id) => (charges.has(id) ? structuredClone(charges.get(id)!) : undefined),
+    getSession: (id) => (state.sessions.has(id) ? structuredClone(state.sessions.get(id)!) : undefined),
+    getPaymentIntent: (id) => (state.intents.has(id) ? structuredClone(state.intents.get(id)!) : undefined),
+    getCharge: (id) => (state.charges.has(id) ? structuredClone(state.charges.get(id)!) : undefined),
     async approve(sessionId) {
-      const session = openSession(sessionId);
-      await deliverAll(doApprove(session));
+      const session = openSession(state, sessionId);
+      await deliverAll(state, doApprove(state, session));
       return structuredClone(session);
     },
     async decline(sessionId, message) {
-      const session = openSession(sessionId);
-      await deliverAll(doDecline(session, message));
+      const session = openSession(state, sessionId);
+      await deliverAll(state, doDecline(state, session, message));
       return structuredClone(session);
     },
     async submitAsync(sessionId) {
-      const session = openSession(sessionId);
-      const intent = ensureIntent(session);
+      const session = openSession(state, sessionId);
+      const intent = ensureIntent(state, session);
       intent.status = 'processing';
       session.status = 'complete';
       session.payment_status = 'unpaid';
       session.url = null;
       session.customer_details = { email: session.customer_email ?? 'test@example.com' };
-      await deliverAll([emit('payment_intent.processing', intent), emit('checkout.session.completed', session)]);
+      await deliverAll(state, [emit(state, 'payment_intent.processing', intent), emit(state, 'checkout.session.completed', session)]);
       return structuredClone(session);
     },
     async settleAsync(sessionId, outcome) {
-      const session = mustSession(sessionId);
-      const intent = session.payment_intent ? intents.get(session.payment_intent) : undefined;
+      const session = mustSession(state, sessionId);
+      const intent = session.payment_intent ? state.intents.get(session.payment_intent) : undefined;
       if (session.status !== 'complete' || session.payment_status !== 'unpaid' || intent?.status !== 'processing') {
         throw new Error(`stripe stand-in: session ${sessionId} has no delayed payment in progress`);
       }
       const list: StandinEvent[] = [];
       if (outcome === 'succeeded') {
-        list.push(emit('charge.succeeded', newCharge(intent, true)));
+        list.push(emit(state, 'charge.succeeded', newCharge(state, intent, true)));
         intent.status = 'succeeded';
         intent.amount_received = intent.amount;
         session.payment_status = 'paid';
-        list.push(emit('payment_intent.succeeded', intent), emit('checkout.session.async_payment_succeeded', session));
+        list.push(emit(state, 'payment_intent.succeeded', intent), emit(state, 'checkout.session.async_payment_succeeded', session));
       } else {
-        const charge = newCharge(intent, false, 'The payment was not completed in time.');
+        const charge = newCharge(state, intent, false, 'The payment was not completed in time.');
         intent.status = 'requires_payment_method';
         intent.last_payment_error = { type: 'card_error', code: 'payment_intent_payment_attempt_expired', message: charge.failure_message!, charge: charge.id };
-        list.push(emit('charge.failed', charge), emit('payment_intent.payment_failed', intent), emit('checkout.session.async_payment_failed', session));
+        list.push(emit(state, 'charge.failed', charge), emit(state, 'payment_intent.payment_failed', intent), emit(state, 'checkout.session.async_payment_failed', session));
       }
-      await deliverAll(list);
+      await deliverAll(state, list);
       return structuredClone(session);
     },
     async expire(sessionId) {
-      const session = openSession(sessionId);
-      await deliverAll(doExpire(session));
+      const session = openSession(state, sessionId);
+      await deliverAll(state, doExpire(state, session));
       return structuredClone(session);
     },
     async refund(sessionId, amountJpy) {
-      const charge = paidCharge(mustSession(sessionId));
-      const result = doRefund(charge, amountJpy, 'requested_by_customer', {});
+      const charge = paidCharge(state, mustSession(state, sessionId));
+      const result = doRefund(state, charge, amountJpy, 'requested_by_customer', {});
       if ('error' in result) throw new Error(`stripe stand-in: ${result.error.message}`);
-      await deliverAll(result.events);
+      await deliverAll(state, result.events);
       return structuredClone(charge);
     },
     async chargeBack(sessionId) {
-      const charge = paidCharge(mustSession(sessionId));
+      const charge = paidCharge(state, mustSession(state, sessionId));
       if (charge.disputed) throw new Error(`stripe stand-in: charge ${charge.id} is already disputed`);
       const dispute: StandinDispute = {
         id: `du_${token(24)}`,
@@ -874,32 +351,640 @@ export async function startStripeStandin(options: StripeStandinOptions): Promise
         reason: 'fraudulent',
         status: 'needs_response',
       };
-      disputes.set(dispute.id, dispute);
+      state.disputes.set(dispute.id, dispute);
       charge.disputed = true;
-      await deliverAll([emit('charge.dispute.created', dispute)]);
+      await deliverAll(state, [emit(state, 'charge.dispute.created', dispute)]);
       return structuredClone(dispute);
     },
     async closeDispute(sessionId, outcome) {
-      const dispute = disputeOf(mustSession(sessionId));
+      const dispute = disputeOf(state, mustSession(state, sessionId));
       dispute.status = outcome;
-      await deliverAll([emit('charge.dispute.closed', dispute)]);
+      await deliverAll(state, [emit(state, 'charge.dispute.closed', dispute)]);
       return structuredClone(dispute);
     },
-    events: () => events.map((e) => ({ ...e, deliveries: [...e.deliveries] })),
+    events: () => state.events.map((e) => ({ ...e, deliveries: [...e.deliveries] })),
     lastEvent(type) {
-      const event = events.findLast((e) => e.type === type);
+      const event = state.events.findLast((e) => e.type === type);
       return event ? { ...event, deliveries: [...event.deliveries] } : undefined;
     },
-    signWebhook,
+    signWebhook: (eventId, opts) => signWebhook(state, eventId, opts),
     async sendWebhook(eventId, opts = {}) {
-      const url = opts.url ?? options.webhookUrl;
+      const url = opts.url ?? state.options.webhookUrl;
       if (!url) throw new Error('stripe stand-in: no webhook URL');
-      return deliver(mustEvent(eventId), url);
+      return deliver(state, mustEvent(state, eventId), url);
     },
     failNextRequests(count, status = 500) {
-      failures = { count, status };
+      state.failures = { count, status };
     },
   };
+}
+
+// --- routing ------------------------------------------------------------------------------------------
+
+/** The v1 API, one handler per operation. */
+const API_ROUTES: readonly Route<ApiContext>[] = [
+  { method: 'post', path: '/checkout/sessions', handle: createCheckoutSession },
+  { method: 'get', path: '/checkout/sessions', handle: listCheckoutSessions },
+  { method: 'get', path: '/checkout/sessions/:id', handle: retrieveCheckoutSession },
+  { method: 'post', path: '/checkout/sessions/:id/expire', handle: expireCheckoutSession },
+  { method: 'get', path: '/payment_intents/:id', handle: retrievePaymentIntent },
+  { method: 'get', path: '/charges/:id', handle: retrieveCharge },
+  { method: 'post', path: '/refunds', handle: createRefund },
+  { method: 'get', path: '/refunds/:id', handle: retrieveRefund },
+  { method: 'get', path: '/disputes', handle: listDisputes },
+];
+
+/** The hosted Checkout page. */
+const PAGE_ROUTES: readonly Route<Context>[] = [
+  { method: 'get', path: '/c/pay/:id', handle: showCheckoutPage },
+  { method: 'post', path: '/c/pay/:id', handle: submitCheckoutPage },
+];
+
+/** The stand-in's HTTP app: the routing tables above, each handler given the state. */
+function createStripeApp(state: StripeState): Hono {
+  const api = new Hono<Vars>();
+  api.use('*', (c, next) => authenticateAndParse(state, c, next));
+  for (const route of API_ROUTES) api.on(route.method.toUpperCase(), route.path, (c) => route.handle(state, c));
+  api.all('*', (c) => unrecognizedRequest(state, c));
+  const app = new Hono();
+  app.route('/v1', api);
+  for (const route of PAGE_ROUTES) app.on(route.method.toUpperCase(), route.path, (c) => route.handle(state, c));
+  return app;
+}
+
+// --- the API --------------------------------------------------------------------------------------------
+
+/**
+ * Every API request: the Request-Id and Stripe-Version headers, the secret key, injected failures, the
+ * form-encoded parameters (kept on the context), and Idempotency-Key replay.
+ */
+async function authenticateAndParse(state: StripeState, c: ApiContext, next: Next): Promise<Response | void> {
+  const requestId = `req_${token(14)}`;
+  c.header('Request-Id', requestId);
+  c.header('Stripe-Version', c.req.header('stripe-version') ?? API_VERSION);
+  const key = apiKeyOf(c.req.header('authorization'));
+  if (!key) {
+    c.header('WWW-Authenticate', 'Basic realm="Stripe"');
+    return stripeError(c, 401, {
+      type: 'invalid_request_error',
+      message: "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
+    });
+  }
+  if (key !== state.options.secretKey) {
+    return stripeError(c, 401, { type: 'invalid_request_error', message: `Invalid API Key provided: ${redactKey(key)}` });
+  }
+  if (state.failures.count > 0) {
+    state.failures.count -= 1;
+    return stripeError(c, state.failures.status as 500, { type: 'api_error', message: 'An unknown error occurred (stand-in injected failure).' });
+  }
+  const text = c.req.method === 'POST' ? await c.req.text() : new URL(c.req.url).search.slice(1);
+  let params: Record<string, unknown>;
+  try {
+    params = parseStripeForm(text);
+  } catch (err) {
+    return stripeError(c, 400, { type: 'invalid_request_error', message: `Invalid request body: ${(err as Error).message}` });
+  }
+  c.set('params', params);
+  const idempotencyKey = c.req.method === 'POST' ? c.req.header('idempotency-key') : undefined;
+  if (!idempotencyKey) return next();
+  const fingerprint = `${c.req.method} ${new URL(c.req.url).pathname} ${text}`;
+  const saved = state.idempotent.get(idempotencyKey);
+  if (saved) {
+    if (saved.fingerprint !== fingerprint) {
+      return stripeError(c, 400, {
+        type: 'idempotency_error',
+        message: `Keys for state.idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+      });
+    }
+    return new Response(saved.body, {
+      status: saved.status,
+      headers: { 'content-type': 'application/json', 'Idempotent-Replayed': 'true', 'Original-Request': saved.fingerprint.split(' ')[0], 'Request-Id': requestId, 'Idempotency-Key': idempotencyKey },
+    });
+  }
+  await next();
+  // Stripe saves the status and body once an endpoint started executing (errors included); requests
+  // whose parameters fail validation are not saved.
+  const body = await c.res.clone().text();
+  if (!isValidationFailure(c.res.status, body)) state.idempotent.set(idempotencyKey, { fingerprint, status: c.res.status, body });
+}
+
+/** POST /v1/checkout/sessions: validates the parameters our adapter sends, as Stripe does, and opens a session. */
+function createCheckoutSession(state: StripeState, c: ApiContext): Response {
+  const p = c.get('params');
+  for (const name of Object.keys(p)) if (!CREATE_PARAMS.has(name)) return unknownParam(c, name);
+  if (p.mode !== 'payment') return invalid(c, 'mode', 'This stand-in supports only mode=payment.');
+  const pid = p.payment_intent_data;
+  if (pid !== undefined && !isRecord(pid)) return invalid(c, 'payment_intent_data', 'Invalid object');
+  if (isRecord(pid)) for (const name of Object.keys(pid)) if (!PAYMENT_INTENT_DATA_PARAMS.has(name)) return unknownParam(c, `payment_intent_data[${name}]`);
+  const allowed = p.allowed_payment_method_types;
+  if (allowed !== undefined && (!Array.isArray(allowed) || !allowed.includes('card') || allowed.some((t) => t !== 'card'))) {
+    return invalid(c, 'allowed_payment_method_types', 'This stand-in accepts only card payments.');
+  }
+  if (p.currency !== undefined && p.currency !== 'jpy') return invalid(c, 'currency', 'This stand-in accepts only jpy.');
+  const items = p.line_items;
+  if (!Array.isArray(items) || items.length === 0) return invalid(c, 'line_items', 'You must provide at least one line item.');
+  let total = 0;
+  const names: string[] = [];
+  for (const [i, item] of items.entries()) {
+    if (!isRecord(item) || !isRecord(item.price_data)) return invalid(c, `line_items[${i}][price_data]`, 'Provide price_data (prices by id are not supported by the stand-in).');
+    const pd = item.price_data;
+    if (pd.currency !== 'jpy') return invalid(c, `line_items[${i}][price_data][currency]`, 'This stand-in accepts only jpy.');
+    const unit = intParam(pd.unit_amount);
+    const qty = intParam(item.quantity);
+    if (unit === null || unit < 0) return invalid(c, `line_items[${i}][price_data][unit_amount]`, 'Invalid non-negative integer');
+    if (qty === null || qty < 1) return invalid(c, `line_items[${i}][quantity]`, 'Invalid positive integer');
+    const name = isRecord(pd.product_data) && typeof pd.product_data.name === 'string' ? pd.product_data.name : '';
+    if (!name) return invalid(c, `line_items[${i}][price_data][product_data][name]`, 'Missing required param: line_items[0][price_data][product_data][name].');
+    total += unit * qty;
+    names.push(name);
+  }
+  if (total < MIN_JPY) return stripeError(c, 400, { type: 'invalid_request_error', code: 'amount_too_small', param: 'line_items', message: `The Checkout Session's total amount due must add up to at least ¥${MIN_JPY}` });
+  if (total > MAX_JPY) return stripeError(c, 400, { type: 'invalid_request_error', code: 'amount_too_large', param: 'line_items', message: `The Checkout Session's total amount due must be no more than ¥${MAX_JPY.toLocaleString('ja-JP')}` });
+  if (typeof p.success_url !== 'string' || !isHttpUrl(p.success_url.replaceAll('{CHECKOUT_SESSION_ID}', 'x'))) return invalid(c, 'success_url', 'Not a valid URL');
+  if (p.cancel_url !== undefined && (typeof p.cancel_url !== 'string' || !isHttpUrl(p.cancel_url))) return invalid(c, 'cancel_url', 'Not a valid URL');
+  const metadata = metadataParam(p.metadata);
+  if (typeof metadata === 'string') return invalid(c, 'metadata', metadata);
+  const pidMetadata = metadataParam(isRecord(pid) ? pid.metadata : undefined);
+  if (typeof pidMetadata === 'string') return invalid(c, 'payment_intent_data[metadata]', pidMetadata);
+  if (p.client_reference_id !== undefined && (typeof p.client_reference_id !== 'string' || p.client_reference_id.length > 200)) {
+    return invalid(c, 'client_reference_id', 'client_reference_id must be at most 200 characters');
+  }
+  const created = now();
+  let expiresAt = created + SESSION_LIFETIME_S;
+  if (p.expires_at !== undefined) {
+    const at = intParam(p.expires_at);
+    if (at === null || at < created + 1800 || at > created + SESSION_LIFETIME_S) return invalid(c, 'expires_at', 'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.');
+    expiresAt = at;
+  }
+  const id = `cs_test_${token(58)}`;
+  const session: StandinSession = {
+    id,
+    object: 'checkout.session',
+    allowed_payment_method_types: ['card'],
+    amount_subtotal: total,
+    amount_total: total,
+    cancel_url: typeof p.cancel_url === 'string' ? p.cancel_url : null,
+    client_reference_id: typeof p.client_reference_id === 'string' ? p.client_reference_id : null,
+    created,
+    currency: 'jpy',
+    customer_details: null,
+    customer_email: typeof p.customer_email === 'string' ? p.customer_email : null,
+    expires_at: expiresAt,
+    livemode: false,
+    locale: typeof p.locale === 'string' ? p.locale : null,
+    metadata,
+    mode: 'payment',
+    payment_intent: null,
+    payment_method_types: ['card'],
+    payment_status: 'unpaid',
+    status: 'open',
+    success_url: p.success_url,
+    ui_mode: 'hosted_page',
+    url: `${state.baseUrl}/c/pay/${id}`,
+  };
+  state.sessions.set(id, session);
+  state.productNames.set(id, names.join('、'));
+  state.intentData.set(id, { metadata: pidMetadata, description: isRecord(pid) && typeof pid.description === 'string' ? pid.description : null });
+  return c.json(renderObject(state, session, expandParam(p)));
+}
+
+/** GET /v1/checkout/sessions (filters payment_intent, status), newest first. */
+function listCheckoutSessions(state: StripeState, c: ApiContext): Response {
+  const p = c.get('params');
+  let list = [...state.sessions.values()];
+  if (typeof p.payment_intent === 'string') list = list.filter((s) => s.payment_intent === p.payment_intent);
+  if (typeof p.status === 'string') list = list.filter((s) => s.status === p.status);
+  return listResponse(state, c, '/v1/checkout/sessions', list.reverse(), p);
+}
+
+/** GET /v1/checkout/sessions/:id. */
+function retrieveCheckoutSession(state: StripeState, c: ApiContext): Response {
+  const session = state.sessions.get(idParam(c));
+  if (!session) return missing(c, 'checkout.session', idParam(c), 'session');
+  lazyExpire(state, session);
+  return c.json(renderObject(state, session, expandParam(c.get('params'))));
+}
+
+/** POST /v1/checkout/sessions/:id/expire: only an open session; sends checkout.session.expired. */
+function expireCheckoutSession(state: StripeState, c: ApiContext): Response {
+  const session = state.sessions.get(idParam(c));
+  if (!session) return missing(c, 'checkout.session', idParam(c), 'session');
+  lazyExpire(state, session);
+  if (session.status !== 'open') {
+    return invalid(c, undefined, `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`);
+  }
+  deliverLater(state, doExpire(state, session));
+  return c.json(renderObject(state, session, expandParam(c.get('params'))));
+}
+
+/** GET /v1/payment_intents/:id. */
+function retrievePaymentIntent(state: StripeState, c: ApiContext): Response {
+  const intent = state.intents.get(idParam(c));
+  if (!intent) return missing(c, 'payment_intent', idParam(c), 'intent');
+  return c.json(renderObject(state, intent, expandParam(c.get('params'))));
+}
+
+/** GET /v1/charges/:id. */
+function retrieveCharge(state: StripeState, c: ApiContext): Response {
+  const charge = state.charges.get(idParam(c));
+  if (!charge) return missing(c, 'charge', idParam(c), 'charge');
+  return c.json(renderObject(state, charge, expandParam(c.get('params'))));
+}
+
+/** POST /v1/refunds (by payment_intent or charge); sends refund.created and charge.refunded. */
+function createRefund(state: StripeState, c: ApiContext): Response {
+  const p = c.get('params');
+  for (const name of Object.keys(p)) if (!['amount', 'charge', 'expand', 'metadata', 'payment_intent', 'reason'].includes(name)) return unknownParam(c, name);
+  let charge: StandinCharge | undefined;
+  if (typeof p.payment_intent === 'string') {
+    const intent = state.intents.get(p.payment_intent);
+    if (!intent) return missing(c, 'payment_intent', p.payment_intent, 'payment_intent');
+    charge = intent.status === 'succeeded' && intent.latest_charge ? state.charges.get(intent.latest_charge) : undefined;
+    if (!charge) return stripeError(c, 400, { type: 'invalid_request_error', code: 'charge_not_refundable', message: `This PaymentIntent (${intent.id}) does not have a successful charge to refund.` });
+  } else if (typeof p.charge === 'string') {
+    charge = state.charges.get(p.charge);
+    if (!charge) return missing(c, 'charge', p.charge, 'charge');
+  } else {
+    return invalid(c, undefined, 'One of the following params should be provided for this request: payment_intent or charge.');
+  }
+  let amount: number | undefined;
+  if (p.amount !== undefined) {
+    const parsed = intParam(p.amount);
+    if (parsed === null || parsed <= 0) return invalid(c, 'amount', 'Invalid positive integer');
+    amount = parsed;
+  }
+  if (p.reason !== undefined && (typeof p.reason !== 'string' || !REFUND_REASONS.has(p.reason))) return invalid(c, 'reason', 'Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer');
+  const metadata = metadataParam(p.metadata);
+  if (typeof metadata === 'string') return invalid(c, 'metadata', metadata);
+  const result = doRefund(state, charge, amount, typeof p.reason === 'string' ? p.reason : null, metadata);
+  if ('error' in result) return stripeError(c, 400, { type: 'invalid_request_error', ...result.error });
+  deliverLater(state, result.events);
+  return c.json(renderObject(state, result.refund, expandParam(p)));
+}
+
+/** GET /v1/refunds/:id. */
+function retrieveRefund(state: StripeState, c: ApiContext): Response {
+  const refund = state.refunds.get(idParam(c));
+  if (!refund) return missing(c, 'refund', idParam(c), 'refund');
+  return c.json(renderObject(state, refund, expandParam(c.get('params'))));
+}
+
+/** GET /v1/disputes (filters payment_intent, charge), newest first. */
+function listDisputes(state: StripeState, c: ApiContext): Response {
+  const p = c.get('params');
+  let list = [...state.disputes.values()];
+  if (typeof p.payment_intent === 'string') list = list.filter((d) => d.payment_intent === p.payment_intent);
+  if (typeof p.charge === 'string') list = list.filter((d) => d.charge === p.charge);
+  return listResponse(state, c, '/v1/disputes', list.reverse(), p);
+}
+
+/** Any other API path: Stripe's 404 wording. */
+function unrecognizedRequest(_state: StripeState, c: ApiContext): Response {
+  return (
+  stripeError(c, 404, {
+    type: 'invalid_request_error',
+    message: `Unrecognized request URL (${c.req.method}: ${new URL(c.req.url).pathname}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+  })
+  );
+}
+
+// --- state changes ----------------------------------------------------------------------------------------
+
+/** Checkout creates the PaymentIntent when the member first submits the page (not at session creation). */
+function ensureIntent(state: StripeState, session: StandinSession): StandinPaymentIntent {
+  if (session.payment_intent) return state.intents.get(session.payment_intent)!;
+  const data = state.intentData.get(session.id) ?? { metadata: {}, description: null };
+  const intent: StandinPaymentIntent = {
+    id: `pi_${token(24)}`,
+    object: 'payment_intent',
+    amount: session.amount_total,
+    amount_received: 0,
+    canceled_at: null,
+    cancellation_reason: null,
+    capture_method: 'automatic',
+    created: now(),
+    currency: 'jpy',
+    description: data.description,
+    last_payment_error: null,
+    latest_charge: null,
+    livemode: false,
+    metadata: { ...data.metadata },
+    payment_method_types: ['card'],
+    status: 'requires_payment_method',
+  };
+  state.intents.set(intent.id, intent);
+  session.payment_intent = intent.id;
+  return intent;
+}
+
+function newCharge(state: StripeState, intent: StandinPaymentIntent, succeeded: boolean, failureMessage?: string): StandinCharge {
+  const charge: StandinCharge = {
+    id: `ch_${token(24)}`,
+    object: 'charge',
+    amount: intent.amount,
+    amount_captured: succeeded ? intent.amount : 0,
+    amount_refunded: 0,
+    captured: succeeded,
+    created: now(),
+    currency: 'jpy',
+    description: intent.description,
+    disputed: false,
+    failure_code: succeeded ? null : 'card_declined',
+    failure_message: succeeded ? null : (failureMessage ?? 'Your card was declined.'),
+    livemode: false,
+    // The PaymentIntent's metadata is copied onto its state.charges.
+    metadata: { ...intent.metadata },
+    paid: succeeded,
+    payment_intent: intent.id,
+    refunded: false,
+    status: succeeded ? 'succeeded' : 'failed',
+  };
+  state.charges.set(charge.id, charge);
+  intent.latest_charge = charge.id;
+  return charge;
+}
+
+function openSession(state: StripeState, id: string): StandinSession {
+  const session = mustSession(state, id);
+  if (session.status !== 'open') throw new Error(`stripe stand-in: session ${id} is ${session.status}, not open`);
+  return session;
+}
+
+function doApprove(state: StripeState, session: StandinSession): StandinEvent[] {
+  const intent = ensureIntent(state, session);
+  newCharge(state, intent, true);
+  intent.status = 'succeeded';
+  intent.amount_received = intent.amount;
+  intent.last_payment_error = null;
+  session.status = 'complete';
+  session.payment_status = 'paid';
+  session.url = null;
+  session.customer_details = { email: session.customer_email ?? 'test@example.com' };
+  return [
+    emit(state, 'charge.succeeded', state.charges.get(intent.latest_charge!)!),
+    emit(state, 'payment_intent.succeeded', intent),
+    emit(state, 'checkout.session.completed', session),
+  ];
+}
+
+function doDecline(state: StripeState, session: StandinSession, message?: string): StandinEvent[] {
+  const intent = ensureIntent(state, session);
+  const charge = newCharge(state, intent, false, message);
+  intent.status = 'requires_payment_method';
+  intent.last_payment_error = {
+    type: 'card_error',
+    code: 'card_declined',
+    decline_code: 'generic_decline',
+    message: charge.failure_message ?? 'Your card was declined.',
+    charge: charge.id,
+  };
+  return [emit(state, 'charge.failed', charge), emit(state, 'payment_intent.payment_failed', intent)];
+}
+
+function doExpire(state: StripeState, session: StandinSession): StandinEvent[] {
+  session.status = 'expired';
+  session.url = null;
+  const out: StandinEvent[] = [];
+  const intent = session.payment_intent ? state.intents.get(session.payment_intent) : undefined;
+  if (intent && intent.status !== 'succeeded' && intent.status !== 'canceled') {
+    intent.status = 'canceled';
+    intent.canceled_at = now();
+    intent.cancellation_reason = 'abandoned';
+    out.push(emit(state, 'payment_intent.canceled', intent));
+  }
+  out.push(emit(state, 'checkout.session.expired', session));
+  return out;
+}
+
+/** Returns an error message (Stripe's wording) or the refund. */
+function doRefund(state: StripeState, charge: StandinCharge, amount: number | undefined, reason: string | null, metadata: Metadata): { error: { code: string; message: string } } | { refund: StandinRefund; events: StandinEvent[] } {
+  if (charge.status !== 'succeeded') return { error: { code: 'charge_not_refundable', message: `Charge ${charge.id} has not succeeded; it cannot be refunded.` } };
+  if (charge.disputed) return { error: { code: 'charge_disputed', message: `Charge ${charge.id} has been charged back; cannot issue a refund.` } };
+  const remaining = charge.amount - charge.amount_refunded;
+  const value = amount ?? remaining;
+  if (remaining <= 0) return { error: { code: 'charge_already_refunded', message: `Charge ${charge.id} has already been refunded.` } };
+  if (!Number.isSafeInteger(value) || value <= 0) return { error: { code: 'parameter_invalid_integer', message: 'Invalid positive integer' } };
+  if (value > remaining) {
+    return { error: { code: 'amount_too_large', message: `Refund amount (¥${value.toLocaleString('ja-JP')}) is greater than unrefunded amount on charge (¥${remaining.toLocaleString('ja-JP')})` } };
+  }
+  const refund: StandinRefund = {
+    id: `re_${token(24)}`,
+    object: 'refund',
+    amount: value,
+    charge: charge.id,
+    created: now(),
+    currency: 'jpy',
+    metadata,
+    payment_intent: charge.payment_intent,
+    reason,
+    status: 'succeeded',
+  };
+  state.refunds.set(refund.id, refund);
+  charge.amount_refunded += value;
+  charge.refunded = charge.amount_refunded === charge.amount;
+  return { refund, events: [emit(state, 'refund.created', refund), emit(state, 'charge.refunded', charge)] };
+}
+
+function paidCharge(state: StripeState, session: StandinSession): StandinCharge {
+  const intent = session.payment_intent ? state.intents.get(session.payment_intent) : undefined;
+  const charge = intent?.latest_charge ? state.charges.get(intent.latest_charge) : undefined;
+  if (!charge || charge.status !== 'succeeded') throw new Error(`stripe stand-in: session ${session.id} has no successful charge`);
+  return charge;
+}
+
+// --- events and webhooks -----------------------------------------------------------------------
+
+function emit(state: StripeState, type: string, object: object): StandinEvent {
+  const body = {
+    id: `evt_${token(24)}`,
+    object: 'event',
+    api_version: API_VERSION,
+    created: now(),
+    // A snapshot of the object as it is now, like Stripe's events.
+    data: { object: renderObject(state, object) },
+    livemode: false,
+    pending_webhooks: state.enabled.has(type) && state.options.webhookUrl ? 1 : 0,
+    request: { id: null, idempotency_key: null },
+    type,
+  };
+  const event: StandinEvent = { id: body.id, type, rawBody: JSON.stringify(body, null, 2), deliveries: [] };
+  state.events.push(event);
+  return event;
+}
+
+function signWebhook(state: StripeState, eventId: string, opts: { secret?: string; timestamp?: number; rawBody?: string } = {}): SignedWebhook {
+  const event = mustEvent(state, eventId);
+  const rawBody = opts.rawBody ?? event.rawBody;
+  const signature = Stripe.webhooks.generateTestHeaderString({
+    payload: event.rawBody,
+    secret: opts.secret ?? state.options.webhookSecret,
+    timestamp: opts.timestamp ?? now(),
+  });
+  return {
+    rawBody,
+    headers: new Headers({
+      'content-type': 'application/json; charset=utf-8',
+      'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+      'stripe-signature': signature,
+    }),
+  };
+}
+
+async function deliver(state: StripeState, event: StandinEvent, url: string): Promise<number | null> {
+  const signed = signWebhook(state, event.id);
+  let status: number | null = null;
+  try {
+    const response = await fetch(url, { method: 'POST', headers: signed.headers, body: signed.rawBody, signal: AbortSignal.timeout(10_000) });
+    status = response.status;
+    await response.body?.cancel();
+  } catch {
+    status = null;
+  }
+  event.deliveries.push(status);
+  return status;
+}
+
+/** Delivers the subscribed events, in order. */
+async function deliverAll(state: StripeState, list: StandinEvent[]): Promise<void> {
+  if (!state.options.webhookUrl) return;
+  for (const event of list) if (state.enabled.has(event.type)) await deliver(state, event, state.options.webhookUrl);
+}
+
+/** Delivers without holding up the HTTP answer that caused it (Stripe sends webhooks asynchronously); close() waits. */
+function deliverLater(state: StripeState, list: StandinEvent[]): void {
+  const p = deliverAll(state, list).finally(() => state.inFlight.delete(p));
+  state.inFlight.add(p);
+}
+
+// --- rendering -----------------------------------------------------------------------------------
+
+function renderObject(state: StripeState, object: object, expand: string[] = []): Record<string, unknown> {
+  const copy = structuredClone(object) as Record<string, unknown>;
+  const nested = (prefix: string) => expand.filter((e) => e.startsWith(`${prefix}.`)).map((e) => e.slice(prefix.length + 1));
+  const wants = (field: string) => expand.includes(field) || expand.some((e) => e.startsWith(`${field}.`));
+  if (copy.object === 'checkout.session' && wants('payment_intent') && typeof copy.payment_intent === 'string') {
+    const intent = state.intents.get(copy.payment_intent);
+    if (intent) copy.payment_intent = renderObject(state, intent, nested('payment_intent'));
+  }
+  if (copy.object === 'payment_intent' && wants('latest_charge') && typeof copy.latest_charge === 'string') {
+    const charge = state.charges.get(copy.latest_charge);
+    if (charge) copy.latest_charge = renderObject(state, charge, nested('latest_charge'));
+  }
+  if ((copy.object === 'charge' || copy.object === 'refund' || copy.object === 'dispute') && wants('payment_intent') && typeof copy.payment_intent === 'string') {
+    const intent = state.intents.get(copy.payment_intent);
+    if (intent) copy.payment_intent = renderObject(state, intent, nested('payment_intent'));
+  }
+  return copy;
+}
+
+function listResponse(state: StripeState, c: Context, url: string, items: object[], p: Record<string, unknown>) {
+  const limit = Math.min(Math.max(intParam(p.limit) ?? 10, 1), 100);
+  const expand = expandParam(p)
+    .filter((e) => e.startsWith('data.'))
+    .map((e) => e.slice('data.'.length));
+  return c.json({ object: 'list', data: items.slice(0, limit).map((o) => renderObject(state, o, expand)), has_more: items.length > limit, url });
+}
+
+// --- the hosted Checkout page -------------------------------------------------------------------------------
+
+/** GET /c/pay/:id: the Checkout look-alike page of a session. */
+function showCheckoutPage(state: StripeState, c: Context): Response {
+  const session = state.sessions.get(idParam(c));
+  if (!session) return c.html(messagePage('ページが見つかりません', 'このお支払いページは存在しません。'), 404);
+  lazyExpire(state, session);
+  return c.html(sessionPage(state, session));
+}
+
+/** POST /c/pay/:id: the member's button (approve, decline, cancel), as on Checkout. */
+async function submitCheckoutPage(state: StripeState, c: Context): Promise<Response> {
+  const session = state.sessions.get(idParam(c));
+  if (!session) return c.html(messagePage('ページが見つかりません', 'このお支払いページは存在しません。'), 404);
+  lazyExpire(state, session);
+  const form = await c.req.parseBody();
+  const action = typeof form.action === 'string' ? form.action : '';
+  if (session.status === 'complete') return c.redirect(successUrl(session), 303);
+  if (session.status === 'expired') return c.html(sessionPage(state, session), 410);
+  if (action === 'approve') {
+    deliverLater(state, doApprove(state, session));
+    return c.redirect(successUrl(session), 303);
+  }
+  if (action === 'decline') {
+    deliverLater(state, doDecline(state, session));
+    return c.html(sessionPage(state, session, 'カードが拒否されました。別のカードでお試しいただくか、キャンセルしてください。'), 402);
+  }
+  if (action === 'cancel') {
+    // Like Checkout's back link: the session stays open (until it expires) and the browser goes to cancel_url.
+    if (session.cancel_url) return c.redirect(session.cancel_url, 303);
+    return c.html(messagePage('お支払いを中止しました', 'このウィンドウを閉じてショップに戻ってください。'));
+  }
+  return c.html(sessionPage(state, session, '操作が正しくありません。'), 400);
+}
+
+function sessionPage(state: StripeState, session: StandinSession, error?: string): string {
+  const name = state.productNames.get(session.id) ?? '';
+  const amount = `¥${session.amount_total.toLocaleString('ja-JP')}`;
+  const header = `<p class="brand">${escapeHtml(state.businessName)} <span class="tag">テストモード</span></p>
+<p class="item">${escapeHtml(name)}</p>
+<p class="amount">${escapeHtml(amount)}</p>`;
+  if (session.status === 'complete') {
+    return page('お支払い完了', `${header}<h1>お支払いは完了しています</h1><p><a class="button primary" href="${escapeHtml(successUrl(session))}">ショップに戻る</a></p>`);
+  }
+  if (session.status === 'expired') {
+    const back = session.cancel_url ? `<p><a class="button" href="${escapeHtml(session.cancel_url)}">ショップに戻る</a></p>` : '';
+    return page('有効期限切れ', `${header}<h1>このお支払いページの有効期限が切れました</h1><p>もう一度ショップからお手続きください。</p>${back}`);
+  }
+  const alert = error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : '';
+  return page(
+    `${amount}のお支払い`,
+    `${header}${alert}
+<section class="card" aria-label="カード情報">
+<p class="label">カード情報</p>
+<div class="field">1234 1234 1234 1234</div>
+<div class="row"><div class="field">月 / 年</div><div class="field">セキュリティコード</div></div>
+<p class="note">テスト環境：カード情報は入力不要です</p>
+</section>
+<form method="post" action="${escapeHtml(session.id)}">
+<button class="primary" name="action" value="approve">お支払いを承認</button>
+<button name="action" value="decline">拒否</button>
+<button class="link" name="action" value="cancel">キャンセル</button>
+</form>
+<p class="note">「拒否」はカード会社に断られた場合を再現します（別のカードでやり直せます）。</p>`,
+  );
+}
+
+function successUrl(session: StandinSession): string {
+  return session.success_url.replaceAll('{CHECKOUT_SESSION_ID}', session.id);
+}
+
+/** Stripe expires state.sessions at expires_at on its own. */
+function lazyExpire(state: StripeState, session: StandinSession): void {
+  if (session.status === 'open' && now() >= session.expires_at) deliverLater(state, doExpire(state, session));
+}
+
+// --- look-ups ---------------------------------------------------------------------------------------------
+
+/** The :id of a route (handlers are registered from a table, so the path is not typed). */
+function idParam(c: Context): string {
+  return c.req.param('id') ?? '';
+}
+
+function mustSession(state: StripeState, id: string): StandinSession {
+  const session = state.sessions.get(id);
+  if (!session) throw new Error(`stripe stand-in: no session ${id}`);
+  return session;
+}
+
+function mustEvent(state: StripeState, id: string): StandinEvent {
+  const event = state.events.find((e) => e.id === id);
+  if (!event) throw new Error(`stripe stand-in: no event ${id}`);
+  return event;
+}
+
+function disputeOf(state: StripeState, session: StandinSession): StandinDispute {
+  const charge = paidCharge(state, session);
+  const dispute = [...state.disputes.values()].find((d) => d.charge === charge.id);
+  if (!dispute) throw new Error(`stripe stand-in: session ${session.id} has no dispute`);
+  return dispute;
 }
 
 // --- request parsing (Stripe's form encoding) --------------------------------------------------------
