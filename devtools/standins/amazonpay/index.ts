@@ -17,7 +17,7 @@
 //   start; its self-signed X.509 certificate is served at SigningCertURL, like SNS's .pem files.
 import { constants as cryptoConstants, createHash, createPublicKey, randomBytes, randomUUID, sign, verify, type KeyObject } from 'node:crypto';
 import { Hono } from 'hono';
-import type { Context } from 'hono';
+import type { Context, Next } from 'hono';
 import { generate as generateCertificate } from 'selfsigned';
 import { escapeHtml, isHttpUrl, isRecord, listenStandin } from '#devtools/standins/shared';
 
@@ -183,28 +183,49 @@ const API_PREFIXES = ['/v2', '/live/v2', '/sandbox/v2'] as const;
 const SESSION_LIFETIME_MS = 24 * 3_600_000;
 const ALGORITHMS: Record<string, number> = { 'AMZN-PAY-RSASSA-PSS-V2': 32, 'AMZN-PAY-RSASSA-PSS': 20 };
 
+/** Everything the stand-in holds, passed explicitly to each handler and state change. */
+interface AmazonPayState {
+  options: AmazonPayStandinOptions;
+  /** The merchant's public key: every API request's signature is checked with it. */
+  merchantKey: KeyObject;
+  apiHost: string;
+  merchantId: string;
+  skewMs: number;
+  snsVersion: '1' | '2';
+  sessions: Map<string, AmazonPayStandinSession>;
+  /** Sessions the buyer approved on the page (Complete Checkout Session may follow). */
+  approved: Set<string>;
+  charges: Map<string, AmazonPayStandinCharge>;
+  permissions: Map<string, { chargePermissionId: string; sessionId: string; statusDetails: Status; creationTimestamp: string }>;
+  refunds: Map<string, AmazonPayStandinRefund>;
+  disputes: Map<string, AmazonPayStandinDispute>;
+  idempotency: Map<string, { fingerprint: string; status: number; body: unknown }>;
+  notifications: AmazonPayStandinNotification[];
+  /** IPN deliveries still running (close() waits for them). */
+  inFlight: Set<Promise<unknown>>;
+  timers: Set<NodeJS.Timeout>;
+  /** Injected failures for the next API requests. */
+  failures: { status: number; path?: RegExp }[];
+  subscriptionToken: string;
+  subscriptionConfirmed: boolean;
+  certificateDownloads: number;
+  /** SNS's signing key and certificate. */
+  pems: { private: string; cert: string };
+  certId: string;
+  topicArn: string;
+  subscriptionArn: string;
+  /** Where the browser reaches the hosted page, and where SNS's certificate is served (known once listening). */
+  publicBase: string;
+  snsOrigin: string;
+}
+
+type Env = { Variables: { rawBody: string; environment: 'Sandbox' | 'Live' } };
+type ApiContext = Context<Env>;
+type Route<C> = { method: 'get' | 'post' | 'delete'; path: string; handle: (state: AmazonPayState, c: C) => Response | Promise<Response> };
+
 /** Starts the Amazon Pay stand-in on `port` (0 = any free port). */
 export async function startAmazonpayStandin(options: AmazonPayStandinOptions): Promise<AmazonPayStandin> {
-  const merchantKey = typeof options.publicKey === 'string' ? createPublicKey(options.publicKey) : options.publicKey;
-  const apiHost = options.apiHost ?? 'pay-api.amazon.jp';
   const merchantId = options.merchantId ?? 'A2STANDIN0MERCHANT';
-  const skewMs = (options.maxClockSkewSeconds ?? 900) * 1000;
-  const snsVersion = options.snsSignatureVersion ?? '1';
-  const sessions = new Map<string, AmazonPayStandinSession>();
-  const approved = new Set<string>();
-  const charges = new Map<string, AmazonPayStandinCharge>();
-  const permissions = new Map<string, { chargePermissionId: string; sessionId: string; statusDetails: Status; creationTimestamp: string }>();
-  const refunds = new Map<string, AmazonPayStandinRefund>();
-  const disputes = new Map<string, AmazonPayStandinDispute>();
-  const idempotency = new Map<string, { fingerprint: string; status: number; body: unknown }>();
-  const notifications: AmazonPayStandinNotification[] = [];
-  const inFlight = new Set<Promise<unknown>>();
-  const timers = new Set<NodeJS.Timeout>();
-  const failures: { status: number; path?: RegExp }[] = [];
-  const subscriptionToken = randomBytes(32).toString('hex');
-  let subscriptionConfirmed = false;
-  let certificateDownloads = 0;
-
   // SNS's signing key and certificate (self-signed; the adapter trusts it only through trustedSnsOrigins).
   const pems = await generateCertificate([{ name: 'commonName', value: 'sns.standin.amazonaws.local' }], {
     keySize: 2048,
@@ -212,584 +233,92 @@ export async function startAmazonpayStandin(options: AmazonPayStandinOptions): P
     notBeforeDate: new Date(Date.now() - 86_400_000),
     notAfterDate: new Date(Date.now() + 365 * 86_400_000),
   });
-  const certId = createHash('sha256').update(pems.cert).digest('hex').slice(0, 32);
   const topicArn = `arn:aws:sns:us-west-2:000000000000:${merchantId}`;
-  const subscriptionArn = `${topicArn}:${randomUUID()}`;
-
-  // --- objects --------------------------------------------------------------------------------
-
-  function sessionView(s: AmazonPayStandinSession): AmazonPayStandinSession {
-    if (s.statusDetails.state === 'Open' && Date.now() > Date.parse(fromAmazonTime(s.expirationTimestamp))) {
-      setStatus(s, 'Canceled', 'Expired', 'The Checkout Session expired after 24 hours.');
-    }
-    return s;
-  }
-
-  function chargeOf(id: string): AmazonPayStandinCharge {
-    const charge = charges.get(id) ?? charges.get(sessions.get(id)?.chargeId ?? '');
-    if (!charge) throw new Error(`amazonpay stand-in: no charge for ${id}`);
-    return charge;
-  }
-
-  function openSession(id: string): AmazonPayStandinSession {
-    const s = sessions.get(id);
-    if (!s) throw new Error(`amazonpay stand-in: no checkout session ${id}`);
-    sessionView(s);
-    if (s.statusDetails.state !== 'Open' || approved.has(id)) throw new Error(`amazonpay stand-in: session ${id} is ${s.statusDetails.state}${approved.has(id) ? ' (approved)' : ''}`);
-    return s;
-  }
-
-  function returnTo(s: AmazonPayStandinSession, cancel: boolean): string {
-    const target = (cancel && s.webCheckoutDetails.checkoutCancelUrl) || s.webCheckoutDetails.checkoutResultReturnUrl || s.webCheckoutDetails.checkoutReviewReturnUrl!;
-    const url = new URL(target);
-    url.searchParams.set('amazonCheckoutSessionId', s.checkoutSessionId);
-    return url.toString();
-  }
-
-  function approve(id: string): string {
-    const s = openSession(id);
-    approved.add(id);
-    s.buyer = { buyerId: `amzn1.account.${token(28).toUpperCase()}`, name: '山田 太郎', email: 'buyer@example.jp', phoneNumber: null };
-    s.paymentPreferences = [{ paymentDescriptor: 'Visa ****1111 (Amazon Pay)' }];
-    return returnTo(s, false);
-  }
-
-  function decline(id: string): string {
-    const s = openSession(id);
-    setStatus(s, 'Canceled', 'Declined', 'The buyer\u2019s payment instrument was declined.');
-    return returnTo(s, false);
-  }
-
-  function buyerCancel(id: string): string {
-    const s = openSession(id);
-    setStatus(s, 'Canceled', 'BuyerCanceled', 'The buyer canceled checkout.');
-    return returnTo(s, true);
-  }
-
-  function settleRefund(refund: AmazonPayStandinRefund): void {
-    if (refund.statusDetails.state !== 'RefundInitiated') return;
-    setStatus(refund, 'Refunded', null, null);
-    const charge = charges.get(refund.chargeId)!;
-    charge.refundedAmount = yen(Number(charge.refundedAmount.amount) + Number(refund.refundAmount.amount));
-    deliverLater('REFUND', refund.refundId);
-  }
-
-  function refundView(refund: AmazonPayStandinRefund): AmazonPayStandinRefund {
-    if (Date.now() - Date.parse(fromAmazonTime(refund.creationTimestamp)) >= (options.refundSettleMs ?? 0)) settleRefund(refund);
-    return refund;
-  }
-
-  function chargeView(charge: AmazonPayStandinCharge): AmazonPayStandinCharge {
-    // Refunds that are due settle whenever anything reads their charge (as well as by their timer).
-    for (const refund of refunds.values()) if (refund.chargeId === charge.chargeId) refundView(refund);
-    return charge;
-  }
-
-  function createRefund(charge: AmazonPayStandinCharge, amount: number): AmazonPayStandinRefund | { status: 400 | 422; reasonCode: string; message: string } {
-    if (charge.statusDetails.state !== 'Captured' || !charge.captureAmount) {
-      return { status: 422, reasonCode: 'InvalidChargeStatus', message: `You tried to refund a Charge in state ${charge.statusDetails.state}.` };
-    }
-    const pending = [...refunds.values()].filter((r) => r.chargeId === charge.chargeId && r.statusDetails.state !== 'Declined')
-      .reduce((sum, r) => sum + Number(r.refundAmount.amount), 0);
-    if (pending + amount > Number(charge.captureAmount.amount)) {
-      return { status: 400, reasonCode: 'TransactionAmountExceeded', message: 'The refund amount exceeds the captured amount that has not been refunded.' };
-    }
-    const refund: AmazonPayStandinRefund = {
-      refundId: `${charge.chargePermissionId}-R${digits(6)}`,
-      chargeId: charge.chargeId,
-      creationTimestamp: amazonTime(),
-      refundAmount: yen(amount),
-      softDescriptor: 'AMZ*STANDIN',
-      statusDetails: status('RefundInitiated', null, null),
-      releaseEnvironment: charge.releaseEnvironment,
-    };
-    refunds.set(refund.refundId, refund);
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      settleRefund(refund);
-    }, options.refundSettleMs ?? 0);
-    timers.add(timer);
-    return refund;
-  }
-
-  // --- SNS ------------------------------------------------------------------------------------
-
-  function signSns(envelope: Record<string, string>, version: '1' | '2'): string {
-    const keys = envelope.Type === 'Notification'
-      ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
-      : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
-    const text = keys.filter((k) => envelope[k] !== undefined).map((k) => `${k}\n${envelope[k]}\n`).join('');
-    return sign(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256', Buffer.from(text, 'utf8'), pems.private).toString('base64');
-  }
-
-  function snsMessage(fields: Record<string, string>, version: '1' | '2'): { headers: Record<string, string>; rawBody: string } {
-    const envelope: Record<string, string> = { ...fields, SignatureVersion: version, Signature: '', SigningCertURL: `${snsOrigin}/sns/SimpleNotificationService-${certId}.pem` };
-    envelope.Signature = signSns(envelope, version);
-    if (envelope.Type === 'Notification') {
-      envelope.UnsubscribeURL = `${snsOrigin}/sns/?Action=Unsubscribe&SubscriptionArn=${encodeURIComponent(subscriptionArn)}`;
-    }
-    return {
-      headers: {
-        'content-type': 'text/plain; charset=UTF-8',
-        'x-amz-sns-message-type': envelope.Type!,
-        'x-amz-sns-message-id': envelope.MessageId!,
-        'x-amz-sns-topic-arn': topicArn,
-        'x-amz-sns-subscription-arn': subscriptionArn,
-        'user-agent': 'Amazon Simple Notification Service Agent',
-      },
-      rawBody: JSON.stringify(envelope, null, 2),
-    };
-  }
-
-  function chargePermissionIdOf(objectType: AmazonPayObjectType, objectId: string): string {
-    switch (objectType) {
-      case 'CHARGE':
-        return chargeOf(objectId).chargePermissionId;
-      case 'REFUND':
-        return chargeOf(refunds.get(objectId)?.chargeId ?? '').chargePermissionId;
-      case 'CHARGEBACK':
-        return chargeOf(disputes.get(objectId)?.chargeId ?? '').chargePermissionId;
-      case 'CHARGE_PERMISSION':
-        return objectId;
-    }
-  }
-
-  function buildNotification(input: { objectType: AmazonPayObjectType; objectId: string; timestamp?: Date; signatureVersion?: '1' | '2' }) {
-    const chargePermissionId = chargePermissionIdOf(input.objectType, input.objectId);
-    const environment = chargePermissionId.startsWith('P') ? 'Live' : 'Sandbox';
-    const message = JSON.stringify({
-      ReleaseEnvironment: environment,
-      MerchantID: merchantId,
-      ObjectType: input.objectType,
-      ObjectId: input.objectId,
-      ChargePermissionId: chargePermissionId,
-      NotificationType: 'STATE_CHANGE',
-      NotificationId: randomUUID(),
-      NotificationVersion: 'V2',
-    });
-    return snsMessage({
-      Type: 'Notification',
-      MessageId: randomUUID(),
-      TopicArn: topicArn,
-      Message: message,
-      Timestamp: (input.timestamp ?? new Date()).toISOString(),
-    }, input.signatureVersion ?? snsVersion);
-  }
-
-  async function post(built: { headers: Record<string, string>; rawBody: string }): Promise<AmazonPayStandinNotification> {
-    const record: AmazonPayStandinNotification = { ...built, deliveredStatus: null };
-    notifications.push(record);
-    if (options.webhookUrl) {
-      try {
-        const response = await fetch(options.webhookUrl, { method: 'POST', headers: built.headers, body: built.rawBody, signal: AbortSignal.timeout(10_000) });
-        record.deliveredStatus = response.status;
-        await response.body?.cancel();
-      } catch {
-        record.deliveredStatus = null;
-      }
-    }
-    return record;
-  }
-
-  const sendNotification = (objectType: AmazonPayObjectType, objectId: string) => post(buildNotification({ objectType, objectId }));
-
-  /** Sends an IPN without holding up the API answer that caused it; close() waits for it. */
-  function deliverLater(objectType: AmazonPayObjectType, objectId: string): void {
-    const p = sendNotification(objectType, objectId).finally(() => inFlight.delete(p));
-    inFlight.add(p);
-  }
-
-  // --- the API ----------------------------------------------------------------------------------
-
-  type Env = { Variables: { rawBody: string; environment: 'Sandbox' | 'Live' } };
-  const api = new Hono<Env>();
-
-  api.use('*', async (c, next) => {
-    const rawBody = c.req.method === 'GET' || c.req.method === 'HEAD' ? '' : await c.req.text();
-    const problem = checkSignature(c, rawBody);
-    if (problem) return amazonError(c, problem.status, problem.reasonCode, problem.message);
-    const failure = failures.findIndex((f) => !f.path || f.path.test(new URL(c.req.url).pathname));
-    if (failure >= 0) {
-      const [f] = failures.splice(failure, 1);
-      const code = f!.status === 429 ? 'TooManyRequests' : f!.status === 503 ? 'ServiceUnavailable' : f!.status >= 500 ? 'InternalServerError' : 'InvalidRequest';
-      return amazonError(c, f!.status, code, 'Injected failure (stand-in test control).');
-    }
-    const pathname = new URL(c.req.url).pathname;
-    c.set('rawBody', rawBody);
-    c.set('environment', pathname.startsWith('/live/') || options.publicKeyId.toUpperCase().startsWith('LIVE') ? 'Live' : 'Sandbox');
-    const key = c.req.header('x-amz-pay-idempotency-key');
-    if (c.req.method === 'POST' && key !== undefined) {
-      if (!/^[A-Za-z0-9_-]{1,32}$/.test(key)) return amazonError(c, 400, 'InvalidHeaderValue', 'x-amz-pay-idempotency-key must be 1-32 characters of A-Z a-z 0-9 - _.');
-      const fingerprint = `${c.req.method} ${pathname.replace(/^\/(live|sandbox)/, '')}\n${rawBody}`;
-      const saved = idempotency.get(key);
-      if (saved) {
-        if (saved.fingerprint !== fingerprint) return amazonError(c, 400, 'DuplicateIdempotencyKey', 'The idempotency key was already used for a different request.');
-        return c.json(saved.body as object, saved.status as 200);
-      }
-      await next();
-      if (c.res.status < 500) idempotency.set(key, { fingerprint, status: c.res.status, body: await c.res.clone().json().catch(() => null) });
-      return;
-    }
-    await next();
-  });
-
-  /** Amazon's canonical request, rebuilt from what arrived, and the RSASSA-PSS check against it. */
-  function checkSignature(c: Context, rawBody: string): { status: 400 | 401; reasonCode: string; message: string } | null {
-    const authorization = c.req.header('authorization');
-    if (!authorization) return { status: 400, reasonCode: 'MissingHeader', message: 'The authorization header is missing.' };
-    const m = /^(AMZN-PAY-RSASSA-PSS(?:-V2)?) PublicKeyId=([^,\s]+), ?SignedHeaders=([^,\s]+), ?Signature=([A-Za-z0-9+/=]+)$/.exec(authorization.trim());
-    if (!m) return { status: 401, reasonCode: 'InvalidRequestSignature', message: 'The authorization header is malformed.' };
-    const [, algorithm, publicKeyId, signedHeadersRaw, signature] = m as unknown as [string, string, string, string, string];
-    if (publicKeyId !== options.publicKeyId) return { status: 401, reasonCode: 'InvalidRequestSignature', message: 'Unknown PublicKeyId.' };
-    const signed = signedHeadersRaw.split(';').map((h) => h.toLowerCase());
-    for (const required of ['x-amz-pay-date', 'x-amz-pay-host', 'x-amz-pay-region']) {
-      if (!c.req.header(required)) return { status: 400, reasonCode: 'MissingHeader', message: `The ${required} header is missing.` };
-      if (!signed.includes(required)) return { status: 401, reasonCode: 'InvalidRequestSignature', message: `${required} must be signed.` };
-    }
-    // Every x-amz-pay-* header that arrived must be covered by the signature (e.g. the idempotency key).
-    for (const [name] of Object.entries(c.req.header())) {
-      if (name.toLowerCase().startsWith('x-amz-pay-') && !signed.includes(name.toLowerCase())) {
-        return { status: 401, reasonCode: 'InvalidRequestSignature', message: `${name} is not signed.` };
-      }
-    }
-    if (c.req.header('x-amz-pay-region') !== 'jp') return { status: 400, reasonCode: 'InvalidHeaderValue', message: 'x-amz-pay-region must be jp for this endpoint.' };
-    const payHost = c.req.header('x-amz-pay-host');
-    if (payHost !== apiHost && payHost !== c.req.header('host')) return { status: 400, reasonCode: 'InvalidHeaderValue', message: `x-amz-pay-host must be ${apiHost}.` };
-    const date = Date.parse(fromAmazonTime(c.req.header('x-amz-pay-date')!));
-    if (Number.isNaN(date) || Math.abs(Date.now() - date) > skewMs) return { status: 400, reasonCode: 'InvalidHeaderValue', message: 'x-amz-pay-date is missing, malformed or too far from the current time.' };
-    const url = new URL(c.req.url);
-    const query = [...url.searchParams.keys()].sort().map((k) => `${k}=${encodeURIComponent(url.searchParams.get(k)!)}`).join('&');
-    let canonical = `${c.req.method}\n${url.pathname}\n${query}\n`;
-    for (const name of signed) {
-      const value = c.req.header(name);
-      if (value === undefined) return { status: 401, reasonCode: 'InvalidRequestSignature', message: `Signed header ${name} is missing.` };
-      canonical += `${name}:${value}\n`;
-    }
-    canonical += `\n${signedHeadersRaw}\n${createHash('sha256').update(rawBody).digest('hex')}`;
-    const stringToSign = `${algorithm}\n${createHash('sha256').update(canonical).digest('hex')}`;
-    let ok = false;
-    try {
-      ok = verify('sha256', Buffer.from(stringToSign, 'utf8'), {
-        key: merchantKey,
-        padding: cryptoConstants.RSA_PKCS1_PSS_PADDING,
-        saltLength: ALGORITHMS[algorithm]!,
-      }, Buffer.from(signature, 'base64'));
-    } catch {
-      ok = false;
-    }
-    return ok ? null : { status: 401, reasonCode: 'InvalidRequestSignature', message: 'The request signature we calculated does not match the signature you provided.' };
-  }
-
-  const bodyOf = (c: Context<Env>): Record<string, unknown> | null => {
-    try {
-      const parsed: unknown = JSON.parse(c.get('rawBody') || 'null');
-      return isRecord(parsed) ? parsed : null;
-    } catch {
-      return null;
-    }
-  };
-
-  api.post('/checkoutSessions', (c) => {
-    if (!c.req.header('x-amz-pay-idempotency-key')) return amazonError(c, 400, 'MissingHeader', 'x-amz-pay-idempotency-key is required.');
-    const body = bodyOf(c);
-    if (!body) return amazonError(c, 400, 'InvalidRequestFormat', 'The request body is not valid JSON.');
-    const web = isRecord(body.webCheckoutDetails) ? body.webCheckoutDetails : {};
-    const payment = isRecord(body.paymentDetails) ? body.paymentDetails : {};
-    const meta = isRecord(body.merchantMetadata) ? body.merchantMetadata : {};
-    const amount = isRecord(payment.chargeAmount) ? payment.chargeAmount : null;
-    const resultUrl = str(web.checkoutResultReturnUrl);
-    const reviewUrl = str(web.checkoutReviewReturnUrl);
-    if (!resultUrl && !reviewUrl) return amazonError(c, 400, 'MissingParameterValue', 'webCheckoutDetails.checkoutResultReturnUrl is required.');
-    for (const u of [resultUrl, reviewUrl, str(web.checkoutCancelUrl)]) if (u && !isHttpUrl(u)) return amazonError(c, 400, 'InvalidParameterValue', `The URL ${u} is invalid.`);
-    const storeId = str(body.storeId);
-    if (!storeId) return amazonError(c, 400, 'MissingParameterValue', 'storeId is required.');
-    if (options.storeId && storeId !== options.storeId) return amazonError(c, 400, 'InvalidParameterValue', 'The storeId is not registered to this merchant.');
-    if (!amount || str(amount.currencyCode) !== 'JPY' || !/^[1-9][0-9]{0,8}$/.test(str(amount.amount) ?? '')) {
-      return amazonError(c, 400, 'InvalidParameterValue', 'paymentDetails.chargeAmount must be a whole JPY amount.');
-    }
-    const intent = str(payment.paymentIntent) ?? 'Confirm';
-    if (!['Authorize', 'AuthorizeWithCapture', 'Confirm'].includes(intent)) return amazonError(c, 400, 'InvalidParameterValue', 'paymentDetails.paymentIntent is invalid.');
-    const id = randomUUID();
-    const now = Date.now();
-    const session: AmazonPayStandinSession = {
-      checkoutSessionId: id,
-      webCheckoutDetails: {
-        checkoutReviewReturnUrl: reviewUrl,
-        checkoutResultReturnUrl: resultUrl,
-        checkoutCancelUrl: str(web.checkoutCancelUrl),
-        amazonPayRedirectUrl: `${publicBase}/checkout/${id}`,
-        checkoutMode: str(web.checkoutMode),
-      },
-      productType: null,
-      paymentDetails: {
-        paymentIntent: intent,
-        canHandlePendingAuthorization: payment.canHandlePendingAuthorization === true,
-        chargeAmount: { amount: str(amount.amount)!, currencyCode: 'JPY' },
-        totalOrderAmount: null,
-        softDescriptor: str(payment.softDescriptor),
-        presentmentCurrency: 'JPY',
-        allowOvercharge: null,
-        extendExpiration: null,
-      },
-      chargePermissionType: str(body.chargePermissionType) ?? 'OneTime',
-      merchantMetadata: {
-        merchantReferenceId: str(meta.merchantReferenceId),
-        merchantStoreName: str(meta.merchantStoreName),
-        noteToBuyer: str(meta.noteToBuyer),
-        customInformation: str(meta.customInformation),
-      },
-      buyer: null,
-      billingAddress: null,
-      paymentPreferences: [],
-      statusDetails: status('Open', null, null),
-      shippingAddress: null,
-      platformId: str(body.platformId),
-      chargePermissionId: null,
-      chargeId: null,
-      constraints: [],
-      creationTimestamp: amazonTime(now),
-      expirationTimestamp: amazonTime(now + SESSION_LIFETIME_MS),
-      storeId,
-      providerMetadata: { providerReferenceId: null },
-      releaseEnvironment: c.get('environment'),
-    };
-    sessions.set(id, session);
-    return c.json(session, 201);
-  });
-
-  api.get('/checkoutSessions/:id', (c) => {
-    const s = sessions.get(c.req.param('id'));
-    return s ? c.json(sessionView(s)) : notFound(c, 'Checkout Session');
-  });
-
-  api.post('/checkoutSessions/:id/complete', (c) => {
-    const s = sessions.get(c.req.param('id'));
-    if (!s) return notFound(c, 'Checkout Session');
-    sessionView(s);
-    const body = bodyOf(c);
-    const amount = body && isRecord(body.chargeAmount) ? body.chargeAmount : null;
-    if (!amount) return amazonError(c, 400, 'MissingParameterValue', 'chargeAmount is required.');
-    if (s.statusDetails.state === 'Canceled') return amazonError(c, 422, 'CheckoutSessionCanceled', `The Checkout Session was canceled (${s.statusDetails.reasonCode}).`);
-    if (s.statusDetails.state !== 'Open' || !approved.has(s.checkoutSessionId)) {
-      return amazonError(c, 422, 'InvalidCheckoutSessionStatus', `You tried to call an operation on a Checkout Session that is in a state where that operation is not allowed (${s.statusDetails.state}).`);
-    }
-    if (str(amount.amount) !== s.paymentDetails.chargeAmount.amount || str(amount.currencyCode) !== s.paymentDetails.chargeAmount.currencyCode) {
-      return amazonError(c, 400, 'AmountMismatch', 'The chargeAmount does not match the Checkout Session paymentDetails.chargeAmount.');
-    }
-    const envLetter = s.releaseEnvironment === 'Live' ? 'P' : 'S';
-    const chargePermissionId = `${envLetter}03-${digits(7)}-${digits(7)}`;
-    permissions.set(chargePermissionId, { chargePermissionId, sessionId: s.checkoutSessionId, statusDetails: status('Chargeable', null, null), creationTimestamp: amazonTime() });
-    s.chargePermissionId = chargePermissionId;
-    if (s.paymentDetails.paymentIntent !== 'Confirm') {
-      const captureNow = s.paymentDetails.paymentIntent === 'AuthorizeWithCapture';
-      const charge: AmazonPayStandinCharge = {
-        chargeId: `${chargePermissionId}-C${digits(6)}`,
-        chargePermissionId,
-        chargeAmount: { ...s.paymentDetails.chargeAmount },
-        captureAmount: captureNow ? { ...s.paymentDetails.chargeAmount } : null,
-        refundedAmount: yen(0),
-        convertedAmount: null,
-        conversionRate: null,
-        softDescriptor: s.paymentDetails.softDescriptor,
-        merchantMetadata: { ...s.merchantMetadata },
-        providerMetadata: { providerReferenceId: null },
-        statusDetails: status(captureNow ? 'Captured' : 'Authorized', null, null),
-        creationTimestamp: amazonTime(),
-        expirationTimestamp: amazonTime(Date.now() + 30 * 86_400_000),
-        releaseEnvironment: s.releaseEnvironment,
-      };
-      charges.set(charge.chargeId, charge);
-      s.chargeId = charge.chargeId;
-      deliverLater('CHARGE', charge.chargeId);
-    }
-    setStatus(s, 'Completed', null, null);
-    return c.json(s);
-  });
-
-  api.get('/charges/:id', (c) => {
-    const charge = charges.get(c.req.param('id'));
-    return charge ? c.json(chargeView(charge)) : notFound(c, 'Charge');
-  });
-
-  api.post('/charges/:id/capture', (c) => {
-    const charge = charges.get(c.req.param('id'));
-    if (!charge) return notFound(c, 'Charge');
-    if (!c.req.header('x-amz-pay-idempotency-key')) return amazonError(c, 400, 'MissingHeader', 'x-amz-pay-idempotency-key is required.');
-    const body = bodyOf(c);
-    const amount = body && isRecord(body.captureAmount) ? body.captureAmount : null;
-    if (!amount) return amazonError(c, 400, 'MissingParameterValue', 'captureAmount is required.');
-    if (charge.statusDetails.state !== 'Authorized') return amazonError(c, 422, 'InvalidChargeStatus', `You tried to capture a Charge in state ${charge.statusDetails.state}.`);
-    if (str(amount.currencyCode) !== 'JPY') return amazonError(c, 400, 'CurrencyMismatch', 'The currency does not match the Charge.');
-    const value = Number(str(amount.amount));
-    if (!Number.isSafeInteger(value) || value <= 0 || value > Number(charge.chargeAmount.amount)) {
-      return amazonError(c, 400, 'TransactionAmountExceeded', 'The capture amount exceeds the authorized amount.');
-    }
-    charge.captureAmount = yen(value);
-    setStatus(charge, 'Captured', null, null);
-    deliverLater('CHARGE', charge.chargeId);
-    return c.json(charge);
-  });
-
-  api.delete('/charges/:id/cancel', (c) => {
-    const charge = charges.get(c.req.param('id'));
-    if (!charge) return notFound(c, 'Charge');
-    if (charge.statusDetails.state !== 'Authorized' && charge.statusDetails.state !== 'AuthorizationInitiated') {
-      return amazonError(c, 422, 'InvalidChargeStatus', `You tried to cancel a Charge in state ${charge.statusDetails.state}.`);
-    }
-    const body = bodyOf(c);
-    setStatus(charge, 'Canceled', 'MerchantCanceled', str(body?.cancellationReason) ?? 'Canceled by the merchant.');
-    deliverLater('CHARGE', charge.chargeId);
-    return c.json(charge);
-  });
-
-  api.post('/refunds', (c) => {
-    if (!c.req.header('x-amz-pay-idempotency-key')) return amazonError(c, 400, 'MissingHeader', 'x-amz-pay-idempotency-key is required.');
-    const body = bodyOf(c);
-    if (!body) return amazonError(c, 400, 'InvalidRequestFormat', 'The request body is not valid JSON.');
-    const charge = charges.get(str(body.chargeId) ?? '');
-    if (!charge) return notFound(c, 'Charge');
-    const amount = isRecord(body.refundAmount) ? body.refundAmount : null;
-    if (!amount) return amazonError(c, 400, 'MissingParameterValue', 'refundAmount is required.');
-    if (str(amount.currencyCode) !== 'JPY') return amazonError(c, 400, 'CurrencyMismatch', 'The currency does not match the Charge.');
-    const value = Number(str(amount.amount));
-    if (!Number.isSafeInteger(value) || value <= 0) return amazonError(c, 400, 'InvalidParameterValue', 'refundAmount.amount must be a positive whole JPY amount.');
-    const refund = createRefund(chargeView(charge), value);
-    if ('reasonCode' in refund) return amazonError(c, refund.status, refund.reasonCode, refund.message);
-    return c.json(refund, 201);
-  });
-
-  api.get('/refunds/:id', (c) => {
-    const refund = refunds.get(c.req.param('id'));
-    return refund ? c.json(refundView(refund)) : notFound(c, 'Refund');
-  });
-
-  api.get('/disputes/:id', (c) => {
-    const dispute = disputes.get(c.req.param('id'));
-    return dispute ? c.json(dispute) : notFound(c, 'Dispute');
-  });
-
-  api.get('/chargePermissions/:id', (c) => {
-    const p = permissions.get(c.req.param('id'));
-    if (!p) return notFound(c, 'Charge Permission');
-    const s = sessions.get(p.sessionId)!;
-    return c.json({
-      chargePermissionId: p.chargePermissionId,
-      chargePermissionReferenceId: null,
-      buyer: s.buyer,
-      releaseEnvironment: s.releaseEnvironment,
-      shippingAddress: null,
-      billingAddress: null,
-      paymentPreferences: s.paymentPreferences,
-      statusDetails: p.statusDetails,
-      creationTimestamp: p.creationTimestamp,
-      expirationTimestamp: amazonTime(Date.parse(fromAmazonTime(p.creationTimestamp)) + 180 * 86_400_000),
-      merchantMetadata: s.merchantMetadata,
-      platformId: s.platformId,
-      limits: { amountLimit: s.paymentDetails.chargeAmount, amountBalance: yen(0) },
-      presentmentCurrency: 'JPY',
-      chargePermissionType: s.chargePermissionType,
-    });
-  });
-
-  const app = new Hono();
-  for (const prefix of API_PREFIXES) app.route(prefix, api);
-  app.notFound((c) => amazonError(c, 404, 'ResourceNotFound', 'The requested resource does not exist.'));
-
-  // --- the Amazon Pay hosted page look-alike ------------------------------------------------------
-  app.get('/checkout/:id', (c) => {
-    const s = sessions.get(c.req.param('id'));
-    if (!s) return c.html(errorPage('このお支払いは見つかりません。'), 404);
-    sessionView(s);
-    if (s.statusDetails.state !== 'Open' || approved.has(s.checkoutSessionId)) {
-      return c.html(errorPage('このお支払いはすでに手続きが終わっています。', returnTo(s, false)), 409);
-    }
-    return c.html(checkoutPage(s));
-  });
-  app.post('/checkout/:id', async (c) => {
-    const s = sessions.get(c.req.param('id'));
-    if (!s) return c.html(errorPage('このお支払いは見つかりません。'), 404);
-    sessionView(s);
-    if (s.statusDetails.state !== 'Open' || approved.has(s.checkoutSessionId)) {
-      return c.html(errorPage('このお支払いはすでに手続きが終わっています。', returnTo(s, false)), 409);
-    }
-    const form = await c.req.parseBody();
-    const action = typeof form.action === 'string' ? form.action : '';
-    if (action === 'approve') return c.redirect(approve(s.checkoutSessionId), 303);
-    if (action === 'decline') return c.redirect(decline(s.checkoutSessionId), 303);
-    if (action === 'cancel') return c.redirect(buyerCancel(s.checkoutSessionId), 303);
-    return c.html(errorPage('操作が正しくありません。'), 400);
-  });
-
-  // --- SNS's side: the signing certificate and the subscription confirmation ------------------------
-  app.get(`/sns/SimpleNotificationService-${certId}.pem`, (c) => {
-    certificateDownloads += 1;
-    return c.body(pems.cert, 200, { 'content-type': 'application/x-pem-file' });
-  });
-  app.get('/sns/', (c) => {
-    const action = c.req.query('Action');
-    if (action === 'ConfirmSubscription' && c.req.query('Token') === subscriptionToken && c.req.query('TopicArn') === topicArn) {
-      subscriptionConfirmed = true;
-      return c.body(`<ConfirmSubscriptionResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><ConfirmSubscriptionResult><SubscriptionArn>${subscriptionArn}</SubscriptionArn></ConfirmSubscriptionResult></ConfirmSubscriptionResponse>`, 200, { 'content-type': 'text/xml' });
-    }
-    if (action === 'Unsubscribe') return c.body('<UnsubscribeResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"/>', 200, { 'content-type': 'text/xml' });
-    return c.body('<ErrorResponse><Error><Type>Sender</Type><Code>InvalidParameter</Code></Error></ErrorResponse>', 400, { 'content-type': 'text/xml' });
-  });
-
-  const listening = await listenStandin(app.fetch, options);
-  const server = listening.server;
-  const url = listening.url;
-  const publicBase = (options.publicUrl ?? url).replace(/\/+$/, '');
-  const snsOrigin = url;
-
-  return {
-    url,
-    snsOrigin,
+  const state: AmazonPayState = {
+    options,
+    merchantKey: typeof options.publicKey === 'string' ? createPublicKey(options.publicKey) : options.publicKey,
+    apiHost: options.apiHost ?? 'pay-api.amazon.jp',
+    merchantId,
+    skewMs: (options.maxClockSkewSeconds ?? 900) * 1000,
+    snsVersion: options.snsSignatureVersion ?? '1',
+    sessions: new Map(),
+    approved: new Set(),
+    charges: new Map(),
+    permissions: new Map(),
+    refunds: new Map(),
+    disputes: new Map(),
+    idempotency: new Map(),
+    notifications: [],
+    inFlight: new Set(),
+    timers: new Set(),
+    failures: [],
+    subscriptionToken: randomBytes(32).toString('hex'),
+    subscriptionConfirmed: false,
+    certificateDownloads: 0,
+    pems,
+    certId: createHash('sha256').update(pems.cert).digest('hex').slice(0, 32),
     topicArn,
+    subscriptionArn: `${topicArn}:${randomUUID()}`,
+    publicBase: '',
+    snsOrigin: '',
+  };
+  const listening = await listenStandin(createAmazonpayApp(state).fetch, options);
+  state.publicBase = (options.publicUrl ?? listening.url).replace(/\/+$/, '');
+  state.snsOrigin = listening.url;
+  return controlsOf(state, listening);
+}
+
+/** What tests and the shop's wiring hold: URLs, close(), and Seller Central-like controls. */
+function controlsOf(state: AmazonPayState, listening: Awaited<ReturnType<typeof listenStandin>>): AmazonPayStandin {
+  return {
+    url: listening.url,
+    snsOrigin: state.snsOrigin,
+    topicArn: state.topicArn,
     async close() {
-      for (const timer of timers) clearTimeout(timer);
-      await Promise.allSettled([...inFlight]);
+      for (const timer of state.timers) clearTimeout(timer);
+      await Promise.allSettled([...state.inFlight]);
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        listening.server.close(() => resolve());
+        (listening.server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
     },
     getSession: (id) => {
-      const s = sessions.get(id);
-      return s ? structuredClone(sessionView(s)) : undefined;
+      const s = state.sessions.get(id);
+      return s ? structuredClone(sessionView(state, s)) : undefined;
     },
     getCharge: (id) => {
-      const charge = charges.get(id);
-      return charge ? structuredClone(chargeView(charge)) : undefined;
+      const charge = state.charges.get(id);
+      return charge ? structuredClone(chargeView(state, charge)) : undefined;
     },
     getRefund: (id) => {
-      const refund = refunds.get(id);
-      return refund ? structuredClone(refundView(refund)) : undefined;
+      const refund = state.refunds.get(id);
+      return refund ? structuredClone(refundView(state, refund)) : undefined;
     },
     getDispute: (id) => {
-      const dispute = disputes.get(id);
+      const dispute = state.disputes.get(id);
       return dispute ? structuredClone(dispute) : undefined;
     },
-    approve,
-    decline,
-    cancel: buyerCancel,
+    approve: (id) => approve(state, id),
+    decline: (id) => decline(state, id),
+    cancel: (id) => buyerCancel(state, id),
     expire(id) {
-      const s = openSession(id);
+      const s = openSession(state, id);
       s.expirationTimestamp = amazonTime(Date.now() - 1000);
-      sessionView(s);
+      sessionView(state, s);
     },
     async refund(id, amountJpy) {
-      const refund = createRefund(chargeView(chargeOf(id)), amountJpy);
+      const refund = createRefund(state, chargeView(state, chargeOf(state, id)), amountJpy);
       if ('reasonCode' in refund) throw new Error(`amazonpay stand-in: ${refund.reasonCode}: ${refund.message}`);
       if (refund.statusDetails.state === 'RefundInitiated') {
         setStatus(refund, 'Refunded', null, null);
-        const charge = charges.get(refund.chargeId)!;
+        const charge = state.charges.get(refund.chargeId)!;
         charge.refundedAmount = yen(Number(charge.refundedAmount.amount) + amountJpy);
       }
-      await sendNotification('REFUND', refund.refundId);
+      await sendNotification(state, 'REFUND', refund.refundId);
       return structuredClone(refund);
     },
     async chargeback(id) {
-      const charge = chargeOf(id);
+      const charge = chargeOf(state, id);
       if (charge.statusDetails.state !== 'Captured' || !charge.captureAmount) throw new Error(`amazonpay stand-in: charge ${charge.chargeId} is ${charge.statusDetails.state}`);
       const dispute: AmazonPayStandinDispute = {
         disputeId: `${charge.chargePermissionId}-B${digits(6)}`,
@@ -804,44 +333,619 @@ export async function startAmazonpayStandin(options: AmazonPayStandinOptions): P
         resolutionAuthority: 'AmazonPay',
         creationTimestamp: amazonTime(),
       };
-      disputes.set(dispute.disputeId, dispute);
-      await sendNotification('CHARGEBACK', dispute.disputeId);
+      state.disputes.set(dispute.disputeId, dispute);
+      await sendNotification(state, 'CHARGEBACK', dispute.disputeId);
       return structuredClone(dispute);
     },
     async resolveDispute(disputeId, resolution) {
-      const dispute = disputes.get(disputeId);
+      const dispute = state.disputes.get(disputeId);
       if (!dispute) throw new Error(`amazonpay stand-in: no dispute ${disputeId}`);
       dispute.statusDetails = { state: 'Resolved', reasonCode: null, reasonDescription: null, resolution, lastUpdatedTimestamp: amazonTime() };
-      await sendNotification('CHARGEBACK', disputeId);
+      await sendNotification(state, 'CHARGEBACK', disputeId);
       return structuredClone(dispute);
     },
-    sendNotification,
-    buildNotification,
+    sendNotification: (objectType, objectId) => sendNotification(state, objectType, objectId),
+    buildNotification: (input) => buildNotification(state, input),
     sendSubscriptionConfirmation() {
-      const subscribeUrl = `${snsOrigin}/sns/?Action=ConfirmSubscription&TopicArn=${encodeURIComponent(topicArn)}&Token=${subscriptionToken}`;
-      return post(snsMessage({
+      const subscribeUrl = `${state.snsOrigin}/sns/?Action=ConfirmSubscription&TopicArn=${encodeURIComponent(state.topicArn)}&Token=${state.subscriptionToken}`;
+      return post(state, snsMessage(state, {
         Type: 'SubscriptionConfirmation',
         MessageId: randomUUID(),
-        Token: subscriptionToken,
-        TopicArn: topicArn,
-        Message: `You have chosen to subscribe to the topic ${topicArn}.\nTo confirm the subscription, visit the SubscribeURL included in this message.`,
+        Token: state.subscriptionToken,
+        TopicArn: state.topicArn,
+        Message: `You have chosen to subscribe to the topic ${state.topicArn}.\nTo confirm the subscription, visit the SubscribeURL included in this message.`,
         SubscribeURL: subscribeUrl,
         Timestamp: new Date().toISOString(),
-      }, snsVersion));
+      }, state.snsVersion));
     },
     get subscriptionConfirmed() {
-      return subscriptionConfirmed;
+      return state.subscriptionConfirmed;
     },
     get notifications() {
-      return notifications;
+      return state.notifications;
     },
     get certificateDownloads() {
-      return certificateDownloads;
+      return state.certificateDownloads;
     },
     failNext(count, statusCode = 503, path) {
-      for (let i = 0; i < count; i++) failures.push({ status: statusCode, path });
+      for (let i = 0; i < count; i++) state.failures.push({ status: statusCode, path });
     },
   };
+}
+
+// --- routing ----------------------------------------------------------------------------------
+
+/** The v2 API (under each of API_PREFIXES), one handler per operation. */
+const API_ROUTES: readonly Route<ApiContext>[] = [
+  { method: 'post', path: '/checkoutSessions', handle: createCheckoutSession },
+  { method: 'get', path: '/checkoutSessions/:id', handle: getCheckoutSession },
+  { method: 'post', path: '/checkoutSessions/:id/complete', handle: completeCheckoutSession },
+  { method: 'get', path: '/charges/:id', handle: getCharge },
+  { method: 'post', path: '/charges/:id/capture', handle: captureCharge },
+  { method: 'delete', path: '/charges/:id/cancel', handle: cancelCharge },
+  { method: 'post', path: '/refunds', handle: createRefundOperation },
+  { method: 'get', path: '/refunds/:id', handle: getRefund },
+  { method: 'get', path: '/disputes/:id', handle: getDispute },
+  { method: 'get', path: '/chargePermissions/:id', handle: getChargePermission },
+];
+
+/** The hosted page look-alike and SNS's side. */
+const PAGE_ROUTES: readonly Route<Context>[] = [
+  { method: 'get', path: '/checkout/:id', handle: showCheckoutPage },
+  { method: 'post', path: '/checkout/:id', handle: submitCheckoutPage },
+  { method: 'get', path: '/sns/:file', handle: snsCertificate },
+  { method: 'get', path: '/sns/', handle: snsSubscriptionAction },
+];
+
+/** The stand-in's HTTP app: the routing tables above, each handler given the state. */
+function createAmazonpayApp(state: AmazonPayState): Hono {
+  const api = new Hono<Env>();
+  api.use('*', (c, next) => checkRequest(state, c, next));
+  for (const route of API_ROUTES) api.on(route.method.toUpperCase(), route.path, (c) => route.handle(state, c));
+  const app = new Hono();
+  for (const prefix of API_PREFIXES) app.route(prefix, api);
+  app.notFound((c) => amazonError(c, 404, 'ResourceNotFound', 'The requested resource does not exist.'));
+  for (const route of PAGE_ROUTES) app.on(route.method.toUpperCase(), route.path, (c) => route.handle(state, c));
+  return app;
+}
+
+// --- the API ----------------------------------------------------------------------------------
+
+/** Every API request: the signature, injected failures, the raw body and environment, Idempotency-Key replay. */
+async function checkRequest(state: AmazonPayState, c: ApiContext, next: Next): Promise<Response | void> {
+  const rawBody = c.req.method === 'GET' || c.req.method === 'HEAD' ? '' : await c.req.text();
+  const problem = checkSignature(state, c, rawBody);
+  if (problem) return amazonError(c, problem.status, problem.reasonCode, problem.message);
+  const failure = state.failures.findIndex((f) => !f.path || f.path.test(new URL(c.req.url).pathname));
+  if (failure >= 0) {
+    const [f] = state.failures.splice(failure, 1);
+    const code = f!.status === 429 ? 'TooManyRequests' : f!.status === 503 ? 'ServiceUnavailable' : f!.status >= 500 ? 'InternalServerError' : 'InvalidRequest';
+    return amazonError(c, f!.status, code, 'Injected failure (stand-in test control).');
+  }
+  const pathname = new URL(c.req.url).pathname;
+  c.set('rawBody', rawBody);
+  c.set('environment', pathname.startsWith('/live/') || state.options.publicKeyId.toUpperCase().startsWith('LIVE') ? 'Live' : 'Sandbox');
+  const key = c.req.header('x-amz-pay-idempotency-key');
+  if (c.req.method === 'POST' && key !== undefined) {
+    if (!/^[A-Za-z0-9_-]{1,32}$/.test(key)) return amazonError(c, 400, 'InvalidHeaderValue', 'x-amz-pay-idempotency-key must be 1-32 characters of A-Z a-z 0-9 - _.');
+    const fingerprint = `${c.req.method} ${pathname.replace(/^\/(live|sandbox)/, '')}\n${rawBody}`;
+    const saved = state.idempotency.get(key);
+    if (saved) {
+      if (saved.fingerprint !== fingerprint) return amazonError(c, 400, 'DuplicateIdempotencyKey', 'The idempotency key was already used for a different request.');
+      return c.json(saved.body as object, saved.status as 200);
+    }
+    await next();
+    if (c.res.status < 500) state.idempotency.set(key, { fingerprint, status: c.res.status, body: await c.res.clone().json().catch(() => null) });
+    return;
+  }
+  await next();
+}
+
+/** Amazon's canonical request, rebuilt from what arrived, and the RSASSA-PSS check against it. */
+function checkSignature(state: AmazonPayState, c: Context, rawBody: string): { status: 400 | 401; reasonCode: string; message: string } | null {
+  const authorization = c.req.header('authorization');
+  if (!authorization) return { status: 400, reasonCode: 'MissingHeader', message: 'The authorization header is missing.' };
+  const m = /^(AMZN-PAY-RSASSA-PSS(?:-V2)?) PublicKeyId=([^,\s]+), ?SignedHeaders=([^,\s]+), ?Signature=([A-Za-z0-9+/=]+)$/.exec(authorization.trim());
+  if (!m) return { status: 401, reasonCode: 'InvalidRequestSignature', message: 'The authorization header is malformed.' };
+  const [, algorithm, publicKeyId, signedHeadersRaw, signature] = m as unknown as [string, string, string, string, string];
+  if (publicKeyId !== state.options.publicKeyId) return { status: 401, reasonCode: 'InvalidRequestSignature', message: 'Unknown PublicKeyId.' };
+  const signed = signedHeadersRaw.split(';').map((h) => h.toLowerCase());
+  for (const required of ['x-amz-pay-date', 'x-amz-pay-host', 'x-amz-pay-region']) {
+    if (!c.req.header(required)) return { status: 400, reasonCode: 'MissingHeader', message: `The ${required} header is missing.` };
+    if (!signed.includes(required)) return { status: 401, reasonCode: 'InvalidRequestSignature', message: `${required} must be signed.` };
+  }
+  // Every x-amz-pay-* header that arrived must be covered by the signature (e.g. the state.idempotency key).
+  for (const [name] of Object.entries(c.req.header())) {
+    if (name.toLowerCase().startsWith('x-amz-pay-') && !signed.includes(name.toLowerCase())) {
+      return { status: 401, reasonCode: 'InvalidRequestSignature', message: `${name} is not signed.` };
+    }
+  }
+  if (c.req.header('x-amz-pay-region') !== 'jp') return { status: 400, reasonCode: 'InvalidHeaderValue', message: 'x-amz-pay-region must be jp for this endpoint.' };
+  const payHost = c.req.header('x-amz-pay-host');
+  if (payHost !== state.apiHost && payHost !== c.req.header('host')) return { status: 400, reasonCode: 'InvalidHeaderValue', message: `x-amz-pay-host must be ${state.apiHost}.` };
+  const date = Date.parse(fromAmazonTime(c.req.header('x-amz-pay-date')!));
+  if (Number.isNaN(date) || Math.abs(Date.now() - date) > state.skewMs) return { status: 400, reasonCode: 'InvalidHeaderValue', message: 'x-amz-pay-date is missing, malformed or too far from the current time.' };
+  const url = new URL(c.req.url);
+  const query = [...url.searchParams.keys()].sort().map((k) => `${k}=${encodeURIComponent(url.searchParams.get(k)!)}`).join('&');
+  let canonical = `${c.req.method}\n${url.pathname}\n${query}\n`;
+  for (const name of signed) {
+    const value = c.req.header(name);
+    if (value === undefined) return { status: 401, reasonCode: 'InvalidRequestSignature', message: `Signed header ${name} is missing.` };
+    canonical += `${name}:${value}\n`;
+  }
+  canonical += `\n${signedHeadersRaw}\n${createHash('sha256').update(rawBody).digest('hex')}`;
+  const stringToSign = `${algorithm}\n${createHash('sha256').update(canonical).digest('hex')}`;
+  let ok = false;
+  try {
+    ok = verify('sha256', Buffer.from(stringToSign, 'utf8'), {
+      key: state.merchantKey,
+      padding: cryptoConstants.RSA_PKCS1_PSS_PADDING,
+      saltLength: ALGORITHMS[algorithm]!,
+    }, Buffer.from(signature, 'base64'));
+  } catch {
+    ok = false;
+  }
+  return ok ? null : { status: 401, reasonCode: 'InvalidRequestSignature', message: 'The request signature we calculated does not match the signature you provided.' };
+}
+
+/** The request's JSON body when it is an object. */
+function bodyOf(c: ApiContext): Record<string, unknown> | null {
+  try {
+    const parsed: unknown = JSON.parse(c.get('rawBody') || 'null');
+    return isRecord(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** POST /v2/checkoutSessions: validates the session our adapter asks for and opens it. */
+function createCheckoutSession(state: AmazonPayState, c: ApiContext): Response {
+  if (!c.req.header('x-amz-pay-idempotency-key')) return amazonError(c, 400, 'MissingHeader', 'x-amz-pay-idempotency-key is required.');
+  const body = bodyOf(c);
+  if (!body) return amazonError(c, 400, 'InvalidRequestFormat', 'The request body is not valid JSON.');
+  const web = isRecord(body.webCheckoutDetails) ? body.webCheckoutDetails : {};
+  const payment = isRecord(body.paymentDetails) ? body.paymentDetails : {};
+  const meta = isRecord(body.merchantMetadata) ? body.merchantMetadata : {};
+  const amount = isRecord(payment.chargeAmount) ? payment.chargeAmount : null;
+  const resultUrl = str(web.checkoutResultReturnUrl);
+  const reviewUrl = str(web.checkoutReviewReturnUrl);
+  if (!resultUrl && !reviewUrl) return amazonError(c, 400, 'MissingParameterValue', 'webCheckoutDetails.checkoutResultReturnUrl is required.');
+  for (const u of [resultUrl, reviewUrl, str(web.checkoutCancelUrl)]) if (u && !isHttpUrl(u)) return amazonError(c, 400, 'InvalidParameterValue', `The URL ${u} is invalid.`);
+  const storeId = str(body.storeId);
+  if (!storeId) return amazonError(c, 400, 'MissingParameterValue', 'storeId is required.');
+  if (state.options.storeId && storeId !== state.options.storeId) return amazonError(c, 400, 'InvalidParameterValue', 'The storeId is not registered to this merchant.');
+  if (!amount || str(amount.currencyCode) !== 'JPY' || !/^[1-9][0-9]{0,8}$/.test(str(amount.amount) ?? '')) {
+    return amazonError(c, 400, 'InvalidParameterValue', 'paymentDetails.chargeAmount must be a whole JPY amount.');
+  }
+  const intent = str(payment.paymentIntent) ?? 'Confirm';
+  if (!['Authorize', 'AuthorizeWithCapture', 'Confirm'].includes(intent)) return amazonError(c, 400, 'InvalidParameterValue', 'paymentDetails.paymentIntent is invalid.');
+  const id = randomUUID();
+  const now = Date.now();
+  const session: AmazonPayStandinSession = {
+    checkoutSessionId: id,
+    webCheckoutDetails: {
+      checkoutReviewReturnUrl: reviewUrl,
+      checkoutResultReturnUrl: resultUrl,
+      checkoutCancelUrl: str(web.checkoutCancelUrl),
+      amazonPayRedirectUrl: `${state.publicBase}/checkout/${id}`,
+      checkoutMode: str(web.checkoutMode),
+    },
+    productType: null,
+    paymentDetails: {
+      paymentIntent: intent,
+      canHandlePendingAuthorization: payment.canHandlePendingAuthorization === true,
+      chargeAmount: { amount: str(amount.amount)!, currencyCode: 'JPY' },
+      totalOrderAmount: null,
+      softDescriptor: str(payment.softDescriptor),
+      presentmentCurrency: 'JPY',
+      allowOvercharge: null,
+      extendExpiration: null,
+    },
+    chargePermissionType: str(body.chargePermissionType) ?? 'OneTime',
+    merchantMetadata: {
+      merchantReferenceId: str(meta.merchantReferenceId),
+      merchantStoreName: str(meta.merchantStoreName),
+      noteToBuyer: str(meta.noteToBuyer),
+      customInformation: str(meta.customInformation),
+    },
+    buyer: null,
+    billingAddress: null,
+    paymentPreferences: [],
+    statusDetails: status('Open', null, null),
+    shippingAddress: null,
+    platformId: str(body.platformId),
+    chargePermissionId: null,
+    chargeId: null,
+    constraints: [],
+    creationTimestamp: amazonTime(now),
+    expirationTimestamp: amazonTime(now + SESSION_LIFETIME_MS),
+    storeId,
+    providerMetadata: { providerReferenceId: null },
+    releaseEnvironment: c.get('environment'),
+  };
+  state.sessions.set(id, session);
+  return c.json(session, 201);
+}
+
+/** GET /v2/checkoutSessions/:id (an open session past its 24 hours reads Canceled/Expired). */
+function getCheckoutSession(state: AmazonPayState, c: ApiContext): Response {
+  const s = state.sessions.get(idParam(c));
+  return s ? c.json(sessionView(state, s)) : notFound(c, 'Checkout Session');
+}
+
+/** POST /v2/checkoutSessions/:id/complete: after the buyer approved, with the same amount; makes the charge permission (and the charge). */
+function completeCheckoutSession(state: AmazonPayState, c: ApiContext): Response {
+  const s = state.sessions.get(idParam(c));
+  if (!s) return notFound(c, 'Checkout Session');
+  sessionView(state, s);
+  const body = bodyOf(c);
+  const amount = body && isRecord(body.chargeAmount) ? body.chargeAmount : null;
+  if (!amount) return amazonError(c, 400, 'MissingParameterValue', 'chargeAmount is required.');
+  if (s.statusDetails.state === 'Canceled') return amazonError(c, 422, 'CheckoutSessionCanceled', `The Checkout Session was canceled (${s.statusDetails.reasonCode}).`);
+  if (s.statusDetails.state !== 'Open' || !state.approved.has(s.checkoutSessionId)) {
+    return amazonError(c, 422, 'InvalidCheckoutSessionStatus', `You tried to call an operation on a Checkout Session that is in a state where that operation is not allowed (${s.statusDetails.state}).`);
+  }
+  if (str(amount.amount) !== s.paymentDetails.chargeAmount.amount || str(amount.currencyCode) !== s.paymentDetails.chargeAmount.currencyCode) {
+    return amazonError(c, 400, 'AmountMismatch', 'The chargeAmount does not match the Checkout Session paymentDetails.chargeAmount.');
+  }
+  const envLetter = s.releaseEnvironment === 'Live' ? 'P' : 'S';
+  const chargePermissionId = `${envLetter}03-${digits(7)}-${digits(7)}`;
+  state.permissions.set(chargePermissionId, { chargePermissionId, sessionId: s.checkoutSessionId, statusDetails: status('Chargeable', null, null), creationTimestamp: amazonTime() });
+  s.chargePermissionId = chargePermissionId;
+  if (s.paymentDetails.paymentIntent !== 'Confirm') {
+    const captureNow = s.paymentDetails.paymentIntent === 'AuthorizeWithCapture';
+    const charge: AmazonPayStandinCharge = {
+      chargeId: `${chargePermissionId}-C${digits(6)}`,
+      chargePermissionId,
+      chargeAmount: { ...s.paymentDetails.chargeAmount },
+      captureAmount: captureNow ? { ...s.paymentDetails.chargeAmount } : null,
+      refundedAmount: yen(0),
+      convertedAmount: null,
+      conversionRate: null,
+      softDescriptor: s.paymentDetails.softDescriptor,
+      merchantMetadata: { ...s.merchantMetadata },
+      providerMetadata: { providerReferenceId: null },
+      statusDetails: status(captureNow ? 'Captured' : 'Authorized', null, null),
+      creationTimestamp: amazonTime(),
+      expirationTimestamp: amazonTime(Date.now() + 30 * 86_400_000),
+      releaseEnvironment: s.releaseEnvironment,
+    };
+    state.charges.set(charge.chargeId, charge);
+    s.chargeId = charge.chargeId;
+    deliverLater(state, 'CHARGE', charge.chargeId);
+  }
+  setStatus(s, 'Completed', null, null);
+  return c.json(s);
+}
+
+/** GET /v2/charges/:id. */
+function getCharge(state: AmazonPayState, c: ApiContext): Response {
+  const charge = state.charges.get(idParam(c));
+  return charge ? c.json(chargeView(state, charge)) : notFound(c, 'Charge');
+}
+
+/** POST /v2/charges/:id/capture: an authorised charge, at most its amount. */
+function captureCharge(state: AmazonPayState, c: ApiContext): Response {
+  const charge = state.charges.get(idParam(c));
+  if (!charge) return notFound(c, 'Charge');
+  if (!c.req.header('x-amz-pay-idempotency-key')) return amazonError(c, 400, 'MissingHeader', 'x-amz-pay-idempotency-key is required.');
+  const body = bodyOf(c);
+  const amount = body && isRecord(body.captureAmount) ? body.captureAmount : null;
+  if (!amount) return amazonError(c, 400, 'MissingParameterValue', 'captureAmount is required.');
+  if (charge.statusDetails.state !== 'Authorized') return amazonError(c, 422, 'InvalidChargeStatus', `You tried to capture a Charge in state ${charge.statusDetails.state}.`);
+  if (str(amount.currencyCode) !== 'JPY') return amazonError(c, 400, 'CurrencyMismatch', 'The currency does not match the Charge.');
+  const value = Number(str(amount.amount));
+  if (!Number.isSafeInteger(value) || value <= 0 || value > Number(charge.chargeAmount.amount)) {
+    return amazonError(c, 400, 'TransactionAmountExceeded', 'The capture amount exceeds the authorized amount.');
+  }
+  charge.captureAmount = yen(value);
+  setStatus(charge, 'Captured', null, null);
+  deliverLater(state, 'CHARGE', charge.chargeId);
+  return c.json(charge);
+}
+
+/** DELETE /v2/charges/:id/cancel: an authorisation not captured. */
+function cancelCharge(state: AmazonPayState, c: ApiContext): Response {
+  const charge = state.charges.get(idParam(c));
+  if (!charge) return notFound(c, 'Charge');
+  if (charge.statusDetails.state !== 'Authorized' && charge.statusDetails.state !== 'AuthorizationInitiated') {
+    return amazonError(c, 422, 'InvalidChargeStatus', `You tried to cancel a Charge in state ${charge.statusDetails.state}.`);
+  }
+  const body = bodyOf(c);
+  setStatus(charge, 'Canceled', 'MerchantCanceled', str(body?.cancellationReason) ?? 'Canceled by the merchant.');
+  deliverLater(state, 'CHARGE', charge.chargeId);
+  return c.json(charge);
+}
+
+/** POST /v2/refunds: of a captured charge, settling after refundSettleMs. */
+function createRefundOperation(state: AmazonPayState, c: ApiContext): Response {
+  if (!c.req.header('x-amz-pay-idempotency-key')) return amazonError(c, 400, 'MissingHeader', 'x-amz-pay-idempotency-key is required.');
+  const body = bodyOf(c);
+  if (!body) return amazonError(c, 400, 'InvalidRequestFormat', 'The request body is not valid JSON.');
+  const charge = state.charges.get(str(body.chargeId) ?? '');
+  if (!charge) return notFound(c, 'Charge');
+  const amount = isRecord(body.refundAmount) ? body.refundAmount : null;
+  if (!amount) return amazonError(c, 400, 'MissingParameterValue', 'refundAmount is required.');
+  if (str(amount.currencyCode) !== 'JPY') return amazonError(c, 400, 'CurrencyMismatch', 'The currency does not match the Charge.');
+  const value = Number(str(amount.amount));
+  if (!Number.isSafeInteger(value) || value <= 0) return amazonError(c, 400, 'InvalidParameterValue', 'refundAmount.amount must be a positive whole JPY amount.');
+  const refund = createRefund(state, chargeView(state, charge), value);
+  if ('reasonCode' in refund) return amazonError(c, refund.status, refund.reasonCode, refund.message);
+  return c.json(refund, 201);
+}
+
+/** GET /v2/refunds/:id. */
+function getRefund(state: AmazonPayState, c: ApiContext): Response {
+  const refund = state.refunds.get(idParam(c));
+  return refund ? c.json(refundView(state, refund)) : notFound(c, 'Refund');
+}
+
+/** GET /v2/disputes/:id. */
+function getDispute(state: AmazonPayState, c: ApiContext): Response {
+  const dispute = state.disputes.get(idParam(c));
+  return dispute ? c.json(dispute) : notFound(c, 'Dispute');
+}
+
+/** GET /v2/chargePermissions/:id. */
+function getChargePermission(state: AmazonPayState, c: ApiContext): Response {
+  const p = state.permissions.get(idParam(c));
+  if (!p) return notFound(c, 'Charge Permission');
+  const s = state.sessions.get(p.sessionId)!;
+  return c.json({
+    chargePermissionId: p.chargePermissionId,
+    chargePermissionReferenceId: null,
+    buyer: s.buyer,
+    releaseEnvironment: s.releaseEnvironment,
+    shippingAddress: null,
+    billingAddress: null,
+    paymentPreferences: s.paymentPreferences,
+    statusDetails: p.statusDetails,
+    creationTimestamp: p.creationTimestamp,
+    expirationTimestamp: amazonTime(Date.parse(fromAmazonTime(p.creationTimestamp)) + 180 * 86_400_000),
+    merchantMetadata: s.merchantMetadata,
+    platformId: s.platformId,
+    limits: { amountLimit: s.paymentDetails.chargeAmount, amountBalance: yen(0) },
+    presentmentCurrency: 'JPY',
+    chargePermissionType: s.chargePermissionType,
+  });
+}
+
+// --- the hosted page and SNS ------------------------------------------------------------------
+
+/** GET /checkout/:id: the hosted page look-alike of an open session. */
+function showCheckoutPage(state: AmazonPayState, c: Context): Response {
+  const s = state.sessions.get(idParam(c));
+  if (!s) return c.html(errorPage('このお支払いは見つかりません。'), 404);
+  sessionView(state, s);
+  if (s.statusDetails.state !== 'Open' || state.approved.has(s.checkoutSessionId)) {
+    return c.html(errorPage('このお支払いはすでに手続きが終わっています。', returnTo(s, false)), 409);
+  }
+  return c.html(checkoutPage(s));
+}
+
+/** POST /checkout/:id: the buyer's button (approve, decline, cancel); 303 to the shop. */
+async function submitCheckoutPage(state: AmazonPayState, c: Context): Promise<Response> {
+  const s = state.sessions.get(idParam(c));
+  if (!s) return c.html(errorPage('このお支払いは見つかりません。'), 404);
+  sessionView(state, s);
+  if (s.statusDetails.state !== 'Open' || state.approved.has(s.checkoutSessionId)) {
+    return c.html(errorPage('このお支払いはすでに手続きが終わっています。', returnTo(s, false)), 409);
+  }
+  const form = await c.req.parseBody();
+  const action = typeof form.action === 'string' ? form.action : '';
+  if (action === 'approve') return c.redirect(approve(state, s.checkoutSessionId), 303);
+  if (action === 'decline') return c.redirect(decline(state, s.checkoutSessionId), 303);
+  if (action === 'cancel') return c.redirect(buyerCancel(state, s.checkoutSessionId), 303);
+  return c.html(errorPage('操作が正しくありません。'), 400);
+}
+
+/** GET /sns/?Action=ConfirmSubscription|Unsubscribe: SNS's links in its messages. */
+function snsSubscriptionAction(state: AmazonPayState, c: Context): Response {
+  const action = c.req.query('Action');
+  if (action === 'ConfirmSubscription' && c.req.query('Token') === state.subscriptionToken && c.req.query('TopicArn') === state.topicArn) {
+    state.subscriptionConfirmed = true;
+    return c.body(`<ConfirmSubscriptionResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><ConfirmSubscriptionResult><SubscriptionArn>${state.subscriptionArn}</SubscriptionArn></ConfirmSubscriptionResult></ConfirmSubscriptionResponse>`, 200, { 'content-type': 'text/xml' });
+  }
+  if (action === 'Unsubscribe') return c.body('<UnsubscribeResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"/>', 200, { 'content-type': 'text/xml' });
+  return c.body('<ErrorResponse><Error><Type>Sender</Type><Code>InvalidParameter</Code></Error></ErrorResponse>', 400, { 'content-type': 'text/xml' });
+}
+
+/** GET /sns/SimpleNotificationService-<id>.pem: SNS's signing certificate (SigningCertURL). */
+function snsCertificate(state: AmazonPayState, c: Context): Response {
+  if (c.req.param('file') !== `SimpleNotificationService-${state.certId}.pem`) return amazonError(c, 404, 'ResourceNotFound', 'The requested resource does not exist.');
+  state.certificateDownloads += 1;
+  return c.body(state.pems.cert, 200, { 'content-type': 'application/x-pem-file' });
+}
+
+// --- objects ----------------------------------------------------------------------------------
+
+function sessionView(state: AmazonPayState, s: AmazonPayStandinSession): AmazonPayStandinSession {
+  if (s.statusDetails.state === 'Open' && Date.now() > Date.parse(fromAmazonTime(s.expirationTimestamp))) {
+    setStatus(s, 'Canceled', 'Expired', 'The Checkout Session expired after 24 hours.');
+  }
+  return s;
+}
+
+function chargeOf(state: AmazonPayState, id: string): AmazonPayStandinCharge {
+  const charge = state.charges.get(id) ?? state.charges.get(state.sessions.get(id)?.chargeId ?? '');
+  if (!charge) throw new Error(`amazonpay stand-in: no charge for ${id}`);
+  return charge;
+}
+
+function openSession(state: AmazonPayState, id: string): AmazonPayStandinSession {
+  const s = state.sessions.get(id);
+  if (!s) throw new Error(`amazonpay stand-in: no checkout session ${id}`);
+  sessionView(state, s);
+  if (s.statusDetails.state !== 'Open' || state.approved.has(id)) throw new Error(`amazonpay stand-in: session ${id} is ${s.statusDetails.state}${state.approved.has(id) ? ' (approved)' : ''}`);
+  return s;
+}
+
+function returnTo(s: AmazonPayStandinSession, cancel: boolean): string {
+  const target = (cancel && s.webCheckoutDetails.checkoutCancelUrl) || s.webCheckoutDetails.checkoutResultReturnUrl || s.webCheckoutDetails.checkoutReviewReturnUrl!;
+  const url = new URL(target);
+  url.searchParams.set('amazonCheckoutSessionId', s.checkoutSessionId);
+  return url.toString();
+}
+
+function approve(state: AmazonPayState, id: string): string {
+  const s = openSession(state, id);
+  state.approved.add(id);
+  s.buyer = { buyerId: `amzn1.account.${token(28).toUpperCase()}`, name: '山田 太郎', email: 'buyer@example.jp', phoneNumber: null };
+  s.paymentPreferences = [{ paymentDescriptor: 'Visa ****1111 (Amazon Pay)' }];
+  return returnTo(s, false);
+}
+
+function decline(state: AmazonPayState, id: string): string {
+  const s = openSession(state, id);
+  setStatus(s, 'Canceled', 'Declined', 'The buyer\u2019s payment instrument was declined.');
+  return returnTo(s, false);
+}
+
+function buyerCancel(state: AmazonPayState, id: string): string {
+  const s = openSession(state, id);
+  setStatus(s, 'Canceled', 'BuyerCanceled', 'The buyer canceled checkout.');
+  return returnTo(s, true);
+}
+
+function settleRefund(state: AmazonPayState, refund: AmazonPayStandinRefund): void {
+  if (refund.statusDetails.state !== 'RefundInitiated') return;
+  setStatus(refund, 'Refunded', null, null);
+  const charge = state.charges.get(refund.chargeId)!;
+  charge.refundedAmount = yen(Number(charge.refundedAmount.amount) + Number(refund.refundAmount.amount));
+  deliverLater(state, 'REFUND', refund.refundId);
+}
+
+function refundView(state: AmazonPayState, refund: AmazonPayStandinRefund): AmazonPayStandinRefund {
+  if (Date.now() - Date.parse(fromAmazonTime(refund.creationTimestamp)) >= (state.options.refundSettleMs ?? 0)) settleRefund(state, refund);
+  return refund;
+}
+
+function chargeView(state: AmazonPayState, charge: AmazonPayStandinCharge): AmazonPayStandinCharge {
+  // Refunds that are due settle whenever anything reads their charge (as well as by their timer).
+  for (const refund of state.refunds.values()) if (refund.chargeId === charge.chargeId) refundView(state, refund);
+  return charge;
+}
+
+function createRefund(state: AmazonPayState, charge: AmazonPayStandinCharge, amount: number): AmazonPayStandinRefund | { status: 400 | 422; reasonCode: string; message: string } {
+  if (charge.statusDetails.state !== 'Captured' || !charge.captureAmount) {
+    return { status: 422, reasonCode: 'InvalidChargeStatus', message: `You tried to refund a Charge in state ${charge.statusDetails.state}.` };
+  }
+  const pending = [...state.refunds.values()].filter((r) => r.chargeId === charge.chargeId && r.statusDetails.state !== 'Declined')
+    .reduce((sum, r) => sum + Number(r.refundAmount.amount), 0);
+  if (pending + amount > Number(charge.captureAmount.amount)) {
+    return { status: 400, reasonCode: 'TransactionAmountExceeded', message: 'The refund amount exceeds the captured amount that has not been refunded.' };
+  }
+  const refund: AmazonPayStandinRefund = {
+    refundId: `${charge.chargePermissionId}-R${digits(6)}`,
+    chargeId: charge.chargeId,
+    creationTimestamp: amazonTime(),
+    refundAmount: yen(amount),
+    softDescriptor: 'AMZ*STANDIN',
+    statusDetails: status('RefundInitiated', null, null),
+    releaseEnvironment: charge.releaseEnvironment,
+  };
+  state.refunds.set(refund.refundId, refund);
+  const timer = setTimeout(() => {
+    state.timers.delete(timer);
+    settleRefund(state, refund);
+  }, state.options.refundSettleMs ?? 0);
+  state.timers.add(timer);
+  return refund;
+}
+
+// --- SNS ------------------------------------------------------------------------------------
+
+function signSns(state: AmazonPayState, envelope: Record<string, string>, version: '1' | '2'): string {
+  const keys = envelope.Type === 'Notification'
+    ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
+    : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
+  const text = keys.filter((k) => envelope[k] !== undefined).map((k) => `${k}\n${envelope[k]}\n`).join('');
+  return sign(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256', Buffer.from(text, 'utf8'), state.pems.private).toString('base64');
+}
+
+function snsMessage(state: AmazonPayState, fields: Record<string, string>, version: '1' | '2'): { headers: Record<string, string>; rawBody: string } {
+  const envelope: Record<string, string> = { ...fields, SignatureVersion: version, Signature: '', SigningCertURL: `${state.snsOrigin}/sns/SimpleNotificationService-${state.certId}.pem` };
+  envelope.Signature = signSns(state, envelope, version);
+  if (envelope.Type === 'Notification') {
+    envelope.UnsubscribeURL = `${state.snsOrigin}/sns/?Action=Unsubscribe&SubscriptionArn=${encodeURIComponent(state.subscriptionArn)}`;
+  }
+  return {
+    headers: {
+      'content-type': 'text/plain; charset=UTF-8',
+      'x-amz-sns-message-type': envelope.Type!,
+      'x-amz-sns-message-id': envelope.MessageId!,
+      'x-amz-sns-topic-arn': state.topicArn,
+      'x-amz-sns-subscription-arn': state.subscriptionArn,
+      'user-agent': 'Amazon Simple Notification Service Agent',
+    },
+    rawBody: JSON.stringify(envelope, null, 2),
+  };
+}
+
+function chargePermissionIdOf(state: AmazonPayState, objectType: AmazonPayObjectType, objectId: string): string {
+  switch (objectType) {
+    case 'CHARGE':
+      return chargeOf(state, objectId).chargePermissionId;
+    case 'REFUND':
+      return chargeOf(state, state.refunds.get(objectId)?.chargeId ?? '').chargePermissionId;
+    case 'CHARGEBACK':
+      return chargeOf(state, state.disputes.get(objectId)?.chargeId ?? '').chargePermissionId;
+    case 'CHARGE_PERMISSION':
+      return objectId;
+  }
+}
+
+function buildNotification(state: AmazonPayState, input: { objectType: AmazonPayObjectType; objectId: string; timestamp?: Date; signatureVersion?: '1' | '2' }) {
+  const chargePermissionId = chargePermissionIdOf(state, input.objectType, input.objectId);
+  const environment = chargePermissionId.startsWith('P') ? 'Live' : 'Sandbox';
+  const message = JSON.stringify({
+    ReleaseEnvironment: environment,
+    MerchantID: state.merchantId,
+    ObjectType: input.objectType,
+    ObjectId: input.objectId,
+    ChargePermissionId: chargePermissionId,
+    NotificationType: 'STATE_CHANGE',
+    NotificationId: randomUUID(),
+    NotificationVersion: 'V2',
+  });
+  return snsMessage(state, {
+    Type: 'Notification',
+    MessageId: randomUUID(),
+    TopicArn: state.topicArn,
+    Message: message,
+    Timestamp: (input.timestamp ?? new Date()).toISOString(),
+  }, input.signatureVersion ?? state.snsVersion);
+}
+
+async function post(state: AmazonPayState, built: { headers: Record<string, string>; rawBody: string }): Promise<AmazonPayStandinNotification> {
+  const record: AmazonPayStandinNotification = { ...built, deliveredStatus: null };
+  state.notifications.push(record);
+  if (state.options.webhookUrl) {
+    try {
+      const response = await fetch(state.options.webhookUrl, { method: 'POST', headers: built.headers, body: built.rawBody, signal: AbortSignal.timeout(10_000) });
+      record.deliveredStatus = response.status;
+      await response.body?.cancel();
+    } catch {
+      record.deliveredStatus = null;
+    }
+  }
+  return record;
+}
+
+/** Builds and sends the IPN of an object's state change. */
+function sendNotification(state: AmazonPayState, objectType: AmazonPayObjectType, objectId: string): Promise<AmazonPayStandinNotification> {
+  return post(state, buildNotification(state, { objectType, objectId }));
+}
+
+/** Sends an IPN without holding up the API answer that caused it; close() waits for it. */
+function deliverLater(state: AmazonPayState, objectType: AmazonPayObjectType, objectId: string): void {
+  const p = sendNotification(state, objectType, objectId).finally(() => state.inFlight.delete(p));
+  state.inFlight.add(p);
+}
+
+/** The :id of a route (handlers are registered from a table, so the path is not typed). */
+function idParam(c: Context): string {
+  return c.req.param('id') ?? '';
 }
 
 // ---------------------------------------------------------------------------------------------
