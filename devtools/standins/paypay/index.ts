@@ -19,7 +19,7 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type Next } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
 import { generate } from 'selfsigned';
 
@@ -116,389 +116,454 @@ class StandinFailure extends Error {
   }
 }
 
+/** Everything the stand-in holds, passed explicitly to each handler and state change. */
+interface PayPayState {
+  options: PayPayStandinOptions;
+  codeValidSeconds: number;
+  byMerchantPaymentId: Map<string, PayPayStandinPayment>;
+  byCodeId: Map<string, PayPayStandinPayment>;
+  byPaymentId: Map<string, PayPayStandinPayment>;
+  refunds: Map<string, PayPayStandinRefund>;
+  deliveries: PayPayWebhookDelivery[];
+  /** Webhook deliveries still running (close() waits for them). */
+  inFlight: Set<Promise<unknown>>;
+  /** Aborts deliveries' retries on close(). */
+  shutdown: AbortController;
+  /** Where the member's browser reaches the cashier page (known once it listens). */
+  cashierOrigin: string;
+}
+
+type Route = { method: 'get' | 'post' | 'delete'; path: string; handle: (state: PayPayState, c: Context) => Response | Promise<Response> };
+
 /** Starts the PayPay stand-in (HTTPS API + HTTP hosted page); resolves once both listen. */
 export async function startPayPayStandin(options: PayPayStandinOptions): Promise<PayPayStandin> {
   const host = options.host ?? '127.0.0.1';
-  const codeValidSeconds = options.codeValidSeconds ?? 600;
   const tls = options.tls ?? (await generateCertificate(host));
-
-  const byMerchantPaymentId = new Map<string, PayPayStandinPayment>();
-  const byCodeId = new Map<string, PayPayStandinPayment>();
-  const byPaymentId = new Map<string, PayPayStandinPayment>();
-  const refunds = new Map<string, PayPayStandinRefund>();
-  const deliveries: PayPayWebhookDelivery[] = [];
-  const inFlight = new Set<Promise<unknown>>();
-  const shutdown = new AbortController();
-  let cashierOrigin = '';
-
-  const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-  const snapshot = (p: PayPayStandinPayment): PayPayStandinPayment => structuredClone(p);
-
-  const mustFind = (merchantPaymentId: string) => {
-    const payment = byMerchantPaymentId.get(merchantPaymentId);
-    if (!payment) throw new Error(`PayPay stand-in: no payment ${merchantPaymentId}`);
-    return payment;
+  const state: PayPayState = {
+    options,
+    codeValidSeconds: options.codeValidSeconds ?? 600,
+    byMerchantPaymentId: new Map(),
+    byCodeId: new Map(),
+    byPaymentId: new Map(),
+    refunds: new Map(),
+    deliveries: [],
+    inFlight: new Set(),
+    shutdown: new AbortController(),
+    cashierOrigin: '',
   };
-
-  const refundedTotal = (p: PayPayStandinPayment) => p.refunds.reduce((sum, r) => sum + r.amount, 0);
-
-  // ---- state changes (shared by the hosted page, the API and the test controls) ----
-
-  const payable = (p: PayPayStandinPayment) => p.status === 'CREATED' && !p.codeDeleted && nowSeconds() < p.expiryDate;
-
-  const complete = (p: PayPayStandinPayment) => {
-    if (!payable(p)) throw new Error(`PayPay stand-in: payment ${p.merchantPaymentId} cannot be paid (${p.status}${p.codeDeleted ? ', code deleted' : ''})`);
-    p.status = 'COMPLETED';
-    p.paymentId = newPaymentId();
-    p.acceptedAt = nowSeconds();
-    byPaymentId.set(p.paymentId, p);
+  const apiServer = await listen(
+    (listener) =>
+      serve(
+        { fetch: createApiApp(state).fetch, port: options.port ?? 0, hostname: host, createServer: createHttpsServer, serverOptions: { key: tls.key, cert: tls.cert } },
+        listener,
+      ),
+  );
+  const cashierServer = await listen((listener) => serve({ fetch: createCashierApp(state).fetch, port: options.cashierPort ?? 0, hostname: host }, listener));
+  state.cashierOrigin = (options.cashierPublicUrl ?? `http://${urlHostFor(host)}:${cashierServer.port}`).replace(/\/+$/, '');
+  return {
+    url: `https://${urlHostFor(host)}:${apiServer.port}`,
+    cashierUrl: state.cashierOrigin,
+    caPem: tls.cert,
+    async close() {
+      state.shutdown.abort();
+      await Promise.allSettled([...state.inFlight]);
+      await Promise.all([closeServer(apiServer.server), closeServer(cashierServer.server)]);
+    },
+    async approve(merchantPaymentId) {
+      const payment = mustFind(state, merchantPaymentId);
+      complete(state, payment);
+      await notify(state, payment);
+      return snapshot(payment);
+    },
+    async decline(merchantPaymentId) {
+      const payment = mustFind(state, merchantPaymentId);
+      fail(state, payment);
+      await notify(state, payment);
+      return snapshot(payment);
+    },
+    refund(merchantPaymentId, amountJpy) {
+      const payment = mustFind(state, merchantPaymentId);
+      addRefund(state, payment, `panel-${randomToken(12)}`, amountJpy ?? payment.amount - refundedTotal(payment), 'merchant panel', nowSeconds());
+      return snapshot(payment);
+    },
+    webhookBody(merchantPaymentId, overrides) {
+      return JSON.stringify(webhookObject(state, mustFind(state, merchantPaymentId), overrides));
+    },
+    sendWebhook(merchantPaymentId, overrides) {
+      return track(state, deliver(state, JSON.stringify(webhookObject(state, mustFind(state, merchantPaymentId), overrides))));
+    },
+    getPayment(merchantPaymentId) {
+      const payment = state.byMerchantPaymentId.get(merchantPaymentId);
+      return payment ? snapshot(payment) : undefined;
+    },
+    deliveries: state.deliveries,
   };
+}
 
-  const fail = (p: PayPayStandinPayment) => {
-    if (!payable(p)) throw new Error(`PayPay stand-in: payment ${p.merchantPaymentId} is not open (${p.status})`);
-    p.status = 'FAILED';
-    p.paymentId = newPaymentId();
-    byPaymentId.set(p.paymentId, p);
-  };
+// ---- routing ----
 
-  const addRefund = (p: PayPayStandinPayment, merchantRefundId: string, amount: number, reason: string | null, requestedAt: number) => {
-    if (p.status !== 'COMPLETED' || !p.paymentId) throw new StandinFailure(400, 'UNACCEPTABLE_OP', 'The payment is not in a refundable state');
-    if (!Number.isSafeInteger(amount) || amount <= 0 || amount > p.amount - refundedTotal(p)) {
-      throw new StandinFailure(400, 'INVALID_PARAMS', 'The amount is larger than the refundable amount');
-    }
-    const refund: PayPayStandinRefund = {
-      merchantRefundId,
-      paymentId: p.paymentId,
-      amount,
-      reason,
-      // Real PayPay answers CREATED or REFUNDED and always ends REFUNDED; the stand-in settles at once.
-      status: 'REFUNDED',
-      requestedAt,
-      acceptedAt: nowSeconds(),
-    };
-    p.refunds.push(refund);
-    refunds.set(merchantRefundId, refund);
-    if (refundedTotal(p) === p.amount) p.status = 'REFUNDED';
-    return refund;
-  };
+/** The API (HTTPS), one handler per operation. */
+const API_ROUTES: readonly Route[] = [
+  { method: 'post', path: '/v2/codes', handle: createQrCode },
+  { method: 'get', path: '/v2/codes/payments/:merchantPaymentId', handle: getPaymentDetails },
+  { method: 'delete', path: '/v2/codes/:codeId', handle: deleteQrCode },
+  { method: 'delete', path: '/v2/payments/:merchantPaymentId', handle: cancelPayment },
+  { method: 'post', path: '/v2/refunds', handle: refundPayment },
+  { method: 'get', path: '/v2/refunds/:merchantRefundId', handle: getRefundDetails },
+];
 
-  // ---- webhooks ----
+/** The hosted payment page (HTTP). */
+const CASHIER_ROUTES: readonly Route[] = [
+  { method: 'get', path: '/cashier/:codeId', handle: showCashierPage },
+  { method: 'post', path: '/cashier/:codeId', handle: submitCashierPage },
+];
 
-  const webhookObject = (p: PayPayStandinPayment, overrides?: Record<string, unknown>) => {
-    const at = (seconds: number) => (seconds > 0 ? new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
-    return {
-      notification_type: 'Transaction',
-      merchant_id: options.merchantId,
-      store_id: '',
-      pos_id: '',
-      order_id: p.paymentId,
-      merchant_order_id: p.merchantPaymentId,
-      authorized_at: at(p.acceptedAt),
-      expires_at: null,
-      paid_at: at(p.acceptedAt),
-      order_amount: p.amount,
-      state: p.status,
-      ...overrides,
-    };
-  };
-
-  const deliver = async (body: string): Promise<PayPayWebhookDelivery> => {
-    const delivery: PayPayWebhookDelivery = { body, status: 0, attempts: 0 };
-    if (!options.webhookUrl) return delivery;
-    // One try plus up to 3 retries, 2 s timeout, 100 ms apart (PayPay's documented retry policy).
-    for (let attempt = 0; attempt < 4 && !shutdown.signal.aborted; attempt += 1) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-      delivery.attempts += 1;
-      try {
-        const res = await fetch(options.webhookUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-          signal: AbortSignal.any([AbortSignal.timeout(2000), shutdown.signal]),
-        });
-        await res.arrayBuffer().catch(() => undefined);
-        delivery.status = res.status;
-        if (res.ok) break;
-      } catch {
-        delivery.status = 0;
-      }
-    }
-    deliveries.push(delivery);
-    return delivery;
-  };
-
-  const track = <T>(promise: Promise<T>): Promise<T> => {
-    inFlight.add(promise);
-    void promise.finally(() => inFlight.delete(promise)).catch(() => undefined);
-    return promise;
-  };
-
-  const notify = (p: PayPayStandinPayment) => track(deliver(JSON.stringify(webhookObject(p))));
-
-  // ---- the API (HTTPS) ----
-
+/** The API app: PayPay's errors, the HMAC check, then the table. */
+function createApiApp(state: PayPayState): Hono {
   const api = new Hono();
-
   api.onError((error, c) => {
     if (error instanceof StandinFailure) return failure(c, error.status, error.code, error.message);
     return failure(c, 500, 'INTERNAL_SERVER_ERROR', 'Something went wrong on PayPay side');
   });
   api.notFound((c) => failure(c, 404, 'NOT_FOUND', 'The requested resource was not found'));
+  api.use('/v2/*', (c, next) => checkRequest(state, c, next));
+  for (const route of API_ROUTES) api.on(route.method.toUpperCase(), route.path, (c) => route.handle(state, c));
+  return api;
+}
 
-  api.use('/v2/*', async (c, next) => {
-    const rawBody = c.req.method === 'GET' || c.req.method === 'DELETE' ? '' : await c.req.text();
-    const problem = checkAuthorization({
-      header: c.req.header('authorization') ?? '',
-      method: c.req.method,
-      path: c.req.path,
-      contentType: c.req.header('content-type') ?? '',
-      body: rawBody,
-      apiKey: options.apiKey,
-      apiSecret: options.apiSecret,
-      now: nowSeconds(),
-    });
-    if (problem) return failure(c, 401, 'UNAUTHORIZED', problem);
-    const merchant = c.req.query('assumeMerchant') ?? c.req.header('x-assume-merchant');
-    if (merchant !== options.merchantId) return failure(c, 401, 'UNAUTHORIZED', 'Unknown or missing merchant identifier');
-    await next();
+/** The cashier app: the table, with a strict policy on every page. */
+function createCashierApp(state: PayPayState): Hono {
+  const cashier = new Hono();
+  cashier.use('*', lockDownCashierPage);
+  for (const route of CASHIER_ROUTES) cashier.on(route.method.toUpperCase(), route.path, (c) => route.handle(state, c));
+  cashier.notFound((c) => c.html(messagePage('ページが見つかりません', 'URLをご確認ください。', null), 404));
+  return cashier;
+}
+
+// ---- the API (HTTPS) ----
+
+/** Every /v2 request: the OPA-Auth HMAC over method, path, content type and body, and the merchant. */
+async function checkRequest(state: PayPayState, c: Context, next: Next): Promise<Response | void> {
+  const rawBody = c.req.method === 'GET' || c.req.method === 'DELETE' ? '' : await c.req.text();
+  const problem = checkAuthorization({
+    header: c.req.header('authorization') ?? '',
+    method: c.req.method,
+    path: c.req.path,
+    contentType: c.req.header('content-type') ?? '',
+    body: rawBody,
+    apiKey: state.options.apiKey,
+    apiSecret: state.options.apiSecret,
+    now: nowSeconds(),
   });
+  if (problem) return failure(c, 401, 'UNAUTHORIZED', problem);
+  const merchant = c.req.query('assumeMerchant') ?? c.req.header('x-assume-merchant');
+  if (merchant !== state.options.merchantId) return failure(c, 401, 'UNAUTHORIZED', 'Unknown or missing merchant identifier');
+  await next();
+}
 
-  api.post('/v2/codes', async (c) => {
-    const body = parseJson(await c.req.text());
-    const merchantPaymentId = body.merchantPaymentId;
-    const amount = body.amount as { amount?: unknown; currency?: unknown } | undefined;
-    if (typeof merchantPaymentId !== 'string' || !amount || amount.amount === undefined || body.codeType === undefined || body.requestedAt === undefined) {
-      return failure(c, 400, 'MISSING_REQUEST_PARAMS', 'merchantPaymentId, amount, codeType and requestedAt are required');
-    }
-    if (
-      !ID_PATTERN.test(merchantPaymentId) ||
-      !Number.isSafeInteger(amount.amount) ||
-      (amount.amount as number) <= 0 ||
-      amount.currency !== 'JPY' ||
-      body.codeType !== 'ORDER_QR' ||
-      !Number.isSafeInteger(body.requestedAt) ||
-      (body.redirectType !== undefined && body.redirectType !== 'WEB_LINK' && body.redirectType !== 'APP_DEEP_LINK') ||
-      (body.redirectUrl !== undefined && typeof body.redirectUrl !== 'string') ||
-      (body.orderDescription !== undefined && (typeof body.orderDescription !== 'string' || body.orderDescription.length > 255))
-    ) {
-      return failure(c, 400, 'INVALID_REQUEST_PARAMS', 'The request contains invalid parameters');
-    }
-    if (body.isAuthorization === true) {
-      return failure(c, 400, 'INVALID_REQUEST_PARAMS', 'Pre-authorization is not available in the stand-in');
-    }
-    if (byMerchantPaymentId.has(merchantPaymentId)) {
-      return failure(c, 400, 'DUPLICATE_DYNAMIC_QR_REQUEST', 'Duplicate Dynamic QR request');
-    }
-    const codeId = `04-${randomToken(16)}`;
-    const payment: PayPayStandinPayment = {
-      codeId,
-      merchantPaymentId,
-      amount: amount.amount as number,
-      orderDescription: (body.orderDescription as string | undefined) ?? null,
-      redirectUrl: (body.redirectUrl as string | undefined) ?? null,
-      redirectType: (body.redirectType as string | undefined) ?? null,
-      metadata: body.metadata ?? null,
-      requestedAt: body.requestedAt as number,
-      expiryDate: nowSeconds() + codeValidSeconds,
-      codeDeleted: false,
-      status: 'CREATED',
-      paymentId: null,
-      acceptedAt: 0,
-      canceledAt: null,
-      refunds: [],
-    };
-    byMerchantPaymentId.set(merchantPaymentId, payment);
-    byCodeId.set(codeId, payment);
-    const url = `${cashierOrigin}/cashier/${codeId}`;
-    return success(c, 201, {
-      codeId,
-      url,
-      deeplink: `paypay://payment?link=${encodeURIComponent(url)}`,
-      expiryDate: payment.expiryDate,
-      merchantPaymentId,
-      amount: { amount: payment.amount, currency: 'JPY' },
-      orderDescription: payment.orderDescription ?? undefined,
-      metadata: body.metadata,
-      codeType: 'ORDER_QR',
-      requestedAt: payment.requestedAt,
-      redirectUrl: payment.redirectUrl ?? undefined,
-      redirectType: payment.redirectType ?? undefined,
-      isAuthorization: false,
-    });
+/** POST /v2/codes: a dynamic QR code (ORDER_QR) for one merchantPaymentId, paid on the cashier page. */
+async function createQrCode(state: PayPayState, c: Context): Promise<Response> {
+  const body = parseJson(await c.req.text());
+  const merchantPaymentId = body.merchantPaymentId;
+  const amount = body.amount as { amount?: unknown; currency?: unknown } | undefined;
+  if (typeof merchantPaymentId !== 'string' || !amount || amount.amount === undefined || body.codeType === undefined || body.requestedAt === undefined) {
+    return failure(c, 400, 'MISSING_REQUEST_PARAMS', 'merchantPaymentId, amount, codeType and requestedAt are required');
+  }
+  if (
+    !ID_PATTERN.test(merchantPaymentId) ||
+    !Number.isSafeInteger(amount.amount) ||
+    (amount.amount as number) <= 0 ||
+    amount.currency !== 'JPY' ||
+    body.codeType !== 'ORDER_QR' ||
+    !Number.isSafeInteger(body.requestedAt) ||
+    (body.redirectType !== undefined && body.redirectType !== 'WEB_LINK' && body.redirectType !== 'APP_DEEP_LINK') ||
+    (body.redirectUrl !== undefined && typeof body.redirectUrl !== 'string') ||
+    (body.orderDescription !== undefined && (typeof body.orderDescription !== 'string' || body.orderDescription.length > 255))
+  ) {
+    return failure(c, 400, 'INVALID_REQUEST_PARAMS', 'The request contains invalid parameters');
+  }
+  if (body.isAuthorization === true) {
+    return failure(c, 400, 'INVALID_REQUEST_PARAMS', 'Pre-authorization is not available in the stand-in');
+  }
+  if (state.byMerchantPaymentId.has(merchantPaymentId)) {
+    return failure(c, 400, 'DUPLICATE_DYNAMIC_QR_REQUEST', 'Duplicate Dynamic QR request');
+  }
+  const codeId = `04-${randomToken(16)}`;
+  const payment: PayPayStandinPayment = {
+    codeId,
+    merchantPaymentId,
+    amount: amount.amount as number,
+    orderDescription: (body.orderDescription as string | undefined) ?? null,
+    redirectUrl: (body.redirectUrl as string | undefined) ?? null,
+    redirectType: (body.redirectType as string | undefined) ?? null,
+    metadata: body.metadata ?? null,
+    requestedAt: body.requestedAt as number,
+    expiryDate: nowSeconds() + state.codeValidSeconds,
+    codeDeleted: false,
+    status: 'CREATED',
+    paymentId: null,
+    acceptedAt: 0,
+    canceledAt: null,
+    refunds: [],
+  };
+  state.byMerchantPaymentId.set(merchantPaymentId, payment);
+  state.byCodeId.set(codeId, payment);
+  const url = `${state.cashierOrigin}/cashier/${codeId}`;
+  return success(c, 201, {
+    codeId,
+    url,
+    deeplink: `paypay://payment?link=${encodeURIComponent(url)}`,
+    expiryDate: payment.expiryDate,
+    merchantPaymentId,
+    amount: { amount: payment.amount, currency: 'JPY' },
+    orderDescription: payment.orderDescription ?? undefined,
+    metadata: body.metadata,
+    codeType: 'ORDER_QR',
+    requestedAt: payment.requestedAt,
+    redirectUrl: payment.redirectUrl ?? undefined,
+    redirectType: payment.redirectType ?? undefined,
+    isAuthorization: false,
   });
+}
 
-  api.get('/v2/codes/payments/:merchantPaymentId', (c) => {
-    const payment = byMerchantPaymentId.get(c.req.param('merchantPaymentId'));
-    if (!payment) return failure(c, 404, 'DYNAMIC_QR_PAYMENT_NOT_FOUND', 'Dynamic QR payment not found');
-    return success(c, 200, paymentDetails(payment));
-  });
+/** GET /v2/codes/payments/:merchantPaymentId: Get Payment Details. */
+function getPaymentDetails(state: PayPayState, c: Context): Response {
+  const payment = state.byMerchantPaymentId.get(routeParam(c, 'merchantPaymentId'));
+  if (!payment) return failure(c, 404, 'DYNAMIC_QR_PAYMENT_NOT_FOUND', 'Dynamic QR payment not found');
+  return success(c, 200, paymentDetails(payment));
+}
 
-  api.delete('/v2/codes/:codeId', (c) => {
-    const payment = byCodeId.get(c.req.param('codeId'));
-    if (!payment || payment.codeDeleted) return failure(c, 404, 'DYNAMIC_QR_NOT_FOUND', 'Dynamic QR code not found');
-    if (payment.status !== 'CREATED') return failure(c, 400, 'DYNAMIC_QR_ALREADY_PAID', 'Dynamic QR code already paid');
-    payment.codeDeleted = true;
-    return success(c, 200, null);
-  });
+/** DELETE /v2/codes/:codeId: an unpaid code can no longer be paid. */
+function deleteQrCode(state: PayPayState, c: Context): Response {
+  const payment = state.byCodeId.get(routeParam(c, 'codeId'));
+  if (!payment || payment.codeDeleted) return failure(c, 404, 'DYNAMIC_QR_NOT_FOUND', 'Dynamic QR code not found');
+  if (payment.status !== 'CREATED') return failure(c, 400, 'DYNAMIC_QR_ALREADY_PAID', 'Dynamic QR code already paid');
+  payment.codeDeleted = true;
+  return success(c, 200, null);
+}
 
-  api.delete('/v2/payments/:merchantPaymentId', (c) => {
-    const payment = byMerchantPaymentId.get(c.req.param('merchantPaymentId'));
-    if (!payment) return failure(c, 404, 'RESOURCE_NOT_FOUND', 'No payment for this merchantPaymentId');
-    if (payment.status === 'CANCELED' || payment.status === 'FAILED') return accepted(c);
-    if (payment.status === 'CREATED') {
-      // Nothing was paid: the order is voided so that the code can no longer be paid.
-      payment.status = 'CANCELED';
-      payment.canceledAt = nowSeconds();
-      return accepted(c);
-    }
-    if (payment.status !== 'COMPLETED' || payment.refunds.length > 0 || Date.now() >= cancelDeadline(payment.acceptedAt)) {
-      return failure(c, 400, 'ORDER_NOT_REVERSIBLE', 'Order cannot be reversed; refund it instead');
-    }
+/** DELETE /v2/payments/:merchantPaymentId: Cancel a payment (before the next day’s cut-off), or void an unpaid order. */
+function cancelPayment(state: PayPayState, c: Context): Response {
+  const payment = state.byMerchantPaymentId.get(routeParam(c, 'merchantPaymentId'));
+  if (!payment) return failure(c, 404, 'RESOURCE_NOT_FOUND', 'No payment for this merchantPaymentId');
+  if (payment.status === 'CANCELED' || payment.status === 'FAILED') return accepted(c);
+  if (payment.status === 'CREATED') {
+    // Nothing was paid: the order is voided so that the code can no longer be paid.
     payment.status = 'CANCELED';
     payment.canceledAt = nowSeconds();
-    void notify(payment);
     return accepted(c);
-  });
-
-  api.post('/v2/refunds', async (c) => {
-    const body = parseJson(await c.req.text());
-    const amount = body.amount as { amount?: unknown; currency?: unknown } | undefined;
-    if (typeof body.merchantRefundId !== 'string' || typeof body.paymentId !== 'string' || !amount || body.requestedAt === undefined) {
-      return failure(c, 400, 'MISSING_REQUEST_PARAMS', 'merchantRefundId, paymentId, amount and requestedAt are required');
-    }
-    if (!ID_PATTERN.test(body.merchantRefundId) || amount.currency !== 'JPY' || !Number.isSafeInteger(amount.amount) || !Number.isSafeInteger(body.requestedAt)) {
-      return failure(c, 400, 'INVALID_REQUEST_PARAMS', 'The request contains invalid parameters');
-    }
-    if (refunds.has(body.merchantRefundId)) return failure(c, 400, 'DUPLICATE_REFUND_REQUEST', 'Duplicate merchantRefundId');
-    const payment = byPaymentId.get(body.paymentId);
-    if (!payment) return failure(c, 400, 'RESOURCE_NOT_FOUND', 'No payment with this paymentId');
-    const refund = addRefund(payment, body.merchantRefundId, amount.amount as number, typeof body.reason === 'string' ? body.reason : null, body.requestedAt as number);
-    return success(c, 201, refundDetails(refund));
-  });
-
-  api.get('/v2/refunds/:merchantRefundId', (c) => {
-    const refund = refunds.get(c.req.param('merchantRefundId'));
-    if (!refund) return failure(c, 404, 'RESOURCE_NOT_FOUND', 'No refund with this merchantRefundId');
-    return success(c, 200, refundDetails(refund));
-  });
-
-  // ---- the hosted payment page (HTTP) ----
-
-  const cashier = new Hono();
-
-  cashier.use('*', async (c, next) => {
-    await next();
-    c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'");
-    c.header('x-content-type-options', 'nosniff');
-    c.header('referrer-policy', 'no-referrer');
-    c.header('cache-control', 'no-store');
-  });
-
-  cashier.get('/cashier/:codeId', (c) => {
-    const payment = byCodeId.get(c.req.param('codeId'));
-    if (!payment) return c.html(messagePage('お支払いが見つかりません', 'このお支払いページは存在しません。', null), 404);
-    if (!payable(payment)) return c.html(closedPage(payment), 410);
-    return c.html(cashierPage(payment));
-  });
-
-  cashier.post('/cashier/:codeId', async (c) => {
-    const payment = byCodeId.get(c.req.param('codeId'));
-    if (!payment) return c.html(messagePage('お支払いが見つかりません', 'このお支払いページは存在しません。', null), 404);
-    const form = await c.req.parseBody();
-    const action = form.action;
-    if (action !== 'approve' && action !== 'decline' && action !== 'cancel') {
-      return c.html(messagePage('操作を選んでください', 'ボタンから操作を選んでください。', null), 400);
-    }
-    if (action !== 'cancel') {
-      if (!payable(payment)) return c.html(closedPage(payment), 409);
-      if (action === 'approve') complete(payment);
-      else fail(payment);
-      // The webhook goes out on its own; the return page asks Get Payment Details anyway.
-      void notify(payment);
-    }
-    // PayPay sends the member to redirectUrl as given, with no query parameters of its own.
-    if (payment.redirectUrl && payment.redirectType !== 'APP_DEEP_LINK' && /^https?:\/\//i.test(payment.redirectUrl)) {
-      return c.redirect(payment.redirectUrl, 303);
-    }
-    const done = action === 'approve' ? 'お支払いが完了しました。' : action === 'decline' ? 'お支払いができませんでした。' : 'お支払いを中止しました。';
-    return c.html(messagePage('PayPay', done, null));
-  });
-
-  cashier.notFound((c) => c.html(messagePage('ページが見つかりません', 'URLをご確認ください。', null), 404));
-
-  // ---- listeners ----
-
-  const apiServer = await listen(
-    (listener) =>
-      serve(
-        { fetch: api.fetch, port: options.port ?? 0, hostname: host, createServer: createHttpsServer, serverOptions: { key: tls.key, cert: tls.cert } },
-        listener,
-      ),
-  );
-  const cashierServer = await listen((listener) => serve({ fetch: cashier.fetch, port: options.cashierPort ?? 0, hostname: host }, listener));
-
-  const urlHost = urlHostFor(host);
-  const url = `https://${urlHost}:${apiServer.port}`;
-  cashierOrigin = (options.cashierPublicUrl ?? `http://${urlHost}:${cashierServer.port}`).replace(/\/+$/, '');
-
-  return {
-    url,
-    cashierUrl: cashierOrigin,
-    caPem: tls.cert,
-    async close() {
-      shutdown.abort();
-      await Promise.allSettled([...inFlight]);
-      await Promise.all([closeServer(apiServer.server), closeServer(cashierServer.server)]);
-    },
-    async approve(merchantPaymentId) {
-      const payment = mustFind(merchantPaymentId);
-      complete(payment);
-      await notify(payment);
-      return snapshot(payment);
-    },
-    async decline(merchantPaymentId) {
-      const payment = mustFind(merchantPaymentId);
-      fail(payment);
-      await notify(payment);
-      return snapshot(payment);
-    },
-    refund(merchantPaymentId, amountJpy) {
-      const payment = mustFind(merchantPaymentId);
-      addRefund(payment, `panel-${randomToken(12)}`, amountJpy ?? payment.amount - refundedTotal(payment), 'merchant panel', nowSeconds());
-      return snapshot(payment);
-    },
-    webhookBody(merchantPaymentId, overrides) {
-      return JSON.stringify(webhookObject(mustFind(merchantPaymentId), overrides));
-    },
-    sendWebhook(merchantPaymentId, overrides) {
-      return track(deliver(JSON.stringify(webhookObject(mustFind(merchantPaymentId), overrides))));
-    },
-    getPayment(merchantPaymentId) {
-      const payment = byMerchantPaymentId.get(merchantPaymentId);
-      return payment ? snapshot(payment) : undefined;
-    },
-    deliveries,
-  };
-
-  function paymentDetails(p: PayPayStandinPayment) {
-    if (p.status === 'CREATED') {
-      // What PayPay answers for a code nobody has paid (also after it expired).
-      return { status: 'CREATED', acceptedAt: 0, requestedAt: 0 };
-    }
-    return {
-      paymentId: p.paymentId,
-      status: p.status,
-      acceptedAt: p.acceptedAt,
-      refunds: { data: p.refunds.map(refundDetails) },
-      merchantPaymentId: p.merchantPaymentId,
-      amount: { amount: p.amount, currency: 'JPY' },
-      requestedAt: p.requestedAt,
-      ...(p.canceledAt !== null ? { canceledAt: p.canceledAt } : {}),
-      orderDescription: p.orderDescription ?? undefined,
-      metadata: p.metadata ?? undefined,
-    };
   }
+  if (payment.status !== 'COMPLETED' || payment.refunds.length > 0 || Date.now() >= cancelDeadline(payment.acceptedAt)) {
+    return failure(c, 400, 'ORDER_NOT_REVERSIBLE', 'Order cannot be reversed; refund it instead');
+  }
+  payment.status = 'CANCELED';
+  payment.canceledAt = nowSeconds();
+  void notify(state, payment);
+  return accepted(c);
+}
+
+/** POST /v2/refunds: Refund a payment, in part or whole. */
+async function refundPayment(state: PayPayState, c: Context): Promise<Response> {
+  const body = parseJson(await c.req.text());
+  const amount = body.amount as { amount?: unknown; currency?: unknown } | undefined;
+  if (typeof body.merchantRefundId !== 'string' || typeof body.paymentId !== 'string' || !amount || body.requestedAt === undefined) {
+    return failure(c, 400, 'MISSING_REQUEST_PARAMS', 'merchantRefundId, paymentId, amount and requestedAt are required');
+  }
+  if (!ID_PATTERN.test(body.merchantRefundId) || amount.currency !== 'JPY' || !Number.isSafeInteger(amount.amount) || !Number.isSafeInteger(body.requestedAt)) {
+    return failure(c, 400, 'INVALID_REQUEST_PARAMS', 'The request contains invalid parameters');
+  }
+  if (state.refunds.has(body.merchantRefundId)) return failure(c, 400, 'DUPLICATE_REFUND_REQUEST', 'Duplicate merchantRefundId');
+  const payment = state.byPaymentId.get(body.paymentId);
+  if (!payment) return failure(c, 400, 'RESOURCE_NOT_FOUND', 'No payment with this paymentId');
+  const refund = addRefund(state, payment, body.merchantRefundId, amount.amount as number, typeof body.reason === 'string' ? body.reason : null, body.requestedAt as number);
+  return success(c, 201, refundDetails(refund));
+}
+
+/** GET /v2/refunds/:merchantRefundId. */
+function getRefundDetails(state: PayPayState, c: Context): Response {
+  const refund = state.refunds.get(routeParam(c, 'merchantRefundId'));
+  if (!refund) return failure(c, 404, 'RESOURCE_NOT_FOUND', 'No refund with this merchantRefundId');
+  return success(c, 200, refundDetails(refund));
+}
+
+function paymentDetails(p: PayPayStandinPayment) {
+  if (p.status === 'CREATED') {
+    // What PayPay answers for a code nobody has paid (also after it expired).
+    return { status: 'CREATED', acceptedAt: 0, requestedAt: 0 };
+  }
+  return {
+    paymentId: p.paymentId,
+    status: p.status,
+    acceptedAt: p.acceptedAt,
+    refunds: { data: p.refunds.map(refundDetails) },
+    merchantPaymentId: p.merchantPaymentId,
+    amount: { amount: p.amount, currency: 'JPY' },
+    requestedAt: p.requestedAt,
+    ...(p.canceledAt !== null ? { canceledAt: p.canceledAt } : {}),
+    orderDescription: p.orderDescription ?? undefined,
+    metadata: p.metadata ?? undefined,
+  };
+}
+
+// ---- the hosted payment page (HTTP) ----
+
+/** Headers of every cashier page: nothing but its own inline style. */
+async function lockDownCashierPage(c: Context, next: Next): Promise<void> {
+  await next();
+  c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'");
+  c.header('x-content-type-options', 'nosniff');
+  c.header('referrer-policy', 'no-referrer');
+  c.header('cache-control', 'no-store');
+}
+
+/** GET /cashier/:codeId: the hosted payment page of a code. */
+function showCashierPage(state: PayPayState, c: Context): Response {
+  const payment = state.byCodeId.get(routeParam(c, 'codeId'));
+  if (!payment) return c.html(messagePage('お支払いが見つかりません', 'このお支払いページは存在しません。', null), 404);
+  if (!payable(payment)) return c.html(closedPage(payment), 410);
+  return c.html(cashierPage(payment));
+}
+
+/** POST /cashier/:codeId: the member’s button (approve, decline, cancel); back to redirectUrl. */
+async function submitCashierPage(state: PayPayState, c: Context): Promise<Response> {
+  const payment = state.byCodeId.get(routeParam(c, 'codeId'));
+  if (!payment) return c.html(messagePage('お支払いが見つかりません', 'このお支払いページは存在しません。', null), 404);
+  const form = await c.req.parseBody();
+  const action = form.action;
+  if (action !== 'approve' && action !== 'decline' && action !== 'cancel') {
+    return c.html(messagePage('操作を選んでください', 'ボタンから操作を選んでください。', null), 400);
+  }
+  if (action !== 'cancel') {
+    if (!payable(payment)) return c.html(closedPage(payment), 409);
+    if (action === 'approve') complete(state, payment);
+    else fail(state, payment);
+    // The webhook goes out on its own; the return page asks Get Payment Details anyway.
+    void notify(state, payment);
+  }
+  // PayPay sends the member to redirectUrl as given, with no query parameters of its own.
+  if (payment.redirectUrl && payment.redirectType !== 'APP_DEEP_LINK' && /^https?:\/\//i.test(payment.redirectUrl)) {
+    return c.redirect(payment.redirectUrl, 303);
+  }
+  const done = action === 'approve' ? 'お支払いが完了しました。' : action === 'decline' ? 'お支払いができませんでした。' : 'お支払いを中止しました。';
+  return c.html(messagePage('PayPay', done, null));
+}
+
+// ---- state changes (shared by the hosted page, the API and the test controls) ----
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+const snapshot = (p: PayPayStandinPayment): PayPayStandinPayment => structuredClone(p);
+
+function mustFind(state: PayPayState, merchantPaymentId: string) {
+  const payment = state.byMerchantPaymentId.get(merchantPaymentId);
+  if (!payment) throw new Error(`PayPay stand-in: no payment ${merchantPaymentId}`);
+  return payment;
+}
+
+function refundedTotal(p: PayPayStandinPayment) {
+  return p.refunds.reduce((sum, r) => sum + r.amount, 0);
+}
+
+/** An order that may still be paid on the cashier page. */
+function payable(p: PayPayStandinPayment) {
+  return p.status === 'CREATED' && !p.codeDeleted && nowSeconds() < p.expiryDate;
+}
+
+function complete(state: PayPayState, p: PayPayStandinPayment) {
+  if (!payable(p)) throw new Error(`PayPay stand-in: payment ${p.merchantPaymentId} cannot be paid (${p.status}${p.codeDeleted ? ', code deleted' : ''})`);
+  p.status = 'COMPLETED';
+  p.paymentId = newPaymentId();
+  p.acceptedAt = nowSeconds();
+  state.byPaymentId.set(p.paymentId, p);
+}
+
+function fail(state: PayPayState, p: PayPayStandinPayment) {
+  if (!payable(p)) throw new Error(`PayPay stand-in: payment ${p.merchantPaymentId} is not open (${p.status})`);
+  p.status = 'FAILED';
+  p.paymentId = newPaymentId();
+  state.byPaymentId.set(p.paymentId, p);
+}
+
+function addRefund(state: PayPayState, p: PayPayStandinPayment, merchantRefundId: string, amount: number, reason: string | null, requestedAt: number) {
+  if (p.status !== 'COMPLETED' || !p.paymentId) throw new StandinFailure(400, 'UNACCEPTABLE_OP', 'The payment is not in a refundable state');
+  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > p.amount - refundedTotal(p)) {
+    throw new StandinFailure(400, 'INVALID_PARAMS', 'The amount is larger than the refundable amount');
+  }
+  const refund: PayPayStandinRefund = {
+    merchantRefundId,
+    paymentId: p.paymentId,
+    amount,
+    reason,
+    // Real PayPay answers CREATED or REFUNDED and always ends REFUNDED; the stand-in settles at once.
+    status: 'REFUNDED',
+    requestedAt,
+    acceptedAt: nowSeconds(),
+  };
+  p.refunds.push(refund);
+  state.refunds.set(merchantRefundId, refund);
+  if (refundedTotal(p) === p.amount) p.status = 'REFUNDED';
+  return refund;
+}
+
+// ---- webhooks ----
+
+function webhookObject(state: PayPayState, p: PayPayStandinPayment, overrides?: Record<string, unknown>) {
+  const at = (seconds: number) => (seconds > 0 ? new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
+  return {
+    notification_type: 'Transaction',
+    merchant_id: state.options.merchantId,
+    store_id: '',
+    pos_id: '',
+    order_id: p.paymentId,
+    merchant_order_id: p.merchantPaymentId,
+    authorized_at: at(p.acceptedAt),
+    expires_at: null,
+    paid_at: at(p.acceptedAt),
+    order_amount: p.amount,
+    state: p.status,
+    ...overrides,
+  };
+}
+
+async function deliver(state: PayPayState, body: string): Promise<PayPayWebhookDelivery> {
+  const delivery: PayPayWebhookDelivery = { body, status: 0, attempts: 0 };
+  if (!state.options.webhookUrl) return delivery;
+  // One try plus up to 3 retries, 2 s timeout, 100 ms apart (PayPay's documented retry policy).
+  for (let attempt = 0; attempt < 4 && !state.shutdown.signal.aborted; attempt += 1) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    delivery.attempts += 1;
+    try {
+      const res = await fetch(state.options.webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        signal: AbortSignal.any([AbortSignal.timeout(2000), state.shutdown.signal]),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      delivery.status = res.status;
+      if (res.ok) break;
+    } catch {
+      delivery.status = 0;
+    }
+  }
+  state.deliveries.push(delivery);
+  return delivery;
+}
+
+/** Keeps a delivery in flight until it settles (close() waits for it). */
+function track<T>(state: PayPayState, promise: Promise<T>): Promise<T> {
+  state.inFlight.add(promise);
+  void promise.finally(() => state.inFlight.delete(promise)).catch(() => undefined);
+  return promise;
+}
+
+function notify(state: PayPayState, p: PayPayStandinPayment) {
+  return track(state, deliver(state, JSON.stringify(webhookObject(state, p))));
+}
+
+/** A route's parameter (handlers are registered from a table, so the path is not typed). */
+function routeParam(c: Context, name: string): string {
+  return c.req.param(name) ?? '';
 }
 
 // ---- OPA-Auth ----
