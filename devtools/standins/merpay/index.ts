@@ -143,350 +143,385 @@ class StandinError extends Error {
   }
 }
 
+/** Everything the stand-in holds, passed explicitly to each handler and operation. */
+interface MerpayState {
+  options: MerpayStandinOptions;
+  tokenTtlSec: number;
+  callbackTimeoutMs: number;
+  transactions: Map<string, MerpayStandinTransaction>;
+  /** Our order id → transaction id (one transaction per orderId). */
+  byOrderId: Map<string, string>;
+  /** Refund transaction id → the payment's transaction id. */
+  refundOwner: Map<string, string>;
+  /** Issued access tokens and when they expire (ms). */
+  tokens: Map<string, number>;
+  callbacks: MerpayStandinCallback[];
+  tokensIssued: number;
+  /** Where the stand-in is reached (known once it listens). */
+  url: string;
+}
+
+type Route = { method: 'get' | 'post'; path: string; handle: (state: MerpayState, c: Context) => Response | Promise<Response> };
+
+/** The API's methods by path (V1\Api), each an operation on the state. */
+const OPERATIONS: Readonly<Record<string, (state: MerpayState, body: Record<string, unknown>) => unknown>> = {
+  '/v1/transaction:create': create,
+  '/v1/transaction:capture': capture,
+  '/v1/transaction:cancel': cancel,
+  '/v1/transaction:refund': refund,
+  '/v1/transactions:batchGet': batchGet,
+  '/v1/transitionStatus:get': transitionStatus,
+};
+
+/** Every route: the token endpoint, the transaction API and the hosted page. */
+const ROUTES: readonly Route[] = [
+  { method: 'post', path: '/jp/v1/token', handle: issueToken },
+  { method: 'post', path: '/v1/*', handle: callOperation },
+  { method: 'get', path: '/payment', handle: showPaymentPage },
+  { method: 'post', path: '/payment', handle: submitPaymentPage },
+];
+
 /** Starts the Merpay stand-in on `port` (0 = any free port). */
 export async function startMerpayStandin(options: MerpayStandinOptions): Promise<MerpayStandin> {
   if (!options.clientId || !options.clientSecret) throw new Error('merpay stand-in: clientId and clientSecret are required');
-  const tokenTtlSec = options.tokenTtlSec ?? 3600;
-  const callbackTimeoutMs = options.callbackTimeoutMs ?? 10_000;
-  const transactions = new Map<string, MerpayStandinTransaction>();
-  const byOrderId = new Map<string, string>();
-  const refundOwner = new Map<string, string>();
-  const tokens = new Map<string, number>();
-  const callbacks: MerpayStandinCallback[] = [];
-  let tokensIssued = 0;
-  let url = '';
-
-  const errorBody = (code: string, message: string) => ({ code, message, requestId: `req_${token(20)}`, details: [] as unknown[] });
-  const fail = (c: Context, e: StandinError) => c.json(errorBody(e.code, e.message), e.status);
-
+  const state: MerpayState = {
+    options,
+    tokenTtlSec: options.tokenTtlSec ?? 3600,
+    callbackTimeoutMs: options.callbackTimeoutMs ?? 10_000,
+    transactions: new Map(),
+    byOrderId: new Map(),
+    refundOwner: new Map(),
+    tokens: new Map(),
+    callbacks: [],
+    tokensIssued: 0,
+    url: '',
+  };
   const app = new Hono();
-
-  // --- Token endpoint (AuthClient::fetchAccessToken) -----------------------------------------
-  app.post('/jp/v1/token', async (c) => {
-    const credentials = basicCredentials(c.req.header('authorization'));
-    if (!credentials || credentials.id !== options.clientId || credentials.secret !== options.clientSecret) {
-      return fail(c, new StandinError(401, 'UNAUTHENTICATED', 'Client authentication failed.'));
-    }
-    if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-      return fail(c, new StandinError(400, 'INVALID_ARGUMENT', 'The token request must be application/x-www-form-urlencoded.'));
-    }
-    const form = new URLSearchParams(await c.req.text());
-    if (form.get('grant_type') !== 'client_credentials') return fail(c, new StandinError(400, 'INVALID_ARGUMENT', 'grant_type must be client_credentials.'));
-    if (!(form.get('scope') ?? '').split(' ').includes(SCOPE)) return fail(c, new StandinError(403, 'PERMISSION_DENIED', `scope must include ${SCOPE}.`));
-    const accessToken = token(48);
-    tokens.set(accessToken, Date.now() + tokenTtlSec * 1000);
-    tokensIssued += 1;
-    return c.json({ access_token: accessToken, token_type: 'Bearer', expires_in: tokenTtlSec, scope: SCOPE });
-  });
-
-  // --- Transaction API (V1\Api) --------------------------------------------------------------
-  app.post('/v1/*', async (c) => {
-    // As the SDK sends it: the bare token, no "Bearer" (a client that adds one is told so).
-    const presented = c.req.header('authorization') ?? '';
-    const expiresAt = tokens.get(presented);
-    if (expiresAt === undefined || expiresAt <= Date.now()) {
-      return fail(c, new StandinError(401, 'UNAUTHENTICATED', presented.startsWith('Bearer ') ? 'Send the access token itself in authorization.' : 'The access token is missing, invalid or expired.'));
-    }
-    let body: Record<string, unknown>;
-    try {
-      const parsed: unknown = await c.req.json();
-      if (!isRecord(parsed)) throw new Error('not an object');
-      body = parsed;
-    } catch {
-      return fail(c, new StandinError(400, 'INVALID_ARGUMENT', 'The body must be a JSON object.'));
-    }
-    const path = safeDecode(c.req.path);
-    try {
-      switch (path) {
-        case '/v1/transaction:create':
-          return c.json(create(body));
-        case '/v1/transaction:capture':
-          return c.json(capture(body));
-        case '/v1/transaction:cancel':
-          return c.json(cancel(body));
-        case '/v1/transaction:refund':
-          return c.json(refund(body));
-        case '/v1/transactions:batchGet':
-          return c.json(batchGet(body));
-        case '/v1/transitionStatus:get':
-          return c.json(transitionStatus(body));
-        default:
-          return fail(c, new StandinError(404, 'NOT_FOUND', `No method at ${path}.`));
-      }
-    } catch (error) {
-      if (error instanceof StandinError) return fail(c, error);
-      throw error;
-    }
-  });
-
-  function create(b: Record<string, unknown>) {
-    const orderId = b.orderId;
-    if (typeof orderId !== 'string' || orderId.length === 0 || orderId.length > 255) throw invalid('orderId is required (1–255 characters).');
-    const amount = b.amount;
-    if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1 || amount > MAX_AMOUNT) throw invalid(`amount must be an integer from 1 to ${MAX_AMOUNT}.`);
-    for (const flag of ['useDeliveryAddress', 'useShippingFee', 'isFixedShippingFee', 'capture'] as const) {
-      if (typeof b[flag] !== 'boolean') throw invalid(`${flag} must be a boolean.`);
-    }
-    // Addresses and shipping fees are not part of this stand-in (the shop sells coins).
-    if (b.useDeliveryAddress || b.useShippingFee) throw invalid('useDeliveryAddress and useShippingFee are not supported by this stand-in.');
-    if (typeof b.fixedShippingFee !== 'number' || !Number.isSafeInteger(b.fixedShippingFee) || b.fixedShippingFee < 0) throw invalid('fixedShippingFee must be a non-negative integer.');
-    if (typeof b.shippingFeeUrl !== 'string') throw invalid('shippingFeeUrl must be a string.');
-    for (const key of ['confirmUrl', 'completionUrl', 'cancelUrl', 'returnUrl'] as const) {
-      const value = b[key];
-      if (typeof value !== 'string' || !isHttpUrl(value)) throw invalid(`${key} must be an http(s) URL.`);
-    }
-    if (typeof b.paymentContractType !== 'number' || !Number.isSafeInteger(b.paymentContractType)) throw invalid('paymentContractType must be an integer.');
-    if (b.orderName !== undefined && typeof b.orderName !== 'string') throw invalid('orderName must be a string.');
-    if (!Array.isArray(b.items) || b.items.length === 0) throw invalid('items must be a non-empty array.');
-    let itemsTotal = 0;
-    for (const item of b.items as unknown[]) {
-      if (!isRecord(item) || typeof item.name !== 'string' || item.name.length === 0) throw invalid('each item needs a name.');
-      if (typeof item.unitPrice !== 'number' || !Number.isSafeInteger(item.unitPrice) || item.unitPrice < 0) throw invalid('item unitPrice must be a non-negative integer.');
-      if (typeof item.quantity !== 'number' || !Number.isSafeInteger(item.quantity) || item.quantity < 1) throw invalid('item quantity must be a positive integer.');
-      itemsTotal += item.unitPrice * item.quantity;
-    }
-    if (itemsTotal !== amount) throw invalid('The items do not add up to amount.');
-    if (!isRecord(b.metadata)) throw invalid('metadata must be an object.');
-    if (byOrderId.has(orderId)) throw new StandinError(409, 'ALREADY_EXISTS', 'A transaction with this orderId exists.');
-    const transactionId = `mtx_${token(24)}`;
-    const transaction: MerpayStandinTransaction = {
-      transactionId,
-      request: structuredClone(b) as unknown as MerpayCreateTransactionRequest,
-      state: 'created',
-      payment: null,
-      inquiryCode: null,
-      refunds: [],
-      createdAt: new Date().toISOString(),
-    };
-    transactions.set(transactionId, transaction);
-    byOrderId.set(orderId, transactionId);
-    // "a deeplink to launch mercari-app (a transaction_id is included as a query parameter)"; here, the page.
-    return { transactionId, paymentUrl: `${url}/payment?transaction_id=${encodeURIComponent(transactionId)}` };
-  }
-
-  function mustFind(b: Record<string, unknown>): MerpayStandinTransaction {
-    const id = b.transactionId;
-    if (typeof id !== 'string' || id.length === 0) throw invalid('transactionId is required.');
-    const transaction = transactions.get(id);
-    if (!transaction) throw new StandinError(404, 'NOT_FOUND', 'No such transaction.');
-    return transaction;
-  }
-
-  function capture(b: Record<string, unknown>) {
-    const t = mustFind(b);
-    if (t.state !== 'authorized' || !t.payment) throw new StandinError(409, 'FAILED_PRECONDITION', `The transaction is ${t.state}; only an authorised one can be captured.`);
-    if (b.amount !== t.payment.authorizedAmount) throw invalid('amount must equal the authorised amount (no partial capture here).');
-    t.state = 'captured';
-    t.payment.capturedAmount = t.payment.authorizedAmount;
-    t.payment.capturedAt = new Date().toISOString();
-    t.payment.status = PAYMENT_STATUS.captured;
-    return { transactionId: t.transactionId };
-  }
-
-  function cancel(b: Record<string, unknown>) {
-    const t = mustFind(b);
-    if (t.state === 'captured') throw new StandinError(409, 'FAILED_PRECONDITION', 'The transaction is captured; refund it instead.');
-    if (t.state === 'canceled') throw new StandinError(409, 'FAILED_PRECONDITION', 'The transaction is already canceled.');
-    if (t.state === 'authorized' && t.payment) {
-      t.payment.canceledAmount = t.payment.authorizedAmount;
-      t.payment.canceledAt = new Date().toISOString();
-      t.payment.status = PAYMENT_STATUS.canceled;
-    }
-    // Unpaid: the page closes, no payment can follow.
-    t.state = 'canceled';
-    return { transactionId: t.transactionId };
-  }
-
-  function addRefund(t: MerpayStandinTransaction, amount: unknown) {
-    if (t.state !== 'captured' || !t.payment) throw new StandinError(409, 'FAILED_PRECONDITION', `The transaction is ${t.state}; only a captured one can be refunded.`);
-    const refunded = t.refunds.reduce((sum, r) => sum + r.amount, 0);
-    if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) throw invalid('amount must be a positive integer.');
-    if (refunded + amount > t.payment.capturedAmount) throw invalid('amount exceeds what is left to refund.');
-    const entry = { refundTransactionId: `mtx_${token(24)}`, amount, refundedAt: new Date().toISOString(), inquiryCode: t.inquiryCode ?? '' };
-    t.refunds.push(entry);
-    refundOwner.set(entry.refundTransactionId, t.transactionId);
-    return entry;
-  }
-
-  function refund(b: Record<string, unknown>) {
-    const t = mustFind(b);
-    const entry = addRefund(t, b.amount);
-    return { transactionId: t.transactionId, refundTransactionId: entry.refundTransactionId, inquiryCode: entry.inquiryCode };
-  }
-
-  function batchGet(b: Record<string, unknown>) {
-    const ids = b.transactionIds;
-    if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100 || !ids.every((id) => typeof id === 'string')) {
-      throw invalid('transactionIds must be 1–100 strings.');
-    }
-    const out: MerpayTransactionEntry[] = [];
-    for (const id of ids as string[]) {
-      const owner = refundOwner.get(id);
-      if (owner) {
-        const r = transactions.get(owner)!.refunds.find((x) => x.refundTransactionId === id)!;
-        out.push({ transactionId: id, type: ENTRY_TYPE.refund, payment: null, refund: { amount: r.amount, refundedAt: r.refundedAt } });
-        continue;
-      }
-      const t = transactions.get(id);
-      // As some batch APIs do: one unknown id fails the whole call.
-      if (!t) throw new StandinError(404, 'NOT_FOUND', `No such transaction: ${id}.`);
-      out.push({ transactionId: t.transactionId, type: ENTRY_TYPE.payment, payment: t.payment ? { ...t.payment } : null, refund: null });
-      for (const r of t.refunds) out.push({ transactionId: r.refundTransactionId, type: ENTRY_TYPE.refund, payment: null, refund: { amount: r.amount, refundedAt: r.refundedAt } });
-    }
-    return { transactions: out };
-  }
-
-  function transitionStatus(b: Record<string, unknown>) {
-    const t = mustFind(b);
-    return {
-      transactionId: t.transactionId,
-      transitionStatus: TRANSITION_STATUS[t.state],
-      cancelUrl: t.request.cancelUrl,
-      returnUrl: t.request.returnUrl,
-      createdAt: t.createdAt,
-      serverTime: new Date().toISOString(),
-    };
-  }
-
-  // --- Callbacks (Callback\ConfirmRequest / CompletionRequest) -------------------------------
-  async function sendCallback(t: MerpayStandinTransaction, kind: 'confirm' | 'completion', payload: Record<string, unknown>): Promise<number | null> {
-    const target = kind === 'confirm' ? t.request.confirmUrl : t.request.completionUrl;
-    const body = JSON.stringify({ url: target, ...payload });
-    const record: MerpayStandinCallback = { kind, transactionId: t.transactionId, url: target, body, status: null, answer: '' };
-    callbacks.push(record);
-    try {
-      const response = await fetch(target, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'merpay-standin' },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(callbackTimeoutMs),
-      });
-      record.status = response.status;
-      record.answer = (await response.text()).slice(0, 2000);
-    } catch {
-      record.status = null;
-    }
-    return record.status;
-  }
-
-  type Decision = { redirectUrl: string } | { problem: string };
-
-  /** The member's choice on the page; the same path for the browser and the test controls. */
-  async function decide(t: MerpayStandinTransaction, action: 'approve' | 'decline' | 'cancel'): Promise<Decision> {
-    if (t.state !== 'created') return { problem: `the transaction is ${t.state}` };
-    if (action === 'decline') {
-      t.state = 'declined';
-      return { redirectUrl: t.request.cancelUrl };
-    }
-    if (action === 'cancel') {
-      t.state = 'canceled_by_member';
-      return { redirectUrl: t.request.cancelUrl };
-    }
-    // Merpay asks the shop first and charges only on a 2xx answer.
-    t.state = 'confirming';
-    const confirmed = await sendCallback(t, 'confirm', { transactionId: t.transactionId, orderId: t.request.orderId, amount: t.request.amount, shippingFee: 0 });
-    // The shop may have canceled the transaction while its confirm was out.
-    if ((t.state as MerpayStandinState) !== 'confirming') return { redirectUrl: t.request.cancelUrl };
-    if (confirmed === null || confirmed < 200 || confirmed >= 300) {
-      t.state = 'refused_by_merchant';
-      return { redirectUrl: t.request.cancelUrl };
-    }
-    const now = new Date().toISOString();
-    t.inquiryCode = String(Math.floor(1e11 + Math.random() * 9e11));
-    t.payment = {
-      orderId: t.request.orderId,
-      authorizedAmount: t.request.amount,
-      capturedAmount: t.request.capture ? t.request.amount : 0,
-      canceledAmount: 0,
-      status: t.request.capture ? PAYMENT_STATUS.captured : PAYMENT_STATUS.authorized,
-      authorizedAt: now,
-      capturedAt: t.request.capture ? now : null,
-      canceledAt: null,
-    };
-    t.state = t.request.capture ? 'captured' : 'authorized';
-    // Sent and waited for, but its answer changes nothing: the payment is made.
-    await sendCallback(t, 'completion', {
-      transactionId: t.transactionId,
-      orderId: t.request.orderId,
-      orderName: t.request.orderName ?? '',
-      inquiryCode: t.inquiryCode,
-      amount: t.request.amount,
-      shippingFee: 0,
-      paymentContractType: t.request.paymentContractType,
-      buyer: { nickname: 'テストユーザー', telephone: '', email: '' },
-      deliveryAddress: null,
-    });
-    return { redirectUrl: t.request.returnUrl };
-  }
-
-  // --- Hosted payment page --------------------------------------------------------------------
-  app.get('/payment', (c) => {
-    const t = transactions.get(c.req.query('transaction_id') ?? '');
-    if (!t) return c.html(page('エラー', '<h1>お支払いが見つかりません</h1>'), 404);
-    if (t.state !== 'created') return c.html(closedPage(t), 409);
-    return c.html(paymentPage(t));
-  });
-  app.post('/payment', async (c) => {
-    const form = await c.req.parseBody();
-    const t = transactions.get(typeof form.transaction_id === 'string' ? form.transaction_id : '');
-    if (!t) return c.html(page('エラー', '<h1>お支払いが見つかりません</h1>'), 404);
-    const action = form.action;
-    if (action !== 'approve' && action !== 'decline' && action !== 'cancel') return c.html(page('エラー', '<h1>操作が正しくありません</h1>'), 400);
-    const result = await decide(t, action);
-    if ('problem' in result) return c.html(closedPage(t), 409);
-    return c.redirect(result.redirectUrl, 303);
-  });
-
+  for (const route of ROUTES) app.on(route.method.toUpperCase(), route.path, (c) => route.handle(state, c));
   const listening = await listenStandin(app.fetch, options);
-  const server = listening.server;
-  url = (options.publicUrl ?? listening.url).replace(/\/+$/, '');
-
-  function mustGet(id: string): MerpayStandinTransaction {
-    const t = transactions.get(id);
-    if (!t) throw new Error(`merpay stand-in: no transaction ${id}`);
-    return t;
-  }
-
-  async function control(id: string, action: 'approve' | 'decline' | 'cancel') {
-    const t = mustGet(id);
-    const result = await decide(t, action);
-    if ('problem' in result) throw new Error(`merpay stand-in: ${result.problem}`);
-    return { transaction: structuredClone(t), redirectUrl: result.redirectUrl };
-  }
-
+  state.url = (options.publicUrl ?? listening.url).replace(/\/+$/, '');
   return {
-    url,
+    url: state.url,
     async close() {
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        listening.server.close(() => resolve());
+        (listening.server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
     },
     getTransaction: (id) => {
-      const t = transactions.get(id);
+      const t = state.transactions.get(id);
       return t ? structuredClone(t) : undefined;
     },
-    approve: (id) => control(id, 'approve'),
-    decline: (id) => control(id, 'decline'),
-    cancelByMember: (id) => control(id, 'cancel'),
+    approve: (id) => control(state, id, 'approve'),
+    decline: (id) => control(state, id, 'decline'),
+    cancelByMember: (id) => control(state, id, 'cancel'),
     refund(id, amountJpy) {
-      const t = mustGet(id);
+      const t = mustGet(state, id);
       try {
-        addRefund(t, amountJpy);
+        addRefund(state, t, amountJpy);
       } catch (error) {
         throw new Error(`merpay stand-in: ${(error as Error).message}`);
       }
       return structuredClone(t);
     },
-    revokeTokens: () => tokens.clear(),
+    revokeTokens: () => state.tokens.clear(),
     get tokensIssued() {
-      return tokensIssued;
+      return state.tokensIssued;
     },
     get callbacks() {
-      return callbacks;
+      return state.callbacks;
     },
   };
+}
+
+const errorBody = (code: string, message: string) => ({ code, message, requestId: `req_${token(20)}`, details: [] as unknown[] });
+const fail = (c: Context, e: StandinError) => c.json(errorBody(e.code, e.message), e.status);
+
+// --- Token endpoint (AuthClient::fetchAccessToken) -------------------------------------------
+
+/** POST /jp/v1/token: client credentials (Basic), form grant_type and scope → a bare access token. */
+async function issueToken(state: MerpayState, c: Context): Promise<Response> {
+  const credentials = basicCredentials(c.req.header('authorization'));
+  if (!credentials || credentials.id !== state.options.clientId || credentials.secret !== state.options.clientSecret) {
+    return fail(c, new StandinError(401, 'UNAUTHENTICATED', 'Client authentication failed.'));
+  }
+  if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+    return fail(c, new StandinError(400, 'INVALID_ARGUMENT', 'The token request must be application/x-www-form-urlencoded.'));
+  }
+  const form = new URLSearchParams(await c.req.text());
+  if (form.get('grant_type') !== 'client_credentials') return fail(c, new StandinError(400, 'INVALID_ARGUMENT', 'grant_type must be client_credentials.'));
+  if (!(form.get('scope') ?? '').split(' ').includes(SCOPE)) return fail(c, new StandinError(403, 'PERMISSION_DENIED', `scope must include ${SCOPE}.`));
+  const accessToken = token(48);
+  state.tokens.set(accessToken, Date.now() + state.tokenTtlSec * 1000);
+  state.tokensIssued += 1;
+  return c.json({ access_token: accessToken, token_type: 'Bearer', expires_in: state.tokenTtlSec, scope: SCOPE });
+}
+
+// --- Transaction API (V1\Api) ----------------------------------------------------------------
+
+/** POST /v1/…: the bare access token, a JSON object body, then the operation of that path. */
+async function callOperation(state: MerpayState, c: Context): Promise<Response> {
+  // As the SDK sends it: the bare token, no "Bearer" (a client that adds one is told so).
+  const presented = c.req.header('authorization') ?? '';
+  const expiresAt = state.tokens.get(presented);
+  if (expiresAt === undefined || expiresAt <= Date.now()) {
+    return fail(c, new StandinError(401, 'UNAUTHENTICATED', presented.startsWith('Bearer ') ? 'Send the access token itself in authorization.' : 'The access token is missing, invalid or expired.'));
+  }
+  let body: Record<string, unknown>;
+  try {
+    const parsed: unknown = await c.req.json();
+    if (!isRecord(parsed)) throw new Error('not an object');
+    body = parsed;
+  } catch {
+    return fail(c, new StandinError(400, 'INVALID_ARGUMENT', 'The body must be a JSON object.'));
+  }
+  const path = safeDecode(c.req.path);
+  try {
+    const operation = Object.hasOwn(OPERATIONS, path) ? OPERATIONS[path] : undefined;
+    if (!operation) return fail(c, new StandinError(404, 'NOT_FOUND', `No method at ${path}.`));
+    return c.json(operation(state, body) as object);
+  } catch (error) {
+    if (error instanceof StandinError) return fail(c, error);
+    throw error;
+  }
+}
+
+function create(state: MerpayState, b: Record<string, unknown>) {
+  const orderId = b.orderId;
+  if (typeof orderId !== 'string' || orderId.length === 0 || orderId.length > 255) throw invalid('orderId is required (1–255 characters).');
+  const amount = b.amount;
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1 || amount > MAX_AMOUNT) throw invalid(`amount must be an integer from 1 to ${MAX_AMOUNT}.`);
+  for (const flag of ['useDeliveryAddress', 'useShippingFee', 'isFixedShippingFee', 'capture'] as const) {
+    if (typeof b[flag] !== 'boolean') throw invalid(`${flag} must be a boolean.`);
+  }
+  // Addresses and shipping fees are not part of this stand-in (the shop sells coins).
+  if (b.useDeliveryAddress || b.useShippingFee) throw invalid('useDeliveryAddress and useShippingFee are not supported by this stand-in.');
+  if (typeof b.fixedShippingFee !== 'number' || !Number.isSafeInteger(b.fixedShippingFee) || b.fixedShippingFee < 0) throw invalid('fixedShippingFee must be a non-negative integer.');
+  if (typeof b.shippingFeeUrl !== 'string') throw invalid('shippingFeeUrl must be a string.');
+  for (const key of ['confirmUrl', 'completionUrl', 'cancelUrl', 'returnUrl'] as const) {
+    const value = b[key];
+    if (typeof value !== 'string' || !isHttpUrl(value)) throw invalid(`${key} must be an http(s) URL.`);
+  }
+  if (typeof b.paymentContractType !== 'number' || !Number.isSafeInteger(b.paymentContractType)) throw invalid('paymentContractType must be an integer.');
+  if (b.orderName !== undefined && typeof b.orderName !== 'string') throw invalid('orderName must be a string.');
+  if (!Array.isArray(b.items) || b.items.length === 0) throw invalid('items must be a non-empty array.');
+  let itemsTotal = 0;
+  for (const item of b.items as unknown[]) {
+    if (!isRecord(item) || typeof item.name !== 'string' || item.name.length === 0) throw invalid('each item needs a name.');
+    if (typeof item.unitPrice !== 'number' || !Number.isSafeInteger(item.unitPrice) || item.unitPrice < 0) throw invalid('item unitPrice must be a non-negative integer.');
+    if (typeof item.quantity !== 'number' || !Number.isSafeInteger(item.quantity) || item.quantity < 1) throw invalid('item quantity must be a positive integer.');
+    itemsTotal += item.unitPrice * item.quantity;
+  }
+  if (itemsTotal !== amount) throw invalid('The items do not add up to amount.');
+  if (!isRecord(b.metadata)) throw invalid('metadata must be an object.');
+  if (state.byOrderId.has(orderId)) throw new StandinError(409, 'ALREADY_EXISTS', 'A transaction with this orderId exists.');
+  const transactionId = `mtx_${token(24)}`;
+  const transaction: MerpayStandinTransaction = {
+    transactionId,
+    request: structuredClone(b) as unknown as MerpayCreateTransactionRequest,
+    state: 'created',
+    payment: null,
+    inquiryCode: null,
+    refunds: [],
+    createdAt: new Date().toISOString(),
+  };
+  state.transactions.set(transactionId, transaction);
+  state.byOrderId.set(orderId, transactionId);
+  // "a deeplink to launch mercari-app (a transaction_id is included as a query parameter)"; here, the page.
+  return { transactionId, paymentUrl: `${state.url}/payment?transaction_id=${encodeURIComponent(transactionId)}` };
+}
+
+function mustFind(state: MerpayState, b: Record<string, unknown>): MerpayStandinTransaction {
+  const id = b.transactionId;
+  if (typeof id !== 'string' || id.length === 0) throw invalid('transactionId is required.');
+  const transaction = state.transactions.get(id);
+  if (!transaction) throw new StandinError(404, 'NOT_FOUND', 'No such transaction.');
+  return transaction;
+}
+
+function capture(state: MerpayState, b: Record<string, unknown>) {
+  const t = mustFind(state, b);
+  if (t.state !== 'authorized' || !t.payment) throw new StandinError(409, 'FAILED_PRECONDITION', `The transaction is ${t.state}; only an authorised one can be captured.`);
+  if (b.amount !== t.payment.authorizedAmount) throw invalid('amount must equal the authorised amount (no partial capture here).');
+  t.state = 'captured';
+  t.payment.capturedAmount = t.payment.authorizedAmount;
+  t.payment.capturedAt = new Date().toISOString();
+  t.payment.status = PAYMENT_STATUS.captured;
+  return { transactionId: t.transactionId };
+}
+
+function cancel(state: MerpayState, b: Record<string, unknown>) {
+  const t = mustFind(state, b);
+  if (t.state === 'captured') throw new StandinError(409, 'FAILED_PRECONDITION', 'The transaction is captured; refund it instead.');
+  if (t.state === 'canceled') throw new StandinError(409, 'FAILED_PRECONDITION', 'The transaction is already canceled.');
+  if (t.state === 'authorized' && t.payment) {
+    t.payment.canceledAmount = t.payment.authorizedAmount;
+    t.payment.canceledAt = new Date().toISOString();
+    t.payment.status = PAYMENT_STATUS.canceled;
+  }
+  // Unpaid: the page closes, no payment can follow.
+  t.state = 'canceled';
+  return { transactionId: t.transactionId };
+}
+
+function addRefund(state: MerpayState, t: MerpayStandinTransaction, amount: unknown) {
+  if (t.state !== 'captured' || !t.payment) throw new StandinError(409, 'FAILED_PRECONDITION', `The transaction is ${t.state}; only a captured one can be refunded.`);
+  const refunded = t.refunds.reduce((sum, r) => sum + r.amount, 0);
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) throw invalid('amount must be a positive integer.');
+  if (refunded + amount > t.payment.capturedAmount) throw invalid('amount exceeds what is left to refund.');
+  const entry = { refundTransactionId: `mtx_${token(24)}`, amount, refundedAt: new Date().toISOString(), inquiryCode: t.inquiryCode ?? '' };
+  t.refunds.push(entry);
+  state.refundOwner.set(entry.refundTransactionId, t.transactionId);
+  return entry;
+}
+
+function refund(state: MerpayState, b: Record<string, unknown>) {
+  const t = mustFind(state, b);
+  const entry = addRefund(state, t, b.amount);
+  return { transactionId: t.transactionId, refundTransactionId: entry.refundTransactionId, inquiryCode: entry.inquiryCode };
+}
+
+function batchGet(state: MerpayState, b: Record<string, unknown>) {
+  const ids = b.transactionIds;
+  if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100 || !ids.every((id) => typeof id === 'string')) {
+    throw invalid('transactionIds must be 1–100 strings.');
+  }
+  const out: MerpayTransactionEntry[] = [];
+  for (const id of ids as string[]) {
+    const owner = state.refundOwner.get(id);
+    if (owner) {
+      const r = state.transactions.get(owner)!.refunds.find((x) => x.refundTransactionId === id)!;
+      out.push({ transactionId: id, type: ENTRY_TYPE.refund, payment: null, refund: { amount: r.amount, refundedAt: r.refundedAt } });
+      continue;
+    }
+    const t = state.transactions.get(id);
+    // As some batch APIs do: one unknown id fails the whole call.
+    if (!t) throw new StandinError(404, 'NOT_FOUND', `No such transaction: ${id}.`);
+    out.push({ transactionId: t.transactionId, type: ENTRY_TYPE.payment, payment: t.payment ? { ...t.payment } : null, refund: null });
+    for (const r of t.refunds) out.push({ transactionId: r.refundTransactionId, type: ENTRY_TYPE.refund, payment: null, refund: { amount: r.amount, refundedAt: r.refundedAt } });
+  }
+  return { transactions: out };
+}
+
+function transitionStatus(state: MerpayState, b: Record<string, unknown>) {
+  const t = mustFind(state, b);
+  return {
+    transactionId: t.transactionId,
+    transitionStatus: TRANSITION_STATUS[t.state],
+    cancelUrl: t.request.cancelUrl,
+    returnUrl: t.request.returnUrl,
+    createdAt: t.createdAt,
+    serverTime: new Date().toISOString(),
+  };
+}
+
+// --- Callbacks (Callback\ConfirmRequest / CompletionRequest) -------------------------------
+async function sendCallback(state: MerpayState, t: MerpayStandinTransaction, kind: 'confirm' | 'completion', payload: Record<string, unknown>): Promise<number | null> {
+  const target = kind === 'confirm' ? t.request.confirmUrl : t.request.completionUrl;
+  const body = JSON.stringify({ url: target, ...payload });
+  const record: MerpayStandinCallback = { kind, transactionId: t.transactionId, url: target, body, status: null, answer: '' };
+  state.callbacks.push(record);
+  try {
+    const response = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'merpay-standin' },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(state.callbackTimeoutMs),
+    });
+    record.status = response.status;
+    record.answer = (await response.text()).slice(0, 2000);
+  } catch {
+    record.status = null;
+  }
+  return record.status;
+}
+
+type Decision = { redirectUrl: string } | { problem: string };
+
+/** The member's choice on the page; the same path for the browser and the test controls. */
+async function decide(state: MerpayState, t: MerpayStandinTransaction, action: 'approve' | 'decline' | 'cancel'): Promise<Decision> {
+  if (t.state !== 'created') return { problem: `the transaction is ${t.state}` };
+  if (action === 'decline') {
+    t.state = 'declined';
+    return { redirectUrl: t.request.cancelUrl };
+  }
+  if (action === 'cancel') {
+    t.state = 'canceled_by_member';
+    return { redirectUrl: t.request.cancelUrl };
+  }
+  // Merpay asks the shop first and charges only on a 2xx answer.
+  t.state = 'confirming';
+  const confirmed = await sendCallback(state, t, 'confirm', { transactionId: t.transactionId, orderId: t.request.orderId, amount: t.request.amount, shippingFee: 0 });
+  // The shop may have canceled the transaction while its confirm was out.
+  if ((t.state as MerpayStandinState) !== 'confirming') return { redirectUrl: t.request.cancelUrl };
+  if (confirmed === null || confirmed < 200 || confirmed >= 300) {
+    t.state = 'refused_by_merchant';
+    return { redirectUrl: t.request.cancelUrl };
+  }
+  const now = new Date().toISOString();
+  t.inquiryCode = String(Math.floor(1e11 + Math.random() * 9e11));
+  t.payment = {
+    orderId: t.request.orderId,
+    authorizedAmount: t.request.amount,
+    capturedAmount: t.request.capture ? t.request.amount : 0,
+    canceledAmount: 0,
+    status: t.request.capture ? PAYMENT_STATUS.captured : PAYMENT_STATUS.authorized,
+    authorizedAt: now,
+    capturedAt: t.request.capture ? now : null,
+    canceledAt: null,
+  };
+  t.state = t.request.capture ? 'captured' : 'authorized';
+  // Sent and waited for, but its answer changes nothing: the payment is made.
+  await sendCallback(state, t, 'completion', {
+    transactionId: t.transactionId,
+    orderId: t.request.orderId,
+    orderName: t.request.orderName ?? '',
+    inquiryCode: t.inquiryCode,
+    amount: t.request.amount,
+    shippingFee: 0,
+    paymentContractType: t.request.paymentContractType,
+    buyer: { nickname: 'テストユーザー', telephone: '', email: '' },
+    deliveryAddress: null,
+  });
+  return { redirectUrl: t.request.returnUrl };
+}
+
+// --- Hosted payment page ----------------------------------------------------------------------
+
+/** GET /payment?transaction_id=…: the hosted page standing in for the Mercari app. */
+function showPaymentPage(state: MerpayState, c: Context): Response {
+  const t = state.transactions.get(c.req.query('transaction_id') ?? '');
+  if (!t) return c.html(page('エラー', '<h1>お支払いが見つかりません</h1>'), 404);
+  if (t.state !== 'created') return c.html(closedPage(t), 409);
+  return c.html(paymentPage(t));
+}
+
+/** POST /payment: the member’s button (approve, decline, cancel): callbacks, then back to the shop. */
+async function submitPaymentPage(state: MerpayState, c: Context): Promise<Response> {
+  const form = await c.req.parseBody();
+  const t = state.transactions.get(typeof form.transaction_id === 'string' ? form.transaction_id : '');
+  if (!t) return c.html(page('エラー', '<h1>お支払いが見つかりません</h1>'), 404);
+  const action = form.action;
+  if (action !== 'approve' && action !== 'decline' && action !== 'cancel') return c.html(page('エラー', '<h1>操作が正しくありません</h1>'), 400);
+  const result = await decide(state, t, action);
+  if ('problem' in result) return c.html(closedPage(t), 409);
+  return c.redirect(result.redirectUrl, 303);
+}
+
+// --- Test controls ----------------------------------------------------------------------------
+
+function mustGet(state: MerpayState, id: string): MerpayStandinTransaction {
+  const t = state.transactions.get(id);
+  if (!t) throw new Error(`merpay stand-in: no transaction ${id}`);
+  return t;
+}
+
+async function control(state: MerpayState, id: string, action: 'approve' | 'decline' | 'cancel') {
+  const t = mustGet(state, id);
+  const result = await decide(state, t, action);
+  if ('problem' in result) throw new Error(`merpay stand-in: ${result.problem}`);
+  return { transaction: structuredClone(t), redirectUrl: result.redirectUrl };
 }
 
 const invalid = (message: string) => new StandinError(400, 'INVALID_ARGUMENT', message);
