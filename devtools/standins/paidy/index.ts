@@ -11,7 +11,7 @@
 //   for authorize/capture/close/refund.
 
 import { Hono } from 'hono';
-import type { Context } from 'hono';
+import type { Context, Next } from 'hono';
 import { escapeHtml, isHttpUrl, isRecord, listenStandin, token } from '#devtools/standins/shared';
 
 export interface PaidyStandinOptions {
@@ -82,232 +82,277 @@ export interface PaidyStandin {
 
 const WIDGET_PATH = '/shop/checkout/paidy/widget';
 
+/** Everything the stand-in holds, passed explicitly to each handler and state change. */
+interface PaidyState {
+  options: PaidyStandinOptions;
+  payments: Map<string, PaidyStandinPayment>;
+  webhooks: PaidyStandinWebhook[];
+  /** Webhook deliveries still running (close() waits for them). */
+  inFlight: Set<Promise<unknown>>;
+  storeName: string;
+  /** Where the stand-in is reached (known once it listens). */
+  url: string;
+}
+
+type Route = { method: 'get' | 'post'; path: string; handle: (state: PaidyState, c: Context) => Response | Promise<Response> };
+
+/** The payments API (under /payments), one handler per operation. */
+const API_ROUTES: readonly Route[] = [
+  { method: 'get', path: '/:id', handle: retrievePayment },
+  { method: 'post', path: '/:id/captures', handle: capturePayment },
+  { method: 'post', path: '/:id/close', handle: closePayment },
+  { method: 'post', path: '/:id/refunds', handle: refundPayment },
+];
+
+/** The Paidy Checkout look-alike. */
+const PAGE_ROUTES: readonly Route[] = [
+  { method: 'get', path: WIDGET_PATH, handle: showCheckout },
+  { method: 'post', path: WIDGET_PATH, handle: submitCheckout },
+];
+
 /** Starts the Paidy stand-in on `port` (0 = any free port). */
 export async function startPaidyStandin(options: PaidyStandinOptions): Promise<PaidyStandin> {
-  const payments = new Map<string, PaidyStandinPayment>();
-  const webhooks: PaidyStandinWebhook[] = [];
-  const inFlight = new Set<Promise<unknown>>();
-  const storeName = options.storeName ?? 'オリパショップ';
-
-  function createPayment(input: { orderId: string; amountJpy: number; description?: string }, status: 'authorized' | 'rejected'): PaidyStandinPayment {
-    const now = new Date();
-    const description = input.description ?? '';
-    const payment: PaidyStandinPayment = {
-      id: `pay_${token(16)}`,
-      created_at: now.toISOString(),
-      // Paidy authorisations expire after the contract's period (commonly 30 days).
-      expires_at: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
-      amount: input.amountJpy,
-      currency: 'JPY',
-      description,
-      store_name: storeName,
-      test: true,
-      status,
-      tier: 'classic',
-      buyer: { name1: '山田 太郎', name2: 'ヤマダ タロウ', email: 'successful.payment@paidy.com', phone: '08000000001' },
-      order: {
-        items: [{ id: 'item', title: description || '商品', quantity: 1, unit_price: input.amountJpy }],
-        tax: 0,
-        shipping: 0,
-        order_ref: input.orderId,
-        updated_at: null,
-      },
-      captures: [],
-      refunds: [],
-      metadata: {},
-    };
-    payments.set(payment.id, payment);
-    return payment;
-  }
-
-  function buildWebhook(payment: PaidyStandinPayment, status: PaidyWebhookStatus): { headers: Record<string, string>; rawBody: string } {
-    const body: Record<string, unknown> = {
-      payment_id: payment.id,
-      event_type: 'payment',
-      status,
-      order_ref: payment.order.order_ref,
-      timestamp: new Date().toISOString(),
-    };
-    const lastCapture = payment.captures.at(-1);
-    if ((status === 'capture_success' || status === 'refund_success') && lastCapture) body.capture_id = lastCapture.id;
-    const lastRefund = payment.refunds.at(-1);
-    if (status === 'refund_success' && lastRefund?.reason) body.reason = lastRefund.reason;
-    // Paidy sends no signature header: nothing but the content type.
-    return { headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(body) };
-  }
-
-  async function deliver(payment: PaidyStandinPayment, status: PaidyWebhookStatus): Promise<PaidyStandinWebhook> {
-    const built = buildWebhook(payment, status);
-    const record: PaidyStandinWebhook = { ...built, deliveredStatus: null };
-    webhooks.push(record);
-    if (options.webhookUrl) {
-      try {
-        const response = await fetch(options.webhookUrl, {
-          method: 'POST',
-          headers: built.headers,
-          body: built.rawBody,
-          signal: AbortSignal.timeout(10_000),
-        });
-        record.deliveredStatus = response.status;
-        await response.body?.cancel();
-      } catch {
-        record.deliveredStatus = null;
-      }
-    }
-    return record;
-  }
-
-  /** Sends a webhook without holding up the HTTP answer that caused it; close() waits for it. */
-  function deliverLater(payment: PaidyStandinPayment, status: PaidyWebhookStatus): void {
-    const p = deliver(payment, status).finally(() => inFlight.delete(p));
-    inFlight.add(p);
-  }
-
-  function capture(payment: PaidyStandinPayment, metadata: Record<string, unknown>): void {
-    payment.captures.push({
-      id: `cap_${token(16)}`,
-      created_at: new Date().toISOString(),
-      amount: payment.amount,
-      tax: payment.order.tax,
-      shipping: payment.order.shipping,
-      items: payment.order.items,
-      metadata,
-    });
-    // A captured Paidy payment is CLOSED.
-    payment.status = 'closed';
-  }
-
-  function addRefund(payment: PaidyStandinPayment, amount: number, reason: string | null, metadata: Record<string, unknown>): string | null {
-    const capture = payment.captures[0];
-    if (payment.status !== 'closed' || !capture) return 'payment has not been captured';
-    const refunded = payment.refunds.reduce((s, r) => s + r.amount, 0);
-    if (!Number.isSafeInteger(amount) || amount <= 0 || refunded + amount > capture.amount) return 'refund amount is invalid';
-    payment.refunds.push({ id: `ref_${token(16)}`, created_at: new Date().toISOString(), capture_id: capture.id, amount, reason, metadata });
-    return null;
-  }
-
-  const app = new Hono();
-
-  // --- Paidy API -------------------------------------------------------------------------------
+  const state: PaidyState = { options, payments: new Map(), webhooks: [], inFlight: new Set(), storeName: options.storeName ?? 'オリパショップ', url: '' };
   const api = new Hono();
-  api.use('*', async (c, next) => {
-    const auth = c.req.header('authorization') ?? '';
-    if (auth !== `Bearer ${options.secretKey}`) return paidyError(c, 401, 'authentication.failed', 'Authentication failed', 'The secret key is missing or invalid.');
-    const version = c.req.header('paidy-version');
-    if (version !== undefined && version !== '2018-04-10') return paidyError(c, 400, 'request.version_invalid', 'Invalid API version', `Paidy-Version ${version} is not supported.`);
-    await next();
-  });
-  api.get('/:id', (c) => {
-    const payment = payments.get(c.req.param('id'));
-    return payment ? c.json(payment) : notFound(c);
-  });
-  api.post('/:id/captures', async (c) => {
-    const payment = payments.get(c.req.param('id'));
-    if (!payment) return notFound(c);
-    const body = await readJson(c);
-    if (payment.status !== 'authorized') return paidyError(c, 400, 'payment.state_invalid', 'Invalid payment state', `Payment is ${payment.status}; only AUTHORIZED payments can be captured.`);
-    capture(payment, isRecord(body?.metadata) ? body.metadata : {});
-    deliverLater(payment, 'capture_success');
-    return c.json(payment);
-  });
-  api.post('/:id/close', (c) => {
-    const payment = payments.get(c.req.param('id'));
-    if (!payment) return notFound(c);
-    if (payment.status !== 'authorized') return paidyError(c, 400, 'payment.state_invalid', 'Invalid payment state', `Payment is ${payment.status}; only AUTHORIZED payments can be closed.`);
-    payment.status = 'closed';
-    deliverLater(payment, 'close_success');
-    return c.json(payment);
-  });
-  api.post('/:id/refunds', async (c) => {
-    const payment = payments.get(c.req.param('id'));
-    if (!payment) return notFound(c);
-    const body = await readJson(c);
-    if (!body || body.capture_id !== payment.captures[0]?.id) return paidyError(c, 400, 'request_content.malformed', 'Invalid capture_id', 'capture_id must name a capture of this payment.');
-    const amount = body.amount === undefined ? payment.captures[0].amount - payment.refunds.reduce((s, r) => s + r.amount, 0) : body.amount;
-    const problem = addRefund(payment, typeof amount === 'number' ? amount : Number.NaN, typeof body.reason === 'string' ? body.reason : null, isRecord(body.metadata) ? body.metadata : {});
-    if (problem) return paidyError(c, 400, 'payment.refund_invalid', 'Invalid refund', problem);
-    deliverLater(payment, 'refund_success');
-    return c.json(payment);
-  });
+  api.use('*', (c, next) => checkRequest(state, c, next));
+  for (const route of API_ROUTES) api.on(route.method.toUpperCase(), route.path, (c) => route.handle(state, c));
+  const app = new Hono();
   app.route('/payments', api);
-
-  // --- Paidy Checkout look-alike -----------------------------------------------------------------
-  app.get(WIDGET_PATH, (c) => {
-    const q = readCheckoutFields((k) => c.req.query(k));
-    if (typeof q === 'string') return c.html(errorPage(q), 400);
-    return c.html(checkoutPage(q, storeName));
-  });
-  app.post(WIDGET_PATH, async (c) => {
-    const form = await c.req.parseBody();
-    const field = (k: string) => (typeof form[k] === 'string' ? (form[k] as string) : undefined);
-    const q = readCheckoutFields(field);
-    if (typeof q === 'string') return c.html(errorPage(q), 400);
-    const action = field('action');
-    if (action === 'cancel') {
-      // The member closed the widget: Paidy calls back with status "closed" and no payment.
-      const back = new URL(q.cancel);
-      back.searchParams.set('status', 'closed');
-      return c.redirect(back.toString(), 303);
-    }
-    if (action !== 'approve' && action !== 'decline') return c.html(errorPage('操作が正しくありません。'), 400);
-    const payment = createPayment({ orderId: q.order, amountJpy: q.amount, description: q.description }, action === 'approve' ? 'authorized' : 'rejected');
-    if (payment.status === 'authorized') deliverLater(payment, 'authorize_success');
-    const back = new URL(q.return);
-    back.searchParams.set('payment_id', payment.id);
-    back.searchParams.set('status', payment.status);
-    return c.redirect(back.toString(), 303);
-  });
-
+  for (const route of PAGE_ROUTES) app.on(route.method.toUpperCase(), route.path, (c) => route.handle(state, c));
   const listening = await listenStandin(app.fetch, options);
-  const server = listening.server;
-  const url = (options.publicUrl ?? listening.url).replace(/\/+$/, '');
-
-  function mustGet(id: string): PaidyStandinPayment {
-    const payment = payments.get(id);
-    if (!payment) throw new Error(`paidy stand-in: no payment ${id}`);
-    return payment;
-  }
-
+  state.url = (options.publicUrl ?? listening.url).replace(/\/+$/, '');
   return {
-    url,
+    url: state.url,
     async close() {
-      await Promise.allSettled([...inFlight]);
+      await Promise.allSettled([...state.inFlight]);
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        listening.server.close(() => resolve());
+        (listening.server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
     },
     getPayment: (id) => {
-      const payment = payments.get(id);
+      const payment = state.payments.get(id);
       return payment ? structuredClone(payment) : undefined;
     },
     async authorize(input) {
-      const payment = createPayment(input, 'authorized');
-      await deliver(payment, 'authorize_success');
+      const payment = createPayment(state, input, 'authorized');
+      await deliver(state, payment, 'authorize_success');
       return structuredClone(payment);
     },
     decline(input) {
-      return structuredClone(createPayment(input, 'rejected'));
+      return structuredClone(createPayment(state, input, 'rejected'));
     },
     async refund(paymentId, amountJpy, reason) {
-      const payment = mustGet(paymentId);
-      const problem = addRefund(payment, amountJpy, reason ?? null, {});
+      const payment = mustGet(state, paymentId);
+      const problem = addRefund(state, payment, amountJpy, reason ?? null, {});
       if (problem) throw new Error(`paidy stand-in: ${problem}`);
-      await deliver(payment, 'refund_success');
+      await deliver(state, payment, 'refund_success');
       return structuredClone(payment);
     },
     async expire(paymentId) {
-      const payment = mustGet(paymentId);
+      const payment = mustGet(state, paymentId);
       if (payment.status !== 'authorized') throw new Error(`paidy stand-in: payment ${paymentId} is ${payment.status}`);
       payment.status = 'closed';
-      await deliver(payment, 'close_success');
+      await deliver(state, payment, 'close_success');
       return structuredClone(payment);
     },
-    sendWebhook: (paymentId, status) => deliver(mustGet(paymentId), status),
+    sendWebhook: (paymentId, status) => deliver(state, mustGet(state, paymentId), status),
     get webhooks() {
-      return webhooks;
+      return state.webhooks;
     },
   };
+}
+
+// --- Paidy API -------------------------------------------------------------------------------
+
+/** Every API request: the secret key (Bearer) and Paidy-Version. */
+async function checkRequest(state: PaidyState, c: Context, next: Next): Promise<Response | void> {
+  const auth = c.req.header('authorization') ?? '';
+  if (auth !== `Bearer ${state.options.secretKey}`) return paidyError(c, 401, 'authentication.failed', 'Authentication failed', 'The secret key is missing or invalid.');
+  const version = c.req.header('paidy-version');
+  if (version !== undefined && version !== '2018-04-10') return paidyError(c, 400, 'request.version_invalid', 'Invalid API version', `Paidy-Version ${version} is not supported.`);
+  await next();
+}
+
+/** GET /payments/:id. */
+function retrievePayment(state: PaidyState, c: Context): Response {
+  const payment = state.payments.get(idParam(c));
+  return payment ? c.json(payment) : notFound(c);
+}
+
+/** POST /payments/:id/captures: an authorised payment, whole; sends capture_success. */
+async function capturePayment(state: PaidyState, c: Context): Promise<Response> {
+  const payment = state.payments.get(idParam(c));
+  if (!payment) return notFound(c);
+  const body = await readJson(c);
+  if (payment.status !== 'authorized') return paidyError(c, 400, 'payment.state_invalid', 'Invalid payment state', `Payment is ${payment.status}; only AUTHORIZED state.payments can be captured.`);
+  capture(state, payment, isRecord(body?.metadata) ? body.metadata : {});
+  deliverLater(state, payment, 'capture_success');
+  return c.json(payment);
+}
+
+/** POST /payments/:id/close: an authorised payment not captured; sends close_success. */
+function closePayment(state: PaidyState, c: Context): Response {
+  const payment = state.payments.get(idParam(c));
+  if (!payment) return notFound(c);
+  if (payment.status !== 'authorized') return paidyError(c, 400, 'payment.state_invalid', 'Invalid payment state', `Payment is ${payment.status}; only AUTHORIZED state.payments can be closed.`);
+  payment.status = 'closed';
+  deliverLater(state, payment, 'close_success');
+  return c.json(payment);
+}
+
+/** POST /payments/:id/refunds: of the capture, in part or whole; sends refund_success. */
+async function refundPayment(state: PaidyState, c: Context): Promise<Response> {
+  const payment = state.payments.get(idParam(c));
+  if (!payment) return notFound(c);
+  const body = await readJson(c);
+  if (!body || body.capture_id !== payment.captures[0]?.id) return paidyError(c, 400, 'request_content.malformed', 'Invalid capture_id', 'capture_id must name a capture of this payment.');
+  const amount = body.amount === undefined ? payment.captures[0].amount - payment.refunds.reduce((s, r) => s + r.amount, 0) : body.amount;
+  const problem = addRefund(state, payment, typeof amount === 'number' ? amount : Number.NaN, typeof body.reason === 'string' ? body.reason : null, isRecord(body.metadata) ? body.metadata : {});
+  if (problem) return paidyError(c, 400, 'payment.refund_invalid', 'Invalid refund', problem);
+  deliverLater(state, payment, 'refund_success');
+  return c.json(payment);
+}
+
+// --- Paidy Checkout look-alike ---------------------------------------------------------------------
+
+/** GET the widget look-alike: the order, amount and store, with 承認 / 拒否 / 閉じる. */
+function showCheckout(state: PaidyState, c: Context): Response {
+  const q = readCheckoutFields((k) => c.req.query(k));
+  if (typeof q === 'string') return c.html(errorPage(q), 400);
+  return c.html(checkoutPage(q, state.storeName));
+}
+
+/** POST the widget: the member’s choice; back to the return (or cancel) URL with payment_id and status. */
+async function submitCheckout(state: PaidyState, c: Context): Promise<Response> {
+  const form = await c.req.parseBody();
+  const field = (k: string) => (typeof form[k] === 'string' ? (form[k] as string) : undefined);
+  const q = readCheckoutFields(field);
+  if (typeof q === 'string') return c.html(errorPage(q), 400);
+  const action = field('action');
+  if (action === 'cancel') {
+    // The member closed the widget: Paidy calls back with status "closed" and no payment.
+    const back = new URL(q.cancel);
+    back.searchParams.set('status', 'closed');
+    return c.redirect(back.toString(), 303);
+  }
+  if (action !== 'approve' && action !== 'decline') return c.html(errorPage('操作が正しくありません。'), 400);
+  const payment = createPayment(state, { orderId: q.order, amountJpy: q.amount, description: q.description }, action === 'approve' ? 'authorized' : 'rejected');
+  if (payment.status === 'authorized') deliverLater(state, payment, 'authorize_success');
+  const back = new URL(q.return);
+  back.searchParams.set('payment_id', payment.id);
+  back.searchParams.set('status', payment.status);
+  return c.redirect(back.toString(), 303);
+}
+
+// --- state changes -----------------------------------------------------------------------------
+
+function createPayment(state: PaidyState, input: { orderId: string; amountJpy: number; description?: string }, status: 'authorized' | 'rejected'): PaidyStandinPayment {
+  const now = new Date();
+  const description = input.description ?? '';
+  const payment: PaidyStandinPayment = {
+    id: `pay_${token(16)}`,
+    created_at: now.toISOString(),
+    // Paidy authorisations expire after the contract's period (commonly 30 days).
+    expires_at: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+    amount: input.amountJpy,
+    currency: 'JPY',
+    description,
+    store_name: state.storeName,
+    test: true,
+    status,
+    tier: 'classic',
+    buyer: { name1: '山田 太郎', name2: 'ヤマダ タロウ', email: 'successful.payment@paidy.com', phone: '08000000001' },
+    order: {
+      items: [{ id: 'item', title: description || '商品', quantity: 1, unit_price: input.amountJpy }],
+      tax: 0,
+      shipping: 0,
+      order_ref: input.orderId,
+      updated_at: null,
+    },
+    captures: [],
+    refunds: [],
+    metadata: {},
+  };
+  state.payments.set(payment.id, payment);
+  return payment;
+}
+
+function buildWebhook(state: PaidyState, payment: PaidyStandinPayment, status: PaidyWebhookStatus): { headers: Record<string, string>; rawBody: string } {
+  const body: Record<string, unknown> = {
+    payment_id: payment.id,
+    event_type: 'payment',
+    status,
+    order_ref: payment.order.order_ref,
+    timestamp: new Date().toISOString(),
+  };
+  const lastCapture = payment.captures.at(-1);
+  if ((status === 'capture_success' || status === 'refund_success') && lastCapture) body.capture_id = lastCapture.id;
+  const lastRefund = payment.refunds.at(-1);
+  if (status === 'refund_success' && lastRefund?.reason) body.reason = lastRefund.reason;
+  // Paidy sends no signature header: nothing but the content type.
+  return { headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(body) };
+}
+
+async function deliver(state: PaidyState, payment: PaidyStandinPayment, status: PaidyWebhookStatus): Promise<PaidyStandinWebhook> {
+  const built = buildWebhook(state, payment, status);
+  const record: PaidyStandinWebhook = { ...built, deliveredStatus: null };
+  state.webhooks.push(record);
+  if (state.options.webhookUrl) {
+    try {
+      const response = await fetch(state.options.webhookUrl, {
+        method: 'POST',
+        headers: built.headers,
+        body: built.rawBody,
+        signal: AbortSignal.timeout(10_000),
+      });
+      record.deliveredStatus = response.status;
+      await response.body?.cancel();
+    } catch {
+      record.deliveredStatus = null;
+    }
+  }
+  return record;
+}
+
+/** Sends a webhook without holding up the HTTP answer that caused it; close() waits for it. */
+function deliverLater(state: PaidyState, payment: PaidyStandinPayment, status: PaidyWebhookStatus): void {
+  const p = deliver(state, payment, status).finally(() => state.inFlight.delete(p));
+  state.inFlight.add(p);
+}
+
+function capture(state: PaidyState, payment: PaidyStandinPayment, metadata: Record<string, unknown>): void {
+  payment.captures.push({
+    id: `cap_${token(16)}`,
+    created_at: new Date().toISOString(),
+    amount: payment.amount,
+    tax: payment.order.tax,
+    shipping: payment.order.shipping,
+    items: payment.order.items,
+    metadata,
+  });
+  // A captured Paidy payment is CLOSED.
+  payment.status = 'closed';
+}
+
+function addRefund(state: PaidyState, payment: PaidyStandinPayment, amount: number, reason: string | null, metadata: Record<string, unknown>): string | null {
+  const capture = payment.captures[0];
+  if (payment.status !== 'closed' || !capture) return 'payment has not been captured';
+  const refunded = payment.refunds.reduce((s, r) => s + r.amount, 0);
+  if (!Number.isSafeInteger(amount) || amount <= 0 || refunded + amount > capture.amount) return 'refund amount is invalid';
+  payment.refunds.push({ id: `ref_${token(16)}`, created_at: new Date().toISOString(), capture_id: capture.id, amount, reason, metadata });
+  return null;
+}
+
+function mustGet(state: PaidyState, id: string): PaidyStandinPayment {
+  const payment = state.payments.get(id);
+  if (!payment) throw new Error(`paidy stand-in: no payment ${id}`);
+  return payment;
+}
+
+/** The :id of a route (handlers are registered from a table, so the path is not typed). */
+function idParam(c: Context): string {
+  return c.req.param('id') ?? '';
 }
 
 interface CheckoutFields {
