@@ -37,12 +37,15 @@ const MODULES = Object.keys(MODULE_DEPENDENCIES);
 /** Tests, their kits (a layer's or module's testing.ts, imported by tests only) and benchmarks. */
 const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/testing.ts', 'tests/**', 'e2e/**', 'bench/**', 'vitest.config.ts'];
 
-/** Imports that no file may write: past a module's door by a relative path, and the test kit outside tests. */
+/** Imports that no file may write: past a module's door by a relative path, or climbing three folders. */
 const everywhere = [
   { regex: String.raw`^(\.\.?/)+(.+/)?modules/`, message: "Import a module through its door: '#modules/<name>' (index.ts), not a path into its folder." },
+  { regex: String.raw`^(\.\./){3}`, message: 'Use an alias (#modules/…, #db/…, #server/…, #tests/…, #scripts/…, ~/…) instead of climbing three folders.' },
+];
+/** Development stand-ins: tests may import them; shop code loads them only by a dynamic import on the sandbox path. */
+const noDevtools = [
   { regex: String.raw`^(\.\.?/)+(.+/)?devtools/`, message: 'Development stand-ins are loaded only with a dynamic import on the sandbox path.' },
   { regex: String.raw`^#devtools/`, message: 'Development stand-ins are loaded only with a dynamic import on the sandbox path.' },
-  { regex: String.raw`^(\.\./){3}`, message: 'Use an alias (#modules/…, #db/…, #server/…, #tests/…, #scripts/…, ~/…) instead of climbing three folders.' },
 ];
 const noSchema = { regex: String.raw`^#db/schema$|^(\.\.?/)+(.+/)?db/schema$`, message: "Tables are private to their module: call the module's functions ('#modules/<name>'). Only db/client, tests and benchmarks read the gathered schema." };
 const noTestKit = { regex: String.raw`^#tests/|(^|/)testing$`, message: 'Test kits (tests/support, testing.ts) are for tests and benchmarks only.' };
@@ -53,6 +56,7 @@ function moduleBorders(name, depth) {
   const forbidden = MODULES.filter((m) => m !== name && !allowed.includes(m));
   const patterns = [
     ...everywhere,
+    ...noDevtools,
     noSchema,
     noTestKit,
     { regex: String.raw`^#modules/${name}(/|$)`, message: `Inside ${name}, import its own files by a relative path, not through its door.` },
@@ -87,7 +91,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-restricted-imports': ['error', { patterns: [...everywhere, noSchema, noTestKit] }],
+      'no-restricted-imports': ['error', { patterns: [...everywhere, ...noDevtools, noSchema, noTestKit] }],
       // Japanese text uses the ideographic space (U+3000) on purpose.
       'no-irregular-whitespace': ['error', { skipStrings: true, skipTemplates: true, skipJSXText: true, skipRegExps: true, skipComments: true }],
       // Input rules reject control characters by matching them: the ranges are intended.
@@ -119,6 +123,8 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  // The stand-ins are development tools: they may import each other's shared helpers.
+  { files: ['devtools/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: everywhere }] } },
   // The gathered schema is the one file that reaches into every module's schema.ts.
   { files: ['db/schema.ts'], rules: { 'no-restricted-imports': 'off' } },
 );

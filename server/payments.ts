@@ -1,33 +1,21 @@
 // Payment wiring: builds the gateway from configuration (real provider keys, or the sandbox and the
 // providers' local stand-ins on a development machine), mounts the sandbox and the webhook routes.
+import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
-import type { Database } from '../db/client';
-import type { ShopConfig } from './config';
-import type { Logger } from './logger';
-import { apiError } from './api-error';
-import { CLIENT_IP_HEADER } from '../modules/identity/auth.server';
+import type { Database } from '#db/client';
+import { ConfigError, type ShopConfig } from '#server/config';
+import type { Logger } from '#server/logger';
+import { apiError } from '#server/api-error';
+import type { PaymentPageSources } from '#server/security';
+import { CLIENT_IP_HEADER } from '#modules/identity';
+import type { LineOAuthOptions } from '#modules/identity/server';
+import {
+  DEFAULT_PAYMENT_RULES, PAYMENT_PROVIDERS, processPaymentEvents, ProviderSettingsError, receiveWebhook, WebhookRejected,
+  type PaymentGateway, type ProviderPageSources, type ShopPaymentRules,
+} from '#modules/payments';
 
 /** Rejected webhook deliveries one client address may send in a minute before it is answered 429. */
 export const WEBHOOK_REJECTIONS_PER_MINUTE = 1000;
-import { ConfigError } from './config';
-import type { PaymentPageSources } from './security';
-import { DEFAULT_PAYMENT_RULES, processPaymentEvents, receiveWebhook, WebhookRejected, type PaymentGateway, type ShopPaymentRules } from '../modules/payments';
-import { createSandboxProvider } from '../modules/payments/providers/sandbox';
-import { createSandboxApp } from '../modules/payments/sandbox';
-import { createStripeProvider } from '../modules/payments/providers/stripe';
-import { startStripeStandin } from '../modules/payments/standins/stripe';
-import { createPaidyProvider } from '../modules/payments/providers/paidy';
-import { startPaidyStandin } from '../modules/payments/standins/paidy';
-import { createMerpayProvider } from '../modules/payments/providers/merpay';
-import { startMerpayStandin } from '../modules/payments/standins/merpay';
-import { createPayPayProvider } from '../modules/payments/providers/paypay';
-import { startPayPayStandin } from '../modules/payments/standins/paypay';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import { createAmazonpayProvider } from '../modules/payments/providers/amazonpay';
-import { startAmazonpayStandin } from '../modules/payments/standins/amazonpay';
-import { startLineStandin } from '../modules/identity/standins/line';
-import type { LineOAuthOptions } from '../modules/identity/line.server';
 
 export interface PaymentServices {
   gateway: PaymentGateway;
@@ -58,127 +46,60 @@ export function paymentServicesFor(gateway: PaymentGateway, rules: ShopPaymentRu
 }
 
 /**
+ * Each provider of the registry (modules/payments/providers/<name>/index.ts): real keys when configured
+ * (README, "Coin shop and payments"); otherwise, on a development machine (PAYMENT_SANDBOX), its local
+ * stand-in, started on a free port, so every method can be walked through. With the sandbox off, no
+ * stand-in module is even imported.
  * @example const payments = await createPaymentServices({ config, db, logger })
  */
 export async function createPaymentServices(options: { config: ShopConfig; db: Database; logger: Logger }): Promise<PaymentServices> {
   const { config, db, logger } = options;
   const gateway: PaymentGateway = { providers: {} };
-  const checkoutOrigins = new Set<string>();
   const closers: (() => Promise<void>)[] = [];
+  const pages: ProviderPageSources[] = [];
   let sandboxApp: Hono | undefined;
 
   if (config.paymentSandbox) {
     logger.warn({ origin: config.PUBLIC_ORIGIN }, 'PAYMENT_SANDBOX is on: the sandbox and the providers\' local stand-ins sell coins without payment (to browsers on this machine only). Never on a real shop.');
-    // Secrets of a local test provider, derived from the shop's own secret: nothing to configure.
-    const secretKey = `sk_sandbox_${config.AUTH_SECRET.slice(0, 16)}`;
-    const webhookSecret = `whsec_sandbox_${config.AUTH_SECRET.slice(16, 40)}`;
-    const publicBase = `${config.PUBLIC_ORIGIN}/sandbox`;
-    sandboxApp = createSandboxApp({
-      db, publicBase, secretKey, webhookSecret,
-      onDeliveryError: (error, url) => logger.warn({ err: error, url }, 'sandbox webhook delivery failed'),
-    }) as unknown as Hono;
-    const app = sandboxApp;
-    gateway.providers.sandbox = createSandboxProvider({
-      apiBase: `${publicBase}/api`, secretKey, webhookSecret,
-      // In-process: the adapter still speaks HTTP requests and responses, without a socket.
-      fetch: (url, init) => Promise.resolve(app.request(url.slice(publicBase.length), init)),
-    });
   }
-
-  // Each provider: real keys when configured (README, "Payments"); otherwise, on a development
-  // machine, its local stand-in, started here on a free port, so every method can be walked through.
-  const standins = config.paymentSandbox;
-  // Real providers' hosted pages live on hosts they may change (and, for some, that only the
-  // contract's documentation names), so with real providers the checkout form may lead to any
-  // https page; scripts stay locked to our nonce (docs/decisions/008).
-  let realHostedPages = false;
-  let paidyOnOurPage = false;
-  const secret = (prefix: string) => `${prefix}${randomBytes(18).toString('hex')}`;
-  const webhookUrl = (name: string) => `${config.PUBLIC_ORIGIN}/api/webhooks/${name}`;
-  const started = (name: string, url: string) => {
-    checkoutOrigins.add(new URL(url).origin);
-    logger.info({ provider: name, url }, `payment stand-in for ${name} listening`);
-  };
-
-  if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
-    gateway.providers.stripe = createStripeProvider({ secretKey: config.STRIPE_SECRET_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET });
-    realHostedPages = true;
-  } else if (standins) {
-    const secretKey = secret('sk_test_standin');
-    const webhookSecret = secret('whsec_standin');
-    const standin = await startStripeStandin({ host: '127.0.0.1', secretKey, webhookSecret, webhookUrl: webhookUrl('stripe'), businessName: config.SITE_NAME });
-    closers.push(() => standin.close());
-    started('stripe', standin.url);
-    gateway.providers.stripe = createStripeProvider({ secretKey, webhookSecret, apiBaseUrl: standin.url, maxNetworkRetries: 0 });
-  }
-
-  if (config.PAYPAY_API_KEY && config.PAYPAY_API_SECRET && config.PAYPAY_MERCHANT_ID) {
-    gateway.providers.paypay = createPayPayProvider({ apiKey: config.PAYPAY_API_KEY, apiSecret: config.PAYPAY_API_SECRET, merchantId: config.PAYPAY_MERCHANT_ID, production: config.PAYPAY_PRODUCTION });
-    realHostedPages = true;
-  } else if (standins) {
-    const keys = { apiKey: secret('a_'), apiSecret: secret(''), merchantId: 'standin-merchant' };
-    const standin = await startPayPayStandin({ host: '127.0.0.1', webhookUrl: webhookUrl('paypay'), ...keys });
-    closers.push(() => standin.close());
-    started('paypay', standin.cashierUrl);
-    gateway.providers.paypay = createPayPayProvider({ ...keys, baseUrl: standin.url, trustedCaPem: standin.caPem });
-  }
-
-  if (config.PAIDY_SECRET_KEY) {
-    if (!config.PAIDY_PUBLIC_KEY) throw new ConfigError('PAIDY_SECRET_KEY is set without PAIDY_PUBLIC_KEY: the checkout page needs the public key (pk_live_… or pk_test_…).');
-    gateway.providers.paidy = createPaidyProvider({ secretKey: config.PAIDY_SECRET_KEY });
-    paidyOnOurPage = true;
-  } else if (standins) {
-    const secretKey = secret('sk_test_standin');
-    const standin = await startPaidyStandin({ host: '127.0.0.1', secretKey, webhookUrl: webhookUrl('paidy'), storeName: config.SITE_NAME });
-    closers.push(() => standin.close());
-    started('paidy', standin.url);
-    gateway.providers.paidy = createPaidyProvider({ secretKey, apiBase: standin.url, widgetBase: standin.url });
-  }
-
-  if (config.MERPAY_API_HOST && config.MERPAY_AUTH_HOST && config.MERPAY_CLIENT_ID && config.MERPAY_CLIENT_SECRET) {
-    gateway.providers.merpay = createMerpayProvider({ apiHost: config.MERPAY_API_HOST, authHost: config.MERPAY_AUTH_HOST, clientId: config.MERPAY_CLIENT_ID, clientSecret: config.MERPAY_CLIENT_SECRET });
-    realHostedPages = true;
-  } else if (standins) {
-    // Merpay calls the confirm/completion URLs given per transaction (our webhook URL), so the stand-in needs none.
-    const keys = { clientId: 'standin-client', clientSecret: secret('mp_cs_') };
-    const standin = await startMerpayStandin({ host: '127.0.0.1', ...keys });
-    closers.push(() => standin.close());
-    started('merpay', standin.url);
-    gateway.providers.merpay = createMerpayProvider({ apiBase: standin.url, authBase: standin.url, ...keys });
-  }
-
-  const amazonKey = config.AMAZONPAY_PRIVATE_KEY ?? (config.AMAZONPAY_PRIVATE_KEY_FILE ? fs.readFileSync(config.AMAZONPAY_PRIVATE_KEY_FILE, 'utf8') : undefined);
-  if (config.AMAZONPAY_PUBLIC_KEY_ID && amazonKey && config.AMAZONPAY_STORE_ID) {
-    gateway.providers.amazonpay = createAmazonpayProvider({
-      publicKeyId: config.AMAZONPAY_PUBLIC_KEY_ID, privateKey: amazonKey, storeId: config.AMAZONPAY_STORE_ID,
-      merchantStoreName: config.SITE_NAME.slice(0, 50),
-      snsTopicArns: config.AMAZONPAY_SNS_TOPIC_ARNS?.split(',').map((arn) => arn.trim()).filter(Boolean),
-      onSubscriptionMessage: (info) => logger.warn(info, 'Amazon Pay SNS subscription message'),
-    });
-    if (!config.AMAZONPAY_SNS_TOPIC_ARNS) {
-      logger.warn('AMAZONPAY_SNS_TOPIC_ARNS is not set: IPNs from any SNS topic are accepted (each is still re-read with our key). Set it to the TopicArn of your first IPN.');
+  try {
+    for (const descriptor of PAYMENT_PROVIDERS) {
+      const setup = { settings: config, db, log: logger, webhookUrl: `${config.PUBLIC_ORIGIN}/api/webhooks/${descriptor.method}` };
+      const keys = descriptor.keysFrom(config);
+      if (keys) {
+        const real = await descriptor.createReal(keys, setup);
+        gateway.providers[descriptor.method] = real.provider;
+        if (real.pageSources) pages.push(real.pageSources);
+      } else if (config.paymentSandbox) {
+        const sandboxed = await descriptor.createSandboxed(setup);
+        closers.push(() => sandboxed.close());
+        gateway.providers[descriptor.method] = sandboxed.provider;
+        if (sandboxed.sandboxApp) sandboxApp = sandboxed.sandboxApp as Hono;
+        if (sandboxed.standinUrl) {
+          pages.push({ formAction: [new URL(sandboxed.standinUrl).origin] });
+          logger.info({ provider: descriptor.method, url: sandboxed.standinUrl }, `payment stand-in for ${descriptor.method} listening`);
+        }
+      }
     }
-    realHostedPages = true;
-  } else if (standins) {
-    // The merchant's key pair, made for this run: the stand-in checks every request's signature with it.
-    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
-    const keys = { publicKeyId: `SANDBOX-${randomBytes(12).toString('hex').toUpperCase()}`, storeId: 'amzn1.application-oa2-client.standin' };
-    const standin = await startAmazonpayStandin({ host: '127.0.0.1', webhookUrl: webhookUrl('amazonpay'), publicKey, ...keys });
-    closers.push(() => standin.close());
-    started('amazonpay', standin.url);
-    gateway.providers.amazonpay = createAmazonpayProvider({ ...keys, privateKey, merchantStoreName: config.SITE_NAME.slice(0, 50), apiBase: standin.url, trustedSnsOrigins: [standin.snsOrigin] });
+  } catch (error) {
+    await Promise.allSettled(closers.map((close) => close()));
+    if (error instanceof ProviderSettingsError) throw new ConfigError(error.message);
+    throw error;
   }
 
+  const all = (kind: keyof ProviderPageSources) => [...new Set(pages.flatMap((page) => page[kind] ?? []))];
   return {
     gateway,
     rules: paymentRulesOf(config),
     sandboxApp,
     pageSources: {
-      formAction: [...checkoutOrigins, ...(realHostedPages ? ['https:'] : [])],
-      // Paidy's checkout is its script and frames on our /shop/checkout/paidy/widget page.
-      script: paidyOnOurPage ? ['https://apps.paidy.com'] : [],
-      frame: paidyOnOurPage ? ['https://apps.paidy.com'] : [],
-      connect: paidyOnOurPage ? ['https://api.paidy.com', 'https://apps.paidy.com'] : [],
+      // Stand-ins' origins first, then 'https:' when a real provider's hosted pages are in use: those
+      // live on hosts the provider may change, so with real providers the checkout form may lead to any
+      // https page; scripts stay locked to our nonce (docs/decisions/008).
+      formAction: all('formAction').sort((x, y) => Number(x === 'https:') - Number(y === 'https:')),
+      script: all('script'),
+      frame: all('frame'),
+      connect: all('connect'),
     },
     async close() {
       await Promise.allSettled(closers.map((close) => close()));
@@ -209,7 +130,7 @@ export function createWebhookRoutes(options: { db: Database; payments: PaymentSe
     }
     const rawBody = await c.req.text();
     try {
-      const { stored, duplicates, reply } = await receiveWebhook(db, payments.gateway, provider, { headers: c.req.raw.headers, rawBody });
+      const { stored, duplicates, reply } = await receiveWebhook(db, payments.gateway, provider, { url: c.req.url, headers: c.req.raw.headers, rawBody });
       if (stored.length > 0) {
         void processPaymentEvents(db, payments.gateway, { ids: stored, rules: payments.rules })
           .catch((error) => logger.warn({ err: error, provider }, 'payment event processing failed; the sweep job retries'));
@@ -244,6 +165,8 @@ export async function lineLinking(config: ShopConfig, logger: Logger): Promise<{
     return { options: { channelId: config.LINE_CHANNEL_ID, channelSecret: config.LINE_CHANNEL_SECRET }, close: async () => undefined };
   }
   if (!config.paymentSandbox) return { close: async () => undefined };
+  // A development tool: imported on this path only, never on a shop with the sandbox off.
+  const { startLineStandin } = await import('#devtools/standins/line');
   const channel = { channelId: '1650000000', channelSecret: randomBytes(16).toString('hex') };
   const standin = await startLineStandin({ host: '127.0.0.1', ...channel, callbackUrls: [`${config.PUBLIC_ORIGIN}/api/auth/callback/line`] });
   logger.info({ url: standin.url }, 'LINE Login stand-in listening');

@@ -9,7 +9,7 @@ import { createLogger } from '#server/logger';
 import { createShopAuth, type ShopAuth } from './auth.server';
 import { accounts, users } from './schema';
 import { LineLinkError, linkedLineAccount, lineLinkErrorMessage, startLineLink } from './line.server';
-import { startLineStandin, type LineStandin } from './standins/line';
+import { startLineStandin, type LineStandin } from '#devtools/standins/line';
 
 const TEST_ORIGIN = 'http://shop.test';
 const CALLBACK = `${TEST_ORIGIN}/api/auth/callback/line`;

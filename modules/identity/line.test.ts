@@ -3,7 +3,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
 import { verifyLineIdToken } from './line.server';
-import { startLineStandin, type LineStandin } from './standins/line';
+import { startLineStandin, type LineStandin } from '#devtools/standins/line';
 
 const TEST_ORIGIN = 'http://shop.test';
 const CALLBACK = `${TEST_ORIGIN}/api/auth/callback/line`;

@@ -6,16 +6,20 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { TZDate } from '@date-fns/tz';
 import { addMinutes, format, startOfMonth } from 'date-fns';
-import type { Database } from '../../db/client';
-import { grantCoins } from '../wallet';
-import { currentRank, rankBonusCoins } from '../progression';
+import type { Database } from '#db/client';
+import { grantCoins } from '#modules/wallet';
+import { currentRank, rankBonusCoins } from '#modules/progression';
 import { coinPacks, paymentEvents, paymentOrders, purchaseProfiles, type OrderStatus } from './schema';
 import { PAYMENT_METHOD_INFO, isPaymentMethod, purchaseEventLabel, type PaymentMethod } from './methods';
-import { ProviderError, WebhookRejected, type PaymentProvider, type ProviderPayment, type WebhookRequest } from './providers/types';
+import { WebhookRejected, type PaymentProvider, type ProviderPayment, type WebhookRequest } from './providers/types';
 
-export { coinPacks, paymentOrders, paymentEvents, purchaseProfiles, sandboxPayments, orderStatuses, type OrderStatus } from './schema';
+export { orderStatuses, type OrderStatus } from './schema';
 export * from './methods';
 export { ProviderError, WebhookRejected, type PaymentProvider, type ProviderPayment } from './providers/types';
+export {
+  PAYMENT_PROVIDERS, ProviderSettingsError,
+  type PaymentProviderDescriptor, type PaymentSettings, type ProviderLog, type ProviderPageSources, type ProviderSetup,
+} from './providers';
 
 const TOKYO = 'Asia/Tokyo';
 
@@ -50,6 +54,7 @@ export type PurchaseRefusalCode =
   | 'METHOD_UNAVAILABLE'
   | 'PURCHASE_HOLD'
   | 'ORDER_KEY_CONFLICT'
+  | 'IDEMPOTENCY_KEY_REUSED'
   | 'CHECKOUT_IN_PROGRESS'
   | 'QUOTE_CHANGED'
   | 'PROVIDER_UNAVAILABLE';
@@ -346,7 +351,7 @@ export interface CheckoutStarted {
 export async function startCheckout(db: Database, gateway: PaymentGateway, input: StartCheckoutInput, rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES, now = new Date()): Promise<CheckoutStarted> {
   const orderId = input.orderKey ?? randomUUID();
   const existing = await findOrder(db, orderId);
-  if (existing) return replayCheckout(existing, input.memberId);
+  if (existing) return replayCheckout(existing, input);
 
   const channel = input.channel ?? 'web';
   const createdFresh = await db.transaction(async (tx) => {
@@ -380,7 +385,7 @@ export async function startCheckout(db: Database, gateway: PaymentGateway, input
     return { order: order!, fresh: true };
   });
   // Another press got there first: its checkout, or (still opening) a request to wait a moment.
-  if (!createdFresh.fresh) return replayCheckout(createdFresh.order, input.memberId);
+  if (!createdFresh.fresh) return replayCheckout(createdFresh.order, input);
   const created = createdFresh.order;
 
   const provider = gateway.providers[created.method as PaymentMethod]!;
@@ -407,8 +412,16 @@ export async function startCheckout(db: Database, gateway: PaymentGateway, input
 
 const orderKeyConflict = () => new PurchaseRefused('ORDER_KEY_CONFLICT', 'この購入手続きは無効です。コインショップからやり直してください。', 409);
 
-function replayCheckout(order: typeof paymentOrders.$inferSelect, memberId: string): CheckoutStarted {
-  if (order.memberId !== memberId) throw orderKeyConflict();
+/**
+ * A second request with an order key that already made an order: the same checkout again when it asks
+ * for the same thing (a double press, a retried request); refused when it asks for another pack, method
+ * or channel, since answering the first order would make the member pay for what they did not choose.
+ */
+function replayCheckout(order: typeof paymentOrders.$inferSelect, input: StartCheckoutInput): CheckoutStarted {
+  if (order.memberId !== input.memberId) throw orderKeyConflict();
+  if (order.coinPackId !== input.packId || order.method !== input.method || order.channel !== (input.channel ?? 'web')) {
+    throw new PurchaseRefused('IDEMPOTENCY_KEY_REUSED', '同じリクエストキーが別の内容で使われています。新しいキーでやり直してください。', 409, { orderId: order.id });
+  }
   if (order.status === 'pending' && !order.checkoutUrl && order.failureReason === null) {
     throw new PurchaseRefused('CHECKOUT_IN_PROGRESS', 'お支払いページを準備しています。数秒後にもう一度お試しください。', 409, { orderId: order.id });
   }
@@ -863,6 +876,43 @@ export async function unusedPaidBalanceReport(db: Database, baseDate: string): P
 export async function checkPaymentInvariants(db: Database): Promise<unknown[]> {
   const [row] = rowsOf<{ r: unknown[] }>(await db.execute(sql`select payments_check_invariants() as r`));
   return row?.r ?? [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operators (npm run shop): the coin packs as stored, and orders across members
+
+/** A coin pack as stored (read model for operators; the shop's pages use listCoinPacks). */
+export type CoinPackRecord = typeof coinPacks.$inferSelect;
+/** What an operator sets on a coin pack (coinpacks:set). */
+export type CoinPackDefinition = typeof coinPacks.$inferInsert;
+/** An order as stored (read model for operators: ids, amounts, status, credit and reversal records). */
+export type PaymentOrderRecord = typeof paymentOrders.$inferSelect;
+
+/** Every coin pack, active or not, in the shop's order. @example for (const pack of await listAllCoinPacks(db)) … */
+export async function listAllCoinPacks(db: Database): Promise<CoinPackRecord[]> {
+  return db.select().from(coinPacks).orderBy(asc(coinPacks.sortOrder));
+}
+
+/**
+ * Creates or replaces a coin pack. Orders copy the pack's numbers when they are made, so editing a pack
+ * never changes a purchase.
+ * @example await saveCoinPack(db, { id: 'coin-500', name: '500コイン', priceJpy: 500, paidCoins: 500, bonusCoins: 0 })
+ */
+export async function saveCoinPack(db: Database, pack: CoinPackDefinition): Promise<void> {
+  await db.insert(coinPacks).values(pack).onConflictDoUpdate({ target: coinPacks.id, set: pack });
+}
+
+/**
+ * Orders newest first, optionally of one status and/or one member (operators: orders:list).
+ * @example const waiting = await listOrdersForOperator(db, { status: 'review', limit: 50 })
+ */
+export async function listOrdersForOperator(db: Database, filter: { status?: OrderStatus; memberId?: string; limit: number }): Promise<PaymentOrderRecord[]> {
+  const conditions = [
+    ...(filter.status ? [eq(paymentOrders.status, filter.status)] : []),
+    ...(filter.memberId ? [eq(paymentOrders.memberId, filter.memberId)] : []),
+  ];
+  return db.select().from(paymentOrders).where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(paymentOrders.createdAt)).limit(filter.limit);
 }
 
 /** Demo and first-run coin packs: ¥500 to ¥100,000. */

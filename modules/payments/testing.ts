@@ -2,8 +2,8 @@
 // with its webhooks captured instead of sent, and helpers that pay as a member would.
 import type { Hono } from 'hono';
 import type { Database } from '../../db/client';
-import { createSandboxApp } from './sandbox';
-import { createSandboxProvider } from './providers/sandbox';
+import { createSandboxApp } from './providers/sandbox/hosted';
+import { createSandboxProvider } from './providers/sandbox/sandbox';
 import { declareAge, ensureDefaultCoinPacks, startCheckout, type PaymentGateway } from './index';
 
 export const TEST_ORIGIN = 'http://shop.test';

@@ -12,7 +12,7 @@ import { drawLots, listPrizes } from '#modules/draw';
 import { getGacha } from '#modules/gacha';
 import { checkInvariants, getBalance, grantCoins, listLedgerEntries } from '#modules/wallet';
 import type { ShopConfig } from '../config';
-import { sandboxHarness, checkoutAsMember, type SandboxHarness } from '../../modules/payments/testing';
+import { sandboxHarness, checkoutAsMember, type SandboxHarness } from '#modules/payments/testing';
 import { getOrder, receiveWebhook } from '#modules/payments';
 import { paymentServicesFor } from '../payments';
 import { createMember } from '#tests/fixtures';

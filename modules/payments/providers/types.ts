@@ -56,6 +56,11 @@ export type ProviderPayment =
   | { status: 'charged_back'; amountJpy: number; providerPaymentId: string };
 
 export interface WebhookRequest {
+  /**
+   * The URL the delivery came to, with its query: a provider that signs nothing but calls URLs we give
+   * it per payment (Merpay) is proven by a token in that URL.
+   */
+  url?: string;
   headers: Headers;
   /** The exact bytes received, as text (signatures are over the raw body). */
   rawBody: string;

@@ -1,5 +1,5 @@
 // coinpacks:list: the coin packs, active or not, one JSON line each in display order.
-import { listAllCoinPacks } from '../payments-reads';
+import { listAllCoinPacks } from '#modules/payments';
 import type { ShopCommand } from '../command';
 
 export const coinpacksList: ShopCommand = {

@@ -1,7 +1,7 @@
 // coinpacks:set: create or replace a coin pack (orders copy a pack's numbers, so editing never changes a purchase).
 import { z } from 'zod';
 import { decimalInteger, UsageError } from '../args';
-import { saveCoinPack } from '../payments-reads';
+import { saveCoinPack } from '#modules/payments';
 import type { ShopCommand } from '../command';
 
 const coinPackInput = z.object({

@@ -2,7 +2,7 @@
 import { orderStatuses, type OrderStatus } from '#modules/payments';
 import { integerOption, UsageError } from '../args';
 import { findMember } from '../find-member';
-import { listOrdersForOperator } from '../payments-reads';
+import { listOrdersForOperator } from '#modules/payments';
 import type { ShopCommand } from '../command';
 
 export const ordersList: ShopCommand = {
