@@ -4,11 +4,11 @@
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
-import { createMember, createPublishedPack } from '../../tests/support/fixtures';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
-import { checkInvariants, getBalance, grantCoins, listLedgerEntries } from '../wallet';
-import { drawLots } from '../draw';
+import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { createMember, createPublishedPack } from '#tests/fixtures';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { checkInvariants, getBalance, grantCoins, listLedgerEntries } from '#modules/wallet';
+import { drawLots } from '#modules/draw';
 import {
   applyProviderPayment, baseDateBefore, cancelPendingOrder, reconcilePaidOrders, checkPaymentInvariants, clearPurchaseHold, declareAge, ensureDefaultCoinPacks, expireStaleOrders,
   getOrder, getPurchaseStanding, listCoinPacks, listOrders, processPaymentEvents, PurchaseRefused, quotePurchase,

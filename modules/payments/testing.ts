@@ -1,7 +1,7 @@
 // Test support for the coin shop (imported by tests only): a sandbox provider on a test database,
 // with its webhooks captured instead of sent, and helpers that pay as a member would.
 import type { Hono } from 'hono';
-import type { Database } from '../../db/client';
+import type { Database } from '#db/client';
 import { createSandboxApp } from './providers/sandbox/hosted';
 import { createSandboxProvider } from './providers/sandbox/sandbox';
 import { declareAge, ensureDefaultCoinPacks, startCheckout, type PaymentGateway } from './index';

@@ -5,13 +5,13 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Hono } from 'hono';
 import { eq, sql } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '../../tests/support/database';
-import { createMember } from '../../tests/support/fixtures';
-import { openDatabase, type DatabaseHandle } from '../../db/client';
+import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { createMember } from '#tests/fixtures';
+import { openDatabase, type DatabaseHandle } from '#db/client';
 import { checkInvariants } from '#modules/wallet';
 import { coinLedger } from '#db/schema';
-import { createLogger } from '../../server/logger';
-import { createWebhookRoutes, paymentServicesFor } from '../../server/payments';
+import { createLogger } from '#server/logger';
+import { createWebhookRoutes, paymentServicesFor } from '#server/payments';
 import { checkPaymentInvariants, ensureDefaultCoinPacks, processPaymentEvents } from './index';
 import { paymentEvents, paymentOrders } from './schema';
 import { sandboxSignature, SANDBOX_SIGNATURE_HEADER } from './providers/sandbox/sandbox';

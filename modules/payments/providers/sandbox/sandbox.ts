@@ -1,4 +1,4 @@
-// The sandbox provider's adapter: a hosted checkout inside the shop (modules/payments/sandbox.ts) with
+// The sandbox provider's adapter: a hosted checkout inside the shop (hosted.ts beside it) with
 // a small Stripe-like API, a bearer secret and HMAC-SHA256 signed webhooks. Development and tests.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ProviderError, WebhookRejected, type PaymentProvider, type ProviderPayment, type VerifiedWebhookEvent } from '../types';
