@@ -1,13 +1,12 @@
 // The coin shop against a real database and the sandbox provider: quotes and refusals, crediting
 // once from the return page and the webhook (also racing), events out of order, refunds and
 // chargebacks of spent coins, abandoned checkouts, caps under concurrency, the 資金決済法 report.
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import { describe, it, expect, beforeAll, afterEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { useTestDatabase } from '#tests/use-test-database';
 import { createMember, createPublishedPack } from '#tests/fixtures';
-import { openDatabase, type DatabaseHandle } from '#db/client';
-import { checkInvariants, getBalance, grantCoins, listLedgerEntries } from '#modules/wallet';
+import { getBalance, grantCoins, listLedgerEntries } from '#modules/wallet';
 import { drawLots } from '#modules/draw';
 import {
   applyProviderPayment, baseDateBefore, cancelPendingOrder, reconcilePaidOrders, checkPaymentInvariants, clearPurchaseHold, declareAge, ensureDefaultCoinPacks, expireStaleOrders,
@@ -18,23 +17,14 @@ import { paymentOrders } from './schema';
 import { checkoutAsMember, sandboxHarness, TEST_ORIGIN, type SandboxHarness } from './testing';
 import type { PaymentProvider } from './providers/types';
 
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
+const handle = useTestDatabase('payments', { poolSize: 8, invariants: 'afterEach' });
 let sandbox: SandboxHarness;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase('payments');
-  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 8 });
-  await handle.migrate();
   await ensureDefaultCoinPacks(handle.db);
   sandbox = sandboxHarness(handle.db);
 });
-afterAll(async () => {
-  await handle?.close();
-  await testDb?.drop();
-});
 afterEach(async () => {
-  expect(await checkInvariants(handle.db)).toEqual([]);
   expect(await checkPaymentInvariants(handle.db)).toEqual([]);
 });
 

@@ -3,13 +3,13 @@
 // the member spends meanwhile, the order is credited at most once, never after a refund or chargeback
 // was applied, reversals never take more than the order gave, and every wallet and payment invariant
 // holds after each step.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { useTestDatabase } from '#tests/use-test-database';
 import { createMember, createPublishedPack } from '#tests/fixtures';
-import { openDatabase, type DatabaseHandle } from '#db/client';
+import { propertyRuns, testSettings } from '#tests/settings';
 import { checkInvariants, getBalance } from '#modules/wallet';
 import { coinLedger } from '#db/schema';
 import { drawLots } from '#modules/draw';
@@ -17,21 +17,13 @@ import { applyProviderPayment, checkPaymentInvariants, type ProviderPayment } fr
 import { paymentOrders } from './schema';
 import { checkoutAsMember, sandboxHarness, type SandboxHarness } from './testing';
 
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
+const handle = useTestDatabase('payments_props', { poolSize: 4 });
 let sandbox: SandboxHarness;
 let gachaId: string;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase('payments_props');
-  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 4 });
-  await handle.migrate();
   sandbox = sandboxHarness(handle.db);
   gachaId = await createPublishedPack(handle.db, { lots: 100_000, price: 100, drawOptions: [1] });
-});
-afterAll(async () => {
-  await handle?.close();
-  await testDb?.drop();
 });
 
 const AMOUNT = 3000; // coin-3000: 3,000 paid coins and 60 bonus coins
@@ -88,7 +80,7 @@ describe('provider answers in any order', () => {
         expect(balance.free).toBeGreaterThanOrEqual(0);
         if (order!.reversedAt) expect(balance.paid + balance.free).toBe(0);
       }),
-      { numRuns: Number(process.env.PAYMENT_PROPERTY_RUNS ?? 40), seed: process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined },
+      { numRuns: propertyRuns(40), seed: testSettings.propertySeed },
     );
   });
 });

@@ -2,12 +2,12 @@
 // shuffled, mixed with forged ones (tampered amounts and states, bad or missing signatures, another
 // secret, stale timestamps, garbage). Every real payment is credited exactly once; every forged
 // delivery is refused with a 4xx and leaves nothing behind.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { Hono } from 'hono';
 import { eq, sql } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { useTestDatabase } from '#tests/use-test-database';
 import { createMember } from '#tests/fixtures';
-import { openDatabase, type DatabaseHandle } from '#db/client';
+import { fuzzCount } from '#tests/settings';
 import { checkInvariants } from '#modules/wallet';
 import { coinLedger } from '#db/schema';
 import { createLogger } from '#server/logger';
@@ -17,20 +17,12 @@ import { paymentEvents, paymentOrders } from './schema';
 import { sandboxSignature, SANDBOX_SIGNATURE_HEADER } from './providers/sandbox/sandbox';
 import { checkoutAsMember, sandboxHarness, SANDBOX_WEBHOOK_SECRET, type CapturedWebhook, type SandboxHarness } from './testing';
 
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
+const handle = useTestDatabase('webhook_fuzz', { poolSize: 8 });
 let sandbox: SandboxHarness;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase('webhook_fuzz');
-  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 8 });
-  await handle.migrate();
   await ensureDefaultCoinPacks(handle.db);
   sandbox = sandboxHarness(handle.db);
-});
-afterAll(async () => {
-  await handle?.close();
-  await testDb?.drop();
 });
 
 /** A small seeded generator, so a failure can be replayed with the same seed. */
@@ -47,6 +39,8 @@ function seeded(seed: number) {
 
 type Delivery = { kind: string; forged: boolean; body: string; headers: Record<string, string> };
 
+/** Deliveries per run: 1,000 in CI (TEST_FUZZ_SCALE, tests/support/settings.ts). */
+const DELIVERIES = fuzzCount(1000);
 const now = () => Math.floor(Date.now() / 1000);
 const signed = (body: string, secret = SANDBOX_WEBHOOK_SECRET, at = now()) => ({ 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: sandboxSignature(secret, at, body) });
 
@@ -88,7 +82,7 @@ describe('a sender that keeps failing verification', () => {
 });
 
 describe('webhook fuzzing', () => {
-  it('1,000 deliveries: real payments credited exactly once, forgeries refused with 4xx and no trace', async () => {
+  it(`${DELIVERIES.toLocaleString('en')} deliveries: real payments credited exactly once, forgeries refused with 4xx and no trace`, async () => {
     const db = handle.db;
     const random = seeded(Number(process.env.FUZZ_SEED ?? 20261122));
     const payments = paymentServicesFor(sandbox.gateway);
@@ -125,7 +119,7 @@ describe('webhook fuzzing', () => {
       const copies = 1 + Math.floor(random() * 4);
       for (let i = 0; i < copies; i += 1) deliveries.push({ kind: 'real', forged: false, body: webhook.body, headers: { ...webhook.headers } });
     }
-    while (deliveries.length < 1000) {
+    while (deliveries.length < DELIVERIES) {
       const options = forgeries(real[Math.floor(random() * real.length)]!, random);
       deliveries.push(options[Math.floor(random() * options.length)]!);
     }
@@ -133,7 +127,7 @@ describe('webhook fuzzing', () => {
       const j = Math.floor(random() * (i + 1));
       [deliveries[i], deliveries[j]] = [deliveries[j]!, deliveries[i]!];
     }
-    expect(deliveries).toHaveLength(1000);
+    expect(deliveries).toHaveLength(DELIVERIES);
 
     // Delivered eight at a time, as a provider's retries and a busy shop would interleave them.
     const statuses: { delivery: Delivery; status: number }[] = [];

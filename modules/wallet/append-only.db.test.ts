@@ -1,25 +1,14 @@
 // D1: the coin ledger cannot be rewritten: UPDATE, DELETE and TRUNCATE are refused on both engines.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { useTestDatabase } from '#tests/use-test-database';
 import { createMemberWithCoins } from '#tests/fixtures';
-import { openDatabase, type DatabaseHandle } from '#db/client';
 
 /** The rows of a db.execute answer (both engines answer { rows }). */
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
+const handle = useTestDatabase('append_only', { poolSize: 2 });
 
-beforeAll(async () => {
-  testDb = await createTestDatabase('append_only');
-  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 2 });
-  await handle.migrate();
-});
-afterAll(async () => {
-  await handle?.close();
-  await testDb?.drop();
-});
 
 /** The database's own message (Drizzle wraps it as the cause of "Failed query"). */
 async function refusal(query: Promise<unknown>): Promise<string> {

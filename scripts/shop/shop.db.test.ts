@@ -1,14 +1,13 @@
 // The operators' command line on a real database: packs from a JSON file, publishing, ending and
 // the reveal, coin grants with a reason, members for benchmarks, staff, and its Japanese refusals.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import path from 'node:path';
 import os from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { useTestDatabase } from '#tests/use-test-database';
 import { ensureGenre } from '#tests/fixtures';
-import { openDatabase, type DatabaseHandle } from '#db/client';
 import { runAdminCommand, UsageError } from './run';
 import { verifyReveal, type PackReveal } from '#modules/fairness';
 import { getBalance, listLedgerEntries } from '#modules/wallet';
@@ -17,8 +16,7 @@ import { ensureDefaultCoinPacks } from '#modules/payments';
 import type { PaymentGateway } from '#modules/payments';
 
 const examplePack = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples/pack.json');
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
+const handle = useTestDatabase('cli', { poolSize: 2 });
 
 /** The payment providers a refund talks to (set by the test that refunds). */
 let gateway: PaymentGateway | undefined;
@@ -30,15 +28,8 @@ async function run(...args: string[]): Promise<Record<string, unknown>[]> {
 }
 
 beforeAll(async () => {
-  testDb = await createTestDatabase('cli');
-  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 2 });
-  await handle.migrate();
   await ensureGenre(handle.db, 'pokemon');
   await ensureDefaultCoinPacks(handle.db);
-});
-afterAll(async () => {
-  await handle?.close();
-  await testDb?.drop();
 });
 
 describe('npm run shop', () => {
@@ -174,7 +165,7 @@ describe('npm run shop as a process', { timeout: 180_000 }, () => {
   /** Runs the real entry (what `npm run shop --` runs) on the test database. */
   async function shop(...args: string[]) {
     const { execFile } = await import('node:child_process');
-    const env = { ...process.env, LOG_LEVEL: 'silent', ...(testDb.databaseUrl ? { DATABASE_URL: testDb.databaseUrl } : { DATA_DIR: testDb.dataDir }) };
+    const env = { ...process.env, LOG_LEVEL: 'silent', ...(handle.databaseUrl ? { DATABASE_URL: handle.databaseUrl } : { DATA_DIR: handle.dataDir }) };
     return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(process.execPath, ['--import', 'tsx', 'scripts/shop/index.ts', ...args], { cwd: root, env }, (error, stdout, stderr) =>
         resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
@@ -191,7 +182,7 @@ describe('npm run shop as a process', { timeout: 180_000 }, () => {
   });
 
   it('refuses --amount -5 and --amount 0x10 with exit code 2, a Japanese message and no stack trace', async () => {
-    if (!testDb.databaseUrl) return void console.warn('skipped: the embedded database admits one process, and this file holds it open');
+    if (!handle.databaseUrl) return void console.warn('skipped: the embedded database admits one process, and this file holds it open');
     const [{ members }] = (await run('members:create', '--count', '1', '--prefix', 'process')) as [{ members: { id: string }[] }];
     const member = members[0]!.id;
     const amounts = ['-5', '0x10'];

@@ -7,9 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { eq } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { useTestDatabase } from '#tests/use-test-database';
 import { createMember } from '#tests/fixtures';
-import { openDatabase, type DatabaseHandle } from '#db/client';
 import { createLogger } from '#server/logger';
 import { createWebhookRoutes, paymentServicesFor } from '#server/payments';
 import { getBalance } from '#modules/wallet';
@@ -20,17 +19,13 @@ import { createMerpayProvider } from './merpay';
 
 const CREDS = { clientId: 'merpay-db-test', clientSecret: 'merpay-db-test-secret-0123456789' };
 
-let testDb: TestDatabase;
-let handle: DatabaseHandle;
+const handle = useTestDatabase('merpay_callbacks', { poolSize: 4 });
 let standin: MerpayStandin;
 let shop: ServerType;
 let origin: string;
 let gateway: PaymentGateway;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase('merpay_callbacks');
-  handle = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 4 });
-  await handle.migrate();
   await ensureDefaultCoinPacks(handle.db);
   standin = await startMerpayStandin({ port: 0, ...CREDS });
   gateway = { providers: { merpay: createMerpayProvider({ apiBase: standin.url, authBase: standin.url, ...CREDS }) } };
@@ -43,8 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise<void>((resolve) => (shop ? shop.close(() => resolve()) : resolve()));
   await standin?.close();
-  await handle?.close();
-  await testDb?.drop();
 });
 
 const eventsOf = async (transactionId: string) =>
