@@ -71,7 +71,9 @@ describe('createPaymentServices', () => {
     // Each stand-in's page origin (five loopback ports) may be a checkout form's target; no real host is.
     expect(services.pageSources.formAction).toHaveLength(5);
     for (const origin of services.pageSources.formAction) expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect([...loaded].sort()).toEqual(['amazonpay', 'merpay', 'paidy', 'paypay', 'shared', 'stripe']);
+    // The stand-ins themselves; their shared helpers may already sit in the worker's module cache (the
+    // unit project shares it between files), so whether 'shared' is recorded here depends on file order.
+    expect([...loaded].filter((name) => name !== 'shared').sort()).toEqual(['amazonpay', 'merpay', 'paidy', 'paypay', 'stripe']);
     const line = await lineLinking(config, logger);
     await line.close();
     expect(line.options?.baseUrls).toBeDefined();
