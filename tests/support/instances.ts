@@ -57,7 +57,7 @@ export interface StartInstancesOptions {
   nodeArgs?: string[];
   /** Milliseconds to wait for an instance's health (default 90 s: two cores, cold tsx cache). */
   startTimeoutMs?: number;
-  /** Apply the migrations once before starting (instances started together would race on them). Default true. */
+  /** Apply the migrations once before starting, so the instances start at once (together they would take turns on the migration lock). Default true. */
   migrate?: boolean;
 }
 
