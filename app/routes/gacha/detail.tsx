@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { useEffect } from 'react';
 import { data, redirect, useLocation } from 'react-router';
 import { rememberGachaOrigin } from '~/lib/analytics';
-import { z } from 'zod';
 import type { Route } from './+types/detail';
 import { shopRequestContext } from '~/context';
 import { Image } from '~/components/Image';
@@ -19,7 +18,10 @@ import { useLiveRemaining } from '~/lib/use-live-remaining';
 import { DrawPanel } from '~/components/gacha/DrawPanel';
 import { TierLineup } from '~/components/gacha/TierLineup';
 import { getGachaDetail, headlineTier, listGenres, countUnclaimed, remainingOf } from '#modules/gacha';
-import { drawLots, describeDrawRefusal, memberDrawnLots, verifiedReveal } from '#modules/draw';
+import { drawLots, drawRequestSchema, memberDrawnLots, verifiedReveal } from '#modules/draw';
+import { idempotencyKeySchema } from '#modules/idempotency';
+import { describeRefusal } from '#server/refusals';
+import { parseWithMessage } from '#server/validation';
 import { getBalance } from '#modules/wallet';
 import { currentRank, rankName } from '#modules/progression';
 
@@ -61,10 +63,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-const drawFormSchema = z.object({
-  count: z.coerce.number().int().min(1).max(1000),
-  idempotencyKey: z.string().regex(/^[\x21-\x7e]{1,255}$/),
-});
 
 type ActionData = { error: { code: string; message: string; details?: Record<string, unknown> } };
 
@@ -74,8 +72,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!shop.member) throw redirect(`/auth/sign_in?redirect=${encodeURIComponent(path)}`);
   const form = await readFormFields(request);
   if (!form) return data<ActionData>({ error: { code: 'INVALID_FORM', message: UNREADABLE_FORM_MESSAGE } }, { status: 400 });
-  const parsed = drawFormSchema.safeParse(form);
-  if (!parsed.success) return data<ActionData>({ error: { code: 'VALIDATION_FAILED', message: '回数を選び直してください。' } }, { status: 400 });
+  // A form sends text: the count is read as a number here, then checked by the API's own schema
+  // (drawRequestSchema) with the form's Idempotency-Key field. (Built here, not at the top of the
+  // file, so that the browser's bundle of this route never reaches the server modules.)
+  const drawFormSchema = drawRequestSchema.extend({ idempotencyKey: idempotencyKeySchema });
+  const parsed = parseWithMessage(drawFormSchema, { count: form.count?.trim() ? Number(form.count) : undefined, idempotencyKey: form.idempotencyKey });
+  if (!parsed.ok) return data<ActionData>({ error: { code: 'VALIDATION_FAILED', message: parsed.message } }, { status: 400 });
   const { db, live } = shop.services;
   const pack = await getGachaDetail(db, params.gachaId);
   if (!pack || pack.genreId !== params.genreId) throw notFound(path);
@@ -85,7 +87,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     decisionDays: shop.services.config.PRIZE_DECISION_DAYS,
   });
   if (!outcome.ok) {
-    const { status, message } = describeDrawRefusal(outcome.code, outcome.details);
+    const { status, message } = describeRefusal(outcome);
     return data<ActionData>({ error: { code: outcome.code, message, details: { ...outcome.details, count: parsed.data.count } } }, { status });
   }
   if (!outcome.result.replay) live?.noteChange(pack.id);

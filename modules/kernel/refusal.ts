@@ -1,0 +1,30 @@
+// The one shape of a domain refusal: modules return it (never throw it, never attach an HTTP status
+// or Japanese text); the edge (server/refusals.ts) maps each code to a status and a message.
+
+/**
+ * A refusal: a stable English code and the facts a message may need (e.g. the balance).
+ * @example const r: Refusal<'SOLD_OUT'> = { ok: false, code: 'SOLD_OUT', details: {} }
+ */
+export interface Refusal<C extends string = string> {
+  readonly ok: false;
+  readonly code: C;
+  readonly details: Record<string, unknown>;
+}
+
+/** What a module function answers: its success (with `ok: true`) or one of its refusals. */
+export type Outcome<T extends { ok: true }, C extends string> = T | Refusal<C>;
+
+/**
+ * Builds a refusal.
+ * @example return refuse('NOT_ENOUGH_LOTS', { remaining: 3 })
+ */
+export function refuse<C extends string>(code: C, details: Record<string, unknown> = {}): Refusal<C> {
+  return { ok: false, code, details };
+}
+
+/** Whether a value is a refusal (for code that receives either an answer or a refusal). */
+export function isRefusal(value: unknown): value is Refusal {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return v.ok === false && typeof v.code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(v.code) && typeof v.details === 'object' && v.details !== null;
+}
