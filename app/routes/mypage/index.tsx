@@ -11,6 +11,7 @@ import { formatYmd, formatYmdHm } from '~/lib/dates';
 import { prizeChoiceAction, type PrizeActionData } from '~/lib/prize-actions.server';
 import { getBalance } from '#modules/wallet';
 import { countPrizesByStatus, listPrizes, type PrizeStatus } from '#modules/draw';
+import { isUuid } from '#modules/kernel';
 import { loadCoinHistory } from '~/lib/coin-history.server';
 import { memberCode } from '~/lib/member-code.server';
 import { getExp } from '#modules/progression';
@@ -68,7 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A real instant (not 2024-02-31) and a real UUID: the database would refuse either with a 500.
   const realTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(prizeTime) && Date.parse(prizeTime) >= 0
     && new Date(prizeTime).toISOString().slice(0, 19) === prizeTime.slice(0, 19);
-  const prizesBefore = realTime && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(prizeId)
+  const prizesBefore = realTime && isUuid(prizeId)
     ? { createdAt: prizeTime, id: prizeId } : undefined;
   const { db } = shop.services;
   const prizeCounts = tab === 'prizes' ? await countPrizesByStatus(db, shop.member.id) : null;
