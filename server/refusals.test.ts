@@ -73,6 +73,17 @@ describe('refusal catalogue', () => {
     expect(said('GENRE_NOT_FOUND')).toEqual([404, 'ジャンルが見つかりません。']);
   });
 
+  it('words the operator command\'s refusals as the command did, naming the pack, genre or key', () => {
+    const said = (code: RefusalCode, details: Record<string, unknown>) => describeRefusal({ ok: false, code, details }).message;
+    expect(said('GENRE_NOT_FOUND', { genreId: 'yugioh' })).toBe('ジャンル yugioh がありません。');
+    expect(said('GACHA_EXISTS', { gachaId: 'p-1' })).toBe('ガチャ p-1 は既にあります。');
+    expect(said('GACHA_NOT_FOUND', { gachaId: 'p-1' })).toBe('ガチャ p-1 がありません。');
+    expect(said('ALREADY_PUBLISHED', { gachaId: 'p-1' })).toBe('ガチャ p-1 は公開済みです。');
+    expect(said('LOTS_MISMATCH', { gachaId: 'p-1' })).toBe('賞の数量と総口数が一致しません。');
+    expect(said('NOT_PUBLISHED', { gachaId: 'p-1' })).toBe('下書きのガチャは終了できません。削除してください。');
+    expect(said('GRANT_KEY_REUSED', { key: 'ops:k1' })).toBe('キー ops:k1 は別の付与（会員・種類・枚数が違う）に使われています。何も付与していません。');
+  });
+
   it('passes the details through, so a page and the API can show the numbers', () => {
     const described = describeRefusal({ ok: false, code: 'NOT_ENOUGH_LOTS', details: { remaining: 3 } });
     expect(described).toMatchObject({ code: 'NOT_ENOUGH_LOTS', details: { remaining: 3 } });

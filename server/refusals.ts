@@ -2,8 +2,9 @@
 // HTTP status and the Japanese message the API and the pages both show (api.md's status rules).
 import type { Refusal } from '#modules/kernel';
 import type { DrawRefusalCode, DrawLookupRefusalCode, PrizeChoiceRefusalCode } from '#modules/draw';
-import type { GachaLookupRefusalCode } from '#modules/gacha';
+import type { GachaLookupRefusalCode, PackAdminRefusalCode } from '#modules/gacha';
 import type { IdempotencyRefusalCode } from '#modules/idempotency';
+import type { WalletRefusalCode } from '#modules/wallet';
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 422 | 429 | 503;
 
@@ -21,7 +22,9 @@ type Section<C extends string> = { readonly [K in C]: RefusalEntry };
 /** A count in Japanese digits grouping: 12,345. */
 const n = (v: unknown) => Number(v ?? 0).toLocaleString('ja-JP');
 
-const GACHA_NOT_FOUND: RefusalEntry = { status: 404, message: 'ガチャが見つかりません。' };
+// A look-up names no id (the member asked for it); the operator's command names the one it could not find.
+const GACHA_NOT_FOUND: RefusalEntry = { status: 404, message: (d) => (d.gachaId ? `ガチャ ${String(d.gachaId)} がありません。` : 'ガチャが見つかりません。') };
+const GENRE_NOT_FOUND: RefusalEntry = { status: 404, message: (d) => (d.genreId ? `ジャンル ${String(d.genreId)} がありません。` : 'ジャンルが見つかりません。') };
 const IDEMPOTENCY_KEY_REUSED: RefusalEntry = { status: 409, message: '同じリクエストキーが別の内容で使われています。新しいキーでやり直してください。' };
 
 const draw: Section<DrawRefusalCode> = {
@@ -53,7 +56,20 @@ const prizeChoice: Section<PrizeChoiceRefusalCode> = {
 
 const gachaLookup: Section<GachaLookupRefusalCode> = {
   GACHA_NOT_FOUND,
-  GENRE_NOT_FOUND: { status: 404, message: 'ジャンルが見つかりません。' },
+  GENRE_NOT_FOUND,
+};
+
+const packAdmin: Section<PackAdminRefusalCode> = {
+  GENRE_NOT_FOUND,
+  GACHA_NOT_FOUND,
+  GACHA_EXISTS: { status: 409, message: (d) => `ガチャ ${String(d.gachaId)} は既にあります。` },
+  ALREADY_PUBLISHED: { status: 409, message: (d) => `ガチャ ${String(d.gachaId)} は公開済みです。` },
+  LOTS_MISMATCH: { status: 409, message: '賞の数量と総口数が一致しません。' },
+  NOT_PUBLISHED: { status: 409, message: '下書きのガチャは終了できません。削除してください。' },
+};
+
+const wallet: Section<WalletRefusalCode> = {
+  GRANT_KEY_REUSED: { status: 409, message: (d) => `キー ${String(d.key)} は別の付与（会員・種類・枚数が違う）に使われています。何も付与していません。` },
 };
 
 const idempotency: Section<IdempotencyRefusalCode> = { IDEMPOTENCY_KEY_REUSED };
@@ -80,9 +96,13 @@ function joinSections<S extends readonly Section<string>[]>(...sections: S): Rea
  * Every code any module can return. Payments plugs in by exporting its own code array and adding
  * `Section<PaymentRefusalCode>` here (and its code union to RefusalCode).
  */
-export type RefusalCode = DrawRefusalCode | DrawLookupRefusalCode | PrizeChoiceRefusalCode | GachaLookupRefusalCode | IdempotencyRefusalCode;
+export type RefusalCode =
+  | DrawRefusalCode | DrawLookupRefusalCode | PrizeChoiceRefusalCode | GachaLookupRefusalCode | PackAdminRefusalCode
+  | IdempotencyRefusalCode | WalletRefusalCode;
 
-export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(draw, drawLookup, prizeChoice, gachaLookup, idempotency) as Record<RefusalCode, RefusalEntry>;
+export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
+  draw, drawLookup, prizeChoice, gachaLookup, packAdmin, idempotency, wallet,
+) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {
   status: RefusalStatus;

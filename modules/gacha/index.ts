@@ -10,7 +10,7 @@ export { getRemaining, countUnclaimed, remainingOf, refreshRemainingCache, refre
 export { tierCards, packTitles, type TierCard } from './cards';
 export {
   createPack, publishPack, endPack, advanceSaleWindows, listPublishedPackIds, packRevealTerms, packRevealStamp,
-  addGenres, packExists, deleteUnpublishedPacks, packDefinitionSchema, tierDefinitionSchema, PackAdminError,
+  addGenres, packExists, deleteUnpublishedPacks, packDefinitionSchema, tierDefinitionSchema, PackAdminError, PACK_ADMIN_REFUSAL_CODES, type PackAdminRefusalCode,
   type PackDefinition, type PackRevealTerms, type GenreDefinition,
 } from './admin';
 export { listPublicPackPaths } from './sitemap';

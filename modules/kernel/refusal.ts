@@ -28,3 +28,19 @@ export function isRefusal(value: unknown): value is Refusal {
   const v = value as Record<string, unknown>;
   return v.ok === false && typeof v.code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(v.code) && typeof v.details === 'object' && v.details !== null;
 }
+
+/**
+ * A refusal that has to unwind: thrown only where a refusal must roll back a transaction the caller
+ * opened, or abort an operator command halfway (the pack lifecycle, a grant inside a purchase).
+ * It carries the same Refusal, worded at the edge like a returned one; the Error message is English,
+ * for logs.
+ * @example throw new RefusalError(refuse('GACHA_NOT_FOUND', { gachaId }))
+ */
+export class RefusalError<C extends string = string> extends Error {
+  readonly code: C;
+  constructor(readonly refusal: Refusal<C>) {
+    super(`refused: ${refusal.code} ${JSON.stringify(refusal.details)}`);
+    this.name = 'RefusalError';
+    this.code = refusal.code;
+  }
+}
