@@ -5,8 +5,6 @@
 import { loadConfig, ConfigError } from '#server/config';
 import { createLogger } from '#server/logger';
 import { openDatabase } from '#db/client';
-import { RefusalError } from '#modules/kernel';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
 import { parseCommandLine } from './args';
 import { findCommand, runAdminCommand, UsageError, USAGE } from './run';
 
@@ -58,8 +56,6 @@ async function main() {
     }
   } catch (error) {
     if (error instanceof UsageError) refuse(error.message);
-    // A module's refusal (a pack's lifecycle, a grant's key): worded by the one catalogue.
-    else if (error instanceof RefusalError) refuse(describeRefusal(error.refusal as RefusalError<RefusalCode>['refusal']).message);
     else {
       console.error(error);
       process.exitCode = 1;
