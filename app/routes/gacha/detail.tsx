@@ -3,7 +3,7 @@
 // redirect-onepiece has already sent a pack opened under the wrong genre to its own address.
 import { randomUUID } from 'node:crypto';
 import { useEffect } from 'react';
-import { data, redirect, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { rememberGachaOrigin } from '~/lib/analytics';
 import type { Route } from './+types/detail';
 import { shopRequestContext } from '~/context';
@@ -13,17 +13,14 @@ import { Container } from '~/components/PageFrame';
 import { notFound } from '~/lib/not-found';
 import { formatCoins } from '~/lib/numbers';
 import { formatYmdHm } from '~/lib/dates';
-import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
+import { drawAction, type DrawActionData } from '~/lib/draw-action.server';
 import { useLiveRemaining } from '~/lib/use-live-remaining';
 import { DrawPanel } from '~/components/gacha/DrawPanel';
 import { TierLineup } from '~/components/gacha/TierLineup';
 import { getGachaDetail, headlineTier, listGenres, countUnclaimed, remainingOf } from '#modules/gacha';
-import { drawLots, drawRequestSchema, memberDrawnLots, verifiedReveal } from '#modules/draw';
-import { idempotencyKeySchema } from '#modules/idempotency';
-import { describeRefusal } from '#server/refusals';
-import { parseWithMessage } from '#server/validation';
+import { memberDrawnLots, verifiedReveal } from '#modules/draw';
 import { getBalance } from '#modules/wallet';
-import { currentRank, rankName } from '#modules/progression';
+import { rankName } from '#modules/progression';
 
 export const handle = {
   title: (data: { pack: { title: string } }) => data.pack.title,
@@ -64,34 +61,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 
-type ActionData = { error: { code: string; message: string; details?: Record<string, unknown> } };
-
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const shop = context.get(shopRequestContext);
-  const path = new URL(request.url).pathname;
-  if (!shop.member) throw redirect(`/auth/sign_in?redirect=${encodeURIComponent(path)}`);
-  const form = await readFormFields(request);
-  if (!form) return data<ActionData>({ error: { code: 'INVALID_FORM', message: UNREADABLE_FORM_MESSAGE } }, { status: 400 });
-  // A form sends text: the count is read as a number here, then checked by the API's own schema
-  // (drawRequestSchema) with the form's Idempotency-Key field. (Built here, not at the top of the
-  // file, so that the browser's bundle of this route never reaches the server modules.)
-  const drawFormSchema = drawRequestSchema.extend({ idempotencyKey: idempotencyKeySchema });
-  const parsed = parseWithMessage(drawFormSchema, { count: form.count?.trim() ? Number(form.count) : undefined, idempotencyKey: form.idempotencyKey });
-  if (!parsed.ok) return data<ActionData>({ error: { code: 'VALIDATION_FAILED', message: parsed.message } }, { status: 400 });
-  const { db, live } = shop.services;
-  const pack = await getGachaDetail(db, params.gachaId);
-  if (!pack || pack.genreId !== params.genreId) throw notFound(path);
-  const rank = pack.minRank ? (await currentRank(db, shop.member.id)).rank : 0;
-  const outcome = await drawLots(db, {
-    memberId: shop.member.id, gachaId: pack.id, count: parsed.data.count, idempotencyKey: `web:${parsed.data.idempotencyKey}`, rank,
-    decisionDays: shop.services.config.PRIZE_DECISION_DAYS,
-  });
-  if (!outcome.ok) {
-    const { status, message } = describeRefusal(outcome);
-    return data<ActionData>({ error: { code: outcome.code, message, details: { ...outcome.details, count: parsed.data.count } } }, { status });
-  }
-  if (!outcome.result.replay) live?.noteChange(pack.id);
-  throw redirect(`/gacha/${pack.genreId}/${pack.id}/result/${outcome.result.drawId}?reveal=1`);
+  return drawAction(context.get(shopRequestContext), request, params);
 }
 
 export default function GachaDetail({ loaderData, actionData }: Route.ComponentProps) {
@@ -100,7 +71,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
   const onSale = pack.status === 'on_sale' && !live.soldOut && live.remaining > 0;
   const drawn = pack.totalLots - live.remaining;
   const ratio = pack.totalLots > 0 ? live.remaining / pack.totalLots : 0;
-  const error = (actionData as ActionData | undefined)?.error ?? null;
+  const error = (actionData as DrawActionData | undefined)?.error ?? null;
   const lastOne = pack.tiers.find((t) => t.isLastOne);
   const headline = headlineTier(pack.tiers);
   // Sold out by the stream as soon as the final lot goes, not only on the next load.
