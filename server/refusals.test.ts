@@ -9,12 +9,16 @@ import { REFUSAL_CATALOGUE, describeRefusal, type RefusalCode } from './refusals
 const MODULES_DIR = path.resolve(import.meta.dirname, '../modules');
 const moduleNames = fs.readdirSync(MODULES_DIR).filter((name) => fs.existsSync(path.join(MODULES_DIR, name, 'index.ts')));
 
-/** Every `*_REFUSAL_CODES` array exported by every module's door. */
+/** A module's named second doors (package.json imports, e.g. '#modules/identity/server'). */
+const packageJson = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8')) as { imports: Record<string, string> };
+const secondDoors = Object.keys(packageJson.imports).filter((key) => /^#modules\/[^/*]+\/[^*]+$/.test(key));
+
+/** Every `*_REFUSAL_CODES` array exported by every module's doors. */
 async function exportedRefusalCodes(): Promise<Map<string, string>> {
   const codes = new Map<string, string>();
   expect(moduleNames.length).toBeGreaterThanOrEqual(9);
-  for (const name of moduleNames) {
-    const door = (await import(`#modules/${name}`)) as Record<string, unknown>;
+  for (const name of [...moduleNames.map((m) => `#modules/${m}`), ...secondDoors]) {
+    const door = (await import(/* @vite-ignore */ name)) as Record<string, unknown>;
     for (const [exported, value] of Object.entries(door)) {
       if (!exported.endsWith('REFUSAL_CODES')) continue;
       expect(Array.isArray(value), `${name}.${exported}`).toBe(true);
@@ -81,6 +85,11 @@ describe('refusal catalogue', () => {
     expect(said('ALREADY_PUBLISHED', { gachaId: 'p-1' })).toBe('ガチャ p-1 は公開済みです。');
     expect(said('LOTS_MISMATCH', { gachaId: 'p-1' })).toBe('賞の数量と総口数が一致しません。');
     expect(said('NOT_PUBLISHED', { gachaId: 'p-1' })).toBe('下書きのガチャは終了できません。削除してください。');
+    expect(said('INVALID_RETURN_URL', { url: 'https://evil.example/' })).toBe('戻り先のURLが正しくありません: https://evil.example/');
+    expect(said('LINK_FAILED', { status: 500 })).toBe('LINE連携を開始できませんでした (500)');
+    expect(said('LINK_FAILED', {})).toBe('LINE連携を開始できませんでした');
+    expect(said('ALREADY_LINKED', {})).toBe('LINEアカウントは連携済みです。');
+    expect(said('NOT_CONFIGURED', {})).toBe('LINE連携は現在ご利用いただけません。');
     expect(said('GRANT_KEY_REUSED', { key: 'ops:k1' })).toBe('キー ops:k1 は別の付与（会員・種類・枚数が違う）に使われています。何も付与していません。');
   });
 

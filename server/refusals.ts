@@ -4,9 +4,10 @@ import type { Refusal } from '#modules/kernel';
 import type { DrawRefusalCode, DrawLookupRefusalCode, PrizeChoiceRefusalCode } from '#modules/draw';
 import type { GachaLookupRefusalCode, PackAdminRefusalCode } from '#modules/gacha';
 import type { IdempotencyRefusalCode } from '#modules/idempotency';
+import type { LineLinkRefusalCode } from '#modules/identity/server';
 import type { WalletRefusalCode } from '#modules/wallet';
 
-export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 422 | 429 | 503;
+export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 422 | 429 | 502 | 503;
 
 export interface RefusalEntry {
   status: RefusalStatus;
@@ -27,9 +28,11 @@ const GACHA_NOT_FOUND: RefusalEntry = { status: 404, message: (d) => (d.gachaId 
 const GENRE_NOT_FOUND: RefusalEntry = { status: 404, message: (d) => (d.genreId ? `ジャンル ${String(d.genreId)} がありません。` : 'ジャンルが見つかりません。') };
 const IDEMPOTENCY_KEY_REUSED: RefusalEntry = { status: 409, message: '同じリクエストキーが別の内容で使われています。新しいキーでやり直してください。' };
 
+const UNAUTHENTICATED: RefusalEntry = { status: 401, message: 'ログインしてください。' };
+
 const draw: Section<DrawRefusalCode> = {
   GACHA_NOT_FOUND,
-  UNAUTHENTICATED: { status: 401, message: 'ログインしてください。' },
+  UNAUTHENTICATED,
   STAFF_CANNOT_DRAW: { status: 403, message: 'スタッフアカウントではガチャを引けません。' },
   DRAW_COUNT_INVALID: { status: 400, message: 'このガチャでは選べない回数です。' },
   IDEMPOTENCY_KEY_REUSED,
@@ -74,6 +77,14 @@ const wallet: Section<WalletRefusalCode> = {
 
 const idempotency: Section<IdempotencyRefusalCode> = { IDEMPOTENCY_KEY_REUSED };
 
+const lineLink: Section<LineLinkRefusalCode> = {
+  UNAUTHENTICATED,
+  ALREADY_LINKED: { status: 409, message: 'LINEアカウントは連携済みです。' },
+  INVALID_RETURN_URL: { status: 400, message: (d) => `戻り先のURLが正しくありません: ${String(d.url)}` },
+  NOT_CONFIGURED: { status: 404, message: 'LINE連携は現在ご利用いただけません。' },
+  LINK_FAILED: { status: 502, message: (d) => (d.status ? `LINE連携を開始できませんでした (${String(d.status)})` : 'LINE連携を開始できませんでした') },
+};
+
 /**
  * Joins sections; a code two modules share must mean the same answer in both (checked at load, so
  * a contradiction stops the start instead of depending on the order of the sections).
@@ -98,10 +109,10 @@ function joinSections<S extends readonly Section<string>[]>(...sections: S): Rea
  */
 export type RefusalCode =
   | DrawRefusalCode | DrawLookupRefusalCode | PrizeChoiceRefusalCode | GachaLookupRefusalCode | PackAdminRefusalCode
-  | IdempotencyRefusalCode | WalletRefusalCode;
+  | IdempotencyRefusalCode | WalletRefusalCode | LineLinkRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
-  draw, drawLookup, prizeChoice, gachaLookup, packAdmin, idempotency, wallet,
+  draw, drawLookup, prizeChoice, gachaLookup, packAdmin, idempotency, wallet, lineLink,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {
