@@ -5,6 +5,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { RouterContextProvider } from 'react-router';
 import { createApiV1 } from '#server/api/v1/index';
 import { createApiTestServices, requestJson, signUpTestMember } from '#server/api/v1/testing';
+import { encodeCursor } from '#server/api/v1/http';
 import type { ShopServices } from '#server/services';
 import { DEMO_PACKS } from '#db/demo/seed';
 import { shopRequestContext, type ShopRequest } from '~/context';
@@ -93,5 +94,18 @@ describe('a draw: the pack page\'s form and POST /gachas/{gachaId}/draws', () =>
     const viaApi = await apiSaid(`/gachas/${pack.id}/draws`, { count }, { 'Idempotency-Key': randomUUID() });
     expect(viaApi).toEqual({ status: 400, code: 'DRAW_COUNT_INVALID', message: 'このガチャでは選べない回数です。' });
     expect(await pageSaid(String(count))).toEqual({ status: 400, message: viaApi.message });
+  });
+});
+
+describe('a prize box position: the page\'s links and GET /me/prizes\' cursor', () => {
+  it('answers an impossible instant in a forged cursor with 400 CURSOR_INVALID, not a database error', async () => {
+    // Before the shared schema the API checked only the pattern, and 2024-02-31 reached the database (500).
+    for (const createdAt of ['2024-02-31T00:00:00.000000Z', '2024-13-01T00:00:00Z']) {
+      const cursor = encodeCursor({ createdAt, id: randomUUID() });
+      const response = await requestJson(api, `/me/prizes?cursor=${cursor}`, { headers: { cookie: member.cookie } });
+      expect([createdAt, response.status, response.json.error.code]).toEqual([createdAt, 400, 'CURSOR_INVALID']);
+    }
+    const good = encodeCursor({ createdAt: '2024-02-28T00:00:00.123456Z', id: randomUUID() });
+    expect((await requestJson(api, `/me/prizes?cursor=${good}`, { headers: { cookie: member.cookie } })).status).toBe(200);
   });
 });

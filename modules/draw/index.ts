@@ -94,6 +94,19 @@ export const prizeConversionSchema = prizeChoiceSchema.extend({
 });
 export type PrizeConversionRequest = z.output<typeof prizeConversionSchema>;
 
+/** A UTC instant as the prize box's paging hands it out (microseconds), and a real one (not 2024-02-31). */
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+const isRealInstant = (text: string) => Date.parse(text) >= 0 && new Date(text).toISOString().slice(0, 19) === text.slice(0, 19);
+
+/**
+ * Where a prize box page starts: after the prize with this claim time and id (listPrizes' `next`).
+ * The page's links and the API's cursor both carry it; anything else would be a database error.
+ */
+export const prizeBoxPositionSchema = z.object({
+  createdAt: z.string().regex(CURSOR_TIME).refine(isRealInstant),
+  id: uuidSchema,
+});
+
 /** The hash stored with an idempotency key: the same key with another request is refused. */
 export const drawRequestHash = (gachaId: string, count: number) =>
   createHash('sha256').update(JSON.stringify({ op: 'createDraw', gachaId, count })).digest('hex');

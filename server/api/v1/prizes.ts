@@ -3,9 +3,8 @@ import { z } from 'zod';
 import { apiSchema, defineOperation } from './registry';
 import { ApiError, decodeCursor, encodeCursor, pageOf, pageQuery, requestHash, isoDateTime } from './http';
 import { prizeSchema, prizeStatusSchema, balanceSchema } from './draws';
-import { convertPrizes, keepPrizes, listPrizes, prizeChoiceSchema, prizeConversionSchema, prizeStatuses, type PrizeStatus } from '#modules/draw';
+import { convertPrizes, keepPrizes, listPrizes, prizeBoxPositionSchema, prizeChoiceSchema, prizeConversionSchema, prizeStatuses, type PrizeStatus } from '#modules/draw';
 import { withIdempotency } from '#modules/idempotency';
-import { uuidSchema } from '#modules/kernel';
 import { describeRefusal } from '../../refusals';
 
 const boxItemSchema = apiSchema(
@@ -19,10 +18,6 @@ const boxItemSchema = apiSchema(
   }),
 );
 
-const cursorSchema = z.object({
-  createdAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/),
-  id: uuidSchema,
-});
 
 const listPrizesOperation = defineOperation({
   operationId: 'listPrizes',
@@ -45,7 +40,7 @@ const listPrizesOperation = defineOperation({
     if (statuses && !statuses.every((s) => (prizeStatuses as readonly string[]).includes(s))) {
       throw new ApiError(400, 'VALIDATION_FAILED', '入力内容に誤りがあります。', { fields: { 'query.status': 'pending, kept, converted, shipping から選んでください。' } });
     }
-    const before = query.cursor ? decodeCursor(query.cursor, cursorSchema) : undefined;
+    const before = query.cursor ? decodeCursor(query.cursor, prizeBoxPositionSchema) : undefined;
     const page = await listPrizes(services.db, member.id, { status: statuses as PrizeStatus[] | undefined, limit: query.limit, before });
     return {
       status: 200,
