@@ -9,7 +9,7 @@ import { prizes, draws, gachaMemberDraws, type PrizeStatus } from './schema';
 import { packTitles, tierCards } from '#modules/gacha';
 import { FREE_COIN_DAYS } from '#modules/wallet';
 import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from '#modules/identity';
-import { isUuid, refuse, uuidSchema, type Refusal } from '#modules/kernel';
+import { isUuid, refuse, uuidSchema, type Outcome, type Refusal } from '#modules/kernel';
 
 export { prizeStatuses, type PrizeStatus } from './schema';
 export { getPackReveal, verifiedReveal } from './reveal';
@@ -326,9 +326,10 @@ export const PRIZE_CHOICE_REFUSAL_CODES = ['PRIZE_NOT_FOUND', 'PRIZE_ALREADY_DEC
 export type PrizeChoiceRefusalCode = (typeof PRIZE_CHOICE_REFUSAL_CODES)[number];
 export type PrizeChoiceRefusal = Refusal<PrizeChoiceRefusalCode>;
 
-export type PrizeChoiceOutcome =
-  | { ok: true; converted: { prizeId: string; coins: number }[]; total: number; balance: { paid: number; free: number } }
-  | PrizeChoiceRefusal;
+export type PrizeChoiceOutcome = Outcome<
+  { ok: true; converted: { prizeId: string; coins: number }[]; total: number; balance: { paid: number; free: number } },
+  PrizeChoiceRefusalCode
+>;
 
 export interface ConvertOptions {
   /** The deadline job: converts only what is still undecided and due, never a kept prize. */
@@ -365,7 +366,7 @@ export async function convertPrizes(db: Database, memberId: string, prizeIds: st
  * Keeps undecided prizes for shipping: they leave the auto-conversion deadline.
  * @example await keepPrizes(db, member.id, [prizeId])
  */
-export async function keepPrizes(db: Database, memberId: string, prizeIds: string[], now = new Date()): Promise<{ ok: true; kept: number } | Refusal<'PRIZE_NOT_FOUND' | 'PRIZE_ALREADY_DECIDED'>> {
+export async function keepPrizes(db: Database, memberId: string, prizeIds: string[], now = new Date()): Promise<Outcome<{ ok: true; kept: number }, 'PRIZE_NOT_FOUND' | 'PRIZE_ALREADY_DECIDED'>> {
   if (prizeIds.length === 0 || !prizeIds.every(isUuid)) return refuse('PRIZE_NOT_FOUND');
   return db.transaction(async (tx) => {
     const owned = await tx.select({ id: prizes.id, status: prizes.status }).from(prizes)
