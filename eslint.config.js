@@ -13,15 +13,17 @@ import globals from 'globals';
  * after everything it depends on. Tests of a module may set up scenarios with any module's door.
  */
 export const MODULE_DEPENDENCIES = {
-  fairness: [],
-  identity: [],
-  idempotency: [],
-  content: [],
-  wallet: [],
-  gacha: ['fairness'],
-  progression: ['wallet'],
-  draw: ['gacha', 'wallet', 'progression', 'identity', 'fairness'],
-  payments: ['wallet', 'progression', 'identity', 'idempotency'],
+  // The shared vocabulary (refusal shape, UUID rule): no tables, no dependency, used by every module.
+  kernel: [],
+  fairness: ['kernel'],
+  identity: ['kernel'],
+  idempotency: ['kernel'],
+  content: ['kernel'],
+  wallet: ['kernel'],
+  gacha: ['kernel', 'fairness'],
+  progression: ['kernel', 'wallet'],
+  draw: ['kernel', 'gacha', 'wallet', 'progression', 'identity', 'fairness'],
+  payments: ['kernel', 'wallet', 'progression', 'identity', 'idempotency'],
 };
 
 const MODULES = Object.keys(MODULE_DEPENDENCIES);

@@ -3,20 +3,13 @@ import { useLocation } from 'react-router';
 import { AppLink } from './AppLink';
 import { Image } from './Image';
 import { formatCoins } from '~/lib/numbers';
+import type { GachaListItem } from '#modules/gacha';
 
-export interface PackCardData {
-  id: string;
-  genreId: string;
-  title: string;
-  imagePath: string;
-  pricePerDraw: number;
-  totalLots: number;
-  remainingLots: number;
-  status: string;
-  tags: string[];
+/** What a card shows of a listed pack (modules/gacha's GachaListItem; the headline may be left out). */
+export type PackCardData = Pick<GachaListItem, 'id' | 'genreId' | 'title' | 'imagePath' | 'pricePerDraw' | 'totalLots' | 'remainingLots' | 'status' | 'tags'> & {
   /** The best tier's card (from listGachas); absent for a pack without tiers. */
-  headline?: { label: string; cardName: string; cardImagePath: string } | null;
-}
+  headline?: GachaListItem['headline'];
+};
 
 /** Below this share of lots left the bar turns red and 残りわずか shows. */
 export const LOW_STOCK_RATIO = 0.2;

@@ -1,5 +1,6 @@
 // The rank ladder (/myrank, /mylevel/top): each rank's threshold and purchase bonus, in metallic colours.
 import { formatCoins } from '~/lib/numbers';
+import type { Rank } from '#modules/progression';
 
 /** Metallic colours per rank number (0 = レギュラー … 5 = ダイヤモンド); text stays dark or white for contrast. */
 export const RANK_COLOURS: Record<number, string> = {
@@ -11,12 +12,8 @@ export const RANK_COLOURS: Record<number, string> = {
   5: 'from-sky-700 to-fuchsia-700 text-white',
 };
 
-export interface LadderRank {
-  rank: number;
-  name: string;
-  threshold: number;
-  bonusPercent: number;
-}
+/** What the ladder shows of a rank (modules/progression's RANKS). */
+export type LadderRank = Pick<Rank, 'rank' | 'name' | 'threshold' | 'bonusPercent'>;
 
 /** The ladder, best rank on top, marking this month's rank and the one next month would have. */
 export function RankLadder({ ranks, current, nextMonth }: { ranks: readonly LadderRank[]; current?: number; nextMonth?: number }) {

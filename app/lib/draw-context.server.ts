@@ -2,10 +2,9 @@
 // count. Anything else is dropped without a word: the carried draw only ever builds a path to one
 // of our own pack pages, never an address taken from the request.
 import type { Database } from '#db/client';
-import { getGachaDetail } from '#modules/gacha';
+import { getGachaDetail, isCatalogueId } from '#modules/gacha';
 import { DRAW_CONTEXT_PARAMS, type CarriedDraw } from './draw-context';
 
-const GACHA_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const COUNT = /^[1-9]\d{0,3}$/;
 
 /**
@@ -14,7 +13,7 @@ const COUNT = /^[1-9]\d{0,3}$/;
  */
 export async function resolveCarriedDraw(db: Database, gachaId: unknown, count: unknown): Promise<CarriedDraw | null> {
   const countText = typeof count === 'number' ? String(count) : count;
-  if (typeof gachaId !== 'string' || typeof countText !== 'string' || !GACHA_ID.test(gachaId) || !COUNT.test(countText)) return null;
+  if (typeof gachaId !== 'string' || typeof countText !== 'string' || !isCatalogueId(gachaId) || !COUNT.test(countText)) return null;
   const pack = await getGachaDetail(db, gachaId);
   const n = Number(countText);
   // A sold-out, ended or not yet open pack cannot be drawn: offering 「続けて…を引く」 for it would mislead.

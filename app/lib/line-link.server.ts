@@ -5,6 +5,7 @@ import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { appReturnUrl } from './app-handoff.server';
 import { LineLinkError, lineLinkErrorMessage, linkedLineAccount, startLineLink } from '#modules/identity/server';
+import { describeRefusal } from '#server/refusals';
 
 export type LineLinkPageData = { kind: 'message'; title: string; message: string; backHref: string };
 
@@ -33,7 +34,8 @@ export async function lineLinkLoader(shop: ShopRequest, request: Request, cancel
   } catch (thrown) {
     if (thrown instanceof LineLinkError) {
       if (thrown.code === 'ALREADY_LINKED') return message('LINEアカウントは連携済みです', 'アプリに戻ってお手続きを続けてください。', appReturnUrl(appUrl, { status: 'linked', provider: 'line' }));
-      return message('LINE連携できませんでした', thrown.message, canceledHref, thrown.status >= 500 ? 503 : thrown.status);
+      const { status, message: text } = describeRefusal(thrown.refusal);
+      return message('LINE連携できませんでした', text, canceledHref, status >= 500 ? 503 : status);
     }
     throw thrown;
   }

@@ -11,6 +11,7 @@ import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import { carriedDrawOf, resolveCarriedDraw } from './draw-context.server';
 import { withDrawContext, type CarriedDraw } from './draw-context';
 import { getBalance } from '#modules/wallet';
+import { isUuid } from '#modules/kernel';
 import {
   METHOD_ORDER, ORDER_STATUS_LABELS, PAYMENT_METHOD_INFO, PurchaseRefused, declareAge, getOrder, getPurchaseStanding, isPaymentMethod,
   listCoinPacks, listOrders, quotePurchase, startCheckout, syncOrder, cancelPendingOrder,
@@ -20,7 +21,6 @@ import type {
   CheckoutActionData, CheckoutConfirmView, CheckoutLoaderData, PaymentMethodOption, PurchaseHistoryPage, PurchaseOrder, ReturnLoaderData, ShopRefusal, WalletView,
 } from '~/components/shop/types';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PACK_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** A history cursor is an order's creation time exactly as the list hands it out (ISO 8601, UTC). */
 const HISTORY_CURSOR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
@@ -225,7 +225,7 @@ export async function checkoutAction(shop: ShopRequest, request: Request, method
   if (!form) return refusedAction({ code: 'INVALID_FORM', message: UNREADABLE_FORM_MESSAGE, status: 400 });
   const packId = form.pack ?? '';
   const orderKey = form.orderKey ?? '';
-  if (!PACK_ID.test(packId) || !UUID.test(orderKey)) {
+  if (!PACK_ID.test(packId) || !isUuid(orderKey)) {
     return refusedAction({ code: 'INVALID_FORM', message: 'この購入手続きは無効です。コインショップからやり直してください。', status: 400 });
   }
   try {
@@ -263,7 +263,7 @@ export async function returnLoader(shop: ShopRequest, request: Request) {
   }
   const notFound = data<ReturnLoaderData>({ state: 'not-found', message: ORDER_NOT_FOUND_MESSAGE, status: 404 }, { status: 404 });
   const orderId = url.searchParams.get('order') ?? '';
-  if (!UUID.test(orderId)) return notFound;
+  if (!isUuid(orderId)) return notFound;
   const { db, logger } = shop.services;
   let order = await getOrder(db, shop.member.id, orderId);
   if (!order) return notFound;

@@ -122,10 +122,10 @@ describe('prizes', () => {
     expect(await getDrawResult(db, bob, drawId)).toBeNull();
     expect((await getDrawResult(db, alice, drawId))?.items).toHaveLength(10);
     const [first, second, ...rest] = items;
-    expect(await convertPrizes(db, bob, [first!.prizeId])).toMatchObject({ ok: false, status: 404 });
+    expect(await convertPrizes(db, bob, [first!.prizeId])).toMatchObject({ ok: false, code: 'PRIZE_NOT_FOUND' });
     const converted = await convertPrizes(db, alice, [first!.prizeId, second!.prizeId]);
     expect(converted).toMatchObject({ ok: true, total: first!.conversionValue + second!.conversionValue });
-    expect(await convertPrizes(db, alice, [first!.prizeId])).toMatchObject({ ok: false, status: 409 });
+    expect(await convertPrizes(db, alice, [first!.prizeId])).toMatchObject({ ok: false, code: 'PRIZE_ALREADY_DECIDED' });
     expect(await keepPrizes(db, alice, rest.map((p) => p.prizeId))).toMatchObject({ ok: true, kept: 8 });
     expect((await getBalance(db, alice)).free).toBe(first!.conversionValue + second!.conversionValue);
     expect((await listPrizes(db, alice, { status: ['kept'] })).items).toHaveLength(8);
@@ -141,7 +141,7 @@ describe('prizes', () => {
     const ids = outcome.result.items.map((p) => p.prizeId);
     await keepPrizes(db, member, ids.slice(0, 2));
     const before = await getBalance(db, member);
-    expect(await convertPrizes(db, member, ids)).toMatchObject({ ok: false, code: 'PRIZE_KEPT', status: 409 });
+    expect(await convertPrizes(db, member, ids)).toMatchObject({ ok: false, code: 'PRIZE_KEPT' });
     expect(await convertPrizes(db, member, [ids[0]!])).toMatchObject({ ok: false, code: 'PRIZE_KEPT' });
     expect(await getBalance(db, member)).toEqual(before);
     expect((await listPrizes(db, member, { status: ['pending'] })).items).toHaveLength(8);

@@ -3,11 +3,13 @@
 // the operator's command line all call these functions.
 import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { queryRows, type Database } from '#db/client';
 import { prizes, draws, gachaMemberDraws, type PrizeStatus } from './schema';
 import { packTitles, tierCards } from '#modules/gacha';
 import { FREE_COIN_DAYS } from '#modules/wallet';
 import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from '#modules/identity';
+import { isUuid, refuse, uuidSchema, type Outcome, type Refusal } from '#modules/kernel';
 
 export { prizeStatuses, type PrizeStatus } from './schema';
 export { getPackReveal, verifiedReveal } from './reveal';
@@ -45,40 +47,69 @@ export interface DrawResult {
   balance: { paid: number; free: number };
 }
 
-export type DrawOutcome =
-  | { ok: true; result: DrawResult }
-  | { ok: false; stored: boolean; drawId?: string; code: DrawRefusalCode; details: Record<string, unknown> };
+/** Every refusal a draw can answer (the SQL's codes and DRAW_BUSY); server/refusals.ts words each one. */
+export const DRAW_REFUSAL_CODES = [
+  'GACHA_NOT_FOUND', 'UNAUTHENTICATED', 'STAFF_CANNOT_DRAW', 'DRAW_COUNT_INVALID', 'IDEMPOTENCY_KEY_REUSED',
+  'SOLD_OUT', 'NOT_ENOUGH_LOTS', 'GACHA_ENDED', 'GACHA_NOT_ON_SALE', 'RANK_TOO_LOW', 'INSUFFICIENT_COINS',
+  'DRAW_LIMIT_REACHED', 'DRAW_BUSY',
+] as const;
+export type DrawRefusalCode = (typeof DRAW_REFUSAL_CODES)[number];
 
-export type DrawRefusalCode =
-  | 'GACHA_NOT_FOUND' | 'UNAUTHENTICATED' | 'STAFF_CANNOT_DRAW' | 'DRAW_COUNT_INVALID' | 'IDEMPOTENCY_KEY_REUSED'
-  | 'SOLD_OUT' | 'NOT_ENOUGH_LOTS' | 'GACHA_ENDED' | 'GACHA_NOT_ON_SALE' | 'RANK_TOO_LOW' | 'INSUFFICIENT_COINS'
-  | 'DRAW_LIMIT_REACHED' | 'DRAW_BUSY';
+/** What the edge answers when getDrawResult or getPackReveal finds nothing to show. */
+export const DRAW_LOOKUP_REFUSAL_CODES = ['DRAW_NOT_FOUND', 'NOT_REVEALED_YET'] as const;
+export type DrawLookupRefusalCode = (typeof DRAW_LOOKUP_REFUSAL_CODES)[number];
 
-/** HTTP status and Japanese message for each refusal (api.md's status rules). */
-export function describeDrawRefusal(code: DrawRefusalCode, details: Record<string, unknown> = {}): { status: 400 | 401 | 403 | 404 | 409 | 422; message: string } {
-  const n = (v: unknown) => Number(v ?? 0).toLocaleString('ja-JP');
-  switch (code) {
-    case 'GACHA_NOT_FOUND': return { status: 404, message: 'ガチャが見つかりません。' };
-    case 'UNAUTHENTICATED': return { status: 401, message: 'ログインしてください。' };
-    case 'STAFF_CANNOT_DRAW': return { status: 403, message: 'スタッフアカウントではガチャを引けません。' };
-    case 'DRAW_COUNT_INVALID': return { status: 400, message: 'このガチャでは選べない回数です。' };
-    case 'IDEMPOTENCY_KEY_REUSED': return { status: 409, message: '同じリクエストキーが別の内容で使われています。新しいキーでやり直してください。' };
-    case 'SOLD_OUT': return { status: 409, message: 'このガチャは完売しました。' };
-    case 'NOT_ENOUGH_LOTS': return { status: 409, message: `残り口数が足りません（残り${n(details.remaining)}口）。残りの口数以下でお試しください。` };
-    case 'GACHA_ENDED': return { status: 422, message: 'このガチャの販売は終了しました。' };
-    case 'GACHA_NOT_ON_SALE': return { status: 422, message: 'このガチャはまだ販売開始前です。' };
-    case 'RANK_TOO_LOW': return { status: 403, message: 'このガチャは対象ランク以上の会員様限定です。' };
-    case 'INSUFFICIENT_COINS': return { status: 422, message: `コインが不足しています（必要 ${n(details.required)}コイン／所持 ${n(details.balance)}コイン）。` };
-    case 'DRAW_LIMIT_REACHED': return { status: 422, message: `このガチャはお一人様${n(details.limit)}口までです（購入済み ${n(details.used)}口）。` };
-    case 'DRAW_BUSY': return { status: 409, message: 'ただいま混み合っています。少し待ってからもう一度お試しください。' };
-  }
-}
+/**
+ * A draw's answer. A refusal's details carry what its message needs (NOT_ENOUGH_LOTS: remaining;
+ * INSUFFICIENT_COINS: required, balance; DRAW_LIMIT_REACHED: limit, used); `stored` says whether
+ * the refusal was recorded under the idempotency key.
+ */
+export type DrawOutcome = { ok: true; result: DrawResult } | (Refusal<DrawRefusalCode> & { stored: boolean; drawId?: string });
+
+// ---------------------------------------------------------------------------------------------
+// Inputs: one schema each, used by the pack page's action and the API's createDraw alike.
+
+/** The most lots one draw may ask for; the pack's own options are checked by the draw (DRAW_COUNT_INVALID). */
+export const MAX_DRAW_COUNT = 1000;
+
+/** A draw request: how many lots. */
+export const drawRequestSchema = z.object({
+  count: z.int().min(1).max(MAX_DRAW_COUNT).meta({ description: '回数（例: 1, 10, 100）' }),
+});
+export type DrawRequest = z.output<typeof drawRequestSchema>;
+
+/** The most cards one prize choice may name (a 100連 and then some). */
+export const MAX_PRIZES_PER_CHOICE = 200;
+
+/** A prize choice (keep for shipping): the member's prize ids. */
+export const prizeChoiceSchema = z.object({
+  prizeIds: z.array(uuidSchema).min(1).max(MAX_PRIZES_PER_CHOICE).meta({ description: `獲得商品IDの一覧（1〜${MAX_PRIZES_PER_CHOICE}件）` }),
+});
+
+/** A conversion to coins: the prize ids, and whether kept cards may be among them. */
+export const prizeConversionSchema = prizeChoiceSchema.extend({
+  includeKept: z.boolean().optional().meta({
+    description: '発送用に保管中（kept）のカードも交換するときだけ true。省略または false のとき、保管中のカードを含む依頼は何も交換せず 409 PRIZE_KEPT になります（まとめて交換で保管中のカードが消えないように）。',
+  }),
+});
+export type PrizeConversionRequest = z.output<typeof prizeConversionSchema>;
+
+/** A UTC instant as the prize box's paging hands it out (microseconds), and a real one (not 2024-02-31). */
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+const isRealInstant = (text: string) => Date.parse(text) >= 0 && new Date(text).toISOString().slice(0, 19) === text.slice(0, 19);
+
+/**
+ * Where a prize box page starts: after the prize with this claim time and id (listPrizes' `next`).
+ * The page's links and the API's cursor both carry it; anything else would be a database error.
+ */
+export const prizeBoxPositionSchema = z.object({
+  createdAt: z.string().regex(CURSOR_TIME).refine(isRealInstant),
+  id: uuidSchema,
+});
 
 /** The hash stored with an idempotency key: the same key with another request is refused. */
 export const drawRequestHash = (gachaId: string, count: number) =>
   createHash('sha256').update(JSON.stringify({ op: 'createDraw', gachaId, count })).digest('hex');
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const RETRYABLE = new Set(['40001', '40P01', '55P03']);
 
@@ -122,7 +153,7 @@ function toOutcome(raw: RawAnswer): DrawOutcome {
       },
     };
   }
-  return { ok: false, stored: raw.status === 'refused', drawId: raw.drawId, code: raw.code!, details: raw.details ?? {} };
+  return { ...refuse(raw.code!, raw.details ?? {}), stored: raw.status === 'refused', drawId: raw.drawId };
 }
 
 /** The window in which better-auth would extend a session (a draw then goes the slower way). */
@@ -178,7 +209,7 @@ async function runDraw(db: Database, query: ReturnType<typeof sql>): Promise<Dra
     } catch (error) {
       const state = sqlState(error);
       if (!state || !RETRYABLE.has(state)) throw error;
-      if (attempt >= 30) return { ok: false, stored: false, code: 'DRAW_BUSY', details: {} };
+      if (attempt >= 30) return { ...refuse('DRAW_BUSY'), stored: false };
       await sleep(Math.min(200, 2 + Math.random() * 4 * (attempt + 1) ** 1.5));
     }
   }
@@ -189,7 +220,7 @@ async function runDraw(db: Database, query: ReturnType<typeof sql>): Promise<Dra
  * @example const result = await getDrawResult(db, member.id, params.resultId)
  */
 export async function getDrawResult(db: Database, memberId: string, drawId: string): Promise<DrawResult | null> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(drawId)) return null;
+  if (!isUuid(drawId)) return null;
   const [row] = await db.select({ memberId: draws.memberId, status: draws.status }).from(draws).where(eq(draws.id, drawId));
   if (!row || row.memberId !== memberId || row.status !== 'completed') return null;
   const [answer] = await queryRows<{ r: RawAnswer }>(db, sql`select draw_answer(${drawId}::uuid, true) as r`);
@@ -249,7 +280,7 @@ export async function listPrizes(
  * @example (await describeDraws(db, member.id, [drawId])).get(drawId)?.gachaTitle
  */
 export async function describeDraws(db: Database, memberId: string, drawIds: string[]): Promise<Map<string, { gachaId: string; genreId: string; gachaTitle: string; count: number }>> {
-  const ids = drawIds.filter((id) => UUID.test(id));
+  const ids = drawIds.filter(isUuid);
   if (ids.length === 0) return new Map();
   const rows = await db.select({ id: draws.id, gachaId: draws.gachaId, count: draws.count }).from(draws)
     .where(and(eq(draws.memberId, memberId), inArray(draws.id, ids)));
@@ -265,7 +296,7 @@ export async function describeDraws(db: Database, memberId: string, drawIds: str
  * @example (await describePrizes(db, member.id, prizeIds)).get(prizeId)?.cardName
  */
 export async function describePrizes(db: Database, memberId: string, prizeIds: string[]): Promise<Map<string, { tierLabel: string; tierRank: number; isLastOne: boolean; effect: PrizeItem['effect']; cardName: string; conversionValue: number }>> {
-  const ids = prizeIds.filter((id) => UUID.test(id));
+  const ids = prizeIds.filter(isUuid);
   if (ids.length === 0) return new Map();
   const rows = await db.select({ id: prizes.id, conversionValue: prizes.conversionValue, tierId: prizes.tierId }).from(prizes)
     .where(and(eq(prizes.memberId, memberId), inArray(prizes.id, ids)));
@@ -290,23 +321,15 @@ export async function countPrizesByStatus(db: Database, memberId: string): Promi
   return counts;
 }
 
-export type PrizeChoiceRefusal = {
-  ok: false;
-  code: 'PRIZE_NOT_FOUND' | 'PRIZE_ALREADY_DECIDED' | 'PRIZE_KEPT';
-  status: 404 | 409;
-  message: string;
-};
+/** Every refusal of a prize choice (convert, keep); the SQL's prize_convert answers the same codes. */
+export const PRIZE_CHOICE_REFUSAL_CODES = ['PRIZE_NOT_FOUND', 'PRIZE_ALREADY_DECIDED', 'PRIZE_KEPT'] as const;
+export type PrizeChoiceRefusalCode = (typeof PRIZE_CHOICE_REFUSAL_CODES)[number];
+export type PrizeChoiceRefusal = Refusal<PrizeChoiceRefusalCode>;
 
-export type PrizeChoiceOutcome =
-  | { ok: true; converted: { prizeId: string; coins: number }[]; total: number; balance: { paid: number; free: number } }
-  | PrizeChoiceRefusal;
-
-const notFound = { ok: false as const, code: 'PRIZE_NOT_FOUND' as const, status: 404 as const, message: '対象のカードが見つかりません。' };
-const decided = { ok: false as const, code: 'PRIZE_ALREADY_DECIDED' as const, status: 409 as const, message: 'すでにコイン交換または発送手続き済みのカードが含まれています。' };
-const kept = {
-  ok: false as const, code: 'PRIZE_KEPT' as const, status: 409 as const,
-  message: '発送用に保管中のカードが含まれています。保管中のカードは1枚ずつ確認してから交換してください。',
-};
+export type PrizeChoiceOutcome = Outcome<
+  { ok: true; converted: { prizeId: string; coins: number }[]; total: number; balance: { paid: number; free: number } },
+  PrizeChoiceRefusalCode
+>;
 
 export interface ConvertOptions {
   /** The deadline job: converts only what is still undecided and due, never a kept prize. */
@@ -326,13 +349,16 @@ export interface ConvertOptions {
  * @example await convertPrizes(db, member.id, [prizeId])
  */
 export async function convertPrizes(db: Database, memberId: string, prizeIds: string[], options: ConvertOptions = {}): Promise<PrizeChoiceOutcome> {
-  if (prizeIds.length === 0 || !prizeIds.every((id) => UUID.test(id))) return notFound;
+  if (prizeIds.length === 0 || !prizeIds.every(isUuid)) return refuse('PRIZE_NOT_FOUND');
   type Converted = { status: string; code?: string; converted?: { prizeId: string; coins: number }[]; total?: number; balance?: { paid: number; free: number } };
   const [row] = await queryRows<{ r: Converted }>(db, sql`select prize_convert(${memberId}::text, ${`{${prizeIds.join(',')}}`}::uuid[], ${options.auto ?? false}::boolean,
     ${options.includeKept ?? false}::boolean, ${`${options.freeCoinDays ?? FREE_COIN_DAYS} days`}::interval,
     ${options.now ? options.now.toISOString() : null}::timestamptz) as r`);
   const raw = row!.r;
-  if (raw.status !== 'completed') return raw.code === 'PRIZE_ALREADY_DECIDED' ? decided : raw.code === 'PRIZE_KEPT' ? kept : notFound;
+  if (raw.status !== 'completed') {
+    const code = PRIZE_CHOICE_REFUSAL_CODES.find((c) => c === raw.code) ?? 'PRIZE_NOT_FOUND';
+    return refuse(code);
+  }
   return { ok: true, converted: raw.converted ?? [], total: raw.total ?? 0, balance: raw.balance ?? { paid: 0, free: 0 } };
 }
 
@@ -340,13 +366,13 @@ export async function convertPrizes(db: Database, memberId: string, prizeIds: st
  * Keeps undecided prizes for shipping: they leave the auto-conversion deadline.
  * @example await keepPrizes(db, member.id, [prizeId])
  */
-export async function keepPrizes(db: Database, memberId: string, prizeIds: string[], now = new Date()): Promise<{ ok: true; kept: number } | typeof notFound | typeof decided> {
-  if (prizeIds.length === 0 || !prizeIds.every((id) => UUID.test(id))) return notFound;
+export async function keepPrizes(db: Database, memberId: string, prizeIds: string[], now = new Date()): Promise<Outcome<{ ok: true; kept: number }, 'PRIZE_NOT_FOUND' | 'PRIZE_ALREADY_DECIDED'>> {
+  if (prizeIds.length === 0 || !prizeIds.every(isUuid)) return refuse('PRIZE_NOT_FOUND');
   return db.transaction(async (tx) => {
     const owned = await tx.select({ id: prizes.id, status: prizes.status }).from(prizes)
       .where(and(eq(prizes.memberId, memberId), inArray(prizes.id, prizeIds))).orderBy(asc(prizes.id)).for('update');
-    if (owned.length !== new Set(prizeIds).size) return notFound;
-    if (owned.some((p) => p.status !== 'pending' && p.status !== 'kept')) return decided;
+    if (owned.length !== new Set(prizeIds).size) return refuse('PRIZE_NOT_FOUND');
+    if (owned.some((p) => p.status !== 'pending' && p.status !== 'kept')) return refuse('PRIZE_ALREADY_DECIDED');
     await tx.update(prizes).set({ status: 'kept', decidedAt: now }).where(and(eq(prizes.memberId, memberId), inArray(prizes.id, prizeIds)));
     return { ok: true as const, kept: owned.length };
   });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Database } from '#db/client';
 import { gachas, gachaLots, gachaSecrets, gachaTiers, genres, tierEffects } from './schema';
 import { createPackCommitment, generateSeed, type PackTier } from '#modules/fairness';
+import { refuse, RefusalError } from '#modules/kernel';
 
 const catalogueId = z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, '英数字・ハイフン・アンダースコア（60文字まで）で指定してください。');
 const imagePath = z.string().regex(/^\/[A-Za-z0-9_./-]{1,300}$/, '画像はサイト内のパス（/で始まる）で指定してください。').refine((p) => !p.includes('..'), '画像パスに .. は使えません。');
@@ -57,9 +58,15 @@ export const packDefinitionSchema = z
   });
 export type PackDefinition = z.input<typeof packDefinitionSchema>;
 
-export class PackAdminError extends Error {
-  constructor(public code: string, message: string) {
-    super(message);
+/** Every refusal of the pack lifecycle (create, publish, end); server/refusals.ts words each one. */
+export const PACK_ADMIN_REFUSAL_CODES = ['GENRE_NOT_FOUND', 'GACHA_EXISTS', 'GACHA_NOT_FOUND', 'ALREADY_PUBLISHED', 'LOTS_MISMATCH', 'NOT_PUBLISHED'] as const;
+export type PackAdminRefusalCode = (typeof PACK_ADMIN_REFUSAL_CODES)[number];
+
+/** Thrown by the pack lifecycle: its refusal rolls the transaction back and stops the operator's command. */
+export class PackAdminError extends RefusalError<PackAdminRefusalCode> {
+  constructor(code: PackAdminRefusalCode, details: Record<string, unknown> = {}) {
+    super(refuse(code, details));
+    this.name = 'PackAdminError';
   }
 }
 
@@ -74,7 +81,7 @@ export async function createPack(db: Database, definition: PackDefinition): Prom
   const totalLots = pack.tiers.filter((t) => !t.isLastOne).reduce((sum, t) => sum + t.quantity, 0);
   return db.transaction(async (tx) => {
     const [genre] = await tx.select({ id: genres.id }).from(genres).where(eq(genres.id, pack.genreId));
-    if (!genre) throw new PackAdminError('GENRE_NOT_FOUND', `ジャンル ${pack.genreId} がありません。`);
+    if (!genre) throw new PackAdminError('GENRE_NOT_FOUND', { genreId: pack.genreId });
     const inserted = await tx
       .insert(gachas)
       .values({
@@ -86,7 +93,7 @@ export async function createPack(db: Database, definition: PackDefinition): Prom
       })
       .onConflictDoNothing()
       .returning({ id: gachas.id });
-    if (inserted.length === 0) throw new PackAdminError('GACHA_EXISTS', `ガチャ ${pack.id} は既にあります。`);
+    if (inserted.length === 0) throw new PackAdminError('GACHA_EXISTS', { gachaId: pack.id });
     await tx.insert(gachaTiers).values(
       pack.tiers.map((t) => ({
         id: tierId(pack.id, t.key), gachaId: pack.id, label: t.label, rank: t.isLastOne ? 0 : t.rank, effect: t.isLastOne ? 'lastone' as const : t.effect,
@@ -112,11 +119,11 @@ async function committedTiers(db: Database, gachaId: string): Promise<PackTier[]
 export async function publishPack(db: Database, gachaId: string, now = new Date()): Promise<{ commitment: string; totalLots: number; status: string }> {
   return db.transaction(async (tx) => {
     const [pack] = await tx.select().from(gachas).where(eq(gachas.id, gachaId)).for('update');
-    if (!pack) throw new PackAdminError('GACHA_NOT_FOUND', `ガチャ ${gachaId} がありません。`);
-    if (pack.status !== 'draft' || pack.commitment) throw new PackAdminError('ALREADY_PUBLISHED', `ガチャ ${gachaId} は公開済みです。`);
+    if (!pack) throw new PackAdminError('GACHA_NOT_FOUND', { gachaId });
+    if (pack.status !== 'draft' || pack.commitment) throw new PackAdminError('ALREADY_PUBLISHED', { gachaId });
     const tiers = await committedTiers(tx, gachaId);
     const { seed, lots, commitment } = createPackCommitment({ gachaId, title: pack.title, pricePerDraw: pack.pricePerDraw, tiers });
-    if (lots.length !== pack.totalLots) throw new PackAdminError('LOTS_MISMATCH', '賞の数量と総口数が一致しません。');
+    if (lots.length !== pack.totalLots) throw new PackAdminError('LOTS_MISMATCH', { gachaId });
     await tx.execute(sql`insert into gacha_lots (gacha_id, position, tier_id)
       select ${gachaId}, u.ord, u.tier from jsonb_array_elements_text(${JSON.stringify(lots)}::jsonb) with ordinality as u(tier, ord)`);
     await tx.execute(sql.raw(`create sequence if not exists gacha_pos_${pack.no} as integer minvalue 1 cache 1`));
@@ -139,8 +146,8 @@ export async function endPack(db: Database, gachaId: string, now = new Date()): 
   await db.transaction(async (tx) => {
     // The pack row lock waits for any draw at the end of the pack; draws read the status per call.
     const [pack] = await tx.select({ status: gachas.status }).from(gachas).where(eq(gachas.id, gachaId)).for('no key update');
-    if (!pack) throw new PackAdminError('GACHA_NOT_FOUND', `ガチャ ${gachaId} がありません。`);
-    if (pack.status === 'draft') throw new PackAdminError('NOT_PUBLISHED', '下書きのガチャは終了できません。削除してください。');
+    if (!pack) throw new PackAdminError('GACHA_NOT_FOUND', { gachaId });
+    if (pack.status === 'draft') throw new PackAdminError('NOT_PUBLISHED', { gachaId });
     if (pack.status === 'ended') return;
     await tx.update(gachas).set({ status: pack.status === 'sold_out' ? 'sold_out' : 'ended', endedAt: now }).where(eq(gachas.id, gachaId));
     // Wait for draws holding lots to commit; later ones find a lot locked or the pack ended and

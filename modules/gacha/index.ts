@@ -1,6 +1,7 @@
 // The catalogue's public API: genres and packs for pages, the API and the guards; the operators'
 // pack lifecycle (admin.ts), remaining lots (remaining.ts) and the card read model (cards.ts).
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Database } from '#db/client';
 import { genres, gachas, gachaTiers, type GachaStatus } from './schema';
 
@@ -9,13 +10,20 @@ export { getRemaining, countUnclaimed, remainingOf, refreshRemainingCache, refre
 export { tierCards, packTitles, type TierCard } from './cards';
 export {
   createPack, publishPack, endPack, advanceSaleWindows, listPublishedPackIds, packRevealTerms, packRevealStamp,
-  addGenres, packExists, deleteUnpublishedPacks, packDefinitionSchema, tierDefinitionSchema, PackAdminError,
+  addGenres, packExists, deleteUnpublishedPacks, packDefinitionSchema, tierDefinitionSchema, PackAdminError, PACK_ADMIN_REFUSAL_CODES, type PackAdminRefusalCode,
   type PackDefinition, type PackRevealTerms, type GenreDefinition,
 } from './admin';
 export { listPublicPackPaths } from './sitemap';
 
 /** Statuses a visitor may see; drafts stay hidden. */
 export const PUBLIC_GACHA_STATUSES: GachaStatus[] = ['scheduled', 'on_sale', 'sold_out', 'ended'];
+
+/** What the edge answers when a pack or genre asked for does not exist (or is not public). */
+export const GACHA_LOOKUP_REFUSAL_CODES = ['GACHA_NOT_FOUND', 'GENRE_NOT_FOUND'] as const;
+export type GachaLookupRefusalCode = (typeof GACHA_LOOKUP_REFUSAL_CODES)[number];
+
+/** A pack id as the catalogue, the draw and the API accept it (ids are short slugs). */
+export const gachaIdSchema = z.string().min(1).max(100);
 
 export const GACHA_SORTS = ['recommended', 'new', 'price_asc', 'price_desc'] as const;
 export type GachaSort = (typeof GACHA_SORTS)[number];

@@ -2,17 +2,29 @@
 // a hash of the request; a retry gets it back; the same key with another request is refused; a
 // concurrent duplicate waits on the key's row and then gets the stored answer. It never runs twice.
 import { and, eq, lt } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Database } from '#db/client';
+import { refuse, type Refusal } from '#modules/kernel';
 import { idempotentRequests } from './schema';
 
+
+/**
+ * An Idempotency-Key as the API's header and the pages' hidden field carry it: 1–255 printable
+ * ASCII characters (space to tilde), not only spaces.
+ */
+export const idempotencyKeySchema = z.string().regex(/^[\x20-\x7e]{1,255}$/).refine((key) => key.trim() !== '');
 
 /** Keys are kept at least this long (api.md: 24 hours). */
 export const IDEMPOTENCY_RETENTION_HOURS = 48;
 
+/** The one refusal: the key was used before with another operation or request. */
+export const IDEMPOTENCY_REFUSAL_CODES = ['IDEMPOTENCY_KEY_REUSED'] as const;
+export type IdempotencyRefusalCode = (typeof IDEMPOTENCY_REFUSAL_CODES)[number];
+
 export type IdempotentOutcome<T> =
-  | { kind: 'fresh'; status: number; body: T }
-  | { kind: 'replay'; status: number; body: T }
-  | { kind: 'conflict' };
+  | { ok: true; kind: 'fresh'; status: number; body: T }
+  | { ok: true; kind: 'replay'; status: number; body: T }
+  | Refusal<IdempotencyRefusalCode>;
 
 /**
  * Runs `operation` once per (member, key). The operation gets the transaction that holds the key,
@@ -33,13 +45,13 @@ export async function withIdempotency<T>(
     if (claimed.length === 0) {
       const [stored] = await tx.select().from(idempotentRequests)
         .where(and(eq(idempotentRequests.memberId, request.memberId), eq(idempotentRequests.key, request.key)));
-      if (!stored || stored.operation !== request.operation || stored.requestHash !== request.requestHash) return { kind: 'conflict' as const };
-      return { kind: 'replay' as const, status: stored.status, body: stored.body as T };
+      if (!stored || stored.operation !== request.operation || stored.requestHash !== request.requestHash) return refuse('IDEMPOTENCY_KEY_REUSED');
+      return { ok: true as const, kind: 'replay' as const, status: stored.status, body: stored.body as T };
     }
     const result = await operation(tx);
     await tx.update(idempotentRequests).set({ status: result.status, body: result.body as object })
       .where(and(eq(idempotentRequests.memberId, request.memberId), eq(idempotentRequests.key, request.key)));
-    return { kind: 'fresh' as const, ...result };
+    return { ok: true as const, kind: 'fresh' as const, ...result };
   });
 }
 

@@ -10,6 +10,7 @@ import type { GenericOAuthConfig, GenericOAuthUserInfo } from 'better-auth/plugi
 import type { Database } from '#db/client';
 import type { ShopAuth } from './auth.server';
 import { accounts } from './schema';
+import { refuse, RefusalError } from '#modules/kernel';
 
 /** better-auth's providerId, the `accounts.provider_id` of a linked LINE account. */
 export const LINE_PROVIDER_ID = 'line';
@@ -145,14 +146,17 @@ export function verifyLineIdToken(idToken: string, options: Pick<LineOAuthOption
   return claims;
 }
 
-export class LineLinkError extends Error {
-  constructor(
-    /** UNAUTHENTICATED (no session), ALREADY_LINKED, INVALID_RETURN_URL, NOT_CONFIGURED or LINK_FAILED. */
-    readonly code: 'UNAUTHENTICATED' | 'ALREADY_LINKED' | 'INVALID_RETURN_URL' | 'NOT_CONFIGURED' | 'LINK_FAILED',
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
+/** Every refusal of starting a LINE link; server/refusals.ts words each one. */
+export const LINE_LINK_REFUSAL_CODES = ['UNAUTHENTICATED', 'ALREADY_LINKED', 'INVALID_RETURN_URL', 'NOT_CONFIGURED', 'LINK_FAILED'] as const;
+export type LineLinkRefusalCode = (typeof LINE_LINK_REFUSAL_CODES)[number];
+
+/**
+ * Thrown by startLineLink: UNAUTHENTICATED (no session), ALREADY_LINKED, INVALID_RETURN_URL (details:
+ * url), NOT_CONFIGURED or LINK_FAILED (details: better-auth's status, when it answered one).
+ */
+export class LineLinkError extends RefusalError<LineLinkRefusalCode> {
+  constructor(code: LineLinkRefusalCode, details: Record<string, unknown> = {}) {
+    super(refuse(code, details));
     this.name = 'LineLinkError';
   }
 }
@@ -173,29 +177,29 @@ export async function startLineLink(
   const headers = new Headers(options.headers);
   const origin = typeof auth.options.baseURL === 'string' ? new URL(auth.options.baseURL).origin : undefined;
   for (const url of [options.callbackURL, options.errorCallbackURL]) {
-    if (!isShopUrl(url, origin)) throw new LineLinkError('INVALID_RETURN_URL', `戻り先のURLが正しくありません: ${url}`, 400);
+    if (!isShopUrl(url, origin)) throw new LineLinkError('INVALID_RETURN_URL', { url });
   }
   let linked: Array<{ providerId: string; accountId: string }>;
   try {
     linked = await auth.api.listUserAccounts({ headers });
   } catch (error) {
     const status = (error as { statusCode?: number }).statusCode;
-    if (status === 401) throw new LineLinkError('UNAUTHENTICATED', 'ログインしてください。', 401);
+    if (status === 401) throw new LineLinkError('UNAUTHENTICATED');
     throw error;
   }
   if (linked.some((account) => account.providerId === LINE_PROVIDER_ID)) {
-    throw new LineLinkError('ALREADY_LINKED', 'LINEアカウントは連携済みです。', 409);
+    throw new LineLinkError('ALREADY_LINKED');
   }
   const response = await auth.api.linkSocialAccount({
     body: { provider: LINE_PROVIDER_ID, callbackURL: options.callbackURL, errorCallbackURL: options.errorCallbackURL, disableRedirect: true },
     headers,
     asResponse: true,
   });
-  if (response.status === 401) throw new LineLinkError('UNAUTHENTICATED', 'ログインしてください。', 401);
-  if (response.status === 404) throw new LineLinkError('NOT_CONFIGURED', 'LINE連携は現在ご利用いただけません。', 404);
-  if (!response.ok) throw new LineLinkError('LINK_FAILED', `LINE連携を開始できませんでした (${response.status})`, 502);
+  if (response.status === 401) throw new LineLinkError('UNAUTHENTICATED');
+  if (response.status === 404) throw new LineLinkError('NOT_CONFIGURED');
+  if (!response.ok) throw new LineLinkError('LINK_FAILED', { status: response.status });
   const body = (await response.json()) as { url?: string };
-  if (!body.url) throw new LineLinkError('LINK_FAILED', 'LINE連携を開始できませんでした', 502);
+  if (!body.url) throw new LineLinkError('LINK_FAILED');
   return { url: body.url, setCookies: response.headers.getSetCookie() };
 }
 

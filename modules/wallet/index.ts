@@ -5,6 +5,7 @@ import { and, desc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
 import { addDays } from 'date-fns';
 import { queryRows, type Database } from '#db/client';
 import { coinGrants, coinLedger, wallets, type CoinKind } from './schema';
+import { refuse, RefusalError } from '#modules/kernel';
 
 export { coinKinds, type CoinKind } from './schema';
 
@@ -67,10 +68,17 @@ export interface GrantResult {
 }
 
 
-/** The idempotency key already credited another member: nothing was credited. */
-export class IdempotencyKeyConflict extends Error {
+/** The wallet's one refusal: a grant's key already credited another grant (member, kind or amount). */
+export const WALLET_REFUSAL_CODES = ['GRANT_KEY_REUSED'] as const;
+export type WalletRefusalCode = (typeof WALLET_REFUSAL_CODES)[number];
+
+/**
+ * The idempotency key already credited another grant: nothing was credited. Thrown, because a
+ * grant runs inside its caller's transaction (a purchase's), which must roll back with it.
+ */
+export class IdempotencyKeyConflict extends RefusalError<WalletRefusalCode> {
   constructor(readonly key: string) {
-    super(`idempotency key ${key} belongs to another member's grant`);
+    super(refuse('GRANT_KEY_REUSED', { key }));
     this.name = 'IdempotencyKeyConflict';
   }
 }

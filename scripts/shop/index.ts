@@ -5,7 +5,6 @@
 import { loadConfig, ConfigError } from '#server/config';
 import { createLogger } from '#server/logger';
 import { openDatabase } from '#db/client';
-import { PackAdminError } from '#modules/gacha';
 import { parseCommandLine } from './args';
 import { findCommand, runAdminCommand, UsageError, USAGE } from './run';
 
@@ -56,7 +55,7 @@ async function main() {
       await payments?.close();
     }
   } catch (error) {
-    if (error instanceof UsageError || error instanceof PackAdminError) refuse(error.message);
+    if (error instanceof UsageError) refuse(error.message);
     else {
       console.error(error);
       process.exitCode = 1;

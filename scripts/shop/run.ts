@@ -1,6 +1,8 @@
 // Runs one operator command on a database: finds it by name, reads its options, runs it. The entry
 // (index.ts) and tests call this; commands/ holds one file per command.
 import type { Database } from '#db/client';
+import { RefusalError } from '#modules/kernel';
+import { describeRefusal, type RefusalCode } from '#server/refusals';
 import { parseCommandLine, UsageError } from './args';
 import { SHOP_COMMANDS } from './commands';
 import type { CommandContext, ShopCommand } from './command';
@@ -28,5 +30,11 @@ export async function runAdminCommand(
   settings: Pick<CommandContext, 'lifetimes' | 'gateway'> = {},
 ): Promise<void> {
   const command = findCommand(argv[0]);
-  await command.run({ db, out, ...settings }, parseCommandLine(argv.slice(1), command.options));
+  try {
+    await command.run({ db, out, ...settings }, parseCommandLine(argv.slice(1), command.options));
+  } catch (error) {
+    // A module's refusal (a pack's lifecycle, a grant's key) reads as the one catalogue words it.
+    if (error instanceof RefusalError) throw new UsageError(describeRefusal(error.refusal as RefusalError<RefusalCode>['refusal']).message);
+    throw error;
+  }
 }

@@ -1,20 +1,11 @@
 // The pack's prize tiers: card, tier, remaining of each (live), and what a card converts to.
 import { Image } from '~/components/Image';
 import { formatCoins } from '~/lib/numbers';
+import type { GachaTierView } from '#modules/gacha';
 import { TIER_CHIP } from './labels';
 
-export interface LineupTier {
-  id: string;
-  label: string;
-  effect: string;
-  cardName: string;
-  cardImagePath: string;
-  rarity: string | null;
-  cardGrade: string | null;
-  quantity: number;
-  conversionValue: number;
-  isLastOne: boolean;
-}
+/** What the line-up shows of a pack's tier (modules/gacha's GachaTierView). */
+export type LineupTier = Pick<GachaTierView, 'id' | 'label' | 'effect' | 'cardName' | 'cardImagePath' | 'rarity' | 'cardGrade' | 'quantity' | 'conversionValue' | 'isLastOne'>;
 
 export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remaining: Record<string, number> }) {
   return (

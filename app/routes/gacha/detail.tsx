@@ -3,9 +3,8 @@
 // redirect-onepiece has already sent a pack opened under the wrong genre to its own address.
 import { randomUUID } from 'node:crypto';
 import { useEffect } from 'react';
-import { data, redirect, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { rememberGachaOrigin } from '~/lib/analytics';
-import { z } from 'zod';
 import type { Route } from './+types/detail';
 import { shopRequestContext } from '~/context';
 import { Image } from '~/components/Image';
@@ -14,14 +13,14 @@ import { Container } from '~/components/PageFrame';
 import { notFound } from '~/lib/not-found';
 import { formatCoins } from '~/lib/numbers';
 import { formatYmdHm } from '~/lib/dates';
-import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
+import { drawAction, type DrawActionData } from '~/lib/draw-action.server';
 import { useLiveRemaining } from '~/lib/use-live-remaining';
 import { DrawPanel } from '~/components/gacha/DrawPanel';
 import { TierLineup } from '~/components/gacha/TierLineup';
 import { getGachaDetail, headlineTier, listGenres, countUnclaimed, remainingOf } from '#modules/gacha';
-import { drawLots, describeDrawRefusal, memberDrawnLots, verifiedReveal } from '#modules/draw';
+import { memberDrawnLots, verifiedReveal } from '#modules/draw';
 import { getBalance } from '#modules/wallet';
-import { currentRank, rankName } from '#modules/progression';
+import { rankName } from '#modules/progression';
 
 export const handle = {
   title: (data: { pack: { title: string } }) => data.pack.title,
@@ -61,35 +60,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-const drawFormSchema = z.object({
-  count: z.coerce.number().int().min(1).max(1000),
-  idempotencyKey: z.string().regex(/^[\x21-\x7e]{1,255}$/),
-});
-
-type ActionData = { error: { code: string; message: string; details?: Record<string, unknown> } };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const shop = context.get(shopRequestContext);
-  const path = new URL(request.url).pathname;
-  if (!shop.member) throw redirect(`/auth/sign_in?redirect=${encodeURIComponent(path)}`);
-  const form = await readFormFields(request);
-  if (!form) return data<ActionData>({ error: { code: 'INVALID_FORM', message: UNREADABLE_FORM_MESSAGE } }, { status: 400 });
-  const parsed = drawFormSchema.safeParse(form);
-  if (!parsed.success) return data<ActionData>({ error: { code: 'VALIDATION_FAILED', message: '回数を選び直してください。' } }, { status: 400 });
-  const { db, live } = shop.services;
-  const pack = await getGachaDetail(db, params.gachaId);
-  if (!pack || pack.genreId !== params.genreId) throw notFound(path);
-  const rank = pack.minRank ? (await currentRank(db, shop.member.id)).rank : 0;
-  const outcome = await drawLots(db, {
-    memberId: shop.member.id, gachaId: pack.id, count: parsed.data.count, idempotencyKey: `web:${parsed.data.idempotencyKey}`, rank,
-    decisionDays: shop.services.config.PRIZE_DECISION_DAYS,
-  });
-  if (!outcome.ok) {
-    const { status, message } = describeDrawRefusal(outcome.code, outcome.details);
-    return data<ActionData>({ error: { code: outcome.code, message, details: { ...outcome.details, count: parsed.data.count } } }, { status });
-  }
-  if (!outcome.result.replay) live?.noteChange(pack.id);
-  throw redirect(`/gacha/${pack.genreId}/${pack.id}/result/${outcome.result.drawId}?reveal=1`);
+  return drawAction(context.get(shopRequestContext), request, params);
 }
 
 export default function GachaDetail({ loaderData, actionData }: Route.ComponentProps) {
@@ -98,7 +71,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
   const onSale = pack.status === 'on_sale' && !live.soldOut && live.remaining > 0;
   const drawn = pack.totalLots - live.remaining;
   const ratio = pack.totalLots > 0 ? live.remaining / pack.totalLots : 0;
-  const error = (actionData as ActionData | undefined)?.error ?? null;
+  const error = (actionData as DrawActionData | undefined)?.error ?? null;
   const lastOne = pack.tiers.find((t) => t.isLastOne);
   const headline = headlineTier(pack.tiers);
   // Sold out by the stream as soon as the final lot goes, not only on the next load.

@@ -20,6 +20,7 @@ import { formatYmdHm } from '~/lib/dates';
 import { prizeChoiceAction, type PrizeActionData } from '~/lib/prize-actions.server';
 import { getDrawResult } from '#modules/draw';
 import { getGachaDetail } from '#modules/gacha';
+import { isUuid } from '#modules/kernel';
 
 export const handle = { title: '抽選結果' };
 
@@ -27,7 +28,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
   const url = new URL(request.url);
   // An id that cannot be a result is not found for anyone; a possible one needs its member signed in.
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(params.resultId)) throw notFound(url.pathname);
+  if (!isUuid(params.resultId)) throw notFound(url.pathname);
   if (!shop.member) throw redirect(`/auth/sign_in?redirect=${encodeURIComponent(url.pathname)}`);
   const result = await getDrawResult(shop.services.db, shop.member.id, params.resultId);
   if (!result || result.gachaId !== params.gachaId) throw notFound(url.pathname);

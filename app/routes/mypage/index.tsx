@@ -10,7 +10,7 @@ import { formatCoins } from '~/lib/numbers';
 import { formatYmd, formatYmdHm } from '~/lib/dates';
 import { prizeChoiceAction, type PrizeActionData } from '~/lib/prize-actions.server';
 import { getBalance } from '#modules/wallet';
-import { countPrizesByStatus, listPrizes, type PrizeStatus } from '#modules/draw';
+import { countPrizesByStatus, listPrizes, prizeBoxPositionSchema, type PrizeStatus } from '#modules/draw';
 import { loadCoinHistory } from '~/lib/coin-history.server';
 import { memberCode } from '~/lib/member-code.server';
 import { getExp } from '#modules/progression';
@@ -65,11 +65,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const before = /^\d{1,15}$/.test(beforeText) ? Number(beforeText) : undefined;
   const prizeTime = url.searchParams.get('pt') ?? '';
   const prizeId = url.searchParams.get('pi') ?? '';
-  // A real instant (not 2024-02-31) and a real UUID: the database would refuse either with a 500.
-  const realTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(prizeTime) && Date.parse(prizeTime) >= 0
-    && new Date(prizeTime).toISOString().slice(0, 19) === prizeTime.slice(0, 19);
-  const prizesBefore = realTime && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(prizeId)
-    ? { createdAt: prizeTime, id: prizeId } : undefined;
+  // A real instant (not 2024-02-31) and a real UUID (the API's cursor rule): the database would refuse either with a 500.
+  const position = prizeBoxPositionSchema.safeParse({ createdAt: prizeTime, id: prizeId });
+  const prizesBefore = position.success ? position.data : undefined;
   const { db } = shop.services;
   const prizeCounts = tab === 'prizes' ? await countPrizesByStatus(db, shop.member.id) : null;
   const asked = PRIZE_FILTERS.find((f) => f.id === url.searchParams.get('filter'))?.id;

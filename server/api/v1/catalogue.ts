@@ -1,12 +1,14 @@
 // Catalogue operations: genres and public packs (no sign-in), from modules/gacha.
 import { z } from 'zod';
-import { GACHA_SORTS, PUBLIC_GACHA_STATUSES, getGacha, listGachas, listGenres, resolveGenre, type GachaCard, type GachaStatus, type GenreSummary } from '#modules/gacha';
+import { GACHA_SORTS, PUBLIC_GACHA_STATUSES, gachaIdSchema, getGacha, listGachas, listGenres, resolveGenre, type GachaCard, type GachaStatus, type GenreSummary } from '#modules/gacha';
 import { apiSchema, defineOperation } from './registry';
-import { ApiError, decodeOffsetCursor, encodeOffsetCursor, pageOf, pageQuery, slicePage } from './http';
+import { refuse } from '#modules/kernel';
+import { decodeOffsetCursor, encodeOffsetCursor, pageOf, pageQuery, slicePage } from './http';
 
 /** listGachas answers at most this many packs; paging reaches that far (see the note in listGachas). */
 const CATALOGUE_WINDOW = 200;
 
+/** A genre id or alias as the catalogue filter takes it. */
 const catalogueId = z.string().min(1).max(100);
 
 export const genreSchema = apiSchema(
@@ -107,7 +109,7 @@ const listGachasOperation = defineOperation({
     let genreId: string | undefined;
     if (query.genreId) {
       genreId = (await resolveGenre(services.db, query.genreId)) ?? undefined;
-      if (!genreId) throw new ApiError(404, 'GENRE_NOT_FOUND', 'ジャンルが見つかりません。');
+      if (!genreId) return refuse('GENRE_NOT_FOUND');
     }
     const filters = { list: 'gachas', genreId: genreId ?? null, sort: query.sort };
     const offset = query.cursor ? decodeOffsetCursor(query.cursor, filters) : 0;
@@ -132,14 +134,14 @@ const getGachaOperation = defineOperation({
   summary: 'ガチャの詳細',
   tags: ['catalogue'],
   auth: 'none',
-  params: z.object({ gachaId: catalogueId.meta({ description: 'ガチャID' }) }),
+  params: z.object({ gachaId: gachaIdSchema.meta({ description: 'ガチャID' }) }),
   responses: {
     200: { description: 'ガチャ', schema: gachaSchema },
     404: { description: 'ガチャがありません（非公開を含む）。', codes: ['GACHA_NOT_FOUND'] },
   },
   handler: async ({ services, params }) => {
     const gacha = await getGacha(services.db, params.gachaId);
-    if (!gacha) throw new ApiError(404, 'GACHA_NOT_FOUND', 'ガチャが見つかりません。');
+    if (!gacha) return refuse('GACHA_NOT_FOUND');
     return { status: 200, body: toGachaBody(services.config.PUBLIC_ORIGIN, gacha) };
   },
 });

@@ -3,13 +3,13 @@
 import { z } from 'zod';
 import { apiSchema, defineOperation } from './registry';
 import { ApiError, isoDateTime } from './http';
-import { drawLots, drawLotsForSession, getDrawResult, getPackReveal, describeDrawRefusal, type DrawResult } from '#modules/draw';
+import { drawLots, drawLotsForSession, drawRequestSchema, getDrawResult, getPackReveal, type DrawResult } from '#modules/draw';
 import { resolveMember } from './auth';
-import { getGacha, getGachaDetail, getRemaining } from '#modules/gacha';
+import { gachaIdSchema, getGacha, getGachaDetail, getRemaining } from '#modules/gacha';
+import { isUuid, refuse } from '#modules/kernel';
 import { currentRank } from '#modules/progression';
 
-const gachaId = z.string().min(1).max(100).meta({ description: 'ガチャID' });
-const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'IDの形式が正しくありません。');
+const gachaId = gachaIdSchema.meta({ description: 'ガチャID' });
 
 export const tierEffectSchema = apiSchema('TierEffect', z.enum(['lastone', 'rainbow', 'gold', 'silver', 'normal']).meta({ description: '演出の種類（賞ごと）' }));
 export const prizeStatusSchema = apiSchema('PrizeStatus', z.enum(['pending', 'kept', 'converted', 'shipping']).meta({ description: 'pending: 未選択 / kept: 発送用に保管 / converted: コイン交換済み / shipping: 発送手続き中' }));
@@ -87,7 +87,7 @@ const createDraw = defineOperation({
   auth: 'session',
   idempotencyKey: 'required',
   params: z.object({ gachaId }),
-  body: z.object({ count: z.int().min(1).max(1000).meta({ description: '回数（例: 1, 10, 100）' }) }),
+  body: drawRequestSchema,
   responses: {
     201: { description: '抽選しました。', schema: drawResultSchema },
     200: { description: '同じキーの最初の結果です（replay: true）。', schema: drawResultSchema },
@@ -110,10 +110,8 @@ const createDraw = defineOperation({
       const rank = (await needsRank(db, params.gachaId)) ? (await currentRank(db, member.id)).rank : 0;
       outcome = await drawLots(db, { ...request, memberId: member.id, rank });
     }
-    if (!outcome.ok) {
-      const { status, message } = describeDrawRefusal(outcome.code, outcome.details);
-      throw new ApiError(status, outcome.code, message, outcome.details, outcome.code === 'DRAW_BUSY' ? { 'Retry-After': '1' } : undefined);
-    }
+    // Status, message and DRAW_BUSY's Retry-After come from server/refusals.ts.
+    if (!outcome.ok) return refuse(outcome.code, outcome.details);
     if (!outcome.result.replay) services.live?.noteChange(outcome.result.gachaId);
     return { status: outcome.result.replay ? 200 : 201, body: toDrawBody(outcome.result) };
   },
@@ -144,8 +142,8 @@ const getDrawResultOperation = defineOperation({
     404: { description: '結果がありません（他の会員の結果を含む）。', codes: ['DRAW_NOT_FOUND'] },
   },
   handler: async ({ services, member, params }) => {
-    const result = uuid.safeParse(params.drawId).success ? await getDrawResult(services.db, member.id, params.drawId) : null;
-    if (!result || result.gachaId !== params.gachaId) throw new ApiError(404, 'DRAW_NOT_FOUND', '抽選結果が見つかりません。');
+    const result = isUuid(params.drawId) ? await getDrawResult(services.db, member.id, params.drawId) : null;
+    if (!result || result.gachaId !== params.gachaId) return refuse('DRAW_NOT_FOUND');
     return { status: 200, body: toDrawBody(result) };
   },
 });
@@ -166,7 +164,7 @@ const getGachaRemaining = defineOperation({
   },
   handler: async ({ services, params }) => {
     const pack = await getGacha(services.db, params.gachaId);
-    if (!pack) throw new ApiError(404, 'GACHA_NOT_FOUND', 'ガチャが見つかりません。');
+    if (!pack) return refuse('GACHA_NOT_FOUND');
     const counts = await getRemaining(services.db, pack.id);
     return {
       status: 200,
@@ -192,9 +190,9 @@ const getGachaReveal = defineOperation({
   },
   handler: async ({ services, params, c }) => {
     const pack = await getGacha(services.db, params.gachaId);
-    if (!pack) throw new ApiError(404, 'GACHA_NOT_FOUND', 'ガチャが見つかりません。');
+    if (!pack) return refuse('GACHA_NOT_FOUND');
     const reveal = await getPackReveal(services.db, pack.id);
-    if (!reveal) throw new ApiError(409, 'NOT_REVEALED_YET', 'シードと抽選ログは完売または販売終了後に公開されます。');
+    if (!reveal) return refuse('NOT_REVEALED_YET');
     c.header('Content-Disposition', `attachment; filename="${pack.id}-reveal.json"`);
     return c.json(reveal);
   },

@@ -4,6 +4,10 @@ import crypto from 'node:crypto';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
+import { idempotencyKeySchema } from '#modules/idempotency';
+import type { Refusal } from '#modules/kernel';
+import { describeRefusal, type RefusalCode } from '../../refusals';
+import { JAPANESE_PARSE, fieldMessages } from '../../validation';
 
 /**
  * Thrown anywhere below an operation's handler; the registry answers it as
@@ -23,72 +27,22 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A module's refusal as the API's error: status, message and headers from the one catalogue
+ * (server/refusals.ts), so the API and the pages say the same. Details go out only when there are any.
+ * @example if (!outcome.ok) throw refusalError(outcome)
+ */
+export function refusalError(refusal: Refusal<RefusalCode>): ApiError {
+  const { status, code, message, details, headers } = describeRefusal(refusal);
+  return new ApiError(status, code, message, Object.keys(details).length ? details : undefined, Object.keys(headers).length ? { ...headers } : undefined);
+}
+
 export const VALIDATION_FAILED_MESSAGE = '入力内容に誤りがあります。';
 
 // ---------------------------------------------------------------------------------------------
-// Validation messages
+// Validation messages (shared with the pages' actions: server/validation.ts)
 
-/** The member-facing Japanese message for one zod issue (a schema's own message wins over this). */
-export function japaneseIssueMessage(issue: z.core.$ZodRawIssue): string {
-  switch (issue.code) {
-    case 'invalid_type': {
-      if (issue.input === undefined) return '入力してください。';
-      if (issue.expected === 'int') return '整数で指定してください。';
-      if (issue.expected === 'number' || issue.expected === 'bigint') return '数値で指定してください。';
-      if (issue.expected === 'string') return '文字で入力してください。';
-      if (issue.expected === 'boolean') return 'true か false で指定してください。';
-      if (issue.expected === 'array') return '一覧の形で指定してください。';
-      if (issue.expected === 'object') return '項目の組で指定してください。';
-      return '形式が正しくありません。';
-    }
-    case 'invalid_value':
-      return issue.values.length === 1
-        ? `${String(issue.values[0])} を指定してください。`
-        : `${issue.values.map(String).join('、')} のいずれかを指定してください。`;
-    case 'too_small': {
-      const minimum = Number(issue.minimum);
-      if (issue.origin === 'string') return minimum <= 1 ? '入力してください。' : `${minimum}文字以上で入力してください。`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `${minimum}件以上指定してください。`;
-      return issue.inclusive === false ? `${minimum}より大きい値を指定してください。` : `${minimum}以上で指定してください。`;
-    }
-    case 'too_big': {
-      const maximum = Number(issue.maximum);
-      if (issue.origin === 'string') return `${maximum}文字以内で入力してください。`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `${maximum}件以内で指定してください。`;
-      return issue.inclusive === false ? `${maximum}より小さい値を指定してください。` : `${maximum}以下で指定してください。`;
-    }
-    case 'invalid_format':
-      if (issue.format === 'email') return 'メールアドレスの形式が正しくありません。';
-      if (issue.format === 'datetime') return '日時の形式が正しくありません（例: 2025-01-31T09:00:00+09:00）。';
-      if (issue.format === 'date') return '日付の形式が正しくありません（例: 2025-01-31）。';
-      if (issue.format === 'url') return 'URLの形式が正しくありません。';
-      if (issue.format === 'uuid') return 'IDの形式が正しくありません。';
-      return '形式が正しくありません。';
-    case 'not_multiple_of':
-      return `${String(issue.divisor)}の倍数で指定してください。`;
-    case 'unrecognized_keys':
-      return `指定できない項目があります: ${issue.keys.join('、')}`;
-    default:
-      return '入力内容が正しくありません。';
-  }
-}
-
-/** zod's per-parse error map: `schema.safeParse(value, JAPANESE_PARSE)`. */
-export const JAPANESE_PARSE = { error: (issue: z.core.$ZodRawIssue) => japaneseIssueMessage(issue) };
-
-/**
- * One message per field, keyed by the dotted path (`items.0.quantity`); an issue about the whole
- * value is keyed by `root` (for example 'body').
- * @example fieldMessages(result.error, 'body') // { limit: '100以下で指定してください。' }
- */
-export function fieldMessages(error: z.ZodError, root: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length ? issue.path.map(String).join('.') : root;
-    fields[key] ??= issue.message;
-  }
-  return fields;
-}
+export { japaneseIssueMessage, JAPANESE_PARSE, fieldMessages } from '../../validation';
 
 /** The 400 of api.md for invalid input, with one Japanese message per field. */
 export function validationFailed(fields: Record<string, string>): ApiError {
@@ -109,8 +63,6 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, roo
 // Idempotency-Key
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
-/** 1–255 printable ASCII characters (space to tilde). */
-const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 
 /**
  * The request's Idempotency-Key, or null when it sent none and none is required.
@@ -125,7 +77,7 @@ export function readIdempotencyKey(c: Context, options: { required?: boolean } =
     }
     return null;
   }
-  if (!IDEMPOTENCY_KEY.test(value) || value.trim() === '') {
+  if (!idempotencyKeySchema.safeParse(value).success) {
     throw new ApiError(400, 'IDEMPOTENCY_KEY_INVALID', 'Idempotency-Key は半角英数字と記号で1〜255文字にしてください。');
   }
   return value;

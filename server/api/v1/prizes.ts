@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { apiSchema, defineOperation } from './registry';
 import { ApiError, decodeCursor, encodeCursor, pageOf, pageQuery, requestHash, isoDateTime } from './http';
 import { prizeSchema, prizeStatusSchema, balanceSchema } from './draws';
-import { convertPrizes, keepPrizes, listPrizes, prizeStatuses, type PrizeStatus } from '#modules/draw';
+import { convertPrizes, keepPrizes, listPrizes, prizeBoxPositionSchema, prizeChoiceSchema, prizeConversionSchema, prizeStatuses, type PrizeStatus } from '#modules/draw';
 import { withIdempotency } from '#modules/idempotency';
+import { describeRefusal } from '../../refusals';
 
 const boxItemSchema = apiSchema(
   'PrizeBoxItem',
@@ -17,21 +18,6 @@ const boxItemSchema = apiSchema(
   }),
 );
 
-const prizeIds = z.object({
-  prizeIds: z.array(z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'IDの形式が正しくありません。')).min(1).max(200)
-    .meta({ description: '獲得商品IDの一覧（1〜200件）' }),
-});
-
-const conversionRequest = prizeIds.extend({
-  includeKept: z.boolean().optional().meta({
-    description: '発送用に保管中（kept）のカードも交換するときだけ true。省略または false のとき、保管中のカードを含む依頼は何も交換せず 409 PRIZE_KEPT になります（まとめて交換で保管中のカードが消えないように）。',
-  }),
-});
-
-const cursorSchema = z.object({
-  createdAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/),
-  id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i),
-});
 
 const listPrizesOperation = defineOperation({
   operationId: 'listPrizes',
@@ -54,7 +40,7 @@ const listPrizesOperation = defineOperation({
     if (statuses && !statuses.every((s) => (prizeStatuses as readonly string[]).includes(s))) {
       throw new ApiError(400, 'VALIDATION_FAILED', '入力内容に誤りがあります。', { fields: { 'query.status': 'pending, kept, converted, shipping から選んでください。' } });
     }
-    const before = query.cursor ? decodeCursor(query.cursor, cursorSchema) : undefined;
+    const before = query.cursor ? decodeCursor(query.cursor, prizeBoxPositionSchema) : undefined;
     const page = await listPrizes(services.db, member.id, { status: statuses as PrizeStatus[] | undefined, limit: query.limit, before });
     return {
       status: 200,
@@ -89,7 +75,7 @@ const convertPrizesOperation = defineOperation({
   tags: ['prizes'],
   auth: 'member',
   idempotencyKey: 'optional',
-  body: conversionRequest,
+  body: prizeConversionSchema,
   responses: {
     200: { description: '交換しました。', schema: conversionSchema },
     400: { description: '入力が正しくありません。', codes: ['VALIDATION_FAILED'] },
@@ -102,14 +88,15 @@ const convertPrizesOperation = defineOperation({
       const outcome = await convertPrizes(db, member.id, body.prizeIds, {
         freeCoinDays: services.config.FREE_COIN_EXPIRY_DAYS, includeKept: body.includeKept === true,
       });
-      return outcome.ok
-        ? { status: 200, body: { converted: outcome.converted, total: outcome.total, balance: outcome.balance } as unknown }
-        : { status: outcome.status, body: { error: { code: outcome.code, message: outcome.message } } as unknown };
+      if (outcome.ok) return { status: 200, body: { converted: outcome.converted, total: outcome.total, balance: outcome.balance } as unknown };
+      // Stored as the answer's error body, so a replay answers the same words even if the catalogue changes.
+      const { status, code, message } = describeRefusal(outcome);
+      return { status, body: { error: { code, message } } as unknown };
     };
     const result = idempotencyKey
       ? await withIdempotency(services.db, { memberId: member.id, key: `api:${idempotencyKey}`, operation: 'convertPrizes', requestHash: requestHash(body) }, run)
-      : { kind: 'fresh' as const, ...(await run(services.db)) };
-    if (result.kind === 'conflict') throw new ApiError(409, 'IDEMPOTENCY_KEY_REUSED', '同じリクエストキーが別の内容で使われています。新しいキーでやり直してください。');
+      : { ok: true as const, kind: 'fresh' as const, ...(await run(services.db)) };
+    if (!result.ok) return result;
     if (result.status !== 200) {
       const error = (result.body as { error: { code: string; message: string } }).error;
       throw new ApiError(result.status as 404 | 409, error.code, error.message);
@@ -126,7 +113,7 @@ const keepPrizesOperation = defineOperation({
   description: '未選択のカードを発送用に保管し、自動交換の対象から外します。',
   tags: ['prizes'],
   auth: 'member',
-  body: prizeIds,
+  body: prizeChoiceSchema,
   responses: {
     200: { description: '保管しました。', schema: z.object({ kept: z.int().min(0) }) },
     400: { description: '入力が正しくありません。', codes: ['VALIDATION_FAILED'] },
@@ -136,7 +123,7 @@ const keepPrizesOperation = defineOperation({
   },
   handler: async ({ services, member, body }) => {
     const outcome = await keepPrizes(services.db, member.id, body.prizeIds);
-    if (!outcome.ok) throw new ApiError(outcome.status, outcome.code, outcome.message);
+    if (!outcome.ok) return outcome;
     return { status: 200, body: { kept: outcome.kept } };
   },
 });

@@ -7,6 +7,7 @@ import { propertyRuns } from '#tests/settings';
 import { createApiV1 } from './index';
 import { defineOperation, type ApiOperation } from './registry';
 import { ApiError } from './http';
+import { refuse } from '#modules/kernel';
 import { requestJson, stubServices } from './testing';
 import type { ShopServices } from '#server/services';
 
@@ -88,7 +89,22 @@ const raw = defineOperation({
   handler: ({ c }) => c.text('plain', 200, { 'X-Test': 'yes' }),
 });
 
-const testOperations: ApiOperation[] = [createThing, optionalBody, myThing, broken, raw];
+const refused = defineOperation({
+  operationId: 'refusedTestThing',
+  method: 'get',
+  path: '/test-refused/{code}',
+  summary: 'テスト用（モジュールの断りを返す）',
+  tags: ['test'],
+  auth: 'none',
+  params: z.object({ code: z.enum(['busy', 'short', 'missing']) }),
+  responses: { 200: { description: 'ok', schema: z.object({ ok: z.boolean() }) } },
+  handler: ({ params }) =>
+    params.code === 'busy' ? refuse('DRAW_BUSY')
+      : params.code === 'short' ? refuse('INSUFFICIENT_COINS', { required: 1000, balance: 20 })
+        : refuse('GACHA_NOT_FOUND'),
+});
+
+const testOperations: ApiOperation[] = [createThing, optionalBody, myThing, broken, raw, refused];
 
 let services: ShopServices;
 let app: ReturnType<typeof createApiV1>;
@@ -134,6 +150,19 @@ describe('a valid request', () => {
     const response = await validCreate({ path: '/test-things/taken' });
     expect(response.status).toBe(409);
     expect(response.json).toEqual({ error: { code: 'THING_EXISTS', message: 'すでにあります。', details: { thingId: 'taken' }, requestId: expect.any(String) } });
+  });
+});
+
+describe('a module\'s refusal returned by a handler', () => {
+  it('is answered with the status, message and headers of server/refusals.ts, details only when it has some', async () => {
+    const short = await requestJson(app, '/test-refused/short');
+    expect([short.status, short.json]).toEqual([422, { error: {
+      code: 'INSUFFICIENT_COINS', message: 'コインが不足しています（必要 1,000コイン／所持 20コイン）。', details: { required: 1000, balance: 20 }, requestId: expect.any(String),
+    } }]);
+    const busy = await requestJson(app, '/test-refused/busy');
+    expect([busy.status, busy.json.error.code, busy.headers.get('retry-after')]).toEqual([409, 'DRAW_BUSY', '1']);
+    const missing = await requestJson(app, '/test-refused/missing');
+    expect([missing.status, missing.json]).toEqual([404, { error: { code: 'GACHA_NOT_FOUND', message: 'ガチャが見つかりません。', requestId: expect.any(String) } }]);
   });
 });
 

@@ -3,10 +3,12 @@
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
+import { isRefusal, type Refusal } from '#modules/kernel';
 import { apiError } from '#server/api-error';
+import type { RefusalCode } from '#server/refusals';
 import type { ShopServices } from '#server/services';
 import { resolveMember, isStaff, sessionTokenOf, type SessionMember } from './auth';
-import { ApiError, JAPANESE_PARSE, fieldMessages, readIdempotencyKey, validationFailed } from './http';
+import { ApiError, JAPANESE_PARSE, fieldMessages, readIdempotencyKey, refusalError, validationFailed } from './http';
 
 export type ApiEnv = { Variables: { requestId: string; secureHeadersNonce?: string } };
 
@@ -95,9 +97,13 @@ type AcceptReadonly<T> = T extends readonly (infer U)[]
       ? { [K in keyof T]: AcceptReadonly<T[K]> }
       : T;
 
-/** What a handler answers: one of its declared statuses with the matching body, or a raw Response. */
+/**
+ * What a handler answers: one of its declared statuses with the matching body, a raw Response, or
+ * a module's refusal (answered with the status and message of server/refusals.ts).
+ */
 export type HandlerResult<R extends ResponsesSpec> =
   | Response
+  | Refusal<RefusalCode>
   | {
       // (`keyof R`, not `keyof R & number`: with the intersection TypeScript widens `status: 200` to number.)
       [K in keyof R]: R[K] extends { schema: z.ZodType }
@@ -162,7 +168,7 @@ const PATH = /^(\/(?:[a-z0-9][a-z0-9._-]*|\{[a-z][A-Za-z0-9]*\}))+$|^\/$/;
  *   responses: { 200: { description: 'ガチャ', schema: gachaSchema }, 404: { description: 'ない', codes: ['GACHA_NOT_FOUND'] } },
  *   handler: async ({ params, services }) => {
  *     const gacha = await findGacha(services.db, params.gachaId);
- *     if (!gacha) throw new ApiError(404, 'GACHA_NOT_FOUND', 'ガチャが見つかりません。');
+ *     if (!gacha) return refuse('GACHA_NOT_FOUND'); // status and message from server/refusals.ts
  *     return { status: 200, body: gacha };
  *   },
  * });
@@ -277,6 +283,7 @@ async function runOperation(c: Context<ApiEnv>, operation: ApiOperation, service
       requestId: c.get('requestId'),
     });
     if (result instanceof Response) return result;
+    if (isRefusal(result)) throw refusalError(result as Refusal<RefusalCode>);
     return answer(c, operation, result);
   } catch (error) {
     if (error instanceof ApiError) {

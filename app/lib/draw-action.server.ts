@@ -1,0 +1,46 @@
+// The pack page's draw as a form action: the same request schema as the API's createDraw, the
+// same refusal words (server/refusals.ts), then the result page.
+import { data, redirect } from 'react-router';
+import type { ShopRequest } from '~/context';
+import { notFound } from '~/lib/not-found';
+import { drawLots, drawRequestSchema } from '#modules/draw';
+import { getGachaDetail } from '#modules/gacha';
+import { idempotencyKeySchema } from '#modules/idempotency';
+import { currentRank } from '#modules/progression';
+import { describeRefusal } from '#server/refusals';
+import { parseWithMessage } from '#server/validation';
+import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
+
+/** The API's draw request with the form's own Idempotency-Key field. */
+const drawFormSchema = drawRequestSchema.extend({ idempotencyKey: idempotencyKeySchema });
+
+export type DrawActionData = { error: { code: string; message: string; details?: Record<string, unknown> } };
+
+/**
+ * Draws from the pack page's form: the member, the form (drawRequestSchema, as the API reads it),
+ * the pack at this address, then the draw; a refusal reads as server/refusals.ts words it.
+ * @example export async function action({ request, params, context }) { return drawAction(context.get(shopRequestContext), request, params) }
+ */
+export async function drawAction(shop: ShopRequest, request: Request, params: { genreId: string; gachaId: string }) {
+  const path = new URL(request.url).pathname;
+  if (!shop.member) throw redirect(`/auth/sign_in?redirect=${encodeURIComponent(path)}`);
+  const form = await readFormFields(request);
+  if (!form) return data<DrawActionData>({ error: { code: 'INVALID_FORM', message: UNREADABLE_FORM_MESSAGE } }, { status: 400 });
+  // A form sends text: the count is read as a number here, then checked by the API's own schema.
+  const parsed = parseWithMessage(drawFormSchema, { count: form.count?.trim() ? Number(form.count) : undefined, idempotencyKey: form.idempotencyKey });
+  if (!parsed.ok) return data<DrawActionData>({ error: { code: 'VALIDATION_FAILED', message: parsed.message } }, { status: 400 });
+  const { db, live } = shop.services;
+  const pack = await getGachaDetail(db, params.gachaId);
+  if (!pack || pack.genreId !== params.genreId) throw notFound(path);
+  const rank = pack.minRank ? (await currentRank(db, shop.member.id)).rank : 0;
+  const outcome = await drawLots(db, {
+    memberId: shop.member.id, gachaId: pack.id, count: parsed.data.count, idempotencyKey: `web:${parsed.data.idempotencyKey}`, rank,
+    decisionDays: shop.services.config.PRIZE_DECISION_DAYS,
+  });
+  if (!outcome.ok) {
+    const { status, message } = describeRefusal(outcome);
+    return data<DrawActionData>({ error: { code: outcome.code, message, details: { ...outcome.details, count: parsed.data.count } } }, { status });
+  }
+  if (!outcome.result.replay) live?.noteChange(pack.id);
+  throw redirect(`/gacha/${pack.genreId}/${pack.id}/result/${outcome.result.drawId}?reveal=1`);
+}

@@ -1,0 +1,135 @@
+// The one catalogue of domain refusals at the edge: every code a module can return, mapped to the
+// HTTP status and the Japanese message the API and the pages both show (api.md's status rules).
+import type { Refusal } from '#modules/kernel';
+import type { DrawRefusalCode, DrawLookupRefusalCode, PrizeChoiceRefusalCode } from '#modules/draw';
+import type { GachaLookupRefusalCode, PackAdminRefusalCode } from '#modules/gacha';
+import type { IdempotencyRefusalCode } from '#modules/idempotency';
+import type { LineLinkRefusalCode } from '#modules/identity/server';
+import type { WalletRefusalCode } from '#modules/wallet';
+
+export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 422 | 429 | 502 | 503;
+
+export interface RefusalEntry {
+  status: RefusalStatus;
+  /** Japanese; a function when the message names a fact from the refusal's details. */
+  message: string | ((details: Record<string, unknown>) => string);
+  /** Headers the API adds to the answer (e.g. Retry-After for a busy draw). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** One module's codes, each with its entry: the mapped type makes a missing code a type error. */
+type Section<C extends string> = { readonly [K in C]: RefusalEntry };
+
+/** A count in Japanese digits grouping: 12,345. */
+const n = (v: unknown) => Number(v ?? 0).toLocaleString('ja-JP');
+
+// A look-up names no id (the member asked for it); the operator's command names the one it could not find.
+const GACHA_NOT_FOUND: RefusalEntry = { status: 404, message: (d) => (d.gachaId ? `ガチャ ${String(d.gachaId)} がありません。` : 'ガチャが見つかりません。') };
+const GENRE_NOT_FOUND: RefusalEntry = { status: 404, message: (d) => (d.genreId ? `ジャンル ${String(d.genreId)} がありません。` : 'ジャンルが見つかりません。') };
+const IDEMPOTENCY_KEY_REUSED: RefusalEntry = { status: 409, message: '同じリクエストキーが別の内容で使われています。新しいキーでやり直してください。' };
+
+const UNAUTHENTICATED: RefusalEntry = { status: 401, message: 'ログインしてください。' };
+
+const draw: Section<DrawRefusalCode> = {
+  GACHA_NOT_FOUND,
+  UNAUTHENTICATED,
+  STAFF_CANNOT_DRAW: { status: 403, message: 'スタッフアカウントではガチャを引けません。' },
+  DRAW_COUNT_INVALID: { status: 400, message: 'このガチャでは選べない回数です。' },
+  IDEMPOTENCY_KEY_REUSED,
+  SOLD_OUT: { status: 409, message: 'このガチャは完売しました。' },
+  NOT_ENOUGH_LOTS: { status: 409, message: (d) => `残り口数が足りません（残り${n(d.remaining)}口）。残りの口数以下でお試しください。` },
+  GACHA_ENDED: { status: 422, message: 'このガチャの販売は終了しました。' },
+  GACHA_NOT_ON_SALE: { status: 422, message: 'このガチャはまだ販売開始前です。' },
+  RANK_TOO_LOW: { status: 403, message: 'このガチャは対象ランク以上の会員様限定です。' },
+  INSUFFICIENT_COINS: { status: 422, message: (d) => `コインが不足しています（必要 ${n(d.required)}コイン／所持 ${n(d.balance)}コイン）。` },
+  DRAW_LIMIT_REACHED: { status: 422, message: (d) => `このガチャはお一人様${n(d.limit)}口までです（購入済み ${n(d.used)}口）。` },
+  DRAW_BUSY: { status: 409, message: 'ただいま混み合っています。少し待ってからもう一度お試しください。', headers: { 'Retry-After': '1' } },
+};
+
+const drawLookup: Section<DrawLookupRefusalCode> = {
+  DRAW_NOT_FOUND: { status: 404, message: '抽選結果が見つかりません。' },
+  NOT_REVEALED_YET: { status: 409, message: 'シードと抽選ログは完売または販売終了後に公開されます。' },
+};
+
+const prizeChoice: Section<PrizeChoiceRefusalCode> = {
+  PRIZE_NOT_FOUND: { status: 404, message: '対象のカードが見つかりません。' },
+  PRIZE_ALREADY_DECIDED: { status: 409, message: 'すでにコイン交換または発送手続き済みのカードが含まれています。' },
+  PRIZE_KEPT: { status: 409, message: '発送用に保管中のカードが含まれています。保管中のカードは1枚ずつ確認してから交換してください。' },
+};
+
+const gachaLookup: Section<GachaLookupRefusalCode> = {
+  GACHA_NOT_FOUND,
+  GENRE_NOT_FOUND,
+};
+
+const packAdmin: Section<PackAdminRefusalCode> = {
+  GENRE_NOT_FOUND,
+  GACHA_NOT_FOUND,
+  GACHA_EXISTS: { status: 409, message: (d) => `ガチャ ${String(d.gachaId)} は既にあります。` },
+  ALREADY_PUBLISHED: { status: 409, message: (d) => `ガチャ ${String(d.gachaId)} は公開済みです。` },
+  LOTS_MISMATCH: { status: 409, message: '賞の数量と総口数が一致しません。' },
+  NOT_PUBLISHED: { status: 409, message: '下書きのガチャは終了できません。削除してください。' },
+};
+
+const wallet: Section<WalletRefusalCode> = {
+  GRANT_KEY_REUSED: { status: 409, message: (d) => `キー ${String(d.key)} は別の付与（会員・種類・枚数が違う）に使われています。何も付与していません。` },
+};
+
+const idempotency: Section<IdempotencyRefusalCode> = { IDEMPOTENCY_KEY_REUSED };
+
+const lineLink: Section<LineLinkRefusalCode> = {
+  UNAUTHENTICATED,
+  ALREADY_LINKED: { status: 409, message: 'LINEアカウントは連携済みです。' },
+  INVALID_RETURN_URL: { status: 400, message: (d) => `戻り先のURLが正しくありません: ${String(d.url)}` },
+  NOT_CONFIGURED: { status: 404, message: 'LINE連携は現在ご利用いただけません。' },
+  LINK_FAILED: { status: 502, message: (d) => (d.status ? `LINE連携を開始できませんでした (${String(d.status)})` : 'LINE連携を開始できませんでした') },
+};
+
+/**
+ * Joins sections; a code two modules share must mean the same answer in both (checked at load, so
+ * a contradiction stops the start instead of depending on the order of the sections).
+ */
+function joinSections<S extends readonly Section<string>[]>(...sections: S): Readonly<Record<string, RefusalEntry>> {
+  const all: Record<string, RefusalEntry> = {};
+  for (const section of sections) {
+    for (const [code, entry] of Object.entries(section)) {
+      const existing = all[code];
+      if (existing && (existing.status !== entry.status || String(existing.message) !== String(entry.message))) {
+        throw new Error(`server/refusals.ts: ${code} has two different entries`);
+      }
+      all[code] = entry;
+    }
+  }
+  return all;
+}
+
+/**
+ * Every code any module can return. Payments plugs in by exporting its own code array and adding
+ * `Section<PaymentRefusalCode>` here (and its code union to RefusalCode).
+ */
+export type RefusalCode =
+  | DrawRefusalCode | DrawLookupRefusalCode | PrizeChoiceRefusalCode | GachaLookupRefusalCode | PackAdminRefusalCode
+  | IdempotencyRefusalCode | WalletRefusalCode | LineLinkRefusalCode;
+
+export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
+  draw, drawLookup, prizeChoice, gachaLookup, packAdmin, idempotency, wallet, lineLink,
+) as Record<RefusalCode, RefusalEntry>;
+
+export interface DescribedRefusal {
+  status: RefusalStatus;
+  code: RefusalCode;
+  message: string;
+  details: Record<string, unknown>;
+  headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * The status, Japanese message and headers of a refusal, for the API and the pages alike.
+ * @example const { status, message } = describeRefusal(outcome) // 422, 'コインが不足しています（必要 1,000コイン／所持 200コイン）。'
+ */
+export function describeRefusal(refusal: Refusal<RefusalCode>): DescribedRefusal {
+  const entry = REFUSAL_CATALOGUE[refusal.code];
+  if (!entry) throw new Error(`server/refusals.ts: no entry for refusal ${String(refusal.code)}`);
+  const message = typeof entry.message === 'function' ? entry.message(refusal.details) : entry.message;
+  return { status: entry.status, code: refusal.code, message, details: refusal.details, headers: entry.headers ?? {} };
+}
