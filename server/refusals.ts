@@ -6,6 +6,7 @@ import type { GachaLookupRefusalCode, PackAdminRefusalCode } from '#modules/gach
 import type { IdempotencyRefusalCode } from '#modules/idempotency';
 import type { LineLinkRefusalCode } from '#modules/identity/server';
 import type { WalletRefusalCode } from '#modules/wallet';
+import { FIRST_PURCHASE_ONLY_REASON, PAYMENT_METHOD_INFO, isPaymentMethod, yen, type PurchaseRefusalCode } from '#modules/payments';
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 422 | 429 | 502 | 503;
 
@@ -85,6 +86,39 @@ const lineLink: Section<LineLinkRefusalCode> = {
   LINK_FAILED: { status: 502, message: (d) => (d.status ? `LINE連携を開始できませんでした (${String(d.status)})` : 'LINE連携を開始できませんでした') },
 };
 
+/** What is left of this month's cap, said after a cap refusal. */
+const capRest = (d: Record<string, unknown>) =>
+  Number(d.remainingJpy ?? 0) > 0 ? `今月はあと${yen(Number(d.remainingJpy))}までご購入いただけます。` : '今月はこれ以上ご購入いただけません。';
+const methodLabel = (d: Record<string, unknown>) => (typeof d.method === 'string' && isPaymentMethod(d.method) ? PAYMENT_METHOD_INFO[d.method].label : 'お支払い先');
+
+const payments: Section<PurchaseRefusalCode> = {
+  AGE_DECLARATION_REQUIRED: { status: 409, message: 'ご購入の前に、年齢の確認（18歳以上かどうか）をお願いします。' },
+  MONTHLY_CAP_EXCEEDED: { status: 422, message: (d) => `1か月のご購入上限（${yen(Number(d.capJpy ?? 0))}）を超えるため購入できません。${capRest(d)}` },
+  MINOR_CAP_EXCEEDED: { status: 422, message: (d) => `18歳未満の方の1か月のご購入上限（${yen(Number(d.capJpy ?? 0))}）を超えるため購入できません。${capRest(d)}` },
+  FIRST_PURCHASE_ONLY: {
+    status: 409,
+    message: (d) => (d.pendingCheckout
+      ? '初回限定パックのお支払いが手続き中です。そのお支払いを完了するか、しばらくしてからお試しください。'
+      : `このコインパックは${FIRST_PURCHASE_ONLY_REASON}。ほかのコインパックをお選びください。`),
+  },
+  PACK_UNAVAILABLE: { status: 404, message: 'このコインパックは現在販売していません。' },
+  METHOD_UNAVAILABLE: { status: 404, message: 'このお支払い方法は現在ご利用いただけません。別のお支払い方法をお選びください。' },
+  PURCHASE_HOLD: { status: 403, message: 'お支払いの確認が必要なため、現在コインを購入できません。お手数ですがお問い合わせください。' },
+  // The same order key again: for another member's order it is simply invalid; for a finished order, say so.
+  ORDER_KEY_CONFLICT: {
+    status: 409,
+    message: (d) => (d.status ? 'この購入手続きはすでに終了しています。購入履歴をご確認ください。' : 'この購入手続きは無効です。コインショップからやり直してください。'),
+  },
+  IDEMPOTENCY_KEY_REUSED,
+  CHECKOUT_IN_PROGRESS: { status: 409, message: 'お支払いページを準備しています。数秒後にもう一度お試しください。' },
+  QUOTE_CHANGED: { status: 409, message: 'ご購入内容が変わりました（価格・コイン数・ボーナス）。お手数ですが、内容をもう一度ご確認ください。' },
+  PROVIDER_UNAVAILABLE: { status: 503, message: (d) => `${methodLabel(d)}に接続できませんでした。時間をおいてもう一度お試しいただくか、別のお支払い方法をお選びください。` },
+  // The operators' refunds (npm run shop -- orders:refund).
+  ORDER_NOT_FOUND: { status: 404, message: (d) => (d.orderId ? `注文 ${String(d.orderId)} が見つかりません。` : '注文が見つかりません。') },
+  ORDER_NOT_REFUNDABLE: { status: 409, message: 'この注文は支払いが完了していないため返金できません。' },
+  PROVIDER_NOT_CONFIGURED: { status: 409, message: 'この決済方法は設定されていません。' },
+};
+
 /**
  * Joins sections; a code two modules share must mean the same answer in both (checked at load, so
  * a contradiction stops the start instead of depending on the order of the sections).
@@ -104,15 +138,15 @@ function joinSections<S extends readonly Section<string>[]>(...sections: S): Rea
 }
 
 /**
- * Every code any module can return. Payments plugs in by exporting its own code array and adding
- * `Section<PaymentRefusalCode>` here (and its code union to RefusalCode).
+ * Every code any module can return (each module exports its codes as *_REFUSAL_CODES; the test
+ * server/refusals.test.ts fails when one has no entry here).
  */
 export type RefusalCode =
   | DrawRefusalCode | DrawLookupRefusalCode | PrizeChoiceRefusalCode | GachaLookupRefusalCode | PackAdminRefusalCode
-  | IdempotencyRefusalCode | WalletRefusalCode | LineLinkRefusalCode;
+  | IdempotencyRefusalCode | WalletRefusalCode | LineLinkRefusalCode | PurchaseRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
-  draw, drawLookup, prizeChoice, gachaLookup, packAdmin, idempotency, wallet, lineLink,
+  draw, drawLookup, prizeChoice, gachaLookup, packAdmin, idempotency, wallet, lineLink, payments,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

@@ -12,6 +12,7 @@ import { carriedDrawOf, resolveCarriedDraw } from './draw-context.server';
 import { withDrawContext, type CarriedDraw } from './draw-context';
 import { getBalance } from '#modules/wallet';
 import { isUuid } from '#modules/kernel';
+import { describeRefusal } from '#server/refusals';
 import {
   METHOD_ORDER, ORDER_STATUS_LABELS, PAYMENT_METHOD_INFO, PurchaseRefused, declareAge, getOrder, getPurchaseStanding, isPaymentMethod,
   listCoinPacks, listOrders, quotePurchase, startCheckout, syncOrder, cancelPendingOrder,
@@ -40,7 +41,11 @@ const pathOf = (request: Request) => {
   return url.pathname + url.search;
 };
 
-const refusalOf = (error: PurchaseRefused): ShopRefusal => ({ code: error.code, message: error.message, status: error.status });
+/** A refused purchase as the pages show it: the catalogue's status and Japanese message, as the API answers it. */
+const refusalOf = (error: PurchaseRefused): ShopRefusal => {
+  const { code, message, status } = describeRefusal(error.refusal);
+  return { code, message, status };
+};
 
 /** The payment methods this shop instance can take, in the shop's order. */
 export function enabledPaymentMethods(shop: ShopRequest): PaymentMethodOption[] {
@@ -239,7 +244,7 @@ export async function checkoutAction(shop: ShopRequest, request: Request, method
     return redirectDocument(redirectUrl, 303);
   } catch (error) {
     if (error instanceof PurchaseRefused) {
-      if (error.status === 503) shop.services.logger.warn({ err: error, details: error.details, method }, 'checkout could not reach the payment provider');
+      if (error.code === 'PROVIDER_UNAVAILABLE') shop.services.logger.warn({ err: error, details: error.refusal.details, method }, 'checkout could not reach the payment provider');
       return refusedAction(refusalOf(error));
     }
     throw error;

@@ -5,6 +5,7 @@ import { describe, it, expect, beforeAll, afterEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
+import { describeRefusal } from '#server/refusals';
 import { createMember, createPublishedPack } from '#tests/fixtures';
 import { getBalance, grantCoins, listLedgerEntries } from '#modules/wallet';
 import { drawLots } from '#modules/draw';
@@ -28,11 +29,18 @@ afterEach(async () => {
   expect(await checkPaymentInvariants(handle.db)).toEqual([]);
 });
 
+/**
+ * The refusal a promise ends with, and how a member is told it (the edge's catalogue, server/refusals.ts):
+ * the module answers the code and the facts, the status and the Japanese words come from the catalogue.
+ */
 const refusal = async (promise: Promise<unknown>) => {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof PurchaseRefused) return error;
+    if (error instanceof PurchaseRefused) {
+      const { status, message } = describeRefusal(error.refusal);
+      return Object.assign(error, { status, message });
+    }
     throw error;
   }
   throw new Error('expected a refusal');
@@ -63,7 +71,7 @@ describe('quotes and refusals', () => {
     expect((await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'nope', method: 'sandbox' }))).code).toBe('PACK_UNAVAILABLE');
     const method = await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: 'paypay' }));
     expect(method.code).toBe('METHOD_UNAVAILABLE');
-    expect(method.status).toBe(404);
+    expect(method.refusal.details).toEqual({ method: 'paypay' });
     expect((await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: '../etc' }))).code).toBe('METHOD_UNAVAILABLE');
   });
 
@@ -437,6 +445,17 @@ describe('refunds, chargebacks and events out of order', () => {
     await syncOrder(db, sandbox.gateway, orderId, { returnParams: back.searchParams });
     return { member, orderId };
   }
+
+  it('an operator refund names what is wrong: an unknown order, one not paid yet (not a pack or key code)', async () => {
+    const db = handle.db;
+    const missing = await refusal(refundOrder(db, sandbox.gateway, randomUUID(), 'requested_by_customer'));
+    expect(missing.code).toBe('ORDER_NOT_FOUND');
+    const member = await createMember(db);
+    const { orderId } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
+    const unpaid = await refusal(refundOrder(db, sandbox.gateway, orderId, 'requested_by_customer'));
+    expect(unpaid.code).toBe('ORDER_NOT_REFUNDABLE');
+    expect(unpaid.refusal.details).toMatchObject({ orderId, status: 'pending' });
+  });
 
   it('an operator refund takes the coins back when none were spent', async () => {
     const db = handle.db;

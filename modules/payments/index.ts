@@ -9,6 +9,7 @@ import { addMinutes, format, startOfMonth } from 'date-fns';
 import type { Database } from '#db/client';
 import { grantCoins } from '#modules/wallet';
 import { currentRank, rankBonusCoins } from '#modules/progression';
+import { refuse, RefusalError } from '#modules/kernel';
 import { coinPacks, paymentEvents, paymentOrders, purchaseProfiles, type OrderStatus } from './schema';
 import { PAYMENT_METHOD_INFO, isPaymentMethod, purchaseEventLabel, type PaymentMethod } from './methods';
 import { WebhookRejected, type PaymentProvider, type ProviderPayment, type WebhookRequest } from './providers/types';
@@ -45,24 +46,22 @@ export const DEFAULT_PAYMENT_RULES: ShopPaymentRules = {
   freeCoinDays: 90,
 };
 
-export type PurchaseRefusalCode =
-  | 'AGE_DECLARATION_REQUIRED'
-  | 'MONTHLY_CAP_EXCEEDED'
-  | 'MINOR_CAP_EXCEEDED'
-  | 'FIRST_PURCHASE_ONLY'
-  | 'PACK_UNAVAILABLE'
-  | 'METHOD_UNAVAILABLE'
-  | 'PURCHASE_HOLD'
-  | 'ORDER_KEY_CONFLICT'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'CHECKOUT_IN_PROGRESS'
-  | 'QUOTE_CHANGED'
-  | 'PROVIDER_UNAVAILABLE';
+/** Why the shop refuses a purchase or an operator's refund; each is worded once, in server/refusals.ts. */
+export const PAYMENT_REFUSAL_CODES = [
+  'AGE_DECLARATION_REQUIRED', 'MONTHLY_CAP_EXCEEDED', 'MINOR_CAP_EXCEEDED', 'FIRST_PURCHASE_ONLY', 'PACK_UNAVAILABLE',
+  'METHOD_UNAVAILABLE', 'PURCHASE_HOLD', 'ORDER_KEY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED', 'CHECKOUT_IN_PROGRESS',
+  'QUOTE_CHANGED', 'PROVIDER_UNAVAILABLE', 'ORDER_NOT_FOUND', 'ORDER_NOT_REFUNDABLE', 'PROVIDER_NOT_CONFIGURED',
+] as const;
+export type PurchaseRefusalCode = (typeof PAYMENT_REFUSAL_CODES)[number];
 
-/** A purchase the shop refuses, with the member-facing Japanese reason and the HTTP status. */
-export class PurchaseRefused extends Error {
-  constructor(readonly code: PurchaseRefusalCode, message: string, readonly status: 403 | 404 | 409 | 422 | 503, readonly details: Record<string, unknown> = {}) {
-    super(message);
+/**
+ * A purchase the shop refuses: a kernel RefusalError (thrown, because it must roll back the checkout's
+ * transaction), with the facts its message names in `details`; the edge words it (server/refusals.ts).
+ * @example throw new PurchaseRefused('PACK_UNAVAILABLE', { packId })
+ */
+export class PurchaseRefused extends RefusalError<PurchaseRefusalCode> {
+  constructor(code: PurchaseRefusalCode, details: Record<string, unknown> = {}) {
+    super(refuse(code, details));
     this.name = 'PurchaseRefused';
   }
 }
@@ -215,26 +214,22 @@ export async function quotePurchase(
 
 function buildQuote(gateway: PaymentGateway, input: { packId: string; method: string }, standing: PurchaseStanding, packs: CoinPackView[], rules: ShopPaymentRules): Quote {
   if (!isPaymentMethod(input.method) || !gateway.providers[input.method]) {
-    throw new PurchaseRefused('METHOD_UNAVAILABLE', 'このお支払い方法は現在ご利用いただけません。別のお支払い方法をお選びください。', 404);
+    throw new PurchaseRefused('METHOD_UNAVAILABLE', { method: input.method });
   }
   const pack = packs.find((p) => p.id === input.packId);
-  if (!pack) throw new PurchaseRefused('PACK_UNAVAILABLE', 'このコインパックは現在販売していません。', 404);
+  if (!pack) throw new PurchaseRefused('PACK_UNAVAILABLE');
   if (standing.hold) {
-    throw new PurchaseRefused('PURCHASE_HOLD', 'お支払いの確認が必要なため、現在コインを購入できません。お手数ですがお問い合わせください。', 403);
+    throw new PurchaseRefused('PURCHASE_HOLD');
   }
   if (!standing.declared) {
-    throw new PurchaseRefused('AGE_DECLARATION_REQUIRED', 'ご購入の前に、年齢の確認（18歳以上かどうか）をお願いします。', 409);
+    throw new PurchaseRefused('AGE_DECLARATION_REQUIRED');
   }
   if (!pack.available) {
-    throw new PurchaseRefused('FIRST_PURCHASE_ONLY', `このコインパックは${FIRST_PURCHASE_ONLY_REASON}。ほかのコインパックをお選びください。`, 409);
+    throw new PurchaseRefused('FIRST_PURCHASE_ONLY');
   }
   if (pack.priceJpy > standing.remainingJpy) {
     const details = { capJpy: standing.capJpy, usedJpy: standing.usedJpy, remainingJpy: standing.remainingJpy };
-    const rest = standing.remainingJpy > 0 ? `今月はあと${yen(standing.remainingJpy)}までご購入いただけます。` : '今月はこれ以上ご購入いただけません。';
-    if (standing.declaredMinor) {
-      throw new PurchaseRefused('MINOR_CAP_EXCEEDED', `18歳未満の方の1か月のご購入上限（${yen(standing.capJpy)}）を超えるため購入できません。${rest}`, 422, details);
-    }
-    throw new PurchaseRefused('MONTHLY_CAP_EXCEEDED', `1か月のご購入上限（${yen(standing.capJpy)}）を超えるため購入できません。${rest}`, 422, details);
+    throw new PurchaseRefused(standing.declaredMinor ? 'MINOR_CAP_EXCEEDED' : 'MONTHLY_CAP_EXCEEDED', details);
   }
   return {
     pack, method: input.method, priceJpy: pack.priceJpy, paidCoins: pack.paidCoins, bonusCoins: pack.bonusCoins,
@@ -365,14 +360,13 @@ export async function startCheckout(db: Database, gateway: PaymentGateway, input
     const packs = await listCoinPacks(t, standing);
     const quote = buildQuote(gateway, input, standing, packs, rules);
     if (input.expected && (input.expected.priceJpy !== quote.priceJpy || input.expected.totalCoins !== quote.totalCoins)) {
-      throw new PurchaseRefused('QUOTE_CHANGED', 'ご購入内容が変わりました（価格・コイン数・ボーナス）。お手数ですが、内容をもう一度ご確認ください。', 409,
-        { priceJpy: quote.priceJpy, totalCoins: quote.totalCoins });
+      throw new PurchaseRefused('QUOTE_CHANGED', { priceJpy: quote.priceJpy, totalCoins: quote.totalCoins });
     }
     if (quote.pack.firstPurchaseOnly) {
       const [open] = await t.select({ n: sql<number>`count(*)::int` }).from(paymentOrders).where(and(
         eq(paymentOrders.memberId, input.memberId), eq(paymentOrders.firstPurchaseOnly, true),
         eq(paymentOrders.status, 'pending'), gt(paymentOrders.expiresAt, now)));
-      if ((open?.n ?? 0) > 0) throw new PurchaseRefused('FIRST_PURCHASE_ONLY', '初回限定パックのお支払いが手続き中です。そのお支払いを完了するか、しばらくしてからお試しください。', 409);
+      if ((open?.n ?? 0) > 0) throw new PurchaseRefused('FIRST_PURCHASE_ONLY', { pendingCheckout: true });
     }
     const [order] = await t.insert(paymentOrders).values({
       id: orderId, memberId: input.memberId, coinPackId: quote.pack.id, method: quote.method, channel, status: 'pending',
@@ -405,12 +399,11 @@ export async function startCheckout(db: Database, gateway: PaymentGateway, input
     // Undo our own step: the order never reached the provider, so it frees its place under the cap.
     await db.update(paymentOrders).set({ status: 'failed', failureReason: 'provider_unavailable', updatedAt: new Date() })
       .where(and(eq(paymentOrders.id, created.id), eq(paymentOrders.status, 'pending'), isNull(paymentOrders.providerRef)));
-    throw new PurchaseRefused('PROVIDER_UNAVAILABLE', `${info.label}に接続できませんでした。時間をおいてもう一度お試しいただくか、別のお支払い方法をお選びください。`, 503,
-      { cause: error instanceof Error ? error.message : String(error) });
+    throw new PurchaseRefused('PROVIDER_UNAVAILABLE', { method: created.method, cause: error instanceof Error ? error.message : String(error) });
   }
 }
 
-const orderKeyConflict = () => new PurchaseRefused('ORDER_KEY_CONFLICT', 'この購入手続きは無効です。コインショップからやり直してください。', 409);
+const orderKeyConflict = () => new PurchaseRefused('ORDER_KEY_CONFLICT');
 
 /**
  * A second request with an order key that already made an order: the same checkout again when it asks
@@ -420,13 +413,13 @@ const orderKeyConflict = () => new PurchaseRefused('ORDER_KEY_CONFLICT', 'この
 function replayCheckout(order: typeof paymentOrders.$inferSelect, input: StartCheckoutInput): CheckoutStarted {
   if (order.memberId !== input.memberId) throw orderKeyConflict();
   if (order.coinPackId !== input.packId || order.method !== input.method || order.channel !== (input.channel ?? 'web')) {
-    throw new PurchaseRefused('IDEMPOTENCY_KEY_REUSED', '同じリクエストキーが別の内容で使われています。新しいキーでやり直してください。', 409, { orderId: order.id });
+    throw new PurchaseRefused('IDEMPOTENCY_KEY_REUSED', { orderId: order.id });
   }
   if (order.status === 'pending' && !order.checkoutUrl && order.failureReason === null) {
-    throw new PurchaseRefused('CHECKOUT_IN_PROGRESS', 'お支払いページを準備しています。数秒後にもう一度お試しください。', 409, { orderId: order.id });
+    throw new PurchaseRefused('CHECKOUT_IN_PROGRESS', { orderId: order.id });
   }
   if (order.status !== 'pending' || !order.checkoutUrl) {
-    throw new PurchaseRefused('ORDER_KEY_CONFLICT', 'この購入手続きはすでに終了しています。購入履歴をご確認ください。', 409, { orderId: order.id, status: order.status });
+    throw new PurchaseRefused('ORDER_KEY_CONFLICT', { orderId: order.id, status: order.status });
   }
   return { orderId: order.id, redirectUrl: order.checkoutUrl, replay: true };
 }
@@ -795,13 +788,13 @@ export async function reconcilePaidOrders(db: Database, gateway: PaymentGateway,
 /** Operator refund of a whole order: the provider refunds, then the coins are reversed as for any refund. */
 export async function refundOrder(db: Database, gateway: PaymentGateway, orderId: string, reason: string): Promise<SyncResult> {
   const order = await findOrder(db, orderId);
-  if (!order) throw new PurchaseRefused('PACK_UNAVAILABLE', '注文が見つかりません。', 404);
+  if (!order) throw new PurchaseRefused('ORDER_NOT_FOUND', { orderId });
   // Paid and credited, or paid and held for review (an amount that disagreed, a late payment over the cap).
   if (!(order.creditedAt || order.status === 'review') || !order.providerPaymentId || !order.providerRef) {
-    throw new PurchaseRefused('ORDER_KEY_CONFLICT', 'この注文は支払いが完了していないため返金できません。', 409);
+    throw new PurchaseRefused('ORDER_NOT_REFUNDABLE', { orderId, status: order.status });
   }
   const provider = gateway.providers[order.method as PaymentMethod];
-  if (!provider) throw new PurchaseRefused('METHOD_UNAVAILABLE', 'この決済方法は設定されていません。', 409);
+  if (!provider) throw new PurchaseRefused('PROVIDER_NOT_CONFIGURED', { method: order.method });
   const ref = { orderId: order.id, providerRef: order.providerRef, amountJpy: order.amountJpy, providerPaymentId: order.providerPaymentId };
   // What the provider holds decides the amount (for review orders it may differ from the order's).
   const payment = await provider.fetchPayment(ref);

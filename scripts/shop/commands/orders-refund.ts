@@ -1,5 +1,5 @@
 // orders:refund: refund a whole order at its provider; the order's coins that are left are taken back.
-import { refundOrder, PurchaseRefused } from '#modules/payments';
+import { refundOrder } from '#modules/payments';
 import { UsageError } from '../args';
 import type { ShopCommand } from '../command';
 
@@ -12,12 +12,8 @@ export const ordersRefund: ShopCommand = {
     const reason = typeof values.reason === 'string' ? values.reason.trim() : '';
     if (!orderId || !reason) throw new UsageError('注文ID と --reason を指定してください。');
     if (!gateway) throw new UsageError('決済事業者の設定を読み込めませんでした。');
-    try {
-      const result = await refundOrder(db, gateway, orderId, reason);
-      out(JSON.stringify(result.order));
-    } catch (error) {
-      if (error instanceof PurchaseRefused) throw new UsageError(error.message);
-      throw error;
-    }
+    // A refusal (unknown order, not refundable) is worded by runAdminCommand from server/refusals.ts.
+    const result = await refundOrder(db, gateway, orderId, reason);
+    out(JSON.stringify(result.order));
   },
 };

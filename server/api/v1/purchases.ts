@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { apiSchema, defineOperation } from './registry';
-import { ApiError, decodeCursor, encodeCursor, isoDateTime, pageOf, pageQuery } from './http';
+import { ApiError, refusalError, decodeCursor, encodeCursor, isoDateTime, pageOf, pageQuery } from './http';
 import type { ShopServices } from '#server/services';
 import {
   declareAge, getOrder, getPurchaseStanding, listCoinPacks, listOrders, METHOD_ORDER, PAYMENT_METHOD_INFO, PurchaseRefused,
@@ -18,7 +18,7 @@ const paymentsOf = (services: ShopServices) => {
 };
 
 const refusal = (error: unknown): never => {
-  if (error instanceof PurchaseRefused) throw new ApiError(error.status, error.code, error.message, error.details);
+  if (error instanceof PurchaseRefused) throw refusalError(error.refusal);
   throw error;
 };
 
