@@ -31,26 +31,55 @@ const MODULES = Object.keys(MODULE_DEPENDENCIES);
   // Refuse a table with a cycle or an unknown name: the order above must be a topological order.
   const seen = new Set();
   for (const [name, deps] of Object.entries(MODULE_DEPENDENCIES)) {
-    for (const dep of deps) if (!seen.has(dep)) throw new Error(`eslint.config.js: ${name} depends on ${dep}, which is not listed before it`);
+    for (const dep of deps)
+      if (!seen.has(dep)) throw new Error(`eslint.config.js: ${name} depends on ${dep}, which is not listed before it`);
     seen.add(name);
   }
 }
 
 /** Tests, their kits (a layer's or module's testing.ts, imported by tests only) and benchmarks. */
-const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/testing.ts', 'tests/**', 'e2e/**', 'bench/**', 'vitest.config.ts'];
+const TEST_FILES = [
+  '**/*.test.ts',
+  '**/*.test.tsx',
+  '**/testing.ts',
+  'tests/**',
+  'e2e/**',
+  'bench/**',
+  'vitest.config.ts',
+];
 
 /** Imports that no file may write: past a module's door by a relative path, or climbing three folders. */
 const everywhere = [
-  { regex: String.raw`^(\.\.?/)+(.+/)?modules/`, message: "Import a module through its door: '#modules/<name>' (index.ts), not a path into its folder." },
-  { regex: String.raw`^(\.\./){3}`, message: 'Use an alias (#modules/…, #db/…, #server/…, #tests/…, #scripts/…, ~/…) instead of climbing three folders.' },
+  {
+    regex: String.raw`^(\.\.?/)+(.+/)?modules/`,
+    message: "Import a module through its door: '#modules/<name>' (index.ts), not a path into its folder.",
+  },
+  {
+    regex: String.raw`^(\.\./){3}`,
+    message:
+      'Use an alias (#modules/…, #db/…, #server/…, #tests/…, #scripts/…, ~/…) instead of climbing three folders.',
+  },
 ];
 /** Development stand-ins: tests may import them; shop code loads them only by a dynamic import on the sandbox path. */
 const noDevtools = [
-  { regex: String.raw`^(\.\.?/)+(.+/)?devtools/`, message: 'Development stand-ins are loaded only with a dynamic import on the sandbox path.' },
-  { regex: String.raw`^#devtools/`, message: 'Development stand-ins are loaded only with a dynamic import on the sandbox path.' },
+  {
+    regex: String.raw`^(\.\.?/)+(.+/)?devtools/`,
+    message: 'Development stand-ins are loaded only with a dynamic import on the sandbox path.',
+  },
+  {
+    regex: String.raw`^#devtools/`,
+    message: 'Development stand-ins are loaded only with a dynamic import on the sandbox path.',
+  },
 ];
-const noSchema = { regex: String.raw`^#db/schema$|^(\.\.?/)+(.+/)?db/schema$`, message: "Tables are private to their module: call the module's functions ('#modules/<name>'). Only db/client, tests and benchmarks read the gathered schema." };
-const noTestKit = { regex: String.raw`^#tests/|(^|/)testing$`, message: 'Test kits (tests/support, testing.ts) are for tests and benchmarks only.' };
+const noSchema = {
+  regex: String.raw`^#db/schema$|^(\.\.?/)+(.+/)?db/schema$`,
+  message:
+    "Tables are private to their module: call the module's functions ('#modules/<name>'). Only db/client, tests and benchmarks read the gathered schema.",
+};
+const noTestKit = {
+  regex: String.raw`^#tests/|(^|/)testing$`,
+  message: 'Test kits (tests/support, testing.ts) are for tests and benchmarks only.',
+};
 
 /** The borders of one module's own files at one depth: it leaves its folder only through other modules' doors. */
 function moduleBorders(name, depth) {
@@ -61,9 +90,15 @@ function moduleBorders(name, depth) {
     ...noDevtools,
     noSchema,
     noTestKit,
-    { regex: String.raw`^#modules/${name}(/|$)`, message: `Inside ${name}, import its own files by a relative path, not through its door.` },
+    {
+      regex: String.raw`^#modules/${name}(/|$)`,
+      message: `Inside ${name}, import its own files by a relative path, not through its door.`,
+    },
     // A relative path that climbs out of modules/<name>/ (its files use '#db/client', '#server/…' or a door).
-    { regex: String.raw`^(\.\./){${depth}}`, message: `A file of ${name} stays inside modules/${name}/ or uses another module's door.` },
+    {
+      regex: String.raw`^(\.\./){${depth}}`,
+      message: `A file of ${name} stays inside modules/${name}/ or uses another module's door.`,
+    },
   ];
   if (forbidden.length) {
     patterns.push({
@@ -84,18 +119,41 @@ const moduleBlocks = MODULES.flatMap((name) =>
 );
 
 export default tseslint.config(
-  { ignores: ['build/**', '.react-router/**', 'node_modules/**', '.data/**', 'test-results/**', 'bench/results/**', 'public/**', 'examples/**', 'docs/**'] },
+  {
+    ignores: [
+      'build/**',
+      '.react-router/**',
+      'node_modules/**',
+      '.data/**',
+      'test-results/**',
+      'bench/results/**',
+      'public/**',
+      'examples/**',
+      'docs/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node, ...globals.browser } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          caughtErrors: 'none',
+        },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-restricted-imports': ['error', { patterns: [...everywhere, ...noDevtools, noSchema, noTestKit] }],
       // Japanese text uses the ideographic space (U+3000) on purpose.
-      'no-irregular-whitespace': ['error', { skipStrings: true, skipTemplates: true, skipJSXText: true, skipRegExps: true, skipComments: true }],
+      'no-irregular-whitespace': [
+        'error',
+        { skipStrings: true, skipTemplates: true, skipJSXText: true, skipRegExps: true, skipComments: true },
+      ],
       // Input rules reject control characters by matching them: the ranges are intended.
       'no-control-regex': 'off',
     },

@@ -56,7 +56,10 @@ export default function handleRequest(
 }
 
 /** Errors thrown by loaders, actions and middleware: logged once with the request id. */
-export function handleError(error: unknown, { request, context }: { request: Request; context: RouterContextProvider }) {
+export function handleError(
+  error: unknown,
+  { request, context }: { request: Request; context: RouterContextProvider },
+) {
   if (request.signal.aborted) return;
   const shop = context.get(shopRequestContext);
   // 4xx answers (a bot posting to a page, an unknown path) are not errors of ours.

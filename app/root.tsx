@@ -1,8 +1,19 @@
 // The document, the route guards (server and client middleware), and the error page.
 import { useEffect } from 'react';
 import {
-  Links, Meta, Outlet, Scripts, ScrollRestoration, createContext, isRouteErrorResponse, redirect,
-  useLocation, useMatches, useNavigate, useRouteError, useRouteLoaderData,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  createContext,
+  isRouteErrorResponse,
+  redirect,
+  useLocation,
+  useMatches,
+  useNavigate,
+  useRouteError,
+  useRouteLoaderData,
 } from 'react-router';
 import type { Route } from './+types/root';
 import './app.css';
@@ -12,7 +23,13 @@ import { evaluateNavigation, isNoindexPath, type ContentValidators, type InAppNo
 import { AppLoadingOverlay } from './components/Spinner';
 import { NotFoundView, NOT_FOUND_TITLE } from './components/NotFoundView';
 import { InAppBrowserNotice } from './components/InAppBrowserNotice';
-import { canonicalUrl, composeDescription, composeTitle, pageDescriptionFromMatches, pageTitleFromMatches } from './lib/page-meta';
+import {
+  canonicalUrl,
+  composeDescription,
+  composeTitle,
+  pageDescriptionFromMatches,
+  pageTitleFromMatches,
+} from './lib/page-meta';
 import { notFound, type NotFoundPayload } from './lib/not-found';
 import { rememberSite, type RootData } from './lib/root-data';
 import { rememberSignedIn, forgetSignedIn, signedInOnClient } from './lib/client-session';
@@ -44,7 +61,12 @@ const serverNavigationGuard: Route.MiddlewareFunction = async ({ request, contex
   });
   if (decision.type === 'redirect') throw redirect(decision.to, decision.status);
   if (decision.type === 'not-found') {
-    throw notFound(url.pathname, { name: config.SITE_NAME, tagline: config.SITE_TAGLINE, origin: config.PUBLIC_ORIGIN, description: config.SITE_DESCRIPTION });
+    throw notFound(url.pathname, {
+      name: config.SITE_NAME,
+      tagline: config.SITE_TAGLINE,
+      origin: config.PUBLIC_ORIGIN,
+      description: config.SITE_DESCRIPTION,
+    });
   }
   context.set(browserNoticeContext, decision.notice ?? null);
 };
@@ -62,7 +84,12 @@ const clientNavigationGuard: Route.ClientMiddlewareFunction = async ({ request }
   }
   const signedIn = signedInOnClient();
   if (signedIn === null) return; // just after a submission: the server's guard answers this one
-  const decision = await evaluateNavigation({ pathname: url.pathname, search: url.search, signedIn, userAgent: navigator.userAgent });
+  const decision = await evaluateNavigation({
+    pathname: url.pathname,
+    search: url.search,
+    signedIn,
+    userAgent: navigator.userAgent,
+  });
   if (decision.type === 'redirect') throw redirect(decision.to);
   const adTarget = trackAdParameters(url.pathname, url.search, signedIn);
   if (adTarget) throw redirect(adTarget);
@@ -78,7 +105,12 @@ export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
   return {
     member: shop.member ? { id: shop.member.id, name: shop.member.name, role: shop.member.role } : null,
     wallet: balance ? { paid: balance.paid, free: balance.free, total: balance.total } : null,
-    site: { name: config.SITE_NAME, tagline: config.SITE_TAGLINE, origin: config.PUBLIC_ORIGIN, description: config.SITE_DESCRIPTION },
+    site: {
+      name: config.SITE_NAME,
+      tagline: config.SITE_TAGLINE,
+      origin: config.PUBLIC_ORIGIN,
+      description: config.SITE_DESCRIPTION,
+    },
     buildId,
     buildPollSeconds: config.BUILD_POLL_SECONDS,
     genres,
@@ -86,16 +118,16 @@ export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
   };
 }
 
-export const links: Route.LinksFunction = () => [
-  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
-];
+export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }];
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const location = useLocation();
   const root = useRouteLoaderData('root') as RootData | undefined;
   const error = useRouteError();
-  const site = rememberSite(root?.site ?? (isRouteErrorResponse(error) ? (error.data as NotFoundPayload | undefined)?.site : undefined));
+  const site = rememberSite(
+    root?.site ?? (isRouteErrorResponse(error) ? (error.data as NotFoundPayload | undefined)?.site : undefined),
+  );
   return (
     <html lang="ja">
       <head>
@@ -131,7 +163,10 @@ export default function App({ loaderData }: Route.ComponentProps) {
     if (target) navigate(target, { replace: true });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  useEffect(() => startBuildPolling(loaderData.buildId, loaderData.buildPollSeconds), [loaderData.buildId, loaderData.buildPollSeconds]);
+  useEffect(
+    () => startBuildPolling(loaderData.buildId, loaderData.buildPollSeconds),
+    [loaderData.buildId, loaderData.buildPollSeconds],
+  );
 
   const title = composeTitle({
     pathname: location.pathname,

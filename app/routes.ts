@@ -55,7 +55,9 @@ export default [
     route('shop', 'routes/shop/index.tsx'),
     route('shop/checkout/paidy/widget', 'routes/shop/paidy-widget.tsx'),
     route('shop/checkout/:paymentMethod', 'routes/shop/checkout.tsx'),
-    ...shopReturns.map((provider) => route(`shop/backfrom${provider}`, 'routes/shop/return.tsx', { id: `shop-backfrom${provider}` })),
+    ...shopReturns.map((provider) =>
+      route(`shop/backfrom${provider}`, 'routes/shop/return.tsx', { id: `shop-backfrom${provider}` }),
+    ),
     route('mylevel/top', 'routes/mylevel/top.tsx'),
     route('mylevel', 'routes/mylevel/index.tsx'),
     route('myrank', 'routes/myrank.tsx'),

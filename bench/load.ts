@@ -10,10 +10,16 @@ export interface LoadResult {
   latencyMs: { p50: number; p90: number; p99: number; max: number };
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
 
 /** @example await loadTest({ origin: 'http://localhost:3000', path: '/', concurrency: 16, seconds: 10 }) */
-export async function loadTest(options: { origin: string; path: string; concurrency: number; seconds: number }): Promise<LoadResult> {
+export async function loadTest(options: {
+  origin: string;
+  path: string;
+  concurrency: number;
+  seconds: number;
+}): Promise<LoadResult> {
   const url = new URL(options.path, options.origin);
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
   const latencies: number[] = [];
@@ -23,14 +29,23 @@ export async function loadTest(options: { origin: string; path: string; concurre
   const once = () =>
     new Promise<void>((resolve) => {
       const started = performance.now();
-      const request = http.get({ agent, host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { accept: 'text/html' } }, (response) => {
-        response.resume();
-        response.on('end', () => {
-          latencies.push(performance.now() - started);
-          statuses[String(response.statusCode)] = (statuses[String(response.statusCode)] ?? 0) + 1;
-          resolve();
-        });
-      });
+      const request = http.get(
+        {
+          agent,
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname + url.search,
+          headers: { accept: 'text/html' },
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () => {
+            latencies.push(performance.now() - started);
+            statuses[String(response.statusCode)] = (statuses[String(response.statusCode)] ?? 0) + 1;
+            resolve();
+          });
+        },
+      );
       request.on('error', () => {
         errors++;
         resolve();
@@ -52,19 +67,31 @@ export async function loadTest(options: { origin: string; path: string; concurre
     errors,
     statuses,
     requestsPerSecond: round(latencies.length / elapsed),
-    latencyMs: { p50: round(percentile(latencies, 50)), p90: round(percentile(latencies, 90)), p99: round(percentile(latencies, 99)), max: round(latencies.at(-1) ?? 0) },
+    latencyMs: {
+      p50: round(percentile(latencies, 50)),
+      p90: round(percentile(latencies, 90)),
+      p99: round(percentile(latencies, 99)),
+      max: round(latencies.at(-1) ?? 0),
+    },
   };
 }
 
 /** loadTest in its own process (the server under test keeps its event loop to itself). */
-export function loadTestInWorker(options: { origin: string; path: string; concurrency: number; seconds: number }): Promise<LoadResult> {
+export function loadTestInWorker(options: {
+  origin: string;
+  path: string;
+  concurrency: number;
+  seconds: number;
+}): Promise<LoadResult> {
   return import('node:child_process').then(
     ({ fork }) =>
       new Promise<LoadResult>((resolve, reject) => {
         const child = fork(new URL('./load-worker.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
         child.once('message', (result) => resolve(result as LoadResult));
         child.once('error', reject);
-        child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`load generator exited with ${code}`))));
+        child.once('exit', (code) =>
+          code === 0 ? undefined : reject(new Error(`load generator exited with ${code}`)),
+        );
         child.send(options);
       }),
   );

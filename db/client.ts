@@ -129,7 +129,11 @@ export async function openDatabase(options: {
 }
 
 /** A LISTEN connection of its own that reconnects (with a pause) after it drops. */
-async function listenOnPostgres(databaseUrl: string, channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>> {
+async function listenOnPostgres(
+  databaseUrl: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+): Promise<() => Promise<void>> {
   const { Client } = await import('pg');
   const quoted = `"${channel.replaceAll('"', '""')}"`;
   let stopped = false;

@@ -25,8 +25,9 @@ afterAll(async () => {
 
 const recorded = async () =>
   new Map(
-    (rowsOf<{ file: string; checksum: string; at: string }>(await handle.db.execute(sql`select file, checksum, applied_at::text as at from module_sql`)))
-      .map((row) => [row.file, row]),
+    rowsOf<{ file: string; checksum: string; at: string }>(
+      await handle.db.execute(sql`select file, checksum, applied_at::text as at from module_sql`),
+    ).map((row) => [row.file, row]),
   );
 
 /** Function names each file defines (CREATE OR REPLACE FUNCTION name(…)). */
@@ -39,15 +40,33 @@ describe('the modules’ SQL step', () => {
     expect([...rows.keys()].sort()).toEqual(files.map((f) => f.file).sort());
     for (const file of files) expect(rows.get(file.file)?.checksum, file.file).toBe(file.checksum);
     const names = files.flatMap((f) => definedFunctions(f.text));
-    expect(names).toEqual(expect.arrayContaining(['draw_execute', 'gacha_claim_lots', 'wallet_spend', 'prize_convert', 'shop_check_invariants', 'payments_check_invariants', 'identity_session_member']));
-    const present = new Set((rowsOf<{ proname: string }>(await handle.db.execute(sql`select proname from pg_proc where pronamespace = 'public'::regnamespace`))).map((r) => r.proname));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'draw_execute',
+        'gacha_claim_lots',
+        'wallet_spend',
+        'prize_convert',
+        'shop_check_invariants',
+        'payments_check_invariants',
+        'identity_session_member',
+      ]),
+    );
+    const present = new Set(
+      rowsOf<{ proname: string }>(
+        await handle.db.execute(sql`select proname from pg_proc where pronamespace = 'public'::regnamespace`),
+      ).map((r) => r.proname),
+    );
     expect(names.filter((name) => !present.has(name))).toEqual([]);
     // The draw now claims lots through the gacha module: the step replaced 0002's definition.
-    const [draw] = rowsOf<{ prosrc: string }>(await handle.db.execute(sql`select prosrc from pg_proc where proname = 'draw_execute'`));
+    const [draw] = rowsOf<{ prosrc: string }>(
+      await handle.db.execute(sql`select prosrc from pg_proc where proname = 'draw_execute'`),
+    );
     expect(draw!.prosrc).toContain('gacha_claim_lots');
     expect(draw!.prosrc).not.toMatch(/UPDATE gacha_lots/i);
     // Both prize_convert calls exist: the six-argument one and 0007's five-argument wrapper (rolling deploys).
-    const [converts] = rowsOf<{ n: number }>(await handle.db.execute(sql`select count(*)::int as n from pg_proc where proname = 'prize_convert'`));
+    const [converts] = rowsOf<{ n: number }>(
+      await handle.db.execute(sql`select count(*)::int as n from pg_proc where proname = 'prize_convert'`),
+    );
     expect(converts!.n).toBe(2);
   });
 
@@ -58,7 +77,8 @@ describe('the modules’ SQL step', () => {
 
     const changed = 'modules/wallet/sql/spend.sql';
     await handle.db.execute(sql`update module_sql set checksum = 'an older version' where file = ${changed}`);
-    await handle.db.execute(sql`create or replace function wallet_spend(p_member text, p_amount int, p_reason text, p_counter text,
+    await handle.db
+      .execute(sql`create or replace function wallet_spend(p_member text, p_amount int, p_reason text, p_counter text,
       p_idem text, p_ref text, p_now timestamptz) returns jsonb language sql as $$ select '{}'::jsonb $$`);
     await handle.migrate();
     const after = await recorded();
@@ -67,7 +87,9 @@ describe('the modules’ SQL step', () => {
       else expect(row, file).toEqual(before.get(file));
     }
     expect(after.get(changed)!.checksum).toBe(before.get(changed)!.checksum);
-    const [spend] = rowsOf<{ prosrc: string }>(await handle.db.execute(sql`select prosrc from pg_proc where proname = 'wallet_spend'`));
+    const [spend] = rowsOf<{ prosrc: string }>(
+      await handle.db.execute(sql`select prosrc from pg_proc where proname = 'wallet_spend'`),
+    );
     expect(spend!.prosrc).toContain('coin_grants');
   });
 
@@ -77,7 +99,9 @@ describe('the modules’ SQL step', () => {
       context.skip();
     }
     const fresh = await createTestDatabase('module_sql_race');
-    const handles = await Promise.all([0, 1].map(() => openDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir, poolSize: 1 })));
+    const handles = await Promise.all(
+      [0, 1].map(() => openDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir, poolSize: 1 })),
+    );
     try {
       await Promise.all(handles.map((h) => h.migrate()));
       const [row] = rowsOf<{ n: number }>(await handles[0]!.db.execute(sql`select count(*)::int as n from module_sql`));

@@ -37,7 +37,9 @@ function writtenTables(text: string, known: Map<string, string>): Set<string> {
 
 describe('the modules’ SQL layout', () => {
   it('applies every module that has a sql/ folder, in the declared order, the shop-wide invariants last', () => {
-    const withSql = fs.readdirSync(path.join(root, 'modules')).filter((name) => fs.existsSync(path.join(root, 'modules', name, 'sql')));
+    const withSql = fs
+      .readdirSync(path.join(root, 'modules'))
+      .filter((name) => fs.existsSync(path.join(root, 'modules', name, 'sql')));
     expect([...withSql].sort()).toEqual([...MODULE_SQL_ORDER].sort());
     const files = listModuleSqlFiles().map((f) => f.file);
     const moduleOf = (file: string) => (file.startsWith('db/') ? 'db' : file.split('/')[1]!);
@@ -63,7 +65,8 @@ describe('the modules’ SQL layout', () => {
 
   it('finds a crossing when there is one (the check itself can fail)', () => {
     const owners = tableOwners();
-    const before = "UPDATE gachas SET status = 'sold_out' WHERE id = p_gacha; SELECT position FROM gacha_lots WHERE draw_id IS NULL FOR UPDATE;";
+    const before =
+      "UPDATE gachas SET status = 'sold_out' WHERE id = p_gacha; SELECT position FROM gacha_lots WHERE draw_id IS NULL FOR UPDATE;";
     expect([...writtenTables(before, owners)].sort()).toEqual(['gacha_lots', 'gachas']);
     expect([...writtenTables('INSERT INTO x (a) VALUES (1) ON CONFLICT (a) DO UPDATE SET a = 2', owners)]).toEqual([]);
   });

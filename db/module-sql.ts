@@ -46,17 +46,23 @@ export function listModuleSqlFiles(root = projectRoot): ModuleSqlFile[] {
       throw new Error(`modules/${name}/sql is not in MODULE_SQL_ORDER (db/module-sql.ts)`);
     }
   }
-  const journal = JSON.parse(fs.readFileSync(path.join(root, 'db', 'migrations', 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  const journal = JSON.parse(fs.readFileSync(path.join(root, 'db', 'migrations', 'meta', '_journal.json'), 'utf8')) as {
+    entries: { tag: string }[];
+  };
   const lastMigration = journal.entries.at(-1)?.tag ?? '';
   const folders = [...MODULE_SQL_ORDER.map((name) => `modules/${name}/sql`), 'db/sql'];
   return folders.flatMap((folder) => {
     const absolute = path.join(root, folder);
     if (!fs.existsSync(absolute)) return [];
-    return fs.readdirSync(absolute).filter((name) => name.endsWith('.sql')).sort().map((name) => {
-      const text = fs.readFileSync(path.join(absolute, name), 'utf8');
-      const checksum = crypto.createHash('sha256').update(`${lastMigration}\n${text}`).digest('hex');
-      return { file: `${folder}/${name}`, text, checksum };
-    });
+    return fs
+      .readdirSync(absolute)
+      .filter((name) => name.endsWith('.sql'))
+      .sort()
+      .map((name) => {
+        const text = fs.readFileSync(path.join(absolute, name), 'utf8');
+        const checksum = crypto.createHash('sha256').update(`${lastMigration}\n${text}`).digest('hex');
+        return { file: `${folder}/${name}`, text, checksum };
+      });
   });
 }
 
@@ -74,7 +80,9 @@ export async function applyModuleSql(connection: SqlConnection, files = listModu
   try {
     await connection.query('select pg_advisory_xact_lock($1, $2)', [...MIGRATION_LOCK]);
     const recorded = new Map(
-      (await connection.query<{ file: string; checksum: string }>('select file, checksum from module_sql')).map((row) => [row.file, row.checksum]),
+      (await connection.query<{ file: string; checksum: string }>('select file, checksum from module_sql')).map(
+        (row) => [row.file, row.checksum],
+      ),
     );
     for (const file of files) {
       if (recorded.get(file.file) === file.checksum) continue;
@@ -91,7 +99,9 @@ export async function applyModuleSql(connection: SqlConnection, files = listModu
   } catch (error) {
     await connection.query('rollback').catch(() => undefined);
     // Nothing of this step is kept: the functions stay as the previous start left them.
-    throw new Error(`The modules' SQL could not be applied, at ${current}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`The modules' SQL could not be applied, at ${current}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   return applied;
 }

@@ -22,8 +22,10 @@ let legacyDb: TestDatabase | undefined;
 let shop: DatabaseHandle | undefined;
 const suffix = crypto.randomBytes(4).toString('hex');
 const roles: DatabaseRoles = {
-  owner: `oripa_test_owner_${suffix}`, ownerPassword: crypto.randomBytes(18).toString('base64url'),
-  shop: `oripa_test_shop_${suffix}`, shopPassword: crypto.randomBytes(18).toString('base64url'),
+  owner: `oripa_test_owner_${suffix}`,
+  ownerPassword: crypto.randomBytes(18).toString('base64url'),
+  shop: `oripa_test_shop_${suffix}`,
+  shopPassword: crypto.randomBytes(18).toString('base64url'),
 };
 
 const urlAs = (role: string, password: string) => {
@@ -66,7 +68,8 @@ afterAll(async () => {
   await legacyDb?.drop();
   if (testDb?.engine === 'postgres') {
     await asAdmin(process.env.TEST_DATABASE_URL ?? DEFAULT_ADMIN_URL, async (client) => {
-      for (const role of [roles.shop, roles.owner]) await client.query(`drop role if exists ${client.escapeIdentifier(role)}`);
+      for (const role of [roles.shop, roles.owner])
+        await client.query(`drop role if exists ${client.escapeIdentifier(role)}`);
     });
   }
 });
@@ -74,15 +77,29 @@ afterAll(async () => {
 describe('database roles (PostgreSQL)', () => {
   it('migrates as the owner, serves as the shop role, and keeps the ledger append-only for it', async (context) => {
     if (testDb.engine !== 'postgres') {
-      console.warn('skipped: database roles exist only on PostgreSQL (the embedded PGlite has none; README, Database roles)');
+      console.warn(
+        'skipped: database roles exist only on PostgreSQL (the embedded PGlite has none; README, Database roles)',
+      );
       context.skip();
     }
     // A fresh database: roles first, then the first start migrates as the owner.
-    expect(await asAdmin(testDb.databaseUrl!, (client) => setUpDatabaseRoles(client, roles))).toEqual({ appendOnlyTables: [] });
-    shop = await openDatabase({ databaseUrl: shopUrl(), migrationUrl: ownerUrl(), dataDir: testDb.dataDir, poolSize: 2 });
+    expect(await asAdmin(testDb.databaseUrl!, (client) => setUpDatabaseRoles(client, roles))).toEqual({
+      appendOnlyTables: [],
+    });
+    shop = await openDatabase({
+      databaseUrl: shopUrl(),
+      migrationUrl: ownerUrl(),
+      dataDir: testDb.dataDir,
+      poolSize: 2,
+    });
     await shop.migrate();
     const owners = await asAdmin(testDb.databaseUrl!, async (client) =>
-      (await client.query(`select distinct pg_get_userbyid(relowner) as owner from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r'`)).rows.map((r) => r.owner));
+      (
+        await client.query(
+          `select distinct pg_get_userbyid(relowner) as owner from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r'`,
+        )
+      ).rows.map((r) => r.owner),
+    );
     expect(owners).toEqual([roles.owner]);
 
     // The shop's ordinary paths write the ledger: grants, a published pack (its sequence), a draw —
@@ -93,7 +110,9 @@ describe('database roles (PostgreSQL)', () => {
     const drawn = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: `roles:${suffix}` });
     expect(drawn.ok).toBe(true);
     expect((await getBalance(db, member)).total).toBe(200);
-    const [count] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from coin_ledger where member_id = ${member}`));
+    const [count] = rowsOf<{ n: number }>(
+      await db.execute(sql`select count(*)::int as n from coin_ledger where member_id = ${member}`),
+    );
     expect(count!.n).toBe(4);
     expect(await checkInvariants(db)).toEqual([]);
 
@@ -109,16 +128,26 @@ describe('database roles (PostgreSQL)', () => {
     expect(await asShop('alter table coin_ledger disable trigger coin_ledger_no_truncate')).toMatch(/must be owner/);
     expect(await asShop('drop trigger coin_ledger_no_update_delete on coin_ledger')).toMatch(/must be owner/);
     expect(await asShop('alter table coin_ledger add column note text')).toMatch(/must be owner/);
-    expect(await asShop("create or replace function coin_ledger_append_only() returns trigger language plpgsql as $$ begin return null; end $$"))
-      .toMatch(/must be owner/);
+    expect(
+      await asShop(
+        'create or replace function coin_ledger_append_only() returns trigger language plpgsql as $$ begin return null; end $$',
+      ),
+    ).toMatch(/must be owner/);
     // Other tables keep their ordinary rights (a prize is updated when converted).
     expect(await asShop('update wallets set updated_at = updated_at where false')).toBe('accepted');
     // pg-boss creates and migrates its own schema as the shop role when jobs start.
-    const jobs = createJobRunner({ database: shop, logger: capturingLogger().logger, config: { DATABASE_URL: shopUrl() }, pollingIntervalSeconds: 0.5 });
+    const jobs = createJobRunner({
+      database: shop,
+      logger: capturingLogger().logger,
+      config: { DATABASE_URL: shopUrl() },
+      pollingIntervalSeconds: 0.5,
+    });
     await jobs.start();
     await jobs.stop();
     // db:roles again on the migrated database (idempotent; it now finds the ledger), then a restart.
-    expect(await asAdmin(testDb.databaseUrl!, (client) => setUpDatabaseRoles(client, roles))).toEqual({ appendOnlyTables: ['coin_ledger'] });
+    expect(await asAdmin(testDb.databaseUrl!, (client) => setUpDatabaseRoles(client, roles))).toEqual({
+      appendOnlyTables: ['coin_ledger'],
+    });
     await shop.migrate();
     for (const message of await rewrites()) expect(message).toMatch(/permission denied/);
     const again = await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: `roles-again:${suffix}` });
@@ -148,7 +177,12 @@ describe('database roles (PostgreSQL)', () => {
     try {
       await before.migrate();
       gachaId = await createPublishedPack(before.db, { lots: 20, price: 100 });
-      const jobs = createJobRunner({ database: before, logger: capturingLogger().logger, config: { DATABASE_URL: adminUrl }, pollingIntervalSeconds: 0.5 });
+      const jobs = createJobRunner({
+        database: before,
+        logger: capturingLogger().logger,
+        config: { DATABASE_URL: adminUrl },
+        pollingIntervalSeconds: 0.5,
+      });
       await jobs.start();
       await jobs.stop();
       await before.db.execute(sql`update module_sql set checksum = 'an older build'`);
@@ -156,19 +190,37 @@ describe('database roles (PostgreSQL)', () => {
       await before.close();
     }
 
-    expect(await asAdmin(adminUrl, (client) => setUpDatabaseRoles(client, roles))).toEqual({ appendOnlyTables: ['coin_ledger'] });
-    const after = await openDatabase({ databaseUrl: legacyAs(roles.shop, roles.shopPassword), migrationUrl: legacyAs(roles.owner, roles.ownerPassword), dataDir: legacyDb.dataDir, poolSize: 2 });
+    expect(await asAdmin(adminUrl, (client) => setUpDatabaseRoles(client, roles))).toEqual({
+      appendOnlyTables: ['coin_ledger'],
+    });
+    const after = await openDatabase({
+      databaseUrl: legacyAs(roles.shop, roles.shopPassword),
+      migrationUrl: legacyAs(roles.owner, roles.ownerPassword),
+      dataDir: legacyDb.dataDir,
+      poolSize: 2,
+    });
     try {
       // The owner can replace every module function and trigger (the checksums say an older build).
       await after.migrate();
       const member = await createMemberWithCoins(after.db, { paid: 500 });
-      expect((await drawLots(after.db, { memberId: member, gachaId, count: 1, idempotencyKey: `legacy:${suffix}` })).ok).toBe(true);
+      expect(
+        (await drawLots(after.db, { memberId: member, gachaId, count: 1, idempotencyKey: `legacy:${suffix}` })).ok,
+      ).toBe(true);
       expect(await checkInvariants(after.db)).toEqual([]);
-      const jobs = createJobRunner({ database: after, logger: capturingLogger().logger, config: { DATABASE_URL: legacyAs(roles.shop, roles.shopPassword) }, pollingIntervalSeconds: 0.5 });
+      const jobs = createJobRunner({
+        database: after,
+        logger: capturingLogger().logger,
+        config: { DATABASE_URL: legacyAs(roles.shop, roles.shopPassword) },
+        pollingIntervalSeconds: 0.5,
+      });
       await jobs.start();
       await jobs.stop();
-      expect(await refusal(legacyAs(roles.shop, roles.shopPassword), 'truncate coin_ledger')).toMatch(/permission denied/);
-      expect(await refusal(legacyAs(roles.shop, roles.shopPassword), 'alter table coin_ledger disable trigger all')).toMatch(/must be owner/);
+      expect(await refusal(legacyAs(roles.shop, roles.shopPassword), 'truncate coin_ledger')).toMatch(
+        /permission denied/,
+      );
+      expect(
+        await refusal(legacyAs(roles.shop, roles.shopPassword), 'alter table coin_ledger disable trigger all'),
+      ).toMatch(/must be owner/);
     } finally {
       await after.close();
     }

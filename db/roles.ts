@@ -23,9 +23,13 @@ const SHOP_SCHEMAS = ['pgboss'];
  * append-only tables found (a BEFORE TRUNCATE trigger calling a `*_append_only` function).
  * @example await setUpDatabaseRoles(adminClient, { owner: 'oripa_owner', ownerPassword, shop: 'oripa_shop', shopPassword })
  */
-export async function setUpDatabaseRoles(client: pg.Client, roles: DatabaseRoles): Promise<{ appendOnlyTables: string[] }> {
+export async function setUpDatabaseRoles(
+  client: pg.Client,
+  roles: DatabaseRoles,
+): Promise<{ appendOnlyTables: string[] }> {
   for (const name of [roles.owner, roles.shop]) {
-    if (!ROLE_NAME.test(name)) throw new Error(`role name ${JSON.stringify(name)}: lower-case letters, digits and _ only`);
+    if (!ROLE_NAME.test(name))
+      throw new Error(`role name ${JSON.stringify(name)}: lower-case letters, digits and _ only`);
   }
   if (roles.owner === roles.shop) throw new Error('the owner role and the shop role must differ');
   for (const password of [roles.ownerPassword, roles.shopPassword]) {
@@ -38,13 +42,21 @@ export async function setUpDatabaseRoles(client: pg.Client, roles: DatabaseRoles
 
   await run('begin');
   try {
-    for (const [name, password] of [[roles.owner, roles.ownerPassword], [roles.shop, roles.shopPassword]] as const) {
+    for (const [name, password] of [
+      [roles.owner, roles.ownerPassword],
+      [roles.shop, roles.shopPassword],
+    ] as const) {
       const [exists] = await rows('select 1 from pg_roles where rolname = $1', [name]);
       const verb = exists ? 'alter' : 'create';
-      await run(`${verb} role ${client.escapeIdentifier(name)} login nosuperuser nocreatedb nocreaterole nobypassrls password ${client.escapeLiteral(password)}`);
+      await run(
+        `${verb} role ${client.escapeIdentifier(name)} login nosuperuser nocreatedb nocreaterole nobypassrls password ${client.escapeLiteral(password)}`,
+      );
     }
     // The shop's role must not reach the owner's rights through membership.
-    const [member] = await rows('select 1 from pg_auth_members m join pg_roles r on r.oid = m.roleid join pg_roles u on u.oid = m.member where r.rolname = $1 and u.rolname = $2', [roles.owner, roles.shop]);
+    const [member] = await rows(
+      'select 1 from pg_auth_members m join pg_roles r on r.oid = m.roleid join pg_roles u on u.oid = m.member where r.rolname = $1 and u.rolname = $2',
+      [roles.owner, roles.shop],
+    );
     if (member) await run(`revoke ${owner} from ${shop}`);
 
     const database = client.escapeIdentifier((await rows<{ db: string }>('select current_database() as db'))[0]!.db);
@@ -62,8 +74,12 @@ export async function setUpDatabaseRoles(client: pg.Client, roles: DatabaseRoles
     await run(`revoke truncate, references, trigger on all tables in schema public from ${shop}`);
     await run(`grant usage, select, update on all sequences in schema public to ${shop}`);
     await run(`grant execute on all functions in schema public to ${shop}`);
-    await run(`alter default privileges for role ${owner} in schema public grant select, insert, update, delete on tables to ${shop}`);
-    await run(`alter default privileges for role ${owner} in schema public grant usage, select, update on sequences to ${shop}`);
+    await run(
+      `alter default privileges for role ${owner} in schema public grant select, insert, update, delete on tables to ${shop}`,
+    );
+    await run(
+      `alter default privileges for role ${owner} in schema public grant usage, select, update on sequences to ${shop}`,
+    );
     await run(`alter default privileges for role ${owner} in schema public grant execute on functions to ${shop}`);
 
     // Append-only tables: INSERT and SELECT only (the module SQL that guards a table revokes the
@@ -75,7 +91,9 @@ export async function setUpDatabaseRoles(client: pg.Client, roles: DatabaseRoles
         order by 1`,
     );
     for (const { name } of appendOnly) {
-      await run(`revoke update, delete, truncate on table public.${client.escapeIdentifier(name)} from ${shop}, public`);
+      await run(
+        `revoke update, delete, truncate on table public.${client.escapeIdentifier(name)} from ${shop}, public`,
+      );
     }
     await run('commit');
     return { appendOnlyTables: appendOnly.map((t) => t.name) };
@@ -88,7 +106,8 @@ export async function setUpDatabaseRoles(client: pg.Client, roles: DatabaseRoles
 /** Makes `role` the owner of the given schemas and everything in them not owned by one of `keep`. */
 async function transferOwnership(client: pg.Client, schemas: string[], role: string, keep: string[]): Promise<void> {
   const to = client.escapeIdentifier(role);
-  const found = async (text: string) => (await client.query<{ name: string }>(text, [schemas, keep])).rows.map((r) => r.name);
+  const found = async (text: string) =>
+    (await client.query<{ name: string }>(text, [schemas, keep])).rows.map((r) => r.name);
   for (const name of await found(`select quote_ident(nspname) as name from pg_namespace n join pg_roles o on o.oid = n.nspowner
                                    where nspname = any($1) and not (o.rolname = any($2))`)) {
     await client.query(`alter schema ${name} owner to ${to}`);
@@ -97,7 +116,8 @@ async function transferOwnership(client: pg.Client, schemas: string[], role: str
   const relations = `select format('%I.%I', n.nspname, c.relname) as name from pg_class c
                        join pg_namespace n on n.oid = c.relnamespace join pg_roles o on o.oid = c.relowner
                       where n.nspname = any($1) and not (o.rolname = any($2)) and c.relkind in `;
-  for (const name of await found(`${relations} ('r', 'p', 'v', 'm', 'f')`)) await client.query(`alter table ${name} owner to ${to}`);
+  for (const name of await found(`${relations} ('r', 'p', 'v', 'm', 'f')`))
+    await client.query(`alter table ${name} owner to ${to}`);
   for (const name of await found(`${relations} ('S')`)) await client.query(`alter sequence ${name} owner to ${to}`);
   for (const name of await found(`select p.oid::regprocedure::text as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
                                    join pg_roles o on o.oid = p.proowner where n.nspname = any($1) and not (o.rolname = any($2))`)) {

@@ -11,7 +11,14 @@ import { createMember, createMemberWithCoins, createPublishedPack } from '#tests
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { loadConfig } from '#server/config';
 import { PAID_COIN_DAYS, FREE_COIN_DAYS, LEDGER_REASON_LABELS, getBalance, grantCoins } from '#modules/wallet';
-import { PRIZE_DECISION_DAYS, DRAW_REFUSAL_CODES, PRIZE_CHOICE_REFUSAL_CODES, drawLots, convertPrizes, type DrawRefusalCode } from '#modules/draw';
+import {
+  PRIZE_DECISION_DAYS,
+  DRAW_REFUSAL_CODES,
+  PRIZE_CHOICE_REFUSAL_CODES,
+  drawLots,
+  convertPrizes,
+  type DrawRefusalCode,
+} from '#modules/draw';
 import { describeRefusal } from '#server/refusals';
 import { isStaff } from '#server/api/v1/auth';
 import { DAY, FREE_COIN_MS, PAID_COIN_MS, PRIZE_DECISION_MS } from '#tests/model';
@@ -35,17 +42,25 @@ afterAll(async () => {
 
 /** The installed body of a function (all overloads joined). */
 async function bodyOf(name: string): Promise<string> {
-  const rows = rowsOf<{ prosrc: string }>(await handle.db.execute(sql`select prosrc from pg_proc where proname = ${name} and pronamespace = 'public'::regnamespace`));
+  const rows = rowsOf<{ prosrc: string }>(
+    await handle.db.execute(
+      sql`select prosrc from pg_proc where proname = ${name} and pronamespace = 'public'::regnamespace`,
+    ),
+  );
   expect(rows.length, `function ${name} is installed`).toBeGreaterThan(0);
   return rows.map((r) => r.prosrc).join('\n');
 }
 
-const all = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((m) => m.slice(1).filter(Boolean)).flat();
+const all = (text: string, pattern: RegExp) =>
+  [...text.matchAll(pattern)].map((m) => m.slice(1).filter(Boolean)).flat();
 
 describe('rules shared by the SQL and the TypeScript', () => {
   it('keeps no lifetime or window in the SQL: every interval comes from the caller', async () => {
-    const functions = listModuleSqlFiles().flatMap((f) => [...f.text.matchAll(/CREATE OR REPLACE FUNCTION (\w+)\(/g)].map((m) => m[1]!));
-    const literal = /'\s*\d+\s*(?:second|minute|hour|day|week|month|year)s?\s*'|\binterval\s+'|\bmake_interval\s*\(|\d+\s*\*\s*interval/i;
+    const functions = listModuleSqlFiles().flatMap((f) =>
+      [...f.text.matchAll(/CREATE OR REPLACE FUNCTION (\w+)\(/g)].map((m) => m[1]!),
+    );
+    const literal =
+      /'\s*\d+\s*(?:second|minute|hour|day|week|month|year)s?\s*'|\binterval\s+'|\bmake_interval\s*\(|\d+\s*\*\s*interval/i;
     const holding: string[] = [];
     for (const name of new Set(functions)) if (literal.test(await bodyOf(name))) holding.push(name);
     expect(holding).toEqual([]);
@@ -58,22 +73,44 @@ describe('rules shared by the SQL and the TypeScript', () => {
     expect(defaults.PAID_COIN_EXPIRY_DAYS).toBe(PAID_COIN_DAYS);
     expect(defaults.FREE_COIN_EXPIRY_DAYS).toBe(FREE_COIN_DAYS);
     expect(defaults.PRIZE_DECISION_DAYS).toBe(PRIZE_DECISION_DAYS);
-    expect([PAID_COIN_MS, FREE_COIN_MS, PRIZE_DECISION_MS]).toEqual([PAID_COIN_DAYS * DAY, FREE_COIN_DAYS * DAY, PRIZE_DECISION_DAYS * DAY]);
+    expect([PAID_COIN_MS, FREE_COIN_MS, PRIZE_DECISION_MS]).toEqual([
+      PAID_COIN_DAYS * DAY,
+      FREE_COIN_DAYS * DAY,
+      PRIZE_DECISION_DAYS * DAY,
+    ]);
   });
 
   it('uses the lifetimes and the decision window the TypeScript passes', async () => {
     const db = handle.db;
     const now = new Date('2030-01-10T00:00:00Z');
     const member = await createMemberWithCoins(db, {});
-    await grantCoins(db, { memberId: member, kind: 'paid', amount: 1000, reason: 'purchase', counterAccount: 'purchase', idempotencyKey: `rules:${member}`, now, lifetimeDays: { paid: 150 } });
+    await grantCoins(db, {
+      memberId: member,
+      kind: 'paid',
+      amount: 1000,
+      reason: 'purchase',
+      counterAccount: 'purchase',
+      idempotencyKey: `rules:${member}`,
+      now,
+      lifetimeDays: { paid: 150 },
+    });
     const gachaId = await createPublishedPack(db, { lots: 20, price: 100 });
-    const drawn = await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: `rules-draw:${member}`, decisionDays: 7, now });
+    const drawn = await drawLots(db, {
+      memberId: member,
+      gachaId,
+      count: 1,
+      idempotencyKey: `rules-draw:${member}`,
+      decisionDays: 7,
+      now,
+    });
     expect(drawn.ok).toBe(true);
     if (!drawn.ok) return;
     expect(drawn.result.items[0]!.decideBy).toBe(new Date(now.getTime() + 7 * DAY).toISOString());
     const converted = await convertPrizes(db, member, [drawn.result.items[0]!.prizeId], { freeCoinDays: 30, now });
     expect(converted.ok).toBe(true);
-    const grants = rowsOf<{ kind: string; expires_at: string | Date }>(await db.execute(sql`select kind, expires_at from coin_grants where member_id = ${member} order by id`));
+    const grants = rowsOf<{ kind: string; expires_at: string | Date }>(
+      await db.execute(sql`select kind, expires_at from coin_grants where member_id = ${member} order by id`),
+    );
     expect(grants.map((g) => [g.kind, new Date(g.expires_at).toISOString()])).toEqual([
       ['paid', new Date(now.getTime() + 150 * DAY).toISOString()],
       ['free', new Date(now.getTime() + 30 * DAY).toISOString()],
@@ -84,10 +121,21 @@ describe('rules shared by the SQL and the TypeScript', () => {
     const db = handle.db;
     const expiresAt = new Date('2031-05-01T00:00:00Z');
     const member = await createMemberWithCoins(db, {});
-    await grantCoins(db, { memberId: member, kind: 'free', amount: 300, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: `edge:${member}`, expiresAt, now: new Date('2031-04-01T00:00:00Z') });
+    await grantCoins(db, {
+      memberId: member,
+      kind: 'free',
+      amount: 300,
+      reason: 'operator_grant',
+      counterAccount: 'promotion',
+      idempotencyKey: `edge:${member}`,
+      expiresAt,
+      now: new Date('2031-04-01T00:00:00Z'),
+    });
     for (const at of [new Date(expiresAt.getTime() - 1), expiresAt]) {
       const balance = await getBalance(db, member, at);
-      const [row] = rowsOf<{ n: number }>(await db.execute(sql`select wallet_lock_available(${member}::text, ${at.toISOString()}::timestamptz) as n`));
+      const [row] = rowsOf<{ n: number }>(
+        await db.execute(sql`select wallet_lock_available(${member}::text, ${at.toISOString()}::timestamptz) as n`),
+      );
       expect([at.toISOString(), balance.total]).toEqual([at.toISOString(), Number(row!.n)]);
     }
   });
@@ -114,8 +162,16 @@ describe('rules shared by the SQL and the TypeScript', () => {
     const gachaId = await createPublishedPack(handle.db, { lots: 20, price: 100 });
     for (const role of ['user', 'admin'] as const) {
       const member = await createMember(handle.db, { role });
-      const outcome = await drawLots(handle.db, { memberId: member, gachaId, count: 1, idempotencyKey: `staff:${member}` });
-      expect([role, !outcome.ok && outcome.code === 'STAFF_CANNOT_DRAW']).toEqual([role, isStaff({ role } as Parameters<typeof isStaff>[0])]);
+      const outcome = await drawLots(handle.db, {
+        memberId: member,
+        gachaId,
+        count: 1,
+        idempotencyKey: `staff:${member}`,
+      });
+      expect([role, !outcome.ok && outcome.code === 'STAFF_CANNOT_DRAW']).toEqual([
+        role,
+        isStaff({ role } as Parameters<typeof isStaff>[0]),
+      ]);
     }
   });
 
@@ -126,7 +182,17 @@ describe('rules shared by the SQL and the TypeScript', () => {
       ...all(await bodyOf('wallet_expire_member'), /'expired', '(\w+)'/g),
       ...all(await bodyOf('payments_check_invariants'), /reason = '(\w+)'/g),
     ];
-    expect(new Set(reasons)).toEqual(new Set(['draw', 'prize_conversion', 'prize_auto_conversion', 'expiry', 'purchase', 'purchase_bonus', 'purchase_reversal']));
+    expect(new Set(reasons)).toEqual(
+      new Set([
+        'draw',
+        'prize_conversion',
+        'prize_auto_conversion',
+        'expiry',
+        'purchase',
+        'purchase_bonus',
+        'purchase_reversal',
+      ]),
+    );
     expect(reasons.filter((reason) => !(reason in LEDGER_REASON_LABELS))).toEqual([]);
   });
 });

@@ -17,7 +17,12 @@ describe('client behaviour', () => {
       await page.waitForURL((url) => url.searchParams.get('utm_source') === 'line_ads');
       const url = new URL(page.url());
       expect(url.pathname).toBe('/gacha/pokemon');
-      expect(Object.fromEntries(url.searchParams)).toEqual({ tab: 'new', page: '2', gclid: 'abc123', utm_source: 'line_ads' });
+      expect(Object.fromEntries(url.searchParams)).toEqual({
+        tab: 'new',
+        page: '2',
+        gclid: 'abc123',
+        utm_source: 'line_ads',
+      });
       // and on a client navigation too
       await page.getByRole('navigation', { name: 'ジャンル' }).getByRole('link', { name: '遊戯王' }).click();
       await page.waitForURL((u) => u.pathname === '/gacha/yugioh' && u.searchParams.get('gclid') === 'abc123');
@@ -30,7 +35,9 @@ describe('client behaviour', () => {
   it('does a full load on the next navigation once a newer build is published', async () => {
     const { context, page, problems } = await openContext(shop.browser, 'desktop', shop.baseURL);
     try {
-      await page.route('**/builds/latest.json*', (route) => route.fulfill({ json: { id: 'ffffffffffffffff', timestamp: Date.now() } }));
+      await page.route('**/builds/latest.json*', (route) =>
+        route.fulfill({ json: { id: 'ffffffffffffffff', timestamp: Date.now() } }),
+      );
       await page.goto('/');
       await waitForHydration(page);
       await page.evaluate(() => {
@@ -48,7 +55,9 @@ describe('client behaviour', () => {
       await page.getByRole('navigation', { name: 'メインメニュー' }).getByRole('link', { name: 'ワンピース' }).click();
       await page.waitForURL('**/gacha/onepiece');
       await page.getByRole('heading', { name: 'ワンピースのオリパ' }).waitFor();
-      expect(await page.evaluate(() => (window as unknown as { stillSamePage?: boolean }).stillSamePage)).toBeUndefined();
+      expect(
+        await page.evaluate(() => (window as unknown as { stillSamePage?: boolean }).stillSamePage),
+      ).toBeUndefined();
       expect(problems).toEqual([]);
     } finally {
       await context.close();

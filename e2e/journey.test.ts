@@ -1,7 +1,13 @@
 // The new member's first walk, in Japanese, in Chromium, at phone and desktop sizes:
 // home → genre → /shop (sent to sign-in) → sign up → back on /shop → sign out → unknown page → top.
 import { describe, it, expect } from 'vitest';
-import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, type ViewportName } from './support/browser';
+import {
+  useBrowser,
+  openContext,
+  expectNoSeriousAxeViolations,
+  waitForHydration,
+  type ViewportName,
+} from './support/browser';
 
 const shop = useBrowser();
 
@@ -16,7 +22,10 @@ describe.each<ViewportName>(['phone', 'desktop'])('first visit on a %s', (viewpo
       await page.getByRole('heading', { name: 'オリパ一覧' }).waitFor();
       expect(await page.getByRole('link', { name: /星降る夜のハイレアオリパ/ }).count()).toBe(1);
       await expectNoSeriousAxeViolations(page, `${viewport} home`);
-      const genreNav = viewport === 'phone' ? page.getByRole('navigation', { name: 'ジャンル' }) : page.getByRole('navigation', { name: 'メインメニュー' });
+      const genreNav =
+        viewport === 'phone'
+          ? page.getByRole('navigation', { name: 'ジャンル' })
+          : page.getByRole('navigation', { name: 'メインメニュー' });
       await genreNav.getByRole('link', { name: 'ワンピース' }).click();
       await page.waitForURL('**/gacha/onepiece');
       await page.getByRole('heading', { name: 'ワンピースのオリパ' }).waitFor();
@@ -24,7 +33,8 @@ describe.each<ViewportName>(['phone', 'desktop'])('first visit on a %s', (viewpo
       await expectNoSeriousAxeViolations(page, `${viewport} genre`);
 
       // 2. the shop sends a visitor to sign-in (phone: a client navigation from the tab bar; desktop: a page load)
-      if (viewport === 'phone') await page.getByRole('navigation', { name: 'タブメニュー' }).getByRole('link', { name: 'チャージ' }).click();
+      if (viewport === 'phone')
+        await page.getByRole('navigation', { name: 'タブメニュー' }).getByRole('link', { name: 'チャージ' }).click();
       else await page.goto('/shop');
       await page.waitForURL((url) => url.pathname === '/auth/sign_in' && url.searchParams.get('redirect') === '/shop');
       await page.getByRole('heading', { name: 'ログイン' }).waitFor();

@@ -6,7 +6,13 @@
 import fs from 'node:fs';
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, signUpInBrowser } from './support/browser';
+import {
+  useBrowser,
+  openContext,
+  expectNoSeriousAxeViolations,
+  waitForHydration,
+  signUpInBrowser,
+} from './support/browser';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { users } from '#db/schema';
 import { grantCoins, checkInvariants, getBalance } from '#modules/wallet';
@@ -29,121 +35,149 @@ afterAll(async () => {
 const digits = (text: string | null) => Number((text ?? '').replace(/[^0-9]/g, ''));
 
 describe('10連 and 100連 on a phone', () => {
-  it.skipIf(!databaseUrl)(`reads a 100連 in a few screens and converts only what is undecided${databaseUrl ? '' : ' (skipped: needs PostgreSQL to grant coins beside the running shop)'}`, async () => {
-    const db = handle!.db;
-    const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
-    try {
-      const email = `multi-${Date.now()}@example.jp`;
-      await signUpInBrowser(page, { name: 'れんぞく', email });
-      const [member] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-      await grantCoins(db, { memberId: member!.id, kind: 'paid', amount: 20_000, reason: 'operator_grant', counterAccount: 'adjustment', idempotencyKey: `e2e:${email}` });
+  it.skipIf(!databaseUrl)(
+    `reads a 100連 in a few screens and converts only what is undecided${databaseUrl ? '' : ' (skipped: needs PostgreSQL to grant coins beside the running shop)'}`,
+    async () => {
+      const db = handle!.db;
+      const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
+      try {
+        const email = `multi-${Date.now()}@example.jp`;
+        await signUpInBrowser(page, { name: 'れんぞく', email });
+        const [member] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+        await grantCoins(db, {
+          memberId: member!.id,
+          kind: 'paid',
+          amount: 20_000,
+          reason: 'operator_grant',
+          counterAccount: 'adjustment',
+          idempotencyKey: `e2e:${email}`,
+        });
 
-      // 10連: every card turns in a grid; スキップ is there while it plays and gone once it has landed.
-      await page.goto(`/gacha/${PACK.genre}/${PACK.id}`);
-      await waitForHydration(page);
-      await page.locator('button[name=confirm][value="10"]:visible').first().click();
-      await page.getByTestId('confirm-draw').click();
-      await page.waitForURL(/\/result\//);
-      const reveal = page.getByRole('dialog', { name: '抽選演出' });
-      await reveal.waitFor();
-      expect(await reveal.getByRole('button', { name: /スキップ/ }).count()).toBe(1);
-      await expect.poll(() => reveal.locator('[data-reveal-grid="cards"] .rv-tile').count()).toBe(10);
-      await page.locator('[data-reveal-phase="landed"]').waitFor({ timeout: 20_000 });
-      expect(await reveal.getByRole('button', { name: /スキップ/ }).count()).toBe(0);
-      await page.screenshot({ path: `${SHOTS}/phone-10-reveal.png` });
-      await reveal.getByRole('button', { name: '結果を見る' }).click();
-      await reveal.waitFor({ state: 'detached' });
-      await expect.poll(() => page.locator('[data-prize-id]').count()).toBe(10);
-      await page.screenshot({ path: `${SHOTS}/phone-10-result.png`, fullPage: true });
+        // 10連: every card turns in a grid; スキップ is there while it plays and gone once it has landed.
+        await page.goto(`/gacha/${PACK.genre}/${PACK.id}`);
+        await waitForHydration(page);
+        await page.locator('button[name=confirm][value="10"]:visible').first().click();
+        await page.getByTestId('confirm-draw').click();
+        await page.waitForURL(/\/result\//);
+        const reveal = page.getByRole('dialog', { name: '抽選演出' });
+        await reveal.waitFor();
+        expect(await reveal.getByRole('button', { name: /スキップ/ }).count()).toBe(1);
+        await expect.poll(() => reveal.locator('[data-reveal-grid="cards"] .rv-tile').count()).toBe(10);
+        await page.locator('[data-reveal-phase="landed"]').waitFor({ timeout: 20_000 });
+        expect(await reveal.getByRole('button', { name: /スキップ/ }).count()).toBe(0);
+        await page.screenshot({ path: `${SHOTS}/phone-10-reveal.png` });
+        await reveal.getByRole('button', { name: '結果を見る' }).click();
+        await reveal.waitFor({ state: 'detached' });
+        await expect.poll(() => page.locator('[data-prize-id]').count()).toBe(10);
+        await page.screenshot({ path: `${SHOTS}/phone-10-result.png`, fullPage: true });
 
-      // 100連: a fast grid, skipped at once.
-      await page.getByTestId('result-back').click();
-      await page.waitForURL((url) => url.pathname === `/gacha/${PACK.genre}/${PACK.id}`);
-      await waitForHydration(page);
-      await page.locator('button[name=confirm][value="100"]:visible').first().click();
-      await page.getByTestId('confirm-draw').click();
-      await page.waitForURL(/\/result\//);
-      await reveal.waitFor();
-      await expect.poll(() => reveal.locator('[data-reveal-grid="fast"] .rv-tile').count()).toBe(100);
-      await reveal.getByRole('button', { name: /スキップ/ }).click();
-      await reveal.waitFor({ state: 'detached' });
-      await page.getByTestId('result-summary').waitFor();
-      await page.mouse.move(0, 0);
+        // 100連: a fast grid, skipped at once.
+        await page.getByTestId('result-back').click();
+        await page.waitForURL((url) => url.pathname === `/gacha/${PACK.genre}/${PACK.id}`);
+        await waitForHydration(page);
+        await page.locator('button[name=confirm][value="100"]:visible').first().click();
+        await page.getByTestId('confirm-draw').click();
+        await page.waitForURL(/\/result\//);
+        await reveal.waitFor();
+        await expect.poll(() => reveal.locator('[data-reveal-grid="fast"] .rv-tile').count()).toBe(100);
+        await reveal.getByRole('button', { name: /スキップ/ }).click();
+        await reveal.waitFor({ state: 'detached' });
+        await page.getByTestId('result-summary').waitFor();
+        await page.mouse.move(0, 0);
 
-      // The whole result, before anything is opened, is under four phone screens.
-      const screenHeight = page.viewportSize()!.height;
-      const height = await page.evaluate(() => document.documentElement.scrollHeight);
-      expect(height).toBeLessThan(4 * screenHeight);
-      await page.screenshot({ path: `${SHOTS}/phone-100-result.png`, fullPage: true });
-      await expectNoSeriousAxeViolations(page, 'phone 100連 result');
+        // The whole result, before anything is opened, is under four phone screens.
+        const screenHeight = page.viewportSize()!.height;
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        expect(height).toBeLessThan(4 * screenHeight);
+        await page.screenshot({ path: `${SHOTS}/phone-100-result.png`, fullPage: true });
+        await expectNoSeriousAxeViolations(page, 'phone 100連 result');
 
-      // The summary by tier matches what was won; the header and the way back are there.
-      const drawId = page.url().split('/result/')[1]!.split('?')[0]!;
-      const won = (await listPrizes(db, member!.id, { status: ['pending'], limit: 100 })).items.filter((p) => p.drawId === drawId);
-      expect(won).toHaveLength(100);
-      const byTier = new Map<string, number>();
-      for (const p of [...won].sort((a, b) => a.tierRank - b.tierRank)) byTier.set(p.tierLabel, (byTier.get(p.tierLabel) ?? 0) + 1);
-      expect(await page.getByTestId('tier-counts').textContent()).toBe([...byTier].map(([label, n]) => `${label}×${n}`).join('・'));
-      expect(digits(await page.getByTestId('result-total-value').textContent())).toBe(won.reduce((sum, p) => sum + p.conversionValue, 0));
-      expect(await page.getByTestId('result-back').getAttribute('href')).toBe(`/gacha/${PACK.genre}/${PACK.id}`);
+        // The summary by tier matches what was won; the header and the way back are there.
+        const drawId = page.url().split('/result/')[1]!.split('?')[0]!;
+        const won = (await listPrizes(db, member!.id, { status: ['pending'], limit: 100 })).items.filter(
+          (p) => p.drawId === drawId,
+        );
+        expect(won).toHaveLength(100);
+        const byTier = new Map<string, number>();
+        for (const p of [...won].sort((a, b) => a.tierRank - b.tierRank))
+          byTier.set(p.tierLabel, (byTier.get(p.tierLabel) ?? 0) + 1);
+        expect(await page.getByTestId('tier-counts').textContent()).toBe(
+          [...byTier].map(([label, n]) => `${label}×${n}`).join('・'),
+        );
+        expect(digits(await page.getByTestId('result-total-value').textContent())).toBe(
+          won.reduce((sum, p) => sum + p.conversionValue, 0),
+        );
+        expect(await page.getByTestId('result-back').getAttribute('href')).toBe(`/gacha/${PACK.genre}/${PACK.id}`);
 
-      // A collapsed tier opens to its cards; one of them is kept.
-      const collapsed = page.locator('details[data-tier-group]').first();
-      const label = await collapsed.getAttribute('data-tier-group');
-      await collapsed.locator('summary').click();
-      await expect.poll(() => collapsed.locator('[data-prize-id]').count()).toBe(byTier.get(label!));
-      const keptId = await collapsed.locator('[data-prize-id]').first().getAttribute('data-prize-id');
-      await collapsed.locator('[data-prize-id]').first().click();
-      await page.getByTestId('prize-sheet').getByTestId('keep-one').click();
-      await page.locator(`[data-prize-id="${keptId}"][data-status="kept"]`).waitFor();
+        // A collapsed tier opens to its cards; one of them is kept.
+        const collapsed = page.locator('details[data-tier-group]').first();
+        const label = await collapsed.getAttribute('data-tier-group');
+        await collapsed.locator('summary').click();
+        await expect.poll(() => collapsed.locator('[data-prize-id]').count()).toBe(byTier.get(label!));
+        const keptId = await collapsed.locator('[data-prize-id]').first().getAttribute('data-prize-id');
+        await collapsed.locator('[data-prize-id]').first().click();
+        await page.getByTestId('prize-sheet').getByTestId('keep-one').click();
+        await page.locator(`[data-prize-id="${keptId}"][data-status="kept"]`).waitFor();
 
-      // まとめて交換 asks first, with the 99 undecided cards and their value, then leaves the kept one alone.
-      const undecided = won.filter((p) => p.prizeId !== keptId);
-      const value = undecided.reduce((sum, p) => sum + p.conversionValue, 0);
-      const before = await getBalance(db, member!.id);
-      await page.getByTestId('convert-undecided').click();
-      const sheet = page.getByTestId('bulk-convert-sheet');
-      await sheet.getByRole('heading', { name: `99枚を${value.toLocaleString('ja-JP')}コインに交換します。元に戻せません` }).waitFor();
-      expect((await getBalance(db, member!.id)).total).toBe(before.total);
-      await page.screenshot({ path: `${SHOTS}/phone-100-bulk-sheet.png` });
-      await sheet.getByTestId('confirm-bulk-convert').click();
-      await page.getByTestId('prize-feedback').filter({ hasText: '99枚を' }).waitFor();
-      await expect.poll(async () => digits(await page.getByTestId('header-coins-total').textContent())).toBe(before.total + value);
-      expect((await listPrizes(db, member!.id, { status: ['kept'] })).items.map((p) => p.prizeId)).toEqual([keptId]);
+        // まとめて交換 asks first, with the 99 undecided cards and their value, then leaves the kept one alone.
+        const undecided = won.filter((p) => p.prizeId !== keptId);
+        const value = undecided.reduce((sum, p) => sum + p.conversionValue, 0);
+        const before = await getBalance(db, member!.id);
+        await page.getByTestId('convert-undecided').click();
+        const sheet = page.getByTestId('bulk-convert-sheet');
+        await sheet
+          .getByRole('heading', { name: `99枚を${value.toLocaleString('ja-JP')}コインに交換します。元に戻せません` })
+          .waitFor();
+        expect((await getBalance(db, member!.id)).total).toBe(before.total);
+        await page.screenshot({ path: `${SHOTS}/phone-100-bulk-sheet.png` });
+        await sheet.getByTestId('confirm-bulk-convert').click();
+        await page.getByTestId('prize-feedback').filter({ hasText: '99枚を' }).waitFor();
+        await expect
+          .poll(async () => digits(await page.getByTestId('header-coins-total').textContent()))
+          .toBe(before.total + value);
+        expect((await listPrizes(db, member!.id, { status: ['kept'] })).items.map((p) => p.prizeId)).toEqual([keptId]);
 
-      // もう一度引く opens the same pack with the same count's confirmation.
-      await page.getByTestId('draw-again').click();
-      await page.getByRole('dialog', { name: '100連を引きますか？' }).waitFor();
+        // もう一度引く opens the same pack with the same count's confirmation.
+        await page.getByTestId('draw-again').click();
+        await page.getByRole('dialog', { name: '100連を引きますか？' }).waitFor();
 
-      // The prize box: filters with counts; the kept card converts only on its own, after its own confirmation.
-      await page.goto('/mypage?tab=prizes&filter=kept');
-      await waitForHydration(page);
-      expect(digits(await page.getByTestId('prize-filter-kept').textContent())).toBe(1);
-      expect(await page.getByTestId('profile-compact').count()).toBe(1);
-      expect(await page.getByTestId('prize-action-bar').count()).toBe(0);
-      await expectNoSeriousAxeViolations(page, 'phone prize box (kept)');
-      await page.locator(`[data-prize-id="${keptId}"]`).click();
-      await page.getByTestId('convert-kept-start').click();
-      const keptSheet = page.getByTestId('prize-sheet');
-      await keptSheet.getByRole('heading', { name: /^保管中の「.+」を[\d,]+コインに交換します。元に戻せません$/ }).waitFor();
-      await expectNoSeriousAxeViolations(page, 'phone kept card confirmation');
-      await keptSheet.getByTestId('confirm-convert-kept').click();
-      await page.getByTestId('prize-feedback').filter({ hasText: '1枚を' }).waitFor();
-      expect((await listPrizes(db, member!.id, { status: ['kept'] })).items).toEqual([]);
+        // The prize box: filters with counts; the kept card converts only on its own, after its own confirmation.
+        await page.goto('/mypage?tab=prizes&filter=kept');
+        await waitForHydration(page);
+        expect(digits(await page.getByTestId('prize-filter-kept').textContent())).toBe(1);
+        expect(await page.getByTestId('profile-compact').count()).toBe(1);
+        expect(await page.getByTestId('prize-action-bar').count()).toBe(0);
+        await expectNoSeriousAxeViolations(page, 'phone prize box (kept)');
+        await page.locator(`[data-prize-id="${keptId}"]`).click();
+        await page.getByTestId('convert-kept-start').click();
+        const keptSheet = page.getByTestId('prize-sheet');
+        await keptSheet
+          .getByRole('heading', { name: /^保管中の「.+」を[\d,]+コインに交換します。元に戻せません$/ })
+          .waitFor();
+        await expectNoSeriousAxeViolations(page, 'phone kept card confirmation');
+        await keptSheet.getByTestId('confirm-convert-kept').click();
+        await page.getByTestId('prize-feedback').filter({ hasText: '1枚を' }).waitFor();
+        expect((await listPrizes(db, member!.id, { status: ['kept'] })).items).toEqual([]);
 
-      // The coin history: the 99 cards of one tap are one row that opens to list them.
-      await page.goto('/mypage?tab=coins');
-      await waitForHydration(page);
-      const bulkRow = page.getByTestId('ledger-entry').filter({ hasText: 'カード99枚をコインに交換' });
-      expect(digits(await bulkRow.locator('summary p.font-black').first().textContent())).toBe(value);
-      await bulkRow.locator('summary').click();
-      await expect.poll(() => bulkRow.getByRole('list', { name: '交換したカード' }).getByRole('listitem').count()).toBe(undecided.filter((p) => p.conversionValue > 0).length);
-      expect(await page.getByTestId('ledger-entry').filter({ hasText: `ガチャ「` }).filter({ hasText: '100連' }).count()).toBe(1);
-      await expectNoSeriousAxeViolations(page, 'phone coin history');
-      expect(await checkInvariants(db)).toEqual([]);
-      expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  }, 240_000);
+        // The coin history: the 99 cards of one tap are one row that opens to list them.
+        await page.goto('/mypage?tab=coins');
+        await waitForHydration(page);
+        const bulkRow = page.getByTestId('ledger-entry').filter({ hasText: 'カード99枚をコインに交換' });
+        expect(digits(await bulkRow.locator('summary p.font-black').first().textContent())).toBe(value);
+        await bulkRow.locator('summary').click();
+        await expect
+          .poll(() => bulkRow.getByRole('list', { name: '交換したカード' }).getByRole('listitem').count())
+          .toBe(undecided.filter((p) => p.conversionValue > 0).length);
+        expect(
+          await page.getByTestId('ledger-entry').filter({ hasText: `ガチャ「` }).filter({ hasText: '100連' }).count(),
+        ).toBe(1);
+        await expectNoSeriousAxeViolations(page, 'phone coin history');
+        expect(await checkInvariants(db)).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    240_000,
+  );
 });

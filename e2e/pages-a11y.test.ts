@@ -1,6 +1,12 @@
 // Pages the journey does not pass through, checked with axe-core at both sizes, without script errors.
 import { describe, it, expect } from 'vitest';
-import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, type ViewportName } from './support/browser';
+import {
+  useBrowser,
+  openContext,
+  expectNoSeriousAxeViolations,
+  waitForHydration,
+  type ViewportName,
+} from './support/browser';
 import { postForm, cookieFrom, uniqueEmail } from '#tests/http';
 
 const shop = useBrowser();
@@ -44,22 +50,42 @@ const MEMBER_PAGES = [
 ];
 
 describe.each<ViewportName>(['phone', 'desktop'])('member pages on a %s', (viewport) => {
-  it.each(MEMBER_PAGES)('$path renders for a member with no serious accessibility violation', async ({ path, heading }) => {
-    const signUp = await postForm('/auth/sign_up', { name: 'アクセシビリティ確認', email: uniqueEmail('a11y'), password: 'a11y-member-1', agreeToTerms: 'on' });
-    const { context, page, problems } = await openContext(shop.browser, viewport, shop.baseURL);
-    try {
-      await context.addCookies(cookieFrom(signUp.headers).split('; ').map((pair) => {
-        const at = pair.indexOf('=');
-        return { name: pair.slice(0, at), value: pair.slice(at + 1), domain: new URL(shop.baseURL).hostname, path: '/', secure: true, httpOnly: true, sameSite: 'Lax' as const };
-      }));
-      await page.goto(path);
-      await waitForHydration(page);
-      expect(new URL(page.url()).pathname).toBe(path);
-      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-      await expectNoSeriousAxeViolations(page, `${viewport} ${path}`);
-      expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
+  it.each(MEMBER_PAGES)(
+    '$path renders for a member with no serious accessibility violation',
+    async ({ path, heading }) => {
+      const signUp = await postForm('/auth/sign_up', {
+        name: 'アクセシビリティ確認',
+        email: uniqueEmail('a11y'),
+        password: 'a11y-member-1',
+        agreeToTerms: 'on',
+      });
+      const { context, page, problems } = await openContext(shop.browser, viewport, shop.baseURL);
+      try {
+        await context.addCookies(
+          cookieFrom(signUp.headers)
+            .split('; ')
+            .map((pair) => {
+              const at = pair.indexOf('=');
+              return {
+                name: pair.slice(0, at),
+                value: pair.slice(at + 1),
+                domain: new URL(shop.baseURL).hostname,
+                path: '/',
+                secure: true,
+                httpOnly: true,
+                sameSite: 'Lax' as const,
+              };
+            }),
+        );
+        await page.goto(path);
+        await waitForHydration(page);
+        expect(new URL(page.url()).pathname).toBe(path);
+        await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+        await expectNoSeriousAxeViolations(page, `${viewport} ${path}`);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });

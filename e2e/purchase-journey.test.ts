@@ -4,7 +4,14 @@
 // at phone and desktop sizes, with axe-core on each screen. Runs on either database engine: coins
 // come only from the purchase itself.
 import { describe, it, expect } from 'vitest';
-import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, type ViewportName, signUpInBrowser } from './support/browser';
+import {
+  useBrowser,
+  openContext,
+  expectNoSeriousAxeViolations,
+  waitForHydration,
+  type ViewportName,
+  signUpInBrowser,
+} from './support/browser';
 
 const shop = useBrowser();
 const PACK = { genre: 'pokemon', id: 'stellar-pokemon-001', price: 500 };
@@ -53,13 +60,31 @@ describe.each<ViewportName>(['phone', 'desktop'])('buying coins on a %s', (viewp
       await page.getByRole('heading', { name: /1,010コインを付与しました/ }).waitFor({ timeout: 30_000 });
       await waitForHydration(page);
       await expectNoSeriousAxeViolations(page, `${viewport} return`);
-      const events = await page.evaluate(() => (window as unknown as { dataLayer?: { event: string; ecommerce?: { value: number; currency: string; items: { item_name: string }[] } }[] }).dataLayer ?? []);
+      const events = await page.evaluate(
+        () =>
+          (
+            window as unknown as {
+              dataLayer?: {
+                event: string;
+                ecommerce?: { value: number; currency: string; items: { item_name: string }[] };
+              }[];
+            }
+          ).dataLayer ?? [],
+      );
       const purchases = events.filter((e) => e.event === 'purchase');
       expect(purchases).toHaveLength(1);
-      expect(purchases[0]!.ecommerce).toMatchObject({ currency: 'JPY', value: 1000, items: [{ item_name: 'paid coin + 10 bonus coin' }] });
+      expect(purchases[0]!.ecommerce).toMatchObject({
+        currency: 'JPY',
+        value: 1000,
+        items: [{ item_name: 'paid coin + 10 bonus coin' }],
+      });
       await page.reload();
       await waitForHydration(page);
-      expect((await page.evaluate(() => (window as unknown as { dataLayer?: { event: string }[] }).dataLayer ?? [])).filter((e) => e.event === 'purchase')).toHaveLength(0);
+      expect(
+        (await page.evaluate(() => (window as unknown as { dataLayer?: { event: string }[] }).dataLayer ?? [])).filter(
+          (e) => e.event === 'purchase',
+        ),
+      ).toHaveLength(0);
 
       await page.goto('/shop');
       expect(digits(await page.getByTestId('shop-balance-paid').textContent())).toBe(1000);
@@ -74,7 +99,9 @@ describe.each<ViewportName>(['phone', 'desktop'])('buying coins on a %s', (viewp
       expect(digits(await dialog.getByTestId('confirm-after').textContent())).toBe(1010 - PACK.price);
       await dialog.getByTestId('confirm-draw').click();
       await page.waitForURL(/\/result\//);
-      await expect.poll(async () => digits(await page.getByTestId('header-coins-total').textContent()), { timeout: 20_000 }).toBe(1010 - PACK.price);
+      await expect
+        .poll(async () => digits(await page.getByTestId('header-coins-total').textContent()), { timeout: 20_000 })
+        .toBe(1010 - PACK.price);
 
       // 6. the purchase is in the history, with its receipt
       await page.goto('/mypage?tab=purchases');
@@ -83,7 +110,14 @@ describe.each<ViewportName>(['phone', 'desktop'])('buying coins on a %s', (viewp
       await row.waitFor();
       await expect.poll(() => page.getByRole('main').getByText('購入完了').count()).toBeGreaterThan(0);
       await page.getByRole('main').getByText('領収書').first().click();
-      await expect.poll(() => page.getByRole('main').getByText(/R\d{8}-[A-Z0-9]{8}/).count()).toBeGreaterThan(0);
+      await expect
+        .poll(() =>
+          page
+            .getByRole('main')
+            .getByText(/R\d{8}-[A-Z0-9]{8}/)
+            .count(),
+        )
+        .toBeGreaterThan(0);
       await expectNoSeriousAxeViolations(page, `${viewport} purchase history`);
       expect(problems).toEqual([]);
     } finally {

@@ -5,7 +5,13 @@
 // the same pack with the 10連 confirmation, which draws. axe-core on the shop, the checkout and the
 // return page. Runs on either database engine: the coins come only from the purchase.
 import { describe, it, expect } from 'vitest';
-import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, signUpInBrowser } from './support/browser';
+import {
+  useBrowser,
+  openContext,
+  expectNoSeriousAxeViolations,
+  waitForHydration,
+  signUpInBrowser,
+} from './support/browser';
 
 const shop = useBrowser();
 const PACK = { genre: 'pokemon', id: 'stellar-pokemon-001', title: '星降る夜のハイレアオリパ', price: 500 };
@@ -25,7 +31,9 @@ describe('topping up from a pack on a phone', () => {
       const ten = page.locator('[data-testid="draw-option-10"]:visible');
       await expect.poll(() => ten.count()).toBe(1);
       expect((await ten.textContent())?.replace(/\s/g, '')).toBe('10連5,000コイン');
-      await expect.poll(() => page.locator('[data-testid="draw-missing-10"]:visible').textContent()).toBe('あと5,000コイン不足');
+      await expect
+        .poll(() => page.locator('[data-testid="draw-missing-10"]:visible').textContent())
+        .toBe('あと5,000コイン不足');
       const box = (await ten.boundingBox())!;
       expect(box.height).toBeGreaterThanOrEqual(44);
       expect(box.width).toBeGreaterThanOrEqual(88);
@@ -36,7 +44,12 @@ describe('topping up from a pack on a phone', () => {
       await sheet.getByRole('link', { name: 'コインを購入する' }).tap();
 
       // 2. The shop knows what the member came for; 初回限定 is highlighted and chosen to begin with.
-      await page.waitForURL((url) => url.pathname === '/shop' && url.searchParams.get('gacha') === PACK.id && url.searchParams.get('count') === '10');
+      await page.waitForURL(
+        (url) =>
+          url.pathname === '/shop' &&
+          url.searchParams.get('gacha') === PACK.id &&
+          url.searchParams.get('count') === '10',
+      );
       await waitForHydration(page);
       const notice = page.getByTestId('shop-draw-context');
       await notice.getByText(`「${PACK.title}」の10連に向けてコインを購入`).waitFor();
@@ -57,14 +70,22 @@ describe('topping up from a pack on a phone', () => {
       await page.waitForLoadState('networkidle');
       await page.locator(`[data-pack-id="${PLAN.id}"]`).tap();
       await expect.poll(() => page.locator(`input[name=pack][value="${PLAN.id}"]`).isChecked()).toBe(true);
-      await page.getByTestId('first-offer-warning').getByText('初回限定プランは初回購入時のみ選べます。他のプランを購入すると対象外になります。').waitFor();
+      await page
+        .getByTestId('first-offer-warning')
+        .getByText('初回限定プランは初回購入時のみ選べます。他のプランを購入すると対象外になります。')
+        .waitFor();
       await expectNoSeriousAxeViolations(page, 'shop with the first-purchase warning');
       await page.locator('input[name=method][value="sandbox"]').check({ force: true });
       await page.getByRole('button', { name: '購入手続きへ' }).tap();
 
       // 3. The checkout keeps the draw and repeats the warning before the member commits.
-      await page.waitForURL((url) => url.pathname === '/shop/checkout/sandbox' && url.searchParams.get('pack') === PLAN.id
-        && url.searchParams.get('gacha') === PACK.id && url.searchParams.get('count') === '10');
+      await page.waitForURL(
+        (url) =>
+          url.pathname === '/shop/checkout/sandbox' &&
+          url.searchParams.get('pack') === PLAN.id &&
+          url.searchParams.get('gacha') === PACK.id &&
+          url.searchParams.get('count') === '10',
+      );
       await waitForHydration(page);
       await page.getByTestId('first-offer-warning').waitFor();
       await page.getByTestId('checkout-draw-context').getByText(`「${PACK.title}」の10連`, { exact: false }).waitFor();
@@ -85,7 +106,9 @@ describe('topping up from a pack on a phone', () => {
       await again.tap();
 
       // 6. Back on the pack with the 10連 sheet open; it draws.
-      await page.waitForURL((url) => url.pathname === `/gacha/${PACK.genre}/${PACK.id}` && url.searchParams.get('confirm') === '10');
+      await page.waitForURL(
+        (url) => url.pathname === `/gacha/${PACK.genre}/${PACK.id}` && url.searchParams.get('confirm') === '10',
+      );
       await waitForHydration(page);
       const confirm = page.getByRole('dialog', { name: '10連を引きますか？' });
       await confirm.waitFor();
@@ -95,7 +118,9 @@ describe('topping up from a pack on a phone', () => {
 
       // The 10 draws were paid: what is left is the purchase less 5,000 coins.
       await page.goto('/shop');
-      await expect.poll(async () => digits(await page.getByTestId('shop-balance').textContent())).toBe(PLAN.coins - PACK.price * 10);
+      await expect
+        .poll(async () => digits(await page.getByTestId('shop-balance').textContent()))
+        .toBe(PLAN.coins - PACK.price * 10);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -5,10 +5,18 @@
 import pg from 'pg';
 import { setUpDatabaseRoles } from '#db/roles';
 
-const names = ['DATABASE_ADMIN_URL', 'DATABASE_OWNER_ROLE', 'DATABASE_OWNER_PASSWORD', 'DATABASE_SHOP_ROLE', 'DATABASE_SHOP_PASSWORD'] as const;
+const names = [
+  'DATABASE_ADMIN_URL',
+  'DATABASE_OWNER_ROLE',
+  'DATABASE_OWNER_PASSWORD',
+  'DATABASE_SHOP_ROLE',
+  'DATABASE_SHOP_PASSWORD',
+] as const;
 const missing = names.filter((name) => !process.env[name]);
 if (missing.length > 0) {
-  console.error(`npm run db:roles needs ${missing.join(', ')} in the environment (see README, Operators → Database roles).`);
+  console.error(
+    `npm run db:roles needs ${missing.join(', ')} in the environment (see README, Operators → Database roles).`,
+  );
   process.exit(2);
 }
 const adminUrl = process.env.DATABASE_ADMIN_URL!;
@@ -16,19 +24,30 @@ const client = new pg.Client({ connectionString: adminUrl });
 try {
   await client.connect();
   const { appendOnlyTables } = await setUpDatabaseRoles(client, {
-    owner: process.env.DATABASE_OWNER_ROLE!, ownerPassword: process.env.DATABASE_OWNER_PASSWORD!,
-    shop: process.env.DATABASE_SHOP_ROLE!, shopPassword: process.env.DATABASE_SHOP_PASSWORD!,
+    owner: process.env.DATABASE_OWNER_ROLE!,
+    ownerPassword: process.env.DATABASE_OWNER_PASSWORD!,
+    shop: process.env.DATABASE_SHOP_ROLE!,
+    shopPassword: process.env.DATABASE_SHOP_PASSWORD!,
   });
   // The two settings the shop needs, without the passwords.
   const as = (role: string) => {
     const url = new URL(adminUrl);
     return `${url.protocol}//${encodeURIComponent(role)}:<password>@${url.host}${url.pathname}${url.search}`;
   };
-  console.log(JSON.stringify({
-    roles: 'ready',
-    appendOnlyTables,
-    settings: { DATABASE_URL: as(process.env.DATABASE_SHOP_ROLE!), DATABASE_MIGRATION_URL: as(process.env.DATABASE_OWNER_ROLE!) },
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        roles: 'ready',
+        appendOnlyTables,
+        settings: {
+          DATABASE_URL: as(process.env.DATABASE_SHOP_ROLE!),
+          DATABASE_MIGRATION_URL: as(process.env.DATABASE_OWNER_ROLE!),
+        },
+      },
+      null,
+      2,
+    ),
+  );
 } catch (error) {
   console.error(`npm run db:roles failed: ${(error as Error).message}`);
   process.exitCode = 1;

@@ -45,7 +45,15 @@ function stopsXml(stops: readonly Stop[]): string {
     .join('');
 }
 
-function linear(id: string, stops: readonly Stop[], x1 = 0, y1 = 0, x2 = 1, y2 = 1, spread?: 'repeat' | 'reflect'): string {
+function linear(
+  id: string,
+  stops: readonly Stop[],
+  x1 = 0,
+  y1 = 0,
+  x2 = 1,
+  y2 = 1,
+  spread?: 'repeat' | 'reflect',
+): string {
   const extra = spread ? ` spreadMethod="${spread}"` : '';
   return `<linearGradient id="${id}" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"${extra}>${stopsXml(stops)}</linearGradient>`;
 }
@@ -92,7 +100,15 @@ function sparkle(cx: number, cy: number, r: number, fill: string, opacity = 1): 
 }
 
 /** Sunburst wedges around a centre. */
-function rays(cx: number, cy: number, length: number, count: number, fill: string, opacity: number, rotation = 0): string {
+function rays(
+  cx: number,
+  cy: number,
+  length: number,
+  count: number,
+  fill: string,
+  opacity: number,
+  rotation = 0,
+): string {
   let d = '';
   const half = 180 / count / 2;
   for (let i = 0; i < count; i++) {
@@ -108,7 +124,16 @@ function rays(cx: number, cy: number, length: number, count: number, fill: strin
  * Honeycomb patches fading out from the top-left and bottom-right corners of a rectangle.
  * Explicit paths, not a <pattern>: librsvg renders patterns very slowly at 4K widths.
  */
-function hexCorners(x: number, y: number, w: number, h: number, r: number, reach: number, stroke: string, opacity: number): string {
+function hexCorners(
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  r: number,
+  reach: number,
+  stroke: string,
+  opacity: number,
+): string {
   const tw = Math.sqrt(3) * r;
   const a = r * 0.9;
   const b = (a * Math.sqrt(3)) / 2;
@@ -126,11 +151,22 @@ function hexCorners(x: number, y: number, w: number, h: number, r: number, reach
     }
   }
   return buckets
-    .map((d, i) => (d ? `<path d="${d}" fill="none" stroke="${stroke}" stroke-width="2.5" opacity="${n(opacity * (1 - i / 3))}"/>` : ''))
+    .map((d, i) =>
+      d
+        ? `<path d="${d}" fill="none" stroke="${stroke}" stroke-width="2.5" opacity="${n(opacity * (1 - i / 3))}"/>`
+        : '',
+    )
     .join('');
 }
 
-function confetti(rng: Rng, count: number, w: number, h: number, colors: readonly string[], avoid?: { cx: number; cy: number; r: number }): string {
+function confetti(
+  rng: Rng,
+  count: number,
+  w: number,
+  h: number,
+  colors: readonly string[],
+  avoid?: { cx: number; cy: number; r: number },
+): string {
   let out = '';
   for (let i = 0; i < count; i++) {
     let x = 0;
@@ -144,16 +180,36 @@ function confetti(rng: Rng, count: number, w: number, h: number, colors: readonl
     const rot = Math.round(between(rng, 0, 180));
     out +=
       i % 3 === 0
-        ? `<polygon points="${pts([[x, y - s], [x + s, y + s * 0.8], [x - s, y + s * 0.8]])}" fill="${c}" transform="rotate(${rot} ${n(x)} ${n(y)})"/>`
+        ? `<polygon points="${pts([
+            [x, y - s],
+            [x + s, y + s * 0.8],
+            [x - s, y + s * 0.8],
+          ])}" fill="${c}" transform="rotate(${rot} ${n(x)} ${n(y)})"/>`
         : `<rect x="${n(x - s / 2)}" y="${n(y - s / 4)}" width="${n(s)}" height="${n(s / 2)}" rx="2" fill="${c}" transform="rotate(${rot} ${n(x)} ${n(y)})"/>`;
   }
   return out;
 }
 
-function sparkles(rng: Rng, count: number, w: number, h: number, colors: readonly string[], min: number, max: number, x0 = 0, y0 = 0): string {
+function sparkles(
+  rng: Rng,
+  count: number,
+  w: number,
+  h: number,
+  colors: readonly string[],
+  min: number,
+  max: number,
+  x0 = 0,
+  y0 = 0,
+): string {
   let out = '';
   for (let i = 0; i < count; i++) {
-    out += sparkle(x0 + between(rng, 30, w - 30), y0 + between(rng, 30, h - 30), between(rng, min, max), pick(rng, colors), Math.round(between(rng, 0.6, 1) * 100) / 100);
+    out += sparkle(
+      x0 + between(rng, 30, w - 30),
+      y0 + between(rng, 30, h - 30),
+      between(rng, min, max),
+      pick(rng, colors),
+      Math.round(between(rng, 0.6, 1) * 100) / 100,
+    );
   }
   return out;
 }
@@ -193,14 +249,70 @@ interface Element {
 }
 
 const ELEMENTS: readonly Element[] = [
-  { frame: ['#ffc48a', '#c2410c'], sky: ['#ffe7b0', '#ff6a3d'], body: '#ff7b39', belly: '#ffe2a8', accent: '#ffd23f', dark: '#4a1200' },
-  { frame: ['#a8ddff', '#1e5fa8'], sky: ['#d5f5ff', '#2b8fd9'], body: '#3fa9f5', belly: '#dcf5ff', accent: '#ffffff', dark: '#0b2a55' },
-  { frame: ['#c6f59c', '#2f7d32'], sky: ['#efffd6', '#53b04a'], body: '#5cc46b', belly: '#ecffd4', accent: '#ffe066', dark: '#0f3716' },
-  { frame: ['#fff29a', '#c79a00'], sky: ['#fffbd6', '#ffbf1a'], body: '#ffd21f', belly: '#fff6c6', accent: '#ff7a00', dark: '#432d00' },
-  { frame: ['#f5c2ff', '#8e2bb8'], sky: ['#ffe6fc', '#b65bf0'], body: '#c56cf0', belly: '#fbe6ff', accent: '#ff5fae', dark: '#36094e' },
-  { frame: ['#a5abc2', '#272b40'], sky: ['#555a7d', '#141726'], body: '#40456a', belly: '#9096ba', accent: '#ff3b6b', dark: '#07080f' },
-  { frame: ['#eef2f7', '#76838f'], sky: ['#f6f9fc', '#9fb0c3'], body: '#b3c0cf', belly: '#f0f4f9', accent: '#33c6ff', dark: '#222c38' },
-  { frame: ['#ffe09a', '#8a5a00'], sky: ['#3a2680', '#12092e'], body: '#5b3fd9', belly: '#ffd98a', accent: '#ff9a3c', dark: '#120829' },
+  {
+    frame: ['#ffc48a', '#c2410c'],
+    sky: ['#ffe7b0', '#ff6a3d'],
+    body: '#ff7b39',
+    belly: '#ffe2a8',
+    accent: '#ffd23f',
+    dark: '#4a1200',
+  },
+  {
+    frame: ['#a8ddff', '#1e5fa8'],
+    sky: ['#d5f5ff', '#2b8fd9'],
+    body: '#3fa9f5',
+    belly: '#dcf5ff',
+    accent: '#ffffff',
+    dark: '#0b2a55',
+  },
+  {
+    frame: ['#c6f59c', '#2f7d32'],
+    sky: ['#efffd6', '#53b04a'],
+    body: '#5cc46b',
+    belly: '#ecffd4',
+    accent: '#ffe066',
+    dark: '#0f3716',
+  },
+  {
+    frame: ['#fff29a', '#c79a00'],
+    sky: ['#fffbd6', '#ffbf1a'],
+    body: '#ffd21f',
+    belly: '#fff6c6',
+    accent: '#ff7a00',
+    dark: '#432d00',
+  },
+  {
+    frame: ['#f5c2ff', '#8e2bb8'],
+    sky: ['#ffe6fc', '#b65bf0'],
+    body: '#c56cf0',
+    belly: '#fbe6ff',
+    accent: '#ff5fae',
+    dark: '#36094e',
+  },
+  {
+    frame: ['#a5abc2', '#272b40'],
+    sky: ['#555a7d', '#141726'],
+    body: '#40456a',
+    belly: '#9096ba',
+    accent: '#ff3b6b',
+    dark: '#07080f',
+  },
+  {
+    frame: ['#eef2f7', '#76838f'],
+    sky: ['#f6f9fc', '#9fb0c3'],
+    body: '#b3c0cf',
+    belly: '#f0f4f9',
+    accent: '#33c6ff',
+    dark: '#222c38',
+  },
+  {
+    frame: ['#ffe09a', '#8a5a00'],
+    sky: ['#3a2680', '#12092e'],
+    body: '#5b3fd9',
+    belly: '#ffd98a',
+    accent: '#ff9a3c',
+    dark: '#120829',
+  },
 ];
 
 const GOLD: readonly [string, string] = ['#fff2b3', '#b07a10'];
@@ -231,8 +343,17 @@ function emblem(kind: EmblemKind, cx: number, cy: number, r: number, fill: strin
       return `<circle cx="${n(cx)}" cy="${n(cy)}" r="${n(r * 0.8)}" fill="none" stroke="${fill}" stroke-width="${n(r * 0.22)}"/>${sparkle(cx, cy, r * 0.55, stroke)}`;
     case 'diamond':
       return (
-        `<polygon points="${pts([[cx, cy - r], [cx + r * 0.7, cy], [cx, cy + r], [cx - r * 0.7, cy]])}" fill="${fill}" stroke="${stroke}" stroke-width="${sw}"/>` +
-        `<polygon points="${pts([[cx, cy - r], [cx + r * 0.7, cy], [cx, cy]])}" fill="#fff" opacity=".4"/>`
+        `<polygon points="${pts([
+          [cx, cy - r],
+          [cx + r * 0.7, cy],
+          [cx, cy + r],
+          [cx - r * 0.7, cy],
+        ])}" fill="${fill}" stroke="${stroke}" stroke-width="${sw}"/>` +
+        `<polygon points="${pts([
+          [cx, cy - r],
+          [cx + r * 0.7, cy],
+          [cx, cy],
+        ])}" fill="#fff" opacity=".4"/>`
       );
     case 'moon': {
       // Crescent: the outer circle's left side from 60° above to 60° below, back along a flatter arc.
@@ -243,12 +364,26 @@ function emblem(kind: EmblemKind, cx: number, cy: number, r: number, fill: strin
 }
 
 /** A card seen from the front, rotated around (px, py); uses gradients mcF/mcA/foil from the caller's defs. */
-function miniCard(x: number, y: number, w: number, h: number, angle: number, px: number, py: number, kind: EmblemKind, emblemFill: string, foil: boolean): string {
+function miniCard(
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  angle: number,
+  px: number,
+  py: number,
+  kind: EmblemKind,
+  emblemFill: string,
+  foil: boolean,
+): string {
   const inset = w * 0.07;
   const art = `<rect x="${n(x + inset)}" y="${n(y + inset)}" width="${n(w - inset * 2)}" height="${n(h * 0.6)}" rx="${n(w * 0.03)}" fill="url(#mcA)"/>`;
   const box = `<rect x="${n(x + inset)}" y="${n(y + inset * 1.6 + h * 0.6)}" width="${n(w - inset * 2)}" height="${n(h * 0.26)}" rx="${n(w * 0.03)}" fill="#fff" opacity=".85"/>`;
   const lines = [0, 1, 2]
-    .map((i) => `<rect x="${n(x + inset * 2)}" y="${n(y + inset * 2.5 + h * 0.6 + i * h * 0.065)}" width="${n((w - inset * 4) * (i === 2 ? 0.55 : 0.85))}" height="${n(h * 0.025)}" rx="${n(h * 0.0125)}" fill="#000" opacity=".18"/>`)
+    .map(
+      (i) =>
+        `<rect x="${n(x + inset * 2)}" y="${n(y + inset * 2.5 + h * 0.6 + i * h * 0.065)}" width="${n((w - inset * 4) * (i === 2 ? 0.55 : 0.85))}" height="${n(h * 0.025)}" rx="${n(h * 0.0125)}" fill="#000" opacity=".18"/>`,
+    )
     .join('');
   return (
     `<g transform="rotate(${n(angle)} ${n(px)} ${n(py)})">` +
@@ -258,20 +393,44 @@ function miniCard(x: number, y: number, w: number, h: number, angle: number, px:
     emblem(kind, x + w / 2, y + inset + h * 0.3, w * 0.22, emblemFill, '#fff') +
     box +
     lines +
-    (foil ? `<rect x="${n(x)}" y="${n(y)}" width="${n(w)}" height="${n(h)}" rx="${n(w * 0.06)}" fill="url(#foil)" opacity=".38"/>` : '') +
+    (foil
+      ? `<rect x="${n(x)}" y="${n(y)}" width="${n(w)}" height="${n(h)}" rx="${n(w * 0.06)}" fill="url(#foil)" opacity=".38"/>`
+      : '') +
     `</g>`
   );
 }
 
-function fan(cx: number, baseY: number, w: number, h: number, count: number, spread: number, kinds: readonly EmblemKind[], emblemFill: string): string {
+function fan(
+  cx: number,
+  baseY: number,
+  w: number,
+  h: number,
+  count: number,
+  spread: number,
+  kinds: readonly EmblemKind[],
+  emblemFill: string,
+): string {
   const pivotY = baseY + h * 1.05;
   const middle = Math.floor(count / 2);
   // Outer cards first so the foil centre card sits on top, as in a hand held up to show.
-  const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => Math.abs(b - middle) - Math.abs(a - middle) || a - b);
+  const order = Array.from({ length: count }, (_, i) => i).sort(
+    (a, b) => Math.abs(b - middle) - Math.abs(a - middle) || a - b,
+  );
   return order
     .map((i) => {
       const t = count === 1 ? 0 : i / (count - 1) - 0.5;
-      return miniCard(cx - w / 2, baseY, w, h, t * spread, cx, pivotY, kinds[i % kinds.length], emblemFill, i === middle);
+      return miniCard(
+        cx - w / 2,
+        baseY,
+        w,
+        h,
+        t * spread,
+        cx,
+        pivotY,
+        kinds[i % kinds.length],
+        emblemFill,
+        i === middle,
+      );
     })
     .join('');
 }
@@ -288,22 +447,74 @@ function packArt(index: number): string {
   const cx = 600;
   const cy = 420;
   const defs =
-    linear('bg', [[0, s.bg[0]], [0.55, s.bg[1]], [1, s.bg[2]]], 0, 1, 1, 0) +
-    radial('glow', [[0, s.light, 0.9], [0.25, s.accent, 0.55], [1, s.accent, 0]]) +
-    radial('vig', [[0.55, '#000', 0], [1, '#000', 0.55]], 0.5, 0.5, 0.75) +
-    linear('mcF', [[0, s.light], [0.5, s.accent], [1, s.bg[1]]]) +
-    linear('mcA', [[0, s.bg[2]], [1, s.bg[0]]], 0, 0, 0, 1) +
+    linear(
+      'bg',
+      [
+        [0, s.bg[0]],
+        [0.55, s.bg[1]],
+        [1, s.bg[2]],
+      ],
+      0,
+      1,
+      1,
+      0,
+    ) +
+    radial('glow', [
+      [0, s.light, 0.9],
+      [0.25, s.accent, 0.55],
+      [1, s.accent, 0],
+    ]) +
+    radial(
+      'vig',
+      [
+        [0.55, '#000', 0],
+        [1, '#000', 0.55],
+      ],
+      0.5,
+      0.5,
+      0.75,
+    ) +
+    linear('mcF', [
+      [0, s.light],
+      [0.5, s.accent],
+      [1, s.bg[1]],
+    ]) +
+    linear(
+      'mcA',
+      [
+        [0, s.bg[2]],
+        [1, s.bg[0]],
+      ],
+      0,
+      0,
+      0,
+      1,
+    ) +
     linear('foil', FOIL_STOPS) +
-    linear('floor', [[0, s.bg[0], 0], [1, s.bg[0], 0.9]], 0, 0, 0, 1);
+    linear(
+      'floor',
+      [
+        [0, s.bg[0], 0],
+        [1, s.bg[0], 0.9],
+      ],
+      0,
+      0,
+      0,
+      1,
+    );
 
   const variant = index % 4;
   let backdrop = '';
   if (variant === 0) backdrop = rays(cx, cy, 1100, 28, s.light, 0.09, between(rng, 0, 10));
   if (variant === 1) backdrop = hexCorners(0, 0, W, H, 62, 380, s.light, 0.3) + rays(cx, cy, 1100, 16, s.light, 0.05);
   if (variant === 2) {
-    backdrop = [520, 420, 320]
-      .map((r, i) => `<circle cx="${cx}" cy="${cy}" r="${r}" fill="none" stroke="${s.light}" stroke-width="${18 - i * 5}" opacity="${0.08 + i * 0.03}"/>`)
-      .join('') + rays(cx, cy, 1100, 20, s.light, 0.06, 4);
+    backdrop =
+      [520, 420, 320]
+        .map(
+          (r, i) =>
+            `<circle cx="${cx}" cy="${cy}" r="${r}" fill="none" stroke="${s.light}" stroke-width="${18 - i * 5}" opacity="${0.08 + i * 0.03}"/>`,
+        )
+        .join('') + rays(cx, cy, 1100, 20, s.light, 0.06, 4);
   }
   if (variant === 3) {
     let d = '';
@@ -355,7 +566,12 @@ function creature(kind: CreatureKind, cx: number, cy: number, s: number, e: Elem
   switch (kind) {
     case 'sprite':
       return (
-        [0, 1, 2].map((i) => `<circle cx="${n(cx + s * (0.62 + i * 0.16))}" cy="${n(cy + s * (0.55 - i * 0.1))}" r="${n(s * (0.2 - i * 0.03))}" fill="${i === 1 ? e.accent : e.belly}" ${ol}/>`).join('') +
+        [0, 1, 2]
+          .map(
+            (i) =>
+              `<circle cx="${n(cx + s * (0.62 + i * 0.16))}" cy="${n(cy + s * (0.55 - i * 0.1))}" r="${n(s * (0.2 - i * 0.03))}" fill="${i === 1 ? e.accent : e.belly}" ${ol}/>`,
+          )
+          .join('') +
         `<path d="M${n(cx + s * 0.05)} ${n(cy - s * 0.78)}Q${n(cx + s * 0.2)} ${n(cy - s * 1.0)} ${n(cx + s * 0.12)} ${n(cy - s * 1.12)}" fill="none" stroke="${e.dark}" stroke-width="5" stroke-linecap="round"/>` +
         `<polygon points="${pts(starPoints(cx + s * 0.12, cy - s * 1.16, s * 0.16, s * 0.07, 5, -80))}" fill="${e.accent}" ${ol}/>` +
         `<circle cx="${n(cx - s * 0.52)}" cy="${n(cy - s * 0.6)}" r="${n(s * 0.2)}" fill="${e.body}" ${ol}/>` +
@@ -376,35 +592,88 @@ function creature(kind: CreatureKind, cx: number, cy: number, s: number, e: Elem
     case 'bird': {
       const wing = (dir: number) =>
         [0, 1, 2]
-          .map((i) => `<ellipse cx="${n(cx + dir * s * (0.55 + i * 0.12))}" cy="${n(cy - s * (0.05 - i * 0.12))}" rx="${n(s * 0.5)}" ry="${n(s * 0.16)}" fill="${i === 1 ? e.accent : e.body}" ${ol} transform="rotate(${dir * (-35 + i * 22)} ${n(cx + dir * s * 0.4)} ${n(cy)})"/>`)
+          .map(
+            (i) =>
+              `<ellipse cx="${n(cx + dir * s * (0.55 + i * 0.12))}" cy="${n(cy - s * (0.05 - i * 0.12))}" rx="${n(s * 0.5)}" ry="${n(s * 0.16)}" fill="${i === 1 ? e.accent : e.body}" ${ol} transform="rotate(${dir * (-35 + i * 22)} ${n(cx + dir * s * 0.4)} ${n(cy)})"/>`,
+          )
           .join('');
       return (
         wing(-1) +
         wing(1) +
-        [-1, 0, 1].map((i) => `<polygon points="${pts([[cx + i * s * 0.12, cy + s * 0.6], [cx + i * s * 0.35, cy + s * 1.05], [cx + i * s * 0.12 + s * 0.12, cy + s * 0.95]])}" fill="${i === 0 ? e.accent : e.body}" ${ol}/>`).join('') +
-        [-1, 0, 1].map((i) => `<polygon points="${pts([[cx + i * s * 0.1 - s * 0.06, cy - s * 0.7], [cx + i * s * 0.3, cy - s * (1.15 - Math.abs(i) * 0.12)], [cx + i * s * 0.1 + s * 0.08, cy - s * 0.68]])}" fill="${e.accent}" ${ol}/>`).join('') +
+        [-1, 0, 1]
+          .map(
+            (i) =>
+              `<polygon points="${pts([
+                [cx + i * s * 0.12, cy + s * 0.6],
+                [cx + i * s * 0.35, cy + s * 1.05],
+                [cx + i * s * 0.12 + s * 0.12, cy + s * 0.95],
+              ])}" fill="${i === 0 ? e.accent : e.body}" ${ol}/>`,
+          )
+          .join('') +
+        [-1, 0, 1]
+          .map(
+            (i) =>
+              `<polygon points="${pts([
+                [cx + i * s * 0.1 - s * 0.06, cy - s * 0.7],
+                [cx + i * s * 0.3, cy - s * (1.15 - Math.abs(i) * 0.12)],
+                [cx + i * s * 0.1 + s * 0.08, cy - s * 0.68],
+              ])}" fill="${e.accent}" ${ol}/>`,
+          )
+          .join('') +
         `<ellipse cx="${n(cx)}" cy="${n(cy + s * 0.1)}" rx="${n(s * 0.5)}" ry="${n(s * 0.62)}" fill="${e.body}" ${ol}/>` +
         `<ellipse cx="${n(cx)}" cy="${n(cy + s * 0.3)}" rx="${n(s * 0.3)}" ry="${n(s * 0.36)}" fill="${e.belly}"/>` +
         `<circle cx="${n(cx)}" cy="${n(cy - s * 0.38)}" r="${n(s * 0.38)}" fill="${e.body}" ${ol}/>` +
         eye(cx - s * 0.15, cy - s * 0.42, s * 0.1, e.dark) +
         eye(cx + s * 0.15, cy - s * 0.42, s * 0.1, e.dark) +
-        `<polygon points="${pts([[cx - s * 0.1, cy - s * 0.26], [cx + s * 0.1, cy - s * 0.26], [cx, cy - s * 0.1]])}" fill="${e.accent === '#ffffff' ? '#ffb020' : e.accent}" ${ol}/>`
+        `<polygon points="${pts([
+          [cx - s * 0.1, cy - s * 0.26],
+          [cx + s * 0.1, cy - s * 0.26],
+          [cx, cy - s * 0.1],
+        ])}" fill="${e.accent === '#ffffff' ? '#ffb020' : e.accent}" ${ol}/>`
       );
     }
     case 'drake': {
       const wing = (dir: number) =>
-        `<polygon points="${pts([[cx + dir * s * 0.25, cy - s * 0.1], [cx + dir * s * 1.15, cy - s * 0.85], [cx + dir * s * 1.1, cy - s * 0.1], [cx + dir * s * 0.85, cy - s * 0.25], [cx + dir * s * 0.75, cy + s * 0.12], [cx + dir * s * 0.5, cy - s * 0.02]])}" fill="${e.accent}" ${ol}/>` +
-        `<polyline points="${pts([[cx + dir * s * 1.12, cy - s * 0.8], [cx + dir * s * 0.85, cy - s * 0.25]])}" fill="none" stroke="${e.dark}" stroke-width="4"/>`;
+        `<polygon points="${pts([
+          [cx + dir * s * 0.25, cy - s * 0.1],
+          [cx + dir * s * 1.15, cy - s * 0.85],
+          [cx + dir * s * 1.1, cy - s * 0.1],
+          [cx + dir * s * 0.85, cy - s * 0.25],
+          [cx + dir * s * 0.75, cy + s * 0.12],
+          [cx + dir * s * 0.5, cy - s * 0.02],
+        ])}" fill="${e.accent}" ${ol}/>` +
+        `<polyline points="${pts([
+          [cx + dir * s * 1.12, cy - s * 0.8],
+          [cx + dir * s * 0.85, cy - s * 0.25],
+        ])}" fill="none" stroke="${e.dark}" stroke-width="4"/>`;
       return (
         wing(-1) +
         wing(1) +
         `<path d="M${n(cx + s * 0.3)} ${n(cy + s * 0.55)}Q${n(cx + s * 0.95)} ${n(cy + s * 0.9)} ${n(cx + s * 0.9)} ${n(cy + s * 0.35)}" fill="none" stroke="${e.dark}" stroke-width="${n(s * 0.22)}" stroke-linecap="round"/>` +
         `<path d="M${n(cx + s * 0.3)} ${n(cy + s * 0.55)}Q${n(cx + s * 0.95)} ${n(cy + s * 0.9)} ${n(cx + s * 0.9)} ${n(cy + s * 0.35)}" fill="none" stroke="${e.body}" stroke-width="${n(s * 0.14)}" stroke-linecap="round"/>` +
-        `<polygon points="${pts([[cx + s * 0.9, cy + s * 0.12], [cx + s * 1.05, cy + s * 0.38], [cx + s * 0.9, cy + s * 0.48], [cx + s * 0.76, cy + s * 0.38]])}" fill="${e.accent}" ${ol}/>` +
+        `<polygon points="${pts([
+          [cx + s * 0.9, cy + s * 0.12],
+          [cx + s * 1.05, cy + s * 0.38],
+          [cx + s * 0.9, cy + s * 0.48],
+          [cx + s * 0.76, cy + s * 0.38],
+        ])}" fill="${e.accent}" ${ol}/>` +
         `<ellipse cx="${n(cx)}" cy="${n(cy + s * 0.38)}" rx="${n(s * 0.48)}" ry="${n(s * 0.52)}" fill="${e.body}" ${ol}/>` +
-        [0, 1, 2].map((i) => `<rect x="${n(cx - s * (0.22 - i * 0.02))}" y="${n(cy + s * (0.18 + i * 0.16))}" width="${n(s * (0.44 - i * 0.04))}" height="${n(s * 0.12)}" rx="${n(s * 0.06)}" fill="${e.belly}"/>`).join('') +
-        `<polygon points="${pts([[cx - s * 0.3, cy - s * 0.5], [cx - s * 0.5, cy - s * 1.0], [cx - s * 0.12, cy - s * 0.62]])}" fill="${e.belly}" ${ol}/>` +
-        `<polygon points="${pts([[cx + s * 0.3, cy - s * 0.5], [cx + s * 0.5, cy - s * 1.0], [cx + s * 0.12, cy - s * 0.62]])}" fill="${e.belly}" ${ol}/>` +
+        [0, 1, 2]
+          .map(
+            (i) =>
+              `<rect x="${n(cx - s * (0.22 - i * 0.02))}" y="${n(cy + s * (0.18 + i * 0.16))}" width="${n(s * (0.44 - i * 0.04))}" height="${n(s * 0.12)}" rx="${n(s * 0.06)}" fill="${e.belly}"/>`,
+          )
+          .join('') +
+        `<polygon points="${pts([
+          [cx - s * 0.3, cy - s * 0.5],
+          [cx - s * 0.5, cy - s * 1.0],
+          [cx - s * 0.12, cy - s * 0.62],
+        ])}" fill="${e.belly}" ${ol}/>` +
+        `<polygon points="${pts([
+          [cx + s * 0.3, cy - s * 0.5],
+          [cx + s * 0.5, cy - s * 1.0],
+          [cx + s * 0.12, cy - s * 0.62],
+        ])}" fill="${e.belly}" ${ol}/>` +
         `<rect x="${n(cx - s * 0.45)}" y="${n(cy - s * 0.72)}" width="${n(s * 0.9)}" height="${n(s * 0.7)}" rx="${n(s * 0.3)}" fill="${e.body}" ${ol}/>` +
         `<ellipse cx="${n(cx)}" cy="${n(cy - s * 0.14)}" rx="${n(s * 0.28)}" ry="${n(s * 0.14)}" fill="${e.belly}" ${ol}/>` +
         `<circle cx="${n(cx - s * 0.08)}" cy="${n(cy - s * 0.16)}" r="${n(s * 0.03)}" fill="${e.dark}"/><circle cx="${n(cx + s * 0.08)}" cy="${n(cy - s * 0.16)}" r="${n(s * 0.03)}" fill="${e.dark}"/>` +
@@ -419,7 +688,12 @@ function creature(kind: CreatureKind, cx: number, cy: number, s: number, e: Elem
         facets += `<polygon points="${pts([[cx, cy], hex[i], hex[(i + 1) % 6]])}" fill="${i % 2 === 0 ? e.body : e.belly}" opacity="${i < 3 ? 1 : 0.85}"/>`;
       }
       const shard = (x: number, y: number, h: number, rot: number) =>
-        `<polygon points="${pts([[x, y - h], [x + h * 0.3, y], [x, y + h * 0.35], [x - h * 0.3, y]])}" fill="${e.accent}" ${ol} transform="rotate(${rot} ${n(x)} ${n(y)})"/>`;
+        `<polygon points="${pts([
+          [x, y - h],
+          [x + h * 0.3, y],
+          [x, y + h * 0.35],
+          [x - h * 0.3, y],
+        ])}" fill="${e.accent}" ${ol} transform="rotate(${rot} ${n(x)} ${n(y)})"/>`;
       return (
         shard(cx - s * 1.0, cy - s * 0.3, s * 0.45, -25) +
         shard(cx + s * 1.0, cy - s * 0.35, s * 0.5, 20) +
@@ -438,13 +712,24 @@ function creature(kind: CreatureKind, cx: number, cy: number, s: number, e: Elem
     case 'crest': {
       const wing = (dir: number) =>
         [0, 1, 2, 3]
-          .map((i) => `<ellipse cx="${n(cx + dir * s * (0.62 + i * 0.05))}" cy="${n(cy - s * 0.05 + i * s * 0.16)}" rx="${n(s * (0.55 - i * 0.09))}" ry="${n(s * 0.11)}" fill="${i % 2 === 0 ? e.belly : e.accent}" ${ol} transform="rotate(${dir * (-28 + i * 14)} ${n(cx + dir * s * 0.3)} ${n(cy)})"/>`)
+          .map(
+            (i) =>
+              `<ellipse cx="${n(cx + dir * s * (0.62 + i * 0.05))}" cy="${n(cy - s * 0.05 + i * s * 0.16)}" rx="${n(s * (0.55 - i * 0.09))}" ry="${n(s * 0.11)}" fill="${i % 2 === 0 ? e.belly : e.accent}" ${ol} transform="rotate(${dir * (-28 + i * 14)} ${n(cx + dir * s * 0.3)} ${n(cy)})"/>`,
+          )
           .join('');
       const shield = `M${n(cx)} ${n(cy - s * 0.7)}L${n(cx + s * 0.5)} ${n(cy - s * 0.5)}L${n(cx + s * 0.48)} ${n(cy + s * 0.15)}Q${n(cx + s * 0.4)} ${n(cy + s * 0.6)} ${n(cx)} ${n(cy + s * 0.85)}Q${n(cx - s * 0.4)} ${n(cy + s * 0.6)} ${n(cx - s * 0.48)} ${n(cy + s * 0.15)}L${n(cx - s * 0.5)} ${n(cy - s * 0.5)}Z`;
       return (
         wing(-1) +
         wing(1) +
-        `<polygon points="${pts([[cx - s * 0.32, cy - s * 0.72], [cx - s * 0.36, cy - s * 1.05], [cx - s * 0.16, cy - s * 0.88], [cx, cy - s * 1.15], [cx + s * 0.16, cy - s * 0.88], [cx + s * 0.36, cy - s * 1.05], [cx + s * 0.32, cy - s * 0.72]])}" fill="${e.accent}" ${ol}/>` +
+        `<polygon points="${pts([
+          [cx - s * 0.32, cy - s * 0.72],
+          [cx - s * 0.36, cy - s * 1.05],
+          [cx - s * 0.16, cy - s * 0.88],
+          [cx, cy - s * 1.15],
+          [cx + s * 0.16, cy - s * 0.88],
+          [cx + s * 0.36, cy - s * 1.05],
+          [cx + s * 0.32, cy - s * 0.72],
+        ])}" fill="${e.accent}" ${ol}/>` +
         `<path d="${shield}" fill="${e.body}" ${ol}/>` +
         `<path d="${shield}" fill="none" stroke="${e.belly}" stroke-width="${n(s * 0.06)}" transform="translate(${n(cx * 0.15)} ${n(cy * 0.15)}) scale(.85)"/>` +
         `<circle cx="${n(cx)}" cy="${n(cy)}" r="${n(s * 0.28)}" fill="${e.dark}" opacity=".35"/>` +
@@ -464,13 +749,34 @@ function creature(kind: CreatureKind, cx: number, cy: number, s: number, e: Elem
         tails +
         `<ellipse cx="${n(cx)}" cy="${n(cy + s * 0.55)}" rx="${n(s * 0.36)}" ry="${n(s * 0.36)}" fill="${e.body}" ${ol}/>` +
         `<ellipse cx="${n(cx)}" cy="${n(cy + s * 0.6)}" rx="${n(s * 0.2)}" ry="${n(s * 0.24)}" fill="${e.belly}"/>` +
-        `<polygon points="${pts([[cx - s * 0.48, cy - s * 0.1], [cx - s * 0.42, cy - s * 0.72], [cx - s * 0.08, cy - s * 0.3]])}" fill="${e.body}" ${ol}/>` +
-        `<polygon points="${pts([[cx + s * 0.48, cy - s * 0.1], [cx + s * 0.42, cy - s * 0.72], [cx + s * 0.08, cy - s * 0.3]])}" fill="${e.body}" ${ol}/>` +
-        `<polygon points="${pts([[cx - s * 0.4, cy - s * 0.22], [cx - s * 0.38, cy - s * 0.55], [cx - s * 0.18, cy - s * 0.3]])}" fill="${e.belly}"/>` +
-        `<polygon points="${pts([[cx + s * 0.4, cy - s * 0.22], [cx + s * 0.38, cy - s * 0.55], [cx + s * 0.18, cy - s * 0.3]])}" fill="${e.belly}"/>` +
+        `<polygon points="${pts([
+          [cx - s * 0.48, cy - s * 0.1],
+          [cx - s * 0.42, cy - s * 0.72],
+          [cx - s * 0.08, cy - s * 0.3],
+        ])}" fill="${e.body}" ${ol}/>` +
+        `<polygon points="${pts([
+          [cx + s * 0.48, cy - s * 0.1],
+          [cx + s * 0.42, cy - s * 0.72],
+          [cx + s * 0.08, cy - s * 0.3],
+        ])}" fill="${e.body}" ${ol}/>` +
+        `<polygon points="${pts([
+          [cx - s * 0.4, cy - s * 0.22],
+          [cx - s * 0.38, cy - s * 0.55],
+          [cx - s * 0.18, cy - s * 0.3],
+        ])}" fill="${e.belly}"/>` +
+        `<polygon points="${pts([
+          [cx + s * 0.4, cy - s * 0.22],
+          [cx + s * 0.38, cy - s * 0.55],
+          [cx + s * 0.18, cy - s * 0.3],
+        ])}" fill="${e.belly}"/>` +
         `<path d="M${n(cx - s * 0.55)} ${n(cy - s * 0.2)}Q${n(cx)} ${n(cy - s * 0.5)} ${n(cx + s * 0.55)} ${n(cy - s * 0.2)}L${n(cx)} ${n(cy + s * 0.32)}Z" fill="${e.body}" ${ol}/>` +
         `<path d="M${n(cx - s * 0.3)} ${n(cy - s * 0.02)}L${n(cx)} ${n(cy + s * 0.32)}L${n(cx + s * 0.3)} ${n(cy - s * 0.02)}Q${n(cx)} ${n(cy + s * 0.08)} ${n(cx - s * 0.3)} ${n(cy - s * 0.02)}Z" fill="${e.belly}"/>` +
-        `<polygon points="${pts([[cx, cy - s * 0.33], [cx + s * 0.06, cy - s * 0.22], [cx, cy - s * 0.12], [cx - s * 0.06, cy - s * 0.22]])}" fill="${e.accent === '#ffffff' ? '#ff7ab8' : e.accent}"/>` +
+        `<polygon points="${pts([
+          [cx, cy - s * 0.33],
+          [cx + s * 0.06, cy - s * 0.22],
+          [cx, cy - s * 0.12],
+          [cx - s * 0.06, cy - s * 0.22],
+        ])}" fill="${e.accent === '#ffffff' ? '#ff7ab8' : e.accent}"/>` +
         `<path d="M${n(cx - s * 0.3)} ${n(cy - s * 0.12)}q${n(s * 0.1)} ${n(-s * 0.1)} ${n(s * 0.2)} ${n(s * 0.02)}" fill="none" stroke="${e.dark}" stroke-width="6" stroke-linecap="round"/>` +
         `<path d="M${n(cx + s * 0.1)} ${n(cy - s * 0.1)}q${n(s * 0.1)} ${n(-s * 0.12)} ${n(s * 0.2)} ${n(-s * 0.02)}" fill="none" stroke="${e.dark}" stroke-width="6" stroke-linecap="round"/>` +
         `<circle cx="${n(cx)}" cy="${n(cy + s * 0.27)}" r="${n(s * 0.05)}" fill="${e.dark}"/>`
@@ -495,7 +801,8 @@ function backdrop(elementIndex: number, x: number, y: number, w: number, h: numb
     }
     case 1: {
       let bubbles = '';
-      for (let i = 0; i < 10; i++) bubbles += `<circle cx="${n(between(rng, x + 20, x + w - 20))}" cy="${n(between(rng, y + 20, y + h - 40))}" r="${n(between(rng, 6, 20))}" fill="none" stroke="#fff" stroke-width="3" opacity=".6"/>`;
+      for (let i = 0; i < 10; i++)
+        bubbles += `<circle cx="${n(between(rng, x + 20, x + w - 20))}" cy="${n(between(rng, y + 20, y + h - 40))}" r="${n(between(rng, 6, 20))}" fill="none" stroke="#fff" stroke-width="3" opacity=".6"/>`;
       return (
         bubbles +
         `<path d="M${x} ${n(y + h - 90)}q${n(w / 8)} -30 ${n(w / 4)} 0t${n(w / 4)} 0t${n(w / 4)} 0t${n(w / 4)} 0V${y + h}H${x}Z" fill="#fff" opacity=".3"/>` +
@@ -513,13 +820,31 @@ function backdrop(elementIndex: number, x: number, y: number, w: number, h: numb
     }
     case 3: {
       const bolt = (bx: number, by: number, k: number) =>
-        `<polygon points="${pts([[bx, by], [bx + 26 * k, by], [bx + 10 * k, by + 40 * k], [bx + 30 * k, by + 40 * k], [bx - 8 * k, by + 100 * k], [bx + 2 * k, by + 55 * k], [bx - 16 * k, by + 55 * k]])}" fill="#fff" opacity=".6"/>`;
-      return rays(cx, cy, w, 24, '#fff', 0.22) + bolt(x + 40, y + 30, 1) + bolt(x + w - 80, y + 50, 0.8) + bolt(x + w - 150, y + h - 140, 0.6);
+        `<polygon points="${pts([
+          [bx, by],
+          [bx + 26 * k, by],
+          [bx + 10 * k, by + 40 * k],
+          [bx + 30 * k, by + 40 * k],
+          [bx - 8 * k, by + 100 * k],
+          [bx + 2 * k, by + 55 * k],
+          [bx - 16 * k, by + 55 * k],
+        ])}" fill="#fff" opacity=".6"/>`;
+      return (
+        rays(cx, cy, w, 24, '#fff', 0.22) +
+        bolt(x + 40, y + 30, 1) +
+        bolt(x + w - 80, y + 50, 0.8) +
+        bolt(x + w - 150, y + h - 140, 0.6)
+      );
     }
     case 4:
-      return [0.9, 0.7, 0.5, 0.3]
-        .map((k, i) => `<circle cx="${n(cx)}" cy="${n(cy)}" r="${n(h * k * 0.6)}" fill="none" stroke="#fff" stroke-width="${6 - i}" opacity="${0.2 + i * 0.08}"/>`)
-        .join('') + sparkles(rng, 6, w, h, ['#fff'], 6, 14, x, y);
+      return (
+        [0.9, 0.7, 0.5, 0.3]
+          .map(
+            (k, i) =>
+              `<circle cx="${n(cx)}" cy="${n(cy)}" r="${n(h * k * 0.6)}" fill="none" stroke="#fff" stroke-width="${6 - i}" opacity="${0.2 + i * 0.08}"/>`,
+          )
+          .join('') + sparkles(rng, 6, w, h, ['#fff'], 6, 14, x, y)
+      );
     case 5:
       return (
         emblem('moon', x + w - 90, y + 80, 46, '#fff3c4', '#fff3c4') +
@@ -528,10 +853,7 @@ function backdrop(elementIndex: number, x: number, y: number, w: number, h: numb
     case 6:
       return hexCorners(x, y, w, h, 34, 260, '#fff', 0.7) + rays(cx, cy, w, 12, '#fff', 0.2);
     default:
-      return (
-        rays(cx, cy, w, 30, e.accent, 0.18) +
-        sparkles(rng, 16, w, h, ['#fff', e.belly, e.accent], 3, 11, x, y)
-      );
+      return rays(cx, cy, w, 30, e.accent, 0.18) + sparkles(rng, 16, w, h, ['#fff', e.belly, e.accent], 3, 11, x, y);
   }
 }
 
@@ -549,11 +871,48 @@ function cardArt(card: DemoCard): string {
   const art = { x: 46, y: 112, w: 538, h: 404 };
 
   const defs =
-    linear('fr', [[0, frame[0]], [0.45, frame[1]], [0.55, frame[1]], [1, frame[0]]]) +
-    linear('sky', [[0, e.sky[0]], [1, e.sky[1]]], 0, 0, 0, 1) +
-    radial('glow', [[0, '#fff', 0.85], [1, '#fff', 0]]) +
-    linear('panel', [[0, '#fff', 0.92], [1, e.frame[0], 0.9]], 0, 0, 0, 1) +
-    (foil ? linear('foil', FOIL_STOPS, 0, 0, 0.45, 0.3, 'repeat') + linear('shine', [[0, '#fff', 0], [0.45, '#fff', 0], [0.5, '#fff', 0.55], [0.55, '#fff', 0], [1, '#fff', 0]]) : '') +
+    linear('fr', [
+      [0, frame[0]],
+      [0.45, frame[1]],
+      [0.55, frame[1]],
+      [1, frame[0]],
+    ]) +
+    linear(
+      'sky',
+      [
+        [0, e.sky[0]],
+        [1, e.sky[1]],
+      ],
+      0,
+      0,
+      0,
+      1,
+    ) +
+    radial('glow', [
+      [0, '#fff', 0.85],
+      [1, '#fff', 0],
+    ]) +
+    linear(
+      'panel',
+      [
+        [0, '#fff', 0.92],
+        [1, e.frame[0], 0.9],
+      ],
+      0,
+      0,
+      0,
+      1,
+    ) +
+    (foil
+      ? linear('foil', FOIL_STOPS, 0, 0, 0.45, 0.3, 'repeat') +
+        linear('shine', [
+          [0, '#fff', 0],
+          [0.45, '#fff', 0],
+          [0.5, '#fff', 0.55],
+          [0.55, '#fff', 0],
+          [1, '#fff', 0],
+        ])
+      : '') +
     `<clipPath id="win"><rect x="${art.x}" y="${art.y}" width="${art.w}" height="${art.h}" rx="10"/></clipPath>`;
 
   const stars = { C: 1, R: 2, SR: 3, UR: 4 }[rarity];
@@ -588,7 +947,9 @@ function cardArt(card: DemoCard): string {
     `<circle cx="315" cy="300" r="190" fill="url(#glow)"/>` +
     `<ellipse cx="315" cy="478" rx="150" ry="22" fill="${e.dark}" opacity=".25"/>` +
     creature(kind, 315, 318, 140, e) +
-    (foil ? `<rect x="${art.x}" y="${art.y}" width="${art.w}" height="${art.h}" fill="url(#foil)" opacity="${rarity === 'UR' ? 0.3 : 0.22}"/><rect x="${art.x}" y="${art.y}" width="${art.w}" height="${art.h}" fill="url(#shine)"/>` : '') +
+    (foil
+      ? `<rect x="${art.x}" y="${art.y}" width="${art.w}" height="${art.h}" fill="url(#foil)" opacity="${rarity === 'UR' ? 0.3 : 0.22}"/><rect x="${art.x}" y="${art.y}" width="${art.w}" height="${art.h}" fill="url(#shine)"/>`
+      : '') +
     `</g>` +
     `<rect x="${art.x}" y="${art.y}" width="${art.w}" height="${art.h}" rx="10" fill="none" stroke="${e.dark}" stroke-width="4"/>` +
     `<rect x="46" y="536" width="538" height="240" rx="14" fill="url(#panel)" stroke="${e.dark}" stroke-width="3"/>` +
@@ -597,7 +958,8 @@ function cardArt(card: DemoCard): string {
     `<rect x="470" y="820" width="86" height="10" rx="5" fill="${e.dark}" opacity=".4"/>` +
     rarityMarks +
     (rarity === 'UR'
-      ? `<rect x="24" y="24" width="${W - 48}" height="${H - 48}" rx="18" fill="none" stroke="url(#foil)" stroke-width="10" opacity=".7"/>` + sparkles(rng, 6, W, H, ['#fff'], 8, 18)
+      ? `<rect x="24" y="24" width="${W - 48}" height="${H - 48}" rx="18" fill="none" stroke="url(#foil)" stroke-width="10" opacity=".7"/>` +
+        sparkles(rng, 6, W, H, ['#fff'], 8, 18)
       : '') +
     (foil ? sparkle(548, 150, 22, '#fff') + sparkle(88, 480, 14, '#fff') : '');
   return svg(W, H, defs, body);
@@ -611,14 +973,71 @@ function bannerArt(index: number): string {
   const s = PACK_SCHEMES[[0, 9, 6, 5][index]];
   const rng = mulberry32(seedOf(`banner-${index}`));
   const defs =
-    linear('bg', [[0, s.bg[0]], [0.6, s.bg[1]], [1, s.bg[2]]], 0, 0, 1, 0.4) +
-    radial('glow', [[0, s.light, 0.85], [0.3, s.accent, 0.45], [1, s.accent, 0]]) +
-    linear('mcF', [[0, s.light], [0.5, s.accent], [1, s.bg[1]]]) +
-    linear('mcA', [[0, s.bg[2]], [1, s.bg[0]]], 0, 0, 0, 1) +
+    linear(
+      'bg',
+      [
+        [0, s.bg[0]],
+        [0.6, s.bg[1]],
+        [1, s.bg[2]],
+      ],
+      0,
+      0,
+      1,
+      0.4,
+    ) +
+    radial('glow', [
+      [0, s.light, 0.85],
+      [0.3, s.accent, 0.45],
+      [1, s.accent, 0],
+    ]) +
+    linear('mcF', [
+      [0, s.light],
+      [0.5, s.accent],
+      [1, s.bg[1]],
+    ]) +
+    linear(
+      'mcA',
+      [
+        [0, s.bg[2]],
+        [1, s.bg[0]],
+      ],
+      0,
+      0,
+      0,
+      1,
+    ) +
     linear('foil', FOIL_STOPS) +
-    linear('fade', [[0, s.bg[0], 0.75], [0.5, s.bg[0], 0.2], [1, s.bg[0], 0]], 0, 0, 1, 0) +
-    linear('gem', [[0, s.light], [0.5, s.accent], [1, s.accent2]]) +
-    (index === 3 ? linear('gold', [[0, '#fff4c2'], [0.5, '#f0b429'], [1, '#a8650a']], 0, 0, 1, 0.3) : '');
+    linear(
+      'fade',
+      [
+        [0, s.bg[0], 0.75],
+        [0.5, s.bg[0], 0.2],
+        [1, s.bg[0], 0],
+      ],
+      0,
+      0,
+      1,
+      0,
+    ) +
+    linear('gem', [
+      [0, s.light],
+      [0.5, s.accent],
+      [1, s.accent2],
+    ]) +
+    (index === 3
+      ? linear(
+          'gold',
+          [
+            [0, '#fff4c2'],
+            [0.5, '#f0b429'],
+            [1, '#a8650a'],
+          ],
+          0,
+          0,
+          1,
+          0.3,
+        )
+      : '');
   const fx = 880;
   const fy = 250;
   let hero = '';
@@ -626,14 +1045,35 @@ function bannerArt(index: number): string {
   if (index === 1) {
     // crystal cluster
     const gems: Array<[number, number, number, number]> = [
-      [fx, 250, 120, 0], [fx - 120, 300, 80, -18], [fx + 120, 300, 90, 16], [fx - 60, 330, 60, -8], [fx + 60, 340, 55, 10],
+      [fx, 250, 120, 0],
+      [fx - 120, 300, 80, -18],
+      [fx + 120, 300, 90, 16],
+      [fx - 60, 330, 60, -8],
+      [fx + 60, 340, 55, 10],
     ];
     for (const [gx, gy, gh, rot] of gems) {
       hero +=
         `<g transform="rotate(${rot} ${gx} ${gy + gh})">` +
-        `<polygon points="${pts([[gx, gy - gh], [gx + gh * 0.42, gy - gh * 0.45], [gx + gh * 0.42, gy + gh * 0.6], [gx, gy + gh], [gx - gh * 0.42, gy + gh * 0.6], [gx - gh * 0.42, gy - gh * 0.45]])}" fill="url(#gem)" stroke="${s.light}" stroke-width="3"/>` +
-        `<polygon points="${pts([[gx, gy - gh], [gx + gh * 0.42, gy - gh * 0.45], [gx + gh * 0.42, gy + gh * 0.6], [gx, gy + gh]])}" fill="${s.bg[0]}" opacity=".25"/>` +
-        `<polygon points="${pts([[gx, gy - gh], [gx - gh * 0.2, gy - gh * 0.4], [gx - gh * 0.2, gy + gh * 0.5], [gx, gy + gh * 0.75]])}" fill="#fff" opacity=".35"/></g>`;
+        `<polygon points="${pts([
+          [gx, gy - gh],
+          [gx + gh * 0.42, gy - gh * 0.45],
+          [gx + gh * 0.42, gy + gh * 0.6],
+          [gx, gy + gh],
+          [gx - gh * 0.42, gy + gh * 0.6],
+          [gx - gh * 0.42, gy - gh * 0.45],
+        ])}" fill="url(#gem)" stroke="${s.light}" stroke-width="3"/>` +
+        `<polygon points="${pts([
+          [gx, gy - gh],
+          [gx + gh * 0.42, gy - gh * 0.45],
+          [gx + gh * 0.42, gy + gh * 0.6],
+          [gx, gy + gh],
+        ])}" fill="${s.bg[0]}" opacity=".25"/>` +
+        `<polygon points="${pts([
+          [gx, gy - gh],
+          [gx - gh * 0.2, gy - gh * 0.4],
+          [gx - gh * 0.2, gy + gh * 0.5],
+          [gx, gy + gh * 0.75],
+        ])}" fill="#fff" opacity=".35"/></g>`;
     }
   }
   if (index === 2) {
@@ -682,7 +1122,10 @@ function genreIcon(id: (typeof GENRES)[number]): string {
     all: ['#4f5b7a', '#1b2238'],
   };
   const [a, b] = bgs[id];
-  const defs = linear('bg', [[0, a], [1, b]]);
+  const defs = linear('bg', [
+    [0, a],
+    [1, b],
+  ]);
   const base = `<rect width="96" height="96" rx="22" fill="url(#bg)"/><rect x="3" y="3" width="90" height="45" rx="19" fill="#fff" opacity=".14"/>`;
   let mark = '';
   switch (id) {
@@ -752,7 +1195,9 @@ function main(): void {
     total += size;
     if (size > 12 * 1024) console.warn(`warning: ${relative} is ${size} bytes (over 12 KB)`);
   }
-  console.log(`wrote ${demoArtFiles().length} files (${Math.round(total / 1024)} KB) to ${path.relative(process.cwd(), outDir) || outDir}`);
+  console.log(
+    `wrote ${demoArtFiles().length} files (${Math.round(total / 1024)} KB) to ${path.relative(process.cwd(), outDir) || outDir}`,
+  );
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) main();

@@ -6,7 +6,18 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 /** Extensions of text files worth compressing (the rest are images, fonts and already compressed). */
-const TEXT_EXTENSIONS = new Set(['.js', '.mjs', '.css', '.html', '.json', '.svg', '.txt', '.xml', '.map', '.webmanifest']);
+const TEXT_EXTENSIONS = new Set([
+  '.js',
+  '.mjs',
+  '.css',
+  '.html',
+  '.json',
+  '.svg',
+  '.txt',
+  '.xml',
+  '.map',
+  '.webmanifest',
+]);
 /** Below this a compressed twin saves less than its framing and a file-system look-up cost. */
 const MIN_BYTES = 1024;
 
@@ -40,7 +51,10 @@ export function precompressDirectory(dir: string): { files: number; bytes: numbe
       },
     });
     const gzip = zlib.gzipSync(data, { level: 9 });
-    for (const [suffix, packed] of [['.br', brotli], ['.gz', gzip]] as const) {
+    for (const [suffix, packed] of [
+      ['.br', brotli],
+      ['.gz', gzip],
+    ] as const) {
       if (packed.byteLength >= data.byteLength) continue;
       fs.writeFileSync(file + suffix, packed);
       fs.utimesSync(file + suffix, stat.atime, stat.mtime);
@@ -55,5 +69,7 @@ export function precompressDirectory(dir: string): { files: number; bytes: numbe
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dir = path.resolve(process.argv[2] ?? path.join('build', 'client'));
   const { files, bytes, brotliBytes } = precompressDirectory(dir);
-  console.log(`precompressed ${files} files: ${Math.round(bytes / 1024)} KiB → ${Math.round(brotliBytes / 1024)} KiB (brotli)`);
+  console.log(
+    `precompressed ${files} files: ${Math.round(bytes / 1024)} KiB → ${Math.round(brotliBytes / 1024)} KiB (brotli)`,
+  );
 }

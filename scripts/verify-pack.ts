@@ -20,7 +20,14 @@ function main(args: string[]): number {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'ファイルがありません' : code === 'EISDIR' ? 'フォルダです' : code === 'EACCES' ? '読み取る権限がありません' : (code ?? '読み取りエラー');
+    const reason =
+      code === 'ENOENT'
+        ? 'ファイルがありません'
+        : code === 'EISDIR'
+          ? 'フォルダです'
+          : code === 'EACCES'
+            ? '読み取る権限がありません'
+            : (code ?? '読み取りエラー');
     stop(`ファイルを読み込めません: ${file}（${reason}）`, 2);
   }
 
@@ -33,7 +40,12 @@ function main(args: string[]): number {
 
   const parsed = parsePackReveal(json);
   if (!parsed.ok) {
-    stop([`公開ファイルの形式（${REVEAL_FORMAT}）ではありません: ${file}`, ...parsed.errors.map((e) => `  - ${e}`)].join('\n'), 2);
+    stop(
+      [`公開ファイルの形式（${REVEAL_FORMAT}）ではありません: ${file}`, ...parsed.errors.map((e) => `  - ${e}`)].join(
+        '\n',
+      ),
+      2,
+    );
   }
 
   const { reveal } = parsed;

@@ -9,5 +9,8 @@ const id = crypto.createHash('sha256').update(manifest).digest('hex').slice(0, 1
 const timestamp = Date.now();
 fs.mkdirSync(path.join(clientDir, 'builds', 'meta'), { recursive: true });
 fs.writeFileSync(path.join(clientDir, 'builds', 'latest.json'), JSON.stringify({ id, timestamp }));
-fs.writeFileSync(path.join(clientDir, 'builds', 'meta', `${id}.json`), JSON.stringify({ id, timestamp, matcher: { static: {}, wildcard: {}, dynamic: {} }, prerendered: [] }));
+fs.writeFileSync(
+  path.join(clientDir, 'builds', 'meta', `${id}.json`),
+  JSON.stringify({ id, timestamp, matcher: { static: {}, wildcard: {}, dynamic: {} }, prerendered: [] }),
+);
 console.log(`build ${id}`);

@@ -11,5 +11,8 @@ export function apiError(
   details?: Record<string, unknown>,
 ) {
   const requestId = c.get('requestId' as never) as string | undefined;
-  return c.json({ error: { code, message, ...(details ? { details } : {}), ...(requestId ? { requestId } : {}) } }, status);
+  return c.json(
+    { error: { code, message, ...(details ? { details } : {}), ...(requestId ? { requestId } : {}) } },
+    status,
+  );
 }

@@ -95,7 +95,11 @@ export function createServerApp(options: ServerAppOptions) {
   app.get('/api/health', async (c) => {
     const databaseUp = await services.database.ping();
     return c.json(
-      { status: databaseUp ? 'ok' : 'degraded', buildId: services.buildId, database: { engine: services.database.engine, up: databaseUp } },
+      {
+        status: databaseUp ? 'ok' : 'degraded',
+        buildId: services.buildId,
+        database: { engine: services.database.engine, up: databaseUp },
+      },
       databaseUp ? 200 : 503,
       { 'Cache-Control': 'no-store' },
     );
@@ -110,7 +114,10 @@ export function createServerApp(options: ServerAppOptions) {
   });
   // Live remaining counts (server-sent events); the stream is not a JSON operation.
   app.get('/api/v1/gachas/:gachaId/events', (c) =>
-    services.live ? services.live.stream(c, c.req.param('gachaId')) : apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'));
+    services.live
+      ? services.live.stream(c, c.req.param('gachaId'))
+      : apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'),
+  );
   app.route('/api/v1', createApiV1(services));
   if (services.payments) {
     app.route('/api/webhooks', createWebhookRoutes({ db: services.db, payments: services.payments, logger }));
@@ -119,10 +126,18 @@ export function createServerApp(options: ServerAppOptions) {
       app.use('/sandbox/*', async (c, next) => {
         const host = (c.req.header('host') ?? '').replace(/:\d+$/, '');
         const client = c.req.header(CLIENT_IP_HEADER) ?? '';
-        const loopback = (value: string) => value === 'localhost' || value === '127.0.0.1' || value === '[::1]' || value === '::1' || value === '::ffff:127.0.0.1';
+        const loopback = (value: string) =>
+          value === 'localhost' ||
+          value === '127.0.0.1' ||
+          value === '[::1]' ||
+          value === '::1' ||
+          value === '::ffff:127.0.0.1';
         // A proxy on the same machine makes every client look local: anything forwarded is refused too.
-        const forwarded = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host'].some((name) => c.req.header(name) !== undefined);
-        if (!loopback(host) || !loopback(client) || forwarded) return apiError(c, 404, 'NOT_FOUND', 'ページが見つかりません。');
+        const forwarded = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host'].some(
+          (name) => c.req.header(name) !== undefined,
+        );
+        if (!loopback(host) || !loopback(client) || forwarded)
+          return apiError(c, 404, 'NOT_FOUND', 'ページが見つかりません。');
         return next();
       });
       app.route('/sandbox', services.payments.sandboxApp);
@@ -130,10 +145,16 @@ export function createServerApp(options: ServerAppOptions) {
   }
   app.all('/api/*', (c) => apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'));
 
-  const images = createImageRoute({ publicDir: options.clientDir ?? options.publicDir, cacheDir: path.join(config.dataDir, 'cache', 'images'), logger });
+  const images = createImageRoute({
+    publicDir: options.clientDir ?? options.publicDir,
+    cacheDir: path.join(config.dataDir, 'cache', 'images'),
+    logger,
+  });
   app.route('/_img', images);
   app.get('/robots.txt', (c) => c.text(robotsTxt(config.PUBLIC_ORIGIN)));
-  app.get('/sitemap.xml', async (c) => c.body(await sitemapXml(services), 200, { 'Content-Type': 'application/xml; charset=utf-8' }));
+  app.get('/sitemap.xml', async (c) =>
+    c.body(await sitemapXml(services), 200, { 'Content-Type': 'application/xml; charset=utf-8' }),
+  );
 
   if (options.clientDir) {
     // Precompressed twins, immutable hashed assets, a short cache elsewhere (server/static-files.ts).

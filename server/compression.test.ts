@@ -20,10 +20,24 @@ describe('chooseEncoding', () => {
 
 describe('isCompressibleType', () => {
   it('accepts text, scripts, JSON and SVG; refuses event streams and binary images', () => {
-    for (const type of ['text/html; charset=utf-8', 'text/css', 'text/javascript', 'application/json', 'image/svg+xml', 'application/xml']) {
+    for (const type of [
+      'text/html; charset=utf-8',
+      'text/css',
+      'text/javascript',
+      'application/json',
+      'image/svg+xml',
+      'application/xml',
+    ]) {
       expect(isCompressibleType(type)).toBe(true);
     }
-    for (const type of ['text/event-stream', 'image/avif', 'image/png', 'application/octet-stream', 'font/woff2', null]) {
+    for (const type of [
+      'text/event-stream',
+      'image/avif',
+      'image/png',
+      'application/octet-stream',
+      'font/woff2',
+      null,
+    ]) {
       expect(isCompressibleType(type)).toBe(false);
     }
   });

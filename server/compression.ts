@@ -16,7 +16,10 @@ export const MIN_COMPRESS_BYTES = 1024;
  * brotli, `*` stands for any encoding not listed). Undefined means identity.
  * @example chooseEncoding('gzip, deflate, br') // 'br'; chooseEncoding('gzip;q=0, br;q=0') // undefined
  */
-export function chooseEncoding(acceptEncoding: string | null | undefined, available: readonly ContentCoding[] = ['br', 'gzip']): ContentCoding | undefined {
+export function chooseEncoding(
+  acceptEncoding: string | null | undefined,
+  available: readonly ContentCoding[] = ['br', 'gzip'],
+): ContentCoding | undefined {
   if (!acceptEncoding) return undefined;
   const weights = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
@@ -52,7 +55,9 @@ export function isCompressibleType(contentType: string | null | undefined): bool
   if (type === 'text/event-stream') return false;
   return (
     type.startsWith('text/') ||
-    /^application\/(?:javascript|ecmascript|json|xml|manifest\+json|ld\+json|problem\+json|x-javascript|rss\+xml|atom\+xml)$/.test(type) ||
+    /^application\/(?:javascript|ecmascript|json|xml|manifest\+json|ld\+json|problem\+json|x-javascript|rss\+xml|atom\+xml)$/.test(
+      type,
+    ) ||
     type === 'image/svg+xml'
   );
 }
@@ -61,7 +66,8 @@ export function isCompressibleType(contentType: string | null | undefined): bool
 export function varyOnAcceptEncoding(headers: Headers): void {
   const vary = headers.get('Vary');
   if (!vary) headers.set('Vary', 'Accept-Encoding');
-  else if (vary.trim() !== '*' && !/(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary)) headers.set('Vary', `${vary}, Accept-Encoding`);
+  else if (vary.trim() !== '*' && !/(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary))
+    headers.set('Vary', `${vary}, Accept-Encoding`);
 }
 
 /** A streaming compressor that flushes after every chunk, so streamed pages still arrive in pieces. */
@@ -70,7 +76,10 @@ function compressor(encoding: ContentCoding): zlib.BrotliCompress | zlib.Gzip {
     return zlib.createBrotliCompress({
       flush: zlib.constants.BROTLI_OPERATION_FLUSH,
       // Quality 5: most of brotli's gain over gzip for a fraction of quality 11's CPU (pages are per request).
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+      },
     });
   }
   return zlib.createGzip({ level: 6, flush: zlib.constants.Z_SYNC_FLUSH });
@@ -118,6 +127,10 @@ export function compressResponses(): MiddlewareHandler {
     if (etag && !etag.startsWith('W/')) headers.set('ETag', `W/${etag}`);
     // Hono copies the old response's headers onto a new one (Content-Length among them): drop it first.
     c.res = undefined as unknown as Response;
-    c.res = new Response(Readable.toWeb(zip) as unknown as ReadableStream<Uint8Array>, { status: res.status, statusText: res.statusText, headers });
+    c.res = new Response(Readable.toWeb(zip) as unknown as ReadableStream<Uint8Array>, {
+      status: res.status,
+      statusText: res.statusText,
+      headers,
+    });
   };
 }

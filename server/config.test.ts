@@ -19,13 +19,15 @@ describe('loadConfig', () => {
     expect(fs.statSync(path.join(dir, 'auth-secret')).mode & 0o077).toBe(0);
   });
 
-  it('turns the sandbox on only for a developer\'s own machine unless told, and checks provider keys', () => {
+  it("turns the sandbox on only for a developer's own machine unless told, and checks provider keys", () => {
     const dir = tempDir();
     expect(loadConfig({ DATA_DIR: dir }).paymentSandbox).toBe(true);
     expect(loadConfig({ DATA_DIR: dir, PUBLIC_ORIGIN: 'http://127.0.0.1:8080' }).paymentSandbox).toBe(true);
     expect(loadConfig({ DATA_DIR: dir, PUBLIC_ORIGIN: 'https://oripa.example.jp' }).paymentSandbox).toBe(false);
     expect(loadConfig({ DATA_DIR: dir, PUBLIC_ORIGIN: 'http://oripa.example.jp' }).paymentSandbox).toBe(false);
-    expect(loadConfig({ DATA_DIR: dir, PUBLIC_ORIGIN: 'https://oripa.example.jp', PAYMENT_SANDBOX: 'true' }).paymentSandbox).toBe(true);
+    expect(
+      loadConfig({ DATA_DIR: dir, PUBLIC_ORIGIN: 'https://oripa.example.jp', PAYMENT_SANDBOX: 'true' }).paymentSandbox,
+    ).toBe(true);
     expect(loadConfig({ DATA_DIR: dir, PAYMENT_SANDBOX: 'false' }).paymentSandbox).toBe(false);
     expect(loadConfig({ DATA_DIR: dir }).PURCHASE_MONTHLY_CAP_JPY).toBe(500_000);
     expect(loadConfig({ DATA_DIR: dir }).MINOR_PURCHASE_MONTHLY_CAP_JPY).toBe(10_000);
@@ -36,28 +38,65 @@ describe('loadConfig', () => {
 
   it('keeps the coin and prize periods, and refuses paid coins living past 180 days', () => {
     const defaults = loadConfig({ DATA_DIR: tempDir() });
-    expect([defaults.PRIZE_DECISION_DAYS, defaults.PAID_COIN_EXPIRY_DAYS, defaults.FREE_COIN_EXPIRY_DAYS]).toEqual([14, 180, 90]);
-    const custom = loadConfig({ DATA_DIR: tempDir(), PRIZE_DECISION_DAYS: '7', PAID_COIN_EXPIRY_DAYS: '150', FREE_COIN_EXPIRY_DAYS: '30' });
-    expect([custom.PRIZE_DECISION_DAYS, custom.PAID_COIN_EXPIRY_DAYS, custom.FREE_COIN_EXPIRY_DAYS]).toEqual([7, 150, 30]);
+    expect([defaults.PRIZE_DECISION_DAYS, defaults.PAID_COIN_EXPIRY_DAYS, defaults.FREE_COIN_EXPIRY_DAYS]).toEqual([
+      14, 180, 90,
+    ]);
+    const custom = loadConfig({
+      DATA_DIR: tempDir(),
+      PRIZE_DECISION_DAYS: '7',
+      PAID_COIN_EXPIRY_DAYS: '150',
+      FREE_COIN_EXPIRY_DAYS: '30',
+    });
+    expect([custom.PRIZE_DECISION_DAYS, custom.PAID_COIN_EXPIRY_DAYS, custom.FREE_COIN_EXPIRY_DAYS]).toEqual([
+      7, 150, 30,
+    ]);
     expect(() => loadConfig({ DATA_DIR: tempDir(), PAID_COIN_EXPIRY_DAYS: '181' })).toThrow(/PAID_COIN_EXPIRY_DAYS/);
   });
 
   it('migrates as DATABASE_MIGRATION_URL only on PostgreSQL (docs/decisions/010)', () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).DATABASE_MIGRATION_URL).toBeUndefined();
-    const both = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'postgres://shop@db/oripa', DATABASE_MIGRATION_URL: 'postgres://owner@db/oripa' });
-    expect([both.DATABASE_URL, both.DATABASE_MIGRATION_URL]).toEqual(['postgres://shop@db/oripa', 'postgres://owner@db/oripa']);
-    expect(() => loadConfig({ DATA_DIR: tempDir(), DATABASE_MIGRATION_URL: 'postgres://owner@db/oripa' })).toThrow(/DATABASE_MIGRATION_URL/);
-    expect(() => loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'postgres://shop@db/oripa', DATABASE_MIGRATION_URL: 'mysql://x' })).toThrow(/DATABASE_MIGRATION_URL/);
+    const both = loadConfig({
+      DATA_DIR: tempDir(),
+      DATABASE_URL: 'postgres://shop@db/oripa',
+      DATABASE_MIGRATION_URL: 'postgres://owner@db/oripa',
+    });
+    expect([both.DATABASE_URL, both.DATABASE_MIGRATION_URL]).toEqual([
+      'postgres://shop@db/oripa',
+      'postgres://owner@db/oripa',
+    ]);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), DATABASE_MIGRATION_URL: 'postgres://owner@db/oripa' })).toThrow(
+      /DATABASE_MIGRATION_URL/,
+    );
+    expect(() =>
+      loadConfig({
+        DATA_DIR: tempDir(),
+        DATABASE_URL: 'postgres://shop@db/oripa',
+        DATABASE_MIGRATION_URL: 'mysql://x',
+      }),
+    ).toThrow(/DATABASE_MIGRATION_URL/);
   });
 
   it('reads every setting from the environment', () => {
     const config = loadConfig({
-      PORT: '8080', DATA_DIR: tempDir(), DATABASE_URL: 'postgres://u@db:5432/shop', PUBLIC_ORIGIN: 'https://oripa.example.jp/',
-      SITE_NAME: 'テスト', SITE_TAGLINE: 'テストの店', AUTH_SECRET: 'x'.repeat(40), DEMO_DATA: 'false', TRUST_PROXY: 'true',
+      PORT: '8080',
+      DATA_DIR: tempDir(),
+      DATABASE_URL: 'postgres://u@db:5432/shop',
+      PUBLIC_ORIGIN: 'https://oripa.example.jp/',
+      SITE_NAME: 'テスト',
+      SITE_TAGLINE: 'テストの店',
+      AUTH_SECRET: 'x'.repeat(40),
+      DEMO_DATA: 'false',
+      TRUST_PROXY: 'true',
     });
     expect(config).toMatchObject({
-      PORT: 8080, embeddedDatabase: false, PUBLIC_ORIGIN: 'https://oripa.example.jp', httpsOrigin: true,
-      SITE_NAME: 'テスト', DEMO_DATA: false, TRUST_PROXY: true, AUTH_SECRET: 'x'.repeat(40),
+      PORT: 8080,
+      embeddedDatabase: false,
+      PUBLIC_ORIGIN: 'https://oripa.example.jp',
+      httpsOrigin: true,
+      SITE_NAME: 'テスト',
+      DEMO_DATA: false,
+      TRUST_PROXY: true,
+      AUTH_SECRET: 'x'.repeat(40),
     });
   });
 

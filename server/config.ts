@@ -9,7 +9,8 @@ const booleanFlag = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 // A DNS host name with an optional port, as Merpay's SDK takes its hosts (it adds https:// itself).
-const merpayHost = /^(?=.{1,253}(?::\d{1,5})?$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\d{1,5})?$/;
+const merpayHost =
+  /^(?=.{1,253}(?::\d{1,5})?$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\d{1,5})?$/;
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -28,7 +29,10 @@ const environmentSchema = z.object({
   PUBLIC_ORIGIN: z
     .string()
     .url()
-    .refine((v) => /^https?:\/\/[^/]+$/.test(v.replace(/\/$/, '')), 'must be an origin such as https://example.jp (no path)')
+    .refine(
+      (v) => /^https?:\/\/[^/]+$/.test(v.replace(/\/$/, '')),
+      'must be an origin such as https://example.jp (no path)',
+    )
     .optional(),
   SITE_NAME: z.string().min(1).max(60).default('オリパ ステラ'),
   SITE_TAGLINE: z.string().min(1).max(120).default('オリパ ステラ｜公平・透明なオンラインオリパ'),
@@ -37,7 +41,9 @@ const environmentSchema = z.object({
     .string()
     .min(1)
     .max(300)
-    .default('オリパ ステラは、ポケモンカードやワンピースカードのオンラインオリパ。排出率と残り口数をいつでも公開し、抽選結果を後から検証できる、公平で透明なオリパをお届けします。'),
+    .default(
+      'オリパ ステラは、ポケモンカードやワンピースカードのオンラインオリパ。排出率と残り口数をいつでも公開し、抽選結果を後から検証できる、公平で透明なオリパをお届けします。',
+    ),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_DATA: booleanFlag.default(true),
@@ -74,30 +80,67 @@ const environmentSchema = z.object({
   /** The seller named on the confirmation screen and receipts (特定商取引法). */
   SELLER_NAME: z.string().min(1).max(120).default('株式会社ステラトレーディング（デモ）'),
   /** The native app's return address after an app checkout, e.g. oripastella://checkout/complete. */
-  APP_RETURN_URL: z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/\S+$/, 'must be an app URL such as oripastella://checkout/complete').default('oripastella://checkout/complete'),
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_live_… or sk_test_…)').optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_…)').optional(),
+  APP_RETURN_URL: z
+    .string()
+    .regex(/^[a-z][a-z0-9+.-]*:\/\/\S+$/, 'must be an app URL such as oripastella://checkout/complete')
+    .default('oripastella://checkout/complete'),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_live_… or sk_test_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+    .optional(),
   /** LINE Login channel for linking LINE accounts (/app/checkout/linelink). */
-  LINE_CHANNEL_ID: z.string().regex(/^\d{6,20}$/, 'must be the LINE Login channel ID (digits)').optional(),
-  LINE_CHANNEL_SECRET: z.string().regex(/^[0-9a-f]{32}$/i, 'must be the 32-character LINE channel secret').optional(),
+  LINE_CHANNEL_ID: z
+    .string()
+    .regex(/^\d{6,20}$/, 'must be the LINE Login channel ID (digits)')
+    .optional(),
+  LINE_CHANNEL_SECRET: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/i, 'must be the 32-character LINE channel secret')
+    .optional(),
   PAYPAY_API_KEY: z.string().min(8).optional(),
   PAYPAY_API_SECRET: z.string().min(8).optional(),
   PAYPAY_MERCHANT_ID: z.string().min(1).max(100).optional(),
   /** true: PayPay's production API; otherwise its sandbox. */
   PAYPAY_PRODUCTION: booleanFlag.default(false),
-  AMAZONPAY_PUBLIC_KEY_ID: z.string().regex(/^(SANDBOX-|LIVE-)?[A-Z0-9]{10,40}$/, 'must be the Amazon Pay public key id (e.g. LIVE-AEXAMPLE…)').optional(),
+  AMAZONPAY_PUBLIC_KEY_ID: z
+    .string()
+    .regex(/^(SANDBOX-|LIVE-)?[A-Z0-9]{10,40}$/, 'must be the Amazon Pay public key id (e.g. LIVE-AEXAMPLE…)')
+    .optional(),
   /** The PEM private key itself, or use AMAZONPAY_PRIVATE_KEY_FILE. */
   AMAZONPAY_PRIVATE_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PEM private key' }).optional(),
-  AMAZONPAY_PRIVATE_KEY_FILE: z.string().min(1).refine((file) => fs.existsSync(file), 'file not found').optional(),
-  AMAZONPAY_STORE_ID: z.string().startsWith('amzn1.application-oa2-client.', 'must be the Amazon Pay store id (amzn1.application-oa2-client.…)').optional(),
+  AMAZONPAY_PRIVATE_KEY_FILE: z
+    .string()
+    .min(1)
+    .refine((file) => fs.existsSync(file), 'file not found')
+    .optional(),
+  AMAZONPAY_STORE_ID: z
+    .string()
+    .startsWith('amzn1.application-oa2-client.', 'must be the Amazon Pay store id (amzn1.application-oa2-client.…)')
+    .optional(),
   /** Comma-separated SNS topic ARNs whose IPNs are accepted (recommended). */
   AMAZONPAY_SNS_TOPIC_ARNS: z.string().optional(),
-  PAIDY_SECRET_KEY: z.string().regex(/^sk_(live|test)_\w+$/, 'must be a Paidy secret key (sk_live_… or sk_test_…)').optional(),
-  PAIDY_PUBLIC_KEY: z.string().regex(/^pk_(live|test)_\w+$/, 'must be a Paidy public key (pk_live_… or pk_test_…)').optional(),
+  PAIDY_SECRET_KEY: z
+    .string()
+    .regex(/^sk_(live|test)_\w+$/, 'must be a Paidy secret key (sk_live_… or sk_test_…)')
+    .optional(),
+  PAIDY_PUBLIC_KEY: z
+    .string()
+    .regex(/^pk_(live|test)_\w+$/, 'must be a Paidy public key (pk_live_… or pk_test_…)')
+    .optional(),
   /** Merpay's API host name from the contract (no scheme or path); the adapter calls https://<host>/v1/…. */
-  MERPAY_API_HOST: z.string().regex(merpayHost, 'must be a host name without scheme or path (e.g. api.example.jp)').optional(),
+  MERPAY_API_HOST: z
+    .string()
+    .regex(merpayHost, 'must be a host name without scheme or path (e.g. api.example.jp)')
+    .optional(),
   /** Merpay's authentication host name; tokens come from https://<host>/jp/v1/token. */
-  MERPAY_AUTH_HOST: z.string().regex(merpayHost, 'must be a host name without scheme or path (e.g. auth.example.jp)').optional(),
+  MERPAY_AUTH_HOST: z
+    .string()
+    .regex(merpayHost, 'must be a host name without scheme or path (e.g. auth.example.jp)')
+    .optional(),
   /** OAuth2 client credentials Merpay issues for the Online payments API. */
   MERPAY_CLIENT_ID: z.string().min(1).max(200).optional(),
   MERPAY_CLIENT_SECRET: z.string().min(8).max(500).optional(),
@@ -137,7 +180,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
   }
   const values = parsed.data;
   if (values.DATABASE_MIGRATION_URL && !values.DATABASE_URL) {
-    throw new ConfigError('Invalid settings in the environment:\n  DATABASE_MIGRATION_URL: needs DATABASE_URL (the embedded database has no roles)');
+    throw new ConfigError(
+      'Invalid settings in the environment:\n  DATABASE_MIGRATION_URL: needs DATABASE_URL (the embedded database has no roles)',
+    );
   }
   const dataDir = path.resolve(values.DATA_DIR);
   const publicOrigin = (values.PUBLIC_ORIGIN ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');

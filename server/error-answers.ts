@@ -23,7 +23,10 @@ const STATUS_ERRORS: Record<number, { code: string; message: string }> = {
   416: { code: 'RANGE_NOT_SATISFIABLE', message: '指定された範囲はファイルの外です。' },
   422: { code: 'UNPROCESSABLE', message: '送信内容を処理できませんでした。' },
   429: { code: 'RATE_LIMITED', message: AUTH_ERROR_MESSAGES.TOO_MANY_REQUESTS! },
-  431: { code: 'REQUEST_HEADERS_TOO_LARGE', message: 'アドレスまたはヘッダーが長すぎます。短くしてからお試しください。' },
+  431: {
+    code: 'REQUEST_HEADERS_TOO_LARGE',
+    message: 'アドレスまたはヘッダーが長すぎます。短くしてからお試しください。',
+  },
   500: { code: 'INTERNAL_ERROR', message: '申し訳ありません。エラーが発生しました。時間をおいてお試しください。' },
   503: { code: 'SERVICE_UNAVAILABLE', message: 'ただいま混み合っています。時間をおいてお試しください。' },
 };
@@ -35,7 +38,15 @@ export function statusError(status: number, path: string): { code: string; messa
 }
 
 /** Headers that describe the empty body being replaced, not the error that replaces it. */
-const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'etag', 'last-modified', 'accept-ranges', 'cache-control'];
+const BODY_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'etag',
+  'last-modified',
+  'accept-ranges',
+  'cache-control',
+];
 
 const jsonHeaders = (from: Headers) => {
   const headers = new Headers(from);
@@ -56,7 +67,9 @@ export function emptyErrorsAsJson(): MiddlewareHandler {
     if (res.status < 400 || c.req.method === 'HEAD') return;
     if (res.body !== null && res.headers.get('content-length') !== '0') return;
     const requestId = c.get('requestId' as never) as string | undefined;
-    const body = JSON.stringify({ error: { ...statusError(res.status, c.req.path), ...(requestId ? { requestId } : {}) } });
+    const body = JSON.stringify({
+      error: { ...statusError(res.status, c.req.path), ...(requestId ? { requestId } : {}) },
+    });
     const headers = jsonHeaders(res.headers);
     // Hono copies the old answer's headers onto a new one: drop it first (as compression.ts does).
     c.res = undefined as unknown as Response;
@@ -83,17 +96,25 @@ export async function authAnswer(response: Response, path: string, requestId: st
   const fallback = statusError(response.status, path);
   const ownCode = typeof own?.code === 'string' ? own.code : undefined;
   const error = {
-    code: response.status === 429 ? 'RATE_LIMITED' : ownCode ?? fallback.code,
+    code: response.status === 429 ? 'RATE_LIMITED' : (ownCode ?? fallback.code),
     message: (response.status !== 429 && ownCode && AUTH_ERROR_MESSAGES[ownCode]) || fallback.message,
     ...(requestId ? { requestId } : {}),
   };
   const headers = jsonHeaders(response.headers);
   const retryAfter = response.headers.get('x-retry-after');
   if (response.status === 429 && retryAfter && !headers.has('retry-after')) headers.set('Retry-After', retryAfter);
-  return new Response(JSON.stringify({ ...(own ?? {}), error }), { status: response.status, statusText: response.statusText, headers });
+  return new Response(JSON.stringify({ ...(own ?? {}), error }), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
 
 /**
  * The http server's `clientError` listener: what Node's parser refuses (a URL or headers over its 16 KiB

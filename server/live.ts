@@ -61,7 +61,10 @@ export async function createLiveUpdates(database: DatabaseHandle, logger: Logger
       const counts = await getRemaining(database.db, gachaId);
       await refreshRemainingCache(database.db, gachaId, counts.remaining);
       const event: RemainingEvent = {
-        gachaId, total: counts.total, remaining: counts.remaining, soldOut: counts.soldOut,
+        gachaId,
+        total: counts.total,
+        remaining: counts.remaining,
+        soldOut: counts.soldOut,
         tiers: counts.tiers.map((t) => ({ tierId: t.tierId, remaining: t.remaining })),
       };
       await database.db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(event)})`);
@@ -73,10 +76,13 @@ export async function createLiveUpdates(database: DatabaseHandle, logger: Logger
   };
   const schedule = (gachaId: string) => {
     if (stopped || pending.has(gachaId)) return;
-    pending.set(gachaId, setTimeout(() => {
-      pending.delete(gachaId);
-      void recount(gachaId);
-    }, RECOUNT_MS));
+    pending.set(
+      gachaId,
+      setTimeout(() => {
+        pending.delete(gachaId);
+        void recount(gachaId);
+      }, RECOUNT_MS),
+    );
   };
 
   const subscribe = (gachaId: string, listener: Listener) => {
@@ -97,7 +103,12 @@ export async function createLiveUpdates(database: DatabaseHandle, logger: Logger
       if (!pack) return apiError(c, 404, 'GACHA_NOT_FOUND', 'ガチャが見つかりません。');
       if (open >= MAX_STREAMS) {
         c.header('Retry-After', '30');
-        return apiError(c, 503, 'LIVE_UPDATES_FULL', 'ただいま混み合っています。残り口数は再読み込みで最新になります。');
+        return apiError(
+          c,
+          503,
+          'LIVE_UPDATES_FULL',
+          'ただいま混み合っています。残り口数は再読み込みで最新になります。',
+        );
       }
       c.header('Cache-Control', 'no-store');
       c.header('X-Accel-Buffering', 'no');
@@ -115,19 +126,30 @@ export async function createLiveUpdates(database: DatabaseHandle, logger: Logger
         });
         try {
           const first = await getRemaining(database.db, gachaId);
-          await sse.writeSSE({ event: 'remaining', data: JSON.stringify({ gachaId, total: first.total, remaining: first.remaining, soldOut: first.soldOut, tiers: first.tiers.map((t) => ({ tierId: t.tierId, remaining: t.remaining })) }), retry: 3000 });
+          await sse.writeSSE({
+            event: 'remaining',
+            data: JSON.stringify({
+              gachaId,
+              total: first.total,
+              remaining: first.remaining,
+              soldOut: first.soldOut,
+              tiers: first.tiers.map((t) => ({ tierId: t.tierId, remaining: t.remaining })),
+            }),
+            retry: 3000,
+          });
           while (!sse.aborted && !stopped) {
             // An event that arrived while the last one was being written is sent without waiting.
-            if (queue.length === 0) await new Promise<void>((resolve) => {
-              const timer = setTimeout(done, HEARTBEAT_MS);
-              function done() {
-                clearTimeout(timer);
-                wakers.delete(done);
-                resolve();
-              }
-              wake = done;
-              wakers.add(done);
-            });
+            if (queue.length === 0)
+              await new Promise<void>((resolve) => {
+                const timer = setTimeout(done, HEARTBEAT_MS);
+                function done() {
+                  clearTimeout(timer);
+                  wakers.delete(done);
+                  resolve();
+                }
+                wake = done;
+                wakers.add(done);
+              });
             wake = undefined;
             const event = queue.shift();
             if (event) {

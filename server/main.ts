@@ -37,7 +37,11 @@ export interface RunningShop {
  */
 export async function startShop(config: ShopConfig, options: { development?: boolean } = {}): Promise<RunningShop> {
   const logger = createLogger(config.LOG_LEVEL);
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, migrationUrl: config.DATABASE_MIGRATION_URL, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    migrationUrl: config.DATABASE_MIGRATION_URL,
+    dataDir: config.dataDir,
+  });
   await database.migrate();
   if (config.DEMO_DATA) await loadDemoDataOnce(database.db, logger);
   const line = await lineLinking(config, logger);
@@ -54,7 +58,8 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     build = () => viteServer.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>;
   } else {
     const serverEntry = path.join(projectRoot, 'build', 'server', 'index.js');
-    if (!fs.existsSync(serverEntry)) throw new ConfigError('No build found: run `npm run build` first (npm start does it).');
+    if (!fs.existsSync(serverEntry))
+      throw new ConfigError('No build found: run `npm run build` first (npm start does it).');
     build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
     clientDir = path.join(projectRoot, 'build', 'client');
     buildId = readBuildId(clientDir);
@@ -99,20 +104,21 @@ export async function startShop(config: ShopConfig, options: { development?: boo
   logger.info({ url, engine: database.engine, buildId }, `shop listening on ${url}`);
   // The home page's images, encoded in the background so the first visitor gets them from the cache.
   const warmUp = new AbortController();
-  const warming = options.development || !config.IMAGE_WARM_UP
-    ? Promise.resolve()
-    : warmImageCache({
-        paths: ['/'],
-        origin: url,
-        fetch: app.fetch,
-        fetchImage: (request) => {
-          const inner = new URL(request.url);
-          inner.pathname = '/';
-          return app.images.fetch(new Request(inner, { headers: request.headers, signal: request.signal }));
-        },
-        logger,
-        signal: warmUp.signal,
-      }).then(() => undefined);
+  const warming =
+    options.development || !config.IMAGE_WARM_UP
+      ? Promise.resolve()
+      : warmImageCache({
+          paths: ['/'],
+          origin: url,
+          fetch: app.fetch,
+          fetchImage: (request) => {
+            const inner = new URL(request.url);
+            inner.pathname = '/';
+            return app.images.fetch(new Request(inner, { headers: request.headers, signal: request.signal }));
+          },
+          logger,
+          signal: warmUp.signal,
+        }).then(() => undefined);
   return {
     services,
     server,

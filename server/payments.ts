@@ -10,8 +10,15 @@ import type { PaymentPageSources } from '#server/security';
 import { CLIENT_IP_HEADER } from '#modules/identity';
 import type { LineOAuthOptions } from '#modules/identity/server';
 import {
-  DEFAULT_PAYMENT_RULES, PAYMENT_PROVIDERS, processPaymentEvents, ProviderSettingsError, receiveWebhook, WebhookRejected,
-  type PaymentGateway, type ProviderPageSources, type ShopPaymentRules,
+  DEFAULT_PAYMENT_RULES,
+  PAYMENT_PROVIDERS,
+  processPaymentEvents,
+  ProviderSettingsError,
+  receiveWebhook,
+  WebhookRejected,
+  type PaymentGateway,
+  type ProviderPageSources,
+  type ShopPaymentRules,
 } from '#modules/payments';
 
 /** Rejected webhook deliveries one client address may send in a minute before it is answered 429. */
@@ -41,8 +48,16 @@ export const paymentRulesOf = (config: ShopConfig): ShopPaymentRules => ({
  * Payment services around a given gateway, with no stand-ins to close (tests).
  * @example const payments = paymentServicesFor(sandbox.gateway)
  */
-export function paymentServicesFor(gateway: PaymentGateway, rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES): PaymentServices {
-  return { gateway, rules, pageSources: { formAction: [], script: [], frame: [], connect: [] }, close: async () => undefined };
+export function paymentServicesFor(
+  gateway: PaymentGateway,
+  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES,
+): PaymentServices {
+  return {
+    gateway,
+    rules,
+    pageSources: { formAction: [], script: [], frame: [], connect: [] },
+    close: async () => undefined,
+  };
 }
 
 /**
@@ -52,7 +67,11 @@ export function paymentServicesFor(gateway: PaymentGateway, rules: ShopPaymentRu
  * stand-in module is even imported.
  * @example const payments = await createPaymentServices({ config, db, logger })
  */
-export async function createPaymentServices(options: { config: ShopConfig; db: Database; logger: Logger }): Promise<PaymentServices> {
+export async function createPaymentServices(options: {
+  config: ShopConfig;
+  db: Database;
+  logger: Logger;
+}): Promise<PaymentServices> {
   const { config, db, logger } = options;
   const gateway: PaymentGateway = { providers: {} };
   const closers: (() => Promise<void>)[] = [];
@@ -60,11 +79,19 @@ export async function createPaymentServices(options: { config: ShopConfig; db: D
   let sandboxApp: Hono | undefined;
 
   if (config.paymentSandbox) {
-    logger.warn({ origin: config.PUBLIC_ORIGIN }, 'PAYMENT_SANDBOX is on: the sandbox and the providers\' local stand-ins sell coins without payment (to browsers on this machine only). Never on a real shop.');
+    logger.warn(
+      { origin: config.PUBLIC_ORIGIN },
+      "PAYMENT_SANDBOX is on: the sandbox and the providers' local stand-ins sell coins without payment (to browsers on this machine only). Never on a real shop.",
+    );
   }
   try {
     for (const descriptor of PAYMENT_PROVIDERS) {
-      const setup = { settings: config, db, log: logger, webhookUrl: `${config.PUBLIC_ORIGIN}/api/webhooks/${descriptor.method}` };
+      const setup = {
+        settings: config,
+        db,
+        log: logger,
+        webhookUrl: `${config.PUBLIC_ORIGIN}/api/webhooks/${descriptor.method}`,
+      };
       const keys = descriptor.keysFrom(config);
       if (keys) {
         const real = await descriptor.createReal(keys, setup);
@@ -77,7 +104,10 @@ export async function createPaymentServices(options: { config: ShopConfig; db: D
         if (sandboxed.sandboxApp) sandboxApp = sandboxed.sandboxApp as Hono;
         if (sandboxed.standinUrl) {
           pages.push({ formAction: [new URL(sandboxed.standinUrl).origin] });
-          logger.info({ provider: descriptor.method, url: sandboxed.standinUrl }, `payment stand-in for ${descriptor.method} listening`);
+          logger.info(
+            { provider: descriptor.method, url: sandboxed.standinUrl },
+            `payment stand-in for ${descriptor.method} listening`,
+          );
         }
       }
     }
@@ -112,7 +142,12 @@ export async function createPaymentServices(options: { config: ShopConfig; db: D
  * process in the background (a job also sweeps anything left). A forged delivery gets a 4xx and
  * leaves nothing behind.
  */
-export function createWebhookRoutes(options: { db: Database; payments: PaymentServices; logger: Logger; rejectionsPerMinute?: number }) {
+export function createWebhookRoutes(options: {
+  db: Database;
+  payments: PaymentServices;
+  logger: Logger;
+  rejectionsPerMinute?: number;
+}) {
   const { db, payments, logger } = options;
   const limit = options.rejectionsPerMinute ?? WEBHOOK_REJECTIONS_PER_MINUTE;
   // Rejected deliveries per client address and minute (this instance): a sender that keeps failing
@@ -126,14 +161,25 @@ export function createWebhookRoutes(options: { db: Database; payments: PaymentSe
     const client = c.req.header(CLIENT_IP_HEADER) ?? '';
     const seen = rejections.get(client);
     if (seen && seen.minute === minuteNow() && seen.count >= limit) {
-      return apiError(c, 429, 'WEBHOOK_RATE_LIMITED', '確認できないWebhookが続いたため、しばらく受け付けを停止しています。', undefined);
+      return apiError(
+        c,
+        429,
+        'WEBHOOK_RATE_LIMITED',
+        '確認できないWebhookが続いたため、しばらく受け付けを停止しています。',
+        undefined,
+      );
     }
     const rawBody = await c.req.text();
     try {
-      const { stored, duplicates, reply } = await receiveWebhook(db, payments.gateway, provider, { url: c.req.url, headers: c.req.raw.headers, rawBody });
+      const { stored, duplicates, reply } = await receiveWebhook(db, payments.gateway, provider, {
+        url: c.req.url,
+        headers: c.req.raw.headers,
+        rawBody,
+      });
       if (stored.length > 0) {
-        void processPaymentEvents(db, payments.gateway, { ids: stored, rules: payments.rules })
-          .catch((error) => logger.warn({ err: error, provider }, 'payment event processing failed; the sweep job retries'));
+        void processPaymentEvents(db, payments.gateway, { ids: stored, rules: payments.rules }).catch((error) =>
+          logger.warn({ err: error, provider }, 'payment event processing failed; the sweep job retries'),
+        );
       }
       // A provider that waits on a particular answer (Merpay's confirm callback) gets that answer.
       if (reply) return c.json(reply.json as object, reply.status as 200);
@@ -160,15 +206,25 @@ export function createWebhookRoutes(options: { db: Database; payments: PaymentSe
  * LINE account linking (/app/checkout/linelink): the configured LINE Login channel, or on a development
  * machine a local stand-in of LINE Login; none otherwise (the page then says it is unavailable).
  */
-export async function lineLinking(config: ShopConfig, logger: Logger): Promise<{ options?: LineOAuthOptions; close(): Promise<void> }> {
+export async function lineLinking(
+  config: ShopConfig,
+  logger: Logger,
+): Promise<{ options?: LineOAuthOptions; close(): Promise<void> }> {
   if (config.LINE_CHANNEL_ID && config.LINE_CHANNEL_SECRET) {
-    return { options: { channelId: config.LINE_CHANNEL_ID, channelSecret: config.LINE_CHANNEL_SECRET }, close: async () => undefined };
+    return {
+      options: { channelId: config.LINE_CHANNEL_ID, channelSecret: config.LINE_CHANNEL_SECRET },
+      close: async () => undefined,
+    };
   }
   if (!config.paymentSandbox) return { close: async () => undefined };
   // A development tool: imported on this path only, never on a shop with the sandbox off.
   const { startLineStandin } = await import('#devtools/standins/line');
   const channel = { channelId: '1650000000', channelSecret: randomBytes(16).toString('hex') };
-  const standin = await startLineStandin({ host: '127.0.0.1', ...channel, callbackUrls: [`${config.PUBLIC_ORIGIN}/api/auth/callback/line`] });
+  const standin = await startLineStandin({
+    host: '127.0.0.1',
+    ...channel,
+    callbackUrls: [`${config.PUBLIC_ORIGIN}/api/auth/callback/line`],
+  });
   logger.info({ url: standin.url }, 'LINE Login stand-in listening');
   return { options: { ...channel, baseUrls: standin.baseUrls }, close: () => standin.close() };
 }

@@ -7,10 +7,14 @@ import { REFUSAL_CATALOGUE, describeRefusal, type RefusalCode } from './refusals
 
 /** Every module with a door (modules/<name>/index.ts), so a new module is checked without a list to update. */
 const MODULES_DIR = path.resolve(import.meta.dirname, '../modules');
-const moduleNames = fs.readdirSync(MODULES_DIR).filter((name) => fs.existsSync(path.join(MODULES_DIR, name, 'index.ts')));
+const moduleNames = fs
+  .readdirSync(MODULES_DIR)
+  .filter((name) => fs.existsSync(path.join(MODULES_DIR, name, 'index.ts')));
 
 /** A module's named second doors (package.json imports, e.g. '#modules/identity/server'). */
-const packageJson = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8')) as { imports: Record<string, string> };
+const packageJson = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8')) as {
+  imports: Record<string, string>;
+};
 const secondDoors = Object.keys(packageJson.imports).filter((key) => /^#modules\/[^/*]+\/[^*]+$/.test(key));
 
 /** Every `*_REFUSAL_CODES` array exported by every module's doors. */
@@ -59,38 +63,61 @@ describe('refusal catalogue', () => {
     expect(said('UNAUTHENTICATED')).toEqual([401, 'ログインしてください。']);
     expect(said('STAFF_CANNOT_DRAW')).toEqual([403, 'スタッフアカウントではガチャを引けません。']);
     expect(said('DRAW_COUNT_INVALID')).toEqual([400, 'このガチャでは選べない回数です。']);
-    expect(said('IDEMPOTENCY_KEY_REUSED')).toEqual([409, '同じリクエストキーが別の内容で使われています。新しいキーでやり直してください。']);
+    expect(said('IDEMPOTENCY_KEY_REUSED')).toEqual([
+      409,
+      '同じリクエストキーが別の内容で使われています。新しいキーでやり直してください。',
+    ]);
     expect(said('SOLD_OUT')).toEqual([409, 'このガチャは完売しました。']);
-    expect(said('NOT_ENOUGH_LOTS', { remaining: 1234 })).toEqual([409, '残り口数が足りません（残り1,234口）。残りの口数以下でお試しください。']);
+    expect(said('NOT_ENOUGH_LOTS', { remaining: 1234 })).toEqual([
+      409,
+      '残り口数が足りません（残り1,234口）。残りの口数以下でお試しください。',
+    ]);
     expect(said('GACHA_ENDED')).toEqual([422, 'このガチャの販売は終了しました。']);
     expect(said('GACHA_NOT_ON_SALE')).toEqual([422, 'このガチャはまだ販売開始前です。']);
     expect(said('RANK_TOO_LOW')).toEqual([403, 'このガチャは対象ランク以上の会員様限定です。']);
-    expect(said('INSUFFICIENT_COINS', { required: 5000, balance: 120 })).toEqual([422, 'コインが不足しています（必要 5,000コイン／所持 120コイン）。']);
-    expect(said('DRAW_LIMIT_REACHED', { limit: 10, used: 10 })).toEqual([422, 'このガチャはお一人様10口までです（購入済み 10口）。']);
+    expect(said('INSUFFICIENT_COINS', { required: 5000, balance: 120 })).toEqual([
+      422,
+      'コインが不足しています（必要 5,000コイン／所持 120コイン）。',
+    ]);
+    expect(said('DRAW_LIMIT_REACHED', { limit: 10, used: 10 })).toEqual([
+      422,
+      'このガチャはお一人様10口までです（購入済み 10口）。',
+    ]);
     expect(said('DRAW_BUSY')).toEqual([409, 'ただいま混み合っています。少し待ってからもう一度お試しください。']);
     expect(describeRefusal({ ok: false, code: 'DRAW_BUSY', details: {} }).headers).toEqual({ 'Retry-After': '1' });
     expect(said('PRIZE_NOT_FOUND')).toEqual([404, '対象のカードが見つかりません。']);
-    expect(said('PRIZE_ALREADY_DECIDED')).toEqual([409, 'すでにコイン交換または発送手続き済みのカードが含まれています。']);
-    expect(said('PRIZE_KEPT')).toEqual([409, '発送用に保管中のカードが含まれています。保管中のカードは1枚ずつ確認してから交換してください。']);
+    expect(said('PRIZE_ALREADY_DECIDED')).toEqual([
+      409,
+      'すでにコイン交換または発送手続き済みのカードが含まれています。',
+    ]);
+    expect(said('PRIZE_KEPT')).toEqual([
+      409,
+      '発送用に保管中のカードが含まれています。保管中のカードは1枚ずつ確認してから交換してください。',
+    ]);
     expect(said('DRAW_NOT_FOUND')).toEqual([404, '抽選結果が見つかりません。']);
     expect(said('NOT_REVEALED_YET')).toEqual([409, 'シードと抽選ログは完売または販売終了後に公開されます。']);
     expect(said('GENRE_NOT_FOUND')).toEqual([404, 'ジャンルが見つかりません。']);
   });
 
-  it('words the operator command\'s refusals as the command did, naming the pack, genre or key', () => {
-    const said = (code: RefusalCode, details: Record<string, unknown>) => describeRefusal({ ok: false, code, details }).message;
+  it("words the operator command's refusals as the command did, naming the pack, genre or key", () => {
+    const said = (code: RefusalCode, details: Record<string, unknown>) =>
+      describeRefusal({ ok: false, code, details }).message;
     expect(said('GENRE_NOT_FOUND', { genreId: 'yugioh' })).toBe('ジャンル yugioh がありません。');
     expect(said('GACHA_EXISTS', { gachaId: 'p-1' })).toBe('ガチャ p-1 は既にあります。');
     expect(said('GACHA_NOT_FOUND', { gachaId: 'p-1' })).toBe('ガチャ p-1 がありません。');
     expect(said('ALREADY_PUBLISHED', { gachaId: 'p-1' })).toBe('ガチャ p-1 は公開済みです。');
     expect(said('LOTS_MISMATCH', { gachaId: 'p-1' })).toBe('賞の数量と総口数が一致しません。');
     expect(said('NOT_PUBLISHED', { gachaId: 'p-1' })).toBe('下書きのガチャは終了できません。削除してください。');
-    expect(said('INVALID_RETURN_URL', { url: 'https://evil.example/' })).toBe('戻り先のURLが正しくありません: https://evil.example/');
+    expect(said('INVALID_RETURN_URL', { url: 'https://evil.example/' })).toBe(
+      '戻り先のURLが正しくありません: https://evil.example/',
+    );
     expect(said('LINK_FAILED', { status: 500 })).toBe('LINE連携を開始できませんでした (500)');
     expect(said('LINK_FAILED', {})).toBe('LINE連携を開始できませんでした');
     expect(said('ALREADY_LINKED', {})).toBe('LINEアカウントは連携済みです。');
     expect(said('NOT_CONFIGURED', {})).toBe('LINE連携は現在ご利用いただけません。');
-    expect(said('GRANT_KEY_REUSED', { key: 'ops:k1' })).toBe('キー ops:k1 は別の付与（会員・種類・枚数が違う）に使われています。何も付与していません。');
+    expect(said('GRANT_KEY_REUSED', { key: 'ops:k1' })).toBe(
+      'キー ops:k1 は別の付与（会員・種類・枚数が違う）に使われています。何も付与していません。',
+    );
   });
 
   it('passes the details through, so a page and the API can show the numbers', () => {

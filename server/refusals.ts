@@ -6,7 +6,13 @@ import type { GachaLookupRefusalCode, PackAdminRefusalCode } from '#modules/gach
 import type { IdempotencyRefusalCode } from '#modules/idempotency';
 import type { LineLinkRefusalCode } from '#modules/identity/server';
 import type { WalletRefusalCode } from '#modules/wallet';
-import { FIRST_PURCHASE_ONLY_REASON, PAYMENT_METHOD_INFO, isPaymentMethod, yen, type PurchaseRefusalCode } from '#modules/payments';
+import {
+  FIRST_PURCHASE_ONLY_REASON,
+  PAYMENT_METHOD_INFO,
+  isPaymentMethod,
+  yen,
+  type PurchaseRefusalCode,
+} from '#modules/payments';
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 422 | 429 | 502 | 503;
 
@@ -25,9 +31,18 @@ type Section<C extends string> = { readonly [K in C]: RefusalEntry };
 const n = (v: unknown) => Number(v ?? 0).toLocaleString('ja-JP');
 
 // A look-up names no id (the member asked for it); the operator's command names the one it could not find.
-const GACHA_NOT_FOUND: RefusalEntry = { status: 404, message: (d) => (d.gachaId ? `ガチャ ${String(d.gachaId)} がありません。` : 'ガチャが見つかりません。') };
-const GENRE_NOT_FOUND: RefusalEntry = { status: 404, message: (d) => (d.genreId ? `ジャンル ${String(d.genreId)} がありません。` : 'ジャンルが見つかりません。') };
-const IDEMPOTENCY_KEY_REUSED: RefusalEntry = { status: 409, message: '同じリクエストキーが別の内容で使われています。新しいキーでやり直してください。' };
+const GACHA_NOT_FOUND: RefusalEntry = {
+  status: 404,
+  message: (d) => (d.gachaId ? `ガチャ ${String(d.gachaId)} がありません。` : 'ガチャが見つかりません。'),
+};
+const GENRE_NOT_FOUND: RefusalEntry = {
+  status: 404,
+  message: (d) => (d.genreId ? `ジャンル ${String(d.genreId)} がありません。` : 'ジャンルが見つかりません。'),
+};
+const IDEMPOTENCY_KEY_REUSED: RefusalEntry = {
+  status: 409,
+  message: '同じリクエストキーが別の内容で使われています。新しいキーでやり直してください。',
+};
 
 const UNAUTHENTICATED: RefusalEntry = { status: 401, message: 'ログインしてください。' };
 
@@ -38,13 +53,26 @@ const draw: Section<DrawRefusalCode> = {
   DRAW_COUNT_INVALID: { status: 400, message: 'このガチャでは選べない回数です。' },
   IDEMPOTENCY_KEY_REUSED,
   SOLD_OUT: { status: 409, message: 'このガチャは完売しました。' },
-  NOT_ENOUGH_LOTS: { status: 409, message: (d) => `残り口数が足りません（残り${n(d.remaining)}口）。残りの口数以下でお試しください。` },
+  NOT_ENOUGH_LOTS: {
+    status: 409,
+    message: (d) => `残り口数が足りません（残り${n(d.remaining)}口）。残りの口数以下でお試しください。`,
+  },
   GACHA_ENDED: { status: 422, message: 'このガチャの販売は終了しました。' },
   GACHA_NOT_ON_SALE: { status: 422, message: 'このガチャはまだ販売開始前です。' },
   RANK_TOO_LOW: { status: 403, message: 'このガチャは対象ランク以上の会員様限定です。' },
-  INSUFFICIENT_COINS: { status: 422, message: (d) => `コインが不足しています（必要 ${n(d.required)}コイン／所持 ${n(d.balance)}コイン）。` },
-  DRAW_LIMIT_REACHED: { status: 422, message: (d) => `このガチャはお一人様${n(d.limit)}口までです（購入済み ${n(d.used)}口）。` },
-  DRAW_BUSY: { status: 409, message: 'ただいま混み合っています。少し待ってからもう一度お試しください。', headers: { 'Retry-After': '1' } },
+  INSUFFICIENT_COINS: {
+    status: 422,
+    message: (d) => `コインが不足しています（必要 ${n(d.required)}コイン／所持 ${n(d.balance)}コイン）。`,
+  },
+  DRAW_LIMIT_REACHED: {
+    status: 422,
+    message: (d) => `このガチャはお一人様${n(d.limit)}口までです（購入済み ${n(d.used)}口）。`,
+  },
+  DRAW_BUSY: {
+    status: 409,
+    message: 'ただいま混み合っています。少し待ってからもう一度お試しください。',
+    headers: { 'Retry-After': '1' },
+  },
 };
 
 const drawLookup: Section<DrawLookupRefusalCode> = {
@@ -55,7 +83,10 @@ const drawLookup: Section<DrawLookupRefusalCode> = {
 const prizeChoice: Section<PrizeChoiceRefusalCode> = {
   PRIZE_NOT_FOUND: { status: 404, message: '対象のカードが見つかりません。' },
   PRIZE_ALREADY_DECIDED: { status: 409, message: 'すでにコイン交換または発送手続き済みのカードが含まれています。' },
-  PRIZE_KEPT: { status: 409, message: '発送用に保管中のカードが含まれています。保管中のカードは1枚ずつ確認してから交換してください。' },
+  PRIZE_KEPT: {
+    status: 409,
+    message: '発送用に保管中のカードが含まれています。保管中のカードは1枚ずつ確認してから交換してください。',
+  },
 };
 
 const gachaLookup: Section<GachaLookupRefusalCode> = {
@@ -73,7 +104,11 @@ const packAdmin: Section<PackAdminRefusalCode> = {
 };
 
 const wallet: Section<WalletRefusalCode> = {
-  GRANT_KEY_REUSED: { status: 409, message: (d) => `キー ${String(d.key)} は別の付与（会員・種類・枚数が違う）に使われています。何も付与していません。` },
+  GRANT_KEY_REUSED: {
+    status: 409,
+    message: (d) =>
+      `キー ${String(d.key)} は別の付与（会員・種類・枚数が違う）に使われています。何も付与していません。`,
+  },
 };
 
 const idempotency: Section<IdempotencyRefusalCode> = { IDEMPOTENCY_KEY_REUSED };
@@ -83,38 +118,72 @@ const lineLink: Section<LineLinkRefusalCode> = {
   ALREADY_LINKED: { status: 409, message: 'LINEアカウントは連携済みです。' },
   INVALID_RETURN_URL: { status: 400, message: (d) => `戻り先のURLが正しくありません: ${String(d.url)}` },
   NOT_CONFIGURED: { status: 404, message: 'LINE連携は現在ご利用いただけません。' },
-  LINK_FAILED: { status: 502, message: (d) => (d.status ? `LINE連携を開始できませんでした (${String(d.status)})` : 'LINE連携を開始できませんでした') },
+  LINK_FAILED: {
+    status: 502,
+    message: (d) =>
+      d.status ? `LINE連携を開始できませんでした (${String(d.status)})` : 'LINE連携を開始できませんでした',
+  },
 };
 
 /** What is left of this month's cap, said after a cap refusal. */
 const capRest = (d: Record<string, unknown>) =>
-  Number(d.remainingJpy ?? 0) > 0 ? `今月はあと${yen(Number(d.remainingJpy))}までご購入いただけます。` : '今月はこれ以上ご購入いただけません。';
-const methodLabel = (d: Record<string, unknown>) => (typeof d.method === 'string' && isPaymentMethod(d.method) ? PAYMENT_METHOD_INFO[d.method].label : 'お支払い先');
+  Number(d.remainingJpy ?? 0) > 0
+    ? `今月はあと${yen(Number(d.remainingJpy))}までご購入いただけます。`
+    : '今月はこれ以上ご購入いただけません。';
+const methodLabel = (d: Record<string, unknown>) =>
+  typeof d.method === 'string' && isPaymentMethod(d.method) ? PAYMENT_METHOD_INFO[d.method].label : 'お支払い先';
 
 const payments: Section<PurchaseRefusalCode> = {
   AGE_DECLARATION_REQUIRED: { status: 409, message: 'ご購入の前に、年齢の確認（18歳以上かどうか）をお願いします。' },
-  MONTHLY_CAP_EXCEEDED: { status: 422, message: (d) => `1か月のご購入上限（${yen(Number(d.capJpy ?? 0))}）を超えるため購入できません。${capRest(d)}` },
-  MINOR_CAP_EXCEEDED: { status: 422, message: (d) => `18歳未満の方の1か月のご購入上限（${yen(Number(d.capJpy ?? 0))}）を超えるため購入できません。${capRest(d)}` },
+  MONTHLY_CAP_EXCEEDED: {
+    status: 422,
+    message: (d) => `1か月のご購入上限（${yen(Number(d.capJpy ?? 0))}）を超えるため購入できません。${capRest(d)}`,
+  },
+  MINOR_CAP_EXCEEDED: {
+    status: 422,
+    message: (d) =>
+      `18歳未満の方の1か月のご購入上限（${yen(Number(d.capJpy ?? 0))}）を超えるため購入できません。${capRest(d)}`,
+  },
   FIRST_PURCHASE_ONLY: {
     status: 409,
-    message: (d) => (d.pendingCheckout
-      ? '初回限定パックのお支払いが手続き中です。そのお支払いを完了するか、しばらくしてからお試しください。'
-      : `このコインパックは${FIRST_PURCHASE_ONLY_REASON}。ほかのコインパックをお選びください。`),
+    message: (d) =>
+      d.pendingCheckout
+        ? '初回限定パックのお支払いが手続き中です。そのお支払いを完了するか、しばらくしてからお試しください。'
+        : `このコインパックは${FIRST_PURCHASE_ONLY_REASON}。ほかのコインパックをお選びください。`,
   },
   PACK_UNAVAILABLE: { status: 404, message: 'このコインパックは現在販売していません。' },
-  METHOD_UNAVAILABLE: { status: 404, message: 'このお支払い方法は現在ご利用いただけません。別のお支払い方法をお選びください。' },
-  PURCHASE_HOLD: { status: 403, message: 'お支払いの確認が必要なため、現在コインを購入できません。お手数ですがお問い合わせください。' },
+  METHOD_UNAVAILABLE: {
+    status: 404,
+    message: 'このお支払い方法は現在ご利用いただけません。別のお支払い方法をお選びください。',
+  },
+  PURCHASE_HOLD: {
+    status: 403,
+    message: 'お支払いの確認が必要なため、現在コインを購入できません。お手数ですがお問い合わせください。',
+  },
   // The same order key again: for another member's order it is simply invalid; for a finished order, say so.
   ORDER_KEY_CONFLICT: {
     status: 409,
-    message: (d) => (d.status ? 'この購入手続きはすでに終了しています。購入履歴をご確認ください。' : 'この購入手続きは無効です。コインショップからやり直してください。'),
+    message: (d) =>
+      d.status
+        ? 'この購入手続きはすでに終了しています。購入履歴をご確認ください。'
+        : 'この購入手続きは無効です。コインショップからやり直してください。',
   },
   IDEMPOTENCY_KEY_REUSED,
   CHECKOUT_IN_PROGRESS: { status: 409, message: 'お支払いページを準備しています。数秒後にもう一度お試しください。' },
-  QUOTE_CHANGED: { status: 409, message: 'ご購入内容が変わりました（価格・コイン数・ボーナス）。お手数ですが、内容をもう一度ご確認ください。' },
-  PROVIDER_UNAVAILABLE: { status: 503, message: (d) => `${methodLabel(d)}に接続できませんでした。時間をおいてもう一度お試しいただくか、別のお支払い方法をお選びください。` },
+  QUOTE_CHANGED: {
+    status: 409,
+    message: 'ご購入内容が変わりました（価格・コイン数・ボーナス）。お手数ですが、内容をもう一度ご確認ください。',
+  },
+  PROVIDER_UNAVAILABLE: {
+    status: 503,
+    message: (d) =>
+      `${methodLabel(d)}に接続できませんでした。時間をおいてもう一度お試しいただくか、別のお支払い方法をお選びください。`,
+  },
   // The operators' refunds (npm run shop -- orders:refund).
-  ORDER_NOT_FOUND: { status: 404, message: (d) => (d.orderId ? `注文 ${String(d.orderId)} が見つかりません。` : '注文が見つかりません。') },
+  ORDER_NOT_FOUND: {
+    status: 404,
+    message: (d) => (d.orderId ? `注文 ${String(d.orderId)} が見つかりません。` : '注文が見つかりません。'),
+  },
   ORDER_NOT_REFUNDABLE: { status: 409, message: 'この注文は支払いが完了していないため返金できません。' },
   PROVIDER_NOT_CONFIGURED: { status: 409, message: 'この決済方法は設定されていません。' },
 };
@@ -142,11 +211,26 @@ function joinSections<S extends readonly Section<string>[]>(...sections: S): Rea
  * server/refusals.test.ts fails when one has no entry here).
  */
 export type RefusalCode =
-  | DrawRefusalCode | DrawLookupRefusalCode | PrizeChoiceRefusalCode | GachaLookupRefusalCode | PackAdminRefusalCode
-  | IdempotencyRefusalCode | WalletRefusalCode | LineLinkRefusalCode | PurchaseRefusalCode;
+  | DrawRefusalCode
+  | DrawLookupRefusalCode
+  | PrizeChoiceRefusalCode
+  | GachaLookupRefusalCode
+  | PackAdminRefusalCode
+  | IdempotencyRefusalCode
+  | WalletRefusalCode
+  | LineLinkRefusalCode
+  | PurchaseRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
-  draw, drawLookup, prizeChoice, gachaLookup, packAdmin, idempotency, wallet, lineLink, payments,
+  draw,
+  drawLookup,
+  prizeChoice,
+  gachaLookup,
+  packAdmin,
+  idempotency,
+  wallet,
+  lineLink,
+  payments,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

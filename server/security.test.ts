@@ -5,7 +5,8 @@ import { securityHeaders, crossSiteRequestGuard, clientAddress, isSafeMethod } f
 import { loadConfig } from './config';
 import { CLIENT_IP_HEADER } from '#modules/identity/server';
 
-const config = (env: Record<string, string>) => loadConfig({ AUTH_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/oripa-security-test', ...env });
+const config = (env: Record<string, string>) =>
+  loadConfig({ AUTH_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/oripa-security-test', ...env });
 
 function appWith(env: Record<string, string>) {
   const shopConfig = config(env);
@@ -28,7 +29,8 @@ describe('security headers', () => {
 
 describe('cross-site request guard', () => {
   const app = appWith({ PUBLIC_ORIGIN: 'https://oripa.example.jp' });
-  const post = (headers: Record<string, string>, path = '/auth/sign_in') => app.request(path, { method: 'POST', headers });
+  const post = (headers: Record<string, string>, path = '/auth/sign_in') =>
+    app.request(path, { method: 'POST', headers });
   it('lets same-origin posts and clients without browser headers through', async () => {
     expect((await post({ origin: 'https://oripa.example.jp', 'sec-fetch-site': 'same-origin' })).status).toBe(200);
     expect((await post({})).status).toBe(200);
@@ -51,7 +53,9 @@ describe('cross-site request guard', () => {
 describe('client address', () => {
   it('ignores a forged address header and X-Forwarded-For unless the proxy is trusted', async () => {
     const untrusted = appWith({});
-    const body = await (await untrusted.request('/', { headers: { [CLIENT_IP_HEADER]: '6.6.6.6', 'x-forwarded-for': '7.7.7.7' } })).json();
+    const body = await (
+      await untrusted.request('/', { headers: { [CLIENT_IP_HEADER]: '6.6.6.6', 'x-forwarded-for': '7.7.7.7' } })
+    ).json();
     expect(body.ip).not.toBe('6.6.6.6');
     expect(body.ip).not.toBe('7.7.7.7');
     const trusted = appWith({ TRUST_PROXY: 'true' });

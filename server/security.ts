@@ -26,13 +26,18 @@ export interface PaymentPageSources {
   connect: string[];
 }
 
-export function securityHeaders(config: ShopConfig, payment: PaymentPageSources = { formAction: [], script: [], frame: [], connect: [] }): MiddlewareHandler {
+export function securityHeaders(
+  config: ShopConfig,
+  payment: PaymentPageSources = { formAction: [], script: [], frame: [], connect: [] },
+): MiddlewareHandler {
   const development = config.NODE_ENV === 'development';
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
       // Vite's development client injects inline modules without our nonce.
-      scriptSrc: development ? ["'self'", "'unsafe-inline'", "'unsafe-eval'", ...payment.script] : ["'self'", NONCE, ...payment.script],
+      scriptSrc: development
+        ? ["'self'", "'unsafe-inline'", "'unsafe-eval'", ...payment.script]
+        : ["'self'", NONCE, ...payment.script],
       ...(payment.frame.length ? { frameSrc: payment.frame } : {}),
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
@@ -71,7 +76,12 @@ export function crossSiteRequestGuard(config: ShopConfig): MiddlewareHandler {
     const originAllowed = !origin || origin === config.PUBLIC_ORIGIN || sameHostOrigins.includes(origin);
     const fetchSiteAllowed = !fetchSite || fetchSite === 'same-origin' || fetchSite === 'none';
     if (!originAllowed || !fetchSiteAllowed) {
-      return apiError(c, 403, 'CROSS_SITE_REQUEST', '不正な送信元からのリクエストです。ページを再読み込みしてからお試しください。');
+      return apiError(
+        c,
+        403,
+        'CROSS_SITE_REQUEST',
+        '不正な送信元からのリクエストです。ページを再読み込みしてからお試しください。',
+      );
     }
     return next();
   };
@@ -85,7 +95,12 @@ export function clientAddress(config: ShopConfig): MiddlewareHandler {
   return async (c, next) => {
     let address: string | undefined;
     if (config.TRUST_PROXY) {
-      address = c.req.header('x-forwarded-for')?.split(',').map((s) => s.trim()).filter(Boolean).pop();
+      address = c.req
+        .header('x-forwarded-for')
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .pop();
     }
     if (!address) {
       try {

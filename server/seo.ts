@@ -16,7 +16,11 @@ const escapeXml = (text: string) =>
 /** The home page, every visible genre, every public pack and every published content page. */
 export async function sitemapXml(services: ShopServices): Promise<string> {
   const { db, config } = services;
-  const [genreRows, packRows, pageUids] = await Promise.all([listGenres(db), listPublicPackPaths(db), listPublishedPageUids(db)]);
+  const [genreRows, packRows, pageUids] = await Promise.all([
+    listGenres(db),
+    listPublicPackPaths(db),
+    listPublishedPageUids(db),
+  ]);
   const paths = [
     '/',
     ...genreRows.map((g) => `/gacha/${g.id}`),

@@ -110,7 +110,9 @@ export function serveBuiltFiles(options: { root: string }): MiddlewareHandler {
     if (range) headers['Content-Range'] = `bytes ${start}-${end}/${servedStat.size}`;
     const status = range ? 206 : 200;
     if (c.req.method === 'HEAD' || length === 0) return c.body(null, status, headers);
-    const stream = Readable.toWeb(fs.createReadStream(servedFile, { start, end })) as unknown as ReadableStream<Uint8Array>;
+    const stream = Readable.toWeb(
+      fs.createReadStream(servedFile, { start, end }),
+    ) as unknown as ReadableStream<Uint8Array>;
     return c.body(stream, status, headers);
   };
 }

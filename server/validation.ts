@@ -21,15 +21,20 @@ export function japaneseIssueMessage(issue: z.core.$ZodRawIssue): string {
         : `${issue.values.map(String).join('、')} のいずれかを指定してください。`;
     case 'too_small': {
       const minimum = Number(issue.minimum);
-      if (issue.origin === 'string') return minimum <= 1 ? '入力してください。' : `${minimum}文字以上で入力してください。`;
+      if (issue.origin === 'string')
+        return minimum <= 1 ? '入力してください。' : `${minimum}文字以上で入力してください。`;
       if (issue.origin === 'array' || issue.origin === 'set') return `${minimum}件以上指定してください。`;
-      return issue.inclusive === false ? `${minimum}より大きい値を指定してください。` : `${minimum}以上で指定してください。`;
+      return issue.inclusive === false
+        ? `${minimum}より大きい値を指定してください。`
+        : `${minimum}以上で指定してください。`;
     }
     case 'too_big': {
       const maximum = Number(issue.maximum);
       if (issue.origin === 'string') return `${maximum}文字以内で入力してください。`;
       if (issue.origin === 'array' || issue.origin === 'set') return `${maximum}件以内で指定してください。`;
-      return issue.inclusive === false ? `${maximum}より小さい値を指定してください。` : `${maximum}以下で指定してください。`;
+      return issue.inclusive === false
+        ? `${maximum}より小さい値を指定してください。`
+        : `${maximum}以下で指定してください。`;
     }
     case 'invalid_format':
       if (issue.format === 'email') return 'メールアドレスの形式が正しくありません。';
@@ -68,7 +73,10 @@ export function fieldMessages(error: z.ZodError, root: string): Record<string, s
  * Parses with Japanese messages: the data, or the first message (a page shows one line per form).
  * @example const parsed = parseWithMessage(drawRequestSchema, { count: Number(form.count) }); if (!parsed.ok) return data({ message: parsed.message }, { status: 400 })
  */
-export function parseWithMessage<S extends z.ZodType>(schema: S, value: unknown): { ok: true; data: z.output<S> } | { ok: false; message: string; fields: Record<string, string> } {
+export function parseWithMessage<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+): { ok: true; data: z.output<S> } | { ok: false; message: string; fields: Record<string, string> } {
   const result = schema.safeParse(value, JAPANESE_PARSE);
   if (result.success) return { ok: true, data: result.data };
   const fields = fieldMessages(result.error, 'root');

@@ -5,7 +5,9 @@ import { Link, NavLink, type LinkProps, type NavLinkProps } from 'react-router';
 type NetworkInformation = EventTarget & { saveData?: boolean; effectiveType?: string };
 
 /** @example shouldSkipPrefetch({ saveData: false, effectiveType: '2g' }) === true */
-export function shouldSkipPrefetch(connection: Pick<NetworkInformation, 'saveData' | 'effectiveType'> | undefined): boolean {
+export function shouldSkipPrefetch(
+  connection: Pick<NetworkInformation, 'saveData' | 'effectiveType'> | undefined,
+): boolean {
   if (!connection) return false;
   return connection.saveData === true || connection.effectiveType === '2g' || connection.effectiveType === 'slow-2g';
 }

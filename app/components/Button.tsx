@@ -22,7 +22,9 @@ const sizeClasses: Record<ButtonSize, string> = {
   lg: 'min-h-14 px-6 text-xl',
 };
 
-export function buttonClassName(options: { variant?: ButtonVariant; size?: ButtonSize; fullWidth?: boolean; className?: string } = {}) {
+export function buttonClassName(
+  options: { variant?: ButtonVariant; size?: ButtonSize; fullWidth?: boolean; className?: string } = {},
+) {
   const { variant = 'primary', size = 'md', fullWidth = false, className = '' } = options;
   return [
     'relative inline-flex items-center justify-center gap-2 rounded-full font-bold transition-colors select-none',
@@ -46,7 +48,17 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 /**
  * @example <Button type="submit" loading={navigation.state === 'submitting'} fullWidth>ログイン</Button>
  */
-export function Button({ variant, size, loading = false, fullWidth, disabled, className, children, type = 'button', ...rest }: ButtonProps) {
+export function Button({
+  variant,
+  size,
+  loading = false,
+  fullWidth,
+  disabled,
+  className,
+  children,
+  type = 'button',
+  ...rest
+}: ButtonProps) {
   return (
     <button
       type={type}
@@ -58,7 +70,9 @@ export function Button({ variant, size, loading = false, fullWidth, disabled, cl
     >
       {loading ? (
         <>
-          <span className="invisible flex items-center gap-2" aria-hidden="true">{children}</span>
+          <span className="invisible flex items-center gap-2" aria-hidden="true">
+            {children}
+          </span>
           <span className="absolute inset-0 flex items-center justify-center">
             <Spinner className="size-5" label="処理中" />
           </span>
@@ -71,6 +85,12 @@ export function Button({ variant, size, loading = false, fullWidth, disabled, cl
 }
 
 /** A link that looks like a button. */
-export function ButtonLink({ variant, size, fullWidth, className, ...rest }: LinkProps & { variant?: ButtonVariant; size?: ButtonSize; fullWidth?: boolean }) {
+export function ButtonLink({
+  variant,
+  size,
+  fullWidth,
+  className,
+  ...rest
+}: LinkProps & { variant?: ButtonVariant; size?: ButtonSize; fullWidth?: boolean }) {
   return <Link className={buttonClassName({ variant, size, fullWidth, className })} {...rest} />;
 }

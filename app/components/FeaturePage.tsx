@@ -7,15 +7,31 @@ import { ButtonLink } from './Button';
 import { useRootData } from '~/lib/root-data';
 import { signInPathFor } from '~/guards/rules';
 
-export function FeaturePage(props: { title: string; lead?: string; emptyTitle: string; children?: ReactNode; action?: ReactNode; membersOnly?: boolean }) {
+export function FeaturePage(props: {
+  title: string;
+  lead?: string;
+  emptyTitle: string;
+  children?: ReactNode;
+  action?: ReactNode;
+  membersOnly?: boolean;
+}) {
   const root = useRootData();
   const location = useLocation();
   if (props.membersOnly && !root?.member) {
     return (
       <>
         <PageHeading title={props.title} />
-        <EmptyState title="ログインが必要です"
-          action={<div className="flex gap-2"><ButtonLink to={signInPathFor(location.pathname + location.search)}>ログイン</ButtonLink><ButtonLink to="/auth/sign_up" variant="secondary">新規登録</ButtonLink></div>}>
+        <EmptyState
+          title="ログインが必要です"
+          action={
+            <div className="flex gap-2">
+              <ButtonLink to={signInPathFor(location.pathname + location.search)}>ログイン</ButtonLink>
+              <ButtonLink to="/auth/sign_up" variant="secondary">
+                新規登録
+              </ButtonLink>
+            </div>
+          }
+        >
           このページを見るにはログインしてください。
         </EmptyState>
       </>
@@ -24,7 +40,9 @@ export function FeaturePage(props: { title: string; lead?: string; emptyTitle: s
   return (
     <>
       <PageHeading title={props.title} lead={props.lead} />
-      <EmptyState title={props.emptyTitle} action={props.action}>{props.children}</EmptyState>
+      <EmptyState title={props.emptyTitle} action={props.action}>
+        {props.children}
+      </EmptyState>
     </>
   );
 }

@@ -10,10 +10,13 @@ export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
 
 export function TextField({ name, label, error, hint, id, ...rest }: TextFieldProps) {
   const inputId = id ?? `field-${name}`;
-  const describedBy = [error ? `${inputId}-error` : null, hint ? `${inputId}-hint` : null].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [error ? `${inputId}-error` : null, hint ? `${inputId}-hint` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className="flex flex-col gap-1.5">
-      <label htmlFor={inputId} className="text-sm font-bold">{label}</label>
+      <label htmlFor={inputId} className="text-sm font-bold">
+        {label}
+      </label>
       <input
         id={inputId}
         name={name}
@@ -22,8 +25,16 @@ export function TextField({ name, label, error, hint, id, ...rest }: TextFieldPr
         className={`min-h-12 rounded-xl border bg-white px-4 text-base outline-none transition focus:border-primary focus:ring-2 focus:ring-primary/30 ${error ? 'border-red-500' : 'border-line'}`}
         {...rest}
       />
-      {hint ? <div id={`${inputId}-hint`} className="text-xs text-muted">{hint}</div> : null}
-      {error ? <p id={`${inputId}-error`} className="text-sm font-bold text-red-600">{error}</p> : null}
+      {hint ? (
+        <div id={`${inputId}-hint`} className="text-xs text-muted">
+          {hint}
+        </div>
+      ) : null}
+      {error ? (
+        <p id={`${inputId}-error`} className="text-sm font-bold text-red-600">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -12,8 +12,11 @@ export function GenreTabs({ activeGenreId }: { activeGenreId: string | null }) {
           const active = tab.id === activeGenreId;
           return (
             <li key={tab.id ?? 'all'} className="shrink-0">
-              <AppLink to={tab.id ? `/gacha/${tab.id}` : '/'} aria-current={active ? 'page' : undefined}
-                className={`block rounded-full px-4 py-2 text-sm font-bold ${active ? 'bg-primary-ink text-white' : 'bg-canvas text-ink hover:bg-primary-soft'}`}>
+              <AppLink
+                to={tab.id ? `/gacha/${tab.id}` : '/'}
+                aria-current={active ? 'page' : undefined}
+                className={`block rounded-full px-4 py-2 text-sm font-bold ${active ? 'bg-primary-ink text-white' : 'bg-canvas text-ink hover:bg-primary-soft'}`}
+              >
                 {tab.name}
               </AppLink>
             </li>

@@ -17,11 +17,16 @@ export function InAppBrowserNotice({ kind }: { kind: InAppNotice }) {
           : 'このページはアプリ専用です。アプリからもう一度お試しください。'}
       </p>
       {external ? (
-        <p className="w-full break-all rounded-lg bg-white p-3 text-left text-xs text-muted" aria-label="このページのアドレス">
+        <p
+          className="w-full break-all rounded-lg bg-white p-3 text-left text-xs text-muted"
+          aria-label="このページのアドレス"
+        >
           {location.pathname + location.search}
         </p>
       ) : null}
-      <a href="/" className={buttonClassName({ variant: 'plain', fullWidth: true })}>トップページへ</a>
+      <a href="/" className={buttonClassName({ variant: 'plain', fullWidth: true })}>
+        トップページへ
+      </a>
     </main>
   );
 }

@@ -8,7 +8,10 @@ export const NOT_FOUND_BUTTON = 'トップページへ';
 
 export function NotFoundView() {
   return (
-    <main className="mx-auto flex min-h-[70dvh] max-w-md flex-col items-center justify-center gap-5 px-6 py-16 text-center" data-testid="not-found">
+    <main
+      className="mx-auto flex min-h-[70dvh] max-w-md flex-col items-center justify-center gap-5 px-6 py-16 text-center"
+      data-testid="not-found"
+    >
       <WarningIcon className="size-16 text-primary-ink" />
       <h1 className="text-xl font-bold">{NOT_FOUND_TITLE}</h1>
       <p className="text-muted">{NOT_FOUND_SUBTITLE}</p>

@@ -6,7 +6,10 @@ import { formatCoins } from '~/lib/numbers';
 import type { GachaListItem } from '#modules/gacha';
 
 /** What a card shows of a listed pack (modules/gacha's GachaListItem; the headline may be left out). */
-export type PackCardData = Pick<GachaListItem, 'id' | 'genreId' | 'title' | 'imagePath' | 'pricePerDraw' | 'totalLots' | 'remainingLots' | 'status' | 'tags'> & {
+export type PackCardData = Pick<
+  GachaListItem,
+  'id' | 'genreId' | 'title' | 'imagePath' | 'pricePerDraw' | 'totalLots' | 'remainingLots' | 'status' | 'tags'
+> & {
   /** The best tier's card (from listGachas); absent for a pack without tiers. */
   headline?: GachaListItem['headline'];
 };
@@ -30,20 +33,39 @@ export function PackCard({ pack, priority = false }: { pack: PackCardData; prior
     low ? { label: '残りわずか', className: 'bg-red-600 text-white' } : null,
   ].filter((b): b is { label: string; className: string } => b !== null);
   return (
-    <AppLink to={`/gacha/${pack.genreId}/${pack.id}`} state={{ from: pathname }} className="group flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-line transition hover:shadow-md">
+    <AppLink
+      to={`/gacha/${pack.genreId}/${pack.id}`}
+      state={{ from: pathname }}
+      className="group flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-line transition hover:shadow-md"
+    >
       <div className="relative aspect-[4/3] overflow-hidden bg-canvas">
-        <Image src={pack.imagePath} alt={pack.title} width={1200} height={900} sizes="(min-width: 1024px) 30vw, (min-width: 640px) 45vw, 50vw"
-          priority={priority} className="h-full w-full object-cover transition group-hover:scale-[1.02]" />
+        <Image
+          src={pack.imagePath}
+          alt={pack.title}
+          width={1200}
+          height={900}
+          sizes="(min-width: 1024px) 30vw, (min-width: 640px) 45vw, 50vw"
+          priority={priority}
+          className="h-full w-full object-cover transition group-hover:scale-[1.02]"
+        />
         {badges.length > 0 ? (
           <ul className="absolute left-1.5 top-1.5 flex flex-wrap gap-1">
             {badges.map((b) => (
-              <li key={b.label} className={`rounded-md px-1.5 py-0.5 text-[11px] font-black shadow ${b.className}`}>{b.label}</li>
+              <li key={b.label} className={`rounded-md px-1.5 py-0.5 text-[11px] font-black shadow ${b.className}`}>
+                {b.label}
+              </li>
             ))}
           </ul>
         ) : null}
         {pack.headline ? (
           <div className="absolute bottom-1.5 right-1.5 w-[22%] overflow-hidden rounded-md shadow-md ring-2 ring-white">
-            <Image src={pack.headline.cardImagePath} alt="" width={96} height={134} className="aspect-[630/880] h-auto w-full object-cover" />
+            <Image
+              src={pack.headline.cardImagePath}
+              alt=""
+              width={96}
+              height={134}
+              className="aspect-[630/880] h-auto w-full object-cover"
+            />
           </div>
         ) : null}
         {closed ? (
@@ -63,15 +85,25 @@ export function PackCard({ pack, priority = false }: { pack: PackCardData; prior
           </p>
         ) : null}
         <p className="mt-auto text-sm font-black text-primary-ink sm:text-base">
-          {formatCoins(pack.pricePerDraw)}<span className="text-xs font-bold">コイン</span>
+          {formatCoins(pack.pricePerDraw)}
+          <span className="text-xs font-bold">コイン</span>
           <span className="text-xs font-bold text-muted"> / 1回</span>
         </p>
         <div>
           <div className="h-1.5 overflow-hidden rounded-full bg-canvas" role="presentation">
-            <div className={`h-full rounded-full ${low || closed ? 'bg-red-500' : 'bg-primary'}`} style={{ width: `${Math.round(ratio * 100)}%` }} />
+            <div
+              className={`h-full rounded-full ${low || closed ? 'bg-red-500' : 'bg-primary'}`}
+              style={{ width: `${Math.round(ratio * 100)}%` }}
+            />
           </div>
-          <p className={`mt-1 text-xs ${low ? 'font-bold text-red-600' : closed ? 'font-bold text-ink' : 'text-muted'}`}>
-            {soldOut ? '完売' : ended ? '販売終了' : `残り ${formatCoins(pack.remainingLots)} / ${formatCoins(pack.totalLots)}口`}
+          <p
+            className={`mt-1 text-xs ${low ? 'font-bold text-red-600' : closed ? 'font-bold text-ink' : 'text-muted'}`}
+          >
+            {soldOut
+              ? '完売'
+              : ended
+                ? '販売終了'
+                : `残り ${formatCoins(pack.remainingLots)} / ${formatCoins(pack.totalLots)}口`}
           </p>
         </div>
       </div>
@@ -84,7 +116,9 @@ export function PackGrid({ packs }: { packs: PackCardData[] }) {
     <ul className="grid grid-cols-2 gap-2.5 sm:gap-4 lg:grid-cols-4">
       {packs.map((pack, index) => (
         <li key={pack.id} className="flex">
-          <div className="flex w-full"><PackCard pack={pack} priority={index < 2} /></div>
+          <div className="flex w-full">
+            <PackCard pack={pack} priority={index < 2} />
+          </div>
         </li>
       ))}
     </ul>

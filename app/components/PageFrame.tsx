@@ -13,8 +13,16 @@ export function PageHeading({ title, lead }: { title: string; lead?: ReactNode }
 /** An empty state: a soft illustration, a message, and optionally a way forward. */
 export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
   return (
-    <section className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-line bg-white px-6 py-12 text-center" aria-label={title}>
-      <div aria-hidden="true" className="flex size-14 items-center justify-center rounded-full bg-primary-soft text-2xl">✦</div>
+    <section
+      className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-line bg-white px-6 py-12 text-center"
+      aria-label={title}
+    >
+      <div
+        aria-hidden="true"
+        className="flex size-14 items-center justify-center rounded-full bg-primary-soft text-2xl"
+      >
+        ✦
+      </div>
       <h2 className="text-base font-bold">{title}</h2>
       {children ? <div className="max-w-sm text-sm leading-relaxed text-muted">{children}</div> : null}
       {action}

@@ -16,14 +16,28 @@ export const RANK_COLOURS: Record<number, string> = {
 export type LadderRank = Pick<Rank, 'rank' | 'name' | 'threshold' | 'bonusPercent'>;
 
 /** The ladder, best rank on top, marking this month's rank and the one next month would have. */
-export function RankLadder({ ranks, current, nextMonth }: { ranks: readonly LadderRank[]; current?: number; nextMonth?: number }) {
+export function RankLadder({
+  ranks,
+  current,
+  nextMonth,
+}: {
+  ranks: readonly LadderRank[];
+  current?: number;
+  nextMonth?: number;
+}) {
   return (
     <ol className="flex flex-col gap-2" aria-label="ランク一覧">
       {[...ranks].reverse().map((rank) => {
-        const marks = [rank.rank === current ? '今月のランク' : null, rank.rank === nextMonth ? '来月の見込み' : null].filter(Boolean);
+        const marks = [
+          rank.rank === current ? '今月のランク' : null,
+          rank.rank === nextMonth ? '来月の見込み' : null,
+        ].filter(Boolean);
         return (
-          <li key={rank.rank} data-testid={`rank-${rank.rank}`}
-            className={`flex items-center justify-between gap-3 rounded-2xl bg-gradient-to-r px-4 py-3 shadow-sm ${RANK_COLOURS[rank.rank] ?? RANK_COLOURS[0]} ${rank.rank === current ? 'ring-4 ring-primary' : ''}`}>
+          <li
+            key={rank.rank}
+            data-testid={`rank-${rank.rank}`}
+            className={`flex items-center justify-between gap-3 rounded-2xl bg-gradient-to-r px-4 py-3 shadow-sm ${RANK_COLOURS[rank.rank] ?? RANK_COLOURS[0]} ${rank.rank === current ? 'ring-4 ring-primary' : ''}`}
+          >
             <span className="flex flex-col">
               <span className="font-black">{rank.name}</span>
               {marks.length > 0 && <span className="text-[11px] font-bold">{marks.join('・')}</span>}

@@ -7,19 +7,27 @@ import { isRichTextFilled, type RichText as RichTextValue } from '#modules/conte
 describe('RichText', () => {
   it('groups consecutive list items into one list', () => {
     const html = renderToStaticMarkup(
-      <RichText value={[
-        { type: 'paragraph', text: '前', spans: [] },
-        { type: 'list-item', text: 'A', spans: [] },
-        { type: 'list-item', text: 'B', spans: [] },
-        { type: 'o-list-item', text: '1', spans: [] },
-      ]} />,
+      <RichText
+        value={[
+          { type: 'paragraph', text: '前', spans: [] },
+          { type: 'list-item', text: 'A', spans: [] },
+          { type: 'list-item', text: 'B', spans: [] },
+          { type: 'o-list-item', text: '1', spans: [] },
+        ]}
+      />,
     );
-    expect(html).toContain('<ul class="ml-5 list-disc space-y-1"><li>A</li><li>B</li></ul><ol class="ml-5 list-decimal space-y-1"><li>1</li></ol>');
+    expect(html).toContain(
+      '<ul class="ml-5 list-disc space-y-1"><li>A</li><li>B</li></ul><ol class="ml-5 list-decimal space-y-1"><li>1</li></ol>',
+    );
   });
 
   it('escapes text and drops javascript: links', () => {
     const value: RichTextValue = [
-      { type: 'paragraph', text: '<script>alert(1)</script> こちら', spans: [{ start: 27, end: 30, type: 'hyperlink', data: { url: 'javascript:alert(1)' } }] },
+      {
+        type: 'paragraph',
+        text: '<script>alert(1)</script> こちら',
+        spans: [{ start: 27, end: 30, type: 'hyperlink', data: { url: 'javascript:alert(1)' } }],
+      },
       { type: 'paragraph', text: 'ガイド', spans: [{ start: 0, end: 3, type: 'hyperlink', data: { url: '/guide' } }] },
     ];
     const html = renderToStaticMarkup(<RichText value={value} />);
@@ -31,7 +39,9 @@ describe('RichText', () => {
 
   it('counts rich text as filled only when it has text (specification section 5)', () => {
     expect(isRichTextFilled([{ type: 'paragraph', text: '  ', spans: [] }])).toBe(false);
-    expect(isRichTextFilled([{ type: 'image', url: '/a.png', alt: null, dimensions: { width: 1, height: 1 } }])).toBe(false);
+    expect(isRichTextFilled([{ type: 'image', url: '/a.png', alt: null, dimensions: { width: 1, height: 1 } }])).toBe(
+      false,
+    );
     expect(isRichTextFilled([{ type: 'heading2', text: '見出し', spans: [] }])).toBe(true);
     expect(isRichTextFilled(null)).toBe(false);
   });

@@ -1,12 +1,19 @@
 // Renders structured rich text as React elements: no HTML string ever reaches the page.
 import type { ReactNode } from 'react';
-import { safeLinkUrl, type RichText as RichTextValue, type RichTextBlock, type RichTextSpan } from '#modules/content/rich-text';
+import {
+  safeLinkUrl,
+  type RichText as RichTextValue,
+  type RichTextBlock,
+  type RichTextSpan,
+} from '#modules/content/rich-text';
 
 function renderSpans(text: string, spans: RichTextSpan[]): ReactNode[] {
   if (spans.length === 0) return [text];
   const nodes: ReactNode[] = [];
   let cursor = 0;
-  const sorted = [...spans].filter((s) => s.start >= 0 && s.end <= text.length && s.start < s.end).sort((a, b) => a.start - b.start);
+  const sorted = [...spans]
+    .filter((s) => s.start >= 0 && s.end <= text.length && s.start < s.end)
+    .sort((a, b) => a.start - b.start);
   for (const [i, span] of sorted.entries()) {
     if (span.start < cursor) continue; // overlapping spans: keep the first
     if (span.start > cursor) nodes.push(text.slice(cursor, span.start));
@@ -15,7 +22,20 @@ function renderSpans(text: string, spans: RichTextSpan[]): ReactNode[] {
     else if (span.type === 'em') nodes.push(<em key={i}>{inner}</em>);
     else if (span.type === 'hyperlink') {
       const href = safeLinkUrl(span.data.url);
-      nodes.push(href ? <a key={i} href={href} className="text-primary-ink underline" rel={href.startsWith('/') ? undefined : 'noopener noreferrer'}>{inner}</a> : inner);
+      nodes.push(
+        href ? (
+          <a
+            key={i}
+            href={href}
+            className="text-primary-ink underline"
+            rel={href.startsWith('/') ? undefined : 'noopener noreferrer'}
+          >
+            {inner}
+          </a>
+        ) : (
+          inner
+        ),
+      );
     }
     cursor = span.end;
   }
@@ -27,7 +47,11 @@ function Block({ block }: { block: RichTextBlock }) {
   switch (block.type) {
     case 'heading1':
     case 'heading2':
-      return <h2 className="mt-6 border-l-4 border-primary pl-2 text-base font-black">{renderSpans(block.text, block.spans)}</h2>;
+      return (
+        <h2 className="mt-6 border-l-4 border-primary pl-2 text-base font-black">
+          {renderSpans(block.text, block.spans)}
+        </h2>
+      );
     case 'heading3':
     case 'heading4':
       return <h3 className="mt-4 font-bold">{renderSpans(block.text, block.spans)}</h3>;
@@ -38,7 +62,16 @@ function Block({ block }: { block: RichTextBlock }) {
       return <li>{renderSpans(block.text, block.spans)}</li>;
     case 'image': {
       const src = safeLinkUrl(block.url);
-      return src ? <img src={src} alt={block.alt ?? ''} width={block.dimensions.width} height={block.dimensions.height} className="h-auto max-w-full rounded-lg" loading="lazy" /> : null;
+      return src ? (
+        <img
+          src={src}
+          alt={block.alt ?? ''}
+          width={block.dimensions.width}
+          height={block.dimensions.height}
+          className="h-auto max-w-full rounded-lg"
+          loading="lazy"
+        />
+      ) : null;
     }
     default:
       return <p className="leading-relaxed">{renderSpans(block.text, block.spans)}</p>;
@@ -63,8 +96,22 @@ export function RichText({ value }: { value: RichTextValue }) {
   return (
     <div className="flex flex-col gap-2 text-[15px]">
       {groupListItems(value).map((group, index) => {
-        if (group.list === 'ul') return <ul key={index} className="ml-5 list-disc space-y-1">{group.blocks.map((b, i) => <Block key={i} block={b} />)}</ul>;
-        if (group.list === 'ol') return <ol key={index} className="ml-5 list-decimal space-y-1">{group.blocks.map((b, i) => <Block key={i} block={b} />)}</ol>;
+        if (group.list === 'ul')
+          return (
+            <ul key={index} className="ml-5 list-disc space-y-1">
+              {group.blocks.map((b, i) => (
+                <Block key={i} block={b} />
+              ))}
+            </ul>
+          );
+        if (group.list === 'ol')
+          return (
+            <ol key={index} className="ml-5 list-decimal space-y-1">
+              {group.blocks.map((b, i) => (
+                <Block key={i} block={b} />
+              ))}
+            </ol>
+          );
         return <Block key={index} block={group.blocks[0]!} />;
       })}
     </div>

@@ -48,7 +48,12 @@ export function Sheet({ title, onClose, busy = false, children, testId }: SheetP
         data-testid={testId}
         className="max-h-[90dvh] w-full max-w-md overflow-y-auto rounded-t-3xl bg-white p-5 pb-[calc(env(safe-area-inset-bottom)+1.5rem)] text-ink shadow-xl sm:rounded-3xl sm:pb-5"
       >
-        <h2 id={titleId} ref={titleRef} tabIndex={-1} className="text-center text-lg font-black leading-snug outline-none">
+        <h2
+          id={titleId}
+          ref={titleRef}
+          tabIndex={-1}
+          className="text-center text-lg font-black leading-snug outline-none"
+        >
           {title}
         </h2>
         {children}

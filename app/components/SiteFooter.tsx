@@ -15,9 +15,16 @@ export function SiteFooter() {
   const root = useRootData();
   return (
     <footer className="mt-12 border-t border-line bg-white pb-24 md:pb-8">
-      <nav aria-label="規約・法定表示" className="mx-auto grid max-w-6xl grid-cols-2 gap-x-4 gap-y-1 px-4 py-6 text-sm sm:grid-cols-3">
+      <nav
+        aria-label="規約・法定表示"
+        className="mx-auto grid max-w-6xl grid-cols-2 gap-x-4 gap-y-1 px-4 py-6 text-sm sm:grid-cols-3"
+      >
         {LEGAL_LINKS.map((link) => (
-          <AppLink key={link.to} to={link.to} className="py-2 text-muted underline-offset-2 hover:text-ink hover:underline">
+          <AppLink
+            key={link.to}
+            to={link.to}
+            className="py-2 text-muted underline-offset-2 hover:text-ink hover:underline"
+          >
             {link.label}
           </AppLink>
         ))}

@@ -16,13 +16,20 @@ export function HeaderCoins({ tone = 'light' }: { tone?: 'light' | 'dark' }) {
   const wallet = useRootData()?.wallet;
   if (!wallet) return null;
   return (
-    <AppLink to="/shop" data-testid="header-coins"
-      className={`flex min-h-10 items-center gap-1 whitespace-nowrap rounded-full px-2 leading-none ${tone === 'dark' ? 'bg-white/10 text-white hover:bg-white/20' : 'bg-canvas text-ink hover:bg-primary-soft'}`}>
+    <AppLink
+      to="/shop"
+      data-testid="header-coins"
+      className={`flex min-h-10 items-center gap-1 whitespace-nowrap rounded-full px-2 leading-none ${tone === 'dark' ? 'bg-white/10 text-white hover:bg-white/20' : 'bg-canvas text-ink hover:bg-primary-soft'}`}
+    >
       <CoinIcon className="size-5 shrink-0 text-amber-500" />
       <span className="flex flex-col items-end">
         <span className="sr-only">所持コイン</span>
-        <b className="text-sm tabular-nums" data-testid="header-coins-total">{formatCoins(wallet.total)}</b>
-        <span className={`text-[10px] tabular-nums ${tone === 'dark' ? 'text-white/80' : 'text-muted'}`}>有償{formatCoins(wallet.paid)}・無償{formatCoins(wallet.free)}</span>
+        <b className="text-sm tabular-nums" data-testid="header-coins-total">
+          {formatCoins(wallet.total)}
+        </b>
+        <span className={`text-[10px] tabular-nums ${tone === 'dark' ? 'text-white/80' : 'text-muted'}`}>
+          有償{formatCoins(wallet.paid)}・無償{formatCoins(wallet.free)}
+        </span>
       </span>
     </AppLink>
   );
@@ -34,39 +41,75 @@ export function SiteHeader() {
   return (
     <header className="sticky top-0 z-header border-b border-line bg-white/95 pt-safe backdrop-blur">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-3 sm:px-4">
-        <AppLink to="/" className="flex shrink-0 items-center gap-1.5 text-lg font-black tracking-tight text-primary-ink" aria-label={`${root?.site.name ?? ''} トップページ`}>
-          <span aria-hidden="true" className="inline-block size-7 rounded-lg bg-gradient-to-br from-primary to-amber-400" />
+        <AppLink
+          to="/"
+          className="flex shrink-0 items-center gap-1.5 text-lg font-black tracking-tight text-primary-ink"
+          aria-label={`${root?.site.name ?? ''} トップページ`}
+        >
+          <span
+            aria-hidden="true"
+            className="inline-block size-7 rounded-lg bg-gradient-to-br from-primary to-amber-400"
+          />
           {/* A member's phone header needs the room for the coins: the mark alone stands for the name. */}
           <span className={`text-base sm:text-lg ${member ? 'hidden sm:inline' : ''}`}>{root?.site.name}</span>
         </AppLink>
         <nav aria-label="メインメニュー" className="hidden flex-1 items-center gap-1 text-sm font-bold md:flex">
           {root?.genres.map((genre) => (
-            <AppNavLink key={genre.id} to={`/gacha/${genre.id}`} className={({ isActive }) => `rounded-full px-3 py-2 hover:bg-canvas ${isActive ? 'text-primary-ink' : 'text-ink'}`}>
+            <AppNavLink
+              key={genre.id}
+              to={`/gacha/${genre.id}`}
+              className={({ isActive }) =>
+                `rounded-full px-3 py-2 hover:bg-canvas ${isActive ? 'text-primary-ink' : 'text-ink'}`
+              }
+            >
               {genre.name}
             </AppNavLink>
           ))}
-          <AppNavLink to="/ranking/daily/goodluck" className="flex items-center gap-1 rounded-full px-3 py-2 hover:bg-canvas">
-            <TrophyIcon className="size-4" />ランキング
+          <AppNavLink
+            to="/ranking/daily/goodluck"
+            className="flex items-center gap-1 rounded-full px-3 py-2 hover:bg-canvas"
+          >
+            <TrophyIcon className="size-4" />
+            ランキング
           </AppNavLink>
         </nav>
         <div className="ml-auto flex items-center gap-1.5">
           {member ? (
             <>
               <HeaderCoins />
-              <AppLink to="/shop" className={buttonClassName({ className: '!min-h-9 !gap-1 !px-2.5 whitespace-nowrap text-xs' })}>
-                <ShopIcon className="size-4" />チャージ
+              <AppLink
+                to="/shop"
+                className={buttonClassName({ className: '!min-h-9 !gap-1 !px-2.5 whitespace-nowrap text-xs' })}
+              >
+                <ShopIcon className="size-4" />
+                チャージ
               </AppLink>
-              <AppLink to="/myinbox/idvs" className="flex size-10 items-center justify-center rounded-full hover:bg-canvas" aria-label="メールボックス">
+              <AppLink
+                to="/myinbox/idvs"
+                className="flex size-10 items-center justify-center rounded-full hover:bg-canvas"
+                aria-label="メールボックス"
+              >
                 <BellIcon className="size-6" />
               </AppLink>
-              <AppLink to="/mypage" className="hidden size-10 items-center justify-center rounded-full hover:bg-canvas md:flex" aria-label="マイページ">
+              <AppLink
+                to="/mypage"
+                className="hidden size-10 items-center justify-center rounded-full hover:bg-canvas md:flex"
+                aria-label="マイページ"
+              >
                 <UserIcon className="size-6" />
               </AppLink>
             </>
           ) : (
             <>
-              <AppLink to="/auth/sign_in" className={buttonClassName({ variant: 'plain', className: '!min-h-9 px-3 text-xs' })}>ログイン</AppLink>
-              <AppLink to="/auth/sign_up" className={buttonClassName({ className: '!min-h-9 px-3 text-xs' })}>新規登録</AppLink>
+              <AppLink
+                to="/auth/sign_in"
+                className={buttonClassName({ variant: 'plain', className: '!min-h-9 px-3 text-xs' })}
+              >
+                ログイン
+              </AppLink>
+              <AppLink to="/auth/sign_up" className={buttonClassName({ className: '!min-h-9 px-3 text-xs' })}>
+                新規登録
+              </AppLink>
             </>
           )}
         </div>
@@ -81,7 +124,11 @@ function NavigationProgress() {
   const navigation = useNavigation();
   if (navigation.state === 'idle') return null;
   return (
-    <div role="progressbar" aria-label="ページを読み込み中" className="absolute inset-x-0 bottom-0 h-0.5 overflow-hidden bg-primary-soft">
+    <div
+      role="progressbar"
+      aria-label="ページを読み込み中"
+      className="absolute inset-x-0 bottom-0 h-0.5 overflow-hidden bg-primary-soft"
+    >
       <div className="h-full w-1/3 animate-[progress_1s_ease-in-out_infinite] bg-primary" />
     </div>
   );

@@ -21,8 +21,13 @@ export function SortChips() {
         const query = next.toString();
         const active = current === option.value;
         return (
-          <AppLink key={option.value} to={{ search: query ? `?${query}` : '' }} preventScrollReset aria-current={active ? 'true' : undefined}
-            className={`shrink-0 rounded-full border px-3 py-1.5 text-xs font-bold ${active ? 'border-primary-ink bg-primary-ink text-white' : 'border-line bg-white text-muted'}`}>
+          <AppLink
+            key={option.value}
+            to={{ search: query ? `?${query}` : '' }}
+            preventScrollReset
+            aria-current={active ? 'true' : undefined}
+            className={`shrink-0 rounded-full border px-3 py-1.5 text-xs font-bold ${active ? 'border-primary-ink bg-primary-ink text-white' : 'border-line bg-white text-muted'}`}
+          >
             {option.label}
           </AppLink>
         );

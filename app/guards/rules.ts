@@ -2,10 +2,25 @@
 // Server middleware and client middleware both call evaluateNavigation, so the two never disagree.
 
 /** A path prefix P covers P itself and everything under P/. */
-export const MEMBERS_ONLY_PREFIXES = ['/auth', '/app', '/myinbox', '/mylevel', '/myrank', '/r', '/shop', '/ranking'] as const;
+export const MEMBERS_ONLY_PREFIXES = [
+  '/auth',
+  '/app',
+  '/myinbox',
+  '/mylevel',
+  '/myrank',
+  '/r',
+  '/shop',
+  '/ranking',
+] as const;
 
 /** Auth pages any visitor may open (sign_out too: an expired session must still be able to clear its cookie). */
-export const PUBLIC_AUTH_PATHS = ['/auth/sign_in', '/auth/sign_up', '/auth/passwd', '/auth/action', '/auth/sign_out'] as const;
+export const PUBLIC_AUTH_PATHS = [
+  '/auth/sign_in',
+  '/auth/sign_up',
+  '/auth/passwd',
+  '/auth/action',
+  '/auth/sign_out',
+] as const;
 
 /** Pages a signed-in member is sent away from (to /). */
 export const GUEST_ONLY_PATHS = ['/auth/sign_in', '/auth/sign_up', '/auth/passwd'] as const;
@@ -25,12 +40,30 @@ export const ROUTE_REDIRECTS: Readonly<Record<string, string>> = {
 };
 
 /** Search indexing: everything under these is sent with robots noindex, nofollow. */
-export const NOINDEX_PREFIXES = ['/auth/', '/app/', '/myinbox/', '/mylevel/', '/myrank/', '/r/', '/shop/', '/ranking/'] as const;
+export const NOINDEX_PREFIXES = [
+  '/auth/',
+  '/app/',
+  '/myinbox/',
+  '/mylevel/',
+  '/myrank/',
+  '/r/',
+  '/shop/',
+  '/ranking/',
+] as const;
 
 /** The eleven ad-tracking parameters kept in local storage (specification section 3). */
 export const AD_TRACKING_PARAMS = [
-  'fbclid', 'gclid', 'ttclid', 'twclid', 'yclid', 'gbraid', 'wbraid',
-  'utm_source', 'utm_medium', 'utm_campaign', 'utm_content',
+  'fbclid',
+  'gclid',
+  'ttclid',
+  'twclid',
+  'yclid',
+  'gbraid',
+  'wbraid',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_content',
 ] as const;
 
 /** Queries kept when the ad-tracking redirect rewrites the address. */
@@ -84,13 +117,16 @@ const coveredBy = (pathname: string, prefix: string) => pathname === prefix || p
  * @example canonicalPath('//%73hop/') === '/shop'
  */
 export function canonicalPath(pathname: string): string {
-  const segments = pathname.split('/').filter(Boolean).map((segment) => {
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      return segment;
-    }
-  });
+  const segments = pathname
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    });
   return '/' + segments.join('/');
 }
 
@@ -187,7 +223,8 @@ export function detectBrowserKind(userAgent: string | null | undefined): Browser
   const ua = userAgent ?? '';
   if (ua.includes(NATIVE_APP_USER_AGENT_MARKER)) return 'native-app';
   if (/\bLine\/\d/i.test(ua)) return 'line';
-  if (/FBAN|FBAV|FB_IAB|Instagram|BytedanceWebview|musical_ly|TikTok|Twitter for|GSA\/|YJApp-(ANDROID|IOS)/i.test(ua)) return 'in-app';
+  if (/FBAN|FBAV|FB_IAB|Instagram|BytedanceWebview|musical_ly|TikTok|Twitter for|GSA\/|YJApp-(ANDROID|IOS)/i.test(ua))
+    return 'in-app';
   return 'external';
 }
 
@@ -275,13 +312,20 @@ export async function evaluateNavigation(input: NavigationInput): Promise<Naviga
     return { type: 'redirect', to: `/gacha/${canonicalGenre}${input.search}`, status: 301 };
   }
   if (gachaGenre && params.genreId !== gachaGenre) {
-    return { type: 'redirect', to: `/gacha/${gachaGenre}/${encodeURIComponent(params.gachaId ?? '')}${input.search}`, status: 301 };
+    return {
+      type: 'redirect',
+      to: `/gacha/${gachaGenre}/${encodeURIComponent(params.gachaId ?? '')}${input.search}`,
+      status: 301,
+    };
   }
   const browser = detectBrowserKind(input.userAgent);
-  const blocksInApp =
-    guards.includes('ng-internal') ? browser === 'line' || browser === 'in-app' :
-    guards.includes('ng-action-internal') ? browser === 'line' || browser === 'in-app' :
-    guards.includes('ng-line-internal') ? browser === 'line' : false;
+  const blocksInApp = guards.includes('ng-internal')
+    ? browser === 'line' || browser === 'in-app'
+    : guards.includes('ng-action-internal')
+      ? browser === 'line' || browser === 'in-app'
+      : guards.includes('ng-line-internal')
+        ? browser === 'line'
+        : false;
   if (blocksInApp) {
     // LINE opens a page in the default browser when it carries openExternalBrowser=1.
     if (browser === 'line' && query.get('openExternalBrowser') !== '1') {

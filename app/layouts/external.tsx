@@ -10,9 +10,14 @@ export default function ExternalLayout() {
   return (
     <>
       <header className="border-b border-line bg-white pt-safe">
-        <div className={`mx-auto flex h-14 max-w-md items-center px-4 ${root?.wallet ? 'justify-between' : 'justify-center'}`}>
+        <div
+          className={`mx-auto flex h-14 max-w-md items-center px-4 ${root?.wallet ? 'justify-between' : 'justify-center'}`}
+        >
           <AppLink to="/" className="flex items-center gap-1.5 text-lg font-black text-primary-ink">
-            <span aria-hidden="true" className="inline-block size-7 rounded-lg bg-gradient-to-br from-primary to-amber-400" />
+            <span
+              aria-hidden="true"
+              className="inline-block size-7 rounded-lg bg-gradient-to-br from-primary to-amber-400"
+            />
             {root?.site.name}
           </AppLink>
           <HeaderCoins />
@@ -24,7 +29,9 @@ export default function ExternalLayout() {
       <footer className="mx-auto max-w-md px-4 pb-10 pb-safe">
         <nav aria-label="規約・法定表示" className="flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs">
           {LEGAL_LINKS.slice(1, 4).map((link) => (
-            <AppLink key={link.to} to={link.to} className="py-2 text-muted underline-offset-2 hover:underline">{link.label}</AppLink>
+            <AppLink key={link.to} to={link.to} className="py-2 text-muted underline-offset-2 hover:underline">
+              {link.label}
+            </AppLink>
           ))}
         </nav>
       </footer>

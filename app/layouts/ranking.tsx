@@ -19,10 +19,18 @@ export default function RankingLayout() {
       <main id="main">
         <Container>
           <h1 className="mb-3 text-xl font-black sm:text-2xl">ランキング</h1>
-          <nav aria-label="ランキングの種類" className="mb-4 grid grid-cols-3 gap-1 rounded-full bg-white p-1 text-center text-xs font-bold shadow-sm sm:text-sm">
+          <nav
+            aria-label="ランキングの種類"
+            className="mb-4 grid grid-cols-3 gap-1 rounded-full bg-white p-1 text-center text-xs font-bold shadow-sm sm:text-sm"
+          >
             {RANKING_BOARDS.map((board) => (
-              <AppNavLink key={board.to} to={board.to}
-                className={({ isActive }) => `rounded-full px-2 py-2.5 ${isActive ? 'bg-primary-ink text-white' : 'text-muted hover:bg-canvas'}`}>
+              <AppNavLink
+                key={board.to}
+                to={board.to}
+                className={({ isActive }) =>
+                  `rounded-full px-2 py-2.5 ${isActive ? 'bg-primary-ink text-white' : 'text-muted hover:bg-canvas'}`
+                }
+              >
                 {board.label}
               </AppNavLink>
             ))}

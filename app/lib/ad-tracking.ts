@@ -20,7 +20,12 @@ export function readStoredAdParams(storage: Pick<Storage, 'getItem'> = window.lo
  * then answers where a visitor without them should go instead, or null.
  * @example const target = trackAdParameters('/', '?utm_source=x', false)
  */
-export function trackAdParameters(pathname: string, search: string, signedIn: boolean, storage: Storage = window.localStorage): string | null {
+export function trackAdParameters(
+  pathname: string,
+  search: string,
+  signedIn: boolean,
+  storage: Storage = window.localStorage,
+): string | null {
   const arriving = adTrackingParamsIn(search);
   if (Object.keys(arriving).length > 0) {
     try {

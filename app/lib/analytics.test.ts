@@ -5,8 +5,12 @@ import { gachaEvent, rememberGachaOrigin, track } from './analytics';
 
 class MemoryStorage {
   private values = new Map<string, string>();
-  getItem(key: string) { return this.values.get(key) ?? null; }
-  setItem(key: string, value: string) { this.values.set(key, value); }
+  getItem(key: string) {
+    return this.values.get(key) ?? null;
+  }
+  setItem(key: string, value: string) {
+    this.values.set(key, value);
+  }
 }
 
 beforeEach(() => {
@@ -23,7 +27,13 @@ describe('gacha event', () => {
     rememberGachaOrigin('a', '/');
     rememberGachaOrigin('b', '/gacha/pokemon');
     rememberGachaOrigin('c', '/mypage');
-    expect(gachaEvent('m1', 'a')).toEqual({ event: 'gacha', user_id: 'm1', gacha_id: 'a', from_top: true, from_gacha: false });
+    expect(gachaEvent('m1', 'a')).toEqual({
+      event: 'gacha',
+      user_id: 'm1',
+      gacha_id: 'a',
+      from_top: true,
+      from_gacha: false,
+    });
     expect(gachaEvent('m1', 'b')).toMatchObject({ from_top: false, from_gacha: true });
     expect(gachaEvent('m1', 'c')).toMatchObject({ from_top: false, from_gacha: false });
     expect(gachaEvent('m1', 'unknown')).toMatchObject({ from_top: false, from_gacha: false });
@@ -31,6 +41,8 @@ describe('gacha event', () => {
 
   it('pushes events to the data layer', () => {
     track(gachaEvent('m1', 'a'));
-    expect((globalThis as { dataLayer?: unknown[] }).dataLayer).toEqual([{ event: 'gacha', user_id: 'm1', gacha_id: 'a', from_top: false, from_gacha: false }]);
+    expect((globalThis as { dataLayer?: unknown[] }).dataLayer).toEqual([
+      { event: 'gacha', user_id: 'm1', gacha_id: 'a', from_top: false, from_gacha: false },
+    ]);
   });
 });

@@ -9,7 +9,8 @@ import { detectBrowserKind } from '~/guards/rules';
 
 export const ONE_TIME_TOKEN_PARAM = 'ott';
 
-export type HandoffResult = { kind: 'none' } | { kind: 'invalid' } | { kind: 'limited' } | { kind: 'not-app' } | { kind: 'other-member' };
+export type HandoffResult =
+  { kind: 'none' } | { kind: 'invalid' } | { kind: 'limited' } | { kind: 'not-app' } | { kind: 'other-member' };
 
 /**
  * Throws the redirect that signs the web view in when the address carries a valid token; answers
@@ -30,16 +31,18 @@ export async function consumeAppHandoff(shop: ShopRequest, request: Request): Pr
   // Through better-auth's own endpoint (not its server API), so its rate limit per client address
   // applies to token guesses like to passwords.
   const { config } = shop.services;
-  const response = await shop.services.auth.handler(new Request(`${config.PUBLIC_ORIGIN}/api/auth/one-time-token/verify`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      origin: config.PUBLIC_ORIGIN,
-      [CLIENT_IP_HEADER]: request.headers.get(CLIENT_IP_HEADER) ?? '',
-      'user-agent': request.headers.get('user-agent') ?? '',
-    },
-    body: JSON.stringify({ token }),
-  }));
+  const response = await shop.services.auth.handler(
+    new Request(`${config.PUBLIC_ORIGIN}/api/auth/one-time-token/verify`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        origin: config.PUBLIC_ORIGIN,
+        [CLIENT_IP_HEADER]: request.headers.get(CLIENT_IP_HEADER) ?? '',
+        'user-agent': request.headers.get('user-agent') ?? '',
+      },
+      body: JSON.stringify({ token }),
+    }),
+  );
   if (response.status === 429) return { kind: 'limited' };
   if (!response.ok) return { kind: 'invalid' };
   const session = (await response.json().catch(() => null)) as { user?: { id?: string } } | null;

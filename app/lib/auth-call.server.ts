@@ -11,7 +11,12 @@ export interface AuthCallResult {
 }
 
 /** @example const result = await callAuth(shop, request, '/sign-in/email', { email, password }) */
-export async function callAuth(shop: ShopRequest, request: Request, path: string, body: Record<string, unknown>): Promise<AuthCallResult> {
+export async function callAuth(
+  shop: ShopRequest,
+  request: Request,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<AuthCallResult> {
   const { config, auth } = shop.services;
   const headers = new Headers({ 'content-type': 'application/json', origin: config.PUBLIC_ORIGIN });
   for (const name of ['cookie', 'user-agent', CLIENT_IP_HEADER, 'accept-language']) {

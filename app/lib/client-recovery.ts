@@ -24,7 +24,11 @@ export function isChunkLoadError(error: unknown): boolean {
  * Decides whether to reload for a chunk error on this path, and records the reload.
  * @example shouldReloadForChunkError('/shop', Date.now(), sessionStorage)
  */
-export function shouldReloadForChunkError(path: string, now: number, storage: Pick<Storage, 'getItem' | 'setItem'>): boolean {
+export function shouldReloadForChunkError(
+  path: string,
+  now: number,
+  storage: Pick<Storage, 'getItem' | 'setItem'>,
+): boolean {
   let reloads: Record<string, number> = {};
   try {
     reloads = JSON.parse(storage.getItem(RELOAD_STORAGE_KEY) ?? '{}') as Record<string, number>;
@@ -73,7 +77,11 @@ export const isNewerBuildAvailable = () => newerBuildFound;
  * Polls GET /builds/latest.json?<timestamp> every `seconds` and when the tab becomes visible.
  * @example const stop = startBuildPolling('a1b2c3', 300)
  */
-export function startBuildPolling(currentBuildId: string, seconds: number, fetchImpl: typeof fetch = fetch): () => void {
+export function startBuildPolling(
+  currentBuildId: string,
+  seconds: number,
+  fetchImpl: typeof fetch = fetch,
+): () => void {
   let stopped = false;
   const check = async () => {
     if (stopped || newerBuildFound || document.visibilityState === 'hidden') return;

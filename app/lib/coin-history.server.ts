@@ -24,32 +24,67 @@ export interface CoinHistoryItem {
  * One page of the coin history with every row named.
  * @example const { items, nextBefore } = await loadCoinHistory(db, member.id, { limit: 30 })
  */
-export async function loadCoinHistory(db: Database, memberId: string, options: { limit: number; before?: number }): Promise<{ items: CoinHistoryItem[]; nextBefore: number | null }> {
+export async function loadCoinHistory(
+  db: Database,
+  memberId: string,
+  options: { limit: number; before?: number },
+): Promise<{ items: CoinHistoryItem[]; nextBefore: number | null }> {
   const page = await listCoinHistory(db, memberId, options);
-  const isConversion = (row: CoinHistoryRow) => row.reason === 'prize_conversion' || row.reason === 'prize_auto_conversion';
+  const isConversion = (row: CoinHistoryRow) =>
+    row.reason === 'prize_conversion' || row.reason === 'prize_auto_conversion';
   const [drawsById, prizesById] = await Promise.all([
-    describeDraws(db, memberId, page.items.filter((r) => r.reason === 'draw').flatMap((r) => r.refs)),
-    describePrizes(db, memberId, page.items.filter(isConversion).flatMap((r) => r.refs)),
+    describeDraws(
+      db,
+      memberId,
+      page.items.filter((r) => r.reason === 'draw').flatMap((r) => r.refs),
+    ),
+    describePrizes(
+      db,
+      memberId,
+      page.items.filter(isConversion).flatMap((r) => r.refs),
+    ),
   ]);
   const items = page.items.map((row): CoinHistoryItem => {
-    const base = { id: row.id, amount: row.amount, balanceAfter: row.balanceAfter, createdAt: row.createdAt, href: null, cards: [], detail: null };
-    const split = row.paid !== 0 && row.free !== 0 ? `有償${formatCoins(Math.abs(row.paid))}・無償${formatCoins(Math.abs(row.free))}` : row.paid !== 0 ? '有償コイン' : '無償コイン';
+    const base = {
+      id: row.id,
+      amount: row.amount,
+      balanceAfter: row.balanceAfter,
+      createdAt: row.createdAt,
+      href: null,
+      cards: [],
+      detail: null,
+    };
+    const split =
+      row.paid !== 0 && row.free !== 0
+        ? `有償${formatCoins(Math.abs(row.paid))}・無償${formatCoins(Math.abs(row.free))}`
+        : row.paid !== 0
+          ? '有償コイン'
+          : '無償コイン';
     if (row.reason === 'draw') {
       const draw = drawsById.get(row.refs[0] ?? '');
       return {
-        ...base, detail: split,
+        ...base,
+        detail: split,
         title: draw ? `ガチャ「${draw.gachaTitle}」${drawOptionLabel(draw.count)}` : row.reasonLabel,
         href: draw ? `/gacha/${draw.genreId}/${draw.gachaId}/result/${row.refs[0]}` : null,
       };
     }
     if (isConversion(row)) {
-      const cards = row.refs.map((id) => prizesById.get(id)).filter((c) => c !== undefined)
-        .sort((a, b) => (a.isLastOne ? -1 : a.tierRank) - (b.isLastOne ? -1 : b.tierRank) || b.conversionValue - a.conversionValue)
+      const cards = row.refs
+        .map((id) => prizesById.get(id))
+        .filter((c) => c !== undefined)
+        .sort(
+          (a, b) =>
+            (a.isLastOne ? -1 : a.tierRank) - (b.isLastOne ? -1 : b.tierRank) || b.conversionValue - a.conversionValue,
+        )
         .map((c) => ({ tierLabel: c.tierLabel, cardName: c.cardName, coins: c.conversionValue }));
       const n = row.entries.length;
-      const title = row.reason === 'prize_auto_conversion'
-        ? `期限切れのカード${n}枚を自動でコインに交換`
-        : n === 1 && cards[0] ? `カード「${cards[0].cardName}」をコインに交換` : `カード${n}枚をコインに交換`;
+      const title =
+        row.reason === 'prize_auto_conversion'
+          ? `期限切れのカード${n}枚を自動でコインに交換`
+          : n === 1 && cards[0]
+            ? `カード「${cards[0].cardName}」をコインに交換`
+            : `カード${n}枚をコインに交換`;
       return { ...base, title, detail: '無償コイン', cards: n > 1 ? cards : [] };
     }
     if (row.reason === 'purchase' || row.reason === 'purchase_bonus') {

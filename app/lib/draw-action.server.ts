@@ -25,21 +25,33 @@ export async function drawAction(shop: ShopRequest, request: Request, params: { 
   const path = new URL(request.url).pathname;
   if (!shop.member) throw redirect(`/auth/sign_in?redirect=${encodeURIComponent(path)}`);
   const form = await readFormFields(request);
-  if (!form) return data<DrawActionData>({ error: { code: 'INVALID_FORM', message: UNREADABLE_FORM_MESSAGE } }, { status: 400 });
+  if (!form)
+    return data<DrawActionData>({ error: { code: 'INVALID_FORM', message: UNREADABLE_FORM_MESSAGE } }, { status: 400 });
   // A form sends text: the count is read as a number here, then checked by the API's own schema.
-  const parsed = parseWithMessage(drawFormSchema, { count: form.count?.trim() ? Number(form.count) : undefined, idempotencyKey: form.idempotencyKey });
-  if (!parsed.ok) return data<DrawActionData>({ error: { code: 'VALIDATION_FAILED', message: parsed.message } }, { status: 400 });
+  const parsed = parseWithMessage(drawFormSchema, {
+    count: form.count?.trim() ? Number(form.count) : undefined,
+    idempotencyKey: form.idempotencyKey,
+  });
+  if (!parsed.ok)
+    return data<DrawActionData>({ error: { code: 'VALIDATION_FAILED', message: parsed.message } }, { status: 400 });
   const { db, live } = shop.services;
   const pack = await getGachaDetail(db, params.gachaId);
   if (!pack || pack.genreId !== params.genreId) throw notFound(path);
   const rank = pack.minRank ? (await currentRank(db, shop.member.id)).rank : 0;
   const outcome = await drawLots(db, {
-    memberId: shop.member.id, gachaId: pack.id, count: parsed.data.count, idempotencyKey: `web:${parsed.data.idempotencyKey}`, rank,
+    memberId: shop.member.id,
+    gachaId: pack.id,
+    count: parsed.data.count,
+    idempotencyKey: `web:${parsed.data.idempotencyKey}`,
+    rank,
     decisionDays: shop.services.config.PRIZE_DECISION_DAYS,
   });
   if (!outcome.ok) {
     const { status, message } = describeRefusal(outcome);
-    return data<DrawActionData>({ error: { code: outcome.code, message, details: { ...outcome.details, count: parsed.data.count } } }, { status });
+    return data<DrawActionData>(
+      { error: { code: outcome.code, message, details: { ...outcome.details, count: parsed.data.count } } },
+      { status },
+    );
   }
   if (!outcome.result.replay) live?.noteChange(pack.id);
   throw redirect(`/gacha/${pack.genreId}/${pack.id}/result/${outcome.result.drawId}?reveal=1`);

@@ -15,10 +15,17 @@ describe('checking a carried draw on the server', () => {
 
   it('keeps a pack that exists with one of its draw options, with its genre, title and cost', async () => {
     expect(await resolveCarriedDraw(handle.db, packId, '10')).toEqual({
-      gachaId: packId, genreId: 'pokemon', title: `テストパック ${packId}`, count: 10, cost: 3000,
+      gachaId: packId,
+      genreId: 'pokemon',
+      title: `テストパック ${packId}`,
+      count: 10,
+      cost: 3000,
     });
     expect(await resolveCarriedDraw(handle.db, packId, 1)).toMatchObject({ count: 1, cost: 300 });
-    expect(await carriedDrawOf(handle.db, new URLSearchParams(`gacha=${packId}&count=10`))).toMatchObject({ gachaId: packId, count: 10 });
+    expect(await carriedDrawOf(handle.db, new URLSearchParams(`gacha=${packId}&count=10`))).toMatchObject({
+      gachaId: packId,
+      count: 10,
+    });
   });
 
   it('drops an unknown pack, a count the pack does not offer, and anything that is not an id', async () => {

@@ -13,7 +13,8 @@ const COUNT = /^[1-9]\d{0,3}$/;
  */
 export async function resolveCarriedDraw(db: Database, gachaId: unknown, count: unknown): Promise<CarriedDraw | null> {
   const countText = typeof count === 'number' ? String(count) : count;
-  if (typeof gachaId !== 'string' || typeof countText !== 'string' || !isCatalogueId(gachaId) || !COUNT.test(countText)) return null;
+  if (typeof gachaId !== 'string' || typeof countText !== 'string' || !isCatalogueId(gachaId) || !COUNT.test(countText))
+    return null;
   const pack = await getGachaDetail(db, gachaId);
   const n = Number(countText);
   // A sold-out, ended or not yet open pack cannot be drawn: offering 「続けて…を引く」 for it would mislead.

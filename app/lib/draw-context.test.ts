@@ -5,7 +5,9 @@ import { continueDrawLabel, drawContextQuery, packDrawPath, withDrawContext } fr
 describe('links of a carried draw', () => {
   it('adds the draw to a path, and nothing without one', () => {
     expect(withDrawContext('/shop', { gachaId: 'p-1', count: 10 })).toBe('/shop?gacha=p-1&count=10');
-    expect(withDrawContext('/shop/checkout/sandbox?pack=coin-500', { gachaId: 'p-1', count: 100 })).toBe('/shop/checkout/sandbox?pack=coin-500&gacha=p-1&count=100');
+    expect(withDrawContext('/shop/checkout/sandbox?pack=coin-500', { gachaId: 'p-1', count: 100 })).toBe(
+      '/shop/checkout/sandbox?pack=coin-500&gacha=p-1&count=100',
+    );
     expect(withDrawContext('/shop', null)).toBe('/shop');
     expect(drawContextQuery(undefined)).toBe('');
   });

@@ -23,7 +23,10 @@ export const DRAW_CONTEXT_PARAMS = { gacha: 'gacha', count: 'count' } as const;
  */
 export function drawContextQuery(draw: { gachaId: string; count: number } | null | undefined): string {
   if (!draw) return '';
-  return new URLSearchParams({ [DRAW_CONTEXT_PARAMS.gacha]: draw.gachaId, [DRAW_CONTEXT_PARAMS.count]: String(draw.count) }).toString();
+  return new URLSearchParams({
+    [DRAW_CONTEXT_PARAMS.gacha]: draw.gachaId,
+    [DRAW_CONTEXT_PARAMS.count]: String(draw.count),
+  }).toString();
 }
 
 /**
@@ -44,4 +47,5 @@ export const packDrawPath = (draw: { genreId: string; gachaId: string; count: nu
   `/gacha/${encodeURIComponent(draw.genreId)}/${encodeURIComponent(draw.gachaId)}?confirm=${draw.count}`;
 
 /** @example continueDrawLabel({ count: 10, title: '星降る夜' }) === '続けて10連を引く（星降る夜）' */
-export const continueDrawLabel = (draw: { count: number; title: string }) => `続けて${drawOptionLabel(draw.count)}を引く（${draw.title}）`;
+export const continueDrawLabel = (draw: { count: number; title: string }) =>
+  `続けて${drawOptionLabel(draw.count)}を引く（${draw.title}）`;

@@ -1,7 +1,14 @@
 // Titles, canonical links and client recovery rules.
 import { describe, it, expect } from 'vitest';
 import type { UIMatch } from 'react-router';
-import { composeTitle, pageTitleFromMatches, canonicalUrl, composeDescription, pageDescriptionFromMatches, MAX_DESCRIPTION_LENGTH } from './page-meta';
+import {
+  composeTitle,
+  pageTitleFromMatches,
+  canonicalUrl,
+  composeDescription,
+  pageDescriptionFromMatches,
+  MAX_DESCRIPTION_LENGTH,
+} from './page-meta';
 import { isChunkLoadError, shouldReloadForChunkError, CHUNK_RELOAD_GUARD_MS } from './client-recovery';
 import { shouldSkipPrefetch } from '~/components/AppLink';
 
@@ -10,18 +17,26 @@ const site = { siteName: 'オリパ ステラ', tagline: 'オリパ ステラ｜
 describe('titles', () => {
   it('uses the tagline on / and "title | site" elsewhere', () => {
     expect(composeTitle({ pathname: '/', pageTitle: 'トップ', ...site })).toBe(site.tagline);
-    expect(composeTitle({ pathname: '/shop', pageTitle: 'コインショップ', ...site })).toBe('コインショップ | オリパ ステラ');
+    expect(composeTitle({ pathname: '/shop', pageTitle: 'コインショップ', ...site })).toBe(
+      'コインショップ | オリパ ステラ',
+    );
     expect(composeTitle({ pathname: '/x', pageTitle: null, ...site })).toBe('オリパ ステラ');
   });
   it('takes the deepest title, computing it from loader data', () => {
     const matches = [
       { id: 'root', handle: undefined, loaderData: {} },
-      { id: 'genre', handle: { title: (d: { genre: { name: string } }) => `${d.genre.name}のオリパ一覧` }, loaderData: { genre: { name: 'ポケモン' } } },
+      {
+        id: 'genre',
+        handle: { title: (d: { genre: { name: string } }) => `${d.genre.name}のオリパ一覧` },
+        loaderData: { genre: { name: 'ポケモン' } },
+      },
     ] as unknown as UIMatch[];
     expect(pageTitleFromMatches(matches)).toBe('ポケモンのオリパ一覧');
   });
   it('builds the canonical link from the origin and the full path', () => {
-    expect(canonicalUrl('https://shop.example', '/gacha/pokemon', '?sort=new')).toBe('https://shop.example/gacha/pokemon?sort=new');
+    expect(canonicalUrl('https://shop.example', '/gacha/pokemon', '?sort=new')).toBe(
+      'https://shop.example/gacha/pokemon?sort=new',
+    );
   });
 });
 
@@ -30,7 +45,11 @@ describe('meta descriptions', () => {
     const matches = [
       { id: 'root', handle: undefined, loaderData: {} },
       { id: 'layout', handle: { description: 'レイアウトの説明' }, loaderData: {} },
-      { id: 'pack', handle: { title: 'パック', description: (d: { pack: { description: string } }) => d.pack.description }, loaderData: { pack: { description: '全100口、ハズレなし。' } } },
+      {
+        id: 'pack',
+        handle: { title: 'パック', description: (d: { pack: { description: string } }) => d.pack.description },
+        loaderData: { pack: { description: '全100口、ハズレなし。' } },
+      },
     ] as unknown as UIMatch[];
     expect(pageDescriptionFromMatches(matches)).toBe('全100口、ハズレなし。');
     expect(pageDescriptionFromMatches(matches.slice(0, 1))).toBeNull();
@@ -56,7 +75,10 @@ describe('chunk-load recovery', () => {
   });
   it('reloads at most once per path within 10 seconds', () => {
     const store = new Map<string, string>();
-    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+    };
     expect(shouldReloadForChunkError('/shop', 1_000, storage)).toBe(true);
     expect(shouldReloadForChunkError('/shop', 1_000 + CHUNK_RELOAD_GUARD_MS - 1, storage)).toBe(false);
     expect(shouldReloadForChunkError('/gacha/pokemon', 2_000, storage)).toBe(true);

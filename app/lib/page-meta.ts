@@ -10,7 +10,12 @@ export interface RouteHandle {
 }
 
 /** @example composeTitle({ pathname: '/shop', pageTitle: 'コインショップ', site }) // 'コインショップ | オリパ ステラ' */
-export function composeTitle(options: { pathname: string; pageTitle: string | null; siteName: string; tagline: string }): string {
+export function composeTitle(options: {
+  pathname: string;
+  pageTitle: string | null;
+  siteName: string;
+  tagline: string;
+}): string {
   if (options.pathname === '/') return options.tagline;
   return options.pageTitle ? `${options.pageTitle} | ${options.siteName}` : options.siteName;
 }

@@ -31,12 +31,20 @@ export async function prizeChoiceAction(shop: ShopRequest, request: Request) {
   const intent = (['convert', 'convertKept', 'keep'] as const).find((i) => i === form.intent) ?? null;
   if (!intent) return refuse(400, '操作を選び直してください。');
   const parsed = parseWithMessage(prizeConversionSchema, {
-    prizeIds: [...new Set(String(form.prizeIds ?? '').split(',').map((id) => id.trim()).filter(Boolean))],
+    prizeIds: [
+      ...new Set(
+        String(form.prizeIds ?? '')
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      ),
+    ],
     includeKept: intent === 'convertKept',
   });
   if (!parsed.ok) return refuse(400, parsed.message, intent);
   const ids = parsed.data.prizeIds;
-  if (intent === 'convertKept' && ids.length !== 1) return refuse(400, '保管中のカードは1枚ずつ交換してください。', intent);
+  if (intent === 'convertKept' && ids.length !== 1)
+    return refuse(400, '保管中のカードは1枚ずつ交換してください。', intent);
   const { db, config } = shop.services;
   const refused = (refusal: Parameters<typeof describeRefusal>[0]) => {
     const { status, message } = describeRefusal(refusal);
@@ -45,12 +53,22 @@ export async function prizeChoiceAction(shop: ShopRequest, request: Request) {
   if (intent === 'keep') {
     const outcome = await keepPrizes(db, shop.member.id, ids);
     if (!outcome.ok) return refused(outcome);
-    return { ok: true, intent, prizeIds: ids, message: `${outcome.kept}枚を発送用に保管しました。` } satisfies PrizeActionData;
+    return {
+      ok: true,
+      intent,
+      prizeIds: ids,
+      message: `${outcome.kept}枚を発送用に保管しました。`,
+    } satisfies PrizeActionData;
   }
-  const outcome = await convertPrizes(db, shop.member.id, ids, { freeCoinDays: config.FREE_COIN_EXPIRY_DAYS, includeKept: parsed.data.includeKept === true });
+  const outcome = await convertPrizes(db, shop.member.id, ids, {
+    freeCoinDays: config.FREE_COIN_EXPIRY_DAYS,
+    includeKept: parsed.data.includeKept === true,
+  });
   if (!outcome.ok) return refused(outcome);
   return {
-    ok: true, intent, prizeIds: ids,
+    ok: true,
+    intent,
+    prizeIds: ids,
     message: `${outcome.converted.length}枚を${formatCoins(outcome.total)}コインに交換しました。`,
   } satisfies PrizeActionData;
 }

@@ -33,13 +33,20 @@ const form = (fields: Record<string, string>) =>
 
 /** What a page action answered: React Router's data(…) carries the body and the status. */
 function answered(result: unknown): { status: number; message: string } {
-  const { data, init } = result as { data: { message?: string; error?: { message: string } }; init: { status: number } };
+  const { data, init } = result as {
+    data: { message?: string; error?: { message: string } };
+    init: { status: number };
+  };
   return { status: init.status, message: data.message ?? data.error!.message };
 }
 
 /** The API's answer to the same input, with the message of the first field it names. */
 async function apiSaid(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await requestJson(api, path, { method: 'POST', body, headers: { cookie: member.cookie, ...headers } });
+  const response = await requestJson(api, path, {
+    method: 'POST',
+    body,
+    headers: { cookie: member.cookie, ...headers },
+  });
   const error = response.json.error as { code: string; message: string; details?: { fields?: Record<string, string> } };
   const fieldMessage = error.details?.fields ? Object.values(error.details.fields)[0] : undefined;
   return { status: response.status, code: error.code, message: fieldMessage ?? error.message };
@@ -55,33 +62,45 @@ describe('prize choices: the form and POST /me/prizes/conversions', () => {
     it(`refuse ${name} with the same message`, async () => {
       const viaApi = await apiSaid('/me/prizes/conversions', { prizeIds });
       expect(viaApi).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
-      const viaPage = answered(await prizeChoiceAction(shop, form({ intent: 'convert', prizeIds: prizeIds.join(',') })));
+      const viaPage = answered(
+        await prizeChoiceAction(shop, form({ intent: 'convert', prizeIds: prizeIds.join(',') })),
+      );
       expect(viaPage).toEqual({ status: 400, message: viaApi.message });
     });
   }
 
-  it('refuse a prize that is not the member\'s with the same status and message', async () => {
+  it("refuse a prize that is not the member's with the same status and message", async () => {
     const prizeId = randomUUID();
     const viaApi = await apiSaid('/me/prizes/conversions', { prizeIds: [prizeId] });
     expect(viaApi).toEqual({ status: 404, code: 'PRIZE_NOT_FOUND', message: '対象のカードが見つかりません。' });
     for (const intent of ['convert', 'keep']) {
-      expect(answered(await prizeChoiceAction(shop, form({ intent, prizeIds: prizeId })))).toEqual({ status: 404, message: viaApi.message });
+      expect(answered(await prizeChoiceAction(shop, form({ intent, prizeIds: prizeId })))).toEqual({
+        status: 404,
+        message: viaApi.message,
+      });
     }
   });
 });
 
-describe('a draw: the pack page\'s form and POST /gachas/{gachaId}/draws', () => {
+describe("a draw: the pack page's form and POST /gachas/{gachaId}/draws", () => {
   const pack = DEMO_PACKS[0]!;
   async function pageSaid(count: string) {
     const context = new RouterContextProvider();
     context.set(shopRequestContext, shop);
     const request = new Request(`http://shop.test/gacha/${pack.genreId}/${pack.id}`, {
-      method: 'POST', body: new URLSearchParams({ count, idempotencyKey: randomUUID() }),
+      method: 'POST',
+      body: new URLSearchParams({ count, idempotencyKey: randomUUID() }),
     });
-    return answered(await drawAction({ request, params: { genreId: pack.genreId, gachaId: pack.id }, context } as never));
+    return answered(
+      await drawAction({ request, params: { genreId: pack.genreId, gachaId: pack.id }, context } as never),
+    );
   }
 
-  for (const [name, count] of [['zero lots', 0], ['more lots than any draw', 1001], ['a fraction', 1.5]] as const) {
+  for (const [name, count] of [
+    ['zero lots', 0],
+    ['more lots than any draw', 1001],
+    ['a fraction', 1.5],
+  ] as const) {
     it(`refuse ${name} with the same message`, async () => {
       const viaApi = await apiSaid(`/gachas/${pack.id}/draws`, { count }, { 'Idempotency-Key': randomUUID() });
       expect(viaApi).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
@@ -89,7 +108,7 @@ describe('a draw: the pack page\'s form and POST /gachas/{gachaId}/draws', () =>
     });
   }
 
-  it('refuse a count the pack does not offer with the catalogue\'s message on both', async () => {
+  it("refuse a count the pack does not offer with the catalogue's message on both", async () => {
     const count = 7;
     const viaApi = await apiSaid(`/gachas/${pack.id}/draws`, { count }, { 'Idempotency-Key': randomUUID() });
     expect(viaApi).toEqual({ status: 400, code: 'DRAW_COUNT_INVALID', message: 'このガチャでは選べない回数です。' });
@@ -97,7 +116,7 @@ describe('a draw: the pack page\'s form and POST /gachas/{gachaId}/draws', () =>
   });
 });
 
-describe('a prize box position: the page\'s links and GET /me/prizes\' cursor', () => {
+describe("a prize box position: the page's links and GET /me/prizes' cursor", () => {
   it('answers an impossible instant in a forged cursor with 400 CURSOR_INVALID, not a database error', async () => {
     // Before the shared schema the API checked only the pattern, and 2024-02-31 reached the database (500).
     for (const createdAt of ['2024-02-31T00:00:00.000000Z', '2024-13-01T00:00:00Z']) {
@@ -106,6 +125,8 @@ describe('a prize box position: the page\'s links and GET /me/prizes\' cursor', 
       expect([createdAt, response.status, response.json.error.code]).toEqual([createdAt, 400, 'CURSOR_INVALID']);
     }
     const good = encodeCursor({ createdAt: '2024-02-28T00:00:00.123456Z', id: randomUUID() });
-    expect((await requestJson(api, `/me/prizes?cursor=${good}`, { headers: { cookie: member.cookie } })).status).toBe(200);
+    expect((await requestJson(api, `/me/prizes?cursor=${good}`, { headers: { cookie: member.cookie } })).status).toBe(
+      200,
+    );
   });
 });

@@ -6,13 +6,24 @@ import { purchaseEventLabel } from '#modules/payments/methods';
 
 class MemoryStorage {
   private values = new Map<string, string>();
-  getItem(key: string) { return this.values.get(key) ?? null; }
-  setItem(key: string, value: string) { this.values.set(key, value); }
+  getItem(key: string) {
+    return this.values.get(key) ?? null;
+  }
+  setItem(key: string, value: string) {
+    this.values.set(key, value);
+  }
 }
 
 const order = (over: Partial<PurchaseEventOrder> = {}): PurchaseEventOrder => ({
-  id: '7f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f', coinPackId: 'coin-1000', packName: '1,000コイン', amountJpy: 1_000, paidCoins: 1_000, bonusCoins: 0, rankBonusCoins: 0,
-  analyticsLabel: purchaseEventLabel(0), ...over,
+  id: '7f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f',
+  coinPackId: 'coin-1000',
+  packName: '1,000コイン',
+  amountJpy: 1_000,
+  paidCoins: 1_000,
+  bonusCoins: 0,
+  rankBonusCoins: 0,
+  analyticsLabel: purchaseEventLabel(0),
+  ...over,
 });
 
 beforeEach(() => {
@@ -39,9 +50,22 @@ describe('purchase event', () => {
   });
 
   it('adds the bonus suffix and counts pack and rank bonus as free coins', () => {
-    const event = purchaseEvent(order({ coinPackId: 'coin-5000', packName: '5,000コイン', amountJpy: 5_000, paidCoins: 5_000, bonusCoins: 150, rankBonusCoins: 150, analyticsLabel: purchaseEventLabel(300) }), 'member-2');
+    const event = purchaseEvent(
+      order({
+        coinPackId: 'coin-5000',
+        packName: '5,000コイン',
+        amountJpy: 5_000,
+        paidCoins: 5_000,
+        bonusCoins: 150,
+        rankBonusCoins: 150,
+        analyticsLabel: purchaseEventLabel(300),
+      }),
+      'member-2',
+    );
     expect(event.ecommerce).toMatchObject({ currency: 'JPY', value: 5_000 });
-    expect(event.ecommerce.items).toEqual([{ item_id: 'coin-5000', item_name: 'paid coin + 300 bonus coin', price: 5_000, quantity: 1 }]);
+    expect(event.ecommerce.items).toEqual([
+      { item_id: 'coin-5000', item_name: 'paid coin + 300 bonus coin', price: 5_000, quantity: 1 },
+    ]);
     expect(event.product).toEqual({ product_id: 'coin-5000', paid_coin: 5_000, free_coin: 300, user_id: 'member-2' });
   });
 
@@ -49,7 +73,8 @@ describe('purchase event', () => {
     expect(trackPurchaseOnce(order(), 'member-1')).toBe(true);
     expect(trackPurchaseOnce(order(), 'member-1')).toBe(false);
     expect(trackPurchaseOnce(order({ id: 'another-order' }), 'member-1')).toBe(true);
-    const layer = (globalThis as { dataLayer?: { event: string; ecommerce: { transaction_id: string } }[] }).dataLayer ?? [];
+    const layer =
+      (globalThis as { dataLayer?: { event: string; ecommerce: { transaction_id: string } }[] }).dataLayer ?? [];
     expect(layer.map((e) => [e.event, e.ecommerce.transaction_id])).toEqual([
       ['purchase', '7f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f'],
       ['purchase', 'another-order'],

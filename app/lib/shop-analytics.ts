@@ -40,7 +40,12 @@ export function purchaseEvent(order: PurchaseEventOrder, userId: string): Purcha
       value: order.paidCoins,
       items: [{ item_id: productId, item_name: order.analyticsLabel, price: order.amountJpy, quantity: 1 }],
     },
-    product: { product_id: productId, paid_coin: order.paidCoins, free_coin: order.bonusCoins + order.rankBonusCoins, user_id: userId },
+    product: {
+      product_id: productId,
+      paid_coin: order.paidCoins,
+      free_coin: order.bonusCoins + order.rankBonusCoins,
+      user_id: userId,
+    },
   };
 }
 

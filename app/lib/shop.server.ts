@@ -14,12 +14,36 @@ import { getBalance } from '#modules/wallet';
 import { isUuid } from '#modules/kernel';
 import { describeRefusal } from '#server/refusals';
 import {
-  METHOD_ORDER, ORDER_STATUS_LABELS, PAYMENT_METHOD_INFO, PurchaseRefused, declareAge, getOrder, getPurchaseStanding, isPaymentMethod,
-  listCoinPacks, listOrders, quotePurchase, startCheckout, syncOrder, cancelPendingOrder,
-  type CoinPackView, type OrderView, type PaymentMethod, type PurchaseStanding, type Quote,
+  METHOD_ORDER,
+  ORDER_STATUS_LABELS,
+  PAYMENT_METHOD_INFO,
+  PurchaseRefused,
+  declareAge,
+  getOrder,
+  getPurchaseStanding,
+  isPaymentMethod,
+  listCoinPacks,
+  listOrders,
+  quotePurchase,
+  startCheckout,
+  syncOrder,
+  cancelPendingOrder,
+  type CoinPackView,
+  type OrderView,
+  type PaymentMethod,
+  type PurchaseStanding,
+  type Quote,
 } from '#modules/payments';
 import type {
-  CheckoutActionData, CheckoutConfirmView, CheckoutLoaderData, PaymentMethodOption, PurchaseHistoryPage, PurchaseOrder, ReturnLoaderData, ShopRefusal, WalletView,
+  CheckoutActionData,
+  CheckoutConfirmView,
+  CheckoutLoaderData,
+  PaymentMethodOption,
+  PurchaseHistoryPage,
+  PurchaseOrder,
+  ReturnLoaderData,
+  ShopRefusal,
+  WalletView,
 } from '~/components/shop/types';
 
 const PACK_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -27,8 +51,16 @@ const PACK_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const HISTORY_CURSOR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
 export { SHOP_CLOSED_MESSAGE };
-const CLOSED: ShopRefusal = { code: 'SHOP_CLOSED', message: `${SHOP_CLOSED_MESSAGE}。販売開始まで今しばらくお待ちください。`, status: 503 };
-const SIGNED_OUT: ShopRefusal = { code: 'SIGN_IN_REQUIRED', message: 'ログイン状態を確認できませんでした。ログインしてからもう一度お試しください。', status: 401 };
+const CLOSED: ShopRefusal = {
+  code: 'SHOP_CLOSED',
+  message: `${SHOP_CLOSED_MESSAGE}。販売開始まで今しばらくお待ちください。`,
+  status: 503,
+};
+const SIGNED_OUT: ShopRefusal = {
+  code: 'SIGN_IN_REQUIRED',
+  message: 'ログイン状態を確認できませんでした。ログインしてからもう一度お試しください。',
+  status: 401,
+};
 /** The return page's answer for an unknown order and for another member's (not found, not forbidden). */
 export const ORDER_NOT_FOUND_MESSAGE = 'ご注文が見つかりません';
 
@@ -51,12 +83,18 @@ const refusalOf = (error: PurchaseRefused): ShopRefusal => {
 export function enabledPaymentMethods(shop: ShopRequest): PaymentMethodOption[] {
   const payments = shop.services.payments;
   if (!payments) return [];
-  return METHOD_ORDER.filter((m) => payments.gateway.providers[m])
-    .map((m) => ({ method: m, label: PAYMENT_METHOD_INFO[m].label, note: PAYMENT_METHOD_INFO[m].note }));
+  return METHOD_ORDER.filter((m) => payments.gateway.providers[m]).map((m) => ({
+    method: m,
+    label: PAYMENT_METHOD_INFO[m].label,
+    note: PAYMENT_METHOD_INFO[m].note,
+  }));
 }
 
 /** @example withStatusLabel(order).statusLabel === '購入完了' */
-export const withStatusLabel = (order: OrderView): PurchaseOrder => ({ ...order, statusLabel: ORDER_STATUS_LABELS[order.status] ?? order.status });
+export const withStatusLabel = (order: OrderView): PurchaseOrder => ({
+  ...order,
+  statusLabel: ORDER_STATUS_LABELS[order.status] ?? order.status,
+});
 
 /**
  * The `before` cursor of the purchase history: an ISO timestamp, or null (the first page) for
@@ -69,12 +107,27 @@ export function parseHistoryCursor(text: string | null | undefined): string | nu
 }
 
 /** One page of the member's purchase history, newest first. */
-export async function loadPurchaseHistory(shop: ShopRequest, memberId: string, options: { before?: string | null; limit?: number } = {}): Promise<PurchaseHistoryPage> {
-  const page = await listOrders(shop.services.db, memberId, { limit: options.limit ?? 20, before: parseHistoryCursor(options.before) });
-  return { items: page.items.map(withStatusLabel), nextCursor: page.nextCursor, sellerName: shop.services.config.SELLER_NAME };
+export async function loadPurchaseHistory(
+  shop: ShopRequest,
+  memberId: string,
+  options: { before?: string | null; limit?: number } = {},
+): Promise<PurchaseHistoryPage> {
+  const page = await listOrders(shop.services.db, memberId, {
+    limit: options.limit ?? 20,
+    before: parseHistoryCursor(options.before),
+  });
+  return {
+    items: page.items.map(withStatusLabel),
+    nextCursor: page.nextCursor,
+    sellerName: shop.services.config.SELLER_NAME,
+  };
 }
 
-const walletOf = (balance: { paid: number; free: number; total: number }): WalletView => ({ paid: balance.paid, free: balance.free, total: balance.total });
+const walletOf = (balance: { paid: number; free: number; total: number }): WalletView => ({
+  paid: balance.paid,
+  free: balance.free,
+  total: balance.total,
+});
 
 // ---------------------------------------------------------------------------------------------
 // /shop
@@ -89,21 +142,21 @@ export interface ShopRulesView {
 export type ShopPageData =
   | { state: 'closed'; wallet: WalletView; history: PurchaseHistoryPage; rules: ShopRulesView }
   | {
-    state: 'open';
-    wallet: WalletView;
-    history: PurchaseHistoryPage;
-    rules: ShopRulesView;
-    standing: PurchaseStanding;
-    packs: CoinPackView[];
-    methods: PaymentMethodOption[];
-    /** The pack and method chosen before (kept when the choice was incomplete). */
-    selected: { pack: string | null; method: string | null };
-    /** Set when the purchase form came back incomplete (no JavaScript). */
-    selectionError: string | null;
-    /** The draw the member came for from a pack's 「コインを購入する」 (checked), and the coins still missing. */
-    draw: CarriedDraw | null;
-    shortfall: number;
-  };
+      state: 'open';
+      wallet: WalletView;
+      history: PurchaseHistoryPage;
+      rules: ShopRulesView;
+      standing: PurchaseStanding;
+      packs: CoinPackView[];
+      methods: PaymentMethodOption[];
+      /** The pack and method chosen before (kept when the choice was incomplete). */
+      selected: { pack: string | null; method: string | null };
+      /** Set when the purchase form came back incomplete (no JavaScript). */
+      selectionError: string | null;
+      /** The draw the member came for from a pack's 「コインを購入する」 (checked), and the coins still missing. */
+      draw: CarriedDraw | null;
+      shortfall: number;
+    };
 
 export type ShopActionData = { ok: boolean; message: string };
 
@@ -120,25 +173,42 @@ export async function shopPageLoader(shop: ShopRequest, request: Request): Promi
   const pack = packParam && PACK_ID.test(packParam) ? packParam : null;
   const method = methodParam && isPaymentMethod(methodParam) ? methodParam : null;
   const draw = await carriedDrawOf(db, url.searchParams);
-  if (pack && method) throw redirect(withDrawContext(`/shop/checkout/${method}?pack=${encodeURIComponent(pack)}`, draw));
-  const selectionError = packParam !== null || methodParam !== null
-    ? (!pack ? 'コインパックを選んでください。' : 'お支払い方法を選んでください。')
-    : null;
+  if (pack && method)
+    throw redirect(withDrawContext(`/shop/checkout/${method}?pack=${encodeURIComponent(pack)}`, draw));
+  const selectionError =
+    packParam !== null || methodParam !== null
+      ? !pack
+        ? 'コインパックを選んでください。'
+        : 'お支払い方法を選んでください。'
+      : null;
 
   const payments = shop.services.payments;
   const rules: ShopRulesView = {
-    paidCoinDays: config.PAID_COIN_EXPIRY_DAYS, freeCoinDays: config.FREE_COIN_EXPIRY_DAYS,
+    paidCoinDays: config.PAID_COIN_EXPIRY_DAYS,
+    freeCoinDays: config.FREE_COIN_EXPIRY_DAYS,
     monthlyCapJpy: payments?.rules.monthlyCapJpy ?? config.PURCHASE_MONTHLY_CAP_JPY,
     minorMonthlyCapJpy: payments?.rules.minorMonthlyCapJpy ?? config.MINOR_PURCHASE_MONTHLY_CAP_JPY,
   };
-  const [balance, history] = await Promise.all([getBalance(db, shop.member.id), loadPurchaseHistory(shop, shop.member.id, { limit: 10 })]);
+  const [balance, history] = await Promise.all([
+    getBalance(db, shop.member.id),
+    loadPurchaseHistory(shop, shop.member.id, { limit: 10 }),
+  ]);
   const wallet = walletOf(balance);
   if (!payments) return { state: 'closed', wallet, history, rules };
   const standing = await getPurchaseStanding(db, shop.member.id, payments.rules);
   const packs = await listCoinPacks(db, standing);
   return {
-    state: 'open', wallet, history, rules, standing, packs, methods: enabledPaymentMethods(shop),
-    selected: { pack, method }, selectionError, draw, shortfall: draw ? Math.max(0, draw.cost - wallet.total) : 0,
+    state: 'open',
+    wallet,
+    history,
+    rules,
+    standing,
+    packs,
+    methods: enabledPaymentMethods(shop),
+    selected: { pack, method },
+    selectionError,
+    draw,
+    shortfall: draw ? Math.max(0, draw.cost - wallet.total) : 0,
   };
 }
 
@@ -147,9 +217,16 @@ export async function shopPageAction(shop: ShopRequest, request: Request) {
   if (!shop.member) return data<ShopActionData>({ ok: false, message: SIGNED_OUT.message }, { status: 401 });
   const form = await readFormFields(request);
   if (!form) return data<ShopActionData>({ ok: false, message: UNREADABLE_FORM_MESSAGE }, { status: 400 });
-  if (form.intent !== 'declare-age') return data<ShopActionData>({ ok: false, message: '操作を読み取れませんでした。ページを再読み込みしてください。' }, { status: 400 });
+  if (form.intent !== 'declare-age')
+    return data<ShopActionData>(
+      { ok: false, message: '操作を読み取れませんでした。ページを再読み込みしてください。' },
+      { status: 400 },
+    );
   if (form.age !== 'adult' && form.age !== 'minor') {
-    return data<ShopActionData>({ ok: false, message: '「18歳以上です」か「18歳未満です」のどちらかを選んでください。' }, { status: 400 });
+    return data<ShopActionData>(
+      { ok: false, message: '「18歳以上です」か「18歳未満です」のどちらかを選んでください。' },
+      { status: 400 },
+    );
   }
   const { declaredMinor } = await declareAge(shop.services.db, shop.member.id, form.age === 'minor');
   const message = declaredMinor
@@ -164,27 +241,50 @@ export async function shopPageAction(shop: ShopRequest, request: Request) {
 /** 支払時期 of each method. */
 function paymentTimingOf(method: PaymentMethod): string {
   switch (method) {
-    case 'paidy': return '翌月まとめてお支払い（ご利用月の翌月にペイディからご請求。お支払い期限はペイディの規約によります）';
-    case 'stripe': return 'ご注文の確定時（即時決済）。口座からの引き落とし日はカード会社の規約によります';
-    default: return 'ご注文の確定時（即時決済）';
+    case 'paidy':
+      return '翌月まとめてお支払い（ご利用月の翌月にペイディからご請求。お支払い期限はペイディの規約によります）';
+    case 'stripe':
+      return 'ご注文の確定時（即時決済）。口座からの引き落とし日はカード会社の規約によります';
+    default:
+      return 'ご注文の確定時（即時決済）';
   }
 }
 
-function confirmViewOf(shop: ShopRequest, quote: Quote, channel: 'web' | 'app', draw: CarriedDraw | null): CheckoutConfirmView {
+function confirmViewOf(
+  shop: ShopRequest,
+  quote: Quote,
+  channel: 'web' | 'app',
+  draw: CarriedDraw | null,
+): CheckoutConfirmView {
   const info = PAYMENT_METHOD_INFO[quote.method];
   return {
-    channel, method: quote.method, methodLabel: info.label, methodNote: info.note,
-    packId: quote.pack.id, packName: quote.pack.name, priceJpy: quote.priceJpy,
-    paidCoins: quote.paidCoins, bonusCoins: quote.bonusCoins,
-    rankName: quote.standing.rank.name, rankBonusPercent: quote.rankBonusPercent, rankBonusCoins: quote.rankBonusCoins, totalCoins: quote.totalCoins,
-    paidCoinDays: quote.paidCoinDays, freeCoinDays: quote.freeCoinDays, paymentTiming: paymentTimingOf(quote.method),
+    channel,
+    method: quote.method,
+    methodLabel: info.label,
+    methodNote: info.note,
+    packId: quote.pack.id,
+    packName: quote.pack.name,
+    priceJpy: quote.priceJpy,
+    paidCoins: quote.paidCoins,
+    bonusCoins: quote.bonusCoins,
+    rankName: quote.standing.rank.name,
+    rankBonusPercent: quote.rankBonusPercent,
+    rankBonusCoins: quote.rankBonusCoins,
+    totalCoins: quote.totalCoins,
+    paidCoinDays: quote.paidCoinDays,
+    freeCoinDays: quote.freeCoinDays,
+    paymentTiming: paymentTimingOf(quote.method),
     sellerName: shop.services.config.SELLER_NAME,
-    capJpy: quote.standing.capJpy, remainingJpy: quote.standing.remainingJpy, declaredMinor: quote.standing.declaredMinor,
-    endsFirstPurchaseOffer: quote.endsFirstPurchaseOffer, draw,
+    capJpy: quote.standing.capJpy,
+    remainingJpy: quote.standing.remainingJpy,
+    declaredMinor: quote.standing.declaredMinor,
+    endsFirstPurchaseOffer: quote.endsFirstPurchaseOffer,
+    draw,
   };
 }
 
-const refusedCheckout = (refusal: ShopRefusal, draw: CarriedDraw | null = null) => data<CheckoutLoaderData>({ state: 'refused', refusal, draw }, { status: refusal.status });
+const refusedCheckout = (refusal: ShopRefusal, draw: CarriedDraw | null = null) =>
+  data<CheckoutLoaderData>({ state: 'refused', refusal, draw }, { status: refusal.status });
 
 /**
  * The confirmation screen's data for `?pack=ID` and the method in the path, with a fresh order key
@@ -204,17 +304,29 @@ export async function checkoutLoader(shop: ShopRequest, request: Request, method
   // The app's web view ends at /app/return, which offers no draw: only the web carries one.
   const draw = channel === 'web' ? await carriedDrawOf(shop.services.db, params) : null;
   try {
-    const quote = await quotePurchase(shop.services.db, payments.gateway, {
-      memberId: shop.member.id, packId: PACK_ID.test(packParam) ? packParam : '', method,
-    }, payments.rules);
-    return data<CheckoutLoaderData>({ state: 'confirm', checkout: confirmViewOf(shop, quote, channel, draw), orderKey: randomUUID() });
+    const quote = await quotePurchase(
+      shop.services.db,
+      payments.gateway,
+      {
+        memberId: shop.member.id,
+        packId: PACK_ID.test(packParam) ? packParam : '',
+        method,
+      },
+      payments.rules,
+    );
+    return data<CheckoutLoaderData>({
+      state: 'confirm',
+      checkout: confirmViewOf(shop, quote, channel, draw),
+      orderKey: randomUUID(),
+    });
   } catch (error) {
     if (error instanceof PurchaseRefused) return refusedCheckout(refusalOf(error), draw);
     throw error;
   }
 }
 
-const refusedAction = (refusal: ShopRefusal) => data<CheckoutActionData>({ error: refusal, orderKey: randomUUID() }, { status: refusal.status });
+const refusedAction = (refusal: ShopRefusal) =>
+  data<CheckoutActionData>({ error: refusal, orderKey: randomUUID() }, { status: refusal.status });
 
 /**
  * 「購入を確定する」: opens the provider's checkout and answers a 303 to its page (a document
@@ -231,20 +343,48 @@ export async function checkoutAction(shop: ShopRequest, request: Request, method
   const packId = form.pack ?? '';
   const orderKey = form.orderKey ?? '';
   if (!PACK_ID.test(packId) || !isUuid(orderKey)) {
-    return refusedAction({ code: 'INVALID_FORM', message: 'この購入手続きは無効です。コインショップからやり直してください。', status: 400 });
+    return refusedAction({
+      code: 'INVALID_FORM',
+      message: 'この購入手続きは無効です。コインショップからやり直してください。',
+      status: 400,
+    });
   }
   try {
-    const shown = /^\d{1,9}$/.test(form.price ?? '') && /^\d{1,9}$/.test(form.coins ?? '') ? { priceJpy: Number(form.price), totalCoins: Number(form.coins) } : undefined;
-    if (!shown) return refusedAction({ code: 'INVALID_FORM', message: 'この購入手続きは無効です。コインショップからやり直してください。', status: 400 });
+    const shown =
+      /^\d{1,9}$/.test(form.price ?? '') && /^\d{1,9}$/.test(form.coins ?? '')
+        ? { priceJpy: Number(form.price), totalCoins: Number(form.coins) }
+        : undefined;
+    if (!shown)
+      return refusedAction({
+        code: 'INVALID_FORM',
+        message: 'この購入手続きは無効です。コインショップからやり直してください。',
+        status: 400,
+      });
     const draw = channel === 'web' ? await resolveCarriedDraw(shop.services.db, form.gacha, form.count) : null;
-    const { redirectUrl } = await startCheckout(shop.services.db, payments.gateway, {
-      memberId: shop.member.id, email: shop.member.email, packId, method, channel, orderKey, origin: shop.services.config.PUBLIC_ORIGIN, expected: shown,
-      drawContext: draw ? { gachaId: draw.gachaId, count: draw.count } : null,
-    }, payments.rules);
+    const { redirectUrl } = await startCheckout(
+      shop.services.db,
+      payments.gateway,
+      {
+        memberId: shop.member.id,
+        email: shop.member.email,
+        packId,
+        method,
+        channel,
+        orderKey,
+        origin: shop.services.config.PUBLIC_ORIGIN,
+        expected: shown,
+        drawContext: draw ? { gachaId: draw.gachaId, count: draw.count } : null,
+      },
+      payments.rules,
+    );
     return redirectDocument(redirectUrl, 303);
   } catch (error) {
     if (error instanceof PurchaseRefused) {
-      if (error.code === 'PROVIDER_UNAVAILABLE') shop.services.logger.warn({ err: error, details: error.refusal.details, method }, 'checkout could not reach the payment provider');
+      if (error.code === 'PROVIDER_UNAVAILABLE')
+        shop.services.logger.warn(
+          { err: error, details: error.refusal.details, method },
+          'checkout could not reach the payment provider',
+        );
       return refusedAction(refusalOf(error));
     }
     throw error;
@@ -266,7 +406,10 @@ export async function returnLoader(shop: ShopRequest, request: Request) {
     // The app's web view without a session (exempt from the members redirect): a page, not an error.
     return data<ReturnLoaderData>({ state: 'not-found', message: SIGNED_OUT.message, status: 200 });
   }
-  const notFound = data<ReturnLoaderData>({ state: 'not-found', message: ORDER_NOT_FOUND_MESSAGE, status: 404 }, { status: 404 });
+  const notFound = data<ReturnLoaderData>(
+    { state: 'not-found', message: ORDER_NOT_FOUND_MESSAGE, status: 404 },
+    { status: 404 },
+  );
   const orderId = url.searchParams.get('order') ?? '';
   if (!isUuid(orderId)) return notFound;
   const { db, logger } = shop.services;
@@ -302,11 +445,18 @@ export async function returnLoader(shop: ShopRequest, request: Request) {
     refreshUrl = `${url.pathname}?${next.toString()}`;
   }
   // Checked again: the pack may have been withdrawn or its options changed since the order was made.
-  const continueDraw = order.drawContext && order.channel === 'web' && !url.pathname.startsWith('/app/')
-    ? await resolveCarriedDraw(db, order.drawContext.gachaId, order.drawContext.count)
-    : null;
+  const continueDraw =
+    order.drawContext && order.channel === 'web' && !url.pathname.startsWith('/app/')
+      ? await resolveCarriedDraw(db, order.drawContext.gachaId, order.drawContext.count)
+      : null;
   return data<ReturnLoaderData>({
-    state: 'order', order: withStatusLabel(order), canceledByMember, balance: walletOf(balance), userId: shop.member.id,
-    refreshUrl, waitedTooLong: waiting && refreshes >= NO_JS_REFRESHES, continueDraw,
+    state: 'order',
+    order: withStatusLabel(order),
+    canceledByMember,
+    balance: walletOf(balance),
+    userId: shop.member.id,
+    refreshUrl,
+    waitedTooLong: waiting && refreshes >= NO_JS_REFRESHES,
+    continueDraw,
   });
 }

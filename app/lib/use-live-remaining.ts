@@ -23,8 +23,17 @@ export function useLiveRemaining(gachaId: string, initial: Omit<LiveRemaining, '
     source.addEventListener('error', () => setState((s) => ({ ...s, live: false })));
     source.addEventListener('remaining', (event) => {
       try {
-        const data = JSON.parse((event as MessageEvent<string>).data) as { remaining: number; soldOut: boolean; tiers: { tierId: string; remaining: number }[] };
-        setState({ remaining: data.remaining, soldOut: data.soldOut, tiers: Object.fromEntries(data.tiers.map((t) => [t.tierId, t.remaining])), live: true });
+        const data = JSON.parse((event as MessageEvent<string>).data) as {
+          remaining: number;
+          soldOut: boolean;
+          tiers: { tierId: string; remaining: number }[];
+        };
+        setState({
+          remaining: data.remaining,
+          soldOut: data.soldOut,
+          tiers: Object.fromEntries(data.tiers.map((t) => [t.tierId, t.remaining])),
+          live: true,
+        });
       } catch {
         // A malformed event is ignored; the next one replaces it.
       }

@@ -14,7 +14,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(shopRequestContext).services;
   const sort = parseGachaSort(new URL(request.url).searchParams.get('sort'));
   const [packs, banners] = await Promise.all([listGachas(db, { sort }), listBanners(db)]);
-  return { packs, banners: banners.map((b) => ({ id: b.uid, imagePath: b.image, title: b.title, period: b.period ?? null, to: b.link })) };
+  return {
+    packs,
+    banners: banners.map((b) => ({
+      id: b.uid,
+      imagePath: b.image,
+      title: b.title,
+      period: b.period ?? null,
+      to: b.link,
+    })),
+  };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {

@@ -30,45 +30,91 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export default function MyRank({ loaderData }: Route.ComponentProps) {
   const { rank, nextMonthRank, nextTarget, boughtThisMonth } = loaderData;
-  const lower = nextTarget ? loaderData.ranks.find((r) => r.rank === nextTarget.rank.rank - 1)?.threshold ?? 0 : 0;
-  const progress = nextTarget ? Math.min(1, (boughtThisMonth - lower) / Math.max(1, nextTarget.rank.threshold - lower)) : 1;
+  const lower = nextTarget ? (loaderData.ranks.find((r) => r.rank === nextTarget.rank.rank - 1)?.threshold ?? 0) : 0;
+  const progress = nextTarget
+    ? Math.min(1, (boughtThisMonth - lower) / Math.max(1, nextTarget.rank.threshold - lower))
+    : 1;
   return (
     <>
-      <PageHeading title="マイランク" lead="ランクは毎月1日（日本時間）に、前月に購入した有償コインの枚数で決まります。" />
-      <section aria-labelledby="rank-now" className={`mb-4 rounded-2xl bg-gradient-to-r p-5 shadow-sm ${RANK_COLOURS[rank.rank] ?? RANK_COLOURS[0]}`}>
-        <h2 id="rank-now" className="text-xs font-bold">今月のランク</h2>
-        <p className="text-3xl font-black" data-testid="current-rank">{rank.name}</p>
+      <PageHeading
+        title="マイランク"
+        lead="ランクは毎月1日（日本時間）に、前月に購入した有償コインの枚数で決まります。"
+      />
+      <section
+        aria-labelledby="rank-now"
+        className={`mb-4 rounded-2xl bg-gradient-to-r p-5 shadow-sm ${RANK_COLOURS[rank.rank] ?? RANK_COLOURS[0]}`}
+      >
+        <h2 id="rank-now" className="text-xs font-bold">
+          今月のランク
+        </h2>
+        <p className="text-3xl font-black" data-testid="current-rank">
+          {rank.name}
+        </p>
         <p className="mt-1 text-sm font-bold">
-          {rank.bonusPercent > 0 ? `コイン購入のたびに有償コインの${rank.bonusPercent}%を無料コインでお付けします` : '購入ボーナスはブロンズランクからです'}
+          {rank.bonusPercent > 0
+            ? `コイン購入のたびに有償コインの${rank.bonusPercent}%を無料コインでお付けします`
+            : '購入ボーナスはブロンズランクからです'}
         </p>
       </section>
       <section aria-labelledby="rank-next" className="mb-4 flex flex-col gap-2 rounded-2xl bg-white p-5 shadow-sm">
-        <h2 id="rank-next" className="text-base font-black">次のランクまで</h2>
+        <h2 id="rank-next" className="text-base font-black">
+          次のランクまで
+        </h2>
         <p className="text-sm">
-          今月の有償コイン購入 <b className="text-lg" data-testid="bought-this-month">{formatCoins(boughtThisMonth)}</b>コイン
-          <span className="text-muted">（{loaderData.nextMonthStarts}からのランク：<b className="text-ink" data-testid="next-month-rank">{nextMonthRank.name}</b>）</span>
+          今月の有償コイン購入{' '}
+          <b className="text-lg" data-testid="bought-this-month">
+            {formatCoins(boughtThisMonth)}
+          </b>
+          コイン
+          <span className="text-muted">
+            （{loaderData.nextMonthStarts}からのランク：
+            <b className="text-ink" data-testid="next-month-rank">
+              {nextMonthRank.name}
+            </b>
+            ）
+          </span>
         </p>
         {nextTarget ? (
           <>
-            <div className="h-2.5 overflow-hidden rounded-full bg-canvas" role="progressbar" aria-label={`${nextTarget.rank.name}までの進み具合`}
-              aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(progress * 100)}>
+            <div
+              className="h-2.5 overflow-hidden rounded-full bg-canvas"
+              role="progressbar"
+              aria-label={`${nextTarget.rank.name}までの進み具合`}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={Math.round(progress * 100)}
+            >
               <div className="h-full rounded-full bg-primary" style={{ width: `${Math.round(progress * 100)}%` }} />
             </div>
             <p className="text-sm" data-testid="next-target">
-              あと <b className="text-lg text-primary-ink">{formatCoins(nextTarget.missing)}</b>コインの購入で、{loaderData.nextMonthStarts}から<b>{nextTarget.rank.name}</b>（購入ボーナス +{nextTarget.rank.bonusPercent}%）
+              あと <b className="text-lg text-primary-ink">{formatCoins(nextTarget.missing)}</b>コインの購入で、
+              {loaderData.nextMonthStarts}から<b>{nextTarget.rank.name}</b>（購入ボーナス +
+              {nextTarget.rank.bonusPercent}%）
             </p>
           </>
         ) : (
-          <p className="text-sm font-bold" data-testid="next-target">最高ランクの条件を満たしています。{loaderData.nextMonthStarts}からもダイヤモンドです。</p>
+          <p className="text-sm font-bold" data-testid="next-target">
+            最高ランクの条件を満たしています。{loaderData.nextMonthStarts}からもダイヤモンドです。
+          </p>
         )}
-        <p className="text-xs text-muted">数えるのは購入した有償コインだけです（ボーナスやカード交換の無料コインは数えません）。</p>
-        <AppLink to="/shop" className="self-start text-sm font-bold text-primary-ink underline">コインを購入する</AppLink>
+        <p className="text-xs text-muted">
+          数えるのは購入した有償コインだけです（ボーナスやカード交換の無料コインは数えません）。
+        </p>
+        <AppLink to="/shop" className="self-start text-sm font-bold text-primary-ink underline">
+          コインを購入する
+        </AppLink>
       </section>
       <section aria-labelledby="ladder" className="flex flex-col gap-3">
-        <h2 id="ladder" className="text-base font-black">ランクと特典</h2>
+        <h2 id="ladder" className="text-base font-black">
+          ランクと特典
+        </h2>
         <RankLadder ranks={loaderData.ranks} current={rank.rank} nextMonth={nextMonthRank.rank} />
         <p className="text-xs text-muted">
-          いまのランク特典は購入ボーナスです。経験値とレベルは<AppLink to="/mylevel" className="font-bold text-primary-ink underline">マイレベル</AppLink>で確認できます。
+          いまのランク特典は購入ボーナスです。経験値とレベルは
+          <AppLink to="/mylevel" className="font-bold text-primary-ink underline">
+            マイレベル
+          </AppLink>
+          で確認できます。
         </p>
       </section>
     </>

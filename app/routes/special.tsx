@@ -25,12 +25,22 @@ export default function SpecialPage({ loaderData }: Route.ComponentProps) {
     <Container>
       <article className="mx-auto max-w-3xl overflow-hidden rounded-2xl bg-white shadow-sm">
         {page.data.heroImage ? (
-          <Image src={page.data.heroImage} alt="" width={1200} height={500} sizes="(min-width: 768px) 768px, 100vw" priority className="aspect-[12/5] h-auto w-full object-cover" />
+          <Image
+            src={page.data.heroImage}
+            alt=""
+            width={1200}
+            height={500}
+            sizes="(min-width: 768px) 768px, 100vw"
+            priority
+            className="aspect-[12/5] h-auto w-full object-cover"
+          />
         ) : null}
         <div className="p-5 sm:p-8">
           <h1 className="text-xl font-black sm:text-2xl">{page.data.title}</h1>
           {page.data.description ? <p className="mt-2 text-sm text-muted">{page.data.description}</p> : null}
-          <div className="mt-4"><RichText value={page.data.body} /></div>
+          <div className="mt-4">
+            <RichText value={page.data.body} />
+          </div>
         </div>
       </article>
     </Container>

@@ -55,7 +55,10 @@ export interface DrawClient {
 }
 
 /** @example const client = createDrawClient(cluster.urls, { maxSockets: 64 }) */
-export function createDrawClient(origins: string[], options: { maxSockets?: number; timeoutMs?: number } = {}): DrawClient {
+export function createDrawClient(
+  origins: string[],
+  options: { maxSockets?: number; timeoutMs?: number } = {},
+): DrawClient {
   const agents = origins.map(() => new http.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64 }));
   const targets = origins.map((origin) => new URL(origin));
   const timeoutMs = options.timeoutMs ?? 60_000;
@@ -76,7 +79,7 @@ export function createDrawClient(origins: string[], options: { maxSockets?: numb
           const request = http.request(
             {
               // The resend goes on a connection of its own: another pooled socket may be just as stale.
-            agent: resent ? false : agents[call.instance % agents.length],
+              agent: resent ? false : agents[call.instance % agents.length],
               host: target.hostname,
               port: target.port,
               method: 'POST',
@@ -101,19 +104,27 @@ export function createDrawClient(origins: string[], options: { maxSockets?: numb
                 } catch {
                   parsed = null;
                 }
-                finish({ status: response.statusCode ?? 0, body: parsed, ...(parsed === null && text ? { error: `non-JSON body: ${text.slice(0, 200)}` } : {}) });
+                finish({
+                  status: response.statusCode ?? 0,
+                  body: parsed,
+                  ...(parsed === null && text ? { error: `non-JSON body: ${text.slice(0, 200)}` } : {}),
+                });
               });
-              response.on('error', (error) => finish({ status: 0, body: null, error: (error as NodeJS.ErrnoException).code ?? error.message }));
+              response.on('error', (error) =>
+                finish({ status: 0, body: null, error: (error as NodeJS.ErrnoException).code ?? error.message }),
+              );
               response.on('aborted', () => finish({ status: 0, body: null, error: 'response aborted' }));
             },
           );
           request.on('timeout', () => request.destroy(new Error('timeout')));
           if (options.abandonAfterMs !== undefined) {
-            request.on('finish', () => setTimeout(() => {
-              if (settled) return;
-              finish({ status: 0, body: null, error: 'abandoned by the client' });
-              request.destroy();
-            }, options.abandonAfterMs));
+            request.on('finish', () =>
+              setTimeout(() => {
+                if (settled) return;
+                finish({ status: 0, body: null, error: 'abandoned by the client' });
+                request.destroy();
+              }, options.abandonAfterMs),
+            );
           }
           request.on('error', (error) => {
             const code = (error as NodeJS.ErrnoException).code ?? error.message;
@@ -138,7 +149,11 @@ export function createDrawClient(origins: string[], options: { maxSockets?: numb
  * Runs `items` through `worker` with at most `concurrency` in flight; results in the items' order.
  * @example const replies = await runBounded(calls, 64, (call) => client.post(call))
  */
-export async function runBounded<T, R>(items: readonly T[], concurrency: number, worker: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function runBounded<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  worker: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   await Promise.all(
@@ -156,15 +171,23 @@ export async function runBounded<T, R>(items: readonly T[], concurrency: number,
 /** A small deterministic generator (the demo art's mulberry32) so a storm's mix can be replayed. */
 export { mulberry32 as seededRandom } from '#scripts/generate-demo-art';
 
-export const percentile = (sorted: readonly number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
+export const percentile = (sorted: readonly number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
 
 /** Status and error-code counts of a set of replies: { '201': 9000, '409 SOLD_OUT': 2000, '0 ECONNRESET': 3 }. */
 export function tally(replies: readonly DrawReply[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const reply of replies) {
-    const label = reply.status === 0 ? `0 ${reply.error ?? 'no answer'}` : reply.body?.error ? `${reply.status} ${reply.body.error.code}` : String(reply.status);
+    const label =
+      reply.status === 0
+        ? `0 ${reply.error ?? 'no answer'}`
+        : reply.body?.error
+          ? `${reply.status} ${reply.body.error.code}`
+          : String(reply.status);
     counts[label] = (counts[label] ?? 0) + 1;
-    if (reply.resent) counts['(resent after a stale kept-alive socket)'] = (counts['(resent after a stale kept-alive socket)'] ?? 0) + 1;
+    if (reply.resent)
+      counts['(resent after a stale kept-alive socket)'] =
+        (counts['(resent after a stale kept-alive socket)'] ?? 0) + 1;
   }
   return counts;
 }

@@ -45,7 +45,10 @@ export class CpuMeter {
   private timer: NodeJS.Timeout;
   private available = fs.existsSync('/proc/self/stat');
 
-  constructor(private databaseName: string, private serverPids: () => number[]) {
+  constructor(
+    private databaseName: string,
+    private serverPids: () => number[],
+  ) {
     this.sample();
     this.timer = setInterval(() => this.sample(), 250);
     this.timer.unref();
@@ -109,7 +112,18 @@ export class CpuMeter {
       rest: 0,
       msPerRequest: undefined as undefined | { servers: number; postgres: number; loadGenerator: number },
     };
-    result.rest = Math.max(0, Math.round((result.coresBusy - result.servers - result.postgresThisDatabase - result.postgresShared - result.loadGenerator - result.postgresOtherDatabases) * 100) / 100);
+    result.rest = Math.max(
+      0,
+      Math.round(
+        (result.coresBusy -
+          result.servers -
+          result.postgresThisDatabase -
+          result.postgresShared -
+          result.loadGenerator -
+          result.postgresOtherDatabases) *
+          100,
+      ) / 100,
+    );
     if (requests) {
       const ms = (seconds: number) => Math.round((seconds * 1000 * 100) / requests) / 100;
       result.msPerRequest = {

@@ -48,7 +48,9 @@ function runWorker(spec: PhaseSpec): Promise<PhaseResult> {
     let result: PhaseResult | undefined;
     child.once('message', (message) => (result = message as PhaseResult));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`draw load generator exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 && result ? resolve(result) : reject(new Error(`draw load generator exited with ${code}`)),
+    );
     child.send(spec);
   });
 }
@@ -61,7 +63,11 @@ async function psql(databaseUrl: string, statement: string) {
 async function pgbench(databaseUrl: string, args: string[], logDir: string) {
   fs.rmSync(logDir, { recursive: true, force: true });
   fs.mkdirSync(logDir, { recursive: true });
-  const { stdout, stderr } = await run('pgbench', [...args, '--log', `--log-prefix=${path.join(logDir, 'pgb')}`, databaseUrl], { maxBuffer: 64 * 1024 * 1024 });
+  const { stdout, stderr } = await run(
+    'pgbench',
+    [...args, '--log', `--log-prefix=${path.join(logDir, 'pgb')}`, databaseUrl],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
   const text = `${stdout}\n${stderr}`;
   const tps = Number(/tps = ([0-9.]+) \(without initial connection time\)/.exec(text)?.[1] ?? NaN);
   const latencyAverageMs = Number(/latency average = ([0-9.]+) ms/.exec(text)?.[1] ?? NaN);
@@ -75,30 +81,57 @@ async function pgbench(databaseUrl: string, args: string[], logDir: string) {
     }
   }
   latencies.sort((a, b) => a - b);
-  const at = (p: number) => round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0, 2);
+  const at = (p: number) =>
+    round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0, 2);
   const aborted = (text.match(/aborted/g) ?? []).length;
-  return { tps: round(tps, 1), transactions, failed, abortedLines: aborted, latencyMs: { average: latencyAverageMs, p50: at(50), p99: at(99), max: round(latencies.at(-1) ?? 0, 2) } };
+  return {
+    tps: round(tps, 1),
+    transactions,
+    failed,
+    abortedLines: aborted,
+    latencyMs: { average: latencyAverageMs, p50: at(50), p99: at(99), max: round(latencies.at(-1) ?? 0, 2) },
+  };
 }
 
-const publishBenchPack = (handle: DatabaseHandle, id: string, lots: number) => publishLoadPack(handle.db, { id, lots, price: PRICE, name: 'ベンチ' });
+const publishBenchPack = (handle: DatabaseHandle, id: string, lots: number) =>
+  publishLoadPack(handle.db, { id, lots, price: PRICE, name: 'ベンチ' });
 
 const rowsOf = <T>(handle: DatabaseHandle, query: ReturnType<typeof sql>) => queryRows<T>(handle.db, query);
 
 async function packState(handle: DatabaseHandle, gachaId: string) {
-  const [row] = await rowsOf<{ status: string; total: number; claimed: string; distinct: string; last_one: string }>(handle, sql`
+  const [row] = await rowsOf<{ status: string; total: number; claimed: string; distinct: string; last_one: string }>(
+    handle,
+    sql`
     select g.status, g.total_lots as total,
       (select count(*) from gacha_lots l where l.gacha_id = g.id and l.draw_id is not null) as claimed,
       (select count(distinct position) from prizes p where p.gacha_id = g.id and p.position is not null) as distinct,
       (select count(*) from prizes p join gacha_tiers t on t.id = p.tier_id where p.gacha_id = g.id and t.is_last_one) as last_one
-    from gachas g where g.id = ${gachaId}`);
-  return { status: row!.status, totalLots: row!.total, claimed: Number(row!.claimed), distinctPositions: Number(row!.distinct), lastOnePrizes: Number(row!.last_one) };
+    from gachas g where g.id = ${gachaId}`,
+  );
+  return {
+    status: row!.status,
+    totalLots: row!.total,
+    claimed: Number(row!.claimed),
+    distinctPositions: Number(row!.distinct),
+    lastOnePrizes: Number(row!.last_one),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
 
 const database = await createTestDatabase('bench_draw');
 if (database.engine !== 'postgres' || !database.databaseUrl) {
-  console.log(JSON.stringify({ benchmark: 'draw', skipped: 'needs PostgreSQL (TEST_DATABASE_URL or 127.0.0.1:5432) and pgbench: two server instances cannot share PGlite' }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        benchmark: 'draw',
+        skipped:
+          'needs PostgreSQL (TEST_DATABASE_URL or 127.0.0.1:5432) and pgbench: two server instances cannot share PGlite',
+      },
+      null,
+      2,
+    ),
+  );
   await database.drop();
   process.exit(1);
 }
@@ -111,9 +144,14 @@ try {
   cluster = await startInstances({ count: 2, databaseUrl, dataDir: database.dataDir, logLevel: 'warn' });
   handle = await openDatabase({ databaseUrl, dataDir: database.dataDir, poolSize: 4 });
   const instances = cluster.instances;
-  meter = new CpuMeter(new URL(databaseUrl).pathname.slice(1), () => instances.flatMap((i) => (i.child?.pid ? [i.child.pid] : [])));
-  const [pgInfo] = await rowsOf<{ version: string; sync: string; max: string; buffers: string }>(handle, sql`select current_setting('server_version') as version,
-    current_setting('synchronous_commit') as sync, current_setting('max_connections') as max, current_setting('shared_buffers') as buffers`);
+  meter = new CpuMeter(new URL(databaseUrl).pathname.slice(1), () =>
+    instances.flatMap((i) => (i.child?.pid ? [i.child.pid] : [])),
+  );
+  const [pgInfo] = await rowsOf<{ version: string; sync: string; max: string; buffers: string }>(
+    handle,
+    sql`select current_setting('server_version') as version,
+    current_setting('synchronous_commit') as sync, current_setting('max_connections') as max, current_setting('shared_buffers') as buffers`,
+  );
 
   log(`pgbench -i -s ${scale} into the same database`);
   const initStarted = performance.now();
@@ -121,9 +159,20 @@ try {
   const initSeconds = round((performance.now() - initStarted) / 1000, 1);
 
   log('members and packs');
-  const members = await createSessionMembers(handle.db, { count: MEMBERS, secret: cluster.authSecret, paid: GRANT, prefix: 'bench' });
+  const members = await createSessionMembers(handle.db, {
+    count: MEMBERS,
+    secret: cluster.authSecret,
+    paid: GRANT,
+    prefix: 'bench',
+  });
   const benchMembers = members.map((m) => ({ id: m.id, bearer: m.bearer }));
-  const packs = { warmUp: 'bench-warmup', oneLot: 'bench-1lot', tenLot: 'bench-10lot', sellOut: 'bench-sellout', sqlOnly: 'bench-sql-1lot' };
+  const packs = {
+    warmUp: 'bench-warmup',
+    oneLot: 'bench-1lot',
+    tenLot: 'bench-10lot',
+    sellOut: 'bench-sellout',
+    sqlOnly: 'bench-sql-1lot',
+  };
   await publishBenchPack(handle, packs.warmUp, 20_000);
   await publishBenchPack(handle, packs.oneLot, 100_000);
   await publishBenchPack(handle, packs.tenLot, 300_000); // 10-lot draws must not sell it out within the phase
@@ -133,13 +182,33 @@ try {
 
   const origins = cluster.urls;
   log('warm-up (3 s, 16 clients)');
-  await runWorker({ kind: 'timed', origins, members: benchMembers, gachaId: packs.warmUp, count: 1, concurrency: 16, seconds: 3, keyPrefix: 'warm', seed: 1 });
+  await runWorker({
+    kind: 'timed',
+    origins,
+    members: benchMembers,
+    gachaId: packs.warmUp,
+    count: 1,
+    concurrency: 16,
+    seconds: 3,
+    keyPrefix: 'warm',
+    seed: 1,
+  });
 
   const timed = async (name: string, gachaId: string, count: number, seed: number) => {
     await psql(databaseUrl, 'CHECKPOINT');
     log(`${name}: ${count}-lot draws, ${concurrency} clients, ${seconds} s`);
     const mark = meter!.mark();
-    const result = await runWorker({ kind: 'timed', origins, members: benchMembers, gachaId, count, concurrency, seconds, keyPrefix: name, seed });
+    const result = await runWorker({
+      kind: 'timed',
+      origins,
+      members: benchMembers,
+      gachaId,
+      count,
+      concurrency,
+      seconds,
+      keyPrefix: name,
+      seed,
+    });
     const cpu = meter!.since(mark, result.requests);
     return { gachaId, lotsPerDraw: count, ...result, cpu, pack: await packState(handle!, gachaId) };
   };
@@ -150,7 +219,11 @@ try {
   await psql(databaseUrl, 'CHECKPOINT');
   log(`TPC-B: pgbench -c ${concurrency} -j 2 -T ${seconds}`);
   let mark = meter.mark();
-  const tpcbRun = await pgbench(databaseUrl, ['-c', String(concurrency), '-j', '2', '-T', String(seconds)], path.join(database.dataDir, 'pgbench-tpcb'));
+  const tpcbRun = await pgbench(
+    databaseUrl,
+    ['-c', String(concurrency), '-j', '2', '-T', String(seconds)],
+    path.join(database.dataDir, 'pgbench-tpcb'),
+  );
   const tpcb = { ...tpcbRun, cpu: meter.since(mark, tpcbRun.transactions) };
 
   await psql(databaseUrl, 'CHECKPOINT');
@@ -158,46 +231,107 @@ try {
   const random = seededRandom(20261121);
   const counts = Array.from({ length: 12_000 }, () => (random() < 0.1 ? 10 : 1));
   mark = meter.mark();
-  const sellOutRun = await runWorker({ kind: 'list', origins, members: benchMembers, gachaId: packs.sellOut, counts, concurrency, keyPrefix: 'sellout' });
-  const sellOut = { gachaId: packs.sellOut, packLots: 10_000, ...sellOutRun, cpu: meter.since(mark, sellOutRun.requests), pack: await packState(handle, packs.sellOut) };
+  const sellOutRun = await runWorker({
+    kind: 'list',
+    origins,
+    members: benchMembers,
+    gachaId: packs.sellOut,
+    counts,
+    concurrency,
+    keyPrefix: 'sellout',
+  });
+  const sellOut = {
+    gachaId: packs.sellOut,
+    packLots: 10_000,
+    ...sellOutRun,
+    cpu: meter.since(mark, sellOutRun.requests),
+    pack: await packState(handle, packs.sellOut),
+  };
 
   let sqlOnlyResult: Record<string, unknown> | null = null;
   if (sqlOnly) {
     await psql(databaseUrl, 'CHECKPOINT');
     log(`diagnostic: the draw function straight from pgbench (no HTTP), 1 lot, ${concurrency} clients`);
     const script = path.join(database.dataDir, 'draw-1lot.sql');
-    fs.writeFileSync(script, `\\set m random(0, ${MEMBERS - 1})\nSELECT draw_execute('bench_' || lpad(:m::text, 5, '0'), '${packs.sqlOnly}', 1, 'sql-' || gen_random_uuid()::text, 'sql-only', 0, '14 days'::interval, NULL);\n`);
+    fs.writeFileSync(
+      script,
+      `\\set m random(0, ${MEMBERS - 1})\nSELECT draw_execute('bench_' || lpad(:m::text, 5, '0'), '${packs.sqlOnly}', 1, 'sql-' || gen_random_uuid()::text, 'sql-only', 0, '14 days'::interval, NULL);\n`,
+    );
     mark = meter.mark();
-    const result = await pgbench(databaseUrl, ['-n', '-c', String(concurrency), '-j', '2', '-T', String(seconds), '--max-tries=30', '-f', script], path.join(database.dataDir, 'pgbench-draw'));
-    sqlOnlyResult = { ...result, drawsPerSecond: result.tps, cpu: meter.since(mark, result.transactions), ratioToTpcb: round(result.tps / tpcb.tps), pack: await packState(handle, packs.sqlOnly) };
+    const result = await pgbench(
+      databaseUrl,
+      ['-n', '-c', String(concurrency), '-j', '2', '-T', String(seconds), '--max-tries=30', '-f', script],
+      path.join(database.dataDir, 'pgbench-draw'),
+    );
+    sqlOnlyResult = {
+      ...result,
+      drawsPerSecond: result.tps,
+      cpu: meter.since(mark, result.transactions),
+      ratioToTpcb: round(result.tps / tpcb.tps),
+      pack: await packState(handle, packs.sqlOnly),
+    };
   }
 
   log('invariants');
   const violations = await checkInvariants(handle.db);
   const credited = await totalCredited(handle.db);
-  const [coins] = await rowsOf<{ wallets: string; debited: string; draw_costs: string }>(handle, sql`select
+  const [coins] = await rowsOf<{ wallets: string; debited: string; draw_costs: string }>(
+    handle,
+    sql`select
     (select coalesce(sum(paid + free), 0) from wallets) as wallets,
     (select coalesce(-sum(amount), 0) from coin_ledger where amount < 0) as debited,
-    (select coalesce(sum(cost), 0) from draws where status = 'completed') as draw_costs`);
-  const coinBook = { credited, wallets: Number(coins!.wallets), debited: Number(coins!.debited), drawCosts: Number(coins!.draw_costs) };
+    (select coalesce(sum(cost), 0) from draws where status = 'completed') as draw_costs`,
+  );
+  const coinBook = {
+    credited,
+    wallets: Number(coins!.wallets),
+    debited: Number(coins!.debited),
+    drawCosts: Number(coins!.draw_costs),
+  };
   const serverErrorLines = cluster.grepLogs(/"level":(50|60)/);
   const unexpectedExits = cluster.unexpectedExits();
 
-  const sellOutExact = sellOut.pack.status === 'sold_out' && sellOut.pack.claimed === 10_000 && sellOut.pack.distinctPositions === 10_000 && sellOut.pack.lastOnePrizes === 1 && sellOut.lastOneAnswers === 1 && sellOut.lots === 10_000;
+  const sellOutExact =
+    sellOut.pack.status === 'sold_out' &&
+    sellOut.pack.claimed === 10_000 &&
+    sellOut.pack.distinctPositions === 10_000 &&
+    sellOut.pack.lastOnePrizes === 1 &&
+    sellOut.lastOneAnswers === 1 &&
+    sellOut.lots === 10_000;
   const timedPacksOnSale = [oneLot.pack, tenLot.pack].every((p) => p.status === 'on_sale' && p.claimed < p.totalLots);
-  const invariantsHold = violations.length === 0 && coinBook.credited === coinBook.wallets + coinBook.debited && coinBook.debited === coinBook.drawCosts;
+  const invariantsHold =
+    violations.length === 0 &&
+    coinBook.credited === coinBook.wallets + coinBook.debited &&
+    coinBook.debited === coinBook.drawCosts;
   const noFailures = [oneLot, tenLot, sellOut].every((p) => p.failures === 0);
-  const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version };
+  const machine = {
+    cpus: os.cpus().length,
+    model: os.cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+  };
   const report = {
     benchmark: 'draw',
     date: new Date().toISOString(),
     machine,
-    database: { engine: 'postgres', version: pgInfo!.version, synchronousCommit: pgInfo!.sync, maxConnections: Number(pgInfo!.max), sharedBuffers: pgInfo!.buffers },
+    database: {
+      engine: 'postgres',
+      version: pgInfo!.version,
+      synchronousCommit: pgInfo!.sync,
+      maxConnections: Number(pgInfo!.max),
+      sharedBuffers: pgInfo!.buffers,
+    },
     setup: {
-      serverInstances: 2, poolPerInstance: 10, members: MEMBERS, clients: concurrency, secondsPerPhase: seconds, pricePerDraw: PRICE,
+      serverInstances: 2,
+      poolPerInstance: 10,
+      members: MEMBERS,
+      clients: concurrency,
+      secondsPerPhase: seconds,
+      pricePerDraw: PRICE,
       loadGenerator: 'separate Node process, keep-alive HTTP, requests alternate between the two instances',
-      pgbenchScale: scale, pgbenchInitSeconds: initSeconds,
-      note: 'one 2-core machine: the two servers, PostgreSQL, the load generator and pgbench share it; each phase says who used the cores (cpu: servers, this database\'s PostgreSQL backends, PostgreSQL\'s shared processes, the load generator, other databases\' backends — other work on the machine — and the rest)',
+      pgbenchScale: scale,
+      pgbenchInitSeconds: initSeconds,
+      note: "one 2-core machine: the two servers, PostgreSQL, the load generator and pgbench share it; each phase says who used the cores (cpu: servers, this database's PostgreSQL backends, PostgreSQL's shared processes, the load generator, other databases' backends — other work on the machine — and the rest)",
     },
     ratio: {
       oneLot: round(oneLot.drawsPerSecond / tpcb.tps),
@@ -208,8 +342,23 @@ try {
     },
     phases: { oneLot, tenLot, tpcb, sellOut },
     diagnostics: { sqlOnlyOneLot: sqlOnlyResult },
-    invariants: { violations: violations.slice(0, 20), violationCount: violations.length, coinBook, sellOutExact, timedPacksOnSale, serverErrorLogLines: serverErrorLines.length, serverErrorSamples: serverErrorLines.slice(0, 3), unexpectedExits },
-    allOk: invariantsHold && sellOutExact && timedPacksOnSale && noFailures && serverErrorLines.length === 0 && unexpectedExits.length === 0,
+    invariants: {
+      violations: violations.slice(0, 20),
+      violationCount: violations.length,
+      coinBook,
+      sellOutExact,
+      timedPacksOnSale,
+      serverErrorLogLines: serverErrorLines.length,
+      serverErrorSamples: serverErrorLines.slice(0, 3),
+      unexpectedExits,
+    },
+    allOk:
+      invariantsHold &&
+      sellOutExact &&
+      timedPacksOnSale &&
+      noFailures &&
+      serverErrorLines.length === 0 &&
+      unexpectedExits.length === 0,
   };
   const out = JSON.stringify(report, null, 2);
   console.log(out);

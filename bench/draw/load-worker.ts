@@ -10,8 +10,26 @@ export interface BenchMember {
 }
 
 export type PhaseSpec =
-  | { kind: 'timed'; origins: string[]; members: BenchMember[]; gachaId: string; count: number; concurrency: number; seconds: number; keyPrefix: string; seed: number }
-  | { kind: 'list'; origins: string[]; members: BenchMember[]; gachaId: string; counts: number[]; concurrency: number; keyPrefix: string };
+  | {
+      kind: 'timed';
+      origins: string[];
+      members: BenchMember[];
+      gachaId: string;
+      count: number;
+      concurrency: number;
+      seconds: number;
+      keyPrefix: string;
+      seed: number;
+    }
+  | {
+      kind: 'list';
+      origins: string[];
+      members: BenchMember[];
+      gachaId: string;
+      counts: number[];
+      concurrency: number;
+      keyPrefix: string;
+    };
 
 export interface PhaseResult {
   requests: number;
@@ -37,14 +55,23 @@ export interface PhaseResult {
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const summary = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return { p50: round(percentile(sorted, 50)), p90: round(percentile(sorted, 90)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? 0) };
+  return {
+    p50: round(percentile(sorted, 50)),
+    p90: round(percentile(sorted, 90)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.at(-1) ?? 0),
+  };
 };
 
 function summarise(calls: DrawCall[], replies: DrawReply[], began: number, ended: number): PhaseResult {
   const elapsed = (ended - began) / 1000;
   const completed = replies.filter((r) => r.status === 201);
   const lots = completed.reduce((sum, r) => sum + (r.body?.count ?? 0), 0);
-  const failures = replies.flatMap((r, i) => (r.status === 0 || r.status >= 500 ? [`${calls[i]?.key} → ${r.status} ${r.error ?? JSON.stringify(r.body).slice(0, 200)}`] : []));
+  const failures = replies.flatMap((r, i) =>
+    r.status === 0 || r.status >= 500
+      ? [`${calls[i]?.key} → ${r.status} ${r.error ?? JSON.stringify(r.body).slice(0, 200)}`]
+      : [],
+  );
   return {
     requests: replies.length,
     draws: completed.length,
@@ -76,7 +103,14 @@ export async function runPhase(spec: PhaseSpec): Promise<PhaseResult> {
           while (performance.now() < deadline) {
             const member = spec.members[Math.floor(random() * spec.members.length)]!;
             const n = sent++;
-            const call: DrawCall = { instance: n % spec.origins.length, gachaId: spec.gachaId, count: spec.count, key: `${spec.keyPrefix}-${n}`, memberId: member.id, bearer: member.bearer };
+            const call: DrawCall = {
+              instance: n % spec.origins.length,
+              gachaId: spec.gachaId,
+              count: spec.count,
+              key: `${spec.keyPrefix}-${n}`,
+              memberId: member.id,
+              bearer: member.bearer,
+            };
             const reply = await client.post(call);
             calls.push(call);
             replies.push(reply);
@@ -87,7 +121,14 @@ export async function runPhase(spec: PhaseSpec): Promise<PhaseResult> {
     }
     const calls: DrawCall[] = spec.counts.map((count, i) => {
       const member = spec.members[i % spec.members.length]!;
-      return { instance: i % spec.origins.length, gachaId: spec.gachaId, count, key: `${spec.keyPrefix}-${i}`, memberId: member.id, bearer: member.bearer };
+      return {
+        instance: i % spec.origins.length,
+        gachaId: spec.gachaId,
+        count,
+        key: `${spec.keyPrefix}-${i}`,
+        memberId: member.id,
+        bearer: member.bearer,
+      };
     });
     const began = performance.now();
     const replies = await runBounded(calls, spec.concurrency, (call) => client.post(call));

@@ -15,7 +15,14 @@ const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as 
 // What a phone's Chromium sends for images: the resizer answers AVIF to it.
 const IMAGE_ACCEPT = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
 
-type Audit = { id: string; title: string; score: number | null; numericValue?: number; displayValue?: string; details?: { items?: Array<Record<string, unknown>> } };
+type Audit = {
+  id: string;
+  title: string;
+  score: number | null;
+  numericValue?: number;
+  displayValue?: string;
+  details?: { items?: Array<Record<string, unknown>> };
+};
 type Lhr = {
   lighthouseVersion: string;
   finalDisplayedUrl: string;
@@ -35,7 +42,10 @@ async function warm(origin: string, pagePath: string): Promise<void> {
 /** Audits of a category that lost points (weight > 0, score < 1), for fixing what Lighthouse finds. */
 function failing(lhr: Lhr, category: string): string[] {
   return (lhr.categories[category]?.auditRefs ?? [])
-    .filter((ref) => ref.weight > 0 && lhr.audits[ref.id] && lhr.audits[ref.id]!.score !== null && lhr.audits[ref.id]!.score! < 1)
+    .filter(
+      (ref) =>
+        ref.weight > 0 && lhr.audits[ref.id] && lhr.audits[ref.id]!.score !== null && lhr.audits[ref.id]!.score! < 1,
+    )
     .map((ref) => `${ref.id}: ${lhr.audits[ref.id]!.title}`);
 }
 
@@ -43,7 +53,8 @@ function summarise(pagePath: string, lhr: Lhr) {
   const audit = (id: string) => lhr.audits[id];
   const scripts = (audit('resource-summary')?.details?.items ?? []).find((item) => item.resourceType === 'script');
   const compression = audit('uses-text-compression');
-  const score = (id: string) => (lhr.categories[id]?.score == null ? null : Math.round(lhr.categories[id]!.score! * 100));
+  const score = (id: string) =>
+    lhr.categories[id]?.score == null ? null : Math.round(lhr.categories[id]!.score! * 100);
   return {
     path: pagePath,
     ...(lhr.runtimeError ? { runtimeError: lhr.runtimeError } : {}),
@@ -84,14 +95,27 @@ const shop = await startShop(
 );
 const chrome = await chromeLauncher.launch({
   chromePath,
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 try {
   const results = [];
   let version = '';
   for (const pagePath of pages) {
     await warm(shop.url, pagePath);
-    const run = await lighthouse(shop.url + pagePath, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...categories] });
+    const run = await lighthouse(shop.url + pagePath, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: [...categories],
+    });
     if (!run) throw new Error(`Lighthouse returned nothing for ${pagePath}`);
     const lhr = run.lhr as unknown as Lhr;
     version = lhr.lighthouseVersion;

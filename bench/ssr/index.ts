@@ -39,7 +39,12 @@ try {
   const report = {
     benchmark: 'ssr',
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    machine: {
+      cpus: os.cpus().length,
+      model: os.cpus()[0]?.model ?? 'unknown',
+      memoryGb: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+    },
     database: database.engine,
     concurrency,
     secondsPerPath: seconds,

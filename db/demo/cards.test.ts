@@ -35,6 +35,10 @@ describe('demo cards', () => {
 
   it('numbers the pictures 1–30 by genre and name position', () => {
     expect(DEMO_CARDS.map((c) => c.number)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
-    expect(demoCard('onepiece', 0)).toMatchObject({ name: '大海賊船長ガレオン', rarity: 'SAR', imagePath: '/demo/cards/card-07.svg' });
+    expect(demoCard('onepiece', 0)).toMatchObject({
+      name: '大海賊船長ガレオン',
+      rarity: 'SAR',
+      imagePath: '/demo/cards/card-07.svg',
+    });
   });
 });

@@ -5,7 +5,14 @@ export const DEMO_CARD_GENRES = ['pokemon', 'onepiece', 'yugioh', 'duelmasters',
 
 /** Six names per genre; a name's position fixes its rarity (DEMO_CARD_RARITIES) and its picture. */
 export const DEMO_CARD_NAMES: Record<(typeof DEMO_CARD_GENRES)[number], readonly string[]> = {
-  pokemon: ['星詠みのドラゴン', '雷光のフェネック', '月影のウルフ', '深海のリヴァイア', '森のささやきフォックス', 'ひだまりバニー'],
+  pokemon: [
+    '星詠みのドラゴン',
+    '雷光のフェネック',
+    '月影のウルフ',
+    '深海のリヴァイア',
+    '森のささやきフォックス',
+    'ひだまりバニー',
+  ],
   onepiece: ['大海賊船長ガレオン', '嵐の航海士ミスト', '黄金の剣士ジン', '炎拳のバルド', '港町のコック', '見習い船員'],
   yugioh: ['閃光の竜騎士', '冥界の魔導師', '蒼炎のグリフォン', '鋼鉄のゴーレム', '影のアサシン', '森の守護精霊'],
   duelmasters: ['超次元覇王ゼノス', '聖天使ルミナ', '暗黒龍ヴォルグ', '水晶の賢者', '火炎ビートル', '草原の戦士'],
@@ -37,10 +44,16 @@ export function demoCard(genreId: string, slot: number): DemoCard {
   const genre = DEMO_CARD_GENRES[genreIndex]!;
   const number = genreIndex * DEMO_CARD_RARITIES.length + slot + 1;
   return {
-    genreId: genre, slot, name: DEMO_CARD_NAMES[genre][slot]!, rarity: DEMO_CARD_RARITIES[slot]!,
-    imagePath: `/demo/cards/card-${String(number).padStart(2, '0')}.svg`, number,
+    genreId: genre,
+    slot,
+    name: DEMO_CARD_NAMES[genre][slot]!,
+    rarity: DEMO_CARD_RARITIES[slot]!,
+    imagePath: `/demo/cards/card-${String(number).padStart(2, '0')}.svg`,
+    number,
   };
 }
 
 /** Every demo card, numbered 1–30 in picture order. */
-export const DEMO_CARDS: DemoCard[] = DEMO_CARD_GENRES.flatMap((genre) => DEMO_CARD_RARITIES.map((_, slot) => demoCard(genre, slot)));
+export const DEMO_CARDS: DemoCard[] = DEMO_CARD_GENRES.flatMap((genre) =>
+  DEMO_CARD_RARITIES.map((_, slot) => demoCard(genre, slot)),
+);

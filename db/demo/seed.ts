@@ -4,35 +4,163 @@ import type { Logger } from '#server/logger';
 import { appMeta } from '#db/app-meta';
 import { legalAndEditorialPages } from './pages';
 import { demoCard } from './cards';
-import { createPack, publishPack, refreshAllRemaining, addGenres, packExists, deleteUnpublishedPacks, type PackDefinition } from '#modules/gacha';
+import {
+  createPack,
+  publishPack,
+  refreshAllRemaining,
+  addGenres,
+  packExists,
+  deleteUnpublishedPacks,
+  type PackDefinition,
+} from '#modules/gacha';
 import { addDocuments } from '#modules/content';
 import { addSystemMember } from '#modules/identity/server';
 import { grantCoins } from '#modules/wallet';
 import { drawLots } from '#modules/draw';
 
 export const DEMO_GENRES = [
-  { id: 'pokemon', name: 'ポケモン', aliases: ['pokemon-card', 'pokeca'], iconPath: '/demo/genres/pokemon.svg', sortOrder: 1 },
-  { id: 'onepiece', name: 'ワンピース', aliases: ['one-piece', 'op'], iconPath: '/demo/genres/onepiece.svg', sortOrder: 2 },
+  {
+    id: 'pokemon',
+    name: 'ポケモン',
+    aliases: ['pokemon-card', 'pokeca'],
+    iconPath: '/demo/genres/pokemon.svg',
+    sortOrder: 1,
+  },
+  {
+    id: 'onepiece',
+    name: 'ワンピース',
+    aliases: ['one-piece', 'op'],
+    iconPath: '/demo/genres/onepiece.svg',
+    sortOrder: 2,
+  },
   { id: 'yugioh', name: '遊戯王', aliases: ['yu-gi-oh'], iconPath: '/demo/genres/yugioh.svg', sortOrder: 3 },
   { id: 'duelmasters', name: 'デュエマ', aliases: ['dm'], iconPath: '/demo/genres/duelmasters.svg', sortOrder: 4 },
   { id: 'weiss', name: 'ヴァイス', aliases: ['ws', 'weiss-schwarz'], iconPath: '/demo/genres/weiss.svg', sortOrder: 5 },
 ];
 
-type DemoPack = { id: string; genreId: string; title: string; price: number; total: number; remaining: number; tags: ('new' | 'hot' | 'limited')[]; lastOne?: boolean };
+type DemoPack = {
+  id: string;
+  genreId: string;
+  title: string;
+  price: number;
+  total: number;
+  remaining: number;
+  tags: ('new' | 'hot' | 'limited')[];
+  lastOne?: boolean;
+};
 
 export const DEMO_PACKS: DemoPack[] = [
-  { id: 'stellar-pokemon-001', genreId: 'pokemon', title: '星降る夜のハイレアオリパ', price: 500, total: 1000, remaining: 742, tags: ['hot'] },
-  { id: 'stellar-pokemon-002', genreId: 'pokemon', title: 'PSA10確定！極上の一枚オリパ', price: 10000, total: 120, remaining: 9, tags: ['limited'], lastOne: true },
-  { id: 'stellar-pokemon-003', genreId: 'pokemon', title: 'はじめてのワンコインオリパ', price: 100, total: 3000, remaining: 2890, tags: ['new'] },
-  { id: 'stellar-onepiece-001', genreId: 'onepiece', title: '大海原のパラレル大当たりオリパ', price: 1000, total: 500, remaining: 318, tags: ['hot'] },
-  { id: 'stellar-onepiece-002', genreId: 'onepiece', title: 'リーダー確定コレクションオリパ', price: 3000, total: 200, remaining: 27, tags: [] },
-  { id: 'stellar-yugioh-001', genreId: 'yugioh', title: '閃光のシークレットオリパ', price: 800, total: 800, remaining: 611, tags: ['new'] },
-  { id: 'stellar-yugioh-002', genreId: 'yugioh', title: 'レリーフ大集合オリパ', price: 2000, total: 300, remaining: 0, tags: [], lastOne: true },
-  { id: 'stellar-duelmasters-001', genreId: 'duelmasters', title: '超次元ドリームオリパ', price: 500, total: 600, remaining: 455, tags: [] },
-  { id: 'stellar-duelmasters-002', genreId: 'duelmasters', title: '殿堂カード狙いオリパ', price: 1500, total: 250, remaining: 44, tags: ['limited'] },
-  { id: 'stellar-weiss-001', genreId: 'weiss', title: 'サイン入り狙い撃ちオリパ', price: 1200, total: 400, remaining: 389, tags: ['new'] },
-  { id: 'stellar-weiss-002', genreId: 'weiss', title: 'SP・SSP限定オリパ', price: 5000, total: 100, remaining: 63, tags: ['hot'] },
-  { id: 'stellar-pokemon-004', genreId: 'pokemon', title: 'ラストワン目前！残りわずかオリパ', price: 2000, total: 150, remaining: 4, tags: ['hot'], lastOne: true },
+  {
+    id: 'stellar-pokemon-001',
+    genreId: 'pokemon',
+    title: '星降る夜のハイレアオリパ',
+    price: 500,
+    total: 1000,
+    remaining: 742,
+    tags: ['hot'],
+  },
+  {
+    id: 'stellar-pokemon-002',
+    genreId: 'pokemon',
+    title: 'PSA10確定！極上の一枚オリパ',
+    price: 10000,
+    total: 120,
+    remaining: 9,
+    tags: ['limited'],
+    lastOne: true,
+  },
+  {
+    id: 'stellar-pokemon-003',
+    genreId: 'pokemon',
+    title: 'はじめてのワンコインオリパ',
+    price: 100,
+    total: 3000,
+    remaining: 2890,
+    tags: ['new'],
+  },
+  {
+    id: 'stellar-onepiece-001',
+    genreId: 'onepiece',
+    title: '大海原のパラレル大当たりオリパ',
+    price: 1000,
+    total: 500,
+    remaining: 318,
+    tags: ['hot'],
+  },
+  {
+    id: 'stellar-onepiece-002',
+    genreId: 'onepiece',
+    title: 'リーダー確定コレクションオリパ',
+    price: 3000,
+    total: 200,
+    remaining: 27,
+    tags: [],
+  },
+  {
+    id: 'stellar-yugioh-001',
+    genreId: 'yugioh',
+    title: '閃光のシークレットオリパ',
+    price: 800,
+    total: 800,
+    remaining: 611,
+    tags: ['new'],
+  },
+  {
+    id: 'stellar-yugioh-002',
+    genreId: 'yugioh',
+    title: 'レリーフ大集合オリパ',
+    price: 2000,
+    total: 300,
+    remaining: 0,
+    tags: [],
+    lastOne: true,
+  },
+  {
+    id: 'stellar-duelmasters-001',
+    genreId: 'duelmasters',
+    title: '超次元ドリームオリパ',
+    price: 500,
+    total: 600,
+    remaining: 455,
+    tags: [],
+  },
+  {
+    id: 'stellar-duelmasters-002',
+    genreId: 'duelmasters',
+    title: '殿堂カード狙いオリパ',
+    price: 1500,
+    total: 250,
+    remaining: 44,
+    tags: ['limited'],
+  },
+  {
+    id: 'stellar-weiss-001',
+    genreId: 'weiss',
+    title: 'サイン入り狙い撃ちオリパ',
+    price: 1200,
+    total: 400,
+    remaining: 389,
+    tags: ['new'],
+  },
+  {
+    id: 'stellar-weiss-002',
+    genreId: 'weiss',
+    title: 'SP・SSP限定オリパ',
+    price: 5000,
+    total: 100,
+    remaining: 63,
+    tags: ['hot'],
+  },
+  {
+    id: 'stellar-pokemon-004',
+    genreId: 'pokemon',
+    title: 'ラストワン目前！残りわずかオリパ',
+    price: 2000,
+    total: 150,
+    remaining: 4,
+    tags: ['hot'],
+    lastOne: true,
+  },
 ];
 
 /** Tiers for a demo pack: a few big hits, more mid prizes, the rest small; values scale with the price. Each card keeps its one picture (db/demo/cards.ts). */
@@ -44,13 +172,67 @@ export function demoTiers(pack: DemoPack): PackDefinition['tiers'] {
   const b = Math.max(3, Math.round(pack.total * 0.12));
   const c = pack.total - s - a - b;
   const tiers: PackDefinition['tiers'] = [
-    { key: 'S', label: 'S賞', rank: 1, effect: 'rainbow', cardName: named(0), cardImagePath: card(0).imagePath, rarity: card(0).rarity, cardGrade: 'PSA10', quantity: s, conversionValue: pack.price * 100 },
-    { key: 'A', label: 'A賞', rank: 2, effect: 'gold', cardName: named(1), cardImagePath: card(1).imagePath, rarity: card(1).rarity, cardGrade: null, quantity: a, conversionValue: pack.price * 8 },
-    { key: 'B', label: 'B賞', rank: 3, effect: 'silver', cardName: named(2), cardImagePath: card(2).imagePath, rarity: card(2).rarity, quantity: b, conversionValue: pack.price * 2 },
-    { key: 'C', label: 'C賞', rank: 4, effect: 'normal', cardName: named(4), cardImagePath: card(4).imagePath, rarity: card(4).rarity, quantity: c, conversionValue: Math.max(1, Math.floor(pack.price * 0.3)) },
+    {
+      key: 'S',
+      label: 'S賞',
+      rank: 1,
+      effect: 'rainbow',
+      cardName: named(0),
+      cardImagePath: card(0).imagePath,
+      rarity: card(0).rarity,
+      cardGrade: 'PSA10',
+      quantity: s,
+      conversionValue: pack.price * 100,
+    },
+    {
+      key: 'A',
+      label: 'A賞',
+      rank: 2,
+      effect: 'gold',
+      cardName: named(1),
+      cardImagePath: card(1).imagePath,
+      rarity: card(1).rarity,
+      cardGrade: null,
+      quantity: a,
+      conversionValue: pack.price * 8,
+    },
+    {
+      key: 'B',
+      label: 'B賞',
+      rank: 3,
+      effect: 'silver',
+      cardName: named(2),
+      cardImagePath: card(2).imagePath,
+      rarity: card(2).rarity,
+      quantity: b,
+      conversionValue: pack.price * 2,
+    },
+    {
+      key: 'C',
+      label: 'C賞',
+      rank: 4,
+      effect: 'normal',
+      cardName: named(4),
+      cardImagePath: card(4).imagePath,
+      rarity: card(4).rarity,
+      quantity: c,
+      conversionValue: Math.max(1, Math.floor(pack.price * 0.3)),
+    },
   ];
   if (pack.lastOne) {
-    tiers.push({ key: 'LAST', label: 'ラストワン賞', rank: 0, effect: 'lastone', cardName: named(3, '（ラストワン限定）'), cardImagePath: card(3).imagePath, rarity: card(3).rarity, cardGrade: 'PSA10', quantity: 1, conversionValue: pack.price * 40, isLastOne: true });
+    tiers.push({
+      key: 'LAST',
+      label: 'ラストワン賞',
+      rank: 0,
+      effect: 'lastone',
+      cardName: named(3, '（ラストワン限定）'),
+      cardImagePath: card(3).imagePath,
+      rarity: card(3).rarity,
+      cardGrade: 'PSA10',
+      quantity: 1,
+      conversionValue: pack.price * 40,
+      isLastOne: true,
+    });
   }
   return tiers;
 }
@@ -65,20 +247,33 @@ const DEMO_BOT_ID = 'demo-member-bot';
  * @example await loadDemoDataOnce(db, logger)
  */
 export async function loadDemoDataOnce(db: Database, logger: Logger): Promise<boolean> {
-  const claimed = await db.insert(appMeta).values({ key: 'demo_data_v2', value: new Date().toISOString() }).onConflictDoNothing().returning({ key: appMeta.key });
+  const claimed = await db
+    .insert(appMeta)
+    .values({ key: 'demo_data_v2', value: new Date().toISOString() })
+    .onConflictDoNothing()
+    .returning({ key: appMeta.key });
   if (claimed.length === 0) return false;
   await addGenres(db, DEMO_GENRES);
   await addDocuments(db, legalAndEditorialPages());
   // Packs listed by the first demo data (before lots existed) make way for published ones.
-  await deleteUnpublishedPacks(db, DEMO_PACKS.map((p) => p.id));
+  await deleteUnpublishedPacks(
+    db,
+    DEMO_PACKS.map((p) => p.id),
+  );
   await addSystemMember(db, { id: DEMO_BOT_ID, name: 'デモ会員', email: 'demo-member@example.invalid' });
   for (const [index, pack] of DEMO_PACKS.entries()) {
     if (await packExists(db, pack.id)) continue;
     await createPack(db, {
-      id: pack.id, genreId: pack.genreId, title: pack.title, imagePath: `/demo/packs/pack-${String(index + 1).padStart(2, '0')}.svg`,
+      id: pack.id,
+      genreId: pack.genreId,
+      title: pack.title,
+      imagePath: `/demo/packs/pack-${String(index + 1).padStart(2, '0')}.svg`,
       description: `${pack.title}。全${pack.total.toLocaleString('ja-JP')}口、ハズレなし。`,
-      pricePerDraw: pack.price, tags: pack.tags, sortOrder: index,
-      saleStartsAt: new Date(Date.now() - (index + 1) * 86_400_000), tiers: demoTiers(pack),
+      pricePerDraw: pack.price,
+      tags: pack.tags,
+      sortOrder: index,
+      saleStartsAt: new Date(Date.now() - (index + 1) * 86_400_000),
+      tiers: demoTiers(pack),
     });
     await publishPack(db, pack.id, new Date(Date.now() - (index + 1) * 86_400_000));
     await drawAsDemoMember(db, pack, pack.total - pack.remaining);
@@ -91,12 +286,25 @@ export async function loadDemoDataOnce(db: Database, logger: Logger): Promise<bo
 async function drawAsDemoMember(db: Database, pack: DemoPack, lots: number) {
   if (lots <= 0) return;
   const cost = lots * pack.price;
-  await grantCoins(db, { memberId: DEMO_BOT_ID, kind: 'paid', amount: cost, reason: 'operator_grant', counterAccount: 'adjustment', idempotencyKey: `demo:coins:${pack.id}`, memo: 'デモデータ' });
+  await grantCoins(db, {
+    memberId: DEMO_BOT_ID,
+    kind: 'paid',
+    amount: cost,
+    reason: 'operator_grant',
+    counterAccount: 'adjustment',
+    idempotencyKey: `demo:coins:${pack.id}`,
+    memo: 'デモデータ',
+  });
   let left = lots;
   let n = 0;
   for (const size of [100, 10, 1]) {
     while (left >= size) {
-      const outcome = await drawLots(db, { memberId: DEMO_BOT_ID, gachaId: pack.id, count: size, idempotencyKey: `demo:${pack.id}:${n++}` });
+      const outcome = await drawLots(db, {
+        memberId: DEMO_BOT_ID,
+        gachaId: pack.id,
+        count: size,
+        idempotencyKey: `demo:${pack.id}:${n++}`,
+      });
       if (!outcome.ok) throw new Error(`demo draw failed: ${outcome.code}`);
       left -= size;
     }

@@ -7,8 +7,14 @@ import { expect, beforeAll, afterAll, inject } from 'vitest';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
 ];
 
 export const VIEWPORTS = {
@@ -19,20 +25,29 @@ export type ViewportName = keyof typeof VIEWPORTS;
 
 export function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}: run "apt-get install -y chromium" (.ci/run does it).`);
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM_PATH}: run "apt-get install -y chromium" (.ci/run does it).`,
+    );
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 /** A fresh context (no cookies, no storage); page errors and console errors are collected. */
 export async function openContext(browser: Browser, viewport: ViewportName, baseURL: string) {
-  const context: BrowserContext = await browser.newContext({ ...VIEWPORTS[viewport], baseURL, locale: 'ja-JP', timezoneId: 'Asia/Tokyo', bypassCSP: false });
+  const context: BrowserContext = await browser.newContext({
+    ...VIEWPORTS[viewport],
+    baseURL,
+    locale: 'ja-JP',
+    timezoneId: 'Asia/Tokyo',
+    bypassCSP: false,
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
     // 400 and 404 are answers the journeys provoke on purpose (a form with errors, the not-found page)
-    if (message.type() === 'error' && !/status of (400|404)\b/.test(message.text())) problems.push(`console.error: ${message.text()}`);
+    if (message.type() === 'error' && !/status of (400|404)\b/.test(message.text()))
+      problems.push(`console.error: ${message.text()}`);
   });
   return { context, page, problems };
 }
@@ -43,9 +58,23 @@ const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-co
 export async function expectNoSeriousAxeViolations(page: Page, label: string) {
   const violations = (await page.evaluate(async (source) => {
     new Function(source)();
-    const axe = (window as unknown as { axe: { run(ctx: Document, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+            options: object,
+          ): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    }));
   }, axeSource)) as { id: string; impact: string; help: string; targets: string[] }[];
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious, `${label}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);

@@ -20,10 +20,19 @@ const UID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,79}(\/[a-z0-9][a-z0-9_-]{0,79}){0,3}$
  * A published page or special page at /{uid}; special pages win when both exist.
  * @example await getPublishedPage(db, 'tokushoho')
  */
-export async function getPublishedPage(db: Database, uid: string, types: ContentType[] = ['special', 'page']): Promise<ContentPage | null> {
+export async function getPublishedPage(
+  db: Database,
+  uid: string,
+  types: ContentType[] = ['special', 'page'],
+): Promise<ContentPage | null> {
   if (!UID_PATTERN.test(uid)) return null;
   const rows = await db
-    .select({ uid: contentDocuments.uid, type: contentDocuments.type, data: contentDocuments.data, publishedAt: contentDocuments.publishedAt })
+    .select({
+      uid: contentDocuments.uid,
+      type: contentDocuments.type,
+      data: contentDocuments.data,
+      publishedAt: contentDocuments.publishedAt,
+    })
     .from(contentDocuments)
     .where(
       and(
@@ -42,10 +51,14 @@ export async function listBanners(db: Database): Promise<(BannerData & { uid: st
   const rows = await db
     .select({ uid: contentDocuments.uid, data: contentDocuments.data })
     .from(contentDocuments)
-    .where(and(eq(contentDocuments.type, 'banner'), isNotNull(contentDocuments.publishedAt), lte(contentDocuments.publishedAt, new Date())));
-  return rows
-    .map((row) => ({ uid: row.uid, ...(row.data as BannerData) }))
-    .sort((a, b) => a.order - b.order);
+    .where(
+      and(
+        eq(contentDocuments.type, 'banner'),
+        isNotNull(contentDocuments.publishedAt),
+        lte(contentDocuments.publishedAt, new Date()),
+      ),
+    );
+  return rows.map((row) => ({ uid: row.uid, ...(row.data as BannerData) })).sort((a, b) => a.order - b.order);
 }
 
 /** A content document as the store keeps it (pages, special pages, banners). */

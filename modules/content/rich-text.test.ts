@@ -17,7 +17,16 @@ describe('safeLinkUrl', () => {
   });
 
   it.each([
-    '/\\host', '\\\\host', '/\\\\host', '\\/host', '//host', '///host', ' //host', '/\t/host', '/\n/host', '\t//host',
+    '/\\host',
+    '\\\\host',
+    '/\\\\host',
+    '\\/host',
+    '//host',
+    '///host',
+    ' //host',
+    '/\t/host',
+    '/\n/host',
+    '\t//host',
   ])('refuses %j, which a browser opens off the site', (url) => {
     expect(new URL(url.trim(), 'https://shop.example/').origin).not.toBe('https://shop.example');
     expect(safeLinkUrl(url)).toBeNull();
@@ -32,13 +41,25 @@ describe('safeLinkUrl', () => {
   });
 
   it('refuses other schemes however they are written', () => {
-    for (const url of ['javascript:alert(1)', 'java\tscript:alert(1)', 'java\nscript:alert(1)', ' javascript:alert(1)', 'JAVASCRIPT:alert(1)',
-      '\u0000javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'mailto:a@example.com', 'tel:0312345678', 'file:///etc/passwd']) {
+    for (const url of [
+      'javascript:alert(1)',
+      'java\tscript:alert(1)',
+      'java\nscript:alert(1)',
+      ' javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      '\u0000javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:x',
+      'mailto:a@example.com',
+      'tel:0312345678',
+      'file:///etc/passwd',
+    ]) {
       expect(safeLinkUrl(url), JSON.stringify(url)).toBeNull();
     }
   });
 
   it('refuses what is neither a site path nor an absolute URL', () => {
-    for (const url of ['', ' ', 'gacha/pokemon', '?q=1', '#top', 'example.com']) expect(safeLinkUrl(url), JSON.stringify(url)).toBeNull();
+    for (const url of ['', ' ', 'gacha/pokemon', '?q=1', '#top', 'example.com'])
+      expect(safeLinkUrl(url), JSON.stringify(url)).toBeNull();
   });
 });

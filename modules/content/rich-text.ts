@@ -6,7 +6,12 @@ export type RichTextSpan =
   | { start: number; end: number; type: 'hyperlink'; data: { url: string } };
 
 export type RichTextBlock =
-  | { type: 'heading1' | 'heading2' | 'heading3' | 'heading4' | 'paragraph' | 'preformatted' | 'list-item' | 'o-list-item'; text: string; spans: RichTextSpan[] }
+  | {
+      type:
+        'heading1' | 'heading2' | 'heading3' | 'heading4' | 'paragraph' | 'preformatted' | 'list-item' | 'o-list-item';
+      text: string;
+      spans: RichTextSpan[];
+    }
   | { type: 'image'; url: string; alt: string | null; dimensions: { width: number; height: number } };
 
 export type RichText = RichTextBlock[];
@@ -51,7 +56,11 @@ export function safeLinkUrl(url: string): string | null {
 
 /** Shorthands for writing content in code (demo data, tests). */
 export const paragraph = (text: string): RichTextBlock => ({ type: 'paragraph', text, spans: [] });
-export const heading = (text: string, level: 2 | 3 = 2): RichTextBlock => ({ type: level === 2 ? 'heading2' : 'heading3', text, spans: [] });
+export const heading = (text: string, level: 2 | 3 = 2): RichTextBlock => ({
+  type: level === 2 ? 'heading2' : 'heading3',
+  text,
+  spans: [],
+});
 export const listItem = (text: string): RichTextBlock => ({ type: 'list-item', text, spans: [] });
 
 export interface ContentPageData {

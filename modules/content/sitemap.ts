@@ -8,6 +8,12 @@ export async function listPublishedPageUids(db: Database, now = new Date()): Pro
   const rows = await db
     .select({ uid: contentDocuments.uid })
     .from(contentDocuments)
-    .where(and(inArray(contentDocuments.type, ['page', 'special']), isNotNull(contentDocuments.publishedAt), lte(contentDocuments.publishedAt, now)));
+    .where(
+      and(
+        inArray(contentDocuments.type, ['page', 'special']),
+        isNotNull(contentDocuments.publishedAt),
+        lte(contentDocuments.publishedAt, now),
+      ),
+    );
   return rows.map((row) => row.uid);
 }

@@ -4,9 +4,29 @@ import { describe, it, expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useTestDatabase } from '#tests/use-test-database';
 import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
-import { drawLots, drawLotsForSession, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrizes, listPrizes, getPackReveal, memberDrawnLots, describeDraws, describePrizes, countPrizesByStatus } from './index';
+import {
+  drawLots,
+  drawLotsForSession,
+  getDrawResult,
+  convertPrizes,
+  keepPrizes,
+  autoConvertDuePrizes,
+  listPrizes,
+  getPackReveal,
+  memberDrawnLots,
+  describeDraws,
+  describePrizes,
+  countPrizesByStatus,
+} from './index';
 import { sessions, wallets, gachas } from '#db/schema';
-import { getBalance, listLedgerEntries, listCoinHistory, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '#modules/wallet';
+import {
+  getBalance,
+  listLedgerEntries,
+  listCoinHistory,
+  grantCoins,
+  expireDueCoins,
+  IdempotencyKeyConflict,
+} from '#modules/wallet';
 import { getExp } from '#modules/progression';
 import { endPack, getRemaining } from '#modules/gacha';
 import { sql } from 'drizzle-orm';
@@ -30,7 +50,10 @@ describe('drawLots', () => {
     expect(await getExp(db, member)).toBe(1000);
     expect((await getRemaining(db, gachaId)).remaining).toBe(20);
     const history = await listLedgerEntries(db, member);
-    expect(history.items.filter((e) => e.reason === 'draw').map((e) => [e.kind, e.amount])).toEqual([['paid', -700], ['free', -300]]);
+    expect(history.items.filter((e) => e.reason === 'draw').map((e) => [e.kind, e.amount])).toEqual([
+      ['paid', -700],
+      ['free', -300],
+    ]);
   });
 
   it('refuses when coins are short, with nothing taken, and replays the refusal', async () => {
@@ -59,7 +82,10 @@ describe('drawLots', () => {
     expect(second.result.drawId).toBe(first.result.drawId);
     expect(second.result.items.map((i) => i.prizeId)).toEqual(first.result.items.map((i) => i.prizeId));
     expect((await getBalance(db, member)).paid).toBe(4900);
-    expect(await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: k })).toMatchObject({ ok: false, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: k })).toMatchObject({
+      ok: false,
+      code: 'IDEMPOTENCY_KEY_REUSED',
+    });
   });
 
   it('refuses more lots than remain with the remaining count, then the last lot wins the ラストワン賞', async () => {
@@ -67,14 +93,21 @@ describe('drawLots', () => {
     const gachaId = await createPublishedPack(db, { lots: 12, price: 10, lastOne: true, drawOptions: [1, 2, 10] });
     const member = await createMemberWithCoins(db, { paid: 10_000 });
     expect((await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() })).ok).toBe(true);
-    expect(await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'NOT_ENOUGH_LOTS', details: { remaining: 2 } });
+    expect(await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() })).toMatchObject({
+      ok: false,
+      code: 'NOT_ENOUGH_LOTS',
+      details: { remaining: 2 },
+    });
     const last = await drawLots(db, { memberId: member, gachaId, count: 2, idempotencyKey: key() });
     expect(last.ok).toBe(true);
     if (!last.ok) return;
     expect(last.result.lastOne).toBe(true);
     expect(last.result.items.filter((i) => i.isLastOne)).toHaveLength(1);
     expect(last.result.items).toHaveLength(3);
-    expect(await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'SOLD_OUT' });
+    expect(await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: key() })).toMatchObject({
+      ok: false,
+      code: 'SOLD_OUT',
+    });
     const reveal = await getPackReveal(db, gachaId);
     expect(reveal).not.toBeNull();
     const verification = verifyReveal(reveal!);
@@ -87,11 +120,23 @@ describe('drawLots', () => {
     const gachaId = await createPublishedPack(db, { lots: 30, price: 100, drawOptions: [1, 10] });
     const staff = await createMemberWithCoins(db, { paid: 5000 }, { role: 'admin' });
     const member = await createMemberWithCoins(db, { paid: 5000 });
-    expect(await drawLots(db, { memberId: staff, gachaId, count: 1, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'STAFF_CANNOT_DRAW' });
-    expect(await drawLots(db, { memberId: member, gachaId: 'nope', count: 1, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'GACHA_NOT_FOUND' });
-    expect(await drawLots(db, { memberId: member, gachaId, count: 100, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'DRAW_COUNT_INVALID' });
+    expect(await drawLots(db, { memberId: staff, gachaId, count: 1, idempotencyKey: key() })).toMatchObject({
+      ok: false,
+      code: 'STAFF_CANNOT_DRAW',
+    });
+    expect(await drawLots(db, { memberId: member, gachaId: 'nope', count: 1, idempotencyKey: key() })).toMatchObject({
+      ok: false,
+      code: 'GACHA_NOT_FOUND',
+    });
+    expect(await drawLots(db, { memberId: member, gachaId, count: 100, idempotencyKey: key() })).toMatchObject({
+      ok: false,
+      code: 'DRAW_COUNT_INVALID',
+    });
     await endPack(db, gachaId);
-    expect(await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'GACHA_ENDED' });
+    expect(await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: key() })).toMatchObject({
+      ok: false,
+      code: 'GACHA_ENDED',
+    });
     expect((await getBalance(db, member)).paid).toBe(5000);
     expect(verifyReveal((await getPackReveal(db, gachaId))!).ok).toBe(true);
   });
@@ -101,12 +146,20 @@ describe('drawLots', () => {
     const limited = await createPublishedPack(db, { lots: 30, price: 10, perMemberLimit: 3, drawOptions: [1, 2] });
     const member = await createMemberWithCoins(db, { paid: 5000 });
     expect((await drawLots(db, { memberId: member, gachaId: limited, count: 2, idempotencyKey: key() })).ok).toBe(true);
-    expect(await drawLots(db, { memberId: member, gachaId: limited, count: 2, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'DRAW_LIMIT_REACHED', details: { limit: 3, used: 2 } });
+    expect(await drawLots(db, { memberId: member, gachaId: limited, count: 2, idempotencyKey: key() })).toMatchObject({
+      ok: false,
+      code: 'DRAW_LIMIT_REACHED',
+      details: { limit: 3, used: 2 },
+    });
     expect((await drawLots(db, { memberId: member, gachaId: limited, count: 1, idempotencyKey: key() })).ok).toBe(true);
     expect(await memberDrawnLots(db, limited, member)).toBe(3);
     const ranked = await createPublishedPack(db, { lots: 30, price: 10, minRank: 2 });
-    expect(await drawLots(db, { memberId: member, gachaId: ranked, count: 1, idempotencyKey: key(), rank: 1 })).toMatchObject({ ok: false, code: 'RANK_TOO_LOW' });
-    expect((await drawLots(db, { memberId: member, gachaId: ranked, count: 1, idempotencyKey: key(), rank: 2 })).ok).toBe(true);
+    expect(
+      await drawLots(db, { memberId: member, gachaId: ranked, count: 1, idempotencyKey: key(), rank: 1 }),
+    ).toMatchObject({ ok: false, code: 'RANK_TOO_LOW' });
+    expect(
+      (await drawLots(db, { memberId: member, gachaId: ranked, count: 1, idempotencyKey: key(), rank: 2 })).ok,
+    ).toBe(true);
   });
 });
 
@@ -125,8 +178,17 @@ describe('prizes', () => {
     expect(await convertPrizes(db, bob, [first!.prizeId])).toMatchObject({ ok: false, code: 'PRIZE_NOT_FOUND' });
     const converted = await convertPrizes(db, alice, [first!.prizeId, second!.prizeId]);
     expect(converted).toMatchObject({ ok: true, total: first!.conversionValue + second!.conversionValue });
-    expect(await convertPrizes(db, alice, [first!.prizeId])).toMatchObject({ ok: false, code: 'PRIZE_ALREADY_DECIDED' });
-    expect(await keepPrizes(db, alice, rest.map((p) => p.prizeId))).toMatchObject({ ok: true, kept: 8 });
+    expect(await convertPrizes(db, alice, [first!.prizeId])).toMatchObject({
+      ok: false,
+      code: 'PRIZE_ALREADY_DECIDED',
+    });
+    expect(
+      await keepPrizes(
+        db,
+        alice,
+        rest.map((p) => p.prizeId),
+      ),
+    ).toMatchObject({ ok: true, kept: 8 });
     expect((await getBalance(db, alice)).free).toBe(first!.conversionValue + second!.conversionValue);
     expect((await listPrizes(db, alice, { status: ['kept'] })).items).toHaveLength(8);
     expect((await listPrizes(db, bob)).items).toHaveLength(0);
@@ -146,8 +208,13 @@ describe('prizes', () => {
     expect(await getBalance(db, member)).toEqual(before);
     expect((await listPrizes(db, member, { status: ['pending'] })).items).toHaveLength(8);
     // The previous build's five-argument call (a rolling deploy) is refused the same way.
-    const oldCall = await db.execute(sql`select prize_convert(${member}::text, ${`{${ids[1]}}`}::uuid[], false, '90 days'::interval, null::timestamptz) as r`);
-    expect((oldCall as unknown as { rows: { r: unknown }[] }).rows[0]!.r).toMatchObject({ status: 'rejected', code: 'PRIZE_KEPT' });
+    const oldCall = await db.execute(
+      sql`select prize_convert(${member}::text, ${`{${ids[1]}}`}::uuid[], false, '90 days'::interval, null::timestamptz) as r`,
+    );
+    expect((oldCall as unknown as { rows: { r: unknown }[] }).rows[0]!.r).toMatchObject({
+      status: 'rejected',
+      code: 'PRIZE_KEPT',
+    });
     const single = await convertPrizes(db, member, [ids[0]!], { includeKept: true });
     expect(single).toMatchObject({ ok: true, converted: [{ prizeId: ids[0] }] });
     expect((await listPrizes(db, member, { status: ['kept'] })).items.map((p) => p.prizeId)).toEqual([ids[1]]);
@@ -220,7 +287,16 @@ describe('wallet', () => {
     const db = handle.db;
     const member = await createMemberWithCoins(db, { paid: 100 });
     const now = new Date();
-    await grantCoins(db, { memberId: member, kind: 'free', amount: 50, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: key(), expiresAt: new Date(now.getTime() + 1000), now });
+    await grantCoins(db, {
+      memberId: member,
+      kind: 'free',
+      amount: 50,
+      reason: 'operator_grant',
+      counterAccount: 'promotion',
+      idempotencyKey: key(),
+      expiresAt: new Date(now.getTime() + 1000),
+      now,
+    });
     expect((await getBalance(db, member)).total).toBe(150);
     expect(await expireDueCoins(db, new Date(now.getTime() + 2000))).toBe(1);
     expect(await getBalance(db, member, new Date(now.getTime() + 2000))).toMatchObject({ paid: 100, free: 0 });
@@ -232,7 +308,18 @@ describe('wallet', () => {
     const db = handle.db;
     const member = await createMemberWithCoins(db, {});
     const k = key();
-    const grants = await Promise.all(Array.from({ length: 5 }, () => grantCoins(db, { memberId: member, kind: 'free', amount: 70, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: k })));
+    const grants = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        grantCoins(db, {
+          memberId: member,
+          kind: 'free',
+          amount: 70,
+          reason: 'operator_grant',
+          counterAccount: 'promotion',
+          idempotencyKey: k,
+        }),
+      ),
+    );
     expect(new Set(grants.map((g) => g.grantId)).size).toBe(1);
     expect((await getBalance(db, member)).free).toBe(70);
   });
@@ -242,11 +329,21 @@ describe('wallet', () => {
     const member = await createMemberWithCoins(db, {});
     const other = await createMemberWithCoins(db, {});
     const t0 = new Date(Date.now() + 86_400_000);
-    const request = { memberId: member, kind: 'free' as const, amount: 100, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: key(), expiresAt: new Date(t0.getTime() + 3_600_000) };
+    const request = {
+      memberId: member,
+      kind: 'free' as const,
+      amount: 100,
+      reason: 'operator_grant',
+      counterAccount: 'promotion',
+      idempotencyKey: key(),
+      expiresAt: new Date(t0.getTime() + 3_600_000),
+    };
     const first = await grantCoins(db, { ...request, now: t0 });
     const later = await grantCoins(db, { ...request, now: new Date(t0.getTime() + 7_200_000) });
     expect(later).toMatchObject({ grantId: first.grantId, replay: true });
-    await expect(grantCoins(db, { ...request, memberId: other, now: t0 })).rejects.toBeInstanceOf(IdempotencyKeyConflict);
+    await expect(grantCoins(db, { ...request, memberId: other, now: t0 })).rejects.toBeInstanceOf(
+      IdempotencyKeyConflict,
+    );
     expect((await getBalance(db, other)).total).toBe(0);
   });
 
@@ -254,8 +351,21 @@ describe('wallet', () => {
     const db = handle.db;
     const member = await createMemberWithCoins(db, { paid: 100 });
     const now = new Date();
-    await grantCoins(db, { memberId: member, kind: 'free', amount: 40, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: key(), expiresAt: new Date(now.getTime() + 1000), now });
-    expect(await getBalance(db, member, new Date(now.getTime() + 5000))).toMatchObject({ paid: 100, free: 0, total: 100 });
+    await grantCoins(db, {
+      memberId: member,
+      kind: 'free',
+      amount: 40,
+      reason: 'operator_grant',
+      counterAccount: 'promotion',
+      idempotencyKey: key(),
+      expiresAt: new Date(now.getTime() + 1000),
+      now,
+    });
+    expect(await getBalance(db, member, new Date(now.getTime() + 5000))).toMatchObject({
+      paid: 100,
+      free: 0,
+      total: 100,
+    });
   });
 });
 
@@ -264,7 +374,8 @@ describe('the prize box pages', () => {
     const db = handle.db;
     const gachaId = await createPublishedPack(db, { lots: 40, price: 10, drawOptions: [10] });
     const member = await createMemberWithCoins(db, { paid: 1000 });
-    for (let i = 0; i < 3; i++) expect((await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() })).ok).toBe(true);
+    for (let i = 0; i < 3; i++)
+      expect((await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() })).ok).toBe(true);
     const seen: string[] = [];
     let before: { createdAt: string; id: string } | undefined;
     for (;;) {
@@ -279,35 +390,39 @@ describe('the prize box pages', () => {
 });
 
 describe('races with the end of a sale and the deadline', () => {
-  it.skipIf(process.env.TEST_DATABASE === 'pglite')('refuses a draw that waited while the pack was ended, even at the end of the pack (needs PostgreSQL: two connections)', async () => {
-    const db = handle.db;
-    const gachaId = await createPublishedPack(db, { lots: 5, price: 10, lastOne: true, drawOptions: [1] });
-    const first = await createMemberWithCoins(db, { paid: 100 });
-    for (let i = 0; i < 3; i++) expect((await drawLots(db, { memberId: first, gachaId, count: 1, idempotencyKey: key() })).ok).toBe(true);
-    // Positions 4 and 5 burnt by rolled-back calls: the next draw is an end-of-pack draw.
-    const [pack] = await db.select({ no: gachas.no }).from(gachas).where(eq(gachas.id, gachaId));
-    await db.execute(sql.raw(`select nextval('gacha_pos_${pack!.no}'), nextval('gacha_pos_${pack!.no}')`));
-    const late = await createMemberWithCoins(db, { paid: 100 });
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = db.transaction(async (tx) => {
-      await tx.select().from(wallets).where(eq(wallets.memberId, late)).for('update');
-      locked();
-      await held;
-    });
-    await isLocked;
-    const waiting = drawLots(db, { memberId: late, gachaId, count: 1, idempotencyKey: key() });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await endPack(db, gachaId);
-    release();
-    await holder;
-    expect(await waiting).toMatchObject({ ok: false, code: 'GACHA_ENDED' });
-    const [after] = await db.select({ status: gachas.status }).from(gachas).where(eq(gachas.id, gachaId));
-    expect(after!.status).toBe('ended');
-    expect(verifyReveal((await getPackReveal(db, gachaId))!).ok).toBe(true);
-  });
+  it.skipIf(process.env.TEST_DATABASE === 'pglite')(
+    'refuses a draw that waited while the pack was ended, even at the end of the pack (needs PostgreSQL: two connections)',
+    async () => {
+      const db = handle.db;
+      const gachaId = await createPublishedPack(db, { lots: 5, price: 10, lastOne: true, drawOptions: [1] });
+      const first = await createMemberWithCoins(db, { paid: 100 });
+      for (let i = 0; i < 3; i++)
+        expect((await drawLots(db, { memberId: first, gachaId, count: 1, idempotencyKey: key() })).ok).toBe(true);
+      // Positions 4 and 5 burnt by rolled-back calls: the next draw is an end-of-pack draw.
+      const [pack] = await db.select({ no: gachas.no }).from(gachas).where(eq(gachas.id, gachaId));
+      await db.execute(sql.raw(`select nextval('gacha_pos_${pack!.no}'), nextval('gacha_pos_${pack!.no}')`));
+      const late = await createMemberWithCoins(db, { paid: 100 });
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const holder = db.transaction(async (tx) => {
+        await tx.select().from(wallets).where(eq(wallets.memberId, late)).for('update');
+        locked();
+        await held;
+      });
+      await isLocked;
+      const waiting = drawLots(db, { memberId: late, gachaId, count: 1, idempotencyKey: key() });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await endPack(db, gachaId);
+      release();
+      await holder;
+      expect(await waiting).toMatchObject({ ok: false, code: 'GACHA_ENDED' });
+      const [after] = await db.select({ status: gachas.status }).from(gachas).where(eq(gachas.id, gachaId));
+      expect(after!.status).toBe('ended');
+      expect(verifyReveal((await getPackReveal(db, gachaId))!).ok).toBe(true);
+    },
+  );
 
   it('leaves a prize kept after the deadline job picked it, and converts the rest', async () => {
     const db = handle.db;
@@ -329,9 +444,34 @@ describe('races with the end of a sale and the deadline', () => {
     const db = handle.db;
     const member = await createMemberWithCoins(db, {});
     const k = key();
-    await grantCoins(db, { memberId: member, kind: 'free', amount: 10, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: k });
-    await expect(grantCoins(db, { memberId: member, kind: 'free', amount: 11, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: k })).rejects.toBeInstanceOf(IdempotencyKeyConflict);
-    await expect(grantCoins(db, { memberId: member, kind: 'paid', amount: 10, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: k })).rejects.toBeInstanceOf(IdempotencyKeyConflict);
+    await grantCoins(db, {
+      memberId: member,
+      kind: 'free',
+      amount: 10,
+      reason: 'operator_grant',
+      counterAccount: 'promotion',
+      idempotencyKey: k,
+    });
+    await expect(
+      grantCoins(db, {
+        memberId: member,
+        kind: 'free',
+        amount: 11,
+        reason: 'operator_grant',
+        counterAccount: 'promotion',
+        idempotencyKey: k,
+      }),
+    ).rejects.toBeInstanceOf(IdempotencyKeyConflict);
+    await expect(
+      grantCoins(db, {
+        memberId: member,
+        kind: 'paid',
+        amount: 10,
+        reason: 'operator_grant',
+        counterAccount: 'promotion',
+        idempotencyKey: k,
+      }),
+    ).rejects.toBeInstanceOf(IdempotencyKeyConflict);
     expect((await getBalance(db, member)).total).toBe(10);
   });
 });
@@ -343,14 +483,27 @@ describe('the draw with the session in the same call', () => {
     const member = await createMemberWithCoins(db, { paid: 100 });
     const session = async (daysLeft: number) => {
       const token = key().replaceAll('-', '');
-      await db.insert(sessions).values({ id: key(), token, userId: member, expiresAt: new Date(Date.now() + daysLeft * 86_400_000) });
+      await db
+        .insert(sessions)
+        .values({ id: key(), token, userId: member, expiresAt: new Date(Date.now() + daysLeft * 86_400_000) });
       return token;
     };
-    const fresh = await drawLotsForSession(db, { sessionToken: await session(30), gachaId, count: 1, idempotencyKey: key() });
+    const fresh = await drawLotsForSession(db, {
+      sessionToken: await session(30),
+      gachaId,
+      count: 1,
+      idempotencyKey: key(),
+    });
     expect(fresh).toMatchObject({ ok: true, result: { count: 1, cost: 10 } });
-    expect(await drawLotsForSession(db, { sessionToken: await session(10), gachaId, count: 1, idempotencyKey: key() })).toBe('refresh');
-    expect(await drawLotsForSession(db, { sessionToken: 'no-such-token', gachaId, count: 1, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
-    expect(await drawLotsForSession(db, { sessionToken: await session(-1), gachaId, count: 1, idempotencyKey: key() })).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+    expect(
+      await drawLotsForSession(db, { sessionToken: await session(10), gachaId, count: 1, idempotencyKey: key() }),
+    ).toBe('refresh');
+    expect(
+      await drawLotsForSession(db, { sessionToken: 'no-such-token', gachaId, count: 1, idempotencyKey: key() }),
+    ).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+    expect(
+      await drawLotsForSession(db, { sessionToken: await session(-1), gachaId, count: 1, idempotencyKey: key() }),
+    ).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
     expect((await getBalance(db, member)).paid).toBe(90);
   });
 });

@@ -13,7 +13,15 @@ import { isUuid, refuse, uuidSchema, type Outcome, type Refusal } from '#modules
 
 export { prizeStatuses, type PrizeStatus } from './schema';
 export { getPackReveal, verifiedReveal } from './reveal';
-export { jstPeriod, weeklyExpRanking, dailyLuckRanking, RANKING_SIZE, type RankingPeriod, type RankingEntry, type RankingBoard } from './rankings';
+export {
+  jstPeriod,
+  weeklyExpRanking,
+  dailyLuckRanking,
+  RANKING_SIZE,
+  type RankingPeriod,
+  type RankingEntry,
+  type RankingBoard,
+} from './rankings';
 
 /** Default choice window for a prize (product.md): unchosen after it, converted automatically. */
 export const PRIZE_DECISION_DAYS = 14;
@@ -49,9 +57,19 @@ export interface DrawResult {
 
 /** Every refusal a draw can answer (the SQL's codes and DRAW_BUSY); server/refusals.ts words each one. */
 export const DRAW_REFUSAL_CODES = [
-  'GACHA_NOT_FOUND', 'UNAUTHENTICATED', 'STAFF_CANNOT_DRAW', 'DRAW_COUNT_INVALID', 'IDEMPOTENCY_KEY_REUSED',
-  'SOLD_OUT', 'NOT_ENOUGH_LOTS', 'GACHA_ENDED', 'GACHA_NOT_ON_SALE', 'RANK_TOO_LOW', 'INSUFFICIENT_COINS',
-  'DRAW_LIMIT_REACHED', 'DRAW_BUSY',
+  'GACHA_NOT_FOUND',
+  'UNAUTHENTICATED',
+  'STAFF_CANNOT_DRAW',
+  'DRAW_COUNT_INVALID',
+  'IDEMPOTENCY_KEY_REUSED',
+  'SOLD_OUT',
+  'NOT_ENOUGH_LOTS',
+  'GACHA_ENDED',
+  'GACHA_NOT_ON_SALE',
+  'RANK_TOO_LOW',
+  'INSUFFICIENT_COINS',
+  'DRAW_LIMIT_REACHED',
+  'DRAW_BUSY',
 ] as const;
 export type DrawRefusalCode = (typeof DRAW_REFUSAL_CODES)[number];
 
@@ -64,7 +82,8 @@ export type DrawLookupRefusalCode = (typeof DRAW_LOOKUP_REFUSAL_CODES)[number];
  * INSUFFICIENT_COINS: required, balance; DRAW_LIMIT_REACHED: limit, used); `stored` says whether
  * the refusal was recorded under the idempotency key.
  */
-export type DrawOutcome = { ok: true; result: DrawResult } | (Refusal<DrawRefusalCode> & { stored: boolean; drawId?: string });
+export type DrawOutcome =
+  { ok: true; result: DrawResult } | (Refusal<DrawRefusalCode> & { stored: boolean; drawId?: string });
 
 // ---------------------------------------------------------------------------------------------
 // Inputs: one schema each, used by the pack page's action and the API's createDraw alike.
@@ -83,20 +102,26 @@ export const MAX_PRIZES_PER_CHOICE = 200;
 
 /** A prize choice (keep for shipping): the member's prize ids. */
 export const prizeChoiceSchema = z.object({
-  prizeIds: z.array(uuidSchema).min(1).max(MAX_PRIZES_PER_CHOICE).meta({ description: `獲得商品IDの一覧（1〜${MAX_PRIZES_PER_CHOICE}件）` }),
+  prizeIds: z
+    .array(uuidSchema)
+    .min(1)
+    .max(MAX_PRIZES_PER_CHOICE)
+    .meta({ description: `獲得商品IDの一覧（1〜${MAX_PRIZES_PER_CHOICE}件）` }),
 });
 
 /** A conversion to coins: the prize ids, and whether kept cards may be among them. */
 export const prizeConversionSchema = prizeChoiceSchema.extend({
   includeKept: z.boolean().optional().meta({
-    description: '発送用に保管中（kept）のカードも交換するときだけ true。省略または false のとき、保管中のカードを含む依頼は何も交換せず 409 PRIZE_KEPT になります（まとめて交換で保管中のカードが消えないように）。',
+    description:
+      '発送用に保管中（kept）のカードも交換するときだけ true。省略または false のとき、保管中のカードを含む依頼は何も交換せず 409 PRIZE_KEPT になります（まとめて交換で保管中のカードが消えないように）。',
   }),
 });
 export type PrizeConversionRequest = z.output<typeof prizeConversionSchema>;
 
 /** A UTC instant as the prize box's paging hands it out (microseconds), and a real one (not 2024-02-31). */
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
-const isRealInstant = (text: string) => Date.parse(text) >= 0 && new Date(text).toISOString().slice(0, 19) === text.slice(0, 19);
+const isRealInstant = (text: string) =>
+  Date.parse(text) >= 0 && new Date(text).toISOString().slice(0, 19) === text.slice(0, 19);
 
 /**
  * Where a prize box page starts: after the prize with this claim time and id (listPrizes' `next`).
@@ -109,7 +134,9 @@ export const prizeBoxPositionSchema = z.object({
 
 /** The hash stored with an idempotency key: the same key with another request is refused. */
 export const drawRequestHash = (gachaId: string, count: number) =>
-  createHash('sha256').update(JSON.stringify({ op: 'createDraw', gachaId, count })).digest('hex');
+  createHash('sha256')
+    .update(JSON.stringify({ op: 'createDraw', gachaId, count }))
+    .digest('hex');
 
 const RETRYABLE = new Set(['40001', '40P01', '55P03']);
 
@@ -146,8 +173,13 @@ function toOutcome(raw: RawAnswer): DrawOutcome {
     return {
       ok: true,
       result: {
-        drawId: raw.drawId!, gachaId: raw.gachaId!, count: raw.count!, cost: raw.cost!, lastOne: Boolean(raw.lastOne),
-        createdAt: new Date(raw.createdAt!).toISOString(), replay: Boolean(raw.replay),
+        drawId: raw.drawId!,
+        gachaId: raw.gachaId!,
+        count: raw.count!,
+        cost: raw.cost!,
+        lastOne: Boolean(raw.lastOne),
+        createdAt: new Date(raw.createdAt!).toISOString(),
+        replay: Boolean(raw.replay),
         items: (raw.items ?? []).map((item) => ({ ...item, decideBy: new Date(item.decideBy).toISOString() })),
         balance: raw.balance ?? { paid: 0, free: 0 },
       },
@@ -191,7 +223,10 @@ export async function drawLots(db: Database, input: DrawInput): Promise<DrawOutc
  * extension; the caller then resolves the member the usual way and calls drawLots.
  * @example const outcome = await drawLotsForSession(db, { sessionToken, gachaId, count: 1, idempotencyKey })
  */
-export async function drawLotsForSession(db: Database, input: Omit<DrawInput, 'memberId'> & { sessionToken: string }): Promise<DrawOutcome | 'refresh'> {
+export async function drawLotsForSession(
+  db: Database,
+  input: Omit<DrawInput, 'memberId'> & { sessionToken: string },
+): Promise<DrawOutcome | 'refresh'> {
   const hash = drawRequestHash(input.gachaId, input.count);
   const days = input.decisionDays ?? PRIZE_DECISION_DAYS;
   const query = sql`select draw_execute_for_session(${input.sessionToken}::text, ${REFRESH_BEFORE}::interval, ${input.gachaId}::text,
@@ -221,7 +256,10 @@ async function runDraw(db: Database, query: ReturnType<typeof sql>): Promise<Dra
  */
 export async function getDrawResult(db: Database, memberId: string, drawId: string): Promise<DrawResult | null> {
   if (!isUuid(drawId)) return null;
-  const [row] = await db.select({ memberId: draws.memberId, status: draws.status }).from(draws).where(eq(draws.id, drawId));
+  const [row] = await db
+    .select({ memberId: draws.memberId, status: draws.status })
+    .from(draws)
+    .where(eq(draws.id, drawId));
   if (!row || row.memberId !== memberId || row.status !== 'completed') return null;
   const [answer] = await queryRows<{ r: RawAnswer }>(db, sql`select draw_answer(${drawId}::uuid, true) as r`);
   const outcome = toOutcome(answer!.r);
@@ -250,25 +288,41 @@ export async function listPrizes(
   const before = options.before;
   const rows = await db
     .select({
-      prizeId: prizes.id, drawId: prizes.drawId, gachaId: prizes.gachaId, position: prizes.position, status: prizes.status,
-      decideBy: prizes.decideBy, conversionValue: prizes.conversionValue, createdAt: prizes.createdAt, tierId: prizes.tierId,
+      prizeId: prizes.id,
+      drawId: prizes.drawId,
+      gachaId: prizes.gachaId,
+      position: prizes.position,
+      status: prizes.status,
+      decideBy: prizes.decideBy,
+      conversionValue: prizes.conversionValue,
+      createdAt: prizes.createdAt,
+      tierId: prizes.tierId,
       // The cursor keeps the full microsecond precision of the claim time.
       cursorAt: sql<string>`to_char(${prizes.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
     })
     .from(prizes)
-    .where(and(
-      eq(prizes.memberId, memberId),
-      inArray(prizes.status, statuses),
-      before ? sql`(${prizes.createdAt}, ${prizes.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)` : undefined,
-    ))
+    .where(
+      and(
+        eq(prizes.memberId, memberId),
+        inArray(prizes.status, statuses),
+        before
+          ? sql`(${prizes.createdAt}, ${prizes.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)`
+          : undefined,
+      ),
+    )
     .orderBy(desc(prizes.createdAt), desc(prizes.id))
     .limit(limit + 1);
-  const cards = await tierCards(db, rows.slice(0, limit).map((r) => r.tierId));
+  const cards = await tierCards(
+    db,
+    rows.slice(0, limit).map((r) => r.tierId),
+  );
   const items = rows.slice(0, limit).flatMap(({ cursorAt: _cursorAt, ...r }) => {
     const card = cards.get(r.tierId);
     if (!card) return [];
     const { gachaId: _gachaId, ...named } = card;
-    return [{ ...r, ...named, decideBy: new Date(r.decideBy).toISOString(), createdAt: new Date(r.createdAt).toISOString() }];
+    return [
+      { ...r, ...named, decideBy: new Date(r.decideBy).toISOString(), createdAt: new Date(r.createdAt).toISOString() },
+    ];
   });
   const last = rows[limit - 1];
   return { items, next: rows.length > limit && last ? { createdAt: last.cursorAt, id: last.prizeId } : null };
@@ -279,34 +333,68 @@ export async function listPrizes(
  * is simply absent.
  * @example (await describeDraws(db, member.id, [drawId])).get(drawId)?.gachaTitle
  */
-export async function describeDraws(db: Database, memberId: string, drawIds: string[]): Promise<Map<string, { gachaId: string; genreId: string; gachaTitle: string; count: number }>> {
+export async function describeDraws(
+  db: Database,
+  memberId: string,
+  drawIds: string[],
+): Promise<Map<string, { gachaId: string; genreId: string; gachaTitle: string; count: number }>> {
   const ids = drawIds.filter(isUuid);
   if (ids.length === 0) return new Map();
-  const rows = await db.select({ id: draws.id, gachaId: draws.gachaId, count: draws.count }).from(draws)
+  const rows = await db
+    .select({ id: draws.id, gachaId: draws.gachaId, count: draws.count })
+    .from(draws)
     .where(and(eq(draws.memberId, memberId), inArray(draws.id, ids)));
-  const packs = await packTitles(db, rows.map((r) => r.gachaId));
-  return new Map(rows.flatMap(({ id, gachaId, count }) => {
-    const pack = packs.get(gachaId);
-    return pack ? [[id, { gachaId, genreId: pack.genreId, gachaTitle: pack.title, count }] as const] : [];
-  }));
+  const packs = await packTitles(
+    db,
+    rows.map((r) => r.gachaId),
+  );
+  return new Map(
+    rows.flatMap(({ id, gachaId, count }) => {
+      const pack = packs.get(gachaId);
+      return pack ? [[id, { gachaId, genreId: pack.genreId, gachaTitle: pack.title, count }] as const] : [];
+    }),
+  );
 }
 
 /**
  * The member's own prizes by id (tier and card), for the coin history's conversion rows.
  * @example (await describePrizes(db, member.id, prizeIds)).get(prizeId)?.cardName
  */
-export async function describePrizes(db: Database, memberId: string, prizeIds: string[]): Promise<Map<string, { tierLabel: string; tierRank: number; isLastOne: boolean; effect: PrizeItem['effect']; cardName: string; conversionValue: number }>> {
+export async function describePrizes(
+  db: Database,
+  memberId: string,
+  prizeIds: string[],
+): Promise<
+  Map<
+    string,
+    {
+      tierLabel: string;
+      tierRank: number;
+      isLastOne: boolean;
+      effect: PrizeItem['effect'];
+      cardName: string;
+      conversionValue: number;
+    }
+  >
+> {
   const ids = prizeIds.filter(isUuid);
   if (ids.length === 0) return new Map();
-  const rows = await db.select({ id: prizes.id, conversionValue: prizes.conversionValue, tierId: prizes.tierId }).from(prizes)
+  const rows = await db
+    .select({ id: prizes.id, conversionValue: prizes.conversionValue, tierId: prizes.tierId })
+    .from(prizes)
     .where(and(eq(prizes.memberId, memberId), inArray(prizes.id, ids)));
-  const cards = await tierCards(db, rows.map((r) => r.tierId));
-  return new Map(rows.flatMap(({ id, conversionValue, tierId }) => {
-    const card = cards.get(tierId);
-    if (!card) return [];
-    const { tierLabel, tierRank, isLastOne, effect, cardName } = card;
-    return [[id, { tierLabel, tierRank, isLastOne, effect, cardName, conversionValue }] as const];
-  }));
+  const cards = await tierCards(
+    db,
+    rows.map((r) => r.tierId),
+  );
+  return new Map(
+    rows.flatMap(({ id, conversionValue, tierId }) => {
+      const card = cards.get(tierId);
+      if (!card) return [];
+      const { tierLabel, tierRank, isLastOne, effect, cardName } = card;
+      return [[id, { tierLabel, tierRank, isLastOne, effect, cardName, conversionValue }] as const];
+    }),
+  );
 }
 
 /**
@@ -314,8 +402,11 @@ export async function describePrizes(db: Database, memberId: string, prizeIds: s
  * @example await countPrizesByStatus(db, member.id) // { pending: 12, kept: 3, converted: 80, shipping: 0 }
  */
 export async function countPrizesByStatus(db: Database, memberId: string): Promise<Record<PrizeStatus, number>> {
-  const rows = await db.select({ status: prizes.status, n: sql<string>`count(*)` }).from(prizes)
-    .where(eq(prizes.memberId, memberId)).groupBy(prizes.status);
+  const rows = await db
+    .select({ status: prizes.status, n: sql<string>`count(*)` })
+    .from(prizes)
+    .where(eq(prizes.memberId, memberId))
+    .groupBy(prizes.status);
   const counts: Record<PrizeStatus, number> = { pending: 0, kept: 0, converted: 0, shipping: 0 };
   for (const row of rows) counts[row.status] = Number(row.n);
   return counts;
@@ -348,32 +439,63 @@ export interface ConvertOptions {
  * for shipping are refused unless `includeKept` is set.
  * @example await convertPrizes(db, member.id, [prizeId])
  */
-export async function convertPrizes(db: Database, memberId: string, prizeIds: string[], options: ConvertOptions = {}): Promise<PrizeChoiceOutcome> {
+export async function convertPrizes(
+  db: Database,
+  memberId: string,
+  prizeIds: string[],
+  options: ConvertOptions = {},
+): Promise<PrizeChoiceOutcome> {
   if (prizeIds.length === 0 || !prizeIds.every(isUuid)) return refuse('PRIZE_NOT_FOUND');
-  type Converted = { status: string; code?: string; converted?: { prizeId: string; coins: number }[]; total?: number; balance?: { paid: number; free: number } };
-  const [row] = await queryRows<{ r: Converted }>(db, sql`select prize_convert(${memberId}::text, ${`{${prizeIds.join(',')}}`}::uuid[], ${options.auto ?? false}::boolean,
+  type Converted = {
+    status: string;
+    code?: string;
+    converted?: { prizeId: string; coins: number }[];
+    total?: number;
+    balance?: { paid: number; free: number };
+  };
+  const [row] = await queryRows<{ r: Converted }>(
+    db,
+    sql`select prize_convert(${memberId}::text, ${`{${prizeIds.join(',')}}`}::uuid[], ${options.auto ?? false}::boolean,
     ${options.includeKept ?? false}::boolean, ${`${options.freeCoinDays ?? FREE_COIN_DAYS} days`}::interval,
-    ${options.now ? options.now.toISOString() : null}::timestamptz) as r`);
+    ${options.now ? options.now.toISOString() : null}::timestamptz) as r`,
+  );
   const raw = row!.r;
   if (raw.status !== 'completed') {
     const code = PRIZE_CHOICE_REFUSAL_CODES.find((c) => c === raw.code) ?? 'PRIZE_NOT_FOUND';
     return refuse(code);
   }
-  return { ok: true, converted: raw.converted ?? [], total: raw.total ?? 0, balance: raw.balance ?? { paid: 0, free: 0 } };
+  return {
+    ok: true,
+    converted: raw.converted ?? [],
+    total: raw.total ?? 0,
+    balance: raw.balance ?? { paid: 0, free: 0 },
+  };
 }
 
 /**
  * Keeps undecided prizes for shipping: they leave the auto-conversion deadline.
  * @example await keepPrizes(db, member.id, [prizeId])
  */
-export async function keepPrizes(db: Database, memberId: string, prizeIds: string[], now = new Date()): Promise<Outcome<{ ok: true; kept: number }, 'PRIZE_NOT_FOUND' | 'PRIZE_ALREADY_DECIDED'>> {
+export async function keepPrizes(
+  db: Database,
+  memberId: string,
+  prizeIds: string[],
+  now = new Date(),
+): Promise<Outcome<{ ok: true; kept: number }, 'PRIZE_NOT_FOUND' | 'PRIZE_ALREADY_DECIDED'>> {
   if (prizeIds.length === 0 || !prizeIds.every(isUuid)) return refuse('PRIZE_NOT_FOUND');
   return db.transaction(async (tx) => {
-    const owned = await tx.select({ id: prizes.id, status: prizes.status }).from(prizes)
-      .where(and(eq(prizes.memberId, memberId), inArray(prizes.id, prizeIds))).orderBy(asc(prizes.id)).for('update');
+    const owned = await tx
+      .select({ id: prizes.id, status: prizes.status })
+      .from(prizes)
+      .where(and(eq(prizes.memberId, memberId), inArray(prizes.id, prizeIds)))
+      .orderBy(asc(prizes.id))
+      .for('update');
     if (owned.length !== new Set(prizeIds).size) return refuse('PRIZE_NOT_FOUND');
     if (owned.some((p) => p.status !== 'pending' && p.status !== 'kept')) return refuse('PRIZE_ALREADY_DECIDED');
-    await tx.update(prizes).set({ status: 'kept', decidedAt: now }).where(and(eq(prizes.memberId, memberId), inArray(prizes.id, prizeIds)));
+    await tx
+      .update(prizes)
+      .set({ status: 'kept', decidedAt: now })
+      .where(and(eq(prizes.memberId, memberId), inArray(prizes.id, prizeIds)));
     return { ok: true as const, kept: owned.length };
   });
 }
@@ -382,12 +504,20 @@ export async function keepPrizes(db: Database, memberId: string, prizeIds: strin
  * The deadline job: converts every undecided prize past its deadline, member by member.
  * @example await autoConvertDuePrizes(db) // → number of prizes converted
  */
-export async function autoConvertDuePrizes(db: Database, now = new Date(), batch = 200, freeCoinDays = FREE_COIN_DAYS): Promise<number> {
+export async function autoConvertDuePrizes(
+  db: Database,
+  now = new Date(),
+  batch = 200,
+  freeCoinDays = FREE_COIN_DAYS,
+): Promise<number> {
   let total = 0;
   for (;;) {
-    const due = await db.select({ id: prizes.id, memberId: prizes.memberId }).from(prizes)
+    const due = await db
+      .select({ id: prizes.id, memberId: prizes.memberId })
+      .from(prizes)
       .where(and(eq(prizes.status, 'pending'), sql`${prizes.decideBy} <= ${now.toISOString()}::timestamptz`))
-      .orderBy(asc(prizes.decideBy)).limit(batch);
+      .orderBy(asc(prizes.decideBy))
+      .limit(batch);
     if (due.length === 0) return total;
     const byMember = new Map<string, string[]>();
     for (const p of due) byMember.set(p.memberId, [...(byMember.get(p.memberId) ?? []), p.id]);
@@ -403,7 +533,9 @@ export async function autoConvertDuePrizes(db: Database, now = new Date(), batch
 
 /** Lots a member has drawn from a pack with a per-member limit (0 when none). */
 export async function memberDrawnLots(db: Database, gachaId: string, memberId: string): Promise<number> {
-  const [row] = await db.select({ lots: gachaMemberDraws.lots }).from(gachaMemberDraws)
+  const [row] = await db
+    .select({ lots: gachaMemberDraws.lots })
+    .from(gachaMemberDraws)
     .where(and(eq(gachaMemberDraws.gachaId, gachaId), eq(gachaMemberDraws.memberId, memberId)));
   return row?.lots ?? 0;
 }

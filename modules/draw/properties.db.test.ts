@@ -13,8 +13,25 @@ import { inArray, sql } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
 import { propertyRuns, scaledTimeout, testSettings } from '#tests/settings';
 import { createMember, ensureGenre } from '#tests/fixtures';
-import { ShopModel, DAY, PRIZE_DECISION_MS, FREE_COIN_MS, PAID_COIN_MS, type CoinKind, type DrawPlan, type PrizeStatus } from '#tests/model';
-import { drawLots, getDrawResult, convertPrizes, keepPrizes, autoConvertDuePrizes, listPrizes, type PrizeBoxItem } from './index';
+import {
+  ShopModel,
+  DAY,
+  PRIZE_DECISION_MS,
+  FREE_COIN_MS,
+  PAID_COIN_MS,
+  type CoinKind,
+  type DrawPlan,
+  type PrizeStatus,
+} from '#tests/model';
+import {
+  drawLots,
+  getDrawResult,
+  convertPrizes,
+  keepPrizes,
+  autoConvertDuePrizes,
+  listPrizes,
+  type PrizeBoxItem,
+} from './index';
 import { checkInvariants, getBalance, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '#modules/wallet';
 import { coinGrants, coinLedger } from '#db/schema';
 import { getExp } from '#modules/progression';
@@ -50,8 +67,23 @@ interface Scenario {
 type Selection = { picks: number[]; extra: 'none' | 'foreign' | 'decided' | 'ghost' };
 
 type Op =
-  | { t: 'grant'; m: number; kind: CoinKind; tenths: number; expiry: number | null; reuse: { k: number; sameBody: boolean } | null }
-  | { t: 'draw'; m: number; p: number; c: number; fit: boolean; invalid: boolean; reuse: { k: number; same: boolean } | null }
+  | {
+      t: 'grant';
+      m: number;
+      kind: CoinKind;
+      tenths: number;
+      expiry: number | null;
+      reuse: { k: number; sameBody: boolean } | null;
+    }
+  | {
+      t: 'draw';
+      m: number;
+      p: number;
+      c: number;
+      fit: boolean;
+      invalid: boolean;
+      reuse: { k: number; same: boolean } | null;
+    }
   | ({ t: 'convert'; m: number; includeKept: boolean } & Selection)
   | ({ t: 'keep'; m: number } & Selection)
   | { t: 'advance'; ms: number }
@@ -67,13 +99,21 @@ const packSpecArb: fc.Arbitrary<PackSpec> = fc
   .record({
     price: fc.oneof(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 50, max: 300 })),
     drawOptions: fc.uniqueArray(fc.constantFrom(...OPTION_POOL), { minLength: 1, maxLength: 3 }),
-    tiers: fc.array(fc.record({ quantity: fc.integer({ min: 1, max: 10 }), value: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1000 })) }), { minLength: 1, maxLength: 4 }),
+    tiers: fc.array(
+      fc.record({
+        quantity: fc.integer({ min: 1, max: 10 }),
+        value: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1000 })),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
     lastOne: fc.option(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2000 })), { nil: null }),
   })
   .map((spec) => {
     // 5–40 lots in all.
     const total = spec.tiers.reduce((s, t) => s + t.quantity, 0);
-    const tiers = spec.tiers.map((t, i) => (i === spec.tiers.length - 1 && total < 5 ? { ...t, quantity: t.quantity + 5 - total } : t));
+    const tiers = spec.tiers.map((t, i) =>
+      i === spec.tiers.length - 1 && total < 5 ? { ...t, quantity: t.quantity + 5 - total } : t,
+    );
     return { ...spec, tiers, drawOptions: [...spec.drawOptions].sort((a, b) => a - b) };
   });
 
@@ -82,12 +122,23 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   staff: fc.integer({ min: 0, max: 2 }).map((r) => r === 0),
   packs: fc.array(packSpecArb, { minLength: 1, maxLength: 2 }),
   pageSize: fc.integer({ min: 2, max: 12 }),
-  initial: fc.array(fc.record({ kind: fc.constantFrom<CoinKind>('paid', 'free'), tenths: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 400 })) }), { minLength: 3, maxLength: 3 }),
+  initial: fc.array(
+    fc.record({
+      kind: fc.constantFrom<CoinKind>('paid', 'free'),
+      tenths: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 400 })),
+    }),
+    { minLength: 3, maxLength: 3 },
+  ),
 });
 
 const selectionArb: fc.Arbitrary<Selection> = fc.record({
   picks: fc.array(fc.nat(40), { minLength: 1, maxLength: 4 }),
-  extra: fc.oneof({ weight: 6, arbitrary: fc.constant('none' as const) }, fc.constant('foreign' as const), fc.constant('decided' as const), fc.constant('ghost' as const)),
+  extra: fc.oneof(
+    { weight: 6, arbitrary: fc.constant('none' as const) },
+    fc.constant('foreign' as const),
+    fc.constant('decided' as const),
+    fc.constant('ghost' as const),
+  ),
 });
 
 const member = fc.nat(5);
@@ -103,7 +154,13 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       kind: fc.constantFrom<CoinKind>('paid', 'free'),
       tenths: fc.integer({ min: 1, max: 250 }),
       // null: the default lifetime by kind; otherwise one minute to 200 days.
-      expiry: fc.option(fc.oneof(fc.integer({ min: 60_000, max: 3 * DAY }), fc.integer({ min: 1, max: 200 }).map((d) => d * DAY)), { nil: null }),
+      expiry: fc.option(
+        fc.oneof(
+          fc.integer({ min: 60_000, max: 3 * DAY }),
+          fc.integer({ min: 1, max: 200 }).map((d) => d * DAY),
+        ),
+        { nil: null },
+      ),
       reuse: sometimes(fc.record({ k: fc.nat(20), sameBody: fc.boolean() }), 6),
     }),
   },
@@ -121,7 +178,12 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       reuse: sometimes(fc.record({ k: fc.nat(20), same: fc.boolean() }), 6),
     }),
   },
-  { weight: 12, arbitrary: fc.tuple(member, selectionArb, fc.boolean()).map(([m, s, includeKept]) => ({ t: 'convert' as const, m, includeKept, ...s })) },
+  {
+    weight: 12,
+    arbitrary: fc
+      .tuple(member, selectionArb, fc.boolean())
+      .map(([m, s, includeKept]) => ({ t: 'convert' as const, m, includeKept, ...s })),
+  },
   { weight: 6, arbitrary: fc.tuple(member, selectionArb).map(([m, s]) => ({ t: 'keep' as const, m, ...s })) },
   {
     weight: 10,
@@ -134,7 +196,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       ),
     }),
   },
-  { weight: 8, arbitrary: fc.record({ t: fc.constant('toEvent' as const), delta: fc.constantFrom<-1 | 0 | 1>(-1, 0, 1) }) },
+  {
+    weight: 8,
+    arbitrary: fc.record({ t: fc.constant('toEvent' as const), delta: fc.constantFrom<-1 | 0 | 1>(-1, 0, 1) }),
+  },
   { weight: 5, arbitrary: fc.constant({ t: 'expire' as const }) },
   { weight: 5, arbitrary: fc.constant({ t: 'autoConvert' as const }) },
 );
@@ -163,7 +228,11 @@ class Run {
   private counter = 0;
   private checks = 0;
 
-  constructor(private scenario: Scenario, readonly run: number, start: number) {
+  constructor(
+    private scenario: Scenario,
+    readonly run: number,
+    start: number,
+  ) {
     this.now = start;
   }
 
@@ -182,24 +251,55 @@ class Run {
     for (const [i, spec] of scenario.packs.entries()) {
       const id = `prop-${this.run}-${i}-${randomUUID().slice(0, 6)}`;
       const tiers: PackDefinition['tiers'] = spec.tiers.map((t, j) => ({
-        key: `T${j}`, label: `${'SABC'[j]}賞`, rank: j + 1, effect: 'normal' as const, cardName: `テストカード${j}`,
-        cardImagePath: '/demo/cards/card-01.svg', quantity: t.quantity, conversionValue: t.value,
+        key: `T${j}`,
+        label: `${'SABC'[j]}賞`,
+        rank: j + 1,
+        effect: 'normal' as const,
+        cardName: `テストカード${j}`,
+        cardImagePath: '/demo/cards/card-01.svg',
+        quantity: t.quantity,
+        conversionValue: t.value,
       }));
       if (spec.lastOne !== null) {
-        tiers.push({ key: 'LO', label: 'ラストワン賞', rank: 0, effect: 'lastone', cardName: 'ラストワンカード', cardImagePath: '/demo/cards/card-04.svg', quantity: 1, conversionValue: spec.lastOne, isLastOne: true });
+        tiers.push({
+          key: 'LO',
+          label: 'ラストワン賞',
+          rank: 0,
+          effect: 'lastone',
+          cardName: 'ラストワンカード',
+          cardImagePath: '/demo/cards/card-04.svg',
+          quantity: 1,
+          conversionValue: spec.lastOne,
+          isLastOne: true,
+        });
       }
       const { totalLots } = await createPack(this.db, {
-        id, genreId: 'pokemon', title: `プロパティ ${id}`, imagePath: '/demo/packs/pack-01.svg', pricePerDraw: spec.price, drawOptions: spec.drawOptions, tiers,
+        id,
+        genreId: 'pokemon',
+        title: `プロパティ ${id}`,
+        imagePath: '/demo/packs/pack-01.svg',
+        pricePerDraw: spec.price,
+        drawOptions: spec.drawOptions,
+        tiers,
       });
       await publishPack(this.db, id, new Date(this.now));
       this.packIds.push(id);
       this.model.addPack({
-        id, price: spec.price, drawOptions: spec.drawOptions, total: totalLots,
-        tiers: tiers.map((t) => ({ id: `${id}.${t.key}`, quantity: t.quantity, conversionValue: t.conversionValue, isLastOne: Boolean(t.isLastOne) })),
+        id,
+        price: spec.price,
+        drawOptions: spec.drawOptions,
+        total: totalLots,
+        tiers: tiers.map((t) => ({
+          id: `${id}.${t.key}`,
+          quantity: t.quantity,
+          conversionValue: t.conversionValue,
+          isLastOne: Boolean(t.isLastOne),
+        })),
       });
     }
     for (const [i, first] of scenario.initial.slice(0, scenario.members).entries()) {
-      if (first.tenths > 0) await this.grant({ t: 'grant', m: i, kind: first.kind, tenths: first.tenths, expiry: null, reuse: null });
+      if (first.tenths > 0)
+        await this.grant({ t: 'grant', m: i, kind: first.kind, tenths: first.tenths, expiry: null, reuse: null });
     }
   }
 
@@ -210,10 +310,14 @@ class Run {
   async apply(op: Op) {
     tally('steps');
     switch (op.t) {
-      case 'grant': return this.grant(op);
-      case 'draw': return this.draw(op);
-      case 'convert': return this.convert(op);
-      case 'keep': return this.keep(op);
+      case 'grant':
+        return this.grant(op);
+      case 'draw':
+        return this.draw(op);
+      case 'convert':
+        return this.convert(op);
+      case 'keep':
+        return this.keep(op);
       case 'advance':
         this.now += op.ms;
         return;
@@ -241,7 +345,9 @@ class Run {
   private async grant(op: Extract<Op, { t: 'grant' }>) {
     const memberId = this.memberAt(op.m);
     // Coins in units of a typical draw of the run's packs, so that draws both succeed and fall short.
-    const unit = Math.max(...this.scenario.packs.map((p) => p.price * p.drawOptions[Math.floor(p.drawOptions.length / 2)]!));
+    const unit = Math.max(
+      ...this.scenario.packs.map((p) => p.price * p.drawOptions[Math.floor(p.drawOptions.length / 2)]!),
+    );
     let kind = op.kind;
     let amount = Math.max(1, Math.round((op.tenths * unit) / 10));
     let expiresAt = op.expiry === null ? undefined : new Date(this.now + op.expiry);
@@ -264,17 +370,28 @@ class Run {
     const reason = kind === 'paid' ? 'purchase' : 'operator_grant';
     const expected = this.model.grant(memberId, key, kind, amount, expiryMs, this.now, reason);
     const request = {
-      memberId, kind, amount, reason, counterAccount: kind === 'paid' ? 'purchase' : 'promotion', idempotencyKey: key, expiresAt, now: new Date(this.now),
+      memberId,
+      kind,
+      amount,
+      reason,
+      counterAccount: kind === 'paid' ? 'purchase' : 'promotion',
+      idempotencyKey: key,
+      expiresAt,
+      now: new Date(this.now),
     };
     if (expected.conflict) {
       tally('grant key reused with another request');
-      await expect(grantCoins(this.db, request), 'a key reused with another request').rejects.toBeInstanceOf(IdempotencyKeyConflict);
+      await expect(grantCoins(this.db, request), 'a key reused with another request').rejects.toBeInstanceOf(
+        IdempotencyKeyConflict,
+      );
       return;
     }
     const result = await grantCoins(this.db, request);
     tally(`grant ${expected.replay ? 'replay' : 'new'}`);
     expect(result.replay, 'grant replay').toBe(expected.replay);
-    expect({ paid: result.paid, free: result.free }, 'balance answered by the grant').toEqual(this.model.balance(memberId));
+    expect({ paid: result.paid, free: result.free }, 'balance answered by the grant').toEqual(
+      this.model.balance(memberId),
+    );
     if (first) expect(result.grantId, 'a repeated key answers the first grant').toBe(first.grantId);
     else this.grantKeys.push({ key, grantId: result.grantId, kind, amount, expiresAt });
   }
@@ -285,7 +402,8 @@ class Run {
     let gachaId = this.packIds[op.p % this.packIds.length]!;
     let options = this.model.pack(gachaId).drawOptions;
     let count = op.invalid ? INVALID_COUNT : options[op.c % options.length]!;
-    if (op.fit && !op.invalid) count = [...options].reverse().find((c) => c <= this.model.pack(gachaId).remaining) ?? count;
+    if (op.fit && !op.invalid)
+      count = [...options].reverse().find((c) => c <= this.model.pack(gachaId).remaining) ?? count;
     let key = `draw:${this.run}:${this.counter++}`;
     const stored = [...m.draws.values()];
     if (op.reuse && stored.length > 0) {
@@ -310,7 +428,9 @@ class Run {
     const plan: DrawPlan = this.model.planDraw(memberId, gachaId, count, key, this.now);
     const outcome = await drawLots(this.db, { memberId, gachaId, count, idempotencyKey: key, now: new Date(this.now) });
     const what = `draw ${count} of ${gachaId} (${plan.type})`;
-    tally(`draw ${plan.type} ${'code' in plan ? plan.code : plan.type === 'replay' ? plan.draw.status : plan.final ? 'final' : ''}`);
+    tally(
+      `draw ${plan.type} ${'code' in plan ? plan.code : plan.type === 'replay' ? plan.draw.status : plan.final ? 'final' : ''}`,
+    );
     switch (plan.type) {
       case 'rejected':
         expect(outcome, what).toMatchObject({ ok: false, stored: false, code: plan.code });
@@ -318,12 +438,26 @@ class Run {
       case 'replay': {
         const d = plan.draw;
         if (d.status === 'refused') {
-          expect(outcome, what).toEqual({ ok: false, stored: true, drawId: d.drawId, code: d.code, details: d.details });
+          expect(outcome, what).toEqual({
+            ok: false,
+            stored: true,
+            drawId: d.drawId,
+            code: d.code,
+            details: d.details,
+          });
           return;
         }
         expect(outcome.ok, what).toBe(true);
         if (!outcome.ok) return;
-        expect(outcome.result, what).toMatchObject({ drawId: d.drawId, replay: true, gachaId, count, cost: d.cost, lastOne: d.lastOne, balance: this.model.balance(memberId) });
+        expect(outcome.result, what).toMatchObject({
+          drawId: d.drawId,
+          replay: true,
+          gachaId,
+          count,
+          cost: d.cost,
+          lastOne: d.lastOne,
+          balance: this.model.balance(memberId),
+        });
         expect(outcome.result.items.map((i) => i.prizeId).sort(byUuid), what).toEqual([...d.prizeIds].sort(byUuid));
         return;
       }
@@ -339,13 +473,23 @@ class Run {
         expect(outcome.ok, `${what}: ${JSON.stringify(outcome)}`).toBe(true);
         if (!outcome.ok) return;
         const r = outcome.result;
-        expect(r, what).toMatchObject({ gachaId, count, cost: plan.cost, lastOne: plan.final, replay: false, createdAt: iso(this.now) });
-        for (const item of r.items) expect(item, what).toMatchObject({ status: 'pending', decideBy: iso(this.now + PRIZE_DECISION_MS) });
+        expect(r, what).toMatchObject({
+          gachaId,
+          count,
+          cost: plan.cost,
+          lastOne: plan.final,
+          replay: false,
+          createdAt: iso(this.now),
+        });
+        for (const item of r.items)
+          expect(item, what).toMatchObject({ status: 'pending', decideBy: iso(this.now + PRIZE_DECISION_MS) });
         this.model.applyDraw(memberId, gachaId, count, key, this.now, plan, r.drawId, r.items);
         expect(r.balance, `${what}: balance after`).toEqual(this.model.balance(memberId));
         // The result page: the member's own, and nobody else's.
         const again = await getDrawResult(this.db, memberId, r.drawId);
-        expect(again?.items.map((i) => i.prizeId).sort(byUuid), what).toEqual(r.items.map((i) => i.prizeId).sort(byUuid));
+        expect(again?.items.map((i) => i.prizeId).sort(byUuid), what).toEqual(
+          r.items.map((i) => i.prizeId).sort(byUuid),
+        );
         const other = this.memberIds.find((id) => id !== memberId)!;
         expect(await getDrawResult(this.db, other, r.drawId), what).toBeNull();
         return;
@@ -374,7 +518,10 @@ class Run {
     const ids = this.select(memberId, op);
     const expected = this.model.convert(memberId, ids, this.now, false, op.includeKept);
     tally(`convert ${expected.ok ? 'ok' : expected.code}`);
-    const outcome = await convertPrizes(this.db, memberId, ids, { now: new Date(this.now), includeKept: op.includeKept });
+    const outcome = await convertPrizes(this.db, memberId, ids, {
+      now: new Date(this.now),
+      includeKept: op.includeKept,
+    });
     if (!expected.ok) {
       expect(outcome, `convert ${ids.length}`).toMatchObject({ ok: false, code: expected.code });
       return;
@@ -382,7 +529,9 @@ class Run {
     expect(outcome.ok, `convert ${ids.length}: ${JSON.stringify(outcome)}`).toBe(true);
     if (!outcome.ok) return;
     const coins = new Map(expected.ids.map((id) => [id, this.model.prizes.get(id)!.conversionValue]));
-    expect([...outcome.converted].sort((a, b) => byUuid(a.prizeId, b.prizeId))).toEqual(expected.ids.map((id) => ({ prizeId: id, coins: coins.get(id) })));
+    expect([...outcome.converted].sort((a, b) => byUuid(a.prizeId, b.prizeId))).toEqual(
+      expected.ids.map((id) => ({ prizeId: id, coins: coins.get(id) })),
+    );
     expect(outcome.total).toBe(expected.total);
     expect(outcome.balance).toEqual(this.model.balance(memberId));
   }
@@ -405,26 +554,37 @@ class Run {
       // The shown balance leaves out coins past their date even before the expiry job writes them off.
       const balance = model.shownBalance(memberId, now);
       expect(await getBalance(db, memberId, new Date(now)), `balance of ${memberId}`).toEqual({
-        ...balance, total: balance.paid + balance.free, expiringSoon: model.expiringSoon(memberId, now),
+        ...balance,
+        total: balance.paid + balance.free,
+        expiringSoon: model.expiringSoon(memberId, now),
       });
       expect(await getExp(db, memberId), `exp of ${memberId}`).toBe(m.exp);
     }
     // The prize box of every member; one member's (in turn) walked page by page.
     this.checks += 1;
-    for (const [i, memberId] of this.memberIds.entries()) await this.checkPrizeBox(memberId, i === this.checks % this.memberIds.length);
+    for (const [i, memberId] of this.memberIds.entries())
+      await this.checkPrizeBox(memberId, i === this.checks % this.memberIds.length);
 
     // Grants, per member, kind and dates (grants alike in all three are interchangeable).
     const grantRows = await db
       .select({
-        memberId: coinGrants.memberId, kind: coinGrants.kind, grantedAt: coinGrants.grantedAt, expiresAt: coinGrants.expiresAt,
-        n: sql<string>`count(*)`, amount: sql<string>`sum(${coinGrants.amount})`, remaining: sql<string>`sum(${coinGrants.remaining})`,
+        memberId: coinGrants.memberId,
+        kind: coinGrants.kind,
+        grantedAt: coinGrants.grantedAt,
+        expiresAt: coinGrants.expiresAt,
+        n: sql<string>`count(*)`,
+        amount: sql<string>`sum(${coinGrants.amount})`,
+        remaining: sql<string>`sum(${coinGrants.remaining})`,
       })
-      .from(coinGrants).where(inArray(coinGrants.memberId, this.memberIds))
+      .from(coinGrants)
+      .where(inArray(coinGrants.memberId, this.memberIds))
       .groupBy(coinGrants.memberId, coinGrants.kind, coinGrants.grantedAt, coinGrants.expiresAt);
-    const actualGrants = Object.fromEntries(grantRows.map((g) => [
-      `${g.memberId} ${g.kind} ${new Date(g.grantedAt).toISOString()} → ${new Date(g.expiresAt).toISOString()}`,
-      { n: Number(g.n), amount: Number(g.amount), remaining: Number(g.remaining) },
-    ]));
+    const actualGrants = Object.fromEntries(
+      grantRows.map((g) => [
+        `${g.memberId} ${g.kind} ${new Date(g.grantedAt).toISOString()} → ${new Date(g.expiresAt).toISOString()}`,
+        { n: Number(g.n), amount: Number(g.amount), remaining: Number(g.remaining) },
+      ]),
+    );
     const expectedGrants: Record<string, { n: number; amount: number; remaining: number }> = {};
     for (const mm of model.members.values()) {
       for (const g of mm.grants) {
@@ -440,8 +600,18 @@ class Run {
     // The ledger: sums per member, reason and kind as the model booked them, and each entry's
     // balance after it (shown in the coin history) equal to the running sum of the entries.
     const entries = await db
-      .select({ id: coinLedger.id, memberId: coinLedger.memberId, reason: coinLedger.reason, kind: coinLedger.kind, amount: coinLedger.amount, paidAfter: coinLedger.paidAfter, freeAfter: coinLedger.freeAfter })
-      .from(coinLedger).where(inArray(coinLedger.memberId, this.memberIds)).orderBy(coinLedger.id);
+      .select({
+        id: coinLedger.id,
+        memberId: coinLedger.memberId,
+        reason: coinLedger.reason,
+        kind: coinLedger.kind,
+        amount: coinLedger.amount,
+        paidAfter: coinLedger.paidAfter,
+        freeAfter: coinLedger.freeAfter,
+      })
+      .from(coinLedger)
+      .where(inArray(coinLedger.memberId, this.memberIds))
+      .orderBy(coinLedger.id);
     const running = new Map<string, { paid: number; free: number }>();
     const actualLedger: Record<string, number> = {};
     for (const e of entries) {
@@ -459,8 +629,13 @@ class Run {
     for (const gachaId of this.packIds) {
       const pack = model.pack(gachaId);
       const remaining = await getRemaining(db, gachaId);
-      expect({ total: remaining.total, remaining: remaining.remaining, soldOut: remaining.soldOut }, `lots of ${gachaId}`).toEqual({
-        total: pack.total, remaining: pack.remaining, soldOut: pack.soldOut,
+      expect(
+        { total: remaining.total, remaining: remaining.remaining, soldOut: remaining.soldOut },
+        `lots of ${gachaId}`,
+      ).toEqual({
+        total: pack.total,
+        remaining: pack.remaining,
+        soldOut: pack.soldOut,
       });
       expect(Object.fromEntries(remaining.tiers.map((t) => [t.tierId, t.remaining])), `tiers of ${gachaId}`).toEqual(
         Object.fromEntries(pack.tiers.map((t) => [t.id, t.isLastOne ? (pack.soldOut ? 0 : 1) : t.quantity - t.won])),
@@ -478,21 +653,53 @@ class Run {
     const seen: PrizeBoxItem[] = [];
     let before: { createdAt: string; id: string } | undefined;
     for (let page = 0; page < 100; page++) {
-      const { items, next } = await listPrizes(this.db, memberId, { status: ALL_STATUSES, limit: paged ? this.scenario.pageSize : 100, before });
+      const { items, next } = await listPrizes(this.db, memberId, {
+        status: ALL_STATUSES,
+        limit: paged ? this.scenario.pageSize : 100,
+        before,
+      });
       seen.push(...items);
       if (!next) break;
       before = next;
     }
     const expected = this.model.prizesOf(memberId).sort((a, b) => b.createdAt - a.createdAt || byUuid(b.id, a.id));
-    expect(seen.map((p) => p.prizeId), `prize box of ${memberId}`).toEqual(expected.map((p) => p.id));
     expect(
-      seen.map((p) => ({ status: p.status, drawId: p.drawId, gachaId: p.gachaId, tierId: p.tierId, position: p.position, conversionValue: p.conversionValue, isLastOne: p.isLastOne, decideBy: p.decideBy, createdAt: p.createdAt })),
+      seen.map((p) => p.prizeId),
+      `prize box of ${memberId}`,
+    ).toEqual(expected.map((p) => p.id));
+    expect(
+      seen.map((p) => ({
+        status: p.status,
+        drawId: p.drawId,
+        gachaId: p.gachaId,
+        tierId: p.tierId,
+        position: p.position,
+        conversionValue: p.conversionValue,
+        isLastOne: p.isLastOne,
+        decideBy: p.decideBy,
+        createdAt: p.createdAt,
+      })),
       `prizes of ${memberId}`,
-    ).toEqual(expected.map((p) => ({ status: p.status, drawId: p.drawId, gachaId: p.gachaId, tierId: p.tierId, position: p.position, conversionValue: p.conversionValue, isLastOne: p.isLastOne, decideBy: iso(p.decideBy), createdAt: iso(p.createdAt) })));
+    ).toEqual(
+      expected.map((p) => ({
+        status: p.status,
+        drawId: p.drawId,
+        gachaId: p.gachaId,
+        tierId: p.tierId,
+        position: p.position,
+        conversionValue: p.conversionValue,
+        isLastOne: p.isLastOne,
+        decideBy: iso(p.decideBy),
+        createdAt: iso(p.createdAt),
+      })),
+    );
     if (!paged) return;
     const open = await listPrizes(this.db, memberId, { limit: 100 });
     expect(open.items.map((p) => p.prizeId).sort(byUuid), `open prizes of ${memberId}`).toEqual(
-      this.model.prizesOf(memberId, ['pending', 'kept']).map((p) => p.id).sort(byUuid),
+      this.model
+        .prizesOf(memberId, ['pending', 'kept'])
+        .map((p) => p.id)
+        .sort(byUuid),
     );
   }
 
@@ -522,7 +729,9 @@ async function play(scenario: Scenario, ops: Op[]) {
         tally('ms in checks', performance.now() - t1);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        throw new Error(`step ${i + 1}/${ops.length} ${describeOp(op)} at ${iso(run.now)}: ${message}`, { cause: error });
+        throw new Error(`step ${i + 1}/${ops.length} ${describeOp(op)} at ${iso(run.now)}: ${message}`, {
+          cause: error,
+        });
       }
     }
   } finally {
@@ -534,13 +743,23 @@ const STEPS = testSettings.propertySteps;
 const SEED = testSettings.propertySeed;
 
 describe('wallet and draw against a model', () => {
-  it('agree after every step of random grants, draws, retries, choices, time and jobs', async () => {
-    // About 20 s on either engine on an idle 2-core machine (twice that when it is busy).
-    const numRuns = propertyRuns(handle.engine === 'pglite' ? 40 : 60);
-    await fc.assert(
-      fc.asyncProperty(scenarioArb, fc.array(opArb, { minLength: 1, maxLength: STEPS, size: 'max' }), play),
-      { numRuns, seed: SEED, endOnFailure: false },
-    );
-    if (process.env.FC_STATS) console.log([...stats].sort().map(([k, v]) => `${k}: ${v}`).join('\n'));
-  }, scaledTimeout(600_000 * Math.max(1, testSettings.propertyScale)));
+  it(
+    'agree after every step of random grants, draws, retries, choices, time and jobs',
+    async () => {
+      // About 20 s on either engine on an idle 2-core machine (twice that when it is busy).
+      const numRuns = propertyRuns(handle.engine === 'pglite' ? 40 : 60);
+      await fc.assert(
+        fc.asyncProperty(scenarioArb, fc.array(opArb, { minLength: 1, maxLength: STEPS, size: 'max' }), play),
+        { numRuns, seed: SEED, endOnFailure: false },
+      );
+      if (process.env.FC_STATS)
+        console.log(
+          [...stats]
+            .sort()
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('\n'),
+        );
+    },
+    scaledTimeout(600_000 * Math.max(1, testSettings.propertyScale)),
+  );
 });

@@ -24,10 +24,12 @@ async function draw(memberId: string, gachaId: string, count: number, now: Date)
 }
 
 describe('weeklyExpRanking', () => {
-  it('ranks the week\'s coins drawn, ties sharing a place, with the member\'s own line', async () => {
+  it("ranks the week's coins drawn, ties sharing a place, with the member's own line", async () => {
     const db = handle.db;
     const pack = await createPublishedPack(db, { lots: 500, price: 100 });
-    const [first, second, tied, last, idle] = await Promise.all([1, 2, 3, 4, 5].map(() => createMemberWithCoins(db, { paid: 100_000 })));
+    const [first, second, tied, last, idle] = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => createMemberWithCoins(db, { paid: 100_000 })),
+    );
     const week = jstPeriod('week', NEXT_MONDAY);
     await draw(first!, pack, 10, at(NEXT_MONDAY, 1)); // 1,000 at the very start of the week
     await draw(first!, pack, 10, at(week.to, -1)); // and 1,000 at its very end
@@ -52,13 +54,15 @@ describe('weeklyExpRanking', () => {
 });
 
 describe('dailyLuckRanking', () => {
-  it('scores each member\'s best prize of the Japan day as value ÷ the price of one draw', async () => {
+  it("scores each member's best prize of the Japan day as value ÷ the price of one draw", async () => {
     const db = handle.db;
     const day = jstPeriod('day', at(NEXT_MONDAY, 24 * HOUR * 3)); // Thursday
     // A 4-lot pack at 200 coins: S (×50), A ×2 (×5), B (×0.5). Drawing all of it is sure to win the S賞.
     const small = await createPublishedPack(db, { lots: 4, price: 200 });
     const big = await createPublishedPack(db, { lots: 300, price: 1000 });
-    const [lucky, other, yesterday] = await Promise.all([1, 2, 3].map(() => createMemberWithCoins(db, { paid: 1_000_000 })));
+    const [lucky, other, yesterday] = await Promise.all(
+      [1, 2, 3].map(() => createMemberWithCoins(db, { paid: 1_000_000 })),
+    );
     for (let i = 0; i < 4; i++) await draw(lucky!, small, 1, at(day.from, HOUR + i));
     await draw(other!, big, 10, at(day.from, 2 * HOUR));
     await draw(other!, big, 1, at(day.from, 3 * HOUR));
@@ -66,11 +70,19 @@ describe('dailyLuckRanking', () => {
 
     const board = await dailyLuckRanking(db, day, other!);
     expect(board.entries.map((e) => e.memberId)).not.toContain(yesterday);
-    expect(board.entries[0]).toMatchObject({ memberId: lucky, place: 1, score: 5000, hit: { gachaId: small, tierId: `${small}.S`, conversionValue: 10_000, pricePerDraw: 200 } });
+    expect(board.entries[0]).toMatchObject({
+      memberId: lucky,
+      place: 1,
+      score: 5000,
+      hit: { gachaId: small, tierId: `${small}.S`, conversionValue: 10_000, pricePerDraw: 200 },
+    });
 
     // The other member's score, worked out here from the prizes themselves.
-    const won = await db.select({ value: prizes.conversionValue, cost: draws.cost, count: draws.count }).from(prizes)
-      .innerJoin(draws, eq(draws.id, prizes.drawId)).where(eq(prizes.memberId, other!));
+    const won = await db
+      .select({ value: prizes.conversionValue, cost: draws.cost, count: draws.count })
+      .from(prizes)
+      .innerJoin(draws, eq(draws.id, prizes.drawId))
+      .where(eq(prizes.memberId, other!));
     const best = Math.max(...won.map((p) => Math.floor((p.value * p.count * 100) / p.cost)));
     // The big pack's S賞 also scores 5,000 (×50 of 1,000): a tie shares first place, anything less is second.
     expect(best).toBeLessThanOrEqual(5000);
@@ -88,7 +100,10 @@ describe('public names', () => {
     expect(names.get(named)).toBe('ピカ太郎');
     expect(names.get(emailed)).toBe(`会員***${emailed.slice(-3)}`);
     expect(names.get('no-such-member')).toBe('会員***ber');
-    const [row] = await db.select({ email: users.email }).from(users).where(inArray(users.id, [emailed]));
+    const [row] = await db
+      .select({ email: users.email })
+      .from(users)
+      .where(inArray(users.id, [emailed]));
     expect([...names.values()].join()).not.toContain(row!.email);
     expect(publicNameOf({ id: 'abc', name: '  ' })).toBe('会員***abc');
     expect(publicNameOf({ id: 'xyz', name: 'someone＠example.jp' })).toBe('会員***xyz');

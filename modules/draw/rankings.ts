@@ -50,9 +50,15 @@ type Row = Record<string, unknown>;
  * Members by experience gained in the period (1 exp per coin drawn, as the draw adds it), top 100.
  * @example const board = await weeklyExpRanking(db, jstPeriod('week', new Date()), member.id)
  */
-export async function weeklyExpRanking(db: Database, period: RankingPeriod, memberId: string | null): Promise<RankingBoard> {
+export async function weeklyExpRanking(
+  db: Database,
+  period: RankingPeriod,
+  memberId: string | null,
+): Promise<RankingBoard> {
   // One aggregate over the period's completed draws; a CTE keeps the member's own line in the same pass.
-  const rows = await queryRows<Row>(db, sql`
+  const rows = await queryRows<Row>(
+    db,
+    sql`
     with totals as (
       select member_id, sum(cost)::bigint as score, max(created_at) as last_at
       from draws
@@ -65,7 +71,8 @@ export async function weeklyExpRanking(db: Database, period: RankingPeriod, memb
     )
     (select 'board' as part, member_id, score, place, ord from placed order by ord limit ${RANKING_SIZE})
     union all
-    (select 'me' as part, member_id, score, place, ord from placed where member_id = ${memberId ?? ''})`);
+    (select 'me' as part, member_id, score, place, ord from placed where member_id = ${memberId ?? ''})`,
+  );
   return toBoard(rows, () => null);
 }
 
@@ -75,10 +82,16 @@ export async function weeklyExpRanking(db: Database, period: RankingPeriod, memb
  * earlier hit.
  * @example const board = await dailyLuckRanking(db, jstPeriod('day', new Date()), null)
  */
-export async function dailyLuckRanking(db: Database, period: RankingPeriod, memberId: string | null): Promise<RankingBoard> {
+export async function dailyLuckRanking(
+  db: Database,
+  period: RankingPeriod,
+  memberId: string | null,
+): Promise<RankingBoard> {
   // Draws of the period through draws_completed_created_idx, their prizes through prizes_draw_idx.
   // The score is integer hundredths of the multiple, so ordering never depends on floats.
-  const rows = await queryRows<Row>(db, sql`
+  const rows = await queryRows<Row>(
+    db,
+    sql`
     with hits as (
       select distinct on (d.member_id)
         d.member_id, p.gacha_id, p.tier_id, p.conversion_value, (d.cost / d.count) as price,
@@ -93,15 +106,24 @@ export async function dailyLuckRanking(db: Database, period: RankingPeriod, memb
     )
     (select 'board' as part, member_id, score, place, ord, gacha_id, tier_id, conversion_value, price from placed order by ord limit ${RANKING_SIZE})
     union all
-    (select 'me' as part, member_id, score, place, ord, gacha_id, tier_id, conversion_value, price from placed where member_id = ${memberId ?? ''})`);
+    (select 'me' as part, member_id, score, place, ord, gacha_id, tier_id, conversion_value, price from placed where member_id = ${memberId ?? ''})`,
+  );
   return toBoard(rows, (row) => ({
-    gachaId: String(row.gacha_id), tierId: String(row.tier_id), conversionValue: Number(row.conversion_value), pricePerDraw: Number(row.price),
+    gachaId: String(row.gacha_id),
+    tierId: String(row.tier_id),
+    conversionValue: Number(row.conversion_value),
+    pricePerDraw: Number(row.price),
   }));
 }
 
 /** Splits the query's two parts: the board in its order, and the member's own line. */
 function toBoard(rows: Row[], hitOf: (row: Row) => RankingEntry['hit']): RankingBoard {
-  const toEntry = (row: Row): RankingEntry => ({ place: Number(row.place), memberId: String(row.member_id), score: Number(row.score), hit: hitOf(row) });
+  const toEntry = (row: Row): RankingEntry => ({
+    place: Number(row.place),
+    memberId: String(row.member_id),
+    score: Number(row.score),
+    hit: hitOf(row),
+  });
   const board = rows.filter((row) => row.part === 'board').sort((a, b) => Number(a.ord) - Number(b.ord));
   const mine = rows.find((row) => row.part === 'me');
   return { entries: board.map(toEntry), me: mine ? toEntry(mine) : null };

@@ -14,13 +14,24 @@ export async function getPackReveal(db: Database, gachaId: string): Promise<Pack
   const terms = await packRevealTerms(db, gachaId);
   if (!terms) return null;
   const prizeRows = await db
-    .select({ drawId: prizes.drawId, memberId: prizes.memberId, position: prizes.position, tierId: prizes.tierId, at: prizes.createdAt })
+    .select({
+      drawId: prizes.drawId,
+      memberId: prizes.memberId,
+      position: prizes.position,
+      tierId: prizes.tierId,
+      at: prizes.createdAt,
+    })
     .from(prizes)
     .innerJoin(draws, eq(draws.id, prizes.drawId))
     .where(eq(prizes.gachaId, gachaId));
   const byDraw = new Map<string, { at: Date; memberId: string; positions: number[]; lastOne: boolean }>();
   for (const row of prizeRows) {
-    const entry = byDraw.get(row.drawId) ?? { at: new Date(row.at), memberId: row.memberId, positions: [], lastOne: false };
+    const entry = byDraw.get(row.drawId) ?? {
+      at: new Date(row.at),
+      memberId: row.memberId,
+      positions: [],
+      lastOne: false,
+    };
     if (row.position !== null) entry.positions.push(row.position);
     if (row.tierId === terms.lastOneTierId) entry.lastOne = true;
     if (new Date(row.at) < entry.at) entry.at = new Date(row.at);
@@ -30,7 +41,10 @@ export async function getPackReveal(db: Database, gachaId: string): Promise<Pack
   return buildPackReveal({ ...pack, draws: [...byDraw.values()] });
 }
 
-const verified = new Map<string, { ok: boolean; checks: { name: string; ok: boolean; detail: string }[]; seed: string; draws: number }>();
+const verified = new Map<
+  string,
+  { ok: boolean; checks: { name: string; ok: boolean; detail: string }[]; seed: string; draws: number }
+>();
 
 /**
  * The verification shown on a pack's public page: computed once per reveal (a sold-out or ended

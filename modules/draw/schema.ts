@@ -1,6 +1,17 @@
 // Draws (one row per request, keyed by the member's idempotency key) and the prizes they won.
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const drawStatuses = ['completed', 'refused'] as const;
 export type DrawStatus = (typeof drawStatuses)[number];
@@ -31,7 +42,9 @@ export const draws = pgTable(
     index('draws_gacha_idx').on(t.gachaId, t.createdAt),
     index('draws_member_idx').on(t.memberId, t.createdAt),
     // The ranking boards read a day's or a week's completed draws of every member.
-    index('draws_completed_created_idx').on(t.createdAt).where(sql`${t.status} = 'completed'`),
+    index('draws_completed_created_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'completed'`),
   ],
 );
 
@@ -60,8 +73,12 @@ export const prizes = pgTable(
     index('prizes_member_idx').on(t.memberId, t.status, t.createdAt),
     index('prizes_draw_idx').on(t.drawId),
     // No lot is ever won twice, enforced by the database as well as by the claim.
-    uniqueIndex('prizes_lot_idx').on(t.gachaId, t.position).where(sql`${t.position} is not null`),
-    index('prizes_due_idx').on(t.decideBy).where(sql`${t.status} = 'pending'`),
+    uniqueIndex('prizes_lot_idx')
+      .on(t.gachaId, t.position)
+      .where(sql`${t.position} is not null`),
+    index('prizes_due_idx')
+      .on(t.decideBy)
+      .where(sql`${t.status} = 'pending'`),
     check('prizes_value_nonnegative', sql`${t.conversionValue} >= 0`),
   ],
 );

@@ -59,7 +59,14 @@ describe('generateSeed', () => {
 
 describe('canonicalLots', () => {
   it('sorts the lot tiers by id, repeats each by its quantity and leaves out the last-one tier', () => {
-    expect(canonicalLots([tier('b', 2), tier('last', 1, true), tier('a', 1), tier('C', 3)])).toEqual(['C', 'C', 'C', 'a', 'b', 'b']);
+    expect(canonicalLots([tier('b', 2), tier('last', 1, true), tier('a', 1), tier('C', 3)])).toEqual([
+      'C',
+      'C',
+      'C',
+      'a',
+      'b',
+      'b',
+    ]);
   });
   it('refuses tiers without one canonical form', () => {
     expect(() => canonicalLots([tier('a', 1), tier('a', 2)])).toThrow(CommitmentInputError);
@@ -85,12 +92,16 @@ describe('shuffleLots', () => {
 
   it('returns a permutation and leaves its input alone', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('s', 'a', 'b', 'c'), { maxLength: 200 }), fc.stringMatching(/^[0-9a-f]{64}$/), (ids, seed) => {
-        const before = [...ids];
-        const shuffled = shuffleLots(seed, ids);
-        expect(ids).toEqual(before);
-        expect([...shuffled].sort()).toEqual([...ids].sort());
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('s', 'a', 'b', 'c'), { maxLength: 200 }),
+        fc.stringMatching(/^[0-9a-f]{64}$/),
+        (ids, seed) => {
+          const before = [...ids];
+          const shuffled = shuffleLots(seed, ids);
+          expect(ids).toEqual(before);
+          expect([...shuffled].sort()).toEqual([...ids].sort());
+        },
+      ),
       { numRuns: propertyRuns(100) },
     );
     const positions = Array.from({ length: 1000 }, (_, i) => String(i));
@@ -99,7 +110,18 @@ describe('shuffleLots', () => {
 
   it('matches the known answer (HMAC-SHA256 stream, Fisher–Yates from the end)', () => {
     // Also reproduced by the Python reference in decision 005.
-    expect(shuffleLots(ZERO_SEED, ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'])).toEqual(['6', '10', '8', '5', '3', '1', '9', '2', '4', '7']);
+    expect(shuffleLots(ZERO_SEED, ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'])).toEqual([
+      '6',
+      '10',
+      '8',
+      '5',
+      '3',
+      '1',
+      '9',
+      '2',
+      '4',
+      '7',
+    ]);
     expect(shuffleLots('ff'.repeat(32), [...'abcdefghijklmnopqrstuvwxyz']).join('')).toBe('xntpyfgjsoriqwmlzachvukedb');
     expect(fixture().lots).toEqual(shuffleLots(fixture().seed, canonicalLots(fixture().tiers)));
     expect(fixture().lots.slice(0, 6)).toEqual(['tier-c', 'tier-c', 'tier-c', 'tier-c', 'tier-c', 'tier-s']);
@@ -144,7 +166,12 @@ describe('shuffleLots', () => {
 });
 
 describe('computeCommitment', () => {
-  const terms = { gachaId: 'g-1', title: 'テスト "パック"\n1', pricePerDraw: 500, tiers: [tier('b', 2), tier('last', 1, true), tier('a', 1)] };
+  const terms = {
+    gachaId: 'g-1',
+    title: 'テスト "パック"\n1',
+    pricePerDraw: 500,
+    tiers: [tier('b', 2), tier('last', 1, true), tier('a', 1)],
+  };
 
   it('hashes the documented bytes', () => {
     const input = { ...terms, seed: ZERO_SEED, lots: ['b', 'a', 'b'] };
@@ -164,14 +191,25 @@ describe('computeCommitment', () => {
         '',
       ].join('\n'),
     );
-    expect(computeCommitment(input)).toBe(createHash('sha256').update(Buffer.from(canonicalPackDocument(input), 'utf8')).digest('hex'));
+    expect(computeCommitment(input)).toBe(
+      createHash('sha256')
+        .update(Buffer.from(canonicalPackDocument(input), 'utf8'))
+        .digest('hex'),
+    );
   });
 
   it('matches the fixture, whose value the Python reference also computes', () => {
     const reveal = fixture();
     expect(reveal.commitment).toBe(FIXTURE_COMMITMENT);
     expect(
-      computeCommitment({ gachaId: reveal.gacha.id, title: reveal.gacha.title, pricePerDraw: reveal.gacha.pricePerDraw, tiers: reveal.tiers, seed: reveal.seed, lots: reveal.lots }),
+      computeCommitment({
+        gachaId: reveal.gacha.id,
+        title: reveal.gacha.title,
+        pricePerDraw: reveal.gacha.pricePerDraw,
+        tiers: reveal.tiers,
+        seed: reveal.seed,
+        lots: reveal.lots,
+      }),
     ).toBe(FIXTURE_COMMITMENT);
   });
 
@@ -200,7 +238,9 @@ describe('computeCommitment', () => {
 
   it('cannot be made ambiguous by text that looks like a field boundary', () => {
     const input = { ...terms, seed: ZERO_SEED, lots: ['b', 'a', 'b'] };
-    expect(computeCommitment({ ...input, gachaId: 'x', title: 'y 2:zz' })).not.toBe(computeCommitment({ ...input, gachaId: 'x 1:y', title: 'zz' }));
+    expect(computeCommitment({ ...input, gachaId: 'x', title: 'y 2:zz' })).not.toBe(
+      computeCommitment({ ...input, gachaId: 'x 1:y', title: 'zz' }),
+    );
   });
 
   it('refuses input without a canonical form', () => {
@@ -240,7 +280,12 @@ describe('parsePackReveal', () => {
   });
   it('names each wrong field in Japanese', () => {
     const reveal = fixture() as unknown as Record<string, unknown>;
-    const broken = { ...reveal, seed: 42, lots: 'x', draws: [{ drawNo: '1', at: 'x', member: 'm', positions: [1.5], lastOne: 'no' }] };
+    const broken = {
+      ...reveal,
+      seed: 42,
+      lots: 'x',
+      draws: [{ drawNo: '1', at: 'x', member: 'm', positions: [1.5], lastOne: 'no' }],
+    };
     const parsed = parsePackReveal(broken);
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
@@ -271,7 +316,14 @@ describe('verifyReveal', () => {
       ['口数の合計', true],
     ]);
     expect(result.ok).toBe(true);
-    expect(result.stats).toEqual({ totalLots: 20, drawnLots: 20, undrawnLots: 0, draws: 7, drawsOutOfOrder: 1, soldOut: true });
+    expect(result.stats).toEqual({
+      totalLots: 20,
+      drawnLots: 20,
+      undrawnLots: 0,
+      draws: 7,
+      drawsOutOfOrder: 1,
+      soldOut: true,
+    });
   });
 
   it('passes an ended pack that did not sell out, with no ラストワン賞 given', () => {
@@ -303,12 +355,15 @@ describe('verifyReveal', () => {
     fc.assert(
       fc.property(fc.nat({ max: 63 }), (index) => {
         const reveal = fixture();
-        reveal.commitment = reveal.commitment.slice(0, index) + otherHex(reveal.commitment[index]) + reveal.commitment.slice(index + 1);
+        reveal.commitment =
+          reveal.commitment.slice(0, index) + otherHex(reveal.commitment[index]) + reveal.commitment.slice(index + 1);
         expect(failedChecks(reveal)).toEqual([CHECK_NAMES.commitment]);
       }),
       { numRuns: propertyRuns(64) },
     );
-    expect(failedChecks({ ...fixture(), commitment: FIXTURE_COMMITMENT.toUpperCase() })).toEqual([CHECK_NAMES.commitment]);
+    expect(failedChecks({ ...fixture(), commitment: FIXTURE_COMMITMENT.toUpperCase() })).toEqual([
+      CHECK_NAMES.commitment,
+    ]);
   });
 
   it('fails the commitment and the order when any character of the seed changes', () => {
@@ -353,25 +408,38 @@ describe('verifyReveal', () => {
     const reveal = fixture();
     const s = reveal.lots.indexOf('tier-s');
     [reveal.lots[s], reveal.lots[19]] = [reveal.lots[19], reveal.lots[s]];
-    reveal.commitment = computeCommitment({ gachaId: reveal.gacha.id, title: reveal.gacha.title, pricePerDraw: reveal.gacha.pricePerDraw, tiers: reveal.tiers, seed: reveal.seed, lots: reveal.lots });
+    reveal.commitment = computeCommitment({
+      gachaId: reveal.gacha.id,
+      title: reveal.gacha.title,
+      pricePerDraw: reveal.gacha.pricePerDraw,
+      tiers: reveal.tiers,
+      seed: reveal.seed,
+      lots: reveal.lots,
+    });
     expect(failedChecks(reveal)).toEqual([CHECK_NAMES.order]);
   });
 
   it('fails the commitment when one byte of any tier field changes', () => {
     const fields = ['id', 'label', 'cardName'] as const;
     fc.assert(
-      fc.property(fc.nat({ max: 4 }), fc.constantFrom(...fields), fc.nat(), fc.integer({ min: 0x21, max: 0x7e }), (t, field, at, byte) => {
-        const reveal = fixture();
-        const value = reveal.tiers[t][field];
-        const index = at % value.length;
-        fc.pre(value.charCodeAt(index) !== byte);
-        reveal.tiers[t][field] = value.slice(0, index) + String.fromCharCode(byte) + value.slice(index + 1);
-        const failed = failedChecks(reveal);
-        expect(failed).toContain(CHECK_NAMES.commitment);
-        // A lot tier's new id no longer matches its lots; the last-one tier has no lots to disagree with.
-        if (field === 'id' && !reveal.tiers[t].isLastOne) expect(failed).toContain(CHECK_NAMES.tiers);
-        else expect(failed).toEqual([CHECK_NAMES.commitment]);
-      }),
+      fc.property(
+        fc.nat({ max: 4 }),
+        fc.constantFrom(...fields),
+        fc.nat(),
+        fc.integer({ min: 0x21, max: 0x7e }),
+        (t, field, at, byte) => {
+          const reveal = fixture();
+          const value = reveal.tiers[t][field];
+          const index = at % value.length;
+          fc.pre(value.charCodeAt(index) !== byte);
+          reveal.tiers[t][field] = value.slice(0, index) + String.fromCharCode(byte) + value.slice(index + 1);
+          const failed = failedChecks(reveal);
+          expect(failed).toContain(CHECK_NAMES.commitment);
+          // A lot tier's new id no longer matches its lots; the last-one tier has no lots to disagree with.
+          if (field === 'id' && !reveal.tiers[t].isLastOne) expect(failed).toContain(CHECK_NAMES.tiers);
+          else expect(failed).toEqual([CHECK_NAMES.commitment]);
+        },
+      ),
       { numRuns: propertyRuns(100) },
     );
   });
@@ -389,8 +457,12 @@ describe('verifyReveal', () => {
   });
 
   it('fails the commitment when a pack term changes', () => {
-    expect(failedChecks({ ...fixture(), gacha: { ...fixture().gacha, title: `${fixture().gacha.title}!` } })).toEqual([CHECK_NAMES.commitment]);
-    expect(failedChecks({ ...fixture(), gacha: { ...fixture().gacha, pricePerDraw: 499 } })).toEqual([CHECK_NAMES.commitment]);
+    expect(failedChecks({ ...fixture(), gacha: { ...fixture().gacha, title: `${fixture().gacha.title}!` } })).toEqual([
+      CHECK_NAMES.commitment,
+    ]);
+    expect(failedChecks({ ...fixture(), gacha: { ...fixture().gacha, pricePerDraw: 499 } })).toEqual([
+      CHECK_NAMES.commitment,
+    ]);
     expect(failedChecks({ ...fixture(), gacha: { ...fixture().gacha, totalLots: 21 } })).toEqual([CHECK_NAMES.totals]);
   });
 
@@ -471,14 +543,29 @@ describe('verifyReveal', () => {
 
   it('verifies a sold-out pack of 100,000 lots', () => {
     const tiers = [tier('s', 5), tier('a', 995), tier('c', 99_000), tier('last', 1, true)];
-    const { seed, lots, commitment } = createPackCommitment({ gachaId: 'big', title: '大量', pricePerDraw: 300, tiers });
+    const { seed, lots, commitment } = createPackCommitment({
+      gachaId: 'big',
+      title: '大量',
+      pricePerDraw: 300,
+      tiers,
+    });
     const draws = Array.from({ length: 10_000 }, (_, i) => ({
       at: new Date(Date.UTC(2026, 0, 2) + i * 1000),
       memberId: `m${i % 97}`,
       positions: Array.from({ length: 10 }, (_, k) => i * 10 + k + 1),
       lastOne: i === 9_999,
     }));
-    const reveal = buildPackReveal({ gacha: { id: 'big', title: '大量', pricePerDraw: 300 }, tiers, commitment, committedAt: '2026-01-01T00:00:00Z', seed, lots, draws, revealSalt: generateSeed(), revealedAt: '2026-02-01T00:00:00Z' });
+    const reveal = buildPackReveal({
+      gacha: { id: 'big', title: '大量', pricePerDraw: 300 },
+      tiers,
+      commitment,
+      committedAt: '2026-01-01T00:00:00Z',
+      seed,
+      lots,
+      draws,
+      revealSalt: generateSeed(),
+      revealedAt: '2026-02-01T00:00:00Z',
+    });
     const result = verifyReveal(JSON.parse(JSON.stringify(reveal)));
     expect(result.ok).toBe(true);
     expect(result.stats).toMatchObject({ totalLots: 100_000, draws: 10_000, drawsOutOfOrder: 0, soldOut: true });
@@ -498,7 +585,12 @@ describe('buildPackReveal', () => {
       lots: reveal.lots,
       draws: [
         { at: '2026-11-22T21:00:00+09:00', memberId: 'later', positions: [20, 19], lastOne: true },
-        { at: new Date('2026-11-22T10:00:00Z'), memberId: 'earlier', positions: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18], lastOne: false },
+        {
+          at: new Date('2026-11-22T10:00:00Z'),
+          memberId: 'earlier',
+          positions: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18],
+          lastOne: false,
+        },
       ],
       revealSalt: salt,
       revealedAt: reveal.revealedAt,
@@ -540,9 +632,14 @@ describe('scripts/verify-pack.ts', () => {
 
   const run = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, timeout: scaledTimeout(60_000) }, (error, stdout, stderr) => {
-        resolve({ code: error ? ((error as { code?: number }).code ?? -1) : 0, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', script, ...args],
+        { cwd: root, timeout: scaledTimeout(60_000) },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? ((error as { code?: number }).code ?? -1) : 0, stdout, stderr });
+        },
+      );
     });
   const write = (name: string, text: string) => {
     const file = path.join(dir, name);

@@ -133,11 +133,14 @@ function assertTiers(tiers: PackTier[]): void {
   let lastOneTiers = 0;
   let lots = 0;
   for (const tier of tiers) {
-    if (!TIER_ID_PATTERN.test(tier.id)) throw new CommitmentInputError(`tier id must be printable ASCII without spaces: ${JSON.stringify(tier.id)}`);
+    if (!TIER_ID_PATTERN.test(tier.id))
+      throw new CommitmentInputError(`tier id must be printable ASCII without spaces: ${JSON.stringify(tier.id)}`);
     if (ids.has(tier.id)) throw new CommitmentInputError(`duplicate tier id ${tier.id}`);
     ids.add(tier.id);
-    if (!Number.isSafeInteger(tier.quantity) || tier.quantity < 1) throw new CommitmentInputError(`tier ${tier.id}: quantity must be a positive integer`);
-    if (!isNonNegativeInteger(tier.conversionValue)) throw new CommitmentInputError(`tier ${tier.id}: conversionValue must be a non-negative integer`);
+    if (!Number.isSafeInteger(tier.quantity) || tier.quantity < 1)
+      throw new CommitmentInputError(`tier ${tier.id}: quantity must be a positive integer`);
+    if (!isNonNegativeInteger(tier.conversionValue))
+      throw new CommitmentInputError(`tier ${tier.id}: conversionValue must be a non-negative integer`);
     if (tier.isLastOne) {
       lastOneTiers += 1;
       if (tier.quantity !== 1) throw new CommitmentInputError(`tier ${tier.id}: the last-one tier has quantity 1`);
@@ -260,7 +263,10 @@ export function computeCommitment(input: CommitmentInput): string {
  * The seed stays secret until the reveal; the commitment is shown on the pack page from publication on.
  * @example const { seed, lots, commitment } = createPackCommitment({ gachaId, title, pricePerDraw, tiers });
  */
-export function createPackCommitment(terms: PackTerms, seed: string = generateSeed()): { seed: string; lots: string[]; commitment: string } {
+export function createPackCommitment(
+  terms: PackTerms,
+  seed: string = generateSeed(),
+): { seed: string; lots: string[]; commitment: string } {
   const lots = shuffleLots(seed, canonicalLots(terms.tiers));
   return { seed, lots, commitment: computeCommitment({ ...terms, seed, lots }) };
 }
@@ -315,7 +321,12 @@ export function buildPackReveal(input: {
     }));
   return {
     format: REVEAL_FORMAT,
-    gacha: { id: input.gacha.id, title: input.gacha.title, pricePerDraw: input.gacha.pricePerDraw, totalLots: input.lots.length },
+    gacha: {
+      id: input.gacha.id,
+      title: input.gacha.title,
+      pricePerDraw: input.gacha.pricePerDraw,
+      totalLots: input.lots.length,
+    },
     tiers: input.tiers.map((tier) => ({ ...tier })),
     commitment: input.commitment,
     committedAt: iso(input.committedAt),
@@ -339,14 +350,18 @@ export function parsePackReveal(value: unknown): ParseResult {
     if (errors.length < 20) errors.push(`${path}: ${message}`);
     else if (errors.length === 20) errors.push('…（以降は省略）');
   };
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   const string = (v: unknown, path: string) => typeof v === 'string' || fail(path, '文字列ではありません');
   const integer = (v: unknown, path: string) => Number.isSafeInteger(v) || fail(path, '整数ではありません');
   const boolean = (v: unknown, path: string) => typeof v === 'boolean' || fail(path, '真偽値ではありません');
 
   if (!isObject(value)) return { ok: false, errors: ['ファイルの中身が JSON オブジェクトではありません'] };
   if (value.format !== REVEAL_FORMAT) {
-    return { ok: false, errors: [`format: "${REVEAL_FORMAT}" ではありません（${JSON.stringify(value.format) ?? 'なし'}）`] };
+    return {
+      ok: false,
+      errors: [`format: "${REVEAL_FORMAT}" ではありません（${JSON.stringify(value.format) ?? 'なし'}）`],
+    };
   }
   if (isObject(value.gacha)) {
     string(value.gacha.id, 'gacha.id');
@@ -381,7 +396,8 @@ export function parsePackReveal(value: unknown): ParseResult {
       string(draw.at, `${path}.at`);
       string(draw.member, `${path}.member`);
       boolean(draw.lastOne, `${path}.lastOne`);
-      if (Array.isArray(draw.positions)) draw.positions.forEach((p: unknown, k) => integer(p, `${path}.positions[${k}]`));
+      if (Array.isArray(draw.positions))
+        draw.positions.forEach((p: unknown, k) => integer(p, `${path}.positions[${k}]`));
       else fail(`${path}.positions`, '配列ではありません');
     });
   } else fail('draws', '配列ではありません');
@@ -391,7 +407,14 @@ export function parsePackReveal(value: unknown): ParseResult {
 const check = (name: string, problems: string[], okDetail: string): RevealCheck =>
   problems.length === 0
     ? { name, ok: true, detail: okDetail }
-    : { name, ok: false, detail: problems.length > 5 ? `${problems.slice(0, 5).join('／')}／ほか ${problems.length - 5} 件` : problems.join('／') };
+    : {
+        name,
+        ok: false,
+        detail:
+          problems.length > 5
+            ? `${problems.slice(0, 5).join('／')}／ほか ${problems.length - 5} 件`
+            : problems.join('／'),
+      };
 
 const shortHash = (hash: string) => (hash.length > 16 ? `${hash.slice(0, 16)}…` : hash);
 
@@ -402,7 +425,8 @@ const shortHash = (hash: string) => (hash.length > 16 ? `${hash.slice(0, 16)}…
  */
 export function verifyReveal(reveal: PackReveal): RevealVerification {
   const parsed = parsePackReveal(reveal);
-  if (!parsed.ok) return { ok: false, checks: [{ name: CHECK_NAMES.shape, ok: false, detail: parsed.errors.join('／') }] };
+  if (!parsed.ok)
+    return { ok: false, checks: [{ name: CHECK_NAMES.shape, ok: false, detail: parsed.errors.join('／') }] };
   const { gacha, tiers, seed, lots, draws } = parsed.reveal;
   const checks: RevealCheck[] = [];
   const totalLots = lots.length;
@@ -410,17 +434,27 @@ export function verifyReveal(reveal: PackReveal): RevealVerification {
   // (1) The published hash over the revealed terms, tiers, seed and lots.
   {
     const problems: string[] = [];
-    if (!HASH_PATTERN.test(reveal.commitment)) problems.push('公開されたコミットメントが64桁の小文字16進数ではありません');
+    if (!HASH_PATTERN.test(reveal.commitment))
+      problems.push('公開されたコミットメントが64桁の小文字16進数ではありません');
     let recomputed = '';
     try {
-      recomputed = computeCommitment({ gachaId: gacha.id, title: gacha.title, pricePerDraw: gacha.pricePerDraw, tiers, seed, lots });
+      recomputed = computeCommitment({
+        gachaId: gacha.id,
+        title: gacha.title,
+        pricePerDraw: gacha.pricePerDraw,
+        tiers,
+        seed,
+        lots,
+      });
     } catch (error) {
       problems.push(`再計算できません（${(error as Error).message}）`);
     }
     if (recomputed && problems.length === 0 && recomputed !== reveal.commitment) {
       problems.push(`再計算値 ${shortHash(recomputed)} が公開値 ${shortHash(reveal.commitment)} と一致しません`);
     }
-    checks.push(check(CHECK_NAMES.commitment, problems, `公開値 ${shortHash(reveal.commitment)} と再計算値が一致しました`));
+    checks.push(
+      check(CHECK_NAMES.commitment, problems, `公開値 ${shortHash(reveal.commitment)} と再計算値が一致しました`),
+    );
   }
 
   // (2) The order is the seed's shuffle of the canonical list: nobody arranged it by hand.
@@ -430,10 +464,14 @@ export function verifyReveal(reveal: PackReveal): RevealVerification {
     else {
       try {
         const expected = shuffleLots(seed, canonicalLots(tiers));
-        if (expected.length !== lots.length) problems.push(`シードから求めた口数 ${expected.length} と公開された口数 ${lots.length} が違います`);
+        if (expected.length !== lots.length)
+          problems.push(`シードから求めた口数 ${expected.length} と公開された口数 ${lots.length} が違います`);
         else {
           const first = expected.findIndex((tierId, i) => tierId !== lots[i]);
-          if (first >= 0) problems.push(`${first + 1} 番目の口がシードから求めた並びと違います（${lots[first]}、正しくは ${expected[first]}）`);
+          if (first >= 0)
+            problems.push(
+              `${first + 1} 番目の口がシードから求めた並びと違います（${lots[first]}、正しくは ${expected[first]}）`,
+            );
         }
       } catch (error) {
         problems.push(`並びを再現できません（${(error as Error).message}）`);
@@ -468,7 +506,13 @@ export function verifyReveal(reveal: PackReveal): RevealVerification {
       if (!seen.has(tierId)) problems.push(`賞の一覧にない ${JSON.stringify(tierId)} の口が ${count} 口あります`);
     }
     const lotTiers = tiers.filter((tier) => !tier.isLastOne).length;
-    checks.push(check(CHECK_NAMES.tiers, problems, `${lotTiers} 種類の賞の数量が口の一覧と一致しました${lastOneTiers.length === 1 ? '（ラストワン賞は口に含まれません）' : ''}`));
+    checks.push(
+      check(
+        CHECK_NAMES.tiers,
+        problems,
+        `${lotTiers} 種類の賞の数量が口の一覧と一致しました${lastOneTiers.length === 1 ? '（ラストワン賞は口に含まれません）' : ''}`,
+      ),
+    );
   }
 
   // (4) The log: numbered 1..D in time order within the sale, each position 1..N received at most once.
@@ -479,17 +523,21 @@ export function verifyReveal(reveal: PackReveal): RevealVerification {
     const problems: string[] = [];
     const committedAt = Date.parse(reveal.committedAt);
     const revealedAt = Date.parse(reveal.revealedAt);
-    if (!isIsoTime(reveal.committedAt)) problems.push(`committedAt ${JSON.stringify(reveal.committedAt)} が ISO 8601 の日時ではありません`);
-    if (!isIsoTime(reveal.revealedAt)) problems.push(`revealedAt ${JSON.stringify(reveal.revealedAt)} が ISO 8601 の日時ではありません`);
+    if (!isIsoTime(reveal.committedAt))
+      problems.push(`committedAt ${JSON.stringify(reveal.committedAt)} が ISO 8601 の日時ではありません`);
+    if (!isIsoTime(reveal.revealedAt))
+      problems.push(`revealedAt ${JSON.stringify(reveal.revealedAt)} が ISO 8601 の日時ではありません`);
     else if (committedAt > revealedAt) problems.push('公開日時がコミットメントの日時より前です');
     let previousAt = -Infinity;
     let lowestUndrawn = 1;
     draws.forEach((draw, index) => {
       const label = `抽選 ${draw.drawNo}`;
-      if (draw.drawNo !== index + 1) problems.push(`${index + 1} 件目の抽選番号が ${draw.drawNo} です（1 から順に連番）`);
+      if (draw.drawNo !== index + 1)
+        problems.push(`${index + 1} 件目の抽選番号が ${draw.drawNo} です（1 から順に連番）`);
       if (!MEMBER_PATTERN.test(draw.member)) problems.push(`${label} の会員が匿名化された16桁の16進数ではありません`);
       const at = Date.parse(draw.at);
-      if (!isIsoTime(draw.at)) problems.push(`${label} の日時 ${JSON.stringify(draw.at)} が ISO 8601 の日時ではありません`);
+      if (!isIsoTime(draw.at))
+        problems.push(`${label} の日時 ${JSON.stringify(draw.at)} が ISO 8601 の日時ではありません`);
       else {
         if (at < previousAt) problems.push(`${label} の日時が前の抽選より前です`);
         if (at < committedAt) problems.push(`${label} がコミットメントの公開より前です`);
@@ -503,7 +551,10 @@ export function verifyReveal(reveal: PackReveal): RevealVerification {
           problems.push(`${label} の位置 ${position} が 1〜${totalLots} の範囲外です`);
           continue;
         }
-        if (drawnBy[position] !== 0) problems.push(`位置 ${position} が抽選 ${draws[drawnBy[position] - 1].drawNo} と ${draw.drawNo} で二度引かれています`);
+        if (drawnBy[position] !== 0)
+          problems.push(
+            `位置 ${position} が抽選 ${draws[drawnBy[position] - 1].drawNo} と ${draw.drawNo} で二度引かれています`,
+          );
         else drawnBy[position] = index + 1;
         maxPosition = Math.max(maxPosition, position);
       }
@@ -531,14 +582,22 @@ export function verifyReveal(reveal: PackReveal): RevealVerification {
     const finalDraw = [...draws].reverse().find((draw) => draw.positions.length > 0);
     let okDetail: string;
     if (!hasLastOneTier) {
-      if (winners.length > 0) problems.push(`ラストワン賞のない口なのに抽選 ${winners.map((d) => d.drawNo).join('、')} が受け取っています`);
+      if (winners.length > 0)
+        problems.push(`ラストワン賞のない口なのに抽選 ${winners.map((d) => d.drawNo).join('、')} が受け取っています`);
       okDetail = 'ラストワン賞はありません';
     } else if (!soldOut) {
-      if (winners.length > 0) problems.push(`完売していないのに抽選 ${winners.map((d) => d.drawNo).join('、')} がラストワン賞を受け取っています`);
+      if (winners.length > 0)
+        problems.push(
+          `完売していないのに抽選 ${winners.map((d) => d.drawNo).join('、')} がラストワン賞を受け取っています`,
+        );
       okDetail = '完売していないため、ラストワン賞は誰にも渡っていません';
     } else {
-      if (winners.length !== 1) problems.push(`完売した口でラストワン賞を受け取った抽選が ${winners.length} 件です（1 件のはず）`);
-      else if (winners[0] !== finalDraw) problems.push(`ラストワン賞は最後の口を引いた抽選 ${finalDraw?.drawNo} ではなく抽選 ${winners[0].drawNo} に渡っています`);
+      if (winners.length !== 1)
+        problems.push(`完売した口でラストワン賞を受け取った抽選が ${winners.length} 件です（1 件のはず）`);
+      else if (winners[0] !== finalDraw)
+        problems.push(
+          `ラストワン賞は最後の口を引いた抽選 ${finalDraw?.drawNo} ではなく抽選 ${winners[0].drawNo} に渡っています`,
+        );
       okDetail = `最後の口を引いた抽選 ${finalDraw?.drawNo} がラストワン賞を受け取りました`;
     }
     checks.push(check(CHECK_NAMES.lastOne, problems, okDetail));
@@ -550,9 +609,17 @@ export function verifyReveal(reveal: PackReveal): RevealVerification {
     const problems: string[] = [];
     if (gacha.totalLots !== totalLots) problems.push(`総口数 ${gacha.totalLots} と口の一覧 ${totalLots} 口が違います`);
     if (positionEntries + undrawnLots !== gacha.totalLots) {
-      problems.push(`引かれた口 ${positionEntries} と残り ${undrawnLots} の合計が総口数 ${gacha.totalLots} になりません`);
+      problems.push(
+        `引かれた口 ${positionEntries} と残り ${undrawnLots} の合計が総口数 ${gacha.totalLots} になりません`,
+      );
     }
-    checks.push(check(CHECK_NAMES.totals, problems, `引かれた口 ${positionEntries} ＋ 残り ${undrawnLots} ＝ 総口数 ${gacha.totalLots}`));
+    checks.push(
+      check(
+        CHECK_NAMES.totals,
+        problems,
+        `引かれた口 ${positionEntries} ＋ 残り ${undrawnLots} ＝ 総口数 ${gacha.totalLots}`,
+      ),
+    );
   }
 
   return {

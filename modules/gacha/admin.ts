@@ -7,8 +7,13 @@ import { gachas, gachaLots, gachaSecrets, gachaTiers, genres, tierEffects } from
 import { createPackCommitment, generateSeed, type PackTier } from '#modules/fairness';
 import { refuse, RefusalError } from '#modules/kernel';
 
-const catalogueId = z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, '英数字・ハイフン・アンダースコア（60文字まで）で指定してください。');
-const imagePath = z.string().regex(/^\/[A-Za-z0-9_./-]{1,300}$/, '画像はサイト内のパス（/で始まる）で指定してください。').refine((p) => !p.includes('..'), '画像パスに .. は使えません。');
+const catalogueId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,60}$/, '英数字・ハイフン・アンダースコア（60文字まで）で指定してください。');
+const imagePath = z
+  .string()
+  .regex(/^\/[A-Za-z0-9_./-]{1,300}$/, '画像はサイト内のパス（/で始まる）で指定してください。')
+  .refine((p) => !p.includes('..'), '画像パスに .. は使えません。');
 const coins = z.number().int().min(0).max(10_000_000);
 
 export const tierDefinitionSchema = z.object({
@@ -51,15 +56,26 @@ export const packDefinitionSchema = z
     if (lots > 1_000_000) ctx.addIssue({ code: 'custom', path: ['tiers'], message: '総口数は1,000,000口までです。' });
     const lastOnes = pack.tiers.filter((t) => t.isLastOne);
     if (lastOnes.length > 1) ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'ラストワン賞は1つまでです。' });
-    if (lastOnes.some((t) => t.quantity !== 1)) ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'ラストワン賞の数量は1です。' });
-    if (new Set(pack.tiers.map((t) => t.key)).size !== pack.tiers.length) ctx.addIssue({ code: 'custom', path: ['tiers'], message: '賞のkeyが重複しています。' });
-    if (pack.pricePerDraw * Math.max(...pack.drawOptions) > 2_000_000_000) ctx.addIssue({ code: 'custom', path: ['pricePerDraw'], message: '1回の購入額が大きすぎます。' });
-    if (pack.saleStartsAt && pack.saleEndsAt && pack.saleEndsAt <= pack.saleStartsAt) ctx.addIssue({ code: 'custom', path: ['saleEndsAt'], message: '販売終了は販売開始より後にしてください。' });
+    if (lastOnes.some((t) => t.quantity !== 1))
+      ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'ラストワン賞の数量は1です。' });
+    if (new Set(pack.tiers.map((t) => t.key)).size !== pack.tiers.length)
+      ctx.addIssue({ code: 'custom', path: ['tiers'], message: '賞のkeyが重複しています。' });
+    if (pack.pricePerDraw * Math.max(...pack.drawOptions) > 2_000_000_000)
+      ctx.addIssue({ code: 'custom', path: ['pricePerDraw'], message: '1回の購入額が大きすぎます。' });
+    if (pack.saleStartsAt && pack.saleEndsAt && pack.saleEndsAt <= pack.saleStartsAt)
+      ctx.addIssue({ code: 'custom', path: ['saleEndsAt'], message: '販売終了は販売開始より後にしてください。' });
   });
 export type PackDefinition = z.input<typeof packDefinitionSchema>;
 
 /** Every refusal of the pack lifecycle (create, publish, end); server/refusals.ts words each one. */
-export const PACK_ADMIN_REFUSAL_CODES = ['GENRE_NOT_FOUND', 'GACHA_EXISTS', 'GACHA_NOT_FOUND', 'ALREADY_PUBLISHED', 'LOTS_MISMATCH', 'NOT_PUBLISHED'] as const;
+export const PACK_ADMIN_REFUSAL_CODES = [
+  'GENRE_NOT_FOUND',
+  'GACHA_EXISTS',
+  'GACHA_NOT_FOUND',
+  'ALREADY_PUBLISHED',
+  'LOTS_MISMATCH',
+  'NOT_PUBLISHED',
+] as const;
 export type PackAdminRefusalCode = (typeof PACK_ADMIN_REFUSAL_CODES)[number];
 
 /** Thrown by the pack lifecycle: its refusal rolls the transaction back and stops the operator's command. */
@@ -85,10 +101,21 @@ export async function createPack(db: Database, definition: PackDefinition): Prom
     const inserted = await tx
       .insert(gachas)
       .values({
-        id: pack.id, genreId: pack.genreId, title: pack.title, description: pack.description, imagePath: pack.imagePath,
-        pricePerDraw: pack.pricePerDraw, totalLots, remainingLots: totalLots, status: 'draft', tags: pack.tags,
-        sortOrder: pack.sortOrder, saleStartsAt: pack.saleStartsAt ?? null, saleEndsAt: pack.saleEndsAt ?? null,
-        drawOptions: [...new Set(pack.drawOptions)].sort((a, b) => a - b), perMemberLimit: pack.perMemberLimit ?? null,
+        id: pack.id,
+        genreId: pack.genreId,
+        title: pack.title,
+        description: pack.description,
+        imagePath: pack.imagePath,
+        pricePerDraw: pack.pricePerDraw,
+        totalLots,
+        remainingLots: totalLots,
+        status: 'draft',
+        tags: pack.tags,
+        sortOrder: pack.sortOrder,
+        saleStartsAt: pack.saleStartsAt ?? null,
+        saleEndsAt: pack.saleEndsAt ?? null,
+        drawOptions: [...new Set(pack.drawOptions)].sort((a, b) => a - b),
+        perMemberLimit: pack.perMemberLimit ?? null,
         minRank: pack.minRank ?? null,
       })
       .onConflictDoNothing()
@@ -96,9 +123,19 @@ export async function createPack(db: Database, definition: PackDefinition): Prom
     if (inserted.length === 0) throw new PackAdminError('GACHA_EXISTS', { gachaId: pack.id });
     await tx.insert(gachaTiers).values(
       pack.tiers.map((t) => ({
-        id: tierId(pack.id, t.key), gachaId: pack.id, label: t.label, rank: t.isLastOne ? 0 : t.rank, effect: t.isLastOne ? 'lastone' as const : t.effect,
-        cardName: t.cardName, cardImagePath: t.cardImagePath, rarity: t.rarity ?? null, cardGrade: t.cardGrade ?? null,
-        cardSet: t.cardSet ?? null, cardNumber: t.cardNumber ?? null, quantity: t.quantity, conversionValue: t.conversionValue,
+        id: tierId(pack.id, t.key),
+        gachaId: pack.id,
+        label: t.label,
+        rank: t.isLastOne ? 0 : t.rank,
+        effect: t.isLastOne ? ('lastone' as const) : t.effect,
+        cardName: t.cardName,
+        cardImagePath: t.cardImagePath,
+        rarity: t.rarity ?? null,
+        cardGrade: t.cardGrade ?? null,
+        cardSet: t.cardSet ?? null,
+        cardNumber: t.cardNumber ?? null,
+        quantity: t.quantity,
+        conversionValue: t.conversionValue,
         isLastOne: t.isLastOne,
       })),
     );
@@ -108,7 +145,14 @@ export async function createPack(db: Database, definition: PackDefinition): Prom
 
 async function committedTiers(db: Database, gachaId: string): Promise<PackTier[]> {
   const rows = await db.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId)).orderBy(asc(gachaTiers.id));
-  return rows.map((t) => ({ id: t.id, label: t.label, cardName: t.cardName, quantity: t.quantity, conversionValue: t.conversionValue, isLastOne: t.isLastOne }));
+  return rows.map((t) => ({
+    id: t.id,
+    label: t.label,
+    cardName: t.cardName,
+    quantity: t.quantity,
+    conversionValue: t.conversionValue,
+    isLastOne: t.isLastOne,
+  }));
 }
 
 /**
@@ -116,26 +160,46 @@ async function committedTiers(db: Database, gachaId: string): Promise<PackTier[]
  * commitment, creates the pack's position sequence, and puts it on sale (or schedules it).
  * @example const { commitment } = await publishPack(db, 'stellar-pokemon-001')
  */
-export async function publishPack(db: Database, gachaId: string, now = new Date()): Promise<{ commitment: string; totalLots: number; status: string }> {
-  return db.transaction(async (tx) => {
-    const [pack] = await tx.select().from(gachas).where(eq(gachas.id, gachaId)).for('update');
-    if (!pack) throw new PackAdminError('GACHA_NOT_FOUND', { gachaId });
-    if (pack.status !== 'draft' || pack.commitment) throw new PackAdminError('ALREADY_PUBLISHED', { gachaId });
-    const tiers = await committedTiers(tx, gachaId);
-    const { seed, lots, commitment } = createPackCommitment({ gachaId, title: pack.title, pricePerDraw: pack.pricePerDraw, tiers });
-    if (lots.length !== pack.totalLots) throw new PackAdminError('LOTS_MISMATCH', { gachaId });
-    await tx.execute(sql`insert into gacha_lots (gacha_id, position, tier_id)
+export async function publishPack(
+  db: Database,
+  gachaId: string,
+  now = new Date(),
+): Promise<{ commitment: string; totalLots: number; status: string }> {
+  return db
+    .transaction(async (tx) => {
+      const [pack] = await tx.select().from(gachas).where(eq(gachas.id, gachaId)).for('update');
+      if (!pack) throw new PackAdminError('GACHA_NOT_FOUND', { gachaId });
+      if (pack.status !== 'draft' || pack.commitment) throw new PackAdminError('ALREADY_PUBLISHED', { gachaId });
+      const tiers = await committedTiers(tx, gachaId);
+      const { seed, lots, commitment } = createPackCommitment({
+        gachaId,
+        title: pack.title,
+        pricePerDraw: pack.pricePerDraw,
+        tiers,
+      });
+      if (lots.length !== pack.totalLots) throw new PackAdminError('LOTS_MISMATCH', { gachaId });
+      await tx.execute(sql`insert into gacha_lots (gacha_id, position, tier_id)
       select ${gachaId}, u.ord, u.tier from jsonb_array_elements_text(${JSON.stringify(lots)}::jsonb) with ordinality as u(tier, ord)`);
-    await tx.execute(sql.raw(`create sequence if not exists gacha_pos_${pack.no} as integer minvalue 1 cache 1`));
-    await tx.insert(gachaSecrets).values({ gachaId, seed, revealSalt: generateSeed() });
-    const status = pack.saleStartsAt && pack.saleStartsAt > now ? 'scheduled' : 'on_sale';
-    await tx.update(gachas).set({ status, commitment, committedAt: now, remainingLots: lots.length, saleStartsAt: pack.saleStartsAt ?? now }).where(eq(gachas.id, gachaId));
-    return { commitment, totalLots: lots.length, status };
-  }).then(async (published) => {
-    // Fresh statistics, so the planner knows the new lots before the first draw.
-    await db.execute(sql`analyze gacha_lots`);
-    return published;
-  });
+      await tx.execute(sql.raw(`create sequence if not exists gacha_pos_${pack.no} as integer minvalue 1 cache 1`));
+      await tx.insert(gachaSecrets).values({ gachaId, seed, revealSalt: generateSeed() });
+      const status = pack.saleStartsAt && pack.saleStartsAt > now ? 'scheduled' : 'on_sale';
+      await tx
+        .update(gachas)
+        .set({
+          status,
+          commitment,
+          committedAt: now,
+          remainingLots: lots.length,
+          saleStartsAt: pack.saleStartsAt ?? now,
+        })
+        .where(eq(gachas.id, gachaId));
+      return { commitment, totalLots: lots.length, status };
+    })
+    .then(async (published) => {
+      // Fresh statistics, so the planner knows the new lots before the first draw.
+      await db.execute(sql`analyze gacha_lots`);
+      return published;
+    });
 }
 
 /**
@@ -145,24 +209,44 @@ export async function publishPack(db: Database, gachaId: string, now = new Date(
 export async function endPack(db: Database, gachaId: string, now = new Date()): Promise<void> {
   await db.transaction(async (tx) => {
     // The pack row lock waits for any draw at the end of the pack; draws read the status per call.
-    const [pack] = await tx.select({ status: gachas.status }).from(gachas).where(eq(gachas.id, gachaId)).for('no key update');
+    const [pack] = await tx
+      .select({ status: gachas.status })
+      .from(gachas)
+      .where(eq(gachas.id, gachaId))
+      .for('no key update');
     if (!pack) throw new PackAdminError('GACHA_NOT_FOUND', { gachaId });
     if (pack.status === 'draft') throw new PackAdminError('NOT_PUBLISHED', { gachaId });
     if (pack.status === 'ended') return;
-    await tx.update(gachas).set({ status: pack.status === 'sold_out' ? 'sold_out' : 'ended', endedAt: now }).where(eq(gachas.id, gachaId));
+    await tx
+      .update(gachas)
+      .set({ status: pack.status === 'sold_out' ? 'sold_out' : 'ended', endedAt: now })
+      .where(eq(gachas.id, gachaId));
     // Wait for draws holding lots to commit; later ones find a lot locked or the pack ended and
     // retry into a refusal. Then every claim precedes the reveal time.
     await tx.execute(sql`select position from gacha_lots where gacha_id = ${gachaId} and draw_id is null for update`);
-    await tx.update(gachas).set({ revealedAt: sql`greatest(${now.toISOString()}::timestamptz, clock_timestamp())` }).where(eq(gachas.id, gachaId));
+    await tx
+      .update(gachas)
+      .set({ revealedAt: sql`greatest(${now.toISOString()}::timestamptz, clock_timestamp())` })
+      .where(eq(gachas.id, gachaId));
   });
 }
 
 /** The job that opens scheduled packs and ends packs past their end date. */
 export async function advanceSaleWindows(db: Database, now = new Date()): Promise<number> {
-  const opened = await db.update(gachas).set({ status: 'on_sale' })
-    .where(and(eq(gachas.status, 'scheduled'), sql`${gachas.saleStartsAt} <= ${now.toISOString()}::timestamptz`)).returning({ id: gachas.id });
-  const due = await db.select({ id: gachas.id }).from(gachas)
-    .where(and(inArray(gachas.status, ['on_sale', 'scheduled']), sql`${gachas.saleEndsAt} <= ${now.toISOString()}::timestamptz`));
+  const opened = await db
+    .update(gachas)
+    .set({ status: 'on_sale' })
+    .where(and(eq(gachas.status, 'scheduled'), sql`${gachas.saleStartsAt} <= ${now.toISOString()}::timestamptz`))
+    .returning({ id: gachas.id });
+  const due = await db
+    .select({ id: gachas.id })
+    .from(gachas)
+    .where(
+      and(
+        inArray(gachas.status, ['on_sale', 'scheduled']),
+        sql`${gachas.saleEndsAt} <= ${now.toISOString()}::timestamptz`,
+      ),
+    );
   for (const pack of due) await endPack(db, pack.id, now);
   return opened.length + due.length;
 }
@@ -191,7 +275,11 @@ export async function packRevealTerms(db: Database, gachaId: string): Promise<Pa
   const [secret] = await db.select().from(gachaSecrets).where(eq(gachaSecrets.gachaId, gachaId));
   if (!secret) return null;
   const tiers = await committedTiers(db, gachaId);
-  const lots = await db.select({ tierId: gachaLots.tierId }).from(gachaLots).where(eq(gachaLots.gachaId, gachaId)).orderBy(asc(gachaLots.position));
+  const lots = await db
+    .select({ tierId: gachaLots.tierId })
+    .from(gachaLots)
+    .where(eq(gachaLots.gachaId, gachaId))
+    .orderBy(asc(gachaLots.position));
   return {
     gacha: { id: pack.id, title: pack.title, pricePerDraw: pack.pricePerDraw },
     tiers,
@@ -210,7 +298,10 @@ export async function packRevealTerms(db: Database, gachaId: string): Promise<Pa
  * key under which a verified reveal may be kept.
  */
 export async function packRevealStamp(db: Database, gachaId: string): Promise<Date | null> {
-  const [pack] = await db.select({ revealedAt: gachas.revealedAt, soldOutAt: gachas.soldOutAt }).from(gachas).where(eq(gachas.id, gachaId));
+  const [pack] = await db
+    .select({ revealedAt: gachas.revealedAt, soldOutAt: gachas.soldOutAt })
+    .from(gachas)
+    .where(eq(gachas.id, gachaId));
   const at = pack?.revealedAt ?? pack?.soldOutAt;
   return at ? new Date(at) : null;
 }

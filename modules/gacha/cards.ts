@@ -29,9 +29,18 @@ export async function tierCards(db: Database, tierIds: string[]): Promise<Map<st
   if (ids.length === 0) return new Map();
   const rows = await db
     .select({
-      tierId: gachaTiers.id, gachaId: gachaTiers.gachaId, gachaTitle: gachas.title, genreId: gachas.genreId,
-      tierLabel: gachaTiers.label, tierRank: gachaTiers.rank, effect: gachaTiers.effect, cardName: gachaTiers.cardName,
-      imagePath: gachaTiers.cardImagePath, rarity: gachaTiers.rarity, cardGrade: gachaTiers.cardGrade, isLastOne: gachaTiers.isLastOne,
+      tierId: gachaTiers.id,
+      gachaId: gachaTiers.gachaId,
+      gachaTitle: gachas.title,
+      genreId: gachas.genreId,
+      tierLabel: gachaTiers.label,
+      tierRank: gachaTiers.rank,
+      effect: gachaTiers.effect,
+      cardName: gachaTiers.cardName,
+      imagePath: gachaTiers.cardImagePath,
+      rarity: gachaTiers.rarity,
+      cardGrade: gachaTiers.cardGrade,
+      isLastOne: gachaTiers.isLastOne,
     })
     .from(gachaTiers)
     .innerJoin(gachas, eq(gachas.id, gachaTiers.gachaId))
@@ -43,9 +52,15 @@ export async function tierCards(db: Database, tierIds: string[]): Promise<Map<st
  * Title and genre of the given packs, whatever their status.
  * @example (await packTitles(db, ['stellar-pokemon-001'])).get('stellar-pokemon-001')?.title
  */
-export async function packTitles(db: Database, gachaIds: string[]): Promise<Map<string, { title: string; genreId: string }>> {
+export async function packTitles(
+  db: Database,
+  gachaIds: string[],
+): Promise<Map<string, { title: string; genreId: string }>> {
   const ids = [...new Set(gachaIds)];
   if (ids.length === 0) return new Map();
-  const rows = await db.select({ id: gachas.id, title: gachas.title, genreId: gachas.genreId }).from(gachas).where(inArray(gachas.id, ids));
+  const rows = await db
+    .select({ id: gachas.id, title: gachas.title, genreId: gachas.genreId })
+    .from(gachas)
+    .where(inArray(gachas.id, ids));
   return new Map(rows.map(({ id, ...rest }) => [id, rest]));
 }

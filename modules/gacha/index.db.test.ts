@@ -4,7 +4,16 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { useTestDatabase } from '#tests/use-test-database';
 import { loadDemoDataOnce, DEMO_PACKS } from '#db/demo/seed';
 import { createLogger } from '#server/logger';
-import { listGenres, listGachas, resolveGenre, getGacha, genreOfGacha, getGachaDetail, describeTiers, getRemaining } from './index';
+import {
+  listGenres,
+  listGachas,
+  resolveGenre,
+  getGacha,
+  genreOfGacha,
+  getGachaDetail,
+  describeTiers,
+  getRemaining,
+} from './index';
 
 const handle = useTestDatabase('catalogue');
 
@@ -18,15 +27,28 @@ describe('headline prize', () => {
     for (const pack of packs) {
       const detail = await getGachaDetail(handle.db, pack.id);
       const best = detail!.tiers.filter((t) => !t.isLastOne).sort((a, b) => a.rank - b.rank)[0]!;
-      expect(pack.headline, pack.id).toEqual({ label: best.label, cardName: best.cardName, cardImagePath: best.cardImagePath });
+      expect(pack.headline, pack.id).toEqual({
+        label: best.label,
+        cardName: best.cardName,
+        cardImagePath: best.cardImagePath,
+      });
     }
     // A pack with a ラストワン賞 still leads with its S賞.
     const withLastOne = packs.find((p) => p.id === 'stellar-pokemon-004')!;
-    expect(withLastOne.headline).toMatchObject({ label: 'S賞', cardName: '星詠みのドラゴン SAR', cardImagePath: '/demo/cards/card-01.svg' });
+    expect(withLastOne.headline).toMatchObject({
+      label: 'S賞',
+      cardName: '星詠みのドラゴン SAR',
+      cardImagePath: '/demo/cards/card-01.svg',
+    });
   });
   it('names tiers of public packs for the boards', async () => {
     const names = await describeTiers(handle.db, ['stellar-onepiece-001.S', 'no-such-tier']);
-    expect(names.get('stellar-onepiece-001.S')).toMatchObject({ gachaId: 'stellar-onepiece-001', label: 'S賞', cardName: '大海賊船長ガレオン SAR', packTitle: '大海原のパラレル大当たりオリパ' });
+    expect(names.get('stellar-onepiece-001.S')).toMatchObject({
+      gachaId: 'stellar-onepiece-001',
+      label: 'S賞',
+      cardName: '大海賊船長ガレオン SAR',
+      packTitle: '大海原のパラレル大当たりオリパ',
+    });
     expect(names.has('no-such-tier')).toBe(false);
   });
 });
@@ -43,7 +65,13 @@ describe('catalogue', () => {
     expect((await getGacha(handle.db, 'stellar-pokemon-004'))?.remainingLots).toBe(4);
   });
   it('lists genres in their order', async () => {
-    expect((await listGenres(handle.db)).map((g) => g.id)).toEqual(['pokemon', 'onepiece', 'yugioh', 'duelmasters', 'weiss']);
+    expect((await listGenres(handle.db)).map((g) => g.id)).toEqual([
+      'pokemon',
+      'onepiece',
+      'yugioh',
+      'duelmasters',
+      'weiss',
+    ]);
   });
   it('resolves ids and aliases in any case', async () => {
     expect(await resolveGenre(handle.db, 'POKEMON')).toBe('pokemon');

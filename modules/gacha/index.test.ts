@@ -4,7 +4,11 @@ import { parseGachaSort, headlineTier } from './index';
 
 describe('headline prize', () => {
   it('chooses the lowest rank, and the ラストワン賞 only when it is all there is', () => {
-    const tier = (rank: number, isLastOne = false) => ({ rank, isLastOne, label: isLastOne ? 'ラストワン賞' : `${rank}等` });
+    const tier = (rank: number, isLastOne = false) => ({
+      rank,
+      isLastOne,
+      label: isLastOne ? 'ラストワン賞' : `${rank}等`,
+    });
     expect(headlineTier([tier(0, true), tier(3), tier(2)])?.label).toBe('2等');
     expect(headlineTier([tier(0, true)])?.label).toBe('ラストワン賞');
     expect(headlineTier([])).toBeNull();

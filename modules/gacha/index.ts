@@ -6,12 +6,34 @@ import type { Database } from '#db/client';
 import { genres, gachas, gachaTiers, type GachaStatus } from './schema';
 
 export type { GachaStatus } from './schema';
-export { getRemaining, countUnclaimed, remainingOf, refreshRemainingCache, refreshAllRemaining, type TierRemaining } from './remaining';
+export {
+  getRemaining,
+  countUnclaimed,
+  remainingOf,
+  refreshRemainingCache,
+  refreshAllRemaining,
+  type TierRemaining,
+} from './remaining';
 export { tierCards, packTitles, type TierCard } from './cards';
 export {
-  createPack, publishPack, endPack, advanceSaleWindows, listPublishedPackIds, packRevealTerms, packRevealStamp,
-  addGenres, packExists, deleteUnpublishedPacks, packDefinitionSchema, tierDefinitionSchema, PackAdminError, PACK_ADMIN_REFUSAL_CODES, type PackAdminRefusalCode,
-  type PackDefinition, type PackRevealTerms, type GenreDefinition,
+  createPack,
+  publishPack,
+  endPack,
+  advanceSaleWindows,
+  listPublishedPackIds,
+  packRevealTerms,
+  packRevealStamp,
+  addGenres,
+  packExists,
+  deleteUnpublishedPacks,
+  packDefinitionSchema,
+  tierDefinitionSchema,
+  PackAdminError,
+  PACK_ADMIN_REFUSAL_CODES,
+  type PackAdminRefusalCode,
+  type PackDefinition,
+  type PackRevealTerms,
+  type GenreDefinition,
 } from './admin';
 export { listPublicPackPaths } from './sitemap';
 
@@ -120,18 +142,29 @@ const toHeadline = (value: HeadlinePrize | string | null): HeadlinePrize | null 
  * Public packs, on sale first, then sold out; in the chosen order; each with its headline prize.
  * @example await listGachas(db, { genreId: 'pokemon', sort: 'price_asc' })
  */
-export async function listGachas(db: Database, options: { genreId?: string; sort?: GachaSort; limit?: number } = {}): Promise<GachaListItem[]> {
+export async function listGachas(
+  db: Database,
+  options: { genreId?: string; sort?: GachaSort; limit?: number } = {},
+): Promise<GachaListItem[]> {
   const sort = options.sort ?? 'recommended';
   const onSaleFirst = sql`case ${gachas.status} when 'on_sale' then 0 when 'scheduled' then 1 else 2 end`;
   const order =
-    sort === 'new' ? [desc(gachas.saleStartsAt)] :
-    sort === 'price_asc' ? [asc(gachas.pricePerDraw)] :
-    sort === 'price_desc' ? [desc(gachas.pricePerDraw)] :
-    [asc(gachas.sortOrder)];
+    sort === 'new'
+      ? [desc(gachas.saleStartsAt)]
+      : sort === 'price_asc'
+        ? [asc(gachas.pricePerDraw)]
+        : sort === 'price_desc'
+          ? [desc(gachas.pricePerDraw)]
+          : [asc(gachas.sortOrder)];
   const rows = await db
     .select({ ...gachaCardColumns, headline: headlineColumn })
     .from(gachas)
-    .where(and(inArray(gachas.status, PUBLIC_GACHA_STATUSES), options.genreId ? eq(gachas.genreId, options.genreId) : undefined))
+    .where(
+      and(
+        inArray(gachas.status, PUBLIC_GACHA_STATUSES),
+        options.genreId ? eq(gachas.genreId, options.genreId) : undefined,
+      ),
+    )
     .orderBy(onSaleFirst, ...order, asc(gachas.id))
     .limit(Math.min(options.limit ?? 100, 200));
   return rows.map((row) => ({ ...row, headline: toHeadline(row.headline) }));
@@ -205,19 +238,49 @@ const iso = (value: Date | string | null) => (value ? new Date(value).toISOStrin
  */
 export async function getGachaDetail(db: Database, gachaId: string): Promise<GachaDetail | null> {
   if (!isCatalogueId(gachaId)) return null;
-  const [row] = await db.select().from(gachas).where(and(eq(gachas.id, gachaId), inArray(gachas.status, PUBLIC_GACHA_STATUSES)));
+  const [row] = await db
+    .select()
+    .from(gachas)
+    .where(and(eq(gachas.id, gachaId), inArray(gachas.status, PUBLIC_GACHA_STATUSES)));
   if (!row) return null;
-  const tiers = await db.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId)).orderBy(asc(gachaTiers.rank), asc(gachaTiers.id));
+  const tiers = await db
+    .select()
+    .from(gachaTiers)
+    .where(eq(gachaTiers.gachaId, gachaId))
+    .orderBy(asc(gachaTiers.rank), asc(gachaTiers.id));
   return {
-    id: row.id, genreId: row.genreId, title: row.title, imagePath: row.imagePath, pricePerDraw: row.pricePerDraw,
-    totalLots: row.totalLots, remainingLots: row.remainingLots, status: row.status, tags: row.tags,
-    description: row.description, drawOptions: row.drawOptions, perMemberLimit: row.perMemberLimit, minRank: row.minRank,
-    commitment: row.commitment, committedAt: iso(row.committedAt), saleStartsAt: iso(row.saleStartsAt), saleEndsAt: iso(row.saleEndsAt),
+    id: row.id,
+    genreId: row.genreId,
+    title: row.title,
+    imagePath: row.imagePath,
+    pricePerDraw: row.pricePerDraw,
+    totalLots: row.totalLots,
+    remainingLots: row.remainingLots,
+    status: row.status,
+    tags: row.tags,
+    description: row.description,
+    drawOptions: row.drawOptions,
+    perMemberLimit: row.perMemberLimit,
+    minRank: row.minRank,
+    commitment: row.commitment,
+    committedAt: iso(row.committedAt),
+    saleStartsAt: iso(row.saleStartsAt),
+    saleEndsAt: iso(row.saleEndsAt),
     revealed: row.status === 'sold_out' || row.status === 'ended',
     tiers: tiers.map((t) => ({
-      id: t.id, label: t.label, rank: t.rank, effect: t.effect, cardName: t.cardName, cardImagePath: t.cardImagePath,
-      rarity: t.rarity, cardGrade: t.cardGrade, cardSet: t.cardSet, cardNumber: t.cardNumber, quantity: t.quantity,
-      conversionValue: t.conversionValue, isLastOne: t.isLastOne,
+      id: t.id,
+      label: t.label,
+      rank: t.rank,
+      effect: t.effect,
+      cardName: t.cardName,
+      cardImagePath: t.cardImagePath,
+      rarity: t.rarity,
+      cardGrade: t.cardGrade,
+      cardSet: t.cardSet,
+      cardNumber: t.cardNumber,
+      quantity: t.quantity,
+      conversionValue: t.conversionValue,
+      isLastOne: t.isLastOne,
     })),
   };
 }
@@ -240,7 +303,14 @@ export async function describeTiers(db: Database, tierIds: string[]): Promise<Ma
   const ids = [...new Set(tierIds)].slice(0, 200);
   if (ids.length === 0) return new Map();
   const rows = await db
-    .select({ tierId: gachaTiers.id, gachaId: gachaTiers.gachaId, packTitle: gachas.title, label: gachaTiers.label, cardName: gachaTiers.cardName, cardImagePath: gachaTiers.cardImagePath })
+    .select({
+      tierId: gachaTiers.id,
+      gachaId: gachaTiers.gachaId,
+      packTitle: gachas.title,
+      label: gachaTiers.label,
+      cardName: gachaTiers.cardName,
+      cardImagePath: gachaTiers.cardImagePath,
+    })
     .from(gachaTiers)
     .innerJoin(gachas, eq(gachas.id, gachaTiers.gachaId))
     .where(and(inArray(gachaTiers.id, ids), inArray(gachas.status, PUBLIC_GACHA_STATUSES)));

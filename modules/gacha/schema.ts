@@ -1,7 +1,18 @@
 // Catalogue tables: genres, packs (gacha), their prize tiers, the lots fixed at publication and the
 // secret seed behind their order. Draws and prizes are the draw module's (modules/draw/schema.ts).
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const genres = pgTable('genres', {
   /** URL id, lower-case ASCII: /gacha/{id}. */
@@ -40,7 +51,10 @@ export const gachas = pgTable(
     saleEndsAt: timestamp('sale_ends_at', { withTimezone: true }),
     description: text('description').notNull().default(''),
     /** Draw counts offered (1, 10, 100 by default). */
-    drawOptions: integer('draw_options').array().notNull().default(sql`'{1,10,100}'::int[]`),
+    drawOptions: integer('draw_options')
+      .array()
+      .notNull()
+      .default(sql`'{1,10,100}'::int[]`),
     /** At most this many lots per member, or no limit. */
     perMemberLimit: integer('per_member_limit'),
     /** Minimum member rank (0 = レギュラー … 5 = ダイヤモンド), or none. */
@@ -108,7 +122,9 @@ export const gachaLots = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.gachaId, t.position] }),
-    index('gacha_lots_unclaimed_idx').on(t.gachaId, t.position).where(sql`${t.drawId} is null`),
+    index('gacha_lots_unclaimed_idx')
+      .on(t.gachaId, t.position)
+      .where(sql`${t.drawId} is null`),
   ],
 );
 

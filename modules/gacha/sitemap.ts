@@ -6,5 +6,8 @@ import { PUBLIC_GACHA_STATUSES } from './index';
 
 /** @example for (const { id, genreId } of await listPublicPackPaths(db)) paths.push(`/gacha/${genreId}/${id}`) */
 export async function listPublicPackPaths(db: Database): Promise<{ id: string; genreId: string }[]> {
-  return db.select({ id: gachas.id, genreId: gachas.genreId }).from(gachas).where(inArray(gachas.status, PUBLIC_GACHA_STATUSES));
+  return db
+    .select({ id: gachas.id, genreId: gachas.genreId })
+    .from(gachas)
+    .where(inArray(gachas.status, PUBLIC_GACHA_STATUSES));
 }

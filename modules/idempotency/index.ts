@@ -7,12 +7,14 @@ import type { Database } from '#db/client';
 import { refuse, type Refusal } from '#modules/kernel';
 import { idempotentRequests } from './schema';
 
-
 /**
  * An Idempotency-Key as the API's header and the pages' hidden field carry it: 1–255 printable
  * ASCII characters (space to tilde), not only spaces.
  */
-export const idempotencyKeySchema = z.string().regex(/^[\x20-\x7e]{1,255}$/).refine((key) => key.trim() !== '');
+export const idempotencyKeySchema = z
+  .string()
+  .regex(/^[\x20-\x7e]{1,255}$/)
+  .refine((key) => key.trim() !== '');
 
 /** Keys are kept at least this long (api.md: 24 hours). */
 export const IDEMPOTENCY_RETENTION_HOURS = 48;
@@ -39,17 +41,29 @@ export async function withIdempotency<T>(
   return db.transaction(async (tx) => {
     const claimed = await tx
       .insert(idempotentRequests)
-      .values({ memberId: request.memberId, key: request.key, operation: request.operation, requestHash: request.requestHash, status: 0, body: {} })
+      .values({
+        memberId: request.memberId,
+        key: request.key,
+        operation: request.operation,
+        requestHash: request.requestHash,
+        status: 0,
+        body: {},
+      })
       .onConflictDoNothing()
       .returning({ key: idempotentRequests.key });
     if (claimed.length === 0) {
-      const [stored] = await tx.select().from(idempotentRequests)
+      const [stored] = await tx
+        .select()
+        .from(idempotentRequests)
         .where(and(eq(idempotentRequests.memberId, request.memberId), eq(idempotentRequests.key, request.key)));
-      if (!stored || stored.operation !== request.operation || stored.requestHash !== request.requestHash) return refuse('IDEMPOTENCY_KEY_REUSED');
+      if (!stored || stored.operation !== request.operation || stored.requestHash !== request.requestHash)
+        return refuse('IDEMPOTENCY_KEY_REUSED');
       return { ok: true as const, kind: 'replay' as const, status: stored.status, body: stored.body as T };
     }
     const result = await operation(tx);
-    await tx.update(idempotentRequests).set({ status: result.status, body: result.body as object })
+    await tx
+      .update(idempotentRequests)
+      .set({ status: result.status, body: result.body as object })
       .where(and(eq(idempotentRequests.memberId, request.memberId), eq(idempotentRequests.key, request.key)));
     return { ok: true as const, kind: 'fresh' as const, ...result };
   });
@@ -58,7 +72,9 @@ export async function withIdempotency<T>(
 /** The cleanup job: forgets keys older than the retention. */
 export async function forgetOldKeys(db: Database, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - IDEMPOTENCY_RETENTION_HOURS * 3_600_000);
-  const deleted = await db.delete(idempotentRequests).where(lt(idempotentRequests.createdAt, cutoff)).returning({ key: idempotentRequests.key });
+  const deleted = await db
+    .delete(idempotentRequests)
+    .where(lt(idempotentRequests.createdAt, cutoff))
+    .returning({ key: idempotentRequests.key });
   return deleted.length;
 }
-

@@ -50,7 +50,11 @@ export function createShopAuth(options: {
     databaseHooks: {
       user: {
         create: { before: async (user) => ({ data: { ...user, name: checkedNickname(user.name) } }) },
-        update: { before: async (user) => ({ data: user.name === undefined ? user : { ...user, name: checkedNickname(user.name) } }) },
+        update: {
+          before: async (user) => ({
+            data: user.name === undefined ? user : { ...user, name: checkedNickname(user.name) },
+          }),
+        },
       },
     },
     rateLimit: {
@@ -97,7 +101,11 @@ export type ShopAuth = ReturnType<typeof createShopAuth>;
 
 function checkedNickname(name: unknown): string {
   const parsed = nicknameSchema.safeParse(name);
-  if (!parsed.success) throw new APIError('BAD_REQUEST', { code: 'INVALID_NICKNAME', message: parsed.error.issues[0]?.message ?? 'ニックネームが正しくありません。' });
+  if (!parsed.success)
+    throw new APIError('BAD_REQUEST', {
+      code: 'INVALID_NICKNAME',
+      message: parsed.error.issues[0]?.message ?? 'ニックネームが正しくありません。',
+    });
   return parsed.data;
 }
 

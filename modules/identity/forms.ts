@@ -16,7 +16,10 @@ const email = z
 export function signInSchema() {
   return z.object({
     email,
-    password: z.string({ error: 'パスワードを入力してください。' }).min(1, 'パスワードを入力してください。').max(256, 'パスワードが長すぎます。'),
+    password: z
+      .string({ error: 'パスワードを入力してください。' })
+      .min(1, 'パスワードを入力してください。')
+      .max(256, 'パスワードが長すぎます。'),
     /** Where to go afterwards; an unusable value is dropped (the member lands on /), never an error. */
     redirect: z.string().max(2048).optional().catch(undefined),
   });

@@ -3,7 +3,19 @@
 export { createShopAuth, CLIENT_IP_HEADER, AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, type ShopAuth } from './auth.server';
 export { toSessionMember, verifySignedToken, memberOfSessionToken, type SessionMember } from './session.server';
 export {
-  LINE_PROVIDER_ID, LINE_ENDPOINTS, LINE_ID_TOKEN_ISSUER, LINE_CALLBACK_PATH, LINE_ACCOUNT_OPTIONS, lineOAuthConfig, verifyLineIdToken,
-  LineLinkError, LINE_LINK_REFUSAL_CODES, startLineLink, linkedLineAccount, lineLinkErrorMessage, type LineOAuthOptions, type LineLinkRefusalCode,
+  LINE_PROVIDER_ID,
+  LINE_ENDPOINTS,
+  LINE_ID_TOKEN_ISSUER,
+  LINE_CALLBACK_PATH,
+  LINE_ACCOUNT_OPTIONS,
+  lineOAuthConfig,
+  verifyLineIdToken,
+  LineLinkError,
+  LINE_LINK_REFUSAL_CODES,
+  startLineLink,
+  linkedLineAccount,
+  lineLinkErrorMessage,
+  type LineOAuthOptions,
+  type LineLinkRefusalCode,
 } from './line.server';
 export { addSystemMember } from './members';

@@ -35,8 +35,18 @@ beforeAll(async () => {
   });
   const logger = createLogger('silent');
   const baseUrls = { authorize: line.baseUrls.authorize, token: line.baseUrls.token, userinfo: line.baseUrls.userinfo };
-  auth = createShopAuth({ db: handle.db, config, logger, line: { channelId: CHANNEL_ID, channelSecret: CHANNEL_SECRET, baseUrls } });
-  authWithWrongSecret = createShopAuth({ db: handle.db, config, logger, line: { channelId: CHANNEL_ID, channelSecret: 'not-the-channel-secret', baseUrls } });
+  auth = createShopAuth({
+    db: handle.db,
+    config,
+    logger,
+    line: { channelId: CHANNEL_ID, channelSecret: CHANNEL_SECRET, baseUrls },
+  });
+  authWithWrongSecret = createShopAuth({
+    db: handle.db,
+    config,
+    logger,
+    line: { channelId: CHANNEL_ID, channelSecret: 'not-the-channel-secret', baseUrls },
+  });
 });
 afterAll(async () => {
   await line?.close();
@@ -45,12 +55,19 @@ afterAll(async () => {
 let sequence = 0;
 async function signUp() {
   const response = await auth.api.signUpEmail({
-    body: { email: `line-${Date.now().toString(36)}-${++sequence}@example.jp`, password: 'password-1234', name: `ライン会員${sequence}` },
+    body: {
+      email: `line-${Date.now().toString(36)}-${++sequence}@example.jp`,
+      password: 'password-1234',
+      name: `ライン会員${sequence}`,
+    },
     headers: new Headers({ 'x-shop-client-ip': '127.0.0.1' }),
     asResponse: true,
   });
   expect(response.status).toBe(200);
-  const cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]!).find((pair) => pair.includes('session_token='))!;
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0]!)
+    .find((pair) => pair.includes('session_token='))!;
   const { user } = (await response.json()) as { user: { id: string; email: string; name: string } };
   return { ...user, cookie };
 }
@@ -59,7 +76,11 @@ const pairs = (setCookies: string[]) => setCookies.map((line) => line.split(';')
 
 /** Starts a link, plays the member on LINE's page, and follows LINE's redirect into the shop's callback. */
 async function linkThroughLine(member: { cookie: string }, decision: 'approve' | 'cancel', shopAuth: ShopAuth = auth) {
-  const started = await startLineLink(shopAuth, { headers: { cookie: member.cookie }, callbackURL: DONE, errorCallbackURL: FAILED });
+  const started = await startLineLink(shopAuth, {
+    headers: { cookie: member.cookie },
+    callbackURL: DONE,
+    errorCallbackURL: FAILED,
+  });
   const back = await line.decide(started.url, decision);
   expect(`${back.origin}${back.pathname}`).toBe(CALLBACK);
   const cookie = [member.cookie, ...pairs(started.setCookies)].join('; ');
@@ -68,13 +89,20 @@ async function linkThroughLine(member: { cookie: string }, decision: 'approve' |
 }
 
 async function lineRows(memberId: string) {
-  return handle.db.select().from(accounts).where(and(eq(accounts.userId, memberId), eq(accounts.providerId, 'line')));
+  return handle.db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.userId, memberId), eq(accounts.providerId, 'line')));
 }
 
 describe('linking LINE to a signed-in member', () => {
   it('asks LINE for openid profile with PKCE and a state, on the registered callback URL', async () => {
     const member = await signUp();
-    const { url, setCookies } = await startLineLink(auth, { headers: { cookie: member.cookie }, callbackURL: DONE, errorCallbackURL: FAILED });
+    const { url, setCookies } = await startLineLink(auth, {
+      headers: { cookie: member.cookie },
+      callbackURL: DONE,
+      errorCallbackURL: FAILED,
+    });
     const authorize = new URL(url);
     expect(`${authorize.origin}${authorize.pathname}`).toBe(line.baseUrls.authorize);
     expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
@@ -87,7 +115,11 @@ describe('linking LINE to a signed-in member', () => {
     expect(authorize.searchParams.get('state')).toMatch(/^\S{16,}$/);
     expect(authorize.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // The signed state cookie the callback insists on.
-    expect(setCookies.some((line) => line.startsWith('__Secure-oripa.state=') && /HttpOnly/i.test(line) && /SameSite=Lax/i.test(line))).toBe(true);
+    expect(
+      setCookies.some(
+        (line) => line.startsWith('__Secure-oripa.state=') && /HttpOnly/i.test(line) && /SameSite=Lax/i.test(line),
+      ),
+    ).toBe(true);
     // The page the member sees.
     const page = await (await fetch(url)).text();
     expect(page).toContain('LINEでログイン（テスト環境）');
@@ -110,7 +142,11 @@ describe('linking LINE to a signed-in member', () => {
     const [user] = await handle.db.select().from(users).where(eq(users.id, member.id));
     expect(user).toMatchObject({ name: member.name, email: member.email, image: null });
     // Linking again is refused up front.
-    const again = await startLineLink(auth, { headers: { cookie: member.cookie }, callbackURL: DONE, errorCallbackURL: FAILED }).catch((error) => error);
+    const again = await startLineLink(auth, {
+      headers: { cookie: member.cookie },
+      callbackURL: DONE,
+      errorCallbackURL: FAILED,
+    }).catch((error) => error);
     expect(again).toBeInstanceOf(LineLinkError);
     expect(again.code).toBe('ALREADY_LINKED');
   });
@@ -121,7 +157,9 @@ describe('linking LINE to a signed-in member', () => {
     const { back, location } = await linkThroughLine(member, 'cancel');
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(location).toMatch(/^\/app\/checkout\/linelink\?error=access_denied(&|$)/);
-    expect(lineLinkErrorMessage(new URL(location!, TEST_ORIGIN).searchParams.get('error'))).toBe('LINE連携がキャンセルされました。');
+    expect(lineLinkErrorMessage(new URL(location!, TEST_ORIGIN).searchParams.get('error'))).toBe(
+      'LINE連携がキャンセルされました。',
+    );
     expect(await linkedLineAccount(handle.db, member.id)).toBeNull();
     expect(await lineRows(member.id)).toEqual([]);
   });
@@ -145,14 +183,21 @@ describe('linking LINE to a signed-in member', () => {
     expect(lineLinkErrorMessage('account_already_linked_to_different_user')).toContain('別の会員');
     expect(await linkedLineAccount(handle.db, second.id)).toBeNull();
     expect(await linkedLineAccount(handle.db, first.id)).toEqual({ lineUserId: lineUser.sub });
-    const owners = await handle.db.select({ userId: accounts.userId }).from(accounts).where(and(eq(accounts.providerId, 'line'), eq(accounts.accountId, lineUser.sub)));
+    const owners = await handle.db
+      .select({ userId: accounts.userId })
+      .from(accounts)
+      .where(and(eq(accounts.providerId, 'line'), eq(accounts.accountId, lineUser.sub)));
     expect(owners).toEqual([{ userId: first.id }]);
   });
 
   it('refuses a callback without the state cookie the start step set, and a replayed callback', async () => {
     const member = await signUp();
     line.users.preset();
-    const started = await startLineLink(auth, { headers: { cookie: member.cookie }, callbackURL: DONE, errorCallbackURL: FAILED });
+    const started = await startLineLink(auth, {
+      headers: { cookie: member.cookie },
+      callbackURL: DONE,
+      errorCallbackURL: FAILED,
+    });
     const back = await line.decide(started.url, 'approve');
     const withoutState = await auth.handler(new Request(back, { headers: { cookie: member.cookie } }));
     expect(withoutState.headers.get('location')).toBe(`${FAILED}?error=state_mismatch`);
@@ -169,7 +214,9 @@ describe('linking LINE to a signed-in member', () => {
   });
 
   it('startLineLink refuses without a session and with return URLs off the shop', async () => {
-    const noSession = await startLineLink(auth, { headers: {}, callbackURL: DONE, errorCallbackURL: FAILED }).catch((error) => error);
+    const noSession = await startLineLink(auth, { headers: {}, callbackURL: DONE, errorCallbackURL: FAILED }).catch(
+      (error) => error,
+    );
     expect(noSession).toBeInstanceOf(LineLinkError);
     expect(noSession.code).toBe('UNAUTHENTICATED');
     const member = await signUp();
@@ -178,12 +225,20 @@ describe('linking LINE to a signed-in member', () => {
       [DONE, '//evil.example/x'],
       ['javascript:alert(1)', FAILED],
     ] as const) {
-      const refused = await startLineLink(auth, { headers: { cookie: member.cookie }, callbackURL, errorCallbackURL }).catch((error) => error);
+      const refused = await startLineLink(auth, {
+        headers: { cookie: member.cookie },
+        callbackURL,
+        errorCallbackURL,
+      }).catch((error) => error);
       expect(refused).toBeInstanceOf(LineLinkError);
       expect(refused.code).toBe('INVALID_RETURN_URL');
     }
     // The shop's own absolute URLs are fine.
-    const ok = await startLineLink(auth, { headers: { cookie: member.cookie }, callbackURL: `${TEST_ORIGIN}${DONE}`, errorCallbackURL: `${TEST_ORIGIN}${FAILED}` });
+    const ok = await startLineLink(auth, {
+      headers: { cookie: member.cookie },
+      callbackURL: `${TEST_ORIGIN}${DONE}`,
+      errorCallbackURL: `${TEST_ORIGIN}${FAILED}`,
+    });
     expect(ok.url).toContain(line.baseUrls.authorize);
   });
 
@@ -192,20 +247,39 @@ describe('linking LINE to a signed-in member', () => {
     const lineUser = line.users.preset();
     expect((await linkThroughLine(member, 'approve')).location).toBe(DONE);
     line.users.preset(lineUser);
-    const started = await auth.api.signInSocial({ body: { provider: 'line', callbackURL: '/', errorCallbackURL: '/auth/sign_in', disableRedirect: true }, asResponse: true });
+    const started = await auth.api.signInSocial({
+      body: { provider: 'line', callbackURL: '/', errorCallbackURL: '/auth/sign_in', disableRedirect: true },
+      asResponse: true,
+    });
     expect(started.status).toBe(200);
     const { url } = (await started.json()) as { url: string };
     const back = await line.decide(url, 'approve');
-    const response = await auth.handler(new Request(back, { headers: { cookie: pairs(started.headers.getSetCookie()).join('; ') } }));
+    const response = await auth.handler(
+      new Request(back, { headers: { cookie: pairs(started.headers.getSetCookie()).join('; ') } }),
+    );
     expect(response.headers.get('location')).toBe('/auth/sign_in?error=email_not_found');
-    expect(response.headers.getSetCookie().some((line) => line.startsWith('__Secure-oripa.session_token=') && !/Max-Age=0/i.test(line))).toBe(false);
+    expect(
+      response.headers
+        .getSetCookie()
+        .some((line) => line.startsWith('__Secure-oripa.session_token=') && !/Max-Age=0/i.test(line)),
+    ).toBe(false);
   });
 
   it('a shop without LINE configured has no line provider', async () => {
-    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: handle.dataDir, PUBLIC_ORIGIN: TEST_ORIGIN, AUTH_SECRET: 'line-test-secret-line-test-secret-0123456', LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: handle.dataDir,
+      PUBLIC_ORIGIN: TEST_ORIGIN,
+      AUTH_SECRET: 'line-test-secret-line-test-secret-0123456',
+      LOG_LEVEL: 'silent',
+    });
     const plain = createShopAuth({ db: handle.db, config, logger: createLogger('silent') });
     const member = await signUp();
-    const refused = await startLineLink(plain, { headers: { cookie: member.cookie }, callbackURL: DONE, errorCallbackURL: FAILED }).catch((error) => error);
+    const refused = await startLineLink(plain, {
+      headers: { cookie: member.cookie },
+      callbackURL: DONE,
+      errorCallbackURL: FAILED,
+    }).catch((error) => error);
     expect(refused).toBeInstanceOf(LineLinkError);
     expect(refused.code).toBe('NOT_CONFIGURED');
   });

@@ -72,7 +72,12 @@ export function lineOAuthConfig(options: LineOAuthOptions): GenericOAuthConfig<'
  * sign-in stays off, and the LINE tokens are stored encrypted.
  */
 export const LINE_ACCOUNT_OPTIONS: {
-  accountLinking: { enabled: boolean; trustedProviders: string[]; allowDifferentEmails: boolean; disableImplicitLinking: boolean };
+  accountLinking: {
+    enabled: boolean;
+    trustedProviders: string[];
+    allowDifferentEmails: boolean;
+    disableImplicitLinking: boolean;
+  };
   encryptOAuthTokens: boolean;
 } = {
   accountLinking: {
@@ -123,7 +128,11 @@ function profileFrom(claims: Record<string, unknown>): GenericOAuthUserInfo | nu
  * Checks a web-login ID token (HS256 with the channel secret, `iss` https://access.line.me, `aud` the
  * channel ID, not expired) and answers its claims, or null.
  */
-export function verifyLineIdToken(idToken: string, options: Pick<LineOAuthOptions, 'channelId' | 'channelSecret'>, now = Date.now()): Record<string, unknown> | null {
+export function verifyLineIdToken(
+  idToken: string,
+  options: Pick<LineOAuthOptions, 'channelId' | 'channelSecret'>,
+  now = Date.now(),
+): Record<string, unknown> | null {
   const parts = idToken.split('.');
   if (parts.length !== 3) return null;
   const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
@@ -147,7 +156,13 @@ export function verifyLineIdToken(idToken: string, options: Pick<LineOAuthOption
 }
 
 /** Every refusal of starting a LINE link; server/refusals.ts words each one. */
-export const LINE_LINK_REFUSAL_CODES = ['UNAUTHENTICATED', 'ALREADY_LINKED', 'INVALID_RETURN_URL', 'NOT_CONFIGURED', 'LINK_FAILED'] as const;
+export const LINE_LINK_REFUSAL_CODES = [
+  'UNAUTHENTICATED',
+  'ALREADY_LINKED',
+  'INVALID_RETURN_URL',
+  'NOT_CONFIGURED',
+  'LINK_FAILED',
+] as const;
 export type LineLinkRefusalCode = (typeof LINE_LINK_REFUSAL_CODES)[number];
 
 /**
@@ -191,7 +206,12 @@ export async function startLineLink(
     throw new LineLinkError('ALREADY_LINKED');
   }
   const response = await auth.api.linkSocialAccount({
-    body: { provider: LINE_PROVIDER_ID, callbackURL: options.callbackURL, errorCallbackURL: options.errorCallbackURL, disableRedirect: true },
+    body: {
+      provider: LINE_PROVIDER_ID,
+      callbackURL: options.callbackURL,
+      errorCallbackURL: options.errorCallbackURL,
+      disableRedirect: true,
+    },
     headers,
     asResponse: true,
   });

@@ -26,10 +26,18 @@ describe('verifyLineIdToken', () => {
     expect(claims).toMatchObject({ iss: 'https://access.line.me', aud: CHANNEL_ID, nonce: 'n-123' });
     expect(verifyLineIdToken(tokens.id_token, { channelId: CHANNEL_ID, channelSecret: 'other' })).toBeNull();
     expect(verifyLineIdToken(tokens.id_token, { channelId: '1650000002', channelSecret: CHANNEL_SECRET })).toBeNull();
-    expect(verifyLineIdToken(tokens.id_token, { channelId: CHANNEL_ID, channelSecret: CHANNEL_SECRET }, Date.now() + 2 * 60 * 60 * 1000)).toBeNull();
+    expect(
+      verifyLineIdToken(
+        tokens.id_token,
+        { channelId: CHANNEL_ID, channelSecret: CHANNEL_SECRET },
+        Date.now() + 2 * 60 * 60 * 1000,
+      ),
+    ).toBeNull();
     const [h, p, s] = tokens.id_token.split('.');
     const forged = Buffer.from(JSON.stringify({ ...claims, sub: 'Uforged' })).toString('base64url');
-    expect(verifyLineIdToken(`${h}.${forged}.${s}`, { channelId: CHANNEL_ID, channelSecret: CHANNEL_SECRET })).toBeNull();
+    expect(
+      verifyLineIdToken(`${h}.${forged}.${s}`, { channelId: CHANNEL_ID, channelSecret: CHANNEL_SECRET }),
+    ).toBeNull();
     expect(verifyLineIdToken(`${h}.${p}`, { channelId: CHANNEL_ID, channelSecret: CHANNEL_SECRET })).toBeNull();
   });
 });
@@ -44,7 +52,14 @@ function pkce() {
 
 function authorizeUrl(params: Record<string, string>) {
   const url = new URL(line.baseUrls.authorize);
-  for (const [key, value] of Object.entries({ response_type: 'code', client_id: CHANNEL_ID, redirect_uri: CALLBACK, state: 'st-1', scope: 'openid profile', ...params })) {
+  for (const [key, value] of Object.entries({
+    response_type: 'code',
+    client_id: CHANNEL_ID,
+    redirect_uri: CALLBACK,
+    state: 'st-1',
+    scope: 'openid profile',
+    ...params,
+  })) {
     if (value !== '') url.searchParams.set(key, value);
   }
   return url.toString();
@@ -54,14 +69,23 @@ async function tokenRequest(params: Record<string, string>) {
   const response = await fetch(line.baseUrls.token, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', redirect_uri: CALLBACK, client_id: CHANNEL_ID, client_secret: CHANNEL_SECRET, ...params }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      redirect_uri: CALLBACK,
+      client_id: CHANNEL_ID,
+      client_secret: CHANNEL_SECRET,
+      ...params,
+    }),
   });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
 async function authorizeAndExchange(params: Record<string, string> = {}) {
   const { verifier, challenge } = pkce();
-  const back = await line.decide(authorizeUrl({ code_challenge: challenge, code_challenge_method: 'S256', ...params }), 'approve');
+  const back = await line.decide(
+    authorizeUrl({ code_challenge: challenge, code_challenge_method: 'S256', ...params }),
+    'approve',
+  );
   const code = back.searchParams.get('code')!;
   const exchanged = await tokenRequest({ code, code_verifier: verifier });
   expect(exchanged.status).toBe(200);
@@ -76,9 +100,17 @@ describe('LINE Login stand-in', () => {
     const badType = await page({ response_type: 'token' });
     expect(badType.status).toBe(302);
     expect(new URL(badType.headers.get('location')!).searchParams.get('error')).toBe('unsupported_response_type');
-    expect(new URL((await page({ state: '' })).headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
-    expect(new URL((await page({ scope: 'friends' })).headers.get('location')!).searchParams.get('error')).toBe('invalid_scope');
-    expect(new URL((await page({ code_challenge: pkce().challenge, code_challenge_method: 'plain' })).headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+    expect(new URL((await page({ state: '' })).headers.get('location')!).searchParams.get('error')).toBe(
+      'invalid_request',
+    );
+    expect(new URL((await page({ scope: 'friends' })).headers.get('location')!).searchParams.get('error')).toBe(
+      'invalid_scope',
+    );
+    expect(
+      new URL(
+        (await page({ code_challenge: pkce().challenge, code_challenge_method: 'plain' })).headers.get('location')!,
+      ).searchParams.get('error'),
+    ).toBe('invalid_request');
     expect((await page({})).status).toBe(200);
   });
 
@@ -95,20 +127,38 @@ describe('LINE Login stand-in', () => {
     expect(tokens.access_token).toBeTruthy();
     expect(tokens.refresh_token).toBeTruthy();
     const idClaims = JSON.parse(Buffer.from(tokens.id_token!.split('.')[1]!, 'base64url').toString());
-    expect(idClaims).toMatchObject({ iss: 'https://access.line.me', aud: CHANNEL_ID, sub: user.sub, name: 'トークン確認', nonce: 'abc' });
-    expect(JSON.parse(Buffer.from(tokens.id_token!.split('.')[0]!, 'base64url').toString())).toEqual({ typ: 'JWT', alg: 'HS256' });
+    expect(idClaims).toMatchObject({
+      iss: 'https://access.line.me',
+      aud: CHANNEL_ID,
+      sub: user.sub,
+      name: 'トークン確認',
+      nonce: 'abc',
+    });
+    expect(JSON.parse(Buffer.from(tokens.id_token!.split('.')[0]!, 'base64url').toString())).toEqual({
+      typ: 'JWT',
+      alg: 'HS256',
+    });
     // Used once.
-    expect(await tokenRequest({ code, code_verifier: verifier })).toEqual({ status: 400, body: { error: 'invalid_grant', error_description: 'invalid authorization code' } });
+    expect(await tokenRequest({ code, code_verifier: verifier })).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'invalid authorization code' },
+    });
 
     const wrongVerifier = await (async () => {
       const { challenge } = pkce();
-      const back = await line.decide(authorizeUrl({ code_challenge: challenge, code_challenge_method: 'S256' }), 'approve');
+      const back = await line.decide(
+        authorizeUrl({ code_challenge: challenge, code_challenge_method: 'S256' }),
+        'approve',
+      );
       return tokenRequest({ code: back.searchParams.get('code')!, code_verifier: pkce().verifier });
     })();
     expect(wrongVerifier).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
 
     const noVerifier = await (async () => {
-      const back = await line.decide(authorizeUrl({ code_challenge: pkce().challenge, code_challenge_method: 'S256' }), 'approve');
+      const back = await line.decide(
+        authorizeUrl({ code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+        'approve',
+      );
       return tokenRequest({ code: back.searchParams.get('code')! });
     })();
     expect(noVerifier).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
@@ -123,24 +173,40 @@ describe('LINE Login stand-in', () => {
       const back = await line.decide(authorizeUrl({}), 'approve');
       return tokenRequest({ code: back.searchParams.get('code')!, client_secret: 'nope' });
     })();
-    expect(wrongSecret).toEqual({ status: 400, body: { error: 'invalid_client', error_description: 'invalid client_secret' } });
+    expect(wrongSecret).toEqual({
+      status: 400,
+      body: { error: 'invalid_client', error_description: 'invalid client_secret' },
+    });
   });
 
   it('userinfo answers the user for the Bearer token; verify checks ID tokens', async () => {
     const user = line.users.preset({ name: 'ユーザー情報', picture: 'https://profile.line-scdn.net/standin/u' });
     const { tokens } = await authorizeAndExchange({ nonce: 'nonce-1' });
     const info = await fetch(line.baseUrls.userinfo, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
-    expect(await info.json()).toEqual({ sub: user.sub, name: 'ユーザー情報', picture: 'https://profile.line-scdn.net/standin/u' });
+    expect(await info.json()).toEqual({
+      sub: user.sub,
+      name: 'ユーザー情報',
+      picture: 'https://profile.line-scdn.net/standin/u',
+    });
     expect((await fetch(line.baseUrls.userinfo, { headers: { Authorization: 'Bearer nope' } })).status).toBe(401);
 
     const verify = async (params: Record<string, string>) => {
-      const response = await fetch(line.baseUrls.verify, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) });
+      const response = await fetch(line.baseUrls.verify, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(params),
+      });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     };
     const ok = await verify({ id_token: tokens.id_token!, client_id: CHANNEL_ID, nonce: 'nonce-1', user_id: user.sub });
     expect(ok).toMatchObject({ status: 200, body: { sub: user.sub, aud: CHANNEL_ID, iss: 'https://access.line.me' } });
-    expect(await verify({ id_token: tokens.id_token!, client_id: '1650000002' })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
-    expect(await verify({ id_token: tokens.id_token!, client_id: CHANNEL_ID, nonce: 'other' })).toMatchObject({ status: 400 });
+    expect(await verify({ id_token: tokens.id_token!, client_id: '1650000002' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
+    expect(await verify({ id_token: tokens.id_token!, client_id: CHANNEL_ID, nonce: 'other' })).toMatchObject({
+      status: 400,
+    });
     expect(await verify({ id_token: `${tokens.id_token!}x`, client_id: CHANNEL_ID })).toMatchObject({ status: 400 });
   });
 });

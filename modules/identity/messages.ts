@@ -35,7 +35,8 @@ export const AUTH_ERROR_MESSAGES: Record<string, string> = {
   'auth/popup-blocked': 'ポップアップがブロックされました。ブラウザの設定をご確認ください。',
   'auth/popup-closed-by-user': 'ログイン画面が閉じられました。もう一度お試しください。',
   'auth/cancelled-popup-request': 'ログイン画面が閉じられました。もう一度お試しください。',
-  'auth/account-exists-with-different-credential': 'このメールアドレスは別の方法で登録されています。その方法でログインしてください。',
+  'auth/account-exists-with-different-credential':
+    'このメールアドレスは別の方法で登録されています。その方法でログインしてください。',
   'auth/unauthorized-domain': 'このドメインからはログインできません。',
   'auth/web-storage-unsupported': 'ブラウザの設定でCookieとストレージを有効にしてください。',
 };

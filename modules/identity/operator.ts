@@ -8,7 +8,10 @@ import { sessions, users } from './schema';
 export type MemberRole = 'user' | 'admin';
 
 /** @example const member = await findMemberByIdOrEmail(db, 'a@example.com') // { id, role } or null */
-export async function findMemberByIdOrEmail(db: Database, idOrEmail: string): Promise<{ id: string; role: string } | null> {
+export async function findMemberByIdOrEmail(
+  db: Database,
+  idOrEmail: string,
+): Promise<{ id: string; role: string } | null> {
   const [row] = await db
     .select({ id: users.id, role: users.role })
     .from(users)
@@ -25,7 +28,9 @@ export async function createMemberWithSession(
   input: { id: string; name: string; email: string; sessionToken: string; sessionExpiresAt: Date },
 ): Promise<void> {
   await db.insert(users).values({ id: input.id, name: input.name, email: input.email, role: 'user' });
-  await db.insert(sessions).values({ id: randomUUID(), token: input.sessionToken, userId: input.id, expiresAt: input.sessionExpiresAt });
+  await db
+    .insert(sessions)
+    .values({ id: randomUUID(), token: input.sessionToken, userId: input.id, expiresAt: input.sessionExpiresAt });
 }
 
 /**

@@ -21,7 +21,9 @@ export function publicNameOf(member: { id: string; name: string | null | undefin
  */
 export async function publicNicknames(db: Database, memberIds: string[]): Promise<Map<string, string>> {
   const ids = [...new Set(memberIds)].slice(0, 200);
-  const rows = ids.length ? await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids)) : [];
+  const rows = ids.length
+    ? await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids))
+    : [];
   const names = new Map(rows.map((row) => [row.id, publicNameOf(row)]));
   for (const id of ids) if (!names.has(id)) names.set(id, publicNameOf({ id, name: null }));
   return names;

@@ -18,7 +18,10 @@ export interface RateLimitAnswer {
  * they never meet better-auth's own (`<address><path>`).
  * @example const { allowed, retryAfterSeconds } = await takeRateLimit(db, { key: `app-handoff:member:${id}`, windowSeconds: 60, max: 10 })
  */
-export async function takeRateLimit(db: Database, input: { key: string; windowSeconds: number; max: number; now?: Date }): Promise<RateLimitAnswer> {
+export async function takeRateLimit(
+  db: Database,
+  input: { key: string; windowSeconds: number; max: number; now?: Date },
+): Promise<RateLimitAnswer> {
   const now = (input.now ?? new Date()).getTime();
   const windowStart = now - input.windowSeconds * 1000;
   // For this shop's keys `last_request` holds the start of the current window.
@@ -35,5 +38,8 @@ export async function takeRateLimit(db: Database, input: { key: string; windowSe
     })
     .returning({ count: rateLimits.count, windowStartedAt: rateLimits.lastRequest });
   if (row!.count <= input.max) return { allowed: true, retryAfterSeconds: 0 };
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((Number(row!.windowStartedAt) + input.windowSeconds * 1000 - now) / 1000)) };
+  return {
+    allowed: false,
+    retryAfterSeconds: Math.max(1, Math.ceil((Number(row!.windowStartedAt) + input.windowSeconds * 1000 - now) / 1000)),
+  };
 }

@@ -18,8 +18,22 @@ export interface SessionMember {
 }
 
 /** A user row (ours or better-auth's session user) as a SessionMember. */
-export function toSessionMember(user: { id: string; name: string; email: string; emailVerified: boolean; image?: string | null; role?: string | null }): SessionMember {
-  return { id: user.id, name: user.name, email: user.email, emailVerified: user.emailVerified, image: user.image ?? null, role: user.role ?? 'user' };
+export function toSessionMember(user: {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  image?: string | null;
+  role?: string | null;
+}): SessionMember {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    image: user.image ?? null,
+    role: user.role ?? 'user',
+  };
 }
 
 /**
@@ -49,12 +63,23 @@ export function verifySignedToken(value: string, secret: string): string | null 
  * The member of a session token: null when unknown, expired or banned; 'refresh' when better-auth
  * should handle the request (the session is due to be extended).
  */
-export async function memberOfSessionToken(db: Database, token: string, now = new Date()): Promise<SessionMember | null | 'refresh'> {
+export async function memberOfSessionToken(
+  db: Database,
+  token: string,
+  now = new Date(),
+): Promise<SessionMember | null | 'refresh'> {
   if (!token || token.length > 256) return null;
   const [row] = await db
     .select({
-      expiresAt: sessions.expiresAt, id: users.id, name: users.name, email: users.email, emailVerified: users.emailVerified,
-      image: users.image, role: users.role, banned: users.banned, banExpires: users.banExpires,
+      expiresAt: sessions.expiresAt,
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      emailVerified: users.emailVerified,
+      image: users.image,
+      role: users.role,
+      banned: users.banned,
+      banExpires: users.banExpires,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

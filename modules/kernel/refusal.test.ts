@@ -10,7 +10,16 @@ describe('refusal', () => {
   });
 
   it('is not confused with an answer, a status body or an error', () => {
-    for (const value of [null, undefined, 'SOLD_OUT', { ok: true }, { ok: false, code: 'X' }, { status: 404, body: {} }, { ok: false, code: 'lower', details: {} }, new Error('x')]) {
+    for (const value of [
+      null,
+      undefined,
+      'SOLD_OUT',
+      { ok: true },
+      { ok: false, code: 'X' },
+      { status: 404, body: {} },
+      { ok: false, code: 'lower', details: {} },
+      new Error('x'),
+    ]) {
       expect(isRefusal(value), JSON.stringify(value)).toBe(false);
     }
   });

@@ -26,7 +26,13 @@ export function refuse<C extends string>(code: C, details: Record<string, unknow
 export function isRefusal(value: unknown): value is Refusal {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return v.ok === false && typeof v.code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(v.code) && typeof v.details === 'object' && v.details !== null;
+  return (
+    v.ok === false &&
+    typeof v.code === 'string' &&
+    /^[A-Z][A-Z0-9_]*$/.test(v.code) &&
+    typeof v.details === 'object' &&
+    v.details !== null
+  );
 }
 
 /**

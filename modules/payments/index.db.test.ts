@@ -10,9 +10,28 @@ import { createMember, createPublishedPack } from '#tests/fixtures';
 import { getBalance, grantCoins, listLedgerEntries } from '#modules/wallet';
 import { drawLots } from '#modules/draw';
 import {
-  applyProviderPayment, baseDateBefore, cancelPendingOrder, reconcilePaidOrders, checkPaymentInvariants, clearPurchaseHold, declareAge, ensureDefaultCoinPacks, expireStaleOrders,
-  getOrder, getPurchaseStanding, listCoinPacks, listOrders, processPaymentEvents, PurchaseRefused, quotePurchase,
-  receiveWebhook, refundOrder, startCheckout, syncOrder, unusedPaidBalanceReport, DEFAULT_PAYMENT_RULES,
+  applyProviderPayment,
+  baseDateBefore,
+  cancelPendingOrder,
+  reconcilePaidOrders,
+  checkPaymentInvariants,
+  clearPurchaseHold,
+  declareAge,
+  ensureDefaultCoinPacks,
+  expireStaleOrders,
+  getOrder,
+  getPurchaseStanding,
+  listCoinPacks,
+  listOrders,
+  processPaymentEvents,
+  PurchaseRefused,
+  quotePurchase,
+  receiveWebhook,
+  refundOrder,
+  startCheckout,
+  syncOrder,
+  unusedPaidBalanceReport,
+  DEFAULT_PAYMENT_RULES,
 } from './index';
 import { paymentOrders } from './schema';
 import { checkoutAsMember, sandboxHarness, TEST_ORIGIN, type SandboxHarness } from './testing';
@@ -56,23 +75,43 @@ describe('quotes and refusals', () => {
   it('asks for the age first, then quotes price, coins, bonus and expiry', async () => {
     const db = handle.db;
     const member = await createMember(db);
-    const first = await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-5000', method: 'sandbox' }));
+    const first = await refusal(
+      quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-5000', method: 'sandbox' }),
+    );
     expect(first.code).toBe('AGE_DECLARATION_REQUIRED');
     expect(first.message).toContain('年齢');
     await declareAge(db, member, false);
-    const quote = await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-5000', method: 'sandbox' });
-    expect(quote).toMatchObject({ priceJpy: 5000, paidCoins: 5000, bonusCoins: 150, rankBonusCoins: 0, totalCoins: 5150, paidCoinDays: 180 });
+    const quote = await quotePurchase(db, sandbox.gateway, {
+      memberId: member,
+      packId: 'coin-5000',
+      method: 'sandbox',
+    });
+    expect(quote).toMatchObject({
+      priceJpy: 5000,
+      paidCoins: 5000,
+      bonusCoins: 150,
+      rankBonusCoins: 0,
+      totalCoins: 5150,
+      paidCoinDays: 180,
+    });
   });
 
   it('refuses unknown packs and methods that are not configured, in Japanese', async () => {
     const db = handle.db;
     const member = await createMember(db);
     await declareAge(db, member, false);
-    expect((await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'nope', method: 'sandbox' }))).code).toBe('PACK_UNAVAILABLE');
-    const method = await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: 'paypay' }));
+    expect(
+      (await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'nope', method: 'sandbox' }))).code,
+    ).toBe('PACK_UNAVAILABLE');
+    const method = await refusal(
+      quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: 'paypay' }),
+    );
     expect(method.code).toBe('METHOD_UNAVAILABLE');
     expect(method.refusal.details).toEqual({ method: 'paypay' });
-    expect((await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: '../etc' }))).code).toBe('METHOD_UNAVAILABLE');
+    expect(
+      (await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: '../etc' })))
+        .code,
+    ).toBe('METHOD_UNAVAILABLE');
   });
 
   it('keeps an age declaration: answering again cannot lift the minors cap', async () => {
@@ -83,12 +122,21 @@ describe('quotes and refusals', () => {
     expect(await declareAge(db, member, false, { byOperator: true })).toEqual({ declaredMinor: false });
   });
 
-  it('applies the rank bonus: last month\'s purchases make a ゴールド member get 3 % more', async () => {
+  it("applies the rank bonus: last month's purchases make a ゴールド member get 3 % more", async () => {
     const db = handle.db;
     const member = await createMember(db);
     await declareAge(db, member, false);
     const lastMonth = new Date(Date.now() - 35 * 86_400_000);
-    await grantCoins(db, { memberId: member, kind: 'paid', amount: 120_000, reason: 'purchase', counterAccount: 'purchase', idempotencyKey: `test:rank:${member}`, now: lastMonth, expiresAt: new Date(Date.now() + 86_400_000) });
+    await grantCoins(db, {
+      memberId: member,
+      kind: 'paid',
+      amount: 120_000,
+      reason: 'purchase',
+      counterAccount: 'purchase',
+      idempotencyKey: `test:rank:${member}`,
+      now: lastMonth,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
     const standing = await getPurchaseStanding(db, member);
     expect(standing.rank).toMatchObject({ name: 'ゴールド', bonusPercent: 3 });
     const packs = await listCoinPacks(db, standing);
@@ -109,18 +157,35 @@ describe('checkout and crediting', () => {
     expect(back.pathname).toBe('/shop/backfrompurchase');
     expect(back.searchParams.get('order')).toBe(orderId);
     const fromReturn = await syncOrder(db, sandbox.gateway, orderId, { returnParams: back.searchParams });
-    expect(fromReturn).toMatchObject({ credited: true, order: { status: 'paid', analyticsLabel: 'paid coin + 10 bonus coin' } });
+    expect(fromReturn).toMatchObject({
+      credited: true,
+      order: { status: 'paid', analyticsLabel: 'paid coin + 10 bonus coin' },
+    });
 
-    const received = await receiveWebhook(db, sandbox.gateway, 'sandbox', { headers: new Headers(webhook.headers), rawBody: webhook.body });
+    const received = await receiveWebhook(db, sandbox.gateway, 'sandbox', {
+      headers: new Headers(webhook.headers),
+      rawBody: webhook.body,
+    });
     expect(received.stored).toHaveLength(1);
-    expect(await processPaymentEvents(db, sandbox.gateway, { ids: received.stored })).toEqual({ processed: 1, failed: 0 });
-    const again = await receiveWebhook(db, sandbox.gateway, 'sandbox', { headers: new Headers(webhook.headers), rawBody: webhook.body });
+    expect(await processPaymentEvents(db, sandbox.gateway, { ids: received.stored })).toEqual({
+      processed: 1,
+      failed: 0,
+    });
+    const again = await receiveWebhook(db, sandbox.gateway, 'sandbox', {
+      headers: new Headers(webhook.headers),
+      rawBody: webhook.body,
+    });
     expect(again).toEqual({ stored: [], duplicates: 1 });
 
     const balance = await getBalance(db, member);
     expect(balance).toMatchObject({ paid: 1000, free: 10 });
     const entries = await listLedgerEntries(db, member);
-    expect(entries.items.map((e) => [e.reason, e.amount])).toEqual(expect.arrayContaining([['purchase', 1000], ['purchase_bonus', 10]]));
+    expect(entries.items.map((e) => [e.reason, e.amount])).toEqual(
+      expect.arrayContaining([
+        ['purchase', 1000],
+        ['purchase_bonus', 10],
+      ]),
+    );
     expect(entries.items).toHaveLength(2);
   });
 
@@ -130,7 +195,10 @@ describe('checkout and crediting', () => {
       const member = await createMember(db);
       const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-3000');
       const { back, webhook } = await payAndCollect(redirectUrl);
-      const received = await receiveWebhook(db, sandbox.gateway, 'sandbox', { headers: new Headers(webhook.headers), rawBody: webhook.body });
+      const received = await receiveWebhook(db, sandbox.gateway, 'sandbox', {
+        headers: new Headers(webhook.headers),
+        rawBody: webhook.body,
+      });
       const results = await Promise.all([
         syncOrder(db, sandbox.gateway, orderId, { returnParams: back.searchParams }),
         processPaymentEvents(db, sandbox.gateway, { ids: received.stored }),
@@ -138,7 +206,10 @@ describe('checkout and crediting', () => {
         applyProviderPayment(db, orderId, { status: 'paid', amountJpy: 3000, providerPaymentId: 'x' }),
       ]);
       const credits = [results[0], results[2], results[3]].filter((r) => r && 'credited' in r && r.credited).length;
-      const [event] = await db.select().from((await import('./schema')).paymentEvents).where(eq((await import('./schema')).paymentEvents.id, received.stored[0]!));
+      const [event] = await db
+        .select()
+        .from((await import('./schema')).paymentEvents)
+        .where(eq((await import('./schema')).paymentEvents.id, received.stored[0]!));
       expect(credits + (event!.outcome?.endsWith(':credited') ? 1 : 0)).toBe(1);
       expect(await getBalance(db, member)).toMatchObject({ paid: 3000, free: 60 });
     }
@@ -153,7 +224,15 @@ describe('checkout and crediting', () => {
     expect(second).toEqual({ ...first, replay: true });
     const other = await createMember(db);
     await declareAge(db, other, false);
-    const stolen = await refusal(startCheckout(db, sandbox.gateway, { memberId: other, packId: 'coin-500', method: 'sandbox', origin: TEST_ORIGIN, orderKey }));
+    const stolen = await refusal(
+      startCheckout(db, sandbox.gateway, {
+        memberId: other,
+        packId: 'coin-500',
+        method: 'sandbox',
+        origin: TEST_ORIGIN,
+        orderKey,
+      }),
+    );
     expect(stolen.code).toBe('ORDER_KEY_CONFLICT');
     expect(await getOrder(db, other, first.orderId)).toBeNull();
   });
@@ -163,7 +242,10 @@ describe('checkout and crediting', () => {
     const member = await createMember(db);
     const declined = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
     await sandbox.decide(declined.redirectUrl, 'decline');
-    expect((await syncOrder(db, sandbox.gateway, declined.orderId))!.order).toMatchObject({ status: 'failed', failureReason: 'declined' });
+    expect((await syncOrder(db, sandbox.gateway, declined.orderId))!.order).toMatchObject({
+      status: 'failed',
+      failureReason: 'declined',
+    });
     const canceled = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
     const back = await sandbox.decide(canceled.redirectUrl, 'cancel');
     expect(back.searchParams.get('canceled')).toBe('1');
@@ -183,7 +265,10 @@ describe('checkout and crediting', () => {
     expect(again.code).toBe('FIRST_PURCHASE_ONLY');
     expect(again.message).toContain('初回購入のみ対象です');
     const packs = await listCoinPacks(db, await getPurchaseStanding(db, member));
-    expect(packs.find((p) => p.id === 'first-500')).toMatchObject({ available: false, unavailableReason: '初回購入のみ対象です' });
+    expect(packs.find((p) => p.id === 'first-500')).toMatchObject({
+      available: false,
+      unavailableReason: '初回購入のみ対象です',
+    });
   });
 
   it('a first purchase of another pack ends the 初回限定 offer, is warned of, and the reason given after is the true one', async () => {
@@ -193,18 +278,32 @@ describe('checkout and crediting', () => {
     const before = await listCoinPacks(db, await getPurchaseStanding(db, member));
     expect(before.every((p) => p.available && p.unavailableReason === null)).toBe(true);
     // The quote says when buying it ends the offer; the offer itself does not.
-    expect((await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-1000', method: 'sandbox' })).endsFirstPurchaseOffer).toBe(true);
-    expect((await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'first-500', method: 'sandbox' })).endsFirstPurchaseOffer).toBe(false);
+    expect(
+      (await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-1000', method: 'sandbox' }))
+        .endsFirstPurchaseOffer,
+    ).toBe(true);
+    expect(
+      (await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'first-500', method: 'sandbox' }))
+        .endsFirstPurchaseOffer,
+    ).toBe(false);
 
     const other = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
     const { back } = await payAndCollect(other.redirectUrl);
     await syncOrder(db, sandbox.gateway, other.orderId, { returnParams: back.searchParams });
     const after = await listCoinPacks(db, await getPurchaseStanding(db, member));
     // Never bought, yet no longer open: the reason is that it is for a first purchase only.
-    expect(after.find((p) => p.id === 'first-500')).toMatchObject({ available: false, unavailableReason: '初回購入のみ対象です' });
+    expect(after.find((p) => p.id === 'first-500')).toMatchObject({
+      available: false,
+      unavailableReason: '初回購入のみ対象です',
+    });
     expect(after.find((p) => p.id === 'coin-1000')).toMatchObject({ available: true, unavailableReason: null });
-    expect((await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-1000', method: 'sandbox' })).endsFirstPurchaseOffer).toBe(false);
-    const refused = await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'first-500', method: 'sandbox' }));
+    expect(
+      (await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-1000', method: 'sandbox' }))
+        .endsFirstPurchaseOffer,
+    ).toBe(false);
+    const refused = await refusal(
+      quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'first-500', method: 'sandbox' }),
+    );
     expect(refused.message).toBe('このコインパックは初回購入のみ対象です。ほかのコインパックをお選びください。');
   });
 
@@ -213,22 +312,41 @@ describe('checkout and crediting', () => {
     const member = await createMember(db);
     await declareAge(db, member, false);
     const start = (drawContext: { gachaId: string; count: number } | null) =>
-      startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: 'sandbox', origin: TEST_ORIGIN, drawContext });
+      startCheckout(db, sandbox.gateway, {
+        memberId: member,
+        packId: 'coin-500',
+        method: 'sandbox',
+        origin: TEST_ORIGIN,
+        drawContext,
+      });
     const kept = await start({ gachaId: 'stellar-pokemon-001', count: 10 });
-    expect((await getOrder(db, member, kept.orderId))!.drawContext).toEqual({ gachaId: 'stellar-pokemon-001', count: 10 });
+    expect((await getOrder(db, member, kept.orderId))!.drawContext).toEqual({
+      gachaId: 'stellar-pokemon-001',
+      count: 10,
+    });
     // The draw travels on the order: nothing of it goes to the provider.
     expect(new URL(kept.redirectUrl).search).not.toContain('stellar');
-    for (const bad of [{ gachaId: 'https://evil.example', count: 10 }, { gachaId: 'p', count: 0 }, { gachaId: 'p', count: 1.5 }, { gachaId: 'p', count: 100_000 }, null]) {
+    for (const bad of [
+      { gachaId: 'https://evil.example', count: 10 },
+      { gachaId: 'p', count: 0 },
+      { gachaId: 'p', count: 1.5 },
+      { gachaId: 'p', count: 100_000 },
+      null,
+    ]) {
       const order = await start(bad);
       expect((await getOrder(db, member, order.orderId))!.drawContext, JSON.stringify(bad)).toBeNull();
     }
   });
 
-  it('a paid amount other than the order\'s is not credited: the order goes to review', async () => {
+  it("a paid amount other than the order's is not credited: the order goes to review", async () => {
     const db = handle.db;
     const member = await createMember(db);
     const { orderId } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
-    const result = await applyProviderPayment(db, orderId, { status: 'paid', amountJpy: 1, providerPaymentId: 'sbp_tampered' });
+    const result = await applyProviderPayment(db, orderId, {
+      status: 'paid',
+      amountJpy: 1,
+      providerPaymentId: 'sbp_tampered',
+    });
     expect(result).toMatchObject({ credited: false, order: { status: 'review' } });
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
   });
@@ -244,21 +362,46 @@ describe('checkout and crediting', () => {
   });
 });
 
-describe('canceling from the provider\'s page', () => {
+describe("canceling from the provider's page", () => {
   it('cancels at the provider and here, and frees the cap at once; a paid order is credited instead', async () => {
     const db = handle.db;
     const member = await createMember(db);
     const rules = { ...DEFAULT_PAYMENT_RULES, monthlyCapJpy: 1_000 };
     await declareAge(db, member, false);
-    const first = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-1000', method: 'sandbox', origin: TEST_ORIGIN }, rules);
-    expect((await refusal(startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-1000', method: 'sandbox', origin: TEST_ORIGIN }, rules))).code).toBe('MONTHLY_CAP_EXCEEDED');
-    expect(await cancelPendingOrder(db, sandbox.gateway, member, first.orderId, rules)).toMatchObject({ status: 'canceled' });
+    const first = await startCheckout(
+      db,
+      sandbox.gateway,
+      { memberId: member, packId: 'coin-1000', method: 'sandbox', origin: TEST_ORIGIN },
+      rules,
+    );
+    expect(
+      (
+        await refusal(
+          startCheckout(
+            db,
+            sandbox.gateway,
+            { memberId: member, packId: 'coin-1000', method: 'sandbox', origin: TEST_ORIGIN },
+            rules,
+          ),
+        )
+      ).code,
+    ).toBe('MONTHLY_CAP_EXCEEDED');
+    expect(await cancelPendingOrder(db, sandbox.gateway, member, first.orderId, rules)).toMatchObject({
+      status: 'canceled',
+    });
     const page = await sandbox.app.request(new URL(first.redirectUrl).pathname.replace('/sandbox', ''));
     expect(await page.text()).toContain('すでに処理されました');
-    const second = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-1000', method: 'sandbox', origin: TEST_ORIGIN }, rules);
+    const second = await startCheckout(
+      db,
+      sandbox.gateway,
+      { memberId: member, packId: 'coin-1000', method: 'sandbox', origin: TEST_ORIGIN },
+      rules,
+    );
     // "canceled" in the address of an order that was paid: it is credited, not canceled.
     await sandbox.decide(second.redirectUrl, 'approve');
-    expect(await cancelPendingOrder(db, sandbox.gateway, member, second.orderId, rules)).toMatchObject({ status: 'paid' });
+    expect(await cancelPendingOrder(db, sandbox.gateway, member, second.orderId, rules)).toMatchObject({
+      status: 'paid',
+    });
     expect(await getBalance(db, member)).toMatchObject({ paid: 1000 });
     expect(await cancelPendingOrder(db, sandbox.gateway, await createMember(db), second.orderId, rules)).toBeNull();
   });
@@ -270,7 +413,9 @@ describe('what the review found', () => {
     const member = await createMember(db);
     await declareAge(db, member, false);
     const input = { memberId: member, packId: 'coin-1000', method: 'sandbox', origin: TEST_ORIGIN };
-    const changed = await refusal(startCheckout(db, sandbox.gateway, { ...input, expected: { priceJpy: 1000, totalCoins: 1100 } }));
+    const changed = await refusal(
+      startCheckout(db, sandbox.gateway, { ...input, expected: { priceJpy: 1000, totalCoins: 1100 } }),
+    );
     expect(changed).toMatchObject({ code: 'QUOTE_CHANGED', status: 409 });
     await startCheckout(db, sandbox.gateway, { ...input, expected: { priceJpy: 1000, totalCoins: 1010 } });
   });
@@ -279,16 +424,37 @@ describe('what the review found', () => {
     const db = handle.db;
     const member = await createMember(db);
     await declareAge(db, member, true);
-    const a = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN });
+    const a = await startCheckout(db, sandbox.gateway, {
+      memberId: member,
+      packId: 'coin-10000',
+      method: 'sandbox',
+      origin: TEST_ORIGIN,
+    });
     // Tab 2 cancels order A; order B takes the whole ¥10,000 of the month and is paid.
     await db.update(paymentOrders).set({ status: 'canceled' }).where(eq(paymentOrders.id, a.orderId));
-    const b = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN });
+    const b = await startCheckout(db, sandbox.gateway, {
+      memberId: member,
+      packId: 'coin-10000',
+      method: 'sandbox',
+      origin: TEST_ORIGIN,
+    });
     await applyProviderPayment(db, b.orderId, { status: 'paid', amountJpy: 10_000, providerPaymentId: 'b' });
     // Then A's payment arrives after all.
-    const late = await applyProviderPayment(db, a.orderId, { status: 'paid', amountJpy: 10_000, providerPaymentId: 'a' });
-    expect(late).toMatchObject({ credited: false, order: { status: 'review', failureReason: 'late_payment_over_cap' } });
+    const late = await applyProviderPayment(db, a.orderId, {
+      status: 'paid',
+      amountJpy: 10_000,
+      providerPaymentId: 'a',
+    });
+    expect(late).toMatchObject({
+      credited: false,
+      order: { status: 'review', failureReason: 'late_payment_over_cap' },
+    });
     // Asked again (the next event, the return page): a held order stays held for the operator.
-    const again = await applyProviderPayment(db, a.orderId, { status: 'paid', amountJpy: 10_000, providerPaymentId: 'a' });
+    const again = await applyProviderPayment(db, a.orderId, {
+      status: 'paid',
+      amountJpy: 10_000,
+      providerPaymentId: 'a',
+    });
     expect(again).toMatchObject({ credited: false, order: { status: 'review' } });
     expect(await getBalance(db, member)).toMatchObject({ paid: 10_000 });
   });
@@ -299,15 +465,42 @@ describe('what the review found', () => {
     await declareAge(db, member, true);
     const march31 = new Date('2031-03-31T23:30:00+09:00');
     const april1 = new Date('2031-04-01T00:05:00+09:00');
-    const a = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN }, undefined, march31);
+    const a = await startCheckout(
+      db,
+      sandbox.gateway,
+      { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN },
+      undefined,
+      march31,
+    );
     await db.update(paymentOrders).set({ status: 'canceled' }).where(eq(paymentOrders.id, a.orderId));
-    const b = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN }, undefined, march31);
-    await applyProviderPayment(db, b.orderId, { status: 'paid', amountJpy: 10_000, providerPaymentId: 'b' }, undefined, march31);
-    const late = await applyProviderPayment(db, a.orderId, { status: 'paid', amountJpy: 10_000, providerPaymentId: 'a' }, undefined, april1);
-    expect(late).toMatchObject({ credited: false, order: { status: 'review', failureReason: 'late_payment_over_cap' } });
+    const b = await startCheckout(
+      db,
+      sandbox.gateway,
+      { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN },
+      undefined,
+      march31,
+    );
+    await applyProviderPayment(
+      db,
+      b.orderId,
+      { status: 'paid', amountJpy: 10_000, providerPaymentId: 'b' },
+      undefined,
+      march31,
+    );
+    const late = await applyProviderPayment(
+      db,
+      a.orderId,
+      { status: 'paid', amountJpy: 10_000, providerPaymentId: 'a' },
+      undefined,
+      april1,
+    );
+    expect(late).toMatchObject({
+      credited: false,
+      order: { status: 'review', failureReason: 'late_payment_over_cap' },
+    });
   });
 
-  it('answers a provider\'s confirm callback with yes only for an order that may still be paid', async () => {
+  it("answers a provider's confirm callback with yes only for an order that may still be paid", async () => {
     const db = handle.db;
     const member = await createMember(db);
     const { orderId } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-500');
@@ -315,7 +508,16 @@ describe('what the review found', () => {
     const confirming: PaymentProvider = {
       ...sandbox.gateway.providers.sandbox!,
       method: 'sandbox',
-      verifyWebhook: async () => [{ eventId: `confirm-${++eventNo}`, type: 'confirm', orderId, providerRef: null, hint: 'pending', reply: { status: 200, json: {} } }],
+      verifyWebhook: async () => [
+        {
+          eventId: `confirm-${++eventNo}`,
+          type: 'confirm',
+          orderId,
+          providerRef: null,
+          hint: 'pending',
+          reply: { status: 200, json: {} },
+        },
+      ],
     };
     const gateway = { providers: { sandbox: confirming } };
     const request = { headers: new Headers(), rawBody: '{}' };
@@ -334,10 +536,15 @@ describe('what the review found', () => {
     await syncOrder(db, sandbox.gateway, orderId);
     const real = sandbox.gateway.providers.sandbox!;
     // A provider that lists refunds apart from the payment: its read keeps saying "paid".
-    const slow: PaymentProvider = { ...real, fetchPayment: async (order) => {
-      const payment = await real.fetchPayment(order);
-      return payment.status === 'refunded' ? { status: 'paid', amountJpy: payment.amountJpy, providerPaymentId: payment.providerPaymentId } : payment;
-    } };
+    const slow: PaymentProvider = {
+      ...real,
+      fetchPayment: async (order) => {
+        const payment = await real.fetchPayment(order);
+        return payment.status === 'refunded'
+          ? { status: 'paid', amountJpy: payment.amountJpy, providerPaymentId: payment.providerPaymentId }
+          : payment;
+      },
+    };
     const result = await refundOrder(db, { providers: { sandbox: slow } }, orderId, 'operator');
     expect(result.order).toMatchObject({ status: 'refunded', refundedJpy: 1000 });
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
@@ -349,9 +556,19 @@ describe('what the review found', () => {
     const db = handle.db;
     const member = await createMember(db);
     await declareAge(db, member, true);
-    const a = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN });
+    const a = await startCheckout(db, sandbox.gateway, {
+      memberId: member,
+      packId: 'coin-10000',
+      method: 'sandbox',
+      origin: TEST_ORIGIN,
+    });
     await db.update(paymentOrders).set({ status: 'canceled' }).where(eq(paymentOrders.id, a.orderId));
-    const b = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN });
+    const b = await startCheckout(db, sandbox.gateway, {
+      memberId: member,
+      packId: 'coin-10000',
+      method: 'sandbox',
+      origin: TEST_ORIGIN,
+    });
     for (const started of [b, a]) {
       await sandbox.decide(started.redirectUrl, 'approve');
       await syncOrder(db, sandbox.gateway, started.orderId);
@@ -366,7 +583,12 @@ describe('what the review found', () => {
     const db = handle.db;
     const member = await createMember(db);
     const { orderId } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-500');
-    await applyProviderPayment(db, orderId, { status: 'refunded', amountJpy: 500, refundedJpy: 500, providerPaymentId: 'x' });
+    await applyProviderPayment(db, orderId, {
+      status: 'refunded',
+      amountJpy: 500,
+      refundedJpy: 500,
+      providerPaymentId: 'x',
+    });
     const stale = await applyProviderPayment(db, orderId, { status: 'paid', amountJpy: 500, providerPaymentId: 'x' });
     expect(stale).toMatchObject({ credited: false, order: { status: 'refunded' } });
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
@@ -382,7 +604,7 @@ describe('what the review found', () => {
     expect(await getBalance(db, member)).toMatchObject({ paid: 500 });
   });
 
-  it('paid orders are asked again: a refund made in the provider\'s dashboard reaches the coins', async () => {
+  it("paid orders are asked again: a refund made in the provider's dashboard reaches the coins", async () => {
     const db = handle.db;
     const member = await createMember(db);
     const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
@@ -391,7 +613,9 @@ describe('what the review found', () => {
     const [row] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
     await sandbox.api('POST', `/payments/${row!.providerRef}/refunds`, { amount: 1000 });
     const later = new Date(Date.now() + 7 * 3_600_000);
-    expect(await reconcilePaidOrders(db, sandbox.gateway, { methods: ['sandbox'], now: later })).toBeGreaterThanOrEqual(1);
+    expect(await reconcilePaidOrders(db, sandbox.gateway, { methods: ['sandbox'], now: later })).toBeGreaterThanOrEqual(
+      1,
+    );
     expect((await getOrder(db, member, orderId))!.status).toBe('refunded');
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
   });
@@ -403,24 +627,55 @@ describe('caps', () => {
     const member = await createMember(db);
     const rules = { ...DEFAULT_PAYMENT_RULES, monthlyCapJpy: 12_000 };
     await declareAge(db, member, false);
-    const first = await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN }, rules);
-    const refused = await refusal(startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-5000', method: 'sandbox', origin: TEST_ORIGIN }, rules));
+    const first = await startCheckout(
+      db,
+      sandbox.gateway,
+      { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN },
+      rules,
+    );
+    const refused = await refusal(
+      startCheckout(
+        db,
+        sandbox.gateway,
+        { memberId: member, packId: 'coin-5000', method: 'sandbox', origin: TEST_ORIGIN },
+        rules,
+      ),
+    );
     expect(refused).toMatchObject({ code: 'MONTHLY_CAP_EXCEEDED', status: 422 });
-    expect(refused.message).toBe('1か月のご購入上限（¥12,000）を超えるため購入できません。今月はあと¥2,000までご購入いただけます。');
+    expect(refused.message).toBe(
+      '1か月のご購入上限（¥12,000）を超えるため購入できません。今月はあと¥2,000までご購入いただけます。',
+    );
     // An abandoned checkout stops holding its amount once it expires.
     await sandbox.decide(first.redirectUrl, 'cancel');
     await syncOrder(db, sandbox.gateway, first.orderId);
-    await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-5000', method: 'sandbox', origin: TEST_ORIGIN }, rules);
+    await startCheckout(
+      db,
+      sandbox.gateway,
+      { memberId: member, packId: 'coin-5000', method: 'sandbox', origin: TEST_ORIGIN },
+      rules,
+    );
   });
 
   it('a declared minor has the lower cap', async () => {
     const db = handle.db;
     const member = await createMember(db);
     await declareAge(db, member, true);
-    const refused = await refusal(startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-30000', method: 'sandbox', origin: TEST_ORIGIN }));
+    const refused = await refusal(
+      startCheckout(db, sandbox.gateway, {
+        memberId: member,
+        packId: 'coin-30000',
+        method: 'sandbox',
+        origin: TEST_ORIGIN,
+      }),
+    );
     expect(refused.code).toBe('MINOR_CAP_EXCEEDED');
     expect(refused.message).toContain('18歳未満の方の1か月のご購入上限（¥10,000）');
-    await startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN });
+    await startCheckout(db, sandbox.gateway, {
+      memberId: member,
+      packId: 'coin-10000',
+      method: 'sandbox',
+      origin: TEST_ORIGIN,
+    });
   });
 
   // A real race on PostgreSQL; on PGlite (one connection) the six run one after another, same answer.
@@ -429,10 +684,20 @@ describe('caps', () => {
     const member = await createMember(db);
     await declareAge(db, member, false);
     const rules = { ...DEFAULT_PAYMENT_RULES, monthlyCapJpy: 15_000 };
-    const attempts = await Promise.allSettled(Array.from({ length: 6 }, () =>
-      startCheckout(db, sandbox.gateway, { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN }, rules)));
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 6 }, () =>
+        startCheckout(
+          db,
+          sandbox.gateway,
+          { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN },
+          rules,
+        ),
+      ),
+    );
     expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
-    expect(attempts.filter((a) => a.status === 'rejected' && (a.reason as PurchaseRefused).code === 'MONTHLY_CAP_EXCEEDED')).toHaveLength(5);
+    expect(
+      attempts.filter((a) => a.status === 'rejected' && (a.reason as PurchaseRefused).code === 'MONTHLY_CAP_EXCEEDED'),
+    ).toHaveLength(5);
   });
 });
 
@@ -477,15 +742,23 @@ describe('refunds, chargebacks and events out of order', () => {
     const draw = await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: randomUUID() });
     expect(draw.ok).toBe(true);
     // 300 spent: the 10 bonus coins first, then 290 paid.
-    const dispute = await sandbox.api('POST', `/payments/${(await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId)))[0]!.providerRef}/dispute`);
+    const dispute = await sandbox.api(
+      'POST',
+      `/payments/${(await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId)))[0]!.providerRef}/dispute`,
+    );
     expect(dispute.status).toBe(200);
     const webhook = await sandbox.waitForEvent('payment.disputed', orderId);
-    const received = await receiveWebhook(db, sandbox.gateway, 'sandbox', { headers: new Headers(webhook!.headers), rawBody: webhook!.body });
+    const received = await receiveWebhook(db, sandbox.gateway, 'sandbox', {
+      headers: new Headers(webhook!.headers),
+      rawBody: webhook!.body,
+    });
     await processPaymentEvents(db, sandbox.gateway, { ids: received.stored });
     const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
     expect(order).toMatchObject({ status: 'charged_back', reversedPaid: 710, reversedFree: 0, unrecoveredCoins: 300 });
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
-    const held = await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: 'sandbox' }));
+    const held = await refusal(
+      quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: 'sandbox' }),
+    );
     expect(held).toMatchObject({ code: 'PURCHASE_HOLD', status: 403 });
     expect(await clearPurchaseHold(db, member)).toBe(true);
     await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: 'sandbox' });
@@ -501,7 +774,10 @@ describe('refunds, chargebacks and events out of order', () => {
     const refundWebhook = await sandbox.waitForEvent('payment.refunded', orderId);
     // The refund's event is processed before the payment's.
     for (const webhook of [refundWebhook, paidWebhook]) {
-      const received = await receiveWebhook(db, sandbox.gateway, 'sandbox', { headers: new Headers(webhook.headers), rawBody: webhook.body });
+      const received = await receiveWebhook(db, sandbox.gateway, 'sandbox', {
+        headers: new Headers(webhook.headers),
+        rawBody: webhook.body,
+      });
       await processPaymentEvents(db, sandbox.gateway, { ids: received.stored });
     }
     expect((await getOrder(db, member, orderId))!.status).toBe('refunded');
@@ -525,10 +801,34 @@ describe('abandoned checkouts and the report', () => {
     const db = handle.db;
     const member = await createMember(db);
     // Every other test's coins expire long before 2030, so this member's are the only ones then.
-    await grantCoins(db, { memberId: member, kind: 'paid', amount: 7000, reason: 'purchase', counterAccount: 'purchase', idempotencyKey: `test:report:${member}`, now: new Date('2030-03-01T00:00:00+09:00'), expiresAt: new Date('2030-08-01T00:00:00+09:00') });
-    await grantCoins(db, { memberId: member, kind: 'free', amount: 500, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: `test:report-free:${member}`, now: new Date('2030-03-01T00:00:00+09:00'), expiresAt: new Date('2030-08-01T00:00:00+09:00') });
+    await grantCoins(db, {
+      memberId: member,
+      kind: 'paid',
+      amount: 7000,
+      reason: 'purchase',
+      counterAccount: 'purchase',
+      idempotencyKey: `test:report:${member}`,
+      now: new Date('2030-03-01T00:00:00+09:00'),
+      expiresAt: new Date('2030-08-01T00:00:00+09:00'),
+    });
+    await grantCoins(db, {
+      memberId: member,
+      kind: 'free',
+      amount: 500,
+      reason: 'operator_grant',
+      counterAccount: 'promotion',
+      idempotencyKey: `test:report-free:${member}`,
+      now: new Date('2030-03-01T00:00:00+09:00'),
+      expiresAt: new Date('2030-08-01T00:00:00+09:00'),
+    });
     const report = await unusedPaidBalanceReport(db, '2030-03-31');
-    expect(report).toMatchObject({ unusedPaidCoins: 7000, membersWithBalance: 1, issuedInPeriod: 7000, exceedsThreshold: false, asOf: '2030-03-31T14:59:59.999Z' });
+    expect(report).toMatchObject({
+      unusedPaidCoins: 7000,
+      membersWithBalance: 1,
+      issuedInPeriod: 7000,
+      exceedsThreshold: false,
+      asOf: '2030-03-31T14:59:59.999Z',
+    });
     // Before it was bought, and after it expired (even before the expiry job wrote it off), it does not count.
     expect((await unusedPaidBalanceReport(db, '2029-09-30')).unusedPaidCoins).toBe(0);
     expect((await unusedPaidBalanceReport(db, '2030-09-30')).unusedPaidCoins).toBe(0);

@@ -18,8 +18,13 @@ export { orderStatuses, type OrderStatus } from './schema';
 export * from './methods';
 export { ProviderError, WebhookRejected, type PaymentProvider, type ProviderPayment } from './providers/types';
 export {
-  PAYMENT_PROVIDERS, ProviderSettingsError,
-  type PaymentProviderDescriptor, type PaymentSettings, type ProviderLog, type ProviderPageSources, type ProviderSetup,
+  PAYMENT_PROVIDERS,
+  ProviderSettingsError,
+  type PaymentProviderDescriptor,
+  type PaymentSettings,
+  type ProviderLog,
+  type ProviderPageSources,
+  type ProviderSetup,
 } from './providers';
 
 const TOKYO = 'Asia/Tokyo';
@@ -48,9 +53,21 @@ export const DEFAULT_PAYMENT_RULES: ShopPaymentRules = {
 
 /** Why the shop refuses a purchase or an operator's refund; each is worded once, in server/refusals.ts. */
 export const PAYMENT_REFUSAL_CODES = [
-  'AGE_DECLARATION_REQUIRED', 'MONTHLY_CAP_EXCEEDED', 'MINOR_CAP_EXCEEDED', 'FIRST_PURCHASE_ONLY', 'PACK_UNAVAILABLE',
-  'METHOD_UNAVAILABLE', 'PURCHASE_HOLD', 'ORDER_KEY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED', 'CHECKOUT_IN_PROGRESS',
-  'QUOTE_CHANGED', 'PROVIDER_UNAVAILABLE', 'ORDER_NOT_FOUND', 'ORDER_NOT_REFUNDABLE', 'PROVIDER_NOT_CONFIGURED',
+  'AGE_DECLARATION_REQUIRED',
+  'MONTHLY_CAP_EXCEEDED',
+  'MINOR_CAP_EXCEEDED',
+  'FIRST_PURCHASE_ONLY',
+  'PACK_UNAVAILABLE',
+  'METHOD_UNAVAILABLE',
+  'PURCHASE_HOLD',
+  'ORDER_KEY_CONFLICT',
+  'IDEMPOTENCY_KEY_REUSED',
+  'CHECKOUT_IN_PROGRESS',
+  'QUOTE_CHANGED',
+  'PROVIDER_UNAVAILABLE',
+  'ORDER_NOT_FOUND',
+  'ORDER_NOT_REFUNDABLE',
+  'PROVIDER_NOT_CONFIGURED',
 ] as const;
 export type PurchaseRefusalCode = (typeof PAYMENT_REFUSAL_CODES)[number];
 
@@ -109,11 +126,18 @@ export interface PurchaseStanding {
 }
 
 /** The member's age declaration, cap, what is used of it this month, rank bonus and hold. */
-export async function getPurchaseStanding(db: Database, memberId: string, rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES, now = new Date()): Promise<PurchaseStanding> {
+export async function getPurchaseStanding(
+  db: Database,
+  memberId: string,
+  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES,
+  now = new Date(),
+): Promise<PurchaseStanding> {
   const [profile] = await db.select().from(purchaseProfiles).where(eq(purchaseProfiles.memberId, memberId));
   const rank = await currentRank(db, memberId, now);
   const usedJpy = await monthlyCommittedJpy(db, memberId, now);
-  const [purchased] = await db.select({ n: sql<number>`count(*)::int` }).from(paymentOrders)
+  const [purchased] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(paymentOrders)
     .where(and(eq(paymentOrders.memberId, memberId), isNotNull(paymentOrders.creditedAt)));
   const capJpy = profile?.declaredMinor ? rules.minorMonthlyCapJpy : rules.monthlyCapJpy;
   return {
@@ -138,23 +162,42 @@ async function monthlyCommittedJpy(db: Database, memberId: string, now: Date, mo
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${paymentOrders.amountJpy}), 0)` })
     .from(paymentOrders)
-    .where(and(
-      eq(paymentOrders.memberId, memberId),
-      gte(paymentOrders.createdAt, start),
-      lt(paymentOrders.createdAt, next),
-      or(inArray(paymentOrders.status, ['paid', 'review']), and(eq(paymentOrders.status, 'pending'), gt(paymentOrders.expiresAt, now))),
-    ));
+    .where(
+      and(
+        eq(paymentOrders.memberId, memberId),
+        gte(paymentOrders.createdAt, start),
+        lt(paymentOrders.createdAt, next),
+        or(
+          inArray(paymentOrders.status, ['paid', 'review']),
+          and(eq(paymentOrders.status, 'pending'), gt(paymentOrders.expiresAt, now)),
+        ),
+      ),
+    );
   return Number(row?.total ?? 0);
 }
 
 /** The packs on sale with the member's rank bonus applied, cheapest first. */
-export async function listCoinPacks(db: Database, standing: Pick<PurchaseStanding, 'rank' | 'hasPurchased'>): Promise<CoinPackView[]> {
-  const packs = await db.select().from(coinPacks).where(eq(coinPacks.active, true)).orderBy(asc(coinPacks.sortOrder), asc(coinPacks.priceJpy));
+export async function listCoinPacks(
+  db: Database,
+  standing: Pick<PurchaseStanding, 'rank' | 'hasPurchased'>,
+): Promise<CoinPackView[]> {
+  const packs = await db
+    .select()
+    .from(coinPacks)
+    .where(eq(coinPacks.active, true))
+    .orderBy(asc(coinPacks.sortOrder), asc(coinPacks.priceJpy));
   return packs.map((p) => {
     const rankBonus = rankBonusCoins(standing.rank.bonusPercent, p.paidCoins);
     return {
-      id: p.id, name: p.name, priceJpy: p.priceJpy, paidCoins: p.paidCoins, bonusCoins: p.bonusCoins, rankBonusCoins: rankBonus,
-      totalCoins: p.paidCoins + p.bonusCoins + rankBonus, firstPurchaseOnly: p.firstPurchaseOnly, badge: p.badge,
+      id: p.id,
+      name: p.name,
+      priceJpy: p.priceJpy,
+      paidCoins: p.paidCoins,
+      bonusCoins: p.bonusCoins,
+      rankBonusCoins: rankBonus,
+      totalCoins: p.paidCoins + p.bonusCoins + rankBonus,
+      firstPurchaseOnly: p.firstPurchaseOnly,
+      badge: p.badge,
       available: !(p.firstPurchaseOnly && standing.hasPurchased),
       unavailableReason: p.firstPurchaseOnly && standing.hasPurchased ? FIRST_PURCHASE_ONLY_REASON : null,
     };
@@ -165,9 +208,16 @@ export async function listCoinPacks(db: Database, standing: Pick<PurchaseStandin
  * Records the member's answer to 「18歳以上ですか」. Once given it stays (a member cannot lift their
  * own minors' cap by answering again); operators change it (`npm run shop -- members:age`).
  */
-export async function declareAge(db: Database, memberId: string, minor: boolean, options: { byOperator?: boolean } = {}): Promise<{ declaredMinor: boolean }> {
+export async function declareAge(
+  db: Database,
+  memberId: string,
+  minor: boolean,
+  options: { byOperator?: boolean } = {},
+): Promise<{ declaredMinor: boolean }> {
   if (options.byOperator) {
-    await db.insert(purchaseProfiles).values({ memberId, declaredMinor: minor })
+    await db
+      .insert(purchaseProfiles)
+      .values({ memberId, declaredMinor: minor })
       .onConflictDoUpdate({ target: purchaseProfiles.memberId, set: { declaredMinor: minor, declaredAt: new Date() } });
     return { declaredMinor: minor };
   }
@@ -178,8 +228,11 @@ export async function declareAge(db: Database, memberId: string, minor: boolean,
 
 /** Lifts a purchase hold (operator, after the member settled an unrecovered chargeback). */
 export async function clearPurchaseHold(db: Database, memberId: string): Promise<boolean> {
-  const rows = await db.update(purchaseProfiles).set({ holdReason: null, holdAt: null })
-    .where(and(eq(purchaseProfiles.memberId, memberId), isNotNull(purchaseProfiles.holdReason))).returning();
+  const rows = await db
+    .update(purchaseProfiles)
+    .set({ holdReason: null, holdAt: null })
+    .where(and(eq(purchaseProfiles.memberId, memberId), isNotNull(purchaseProfiles.holdReason)))
+    .returning();
   return rows.length > 0;
 }
 
@@ -204,15 +257,24 @@ export interface Quote {
 
 /** What the confirmation screen shows; throws PurchaseRefused with the reason a member reads. */
 export async function quotePurchase(
-  db: Database, gateway: PaymentGateway, input: { memberId: string; packId: string; method: string },
-  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES, now = new Date(),
+  db: Database,
+  gateway: PaymentGateway,
+  input: { memberId: string; packId: string; method: string },
+  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES,
+  now = new Date(),
 ): Promise<Quote> {
   const standing = await getPurchaseStanding(db, input.memberId, rules, now);
   const packs = await listCoinPacks(db, standing);
   return buildQuote(gateway, input, standing, packs, rules);
 }
 
-function buildQuote(gateway: PaymentGateway, input: { packId: string; method: string }, standing: PurchaseStanding, packs: CoinPackView[], rules: ShopPaymentRules): Quote {
+function buildQuote(
+  gateway: PaymentGateway,
+  input: { packId: string; method: string },
+  standing: PurchaseStanding,
+  packs: CoinPackView[],
+  rules: ShopPaymentRules,
+): Quote {
   if (!isPaymentMethod(input.method) || !gateway.providers[input.method]) {
     throw new PurchaseRefused('METHOD_UNAVAILABLE', { method: input.method });
   }
@@ -232,9 +294,17 @@ function buildQuote(gateway: PaymentGateway, input: { packId: string; method: st
     throw new PurchaseRefused(standing.declaredMinor ? 'MINOR_CAP_EXCEEDED' : 'MONTHLY_CAP_EXCEEDED', details);
   }
   return {
-    pack, method: input.method, priceJpy: pack.priceJpy, paidCoins: pack.paidCoins, bonusCoins: pack.bonusCoins,
-    rankBonusPercent: standing.rank.bonusPercent, rankBonusCoins: pack.rankBonusCoins, totalCoins: pack.totalCoins,
-    paidCoinDays: rules.paidCoinDays, freeCoinDays: rules.freeCoinDays, standing,
+    pack,
+    method: input.method,
+    priceJpy: pack.priceJpy,
+    paidCoins: pack.paidCoins,
+    bonusCoins: pack.bonusCoins,
+    rankBonusPercent: standing.rank.bonusPercent,
+    rankBonusCoins: pack.rankBonusCoins,
+    totalCoins: pack.totalCoins,
+    paidCoinDays: rules.paidCoinDays,
+    freeCoinDays: rules.freeCoinDays,
+    standing,
     endsFirstPurchaseOffer: !pack.firstPurchaseOnly && packs.some((p) => p.firstPurchaseOnly && p.available),
   };
 }
@@ -266,11 +336,22 @@ export interface OrderView {
 }
 
 const toOrderView = (o: typeof paymentOrders.$inferSelect): OrderView => ({
-  id: o.id, receiptNo: o.receiptNo, status: o.status, method: o.method as PaymentMethod,
+  id: o.id,
+  receiptNo: o.receiptNo,
+  status: o.status,
+  method: o.method as PaymentMethod,
   methodLabel: isPaymentMethod(o.method) ? PAYMENT_METHOD_INFO[o.method].label : o.method,
-  channel: o.channel === 'app' ? 'app' : 'web', coinPackId: o.coinPackId, packName: o.packName, amountJpy: o.amountJpy, paidCoins: o.paidCoins,
-  bonusCoins: o.bonusCoins, rankBonusCoins: o.rankBonusCoins, createdAt: o.createdAt.toISOString(),
-  creditedAt: o.creditedAt?.toISOString() ?? null, failureReason: o.failureReason, refundedJpy: o.refundedJpy,
+  channel: o.channel === 'app' ? 'app' : 'web',
+  coinPackId: o.coinPackId,
+  packName: o.packName,
+  amountJpy: o.amountJpy,
+  paidCoins: o.paidCoins,
+  bonusCoins: o.bonusCoins,
+  rankBonusCoins: o.rankBonusCoins,
+  createdAt: o.createdAt.toISOString(),
+  creditedAt: o.creditedAt?.toISOString() ?? null,
+  failureReason: o.failureReason,
+  refundedJpy: o.refundedJpy,
   analyticsLabel: purchaseEventLabel(o.bonusCoins + o.rankBonusCoins),
   drawContext: o.drawGachaId && o.drawCount ? { gachaId: o.drawGachaId, count: o.drawCount } : null,
 });
@@ -307,8 +388,16 @@ export interface DrawContext {
 }
 
 /** @example isDrawContextShape({ gachaId: 'stellar-pokemon-001', count: 10 }) === true; isDrawContextShape({ gachaId: '../x', count: 10 }) === false */
-export const isDrawContextShape = (value: { gachaId: string; count: number } | null | undefined): value is DrawContext =>
-  Boolean(value && /^[A-Za-z0-9_-]{1,64}$/.test(value.gachaId) && Number.isSafeInteger(value.count) && value.count >= 1 && value.count <= 1000);
+export const isDrawContextShape = (
+  value: { gachaId: string; count: number } | null | undefined,
+): value is DrawContext =>
+  Boolean(
+    value &&
+    /^[A-Za-z0-9_-]{1,64}$/.test(value.gachaId) &&
+    Number.isSafeInteger(value.count) &&
+    value.count >= 1 &&
+    value.count <= 1000,
+  );
 
 export interface StartCheckoutInput {
   memberId: string;
@@ -343,7 +432,13 @@ export interface CheckoutStarted {
  * checkouts at once cannot both pass the cap) and opens the provider's hosted page.
  * @example const { redirectUrl } = await startCheckout(db, gateway, { memberId, packId: 'coin-1000', method: 'sandbox', origin })
  */
-export async function startCheckout(db: Database, gateway: PaymentGateway, input: StartCheckoutInput, rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES, now = new Date()): Promise<CheckoutStarted> {
+export async function startCheckout(
+  db: Database,
+  gateway: PaymentGateway,
+  input: StartCheckoutInput,
+  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES,
+  now = new Date(),
+): Promise<CheckoutStarted> {
   const orderId = input.orderKey ?? randomUUID();
   const existing = await findOrder(db, orderId);
   if (existing) return replayCheckout(existing, input);
@@ -359,23 +454,50 @@ export async function startCheckout(db: Database, gateway: PaymentGateway, input
     // A first-purchase pack waits on an open checkout of another first-purchase pack.
     const packs = await listCoinPacks(t, standing);
     const quote = buildQuote(gateway, input, standing, packs, rules);
-    if (input.expected && (input.expected.priceJpy !== quote.priceJpy || input.expected.totalCoins !== quote.totalCoins)) {
+    if (
+      input.expected &&
+      (input.expected.priceJpy !== quote.priceJpy || input.expected.totalCoins !== quote.totalCoins)
+    ) {
       throw new PurchaseRefused('QUOTE_CHANGED', { priceJpy: quote.priceJpy, totalCoins: quote.totalCoins });
     }
     if (quote.pack.firstPurchaseOnly) {
-      const [open] = await t.select({ n: sql<number>`count(*)::int` }).from(paymentOrders).where(and(
-        eq(paymentOrders.memberId, input.memberId), eq(paymentOrders.firstPurchaseOnly, true),
-        eq(paymentOrders.status, 'pending'), gt(paymentOrders.expiresAt, now)));
+      const [open] = await t
+        .select({ n: sql<number>`count(*)::int` })
+        .from(paymentOrders)
+        .where(
+          and(
+            eq(paymentOrders.memberId, input.memberId),
+            eq(paymentOrders.firstPurchaseOnly, true),
+            eq(paymentOrders.status, 'pending'),
+            gt(paymentOrders.expiresAt, now),
+          ),
+        );
       if ((open?.n ?? 0) > 0) throw new PurchaseRefused('FIRST_PURCHASE_ONLY', { pendingCheckout: true });
     }
-    const [order] = await t.insert(paymentOrders).values({
-      id: orderId, memberId: input.memberId, coinPackId: quote.pack.id, method: quote.method, channel, status: 'pending',
-      amountJpy: quote.priceJpy, paidCoins: quote.paidCoins, bonusCoins: quote.bonusCoins, rankBonusPercent: quote.rankBonusPercent,
-      rankBonusCoins: quote.rankBonusCoins, firstPurchaseOnly: quote.pack.firstPurchaseOnly, packName: quote.pack.name,
-      drawGachaId: isDrawContextShape(input.drawContext) ? input.drawContext.gachaId : null,
-      drawCount: isDrawContextShape(input.drawContext) ? input.drawContext.count : null,
-      receiptNo: newReceiptNo(now), createdAt: now, updatedAt: now, expiresAt: addMinutes(now, rules.checkoutExpiryMinutes),
-    }).returning();
+    const [order] = await t
+      .insert(paymentOrders)
+      .values({
+        id: orderId,
+        memberId: input.memberId,
+        coinPackId: quote.pack.id,
+        method: quote.method,
+        channel,
+        status: 'pending',
+        amountJpy: quote.priceJpy,
+        paidCoins: quote.paidCoins,
+        bonusCoins: quote.bonusCoins,
+        rankBonusPercent: quote.rankBonusPercent,
+        rankBonusCoins: quote.rankBonusCoins,
+        firstPurchaseOnly: quote.pack.firstPurchaseOnly,
+        packName: quote.pack.name,
+        drawGachaId: isDrawContextShape(input.drawContext) ? input.drawContext.gachaId : null,
+        drawCount: isDrawContextShape(input.drawContext) ? input.drawContext.count : null,
+        receiptNo: newReceiptNo(now),
+        createdAt: now,
+        updatedAt: now,
+        expiresAt: addMinutes(now, rules.checkoutExpiryMinutes),
+      })
+      .returning();
     return { order: order!, fresh: true };
   });
   // Another press got there first: its checkout, or (still opening) a request to wait a moment.
@@ -388,18 +510,32 @@ export async function startCheckout(db: Database, gateway: PaymentGateway, input
   const returnUrl = `${input.origin}${returnPath}?order=${created.id}`;
   try {
     const start = await provider.createCheckout({
-      orderId: created.id, amountJpy: created.amountJpy, memberId: input.memberId, email: input.email ?? null,
-      description: `${created.packName}（コイン${(created.paidCoins).toLocaleString('ja-JP')}枚${created.bonusCoins + created.rankBonusCoins > 0 ? ` +ボーナス${(created.bonusCoins + created.rankBonusCoins).toLocaleString('ja-JP')}枚` : ''}）`,
-      returnUrl, cancelUrl: `${returnUrl}&canceled=1`, webhookUrl: `${input.origin}/api/webhooks/${created.method}`,
+      orderId: created.id,
+      amountJpy: created.amountJpy,
+      memberId: input.memberId,
+      email: input.email ?? null,
+      description: `${created.packName}（コイン${created.paidCoins.toLocaleString('ja-JP')}枚${created.bonusCoins + created.rankBonusCoins > 0 ? ` +ボーナス${(created.bonusCoins + created.rankBonusCoins).toLocaleString('ja-JP')}枚` : ''}）`,
+      returnUrl,
+      cancelUrl: `${returnUrl}&canceled=1`,
+      webhookUrl: `${input.origin}/api/webhooks/${created.method}`,
     });
-    await db.update(paymentOrders).set({ providerRef: start.providerRef, checkoutUrl: start.redirectUrl, updatedAt: new Date() })
+    await db
+      .update(paymentOrders)
+      .set({ providerRef: start.providerRef, checkoutUrl: start.redirectUrl, updatedAt: new Date() })
       .where(eq(paymentOrders.id, created.id));
     return { orderId: created.id, redirectUrl: start.redirectUrl, replay: false };
   } catch (error) {
     // Undo our own step: the order never reached the provider, so it frees its place under the cap.
-    await db.update(paymentOrders).set({ status: 'failed', failureReason: 'provider_unavailable', updatedAt: new Date() })
-      .where(and(eq(paymentOrders.id, created.id), eq(paymentOrders.status, 'pending'), isNull(paymentOrders.providerRef)));
-    throw new PurchaseRefused('PROVIDER_UNAVAILABLE', { method: created.method, cause: error instanceof Error ? error.message : String(error) });
+    await db
+      .update(paymentOrders)
+      .set({ status: 'failed', failureReason: 'provider_unavailable', updatedAt: new Date() })
+      .where(
+        and(eq(paymentOrders.id, created.id), eq(paymentOrders.status, 'pending'), isNull(paymentOrders.providerRef)),
+      );
+    throw new PurchaseRefused('PROVIDER_UNAVAILABLE', {
+      method: created.method,
+      cause: error instanceof Error ? error.message : String(error),
+    });
   }
 }
 
@@ -412,7 +548,11 @@ const orderKeyConflict = () => new PurchaseRefused('ORDER_KEY_CONFLICT');
  */
 function replayCheckout(order: typeof paymentOrders.$inferSelect, input: StartCheckoutInput): CheckoutStarted {
   if (order.memberId !== input.memberId) throw orderKeyConflict();
-  if (order.coinPackId !== input.packId || order.method !== input.method || order.channel !== (input.channel ?? 'web')) {
+  if (
+    order.coinPackId !== input.packId ||
+    order.method !== input.method ||
+    order.channel !== (input.channel ?? 'web')
+  ) {
     throw new PurchaseRefused('IDEMPOTENCY_KEY_REUSED', { orderId: order.id });
   }
   if (order.status === 'pending' && !order.checkoutUrl && order.failureReason === null) {
@@ -437,12 +577,24 @@ export async function getOrder(db: Database, memberId: string, orderId: string):
 }
 
 /** The purchase history, newest first, paged by creation time. */
-export async function listOrders(db: Database, memberId: string, options: { limit?: number; before?: string | null } = {}): Promise<{ items: OrderView[]; nextCursor: string | null }> {
+export async function listOrders(
+  db: Database,
+  memberId: string,
+  options: { limit?: number; before?: string | null } = {},
+): Promise<{ items: OrderView[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(options.limit ?? 20, 1), 100);
   const before = options.before ? new Date(options.before) : null;
-  const conditions = [eq(paymentOrders.memberId, memberId), inArray(paymentOrders.status, ['paid', 'refunded', 'charged_back', 'review', 'pending', 'failed'])];
+  const conditions = [
+    eq(paymentOrders.memberId, memberId),
+    inArray(paymentOrders.status, ['paid', 'refunded', 'charged_back', 'review', 'pending', 'failed']),
+  ];
   if (before && !Number.isNaN(before.getTime())) conditions.push(lt(paymentOrders.createdAt, before));
-  const rows = await db.select().from(paymentOrders).where(and(...conditions)).orderBy(desc(paymentOrders.createdAt)).limit(limit + 1);
+  const rows = await db
+    .select()
+    .from(paymentOrders)
+    .where(and(...conditions))
+    .orderBy(desc(paymentOrders.createdAt))
+    .limit(limit + 1);
   const items = rows.slice(0, limit).map(toOrderView);
   return { items, nextCursor: rows.length > limit ? items[items.length - 1]!.createdAt : null };
 }
@@ -457,37 +609,55 @@ export type SyncResult = { order: OrderView; credited: boolean };
  * Safe to call any number of times, from the return page and the webhook at once: the order row is
  * locked while the answer is applied and the grants carry one key per order.
  */
-export async function syncOrder(db: Database, gateway: PaymentGateway, orderId: string, options: { returnParams?: URLSearchParams; rules?: ShopPaymentRules; now?: Date; eventHint?: string } = {}): Promise<SyncResult | null> {
+export async function syncOrder(
+  db: Database,
+  gateway: PaymentGateway,
+  orderId: string,
+  options: { returnParams?: URLSearchParams; rules?: ShopPaymentRules; now?: Date; eventHint?: string } = {},
+): Promise<SyncResult | null> {
   const order = await findOrder(db, orderId);
   if (!order) return null;
   if (isSettled(order)) return { order: toOrderView(order), credited: false };
   const provider = gateway.providers[order.method as PaymentMethod];
   if (!provider || !order.providerRef) return { order: toOrderView(order), credited: false };
-  let payment = await provider.fetchPayment({ orderId: order.id, providerRef: order.providerRef, amountJpy: order.amountJpy }, options.returnParams);
+  let payment = await provider.fetchPayment(
+    { orderId: order.id, providerRef: order.providerRef, amountJpy: order.amountJpy },
+    options.returnParams,
+  );
   // Amazon Pay keeps a disputed charge "Captured" and has no call that lists a charge's disputes: its
   // verified dispute notification (re-read from Amazon's API when it arrived) is the only word on it.
   // Every other provider's own answer says charged_back itself, so only this one trusts the event.
   if (payment.status === 'paid' && options.eventHint === 'charged_back' && order.method === 'amazonpay') {
     payment = { status: 'charged_back', amountJpy: payment.amountJpy, providerPaymentId: payment.providerPaymentId };
   }
-  if ('providerPaymentId' in payment && order.providerRef.startsWith('pending:')) await adoptProviderRef(db, order.id, payment.providerPaymentId);
+  if ('providerPaymentId' in payment && order.providerRef.startsWith('pending:'))
+    await adoptProviderRef(db, order.id, payment.providerPaymentId);
   return applyProviderPayment(db, order.id, payment, options.rules, options.now);
 }
 
 /** Records the provider's payment id on an order that had only a placeholder ("pending:<order>"). */
 async function adoptProviderRef(db: Database, orderId: string, providerRef: string) {
-  await db.update(paymentOrders).set({ providerRef, updatedAt: new Date() })
+  await db
+    .update(paymentOrders)
+    .set({ providerRef, updatedAt: new Date() })
     .where(and(eq(paymentOrders.id, orderId), sql`${paymentOrders.providerRef} like 'pending:%'`));
 }
 
 /** Nothing more can happen to these (a refund or chargeback of a paid order still can). */
-const isSettled = (o: typeof paymentOrders.$inferSelect) => o.status === 'charged_back' || (o.status === 'refunded' && o.reversedAt !== null && o.refundedJpy >= o.amountJpy);
+const isSettled = (o: typeof paymentOrders.$inferSelect) =>
+  o.status === 'charged_back' || (o.status === 'refunded' && o.reversedAt !== null && o.refundedJpy >= o.amountJpy);
 
 /**
  * Applies what the provider said, under the order's row lock. Crediting is once per order (the
  * order's credited_at, and the grants' idempotency keys underneath); events may come in any order.
  */
-export async function applyProviderPayment(db: Database, orderId: string, payment: ProviderPayment, rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES, now = new Date()): Promise<SyncResult> {
+export async function applyProviderPayment(
+  db: Database,
+  orderId: string,
+  payment: ProviderPayment,
+  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES,
+  now = new Date(),
+): Promise<SyncResult> {
   return db.transaction(async (tx) => {
     const t = tx as unknown as Database;
     const [order] = await t.select().from(paymentOrders).where(eq(paymentOrders.id, orderId)).for('update');
@@ -500,7 +670,13 @@ export async function applyProviderPayment(db: Database, orderId: string, paymen
       case 'paid': {
         // Credited already, or a refund/chargeback read meanwhile (this answer is older): nothing to do.
         // An order held for review waits for an operator, whatever the provider says later.
-        if (order.creditedAt || order.status === 'refunded' || order.status === 'charged_back' || order.status === 'review') break;
+        if (
+          order.creditedAt ||
+          order.status === 'refunded' ||
+          order.status === 'charged_back' ||
+          order.status === 'review'
+        )
+          break;
         update.providerPaymentId = payment.providerPaymentId;
         if (order.status !== 'pending') {
           // Paid after the order was canceled or expired (another tab, a late wallet): the caps and
@@ -559,7 +735,12 @@ export async function applyProviderPayment(db: Database, orderId: string, paymen
 }
 
 /** Why a payment that arrived after its order stopped counting cannot be credited as is, or null. */
-async function latePaymentProblem(t: Database, order: typeof paymentOrders.$inferSelect, rules: ShopPaymentRules, now: Date): Promise<string | null> {
+async function latePaymentProblem(
+  t: Database,
+  order: typeof paymentOrders.$inferSelect,
+  rules: ShopPaymentRules,
+  now: Date,
+): Promise<string | null> {
   await t.execute(sql`select 1 from purchase_profiles where member_id = ${order.memberId} for update`);
   const [profile] = await t.select().from(purchaseProfiles).where(eq(purchaseProfiles.memberId, order.memberId));
   const cap = profile?.declaredMinor ? rules.minorMonthlyCapJpy : rules.monthlyCapJpy;
@@ -567,7 +748,9 @@ async function latePaymentProblem(t: Database, order: typeof paymentOrders.$infe
   const committed = await monthlyCommittedJpy(t, order.memberId, now, order.createdAt);
   if (committed + order.amountJpy > cap) return 'late_payment_over_cap';
   if (order.firstPurchaseOnly) {
-    const [other] = await t.select({ n: sql<number>`count(*)::int` }).from(paymentOrders)
+    const [other] = await t
+      .select({ n: sql<number>`count(*)::int` })
+      .from(paymentOrders)
       .where(and(eq(paymentOrders.memberId, order.memberId), isNotNull(paymentOrders.creditedAt)));
     if ((other?.n ?? 0) > 0) return 'late_payment_first_purchase_used';
   }
@@ -576,17 +759,40 @@ async function latePaymentProblem(t: Database, order: typeof paymentOrders.$infe
 
 async function creditOrder(t: Database, order: typeof paymentOrders.$inferSelect, rules: ShopPaymentRules, now: Date) {
   const paid = await grantCoins(t, {
-    memberId: order.memberId, kind: 'paid', amount: order.paidCoins, reason: 'purchase', counterAccount: 'purchase',
-    idempotencyKey: `purchase:${order.id}:paid`, ref: order.id, memo: order.receiptNo, now, lifetimeDays: { paid: rules.paidCoinDays },
+    memberId: order.memberId,
+    kind: 'paid',
+    amount: order.paidCoins,
+    reason: 'purchase',
+    counterAccount: 'purchase',
+    idempotencyKey: `purchase:${order.id}:paid`,
+    ref: order.id,
+    memo: order.receiptNo,
+    now,
+    lifetimeDays: { paid: rules.paidCoinDays },
   });
   const bonus = order.bonusCoins + order.rankBonusCoins;
-  const free = bonus > 0
-    ? await grantCoins(t, {
-      memberId: order.memberId, kind: 'free', amount: bonus, reason: 'purchase_bonus', counterAccount: 'promotion',
-      idempotencyKey: `purchase:${order.id}:bonus`, ref: order.id, memo: order.receiptNo, now, lifetimeDays: { free: rules.freeCoinDays },
-    })
-    : null;
-  return { status: 'paid' as const, creditedAt: now, paidGrantId: paid.grantId, bonusGrantId: free?.grantId ?? null, failureReason: null };
+  const free =
+    bonus > 0
+      ? await grantCoins(t, {
+          memberId: order.memberId,
+          kind: 'free',
+          amount: bonus,
+          reason: 'purchase_bonus',
+          counterAccount: 'promotion',
+          idempotencyKey: `purchase:${order.id}:bonus`,
+          ref: order.id,
+          memo: order.receiptNo,
+          now,
+          lifetimeDays: { free: rules.freeCoinDays },
+        })
+      : null;
+  return {
+    status: 'paid' as const,
+    creditedAt: now,
+    paidGrantId: paid.grantId,
+    bonusGrantId: free?.grantId ?? null,
+    failureReason: null,
+  };
 }
 
 /**
@@ -594,18 +800,30 @@ async function creditOrder(t: Database, order: typeof paymentOrders.$inferSelect
  * shortfall is recorded on the order and, for a chargeback, the member's purchases are held until
  * an operator settles it.
  */
-async function reverseOrder(t: Database, order: typeof paymentOrders.$inferSelect, kind: 'refunded' | 'charged_back', now: Date) {
+async function reverseOrder(
+  t: Database,
+  order: typeof paymentOrders.$inferSelect,
+  kind: 'refunded' | 'charged_back',
+  now: Date,
+) {
   const revoke = async (grantId: number | null, part: string) => {
     if (!grantId) return 0;
-    const result = await t.execute(sql`select wallet_revoke_grant(${grantId}::bigint, 'purchase_reversal', 'purchase', ${`reversal:${order.id}:${part}`}::text, ${order.id}::text, ${now.toISOString()}::timestamptz) as r`);
+    const result = await t.execute(
+      sql`select wallet_revoke_grant(${grantId}::bigint, 'purchase_reversal', 'purchase', ${`reversal:${order.id}:${part}`}::text, ${order.id}::text, ${now.toISOString()}::timestamptz) as r`,
+    );
     return Number(rowsOf<{ r: { revoked: number } }>(result)[0]!.r.revoked);
   };
   const reversedPaid = await revoke(order.paidGrantId, 'paid');
   const reversedFree = await revoke(order.bonusGrantId, 'bonus');
   const unrecovered = order.paidCoins + order.bonusCoins + order.rankBonusCoins - reversedPaid - reversedFree;
   if (kind === 'charged_back' && unrecovered > 0) {
-    await t.insert(purchaseProfiles).values({ memberId: order.memberId, declaredMinor: false, holdReason: `chargeback:${order.id}`, holdAt: now })
-      .onConflictDoUpdate({ target: purchaseProfiles.memberId, set: { holdReason: `chargeback:${order.id}`, holdAt: now } });
+    await t
+      .insert(purchaseProfiles)
+      .values({ memberId: order.memberId, declaredMinor: false, holdReason: `chargeback:${order.id}`, holdAt: now })
+      .onConflictDoUpdate({
+        target: purchaseProfiles.memberId,
+        set: { holdReason: `chargeback:${order.id}`, holdAt: now },
+      });
   }
   return { reversedPaid, reversedFree, unrecoveredCoins: unrecovered, reversedAt: now };
 }
@@ -618,7 +836,12 @@ async function reverseOrder(t: Database, order: typeof paymentOrders.$inferSelec
  * provider's signature does not prove; nothing is stored then.
  * @example const { stored } = await receiveWebhook(db, gateway, 'stripe', { headers, rawBody })
  */
-export async function receiveWebhook(db: Database, gateway: PaymentGateway, method: string, request: WebhookRequest): Promise<{ stored: number[]; duplicates: number; reply?: { status: number; json: unknown } }> {
+export async function receiveWebhook(
+  db: Database,
+  gateway: PaymentGateway,
+  method: string,
+  request: WebhookRequest,
+): Promise<{ stored: number[]; duplicates: number; reply?: { status: number; json: unknown } }> {
   const provider = isPaymentMethod(method) ? gateway.providers[method] : undefined;
   if (!provider) throw new WebhookRejected('unknown payment provider', 404);
   const events = await provider.verifyWebhook(request);
@@ -626,11 +849,19 @@ export async function receiveWebhook(db: Database, gateway: PaymentGateway, meth
   let duplicates = 0;
   for (const event of events) {
     const orderId = event.orderId && /^[0-9a-f-]{36}$/i.test(event.orderId) ? event.orderId : null;
-    const [row] = await db.insert(paymentEvents).values({
-      provider: method, eventId: withoutNul(event.eventId).slice(0, 255), type: withoutNul(event.type).slice(0, 100), orderId,
-      providerRef: event.providerRef === null ? null : withoutNul(event.providerRef).slice(0, 255), hint: event.hint,
-      payload: safeJson(request.rawBody),
-    }).onConflictDoNothing().returning({ id: paymentEvents.id });
+    const [row] = await db
+      .insert(paymentEvents)
+      .values({
+        provider: method,
+        eventId: withoutNul(event.eventId).slice(0, 255),
+        type: withoutNul(event.type).slice(0, 100),
+        orderId,
+        providerRef: event.providerRef === null ? null : withoutNul(event.providerRef).slice(0, 255),
+        hint: event.hint,
+        payload: safeJson(request.rawBody),
+      })
+      .onConflictDoNothing()
+      .returning({ id: paymentEvents.id });
     if (row) stored.push(row.id);
     else duplicates += 1;
   }
@@ -639,7 +870,16 @@ export async function receiveWebhook(db: Database, gateway: PaymentGateway, meth
   const first = events[0];
   if (!first?.reply) return { stored, duplicates };
   const payable = first.reply.status < 300 && first.orderId ? await orderIsPayable(db, method, first.orderId) : false;
-  return { stored, duplicates, reply: payable ? first.reply : { status: 409, json: { error: { code: 'ORDER_NOT_PAYABLE', message: 'このご注文はお支払いを受け付けていません。' } } } };
+  return {
+    stored,
+    duplicates,
+    reply: payable
+      ? first.reply
+      : {
+          status: 409,
+          json: { error: { code: 'ORDER_NOT_PAYABLE', message: 'このご注文はお支払いを受け付けていません。' } },
+        },
+  };
 }
 
 /** PostgreSQL text and jsonb cannot hold U+0000: a body carrying one is stored without it. */
@@ -648,7 +888,10 @@ const withoutNul = (text: string) => text.replaceAll('\u0000', '');
 async function orderIsPayable(db: Database, method: string, orderId: string, now = new Date()): Promise<boolean> {
   const order = await findOrder(db, orderId);
   if (!order || order.method !== method || order.status !== 'pending' || order.expiresAt <= now) return false;
-  const [profile] = await db.select({ hold: purchaseProfiles.holdReason }).from(purchaseProfiles).where(eq(purchaseProfiles.memberId, order.memberId));
+  const [profile] = await db
+    .select({ hold: purchaseProfiles.holdReason })
+    .from(purchaseProfiles)
+    .where(eq(purchaseProfiles.memberId, order.memberId));
   return !profile?.hold;
 }
 
@@ -665,15 +908,33 @@ function safeJson(raw: string): unknown {
  * find its order, sync it with the provider. A failure leaves the event for a later pass.
  * @example await processPaymentEvents(db, gateway) // { processed: 3, failed: 0 }
  */
-export async function processPaymentEvents(db: Database, gateway: PaymentGateway, options: { limit?: number; ids?: number[]; rules?: ShopPaymentRules } = {}): Promise<{ processed: number; failed: number }> {
+export async function processPaymentEvents(
+  db: Database,
+  gateway: PaymentGateway,
+  options: { limit?: number; ids?: number[]; rules?: ShopPaymentRules } = {},
+): Promise<{ processed: number; failed: number }> {
   const limit = options.limit ?? 50;
-  const only = options.ids?.length ? sql`and id in (${sql.join(options.ids.map((id) => sql`${id}`), sql`, `)})` : sql``;
-  const claimed = rowsOf<{ id: number | string; provider: string; order_id: string | null; provider_ref: string | null; hint: string; attempts: number }>(await db.execute(sql`
+  const only = options.ids?.length
+    ? sql`and id in (${sql.join(
+        options.ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql``;
+  const claimed = rowsOf<{
+    id: number | string;
+    provider: string;
+    order_id: string | null;
+    provider_ref: string | null;
+    hint: string;
+    attempts: number;
+  }>(
+    await db.execute(sql`
     update payment_events set locked_until = now() + interval '2 minutes', attempts = attempts + 1
      where id in (select id from payment_events
                    where processed_at is null and (locked_until is null or locked_until < now()) and attempts < 20 ${only}
                    order by id limit ${limit} for update skip locked)
-    returning id, provider, order_id, provider_ref, hint, attempts`));
+    returning id, provider, order_id, provider_ref, hint, attempts`),
+  );
   let processed = 0;
   let failed = 0;
   for (const event of claimed) {
@@ -681,7 +942,9 @@ export async function processPaymentEvents(db: Database, gateway: PaymentGateway
     try {
       let orderId = event.order_id;
       if (!orderId && event.provider_ref) {
-        const [order] = await db.select({ id: paymentOrders.id }).from(paymentOrders)
+        const [order] = await db
+          .select({ id: paymentOrders.id })
+          .from(paymentOrders)
           .where(and(eq(paymentOrders.method, event.provider), eq(paymentOrders.providerRef, event.provider_ref)));
         orderId = order?.id ?? null;
       }
@@ -690,17 +953,26 @@ export async function processPaymentEvents(db: Database, gateway: PaymentGateway
       if (order && order.method === event.provider) {
         // Some providers name the payment only after the member paid (Paidy's widget): the verified
         // event tells us its id, as the return page's parameters would.
-        if (event.provider_ref && order.providerRef?.startsWith('pending:')) await adoptProviderRef(db, order.id, event.provider_ref);
+        if (event.provider_ref && order.providerRef?.startsWith('pending:'))
+          await adoptProviderRef(db, order.id, event.provider_ref);
         const result = await syncOrder(db, gateway, order.id, { rules: options.rules, eventHint: event.hint });
         outcome = result ? `${result.order.status}${result.credited ? ':credited' : ''}` : 'unknown_order';
       }
-      await db.update(paymentEvents).set({ processedAt: new Date(), outcome, lockedUntil: null, lastError: null }).where(eq(paymentEvents.id, id));
+      await db
+        .update(paymentEvents)
+        .set({ processedAt: new Date(), outcome, lockedUntil: null, lastError: null })
+        .where(eq(paymentEvents.id, id));
       processed += 1;
     } catch (error) {
       failed += 1;
       const message = error instanceof Error ? error.message : String(error);
       // Back off: the lease is stretched with the attempts so a provider outage is not hammered.
-      await db.update(paymentEvents).set({ lastError: message.slice(0, 1000), lockedUntil: sql`now() + make_interval(secs => least(3600, 15 * power(2, ${Math.min(event.attempts, 8)})))` })
+      await db
+        .update(paymentEvents)
+        .set({
+          lastError: message.slice(0, 1000),
+          lockedUntil: sql`now() + make_interval(secs => least(3600, 15 * power(2, ${Math.min(event.attempts, 8)})))`,
+        })
         .where(eq(paymentEvents.id, id));
     }
   }
@@ -711,9 +983,19 @@ export async function processPaymentEvents(db: Database, gateway: PaymentGateway
  * Checkouts left open past their time: asked once more (a late payment is still credited), then
  * canceled at the provider and expired, which frees their amount under the cap.
  */
-export async function expireStaleOrders(db: Database, gateway: PaymentGateway, now = new Date(), limit = 100, rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES): Promise<number> {
-  const stale = await db.select().from(paymentOrders)
-    .where(and(eq(paymentOrders.status, 'pending'), lte(paymentOrders.expiresAt, now))).orderBy(asc(paymentOrders.expiresAt)).limit(limit);
+export async function expireStaleOrders(
+  db: Database,
+  gateway: PaymentGateway,
+  now = new Date(),
+  limit = 100,
+  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES,
+): Promise<number> {
+  const stale = await db
+    .select()
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.status, 'pending'), lte(paymentOrders.expiresAt, now)))
+    .orderBy(asc(paymentOrders.expiresAt))
+    .limit(limit);
   let expired = 0;
   for (const order of stale) {
     const provider = gateway.providers[order.method as PaymentMethod];
@@ -727,11 +1009,17 @@ export async function expireStaleOrders(db: Database, gateway: PaymentGateway, n
         await applyProviderPayment(db, order.id, payment, rules, now);
         continue;
       }
-      const canceled = await provider.cancel(ref).then(() => true, () => false);
+      const canceled = await provider.cancel(ref).then(
+        () => true,
+        () => false,
+      );
       if (!canceled) continue;
     }
-    const rows = await db.update(paymentOrders).set({ status: 'expired', updatedAt: now })
-      .where(and(eq(paymentOrders.id, order.id), eq(paymentOrders.status, 'pending'))).returning({ id: paymentOrders.id });
+    const rows = await db
+      .update(paymentOrders)
+      .set({ status: 'expired', updatedAt: now })
+      .where(and(eq(paymentOrders.id, order.id), eq(paymentOrders.status, 'pending')))
+      .returning({ id: paymentOrders.id });
     expired += rows.length;
   }
   return expired;
@@ -742,7 +1030,13 @@ export async function expireStaleOrders(db: Database, gateway: PaymentGateway, n
  * through is credited, not canceled), otherwise cancel it there and here, which frees its place under
  * the monthly cap at once instead of at expiry.
  */
-export async function cancelPendingOrder(db: Database, gateway: PaymentGateway, memberId: string, orderId: string, rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES): Promise<OrderView | null> {
+export async function cancelPendingOrder(
+  db: Database,
+  gateway: PaymentGateway,
+  memberId: string,
+  orderId: string,
+  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES,
+): Promise<OrderView | null> {
   const order = await findOrder(db, orderId);
   if (!order || order.memberId !== memberId) return null;
   if (order.status !== 'pending') return toOrderView(order);
@@ -753,8 +1047,11 @@ export async function cancelPendingOrder(db: Database, gateway: PaymentGateway, 
     if (payment.status !== 'pending') return (await applyProviderPayment(db, order.id, payment, rules)).order;
     await provider.cancel(ref);
   }
-  const [saved] = await db.update(paymentOrders).set({ status: 'canceled', updatedAt: new Date() })
-    .where(and(eq(paymentOrders.id, order.id), eq(paymentOrders.status, 'pending'))).returning();
+  const [saved] = await db
+    .update(paymentOrders)
+    .set({ status: 'canceled', updatedAt: new Date() })
+    .where(and(eq(paymentOrders.id, order.id), eq(paymentOrders.status, 'pending')))
+    .returning();
   return toOrderView(saved ?? (await findOrder(db, order.id))!);
 }
 
@@ -763,15 +1060,28 @@ export async function cancelPendingOrder(db: Database, gateway: PaymentGateway, 
  * no event for a refund made in their own dashboard (PayPay), so a refund there reaches the coins
  * only through this. Orders credited within `days` are checked; each check moves `updated_at`.
  */
-export async function reconcilePaidOrders(db: Database, gateway: PaymentGateway, options: { methods: string[]; days?: number; limit?: number; rules?: ShopPaymentRules; now?: Date } ): Promise<number> {
+export async function reconcilePaidOrders(
+  db: Database,
+  gateway: PaymentGateway,
+  options: { methods: string[]; days?: number; limit?: number; rules?: ShopPaymentRules; now?: Date },
+): Promise<number> {
   const now = options.now ?? new Date();
   if (options.methods.length === 0) return 0;
   const since = new Date(now.getTime() - (options.days ?? 90) * 86_400_000);
   const stale = new Date(now.getTime() - 6 * 3_600_000);
-  const due = await db.select({ id: paymentOrders.id }).from(paymentOrders).where(and(
-    inArray(paymentOrders.status, ['paid', 'review']), inArray(paymentOrders.method, options.methods),
-    gte(paymentOrders.creditedAt, since), lt(paymentOrders.updatedAt, stale),
-  )).orderBy(asc(paymentOrders.updatedAt)).limit(options.limit ?? 100);
+  const due = await db
+    .select({ id: paymentOrders.id })
+    .from(paymentOrders)
+    .where(
+      and(
+        inArray(paymentOrders.status, ['paid', 'review']),
+        inArray(paymentOrders.method, options.methods),
+        gte(paymentOrders.creditedAt, since),
+        lt(paymentOrders.updatedAt, stale),
+      ),
+    )
+    .orderBy(asc(paymentOrders.updatedAt))
+    .limit(options.limit ?? 100);
   let checked = 0;
   for (const { id } of due) {
     try {
@@ -779,14 +1089,22 @@ export async function reconcilePaidOrders(db: Database, gateway: PaymentGateway,
     } catch {
       // The provider did not answer: the next pass asks again.
     }
-    await db.update(paymentOrders).set({ updatedAt: now }).where(and(eq(paymentOrders.id, id), inArray(paymentOrders.status, ['paid', 'review'])));
+    await db
+      .update(paymentOrders)
+      .set({ updatedAt: now })
+      .where(and(eq(paymentOrders.id, id), inArray(paymentOrders.status, ['paid', 'review'])));
     checked += 1;
   }
   return checked;
 }
 
 /** Operator refund of a whole order: the provider refunds, then the coins are reversed as for any refund. */
-export async function refundOrder(db: Database, gateway: PaymentGateway, orderId: string, reason: string): Promise<SyncResult> {
+export async function refundOrder(
+  db: Database,
+  gateway: PaymentGateway,
+  orderId: string,
+  reason: string,
+): Promise<SyncResult> {
   const order = await findOrder(db, orderId);
   if (!order) throw new PurchaseRefused('ORDER_NOT_FOUND', { orderId });
   // Paid and credited, or paid and held for review (an amount that disagreed, a late payment over the cap).
@@ -795,17 +1113,30 @@ export async function refundOrder(db: Database, gateway: PaymentGateway, orderId
   }
   const provider = gateway.providers[order.method as PaymentMethod];
   if (!provider) throw new PurchaseRefused('PROVIDER_NOT_CONFIGURED', { method: order.method });
-  const ref = { orderId: order.id, providerRef: order.providerRef, amountJpy: order.amountJpy, providerPaymentId: order.providerPaymentId };
+  const ref = {
+    orderId: order.id,
+    providerRef: order.providerRef,
+    amountJpy: order.amountJpy,
+    providerPaymentId: order.providerPaymentId,
+  };
   // What the provider holds decides the amount (for review orders it may differ from the order's).
   const payment = await provider.fetchPayment(ref);
-  const held = payment.status === 'paid' ? payment.amountJpy : payment.status === 'refunded' ? payment.amountJpy - payment.refundedJpy : 0;
+  const held =
+    payment.status === 'paid'
+      ? payment.amountJpy
+      : payment.status === 'refunded'
+        ? payment.amountJpy - payment.refundedJpy
+        : 0;
   if (held <= 0) return (await syncOrder(db, gateway, order.id))!;
   await provider.refund(ref, held, reason);
   // The provider accepted the refund: that is the evidence (some providers list refunds apart from the
   // payment, or late), so the order is refunded now; a later read can only agree.
   const paid = payment.status === 'paid' || payment.status === 'refunded' ? payment : null;
   return applyProviderPayment(db, order.id, {
-    status: 'refunded', amountJpy: paid!.amountJpy, refundedJpy: paid!.amountJpy, providerPaymentId: paid!.providerPaymentId,
+    status: 'refunded',
+    amountJpy: paid!.amountJpy,
+    refundedJpy: paid!.amountJpy,
+    providerPaymentId: paid!.providerPaymentId,
   });
 }
 
@@ -844,24 +1175,34 @@ export function baseDateBefore(now: Date): string {
  * @example await unusedPaidBalanceReport(db, '2027-03-31')
  */
 export async function unusedPaidBalanceReport(db: Database, baseDate: string): Promise<UnusedBalanceReport> {
-  if (!/^\d{4}-(03-31|09-30)$/.test(baseDate)) throw new RangeError('基準日は3月31日または9月30日です（例: 2027-03-31）。');
+  if (!/^\d{4}-(03-31|09-30)$/.test(baseDate))
+    throw new RangeError('基準日は3月31日または9月30日です（例: 2027-03-31）。');
   const asOf = new Date(`${baseDate}T23:59:59.999+09:00`);
-  const periodStart = baseDate.endsWith('03-31') ? new Date(`${Number(baseDate.slice(0, 4)) - 1}-10-01T00:00:00+09:00`) : new Date(`${baseDate.slice(0, 4)}-04-01T00:00:00+09:00`);
+  const periodStart = baseDate.endsWith('03-31')
+    ? new Date(`${Number(baseDate.slice(0, 4)) - 1}-10-01T00:00:00+09:00`)
+    : new Date(`${baseDate.slice(0, 4)}-04-01T00:00:00+09:00`);
   const at = asOf.toISOString();
   // Each paid grant alive at the instant: what it credited, less what was spent, revoked or expired
   // from it up to then (all ledger entries against that grant).
-  const [row] = rowsOf<{ unused: string; members: string; issued: string }>(await db.execute(sql`
+  const [row] = rowsOf<{ unused: string; members: string; issued: string }>(
+    await db.execute(sql`
     select coalesce(sum(left_over), 0) as unused, count(distinct member_id) filter (where left_over > 0) as members,
            (select coalesce(sum(amount), 0) from coin_ledger where kind = 'paid' and reason = 'purchase' and amount > 0
               and created_at >= ${periodStart.toISOString()}::timestamptz and created_at <= ${at}::timestamptz) as issued
       from (select g.member_id, (select coalesce(sum(e.amount), 0) from coin_ledger e
                                   where e.grant_id = g.id and e.created_at <= ${at}::timestamptz) as left_over
               from coin_grants g
-             where g.kind = 'paid' and g.granted_at <= ${at}::timestamptz and g.expires_at > ${at}::timestamptz) alive`));
+             where g.kind = 'paid' and g.granted_at <= ${at}::timestamptz and g.expires_at > ${at}::timestamptz) alive`),
+  );
   const unused = Number(row?.unused ?? 0);
   return {
-    baseDate, asOf: asOf.toISOString(), unusedPaidCoins: unused, membersWithBalance: Number(row?.members ?? 0),
-    issuedInPeriod: Number(row?.issued ?? 0), exceedsThreshold: unused > UNUSED_BALANCE_THRESHOLD_JPY, thresholdJpy: UNUSED_BALANCE_THRESHOLD_JPY,
+    baseDate,
+    asOf: asOf.toISOString(),
+    unusedPaidCoins: unused,
+    membersWithBalance: Number(row?.members ?? 0),
+    issuedInPeriod: Number(row?.issued ?? 0),
+    exceedsThreshold: unused > UNUSED_BALANCE_THRESHOLD_JPY,
+    thresholdJpy: UNUSED_BALANCE_THRESHOLD_JPY,
   };
 }
 
@@ -899,32 +1240,76 @@ export async function saveCoinPack(db: Database, pack: CoinPackDefinition): Prom
  * Orders newest first, optionally of one status and/or one member (operators: orders:list).
  * @example const waiting = await listOrdersForOperator(db, { status: 'review', limit: 50 })
  */
-export async function listOrdersForOperator(db: Database, filter: { status?: OrderStatus; memberId?: string; limit: number }): Promise<PaymentOrderRecord[]> {
+export async function listOrdersForOperator(
+  db: Database,
+  filter: { status?: OrderStatus; memberId?: string; limit: number },
+): Promise<PaymentOrderRecord[]> {
   const conditions = [
     ...(filter.status ? [eq(paymentOrders.status, filter.status)] : []),
     ...(filter.memberId ? [eq(paymentOrders.memberId, filter.memberId)] : []),
   ];
-  return db.select().from(paymentOrders).where(conditions.length ? and(...conditions) : undefined)
-    .orderBy(desc(paymentOrders.createdAt)).limit(filter.limit);
+  return db
+    .select()
+    .from(paymentOrders)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(paymentOrders.createdAt))
+    .limit(filter.limit);
 }
 
 /** Demo and first-run coin packs: ¥500 to ¥100,000. */
 export const DEFAULT_COIN_PACKS: (typeof coinPacks.$inferInsert)[] = [
-  { id: 'first-500', name: '初回限定 500コイン', priceJpy: 500, paidCoins: 500, bonusCoins: 500, firstPurchaseOnly: true, badge: '初回限定', sortOrder: 0 },
+  {
+    id: 'first-500',
+    name: '初回限定 500コイン',
+    priceJpy: 500,
+    paidCoins: 500,
+    bonusCoins: 500,
+    firstPurchaseOnly: true,
+    badge: '初回限定',
+    sortOrder: 0,
+  },
   { id: 'coin-500', name: '500コイン', priceJpy: 500, paidCoins: 500, bonusCoins: 0, sortOrder: 10 },
   { id: 'coin-1000', name: '1,000コイン', priceJpy: 1_000, paidCoins: 1_000, bonusCoins: 10, sortOrder: 20 },
   { id: 'coin-3000', name: '3,000コイン', priceJpy: 3_000, paidCoins: 3_000, bonusCoins: 60, sortOrder: 30 },
-  { id: 'coin-5000', name: '5,000コイン', priceJpy: 5_000, paidCoins: 5_000, bonusCoins: 150, badge: '人気', sortOrder: 40 },
-  { id: 'coin-10000', name: '10,000コイン', priceJpy: 10_000, paidCoins: 10_000, bonusCoins: 400, badge: 'おすすめ', sortOrder: 50 },
+  {
+    id: 'coin-5000',
+    name: '5,000コイン',
+    priceJpy: 5_000,
+    paidCoins: 5_000,
+    bonusCoins: 150,
+    badge: '人気',
+    sortOrder: 40,
+  },
+  {
+    id: 'coin-10000',
+    name: '10,000コイン',
+    priceJpy: 10_000,
+    paidCoins: 10_000,
+    bonusCoins: 400,
+    badge: 'おすすめ',
+    sortOrder: 50,
+  },
   { id: 'coin-30000', name: '30,000コイン', priceJpy: 30_000, paidCoins: 30_000, bonusCoins: 1_500, sortOrder: 60 },
   { id: 'coin-50000', name: '50,000コイン', priceJpy: 50_000, paidCoins: 50_000, bonusCoins: 3_000, sortOrder: 70 },
-  { id: 'coin-100000', name: '100,000コイン', priceJpy: 100_000, paidCoins: 100_000, bonusCoins: 8_000, badge: 'お得', sortOrder: 80 },
+  {
+    id: 'coin-100000',
+    name: '100,000コイン',
+    priceJpy: 100_000,
+    paidCoins: 100_000,
+    bonusCoins: 8_000,
+    badge: 'お得',
+    sortOrder: 80,
+  },
 ];
 
 /** Puts the default coin packs in place when the shop has none (first start); operators edit them later. */
 export async function ensureDefaultCoinPacks(db: Database): Promise<number> {
   const [existing] = await db.select({ n: sql<number>`count(*)::int` }).from(coinPacks);
   if ((existing?.n ?? 0) > 0) return 0;
-  const rows = await db.insert(coinPacks).values(DEFAULT_COIN_PACKS).onConflictDoNothing().returning({ id: coinPacks.id });
+  const rows = await db
+    .insert(coinPacks)
+    .values(DEFAULT_COIN_PACKS)
+    .onConflictDoNothing()
+    .returning({ id: coinPacks.id });
   return rows.length;
 }

@@ -30,17 +30,27 @@ const AMOUNT = 3000; // coin-3000: 3,000 paid coins and 60 bonus coins
 
 type Step = { kind: 'answer'; payment: ProviderPayment } | { kind: 'draw' };
 
-const answer: fc.Arbitrary<Step> = fc.oneof(
-  fc.constant<ProviderPayment>({ status: 'pending' }),
-  fc.constant<ProviderPayment>({ status: 'paid', amountJpy: AMOUNT, providerPaymentId: 'p' }),
-  fc.constant<ProviderPayment>({ status: 'paid', amountJpy: AMOUNT + 1, providerPaymentId: 'p' }),
-  fc.constant<ProviderPayment>({ status: 'failed', reason: 'declined' }),
-  fc.constant<ProviderPayment>({ status: 'canceled' }),
-  fc.constant<ProviderPayment>({ status: 'refunded', amountJpy: AMOUNT, refundedJpy: AMOUNT, providerPaymentId: 'p' }),
-  fc.constant<ProviderPayment>({ status: 'refunded', amountJpy: AMOUNT, refundedJpy: 1000, providerPaymentId: 'p' }),
-  fc.constant<ProviderPayment>({ status: 'charged_back', amountJpy: AMOUNT, providerPaymentId: 'p' }),
-).map((payment) => ({ kind: 'answer' as const, payment }));
-const step: fc.Arbitrary<Step> = fc.oneof({ weight: 4, arbitrary: answer }, { weight: 1, arbitrary: fc.constant<Step>({ kind: 'draw' }) });
+const answer: fc.Arbitrary<Step> = fc
+  .oneof(
+    fc.constant<ProviderPayment>({ status: 'pending' }),
+    fc.constant<ProviderPayment>({ status: 'paid', amountJpy: AMOUNT, providerPaymentId: 'p' }),
+    fc.constant<ProviderPayment>({ status: 'paid', amountJpy: AMOUNT + 1, providerPaymentId: 'p' }),
+    fc.constant<ProviderPayment>({ status: 'failed', reason: 'declined' }),
+    fc.constant<ProviderPayment>({ status: 'canceled' }),
+    fc.constant<ProviderPayment>({
+      status: 'refunded',
+      amountJpy: AMOUNT,
+      refundedJpy: AMOUNT,
+      providerPaymentId: 'p',
+    }),
+    fc.constant<ProviderPayment>({ status: 'refunded', amountJpy: AMOUNT, refundedJpy: 1000, providerPaymentId: 'p' }),
+    fc.constant<ProviderPayment>({ status: 'charged_back', amountJpy: AMOUNT, providerPaymentId: 'p' }),
+  )
+  .map((payment) => ({ kind: 'answer' as const, payment }));
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 4, arbitrary: answer },
+  { weight: 1, arbitrary: fc.constant<Step>({ kind: 'draw' }) },
+);
 
 describe('provider answers in any order', () => {
   it('credit at most once, never after a reversal, and keep every invariant', async () => {
@@ -66,10 +76,17 @@ describe('provider answers in any order', () => {
           expect(await checkPaymentInvariants(db)).toEqual([]);
         }
         const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
-        const credits = await db.select().from(coinLedger).where(and(eq(coinLedger.ref, orderId), sql`${coinLedger.reason} in ('purchase', 'purchase_bonus')`));
+        const credits = await db
+          .select()
+          .from(coinLedger)
+          .where(and(eq(coinLedger.ref, orderId), sql`${coinLedger.reason} in ('purchase', 'purchase_bonus')`));
         // At most one credit of each part, of exactly the order's coins.
-        expect(credits.filter((c) => c.reason === 'purchase').map((c) => c.amount)).toEqual(order!.creditedAt ? [3000] : []);
-        expect(credits.filter((c) => c.reason === 'purchase_bonus').map((c) => c.amount)).toEqual(order!.creditedAt ? [60] : []);
+        expect(credits.filter((c) => c.reason === 'purchase').map((c) => c.amount)).toEqual(
+          order!.creditedAt ? [3000] : [],
+        );
+        expect(credits.filter((c) => c.reason === 'purchase_bonus').map((c) => c.amount)).toEqual(
+          order!.creditedAt ? [60] : [],
+        );
         // A reversal takes back no more than the order gave, and what it could not take is recorded.
         expect(order!.reversedPaid + order!.reversedFree + order!.unrecoveredCoins).toBe(order!.reversedAt ? 3060 : 0);
         expect(order!.reversedPaid).toBeLessThanOrEqual(3000);

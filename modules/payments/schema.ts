@@ -2,7 +2,20 @@
 // arrived by webhook (each stored once), members' age declarations, and the sandbox provider's
 // own payments (the sandbox is a provider like the others, only hosted inside the shop).
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /** A coin pack: what a member buys for a price in JPY. */
 export const coinPacks = pgTable(
@@ -20,12 +33,19 @@ export const coinPacks = pgTable(
     active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    check('coin_packs_amounts', sql`${t.priceJpy} > 0 and ${t.paidCoins} > 0 and ${t.bonusCoins} >= 0`),
-  ],
+  (t) => [check('coin_packs_amounts', sql`${t.priceJpy} > 0 and ${t.paidCoins} > 0 and ${t.bonusCoins} >= 0`)],
 );
 
-export const orderStatuses = ['pending', 'paid', 'failed', 'canceled', 'expired', 'refunded', 'charged_back', 'review'] as const;
+export const orderStatuses = [
+  'pending',
+  'paid',
+  'failed',
+  'canceled',
+  'expired',
+  'refunded',
+  'charged_back',
+  'review',
+] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
 
 /**
@@ -81,9 +101,16 @@ export const paymentOrders = pgTable(
     index('payment_orders_member_idx').on(t.memberId, t.createdAt),
     uniqueIndex('payment_orders_provider_ref_idx').on(t.method, t.providerRef),
     uniqueIndex('payment_orders_receipt_idx').on(t.receiptNo),
-    index('payment_orders_pending_idx').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
-    index('payment_orders_credited_idx').on(t.creditedAt).where(sql`${t.creditedAt} is not null`),
-    check('payment_orders_amounts', sql`${t.amountJpy} > 0 and ${t.paidCoins} > 0 and ${t.bonusCoins} >= 0 and ${t.rankBonusCoins} >= 0`),
+    index('payment_orders_pending_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('payment_orders_credited_idx')
+      .on(t.creditedAt)
+      .where(sql`${t.creditedAt} is not null`),
+    check(
+      'payment_orders_amounts',
+      sql`${t.amountJpy} > 0 and ${t.paidCoins} > 0 and ${t.bonusCoins} >= 0 and ${t.rankBonusCoins} >= 0`,
+    ),
   ],
 );
 
@@ -109,7 +136,9 @@ export const paymentEvents = pgTable(
   },
   (t) => [
     uniqueIndex('payment_events_unique_idx').on(t.provider, t.eventId),
-    index('payment_events_unprocessed_idx').on(t.receivedAt).where(sql`${t.processedAt} is null`),
+    index('payment_events_unprocessed_idx')
+      .on(t.receivedAt)
+      .where(sql`${t.processedAt} is null`),
   ],
 );
 
@@ -127,17 +156,17 @@ export const purchaseProfiles = pgTable('purchase_profiles', {
 export const sandboxPayments = pgTable(
   'sandbox_payments',
   {
-  id: text('id').primaryKey(),
-  merchantReference: text('merchant_reference').notNull(),
-  amountJpy: integer('amount_jpy').notNull(),
-  description: text('description').notNull(),
-  returnUrl: text('return_url').notNull(),
-  cancelUrl: text('cancel_url').notNull(),
-  webhookUrl: text('webhook_url').notNull(),
-  status: text('status').notNull().default('requires_action'),
-  refundedJpy: integer('refunded_jpy').notNull().default(0),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    id: text('id').primaryKey(),
+    merchantReference: text('merchant_reference').notNull(),
+    amountJpy: integer('amount_jpy').notNull(),
+    description: text('description').notNull(),
+    returnUrl: text('return_url').notNull(),
+    cancelUrl: text('cancel_url').notNull(),
+    webhookUrl: text('webhook_url').notNull(),
+    status: text('status').notNull().default('requires_action'),
+    refundedJpy: integer('refunded_jpy').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('sandbox_payments_reference_idx').on(t.merchantReference)],
 );

@@ -37,7 +37,11 @@ export function sandboxHarness(db: Database, options: { webhookDelayMs?: number 
   const waiters: (() => void)[] = [];
   const publicBase = `${TEST_ORIGIN}/sandbox`;
   const app = createSandboxApp({
-    db, publicBase, secretKey: SANDBOX_SECRET, webhookSecret: SANDBOX_WEBHOOK_SECRET, webhookDelayMs: options.webhookDelayMs,
+    db,
+    publicBase,
+    secretKey: SANDBOX_SECRET,
+    webhookSecret: SANDBOX_WEBHOOK_SECRET,
+    webhookDelayMs: options.webhookDelayMs,
     deliver: async (url, body, headers) => {
       webhooks.push({ url, body, headers });
       waiters.splice(0).forEach((wake) => wake());
@@ -47,16 +51,26 @@ export function sandboxHarness(db: Database, options: { webhookDelayMs?: number 
   const request = (path: string, init?: RequestInit) => Promise.resolve(app.request(path, init));
   const gateway: PaymentGateway = {
     providers: {
-      sandbox: createSandboxProvider({ apiBase: `${publicBase}/api`, secretKey: SANDBOX_SECRET, webhookSecret: SANDBOX_WEBHOOK_SECRET, fetch: (url, init) => request(url.slice(publicBase.length), init) }),
+      sandbox: createSandboxProvider({
+        apiBase: `${publicBase}/api`,
+        secretKey: SANDBOX_SECRET,
+        webhookSecret: SANDBOX_WEBHOOK_SECRET,
+        fetch: (url, init) => request(url.slice(publicBase.length), init),
+      }),
     },
   };
   return {
-    gateway, app, webhooks,
+    gateway,
+    app,
+    webhooks,
     async waitForWebhooks(count) {
       const deadline = Date.now() + 10_000;
       while (webhooks.length < count) {
         if (Date.now() > deadline) throw new Error(`expected ${count} webhooks, got ${webhooks.length}`);
-        await new Promise<void>((resolve) => { waiters.push(resolve); setTimeout(resolve, 100); });
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 100);
+        });
       }
       return webhooks.slice(0, count);
     },
@@ -69,7 +83,10 @@ export function sandboxHarness(db: Database, options: { webhookDelayMs?: number 
         });
         if (found) return found;
         if (Date.now() > deadline) throw new Error(`no ${type} webhook for ${orderId}`);
-        await new Promise<void>((resolve) => { waiters.push(resolve); setTimeout(resolve, 100); });
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 100);
+        });
       }
     },
     async decide(checkoutUrl, decision) {
@@ -78,15 +95,30 @@ export function sandboxHarness(db: Database, options: { webhookDelayMs?: number 
       if (response.status !== 303) throw new Error(`hosted page answered ${response.status}`);
       return new URL(response.headers.get('location')!);
     },
-    api: (method, path, body) => request(`/api${path}`, {
-      method, headers: { authorization: `Bearer ${SANDBOX_SECRET}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-    }),
+    api: (method, path, body) =>
+      request(`/api${path}`, {
+        method,
+        headers: { authorization: `Bearer ${SANDBOX_SECRET}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
   };
 }
 
 /** A member who declared their age and started a sandbox checkout of `packId`. */
-export async function checkoutAsMember(db: Database, gateway: PaymentGateway, memberId: string, packId = 'coin-1000', options: { minor?: boolean; orderKey?: string } = {}) {
+export async function checkoutAsMember(
+  db: Database,
+  gateway: PaymentGateway,
+  memberId: string,
+  packId = 'coin-1000',
+  options: { minor?: boolean; orderKey?: string } = {},
+) {
   await ensureDefaultCoinPacks(db);
   await declareAge(db, memberId, options.minor ?? false);
-  return startCheckout(db, gateway, { memberId, packId, method: 'sandbox', origin: TEST_ORIGIN, orderKey: options.orderKey });
+  return startCheckout(db, gateway, {
+    memberId,
+    packId,
+    method: 'sandbox',
+    origin: TEST_ORIGIN,
+    orderKey: options.orderKey,
+  });
 }

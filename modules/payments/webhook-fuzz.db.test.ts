@@ -15,7 +15,13 @@ import { createWebhookRoutes, paymentServicesFor } from '#server/payments';
 import { checkPaymentInvariants, ensureDefaultCoinPacks, processPaymentEvents } from './index';
 import { paymentEvents, paymentOrders } from './schema';
 import { sandboxSignature, SANDBOX_SIGNATURE_HEADER } from './providers/sandbox/sandbox';
-import { checkoutAsMember, sandboxHarness, SANDBOX_WEBHOOK_SECRET, type CapturedWebhook, type SandboxHarness } from './testing';
+import {
+  checkoutAsMember,
+  sandboxHarness,
+  SANDBOX_WEBHOOK_SECRET,
+  type CapturedWebhook,
+  type SandboxHarness,
+} from './testing';
 
 const handle = useTestDatabase('webhook_fuzz', { poolSize: 8 });
 let sandbox: SandboxHarness;
@@ -42,15 +48,32 @@ type Delivery = { kind: string; forged: boolean; body: string; headers: Record<s
 /** Deliveries per run: 1,000 in CI (TEST_FUZZ_SCALE, tests/support/settings.ts). */
 const DELIVERIES = fuzzCount(1000);
 const now = () => Math.floor(Date.now() / 1000);
-const signed = (body: string, secret = SANDBOX_WEBHOOK_SECRET, at = now()) => ({ 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: sandboxSignature(secret, at, body) });
+const signed = (body: string, secret = SANDBOX_WEBHOOK_SECRET, at = now()) => ({
+  'content-type': 'application/json',
+  [SANDBOX_SIGNATURE_HEADER]: sandboxSignature(secret, at, body),
+});
 
 /** The forgeries an attacker (or a broken proxy) could send, each built from a real event. */
 function forgeries(real: CapturedWebhook, random: () => number): Delivery[] {
-  const event = JSON.parse(real.body) as { id: string; type: string; data: { payment: { amount: number; status: string } } };
-  const tamperedAmount = JSON.stringify({ ...event, data: { payment: { ...event.data.payment, amount: event.data.payment.amount * 100 } } });
+  const event = JSON.parse(real.body) as {
+    id: string;
+    type: string;
+    data: { payment: { amount: number; status: string } };
+  };
+  const tamperedAmount = JSON.stringify({
+    ...event,
+    data: { payment: { ...event.data.payment, amount: event.data.payment.amount * 100 } },
+  });
   // The state an attacker would want: paid when it was not, or refunded when it was.
-  const flipped = event.type === 'payment.succeeded' ? { type: 'payment.refunded', status: 'refunded' } : { type: 'payment.succeeded', status: 'succeeded' };
-  const tamperedState = JSON.stringify({ ...event, type: flipped.type, data: { payment: { ...event.data.payment, status: flipped.status } } });
+  const flipped =
+    event.type === 'payment.succeeded'
+      ? { type: 'payment.refunded', status: 'refunded' }
+      : { type: 'payment.succeeded', status: 'succeeded' };
+  const tamperedState = JSON.stringify({
+    ...event,
+    type: flipped.type,
+    data: { payment: { ...event.data.payment, status: flipped.status } },
+  });
   const newId = JSON.stringify({ ...event, id: `evt_forged${Math.floor(random() * 1e9)}`, type: 'payment.succeeded' });
   const header = real.headers[SANDBOX_SIGNATURE_HEADER]!;
   return [
@@ -58,10 +81,28 @@ function forgeries(real: CapturedWebhook, random: () => number): Delivery[] {
     { kind: 'tampered state, real signature', forged: true, body: tamperedState, headers: { ...real.headers } },
     { kind: 'new event, real signature', forged: true, body: newId, headers: { ...real.headers } },
     { kind: 'another secret', forged: true, body: newId, headers: signed(newId, 'whsec_attacker') },
-    { kind: 'stale timestamp', forged: true, body: real.body, headers: signed(real.body, SANDBOX_WEBHOOK_SECRET, now() - 3600) },
+    {
+      kind: 'stale timestamp',
+      forged: true,
+      body: real.body,
+      headers: signed(real.body, SANDBOX_WEBHOOK_SECRET, now() - 3600),
+    },
     { kind: 'no signature', forged: true, body: real.body, headers: { 'content-type': 'application/json' } },
-    { kind: 'garbled signature', forged: true, body: real.body, headers: { ...real.headers, [SANDBOX_SIGNATURE_HEADER]: header.replace(/v1=(.)/, (_m, c: string) => `v1=${c === '0' ? '1' : '0'}`) } },
-    { kind: 'signature without timestamp', forged: true, body: real.body, headers: { ...real.headers, [SANDBOX_SIGNATURE_HEADER]: header.replace(/t=\d+,/, '') } },
+    {
+      kind: 'garbled signature',
+      forged: true,
+      body: real.body,
+      headers: {
+        ...real.headers,
+        [SANDBOX_SIGNATURE_HEADER]: header.replace(/v1=(.)/, (_m, c: string) => `v1=${c === '0' ? '1' : '0'}`),
+      },
+    },
+    {
+      kind: 'signature without timestamp',
+      forged: true,
+      body: real.body,
+      headers: { ...real.headers, [SANDBOX_SIGNATURE_HEADER]: header.replace(/t=\d+,/, '') },
+    },
     { kind: 'signed garbage', forged: true, body: '{"id": 1}', headers: signed('{"id": 1}') },
     { kind: 'signed non-JSON', forged: true, body: 'hello', headers: signed('hello') },
   ];
@@ -71,9 +112,21 @@ describe('a sender that keeps failing verification', () => {
   it('is answered 429 for the rest of the minute, while other senders are not', async () => {
     const db = handle.db;
     const payments = paymentServicesFor(sandbox.gateway);
-    const app = new Hono().route('/api/webhooks', createWebhookRoutes({ db, payments, logger: createLogger('silent'), rejectionsPerMinute: 3 }));
-    const send = (ip: string) => app.request('/api/webhooks/sandbox', { method: 'POST', headers: { 'content-type': 'application/json', 'x-shop-client-ip': ip }, body: '{}' });
-    expect([(await send('198.51.100.1')).status, (await send('198.51.100.1')).status, (await send('198.51.100.1')).status]).toEqual([400, 400, 400]);
+    const app = new Hono().route(
+      '/api/webhooks',
+      createWebhookRoutes({ db, payments, logger: createLogger('silent'), rejectionsPerMinute: 3 }),
+    );
+    const send = (ip: string) =>
+      app.request('/api/webhooks/sandbox', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-shop-client-ip': ip },
+        body: '{}',
+      });
+    expect([
+      (await send('198.51.100.1')).status,
+      (await send('198.51.100.1')).status,
+      (await send('198.51.100.1')).status,
+    ]).toEqual([400, 400, 400]);
     const limited = await send('198.51.100.1');
     expect(limited.status).toBe(429);
     expect((await limited.json()).error.code).toBe('WEBHOOK_RATE_LIMITED');
@@ -86,7 +139,10 @@ describe('webhook fuzzing', () => {
     const db = handle.db;
     const random = seeded(Number(process.env.FUZZ_SEED ?? 20261122));
     const payments = paymentServicesFor(sandbox.gateway);
-    const app = new Hono().route('/api/webhooks', createWebhookRoutes({ db, payments, logger: createLogger('silent') }));
+    const app = new Hono().route(
+      '/api/webhooks',
+      createWebhookRoutes({ db, payments, logger: createLogger('silent') }),
+    );
 
     // Real payments, decided as members would: mostly approved, some declined, canceled, left open, refunded later.
     const packs = ['coin-500', 'coin-1000', 'coin-3000', 'coin-5000'];
@@ -94,16 +150,26 @@ describe('webhook fuzzing', () => {
     for (let m = 0; m < 30; m += 1) {
       const member = await createMember(db);
       for (let o = 0; o < 2; o += 1) {
-        const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, packs[Math.floor(random() * packs.length)]);
+        const { orderId, redirectUrl } = await checkoutAsMember(
+          db,
+          sandbox.gateway,
+          member,
+          packs[Math.floor(random() * packs.length)],
+        );
         const roll = random();
-        if (roll < 0.1) { outcome.set(orderId, 'pending'); continue; }
+        if (roll < 0.1) {
+          outcome.set(orderId, 'pending');
+          continue;
+        }
         const decision = roll < 0.75 ? 'approve' : roll < 0.9 ? 'decline' : 'cancel';
         await sandbox.decide(redirectUrl, decision);
         outcome.set(orderId, decision === 'approve' ? 'paid' : decision === 'decline' ? 'failed' : 'canceled');
         if (decision === 'approve' && random() < 0.2) {
           const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
           await sandbox.waitForEvent('payment.succeeded', orderId);
-          expect((await sandbox.api('POST', `/payments/${order!.providerRef}/refunds`, { amount: order!.amountJpy })).status).toBe(200);
+          expect(
+            (await sandbox.api('POST', `/payments/${order!.providerRef}/refunds`, { amount: order!.amountJpy })).status,
+          ).toBe(200);
           await sandbox.waitForEvent('payment.refunded', orderId);
           outcome.set(orderId, 'refunded');
         }
@@ -117,7 +183,8 @@ describe('webhook fuzzing', () => {
     const deliveries: Delivery[] = [];
     for (const webhook of real) {
       const copies = 1 + Math.floor(random() * 4);
-      for (let i = 0; i < copies; i += 1) deliveries.push({ kind: 'real', forged: false, body: webhook.body, headers: { ...webhook.headers } });
+      for (let i = 0; i < copies; i += 1)
+        deliveries.push({ kind: 'real', forged: false, body: webhook.body, headers: { ...webhook.headers } });
     }
     while (deliveries.length < DELIVERIES) {
       const options = forgeries(real[Math.floor(random() * real.length)]!, random);
@@ -132,13 +199,19 @@ describe('webhook fuzzing', () => {
     // Delivered eight at a time, as a provider's retries and a busy shop would interleave them.
     const statuses: { delivery: Delivery; status: number }[] = [];
     let next = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < deliveries.length) {
-        const delivery = deliveries[next++]!;
-        const response = await app.request('/api/webhooks/sandbox', { method: 'POST', headers: delivery.headers, body: delivery.body });
-        statuses.push({ delivery, status: response.status });
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < deliveries.length) {
+          const delivery = deliveries[next++]!;
+          const response = await app.request('/api/webhooks/sandbox', {
+            method: 'POST',
+            headers: delivery.headers,
+            body: delivery.body,
+          });
+          statuses.push({ delivery, status: response.status });
+        }
+      }),
+    );
     for (const { delivery, status } of statuses) {
       if (delivery.forged) {
         expect(status, delivery.kind).toBeGreaterThanOrEqual(400);
@@ -153,7 +226,10 @@ describe('webhook fuzzing', () => {
     // The background processing the route started, then sweeps until the queue is empty.
     for (let pass = 0; pass < 50; pass += 1) {
       await processPaymentEvents(db, sandbox.gateway, { limit: 500 });
-      const [left] = await db.select({ n: sql<number>`count(*)::int` }).from(paymentEvents).where(sql`processed_at is null`);
+      const [left] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(paymentEvents)
+        .where(sql`processed_at is null`);
       if (left!.n === 0) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -168,7 +244,10 @@ describe('webhook fuzzing', () => {
     for (const [orderId, expected] of outcome) {
       const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
       expect(order!.status, orderId).toBe(expected);
-      const credits = await db.select().from(coinLedger).where(sql`${coinLedger.ref} = ${orderId} and ${coinLedger.reason} = 'purchase'`);
+      const credits = await db
+        .select()
+        .from(coinLedger)
+        .where(sql`${coinLedger.ref} = ${orderId} and ${coinLedger.reason} = 'purchase'`);
       if (expected === 'paid' || expected === 'refunded') {
         // A refunded order may have been credited then reversed, or (events out of order) never credited.
         expect(credits.length).toBeLessThanOrEqual(1);

@@ -11,7 +11,15 @@ import { getMemberProgress, currentRank } from './index';
 const handle = useTestDatabase('progression');
 
 const buy = (memberId: string, amount: number, now: Date, kind: 'paid' | 'free' = 'paid') =>
-  grantCoins(handle.db, { memberId, kind, amount, reason: kind === 'paid' ? 'purchase' : 'operator_grant', counterAccount: kind === 'paid' ? 'purchase' : 'promotion', idempotencyKey: randomUUID(), now });
+  grantCoins(handle.db, {
+    memberId,
+    kind,
+    amount,
+    reason: kind === 'paid' ? 'purchase' : 'operator_grant',
+    counterAccount: kind === 'paid' ? 'purchase' : 'promotion',
+    idempotencyKey: randomUUID(),
+    now,
+  });
 
 describe('getMemberProgress', () => {
   it('takes the rank from last month in Japan time and counts this month towards the next', async () => {
@@ -27,7 +35,10 @@ describe('getMemberProgress', () => {
     expect((await currentRank(handle.db, member, now)).name).toBe('シルバー');
     expect(progress.boughtThisMonth).toBe(6_000);
     expect(progress.nextMonthRank.name).toBe('レギュラー');
-    expect(progress.nextTarget).toEqual({ rank: expect.objectContaining({ name: 'ブロンズ', threshold: 10_000, bonusPercent: 1 }), missing: 4_000 });
+    expect(progress.nextTarget).toEqual({
+      rank: expect.objectContaining({ name: 'ブロンズ', threshold: 10_000, bonusPercent: 1 }),
+      missing: 4_000,
+    });
     expect(progress.monthEndsAt).toEqual(new Date('2026-12-31T15:00:00Z'));
   });
 
@@ -36,7 +47,12 @@ describe('getMemberProgress', () => {
     const now = new Date();
     await buy(member, 1_200_000, now);
     const pack = await createPublishedPack(handle.db, { lots: 50, price: 300 });
-    const outcome = await drawLots(handle.db, { memberId: member, gachaId: pack, count: 10, idempotencyKey: randomUUID() });
+    const outcome = await drawLots(handle.db, {
+      memberId: member,
+      gachaId: pack,
+      count: 10,
+      idempotencyKey: randomUUID(),
+    });
     expect(outcome.ok).toBe(true);
     const progress = await getMemberProgress(handle.db, member, now);
     expect(progress.exp).toBe(3_000);

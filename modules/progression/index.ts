@@ -87,6 +87,9 @@ export async function getMemberProgress(db: Database, memberId: string, now = ne
 
 /** @example await getExp(db, member.id) // 12_000 */
 export async function getExp(db: Database, memberId: string): Promise<number> {
-  const [row] = await db.select({ exp: memberProgress.exp }).from(memberProgress).where(eq(memberProgress.memberId, memberId));
+  const [row] = await db
+    .select({ exp: memberProgress.exp })
+    .from(memberProgress)
+    .where(eq(memberProgress.memberId, memberId));
   return Number(row?.exp ?? 0);
 }

@@ -9,7 +9,6 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 const handle = useTestDatabase('append_only', { poolSize: 2 });
 
-
 /** The database's own message (Drizzle wraps it as the cause of "Failed query"). */
 async function refusal(query: Promise<unknown>): Promise<string> {
   try {
@@ -22,7 +21,8 @@ async function refusal(query: Promise<unknown>): Promise<string> {
   return 'accepted';
 }
 
-const ledgerRows = async () => Number(rowsOf<{ n: number }>(await handle.db.execute(sql`select count(*)::int as n from coin_ledger`))[0]!.n);
+const ledgerRows = async () =>
+  Number(rowsOf<{ n: number }>(await handle.db.execute(sql`select count(*)::int as n from coin_ledger`))[0]!.n);
 
 describe('coin_ledger is append-only', () => {
   it('refuses UPDATE, DELETE and TRUNCATE, and keeps every row', async () => {

@@ -67,7 +67,6 @@ export interface GrantResult {
   free: number;
 }
 
-
 /** The wallet's one refusal: a grant's key already credited another grant (member, kind or amount). */
 export const WALLET_REFUSAL_CODES = ['GRANT_KEY_REUSED'] as const;
 export type WalletRefusalCode = (typeof WALLET_REFUSAL_CODES)[number];
@@ -88,12 +87,25 @@ export class IdempotencyKeyConflict extends RefusalError<WalletRefusalCode> {
  * @example await grantCoins(db, { memberId, kind: 'free', amount: 500, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: 'ops:2026-11-21:1' })
  */
 export async function grantCoins(db: Database, input: GrantInput): Promise<GrantResult> {
-  if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RangeError('amount must be a positive integer');
+  if (!Number.isSafeInteger(input.amount) || input.amount <= 0)
+    throw new RangeError('amount must be a positive integer');
   const now = input.now ?? new Date();
-  const expiresAt = input.expiresAt ?? addDays(now, input.kind === 'paid' ? input.lifetimeDays?.paid ?? PAID_COIN_DAYS : input.lifetimeDays?.free ?? FREE_COIN_DAYS);
-  const [row] = await queryRows<{ r: { grantId: number | string; replay: boolean; paid: number; free: number; conflict?: boolean } }>(db, sql`select wallet_grant(${input.memberId}::text, ${input.kind}::text, ${input.amount}::int,
+  const expiresAt =
+    input.expiresAt ??
+    addDays(
+      now,
+      input.kind === 'paid'
+        ? (input.lifetimeDays?.paid ?? PAID_COIN_DAYS)
+        : (input.lifetimeDays?.free ?? FREE_COIN_DAYS),
+    );
+  const [row] = await queryRows<{
+    r: { grantId: number | string; replay: boolean; paid: number; free: number; conflict?: boolean };
+  }>(
+    db,
+    sql`select wallet_grant(${input.memberId}::text, ${input.kind}::text, ${input.amount}::int,
     ${expiresAt.toISOString()}::timestamptz, ${input.reason}::text, ${input.counterAccount}::text, ${input.idempotencyKey}::text,
-    ${input.ref ?? null}::text, ${input.memo ?? null}::text, ${now.toISOString()}::timestamptz) as r`);
+    ${input.ref ?? null}::text, ${input.memo ?? null}::text, ${now.toISOString()}::timestamptz) as r`,
+  );
   const answer = row!.r;
   if (answer.conflict) throw new IdempotencyKeyConflict(input.idempotencyKey);
   return { grantId: Number(answer.grantId), replay: answer.replay, paid: answer.paid ?? 0, free: answer.free ?? 0 };
@@ -101,7 +113,10 @@ export async function grantCoins(db: Database, input: GrantInput): Promise<Grant
 
 /** @example const { paid, free } = await getBalance(db, member.id) */
 export async function getBalance(db: Database, memberId: string, now = new Date()): Promise<WalletBalance> {
-  const [wallet] = await db.select({ paid: wallets.paid, free: wallets.free }).from(wallets).where(eq(wallets.memberId, memberId));
+  const [wallet] = await db
+    .select({ paid: wallets.paid, free: wallets.free })
+    .from(wallets)
+    .where(eq(wallets.memberId, memberId));
   // Grants past their date count for nothing even before the expiry job has written them off.
   const due = await db
     .select({ kind: coinGrants.kind, amount: sql<string>`sum(${coinGrants.remaining})` })
@@ -111,13 +126,28 @@ export async function getBalance(db: Database, memberId: string, now = new Date(
   const dueOf = (kind: CoinKind) => Number(due.find((d) => d.kind === kind)?.amount ?? 0);
   const soon = addDays(now, EXPIRING_SOON_DAYS);
   const [expiring] = await db
-    .select({ amount: sql<string>`coalesce(sum(${coinGrants.remaining}), 0)`, first: sql<Date | string | null>`min(${coinGrants.expiresAt})` })
+    .select({
+      amount: sql<string>`coalesce(sum(${coinGrants.remaining}), 0)`,
+      first: sql<Date | string | null>`min(${coinGrants.expiresAt})`,
+    })
     .from(coinGrants)
-    .where(and(eq(coinGrants.memberId, memberId), gt(coinGrants.remaining, 0), gt(coinGrants.expiresAt, now), lt(coinGrants.expiresAt, soon)));
+    .where(
+      and(
+        eq(coinGrants.memberId, memberId),
+        gt(coinGrants.remaining, 0),
+        gt(coinGrants.expiresAt, now),
+        lt(coinGrants.expiresAt, soon),
+      ),
+    );
   const paid = (wallet?.paid ?? 0) - dueOf('paid');
   const free = (wallet?.free ?? 0) - dueOf('free');
   const first = expiring?.first ? new Date(expiring.first).toISOString() : null;
-  return { paid, free, total: paid + free, expiringSoon: { amount: Number(expiring?.amount ?? 0), firstExpiresAt: first } };
+  return {
+    paid,
+    free,
+    total: paid + free,
+    expiringSoon: { amount: Number(expiring?.amount ?? 0), firstExpiresAt: first },
+  };
 }
 
 export interface LedgerEntryView {
@@ -192,7 +222,8 @@ export interface CoinHistoryRow {
  */
 function actionKeyOf(entry: { reason: string; idemKey: string; ref: string | null; createdAt: Date | string }): string {
   const at = new Date(entry.createdAt).toISOString();
-  if (entry.reason === 'prize_conversion' || entry.reason === 'prize_auto_conversion' || entry.reason === 'expiry') return `${entry.reason}@${at}`;
+  if (entry.reason === 'prize_conversion' || entry.reason === 'prize_auto_conversion' || entry.reason === 'expiry')
+    return `${entry.reason}@${at}`;
   if ((entry.reason === 'purchase' || entry.reason === 'purchase_bonus') && entry.ref) return `purchase:${entry.ref}`;
   return entry.idemKey;
 }
@@ -215,9 +246,12 @@ export async function listCoinHistory(
   let cursor = options.before;
   // Read until the action after the last one shown has started (so the last one is whole) or the ledger ends.
   for (;;) {
-    const rows = await db.select().from(coinLedger)
+    const rows = await db
+      .select()
+      .from(coinLedger)
       .where(and(eq(coinLedger.memberId, memberId), cursor ? lt(coinLedger.id, cursor) : undefined))
-      .orderBy(desc(coinLedger.id)).limit(HISTORY_CHUNK);
+      .orderBy(desc(coinLedger.id))
+      .limit(HISTORY_CHUNK);
     for (const row of rows) {
       const key = actionKeyOf(row);
       const last = groups[groups.length - 1];
@@ -231,8 +265,16 @@ export async function listCoinHistory(
   const items = shown.map(({ entries }): CoinHistoryRow => {
     const newest = entries[0]!;
     const views = entries.map((row) => ({
-      id: Number(row.id), kind: row.kind, amount: row.amount, reason: row.reason, reasonLabel: LEDGER_REASON_LABELS[row.reason] ?? row.reason,
-      ref: row.ref, memo: row.memo, paidAfter: row.paidAfter, freeAfter: row.freeAfter, createdAt: new Date(row.createdAt).toISOString(),
+      id: Number(row.id),
+      kind: row.kind,
+      amount: row.amount,
+      reason: row.reason,
+      reasonLabel: LEDGER_REASON_LABELS[row.reason] ?? row.reason,
+      ref: row.ref,
+      memo: row.memo,
+      paidAfter: row.paidAfter,
+      freeAfter: row.freeAfter,
+      createdAt: new Date(row.createdAt).toISOString(),
     }));
     // A purchase row is named after the purchase, whichever of its entries came last.
     const lead = views.find((v) => v.reason === 'purchase') ?? views[views.length - 1]!;
@@ -261,7 +303,10 @@ export async function listCoinHistory(
 export async function expireDueCoins(db: Database, now = new Date(), batch = 500): Promise<number> {
   let total = 0;
   for (;;) {
-      const [row] = await queryRows<{ n: number }>(db, sql`select wallet_expire_due(${now.toISOString()}::timestamptz, ${batch}::int) as n`);
+    const [row] = await queryRows<{ n: number }>(
+      db,
+      sql`select wallet_expire_due(${now.toISOString()}::timestamptz, ${batch}::int) as n`,
+    );
     const n = Number(row!.n);
     total += n;
     if (n === 0) return total;
@@ -282,7 +327,14 @@ export async function paidCoinsBought(db: Database, memberId: string, from: Date
   const [row] = await db
     .select({ bought: sql<string>`coalesce(sum(${coinLedger.amount}), 0)` })
     .from(coinLedger)
-    .where(and(eq(coinLedger.memberId, memberId), eq(coinLedger.reason, 'purchase'), eq(coinLedger.kind, 'paid'),
-      gte(coinLedger.createdAt, from), lt(coinLedger.createdAt, to)));
+    .where(
+      and(
+        eq(coinLedger.memberId, memberId),
+        eq(coinLedger.reason, 'purchase'),
+        eq(coinLedger.kind, 'paid'),
+        gte(coinLedger.createdAt, from),
+        lt(coinLedger.createdAt, to),
+      ),
+    );
   return Number(row?.bought ?? 0);
 }

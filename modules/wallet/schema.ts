@@ -32,8 +32,12 @@ export const coinGrants = pgTable(
     reason: text('reason').notNull(),
   },
   (t) => [
-    index('coin_grants_spendable_idx').on(t.memberId, t.kind, t.expiresAt).where(sql`${t.remaining} > 0`),
-    index('coin_grants_expiry_idx').on(t.expiresAt).where(sql`${t.remaining} > 0`),
+    index('coin_grants_spendable_idx')
+      .on(t.memberId, t.kind, t.expiresAt)
+      .where(sql`${t.remaining} > 0`),
+    index('coin_grants_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.remaining} > 0`),
     check('coin_grants_amounts', sql`${t.amount} > 0 and ${t.remaining} >= 0 and ${t.remaining} <= ${t.amount}`),
   ],
 );

@@ -47,13 +47,19 @@ const formatted = (n: number) => n.toLocaleString('en-US');
  * The option's decimal integer in [min, max], the fallback when it is absent, or a UsageError that names it.
  * @example const amount = integerOption(values, 'amount', { min: 1, max: 10_000_000 })
  */
-export function integerOption(values: OptionValues, name: string, range: { min: number; max: number; fallback?: number }): number {
+export function integerOption(
+  values: OptionValues,
+  name: string,
+  range: { min: number; max: number; fallback?: number },
+): number {
   const value = values[name];
   if (value === undefined && range.fallback !== undefined) return range.fallback;
   const parsed = decimalInteger(range.min, range.max).safeParse(value);
   if (!parsed.success) {
     const given = typeof value === 'string' ? `（指定: "${value}"）` : '';
-    throw new UsageError(`--${name} は ${formatted(range.min)}〜${formatted(range.max)} の整数（半角数字のみ）で指定してください${given}。`);
+    throw new UsageError(
+      `--${name} は ${formatted(range.min)}〜${formatted(range.max)} の整数（半角数字のみ）で指定してください${given}。`,
+    );
   }
   return parsed.data;
 }

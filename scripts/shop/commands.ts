@@ -17,6 +17,19 @@ import { reportUnusedPaid } from './commands/report-unused-paid';
 import { invariants } from './commands/invariants';
 
 export const SHOP_COMMANDS: readonly ShopCommand[] = [
-  packCreate, packPublish, packEnd, packReveal, coinsGrant, membersCreate, staffGrant, membersAge, membersClearHold,
-  coinpacksList, coinpacksSet, ordersList, ordersRefund, reportUnusedPaid, invariants,
+  packCreate,
+  packPublish,
+  packEnd,
+  packReveal,
+  coinsGrant,
+  membersCreate,
+  staffGrant,
+  membersAge,
+  membersClearHold,
+  coinpacksList,
+  coinpacksSet,
+  ordersList,
+  ordersRefund,
+  reportUnusedPaid,
+  invariants,
 ];

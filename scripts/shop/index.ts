@@ -38,13 +38,20 @@ async function main() {
     process.exitCode = 2;
     return;
   }
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, migrationUrl: config.DATABASE_MIGRATION_URL, dataDir: config.dataDir, poolSize: 2 });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    migrationUrl: config.DATABASE_MIGRATION_URL,
+    dataDir: config.dataDir,
+    poolSize: 2,
+  });
   try {
     await database.migrate();
     // Only a refund talks to a provider; the local stand-ins would not know the shop's payments.
     // Imported only then: the providers' SDKs take seconds to load.
     const payments = command.needsGateway
-      ? await (await import('#server/payments')).createPaymentServices({ config, db: database.db, logger: createLogger('warn') })
+      ? await (
+          await import('#server/payments')
+        ).createPaymentServices({ config, db: database.db, logger: createLogger('warn') })
       : undefined;
     try {
       await runAdminCommand(database.db, argv, (line) => console.log(line), {

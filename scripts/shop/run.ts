@@ -9,7 +9,10 @@ import type { CommandContext, ShopCommand } from './command';
 
 export { UsageError } from './args';
 
-export const USAGE = ['使い方: npm run shop -- <command> [options]', ...SHOP_COMMANDS.map((c) => `  ${c.name}${c.usage ? ` ${c.usage}` : ''}`)].join('\n');
+export const USAGE = [
+  '使い方: npm run shop -- <command> [options]',
+  ...SHOP_COMMANDS.map((c) => `  ${c.name}${c.usage ? ` ${c.usage}` : ''}`),
+].join('\n');
 
 /** The command named first on the line, or a UsageError. @example findCommand('coins:grant').needsGateway */
 export function findCommand(name: string | undefined): ShopCommand {
@@ -34,7 +37,8 @@ export async function runAdminCommand(
     await command.run({ db, out, ...settings }, parseCommandLine(argv.slice(1), command.options));
   } catch (error) {
     // A module's refusal (a pack's lifecycle, a grant's key) reads as the one catalogue words it.
-    if (error instanceof RefusalError) throw new UsageError(describeRefusal(error.refusal as RefusalError<RefusalCode>['refusal']).message);
+    if (error instanceof RefusalError)
+      throw new UsageError(describeRefusal(error.refusal as RefusalError<RefusalCode>['refusal']).message);
     throw error;
   }
 }

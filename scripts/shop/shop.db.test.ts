@@ -38,10 +38,21 @@ describe('npm run shop', () => {
     expect(created).toEqual({ created: 'example-pokemon-001', totalLots: 100 });
     expect(published).toMatchObject({ published: 'example-pokemon-001', totalLots: 100, status: 'on_sale' });
     expect(String(published!.commitment)).toMatch(/^[0-9a-f]{64}$/);
-    const [{ members }] = (await run('members:create', '--count', '2', '--coins', '50000', '--prefix', 'cli')) as [{ members: { id: string; token: string }[] }];
+    const [{ members }] = (await run('members:create', '--count', '2', '--coins', '50000', '--prefix', 'cli')) as [
+      { members: { id: string; token: string }[] },
+    ];
     expect(members).toHaveLength(2);
     expect((await getBalance(handle.db, members[0]!.id)).paid).toBe(50_000);
-    expect((await drawLots(handle.db, { memberId: members[0]!.id, gachaId: 'example-pokemon-001', count: 10, idempotencyKey: randomUUID() })).ok).toBe(true);
+    expect(
+      (
+        await drawLots(handle.db, {
+          memberId: members[0]!.id,
+          gachaId: 'example-pokemon-001',
+          count: 10,
+          idempotencyKey: randomUUID(),
+        })
+      ).ok,
+    ).toBe(true);
     await expect(run('pack:reveal', 'example-pokemon-001')).rejects.toBeInstanceOf(UsageError);
     expect(await run('pack:end', 'example-pokemon-001')).toEqual([{ ended: 'example-pokemon-001' }]);
     const out = path.join(os.tmpdir(), `reveal-${randomUUID()}.json`);
@@ -53,20 +64,30 @@ describe('npm run shop', () => {
   });
 
   it('grants coins with a reason, once per key, and makes staff', async () => {
-    const [{ members }] = (await run('members:create', '--count', '1', '--prefix', 'grant')) as [{ members: { id: string }[] }];
+    const [{ members }] = (await run('members:create', '--count', '1', '--prefix', 'grant')) as [
+      { members: { id: string }[] },
+    ];
     const id = members[0]!.id;
     await run('coins:grant', '--member', id, '--amount', '300', '--reason', 'お詫び', '--key', 'apology-1');
     await run('coins:grant', '--member', id, '--amount', '300', '--reason', 'お詫び', '--key', 'apology-1');
     expect(await getBalance(handle.db, id)).toMatchObject({ free: 300, paid: 0 });
-    expect((await listLedgerEntries(handle.db, id)).items[0]).toMatchObject({ reason: 'operator_grant', memo: 'お詫び', amount: 300 });
-    await expect(run('coins:grant', '--member', id, '--amount', '500', '--reason', 'お詫び', '--key', 'apology-1')).rejects.toThrow(/別の付与/);
+    expect((await listLedgerEntries(handle.db, id)).items[0]).toMatchObject({
+      reason: 'operator_grant',
+      memo: 'お詫び',
+      amount: 300,
+    });
+    await expect(
+      run('coins:grant', '--member', id, '--amount', '500', '--reason', 'お詫び', '--key', 'apology-1'),
+    ).rejects.toThrow(/別の付与/);
     expect((await getBalance(handle.db, id)).free).toBe(300);
     expect(await run('staff:grant', '--member', id)).toEqual([{ member: id, role: 'admin' }]);
     expect(await run('staff:grant', '--member', id, '--revoke')).toEqual([{ member: id, role: 'user' }]);
   });
 
   it('refuses bad input in Japanese and changes nothing', async () => {
-    await expect(run('coins:grant', '--member', 'nobody@example.invalid', '--amount', '5', '--reason', 'x')).rejects.toThrow('会員 nobody@example.invalid が見つかりません。');
+    await expect(
+      run('coins:grant', '--member', 'nobody@example.invalid', '--amount', '5', '--reason', 'x'),
+    ).rejects.toThrow('会員 nobody@example.invalid が見つかりません。');
     await expect(run('coins:grant', '--member', 'x', '--amount', '-5', '--reason', 'x')).rejects.toThrow(/--amount/);
     await expect(run('coins:grant', '--member', 'x', '--amount', '5')).rejects.toThrow(/--reason/);
     await expect(run('pack:create', '/nonexistent.json')).rejects.toThrow(/を読めません/);
@@ -77,12 +98,48 @@ describe('npm run shop', () => {
 
 describe('npm run shop: the coin shop', () => {
   it('sets and lists coin packs, refusing bad numbers in Japanese', async () => {
-    const [pack] = await run('coinpacks:set', '--id', 'cli-2000', '--name', '2,000コイン', '--price', '2000', '--paid', '2000', '--bonus', '40', '--badge', '人気', '--sort', '25');
-    expect(pack).toMatchObject({ id: 'cli-2000', priceJpy: 2000, paidCoins: 2000, bonusCoins: 40, badge: '人気', active: true });
-    await run('coinpacks:set', '--id', 'cli-2000', '--name', '2,000コイン', '--price', '2000', '--paid', '2000', '--inactive');
+    const [pack] = await run(
+      'coinpacks:set',
+      '--id',
+      'cli-2000',
+      '--name',
+      '2,000コイン',
+      '--price',
+      '2000',
+      '--paid',
+      '2000',
+      '--bonus',
+      '40',
+      '--badge',
+      '人気',
+      '--sort',
+      '25',
+    );
+    expect(pack).toMatchObject({
+      id: 'cli-2000',
+      priceJpy: 2000,
+      paidCoins: 2000,
+      bonusCoins: 40,
+      badge: '人気',
+      active: true,
+    });
+    await run(
+      'coinpacks:set',
+      '--id',
+      'cli-2000',
+      '--name',
+      '2,000コイン',
+      '--price',
+      '2000',
+      '--paid',
+      '2000',
+      '--inactive',
+    );
     const listed = await run('coinpacks:list');
     expect(listed.find((p) => p.id === 'cli-2000')).toMatchObject({ bonusCoins: 0, active: false });
-    await expect(run('coinpacks:set', '--id', 'BAD ID', '--name', 'x', '--price=-1', '--paid', '1')).rejects.toThrow(/入力に誤りがあります/);
+    await expect(run('coinpacks:set', '--id', 'BAD ID', '--name', 'x', '--price=-1', '--paid', '1')).rejects.toThrow(
+      /入力に誤りがあります/,
+    );
   });
 
   it('corrects an age declaration, clears a hold, and refunds an order with its coins', async () => {
@@ -125,7 +182,9 @@ describe('npm run shop: the coin shop', () => {
 describe('npm run shop: numbers on the command line', () => {
   let member: string;
   beforeAll(async () => {
-    const [{ members }] = (await run('members:create', '--count', '1', '--prefix', 'numbers')) as [{ members: { id: string }[] }];
+    const [{ members }] = (await run('members:create', '--count', '1', '--prefix', 'numbers')) as [
+      { members: { id: string }[] },
+    ];
     member = members[0]!.id;
   });
 
@@ -142,18 +201,28 @@ describe('npm run shop: numbers on the command line', () => {
   );
 
   it('refuses a value that starts with a dash, an unknown option and a missing value in Japanese', async () => {
-    await expect(run('coins:grant', '--member', member, '--amount', '-5', '--reason', 'テスト')).rejects.toThrow('--amount の値が正しくありません');
+    await expect(run('coins:grant', '--member', member, '--amount', '-5', '--reason', 'テスト')).rejects.toThrow(
+      '--amount の値が正しくありません',
+    );
     await expect(run('coins:grant', '--member', member, '--amount')).rejects.toThrow('--amount の値が正しくありません');
-    await expect(run('coins:grant', '--member', member, '--amount', '5', '--reason', 'テスト', '--amont', '5')).rejects.toThrow('このコマンドにないオプションです: --amont');
+    await expect(
+      run('coins:grant', '--member', member, '--amount', '5', '--reason', 'テスト', '--amont', '5'),
+    ).rejects.toThrow('このコマンドにないオプションです: --amont');
     expect((await listLedgerEntries(handle.db, member)).items).toEqual([]);
   });
 
   it('reads every other number the same way', async () => {
     await expect(run('members:create', '--count', '0x2')).rejects.toThrow('--count は 1〜100,000');
-    await expect(run('members:create', '--count', '1', '--coins', '1e3')).rejects.toThrow('--coins は 0〜1,000,000,000');
+    await expect(run('members:create', '--count', '1', '--coins', '1e3')).rejects.toThrow(
+      '--coins は 0〜1,000,000,000',
+    );
     await expect(run('orders:list', '--count', '1e3')).rejects.toThrow('--count は 1〜1,000');
-    await expect(run('coinpacks:set', '--id', 'cli-hex', '--name', 'x', '--price', '0x10', '--paid', '16')).rejects.toThrow('入力に誤りがあります: --price');
-    await expect(run('coinpacks:set', '--id', 'cli-hex', '--name', 'x', '--price', '16', '--paid', '16', '--sort', '1e3')).rejects.toThrow('入力に誤りがあります: --sort');
+    await expect(
+      run('coinpacks:set', '--id', 'cli-hex', '--name', 'x', '--price', '0x10', '--paid', '16'),
+    ).rejects.toThrow('入力に誤りがあります: --price');
+    await expect(
+      run('coinpacks:set', '--id', 'cli-hex', '--name', 'x', '--price', '16', '--paid', '16', '--sort', '1e3'),
+    ).rejects.toThrow('入力に誤りがあります: --sort');
     expect((await run('coinpacks:list')).some((p) => p.id === 'cli-hex')).toBe(false);
     expect(await run('orders:list', '--count', '007')).toBeInstanceOf(Array);
   });
@@ -165,28 +234,51 @@ describe('npm run shop as a process', { timeout: 180_000 }, () => {
   /** Runs the real entry (what `npm run shop --` runs) on the test database. */
   async function shop(...args: string[]) {
     const { execFile } = await import('node:child_process');
-    const env = { ...process.env, LOG_LEVEL: 'silent', ...(handle.databaseUrl ? { DATABASE_URL: handle.databaseUrl } : { DATA_DIR: handle.dataDir }) };
+    const env = {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      ...(handle.databaseUrl ? { DATABASE_URL: handle.databaseUrl } : { DATA_DIR: handle.dataDir }),
+    };
     return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'scripts/shop/index.ts', ...args], { cwd: root, env }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/shop/index.ts', ...args],
+        { cwd: root, env },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
     });
   }
 
   it('prints the usage listing every command for --help, and refuses an unknown command', async () => {
     const [help, unknown] = await Promise.all([shop('--help'), shop('coins:steal')]);
     expect(help.code).toBe(0);
-    for (const name of ['pack:create', 'coins:grant', 'members:create', 'coinpacks:set', 'orders:refund', 'report:unused-paid', 'invariants']) expect(help.stdout).toContain(`  ${name}`);
+    for (const name of [
+      'pack:create',
+      'coins:grant',
+      'members:create',
+      'coinpacks:set',
+      'orders:refund',
+      'report:unused-paid',
+      'invariants',
+    ])
+      expect(help.stdout).toContain(`  ${name}`);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('エラー: 不明なコマンドです: coins:steal');
     expect(unknown.stderr).toContain('使い方: npm run shop -- <command> [options]');
   });
 
   it('refuses --amount -5 and --amount 0x10 with exit code 2, a Japanese message and no stack trace', async () => {
-    if (!handle.databaseUrl) return void console.warn('skipped: the embedded database admits one process, and this file holds it open');
-    const [{ members }] = (await run('members:create', '--count', '1', '--prefix', 'process')) as [{ members: { id: string }[] }];
+    if (!handle.databaseUrl)
+      return void console.warn('skipped: the embedded database admits one process, and this file holds it open');
+    const [{ members }] = (await run('members:create', '--count', '1', '--prefix', 'process')) as [
+      { members: { id: string }[] },
+    ];
     const member = members[0]!.id;
     const amounts = ['-5', '0x10'];
-    const results = await Promise.all(amounts.map((amount) => shop('coins:grant', '--member', member, '--amount', amount, '--reason', 'テスト')));
+    const results = await Promise.all(
+      amounts.map((amount) => shop('coins:grant', '--member', member, '--amount', amount, '--reason', 'テスト')),
+    );
     for (const [i, amount] of amounts.entries()) {
       const result = results[i]!;
       expect(result.code, amount).toBe(2);

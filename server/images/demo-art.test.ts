@@ -51,7 +51,12 @@ describe('demo art', () => {
   });
 
   it('has the documented sizes', async () => {
-    const expected: Record<string, [number, number]> = { packs: [1200, 900], cards: [630, 880], banners: [1200, 500], genres: [96, 96] };
+    const expected: Record<string, [number, number]> = {
+      packs: [1200, 900],
+      cards: [630, 880],
+      banners: [1200, 500],
+      genres: [96, 96],
+    };
     for (const [relative] of files) {
       const meta = await sharp(path.join(publicDir, 'demo', relative)).metadata();
       expect([meta.width, meta.height], relative).toEqual(expected[relative.split('/')[0]]);
@@ -60,7 +65,12 @@ describe('demo art', () => {
 
   it('rasterises through the resizer', async () => {
     const app = createImageRoute({ publicDir, cacheDir });
-    for (const src of ['/demo/packs/pack-01.svg', '/demo/cards/card-08.svg', '/demo/banners/banner-02.svg', '/demo/genres/all.svg']) {
+    for (const src of [
+      '/demo/packs/pack-01.svg',
+      '/demo/cards/card-08.svg',
+      '/demo/banners/banner-02.svg',
+      '/demo/genres/all.svg',
+    ]) {
       const res = await app.request(`/?src=${encodeURIComponent(src)}&w=640`, { headers: { Accept: 'image/webp' } });
       expect(res.status, src).toBe(200);
       const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();

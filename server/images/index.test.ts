@@ -39,8 +39,14 @@ beforeAll(async () => {
   publicDir = path.join(root, 'public');
   await fs.mkdir(path.join(publicDir, 'img'), { recursive: true });
   const photo = sharp({ create: { width: 1000, height: 600, channels: 3, background: { r: 200, g: 40, b: 90 } } });
-  await photo.clone().png().toFile(path.join(publicDir, 'img', 'photo.png'));
-  await photo.clone().jpeg().toFile(path.join(publicDir, 'img', 'photo.jpg'));
+  await photo
+    .clone()
+    .png()
+    .toFile(path.join(publicDir, 'img', 'photo.png'));
+  await photo
+    .clone()
+    .jpeg()
+    .toFile(path.join(publicDir, 'img', 'photo.jpg'));
   await fs.writeFile(
     path.join(publicDir, 'img', 'art.svg'),
     '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="90" viewBox="0 0 120 90">' +
@@ -76,7 +82,18 @@ describe('helpers', () => {
   it('accepts only plain local paths', () => {
     expect(parseSource('/img/photo.png')).toBe('/img/photo.png');
     expect(parseSource('/img/photo.png?v=3')).toBe('/img/photo.png');
-    for (const bad of ['', 'img/photo.png', '//evil.example/a.png', 'https://evil.example/a.png', '/img/../x.png', '/./x.png', '/img\\photo.png', '/img/\0.png', '/img/notes.txt', `/${'a'.repeat(1100)}.png`]) {
+    for (const bad of [
+      '',
+      'img/photo.png',
+      '//evil.example/a.png',
+      'https://evil.example/a.png',
+      '/img/../x.png',
+      '/./x.png',
+      '/img\\photo.png',
+      '/img/\0.png',
+      '/img/notes.txt',
+      `/${'a'.repeat(1100)}.png`,
+    ]) {
       expect(parseSource(bad), bad).toBeNull();
     }
   });
@@ -162,7 +179,9 @@ describe('GET /_img', () => {
   it.each([['800'], ['0'], ['-640'], ['640.0'], ['abc'], [''], ['6400']])('rejects width %j with 400', async (w) => {
     const res = await get(setup().app, { src: '/img/photo.png', w });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: { code: 'INVALID_IMAGE_WIDTH', message: '画像の幅が正しくありません。' } });
+    expect(await res.json()).toEqual({
+      error: { code: 'INVALID_IMAGE_WIDTH', message: '画像の幅が正しくありません。' },
+    });
   });
 
   it.each([['0'], ['101'], ['7.5'], ['abc'], [''], ['-1']])('rejects quality %j with 400', async (q) => {
@@ -184,7 +203,11 @@ describe('GET /_img', () => {
     const { app, transforms } = setup();
     const first = await get(app, { src: '/img/photo.png', w: '828' }, { Accept: WEBP_ACCEPT });
     const etag = first.headers.get('etag') ?? '';
-    const again = await get(app, { src: '/img/photo.png', w: '828' }, { Accept: WEBP_ACCEPT, 'If-None-Match': `W/"x", ${etag}` });
+    const again = await get(
+      app,
+      { src: '/img/photo.png', w: '828' },
+      { Accept: WEBP_ACCEPT, 'If-None-Match': `W/"x", ${etag}` },
+    );
     expect(again.status).toBe(304);
     expect(again.headers.get('etag')).toBe(etag);
     expect(again.headers.get('vary')).toBe('Accept');
@@ -197,10 +220,14 @@ describe('GET /_img', () => {
 
   it('changes the ETag when the source file changes', async () => {
     const file = path.join(publicDir, 'img', 'changing.png');
-    await sharp({ create: { width: 700, height: 700, channels: 3, background: '#fff' } }).png().toFile(file);
+    await sharp({ create: { width: 700, height: 700, channels: 3, background: '#fff' } })
+      .png()
+      .toFile(file);
     const { app } = setup();
     const before = (await get(app, { src: '/img/changing.png', w: '640' })).headers.get('etag');
-    await sharp({ create: { width: 900, height: 700, channels: 3, background: '#0f0' } }).png().toFile(file);
+    await sharp({ create: { width: 900, height: 700, channels: 3, background: '#0f0' } })
+      .png()
+      .toFile(file);
     await fs.utimes(file, new Date(), new Date(Date.now() + 5000));
     const res = await get(app, { src: '/img/changing.png', w: '640' });
     expect(res.headers.get('etag')).not.toBe(before);
@@ -243,7 +270,9 @@ describe('GET /_img', () => {
     const { app, warn } = setup();
     const res = await get(app, { src: '/img/corrupt.png', w: '640' });
     expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({ error: { code: 'IMAGE_UNPROCESSABLE', message: '画像を処理できませんでした。' } });
+    expect(await res.json()).toEqual({
+      error: { code: 'IMAGE_UNPROCESSABLE', message: '画像を処理できませんでした。' },
+    });
     expect(warn).toHaveBeenCalledTimes(1);
   });
 
@@ -263,6 +292,9 @@ describe('GET /_img', () => {
     const res = await get(app, { src: '/img/photo.png', w: '640' });
     expect(res.status).toBe(200);
     expect((await bodyMeta(res)).width).toBe(640);
-    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ cachePath: expect.any(String) }), 'image cache write failed');
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ cachePath: expect.any(String) }),
+      'image cache write failed',
+    );
   });
 });

@@ -128,7 +128,13 @@ async function writeAtomically(target: string, data: Buffer): Promise<void> {
 }
 
 /** Decodes, resizes and encodes one variant; every sharp failure becomes UnprocessableImageError. */
-async function render(file: string, isSvg: boolean, width: number, quality: number, format: OutputFormat): Promise<Buffer> {
+async function render(
+  file: string,
+  isSvg: boolean,
+  width: number,
+  quality: number,
+  format: OutputFormat,
+): Promise<Buffer> {
   try {
     let density: number | undefined;
     if (isSvg) {
@@ -246,7 +252,8 @@ export function createImageRoute(options: ImageRouteOptions): Hono {
       if (!real.startsWith(root + path.sep)) return fail(c, 'INVALID_IMAGE_SOURCE');
       stat = await fs.stat(real);
     } catch (error) {
-      if (isErrnoCode(error, 'ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP', 'EACCES', 'EPERM')) return fail(c, 'IMAGE_NOT_FOUND');
+      if (isErrnoCode(error, 'ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP', 'EACCES', 'EPERM'))
+        return fail(c, 'IMAGE_NOT_FOUND');
       throw error;
     }
     if (!stat.isFile()) return fail(c, 'IMAGE_NOT_FOUND');

@@ -50,7 +50,10 @@ describe('warmImageCache', () => {
     expect(result).toMatchObject({ images: 6, failed: 0 });
     expect(most).toBe(1);
     expect(requests).toHaveLength(3 * WARM_ACCEPTS.length);
-    expect(requests[0]).toEqual({ url: 'http://shop.test/_img?src=%2Fdemo%2Fa.svg&w=640&q=75', accept: WARM_ACCEPTS[0] });
+    expect(requests[0]).toEqual({
+      url: 'http://shop.test/_img?src=%2Fdemo%2Fa.svg&w=640&q=75',
+      accept: WARM_ACCEPTS[0],
+    });
     expect(logger.lines).toHaveLength(1);
     expect(logger.lines[0]).toMatchObject({ level: 'info', obj: { images: 6, failed: 0 } });
   });

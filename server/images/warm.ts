@@ -3,7 +3,10 @@
 import os from 'node:os';
 
 /** The formats browsers ask the resizer for, most common first (Chrome, Safari and Firefox accept AVIF). */
-export const WARM_ACCEPTS = ['image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8', 'image/webp,image/*,*/*;q=0.8'] as const;
+export const WARM_ACCEPTS = [
+  'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8',
+  'image/webp,image/*,*/*;q=0.8',
+] as const;
 /** Widths above this only serve 4K desktops: not worth encoding before anyone asks. */
 export const MAX_WARM_WIDTH = 2048;
 
@@ -49,7 +52,9 @@ export async function warmImageCache(options: WarmOptions): Promise<{ images: nu
     const jobs: Array<{ url: string; accept: string }> = [];
     for (const path of options.paths) {
       if (options.signal?.aborted) break;
-      const page = await options.fetch(new Request(options.origin + path, { headers: { accept: 'text/html' }, signal: options.signal }));
+      const page = await options.fetch(
+        new Request(options.origin + path, { headers: { accept: 'text/html' }, signal: options.signal }),
+      );
       const html = page.ok ? await page.text() : '';
       if (!page.ok) await page.body?.cancel();
       // Every width in one format before the next format: AVIF is what almost every visitor asks for.
@@ -59,7 +64,9 @@ export async function warmImageCache(options: WarmOptions): Promise<{ images: nu
     const queue = jobs.filter((job) => !seen.has(job.url + job.accept) && seen.add(job.url + job.accept));
     const worker = async () => {
       for (let job = queue.shift(); job && !options.signal?.aborted; job = queue.shift()) {
-        const response = await fetchImage(new Request(options.origin + job.url, { headers: { accept: job.accept }, signal: options.signal }));
+        const response = await fetchImage(
+          new Request(options.origin + job.url, { headers: { accept: job.accept }, signal: options.signal }),
+        );
         await response.arrayBuffer();
         if (response.ok) images++;
         else failed++;
@@ -70,6 +77,10 @@ export async function warmImageCache(options: WarmOptions): Promise<{ images: nu
     if (!options.signal?.aborted) options.logger.warn({ err: error }, 'image cache warm-up stopped');
   }
   const ms = Math.round(performance.now() - started);
-  if (!options.signal?.aborted) options.logger.info({ paths: options.paths, images, failed, ms }, `image cache warmed: ${images} images in ${ms} ms`);
+  if (!options.signal?.aborted)
+    options.logger.info(
+      { paths: options.paths, images, failed, ms },
+      `image cache warmed: ${images} images in ${ms} ms`,
+    );
   return { images, failed, ms };
 }

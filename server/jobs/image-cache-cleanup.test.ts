@@ -57,7 +57,11 @@ describe('cleanImageCache', () => {
 
   it('leaves a folder already under the cap alone, and a missing folder is no error', async () => {
     const a = cached('aa01.avif', 300, 1);
-    expect(await cleanImageCache({ dir, maxAgeMs: 30 * DAY, maxBytes: 300, now })).toEqual({ deletedOld: 0, deletedForSize: 0, remainingBytes: 300 });
+    expect(await cleanImageCache({ dir, maxAgeMs: 30 * DAY, maxBytes: 300, now })).toEqual({
+      deletedOld: 0,
+      deletedForSize: 0,
+      remainingBytes: 300,
+    });
     expect(exists(a)).toBe(true);
     expect(await cleanImageCache({ dir: path.join(dir, 'nope'), maxAgeMs: 30 * DAY, maxBytes: 1, now })).toEqual({
       deletedOld: 0,
@@ -83,8 +87,13 @@ describe('images.cache-cleanup job', () => {
     const dataDir = path.dirname(path.dirname(dir));
     const config = loadConfig({ DATA_DIR: dataDir, IMAGE_CACHE_MAX_MB: '2', AUTH_SECRET: 'x'.repeat(40) });
     expect(config.IMAGE_CACHE_MAX_MB).toBe(2);
-    expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: 'x'.repeat(40) })).toMatchObject({ IMAGE_CACHE_MAX_MB: 1024, JOBS_ENABLED: true });
-    expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: 'x'.repeat(40), JOBS_ENABLED: 'false' }).JOBS_ENABLED).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: 'x'.repeat(40) })).toMatchObject({
+      IMAGE_CACHE_MAX_MB: 1024,
+      JOBS_ENABLED: true,
+    });
+    expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: 'x'.repeat(40), JOBS_ENABLED: 'false' }).JOBS_ENABLED).toBe(
+      false,
+    );
     const jobs = shopJobs({ config });
     expect(jobs.map((job) => job.name)).toContain('images.cache-cleanup');
     expect(new Set(jobs.map((job) => job.name)).size).toBe(jobs.length);
@@ -97,7 +106,9 @@ describe('images.cache-cleanup job', () => {
     fs.utimesSync(stale, sixtyDaysAgo, sixtyDaysAgo); // aged against the real clock: the job reads it
     const config = loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: 'x'.repeat(40) });
     const job = shopJobs({ config }).find((candidate) => candidate.name === 'images.cache-cleanup');
-    expect(await job?.handler({ db: {} as Database, logger: capturingLogger().logger, now: new Date() })).toEqual({ processed: 1 });
+    expect(await job?.handler({ db: {} as Database, logger: capturingLogger().logger, now: new Date() })).toEqual({
+      processed: 1,
+    });
     expect(exists(stale)).toBe(false);
   });
 });

@@ -67,7 +67,12 @@ async function remove(file: string): Promise<boolean> {
  * until the folder holds at most `maxBytes`. Folders are kept (the resizer recreates them anyway).
  * @example await cleanImageCache({ dir: '.data/cache/images', maxAgeMs: 30 * 86_400_000, maxBytes: 1024 ** 3, now: new Date() })
  */
-export async function cleanImageCache(options: { dir: string; maxAgeMs: number; maxBytes: number; now: Date }): Promise<ImageCacheCleanupResult> {
+export async function cleanImageCache(options: {
+  dir: string;
+  maxAgeMs: number;
+  maxBytes: number;
+  now: Date;
+}): Promise<ImageCacheCleanupResult> {
   const cutoff = options.now.getTime() - options.maxAgeMs;
   const files = await listFiles(options.dir);
   let deletedOld = 0;

@@ -3,7 +3,13 @@ import path from 'node:path';
 import type { ShopServices } from '../services';
 import { imageCacheCleanupJob } from './image-cache-cleanup';
 import { paymentEventsJob, expireOrdersJob, reconcilePaidOrdersJob } from './payments';
-import { expireCoinsJob, autoConvertPrizesJob, saleWindowsJob, forgetIdempotencyKeysJob, refreshRemainingJob } from './shop-rules';
+import {
+  expireCoinsJob,
+  autoConvertPrizesJob,
+  saleWindowsJob,
+  forgetIdempotencyKeysJob,
+  refreshRemainingJob,
+} from './shop-rules';
 import type { JobDefinition, JobRunner } from './runner';
 
 export { createJobRunner, type JobRunner, type JobDefinition, type JobContext, type JobRunSummary } from './runner';
@@ -20,13 +26,22 @@ export type JobServices = Pick<ShopServices, 'config'> & Partial<Pick<ShopServic
 export function shopJobs(services: JobServices): JobDefinition[] {
   const { config } = services;
   return [
-    imageCacheCleanupJob({ cacheDir: path.join(config.dataDir, 'cache', 'images'), maxBytes: config.IMAGE_CACHE_MAX_MB * 1024 * 1024 }),
+    imageCacheCleanupJob({
+      cacheDir: path.join(config.dataDir, 'cache', 'images'),
+      maxBytes: config.IMAGE_CACHE_MAX_MB * 1024 * 1024,
+    }),
     expireCoinsJob(),
     autoConvertPrizesJob(config.FREE_COIN_EXPIRY_DAYS),
     saleWindowsJob(),
     forgetIdempotencyKeysJob(),
     refreshRemainingJob(),
-    ...(services.payments ? [paymentEventsJob(services.payments), expireOrdersJob(services.payments), reconcilePaidOrdersJob(services.payments)] : []),
+    ...(services.payments
+      ? [
+          paymentEventsJob(services.payments),
+          expireOrdersJob(services.payments),
+          reconcilePaidOrdersJob(services.payments),
+        ]
+      : []),
     // ← new jobs go here
   ];
 }

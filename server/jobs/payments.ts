@@ -16,7 +16,9 @@ export const paymentEventsJob = (payments: PaymentServices): JobDefinition => ({
 export const expireOrdersJob = (payments: PaymentServices): JobDefinition => ({
   name: 'payments.expire-orders',
   cron: '*/5 * * * *',
-  handler: async ({ db, now }) => ({ processed: await expireStaleOrders(db, payments.gateway, now, 100, payments.rules) }),
+  handler: async ({ db, now }) => ({
+    processed: await expireStaleOrders(db, payments.gateway, now, 100, payments.rules),
+  }),
 });
 
 /** Providers that send no event for a refund made in their own dashboard (PayPay; メルペイ has no refund callback). */
@@ -26,6 +28,10 @@ export const reconcilePaidOrdersJob = (payments: PaymentServices): JobDefinition
   name: 'payments.reconcile-paid',
   cron: '17 * * * *',
   handler: async ({ db, now }) => ({
-    processed: await reconcilePaidOrders(db, payments.gateway, { methods: PROVIDERS_WITHOUT_REFUND_EVENTS, rules: payments.rules, now }),
+    processed: await reconcilePaidOrders(db, payments.gateway, {
+      methods: PROVIDERS_WITHOUT_REFUND_EVENTS,
+      rules: payments.rules,
+      now,
+    }),
   }),
 });

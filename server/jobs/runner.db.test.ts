@@ -70,15 +70,31 @@ describe.each(engines)('job runner on $label', (engine) => {
         return { processed: Number(rowsOf(result)[0]?.n) };
       },
     });
-    runner.register({ name: 'test.scheduled', cron: '*/5 * * * *', handler: async () => undefined, retryLimit: 1, expireInSeconds: 60 });
+    runner.register({
+      name: 'test.scheduled',
+      cron: '*/5 * * * *',
+      handler: async () => undefined,
+      retryLimit: 1,
+      expireInSeconds: 60,
+    });
     runner.register({
       name: 'test.broken',
       handler: async () => {
         throw new Error('the handler broke');
       },
     });
-    runner.register({ name: 'test.local', cron: '0 4 * * *', scope: 'instance', handler: async ({ now }) => void localRuns.push(now) });
-    runner.register({ name: 'test.every-second', cron: '* * * * * *', scope: 'instance', handler: async () => ({ processed: 1 }) });
+    runner.register({
+      name: 'test.local',
+      cron: '0 4 * * *',
+      scope: 'instance',
+      handler: async ({ now }) => void localRuns.push(now),
+    });
+    runner.register({
+      name: 'test.every-second',
+      cron: '* * * * * *',
+      scope: 'instance',
+      handler: async () => ({ processed: 1 }),
+    });
     await runner.start();
   });
 
@@ -104,7 +120,9 @@ describe.each(engines)('job runner on $label', (engine) => {
     // Three more polls: nothing runs it a second time.
     await new Promise((resolve) => setTimeout(resolve, 1600));
     expect(seen).toHaveLength(1);
-    const jobs = await opened.database.db.execute(sql`select state::text as state from pgboss.job where name = 'test.counted'`);
+    const jobs = await opened.database.db.execute(
+      sql`select state::text as state from pgboss.job where name = 'test.counted'`,
+    );
     expect(rowsOf(jobs)).toEqual([{ state: 'completed' }]);
 
     const runLines = lines.filter((line) => line.job === 'test.counted' && line.processed !== undefined);
@@ -123,7 +141,9 @@ describe.each(engines)('job runner on $label', (engine) => {
     );
     expect(rowsOf(queues)).toEqual([{ policy: 'singleton', retryLimit: 1, expireSeconds: 60 }]);
     // Jobs without a cron and instance jobs have no pg-boss schedule.
-    const others = await opened.database.db.execute(sql`select name from pgboss.schedule where name <> 'test.scheduled'`);
+    const others = await opened.database.db.execute(
+      sql`select name from pgboss.schedule where name <> 'test.scheduled'`,
+    );
     expect(rowsOf(others)).toEqual([]);
   });
 
@@ -140,8 +160,16 @@ describe.each(engines)('job runner on $label', (engine) => {
     await expect(runner.runNow('test.local')).resolves.toMatchObject({ job: 'test.local', processed: 0 });
     expect(localRuns).toHaveLength(1);
     await expect(runner.runNow('test.nothing')).rejects.toThrow(/no job named test.nothing/);
-    expect(() => runner.register({ name: 'test.late', handler: async () => undefined })).toThrow(/before the job runner starts/);
-    expect(runner.names()).toEqual(['test.counted', 'test.scheduled', 'test.broken', 'test.local', 'test.every-second']);
+    expect(() => runner.register({ name: 'test.late', handler: async () => undefined })).toThrow(
+      /before the job runner starts/,
+    );
+    expect(runner.names()).toEqual([
+      'test.counted',
+      'test.scheduled',
+      'test.broken',
+      'test.local',
+      'test.every-second',
+    ]);
   });
 
   it('fires an instance job on its cron, in this process', async () => {
@@ -152,25 +180,29 @@ describe.each(engines)('job runner on $label', (engine) => {
     expect(ticks()[0]).toMatchObject({ processed: 1, level: 30 });
   });
 
-  it('stop() leaves no open handles: a process that starts, runs and stops the runner exits by itself', async () => {
-    const child = await engine.open();
-    await child.database.close(); // the child opens it itself
-    try {
-      const output = await new Promise<string>((resolve, reject) => {
-        execFile(
-          process.execPath,
-          ['--import', 'tsx', path.join(here, 'exit-check.fixture.ts')],
-          {
-            cwd: projectRoot,
-            timeout: scaledTimeout(45_000),
-            env: { ...process.env, DATABASE_URL: child.databaseUrl ?? '', DATA_DIR: child.dataDir },
-          },
-          (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
-        );
-      });
-      expect(JSON.parse(output.trim().split('\n').at(-1) ?? '{}')).toEqual({ stopped: true, processed: 1 });
-    } finally {
-      await child.drop();
-    }
-  }, scaledTimeout(60_000));
+  it(
+    'stop() leaves no open handles: a process that starts, runs and stops the runner exits by itself',
+    async () => {
+      const child = await engine.open();
+      await child.database.close(); // the child opens it itself
+      try {
+        const output = await new Promise<string>((resolve, reject) => {
+          execFile(
+            process.execPath,
+            ['--import', 'tsx', path.join(here, 'exit-check.fixture.ts')],
+            {
+              cwd: projectRoot,
+              timeout: scaledTimeout(45_000),
+              env: { ...process.env, DATABASE_URL: child.databaseUrl ?? '', DATA_DIR: child.dataDir },
+            },
+            (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
+          );
+        });
+        expect(JSON.parse(output.trim().split('\n').at(-1) ?? '{}')).toEqual({ stopped: true, processed: 1 });
+      } finally {
+        await child.drop();
+      }
+    },
+    scaledTimeout(60_000),
+  );
 });

@@ -6,12 +6,19 @@ import { capturingLogger } from './test-support';
 
 describe('job runner registration', () => {
   const fakeDatabase = { engine: 'postgres', db: {} } as unknown as DatabaseHandle;
-  const make = () => createJobRunner({ database: fakeDatabase, logger: capturingLogger().logger, config: { DATABASE_URL: 'postgres://x@127.0.0.1:1/x' } });
+  const make = () =>
+    createJobRunner({
+      database: fakeDatabase,
+      logger: capturingLogger().logger,
+      config: { DATABASE_URL: 'postgres://x@127.0.0.1:1/x' },
+    });
 
   it('refuses a name twice and names pg-boss cannot store', () => {
     const runner = make();
     runner.register({ name: 'wallet.expire-coins', handler: async () => undefined });
-    expect(() => runner.register({ name: 'wallet.expire-coins', handler: async () => undefined })).toThrow(/registered twice/);
+    expect(() => runner.register({ name: 'wallet.expire-coins', handler: async () => undefined })).toThrow(
+      /registered twice/,
+    );
     expect(() => runner.register({ name: 'bad name!', handler: async () => undefined })).toThrow(/letters, digits/);
   });
 

@@ -135,8 +135,15 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     const started = performance.now();
     try {
       const result = await job.handler({ db: database.db, logger: jobLogger, now: new Date() });
-      const summary = { job: job.name, processed: result?.processed ?? 0, durationMs: Math.round(performance.now() - started) };
-      jobLogger.info({ trigger: run.trigger, processed: summary.processed, durationMs: summary.durationMs }, `job ${job.name} finished`);
+      const summary = {
+        job: job.name,
+        processed: result?.processed ?? 0,
+        durationMs: Math.round(performance.now() - started),
+      };
+      jobLogger.info(
+        { trigger: run.trigger, processed: summary.processed, durationMs: summary.durationMs },
+        `job ${job.name} finished`,
+      );
       return summary;
     } catch (error) {
       const durationMs = Math.round(performance.now() - started);
@@ -161,14 +168,17 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     const [next] = boss.previewSchedule(job.cron, { tz: JOB_TIME_ZONE, from, count: 1 });
     if (!next) return;
     const delay = next.getTime() - Date.now();
-    const timer = setTimeout(() => {
-      timers.delete(job.name);
-      if (state !== 'started') return;
-      if (delay > MAX_TIMER_MS) return armInstanceTimer(job); // too far for one timer: aim again
-      // Errors are in the log line already; a failed instance run waits for its next tick.
-      runLocally(job, 'schedule').catch(() => undefined);
-      armInstanceTimer(job, next);
-    }, Math.max(0, Math.min(delay, MAX_TIMER_MS)));
+    const timer = setTimeout(
+      () => {
+        timers.delete(job.name);
+        if (state !== 'started') return;
+        if (delay > MAX_TIMER_MS) return armInstanceTimer(job); // too far for one timer: aim again
+        // Errors are in the log line already; a failed instance run waits for its next tick.
+        runLocally(job, 'schedule').catch(() => undefined);
+        armInstanceTimer(job, next);
+      },
+      Math.max(0, Math.min(delay, MAX_TIMER_MS)),
+    );
     timer.unref();
     timers.set(job.name, timer);
   }
@@ -244,7 +254,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     register(job) {
       if (state !== 'new') throw new Error(`register ${job.name} before the job runner starts`);
       if (definitions.has(job.name)) throw new Error(`job ${job.name} is registered twice`);
-      if (!/^[\w.\-/]+$/.test(job.name)) throw new Error(`job name ${JSON.stringify(job.name)}: use letters, digits and _ . - /`);
+      if (!/^[\w.\-/]+$/.test(job.name))
+        throw new Error(`job name ${JSON.stringify(job.name)}: use letters, digits and _ . - /`);
       definitions.set(job.name, job);
     },
 

@@ -23,7 +23,12 @@ let sandbox: SandboxHarness;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  runner = createJobRunner({ database: handle, logger: capturingLogger().logger, config: { DATABASE_URL: handle.databaseUrl }, pollingIntervalSeconds: 0.5 });
+  runner = createJobRunner({
+    database: handle,
+    logger: capturingLogger().logger,
+    config: { DATABASE_URL: handle.databaseUrl },
+    pollingIntervalSeconds: 0.5,
+  });
   sandbox = sandboxHarness(handle.db);
   const payments = paymentServicesFor(sandbox.gateway);
   registerShopJobs(runner, { config: { dataDir: handle.dataDir, IMAGE_CACHE_MAX_MB: 16 } as ShopConfig, payments });
@@ -35,8 +40,20 @@ afterAll(async () => {
 
 describe('the shop rule jobs', () => {
   it('are scheduled in pg-boss', async () => {
-    const names = (await queryRows<{ name: string }>(handle.db, sql`select name from pgboss.schedule order by name`)).map((r) => r.name);
-    expect(names).toEqual(expect.arrayContaining(['wallet.expire-coins', 'prizes.auto-convert', 'gacha.sale-windows', 'api.forget-idempotency-keys', 'gacha.refresh-remaining', 'payments.process-events', 'payments.expire-orders']));
+    const names = (
+      await queryRows<{ name: string }>(handle.db, sql`select name from pgboss.schedule order by name`)
+    ).map((r) => r.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'wallet.expire-coins',
+        'prizes.auto-convert',
+        'gacha.sale-windows',
+        'api.forget-idempotency-keys',
+        'gacha.refresh-remaining',
+        'payments.process-events',
+        'payments.expire-orders',
+      ]),
+    );
   });
 
   it('credit a paid order from a stored webhook event the route never processed', async () => {
@@ -46,7 +63,14 @@ describe('the shop rule jobs', () => {
     await sandbox.decide(redirectUrl, 'approve');
     const webhook = await sandbox.waitForEvent('payment.succeeded', orderId);
     // Stored (as the route does) but, as after a crash, never processed.
-    expect((await receiveWebhook(db, sandbox.gateway, 'sandbox', { headers: new Headers(webhook.headers), rawBody: webhook.body })).stored).toHaveLength(1);
+    expect(
+      (
+        await receiveWebhook(db, sandbox.gateway, 'sandbox', {
+          headers: new Headers(webhook.headers),
+          rawBody: webhook.body,
+        })
+      ).stored,
+    ).toHaveLength(1);
     expect((await getOrder(db, member, orderId))!.status).toBe('pending');
     const run = await runner.runNow('payments.process-events');
     expect(run.processed).toBeGreaterThanOrEqual(1);
@@ -64,8 +88,19 @@ describe('the shop rule jobs', () => {
     const drawn = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: randomUUID() });
     if (!drawn.ok) throw new Error(drawn.code);
     // Fifteen days later, as far as these prizes are concerned.
-    await db.execute(sql`update prizes set decide_by = now() - interval '1 day' where draw_id = ${drawn.result.drawId}::uuid`);
-    await grantCoins(db, { memberId: member, kind: 'free', amount: 50, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: randomUUID(), now: past, expiresAt: new Date(Date.now() - DAY) });
+    await db.execute(
+      sql`update prizes set decide_by = now() - interval '1 day' where draw_id = ${drawn.result.drawId}::uuid`,
+    );
+    await grantCoins(db, {
+      memberId: member,
+      kind: 'free',
+      amount: 50,
+      reason: 'operator_grant',
+      counterAccount: 'promotion',
+      idempotencyKey: randomUUID(),
+      now: past,
+      expiresAt: new Date(Date.now() - DAY),
+    });
 
     const converted = await runner.runNow('prizes.auto-convert');
     expect(converted.processed).toBe(10);

@@ -11,9 +11,15 @@ interface Operation {
   responses: Record<string, unknown>;
   'x-auth': string;
 }
-let document: { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+let document: {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+};
 const operations = () =>
-  Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+  Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+  );
 
 async function getJson(path: string, headers: Record<string, string> = {}) {
   const page = await get(path, { headers });
@@ -113,9 +119,16 @@ describe('errors', () => {
     for (const { path, method, op } of memberOperations) {
       expect(op.security.length).toBeGreaterThan(0);
       const url = shopUrl() + '/api/v1' + path.replace(/\{[^}]+\}/g, 'x');
-      const response = await fetch(url, { method: method.toUpperCase(), headers: { 'content-type': 'application/json' }, body: method === 'get' ? undefined : '{}' });
+      const response = await fetch(url, {
+        method: method.toUpperCase(),
+        headers: { 'content-type': 'application/json' },
+        body: method === 'get' ? undefined : '{}',
+      });
       expect(response.status, `${method} ${path}`).toBe(401);
-      expect((await response.json()).error).toMatchObject({ code: 'UNAUTHENTICATED', message: 'ログインしてください。' });
+      expect((await response.json()).error).toMatchObject({
+        code: 'UNAUTHENTICATED',
+        message: 'ログインしてください。',
+      });
     }
   });
 });

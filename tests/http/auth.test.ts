@@ -43,7 +43,13 @@ describe('sign-up', () => {
   });
 
   it('never redirects off the site', async () => {
-    for (const target of ['https://evil.example/', '//evil.example/x', '/\\evil.example', '/..//evil.example/x', '/%2e%2e//evil.example']) {
+    for (const target of [
+      'https://evil.example/',
+      '//evil.example/x',
+      '/\\evil.example',
+      '/..//evil.example/x',
+      '/%2e%2e//evil.example',
+    ]) {
       const page = await signUp(uniqueEmail('openredirect'), target);
       expect(page.status).toBe(302);
       expect(page.location).toBe('/');
@@ -64,16 +70,19 @@ describe('the auth API outside the pages', () => {
 });
 
 describe('sign-in and sign-out', () => {
-  it.each(['/auth/sign_in', '/auth/sign_up'])('shows an unreadable form on %s as a visible Japanese error with a 400', async (path) => {
-    const response = await fetch(shopUrl() + path, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { origin: shopUrl(), 'content-type': 'multipart/form-data; boundary=x' },
-      body: 'garbage',
-    });
-    expect(response.status).toBe(400);
-    expect(await response.text()).toMatch(/role="alert"[^>]*>送信内容を読み取れませんでした。/);
-  });
+  it.each(['/auth/sign_in', '/auth/sign_up'])(
+    'shows an unreadable form on %s as a visible Japanese error with a 400',
+    async (path) => {
+      const response = await fetch(shopUrl() + path, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: shopUrl(), 'content-type': 'multipart/form-data; boundary=x' },
+        body: 'garbage',
+      });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toMatch(/role="alert"[^>]*>送信内容を読み取れませんでした。/);
+    },
+  );
 
   it('ignores an over-long redirect target instead of failing the sign-in', async () => {
     const email = uniqueEmail('longredirect');

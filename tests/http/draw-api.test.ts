@@ -19,7 +19,10 @@ let handle: DatabaseHandle | undefined;
 let alice: { id: string; token: string };
 let bob: { id: string; token: string };
 
-async function api(path: string, options: { token?: string; method?: string; body?: unknown; key?: string; rawBody?: string } = {}) {
+async function api(
+  path: string,
+  options: { token?: string; method?: string; body?: unknown; key?: string; rawBody?: string } = {},
+) {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.key) headers['idempotency-key'] = options.key;
@@ -33,13 +36,18 @@ async function api(path: string, options: { token?: string; method?: string; bod
   return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
 }
 
-const draw = (token: string, count: number, key = randomUUID()) => api(`/gachas/${PACK}/draws`, { token, body: { count }, key });
+const draw = (token: string, count: number, key = randomUUID()) =>
+  api(`/gachas/${PACK}/draws`, { token, body: { count }, key });
 
 beforeAll(async () => {
   if (!databaseUrl) return;
   handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
   const lines: string[] = [];
-  await runAdminCommand(handle.db, ['members:create', '--count', '2', '--coins', '20000', '--prefix', 'apitest'], (line) => lines.push(line));
+  await runAdminCommand(
+    handle.db,
+    ['members:create', '--count', '2', '--coins', '20000', '--prefix', 'apitest'],
+    (line) => lines.push(line),
+  );
   const { members } = JSON.parse(lines[0]!) as { members: { id: string; token: string }[] };
   [alice, bob] = members as [typeof alice, typeof bob];
 });
@@ -48,199 +56,336 @@ afterAll(async () => {
   await handle?.close();
 });
 
-describe.skipIf(!databaseUrl)(`draw API${databaseUrl ? '' : ' (skipped: needs PostgreSQL for the operator command line beside the shop)'}`, () => {
-  it('draws 10 for 10 × price and replays the same answer for the same key', async () => {
-    const key = randomUUID();
-    const first = await draw(alice.token, 10, key);
-    expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ gachaId: PACK, count: 10, cost: 1000, replay: false, balance: { paid: 19_000, free: 0 } });
-    expect(first.body.items).toHaveLength(10);
-    const again = await draw(alice.token, 10, key);
-    expect(again.status).toBe(200);
-    expect(again.body.id).toBe(first.body.id);
-    expect(again.body.replay).toBe(true);
-    expect(again.body.items.map((i: { id: string }) => i.id)).toEqual(first.body.items.map((i: { id: string }) => i.id));
-    const reused = await draw(alice.token, 1, key);
-    expect(reused.status).toBe(409);
-    expect(reused.body.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
-    expect((await getBalance(handle!.db, alice.id)).paid).toBe(19_000);
-  });
+describe.skipIf(!databaseUrl)(
+  `draw API${databaseUrl ? '' : ' (skipped: needs PostgreSQL for the operator command line beside the shop)'}`,
+  () => {
+    it('draws 10 for 10 × price and replays the same answer for the same key', async () => {
+      const key = randomUUID();
+      const first = await draw(alice.token, 10, key);
+      expect(first.status).toBe(201);
+      expect(first.body).toMatchObject({
+        gachaId: PACK,
+        count: 10,
+        cost: 1000,
+        replay: false,
+        balance: { paid: 19_000, free: 0 },
+      });
+      expect(first.body.items).toHaveLength(10);
+      const again = await draw(alice.token, 10, key);
+      expect(again.status).toBe(200);
+      expect(again.body.id).toBe(first.body.id);
+      expect(again.body.replay).toBe(true);
+      expect(again.body.items.map((i: { id: string }) => i.id)).toEqual(
+        first.body.items.map((i: { id: string }) => i.id),
+      );
+      const reused = await draw(alice.token, 1, key);
+      expect(reused.status).toBe(409);
+      expect(reused.body.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+      expect((await getBalance(handle!.db, alice.id)).paid).toBe(19_000);
+    });
 
-  it('takes effect once for concurrent duplicates of one key', async () => {
-    const key = randomUUID();
-    const before = (await getBalance(handle!.db, alice.id)).total;
-    const answers = await Promise.all(Array.from({ length: 12 }, () => draw(alice.token, 1, key)));
-    expect(answers.every((a) => a.status === 201 || a.status === 200)).toBe(true);
-    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
-    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
-    expect((await getBalance(handle!.db, alice.id)).total).toBe(before - 100);
-  });
+    it('takes effect once for concurrent duplicates of one key', async () => {
+      const key = randomUUID();
+      const before = (await getBalance(handle!.db, alice.id)).total;
+      const answers = await Promise.all(Array.from({ length: 12 }, () => draw(alice.token, 1, key)));
+      expect(answers.every((a) => a.status === 201 || a.status === 200)).toBe(true);
+      expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+      expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+      expect((await getBalance(handle!.db, alice.id)).total).toBe(before - 100);
+    });
 
-  it("answers 404 for another member's result and prizes, and lists only one's own", async () => {
-    const mine = await draw(alice.token, 1);
-    const prizeId = mine.body.items[0].id;
-    expect((await api(`/gachas/${PACK}/draws/${mine.body.id}`, { token: alice.token })).status).toBe(200);
-    const peek = await api(`/gachas/${PACK}/draws/${mine.body.id}`, { token: bob.token });
-    expect(peek.status).toBe(404);
-    expect(peek.body.error.code).toBe('DRAW_NOT_FOUND');
-    expect((await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: [prizeId] } })).status).toBe(404);
-    expect((await api('/me/prizes/keeps', { token: bob.token, body: { prizeIds: [prizeId] } })).status).toBe(404);
-    const bobsBox = await api('/me/prizes', { token: bob.token });
-    expect(bobsBox.body.items.some((p: { id: string }) => p.id === prizeId)).toBe(false);
-    const bobsWallet = await api('/me/wallet', { token: bob.token });
-    expect(bobsWallet.body).toMatchObject({ paid: 20_000, free: 0, total: 20_000 });
-    const page = await fetch(`${base}/gacha/pokemon/${PACK}/result/${mine.body.id}`, { headers: { authorization: `Bearer ${bob.token}` }, redirect: 'manual' });
-    expect([302, 404]).toContain(page.status);
-    // the owner converts once; a second conversion is refused and credits nothing
-    const converted = await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: [prizeId] }, key: randomUUID() });
-    expect(converted.status).toBe(200);
-    expect(converted.body.total).toBe(mine.body.items[0].conversionValue);
-    expect((await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: [prizeId] } })).body.error.code).toBe('PRIZE_ALREADY_DECIDED');
-  });
+    it("answers 404 for another member's result and prizes, and lists only one's own", async () => {
+      const mine = await draw(alice.token, 1);
+      const prizeId = mine.body.items[0].id;
+      expect((await api(`/gachas/${PACK}/draws/${mine.body.id}`, { token: alice.token })).status).toBe(200);
+      const peek = await api(`/gachas/${PACK}/draws/${mine.body.id}`, { token: bob.token });
+      expect(peek.status).toBe(404);
+      expect(peek.body.error.code).toBe('DRAW_NOT_FOUND');
+      expect((await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: [prizeId] } })).status).toBe(
+        404,
+      );
+      expect((await api('/me/prizes/keeps', { token: bob.token, body: { prizeIds: [prizeId] } })).status).toBe(404);
+      const bobsBox = await api('/me/prizes', { token: bob.token });
+      expect(bobsBox.body.items.some((p: { id: string }) => p.id === prizeId)).toBe(false);
+      const bobsWallet = await api('/me/wallet', { token: bob.token });
+      expect(bobsWallet.body).toMatchObject({ paid: 20_000, free: 0, total: 20_000 });
+      const page = await fetch(`${base}/gacha/pokemon/${PACK}/result/${mine.body.id}`, {
+        headers: { authorization: `Bearer ${bob.token}` },
+        redirect: 'manual',
+      });
+      expect([302, 404]).toContain(page.status);
+      // the owner converts once; a second conversion is refused and credits nothing
+      const converted = await api('/me/prizes/conversions', {
+        token: alice.token,
+        body: { prizeIds: [prizeId] },
+        key: randomUUID(),
+      });
+      expect(converted.status).toBe(200);
+      expect(converted.body.total).toBe(mine.body.items[0].conversionValue);
+      expect(
+        (await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: [prizeId] } })).body.error.code,
+      ).toBe('PRIZE_ALREADY_DECIDED');
+    });
 
-  it('replays a conversion for the same key and refuses the key with another body', async () => {
-    const won = await draw(bob.token, 10);
-    const [a, b] = won.body.items as { id: string; conversionValue: number }[];
-    const key = randomUUID();
-    const first = await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: [a!.id] }, key });
-    const again = await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: [a!.id] }, key });
-    expect(first.status).toBe(200);
-    expect(again.status).toBe(200);
-    expect(again.body).toEqual(first.body);
-    expect((await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: [b!.id] }, key })).status).toBe(409);
-    const entries = await api('/me/wallet/entries?limit=5', { token: bob.token });
-    expect(entries.body.items.filter((e: { reason: string }) => e.reason === 'prize_conversion')).toHaveLength(1);
-  });
+    it('replays a conversion for the same key and refuses the key with another body', async () => {
+      const won = await draw(bob.token, 10);
+      const [a, b] = won.body.items as { id: string; conversionValue: number }[];
+      const key = randomUUID();
+      const first = await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: [a!.id] }, key });
+      const again = await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: [a!.id] }, key });
+      expect(first.status).toBe(200);
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(first.body);
+      expect((await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: [b!.id] }, key })).status).toBe(
+        409,
+      );
+      const entries = await api('/me/wallet/entries?limit=5', { token: bob.token });
+      expect(entries.body.items.filter((e: { reason: string }) => e.reason === 'prize_conversion')).toHaveLength(1);
+    });
 
-  it('never converts a kept prize without includeKept: a bulk request converts nothing and says why', async () => {
-    const won = await draw(alice.token, 10);
-    const ids = (won.body.items as { id: string }[]).map((p) => p.id);
-    const [keptId, ...undecided] = ids as [string, ...string[]];
-    expect((await api('/me/prizes/keeps', { token: alice.token, body: { prizeIds: [keptId] } })).status).toBe(200);
-    const before = await getBalance(handle!.db, alice.id);
-    const bulk = await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: ids }, key: randomUUID() });
-    expect(bulk.status).toBe(409);
-    expect(bulk.body.error).toMatchObject({ code: 'PRIZE_KEPT', message: expect.stringMatching(/保管中のカード/) });
-    const explicitFalse = await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: [keptId], includeKept: false } });
-    expect(explicitFalse.body.error.code).toBe('PRIZE_KEPT');
-    expect(await getBalance(handle!.db, alice.id)).toEqual(before);
-    const box = await api('/me/prizes?limit=100', { token: alice.token });
-    const statusOf = (id: string) => box.body.items.find((p: { id: string }) => p.id === id)?.status;
-    expect(statusOf(keptId)).toBe('kept');
-    expect(undecided.every((id) => statusOf(id) === 'pending')).toBe(true);
-    // The undecided ones convert as a bulk; the kept one only with the flag, on its own.
-    expect((await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: undecided } })).status).toBe(200);
-    const single = await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: [keptId], includeKept: true } });
-    expect(single.status).toBe(200);
-    expect(single.body.converted).toHaveLength(1);
-    expect((await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: [keptId], includeKept: 'yes' } })).status).toBe(400);
-  });
+    it('never converts a kept prize without includeKept: a bulk request converts nothing and says why', async () => {
+      const won = await draw(alice.token, 10);
+      const ids = (won.body.items as { id: string }[]).map((p) => p.id);
+      const [keptId, ...undecided] = ids as [string, ...string[]];
+      expect((await api('/me/prizes/keeps', { token: alice.token, body: { prizeIds: [keptId] } })).status).toBe(200);
+      const before = await getBalance(handle!.db, alice.id);
+      const bulk = await api('/me/prizes/conversions', {
+        token: alice.token,
+        body: { prizeIds: ids },
+        key: randomUUID(),
+      });
+      expect(bulk.status).toBe(409);
+      expect(bulk.body.error).toMatchObject({ code: 'PRIZE_KEPT', message: expect.stringMatching(/保管中のカード/) });
+      const explicitFalse = await api('/me/prizes/conversions', {
+        token: alice.token,
+        body: { prizeIds: [keptId], includeKept: false },
+      });
+      expect(explicitFalse.body.error.code).toBe('PRIZE_KEPT');
+      expect(await getBalance(handle!.db, alice.id)).toEqual(before);
+      const box = await api('/me/prizes?limit=100', { token: alice.token });
+      const statusOf = (id: string) => box.body.items.find((p: { id: string }) => p.id === id)?.status;
+      expect(statusOf(keptId)).toBe('kept');
+      expect(undecided.every((id) => statusOf(id) === 'pending')).toBe(true);
+      // The undecided ones convert as a bulk; the kept one only with the flag, on its own.
+      expect((await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: undecided } })).status).toBe(
+        200,
+      );
+      const single = await api('/me/prizes/conversions', {
+        token: alice.token,
+        body: { prizeIds: [keptId], includeKept: true },
+      });
+      expect(single.status).toBe(200);
+      expect(single.body.converted).toHaveLength(1);
+      expect(
+        (await api('/me/prizes/conversions', { token: alice.token, body: { prizeIds: [keptId], includeKept: 'yes' } }))
+          .status,
+      ).toBe(400);
+    });
 
-  it('refuses bad requests with 4xx and Japanese messages, never a 5xx', async () => {
-    expect((await api(`/gachas/${PACK}/draws`, { body: { count: 1 }, key: randomUUID() })).status).toBe(401);
-    const noKey = await api(`/gachas/${PACK}/draws`, { token: alice.token, body: { count: 1 } });
-    expect(noKey.status).toBe(400);
-    expect(noKey.body.error.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
-    const badCount = await draw(alice.token, 3);
-    expect(badCount.status).toBe(400);
-    expect(badCount.body.error).toMatchObject({ code: 'DRAW_COUNT_INVALID', message: 'このガチャでは選べない回数です。' });
-    const broken = await api(`/gachas/${PACK}/draws`, { token: alice.token, rawBody: '{"count":', key: randomUUID() });
-    expect(broken.status).toBe(400);
-    expect((await api('/gachas/nai-gacha/draws', { token: alice.token, body: { count: 1 }, key: randomUUID() })).status).toBe(404);
-    const poor = await api('/gachas/stellar-weiss-002/draws', { token: bob.token, body: { count: 100 }, key: randomUUID() });
-    expect(poor.status).toBe(422);
-    expect(poor.body.error.code).toBe('INSUFFICIENT_COINS');
-    expect(poor.body.error.message).toMatch(/コインが不足しています/);
-    await grantCoins(handle!.db, { memberId: bob.id, kind: 'free', amount: 200_000, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: `test:${randomUUID()}` });
-    const tooMuch = await api('/gachas/stellar-pokemon-002/draws', { token: bob.token, body: { count: 10 }, key: randomUUID() });
-    expect(tooMuch.status).toBe(409);
-    expect(tooMuch.body.error.code).toBe('NOT_ENOUGH_LOTS');
-    expect(tooMuch.body.error.details.remaining).toBeGreaterThan(0);
-    const soldOut = await api('/gachas/stellar-yugioh-002/draws', { token: bob.token, body: { count: 1 }, key: randomUUID() });
-    expect(soldOut.status).toBe(409);
-    expect(soldOut.body.error.code).toBe('SOLD_OUT');
-    expect((await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: ['x'] } })).status).toBe(400);
-    const forged = Buffer.from(JSON.stringify({ createdAt: 'x', id: 'y' })).toString('base64url');
-    const badCursor = await api(`/me/prizes?cursor=${forged}`, { token: bob.token });
-    expect(badCursor.status).toBe(400);
-    expect(badCursor.body.error.code).toBe('CURSOR_INVALID');
-  });
+    it('refuses bad requests with 4xx and Japanese messages, never a 5xx', async () => {
+      expect((await api(`/gachas/${PACK}/draws`, { body: { count: 1 }, key: randomUUID() })).status).toBe(401);
+      const noKey = await api(`/gachas/${PACK}/draws`, { token: alice.token, body: { count: 1 } });
+      expect(noKey.status).toBe(400);
+      expect(noKey.body.error.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
+      const badCount = await draw(alice.token, 3);
+      expect(badCount.status).toBe(400);
+      expect(badCount.body.error).toMatchObject({
+        code: 'DRAW_COUNT_INVALID',
+        message: 'このガチャでは選べない回数です。',
+      });
+      const broken = await api(`/gachas/${PACK}/draws`, {
+        token: alice.token,
+        rawBody: '{"count":',
+        key: randomUUID(),
+      });
+      expect(broken.status).toBe(400);
+      expect(
+        (await api('/gachas/nai-gacha/draws', { token: alice.token, body: { count: 1 }, key: randomUUID() })).status,
+      ).toBe(404);
+      const poor = await api('/gachas/stellar-weiss-002/draws', {
+        token: bob.token,
+        body: { count: 100 },
+        key: randomUUID(),
+      });
+      expect(poor.status).toBe(422);
+      expect(poor.body.error.code).toBe('INSUFFICIENT_COINS');
+      expect(poor.body.error.message).toMatch(/コインが不足しています/);
+      await grantCoins(handle!.db, {
+        memberId: bob.id,
+        kind: 'free',
+        amount: 200_000,
+        reason: 'operator_grant',
+        counterAccount: 'promotion',
+        idempotencyKey: `test:${randomUUID()}`,
+      });
+      const tooMuch = await api('/gachas/stellar-pokemon-002/draws', {
+        token: bob.token,
+        body: { count: 10 },
+        key: randomUUID(),
+      });
+      expect(tooMuch.status).toBe(409);
+      expect(tooMuch.body.error.code).toBe('NOT_ENOUGH_LOTS');
+      expect(tooMuch.body.error.details.remaining).toBeGreaterThan(0);
+      const soldOut = await api('/gachas/stellar-yugioh-002/draws', {
+        token: bob.token,
+        body: { count: 1 },
+        key: randomUUID(),
+      });
+      expect(soldOut.status).toBe(409);
+      expect(soldOut.body.error.code).toBe('SOLD_OUT');
+      expect((await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: ['x'] } })).status).toBe(400);
+      const forged = Buffer.from(JSON.stringify({ createdAt: 'x', id: 'y' })).toString('base64url');
+      const badCursor = await api(`/me/prizes?cursor=${forged}`, { token: bob.token });
+      expect(badCursor.status).toBe(400);
+      expect(badCursor.body.error.code).toBe('CURSOR_INVALID');
+    });
 
-  it('serves the remaining counts, the live stream and the reveal of a sold-out pack', async () => {
-    const remaining = await api(`/gachas/${PACK}/remaining`);
-    expect(remaining.status).toBe(200);
-    expect(remaining.body.tiers.reduce((sum: number, t: { remaining: number; isLastOne: boolean }) => sum + (t.isLastOne ? 0 : t.remaining), 0)).toBe(remaining.body.remaining);
-    const controller = new AbortController();
-    const stream = await fetch(`${base}/api/v1/gachas/${PACK}/events`, { signal: controller.signal });
-    expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
-    const reader = stream.body!.getReader();
-    const { value } = await reader.read();
-    expect(new TextDecoder().decode(value)).toMatch(/event: remaining/);
-    controller.abort();
-    expect((await api('/gachas/nai-gacha/events')).status).toBe(404);
-    const reveal = await api('/gachas/stellar-yugioh-002/reveal');
-    expect(reveal.status).toBe(200);
-    expect(reveal.body.format).toBe('oripa-pack-reveal/1');
-    expect((await api(`/gachas/${PACK}/reveal`)).status).toBe(409);
-  });
+    it('serves the remaining counts, the live stream and the reveal of a sold-out pack', async () => {
+      const remaining = await api(`/gachas/${PACK}/remaining`);
+      expect(remaining.status).toBe(200);
+      expect(
+        remaining.body.tiers.reduce(
+          (sum: number, t: { remaining: number; isLastOne: boolean }) => sum + (t.isLastOne ? 0 : t.remaining),
+          0,
+        ),
+      ).toBe(remaining.body.remaining);
+      const controller = new AbortController();
+      const stream = await fetch(`${base}/api/v1/gachas/${PACK}/events`, { signal: controller.signal });
+      expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
+      const reader = stream.body!.getReader();
+      const { value } = await reader.read();
+      expect(new TextDecoder().decode(value)).toMatch(/event: remaining/);
+      controller.abort();
+      expect((await api('/gachas/nai-gacha/events')).status).toBe(404);
+      const reveal = await api('/gachas/stellar-yugioh-002/reveal');
+      expect(reveal.status).toBe(200);
+      expect(reveal.body.format).toBe('oripa-pack-reveal/1');
+      expect((await api(`/gachas/${PACK}/reveal`)).status).toBe(409);
+    });
 
-  it('draws from the pack page without JavaScript: confirmation by URL, form post, result, choices', async () => {
-    const email = uniqueEmail('nojs-draw');
-    const signUp = await postForm('/auth/sign_up', { name: 'スクリプトなし', email, password: 'nojs-draw-pass-1', agreeToTerms: 'on' });
-    const cookie = cookieFrom(signUp.headers);
-    const [member] = await handle!.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-    await grantCoins(handle!.db, { memberId: member!.id, kind: 'paid', amount: 1_000, reason: 'operator_grant', counterAccount: 'adjustment', idempotencyKey: `test:${email}` });
-    const confirm = await get(`/gacha/pokemon/${PACK}?confirm=10`, { cookie });
-    expect(confirm.status).toBe(200);
-    expect(confirm.body).toContain('10連を引きますか？');
-    const key = /name="idempotencyKey" value="([^"]+)"/.exec(confirm.body)?.[1];
-    expect(key).toBeTruthy();
-    const drawn = await postForm(`/gacha/pokemon/${PACK}`, { count: '10', idempotencyKey: key! }, { cookie });
-    expect(drawn.status).toBe(302);
-    expect(drawn.location).toMatch(new RegExp(`^/gacha/pokemon/${PACK}/result/[0-9a-f-]{36}\\?reveal=1$`));
-    // the same form sent twice (a double tap) lands on the same result and pays once
-    const twice = await postForm(`/gacha/pokemon/${PACK}`, { count: '10', idempotencyKey: key! }, { cookie });
-    expect(twice.location).toBe(drawn.location);
-    expect((await getBalance(handle!.db, member!.id)).total).toBe(0);
-    for (const odd of ['/mypage?tab=coins&before=1e30', '/mypage?tab=coins&before=-1', '/mypage?tab=prizes&pt=x&pi=y',
-      '/mypage?tab=prizes&pt=2024-02-31T00:00:00Z&pi=00000000-0000-0000-0000-000000000000', '/mypage?tab=prizes&pt=2024-01-01T00:00:00Z&pi=------------------------------------',
-      '/mypage?tab=prizes&pt=0000-01-01T00:00:00Z&pi=00000000-0000-0000-0000-000000000000']) {
-      expect((await get(odd, { cookie })).status, odd).toBe(200);
-    }
-    const result = await get(drawn.location!, { cookie });
-    expect(result.status).toBe(200);
-    expect(result.body).toContain('抽選結果');
-    const poorer = await postForm(`/gacha/pokemon/${PACK}`, { count: '1', idempotencyKey: 'nojs-short-1' }, { cookie });
-    expect(poorer.status).toBe(422);
-    expect(poorer.body).toContain('コインが不足しています');
-    // The choices without JavaScript: each confirmation opens from the URL; a bulk conversion never takes a kept card.
-    const resultPath = drawn.location!.split('?')[0]!;
-    const won = (await listPrizes(handle!.db, member!.id, { status: ['pending'] })).items.filter((p) => resultPath.endsWith(p.drawId));
-    expect(won).toHaveLength(10);
-    const [keptPrize, ...others] = won;
-    expect((await postForm(resultPath, { intent: 'keep', prizeIds: keptPrize!.prizeId }, { cookie })).status).toBe(200);
-    const sheet = await get(`${resultPath}?sheet=convert`, { cookie });
-    const othersValue = others.reduce((sum, p) => sum + p.conversionValue, 0);
-    expect(sheet.body).toContain(`9枚を${othersValue.toLocaleString('ja-JP')}コインに交換します。元に戻せません`);
-    const bulkIds = /name="intent" value="convert"\/><input type="hidden" name="prizeIds" value="([^"]+)"/.exec(sheet.body)?.[1]?.split(',') ?? [];
-    expect(bulkIds.sort()).toEqual(others.map((p) => p.prizeId).sort());
-    // A forged bulk form with the kept card in it converts nothing; convertKept takes one card only.
-    const forged = await postForm(resultPath, { intent: 'convert', prizeIds: won.map((p) => p.prizeId).join(',') }, { cookie });
-    expect(forged.status).toBe(409);
-    expect(forged.body).toContain('保管中のカード');
-    expect((await postForm(resultPath, { intent: 'convertKept', prizeIds: won.slice(0, 2).map((p) => p.prizeId).join(',') }, { cookie })).status).toBe(400);
-    expect((await postForm(resultPath, { intent: 'burn', prizeIds: keptPrize!.prizeId }, { cookie })).status).toBe(400);
-    expect((await getBalance(handle!.db, member!.id)).total).toBe(0);
-    expect((await postForm(resultPath, { intent: 'convert', prizeIds: bulkIds.join(',') }, { cookie })).status).toBe(200);
-    expect((await getBalance(handle!.db, member!.id)).total).toBe(othersValue);
-    const keptSheet = await get(`${resultPath}?prize=${keptPrize!.prizeId}&confirm=kept`, { cookie });
-    expect(keptSheet.body).toContain('元に戻せません');
-    expect(keptSheet.body).toContain('name="intent" value="convertKept"');
-    expect((await postForm(resultPath, { intent: 'convertKept', prizeIds: keptPrize!.prizeId }, { cookie })).status).toBe(200);
-    expect((await getBalance(handle!.db, member!.id)).total).toBe(othersValue + keptPrize!.conversionValue);
-    const stranger = await postForm('/auth/sign_up', { name: 'よその人', email: uniqueEmail('nojs-other'), password: 'nojs-other-pass-1', agreeToTerms: 'on' });
-    expect((await get(drawn.location!.split('?')[0]!, { cookie: cookieFrom(stranger.headers) })).status).toBe(404);
-    const strangersCard = (await listPrizes(handle!.db, alice.id, { limit: 1 })).items[0]!;
-    expect((await postForm('/mypage', { intent: 'convert', prizeIds: strangersCard.prizeId }, { cookie: cookieFrom(stranger.headers) })).status).toBe(404);
-  });
-});
+    it('draws from the pack page without JavaScript: confirmation by URL, form post, result, choices', async () => {
+      const email = uniqueEmail('nojs-draw');
+      const signUp = await postForm('/auth/sign_up', {
+        name: 'スクリプトなし',
+        email,
+        password: 'nojs-draw-pass-1',
+        agreeToTerms: 'on',
+      });
+      const cookie = cookieFrom(signUp.headers);
+      const [member] = await handle!.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+      await grantCoins(handle!.db, {
+        memberId: member!.id,
+        kind: 'paid',
+        amount: 1_000,
+        reason: 'operator_grant',
+        counterAccount: 'adjustment',
+        idempotencyKey: `test:${email}`,
+      });
+      const confirm = await get(`/gacha/pokemon/${PACK}?confirm=10`, { cookie });
+      expect(confirm.status).toBe(200);
+      expect(confirm.body).toContain('10連を引きますか？');
+      const key = /name="idempotencyKey" value="([^"]+)"/.exec(confirm.body)?.[1];
+      expect(key).toBeTruthy();
+      const drawn = await postForm(`/gacha/pokemon/${PACK}`, { count: '10', idempotencyKey: key! }, { cookie });
+      expect(drawn.status).toBe(302);
+      expect(drawn.location).toMatch(new RegExp(`^/gacha/pokemon/${PACK}/result/[0-9a-f-]{36}\\?reveal=1$`));
+      // the same form sent twice (a double tap) lands on the same result and pays once
+      const twice = await postForm(`/gacha/pokemon/${PACK}`, { count: '10', idempotencyKey: key! }, { cookie });
+      expect(twice.location).toBe(drawn.location);
+      expect((await getBalance(handle!.db, member!.id)).total).toBe(0);
+      for (const odd of [
+        '/mypage?tab=coins&before=1e30',
+        '/mypage?tab=coins&before=-1',
+        '/mypage?tab=prizes&pt=x&pi=y',
+        '/mypage?tab=prizes&pt=2024-02-31T00:00:00Z&pi=00000000-0000-0000-0000-000000000000',
+        '/mypage?tab=prizes&pt=2024-01-01T00:00:00Z&pi=------------------------------------',
+        '/mypage?tab=prizes&pt=0000-01-01T00:00:00Z&pi=00000000-0000-0000-0000-000000000000',
+      ]) {
+        expect((await get(odd, { cookie })).status, odd).toBe(200);
+      }
+      const result = await get(drawn.location!, { cookie });
+      expect(result.status).toBe(200);
+      expect(result.body).toContain('抽選結果');
+      const poorer = await postForm(
+        `/gacha/pokemon/${PACK}`,
+        { count: '1', idempotencyKey: 'nojs-short-1' },
+        { cookie },
+      );
+      expect(poorer.status).toBe(422);
+      expect(poorer.body).toContain('コインが不足しています');
+      // The choices without JavaScript: each confirmation opens from the URL; a bulk conversion never takes a kept card.
+      const resultPath = drawn.location!.split('?')[0]!;
+      const won = (await listPrizes(handle!.db, member!.id, { status: ['pending'] })).items.filter((p) =>
+        resultPath.endsWith(p.drawId),
+      );
+      expect(won).toHaveLength(10);
+      const [keptPrize, ...others] = won;
+      expect((await postForm(resultPath, { intent: 'keep', prizeIds: keptPrize!.prizeId }, { cookie })).status).toBe(
+        200,
+      );
+      const sheet = await get(`${resultPath}?sheet=convert`, { cookie });
+      const othersValue = others.reduce((sum, p) => sum + p.conversionValue, 0);
+      expect(sheet.body).toContain(`9枚を${othersValue.toLocaleString('ja-JP')}コインに交換します。元に戻せません`);
+      const bulkIds =
+        /name="intent" value="convert"\/><input type="hidden" name="prizeIds" value="([^"]+)"/
+          .exec(sheet.body)?.[1]
+          ?.split(',') ?? [];
+      expect(bulkIds.sort()).toEqual(others.map((p) => p.prizeId).sort());
+      // A forged bulk form with the kept card in it converts nothing; convertKept takes one card only.
+      const forged = await postForm(
+        resultPath,
+        { intent: 'convert', prizeIds: won.map((p) => p.prizeId).join(',') },
+        { cookie },
+      );
+      expect(forged.status).toBe(409);
+      expect(forged.body).toContain('保管中のカード');
+      expect(
+        (
+          await postForm(
+            resultPath,
+            {
+              intent: 'convertKept',
+              prizeIds: won
+                .slice(0, 2)
+                .map((p) => p.prizeId)
+                .join(','),
+            },
+            { cookie },
+          )
+        ).status,
+      ).toBe(400);
+      expect((await postForm(resultPath, { intent: 'burn', prizeIds: keptPrize!.prizeId }, { cookie })).status).toBe(
+        400,
+      );
+      expect((await getBalance(handle!.db, member!.id)).total).toBe(0);
+      expect((await postForm(resultPath, { intent: 'convert', prizeIds: bulkIds.join(',') }, { cookie })).status).toBe(
+        200,
+      );
+      expect((await getBalance(handle!.db, member!.id)).total).toBe(othersValue);
+      const keptSheet = await get(`${resultPath}?prize=${keptPrize!.prizeId}&confirm=kept`, { cookie });
+      expect(keptSheet.body).toContain('元に戻せません');
+      expect(keptSheet.body).toContain('name="intent" value="convertKept"');
+      expect(
+        (await postForm(resultPath, { intent: 'convertKept', prizeIds: keptPrize!.prizeId }, { cookie })).status,
+      ).toBe(200);
+      expect((await getBalance(handle!.db, member!.id)).total).toBe(othersValue + keptPrize!.conversionValue);
+      const stranger = await postForm('/auth/sign_up', {
+        name: 'よその人',
+        email: uniqueEmail('nojs-other'),
+        password: 'nojs-other-pass-1',
+        agreeToTerms: 'on',
+      });
+      expect((await get(drawn.location!.split('?')[0]!, { cookie: cookieFrom(stranger.headers) })).status).toBe(404);
+      const strangersCard = (await listPrizes(handle!.db, alice.id, { limit: 1 })).items[0]!;
+      expect(
+        (
+          await postForm(
+            '/mypage',
+            { intent: 'convert', prizeIds: strangersCard.prizeId },
+            { cookie: cookieFrom(stranger.headers) },
+          )
+        ).status,
+      ).toBe(404);
+    });
+  },
+);

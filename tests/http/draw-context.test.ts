@@ -12,7 +12,11 @@ const CONTEXT = `gacha=${PACK.id}&count=10`;
 const PACK_PATH = `/gacha/${PACK.genre}/${PACK.id}?confirm=10`;
 const PASSWORD = 'draw-context-1';
 
-interface Member { email: string; cookie: string; bearer: string }
+interface Member {
+  email: string;
+  cookie: string;
+  bearer: string;
+}
 
 async function signUp(label: string): Promise<Member> {
   const email = uniqueEmail(label);
@@ -26,16 +30,27 @@ async function signUp(label: string): Promise<Member> {
 async function api(path: string, member: Member, body?: unknown) {
   const response = await fetch(`${shopUrl()}/api/v1${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${member.bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json', 'idempotency-key': randomUUID() }) },
+    headers: {
+      authorization: `Bearer ${member.bearer}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json', 'idempotency-key': randomUUID() }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
 }
 
 /** Confirms `pack` with the sandbox (the posted fields are what the confirmation form sends), approves, and opens the return page. */
-async function buyWithSandbox(member: Member, pack: { id: string; price: number; coins: number }, extra: Record<string, string>) {
+async function buyWithSandbox(
+  member: Member,
+  pack: { id: string; price: number; coins: number },
+  extra: Record<string, string>,
+) {
   const orderKey = randomUUID();
-  const started = await postForm('/shop/checkout/sandbox', { pack: pack.id, orderKey, price: String(pack.price), coins: String(pack.coins), ...extra }, { cookie: member.cookie });
+  const started = await postForm(
+    '/shop/checkout/sandbox',
+    { pack: pack.id, orderKey, price: String(pack.price), coins: String(pack.coins), ...extra },
+    { cookie: member.cookie },
+  );
   expect(started.status).toBe(303);
   const hosted = new URL(started.location!);
   const paid = await postForm(hosted.pathname, { decision: 'approve' }, { cookie: member.cookie });
@@ -51,7 +66,9 @@ async function buyWithSandbox(member: Member, pack: { id: string; price: number;
 let member: Member;
 beforeAll(async () => {
   member = await signUp('draw-context');
-  expect((await postForm('/shop', { intent: 'declare-age', age: 'adult' }, { cookie: member.cookie })).status).toBe(200);
+  expect((await postForm('/shop', { intent: 'declare-age', age: 'adult' }, { cookie: member.cookie })).status).toBe(
+    200,
+  );
 });
 
 describe('the draw carried through the coin shop', () => {
@@ -91,7 +108,9 @@ describe('the draw carried through the coin shop', () => {
     expect(confirm.body).toContain(`name="gacha" value="${PACK.id}"`);
     expect(confirm.body).toContain('name="count" value="10"');
     expect(confirm.body).toContain(`href="/shop?${CONTEXT.replace('&', '&amp;')}"`);
-    const wrong = await get('/shop/checkout/sandbox?pack=coin-5000&gacha=no-such-pack&count=10', { cookie: member.cookie });
+    const wrong = await get('/shop/checkout/sandbox?pack=coin-5000&gacha=no-such-pack&count=10', {
+      cookie: member.cookie,
+    });
     expect(wrong.status).toBe(200);
     expect(wrong.body).not.toContain('name="gacha"');
   });
@@ -109,7 +128,11 @@ describe('the draw carried through the coin shop', () => {
   it('drops a forged draw posted with the confirmation: the purchase goes on, the return page offers no draw', async () => {
     const forged = await signUp('draw-context-forged');
     await postForm('/shop', { intent: 'declare-age', age: 'adult' }, { cookie: forged.cookie });
-    const page = await buyWithSandbox(forged, { id: 'coin-500', price: 500, coins: 500 }, { gacha: 'https://evil.example', count: '10' });
+    const page = await buyWithSandbox(
+      forged,
+      { id: 'coin-500', price: 500, coins: 500 },
+      { gacha: 'https://evil.example', count: '10' },
+    );
     expect(page.body).not.toContain('continue-draw');
     expect(page.body).not.toContain('evil.example');
     const history = await api('/me/purchases', forged);
@@ -117,7 +140,11 @@ describe('the draw carried through the coin shop', () => {
   });
 
   it('keeps the draw on the order through the provider and offers 「続けて10連を引く」 when paid', async () => {
-    const page = await buyWithSandbox(member, { id: 'coin-5000', price: 5000, coins: 5150 }, { gacha: PACK.id, count: '10' });
+    const page = await buyWithSandbox(
+      member,
+      { id: 'coin-5000', price: 5000, coins: 5150 },
+      { gacha: PACK.id, count: '10' },
+    );
     expect(page.body).toContain(`続けて10連を引く（${PACK.title}）`);
     expect(page.body).toContain(`href="${PACK_PATH}"`);
     const history = await api('/me/purchases', member);
@@ -133,7 +160,10 @@ describe('the draw carried through the coin shop', () => {
     const listed = await api('/coin-shop', member);
     const first = listed.body.packs.find((p: { id: string }) => p.id === 'first-500');
     expect(first).toMatchObject({ available: false, unavailableReason: '初回購入のみ対象です' });
-    expect(listed.body.packs.find((p: { id: string }) => p.id === 'coin-500')).toMatchObject({ available: true, unavailableReason: null });
+    expect(listed.body.packs.find((p: { id: string }) => p.id === 'coin-500')).toMatchObject({
+      available: true,
+      unavailableReason: null,
+    });
     const refused = await api('/me/purchases', member, { packId: 'first-500', method: 'sandbox' });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({ code: 'FIRST_PURCHASE_ONLY' });
@@ -144,14 +174,27 @@ describe('the draw carried through the coin shop', () => {
 describe('signing in from a pack', () => {
   it('lands on the pack with the chosen count, and never on another site', async () => {
     const visitor = await signUp('draw-context-signin');
-    const signIn = (redirect: string) => postForm('/auth/sign_in', { email: visitor.email, password: PASSWORD, redirect });
+    const signIn = (redirect: string) =>
+      postForm('/auth/sign_in', { email: visitor.email, password: PASSWORD, redirect });
     expect((await signIn(PACK_PATH)).location).toBe(PACK_PATH);
     for (const target of ['https://evil.example/gacha', '//evil.example/x', '/\\evil.example']) {
       expect((await signIn(target)).location, target).toBe('/');
     }
-    const signedUp = await postForm('/auth/sign_up', { name: 'ctx', email: uniqueEmail('draw-context-signup'), password: PASSWORD, agreeToTerms: 'on', redirect: PACK_PATH });
+    const signedUp = await postForm('/auth/sign_up', {
+      name: 'ctx',
+      email: uniqueEmail('draw-context-signup'),
+      password: PASSWORD,
+      agreeToTerms: 'on',
+      redirect: PACK_PATH,
+    });
     expect(signedUp.location).toBe(PACK_PATH);
-    const away = await postForm('/auth/sign_up', { name: 'ctx', email: uniqueEmail('draw-context-away'), password: PASSWORD, agreeToTerms: 'on', redirect: 'https://evil.example/' });
+    const away = await postForm('/auth/sign_up', {
+      name: 'ctx',
+      email: uniqueEmail('draw-context-away'),
+      password: PASSWORD,
+      agreeToTerms: 'on',
+      redirect: 'https://evil.example/',
+    });
     expect(away.location).toBe('/');
   });
 

@@ -34,7 +34,11 @@ describe('error answers', () => {
   it('answers unknown /api/auth paths with 404 and the JSON error', async () => {
     await expectShopError(await fetch(`${shopUrl()}/api/auth/no-such-endpoint`), 404, 'NOT_FOUND');
     await expectShopError(
-      await fetch(`${shopUrl()}/api/auth/no-such-endpoint`, { method: 'POST', headers: { 'content-type': 'application/json', origin: shopUrl() }, body: '{}' }),
+      await fetch(`${shopUrl()}/api/auth/no-such-endpoint`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: shopUrl() },
+        body: '{}',
+      }),
       404,
       'NOT_FOUND',
     );
@@ -49,13 +53,19 @@ describe('error answers', () => {
   });
 
   it('answers a byte range past the end of a file with 416 and the JSON error', async () => {
-    const response = await fetch(`${shopUrl()}/favicon.svg`, { headers: { range: 'bytes=99999999-', 'accept-encoding': 'identity' } });
+    const response = await fetch(`${shopUrl()}/favicon.svg`, {
+      headers: { range: 'bytes=99999999-', 'accept-encoding': 'identity' },
+    });
     await expectShopError(response, 416, 'RANGE_NOT_SATISFIABLE');
     expect(response.headers.get('content-range')).toMatch(/^bytes \*\/\d+$/);
   });
 
   it('answers other refusals in the same shape', async () => {
-    await expectShopError(await fetch(`${shopUrl()}/api/v1/gachas`, { method: 'DELETE', headers: { origin: shopUrl() } }), 405, 'METHOD_NOT_ALLOWED');
+    await expectShopError(
+      await fetch(`${shopUrl()}/api/v1/gachas`, { method: 'DELETE', headers: { origin: shopUrl() } }),
+      405,
+      'METHOD_NOT_ALLOWED',
+    );
     await expectShopError(await fetch(`${shopUrl()}/api/no-such-api`), 404, 'NOT_FOUND');
     const big = await fetch(`${shopUrl()}/api/v1/me/age-declaration`, {
       method: 'PUT',

@@ -16,32 +16,50 @@ import { get, postForm, cookieFrom, uniqueEmail, shopUrl } from '#tests/http';
 const PACK_PATH = '/gacha/pokemon/stellar-pokemon-001';
 
 /** A GET whose body is kept as sent (fetch would decode it): for checking the encoded bytes. */
-function rawGet(urlPath: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function rawGet(
+  urlPath: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   const url = new URL(shopUrl() + urlPath);
   return new Promise((resolve, reject) => {
     http
-      .get({ host: '127.0.0.1', port: url.port, path: url.pathname + url.search, headers: { host: url.host, ...headers } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-        response.on('error', reject);
-      })
+      .get(
+        { host: '127.0.0.1', port: url.port, path: url.pathname + url.search, headers: { host: url.host, ...headers } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+          );
+          response.on('error', reject);
+        },
+      )
       .on('error', reject);
   });
 }
 
 const metaDescriptionOf = (html: string) => html.match(/<meta name="description" content="([^"]*)"/)?.[1] ?? null;
-const decodeEntities = (text: string) => text.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const decodeEntities = (text: string) =>
+  text
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 /** Heading levels of a page's body in document order. */
-const headingLevels = (html: string) => [...html.slice(html.indexOf('<body')).matchAll(/<h([1-6])\b/g)].map((m) => Number(m[1]));
+const headingLevels = (html: string) =>
+  [...html.slice(html.indexOf('<body')).matchAll(/<h([1-6])\b/g)].map((m) => Number(m[1]));
 
 describe('built assets', () => {
   let script = '';
   beforeAll(() => {
     // The largest script: small files are sent as they are, large ones have precompressed twins.
     const dir = path.join('build', 'client', 'assets');
-    const largest = fs.readdirSync(dir).filter((name) => name.endsWith('.js')).sort((a, b) => fs.statSync(path.join(dir, b)).size - fs.statSync(path.join(dir, a)).size)[0];
+    const largest = fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith('.js'))
+      .sort((a, b) => fs.statSync(path.join(dir, b)).size - fs.statSync(path.join(dir, a)).size)[0];
     expect(largest).toBeTruthy();
     script = `/assets/${largest}`;
   });
@@ -145,7 +163,12 @@ describe('meta descriptions and headings', () => {
   let handle: DatabaseHandle | undefined;
   const email = uniqueEmail('headings');
   beforeAll(async () => {
-    const page = await postForm('/auth/sign_up', { name: '見出し確認', email, password: 'headings-pass-1', agreeToTerms: 'on' });
+    const page = await postForm('/auth/sign_up', {
+      name: '見出し確認',
+      email,
+      password: 'headings-pass-1',
+      agreeToTerms: 'on',
+    });
     cookie = cookieFrom(page.headers);
     expect(cookie).toContain('session_token');
     if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
@@ -154,10 +177,30 @@ describe('meta descriptions and headings', () => {
     await handle?.close();
   });
 
-  const guestPages = ['/', '/gacha/pokemon', PACK_PATH, '/auth/sign_in', '/auth/sign_up', '/auth/passwd', '/guide', '/tokushoho', '/no-such-page'];
+  const guestPages = [
+    '/',
+    '/gacha/pokemon',
+    PACK_PATH,
+    '/auth/sign_in',
+    '/auth/sign_up',
+    '/auth/passwd',
+    '/guide',
+    '/tokushoho',
+    '/no-such-page',
+  ];
   const memberPages = [
-    '/mypage', '/mypage?tab=prizes', '/mypage?tab=coins', '/mypage?tab=purchases', '/shop', '/shop/checkout/paypay?pack=coin-1000',
-    '/shop/backfrompurchase', '/mylevel', '/myrank', '/ranking/daily/goodluck', '/myinbox/alls', '/myinbox/bonus/logs',
+    '/mypage',
+    '/mypage?tab=prizes',
+    '/mypage?tab=coins',
+    '/mypage?tab=purchases',
+    '/shop',
+    '/shop/checkout/paypay?pack=coin-1000',
+    '/shop/backfrompurchase',
+    '/mylevel',
+    '/myrank',
+    '/ranking/daily/goodluck',
+    '/myinbox/alls',
+    '/myinbox/bonus/logs',
   ];
 
   it.each([...guestPages.map((p) => [p, false] as const), ...memberPages.map((p) => [p, true] as const)])(
@@ -192,11 +235,22 @@ describe('meta descriptions and headings', () => {
 
   it.skipIf(!databaseUrl)('keeps the heading order on a draw result page', async () => {
     const [member] = await handle!.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-    await grantCoins(handle!.db, { memberId: member!.id, kind: 'paid', amount: 1_000, reason: 'operator_grant', counterAccount: 'adjustment', idempotencyKey: `test:${email}` });
+    await grantCoins(handle!.db, {
+      memberId: member!.id,
+      kind: 'paid',
+      amount: 1_000,
+      reason: 'operator_grant',
+      counterAccount: 'adjustment',
+      idempotencyKey: `test:${email}`,
+    });
     const confirm = await get('/gacha/pokemon/stellar-pokemon-003?confirm=10', { cookie });
     const key = /name="idempotencyKey" value="([^"]+)"/.exec(confirm.body)?.[1];
     expect(key).toBeTruthy();
-    const drawn = await postForm('/gacha/pokemon/stellar-pokemon-003', { count: '10', idempotencyKey: key! }, { cookie });
+    const drawn = await postForm(
+      '/gacha/pokemon/stellar-pokemon-003',
+      { count: '10', idempotencyKey: key! },
+      { cookie },
+    );
     expect(drawn.status).toBe(302);
     // The page as it stays after the reveal (the reveal overlay itself is a modal dialog over it).
     const page = await get(drawn.location!.replace(/\?reveal=1$/, ''), { cookie });

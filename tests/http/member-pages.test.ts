@@ -5,7 +5,12 @@ import { get, postForm, cookieFrom, uniqueEmail, titleOf, robotsMetaOf } from '#
 let cookie = '';
 
 beforeAll(async () => {
-  const page = await postForm('/auth/sign_up', { name: '会員ページ確認', email: uniqueEmail('member-pages'), password: 'member-pages-1', agreeToTerms: 'on' });
+  const page = await postForm('/auth/sign_up', {
+    name: '会員ページ確認',
+    email: uniqueEmail('member-pages'),
+    password: 'member-pages-1',
+    agreeToTerms: 'on',
+  });
   cookie = cookieFrom(page.headers);
   expect(cookie).toContain('session_token');
 });
@@ -41,17 +46,25 @@ describe('members-only pages for a member', () => {
     ['/shop/backfrompaidy', 'お支払い結果', 404, 'ご注文が見つかりません'],
     ['/shop/backfrompaidy?order=00000000-0000-4000-8000-000000000000', 'お支払い結果', 404, 'ご注文が見つかりません'],
     ['/shop/backfrompaypay?order=%00%27%3Cscript%3E', 'お支払い結果', 404, 'ご注文が見つかりません'],
-    ['/shop/checkout/paidy/widget?order=00000000-0000-4000-8000-000000000000', 'ペイディでお支払い', 404, 'ご注文が見つかりません'],
+    [
+      '/shop/checkout/paidy/widget?order=00000000-0000-4000-8000-000000000000',
+      'ペイディでお支払い',
+      404,
+      'ご注文が見つかりません',
+    ],
     ['/shop/checkout/paidy/widget', 'ペイディでお支払い', 404, 'ご注文が見つかりません'],
-  ])('%s answers the member "%s" with %i and the reason in Japanese, robots noindex', async (path, title, status, reason) => {
-    const page = await get(path, { cookie });
-    expect(page.status).toBe(status);
-    expect(titleOf(page.body)).toBe(`${title} | オリパ ステラ`);
-    expect(page.body).toContain(reason);
-    expect(robotsMetaOf(page.body)).toBe('noindex, nofollow');
-  });
+  ])(
+    '%s answers the member "%s" with %i and the reason in Japanese, robots noindex',
+    async (path, title, status, reason) => {
+      const page = await get(path, { cookie });
+      expect(page.status).toBe(status);
+      expect(titleOf(page.body)).toBe(`${title} | オリパ ステラ`);
+      expect(page.body).toContain(reason);
+      expect(robotsMetaOf(page.body)).toBe('noindex, nofollow');
+    },
+  );
 
-  it('keeps a member\'s pages out of shared caches (they carry the coin balance), and shows the balance in the header', async () => {
+  it("keeps a member's pages out of shared caches (they carry the coin balance), and shows the balance in the header", async () => {
     for (const path of ['/', '/mypage', '/gacha/pokemon', '/shop']) {
       const page = await get(path, { cookie });
       expect(page.headers.get('cache-control'), path).toBe('private, no-store');

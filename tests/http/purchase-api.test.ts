@@ -7,13 +7,21 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { get, postForm, cookieFrom, uniqueEmail, shopUrl } from '#tests/http';
 
-interface Member { cookie: string; bearer: string }
+interface Member {
+  cookie: string;
+  bearer: string;
+}
 
 /** The native app's web view marks its user agent (app/guards/rules.ts). */
 const APP = { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) OripaStellaApp/1.0' };
 
 async function signUp(label: string): Promise<Member> {
-  const page = await postForm('/auth/sign_up', { name: label, email: uniqueEmail(label), password: 'purchase-api-1', agreeToTerms: 'on' });
+  const page = await postForm('/auth/sign_up', {
+    name: label,
+    email: uniqueEmail(label),
+    password: 'purchase-api-1',
+    agreeToTerms: 'on',
+  });
   const cookie = cookieFrom(page.headers);
   const bearer = /session_token=([^;]+)/.exec(cookie)?.[1];
   if (!bearer) throw new Error('no session cookie');
@@ -46,8 +54,17 @@ describe('the purchase API', () => {
   it('lists packs and methods, asks for the age, then opens one checkout per key', async () => {
     const shop = await api('/coin-shop', { member: alice });
     expect(shop.status).toBe(200);
-    expect(shop.body.packs.map((p: { priceJpy: number }) => p.priceJpy)).toEqual(expect.arrayContaining([500, 100_000]));
-    expect(shop.body.methods.map((m: { method: string }) => m.method)).toEqual(['stripe', 'paypay', 'paidy', 'merpay', 'amazonpay', 'sandbox']);
+    expect(shop.body.packs.map((p: { priceJpy: number }) => p.priceJpy)).toEqual(
+      expect.arrayContaining([500, 100_000]),
+    );
+    expect(shop.body.methods.map((m: { method: string }) => m.method)).toEqual([
+      'stripe',
+      'paypay',
+      'paidy',
+      'merpay',
+      'amazonpay',
+      'sandbox',
+    ]);
     expect(shop.body.standing).toMatchObject({ declared: false, capJpy: 500_000 });
 
     const key = randomUUID();
@@ -56,10 +73,18 @@ describe('the purchase API', () => {
     expect(early.body.error).toMatchObject({ code: 'AGE_DECLARATION_REQUIRED' });
     expect(early.body.error.message).toContain('年齢');
 
-    expect((await api('/me/age-declaration', { member: alice, method: 'PUT', body: { minor: false } })).body).toEqual({ declaredMinor: false });
+    expect((await api('/me/age-declaration', { member: alice, method: 'PUT', body: { minor: false } })).body).toEqual({
+      declaredMinor: false,
+    });
     const first = await api('/me/purchases', { member: alice, body: { packId: 'coin-1000', method: 'sandbox' }, key });
     expect(first.status).toBe(201);
-    expect(first.body.purchase).toMatchObject({ status: 'pending', amountJpy: 1000, paidCoins: 1000, bonusCoins: 10, channel: 'app' });
+    expect(first.body.purchase).toMatchObject({
+      status: 'pending',
+      amountJpy: 1000,
+      paidCoins: 1000,
+      bonusCoins: 10,
+      channel: 'app',
+    });
     expect(first.body.redirectUrl).toMatch(/\/sandbox\/pay\/sbp_/);
     const again = await api('/me/purchases', { member: alice, body: { packId: 'coin-1000', method: 'sandbox' }, key });
     expect(again.body.purchase.id).toBe(first.body.purchase.id);
@@ -71,7 +96,11 @@ describe('the purchase API', () => {
     expect((await api(`/purchases/${first.body.purchase.id}`)).status).toBe(401);
 
     // The member pays on the sandbox page; the status answer asks the provider and credits.
-    const pay = await postForm(new URL(first.body.redirectUrl).pathname, { decision: 'approve' }, { cookie: alice.cookie });
+    const pay = await postForm(
+      new URL(first.body.redirectUrl).pathname,
+      { decision: 'approve' },
+      { cookie: alice.cookie },
+    );
     expect(pay.status).toBe(303);
     expect(pay.location).toContain(`/app/return?order=${first.body.purchase.id}`);
     const status = await api(`/purchases/${first.body.purchase.id}`, { member: alice });
@@ -82,12 +111,22 @@ describe('the purchase API', () => {
   });
 
   it('refuses bad input with Japanese messages and 4xx, never 500', async () => {
-    expect((await api('/me/purchases', { member: bob, body: { packId: 'coin-1000', method: 'sandbox' } })).status).toBe(400);
-    const bad = await api('/me/purchases', { member: bob, body: { packId: 'coin-1000', method: 'bitcoin' }, key: randomUUID() });
+    expect((await api('/me/purchases', { member: bob, body: { packId: 'coin-1000', method: 'sandbox' } })).status).toBe(
+      400,
+    );
+    const bad = await api('/me/purchases', {
+      member: bob,
+      body: { packId: 'coin-1000', method: 'bitcoin' },
+      key: randomUUID(),
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_FAILED');
     await api('/me/age-declaration', { member: bob, method: 'PUT', body: { minor: true } });
-    const capped = await api('/me/purchases', { member: bob, body: { packId: 'coin-30000', method: 'sandbox' }, key: randomUUID() });
+    const capped = await api('/me/purchases', {
+      member: bob,
+      body: { packId: 'coin-30000', method: 'sandbox' },
+      key: randomUUID(),
+    });
     expect(capped.status).toBe(422);
     expect(capped.body.error).toMatchObject({ code: 'MINOR_CAP_EXCEEDED', details: { capJpy: 10_000 } });
     expect((await api('/purchases/not-a-uuid', { member: bob })).status).toBe(400);
@@ -97,16 +136,30 @@ describe('the purchase API', () => {
 describe('webhooks', () => {
   it('refuses deliveries it cannot verify, with 4xx and the Japanese error body', async () => {
     const post = (provider: string, body: string, headers: Record<string, string> = {}) =>
-      fetch(`${shopUrl()}/api/webhooks/${provider}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
-    const unsigned = await post('sandbox', JSON.stringify({ id: 'evt_x', type: 'payment.succeeded', data: { payment: { id: 'sbp_x' } } }));
+      fetch(`${shopUrl()}/api/webhooks/${provider}`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+    const unsigned = await post(
+      'sandbox',
+      JSON.stringify({ id: 'evt_x', type: 'payment.succeeded', data: { payment: { id: 'sbp_x' } } }),
+    );
     expect(unsigned.status).toBe(400);
-    expect((await unsigned.json()).error).toMatchObject({ code: 'WEBHOOK_REJECTED', message: 'Webhookの署名を確認できませんでした。' });
-    const forged = await post('stripe', '{"id":"evt_1","type":"checkout.session.completed"}', { 'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` });
+    expect((await unsigned.json()).error).toMatchObject({
+      code: 'WEBHOOK_REJECTED',
+      message: 'Webhookの署名を確認できませんでした。',
+    });
+    const forged = await post('stripe', '{"id":"evt_1","type":"checkout.session.completed"}', {
+      'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
+    });
     expect(forged.status).toBeGreaterThanOrEqual(400);
     expect(forged.status).toBeLessThan(500);
     expect((await post('bitcoin', '{}')).status).toBe(404);
     // A body PostgreSQL cannot store (U+0000) is still a 4xx, not a 500.
-    expect((await post('paidy', '{"payment_id":"pay_\\u0000x","status":"authorize_success"}')).status).toBeLessThan(500);
+    expect((await post('paidy', '{"payment_id":"pay_\\u0000x","status":"authorize_success"}')).status).toBeLessThan(
+      500,
+    );
     // Cross-site checks do not apply to providers (they send no Origin), only signatures do.
     expect((await post('sandbox', '{}', { origin: 'https://evil.example' })).status).toBe(400);
   });
@@ -116,17 +169,25 @@ describe('the sandbox', () => {
   it('is only for a browser on the machine itself: another Host gets 404', async () => {
     const member = await signUp('purchase-sandbox');
     await api('/me/age-declaration', { member, method: 'PUT', body: { minor: false } });
-    const { redirectUrl } = (await api('/me/purchases', { member, body: { packId: 'coin-500', method: 'sandbox', channel: 'web' }, key: randomUUID() })).body;
+    const { redirectUrl } = (
+      await api('/me/purchases', {
+        member,
+        body: { packId: 'coin-500', method: 'sandbox', channel: 'web' },
+        key: randomUUID(),
+      })
+    ).body;
     const path = new URL(redirectUrl).pathname;
     const here = await get(path);
     expect(here.status).toBe(200);
     expect(here.body).toContain('お支払いを承認');
     const elsewhere = await new Promise<number>((resolve, reject) => {
       const url = new URL(shopUrl() + path);
-      http.get({ host: '127.0.0.1', port: url.port, path, headers: { host: 'shop.example.jp' } }, (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      }).on('error', reject);
+      http
+        .get({ host: '127.0.0.1', port: url.port, path, headers: { host: 'shop.example.jp' } }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        })
+        .on('error', reject);
     });
     expect(elsewhere).toBe(404);
     // Through a proxy on the same machine every client looks local: forwarded requests are refused too.
@@ -167,7 +228,11 @@ describe('the native app', () => {
     const orderKey = /name="orderKey" value="([0-9a-f-]{36})"/.exec(confirm.body)?.[1];
     expect(orderKey).toBeTruthy();
     expect(confirm.body).toContain('name="price" value="500"');
-    const started = await postForm('/app/checkout/stripe', { pack: 'coin-500', orderKey: orderKey!, price: '500', coins: '500' }, { cookie });
+    const started = await postForm(
+      '/app/checkout/stripe',
+      { pack: 'coin-500', orderKey: orderKey!, price: '500', coins: '500' },
+      { cookie },
+    );
     expect(started.status).toBe(303);
     expect(started.location).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/c\/pay\/cs_test_/);
     const back = await get(`/app/return?order=${orderKey}`, { cookie, headers: APP });
@@ -189,7 +254,9 @@ describe('the native app', () => {
     const consent = await fetch(authorize, { redirect: 'manual' });
     const requestId = /name="request_id" value="([^"]+)"/.exec(await consent.text())?.[1];
     const allowed = await fetch(new URL('/oauth2/v2.1/authorize', authorize), {
-      method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ request_id: requestId!, decision: 'allow' }),
     });
     const callback = new URL(allowed.headers.get('location')!);

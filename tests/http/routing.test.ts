@@ -35,14 +35,24 @@ describe('redirect rules for visitors', () => {
 });
 
 describe('exemptions and public pages', () => {
-  it.each(['/', '/gacha/pokemon', '/gacha/onepiece/stellar-onepiece-001', '/mypage', '/mypage/invitation', '/auth/sign_in', '/auth/sign_up', '/auth/passwd', '/auth/action', '/tokushoho', '/winter-campaign', '/preview'])(
-    '%s answers 200 to a visitor',
-    async (path) => {
-      const page = await get(path);
-      expect(page.status).toBe(200);
-      expect(page.body).toContain('<html lang="ja"');
-    },
-  );
+  it.each([
+    '/',
+    '/gacha/pokemon',
+    '/gacha/onepiece/stellar-onepiece-001',
+    '/mypage',
+    '/mypage/invitation',
+    '/auth/sign_in',
+    '/auth/sign_up',
+    '/auth/passwd',
+    '/auth/action',
+    '/tokushoho',
+    '/winter-campaign',
+    '/preview',
+  ])('%s answers 200 to a visitor', async (path) => {
+    const page = await get(path);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<html lang="ja"');
+  });
   // Exempt from the members redirect (specification section 4): a web view without a session is asked
   // to reopen the page from the app, never sent to the sign-in page.
   it.each([
@@ -71,17 +81,22 @@ describe('exemptions and public pages', () => {
 });
 
 describe('not found', () => {
-  it.each(['/no-such-page', '/a/b/c', '/gacha/unknown-genre', '/gacha/pokemon/no-such-pack', '/app/checkout/bitcoin', '/gacha/pokemon/stellar-pokemon-001/result/unknown', '/gacha'])(
-    '%s is the not-found page with status 404',
-    async (path) => {
-      const page = await get(path);
-      expect(page.status).toBe(404);
-      expect(page.body).toContain('指定のページが見付かりません');
-      expect(page.body).toContain('トップページにお戻りください。');
-      expect(page.body).toMatch(/<a href="\/"[^>]*>トップページへ<\/a>/);
-      expect(titleOf(page.body)).toBe('指定のページが見付かりません | オリパ ステラ');
-    },
-  );
+  it.each([
+    '/no-such-page',
+    '/a/b/c',
+    '/gacha/unknown-genre',
+    '/gacha/pokemon/no-such-pack',
+    '/app/checkout/bitcoin',
+    '/gacha/pokemon/stellar-pokemon-001/result/unknown',
+    '/gacha',
+  ])('%s is the not-found page with status 404', async (path) => {
+    const page = await get(path);
+    expect(page.status).toBe(404);
+    expect(page.body).toContain('指定のページが見付かりません');
+    expect(page.body).toContain('トップページにお戻りください。');
+    expect(page.body).toMatch(/<a href="\/"[^>]*>トップページへ<\/a>/);
+    expect(titleOf(page.body)).toBe('指定のページが見付かりません | オリパ ステラ');
+  });
   it('carries the specification message in the data of a client navigation', async () => {
     const page = await get('/gacha/unknown-genre.data');
     expect(page.status).toBe(404);
@@ -98,23 +113,33 @@ describe('page head', () => {
   it('uses the tagline on / and "title | site name" elsewhere', async () => {
     expect(titleOf((await get('/')).body)).toBe('オリパ ステラ｜公平・透明なオンラインオリパ');
     expect(titleOf((await get('/gacha/pokemon')).body)).toBe('ポケモンのオリパ一覧 | オリパ ステラ');
-    expect(titleOf((await get('/gacha/onepiece/stellar-onepiece-001')).body)).toBe('大海原のパラレル大当たりオリパ | オリパ ステラ');
+    expect(titleOf((await get('/gacha/onepiece/stellar-onepiece-001')).body)).toBe(
+      '大海原のパラレル大当たりオリパ | オリパ ステラ',
+    );
     expect(titleOf((await get('/auth/sign_in')).body)).toBe('ログイン | オリパ ステラ');
     expect(titleOf((await get('/tokushoho')).body)).toBe('特定商取引法に基づく表記 | オリパ ステラ');
   });
   it('links the canonical address: public origin plus the full path', async () => {
     expect(canonicalOf((await get('/')).body)).toBe(`${shopUrl()}/`);
-    expect(decode(canonicalOf((await get('/gacha/pokemon?sort=new')).body) ?? '')).toBe(`${shopUrl()}/gacha/pokemon?sort=new`);
+    expect(decode(canonicalOf((await get('/gacha/pokemon?sort=new')).body) ?? '')).toBe(
+      `${shopUrl()}/gacha/pokemon?sort=new`,
+    );
     expect(canonicalOf((await get('/no-such-page')).body)).toBe(`${shopUrl()}/no-such-page`);
   });
-  it.each(['/auth/sign_in', '/auth/sign_up', '/app/checkout/paypay', '/app/return'])('%s is noindex in meta and header', async (path) => {
-    const page = await get(path);
-    expect(robotsMetaOf(page.body)).toBe('noindex, nofollow');
-    expect(page.headers.get('x-robots-tag')).toBe('noindex, nofollow');
-  });
-  it.each(['/shop', '/myinbox/idvs', '/mylevel', '/myrank', '/r/ow', '/ranking/daily/goodluck', '/app/farm'])('%s sends X-Robots-Tag even on its redirect', async (path) => {
-    expect((await get(path)).headers.get('x-robots-tag')).toBe('noindex, nofollow');
-  });
+  it.each(['/auth/sign_in', '/auth/sign_up', '/app/checkout/paypay', '/app/return'])(
+    '%s is noindex in meta and header',
+    async (path) => {
+      const page = await get(path);
+      expect(robotsMetaOf(page.body)).toBe('noindex, nofollow');
+      expect(page.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    },
+  );
+  it.each(['/shop', '/myinbox/idvs', '/mylevel', '/myrank', '/r/ow', '/ranking/daily/goodluck', '/app/farm'])(
+    '%s sends X-Robots-Tag even on its redirect',
+    async (path) => {
+      expect((await get(path)).headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    },
+  );
   it.each(['/', '/gacha/pokemon', '/tokushoho', '/mypage'])('%s is indexable', async (path) => {
     const page = await get(path);
     expect(robotsMetaOf(page.body)).toBeNull();
@@ -146,12 +171,19 @@ describe('in-app browser guards', () => {
 });
 
 describe('however a members-only path is spelled', () => {
-  it.each(['/%6Dyinbox/idvs', '/MYINBOX/idvs', '/Shop/checkout/paypay', '/Ranking/daily/goodluck', '/App/farm', '/MyLevel/top', '/R/ow', '/SHOP/backfrompaypay', '//shop'])(
-    '%s sends a visitor to sign-in',
-    async (path) => {
-      const page = await get(path);
-      expect(page.status).toBe(302);
-      expect(page.location).toMatch(/^\/auth\/sign_in\?redirect=/);
-    },
-  );
+  it.each([
+    '/%6Dyinbox/idvs',
+    '/MYINBOX/idvs',
+    '/Shop/checkout/paypay',
+    '/Ranking/daily/goodluck',
+    '/App/farm',
+    '/MyLevel/top',
+    '/R/ow',
+    '/SHOP/backfrompaypay',
+    '//shop',
+  ])('%s sends a visitor to sign-in', async (path) => {
+    const page = await get(path);
+    expect(page.status).toBe(302);
+    expect(page.location).toMatch(/^\/auth\/sign_in\?redirect=/);
+  });
 });

@@ -41,12 +41,20 @@ describe('headers', () => {
 
 describe('cross-site requests', () => {
   it('refuses a form posted from another site with 403 and a Japanese message', async () => {
-    const page = await postForm('/auth/sign_in', { email: 'a@example.jp', password: 'x' }, { origin: 'https://evil.example' });
+    const page = await postForm(
+      '/auth/sign_in',
+      { email: 'a@example.jp', password: 'x' },
+      { origin: 'https://evil.example' },
+    );
     expect(page.status).toBe(403);
     expect(JSON.parse(page.body)).toMatchObject({ error: { code: 'CROSS_SITE_REQUEST' } });
   });
   it('refuses Sec-Fetch-Site: cross-site even without Origin', async () => {
-    const response = await fetch(shopUrl() + '/auth/sign_out', { method: 'POST', redirect: 'manual', headers: { 'sec-fetch-site': 'cross-site' } });
+    const response = await fetch(shopUrl() + '/auth/sign_out', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
     expect(response.status).toBe(403);
   });
   it('refuses a cross-site call to the auth API', async () => {
@@ -61,7 +69,9 @@ describe('cross-site requests', () => {
 
 describe('images and builds', () => {
   it('resizes demo art to WebP for browsers that accept it', async () => {
-    const response = await fetch(shopUrl() + '/_img?src=%2Fdemo%2Fpacks%2Fpack-01.svg&w=640&q=75', { headers: { accept: 'image/webp,*/*' } });
+    const response = await fetch(shopUrl() + '/_img?src=%2Fdemo%2Fpacks%2Fpack-01.svg&w=640&q=75', {
+      headers: { accept: 'image/webp,*/*' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/webp');
   });
@@ -82,14 +92,20 @@ describe('images and builds', () => {
 });
 
 describe('bad input never reaches a 500', () => {
-  it.each(['/gacha/pokemon/%00', '/%00', '/gacha/%01x'])('refuses control characters in %s with a 400', async (path) => {
-    const page = await get(path);
-    expect(page.status).toBe(400);
-    expect(JSON.parse(page.body).error.message).toBe('アドレスが正しくありません。');
-  });
-  it.each(['/%E0%A4%A', '/gacha/%ff', '/%', `/${'a'.repeat(3000)}`])('answers %s with the not-found page', async (path) => {
-    expect((await get(path)).status).toBe(404);
-  });
+  it.each(['/gacha/pokemon/%00', '/%00', '/gacha/%01x'])(
+    'refuses control characters in %s with a 400',
+    async (path) => {
+      const page = await get(path);
+      expect(page.status).toBe(400);
+      expect(JSON.parse(page.body).error.message).toBe('アドレスが正しくありません。');
+    },
+  );
+  it.each(['/%E0%A4%A', '/gacha/%ff', '/%', `/${'a'.repeat(3000)}`])(
+    'answers %s with the not-found page',
+    async (path) => {
+      expect((await get(path)).status).toBe(404);
+    },
+  );
   it('refuses a huge body with 413 before reading it', async () => {
     const response = await fetch(shopUrl() + '/auth/sign_in', {
       method: 'POST',

@@ -8,7 +8,12 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 function start(env: Record<string, string>) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATA_DIR: '/tmp/oripa-startup-test', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      DATA_DIR: '/tmp/oripa-startup-test',
+      ...env,
+    },
     encoding: 'utf8',
     timeout: 30_000,
   });

@@ -14,16 +14,29 @@ import { scaledTimeout } from '#tests/settings';
 import { startInstances, STORM_AUTH_SECRET, type ShopCluster } from '#tests/instances';
 import { createSessionMembers, totalCredited, type SessionMember } from '#tests/members';
 import { publishLoadPack } from '#tests/fixtures';
-import { createDrawClient, runBounded, seededRandom, tally, type DrawCall, type DrawClient, type DrawReply } from '../../bench/draw/client';
+import {
+  createDrawClient,
+  runBounded,
+  seededRandom,
+  tally,
+  type DrawCall,
+  type DrawClient,
+  type DrawReply,
+} from '../../bench/draw/client';
 import { openDatabase, queryRows, type DatabaseHandle } from '#db/client';
 import { checkInvariants } from '#modules/wallet';
 
 const database = await createTestDatabase('storm');
 const onPostgres = database.engine === 'postgres';
-const skipped = onPostgres ? '' : ' — SKIPPED: needs PostgreSQL (TEST_DATABASE_URL or 127.0.0.1:5432); PGlite is one connection in one process, so two server instances cannot share it';
+const skipped = onPostgres
+  ? ''
+  : ' — SKIPPED: needs PostgreSQL (TEST_DATABASE_URL or 127.0.0.1:5432); PGlite is one connection in one process, so two server instances cannot share it';
 // Nothing runs on PGlite (and a suite whose tests are all skipped runs no hooks): drop its folder now.
 if (!onPostgres) await database.drop();
-if (!onPostgres) console.warn(`[storm] the draw storm tests are skipped: they need PostgreSQL (TEST_DATABASE_URL or 127.0.0.1:5432; none answered, or TEST_DATABASE=pglite); PGlite is one connection in one process, so two server instances cannot share it.`);
+if (!onPostgres)
+  console.warn(
+    `[storm] the draw storm tests are skipped: they need PostgreSQL (TEST_DATABASE_URL or 127.0.0.1:5432; none answered, or TEST_DATABASE=pglite); PGlite is one connection in one process, so two server instances cannot share it.`,
+  );
 
 const PRICE = 100;
 const MEMBERS = 200;
@@ -39,14 +52,22 @@ const rows = <T>(query: ReturnType<typeof sql>): Promise<T[]> => queryRows<T>(ha
 const one = async <T>(query: ReturnType<typeof sql>): Promise<T> => (await rows<T>(query))[0]!;
 
 /** A published pack of `lots` lots in tiers S/A/B/C plus a ラストワン賞, draws of 1 or 10. */
-const publishStormPack = (id: string, lots: number) => publishLoadPack(handle!.db, { id, lots, price: PRICE, name: 'ストーム' });
+const publishStormPack = (id: string, lots: number) =>
+  publishLoadPack(handle!.db, { id, lots, price: PRICE, name: 'ストーム' });
 
 /** `n` requests: 90 % one lot, 10 % ten lots, members and instances taken in turn. */
 function stormCalls(gachaId: string, n: number, seed: number, keyPrefix: string): DrawCall[] {
   const random = seededRandom(seed);
   return Array.from({ length: n }, (_, i) => {
     const member = members[i % members.length]!;
-    return { instance: i % 2, gachaId, count: random() < 0.1 ? 10 : 1, key: `${keyPrefix}-${i}`, memberId: member.id, bearer: member.bearer };
+    return {
+      instance: i % 2,
+      gachaId,
+      count: random() < 0.1 ? 10 : 1,
+      key: `${keyPrefix}-${i}`,
+      memberId: member.id,
+      bearer: member.bearer,
+    };
   });
 }
 
@@ -55,28 +76,80 @@ const serverStory = () =>
   `unexpected exits: ${JSON.stringify(cluster!.unexpectedExits())}\n` +
   cluster!.instances.map((i) => `--- instance ${i.index} log ---\n${cluster!.logTail(i.index, 25)}`).join('\n');
 
-const describeReply = (call: DrawCall, reply: DrawReply) => `${call.key} → instance ${call.instance}: ${reply.status} ${reply.error ?? JSON.stringify(reply.body).slice(0, 300)}`;
+const describeReply = (call: DrawCall, reply: DrawReply) =>
+  `${call.key} → instance ${call.instance}: ${reply.status} ${reply.error ?? JSON.stringify(reply.body).slice(0, 300)}`;
 
 /**
  * The draws table's row for each (member, key). The API may store the client's key with a prefix
  * of its own (`api:<key>`), so both spellings are looked up and mapped back to the client's key.
  */
-async function drawRows(keys: string[]): Promise<Map<string, { id: string; memberId: string; status: string; errorCode: string | null; count: number; cost: number; lastOne: boolean }>> {
+async function drawRows(
+  keys: string[],
+): Promise<
+  Map<
+    string,
+    {
+      id: string;
+      memberId: string;
+      status: string;
+      errorCode: string | null;
+      count: number;
+      cost: number;
+      lastOne: boolean;
+    }
+  >
+> {
   const spellings = keys.flatMap((k) => [k, `api:${k}`]);
-  const found = await rows<{ id: string; member_id: string; idem_key: string; status: string; error_code: string | null; count: number; cost: number; last_one: boolean }>(
+  const found = await rows<{
+    id: string;
+    member_id: string;
+    idem_key: string;
+    status: string;
+    error_code: string | null;
+    count: number;
+    cost: number;
+    last_one: boolean;
+  }>(
     sql`select id, member_id, idem_key, status, error_code, count, cost, last_one from draws where idem_key = any(${`{${spellings.map((k) => `"${k}"`).join(',')}}`}::text[])`,
   );
-  return new Map(found.map((r) => [`${r.member_id} ${r.idem_key.replace(/^api:/, '')}`, { id: r.id, memberId: r.member_id, status: r.status, errorCode: r.error_code, count: r.count, cost: r.cost, lastOne: r.last_one }]));
+  return new Map(
+    found.map((r) => [
+      `${r.member_id} ${r.idem_key.replace(/^api:/, '')}`,
+      {
+        id: r.id,
+        memberId: r.member_id,
+        status: r.status,
+        errorCode: r.error_code,
+        count: r.count,
+        cost: r.cost,
+        lastOne: r.last_one,
+      },
+    ]),
+  );
 }
 
 /** Coins: every credit is either still in a wallet or was paid for a draw. */
 async function coinBook() {
   const credited = await totalCredited(handle!.db);
-  const { wallets } = await one<{ wallets: string }>(sql`select coalesce(sum(paid + free), 0)::bigint as wallets from wallets`);
-  const { debited } = await one<{ debited: string }>(sql`select coalesce(-sum(amount), 0)::bigint as debited from coin_ledger where amount < 0`);
-  const { drawDebits } = await one<{ drawDebits: string }>(sql`select coalesce(-sum(amount), 0)::bigint as "drawDebits" from coin_ledger where reason = 'draw'`);
-  const { drawCosts } = await one<{ drawCosts: string }>(sql`select coalesce(sum(cost), 0)::bigint as "drawCosts" from draws where status = 'completed'`);
-  return { credited, wallets: Number(wallets), debited: Number(debited), drawDebits: Number(drawDebits), drawCosts: Number(drawCosts) };
+  const { wallets } = await one<{ wallets: string }>(
+    sql`select coalesce(sum(paid + free), 0)::bigint as wallets from wallets`,
+  );
+  const { debited } = await one<{ debited: string }>(
+    sql`select coalesce(-sum(amount), 0)::bigint as debited from coin_ledger where amount < 0`,
+  );
+  const { drawDebits } = await one<{ drawDebits: string }>(
+    sql`select coalesce(-sum(amount), 0)::bigint as "drawDebits" from coin_ledger where reason = 'draw'`,
+  );
+  const { drawCosts } = await one<{ drawCosts: string }>(
+    sql`select coalesce(sum(cost), 0)::bigint as "drawCosts" from draws where status = 'completed'`,
+  );
+  return {
+    credited,
+    wallets: Number(wallets),
+    debited: Number(debited),
+    drawDebits: Number(drawDebits),
+    drawCosts: Number(drawCosts),
+  };
 }
 
 /** Claimed lots of a pack, how many distinct positions, the pack's status and its ラストワン賞 prizes. */
@@ -91,11 +164,18 @@ async function packState(gachaId: string) {
   const { lastOnePrizes } = await one<{ lastOnePrizes: string }>(
     sql`select count(*) as "lastOnePrizes" from prizes p join gacha_tiers t on t.id = p.tier_id where p.gacha_id = ${gachaId} and t.is_last_one`,
   );
-  const { lastOneDraws } = await one<{ lastOneDraws: string }>(sql`select count(*) as "lastOneDraws" from draws where gacha_id = ${gachaId} and last_one`);
+  const { lastOneDraws } = await one<{ lastOneDraws: string }>(
+    sql`select count(*) as "lastOneDraws" from draws where gacha_id = ${gachaId} and last_one`,
+  );
   return {
-    claimed: Number(lots.claimed), distinctClaimed: Number(lots.distinct), total: Number(lots.total),
-    prizes: Number(prizesByPosition.n), distinctPrizePositions: Number(prizesByPosition.distinct),
-    status, lastOnePrizes: Number(lastOnePrizes), lastOneDraws: Number(lastOneDraws),
+    claimed: Number(lots.claimed),
+    distinctClaimed: Number(lots.distinct),
+    total: Number(lots.total),
+    prizes: Number(prizesByPosition.n),
+    distinctPrizePositions: Number(prizesByPosition.distinct),
+    status,
+    lastOnePrizes: Number(lastOnePrizes),
+    lastOneDraws: Number(lastOneDraws),
   };
 }
 
@@ -126,8 +206,14 @@ async function expectStormAnswers(calls: DrawCall[], replies: DrawReply[]) {
     const row = byKey.get(`${call.memberId} ${call.key}`);
     const body = reply.body!;
     const items = body.items ?? [];
-    const ok = row && row.id === body.id && row.status === 'completed' && body.count === call.count && body.cost === call.count * PRICE
-      && items.length === call.count + (body.lastOne ? 1 : 0) && body.replay === false;
+    const ok =
+      row &&
+      row.id === body.id &&
+      row.status === 'completed' &&
+      body.count === call.count &&
+      body.cost === call.count * PRICE &&
+      items.length === call.count + (body.lastOne ? 1 : 0) &&
+      body.replay === false;
     return ok ? [] : [`${describeReply(call, reply)} vs row ${JSON.stringify(row)}`];
   });
   expect(mismatched.slice(0, 10), `${mismatched.length} draws do not match the database`).toEqual([]);
@@ -136,9 +222,20 @@ async function expectStormAnswers(calls: DrawCall[], replies: DrawReply[]) {
 describe.sequential(`draw storm over HTTP, two server instances${skipped}`, () => {
   beforeAll(async () => {
     if (!onPostgres) return;
-    cluster = await startInstances({ count: 2, databaseUrl: database.databaseUrl!, dataDir: database.dataDir, authSecret: STORM_AUTH_SECRET });
+    cluster = await startInstances({
+      count: 2,
+      databaseUrl: database.databaseUrl!,
+      dataDir: database.dataDir,
+      authSecret: STORM_AUTH_SECRET,
+    });
     handle = await openDatabase({ databaseUrl: database.databaseUrl!, dataDir: database.dataDir, poolSize: 4 });
-    members = await createSessionMembers(handle.db, { count: MEMBERS, secret: cluster.authSecret, paid: 100_000, free: 20_000, prefix: 'storm' });
+    members = await createSessionMembers(handle.db, {
+      count: MEMBERS,
+      secret: cluster.authSecret,
+      paid: 100_000,
+      free: 20_000,
+      prefix: 'storm',
+    });
     client = createDrawClient(cluster.urls, { maxSockets: IN_FLIGHT });
   }, scaledTimeout(180_000));
 
@@ -149,142 +246,222 @@ describe.sequential(`draw storm over HTTP, two server instances${skipped}`, () =
     if (onPostgres) await database.drop();
   });
 
-  it.skipIf(!onPostgres)(`12,000 requests sell out a 10,000-lot pack exactly, coins conserved to the coin, one ラストワン賞${skipped}`, async () => {
-    const gachaId = 'storm-sellout';
-    await publishStormPack(gachaId, 10_000);
-    const calls = stormCalls(gachaId, 12_000, 20261121, 'sellout');
-    const before = await coinBook();
-    const started = performance.now();
-    const replies = await runBounded(calls, IN_FLIGHT, (call) => client!.post(call));
-    const seconds = (performance.now() - started) / 1000;
-    console.log(`[storm] sell-out: ${calls.length} requests in ${seconds.toFixed(1)} s`, tally(replies));
+  it.skipIf(!onPostgres)(
+    `12,000 requests sell out a 10,000-lot pack exactly, coins conserved to the coin, one ラストワン賞${skipped}`,
+    async () => {
+      const gachaId = 'storm-sellout';
+      await publishStormPack(gachaId, 10_000);
+      const calls = stormCalls(gachaId, 12_000, 20261121, 'sellout');
+      const before = await coinBook();
+      const started = performance.now();
+      const replies = await runBounded(calls, IN_FLIGHT, (call) => client!.post(call));
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`[storm] sell-out: ${calls.length} requests in ${seconds.toFixed(1)} s`, tally(replies));
 
-    const serverErrors = replies.flatMap((r, i) => (r.status >= 500 || r.status === 0 ? [describeReply(calls[i]!, r)] : []));
-    expect(serverErrors.slice(0, 10), `${serverErrors.length} requests got a 5xx or no answer\n${serverStory()}`).toEqual([]);
-    expect(cluster!.unexpectedExits(), serverStory()).toEqual([]);
-    await expectStormAnswers(calls, replies);
+      const serverErrors = replies.flatMap((r, i) =>
+        r.status >= 500 || r.status === 0 ? [describeReply(calls[i]!, r)] : [],
+      );
+      expect(
+        serverErrors.slice(0, 10),
+        `${serverErrors.length} requests got a 5xx or no answer\n${serverStory()}`,
+      ).toEqual([]);
+      expect(cluster!.unexpectedExits(), serverStory()).toEqual([]);
+      await expectStormAnswers(calls, replies);
 
-    const { draws } = await one<{ draws: string }>(sql`select count(*) as draws from draws where gacha_id = ${gachaId}`);
-    expect(Number(draws), 'one draws row per request (completed or refused)').toBe(calls.length);
-    const pack = await packState(gachaId);
-    expect(pack).toEqual({ claimed: 10_000, distinctClaimed: 10_000, total: 10_000, prizes: 10_000, distinctPrizePositions: 10_000, status: 'sold_out', lastOnePrizes: 1, lastOneDraws: 1 });
-    const drawn = replies.filter((r) => r.status === 201);
-    expect(drawn.reduce((sum, r) => sum + (r.body!.count ?? 0), 0)).toBe(10_000);
-    expect(drawn.filter((r) => r.body!.lastOne)).toHaveLength(1);
-    expect(drawn.flatMap((r) => r.body!.items ?? []).filter((item) => item.isLastOne)).toHaveLength(1);
+      const { draws } = await one<{ draws: string }>(
+        sql`select count(*) as draws from draws where gacha_id = ${gachaId}`,
+      );
+      expect(Number(draws), 'one draws row per request (completed or refused)').toBe(calls.length);
+      const pack = await packState(gachaId);
+      expect(pack).toEqual({
+        claimed: 10_000,
+        distinctClaimed: 10_000,
+        total: 10_000,
+        prizes: 10_000,
+        distinctPrizePositions: 10_000,
+        status: 'sold_out',
+        lastOnePrizes: 1,
+        lastOneDraws: 1,
+      });
+      const drawn = replies.filter((r) => r.status === 201);
+      expect(drawn.reduce((sum, r) => sum + (r.body!.count ?? 0), 0)).toBe(10_000);
+      expect(drawn.filter((r) => r.body!.lastOne)).toHaveLength(1);
+      expect(drawn.flatMap((r) => r.body!.items ?? []).filter((item) => item.isLastOne)).toHaveLength(1);
 
-    const after = await coinBook();
-    expect(after.credited).toBe(MEMBERS * 120_000);
-    expect(after.credited).toBe(before.credited);
-    expect(after.drawDebits - before.drawDebits).toBe(10_000 * PRICE);
-    expect(after.wallets + after.debited).toBe(after.credited);
-    expect(after.drawCosts).toBe(after.drawDebits);
-    expect(await checkInvariants(handle!.db)).toEqual([]);
-  }, scaledTimeout(240_000));
+      const after = await coinBook();
+      expect(after.credited).toBe(MEMBERS * 120_000);
+      expect(after.credited).toBe(before.credited);
+      expect(after.drawDebits - before.drawDebits).toBe(10_000 * PRICE);
+      expect(after.wallets + after.debited).toBe(after.credited);
+      expect(after.drawCosts).toBe(after.drawDebits);
+      expect(await checkInvariants(handle!.db)).toEqual([]);
+    },
+    scaledTimeout(240_000),
+  );
 
-  it.skipIf(!onPostgres)(`one Idempotency-Key sent 20 times at once across both instances: one draw, one debit, one answer${skipped}`, async () => {
-    expect(cluster!.unexpectedExits(), serverStory()).toEqual([]);
-    const gachaId = 'storm-duplicates';
-    await publishStormPack(gachaId, 500);
-    const [member] = await createSessionMembers(handle!.db, { count: 1, secret: cluster!.authSecret, paid: 5_000, prefix: 'dup' });
-    const call = (i: number): DrawCall => ({ instance: i % 2, gachaId, count: 10, key: 'same-key-20-times', memberId: member!.id, bearer: member!.bearer });
-    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => client!.post(call(i))));
+  it.skipIf(!onPostgres)(
+    `one Idempotency-Key sent 20 times at once across both instances: one draw, one debit, one answer${skipped}`,
+    async () => {
+      expect(cluster!.unexpectedExits(), serverStory()).toEqual([]);
+      const gachaId = 'storm-duplicates';
+      await publishStormPack(gachaId, 500);
+      const [member] = await createSessionMembers(handle!.db, {
+        count: 1,
+        secret: cluster!.authSecret,
+        paid: 5_000,
+        prefix: 'dup',
+      });
+      const call = (i: number): DrawCall => ({
+        instance: i % 2,
+        gachaId,
+        count: 10,
+        key: 'same-key-20-times',
+        memberId: member!.id,
+        bearer: member!.bearer,
+      });
+      const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => client!.post(call(i))));
 
-    expect(replies.flatMap((r, i) => (r.status === 200 || r.status === 201 ? [] : [describeReply(call(i), r)]))).toEqual([]);
-    expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
-    expect(replies.filter((r) => r.body?.replay === false)).toHaveLength(1);
-    const ids = new Set(replies.map((r) => r.body?.id));
-    expect(ids.size).toBe(1);
-    const positions = new Set(replies.map((r) => JSON.stringify((r.body?.items ?? []).map((item) => item.position))));
-    expect(positions.size).toBe(1);
+      expect(
+        replies.flatMap((r, i) => (r.status === 200 || r.status === 201 ? [] : [describeReply(call(i), r)])),
+      ).toEqual([]);
+      expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
+      expect(replies.filter((r) => r.body?.replay === false)).toHaveLength(1);
+      const ids = new Set(replies.map((r) => r.body?.id));
+      expect(ids.size).toBe(1);
+      const positions = new Set(replies.map((r) => JSON.stringify((r.body?.items ?? []).map((item) => item.position))));
+      expect(positions.size).toBe(1);
 
-    const draws = await rows<{ id: string }>(sql`select id from draws where member_id = ${member!.id}`);
-    expect(draws.map((d) => d.id)).toEqual([...ids]);
-    const { debits, spent } = await one<{ debits: string; spent: string }>(
-      sql`select count(distinct idem_key) as debits, coalesce(-sum(amount), 0) as spent from coin_ledger where member_id = ${member!.id} and amount < 0`,
-    );
-    expect({ debits: Number(debits), spent: Number(spent) }).toEqual({ debits: 1, spent: 10 * PRICE });
-    const { claimed } = await one<{ claimed: string }>(sql`select count(*) as claimed from gacha_lots where gacha_id = ${gachaId} and draw_id is not null`);
-    expect(Number(claimed)).toBe(10);
-    expect(replies.every((r) => r.body?.balance?.paid === 5_000 - 10 * PRICE)).toBe(true);
-    expect(await checkInvariants(handle!.db)).toEqual([]);
-  }, scaledTimeout(60_000));
+      const draws = await rows<{ id: string }>(sql`select id from draws where member_id = ${member!.id}`);
+      expect(draws.map((d) => d.id)).toEqual([...ids]);
+      const { debits, spent } = await one<{ debits: string; spent: string }>(
+        sql`select count(distinct idem_key) as debits, coalesce(-sum(amount), 0) as spent from coin_ledger where member_id = ${member!.id} and amount < 0`,
+      );
+      expect({ debits: Number(debits), spent: Number(spent) }).toEqual({ debits: 1, spent: 10 * PRICE });
+      const { claimed } = await one<{ claimed: string }>(
+        sql`select count(*) as claimed from gacha_lots where gacha_id = ${gachaId} and draw_id is not null`,
+      );
+      expect(Number(claimed)).toBe(10);
+      expect(replies.every((r) => r.body?.balance?.paid === 5_000 - 10 * PRICE)).toBe(true);
+      expect(await checkInvariants(handle!.db)).toEqual([]);
+    },
+    scaledTimeout(60_000),
+  );
 
-  it.skipIf(!onPostgres)(`SIGKILL of one instance mid-storm: retries with the same keys return the first results, nothing twice${skipped}`, async () => {
-    expect(cluster!.unexpectedExits(), serverStory()).toEqual([]);
-    const gachaId = 'storm-sigkill';
-    await publishStormPack(gachaId, 2_500);
-    const calls = stormCalls(gachaId, 3_000, 42, 'sigkill');
-    const before = await coinBook();
-    let answered = 0;
-    let outage: Promise<void> | undefined;
-    const killAfter = 800;
-    // Every 50th request (all to instance 0, which stays up) hangs up 1 ms after sending, like a
-    // phone losing its signal: the draw still happens, its answer is lost.
-    const abandoned = new Set(calls.filter((_, i) => i % 50 === 0).map((c) => c.key));
-    const replies = await runBounded(calls, IN_FLIGHT, async (call) => {
-      const reply = await client!.post(call, abandoned.has(call.key) ? { abandonAfterMs: 1 } : {});
-      if (++answered === killAfter) {
-        outage = cluster!.kill(1, 'SIGKILL').then(() => cluster!.restart(1));
-        outage.catch(() => undefined); // awaited (and rethrown) after the storm
-      }
-      return reply;
-    });
-    expect(outage, 'the kill never happened').toBeDefined();
-    await outage;
-    const unanswered = calls.flatMap((call, i) => (replies[i]!.status === 0 ? [{ call, first: replies[i]! }] : []));
-    console.log(`[storm] SIGKILL storm: ${unanswered.length} of ${calls.length} requests got no answer`, tally(replies));
-    expect(unanswered.length, 'the kill left no request without an answer: nothing was tested').toBeGreaterThan(0);
+  it.skipIf(!onPostgres)(
+    `SIGKILL of one instance mid-storm: retries with the same keys return the first results, nothing twice${skipped}`,
+    async () => {
+      expect(cluster!.unexpectedExits(), serverStory()).toEqual([]);
+      const gachaId = 'storm-sigkill';
+      await publishStormPack(gachaId, 2_500);
+      const calls = stormCalls(gachaId, 3_000, 42, 'sigkill');
+      const before = await coinBook();
+      let answered = 0;
+      let outage: Promise<void> | undefined;
+      const killAfter = 800;
+      // Every 50th request (all to instance 0, which stays up) hangs up 1 ms after sending, like a
+      // phone losing its signal: the draw still happens, its answer is lost.
+      const abandoned = new Set(calls.filter((_, i) => i % 50 === 0).map((c) => c.key));
+      const replies = await runBounded(calls, IN_FLIGHT, async (call) => {
+        const reply = await client!.post(call, abandoned.has(call.key) ? { abandonAfterMs: 1 } : {});
+        if (++answered === killAfter) {
+          outage = cluster!.kill(1, 'SIGKILL').then(() => cluster!.restart(1));
+          outage.catch(() => undefined); // awaited (and rethrown) after the storm
+        }
+        return reply;
+      });
+      expect(outage, 'the kill never happened').toBeDefined();
+      await outage;
+      const unanswered = calls.flatMap((call, i) => (replies[i]!.status === 0 ? [{ call, first: replies[i]! }] : []));
+      console.log(
+        `[storm] SIGKILL storm: ${unanswered.length} of ${calls.length} requests got no answer`,
+        tally(replies),
+      );
+      expect(unanswered.length, 'the kill left no request without an answer: nothing was tested').toBeGreaterThan(0);
 
-    const serverErrors = replies.flatMap((r, i) => (r.status >= 500 ? [describeReply(calls[i]!, r)] : []));
-    expect(serverErrors.slice(0, 10), `${serverErrors.length} requests got a 5xx\n${serverStory()}`).toEqual([]);
-    expect(cluster!.unexpectedExits(), serverStory()).toEqual([]);
-    const answeredCalls = calls.filter((_, i) => replies[i]!.status !== 0);
-    await expectStormAnswers(answeredCalls, replies.filter((r) => r.status !== 0));
+      const serverErrors = replies.flatMap((r, i) => (r.status >= 500 ? [describeReply(calls[i]!, r)] : []));
+      expect(serverErrors.slice(0, 10), `${serverErrors.length} requests got a 5xx\n${serverStory()}`).toEqual([]);
+      expect(cluster!.unexpectedExits(), serverStory()).toEqual([]);
+      const answeredCalls = calls.filter((_, i) => replies[i]!.status !== 0);
+      await expectStormAnswers(
+        answeredCalls,
+        replies.filter((r) => r.status !== 0),
+      );
 
-    // What the first attempts left in the database (the killed instance's statements have finished).
-    expect(await settleDatabase()).toBe(0);
-    const firstAttempts = await drawRows(unanswered.map((u) => u.call.key));
-    const committedUnanswered = unanswered.filter((u) => firstAttempts.has(`${u.call.memberId} ${u.call.key}`));
-    const committedAbandoned = committedUnanswered.filter((u) => abandoned.has(u.call.key));
-    console.log(`[storm] ${committedUnanswered.length} unanswered requests had committed (${committedAbandoned.length} of ${abandoned.size} hung up by the client, ${committedUnanswered.length - committedAbandoned.length} cut by the kill)`);
-    expect(committedAbandoned.length, 'no hung-up request had committed: the replay of a lost answer was not tested').toBeGreaterThan(0);
+      // What the first attempts left in the database (the killed instance's statements have finished).
+      expect(await settleDatabase()).toBe(0);
+      const firstAttempts = await drawRows(unanswered.map((u) => u.call.key));
+      const committedUnanswered = unanswered.filter((u) => firstAttempts.has(`${u.call.memberId} ${u.call.key}`));
+      const committedAbandoned = committedUnanswered.filter((u) => abandoned.has(u.call.key));
+      console.log(
+        `[storm] ${committedUnanswered.length} unanswered requests had committed (${committedAbandoned.length} of ${abandoned.size} hung up by the client, ${committedUnanswered.length - committedAbandoned.length} cut by the kill)`,
+      );
+      expect(
+        committedAbandoned.length,
+        'no hung-up request had committed: the replay of a lost answer was not tested',
+      ).toBeGreaterThan(0);
 
-    // The retries: same key, same body, half of them to the other instance.
-    const retryCalls = unanswered.map((u, i) => ({ ...u.call, instance: i % 2 === 0 ? u.call.instance : 1 - u.call.instance }));
-    const retries = await runBounded(retryCalls, 32, (call) => client!.post(call));
-    const wrong = retries.flatMap((reply, i) => {
-      const call = retryCalls[i]!;
-      const first = firstAttempts.get(`${call.memberId} ${call.key}`);
-      if (reply.status === 0 || reply.status >= 500) return [`no answer on retry: ${describeReply(call, reply)}`];
-      if (first?.status === 'completed') {
-        return reply.status === 200 && reply.body?.replay === true && reply.body.id === first.id && (reply.body.items ?? []).length === first.count + (first.lastOne ? 1 : 0)
-          ? [] : [`first attempt committed draw ${first.id}, retry answered ${describeReply(call, reply)}`];
-      }
-      if (first?.status === 'refused') {
-        return reply.status === 409 && reply.body?.error?.code === first.errorCode ? [] : [`first attempt was refused ${first.errorCode}, retry answered ${describeReply(call, reply)}`];
-      }
-      return reply.status === 201 || (reply.status === 409 && SELL_OUT_REFUSALS.has(reply.body?.error?.code ?? '')) ? [] : [`fresh retry answered ${describeReply(call, reply)}`];
-    });
-    expect(wrong.slice(0, 10), `${wrong.length} retries went wrong\n${serverStory()}`).toEqual([]);
+      // The retries: same key, same body, half of them to the other instance.
+      const retryCalls = unanswered.map((u, i) => ({
+        ...u.call,
+        instance: i % 2 === 0 ? u.call.instance : 1 - u.call.instance,
+      }));
+      const retries = await runBounded(retryCalls, 32, (call) => client!.post(call));
+      const wrong = retries.flatMap((reply, i) => {
+        const call = retryCalls[i]!;
+        const first = firstAttempts.get(`${call.memberId} ${call.key}`);
+        if (reply.status === 0 || reply.status >= 500) return [`no answer on retry: ${describeReply(call, reply)}`];
+        if (first?.status === 'completed') {
+          return reply.status === 200 &&
+            reply.body?.replay === true &&
+            reply.body.id === first.id &&
+            (reply.body.items ?? []).length === first.count + (first.lastOne ? 1 : 0)
+            ? []
+            : [`first attempt committed draw ${first.id}, retry answered ${describeReply(call, reply)}`];
+        }
+        if (first?.status === 'refused') {
+          return reply.status === 409 && reply.body?.error?.code === first.errorCode
+            ? []
+            : [`first attempt was refused ${first.errorCode}, retry answered ${describeReply(call, reply)}`];
+        }
+        return reply.status === 201 || (reply.status === 409 && SELL_OUT_REFUSALS.has(reply.body?.error?.code ?? ''))
+          ? []
+          : [`fresh retry answered ${describeReply(call, reply)}`];
+      });
+      expect(wrong.slice(0, 10), `${wrong.length} retries went wrong\n${serverStory()}`).toEqual([]);
 
-    // Every request now has exactly one row, and the retries' answers match it.
-    const finalRows = await drawRows(calls.map((c) => c.key));
-    const retryByKey = new Map(retryCalls.map((call, i) => [call.key, retries[i]!]));
-    const answers = calls.map((call, i) => (replies[i]!.status === 0 ? retryByKey.get(call.key)! : replies[i]!));
-    const missing = calls.filter((call, i) => answers[i]!.status === 201 && finalRows.get(`${call.memberId} ${call.key}`)?.id !== answers[i]!.body?.id);
-    expect(missing.map((c) => c.key)).toEqual([]);
-    const { draws } = await one<{ draws: string }>(sql`select count(*) as draws from draws where gacha_id = ${gachaId}`);
-    expect(Number(draws)).toBe(calls.length);
+      // Every request now has exactly one row, and the retries' answers match it.
+      const finalRows = await drawRows(calls.map((c) => c.key));
+      const retryByKey = new Map(retryCalls.map((call, i) => [call.key, retries[i]!]));
+      const answers = calls.map((call, i) => (replies[i]!.status === 0 ? retryByKey.get(call.key)! : replies[i]!));
+      const missing = calls.filter(
+        (call, i) =>
+          answers[i]!.status === 201 && finalRows.get(`${call.memberId} ${call.key}`)?.id !== answers[i]!.body?.id,
+      );
+      expect(missing.map((c) => c.key)).toEqual([]);
+      const { draws } = await one<{ draws: string }>(
+        sql`select count(*) as draws from draws where gacha_id = ${gachaId}`,
+      );
+      expect(Number(draws)).toBe(calls.length);
 
-    const pack = await packState(gachaId);
-    expect(pack).toEqual({ claimed: 2_500, distinctClaimed: 2_500, total: 2_500, prizes: 2_500, distinctPrizePositions: 2_500, status: 'sold_out', lastOnePrizes: 1, lastOneDraws: 1 });
-    const after = await coinBook();
-    expect(after.credited).toBe(before.credited);
-    expect(after.drawDebits - before.drawDebits).toBe(2_500 * PRICE);
-    expect(after.wallets + after.debited).toBe(after.credited);
-    expect(after.drawCosts).toBe(after.drawDebits);
-    expect(await checkInvariants(handle!.db)).toEqual([]);
-    expect(cluster!.instances[1]!.starts).toBe(2);
-  }, scaledTimeout(240_000));
+      const pack = await packState(gachaId);
+      expect(pack).toEqual({
+        claimed: 2_500,
+        distinctClaimed: 2_500,
+        total: 2_500,
+        prizes: 2_500,
+        distinctPrizePositions: 2_500,
+        status: 'sold_out',
+        lastOnePrizes: 1,
+        lastOneDraws: 1,
+      });
+      const after = await coinBook();
+      expect(after.credited).toBe(before.credited);
+      expect(after.drawDebits - before.drawDebits).toBe(2_500 * PRICE);
+      expect(after.wallets + after.debited).toBe(after.credited);
+      expect(after.drawCosts).toBe(after.drawDebits);
+      expect(await checkInvariants(handle!.db)).toEqual([]);
+      expect(cluster!.instances[1]!.starts).toBe(2);
+    },
+    scaledTimeout(240_000),
+  );
 });

@@ -7,16 +7,41 @@ import { createPack, publishPack, type PackDefinition } from '#modules/gacha';
 import { grantCoins } from '#modules/wallet';
 
 /** Inserts a member row (the identity module's sign-up is tested elsewhere). */
-export async function createMember(db: Database, options: { role?: 'user' | 'admin'; name?: string } = {}): Promise<string> {
+export async function createMember(
+  db: Database,
+  options: { role?: 'user' | 'admin'; name?: string } = {},
+): Promise<string> {
   const id = `m_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
-  await db.insert(users).values({ id, name: options.name ?? 'テスト会員', email: `${id}@example.test`, role: options.role ?? 'user' });
+  await db
+    .insert(users)
+    .values({ id, name: options.name ?? 'テスト会員', email: `${id}@example.test`, role: options.role ?? 'user' });
   return id;
 }
 
-export async function createMemberWithCoins(db: Database, coins: { paid?: number; free?: number }, options: { role?: 'user' | 'admin' } = {}) {
+export async function createMemberWithCoins(
+  db: Database,
+  coins: { paid?: number; free?: number },
+  options: { role?: 'user' | 'admin' } = {},
+) {
   const id = await createMember(db, options);
-  if (coins.paid) await grantCoins(db, { memberId: id, kind: 'paid', amount: coins.paid, reason: 'purchase', counterAccount: 'purchase', idempotencyKey: `test:paid:${id}` });
-  if (coins.free) await grantCoins(db, { memberId: id, kind: 'free', amount: coins.free, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: `test:free:${id}` });
+  if (coins.paid)
+    await grantCoins(db, {
+      memberId: id,
+      kind: 'paid',
+      amount: coins.paid,
+      reason: 'purchase',
+      counterAccount: 'purchase',
+      idempotencyKey: `test:paid:${id}`,
+    });
+  if (coins.free)
+    await grantCoins(db, {
+      memberId: id,
+      kind: 'free',
+      amount: coins.free,
+      reason: 'operator_grant',
+      counterAccount: 'promotion',
+      idempotencyKey: `test:free:${id}`,
+    });
   return id;
 }
 
@@ -30,20 +55,74 @@ export async function ensureGenre(db: Database, id = 'pokemon') {
  */
 export async function createPublishedPack(
   db: Database,
-  options: { id?: string; lots: number; price: number; lastOne?: boolean; drawOptions?: number[]; perMemberLimit?: number; minRank?: number; saleEndsAt?: Date } ,
+  options: {
+    id?: string;
+    lots: number;
+    price: number;
+    lastOne?: boolean;
+    drawOptions?: number[];
+    perMemberLimit?: number;
+    minRank?: number;
+    saleEndsAt?: Date;
+  },
 ): Promise<string> {
   await ensureGenre(db);
   const id = options.id ?? `t-${randomUUID().slice(0, 8)}`;
   const tiers: PackDefinition['tiers'] = [
-    { key: 'S', label: 'S賞', rank: 1, effect: 'rainbow', cardName: 'テストS', cardImagePath: '/demo/cards/card-01.svg', quantity: 1, conversionValue: options.price * 50 },
-    { key: 'A', label: 'A賞', rank: 2, effect: 'gold', cardName: 'テストA', cardImagePath: '/demo/cards/card-02.svg', quantity: 2, conversionValue: options.price * 5 },
-    { key: 'B', label: 'B賞', rank: 3, effect: 'normal', cardName: 'テストB', cardImagePath: '/demo/cards/card-03.svg', quantity: Math.max(options.lots - 3, 1), conversionValue: Math.floor(options.price / 2) },
+    {
+      key: 'S',
+      label: 'S賞',
+      rank: 1,
+      effect: 'rainbow',
+      cardName: 'テストS',
+      cardImagePath: '/demo/cards/card-01.svg',
+      quantity: 1,
+      conversionValue: options.price * 50,
+    },
+    {
+      key: 'A',
+      label: 'A賞',
+      rank: 2,
+      effect: 'gold',
+      cardName: 'テストA',
+      cardImagePath: '/demo/cards/card-02.svg',
+      quantity: 2,
+      conversionValue: options.price * 5,
+    },
+    {
+      key: 'B',
+      label: 'B賞',
+      rank: 3,
+      effect: 'normal',
+      cardName: 'テストB',
+      cardImagePath: '/demo/cards/card-03.svg',
+      quantity: Math.max(options.lots - 3, 1),
+      conversionValue: Math.floor(options.price / 2),
+    },
   ];
-  if (options.lastOne) tiers.push({ key: 'LO', label: 'ラストワン賞', rank: 0, effect: 'lastone', cardName: 'テストラストワン', cardImagePath: '/demo/cards/card-04.svg', quantity: 1, conversionValue: options.price * 20, isLastOne: true });
+  if (options.lastOne)
+    tiers.push({
+      key: 'LO',
+      label: 'ラストワン賞',
+      rank: 0,
+      effect: 'lastone',
+      cardName: 'テストラストワン',
+      cardImagePath: '/demo/cards/card-04.svg',
+      quantity: 1,
+      conversionValue: options.price * 20,
+      isLastOne: true,
+    });
   await createPack(db, {
-    id, genreId: 'pokemon', title: `テストパック ${id}`, imagePath: '/demo/packs/pack-01.svg', pricePerDraw: options.price,
-    drawOptions: options.drawOptions ?? [1, 10, 100], perMemberLimit: options.perMemberLimit, minRank: options.minRank,
-    saleEndsAt: options.saleEndsAt, tiers,
+    id,
+    genreId: 'pokemon',
+    title: `テストパック ${id}`,
+    imagePath: '/demo/packs/pack-01.svg',
+    pricePerDraw: options.price,
+    drawOptions: options.drawOptions ?? [1, 10, 100],
+    perMemberLimit: options.perMemberLimit,
+    minRank: options.minRank,
+    saleEndsAt: options.saleEndsAt,
+    tiers,
   });
   await publishPack(db, id);
   return id;
@@ -54,18 +133,72 @@ export async function createPublishedPack(
  * ラストワン賞, draws of 1 or 10.
  * @example await publishLoadPack(db, { id: 'bench-1lot', lots: 100_000, price: 100, name: 'ベンチ' })
  */
-export async function publishLoadPack(db: Database, options: { id: string; lots: number; price: number; name: string }) {
+export async function publishLoadPack(
+  db: Database,
+  options: { id: string; lots: number; price: number; name: string },
+) {
   const { id, lots, price, name } = options;
   await ensureGenre(db);
   const card = (n: number) => `/demo/cards/card-0${n}.svg`;
   await createPack(db, {
-    id, genreId: 'pokemon', title: `${name}パック ${id}`, imagePath: '/demo/packs/pack-01.svg', pricePerDraw: price, drawOptions: [1, 10],
+    id,
+    genreId: 'pokemon',
+    title: `${name}パック ${id}`,
+    imagePath: '/demo/packs/pack-01.svg',
+    pricePerDraw: price,
+    drawOptions: [1, 10],
     tiers: [
-      { key: 'S', label: 'S賞', rank: 1, effect: 'rainbow', cardName: `${name}S`, cardImagePath: card(1), quantity: 1, conversionValue: price * 100 },
-      { key: 'A', label: 'A賞', rank: 2, effect: 'gold', cardName: `${name}A`, cardImagePath: card(2), quantity: 10, conversionValue: price * 10 },
-      { key: 'B', label: 'B賞', rank: 3, effect: 'silver', cardName: `${name}B`, cardImagePath: card(3), quantity: 100, conversionValue: price * 2 },
-      { key: 'C', label: 'C賞', rank: 4, effect: 'normal', cardName: `${name}C`, cardImagePath: card(4), quantity: lots - 111, conversionValue: Math.floor(price / 2) },
-      { key: 'LO', label: 'ラストワン賞', rank: 0, effect: 'lastone', cardName: `${name}ラストワン`, cardImagePath: card(5), quantity: 1, conversionValue: price * 50, isLastOne: true },
+      {
+        key: 'S',
+        label: 'S賞',
+        rank: 1,
+        effect: 'rainbow',
+        cardName: `${name}S`,
+        cardImagePath: card(1),
+        quantity: 1,
+        conversionValue: price * 100,
+      },
+      {
+        key: 'A',
+        label: 'A賞',
+        rank: 2,
+        effect: 'gold',
+        cardName: `${name}A`,
+        cardImagePath: card(2),
+        quantity: 10,
+        conversionValue: price * 10,
+      },
+      {
+        key: 'B',
+        label: 'B賞',
+        rank: 3,
+        effect: 'silver',
+        cardName: `${name}B`,
+        cardImagePath: card(3),
+        quantity: 100,
+        conversionValue: price * 2,
+      },
+      {
+        key: 'C',
+        label: 'C賞',
+        rank: 4,
+        effect: 'normal',
+        cardName: `${name}C`,
+        cardImagePath: card(4),
+        quantity: lots - 111,
+        conversionValue: Math.floor(price / 2),
+      },
+      {
+        key: 'LO',
+        label: 'ラストワン賞',
+        rank: 0,
+        effect: 'lastone',
+        cardName: `${name}ラストワン`,
+        cardImagePath: card(5),
+        quantity: 1,
+        conversionValue: price * 50,
+        isLastOne: true,
+      },
     ],
   });
   await publishPack(db, id);

@@ -42,4 +42,3 @@ export default async function setup(project: TestProject) {
     await database.drop();
   };
 }
-

@@ -12,16 +12,28 @@ export interface PageResponse {
 }
 
 /** @example const page = await get('/shop', { cookie }) */
-export async function get(path: string, options: { cookie?: string; headers?: Record<string, string> } = {}): Promise<PageResponse> {
+export async function get(
+  path: string,
+  options: { cookie?: string; headers?: Record<string, string> } = {},
+): Promise<PageResponse> {
   const response = await fetch(shopUrl() + path, {
     redirect: 'manual',
     headers: { ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers },
   });
-  return { status: response.status, headers: response.headers, body: await response.text(), location: response.headers.get('location') };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: await response.text(),
+    location: response.headers.get('location'),
+  };
 }
 
 /** Posts a form the way a browser without JavaScript does (same-origin Origin header by default). */
-export async function postForm(path: string, fields: Record<string, string>, options: { cookie?: string; origin?: string | null } = {}): Promise<PageResponse> {
+export async function postForm(
+  path: string,
+  fields: Record<string, string>,
+  options: { cookie?: string; origin?: string | null } = {},
+): Promise<PageResponse> {
   const origin = options.origin === undefined ? shopUrl() : options.origin;
   const response = await fetch(shopUrl() + path, {
     method: 'POST',
@@ -33,20 +45,41 @@ export async function postForm(path: string, fields: Record<string, string>, opt
     },
     body: new URLSearchParams(fields).toString(),
   });
-  return { status: response.status, headers: response.headers, body: await response.text(), location: response.headers.get('location') };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: await response.text(),
+    location: response.headers.get('location'),
+  };
 }
 
 /** The cookie header a browser would send back, from a response's Set-Cookie lines. */
 export function cookieFrom(headers: Headers): string {
-  return headers.getSetCookie().map((line) => line.split(';')[0]).filter((pair) => !pair.endsWith('=')).join('; ');
+  return headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .filter((pair) => !pair.endsWith('='))
+    .join('; ');
 }
 
 /** A POST from another loopback address (127.0.0.x), so rate limits keyed on the address start fresh. */
-export function postFromAddress(localAddress: string, path: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+export function postFromAddress(
+  localAddress: string,
+  path: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
   const url = new URL(shopUrl() + path);
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: '127.0.0.1', port: url.port, path: url.pathname + url.search, method: 'POST', localAddress, headers: { ...headers, host: url.host, 'content-length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1',
+        port: url.port,
+        path: url.pathname + url.search,
+        method: 'POST',
+        localAddress,
+        headers: { ...headers, host: url.host, 'content-length': Buffer.byteLength(body) },
+      },
       (response) => {
         let text = '';
         response.setEncoding('utf8');

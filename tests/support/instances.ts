@@ -61,7 +61,6 @@ export interface StartInstancesOptions {
   migrate?: boolean;
 }
 
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Processes still running when this process exits are killed, so no test leaves servers behind. */
@@ -80,7 +79,9 @@ async function waitForHealth(instance: ShopInstance, timeoutMs: number): Promise
   const child = instance.child!;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`shop instance ${instance.index} exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${tail(instance.logFile, 30)}`);
+      throw new Error(
+        `shop instance ${instance.index} exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${tail(instance.logFile, 30)}`,
+      );
     }
     try {
       const response = await fetch(`${instance.url}/api/health`, { signal: AbortSignal.timeout(2000) });
@@ -91,12 +92,18 @@ async function waitForHealth(instance: ShopInstance, timeoutMs: number): Promise
     }
     await sleep(150);
   }
-  throw new Error(`shop instance ${instance.index} was not healthy within ${timeoutMs} ms:\n${tail(instance.logFile, 30)}`);
+  throw new Error(
+    `shop instance ${instance.index} was not healthy within ${timeoutMs} ms:\n${tail(instance.logFile, 30)}`,
+  );
 }
 
 function tail(file: string, lines: number): string {
   try {
-    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines - 1).join('\n');
+    return fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .slice(-lines - 1)
+      .join('\n');
   } catch {
     return '(no log)';
   }
@@ -127,7 +134,15 @@ export async function startInstances(options: StartInstancesOptions): Promise<Sh
     const port = await freePort();
     const dataDir = path.join(options.dataDir, `instance-${index}`);
     fs.mkdirSync(dataDir, { recursive: true });
-    instances.push({ index, port, url: `http://127.0.0.1:${port}`, logFile: path.join(dataDir, 'server.log'), child: null, starts: 0, exits: [] });
+    instances.push({
+      index,
+      port,
+      url: `http://127.0.0.1:${port}`,
+      logFile: path.join(dataDir, 'server.log'),
+      child: null,
+      starts: 0,
+      exits: [],
+    });
   }
 
   const environment = (instance: ShopInstance): NodeJS.ProcessEnv => ({
@@ -200,8 +215,19 @@ export async function startInstances(options: StartInstancesOptions): Promise<Sh
       await launch(instance);
     },
     logTail: (index, lines = 40) => tail(instances[index]!.logFile, lines),
-    grepLogs: (pattern) => instances.flatMap((i) => tail(i.logFile, 100_000).split('\n').filter((line) => pattern.test(line)).map((line) => `[instance ${i.index}] ${line}`)),
-    unexpectedExits: () => instances.flatMap((i) => i.exits.filter((e) => !e.expected).map((e) => `instance ${i.index}: code ${e.code} signal ${e.signal} at ${e.at}`)),
+    grepLogs: (pattern) =>
+      instances.flatMap((i) =>
+        tail(i.logFile, 100_000)
+          .split('\n')
+          .filter((line) => pattern.test(line))
+          .map((line) => `[instance ${i.index}] ${line}`),
+      ),
+    unexpectedExits: () =>
+      instances.flatMap((i) =>
+        i.exits
+          .filter((e) => !e.expected)
+          .map((e) => `instance ${i.index}: code ${e.code} signal ${e.signal} at ${e.at}`),
+      ),
     async stop() {
       await Promise.all(instances.map((i) => killProcess(i, 'SIGTERM', 8000)));
     },

@@ -38,28 +38,66 @@ export async function createSessionMembers(
   const expiresAt = new Date(Date.now() + 30 * 24 * 3600 * 1000);
   const members: SessionMember[] = Array.from({ length: options.count }, (_, i) => {
     const token = crypto.randomBytes(24).toString('base64url');
-    return { id: `${prefix}_${String(i).padStart(5, '0')}`, token, bearer: signSessionToken(token, options.secret), granted: (options.paid ?? 0) + (options.free ?? 0) };
+    return {
+      id: `${prefix}_${String(i).padStart(5, '0')}`,
+      token,
+      bearer: signSessionToken(token, options.secret),
+      granted: (options.paid ?? 0) + (options.free ?? 0),
+    };
   });
   for (let i = 0; i < members.length; i += 500) {
     const batch = members.slice(i, i + 500);
-    await db.insert(users).values(batch.map((m, j) => ({ id: m.id, name: `ストーム${i + j + 1}`, email: `${m.id}@storm.example.test`, emailVerified: true, role: 'user' })));
-    await db.insert(sessions).values(batch.map((m) => ({ id: `sess_${m.id}`, token: m.token, userId: m.id, expiresAt, userAgent: 'storm' })));
+    await db
+      .insert(users)
+      .values(
+        batch.map((m, j) => ({
+          id: m.id,
+          name: `ストーム${i + j + 1}`,
+          email: `${m.id}@storm.example.test`,
+          emailVerified: true,
+          role: 'user',
+        })),
+      );
+    await db
+      .insert(sessions)
+      .values(batch.map((m) => ({ id: `sess_${m.id}`, token: m.token, userId: m.id, expiresAt, userAgent: 'storm' })));
   }
   // Grants go through the wallet's SQL function (one call each); a few at a time keeps the pool busy.
   const concurrency = options.concurrency ?? 8;
   let next = 0;
   const grantOne = async (m: SessionMember) => {
-    if (options.paid) await grantCoins(db, { memberId: m.id, kind: 'paid', amount: options.paid, reason: 'purchase', counterAccount: 'purchase', idempotencyKey: `storm:paid:${m.id}` });
-    if (options.free) await grantCoins(db, { memberId: m.id, kind: 'free', amount: options.free, reason: 'operator_grant', counterAccount: 'promotion', idempotencyKey: `storm:free:${m.id}` });
+    if (options.paid)
+      await grantCoins(db, {
+        memberId: m.id,
+        kind: 'paid',
+        amount: options.paid,
+        reason: 'purchase',
+        counterAccount: 'purchase',
+        idempotencyKey: `storm:paid:${m.id}`,
+      });
+    if (options.free)
+      await grantCoins(db, {
+        memberId: m.id,
+        kind: 'free',
+        amount: options.free,
+        reason: 'operator_grant',
+        counterAccount: 'promotion',
+        idempotencyKey: `storm:free:${m.id}`,
+      });
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, members.length) }, async () => {
-    while (next < members.length) await grantOne(members[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, members.length) }, async () => {
+      while (next < members.length) await grantOne(members[next++]!);
+    }),
+  );
   return members;
 }
 
 /** Sum of every credit ever made (positive ledger amounts), for the coin-conservation check. */
 export async function totalCredited(db: Database): Promise<number> {
-  const [row] = await queryRows<{ n: string }>(db, sql`select coalesce(sum(amount), 0)::bigint as n from coin_ledger where amount > 0`);
+  const [row] = await queryRows<{ n: string }>(
+    db,
+    sql`select coalesce(sum(amount), 0)::bigint as n from coin_ledger where amount > 0`,
+  );
   return Number(row!.n);
 }

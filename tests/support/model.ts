@@ -71,8 +71,25 @@ export interface ModelPrize {
 }
 
 export type ModelDraw =
-  | { key: string; gachaId: string; count: number; status: 'completed'; drawId: string; cost: number; lastOne: boolean; prizeIds: string[] }
-  | { key: string; gachaId: string; count: number; status: 'refused'; drawId: string; code: string; details: Record<string, unknown> };
+  | {
+      key: string;
+      gachaId: string;
+      count: number;
+      status: 'completed';
+      drawId: string;
+      cost: number;
+      lastOne: boolean;
+      prizeIds: string[];
+    }
+  | {
+      key: string;
+      gachaId: string;
+      count: number;
+      status: 'refused';
+      drawId: string;
+      code: string;
+      details: Record<string, unknown>;
+    };
 
 /** What a draw request should do, decided before the shop answers. */
 export type DrawPlan =
@@ -82,8 +99,7 @@ export type DrawPlan =
   | { type: 'completed'; cost: number; final: boolean };
 
 export type ChoiceExpectation =
-  | { ok: false; code: 'PRIZE_NOT_FOUND' | 'PRIZE_ALREADY_DECIDED' | 'PRIZE_KEPT' }
-  | { ok: true; ids: string[] };
+  { ok: false; code: 'PRIZE_NOT_FOUND' | 'PRIZE_ALREADY_DECIDED' | 'PRIZE_KEPT' } | { ok: true; ids: string[] };
 
 /** A reported prize of a fresh draw, as the runner hands it to the model. */
 export interface ReportedPrize {
@@ -108,7 +124,9 @@ export class ShopModel {
     this.members.set(id, { id, staff, grants: [], exp: 0, ledger: new Map(), draws: new Map() });
   }
 
-  addPack(pack: Omit<ModelPack, 'remaining' | 'soldOut' | 'takenPositions' | 'tiers'> & { tiers: Omit<ModelTier, 'won'>[] }) {
+  addPack(
+    pack: Omit<ModelPack, 'remaining' | 'soldOut' | 'takenPositions' | 'tiers'> & { tiers: Omit<ModelTier, 'won'>[] },
+  ) {
     this.packs.set(pack.id, {
       ...pack,
       remaining: pack.total,
@@ -142,7 +160,9 @@ export class ShopModel {
     const m = this.member(memberId);
     let paid = 0;
     let free = 0;
-    for (const g of m.grants) if (g.kind === 'paid') paid += g.remaining; else free += g.remaining;
+    for (const g of m.grants)
+      if (g.kind === 'paid') paid += g.remaining;
+      else free += g.remaining;
     return { paid, free };
   }
 
@@ -152,19 +172,24 @@ export class ShopModel {
     let free = 0;
     for (const g of this.member(memberId).grants) {
       if (g.expiresAt <= now) continue;
-      if (g.kind === 'paid') paid += g.remaining; else free += g.remaining;
+      if (g.kind === 'paid') paid += g.remaining;
+      else free += g.remaining;
     }
     return { paid, free };
   }
 
   /** Coins that can be spent at `now`: expired grants are never spent. */
   spendable(memberId: string, now: number): number {
-    return this.member(memberId).grants.filter((g) => g.expiresAt > now).reduce((s, g) => s + g.remaining, 0);
+    return this.member(memberId)
+      .grants.filter((g) => g.expiresAt > now)
+      .reduce((s, g) => s + g.remaining, 0);
   }
 
   /** Coins (either kind) still spendable that expire within 30 days, and the soonest date. */
   expiringSoon(memberId: string, now: number): { amount: number; firstExpiresAt: string | null } {
-    const soon = this.member(memberId).grants.filter((g) => g.remaining > 0 && g.expiresAt > now && g.expiresAt < now + EXPIRING_SOON_MS);
+    const soon = this.member(memberId).grants.filter(
+      (g) => g.remaining > 0 && g.expiresAt > now && g.expiresAt < now + EXPIRING_SOON_MS,
+    );
     if (soon.length === 0) return { amount: 0, firstExpiresAt: null };
     return {
       amount: soon.reduce((s, g) => s + g.remaining, 0),
@@ -173,7 +198,15 @@ export class ShopModel {
   }
 
   /** Credits coins unless the key was seen before. Answers whether it was a repeat. */
-  grant(memberId: string, key: string, kind: CoinKind, amount: number, expiresAt: number, now: number, reason: string): { replay: boolean; conflict?: boolean } {
+  grant(
+    memberId: string,
+    key: string,
+    kind: CoinKind,
+    amount: number,
+    expiresAt: number,
+    now: number,
+    reason: string,
+  ): { replay: boolean; conflict?: boolean } {
     const existing = this.grantKeys.get(key);
     // A key belongs to one grant: the same request replays it; another member, kind or amount
     // under it credits nothing and is refused.
@@ -217,7 +250,9 @@ export class ShopModel {
   private spend(memberId: string, amount: number, now: number, reason: string) {
     const m = this.member(memberId);
     const live = m.grants.filter((g) => g.remaining > 0 && g.expiresAt > now);
-    const free = live.filter((g) => g.kind === 'free').sort((a, b) => a.expiresAt - b.expiresAt || a.grantedAt - b.grantedAt || a.seq - b.seq);
+    const free = live
+      .filter((g) => g.kind === 'free')
+      .sort((a, b) => a.expiresAt - b.expiresAt || a.grantedAt - b.grantedAt || a.seq - b.seq);
     const paid = live.filter((g) => g.kind === 'paid').sort((a, b) => a.grantedAt - b.grantedAt || a.seq - b.seq);
     let left = amount;
     for (const g of [...free, ...paid]) {
@@ -244,15 +279,18 @@ export class ShopModel {
     if (!pack.drawOptions.includes(count)) return { type: 'rejected', code: 'DRAW_COUNT_INVALID' };
     const stored = m.draws.get(key);
     if (stored) {
-      if (stored.gachaId !== gachaId || stored.count !== count) return { type: 'rejected', code: 'IDEMPOTENCY_KEY_REUSED' };
+      if (stored.gachaId !== gachaId || stored.count !== count)
+        return { type: 'rejected', code: 'IDEMPOTENCY_KEY_REUSED' };
       return { type: 'replay', draw: stored };
     }
     if (pack.soldOut) return { type: 'refused', code: 'SOLD_OUT', details: { remaining: 0 } };
     const cost = count * pack.price;
     const available = this.spendable(memberId, now);
-    if (available < cost) return { type: 'refused', code: 'INSUFFICIENT_COINS', details: { required: cost, balance: available } };
+    if (available < cost)
+      return { type: 'refused', code: 'INSUFFICIENT_COINS', details: { required: cost, balance: available } };
     if (pack.remaining === 0) return { type: 'refused', code: 'SOLD_OUT', details: { remaining: 0 } };
-    if (pack.remaining < count) return { type: 'refused', code: 'NOT_ENOUGH_LOTS', details: { remaining: pack.remaining } };
+    if (pack.remaining < count)
+      return { type: 'refused', code: 'NOT_ENOUGH_LOTS', details: { remaining: pack.remaining } };
     return { type: 'completed', cost, final: pack.remaining === count };
   }
 
@@ -261,7 +299,16 @@ export class ShopModel {
    * first expires the member's due grants. For a completed draw `reported` are the prizes the
    * shop returned; this throws when they cannot be right.
    */
-  applyDraw(memberId: string, gachaId: string, count: number, key: string, now: number, plan: DrawPlan, drawId: string, reported: ReportedPrize[] = []) {
+  applyDraw(
+    memberId: string,
+    gachaId: string,
+    count: number,
+    key: string,
+    now: number,
+    plan: DrawPlan,
+    drawId: string,
+    reported: ReportedPrize[] = [],
+  ) {
     const m = this.member(memberId);
     const pack = this.pack(gachaId);
     if (plan.type === 'refused') {
@@ -277,43 +324,71 @@ export class ShopModel {
     if (lots.length !== count) throw new Error(`model: ${lots.length} lots reported for a draw of ${count}`);
     const lastOneTiers = pack.tiers.filter((t) => t.isLastOne);
     const expectedExtras = plan.final ? lastOneTiers.length : 0;
-    if (extras.length !== expectedExtras) throw new Error(`model: ${extras.length} ラストワン賞 reported, expected ${expectedExtras}`);
+    if (extras.length !== expectedExtras)
+      throw new Error(`model: ${extras.length} ラストワン賞 reported, expected ${expectedExtras}`);
     const seen = new Set<number>();
     for (const p of reported) {
       const tier = pack.tiers.find((t) => t.id === p.tierId);
       if (!tier) throw new Error(`model: prize of unknown tier ${p.tierId}`);
-      if (tier.isLastOne !== p.isLastOne) throw new Error(`model: tier ${p.tierId} reported with isLastOne=${p.isLastOne}`);
-      if (p.conversionValue !== tier.conversionValue) throw new Error(`model: prize of ${p.tierId} worth ${p.conversionValue}, tier says ${tier.conversionValue}`);
+      if (tier.isLastOne !== p.isLastOne)
+        throw new Error(`model: tier ${p.tierId} reported with isLastOne=${p.isLastOne}`);
+      if (p.conversionValue !== tier.conversionValue)
+        throw new Error(`model: prize of ${p.tierId} worth ${p.conversionValue}, tier says ${tier.conversionValue}`);
       if (p.isLastOne) {
         if (p.position !== null) throw new Error('model: the ラストワン賞 has no position');
       } else {
-        if (p.position === null || !Number.isInteger(p.position) || p.position < 1 || p.position > pack.total) throw new Error(`model: bad position ${p.position}`);
-        if (pack.takenPositions.has(p.position) || seen.has(p.position)) throw new Error(`model: position ${p.position} taken twice`);
+        if (p.position === null || !Number.isInteger(p.position) || p.position < 1 || p.position > pack.total)
+          throw new Error(`model: bad position ${p.position}`);
+        if (pack.takenPositions.has(p.position) || seen.has(p.position))
+          throw new Error(`model: position ${p.position} taken twice`);
         seen.add(p.position);
       }
       tier.won += 1;
-      if (tier.won > tier.quantity) throw new Error(`model: tier ${tier.id} won ${tier.won} times, quantity ${tier.quantity}`);
+      if (tier.won > tier.quantity)
+        throw new Error(`model: tier ${tier.id} won ${tier.won} times, quantity ${tier.quantity}`);
       if (this.prizes.has(p.prizeId)) throw new Error(`model: prize id ${p.prizeId} reused`);
       this.prizes.set(p.prizeId, {
-        id: p.prizeId, memberId, drawId, gachaId, tierId: p.tierId, position: p.position, conversionValue: p.conversionValue,
-        isLastOne: p.isLastOne, status: 'pending', decideBy: now + PRIZE_DECISION_MS, createdAt: now,
+        id: p.prizeId,
+        memberId,
+        drawId,
+        gachaId,
+        tierId: p.tierId,
+        position: p.position,
+        conversionValue: p.conversionValue,
+        isLastOne: p.isLastOne,
+        status: 'pending',
+        decideBy: now + PRIZE_DECISION_MS,
+        createdAt: now,
       });
     }
     for (const pos of seen) pack.takenPositions.add(pos);
     pack.remaining -= count;
     if (plan.final) {
       pack.soldOut = true;
-      for (const t of pack.tiers) if (!t.isLastOne && t.won !== t.quantity) throw new Error(`model: sold out with tier ${t.id} at ${t.won}/${t.quantity}`);
+      for (const t of pack.tiers)
+        if (!t.isLastOne && t.won !== t.quantity)
+          throw new Error(`model: sold out with tier ${t.id} at ${t.won}/${t.quantity}`);
     }
     this.spend(memberId, plan.cost, now, 'draw');
     m.exp += plan.cost;
-    m.draws.set(key, { key, gachaId, count, status: 'completed', drawId, cost: plan.cost, lastOne: plan.final, prizeIds: reported.map((p) => p.prizeId) });
+    m.draws.set(key, {
+      key,
+      gachaId,
+      count,
+      status: 'completed',
+      drawId,
+      cost: plan.cost,
+      lastOne: plan.final,
+      prizeIds: reported.map((p) => p.prizeId),
+    });
   }
 
   // ---- prizes --------------------------------------------------------------------------------
 
   prizesOf(memberId: string, statuses?: PrizeStatus[]): ModelPrize[] {
-    return [...this.prizes.values()].filter((p) => p.memberId === memberId && (!statuses || statuses.includes(p.status)));
+    return [...this.prizes.values()].filter(
+      (p) => p.memberId === memberId && (!statuses || statuses.includes(p.status)),
+    );
   }
 
   /** A choice over prizes: all must be the member's, and all still open (pending or kept). */
@@ -322,7 +397,8 @@ export class ShopModel {
     if (distinct.length === 0) return { ok: false, code: 'PRIZE_NOT_FOUND' };
     const own = distinct.map((id) => this.prizes.get(id)).filter((p) => p && p.memberId === memberId) as ModelPrize[];
     if (own.length !== distinct.length) return { ok: false, code: 'PRIZE_NOT_FOUND' };
-    if (own.some((p) => p.status !== 'pending' && p.status !== 'kept')) return { ok: false, code: 'PRIZE_ALREADY_DECIDED' };
+    if (own.some((p) => p.status !== 'pending' && p.status !== 'kept'))
+      return { ok: false, code: 'PRIZE_ALREADY_DECIDED' };
     return { ok: true, ids: distinct.sort(byUuid) };
   }
 
@@ -330,15 +406,30 @@ export class ShopModel {
    * Converts prizes to free coins at their conversion value, expiring 90 days later; all or none.
    * A kept prize is converted only with `includeKept` (the deadline job never sees kept ones).
    */
-  convert(memberId: string, ids: string[], now: number, auto = false, includeKept = false): ChoiceExpectation & { total?: number } {
+  convert(
+    memberId: string,
+    ids: string[],
+    now: number,
+    auto = false,
+    includeKept = false,
+  ): ChoiceExpectation & { total?: number } {
     const judged = this.judgeChoice(memberId, ids);
     if (!judged.ok) return judged;
-    if (!auto && !includeKept && judged.ids.some((id) => this.prizes.get(id)!.status === 'kept')) return { ok: false, code: 'PRIZE_KEPT' };
+    if (!auto && !includeKept && judged.ids.some((id) => this.prizes.get(id)!.status === 'kept'))
+      return { ok: false, code: 'PRIZE_KEPT' };
     let total = 0;
     for (const id of judged.ids) {
       const p = this.prizes.get(id)!;
       p.status = 'converted';
-      if (p.conversionValue > 0) this.addGrant(memberId, 'free', p.conversionValue, now + FREE_COIN_MS, now, auto ? 'prize_auto_conversion' : 'prize_conversion');
+      if (p.conversionValue > 0)
+        this.addGrant(
+          memberId,
+          'free',
+          p.conversionValue,
+          now + FREE_COIN_MS,
+          now,
+          auto ? 'prize_auto_conversion' : 'prize_conversion',
+        );
       total += p.conversionValue;
     }
     return { ...judged, total };
@@ -356,7 +447,9 @@ export class ShopModel {
   autoConvert(now: number): number {
     let count = 0;
     for (const m of this.members.values()) {
-      const due = this.prizesOf(m.id, ['pending']).filter((p) => p.decideBy <= now).map((p) => p.id);
+      const due = this.prizesOf(m.id, ['pending'])
+        .filter((p) => p.decideBy <= now)
+        .map((p) => p.id);
       if (due.length === 0) continue;
       this.convert(m.id, due, now, true);
       count += due.length;
@@ -367,7 +460,9 @@ export class ShopModel {
   /** The next moment something falls due (a grant's expiry or a pending prize's deadline) after `now`. */
   nextEvent(now: number): number | null {
     let next: number | null = null;
-    const consider = (t: number) => { if (t > now && (next === null || t < next)) next = t; };
+    const consider = (t: number) => {
+      if (t > now && (next === null || t < next)) next = t;
+    };
     for (const m of this.members.values()) for (const g of m.grants) if (g.remaining > 0) consider(g.expiresAt);
     for (const p of this.prizes.values()) if (p.status === 'pending') consider(p.decideBy);
     return next;

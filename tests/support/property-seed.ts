@@ -3,4 +3,5 @@
 import fc from 'fast-check';
 import { testSettings } from './settings';
 
-if (testSettings.propertySeed !== undefined) fc.configureGlobal({ ...fc.readConfigureGlobal(), seed: testSettings.propertySeed });
+if (testSettings.propertySeed !== undefined)
+  fc.configureGlobal({ ...fc.readConfigureGlobal(), seed: testSettings.propertySeed });

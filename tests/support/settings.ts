@@ -9,14 +9,16 @@ function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got ${JSON.stringify(raw)})`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`${name} must be a positive number (got ${JSON.stringify(raw)})`);
   return value;
 }
 
 /** A positive whole number from the environment, or the default. */
 function positiveInteger(name: string, fallback: number): number {
   const value = positiveNumber(name, fallback);
-  if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number (got ${JSON.stringify(process.env[name])})`);
+  if (!Number.isInteger(value))
+    throw new Error(`${name} must be a whole number (got ${JSON.stringify(process.env[name])})`);
   return value;
 }
 

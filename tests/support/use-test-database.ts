@@ -33,13 +33,18 @@ export function useTestDatabase(label: string, options: UseTestDatabaseOptions =
   let testDb: TestDatabase | undefined;
   let opened: DatabaseHandle | undefined;
   const current = (): DatabaseHandle => {
-    if (!opened) throw new Error(`useTestDatabase('${label}'): the database opens in beforeAll; use it inside hooks and tests`);
+    if (!opened)
+      throw new Error(`useTestDatabase('${label}'): the database opens in beforeAll; use it inside hooks and tests`);
     return opened;
   };
 
   beforeAll(async () => {
     testDb = await createTestDatabase(label);
-    opened = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: options.poolSize ?? 2 });
+    opened = await openDatabase({
+      databaseUrl: testDb.databaseUrl,
+      dataDir: testDb.dataDir,
+      poolSize: options.poolSize ?? 2,
+    });
     await opened.migrate();
   });
 

@@ -42,7 +42,12 @@ export function DrawPanel(props: DrawPanelProps) {
   }, [props.error]);
   return (
     <div className="flex flex-col gap-1.5">
-      <Form method="get" replace preventScrollReset className={`grid gap-2 ${options.length >= 3 ? 'grid-cols-3' : options.length === 2 ? 'grid-cols-2' : 'grid-cols-1'}`}>
+      <Form
+        method="get"
+        replace
+        preventScrollReset
+        className={`grid gap-2 ${options.length >= 3 ? 'grid-cols-3' : options.length === 2 ? 'grid-cols-2' : 'grid-cols-1'}`}
+      >
         {options.map((count) => {
           const short = remaining < count;
           const disabled = !onSale || short;
@@ -72,8 +77,13 @@ export function DrawPanel(props: DrawPanelProps) {
               </Button>
               {missing > 0 && (
                 // On a narrow phone a long amount breaks between the number and 「コイン不足」, never inside a word.
-                <p id={missingId} className="text-center text-[11px] font-bold leading-tight tracking-tight text-red-700" data-testid={`draw-missing-${count}`}>
-                  <span className="whitespace-nowrap">{`あと${formatCoins(missing)}`}</span><span className="whitespace-nowrap">コイン不足</span>
+                <p
+                  id={missingId}
+                  className="text-center text-[11px] font-bold leading-tight tracking-tight text-red-700"
+                  data-testid={`draw-missing-${count}`}
+                >
+                  <span className="whitespace-nowrap">{`あと${formatCoins(missing)}`}</span>
+                  <span className="whitespace-nowrap">コイン不足</span>
                 </p>
               )}
             </div>
@@ -81,7 +91,11 @@ export function DrawPanel(props: DrawPanelProps) {
         })}
       </Form>
       {/* The phone bar says a closed pack's reason in its own top line. */}
-      {!onSale && !(compact && props.closedReason) && <p className="text-center text-xs font-bold text-muted" data-testid="draw-closed-reason">{props.closedReason ?? 'このオリパは販売していません。'}</p>}
+      {!onSale && !(compact && props.closedReason) && (
+        <p className="text-center text-xs font-bold text-muted" data-testid="draw-closed-reason">
+          {props.closedReason ?? 'このオリパは販売していません。'}
+        </p>
+      )}
       {open !== null && (
         <ConfirmDialog {...props} count={open} onClose={() => setOpen(null)} cancelHref={location.pathname} />
       )}
@@ -89,7 +103,18 @@ export function DrawPanel(props: DrawPanelProps) {
   );
 }
 
-function ConfirmDialog({ gachaId, count, price, balance, idempotencyKey, onClose, cancelHref, staff, error, remaining }: DrawPanelProps & { count: number; onClose: () => void; cancelHref: string }) {
+function ConfirmDialog({
+  gachaId,
+  count,
+  price,
+  balance,
+  idempotencyKey,
+  onClose,
+  cancelHref,
+  staff,
+  error,
+  remaining,
+}: DrawPanelProps & { count: number; onClose: () => void; cancelHref: string }) {
   const navigation = useNavigation();
   const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
   const cost = price * count;
@@ -108,41 +133,87 @@ function ConfirmDialog({ gachaId, count, price, balance, idempotencyKey, onClose
   // After signing in (or signing up) the visitor lands on this pack with this count's confirmation open.
   const signInHref = `/auth/sign_in?redirect=${encodeURIComponent(`${location.pathname}?confirm=${count}`)}`;
   return (
-    <div className="fixed inset-0 z-overlay flex items-end justify-center bg-ink/60 p-0 sm:items-center sm:p-4" role="presentation" onClick={(e) => e.target === e.currentTarget && !submitting && onClose()}>
-      <div role="dialog" aria-modal="true" aria-labelledby={titleId} className="w-full max-w-md rounded-t-3xl bg-white p-5 pb-8 shadow-xl sm:rounded-3xl sm:pb-5">
+    <div
+      className="fixed inset-0 z-overlay flex items-end justify-center bg-ink/60 p-0 sm:items-center sm:p-4"
+      role="presentation"
+      onClick={(e) => e.target === e.currentTarget && !submitting && onClose()}
+    >
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        className="w-full max-w-md rounded-t-3xl bg-white p-5 pb-8 shadow-xl sm:rounded-3xl sm:pb-5"
+      >
         <h2 id={titleId} ref={titleRef} tabIndex={-1} className="text-center text-lg font-black outline-none">
           {`${drawOptionLabel(count)}を引きますか？`}
         </h2>
         <dl className="mt-4 divide-y divide-line rounded-2xl bg-canvas px-4 text-sm">
-          <div className="flex justify-between py-2.5"><dt>消費コイン</dt><dd className="font-black" data-testid="confirm-cost">{formatCoins(cost)}</dd></div>
+          <div className="flex justify-between py-2.5">
+            <dt>消費コイン</dt>
+            <dd className="font-black" data-testid="confirm-cost">
+              {formatCoins(cost)}
+            </dd>
+          </div>
           {balance !== null && (
             <>
-              <div className="flex justify-between py-2.5"><dt>所持コイン</dt><dd className="font-bold">{formatCoins(balance)}</dd></div>
-              <div className="flex justify-between py-2.5"><dt>引いた後</dt><dd className={`font-black ${after! < 0 ? 'text-red-700' : ''}`} data-testid="confirm-after">{after! < 0 ? '不足' : formatCoins(after!)}</dd></div>
+              <div className="flex justify-between py-2.5">
+                <dt>所持コイン</dt>
+                <dd className="font-bold">{formatCoins(balance)}</dd>
+              </div>
+              <div className="flex justify-between py-2.5">
+                <dt>引いた後</dt>
+                <dd className={`font-black ${after! < 0 ? 'text-red-700' : ''}`} data-testid="confirm-after">
+                  {after! < 0 ? '不足' : formatCoins(after!)}
+                </dd>
+              </div>
             </>
           )}
         </dl>
-        {error && <p role="alert" className="mt-3 rounded-xl bg-red-50 p-3 text-sm font-bold text-red-700">{error.message}</p>}
+        {error && (
+          <p role="alert" className="mt-3 rounded-xl bg-red-50 p-3 text-sm font-bold text-red-700">
+            {error.message}
+          </p>
+        )}
         <div className="mt-5 flex flex-col gap-2">
           {balance === null ? (
-            <ButtonLink to={signInHref} size="lg" fullWidth>ログインして引く</ButtonLink>
+            <ButtonLink to={signInHref} size="lg" fullWidth>
+              ログインして引く
+            </ButtonLink>
           ) : staff ? (
             <p className="rounded-xl bg-canvas p-3 text-center text-sm">スタッフアカウントではガチャを引けません。</p>
           ) : remaining < count ? (
-            <p className="rounded-xl bg-canvas p-3 text-center text-sm">残り{formatCoins(remaining)}口のため、{drawOptionLabel(count)}は引けません。</p>
+            <p className="rounded-xl bg-canvas p-3 text-center text-sm">
+              残り{formatCoins(remaining)}口のため、{drawOptionLabel(count)}は引けません。
+            </p>
           ) : after! < 0 ? (
             <>
-              <p className="text-center text-sm font-bold text-red-700">コインが{formatCoins(-after!)}枚不足しています。</p>
-              <ButtonLink to={withDrawContext('/shop', { gachaId, count })} size="lg" fullWidth data-testid="buy-coins">コインを購入する</ButtonLink>
+              <p className="text-center text-sm font-bold text-red-700">
+                コインが{formatCoins(-after!)}枚不足しています。
+              </p>
+              <ButtonLink to={withDrawContext('/shop', { gachaId, count })} size="lg" fullWidth data-testid="buy-coins">
+                コインを購入する
+              </ButtonLink>
             </>
           ) : (
             <Form method="post" replace>
               <input type="hidden" name="count" value={count} />
               <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-              <Button type="submit" size="lg" fullWidth loading={submitting} data-testid="confirm-draw">引く</Button>
+              <Button type="submit" size="lg" fullWidth loading={submitting} data-testid="confirm-draw">
+                引く
+              </Button>
             </Form>
           )}
-          <Link to={cancelHref} replace preventScrollReset onClick={(e) => { e.preventDefault(); if (!submitting) onClose(); }} className="flex min-h-11 items-center justify-center rounded-full text-sm font-bold text-muted hover:bg-canvas" aria-disabled={submitting || undefined}>
+          <Link
+            to={cancelHref}
+            replace
+            preventScrollReset
+            onClick={(e) => {
+              e.preventDefault();
+              if (!submitting) onClose();
+            }}
+            className="flex min-h-11 items-center justify-center rounded-full text-sm font-bold text-muted hover:bg-canvas"
+            aria-disabled={submitting || undefined}
+          >
             キャンセル
           </Link>
         </div>

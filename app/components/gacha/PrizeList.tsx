@@ -82,7 +82,17 @@ export interface PrizeChoicesProps {
 /**
  * @example <PrizeChoices prizes={result.items} renderedAt={renderedAt} highlightCoins={10000} actionData={actionData} layout="result" />
  */
-export function PrizeChoices({ prizes, renderedAt, highlightCoins, actionData, layout, again, barClassName = 'bottom-0', empty, showBar = true }: PrizeChoicesProps) {
+export function PrizeChoices({
+  prizes,
+  renderedAt,
+  highlightCoins,
+  actionData,
+  layout,
+  again,
+  barClassName = 'bottom-0',
+  empty,
+  showBar = true,
+}: PrizeChoicesProps) {
   const location = useLocation();
   const navigation = useNavigation();
   const now = useNow(renderedAt);
@@ -99,73 +109,128 @@ export function PrizeChoices({ prizes, renderedAt, highlightCoins, actionData, l
 
   const undecided = undecidedOf(prizes);
   const bulk = conversionPlan(undecided, highlightCoins);
-  const hrefFor = (changes: Record<string, string | null>) => withParams(location.pathname, location.search, { sheet: null, prize: null, confirm: null, ...changes });
+  const hrefFor = (changes: Record<string, string | null>) =>
+    withParams(location.pathname, location.search, { sheet: null, prize: null, confirm: null, ...changes });
   const closeHref = hrefFor({});
   const close = () => setSheet(null);
-  const openPrize = sheet?.kind === 'prize' ? prizes.find((p) => p.prizeId === sheet.prizeId) ?? null : null;
+  const openPrize = sheet?.kind === 'prize' ? (prizes.find((p) => p.prizeId === sheet.prizeId) ?? null) : null;
 
   const card = (prize: PrizeView, size: 'large' | 'small') => (
-    <PrizeCard key={prize.prizeId} prize={prize} now={now} size={size} href={hrefFor({ prize: prize.prizeId })}
-      onOpen={() => setSheet({ kind: 'prize', prizeId: prize.prizeId, confirmKept: false })} />
+    <PrizeCard
+      key={prize.prizeId}
+      prize={prize}
+      now={now}
+      size={size}
+      href={hrefFor({ prize: prize.prizeId })}
+      onOpen={() => setSheet({ kind: 'prize', prizeId: prize.prizeId, confirmKept: false })}
+    />
   );
 
   return (
     <div className="flex flex-col gap-4">
-      {prizes.length === 0 ? empty : layout === 'result' ? (
+      {prizes.length === 0 ? (
+        empty
+      ) : layout === 'result' ? (
         <TierGroups prizes={prizes} card={card} />
       ) : (
         <ul className="grid grid-cols-3 gap-2 sm:grid-cols-4 lg:grid-cols-6" aria-label="カード一覧">
-          {prizes.map((p) => <li key={p.prizeId}>{card(p, 'small')}</li>)}
+          {prizes.map((p) => (
+            <li key={p.prizeId}>{card(p, 'small')}</li>
+          ))}
         </ul>
       )}
 
-      {showBar ? <div className={`sticky z-tabbar -mx-4 mt-2 border-t px-4 pt-3 pb-[calc(env(safe-area-inset-bottom)+0.75rem)] sm:mx-0 sm:rounded-2xl sm:border ${layout === 'result' ? 'border-white/15 bg-slate-900/95 text-white' : 'border-line bg-white/95 text-ink'} backdrop-blur ${barClassName}`}
-        data-testid="prize-action-bar">
-        <Feedback actionData={busy ? undefined : actionData} dark={layout === 'result'} />
-        <div className={`grid gap-2 ${again ? 'grid-cols-[1.4fr_1fr_1fr]' : 'grid-cols-[1.4fr_1fr]'}`}>
-          <ButtonLink to={hrefFor({ sheet: 'convert' })} replace preventScrollReset
-            aria-disabled={bulk.count === 0 || busy || undefined}
-            onClick={(event) => {
-              event.preventDefault();
-              if (bulk.count > 0 && !busy) setSheet({ kind: 'bulk' });
-            }}
-            className="!min-h-12 flex-col !gap-0 !px-2 !text-sm leading-tight" data-testid="convert-undecided">
-            <span>まとめて交換</span>
-            <span className="text-[11px] font-bold">未選択{bulk.count}枚・+{formatCoins(bulk.total)}</span>
-          </ButtonLink>
-          <Form method="post" replace preventScrollReset className="contents">
-            <input type="hidden" name="intent" value="keep" />
-            <input type="hidden" name="prizeIds" value={undecided.map((p) => p.prizeId).join(',')} />
-            <Button type="submit" variant="secondary" disabled={undecided.length === 0 || busy}
-              loading={pendingIntent === 'keep' && pendingIds.includes(',')}
-              className="!min-h-12 flex-col !gap-0 !px-2 !text-sm leading-tight" data-testid="keep-undecided">
-              <span>保管</span><span className="text-[11px] font-bold">未選択{undecided.length}枚</span>
-            </Button>
-          </Form>
-          {again && (
-            <ButtonLink to={again.href} variant="plain" className="!min-h-12 flex-col !gap-0 !px-1 whitespace-nowrap !text-[13px] leading-tight" data-testid="draw-again">
-              <span>もう一度引く</span><span className="text-[11px] font-bold">{again.label}</span>
+      {showBar ? (
+        <div
+          className={`sticky z-tabbar -mx-4 mt-2 border-t px-4 pt-3 pb-[calc(env(safe-area-inset-bottom)+0.75rem)] sm:mx-0 sm:rounded-2xl sm:border ${layout === 'result' ? 'border-white/15 bg-slate-900/95 text-white' : 'border-line bg-white/95 text-ink'} backdrop-blur ${barClassName}`}
+          data-testid="prize-action-bar"
+        >
+          <Feedback actionData={busy ? undefined : actionData} dark={layout === 'result'} />
+          <div className={`grid gap-2 ${again ? 'grid-cols-[1.4fr_1fr_1fr]' : 'grid-cols-[1.4fr_1fr]'}`}>
+            <ButtonLink
+              to={hrefFor({ sheet: 'convert' })}
+              replace
+              preventScrollReset
+              aria-disabled={bulk.count === 0 || busy || undefined}
+              onClick={(event) => {
+                event.preventDefault();
+                if (bulk.count > 0 && !busy) setSheet({ kind: 'bulk' });
+              }}
+              className="!min-h-12 flex-col !gap-0 !px-2 !text-sm leading-tight"
+              data-testid="convert-undecided"
+            >
+              <span>まとめて交換</span>
+              <span className="text-[11px] font-bold">
+                未選択{bulk.count}枚・+{formatCoins(bulk.total)}
+              </span>
             </ButtonLink>
-          )}
+            <Form method="post" replace preventScrollReset className="contents">
+              <input type="hidden" name="intent" value="keep" />
+              <input type="hidden" name="prizeIds" value={undecided.map((p) => p.prizeId).join(',')} />
+              <Button
+                type="submit"
+                variant="secondary"
+                disabled={undecided.length === 0 || busy}
+                loading={pendingIntent === 'keep' && pendingIds.includes(',')}
+                className="!min-h-12 flex-col !gap-0 !px-2 !text-sm leading-tight"
+                data-testid="keep-undecided"
+              >
+                <span>保管</span>
+                <span className="text-[11px] font-bold">未選択{undecided.length}枚</span>
+              </Button>
+            </Form>
+            {again && (
+              <ButtonLink
+                to={again.href}
+                variant="plain"
+                className="!min-h-12 flex-col !gap-0 !px-1 whitespace-nowrap !text-[13px] leading-tight"
+                data-testid="draw-again"
+              >
+                <span>もう一度引く</span>
+                <span className="text-[11px] font-bold">{again.label}</span>
+              </ButtonLink>
+            )}
+          </div>
         </div>
-      </div> : <Feedback actionData={busy ? undefined : actionData} dark={layout === 'result'} />}
+      ) : (
+        <Feedback actionData={busy ? undefined : actionData} dark={layout === 'result'} />
+      )}
 
       {sheet?.kind === 'bulk' && bulk.count > 0 && (
-        <Sheet title={`${bulk.count}枚を${formatCoins(bulk.total)}コインに交換します。元に戻せません`} onClose={close} busy={busy} testId="bulk-convert-sheet">
+        <Sheet
+          title={`${bulk.count}枚を${formatCoins(bulk.total)}コインに交換します。元に戻せません`}
+          onClose={close}
+          busy={busy}
+          testId="bulk-convert-sheet"
+        >
           <div className="mt-4 flex flex-col gap-3 text-sm">
             {bulk.highlights.length > 0 && (
-              <p className="rounded-xl border-2 border-amber-500 bg-amber-50 p-3 font-bold text-amber-950" data-testid="bulk-highlights">
+              <p
+                className="rounded-xl border-2 border-amber-500 bg-amber-50 p-3 font-bold text-amber-950"
+                data-testid="bulk-highlights"
+              >
                 高額・上位のカードが含まれます：
-                {bulk.highlights.slice(0, 5).map((p) => `${p.tierLabel}「${p.cardName}」${formatCoins(p.conversionValue)}コイン`).join('、')}
+                {bulk.highlights
+                  .slice(0, 5)
+                  .map((p) => `${p.tierLabel}「${p.cardName}」${formatCoins(p.conversionValue)}コイン`)
+                  .join('、')}
                 {bulk.highlights.length > 5 ? ` ほか${bulk.highlights.length - 5}枚` : ''}
               </p>
             )}
-            <p className="text-muted">対象は未選択のカードだけです。発送用に保管中のカードは交換されません。交換したコインは無償コインとして付与されます。</p>
+            <p className="text-muted">
+              対象は未選択のカードだけです。発送用に保管中のカードは交換されません。交換したコインは無償コインとして付与されます。
+            </p>
             <ActionError actionData={actionData} intent="convert" busy={busy} />
             <Form method="post" replace preventScrollReset>
               <input type="hidden" name="intent" value="convert" />
               <input type="hidden" name="prizeIds" value={bulk.prizes.map((p) => p.prizeId).join(',')} />
-              <Button type="submit" size="lg" fullWidth loading={pendingIntent === 'convert'} data-testid="confirm-bulk-convert">
+              <Button
+                type="submit"
+                size="lg"
+                fullWidth
+                loading={pendingIntent === 'convert'}
+                data-testid="confirm-bulk-convert"
+              >
                 {bulk.count}枚を交換する
               </Button>
             </Form>
@@ -175,33 +240,62 @@ export function PrizeChoices({ prizes, renderedAt, highlightCoins, actionData, l
       )}
 
       {openPrize && sheet?.kind === 'prize' && (
-        <PrizeSheet prize={openPrize} now={now} confirmKept={sheet.confirmKept} busy={busy} pendingIntent={pendingIntent}
-          actionData={actionData} closeHref={closeHref} confirmKeptHref={hrefFor({ prize: openPrize.prizeId, confirm: 'kept' })}
-          onClose={close} onConfirmKept={() => setSheet({ kind: 'prize', prizeId: openPrize.prizeId, confirmKept: true })} />
+        <PrizeSheet
+          prize={openPrize}
+          now={now}
+          confirmKept={sheet.confirmKept}
+          busy={busy}
+          pendingIntent={pendingIntent}
+          actionData={actionData}
+          closeHref={closeHref}
+          confirmKeptHref={hrefFor({ prize: openPrize.prizeId, confirm: 'kept' })}
+          onClose={close}
+          onConfirmKept={() => setSheet({ kind: 'prize', prizeId: openPrize.prizeId, confirmKept: true })}
+        />
       )}
     </div>
   );
 }
 
 /** The cards by tier, best first; low tiers of a large result are counts that open. */
-function TierGroups({ prizes, card }: { prizes: PrizeView[]; card: (prize: PrizeView, size: 'large' | 'small') => ReactNode }) {
+function TierGroups({
+  prizes,
+  card,
+}: {
+  prizes: PrizeView[];
+  card: (prize: PrizeView, size: 'large' | 'small') => ReactNode;
+}) {
   return (
     <div className="flex flex-col gap-3">
       {groupByTier(prizes).map((group) => {
         const heading = (
           <>
-            <span className={`rounded-full px-2.5 py-0.5 text-sm font-black ${TIER_CHIP[group.effect] ?? TIER_CHIP.normal}`}>{group.label}</span>
+            <span
+              className={`rounded-full px-2.5 py-0.5 text-sm font-black ${TIER_CHIP[group.effect] ?? TIER_CHIP.normal}`}
+            >
+              {group.label}
+            </span>
             <span className="font-black">×{group.prizes.length}</span>
             <span className="text-xs text-white/75">合計 {formatCoins(group.value)}コイン</span>
           </>
         );
         const grid = (size: 'large' | 'small') => (
-          <ul className={`grid gap-2 ${size === 'large' ? 'grid-cols-3 sm:grid-cols-4 lg:grid-cols-6' : 'grid-cols-4 sm:grid-cols-6 lg:grid-cols-8'}`} aria-label={`${group.label}のカード`}>
-            {group.prizes.map((p) => <li key={p.prizeId}>{card(p, size)}</li>)}
+          <ul
+            className={`grid gap-2 ${size === 'large' ? 'grid-cols-3 sm:grid-cols-4 lg:grid-cols-6' : 'grid-cols-4 sm:grid-cols-6 lg:grid-cols-8'}`}
+            aria-label={`${group.label}のカード`}
+          >
+            {group.prizes.map((p) => (
+              <li key={p.prizeId}>{card(p, size)}</li>
+            ))}
           </ul>
         );
         return group.open ? (
-          <section key={group.tierId} aria-label={`${group.label} ${group.prizes.length}枚`} className="flex flex-col gap-2" data-tier-group={group.label}>
+          <section
+            key={group.tierId}
+            aria-label={`${group.label} ${group.prizes.length}枚`}
+            className="flex flex-col gap-2"
+            data-tier-group={group.label}
+          >
             <h3 className="flex items-center gap-2">{heading}</h3>
             {grid(isHit(group) ? 'large' : 'small')}
           </section>
@@ -221,22 +315,61 @@ function TierGroups({ prizes, card }: { prizes: PrizeView[]; card: (prize: Prize
 }
 
 /** A compact card: it opens the card's sheet, where the choices are. */
-function PrizeCard({ prize, now, size, href, onOpen }: { prize: PrizeView; now: number; size: 'large' | 'small'; href: string; onOpen: () => void }) {
+function PrizeCard({
+  prize,
+  now,
+  size,
+  href,
+  onOpen,
+}: {
+  prize: PrizeView;
+  now: number;
+  size: 'large' | 'small';
+  href: string;
+  onOpen: () => void;
+}) {
   const left = prize.status === 'pending' ? formatRemainingShort(prize.decideBy, now) : '';
   return (
-    <Link to={href} replace preventScrollReset onClick={(event) => { event.preventDefault(); onOpen(); }}
+    <Link
+      to={href}
+      replace
+      preventScrollReset
+      onClick={(event) => {
+        event.preventDefault();
+        onOpen();
+      }}
       className="flex h-full flex-col overflow-hidden rounded-xl bg-white text-ink shadow-sm outline-offset-2 hover:ring-2 hover:ring-primary"
-      data-prize-id={prize.prizeId} data-status={prize.status}>
+      data-prize-id={prize.prizeId}
+      data-status={prize.status}
+    >
       <div className="relative bg-canvas">
-        <Image src={prize.imagePath} alt="" width={size === 'large' ? 200 : 120} height={size === 'large' ? 280 : 168}
-          className={`mx-auto aspect-[5/7] h-auto object-contain ${size === 'large' ? 'w-4/5 py-1.5' : 'w-full p-1'}`} />
-        <span className={`absolute left-1 top-1 rounded-full px-1.5 py-0.5 text-[10px] font-black leading-none ${TIER_CHIP[prize.effect] ?? TIER_CHIP.normal}`}>{prize.tierLabel}</span>
+        <Image
+          src={prize.imagePath}
+          alt=""
+          width={size === 'large' ? 200 : 120}
+          height={size === 'large' ? 280 : 168}
+          className={`mx-auto aspect-[5/7] h-auto object-contain ${size === 'large' ? 'w-4/5 py-1.5' : 'w-full p-1'}`}
+        />
+        <span
+          className={`absolute left-1 top-1 rounded-full px-1.5 py-0.5 text-[10px] font-black leading-none ${TIER_CHIP[prize.effect] ?? TIER_CHIP.normal}`}
+        >
+          {prize.tierLabel}
+        </span>
       </div>
       <div className="flex flex-1 flex-col gap-0.5 p-1.5">
         <p className={size === 'large' ? 'line-clamp-2 text-xs font-bold leading-snug' : 'sr-only'}>{prize.cardName}</p>
-        <p className="text-[11px] text-muted"><b className="text-ink">{formatCoins(prize.conversionValue)}</b>コイン</p>
-        <p className={`text-[10px] font-bold leading-tight ${prize.status === 'kept' ? 'text-emerald-800' : prize.status === 'pending' ? 'text-red-700' : 'text-muted'}`} data-testid="prize-status">
-          {prize.status === 'pending' ? (left ? `自動交換まで${left.replace('残り', '')}` : 'まもなく自動交換') : PRIZE_STATUS_LABEL[prize.status]}
+        <p className="text-[11px] text-muted">
+          <b className="text-ink">{formatCoins(prize.conversionValue)}</b>コイン
+        </p>
+        <p
+          className={`text-[10px] font-bold leading-tight ${prize.status === 'kept' ? 'text-emerald-800' : prize.status === 'pending' ? 'text-red-700' : 'text-muted'}`}
+          data-testid="prize-status"
+        >
+          {prize.status === 'pending'
+            ? left
+              ? `自動交換まで${left.replace('残り', '')}`
+              : 'まもなく自動交換'
+            : PRIZE_STATUS_LABEL[prize.status]}
         </p>
       </div>
     </Link>
@@ -244,28 +377,83 @@ function PrizeCard({ prize, now, size, href, onOpen }: { prize: PrizeView; now: 
 }
 
 /** One card's sheet: its details and its choices. Converting a kept card takes a second, own confirmation. */
-function PrizeSheet({ prize, now, confirmKept, busy, pendingIntent, actionData, closeHref, confirmKeptHref, onClose, onConfirmKept }: {
-  prize: PrizeView; now: number; confirmKept: boolean; busy: boolean; pendingIntent: PrizeIntent | null; actionData: PrizeActionData | undefined;
-  closeHref: string; confirmKeptHref: string; onClose: () => void; onConfirmKept: () => void;
+function PrizeSheet({
+  prize,
+  now,
+  confirmKept,
+  busy,
+  pendingIntent,
+  actionData,
+  closeHref,
+  confirmKeptHref,
+  onClose,
+  onConfirmKept,
+}: {
+  prize: PrizeView;
+  now: number;
+  confirmKept: boolean;
+  busy: boolean;
+  pendingIntent: PrizeIntent | null;
+  actionData: PrizeActionData | undefined;
+  closeHref: string;
+  confirmKeptHref: string;
+  onClose: () => void;
+  onConfirmKept: () => void;
 }) {
   const left = prize.status === 'pending' ? formatRemainingShort(prize.decideBy, now) : '';
-  const title = confirmKept ? `保管中の「${prize.cardName}」を${formatCoins(prize.conversionValue)}コインに交換します。元に戻せません` : prize.cardName;
+  const title = confirmKept
+    ? `保管中の「${prize.cardName}」を${formatCoins(prize.conversionValue)}コインに交換します。元に戻せません`
+    : prize.cardName;
   return (
     <Sheet title={title} onClose={onClose} busy={busy} testId="prize-sheet">
       <div className="mt-3 flex flex-col gap-3 text-sm">
         {!confirmKept && (
           <div className="flex gap-3">
-            <Image src={prize.imagePath} alt={`${prize.cardName}のカード画像`} width={120} height={168} className="aspect-[5/7] h-auto w-28 shrink-0 rounded-lg object-contain" />
+            <Image
+              src={prize.imagePath}
+              alt={`${prize.cardName}のカード画像`}
+              width={120}
+              height={168}
+              className="aspect-[5/7] h-auto w-28 shrink-0 rounded-lg object-contain"
+            />
             <dl className="flex flex-col gap-1">
-              <div><dt className="sr-only">賞</dt><dd><span className={`rounded-full px-2 py-0.5 text-xs font-black ${TIER_CHIP[prize.effect] ?? TIER_CHIP.normal}`}>{prize.tierLabel}</span></dd></div>
-              {(prize.rarity || prize.cardGrade) && <div><dt className="sr-only">レアリティ・鑑定</dt><dd className="text-xs text-muted">{[prize.rarity, prize.cardGrade].filter(Boolean).join('・')}</dd></div>}
-              {prize.gachaTitle && <div><dt className="sr-only">オリパ</dt><dd className="text-xs text-muted">{prize.gachaTitle}</dd></div>}
-              <div><dt className="inline text-muted">交換 </dt><dd className="inline font-black">{formatCoins(prize.conversionValue)}コイン</dd></div>
-              <div><dt className="inline text-muted">状態 </dt><dd className="inline font-bold">{PRIZE_STATUS_LABEL[prize.status]}</dd></div>
+              <div>
+                <dt className="sr-only">賞</dt>
+                <dd>
+                  <span
+                    className={`rounded-full px-2 py-0.5 text-xs font-black ${TIER_CHIP[prize.effect] ?? TIER_CHIP.normal}`}
+                  >
+                    {prize.tierLabel}
+                  </span>
+                </dd>
+              </div>
+              {(prize.rarity || prize.cardGrade) && (
+                <div>
+                  <dt className="sr-only">レアリティ・鑑定</dt>
+                  <dd className="text-xs text-muted">{[prize.rarity, prize.cardGrade].filter(Boolean).join('・')}</dd>
+                </div>
+              )}
+              {prize.gachaTitle && (
+                <div>
+                  <dt className="sr-only">オリパ</dt>
+                  <dd className="text-xs text-muted">{prize.gachaTitle}</dd>
+                </div>
+              )}
+              <div>
+                <dt className="inline text-muted">交換 </dt>
+                <dd className="inline font-black">{formatCoins(prize.conversionValue)}コイン</dd>
+              </div>
+              <div>
+                <dt className="inline text-muted">状態 </dt>
+                <dd className="inline font-bold">{PRIZE_STATUS_LABEL[prize.status]}</dd>
+              </div>
               {prize.status === 'pending' && (
                 <div className="text-xs text-red-700">
                   <dt className="inline">自動交換 </dt>
-                  <dd className="inline"><time dateTime={prize.decideBy}>{formatYmdHm(prize.decideBy, 'slash')}</time>{left ? `（${left}）` : ''}</dd>
+                  <dd className="inline">
+                    <time dateTime={prize.decideBy}>{formatYmdHm(prize.decideBy, 'slash')}</time>
+                    {left ? `（${left}）` : ''}
+                  </dd>
                 </div>
               )}
             </dl>
@@ -277,25 +465,53 @@ function PrizeSheet({ prize, now, confirmKept, busy, pendingIntent, actionData, 
             <Form method="post" replace preventScrollReset>
               <input type="hidden" name="intent" value="convert" />
               <input type="hidden" name="prizeIds" value={prize.prizeId} />
-              <Button type="submit" size="lg" fullWidth loading={pendingIntent === 'convert'} disabled={busy} data-testid="convert-one">
+              <Button
+                type="submit"
+                size="lg"
+                fullWidth
+                loading={pendingIntent === 'convert'}
+                disabled={busy}
+                data-testid="convert-one"
+              >
                 {formatCoins(prize.conversionValue)}コインに交換する
               </Button>
             </Form>
             <Form method="post" replace preventScrollReset>
               <input type="hidden" name="intent" value="keep" />
               <input type="hidden" name="prizeIds" value={prize.prizeId} />
-              <Button type="submit" variant="secondary" fullWidth loading={pendingIntent === 'keep'} disabled={busy} data-testid="keep-one">
+              <Button
+                type="submit"
+                variant="secondary"
+                fullWidth
+                loading={pendingIntent === 'keep'}
+                disabled={busy}
+                data-testid="keep-one"
+              >
                 発送用に保管する
               </Button>
             </Form>
-            <p className="text-xs text-muted">交換すると元に戻せません。保管したカードは自動交換されません（発送のお申し込み受付は準備中です）。</p>
+            <p className="text-xs text-muted">
+              交換すると元に戻せません。保管したカードは自動交換されません（発送のお申し込み受付は準備中です）。
+            </p>
           </>
         )}
         {prize.status === 'kept' && !confirmKept && (
           <>
-            <p className="rounded-xl bg-emerald-50 p-3 text-emerald-900">このカードは発送用に保管中です。自動交換されません。</p>
-            <ButtonLink to={confirmKeptHref} replace preventScrollReset variant="plain" fullWidth data-testid="convert-kept-start"
-              onClick={(event) => { event.preventDefault(); onConfirmKept(); }}>
+            <p className="rounded-xl bg-emerald-50 p-3 text-emerald-900">
+              このカードは発送用に保管中です。自動交換されません。
+            </p>
+            <ButtonLink
+              to={confirmKeptHref}
+              replace
+              preventScrollReset
+              variant="plain"
+              fullWidth
+              data-testid="convert-kept-start"
+              onClick={(event) => {
+                event.preventDefault();
+                onConfirmKept();
+              }}
+            >
               保管をやめてコインに交換…
             </ButtonLink>
           </>
@@ -308,7 +524,14 @@ function PrizeSheet({ prize, now, confirmKept, busy, pendingIntent, actionData, 
             <Form method="post" replace preventScrollReset>
               <input type="hidden" name="intent" value="convertKept" />
               <input type="hidden" name="prizeIds" value={prize.prizeId} />
-              <Button type="submit" size="lg" variant="danger" fullWidth loading={pendingIntent === 'convertKept'} data-testid="confirm-convert-kept">
+              <Button
+                type="submit"
+                size="lg"
+                variant="danger"
+                fullWidth
+                loading={pendingIntent === 'convertKept'}
+                data-testid="confirm-convert-kept"
+              >
                 交換する
               </Button>
             </Form>
@@ -320,27 +543,68 @@ function PrizeSheet({ prize, now, confirmKept, busy, pendingIntent, actionData, 
   );
 }
 
-function CancelLink({ href, onClose, busy, label = 'キャンセル' }: { href: string; onClose: () => void; busy: boolean; label?: string }) {
+function CancelLink({
+  href,
+  onClose,
+  busy,
+  label = 'キャンセル',
+}: {
+  href: string;
+  onClose: () => void;
+  busy: boolean;
+  label?: string;
+}) {
   return (
-    <Link to={href} replace preventScrollReset onClick={(event) => { event.preventDefault(); if (!busy) onClose(); }}
-      className="flex min-h-11 items-center justify-center rounded-full text-sm font-bold text-muted hover:bg-canvas" aria-disabled={busy || undefined}>
+    <Link
+      to={href}
+      replace
+      preventScrollReset
+      onClick={(event) => {
+        event.preventDefault();
+        if (!busy) onClose();
+      }}
+      className="flex min-h-11 items-center justify-center rounded-full text-sm font-bold text-muted hover:bg-canvas"
+      aria-disabled={busy || undefined}
+    >
       {label}
     </Link>
   );
 }
 
 /** A refusal, inside the sheet that asked for it. */
-function ActionError({ actionData, intent, busy }: { actionData: PrizeActionData | undefined; intent: PrizeIntent | null; busy: boolean }) {
+function ActionError({
+  actionData,
+  intent,
+  busy,
+}: {
+  actionData: PrizeActionData | undefined;
+  intent: PrizeIntent | null;
+  busy: boolean;
+}) {
   if (busy || !actionData || actionData.ok || (intent && actionData.intent !== intent)) return null;
-  return <p role="alert" className="rounded-xl bg-red-50 p-3 text-sm font-bold text-red-700">{actionData.message}</p>;
+  return (
+    <p role="alert" className="rounded-xl bg-red-50 p-3 text-sm font-bold text-red-700">
+      {actionData.message}
+    </p>
+  );
 }
 
 /** The outcome of the last choice, in the sticky bar where the member's finger is. */
 function Feedback({ actionData, dark }: { actionData: PrizeActionData | undefined; dark: boolean }) {
   if (!actionData) return <p role="status" className="sr-only" />;
-  const tone = actionData.ok ? (dark ? 'bg-emerald-400/20 text-emerald-100' : 'bg-emerald-50 text-emerald-800') : dark ? 'bg-red-400/20 text-red-100' : 'bg-red-50 text-red-700';
+  const tone = actionData.ok
+    ? dark
+      ? 'bg-emerald-400/20 text-emerald-100'
+      : 'bg-emerald-50 text-emerald-800'
+    : dark
+      ? 'bg-red-400/20 text-red-100'
+      : 'bg-red-50 text-red-700';
   return (
-    <p role={actionData.ok ? 'status' : 'alert'} className={`mb-2 rounded-xl px-3 py-2 text-sm font-bold ${tone}`} data-testid="prize-feedback">
+    <p
+      role={actionData.ok ? 'status' : 'alert'}
+      className={`mb-2 rounded-xl px-3 py-2 text-sm font-bold ${tone}`}
+      data-testid="prize-feedback"
+    >
       {actionData.message}
     </p>
   );

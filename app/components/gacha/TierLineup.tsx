@@ -5,7 +5,19 @@ import type { GachaTierView } from '#modules/gacha';
 import { TIER_CHIP } from './labels';
 
 /** What the line-up shows of a pack's tier (modules/gacha's GachaTierView). */
-export type LineupTier = Pick<GachaTierView, 'id' | 'label' | 'effect' | 'cardName' | 'cardImagePath' | 'rarity' | 'cardGrade' | 'quantity' | 'conversionValue' | 'isLastOne'>;
+export type LineupTier = Pick<
+  GachaTierView,
+  | 'id'
+  | 'label'
+  | 'effect'
+  | 'cardName'
+  | 'cardImagePath'
+  | 'rarity'
+  | 'cardGrade'
+  | 'quantity'
+  | 'conversionValue'
+  | 'isLastOne'
+>;
 
 export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remaining: Record<string, number> }) {
   return (
@@ -13,21 +25,45 @@ export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remainin
       {tiers.map((tier) => {
         const left = remaining[tier.id] ?? 0;
         return (
-          <li key={tier.id} className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm" data-tier-id={tier.id}>
+          <li
+            key={tier.id}
+            className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm"
+            data-tier-id={tier.id}
+          >
             <div className="relative bg-canvas">
               {/* Only the picture fades when a tier is gone: the text keeps its contrast. */}
-              <Image src={tier.cardImagePath} alt={tier.cardName} width={240} height={336} className={`mx-auto aspect-[5/7] h-auto w-3/4 object-contain py-2 ${left === 0 ? 'opacity-40 grayscale' : ''}`} />
-              <span className={`absolute left-2 top-2 rounded-full px-2 py-0.5 text-xs font-black ${TIER_CHIP[tier.effect] ?? TIER_CHIP.normal}`}>{tier.label}</span>
-              {left === 0 && <span className="absolute inset-x-0 bottom-2 mx-auto w-fit rounded-full bg-ink/80 px-3 py-0.5 text-xs font-bold text-white">{tier.isLastOne ? '獲得済み' : 'なくなりました'}</span>}
+              <Image
+                src={tier.cardImagePath}
+                alt={tier.cardName}
+                width={240}
+                height={336}
+                className={`mx-auto aspect-[5/7] h-auto w-3/4 object-contain py-2 ${left === 0 ? 'opacity-40 grayscale' : ''}`}
+              />
+              <span
+                className={`absolute left-2 top-2 rounded-full px-2 py-0.5 text-xs font-black ${TIER_CHIP[tier.effect] ?? TIER_CHIP.normal}`}
+              >
+                {tier.label}
+              </span>
+              {left === 0 && (
+                <span className="absolute inset-x-0 bottom-2 mx-auto w-fit rounded-full bg-ink/80 px-3 py-0.5 text-xs font-bold text-white">
+                  {tier.isLastOne ? '獲得済み' : 'なくなりました'}
+                </span>
+              )}
             </div>
             <div className="flex flex-1 flex-col gap-1 p-3">
               <p className="line-clamp-2 text-sm font-bold leading-snug">{tier.cardName}</p>
-              {(tier.rarity || tier.cardGrade) && <p className="text-xs text-muted">{[tier.rarity, tier.cardGrade].filter(Boolean).join('・')}</p>}
+              {(tier.rarity || tier.cardGrade) && (
+                <p className="text-xs text-muted">{[tier.rarity, tier.cardGrade].filter(Boolean).join('・')}</p>
+              )}
               {tier.isLastOne ? (
                 <p className="mt-auto text-xs font-bold text-tier-last">最後の1口を引いた方にプレゼント</p>
               ) : (
                 <p className="mt-auto text-xs text-muted">
-                  残り <b className="text-base text-ink" data-testid="tier-remaining">{formatCoins(left)}</b> / {formatCoins(tier.quantity)}
+                  残り{' '}
+                  <b className="text-base text-ink" data-testid="tier-remaining">
+                    {formatCoins(left)}
+                  </b>{' '}
+                  / {formatCoins(tier.quantity)}
                 </p>
               )}
               <p className="text-xs text-muted">交換 {formatCoins(tier.conversionValue)}コイン</p>

@@ -3,7 +3,14 @@ import { describe, it, expect } from 'vitest';
 import { conversionPlan, groupByTier, tierCountLine, undecidedOf, type SummaryPrize } from './prize-summary';
 
 const TIERS = {
-  last: { tierId: 'lo', tierLabel: 'ラストワン賞', tierRank: 0, effect: 'lastone', isLastOne: true, conversionValue: 40_000 },
+  last: {
+    tierId: 'lo',
+    tierLabel: 'ラストワン賞',
+    tierRank: 0,
+    effect: 'lastone',
+    isLastOne: true,
+    conversionValue: 40_000,
+  },
   s: { tierId: 's', tierLabel: 'S賞', tierRank: 1, effect: 'rainbow', isLastOne: false, conversionValue: 50_000 },
   a: { tierId: 'a', tierLabel: 'A賞', tierRank: 2, effect: 'gold', isLastOne: false, conversionValue: 4_000 },
   b: { tierId: 'b', tierLabel: 'B賞', tierRank: 3, effect: 'silver', isLastOne: false, conversionValue: 1_000 },
@@ -11,8 +18,16 @@ const TIERS = {
 } as const;
 
 let n = 0;
-const prize = (tier: keyof typeof TIERS, status: SummaryPrize['status'] = 'pending', extra: Partial<SummaryPrize> = {}): SummaryPrize => ({
-  prizeId: `p${++n}`, cardName: `${tier}のカード`, status, ...TIERS[tier], ...extra,
+const prize = (
+  tier: keyof typeof TIERS,
+  status: SummaryPrize['status'] = 'pending',
+  extra: Partial<SummaryPrize> = {},
+): SummaryPrize => ({
+  prizeId: `p${++n}`,
+  cardName: `${tier}のカード`,
+  status,
+  ...TIERS[tier],
+  ...extra,
 });
 
 describe('undecidedOf and conversionPlan', () => {
@@ -41,7 +56,13 @@ describe('groupByTier', () => {
   });
 
   it('collapses the low tiers of a 100連 and keeps the hits open', () => {
-    const items = [prize('s'), prize('a'), prize('a'), ...Array.from({ length: 17 }, () => prize('b')), ...Array.from({ length: 80 }, () => prize('c'))];
+    const items = [
+      prize('s'),
+      prize('a'),
+      prize('a'),
+      ...Array.from({ length: 17 }, () => prize('b')),
+      ...Array.from({ length: 80 }, () => prize('c')),
+    ];
     const groups = groupByTier(items);
     expect(tierCountLine(groups)).toBe('S賞×1・A賞×2・B賞×17・C賞×80');
     expect(groups.map((g) => g.open)).toEqual([true, true, false, false]);

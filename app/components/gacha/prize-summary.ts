@@ -3,7 +3,10 @@
 import type { PrizeItem, PrizeStatus } from '#modules/draw';
 
 /** What these rules read of a prize (a draw's result or the prize box). */
-export type SummaryPrize = Pick<PrizeItem, 'prizeId' | 'tierId' | 'tierLabel' | 'tierRank' | 'effect' | 'cardName' | 'conversionValue' | 'isLastOne'> & {
+export type SummaryPrize = Pick<
+  PrizeItem,
+  'prizeId' | 'tierId' | 'tierLabel' | 'tierRank' | 'effect' | 'cardName' | 'conversionValue' | 'isLastOne'
+> & {
   status: PrizeStatus;
 };
 
@@ -18,7 +21,8 @@ export const OPEN_ALL_UP_TO = 10;
 export const OPEN_HIT_TIER_UP_TO = 12;
 
 /** Sort key: ラストワン賞 first, then the pack's tier order. */
-const rankOf = (p: Pick<SummaryPrize, 'isLastOne' | 'tierRank'>) => (p.isLastOne ? Number.NEGATIVE_INFINITY : p.tierRank);
+const rankOf = (p: Pick<SummaryPrize, 'isLastOne' | 'tierRank'>) =>
+  p.isLastOne ? Number.NEGATIVE_INFINITY : p.tierRank;
 
 export const isHit = (p: Pick<SummaryPrize, 'effect'>) => HIT_EFFECTS.has(p.effect);
 
@@ -31,7 +35,8 @@ export function isHighlight(p: Pick<SummaryPrize, 'effect' | 'conversionValue'>,
 }
 
 /** The prizes a bulk conversion covers: the undecided ones, never those kept for shipping. */
-export const undecidedOf = <P extends SummaryPrize>(prizes: readonly P[]) => prizes.filter((p) => p.status === 'pending');
+export const undecidedOf = <P extends SummaryPrize>(prizes: readonly P[]) =>
+  prizes.filter((p) => p.status === 'pending');
 
 export interface TierGroup<P extends SummaryPrize> {
   tierId: string;
@@ -52,7 +57,14 @@ export interface TierGroup<P extends SummaryPrize> {
 export function groupByTier<P extends SummaryPrize>(prizes: readonly P[]): TierGroup<P>[] {
   const groups = new Map<string, TierGroup<P>>();
   for (const p of prizes) {
-    const group = groups.get(p.tierId) ?? { tierId: p.tierId, label: p.tierLabel, effect: p.effect, prizes: [], value: 0, open: true };
+    const group = groups.get(p.tierId) ?? {
+      tierId: p.tierId,
+      label: p.tierLabel,
+      effect: p.effect,
+      prizes: [],
+      value: 0,
+      open: true,
+    };
     group.prizes.push(p);
     group.value += p.conversionValue;
     groups.set(p.tierId, group);
@@ -64,7 +76,8 @@ export function groupByTier<P extends SummaryPrize>(prizes: readonly P[]): TierG
 }
 
 /** 「S賞×1・A賞×2・B賞×17・C賞×80」 */
-export const tierCountLine = (groups: readonly TierGroup<SummaryPrize>[]) => groups.map((g) => `${g.label}×${g.prizes.length}`).join('・');
+export const tierCountLine = (groups: readonly TierGroup<SummaryPrize>[]) =>
+  groups.map((g) => `${g.label}×${g.prizes.length}`).join('・');
 
 export interface ConversionPlan<P extends SummaryPrize> {
   prizes: P[];
@@ -78,8 +91,17 @@ export interface ConversionPlan<P extends SummaryPrize> {
  * What a conversion of these prizes would do, as its confirmation says it.
  * @example conversionPlan(undecidedOf(items), 10000) // { count: 99, total: 7060, highlights: [sPrize] }
  */
-export function conversionPlan<P extends SummaryPrize>(prizes: readonly P[], highlightCoins: number): ConversionPlan<P> {
-  const highlights = prizes.filter((p) => isHighlight(p, highlightCoins))
+export function conversionPlan<P extends SummaryPrize>(
+  prizes: readonly P[],
+  highlightCoins: number,
+): ConversionPlan<P> {
+  const highlights = prizes
+    .filter((p) => isHighlight(p, highlightCoins))
     .sort((a, b) => rankOf(a) - rankOf(b) || b.conversionValue - a.conversionValue);
-  return { prizes: [...prizes], count: prizes.length, total: prizes.reduce((sum, p) => sum + p.conversionValue, 0), highlights };
+  return {
+    prizes: [...prizes],
+    count: prizes.length,
+    total: prizes.reduce((sum, p) => sum + p.conversionValue, 0),
+    highlights,
+  };
 }

@@ -6,12 +6,28 @@ import type { RevealItem } from './types';
 
 const items: RevealItem[] = [
   {
-    prizeId: 'c', tierLabel: 'C賞', effect: 'normal', tierRank: 4, cardName: 'こもれびリス', imagePath: '/demo/cards/card-06.svg',
-    rarity: 'C', cardGrade: null, conversionValue: 100, isLastOne: false,
+    prizeId: 'c',
+    tierLabel: 'C賞',
+    effect: 'normal',
+    tierRank: 4,
+    cardName: 'こもれびリス',
+    imagePath: '/demo/cards/card-06.svg',
+    rarity: 'C',
+    cardGrade: null,
+    conversionValue: 100,
+    isLastOne: false,
   },
   {
-    prizeId: 's', tierLabel: 'S賞', effect: 'rainbow', tierRank: 1, cardName: '蒼炎のフェニックス', imagePath: '/demo/cards/card-02.svg',
-    rarity: 'SAR', cardGrade: 'PSA10', conversionValue: 30000, isLastOne: false,
+    prizeId: 's',
+    tierLabel: 'S賞',
+    effect: 'rainbow',
+    tierRank: 1,
+    cardName: '蒼炎のフェニックス',
+    imagePath: '/demo/cards/card-02.svg',
+    rarity: 'SAR',
+    cardGrade: 'PSA10',
+    conversionValue: 30000,
+    isLastOne: false,
   },
 ];
 
@@ -73,7 +89,14 @@ describe('Reveal', () => {
   it('plays the promotion for a rainbow prize and the banner for a last one', () => {
     const rainbow = renderToString(<Reveal items={items} onDone={() => {}} />);
     expect(rainbow).toContain('昇格！');
-    const lastOne: RevealItem = { ...items[1], prizeId: 'lo', tierLabel: 'ラストワン賞', effect: 'lastone', tierRank: 0, isLastOne: true };
+    const lastOne: RevealItem = {
+      ...items[1],
+      prizeId: 'lo',
+      tierLabel: 'ラストワン賞',
+      effect: 'lastone',
+      tierRank: 0,
+      isLastOne: true,
+    };
     const html = renderToString(<Reveal items={[...items, lastOne]} onDone={() => {}} />);
     expect(html).toContain('data-reveal-effect="lastone"');
     expect(html).toContain('class="rv-lo-banner">ラストワン賞</p>');

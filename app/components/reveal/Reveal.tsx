@@ -8,7 +8,15 @@ import { formatCoins } from '~/lib/numbers';
 import type { RevealItem } from './types';
 import { REVEAL_CSS } from './reveal-styles';
 import {
-  EFFECT_ACCENTS, STEP_COLOURS, announcement, bestIndex, bestItem, cardDetails, effectFor, isHitEffect, revealTimeline,
+  EFFECT_ACCENTS,
+  STEP_COLOURS,
+  announcement,
+  bestIndex,
+  bestItem,
+  cardDetails,
+  effectFor,
+  isHitEffect,
+  revealTimeline,
 } from './reveal-logic';
 
 export interface RevealProps {
@@ -41,7 +49,11 @@ function isShown(element: HTMLElement): boolean {
 }
 
 function prefersReducedMotion(): boolean {
-  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  return (
+    typeof window !== 'undefined' &&
+    typeof window.matchMedia === 'function' &&
+    window.matchMedia('(prefers-reduced-motion: reduce)').matches
+  );
 }
 
 const ms = (value: number) => `${value}ms`;
@@ -173,7 +185,11 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
           <div aria-hidden="true" className="rv-pack-drop cursor-pointer" onClick={open}>
             <PackArt />
           </div>
-          <button type="button" onClick={open} className={buttonClassName({ size: 'lg', className: 'w-full max-w-xs' })}>
+          <button
+            type="button"
+            onClick={open}
+            className={buttonClassName({ size: 'lg', className: 'w-full max-w-xs' })}
+          >
             開封する
           </button>
         </div>
@@ -183,10 +199,22 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
         <div className="rv-stage rv-playing-stage" aria-hidden="true">
           <div className="rv-glows">
             {timeline.steps.map((step, index) => (
-              <div key={index} className="rv-glow" style={{ '--rv-c': STEP_COLOURS[step], animationDelay: ms(timeline.chargeStart + index * timeline.stepMs) } as CSSProperties} />
+              <div
+                key={index}
+                className="rv-glow"
+                style={
+                  {
+                    '--rv-c': STEP_COLOURS[step],
+                    animationDelay: ms(timeline.chargeStart + index * timeline.stepMs),
+                  } as CSSProperties
+                }
+              />
             ))}
             {timeline.promotion ? (
-              <div className={`rv-glow rv-glow-${timeline.promotion}`} style={{ animationDelay: ms(timeline.promotionStart) }} />
+              <div
+                className={`rv-glow rv-glow-${timeline.promotion}`}
+                style={{ animationDelay: ms(timeline.promotionStart) }}
+              />
             ) : null}
           </div>
           <div className="rv-pack-drop">
@@ -216,7 +244,8 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
           className="rv-land absolute inset-0 flex flex-col items-center overflow-x-hidden overflow-y-auto px-4 pt-[calc(env(safe-area-inset-top)+4.25rem)] pb-[calc(env(safe-area-inset-bottom)+1.5rem)]"
           onAnimationEnd={(event) => {
             // A multi-draw's grid is still turning when the frame has faded in: its timer lands it.
-            if (!multi && event.target === event.currentTarget && event.animationName === 'rv-land-in') setPhase('landed');
+            if (!multi && event.target === event.currentTarget && event.animationName === 'rv-land-in')
+              setPhase('landed');
           }}
         >
           {best && multi ? (
@@ -235,7 +264,17 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
                 </div>
                 {effect === 'gold' || effect === 'rainbow' || effect === 'lastone'
                   ? SPARKS.map((spark, index) => (
-                      <span key={index} aria-hidden="true" className="rv-spark" style={{ left: spark.left, top: spark.top, animationDelay: spark.delay, scale: String(spark.scale) }} />
+                      <span
+                        key={index}
+                        aria-hidden="true"
+                        className="rv-spark"
+                        style={{
+                          left: spark.left,
+                          top: spark.top,
+                          animationDelay: spark.delay,
+                          scale: String(spark.scale),
+                        }}
+                      />
                     ))
                   : null}
               </div>
@@ -243,12 +282,19 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
               {details ? (
                 <p className="mt-2 flex flex-wrap justify-center gap-1.5">
                   {[best.rarity, best.cardGrade].filter(Boolean).map((tag) => (
-                    <span key={tag} className="rounded-md border border-white/60 px-2 py-0.5 text-xs font-bold">{tag}</span>
+                    <span key={tag} className="rounded-md border border-white/60 px-2 py-0.5 text-xs font-bold">
+                      {tag}
+                    </span>
                   ))}
                 </p>
               ) : null}
               <p className="mt-2 text-sm text-white/80">{`コイン交換 ${formatCoins(best.conversionValue)}コイン`}</p>
-              <button ref={resultButton} type="button" onClick={finish} className={buttonClassName({ size: 'lg', fullWidth: true, className: 'mt-6 max-w-xs' })}>
+              <button
+                ref={resultButton}
+                type="button"
+                onClick={finish}
+                className={buttonClassName({ size: 'lg', fullWidth: true, className: 'mt-6 max-w-xs' })}
+              >
                 結果を見る
               </button>
             </div>
@@ -263,7 +309,6 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
         </div>
       ) : null}
 
-
       <p role="status" aria-live="polite" className="sr-only">
         {phase === 'landed' && best ? announcement(best, items.length) : ''}
       </p>
@@ -275,28 +320,57 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
  * A multi-draw's landing: every card in a grid, turning one after another (a 100連 as small tiles),
  * hits glowing in their tier's colour and the best card with its effect; then 結果を見る.
  */
-function MultiLanding({ items, best, onResult, resultButton }: { items: RevealItem[]; best: RevealItem; onResult: () => void; resultButton: React.RefObject<HTMLButtonElement | null> }) {
+function MultiLanding({
+  items,
+  best,
+  onResult,
+  resultButton,
+}: {
+  items: RevealItem[];
+  best: RevealItem;
+  onResult: () => void;
+  resultButton: React.RefObject<HTMLButtonElement | null>;
+}) {
   const bestAt = bestIndex(items);
   const large = items.length > 10;
   const hits = items.filter((item) => isHitEffect(item.effect)).length;
   return (
-    <div className="my-auto flex w-full max-w-xl flex-col items-center text-center" data-reveal-grid={large ? 'fast' : 'cards'}>
+    <div
+      className="my-auto flex w-full max-w-xl flex-col items-center text-center"
+      data-reveal-grid={large ? 'fast' : 'cards'}
+    >
       {best.isLastOne ? <p className="rv-lo-ribbon">LAST ONE</p> : null}
-      <p className="text-sm font-bold text-white/80">{`${items.length}連の結果`}{hits > 0 ? `・当たり${hits}枚` : ''}</p>
+      <p className="text-sm font-bold text-white/80">
+        {`${items.length}連の結果`}
+        {hits > 0 ? `・当たり${hits}枚` : ''}
+      </p>
       <p className="mt-1 mb-3 flex items-center gap-2 text-2xl font-black">
         <span className="rv-badge">{best.tierLabel}</span>
         <span>獲得！</span>
       </p>
-      <ul className={`rv-grid grid w-full ${large ? 'grid-cols-10 gap-1' : 'grid-cols-5 gap-2'}`} aria-label="引いたカード">
+      <ul
+        className={`rv-grid grid w-full ${large ? 'grid-cols-10 gap-1' : 'grid-cols-5 gap-2'}`}
+        aria-label="引いたカード"
+      >
         {items.map((item, index) => {
           const hit = isHitEffect(item.effect);
           return (
-            <li key={item.prizeId} className={`rv-tile ${hit ? `rv-hit rv-hit-${item.effect}` : ''} ${index === bestAt ? 'rv-best' : ''}`}
-              style={{ '--i': index } as CSSProperties} data-best={index === bestAt ? '' : undefined}>
+            <li
+              key={item.prizeId}
+              className={`rv-tile ${hit ? `rv-hit rv-hit-${item.effect}` : ''} ${index === bestAt ? 'rv-best' : ''}`}
+              style={{ '--i': index } as CSSProperties}
+              data-best={index === bestAt ? '' : undefined}
+            >
               <div className="rv-tile-inner">
                 <div className="rv-tile-back" aria-hidden="true" />
                 <div className="rv-tile-front">
-                  <Image src={item.imagePath} alt={`${item.tierLabel} ${item.cardName}`} width={large ? 64 : 120} height={large ? 90 : 168} priority={!large} />
+                  <Image
+                    src={item.imagePath}
+                    alt={`${item.tierLabel} ${item.cardName}`}
+                    width={large ? 64 : 120}
+                    height={large ? 90 : 168}
+                    priority={!large}
+                  />
                   {!large || hit ? <span className="rv-tile-label">{large ? '★' : item.tierLabel}</span> : null}
                 </div>
               </div>
@@ -306,7 +380,12 @@ function MultiLanding({ items, best, onResult, resultButton }: { items: RevealIt
       </ul>
       <h2 className="mt-4 text-base leading-snug font-black break-words text-white">{best.cardName}</h2>
       <p className="mt-1 text-sm text-white/80">{`コイン交換 ${formatCoins(best.conversionValue)}コイン`}</p>
-      <button ref={resultButton} type="button" onClick={onResult} className={buttonClassName({ size: 'lg', fullWidth: true, className: 'mt-4 max-w-xs' })}>
+      <button
+        ref={resultButton}
+        type="button"
+        onClick={onResult}
+        className={buttonClassName({ size: 'lg', fullWidth: true, className: 'mt-4 max-w-xs' })}
+      >
         結果を見る
       </button>
     </div>

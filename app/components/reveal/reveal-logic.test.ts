@@ -7,8 +7,17 @@ import type { RevealEffect, RevealItem } from './types';
 
 function item(prizeId: string, tierRank: number, effect: RevealEffect, extra: Partial<RevealItem> = {}): RevealItem {
   return {
-    prizeId, tierLabel: `${tierRank}等`, effect, tierRank, cardName: `カード${prizeId}`, imagePath: `/demo/cards/${prizeId}.svg`,
-    rarity: null, cardGrade: null, conversionValue: 100, isLastOne: false, ...extra,
+    prizeId,
+    tierLabel: `${tierRank}等`,
+    effect,
+    tierRank,
+    cardName: `カード${prizeId}`,
+    imagePath: `/demo/cards/${prizeId}.svg`,
+    rarity: null,
+    cardGrade: null,
+    conversionValue: 100,
+    isLastOne: false,
+    ...extra,
   };
 }
 
@@ -16,7 +25,13 @@ const ALL_EFFECTS: RevealEffect[] = ['lastone', 'rainbow', 'gold', 'silver', 'no
 
 describe('bestItem and effectFor', () => {
   it('picks the lowest tierRank wherever it sits in the draw order', () => {
-    const items = [item('c1', 4, 'normal'), item('b1', 3, 'silver'), item('s1', 1, 'rainbow'), item('a1', 2, 'gold'), item('c2', 4, 'normal')];
+    const items = [
+      item('c1', 4, 'normal'),
+      item('b1', 3, 'silver'),
+      item('s1', 1, 'rainbow'),
+      item('a1', 2, 'gold'),
+      item('c2', 4, 'normal'),
+    ];
     expect(bestItem(items).prizeId).toBe('s1');
     expect(effectFor(items)).toBe('rainbow');
     expect(bestItem(items.slice().reverse()).prizeId).toBe('s1');
@@ -103,9 +118,16 @@ describe('revealTimeline', () => {
 
 describe('announcement', () => {
   it('names the tier, the card and its rarity and grade', () => {
-    const best = item('s', 1, 'rainbow', { tierLabel: 'S賞', cardName: '蒼炎のフェニックス', rarity: 'SAR', cardGrade: 'PSA10' });
+    const best = item('s', 1, 'rainbow', {
+      tierLabel: 'S賞',
+      cardName: '蒼炎のフェニックス',
+      rarity: 'SAR',
+      cardGrade: 'PSA10',
+    });
     expect(announcement(best, 1)).toBe('S賞 獲得！「蒼炎のフェニックス」（SAR・PSA10）');
-    expect(announcement({ ...best, rarity: null, cardGrade: null }, 10)).toBe('10件の抽選結果。最高の賞は S賞 獲得！「蒼炎のフェニックス」');
+    expect(announcement({ ...best, rarity: null, cardGrade: null }, 10)).toBe(
+      '10件の抽選結果。最高の賞は S賞 獲得！「蒼炎のフェニックス」',
+    );
   });
 });
 

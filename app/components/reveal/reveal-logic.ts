@@ -36,7 +36,8 @@ export const REVEAL_EFFECTS: { effect: RevealEffect; label: string; description:
   {
     effect: 'lastone',
     label: 'ラストワン演出',
-    description: '最後の1口を引いたときの特別演出。青→緑→赤→金と光が高まり、紫の「ラストワン賞」の帯が走ってから開封します。',
+    description:
+      '最後の1口を引いたときの特別演出。青→緑→赤→金と光が高まり、紫の「ラストワン賞」の帯が走ってから開封します。',
   },
   {
     effect: 'rainbow',
@@ -131,7 +132,9 @@ export interface RevealTimeline {
 /** The grid of a multi-draw turns all its cards in about a second, whatever their number. */
 export function gridPace(itemCount: number): { staggerMs: number; flipMs: number } {
   if (itemCount <= 1) return { staggerMs: 0, flipMs: 0 };
-  return itemCount <= 10 ? { staggerMs: 110, flipMs: 380 } : { staggerMs: Math.max(6, Math.floor(1000 / itemCount)), flipMs: 260 };
+  return itemCount <= 10
+    ? { staggerMs: 110, flipMs: 380 }
+    : { staggerMs: Math.max(6, Math.floor(1000 / itemCount)), flipMs: 260 };
 }
 
 /**

@@ -10,4 +10,16 @@ export type RevealEffect = PrizeItem['effect'];
  * tierRank (1 = the pack's best tier, larger = lower; ラストワン賞 0), card name and image (a local
  * path under public/), rarity ('SAR' …), grade ('PSA10' …), the coins it converts to.
  */
-export type RevealItem = Pick<PrizeItem, 'prizeId' | 'tierLabel' | 'effect' | 'tierRank' | 'cardName' | 'imagePath' | 'rarity' | 'cardGrade' | 'conversionValue' | 'isLastOne'>;
+export type RevealItem = Pick<
+  PrizeItem,
+  | 'prizeId'
+  | 'tierLabel'
+  | 'effect'
+  | 'tierRank'
+  | 'cardName'
+  | 'imagePath'
+  | 'rarity'
+  | 'cardGrade'
+  | 'conversionValue'
+  | 'isLastOne'
+>;

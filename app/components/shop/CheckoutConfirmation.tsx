@@ -29,24 +29,64 @@ export interface CheckoutConfirmationProps {
 /**
  * @example <CheckoutConfirmation data={loaderData} actionData={actionData} />
  */
-export function CheckoutConfirmation({ data, actionData, backHref = '/shop', backLabel = 'コインショップへ戻る', tokushohoHref = '/tokushoho' }: CheckoutConfirmationProps) {
-  if (data.state === 'refused') return <ShopRefusalView refusal={data.refusal} backHref={backHref} backLabel={backLabel} />;
+export function CheckoutConfirmation({
+  data,
+  actionData,
+  backHref = '/shop',
+  backLabel = 'コインショップへ戻る',
+  tokushohoHref = '/tokushoho',
+}: CheckoutConfirmationProps) {
+  if (data.state === 'refused')
+    return <ShopRefusalView refusal={data.refusal} backHref={backHref} backLabel={backLabel} />;
   return (
-    <ConfirmScreen checkout={data.checkout} orderKey={actionData?.orderKey ?? data.orderKey} error={actionData?.error ?? null}
-      backHref={backHref} backLabel={backLabel} tokushohoHref={tokushohoHref} />
+    <ConfirmScreen
+      checkout={data.checkout}
+      orderKey={actionData?.orderKey ?? data.orderKey}
+      error={actionData?.error ?? null}
+      backHref={backHref}
+      backLabel={backLabel}
+      tokushohoHref={tokushohoHref}
+    />
   );
 }
 
 /** A purchase the shop refused: the reason as the module wrote it, and the way back. */
-export function ShopRefusalView({ refusal, backHref = '/shop', backLabel = 'コインショップへ戻る', title = 'ご購入いただけません' }: { refusal: ShopRefusal; backHref?: string; backLabel?: string; title?: string }) {
+export function ShopRefusalView({
+  refusal,
+  backHref = '/shop',
+  backLabel = 'コインショップへ戻る',
+  title = 'ご購入いただけません',
+}: {
+  refusal: ShopRefusal;
+  backHref?: string;
+  backLabel?: string;
+  title?: string;
+}) {
   return (
     <div className="mx-auto flex max-w-xl flex-col gap-4">
       <PageHeading title="ご購入内容の確認" />
-      <section role="alert" aria-labelledby="refusal-title" className="flex flex-col items-center gap-3 rounded-2xl bg-white px-6 py-10 text-center shadow-sm" data-testid="checkout-refused" data-code={refusal.code}>
-        <div aria-hidden="true" className="flex size-14 items-center justify-center rounded-full bg-amber-50 text-amber-700"><WarningIcon className="size-7" /></div>
-        <h2 id="refusal-title" className="text-base font-black">{title}</h2>
-        <p className="max-w-sm text-sm leading-relaxed" data-testid="refusal-message">{refusal.message}</p>
-        <ButtonLink to={backHref} variant="secondary">{backLabel}</ButtonLink>
+      <section
+        role="alert"
+        aria-labelledby="refusal-title"
+        className="flex flex-col items-center gap-3 rounded-2xl bg-white px-6 py-10 text-center shadow-sm"
+        data-testid="checkout-refused"
+        data-code={refusal.code}
+      >
+        <div
+          aria-hidden="true"
+          className="flex size-14 items-center justify-center rounded-full bg-amber-50 text-amber-700"
+        >
+          <WarningIcon className="size-7" />
+        </div>
+        <h2 id="refusal-title" className="text-base font-black">
+          {title}
+        </h2>
+        <p className="max-w-sm text-sm leading-relaxed" data-testid="refusal-message">
+          {refusal.message}
+        </p>
+        <ButtonLink to={backHref} variant="secondary">
+          {backLabel}
+        </ButtonLink>
       </section>
     </div>
   );
@@ -56,49 +96,98 @@ function Row({ term, children, testId }: { term: string; children: ReactNode; te
   return (
     <div className="grid grid-cols-1 gap-1 px-4 py-3 sm:grid-cols-[10rem_1fr] sm:gap-4">
       <dt className="text-xs font-bold text-muted sm:text-sm">{term}</dt>
-      <dd className="text-sm leading-relaxed" data-testid={testId}>{children}</dd>
+      <dd className="text-sm leading-relaxed" data-testid={testId}>
+        {children}
+      </dd>
     </div>
   );
 }
 
-function ConfirmScreen({ checkout, orderKey, error, backHref, backLabel, tokushohoHref }: { checkout: CheckoutConfirmView; orderKey: string; error: ShopRefusal | null; backHref: string; backLabel: string; tokushohoHref: string }) {
+function ConfirmScreen({
+  checkout,
+  orderKey,
+  error,
+  backHref,
+  backLabel,
+  tokushohoHref,
+}: {
+  checkout: CheckoutConfirmView;
+  orderKey: string;
+  error: ShopRefusal | null;
+  backHref: string;
+  backLabel: string;
+  tokushohoHref: string;
+}) {
   const navigation = useNavigation();
   const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
   const free = checkout.bonusCoins + checkout.rankBonusCoins;
   return (
     <div className="mx-auto flex max-w-2xl flex-col gap-4">
-      <PageHeading title="ご購入内容の確認" lead="内容をご確認のうえ「購入を確定する」を押してください。お支払い方法の画面に移ります。" />
+      <PageHeading
+        title="ご購入内容の確認"
+        lead="内容をご確認のうえ「購入を確定する」を押してください。お支払い方法の画面に移ります。"
+      />
       {error && (
-        <p role="alert" className="rounded-xl bg-red-50 p-3 text-sm font-bold text-red-700" data-testid="checkout-error" data-code={error.code}>{error.message}</p>
+        <p
+          role="alert"
+          className="rounded-xl bg-red-50 p-3 text-sm font-bold text-red-700"
+          data-testid="checkout-error"
+          data-code={error.code}
+        >
+          {error.message}
+        </p>
       )}
-      <section aria-labelledby="order-summary" className="flex flex-col gap-1 rounded-2xl bg-gradient-to-br from-primary to-rose-400 p-5 text-white shadow">
-        <h2 id="order-summary" className="text-sm font-bold opacity-90">{checkout.packName}</h2>
-        <p className="text-3xl font-black" data-testid="checkout-amount">{formatYen(checkout.priceJpy)}<span className="ml-1 text-sm font-bold">（税込）</span></p>
+      <section
+        aria-labelledby="order-summary"
+        className="flex flex-col gap-1 rounded-2xl bg-gradient-to-br from-primary to-rose-400 p-5 text-white shadow"
+      >
+        <h2 id="order-summary" className="text-sm font-bold opacity-90">
+          {checkout.packName}
+        </h2>
+        <p className="text-3xl font-black" data-testid="checkout-amount">
+          {formatYen(checkout.priceJpy)}
+          <span className="ml-1 text-sm font-bold">（税込）</span>
+        </p>
         <p className="text-sm font-bold">付与されるコイン 合計 {formatCoins(checkout.totalCoins)}コイン</p>
       </section>
       <section aria-labelledby="terms-title" className="overflow-hidden rounded-2xl bg-white shadow-sm">
-        <h2 id="terms-title" className="border-b border-line px-4 py-3 text-base font-black">ご注文内容</h2>
+        <h2 id="terms-title" className="border-b border-line px-4 py-3 text-base font-black">
+          ご注文内容
+        </h2>
         <dl className="divide-y divide-line">
-          <Row term="商品名" testId="checkout-pack">{checkout.packName}（デジタルコイン）</Row>
+          <Row term="商品名" testId="checkout-pack">
+            {checkout.packName}（デジタルコイン）
+          </Row>
           <Row term="支払金額">
             <b className="text-base">{formatYen(checkout.priceJpy)}</b>（税込）
             <span className="block text-xs text-muted">送料・手数料はかかりません。</span>
           </Row>
           <Row term="付与されるコイン" testId="checkout-coins">
             <ul className="flex flex-col gap-0.5">
-              <li>有償コイン <b>{formatCoins(checkout.paidCoins)}</b>コイン</li>
-              <li>無償ボーナス <b>{formatCoins(checkout.bonusCoins)}</b>コイン</li>
+              <li>
+                有償コイン <b>{formatCoins(checkout.paidCoins)}</b>コイン
+              </li>
+              <li>
+                無償ボーナス <b>{formatCoins(checkout.bonusCoins)}</b>コイン
+              </li>
               <li>
                 ランクボーナス <b>{formatCoins(checkout.rankBonusCoins)}</b>コイン
-                <span className="text-xs text-muted">（{checkout.rankName}会員{checkout.rankBonusPercent > 0 ? `：購入コインの${checkout.rankBonusPercent}%` : ''}）</span>
+                <span className="text-xs text-muted">
+                  （{checkout.rankName}会員
+                  {checkout.rankBonusPercent > 0 ? `：購入コインの${checkout.rankBonusPercent}%` : ''}）
+                </span>
               </li>
-              <li className="mt-1 border-t border-line pt-1 font-bold">合計 {formatCoins(checkout.totalCoins)}コイン{free > 0 ? `（うち無償${formatCoins(free)}コイン）` : ''}</li>
+              <li className="mt-1 border-t border-line pt-1 font-bold">
+                合計 {formatCoins(checkout.totalCoins)}コイン{free > 0 ? `（うち無償${formatCoins(free)}コイン）` : ''}
+              </li>
             </ul>
           </Row>
           <Row term="有効期限" testId="checkout-expiry">
             有償コイン：購入から{checkout.paidCoinDays}日<br />
             無償コイン：付与から{checkout.freeCoinDays}日
-            <span className="block text-xs text-muted">ご利用時は有効期限の近いコインから、無償コインを先に使います。期限を過ぎたコインは失効します。</span>
+            <span className="block text-xs text-muted">
+              ご利用時は有効期限の近いコインから、無償コインを先に使います。期限を過ぎたコインは失効します。
+            </span>
           </Row>
           <Row term="支払方法" testId="checkout-method">
             {checkout.methodLabel}
@@ -106,24 +195,37 @@ function ConfirmScreen({ checkout, orderKey, error, backHref, backLabel, tokusho
           </Row>
           <Row term="支払時期">{checkout.paymentTiming}</Row>
           <Row term="引渡時期">決済完了後ただちに付与</Row>
-          <Row term="キャンセル・返品">デジタルコンテンツの性質上、購入確定後のキャンセル・返金はできません（法令に定める場合を除く）。</Row>
+          <Row term="キャンセル・返品">
+            デジタルコンテンツの性質上、購入確定後のキャンセル・返金はできません（法令に定める場合を除く）。
+          </Row>
           <Row term="申込みの撤回">「購入を確定する」を押す前であればいつでも中止できます。</Row>
           <Row term="販売事業者">
             {checkout.sellerName}
-            <AppLink to={tokushohoHref} className="ml-2 text-xs font-bold text-primary-ink underline">特定商取引法に基づく表記</AppLink>
+            <AppLink to={tokushohoHref} className="ml-2 text-xs font-bold text-primary-ink underline">
+              特定商取引法に基づく表記
+            </AppLink>
           </Row>
           <Row term="今月のご購入上限" testId="checkout-cap">
-            {checkout.declaredMinor ? '18歳未満の方の上限 ' : ''}{formatYen(checkout.capJpy)}（今月の残り {formatYen(checkout.remainingJpy)}）
-            <span className="block text-xs text-muted">このご注文の後の残り {formatYen(Math.max(0, checkout.remainingJpy - checkout.priceJpy))}</span>
+            {checkout.declaredMinor ? '18歳未満の方の上限 ' : ''}
+            {formatYen(checkout.capJpy)}（今月の残り {formatYen(checkout.remainingJpy)}）
+            <span className="block text-xs text-muted">
+              このご注文の後の残り {formatYen(Math.max(0, checkout.remainingJpy - checkout.priceJpy))}
+            </span>
           </Row>
         </dl>
       </section>
       {checkout.declaredMinor && (
-        <p className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900">18歳未満の方は、必ず保護者の方の同意を得てからご購入ください。</p>
+        <p className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900">
+          18歳未満の方は、必ず保護者の方の同意を得てからご購入ください。
+        </p>
       )}
       {checkout.endsFirstPurchaseOffer && (
-        <p className="flex gap-2 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm font-bold text-amber-900" data-testid="first-offer-warning">
-          <WarningIcon className="mt-0.5 size-4 shrink-0" />{FIRST_PURCHASE_WARNING}
+        <p
+          className="flex gap-2 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm font-bold text-amber-900"
+          data-testid="first-offer-warning"
+        >
+          <WarningIcon className="mt-0.5 size-4 shrink-0" />
+          {FIRST_PURCHASE_WARNING}
         </p>
       )}
       {checkout.draw && (
@@ -143,16 +245,33 @@ function ConfirmScreen({ checkout, orderKey, error, backHref, backLabel, tokusho
         {/* What this screen showed: if it changed meanwhile, the member is asked to confirm again. */}
         <input type="hidden" name="price" value={checkout.priceJpy} />
         <input type="hidden" name="coins" value={checkout.totalCoins} />
-        <p className="text-center text-xs text-muted">「購入を確定する」を押すと、{checkout.methodLabel}のお支払い画面に移ります。</p>
-        <Button type="submit" size="lg" fullWidth disabled={submitting} aria-busy={submitting || undefined} data-loading={submitting || undefined} data-testid="confirm-purchase">
+        <p className="text-center text-xs text-muted">
+          「購入を確定する」を押すと、{checkout.methodLabel}のお支払い画面に移ります。
+        </p>
+        <Button
+          type="submit"
+          size="lg"
+          fullWidth
+          disabled={submitting}
+          aria-busy={submitting || undefined}
+          data-loading={submitting || undefined}
+          data-testid="confirm-purchase"
+        >
           {submitting ? (
-            <><Spinner className="size-5" label={null} /><span className="text-base">決済ページへ移動中…</span></>
+            <>
+              <Spinner className="size-5" label={null} />
+              <span className="text-base">決済ページへ移動中…</span>
+            </>
           ) : (
             <>購入を確定する</>
           )}
         </Button>
-        <p aria-live="polite" className="sr-only">{submitting ? '決済ページへ移動しています' : ''}</p>
-        <ButtonLink to={backHref} variant="plain" fullWidth>{backLabel}</ButtonLink>
+        <p aria-live="polite" className="sr-only">
+          {submitting ? '決済ページへ移動しています' : ''}
+        </p>
+        <ButtonLink to={backHref} variant="plain" fullWidth>
+          {backLabel}
+        </ButtonLink>
       </Form>
     </div>
   );

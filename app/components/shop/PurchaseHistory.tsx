@@ -17,11 +17,15 @@ const STATUS_TONE: Record<string, string> = {
 };
 
 /** Coins the order gives (or gave): paid plus both bonuses. */
-export const orderCoins = (order: Pick<PurchaseOrder, 'paidCoins' | 'bonusCoins' | 'rankBonusCoins'>) => order.paidCoins + order.bonusCoins + order.rankBonusCoins;
+export const orderCoins = (order: Pick<PurchaseOrder, 'paidCoins' | 'bonusCoins' | 'rankBonusCoins'>) =>
+  order.paidCoins + order.bonusCoins + order.rankBonusCoins;
 
 export function PurchaseStatusChip({ order }: { order: Pick<PurchaseOrder, 'status' | 'statusLabel'> }) {
   return (
-    <span className={`inline-flex rounded-full px-2 py-0.5 text-[11px] font-bold ${STATUS_TONE[order.status] ?? 'bg-canvas text-muted'}`} data-testid="purchase-status">
+    <span
+      className={`inline-flex rounded-full px-2 py-0.5 text-[11px] font-bold ${STATUS_TONE[order.status] ?? 'bg-canvas text-muted'}`}
+      data-testid="purchase-status"
+    >
       {order.statusLabel}
     </span>
   );
@@ -30,7 +34,15 @@ export function PurchaseStatusChip({ order }: { order: Pick<PurchaseOrder, 'stat
 /**
  * @example <PurchaseHistoryList items={history.items} sellerName={history.sellerName} />
  */
-export function PurchaseHistoryList({ items, sellerName, label = '購入履歴（新しい順）' }: { items: PurchaseOrder[]; sellerName: string; label?: string }) {
+export function PurchaseHistoryList({
+  items,
+  sellerName,
+  label = '購入履歴（新しい順）',
+}: {
+  items: PurchaseOrder[];
+  sellerName: string;
+  label?: string;
+}) {
   return (
     <ol className="divide-y divide-line overflow-hidden rounded-2xl bg-white shadow-sm" aria-label={label}>
       {items.map((order) => (
@@ -49,13 +61,19 @@ export function PurchaseHistoryList({ items, sellerName, label = '購入履歴�
           </div>
           <div className="flex flex-wrap items-center justify-between gap-2">
             <PurchaseStatusChip order={order} />
-            {order.refundedJpy > 0 && <span className="text-[11px] text-muted">返金額 {formatYen(order.refundedJpy)}</span>}
+            {order.refundedJpy > 0 && (
+              <span className="text-[11px] text-muted">返金額 {formatYen(order.refundedJpy)}</span>
+            )}
           </div>
           {order.creditedAt && (
             <details className="group rounded-xl border border-line">
               <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between px-3 text-xs font-bold text-primary-ink [&::-webkit-details-marker]:hidden">
-                <span>領収書<span className="sr-only">（{order.receiptNo}）</span></span>
-                <span aria-hidden="true" className="transition-transform group-open:rotate-180">▾</span>
+                <span>
+                  領収書<span className="sr-only">（{order.receiptNo}）</span>
+                </span>
+                <span aria-hidden="true" className="transition-transform group-open:rotate-180">
+                  ▾
+                </span>
               </summary>
               <Receipt order={order} sellerName={sellerName} />
             </details>
@@ -70,16 +88,26 @@ export function PurchaseHistoryList({ items, sellerName, label = '購入履歴�
 export function Receipt({ order, sellerName }: { order: PurchaseOrder; sellerName: string }) {
   const paidAt = order.creditedAt ?? order.createdAt;
   return (
-    <article className="m-3 mt-0 flex flex-col gap-3 rounded-lg border border-ink/30 bg-white p-4 text-ink print:m-0 print:border-black" aria-label={`領収書 ${order.receiptNo}`} data-testid="receipt" data-receipt={order.receiptNo}>
+    <article
+      className="m-3 mt-0 flex flex-col gap-3 rounded-lg border border-ink/30 bg-white p-4 text-ink print:m-0 print:border-black"
+      aria-label={`領収書 ${order.receiptNo}`}
+      data-testid="receipt"
+      data-receipt={order.receiptNo}
+    >
       <h3 className="text-center text-xl font-black tracking-[0.4em]">領収書</h3>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
         <dt className="text-muted">領収書番号</dt>
-        <dd className="font-mono" data-testid="receipt-no">{order.receiptNo}</dd>
+        <dd className="font-mono" data-testid="receipt-no">
+          {order.receiptNo}
+        </dd>
         <dt className="text-muted">発行日</dt>
-        <dd><time dateTime={paidAt}>{formatYmd(paidAt, 'ja')}</time></dd>
+        <dd>
+          <time dateTime={paidAt}>{formatYmd(paidAt, 'ja')}</time>
+        </dd>
       </dl>
       <p className="border-b-2 border-ink pb-1 text-center text-2xl font-black">
-        {formatYen(order.amountJpy)}<span className="ml-1 text-sm font-bold">（税込）</span>
+        {formatYen(order.amountJpy)}
+        <span className="ml-1 text-sm font-bold">（税込）</span>
       </p>
       <p className="text-sm">但し　デジタルコイン代として</p>
       <p className="text-xs text-muted">上記正に領収いたしました。</p>
@@ -91,7 +119,9 @@ export function Receipt({ order, sellerName }: { order: PurchaseOrder; sellerNam
         <dt className="text-muted">販売事業者</dt>
         <dd className="font-bold">{sellerName}</dd>
       </dl>
-      {order.refundedJpy > 0 && <p className="rounded bg-canvas p-2 text-xs">この注文は{formatYen(order.refundedJpy)}が返金されています。</p>}
+      {order.refundedJpy > 0 && (
+        <p className="rounded bg-canvas p-2 text-xs">この注文は{formatYen(order.refundedJpy)}が返金されています。</p>
+      )}
       <PrintButton receiptNo={order.receiptNo} />
     </article>
   );
@@ -118,7 +148,11 @@ function PrintButton({ receiptNo }: { receiptNo: string }) {
     window.print();
   };
   return (
-    <button type="button" onClick={print} className="self-end rounded-full border border-line px-3 py-1.5 text-xs font-bold hover:bg-canvas print:hidden">
+    <button
+      type="button"
+      onClick={print}
+      className="self-end rounded-full border border-line px-3 py-1.5 text-xs font-bold hover:bg-canvas print:hidden"
+    >
       印刷する
     </button>
   );

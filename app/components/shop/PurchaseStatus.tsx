@@ -25,13 +25,20 @@ export type PurchaseStatusView = 'processing' | 'review' | 'done' | 'canceled' |
 /** What the page shows for an order's status. @example purchaseStatusView('pending', true) === 'canceled' */
 export function purchaseStatusView(status: OrderView['status'], canceledByMember: boolean): PurchaseStatusView {
   switch (status) {
-    case 'paid': return 'done';
-    case 'pending': return canceledByMember ? 'canceled' : 'processing';
-    case 'review': return 'review';
-    case 'canceled': return 'canceled';
-    case 'expired': return 'expired';
-    case 'failed': return 'failed';
-    default: return 'refunded';
+    case 'paid':
+      return 'done';
+    case 'pending':
+      return canceledByMember ? 'canceled' : 'processing';
+    case 'review':
+      return 'review';
+    case 'canceled':
+      return 'canceled';
+    case 'expired':
+      return 'expired';
+    case 'failed':
+      return 'failed';
+    default:
+      return 'refunded';
   }
 }
 
@@ -86,9 +93,10 @@ export function PurchaseStatus(props: PurchaseStatusProps) {
   // What polling learnt, until the loader's own data catches up (it is revalidated when the status moves).
   const [polled, setPolled] = useState<Partial<OrderView> | null>(null);
   const [timedOut, setTimedOut] = useState(props.waitedTooLong ?? false);
-  const order: OrderView = props.order.status === 'pending' && polled?.status && polled.id === props.order.id
-    ? { ...props.order, ...polled }
-    : props.order;
+  const order: OrderView =
+    props.order.status === 'pending' && polled?.status && polled.id === props.order.id
+      ? { ...props.order, ...polled }
+      : props.order;
   const view = purchaseStatusView(order.status, canceledByMember);
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
@@ -109,7 +117,11 @@ export function PurchaseStatus(props: PurchaseStatusProps) {
         return;
       }
       try {
-        const response = await fetch(pollUrl, { headers: { accept: 'application/json' }, credentials: 'same-origin', signal: controller.signal });
+        const response = await fetch(pollUrl, {
+          headers: { accept: 'application/json' },
+          credentials: 'same-origin',
+          signal: controller.signal,
+        });
         if (response.ok) {
           const body = (await response.json()) as { purchase?: Partial<OrderView> };
           const purchase = body.purchase;
@@ -147,21 +159,41 @@ export function PurchaseStatus(props: PurchaseStatusProps) {
     <div className="mx-auto flex max-w-xl flex-col gap-4" data-testid="purchase-status-page" data-state={view}>
       <PageHeading title="お支払い結果" />
       {polling && props.refreshUrl && !timedOut && (
-        <noscript><meta httpEquiv="refresh" content={`3;url=${props.refreshUrl}`} /></noscript>
+        <noscript>
+          <meta httpEquiv="refresh" content={`3;url=${props.refreshUrl}`} />
+        </noscript>
       )}
-      <section aria-labelledby="purchase-state-title" className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm">
-        <div role="status" aria-live="polite" aria-atomic="true" className="flex flex-col items-center gap-2 text-center">
+      <section
+        aria-labelledby="purchase-state-title"
+        className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm"
+      >
+        <div
+          role="status"
+          aria-live="polite"
+          aria-atomic="true"
+          className="flex flex-col items-center gap-2 text-center"
+        >
           <StateIcon view={view} />
-          <h2 id="purchase-state-title" className="text-lg font-black" data-testid="purchase-state-title">{titleOf(view, total)}</h2>
-          <p className="text-sm leading-relaxed text-muted" data-testid="purchase-state-message">{messageOf(view, order, timedOut)}</p>
+          <h2 id="purchase-state-title" className="text-lg font-black" data-testid="purchase-state-title">
+            {titleOf(view, total)}
+          </h2>
+          <p className="text-sm leading-relaxed text-muted" data-testid="purchase-state-message">
+            {messageOf(view, order, timedOut)}
+          </p>
         </div>
         {view === 'processing' && (
           <div className="flex flex-col gap-2">
             <div className="h-2 overflow-hidden rounded-full bg-canvas" role="progressbar" aria-label="お支払いの確認">
-              <div className={`h-full rounded-full bg-primary ${timedOut ? 'w-full opacity-40' : 'w-2/3 animate-pulse'}`} />
+              <div
+                className={`h-full rounded-full bg-primary ${timedOut ? 'w-full opacity-40' : 'w-2/3 animate-pulse'}`}
+              />
             </div>
             {timedOut && (
-              <p className="text-center text-sm"><AppLink to={links.history} className="font-bold text-primary-ink underline">購入履歴を確認する</AppLink></p>
+              <p className="text-center text-sm">
+                <AppLink to={links.history} className="font-bold text-primary-ink underline">
+                  購入履歴を確認する
+                </AppLink>
+              </p>
             )}
           </div>
         )}
@@ -170,19 +202,30 @@ export function PurchaseStatus(props: PurchaseStatusProps) {
       </section>
       {view === 'done' && draw && <ContinueDraw draw={draw} balance={balance} />}
       <div className="flex flex-col gap-2 sm:flex-row-reverse">
-        {view === 'done' && (draw ? (
-          <ButtonLink to={shopHref} variant="secondary" size="lg" fullWidth className="!text-base">コインショップへ</ButtonLink>
-        ) : (
-          <>
-            <ButtonLink to={links.draw} size="lg" fullWidth data-testid="go-draw">オリパを引く</ButtonLink>
-            <ButtonLink to={links.shop} variant="secondary" size="lg" fullWidth className="!text-base">コインショップへ</ButtonLink>
-          </>
-        ))}
+        {view === 'done' &&
+          (draw ? (
+            <ButtonLink to={shopHref} variant="secondary" size="lg" fullWidth className="!text-base">
+              コインショップへ
+            </ButtonLink>
+          ) : (
+            <>
+              <ButtonLink to={links.draw} size="lg" fullWidth data-testid="go-draw">
+                オリパを引く
+              </ButtonLink>
+              <ButtonLink to={links.shop} variant="secondary" size="lg" fullWidth className="!text-base">
+                コインショップへ
+              </ButtonLink>
+            </>
+          ))}
         {(view === 'failed' || view === 'canceled' || view === 'expired') && (
-          <ButtonLink to={shopHref} size="lg" fullWidth className="!text-base" data-testid="retry-purchase">別のお支払い方法で購入する</ButtonLink>
+          <ButtonLink to={shopHref} size="lg" fullWidth className="!text-base" data-testid="retry-purchase">
+            別のお支払い方法で購入する
+          </ButtonLink>
         )}
         {(view === 'processing' || view === 'review' || view === 'refunded') && (
-          <ButtonLink to={shopHref} variant="secondary" fullWidth>コインショップへ</ButtonLink>
+          <ButtonLink to={shopHref} variant="secondary" fullWidth>
+            コインショップへ
+          </ButtonLink>
         )}
       </div>
       {props.children}
@@ -196,8 +239,13 @@ function ContinueDraw({ draw, balance }: { draw: CarriedDraw; balance: WalletVie
   return (
     <div className="flex flex-col gap-1.5" data-testid="continue-draw-block">
       {/* The label is longer than a button word: at this smaller size white text needs the deeper pink (AA). */}
-      <ButtonLink to={packDrawPath(draw)} size="lg" fullWidth
-        className="!py-2 text-center !text-base leading-snug !bg-primary-ink hover:!bg-primary-dark" data-testid="continue-draw">
+      <ButtonLink
+        to={packDrawPath(draw)}
+        size="lg"
+        fullWidth
+        className="!py-2 text-center !text-base leading-snug !bg-primary-ink hover:!bg-primary-dark"
+        data-testid="continue-draw"
+      >
         {continueDrawLabel(draw)}
       </ButtonLink>
       <p className={`text-center text-xs ${missing > 0 ? 'font-bold text-red-700' : 'text-muted'}`}>
@@ -211,13 +259,20 @@ function ContinueDraw({ draw, balance }: { draw: CarriedDraw; balance: WalletVie
 
 function titleOf(view: PurchaseStatusView, total: number): string {
   switch (view) {
-    case 'processing': return 'お支払いを確認しています…';
-    case 'review': return 'お支払い内容を確認しています';
-    case 'done': return `${formatCoins(total)}コインを付与しました`;
-    case 'canceled': return 'お支払いはキャンセルされました';
-    case 'expired': return 'お支払いの期限が切れました';
-    case 'failed': return 'お支払いが完了しませんでした';
-    case 'refunded': return 'このご注文は返金されました';
+    case 'processing':
+      return 'お支払いを確認しています…';
+    case 'review':
+      return 'お支払い内容を確認しています';
+    case 'done':
+      return `${formatCoins(total)}コインを付与しました`;
+    case 'canceled':
+      return 'お支払いはキャンセルされました';
+    case 'expired':
+      return 'お支払いの期限が切れました';
+    case 'failed':
+      return 'お支払いが完了しませんでした';
+    case 'refunded':
+      return 'このご注文は返金されました';
   }
 }
 
@@ -227,38 +282,83 @@ function messageOf(view: PurchaseStatusView, order: OrderView, timedOut: boolean
       return timedOut
         ? '確認に時間がかかっています。完了するとコインが自動で付与されます。'
         : 'このままお待ちください。確認が終わるとコインが付与されます。';
-    case 'review': return 'お支払いの内容を当社で確認しています。確認が終わり次第コインを付与し、購入履歴に反映します。';
-    case 'done': return 'ご購入ありがとうございます。コインはすぐにご利用いただけます。';
-    case 'canceled': return 'コインは付与されていません。お支払い画面でお支払いが完了していた場合は、確認でき次第コインが付与されます。';
-    case 'expired': return 'お支払いが時間内に完了しなかったため、このご注文は無効になりました。コインは付与されていません。';
-    case 'failed': return `${failureReasonText(order.failureReason)}コインは付与されていません。`;
-    case 'refunded': return `${formatYen(order.refundedJpy)}が返金され、このご注文のコインは取り消されました。`;
+    case 'review':
+      return 'お支払いの内容を当社で確認しています。確認が終わり次第コインを付与し、購入履歴に反映します。';
+    case 'done':
+      return 'ご購入ありがとうございます。コインはすぐにご利用いただけます。';
+    case 'canceled':
+      return 'コインは付与されていません。お支払い画面でお支払いが完了していた場合は、確認でき次第コインが付与されます。';
+    case 'expired':
+      return 'お支払いが時間内に完了しなかったため、このご注文は無効になりました。コインは付与されていません。';
+    case 'failed':
+      return `${failureReasonText(order.failureReason)}コインは付与されていません。`;
+    case 'refunded':
+      return `${formatYen(order.refundedJpy)}が返金され、このご注文のコインは取り消されました。`;
   }
 }
 
 function StateIcon({ view }: { view: PurchaseStatusView }) {
   if (view === 'processing' || view === 'review') {
-    return <div aria-hidden="true" className="flex size-14 items-center justify-center rounded-full bg-primary-soft text-primary-ink"><Spinner className="size-7" label={null} /></div>;
+    return (
+      <div
+        aria-hidden="true"
+        className="flex size-14 items-center justify-center rounded-full bg-primary-soft text-primary-ink"
+      >
+        <Spinner className="size-7" label={null} />
+      </div>
+    );
   }
   if (view === 'done') {
-    return <div aria-hidden="true" className="flex size-14 items-center justify-center rounded-full bg-emerald-50 text-2xl font-black text-emerald-700">✓</div>;
+    return (
+      <div
+        aria-hidden="true"
+        className="flex size-14 items-center justify-center rounded-full bg-emerald-50 text-2xl font-black text-emerald-700"
+      >
+        ✓
+      </div>
+    );
   }
-  return <div aria-hidden="true" className="flex size-14 items-center justify-center rounded-full bg-canvas text-2xl font-black text-muted">!</div>;
+  return (
+    <div
+      aria-hidden="true"
+      className="flex size-14 items-center justify-center rounded-full bg-canvas text-2xl font-black text-muted"
+    >
+      !
+    </div>
+  );
 }
 
 function DoneDetails({ order, balance }: { order: OrderView; balance: WalletView | null }) {
   return (
     <div className="flex flex-col gap-3">
-      <dl className="divide-y divide-line rounded-xl bg-canvas text-sm" aria-label="付与されたコインの内訳" data-testid="credited-breakdown">
-        <div className="flex justify-between px-3 py-2"><dt>有償コイン</dt><dd className="font-bold">{formatCoins(order.paidCoins)}コイン</dd></div>
-        <div className="flex justify-between px-3 py-2"><dt>無償ボーナス</dt><dd className="font-bold">{formatCoins(order.bonusCoins)}コイン</dd></div>
-        <div className="flex justify-between px-3 py-2"><dt>ランクボーナス</dt><dd className="font-bold">{formatCoins(order.rankBonusCoins)}コイン</dd></div>
+      <dl
+        className="divide-y divide-line rounded-xl bg-canvas text-sm"
+        aria-label="付与されたコインの内訳"
+        data-testid="credited-breakdown"
+      >
+        <div className="flex justify-between px-3 py-2">
+          <dt>有償コイン</dt>
+          <dd className="font-bold">{formatCoins(order.paidCoins)}コイン</dd>
+        </div>
+        <div className="flex justify-between px-3 py-2">
+          <dt>無償ボーナス</dt>
+          <dd className="font-bold">{formatCoins(order.bonusCoins)}コイン</dd>
+        </div>
+        <div className="flex justify-between px-3 py-2">
+          <dt>ランクボーナス</dt>
+          <dd className="font-bold">{formatCoins(order.rankBonusCoins)}コイン</dd>
+        </div>
       </dl>
       {balance ? (
         <div className="rounded-xl border border-line p-3 text-center" data-testid="new-balance">
           <p className="text-xs text-muted">所持コイン</p>
-          <p className="text-2xl font-black">{formatCoins(balance.total)}<span className="ml-1 text-sm">コイン</span></p>
-          <p className="text-xs text-muted">有償 {formatCoins(balance.paid)}・無償 {formatCoins(balance.free)}</p>
+          <p className="text-2xl font-black">
+            {formatCoins(balance.total)}
+            <span className="ml-1 text-sm">コイン</span>
+          </p>
+          <p className="text-xs text-muted">
+            有償 {formatCoins(balance.paid)}・無償 {formatCoins(balance.free)}
+          </p>
         </div>
       ) : (
         <p className="text-center text-xs text-muted">所持コインを更新しています…</p>
@@ -277,7 +377,9 @@ function OrderFacts({ order }: { order: OrderView }) {
       <dt className="text-muted">お支払い方法</dt>
       <dd>{order.methodLabel}</dd>
       <dt className="text-muted">お申し込み日時</dt>
-      <dd><time dateTime={order.createdAt}>{formatYmdHm(order.createdAt, 'slash')}</time></dd>
+      <dd>
+        <time dateTime={order.createdAt}>{formatYmdHm(order.createdAt, 'slash')}</time>
+      </dd>
       <dt className="text-muted">受付番号</dt>
       <dd className="font-mono">{order.receiptNo}</dd>
     </dl>

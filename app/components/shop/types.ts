@@ -77,20 +77,20 @@ export interface CheckoutActionData {
 export type ReturnLoaderData =
   | { state: 'not-found'; message: string; status: number }
   | {
-    state: 'order';
-    order: PurchaseOrder;
-    /** The member pressed cancel on the provider's page (`canceled=1`). */
-    canceledByMember: boolean;
-    /** The wallet after this order (shown once it is paid). */
-    balance: WalletView;
-    userId: string;
-    /** Without JavaScript: the address a `<meta refresh>` reloads while pending, or null once it has waited 2 minutes. */
-    refreshUrl: string | null;
-    /** The 2 minutes without JavaScript are over. */
-    waitedTooLong: boolean;
-    /** The draw this purchase was made for, checked again now (web only): 「続けて10連を引く（…）」. */
-    continueDraw: CarriedDraw | null;
-  };
+      state: 'order';
+      order: PurchaseOrder;
+      /** The member pressed cancel on the provider's page (`canceled=1`). */
+      canceledByMember: boolean;
+      /** The wallet after this order (shown once it is paid). */
+      balance: WalletView;
+      userId: string;
+      /** Without JavaScript: the address a `<meta refresh>` reloads while pending, or null once it has waited 2 minutes. */
+      refreshUrl: string | null;
+      /** The 2 minutes without JavaScript are over. */
+      waitedTooLong: boolean;
+      /** The draw this purchase was made for, checked again now (web only): 「続けて10連を引く（…）」. */
+      continueDraw: CarriedDraw | null;
+    };
 
 /** Shown when the shop sells no coins (no payment method configured). */
 export const SHOP_CLOSED_MESSAGE = 'コインの販売は準備中です';

@@ -237,27 +237,18 @@ const pad2 = (n: number): string => String(n).padStart(2, '0');
  * @example formatCountdown(3_600_000) // '1:00:00'
  * @example formatCountdown({ until: '2026-11-22T00:04:05+09:00', now: Date.parse('2026-11-22T00:00:00+09:00') }, 'ja') // '4分05秒'
  */
-export function formatCountdown(
-  untilOrRemaining: CountdownTarget | number,
-  style: 'clock' | 'ja' = 'clock',
-): string {
+export function formatCountdown(untilOrRemaining: CountdownTarget | number, style: 'clock' | 'ja' = 'clock'): string {
   const remaining =
-    typeof untilOrRemaining === 'number'
-      ? untilOrRemaining
-      : remainingMs(untilOrRemaining.until, untilOrRemaining.now);
+    typeof untilOrRemaining === 'number' ? untilOrRemaining : remainingMs(untilOrRemaining.until, untilOrRemaining.now);
   if (!Number.isFinite(remaining) || remaining <= 0) return '';
   const total = Math.ceil(remaining / SECOND);
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
   const seconds = total % 60;
   if (style === 'ja') {
-    return hours > 0
-      ? `${hours}時間${pad2(minutes)}分${pad2(seconds)}秒`
-      : `${minutes}分${pad2(seconds)}秒`;
+    return hours > 0 ? `${hours}時間${pad2(minutes)}分${pad2(seconds)}秒` : `${minutes}分${pad2(seconds)}秒`;
   }
-  return hours > 0
-    ? `${hours}:${pad2(minutes)}:${pad2(seconds)}`
-    : `${minutes}:${pad2(seconds)}`;
+  return hours > 0 ? `${hours}:${pad2(minutes)}:${pad2(seconds)}` : `${minutes}:${pad2(seconds)}`;
 }
 
 /**

@@ -29,19 +29,27 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const handoff = await consumeAppHandoff(shop, request);
   if (handoff.kind !== 'none' || !shop.member) {
     const messages: Record<typeof handoff.kind, string> = {
-      invalid: 'このリンクは有効期限が切れているか、すでに使われています。アプリに戻って、もう一度お手続きを始めてください。',
-      limited: '短時間に何度も試されたため、しばらくお待ちください。1分ほどたってから、アプリでもう一度お手続きを始めてください。',
+      invalid:
+        'このリンクは有効期限が切れているか、すでに使われています。アプリに戻って、もう一度お手続きを始めてください。',
+      limited:
+        '短時間に何度も試されたため、しばらくお待ちください。1分ほどたってから、アプリでもう一度お手続きを始めてください。',
       'not-app': 'このリンクはアプリ専用です。アプリを開いて、アプリからお手続きを始めてください。',
       'other-member': '別のアカウントでログインしています。アプリからお手続きを始め直してください。',
       none: 'ログイン情報を確認できませんでした。アプリに戻って、もう一度お手続きを始めてください。',
     };
     const message = messages[handoff.kind];
     const status = { invalid: 401, limited: 429, 'not-app': 403, 'other-member': 409, none: 200 }[handoff.kind];
-    return data<AppCheckoutData>({ kind: 'message', backHref, title: 'アプリから開き直してください', message }, { status, headers: { 'Cache-Control': 'no-store' } });
+    return data<AppCheckoutData>(
+      { kind: 'message', backHref, title: 'アプリから開き直してください', message },
+      { status, headers: { 'Cache-Control': 'no-store' } },
+    );
   }
   if (name === 'linelink') return lineLinkLoader(shop, request, backHref);
   const result = await checkoutLoader(shop, request, name, 'app');
-  return data<AppCheckoutData>({ kind: 'checkout', checkout: result.data, backHref }, { status: result.init?.status ?? 200, headers: { 'Cache-Control': 'no-store' } });
+  return data<AppCheckoutData>(
+    { kind: 'checkout', checkout: result.data, backHref },
+    { status: result.init?.status ?? 200, headers: { 'Cache-Control': 'no-store' } },
+  );
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -54,11 +62,25 @@ export default function AppCheckout({ loaderData, actionData }: Route.ComponentP
     return (
       <div className="mx-auto flex max-w-xl flex-col gap-4">
         <PageHeading title={loaderData.title} />
-        <EmptyState title={loaderData.title} action={<a className="font-bold text-primary-ink underline" href={loaderData.backHref}>アプリに戻る</a>}>
+        <EmptyState
+          title={loaderData.title}
+          action={
+            <a className="font-bold text-primary-ink underline" href={loaderData.backHref}>
+              アプリに戻る
+            </a>
+          }
+        >
           {loaderData.message}
         </EmptyState>
       </div>
     );
   }
-  return <CheckoutConfirmation data={loaderData.checkout} actionData={actionData as CheckoutActionData | undefined} backHref={loaderData.backHref} backLabel="アプリに戻る" />;
+  return (
+    <CheckoutConfirmation
+      data={loaderData.checkout}
+      actionData={actionData as CheckoutActionData | undefined}
+      backHref={loaderData.backHref}
+      backLabel="アプリに戻る"
+    />
+  );
 }

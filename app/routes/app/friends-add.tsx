@@ -5,6 +5,8 @@ export const handle = { title: 'フレンド追加' };
 
 export default function FriendsAdd() {
   return (
-    <FeaturePage title="フレンド追加" emptyTitle="フレンド機能は準備中です">ファームのフレンド追加は近日公開予定です。</FeaturePage>
+    <FeaturePage title="フレンド追加" emptyTitle="フレンド機能は準備中です">
+      ファームのフレンド追加は近日公開予定です。
+    </FeaturePage>
   );
 }

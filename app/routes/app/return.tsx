@@ -17,24 +17,46 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await consumeAppHandoff(shop, request);
   const result = await returnLoader(shop, request);
   const order = result.data.state === 'order' ? result.data.order : null;
-  const appUrl = appReturnUrl(shop.services.config.APP_RETURN_URL, order ? { order: order.id, status: order.status } : { status: 'unknown' });
-  return data({ result: result.data, appUrl }, { status: result.init?.status ?? 200, headers: { 'Cache-Control': 'no-store' } });
+  const appUrl = appReturnUrl(
+    shop.services.config.APP_RETURN_URL,
+    order ? { order: order.id, status: order.status } : { status: 'unknown' },
+  );
+  return data(
+    { result: result.data, appUrl },
+    { status: result.init?.status ?? 200, headers: { 'Cache-Control': 'no-store' } },
+  );
 }
 
 export default function AppReturn({ loaderData }: Route.ComponentProps) {
   const { result, appUrl } = loaderData;
-  const back = <a className="inline-flex min-h-12 items-center justify-center rounded-full border border-primary-ink px-6 font-bold text-primary-ink" href={appUrl}>アプリに戻る</a>;
+  const back = (
+    <a
+      className="inline-flex min-h-12 items-center justify-center rounded-full border border-primary-ink px-6 font-bold text-primary-ink"
+      href={appUrl}
+    >
+      アプリに戻る
+    </a>
+  );
   if (result.state === 'not-found') {
     return (
       <div className="mx-auto flex max-w-xl flex-col gap-4">
         <PageHeading title="お支払い結果" />
-        <EmptyState title={result.message} action={back}>アプリの購入履歴をご確認ください。</EmptyState>
+        <EmptyState title={result.message} action={back}>
+          アプリの購入履歴をご確認ください。
+        </EmptyState>
       </div>
     );
   }
   return (
-    <PurchaseStatus order={result.order} canceledByMember={result.canceledByMember} balance={result.balance} userId={result.userId}
-      refreshUrl={result.refreshUrl} waitedTooLong={result.waitedTooLong} links={{ draw: appUrl, shop: appUrl, history: appUrl }}>
+    <PurchaseStatus
+      order={result.order}
+      canceledByMember={result.canceledByMember}
+      balance={result.balance}
+      userId={result.userId}
+      refreshUrl={result.refreshUrl}
+      waitedTooLong={result.waitedTooLong}
+      links={{ draw: appUrl, shop: appUrl, history: appUrl }}
+    >
       {back}
     </PurchaseStatus>
   );

@@ -11,7 +11,10 @@ export default function AuthAction() {
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-black">アカウントの手続き</h1>
-      <EmptyState title={mode ? 'このリンクは現在ご利用いただけません' : '手続きのリンクが見つかりません'} action={<ButtonLink to="/">トップページへ</ButtonLink>}>
+      <EmptyState
+        title={mode ? 'このリンクは現在ご利用いただけません' : '手続きのリンクが見つかりません'}
+        action={<ButtonLink to="/">トップページへ</ButtonLink>}
+      >
         メールのリンクから開いた場合は、お手数ですが最新のメールのリンクを開き直してください。
       </EmptyState>
     </div>

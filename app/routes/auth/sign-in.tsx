@@ -22,11 +22,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form) return data<ActionData>({ formError: UNREADABLE_FORM_MESSAGE }, { status: 400 });
   const parsed = signInSchema().safeParse(form);
   if (!parsed.success) {
-    return data<ActionData>({ fieldErrors: fieldErrorsOf(parsed.error), email: String(form.email ?? '') }, { status: 400 });
+    return data<ActionData>(
+      { fieldErrors: fieldErrorsOf(parsed.error), email: String(form.email ?? '') },
+      { status: 400 },
+    );
   }
-  const result = await callAuth(shop, request, '/sign-in/email', { email: parsed.data.email, password: parsed.data.password, rememberMe: true });
+  const result = await callAuth(shop, request, '/sign-in/email', {
+    email: parsed.data.email,
+    password: parsed.data.password,
+    rememberMe: true,
+  });
   if (!result.ok) {
-    return data<ActionData>({ formError: authErrorMessage(result.code, result.status), email: parsed.data.email }, { status: result.status === 429 ? 429 : 401 });
+    return data<ActionData>(
+      { formError: authErrorMessage(result.code, result.status), email: parsed.data.email },
+      { status: result.status === 429 ? 429 : 401 },
+    );
   }
   return redirect(safeRedirectPath(parsed.data.redirect), { headers: cookieHeaders(result.setCookies) });
 }
@@ -46,17 +56,38 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
       <Form method="post" className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" noValidate>
         <FormAlert message={result?.formError} />
         <input type="hidden" name="redirect" value={redirectTo} />
-        <TextField name="email" type="email" label="メールアドレス" autoComplete="email" inputMode="email" required
-          defaultValue={result?.email} error={result?.fieldErrors?.email} />
-        <TextField name="password" type="password" label="パスワード" autoComplete="current-password" required
-          error={result?.fieldErrors?.password} />
-        <Button type="submit" size="lg" fullWidth loading={submitting}>ログイン</Button>
-        <AppLink to="/auth/passwd" className="text-center text-sm text-muted underline underline-offset-2">パスワードをお忘れの方</AppLink>
+        <TextField
+          name="email"
+          type="email"
+          label="メールアドレス"
+          autoComplete="email"
+          inputMode="email"
+          required
+          defaultValue={result?.email}
+          error={result?.fieldErrors?.email}
+        />
+        <TextField
+          name="password"
+          type="password"
+          label="パスワード"
+          autoComplete="current-password"
+          required
+          error={result?.fieldErrors?.password}
+        />
+        <Button type="submit" size="lg" fullWidth loading={submitting}>
+          ログイン
+        </Button>
+        <AppLink to="/auth/passwd" className="text-center text-sm text-muted underline underline-offset-2">
+          パスワードをお忘れの方
+        </AppLink>
       </Form>
       <SignInMethods mode="sign-in" />
       <p className="text-center text-sm">
         はじめての方は{' '}
-        <AppLink to={redirectTo ? `/auth/sign_up?redirect=${encodeURIComponent(redirectTo)}` : '/auth/sign_up'} className="font-bold text-primary-ink underline underline-offset-2">
+        <AppLink
+          to={redirectTo ? `/auth/sign_up?redirect=${encodeURIComponent(redirectTo)}` : '/auth/sign_up'}
+          className="font-bold text-primary-ink underline underline-offset-2"
+        >
           新規会員登録
         </AppLink>
       </p>

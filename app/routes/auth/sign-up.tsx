@@ -39,7 +39,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     const status = result.status === 429 ? 429 : result.code?.startsWith('USER_ALREADY_EXISTS') ? 409 : 400;
     const message = authErrorMessage(result.code, result.status);
     const onEmail = result.code?.startsWith('USER_ALREADY_EXISTS') || result.code === 'INVALID_EMAIL';
-    return data<ActionData>(onEmail ? { fieldErrors: { email: message }, values } : { formError: message, values }, { status });
+    return data<ActionData>(onEmail ? { fieldErrors: { email: message }, values } : { formError: message, values }, {
+      status,
+    });
   }
   return redirect(safeRedirectPath(parsed.data.redirect), { headers: cookieHeaders(result.setCookies) });
 }
@@ -61,31 +63,77 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
       <Form method="post" className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" noValidate>
         <FormAlert message={result?.formError} />
         <input type="hidden" name="redirect" value={redirectTo} />
-        <TextField name="name" label="ニックネーム" autoComplete="nickname" maxLength={20} required
-          defaultValue={result?.values?.name} error={result?.fieldErrors?.name} hint="ランキングなどに表示されます（20文字以内）" />
-        <TextField name="email" type="email" label="メールアドレス" autoComplete="email" inputMode="email" required
-          defaultValue={result?.values?.email} error={result?.fieldErrors?.email} />
-        <TextField name="password" type="password" label="パスワード" autoComplete="new-password" required
-          minLength={policy.minLength} maxLength={policy.maxLength} onChange={(e) => setPassword(e.currentTarget.value)}
+        <TextField
+          name="name"
+          label="ニックネーム"
+          autoComplete="nickname"
+          maxLength={20}
+          required
+          defaultValue={result?.values?.name}
+          error={result?.fieldErrors?.name}
+          hint="ランキングなどに表示されます（20文字以内）"
+        />
+        <TextField
+          name="email"
+          type="email"
+          label="メールアドレス"
+          autoComplete="email"
+          inputMode="email"
+          required
+          defaultValue={result?.values?.email}
+          error={result?.fieldErrors?.email}
+        />
+        <TextField
+          name="password"
+          type="password"
+          label="パスワード"
+          autoComplete="new-password"
+          required
+          minLength={policy.minLength}
+          maxLength={policy.maxLength}
+          onChange={(e) => setPassword(e.currentTarget.value)}
           error={result?.fieldErrors?.password}
-          hint={<PasswordPolicyHint policy={policy} password={password} />} />
+          hint={<PasswordPolicyHint policy={policy} password={password} />}
+        />
         <div className="flex flex-col gap-1">
           <label className="flex items-start gap-2 text-sm">
-            <input type="checkbox" name="agreeToTerms" className="mt-0.5 size-5 accent-primary" aria-invalid={result?.fieldErrors?.agreeToTerms ? true : undefined}
-              aria-describedby={result?.fieldErrors?.agreeToTerms ? 'agree-error' : undefined} />
+            <input
+              type="checkbox"
+              name="agreeToTerms"
+              className="mt-0.5 size-5 accent-primary"
+              aria-invalid={result?.fieldErrors?.agreeToTerms ? true : undefined}
+              aria-describedby={result?.fieldErrors?.agreeToTerms ? 'agree-error' : undefined}
+            />
             <span>
-              <AppLink to="/terms" className="text-primary-ink underline">利用規約</AppLink>と
-              <AppLink to="/privacy" className="text-primary-ink underline">プライバシーポリシー</AppLink>に同意します
+              <AppLink to="/terms" className="text-primary-ink underline">
+                利用規約
+              </AppLink>
+              と
+              <AppLink to="/privacy" className="text-primary-ink underline">
+                プライバシーポリシー
+              </AppLink>
+              に同意します
             </span>
           </label>
-          {result?.fieldErrors?.agreeToTerms ? <p id="agree-error" className="text-sm font-bold text-red-600">{result.fieldErrors.agreeToTerms}</p> : null}
+          {result?.fieldErrors?.agreeToTerms ? (
+            <p id="agree-error" className="text-sm font-bold text-red-600">
+              {result.fieldErrors.agreeToTerms}
+            </p>
+          ) : null}
         </div>
-        <Button type="submit" size="lg" fullWidth loading={submitting}>登録する</Button>
+        <Button type="submit" size="lg" fullWidth loading={submitting}>
+          登録する
+        </Button>
       </Form>
       <SignInMethods mode="sign-up" />
       <p className="text-center text-sm">
         すでに会員の方は{' '}
-        <AppLink to={redirectTo ? `/auth/sign_in?redirect=${encodeURIComponent(redirectTo)}` : '/auth/sign_in'} className="font-bold text-primary-ink underline underline-offset-2">ログイン</AppLink>
+        <AppLink
+          to={redirectTo ? `/auth/sign_in?redirect=${encodeURIComponent(redirectTo)}` : '/auth/sign_in'}
+          className="font-bold text-primary-ink underline underline-offset-2"
+        >
+          ログイン
+        </AppLink>
       </p>
     </div>
   );
@@ -96,7 +144,8 @@ function PasswordPolicyHint({ policy, password }: { policy: PasswordPolicy; pass
   const longEnough = password.length >= policy.minLength;
   return (
     <span className={longEnough ? 'text-emerald-700' : undefined}>
-      {longEnough ? '✓ ' : ''}{policy.minLength}文字以上（{policy.maxLength}文字まで）
+      {longEnough ? '✓ ' : ''}
+      {policy.minLength}文字以上（{policy.maxLength}文字まで）
     </span>
   );
 }

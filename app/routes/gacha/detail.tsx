@@ -60,14 +60,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-
 export async function action({ request, params, context }: Route.ActionArgs) {
   return drawAction(context.get(shopRequestContext), request, params);
 }
 
 export default function GachaDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { pack, genreName } = loaderData;
-  const live = useLiveRemaining(pack.id, { remaining: loaderData.remaining, soldOut: loaderData.soldOut, tiers: loaderData.tierRemaining });
+  const live = useLiveRemaining(pack.id, {
+    remaining: loaderData.remaining,
+    soldOut: loaderData.soldOut,
+    tiers: loaderData.tierRemaining,
+  });
   const onSale = pack.status === 'on_sale' && !live.soldOut && live.remaining > 0;
   const drawn = pack.totalLots - live.remaining;
   const ratio = pack.totalLots > 0 ? live.remaining / pack.totalLots : 0;
@@ -76,12 +79,30 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
   const headline = headlineTier(pack.tiers);
   // Sold out by the stream as soon as the final lot goes, not only on the next load.
   const closed: 'sold_out' | 'ended' | null =
-    pack.status === 'sold_out' || live.soldOut || (pack.status === 'on_sale' && live.remaining === 0) ? 'sold_out' : pack.status === 'ended' ? 'ended' : null;
+    pack.status === 'sold_out' || live.soldOut || (pack.status === 'on_sale' && live.remaining === 0)
+      ? 'sold_out'
+      : pack.status === 'ended'
+        ? 'ended'
+        : null;
   const panel = {
-    gachaId: pack.id, price: pack.pricePerDraw, options: pack.drawOptions, remaining: live.remaining, onSale, balance: loaderData.balance,
-    confirmFromUrl: loaderData.confirmFromUrl ?? (error ? Number((error.details as { count?: number } | undefined)?.count ?? 0) || null : null),
-    idempotencyKey: loaderData.idempotencyKey, staff: loaderData.staff, error,
-    closedReason: closed === 'sold_out' ? '完売しました。もう引けません。' : closed === 'ended' ? '販売を終了しました。もう引けません。' : null,
+    gachaId: pack.id,
+    price: pack.pricePerDraw,
+    options: pack.drawOptions,
+    remaining: live.remaining,
+    onSale,
+    balance: loaderData.balance,
+    confirmFromUrl:
+      loaderData.confirmFromUrl ??
+      (error ? Number((error.details as { count?: number } | undefined)?.count ?? 0) || null : null),
+    idempotencyKey: loaderData.idempotencyKey,
+    staff: loaderData.staff,
+    error,
+    closedReason:
+      closed === 'sold_out'
+        ? '完売しました。もう引けません。'
+        : closed === 'ended'
+          ? '販売を終了しました。もう引けません。'
+          : null,
   };
   const location = useLocation();
   useEffect(() => {
@@ -92,16 +113,34 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
     <Container className="flex flex-col gap-5">
       <nav aria-label="パンくずリスト" className="text-xs text-muted">
         <ol className="flex flex-wrap items-center gap-1">
-          <li><AppLink to="/" className="hover:underline">トップ</AppLink></li>
+          <li>
+            <AppLink to="/" className="hover:underline">
+              トップ
+            </AppLink>
+          </li>
           <li aria-hidden="true">›</li>
-          <li><AppLink to={`/gacha/${pack.genreId}`} className="hover:underline">{genreName}</AppLink></li>
+          <li>
+            <AppLink to={`/gacha/${pack.genreId}`} className="hover:underline">
+              {genreName}
+            </AppLink>
+          </li>
           <li aria-hidden="true">›</li>
-          <li aria-current="page" className="line-clamp-1 text-ink">{pack.title}</li>
+          <li aria-current="page" className="line-clamp-1 text-ink">
+            {pack.title}
+          </li>
         </ol>
       </nav>
       <div className="grid gap-5 md:grid-cols-2">
         <div className="relative self-start overflow-hidden rounded-2xl bg-white shadow-sm">
-          <Image src={pack.imagePath} alt={pack.title} width={1200} height={900} sizes="(min-width: 768px) 50vw, 100vw" priority className="aspect-[4/3] h-auto w-full object-cover" />
+          <Image
+            src={pack.imagePath}
+            alt={pack.title}
+            width={1200}
+            height={900}
+            sizes="(min-width: 768px) 50vw, 100vw"
+            priority
+            className="aspect-[4/3] h-auto w-full object-cover"
+          />
           {closed && (
             <div className="absolute inset-0 flex items-center justify-center bg-black/55" data-testid="sold-out-mark">
               <span className="-rotate-6 rounded-lg border-4 border-white px-4 py-1.5 text-center text-2xl font-black tracking-widest text-white sm:text-3xl">
@@ -111,26 +150,47 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             </div>
           )}
           {headline && (
-            <div className="absolute bottom-2 z-[1] left-2 right-2 flex items-center gap-2 rounded-xl bg-black/70 p-2 text-white" data-testid="hero-headline">
-              <Image src={headline.cardImagePath} alt="" width={48} height={67} className="h-[67px] w-12 shrink-0 rounded object-cover" />
+            <div
+              className="absolute bottom-2 z-[1] left-2 right-2 flex items-center gap-2 rounded-xl bg-black/70 p-2 text-white"
+              data-testid="hero-headline"
+            >
+              <Image
+                src={headline.cardImagePath}
+                alt=""
+                width={48}
+                height={67}
+                className="h-[67px] w-12 shrink-0 rounded object-cover"
+              />
               <p className="min-w-0 text-xs leading-snug">
                 <span className="font-bold">目玉賞品</span>
-                <span className="block truncate text-sm font-black">{headline.label} {headline.cardName}</span>
+                <span className="block truncate text-sm font-black">
+                  {headline.label} {headline.cardName}
+                </span>
               </p>
             </div>
           )}
         </div>
         <section className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" aria-labelledby="pack-title">
-          <h1 id="pack-title" className="text-xl font-black leading-snug">{pack.title}</h1>
+          <h1 id="pack-title" className="text-xl font-black leading-snug">
+            {pack.title}
+          </h1>
           {closed && (
-            <p className="rounded-xl bg-slate-800 px-4 py-3 text-sm font-bold text-white" role="status" data-testid="sold-out-notice">
+            <p
+              className="rounded-xl bg-slate-800 px-4 py-3 text-sm font-bold text-white"
+              role="status"
+              data-testid="sold-out-notice"
+            >
               {closed === 'sold_out' ? '完売しました。' : '販売を終了しました。'}
-              <span className="font-normal">このオリパはもう引けません。{pack.revealed ? '中身の検証は下の「公平性の証明」でできます。' : ''}</span>
+              <span className="font-normal">
+                このオリパはもう引けません。{pack.revealed ? '中身の検証は下の「公平性の証明」でできます。' : ''}
+              </span>
             </p>
           )}
           {pack.description && <p className="text-sm text-muted">{pack.description}</p>}
           <p className="text-2xl font-black text-primary-ink">
-            {formatCoins(pack.pricePerDraw)}<span className="text-sm">コイン</span><span className="text-sm font-bold text-muted"> / 1回</span>
+            {formatCoins(pack.pricePerDraw)}
+            <span className="text-sm">コイン</span>
+            <span className="text-sm font-bold text-muted"> / 1回</span>
           </p>
           <dl className="grid grid-cols-3 gap-2 text-center" aria-live="polite">
             {[
@@ -140,50 +200,102 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             ].map(([label, value, id]) => (
               <div key={id} className="rounded-xl bg-canvas py-2">
                 <dt className="text-[11px] text-muted">{label}</dt>
-                <dd className="text-base font-black" data-testid={`pack-${id}`}>{formatCoins(value as number)}</dd>
+                <dd className="text-base font-black" data-testid={`pack-${id}`}>
+                  {formatCoins(value as number)}
+                </dd>
               </div>
             ))}
           </dl>
-          <div className="h-2 overflow-hidden rounded-full bg-canvas" role="progressbar" aria-label="残り口数" aria-valuemin={0} aria-valuemax={pack.totalLots} aria-valuenow={live.remaining}>
-            <div className={`h-full rounded-full transition-[width] duration-500 ${ratio < 0.2 ? 'bg-red-500' : 'bg-primary'}`} style={{ width: `${Math.round(ratio * 100)}%` }} />
+          <div
+            className="h-2 overflow-hidden rounded-full bg-canvas"
+            role="progressbar"
+            aria-label="残り口数"
+            aria-valuemin={0}
+            aria-valuemax={pack.totalLots}
+            aria-valuenow={live.remaining}
+          >
+            <div
+              className={`h-full rounded-full transition-[width] duration-500 ${ratio < 0.2 ? 'bg-red-500' : 'bg-primary'}`}
+              style={{ width: `${Math.round(ratio * 100)}%` }}
+            />
           </div>
           <ul className="flex flex-wrap gap-2 text-xs text-muted">
-            {closed && <li className="rounded-full bg-slate-800 px-2.5 py-1 font-bold text-white">{closed === 'sold_out' ? '完売' : '販売終了'}</li>}
-            {lastOne && <li className="rounded-full border border-primary-ink bg-white px-2.5 py-1 font-bold text-primary-ink">ラストワン賞あり</li>}
-            {pack.perMemberLimit && (
-              <li className="rounded-full bg-canvas px-2.5 py-1">
-                お一人様{formatCoins(pack.perMemberLimit)}口まで{loaderData.limitLeft !== null ? `（あと${formatCoins(loaderData.limitLeft)}口）` : ''}
+            {closed && (
+              <li className="rounded-full bg-slate-800 px-2.5 py-1 font-bold text-white">
+                {closed === 'sold_out' ? '完売' : '販売終了'}
               </li>
             )}
-            {loaderData.minRankName && <li className="rounded-full bg-canvas px-2.5 py-1">{loaderData.minRankName}ランク以上限定</li>}
-            {pack.saleEndsAt && <li className="rounded-full bg-canvas px-2.5 py-1">販売終了 {formatYmdHm(pack.saleEndsAt, 'slash')}</li>}
-            {live.live && !closed && <li className="rounded-full bg-emerald-50 px-2.5 py-1 text-emerald-800">残り口数をリアルタイム表示中</li>}
+            {lastOne && (
+              <li className="rounded-full border border-primary-ink bg-white px-2.5 py-1 font-bold text-primary-ink">
+                ラストワン賞あり
+              </li>
+            )}
+            {pack.perMemberLimit && (
+              <li className="rounded-full bg-canvas px-2.5 py-1">
+                お一人様{formatCoins(pack.perMemberLimit)}口まで
+                {loaderData.limitLeft !== null ? `（あと${formatCoins(loaderData.limitLeft)}口）` : ''}
+              </li>
+            )}
+            {loaderData.minRankName && (
+              <li className="rounded-full bg-canvas px-2.5 py-1">{loaderData.minRankName}ランク以上限定</li>
+            )}
+            {pack.saleEndsAt && (
+              <li className="rounded-full bg-canvas px-2.5 py-1">販売終了 {formatYmdHm(pack.saleEndsAt, 'slash')}</li>
+            )}
+            {live.live && !closed && (
+              <li className="rounded-full bg-emerald-50 px-2.5 py-1 text-emerald-800">残り口数をリアルタイム表示中</li>
+            )}
           </ul>
           {loaderData.balance !== null && (
-            <p className="text-sm">所持コイン <b data-testid="balance">{formatCoins(loaderData.balance)}</b>　<AppLink to="/shop" className="font-bold text-primary-ink underline">コインを購入</AppLink></p>
+            <p className="text-sm">
+              所持コイン <b data-testid="balance">{formatCoins(loaderData.balance)}</b>　
+              <AppLink to="/shop" className="font-bold text-primary-ink underline">
+                コインを購入
+              </AppLink>
+            </p>
           )}
-          <div className="hidden md:block"><DrawPanel {...panel} /></div>
+          <div className="hidden md:block">
+            <DrawPanel {...panel} />
+          </div>
         </section>
       </div>
       <section aria-labelledby="lineup" className="flex flex-col gap-3">
-        <h2 id="lineup" className="text-lg font-black">ラインナップ</h2>
+        <h2 id="lineup" className="text-lg font-black">
+          ラインナップ
+        </h2>
         <TierLineup tiers={pack.tiers} remaining={live.tiers} />
       </section>
       <FairnessSection pack={pack} verification={loaderData.verification} />
-      <section aria-labelledby="notes" className="rounded-2xl bg-white p-5 text-sm leading-relaxed text-muted shadow-sm">
-        <h2 id="notes" className="mb-2 text-base font-black text-ink">注意事項</h2>
+      <section
+        aria-labelledby="notes"
+        className="rounded-2xl bg-white p-5 text-sm leading-relaxed text-muted shadow-sm"
+      >
+        <h2 id="notes" className="mb-2 text-base font-black text-ink">
+          注意事項
+        </h2>
         <ul className="ml-5 list-disc space-y-1">
           <li>ハズレはありません。すべての口にカードが入っています。</li>
           <li>カードの状態は中古品のため、多少の傷や汚れがある場合があります。</li>
           <li>画像はイメージです。実際の商品と異なる場合があります。</li>
           <li>抽選後のキャンセル・返品はできません。</li>
-          <li>獲得したカードは{loaderData.decisionDays}日以内にコイン交換か発送用の保管を選べます。期限を過ぎると自動でコインに交換されます（発送のお申し込み受付は準備中です）。</li>
+          <li>
+            獲得したカードは{loaderData.decisionDays}
+            日以内にコイン交換か発送用の保管を選べます。期限を過ぎると自動でコインに交換されます（発送のお申し込み受付は準備中です）。
+          </li>
         </ul>
       </section>
       <div className="fixed inset-x-0 bottom-0 z-tabbar border-t border-line bg-white p-3 pb-safe md:hidden">
         <p className="mb-2 flex justify-between text-xs text-muted">
-          <span><b className="text-primary-ink">{formatCoins(pack.pricePerDraw)}コイン</b> / 1回</span>
-          {closed ? <b className="text-ink">{closed === 'sold_out' ? '完売：もう引けません' : '販売終了：もう引けません'}</b> : <span>残り {formatCoins(live.remaining)} / {formatCoins(pack.totalLots)}口</span>}
+          <span>
+            <b className="text-primary-ink">{formatCoins(pack.pricePerDraw)}コイン</b> / 1回
+          </span>
+          {closed ? (
+            <b className="text-ink">{closed === 'sold_out' ? '完売：もう引けません' : '販売終了：もう引けません'}</b>
+          ) : (
+            <span>
+              残り {formatCoins(live.remaining)} / {formatCoins(pack.totalLots)}口
+            </span>
+          )}
         </p>
         <DrawPanel {...panel} compact />
       </div>
@@ -193,18 +305,30 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
 
 type Verification = Awaited<ReturnType<typeof loader>>['verification'];
 
-function FairnessSection({ pack, verification }: { pack: { id: string; commitment: string | null; committedAt: string | null; revealed: boolean }; verification: Verification }) {
+function FairnessSection({
+  pack,
+  verification,
+}: {
+  pack: { id: string; commitment: string | null; committedAt: string | null; revealed: boolean };
+  verification: Verification;
+}) {
   if (!pack.commitment) return null;
   return (
     <section aria-labelledby="fairness" className="flex flex-col gap-3 rounded-2xl bg-white p-5 text-sm shadow-sm">
-      <h2 id="fairness" className="text-base font-black">公平性の証明</h2>
+      <h2 id="fairness" className="text-base font-black">
+        公平性の証明
+      </h2>
       <p className="text-muted">
         このオリパの全口の中身と順番は、販売開始前に秘密の乱数（シード）で決まり、次のハッシュ値（SHA-256）として公開されています。
         完売または販売終了後にシードと匿名化した抽選ログを公開し、誰でも中身が途中で変えられていないことを確かめられます。
       </p>
       <div>
-        <p className="text-xs font-bold text-muted">コミットメント（{pack.committedAt ? formatYmdHm(pack.committedAt, 'slash') : ''} 公開）</p>
-        <code className="block break-all rounded-lg bg-canvas p-2 font-mono text-xs" data-testid="commitment">{pack.commitment}</code>
+        <p className="text-xs font-bold text-muted">
+          コミットメント（{pack.committedAt ? formatYmdHm(pack.committedAt, 'slash') : ''} 公開）
+        </p>
+        <code className="block break-all rounded-lg bg-canvas p-2 font-mono text-xs" data-testid="commitment">
+          {pack.commitment}
+        </code>
       </div>
       {verification ? (
         <>
@@ -212,19 +336,33 @@ function FairnessSection({ pack, verification }: { pack: { id: string; commitmen
             <p className="text-xs font-bold text-muted">公開されたシード</p>
             <code className="block break-all rounded-lg bg-canvas p-2 font-mono text-xs">{verification.seed}</code>
           </div>
-          <p className={`font-black ${verification.ok ? 'text-emerald-800' : 'text-red-700'}`} data-testid="verification-result">
+          <p
+            className={`font-black ${verification.ok ? 'text-emerald-800' : 'text-red-700'}`}
+            data-testid="verification-result"
+          >
             {verification.ok ? '検証結果：すべての項目が一致しました' : '検証結果：一致しない項目があります'}
           </p>
           <ul className="flex flex-col gap-1" aria-label="検証項目">
             {verification.checks.map((check) => (
               <li key={check.name} className="flex gap-2">
-                <span aria-hidden="true" className={check.ok ? 'text-emerald-700' : 'text-red-700'}>{check.ok ? '✓' : '✗'}</span>
-                <span><b>{check.name}</b>：{check.detail}<span className="sr-only">{check.ok ? '（一致）' : '（不一致）'}</span></span>
+                <span aria-hidden="true" className={check.ok ? 'text-emerald-700' : 'text-red-700'}>
+                  {check.ok ? '✓' : '✗'}
+                </span>
+                <span>
+                  <b>{check.name}</b>：{check.detail}
+                  <span className="sr-only">{check.ok ? '（一致）' : '（不一致）'}</span>
+                </span>
               </li>
             ))}
           </ul>
           <p className="text-muted">
-            <a href={`/api/v1/gachas/${pack.id}/reveal`} download={`${pack.id}-reveal.json`} className="font-bold text-primary-ink underline">検証用ファイル（JSON）をダウンロード</a>
+            <a
+              href={`/api/v1/gachas/${pack.id}/reveal`}
+              download={`${pack.id}-reveal.json`}
+              className="font-bold text-primary-ink underline"
+            >
+              検証用ファイル（JSON）をダウンロード
+            </a>
             し、<code className="font-mono">npm run verify-pack -- ファイル名</code> でご自身でも検証できます。
           </p>
         </>

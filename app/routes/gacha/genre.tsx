@@ -33,7 +33,14 @@ export default function GenreTop({ loaderData }: Route.ComponentProps) {
       {packs.length > 0 ? (
         <PackGrid packs={packs} />
       ) : (
-        <EmptyState title={`${genre.name}のオリパは準備中です`} action={<ButtonLink to="/" variant="secondary">すべてのオリパを見る</ButtonLink>}>
+        <EmptyState
+          title={`${genre.name}のオリパは準備中です`}
+          action={
+            <ButtonLink to="/" variant="secondary">
+              すべてのオリパを見る
+            </ButtonLink>
+          }
+        >
           新しいオリパの公開をお待ちください。
         </EmptyState>
       )}

@@ -76,32 +76,60 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
     <>
       <header className="sticky top-0 z-header border-b border-white/10 bg-slate-900/95 pt-safe backdrop-blur">
         <div className="mx-auto flex h-14 max-w-6xl items-center gap-2 px-2 sm:px-4">
-          <AppLink to={packHref} className="flex min-h-11 min-w-11 items-center justify-center rounded-full text-white hover:bg-white/10" aria-label={`${pack.title}に戻る`} data-testid="result-back">
-            <span aria-hidden="true" className="text-2xl leading-none">‹</span>
+          <AppLink
+            to={packHref}
+            className="flex min-h-11 min-w-11 items-center justify-center rounded-full text-white hover:bg-white/10"
+            aria-label={`${pack.title}に戻る`}
+            data-testid="result-back"
+          >
+            <span aria-hidden="true" className="text-2xl leading-none">
+              ‹
+            </span>
           </AppLink>
           <p className="min-w-0 flex-1 truncate text-sm font-bold">抽選結果・{pack.title}</p>
           <HeaderCoins tone="dark" />
         </div>
       </header>
       <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-4">
-        <section aria-labelledby="result-title" className="flex flex-col gap-2 rounded-2xl bg-white/10 p-4" data-testid="result-summary">
+        <section
+          aria-labelledby="result-title"
+          className="flex flex-col gap-2 rounded-2xl bg-white/10 p-4"
+          data-testid="result-summary"
+        >
           <h1 id="result-title" className="flex flex-wrap items-center gap-2 text-xl font-black">
-            {best && <span className={`rounded-full px-3 py-0.5 text-base ${TIER_CHIP[best.effect] ?? TIER_CHIP.normal}`}>{best.label}</span>}
+            {best && (
+              <span className={`rounded-full px-3 py-0.5 text-base ${TIER_CHIP[best.effect] ?? TIER_CHIP.normal}`}>
+                {best.label}
+              </span>
+            )}
             {best ? `獲得！（${result.count}件の結果）` : '抽選結果'}
           </h1>
           <p className="text-xs text-white/80">
-            {drawOptionLabel(result.count)}・{formatCoins(result.cost)}コイン・<time dateTime={result.createdAt}>{formatYmdHm(result.createdAt, 'slash')}</time>
+            {drawOptionLabel(result.count)}・{formatCoins(result.cost)}コイン・
+            <time dateTime={result.createdAt}>{formatYmdHm(result.createdAt, 'slash')}</time>
           </p>
-          {result.lastOne && <p className="w-fit rounded-full bg-tier-last px-3 py-1 text-sm font-black text-white">ラストワン賞を獲得しました！</p>}
-          <p className="text-sm font-bold" data-testid="tier-counts">{tierCountLine(groups)}</p>
+          {result.lastOne && (
+            <p className="w-fit rounded-full bg-tier-last px-3 py-1 text-sm font-black text-white">
+              ラストワン賞を獲得しました！
+            </p>
+          )}
+          <p className="text-sm font-bold" data-testid="tier-counts">
+            {tierCountLine(groups)}
+          </p>
           <dl className="grid grid-cols-2 gap-2 text-center">
             <div className="rounded-xl bg-white/10 py-2">
               <dt className="text-[11px] text-white/80">交換価値の合計</dt>
-              <dd className="text-lg font-black" data-testid="result-total-value">{formatCoins(totalValue)}<span className="text-xs">コイン</span></dd>
+              <dd className="text-lg font-black" data-testid="result-total-value">
+                {formatCoins(totalValue)}
+                <span className="text-xs">コイン</span>
+              </dd>
             </div>
             <div className="rounded-xl bg-white/10 py-2">
               <dt className="text-[11px] text-white/80">未選択</dt>
-              <dd className="text-lg font-black">{undecided}<span className="text-xs">枚</span></dd>
+              <dd className="text-lg font-black">
+                {undecided}
+                <span className="text-xs">枚</span>
+              </dd>
             </div>
           </dl>
           <p className="text-xs text-white/80">
@@ -109,11 +137,18 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
           </p>
         </section>
         <h2 className="sr-only">獲得したカード</h2>
-        <PrizeChoices prizes={result.items} renderedAt={loaderData.renderedAt} highlightCoins={loaderData.highlightCoins}
-          actionData={actionData as PrizeActionData | undefined} layout="result"
-          again={againCount ? { href: `${packHref}?confirm=${againCount}`, label: drawOptionLabel(againCount) } : null} />
+        <PrizeChoices
+          prizes={result.items}
+          renderedAt={loaderData.renderedAt}
+          highlightCoins={loaderData.highlightCoins}
+          actionData={actionData as PrizeActionData | undefined}
+          layout="result"
+          again={againCount ? { href: `${packHref}?confirm=${againCount}`, label: drawOptionLabel(againCount) } : null}
+        />
         <p className="pb-2 text-center text-sm">
-          <AppLink to="/mypage?tab=prizes" className="font-bold text-white underline underline-offset-2">獲得商品をすべて見る</AppLink>
+          <AppLink to="/mypage?tab=prizes" className="font-bold text-white underline underline-offset-2">
+            獲得商品をすべて見る
+          </AppLink>
         </p>
       </div>
       {/* After the page in the document (its headings come after the page's h1); on top of it on screen. */}

@@ -4,7 +4,14 @@ import type { Route } from './+types/video-debug';
 import { shopRequestContext } from '~/context';
 import { PageHeading } from '~/components/PageFrame';
 import { Button } from '~/components/Button';
-import { EFFECT_SWATCHES, REVEAL_EFFECTS, Reveal, revealTimeline, sampleRevealItems, type RevealEffect } from '~/components/reveal';
+import {
+  EFFECT_SWATCHES,
+  REVEAL_EFFECTS,
+  Reveal,
+  revealTimeline,
+  sampleRevealItems,
+  type RevealEffect,
+} from '~/components/reveal';
 import { notFound } from '~/lib/not-found';
 
 export const handle = { title: '演出プレビュー' };
@@ -33,16 +40,28 @@ export default function VideoDebug() {
 
   return (
     <>
-      <PageHeading title="演出プレビュー" lead="スタッフ・開発用：各賞の演出を確認できます。サンプルのカードで再生します。" />
+      <PageHeading
+        title="演出プレビュー"
+        lead="スタッフ・開発用：各賞の演出を確認できます。サンプルのカードで再生します。"
+      />
       <label className="mb-4 flex min-h-11 items-center gap-2 text-sm">
-        <input type="checkbox" className="size-5 accent-primary-ink" checked={tapToOpen} onChange={(event) => setTapToOpen(event.target.checked)} />
+        <input
+          type="checkbox"
+          className="size-5 accent-primary-ink"
+          checked={tapToOpen}
+          onChange={(event) => setTapToOpen(event.target.checked)}
+        />
         タップで開封する（自動再生しない）
       </label>
       <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
         {REVEAL_EFFECTS.map(({ effect, label, description }) => (
           <li key={effect} className="flex flex-col rounded-2xl border border-line bg-white p-4">
             <div className="flex items-center gap-3">
-              <span aria-hidden="true" className="size-10 shrink-0 rounded-full border-2 border-white shadow" style={{ background: EFFECT_SWATCHES[effect] }} />
+              <span
+                aria-hidden="true"
+                className="size-10 shrink-0 rounded-full border-2 border-white shadow"
+                style={{ background: EFFECT_SWATCHES[effect] }}
+              />
               <div>
                 <h2 className="text-base font-bold">{label}</h2>
                 <p className="text-xs text-muted">
@@ -52,8 +71,12 @@ export default function VideoDebug() {
             </div>
             <p className="mt-3 flex-1 text-sm leading-relaxed text-muted">{description}</p>
             <div className="mt-4 flex flex-wrap gap-2">
-              <Button onClick={() => play(effect, 1)} aria-label={`${label}を再生`}>再生</Button>
-              <Button variant="secondary" onClick={() => play(effect, 10)} aria-label={`${label}を10連で再生`}>10連で再生</Button>
+              <Button onClick={() => play(effect, 1)} aria-label={`${label}を再生`}>
+                再生
+              </Button>
+              <Button variant="secondary" onClick={() => play(effect, 10)} aria-label={`${label}を10連で再生`}>
+                10連で再生
+              </Button>
             </div>
           </li>
         ))}

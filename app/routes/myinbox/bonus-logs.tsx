@@ -9,7 +9,9 @@ export default function BonusLogs() {
     <>
       <PageHeading title="メールボックス" />
       <InboxTabs />
-      <EmptyState title="受け取り履歴はまだありません">メールで受け取ったプレゼントの履歴がここに表示されます。</EmptyState>
+      <EmptyState title="受け取り履歴はまだありません">
+        メールで受け取ったプレゼントの履歴がここに表示されます。
+      </EmptyState>
     </>
   );
 }

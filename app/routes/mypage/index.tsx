@@ -72,19 +72,35 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const prizeCounts = tab === 'prizes' ? await countPrizesByStatus(db, shop.member.id) : null;
   const asked = PRIZE_FILTERS.find((f) => f.id === url.searchParams.get('filter'))?.id;
   // Without a choice: the undecided cards, or the kept ones when nothing is undecided.
-  const filter: PrizeStatus = asked ?? (prizeCounts && prizeCounts.pending === 0 && prizeCounts.kept > 0 ? 'kept' : 'pending');
+  const filter: PrizeStatus =
+    asked ?? (prizeCounts && prizeCounts.pending === 0 && prizeCounts.kept > 0 ? 'kept' : 'pending');
   const [balance, prizes, history, exp, purchases] = await Promise.all([
     getBalance(db, shop.member.id),
-    tab === 'prizes' ? listPrizes(db, shop.member.id, { status: [filter], limit: PRIZE_PAGE[filter], before: prizesBefore }) : Promise.resolve(null),
+    tab === 'prizes'
+      ? listPrizes(db, shop.member.id, { status: [filter], limit: PRIZE_PAGE[filter], before: prizesBefore })
+      : Promise.resolve(null),
     tab === 'coins' ? loadCoinHistory(db, shop.member.id, { limit: 30, before }) : Promise.resolve(null),
     getExp(db, shop.member.id),
     // The purchase history pages by creation time (an ISO timestamp; anything else is the first page).
-    tab === 'purchases' ? loadPurchaseHistory(shop, shop.member.id, { before: beforeText, limit: 20 }) : Promise.resolve(null),
+    tab === 'purchases'
+      ? loadPurchaseHistory(shop, shop.member.id, { before: beforeText, limit: 20 })
+      : Promise.resolve(null),
   ]);
   return {
-    signedIn: true as const, tab, balance, prizes: prizes?.items ?? [], prizesNext: prizes?.next ?? null, prizesPaged: Boolean(prizesBefore),
-    prizeFilter: filter, prizeCounts, memberCode: memberCode(shop.member.id), highlightCoins: shop.services.config.PRIZE_HIGHLIGHT_COINS,
-    history, purchases, exp, renderedAt: new Date().toISOString(),
+    signedIn: true as const,
+    tab,
+    balance,
+    prizes: prizes?.items ?? [],
+    prizesNext: prizes?.next ?? null,
+    prizesPaged: Boolean(prizesBefore),
+    prizeFilter: filter,
+    prizeCounts,
+    memberCode: memberCode(shop.member.id),
+    highlightCoins: shop.services.config.PRIZE_HIGHLIGHT_COINS,
+    history,
+    purchases,
+    exp,
+    renderedAt: new Date().toISOString(),
     lifetimes: { paid: shop.services.config.PAID_COIN_EXPIRY_DAYS, free: shop.services.config.FREE_COIN_EXPIRY_DAYS },
   };
 }
@@ -102,8 +118,17 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
     return (
       <>
         <PageHeading title="マイページ" />
-        <EmptyState title="ログインしてください"
-          action={<div className="flex gap-2"><ButtonLink to="/auth/sign_in?redirect=%2Fmypage">ログイン</ButtonLink><ButtonLink to="/auth/sign_up" variant="secondary">新規登録</ButtonLink></div>}>
+        <EmptyState
+          title="ログインしてください"
+          action={
+            <div className="flex gap-2">
+              <ButtonLink to="/auth/sign_in?redirect=%2Fmypage">ログイン</ButtonLink>
+              <ButtonLink to="/auth/sign_up" variant="secondary">
+                新規登録
+              </ButtonLink>
+            </div>
+          }
+        >
           ログインすると、獲得したカードやコインの履歴を確認できます。
         </EmptyState>
       </>
@@ -116,26 +141,54 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
     <div className="mx-auto flex max-w-2xl flex-col gap-4">
       <h1 className="sr-only">マイページ</h1>
       {tabOpen ? (
-        <section aria-label="会員情報" className="flex items-center gap-2 rounded-2xl bg-white px-4 py-2.5 text-sm shadow-sm" data-testid="profile-compact">
+        <section
+          aria-label="会員情報"
+          className="flex items-center gap-2 rounded-2xl bg-white px-4 py-2.5 text-sm shadow-sm"
+          data-testid="profile-compact"
+        >
           <UserIcon className="size-5 shrink-0 text-primary-ink" />
-          <p className="min-w-0 truncate font-bold" data-testid="member-name">{member.name}</p>
-          <p className="ml-auto shrink-0 font-mono text-xs text-muted">ID {loaderData.signedIn ? loaderData.memberCode : ''}</p>
+          <p className="min-w-0 truncate font-bold" data-testid="member-name">
+            {member.name}
+          </p>
+          <p className="ml-auto shrink-0 font-mono text-xs text-muted">
+            ID {loaderData.signedIn ? loaderData.memberCode : ''}
+          </p>
         </section>
       ) : (
-        <section aria-label="会員情報" className="flex items-center gap-3 rounded-2xl bg-gradient-to-br from-primary to-rose-400 p-5 text-white shadow">
-          <div className="flex size-14 items-center justify-center rounded-full bg-white/25"><UserIcon className="size-8" /></div>
+        <section
+          aria-label="会員情報"
+          className="flex items-center gap-3 rounded-2xl bg-gradient-to-br from-primary to-rose-400 p-5 text-white shadow"
+        >
+          <div className="flex size-14 items-center justify-center rounded-full bg-white/25">
+            <UserIcon className="size-8" />
+          </div>
           <div className="min-w-0">
-            <p className="truncate text-lg font-black" data-testid="member-name">{member.name}</p>
-            <p className="text-xs opacity-90">会員ID：<span className="font-mono tracking-wider" data-testid="member-code">{loaderData.signedIn ? loaderData.memberCode : ''}</span></p>
+            <p className="truncate text-lg font-black" data-testid="member-name">
+              {member.name}
+            </p>
+            <p className="text-xs opacity-90">
+              会員ID：
+              <span className="font-mono tracking-wider" data-testid="member-code">
+                {loaderData.signedIn ? loaderData.memberCode : ''}
+              </span>
+            </p>
           </div>
         </section>
       )}
-      {loaderData.signedIn && !tabOpen && <WalletCard balance={loaderData.balance} exp={loaderData.exp} lifetimes={loaderData.lifetimes} />}
+      {loaderData.signedIn && !tabOpen && (
+        <WalletCard balance={loaderData.balance} exp={loaderData.exp} lifetimes={loaderData.lifetimes} />
+      )}
       {loaderData.signedIn && (
         <nav aria-label="マイページのタブ" className="grid grid-cols-4 gap-1 rounded-full bg-white p-1 shadow-sm">
           {TABS.map((t) => (
-            <AppLink key={t.id} to={`/mypage?tab=${t.id}`} replace preventScrollReset aria-current={loaderData.tab === t.id ? 'page' : undefined}
-              className={`flex min-h-11 items-center justify-center rounded-full px-1 text-center text-xs font-bold leading-tight sm:text-sm ${loaderData.tab === t.id ? 'bg-primary-ink text-white' : 'text-muted hover:bg-canvas'}`}>
+            <AppLink
+              key={t.id}
+              to={`/mypage?tab=${t.id}`}
+              replace
+              preventScrollReset
+              aria-current={loaderData.tab === t.id ? 'page' : undefined}
+              className={`flex min-h-11 items-center justify-center rounded-full px-1 text-center text-xs font-bold leading-tight sm:text-sm ${loaderData.tab === t.id ? 'bg-primary-ink text-white' : 'text-muted hover:bg-canvas'}`}
+            >
               {t.label}
             </AppLink>
           ))}
@@ -143,15 +196,26 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
       )}
       {loaderData.signedIn && loaderData.tab === 'prizes' && loaderData.prizeCounts && (
         <section id="prizes" aria-labelledby="prizes-title" className="flex flex-col gap-3">
-          <h2 id="prizes-title" className="sr-only">獲得商品</h2>
+          <h2 id="prizes-title" className="sr-only">
+            獲得商品
+          </h2>
           <nav aria-label="獲得商品の絞り込み" className="flex gap-2 overflow-x-auto">
             {PRIZE_FILTERS.filter((f) => f.id !== 'shipping' || loaderData.prizeCounts!.shipping > 0).map((f) => {
               const active = loaderData.prizeFilter === f.id;
               return (
-                <AppLink key={f.id} to={`/mypage?tab=prizes&filter=${f.id}`} replace preventScrollReset aria-current={active ? 'page' : undefined}
+                <AppLink
+                  key={f.id}
+                  to={`/mypage?tab=prizes&filter=${f.id}`}
+                  replace
+                  preventScrollReset
+                  aria-current={active ? 'page' : undefined}
                   data-testid={`prize-filter-${f.id}`}
-                  className={`flex min-h-10 shrink-0 items-center gap-1 rounded-full border px-3.5 text-sm font-bold ${active ? 'border-primary-ink bg-primary-ink text-white' : 'border-line bg-white text-ink hover:bg-canvas'}`}>
-                  {f.label}<span className={`rounded-full px-1.5 text-xs ${active ? 'bg-white/25' : 'bg-canvas'}`}>{formatCoins(loaderData.prizeCounts![f.id])}</span>
+                  className={`flex min-h-10 shrink-0 items-center gap-1 rounded-full border px-3.5 text-sm font-bold ${active ? 'border-primary-ink bg-primary-ink text-white' : 'border-line bg-white text-ink hover:bg-canvas'}`}
+                >
+                  {f.label}
+                  <span className={`rounded-full px-1.5 text-xs ${active ? 'bg-white/25' : 'bg-canvas'}`}>
+                    {formatCoins(loaderData.prizeCounts![f.id])}
+                  </span>
                 </AppLink>
               );
             })}
@@ -159,71 +223,151 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
           {loaderData.prizeFilter === 'pending' && loaderData.prizes.length > 0 && (
             <p className="text-xs text-muted">
               未選択のカードは期限を過ぎると自動でコインに交換されます。カードをタップすると交換・保管を選べます。
-              {loaderData.prizesNext && <b className="block text-ink" data-testid="bulk-scope">まとめて交換・保管は、表示中の{loaderData.prizes.length}枚が対象です。</b>}
+              {loaderData.prizesNext && (
+                <b className="block text-ink" data-testid="bulk-scope">
+                  まとめて交換・保管は、表示中の{loaderData.prizes.length}枚が対象です。
+                </b>
+              )}
             </p>
           )}
           {loaderData.prizeFilter === 'kept' && loaderData.prizes.length > 0 && (
-            <p className="text-xs text-muted">保管中のカードは自動交換されません。発送のお申し込み受付は準備中です。コインに交換するときはカードをタップしてください（1枚ずつ確認します）。</p>
+            <p className="text-xs text-muted">
+              保管中のカードは自動交換されません。発送のお申し込み受付は準備中です。コインに交換するときはカードをタップしてください（1枚ずつ確認します）。
+            </p>
           )}
-          <PrizeChoices prizes={loaderData.prizes} renderedAt={loaderData.renderedAt} highlightCoins={loaderData.highlightCoins} actionData={prizeAction}
-            layout="box" showBar={loaderData.prizeFilter === 'pending' && loaderData.prizes.length > 0}
+          <PrizeChoices
+            prizes={loaderData.prizes}
+            renderedAt={loaderData.renderedAt}
+            highlightCoins={loaderData.highlightCoins}
+            actionData={prizeAction}
+            layout="box"
+            showBar={loaderData.prizeFilter === 'pending' && loaderData.prizes.length > 0}
             barClassName="bottom-[calc(3.5rem+env(safe-area-inset-bottom))] md:bottom-0"
             empty={
-              <EmptyState title={`${PRIZE_STATUS_LABEL[loaderData.prizeFilter]}のカードはありません`} action={<ButtonLink to="/" variant="secondary">オリパを探す</ButtonLink>}>
-                {loaderData.prizeFilter === 'pending' ? 'オリパで当たったカードはここに届き、コイン交換または発送用の保管を選べます。' : '該当するカードがここに表示されます。'}
+              <EmptyState
+                title={`${PRIZE_STATUS_LABEL[loaderData.prizeFilter]}のカードはありません`}
+                action={
+                  <ButtonLink to="/" variant="secondary">
+                    オリパを探す
+                  </ButtonLink>
+                }
+              >
+                {loaderData.prizeFilter === 'pending'
+                  ? 'オリパで当たったカードはここに届き、コイン交換または発送用の保管を選べます。'
+                  : '該当するカードがここに表示されます。'}
               </EmptyState>
-            } />
+            }
+          />
           {loaderData.prizesNext && (
-            <ButtonLink to={`/mypage?tab=prizes&filter=${loaderData.prizeFilter}&pt=${encodeURIComponent(loaderData.prizesNext.createdAt)}&pi=${loaderData.prizesNext.id}`} variant="secondary" fullWidth preventScrollReset>
+            <ButtonLink
+              to={`/mypage?tab=prizes&filter=${loaderData.prizeFilter}&pt=${encodeURIComponent(loaderData.prizesNext.createdAt)}&pi=${loaderData.prizesNext.id}`}
+              variant="secondary"
+              fullWidth
+              preventScrollReset
+            >
               もっと見る
             </ButtonLink>
           )}
-          {loaderData.prizesPaged && <ButtonLink to={`/mypage?tab=prizes&filter=${loaderData.prizeFilter}`} variant="plain" fullWidth>最新に戻る</ButtonLink>}
+          {loaderData.prizesPaged && (
+            <ButtonLink to={`/mypage?tab=prizes&filter=${loaderData.prizeFilter}`} variant="plain" fullWidth>
+              最新に戻る
+            </ButtonLink>
+          )}
         </section>
       )}
       {loaderData.signedIn && loaderData.tab === 'coins' && loaderData.history && (
         <section aria-labelledby="coins-title" className="flex flex-col gap-3">
-          <h2 id="coins-title" className="text-base font-black">コイン履歴</h2>
+          <h2 id="coins-title" className="text-base font-black">
+            コイン履歴
+          </h2>
           <p className="rounded-xl bg-white px-4 py-2.5 text-sm shadow-sm" data-testid="coins-balance-line">
-            所持 <b>{formatCoins(loaderData.balance.total)}</b>（有償 {formatCoins(loaderData.balance.paid)}・無償 {formatCoins(loaderData.balance.free)}）
+            所持 <b>{formatCoins(loaderData.balance.total)}</b>（有償 {formatCoins(loaderData.balance.paid)}・無償{' '}
+            {formatCoins(loaderData.balance.free)}）
             {loaderData.balance.expiringSoon.amount > 0 && loaderData.balance.expiringSoon.firstExpiresAt && (
-              <span className="mt-1 block text-xs text-amber-900">30日以内に期限切れ：{formatCoins(loaderData.balance.expiringSoon.amount)}（最短 {formatYmd(loaderData.balance.expiringSoon.firstExpiresAt, 'slash')}）</span>
+              <span className="mt-1 block text-xs text-amber-900">
+                30日以内に期限切れ：{formatCoins(loaderData.balance.expiringSoon.amount)}（最短{' '}
+                {formatYmd(loaderData.balance.expiringSoon.firstExpiresAt, 'slash')}）
+              </span>
             )}
           </p>
           {loaderData.history.items.length === 0 ? (
-            <EmptyState title="コインの履歴はまだありません">コインの購入・利用・交換・有効期限切れがここに記録されます。</EmptyState>
+            <EmptyState title="コインの履歴はまだありません">
+              コインの購入・利用・交換・有効期限切れがここに記録されます。
+            </EmptyState>
           ) : (
-            <ol className="divide-y divide-line overflow-hidden rounded-2xl bg-white shadow-sm" aria-label="コイン履歴（新しい順）">
-              {loaderData.history.items.map((entry) => <CoinHistoryRowView key={entry.id} entry={entry} />)}
+            <ol
+              className="divide-y divide-line overflow-hidden rounded-2xl bg-white shadow-sm"
+              aria-label="コイン履歴（新しい順）"
+            >
+              {loaderData.history.items.map((entry) => (
+                <CoinHistoryRowView key={entry.id} entry={entry} />
+              ))}
             </ol>
           )}
           {loaderData.history.nextBefore && (
-            <ButtonLink to={`/mypage?tab=coins&before=${loaderData.history.nextBefore}`} variant="secondary" fullWidth preventScrollReset>もっと見る</ButtonLink>
+            <ButtonLink
+              to={`/mypage?tab=coins&before=${loaderData.history.nextBefore}`}
+              variant="secondary"
+              fullWidth
+              preventScrollReset
+            >
+              もっと見る
+            </ButtonLink>
           )}
-          {params.get('before') && <ButtonLink to="/mypage?tab=coins" variant="plain" fullWidth>最新の履歴に戻る</ButtonLink>}
+          {params.get('before') && (
+            <ButtonLink to="/mypage?tab=coins" variant="plain" fullWidth>
+              最新の履歴に戻る
+            </ButtonLink>
+          )}
         </section>
       )}
       {loaderData.signedIn && loaderData.tab === 'purchases' && loaderData.purchases && (
         <section aria-labelledby="purchases-title" className="flex flex-col gap-3">
-          <h2 id="purchases-title" className="text-base font-black">購入履歴</h2>
+          <h2 id="purchases-title" className="text-base font-black">
+            購入履歴
+          </h2>
           {loaderData.purchases.items.length === 0 ? (
-            <EmptyState title="購入履歴はまだありません" action={<ButtonLink to="/shop" variant="secondary">コインショップへ</ButtonLink>}>
+            <EmptyState
+              title="購入履歴はまだありません"
+              action={
+                <ButtonLink to="/shop" variant="secondary">
+                  コインショップへ
+                </ButtonLink>
+              }
+            >
               コインを購入すると、ここに履歴と領収書が表示されます。
             </EmptyState>
           ) : (
             <PurchaseHistoryList items={loaderData.purchases.items} sellerName={loaderData.purchases.sellerName} />
           )}
           {loaderData.purchases.nextCursor && (
-            <ButtonLink to={`/mypage?tab=purchases&before=${encodeURIComponent(loaderData.purchases.nextCursor)}`} variant="secondary" fullWidth preventScrollReset>もっと見る</ButtonLink>
+            <ButtonLink
+              to={`/mypage?tab=purchases&before=${encodeURIComponent(loaderData.purchases.nextCursor)}`}
+              variant="secondary"
+              fullWidth
+              preventScrollReset
+            >
+              もっと見る
+            </ButtonLink>
           )}
-          {params.get('before') && <ButtonLink to="/mypage?tab=purchases" variant="plain" fullWidth>最新の購入履歴に戻る</ButtonLink>}
+          {params.get('before') && (
+            <ButtonLink to="/mypage?tab=purchases" variant="plain" fullWidth>
+              最新の購入履歴に戻る
+            </ButtonLink>
+          )}
         </section>
       )}
-      <nav aria-label="マイページメニュー" className={`overflow-hidden rounded-2xl bg-white shadow-sm ${loaderData.signedIn && loaderData.tab !== 'menu' ? 'hidden md:block' : ''}`}>
+      <nav
+        aria-label="マイページメニュー"
+        className={`overflow-hidden rounded-2xl bg-white shadow-sm ${loaderData.signedIn && loaderData.tab !== 'menu' ? 'hidden md:block' : ''}`}
+      >
         <ul className="divide-y divide-line">
           {MENU.map((item) => (
             <li key={item.to}>
-              <AppLink to={item.to} className="flex min-h-13 items-center justify-between px-4 py-3.5 text-sm font-bold hover:bg-canvas">
+              <AppLink
+                to={item.to}
+                className="flex min-h-13 items-center justify-between px-4 py-3.5 text-sm font-bold hover:bg-canvas"
+              >
                 {item.label}
                 <ChevronRightIcon className="size-5 text-muted" />
               </AppLink>
@@ -232,63 +376,128 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
         </ul>
       </nav>
       <Form method="post" action="/auth/sign_out">
-        <Button type="submit" variant="plain" fullWidth loading={signingOut}>ログアウト</Button>
+        <Button type="submit" variant="plain" fullWidth loading={signingOut}>
+          ログアウト
+        </Button>
       </Form>
     </div>
   );
 }
 
-function WalletCard({ balance, exp, lifetimes }: { balance: { paid: number; free: number; total: number; expiringSoon: { amount: number; firstExpiresAt: string | null } }; exp: number; lifetimes: { paid: number; free: number } }) {
+function WalletCard({
+  balance,
+  exp,
+  lifetimes,
+}: {
+  balance: {
+    paid: number;
+    free: number;
+    total: number;
+    expiringSoon: { amount: number; firstExpiresAt: string | null };
+  };
+  exp: number;
+  lifetimes: { paid: number; free: number };
+}) {
   return (
     <section aria-labelledby="wallet-title" className="flex flex-col gap-3 rounded-2xl bg-white p-5 shadow-sm">
       <div className="flex items-end justify-between">
-        <h2 id="wallet-title" className="text-sm font-bold text-muted">所持コイン</h2>
-        <ButtonLink to="/shop" className="!min-h-9 !text-xs">コインを購入</ButtonLink>
+        <h2 id="wallet-title" className="text-sm font-bold text-muted">
+          所持コイン
+        </h2>
+        <ButtonLink to="/shop" className="!min-h-9 !text-xs">
+          コインを購入
+        </ButtonLink>
       </div>
-      <p className="text-3xl font-black" data-testid="wallet-total">{formatCoins(balance.total)}<span className="ml-1 text-sm">コイン</span></p>
+      <p className="text-3xl font-black" data-testid="wallet-total">
+        {formatCoins(balance.total)}
+        <span className="ml-1 text-sm">コイン</span>
+      </p>
       <dl className="grid grid-cols-2 gap-2 text-center text-sm">
-        <div className="rounded-xl bg-canvas py-2"><dt className="text-xs text-muted">有償コイン</dt><dd className="font-black" data-testid="wallet-paid">{formatCoins(balance.paid)}</dd></div>
-        <div className="rounded-xl bg-canvas py-2"><dt className="text-xs text-muted">無償コイン</dt><dd className="font-black" data-testid="wallet-free">{formatCoins(balance.free)}</dd></div>
+        <div className="rounded-xl bg-canvas py-2">
+          <dt className="text-xs text-muted">有償コイン</dt>
+          <dd className="font-black" data-testid="wallet-paid">
+            {formatCoins(balance.paid)}
+          </dd>
+        </div>
+        <div className="rounded-xl bg-canvas py-2">
+          <dt className="text-xs text-muted">無償コイン</dt>
+          <dd className="font-black" data-testid="wallet-free">
+            {formatCoins(balance.free)}
+          </dd>
+        </div>
       </dl>
       {balance.expiringSoon.amount > 0 && balance.expiringSoon.firstExpiresAt && (
         <p className="rounded-xl bg-amber-50 p-2.5 text-xs text-amber-900" data-testid="wallet-expiring">
-          30日以内に有効期限を迎えるコイン：<b>{formatCoins(balance.expiringSoon.amount)}</b>（最短 {formatYmd(balance.expiringSoon.firstExpiresAt, 'slash')}）。無償コインから先に使われます。
+          30日以内に有効期限を迎えるコイン：<b>{formatCoins(balance.expiringSoon.amount)}</b>（最短{' '}
+          {formatYmd(balance.expiringSoon.firstExpiresAt, 'slash')}）。無償コインから先に使われます。
         </p>
       )}
-      <p className="text-xs text-muted">累計経験値 {formatCoins(exp)} EXP・有償コインの有効期限は購入から{lifetimes.paid}日、無償コインは付与から{lifetimes.free}日です。</p>
+      <p className="text-xs text-muted">
+        累計経験値 {formatCoins(exp)} EXP・有償コインの有効期限は購入から{lifetimes.paid}日、無償コインは付与から
+        {lifetimes.free}日です。
+      </p>
     </section>
   );
 }
 
-type HistoryEntry = NonNullable<Extract<Route.ComponentProps['loaderData'], { signedIn: true }>['history']>['items'][number];
+type HistoryEntry = NonNullable<
+  Extract<Route.ComponentProps['loaderData'], { signedIn: true }>['history']
+>['items'][number];
 
 /** One action of the coin history; a conversion of several cards opens to list them. */
 function CoinHistoryRowView({ entry }: { entry: HistoryEntry }) {
   const amount = (
     <div className="shrink-0 text-right">
-      <p className={`font-black ${entry.amount > 0 ? 'text-emerald-800' : 'text-ink'}`}>{entry.amount > 0 ? '+' : '−'}{formatCoins(Math.abs(entry.amount))}</p>
+      <p className={`font-black ${entry.amount > 0 ? 'text-emerald-800' : 'text-ink'}`}>
+        {entry.amount > 0 ? '+' : '−'}
+        {formatCoins(Math.abs(entry.amount))}
+      </p>
       <p className="text-[11px] text-muted">残高 {formatCoins(entry.balanceAfter)}</p>
     </div>
   );
   const text = (
     <div className="min-w-0">
-      <p className="font-bold">{entry.href ? <AppLink to={entry.href} className="underline-offset-2 hover:underline">{entry.title}</AppLink> : entry.title}</p>
-      <p className="text-xs text-muted"><time dateTime={entry.createdAt}>{formatYmdHm(entry.createdAt, 'slash')}</time>{entry.detail ? `・${entry.detail}` : ''}</p>
+      <p className="font-bold">
+        {entry.href ? (
+          <AppLink to={entry.href} className="underline-offset-2 hover:underline">
+            {entry.title}
+          </AppLink>
+        ) : (
+          entry.title
+        )}
+      </p>
+      <p className="text-xs text-muted">
+        <time dateTime={entry.createdAt}>{formatYmdHm(entry.createdAt, 'slash')}</time>
+        {entry.detail ? `・${entry.detail}` : ''}
+      </p>
     </div>
   );
   if (entry.cards.length === 0) {
-    return <li className="flex items-center justify-between gap-3 px-4 py-3 text-sm" data-testid="ledger-entry">{text}{amount}</li>;
+    return (
+      <li className="flex items-center justify-between gap-3 px-4 py-3 text-sm" data-testid="ledger-entry">
+        {text}
+        {amount}
+      </li>
+    );
   }
   return (
     <li className="text-sm" data-testid="ledger-entry">
       <details className="group">
         <summary className="flex cursor-pointer list-none items-center justify-between gap-3 px-4 py-3 [&::-webkit-details-marker]:hidden">
           {text}
-          <span className="flex items-center gap-2">{amount}<ChevronRightIcon className="size-4 text-muted transition-transform group-open:rotate-90" /></span>
+          <span className="flex items-center gap-2">
+            {amount}
+            <ChevronRightIcon className="size-4 text-muted transition-transform group-open:rotate-90" />
+          </span>
         </summary>
         <ul className="mx-4 mb-3 divide-y divide-line rounded-xl bg-canvas px-3 text-xs" aria-label="交換したカード">
           {entry.cards.map((card, i) => (
-            <li key={i} className="flex justify-between gap-2 py-1.5"><span className="min-w-0 truncate"><b>{card.tierLabel}</b> {card.cardName}</span><span className="shrink-0">+{formatCoins(card.coins)}</span></li>
+            <li key={i} className="flex justify-between gap-2 py-1.5">
+              <span className="min-w-0 truncate">
+                <b>{card.tierLabel}</b> {card.cardName}
+              </span>
+              <span className="shrink-0">+{formatCoins(card.coins)}</span>
+            </li>
           ))}
         </ul>
       </details>

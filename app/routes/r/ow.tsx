@@ -6,7 +6,11 @@ export const handle = { title: '招待リンク' };
 
 export default function ReferralOwn() {
   return (
-    <FeaturePage title="招待リンク" emptyTitle="招待リンクは準備中です" action={<ButtonLink to="/">トップページへ</ButtonLink>}>
+    <FeaturePage
+      title="招待リンク"
+      emptyTitle="招待リンクは準備中です"
+      action={<ButtonLink to="/">トップページへ</ButtonLink>}
+    >
       友達招待の機能は近日公開予定です。
     </FeaturePage>
   );

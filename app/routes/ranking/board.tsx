@@ -16,8 +16,14 @@ export const handle = { title: 'ランキング' };
 type BoardKind = 'goodluck' | 'exp' | 'level';
 
 const BOARDS: Record<BoardKind, { title: string; rule: string }> = {
-  goodluck: { title: 'デイリー 神引きランキング', rule: '今日（0時〜24時）のベストヒット：獲得カードの交換価値 ÷ 1回の価格' },
-  exp: { title: 'ウィークリー 経験値ランキング', rule: '今週（月曜0時〜日曜24時）に獲得した経験値（1コイン＝1経験値）' },
+  goodluck: {
+    title: 'デイリー 神引きランキング',
+    rule: '今日（0時〜24時）のベストヒット：獲得カードの交換価値 ÷ 1回の価格',
+  },
+  exp: {
+    title: 'ウィークリー 経験値ランキング',
+    rule: '今週（月曜0時〜日曜24時）に獲得した経験値（1コイン＝1経験値）',
+  },
   level: { title: 'マンスリー レベルランキング', rule: '今月に上がったレベル数' },
 };
 
@@ -44,19 +50,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = shop.services;
   const now = new Date();
   const period = jstPeriod(kind === 'exp' ? 'week' : 'day', now);
-  const board: RankingBoard = kind === 'exp'
-    ? await weeklyExpRanking(db, period, shop.member.id)
-    : await dailyLuckRanking(db, period, shop.member.id);
+  const board: RankingBoard =
+    kind === 'exp'
+      ? await weeklyExpRanking(db, period, shop.member.id)
+      : await dailyLuckRanking(db, period, shop.member.id);
   const all = board.me ? [...board.entries, board.me] : board.entries;
   const [names, tiers] = await Promise.all([
-    publicNicknames(db, all.map((e) => e.memberId)),
-    describeTiers(db, all.flatMap((e) => (e.hit ? [e.hit.tierId] : []))),
+    publicNicknames(
+      db,
+      all.map((e) => e.memberId),
+    ),
+    describeTiers(
+      db,
+      all.flatMap((e) => (e.hit ? [e.hit.tierId] : [])),
+    ),
   ]);
   const memberId = shop.member.id;
   const toLine = (entry: RankingEntry): BoardLine => {
     const tier = entry.hit ? tiers.get(entry.hit.tierId) : undefined;
     return {
-      place: entry.place, name: names.get(entry.memberId) ?? '会員', score: entry.score, mine: entry.memberId === memberId,
+      place: entry.place,
+      name: names.get(entry.memberId) ?? '会員',
+      score: entry.score,
+      mine: entry.memberId === memberId,
       hit: tier ? { label: tier.label, cardName: tier.cardName, packTitle: tier.packTitle } : null,
     };
   };
@@ -77,30 +93,59 @@ const MEDALS: Record<number, string> = {
 };
 
 /** A luck score in hundredths as a multiple: 1250 → '×12.5', 10000 → '×100'. */
-const formatMultiple = (hundredths: number) => `×${(hundredths / 100).toLocaleString('ja-JP', { maximumFractionDigits: 2 })}`;
+const formatMultiple = (hundredths: number) =>
+  `×${(hundredths / 100).toLocaleString('ja-JP', { maximumFractionDigits: 2 })}`;
 
 export default function RankingBoardPage({ loaderData }: Route.ComponentProps) {
   const board = BOARDS[loaderData.kind];
   return (
     <section aria-labelledby="board-title" className="flex flex-col gap-3 pb-24 md:pb-0">
-      <h2 id="board-title" className="text-base font-black">{board.title}</h2>
+      <h2 id="board-title" className="text-base font-black">
+        {board.title}
+      </h2>
       <p className="text-xs text-muted">
-        集計：{board.rule}（日本時間）{loaderData.periodLabel ? <>　期間：<b className="text-ink" data-testid="board-period">{loaderData.periodLabel}</b></> : null}
+        集計：{board.rule}（日本時間）
+        {loaderData.periodLabel ? (
+          <>
+            　期間：
+            <b className="text-ink" data-testid="board-period">
+              {loaderData.periodLabel}
+            </b>
+          </>
+        ) : null}
       </p>
       {loaderData.kind === 'level' ? (
-        <EmptyState title="レベルランキングはレベルの追加後に始まります"
-          action={<AppLink to="/ranking/weekly/exp" className="text-sm font-bold text-primary-ink underline">今週の経験値ランキングを見る</AppLink>}>
+        <EmptyState
+          title="レベルランキングはレベルの追加後に始まります"
+          action={
+            <AppLink to="/ranking/weekly/exp" className="text-sm font-bold text-primary-ink underline">
+              今週の経験値ランキングを見る
+            </AppLink>
+          }
+        >
           レベルはまだありません。レベルとレベルアップ報酬はメールボックスと一緒に追加し、このランキングもそのときに始まります。
         </EmptyState>
       ) : loaderData.lines.length === 0 ? (
-        <EmptyState title={loaderData.kind === 'exp' ? '今週はまだだれも引いていません' : '今日はまだだれも引いていません'}
-          action={<AppLink to="/" className="text-sm font-bold text-primary-ink underline">オリパを探す</AppLink>}>
+        <EmptyState
+          title={loaderData.kind === 'exp' ? '今週はまだだれも引いていません' : '今日はまだだれも引いていません'}
+          action={
+            <AppLink to="/" className="text-sm font-bold text-primary-ink underline">
+              オリパを探す
+            </AppLink>
+          }
+        >
           オリパを引くと、ここに上位100名とあなたの順位が表示されます。
         </EmptyState>
       ) : (
         <>
-          <ol className="flex flex-col gap-1.5" aria-label={`${board.title} 上位${loaderData.lines.length}名`} data-testid="board">
-            {loaderData.lines.map((line, index) => <Line key={index} line={line} kind={loaderData.kind} />)}
+          <ol
+            className="flex flex-col gap-1.5"
+            aria-label={`${board.title} 上位${loaderData.lines.length}名`}
+            data-testid="board"
+          >
+            {loaderData.lines.map((line, index) => (
+              <Line key={index} line={line} kind={loaderData.kind} />
+            ))}
           </ol>
           <div className="sticky bottom-[calc(4.5rem+env(safe-area-inset-bottom))] md:bottom-3" aria-live="polite">
             {loaderData.me ? (
@@ -109,7 +154,10 @@ export default function RankingBoardPage({ loaderData }: Route.ComponentProps) {
                 <Line line={loaderData.me} kind={loaderData.kind} asItem={false} />
               </div>
             ) : (
-              <p className="rounded-2xl bg-white px-4 py-3 text-sm font-bold shadow-lg ring-1 ring-line" data-testid="my-place">
+              <p
+                className="rounded-2xl bg-white px-4 py-3 text-sm font-bold shadow-lg ring-1 ring-line"
+                data-testid="my-place"
+              >
                 あなたは{loaderData.kind === 'exp' ? '今週' : '今日'}まだ引いていません。オリパを引くと順位が付きます。
               </p>
             )}
@@ -123,20 +171,37 @@ export default function RankingBoardPage({ loaderData }: Route.ComponentProps) {
 function Line({ line, kind, asItem = true }: { line: BoardLine; kind: BoardKind; asItem?: boolean }) {
   const Tag = asItem ? 'li' : 'div';
   return (
-    <Tag className={`flex items-center gap-3 rounded-2xl px-3 py-2.5 shadow-sm ${line.mine ? 'bg-primary-soft' : 'bg-white'}`}>
+    <Tag
+      className={`flex items-center gap-3 rounded-2xl px-3 py-2.5 shadow-sm ${line.mine ? 'bg-primary-soft' : 'bg-white'}`}
+    >
       <span className="flex w-10 shrink-0 justify-center">
-        <span className={`flex size-8 items-center justify-center rounded-full text-sm font-black ${MEDALS[line.place] ?? 'text-muted'}`}>
-          {formatCoins(line.place)}<span className="sr-only">位</span>
+        <span
+          className={`flex size-8 items-center justify-center rounded-full text-sm font-black ${MEDALS[line.place] ?? 'text-muted'}`}
+        >
+          {formatCoins(line.place)}
+          <span className="sr-only">位</span>
         </span>
       </span>
       <span className="flex min-w-0 flex-1 flex-col">
-        <span className="truncate text-sm font-bold">{line.name}{line.mine ? <span className="ml-1 text-xs text-primary-ink">（あなた）</span> : null}</span>
+        <span className="truncate text-sm font-bold">
+          {line.name}
+          {line.mine ? <span className="ml-1 text-xs text-primary-ink">（あなた）</span> : null}
+        </span>
         {line.hit ? (
-          <span className="truncate text-xs text-muted">{line.hit.label} {line.hit.cardName}・{line.hit.packTitle}</span>
+          <span className="truncate text-xs text-muted">
+            {line.hit.label} {line.hit.cardName}・{line.hit.packTitle}
+          </span>
         ) : null}
       </span>
       <span className="shrink-0 text-right font-black">
-        {kind === 'goodluck' ? formatMultiple(line.score) : <>{formatCoins(line.score)}<span className="ml-0.5 text-xs">EXP</span></>}
+        {kind === 'goodluck' ? (
+          formatMultiple(line.score)
+        ) : (
+          <>
+            {formatCoins(line.score)}
+            <span className="ml-0.5 text-xs">EXP</span>
+          </>
+        )}
       </span>
     </Tag>
   );

@@ -20,6 +20,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   // 「コインショップへ戻る」 keeps the draw the member came for.
-  const draw = loaderData.state === 'confirm' ? loaderData.checkout.draw : loaderData.draw ?? null;
-  return <CheckoutConfirmation data={loaderData} actionData={actionData as CheckoutActionData | undefined} backHref={withDrawContext('/shop', draw)} />;
+  const draw = loaderData.state === 'confirm' ? loaderData.checkout.draw : (loaderData.draw ?? null);
+  return (
+    <CheckoutConfirmation
+      data={loaderData}
+      actionData={actionData as CheckoutActionData | undefined}
+      backHref={withDrawContext('/shop', draw)}
+    />
+  );
 }

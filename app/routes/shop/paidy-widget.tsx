@@ -20,16 +20,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
   const orderId = new URL(request.url).searchParams.get('order') ?? '';
   const publicKey = shop.services.config.PAIDY_PUBLIC_KEY;
-  const order = shop.member && /^[0-9a-f-]{36}$/i.test(orderId) ? await getOrder(shop.services.db, shop.member.id, orderId) : null;
+  const order =
+    shop.member && /^[0-9a-f-]{36}$/i.test(orderId) ? await getOrder(shop.services.db, shop.member.id, orderId) : null;
   if (!order || order.method !== 'paidy') {
-    return data({ state: 'missing' as const, message: 'ご注文が見つかりません。コインショップからやり直してください。' }, { status: 404 });
+    return data(
+      { state: 'missing' as const, message: 'ご注文が見つかりません。コインショップからやり直してください。' },
+      { status: 404 },
+    );
   }
   const returnPath = order.channel === 'app' ? '/app/return' : '/shop/backfrompaidy';
   if (!publicKey) {
-    return data({ state: 'missing' as const, message: 'ペイディでのお支払いは現在ご利用いただけません。別のお支払い方法をお選びください。' }, { status: 404 });
+    return data(
+      {
+        state: 'missing' as const,
+        message: 'ペイディでのお支払いは現在ご利用いただけません。別のお支払い方法をお選びください。',
+      },
+      { status: 404 },
+    );
   }
   if (order.status !== 'pending') {
-    return data({ state: 'missing' as const, message: 'このお支払いはすでに終了しています。購入履歴をご確認ください。' }, { status: 409 });
+    return data(
+      { state: 'missing' as const, message: 'このお支払いはすでに終了しています。購入履歴をご確認ください。' },
+      { status: 409 },
+    );
   }
   return {
     state: 'ready' as const,
@@ -46,7 +59,12 @@ interface PaidyHandler {
 }
 declare global {
   interface Window {
-    Paidy?: { configure(options: { api_key: string; closed: (callback: { id?: string; status: string }) => void }): PaidyHandler };
+    Paidy?: {
+      configure(options: {
+        api_key: string;
+        closed: (callback: { id?: string; status: string }) => void;
+      }): PaidyHandler;
+    };
   }
 }
 
@@ -65,9 +83,10 @@ export default function PaidyWidget({ loaderData }: Route.ComponentProps) {
         api_key: publicKey,
         closed: (callback) => {
           // authorized / rejected: the return page asks Paidy (and captures); closed: the member canceled.
-          const next = callback.status === 'closed' || !callback.id
-            ? `${returnUrl}&canceled=1`
-            : `${returnUrl}&payment_id=${encodeURIComponent(callback.id)}&status=${encodeURIComponent(callback.status)}`;
+          const next =
+            callback.status === 'closed' || !callback.id
+              ? `${returnUrl}&canceled=1`
+              : `${returnUrl}&payment_id=${encodeURIComponent(callback.id)}&status=${encodeURIComponent(callback.status)}`;
           window.location.assign(next);
         },
       });
@@ -82,7 +101,14 @@ export default function PaidyWidget({ loaderData }: Route.ComponentProps) {
     return (
       <div className="mx-auto flex max-w-xl flex-col gap-4">
         <PageHeading title="ペイディでお支払い" />
-        <EmptyState title={loaderData.message} action={<ButtonLink to="/mypage?tab=purchases" variant="secondary">購入履歴を見る</ButtonLink>} />
+        <EmptyState
+          title={loaderData.message}
+          action={
+            <ButtonLink to="/mypage?tab=purchases" variant="secondary">
+              購入履歴を見る
+            </ButtonLink>
+          }
+        />
       </div>
     );
   }
@@ -95,22 +121,40 @@ export default function PaidyWidget({ loaderData }: Route.ComponentProps) {
       currency: 'JPY',
       store_name: storeName,
       buyer: { email },
-      order: { items: [{ id: order.id, title: order.packName, quantity: 1, unit_price: order.amountJpy }], order_ref: order.id },
+      order: {
+        items: [{ id: order.id, title: order.packName, quantity: 1, unit_price: order.amountJpy }],
+        order_ref: order.id,
+      },
       description: order.packName,
     });
   };
   return (
     <div className="mx-auto flex max-w-xl flex-col gap-4">
-      <PageHeading title="ペイディでお支払い" lead="あと払いペイディの画面が開きます。メールアドレスと携帯電話番号でお支払いいただけます。" />
+      <PageHeading
+        title="ペイディでお支払い"
+        lead="あと払いペイディの画面が開きます。メールアドレスと携帯電話番号でお支払いいただけます。"
+      />
       <section className="rounded-2xl bg-white p-4 shadow-sm" aria-live="polite">
         <p className="text-sm text-neutral-600">{order.packName}</p>
-        <p className="text-3xl font-bold" data-testid="paidy-amount">{formatYen(order.amountJpy)}</p>
-        {state === 'error' && <p role="alert" className="mt-2 text-sm font-bold text-red-700">ペイディを読み込めませんでした。通信環境をご確認のうえ、ページを再読み込みしてください。</p>}
+        <p className="text-3xl font-bold" data-testid="paidy-amount">
+          {formatYen(order.amountJpy)}
+        </p>
+        {state === 'error' && (
+          <p role="alert" className="mt-2 text-sm font-bold text-red-700">
+            ペイディを読み込めませんでした。通信環境をご確認のうえ、ページを再読み込みしてください。
+          </p>
+        )}
       </section>
       <Button onClick={launch} loading={state === 'loading' || state === 'open'} disabled={state !== 'ready'} fullWidth>
-        {state === 'loading' ? 'ペイディを読み込み中…' : state === 'open' ? 'ペイディで手続き中…' : 'ペイディでお支払い'}
+        {state === 'loading'
+          ? 'ペイディを読み込み中…'
+          : state === 'open'
+            ? 'ペイディで手続き中…'
+            : 'ペイディでお支払い'}
       </Button>
-      <noscript><p className="text-sm text-red-700">ペイディでのお支払いにはJavaScriptを有効にしてください。</p></noscript>
+      <noscript>
+        <p className="text-sm text-red-700">ペイディでのお支払いにはJavaScriptを有効にしてください。</p>
+      </noscript>
     </div>
   );
 }

@@ -19,15 +19,31 @@ export default function ShopReturn({ loaderData }: Route.ComponentProps) {
     return (
       <div className="mx-auto flex max-w-xl flex-col gap-4">
         <PageHeading title="お支払い結果" />
-        <EmptyState title={loaderData.message}
-          action={<div className="flex flex-wrap justify-center gap-2"><ButtonLink to="/mypage?tab=purchases" variant="secondary">購入履歴を見る</ButtonLink><ButtonLink to="/shop">コインショップへ</ButtonLink></div>}>
+        <EmptyState
+          title={loaderData.message}
+          action={
+            <div className="flex flex-wrap justify-center gap-2">
+              <ButtonLink to="/mypage?tab=purchases" variant="secondary">
+                購入履歴を見る
+              </ButtonLink>
+              <ButtonLink to="/shop">コインショップへ</ButtonLink>
+            </div>
+          }
+        >
           お支払いの手続き中にこのページが表示された場合は、購入履歴をご確認ください。
         </EmptyState>
       </div>
     );
   }
   return (
-    <PurchaseStatus order={loaderData.order} canceledByMember={loaderData.canceledByMember} balance={loaderData.balance} userId={loaderData.userId}
-      refreshUrl={loaderData.refreshUrl} waitedTooLong={loaderData.waitedTooLong} continueDraw={loaderData.continueDraw} />
+    <PurchaseStatus
+      order={loaderData.order}
+      canceledByMember={loaderData.canceledByMember}
+      balance={loaderData.balance}
+      userId={loaderData.userId}
+      refreshUrl={loaderData.refreshUrl}
+      waitedTooLong={loaderData.waitedTooLong}
+      continueDraw={loaderData.continueDraw}
+    />
   );
 }

@@ -15,7 +15,16 @@
 // - IPNs (ObjectType CHARGE / REFUND / CHARGEBACK, NotificationVersion V2) wrapped in SNS Notification
 //   envelopes signed with SignatureVersion 1 (SHA1withRSA) or 2 (SHA256withRSA) by a key generated at
 //   start; its self-signed X.509 certificate is served at SigningCertURL, like SNS's .pem files.
-import { constants as cryptoConstants, createHash, createPublicKey, randomBytes, randomUUID, sign, verify, type KeyObject } from 'node:crypto';
+import {
+  constants as cryptoConstants,
+  createHash,
+  createPublicKey,
+  randomBytes,
+  randomUUID,
+  sign,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 import { Hono } from 'hono';
 import type { Context, Next } from 'hono';
 import { generate as generateCertificate } from 'selfsigned';
@@ -46,7 +55,12 @@ export interface AmazonPayStandinOptions {
 }
 
 type Price = { amount: string; currencyCode: string };
-type Status = { state: string; reasonCode: string | null; reasonDescription: string | null; lastUpdatedTimestamp: string };
+type Status = {
+  state: string;
+  reasonCode: string | null;
+  reasonDescription: string | null;
+  lastUpdatedTimestamp: string;
+};
 
 export interface AmazonPayStandinSession {
   checkoutSessionId: string;
@@ -69,7 +83,12 @@ export interface AmazonPayStandinSession {
     extendExpiration: boolean | null;
   };
   chargePermissionType: string;
-  merchantMetadata: { merchantReferenceId: string | null; merchantStoreName: string | null; noteToBuyer: string | null; customInformation: string | null };
+  merchantMetadata: {
+    merchantReferenceId: string | null;
+    merchantStoreName: string | null;
+    noteToBuyer: string | null;
+    customInformation: string | null;
+  };
   buyer: { buyerId: string; name: string; email: string; phoneNumber: string | null } | null;
   billingAddress: null;
   paymentPreferences: { paymentDescriptor: string }[];
@@ -120,7 +139,13 @@ export interface AmazonPayStandinDispute {
   disputeType: 'Chargeback';
   disputeAmount: Price;
   filingReason: string;
-  statusDetails: { state: string; reasonCode: string | null; reasonDescription: string | null; resolution: string | null; lastUpdatedTimestamp: string };
+  statusDetails: {
+    state: string;
+    reasonCode: string | null;
+    reasonDescription: string | null;
+    resolution: string | null;
+    lastUpdatedTimestamp: string;
+  };
   merchantEvidences: unknown[];
   merchantResponseDeadline: string;
   resolutionAuthority: string;
@@ -166,7 +191,12 @@ export interface AmazonPayStandin {
   /** (Re)sends an IPN for an object; returns what was sent. */
   sendNotification(objectType: AmazonPayObjectType, objectId: string): Promise<AmazonPayStandinNotification>;
   /** Builds a signed IPN without sending it (tests tamper with it, or date it in the past). */
-  buildNotification(input: { objectType: AmazonPayObjectType; objectId: string; timestamp?: Date; signatureVersion?: '1' | '2' }): { headers: Record<string, string>; rawBody: string };
+  buildNotification(input: {
+    objectType: AmazonPayObjectType;
+    objectId: string;
+    timestamp?: Date;
+    signatureVersion?: '1' | '2';
+  }): { headers: Record<string, string>; rawBody: string };
   /** Sends an SNS SubscriptionConfirmation for the topic to the webhook URL. */
   sendSubscriptionConfirmation(): Promise<AmazonPayStandinNotification>;
   /** Whether the SubscribeURL was visited with the right token. */
@@ -196,7 +226,10 @@ interface AmazonPayState {
   /** Sessions the buyer approved on the page (Complete Checkout Session may follow). */
   approved: Set<string>;
   charges: Map<string, AmazonPayStandinCharge>;
-  permissions: Map<string, { chargePermissionId: string; sessionId: string; statusDetails: Status; creationTimestamp: string }>;
+  permissions: Map<
+    string,
+    { chargePermissionId: string; sessionId: string; statusDetails: Status; creationTimestamp: string }
+  >;
   refunds: Map<string, AmazonPayStandinRefund>;
   disputes: Map<string, AmazonPayStandinDispute>;
   idempotency: Map<string, { fingerprint: string; status: number; body: unknown }>;
@@ -221,7 +254,11 @@ interface AmazonPayState {
 
 type Env = { Variables: { rawBody: string; environment: 'Sandbox' | 'Live' } };
 type ApiContext = Context<Env>;
-type Route<C> = { method: 'get' | 'post' | 'delete'; path: string; handle: (state: AmazonPayState, c: C) => Response | Promise<Response> };
+type Route<C> = {
+  method: 'get' | 'post' | 'delete';
+  path: string;
+  handle: (state: AmazonPayState, c: C) => Response | Promise<Response>;
+};
 
 /** Starts the Amazon Pay stand-in on `port` (0 = any free port). */
 export async function startAmazonpayStandin(options: AmazonPayStandinOptions): Promise<AmazonPayStandin> {
@@ -319,7 +356,8 @@ function controlsOf(state: AmazonPayState, listening: Awaited<ReturnType<typeof 
     },
     async chargeback(id) {
       const charge = chargeOf(state, id);
-      if (charge.statusDetails.state !== 'Captured' || !charge.captureAmount) throw new Error(`amazonpay stand-in: charge ${charge.chargeId} is ${charge.statusDetails.state}`);
+      if (charge.statusDetails.state !== 'Captured' || !charge.captureAmount)
+        throw new Error(`amazonpay stand-in: charge ${charge.chargeId} is ${charge.statusDetails.state}`);
       const dispute: AmazonPayStandinDispute = {
         disputeId: `${charge.chargePermissionId}-B${digits(6)}`,
         chargeId: charge.chargeId,
@@ -327,7 +365,13 @@ function controlsOf(state: AmazonPayState, listening: Awaited<ReturnType<typeof 
         disputeType: 'Chargeback',
         disputeAmount: { ...charge.captureAmount },
         filingReason: 'Fraudulent',
-        statusDetails: { state: 'UnderReview', reasonCode: null, reasonDescription: null, resolution: null, lastUpdatedTimestamp: amazonTime() },
+        statusDetails: {
+          state: 'UnderReview',
+          reasonCode: null,
+          reasonDescription: null,
+          resolution: null,
+          lastUpdatedTimestamp: amazonTime(),
+        },
         merchantEvidences: [],
         merchantResponseDeadline: amazonTime(Date.now() + 11 * 86_400_000),
         resolutionAuthority: 'AmazonPay',
@@ -340,7 +384,13 @@ function controlsOf(state: AmazonPayState, listening: Awaited<ReturnType<typeof 
     async resolveDispute(disputeId, resolution) {
       const dispute = state.disputes.get(disputeId);
       if (!dispute) throw new Error(`amazonpay stand-in: no dispute ${disputeId}`);
-      dispute.statusDetails = { state: 'Resolved', reasonCode: null, reasonDescription: null, resolution, lastUpdatedTimestamp: amazonTime() };
+      dispute.statusDetails = {
+        state: 'Resolved',
+        reasonCode: null,
+        reasonDescription: null,
+        resolution,
+        lastUpdatedTimestamp: amazonTime(),
+      };
       await sendNotification(state, 'CHARGEBACK', disputeId);
       return structuredClone(dispute);
     },
@@ -348,15 +398,22 @@ function controlsOf(state: AmazonPayState, listening: Awaited<ReturnType<typeof 
     buildNotification: (input) => buildNotification(state, input),
     sendSubscriptionConfirmation() {
       const subscribeUrl = `${state.snsOrigin}/sns/?Action=ConfirmSubscription&TopicArn=${encodeURIComponent(state.topicArn)}&Token=${state.subscriptionToken}`;
-      return post(state, snsMessage(state, {
-        Type: 'SubscriptionConfirmation',
-        MessageId: randomUUID(),
-        Token: state.subscriptionToken,
-        TopicArn: state.topicArn,
-        Message: `You have chosen to subscribe to the topic ${state.topicArn}.\nTo confirm the subscription, visit the SubscribeURL included in this message.`,
-        SubscribeURL: subscribeUrl,
-        Timestamp: new Date().toISOString(),
-      }, state.snsVersion));
+      return post(
+        state,
+        snsMessage(
+          state,
+          {
+            Type: 'SubscriptionConfirmation',
+            MessageId: randomUUID(),
+            Token: state.subscriptionToken,
+            TopicArn: state.topicArn,
+            Message: `You have chosen to subscribe to the topic ${state.topicArn}.\nTo confirm the subscription, visit the SubscribeURL included in this message.`,
+            SubscribeURL: subscribeUrl,
+            Timestamp: new Date().toISOString(),
+          },
+          state.snsVersion,
+        ),
+      );
     },
     get subscriptionConfirmed() {
       return state.subscriptionConfirmed;
@@ -419,40 +476,88 @@ async function checkRequest(state: AmazonPayState, c: ApiContext, next: Next): P
   const failure = state.failures.findIndex((f) => !f.path || f.path.test(new URL(c.req.url).pathname));
   if (failure >= 0) {
     const [f] = state.failures.splice(failure, 1);
-    const code = f!.status === 429 ? 'TooManyRequests' : f!.status === 503 ? 'ServiceUnavailable' : f!.status >= 500 ? 'InternalServerError' : 'InvalidRequest';
+    const code =
+      f!.status === 429
+        ? 'TooManyRequests'
+        : f!.status === 503
+          ? 'ServiceUnavailable'
+          : f!.status >= 500
+            ? 'InternalServerError'
+            : 'InvalidRequest';
     return amazonError(c, f!.status, code, 'Injected failure (stand-in test control).');
   }
   const pathname = new URL(c.req.url).pathname;
   c.set('rawBody', rawBody);
-  c.set('environment', pathname.startsWith('/live/') || state.options.publicKeyId.toUpperCase().startsWith('LIVE') ? 'Live' : 'Sandbox');
+  c.set(
+    'environment',
+    pathname.startsWith('/live/') || state.options.publicKeyId.toUpperCase().startsWith('LIVE') ? 'Live' : 'Sandbox',
+  );
   const key = c.req.header('x-amz-pay-idempotency-key');
   if (c.req.method === 'POST' && key !== undefined) {
-    if (!/^[A-Za-z0-9_-]{1,32}$/.test(key)) return amazonError(c, 400, 'InvalidHeaderValue', 'x-amz-pay-idempotency-key must be 1-32 characters of A-Z a-z 0-9 - _.');
+    if (!/^[A-Za-z0-9_-]{1,32}$/.test(key))
+      return amazonError(
+        c,
+        400,
+        'InvalidHeaderValue',
+        'x-amz-pay-idempotency-key must be 1-32 characters of A-Z a-z 0-9 - _.',
+      );
     const fingerprint = `${c.req.method} ${pathname.replace(/^\/(live|sandbox)/, '')}\n${rawBody}`;
     const saved = state.idempotency.get(key);
     if (saved) {
-      if (saved.fingerprint !== fingerprint) return amazonError(c, 400, 'DuplicateIdempotencyKey', 'The idempotency key was already used for a different request.');
+      if (saved.fingerprint !== fingerprint)
+        return amazonError(
+          c,
+          400,
+          'DuplicateIdempotencyKey',
+          'The idempotency key was already used for a different request.',
+        );
       return c.json(saved.body as object, saved.status as 200);
     }
     await next();
-    if (c.res.status < 500) state.idempotency.set(key, { fingerprint, status: c.res.status, body: await c.res.clone().json().catch(() => null) });
+    if (c.res.status < 500)
+      state.idempotency.set(key, {
+        fingerprint,
+        status: c.res.status,
+        body: await c.res
+          .clone()
+          .json()
+          .catch(() => null),
+      });
     return;
   }
   await next();
 }
 
 /** Amazon's canonical request, rebuilt from what arrived, and the RSASSA-PSS check against it. */
-function checkSignature(state: AmazonPayState, c: Context, rawBody: string): { status: 400 | 401; reasonCode: string; message: string } | null {
+function checkSignature(
+  state: AmazonPayState,
+  c: Context,
+  rawBody: string,
+): { status: 400 | 401; reasonCode: string; message: string } | null {
   const authorization = c.req.header('authorization');
-  if (!authorization) return { status: 400, reasonCode: 'MissingHeader', message: 'The authorization header is missing.' };
-  const m = /^(AMZN-PAY-RSASSA-PSS(?:-V2)?) PublicKeyId=([^,\s]+), ?SignedHeaders=([^,\s]+), ?Signature=([A-Za-z0-9+/=]+)$/.exec(authorization.trim());
-  if (!m) return { status: 401, reasonCode: 'InvalidRequestSignature', message: 'The authorization header is malformed.' };
-  const [, algorithm, publicKeyId, signedHeadersRaw, signature] = m as unknown as [string, string, string, string, string];
-  if (publicKeyId !== state.options.publicKeyId) return { status: 401, reasonCode: 'InvalidRequestSignature', message: 'Unknown PublicKeyId.' };
+  if (!authorization)
+    return { status: 400, reasonCode: 'MissingHeader', message: 'The authorization header is missing.' };
+  const m =
+    /^(AMZN-PAY-RSASSA-PSS(?:-V2)?) PublicKeyId=([^,\s]+), ?SignedHeaders=([^,\s]+), ?Signature=([A-Za-z0-9+/=]+)$/.exec(
+      authorization.trim(),
+    );
+  if (!m)
+    return { status: 401, reasonCode: 'InvalidRequestSignature', message: 'The authorization header is malformed.' };
+  const [, algorithm, publicKeyId, signedHeadersRaw, signature] = m as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  if (publicKeyId !== state.options.publicKeyId)
+    return { status: 401, reasonCode: 'InvalidRequestSignature', message: 'Unknown PublicKeyId.' };
   const signed = signedHeadersRaw.split(';').map((h) => h.toLowerCase());
   for (const required of ['x-amz-pay-date', 'x-amz-pay-host', 'x-amz-pay-region']) {
-    if (!c.req.header(required)) return { status: 400, reasonCode: 'MissingHeader', message: `The ${required} header is missing.` };
-    if (!signed.includes(required)) return { status: 401, reasonCode: 'InvalidRequestSignature', message: `${required} must be signed.` };
+    if (!c.req.header(required))
+      return { status: 400, reasonCode: 'MissingHeader', message: `The ${required} header is missing.` };
+    if (!signed.includes(required))
+      return { status: 401, reasonCode: 'InvalidRequestSignature', message: `${required} must be signed.` };
   }
   // Every x-amz-pay-* header that arrived must be covered by the signature (e.g. the state.idempotency key).
   for (const [name] of Object.entries(c.req.header())) {
@@ -460,32 +565,54 @@ function checkSignature(state: AmazonPayState, c: Context, rawBody: string): { s
       return { status: 401, reasonCode: 'InvalidRequestSignature', message: `${name} is not signed.` };
     }
   }
-  if (c.req.header('x-amz-pay-region') !== 'jp') return { status: 400, reasonCode: 'InvalidHeaderValue', message: 'x-amz-pay-region must be jp for this endpoint.' };
+  if (c.req.header('x-amz-pay-region') !== 'jp')
+    return { status: 400, reasonCode: 'InvalidHeaderValue', message: 'x-amz-pay-region must be jp for this endpoint.' };
   const payHost = c.req.header('x-amz-pay-host');
-  if (payHost !== state.apiHost && payHost !== c.req.header('host')) return { status: 400, reasonCode: 'InvalidHeaderValue', message: `x-amz-pay-host must be ${state.apiHost}.` };
+  if (payHost !== state.apiHost && payHost !== c.req.header('host'))
+    return { status: 400, reasonCode: 'InvalidHeaderValue', message: `x-amz-pay-host must be ${state.apiHost}.` };
   const date = Date.parse(fromAmazonTime(c.req.header('x-amz-pay-date')!));
-  if (Number.isNaN(date) || Math.abs(Date.now() - date) > state.skewMs) return { status: 400, reasonCode: 'InvalidHeaderValue', message: 'x-amz-pay-date is missing, malformed or too far from the current time.' };
+  if (Number.isNaN(date) || Math.abs(Date.now() - date) > state.skewMs)
+    return {
+      status: 400,
+      reasonCode: 'InvalidHeaderValue',
+      message: 'x-amz-pay-date is missing, malformed or too far from the current time.',
+    };
   const url = new URL(c.req.url);
-  const query = [...url.searchParams.keys()].sort().map((k) => `${k}=${encodeURIComponent(url.searchParams.get(k)!)}`).join('&');
+  const query = [...url.searchParams.keys()]
+    .sort()
+    .map((k) => `${k}=${encodeURIComponent(url.searchParams.get(k)!)}`)
+    .join('&');
   let canonical = `${c.req.method}\n${url.pathname}\n${query}\n`;
   for (const name of signed) {
     const value = c.req.header(name);
-    if (value === undefined) return { status: 401, reasonCode: 'InvalidRequestSignature', message: `Signed header ${name} is missing.` };
+    if (value === undefined)
+      return { status: 401, reasonCode: 'InvalidRequestSignature', message: `Signed header ${name} is missing.` };
     canonical += `${name}:${value}\n`;
   }
   canonical += `\n${signedHeadersRaw}\n${createHash('sha256').update(rawBody).digest('hex')}`;
   const stringToSign = `${algorithm}\n${createHash('sha256').update(canonical).digest('hex')}`;
   let ok = false;
   try {
-    ok = verify('sha256', Buffer.from(stringToSign, 'utf8'), {
-      key: state.merchantKey,
-      padding: cryptoConstants.RSA_PKCS1_PSS_PADDING,
-      saltLength: ALGORITHMS[algorithm]!,
-    }, Buffer.from(signature, 'base64'));
+    ok = verify(
+      'sha256',
+      Buffer.from(stringToSign, 'utf8'),
+      {
+        key: state.merchantKey,
+        padding: cryptoConstants.RSA_PKCS1_PSS_PADDING,
+        saltLength: ALGORITHMS[algorithm]!,
+      },
+      Buffer.from(signature, 'base64'),
+    );
   } catch {
     ok = false;
   }
-  return ok ? null : { status: 401, reasonCode: 'InvalidRequestSignature', message: 'The request signature we calculated does not match the signature you provided.' };
+  return ok
+    ? null
+    : {
+        status: 401,
+        reasonCode: 'InvalidRequestSignature',
+        message: 'The request signature we calculated does not match the signature you provided.',
+      };
 }
 
 /** The request's JSON body when it is an object. */
@@ -500,7 +627,8 @@ function bodyOf(c: ApiContext): Record<string, unknown> | null {
 
 /** POST /v2/checkoutSessions: validates the session our adapter asks for and opens it. */
 function createCheckoutSession(state: AmazonPayState, c: ApiContext): Response {
-  if (!c.req.header('x-amz-pay-idempotency-key')) return amazonError(c, 400, 'MissingHeader', 'x-amz-pay-idempotency-key is required.');
+  if (!c.req.header('x-amz-pay-idempotency-key'))
+    return amazonError(c, 400, 'MissingHeader', 'x-amz-pay-idempotency-key is required.');
   const body = bodyOf(c);
   if (!body) return amazonError(c, 400, 'InvalidRequestFormat', 'The request body is not valid JSON.');
   const web = isRecord(body.webCheckoutDetails) ? body.webCheckoutDetails : {};
@@ -509,16 +637,20 @@ function createCheckoutSession(state: AmazonPayState, c: ApiContext): Response {
   const amount = isRecord(payment.chargeAmount) ? payment.chargeAmount : null;
   const resultUrl = str(web.checkoutResultReturnUrl);
   const reviewUrl = str(web.checkoutReviewReturnUrl);
-  if (!resultUrl && !reviewUrl) return amazonError(c, 400, 'MissingParameterValue', 'webCheckoutDetails.checkoutResultReturnUrl is required.');
-  for (const u of [resultUrl, reviewUrl, str(web.checkoutCancelUrl)]) if (u && !isHttpUrl(u)) return amazonError(c, 400, 'InvalidParameterValue', `The URL ${u} is invalid.`);
+  if (!resultUrl && !reviewUrl)
+    return amazonError(c, 400, 'MissingParameterValue', 'webCheckoutDetails.checkoutResultReturnUrl is required.');
+  for (const u of [resultUrl, reviewUrl, str(web.checkoutCancelUrl)])
+    if (u && !isHttpUrl(u)) return amazonError(c, 400, 'InvalidParameterValue', `The URL ${u} is invalid.`);
   const storeId = str(body.storeId);
   if (!storeId) return amazonError(c, 400, 'MissingParameterValue', 'storeId is required.');
-  if (state.options.storeId && storeId !== state.options.storeId) return amazonError(c, 400, 'InvalidParameterValue', 'The storeId is not registered to this merchant.');
+  if (state.options.storeId && storeId !== state.options.storeId)
+    return amazonError(c, 400, 'InvalidParameterValue', 'The storeId is not registered to this merchant.');
   if (!amount || str(amount.currencyCode) !== 'JPY' || !/^[1-9][0-9]{0,8}$/.test(str(amount.amount) ?? '')) {
     return amazonError(c, 400, 'InvalidParameterValue', 'paymentDetails.chargeAmount must be a whole JPY amount.');
   }
   const intent = str(payment.paymentIntent) ?? 'Confirm';
-  if (!['Authorize', 'AuthorizeWithCapture', 'Confirm'].includes(intent)) return amazonError(c, 400, 'InvalidParameterValue', 'paymentDetails.paymentIntent is invalid.');
+  if (!['Authorize', 'AuthorizeWithCapture', 'Confirm'].includes(intent))
+    return amazonError(c, 400, 'InvalidParameterValue', 'paymentDetails.paymentIntent is invalid.');
   const id = randomUUID();
   const now = Date.now();
   const session: AmazonPayStandinSession = {
@@ -581,16 +713,40 @@ function completeCheckoutSession(state: AmazonPayState, c: ApiContext): Response
   const body = bodyOf(c);
   const amount = body && isRecord(body.chargeAmount) ? body.chargeAmount : null;
   if (!amount) return amazonError(c, 400, 'MissingParameterValue', 'chargeAmount is required.');
-  if (s.statusDetails.state === 'Canceled') return amazonError(c, 422, 'CheckoutSessionCanceled', `The Checkout Session was canceled (${s.statusDetails.reasonCode}).`);
+  if (s.statusDetails.state === 'Canceled')
+    return amazonError(
+      c,
+      422,
+      'CheckoutSessionCanceled',
+      `The Checkout Session was canceled (${s.statusDetails.reasonCode}).`,
+    );
   if (s.statusDetails.state !== 'Open' || !state.approved.has(s.checkoutSessionId)) {
-    return amazonError(c, 422, 'InvalidCheckoutSessionStatus', `You tried to call an operation on a Checkout Session that is in a state where that operation is not allowed (${s.statusDetails.state}).`);
+    return amazonError(
+      c,
+      422,
+      'InvalidCheckoutSessionStatus',
+      `You tried to call an operation on a Checkout Session that is in a state where that operation is not allowed (${s.statusDetails.state}).`,
+    );
   }
-  if (str(amount.amount) !== s.paymentDetails.chargeAmount.amount || str(amount.currencyCode) !== s.paymentDetails.chargeAmount.currencyCode) {
-    return amazonError(c, 400, 'AmountMismatch', 'The chargeAmount does not match the Checkout Session paymentDetails.chargeAmount.');
+  if (
+    str(amount.amount) !== s.paymentDetails.chargeAmount.amount ||
+    str(amount.currencyCode) !== s.paymentDetails.chargeAmount.currencyCode
+  ) {
+    return amazonError(
+      c,
+      400,
+      'AmountMismatch',
+      'The chargeAmount does not match the Checkout Session paymentDetails.chargeAmount.',
+    );
   }
   const envLetter = s.releaseEnvironment === 'Live' ? 'P' : 'S';
   const chargePermissionId = `${envLetter}03-${digits(7)}-${digits(7)}`;
-  state.permissions.set(chargePermissionId, { chargePermissionId, sessionId: s.checkoutSessionId, statusDetails: status('Chargeable', null, null), creationTimestamp: amazonTime() });
+  state.permissions.set(chargePermissionId, {
+    chargePermissionId,
+    sessionId: s.checkoutSessionId,
+    statusDetails: status('Chargeable', null, null),
+    creationTimestamp: amazonTime(),
+  });
   s.chargePermissionId = chargePermissionId;
   if (s.paymentDetails.paymentIntent !== 'Confirm') {
     const captureNow = s.paymentDetails.paymentIntent === 'AuthorizeWithCapture';
@@ -628,12 +784,20 @@ function getCharge(state: AmazonPayState, c: ApiContext): Response {
 function captureCharge(state: AmazonPayState, c: ApiContext): Response {
   const charge = state.charges.get(idParam(c));
   if (!charge) return notFound(c, 'Charge');
-  if (!c.req.header('x-amz-pay-idempotency-key')) return amazonError(c, 400, 'MissingHeader', 'x-amz-pay-idempotency-key is required.');
+  if (!c.req.header('x-amz-pay-idempotency-key'))
+    return amazonError(c, 400, 'MissingHeader', 'x-amz-pay-idempotency-key is required.');
   const body = bodyOf(c);
   const amount = body && isRecord(body.captureAmount) ? body.captureAmount : null;
   if (!amount) return amazonError(c, 400, 'MissingParameterValue', 'captureAmount is required.');
-  if (charge.statusDetails.state !== 'Authorized') return amazonError(c, 422, 'InvalidChargeStatus', `You tried to capture a Charge in state ${charge.statusDetails.state}.`);
-  if (str(amount.currencyCode) !== 'JPY') return amazonError(c, 400, 'CurrencyMismatch', 'The currency does not match the Charge.');
+  if (charge.statusDetails.state !== 'Authorized')
+    return amazonError(
+      c,
+      422,
+      'InvalidChargeStatus',
+      `You tried to capture a Charge in state ${charge.statusDetails.state}.`,
+    );
+  if (str(amount.currencyCode) !== 'JPY')
+    return amazonError(c, 400, 'CurrencyMismatch', 'The currency does not match the Charge.');
   const value = Number(str(amount.amount));
   if (!Number.isSafeInteger(value) || value <= 0 || value > Number(charge.chargeAmount.amount)) {
     return amazonError(c, 400, 'TransactionAmountExceeded', 'The capture amount exceeds the authorized amount.');
@@ -649,7 +813,12 @@ function cancelCharge(state: AmazonPayState, c: ApiContext): Response {
   const charge = state.charges.get(idParam(c));
   if (!charge) return notFound(c, 'Charge');
   if (charge.statusDetails.state !== 'Authorized' && charge.statusDetails.state !== 'AuthorizationInitiated') {
-    return amazonError(c, 422, 'InvalidChargeStatus', `You tried to cancel a Charge in state ${charge.statusDetails.state}.`);
+    return amazonError(
+      c,
+      422,
+      'InvalidChargeStatus',
+      `You tried to cancel a Charge in state ${charge.statusDetails.state}.`,
+    );
   }
   const body = bodyOf(c);
   setStatus(charge, 'Canceled', 'MerchantCanceled', str(body?.cancellationReason) ?? 'Canceled by the merchant.');
@@ -659,16 +828,19 @@ function cancelCharge(state: AmazonPayState, c: ApiContext): Response {
 
 /** POST /v2/refunds: of a captured charge, settling after refundSettleMs. */
 function createRefundOperation(state: AmazonPayState, c: ApiContext): Response {
-  if (!c.req.header('x-amz-pay-idempotency-key')) return amazonError(c, 400, 'MissingHeader', 'x-amz-pay-idempotency-key is required.');
+  if (!c.req.header('x-amz-pay-idempotency-key'))
+    return amazonError(c, 400, 'MissingHeader', 'x-amz-pay-idempotency-key is required.');
   const body = bodyOf(c);
   if (!body) return amazonError(c, 400, 'InvalidRequestFormat', 'The request body is not valid JSON.');
   const charge = state.charges.get(str(body.chargeId) ?? '');
   if (!charge) return notFound(c, 'Charge');
   const amount = isRecord(body.refundAmount) ? body.refundAmount : null;
   if (!amount) return amazonError(c, 400, 'MissingParameterValue', 'refundAmount is required.');
-  if (str(amount.currencyCode) !== 'JPY') return amazonError(c, 400, 'CurrencyMismatch', 'The currency does not match the Charge.');
+  if (str(amount.currencyCode) !== 'JPY')
+    return amazonError(c, 400, 'CurrencyMismatch', 'The currency does not match the Charge.');
   const value = Number(str(amount.amount));
-  if (!Number.isSafeInteger(value) || value <= 0) return amazonError(c, 400, 'InvalidParameterValue', 'refundAmount.amount must be a positive whole JPY amount.');
+  if (!Number.isSafeInteger(value) || value <= 0)
+    return amazonError(c, 400, 'InvalidParameterValue', 'refundAmount.amount must be a positive whole JPY amount.');
   const refund = createRefund(state, chargeView(state, charge), value);
   if ('reasonCode' in refund) return amazonError(c, refund.status, refund.reasonCode, refund.message);
   return c.json(refund, 201);
@@ -742,17 +914,31 @@ async function submitCheckoutPage(state: AmazonPayState, c: Context): Promise<Re
 /** GET /sns/?Action=ConfirmSubscription|Unsubscribe: SNS's links in its messages. */
 function snsSubscriptionAction(state: AmazonPayState, c: Context): Response {
   const action = c.req.query('Action');
-  if (action === 'ConfirmSubscription' && c.req.query('Token') === state.subscriptionToken && c.req.query('TopicArn') === state.topicArn) {
+  if (
+    action === 'ConfirmSubscription' &&
+    c.req.query('Token') === state.subscriptionToken &&
+    c.req.query('TopicArn') === state.topicArn
+  ) {
     state.subscriptionConfirmed = true;
-    return c.body(`<ConfirmSubscriptionResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><ConfirmSubscriptionResult><SubscriptionArn>${state.subscriptionArn}</SubscriptionArn></ConfirmSubscriptionResult></ConfirmSubscriptionResponse>`, 200, { 'content-type': 'text/xml' });
+    return c.body(
+      `<ConfirmSubscriptionResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><ConfirmSubscriptionResult><SubscriptionArn>${state.subscriptionArn}</SubscriptionArn></ConfirmSubscriptionResult></ConfirmSubscriptionResponse>`,
+      200,
+      { 'content-type': 'text/xml' },
+    );
   }
-  if (action === 'Unsubscribe') return c.body('<UnsubscribeResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"/>', 200, { 'content-type': 'text/xml' });
-  return c.body('<ErrorResponse><Error><Type>Sender</Type><Code>InvalidParameter</Code></Error></ErrorResponse>', 400, { 'content-type': 'text/xml' });
+  if (action === 'Unsubscribe')
+    return c.body('<UnsubscribeResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"/>', 200, {
+      'content-type': 'text/xml',
+    });
+  return c.body('<ErrorResponse><Error><Type>Sender</Type><Code>InvalidParameter</Code></Error></ErrorResponse>', 400, {
+    'content-type': 'text/xml',
+  });
 }
 
 /** GET /sns/SimpleNotificationService-<id>.pem: SNS's signing certificate (SigningCertURL). */
 function snsCertificate(state: AmazonPayState, c: Context): Response {
-  if (c.req.param('file') !== `SimpleNotificationService-${state.certId}.pem`) return amazonError(c, 404, 'ResourceNotFound', 'The requested resource does not exist.');
+  if (c.req.param('file') !== `SimpleNotificationService-${state.certId}.pem`)
+    return amazonError(c, 404, 'ResourceNotFound', 'The requested resource does not exist.');
   state.certificateDownloads += 1;
   return c.body(state.pems.cert, 200, { 'content-type': 'application/x-pem-file' });
 }
@@ -776,12 +962,18 @@ function openSession(state: AmazonPayState, id: string): AmazonPayStandinSession
   const s = state.sessions.get(id);
   if (!s) throw new Error(`amazonpay stand-in: no checkout session ${id}`);
   sessionView(state, s);
-  if (s.statusDetails.state !== 'Open' || state.approved.has(id)) throw new Error(`amazonpay stand-in: session ${id} is ${s.statusDetails.state}${state.approved.has(id) ? ' (approved)' : ''}`);
+  if (s.statusDetails.state !== 'Open' || state.approved.has(id))
+    throw new Error(
+      `amazonpay stand-in: session ${id} is ${s.statusDetails.state}${state.approved.has(id) ? ' (approved)' : ''}`,
+    );
   return s;
 }
 
 function returnTo(s: AmazonPayStandinSession, cancel: boolean): string {
-  const target = (cancel && s.webCheckoutDetails.checkoutCancelUrl) || s.webCheckoutDetails.checkoutResultReturnUrl || s.webCheckoutDetails.checkoutReviewReturnUrl!;
+  const target =
+    (cancel && s.webCheckoutDetails.checkoutCancelUrl) ||
+    s.webCheckoutDetails.checkoutResultReturnUrl ||
+    s.webCheckoutDetails.checkoutReviewReturnUrl!;
   const url = new URL(target);
   url.searchParams.set('amazonCheckoutSessionId', s.checkoutSessionId);
   return url.toString();
@@ -790,7 +982,12 @@ function returnTo(s: AmazonPayStandinSession, cancel: boolean): string {
 function approve(state: AmazonPayState, id: string): string {
   const s = openSession(state, id);
   state.approved.add(id);
-  s.buyer = { buyerId: `amzn1.account.${token(28).toUpperCase()}`, name: '山田 太郎', email: 'buyer@example.jp', phoneNumber: null };
+  s.buyer = {
+    buyerId: `amzn1.account.${token(28).toUpperCase()}`,
+    name: '山田 太郎',
+    email: 'buyer@example.jp',
+    phoneNumber: null,
+  };
   s.paymentPreferences = [{ paymentDescriptor: 'Visa ****1111 (Amazon Pay)' }];
   return returnTo(s, false);
 }
@@ -816,7 +1013,8 @@ function settleRefund(state: AmazonPayState, refund: AmazonPayStandinRefund): vo
 }
 
 function refundView(state: AmazonPayState, refund: AmazonPayStandinRefund): AmazonPayStandinRefund {
-  if (Date.now() - Date.parse(fromAmazonTime(refund.creationTimestamp)) >= (state.options.refundSettleMs ?? 0)) settleRefund(state, refund);
+  if (Date.now() - Date.parse(fromAmazonTime(refund.creationTimestamp)) >= (state.options.refundSettleMs ?? 0))
+    settleRefund(state, refund);
   return refund;
 }
 
@@ -826,14 +1024,27 @@ function chargeView(state: AmazonPayState, charge: AmazonPayStandinCharge): Amaz
   return charge;
 }
 
-function createRefund(state: AmazonPayState, charge: AmazonPayStandinCharge, amount: number): AmazonPayStandinRefund | { status: 400 | 422; reasonCode: string; message: string } {
+function createRefund(
+  state: AmazonPayState,
+  charge: AmazonPayStandinCharge,
+  amount: number,
+): AmazonPayStandinRefund | { status: 400 | 422; reasonCode: string; message: string } {
   if (charge.statusDetails.state !== 'Captured' || !charge.captureAmount) {
-    return { status: 422, reasonCode: 'InvalidChargeStatus', message: `You tried to refund a Charge in state ${charge.statusDetails.state}.` };
+    return {
+      status: 422,
+      reasonCode: 'InvalidChargeStatus',
+      message: `You tried to refund a Charge in state ${charge.statusDetails.state}.`,
+    };
   }
-  const pending = [...state.refunds.values()].filter((r) => r.chargeId === charge.chargeId && r.statusDetails.state !== 'Declined')
+  const pending = [...state.refunds.values()]
+    .filter((r) => r.chargeId === charge.chargeId && r.statusDetails.state !== 'Declined')
     .reduce((sum, r) => sum + Number(r.refundAmount.amount), 0);
   if (pending + amount > Number(charge.captureAmount.amount)) {
-    return { status: 400, reasonCode: 'TransactionAmountExceeded', message: 'The refund amount exceeds the captured amount that has not been refunded.' };
+    return {
+      status: 400,
+      reasonCode: 'TransactionAmountExceeded',
+      message: 'The refund amount exceeds the captured amount that has not been refunded.',
+    };
   }
   const refund: AmazonPayStandinRefund = {
     refundId: `${charge.chargePermissionId}-R${digits(6)}`,
@@ -856,15 +1067,30 @@ function createRefund(state: AmazonPayState, charge: AmazonPayStandinCharge, amo
 // --- SNS ------------------------------------------------------------------------------------
 
 function signSns(state: AmazonPayState, envelope: Record<string, string>, version: '1' | '2'): string {
-  const keys = envelope.Type === 'Notification'
-    ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
-    : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
-  const text = keys.filter((k) => envelope[k] !== undefined).map((k) => `${k}\n${envelope[k]}\n`).join('');
-  return sign(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256', Buffer.from(text, 'utf8'), state.pems.private).toString('base64');
+  const keys =
+    envelope.Type === 'Notification'
+      ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
+      : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
+  const text = keys
+    .filter((k) => envelope[k] !== undefined)
+    .map((k) => `${k}\n${envelope[k]}\n`)
+    .join('');
+  return sign(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256', Buffer.from(text, 'utf8'), state.pems.private).toString(
+    'base64',
+  );
 }
 
-function snsMessage(state: AmazonPayState, fields: Record<string, string>, version: '1' | '2'): { headers: Record<string, string>; rawBody: string } {
-  const envelope: Record<string, string> = { ...fields, SignatureVersion: version, Signature: '', SigningCertURL: `${state.snsOrigin}/sns/SimpleNotificationService-${state.certId}.pem` };
+function snsMessage(
+  state: AmazonPayState,
+  fields: Record<string, string>,
+  version: '1' | '2',
+): { headers: Record<string, string>; rawBody: string } {
+  const envelope: Record<string, string> = {
+    ...fields,
+    SignatureVersion: version,
+    Signature: '',
+    SigningCertURL: `${state.snsOrigin}/sns/SimpleNotificationService-${state.certId}.pem`,
+  };
   envelope.Signature = signSns(state, envelope, version);
   if (envelope.Type === 'Notification') {
     envelope.UnsubscribeURL = `${state.snsOrigin}/sns/?Action=Unsubscribe&SubscriptionArn=${encodeURIComponent(state.subscriptionArn)}`;
@@ -895,7 +1121,10 @@ function chargePermissionIdOf(state: AmazonPayState, objectType: AmazonPayObject
   }
 }
 
-function buildNotification(state: AmazonPayState, input: { objectType: AmazonPayObjectType; objectId: string; timestamp?: Date; signatureVersion?: '1' | '2' }) {
+function buildNotification(
+  state: AmazonPayState,
+  input: { objectType: AmazonPayObjectType; objectId: string; timestamp?: Date; signatureVersion?: '1' | '2' },
+) {
   const chargePermissionId = chargePermissionIdOf(state, input.objectType, input.objectId);
   const environment = chargePermissionId.startsWith('P') ? 'Live' : 'Sandbox';
   const message = JSON.stringify({
@@ -908,21 +1137,33 @@ function buildNotification(state: AmazonPayState, input: { objectType: AmazonPay
     NotificationId: randomUUID(),
     NotificationVersion: 'V2',
   });
-  return snsMessage(state, {
-    Type: 'Notification',
-    MessageId: randomUUID(),
-    TopicArn: state.topicArn,
-    Message: message,
-    Timestamp: (input.timestamp ?? new Date()).toISOString(),
-  }, input.signatureVersion ?? state.snsVersion);
+  return snsMessage(
+    state,
+    {
+      Type: 'Notification',
+      MessageId: randomUUID(),
+      TopicArn: state.topicArn,
+      Message: message,
+      Timestamp: (input.timestamp ?? new Date()).toISOString(),
+    },
+    input.signatureVersion ?? state.snsVersion,
+  );
 }
 
-async function post(state: AmazonPayState, built: { headers: Record<string, string>; rawBody: string }): Promise<AmazonPayStandinNotification> {
+async function post(
+  state: AmazonPayState,
+  built: { headers: Record<string, string>; rawBody: string },
+): Promise<AmazonPayStandinNotification> {
   const record: AmazonPayStandinNotification = { ...built, deliveredStatus: null };
   state.notifications.push(record);
   if (state.options.webhookUrl) {
     try {
-      const response = await fetch(state.options.webhookUrl, { method: 'POST', headers: built.headers, body: built.rawBody, signal: AbortSignal.timeout(10_000) });
+      const response = await fetch(state.options.webhookUrl, {
+        method: 'POST',
+        headers: built.headers,
+        body: built.rawBody,
+        signal: AbortSignal.timeout(10_000),
+      });
       record.deliveredStatus = response.status;
       await response.body?.cancel();
     } catch {
@@ -933,7 +1174,11 @@ async function post(state: AmazonPayState, built: { headers: Record<string, stri
 }
 
 /** Builds and sends the IPN of an object's state change. */
-function sendNotification(state: AmazonPayState, objectType: AmazonPayObjectType, objectId: string): Promise<AmazonPayStandinNotification> {
+function sendNotification(
+  state: AmazonPayState,
+  objectType: AmazonPayObjectType,
+  objectId: string,
+): Promise<AmazonPayStandinNotification> {
   return post(state, buildNotification(state, { objectType, objectId }));
 }
 
@@ -952,7 +1197,10 @@ function idParam(c: Context): string {
 
 /** Amazon Pay's timestamp format, e.g. 20191015T204327Z. */
 function amazonTime(ms = Date.now()): string {
-  return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /** Accepts both 20191015T204327Z and 2019-10-15T20:43:27Z (the SDK sends the latter in x-amz-pay-date). */
@@ -965,7 +1213,12 @@ function status(state: string, reasonCode: string | null, reasonDescription: str
   return { state, reasonCode, reasonDescription, lastUpdatedTimestamp: amazonTime() };
 }
 
-function setStatus(target: { statusDetails: Status }, state: string, reasonCode: string | null, reasonDescription: string | null): void {
+function setStatus(
+  target: { statusDetails: Status },
+  state: string,
+  reasonCode: string | null,
+  reasonDescription: string | null,
+): void {
   target.statusDetails = status(state, reasonCode, reasonDescription);
 }
 
@@ -1000,7 +1253,10 @@ function checkoutPage(s: AmazonPayStandinSession): string {
 
 function errorPage(message: string, back?: string): string {
   const link = back ? `<p><a href="${escapeHtml(back)}">ストアに戻る</a></p>` : '';
-  return page('エラー', `<p class="brand">amazon pay <span class="tag">テスト環境</span></p><h1>お支払いを続けられません</h1><p>${escapeHtml(message)}</p>${link}`);
+  return page(
+    'エラー',
+    `<p class="brand">amazon pay <span class="tag">テスト環境</span></p><h1>お支払いを続けられません</h1><p>${escapeHtml(message)}</p>${link}`,
+  );
 }
 
 function page(title: string, body: string): string {
@@ -1018,11 +1274,9 @@ button.primary{background:#ffd814;border-color:#fcd200}button.link{border:none;b
 </style></head><body><main>${body}</main></body></html>`;
 }
 
-
 function str(v: unknown): string | null {
   return typeof v === 'string' && v.length > 0 ? v : null;
 }
-
 
 function digits(n: number): string {
   const bytes = randomBytes(n);
@@ -1038,4 +1292,3 @@ function token(length: number): string {
   for (let i = 0; i < length; i++) out += alphabet[bytes[i]! % alphabet.length];
   return out;
 }
-

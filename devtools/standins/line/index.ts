@@ -96,7 +96,11 @@ interface LineState {
   current: LineStandinUser;
 }
 
-type Route = { method: 'get' | 'post'; path: string; handle: (state: LineState, c: Context) => Response | Promise<Response> };
+type Route = {
+  method: 'get' | 'post';
+  path: string;
+  handle: (state: LineState, c: Context) => Response | Promise<Response>;
+};
 
 /** LINE Login v2.1's endpoints, one handler each. */
 const ROUTES: readonly Route[] = [
@@ -133,7 +137,12 @@ export async function startLineStandin(options: LineStandinOptions): Promise<Lin
     },
     users: {
       preset(user = {}) {
-        state.current = { sub: user.sub ?? newLineUserId(), name: user.name ?? 'LINE太郎', picture: user.picture, email: user.email };
+        state.current = {
+          sub: user.sub ?? newLineUserId(),
+          name: user.name ?? 'LINE太郎',
+          picture: user.picture,
+          email: user.email,
+        };
         return { ...state.current };
       },
       get current() {
@@ -146,7 +155,9 @@ export async function startLineStandin(options: LineStandinOptions): Promise<Lin
       if (pageResponse.status !== 200) {
         const location = pageResponse.headers.get('location');
         if (location) return new URL(location);
-        throw new Error(`line stand-in: authorization page answered ${pageResponse.status}: ${await pageResponse.text()}`);
+        throw new Error(
+          `line stand-in: authorization page answered ${pageResponse.status}: ${await pageResponse.text()}`,
+        );
       }
       const html = await pageResponse.text();
       const requestId = /name="request_id" value="([^"]+)"/.exec(html)?.[1];
@@ -176,7 +187,8 @@ function showAuthorization(state: LineState, c: Context): Response {
   const q = c.req.query();
   // Bad client or callback URL: LINE shows an error page and does not redirect.
   if (q.client_id !== state.options.channelId) return errorPage(c, 'client_id が正しくありません。');
-  if (!q.redirect_uri || !redirectUriAllowed(state, q.redirect_uri)) return errorPage(c, 'redirect_uri がチャネルに登録されたコールバックURLと一致しません。');
+  if (!q.redirect_uri || !redirectUriAllowed(state, q.redirect_uri))
+    return errorPage(c, 'redirect_uri がチャネルに登録されたコールバックURLと一致しません。');
   const back = (error: string, description: string) => {
     const target = new URL(q.redirect_uri!);
     target.searchParams.set('error', error);
@@ -187,11 +199,13 @@ function showAuthorization(state: LineState, c: Context): Response {
   if (q.response_type !== 'code') return back('unsupported_response_type', 'response_type must be code');
   if (!q.state) return back('invalid_request', 'state is required');
   const scopes = (q.scope ?? '').split(' ').filter(Boolean);
-  if (scopes.length === 0 || scopes.some((scope) => !KNOWN_SCOPES.has(scope))) return back('invalid_scope', 'scope must be profile, openid and/or email');
+  if (scopes.length === 0 || scopes.some((scope) => !KNOWN_SCOPES.has(scope)))
+    return back('invalid_scope', 'scope must be profile, openid and/or email');
   if (scopes.includes('email') && !scopes.includes('openid')) return back('invalid_scope', 'email requires openid');
   if (q.code_challenge !== undefined || q.code_challenge_method !== undefined) {
     if (q.code_challenge_method !== 'S256') return back('invalid_request', 'code_challenge_method must be S256');
-    if (!q.code_challenge || !/^[A-Za-z0-9_-]{43}$/.test(q.code_challenge)) return back('invalid_request', 'invalid code_challenge');
+    if (!q.code_challenge || !/^[A-Za-z0-9_-]{43}$/.test(q.code_challenge))
+      return back('invalid_request', 'invalid code_challenge');
   }
   const request: AuthorizationRequest = {
     id: token(24),
@@ -204,7 +218,11 @@ function showAuthorization(state: LineState, c: Context): Response {
     expiresAt: Date.now() + CODE_TTL_MS,
   };
   state.pending.set(request.id, request);
-  const asked = [scopes.includes('profile') ? 'プロフィール情報（表示名・プロフィール画像）' : null, scopes.includes('openid') ? 'ユーザー識別子（OpenID Connect）' : null, scopes.includes('email') ? 'メールアドレス' : null]
+  const asked = [
+    scopes.includes('profile') ? 'プロフィール情報（表示名・プロフィール画像）' : null,
+    scopes.includes('openid') ? 'ユーザー識別子（OpenID Connect）' : null,
+    scopes.includes('email') ? 'メールアドレス' : null,
+  ]
     .filter(Boolean)
     .map((line) => `<li>${escapeHtml(line!)}</li>`)
     .join('');
@@ -230,7 +248,8 @@ async function decideAuthorization(state: LineState, c: Context): Promise<Respon
   sweep(state);
   const form = await c.req.parseBody();
   const request = state.pending.get(String(form.request_id ?? ''));
-  if (!request || request.expiresAt < Date.now()) return errorPage(c, 'ログインの有効期限が切れました。最初からやり直してください。');
+  if (!request || request.expiresAt < Date.now())
+    return errorPage(c, 'ログインの有効期限が切れました。最初からやり直してください。');
   state.pending.delete(request.id);
   const target = new URL(request.redirectUri);
   if (form.decision === 'allow') {
@@ -261,7 +280,8 @@ async function exchangeToken(state: LineState, c: Context): Promise<Response> {
   }
   const form = new URLSearchParams(await c.req.text());
   if (form.get('client_id') !== state.options.channelId) return oauthError(c, 'invalid_client', 'invalid client_id');
-  if (!sameSecret(form.get('client_secret') ?? '', state.options.channelSecret)) return oauthError(c, 'invalid_client', 'invalid client_secret');
+  if (!sameSecret(form.get('client_secret') ?? '', state.options.channelSecret))
+    return oauthError(c, 'invalid_client', 'invalid client_secret');
   const grantType = form.get('grant_type');
   if (grantType === 'authorization_code') {
     const code = form.get('code') ?? '';
@@ -269,15 +289,21 @@ async function exchangeToken(state: LineState, c: Context): Promise<Response> {
     // Single use: the code is spent by the first exchange that names this client, whatever its outcome.
     state.codes.delete(code);
     if (!issued || issued.expiresAt < Date.now()) return oauthError(c, 'invalid_grant', 'invalid authorization code');
-    if (form.get('redirect_uri') !== issued.redirectUri) return oauthError(c, 'invalid_grant', 'redirect_uri does not match');
+    if (form.get('redirect_uri') !== issued.redirectUri)
+      return oauthError(c, 'invalid_grant', 'redirect_uri does not match');
     const verifier = form.get('code_verifier');
     if (issued.codeChallenge) {
-      if (!verifier || !/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) return oauthError(c, 'invalid_grant', 'code_verifier is required');
-      if (createHash('sha256').update(verifier).digest('base64url') !== issued.codeChallenge) return oauthError(c, 'invalid_grant', 'invalid code_verifier');
+      if (!verifier || !/^[A-Za-z0-9._~-]{43,128}$/.test(verifier))
+        return oauthError(c, 'invalid_grant', 'code_verifier is required');
+      if (createHash('sha256').update(verifier).digest('base64url') !== issued.codeChallenge)
+        return oauthError(c, 'invalid_grant', 'invalid code_verifier');
     } else if (verifier) {
       return oauthError(c, 'invalid_grant', 'code_verifier given for a request without code_challenge');
     }
-    return c.json(issueTokens(state, issued.user, issued.scopes, issued.nonce), 200, { 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+    return c.json(issueTokens(state, issued.user, issued.scopes, issued.nonce), 200, {
+      'Cache-Control': 'no-store',
+      Pragma: 'no-cache',
+    });
   }
   if (grantType === 'refresh_token') {
     const refreshToken = form.get('refresh_token') ?? '';
@@ -298,12 +324,17 @@ function userInfo(state: LineState, c: Context): Response {
   const match = /^Bearer (\S+)$/.exec(header);
   const issued = match ? state.accessTokens.get(match[1]!) : undefined;
   if (!issued || issued.expiresAt < Date.now()) {
-    return c.json({ error: 'invalid_token', error_description: 'The access token expired' }, 401, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    return c.json({ error: 'invalid_token', error_description: 'The access token expired' }, 401, {
+      'WWW-Authenticate': 'Bearer error="invalid_token"',
+    });
   }
-  if (!issued.scopes.includes('openid')) return c.json({ error: 'insufficient_scope', error_description: 'openid scope is required' }, 403);
+  if (!issued.scopes.includes('openid'))
+    return c.json({ error: 'insufficient_scope', error_description: 'openid scope is required' }, 403);
   return c.json({
     sub: issued.user.sub,
-    ...(issued.scopes.includes('profile') ? { name: issued.user.name, ...(issued.user.picture ? { picture: issued.user.picture } : {}) } : {}),
+    ...(issued.scopes.includes('profile')
+      ? { name: issued.user.name, ...(issued.user.picture ? { picture: issued.user.picture } : {}) }
+      : {}),
   });
 }
 
@@ -311,7 +342,11 @@ function userInfo(state: LineState, c: Context): Response {
 function verifyAccessToken(state: LineState, c: Context): Response {
   const issued = state.accessTokens.get(c.req.query('access_token') ?? '');
   if (!issued || issued.expiresAt < Date.now()) return oauthError(c, 'invalid_request', 'access token expired');
-  return c.json({ scope: issued.scopes.join(' '), client_id: state.options.channelId, expires_in: Math.floor((issued.expiresAt - Date.now()) / 1000) });
+  return c.json({
+    scope: issued.scopes.join(' '),
+    client_id: state.options.channelId,
+    expires_in: Math.floor((issued.expiresAt - Date.now()) / 1000),
+  });
 }
 
 /** POST /oauth2/v2.1/verify: verifies an ID token (audience, nonce, subject). */
@@ -328,14 +363,20 @@ async function verifyIdToken(state: LineState, c: Context): Promise<Response> {
   const nonce = form.get('nonce');
   if (nonce !== null && claims.nonce !== nonce) return oauthError(c, 'invalid_request', 'Invalid IdToken Nonce.');
   const userId = form.get('user_id');
-  if (userId !== null && claims.sub !== userId) return oauthError(c, 'invalid_request', 'Invalid IdToken Subject Identifier.');
+  if (userId !== null && claims.sub !== userId)
+    return oauthError(c, 'invalid_request', 'Invalid IdToken Subject Identifier.');
   return c.json(claims);
 }
 
 function issueTokens(state: LineState, user: LineStandinUser, scopes: string[], nonce?: string) {
   const accessToken = token(32);
   const refreshToken = token(24);
-  state.accessTokens.set(accessToken, { user, scopes, expiresAt: Date.now() + ACCESS_TOKEN_TTL_S * 1000, refreshToken });
+  state.accessTokens.set(accessToken, {
+    user,
+    scopes,
+    expiresAt: Date.now() + ACCESS_TOKEN_TTL_S * 1000,
+    refreshToken,
+  });
   state.refreshTokens.set(refreshToken, accessToken);
   const now = Math.floor(Date.now() / 1000);
   const idToken = scopes.includes('openid')
@@ -348,7 +389,9 @@ function issueTokens(state: LineState, user: LineStandinUser, scopes: string[], 
           iat: now,
           ...(nonce ? { nonce } : {}),
           amr: ['linesso'],
-          ...(scopes.includes('profile') ? { name: user.name, ...(user.picture ? { picture: user.picture } : {}) } : {}),
+          ...(scopes.includes('profile')
+            ? { name: user.name, ...(user.picture ? { picture: user.picture } : {}) }
+            : {}),
           ...(scopes.includes('email') && user.email ? { email: user.email } : {}),
         },
         state.options.channelSecret,
@@ -406,7 +449,10 @@ function signHs256(payload: Record<string, unknown>, secret: string): string {
   return `${header}.${body}.${signature}`;
 }
 
-function readSigned(jwt: string, secret: string): (Record<string, unknown> & { exp: number; aud: unknown; sub: unknown; nonce?: unknown }) | null {
+function readSigned(
+  jwt: string,
+  secret: string,
+): (Record<string, unknown> & { exp: number; aud: unknown; sub: unknown; nonce?: unknown }) | null {
   const [header, body, signature, ...rest] = jwt.split('.');
   if (!header || !body || !signature || rest.length > 0) return null;
   const expected = createHmac('sha256', secret).update(`${header}.${body}`).digest('base64url');
@@ -452,5 +498,8 @@ ${body}
 }
 
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+  return text.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
+  );
 }

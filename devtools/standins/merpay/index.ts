@@ -86,11 +86,13 @@ export interface MerpayStandinTransaction {
   /** The create request as received. */
   request: MerpayCreateTransactionRequest;
   state: MerpayStandinState;
-  payment: Required<Omit<MerpayTransactionPayment, 'authorizedAmount' | 'capturedAmount' | 'canceledAmount'>> & {
-    authorizedAmount: number;
-    capturedAmount: number;
-    canceledAmount: number;
-  } | null;
+  payment:
+    | (Required<Omit<MerpayTransactionPayment, 'authorizedAmount' | 'capturedAmount' | 'canceledAmount'>> & {
+        authorizedAmount: number;
+        capturedAmount: number;
+        canceledAmount: number;
+      })
+    | null;
   inquiryCode: string | null;
   refunds: { refundTransactionId: string; amount: number; refundedAt: string; inquiryCode: string }[];
   createdAt: string;
@@ -132,12 +134,23 @@ const SCOPE = 'netpayment:transaction:write';
 const PAYMENT_STATUS = { authorized: 1, captured: 2, canceled: 3 } as const;
 const ENTRY_TYPE = { payment: 1, refund: 2 } as const;
 const TRANSITION_STATUS: Record<MerpayStandinState, number> = {
-  created: 1, confirming: 2, authorized: 3, captured: 3, declined: 4, canceled_by_member: 5, refused_by_merchant: 6, canceled: 7,
+  created: 1,
+  confirming: 2,
+  authorized: 3,
+  captured: 3,
+  declined: 4,
+  canceled_by_member: 5,
+  refused_by_merchant: 6,
+  canceled: 7,
 };
 
 type ErrorStatus = 400 | 401 | 403 | 404 | 409;
 class StandinError extends Error {
-  constructor(readonly status: ErrorStatus, readonly code: string, message: string) {
+  constructor(
+    readonly status: ErrorStatus,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -160,7 +173,11 @@ interface MerpayState {
   url: string;
 }
 
-type Route = { method: 'get' | 'post'; path: string; handle: (state: MerpayState, c: Context) => Response | Promise<Response> };
+type Route = {
+  method: 'get' | 'post';
+  path: string;
+  handle: (state: MerpayState, c: Context) => Response | Promise<Response>;
+};
 
 /** The API's methods by path (V1\Api), each an operation on the state. */
 const OPERATIONS: Readonly<Record<string, (state: MerpayState, body: Record<string, unknown>) => unknown>> = {
@@ -182,7 +199,8 @@ const ROUTES: readonly Route[] = [
 
 /** Starts the Merpay stand-in on `port` (0 = any free port). */
 export async function startMerpayStandin(options: MerpayStandinOptions): Promise<MerpayStandin> {
-  if (!options.clientId || !options.clientSecret) throw new Error('merpay stand-in: clientId and clientSecret are required');
+  if (!options.clientId || !options.clientSecret)
+    throw new Error('merpay stand-in: clientId and clientSecret are required');
   const state: MerpayState = {
     options,
     tokenTtlSec: options.tokenTtlSec ?? 3600,
@@ -233,7 +251,12 @@ export async function startMerpayStandin(options: MerpayStandinOptions): Promise
   };
 }
 
-const errorBody = (code: string, message: string) => ({ code, message, requestId: `req_${token(20)}`, details: [] as unknown[] });
+const errorBody = (code: string, message: string) => ({
+  code,
+  message,
+  requestId: `req_${token(20)}`,
+  details: [] as unknown[],
+});
 const fail = (c: Context, e: StandinError) => c.json(errorBody(e.code, e.message), e.status);
 
 // --- Token endpoint (AuthClient::fetchAccessToken) -------------------------------------------
@@ -245,11 +268,16 @@ async function issueToken(state: MerpayState, c: Context): Promise<Response> {
     return fail(c, new StandinError(401, 'UNAUTHENTICATED', 'Client authentication failed.'));
   }
   if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-    return fail(c, new StandinError(400, 'INVALID_ARGUMENT', 'The token request must be application/x-www-form-urlencoded.'));
+    return fail(
+      c,
+      new StandinError(400, 'INVALID_ARGUMENT', 'The token request must be application/x-www-form-urlencoded.'),
+    );
   }
   const form = new URLSearchParams(await c.req.text());
-  if (form.get('grant_type') !== 'client_credentials') return fail(c, new StandinError(400, 'INVALID_ARGUMENT', 'grant_type must be client_credentials.'));
-  if (!(form.get('scope') ?? '').split(' ').includes(SCOPE)) return fail(c, new StandinError(403, 'PERMISSION_DENIED', `scope must include ${SCOPE}.`));
+  if (form.get('grant_type') !== 'client_credentials')
+    return fail(c, new StandinError(400, 'INVALID_ARGUMENT', 'grant_type must be client_credentials.'));
+  if (!(form.get('scope') ?? '').split(' ').includes(SCOPE))
+    return fail(c, new StandinError(403, 'PERMISSION_DENIED', `scope must include ${SCOPE}.`));
   const accessToken = token(48);
   state.tokens.set(accessToken, Date.now() + state.tokenTtlSec * 1000);
   state.tokensIssued += 1;
@@ -264,7 +292,16 @@ async function callOperation(state: MerpayState, c: Context): Promise<Response> 
   const presented = c.req.header('authorization') ?? '';
   const expiresAt = state.tokens.get(presented);
   if (expiresAt === undefined || expiresAt <= Date.now()) {
-    return fail(c, new StandinError(401, 'UNAUTHENTICATED', presented.startsWith('Bearer ') ? 'Send the access token itself in authorization.' : 'The access token is missing, invalid or expired.'));
+    return fail(
+      c,
+      new StandinError(
+        401,
+        'UNAUTHENTICATED',
+        presented.startsWith('Bearer ')
+          ? 'Send the access token itself in authorization.'
+          : 'The access token is missing, invalid or expired.',
+      ),
+    );
   }
   let body: Record<string, unknown>;
   try {
@@ -287,33 +324,42 @@ async function callOperation(state: MerpayState, c: Context): Promise<Response> 
 
 function create(state: MerpayState, b: Record<string, unknown>) {
   const orderId = b.orderId;
-  if (typeof orderId !== 'string' || orderId.length === 0 || orderId.length > 255) throw invalid('orderId is required (1–255 characters).');
+  if (typeof orderId !== 'string' || orderId.length === 0 || orderId.length > 255)
+    throw invalid('orderId is required (1–255 characters).');
   const amount = b.amount;
-  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1 || amount > MAX_AMOUNT) throw invalid(`amount must be an integer from 1 to ${MAX_AMOUNT}.`);
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1 || amount > MAX_AMOUNT)
+    throw invalid(`amount must be an integer from 1 to ${MAX_AMOUNT}.`);
   for (const flag of ['useDeliveryAddress', 'useShippingFee', 'isFixedShippingFee', 'capture'] as const) {
     if (typeof b[flag] !== 'boolean') throw invalid(`${flag} must be a boolean.`);
   }
   // Addresses and shipping fees are not part of this stand-in (the shop sells coins).
-  if (b.useDeliveryAddress || b.useShippingFee) throw invalid('useDeliveryAddress and useShippingFee are not supported by this stand-in.');
-  if (typeof b.fixedShippingFee !== 'number' || !Number.isSafeInteger(b.fixedShippingFee) || b.fixedShippingFee < 0) throw invalid('fixedShippingFee must be a non-negative integer.');
+  if (b.useDeliveryAddress || b.useShippingFee)
+    throw invalid('useDeliveryAddress and useShippingFee are not supported by this stand-in.');
+  if (typeof b.fixedShippingFee !== 'number' || !Number.isSafeInteger(b.fixedShippingFee) || b.fixedShippingFee < 0)
+    throw invalid('fixedShippingFee must be a non-negative integer.');
   if (typeof b.shippingFeeUrl !== 'string') throw invalid('shippingFeeUrl must be a string.');
   for (const key of ['confirmUrl', 'completionUrl', 'cancelUrl', 'returnUrl'] as const) {
     const value = b[key];
     if (typeof value !== 'string' || !isHttpUrl(value)) throw invalid(`${key} must be an http(s) URL.`);
   }
-  if (typeof b.paymentContractType !== 'number' || !Number.isSafeInteger(b.paymentContractType)) throw invalid('paymentContractType must be an integer.');
+  if (typeof b.paymentContractType !== 'number' || !Number.isSafeInteger(b.paymentContractType))
+    throw invalid('paymentContractType must be an integer.');
   if (b.orderName !== undefined && typeof b.orderName !== 'string') throw invalid('orderName must be a string.');
   if (!Array.isArray(b.items) || b.items.length === 0) throw invalid('items must be a non-empty array.');
   let itemsTotal = 0;
   for (const item of b.items as unknown[]) {
-    if (!isRecord(item) || typeof item.name !== 'string' || item.name.length === 0) throw invalid('each item needs a name.');
-    if (typeof item.unitPrice !== 'number' || !Number.isSafeInteger(item.unitPrice) || item.unitPrice < 0) throw invalid('item unitPrice must be a non-negative integer.');
-    if (typeof item.quantity !== 'number' || !Number.isSafeInteger(item.quantity) || item.quantity < 1) throw invalid('item quantity must be a positive integer.');
+    if (!isRecord(item) || typeof item.name !== 'string' || item.name.length === 0)
+      throw invalid('each item needs a name.');
+    if (typeof item.unitPrice !== 'number' || !Number.isSafeInteger(item.unitPrice) || item.unitPrice < 0)
+      throw invalid('item unitPrice must be a non-negative integer.');
+    if (typeof item.quantity !== 'number' || !Number.isSafeInteger(item.quantity) || item.quantity < 1)
+      throw invalid('item quantity must be a positive integer.');
     itemsTotal += item.unitPrice * item.quantity;
   }
   if (itemsTotal !== amount) throw invalid('The items do not add up to amount.');
   if (!isRecord(b.metadata)) throw invalid('metadata must be an object.');
-  if (state.byOrderId.has(orderId)) throw new StandinError(409, 'ALREADY_EXISTS', 'A transaction with this orderId exists.');
+  if (state.byOrderId.has(orderId))
+    throw new StandinError(409, 'ALREADY_EXISTS', 'A transaction with this orderId exists.');
   const transactionId = `mtx_${token(24)}`;
   const transaction: MerpayStandinTransaction = {
     transactionId,
@@ -340,8 +386,14 @@ function mustFind(state: MerpayState, b: Record<string, unknown>): MerpayStandin
 
 function capture(state: MerpayState, b: Record<string, unknown>) {
   const t = mustFind(state, b);
-  if (t.state !== 'authorized' || !t.payment) throw new StandinError(409, 'FAILED_PRECONDITION', `The transaction is ${t.state}; only an authorised one can be captured.`);
-  if (b.amount !== t.payment.authorizedAmount) throw invalid('amount must equal the authorised amount (no partial capture here).');
+  if (t.state !== 'authorized' || !t.payment)
+    throw new StandinError(
+      409,
+      'FAILED_PRECONDITION',
+      `The transaction is ${t.state}; only an authorised one can be captured.`,
+    );
+  if (b.amount !== t.payment.authorizedAmount)
+    throw invalid('amount must equal the authorised amount (no partial capture here).');
   t.state = 'captured';
   t.payment.capturedAmount = t.payment.authorizedAmount;
   t.payment.capturedAt = new Date().toISOString();
@@ -351,8 +403,10 @@ function capture(state: MerpayState, b: Record<string, unknown>) {
 
 function cancel(state: MerpayState, b: Record<string, unknown>) {
   const t = mustFind(state, b);
-  if (t.state === 'captured') throw new StandinError(409, 'FAILED_PRECONDITION', 'The transaction is captured; refund it instead.');
-  if (t.state === 'canceled') throw new StandinError(409, 'FAILED_PRECONDITION', 'The transaction is already canceled.');
+  if (t.state === 'captured')
+    throw new StandinError(409, 'FAILED_PRECONDITION', 'The transaction is captured; refund it instead.');
+  if (t.state === 'canceled')
+    throw new StandinError(409, 'FAILED_PRECONDITION', 'The transaction is already canceled.');
   if (t.state === 'authorized' && t.payment) {
     t.payment.canceledAmount = t.payment.authorizedAmount;
     t.payment.canceledAt = new Date().toISOString();
@@ -364,11 +418,22 @@ function cancel(state: MerpayState, b: Record<string, unknown>) {
 }
 
 function addRefund(state: MerpayState, t: MerpayStandinTransaction, amount: unknown) {
-  if (t.state !== 'captured' || !t.payment) throw new StandinError(409, 'FAILED_PRECONDITION', `The transaction is ${t.state}; only a captured one can be refunded.`);
+  if (t.state !== 'captured' || !t.payment)
+    throw new StandinError(
+      409,
+      'FAILED_PRECONDITION',
+      `The transaction is ${t.state}; only a captured one can be refunded.`,
+    );
   const refunded = t.refunds.reduce((sum, r) => sum + r.amount, 0);
-  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) throw invalid('amount must be a positive integer.');
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1)
+    throw invalid('amount must be a positive integer.');
   if (refunded + amount > t.payment.capturedAmount) throw invalid('amount exceeds what is left to refund.');
-  const entry = { refundTransactionId: `mtx_${token(24)}`, amount, refundedAt: new Date().toISOString(), inquiryCode: t.inquiryCode ?? '' };
+  const entry = {
+    refundTransactionId: `mtx_${token(24)}`,
+    amount,
+    refundedAt: new Date().toISOString(),
+    inquiryCode: t.inquiryCode ?? '',
+  };
   t.refunds.push(entry);
   state.refundOwner.set(entry.refundTransactionId, t.transactionId);
   return entry;
@@ -377,7 +442,11 @@ function addRefund(state: MerpayState, t: MerpayStandinTransaction, amount: unkn
 function refund(state: MerpayState, b: Record<string, unknown>) {
   const t = mustFind(state, b);
   const entry = addRefund(state, t, b.amount);
-  return { transactionId: t.transactionId, refundTransactionId: entry.refundTransactionId, inquiryCode: entry.inquiryCode };
+  return {
+    transactionId: t.transactionId,
+    refundTransactionId: entry.refundTransactionId,
+    inquiryCode: entry.inquiryCode,
+  };
 }
 
 function batchGet(state: MerpayState, b: Record<string, unknown>) {
@@ -390,14 +459,30 @@ function batchGet(state: MerpayState, b: Record<string, unknown>) {
     const owner = state.refundOwner.get(id);
     if (owner) {
       const r = state.transactions.get(owner)!.refunds.find((x) => x.refundTransactionId === id)!;
-      out.push({ transactionId: id, type: ENTRY_TYPE.refund, payment: null, refund: { amount: r.amount, refundedAt: r.refundedAt } });
+      out.push({
+        transactionId: id,
+        type: ENTRY_TYPE.refund,
+        payment: null,
+        refund: { amount: r.amount, refundedAt: r.refundedAt },
+      });
       continue;
     }
     const t = state.transactions.get(id);
     // As some batch APIs do: one unknown id fails the whole call.
     if (!t) throw new StandinError(404, 'NOT_FOUND', `No such transaction: ${id}.`);
-    out.push({ transactionId: t.transactionId, type: ENTRY_TYPE.payment, payment: t.payment ? { ...t.payment } : null, refund: null });
-    for (const r of t.refunds) out.push({ transactionId: r.refundTransactionId, type: ENTRY_TYPE.refund, payment: null, refund: { amount: r.amount, refundedAt: r.refundedAt } });
+    out.push({
+      transactionId: t.transactionId,
+      type: ENTRY_TYPE.payment,
+      payment: t.payment ? { ...t.payment } : null,
+      refund: null,
+    });
+    for (const r of t.refunds)
+      out.push({
+        transactionId: r.refundTransactionId,
+        type: ENTRY_TYPE.refund,
+        payment: null,
+        refund: { amount: r.amount, refundedAt: r.refundedAt },
+      });
   }
   return { transactions: out };
 }
@@ -415,10 +500,22 @@ function transitionStatus(state: MerpayState, b: Record<string, unknown>) {
 }
 
 // --- Callbacks (Callback\ConfirmRequest / CompletionRequest) -------------------------------
-async function sendCallback(state: MerpayState, t: MerpayStandinTransaction, kind: 'confirm' | 'completion', payload: Record<string, unknown>): Promise<number | null> {
+async function sendCallback(
+  state: MerpayState,
+  t: MerpayStandinTransaction,
+  kind: 'confirm' | 'completion',
+  payload: Record<string, unknown>,
+): Promise<number | null> {
   const target = kind === 'confirm' ? t.request.confirmUrl : t.request.completionUrl;
   const body = JSON.stringify({ url: target, ...payload });
-  const record: MerpayStandinCallback = { kind, transactionId: t.transactionId, url: target, body, status: null, answer: '' };
+  const record: MerpayStandinCallback = {
+    kind,
+    transactionId: t.transactionId,
+    url: target,
+    body,
+    status: null,
+    answer: '',
+  };
   state.callbacks.push(record);
   try {
     const response = await fetch(target, {
@@ -439,7 +536,11 @@ async function sendCallback(state: MerpayState, t: MerpayStandinTransaction, kin
 type Decision = { redirectUrl: string } | { problem: string };
 
 /** The member's choice on the page; the same path for the browser and the test controls. */
-async function decide(state: MerpayState, t: MerpayStandinTransaction, action: 'approve' | 'decline' | 'cancel'): Promise<Decision> {
+async function decide(
+  state: MerpayState,
+  t: MerpayStandinTransaction,
+  action: 'approve' | 'decline' | 'cancel',
+): Promise<Decision> {
   if (t.state !== 'created') return { problem: `the transaction is ${t.state}` };
   if (action === 'decline') {
     t.state = 'declined';
@@ -451,7 +552,12 @@ async function decide(state: MerpayState, t: MerpayStandinTransaction, action: '
   }
   // Merpay asks the shop first and charges only on a 2xx answer.
   t.state = 'confirming';
-  const confirmed = await sendCallback(state, t, 'confirm', { transactionId: t.transactionId, orderId: t.request.orderId, amount: t.request.amount, shippingFee: 0 });
+  const confirmed = await sendCallback(state, t, 'confirm', {
+    transactionId: t.transactionId,
+    orderId: t.request.orderId,
+    amount: t.request.amount,
+    shippingFee: 0,
+  });
   // The shop may have canceled the transaction while its confirm was out.
   if ((t.state as MerpayStandinState) !== 'confirming') return { redirectUrl: t.request.cancelUrl };
   if (confirmed === null || confirmed < 200 || confirmed >= 300) {
@@ -502,7 +608,8 @@ async function submitPaymentPage(state: MerpayState, c: Context): Promise<Respon
   const t = state.transactions.get(typeof form.transaction_id === 'string' ? form.transaction_id : '');
   if (!t) return c.html(page('エラー', '<h1>お支払いが見つかりません</h1>'), 404);
   const action = form.action;
-  if (action !== 'approve' && action !== 'decline' && action !== 'cancel') return c.html(page('エラー', '<h1>操作が正しくありません</h1>'), 400);
+  if (action !== 'approve' && action !== 'decline' && action !== 'cancel')
+    return c.html(page('エラー', '<h1>操作が正しくありません</h1>'), 400);
   const result = await decide(state, t, action);
   if ('problem' in result) return c.html(closedPage(t), 409);
   return c.redirect(result.redirectUrl, 303);
@@ -542,7 +649,10 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
 
 function paymentPage(t: MerpayStandinTransaction): string {
   const items = t.request.items
-    .map((i) => `<li>${escapeHtml(i.name)} × ${escapeHtml(String(i.quantity))}　${escapeHtml(i.unitPrice.toLocaleString('ja-JP'))}円</li>`)
+    .map(
+      (i) =>
+        `<li>${escapeHtml(i.name)} × ${escapeHtml(String(i.quantity))}　${escapeHtml(i.unitPrice.toLocaleString('ja-JP'))}円</li>`,
+    )
     .join('');
   return page(
     'メルペイでお支払い',
@@ -568,7 +678,10 @@ function closedPage(t: MerpayStandinTransaction): string {
     canceled: 'このお支払いは取り消されました。',
     confirming: 'お支払いを処理しています。',
   };
-  return page('お支払い', `<h1>このお支払いは受付を終了しています</h1><p>${escapeHtml(reason[t.state] ?? 'お支払いは完了しています。')}</p>`);
+  return page(
+    'お支払い',
+    `<h1>このお支払いは受付を終了しています</h1><p>${escapeHtml(reason[t.state] ?? 'お支払いは完了しています。')}</p>`,
+  );
 }
 
 function page(title: string, body: string): string {

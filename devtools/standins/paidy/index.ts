@@ -46,12 +46,28 @@ export interface PaidyStandinPayment {
     order_ref: string;
     updated_at: string | null;
   };
-  captures: { id: string; created_at: string; amount: number; tax: number; shipping: number; items: unknown[]; metadata: Record<string, unknown> }[];
-  refunds: { id: string; created_at: string; capture_id: string; amount: number; reason: string | null; metadata: Record<string, unknown> }[];
+  captures: {
+    id: string;
+    created_at: string;
+    amount: number;
+    tax: number;
+    shipping: number;
+    items: unknown[];
+    metadata: Record<string, unknown>;
+  }[];
+  refunds: {
+    id: string;
+    created_at: string;
+    capture_id: string;
+    amount: number;
+    reason: string | null;
+    metadata: Record<string, unknown>;
+  }[];
   metadata: Record<string, unknown>;
 }
 
-export type PaidyWebhookStatus = 'authorize_success' | 'capture_success' | 'close_success' | 'refund_success' | 'update_success';
+export type PaidyWebhookStatus =
+  'authorize_success' | 'capture_success' | 'close_success' | 'refund_success' | 'update_success';
 
 /** One webhook as built (and, with a webhookUrl, delivered): what verifyWebhook receives. */
 export interface PaidyStandinWebhook {
@@ -94,7 +110,11 @@ interface PaidyState {
   url: string;
 }
 
-type Route = { method: 'get' | 'post'; path: string; handle: (state: PaidyState, c: Context) => Response | Promise<Response> };
+type Route = {
+  method: 'get' | 'post';
+  path: string;
+  handle: (state: PaidyState, c: Context) => Response | Promise<Response>;
+};
 
 /** The payments API (under /payments), one handler per operation. */
 const API_ROUTES: readonly Route[] = [
@@ -112,7 +132,14 @@ const PAGE_ROUTES: readonly Route[] = [
 
 /** Starts the Paidy stand-in on `port` (0 = any free port). */
 export async function startPaidyStandin(options: PaidyStandinOptions): Promise<PaidyStandin> {
-  const state: PaidyState = { options, payments: new Map(), webhooks: [], inFlight: new Set(), storeName: options.storeName ?? 'オリパショップ', url: '' };
+  const state: PaidyState = {
+    options,
+    payments: new Map(),
+    webhooks: [],
+    inFlight: new Set(),
+    storeName: options.storeName ?? 'オリパショップ',
+    url: '',
+  };
   const api = new Hono();
   api.use('*', (c, next) => checkRequest(state, c, next));
   for (const route of API_ROUTES) api.on(route.method.toUpperCase(), route.path, (c) => route.handle(state, c));
@@ -168,9 +195,23 @@ export async function startPaidyStandin(options: PaidyStandinOptions): Promise<P
 /** Every API request: the secret key (Bearer) and Paidy-Version. */
 async function checkRequest(state: PaidyState, c: Context, next: Next): Promise<Response | void> {
   const auth = c.req.header('authorization') ?? '';
-  if (auth !== `Bearer ${state.options.secretKey}`) return paidyError(c, 401, 'authentication.failed', 'Authentication failed', 'The secret key is missing or invalid.');
+  if (auth !== `Bearer ${state.options.secretKey}`)
+    return paidyError(
+      c,
+      401,
+      'authentication.failed',
+      'Authentication failed',
+      'The secret key is missing or invalid.',
+    );
   const version = c.req.header('paidy-version');
-  if (version !== undefined && version !== '2018-04-10') return paidyError(c, 400, 'request.version_invalid', 'Invalid API version', `Paidy-Version ${version} is not supported.`);
+  if (version !== undefined && version !== '2018-04-10')
+    return paidyError(
+      c,
+      400,
+      'request.version_invalid',
+      'Invalid API version',
+      `Paidy-Version ${version} is not supported.`,
+    );
   await next();
 }
 
@@ -185,7 +226,14 @@ async function capturePayment(state: PaidyState, c: Context): Promise<Response> 
   const payment = state.payments.get(idParam(c));
   if (!payment) return notFound(c);
   const body = await readJson(c);
-  if (payment.status !== 'authorized') return paidyError(c, 400, 'payment.state_invalid', 'Invalid payment state', `Payment is ${payment.status}; only AUTHORIZED state.payments can be captured.`);
+  if (payment.status !== 'authorized')
+    return paidyError(
+      c,
+      400,
+      'payment.state_invalid',
+      'Invalid payment state',
+      `Payment is ${payment.status}; only AUTHORIZED state.payments can be captured.`,
+    );
   capture(state, payment, isRecord(body?.metadata) ? body.metadata : {});
   deliverLater(state, payment, 'capture_success');
   return c.json(payment);
@@ -195,7 +243,14 @@ async function capturePayment(state: PaidyState, c: Context): Promise<Response> 
 function closePayment(state: PaidyState, c: Context): Response {
   const payment = state.payments.get(idParam(c));
   if (!payment) return notFound(c);
-  if (payment.status !== 'authorized') return paidyError(c, 400, 'payment.state_invalid', 'Invalid payment state', `Payment is ${payment.status}; only AUTHORIZED state.payments can be closed.`);
+  if (payment.status !== 'authorized')
+    return paidyError(
+      c,
+      400,
+      'payment.state_invalid',
+      'Invalid payment state',
+      `Payment is ${payment.status}; only AUTHORIZED state.payments can be closed.`,
+    );
   payment.status = 'closed';
   deliverLater(state, payment, 'close_success');
   return c.json(payment);
@@ -206,9 +261,25 @@ async function refundPayment(state: PaidyState, c: Context): Promise<Response> {
   const payment = state.payments.get(idParam(c));
   if (!payment) return notFound(c);
   const body = await readJson(c);
-  if (!body || body.capture_id !== payment.captures[0]?.id) return paidyError(c, 400, 'request_content.malformed', 'Invalid capture_id', 'capture_id must name a capture of this payment.');
-  const amount = body.amount === undefined ? payment.captures[0].amount - payment.refunds.reduce((s, r) => s + r.amount, 0) : body.amount;
-  const problem = addRefund(state, payment, typeof amount === 'number' ? amount : Number.NaN, typeof body.reason === 'string' ? body.reason : null, isRecord(body.metadata) ? body.metadata : {});
+  if (!body || body.capture_id !== payment.captures[0]?.id)
+    return paidyError(
+      c,
+      400,
+      'request_content.malformed',
+      'Invalid capture_id',
+      'capture_id must name a capture of this payment.',
+    );
+  const amount =
+    body.amount === undefined
+      ? payment.captures[0].amount - payment.refunds.reduce((s, r) => s + r.amount, 0)
+      : body.amount;
+  const problem = addRefund(
+    state,
+    payment,
+    typeof amount === 'number' ? amount : Number.NaN,
+    typeof body.reason === 'string' ? body.reason : null,
+    isRecord(body.metadata) ? body.metadata : {},
+  );
   if (problem) return paidyError(c, 400, 'payment.refund_invalid', 'Invalid refund', problem);
   deliverLater(state, payment, 'refund_success');
   return c.json(payment);
@@ -237,7 +308,11 @@ async function submitCheckout(state: PaidyState, c: Context): Promise<Response> 
     return c.redirect(back.toString(), 303);
   }
   if (action !== 'approve' && action !== 'decline') return c.html(errorPage('操作が正しくありません。'), 400);
-  const payment = createPayment(state, { orderId: q.order, amountJpy: q.amount, description: q.description }, action === 'approve' ? 'authorized' : 'rejected');
+  const payment = createPayment(
+    state,
+    { orderId: q.order, amountJpy: q.amount, description: q.description },
+    action === 'approve' ? 'authorized' : 'rejected',
+  );
   if (payment.status === 'authorized') deliverLater(state, payment, 'authorize_success');
   const back = new URL(q.return);
   back.searchParams.set('payment_id', payment.id);
@@ -247,7 +322,11 @@ async function submitCheckout(state: PaidyState, c: Context): Promise<Response> 
 
 // --- state changes -----------------------------------------------------------------------------
 
-function createPayment(state: PaidyState, input: { orderId: string; amountJpy: number; description?: string }, status: 'authorized' | 'rejected'): PaidyStandinPayment {
+function createPayment(
+  state: PaidyState,
+  input: { orderId: string; amountJpy: number; description?: string },
+  status: 'authorized' | 'rejected',
+): PaidyStandinPayment {
   const now = new Date();
   const description = input.description ?? '';
   const payment: PaidyStandinPayment = {
@@ -278,7 +357,11 @@ function createPayment(state: PaidyState, input: { orderId: string; amountJpy: n
   return payment;
 }
 
-function buildWebhook(state: PaidyState, payment: PaidyStandinPayment, status: PaidyWebhookStatus): { headers: Record<string, string>; rawBody: string } {
+function buildWebhook(
+  state: PaidyState,
+  payment: PaidyStandinPayment,
+  status: PaidyWebhookStatus,
+): { headers: Record<string, string>; rawBody: string } {
   const body: Record<string, unknown> = {
     payment_id: payment.id,
     event_type: 'payment',
@@ -294,7 +377,11 @@ function buildWebhook(state: PaidyState, payment: PaidyStandinPayment, status: P
   return { headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(body) };
 }
 
-async function deliver(state: PaidyState, payment: PaidyStandinPayment, status: PaidyWebhookStatus): Promise<PaidyStandinWebhook> {
+async function deliver(
+  state: PaidyState,
+  payment: PaidyStandinPayment,
+  status: PaidyWebhookStatus,
+): Promise<PaidyStandinWebhook> {
   const built = buildWebhook(state, payment, status);
   const record: PaidyStandinWebhook = { ...built, deliveredStatus: null };
   state.webhooks.push(record);
@@ -335,12 +422,26 @@ function capture(state: PaidyState, payment: PaidyStandinPayment, metadata: Reco
   payment.status = 'closed';
 }
 
-function addRefund(state: PaidyState, payment: PaidyStandinPayment, amount: number, reason: string | null, metadata: Record<string, unknown>): string | null {
+function addRefund(
+  state: PaidyState,
+  payment: PaidyStandinPayment,
+  amount: number,
+  reason: string | null,
+  metadata: Record<string, unknown>,
+): string | null {
   const capture = payment.captures[0];
   if (payment.status !== 'closed' || !capture) return 'payment has not been captured';
   const refunded = payment.refunds.reduce((s, r) => s + r.amount, 0);
-  if (!Number.isSafeInteger(amount) || amount <= 0 || refunded + amount > capture.amount) return 'refund amount is invalid';
-  payment.refunds.push({ id: `ref_${token(16)}`, created_at: new Date().toISOString(), capture_id: capture.id, amount, reason, metadata });
+  if (!Number.isSafeInteger(amount) || amount <= 0 || refunded + amount > capture.amount)
+    return 'refund amount is invalid';
+  payment.refunds.push({
+    id: `ref_${token(16)}`,
+    created_at: new Date().toISOString(),
+    capture_id: capture.id,
+    amount,
+    reason,
+    metadata,
+  });
   return null;
 }
 
@@ -397,7 +498,10 @@ ${hidden}<input type="hidden" name="amount" value="${escapeHtml(String(q.amount)
 }
 
 function errorPage(message: string): string {
-  return page('エラー', `<p class="brand">あと払いペイディ <span class="tag">テスト環境</span></p><h1>お支払いを開始できません</h1><p>${escapeHtml(message)}</p>`);
+  return page(
+    'エラー',
+    `<p class="brand">あと払いペイディ <span class="tag">テスト環境</span></p><h1>お支払いを開始できません</h1><p>${escapeHtml(message)}</p>`,
+  );
 }
 
 function page(title: string, body: string): string {
@@ -431,7 +535,3 @@ async function readJson(c: Context): Promise<Record<string, unknown> | null> {
     return null;
   }
 }
-
-
-
-

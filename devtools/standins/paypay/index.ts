@@ -44,7 +44,8 @@ export interface PayPayStandinOptions {
 }
 
 /** PayPay's payment states as Get Payment Details reports them. */
-export type PayPayStatus = 'CREATED' | 'AUTHORIZED' | 'REAUTHORIZING' | 'COMPLETED' | 'REFUNDED' | 'FAILED' | 'CANCELED' | 'EXPIRED';
+export type PayPayStatus =
+  'CREATED' | 'AUTHORIZED' | 'REAUTHORIZING' | 'COMPLETED' | 'REFUNDED' | 'FAILED' | 'CANCELED' | 'EXPIRED';
 
 export interface PayPayStandinRefund {
   merchantRefundId: string;
@@ -111,7 +112,11 @@ const JST_OFFSET_MS = 9 * 3_600_000;
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 class StandinFailure extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -133,7 +138,11 @@ interface PayPayState {
   cashierOrigin: string;
 }
 
-type Route = { method: 'get' | 'post' | 'delete'; path: string; handle: (state: PayPayState, c: Context) => Response | Promise<Response> };
+type Route = {
+  method: 'get' | 'post' | 'delete';
+  path: string;
+  handle: (state: PayPayState, c: Context) => Response | Promise<Response>;
+};
 
 /** Starts the PayPay stand-in (HTTPS API + HTTP hosted page); resolves once both listen. */
 export async function startPayPayStandin(options: PayPayStandinOptions): Promise<PayPayStandin> {
@@ -151,15 +160,25 @@ export async function startPayPayStandin(options: PayPayStandinOptions): Promise
     shutdown: new AbortController(),
     cashierOrigin: '',
   };
-  const apiServer = await listen(
-    (listener) =>
-      serve(
-        { fetch: createApiApp(state).fetch, port: options.port ?? 0, hostname: host, createServer: createHttpsServer, serverOptions: { key: tls.key, cert: tls.cert } },
-        listener,
-      ),
+  const apiServer = await listen((listener) =>
+    serve(
+      {
+        fetch: createApiApp(state).fetch,
+        port: options.port ?? 0,
+        hostname: host,
+        createServer: createHttpsServer,
+        serverOptions: { key: tls.key, cert: tls.cert },
+      },
+      listener,
+    ),
   );
-  const cashierServer = await listen((listener) => serve({ fetch: createCashierApp(state).fetch, port: options.cashierPort ?? 0, hostname: host }, listener));
-  state.cashierOrigin = (options.cashierPublicUrl ?? `http://${urlHostFor(host)}:${cashierServer.port}`).replace(/\/+$/, '');
+  const cashierServer = await listen((listener) =>
+    serve({ fetch: createCashierApp(state).fetch, port: options.cashierPort ?? 0, hostname: host }, listener),
+  );
+  state.cashierOrigin = (options.cashierPublicUrl ?? `http://${urlHostFor(host)}:${cashierServer.port}`).replace(
+    /\/+$/,
+    '',
+  );
   return {
     url: `https://${urlHostFor(host)}:${apiServer.port}`,
     cashierUrl: state.cashierOrigin,
@@ -183,14 +202,24 @@ export async function startPayPayStandin(options: PayPayStandinOptions): Promise
     },
     refund(merchantPaymentId, amountJpy) {
       const payment = mustFind(state, merchantPaymentId);
-      addRefund(state, payment, `panel-${randomToken(12)}`, amountJpy ?? payment.amount - refundedTotal(payment), 'merchant panel', nowSeconds());
+      addRefund(
+        state,
+        payment,
+        `panel-${randomToken(12)}`,
+        amountJpy ?? payment.amount - refundedTotal(payment),
+        'merchant panel',
+        nowSeconds(),
+      );
       return snapshot(payment);
     },
     webhookBody(merchantPaymentId, overrides) {
       return JSON.stringify(webhookObject(state, mustFind(state, merchantPaymentId), overrides));
     },
     sendWebhook(merchantPaymentId, overrides) {
-      return track(state, deliver(state, JSON.stringify(webhookObject(state, mustFind(state, merchantPaymentId), overrides))));
+      return track(
+        state,
+        deliver(state, JSON.stringify(webhookObject(state, mustFind(state, merchantPaymentId), overrides))),
+      );
     },
     getPayment(merchantPaymentId) {
       const payment = state.byMerchantPaymentId.get(merchantPaymentId);
@@ -257,7 +286,8 @@ async function checkRequest(state: PayPayState, c: Context, next: Next): Promise
   });
   if (problem) return failure(c, 401, 'UNAUTHORIZED', problem);
   const merchant = c.req.query('assumeMerchant') ?? c.req.header('x-assume-merchant');
-  if (merchant !== state.options.merchantId) return failure(c, 401, 'UNAUTHORIZED', 'Unknown or missing merchant identifier');
+  if (merchant !== state.options.merchantId)
+    return failure(c, 401, 'UNAUTHORIZED', 'Unknown or missing merchant identifier');
   await next();
 }
 
@@ -266,8 +296,19 @@ async function createQrCode(state: PayPayState, c: Context): Promise<Response> {
   const body = parseJson(await c.req.text());
   const merchantPaymentId = body.merchantPaymentId;
   const amount = body.amount as { amount?: unknown; currency?: unknown } | undefined;
-  if (typeof merchantPaymentId !== 'string' || !amount || amount.amount === undefined || body.codeType === undefined || body.requestedAt === undefined) {
-    return failure(c, 400, 'MISSING_REQUEST_PARAMS', 'merchantPaymentId, amount, codeType and requestedAt are required');
+  if (
+    typeof merchantPaymentId !== 'string' ||
+    !amount ||
+    amount.amount === undefined ||
+    body.codeType === undefined ||
+    body.requestedAt === undefined
+  ) {
+    return failure(
+      c,
+      400,
+      'MISSING_REQUEST_PARAMS',
+      'merchantPaymentId, amount, codeType and requestedAt are required',
+    );
   }
   if (
     !ID_PATTERN.test(merchantPaymentId) ||
@@ -278,7 +319,8 @@ async function createQrCode(state: PayPayState, c: Context): Promise<Response> {
     !Number.isSafeInteger(body.requestedAt) ||
     (body.redirectType !== undefined && body.redirectType !== 'WEB_LINK' && body.redirectType !== 'APP_DEEP_LINK') ||
     (body.redirectUrl !== undefined && typeof body.redirectUrl !== 'string') ||
-    (body.orderDescription !== undefined && (typeof body.orderDescription !== 'string' || body.orderDescription.length > 255))
+    (body.orderDescription !== undefined &&
+      (typeof body.orderDescription !== 'string' || body.orderDescription.length > 255))
   ) {
     return failure(c, 400, 'INVALID_REQUEST_PARAMS', 'The request contains invalid parameters');
   }
@@ -353,7 +395,11 @@ function cancelPayment(state: PayPayState, c: Context): Response {
     payment.canceledAt = nowSeconds();
     return accepted(c);
   }
-  if (payment.status !== 'COMPLETED' || payment.refunds.length > 0 || Date.now() >= cancelDeadline(payment.acceptedAt)) {
+  if (
+    payment.status !== 'COMPLETED' ||
+    payment.refunds.length > 0 ||
+    Date.now() >= cancelDeadline(payment.acceptedAt)
+  ) {
     return failure(c, 400, 'ORDER_NOT_REVERSIBLE', 'Order cannot be reversed; refund it instead');
   }
   payment.status = 'CANCELED';
@@ -366,16 +412,39 @@ function cancelPayment(state: PayPayState, c: Context): Response {
 async function refundPayment(state: PayPayState, c: Context): Promise<Response> {
   const body = parseJson(await c.req.text());
   const amount = body.amount as { amount?: unknown; currency?: unknown } | undefined;
-  if (typeof body.merchantRefundId !== 'string' || typeof body.paymentId !== 'string' || !amount || body.requestedAt === undefined) {
-    return failure(c, 400, 'MISSING_REQUEST_PARAMS', 'merchantRefundId, paymentId, amount and requestedAt are required');
+  if (
+    typeof body.merchantRefundId !== 'string' ||
+    typeof body.paymentId !== 'string' ||
+    !amount ||
+    body.requestedAt === undefined
+  ) {
+    return failure(
+      c,
+      400,
+      'MISSING_REQUEST_PARAMS',
+      'merchantRefundId, paymentId, amount and requestedAt are required',
+    );
   }
-  if (!ID_PATTERN.test(body.merchantRefundId) || amount.currency !== 'JPY' || !Number.isSafeInteger(amount.amount) || !Number.isSafeInteger(body.requestedAt)) {
+  if (
+    !ID_PATTERN.test(body.merchantRefundId) ||
+    amount.currency !== 'JPY' ||
+    !Number.isSafeInteger(amount.amount) ||
+    !Number.isSafeInteger(body.requestedAt)
+  ) {
     return failure(c, 400, 'INVALID_REQUEST_PARAMS', 'The request contains invalid parameters');
   }
-  if (state.refunds.has(body.merchantRefundId)) return failure(c, 400, 'DUPLICATE_REFUND_REQUEST', 'Duplicate merchantRefundId');
+  if (state.refunds.has(body.merchantRefundId))
+    return failure(c, 400, 'DUPLICATE_REFUND_REQUEST', 'Duplicate merchantRefundId');
   const payment = state.byPaymentId.get(body.paymentId);
   if (!payment) return failure(c, 400, 'RESOURCE_NOT_FOUND', 'No payment with this paymentId');
-  const refund = addRefund(state, payment, body.merchantRefundId, amount.amount as number, typeof body.reason === 'string' ? body.reason : null, body.requestedAt as number);
+  const refund = addRefund(
+    state,
+    payment,
+    body.merchantRefundId,
+    amount.amount as number,
+    typeof body.reason === 'string' ? body.reason : null,
+    body.requestedAt as number,
+  );
   return success(c, 201, refundDetails(refund));
 }
 
@@ -410,7 +479,10 @@ function paymentDetails(p: PayPayStandinPayment) {
 /** Headers of every cashier page: nothing but its own inline style. */
 async function lockDownCashierPage(c: Context, next: Next): Promise<void> {
   await next();
-  c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'");
+  c.header(
+    'content-security-policy',
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+  );
   c.header('x-content-type-options', 'nosniff');
   c.header('referrer-policy', 'no-referrer');
   c.header('cache-control', 'no-store');
@@ -444,7 +516,12 @@ async function submitCashierPage(state: PayPayState, c: Context): Promise<Respon
   if (payment.redirectUrl && payment.redirectType !== 'APP_DEEP_LINK' && /^https?:\/\//i.test(payment.redirectUrl)) {
     return c.redirect(payment.redirectUrl, 303);
   }
-  const done = action === 'approve' ? 'お支払いが完了しました。' : action === 'decline' ? 'お支払いができませんでした。' : 'お支払いを中止しました。';
+  const done =
+    action === 'approve'
+      ? 'お支払いが完了しました。'
+      : action === 'decline'
+        ? 'お支払いができませんでした。'
+        : 'お支払いを中止しました。';
   return c.html(messagePage('PayPay', done, null));
 }
 
@@ -470,7 +547,10 @@ function payable(p: PayPayStandinPayment) {
 }
 
 function complete(state: PayPayState, p: PayPayStandinPayment) {
-  if (!payable(p)) throw new Error(`PayPay stand-in: payment ${p.merchantPaymentId} cannot be paid (${p.status}${p.codeDeleted ? ', code deleted' : ''})`);
+  if (!payable(p))
+    throw new Error(
+      `PayPay stand-in: payment ${p.merchantPaymentId} cannot be paid (${p.status}${p.codeDeleted ? ', code deleted' : ''})`,
+    );
   p.status = 'COMPLETED';
   p.paymentId = newPaymentId();
   p.acceptedAt = nowSeconds();
@@ -484,8 +564,16 @@ function fail(state: PayPayState, p: PayPayStandinPayment) {
   state.byPaymentId.set(p.paymentId, p);
 }
 
-function addRefund(state: PayPayState, p: PayPayStandinPayment, merchantRefundId: string, amount: number, reason: string | null, requestedAt: number) {
-  if (p.status !== 'COMPLETED' || !p.paymentId) throw new StandinFailure(400, 'UNACCEPTABLE_OP', 'The payment is not in a refundable state');
+function addRefund(
+  state: PayPayState,
+  p: PayPayStandinPayment,
+  merchantRefundId: string,
+  amount: number,
+  reason: string | null,
+  requestedAt: number,
+) {
+  if (p.status !== 'COMPLETED' || !p.paymentId)
+    throw new StandinFailure(400, 'UNACCEPTABLE_OP', 'The payment is not in a refundable state');
   if (!Number.isSafeInteger(amount) || amount <= 0 || amount > p.amount - refundedTotal(p)) {
     throw new StandinFailure(400, 'INVALID_PARAMS', 'The amount is larger than the refundable amount');
   }
@@ -508,7 +596,8 @@ function addRefund(state: PayPayState, p: PayPayStandinPayment, merchantRefundId
 // ---- webhooks ----
 
 function webhookObject(state: PayPayState, p: PayPayStandinPayment, overrides?: Record<string, unknown>) {
-  const at = (seconds: number) => (seconds > 0 ? new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
+  const at = (seconds: number) =>
+    seconds > 0 ? new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : null;
   return {
     notification_type: 'Transaction',
     merchant_id: state.options.merchantId,
@@ -587,7 +676,8 @@ export function checkAuthorization(check: AuthCheck): string | null {
   if (parts.length !== 5) return 'Malformed OPA-Auth header';
   const [apiKey, macData, nonce, epochText, hash] = parts as [string, string, string, string, string];
   if (!safeEqual(apiKey, check.apiKey)) return 'Invalid API key';
-  if (!/^\d{1,12}$/.test(epochText) || Math.abs(check.now - Number(epochText)) >= EPOCH_TOLERANCE_SECONDS) return 'Epoch is too far from server time';
+  if (!/^\d{1,12}$/.test(epochText) || Math.abs(check.now - Number(epochText)) >= EPOCH_TOLERANCE_SECONDS)
+    return 'Epoch is too far from server time';
   if (nonce.length === 0) return 'Missing nonce';
   let contentType = 'empty';
   let expectedHash = 'empty';
@@ -620,7 +710,10 @@ function success(c: Context, status: 200 | 201, data: unknown) {
 }
 
 function accepted(c: Context) {
-  return c.json({ resultInfo: { code: 'REQUEST_ACCEPTED', message: 'Request accepted', codeId: '08100001' }, data: null }, 202);
+  return c.json(
+    { resultInfo: { code: 'REQUEST_ACCEPTED', message: 'Request accepted', codeId: '08100001' }, data: null },
+    202,
+  );
 }
 
 function refundDetails(r: PayPayStandinRefund) {
@@ -696,7 +789,9 @@ function urlHostFor(host: string): string {
   return isIP(host) === 6 ? `[${host}]` : host;
 }
 
-function listen(start: (listener: (info: AddressInfo) => void) => ServerType): Promise<{ server: ServerType; port: number }> {
+function listen(
+  start: (listener: (info: AddressInfo) => void) => ServerType,
+): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve, reject) => {
     const server = start((info) => resolve({ server, port: info.port }));
     server.once('error', reject);
@@ -781,6 +876,10 @@ function closedPage(p: PayPayStandinPayment): string {
 }
 
 function messagePage(title: string, text: string, backUrl: string | null): string {
-  const back = backUrl && /^https?:\/\//i.test(backUrl) ? `<p><a href="${escapeHtml(backUrl)}">ショップに戻る</a></p>` : '';
-  return layout(title, `<div class="card"><h1 style="font-size:20px">${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${back}</div>`);
+  const back =
+    backUrl && /^https?:\/\//i.test(backUrl) ? `<p><a href="${escapeHtml(backUrl)}">ショップに戻る</a></p>` : '';
+  return layout(
+    title,
+    `<div class="card"><h1 style="font-size:20px">${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${back}</div>`,
+  );
 }

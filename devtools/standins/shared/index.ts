@@ -9,7 +9,10 @@ import { createAdaptorServer } from '@hono/node-server';
  * http URL it is reached at (a wildcard host is shown as 127.0.0.1).
  * @example const { server, url } = await listenStandin(app.fetch, { port: 0 })
  */
-export async function listenStandin(fetch: (request: Request) => Response | Promise<Response>, options: { host?: string; port?: number } = {}) {
+export async function listenStandin(
+  fetch: (request: Request) => Response | Promise<Response>,
+  options: { host?: string; port?: number } = {},
+) {
   const server = createAdaptorServer({ fetch });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -47,5 +50,8 @@ export function token(length: number): string {
 
 /** Escapes text for HTML element content and double-quoted attributes. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
+  return value.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string,
+  );
 }

@@ -202,8 +202,20 @@ const MIN_JPY = 50; // Stripe's minimum charge amount for JPY.
 const MAX_JPY = 99_999_999;
 const SESSION_LIFETIME_S = 24 * 3600;
 const CREATE_PARAMS = new Set([
-  'allowed_payment_method_types', 'cancel_url', 'client_reference_id', 'currency', 'customer_email', 'expand', 'expires_at',
-  'line_items', 'locale', 'metadata', 'mode', 'payment_intent_data', 'success_url', 'ui_mode',
+  'allowed_payment_method_types',
+  'cancel_url',
+  'client_reference_id',
+  'currency',
+  'customer_email',
+  'expand',
+  'expires_at',
+  'line_items',
+  'locale',
+  'metadata',
+  'mode',
+  'payment_intent_data',
+  'success_url',
+  'ui_mode',
 ]);
 const PAYMENT_INTENT_DATA_PARAMS = new Set(['description', 'metadata', 'receipt_email', 'statement_descriptor_suffix']);
 const REFUND_REASONS = new Set(['duplicate', 'fraudulent', 'requested_by_customer']);
@@ -237,7 +249,11 @@ interface StripeState {
 }
 
 type ApiContext = Context<Vars>;
-type Route<C> = { method: 'get' | 'post'; path: string; handle: (state: StripeState, c: C) => Response | Promise<Response> };
+type Route<C> = {
+  method: 'get' | 'post';
+  path: string;
+  handle: (state: StripeState, c: C) => Response | Promise<Response>;
+};
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -297,7 +313,10 @@ function controlsOf(state: StripeState, server: Awaited<ReturnType<typeof listen
       session.payment_status = 'unpaid';
       session.url = null;
       session.customer_details = { email: session.customer_email ?? 'test@example.com' };
-      await deliverAll(state, [emit(state, 'payment_intent.processing', intent), emit(state, 'checkout.session.completed', session)]);
+      await deliverAll(state, [
+        emit(state, 'payment_intent.processing', intent),
+        emit(state, 'checkout.session.completed', session),
+      ]);
       return structuredClone(session);
     },
     async settleAsync(sessionId, outcome) {
@@ -312,12 +331,24 @@ function controlsOf(state: StripeState, server: Awaited<ReturnType<typeof listen
         intent.status = 'succeeded';
         intent.amount_received = intent.amount;
         session.payment_status = 'paid';
-        list.push(emit(state, 'payment_intent.succeeded', intent), emit(state, 'checkout.session.async_payment_succeeded', session));
+        list.push(
+          emit(state, 'payment_intent.succeeded', intent),
+          emit(state, 'checkout.session.async_payment_succeeded', session),
+        );
       } else {
         const charge = newCharge(state, intent, false, 'The payment was not completed in time.');
         intent.status = 'requires_payment_method';
-        intent.last_payment_error = { type: 'card_error', code: 'payment_intent_payment_attempt_expired', message: charge.failure_message!, charge: charge.id };
-        list.push(emit(state, 'charge.failed', charge), emit(state, 'payment_intent.payment_failed', intent), emit(state, 'checkout.session.async_payment_failed', session));
+        intent.last_payment_error = {
+          type: 'card_error',
+          code: 'payment_intent_payment_attempt_expired',
+          message: charge.failure_message!,
+          charge: charge.id,
+        };
+        list.push(
+          emit(state, 'charge.failed', charge),
+          emit(state, 'payment_intent.payment_failed', intent),
+          emit(state, 'checkout.session.async_payment_failed', session),
+        );
       }
       await deliverAll(state, list);
       return structuredClone(session);
@@ -427,22 +458,32 @@ async function authenticateAndParse(state: StripeState, c: ApiContext, next: Nex
     c.header('WWW-Authenticate', 'Basic realm="Stripe"');
     return stripeError(c, 401, {
       type: 'invalid_request_error',
-      message: "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
+      message:
+        "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
     });
   }
   if (key !== state.options.secretKey) {
-    return stripeError(c, 401, { type: 'invalid_request_error', message: `Invalid API Key provided: ${redactKey(key)}` });
+    return stripeError(c, 401, {
+      type: 'invalid_request_error',
+      message: `Invalid API Key provided: ${redactKey(key)}`,
+    });
   }
   if (state.failures.count > 0) {
     state.failures.count -= 1;
-    return stripeError(c, state.failures.status as 500, { type: 'api_error', message: 'An unknown error occurred (stand-in injected failure).' });
+    return stripeError(c, state.failures.status as 500, {
+      type: 'api_error',
+      message: 'An unknown error occurred (stand-in injected failure).',
+    });
   }
   const text = c.req.method === 'POST' ? await c.req.text() : new URL(c.req.url).search.slice(1);
   let params: Record<string, unknown>;
   try {
     params = parseStripeForm(text);
   } catch (err) {
-    return stripeError(c, 400, { type: 'invalid_request_error', message: `Invalid request body: ${(err as Error).message}` });
+    return stripeError(c, 400, {
+      type: 'invalid_request_error',
+      message: `Invalid request body: ${(err as Error).message}`,
+    });
   }
   c.set('params', params);
   const idempotencyKey = c.req.method === 'POST' ? c.req.header('idempotency-key') : undefined;
@@ -458,14 +499,21 @@ async function authenticateAndParse(state: StripeState, c: ApiContext, next: Nex
     }
     return new Response(saved.body, {
       status: saved.status,
-      headers: { 'content-type': 'application/json', 'Idempotent-Replayed': 'true', 'Original-Request': saved.fingerprint.split(' ')[0], 'Request-Id': requestId, 'Idempotency-Key': idempotencyKey },
+      headers: {
+        'content-type': 'application/json',
+        'Idempotent-Replayed': 'true',
+        'Original-Request': saved.fingerprint.split(' ')[0],
+        'Request-Id': requestId,
+        'Idempotency-Key': idempotencyKey,
+      },
     });
   }
   await next();
   // Stripe saves the status and body once an endpoint started executing (errors included); requests
   // whose parameters fail validation are not saved.
   const body = await c.res.clone().text();
-  if (!isValidationFailure(c.res.status, body)) state.idempotent.set(idempotencyKey, { fingerprint, status: c.res.status, body });
+  if (!isValidationFailure(c.res.status, body))
+    state.idempotent.set(idempotencyKey, { fingerprint, status: c.res.status, body });
 }
 
 /** POST /v1/checkout/sessions: validates the parameters our adapter sends, as Stripe does, and opens a session. */
@@ -475,45 +523,86 @@ function createCheckoutSession(state: StripeState, c: ApiContext): Response {
   if (p.mode !== 'payment') return invalid(c, 'mode', 'This stand-in supports only mode=payment.');
   const pid = p.payment_intent_data;
   if (pid !== undefined && !isRecord(pid)) return invalid(c, 'payment_intent_data', 'Invalid object');
-  if (isRecord(pid)) for (const name of Object.keys(pid)) if (!PAYMENT_INTENT_DATA_PARAMS.has(name)) return unknownParam(c, `payment_intent_data[${name}]`);
+  if (isRecord(pid))
+    for (const name of Object.keys(pid))
+      if (!PAYMENT_INTENT_DATA_PARAMS.has(name)) return unknownParam(c, `payment_intent_data[${name}]`);
   const allowed = p.allowed_payment_method_types;
-  if (allowed !== undefined && (!Array.isArray(allowed) || !allowed.includes('card') || allowed.some((t) => t !== 'card'))) {
+  if (
+    allowed !== undefined &&
+    (!Array.isArray(allowed) || !allowed.includes('card') || allowed.some((t) => t !== 'card'))
+  ) {
     return invalid(c, 'allowed_payment_method_types', 'This stand-in accepts only card payments.');
   }
-  if (p.currency !== undefined && p.currency !== 'jpy') return invalid(c, 'currency', 'This stand-in accepts only jpy.');
+  if (p.currency !== undefined && p.currency !== 'jpy')
+    return invalid(c, 'currency', 'This stand-in accepts only jpy.');
   const items = p.line_items;
-  if (!Array.isArray(items) || items.length === 0) return invalid(c, 'line_items', 'You must provide at least one line item.');
+  if (!Array.isArray(items) || items.length === 0)
+    return invalid(c, 'line_items', 'You must provide at least one line item.');
   let total = 0;
   const names: string[] = [];
   for (const [i, item] of items.entries()) {
-    if (!isRecord(item) || !isRecord(item.price_data)) return invalid(c, `line_items[${i}][price_data]`, 'Provide price_data (prices by id are not supported by the stand-in).');
+    if (!isRecord(item) || !isRecord(item.price_data))
+      return invalid(
+        c,
+        `line_items[${i}][price_data]`,
+        'Provide price_data (prices by id are not supported by the stand-in).',
+      );
     const pd = item.price_data;
-    if (pd.currency !== 'jpy') return invalid(c, `line_items[${i}][price_data][currency]`, 'This stand-in accepts only jpy.');
+    if (pd.currency !== 'jpy')
+      return invalid(c, `line_items[${i}][price_data][currency]`, 'This stand-in accepts only jpy.');
     const unit = intParam(pd.unit_amount);
     const qty = intParam(item.quantity);
-    if (unit === null || unit < 0) return invalid(c, `line_items[${i}][price_data][unit_amount]`, 'Invalid non-negative integer');
+    if (unit === null || unit < 0)
+      return invalid(c, `line_items[${i}][price_data][unit_amount]`, 'Invalid non-negative integer');
     if (qty === null || qty < 1) return invalid(c, `line_items[${i}][quantity]`, 'Invalid positive integer');
     const name = isRecord(pd.product_data) && typeof pd.product_data.name === 'string' ? pd.product_data.name : '';
-    if (!name) return invalid(c, `line_items[${i}][price_data][product_data][name]`, 'Missing required param: line_items[0][price_data][product_data][name].');
+    if (!name)
+      return invalid(
+        c,
+        `line_items[${i}][price_data][product_data][name]`,
+        'Missing required param: line_items[0][price_data][product_data][name].',
+      );
     total += unit * qty;
     names.push(name);
   }
-  if (total < MIN_JPY) return stripeError(c, 400, { type: 'invalid_request_error', code: 'amount_too_small', param: 'line_items', message: `The Checkout Session's total amount due must add up to at least ¥${MIN_JPY}` });
-  if (total > MAX_JPY) return stripeError(c, 400, { type: 'invalid_request_error', code: 'amount_too_large', param: 'line_items', message: `The Checkout Session's total amount due must be no more than ¥${MAX_JPY.toLocaleString('ja-JP')}` });
-  if (typeof p.success_url !== 'string' || !isHttpUrl(p.success_url.replaceAll('{CHECKOUT_SESSION_ID}', 'x'))) return invalid(c, 'success_url', 'Not a valid URL');
-  if (p.cancel_url !== undefined && (typeof p.cancel_url !== 'string' || !isHttpUrl(p.cancel_url))) return invalid(c, 'cancel_url', 'Not a valid URL');
+  if (total < MIN_JPY)
+    return stripeError(c, 400, {
+      type: 'invalid_request_error',
+      code: 'amount_too_small',
+      param: 'line_items',
+      message: `The Checkout Session's total amount due must add up to at least ¥${MIN_JPY}`,
+    });
+  if (total > MAX_JPY)
+    return stripeError(c, 400, {
+      type: 'invalid_request_error',
+      code: 'amount_too_large',
+      param: 'line_items',
+      message: `The Checkout Session's total amount due must be no more than ¥${MAX_JPY.toLocaleString('ja-JP')}`,
+    });
+  if (typeof p.success_url !== 'string' || !isHttpUrl(p.success_url.replaceAll('{CHECKOUT_SESSION_ID}', 'x')))
+    return invalid(c, 'success_url', 'Not a valid URL');
+  if (p.cancel_url !== undefined && (typeof p.cancel_url !== 'string' || !isHttpUrl(p.cancel_url)))
+    return invalid(c, 'cancel_url', 'Not a valid URL');
   const metadata = metadataParam(p.metadata);
   if (typeof metadata === 'string') return invalid(c, 'metadata', metadata);
   const pidMetadata = metadataParam(isRecord(pid) ? pid.metadata : undefined);
   if (typeof pidMetadata === 'string') return invalid(c, 'payment_intent_data[metadata]', pidMetadata);
-  if (p.client_reference_id !== undefined && (typeof p.client_reference_id !== 'string' || p.client_reference_id.length > 200)) {
+  if (
+    p.client_reference_id !== undefined &&
+    (typeof p.client_reference_id !== 'string' || p.client_reference_id.length > 200)
+  ) {
     return invalid(c, 'client_reference_id', 'client_reference_id must be at most 200 characters');
   }
   const created = now();
   let expiresAt = created + SESSION_LIFETIME_S;
   if (p.expires_at !== undefined) {
     const at = intParam(p.expires_at);
-    if (at === null || at < created + 1800 || at > created + SESSION_LIFETIME_S) return invalid(c, 'expires_at', 'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.');
+    if (at === null || at < created + 1800 || at > created + SESSION_LIFETIME_S)
+      return invalid(
+        c,
+        'expires_at',
+        'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.',
+      );
     expiresAt = at;
   }
   const id = `cs_test_${token(58)}`;
@@ -544,7 +633,10 @@ function createCheckoutSession(state: StripeState, c: ApiContext): Response {
   };
   state.sessions.set(id, session);
   state.productNames.set(id, names.join('、'));
-  state.intentData.set(id, { metadata: pidMetadata, description: isRecord(pid) && typeof pid.description === 'string' ? pid.description : null });
+  state.intentData.set(id, {
+    metadata: pidMetadata,
+    description: isRecord(pid) && typeof pid.description === 'string' ? pid.description : null,
+  });
   return c.json(renderObject(state, session, expandParam(p)));
 }
 
@@ -571,7 +663,11 @@ function expireCheckoutSession(state: StripeState, c: ApiContext): Response {
   if (!session) return missing(c, 'checkout.session', idParam(c), 'session');
   lazyExpire(state, session);
   if (session.status !== 'open') {
-    return invalid(c, undefined, `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`);
+    return invalid(
+      c,
+      undefined,
+      `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+    );
   }
   deliverLater(state, doExpire(state, session));
   return c.json(renderObject(state, session, expandParam(c.get('params'))));
@@ -594,18 +690,30 @@ function retrieveCharge(state: StripeState, c: ApiContext): Response {
 /** POST /v1/refunds (by payment_intent or charge); sends refund.created and charge.refunded. */
 function createRefund(state: StripeState, c: ApiContext): Response {
   const p = c.get('params');
-  for (const name of Object.keys(p)) if (!['amount', 'charge', 'expand', 'metadata', 'payment_intent', 'reason'].includes(name)) return unknownParam(c, name);
+  for (const name of Object.keys(p))
+    if (!['amount', 'charge', 'expand', 'metadata', 'payment_intent', 'reason'].includes(name))
+      return unknownParam(c, name);
   let charge: StandinCharge | undefined;
   if (typeof p.payment_intent === 'string') {
     const intent = state.intents.get(p.payment_intent);
     if (!intent) return missing(c, 'payment_intent', p.payment_intent, 'payment_intent');
-    charge = intent.status === 'succeeded' && intent.latest_charge ? state.charges.get(intent.latest_charge) : undefined;
-    if (!charge) return stripeError(c, 400, { type: 'invalid_request_error', code: 'charge_not_refundable', message: `This PaymentIntent (${intent.id}) does not have a successful charge to refund.` });
+    charge =
+      intent.status === 'succeeded' && intent.latest_charge ? state.charges.get(intent.latest_charge) : undefined;
+    if (!charge)
+      return stripeError(c, 400, {
+        type: 'invalid_request_error',
+        code: 'charge_not_refundable',
+        message: `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`,
+      });
   } else if (typeof p.charge === 'string') {
     charge = state.charges.get(p.charge);
     if (!charge) return missing(c, 'charge', p.charge, 'charge');
   } else {
-    return invalid(c, undefined, 'One of the following params should be provided for this request: payment_intent or charge.');
+    return invalid(
+      c,
+      undefined,
+      'One of the following params should be provided for this request: payment_intent or charge.',
+    );
   }
   let amount: number | undefined;
   if (p.amount !== undefined) {
@@ -613,7 +721,8 @@ function createRefund(state: StripeState, c: ApiContext): Response {
     if (parsed === null || parsed <= 0) return invalid(c, 'amount', 'Invalid positive integer');
     amount = parsed;
   }
-  if (p.reason !== undefined && (typeof p.reason !== 'string' || !REFUND_REASONS.has(p.reason))) return invalid(c, 'reason', 'Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer');
+  if (p.reason !== undefined && (typeof p.reason !== 'string' || !REFUND_REASONS.has(p.reason)))
+    return invalid(c, 'reason', 'Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer');
   const metadata = metadataParam(p.metadata);
   if (typeof metadata === 'string') return invalid(c, 'metadata', metadata);
   const result = doRefund(state, charge, amount, typeof p.reason === 'string' ? p.reason : null, metadata);
@@ -640,12 +749,10 @@ function listDisputes(state: StripeState, c: ApiContext): Response {
 
 /** Any other API path: Stripe's 404 wording. */
 function unrecognizedRequest(_state: StripeState, c: ApiContext): Response {
-  return (
-  stripeError(c, 404, {
+  return stripeError(c, 404, {
     type: 'invalid_request_error',
     message: `Unrecognized request URL (${c.req.method}: ${new URL(c.req.url).pathname}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
-  })
-  );
+  });
 }
 
 // --- state changes ----------------------------------------------------------------------------------------
@@ -677,7 +784,12 @@ function ensureIntent(state: StripeState, session: StandinSession): StandinPayme
   return intent;
 }
 
-function newCharge(state: StripeState, intent: StandinPaymentIntent, succeeded: boolean, failureMessage?: string): StandinCharge {
+function newCharge(
+  state: StripeState,
+  intent: StandinPaymentIntent,
+  succeeded: boolean,
+  failureMessage?: string,
+): StandinCharge {
   const charge: StandinCharge = {
     id: `ch_${token(24)}`,
     object: 'charge',
@@ -757,15 +869,37 @@ function doExpire(state: StripeState, session: StandinSession): StandinEvent[] {
 }
 
 /** Returns an error message (Stripe's wording) or the refund. */
-function doRefund(state: StripeState, charge: StandinCharge, amount: number | undefined, reason: string | null, metadata: Metadata): { error: { code: string; message: string } } | { refund: StandinRefund; events: StandinEvent[] } {
-  if (charge.status !== 'succeeded') return { error: { code: 'charge_not_refundable', message: `Charge ${charge.id} has not succeeded; it cannot be refunded.` } };
-  if (charge.disputed) return { error: { code: 'charge_disputed', message: `Charge ${charge.id} has been charged back; cannot issue a refund.` } };
+function doRefund(
+  state: StripeState,
+  charge: StandinCharge,
+  amount: number | undefined,
+  reason: string | null,
+  metadata: Metadata,
+): { error: { code: string; message: string } } | { refund: StandinRefund; events: StandinEvent[] } {
+  if (charge.status !== 'succeeded')
+    return {
+      error: {
+        code: 'charge_not_refundable',
+        message: `Charge ${charge.id} has not succeeded; it cannot be refunded.`,
+      },
+    };
+  if (charge.disputed)
+    return {
+      error: { code: 'charge_disputed', message: `Charge ${charge.id} has been charged back; cannot issue a refund.` },
+    };
   const remaining = charge.amount - charge.amount_refunded;
   const value = amount ?? remaining;
-  if (remaining <= 0) return { error: { code: 'charge_already_refunded', message: `Charge ${charge.id} has already been refunded.` } };
-  if (!Number.isSafeInteger(value) || value <= 0) return { error: { code: 'parameter_invalid_integer', message: 'Invalid positive integer' } };
+  if (remaining <= 0)
+    return { error: { code: 'charge_already_refunded', message: `Charge ${charge.id} has already been refunded.` } };
+  if (!Number.isSafeInteger(value) || value <= 0)
+    return { error: { code: 'parameter_invalid_integer', message: 'Invalid positive integer' } };
   if (value > remaining) {
-    return { error: { code: 'amount_too_large', message: `Refund amount (¥${value.toLocaleString('ja-JP')}) is greater than unrefunded amount on charge (¥${remaining.toLocaleString('ja-JP')})` } };
+    return {
+      error: {
+        code: 'amount_too_large',
+        message: `Refund amount (¥${value.toLocaleString('ja-JP')}) is greater than unrefunded amount on charge (¥${remaining.toLocaleString('ja-JP')})`,
+      },
+    };
   }
   const refund: StandinRefund = {
     id: `re_${token(24)}`,
@@ -788,7 +922,8 @@ function doRefund(state: StripeState, charge: StandinCharge, amount: number | un
 function paidCharge(state: StripeState, session: StandinSession): StandinCharge {
   const intent = session.payment_intent ? state.intents.get(session.payment_intent) : undefined;
   const charge = intent?.latest_charge ? state.charges.get(intent.latest_charge) : undefined;
-  if (!charge || charge.status !== 'succeeded') throw new Error(`stripe stand-in: session ${session.id} has no successful charge`);
+  if (!charge || charge.status !== 'succeeded')
+    throw new Error(`stripe stand-in: session ${session.id} has no successful charge`);
   return charge;
 }
 
@@ -812,7 +947,11 @@ function emit(state: StripeState, type: string, object: object): StandinEvent {
   return event;
 }
 
-function signWebhook(state: StripeState, eventId: string, opts: { secret?: string; timestamp?: number; rawBody?: string } = {}): SignedWebhook {
+function signWebhook(
+  state: StripeState,
+  eventId: string,
+  opts: { secret?: string; timestamp?: number; rawBody?: string } = {},
+): SignedWebhook {
   const event = mustEvent(state, eventId);
   const rawBody = opts.rawBody ?? event.rawBody;
   const signature = Stripe.webhooks.generateTestHeaderString({
@@ -834,7 +973,12 @@ async function deliver(state: StripeState, event: StandinEvent, url: string): Pr
   const signed = signWebhook(state, event.id);
   let status: number | null = null;
   try {
-    const response = await fetch(url, { method: 'POST', headers: signed.headers, body: signed.rawBody, signal: AbortSignal.timeout(10_000) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: signed.headers,
+      body: signed.rawBody,
+      signal: AbortSignal.timeout(10_000),
+    });
     status = response.status;
     await response.body?.cancel();
   } catch {
@@ -860,7 +1004,8 @@ function deliverLater(state: StripeState, list: StandinEvent[]): void {
 
 function renderObject(state: StripeState, object: object, expand: string[] = []): Record<string, unknown> {
   const copy = structuredClone(object) as Record<string, unknown>;
-  const nested = (prefix: string) => expand.filter((e) => e.startsWith(`${prefix}.`)).map((e) => e.slice(prefix.length + 1));
+  const nested = (prefix: string) =>
+    expand.filter((e) => e.startsWith(`${prefix}.`)).map((e) => e.slice(prefix.length + 1));
   const wants = (field: string) => expand.includes(field) || expand.some((e) => e.startsWith(`${field}.`));
   if (copy.object === 'checkout.session' && wants('payment_intent') && typeof copy.payment_intent === 'string') {
     const intent = state.intents.get(copy.payment_intent);
@@ -870,7 +1015,11 @@ function renderObject(state: StripeState, object: object, expand: string[] = [])
     const charge = state.charges.get(copy.latest_charge);
     if (charge) copy.latest_charge = renderObject(state, charge, nested('latest_charge'));
   }
-  if ((copy.object === 'charge' || copy.object === 'refund' || copy.object === 'dispute') && wants('payment_intent') && typeof copy.payment_intent === 'string') {
+  if (
+    (copy.object === 'charge' || copy.object === 'refund' || copy.object === 'dispute') &&
+    wants('payment_intent') &&
+    typeof copy.payment_intent === 'string'
+  ) {
     const intent = state.intents.get(copy.payment_intent);
     if (intent) copy.payment_intent = renderObject(state, intent, nested('payment_intent'));
   }
@@ -882,7 +1031,12 @@ function listResponse(state: StripeState, c: Context, url: string, items: object
   const expand = expandParam(p)
     .filter((e) => e.startsWith('data.'))
     .map((e) => e.slice('data.'.length));
-  return c.json({ object: 'list', data: items.slice(0, limit).map((o) => renderObject(state, o, expand)), has_more: items.length > limit, url });
+  return c.json({
+    object: 'list',
+    data: items.slice(0, limit).map((o) => renderObject(state, o, expand)),
+    has_more: items.length > limit,
+    url,
+  });
 }
 
 // --- the hosted Checkout page -------------------------------------------------------------------------------
@@ -910,7 +1064,10 @@ async function submitCheckoutPage(state: StripeState, c: Context): Promise<Respo
   }
   if (action === 'decline') {
     deliverLater(state, doDecline(state, session));
-    return c.html(sessionPage(state, session, 'カードが拒否されました。別のカードでお試しいただくか、キャンセルしてください。'), 402);
+    return c.html(
+      sessionPage(state, session, 'カードが拒否されました。別のカードでお試しいただくか、キャンセルしてください。'),
+      402,
+    );
   }
   if (action === 'cancel') {
     // Like Checkout's back link: the session stays open (until it expires) and the browser goes to cancel_url.
@@ -927,11 +1084,19 @@ function sessionPage(state: StripeState, session: StandinSession, error?: string
 <p class="item">${escapeHtml(name)}</p>
 <p class="amount">${escapeHtml(amount)}</p>`;
   if (session.status === 'complete') {
-    return page('お支払い完了', `${header}<h1>お支払いは完了しています</h1><p><a class="button primary" href="${escapeHtml(successUrl(session))}">ショップに戻る</a></p>`);
+    return page(
+      'お支払い完了',
+      `${header}<h1>お支払いは完了しています</h1><p><a class="button primary" href="${escapeHtml(successUrl(session))}">ショップに戻る</a></p>`,
+    );
   }
   if (session.status === 'expired') {
-    const back = session.cancel_url ? `<p><a class="button" href="${escapeHtml(session.cancel_url)}">ショップに戻る</a></p>` : '';
-    return page('有効期限切れ', `${header}<h1>このお支払いページの有効期限が切れました</h1><p>もう一度ショップからお手続きください。</p>${back}`);
+    const back = session.cancel_url
+      ? `<p><a class="button" href="${escapeHtml(session.cancel_url)}">ショップに戻る</a></p>`
+      : '';
+    return page(
+      '有効期限切れ',
+      `${header}<h1>このお支払いページの有効期限が切れました</h1><p>もう一度ショップからお手続きください。</p>${back}`,
+    );
   }
   const alert = error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : '';
   return page(
@@ -1105,11 +1270,21 @@ function invalid(c: Context, param: string | undefined, message: string) {
 }
 
 function unknownParam(c: Context, name: string) {
-  return stripeError(c, 400, { type: 'invalid_request_error', code: 'parameter_unknown', param: name, message: `Received unknown parameter: ${name}` });
+  return stripeError(c, 400, {
+    type: 'invalid_request_error',
+    code: 'parameter_unknown',
+    param: name,
+    message: `Received unknown parameter: ${name}`,
+  });
 }
 
 function missing(c: Context, objectName: string, id: string, param: string) {
-  return stripeError(c, 404, { type: 'invalid_request_error', code: 'resource_missing', param, message: `No such ${objectName}: '${id}'` });
+  return stripeError(c, 404, {
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    param,
+    message: `No such ${objectName}: '${id}'`,
+  });
 }
 
 function messagePage(title: string, message: string): string {
@@ -1137,7 +1312,3 @@ button.primary,.button.primary{background:#635bff;color:#fff}button.link{border:
 }
 
 // --- small helpers ------------------------------------------------------------------------------------
-
-
-
-

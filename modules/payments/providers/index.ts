@@ -99,5 +99,10 @@ export interface PaymentProviderDescriptor<Keys = unknown> {
 
 /** Every provider, in the order the shop offers them. The sandbox has no real keys: it exists in sandbox mode only. */
 export const PAYMENT_PROVIDERS: readonly PaymentProviderDescriptor[] = [
-  sandboxProvider, stripeProvider, paypayProvider, paidyProvider, merpayProvider, amazonpayProvider,
+  sandboxProvider,
+  stripeProvider,
+  paypayProvider,
+  paidyProvider,
+  merpayProvider,
+  amazonpayProvider,
 ];

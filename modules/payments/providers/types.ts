@@ -87,7 +87,10 @@ export interface VerifiedWebhookEvent {
 }
 
 export class WebhookRejected extends Error {
-  constructor(message: string, readonly status: 400 | 401 | 403 | 404 | 422 = 400) {
+  constructor(
+    message: string,
+    readonly status: 400 | 401 | 403 | 404 | 422 = 400,
+  ) {
     super(message);
     this.name = 'WebhookRejected';
   }
@@ -95,7 +98,11 @@ export class WebhookRejected extends Error {
 
 /** The provider refused or failed; `retryable` when a later attempt may work (network, 5xx). */
 export class ProviderError extends Error {
-  constructor(message: string, readonly retryable: boolean, readonly cause?: unknown) {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'ProviderError';
   }
@@ -109,7 +116,8 @@ export const isRetryableStatus = (status: number) => status >= 500 || status ===
  * @example assertWholeYen('paidy', 1000) // passes; assertWholeYen('paidy', 10.5) throws
  */
 export function assertWholeYen(provider: string, amountJpy: number): void {
-  if (!Number.isSafeInteger(amountJpy) || amountJpy <= 0) throw new ProviderError(`${provider}: amount must be a positive integer JPY, got ${amountJpy}`, false);
+  if (!Number.isSafeInteger(amountJpy) || amountJpy <= 0)
+    throw new ProviderError(`${provider}: amount must be a positive integer JPY, got ${amountJpy}`, false);
 }
 
 export interface PaymentProvider {

@@ -8,9 +8,19 @@ import type { ShopCommand } from '../command';
 export const coinsGrant: ShopCommand = {
   name: 'coins:grant',
   usage: '--member <id|email> --amount N --reason "理由" [--kind free|paid] [--key 冪等キー]',
-  options: { member: { type: 'string' }, amount: { type: 'string' }, reason: { type: 'string' }, kind: { type: 'string' }, key: { type: 'string' } },
+  options: {
+    member: { type: 'string' },
+    amount: { type: 'string' },
+    reason: { type: 'string' },
+    kind: { type: 'string' },
+    key: { type: 'string' },
+  },
   async run({ db, out, lifetimes }, { values }) {
-    const memberRef = requiredOption(values, 'member', '--member と --amount（1〜10,000,000の整数）を指定してください。');
+    const memberRef = requiredOption(
+      values,
+      'member',
+      '--member と --amount（1〜10,000,000の整数）を指定してください。',
+    );
     const amount = integerOption(values, 'amount', { min: 1, max: 10_000_000 });
     const reason = requiredOption(values, 'reason', '--reason（付与の理由）を指定してください。').trim();
     const kind = values.kind ?? 'free';
@@ -18,10 +28,19 @@ export const coinsGrant: ShopCommand = {
     const key = typeof values.key === 'string' ? values.key : undefined;
     const member = await findMember(db, memberRef);
     const result = await grantCoins(db, {
-      memberId: member.id, kind, amount, reason: 'operator_grant', counterAccount: kind === 'paid' ? 'adjustment' : 'promotion',
-      idempotencyKey: `ops:${key ?? randomUUID()}`, memo: reason, lifetimeDays: lifetimes,
+      memberId: member.id,
+      kind,
+      amount,
+      reason: 'operator_grant',
+      counterAccount: kind === 'paid' ? 'adjustment' : 'promotion',
+      idempotencyKey: `ops:${key ?? randomUUID()}`,
+      memo: reason,
+      lifetimeDays: lifetimes,
     }).catch((error: unknown) => {
-      if (error instanceof IdempotencyKeyConflict) throw new UsageError(`キー ${key} は別の付与（会員・種類・枚数が違う）に使われています。何も付与していません。`);
+      if (error instanceof IdempotencyKeyConflict)
+        throw new UsageError(
+          `キー ${key} は別の付与（会員・種類・枚数が違う）に使われています。何も付与していません。`,
+        );
       throw error;
     });
     out(JSON.stringify({ member: member.id, kind, amount, ...result }));

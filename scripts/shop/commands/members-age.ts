@@ -13,6 +13,11 @@ export const membersAge: ShopCommand = {
     const memberRef = requiredOption(values, 'member', refusal);
     if (Boolean(values.minor) === Boolean(values.adult)) throw new UsageError(refusal);
     const member = await findMember(db, memberRef);
-    out(JSON.stringify({ member: member.id, ...(await declareAge(db, member.id, Boolean(values.minor), { byOperator: true })) }));
+    out(
+      JSON.stringify({
+        member: member.id,
+        ...(await declareAge(db, member.id, Boolean(values.minor), { byOperator: true })),
+      }),
+    );
   },
 };

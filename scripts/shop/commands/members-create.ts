@@ -9,11 +9,18 @@ import type { ShopCommand } from '../command';
 export const membersCreate: ShopCommand = {
   name: 'members:create',
   usage: '--count N [--coins C] [--prefix P] [--out file.json]',
-  options: { count: { type: 'string' }, coins: { type: 'string' }, prefix: { type: 'string' }, out: { type: 'string' } },
+  options: {
+    count: { type: 'string' },
+    coins: { type: 'string' },
+    prefix: { type: 'string' },
+    out: { type: 'string' },
+  },
   async run({ db, out }, { values }) {
     const count = integerOption(values, 'count', { min: 1, max: 100_000 });
     const coins = integerOption(values, 'coins', { min: 0, max: 1_000_000_000, fallback: 0 });
-    const prefix = (typeof values.prefix === 'string' ? values.prefix : 'member').replace(/[^a-z0-9-]/gi, '').slice(0, 20) || 'member';
+    const prefix =
+      (typeof values.prefix === 'string' ? values.prefix : 'member').replace(/[^a-z0-9-]/gi, '').slice(0, 20) ||
+      'member';
     const outFile = typeof values.out === 'string' ? values.out : undefined;
     const created: { id: string; email: string; token: string }[] = [];
     const sessionExpiresAt = new Date(Date.now() + 7 * 86_400_000);
@@ -21,9 +28,23 @@ export const membersCreate: ShopCommand = {
       const id = `${prefix}-${randomBytes(8).toString('hex')}`;
       const email = `${id}@example.invalid`;
       const token = randomBytes(24).toString('base64url');
-      await createMemberWithSession(db, { id, name: `${prefix}${i + 1}`, email, sessionToken: token, sessionExpiresAt });
+      await createMemberWithSession(db, {
+        id,
+        name: `${prefix}${i + 1}`,
+        email,
+        sessionToken: token,
+        sessionExpiresAt,
+      });
       if (coins > 0) {
-        await grantCoins(db, { memberId: id, kind: 'paid', amount: coins, reason: 'operator_grant', counterAccount: 'adjustment', idempotencyKey: `ops:members:${id}`, memo: 'ベンチマーク・テスト用' });
+        await grantCoins(db, {
+          memberId: id,
+          kind: 'paid',
+          amount: coins,
+          reason: 'operator_grant',
+          counterAccount: 'adjustment',
+          idempotencyKey: `ops:members:${id}`,
+          memo: 'ベンチマーク・テスト用',
+        });
       }
       created.push({ id, email, token });
     }

@@ -11,14 +11,32 @@ export const ordersList: ShopCommand = {
   options: { status: { type: 'string' }, member: { type: 'string' }, count: { type: 'string' } },
   async run({ db, out }, { values }) {
     const status = values.status;
-    if (status !== undefined && !(orderStatuses as readonly unknown[]).includes(status)) throw new UsageError(`--status は ${orderStatuses.join(', ')} のいずれかです。`);
+    if (status !== undefined && !(orderStatuses as readonly unknown[]).includes(status))
+      throw new UsageError(`--status は ${orderStatuses.join(', ')} のいずれかです。`);
     const limit = integerOption(values, 'count', { min: 1, max: 1000, fallback: 50 });
     const member = typeof values.member === 'string' ? await findMember(db, values.member) : null;
-    const rows = await listOrdersForOperator(db, { status: status as OrderStatus | undefined, memberId: member?.id, limit });
+    const rows = await listOrdersForOperator(db, {
+      status: status as OrderStatus | undefined,
+      memberId: member?.id,
+      limit,
+    });
     for (const row of rows) {
-      out(JSON.stringify({ id: row.id, receiptNo: row.receiptNo, member: row.memberId, status: row.status, method: row.method, amountJpy: row.amountJpy,
-        paidCoins: row.paidCoins, bonusCoins: row.bonusCoins + row.rankBonusCoins, failureReason: row.failureReason, unrecoveredCoins: row.unrecoveredCoins,
-        createdAt: row.createdAt.toISOString(), creditedAt: row.creditedAt?.toISOString() ?? null }));
+      out(
+        JSON.stringify({
+          id: row.id,
+          receiptNo: row.receiptNo,
+          member: row.memberId,
+          status: row.status,
+          method: row.method,
+          amountJpy: row.amountJpy,
+          paidCoins: row.paidCoins,
+          bonusCoins: row.bonusCoins + row.rankBonusCoins,
+          failureReason: row.failureReason,
+          unrecoveredCoins: row.unrecoveredCoins,
+          createdAt: row.createdAt.toISOString(),
+          creditedAt: row.creditedAt?.toISOString() ?? null,
+        }),
+      );
     }
   },
 };

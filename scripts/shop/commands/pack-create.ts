@@ -17,7 +17,10 @@ export const packCreate: ShopCommand = {
       throw new UsageError(`${file} を読めません: ${(error as Error).message}`);
     }
     const parsed = packDefinitionSchema.safeParse(json);
-    if (!parsed.success) throw new UsageError(`定義に誤りがあります:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+    if (!parsed.success)
+      throw new UsageError(
+        `定義に誤りがあります:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`,
+      );
     const created = await createPack(db, json as never);
     out(JSON.stringify({ created: created.id, totalLots: created.totalLots }));
     if (values.publish) out(JSON.stringify({ published: created.id, ...(await publishPack(db, created.id)) }));

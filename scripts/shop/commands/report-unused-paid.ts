@@ -9,7 +9,8 @@ export const reportUnusedPaid: ShopCommand = {
   options: { date: { type: 'string' } },
   async run({ db, out }, { values }) {
     const date = typeof values.date === 'string' ? values.date : baseDateBefore(new Date());
-    if (!/^\d{4}-(03-31|09-30)$/.test(date)) throw new UsageError('--date は基準日（YYYY-03-31 または YYYY-09-30）です。');
+    if (!/^\d{4}-(03-31|09-30)$/.test(date))
+      throw new UsageError('--date は基準日（YYYY-03-31 または YYYY-09-30）です。');
     out(JSON.stringify(await unusedPaidBalanceReport(db, date)));
   },
 };

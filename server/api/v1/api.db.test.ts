@@ -60,8 +60,18 @@ describe('GET /genres', () => {
   it('lists the visible genres in order with absolute icon URLs', async () => {
     const response = await requestJson(api, '/genres');
     expect(response.status).toBe(200);
-    expect(response.json.items.map((g: { id: string }) => g.id)).toEqual(['pokemon', 'onepiece', 'yugioh', 'duelmasters', 'weiss']);
-    expect(response.json.items[0]).toEqual({ id: 'pokemon', name: 'ポケモン', iconUrl: `${TEST_ORIGIN}/demo/genres/pokemon.svg` });
+    expect(response.json.items.map((g: { id: string }) => g.id)).toEqual([
+      'pokemon',
+      'onepiece',
+      'yugioh',
+      'duelmasters',
+      'weiss',
+    ]);
+    expect(response.json.items[0]).toEqual({
+      id: 'pokemon',
+      name: 'ポケモン',
+      iconUrl: `${TEST_ORIGIN}/demo/genres/pokemon.svg`,
+    });
     expect(response.json.nextCursor).toBeNull();
     for (const genre of response.json.items) expect(genreSchema.safeParse(genre).success).toBe(true);
   });
@@ -81,7 +91,14 @@ describe('GET /gachas', () => {
     expect(response.json.nextCursor).toBeNull();
     for (const gacha of response.json.items) expect(gachaSchema.safeParse(gacha).success).toBe(true);
     const first = response.json.items.find((g: { id: string }) => g.id === 'stellar-pokemon-001');
-    expect(first).toMatchObject({ genreId: 'pokemon', title: '星降る夜のハイレアオリパ', pricePerDraw: 500, totalLots: 1000, status: 'on_sale', imageUrl: `${TEST_ORIGIN}/demo/packs/pack-01.svg` });
+    expect(first).toMatchObject({
+      genreId: 'pokemon',
+      title: '星降る夜のハイレアオリパ',
+      pricePerDraw: 500,
+      totalLots: 1000,
+      status: 'on_sale',
+      imageUrl: `${TEST_ORIGIN}/demo/packs/pack-01.svg`,
+    });
     expect(response.json.items.at(-1).status).toBe('sold_out');
   });
   it('pages through every pack in the module order, once each', async () => {
@@ -90,7 +107,10 @@ describe('GET /gachas', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const response = await requestJson(api, `/gachas?sort=price_asc&limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const response = await requestJson(
+        api,
+        `/gachas?sort=price_asc&limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(response.status).toBe(200);
       expect(response.json.items.length).toBeLessThanOrEqual(5);
       seen.push(...response.json.items.map((g: { id: string }) => g.id));
@@ -112,7 +132,9 @@ describe('GET /gachas', () => {
   });
   it('sorts by price', async () => {
     const response = await requestJson(api, '/gachas?sort=price_desc');
-    const onSale = response.json.items.filter((g: { status: string }) => g.status === 'on_sale').map((g: { pricePerDraw: number }) => g.pricePerDraw);
+    const onSale = response.json.items
+      .filter((g: { status: string }) => g.status === 'on_sale')
+      .map((g: { pricePerDraw: number }) => g.pricePerDraw);
     expect(onSale).toEqual([...onSale].sort((a, b) => b - a));
   });
   it('refuses a bad sort or limit with 400 and Japanese field messages', async () => {
@@ -121,7 +143,12 @@ describe('GET /gachas', () => {
     expect(response.json.error).toMatchObject({
       code: 'VALIDATION_FAILED',
       message: '入力内容に誤りがあります。',
-      details: { fields: { sort: 'recommended、new、price_asc、price_desc のいずれかを指定してください。', limit: '100以下で指定してください。' } },
+      details: {
+        fields: {
+          sort: 'recommended、new、price_asc、price_desc のいずれかを指定してください。',
+          limit: '100以下で指定してください。',
+        },
+      },
     });
   });
   it('refuses a cursor it did not make, or one from another filter, with 400 CURSOR_INVALID', async () => {
@@ -142,7 +169,11 @@ describe('GET /gachas/{gachaId}', () => {
   it('answers the pack', async () => {
     const response = await requestJson(api, '/gachas/stellar-onepiece-001');
     expect(response.status).toBe(200);
-    expect(gachaSchema.parse(response.json)).toMatchObject({ id: 'stellar-onepiece-001', title: '大海原のパラレル大当たりオリパ', genreId: 'onepiece' });
+    expect(gachaSchema.parse(response.json)).toMatchObject({
+      id: 'stellar-onepiece-001',
+      title: '大海原のパラレル大当たりオリパ',
+      genreId: 'onepiece',
+    });
   });
   it('answers 404 GACHA_NOT_FOUND for a pack that does not exist or could not', async () => {
     for (const id of ['missing', 'a%20b', '%E3%81%82']) {
@@ -172,7 +203,7 @@ describe('members', () => {
     expect(response.status).toBe(200);
     expect(response.json.id).toBe(member.id);
   });
-  it('are signed in by the raw session token through better-auth\'s bearer plugin', async () => {
+  it("are signed in by the raw session token through better-auth's bearer plugin", async () => {
     expect(member.rawToken).not.toContain('.');
     const response = await requestJson(api, '/me/test', { headers: { authorization: `Bearer ${member.rawToken}` } });
     expect(response.status).toBe(200);
@@ -180,12 +211,20 @@ describe('members', () => {
   });
   it('are not signed in by a forged, unknown or malformed token', async () => {
     const [token, signature] = decodeURIComponent(member.bearer).split('.');
-    for (const authorization of [`Bearer ${token}.${'A'.repeat(signature!.length)}`, 'Bearer nothing.here', 'Bearer ', 'Basic abc', `Bearer ${member.bearer};x=1`]) {
+    for (const authorization of [
+      `Bearer ${token}.${'A'.repeat(signature!.length)}`,
+      'Bearer nothing.here',
+      'Bearer ',
+      'Basic abc',
+      `Bearer ${member.bearer};x=1`,
+    ]) {
       const response = await requestJson(api, '/me/test', { headers: { authorization } });
       expect(response.status, authorization).toBe(401);
       expect(response.json.error.code).toBe('UNAUTHENTICATED');
     }
-    const cookie = await requestJson(api, '/me/test', { headers: { cookie: `${member.cookie.split('=')[0]}=forged.value` } });
+    const cookie = await requestJson(api, '/me/test', {
+      headers: { cookie: `${member.cookie.split('=')[0]}=forged.value` },
+    });
     expect(cookie.status).toBe(401);
   });
   it('reach staff operations only when their role is admin', async () => {
@@ -199,7 +238,9 @@ describe('members', () => {
   });
   it('are optional where the operation says so', async () => {
     expect((await requestJson(api, '/test-maybe')).json).toEqual({ memberId: null });
-    expect((await requestJson(api, '/test-maybe', { headers: { cookie: member.cookie } })).json).toEqual({ memberId: member.id });
+    expect((await requestJson(api, '/test-maybe', { headers: { cookie: member.cookie } })).json).toEqual({
+      memberId: member.id,
+    });
   });
 });
 
@@ -240,7 +281,11 @@ describe('in the shop app', () => {
     expect(await page.text()).not.toMatch(/<script/i);
   });
   it('refuses a cross-site state change before the operation runs', async () => {
-    const response = await shop.request('/api/v1/gachas', { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
+    const response = await shop.request('/api/v1/gachas', {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(response.status).toBe(403);
   });
 });

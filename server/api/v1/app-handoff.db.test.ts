@@ -22,9 +22,18 @@ afterAll(async () => {
   await close?.();
 });
 
-const tokenRows = async () => (await services.db.select({ id: verifications.id }).from(verifications).where(like(verifications.identifier, 'one-time-token:%'))).length;
+const tokenRows = async () =>
+  (
+    await services.db
+      .select({ id: verifications.id })
+      .from(verifications)
+      .where(like(verifications.identifier, 'one-time-token:%'))
+  ).length;
 const handoff = (member: { bearer: string }, address: string) =>
-  requestJson(api, '/me/app-handoffs', { method: 'POST', headers: { authorization: `Bearer ${member.bearer}`, 'x-shop-client-ip': address } });
+  requestJson(api, '/me/app-handoffs', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${member.bearer}`, 'x-shop-client-ip': address },
+  });
 
 describe('POST /me/app-handoffs', () => {
   it('answers 429 beyond the limit per member, in a burst, and writes no row beyond it', async () => {
@@ -36,7 +45,9 @@ describe('POST /me/app-handoffs', () => {
     const refused = answers.filter((a) => a.status === 429);
     expect(created).toHaveLength(LIMIT);
     expect(refused).toHaveLength(LIMIT * 2);
-    expect(refused[0]!.json).toEqual({ error: expect.objectContaining({ code: 'RATE_LIMITED', message: expect.stringMatching(/しばらく時間をおいて/) }) });
+    expect(refused[0]!.json).toEqual({
+      error: expect.objectContaining({ code: 'RATE_LIMITED', message: expect.stringMatching(/しばらく時間をおいて/) }),
+    });
     expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await tokenRows()).toBe(before + LIMIT);
   });
@@ -58,7 +69,10 @@ describe('POST /me/app-handoffs', () => {
     const start = new Date('2026-11-23T00:00:00Z');
     const at = (seconds: number) => new Date(start.getTime() + seconds * 1000);
     expect((await takeRateLimit(services.db, { key, windowSeconds: 60, max: 1, now: start })).allowed).toBe(true);
-    expect(await takeRateLimit(services.db, { key, windowSeconds: 60, max: 1, now: at(50) })).toEqual({ allowed: false, retryAfterSeconds: 10 });
+    expect(await takeRateLimit(services.db, { key, windowSeconds: 60, max: 1, now: at(50) })).toEqual({
+      allowed: false,
+      retryAfterSeconds: 10,
+    });
     expect((await takeRateLimit(services.db, { key, windowSeconds: 60, max: 1, now: at(61) })).allowed).toBe(true);
   });
 });

@@ -83,7 +83,8 @@ export async function sessionTokenOf(services: ShopServices, headers: Headers): 
 
 async function credentialOf(services: ShopServices, headers: Headers): Promise<string | null | 'slow'> {
   const bearer = bearerToken(headers);
-  if (bearer) return SIGNED_SESSION_TOKEN.test(bearer) ? verifySignedToken(bearer, services.config.AUTH_SECRET) : bearer;
+  if (bearer)
+    return SIGNED_SESSION_TOKEN.test(bearer) ? verifySignedToken(bearer, services.config.AUTH_SECRET) : bearer;
   if (!headers.get('cookie')?.includes('session_token')) return null;
   sessionCookieName ??= (await services.auth.$context).authCookies.sessionToken.name;
   const value = cookieValue(headers.get('cookie'), sessionCookieName);

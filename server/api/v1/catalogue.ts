@@ -1,6 +1,17 @@
 // Catalogue operations: genres and public packs (no sign-in), from modules/gacha.
 import { z } from 'zod';
-import { GACHA_SORTS, PUBLIC_GACHA_STATUSES, gachaIdSchema, getGacha, listGachas, listGenres, resolveGenre, type GachaCard, type GachaStatus, type GenreSummary } from '#modules/gacha';
+import {
+  GACHA_SORTS,
+  PUBLIC_GACHA_STATUSES,
+  gachaIdSchema,
+  getGacha,
+  listGachas,
+  listGenres,
+  resolveGenre,
+  type GachaCard,
+  type GachaStatus,
+  type GenreSummary,
+} from '#modules/gacha';
 import { apiSchema, defineOperation } from './registry';
 import { refuse } from '#modules/kernel';
 import { decodeOffsetCursor, encodeOffsetCursor, pageOf, pageQuery, slicePage } from './http';
@@ -24,7 +35,9 @@ export const genreSchema = apiSchema(
 
 export const gachaStatusSchema = apiSchema(
   'GachaStatus',
-  z.enum(PUBLIC_GACHA_STATUSES as [GachaStatus, ...GachaStatus[]]).meta({ description: 'scheduled: 販売前 / on_sale: 販売中 / sold_out: 完売 / ended: 販売終了' }),
+  z
+    .enum(PUBLIC_GACHA_STATUSES as [GachaStatus, ...GachaStatus[]])
+    .meta({ description: 'scheduled: 販売前 / on_sale: 販売中 / sold_out: 完売 / ended: 販売終了' }),
 );
 
 export const gachaSchema = apiSchema(
@@ -114,7 +127,11 @@ const listGachasOperation = defineOperation({
     const filters = { list: 'gachas', genreId: genreId ?? null, sort: query.sort };
     const offset = query.cursor ? decodeOffsetCursor(query.cursor, filters) : 0;
     // modules/gacha has no offset: read the first offset+limit+1 (it answers at most 200) and slice.
-    const window = await listGachas(services.db, { genreId, sort: query.sort, limit: Math.min(offset + query.limit + 1, CATALOGUE_WINDOW) });
+    const window = await listGachas(services.db, {
+      genreId,
+      sort: query.sort,
+      limit: Math.min(offset + query.limit + 1, CATALOGUE_WINDOW),
+    });
     const items = window.slice(offset, offset + query.limit);
     const hasMore = window.length > offset + query.limit;
     return {

@@ -3,7 +3,14 @@
 import { z } from 'zod';
 import { apiSchema, defineOperation } from './registry';
 import { ApiError, isoDateTime } from './http';
-import { drawLots, drawLotsForSession, drawRequestSchema, getDrawResult, getPackReveal, type DrawResult } from '#modules/draw';
+import {
+  drawLots,
+  drawLotsForSession,
+  drawRequestSchema,
+  getDrawResult,
+  getPackReveal,
+  type DrawResult,
+} from '#modules/draw';
 import { resolveMember } from './auth';
 import { gachaIdSchema, getGacha, getGachaDetail, getRemaining } from '#modules/gacha';
 import { isUuid, refuse } from '#modules/kernel';
@@ -11,8 +18,16 @@ import { currentRank } from '#modules/progression';
 
 const gachaId = gachaIdSchema.meta({ description: 'ガチャID' });
 
-export const tierEffectSchema = apiSchema('TierEffect', z.enum(['lastone', 'rainbow', 'gold', 'silver', 'normal']).meta({ description: '演出の種類（賞ごと）' }));
-export const prizeStatusSchema = apiSchema('PrizeStatus', z.enum(['pending', 'kept', 'converted', 'shipping']).meta({ description: 'pending: 未選択 / kept: 発送用に保管 / converted: コイン交換済み / shipping: 発送手続き中' }));
+export const tierEffectSchema = apiSchema(
+  'TierEffect',
+  z.enum(['lastone', 'rainbow', 'gold', 'silver', 'normal']).meta({ description: '演出の種類（賞ごと）' }),
+);
+export const prizeStatusSchema = apiSchema(
+  'PrizeStatus',
+  z
+    .enum(['pending', 'kept', 'converted', 'shipping'])
+    .meta({ description: 'pending: 未選択 / kept: 発送用に保管 / converted: コイン交換済み / shipping: 発送手続き中' }),
+);
 
 export const prizeSchema = apiSchema(
   'Prize',
@@ -34,7 +49,10 @@ export const prizeSchema = apiSchema(
   }),
 );
 
-export const balanceSchema = apiSchema('Balance', z.object({ paid: z.int().min(0), free: z.int().min(0) }).meta({ description: '有償・無償コインの残高' }));
+export const balanceSchema = apiSchema(
+  'Balance',
+  z.object({ paid: z.int().min(0), free: z.int().min(0) }).meta({ description: '有償・無償コインの残高' }),
+);
 
 export const drawResultSchema = apiSchema(
   'DrawResult',
@@ -58,19 +76,45 @@ export const remainingSchema = apiSchema(
     total: z.int().min(0),
     remaining: z.int().min(0),
     soldOut: z.boolean(),
-    tiers: z.array(z.object({ tierId: z.string(), label: z.string(), quantity: z.int(), remaining: z.int().min(0), isLastOne: z.boolean() })),
+    tiers: z.array(
+      z.object({
+        tierId: z.string(),
+        label: z.string(),
+        quantity: z.int(),
+        remaining: z.int().min(0),
+        isLastOne: z.boolean(),
+      }),
+    ),
   }),
 );
 
 export const toPrizeBody = (item: DrawResult['items'][number]) => ({
-  id: item.prizeId, position: item.position, tierId: item.tierId, tierLabel: item.tierLabel, tierRank: item.tierRank,
-  effect: item.effect, cardName: item.cardName, imagePath: item.imagePath, rarity: item.rarity, cardGrade: item.cardGrade,
-  conversionValue: item.conversionValue, isLastOne: item.isLastOne, status: item.status, decideBy: item.decideBy,
+  id: item.prizeId,
+  position: item.position,
+  tierId: item.tierId,
+  tierLabel: item.tierLabel,
+  tierRank: item.tierRank,
+  effect: item.effect,
+  cardName: item.cardName,
+  imagePath: item.imagePath,
+  rarity: item.rarity,
+  cardGrade: item.cardGrade,
+  conversionValue: item.conversionValue,
+  isLastOne: item.isLastOne,
+  status: item.status,
+  decideBy: item.decideBy,
 });
 
 const toDrawBody = (result: DrawResult) => ({
-  id: result.drawId, gachaId: result.gachaId, count: result.count, cost: result.cost, lastOne: result.lastOne,
-  createdAt: result.createdAt, replay: result.replay, items: result.items.map(toPrizeBody), balance: result.balance,
+  id: result.drawId,
+  gachaId: result.gachaId,
+  count: result.count,
+  cost: result.cost,
+  lastOne: result.lastOne,
+  createdAt: result.createdAt,
+  replay: result.replay,
+  items: result.items.map(toPrizeBody),
+  balance: result.balance,
 });
 
 const createDraw = defineOperation({
@@ -91,19 +135,35 @@ const createDraw = defineOperation({
   responses: {
     201: { description: '抽選しました。', schema: drawResultSchema },
     200: { description: '同じキーの最初の結果です（replay: true）。', schema: drawResultSchema },
-    400: { description: '回数がこのガチャの選択肢にありません。', codes: ['DRAW_COUNT_INVALID', 'VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REQUIRED'] },
+    400: {
+      description: '回数がこのガチャの選択肢にありません。',
+      codes: ['DRAW_COUNT_INVALID', 'VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REQUIRED'],
+    },
     401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
     403: { description: 'スタッフ、またはランク不足です。', codes: ['STAFF_CANNOT_DRAW', 'RANK_TOO_LOW'] },
     404: { description: 'ガチャがありません。', codes: ['GACHA_NOT_FOUND'] },
-    409: { description: '完売・残り不足・キーの再利用・混雑。', codes: ['SOLD_OUT', 'NOT_ENOUGH_LOTS', 'IDEMPOTENCY_KEY_REUSED', 'DRAW_BUSY'] },
-    422: { description: 'コイン不足・販売期間外・購入上限。', codes: ['INSUFFICIENT_COINS', 'GACHA_NOT_ON_SALE', 'GACHA_ENDED', 'DRAW_LIMIT_REACHED'] },
+    409: {
+      description: '完売・残り不足・キーの再利用・混雑。',
+      codes: ['SOLD_OUT', 'NOT_ENOUGH_LOTS', 'IDEMPOTENCY_KEY_REUSED', 'DRAW_BUSY'],
+    },
+    422: {
+      description: 'コイン不足・販売期間外・購入上限。',
+      codes: ['INSUFFICIENT_COINS', 'GACHA_NOT_ON_SALE', 'GACHA_ENDED', 'DRAW_LIMIT_REACHED'],
+    },
   },
   handler: async ({ c, services, params, body, idempotencyKey, sessionToken }) => {
     const { db } = services;
-    const request = { gachaId: params.gachaId, count: body.count, idempotencyKey: `api:${idempotencyKey!}`, decisionDays: services.config.PRIZE_DECISION_DAYS };
+    const request = {
+      gachaId: params.gachaId,
+      count: body.count,
+      idempotencyKey: `api:${idempotencyKey!}`,
+      decisionDays: services.config.PRIZE_DECISION_DAYS,
+    };
     // One database call with the session inside it; the draw function also answers GACHA_NOT_FOUND.
     // Packs with a minimum rank, and sessions due for better-auth's refresh, take the longer way.
-    let outcome = (await needsRank(db, params.gachaId)) ? 'refresh' as const : await drawLotsForSession(db, { ...request, sessionToken });
+    let outcome = (await needsRank(db, params.gachaId))
+      ? ('refresh' as const)
+      : await drawLotsForSession(db, { ...request, sessionToken });
     if (outcome === 'refresh') {
       const member = await resolveMember(services, c.req.raw.headers);
       if (!member) throw new ApiError(401, 'UNAUTHENTICATED', 'ログインしてください。');
@@ -153,7 +213,8 @@ const getGachaRemaining = defineOperation({
   method: 'get',
   path: '/gachas/{gachaId}/remaining',
   summary: '残り口数（全体と賞ごと）',
-  description: 'ライブ更新は server-sent events の GET /api/v1/gachas/{gachaId}/events（イベント remaining, soldOut）で受け取れます。',
+  description:
+    'ライブ更新は server-sent events の GET /api/v1/gachas/{gachaId}/events（イベント remaining, soldOut）で受け取れます。',
   tags: ['catalogue'],
   auth: 'none',
   cacheControl: 'no-cache',
@@ -168,8 +229,19 @@ const getGachaRemaining = defineOperation({
     const counts = await getRemaining(services.db, pack.id);
     return {
       status: 200,
-      body: { gachaId: pack.id, total: counts.total, remaining: counts.remaining, soldOut: counts.soldOut,
-        tiers: counts.tiers.map((t) => ({ tierId: t.tierId, label: t.label, quantity: t.quantity, remaining: t.remaining, isLastOne: t.isLastOne })) },
+      body: {
+        gachaId: pack.id,
+        total: counts.total,
+        remaining: counts.remaining,
+        soldOut: counts.soldOut,
+        tiers: counts.tiers.map((t) => ({
+          tierId: t.tierId,
+          label: t.label,
+          quantity: t.quantity,
+          remaining: t.remaining,
+          isLastOne: t.isLastOne,
+        })),
+      },
     };
   },
 });
@@ -179,7 +251,8 @@ const getGachaReveal = defineOperation({
   method: 'get',
   path: '/gachas/{gachaId}/reveal',
   summary: '公平性の検証ファイル（シードと匿名化した抽選ログ）',
-  description: '完売または販売終了したガチャのシード・全口の並び・匿名化した抽選ログです。`npm run verify-pack -- <file>` で検証できます（docs/decisions/005）。',
+  description:
+    '完売または販売終了したガチャのシード・全口の並び・匿名化した抽選ログです。`npm run verify-pack -- <file>` で検証できます（docs/decisions/005）。',
   tags: ['catalogue'],
   auth: 'none',
   params: z.object({ gachaId }),

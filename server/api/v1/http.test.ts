@@ -49,10 +49,16 @@ describe('readIdempotencyKey', () => {
   });
   it('refuses a key that is too long or not printable ASCII', async () => {
     for (const key of ['x'.repeat(256), 'caf\u00e9', 'tab\there']) {
-      expect(await idempotencyKeyOf({ 'Idempotency-Key': key })).toMatchObject({ status: 400, code: 'IDEMPOTENCY_KEY_INVALID' });
+      expect(await idempotencyKeyOf({ 'Idempotency-Key': key })).toMatchObject({
+        status: 400,
+        code: 'IDEMPOTENCY_KEY_INVALID',
+      });
     }
     // Header values are trimmed: only spaces is no key at all.
-    expect(await idempotencyKeyOf({ 'Idempotency-Key': '   ' })).toMatchObject({ status: 400, code: 'IDEMPOTENCY_KEY_REQUIRED' });
+    expect(await idempotencyKeyOf({ 'Idempotency-Key': '   ' })).toMatchObject({
+      status: 400,
+      code: 'IDEMPOTENCY_KEY_REQUIRED',
+    });
   });
 });
 
@@ -64,7 +70,9 @@ describe('requestHash', () => {
     expect(requestHash({ path: '/x', body: { gachaId: 'g1', count: 11 } })).not.toBe(a);
   });
   it('writes canonical JSON like JSON.stringify, with sorted keys', () => {
-    expect(canonicalJson({ b: [1, { d: 1, c: undefined, a: null }], a: 'x' })).toBe('{"a":"x","b":[1,{"a":null,"d":1}]}');
+    expect(canonicalJson({ b: [1, { d: 1, c: undefined, a: null }], a: 'x' })).toBe(
+      '{"a":"x","b":[1,{"a":null,"d":1}]}',
+    );
     expect(canonicalJson(new Date(0))).toBe('"1970-01-01T00:00:00.000Z"');
   });
 });
@@ -84,7 +92,9 @@ describe('cursors', () => {
   it('binds an offset cursor to its filters', () => {
     const cursor = encodeOffsetCursor(20, { genreId: 'pokemon' });
     expect(decodeOffsetCursor(cursor, { genreId: 'pokemon' })).toBe(20);
-    expect(() => decodeOffsetCursor(cursor, { genreId: 'yugioh' })).toThrow(expect.objectContaining({ code: 'CURSOR_INVALID' }));
+    expect(() => decodeOffsetCursor(cursor, { genreId: 'yugioh' })).toThrow(
+      expect.objectContaining({ code: 'CURSOR_INVALID' }),
+    );
   });
   it('pages a list in memory to the end', () => {
     const all = Array.from({ length: 45 }, (_, i) => i);
@@ -139,11 +149,18 @@ describe('validation messages', () => {
     kind: z.enum(['a', 'b']),
     email: z.email(),
     items: z.array(z.object({ quantity: z.int().min(1) })).max(2),
-    custom: z.string().refine((v) => v === 'ok', 'カスタムのメッセージ').optional(),
+    custom: z
+      .string()
+      .refine((v) => v === 'ok', 'カスタムのメッセージ')
+      .optional(),
   });
   it('are Japanese, one per field, keyed by the dotted path', () => {
     try {
-      parseOrThrow(schema, { name: 'toolongname', kind: 'c', email: 'nope', items: [{ quantity: 0 }], custom: 'ng' }, 'body');
+      parseOrThrow(
+        schema,
+        { name: 'toolongname', kind: 'c', email: 'nope', items: [{ quantity: 0 }], custom: 'ng' },
+        'body',
+      );
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ApiError);
@@ -160,7 +177,11 @@ describe('validation messages', () => {
     }
   });
   it('say a missing field must be filled in, and key a bad whole value by its root', () => {
-    expect(() => parseOrThrow(schema, {}, 'body')).toThrow(expect.objectContaining({ details: { fields: expect.objectContaining({ name: '入力してください。' }) } }));
-    expect(() => parseOrThrow(schema, 'text', 'body')).toThrow(expect.objectContaining({ details: { fields: { body: '項目の組で指定してください。' } } }));
+    expect(() => parseOrThrow(schema, {}, 'body')).toThrow(
+      expect.objectContaining({ details: { fields: expect.objectContaining({ name: '入力してください。' }) } }),
+    );
+    expect(() => parseOrThrow(schema, 'text', 'body')).toThrow(
+      expect.objectContaining({ details: { fields: { body: '項目の組で指定してください。' } } }),
+    );
   });
 });

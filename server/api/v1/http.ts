@@ -34,7 +34,13 @@ export class ApiError extends Error {
  */
 export function refusalError(refusal: Refusal<RefusalCode>): ApiError {
   const { status, code, message, details, headers } = describeRefusal(refusal);
-  return new ApiError(status, code, message, Object.keys(details).length ? details : undefined, Object.keys(headers).length ? { ...headers } : undefined);
+  return new ApiError(
+    status,
+    code,
+    message,
+    Object.keys(details).length ? details : undefined,
+    Object.keys(headers).length ? { ...headers } : undefined,
+  );
 }
 
 export const VALIDATION_FAILED_MESSAGE = '入力内容に誤りがあります。';
@@ -73,12 +79,20 @@ export function readIdempotencyKey(c: Context, options: { required?: boolean } =
   const value = c.req.header(IDEMPOTENCY_KEY_HEADER);
   if (value === undefined || value === '') {
     if (options.required) {
-      throw new ApiError(400, 'IDEMPOTENCY_KEY_REQUIRED', '二重送信を防ぐため、Idempotency-Key ヘッダーを付けて送信してください。');
+      throw new ApiError(
+        400,
+        'IDEMPOTENCY_KEY_REQUIRED',
+        '二重送信を防ぐため、Idempotency-Key ヘッダーを付けて送信してください。',
+      );
     }
     return null;
   }
   if (!idempotencyKeySchema.safeParse(value).success) {
-    throw new ApiError(400, 'IDEMPOTENCY_KEY_INVALID', 'Idempotency-Key は半角英数字と記号で1〜255文字にしてください。');
+    throw new ApiError(
+      400,
+      'IDEMPOTENCY_KEY_INVALID',
+      'Idempotency-Key は半角英数字と記号で1〜255文字にしてください。',
+    );
   }
   return value;
 }
@@ -90,7 +104,8 @@ export function readIdempotencyKey(c: Context, options: { required?: boolean } =
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
   if (value instanceof Date) return JSON.stringify(value.toISOString());
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
   const entries = Object.keys(value)
     .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
     .sort()
@@ -151,7 +166,8 @@ export function encodeCursor(value: unknown): string {
  * @example const { offset } = decodeCursor(query.cursor, z.object({ offset: z.number().int().min(0) }))
  */
 export function decodeCursor<S extends z.ZodType>(cursor: string, schema: S): z.output<S> {
-  const invalid = () => new ApiError(400, 'CURSOR_INVALID', CURSOR_INVALID_MESSAGE, { fields: { cursor: CURSOR_INVALID_MESSAGE } });
+  const invalid = () =>
+    new ApiError(400, 'CURSOR_INVALID', CURSOR_INVALID_MESSAGE, { fields: { cursor: CURSOR_INVALID_MESSAGE } });
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
   let decoded: unknown;
   try {
@@ -211,7 +227,12 @@ export function toIso(date: Date | string | number | null | undefined): string |
 
 /** The schema of a time field in a response or a request. */
 export const isoDateTime = () =>
-  z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 の日時（オフセット付き。サーバーは UTC の Z で返す）', examples: ['2025-01-31T00:00:00.000Z'] });
+  z.iso
+    .datetime({ offset: true })
+    .meta({
+      description: 'ISO 8601 の日時（オフセット付き。サーバーは UTC の Z で返す）',
+      examples: ['2025-01-31T00:00:00.000Z'],
+    });
 
 // ---------------------------------------------------------------------------------------------
 // Error body
@@ -226,7 +247,10 @@ export const errorResponseSchema = z
         .record(z.string(), z.unknown())
         .optional()
         .meta({ description: '画面に必要な補足。入力エラーでは fields に項目ごとの日本語メッセージ。' }),
-      requestId: z.string().optional().meta({ description: 'リクエストID（X-Request-Id と同じ）。問い合わせの際に添えてください。' }),
+      requestId: z
+        .string()
+        .optional()
+        .meta({ description: 'リクエストID（X-Request-Id と同じ）。問い合わせの際に添えてください。' }),
     }),
   })
   .meta({ description: 'エラーの本文' });

@@ -19,7 +19,13 @@ export { ApiError } from './http';
  * The operation modules of the API, in the order of the reference. A new module (draws, wallet,
  * prizes…) exports a list of defineOperation results and is added here.
  */
-export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [catalogueOperations, drawOperations, walletOperations, prizeOperations, purchaseOperations];
+export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [
+  catalogueOperations,
+  drawOperations,
+  walletOperations,
+  prizeOperations,
+  purchaseOperations,
+];
 
 export const API_V1_VERSION = '1.0.0';
 
@@ -49,7 +55,8 @@ export function createApiV1(services: ShopServices, options: ApiV1Options = {}) 
     (document ??= buildOpenApiDocument(operations, {
       title: `${services.config.SITE_NAME} API`,
       version: API_V1_VERSION,
-      description: 'ウェブ・ネイティブアプリ・運営ツールが使うJSON API。エラーの本文は常に { error: { code, message, details } } です。',
+      description:
+        'ウェブ・ネイティブアプリ・運営ツールが使うJSON API。エラーの本文は常に { error: { code, message, details } } です。',
       serverUrl: `${services.config.PUBLIC_ORIGIN}/api/v1`,
     }));
 
@@ -67,7 +74,11 @@ export function createApiV1(services: ShopServices, options: ApiV1Options = {}) 
     },
   });
 
-  const operations: ApiOperation[] = [...(options.modules ?? API_V1_OPERATION_MODULES).flat(), ...(options.extraOperations ?? []), getOpenApiDocument];
+  const operations: ApiOperation[] = [
+    ...(options.modules ?? API_V1_OPERATION_MODULES).flat(),
+    ...(options.extraOperations ?? []),
+    getOpenApiDocument,
+  ];
   mountOperations(app, operations, services);
 
   app.get('/docs', (c) => {

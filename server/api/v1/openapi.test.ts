@@ -8,7 +8,10 @@ import { pageOf, pageQuery } from './http';
 import { requestJson, stubServices, TEST_ORIGIN } from './testing';
 
 // A named schema whose input differs from its output (a default): requests get TestOrderInput.
-const testOrder = apiSchema('TestOrder', z.object({ count: z.int().min(1).max(100).default(1), note: z.string().max(200).optional() }));
+const testOrder = apiSchema(
+  'TestOrder',
+  z.object({ count: z.int().min(1).max(100).default(1), note: z.string().max(200).optional() }),
+);
 
 const createOrder = defineOperation({
   operationId: 'createTestOrder',
@@ -50,7 +53,10 @@ beforeAll(async () => {
   document = response.json;
 });
 
-const operationsOf = (doc: OpenApiDocument) => Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+const operationsOf = (doc: OpenApiDocument) =>
+  Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+  );
 const find = (operationId: string) => operationsOf(document).find((entry) => entry.op.operationId === operationId)!;
 
 function allRefs(value: unknown, found: string[] = []): string[] {
@@ -70,7 +76,11 @@ describe('openapi.json', () => {
     expect(document.info.title).toContain('API');
     expect(document.info.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(document.servers[0]!.url).toBe(`${TEST_ORIGIN}/api/v1`);
-    expect(document.components.securitySchemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: '__Secure-oripa.session_token' });
+    expect(document.components.securitySchemes.sessionCookie).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: '__Secure-oripa.session_token',
+    });
     expect(document.components.securitySchemes.sessionBearer).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
   it('gives every operation a unique camelCase operationId, a summary, tags and responses', () => {
@@ -90,35 +100,63 @@ describe('openapi.json', () => {
     }
   });
   it('describes the catalogue', () => {
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/genres', '/gachas', '/gachas/{gachaId}', '/openapi.json']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/genres', '/gachas', '/gachas/{gachaId}', '/openapi.json']),
+    );
     expect(find('listGenres').method).toBe('get');
     const list = find('listGachas');
     expect(list.path).toBe('/gachas');
     expect(list.op.security).toEqual([]);
     const params = Object.fromEntries(list.op.parameters!.map((p) => [p.name, p]));
-    expect(params.limit).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } });
+    expect(params.limit).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    });
     expect(params.cursor).toMatchObject({ in: 'query', required: false, schema: { type: 'string' } });
-    expect(params.sort!.schema).toMatchObject({ enum: ['recommended', 'new', 'price_asc', 'price_desc'], default: 'recommended' });
+    expect(params.sort!.schema).toMatchObject({
+      enum: ['recommended', 'new', 'price_asc', 'price_desc'],
+      default: 'recommended',
+    });
     expect(params.genreId!.description).toBeTruthy();
-    expect(list.op.responses['200']!.content!['application/json'].schema).toEqual({ $ref: '#/components/schemas/GachaList' });
+    expect(list.op.responses['200']!.content!['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/GachaList',
+    });
     expect(list.op.responses['400']!['x-error-codes']).toContain('VALIDATION_FAILED');
 
     const get = find('getGacha');
     expect(get.path).toBe('/gachas/{gachaId}');
     expect(get.op.parameters).toEqual([expect.objectContaining({ name: 'gachaId', in: 'path', required: true })]);
-    expect(get.op.responses['200']!.content!['application/json'].schema).toEqual({ $ref: '#/components/schemas/Gacha' });
-    expect(get.op.responses['404']).toMatchObject({ 'x-error-codes': ['GACHA_NOT_FOUND'], content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } });
+    expect(get.op.responses['200']!.content!['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Gacha',
+    });
+    expect(get.op.responses['404']).toMatchObject({
+      'x-error-codes': ['GACHA_NOT_FOUND'],
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+    });
 
-    const gacha = document.components.schemas.Gacha as { properties: Record<string, { type?: string }>; required: string[] };
+    const gacha = document.components.schemas.Gacha as {
+      properties: Record<string, { type?: string }>;
+      required: string[];
+    };
     expect(gacha.properties.pricePerDraw!.type).toBe('integer');
     expect(gacha.properties.status).toEqual({ $ref: '#/components/schemas/GachaStatus' });
     expect(gacha.required).toEqual(expect.arrayContaining(['id', 'title', 'pricePerDraw', 'remainingLots', 'status']));
-    expect(document.components.schemas.GachaList).toMatchObject({ properties: { items: { type: 'array', items: { $ref: '#/components/schemas/Gacha' } }, nextCursor: { type: ['string', 'null'] } } });
+    expect(document.components.schemas.GachaList).toMatchObject({
+      properties: {
+        items: { type: 'array', items: { $ref: '#/components/schemas/Gacha' } },
+        nextCursor: { type: ['string', 'null'] },
+      },
+    });
   });
   it('describes the error body once and refers to it from every error response', () => {
-    expect(document.components.schemas.ErrorResponse).toMatchObject({ properties: { error: { required: ['code', 'message'] } } });
+    expect(document.components.schemas.ErrorResponse).toMatchObject({
+      properties: { error: { required: ['code', 'message'] } },
+    });
     for (const { op } of operationsOf(document)) {
-      expect(op.responses['500']!.content!['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+      expect(op.responses['500']!.content!['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/ErrorResponse',
+      });
     }
   });
   it('documents member operations: security, 401, the body, Idempotency-Key and 415', () => {
@@ -126,13 +164,32 @@ describe('openapi.json', () => {
     expect(create.security).toEqual([{ sessionCookie: [] }, { sessionBearer: [] }]);
     expect(create.responses['401']!['x-error-codes']).toEqual(['UNAUTHENTICATED']);
     expect(create.responses['415']!['x-error-codes']).toEqual(['UNSUPPORTED_MEDIA_TYPE']);
-    expect(create.responses['400']!['x-error-codes']).toEqual(expect.arrayContaining(['VALIDATION_FAILED', 'INVALID_JSON', 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID']));
+    expect(create.responses['400']!['x-error-codes']).toEqual(
+      expect.arrayContaining([
+        'VALIDATION_FAILED',
+        'INVALID_JSON',
+        'IDEMPOTENCY_KEY_REQUIRED',
+        'IDEMPOTENCY_KEY_INVALID',
+      ]),
+    );
     expect(create.responses['429']!.headers!['Retry-After']).toBeDefined();
-    expect(create.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true, schema: expect.objectContaining({ maxLength: 255 }) })]);
+    expect(create.parameters).toEqual([
+      expect.objectContaining({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: true,
+        schema: expect.objectContaining({ maxLength: 255 }),
+      }),
+    ]);
     // The body is accepted without `count` (it has a default), so requests see the input form.
-    expect(create.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/TestOrderInput' } } } });
+    expect(create.requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/TestOrderInput' } } },
+    });
     expect(document.components.schemas.TestOrderInput).toMatchObject({ properties: { count: { default: 1 } } });
-    expect((document.components.schemas.TestOrderInput as { required?: string[] }).required ?? []).not.toContain('count');
+    expect((document.components.schemas.TestOrderInput as { required?: string[] }).required ?? []).not.toContain(
+      'count',
+    );
     expect((document.components.schemas.TestOrder as { required: string[] }).required).toContain('count');
     expect(find('listTestOrders').op.responses['403']!['x-error-codes']).toEqual(['FORBIDDEN']);
   });
@@ -148,10 +205,29 @@ describe('openapi.json', () => {
     const alone = buildOpenApiDocument(API_V1_OPERATION_MODULES.flat(), { title: 't', version: '1.0.0' });
     // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file;
     // and the coin shop's.
-    expect(operationsOf(alone).map(({ op }) => op.operationId).sort()).toEqual([
-      'convertPrizes', 'createAppHandoff', 'createDraw', 'createPurchase', 'declareAge', 'getCoinShop', 'getDrawResult', 'getGacha',
-      'getGachaRemaining', 'getGachaReveal', 'getPurchase', 'getWallet', 'keepPrizes', 'listGachas', 'listGenres', 'listPrizes',
-      'listPurchases', 'listWalletEntries',
+    expect(
+      operationsOf(alone)
+        .map(({ op }) => op.operationId)
+        .sort(),
+    ).toEqual([
+      'convertPrizes',
+      'createAppHandoff',
+      'createDraw',
+      'createPurchase',
+      'declareAge',
+      'getCoinShop',
+      'getDrawResult',
+      'getGacha',
+      'getGachaRemaining',
+      'getGachaReveal',
+      'getPurchase',
+      'getWallet',
+      'keepPrizes',
+      'listGachas',
+      'listGenres',
+      'listPrizes',
+      'listPurchases',
+      'listWalletEntries',
     ]);
     expect(alone.servers).toEqual([{ url: '/api/v1' }]);
   });

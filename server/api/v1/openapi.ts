@@ -27,12 +27,19 @@ export const SECURITY_SCHEMES = {
   sessionBearer: {
     type: 'http',
     scheme: 'bearer',
-    description: 'ネイティブアプリ: 同じセッションを `Authorization: Bearer <セッショントークン>` で送る。トークンはセッションCookieの値（署名付き）。',
+    description:
+      'ネイティブアプリ: 同じセッションを `Authorization: Bearer <セッショントークン>` で送る。トークンはセッションCookieの値（署名付き）。',
   },
 } as const;
 
 type JsonSchema = Record<string, unknown>;
-type OpenApiParameter = { name: string; in: 'path' | 'query' | 'header'; required: boolean; description?: string; schema: JsonSchema };
+type OpenApiParameter = {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  description?: string;
+  schema: JsonSchema;
+};
 
 export interface OpenApiDocument {
   openapi: string;
@@ -52,7 +59,15 @@ export interface OpenApiOperationObject {
   security: Record<string, string[]>[];
   parameters?: OpenApiParameter[];
   requestBody?: { required: boolean; content: { 'application/json': { schema: JsonSchema } } };
-  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: { 'application/json': { schema: JsonSchema } }; 'x-error-codes'?: string[] }>;
+  responses: Record<
+    string,
+    {
+      description: string;
+      headers?: Record<string, unknown>;
+      content?: { 'application/json': { schema: JsonSchema } };
+      'x-error-codes'?: string[];
+    }
+  >;
   'x-auth': string;
 }
 
@@ -124,7 +139,8 @@ function refsIn(value: unknown, found = new Set<string>()): Set<string> {
   if (Array.isArray(value)) for (const item of value) refsIn(item, found);
   else if (value && typeof value === 'object') {
     for (const [key, inner] of Object.entries(value)) {
-      if (key === '$ref' && typeof inner === 'string' && inner.startsWith(COMPONENT_REF)) found.add(inner.slice(COMPONENT_REF.length));
+      if (key === '$ref' && typeof inner === 'string' && inner.startsWith(COMPONENT_REF))
+        found.add(inner.slice(COMPONENT_REF.length));
       else refsIn(inner, found);
     }
   }
@@ -136,7 +152,10 @@ function rewriteRefs<T>(value: T, rename: (target: string) => string): T {
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
-      out[key] = key === '$ref' && typeof inner === 'string' && inner.startsWith(COMPONENT_REF) ? COMPONENT_REF + rename(inner.slice(COMPONENT_REF.length)) : rewriteRefs(inner, rename);
+      out[key] =
+        key === '$ref' && typeof inner === 'string' && inner.startsWith(COMPONENT_REF)
+          ? COMPONENT_REF + rename(inner.slice(COMPONENT_REF.length))
+          : rewriteRefs(inner, rename);
     }
     return out as T;
   }
@@ -170,7 +189,7 @@ export function buildOpenApiDocument(
   // A named schema's input form differs when its own text differs or it refers to one that does.
   const plain = (schema: JsonSchema) => JSON.stringify(rewriteRefs(schema, (t) => t.replace(INPUT_MARK, '')));
   const differs = new Set(named.filter((id) => plain(inputRaw[id]!) !== JSON.stringify(output[id])));
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const id of named) {
       if (differs.has(id)) continue;
@@ -205,7 +224,8 @@ export function buildOpenApiDocument(
     spec.tags.forEach((tag) => tagNames.add(tag));
     const parameters: OpenApiParameter[] = [];
     const addParameters = (part: 'params' | 'query' | 'headers', where: OpenApiParameter['in']) => {
-      const schema = input[`__in_${index}_${part}`] as { properties?: Record<string, JsonSchema>; required?: string[] } | undefined;
+      const schema = input[`__in_${index}_${part}`] as
+        { properties?: Record<string, JsonSchema>; required?: string[] } | undefined;
       for (const [name, property] of Object.entries(schema?.properties ?? {})) {
         const { description, ...rest } = property;
         parameters.push({
@@ -225,7 +245,8 @@ export function buildOpenApiDocument(
         name: IDEMPOTENCY_KEY_HEADER,
         in: 'header',
         required: spec.idempotencyKey === 'required',
-        description: '二重送信を防ぐキー（1〜255文字の半角英数字・記号）。同じキーと同じ内容の再送には最初の応答を返し、内容が違えば 409。24時間以上保持。',
+        description:
+          '二重送信を防ぐキー（1〜255文字の半角英数字・記号）。同じキーと同じ内容の再送には最初の応答を返し、内容が違えば 409。24時間以上保持。',
         schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
       });
     }
@@ -243,23 +264,44 @@ export function buildOpenApiDocument(
         codes: [
           'VALIDATION_FAILED',
           ...(spec.body ? ['INVALID_JSON'] : []),
-          ...(spec.idempotencyKey ? ['IDEMPOTENCY_KEY_INVALID', ...(spec.idempotencyKey === 'required' ? ['IDEMPOTENCY_KEY_REQUIRED'] : [])] : []),
+          ...(spec.idempotencyKey
+            ? ['IDEMPOTENCY_KEY_INVALID', ...(spec.idempotencyKey === 'required' ? ['IDEMPOTENCY_KEY_REQUIRED'] : [])]
+            : []),
         ],
       };
     }
-    if (spec.auth === 'member' || spec.auth === 'staff' || spec.auth === 'session') standard[401] = { description: 'ログインしていません。', codes: ['UNAUTHENTICATED'] };
+    if (spec.auth === 'member' || spec.auth === 'staff' || spec.auth === 'session')
+      standard[401] = { description: 'ログインしていません。', codes: ['UNAUTHENTICATED'] };
     if (spec.auth === 'staff') standard[403] = { description: '運営スタッフのみが使えます。', codes: ['FORBIDDEN'] };
-    if (spec.body) standard[415] = { description: 'Content-Type が application/json ではありません。', codes: ['UNSUPPORTED_MEDIA_TYPE'] };
-    standard[500] = { description: 'サーバーの不具合です（本文の requestId を添えてお問い合わせください）。', codes: ['INTERNAL_ERROR'] };
+    if (spec.body)
+      standard[415] = {
+        description: 'Content-Type が application/json ではありません。',
+        codes: ['UNSUPPORTED_MEDIA_TYPE'],
+      };
+    standard[500] = {
+      description: 'サーバーの不具合です（本文の requestId を添えてお問い合わせください）。',
+      codes: ['INTERNAL_ERROR'],
+    };
 
-    const statuses = [...new Set([...Object.keys(spec.responses), ...Object.keys(standard)].map(Number))].sort((a, b) => a - b);
+    const statuses = [...new Set([...Object.keys(spec.responses), ...Object.keys(standard)].map(Number))].sort(
+      (a, b) => a - b,
+    );
     for (const status of statuses) {
       const declared = (spec.responses as Record<number, ResponseSpec>)[status];
       const isError = status >= 400;
       const codes = isError ? errorCodes(status, standard[status]?.codes ?? []) : [];
-      const schema = declared?.schema ? output[`__out_${index}_${status}`]! : isError ? { $ref: `${COMPONENT_REF}ErrorResponse` } : undefined;
+      const schema = declared?.schema
+        ? output[`__out_${index}_${status}`]!
+        : isError
+          ? { $ref: `${COMPONENT_REF}ErrorResponse` }
+          : undefined;
       const headers = declared?.headers
-        ? Object.fromEntries(Object.entries(declared.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]))
+        ? Object.fromEntries(
+            Object.entries(declared.headers).map(([name, description]) => [
+              name,
+              { description, schema: { type: 'string' } },
+            ]),
+          )
         : undefined;
       responses[String(status)] = {
         description: declared?.description ?? standard[status]!.description,
@@ -280,7 +322,12 @@ export function buildOpenApiDocument(
       security: spec.auth === 'none' ? [] : spec.auth === 'optional' ? [{}, ...memberSecurity] : memberSecurity,
       ...(parameters.length ? { parameters } : {}),
       ...(body && spec.body
-        ? { requestBody: { required: !spec.body.safeParse(undefined).success, content: { 'application/json': { schema: body } } } }
+        ? {
+            requestBody: {
+              required: !spec.body.safeParse(undefined).success,
+              content: { 'application/json': { schema: body } },
+            },
+          }
         : {}),
       responses,
       'x-auth': spec.auth,
@@ -292,7 +339,9 @@ export function buildOpenApiDocument(
     openapi: OPENAPI_VERSION,
     info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
     servers: [{ url: info.serverUrl ?? '/api/v1' }],
-    tags: [...tagNames].sort().map((name) => ({ name, ...(API_TAG_DESCRIPTIONS[name] ? { description: API_TAG_DESCRIPTIONS[name] } : {}) })),
+    tags: [...tagNames]
+      .sort()
+      .map((name) => ({ name, ...(API_TAG_DESCRIPTIONS[name] ? { description: API_TAG_DESCRIPTIONS[name] } : {}) })),
     paths,
     components: { schemas: components, securitySchemes: SECURITY_SCHEMES },
   };
@@ -367,7 +416,10 @@ export function renderReferencePage(document: OpenApiDocument): string {
     .map(
       ([tag, entries]) =>
         `<li>${escapeHtml(tagDescription(tag) ?? tag)}<ul>${entries
-          .map(({ path, method, operation }) => `<li><a href="#${escapeHtml(operation.operationId)}"><code>${method.toUpperCase()} ${escapeHtml(path)}</code></a> ${escapeHtml(operation.summary)}</li>`)
+          .map(
+            ({ path, method, operation }) =>
+              `<li><a href="#${escapeHtml(operation.operationId)}"><code>${method.toUpperCase()} ${escapeHtml(path)}</code></a> ${escapeHtml(operation.summary)}</li>`,
+          )
           .join('')}</ul></li>`,
     )
     .join('');
@@ -387,10 +439,14 @@ export function renderReferencePage(document: OpenApiDocument): string {
           const body = operation.requestBody
             ? `<h4>リクエスト本文（application/json${operation.requestBody.required ? '' : '、省略可'}）</h4>${fieldsTable(operation.requestBody.content['application/json'].schema, document.components.schemas)}`
             : '';
-          const responses = `<h4>レスポンス</h4><table><thead><tr><th>ステータス</th><th>本文</th><th>説明</th></tr></thead><tbody>${Object.entries(operation.responses)
+          const responses = `<h4>レスポンス</h4><table><thead><tr><th>ステータス</th><th>本文</th><th>説明</th></tr></thead><tbody>${Object.entries(
+            operation.responses,
+          )
             .map(([status, response]) => {
               const schema = response.content?.['application/json'].schema;
-              const codes = response['x-error-codes']?.length ? `<br><small>エラーコード: ${response['x-error-codes'].map((c) => `<code>${escapeHtml(c)}</code>`).join(', ')}</small>` : '';
+              const codes = response['x-error-codes']?.length
+                ? `<br><small>エラーコード: ${response['x-error-codes'].map((c) => `<code>${escapeHtml(c)}</code>`).join(', ')}</small>`
+                : '';
               return `<tr><td>${escapeHtml(status)}</td><td>${schema ? `<code>${escapeHtml(describeType(schema))}</code>` : '—'}</td><td>${escapeHtml(response.description)}${codes}</td></tr>`;
             })
             .join('')}</tbody></table>`;
@@ -408,7 +464,10 @@ ${parameters}${body}${responses}
     .join('\n');
 
   const schemaSections = Object.entries(document.components.schemas)
-    .map(([name, schema]) => `<section class="op" id="schema-${escapeHtml(name)}"><h3><code>${escapeHtml(name)}</code></h3>${schema.description ? `<p>${escapeHtml(String(schema.description))}</p>` : ''}${fieldsTable(schema, document.components.schemas)}</section>`)
+    .map(
+      ([name, schema]) =>
+        `<section class="op" id="schema-${escapeHtml(name)}"><h3><code>${escapeHtml(name)}</code></h3>${schema.description ? `<p>${escapeHtml(String(schema.description))}</p>` : ''}${fieldsTable(schema, document.components.schemas)}</section>`,
+    )
     .join('\n');
 
   return `<!doctype html>

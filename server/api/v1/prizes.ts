@@ -3,7 +3,16 @@ import { z } from 'zod';
 import { apiSchema, defineOperation } from './registry';
 import { ApiError, decodeCursor, encodeCursor, pageOf, pageQuery, requestHash, isoDateTime } from './http';
 import { prizeSchema, prizeStatusSchema, balanceSchema } from './draws';
-import { convertPrizes, keepPrizes, listPrizes, prizeBoxPositionSchema, prizeChoiceSchema, prizeConversionSchema, prizeStatuses, type PrizeStatus } from '#modules/draw';
+import {
+  convertPrizes,
+  keepPrizes,
+  listPrizes,
+  prizeBoxPositionSchema,
+  prizeChoiceSchema,
+  prizeConversionSchema,
+  prizeStatuses,
+  type PrizeStatus,
+} from '#modules/draw';
 import { withIdempotency } from '#modules/idempotency';
 import { describeRefusal } from '../../refusals';
 
@@ -17,7 +26,6 @@ const boxItemSchema = apiSchema(
     createdAt: isoDateTime(),
   }),
 );
-
 
 const listPrizesOperation = defineOperation({
   operationId: 'listPrizes',
@@ -38,18 +46,39 @@ const listPrizesOperation = defineOperation({
   handler: async ({ services, member, query }) => {
     const statuses = query.status ? query.status.split(',').map((s) => s.trim()) : undefined;
     if (statuses && !statuses.every((s) => (prizeStatuses as readonly string[]).includes(s))) {
-      throw new ApiError(400, 'VALIDATION_FAILED', '入力内容に誤りがあります。', { fields: { 'query.status': 'pending, kept, converted, shipping から選んでください。' } });
+      throw new ApiError(400, 'VALIDATION_FAILED', '入力内容に誤りがあります。', {
+        fields: { 'query.status': 'pending, kept, converted, shipping から選んでください。' },
+      });
     }
     const before = query.cursor ? decodeCursor(query.cursor, prizeBoxPositionSchema) : undefined;
-    const page = await listPrizes(services.db, member.id, { status: statuses as PrizeStatus[] | undefined, limit: query.limit, before });
+    const page = await listPrizes(services.db, member.id, {
+      status: statuses as PrizeStatus[] | undefined,
+      limit: query.limit,
+      before,
+    });
     return {
       status: 200,
       body: {
         items: page.items.map((p) => ({
-          id: p.prizeId, position: p.position, tierId: p.tierId, tierLabel: p.tierLabel, tierRank: p.tierRank, effect: p.effect,
-          cardName: p.cardName, imagePath: p.imagePath, rarity: p.rarity, cardGrade: p.cardGrade, conversionValue: p.conversionValue,
-          isLastOne: p.isLastOne, status: p.status, decideBy: p.decideBy, drawId: p.drawId, gachaId: p.gachaId, gachaTitle: p.gachaTitle,
-          genreId: p.genreId, createdAt: p.createdAt,
+          id: p.prizeId,
+          position: p.position,
+          tierId: p.tierId,
+          tierLabel: p.tierLabel,
+          tierRank: p.tierRank,
+          effect: p.effect,
+          cardName: p.cardName,
+          imagePath: p.imagePath,
+          rarity: p.rarity,
+          cardGrade: p.cardGrade,
+          conversionValue: p.conversionValue,
+          isLastOne: p.isLastOne,
+          status: p.status,
+          decideBy: p.decideBy,
+          drawId: p.drawId,
+          gachaId: p.gachaId,
+          gachaTitle: p.gachaTitle,
+          genreId: p.genreId,
+          createdAt: p.createdAt,
         })),
         nextCursor: page.next ? encodeCursor(page.next) : null,
       },
@@ -71,7 +100,8 @@ const convertPrizesOperation = defineOperation({
   method: 'post',
   path: '/me/prizes/conversions',
   summary: '獲得商品をコインに交換',
-  description: '指定したカードをすべて交換するか、1枚も交換しません。交換値は無償コイン（90日有効）で付与されます。発送用に保管中のカードは includeKept: true のときだけ交換されます。Idempotency-Key を付けると再送しても1回だけ交換されます。',
+  description:
+    '指定したカードをすべて交換するか、1枚も交換しません。交換値は無償コイン（90日有効）で付与されます。発送用に保管中のカードは includeKept: true のときだけ交換されます。Idempotency-Key を付けると再送しても1回だけ交換されます。',
   tags: ['prizes'],
   auth: 'member',
   idempotencyKey: 'optional',
@@ -81,20 +111,37 @@ const convertPrizesOperation = defineOperation({
     400: { description: '入力が正しくありません。', codes: ['VALIDATION_FAILED'] },
     401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
     404: { description: '獲得商品がありません（他の会員のものを含む）。', codes: ['PRIZE_NOT_FOUND'] },
-    409: { description: '交換・発送手続き済み、保管中のカードを includeKept なしで指定、またはキーの再利用。', codes: ['PRIZE_ALREADY_DECIDED', 'PRIZE_KEPT', 'IDEMPOTENCY_KEY_REUSED'] },
+    409: {
+      description: '交換・発送手続き済み、保管中のカードを includeKept なしで指定、またはキーの再利用。',
+      codes: ['PRIZE_ALREADY_DECIDED', 'PRIZE_KEPT', 'IDEMPOTENCY_KEY_REUSED'],
+    },
   },
   handler: async ({ services, member, body, idempotencyKey }) => {
     const run = async (db: typeof services.db) => {
       const outcome = await convertPrizes(db, member.id, body.prizeIds, {
-        freeCoinDays: services.config.FREE_COIN_EXPIRY_DAYS, includeKept: body.includeKept === true,
+        freeCoinDays: services.config.FREE_COIN_EXPIRY_DAYS,
+        includeKept: body.includeKept === true,
       });
-      if (outcome.ok) return { status: 200, body: { converted: outcome.converted, total: outcome.total, balance: outcome.balance } as unknown };
+      if (outcome.ok)
+        return {
+          status: 200,
+          body: { converted: outcome.converted, total: outcome.total, balance: outcome.balance } as unknown,
+        };
       // Stored as the answer's error body, so a replay answers the same words even if the catalogue changes.
       const { status, code, message } = describeRefusal(outcome);
       return { status, body: { error: { code, message } } as unknown };
     };
     const result = idempotencyKey
-      ? await withIdempotency(services.db, { memberId: member.id, key: `api:${idempotencyKey}`, operation: 'convertPrizes', requestHash: requestHash(body) }, run)
+      ? await withIdempotency(
+          services.db,
+          {
+            memberId: member.id,
+            key: `api:${idempotencyKey}`,
+            operation: 'convertPrizes',
+            requestHash: requestHash(body),
+          },
+          run,
+        )
       : { ok: true as const, kind: 'fresh' as const, ...(await run(services.db)) };
     if (!result.ok) return result;
     if (result.status !== 200) {

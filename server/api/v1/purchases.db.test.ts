@@ -28,7 +28,11 @@ afterAll(async () => {
 async function memberReadyToBuy() {
   const member = await signUpTestMember(services);
   const auth = { authorization: `Bearer ${member.bearer}` };
-  const declared = await requestJson(api, '/me/age-declaration', { method: 'PUT', headers: auth, body: { minor: false } });
+  const declared = await requestJson(api, '/me/age-declaration', {
+    method: 'PUT',
+    headers: auth,
+    body: { minor: false },
+  });
   expect(declared.status).toBe(200);
   const purchase = (key: string, body: Record<string, unknown>) =>
     requestJson(api, '/me/purchases', { method: 'POST', headers: { ...auth, 'idempotency-key': key }, body });
@@ -62,8 +66,12 @@ describe('createPurchase with an Idempotency-Key', () => {
     }
     const orders = await services.db.select().from(paymentOrders);
     const mine = orders.filter((order) => order.memberId === member.id);
-    expect(mine.map((order) => [order.id, order.coinPackId, order.method, order.channel])).toEqual([[first.json.purchase.id, 'coin-1000', 'sandbox', 'app']]);
+    expect(mine.map((order) => [order.id, order.coinPackId, order.method, order.channel])).toEqual([
+      [first.json.purchase.id, 'coin-1000', 'sandbox', 'app'],
+    ]);
     // The first body still gets its order.
-    expect((await purchase('buy-2', { packId: 'coin-1000', method: 'sandbox', channel: 'app' })).json.purchase.id).toBe(first.json.purchase.id);
+    expect((await purchase('buy-2', { packId: 'coin-1000', method: 'sandbox', channel: 'app' })).json.purchase.id).toBe(
+      first.json.purchase.id,
+    );
   });
 });

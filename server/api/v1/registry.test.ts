@@ -11,7 +11,8 @@ import { refuse } from '#modules/kernel';
 import { requestJson, stubServices } from './testing';
 import type { ShopServices } from '#server/services';
 
-const seen: { idempotencyKey?: string | null; body?: unknown; query?: unknown; params?: unknown; headers?: unknown } = {};
+const seen: { idempotencyKey?: string | null; body?: unknown; query?: unknown; params?: unknown; headers?: unknown } =
+  {};
 
 const createThing = defineOperation({
   operationId: 'createTestThing',
@@ -26,14 +27,23 @@ const createThing = defineOperation({
   body: z.object({ name: z.string().min(1).max(10), quantity: z.int().min(1).max(10), note: z.string().optional() }),
   idempotencyKey: 'required',
   responses: {
-    201: { description: '作成', schema: z.object({ thingId: z.string(), name: z.string(), quantity: z.int(), mode: z.string() }) },
+    201: {
+      description: '作成',
+      schema: z.object({ thingId: z.string(), name: z.string(), quantity: z.int(), mode: z.string() }),
+    },
     409: { description: '競合', codes: ['THING_EXISTS'] },
   },
   handler: ({ params, query, body, headers, idempotencyKey }) => {
     Object.assign(seen, { params, query, body, headers, idempotencyKey });
     if (params.thingId === 'taken') throw new ApiError(409, 'THING_EXISTS', 'すでにあります。', { thingId: 'taken' });
     // `secret` is not in the schema: the answer must not carry it.
-    const answer = { thingId: params.thingId, name: body.name, quantity: body.quantity, mode: query.mode, secret: 'internal' };
+    const answer = {
+      thingId: params.thingId,
+      name: body.name,
+      quantity: body.quantity,
+      mode: query.mode,
+      secret: 'internal',
+    };
     return { status: 201, body: answer };
   },
 });
@@ -99,8 +109,10 @@ const refused = defineOperation({
   params: z.object({ code: z.enum(['busy', 'short', 'missing']) }),
   responses: { 200: { description: 'ok', schema: z.object({ ok: z.boolean() }) } },
   handler: ({ params }) =>
-    params.code === 'busy' ? refuse('DRAW_BUSY')
-      : params.code === 'short' ? refuse('INSUFFICIENT_COINS', { required: 1000, balance: 20 })
+    params.code === 'busy'
+      ? refuse('DRAW_BUSY')
+      : params.code === 'short'
+        ? refuse('INSUFFICIENT_COINS', { required: 1000, balance: 20 })
         : refuse('GACHA_NOT_FOUND'),
 });
 
@@ -113,11 +125,15 @@ beforeAll(() => {
   app = createApiV1(services, { modules: [], extraOperations: testOperations });
 });
 
-const validCreate = (overrides: { path?: string; headers?: Record<string, string>; body?: unknown; rawBody?: string } = {}) =>
+const validCreate = (
+  overrides: { path?: string; headers?: Record<string, string>; body?: unknown; rawBody?: string } = {},
+) =>
   requestJson(app, overrides.path ?? '/test-things/abc?mode=slow', {
     method: 'POST',
     headers: { 'Idempotency-Key': 'key-1', ...overrides.headers },
-    ...('rawBody' in overrides ? { rawBody: overrides.rawBody } : { body: overrides.body ?? { name: 'カード', quantity: 2 } }),
+    ...('rawBody' in overrides
+      ? { rawBody: overrides.rawBody }
+      : { body: overrides.body ?? { name: 'カード', quantity: 2 } }),
   });
 
 describe('a valid request', () => {
@@ -126,7 +142,12 @@ describe('a valid request', () => {
     expect(response.status).toBe(201);
     expect(response.json).toEqual({ thingId: 'abc', name: 'カード', quantity: 2, mode: 'slow' });
     expect(response.text).not.toContain('internal');
-    expect(seen).toMatchObject({ params: { thingId: 'abc' }, query: { mode: 'slow' }, headers: { 'x-client-version': '1.2' }, idempotencyKey: 'key-1' });
+    expect(seen).toMatchObject({
+      params: { thingId: 'abc' },
+      query: { mode: 'slow' },
+      headers: { 'x-client-version': '1.2' },
+      idempotencyKey: 'key-1',
+    });
   });
   it('applies query defaults', async () => {
     const response = await validCreate({ path: '/test-things/abc' });
@@ -149,26 +170,48 @@ describe('a valid request', () => {
   it('answers a business error thrown as ApiError in the error body', async () => {
     const response = await validCreate({ path: '/test-things/taken' });
     expect(response.status).toBe(409);
-    expect(response.json).toEqual({ error: { code: 'THING_EXISTS', message: 'すでにあります。', details: { thingId: 'taken' }, requestId: expect.any(String) } });
+    expect(response.json).toEqual({
+      error: {
+        code: 'THING_EXISTS',
+        message: 'すでにあります。',
+        details: { thingId: 'taken' },
+        requestId: expect.any(String),
+      },
+    });
   });
 });
 
-describe('a module\'s refusal returned by a handler', () => {
+describe("a module's refusal returned by a handler", () => {
   it('is answered with the status, message and headers of server/refusals.ts, details only when it has some', async () => {
     const short = await requestJson(app, '/test-refused/short');
-    expect([short.status, short.json]).toEqual([422, { error: {
-      code: 'INSUFFICIENT_COINS', message: 'コインが不足しています（必要 1,000コイン／所持 20コイン）。', details: { required: 1000, balance: 20 }, requestId: expect.any(String),
-    } }]);
+    expect([short.status, short.json]).toEqual([
+      422,
+      {
+        error: {
+          code: 'INSUFFICIENT_COINS',
+          message: 'コインが不足しています（必要 1,000コイン／所持 20コイン）。',
+          details: { required: 1000, balance: 20 },
+          requestId: expect.any(String),
+        },
+      },
+    ]);
     const busy = await requestJson(app, '/test-refused/busy');
     expect([busy.status, busy.json.error.code, busy.headers.get('retry-after')]).toEqual([409, 'DRAW_BUSY', '1']);
     const missing = await requestJson(app, '/test-refused/missing');
-    expect([missing.status, missing.json]).toEqual([404, { error: { code: 'GACHA_NOT_FOUND', message: 'ガチャが見つかりません。', requestId: expect.any(String) } }]);
+    expect([missing.status, missing.json]).toEqual([
+      404,
+      { error: { code: 'GACHA_NOT_FOUND', message: 'ガチャが見つかりません。', requestId: expect.any(String) } },
+    ]);
   });
 });
 
 describe('invalid input', () => {
   it('is a 400 VALIDATION_FAILED with a Japanese message for every field at once', async () => {
-    const response = await validCreate({ path: '/test-things/ABC?mode=turbo', headers: { 'X-Client-Version': 'x'.repeat(11) }, body: { name: '', quantity: 11 } });
+    const response = await validCreate({
+      path: '/test-things/ABC?mode=turbo',
+      headers: { 'X-Client-Version': 'x'.repeat(11) },
+      body: { name: '', quantity: 11 },
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.json.error).toMatchObject({
@@ -189,10 +232,16 @@ describe('invalid input', () => {
   it('names missing and mistyped body fields', async () => {
     const response = await validCreate({ body: { quantity: '2' } });
     expect(response.status).toBe(400);
-    expect(response.json.error.details.fields).toEqual({ name: '入力してください。', quantity: '数値で指定してください。' });
+    expect(response.json.error.details.fields).toEqual({
+      name: '入力してください。',
+      quantity: '数値で指定してください。',
+    });
   });
   it('treats a missing required body as a validation error on body', async () => {
-    const response = await requestJson(app, '/test-things/abc', { method: 'POST', headers: { 'Idempotency-Key': 'k' } });
+    const response = await requestJson(app, '/test-things/abc', {
+      method: 'POST',
+      headers: { 'Idempotency-Key': 'k' },
+    });
     expect(response.status).toBe(400);
     expect(response.json.error.details.fields).toEqual({ body: '入力してください。' });
   });
@@ -200,7 +249,10 @@ describe('invalid input', () => {
     for (const rawBody of ['{"name":', 'not json', '{"a":1}}']) {
       const response = await validCreate({ rawBody, headers: { 'content-type': 'application/json' } });
       expect(response.status).toBe(400);
-      expect(response.json.error).toMatchObject({ code: 'INVALID_JSON', message: '送信内容のJSONの形式が正しくありません。' });
+      expect(response.json.error).toMatchObject({
+        code: 'INVALID_JSON',
+        message: '送信内容のJSONの形式が正しくありません。',
+      });
     }
   });
   it('answers another media type with 415', async () => {
@@ -263,7 +315,11 @@ describe('never a 500 for bad input', () => {
   it('holds for any body, query, path and header the fuzzer makes', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify(v))),
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+        ),
         fc.string(),
         fc.webSegment(),
         fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8', ''),
@@ -283,11 +339,27 @@ describe('never a 500 for bad input', () => {
 });
 
 describe('declaring operations', () => {
-  const base = { summary: 'x', tags: ['test'], auth: 'none' as const, responses: { 204: { description: 'x' } }, handler: () => ({ status: 204 as const }) };
+  const base = {
+    summary: 'x',
+    tags: ['test'],
+    auth: 'none' as const,
+    responses: { 204: { description: 'x' } },
+    handler: () => ({ status: 204 as const }),
+  };
   it('refuses an operationId that is not camelCase and a path without its params', () => {
     expect(() => defineOperation({ ...base, operationId: 'Bad-Id', method: 'get', path: '/x' })).toThrow(/camelCase/);
-    expect(() => defineOperation({ ...base, operationId: 'noParams', method: 'get', path: '/x/{id}' })).toThrow(/params/);
-    expect(() => defineOperation({ ...base, operationId: 'extraParams', method: 'get', path: '/x', params: z.object({ id: z.string() }) })).toThrow(/params/);
+    expect(() => defineOperation({ ...base, operationId: 'noParams', method: 'get', path: '/x/{id}' })).toThrow(
+      /params/,
+    );
+    expect(() =>
+      defineOperation({
+        ...base,
+        operationId: 'extraParams',
+        method: 'get',
+        path: '/x',
+        params: z.object({ id: z.string() }),
+      }),
+    ).toThrow(/params/);
     expect(() => defineOperation({ ...base, operationId: 'colonPath', method: 'get', path: '/x/:id' })).toThrow(/path/);
   });
   it('refuses two operations with one operationId', () => {

@@ -68,7 +68,11 @@ export type ResponsesSpec = { readonly [status: number]: ResponseSpec };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any shape and any strictness: the operation fixes them
 type ObjectSchema = z.ZodObject<any, any>;
 type OutputOf<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
-type MemberFor<A extends AuthMode> = A extends 'member' | 'staff' ? SessionMember : A extends 'optional' ? SessionMember | null : null;
+type MemberFor<A extends AuthMode> = A extends 'member' | 'staff'
+  ? SessionMember
+  : A extends 'optional'
+    ? SessionMember | null
+    : null;
 
 export interface HandlerInput<A extends AuthMode, P, Q, H, B> {
   c: Context<ApiEnv>;
@@ -195,7 +199,8 @@ export function defineOperation<
   if (spec.body && spec.method === 'get') throw new Error(`${where}: a GET has no body`);
   for (const [status, response] of Object.entries(spec.responses)) {
     if (!/^[1-5]\d\d$/.test(status)) throw new Error(`${where}: response status '${status}'`);
-    if (Number(status) < 400 && Number(status) !== 204 && !response.schema) throw new Error(`${where}: response ${status} needs a schema`);
+    if (Number(status) < 400 && Number(status) !== 204 && !response.schema)
+      throw new Error(`${where}: response ${status} needs a schema`);
   }
   return {
     spec: spec as unknown as ApiOperation['spec'],
@@ -254,7 +259,9 @@ async function runOperation(c: Context<ApiEnv>, operation: ApiOperation, service
     let rawBody: unknown = undefined;
     if (spec.body) rawBody = await readJsonBody(c);
     // 3. Idempotency-Key.
-    const idempotencyKey = spec.idempotencyKey ? readIdempotencyKey(c, { required: spec.idempotencyKey === 'required' }) : null;
+    const idempotencyKey = spec.idempotencyKey
+      ? readIdempotencyKey(c, { required: spec.idempotencyKey === 'required' })
+      : null;
     // 4. Every field at once, so a form can show all its messages.
     const fields: Record<string, string> = {};
     const parse = (schema: z.ZodType | undefined, value: unknown, root: string) => {
@@ -296,7 +303,11 @@ async function runOperation(c: Context<ApiEnv>, operation: ApiOperation, service
 }
 
 /** The declared answer, its body parsed by the declared schema (unknown fields never leak out). */
-function answer(c: Context<ApiEnv>, operation: ApiOperation, result: { status: PropertyKey; body?: unknown; headers?: Record<string, string> }) {
+function answer(
+  c: Context<ApiEnv>,
+  operation: ApiOperation,
+  result: { status: PropertyKey; body?: unknown; headers?: Record<string, string> },
+) {
   const status = Number(result.status);
   const { spec } = operation;
   const declared = spec.responses[status];
@@ -307,7 +318,9 @@ function answer(c: Context<ApiEnv>, operation: ApiOperation, result: { status: P
   if (!declared.schema) return c.body(null, status as StatusCode);
   const parsed = declared.schema.safeParse(result.body);
   if (!parsed.success) {
-    throw new Error(`${spec.operationId} answered ${status} with a body its schema refuses: ${z.prettifyError(parsed.error)}`);
+    throw new Error(
+      `${spec.operationId} answered ${status} with a body its schema refuses: ${z.prettifyError(parsed.error)}`,
+    );
   }
   return c.json(parsed.data as object, status as ContentfulStatusCode);
 }

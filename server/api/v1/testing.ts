@@ -20,16 +20,38 @@ const TEST_SECRET = 'api-v1-test-secret-api-v1-test-secret-0123';
 /** Config and logger only: enough for operations that never touch the database or a session. */
 export function stubServices(): ShopServices {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'oripa-api-stub-'));
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_ORIGIN: TEST_ORIGIN, AUTH_SECRET: TEST_SECRET, LOG_LEVEL: 'silent' });
-  const unavailable = new Proxy({}, { get: () => { throw new Error('no database in stub services'); } });
-  return { config, logger: createLogger('silent'), db: unavailable as never, database: unavailable as never, auth: unavailable as never, buildId: 'test' } as ShopServices;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    PUBLIC_ORIGIN: TEST_ORIGIN,
+    AUTH_SECRET: TEST_SECRET,
+    LOG_LEVEL: 'silent',
+  });
+  const unavailable = new Proxy(
+    {},
+    {
+      get: () => {
+        throw new Error('no database in stub services');
+      },
+    },
+  );
+  return {
+    config,
+    logger: createLogger('silent'),
+    db: unavailable as never,
+    database: unavailable as never,
+    auth: unavailable as never,
+    buildId: 'test',
+  } as ShopServices;
 }
 
 /**
  * Real services on a fresh database (PostgreSQL when it answers, else PGlite) with the demo data.
  * @example const { services, close } = await createApiTestServices('api'); ...; await close()
  */
-export async function createApiTestServices(label: string): Promise<{ services: ShopServices; close(): Promise<void> }> {
+export async function createApiTestServices(
+  label: string,
+): Promise<{ services: ShopServices; close(): Promise<void> }> {
   const testDb = await createTestDatabase(label);
   const config = loadConfig({
     NODE_ENV: 'test',

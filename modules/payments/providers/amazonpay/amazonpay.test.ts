@@ -67,7 +67,11 @@ function makeProvider(overrides: Partial<Parameters<typeof createAmazonpayProvid
   });
 }
 
-async function checkout(p: PaymentProvider = provider, amountJpy = 1000, description = 'コイン 1,000枚（+50ボーナス）') {
+async function checkout(
+  p: PaymentProvider = provider,
+  amountJpy = 1000,
+  description = 'コイン 1,000枚（+50ボーナス）',
+) {
   const orderId = randomUUID();
   const start = await p.createCheckout({
     orderId,
@@ -99,13 +103,19 @@ async function ipnFor(objectId: string, type = 'Notification'): Promise<Received
 }
 
 async function rejection(p: Promise<unknown>): Promise<WebhookRejected> {
-  const error = await p.then(() => null, (e: unknown) => e);
+  const error = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(WebhookRejected);
   return error as WebhookRejected;
 }
 
 async function providerError(p: Promise<unknown>): Promise<ProviderError> {
-  const error = await p.then(() => null, (e: unknown) => e);
+  const error = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ProviderError);
   return error as ProviderError;
 }
@@ -126,17 +136,30 @@ describe('Amazon Pay checkout through the SDK and the stand-in', () => {
     const session = standin.getSession(order.providerRef)!;
     expect(session.merchantMetadata.merchantReferenceId).toBe(order.orderId);
     expect(session.merchantMetadata.merchantStoreName).toBe('テストオリパ');
-    expect(session.paymentDetails).toMatchObject({ paymentIntent: 'AuthorizeWithCapture', chargeAmount: { amount: '1000', currencyCode: 'JPY' } });
-    expect(session.webCheckoutDetails).toMatchObject({ checkoutMode: 'ProcessOrder', checkoutResultReturnUrl: `https://shop.example/shop/backfromamazonpay?order=${order.orderId}` });
+    expect(session.paymentDetails).toMatchObject({
+      paymentIntent: 'AuthorizeWithCapture',
+      chargeAmount: { amount: '1000', currencyCode: 'JPY' },
+    });
+    expect(session.webCheckoutDetails).toMatchObject({
+      checkoutMode: 'ProcessOrder',
+      checkoutResultReturnUrl: `https://shop.example/shop/backfromamazonpay?order=${order.orderId}`,
+    });
     expect(session.storeId).toBe(STORE_ID);
     expect(session.statusDetails.state).toBe('Open');
 
     // The same order again (a retried request): Amazon's idempotency returns the same session.
-    const again = await provider.createCheckout({
-      orderId: order.orderId, amountJpy: 1000, description: 'コイン 1,000枚（+50ボーナス）', memberId: 'm', email: null,
-      returnUrl: `https://shop.example/shop/backfromamazonpay?order=${order.orderId}`, cancelUrl: `https://shop.example/shop?canceled=${order.orderId}`,
-      webhookUrl: 'https://shop.example/api/webhooks/amazonpay',
-    }).catch((e: unknown) => e);
+    const again = await provider
+      .createCheckout({
+        orderId: order.orderId,
+        amountJpy: 1000,
+        description: 'コイン 1,000枚（+50ボーナス）',
+        memberId: 'm',
+        email: null,
+        returnUrl: `https://shop.example/shop/backfromamazonpay?order=${order.orderId}`,
+        cancelUrl: `https://shop.example/shop?canceled=${order.orderId}`,
+        webhookUrl: 'https://shop.example/api/webhooks/amazonpay',
+      })
+      .catch((e: unknown) => e);
     // The memberId differs but is not sent, so the request is identical: same session.
     expect(again).toMatchObject({ providerRef: order.providerRef });
   });
@@ -154,7 +177,11 @@ describe('Amazon Pay checkout through the SDK and the stand-in', () => {
     // Not back yet: nothing is finalised.
     expect(await provider.fetchPayment(order)).toEqual({ status: 'pending' });
 
-    const approved = await fetch(start.redirectUrl, { method: 'POST', body: new URLSearchParams({ action: 'approve' }), redirect: 'manual' });
+    const approved = await fetch(start.redirectUrl, {
+      method: 'POST',
+      body: new URLSearchParams({ action: 'approve' }),
+      redirect: 'manual',
+    });
     expect(approved.status).toBe(303);
     const back = new URL(approved.headers.get('location')!);
     expect(`${back.origin}${back.pathname}`).toBe('https://shop.example/shop/backfromamazonpay');
@@ -167,7 +194,10 @@ describe('Amazon Pay checkout through the SDK and the stand-in', () => {
     expect(paid).toMatchObject({ status: 'paid', amountJpy: 1000 });
     const chargeId = (paid as { providerPaymentId: string }).providerPaymentId;
     expect(standin.getSession(order.providerRef)).toMatchObject({ statusDetails: { state: 'Completed' }, chargeId });
-    expect(standin.getCharge(chargeId)).toMatchObject({ statusDetails: { state: 'Captured' }, captureAmount: { amount: '1000' } });
+    expect(standin.getCharge(chargeId)).toMatchObject({
+      statusDetails: { state: 'Captured' },
+      captureAmount: { amount: '1000' },
+    });
 
     // The SDK's overrideServiceUrl (which would switch off TLS checks process-wide) was never used.
     expect(process.env.NODE_TLS_REJECT_UNAUTHORIZED).toBeUndefined();
@@ -179,7 +209,15 @@ describe('Amazon Pay checkout through the SDK and the stand-in', () => {
     // The CHARGE IPN that completion sent: verified, and its hint comes from re-reading the charge.
     const ipn = await ipnFor(chargeId);
     const events = await provider.verifyWebhook({ headers: ipn.headers, rawBody: ipn.rawBody });
-    expect(events).toEqual([{ eventId: JSON.parse(ipn.rawBody).MessageId, type: 'CHARGE.STATE_CHANGE', orderId: order.orderId, providerRef: null, hint: 'paid' }]);
+    expect(events).toEqual([
+      {
+        eventId: JSON.parse(ipn.rawBody).MessageId,
+        type: 'CHARGE.STATE_CHANGE',
+        orderId: order.orderId,
+        providerRef: null,
+        hint: 'paid',
+      },
+    ]);
   });
 
   it('does not complete a session the return parameters do not name', async () => {
@@ -202,7 +240,11 @@ describe('Amazon Pay checkout through the SDK and the stand-in', () => {
     await provider.cancel(declined.order);
 
     const canceled = await checkout();
-    const res = await fetch(canceled.start.redirectUrl, { method: 'POST', body: new URLSearchParams({ action: 'cancel' }), redirect: 'manual' });
+    const res = await fetch(canceled.start.redirectUrl, {
+      method: 'POST',
+      body: new URLSearchParams({ action: 'cancel' }),
+      redirect: 'manual',
+    });
     expect(res.status).toBe(303);
     const cancelBack = new URL(res.headers.get('location')!);
     expect(cancelBack.searchParams.get('canceled')).toBe(canceled.order.orderId);
@@ -216,7 +258,12 @@ describe('Amazon Pay checkout through the SDK and the stand-in', () => {
     expect(await provider.fetchPayment(abandoned.order)).toEqual({ status: 'pending' });
     const other = await checkout();
     standin.expire(other.order.providerRef);
-    expect(await provider.fetchPayment(other.order, new URLSearchParams({ amazonCheckoutSessionId: other.order.providerRef }))).toEqual({ status: 'canceled' });
+    expect(
+      await provider.fetchPayment(
+        other.order,
+        new URLSearchParams({ amazonCheckoutSessionId: other.order.providerRef }),
+      ),
+    ).toEqual({ status: 'canceled' });
   });
 
   it('an amount that is not the session amount is not completed', async () => {
@@ -231,7 +278,12 @@ describe('Amazon Pay checkout through the SDK and the stand-in', () => {
     const { order, chargeId } = await paidOrder();
     await provider.refund({ ...order, providerPaymentId: chargeId }, 300, '運営判断');
     await provider.refund({ ...order, providerPaymentId: chargeId }, 300, '運営判断（再送）');
-    expect(await provider.fetchPayment(order)).toEqual({ status: 'refunded', amountJpy: 1000, refundedJpy: 300, providerPaymentId: chargeId });
+    expect(await provider.fetchPayment(order)).toEqual({
+      status: 'refunded',
+      amountJpy: 1000,
+      refundedJpy: 300,
+      providerPaymentId: chargeId,
+    });
     expect(standin.getCharge(chargeId)!.refundedAmount).toEqual({ amount: '300', currencyCode: 'JPY' });
 
     await provider.refund({ ...order, providerPaymentId: chargeId }, 700, '残り');
@@ -245,7 +297,10 @@ describe('Amazon Pay checkout through the SDK and the stand-in', () => {
       const deadline = Date.now() + 5000;
       for (;;) {
         const hit = received.find((r) => {
-          const m = JSON.parse(JSON.parse(r.rawBody).Message ?? '{}') as { ObjectType?: string; ChargePermissionId?: string };
+          const m = JSON.parse(JSON.parse(r.rawBody).Message ?? '{}') as {
+            ObjectType?: string;
+            ChargePermissionId?: string;
+          };
           return m.ObjectType === 'REFUND' && m.ChargePermissionId === standin.getCharge(chargeId)!.chargePermissionId;
         });
         if (hit) return hit;
@@ -273,7 +328,10 @@ describe('Amazon Pay checkout through the SDK and the stand-in', () => {
     expect(standin.getCharge(authorized.chargeId!)!.statusDetails.state).toBe('Authorized');
     await authorizing.cancel(second.order);
     await authorizing.cancel(second.order);
-    expect(standin.getCharge(authorized.chargeId!)!.statusDetails).toMatchObject({ state: 'Canceled', reasonCode: 'MerchantCanceled' });
+    expect(standin.getCharge(authorized.chargeId!)!.statusDetails).toMatchObject({
+      state: 'Canceled',
+      reasonCode: 'MerchantCanceled',
+    });
     expect(await authorizing.fetchPayment(second.order, back.searchParams)).toEqual({ status: 'canceled' });
   });
 
@@ -281,10 +339,14 @@ describe('Amazon Pay checkout through the SDK and the stand-in', () => {
     const { order, chargeId } = await paidOrder();
     const dispute = await standin.chargeback(chargeId);
     const ipn = await ipnFor(dispute.disputeId);
-    expect(await provider.verifyWebhook(ipn)).toEqual([expect.objectContaining({ type: 'CHARGEBACK.STATE_CHANGE', orderId: order.orderId, hint: 'charged_back' })]);
+    expect(await provider.verifyWebhook(ipn)).toEqual([
+      expect.objectContaining({ type: 'CHARGEBACK.STATE_CHANGE', orderId: order.orderId, hint: 'charged_back' }),
+    ]);
     await standin.resolveDispute(dispute.disputeId, 'MerchantWon');
     const again = standin.buildNotification({ objectType: 'CHARGEBACK', objectId: dispute.disputeId });
-    expect(await provider.verifyWebhook({ headers: new Headers(again.headers), rawBody: again.rawBody })).toEqual([expect.objectContaining({ hint: 'paid' })]);
+    expect(await provider.verifyWebhook({ headers: new Headers(again.headers), rawBody: again.rawBody })).toEqual([
+      expect.objectContaining({ hint: 'paid' }),
+    ]);
   });
 
   it('throws retryable ProviderErrors for 5xx and network failures', async () => {
@@ -315,7 +377,11 @@ describe('the stand-in refuses what Amazon Pay would refuse', () => {
   });
 
   it('rejects unsigned, malformed, unknown-key and tampered requests with Amazon error JSON', async () => {
-    const unsigned = await fetch(`${standin.url}/v2/checkoutSessions`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const unsigned = await fetch(`${standin.url}/v2/checkoutSessions`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(unsigned.status).toBe(400);
     expect(await unsigned.json()).toMatchObject({ reasonCode: 'MissingHeader' });
 
@@ -327,19 +393,44 @@ describe('the stand-in refuses what Amazon Pay would refuse', () => {
     const sdk = createRequire(import.meta.url)('@amazonpay/amazon-pay-api-sdk-nodejs') as {
       WebStoreClient: new (c: object) => { getSignedHeaders(o: object): Record<string, string> };
     };
-    const payload = { storeId: STORE_ID, webCheckoutDetails: { checkoutResultReturnUrl: 'https://shop.example/r' }, paymentDetails: { paymentIntent: 'AuthorizeWithCapture', chargeAmount: { amount: '1000', currencyCode: 'JPY' } } };
-    const signer = new sdk.WebStoreClient({ publicKeyId: PUBLIC_KEY_ID, privateKey: privateKeyPem, region: 'jp', algorithm: 'AMZN-PAY-RSASSA-PSS-V2' });
-    const headers = signer.getSignedHeaders({ method: 'POST', urlFragment: 'checkoutSessions', payload, headers: { 'x-amz-pay-idempotency-key': 'tamper-test-1' } });
-    const honest = await fetch(`${standin.url}/v2/checkoutSessions`, { method: 'POST', headers, body: JSON.stringify(payload) });
+    const payload = {
+      storeId: STORE_ID,
+      webCheckoutDetails: { checkoutResultReturnUrl: 'https://shop.example/r' },
+      paymentDetails: { paymentIntent: 'AuthorizeWithCapture', chargeAmount: { amount: '1000', currencyCode: 'JPY' } },
+    };
+    const signer = new sdk.WebStoreClient({
+      publicKeyId: PUBLIC_KEY_ID,
+      privateKey: privateKeyPem,
+      region: 'jp',
+      algorithm: 'AMZN-PAY-RSASSA-PSS-V2',
+    });
+    const headers = signer.getSignedHeaders({
+      method: 'POST',
+      urlFragment: 'checkoutSessions',
+      payload,
+      headers: { 'x-amz-pay-idempotency-key': 'tamper-test-1' },
+    });
+    const honest = await fetch(`${standin.url}/v2/checkoutSessions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(payload),
+    });
     expect(honest.status).toBe(201);
     const tampered = await fetch(`${standin.url}/v2/checkoutSessions`, {
-      method: 'POST', headers, body: JSON.stringify({ ...payload, paymentDetails: { ...payload.paymentDetails, chargeAmount: { amount: '1', currencyCode: 'JPY' } } }),
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        ...payload,
+        paymentDetails: { ...payload.paymentDetails, chargeAmount: { amount: '1', currencyCode: 'JPY' } },
+      }),
     });
     expect(tampered.status).toBe(401);
     expect(await tampered.json()).toMatchObject({ reasonCode: 'InvalidRequestSignature' });
 
     const unknownKey = makeProvider({ publicKeyId: 'SANDBOX-AUNKNOWNKEYID000000' });
-    expect(await providerError(unknownKey.fetchPayment({ orderId: 'x', providerRef: 'y', amountJpy: 1 }))).toMatchObject({ status: 401, reasonCode: 'InvalidRequestSignature' });
+    expect(
+      await providerError(unknownKey.fetchPayment({ orderId: 'x', providerRef: 'y', amountJpy: 1 })),
+    ).toMatchObject({ status: 401, reasonCode: 'InvalidRequestSignature' });
   });
 });
 
@@ -348,13 +439,18 @@ describe('IPN (Amazon SNS) verification', () => {
     const { chargeId, order } = await paidOrder();
     return { chargeId, order, built: standin.buildNotification({ objectType: 'CHARGE', objectId: chargeId }) };
   }
-  const asRequest = (built: { headers: Record<string, string>; rawBody: string }) => ({ headers: new Headers(built.headers), rawBody: built.rawBody });
+  const asRequest = (built: { headers: Record<string, string>; rawBody: string }) => ({
+    headers: new Headers(built.headers),
+    rawBody: built.rawBody,
+  });
 
   it('accepts SignatureVersion 1 and 2 messages signed by the SNS certificate', async () => {
     const { chargeId, order } = await freshIpn();
     for (const signatureVersion of ['1', '2'] as const) {
       const built = standin.buildNotification({ objectType: 'CHARGE', objectId: chargeId, signatureVersion });
-      expect(await provider.verifyWebhook(asRequest(built))).toEqual([expect.objectContaining({ orderId: order.orderId, hint: 'paid' })]);
+      expect(await provider.verifyWebhook(asRequest(built))).toEqual([
+        expect.objectContaining({ orderId: order.orderId, hint: 'paid' }),
+      ]);
     }
   });
 
@@ -363,27 +459,54 @@ describe('IPN (Amazon SNS) verification', () => {
     const envelope = JSON.parse(built.rawBody) as Record<string, string>;
 
     const tampered = { ...envelope, Message: envelope.Message!.replace(/"STATE_CHANGE"/, '"STATE_CHANGE","Extra":1') };
-    expect((await rejection(provider.verifyWebhook({ headers: new Headers(built.headers), rawBody: JSON.stringify(tampered) }))).status).toBe(401);
+    expect(
+      (
+        await rejection(
+          provider.verifyWebhook({ headers: new Headers(built.headers), rawBody: JSON.stringify(tampered) }),
+        )
+      ).status,
+    ).toBe(401);
 
     // Signed with a key that is not the certificate's (a forger pointing at the real certificate).
     const forger = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const forged: Record<string, string> = { ...envelope, Message: JSON.stringify({ ...JSON.parse(envelope.Message!), ObjectId: 'S03-0000000-0000000-C000000' }) };
+    const forged: Record<string, string> = {
+      ...envelope,
+      Message: JSON.stringify({ ...JSON.parse(envelope.Message!), ObjectId: 'S03-0000000-0000000-C000000' }),
+    };
     forged.Signature = sign('RSA-SHA1', Buffer.from(snsStringToSign(forged)), forger.privateKey).toString('base64');
-    expect((await rejection(provider.verifyWebhook({ headers: new Headers(built.headers), rawBody: JSON.stringify(forged) }))).status).toBe(401);
+    expect(
+      (
+        await rejection(
+          provider.verifyWebhook({ headers: new Headers(built.headers), rawBody: JSON.stringify(forged) }),
+        )
+      ).status,
+    ).toBe(401);
 
     const noHeader = new Headers(built.headers);
     noHeader.delete('x-amz-sns-message-type');
     expect((await rejection(provider.verifyWebhook({ headers: noHeader, rawBody: built.rawBody }))).status).toBe(400);
 
     const { Signature: _drop, ...unsigned } = envelope;
-    expect((await rejection(provider.verifyWebhook({ headers: new Headers(built.headers), rawBody: JSON.stringify(unsigned) }))).status).toBe(400);
+    expect(
+      (
+        await rejection(
+          provider.verifyWebhook({ headers: new Headers(built.headers), rawBody: JSON.stringify(unsigned) }),
+        )
+      ).status,
+    ).toBe(400);
 
-    const stale = standin.buildNotification({ objectType: 'CHARGE', objectId: JSON.parse(envelope.Message!).ObjectId, timestamp: new Date(Date.now() - 2 * 3_600_000) });
+    const stale = standin.buildNotification({
+      objectType: 'CHARGE',
+      objectId: JSON.parse(envelope.Message!).ObjectId,
+      timestamp: new Date(Date.now() - 2 * 3_600_000),
+    });
     expect((await rejection(provider.verifyWebhook(asRequest(stale)))).status).toBe(400);
 
     await rejection(provider.verifyWebhook({ headers: new Headers(built.headers), rawBody: 'not json' }));
     // The untouched message still verifies.
-    expect(await provider.verifyWebhook(asRequest(built))).toEqual([expect.objectContaining({ orderId: order.orderId })]);
+    expect(await provider.verifyWebhook(asRequest(built))).toEqual([
+      expect.objectContaining({ orderId: order.orderId }),
+    ]);
   });
 
   it('never fetches a certificate from a host that is not SNS (or the configured stand-in)', async () => {
@@ -393,9 +516,15 @@ describe('IPN (Amazon SNS) verification', () => {
     expect((await rejection(strict.verifyWebhook(asRequest(built)))).status).toBe(403);
 
     const envelope = JSON.parse(built.rawBody) as Record<string, string>;
-    for (const certUrl of ['https://sns.us-east-1.amazonaws.com.evil.example/SimpleNotificationService-x.pem', 'http://sns.us-east-1.amazonaws.com/x.pem', 'https://evil.example/sns.pem']) {
+    for (const certUrl of [
+      'https://sns.us-east-1.amazonaws.com.evil.example/SimpleNotificationService-x.pem',
+      'http://sns.us-east-1.amazonaws.com/x.pem',
+      'https://evil.example/sns.pem',
+    ]) {
       const moved = JSON.stringify({ ...envelope, SigningCertURL: certUrl });
-      expect((await rejection(provider.verifyWebhook({ headers: new Headers(built.headers), rawBody: moved }))).status).toBe(403);
+      expect(
+        (await rejection(provider.verifyWebhook({ headers: new Headers(built.headers), rawBody: moved }))).status,
+      ).toBe(403);
     }
     expect(standin.certificateDownloads).toBe(before);
   });
@@ -429,8 +558,16 @@ describe('IPN (Amazon SNS) verification', () => {
     expect(unconfirmed).toMatchObject({ type: 'SubscriptionConfirmation', orderId: null, hint: 'unknown' });
     expect(standin.subscriptionConfirmed).toBe(false);
     const [event] = await provider.verifyWebhook(message);
-    expect(event).toMatchObject({ type: 'SubscriptionConfirmation', orderId: null, providerRef: null, hint: 'unknown' });
+    expect(event).toMatchObject({
+      type: 'SubscriptionConfirmation',
+      orderId: null,
+      providerRef: null,
+      hint: 'unknown',
+    });
     expect(standin.subscriptionConfirmed).toBe(true);
-    expect(subscriptionMessages).toEqual([{ type: 'SubscriptionConfirmation', confirmed: false }, { type: 'SubscriptionConfirmation', confirmed: true }]);
+    expect(subscriptionMessages).toEqual([
+      { type: 'SubscriptionConfirmation', confirmed: false },
+      { type: 'SubscriptionConfirmation', confirmed: true },
+    ]);
   });
 });

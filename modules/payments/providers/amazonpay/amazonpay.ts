@@ -69,7 +69,12 @@ export interface AmazonPayProviderOptions {
   /** Confirm SNS subscriptions by GETting SubscribeURL (only on an allowed host). Default true. */
   confirmSubscriptions?: boolean;
   /** Told about every verified SubscriptionConfirmation / UnsubscribeConfirmation, for the log. */
-  onSubscriptionMessage?: (info: { type: string; topicArn: string; subscribeUrl: string | null; confirmed: boolean }) => void;
+  onSubscriptionMessage?: (info: {
+    type: string;
+    topicArn: string;
+    subscribeUrl: string | null;
+    confirmed: boolean;
+  }) => void;
   /** Injected fetch for certificates and SubscribeURL (tests); defaults to the global fetch. */
   fetch?: typeof fetch;
   /** For tests: the clock used to judge SNS message age and certificate validity. */
@@ -137,7 +142,10 @@ export const AMAZON_PAY_JP_HOST = sdkConstants.API_ENDPOINTS.jp ?? 'pay-api.amaz
 /** The SDK's canonical query string (sorted keys, encodeURIComponent values). */
 function sdkQueryString(params: Record<string, string> | null | undefined): string {
   if (!params) return '';
-  return `?${Object.keys(params).sort().map((k) => `${k}=${encodeURIComponent(params[k]!)}`).join('&')}`;
+  return `?${Object.keys(params)
+    .sort()
+    .map((k) => `${k}=${encodeURIComponent(params[k]!)}`)
+    .join('&')}`;
 }
 
 /**
@@ -145,7 +153,10 @@ function sdkQueryString(params: Record<string, string> | null | undefined): stri
  * goes through the SDK's prepareOptions and signHeaders exactly as in AmazonPayClient.apiCall.
  */
 class RoutedWebStoreClient extends sdk.WebStoreClient {
-  constructor(config: SdkConfig, private readonly route: { base: string; timeoutMs: number }) {
+  constructor(
+    config: SdkConfig,
+    private readonly route: { base: string; timeoutMs: number },
+  ) {
     super(config);
   }
 
@@ -153,16 +164,19 @@ class RoutedWebStoreClient extends sdk.WebStoreClient {
     const prepared = sdkHelper.prepareOptions(this.configArgs, options);
     prepared.headers = sdkHelper.signHeaders(this.configArgs, prepared);
     // The same axios options as the SDK's invokeApi, but our base URL and a timeout.
-    return sdkHelper.retryLogic({
-      method: prepared.method,
-      json: false,
-      headers: prepared.headers,
-      url: `${this.route.base}/${prepared.urlFragment}${sdkQueryString(prepared.queryParams)}`,
-      data: prepared.payload,
-      maxRedirects,
-      timeout: this.route.timeoutMs,
-      validateStatus: (status: number) => (status >= 200 && status < 300) || (maxRedirects === 0 && status === 303),
-    }, 1);
+    return sdkHelper.retryLogic(
+      {
+        method: prepared.method,
+        json: false,
+        headers: prepared.headers,
+        url: `${this.route.base}/${prepared.urlFragment}${sdkQueryString(prepared.queryParams)}`,
+        data: prepared.payload,
+        maxRedirects,
+        timeout: this.route.timeoutMs,
+        validateStatus: (status: number) => (status >= 200 && status < 300) || (maxRedirects === 0 && status === 303),
+      },
+      1,
+    );
   }
 }
 
@@ -233,25 +247,48 @@ const ipnSchema = z.object({
 
 /** An error answer from Amazon Pay, with its HTTP status and reasonCode kept for the adapter's logic. */
 export class AmazonPayApiError extends ProviderError {
-  constructor(message: string, retryable: boolean, readonly status: number | null, readonly reasonCode: string | null, cause?: unknown) {
+  constructor(
+    message: string,
+    retryable: boolean,
+    readonly status: number | null,
+    readonly reasonCode: string | null,
+    cause?: unknown,
+  ) {
     super(message, retryable, cause);
     this.name = 'AmazonPayApiError';
   }
 }
 
 function apiError(error: unknown, action: string): AmazonPayApiError {
-  const e = error as { isAxiosError?: boolean; response?: { status?: number; data?: unknown }; code?: string; message?: string } | null;
+  const e = error as {
+    isAxiosError?: boolean;
+    response?: { status?: number; data?: unknown };
+    code?: string;
+    message?: string;
+  } | null;
   const status = e?.response?.status;
   if (typeof status !== 'number') {
     // No HTTP answer: network trouble or a timeout (axios), or the SDK refusing its input (e.g. a bad key).
     const network = e?.isAxiosError === true;
-    return new AmazonPayApiError(`Amazon Pay ${action}: ${network ? 'network error' : 'request failed'} (${e?.code ?? e?.message ?? String(error)})`, network, null, null, error);
+    return new AmazonPayApiError(
+      `Amazon Pay ${action}: ${network ? 'network error' : 'request failed'} (${e?.code ?? e?.message ?? String(error)})`,
+      network,
+      null,
+      null,
+      error,
+    );
   }
   const data = (e?.response?.data ?? {}) as { reasonCode?: unknown; message?: unknown };
   const reasonCode = typeof data.reasonCode === 'string' ? data.reasonCode : null;
   const detail = typeof data.message === 'string' ? data.message : '';
   const retryable = isRetryableStatus(status);
-  return new AmazonPayApiError(`Amazon Pay ${action}: HTTP ${status} ${reasonCode ?? ''} ${detail}`.trim(), retryable, status, reasonCode, error);
+  return new AmazonPayApiError(
+    `Amazon Pay ${action}: HTTP ${status} ${reasonCode ?? ''} ${detail}`.trim(),
+    retryable,
+    status,
+    reasonCode,
+    error,
+  );
 }
 
 function parseBody<S extends z.ZodType>(schema: S, response: SdkResponse, action: string): z.infer<S> {
@@ -284,9 +321,10 @@ export const SNS_HOST_PATTERN = /^sns\.[a-z0-9-]{3,}\.amazonaws\.com(\.cn)?$/i;
 
 /** The SNS string to sign: the documented keys, each as "Key\nValue\n", in this order, when present. */
 export function snsStringToSign(message: Partial<Record<string, string>>): string {
-  const keys = message.Type === 'Notification'
-    ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
-    : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
+  const keys =
+    message.Type === 'Notification'
+      ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
+      : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
   let out = '';
   for (const key of keys) {
     const value = message[key];
@@ -301,13 +339,16 @@ const MAX_CERTIFICATE_BYTES = 16_384;
 export function createAmazonpayProvider(options: AmazonPayProviderOptions): PaymentProvider {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const base = (options.apiBase ?? `https://${AMAZON_PAY_JP_HOST}`).replace(/\/+$/, '');
-  const client = new RoutedWebStoreClient({
-    publicKeyId: options.publicKeyId,
-    privateKey: options.privateKey,
-    region: 'jp',
-    sandbox: options.sandbox ?? false,
-    algorithm: 'AMZN-PAY-RSASSA-PSS-V2',
-  }, { base, timeoutMs });
+  const client = new RoutedWebStoreClient(
+    {
+      publicKeyId: options.publicKeyId,
+      privateKey: options.privateKey,
+      region: 'jp',
+      sandbox: options.sandbox ?? false,
+      algorithm: 'AMZN-PAY-RSASSA-PSS-V2',
+    },
+    { base, timeoutMs },
+  );
   const paymentIntent = options.paymentIntent ?? 'AuthorizeWithCapture';
   const storeName = (options.merchantStoreName ?? 'オリパショップ').slice(0, 50);
   const httpFetch = options.fetch ?? ((input: string | URL | Request, init?: RequestInit) => fetch(input, init));
@@ -344,16 +385,22 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
       if (error instanceof ProviderError) throw error;
       const e = apiError(error, 'completeCheckoutSession');
       // Already completed (by an earlier call) or canceled (declined, abandoned, expired): read what it is.
-      if (e.reasonCode === 'InvalidCheckoutSessionStatus' || e.reasonCode === 'CheckoutSessionCanceled') return getSession(order.providerRef);
+      if (e.reasonCode === 'InvalidCheckoutSessionStatus' || e.reasonCode === 'CheckoutSessionCanceled')
+        return getSession(order.providerRef);
       // Our amount is not the session's: nothing is finalised, and Amazon cancels the session in 24 hours.
       if (e.reasonCode === 'AmountMismatch') return { failed: 'AmountMismatch' };
       throw e;
     }
   }
 
-  function ownedBy(orderId: string, meta: { merchantReferenceId?: string | null } | null | undefined, what: string): void {
+  function ownedBy(
+    orderId: string,
+    meta: { merchantReferenceId?: string | null } | null | undefined,
+    what: string,
+  ): void {
     const ref = meta?.merchantReferenceId;
-    if (ref && ref !== orderId) throw new ProviderError(`Amazon Pay ${what} belongs to order ${ref}, not ${orderId}`, false);
+    if (ref && ref !== orderId)
+      throw new ProviderError(`Amazon Pay ${what} belongs to order ${ref}, not ${orderId}`, false);
   }
 
   async function paymentFromCharge(order: OrderRef, charge: Charge): Promise<ProviderPayment> {
@@ -363,19 +410,24 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
       case 'Captured': {
         const captured = jpyFromAmazon(charge.captureAmount ?? charge.chargeAmount);
         const refunded = charge.refundedAmount ? jpyFromAmazon(charge.refundedAmount) : 0;
-        if (refunded > 0) return { status: 'refunded', amountJpy: captured, refundedJpy: refunded, providerPaymentId: charge.chargeId };
+        if (refunded > 0)
+          return { status: 'refunded', amountJpy: captured, refundedJpy: refunded, providerPaymentId: charge.chargeId };
         return { status: 'paid', amountJpy: captured, providerPaymentId: charge.chargeId };
       }
       case 'Authorized': {
         // Authorised but not captured (paymentIntent 'Authorize'): capture now. The key is per charge, so
         // a second fetch (or a retry after a timeout) gets Amazon's saved answer, not a second capture.
-        const res = await call('captureCharge', () => client.captureCharge(
-          charge.chargeId,
-          { captureAmount: charge.chargeAmount },
-          { 'x-amz-pay-idempotency-key': idempotencyKey('cp', charge.chargeId) },
-        ));
+        const res = await call('captureCharge', () =>
+          client.captureCharge(
+            charge.chargeId,
+            { captureAmount: charge.chargeAmount },
+            { 'x-amz-pay-idempotency-key': idempotencyKey('cp', charge.chargeId) },
+          ),
+        );
         const captured = parseBody(chargeSchema, res, 'captureCharge');
-        return captured.statusDetails.state === 'Authorized' ? { status: 'pending' } : paymentFromCharge(order, captured);
+        return captured.statusDetails.state === 'Authorized'
+          ? { status: 'pending' }
+          : paymentFromCharge(order, captured);
       }
       case 'AuthorizationInitiated':
       case 'CaptureInitiated':
@@ -385,7 +437,10 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
       case 'Canceled':
         return { status: 'canceled' };
       default:
-        throw new ProviderError(`Amazon Pay charge ${charge.chargeId} is in unknown state ${charge.statusDetails.state}`, false);
+        throw new ProviderError(
+          `Amazon Pay charge ${charge.chargeId} is in unknown state ${charge.statusDetails.state}`,
+          false,
+        );
     }
   }
 
@@ -394,16 +449,26 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
       case 'Open':
         return { status: 'pending' };
       case 'Completed':
-        if (!session.chargeId) throw new ProviderError(`Amazon Pay checkout session ${session.checkoutSessionId} completed without a charge`, false);
+        if (!session.chargeId)
+          throw new ProviderError(
+            `Amazon Pay checkout session ${session.checkoutSessionId} completed without a charge`,
+            false,
+          );
         return paymentFromCharge(order, await getCharge(session.chargeId));
       case 'Canceled': {
         const code = session.statusDetails.reasonCode ?? 'Canceled';
         // The member left (or never came back within 24 hours): nothing was charged.
         if (code === 'BuyerCanceled' || code === 'Expired') return { status: 'canceled' };
-        return { status: 'failed', reason: `amazonpay:${[code, session.statusDetails.reasonDescription].filter(Boolean).join(': ')}` };
+        return {
+          status: 'failed',
+          reason: `amazonpay:${[code, session.statusDetails.reasonDescription].filter(Boolean).join(': ')}`,
+        };
       }
       default:
-        throw new ProviderError(`Amazon Pay checkout session is in unknown state ${session.statusDetails.state}`, false);
+        throw new ProviderError(
+          `Amazon Pay checkout session is in unknown state ${session.statusDetails.state}`,
+          false,
+        );
     }
   }
 
@@ -435,7 +500,8 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
     }
     if (!response.ok) {
       await response.body?.cancel();
-      if (response.status >= 500) throw new ProviderError(`Amazon Pay IPN: certificate host answered ${response.status}`, true);
+      if (response.status >= 500)
+        throw new ProviderError(`Amazon Pay IPN: certificate host answered ${response.status}`, true);
       throw new WebhookRejected(`SNS signing certificate not available (${response.status})`, 401);
     }
     const pem = await response.text();
@@ -448,7 +514,8 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
     }
     const validFrom = Date.parse(cert.validFrom);
     const validTo = Date.parse(cert.validTo);
-    if (!(validFrom <= now && now <= validTo)) throw new WebhookRejected('SNS signing certificate is not valid now', 401);
+    if (!(validFrom <= now && now <= validTo))
+      throw new WebhookRejected('SNS signing certificate is not valid now', 401);
     if (certificates.size >= 16) certificates.delete(certificates.keys().next().value!);
     certificates.set(certUrl, { key: cert.publicKey, validTo });
     return cert.publicKey;
@@ -467,20 +534,33 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
     // SNS names the message in headers too; they must be there and agree with the signed body.
     const typeHeader = request.headers.get('x-amz-sns-message-type');
     const idHeader = request.headers.get('x-amz-sns-message-id');
-    if (!typeHeader || !idHeader) throw new WebhookRejected('missing x-amz-sns-message-type / x-amz-sns-message-id header', 400);
+    if (!typeHeader || !idHeader)
+      throw new WebhookRejected('missing x-amz-sns-message-type / x-amz-sns-message-id header', 400);
     const topicHeader = request.headers.get('x-amz-sns-topic-arn');
-    if (typeHeader !== env.Type || idHeader !== env.MessageId || (topicHeader !== null && topicHeader !== env.TopicArn)) {
+    if (
+      typeHeader !== env.Type ||
+      idHeader !== env.MessageId ||
+      (topicHeader !== null && topicHeader !== env.TopicArn)
+    ) {
       throw new WebhookRejected('SNS headers do not match the message', 400);
     }
-    if (env.Type !== 'Notification' && env.Type !== 'SubscriptionConfirmation' && env.Type !== 'UnsubscribeConfirmation') {
+    if (
+      env.Type !== 'Notification' &&
+      env.Type !== 'SubscriptionConfirmation' &&
+      env.Type !== 'UnsubscribeConfirmation'
+    ) {
       throw new WebhookRejected(`unknown SNS message type ${env.Type}`, 400);
     }
-    if (env.Type !== 'Notification' && (!env.SubscribeURL || !env.Token)) throw new WebhookRejected('SNS confirmation without SubscribeURL/Token', 400);
-    if (env.SignatureVersion !== '1' && env.SignatureVersion !== '2') throw new WebhookRejected(`unsupported SNS SignatureVersion ${env.SignatureVersion}`, 400);
-    if (options.snsTopicArns && !options.snsTopicArns.includes(env.TopicArn)) throw new WebhookRejected('unexpected SNS topic', 403);
+    if (env.Type !== 'Notification' && (!env.SubscribeURL || !env.Token))
+      throw new WebhookRejected('SNS confirmation without SubscribeURL/Token', 400);
+    if (env.SignatureVersion !== '1' && env.SignatureVersion !== '2')
+      throw new WebhookRejected(`unsupported SNS SignatureVersion ${env.SignatureVersion}`, 400);
+    if (options.snsTopicArns && !options.snsTopicArns.includes(env.TopicArn))
+      throw new WebhookRejected('unexpected SNS topic', 403);
     // The certificate is only fetched from SNS itself (or the configured stand-in): a forged message could
     // otherwise name a certificate of its own.
-    if (!trustedSnsUrl(env.SigningCertURL, true)) throw new WebhookRejected('SigningCertURL is not an Amazon SNS certificate URL', 403);
+    if (!trustedSnsUrl(env.SigningCertURL, true))
+      throw new WebhookRejected('SigningCertURL is not an Amazon SNS certificate URL', 403);
     const sentAt = Date.parse(env.Timestamp);
     if (Number.isNaN(sentAt)) throw new WebhookRejected('SNS Timestamp is unreadable', 400);
     const age = clock() - sentAt;
@@ -490,7 +570,12 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
     const algorithm = env.SignatureVersion === '1' ? 'RSA-SHA1' : 'RSA-SHA256';
     let ok = false;
     try {
-      ok = verifySignature(algorithm, Buffer.from(snsStringToSign(env), 'utf8'), key, Buffer.from(env.Signature, 'base64'));
+      ok = verifySignature(
+        algorithm,
+        Buffer.from(snsStringToSign(env), 'utf8'),
+        key,
+        Buffer.from(env.Signature, 'base64'),
+      );
     } catch {
       ok = false;
     }
@@ -535,7 +620,10 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
           const res = await call('getRefund', () => client.getRefund(ipn.ObjectId));
           const refund = parseBody(refundSchema, res, 'getRefund');
           const charge = await getCharge(refund.chargeId);
-          return event(charge.merchantMetadata?.merchantReferenceId, refund.statusDetails.state === 'Refunded' ? 'refunded' : 'unknown');
+          return event(
+            charge.merchantMetadata?.merchantReferenceId,
+            refund.statusDetails.state === 'Refunded' ? 'refunded' : 'unknown',
+          );
         }
         case 'CHARGEBACK': {
           const res = await call('getDispute', () => client.getDispute(ipn.ObjectId));
@@ -553,14 +641,16 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
       }
     } catch (error) {
       // Signed by SNS but unknown to the API with our key (e.g. a Sandbox IPN at a Live shop).
-      if (error instanceof AmazonPayApiError && error.status === 404) throw new WebhookRejected(`IPN names an unknown ${ipn.ObjectType}`, 404);
+      if (error instanceof AmazonPayApiError && error.status === 404)
+        throw new WebhookRejected(`IPN names an unknown ${ipn.ObjectType}`, 404);
       throw error;
     }
   }
 
   async function confirmSubscription(env: SnsEnvelope): Promise<boolean> {
     const url = env.SubscribeURL!;
-    if (env.Type !== 'SubscriptionConfirmation' || options.confirmSubscriptions === false || !trustedSnsUrl(url, false)) return false;
+    if (env.Type !== 'SubscriptionConfirmation' || options.confirmSubscriptions === false || !trustedSnsUrl(url, false))
+      return false;
     let response: Response;
     try {
       response = await httpFetch(url, { redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
@@ -568,7 +658,8 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
       throw new ProviderError('Amazon Pay IPN: could not confirm the SNS subscription', true, error);
     }
     await response.body?.cancel();
-    if (response.status >= 500) throw new ProviderError(`Amazon Pay IPN: SubscribeURL answered ${response.status}`, true);
+    if (response.status >= 500)
+      throw new ProviderError(`Amazon Pay IPN: SubscribeURL answered ${response.status}`, true);
     return response.ok;
   }
 
@@ -576,7 +667,8 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
     method: 'amazonpay',
 
     async createCheckout(request: CheckoutRequest): Promise<CheckoutStart> {
-      if (!Number.isSafeInteger(request.amountJpy) || request.amountJpy <= 0) throw new ProviderError(`invalid amount ${request.amountJpy}`, false);
+      if (!Number.isSafeInteger(request.amountJpy) || request.amountJpy <= 0)
+        throw new ProviderError(`invalid amount ${request.amountJpy}`, false);
       const payload = {
         webCheckoutDetails: {
           checkoutResultReturnUrl: request.returnUrl,
@@ -598,9 +690,11 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
         },
       };
       // One key per order: a retried call gets the same session back instead of a second one.
-      const res = await call('createCheckoutSession', () => client.createCheckoutSession(payload, {
-        'x-amz-pay-idempotency-key': idempotencyKey('cs', request.orderId),
-      }));
+      const res = await call('createCheckoutSession', () =>
+        client.createCheckoutSession(payload, {
+          'x-amz-pay-idempotency-key': idempotencyKey('cs', request.orderId),
+        }),
+      );
       const session = parseBody(checkoutSessionSchema, res, 'createCheckoutSession');
       const redirectUrl = session.webCheckoutDetails?.amazonPayRedirectUrl;
       if (!redirectUrl) throw new ProviderError('Amazon Pay createCheckoutSession: no amazonPayRedirectUrl', false);
@@ -612,7 +706,10 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
       ownedBy(order.orderId, session.merchantMetadata, `checkout session ${session.checkoutSessionId}`);
       // Only the member's return (naming this very session) completes it; without it an open session
       // is simply not paid yet, and Amazon cancels it after 24 hours without charging anything.
-      if (session.statusDetails.state === 'Open' && returnParams?.get('amazonCheckoutSessionId') === order.providerRef) {
+      if (
+        session.statusDetails.state === 'Open' &&
+        returnParams?.get('amazonCheckoutSessionId') === order.providerRef
+      ) {
         const completed = await complete(order);
         if ('failed' in completed) return { status: 'failed', reason: `amazonpay:${completed.failed}` };
         session = completed;
@@ -638,26 +735,46 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
           } catch (error) {
             const e = apiError(error, 'cancelCharge');
             // Canceled meanwhile (a concurrent cancel): read it; anything else is a real refusal.
-            if (e.reasonCode === 'InvalidChargeStatus' && (await getCharge(charge.chargeId)).statusDetails.state === 'Canceled') return;
+            if (
+              e.reasonCode === 'InvalidChargeStatus' &&
+              (await getCharge(charge.chargeId)).statusDetails.state === 'Canceled'
+            )
+              return;
             throw e;
           }
           return;
         default:
-          throw new ProviderError(`Amazon Pay charge ${charge.chargeId} is ${charge.statusDetails.state}; refund it instead of canceling`, false);
+          throw new ProviderError(
+            `Amazon Pay charge ${charge.chargeId} is ${charge.statusDetails.state}; refund it instead of canceling`,
+            false,
+          );
       }
     },
 
     async refund(order, amountJpy, _reason): Promise<void> {
-      if (!Number.isSafeInteger(amountJpy) || amountJpy <= 0) throw new ProviderError(`invalid refund amount ${amountJpy}`, false);
+      if (!Number.isSafeInteger(amountJpy) || amountJpy <= 0)
+        throw new ProviderError(`invalid refund amount ${amountJpy}`, false);
       // Create Refund has no free-text reason (softDescriptor is the buyer's statement line), so the
       // reason stays in the shop's records. One key per (order, charge, amount): a retry is not a second refund.
-      const res = await call('createRefund', () => client.createRefund(
-        { chargeId: order.providerPaymentId, refundAmount: jpy(amountJpy) },
-        { 'x-amz-pay-idempotency-key': idempotencyKey('rf', order.orderId, order.providerPaymentId, String(amountJpy)) },
-      ));
+      const res = await call('createRefund', () =>
+        client.createRefund(
+          { chargeId: order.providerPaymentId, refundAmount: jpy(amountJpy) },
+          {
+            'x-amz-pay-idempotency-key': idempotencyKey(
+              'rf',
+              order.orderId,
+              order.providerPaymentId,
+              String(amountJpy),
+            ),
+          },
+        ),
+      );
       const refund = parseBody(refundSchema, res, 'createRefund');
       if (refund.statusDetails.state === 'Declined') {
-        throw new ProviderError(`Amazon Pay declined the refund: ${refund.statusDetails.reasonCode ?? ''} ${refund.statusDetails.reasonDescription ?? ''}`.trim(), false);
+        throw new ProviderError(
+          `Amazon Pay declined the refund: ${refund.statusDetails.reasonCode ?? ''} ${refund.statusDetails.reasonDescription ?? ''}`.trim(),
+          false,
+        );
       }
     },
 
@@ -665,7 +782,12 @@ export function createAmazonpayProvider(options: AmazonPayProviderOptions): Paym
       const env = await verifiedEnvelope(request);
       if (env.Type === 'Notification') return [await eventFromIpn(env)];
       const confirmed = await confirmSubscription(env);
-      options.onSubscriptionMessage?.({ type: env.Type, topicArn: env.TopicArn, subscribeUrl: env.SubscribeURL ?? null, confirmed });
+      options.onSubscriptionMessage?.({
+        type: env.Type,
+        topicArn: env.TopicArn,
+        subscribeUrl: env.SubscribeURL ?? null,
+        confirmed,
+      });
       // Not about a payment: stored for the record, it names no order.
       return [{ eventId: env.MessageId, type: env.Type, orderId: null, providerRef: null, hint: 'unknown' }];
     },

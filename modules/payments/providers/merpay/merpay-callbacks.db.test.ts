@@ -13,7 +13,15 @@ import { createLogger } from '#server/logger';
 import { createWebhookRoutes, paymentServicesFor } from '#server/payments';
 import { getBalance } from '#modules/wallet';
 import { startMerpayStandin, type MerpayStandin } from '#devtools/standins/merpay';
-import { checkPaymentInvariants, declareAge, ensureDefaultCoinPacks, getOrder, processPaymentEvents, startCheckout, type PaymentGateway } from '../../index';
+import {
+  checkPaymentInvariants,
+  declareAge,
+  ensureDefaultCoinPacks,
+  getOrder,
+  processPaymentEvents,
+  startCheckout,
+  type PaymentGateway,
+} from '../../index';
 import { paymentEvents, paymentOrders } from '../../schema';
 import { createMerpayProvider } from './merpay';
 
@@ -30,7 +38,10 @@ beforeAll(async () => {
   standin = await startMerpayStandin({ port: 0, ...CREDS });
   gateway = { providers: { merpay: createMerpayProvider({ apiBase: standin.url, authBase: standin.url, ...CREDS }) } };
   const app = new Hono();
-  app.route('/api/webhooks', createWebhookRoutes({ db: handle.db, payments: paymentServicesFor(gateway), logger: createLogger('silent') }));
+  app.route(
+    '/api/webhooks',
+    createWebhookRoutes({ db: handle.db, payments: paymentServicesFor(gateway), logger: createLogger('silent') }),
+  );
   shop = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => shop.once('listening', () => resolve()));
   origin = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
@@ -41,14 +52,26 @@ afterAll(async () => {
 });
 
 const eventsOf = async (transactionId: string) =>
-  (await handle.db.select().from(paymentEvents).where(eq(paymentEvents.provider, 'merpay'))).filter((event) => event.eventId.endsWith(`:${transactionId}`));
+  (await handle.db.select().from(paymentEvents).where(eq(paymentEvents.provider, 'merpay'))).filter((event) =>
+    event.eventId.endsWith(`:${transactionId}`),
+  );
 
 /** Posts a callback as a forger would: to the shop's public webhook URL, with fields the member knows. */
 const forge = (kind: 'confirm' | 'completion', fields: { transactionId: string; orderId: string; amount: number }) => {
   const url = `${origin}/api/webhooks/merpay?kind=${kind}`;
-  const body = kind === 'confirm'
-    ? { url, ...fields, shippingFee: 0 }
-    : { url, ...fields, orderName: 'コイン', inquiryCode: '1234567890', shippingFee: 0, paymentContractType: 1, buyer: null, deliveryAddress: null };
+  const body =
+    kind === 'confirm'
+      ? { url, ...fields, shippingFee: 0 }
+      : {
+          url,
+          ...fields,
+          orderName: 'コイン',
+          inquiryCode: '1234567890',
+          shippingFee: 0,
+          paymentContractType: 1,
+          buyer: null,
+          deliveryAddress: null,
+        };
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 };
 
@@ -57,7 +80,12 @@ describe('メルペイ callbacks at /api/webhooks/merpay', () => {
     const db = handle.db;
     const member = await createMember(db);
     await declareAge(db, member, false);
-    const { orderId } = await startCheckout(db, gateway, { memberId: member, packId: 'coin-1000', method: 'merpay', origin });
+    const { orderId } = await startCheckout(db, gateway, {
+      memberId: member,
+      packId: 'coin-1000',
+      method: 'merpay',
+      origin,
+    });
     const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
     const transactionId = order!.providerRef!;
     expect(transactionId).toMatch(/^mtx_/);
@@ -79,7 +107,10 @@ describe('メルペイ callbacks at /api/webhooks/merpay', () => {
     // ORDER_NOT_PAYABLE, which Merpay ignores after payment); either way it is genuine, never rejected.
     expect([200, 409]).toContain(delivered[1]!.status);
     expect(delivered[1]!.answer).not.toContain('WEBHOOK_REJECTED');
-    expect((await eventsOf(transactionId)).map((event) => event.eventId).sort()).toEqual([`completion:${transactionId}`, `confirm:${transactionId}`]);
+    expect((await eventsOf(transactionId)).map((event) => event.eventId).sort()).toEqual([
+      `completion:${transactionId}`,
+      `confirm:${transactionId}`,
+    ]);
 
     // After payment: a forged completion with every field true is still not Merpay's.
     const forgedCompletion = await forge('completion', fields);
@@ -88,13 +119,20 @@ describe('メルペイ callbacks at /api/webhooks/merpay', () => {
     expect(await eventsOf(transactionId)).toHaveLength(2);
 
     // The route processes stored events in the background; the sweep (processPaymentEvents) does the rest.
-    await paidOrTimeout(() => getOrder(db, member, orderId), () => processPaymentEvents(db, gateway));
+    await paidOrTimeout(
+      () => getOrder(db, member, orderId),
+      () => processPaymentEvents(db, gateway),
+    );
     expect((await getBalance(db, member)).paid).toBe(1000);
     // The genuine callbacks again (Merpay retries): proven genuine (not WEBHOOK_REJECTED) but stored once
     // and credited once; the shop answers them 409 ORDER_NOT_PAYABLE, as it answers any callback that
     // waits for a yes on an order no longer pending, so that Merpay never charges twice.
     for (const callback of delivered) {
-      const again = await fetch(callback.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: callback.body });
+      const again = await fetch(callback.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: callback.body,
+      });
       expect(again.status).toBe(409);
       expect((await again.json()).error.code).toBe('ORDER_NOT_PAYABLE');
     }

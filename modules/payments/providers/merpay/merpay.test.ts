@@ -66,7 +66,16 @@ afterEach(() => {
 function checkoutRequest(amountJpy = 1000, description = 'コイン 1,000枚'): CheckoutRequest {
   const orderId = randomUUID();
   const returnUrl = `${SHOP}/shop/backfrommerpay?order=${orderId}`;
-  return { orderId, amountJpy, description, memberId: 'member-1', email: null, returnUrl, cancelUrl: `${returnUrl}&canceled=1`, webhookUrl };
+  return {
+    orderId,
+    amountJpy,
+    description,
+    memberId: 'member-1',
+    email: null,
+    returnUrl,
+    cancelUrl: `${returnUrl}&canceled=1`,
+    webhookUrl,
+  };
 }
 
 async function started(amountJpy = 1000, description?: string, adapter: PaymentProvider = merpay) {
@@ -83,13 +92,18 @@ async function press(paymentUrl: string, action: 'approve' | 'decline' | 'cancel
   const html = await pageResponse.text();
   const formAction = /<form method="post" action="([^"]+)">/.exec(html)?.[1] ?? '';
   const transactionId = /name="transaction_id" value="([^"]+)"/.exec(html)?.[1] ?? '';
-  const posted = await fetch(new URL(formAction, paymentUrl), { method: 'POST', body: new URLSearchParams({ transaction_id: transactionId, action }), redirect: 'manual' });
+  const posted = await fetch(new URL(formAction, paymentUrl), {
+    method: 'POST',
+    body: new URLSearchParams({ transaction_id: transactionId, action }),
+    redirect: 'manual',
+  });
   expect(posted.status).toBe(303);
   return { html, location: new URL(posted.headers.get('location') ?? '') };
 }
 
 const callbacksOf = (transactionId: string) => standin.callbacks.filter((c) => c.transactionId === transactionId);
-const deliveriesOf = (transactionId: string) => deliveries.filter((d) => JSON.parse(d.body).transactionId === transactionId);
+const deliveriesOf = (transactionId: string) =>
+  deliveries.filter((d) => JSON.parse(d.body).transactionId === transactionId);
 
 async function rejection(promise: Promise<unknown>): Promise<WebhookRejected> {
   const error = await promise.catch((e: unknown) => e);
@@ -100,7 +114,10 @@ async function rejection(promise: Promise<unknown>): Promise<WebhookRejected> {
 async function accessToken(): Promise<string> {
   const response = await fetch(`${standin.url}/jp/v1/token`, {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${CREDS.clientId}:${CREDS.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${CREDS.clientId}:${CREDS.clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     body: 'grant_type=client_credentials&scope=netpayment%3Atransaction%3Awrite',
   });
   expect(response.status).toBe(200);
@@ -150,19 +167,54 @@ describe('merpay checkout', () => {
 
     // Merpay waited on the confirm and carried on only because the shop said yes.
     const sent = callbacksOf(start.providerRef);
-    expect(sent.map((c) => [c.kind, c.status, c.answer])).toEqual([['confirm', 200, '{}'], ['completion', 200, '{}']]);
-    expect(JSON.parse(sent[0]!.body)).toEqual({ url: `${webhookUrl}?kind=confirm&token=${callbackToken(CREDS.clientSecret, req.orderId, 1000)}`, transactionId: start.providerRef, orderId: req.orderId, amount: 1000, shippingFee: 0 });
-    expect(JSON.parse(sent[1]!.body)).toMatchObject({ url: `${webhookUrl}?kind=completion&token=${callbackToken(CREDS.clientSecret, req.orderId, 1000)}`, transactionId: start.providerRef, orderId: req.orderId, amount: 1000, inquiryCode: expect.any(String) });
+    expect(sent.map((c) => [c.kind, c.status, c.answer])).toEqual([
+      ['confirm', 200, '{}'],
+      ['completion', 200, '{}'],
+    ]);
+    expect(JSON.parse(sent[0]!.body)).toEqual({
+      url: `${webhookUrl}?kind=confirm&token=${callbackToken(CREDS.clientSecret, req.orderId, 1000)}`,
+      transactionId: start.providerRef,
+      orderId: req.orderId,
+      amount: 1000,
+      shippingFee: 0,
+    });
+    expect(JSON.parse(sent[1]!.body)).toMatchObject({
+      url: `${webhookUrl}?kind=completion&token=${callbackToken(CREDS.clientSecret, req.orderId, 1000)}`,
+      transactionId: start.providerRef,
+      orderId: req.orderId,
+      amount: 1000,
+      inquiryCode: expect.any(String),
+    });
     const events = deliveriesOf(start.providerRef).flatMap((d) => d.events);
     expect(events).toEqual([
-      { eventId: `confirm:${start.providerRef}`, type: 'confirm', orderId: req.orderId, providerRef: start.providerRef, hint: 'pending', reply: { status: 200, json: {} } },
-      { eventId: `completion:${start.providerRef}`, type: 'completion', orderId: req.orderId, providerRef: start.providerRef, hint: 'paid', reply: { status: 200, json: {} } },
+      {
+        eventId: `confirm:${start.providerRef}`,
+        type: 'confirm',
+        orderId: req.orderId,
+        providerRef: start.providerRef,
+        hint: 'pending',
+        reply: { status: 200, json: {} },
+      },
+      {
+        eventId: `completion:${start.providerRef}`,
+        type: 'completion',
+        orderId: req.orderId,
+        providerRef: start.providerRef,
+        hint: 'paid',
+        reply: { status: 200, json: {} },
+      },
     ]);
-    expect(standin.getTransaction(start.providerRef)).toMatchObject({ state: 'authorized', payment: { authorizedAmount: 1000, capturedAmount: 0 } });
+    expect(standin.getTransaction(start.providerRef)).toMatchObject({
+      state: 'authorized',
+      payment: { authorizedAmount: 1000, capturedAmount: 0 },
+    });
 
     const first = await merpay.fetchPayment(order, location.searchParams);
     expect(first).toEqual({ status: 'paid', amountJpy: 1000, providerPaymentId: start.providerRef });
-    expect(standin.getTransaction(start.providerRef)).toMatchObject({ state: 'captured', payment: { capturedAmount: 1000 } });
+    expect(standin.getTransaction(start.providerRef)).toMatchObject({
+      state: 'captured',
+      payment: { capturedAmount: 1000 },
+    });
     expect(await merpay.fetchPayment(order)).toEqual(first);
     // Return page and callback processing at once: one capture, both read paid.
     expect(await Promise.all([merpay.fetchPayment(order), merpay.fetchPayment(order)])).toEqual([first, first]);
@@ -172,8 +224,13 @@ describe('merpay checkout', () => {
   it('capture races: two fetchPayments of an authorised payment both end paid', async () => {
     const { start, order } = await started(800);
     await standin.approve(start.providerRef);
-    const results = await Promise.all([merpay.fetchPayment(order), merpay.fetchPayment(order), merpay.fetchPayment(order)]);
-    for (const r of results) expect(r).toEqual({ status: 'paid', amountJpy: 800, providerPaymentId: start.providerRef });
+    const results = await Promise.all([
+      merpay.fetchPayment(order),
+      merpay.fetchPayment(order),
+      merpay.fetchPayment(order),
+    ]);
+    for (const r of results)
+      expect(r).toEqual({ status: 'paid', amountJpy: 800, providerPaymentId: start.providerRef });
   });
 
   it('decline: back to the cancel URL with no callback; pending until the shop cancels it, idempotently', async () => {
@@ -208,7 +265,10 @@ describe('merpay checkout', () => {
     const { start, order } = await started(700);
     await standin.approve(start.providerRef);
     await merpay.cancel(order);
-    expect(standin.getTransaction(start.providerRef)).toMatchObject({ state: 'canceled', payment: { canceledAmount: 700, capturedAmount: 0 } });
+    expect(standin.getTransaction(start.providerRef)).toMatchObject({
+      state: 'canceled',
+      payment: { canceledAmount: 700, capturedAmount: 0 },
+    });
     expect(await merpay.fetchPayment(order)).toEqual({ status: 'canceled' });
     await expect(merpay.cancel(order)).resolves.toBeUndefined();
   });
@@ -228,7 +288,10 @@ describe('merpay checkout', () => {
     await standin.approve(start.providerRef);
     const result = await merpay.fetchPayment({ ...order, amountJpy: 1200 });
     expect(result.status).toBe('failed');
-    expect(standin.getTransaction(start.providerRef)).toMatchObject({ state: 'canceled', payment: { capturedAmount: 0, canceledAmount: 1000 } });
+    expect(standin.getTransaction(start.providerRef)).toMatchObject({
+      state: 'canceled',
+      payment: { capturedAmount: 0, canceledAmount: 1000 },
+    });
   });
 
   it("refuses another order's transaction", async () => {
@@ -239,7 +302,9 @@ describe('merpay checkout', () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).retryable).toBe(false);
     expect(standin.getTransaction(a.start.providerRef)?.state).toBe('authorized');
-    await expect(merpay.fetchPayment({ ...b.order, providerRef: '../etc/passwd' })).rejects.toBeInstanceOf(ProviderError);
+    await expect(merpay.fetchPayment({ ...b.order, providerRef: '../etc/passwd' })).rejects.toBeInstanceOf(
+      ProviderError,
+    );
   });
 });
 
@@ -250,23 +315,40 @@ describe('merpay refund', () => {
     expect((await merpay.fetchPayment(order)).status).toBe('paid');
     const ref = { ...order, providerPaymentId: start.providerRef };
     await merpay.refund(ref, 400, '一部返金');
-    expect(await merpay.fetchPayment(order)).toEqual({ status: 'refunded', amountJpy: 1000, refundedJpy: 400, providerPaymentId: start.providerRef });
+    expect(await merpay.fetchPayment(order)).toEqual({
+      status: 'refunded',
+      amountJpy: 1000,
+      refundedJpy: 400,
+      providerPaymentId: start.providerRef,
+    });
     // The shop asks for what is still held (refundOrder reads it first): a second 400 is a second refund.
     await merpay.refund(ref, 400, '一部返金（二回目）');
     expect(standin.getTransaction(start.providerRef)?.refunds).toHaveLength(2);
     await expect(merpay.refund(ref, 300, '多すぎる')).rejects.toBeInstanceOf(ProviderError);
     await merpay.refund(ref, 200, '残り');
-    expect(await merpay.fetchPayment(order)).toEqual({ status: 'refunded', amountJpy: 1000, refundedJpy: 1000, providerPaymentId: start.providerRef });
+    expect(await merpay.fetchPayment(order)).toEqual({
+      status: 'refunded',
+      amountJpy: 1000,
+      refundedJpy: 1000,
+      providerPaymentId: start.providerRef,
+    });
     await expect(merpay.cancel(order)).rejects.toBeInstanceOf(ProviderError);
   });
 
   it('a refund made in Merpay’s console shows in fetchPayment; an unpaid transaction cannot be refunded', async () => {
     const { start, order } = await started(900);
-    await expect(merpay.refund({ ...order, providerPaymentId: start.providerRef }, 900, '未払い')).rejects.toBeInstanceOf(ProviderError);
+    await expect(
+      merpay.refund({ ...order, providerPaymentId: start.providerRef }, 900, '未払い'),
+    ).rejects.toBeInstanceOf(ProviderError);
     await standin.approve(start.providerRef);
     await merpay.fetchPayment(order);
     standin.refund(start.providerRef, 300);
-    expect(await merpay.fetchPayment(order)).toEqual({ status: 'refunded', amountJpy: 900, refundedJpy: 300, providerPaymentId: start.providerRef });
+    expect(await merpay.fetchPayment(order)).toEqual({
+      status: 'refunded',
+      amountJpy: 900,
+      refundedJpy: 300,
+      providerPaymentId: start.providerRef,
+    });
   });
 });
 
@@ -275,28 +357,63 @@ describe('merpay callbacks', () => {
   // the checks behind the token still hold when someone knows it.
   const tokenOf = (orderId: string, amount: number) => callbackToken(CREDS.clientSecret, orderId, amount);
   const confirmBody = (transactionId: string, orderId: string, amount: number, extra: Record<string, unknown> = {}) =>
-    JSON.stringify({ url: `${webhookUrl}?kind=confirm&token=${tokenOf(orderId, amount)}`, transactionId, orderId, amount, shippingFee: 0, ...extra });
+    JSON.stringify({
+      url: `${webhookUrl}?kind=confirm&token=${tokenOf(orderId, amount)}`,
+      transactionId,
+      orderId,
+      amount,
+      shippingFee: 0,
+      ...extra,
+    });
   const completionBody = (transactionId: string, orderId: string, amount: number) =>
-    JSON.stringify({ url: `${webhookUrl}?kind=completion&token=${tokenOf(orderId, amount)}`, transactionId, orderId, orderName: 'x', inquiryCode: '123', amount, shippingFee: 0, paymentContractType: 1, buyer: null, deliveryAddress: null });
-  const verify = (rawBody: string, url?: string) => merpay.verifyWebhook({ url, headers: new Headers({ 'content-type': 'application/json' }), rawBody });
+    JSON.stringify({
+      url: `${webhookUrl}?kind=completion&token=${tokenOf(orderId, amount)}`,
+      transactionId,
+      orderId,
+      orderName: 'x',
+      inquiryCode: '123',
+      amount,
+      shippingFee: 0,
+      paymentContractType: 1,
+      buyer: null,
+      deliveryAddress: null,
+    });
+  const verify = (rawBody: string, url?: string) =>
+    merpay.verifyWebhook({ url, headers: new Headers({ 'content-type': 'application/json' }), rawBody });
 
   it('accepts a genuine confirm before payment and a genuine completion after it, also without ?kind=', async () => {
     const { req, start } = await started(1100);
     const [confirm] = await verify(confirmBody(start.providerRef, req.orderId, 1100));
     expect(confirm).toMatchObject({ type: 'confirm', hint: 'pending', reply: { status: 200, json: {} } });
     // The body's shape tells the kind when the URL does not.
-    const [alsoConfirm] = await verify(JSON.stringify({ transactionId: start.providerRef, orderId: req.orderId, amount: 1100, shippingFee: 0 }), `${webhookUrl}?token=${tokenOf(req.orderId, 1100)}`);
+    const [alsoConfirm] = await verify(
+      JSON.stringify({ transactionId: start.providerRef, orderId: req.orderId, amount: 1100, shippingFee: 0 }),
+      `${webhookUrl}?token=${tokenOf(req.orderId, 1100)}`,
+    );
     expect(alsoConfirm?.type).toBe('confirm');
     await standin.approve(start.providerRef);
-    const [completion] = await verify(JSON.stringify({ ...JSON.parse(completionBody(start.providerRef, req.orderId, 1100)), url: undefined }), `${webhookUrl}?token=${tokenOf(req.orderId, 1100)}`);
-    expect(completion).toMatchObject({ type: 'completion', hint: 'paid', orderId: req.orderId, providerRef: start.providerRef });
+    const [completion] = await verify(
+      JSON.stringify({ ...JSON.parse(completionBody(start.providerRef, req.orderId, 1100)), url: undefined }),
+      `${webhookUrl}?token=${tokenOf(req.orderId, 1100)}`,
+    );
+    expect(completion).toMatchObject({
+      type: 'completion',
+      hint: 'paid',
+      orderId: req.orderId,
+      providerRef: start.providerRef,
+    });
   });
 
   it('rejects a callback without the token of the URL given to Merpay, though every field in it is true', async () => {
     const { req, start } = await started(1000);
-    const forged = (token: string | null) => JSON.stringify({
-      url: `${webhookUrl}?kind=confirm${token === null ? '' : `&token=${token}`}`, transactionId: start.providerRef, orderId: req.orderId, amount: 1000, shippingFee: 0,
-    });
+    const forged = (token: string | null) =>
+      JSON.stringify({
+        url: `${webhookUrl}?kind=confirm${token === null ? '' : `&token=${token}`}`,
+        transactionId: start.providerRef,
+        orderId: req.orderId,
+        amount: 1000,
+        shippingFee: 0,
+      });
     expect((await rejection(verify(forged(null)))).status).toBe(401);
     expect((await rejection(verify(forged('x'.repeat(43))))).status).toBe(401);
     // A token for another order or amount is not this callback's.
@@ -313,12 +430,20 @@ describe('merpay callbacks', () => {
     expect((await rejection(verify(confirmBody(start.providerRef, req.orderId, 1)))).status).toBe(422);
     expect((await rejection(verify(confirmBody(start.providerRef, randomUUID(), 1000)))).status).toBe(422);
     expect((await rejection(verify(confirmBody(start.providerRef, 'order-1', 1000)))).status).toBe(422);
-    expect((await rejection(verify(confirmBody(start.providerRef, req.orderId, 1000, { shippingFee: 500 })))).status).toBe(422);
+    expect(
+      (await rejection(verify(confirmBody(start.providerRef, req.orderId, 1000, { shippingFee: 500 })))).status,
+    ).toBe(422);
     // A completion announces a payment Merpay does not show.
     expect((await rejection(verify(completionBody(start.providerRef, req.orderId, 1000)))).status).toBe(422);
     expect((await rejection(verify('{not json'))).status).toBe(400);
     expect((await rejection(verify(JSON.stringify({ orderId: req.orderId, amount: 1000 })))).status).toBe(400);
-    expect((await rejection(verify(JSON.stringify({ transactionId: start.providerRef, orderId: req.orderId, amount: 1000, area: {} })))).status).toBe(422);
+    expect(
+      (
+        await rejection(
+          verify(JSON.stringify({ transactionId: start.providerRef, orderId: req.orderId, amount: 1000, area: {} })),
+        )
+      ).status,
+    ).toBe(422);
 
     // Once paid, the payment's own orderId and amount decide.
     await standin.approve(start.providerRef);
@@ -333,9 +458,21 @@ describe('merpay callbacks', () => {
       method: 'POST',
       headers: { authorization: token, 'content-type': 'application/json' },
       body: JSON.stringify({
-        orderId: foreignOrder, amount: 500, useDeliveryAddress: false, useShippingFee: false, isFixedShippingFee: false, fixedShippingFee: 0, shippingFeeUrl: '',
-        confirmUrl: webhookUrl, completionUrl: webhookUrl, cancelUrl: `${SHOP}/x`, returnUrl: `${SHOP}/y?order=${foreignOrder}`, paymentContractType: 1, capture: false,
-        items: [{ name: 'x', unitPrice: 500, quantity: 1 }], metadata: {},
+        orderId: foreignOrder,
+        amount: 500,
+        useDeliveryAddress: false,
+        useShippingFee: false,
+        isFixedShippingFee: false,
+        fixedShippingFee: 0,
+        shippingFeeUrl: '',
+        confirmUrl: webhookUrl,
+        completionUrl: webhookUrl,
+        cancelUrl: `${SHOP}/x`,
+        returnUrl: `${SHOP}/y?order=${foreignOrder}`,
+        paymentContractType: 1,
+        capture: false,
+        items: [{ name: 'x', unitPrice: 500, quantity: 1 }],
+        metadata: {},
       }),
     });
     expect(created.status).toBe(200);
@@ -348,12 +485,25 @@ describe('merpay credentials and tokens', () => {
   it('the stand-in refuses bad client credentials with the SDK error shape; the adapter reports it, not retryable', async () => {
     const response = await fetch(`${standin.url}/jp/v1/token`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${CREDS.clientId}:wrong`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${CREDS.clientId}:wrong`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'grant_type=client_credentials&scope=netpayment%3Atransaction%3Awrite',
     });
     expect(response.status).toBe(401);
-    expect(await response.json()).toEqual({ code: expect.any(String), message: expect.any(String), requestId: expect.any(String), details: [] });
-    const wrong = createMerpayProvider({ apiBase: standin.url, authBase: standin.url, clientId: CREDS.clientId, clientSecret: 'wrong-secret' });
+    expect(await response.json()).toEqual({
+      code: expect.any(String),
+      message: expect.any(String),
+      requestId: expect.any(String),
+      details: [],
+    });
+    const wrong = createMerpayProvider({
+      apiBase: standin.url,
+      authBase: standin.url,
+      clientId: CREDS.clientId,
+      clientSecret: 'wrong-secret',
+    });
     const error = await wrong.createCheckout(checkoutRequest(100)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).retryable).toBe(false);
@@ -361,12 +511,20 @@ describe('merpay credentials and tokens', () => {
   });
 
   it('the stand-in refuses a bad access token (and a "Bearer" one: the SDK sends the bare token)', async () => {
-    const call = (authorization: string) => fetch(`${standin.url}/v1/transactions:batchGet`, {
-      method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ transactionIds: ['mtx_x'] }),
-    });
+    const call = (authorization: string) =>
+      fetch(`${standin.url}/v1/transactions:batchGet`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ transactionIds: ['mtx_x'] }),
+      });
     const bad = await call('not-a-token');
     expect(bad.status).toBe(401);
-    expect(await bad.json()).toEqual({ code: 'UNAUTHENTICATED', message: expect.any(String), requestId: expect.any(String), details: [] });
+    expect(await bad.json()).toEqual({
+      code: 'UNAUTHENTICATED',
+      message: expect.any(String),
+      requestId: expect.any(String),
+      details: [],
+    });
     const token = await accessToken();
     expect((await call(`Bearer ${token}`)).status).toBe(401);
     expect((await call(token)).status).toBe(404); // authorised; the id just does not exist
@@ -397,23 +555,48 @@ describe('merpay credentials and tokens', () => {
     const fake: typeof fetch = async (input, init) => {
       const url = String(input);
       seen.push({ url, headers: new Headers(init?.headers), body: String(init?.body) });
-      if (url.endsWith('/jp/v1/token')) return new Response(JSON.stringify({ access_token: 'tok-123', expires_in: 3600 }), { status: 200 });
+      if (url.endsWith('/jp/v1/token'))
+        return new Response(JSON.stringify({ access_token: 'tok-123', expires_in: 3600 }), { status: 200 });
       return new Response(JSON.stringify({ transactions: [{ transactionId: 'tx1', payment: null }] }), { status: 200 });
     };
-    const adapter = createMerpayProvider({ apiHost: 'api.merpay.example', authHost: 'auth.merpay.example', ...CREDS, fetch: fake });
-    expect(await adapter.fetchPayment({ orderId: randomUUID(), providerRef: 'tx1', amountJpy: 100 })).toEqual({ status: 'pending' });
-    expect(seen.map((s) => s.url)).toEqual(['https://auth.merpay.example/jp/v1/token', 'https://api.merpay.example/v1/transactions:batchGet']);
-    expect(seen[0]!.headers.get('authorization')).toBe(`Basic ${Buffer.from(`${CREDS.clientId}:${CREDS.clientSecret}`).toString('base64')}`);
-    expect(Object.fromEntries(new URLSearchParams(seen[0]!.body))).toMatchObject({ grant_type: 'client_credentials', scope: 'netpayment:transaction:write' });
+    const adapter = createMerpayProvider({
+      apiHost: 'api.merpay.example',
+      authHost: 'auth.merpay.example',
+      ...CREDS,
+      fetch: fake,
+    });
+    expect(await adapter.fetchPayment({ orderId: randomUUID(), providerRef: 'tx1', amountJpy: 100 })).toEqual({
+      status: 'pending',
+    });
+    expect(seen.map((s) => s.url)).toEqual([
+      'https://auth.merpay.example/jp/v1/token',
+      'https://api.merpay.example/v1/transactions:batchGet',
+    ]);
+    expect(seen[0]!.headers.get('authorization')).toBe(
+      `Basic ${Buffer.from(`${CREDS.clientId}:${CREDS.clientSecret}`).toString('base64')}`,
+    );
+    expect(Object.fromEntries(new URLSearchParams(seen[0]!.body))).toMatchObject({
+      grant_type: 'client_credentials',
+      scope: 'netpayment:transaction:write',
+    });
     expect(seen[1]!.headers.get('authorization')).toBe('tok-123');
     expect(JSON.parse(seen[1]!.body)).toEqual({ transactionIds: ['tx1'] });
-    expect(() => createMerpayProvider({ apiHost: 'https://api.merpay.example', authHost: 'auth.merpay.example', ...CREDS })).toThrow(/apiHost/);
+    expect(() =>
+      createMerpayProvider({ apiHost: 'https://api.merpay.example', authHost: 'auth.merpay.example', ...CREDS }),
+    ).toThrow(/apiHost/);
     expect(() => createMerpayProvider({ ...CREDS })).toThrow(/apiHost/);
   });
 
   it('an unreachable Merpay is a retryable ProviderError', async () => {
-    const dead = createMerpayProvider({ apiBase: 'http://127.0.0.1:1', authBase: 'http://127.0.0.1:1', ...CREDS, timeoutMs: 2000 });
-    const error = await dead.fetchPayment({ orderId: randomUUID(), providerRef: 'mtx_abc', amountJpy: 1 }).catch((e: unknown) => e);
+    const dead = createMerpayProvider({
+      apiBase: 'http://127.0.0.1:1',
+      authBase: 'http://127.0.0.1:1',
+      ...CREDS,
+      timeoutMs: 2000,
+    });
+    const error = await dead
+      .fetchPayment({ orderId: randomUUID(), providerRef: 'mtx_abc', amountJpy: 1 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).retryable).toBe(true);
   });

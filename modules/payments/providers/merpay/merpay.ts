@@ -137,7 +137,8 @@ const USER_AGENT = 'oripa-shop-merpay/1 (node)';
 // Merpay's id format is not documented: accept what is safe to store and to echo in JSON.
 const TRANSACTION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const HOST = /^(?=.{1,253}(?::\d{1,5})?$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\d{1,5})?$/;
+const HOST =
+  /^(?=.{1,253}(?::\d{1,5})?$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\d{1,5})?$/;
 
 type CallbackKind = 'confirm' | 'completion';
 
@@ -172,13 +173,22 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
   async function requestToken(): Promise<string> {
     const basic = Buffer.from(`${options.clientId}:${options.clientSecret}`, 'utf8').toString('base64');
     // The same form fields as the SDK's AuthClient (it also sends its user agent as a form field).
-    const form = new URLSearchParams({ grant_type: 'client_credentials', scope: MERPAY_SCOPE, 'user-agent': USER_AGENT });
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      scope: MERPAY_SCOPE,
+      'user-agent': USER_AGENT,
+    });
     const issuedAt = now();
     let response: Response;
     try {
       response = await doFetch(`${authBase}${MERPAY_PATHS.token}`, {
         method: 'POST',
-        headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'user-agent': USER_AGENT },
+        headers: {
+          authorization: `Basic ${basic}`,
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+          'user-agent': USER_AGENT,
+        },
         body: form.toString(),
         signal: AbortSignal.timeout(timeoutMs),
       });
@@ -187,7 +197,10 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
     }
     const text = await response.text().catch(() => '');
     if (response.status !== 200) {
-      throw new ProviderError(`merpay: the token endpoint answered ${response.status}${describeError(text)} (check MERPAY_CLIENT_ID / MERPAY_CLIENT_SECRET)`, isRetryableStatus(response.status));
+      throw new ProviderError(
+        `merpay: the token endpoint answered ${response.status}${describeError(text)} (check MERPAY_CLIENT_ID / MERPAY_CLIENT_SECRET)`,
+        isRetryableStatus(response.status),
+      );
     }
     let parsed: { access_token?: unknown; expires_in?: unknown };
     try {
@@ -221,7 +234,12 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
         response = await doFetch(`${apiBase}${path}`, {
           method: 'POST',
           // As the SDK's Client::request: the bare access token in `authorization`.
-          headers: { authorization: token, 'content-type': 'application/json', accept: 'application/json', 'user-agent': USER_AGENT },
+          headers: {
+            authorization: token,
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'user-agent': USER_AGENT,
+          },
           body: JSON.stringify(params),
           signal: AbortSignal.timeout(timeoutMs),
         });
@@ -245,7 +263,9 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
 
   async function readTransaction(transactionId: string): Promise<TransactionRead> {
     const answer = await call<{ transactions?: unknown }>(MERPAY_PATHS.batchGet, { transactionIds: [transactionId] });
-    const entries = Array.isArray(answer?.transactions) ? (answer.transactions as unknown[]).filter(isObject) as MerpayTransactionEntry[] : [];
+    const entries = Array.isArray(answer?.transactions)
+      ? ((answer.transactions as unknown[]).filter(isObject) as MerpayTransactionEntry[])
+      : [];
     // The payment entry is the one for our id; refunds are entries carrying `refund` (their own ids).
     const paymentEntry = entries.find((e) => e.transactionId === transactionId && isObject(e.payment));
     const refundAmounts = entries
@@ -256,7 +276,8 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
   }
 
   function transactionIdOf(ref: string): string {
-    if (!TRANSACTION_ID.test(ref)) throw new ProviderError(`merpay: ${JSON.stringify(ref)} is not a Merpay transaction id`, false);
+    if (!TRANSACTION_ID.test(ref))
+      throw new ProviderError(`merpay: ${JSON.stringify(ref)} is not a Merpay transaction id`, false);
     return ref;
   }
 
@@ -296,11 +317,20 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
         fixedShippingFee: 0,
         shippingFeeUrl: '',
         // Only Merpay learns these URLs (this request is server to server), so their token proves a callback is Merpay's.
-        confirmUrl: withParams(request.webhookUrl, { kind: 'confirm', [MERPAY_CALLBACK_TOKEN_PARAM]: callbackToken(options.clientSecret, request.orderId, request.amountJpy) }),
-        completionUrl: withParams(request.webhookUrl, { kind: 'completion', [MERPAY_CALLBACK_TOKEN_PARAM]: callbackToken(options.clientSecret, request.orderId, request.amountJpy) }),
+        confirmUrl: withParams(request.webhookUrl, {
+          kind: 'confirm',
+          [MERPAY_CALLBACK_TOKEN_PARAM]: callbackToken(options.clientSecret, request.orderId, request.amountJpy),
+        }),
+        completionUrl: withParams(request.webhookUrl, {
+          kind: 'completion',
+          [MERPAY_CALLBACK_TOKEN_PARAM]: callbackToken(options.clientSecret, request.orderId, request.amountJpy),
+        }),
         cancelUrl: request.cancelUrl,
         // Bound here so a confirm callback can be checked against Merpay's record before anything is paid.
-        returnUrl: withParams(request.returnUrl, { [MERPAY_BOUND_ORDER_PARAM]: request.orderId, [MERPAY_BOUND_AMOUNT_PARAM]: String(request.amountJpy) }),
+        returnUrl: withParams(request.returnUrl, {
+          [MERPAY_BOUND_ORDER_PARAM]: request.orderId,
+          [MERPAY_BOUND_AMOUNT_PARAM]: String(request.amountJpy),
+        }),
         paymentContractType: PAYMENT_CONTRACT_TYPE,
         capture: false,
         items: [{ name: request.description, unitPrice: request.amountJpy, quantity: 1 }],
@@ -310,9 +340,14 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
       const created = await call<{ transactionId?: unknown; paymentUrl?: unknown }>(MERPAY_PATHS.create, { ...body });
       const transactionId = typeof created?.transactionId === 'string' ? created.transactionId : '';
       const paymentUrl = typeof created?.paymentUrl === 'string' ? created.paymentUrl : '';
-      if (!TRANSACTION_ID.test(transactionId)) throw new ProviderError('merpay: transaction:create answered without a usable transactionId', false);
+      if (!TRANSACTION_ID.test(transactionId))
+        throw new ProviderError('merpay: transaction:create answered without a usable transactionId', false);
       // The member's browser is sent there (form-action https: with real providers); anything else cannot be followed.
-      if (!/^https?:\/\//i.test(paymentUrl)) throw new ProviderError(`merpay: transaction:create answered with paymentUrl ${JSON.stringify(paymentUrl.slice(0, 80))}, not an http(s) URL`, false);
+      if (!/^https?:\/\//i.test(paymentUrl))
+        throw new ProviderError(
+          `merpay: transaction:create answered with paymentUrl ${JSON.stringify(paymentUrl.slice(0, 80))}, not an http(s) URL`,
+          false,
+        );
       return { redirectUrl: paymentUrl, providerRef: transactionId };
     },
 
@@ -325,7 +360,10 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
       if (state.kind === 'authorized') {
         if (state.amount !== order.amountJpy) {
           await cancelTransaction(transactionId);
-          return { status: 'failed', reason: `金額が一致しません（注文 ${order.amountJpy.toLocaleString('ja-JP')}円 / メルペイ ${state.amount.toLocaleString('ja-JP')}円）` };
+          return {
+            status: 'failed',
+            reason: `金額が一致しません（注文 ${order.amountJpy.toLocaleString('ja-JP')}円 / メルペイ ${state.amount.toLocaleString('ja-JP')}円）`,
+          };
         }
         try {
           await call(MERPAY_PATHS.capture, { transactionId, amount: state.amount });
@@ -346,7 +384,12 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
           return { status: 'canceled' };
         case 'captured':
           return state.refundedJpy > 0
-            ? { status: 'refunded', amountJpy: state.amount, refundedJpy: state.refundedJpy, providerPaymentId: transactionId }
+            ? {
+                status: 'refunded',
+                amountJpy: state.amount,
+                refundedJpy: state.refundedJpy,
+                providerPaymentId: transactionId,
+              }
             : { status: 'paid', amountJpy: state.amount, providerPaymentId: transactionId };
       }
     },
@@ -357,7 +400,8 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
       assertOurs(read, transactionId, order.orderId);
       const state = derive(read);
       if (state.kind === 'canceled') return;
-      if (state.kind === 'captured') throw new ProviderError(`merpay: transaction ${transactionId} is captured; refund it instead`, false);
+      if (state.kind === 'captured')
+        throw new ProviderError(`merpay: transaction ${transactionId} is captured; refund it instead`, false);
       await cancelTransaction(transactionId);
     },
 
@@ -367,11 +411,18 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
       const read = await readTransaction(transactionId);
       assertOurs(read, transactionId, order.orderId);
       const state = derive(read);
-      if (state.kind !== 'captured') throw new ProviderError(`merpay: transaction ${transactionId} is not captured (${state.kind}); nothing to refund`, false);
+      if (state.kind !== 'captured')
+        throw new ProviderError(
+          `merpay: transaction ${transactionId} is not captured (${state.kind}); nothing to refund`,
+          false,
+        );
       // transaction:refund takes no merchant reference: the shop asks for what is still held (refundOrder
       // reads it first), so only a refund beyond the captured amount is refused here.
       if (state.refundedJpy + amountJpy > state.amount) {
-        throw new ProviderError(`merpay: refund of ${amountJpy} exceeds what transaction ${transactionId} still holds`, false);
+        throw new ProviderError(
+          `merpay: refund of ${amountJpy} exceeds what transaction ${transactionId} still holds`,
+          false,
+        );
       }
       await call(MERPAY_PATHS.refund, { transactionId, amount: amountJpy });
     },
@@ -388,7 +439,8 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
       const kind = callbackKind(body);
       if (!kind) throw new WebhookRejected('merpay: not a confirm or completion callback', 422);
       const transactionId = typeof body.transactionId === 'string' ? body.transactionId : '';
-      if (!TRANSACTION_ID.test(transactionId)) throw new WebhookRejected('merpay: callback has no valid transactionId', 400);
+      if (!TRANSACTION_ID.test(transactionId))
+        throw new WebhookRejected('merpay: callback has no valid transactionId', 400);
       const orderId = typeof body.orderId === 'string' ? body.orderId : '';
       // Every order of this shop is a UUID: anything else is not ours.
       if (!UUID.test(orderId)) throw new WebhookRejected('merpay: callback orderId is not one of our order ids', 422);
@@ -396,7 +448,8 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
       if (amount === null || amount <= 0) throw new WebhookRejected('merpay: callback has no valid amount', 400);
       // We never ask for shipping: a fee on top would change what the member pays.
       const shippingFee = body.shippingFee === undefined || body.shippingFee === null ? 0 : toInt(body.shippingFee);
-      if (shippingFee !== 0) throw new WebhookRejected('merpay: callback carries a shipping fee this shop never asked for', 422);
+      if (shippingFee !== 0)
+        throw new WebhookRejected('merpay: callback carries a shipping fee this shop never asked for', 422);
       // The token of the URL Merpay was given for this order and amount: without it the callback may come
       // from anyone who knows the order (the member does), so it is refused before Merpay is asked anything.
       if (!hasCallbackToken([request.url, body.url], options.clientSecret, orderId, amount)) {
@@ -407,18 +460,27 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
       const read = await readOrReject(() => readTransaction(transactionId), transactionId);
       const state = derive(read);
       if (read.payment) {
-        if (read.payment.orderId !== orderId) throw new WebhookRejected('merpay: callback orderId disagrees with the transaction', 422);
+        if (read.payment.orderId !== orderId)
+          throw new WebhookRejected('merpay: callback orderId disagrees with the transaction', 422);
         const authorized = toInt(read.payment.authorizedAmount) ?? 0;
-        if (authorized !== amount) throw new WebhookRejected('merpay: callback amount disagrees with the transaction', 422);
-        if (kind === 'confirm' && state.kind === 'canceled') throw new WebhookRejected('merpay: confirm for a canceled transaction', 422);
+        if (authorized !== amount)
+          throw new WebhookRejected('merpay: callback amount disagrees with the transaction', 422);
+        if (kind === 'confirm' && state.kind === 'canceled')
+          throw new WebhookRejected('merpay: confirm for a canceled transaction', 422);
       } else {
-        if (kind === 'completion') throw new WebhookRejected('merpay: completion for a transaction Merpay shows no payment for', 422);
+        if (kind === 'completion')
+          throw new WebhookRejected('merpay: completion for a transaction Merpay shows no payment for', 422);
         // Before payment Merpay's public reads give no amount: check the binding we put in the returnUrl.
-        const status = await readOrReject(() => call<MerpayTransitionStatus>(MERPAY_PATHS.transitionStatus, { transactionId }), transactionId);
+        const status = await readOrReject(
+          () => call<MerpayTransitionStatus>(MERPAY_PATHS.transitionStatus, { transactionId }),
+          transactionId,
+        );
         const bound = boundOrder(status?.returnUrl);
         if (!bound) throw new WebhookRejected('merpay: the transaction was not created by this shop', 422);
-        if (bound.orderId !== orderId) throw new WebhookRejected('merpay: callback orderId disagrees with the transaction', 422);
-        if (bound.amount !== amount) throw new WebhookRejected('merpay: callback amount disagrees with the transaction', 422);
+        if (bound.orderId !== orderId)
+          throw new WebhookRejected('merpay: callback orderId disagrees with the transaction', 422);
+        if (bound.amount !== amount)
+          throw new WebhookRejected('merpay: callback amount disagrees with the transaction', 422);
       }
       return [
         {
@@ -445,9 +507,13 @@ async function readOrReject<T>(read: () => Promise<T>, transactionId: string): P
   try {
     return await read();
   } catch (error) {
-    if (error instanceof MerpayApiError && error.notFound) throw new WebhookRejected(`merpay: transaction ${transactionId} does not exist at Merpay`, 404);
+    if (error instanceof MerpayApiError && error.notFound)
+      throw new WebhookRejected(`merpay: transaction ${transactionId} does not exist at Merpay`, 404);
     if (error instanceof MerpayApiError && (error.status === 400 || error.status === 403)) {
-      throw new WebhookRejected(`merpay: Merpay refused to show transaction ${transactionId} (${error.status})`, error.status);
+      throw new WebhookRejected(
+        `merpay: Merpay refused to show transaction ${transactionId} (${error.status})`,
+        error.status,
+      );
     }
     throw error;
   }
@@ -490,7 +556,9 @@ function callbackKind(body: Record<string, unknown>): CallbackKind | null {
  * @example callbackToken('secret', '0b7c…', 1000) // 43 base64url characters
  */
 export function callbackToken(clientSecret: string, orderId: string, amountJpy: number): string {
-  return createHmac('sha256', clientSecret).update(`merpay-callback\u0000${orderId.toLowerCase()}\u0000${amountJpy}`).digest('base64url');
+  return createHmac('sha256', clientSecret)
+    .update(`merpay-callback\u0000${orderId.toLowerCase()}\u0000${amountJpy}`)
+    .digest('base64url');
 }
 
 /**
@@ -539,12 +607,14 @@ function baseOf(hostName: string, host: string | undefined, baseName: string, ba
     } catch {
       throw new Error(`merpay: ${baseName} is not a URL`);
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`merpay: ${baseName} must be an http(s) URL`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new Error(`merpay: ${baseName} must be an http(s) URL`);
     return base.replace(/\/+$/, '');
   }
   if (host) {
     // As in the SDK: the host only; the scheme is always https.
-    if (!HOST.test(host)) throw new Error(`merpay: ${hostName} must be a host name such as api.example.jp (no scheme, no path)`);
+    if (!HOST.test(host))
+      throw new Error(`merpay: ${hostName} must be a host name such as api.example.jp (no scheme, no path)`);
     return `https://${host}`;
   }
   throw new Error(`merpay: ${hostName} (or ${baseName}) is required`);
@@ -565,7 +635,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export class MerpayApiError extends ProviderError {
   readonly code: unknown;
   readonly requestId: string | null;
-  constructor(readonly status: number, body: string, path: string) {
+  constructor(
+    readonly status: number,
+    body: string,
+    path: string,
+  ) {
     super(`merpay: ${path} answered ${status}${describeError(body)}`, isRetryableStatus(status));
     this.name = 'MerpayApiError';
     const parsed = parseError(body);

@@ -39,12 +39,17 @@ function checkoutRequest(amountJpy = 1000, description = 'コイン 1,000枚'): 
 }
 
 /** Walks the stand-in's checkout page like a browser: GET the page, POST the form with one button. */
-async function walkWidget(redirectUrl: string, action: 'approve' | 'decline' | 'cancel', tamper?: Record<string, string>) {
+async function walkWidget(
+  redirectUrl: string,
+  action: 'approve' | 'decline' | 'cancel',
+  tamper?: Record<string, string>,
+) {
   const pageResponse = await fetch(redirectUrl);
   expect(pageResponse.status).toBe(200);
   const html = await pageResponse.text();
   const fields = new URLSearchParams();
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields.set(m[1], unescapeHtml(m[2]));
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    fields.set(m[1], unescapeHtml(m[2]));
   for (const [k, v] of Object.entries(tamper ?? {})) fields.set(k, v);
   fields.set('action', action);
   const action_ = /<form method="post" action="([^"]+)">/.exec(html)?.[1] ?? '';
@@ -54,7 +59,12 @@ async function walkWidget(redirectUrl: string, action: 'approve' | 'decline' | '
 }
 
 function unescapeHtml(s: string): string {
-  return s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 async function paidOrder(amountJpy = 1000) {
@@ -115,7 +125,10 @@ describe('paidy checkout', () => {
     const start = await paidy.createCheckout(req);
     const { location } = await walkWidget(start.redirectUrl, 'decline');
     expect(location.searchParams.get('status')).toBe('rejected');
-    const result = await paidy.fetchPayment({ orderId: req.orderId, providerRef: start.providerRef, amountJpy: 2000 }, location.searchParams);
+    const result = await paidy.fetchPayment(
+      { orderId: req.orderId, providerRef: start.providerRef, amountJpy: 2000 },
+      location.searchParams,
+    );
     expect(result.status).toBe('failed');
   });
 
@@ -147,7 +160,9 @@ describe('paidy checkout', () => {
     const orderId = randomUUID();
     const payment = await standin.authorize({ orderId, amountJpy: 500 });
     await standin.expire(payment.id);
-    expect(await paidy.fetchPayment({ orderId, providerRef: payment.id, amountJpy: 500 })).toEqual({ status: 'canceled' });
+    expect(await paidy.fetchPayment({ orderId, providerRef: payment.id, amountJpy: 500 })).toEqual({
+      status: 'canceled',
+    });
   });
 
   it('releases instead of capturing a payment whose amount was altered in the browser', async () => {
@@ -156,7 +171,10 @@ describe('paidy checkout', () => {
     const { location } = await walkWidget(start.redirectUrl, 'approve', { amount: '50' });
     const paymentId = location.searchParams.get('payment_id') ?? '';
     expect(standin.getPayment(paymentId)?.amount).toBe(50);
-    const result = await paidy.fetchPayment({ orderId: req.orderId, providerRef: start.providerRef, amountJpy: 5000 }, location.searchParams);
+    const result = await paidy.fetchPayment(
+      { orderId: req.orderId, providerRef: start.providerRef, amountJpy: 5000 },
+      location.searchParams,
+    );
     expect(result.status).toBe('failed');
     const stored = standin.getPayment(paymentId);
     expect(stored?.status).toBe('closed');
@@ -166,11 +184,15 @@ describe('paidy checkout', () => {
   it('refuses a payment_id that belongs to another order, without touching it', async () => {
     const other = await standin.authorize({ orderId: randomUUID(), amountJpy: 1000 });
     const mine: OrderRef = { orderId: randomUUID(), providerRef: 'pending:x', amountJpy: 1000 };
-    const error = await paidy.fetchPayment(mine, new URLSearchParams({ payment_id: other.id })).catch((e: unknown) => e);
+    const error = await paidy
+      .fetchPayment(mine, new URLSearchParams({ payment_id: other.id }))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).retryable).toBe(false);
     expect(standin.getPayment(other.id)?.status).toBe('authorized');
-    await expect(paidy.fetchPayment(mine, new URLSearchParams({ payment_id: '../payments/x' }))).rejects.toBeInstanceOf(ProviderError);
+    await expect(paidy.fetchPayment(mine, new URLSearchParams({ payment_id: '../payments/x' }))).rejects.toBeInstanceOf(
+      ProviderError,
+    );
   });
 });
 
@@ -178,12 +200,24 @@ describe('paidy refund', () => {
   it('refunds part, then the rest; a repeated call with the same amount does not refund twice', async () => {
     const { order, paymentId } = await paidOrder(1000);
     await paidy.refund({ ...order, providerPaymentId: paymentId }, 300, '一部返金');
-    expect(await paidy.fetchPayment(order)).toEqual({ status: 'refunded', amountJpy: 1000, refundedJpy: 300, providerPaymentId: paymentId });
+    expect(await paidy.fetchPayment(order)).toEqual({
+      status: 'refunded',
+      amountJpy: 1000,
+      refundedJpy: 300,
+      providerPaymentId: paymentId,
+    });
     await paidy.refund({ ...order, providerPaymentId: paymentId }, 300, '一部返金');
     expect(standin.getPayment(paymentId)?.refunds).toHaveLength(1);
-    await expect(paidy.refund({ ...order, providerPaymentId: paymentId }, 800, '多すぎる')).rejects.toBeInstanceOf(ProviderError);
+    await expect(paidy.refund({ ...order, providerPaymentId: paymentId }, 800, '多すぎる')).rejects.toBeInstanceOf(
+      ProviderError,
+    );
     await paidy.refund({ ...order, providerPaymentId: paymentId }, 700, '残り');
-    expect(await paidy.fetchPayment(order)).toEqual({ status: 'refunded', amountJpy: 1000, refundedJpy: 1000, providerPaymentId: paymentId });
+    expect(await paidy.fetchPayment(order)).toEqual({
+      status: 'refunded',
+      amountJpy: 1000,
+      refundedJpy: 1000,
+      providerPaymentId: paymentId,
+    });
   });
 
   it('cannot cancel a captured payment', async () => {
@@ -197,9 +231,14 @@ describe('paidy webhooks', () => {
     const { req, paymentId } = await paidOrder(1200);
     await standin.refund(paymentId, 200, '管理画面から返金');
     const mine = standin.webhooks.filter((w) => JSON.parse(w.rawBody).payment_id === paymentId);
-    expect(mine.map((w) => JSON.parse(w.rawBody).status)).toEqual(['authorize_success', 'capture_success', 'refund_success']);
+    expect(mine.map((w) => JSON.parse(w.rawBody).status)).toEqual([
+      'authorize_success',
+      'capture_success',
+      'refund_success',
+    ]);
     const events = [];
-    for (const w of mine) events.push(...(await paidy.verifyWebhook({ headers: new Headers(w.headers), rawBody: w.rawBody })));
+    for (const w of mine)
+      events.push(...(await paidy.verifyWebhook({ headers: new Headers(w.headers), rawBody: w.rawBody })));
     expect(events.map((e) => e.hint)).toEqual(['paid', 'paid', 'refunded']);
     for (const e of events) {
       expect(e.orderId).toBe(req.orderId);
@@ -216,7 +255,11 @@ describe('paidy webhooks', () => {
     const payment = await standin.authorize({ orderId, amountJpy: 900 });
     const genuine = JSON.parse(standin.webhooks.at(-1)!.rawBody) as Record<string, unknown>;
     expect(genuine.status).toBe('authorize_success');
-    const verify = (body: unknown) => paidy.verifyWebhook({ headers: new Headers({ 'content-type': 'application/json' }), rawBody: typeof body === 'string' ? body : JSON.stringify(body) });
+    const verify = (body: unknown) =>
+      paidy.verifyWebhook({
+        headers: new Headers({ 'content-type': 'application/json' }),
+        rawBody: typeof body === 'string' ? body : JSON.stringify(body),
+      });
     const rejected = async (body: unknown, status: number) => {
       const error = await verify(body).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(WebhookRejected);
@@ -255,10 +298,16 @@ describe('paidy webhooks', () => {
       expect(withHooks.webhooks.at(-1)?.deliveredStatus).toBe(200);
       expect(received).toHaveLength(1);
       expect(received[0].headers['content-type']).toBe('application/json');
-      const [event] = await adapter.verifyWebhook({ headers: new Headers({ 'content-type': 'application/json' }), rawBody: received[0].body });
+      const [event] = await adapter.verifyWebhook({
+        headers: new Headers({ 'content-type': 'application/json' }),
+        rawBody: received[0].body,
+      });
       expect(event).toMatchObject({ orderId, providerRef: payment.id, hint: 'paid' });
       // The webhook processor hands the event's payment id to fetchPayment, which captures.
-      const result = await adapter.fetchPayment({ orderId, providerRef: `pending:${orderId}`, amountJpy: 700 }, new URLSearchParams({ payment_id: event.providerRef ?? '' }));
+      const result = await adapter.fetchPayment(
+        { orderId, providerRef: `pending:${orderId}`, amountJpy: 700 },
+        new URLSearchParams({ payment_id: event.providerRef ?? '' }),
+      );
       expect(result).toEqual({ status: 'paid', amountJpy: 700, providerPaymentId: payment.id });
     } finally {
       await withHooks.close();
@@ -270,14 +319,18 @@ describe('paidy webhooks', () => {
 describe('paidy credentials and errors', () => {
   it('the stand-in refuses a wrong secret key with Paidy’s error shape', async () => {
     const payment = await standin.authorize({ orderId: randomUUID(), amountJpy: 100 });
-    const response = await fetch(`${standin.url}/payments/${payment.id}`, { headers: { Authorization: 'Bearer sk_test_wrong', 'Paidy-Version': '2018-04-10' } });
+    const response = await fetch(`${standin.url}/payments/${payment.id}`, {
+      headers: { Authorization: 'Bearer sk_test_wrong', 'Paidy-Version': '2018-04-10' },
+    });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ status: 401, code: 'authentication.failed' });
     const noAuth = await fetch(`${standin.url}/payments/${payment.id}`);
     expect(noAuth.status).toBe(401);
 
     const wrong = createPaidyProvider({ secretKey: 'sk_test_wrong', apiBase: standin.url });
-    const error = await wrong.fetchPayment({ orderId: payment.order.order_ref, providerRef: payment.id, amountJpy: 100 }).catch((e: unknown) => e);
+    const error = await wrong
+      .fetchPayment({ orderId: payment.order.order_ref, providerRef: payment.id, amountJpy: 100 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).retryable).toBe(false);
     expect(standin.getPayment(payment.id)?.status).toBe('authorized');
@@ -285,7 +338,9 @@ describe('paidy credentials and errors', () => {
 
   it('an unreachable API is a retryable ProviderError', async () => {
     const dead = createPaidyProvider({ secretKey: SECRET, apiBase: 'http://127.0.0.1:1', timeoutMs: 2000 });
-    const error = await dead.fetchPayment({ orderId: 'o', providerRef: 'pay_abc', amountJpy: 1 }).catch((e: unknown) => e);
+    const error = await dead
+      .fetchPayment({ orderId: 'o', providerRef: 'pay_abc', amountJpy: 1 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).retryable).toBe(true);
   });

@@ -68,7 +68,13 @@ const DEFAULT_API_VERSION = '2018-04-10';
 const PENDING_PREFIX = 'pending:';
 // Paidy ids are `pay_` plus letters and digits; anything else never reaches a URL path.
 const PAYMENT_ID = /^pay_[A-Za-z0-9]{1,64}$/;
-const WEBHOOK_STATUSES = ['authorize_success', 'capture_success', 'refund_success', 'close_success', 'update_success'] as const;
+const WEBHOOK_STATUSES = [
+  'authorize_success',
+  'capture_success',
+  'refund_success',
+  'close_success',
+  'update_success',
+] as const;
 type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
 
 /** Creates the Paidy adapter. */
@@ -161,12 +167,16 @@ export function createPaidyProvider(options: PaidyProviderOptions): PaymentProvi
         // Someone else's payment (e.g. a payment_id pasted into our return URL): never touch it.
         throw new ProviderError(`paidy: payment ${id} does not belong to order ${order.orderId}`, false);
       }
-      if (payment.status === 'rejected') return { status: 'failed', reason: 'ペイディの審査で決済が承認されませんでした' };
+      if (payment.status === 'rejected')
+        return { status: 'failed', reason: 'ペイディの審査で決済が承認されませんでした' };
       if (payment.status === 'authorized') {
         if (payment.amount !== order.amountJpy || payment.currency !== 'JPY') {
           // The browser-side payload was altered: release the authorisation instead of capturing it.
           await closeOnce(payment.id);
-          return { status: 'failed', reason: `金額が一致しません（注文 ${order.amountJpy}円 / ペイディ ${payment.amount}円）` };
+          return {
+            status: 'failed',
+            reason: `金額が一致しません（注文 ${order.amountJpy}円 / ペイディ ${payment.amount}円）`,
+          };
         }
         payment = await captureOnce(payment, order.orderId);
       }
@@ -206,7 +216,10 @@ export function createPaidyProvider(options: PaidyProviderOptions): PaymentProvi
       if (refunds.some((r) => r.amount === amountJpy)) return;
       const refunded = refunds.reduce((sum, r) => sum + r.amount, 0);
       if (refunded + amountJpy > capture.amount) {
-        throw new ProviderError(`paidy: refund of ${amountJpy} exceeds what is left (${capture.amount - refunded})`, false);
+        throw new ProviderError(
+          `paidy: refund of ${amountJpy} exceeds what is left (${capture.amount - refunded})`,
+          false,
+        );
       }
       await call<PaidyPayment>('POST', `/payments/${encodeURIComponent(payment.id)}/refunds`, {
         capture_id: capture.id,
@@ -245,11 +258,15 @@ export function createPaidyProvider(options: PaidyProviderOptions): PaymentProvi
         throw new WebhookRejected(`paidy: webhook order_ref disagrees with payment ${paymentId}`, 422);
       }
       const contradiction = contradicts(status as WebhookStatus, payment, body.capture_id);
-      if (contradiction) throw new WebhookRejected(`paidy: webhook ${status} contradicts payment ${paymentId}: ${contradiction}`, 422);
+      if (contradiction)
+        throw new WebhookRejected(`paidy: webhook ${status} contradicts payment ${paymentId}: ${contradiction}`, 422);
       const captureId = typeof body.capture_id === 'string' ? body.capture_id : '';
       // Unsigned, so nothing the sender chooses (such as its timestamp) may make a new event: the id is
       // the payment's state as Paidy itself reports it (refunds counted), which a replay cannot change.
-      const refunds = (payment.refunds ?? []).map((r) => r.id).sort().join(',');
+      const refunds = (payment.refunds ?? [])
+        .map((r) => r.id)
+        .sort()
+        .join(',');
       return [
         {
           // Paidy sends no event id; these fields are what a redelivery of the same event repeats.
@@ -268,7 +285,8 @@ export function createPaidyProvider(options: PaidyProviderOptions): PaymentProvi
 function paymentIdFor(order: OrderRef, returnParams?: URLSearchParams): string | null {
   const fromReturn = returnParams?.get('payment_id') ?? null;
   if (fromReturn !== null && fromReturn !== '') {
-    if (!PAYMENT_ID.test(fromReturn)) throw new ProviderError(`paidy: ${JSON.stringify(fromReturn)} is not a Paidy payment id`, false);
+    if (!PAYMENT_ID.test(fromReturn))
+      throw new ProviderError(`paidy: ${JSON.stringify(fromReturn)} is not a Paidy payment id`, false);
     return fromReturn;
   }
   return PAYMENT_ID.test(order.providerRef) ? order.providerRef : null;
@@ -282,7 +300,8 @@ function mapClosed(payment: PaidyPayment): ProviderPayment {
   // Closed with nothing captured: closed by us, or the authorisation expired.
   if (captured === 0) return { status: 'canceled' };
   const refunded = (payment.refunds ?? []).reduce((sum, r) => sum + r.amount, 0);
-  if (refunded > 0) return { status: 'refunded', amountJpy: captured, refundedJpy: refunded, providerPaymentId: payment.id };
+  if (refunded > 0)
+    return { status: 'refunded', amountJpy: captured, refundedJpy: refunded, providerPaymentId: payment.id };
   return { status: 'paid', amountJpy: captured, providerPaymentId: payment.id };
 }
 
@@ -294,7 +313,8 @@ function contradicts(status: WebhookStatus, payment: PaidyPayment, captureId: un
       return payment.status === 'rejected' ? 'payment is rejected' : null;
     case 'capture_success':
       if (captures.length === 0) return 'payment has no capture';
-      if (typeof captureId === 'string' && captureId !== '' && !captures.some((c) => c.id === captureId)) return 'unknown capture_id';
+      if (typeof captureId === 'string' && captureId !== '' && !captures.some((c) => c.id === captureId))
+        return 'unknown capture_id';
       return null;
     case 'refund_success':
       return (payment.refunds ?? []).length === 0 ? 'payment has no refund' : null;
@@ -314,7 +334,11 @@ function hintFor(status: WebhookStatus, payment: PaidyPayment): VerifiedWebhookE
     case 'refund_success':
       return 'refunded';
     case 'close_success':
-      return (payment.captures ?? []).length > 0 ? ((payment.refunds ?? []).length > 0 ? 'refunded' : 'paid') : 'canceled';
+      return (payment.captures ?? []).length > 0
+        ? (payment.refunds ?? []).length > 0
+          ? 'refunded'
+          : 'paid'
+        : 'canceled';
     case 'update_success':
       return 'unknown';
   }
@@ -322,7 +346,11 @@ function hintFor(status: WebhookStatus, payment: PaidyPayment): VerifiedWebhookE
 
 /** A non-2xx answer from the Paidy API; keeps the HTTP status so callers can tell 404 and 4xx apart. */
 class PaidyApiError extends ProviderError {
-  constructor(readonly status: number, body: string, what: string) {
+  constructor(
+    readonly status: number,
+    body: string,
+    what: string,
+  ) {
     super(`paidy: ${what} answered ${status}${describeError(body)}`, isRetryableStatus(status));
   }
 }

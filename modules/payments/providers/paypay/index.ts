@@ -3,18 +3,36 @@
 import { randomBytes } from 'node:crypto';
 import type { PaymentProviderDescriptor } from '../index';
 
-export const paypayProvider: PaymentProviderDescriptor<{ apiKey: string; apiSecret: string; merchantId: string; production: boolean }> = {
+export const paypayProvider: PaymentProviderDescriptor<{
+  apiKey: string;
+  apiSecret: string;
+  merchantId: string;
+  production: boolean;
+}> = {
   method: 'paypay',
-  keysFrom: (settings) => settings.PAYPAY_API_KEY && settings.PAYPAY_API_SECRET && settings.PAYPAY_MERCHANT_ID
-    ? { apiKey: settings.PAYPAY_API_KEY, apiSecret: settings.PAYPAY_API_SECRET, merchantId: settings.PAYPAY_MERCHANT_ID, production: settings.PAYPAY_PRODUCTION }
-    : null,
+  keysFrom: (settings) =>
+    settings.PAYPAY_API_KEY && settings.PAYPAY_API_SECRET && settings.PAYPAY_MERCHANT_ID
+      ? {
+          apiKey: settings.PAYPAY_API_KEY,
+          apiSecret: settings.PAYPAY_API_SECRET,
+          merchantId: settings.PAYPAY_MERCHANT_ID,
+          production: settings.PAYPAY_PRODUCTION,
+        }
+      : null,
   async createReal(keys) {
     const { createPayPayProvider } = await import('./paypay');
     return { provider: createPayPayProvider(keys), pageSources: { formAction: ['https:'] } };
   },
   async createSandboxed({ webhookUrl }) {
-    const [{ createPayPayProvider }, { startPayPayStandin }] = await Promise.all([import('./paypay'), import('#devtools/standins/paypay')]);
-    const keys = { apiKey: `a_${randomBytes(18).toString('hex')}`, apiSecret: randomBytes(18).toString('hex'), merchantId: 'standin-merchant' };
+    const [{ createPayPayProvider }, { startPayPayStandin }] = await Promise.all([
+      import('./paypay'),
+      import('#devtools/standins/paypay'),
+    ]);
+    const keys = {
+      apiKey: `a_${randomBytes(18).toString('hex')}`,
+      apiSecret: randomBytes(18).toString('hex'),
+      merchantId: 'standin-merchant',
+    };
     const standin = await startPayPayStandin({ host: '127.0.0.1', webhookUrl, ...keys });
     return {
       provider: createPayPayProvider({ ...keys, baseUrl: standin.url, trustedCaPem: standin.caPem }),

@@ -30,8 +30,19 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
   hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/api/webhooks/paypay`;
-  standin = await startPayPayStandin({ apiKey: API_KEY, apiSecret: API_SECRET, merchantId: MERCHANT_ID, webhookUrl: hookUrl });
-  provider = createPayPayProvider({ apiKey: API_KEY, apiSecret: API_SECRET, merchantId: MERCHANT_ID, baseUrl: standin.url, trustedCaPem: standin.caPem });
+  standin = await startPayPayStandin({
+    apiKey: API_KEY,
+    apiSecret: API_SECRET,
+    merchantId: MERCHANT_ID,
+    webhookUrl: hookUrl,
+  });
+  provider = createPayPayProvider({
+    apiKey: API_KEY,
+    apiSecret: API_SECRET,
+    merchantId: MERCHANT_ID,
+    baseUrl: standin.url,
+    trustedCaPem: standin.caPem,
+  });
 });
 
 afterAll(async () => {
@@ -78,7 +89,15 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 /** Signs a request the way PayPay documents OPA-Auth, independently of the SDK. */
-function opaAuth(opts: { method: string; path: string; body: string; key?: string; secret?: string; epoch?: number; contentType?: string }) {
+function opaAuth(opts: {
+  method: string;
+  path: string;
+  body: string;
+  key?: string;
+  secret?: string;
+  epoch?: number;
+  contentType?: string;
+}) {
   const epoch = String(opts.epoch ?? Math.floor(Date.now() / 1000));
   const nonce = randomUUID().slice(0, 8);
   const contentType = opts.body ? (opts.contentType ?? 'application/json') : 'empty';
@@ -89,7 +108,12 @@ function opaAuth(opts: { method: string; path: string; body: string; key?: strin
   return `hmac OPA-Auth:${opts.key ?? API_KEY}:${mac}:${nonce}:${epoch}:${hash}`;
 }
 
-function raw(method: string, path: string, body: string, headers: Record<string, string>): Promise<{ status: number; json: any }> {
+function raw(
+  method: string,
+  path: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; json: any }> {
   const url = new URL(path, standin.url);
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
@@ -112,7 +136,11 @@ describe('PayPay adapter with the stand-in', () => {
     const { request, start, ref } = await started(1500, 'コイン <b>1,500枚</b> & "特典"');
     expect(start.providerRef).toMatch(/^04-/);
     expect(start.redirectUrl).toBe(`${standin.cashierUrl}/cashier/${start.providerRef}`);
-    expect(standin.getPayment(request.orderId)).toMatchObject({ amount: 1500, status: 'CREATED', redirectUrl: request.returnUrl });
+    expect(standin.getPayment(request.orderId)).toMatchObject({
+      amount: 1500,
+      status: 'CREATED',
+      redirectUrl: request.returnUrl,
+    });
 
     const page = await fetch(start.redirectUrl);
     const html = await page.text();
@@ -123,30 +151,57 @@ describe('PayPay adapter with the stand-in', () => {
     expect(html).not.toContain('<b>1,500枚</b>');
     expect(await provider.fetchPayment(ref)).toEqual({ status: 'pending' });
 
-    const approved = await fetch(start.redirectUrl, { method: 'POST', body: new URLSearchParams({ action: 'approve' }), redirect: 'manual' });
+    const approved = await fetch(start.redirectUrl, {
+      method: 'POST',
+      body: new URLSearchParams({ action: 'approve' }),
+      redirect: 'manual',
+    });
     expect(approved.status).toBe(303);
     // PayPay sends the member back to redirectUrl exactly as given.
     expect(approved.headers.get('location')).toBe(request.returnUrl);
 
     const paid = await provider.fetchPayment(ref, new URLSearchParams({ order: request.orderId }));
-    expect(paid).toEqual({ status: 'paid', amountJpy: 1500, providerPaymentId: standin.getPayment(request.orderId)!.paymentId });
+    expect(paid).toEqual({
+      status: 'paid',
+      amountJpy: 1500,
+      providerPaymentId: standin.getPayment(request.orderId)!.paymentId,
+    });
 
     const body = await deliveredFor(request.orderId, 'COMPLETED');
-    expect(JSON.parse(body)).toMatchObject({ notification_type: 'Transaction', merchant_id: MERCHANT_ID, state: 'COMPLETED', order_amount: 1500 });
+    expect(JSON.parse(body)).toMatchObject({
+      notification_type: 'Transaction',
+      merchant_id: MERCHANT_ID,
+      state: 'COMPLETED',
+      order_amount: 1500,
+    });
     const events = await provider.verifyWebhook(webhook(body));
     expect(events).toEqual([
-      { eventId: `paypay:${paid.status === 'paid' ? paid.providerPaymentId : ''}:COMPLETED`, type: 'Transaction.COMPLETED', orderId: request.orderId, providerRef: null, hint: 'paid' },
+      {
+        eventId: `paypay:${paid.status === 'paid' ? paid.providerPaymentId : ''}:COMPLETED`,
+        type: 'Transaction.COMPLETED',
+        orderId: request.orderId,
+        providerRef: null,
+        hint: 'paid',
+      },
     ]);
 
     // A paid code cannot be paid twice.
-    const again = await fetch(start.redirectUrl, { method: 'POST', body: new URLSearchParams({ action: 'approve' }), redirect: 'manual' });
+    const again = await fetch(start.redirectUrl, {
+      method: 'POST',
+      body: new URLSearchParams({ action: 'approve' }),
+      redirect: 'manual',
+    });
     expect(again.status).toBe(409);
   });
 
   it('a payment approved without a browser is paid with the right amount and its webhook verifies', async () => {
     const { request, ref } = await started(3000);
     const payment = await standin.approve(request.orderId);
-    expect(await provider.fetchPayment(ref)).toEqual({ status: 'paid', amountJpy: 3000, providerPaymentId: payment.paymentId });
+    expect(await provider.fetchPayment(ref)).toEqual({
+      status: 'paid',
+      amountJpy: 3000,
+      providerPaymentId: payment.paymentId,
+    });
     const [event] = await provider.verifyWebhook(webhook(standin.webhookBody(request.orderId)));
     expect(event).toMatchObject({ orderId: request.orderId, hint: 'paid', type: 'Transaction.COMPLETED' });
     // A redelivery is the same event.
@@ -156,7 +211,11 @@ describe('PayPay adapter with the stand-in', () => {
 
   it('a declined payment is failed, with a verified FAILED webhook', async () => {
     const { request, start, ref } = await started(800);
-    const declined = await fetch(start.redirectUrl, { method: 'POST', body: new URLSearchParams({ action: 'decline' }), redirect: 'manual' });
+    const declined = await fetch(start.redirectUrl, {
+      method: 'POST',
+      body: new URLSearchParams({ action: 'decline' }),
+      redirect: 'manual',
+    });
     expect(declined.status).toBe(303);
     expect(declined.headers.get('location')).toBe(request.returnUrl);
     expect(await provider.fetchPayment(ref)).toEqual({ status: 'failed', reason: expect.any(String) });
@@ -167,7 +226,11 @@ describe('PayPay adapter with the stand-in', () => {
 
   it("the member's キャンセル returns to the shop and leaves the payment pending", async () => {
     const { request, start, ref } = await started(500);
-    const res = await fetch(start.redirectUrl, { method: 'POST', body: new URLSearchParams({ action: 'cancel' }), redirect: 'manual' });
+    const res = await fetch(start.redirectUrl, {
+      method: 'POST',
+      body: new URLSearchParams({ action: 'cancel' }),
+      redirect: 'manual',
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(request.returnUrl);
     expect(await provider.fetchPayment(ref)).toEqual({ status: 'pending' });
@@ -210,7 +273,12 @@ describe('PayPay adapter with the stand-in', () => {
     const payment = await standin.approve(request.orderId);
     const paidRef = { ...ref, providerPaymentId: payment.paymentId! };
     await provider.refund(paidRef, 2000, '運営による返金');
-    expect(await provider.fetchPayment(ref)).toEqual({ status: 'refunded', amountJpy: 2000, refundedJpy: 2000, providerPaymentId: payment.paymentId });
+    expect(await provider.fetchPayment(ref)).toEqual({
+      status: 'refunded',
+      amountJpy: 2000,
+      refundedJpy: 2000,
+      providerPaymentId: payment.paymentId,
+    });
     await provider.refund(paidRef, 2000, '運営による返金');
     expect(standin.getPayment(request.orderId)!.refunds).toHaveLength(1);
     expect(standin.getPayment(request.orderId)!.status).toBe('REFUNDED');
@@ -221,7 +289,12 @@ describe('PayPay adapter with the stand-in', () => {
     const payment = await standin.approve(request.orderId);
     const paidRef = { ...ref, providerPaymentId: payment.paymentId! };
     await provider.refund(paidRef, 1200, '一部返金');
-    expect(await provider.fetchPayment(ref)).toEqual({ status: 'refunded', amountJpy: 5000, refundedJpy: 1200, providerPaymentId: payment.paymentId });
+    expect(await provider.fetchPayment(ref)).toEqual({
+      status: 'refunded',
+      amountJpy: 5000,
+      refundedJpy: 1200,
+      providerPaymentId: payment.paymentId,
+    });
     const error = await rejection(provider.refund(paidRef, 4000, '多すぎる返金'));
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).retryable).toBe(false);
@@ -291,7 +364,13 @@ describe('PayPay webhook confirmation (PayPay does not sign webhooks)', () => {
 
   it('cannot confirm anything with a wrong API secret', async () => {
     const { orderId } = await paidOrder(1000);
-    const wrong = createPayPayProvider({ apiKey: API_KEY, apiSecret: 'not-the-secret', merchantId: MERCHANT_ID, baseUrl: standin.url, trustedCaPem: standin.caPem });
+    const wrong = createPayPayProvider({
+      apiKey: API_KEY,
+      apiSecret: 'not-the-secret',
+      merchantId: MERCHANT_ID,
+      baseUrl: standin.url,
+      trustedCaPem: standin.caPem,
+    });
     const error = await rejection(wrong.verifyWebhook(webhook(standin.webhookBody(orderId))));
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).cause).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
@@ -324,7 +403,10 @@ describe('PayPay stand-in authentication', () => {
     });
     const base = { 'content-type': 'application/json', 'x-assume-merchant': MERCHANT_ID };
 
-    const good = await raw('POST', '/v2/codes', body, { ...base, authorization: opaAuth({ method: 'POST', path: '/v2/codes', body }) });
+    const good = await raw('POST', '/v2/codes', body, {
+      ...base,
+      authorization: opaAuth({ method: 'POST', path: '/v2/codes', body }),
+    });
     expect(good.status).toBe(201);
     expect(good.json.resultInfo.code).toBe('SUCCESS');
 
@@ -351,7 +433,12 @@ describe('PayPay stand-in authentication', () => {
   });
 
   it('trusts the self-signed certificate only when told to (no global TLS switch)', async () => {
-    const untrusting = createPayPayProvider({ apiKey: API_KEY, apiSecret: API_SECRET, merchantId: MERCHANT_ID, baseUrl: standin.url });
+    const untrusting = createPayPayProvider({
+      apiKey: API_KEY,
+      apiSecret: API_SECRET,
+      merchantId: MERCHANT_ID,
+      baseUrl: standin.url,
+    });
     const error = await rejection(untrusting.createCheckout(checkout()));
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).retryable).toBe(true);
@@ -363,7 +450,13 @@ describe('PayPay stand-in authentication', () => {
     const url = closed.url;
     const ca = closed.caPem;
     await closed.close();
-    const gone = createPayPayProvider({ apiKey: API_KEY, apiSecret: API_SECRET, merchantId: MERCHANT_ID, baseUrl: url, trustedCaPem: ca });
+    const gone = createPayPayProvider({
+      apiKey: API_KEY,
+      apiSecret: API_SECRET,
+      merchantId: MERCHANT_ID,
+      baseUrl: url,
+      trustedCaPem: ca,
+    });
     const error = await rejection(gone.fetchPayment({ orderId: randomUUID(), providerRef: '04-x', amountJpy: 1 }));
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).retryable).toBe(true);

@@ -18,7 +18,12 @@
 import type { RequestOptions } from 'node:https';
 import { createHash } from 'node:crypto';
 import paypaySdk from '@paypayopa/paypayopa-sdk-node';
-import { HttpsClient, type HttpsClientError, type HttpsClientMessage, type HttpsClientSuccess } from '@paypayopa/paypayopa-sdk-node/dist/lib/httpsClient.js';
+import {
+  HttpsClient,
+  type HttpsClientError,
+  type HttpsClientMessage,
+  type HttpsClientSuccess,
+} from '@paypayopa/paypayopa-sdk-node/dist/lib/httpsClient.js';
 import {
   ProviderError,
   WebhookRejected,
@@ -98,9 +103,17 @@ class PayPayHttpsClient extends HttpsClient {
     super();
   }
 
-  override httpsCall(options: RequestOptions & { apiKey?: string }, payload: unknown, callback: HttpsClientMessage): void {
+  override httpsCall(
+    options: RequestOptions & { apiKey?: string },
+    payload: unknown,
+    callback: HttpsClientMessage,
+  ): void {
     super.httpsCall(
-      { ...options, ...(this.trustedCaPem ? { ca: this.trustedCaPem } : {}), signal: AbortSignal.timeout(this.timeoutMs) },
+      {
+        ...options,
+        ...(this.trustedCaPem ? { ca: this.trustedCaPem } : {}),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      },
       payload,
       callback,
     );
@@ -112,8 +125,10 @@ class PayPayHttpsClient extends HttpsClient {
 
 /** Creates the PayPay adapter (one SDK instance per adapter, never the SDK's global singleton). */
 export function createPayPayProvider(options: PayPayProviderOptions): PaymentProvider {
-  if (!options.apiKey || !options.apiSecret || !options.merchantId) throw new Error('PayPay: apiKey, apiSecret and merchantId are required');
-  if (options.trustedCaPem && !options.baseUrl) throw new Error('PayPay: trustedCaPem only applies to a baseUrl (local stand-in)');
+  if (!options.apiKey || !options.apiSecret || !options.merchantId)
+    throw new Error('PayPay: apiKey, apiSecret and merchantId are required');
+  if (options.trustedCaPem && !options.baseUrl)
+    throw new Error('PayPay: trustedCaPem only applies to a baseUrl (local stand-in)');
 
   const sdk = new paypaySdk.PayPayRestSDK();
   sdk.configure({
@@ -134,7 +149,8 @@ export function createPayPayProvider(options: PayPayProviderOptions): PaymentPro
     async createCheckout(request: CheckoutRequest): Promise<CheckoutStart> {
       assertMerchantPaymentId(request.orderId);
       assertWholeYen('paypay', request.amountJpy);
-      if (!/^https?:\/\//i.test(request.returnUrl)) throw new ProviderError('PayPay: returnUrl must be an absolute http(s) URL', false);
+      if (!/^https?:\/\//i.test(request.returnUrl))
+        throw new ProviderError('PayPay: returnUrl must be an absolute http(s) URL', false);
       const res = await call('Create a QR Code', () =>
         sdk.qrCodeCreate({
           merchantPaymentId: request.orderId,
@@ -148,7 +164,11 @@ export function createPayPayProvider(options: PayPayProviderOptions): PaymentPro
       );
       if (res.code === 'DUPLICATE_DYNAMIC_QR_REQUEST') {
         // PayPay keeps one code per merchantPaymentId and offers no way to read its URL again.
-        throw new ProviderError(`PayPay: a code already exists for order ${request.orderId}; start a new order`, false, { status: res.status, code: res.code });
+        throw new ProviderError(
+          `PayPay: a code already exists for order ${request.orderId}; start a new order`,
+          false,
+          { status: res.status, code: res.code },
+        );
       }
       if (!succeeded(res)) throw failure('Create a QR Code', res);
       const data = res.data as { codeId?: unknown; url?: unknown } | null;
@@ -161,7 +181,11 @@ export function createPayPayProvider(options: PayPayProviderOptions): PaymentPro
     async fetchPayment(order: OrderRef): Promise<ProviderPayment> {
       assertMerchantPaymentId(order.orderId);
       const res = await readDetails(order.orderId);
-      if (isNotFound(res)) throw new ProviderError(`PayPay: no payment for order ${order.orderId}`, false, { status: res.status, code: res.code });
+      if (isNotFound(res))
+        throw new ProviderError(`PayPay: no payment for order ${order.orderId}`, false, {
+          status: res.status,
+          code: res.code,
+        });
       if (!succeeded(res)) throw failure('Get Payment Details', res);
       return toProviderPayment(order.orderId, res.data as PaymentDetails | null);
     },
@@ -190,7 +214,8 @@ export function createPayPayProvider(options: PayPayProviderOptions): PaymentPro
 
     async refund(order, amountJpy: number, reason: string): Promise<void> {
       assertWholeYen('paypay', amountJpy);
-      if (!PAYMENT_ID_PATTERN.test(order.providerPaymentId)) throw new ProviderError('PayPay: invalid paymentId', false);
+      if (!PAYMENT_ID_PATTERN.test(order.providerPaymentId))
+        throw new ProviderError('PayPay: invalid paymentId', false);
       const merchantRefundId = refundIdFor(order.orderId, amountJpy);
       const res = await call('Refund a payment', () =>
         sdk.paymentRefund({
@@ -206,7 +231,8 @@ export function createPayPayProvider(options: PayPayProviderOptions): PaymentPro
         // A retry after a lost answer: PayPay keeps the first refund under the same merchantRefundId.
         const prior = await call('Get refund details', () => sdk.getRefundDetails([merchantRefundId]));
         const data = prior.data as { paymentId?: unknown; amount?: { amount?: unknown } | null } | null;
-        if (succeeded(prior) && data?.paymentId === order.providerPaymentId && data.amount?.amount === amountJpy) return;
+        if (succeeded(prior) && data?.paymentId === order.providerPaymentId && data.amount?.amount === amountJpy)
+          return;
       }
       throw failure('Refund a payment', res);
     },
@@ -218,16 +244,22 @@ export function createPayPayProvider(options: PayPayProviderOptions): PaymentPro
       } catch {
         throw new WebhookRejected('PayPay webhook: the body is not JSON', 400);
       }
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new WebhookRejected('PayPay webhook: the body is not a JSON object', 400);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+        throw new WebhookRejected('PayPay webhook: the body is not a JSON object', 400);
       const event = parsed as Record<string, unknown>;
       if (event.notification_type !== 'Transaction') {
-        throw new WebhookRejected(`PayPay webhook: unsupported notification_type ${JSON.stringify(event.notification_type)}`, 422);
+        throw new WebhookRejected(
+          `PayPay webhook: unsupported notification_type ${JSON.stringify(event.notification_type)}`,
+          422,
+        );
       }
       const orderId = event.merchant_order_id;
       const state = event.state;
       const amount = parseAmount(event.order_amount);
-      if (typeof orderId !== 'string' || !MERCHANT_ID_PATTERN.test(orderId)) throw new WebhookRejected('PayPay webhook: missing or invalid merchant_order_id', 400);
-      if (typeof state !== 'string' || !/^[A-Z_]{1,40}$/.test(state)) throw new WebhookRejected('PayPay webhook: missing or invalid state', 400);
+      if (typeof orderId !== 'string' || !MERCHANT_ID_PATTERN.test(orderId))
+        throw new WebhookRejected('PayPay webhook: missing or invalid merchant_order_id', 400);
+      if (typeof state !== 'string' || !/^[A-Z_]{1,40}$/.test(state))
+        throw new WebhookRejected('PayPay webhook: missing or invalid state', 400);
       if (amount === null) throw new WebhookRejected('PayPay webhook: missing or invalid order_amount', 400);
       const paypayOrderId = event.order_id;
       if (paypayOrderId !== undefined && paypayOrderId !== null && typeof paypayOrderId !== 'string') {
@@ -247,7 +279,8 @@ export function createPayPayProvider(options: PayPayProviderOptions): PaymentPro
       if (!(CONSISTENT_STATES[state] ?? [state]).includes(actual)) {
         throw new WebhookRejected(`PayPay webhook: state ${state} but PayPay reports ${actual || 'nothing'}`, 422);
       }
-      if (details?.amount?.amount !== amount) throw new WebhookRejected('PayPay webhook: order_amount differs from PayPay', 422);
+      if (details?.amount?.amount !== amount)
+        throw new WebhookRejected('PayPay webhook: order_amount differs from PayPay', 422);
       if (details.merchantPaymentId !== undefined && details.merchantPaymentId !== orderId) {
         throw new WebhookRejected('PayPay webhook: PayPay reports another merchantPaymentId', 422);
       }
@@ -296,7 +329,8 @@ function toProviderPayment(orderId: string, details: PaymentDetails | null): Pro
         if (Number.isSafeInteger(value)) refundedJpy += value as number;
       }
       if (status === 'REFUNDED' && refundedJpy === 0) refundedJpy = amountJpy as number;
-      if (refundedJpy > 0) return { status: 'refunded', amountJpy: amountJpy as number, refundedJpy, providerPaymentId: paymentId };
+      if (refundedJpy > 0)
+        return { status: 'refunded', amountJpy: amountJpy as number, refundedJpy, providerPaymentId: paymentId };
       return { status: 'paid', amountJpy: amountJpy as number, providerPaymentId: paymentId };
     }
     case 'FAILED':
@@ -314,7 +348,11 @@ async function call(operation: string, run: () => Promise<SdkResult>): Promise<O
   try {
     result = await run();
   } catch (error) {
-    throw new ProviderError(`PayPay ${operation}: ${error instanceof Error ? error.message : String(error)}`, true, error);
+    throw new ProviderError(
+      `PayPay ${operation}: ${error instanceof Error ? error.message : String(error)}`,
+      true,
+      error,
+    );
   }
   // The SDK reports network failures, timeouts and unparseable answers as ERROR.
   if ('ERROR' in result) throw new ProviderError(`PayPay ${operation} failed: ${result.ERROR}`, true, result);
@@ -328,7 +366,11 @@ async function call(operation: string, run: () => Promise<SdkResult>): Promise<O
 }
 
 function succeeded(res: OpaResponse): boolean {
-  return res.status >= 200 && res.status < 300 && (res.code === 'SUCCESS' || res.code === 'REQUEST_ACCEPTED' || res.code === 'CREATED');
+  return (
+    res.status >= 200 &&
+    res.status < 300 &&
+    (res.code === 'SUCCESS' || res.code === 'REQUEST_ACCEPTED' || res.code === 'CREATED')
+  );
 }
 
 function isNotFound(res: OpaResponse): boolean {
@@ -342,10 +384,14 @@ function isBenignClientError(res: OpaResponse): boolean {
 
 function failure(operation: string, res: OpaResponse): ProviderError {
   const retryable = res.status >= 500 || res.status === 429;
-  return new ProviderError(`PayPay ${operation} failed: HTTP ${res.status} ${res.code} ${res.message}`.trim(), retryable, {
-    status: res.status,
-    code: res.code,
-  });
+  return new ProviderError(
+    `PayPay ${operation} failed: HTTP ${res.status} ${res.code} ${res.message}`.trim(),
+    retryable,
+    {
+      status: res.status,
+      code: res.code,
+    },
+  );
 }
 
 function confFor(baseUrl: string) {
@@ -362,7 +408,8 @@ function confFor(baseUrl: string) {
 }
 
 function assertMerchantPaymentId(orderId: string): void {
-  if (!MERCHANT_ID_PATTERN.test(orderId)) throw new ProviderError('PayPay: the order id is not a valid merchantPaymentId', false);
+  if (!MERCHANT_ID_PATTERN.test(orderId))
+    throw new ProviderError('PayPay: the order id is not a valid merchantPaymentId', false);
 }
 
 function parseAmount(value: unknown): number | null {

@@ -7,11 +7,19 @@ import { Hono } from 'hono';
 import { eq } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { sandboxPayments } from '../../schema';
-import { SANDBOX_SIGNATURE_HEADER, sandboxSignature, type SandboxEventObject, type SandboxPaymentObject } from './sandbox';
+import {
+  SANDBOX_SIGNATURE_HEADER,
+  sandboxSignature,
+  type SandboxEventObject,
+  type SandboxPaymentObject,
+} from './sandbox';
 
 /** Escapes text for HTML element content and double-quoted attributes (the hosted page is shop code, not a devtool). */
 const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
+  value.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string,
+  );
 
 export interface SandboxAppOptions {
   db: Database;
@@ -27,18 +35,25 @@ export interface SandboxAppOptions {
 }
 
 const ID = /^sbp_[A-Za-z0-9]{24}$/;
-const newId = (prefix: string) => `${prefix}_${randomBytes(18).toString('base64url').replace(/[-_]/g, 'x').slice(0, 24)}`;
-
+const newId = (prefix: string) =>
+  `${prefix}_${randomBytes(18).toString('base64url').replace(/[-_]/g, 'x').slice(0, 24)}`;
 
 /** Sandbox API + hosted page as a Hono app; mount it at /sandbox. */
 export function createSandboxApp(options: SandboxAppOptions) {
   const { db } = options;
   const app = new Hono();
-  const deliver = options.deliver ?? (async (url, body, headers) => (await fetch(url, { method: 'POST', body, headers })).status);
+  const deliver =
+    options.deliver ?? (async (url, body, headers) => (await fetch(url, { method: 'POST', body, headers })).status);
 
   const view = (row: typeof sandboxPayments.$inferSelect): SandboxPaymentObject => ({
-    id: row.id, object: 'payment', status: row.status as SandboxPaymentObject['status'], amount: row.amountJpy, currency: 'jpy',
-    amount_refunded: row.refundedJpy, reference: row.merchantReference, checkout_url: `${options.publicBase}/pay/${row.id}`,
+    id: row.id,
+    object: 'payment',
+    status: row.status as SandboxPaymentObject['status'],
+    amount: row.amountJpy,
+    currency: 'jpy',
+    amount_refunded: row.refundedJpy,
+    reference: row.merchantReference,
+    checkout_url: `${options.publicBase}/pay/${row.id}`,
   });
 
   const authorised = (header: string | undefined) => {
@@ -46,15 +61,27 @@ export function createSandboxApp(options: SandboxAppOptions) {
     const expected = Buffer.from(options.secretKey);
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
-  const apiError = (status: 400 | 401 | 404 | 409, code: string, message: string) => new Response(JSON.stringify({ error: { code, message } }), { status, headers: { 'content-type': 'application/json' } });
+  const apiError = (status: 400 | 401 | 404 | 409, code: string, message: string) =>
+    new Response(JSON.stringify({ error: { code, message } }), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    });
 
   /** Sends the event with up to three attempts, as real providers retry on failure. */
   async function sendEvent(row: typeof sandboxPayments.$inferSelect, type: SandboxEventObject['type']) {
-    const event: SandboxEventObject = { id: newId('evt'), type, created: Math.floor(Date.now() / 1000), data: { payment: view(row) } };
+    const event: SandboxEventObject = {
+      id: newId('evt'),
+      type,
+      created: Math.floor(Date.now() / 1000),
+      data: { payment: view(row) },
+    };
     const body = JSON.stringify(event);
     for (let attempt = 0; attempt < 3; attempt += 1) {
       try {
-        const headers = { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: sandboxSignature(options.webhookSecret, Math.floor(Date.now() / 1000), body) };
+        const headers = {
+          'content-type': 'application/json',
+          [SANDBOX_SIGNATURE_HEADER]: sandboxSignature(options.webhookSecret, Math.floor(Date.now() / 1000), body),
+        };
         const status = await deliver(row.webhookUrl, body, headers);
         if (status >= 200 && status < 300) return;
       } catch (error) {
@@ -77,7 +104,11 @@ export function createSandboxApp(options: SandboxAppOptions) {
     return db.transaction(async (tx) => {
       const [row] = await tx.select().from(sandboxPayments).where(eq(sandboxPayments.id, id)).for('update');
       if (!row || !from.includes(row.status)) return undefined;
-      const [saved] = await tx.update(sandboxPayments).set({ ...set, updatedAt: new Date() }).where(eq(sandboxPayments.id, id)).returning();
+      const [saved] = await tx
+        .update(sandboxPayments)
+        .set({ ...set, updatedAt: new Date() })
+        .where(eq(sandboxPayments.id, id))
+        .returning();
       return saved;
     });
   }
@@ -88,22 +119,45 @@ export function createSandboxApp(options: SandboxAppOptions) {
     return next();
   });
   app.post('/api/payments', async (c) => {
-    const body = await c.req.json().catch(() => null) as Record<string, unknown> | null;
+    const body = (await c.req.json().catch(() => null)) as Record<string, unknown> | null;
     const amount = body?.amount;
     const urls = ['return_url', 'cancel_url', 'webhook_url'].map((k) => body?.[k]);
-    if (!body || typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0 || body.currency !== 'jpy'
-      || typeof body.reference !== 'string' || !urls.every((u) => typeof u === 'string' && /^https?:\/\//.test(u))) {
-      return apiError(400, 'invalid_request', 'amount (integer JPY), currency jpy, reference, return_url, cancel_url and webhook_url are required.');
+    if (
+      !body ||
+      typeof amount !== 'number' ||
+      !Number.isSafeInteger(amount) ||
+      amount <= 0 ||
+      body.currency !== 'jpy' ||
+      typeof body.reference !== 'string' ||
+      !urls.every((u) => typeof u === 'string' && /^https?:\/\//.test(u))
+    ) {
+      return apiError(
+        400,
+        'invalid_request',
+        'amount (integer JPY), currency jpy, reference, return_url, cancel_url and webhook_url are required.',
+      );
     }
-    const [existing] = await db.select().from(sandboxPayments).where(eq(sandboxPayments.merchantReference, body.reference));
+    const [existing] = await db
+      .select()
+      .from(sandboxPayments)
+      .where(eq(sandboxPayments.merchantReference, body.reference));
     if (existing) {
-      if (existing.amountJpy !== amount) return apiError(409, 'idempotency_conflict', 'reference already used with another amount.');
+      if (existing.amountJpy !== amount)
+        return apiError(409, 'idempotency_conflict', 'reference already used with another amount.');
       return c.json(view(existing));
     }
-    const [row] = await db.insert(sandboxPayments).values({
-      id: newId('sbp'), merchantReference: body.reference, amountJpy: amount, description: String(body.description ?? '').slice(0, 200),
-      returnUrl: urls[0] as string, cancelUrl: urls[1] as string, webhookUrl: urls[2] as string,
-    }).returning();
+    const [row] = await db
+      .insert(sandboxPayments)
+      .values({
+        id: newId('sbp'),
+        merchantReference: body.reference,
+        amountJpy: amount,
+        description: String(body.description ?? '').slice(0, 200),
+        returnUrl: urls[0] as string,
+        cancelUrl: urls[1] as string,
+        webhookUrl: urls[2] as string,
+      })
+      .returning();
     return c.json(view(row!), 201);
   });
   app.get('/api/payments/:id', async (c) => {
@@ -113,20 +167,28 @@ export function createSandboxApp(options: SandboxAppOptions) {
   app.post('/api/payments/:id/cancel', async (c) => {
     const id = c.req.param('id');
     const saved = await transition(id, ['requires_action'], { status: 'canceled' });
-    const row = saved ?? await load(id);
+    const row = saved ?? (await load(id));
     if (!row) return apiError(404, 'not_found', 'No such payment.');
     return c.json(view(row));
   });
   app.post('/api/payments/:id/refunds', async (c) => {
     const id = c.req.param('id');
-    const body = await c.req.json().catch(() => null) as { amount?: unknown } | null;
+    const body = (await c.req.json().catch(() => null)) as { amount?: unknown } | null;
     const row = await load(id);
     if (!row) return apiError(404, 'not_found', 'No such payment.');
     const amount = body?.amount;
-    if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0 || amount > row.amountJpy - row.refundedJpy) {
+    if (
+      typeof amount !== 'number' ||
+      !Number.isSafeInteger(amount) ||
+      amount <= 0 ||
+      amount > row.amountJpy - row.refundedJpy
+    ) {
       return apiError(400, 'invalid_amount', 'Refund amount must be a positive integer not above what is left.');
     }
-    const saved = await transition(id, ['succeeded', 'refunded'], { status: 'refunded', refundedJpy: row.refundedJpy + amount });
+    const saved = await transition(id, ['succeeded', 'refunded'], {
+      status: 'refunded',
+      refundedJpy: row.refundedJpy + amount,
+    });
     if (!saved) return apiError(409, 'not_refundable', 'Only succeeded payments can be refunded.');
     scheduleEvent(saved, 'payment.refunded');
     return c.json(view(saved));
@@ -142,12 +204,21 @@ export function createSandboxApp(options: SandboxAppOptions) {
   // ---- the hosted page (the member's side)
   app.get('/pay/:id', async (c) => {
     const row = await load(c.req.param('id'));
-    if (!row) return c.html(page('お支払いが見つかりません', '<p>このお支払いは存在しないか、期限が切れています。</p>'), 404);
+    if (!row)
+      return c.html(page('お支払いが見つかりません', '<p>このお支払いは存在しないか、期限が切れています。</p>'), 404);
     if (row.status !== 'requires_action') {
-      return c.html(page('お支払いは終了しています', `<p>このお支払いはすでに処理されました。</p><p><a href="${escapeHtml(row.returnUrl)}">ショップへ戻る</a></p>`));
+      return c.html(
+        page(
+          'お支払いは終了しています',
+          `<p>このお支払いはすでに処理されました。</p><p><a href="${escapeHtml(row.returnUrl)}">ショップへ戻る</a></p>`,
+        ),
+      );
     }
     const amount = `¥${row.amountJpy.toLocaleString('ja-JP')}`;
-    return c.html(page('テスト決済', `
+    return c.html(
+      page(
+        'テスト決済',
+        `
       <p class="badge">サンドボックス（テスト環境）</p>
       <p>${escapeHtml(row.description)}</p>
       <p class="amount">${amount}</p>
@@ -156,7 +227,9 @@ export function createSandboxApp(options: SandboxAppOptions) {
         <button name="decision" value="approve" class="primary">お支払いを承認</button>
         <button name="decision" value="decline">拒否（カード会社が承認しない）</button>
         <button name="decision" value="cancel" class="link">キャンセルしてショップへ戻る</button>
-      </form>`));
+      </form>`,
+      ),
+    );
   });
   app.post('/pay/:id', async (c) => {
     const id = c.req.param('id');
@@ -164,11 +237,23 @@ export function createSandboxApp(options: SandboxAppOptions) {
     const decision = form.decision;
     const row = await load(id);
     if (!row) return c.html(page('お支払いが見つかりません', '<p>このお支払いは存在しません。</p>'), 404);
-    const next = decision === 'approve' ? 'succeeded' : decision === 'decline' ? 'declined' : decision === 'cancel' ? 'canceled' : null;
-    if (!next) return c.html(page('選択してください', '<p>承認・拒否・キャンセルのいずれかを選んでください。</p>'), 400);
+    const next =
+      decision === 'approve'
+        ? 'succeeded'
+        : decision === 'decline'
+          ? 'declined'
+          : decision === 'cancel'
+            ? 'canceled'
+            : null;
+    if (!next)
+      return c.html(page('選択してください', '<p>承認・拒否・キャンセルのいずれかを選んでください。</p>'), 400);
     const saved = await transition(id, ['requires_action'], { status: next });
     const target = saved ?? row;
-    if (saved) scheduleEvent(saved, next === 'succeeded' ? 'payment.succeeded' : next === 'declined' ? 'payment.declined' : 'payment.canceled');
+    if (saved)
+      scheduleEvent(
+        saved,
+        next === 'succeeded' ? 'payment.succeeded' : next === 'declined' ? 'payment.declined' : 'payment.canceled',
+      );
     const back = new URL(target.status === 'canceled' ? target.cancelUrl : target.returnUrl);
     back.searchParams.set('sandbox_payment', target.id);
     return c.redirect(back.toString(), 303);

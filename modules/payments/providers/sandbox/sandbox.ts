@@ -1,7 +1,13 @@
 // The sandbox provider's adapter: a hosted checkout inside the shop (hosted.ts beside it) with
 // a small Stripe-like API, a bearer secret and HMAC-SHA256 signed webhooks. Development and tests.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ProviderError, WebhookRejected, type PaymentProvider, type ProviderPayment, type VerifiedWebhookEvent } from '../types';
+import {
+  ProviderError,
+  WebhookRejected,
+  type PaymentProvider,
+  type ProviderPayment,
+  type VerifiedWebhookEvent,
+} from '../types';
 
 /** Seconds a signed webhook stays acceptable (as Stripe's default). */
 export const SANDBOX_SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -75,51 +81,83 @@ export function createSandboxProvider(options: SandboxProviderOptions): PaymentP
       throw new ProviderError('sandbox unreachable', true, error);
     }
     const text = await response.text();
-    if (!response.ok) throw new ProviderError(`sandbox ${method} ${path}: ${response.status} ${text.slice(0, 200)}`, response.status >= 500 || response.status === 429);
+    if (!response.ok)
+      throw new ProviderError(
+        `sandbox ${method} ${path}: ${response.status} ${text.slice(0, 200)}`,
+        response.status >= 500 || response.status === 429,
+      );
     return JSON.parse(text) as T;
   }
 
   const toPayment = (p: SandboxPaymentObject): ProviderPayment => {
     switch (p.status) {
-      case 'requires_action': return { status: 'pending' };
-      case 'succeeded': return { status: 'paid', amountJpy: p.amount, providerPaymentId: p.id };
-      case 'declined': return { status: 'failed', reason: 'declined' };
-      case 'canceled': return { status: 'canceled' };
-      case 'refunded': return { status: 'refunded', amountJpy: p.amount, refundedJpy: p.amount_refunded, providerPaymentId: p.id };
-      case 'disputed': return { status: 'charged_back', amountJpy: p.amount, providerPaymentId: p.id };
+      case 'requires_action':
+        return { status: 'pending' };
+      case 'succeeded':
+        return { status: 'paid', amountJpy: p.amount, providerPaymentId: p.id };
+      case 'declined':
+        return { status: 'failed', reason: 'declined' };
+      case 'canceled':
+        return { status: 'canceled' };
+      case 'refunded':
+        return { status: 'refunded', amountJpy: p.amount, refundedJpy: p.amount_refunded, providerPaymentId: p.id };
+      case 'disputed':
+        return { status: 'charged_back', amountJpy: p.amount, providerPaymentId: p.id };
     }
   };
 
   return {
     method: 'sandbox',
     async createCheckout(request) {
-      const payment = await call<SandboxPaymentObject>('POST', '/payments', {
-        amount: request.amountJpy, currency: 'jpy', reference: request.orderId, description: request.description,
-        return_url: request.returnUrl, cancel_url: request.cancelUrl, webhook_url: request.webhookUrl,
-      }, `checkout:${request.orderId}`);
+      const payment = await call<SandboxPaymentObject>(
+        'POST',
+        '/payments',
+        {
+          amount: request.amountJpy,
+          currency: 'jpy',
+          reference: request.orderId,
+          description: request.description,
+          return_url: request.returnUrl,
+          cancel_url: request.cancelUrl,
+          webhook_url: request.webhookUrl,
+        },
+        `checkout:${request.orderId}`,
+      );
       return { redirectUrl: payment.checkout_url, providerRef: payment.id };
     },
     async fetchPayment(order) {
       const payment = await call<SandboxPaymentObject>('GET', `/payments/${encodeURIComponent(order.providerRef)}`);
-      if (payment.reference !== order.orderId) throw new ProviderError('sandbox payment belongs to another order', false);
+      if (payment.reference !== order.orderId)
+        throw new ProviderError('sandbox payment belongs to another order', false);
       return toPayment(payment);
     },
     async cancel(order) {
       await call('POST', `/payments/${encodeURIComponent(order.providerRef)}/cancel`);
     },
     async refund(order, amountJpy) {
-      await call('POST', `/payments/${encodeURIComponent(order.providerRef)}/refunds`, { amount: amountJpy }, `refund:${order.orderId}:${amountJpy}`);
+      await call(
+        'POST',
+        `/payments/${encodeURIComponent(order.providerRef)}/refunds`,
+        { amount: amountJpy },
+        `refund:${order.orderId}:${amountJpy}`,
+      );
     },
     async verifyWebhook(request) {
       const header = request.headers.get(SANDBOX_SIGNATURE_HEADER);
       if (!header) throw new WebhookRejected('missing signature', 400);
       const parts = Object.fromEntries(header.split(',').map((kv) => kv.split('=', 2) as [string, string]));
       const timestamp = Number(parts.t);
-      if (!Number.isInteger(timestamp) || !parts.v1 || !/^[0-9a-f]{64}$/.test(parts.v1)) throw new WebhookRejected('malformed signature', 400);
-      if (Math.abs(clock() / 1000 - timestamp) > SANDBOX_SIGNATURE_TOLERANCE_SECONDS) throw new WebhookRejected('signature too old', 400);
-      const expected = Buffer.from(sandboxSignature(options.webhookSecret, timestamp, request.rawBody).split('v1=')[1]!, 'hex');
+      if (!Number.isInteger(timestamp) || !parts.v1 || !/^[0-9a-f]{64}$/.test(parts.v1))
+        throw new WebhookRejected('malformed signature', 400);
+      if (Math.abs(clock() / 1000 - timestamp) > SANDBOX_SIGNATURE_TOLERANCE_SECONDS)
+        throw new WebhookRejected('signature too old', 400);
+      const expected = Buffer.from(
+        sandboxSignature(options.webhookSecret, timestamp, request.rawBody).split('v1=')[1]!,
+        'hex',
+      );
       const given = Buffer.from(parts.v1, 'hex');
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new WebhookRejected('signature mismatch', 401);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given))
+        throw new WebhookRejected('signature mismatch', 401);
       let event: SandboxEventObject;
       try {
         event = JSON.parse(request.rawBody) as SandboxEventObject;
@@ -129,7 +167,15 @@ export function createSandboxProvider(options: SandboxProviderOptions): PaymentP
       if (typeof event?.id !== 'string' || !(event.type in HINTS) || typeof event.data?.payment?.id !== 'string') {
         throw new WebhookRejected('not a sandbox event', 422);
       }
-      return [{ eventId: event.id, type: event.type, orderId: event.data.payment.reference ?? null, providerRef: event.data.payment.id, hint: HINTS[event.type] }];
+      return [
+        {
+          eventId: event.id,
+          type: event.type,
+          orderId: event.data.payment.reference ?? null,
+          providerRef: event.data.payment.id,
+          hint: HINTS[event.type],
+        },
+      ];
     },
   };
 }

@@ -31,7 +31,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/webhooks/stripe`;
   standin = await startStripeStandin({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, webhookUrl });
-  provider = createStripeProvider({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiBaseUrl: standin.url, maxNetworkRetries: 0 });
+  provider = createStripeProvider({
+    secretKey: SECRET_KEY,
+    webhookSecret: WEBHOOK_SECRET,
+    apiBaseUrl: standin.url,
+    maxNetworkRetries: 0,
+  });
 });
 
 afterAll(async () => {
@@ -54,10 +59,16 @@ function checkoutRequest(overrides: Partial<CheckoutRequest> = {}): CheckoutRequ
   };
 }
 
-async function startOrder(overrides: Partial<CheckoutRequest> = {}): Promise<{ request: CheckoutRequest; order: OrderRef; redirectUrl: string }> {
+async function startOrder(
+  overrides: Partial<CheckoutRequest> = {},
+): Promise<{ request: CheckoutRequest; order: OrderRef; redirectUrl: string }> {
   const request = checkoutRequest(overrides);
   const start = await provider.createCheckout(request);
-  return { request, redirectUrl: start.redirectUrl, order: { orderId: request.orderId, providerRef: start.providerRef, amountJpy: request.amountJpy } };
+  return {
+    request,
+    redirectUrl: start.redirectUrl,
+    order: { orderId: request.orderId, providerRef: start.providerRef, amountJpy: request.amountJpy },
+  };
 }
 
 async function paidOrder(amountJpy = 1000) {
@@ -122,7 +133,10 @@ describe('createCheckout', () => {
 
 describe('hosted Checkout page and confirmation', () => {
   it('shows the amount, escapes what it echoes, and approving redirects with session_id then reads as paid', async () => {
-    const { order, request, redirectUrl } = await startOrder({ description: '<script>alert(1)</script> コイン', amountJpy: 12345 });
+    const { order, request, redirectUrl } = await startOrder({
+      description: '<script>alert(1)</script> コイン',
+      amountJpy: 12345,
+    });
     const pageResponse = await fetch(redirectUrl);
     const html = await pageResponse.text();
     expect(pageResponse.status).toBe(200);
@@ -133,7 +147,11 @@ describe('hosted Checkout page and confirmation', () => {
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
 
     const before = received.length;
-    const approve = await fetch(redirectUrl, { method: 'POST', body: new URLSearchParams({ action: 'approve' }), redirect: 'manual' });
+    const approve = await fetch(redirectUrl, {
+      method: 'POST',
+      body: new URLSearchParams({ action: 'approve' }),
+      redirect: 'manual',
+    });
     expect(approve.status).toBe(303);
     const location = new URL(approve.headers.get('location')!);
     expect(location.toString()).toBe(`${request.returnUrl}&session_id=${order.providerRef}`);
@@ -142,7 +160,9 @@ describe('hosted Checkout page and confirmation', () => {
     expect(payment).toEqual({ status: 'paid', amountJpy: 12345, providerPaymentId: expect.stringMatching(/^pi_/) });
 
     // The stand-in delivered checkout.session.completed to our endpoint, signed.
-    await expect.poll(() => received.slice(before).some((w) => w.rawBody.includes(order.providerRef)), { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(() => received.slice(before).some((w) => w.rawBody.includes(order.providerRef)), { timeout: 5000 })
+      .toBe(true);
     const delivered = received.slice(before).map((w) => provider.verifyWebhook(w));
     const events = (await Promise.all(delivered)).flat().filter((e) => e.providerRef === order.providerRef);
     expect(events).toContainEqual({
@@ -174,7 +194,11 @@ describe('hosted Checkout page and confirmation', () => {
 describe('decline, cancel, async failure', () => {
   it('a declined card leaves the session payable (pending); cancel expires it (canceled), idempotently', async () => {
     const { order, request, redirectUrl } = await startOrder();
-    const declined = await fetch(redirectUrl, { method: 'POST', body: new URLSearchParams({ action: 'decline' }), redirect: 'manual' });
+    const declined = await fetch(redirectUrl, {
+      method: 'POST',
+      body: new URLSearchParams({ action: 'decline' }),
+      redirect: 'manual',
+    });
     expect(declined.status).toBe(402);
     expect(await declined.text()).toContain('カードが拒否されました');
     const intent = standin.getPaymentIntent(standin.getSession(order.providerRef)!.payment_intent!)!;
@@ -186,17 +210,30 @@ describe('decline, cancel, async failure', () => {
     expect(await provider.fetchPayment(order)).toEqual({ status: 'canceled' });
     expect(standin.getSession(order.providerRef)!.status).toBe('expired');
     const [event] = await verifyLast('checkout.session.expired');
-    expect(event).toMatchObject({ type: 'checkout.session.expired', orderId: request.orderId, providerRef: order.providerRef, hint: 'canceled' });
+    expect(event).toMatchObject({
+      type: 'checkout.session.expired',
+      orderId: request.orderId,
+      providerRef: order.providerRef,
+      hint: 'canceled',
+    });
 
     // The page of an expired session no longer takes payments.
-    const late = await fetch(redirectUrl, { method: 'POST', body: new URLSearchParams({ action: 'approve' }), redirect: 'manual' });
+    const late = await fetch(redirectUrl, {
+      method: 'POST',
+      body: new URLSearchParams({ action: 'approve' }),
+      redirect: 'manual',
+    });
     expect(late.status).toBe(410);
     expect(await provider.fetchPayment(order)).toEqual({ status: 'canceled' });
   });
 
   it('キャンセル on the page goes back to cancel_url and leaves the session open', async () => {
     const { order, request, redirectUrl } = await startOrder();
-    const res = await fetch(redirectUrl, { method: 'POST', body: new URLSearchParams({ action: 'cancel' }), redirect: 'manual' });
+    const res = await fetch(redirectUrl, {
+      method: 'POST',
+      body: new URLSearchParams({ action: 'cancel' }),
+      redirect: 'manual',
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(request.cancelUrl);
     expect(await provider.fetchPayment(order)).toEqual({ status: 'pending' });
@@ -215,13 +252,19 @@ describe('decline, cancel, async failure', () => {
     expect((await verifyLast('checkout.session.completed'))[0].hint).toBe('pending');
     await standin.settleAsync(failing.order.providerRef, 'failed');
     expect(await provider.fetchPayment(failing.order)).toEqual({ status: 'failed', reason: expect.any(String) });
-    expect((await verifyLast('checkout.session.async_payment_failed'))[0]).toMatchObject({ orderId: failing.request.orderId, hint: 'failed' });
+    expect((await verifyLast('checkout.session.async_payment_failed'))[0]).toMatchObject({
+      orderId: failing.request.orderId,
+      hint: 'failed',
+    });
 
     const settling = await startOrder({ amountJpy: 3000 });
     await standin.submitAsync(settling.order.providerRef);
     await standin.settleAsync(settling.order.providerRef, 'succeeded');
     expect(await provider.fetchPayment(settling.order)).toMatchObject({ status: 'paid', amountJpy: 3000 });
-    expect((await verifyLast('checkout.session.async_payment_succeeded'))[0]).toMatchObject({ orderId: settling.request.orderId, hint: 'paid' });
+    expect((await verifyLast('checkout.session.async_payment_succeeded'))[0]).toMatchObject({
+      orderId: settling.request.orderId,
+      hint: 'paid',
+    });
   });
 
   it('cancel refuses a completed session (the money was taken)', async () => {
@@ -239,10 +282,20 @@ describe('refunds and chargebacks', () => {
     const order = { ...paid.order, providerPaymentId: paid.providerPaymentId };
     await provider.refund(order, 400, '誤購入のため');
     await provider.refund(order, 400, '誤購入のため');
-    expect(await provider.fetchPayment(paid.order)).toEqual({ status: 'refunded', amountJpy: 1000, refundedJpy: 400, providerPaymentId: paid.providerPaymentId });
+    expect(await provider.fetchPayment(paid.order)).toEqual({
+      status: 'refunded',
+      amountJpy: 1000,
+      refundedJpy: 400,
+      providerPaymentId: paid.providerPaymentId,
+    });
 
     const [event] = await verifyLast('charge.refunded');
-    expect(event).toMatchObject({ type: 'charge.refunded', orderId: paid.request.orderId, providerRef: paid.order.providerRef, hint: 'refunded' });
+    expect(event).toMatchObject({
+      type: 'charge.refunded',
+      orderId: paid.request.orderId,
+      providerRef: paid.order.providerRef,
+      hint: 'refunded',
+    });
 
     const tooMuch = await rejection(provider.refund(order, 700, '多すぎる'));
     expect(tooMuch).toBeInstanceOf(ProviderError);
@@ -255,9 +308,17 @@ describe('refunds and chargebacks', () => {
   it('a dispute reads as charged_back; a won dispute reads as paid again', async () => {
     const paid = await paidOrder(5000);
     await standin.chargeBack(paid.order.providerRef);
-    expect(await provider.fetchPayment(paid.order)).toEqual({ status: 'charged_back', amountJpy: 5000, providerPaymentId: paid.providerPaymentId });
+    expect(await provider.fetchPayment(paid.order)).toEqual({
+      status: 'charged_back',
+      amountJpy: 5000,
+      providerPaymentId: paid.providerPaymentId,
+    });
     const [created] = await verifyLast('charge.dispute.created');
-    expect(created).toMatchObject({ orderId: paid.request.orderId, providerRef: paid.order.providerRef, hint: 'charged_back' });
+    expect(created).toMatchObject({
+      orderId: paid.request.orderId,
+      providerRef: paid.order.providerRef,
+      hint: 'charged_back',
+    });
 
     await standin.closeDispute(paid.order.providerRef, 'won');
     expect(await provider.fetchPayment(paid.order)).toMatchObject({ status: 'paid', amountJpy: 5000 });
@@ -282,7 +343,9 @@ describe('verifyWebhook', () => {
   });
 
   it('rejects a tampered body', async () => {
-    const tampered = standin.signWebhook(eventId, { rawBody: good.rawBody.replace('"amount_total": 1000', '"amount_total": 1') });
+    const tampered = standin.signWebhook(eventId, {
+      rawBody: good.rawBody.replace('"amount_total": 1000', '"amount_total": 1'),
+    });
     expect(tampered.rawBody).not.toBe(good.rawBody);
     const err = await rejection(provider.verifyWebhook(tampered));
     expect(err).toBeInstanceOf(WebhookRejected);
@@ -290,7 +353,9 @@ describe('verifyWebhook', () => {
   });
 
   it('rejects a signature made with another secret', async () => {
-    await expect(provider.verifyWebhook(standin.signWebhook(eventId, { secret: 'whsec_someone_else' }))).rejects.toBeInstanceOf(WebhookRejected);
+    await expect(
+      provider.verifyWebhook(standin.signWebhook(eventId, { secret: 'whsec_someone_else' })),
+    ).rejects.toBeInstanceOf(WebhookRejected);
   });
 
   it('rejects a missing or malformed Stripe-Signature header', async () => {
@@ -307,19 +372,28 @@ describe('verifyWebhook', () => {
     expect(err).toBeInstanceOf(WebhookRejected);
     expect((err as Error).message).toContain('tolerance');
     // Just inside the window still passes.
-    await expect(provider.verifyWebhook(standin.signWebhook(eventId, { timestamp: Math.floor(Date.now() / 1000) - 200 }))).resolves.toHaveLength(1);
+    await expect(
+      provider.verifyWebhook(standin.signWebhook(eventId, { timestamp: Math.floor(Date.now() / 1000) - 200 })),
+    ).resolves.toHaveLength(1);
   });
 
   it('rejects a signed body that is not JSON', async () => {
     const body = 'not json';
     const header = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: WEBHOOK_SECRET });
-    await expect(provider.verifyWebhook({ headers: new Headers({ 'stripe-signature': header }), rawBody: body })).rejects.toBeInstanceOf(WebhookRejected);
+    await expect(
+      provider.verifyWebhook({ headers: new Headers({ 'stripe-signature': header }), rawBody: body }),
+    ).rejects.toBeInstanceOf(WebhookRejected);
   });
 });
 
 describe('stand-in API behaviour', () => {
   it('refuses a wrong API key with 401 and Stripe’s error shape (the SDK raises StripeAuthenticationError)', async () => {
-    const wrong = createStripeProvider({ secretKey: 'sk_test_wrong_key_9999', webhookSecret: WEBHOOK_SECRET, apiBaseUrl: standin.url, maxNetworkRetries: 0 });
+    const wrong = createStripeProvider({
+      secretKey: 'sk_test_wrong_key_9999',
+      webhookSecret: WEBHOOK_SECRET,
+      apiBaseUrl: standin.url,
+      maxNetworkRetries: 0,
+    });
     const err = await rejection(wrong.createCheckout(checkoutRequest()));
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).retryable).toBe(false);
@@ -331,10 +405,14 @@ describe('stand-in API behaviour', () => {
     expect(body.error.type).toBe('invalid_request_error');
     expect(body.error.message).toContain('You did not provide an API key');
 
-    const bad = await fetch(`${standin.url}/v1/checkout/sessions/cs_test_x`, { headers: { authorization: 'Bearer sk_test_wrong_key_9999' } });
+    const bad = await fetch(`${standin.url}/v1/checkout/sessions/cs_test_x`, {
+      headers: { authorization: 'Bearer sk_test_wrong_key_9999' },
+    });
     expect(bad.status).toBe(401);
     // Stripe redacts all but the last four characters of the key it refuses.
-    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/^Invalid API Key provided: sk_test_\*+9999$/);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(
+      /^Invalid API Key provided: sk_test_\*+9999$/,
+    );
   });
 
   it('accepts HTTP Basic auth with the key as user name, and answers unknown ids with resource_missing', async () => {
@@ -352,7 +430,10 @@ describe('stand-in API behaviour', () => {
       body: 'mode=payment&payment_method_types[0]=card',
     });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: { code: string; param: string } }).error).toMatchObject({ code: 'parameter_unknown', param: 'payment_method_types' });
+    expect(((await res.json()) as { error: { code: string; param: string } }).error).toMatchObject({
+      code: 'parameter_unknown',
+      param: 'payment_method_types',
+    });
   });
 
   it('5xx from Stripe surfaces as a retryable ProviderError', async () => {
@@ -365,7 +446,12 @@ describe('stand-in API behaviour', () => {
   });
 
   it('a network failure is retryable', async () => {
-    const dead = createStripeProvider({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiBaseUrl: 'http://127.0.0.1:1', maxNetworkRetries: 0 });
+    const dead = createStripeProvider({
+      secretKey: SECRET_KEY,
+      webhookSecret: WEBHOOK_SECRET,
+      apiBaseUrl: 'http://127.0.0.1:1',
+      maxNetworkRetries: 0,
+    });
     const err = await rejection(dead.createCheckout(checkoutRequest()));
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).retryable).toBe(true);
@@ -374,8 +460,12 @@ describe('stand-in API behaviour', () => {
 
 describe('withSessionIdPlaceholder', () => {
   it('appends the {CHECKOUT_SESSION_ID} template with the right separator, before any fragment', () => {
-    expect(withSessionIdPlaceholder('https://s/b?order=1')).toBe('https://s/b?order=1&session_id={CHECKOUT_SESSION_ID}');
+    expect(withSessionIdPlaceholder('https://s/b?order=1')).toBe(
+      'https://s/b?order=1&session_id={CHECKOUT_SESSION_ID}',
+    );
     expect(withSessionIdPlaceholder('https://s/b')).toBe('https://s/b?session_id={CHECKOUT_SESSION_ID}');
-    expect(withSessionIdPlaceholder('https://s/b?order=1#top')).toBe('https://s/b?order=1&session_id={CHECKOUT_SESSION_ID}#top');
+    expect(withSessionIdPlaceholder('https://s/b?order=1#top')).toBe(
+      'https://s/b?order=1&session_id={CHECKOUT_SESSION_ID}#top',
+    );
   });
 });

@@ -39,7 +39,13 @@ export interface StripeProviderOptions {
 }
 
 /** Dispute states in which the money has been taken back from us (or the shop lost). */
-const DISPUTE_HOLDS_FUNDS = new Set(['needs_response', 'under_review', 'lost', 'appeal_needs_response', 'appeal_under_review']);
+const DISPUTE_HOLDS_FUNDS = new Set([
+  'needs_response',
+  'under_review',
+  'lost',
+  'appeal_needs_response',
+  'appeal_under_review',
+]);
 
 /** Creates the Stripe Checkout adapter. */
 export function createStripeProvider(options: StripeProviderOptions): PaymentProvider {
@@ -63,7 +69,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
 
   async function retrieveSession(sessionId: string): Promise<Stripe.Checkout.Session> {
     try {
-      return await stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent', 'payment_intent.latest_charge'] });
+      return await stripe.checkout.sessions.retrieve(sessionId, {
+        expand: ['payment_intent', 'payment_intent.latest_charge'],
+      });
     } catch (err) {
       throw toProviderError(err, 'Checkout Session の取得');
     }
@@ -96,7 +104,11 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
               {
                 quantity: 1,
                 // JPY is zero-decimal: unit_amount 1000 is ¥1,000.
-                price_data: { currency: 'jpy', unit_amount: request.amountJpy, product_data: { name: request.description } },
+                price_data: {
+                  currency: 'jpy',
+                  unit_amount: request.amountJpy,
+                  product_data: { name: request.description },
+                },
               },
             ],
             client_reference_id: request.orderId,
@@ -123,9 +135,13 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       const session = await retrieveSession(order.providerRef);
       const sessionOrderId = session.metadata?.orderId ?? session.client_reference_id;
       if (sessionOrderId !== order.orderId) {
-        throw new ProviderError(`Stripe: session ${session.id} belongs to order ${String(sessionOrderId)}, not ${order.orderId}`, false);
+        throw new ProviderError(
+          `Stripe: session ${session.id} belongs to order ${String(sessionOrderId)}, not ${order.orderId}`,
+          false,
+        );
       }
-      if (session.currency !== 'jpy') throw new ProviderError(`Stripe: session ${session.id} is in ${String(session.currency)}, not jpy`, false);
+      if (session.currency !== 'jpy')
+        throw new ProviderError(`Stripe: session ${session.id} is in ${String(session.currency)}, not jpy`, false);
 
       if (session.status === 'expired') return { status: 'canceled' };
       // An open session is still payable: a declined card leaves it open for another try on the page.
@@ -158,14 +174,16 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     async cancel(order: OrderRef): Promise<void> {
       const session = await retrieveSession(order.providerRef);
       if (session.status === 'expired') return;
-      if (session.status === 'complete') throw new ProviderError(`Stripe: session ${session.id} is already complete; it cannot be canceled`, false);
+      if (session.status === 'complete')
+        throw new ProviderError(`Stripe: session ${session.id} is already complete; it cannot be canceled`, false);
       try {
         await stripe.checkout.sessions.expire(session.id);
       } catch (err) {
         // Lost a race with the member (paid) or with another cancel (expired): decide from a fresh read.
         const again = await retrieveSession(order.providerRef);
         if (again.status === 'expired') return;
-        if (again.status === 'complete') throw new ProviderError(`Stripe: session ${session.id} completed while canceling`, false, err);
+        if (again.status === 'complete')
+          throw new ProviderError(`Stripe: session ${session.id} completed while canceling`, false, err);
         throw toProviderError(err, 'Checkout Session の失効');
       }
     },
@@ -194,8 +212,12 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       try {
         event = await stripe.webhooks.constructEventAsync(request.rawBody, header, options.webhookSecret, tolerance);
       } catch (err) {
-        if (err instanceof Stripe.errors.StripeSignatureVerificationError) throw new WebhookRejected(`Stripe signature rejected: ${err.message.split('\n')[0]}`, 400);
-        throw new WebhookRejected(`Stripe webhook body rejected: ${err instanceof Error ? err.message : String(err)}`, 400);
+        if (err instanceof Stripe.errors.StripeSignatureVerificationError)
+          throw new WebhookRejected(`Stripe signature rejected: ${err.message.split('\n')[0]}`, 400);
+        throw new WebhookRejected(
+          `Stripe webhook body rejected: ${err instanceof Error ? err.message : String(err)}`,
+          400,
+        );
       }
       if (!event || typeof event.id !== 'string' || typeof event.type !== 'string' || !event.data?.object) {
         throw new WebhookRejected('Stripe webhook is not an event', 400);
@@ -229,7 +251,12 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
               : session.payment_status === 'paid'
                 ? 'paid'
                 : 'pending';
-        return { ...base, orderId: session.metadata?.orderId ?? session.client_reference_id ?? null, providerRef: session.id, hint };
+        return {
+          ...base,
+          orderId: session.metadata?.orderId ?? session.client_reference_id ?? null,
+          providerRef: session.id,
+          hint,
+        };
       }
       case 'charge.refunded': {
         const charge = event.data.object;
@@ -241,7 +268,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         const dispute = event.data.object;
         const { orderId, providerRef } = await matchPaymentIntent(dispute.payment_intent, dispute.metadata?.orderId);
         const hint: VerifiedWebhookEvent['hint'] =
-          event.type === 'charge.dispute.created' || DISPUTE_HOLDS_FUNDS.has(dispute.status) ? 'charged_back' : 'unknown';
+          event.type === 'charge.dispute.created' || DISPUTE_HOLDS_FUNDS.has(dispute.status)
+            ? 'charged_back'
+            : 'unknown';
         return { ...base, orderId, providerRef, hint };
       }
       default: {
@@ -261,7 +290,10 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     if (!intentId) return { orderId: metadataOrderId ?? null, providerRef: null };
     const session = await sessionForPaymentIntent(intentId);
     if (!session) return { orderId: metadataOrderId ?? null, providerRef: null };
-    return { orderId: session.metadata?.orderId ?? session.client_reference_id ?? metadataOrderId ?? null, providerRef: session.id };
+    return {
+      orderId: session.metadata?.orderId ?? session.client_reference_id ?? metadataOrderId ?? null,
+      providerRef: session.id,
+    };
   }
 }
 
@@ -279,7 +311,8 @@ export function withSessionIdPlaceholder(returnUrl: string): string {
 }
 
 function assertYen(amountJpy: number): void {
-  if (!Number.isSafeInteger(amountJpy) || amountJpy <= 0) throw new ProviderError(`Stripe: amount must be a positive integer of yen, got ${amountJpy}`, false);
+  if (!Number.isSafeInteger(amountJpy) || amountJpy <= 0)
+    throw new ProviderError(`Stripe: amount must be a positive integer of yen, got ${amountJpy}`, false);
 }
 
 /** Maps SDK errors to ProviderError: network trouble, 409 (concurrent idempotent request), 429 and 5xx are worth retrying. */
@@ -297,5 +330,9 @@ function toProviderError(err: unknown, action: string): ProviderError {
     const detail = [status, err.code, err.message].filter((part) => part !== undefined && part !== '').join(' ');
     return new ProviderError(`Stripe: ${action}に失敗しました (${detail})`, retryable, err);
   }
-  return new ProviderError(`Stripe: ${action}に失敗しました (${err instanceof Error ? err.message : String(err)})`, true, err);
+  return new ProviderError(
+    `Stripe: ${action}に失敗しました (${err instanceof Error ? err.message : String(err)})`,
+    true,
+    err,
+  );
 }
