@@ -83,9 +83,7 @@ const describeReply = (call: DrawCall, reply: DrawReply) =>
  * The draws table's row for each (member, key). The API may store the client's key with a prefix
  * of its own (`api:<key>`), so both spellings are looked up and mapped back to the client's key.
  */
-async function drawRows(
-  keys: string[],
-): Promise<
+async function drawRows(keys: string[]): Promise<
   Map<
     string,
     {

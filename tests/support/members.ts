@@ -47,17 +47,15 @@ export async function createSessionMembers(
   });
   for (let i = 0; i < members.length; i += 500) {
     const batch = members.slice(i, i + 500);
-    await db
-      .insert(users)
-      .values(
-        batch.map((m, j) => ({
-          id: m.id,
-          name: `ストーム${i + j + 1}`,
-          email: `${m.id}@storm.example.test`,
-          emailVerified: true,
-          role: 'user',
-        })),
-      );
+    await db.insert(users).values(
+      batch.map((m, j) => ({
+        id: m.id,
+        name: `ストーム${i + j + 1}`,
+        email: `${m.id}@storm.example.test`,
+        emailVerified: true,
+        role: 'user',
+      })),
+    );
     await db
       .insert(sessions)
       .values(batch.map((m) => ({ id: `sess_${m.id}`, token: m.token, userId: m.id, expiresAt, userAgent: 'storm' })));

@@ -57,6 +57,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     minRankName: pack.minRank ? rankName(pack.minRank) : null,
     limitLeft: pack.perMemberLimit && drawnByMe !== null ? Math.max(pack.perMemberLimit - drawnByMe, 0) : null,
     verification,
+    // Chosen here, so the page's script does not carry the catalogue module (and Drizzle) to the browser.
+    headlineTierId: headlineTier(pack.tiers)?.id ?? null,
   };
 }
 
@@ -76,7 +78,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
   const ratio = pack.totalLots > 0 ? live.remaining / pack.totalLots : 0;
   const error = (actionData as DrawActionData | undefined)?.error ?? null;
   const lastOne = pack.tiers.find((t) => t.isLastOne);
-  const headline = headlineTier(pack.tiers);
+  const headline = pack.tiers.find((t) => t.id === loaderData.headlineTierId) ?? null;
   // Sold out by the stream as soon as the final lot goes, not only on the next load.
   const closed: 'sold_out' | 'ended' | null =
     pack.status === 'sold_out' || live.soldOut || (pack.status === 'on_sale' && live.remaining === 0)

@@ -227,12 +227,10 @@ export function toIso(date: Date | string | number | null | undefined): string |
 
 /** The schema of a time field in a response or a request. */
 export const isoDateTime = () =>
-  z.iso
-    .datetime({ offset: true })
-    .meta({
-      description: 'ISO 8601 の日時（オフセット付き。サーバーは UTC の Z で返す）',
-      examples: ['2025-01-31T00:00:00.000Z'],
-    });
+  z.iso.datetime({ offset: true }).meta({
+    description: 'ISO 8601 の日時（オフセット付き。サーバーは UTC の Z で返す）',
+    examples: ['2025-01-31T00:00:00.000Z'],
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Error body
