@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { createTestDatabase, DEFAULT_ADMIN_URL, type TestDatabase } from '#tests/database';
-import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
+import { createMemberWithCoins, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { checkInvariants, getBalance } from '#modules/wallet';
 import { drawLots } from '#modules/draw';
@@ -107,7 +107,13 @@ describe('database roles (PostgreSQL)', () => {
     const db = shop.db;
     const member = await createMemberWithCoins(db, { paid: 1000, free: 200 });
     const gachaId = await createPublishedPack(db, { lots: 20, price: 100 });
-    const drawn = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: `roles:${suffix}` });
+    const drawn = await drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: member,
+      gachaId,
+      count: 10,
+      idempotencyKey: `roles:${suffix}`,
+    });
     expect(drawn.ok).toBe(true);
     expect((await getBalance(db, member)).total).toBe(200);
     const [count] = rowsOf<{ n: number }>(
@@ -150,7 +156,13 @@ describe('database roles (PostgreSQL)', () => {
     });
     await shop.migrate();
     for (const message of await rewrites()) expect(message).toMatch(/permission denied/);
-    const again = await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: `roles-again:${suffix}` });
+    const again = await drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: member,
+      gachaId,
+      count: 1,
+      idempotencyKey: `roles-again:${suffix}`,
+    });
     expect(again.ok).toBe(true);
     expect(await checkInvariants(db)).toEqual([]);
     // The owner is refused too, by the triggers.
@@ -204,7 +216,15 @@ describe('database roles (PostgreSQL)', () => {
       await after.migrate();
       const member = await createMemberWithCoins(after.db, { paid: 500 });
       expect(
-        (await drawLots(after.db, { memberId: member, gachaId, count: 1, idempotencyKey: `legacy:${suffix}` })).ok,
+        (
+          await drawLots(after.db, {
+            decisionDays: TEST_RULES.prizeDecisionDays,
+            memberId: member,
+            gachaId,
+            count: 1,
+            idempotencyKey: `legacy:${suffix}`,
+          })
+        ).ok,
       ).toBe(true);
       expect(await checkInvariants(after.db)).toEqual([]);
       const jobs = createJobRunner({

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createTestDatabase, type TestDatabase } from '#tests/database';
-import { createMember, createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
+import { createMember, createMemberWithCoins, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { loadConfig } from '#server/config';
 import { PAID_COIN_DAYS, FREE_COIN_DAYS, LEDGER_REASON_LABELS, getBalance, grantCoins } from '#modules/wallet';
@@ -92,7 +92,7 @@ describe('rules shared by the SQL and the TypeScript', () => {
       counterAccount: 'purchase',
       idempotencyKey: `rules:${member}`,
       now,
-      lifetimeDays: { paid: 150 },
+      lifetimeDays: { paid: 150, free: TEST_RULES.coinLifetimes.free },
     });
     const gachaId = await createPublishedPack(db, { lots: 20, price: 100 });
     const drawn = await drawLots(db, {
@@ -122,6 +122,7 @@ describe('rules shared by the SQL and the TypeScript', () => {
     const expiresAt = new Date('2031-05-01T00:00:00Z');
     const member = await createMemberWithCoins(db, {});
     await grantCoins(db, {
+      lifetimeDays: TEST_RULES.coinLifetimes,
       memberId: member,
       kind: 'free',
       amount: 300,
@@ -163,6 +164,7 @@ describe('rules shared by the SQL and the TypeScript', () => {
     for (const role of ['user', 'admin'] as const) {
       const member = await createMember(handle.db, { role });
       const outcome = await drawLots(handle.db, {
+        decisionDays: TEST_RULES.prizeDecisionDays,
         memberId: member,
         gachaId,
         count: 1,

@@ -3,6 +3,7 @@
 // follows the draw live. In Chromium at phone and desktop sizes, with axe-core on each screen.
 // Coins are granted through the wallet module on the shop's database, which needs PostgreSQL
 // (the embedded database admits one process: the shop's).
+import { TEST_RULES } from '#tests/fixtures';
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
@@ -46,6 +47,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('drawing on a %s', (viewport) 
         await signUpInBrowser(page, { name: `ひく${viewport}`, email });
         const [member] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
         await grantCoins(db, {
+          lifetimeDays: TEST_RULES.coinLifetimes,
           memberId: member!.id,
           kind: 'paid',
           amount: 30_000,

@@ -3,6 +3,7 @@
 // collapsed, a summary by tier, a bulk conversion that asks first and never touches a kept card,
 // and もう一度引く back to the same count. Screenshots go to test-results/screenshots for a look.
 // Coins are granted through the wallet module on the shop's database, which needs PostgreSQL.
+import { TEST_RULES } from '#tests/fixtures';
 import fs from 'node:fs';
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -45,6 +46,7 @@ describe('10連 and 100連 on a phone', () => {
         await signUpInBrowser(page, { name: 'れんぞく', email });
         const [member] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
         await grantCoins(db, {
+          lifetimeDays: TEST_RULES.coinLifetimes,
           memberId: member!.id,
           kind: 'paid',
           amount: 20_000,

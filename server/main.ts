@@ -43,7 +43,12 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     dataDir: config.dataDir,
   });
   await database.migrate();
-  if (config.DEMO_DATA) await loadDemoDataOnce(database.db, logger);
+  if (config.DEMO_DATA) {
+    await loadDemoDataOnce(database.db, logger, {
+      coinLifetimes: { paid: config.PAID_COIN_EXPIRY_DAYS, free: config.FREE_COIN_EXPIRY_DAYS },
+      prizeDecisionDays: config.PRIZE_DECISION_DAYS,
+    });
+  }
   const line = await lineLinking(config, logger);
   const auth = createShopAuth({ db: database.db, config, logger, line: line.options });
 

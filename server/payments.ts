@@ -10,7 +10,6 @@ import type { PaymentPageSources } from '#server/security';
 import { CLIENT_IP_HEADER } from '#modules/identity';
 import type { LineOAuthOptions } from '#modules/identity/server';
 import {
-  DEFAULT_PAYMENT_RULES,
   PAYMENT_PROVIDERS,
   processPaymentEvents,
   ProviderSettingsError,
@@ -48,10 +47,7 @@ export const paymentRulesOf = (config: ShopConfig): ShopPaymentRules => ({
  * Payment services around a given gateway, with no stand-ins to close (tests).
  * @example const payments = paymentServicesFor(sandbox.gateway)
  */
-export function paymentServicesFor(
-  gateway: PaymentGateway,
-  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES,
-): PaymentServices {
+export function paymentServicesFor(gateway: PaymentGateway, rules: ShopPaymentRules): PaymentServices {
   return {
     gateway,
     rules,

@@ -15,7 +15,7 @@ import {
 } from '#modules/gacha';
 import { addDocuments } from '#modules/content';
 import { addSystemMember } from '#modules/identity/server';
-import { grantCoins } from '#modules/wallet';
+import { grantCoins, type CoinLifetimes } from '#modules/wallet';
 import { drawLots } from '#modules/draw';
 
 export const DEMO_GENRES = [
@@ -244,9 +244,15 @@ const DEMO_BOT_ID = 'demo-member-bot';
  * instances start together: the claim on the app_meta row decides which one loads. Packs are
  * published like an operator would, and a demo member draws from them so that the counts, the
  * sold-out pack and its public verification are real.
- * @example await loadDemoDataOnce(db, logger)
+ * @example await loadDemoDataOnce(db, logger, { coinLifetimes: { paid: 180, free: 90 }, prizeDecisionDays: 14 })
  */
-export async function loadDemoDataOnce(db: Database, logger: Logger): Promise<boolean> {
+/** The shop's settings the demo data follows like any grant and draw (coin lifetimes, the prize window). */
+export interface DemoRules {
+  coinLifetimes: CoinLifetimes;
+  prizeDecisionDays: number;
+}
+
+export async function loadDemoDataOnce(db: Database, logger: Logger, rules: DemoRules): Promise<boolean> {
   const claimed = await db
     .insert(appMeta)
     .values({ key: 'demo_data_v2', value: new Date().toISOString() })
@@ -276,17 +282,18 @@ export async function loadDemoDataOnce(db: Database, logger: Logger): Promise<bo
       tiers: demoTiers(pack),
     });
     await publishPack(db, pack.id, new Date(Date.now() - (index + 1) * 86_400_000));
-    await drawAsDemoMember(db, pack, pack.total - pack.remaining);
+    await drawAsDemoMember(db, pack, pack.total - pack.remaining, rules);
   }
   await refreshAllRemaining(db);
   logger.info({ genres: DEMO_GENRES.length, packs: DEMO_PACKS.length }, 'demo data loaded');
   return true;
 }
 
-async function drawAsDemoMember(db: Database, pack: DemoPack, lots: number) {
+async function drawAsDemoMember(db: Database, pack: DemoPack, lots: number, rules: DemoRules) {
   if (lots <= 0) return;
   const cost = lots * pack.price;
   await grantCoins(db, {
+    lifetimeDays: rules.coinLifetimes,
     memberId: DEMO_BOT_ID,
     kind: 'paid',
     amount: cost,
@@ -300,6 +307,7 @@ async function drawAsDemoMember(db: Database, pack: DemoPack, lots: number) {
   for (const size of [100, 10, 1]) {
     while (left >= size) {
       const outcome = await drawLots(db, {
+        decisionDays: rules.prizeDecisionDays,
         memberId: DEMO_BOT_ID,
         gachaId: pack.id,
         count: size,

@@ -3,7 +3,7 @@
 import { describe, it, expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useTestDatabase } from '#tests/use-test-database';
-import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
+import { createMemberWithCoins, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import {
   drawLots,
   drawLotsForSession,
@@ -41,7 +41,13 @@ describe('drawLots', () => {
     const db = handle.db;
     const gachaId = await createPublishedPack(db, { lots: 30, price: 100 });
     const member = await createMemberWithCoins(db, { paid: 1000, free: 300 });
-    const outcome = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() });
+    const outcome = await drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: member,
+      gachaId,
+      count: 10,
+      idempotencyKey: key(),
+    });
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
     expect(outcome.result.items).toHaveLength(10);
@@ -61,9 +67,21 @@ describe('drawLots', () => {
     const gachaId = await createPublishedPack(db, { lots: 30, price: 100 });
     const member = await createMemberWithCoins(db, { paid: 150 });
     const k = key();
-    const first = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: k });
+    const first = await drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: member,
+      gachaId,
+      count: 10,
+      idempotencyKey: k,
+    });
     expect(first).toMatchObject({ ok: false, code: 'INSUFFICIENT_COINS', details: { required: 1000, balance: 150 } });
-    const again = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: k });
+    const again = await drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: member,
+      gachaId,
+      count: 10,
+      idempotencyKey: k,
+    });
     expect(again).toMatchObject({ ok: false, code: 'INSUFFICIENT_COINS' });
     expect((await getBalance(db, member)).paid).toBe(150);
     expect((await getRemaining(db, gachaId)).remaining).toBe(30);
@@ -74,15 +92,35 @@ describe('drawLots', () => {
     const gachaId = await createPublishedPack(db, { lots: 30, price: 100 });
     const member = await createMemberWithCoins(db, { paid: 5000 });
     const k = key();
-    const first = await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: k });
-    const second = await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: k });
+    const first = await drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: member,
+      gachaId,
+      count: 1,
+      idempotencyKey: k,
+    });
+    const second = await drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: member,
+      gachaId,
+      count: 1,
+      idempotencyKey: k,
+    });
     expect(first.ok && second.ok).toBe(true);
     if (!first.ok || !second.ok) return;
     expect(second.result.replay).toBe(true);
     expect(second.result.drawId).toBe(first.result.drawId);
     expect(second.result.items.map((i) => i.prizeId)).toEqual(first.result.items.map((i) => i.prizeId));
     expect((await getBalance(db, member)).paid).toBe(4900);
-    expect(await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: k })).toMatchObject({
+    expect(
+      await drawLots(db, {
+        decisionDays: TEST_RULES.prizeDecisionDays,
+        memberId: member,
+        gachaId,
+        count: 10,
+        idempotencyKey: k,
+      }),
+    ).toMatchObject({
       ok: false,
       code: 'IDEMPOTENCY_KEY_REUSED',
     });
@@ -92,19 +130,51 @@ describe('drawLots', () => {
     const db = handle.db;
     const gachaId = await createPublishedPack(db, { lots: 12, price: 10, lastOne: true, drawOptions: [1, 2, 10] });
     const member = await createMemberWithCoins(db, { paid: 10_000 });
-    expect((await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() })).ok).toBe(true);
-    expect(await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() })).toMatchObject({
+    expect(
+      (
+        await drawLots(db, {
+          decisionDays: TEST_RULES.prizeDecisionDays,
+          memberId: member,
+          gachaId,
+          count: 10,
+          idempotencyKey: key(),
+        })
+      ).ok,
+    ).toBe(true);
+    expect(
+      await drawLots(db, {
+        decisionDays: TEST_RULES.prizeDecisionDays,
+        memberId: member,
+        gachaId,
+        count: 10,
+        idempotencyKey: key(),
+      }),
+    ).toMatchObject({
       ok: false,
       code: 'NOT_ENOUGH_LOTS',
       details: { remaining: 2 },
     });
-    const last = await drawLots(db, { memberId: member, gachaId, count: 2, idempotencyKey: key() });
+    const last = await drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: member,
+      gachaId,
+      count: 2,
+      idempotencyKey: key(),
+    });
     expect(last.ok).toBe(true);
     if (!last.ok) return;
     expect(last.result.lastOne).toBe(true);
     expect(last.result.items.filter((i) => i.isLastOne)).toHaveLength(1);
     expect(last.result.items).toHaveLength(3);
-    expect(await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: key() })).toMatchObject({
+    expect(
+      await drawLots(db, {
+        decisionDays: TEST_RULES.prizeDecisionDays,
+        memberId: member,
+        gachaId,
+        count: 1,
+        idempotencyKey: key(),
+      }),
+    ).toMatchObject({
       ok: false,
       code: 'SOLD_OUT',
     });
@@ -120,20 +190,52 @@ describe('drawLots', () => {
     const gachaId = await createPublishedPack(db, { lots: 30, price: 100, drawOptions: [1, 10] });
     const staff = await createMemberWithCoins(db, { paid: 5000 }, { role: 'admin' });
     const member = await createMemberWithCoins(db, { paid: 5000 });
-    expect(await drawLots(db, { memberId: staff, gachaId, count: 1, idempotencyKey: key() })).toMatchObject({
+    expect(
+      await drawLots(db, {
+        decisionDays: TEST_RULES.prizeDecisionDays,
+        memberId: staff,
+        gachaId,
+        count: 1,
+        idempotencyKey: key(),
+      }),
+    ).toMatchObject({
       ok: false,
       code: 'STAFF_CANNOT_DRAW',
     });
-    expect(await drawLots(db, { memberId: member, gachaId: 'nope', count: 1, idempotencyKey: key() })).toMatchObject({
+    expect(
+      await drawLots(db, {
+        decisionDays: TEST_RULES.prizeDecisionDays,
+        memberId: member,
+        gachaId: 'nope',
+        count: 1,
+        idempotencyKey: key(),
+      }),
+    ).toMatchObject({
       ok: false,
       code: 'GACHA_NOT_FOUND',
     });
-    expect(await drawLots(db, { memberId: member, gachaId, count: 100, idempotencyKey: key() })).toMatchObject({
+    expect(
+      await drawLots(db, {
+        decisionDays: TEST_RULES.prizeDecisionDays,
+        memberId: member,
+        gachaId,
+        count: 100,
+        idempotencyKey: key(),
+      }),
+    ).toMatchObject({
       ok: false,
       code: 'DRAW_COUNT_INVALID',
     });
     await endPack(db, gachaId);
-    expect(await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: key() })).toMatchObject({
+    expect(
+      await drawLots(db, {
+        decisionDays: TEST_RULES.prizeDecisionDays,
+        memberId: member,
+        gachaId,
+        count: 1,
+        idempotencyKey: key(),
+      }),
+    ).toMatchObject({
       ok: false,
       code: 'GACHA_ENDED',
     });
@@ -145,20 +247,64 @@ describe('drawLots', () => {
     const db = handle.db;
     const limited = await createPublishedPack(db, { lots: 30, price: 10, perMemberLimit: 3, drawOptions: [1, 2] });
     const member = await createMemberWithCoins(db, { paid: 5000 });
-    expect((await drawLots(db, { memberId: member, gachaId: limited, count: 2, idempotencyKey: key() })).ok).toBe(true);
-    expect(await drawLots(db, { memberId: member, gachaId: limited, count: 2, idempotencyKey: key() })).toMatchObject({
+    expect(
+      (
+        await drawLots(db, {
+          decisionDays: TEST_RULES.prizeDecisionDays,
+          memberId: member,
+          gachaId: limited,
+          count: 2,
+          idempotencyKey: key(),
+        })
+      ).ok,
+    ).toBe(true);
+    expect(
+      await drawLots(db, {
+        decisionDays: TEST_RULES.prizeDecisionDays,
+        memberId: member,
+        gachaId: limited,
+        count: 2,
+        idempotencyKey: key(),
+      }),
+    ).toMatchObject({
       ok: false,
       code: 'DRAW_LIMIT_REACHED',
       details: { limit: 3, used: 2 },
     });
-    expect((await drawLots(db, { memberId: member, gachaId: limited, count: 1, idempotencyKey: key() })).ok).toBe(true);
+    expect(
+      (
+        await drawLots(db, {
+          decisionDays: TEST_RULES.prizeDecisionDays,
+          memberId: member,
+          gachaId: limited,
+          count: 1,
+          idempotencyKey: key(),
+        })
+      ).ok,
+    ).toBe(true);
     expect(await memberDrawnLots(db, limited, member)).toBe(3);
     const ranked = await createPublishedPack(db, { lots: 30, price: 10, minRank: 2 });
     expect(
-      await drawLots(db, { memberId: member, gachaId: ranked, count: 1, idempotencyKey: key(), rank: 1 }),
+      await drawLots(db, {
+        decisionDays: TEST_RULES.prizeDecisionDays,
+        memberId: member,
+        gachaId: ranked,
+        count: 1,
+        idempotencyKey: key(),
+        rank: 1,
+      }),
     ).toMatchObject({ ok: false, code: 'RANK_TOO_LOW' });
     expect(
-      (await drawLots(db, { memberId: member, gachaId: ranked, count: 1, idempotencyKey: key(), rank: 2 })).ok,
+      (
+        await drawLots(db, {
+          decisionDays: TEST_RULES.prizeDecisionDays,
+          memberId: member,
+          gachaId: ranked,
+          count: 1,
+          idempotencyKey: key(),
+          rank: 2,
+        })
+      ).ok,
     ).toBe(true);
   });
 });
@@ -169,16 +315,27 @@ describe('prizes', () => {
     const gachaId = await createPublishedPack(db, { lots: 30, price: 100 });
     const alice = await createMemberWithCoins(db, { paid: 1000 });
     const bob = await createMemberWithCoins(db, { paid: 1000 });
-    const outcome = await drawLots(db, { memberId: alice, gachaId, count: 10, idempotencyKey: key() });
+    const outcome = await drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: alice,
+      gachaId,
+      count: 10,
+      idempotencyKey: key(),
+    });
     if (!outcome.ok) throw new Error('draw failed');
     const { drawId, items } = outcome.result;
     expect(await getDrawResult(db, bob, drawId)).toBeNull();
     expect((await getDrawResult(db, alice, drawId))?.items).toHaveLength(10);
     const [first, second, ...rest] = items;
-    expect(await convertPrizes(db, bob, [first!.prizeId])).toMatchObject({ ok: false, code: 'PRIZE_NOT_FOUND' });
-    const converted = await convertPrizes(db, alice, [first!.prizeId, second!.prizeId]);
+    expect(await convertPrizes(db, bob, [first!.prizeId], { freeCoinDays: TEST_RULES.freeCoinDays })).toMatchObject({
+      ok: false,
+      code: 'PRIZE_NOT_FOUND',
+    });
+    const converted = await convertPrizes(db, alice, [first!.prizeId, second!.prizeId], {
+      freeCoinDays: TEST_RULES.freeCoinDays,
+    });
     expect(converted).toMatchObject({ ok: true, total: first!.conversionValue + second!.conversionValue });
-    expect(await convertPrizes(db, alice, [first!.prizeId])).toMatchObject({
+    expect(await convertPrizes(db, alice, [first!.prizeId], { freeCoinDays: TEST_RULES.freeCoinDays })).toMatchObject({
       ok: false,
       code: 'PRIZE_ALREADY_DECIDED',
     });
@@ -198,13 +355,25 @@ describe('prizes', () => {
     const db = handle.db;
     const gachaId = await createPublishedPack(db, { lots: 30, price: 100 });
     const member = await createMemberWithCoins(db, { paid: 1000 });
-    const outcome = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() });
+    const outcome = await drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: member,
+      gachaId,
+      count: 10,
+      idempotencyKey: key(),
+    });
     if (!outcome.ok) throw new Error('draw failed');
     const ids = outcome.result.items.map((p) => p.prizeId);
     await keepPrizes(db, member, ids.slice(0, 2));
     const before = await getBalance(db, member);
-    expect(await convertPrizes(db, member, ids)).toMatchObject({ ok: false, code: 'PRIZE_KEPT' });
-    expect(await convertPrizes(db, member, [ids[0]!])).toMatchObject({ ok: false, code: 'PRIZE_KEPT' });
+    expect(await convertPrizes(db, member, ids, { freeCoinDays: TEST_RULES.freeCoinDays })).toMatchObject({
+      ok: false,
+      code: 'PRIZE_KEPT',
+    });
+    expect(await convertPrizes(db, member, [ids[0]!], { freeCoinDays: TEST_RULES.freeCoinDays })).toMatchObject({
+      ok: false,
+      code: 'PRIZE_KEPT',
+    });
     expect(await getBalance(db, member)).toEqual(before);
     expect((await listPrizes(db, member, { status: ['pending'] })).items).toHaveLength(8);
     // The previous build's five-argument call (a rolling deploy) is refused the same way.
@@ -215,7 +384,10 @@ describe('prizes', () => {
       status: 'rejected',
       code: 'PRIZE_KEPT',
     });
-    const single = await convertPrizes(db, member, [ids[0]!], { includeKept: true });
+    const single = await convertPrizes(db, member, [ids[0]!], {
+      freeCoinDays: TEST_RULES.freeCoinDays,
+      includeKept: true,
+    });
     expect(single).toMatchObject({ ok: true, converted: [{ prizeId: ids[0] }] });
     expect((await listPrizes(db, member, { status: ['kept'] })).items.map((p) => p.prizeId)).toEqual([ids[1]]);
   });
@@ -224,12 +396,18 @@ describe('prizes', () => {
     const db = handle.db;
     const gachaId = await createPublishedPack(db, { lots: 30, price: 100 });
     const member = await createMemberWithCoins(db, { paid: 1000 });
-    const outcome = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() });
+    const outcome = await drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: member,
+      gachaId,
+      count: 10,
+      idempotencyKey: key(),
+    });
     if (!outcome.ok) throw new Error('draw failed');
     await keepPrizes(db, member, [outcome.result.items[0]!.prizeId]);
     const later = new Date(Date.now() + 15 * 86_400_000);
-    expect(await autoConvertDuePrizes(db, later)).toBeGreaterThanOrEqual(9);
-    expect(await autoConvertDuePrizes(db, later)).toBe(0);
+    expect(await autoConvertDuePrizes(db, TEST_RULES.freeCoinDays, later)).toBeGreaterThanOrEqual(9);
+    expect(await autoConvertDuePrizes(db, TEST_RULES.freeCoinDays, later)).toBe(0);
     const box = await listPrizes(db, member, { status: ['pending', 'kept', 'converted'] });
     expect(box.items.filter((p) => p.status === 'converted')).toHaveLength(9);
     expect(box.items.filter((p) => p.status === 'kept')).toHaveLength(1);
@@ -241,13 +419,19 @@ describe('coin history by action', () => {
     const db = handle.db;
     const gachaId = await createPublishedPack(db, { lots: 60, price: 100 });
     const member = await createMemberWithCoins(db, { paid: 2000, free: 300 });
-    const drawn = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() });
+    const drawn = await drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: member,
+      gachaId,
+      count: 10,
+      idempotencyKey: key(),
+    });
     if (!drawn.ok) throw new Error('draw failed');
     const ids = drawn.result.items.map((p) => p.prizeId);
     await keepPrizes(db, member, [ids[0]!]);
-    const converted = await convertPrizes(db, member, ids.slice(1));
+    const converted = await convertPrizes(db, member, ids.slice(1), { freeCoinDays: TEST_RULES.freeCoinDays });
     if (!converted.ok) throw new Error('conversion failed');
-    await convertPrizes(db, member, [ids[0]!], { includeKept: true });
+    await convertPrizes(db, member, [ids[0]!], { freeCoinDays: TEST_RULES.freeCoinDays, includeKept: true });
     const paying = converted.converted.filter((c) => c.coins > 0).length;
 
     const { items } = await listCoinHistory(db, member, { limit: 10 });
@@ -288,6 +472,7 @@ describe('wallet', () => {
     const member = await createMemberWithCoins(db, { paid: 100 });
     const now = new Date();
     await grantCoins(db, {
+      lifetimeDays: TEST_RULES.coinLifetimes,
       memberId: member,
       kind: 'free',
       amount: 50,
@@ -311,6 +496,7 @@ describe('wallet', () => {
     const grants = await Promise.all(
       Array.from({ length: 5 }, () =>
         grantCoins(db, {
+          lifetimeDays: TEST_RULES.coinLifetimes,
           memberId: member,
           kind: 'free',
           amount: 70,
@@ -338,12 +524,16 @@ describe('wallet', () => {
       idempotencyKey: key(),
       expiresAt: new Date(t0.getTime() + 3_600_000),
     };
-    const first = await grantCoins(db, { ...request, now: t0 });
-    const later = await grantCoins(db, { ...request, now: new Date(t0.getTime() + 7_200_000) });
+    const first = await grantCoins(db, { lifetimeDays: TEST_RULES.coinLifetimes, ...request, now: t0 });
+    const later = await grantCoins(db, {
+      lifetimeDays: TEST_RULES.coinLifetimes,
+      ...request,
+      now: new Date(t0.getTime() + 7_200_000),
+    });
     expect(later).toMatchObject({ grantId: first.grantId, replay: true });
-    await expect(grantCoins(db, { ...request, memberId: other, now: t0 })).rejects.toBeInstanceOf(
-      IdempotencyKeyConflict,
-    );
+    await expect(
+      grantCoins(db, { lifetimeDays: TEST_RULES.coinLifetimes, ...request, memberId: other, now: t0 }),
+    ).rejects.toBeInstanceOf(IdempotencyKeyConflict);
     expect((await getBalance(db, other)).total).toBe(0);
   });
 
@@ -352,6 +542,7 @@ describe('wallet', () => {
     const member = await createMemberWithCoins(db, { paid: 100 });
     const now = new Date();
     await grantCoins(db, {
+      lifetimeDays: TEST_RULES.coinLifetimes,
       memberId: member,
       kind: 'free',
       amount: 40,
@@ -375,7 +566,17 @@ describe('the prize box pages', () => {
     const gachaId = await createPublishedPack(db, { lots: 40, price: 10, drawOptions: [10] });
     const member = await createMemberWithCoins(db, { paid: 1000 });
     for (let i = 0; i < 3; i++)
-      expect((await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() })).ok).toBe(true);
+      expect(
+        (
+          await drawLots(db, {
+            decisionDays: TEST_RULES.prizeDecisionDays,
+            memberId: member,
+            gachaId,
+            count: 10,
+            idempotencyKey: key(),
+          })
+        ).ok,
+      ).toBe(true);
     const seen: string[] = [];
     let before: { createdAt: string; id: string } | undefined;
     for (;;) {
@@ -397,7 +598,17 @@ describe('races with the end of a sale and the deadline', () => {
       const gachaId = await createPublishedPack(db, { lots: 5, price: 10, lastOne: true, drawOptions: [1] });
       const first = await createMemberWithCoins(db, { paid: 100 });
       for (let i = 0; i < 3; i++)
-        expect((await drawLots(db, { memberId: first, gachaId, count: 1, idempotencyKey: key() })).ok).toBe(true);
+        expect(
+          (
+            await drawLots(db, {
+              decisionDays: TEST_RULES.prizeDecisionDays,
+              memberId: first,
+              gachaId,
+              count: 1,
+              idempotencyKey: key(),
+            })
+          ).ok,
+        ).toBe(true);
       // Positions 4 and 5 burnt by rolled-back calls: the next draw is an end-of-pack draw.
       const [pack] = await db.select({ no: gachas.no }).from(gachas).where(eq(gachas.id, gachaId));
       await db.execute(sql.raw(`select nextval('gacha_pos_${pack!.no}'), nextval('gacha_pos_${pack!.no}')`));
@@ -412,7 +623,13 @@ describe('races with the end of a sale and the deadline', () => {
         await held;
       });
       await isLocked;
-      const waiting = drawLots(db, { memberId: late, gachaId, count: 1, idempotencyKey: key() });
+      const waiting = drawLots(db, {
+        decisionDays: TEST_RULES.prizeDecisionDays,
+        memberId: late,
+        gachaId,
+        count: 1,
+        idempotencyKey: key(),
+      });
       await new Promise((resolve) => setTimeout(resolve, 200));
       await endPack(db, gachaId);
       release();
@@ -428,13 +645,23 @@ describe('races with the end of a sale and the deadline', () => {
     const db = handle.db;
     const gachaId = await createPublishedPack(db, { lots: 30, price: 100 });
     const member = await createMemberWithCoins(db, { paid: 1000 });
-    const outcome = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: key() });
+    const outcome = await drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: member,
+      gachaId,
+      count: 10,
+      idempotencyKey: key(),
+    });
     if (!outcome.ok) throw new Error(outcome.code);
     const ids = outcome.result.items.map((i) => i.prizeId);
     const later = new Date(Date.now() + 15 * 86_400_000);
     // The job selected all ten; the member keeps one before the job reaches them.
     await keepPrizes(db, member, [ids[0]!]);
-    const converted = await convertPrizes(db, member, ids, { auto: true, now: later });
+    const converted = await convertPrizes(db, member, ids, {
+      freeCoinDays: TEST_RULES.freeCoinDays,
+      auto: true,
+      now: later,
+    });
     expect(converted).toMatchObject({ ok: true });
     if (converted.ok) expect(converted.converted.map((c) => c.prizeId).sort()).toEqual(ids.slice(1).sort());
     expect((await listPrizes(db, member, { status: ['kept'] })).items.map((p) => p.prizeId)).toEqual([ids[0]]);
@@ -445,6 +672,7 @@ describe('races with the end of a sale and the deadline', () => {
     const member = await createMemberWithCoins(db, {});
     const k = key();
     await grantCoins(db, {
+      lifetimeDays: TEST_RULES.coinLifetimes,
       memberId: member,
       kind: 'free',
       amount: 10,
@@ -454,6 +682,7 @@ describe('races with the end of a sale and the deadline', () => {
     });
     await expect(
       grantCoins(db, {
+        lifetimeDays: TEST_RULES.coinLifetimes,
         memberId: member,
         kind: 'free',
         amount: 11,
@@ -464,6 +693,7 @@ describe('races with the end of a sale and the deadline', () => {
     ).rejects.toBeInstanceOf(IdempotencyKeyConflict);
     await expect(
       grantCoins(db, {
+        lifetimeDays: TEST_RULES.coinLifetimes,
         memberId: member,
         kind: 'paid',
         amount: 10,
@@ -489,6 +719,7 @@ describe('the draw with the session in the same call', () => {
       return token;
     };
     const fresh = await drawLotsForSession(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
       sessionToken: await session(30),
       gachaId,
       count: 1,
@@ -496,13 +727,31 @@ describe('the draw with the session in the same call', () => {
     });
     expect(fresh).toMatchObject({ ok: true, result: { count: 1, cost: 10 } });
     expect(
-      await drawLotsForSession(db, { sessionToken: await session(10), gachaId, count: 1, idempotencyKey: key() }),
+      await drawLotsForSession(db, {
+        decisionDays: TEST_RULES.prizeDecisionDays,
+        sessionToken: await session(10),
+        gachaId,
+        count: 1,
+        idempotencyKey: key(),
+      }),
     ).toBe('refresh');
     expect(
-      await drawLotsForSession(db, { sessionToken: 'no-such-token', gachaId, count: 1, idempotencyKey: key() }),
+      await drawLotsForSession(db, {
+        decisionDays: TEST_RULES.prizeDecisionDays,
+        sessionToken: 'no-such-token',
+        gachaId,
+        count: 1,
+        idempotencyKey: key(),
+      }),
     ).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
     expect(
-      await drawLotsForSession(db, { sessionToken: await session(-1), gachaId, count: 1, idempotencyKey: key() }),
+      await drawLotsForSession(db, {
+        decisionDays: TEST_RULES.prizeDecisionDays,
+        sessionToken: await session(-1),
+        gachaId,
+        count: 1,
+        idempotencyKey: key(),
+      }),
     ).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
     expect((await getBalance(db, member)).paid).toBe(90);
   });

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { queryRows, type Database } from '#db/client';
 import { prizes, draws, gachaMemberDraws, type PrizeStatus } from './schema';
 import { packTitles, tierCards } from '#modules/gacha';
-import { FREE_COIN_DAYS } from '#modules/wallet';
 import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from '#modules/identity';
 import { isUuid, refuse, uuidSchema, type Outcome, type Refusal } from '#modules/kernel';
 
@@ -199,7 +198,8 @@ export interface DrawInput {
   idempotencyKey: string;
   /** The member's rank, needed only for packs with a minimum rank. */
   rank?: number;
-  decisionDays?: number;
+  /** Days a prize waits for the member's choice (PRIZE_DECISION_DAYS): the shop's setting, always passed. */
+  decisionDays: number;
   now?: Date;
 }
 
@@ -210,7 +210,9 @@ export interface DrawInput {
  */
 export async function drawLots(db: Database, input: DrawInput): Promise<DrawOutcome> {
   const hash = drawRequestHash(input.gachaId, input.count);
-  const days = input.decisionDays ?? PRIZE_DECISION_DAYS;
+  if (!Number.isSafeInteger(input.decisionDays) || input.decisionDays < 1)
+    throw new RangeError('decisionDays must be a positive integer');
+  const days = input.decisionDays;
   const query = sql`select draw_execute(${input.memberId}::text, ${input.gachaId}::text, ${input.count}::int,
     ${input.idempotencyKey}::text, ${hash}::text, ${input.rank ?? 0}::int, ${`${days} days`}::interval,
     ${input.now ? input.now.toISOString() : null}::timestamptz) as r`;
@@ -228,7 +230,9 @@ export async function drawLotsForSession(
   input: Omit<DrawInput, 'memberId'> & { sessionToken: string },
 ): Promise<DrawOutcome | 'refresh'> {
   const hash = drawRequestHash(input.gachaId, input.count);
-  const days = input.decisionDays ?? PRIZE_DECISION_DAYS;
+  if (!Number.isSafeInteger(input.decisionDays) || input.decisionDays < 1)
+    throw new RangeError('decisionDays must be a positive integer');
+  const days = input.decisionDays;
   const query = sql`select draw_execute_for_session(${input.sessionToken}::text, ${REFRESH_BEFORE}::interval, ${input.gachaId}::text,
     ${input.count}::int, ${input.idempotencyKey}::text, ${hash}::text, ${input.rank ?? 0}::int, ${`${days} days`}::interval,
     ${input.now ? input.now.toISOString() : null}::timestamptz) as r`;
@@ -431,7 +435,8 @@ export interface ConvertOptions {
    */
   includeKept?: boolean;
   now?: Date;
-  freeCoinDays?: number;
+  /** Lifetime of the free coins a conversion grants (FREE_COIN_EXPIRY_DAYS): the shop's setting, always passed. */
+  freeCoinDays: number;
 }
 
 /**
@@ -443,8 +448,11 @@ export async function convertPrizes(
   db: Database,
   memberId: string,
   prizeIds: string[],
-  options: ConvertOptions = {},
+  options: ConvertOptions,
 ): Promise<PrizeChoiceOutcome> {
+  // A setting lost on the way (a partial config cast) must stop here, not reach SQL as 'undefined days'.
+  if (!Number.isSafeInteger(options.freeCoinDays) || options.freeCoinDays < 1)
+    throw new RangeError('freeCoinDays must be a positive integer');
   if (prizeIds.length === 0 || !prizeIds.every(isUuid)) return refuse('PRIZE_NOT_FOUND');
   type Converted = {
     status: string;
@@ -456,7 +464,7 @@ export async function convertPrizes(
   const [row] = await queryRows<{ r: Converted }>(
     db,
     sql`select prize_convert(${memberId}::text, ${`{${prizeIds.join(',')}}`}::uuid[], ${options.auto ?? false}::boolean,
-    ${options.includeKept ?? false}::boolean, ${`${options.freeCoinDays ?? FREE_COIN_DAYS} days`}::interval,
+    ${options.includeKept ?? false}::boolean, ${`${options.freeCoinDays} days`}::interval,
     ${options.now ? options.now.toISOString() : null}::timestamptz) as r`,
   );
   const raw = row!.r;
@@ -502,13 +510,13 @@ export async function keepPrizes(
 
 /**
  * The deadline job: converts every undecided prize past its deadline, member by member.
- * @example await autoConvertDuePrizes(db) // → number of prizes converted
+ * @example await autoConvertDuePrizes(db, config.FREE_COIN_EXPIRY_DAYS) // → number of prizes converted
  */
 export async function autoConvertDuePrizes(
   db: Database,
+  freeCoinDays: number,
   now = new Date(),
   batch = 200,
-  freeCoinDays = FREE_COIN_DAYS,
 ): Promise<number> {
   let total = 0;
   for (;;) {

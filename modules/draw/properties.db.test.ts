@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { inArray, sql } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
 import { propertyRuns, scaledTimeout, testSettings } from '#tests/settings';
-import { createMember, ensureGenre } from '#tests/fixtures';
+import { createMember, ensureGenre, TEST_RULES } from '#tests/fixtures';
 import {
   ShopModel,
   DAY,
@@ -336,7 +336,10 @@ class Run {
       case 'autoConvert': {
         const expected = this.model.autoConvert(this.now);
         tally(`auto-convert job ${expected > 0 ? 'some' : 'none'}`);
-        expect(await autoConvertDuePrizes(this.db, new Date(this.now)), 'prizes converted by the job').toBe(expected);
+        expect(
+          await autoConvertDuePrizes(this.db, TEST_RULES.freeCoinDays, new Date(this.now)),
+          'prizes converted by the job',
+        ).toBe(expected);
         return;
       }
     }
@@ -370,6 +373,7 @@ class Run {
     const reason = kind === 'paid' ? 'purchase' : 'operator_grant';
     const expected = this.model.grant(memberId, key, kind, amount, expiryMs, this.now, reason);
     const request = {
+      lifetimeDays: TEST_RULES.coinLifetimes,
       memberId,
       kind,
       amount,
@@ -426,7 +430,14 @@ class Run {
       }
     }
     const plan: DrawPlan = this.model.planDraw(memberId, gachaId, count, key, this.now);
-    const outcome = await drawLots(this.db, { memberId, gachaId, count, idempotencyKey: key, now: new Date(this.now) });
+    const outcome = await drawLots(this.db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId,
+      gachaId,
+      count,
+      idempotencyKey: key,
+      now: new Date(this.now),
+    });
     const what = `draw ${count} of ${gachaId} (${plan.type})`;
     tally(
       `draw ${plan.type} ${'code' in plan ? plan.code : plan.type === 'replay' ? plan.draw.status : plan.final ? 'final' : ''}`,
@@ -519,6 +530,7 @@ class Run {
     const expected = this.model.convert(memberId, ids, this.now, false, op.includeKept);
     tally(`convert ${expected.ok ? 'ok' : expected.code}`);
     const outcome = await convertPrizes(this.db, memberId, ids, {
+      freeCoinDays: TEST_RULES.freeCoinDays,
       now: new Date(this.now),
       includeKept: op.includeKept,
     });
@@ -706,7 +718,7 @@ class Run {
   /** After a run: every prize of it decided and every coin expired, so later runs' jobs count only their own. */
   async tearDown() {
     const far = this.now + 201 * DAY;
-    await autoConvertDuePrizes(this.db, new Date(far));
+    await autoConvertDuePrizes(this.db, TEST_RULES.freeCoinDays, new Date(far));
     await expireDueCoins(this.db, new Date(far + FREE_COIN_MS));
     clock = far + FREE_COIN_MS + DAY;
   }

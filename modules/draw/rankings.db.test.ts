@@ -5,7 +5,7 @@ import { describe, it, expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
-import { createMember, createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
+import { createMember, createMemberWithCoins, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { drawLots, jstPeriod, weeklyExpRanking, dailyLuckRanking } from './index';
 import { users, prizes, draws } from '#db/schema';
 import { publicNicknames, publicNameOf } from '#modules/identity';
@@ -18,7 +18,14 @@ const HOUR = 3_600_000;
 const NEXT_MONDAY = jstPeriod('week', new Date()).to;
 
 async function draw(memberId: string, gachaId: string, count: number, now: Date) {
-  const outcome = await drawLots(handle.db, { memberId, gachaId, count, idempotencyKey: randomUUID(), now });
+  const outcome = await drawLots(handle.db, {
+    decisionDays: TEST_RULES.prizeDecisionDays,
+    memberId,
+    gachaId,
+    count,
+    idempotencyKey: randomUUID(),
+    now,
+  });
   if (!outcome.ok) throw new Error(`draw refused: ${outcome.code}`);
   return outcome.result;
 }

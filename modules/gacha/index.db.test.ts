@@ -2,6 +2,7 @@
 // The pure rules (headline tier, sort options) are in index.test.ts.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { useTestDatabase } from '#tests/use-test-database';
+import { TEST_RULES } from '#tests/fixtures';
 import { loadDemoDataOnce, DEMO_PACKS } from '#db/demo/seed';
 import { createLogger } from '#server/logger';
 import {
@@ -18,7 +19,7 @@ import {
 const handle = useTestDatabase('catalogue');
 
 beforeAll(async () => {
-  await loadDemoDataOnce(handle.db, createLogger('silent'));
+  await loadDemoDataOnce(handle.db, createLogger('silent'), TEST_RULES);
 });
 
 describe('headline prize', () => {
@@ -55,7 +56,7 @@ describe('headline prize', () => {
 
 describe('catalogue', () => {
   it('loads the demo data once only', async () => {
-    expect(await loadDemoDataOnce(handle.db, createLogger('silent'))).toBe(false);
+    expect(await loadDemoDataOnce(handle.db, createLogger('silent'), TEST_RULES)).toBe(false);
     expect(await listGachas(handle.db)).toHaveLength(DEMO_PACKS.length);
   });
   it('lists the demo packs with the counts of their lots', async () => {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
 import { describeRefusal } from '#server/refusals';
-import { createMember, createPublishedPack } from '#tests/fixtures';
+import { createMember, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { getBalance, grantCoins, listLedgerEntries } from '#modules/wallet';
 import { drawLots } from '#modules/draw';
 import {
@@ -76,16 +76,26 @@ describe('quotes and refusals', () => {
     const db = handle.db;
     const member = await createMember(db);
     const first = await refusal(
-      quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-5000', method: 'sandbox' }),
+      quotePurchase(
+        db,
+        sandbox.gateway,
+        { memberId: member, packId: 'coin-5000', method: 'sandbox' },
+        TEST_RULES.payments,
+      ),
     );
     expect(first.code).toBe('AGE_DECLARATION_REQUIRED');
     expect(first.message).toContain('年齢');
     await declareAge(db, member, false);
-    const quote = await quotePurchase(db, sandbox.gateway, {
-      memberId: member,
-      packId: 'coin-5000',
-      method: 'sandbox',
-    });
+    const quote = await quotePurchase(
+      db,
+      sandbox.gateway,
+      {
+        memberId: member,
+        packId: 'coin-5000',
+        method: 'sandbox',
+      },
+      TEST_RULES.payments,
+    );
     expect(quote).toMatchObject({
       priceJpy: 5000,
       paidCoins: 5000,
@@ -101,16 +111,38 @@ describe('quotes and refusals', () => {
     const member = await createMember(db);
     await declareAge(db, member, false);
     expect(
-      (await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'nope', method: 'sandbox' }))).code,
+      (
+        await refusal(
+          quotePurchase(
+            db,
+            sandbox.gateway,
+            { memberId: member, packId: 'nope', method: 'sandbox' },
+            TEST_RULES.payments,
+          ),
+        )
+      ).code,
     ).toBe('PACK_UNAVAILABLE');
     const method = await refusal(
-      quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: 'paypay' }),
+      quotePurchase(
+        db,
+        sandbox.gateway,
+        { memberId: member, packId: 'coin-500', method: 'paypay' },
+        TEST_RULES.payments,
+      ),
     );
     expect(method.code).toBe('METHOD_UNAVAILABLE');
     expect(method.refusal.details).toEqual({ method: 'paypay' });
     expect(
-      (await refusal(quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: '../etc' })))
-        .code,
+      (
+        await refusal(
+          quotePurchase(
+            db,
+            sandbox.gateway,
+            { memberId: member, packId: 'coin-500', method: '../etc' },
+            TEST_RULES.payments,
+          ),
+        )
+      ).code,
     ).toBe('METHOD_UNAVAILABLE');
   });
 
@@ -128,6 +160,7 @@ describe('quotes and refusals', () => {
     await declareAge(db, member, false);
     const lastMonth = new Date(Date.now() - 35 * 86_400_000);
     await grantCoins(db, {
+      lifetimeDays: TEST_RULES.coinLifetimes,
       memberId: member,
       kind: 'paid',
       amount: 120_000,
@@ -137,7 +170,7 @@ describe('quotes and refusals', () => {
       now: lastMonth,
       expiresAt: new Date(Date.now() + 86_400_000),
     });
-    const standing = await getPurchaseStanding(db, member);
+    const standing = await getPurchaseStanding(db, member, TEST_RULES.payments);
     expect(standing.rank).toMatchObject({ name: 'ゴールド', bonusPercent: 3 });
     const packs = await listCoinPacks(db, standing);
     expect(packs.find((p) => p.id === 'coin-10000')).toMatchObject({ rankBonusCoins: 300, totalCoins: 10_700 });
@@ -156,7 +189,10 @@ describe('checkout and crediting', () => {
     const { back, webhook } = await payAndCollect(redirectUrl);
     expect(back.pathname).toBe('/shop/backfrompurchase');
     expect(back.searchParams.get('order')).toBe(orderId);
-    const fromReturn = await syncOrder(db, sandbox.gateway, orderId, { returnParams: back.searchParams });
+    const fromReturn = await syncOrder(db, sandbox.gateway, orderId, {
+      rules: TEST_RULES.payments,
+      returnParams: back.searchParams,
+    });
     expect(fromReturn).toMatchObject({
       credited: true,
       order: { status: 'paid', analyticsLabel: 'paid coin + 10 bonus coin' },
@@ -167,7 +203,9 @@ describe('checkout and crediting', () => {
       rawBody: webhook.body,
     });
     expect(received.stored).toHaveLength(1);
-    expect(await processPaymentEvents(db, sandbox.gateway, { ids: received.stored })).toEqual({
+    expect(
+      await processPaymentEvents(db, sandbox.gateway, { rules: TEST_RULES.payments, ids: received.stored }),
+    ).toEqual({
       processed: 1,
       failed: 0,
     });
@@ -200,10 +238,15 @@ describe('checkout and crediting', () => {
         rawBody: webhook.body,
       });
       const results = await Promise.all([
-        syncOrder(db, sandbox.gateway, orderId, { returnParams: back.searchParams }),
-        processPaymentEvents(db, sandbox.gateway, { ids: received.stored }),
-        syncOrder(db, sandbox.gateway, orderId),
-        applyProviderPayment(db, orderId, { status: 'paid', amountJpy: 3000, providerPaymentId: 'x' }),
+        syncOrder(db, sandbox.gateway, orderId, { rules: TEST_RULES.payments, returnParams: back.searchParams }),
+        processPaymentEvents(db, sandbox.gateway, { rules: TEST_RULES.payments, ids: received.stored }),
+        syncOrder(db, sandbox.gateway, orderId, { rules: TEST_RULES.payments }),
+        applyProviderPayment(
+          db,
+          orderId,
+          { status: 'paid', amountJpy: 3000, providerPaymentId: 'x' },
+          TEST_RULES.payments,
+        ),
       ]);
       const credits = [results[0], results[2], results[3]].filter((r) => r && 'credited' in r && r.credited).length;
       const [event] = await db
@@ -225,13 +268,18 @@ describe('checkout and crediting', () => {
     const other = await createMember(db);
     await declareAge(db, other, false);
     const stolen = await refusal(
-      startCheckout(db, sandbox.gateway, {
-        memberId: other,
-        packId: 'coin-500',
-        method: 'sandbox',
-        origin: TEST_ORIGIN,
-        orderKey,
-      }),
+      startCheckout(
+        db,
+        sandbox.gateway,
+        {
+          memberId: other,
+          packId: 'coin-500',
+          method: 'sandbox',
+          origin: TEST_ORIGIN,
+          orderKey,
+        },
+        TEST_RULES.payments,
+      ),
     );
     expect(stolen.code).toBe('ORDER_KEY_CONFLICT');
     expect(await getOrder(db, other, first.orderId)).toBeNull();
@@ -242,16 +290,20 @@ describe('checkout and crediting', () => {
     const member = await createMember(db);
     const declined = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
     await sandbox.decide(declined.redirectUrl, 'decline');
-    expect((await syncOrder(db, sandbox.gateway, declined.orderId))!.order).toMatchObject({
+    expect(
+      (await syncOrder(db, sandbox.gateway, declined.orderId, { rules: TEST_RULES.payments }))!.order,
+    ).toMatchObject({
       status: 'failed',
       failureReason: 'declined',
     });
     const canceled = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
     const back = await sandbox.decide(canceled.redirectUrl, 'cancel');
     expect(back.searchParams.get('canceled')).toBe('1');
-    expect((await syncOrder(db, sandbox.gateway, canceled.orderId))!.order.status).toBe('canceled');
+    expect((await syncOrder(db, sandbox.gateway, canceled.orderId, { rules: TEST_RULES.payments }))!.order.status).toBe(
+      'canceled',
+    );
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
-    expect((await getPurchaseStanding(db, member)).usedJpy).toBe(0);
+    expect((await getPurchaseStanding(db, member, TEST_RULES.payments)).usedJpy).toBe(0);
   });
 
   it('first-purchase packs are for members who never bought', async () => {
@@ -259,12 +311,15 @@ describe('checkout and crediting', () => {
     const member = await createMember(db);
     const first = await checkoutAsMember(db, sandbox.gateway, member, 'first-500');
     const { back } = await payAndCollect(first.redirectUrl);
-    await syncOrder(db, sandbox.gateway, first.orderId, { returnParams: back.searchParams });
+    await syncOrder(db, sandbox.gateway, first.orderId, {
+      rules: TEST_RULES.payments,
+      returnParams: back.searchParams,
+    });
     expect(await getBalance(db, member)).toMatchObject({ paid: 500, free: 500 });
     const again = await refusal(checkoutAsMember(db, sandbox.gateway, member, 'first-500'));
     expect(again.code).toBe('FIRST_PURCHASE_ONLY');
     expect(again.message).toContain('初回購入のみ対象です');
-    const packs = await listCoinPacks(db, await getPurchaseStanding(db, member));
+    const packs = await listCoinPacks(db, await getPurchaseStanding(db, member, TEST_RULES.payments));
     expect(packs.find((p) => p.id === 'first-500')).toMatchObject({
       available: false,
       unavailableReason: '初回購入のみ対象です',
@@ -275,22 +330,37 @@ describe('checkout and crediting', () => {
     const db = handle.db;
     const member = await createMember(db);
     await declareAge(db, member, false);
-    const before = await listCoinPacks(db, await getPurchaseStanding(db, member));
+    const before = await listCoinPacks(db, await getPurchaseStanding(db, member, TEST_RULES.payments));
     expect(before.every((p) => p.available && p.unavailableReason === null)).toBe(true);
     // The quote says when buying it ends the offer; the offer itself does not.
     expect(
-      (await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-1000', method: 'sandbox' }))
-        .endsFirstPurchaseOffer,
+      (
+        await quotePurchase(
+          db,
+          sandbox.gateway,
+          { memberId: member, packId: 'coin-1000', method: 'sandbox' },
+          TEST_RULES.payments,
+        )
+      ).endsFirstPurchaseOffer,
     ).toBe(true);
     expect(
-      (await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'first-500', method: 'sandbox' }))
-        .endsFirstPurchaseOffer,
+      (
+        await quotePurchase(
+          db,
+          sandbox.gateway,
+          { memberId: member, packId: 'first-500', method: 'sandbox' },
+          TEST_RULES.payments,
+        )
+      ).endsFirstPurchaseOffer,
     ).toBe(false);
 
     const other = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
     const { back } = await payAndCollect(other.redirectUrl);
-    await syncOrder(db, sandbox.gateway, other.orderId, { returnParams: back.searchParams });
-    const after = await listCoinPacks(db, await getPurchaseStanding(db, member));
+    await syncOrder(db, sandbox.gateway, other.orderId, {
+      rules: TEST_RULES.payments,
+      returnParams: back.searchParams,
+    });
+    const after = await listCoinPacks(db, await getPurchaseStanding(db, member, TEST_RULES.payments));
     // Never bought, yet no longer open: the reason is that it is for a first purchase only.
     expect(after.find((p) => p.id === 'first-500')).toMatchObject({
       available: false,
@@ -298,11 +368,22 @@ describe('checkout and crediting', () => {
     });
     expect(after.find((p) => p.id === 'coin-1000')).toMatchObject({ available: true, unavailableReason: null });
     expect(
-      (await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-1000', method: 'sandbox' }))
-        .endsFirstPurchaseOffer,
+      (
+        await quotePurchase(
+          db,
+          sandbox.gateway,
+          { memberId: member, packId: 'coin-1000', method: 'sandbox' },
+          TEST_RULES.payments,
+        )
+      ).endsFirstPurchaseOffer,
     ).toBe(false);
     const refused = await refusal(
-      quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'first-500', method: 'sandbox' }),
+      quotePurchase(
+        db,
+        sandbox.gateway,
+        { memberId: member, packId: 'first-500', method: 'sandbox' },
+        TEST_RULES.payments,
+      ),
     );
     expect(refused.message).toBe('このコインパックは初回購入のみ対象です。ほかのコインパックをお選びください。');
   });
@@ -312,13 +393,18 @@ describe('checkout and crediting', () => {
     const member = await createMember(db);
     await declareAge(db, member, false);
     const start = (drawContext: { gachaId: string; count: number } | null) =>
-      startCheckout(db, sandbox.gateway, {
-        memberId: member,
-        packId: 'coin-500',
-        method: 'sandbox',
-        origin: TEST_ORIGIN,
-        drawContext,
-      });
+      startCheckout(
+        db,
+        sandbox.gateway,
+        {
+          memberId: member,
+          packId: 'coin-500',
+          method: 'sandbox',
+          origin: TEST_ORIGIN,
+          drawContext,
+        },
+        TEST_RULES.payments,
+      );
     const kept = await start({ gachaId: 'stellar-pokemon-001', count: 10 });
     expect((await getOrder(db, member, kept.orderId))!.drawContext).toEqual({
       gachaId: 'stellar-pokemon-001',
@@ -342,11 +428,16 @@ describe('checkout and crediting', () => {
     const db = handle.db;
     const member = await createMember(db);
     const { orderId } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
-    const result = await applyProviderPayment(db, orderId, {
-      status: 'paid',
-      amountJpy: 1,
-      providerPaymentId: 'sbp_tampered',
-    });
+    const result = await applyProviderPayment(
+      db,
+      orderId,
+      {
+        status: 'paid',
+        amountJpy: 1,
+        providerPaymentId: 'sbp_tampered',
+      },
+      TEST_RULES.payments,
+    );
     expect(result).toMatchObject({ credited: false, order: { status: 'review' } });
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
   });
@@ -414,47 +505,82 @@ describe('what the review found', () => {
     await declareAge(db, member, false);
     const input = { memberId: member, packId: 'coin-1000', method: 'sandbox', origin: TEST_ORIGIN };
     const changed = await refusal(
-      startCheckout(db, sandbox.gateway, { ...input, expected: { priceJpy: 1000, totalCoins: 1100 } }),
+      startCheckout(
+        db,
+        sandbox.gateway,
+        { ...input, expected: { priceJpy: 1000, totalCoins: 1100 } },
+        TEST_RULES.payments,
+      ),
     );
     expect(changed).toMatchObject({ code: 'QUOTE_CHANGED', status: 409 });
-    await startCheckout(db, sandbox.gateway, { ...input, expected: { priceJpy: 1000, totalCoins: 1010 } });
+    await startCheckout(
+      db,
+      sandbox.gateway,
+      { ...input, expected: { priceJpy: 1000, totalCoins: 1010 } },
+      TEST_RULES.payments,
+    );
   });
 
   it('a payment after its order was canceled is credited only if the caps still allow it; otherwise it waits for review', async () => {
     const db = handle.db;
     const member = await createMember(db);
     await declareAge(db, member, true);
-    const a = await startCheckout(db, sandbox.gateway, {
-      memberId: member,
-      packId: 'coin-10000',
-      method: 'sandbox',
-      origin: TEST_ORIGIN,
-    });
+    const a = await startCheckout(
+      db,
+      sandbox.gateway,
+      {
+        memberId: member,
+        packId: 'coin-10000',
+        method: 'sandbox',
+        origin: TEST_ORIGIN,
+      },
+      TEST_RULES.payments,
+    );
     // Tab 2 cancels order A; order B takes the whole ¥10,000 of the month and is paid.
     await db.update(paymentOrders).set({ status: 'canceled' }).where(eq(paymentOrders.id, a.orderId));
-    const b = await startCheckout(db, sandbox.gateway, {
-      memberId: member,
-      packId: 'coin-10000',
-      method: 'sandbox',
-      origin: TEST_ORIGIN,
-    });
-    await applyProviderPayment(db, b.orderId, { status: 'paid', amountJpy: 10_000, providerPaymentId: 'b' });
+    const b = await startCheckout(
+      db,
+      sandbox.gateway,
+      {
+        memberId: member,
+        packId: 'coin-10000',
+        method: 'sandbox',
+        origin: TEST_ORIGIN,
+      },
+      TEST_RULES.payments,
+    );
+    await applyProviderPayment(
+      db,
+      b.orderId,
+      { status: 'paid', amountJpy: 10_000, providerPaymentId: 'b' },
+      TEST_RULES.payments,
+    );
     // Then A's payment arrives after all.
-    const late = await applyProviderPayment(db, a.orderId, {
-      status: 'paid',
-      amountJpy: 10_000,
-      providerPaymentId: 'a',
-    });
+    const late = await applyProviderPayment(
+      db,
+      a.orderId,
+      {
+        status: 'paid',
+        amountJpy: 10_000,
+        providerPaymentId: 'a',
+      },
+      TEST_RULES.payments,
+    );
     expect(late).toMatchObject({
       credited: false,
       order: { status: 'review', failureReason: 'late_payment_over_cap' },
     });
     // Asked again (the next event, the return page): a held order stays held for the operator.
-    const again = await applyProviderPayment(db, a.orderId, {
-      status: 'paid',
-      amountJpy: 10_000,
-      providerPaymentId: 'a',
-    });
+    const again = await applyProviderPayment(
+      db,
+      a.orderId,
+      {
+        status: 'paid',
+        amountJpy: 10_000,
+        providerPaymentId: 'a',
+      },
+      TEST_RULES.payments,
+    );
     expect(again).toMatchObject({ credited: false, order: { status: 'review' } });
     expect(await getBalance(db, member)).toMatchObject({ paid: 10_000 });
   });
@@ -469,7 +595,7 @@ describe('what the review found', () => {
       db,
       sandbox.gateway,
       { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN },
-      undefined,
+      TEST_RULES.payments,
       march31,
     );
     await db.update(paymentOrders).set({ status: 'canceled' }).where(eq(paymentOrders.id, a.orderId));
@@ -477,21 +603,21 @@ describe('what the review found', () => {
       db,
       sandbox.gateway,
       { memberId: member, packId: 'coin-10000', method: 'sandbox', origin: TEST_ORIGIN },
-      undefined,
+      TEST_RULES.payments,
       march31,
     );
     await applyProviderPayment(
       db,
       b.orderId,
       { status: 'paid', amountJpy: 10_000, providerPaymentId: 'b' },
-      undefined,
+      TEST_RULES.payments,
       march31,
     );
     const late = await applyProviderPayment(
       db,
       a.orderId,
       { status: 'paid', amountJpy: 10_000, providerPaymentId: 'a' },
-      undefined,
+      TEST_RULES.payments,
       april1,
     );
     expect(late).toMatchObject({
@@ -522,7 +648,7 @@ describe('what the review found', () => {
     const gateway = { providers: { sandbox: confirming } };
     const request = { headers: new Headers(), rawBody: '{}' };
     expect((await receiveWebhook(db, gateway, 'sandbox', request)).reply).toEqual({ status: 200, json: {} });
-    await cancelPendingOrder(db, sandbox.gateway, member, orderId);
+    await cancelPendingOrder(db, sandbox.gateway, member, orderId, TEST_RULES.payments);
     const refused = await receiveWebhook(db, gateway, 'sandbox', request);
     expect(refused.reply).toMatchObject({ status: 409, json: { error: { code: 'ORDER_NOT_PAYABLE' } } });
     expect(refused.stored).toHaveLength(1);
@@ -533,7 +659,7 @@ describe('what the review found', () => {
     const member = await createMember(db);
     const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
     await sandbox.decide(redirectUrl, 'approve');
-    await syncOrder(db, sandbox.gateway, orderId);
+    await syncOrder(db, sandbox.gateway, orderId, { rules: TEST_RULES.payments });
     const real = sandbox.gateway.providers.sandbox!;
     // A provider that lists refunds apart from the payment: its read keeps saying "paid".
     const slow: PaymentProvider = {
@@ -545,10 +671,10 @@ describe('what the review found', () => {
           : payment;
       },
     };
-    const result = await refundOrder(db, { providers: { sandbox: slow } }, orderId, 'operator');
+    const result = await refundOrder(db, { providers: { sandbox: slow } }, orderId, 'operator', TEST_RULES.payments);
     expect(result.order).toMatchObject({ status: 'refunded', refundedJpy: 1000 });
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
-    await syncOrder(db, { providers: { sandbox: slow } }, orderId);
+    await syncOrder(db, { providers: { sandbox: slow } }, orderId, { rules: TEST_RULES.payments });
     expect((await getOrder(db, member, orderId))!.status).toBe('refunded');
   });
 
@@ -556,25 +682,35 @@ describe('what the review found', () => {
     const db = handle.db;
     const member = await createMember(db);
     await declareAge(db, member, true);
-    const a = await startCheckout(db, sandbox.gateway, {
-      memberId: member,
-      packId: 'coin-10000',
-      method: 'sandbox',
-      origin: TEST_ORIGIN,
-    });
+    const a = await startCheckout(
+      db,
+      sandbox.gateway,
+      {
+        memberId: member,
+        packId: 'coin-10000',
+        method: 'sandbox',
+        origin: TEST_ORIGIN,
+      },
+      TEST_RULES.payments,
+    );
     await db.update(paymentOrders).set({ status: 'canceled' }).where(eq(paymentOrders.id, a.orderId));
-    const b = await startCheckout(db, sandbox.gateway, {
-      memberId: member,
-      packId: 'coin-10000',
-      method: 'sandbox',
-      origin: TEST_ORIGIN,
-    });
+    const b = await startCheckout(
+      db,
+      sandbox.gateway,
+      {
+        memberId: member,
+        packId: 'coin-10000',
+        method: 'sandbox',
+        origin: TEST_ORIGIN,
+      },
+      TEST_RULES.payments,
+    );
     for (const started of [b, a]) {
       await sandbox.decide(started.redirectUrl, 'approve');
-      await syncOrder(db, sandbox.gateway, started.orderId);
+      await syncOrder(db, sandbox.gateway, started.orderId, { rules: TEST_RULES.payments });
     }
     expect((await getOrder(db, member, a.orderId))!.status).toBe('review');
-    const refunded = await refundOrder(db, sandbox.gateway, a.orderId, 'over the minors cap');
+    const refunded = await refundOrder(db, sandbox.gateway, a.orderId, 'over the minors cap', TEST_RULES.payments);
     expect(refunded.order).toMatchObject({ status: 'refunded', refundedJpy: 10_000 });
     expect(await getBalance(db, member)).toMatchObject({ paid: 10_000, free: 400 });
   });
@@ -583,13 +719,23 @@ describe('what the review found', () => {
     const db = handle.db;
     const member = await createMember(db);
     const { orderId } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-500');
-    await applyProviderPayment(db, orderId, {
-      status: 'refunded',
-      amountJpy: 500,
-      refundedJpy: 500,
-      providerPaymentId: 'x',
-    });
-    const stale = await applyProviderPayment(db, orderId, { status: 'paid', amountJpy: 500, providerPaymentId: 'x' });
+    await applyProviderPayment(
+      db,
+      orderId,
+      {
+        status: 'refunded',
+        amountJpy: 500,
+        refundedJpy: 500,
+        providerPaymentId: 'x',
+      },
+      TEST_RULES.payments,
+    );
+    const stale = await applyProviderPayment(
+      db,
+      orderId,
+      { status: 'paid', amountJpy: 500, providerPaymentId: 'x' },
+      TEST_RULES.payments,
+    );
     expect(stale).toMatchObject({ credited: false, order: { status: 'refunded' } });
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
   });
@@ -599,7 +745,10 @@ describe('what the review found', () => {
     const member = await createMember(db);
     const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-500');
     await sandbox.decide(redirectUrl, 'approve');
-    const result = await syncOrder(db, sandbox.gateway, orderId, { eventHint: 'charged_back' });
+    const result = await syncOrder(db, sandbox.gateway, orderId, {
+      rules: TEST_RULES.payments,
+      eventHint: 'charged_back',
+    });
     expect(result!.order.status).toBe('paid');
     expect(await getBalance(db, member)).toMatchObject({ paid: 500 });
   });
@@ -609,13 +758,13 @@ describe('what the review found', () => {
     const member = await createMember(db);
     const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
     await sandbox.decide(redirectUrl, 'approve');
-    await syncOrder(db, sandbox.gateway, orderId);
+    await syncOrder(db, sandbox.gateway, orderId, { rules: TEST_RULES.payments });
     const [row] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
     await sandbox.api('POST', `/payments/${row!.providerRef}/refunds`, { amount: 1000 });
     const later = new Date(Date.now() + 7 * 3_600_000);
-    expect(await reconcilePaidOrders(db, sandbox.gateway, { methods: ['sandbox'], now: later })).toBeGreaterThanOrEqual(
-      1,
-    );
+    expect(
+      await reconcilePaidOrders(db, sandbox.gateway, { rules: TEST_RULES.payments, methods: ['sandbox'], now: later }),
+    ).toBeGreaterThanOrEqual(1);
     expect((await getOrder(db, member, orderId))!.status).toBe('refunded');
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
   });
@@ -647,7 +796,7 @@ describe('caps', () => {
     );
     // An abandoned checkout stops holding its amount once it expires.
     await sandbox.decide(first.redirectUrl, 'cancel');
-    await syncOrder(db, sandbox.gateway, first.orderId);
+    await syncOrder(db, sandbox.gateway, first.orderId, { rules: TEST_RULES.payments });
     await startCheckout(
       db,
       sandbox.gateway,
@@ -661,21 +810,31 @@ describe('caps', () => {
     const member = await createMember(db);
     await declareAge(db, member, true);
     const refused = await refusal(
-      startCheckout(db, sandbox.gateway, {
-        memberId: member,
-        packId: 'coin-30000',
-        method: 'sandbox',
-        origin: TEST_ORIGIN,
-      }),
+      startCheckout(
+        db,
+        sandbox.gateway,
+        {
+          memberId: member,
+          packId: 'coin-30000',
+          method: 'sandbox',
+          origin: TEST_ORIGIN,
+        },
+        TEST_RULES.payments,
+      ),
     );
     expect(refused.code).toBe('MINOR_CAP_EXCEEDED');
     expect(refused.message).toContain('18歳未満の方の1か月のご購入上限（¥10,000）');
-    await startCheckout(db, sandbox.gateway, {
-      memberId: member,
-      packId: 'coin-10000',
-      method: 'sandbox',
-      origin: TEST_ORIGIN,
-    });
+    await startCheckout(
+      db,
+      sandbox.gateway,
+      {
+        memberId: member,
+        packId: 'coin-10000',
+        method: 'sandbox',
+        origin: TEST_ORIGIN,
+      },
+      TEST_RULES.payments,
+    );
   });
 
   // A real race on PostgreSQL; on PGlite (one connection) the six run one after another, same answer.
@@ -707,17 +866,21 @@ describe('refunds, chargebacks and events out of order', () => {
     const member = await createMember(db);
     const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, packId);
     const { back } = await payAndCollect(redirectUrl);
-    await syncOrder(db, sandbox.gateway, orderId, { returnParams: back.searchParams });
+    await syncOrder(db, sandbox.gateway, orderId, { rules: TEST_RULES.payments, returnParams: back.searchParams });
     return { member, orderId };
   }
 
   it('an operator refund names what is wrong: an unknown order, one not paid yet (not a pack or key code)', async () => {
     const db = handle.db;
-    const missing = await refusal(refundOrder(db, sandbox.gateway, randomUUID(), 'requested_by_customer'));
+    const missing = await refusal(
+      refundOrder(db, sandbox.gateway, randomUUID(), 'requested_by_customer', TEST_RULES.payments),
+    );
     expect(missing.code).toBe('ORDER_NOT_FOUND');
     const member = await createMember(db);
     const { orderId } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
-    const unpaid = await refusal(refundOrder(db, sandbox.gateway, orderId, 'requested_by_customer'));
+    const unpaid = await refusal(
+      refundOrder(db, sandbox.gateway, orderId, 'requested_by_customer', TEST_RULES.payments),
+    );
     expect(unpaid.code).toBe('ORDER_NOT_REFUNDABLE');
     expect(unpaid.refusal.details).toMatchObject({ orderId, status: 'pending' });
   });
@@ -725,13 +888,13 @@ describe('refunds, chargebacks and events out of order', () => {
   it('an operator refund takes the coins back when none were spent', async () => {
     const db = handle.db;
     const { member, orderId } = await paidOrder('coin-1000');
-    const result = await refundOrder(db, sandbox.gateway, orderId, 'requested_by_customer');
+    const result = await refundOrder(db, sandbox.gateway, orderId, 'requested_by_customer', TEST_RULES.payments);
     expect(result.order).toMatchObject({ status: 'refunded', refundedJpy: 1000 });
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
     const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
     expect(order).toMatchObject({ reversedPaid: 1000, reversedFree: 10, unrecoveredCoins: 0 });
     // Repeating changes nothing.
-    await syncOrder(db, sandbox.gateway, orderId);
+    await syncOrder(db, sandbox.gateway, orderId, { rules: TEST_RULES.payments });
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
   });
 
@@ -739,7 +902,13 @@ describe('refunds, chargebacks and events out of order', () => {
     const db = handle.db;
     const { member, orderId } = await paidOrder('coin-1000');
     const gachaId = await createPublishedPack(db, { lots: 40, price: 300 });
-    const draw = await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: randomUUID() });
+    const draw = await drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: member,
+      gachaId,
+      count: 1,
+      idempotencyKey: randomUUID(),
+    });
     expect(draw.ok).toBe(true);
     // 300 spent: the 10 bonus coins first, then 290 paid.
     const dispute = await sandbox.api(
@@ -752,16 +921,26 @@ describe('refunds, chargebacks and events out of order', () => {
       headers: new Headers(webhook!.headers),
       rawBody: webhook!.body,
     });
-    await processPaymentEvents(db, sandbox.gateway, { ids: received.stored });
+    await processPaymentEvents(db, sandbox.gateway, { rules: TEST_RULES.payments, ids: received.stored });
     const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
     expect(order).toMatchObject({ status: 'charged_back', reversedPaid: 710, reversedFree: 0, unrecoveredCoins: 300 });
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
     const held = await refusal(
-      quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: 'sandbox' }),
+      quotePurchase(
+        db,
+        sandbox.gateway,
+        { memberId: member, packId: 'coin-500', method: 'sandbox' },
+        TEST_RULES.payments,
+      ),
     );
     expect(held).toMatchObject({ code: 'PURCHASE_HOLD', status: 403 });
     expect(await clearPurchaseHold(db, member)).toBe(true);
-    await quotePurchase(db, sandbox.gateway, { memberId: member, packId: 'coin-500', method: 'sandbox' });
+    await quotePurchase(
+      db,
+      sandbox.gateway,
+      { memberId: member, packId: 'coin-500', method: 'sandbox' },
+      TEST_RULES.payments,
+    );
   });
 
   it('a refund that arrives before the payment was ever confirmed credits nothing, in either order', async () => {
@@ -778,7 +957,7 @@ describe('refunds, chargebacks and events out of order', () => {
         headers: new Headers(webhook.headers),
         rawBody: webhook.body,
       });
-      await processPaymentEvents(db, sandbox.gateway, { ids: received.stored });
+      await processPaymentEvents(db, sandbox.gateway, { rules: TEST_RULES.payments, ids: received.stored });
     }
     expect((await getOrder(db, member, orderId))!.status).toBe('refunded');
     expect(await getBalance(db, member)).toMatchObject({ paid: 0, free: 0 });
@@ -791,7 +970,7 @@ describe('abandoned checkouts and the report', () => {
     const member = await createMember(db);
     const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-500');
     const later = new Date(Date.now() + 61 * 60_000);
-    expect(await expireStaleOrders(db, sandbox.gateway, later)).toBeGreaterThanOrEqual(1);
+    expect(await expireStaleOrders(db, sandbox.gateway, TEST_RULES.payments, later)).toBeGreaterThanOrEqual(1);
     expect((await getOrder(db, member, orderId))!.status).toBe('expired');
     const page = await sandbox.app.request(new URL(redirectUrl).pathname.replace('/sandbox', ''));
     expect(await page.text()).toContain('すでに処理されました');
@@ -802,6 +981,7 @@ describe('abandoned checkouts and the report', () => {
     const member = await createMember(db);
     // Every other test's coins expire long before 2030, so this member's are the only ones then.
     await grantCoins(db, {
+      lifetimeDays: TEST_RULES.coinLifetimes,
       memberId: member,
       kind: 'paid',
       amount: 7000,
@@ -812,6 +992,7 @@ describe('abandoned checkouts and the report', () => {
       expiresAt: new Date('2030-08-01T00:00:00+09:00'),
     });
     await grantCoins(db, {
+      lifetimeDays: TEST_RULES.coinLifetimes,
       memberId: member,
       kind: 'free',
       amount: 500,

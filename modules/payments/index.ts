@@ -43,6 +43,7 @@ export interface ShopPaymentRules {
   freeCoinDays: number;
 }
 
+/** The settings' defaults (server/config.ts), for tests and tools that run without settings; never a silent fallback. */
 export const DEFAULT_PAYMENT_RULES: ShopPaymentRules = {
   monthlyCapJpy: 500_000,
   minorMonthlyCapJpy: 10_000,
@@ -129,7 +130,7 @@ export interface PurchaseStanding {
 export async function getPurchaseStanding(
   db: Database,
   memberId: string,
-  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES,
+  rules: ShopPaymentRules,
   now = new Date(),
 ): Promise<PurchaseStanding> {
   const [profile] = await db.select().from(purchaseProfiles).where(eq(purchaseProfiles.memberId, memberId));
@@ -260,7 +261,7 @@ export async function quotePurchase(
   db: Database,
   gateway: PaymentGateway,
   input: { memberId: string; packId: string; method: string },
-  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES,
+  rules: ShopPaymentRules,
   now = new Date(),
 ): Promise<Quote> {
   const standing = await getPurchaseStanding(db, input.memberId, rules, now);
@@ -436,7 +437,7 @@ export async function startCheckout(
   db: Database,
   gateway: PaymentGateway,
   input: StartCheckoutInput,
-  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES,
+  rules: ShopPaymentRules,
   now = new Date(),
 ): Promise<CheckoutStarted> {
   const orderId = input.orderKey ?? randomUUID();
@@ -613,7 +614,7 @@ export async function syncOrder(
   db: Database,
   gateway: PaymentGateway,
   orderId: string,
-  options: { returnParams?: URLSearchParams; rules?: ShopPaymentRules; now?: Date; eventHint?: string } = {},
+  options: { returnParams?: URLSearchParams; rules: ShopPaymentRules; now?: Date; eventHint?: string },
 ): Promise<SyncResult | null> {
   const order = await findOrder(db, orderId);
   if (!order) return null;
@@ -655,7 +656,7 @@ export async function applyProviderPayment(
   db: Database,
   orderId: string,
   payment: ProviderPayment,
-  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES,
+  rules: ShopPaymentRules,
   now = new Date(),
 ): Promise<SyncResult> {
   return db.transaction(async (tx) => {
@@ -768,7 +769,7 @@ async function creditOrder(t: Database, order: typeof paymentOrders.$inferSelect
     ref: order.id,
     memo: order.receiptNo,
     now,
-    lifetimeDays: { paid: rules.paidCoinDays },
+    lifetimeDays: { paid: rules.paidCoinDays, free: rules.freeCoinDays },
   });
   const bonus = order.bonusCoins + order.rankBonusCoins;
   const free =
@@ -783,7 +784,7 @@ async function creditOrder(t: Database, order: typeof paymentOrders.$inferSelect
           ref: order.id,
           memo: order.receiptNo,
           now,
-          lifetimeDays: { free: rules.freeCoinDays },
+          lifetimeDays: { paid: rules.paidCoinDays, free: rules.freeCoinDays },
         })
       : null;
   return {
@@ -911,7 +912,7 @@ function safeJson(raw: string): unknown {
 export async function processPaymentEvents(
   db: Database,
   gateway: PaymentGateway,
-  options: { limit?: number; ids?: number[]; rules?: ShopPaymentRules } = {},
+  options: { limit?: number; ids?: number[]; rules: ShopPaymentRules },
 ): Promise<{ processed: number; failed: number }> {
   const limit = options.limit ?? 50;
   const only = options.ids?.length
@@ -986,9 +987,9 @@ export async function processPaymentEvents(
 export async function expireStaleOrders(
   db: Database,
   gateway: PaymentGateway,
+  rules: ShopPaymentRules,
   now = new Date(),
   limit = 100,
-  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES,
 ): Promise<number> {
   const stale = await db
     .select()
@@ -1035,7 +1036,7 @@ export async function cancelPendingOrder(
   gateway: PaymentGateway,
   memberId: string,
   orderId: string,
-  rules: ShopPaymentRules = DEFAULT_PAYMENT_RULES,
+  rules: ShopPaymentRules,
 ): Promise<OrderView | null> {
   const order = await findOrder(db, orderId);
   if (!order || order.memberId !== memberId) return null;
@@ -1063,7 +1064,7 @@ export async function cancelPendingOrder(
 export async function reconcilePaidOrders(
   db: Database,
   gateway: PaymentGateway,
-  options: { methods: string[]; days?: number; limit?: number; rules?: ShopPaymentRules; now?: Date },
+  options: { methods: string[]; days?: number; limit?: number; rules: ShopPaymentRules; now?: Date },
 ): Promise<number> {
   const now = options.now ?? new Date();
   if (options.methods.length === 0) return 0;
@@ -1104,6 +1105,7 @@ export async function refundOrder(
   gateway: PaymentGateway,
   orderId: string,
   reason: string,
+  rules: ShopPaymentRules,
 ): Promise<SyncResult> {
   const order = await findOrder(db, orderId);
   if (!order) throw new PurchaseRefused('ORDER_NOT_FOUND', { orderId });
@@ -1127,17 +1129,22 @@ export async function refundOrder(
       : payment.status === 'refunded'
         ? payment.amountJpy - payment.refundedJpy
         : 0;
-  if (held <= 0) return (await syncOrder(db, gateway, order.id))!;
+  if (held <= 0) return (await syncOrder(db, gateway, order.id, { rules }))!;
   await provider.refund(ref, held, reason);
   // The provider accepted the refund: that is the evidence (some providers list refunds apart from the
   // payment, or late), so the order is refunded now; a later read can only agree.
   const paid = payment.status === 'paid' || payment.status === 'refunded' ? payment : null;
-  return applyProviderPayment(db, order.id, {
-    status: 'refunded',
-    amountJpy: paid!.amountJpy,
-    refundedJpy: paid!.amountJpy,
-    providerPaymentId: paid!.providerPaymentId,
-  });
+  return applyProviderPayment(
+    db,
+    order.id,
+    {
+      status: 'refunded',
+      amountJpy: paid!.amountJpy,
+      refundedJpy: paid!.amountJpy,
+      providerPaymentId: paid!.providerPaymentId,
+    },
+    rules,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
-import { createMember, createPublishedPack } from '#tests/fixtures';
+import { createMember, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { propertyRuns, testSettings } from '#tests/settings';
 import { checkInvariants, getBalance } from '#modules/wallet';
 import { coinLedger } from '#db/schema';
@@ -63,10 +63,16 @@ describe('provider answers in any order', () => {
         for (const s of steps) {
           if (s.kind === 'draw') {
             // The member spends some of whatever they hold (refused when they hold too little).
-            await drawLots(db, { memberId: member, gachaId, count: 1, idempotencyKey: randomUUID() });
+            await drawLots(db, {
+              decisionDays: TEST_RULES.prizeDecisionDays,
+              memberId: member,
+              gachaId,
+              count: 1,
+              idempotencyKey: randomUUID(),
+            });
           } else {
             const before = (await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId)))[0]!;
-            const result = await applyProviderPayment(db, orderId, s.payment);
+            const result = await applyProviderPayment(db, orderId, s.payment, TEST_RULES.payments);
             if (before.reversedAt) reversedOnce = true;
             // Once reversed (or refunded/charged back before any credit), nothing credits it again.
             if (before.status === 'refunded' || before.status === 'charged_back') expect(result.credited).toBe(false);

@@ -4,7 +4,7 @@ import type { Hono } from 'hono';
 import type { Database } from '#db/client';
 import { createSandboxApp } from './providers/sandbox/hosted';
 import { createSandboxProvider } from './providers/sandbox/sandbox';
-import { declareAge, ensureDefaultCoinPacks, startCheckout, type PaymentGateway } from './index';
+import { DEFAULT_PAYMENT_RULES, declareAge, ensureDefaultCoinPacks, startCheckout, type PaymentGateway } from './index';
 
 export const TEST_ORIGIN = 'http://shop.test';
 export const SANDBOX_SECRET = 'sk_sandbox_test_secret';
@@ -114,11 +114,16 @@ export async function checkoutAsMember(
 ) {
   await ensureDefaultCoinPacks(db);
   await declareAge(db, memberId, options.minor ?? false);
-  return startCheckout(db, gateway, {
-    memberId,
-    packId,
-    method: 'sandbox',
-    origin: TEST_ORIGIN,
-    orderKey: options.orderKey,
-  });
+  return startCheckout(
+    db,
+    gateway,
+    {
+      memberId,
+      packId,
+      method: 'sandbox',
+      origin: TEST_ORIGIN,
+      orderKey: options.orderKey,
+    },
+    DEFAULT_PAYMENT_RULES,
+  );
 }

@@ -6,7 +6,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { Hono } from 'hono';
 import { eq, sql } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
-import { createMember } from '#tests/fixtures';
+import { createMember, TEST_RULES } from '#tests/fixtures';
 import { fuzzCount } from '#tests/settings';
 import { checkInvariants } from '#modules/wallet';
 import { coinLedger } from '#db/schema';
@@ -111,7 +111,7 @@ function forgeries(real: CapturedWebhook, random: () => number): Delivery[] {
 describe('a sender that keeps failing verification', () => {
   it('is answered 429 for the rest of the minute, while other senders are not', async () => {
     const db = handle.db;
-    const payments = paymentServicesFor(sandbox.gateway);
+    const payments = paymentServicesFor(sandbox.gateway, TEST_RULES.payments);
     const app = new Hono().route(
       '/api/webhooks',
       createWebhookRoutes({ db, payments, logger: createLogger('silent'), rejectionsPerMinute: 3 }),
@@ -138,7 +138,7 @@ describe('webhook fuzzing', () => {
   it(`${DELIVERIES.toLocaleString('en')} deliveries: real payments credited exactly once, forgeries refused with 4xx and no trace`, async () => {
     const db = handle.db;
     const random = seeded(Number(process.env.FUZZ_SEED ?? 20261122));
-    const payments = paymentServicesFor(sandbox.gateway);
+    const payments = paymentServicesFor(sandbox.gateway, TEST_RULES.payments);
     const app = new Hono().route(
       '/api/webhooks',
       createWebhookRoutes({ db, payments, logger: createLogger('silent') }),
@@ -225,7 +225,7 @@ describe('webhook fuzzing', () => {
 
     // The background processing the route started, then sweeps until the queue is empty.
     for (let pass = 0; pass < 50; pass += 1) {
-      await processPaymentEvents(db, sandbox.gateway, { limit: 500 });
+      await processPaymentEvents(db, sandbox.gateway, { rules: TEST_RULES.payments, limit: 500 });
       const [left] = await db
         .select({ n: sql<number>`count(*)::int` })
         .from(paymentEvents)

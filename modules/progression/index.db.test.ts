@@ -3,7 +3,7 @@
 import { describe, it, expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useTestDatabase } from '#tests/use-test-database';
-import { createMember, createPublishedPack } from '#tests/fixtures';
+import { createMember, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { grantCoins } from '#modules/wallet';
 import { drawLots } from '#modules/draw';
 import { getMemberProgress, currentRank } from './index';
@@ -12,6 +12,7 @@ const handle = useTestDatabase('progression');
 
 const buy = (memberId: string, amount: number, now: Date, kind: 'paid' | 'free' = 'paid') =>
   grantCoins(handle.db, {
+    lifetimeDays: TEST_RULES.coinLifetimes,
     memberId,
     kind,
     amount,
@@ -48,6 +49,7 @@ describe('getMemberProgress', () => {
     await buy(member, 1_200_000, now);
     const pack = await createPublishedPack(handle.db, { lots: 50, price: 300 });
     const outcome = await drawLots(handle.db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
       memberId: member,
       gachaId: pack,
       count: 10,

@@ -43,6 +43,12 @@ export interface WalletBalance {
   expiringSoon: { amount: number; firstExpiresAt: string | null };
 }
 
+/** How long granted coins last, in days, by kind: the shop's settings, passed by every caller. */
+export interface CoinLifetimes {
+  paid: number;
+  free: number;
+}
+
 export interface GrantInput {
   memberId: string;
   kind: CoinKind;
@@ -56,8 +62,11 @@ export interface GrantInput {
   ref?: string | null;
   memo?: string | null;
   now?: Date;
-  /** The shop's configured lifetimes (PAID_COIN_EXPIRY_DAYS, FREE_COIN_EXPIRY_DAYS) when no expiresAt is given. */
-  lifetimeDays?: { paid?: number; free?: number };
+  /**
+   * The shop's configured lifetimes (PAID_COIN_EXPIRY_DAYS, FREE_COIN_EXPIRY_DAYS), used when no expiresAt
+   * is given. Required: a caller that forgot the settings must not silently grant the built-in defaults.
+   */
+  lifetimeDays: CoinLifetimes;
 }
 
 export interface GrantResult {
@@ -89,15 +98,14 @@ export class IdempotencyKeyConflict extends RefusalError<WalletRefusalCode> {
 export async function grantCoins(db: Database, input: GrantInput): Promise<GrantResult> {
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0)
     throw new RangeError('amount must be a positive integer');
+  if (
+    !input.expiresAt &&
+    !(Number.isSafeInteger(input.lifetimeDays?.paid) && Number.isSafeInteger(input.lifetimeDays?.free))
+  )
+    throw new RangeError('lifetimeDays must give whole days for paid and free coins');
   const now = input.now ?? new Date();
   const expiresAt =
-    input.expiresAt ??
-    addDays(
-      now,
-      input.kind === 'paid'
-        ? (input.lifetimeDays?.paid ?? PAID_COIN_DAYS)
-        : (input.lifetimeDays?.free ?? FREE_COIN_DAYS),
-    );
+    input.expiresAt ?? addDays(now, input.kind === 'paid' ? input.lifetimeDays.paid : input.lifetimeDays.free);
   const [row] = await queryRows<{
     r: { grantId: number | string; replay: boolean; paid: number; free: number; conflict?: boolean };
   }>(

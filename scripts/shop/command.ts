@@ -1,16 +1,19 @@
 // The shape of one operator command (scripts/shop/commands/*.ts) and what each is given to run.
 import type { Database } from '#db/client';
-import type { PaymentGateway } from '#modules/payments';
+import type { CoinLifetimes } from '#modules/wallet';
+import type { PaymentGateway, ShopPaymentRules } from '#modules/payments';
 import type { OptionSpec, OptionValues } from './args';
 
 export interface CommandContext {
   db: Database;
   /** One line of output (JSON, one object per line). */
   out: (line: string) => void;
-  /** Coin lifetimes from the settings; absent in tests, where the wallet's defaults apply. */
-  lifetimes?: { paid: number; free: number };
+  /** Coin lifetimes from the settings (PAID_COIN_EXPIRY_DAYS, FREE_COIN_EXPIRY_DAYS): every caller passes them. */
+  lifetimes: CoinLifetimes;
   /** The payment providers (only `orders:refund` talks to them). */
   gateway?: PaymentGateway;
+  /** The shop's payment rules from the settings, given with the providers. */
+  paymentRules?: ShopPaymentRules;
 }
 
 export interface ShopCommand {

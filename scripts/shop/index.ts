@@ -57,6 +57,7 @@ async function main() {
       await runAdminCommand(database.db, argv, (line) => console.log(line), {
         lifetimes: { paid: config.PAID_COIN_EXPIRY_DAYS, free: config.FREE_COIN_EXPIRY_DAYS },
         gateway: payments?.gateway,
+        paymentRules: payments?.rules,
       });
     } finally {
       await payments?.close();

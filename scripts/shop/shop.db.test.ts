@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { useTestDatabase } from '#tests/use-test-database';
-import { ensureGenre } from '#tests/fixtures';
+import { ensureGenre, TEST_RULES } from '#tests/fixtures';
 import { runAdminCommand, UsageError } from './run';
 import { verifyReveal, type PackReveal } from '#modules/fairness';
 import { getBalance, listLedgerEntries } from '#modules/wallet';
@@ -23,7 +23,11 @@ let gateway: PaymentGateway | undefined;
 
 async function run(...args: string[]): Promise<Record<string, unknown>[]> {
   const lines: string[] = [];
-  await runAdminCommand(handle.db, args, (line) => lines.push(line), { gateway });
+  await runAdminCommand(handle.db, args, (line) => lines.push(line), {
+    gateway,
+    paymentRules: TEST_RULES.payments,
+    lifetimes: TEST_RULES.coinLifetimes,
+  });
   return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
@@ -46,6 +50,7 @@ describe('npm run shop', () => {
     expect(
       (
         await drawLots(handle.db, {
+          decisionDays: TEST_RULES.prizeDecisionDays,
           memberId: members[0]!.id,
           gachaId: 'example-pokemon-001',
           count: 10,
@@ -149,14 +154,14 @@ describe('npm run shop: the coin shop', () => {
     const db = handle.db;
     const member = await createMember(db);
     expect((await run('members:age', '--member', member, '--minor'))[0]).toMatchObject({ declaredMinor: true });
-    expect((await getPurchaseStanding(db, member)).capJpy).toBe(10_000);
+    expect((await getPurchaseStanding(db, member, TEST_RULES.payments)).capJpy).toBe(10_000);
     expect((await run('members:age', '--member', member, '--adult'))[0]).toMatchObject({ declaredMinor: false });
     await expect(run('members:age', '--member', member)).rejects.toThrow(/--minor か --adult/);
 
     const sandbox = sandboxHarness(db);
     const { orderId, redirectUrl } = await checkoutAsMember(db, sandbox.gateway, member, 'coin-1000');
     const back = await sandbox.decide(redirectUrl, 'approve');
-    await syncOrder(db, sandbox.gateway, orderId, { returnParams: back.searchParams });
+    await syncOrder(db, sandbox.gateway, orderId, { rules: TEST_RULES.payments, returnParams: back.searchParams });
     expect(await getBalance(db, member)).toMatchObject({ paid: 1000, free: 10 });
     gateway = sandbox.gateway;
     try {

@@ -17,7 +17,7 @@ export const expireOrdersJob = (payments: PaymentServices): JobDefinition => ({
   name: 'payments.expire-orders',
   cron: '*/5 * * * *',
   handler: async ({ db, now }) => ({
-    processed: await expireStaleOrders(db, payments.gateway, now, 100, payments.rules),
+    processed: await expireStaleOrders(db, payments.gateway, payments.rules, now, 100),
   }),
 });
 

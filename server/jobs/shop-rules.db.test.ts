@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '#db/client';
 import { useTestDatabase } from '#tests/use-test-database';
-import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
+import { createMemberWithCoins, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { createJobRunner, registerShopJobs, type JobRunner } from './index';
 import { capturingLogger } from './test-support';
 import { drawLots, listPrizes } from '#modules/draw';
@@ -30,8 +30,15 @@ beforeAll(async () => {
     pollingIntervalSeconds: 0.5,
   });
   sandbox = sandboxHarness(handle.db);
-  const payments = paymentServicesFor(sandbox.gateway);
-  registerShopJobs(runner, { config: { dataDir: handle.dataDir, IMAGE_CACHE_MAX_MB: 16 } as ShopConfig, payments });
+  const payments = paymentServicesFor(sandbox.gateway, TEST_RULES.payments);
+  registerShopJobs(runner, {
+    config: {
+      dataDir: handle.dataDir,
+      IMAGE_CACHE_MAX_MB: 16,
+      FREE_COIN_EXPIRY_DAYS: TEST_RULES.freeCoinDays,
+    } as ShopConfig,
+    payments,
+  });
   await runner.start();
 });
 afterAll(async () => {
@@ -85,13 +92,20 @@ describe('the shop rule jobs', () => {
     const past = new Date(Date.now() - 20 * DAY);
     const gachaId = await createPublishedPack(db, { lots: 30, price: 10, drawOptions: [10] });
     const member = await createMemberWithCoins(db, { paid: 100 });
-    const drawn = await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: randomUUID() });
+    const drawn = await drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: member,
+      gachaId,
+      count: 10,
+      idempotencyKey: randomUUID(),
+    });
     if (!drawn.ok) throw new Error(drawn.code);
     // Fifteen days later, as far as these prizes are concerned.
     await db.execute(
       sql`update prizes set decide_by = now() - interval '1 day' where draw_id = ${drawn.result.drawId}::uuid`,
     );
     await grantCoins(db, {
+      lifetimeDays: TEST_RULES.coinLifetimes,
       memberId: member,
       kind: 'free',
       amount: 50,
@@ -122,7 +136,17 @@ describe('the shop rule jobs', () => {
     const db = handle.db;
     const gachaId = await createPublishedPack(db, { lots: 30, price: 10, drawOptions: [10] });
     const member = await createMemberWithCoins(db, { paid: 100 });
-    expect((await drawLots(db, { memberId: member, gachaId, count: 10, idempotencyKey: randomUUID() })).ok).toBe(true);
+    expect(
+      (
+        await drawLots(db, {
+          decisionDays: TEST_RULES.prizeDecisionDays,
+          memberId: member,
+          gachaId,
+          count: 10,
+          idempotencyKey: randomUUID(),
+        })
+      ).ok,
+    ).toBe(true);
     expect((await getGacha(db, gachaId))?.remainingLots).toBe(30);
     expect((await runner.runNow('gacha.refresh-remaining')).processed).toBeGreaterThanOrEqual(1);
     expect((await getGacha(db, gachaId))?.remainingLots).toBe(20);

@@ -13,10 +13,10 @@ export const expireCoinsJob = (): JobDefinition => ({
   handler: async ({ db, now }) => ({ processed: await expireDueCoins(db, now) }),
 });
 
-export const autoConvertPrizesJob = (freeCoinDays?: number): JobDefinition => ({
+export const autoConvertPrizesJob = (freeCoinDays: number): JobDefinition => ({
   name: 'prizes.auto-convert',
   cron: '*/10 * * * *',
-  handler: async ({ db, now }) => ({ processed: await autoConvertDuePrizes(db, now, 200, freeCoinDays) }),
+  handler: async ({ db, now }) => ({ processed: await autoConvertDuePrizes(db, freeCoinDays, now, 200) }),
 });
 
 export const saleWindowsJob = (): JobDefinition => ({

@@ -2,6 +2,7 @@
 // prize is a 404), idempotency (a retry replays, a reused key is refused, concurrent duplicates
 // draw once), refusals with Japanese messages, and the live stream. Members and coins are made
 // through the operator command line on the shop's database, so this file needs PostgreSQL.
+import { TEST_RULES } from '#tests/fixtures';
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { openDatabase, type DatabaseHandle } from '#db/client';
@@ -47,6 +48,7 @@ beforeAll(async () => {
     handle.db,
     ['members:create', '--count', '2', '--coins', '20000', '--prefix', 'apitest'],
     (line) => lines.push(line),
+    { lifetimes: TEST_RULES.coinLifetimes },
   );
   const { members } = JSON.parse(lines[0]!) as { members: { id: string; token: string }[] };
   [alice, bob] = members as [typeof alice, typeof bob];
@@ -211,6 +213,7 @@ describe.skipIf(!databaseUrl)(
       expect(poor.body.error.code).toBe('INSUFFICIENT_COINS');
       expect(poor.body.error.message).toMatch(/コインが不足しています/);
       await grantCoins(handle!.db, {
+        lifetimeDays: TEST_RULES.coinLifetimes,
         memberId: bob.id,
         kind: 'free',
         amount: 200_000,
@@ -274,6 +277,7 @@ describe.skipIf(!databaseUrl)(
       const cookie = cookieFrom(signUp.headers);
       const [member] = await handle!.db.select({ id: users.id }).from(users).where(eq(users.email, email));
       await grantCoins(handle!.db, {
+        lifetimeDays: TEST_RULES.coinLifetimes,
         memberId: member!.id,
         kind: 'paid',
         amount: 1_000,

@@ -1,5 +1,6 @@
 // First impressions: compressed and immutable assets, compressed pages, event streams left alone,
 // AVIF/WebP by Accept, a meta description on every page, and headings that never skip a level.
+import { TEST_RULES } from '#tests/fixtures';
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import http from 'node:http';
 import zlib from 'node:zlib';
@@ -236,6 +237,7 @@ describe('meta descriptions and headings', () => {
   it.skipIf(!databaseUrl)('keeps the heading order on a draw result page', async () => {
     const [member] = await handle!.db.select({ id: users.id }).from(users).where(eq(users.email, email));
     await grantCoins(handle!.db, {
+      lifetimeDays: TEST_RULES.coinLifetimes,
       memberId: member!.id,
       kind: 'paid',
       amount: 1_000,

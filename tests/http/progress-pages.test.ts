@@ -2,6 +2,7 @@
 // (public nickname only, own place pinned); a sold-out pack says 完売 with its draw buttons disabled;
 // the home page leads each pack with its headline prize and shows the banners' text.
 // Coins are granted on the shop's database, so this file needs PostgreSQL beside the shop.
+import { TEST_RULES } from '#tests/fixtures';
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
@@ -46,6 +47,7 @@ beforeAll(async () => {
   handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
   const [member] = await handle.db.select({ id: users.id }).from(users).where(eq(users.email, email));
   await grantCoins(handle.db, {
+    lifetimeDays: TEST_RULES.coinLifetimes,
     memberId: member!.id,
     kind: 'paid',
     amount: 12_000,

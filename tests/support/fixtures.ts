@@ -4,7 +4,9 @@ import type { Database } from '#db/client';
 import { users } from '#db/schema';
 import { genres } from '#db/schema';
 import { createPack, publishPack, type PackDefinition } from '#modules/gacha';
-import { grantCoins } from '#modules/wallet';
+import { grantCoins, PAID_COIN_DAYS, FREE_COIN_DAYS } from '#modules/wallet';
+import { PRIZE_DECISION_DAYS } from '#modules/draw';
+import { DEFAULT_PAYMENT_RULES } from '#modules/payments';
 
 /** Inserts a member row (the identity module's sign-up is tested elsewhere). */
 export async function createMember(
@@ -26,6 +28,7 @@ export async function createMemberWithCoins(
   const id = await createMember(db, options);
   if (coins.paid)
     await grantCoins(db, {
+      lifetimeDays: TEST_RULES.coinLifetimes,
       memberId: id,
       kind: 'paid',
       amount: coins.paid,
@@ -35,6 +38,7 @@ export async function createMemberWithCoins(
     });
   if (coins.free)
     await grantCoins(db, {
+      lifetimeDays: TEST_RULES.coinLifetimes,
       memberId: id,
       kind: 'free',
       amount: coins.free,
@@ -203,3 +207,14 @@ export async function publishLoadPack(
   });
   await publishPack(db, id);
 }
+
+/**
+ * The shop's rules in tests: the settings' defaults (server/config.ts), passed explicitly wherever the
+ * shop passes its settings, since no module function falls back to a default of its own.
+ */
+export const TEST_RULES = {
+  coinLifetimes: { paid: PAID_COIN_DAYS, free: FREE_COIN_DAYS },
+  prizeDecisionDays: PRIZE_DECISION_DAYS,
+  freeCoinDays: FREE_COIN_DAYS,
+  payments: DEFAULT_PAYMENT_RULES,
+} as const;

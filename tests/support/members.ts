@@ -3,6 +3,7 @@
 // The bearer token is what the native app sends: better-auth's signed session cookie value,
 // `<session token>.<base64 HMAC-SHA256(token, AUTH_SECRET)>`, URL-encoded (better-call's
 // signCookieValue); server/api/v1/auth.ts hands it to better-auth as the session cookie.
+import { TEST_RULES } from './fixtures';
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '#db/client';
@@ -66,6 +67,7 @@ export async function createSessionMembers(
   const grantOne = async (m: SessionMember) => {
     if (options.paid)
       await grantCoins(db, {
+        lifetimeDays: TEST_RULES.coinLifetimes,
         memberId: m.id,
         kind: 'paid',
         amount: options.paid,
@@ -75,6 +77,7 @@ export async function createSessionMembers(
       });
     if (options.free)
       await grantCoins(db, {
+        lifetimeDays: TEST_RULES.coinLifetimes,
         memberId: m.id,
         kind: 'free',
         amount: options.free,

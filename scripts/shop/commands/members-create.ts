@@ -15,7 +15,7 @@ export const membersCreate: ShopCommand = {
     prefix: { type: 'string' },
     out: { type: 'string' },
   },
-  async run({ db, out }, { values }) {
+  async run({ db, out, lifetimes }, { values }) {
     const count = integerOption(values, 'count', { min: 1, max: 100_000 });
     const coins = integerOption(values, 'coins', { min: 0, max: 1_000_000_000, fallback: 0 });
     const prefix =
@@ -37,6 +37,7 @@ export const membersCreate: ShopCommand = {
       });
       if (coins > 0) {
         await grantCoins(db, {
+          lifetimeDays: lifetimes,
           memberId: id,
           kind: 'paid',
           amount: coins,

@@ -1,6 +1,7 @@
 // createPurchase and its Idempotency-Key (D2): the same key with the same body opens the same checkout;
 // the same key with another pack, method or channel is refused with 409 IDEMPOTENCY_KEY_REUSED, as the
 // operation's OpenAPI declares, instead of answering 201 with the first order.
+import { TEST_RULES } from '#tests/fixtures';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createApiV1 } from './index';
 import { createApiTestServices, requestJson, signUpTestMember } from './testing';
@@ -17,7 +18,7 @@ let api: ReturnType<typeof createApiV1>;
 beforeAll(async () => {
   ({ services, close } = await createApiTestServices('purchase_idempotency'));
   await ensureDefaultCoinPacks(services.db);
-  services.payments = paymentServicesFor(sandboxHarness(services.db).gateway);
+  services.payments = paymentServicesFor(sandboxHarness(services.db).gateway, TEST_RULES.payments);
   api = createApiV1(services);
 });
 afterAll(async () => {

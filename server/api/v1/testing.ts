@@ -64,7 +64,10 @@ export async function createApiTestServices(
   const database = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, poolSize: 2 });
   await database.migrate();
   const logger = createLogger('silent');
-  await loadDemoDataOnce(database.db, logger);
+  await loadDemoDataOnce(database.db, logger, {
+    coinLifetimes: { paid: config.PAID_COIN_EXPIRY_DAYS, free: config.FREE_COIN_EXPIRY_DAYS },
+    prizeDecisionDays: config.PRIZE_DECISION_DAYS,
+  });
   const auth = createShopAuth({ db: database.db, config, logger });
   const services: ShopServices = { config, database, db: database.db, auth, logger, buildId: 'test' } as ShopServices;
   return {

@@ -8,7 +8,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { eq } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
-import { createMember } from '#tests/fixtures';
+import { createMember, TEST_RULES } from '#tests/fixtures';
 import { createLogger } from '#server/logger';
 import { createWebhookRoutes, paymentServicesFor } from '#server/payments';
 import { getBalance } from '#modules/wallet';
@@ -40,7 +40,11 @@ beforeAll(async () => {
   const app = new Hono();
   app.route(
     '/api/webhooks',
-    createWebhookRoutes({ db: handle.db, payments: paymentServicesFor(gateway), logger: createLogger('silent') }),
+    createWebhookRoutes({
+      db: handle.db,
+      payments: paymentServicesFor(gateway, TEST_RULES.payments),
+      logger: createLogger('silent'),
+    }),
   );
   shop = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => shop.once('listening', () => resolve()));
@@ -80,12 +84,17 @@ describe('メルペイ callbacks at /api/webhooks/merpay', () => {
     const db = handle.db;
     const member = await createMember(db);
     await declareAge(db, member, false);
-    const { orderId } = await startCheckout(db, gateway, {
-      memberId: member,
-      packId: 'coin-1000',
-      method: 'merpay',
-      origin,
-    });
+    const { orderId } = await startCheckout(
+      db,
+      gateway,
+      {
+        memberId: member,
+        packId: 'coin-1000',
+        method: 'merpay',
+        origin,
+      },
+      TEST_RULES.payments,
+    );
     const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
     const transactionId = order!.providerRef!;
     expect(transactionId).toMatch(/^mtx_/);
@@ -121,7 +130,7 @@ describe('メルペイ callbacks at /api/webhooks/merpay', () => {
     // The route processes stored events in the background; the sweep (processPaymentEvents) does the rest.
     await paidOrTimeout(
       () => getOrder(db, member, orderId),
-      () => processPaymentEvents(db, gateway),
+      () => processPaymentEvents(db, gateway, { rules: TEST_RULES.payments }),
     );
     expect((await getBalance(db, member)).paid).toBe(1000);
     // The genuine callbacks again (Merpay retries): proven genuine (not WEBHOOK_REJECTED) but stored once
@@ -136,7 +145,7 @@ describe('メルペイ callbacks at /api/webhooks/merpay', () => {
       expect(again.status).toBe(409);
       expect((await again.json()).error.code).toBe('ORDER_NOT_PAYABLE');
     }
-    await processPaymentEvents(db, gateway);
+    await processPaymentEvents(db, gateway, { rules: TEST_RULES.payments });
     expect(await eventsOf(transactionId)).toHaveLength(2);
     expect((await getBalance(db, member)).paid).toBe(1000);
     expect(await checkPaymentInvariants(db)).toEqual([]);
