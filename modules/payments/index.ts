@@ -9,7 +9,7 @@ import { addMinutes, format, startOfMonth } from 'date-fns';
 import type { Database } from '#db/client';
 import { grantCoins } from '#modules/wallet';
 import { currentRank, rankBonusCoins } from '#modules/progression';
-import { refuse, RefusalError } from '#modules/kernel';
+import { isUuid, refuse, RefusalError } from '#modules/kernel';
 import { coinPacks, paymentEvents, paymentOrders, purchaseProfiles, type OrderStatus } from './schema';
 import { PAYMENT_METHOD_INFO, isPaymentMethod, purchaseEventLabel, type PaymentMethod } from './methods';
 import { WebhookRejected, type PaymentProvider, type ProviderPayment, type WebhookRequest } from './providers/types';
@@ -446,7 +446,7 @@ export async function startCheckout(
 
   const channel = input.channel ?? 'web';
   const createdFresh = await db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+    const t: Database = tx;
     // The profile row is the member's purchase lock (it exists once the age is declared).
     await t.execute(sql`select 1 from purchase_profiles where member_id = ${input.memberId} for update`);
     const again = await findOrder(t, orderId);
@@ -566,7 +566,7 @@ function replayCheckout(order: typeof paymentOrders.$inferSelect, input: StartCh
 }
 
 async function findOrder(db: Database, orderId: string) {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(orderId)) return undefined;
+  if (!isUuid(orderId)) return undefined;
   const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId));
   return order;
 }
@@ -660,7 +660,7 @@ export async function applyProviderPayment(
   now = new Date(),
 ): Promise<SyncResult> {
   return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
+    const t: Database = tx;
     const [order] = await t.select().from(paymentOrders).where(eq(paymentOrders.id, orderId)).for('update');
     if (!order) throw new Error(`order ${orderId} vanished`);
     let credited = false;

@@ -24,6 +24,7 @@
 //   the order (and cancels it otherwise), so a wrong amount never becomes a sale.
 // Unknown numeric enums (payment status, transitionStatus, entry type) are never relied on: state comes
 // from the amounts and timestamps, which the SDK names.
+import { isUuid } from '#modules/kernel';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ProviderError, WebhookRejected, assertWholeYen, isRetryableStatus } from '../types';
 import type {
@@ -136,7 +137,6 @@ const PAYMENT_CONTRACT_TYPE = 1;
 const USER_AGENT = 'oripa-shop-merpay/1 (node)';
 // Merpay's id format is not documented: accept what is safe to store and to echo in JSON.
 const TRANSACTION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HOST =
   /^(?=.{1,253}(?::\d{1,5})?$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\d{1,5})?$/;
 
@@ -443,7 +443,7 @@ export function createMerpayProvider(options: MerpayProviderOptions): PaymentPro
         throw new WebhookRejected('merpay: callback has no valid transactionId', 400);
       const orderId = typeof body.orderId === 'string' ? body.orderId : '';
       // Every order of this shop is a UUID: anything else is not ours.
-      if (!UUID.test(orderId)) throw new WebhookRejected('merpay: callback orderId is not one of our order ids', 422);
+      if (!isUuid(orderId)) throw new WebhookRejected('merpay: callback orderId is not one of our order ids', 422);
       const amount = toInt(body.amount);
       if (amount === null || amount <= 0) throw new WebhookRejected('merpay: callback has no valid amount', 400);
       // We never ask for shipping: a fee on top would change what the member pays.
