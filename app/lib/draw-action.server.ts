@@ -9,7 +9,7 @@ import { idempotencyKeySchema } from '#modules/idempotency';
 import { currentRank } from '#modules/progression';
 import { describeRefusal } from '#server/refusals';
 import { parseWithMessage } from '#server/validation';
-import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
+import { numberField, readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 
 /** The API's draw request with the form's own Idempotency-Key field. */
 const drawFormSchema = drawRequestSchema.extend({ idempotencyKey: idempotencyKeySchema });
@@ -29,7 +29,7 @@ export async function drawAction(shop: ShopRequest, request: Request, params: { 
     return data<DrawActionData>({ error: { code: 'INVALID_FORM', message: UNREADABLE_FORM_MESSAGE } }, { status: 400 });
   // A form sends text: the count is read as a number here, then checked by the API's own schema.
   const parsed = parseWithMessage(drawFormSchema, {
-    count: form.count?.trim() ? Number(form.count) : undefined,
+    count: numberField(form.count),
     idempotencyKey: form.idempotencyKey,
   });
   if (!parsed.ok)

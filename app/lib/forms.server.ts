@@ -18,3 +18,15 @@ export async function readFormFields(request: Request): Promise<Record<string, s
   for (const [name, value] of formData) if (typeof value === 'string') fields[name] = value;
   return fields;
 }
+
+/**
+ * A form's number field as a number for a schema to check (which says whether it must be whole):
+ * undefined when empty, NaN when it is not written in plain decimal (so `1e3`, `0x10` or `１０` are
+ * refused, not reinterpreted).
+ * @example numberField('10') === 10; numberField('1.5') === 1.5; numberField('') === undefined; Number.isNaN(numberField('1e3'))
+ */
+export function numberField(value: string | undefined): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  return /^-?\d{1,15}(\.\d{1,15})?$/.test(text) ? Number(text) : Number.NaN;
+}

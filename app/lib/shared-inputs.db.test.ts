@@ -11,6 +11,17 @@ import { DEMO_PACKS } from '#db/demo/seed';
 import { shopRequestContext, type ShopRequest } from '~/context';
 import { action as drawAction } from '~/routes/gacha/detail';
 import { prizeChoiceAction } from './prize-actions.server';
+import { checkoutAction } from './shop.server';
+import { sandboxHarness } from '#modules/payments/testing';
+import {
+  CHECKOUT_FORM_INVALID_MESSAGE,
+  DEFAULT_PAYMENT_RULES,
+  declareAge,
+  ensureDefaultCoinPacks,
+  listCoinPacks,
+  listOrders,
+} from '#modules/payments';
+import { paymentServicesFor } from '#server/payments';
 
 let services: ShopServices;
 let close: () => Promise<void>;
@@ -20,6 +31,8 @@ let shop: ShopRequest;
 
 beforeAll(async () => {
   ({ services, close } = await createApiTestServices('shared_inputs'));
+  await ensureDefaultCoinPacks(services.db);
+  services.payments = paymentServicesFor(sandboxHarness(services.db).gateway, DEFAULT_PAYMENT_RULES);
   api = createApiV1(services);
   member = await signUpTestMember(services);
   shop = { requestId: 'test', nonce: 'n', member: { id: member.id, role: 'user' } as ShopRequest['member'], services };
@@ -128,5 +141,73 @@ describe("a prize box position: the page's links and GET /me/prizes' cursor", ()
     expect((await requestJson(api, `/me/prizes?cursor=${good}`, { headers: { cookie: member.cookie } })).status).toBe(
       200,
     );
+  });
+});
+
+describe("a coin purchase: the confirmation screen's button and POST /me/purchases", () => {
+  /** The confirm button's fields as the screen renders them for the 500-coin pack. */
+  async function confirmFields() {
+    const packs = await listCoinPacks(services.db, {
+      rank: { rank: 0, name: 'レギュラー', bonusPercent: 0 },
+      hasPurchased: true,
+    });
+    const pack = packs.find((p) => p.available)!;
+    return { pack: pack.id, orderKey: randomUUID(), price: String(pack.priceJpy), coins: String(pack.totalCoins) };
+  }
+  const confirm = (fields: Record<string, string>) =>
+    checkoutAction(
+      shop,
+      new Request('http://shop.test/shop/checkout/sandbox', { method: 'POST', body: new URLSearchParams(fields) }),
+      'sandbox',
+      'web',
+    );
+  const ordersOfMember = async () => (await listOrders(services.db, member.id, { limit: 100, before: null })).items;
+
+  it('refuse a pack id that is not one with the same message, and open no order', async () => {
+    const before = (await ordersOfMember()).length;
+    for (const packId of ['../coin-500', 'a'.repeat(65), '']) {
+      const viaApi = await apiSaid(
+        '/me/purchases',
+        { packId, method: 'sandbox', channel: 'web' },
+        { 'Idempotency-Key': randomUUID() },
+      );
+      expect(viaApi).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+      const viaPage = answered(await confirm({ ...(await confirmFields()), pack: packId }));
+      expect([packId, viaPage]).toEqual([packId, { status: 400, message: viaApi.message }]);
+    }
+    expect(await ordersOfMember()).toHaveLength(before);
+  });
+
+  it('refuse an altered or stale screen (order key, price, coins) with one message, and open no order', async () => {
+    const before = (await ordersOfMember()).length;
+    const good = await confirmFields();
+    const forged: Record<string, string>[] = [
+      { ...good, orderKey: 'not-a-key' },
+      { ...good, orderKey: '' },
+      { ...good, price: '' },
+      { ...good, price: '0' },
+      { ...good, price: '1e3' },
+      { ...good, price: '500.5' },
+      { ...good, coins: 'abc' },
+      { ...good, price: '1000000000' },
+      { ...good, coins: '-5' },
+      { ...good, coins: '１０' },
+    ];
+    for (const fields of forged) {
+      expect([fields, answered(await confirm(fields))]).toEqual([
+        fields,
+        { status: 400, message: CHECKOUT_FORM_INVALID_MESSAGE },
+      ]);
+    }
+    expect(await ordersOfMember()).toHaveLength(before);
+  });
+
+  it('opens the checkout for the fields the screen showed', async () => {
+    await declareAge(services.db, member.id, false);
+    const before = (await ordersOfMember()).length;
+    const answer = (await confirm(await confirmFields())) as Response;
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toContain('/sandbox/');
+    expect(await ordersOfMember()).toHaveLength(before + 1);
   });
 });

@@ -7,13 +7,16 @@ import { data, redirect, redirectDocument } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { SHOP_CLOSED_MESSAGE } from '~/components/shop/types';
 import { signInPathFor } from '~/guards/rules';
-import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
+import { numberField, readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import { carriedDrawOf, resolveCarriedDraw } from './draw-context.server';
 import { withDrawContext, type CarriedDraw } from './draw-context';
 import { getBalance } from '#modules/wallet';
 import { isUuid } from '#modules/kernel';
 import { describeRefusal } from '#server/refusals';
+import { parseWithMessage } from '#server/validation';
 import {
+  checkoutConfirmationSchema,
+  coinPackIdSchema,
   METHOD_ORDER,
   ORDER_STATUS_LABELS,
   PAYMENT_METHOD_INFO,
@@ -46,7 +49,8 @@ import type {
   WalletView,
 } from '~/components/shop/types';
 
-const PACK_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A coin pack id from the address, or null when it is not one. */
+const packIdOf = (value: string | null) => (coinPackIdSchema.safeParse(value).success ? value : null);
 /** A history cursor is an order's creation time exactly as the list hands it out (ISO 8601, UTC). */
 const HISTORY_CURSOR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
@@ -170,7 +174,7 @@ export async function shopPageLoader(shop: ShopRequest, request: Request): Promi
   const { db, config } = shop.services;
   const packParam = url.searchParams.get('pack');
   const methodParam = url.searchParams.get('method');
-  const pack = packParam && PACK_ID.test(packParam) ? packParam : null;
+  const pack = packIdOf(packParam);
   const method = methodParam && isPaymentMethod(methodParam) ? methodParam : null;
   const draw = await carriedDrawOf(db, url.searchParams);
   if (pack && method)
@@ -309,7 +313,7 @@ export async function checkoutLoader(shop: ShopRequest, request: Request, method
       payments.gateway,
       {
         memberId: shop.member.id,
-        packId: PACK_ID.test(packParam) ? packParam : '',
+        packId: packIdOf(packParam) ?? '',
         method,
       },
       payments.rules,
@@ -340,26 +344,15 @@ export async function checkoutAction(shop: ShopRequest, request: Request, method
   if (!payments) return refusedAction(CLOSED);
   const form = await readFormFields(request);
   if (!form) return refusedAction({ code: 'INVALID_FORM', message: UNREADABLE_FORM_MESSAGE, status: 400 });
-  const packId = form.pack ?? '';
-  const orderKey = form.orderKey ?? '';
-  if (!PACK_ID.test(packId) || !isUuid(orderKey)) {
-    return refusedAction({
-      code: 'INVALID_FORM',
-      message: 'この購入手続きは無効です。コインショップからやり直してください。',
-      status: 400,
-    });
-  }
+  // The screen's hidden fields, read as text and checked by the payments module's own schema.
+  const parsed = parseWithMessage(checkoutConfirmationSchema, {
+    packId: form.pack,
+    orderKey: form.orderKey,
+    expected: { priceJpy: numberField(form.price), totalCoins: numberField(form.coins) },
+  });
+  if (!parsed.ok) return refusedAction({ code: 'INVALID_FORM', message: parsed.message, status: 400 });
+  const { packId, orderKey, expected } = parsed.data;
   try {
-    const shown =
-      /^\d{1,9}$/.test(form.price ?? '') && /^\d{1,9}$/.test(form.coins ?? '')
-        ? { priceJpy: Number(form.price), totalCoins: Number(form.coins) }
-        : undefined;
-    if (!shown)
-      return refusedAction({
-        code: 'INVALID_FORM',
-        message: 'この購入手続きは無効です。コインショップからやり直してください。',
-        status: 400,
-      });
     const draw = channel === 'web' ? await resolveCarriedDraw(shop.services.db, form.gacha, form.count) : null;
     const { redirectUrl } = await startCheckout(
       shop.services.db,
@@ -372,7 +365,7 @@ export async function checkoutAction(shop: ShopRequest, request: Request, method
         channel,
         orderKey,
         origin: shop.services.config.PUBLIC_ORIGIN,
-        expected: shown,
+        expected,
         drawContext: draw ? { gachaId: draw.gachaId, count: draw.count } : null,
       },
       payments.rules,

@@ -6,12 +6,19 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { TZDate } from '@date-fns/tz';
 import { addMinutes, format, startOfMonth } from 'date-fns';
+import { z } from 'zod';
 import type { Database } from '#db/client';
 import { grantCoins } from '#modules/wallet';
 import { currentRank, rankBonusCoins } from '#modules/progression';
 import { isUuid, refuse, RefusalError } from '#modules/kernel';
 import { coinPacks, paymentEvents, paymentOrders, purchaseProfiles, type OrderStatus } from './schema';
-import { PAYMENT_METHOD_INFO, isPaymentMethod, purchaseEventLabel, type PaymentMethod } from './methods';
+import {
+  PAYMENT_METHODS,
+  PAYMENT_METHOD_INFO,
+  isPaymentMethod,
+  purchaseEventLabel,
+  type PaymentMethod,
+} from './methods';
 import { WebhookRejected, type PaymentProvider, type ProviderPayment, type WebhookRequest } from './providers/types';
 
 export { orderStatuses, type OrderStatus } from './schema';
@@ -388,17 +395,52 @@ export interface DrawContext {
   count: number;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Inputs: one schema each, read by the checkout page's form and the API's createPurchase alike.
+
+/** A coin pack's id as the shop hands it out (`coin-1000`). */
+export const coinPackIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'コインパックの指定が正しくありません。')
+  .meta({ description: 'コインパックのID（例: coin-1000）' });
+
+/** A purchase request: the coin pack, the payment method and where the member pays (web or the app's web view). */
+export const purchaseRequestSchema = z.object({
+  packId: coinPackIdSchema,
+  method: z.enum(PAYMENT_METHODS),
+  channel: z.enum(['web', 'app']).default('app'),
+});
+export type PurchaseRequest = z.output<typeof purchaseRequestSchema>;
+
+/** The largest price or coin total a confirmation screen can show back (nine digits). */
+export const MAX_SHOWN_AMOUNT = 999_999_999;
+
+/** What a member reads when the confirmation screen's own fields come back altered or stale. */
+export const CHECKOUT_FORM_INVALID_MESSAGE = 'この購入手続きは無効です。コインショップからやり直してください。';
+
+const shownAmount = z
+  .int(CHECKOUT_FORM_INVALID_MESSAGE)
+  .min(1, CHECKOUT_FORM_INVALID_MESSAGE)
+  .max(MAX_SHOWN_AMOUNT, CHECKOUT_FORM_INVALID_MESSAGE);
+
+/**
+ * The confirm button of a checkout: the pack (as a purchase request names it), the order key made
+ * when the screen was shown, and the price and coins it showed (see StartCheckoutInput.expected).
+ */
+export const checkoutConfirmationSchema = purchaseRequestSchema.pick({ packId: true }).extend({
+  orderKey: z.string(CHECKOUT_FORM_INVALID_MESSAGE).refine(isUuid, CHECKOUT_FORM_INVALID_MESSAGE),
+  expected: z.object({ priceJpy: shownAmount, totalCoins: shownAmount }),
+});
+export type CheckoutConfirmation = z.output<typeof checkoutConfirmationSchema>;
+
+/** The shape of a carried draw: a catalogue id and a count a draw may ask for. */
+export const drawContextSchema = z.object({
+  gachaId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  count: z.int().min(1).max(1000),
+});
+
 /** @example isDrawContextShape({ gachaId: 'stellar-pokemon-001', count: 10 }) === true; isDrawContextShape({ gachaId: '../x', count: 10 }) === false */
-export const isDrawContextShape = (
-  value: { gachaId: string; count: number } | null | undefined,
-): value is DrawContext =>
-  Boolean(
-    value &&
-    /^[A-Za-z0-9_-]{1,64}$/.test(value.gachaId) &&
-    Number.isSafeInteger(value.count) &&
-    value.count >= 1 &&
-    value.count <= 1000,
-  );
+export const isDrawContextShape = (value: unknown): value is DrawContext => drawContextSchema.safeParse(value).success;
 
 export interface StartCheckoutInput {
   memberId: string;

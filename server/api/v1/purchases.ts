@@ -20,6 +20,7 @@ import {
   DEFAULT_PAYMENT_RULES,
   orderStatuses,
   PAYMENT_METHODS,
+  purchaseRequestSchema,
 } from '#modules/payments';
 import { takeRateLimit, CLIENT_IP_HEADER } from '#modules/identity';
 
@@ -176,11 +177,7 @@ const createPurchase = defineOperation({
   tags: ['purchases'],
   auth: 'member',
   idempotencyKey: 'required',
-  body: z.object({
-    packId: z.string().min(1).max(100),
-    method: z.enum(PAYMENT_METHODS),
-    channel: z.enum(['web', 'app']).default('app'),
-  }),
+  body: purchaseRequestSchema,
   responses: {
     201: {
       description: '注文を作成しました。redirectUrl を開いてください。',
