@@ -5,6 +5,7 @@ import { admin, bearer, genericOAuth, oneTimeToken } from 'better-auth/plugins';
 import { LINE_ACCOUNT_OPTIONS, lineOAuthConfig, type LineOAuthOptions } from './line.server';
 import { APIError } from 'better-auth/api';
 import { nicknameSchema } from './forms';
+import type { IdentityMessenger } from './messenger';
 import type { Database } from '#db/client';
 import type { ShopConfig } from '#server/config';
 import type { Logger } from '#server/logger';
@@ -26,6 +27,8 @@ export function createShopAuth(options: {
   logger: Logger;
   /** LINE account linking (line.server.ts, line.md); off when unset. */
   line?: LineOAuthOptions;
+  /** Where identity's mails and text messages go (the outbox in the shop; a capture in tests). */
+  messenger: IdentityMessenger;
 }) {
   const { db, config, logger } = options;
   return betterAuth({

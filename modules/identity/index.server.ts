@@ -19,3 +19,10 @@ export {
   type LineLinkRefusalCode,
 } from './line.server';
 export { addSystemMember } from './members';
+export {
+  capturingMessenger,
+  type IdentityMessenger,
+  type IdentityMailTemplate,
+  type IdentitySmsTemplate,
+  type CapturedMessage,
+} from './messenger';

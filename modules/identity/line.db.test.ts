@@ -7,6 +7,7 @@ import { useTestDatabase } from '#tests/use-test-database';
 import { loadConfig } from '#server/config';
 import { createLogger } from '#server/logger';
 import { createShopAuth, type ShopAuth } from './auth.server';
+import { capturingMessenger } from './messenger';
 import { accounts, users } from './schema';
 import { LineLinkError, linkedLineAccount, lineLinkErrorMessage, startLineLink } from './line.server';
 import { startLineStandin, type LineStandin } from '#devtools/standins/line';
@@ -40,12 +41,14 @@ beforeAll(async () => {
     config,
     logger,
     line: { channelId: CHANNEL_ID, channelSecret: CHANNEL_SECRET, baseUrls },
+    messenger: capturingMessenger(),
   });
   authWithWrongSecret = createShopAuth({
     db: handle.db,
     config,
     logger,
     line: { channelId: CHANNEL_ID, channelSecret: 'not-the-channel-secret', baseUrls },
+    messenger: capturingMessenger(),
   });
 });
 afterAll(async () => {
@@ -273,7 +276,12 @@ describe('linking LINE to a signed-in member', () => {
       AUTH_SECRET: 'line-test-secret-line-test-secret-0123456',
       LOG_LEVEL: 'silent',
     });
-    const plain = createShopAuth({ db: handle.db, config, logger: createLogger('silent') });
+    const plain = createShopAuth({
+      db: handle.db,
+      config,
+      logger: createLogger('silent'),
+      messenger: capturingMessenger(),
+    });
     const member = await signUp();
     const refused = await startLineLink(plain, {
       headers: { cookie: member.cookie },

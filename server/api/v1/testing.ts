@@ -10,7 +10,7 @@ import { openDatabase } from '#db/client';
 import { loadDemoDataOnce } from '#db/demo/seed';
 import { loadConfig } from '#server/config';
 import { createLogger } from '#server/logger';
-import { createShopAuth } from '#modules/identity/server';
+import { capturingMessenger, createShopAuth } from '#modules/identity/server';
 import { users } from '#db/schema';
 import type { ShopServices } from '#server/services';
 
@@ -68,7 +68,7 @@ export async function createApiTestServices(
     coinLifetimes: { paid: config.PAID_COIN_EXPIRY_DAYS, free: config.FREE_COIN_EXPIRY_DAYS },
     prizeDecisionDays: config.PRIZE_DECISION_DAYS,
   });
-  const auth = createShopAuth({ db: database.db, config, logger });
+  const auth = createShopAuth({ db: database.db, config, logger, messenger: capturingMessenger() });
   const services: ShopServices = { config, database, db: database.db, auth, logger, buildId: 'test' } as ShopServices;
   return {
     services,
