@@ -49,6 +49,29 @@ const environmentSchema = z.object({
   DEMO_DATA: booleanFlag.default(true),
   TRUST_PROXY: booleanFlag.default(false),
   PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(128).default(8),
+  /** The shop's own password rules: off (library limits only), warn (told, accepted) or enforce (refused). */
+  PASSWORD_POLICY_MODE: z.enum(['off', 'warn', 'enforce']).default('enforce'),
+  /** Optional maximum password length (at most 128, better-auth's limit). */
+  PASSWORD_MAX_LENGTH: z.coerce.number().int().min(6).max(128).optional(),
+  PASSWORD_REQUIRE_LOWERCASE: booleanFlag.default(false),
+  PASSWORD_REQUIRE_UPPERCASE: booleanFlag.default(false),
+  PASSWORD_REQUIRE_NUMERIC: booleanFlag.default(false),
+  PASSWORD_REQUIRE_NON_ALPHANUMERIC: booleanFlag.default(false),
+  /** The longest nickname (shown on rankings and the winners feed). */
+  NICKNAME_MAX_LENGTH: z.coerce.number().int().min(4).max(40).default(20),
+  /** Words a nickname may not contain, comma-separated (compared after NFKC and lower-casing). */
+  NICKNAME_FORBIDDEN_WORDS: z
+    .string()
+    .max(20_000)
+    .default('運営,公式,管理者,admin,staff,support')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((w) => w.trim())
+        .filter(Boolean),
+    ),
+  /** Minutes a sign-in counts as recent for sensitive changes (email, unlinking, 退会); older asks for the password again. */
+  REAUTH_MAX_AGE_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   SIGN_IN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   SIGN_UP_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   /** One-time tokens for the app's web view, per member and per client address (each writes a row). */
@@ -182,6 +205,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
   if (values.DATABASE_MIGRATION_URL && !values.DATABASE_URL) {
     throw new ConfigError(
       'Invalid settings in the environment:\n  DATABASE_MIGRATION_URL: needs DATABASE_URL (the embedded database has no roles)',
+    );
+  }
+  if (values.PASSWORD_MAX_LENGTH !== undefined && values.PASSWORD_MAX_LENGTH < values.PASSWORD_MIN_LENGTH) {
+    throw new ConfigError(
+      `Invalid settings in the environment:\n  PASSWORD_MAX_LENGTH=${values.PASSWORD_MAX_LENGTH}: below PASSWORD_MIN_LENGTH (${values.PASSWORD_MIN_LENGTH})`,
     );
   }
   const dataDir = path.resolve(values.DATA_DIR);

@@ -8,6 +8,10 @@ export interface AuthCallResult {
   status: number;
   code: string | null;
   setCookies: string[];
+  /** The JSON body of a successful answer (null when there is none). */
+  body: Record<string, unknown> | null;
+  /** Where a redirect answer points (better-auth's links answer 302 with ?error= on failure). */
+  location: string | null;
 }
 
 /** @example const result = await callAuth(shop, request, '/sign-in/email', { email, password }) */
@@ -16,22 +20,36 @@ export async function callAuth(
   request: Request,
   path: string,
   body: Record<string, unknown>,
+  options: { method?: 'GET' | 'POST'; query?: Record<string, string> } = {},
 ): Promise<AuthCallResult> {
   const { config, auth } = shop.services;
-  const headers = new Headers({ 'content-type': 'application/json', origin: config.PUBLIC_ORIGIN });
+  const method = options.method ?? 'POST';
+  const headers = new Headers({ origin: config.PUBLIC_ORIGIN });
+  if (method === 'POST') headers.set('content-type', 'application/json');
   for (const name of ['cookie', 'user-agent', CLIENT_IP_HEADER, 'accept-language']) {
     const value = request.headers.get(name);
     if (value) headers.set(name, value);
   }
+  const url = new URL(`${config.PUBLIC_ORIGIN}/api/auth${path}`);
+  for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
   const response = await auth.handler(
-    new Request(`${config.PUBLIC_ORIGIN}/api/auth${path}`, { method: 'POST', headers, body: JSON.stringify(body) }),
+    new Request(url, { method, headers, body: method === 'POST' ? JSON.stringify(body) : undefined }),
   );
-  let code: string | null = null;
-  if (!response.ok) {
-    const payload = (await response.json().catch(() => null)) as { code?: string } | null;
-    code = payload?.code ?? null;
-  }
-  return { ok: response.ok, status: response.status, code, setCookies: response.headers.getSetCookie() };
+  const payload = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+  const location = response.headers.get('location');
+  // A link endpoint reports its failure as a redirect carrying ?error=CODE.
+  const redirectError = location ? new URL(location, config.PUBLIC_ORIGIN).searchParams.get('error') : null;
+  const redirected = response.status >= 300 && response.status < 400;
+  const ok = (response.ok || redirected) && !redirectError;
+  const code = ok ? null : ((payload?.code as string | undefined) ?? redirectError);
+  return {
+    ok,
+    status: response.status,
+    code,
+    setCookies: response.headers.getSetCookie(),
+    body: response.ok ? payload : null,
+    location,
+  };
 }
 
 /** Response headers carrying the session cookies better-auth set. */

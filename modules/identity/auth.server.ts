@@ -1,10 +1,26 @@
 // better-auth, configured for the shop: email and password now; the other methods plug in here.
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { admin, bearer, genericOAuth, oneTimeToken } from 'better-auth/plugins';
+import { admin, bearer, genericOAuth, magicLink, oneTimeToken } from 'better-auth/plugins';
 import { LINE_ACCOUNT_OPTIONS, lineOAuthConfig, type LineOAuthOptions } from './line.server';
-import { APIError } from 'better-auth/api';
-import { nicknameSchema } from './forms';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { isStrictDate, nicknameSchemaOf, type NicknameRules } from './forms';
+import {
+  checkPassword,
+  maxLengthOf,
+  passwordPolicyOf,
+  PASSWORD_HARD_MAX_LENGTH,
+  PASSWORD_LIBRARY_MIN_LENGTH,
+  type PasswordPolicy,
+} from './password-policy';
+import {
+  actionUrl,
+  afterEmailChanged,
+  EMAIL_VERIFICATION_SECONDS,
+  MAGIC_LINK_SECONDS,
+  RESET_PASSWORD_SECONDS,
+  verificationLinkOf,
+} from './mail-links.server';
 import type { IdentityMessenger } from './messenger';
 import type { Database } from '#db/client';
 import type { ShopConfig } from '#server/config';
@@ -30,7 +46,14 @@ export function createShopAuth(options: {
   /** Where identity's mails and text messages go (the outbox in the shop; a capture in tests). */
   messenger: IdentityMessenger;
 }) {
-  const { db, config, logger } = options;
+  const { db, config, logger, messenger } = options;
+  const policy = passwordPolicyOf(config);
+  const nicknames: NicknameRules = {
+    maxLength: config.NICKNAME_MAX_LENGTH,
+    forbiddenWords: config.NICKNAME_FORBIDDEN_WORDS,
+  };
+  const origin = config.PUBLIC_ORIGIN;
+  const enforced = policy.mode === 'enforce';
   return betterAuth({
     appName: config.SITE_NAME,
     baseURL: config.PUBLIC_ORIGIN,
@@ -41,25 +64,88 @@ export function createShopAuth(options: {
       provider: 'pg',
       schema: { user: users, session: sessions, account: accounts, verification: verifications, rateLimit: rateLimits },
     }),
-    emailAndPassword: {
-      enabled: true,
-      minPasswordLength: config.PASSWORD_MIN_LENGTH,
-      maxPasswordLength: 128,
-      autoSignIn: true,
-    },
-    session: { expiresIn: SESSION_MAX_AGE_SECONDS, updateAge: SESSION_UPDATE_AGE_SECONDS },
-    ...(options.line ? { account: LINE_ACCOUNT_OPTIONS } : {}),
-    // The nickname rules hold however an account is created or renamed, not only through our form.
-    databaseHooks: {
-      user: {
-        create: { before: async (user) => ({ data: { ...user, name: checkedNickname(user.name) } }) },
-        update: {
-          before: async (user) => ({
-            data: user.name === undefined ? user : { ...user, name: checkedNickname(user.name) },
-          }),
+    user: {
+      additionalFields: {
+        /** 生年月日, YYYY-MM-DD (checked strictly by the update hook). */
+        birthday: { type: 'string', required: false, input: true },
+      },
+      // A verified address changes in two steps: the old address approves, the new one confirms; then
+      // the old address is told, with a link that undoes the change (/auth/action?mode=recoverEmail).
+      changeEmail: {
+        enabled: true,
+        sendChangeEmailConfirmation: async ({ user, newEmail, token }) => {
+          await messenger.mail({
+            to: user.email,
+            template: 'email-change-confirm',
+            vars: { url: actionUrl(origin, 'approveEmailChange', token), newEmail },
+            memberId: user.id,
+          });
         },
       },
     },
+    emailAndPassword: {
+      enabled: true,
+      // The library refuses outside these; the shop's own rules are the policy hook below (warn lets them pass).
+      minPasswordLength: enforced ? policy.minLength : PASSWORD_LIBRARY_MIN_LENGTH,
+      maxPasswordLength: enforced ? maxLengthOf(policy) : PASSWORD_HARD_MAX_LENGTH,
+      // No account enumeration: a sign-up answers the same for a new and a known address, and the
+      // account starts once the address is confirmed; the owner of a known address gets a mail instead.
+      requireEmailVerification: true,
+      onExistingUserSignUp: async ({ user }) => {
+        await messenger.mail({
+          to: user.email,
+          template: 'account-exists',
+          vars: { signInUrl: `${origin}/auth/sign_in`, resetUrl: `${origin}/auth/passwd` },
+          memberId: user.id,
+        });
+      },
+      resetPasswordTokenExpiresIn: RESET_PASSWORD_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) => {
+        await messenger.mail({
+          to: user.email,
+          template: 'password-reset',
+          vars: { url: actionUrl(origin, 'resetPassword', token) },
+          memberId: user.id,
+        });
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: true,
+      autoSignInAfterVerification: true,
+      expiresIn: EMAIL_VERIFICATION_SECONDS,
+      sendVerificationEmail: async ({ user, url, token }) => {
+        const link = verificationLinkOf(origin, url, token);
+        await messenger.mail({
+          to: user.email,
+          template: link.mode === 'verifyAndChangeEmail' ? 'email-change-verify' : 'verify-email',
+          vars: link.mode === 'verifyAndChangeEmail' ? { url: link.url, newEmail: user.email } : { url: link.url },
+          memberId: user.id,
+        });
+      },
+    },
+    session: { expiresIn: SESSION_MAX_AGE_SECONDS, updateAge: SESSION_UPDATE_AGE_SECONDS },
+    ...(options.line ? { account: LINE_ACCOUNT_OPTIONS } : {}),
+    // The nickname and birthday rules hold however an account is created or changed, not only through our form.
+    databaseHooks: {
+      user: {
+        create: { before: async (user) => ({ data: { ...user, name: checkedNickname(user.name, nicknames) } }) },
+        update: {
+          before: async (user) => ({
+            data: {
+              ...user,
+              ...(user.name === undefined ? {} : { name: checkedNickname(user.name, nicknames) }),
+              ...('birthday' in user ? { birthday: checkedBirthday(user.birthday) } : {}),
+            },
+          }),
+          after: async (user, context) => {
+            if (context) await afterEmailChanged(context, user, messenger, origin);
+          },
+        },
+      },
+    },
+    hooks: { before: passwordPolicyGuard(policy) },
     rateLimit: {
       enabled: true,
       storage: 'database',
@@ -86,6 +172,23 @@ export function createShopAuth(options: {
       // The native app hands its signed-in member to a web view (/app/checkout/*): a token valid for
       // 3 minutes, used once, stored hashed.
       oneTimeToken({ expiresIn: 3, storeToken: 'hashed' }),
+      // Email-link sign-in for existing members only (a new member signs up with the terms); the
+      // answer is the same for an unknown address, which gets no mail.
+      magicLink({
+        expiresIn: MAGIC_LINK_SECONDS,
+        disableSignUp: true,
+        storeToken: 'hashed',
+        sendMagicLink: async ({ email, token }, ctx) => {
+          const found = await ctx?.context.internalAdapter.findUserByEmail(email.toLowerCase());
+          if (!found?.user) return;
+          await messenger.mail({
+            to: found.user.email,
+            template: 'magic-link',
+            vars: { url: actionUrl(origin, 'signIn', token) },
+            memberId: found.user.id,
+          });
+        },
+      }),
       // LINE account linking (LINE Login v2.1): a signed-in member links LINE; never a way to sign in.
       genericOAuth({ config: options.line ? [lineOAuthConfig(options.line)] : [] }),
       // ← more plugins go here
@@ -102,14 +205,49 @@ export function createShopAuth(options: {
 
 export type ShopAuth = ReturnType<typeof createShopAuth>;
 
-function checkedNickname(name: unknown): string {
-  const parsed = nicknameSchema.safeParse(name);
+function checkedNickname(name: unknown, rules: NicknameRules): string {
+  const parsed = nicknameSchemaOf(rules).safeParse(name);
   if (!parsed.success)
     throw new APIError('BAD_REQUEST', {
       code: 'INVALID_NICKNAME',
       message: parsed.error.issues[0]?.message ?? 'ニックネームが正しくありません。',
     });
   return parsed.data;
+}
+
+function checkedBirthday(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value !== 'string' || !isStrictDate(value))
+    throw new APIError('BAD_REQUEST', { code: 'INVALID_BIRTHDAY', message: '生年月日が正しくありません。' });
+  return value;
+}
+
+/** Where each path that sets a password carries it. */
+const NEW_PASSWORD_FIELD: Record<string, string> = {
+  '/sign-up/email': 'password',
+  '/reset-password': 'newPassword',
+  '/change-password': 'newPassword',
+  '/set-password': 'newPassword',
+  '/admin/set-user-password': 'newPassword',
+};
+
+/**
+ * The password policy on every path that sets a password (the pages check it first with the same
+ * rules; this holds for the raw endpoints too). Mode warn and off let the shop's own rules pass.
+ */
+function passwordPolicyGuard(policy: PasswordPolicy) {
+  return createAuthMiddleware(async (ctx) => {
+    const field = NEW_PASSWORD_FIELD[ctx.path];
+    if (!field) return;
+    const password = (ctx.body as Record<string, unknown> | undefined)?.[field];
+    if (typeof password !== 'string') return;
+    const check = checkPassword(policy, password);
+    if (!check.acceptable)
+      throw new APIError('BAD_REQUEST', {
+        code: 'PASSWORD_DOES_NOT_MEET_REQUIREMENTS',
+        message: check.message ?? 'パスワードが条件を満たしていません。',
+      });
+  });
 }
 
 /**

@@ -7,3 +7,14 @@ export const SESSION_UPDATE_AGE_SECONDS = 60 * 60 * 24;
 
 /** The header the server sets from the socket (or the trusted proxy); clients cannot forge it. */
 export const CLIENT_IP_HEADER = 'x-shop-client-ip';
+
+/** The modes of /auth/action, where identity's mail links land (Firebase's names where the specification's flows have them). */
+export const ACTION_MODES = [
+  'verifyEmail',
+  'verifyAndChangeEmail',
+  'approveEmailChange',
+  'recoverEmail',
+  'resetPassword',
+  'signIn',
+] as const;
+export type ActionMode = (typeof ACTION_MODES)[number];

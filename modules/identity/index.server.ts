@@ -26,3 +26,15 @@ export {
   type IdentitySmsTemplate,
   type CapturedMessage,
 } from './messenger';
+export {
+  actionUrl,
+  verificationClaimsOf,
+  resetCodeIsValid,
+  peekRecoverEmail,
+  recoverEmail,
+  EMAIL_VERIFICATION_SECONDS,
+  RESET_PASSWORD_SECONDS,
+  MAGIC_LINK_SECONDS,
+  RECOVER_EMAIL_SECONDS,
+  type RecoverEmailOutcome,
+} from './mail-links.server';

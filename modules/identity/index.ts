@@ -2,15 +2,48 @@
 // error catalogue, members' public names, the operators' member functions and the shared rate limit.
 // Nothing here loads better-auth, so pages and the command line can import it; the server-only parts
 // (better-auth, sessions, LINE) are behind '#modules/identity/server'.
-export { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS, CLIENT_IP_HEADER } from './constants';
+export {
+  SESSION_MAX_AGE_SECONDS,
+  SESSION_UPDATE_AGE_SECONDS,
+  CLIENT_IP_HEADER,
+  ACTION_MODES,
+  type ActionMode,
+} from './constants';
 export {
   signInSchema,
   signUpSchema,
+  emailSchema,
+  emailOnlySchema,
+  newPasswordSchema,
+  resetPasswordSchema,
+  changePasswordSchema,
+  birthdaySchema,
+  isStrictDate,
   nicknameSchema,
+  nicknameSchemaOf,
+  DEFAULT_NICKNAME_RULES,
   fieldErrorsOf,
-  type PasswordPolicy,
+  type NicknameRules,
   type FieldErrors,
 } from './forms';
+export {
+  PASSWORD_POLICY_SCHEMA_VERSION,
+  PASSWORD_LIBRARY_MIN_LENGTH,
+  PASSWORD_HARD_MAX_LENGTH,
+  UNSUPPORTED_POLICY_VERSION,
+  passwordPolicyOf,
+  passwordRules,
+  checkPassword,
+  maxLengthOf,
+  readPasswordPolicy,
+  PasswordPolicyError,
+  type PasswordPolicy,
+  type PasswordPolicyMode,
+  type PasswordPolicySettings,
+  type PasswordRequirement,
+  type PasswordRule,
+  type PasswordCheck,
+} from './password-policy';
 export { AUTH_ERROR_MESSAGES, GENERIC_AUTH_ERROR, authErrorMessage } from './messages';
 export { publicNameOf, publicNicknames } from './public-names';
 export { findMemberByIdOrEmail, createMemberWithSession, setMemberRole, type MemberRole } from './operator';

@@ -16,6 +16,18 @@ export const AUTH_ERROR_MESSAGES: Record<string, string> = {
   USER_NOT_FOUND: 'アカウントが見つかりません。',
   BANNED_USER: 'このアカウントはご利用いただけません。お問い合わせください。',
   TOO_MANY_REQUESTS: '試行回数が多すぎます。しばらく時間をおいてからお試しください。',
+  PASSWORD_DOES_NOT_MEET_REQUIREMENTS: 'パスワードが条件を満たしていません。表示されている条件をご確認ください。',
+  INVALID_NICKNAME: 'このニックネームは使用できません。別のニックネームを入力してください。',
+  INVALID_BIRTHDAY: '生年月日が正しくありません。',
+  INVALID_TOKEN: 'このリンクはすでに使われたか、有効期限が切れています。もう一度お手続きください。',
+  TOKEN_EXPIRED: 'このリンクは有効期限が切れています。もう一度お手続きください。',
+  INVALID_USER: '別のアカウントでログインしています。ログアウトしてからお試しください。',
+  EMAIL_MISMATCH: 'ログイン中のアカウントのメールアドレスと一致しません。',
+  EMAIL_ALREADY_VERIFIED: 'このメールアドレスは確認済みです。',
+  SESSION_EXPIRED: '安全のため、もう一度ログインしてからお試しください。',
+  SESSION_NOT_FRESH: '安全のため、もう一度ログインしてからお試しください。',
+  CREDENTIAL_ACCOUNT_NOT_FOUND: 'パスワードが設定されていません。',
+  FAILED_TO_UPDATE_USER: '更新できませんでした。時間をおいてお試しください。',
   // the identity catalogue of the specification
   'auth/email-already-in-use': 'このメールアドレスはすでに登録されています。',
   'auth/wrong-password': 'メールアドレスまたはパスワードが正しくありません。',
@@ -39,6 +51,9 @@ export const AUTH_ERROR_MESSAGES: Record<string, string> = {
     'このメールアドレスは別の方法で登録されています。その方法でログインしてください。',
   'auth/unauthorized-domain': 'このドメインからはログインできません。',
   'auth/web-storage-unsupported': 'ブラウザの設定でCookieとストレージを有効にしてください。',
+  'auth/unsupported-password-policy-schema-version':
+    'パスワードの条件を読み込めませんでした。ページを再読み込みしてください。',
+  'auth/internal-error': 'うまく処理できませんでした。時間をおいてもう一度お試しください。',
 };
 
 export const GENERIC_AUTH_ERROR = 'うまく処理できませんでした。時間をおいてもう一度お試しください。';

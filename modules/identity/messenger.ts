@@ -7,8 +7,9 @@ export type IdentityMailTemplate =
   | 'verify-email' // { url }: confirm the address after sign-up
   | 'password-reset' // { url }: /auth/action?mode=resetPassword&oobCode=…
   | 'magic-link' // { url }: /auth/action?mode=signIn&oobCode=…
-  | 'email-change-verify' // { url, newEmail }: to the new address
-  | 'email-change-notice' // { newEmail, url? }: to the old address (url: undo the change)
+  | 'email-change-confirm' // { url, newEmail }: to the old address: approve the change (step 1)
+  | 'email-change-verify' // { url, newEmail }: to the new address (step 2)
+  | 'email-change-notice' // { newEmail, url }: to the old address once changed (url: undo the change)
   | 'account-exists' // { signInUrl, resetUrl }: a sign-up with an address that has an account
   | 'account-deleted'; // {}: 退会 done
 

@@ -18,6 +18,8 @@ export const users = pgTable('users', {
   banned: boolean('banned').default(false),
   banReason: text('ban_reason'),
   banExpires: timestamp('ban_expires', { withTimezone: true }),
+  /** 生年月日, YYYY-MM-DD (strict: a real date); null until the member gives it. */
+  birthday: text('birthday'),
   ...timestamps,
 });
 

@@ -8,18 +8,27 @@ import { AppLink } from '~/components/AppLink';
 import { safeRedirectPath } from '~/guards/rules';
 import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { signInSchema, fieldErrorsOf, type FieldErrors } from '#modules/identity';
+import { signInSchema, emailOnlySchema, fieldErrorsOf, type FieldErrors } from '#modules/identity';
 import { authErrorMessage } from '#modules/identity';
 import { SignInMethods } from '~/components/SignInMethods';
 
 export const handle = { title: 'ログイン' };
 
-type ActionData = { fieldErrors?: FieldErrors; formError?: string; email?: string };
+type ActionData = {
+  fieldErrors?: FieldErrors;
+  formError?: string;
+  email?: string;
+  /** The address has not been confirmed yet: a new confirmation mail went out. */
+  unverified?: boolean;
+  /** The email-link form's answer (the same for every address). */
+  emailLink?: { sent?: string; error?: string; fieldError?: string };
+};
 
 export async function action({ request, context }: Route.ActionArgs) {
   const shop = context.get(shopRequestContext);
   const form = await readFormFields(request);
   if (!form) return data<ActionData>({ formError: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  if (form.intent === 'email-link') return emailLinkAction(shop, request, form);
   const parsed = signInSchema().safeParse(form);
   if (!parsed.success) {
     return data<ActionData>(
@@ -31,7 +40,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     email: parsed.data.email,
     password: parsed.data.password,
     rememberMe: true,
+    callbackURL: safeRedirectPath(parsed.data.redirect),
   });
+  if (!result.ok && result.code === 'EMAIL_NOT_VERIFIED') {
+    // Only someone who knows the password gets here; better-auth sent a fresh confirmation mail.
+    return data<ActionData>({ unverified: true, email: parsed.data.email }, { status: 403 });
+  }
   if (!result.ok) {
     return data<ActionData>(
       { formError: authErrorMessage(result.code, result.status), email: parsed.data.email },
@@ -41,10 +55,27 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(safeRedirectPath(parsed.data.redirect), { headers: cookieHeaders(result.setCookies) });
 }
 
+/** 「メールでログインリンクを受け取る」: the same answer for every address; only members get a mail. */
+async function emailLinkAction(shop: Parameters<typeof callAuth>[0], request: Request, form: Record<string, string>) {
+  const parsed = emailOnlySchema().safeParse(form);
+  if (!parsed.success)
+    return data<ActionData>({ emailLink: { fieldError: fieldErrorsOf(parsed.error).email } }, { status: 400 });
+  const result = await callAuth(shop, request, '/sign-in/magic-link', {
+    email: parsed.data.email,
+    callbackURL: safeRedirectPath(parsed.data.redirect),
+  });
+  if (!result.ok && result.status === 429)
+    return data<ActionData>({ emailLink: { error: authErrorMessage(result.code, 429) } }, { status: 429 });
+  if (!result.ok) shop.services.logger.warn({ code: result.code, status: result.status }, 'email link request failed');
+  return data<ActionData>({ emailLink: { sent: parsed.data.email } });
+}
+
 export default function SignIn({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const [params] = useSearchParams();
-  const submitting = navigation.state !== 'idle' && navigation.formAction?.startsWith('/auth/sign_in') === true;
+  const busy = navigation.state !== 'idle' && navigation.formAction?.startsWith('/auth/sign_in') === true;
+  const emailLinkSubmitting = busy && navigation.formData?.get('intent') === 'email-link';
+  const submitting = busy && !emailLinkSubmitting;
   const redirectTo = params.get('redirect') ?? '';
   const result = actionData as ActionData | undefined;
   return (
@@ -55,6 +86,15 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
       </div>
       <Form method="post" className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" noValidate>
         <FormAlert message={result?.formError} />
+        {result?.unverified ? (
+          <div
+            role="alert"
+            className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm leading-relaxed"
+          >
+            <strong>メールアドレスの確認がまだ済んでいません。</strong>
+            確認メールをもう一度お送りしました。メールのボタンを押すと登録が完了し、ログインします。
+          </div>
+        ) : null}
         <input type="hidden" name="redirect" value={redirectTo} />
         <TextField
           name="email"
@@ -81,6 +121,7 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
           パスワードをお忘れの方
         </AppLink>
       </Form>
+      <EmailLinkForm redirectTo={redirectTo} answer={result?.emailLink} submitting={emailLinkSubmitting} />
       <SignInMethods mode="sign-in" />
       <p className="text-center text-sm">
         はじめての方は{' '}
@@ -92,5 +133,49 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
         </AppLink>
       </p>
     </div>
+  );
+}
+
+/** Sign in without a password: a link by mail, valid 15 minutes, used once. */
+function EmailLinkForm({
+  redirectTo,
+  answer,
+  submitting,
+}: {
+  redirectTo: string;
+  answer?: ActionData['emailLink'];
+  submitting: boolean;
+}) {
+  return (
+    <details id="email-link" className="rounded-2xl bg-white p-5 shadow-sm" open={answer ? true : undefined}>
+      <summary className="cursor-pointer text-sm font-bold">
+        パスワードを使わずにログイン（メールでリンクを受け取る）
+      </summary>
+      {answer?.sent ? (
+        <p role="status" className="mt-3 text-sm leading-relaxed">
+          <strong className="break-all">{answer.sent}</strong>{' '}
+          が登録済みのアドレスであれば、ログイン用のリンクをお送りしました（15分間有効）。
+        </p>
+      ) : (
+        <Form method="post" className="mt-3 flex flex-col gap-3" noValidate>
+          <FormAlert message={answer?.error} />
+          <input type="hidden" name="intent" value="email-link" />
+          <input type="hidden" name="redirect" value={redirectTo} />
+          <TextField
+            id="email-link-address"
+            name="email"
+            type="email"
+            label="メールアドレス"
+            autoComplete="email"
+            inputMode="email"
+            required
+            error={answer?.fieldError}
+          />
+          <Button type="submit" variant="secondary" fullWidth loading={submitting}>
+            ログインリンクを送る
+          </Button>
+        </Form>
+      )}
+    </details>
   );
 }

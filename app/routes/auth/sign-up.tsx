@@ -1,64 +1,111 @@
 // /auth/sign_up: ニックネーム, メール, パスワード (policy shown live), and agreement to the terms.
-import { useState } from 'react';
-import { Form, data, redirect, useNavigation, useSearchParams } from 'react-router';
+import { Form, data, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/sign-up';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { TextField, FormAlert } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
 import { safeRedirectPath } from '~/guards/rules';
-import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
+import { callAuth } from '~/lib/auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { signUpSchema, fieldErrorsOf, type FieldErrors, type PasswordPolicy } from '#modules/identity';
-import { authErrorMessage } from '#modules/identity';
+import { nicknameRulesFor, passwordPolicyFor } from '~/lib/identity.server';
+import { signUpSchema, emailOnlySchema, fieldErrorsOf, authErrorMessage, type FieldErrors } from '#modules/identity';
 import { SignInMethods } from '~/components/SignInMethods';
+import { NewPasswordField } from '~/components/auth/PasswordField';
+import { VerificationSent } from '~/components/auth/VerificationSent';
 
 export const handle = { title: '新規会員登録' };
 
-type ActionData = { fieldErrors?: FieldErrors; formError?: string; values?: { name?: string; email?: string } };
+type ActionData = {
+  fieldErrors?: FieldErrors;
+  formError?: string;
+  values?: { name?: string; email?: string };
+  /** The confirmation mail is on its way (the same answer for a new and a known address). */
+  sent?: { email: string; resent?: boolean };
+};
 
 export function loader({ context }: Route.LoaderArgs) {
-  const { config } = context.get(shopRequestContext).services;
-  return { policy: { minLength: config.PASSWORD_MIN_LENGTH, maxLength: 128 } satisfies PasswordPolicy };
+  const { services } = context.get(shopRequestContext);
+  return { policy: passwordPolicyFor(services), nicknameMaxLength: services.config.NICKNAME_MAX_LENGTH };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const shop = context.get(shopRequestContext);
-  const policy = { minLength: shop.services.config.PASSWORD_MIN_LENGTH, maxLength: 128 };
   const form = await readFormFields(request);
   if (!form) return data<ActionData>({ formError: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  if (form.intent === 'resend') return resendConfirmation(shop, request, form);
+  const policy = passwordPolicyFor(shop.services);
   const values = { name: String(form.name ?? '').slice(0, 40), email: String(form.email ?? '').slice(0, 254) };
-  const parsed = signUpSchema(policy).safeParse(form);
+  const parsed = signUpSchema(policy, nicknameRulesFor(shop.services)).safeParse(form);
   if (!parsed.success) return data<ActionData>({ fieldErrors: fieldErrorsOf(parsed.error), values }, { status: 400 });
   const result = await callAuth(shop, request, '/sign-up/email', {
     name: parsed.data.name,
     email: parsed.data.email,
     password: parsed.data.password,
+    callbackURL: safeRedirectPath(parsed.data.redirect),
   });
   if (!result.ok) {
-    const status = result.status === 429 ? 429 : result.code?.startsWith('USER_ALREADY_EXISTS') ? 409 : 400;
     const message = authErrorMessage(result.code, result.status);
-    const onEmail = result.code?.startsWith('USER_ALREADY_EXISTS') || result.code === 'INVALID_EMAIL';
-    return data<ActionData>(onEmail ? { fieldErrors: { email: message }, values } : { formError: message, values }, {
-      status,
+    const field =
+      result.code === 'INVALID_EMAIL'
+        ? 'email'
+        : result.code === 'PASSWORD_DOES_NOT_MEET_REQUIREMENTS' || result.code?.startsWith('PASSWORD_TOO')
+          ? 'password'
+          : result.code === 'INVALID_NICKNAME'
+            ? 'name'
+            : null;
+    // The loader runs again after this answer, so the form shows the policy as it is now (section 5).
+    return data<ActionData>(field ? { fieldErrors: { [field]: message }, values } : { formError: message, values }, {
+      status: result.status === 429 ? 429 : 400,
     });
   }
-  return redirect(safeRedirectPath(parsed.data.redirect), { headers: cookieHeaders(result.setCookies) });
+  return data<ActionData>({ sent: { email: parsed.data.email } });
+}
+
+/** 「確認メールを再送する」: the same answer whether or not the address has an account. */
+async function resendConfirmation(
+  shop: Parameters<typeof callAuth>[0],
+  request: Request,
+  form: Record<string, string>,
+) {
+  const parsed = emailOnlySchema().safeParse(form);
+  if (!parsed.success) return data<ActionData>({ formError: fieldErrorsOf(parsed.error).email }, { status: 400 });
+  const result = await callAuth(shop, request, '/send-verification-email', {
+    email: parsed.data.email,
+    callbackURL: safeRedirectPath(parsed.data.redirect),
+  });
+  if (!result.ok && result.status === 429)
+    return data<ActionData>(
+      { sent: { email: parsed.data.email }, formError: authErrorMessage(result.code, 429) },
+      { status: 429 },
+    );
+  return data<ActionData>({ sent: { email: parsed.data.email, resent: true } });
 }
 
 export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const [params] = useSearchParams();
-  const [password, setPassword] = useState('');
   const submitting = navigation.state !== 'idle' && navigation.formAction?.startsWith('/auth/sign_up') === true;
   const result = actionData as ActionData | undefined;
   const redirectTo = params.get('redirect') ?? '';
-  const { policy } = loaderData;
+  const { policy, nicknameMaxLength } = loaderData;
+  if (result?.sent)
+    return (
+      <VerificationSent
+        email={result.sent.email}
+        resent={result.sent.resent}
+        error={result.formError}
+        redirectTo={redirectTo}
+        submitting={submitting}
+      />
+    );
   return (
     <div className="flex flex-col gap-6">
       <div>
         <h1 className="text-2xl font-black">新規会員登録</h1>
-        <p className="mt-1 text-sm text-muted">登録は無料です。メールアドレスとパスワードで始められます。</p>
+        <p className="mt-1 text-sm text-muted">
+          登録は無料です。メールアドレスとパスワードで始められます。登録後に届くメールのリンクで登録が完了します。
+        </p>
       </div>
       <Form method="post" className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" noValidate>
         <FormAlert message={result?.formError} />
@@ -67,11 +114,11 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
           name="name"
           label="ニックネーム"
           autoComplete="nickname"
-          maxLength={20}
+          maxLength={nicknameMaxLength}
           required
           defaultValue={result?.values?.name}
           error={result?.fieldErrors?.name}
-          hint="ランキングなどに表示されます（20文字以内）"
+          hint={`ランキングなどに表示されます（${nicknameMaxLength}文字以内）`}
         />
         <TextField
           name="email"
@@ -83,18 +130,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
           defaultValue={result?.values?.email}
           error={result?.fieldErrors?.email}
         />
-        <TextField
-          name="password"
-          type="password"
-          label="パスワード"
-          autoComplete="new-password"
-          required
-          minLength={policy.minLength}
-          maxLength={policy.maxLength}
-          onChange={(e) => setPassword(e.currentTarget.value)}
-          error={result?.fieldErrors?.password}
-          hint={<PasswordPolicyHint policy={policy} password={password} />}
-        />
+        <NewPasswordField policy={policy} error={result?.fieldErrors?.password} />
         <div className="flex flex-col gap-1">
           <label className="flex items-start gap-2 text-sm">
             <input
@@ -136,16 +172,5 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         </AppLink>
       </p>
     </div>
-  );
-}
-
-/** The password rules, ticked off while the member types. */
-function PasswordPolicyHint({ policy, password }: { policy: PasswordPolicy; password: string }) {
-  const longEnough = password.length >= policy.minLength;
-  return (
-    <span className={longEnough ? 'text-emerald-700' : undefined}>
-      {longEnough ? '✓ ' : ''}
-      {policy.minLength}文字以上（{policy.maxLength}文字まで）
-    </span>
   );
 }

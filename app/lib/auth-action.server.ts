@@ -1,0 +1,185 @@
+// /auth/action?mode=…&oobCode=…: the page every identity mail links to. Opening it spends nothing
+// (a mail scanner may open it); it checks what can be checked without using the code, and the
+// member's press does the work. Expired or used codes get a page with a way to ask again.
+import { data, redirect } from 'react-router';
+import type { ShopRequest } from '~/context';
+import { safeRedirectPath } from '~/guards/rules';
+import { callAuth, cookieHeaders } from './auth-call.server';
+import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
+import { passwordPolicyFor } from './identity.server';
+import {
+  ACTION_MODES,
+  authErrorMessage,
+  fieldErrorsOf,
+  resetPasswordSchema,
+  type ActionMode,
+  type FieldErrors,
+  type PasswordPolicy,
+} from '#modules/identity';
+import { peekRecoverEmail, recoverEmail, resetCodeIsValid, verificationClaimsOf } from '#modules/identity/server';
+
+/** Why a link cannot be used; each has its own words and its own way to ask again. */
+export type DeadLinkReason = 'missing' | 'expired' | 'used' | 'mismatch' | 'changed-again' | 'address-taken';
+
+export type ActionPageData =
+  | { state: 'dead'; mode: ActionMode | null; reason: DeadLinkReason }
+  | { state: 'confirm'; mode: 'verifyEmail' | 'signIn'; code: string; email: string | null; continueUrl: string }
+  | {
+      state: 'confirm';
+      mode: 'verifyAndChangeEmail' | 'approveEmailChange';
+      code: string;
+      email: string | null;
+      newEmail: string | null;
+      continueUrl: string;
+    }
+  | { state: 'confirm'; mode: 'recoverEmail'; code: string; email: string; newEmail: string; continueUrl: string }
+  | { state: 'confirm'; mode: 'resetPassword'; code: string; policy: PasswordPolicy; continueUrl: string };
+
+export type ActionResultData =
+  | { state: 'done'; mode: ActionMode; email?: string }
+  | { state: 'dead'; mode: ActionMode; reason: DeadLinkReason }
+  | { state: 'invalid'; fieldErrors?: FieldErrors; formError?: string };
+
+const CODE = /^[A-Za-z0-9._-]{8,2048}$/;
+const isMode = (value: string | null): value is ActionMode =>
+  value !== null && (ACTION_MODES as readonly string[]).includes(value);
+
+function linkOf(request: Request) {
+  const url = new URL(request.url);
+  const mode = url.searchParams.get('mode');
+  const code = url.searchParams.get('oobCode') ?? '';
+  return {
+    mode: isMode(mode) ? mode : null,
+    code: CODE.test(code) ? code : null,
+    continueUrl: safeRedirectPath(url.searchParams.get('continueUrl')),
+  };
+}
+
+const dead = (mode: ActionMode | null, reason: DeadLinkReason, status = 410) =>
+  data<ActionPageData>({ state: 'dead', mode, reason }, { status });
+
+/** The page for a link: what it will do, or why it cannot. */
+export async function actionPageLoader(shop: ShopRequest, request: Request) {
+  const { mode, code, continueUrl } = linkOf(request);
+  if (!mode || !code) return dead(mode, 'missing', 404);
+  const now = Date.now();
+  switch (mode) {
+    case 'verifyEmail':
+    case 'verifyAndChangeEmail':
+    case 'approveEmailChange': {
+      // Read for the page's words only; the press verifies the signature.
+      const claims = verificationClaimsOf(code) as { email?: string; updateTo?: string; exp?: number };
+      if (typeof claims.exp === 'number' && claims.exp * 1000 <= now) return dead(mode, 'expired');
+      if (mode === 'verifyEmail')
+        return data<ActionPageData>({ state: 'confirm', mode, code, email: claims.email ?? null, continueUrl });
+      return data<ActionPageData>({
+        state: 'confirm',
+        mode,
+        code,
+        email: claims.email ?? null,
+        newEmail: claims.updateTo ?? null,
+        continueUrl,
+      });
+    }
+    case 'signIn':
+      return data<ActionPageData>({ state: 'confirm', mode, code, email: null, continueUrl });
+    case 'resetPassword': {
+      const context = await shop.services.auth.$context;
+      if (!(await resetCodeIsValid(context, code))) return dead(mode, 'expired');
+      return data<ActionPageData>({
+        state: 'confirm',
+        mode,
+        code,
+        policy: passwordPolicyFor(shop.services),
+        continueUrl,
+      });
+    }
+    case 'recoverEmail': {
+      const peeked = await peekRecoverEmail(await shop.services.auth.$context, code);
+      if (!peeked.ok) return dead(mode, peeked.reason === 'invalid' ? 'used' : peeked.reason);
+      return data<ActionPageData>({
+        state: 'confirm',
+        mode,
+        code,
+        email: peeked.email,
+        newEmail: peeked.newEmail ?? '',
+        continueUrl,
+      });
+    }
+  }
+}
+
+const deadByCode = (mode: ActionMode, code: string | null) =>
+  data<ActionResultData>(
+    {
+      state: 'dead',
+      mode,
+      reason: code === 'TOKEN_EXPIRED' ? 'expired' : code === 'INVALID_USER' ? 'mismatch' : 'used',
+    },
+    { status: 410 },
+  );
+
+/** The member's press: verify, sign in, set the new password or put the old address back. */
+export async function actionPageAction(shop: ShopRequest, request: Request) {
+  const { mode, code, continueUrl } = linkOf(request);
+  if (!mode || !code)
+    return data<ActionResultData>({ state: 'dead', mode: mode ?? 'verifyEmail', reason: 'missing' }, { status: 404 });
+  const form = await readFormFields(request);
+  if (!form) return data<ActionResultData>({ state: 'invalid', formError: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  switch (mode) {
+    case 'verifyEmail':
+    case 'verifyAndChangeEmail':
+    case 'approveEmailChange': {
+      const result = await callAuth(shop, request, '/verify-email', {}, { method: 'GET', query: { token: code } });
+      if (!result.ok) {
+        if (result.status === 429)
+          return data<ActionResultData>({ state: 'invalid', formError: authErrorMessage(null, 429) }, { status: 429 });
+        return deadByCode(mode, result.code);
+      }
+      if (mode === 'approveEmailChange') return data<ActionResultData>({ state: 'done', mode });
+      if (mode === 'verifyAndChangeEmail')
+        return redirect('/mypage/settings/email?changed=1', { headers: cookieHeaders(result.setCookies) });
+      return redirect(continueUrl, { headers: cookieHeaders(result.setCookies) });
+    }
+    case 'signIn': {
+      const result = await callAuth(shop, request, '/magic-link/verify', {}, { method: 'GET', query: { token: code } });
+      if (!result.ok) {
+        if (result.status === 429)
+          return data<ActionResultData>({ state: 'invalid', formError: authErrorMessage(null, 429) }, { status: 429 });
+        return deadByCode(mode, result.code === 'INVALID_TOKEN' ? 'TOKEN_EXPIRED' : result.code);
+      }
+      return redirect(continueUrl, { headers: cookieHeaders(result.setCookies) });
+    }
+    case 'resetPassword': {
+      const parsed = resetPasswordSchema(passwordPolicyFor(shop.services)).safeParse(form);
+      if (!parsed.success)
+        return data<ActionResultData>({ state: 'invalid', fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400 });
+      const result = await callAuth(shop, request, '/reset-password', {
+        newPassword: parsed.data.password,
+        token: code,
+      });
+      if (!result.ok) {
+        if (result.code === 'INVALID_TOKEN') return deadByCode(mode, 'TOKEN_EXPIRED');
+        const message = authErrorMessage(result.code, result.status);
+        const onPassword =
+          result.code === 'PASSWORD_DOES_NOT_MEET_REQUIREMENTS' || result.code?.startsWith('PASSWORD_TOO');
+        return data<ActionResultData>(
+          onPassword
+            ? { state: 'invalid', fieldErrors: { password: message } }
+            : { state: 'invalid', formError: message },
+          { status: result.status === 429 ? 429 : 400 },
+        );
+      }
+      return data<ActionResultData>({ state: 'done', mode });
+    }
+    case 'recoverEmail': {
+      const outcome = await recoverEmail(await shop.services.auth.$context, code);
+      if (!outcome.ok)
+        return data<ActionResultData>(
+          { state: 'dead', mode, reason: outcome.reason === 'invalid' ? 'used' : outcome.reason },
+          { status: 410 },
+        );
+      return data<ActionResultData>({ state: 'done', mode, email: outcome.email });
+    }
+  }
+}
