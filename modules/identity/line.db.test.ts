@@ -8,6 +8,7 @@ import { loadConfig } from '#server/config';
 import { createLogger } from '#server/logger';
 import { createShopAuth, type ShopAuth } from './auth.server';
 import { capturingMessenger } from './messenger';
+import { signUpConfirmed } from '#tests/identity';
 import { accounts, users } from './schema';
 import { LineLinkError, linkedLineAccount, lineLinkErrorMessage, startLineLink } from './line.server';
 import { startLineStandin, type LineStandin } from '#devtools/standins/line';
@@ -17,6 +18,7 @@ const CALLBACK = `${TEST_ORIGIN}/api/auth/callback/line`;
 const CHANNEL_ID = '1650000001';
 const CHANNEL_SECRET = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const DONE = '/app/checkout/linelink?linked=1';
+const SECRET = 'line-test-secret-line-test-secret-0123456';
 const FAILED = '/app/checkout/linelink';
 
 const handle = useTestDatabase('line', { poolSize: 4 });
@@ -31,7 +33,7 @@ beforeAll(async () => {
     NODE_ENV: 'test',
     DATA_DIR: handle.dataDir,
     PUBLIC_ORIGIN: TEST_ORIGIN,
-    AUTH_SECRET: 'line-test-secret-line-test-secret-0123456',
+    AUTH_SECRET: SECRET,
     LOG_LEVEL: 'silent',
   });
   const logger = createLogger('silent');
@@ -57,22 +59,13 @@ afterAll(async () => {
 
 let sequence = 0;
 async function signUp() {
-  const response = await auth.api.signUpEmail({
-    body: {
-      email: `line-${Date.now().toString(36)}-${++sequence}@example.jp`,
-      password: 'password-1234',
-      name: `ライン会員${sequence}`,
-    },
-    headers: new Headers({ 'x-shop-client-ip': '127.0.0.1' }),
-    asResponse: true,
+  const email = `line-${Date.now().toString(36)}-${++sequence}@example.jp`;
+  const member = await signUpConfirmed(auth, SECRET, {
+    email,
+    password: 'password-1234',
+    name: `ライン会員${sequence}`,
   });
-  expect(response.status).toBe(200);
-  const cookie = response.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0]!)
-    .find((pair) => pair.includes('session_token='))!;
-  const { user } = (await response.json()) as { user: { id: string; email: string; name: string } };
-  return { ...user, cookie };
+  return { id: member.id, email: member.email, name: `ライン会員${sequence}`, cookie: member.cookie };
 }
 
 const pairs = (setCookies: string[]) => setCookies.map((line) => line.split(';')[0]!);
@@ -273,7 +266,7 @@ describe('linking LINE to a signed-in member', () => {
       NODE_ENV: 'test',
       DATA_DIR: handle.dataDir,
       PUBLIC_ORIGIN: TEST_ORIGIN,
-      AUTH_SECRET: 'line-test-secret-line-test-secret-0123456',
+      AUTH_SECRET: SECRET,
       LOG_LEVEL: 'silent',
     });
     const plain = createShopAuth({

@@ -11,6 +11,7 @@ import { loadDemoDataOnce } from '#db/demo/seed';
 import { loadConfig } from '#server/config';
 import { createLogger } from '#server/logger';
 import { capturingMessenger, createShopAuth } from '#modules/identity/server';
+import { signUpConfirmed } from '#tests/identity';
 import { users } from '#db/schema';
 import type { ShopServices } from '#server/services';
 
@@ -87,16 +88,14 @@ let sequence = 0;
  */
 export async function signUpTestMember(services: ShopServices, options: { admin?: boolean } = {}) {
   const email = `api-${Date.now().toString(36)}-${++sequence}@example.jp`;
-  const response = await services.auth.api.signUpEmail({
-    body: { email, password: 'password-1234', name: `テスト会員${sequence}` },
-    headers: new Headers({ 'x-shop-client-ip': '127.0.0.1' }),
-    asResponse: true,
+  const member = await signUpConfirmed(services.auth, services.config.AUTH_SECRET, {
+    email,
+    password: 'password-1234',
+    name: `テスト会員${sequence}`,
   });
-  if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
-  const setCookies = response.headers.getSetCookie();
-  const session = setCookies.map((line) => line.split(';')[0]!).find((pair) => pair.includes('session_token='));
-  if (!session) throw new Error(`no session cookie in ${setCookies.join(' | ')}`);
-  const { user, token } = (await response.json()) as { user: { id: string }; token: string };
+  const user = { id: member.id };
+  const session = member.cookie;
+  const token = member.rawToken;
   if (options.admin) await services.db.update(users).set({ role: 'admin' }).where(eq(users.id, user.id));
   /** cookie: the Cookie header; bearer: the signed cookie value; rawToken: the unsigned session token. */
   return { id: user.id, email, cookie: session, bearer: session.slice(session.indexOf('=') + 1), rawToken: token };
