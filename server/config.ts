@@ -53,6 +53,8 @@ const environmentSchema = z.object({
   SIGN_UP_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   /** One-time tokens for the app's web view, per member and per client address (each writes a row). */
   APP_HANDOFF_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Sensitive steps (退会) by a member without a password: the session must be younger than this. */
+  REAUTH_MAX_AGE_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   BUILD_POLL_SECONDS: z.coerce.number().int().min(10).max(86400).default(300),
   JOBS_ENABLED: booleanFlag.default(true),
   /** Encode the home page's images into the cache after start (off in test shops: it competes for the cores). */

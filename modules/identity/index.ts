@@ -12,6 +12,6 @@ export {
   type FieldErrors,
 } from './forms';
 export { AUTH_ERROR_MESSAGES, GENERIC_AUTH_ERROR, authErrorMessage } from './messages';
-export { publicNameOf, publicNicknames } from './public-names';
+export { publicNameOf, publicNicknames, DELETED_MEMBER_PUBLIC_NAME } from './public-names';
 export { findMemberByIdOrEmail, createMemberWithSession, setMemberRole, type MemberRole } from './operator';
 export { takeRateLimit, type RateLimitAnswer } from './rate-limit';
