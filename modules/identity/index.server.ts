@@ -37,6 +37,7 @@ export {
   normaliseBackupCode,
   isTotpCode,
   secondFactorOf,
+  hasPassword,
   pendingTotpUri,
   remainingBackupCodes,
   manualEntryKey,

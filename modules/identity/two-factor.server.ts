@@ -1,13 +1,13 @@
 // The second factor: better-auth's twoFactor plugin set up for the shop (TOTP from an authenticator
 // app, ten single-use backup codes, "trust this device for 30 days"), what the security page reads
 // about a member's setup, and the staff rule (staff and admin accounts need TOTP before any staff page).
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { twoFactor } from 'better-auth/plugins';
 import { symmetricDecrypt } from 'better-auth/crypto';
 import { createOTP } from '@better-auth/utils/otp';
 import type { Database } from '#db/client';
 import type { ShopConfig } from '#server/config';
-import { twoFactors, users } from './schema';
+import { accounts, twoFactors, users } from './schema';
 
 /** Digits of a TOTP code and seconds per code (what every authenticator app expects). */
 export const TOTP_DIGITS = 6;
@@ -79,6 +79,20 @@ export async function secondFactorOf(db: Database, memberId: string): Promise<Se
     .limit(1);
   const enabled = Boolean(row?.enabled);
   return { enabled, pendingSetup: !enabled && row?.verified === false };
+}
+
+/**
+ * Whether the member signs in with a password (better-auth's 'credential' account): the second factor
+ * guards the password sign-in only, and its setup asks for the password.
+ * @example if (!(await hasPassword(db, memberId))) …
+ */
+export async function hasPassword(db: Database, memberId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.userId, memberId), eq(accounts.providerId, 'credential'), isNotNull(accounts.password)))
+    .limit(1);
+  return Boolean(row);
 }
 
 /** What better-auth gives us that these helpers need (ShopAuth, kept structural to avoid a cycle). */
