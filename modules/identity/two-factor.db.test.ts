@@ -149,9 +149,9 @@ describe('setting TOTP up', () => {
 
     expect(await secondFactorOf(handle.db, member.id)).toEqual({ enabled: false, pendingSetup: true });
     // The page can show the same QR code again without the password (and groups the key in fours).
-    expect(await pendingTotpUri(auth, handle.db, { memberId: member.id, email: member.email, issuer: 'テストショップ' })).toBe(
-      totpUri,
-    );
+    expect(
+      await pendingTotpUri(auth, handle.db, { memberId: member.id, email: member.email, issuer: 'テストショップ' }),
+    ).toBe(totpUri);
     expect(manualEntryKey(totpUri)).toMatch(/^([A-Z2-7=]{1,4} )*[A-Z2-7=]{1,4}$/);
     // Secrets and backup codes are stored encrypted, never as given.
     const [row] = await handle.db.select().from(twoFactors).where(eq(twoFactors.userId, member.id));
@@ -209,7 +209,8 @@ describe('signing in with the second factor', () => {
 
     await signIn(member);
     const wrong = await wrongCodeOf(member.totpUri);
-    for (let i = 0; i < 5; i++) expect((await post('/two-factor/verify-totp', { code: wrong }, member.jar)).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await post('/two-factor/verify-totp', { code: wrong }, member.jar)).status).toBe(401);
     const sixth = await post('/two-factor/verify-totp', { code: await codeOf(member.totpUri) }, member.jar);
     expect(sixth.json!.code).toBe('TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE');
     expect(member.jar.has('session_token')).toBe(false);
@@ -238,7 +239,11 @@ describe('signing in with the second factor', () => {
   it('trustDevice: the next sign-in on this device skips the code; other devices still need it', async () => {
     const member = await memberWithTotp();
     await signIn(member);
-    const trusted = await post('/two-factor/verify-totp', { code: await codeOf(member.totpUri), trustDevice: true }, member.jar);
+    const trusted = await post(
+      '/two-factor/verify-totp',
+      { code: await codeOf(member.totpUri), trustDevice: true },
+      member.jar,
+    );
     expect(trusted.status).toBe(200);
     const trustCookie = trusted.setCookies.find((line) => line.includes('.trust_device='));
     expect(trustCookie).toMatch(/Max-Age=2592000/i);
@@ -271,7 +276,8 @@ describe('signing in with the second factor', () => {
     const ip = nextAddress();
     const wrong = await wrongCodeOf(member.totpUri);
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await post('/two-factor/verify-totp', { code: wrong }, member.jar, ip)).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await post('/two-factor/verify-totp', { code: wrong }, member.jar, ip)).status);
     expect(statuses).toEqual([401, 401, 401, 429]);
     expect(authErrorMessage(null, 429)).toBe(AUTH_ERROR_MESSAGES.TOO_MANY_REQUESTS);
   });
