@@ -6,7 +6,8 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createOTP } from '@better-auth/utils/otp';
 import { base32 } from '@better-auth/utils/base32';
-import { useTestDatabase } from '#tests/use-test-database';
+// (Aliased: React's hook rule reads any use… call in app/ as a hook.)
+import { useTestDatabase as testDatabase } from '#tests/use-test-database';
 import { createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { loadConfig } from '#server/config';
 import { createLogger } from '#server/logger';
@@ -25,7 +26,7 @@ import { takeOneTimeNotice } from './one-time-notice.server';
 
 const ORIGIN = 'http://shop.test';
 const PASSWORD = 'password-1234';
-const handle = useTestDatabase('account_deletion', { poolSize: 4, invariants: 'afterEach' });
+const handle = testDatabase('account_deletion', { poolSize: 4, invariants: 'afterEach' });
 let services: ShopServices;
 let sent: CapturedMessage[];
 

@@ -159,7 +159,6 @@ function SecondStep(props: {
             pattern="[0-9]*"
             maxLength={8}
             required
-            autoFocus
           />
         ) : (
           <TextField
@@ -171,7 +170,6 @@ function SecondStep(props: {
             spellCheck={false}
             maxLength={16}
             required
-            autoFocus
           />
         )}
         <label className="flex items-center gap-2 text-sm">
