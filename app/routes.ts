@@ -41,6 +41,8 @@ export default [
       route('tokutencode', 'routes/mypage/tokutencode.tsx'),
       route('backfromline', 'routes/mypage/backfromline.tsx', { id: 'mypage-backfromline' }),
       route('settings/phonenumber', 'routes/mypage/settings-phonenumber.tsx'),
+      route('settings/security', 'routes/mypage/settings-security.tsx'),
+      route('settings/delete', 'routes/mypage/settings-delete.tsx'),
       route('backfromlinecampaign', 'routes/mypage/backfromline.tsx', { id: 'mypage-backfromlinecampaign' }),
     ]),
     ...prefix('myinbox', [

@@ -51,7 +51,8 @@ export async function startShop(config: ShopConfig, options: { development?: boo
   }
   const line = await lineLinking(config, logger);
   // TEMPORARY until the messaging module lands (this session): identity's mails are captured, not sent.
-  const auth = createShopAuth({ db: database.db, config, logger, line: line.options, messenger: capturingMessenger() });
+  const messenger = capturingMessenger();
+  const auth = createShopAuth({ db: database.db, config, logger, line: line.options, messenger });
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
   let clientDir: string | undefined;
@@ -74,7 +75,17 @@ export async function startShop(config: ShopConfig, options: { development?: boo
   const live = await createLiveUpdates(database, logger);
   await ensureDefaultCoinPacks(database.db);
   const payments = await createPaymentServices({ config, db: database.db, logger });
-  const services: ShopServices = { config, database, db: database.db, auth, logger, buildId, live, payments };
+  const services: ShopServices = {
+    config,
+    database,
+    db: database.db,
+    auth,
+    logger,
+    buildId,
+    live,
+    payments,
+    messenger,
+  };
   // Jobs start after the migrations (pg-boss migrates its own schema, `pgboss`) and stop before the database closes.
   let jobs: JobRunner | undefined;
   if (config.JOBS_ENABLED) {

@@ -4,7 +4,7 @@ import type { Refusal } from '#modules/kernel';
 import type { DrawRefusalCode, DrawLookupRefusalCode, PrizeChoiceRefusalCode } from '#modules/draw';
 import type { GachaLookupRefusalCode, PackAdminRefusalCode } from '#modules/gacha';
 import type { IdempotencyRefusalCode } from '#modules/idempotency';
-import type { LineLinkRefusalCode } from '#modules/identity/server';
+import type { AccountDeletionRefusalCode, LineLinkRefusalCode, StaffAccessRefusalCode } from '#modules/identity/server';
 import type { WalletRefusalCode } from '#modules/wallet';
 import {
   FIRST_PURCHASE_ONLY_REASON,
@@ -188,6 +188,34 @@ const payments: Section<PurchaseRefusalCode> = {
   PROVIDER_NOT_CONFIGURED: { status: 409, message: 'この決済方法は設定されていません。' },
 };
 
+const staffAccess: Section<StaffAccessRefusalCode> = {
+  SECOND_FACTOR_REQUIRED: {
+    status: 403,
+    message:
+      '運営スタッフの機能を使うには、二段階認証（認証アプリ）の設定が必要です。マイページの「二段階認証」から設定してください。',
+  },
+};
+
+const accountDeletion: Section<AccountDeletionRefusalCode> = {
+  UNAUTHENTICATED,
+  DELETION_NOT_CONFIRMED: {
+    status: 400,
+    message: (d) => `確認のため「${String(d.phrase ?? '退会する')}」と入力してください。`,
+  },
+  PASSWORD_REQUIRED: { status: 400, message: '確認のため、パスワードを入力してください。' },
+  WRONG_PASSWORD: { status: 401, message: 'パスワードが正しくありません。' },
+  REAUTHENTICATION_REQUIRED: {
+    status: 401,
+    message: (d) =>
+      `安全のため、もう一度ログインしてから${d.minutes ? `${n(d.minutes)}分以内に` : ''}お手続きください。`,
+  },
+  REAUTH_RATE_LIMITED: {
+    status: 429,
+    message: (d) =>
+      `試行回数が多すぎます。${d.retryAfterSeconds ? `${n(d.retryAfterSeconds)}秒ほど` : 'しばらく'}時間をおいてからお試しください。`,
+  },
+};
+
 /**
  * Joins sections; a code two modules share must mean the same answer in both (checked at load, so
  * a contradiction stops the start instead of depending on the order of the sections).
@@ -219,6 +247,8 @@ export type RefusalCode =
   | IdempotencyRefusalCode
   | WalletRefusalCode
   | LineLinkRefusalCode
+  | StaffAccessRefusalCode
+  | AccountDeletionRefusalCode
   | PurchaseRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
@@ -230,6 +260,8 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   idempotency,
   wallet,
   lineLink,
+  staffAccess,
+  accountDeletion,
   payments,
 ) as Record<RefusalCode, RefusalEntry>;
 

@@ -7,6 +7,8 @@ import { PackGrid } from '~/components/PackCard';
 import { EmptyState, Container } from '~/components/PageFrame';
 import { listGachas, parseGachaSort } from '#modules/gacha';
 import { listBanners } from '#modules/content';
+import { data } from 'react-router';
+import { takeOneTimeNotice } from '~/lib/one-time-notice.server';
 
 export const handle = { title: 'トップ' };
 
@@ -14,21 +16,32 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(shopRequestContext).services;
   const sort = parseGachaSort(new URL(request.url).searchParams.get('sort'));
   const [packs, banners] = await Promise.all([listGachas(db, { sort }), listBanners(db)]);
-  return {
-    packs,
-    banners: banners.map((b) => ({
-      id: b.uid,
-      imagePath: b.image,
-      title: b.title,
-      period: b.period ?? null,
-      to: b.link,
-    })),
-  };
+  // A notice carried from the previous page (after 退会), shown once.
+  const notice = takeOneTimeNotice(request);
+  return data(
+    {
+      notice: notice.message,
+      packs,
+      banners: banners.map((b) => ({
+        id: b.uid,
+        imagePath: b.image,
+        title: b.title,
+        period: b.period ?? null,
+        to: b.link,
+      })),
+    },
+    notice.clear ? { headers: { 'Set-Cookie': notice.clear, 'Cache-Control': 'private, no-store' } } : undefined,
+  );
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <Container className="flex flex-col gap-4">
+      {loaderData.notice ? (
+        <p role="status" className="rounded-xl bg-emerald-50 p-3 text-sm font-bold text-emerald-800">
+          {loaderData.notice}
+        </p>
+      ) : null}
       <BannerCarousel banners={loaderData.banners} />
       <div className="flex items-center justify-between gap-3">
         <h1 className="shrink-0 text-lg font-black">オリパ一覧</h1>

@@ -26,6 +26,7 @@ import type { Database } from '#db/client';
 import type { ShopConfig } from '#server/config';
 import type { Logger } from '#server/logger';
 import { users, sessions, accounts, verifications, rateLimits } from './schema';
+import { TWO_FACTOR_TABLES, twoFactorPlugin } from './two-factor.server';
 
 import { CLIENT_IP_HEADER } from './constants';
 export { CLIENT_IP_HEADER };
@@ -62,7 +63,14 @@ export function createShopAuth(options: {
     trustedOrigins: [config.PUBLIC_ORIGIN],
     database: drizzleAdapter(db, {
       provider: 'pg',
-      schema: { user: users, session: sessions, account: accounts, verification: verifications, rateLimit: rateLimits },
+      schema: {
+        user: users,
+        session: sessions,
+        account: accounts,
+        verification: verifications,
+        rateLimit: rateLimits,
+        ...TWO_FACTOR_TABLES,
+      },
     }),
     user: {
       additionalFields: {
@@ -191,6 +199,8 @@ export function createShopAuth(options: {
       }),
       // LINE account linking (LINE Login v2.1): a signed-in member links LINE; never a way to sign in.
       genericOAuth({ config: options.line ? [lineOAuthConfig(options.line)] : [] }),
+      // TOTP with backup codes, the second step after the password (two-factor.server.ts).
+      twoFactorPlugin(config),
       // ← more plugins go here
     ],
     logger: {

@@ -45,6 +45,6 @@ export {
   type PasswordCheck,
 } from './password-policy';
 export { AUTH_ERROR_MESSAGES, GENERIC_AUTH_ERROR, authErrorMessage } from './messages';
-export { publicNameOf, publicNicknames } from './public-names';
+export { publicNameOf, publicNicknames, DELETED_MEMBER_PUBLIC_NAME } from './public-names';
 export { findMemberByIdOrEmail, createMemberWithSession, setMemberRole, type MemberRole } from './operator';
 export { takeRateLimit, type RateLimitAnswer } from './rate-limit';

@@ -3,12 +3,21 @@ import { inArray } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { users } from './schema';
 
+/** How a deleted member (退会) appears on public boards: never the old nickname. */
+export const DELETED_MEMBER_PUBLIC_NAME = '退会済み会員';
+
 /**
  * How a member appears on a public board: the nickname, or a masked stand-in when the nickname is
  * empty or looks like an email address (older accounts could carry one there).
+ * A deleted member (退会) is 「退会済み会員」 whatever the row still says.
  * @example publicNameOf({ id: 'u_8f3k2', name: 'ピカ太郎' }) === 'ピカ太郎'; publicNameOf({ id: 'u_8f3k2', name: 'a@b.jp' }) === '会員***3k2'
  */
-export function publicNameOf(member: { id: string; name: string | null | undefined }): string {
+export function publicNameOf(member: {
+  id: string;
+  name: string | null | undefined;
+  deletedAt?: Date | string | null;
+}): string {
+  if (member.deletedAt) return DELETED_MEMBER_PUBLIC_NAME;
   const name = (member.name ?? '').trim();
   // NFKC folds the full-width ＠ (and its other look-alikes) into '@' before the check.
   if (name && !name.normalize('NFKC').includes('@')) return name;
@@ -22,7 +31,10 @@ export function publicNameOf(member: { id: string; name: string | null | undefin
 export async function publicNicknames(db: Database, memberIds: string[]): Promise<Map<string, string>> {
   const ids = [...new Set(memberIds)].slice(0, 200);
   const rows = ids.length
-    ? await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids))
+    ? await db
+        .select({ id: users.id, name: users.name, deletedAt: users.deletedAt })
+        .from(users)
+        .where(inArray(users.id, ids))
     : [];
   const names = new Map(rows.map((row) => [row.id, publicNameOf(row)]));
   for (const id of ids) if (!names.has(id)) names.set(id, publicNameOf({ id, name: null }));

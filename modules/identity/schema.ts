@@ -20,6 +20,10 @@ export const users = pgTable('users', {
   banExpires: timestamp('ban_expires', { withTimezone: true }),
   /** 生年月日, YYYY-MM-DD (strict: a real date); null until the member gives it. */
   birthday: text('birthday'),
+  /** better-auth's twoFactor plugin: true once TOTP is set up and confirmed (two-factor.server.ts). */
+  twoFactorEnabled: boolean('two_factor_enabled').default(false),
+  /** 退会: set when the member deleted the account; the row stays as an anonymised tombstone (account-deletion.server.ts). */
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
   ...timestamps,
 });
 
@@ -80,3 +84,23 @@ export const rateLimits = pgTable('rate_limits', {
   count: integer('count').notNull(),
   lastRequest: bigint('last_request', { mode: 'number' }).notNull(),
 });
+
+/**
+ * better-auth's twoFactor plugin (model `twoFactor`): the member's TOTP secret and backup codes, both
+ * encrypted with AUTH_SECRET; `verified` turns true when the first code confirms the setup.
+ */
+export const twoFactors = pgTable(
+  'two_factors',
+  {
+    id: text('id').primaryKey(),
+    secret: text('secret').notNull(),
+    backupCodes: text('backup_codes').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    verified: boolean('verified').default(true),
+    failedVerificationCount: integer('failed_verification_count').default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [index('two_factors_user_id_idx').on(t.userId)],
+);

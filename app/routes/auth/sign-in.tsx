@@ -1,4 +1,6 @@
 // /auth/sign_in: email and password; the member returns to `redirect` (only a path on this site).
+// A member with the second factor on continues to the code step (`?step=code`, or `?step=backup` for
+// a backup code) before the session is given (app/lib/second-factor.server.ts).
 import { Form, data, redirect, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/sign-in';
 import { shopRequestContext } from '~/context';
@@ -11,6 +13,13 @@ import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { signInSchema, emailOnlySchema, fieldErrorsOf, type FieldErrors } from '#modules/identity';
 import { authErrorMessage } from '#modules/identity';
 import { SignInMethods } from '~/components/SignInMethods';
+import {
+  needsSecondStep,
+  secondStepAction,
+  secondStepPath,
+  TRUST_DEVICE_DAYS,
+  type SecondStepActionData,
+} from '~/lib/second-factor.server';
 
 export const handle = { title: 'ログイン' };
 
@@ -24,11 +33,16 @@ type ActionData = {
   emailLink?: { sent?: string; error?: string; fieldError?: string };
 };
 
+export function loader() {
+  return { trustDeviceDays: TRUST_DEVICE_DAYS };
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const shop = context.get(shopRequestContext);
   const form = await readFormFields(request);
   if (!form) return data<ActionData>({ formError: UNREADABLE_FORM_MESSAGE }, { status: 400 });
   if (form.intent === 'email-link') return emailLinkAction(shop, request, form);
+  if (form.intent === 'second-factor') return secondStepAction(shop, request, form);
   const parsed = signInSchema().safeParse(form);
   if (!parsed.success) {
     return data<ActionData>(
@@ -52,6 +66,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: result.status === 429 ? 429 : 401 },
     );
   }
+  // "Two factor required": no session yet, only better-auth's short two_factor cookie; ask for the code.
+  if (needsSecondStep(result))
+    return redirect(secondStepPath(parsed.data.redirect), { headers: cookieHeaders(result.setCookies) });
   return redirect(safeRedirectPath(parsed.data.redirect), { headers: cookieHeaders(result.setCookies) });
 }
 
@@ -70,13 +87,24 @@ async function emailLinkAction(shop: Parameters<typeof callAuth>[0], request: Re
   return data<ActionData>({ emailLink: { sent: parsed.data.email } });
 }
 
-export default function SignIn({ actionData }: Route.ComponentProps) {
+export default function SignIn({ actionData, loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const [params] = useSearchParams();
   const busy = navigation.state !== 'idle' && navigation.formAction?.startsWith('/auth/sign_in') === true;
   const emailLinkSubmitting = busy && navigation.formData?.get('intent') === 'email-link';
   const submitting = busy && !emailLinkSubmitting;
   const redirectTo = params.get('redirect') ?? '';
+  const step = params.get('step');
+  if (step === 'code' || step === 'backup')
+    return (
+      <SecondStep
+        step={step}
+        redirectTo={redirectTo}
+        submitting={submitting}
+        trustDeviceDays={loaderData?.trustDeviceDays ?? 30}
+        result={actionData as SecondStepActionData | undefined}
+      />
+    );
   const result = actionData as ActionData | undefined;
   return (
     <div className="flex flex-col gap-6">
@@ -177,5 +205,89 @@ function EmailLinkForm({
         </Form>
       )}
     </details>
+  );
+}
+
+/** The code step: the authenticator's 6 digits, or a backup code; 「この端末を30日間信頼する」. */
+function SecondStep(props: {
+  step: 'code' | 'backup';
+  redirectTo: string;
+  submitting: boolean;
+  trustDeviceDays: number;
+  result: SecondStepActionData | undefined;
+}) {
+  const { step, redirectTo, result } = props;
+  const withRedirect = (next: string) =>
+    redirectTo ? `${next}${next.includes('?') ? '&' : '?'}redirect=${encodeURIComponent(redirectTo)}` : next;
+  return (
+    <div className="flex flex-col gap-6">
+      <div>
+        <h1 className="text-2xl font-black">二段階認証</h1>
+        <p className="mt-1 text-sm text-muted">
+          {step === 'code'
+            ? '認証アプリに表示されている6桁のコードを入力してください。'
+            : '保管しているバックアップコード（10文字）を1つ入力してください。使ったコードは再利用できません。'}
+        </p>
+      </div>
+      <Form method="post" className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" noValidate>
+        <FormAlert message={result?.formError} />
+        <input type="hidden" name="intent" value="second-factor" />
+        <input type="hidden" name="step" value={step} />
+        <input type="hidden" name="redirect" value={redirectTo} />
+        {step === 'code' ? (
+          <TextField
+            key="code"
+            name="code"
+            label="認証コード（6桁）"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]*"
+            maxLength={8}
+            required
+          />
+        ) : (
+          <TextField
+            key="backup"
+            name="code"
+            label="バックアップコード"
+            autoComplete="off"
+            autoCapitalize="off"
+            spellCheck={false}
+            maxLength={16}
+            required
+          />
+        )}
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" name="trustDevice" className="size-4" />
+          この端末を{props.trustDeviceDays}日間信頼する（共用の端末ではチェックしないでください）
+        </label>
+        <Button type="submit" size="lg" fullWidth loading={props.submitting}>
+          認証する
+        </Button>
+        {step === 'code' ? (
+          <AppLink
+            to={withRedirect('/auth/sign_in?step=backup')}
+            className="text-center text-sm text-muted underline underline-offset-2"
+          >
+            バックアップコードを使う
+          </AppLink>
+        ) : (
+          <AppLink
+            to={withRedirect('/auth/sign_in?step=code')}
+            className="text-center text-sm text-muted underline underline-offset-2"
+          >
+            認証アプリのコードを使う
+          </AppLink>
+        )}
+      </Form>
+      <p className="text-center text-sm">
+        <AppLink
+          to={withRedirect('/auth/sign_in')}
+          className={result?.restart ? 'font-bold text-primary-ink underline' : 'text-muted underline'}
+        >
+          メールアドレスとパスワードの入力に戻る
+        </AppLink>
+      </p>
+    </div>
   );
 }

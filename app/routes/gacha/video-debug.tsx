@@ -13,13 +13,16 @@ import {
   type RevealEffect,
 } from '~/components/reveal';
 import { notFound } from '~/lib/not-found';
+import { requireStaff } from '~/lib/staff.server';
 
 export const handle = { title: '演出プレビュー' };
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
-  const allowed = shop.services.config.NODE_ENV === 'development' || shop.member?.role === 'admin';
-  if (!allowed) throw notFound(new URL(request.url).pathname);
+  if (shop.services.config.NODE_ENV === 'development') return null;
+  // Outside development, a staff page: staff with the second factor only (requireStaff).
+  if (!shop.member) throw notFound(new URL(request.url).pathname);
+  await requireStaff(shop, request);
   return null;
 }
 

@@ -34,8 +34,10 @@ const MENU = [
   { to: '/mypage/tokutencode', label: '特典コード' },
   { to: '/mypage/settings/phonenumber', label: '電話番号' },
   { to: '/mypage/settings/unlink', label: '連携アカウント' },
+  { to: '/mypage/settings/security', label: '二段階認証' },
   { to: '/guide', label: 'よくある質問・ご利用ガイド' },
   ...LEGAL_LINKS.filter((l) => l.to === '/terms' || l.to === '/tokushoho'),
+  { to: '/mypage/settings/delete', label: '退会' },
 ];
 
 const TABS = [

@@ -3,11 +3,12 @@
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { isRefusal, type Refusal } from '#modules/kernel';
+import { isRefusal, refuse, type Refusal } from '#modules/kernel';
 import { apiError } from '#server/api-error';
 import type { RefusalCode } from '#server/refusals';
 import type { ShopServices } from '#server/services';
-import { resolveMember, isStaff, sessionTokenOf, type SessionMember } from './auth';
+import { resolveMember, sessionTokenOf, type SessionMember } from './auth';
+import { staffAccessOfMember } from '#modules/identity/server';
 import { ApiError, JAPANESE_PARSE, fieldMessages, readIdempotencyKey, refusalError, validationFailed } from './http';
 
 export type ApiEnv = { Variables: { requestId: string; secureHeadersNonce?: string } };
@@ -18,7 +19,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * - `none`: public; the handler gets `member: null` (no session lookup).
  * - `optional`: public; the handler gets the member when one is signed in.
  * - `member`: 401 UNAUTHENTICATED without a session.
- * - `staff`: as member, and 403 FORBIDDEN unless member.role === 'admin'.
+ * - `staff`: as member, and 403 FORBIDDEN unless a staff role ('admin', 'staff'); 403
+ *   SECOND_FACTOR_REQUIRED while that account has no TOTP (staffAccessOf, decision 016).
  * - `session`: as member for clients, but the session is not looked up here: the handler gets
  *   `sessionToken` (its signature checked) and resolves it inside its own database call, so the
  *   operation is one round trip (createDraw). `member` is null.
@@ -251,8 +253,11 @@ async function runOperation(c: Context<ApiEnv>, operation: ApiOperation, service
       if (!member && (spec.auth === 'member' || spec.auth === 'staff')) {
         throw new ApiError(401, 'UNAUTHENTICATED', 'ログインしてください。');
       }
-      if (spec.auth === 'staff' && !isStaff(member)) {
-        throw new ApiError(403, 'FORBIDDEN', 'この操作を行う権限がありません。');
+      if (spec.auth === 'staff' && member) {
+        // Staff pages and operations need the second factor (decision 016): the role alone is not enough.
+        const access = await staffAccessOfMember(services.db, member.id);
+        if (access === 'not-staff') throw new ApiError(403, 'FORBIDDEN', 'この操作を行う権限がありません。');
+        if (access === 'needs-second-factor') throw refusalError(refuse('SECOND_FACTOR_REQUIRED'));
       }
     }
     // 2. The body's media type and JSON syntax.
