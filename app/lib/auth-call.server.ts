@@ -8,6 +8,8 @@ export interface AuthCallResult {
   status: number;
   code: string | null;
   setCookies: string[];
+  /** better-auth's JSON answer (an error's extra facts, such as a wrong code's `attemptsLeft`). */
+  body: Record<string, unknown> | null;
 }
 
 /** @example const result = await callAuth(shop, request, '/sign-in/email', { email, password }) */
@@ -26,12 +28,9 @@ export async function callAuth(
   const response = await auth.handler(
     new Request(`${config.PUBLIC_ORIGIN}/api/auth${path}`, { method: 'POST', headers, body: JSON.stringify(body) }),
   );
-  let code: string | null = null;
-  if (!response.ok) {
-    const payload = (await response.json().catch(() => null)) as { code?: string } | null;
-    code = payload?.code ?? null;
-  }
-  return { ok: response.ok, status: response.status, code, setCookies: response.headers.getSetCookie() };
+  const payload = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+  const code = !response.ok && typeof payload?.code === 'string' ? payload.code : null;
+  return { ok: response.ok, status: response.status, code, setCookies: response.headers.getSetCookie(), body: payload };
 }
 
 /** Response headers carrying the session cookies better-auth set. */

@@ -6,6 +6,7 @@ import { LINE_ACCOUNT_OPTIONS, lineOAuthConfig, type LineOAuthOptions } from './
 import { APIError } from 'better-auth/api';
 import { nicknameSchema } from './forms';
 import type { IdentityMessenger } from './messenger';
+import { phoneNumberPlugin } from './phone.server';
 import type { Database } from '#db/client';
 import type { ShopConfig } from '#server/config';
 import type { Logger } from '#server/logger';
@@ -29,6 +30,8 @@ export function createShopAuth(options: {
   line?: LineOAuthOptions;
   /** Where identity's mails and text messages go (the outbox in the shop; a capture in tests). */
   messenger: IdentityMessenger;
+  /** The clock of the SMS code's resend cooldown (phone.server.ts); tests move it. */
+  now?: () => Date;
 }) {
   const { db, config, logger } = options;
   return betterAuth({
@@ -88,6 +91,7 @@ export function createShopAuth(options: {
       oneTimeToken({ expiresIn: 3, storeToken: 'hashed' }),
       // LINE account linking (LINE Login v2.1): a signed-in member links LINE; never a way to sign in.
       genericOAuth({ config: options.line ? [lineOAuthConfig(options.line)] : [] }),
+      phoneNumberPlugin({ db, config, messenger: options.messenger, now: options.now }),
       // ← more plugins go here
     ],
     logger: {

@@ -26,3 +26,12 @@ export {
   type IdentitySmsTemplate,
   type CapturedMessage,
 } from './messenger';
+export {
+  phoneNumberPlugin,
+  phoneNumberPolicy,
+  memberPhoneNumber,
+  hasSignInBesidesPhone,
+  PHONE_CODE,
+  PHONE_CODE_COOLDOWN,
+  type PhoneNumberSetup,
+} from './phone.server';

@@ -11,7 +11,23 @@ export {
   type PasswordPolicy,
   type FieldErrors,
 } from './forms';
-export { AUTH_ERROR_MESSAGES, GENERIC_AUTH_ERROR, authErrorMessage } from './messages';
+export {
+  AUTH_ERROR_MESSAGES,
+  GENERIC_AUTH_ERROR,
+  authErrorMessage,
+  wrongPhoneCodeMessage,
+  phoneCodeCooldownMessage,
+} from './messages';
+export {
+  phoneNumberSchema,
+  phoneCodeSchema,
+  readPhoneNumber,
+  isStoredPhoneNumber,
+  formatPhoneNumber,
+  maskPhoneNumber,
+  PHONE_NUMBER_MESSAGES,
+  type PhoneNumberPolicy,
+} from './phone-numbers';
 export { publicNameOf, publicNicknames } from './public-names';
 export { findMemberByIdOrEmail, createMemberWithSession, setMemberRole, type MemberRole } from './operator';
 export { takeRateLimit, type RateLimitAnswer } from './rate-limit';

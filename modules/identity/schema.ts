@@ -18,6 +18,9 @@ export const users = pgTable('users', {
   banned: boolean('banned').default(false),
   banReason: text('ban_reason'),
   banExpires: timestamp('ban_expires', { withTimezone: true }),
+  /** E.164 (+819012345678), set by better-auth's phoneNumber plugin once an SMS code proved it; one member per number. */
+  phoneNumber: text('phone_number').unique('users_phone_number_unique'),
+  phoneNumberVerified: boolean('phone_number_verified').notNull().default(false),
   ...timestamps,
 });
 

@@ -1,0 +1,4 @@
+-- Phone numbers (better-auth phoneNumber plugin, docs/decisions/017): E.164, one member per number.
+ALTER TABLE "users" ADD COLUMN "phone_number" text;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "phone_number_verified" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD CONSTRAINT "users_phone_number_unique" UNIQUE("phone_number");
