@@ -29,7 +29,13 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
   });
   messenger = capturingMessenger();
-  auth = createShopAuth({ db: handle.db, config, logger: createLogger('silent'), messenger, now: () => new Date(clock) });
+  auth = createShopAuth({
+    db: handle.db,
+    config,
+    logger: createLogger('silent'),
+    messenger,
+    now: () => new Date(clock),
+  });
 });
 
 let sequence = 0;
@@ -114,7 +120,11 @@ describe('adding a number with an SMS code', () => {
     expect(verified.status).toBe(200);
     expect(await phoneOf(member.id)).toEqual({ phoneNumber: to, verified: true });
     // The code is spent.
-    const again = await call('/phone-number/verify', { phoneNumber: to, code: sms.code, updatePhoneNumber: true }, member.cookie);
+    const again = await call(
+      '/phone-number/verify',
+      { phoneNumber: to, code: sms.code, updatePhoneNumber: true },
+      member.cookie,
+    );
     expect(again).toMatchObject({ status: 400, json: { code: 'OTP_NOT_FOUND' } });
   });
 
@@ -164,7 +174,11 @@ describe('adding a number with an SMS code', () => {
       .update(verifications)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(verifications.identifier, `phone-number-otp-${to}`));
-    const result = await call('/phone-number/verify', { phoneNumber: to, code, updatePhoneNumber: true }, member.cookie);
+    const result = await call(
+      '/phone-number/verify',
+      { phoneNumber: to, code, updatePhoneNumber: true },
+      member.cookie,
+    );
     expect(result).toMatchObject({ status: 400, json: { code: 'OTP_EXPIRED' } });
     expect(await phoneOf(member.id)).toEqual({ phoneNumber: null, verified: false });
   });
@@ -265,8 +279,14 @@ describe('signing in with a phone number', () => {
 
     const knownCode = lastSmsTo(knownNumber)!.code;
     for (let attempt = 0; attempt < 2; attempt++) {
-      const wrongKnown = await call('/phone-number/verify', { phoneNumber: knownNumber, code: wrongCodeFor(knownCode) });
-      const wrongUnknown = await call('/phone-number/verify', { phoneNumber: unknownNumber, code: wrongCodeFor(knownCode) });
+      const wrongKnown = await call('/phone-number/verify', {
+        phoneNumber: knownNumber,
+        code: wrongCodeFor(knownCode),
+      });
+      const wrongUnknown = await call('/phone-number/verify', {
+        phoneNumber: unknownNumber,
+        code: wrongCodeFor(knownCode),
+      });
       expect(wrongUnknown.status).toBe(wrongKnown.status);
       expect(wrongUnknown.json).toEqual(wrongKnown.json);
     }
@@ -277,7 +297,9 @@ describe('signing in with a phone number', () => {
       .where(eq(verifications.identifier, `phone-number-otp-${unknownNumber}`));
     expect(stored!.value).toMatch(/^void:2$/);
     // And no account was created from the number.
-    expect(await handle.db.select({ id: users.id }).from(users).where(eq(users.phoneNumber, unknownNumber))).toEqual([]);
+    expect(await handle.db.select({ id: users.id }).from(users).where(eq(users.phoneNumber, unknownNumber))).toEqual(
+      [],
+    );
   });
 
   it('the right code for a number no account has verified says so (to the phone holder) instead of failing with 500', async () => {
@@ -323,7 +345,11 @@ describe('a member acts only on their own number', () => {
     const member = await signUp();
     const to = freshNumber();
     await call('/phone-number/send-otp', { phoneNumber: to }, member.cookie);
-    const result = await call('/phone-number/verify', { phoneNumber: to, code: lastSmsTo(to)!.code, updatePhoneNumber: true });
+    const result = await call('/phone-number/verify', {
+      phoneNumber: to,
+      code: lastSmsTo(to)!.code,
+      updatePhoneNumber: true,
+    });
     expect(result.status).toBe(401);
     expect(await phoneOf(member.id)).toEqual({ phoneNumber: null, verified: false });
   });

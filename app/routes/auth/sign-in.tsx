@@ -11,6 +11,8 @@ import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { signInSchema, fieldErrorsOf, type FieldErrors } from '#modules/identity';
 import { authErrorMessage } from '#modules/identity';
 import { SignInMethods } from '~/components/SignInMethods';
+import { PhoneSignIn } from '~/components/PhoneSignIn';
+import { phoneSignInAction } from '~/lib/phone-number.server';
 
 export const handle = { title: 'ログイン' };
 
@@ -20,6 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const shop = context.get(shopRequestContext);
   const form = await readFormFields(request);
   if (!form) return data<ActionData>({ formError: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  if (form.intent?.startsWith('phone-')) return phoneSignInAction(shop, request, form);
   const parsed = signInSchema().safeParse(form);
   if (!parsed.success) {
     return data<ActionData>(
@@ -82,6 +85,7 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
         </AppLink>
       </Form>
       <SignInMethods mode="sign-in" />
+      <PhoneSignIn result={actionData} redirectTo={redirectTo} />
       <p className="text-center text-sm">
         はじめての方は{' '}
         <AppLink
