@@ -9,7 +9,7 @@ import { FeaturePage } from '~/components/FeaturePage';
 import { Button } from '~/components/Button';
 import { PhoneCodeSteps, type PhoneFormState } from '~/components/PhoneCodeSteps';
 import { useRootData } from '~/lib/root-data';
-import { PHONE_SETTINGS_PATH, phoneSettingsAction, phoneSettingsLoader } from '~/lib/phone-number.server';
+import { phoneSettingsAction, phoneSettingsLoader } from '~/lib/phone-number.server';
 
 export const handle = { title: '電話番号認証' };
 
@@ -69,7 +69,7 @@ export default function SettingsPhoneNumber({ loaderData, actionData }: Route.Co
           <h2 id="new-phone" className="mb-4 text-base font-bold">
             {current ? '電話番号を変更する' : '電話番号を登録する'}
           </h2>
-          <PhoneCodeSteps state={state} submitLabel="認証する" restartHref={PHONE_SETTINGS_PATH} />
+          <PhoneCodeSteps state={state} submitLabel="認証する" restartHref="/mypage/settings/phonenumber" />
         </section>
       </div>
     </>
