@@ -74,6 +74,12 @@ const environmentSchema = z.object({
   REAUTH_MAX_AGE_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   SIGN_IN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   SIGN_UP_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Countries whose mobile numbers may take the shop's SMS codes (ISO 3166, comma-separated; the first is the default for numbers typed without +). */
+  PHONE_COUNTRIES: z
+    .string()
+    .default('JP')
+    .transform((v) => v.split(',').map((c) => c.trim().toUpperCase()))
+    .pipe(z.array(z.string().regex(/^[A-Z]{2}$/, 'must be ISO 3166 country codes such as JP,US')).min(1)),
   /** One-time tokens for the app's web view, per member and per client address (each writes a row). */
   APP_HANDOFF_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   BUILD_POLL_SECONDS: z.coerce.number().int().min(10).max(86400).default(300),

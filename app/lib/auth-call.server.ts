@@ -8,7 +8,7 @@ export interface AuthCallResult {
   status: number;
   code: string | null;
   setCookies: string[];
-  /** The JSON body of a successful answer (null when there is none). */
+  /** better-auth's JSON answer (an error's extra facts too, such as a wrong code's `attemptsLeft`). */
   body: Record<string, unknown> | null;
   /** Where a redirect answer points (better-auth's links answer 302 with ?error= on failure). */
   location: string | null;
@@ -47,7 +47,7 @@ export async function callAuth(
     status: response.status,
     code,
     setCookies: response.headers.getSetCookie(),
-    body: response.ok ? payload : null,
+    body: payload,
     location,
   };
 }

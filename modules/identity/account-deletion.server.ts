@@ -42,6 +42,9 @@ function tombstoneOf(memberId: string, now: Date) {
     banReason: '退会',
     banExpires: null,
     twoFactorEnabled: false,
+    phoneNumber: null,
+    phoneNumberVerified: false,
+    birthday: null,
     deletedAt: now,
     updatedAt: now,
   } satisfies Partial<typeof users.$inferInsert>;

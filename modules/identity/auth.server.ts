@@ -22,6 +22,7 @@ import {
   verificationLinkOf,
 } from './mail-links.server';
 import type { IdentityMessenger } from './messenger';
+import { phoneNumberPlugin } from './phone.server';
 import type { Database } from '#db/client';
 import type { ShopConfig } from '#server/config';
 import type { Logger } from '#server/logger';
@@ -46,6 +47,8 @@ export function createShopAuth(options: {
   line?: LineOAuthOptions;
   /** Where identity's mails and text messages go (the outbox in the shop; a capture in tests). */
   messenger: IdentityMessenger;
+  /** The clock of the SMS code's resend cooldown (phone.server.ts); tests move it. */
+  now?: () => Date;
 }) {
   const { db, config, logger, messenger } = options;
   const policy = passwordPolicyOf(config);
@@ -201,6 +204,7 @@ export function createShopAuth(options: {
       genericOAuth({ config: options.line ? [lineOAuthConfig(options.line)] : [] }),
       // TOTP with backup codes, the second step after the password (two-factor.server.ts).
       twoFactorPlugin(config),
+      phoneNumberPlugin({ db, config, messenger: options.messenger, now: options.now }),
       // ← more plugins go here
     ],
     logger: {

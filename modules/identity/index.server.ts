@@ -72,3 +72,12 @@ export {
   type DeleteOwnAccountInput,
   type DeleteOwnAccountOutcome,
 } from './account-deletion.server';
+export {
+  phoneNumberPlugin,
+  phoneNumberPolicy,
+  memberPhoneNumber,
+  hasSignInBesidesPhone,
+  PHONE_CODE,
+  PHONE_CODE_COOLDOWN,
+  type PhoneNumberSetup,
+} from './phone.server';

@@ -44,7 +44,23 @@ export {
   type PasswordRule,
   type PasswordCheck,
 } from './password-policy';
-export { AUTH_ERROR_MESSAGES, GENERIC_AUTH_ERROR, authErrorMessage } from './messages';
 export { publicNameOf, publicNicknames, DELETED_MEMBER_PUBLIC_NAME } from './public-names';
+export {
+  AUTH_ERROR_MESSAGES,
+  GENERIC_AUTH_ERROR,
+  authErrorMessage,
+  wrongPhoneCodeMessage,
+  phoneCodeCooldownMessage,
+} from './messages';
+export {
+  phoneNumberSchema,
+  phoneCodeSchema,
+  readPhoneNumber,
+  isStoredPhoneNumber,
+  formatPhoneNumber,
+  maskPhoneNumber,
+  PHONE_NUMBER_MESSAGES,
+  type PhoneNumberPolicy,
+} from './phone-numbers';
 export { findMemberByIdOrEmail, createMemberWithSession, setMemberRole, type MemberRole } from './operator';
 export { takeRateLimit, type RateLimitAnswer } from './rate-limit';

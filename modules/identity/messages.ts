@@ -46,6 +46,22 @@ export const AUTH_ERROR_MESSAGES: Record<string, string> = {
   BACKUP_CODES_NOT_ENABLED: 'バックアップコードが発行されていません。',
   FAILED_TO_INVALIDATE_TWO_FACTOR_CHALLENGE: 'ログイン処理を完了できませんでした。もう一度ログインしてください。',
   UNAUTHORIZED: 'ログインしてください。',
+  // better-auth's phoneNumber plugin and the shop's rules on it (phone.server.ts)
+  INVALID_PHONE_NUMBER: '電話番号の形式が正しくありません。',
+  PHONE_NUMBER_EXIST: 'この電話番号は別のアカウントで認証済みのため登録できません。',
+  PHONE_NUMBER_NOT_EXIST: 'この電話番号で認証済みのアカウントはありません。メールアドレスでログインしてください。',
+  INVALID_PHONE_NUMBER_OR_PASSWORD: '電話番号またはパスワードが正しくありません。',
+  OTP_NOT_FOUND: '認証コードが見つかりません。もう一度送信してください。',
+  OTP_EXPIRED: '認証コードの有効期限が切れました。もう一度送信してください。',
+  INVALID_OTP: '認証コードが正しくありません。',
+  TOO_MANY_ATTEMPTS: '認証コードの入力回数が上限に達したため、このコードは無効になりました。もう一度送信してください。',
+  PHONE_NUMBER_NOT_VERIFIED: '電話番号の認証が済んでいません。',
+  PHONE_NUMBER_PENDING_VERIFICATION: '電話番号の認証が済んでいません。',
+  PHONE_NUMBER_CANNOT_BE_UPDATED: '電話番号はSMSの認証コードで確認してから変更してください。',
+  PHONE_NUMBER_CANNOT_BE_SET: '電話番号はSMSの認証コードで確認してから登録してください。',
+  SEND_OTP_NOT_IMPLEMENTED: 'SMSを送信できません。時間をおいてお試しください。',
+  UNEXPECTED_ERROR: 'うまく処理できませんでした。時間をおいてもう一度お試しください。',
+  PHONE_CODE_COOLDOWN: '認証コードを送信したばかりです。しばらく待ってから再送信してください。',
   // the identity catalogue of the specification
   'auth/email-already-in-use': 'このメールアドレスはすでに登録されています。',
   'auth/wrong-password': 'メールアドレスまたはパスワードが正しくありません。',
@@ -77,8 +93,23 @@ export const AUTH_ERROR_MESSAGES: Record<string, string> = {
 
 export const GENERIC_AUTH_ERROR = 'うまく処理できませんでした。時間をおいてもう一度お試しください。';
 
+/**
+ * A wrong SMS code, with the tries this code has left (none: the code is void, send a new one).
+ * @example wrongPhoneCodeMessage(3) // '認証コードが正しくありません（残り3回）'
+ */
+export function wrongPhoneCodeMessage(attemptsLeft: number | null | undefined): string {
+  if (attemptsLeft === null || attemptsLeft === undefined) return AUTH_ERROR_MESSAGES.INVALID_OTP!;
+  if (attemptsLeft <= 0) return AUTH_ERROR_MESSAGES.TOO_MANY_ATTEMPTS!;
+  return `認証コードが正しくありません（残り${attemptsLeft}回）`;
+}
+
+/** @example phoneCodeCooldownMessage(42) // 'あと42秒で認証コードを再送信できます。' */
+export function phoneCodeCooldownMessage(seconds: number): string {
+  return `あと${Math.max(1, Math.ceil(seconds))}秒で認証コードを再送信できます。`;
+}
+
 /** @example authErrorMessage('INVALID_EMAIL_OR_PASSWORD') // 'メールアドレスまたはパスワードが正しくありません。' */
 export function authErrorMessage(code: string | null | undefined, status?: number): string {
-  if (status === 429) return AUTH_ERROR_MESSAGES.TOO_MANY_REQUESTS!;
+  if (status === 429 && code !== 'PHONE_CODE_COOLDOWN') return AUTH_ERROR_MESSAGES.TOO_MANY_REQUESTS!;
   return (code && AUTH_ERROR_MESSAGES[code]) || GENERIC_AUTH_ERROR;
 }

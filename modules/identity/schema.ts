@@ -24,6 +24,9 @@ export const users = pgTable('users', {
   twoFactorEnabled: boolean('two_factor_enabled').default(false),
   /** 退会: set when the member deleted the account; the row stays as an anonymised tombstone (account-deletion.server.ts). */
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  /** E.164 (+819012345678), set by better-auth's phoneNumber plugin once an SMS code proved it; one member per number. */
+  phoneNumber: text('phone_number').unique('users_phone_number_unique'),
+  phoneNumberVerified: boolean('phone_number_verified').notNull().default(false),
   ...timestamps,
 });
 

@@ -20,6 +20,8 @@ import {
   TRUST_DEVICE_DAYS,
   type SecondStepActionData,
 } from '~/lib/second-factor.server';
+import { PhoneSignIn } from '~/components/PhoneSignIn';
+import { phoneSignInAction } from '~/lib/phone-number.server';
 
 export const handle = { title: 'ログイン' };
 
@@ -43,6 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form) return data<ActionData>({ formError: UNREADABLE_FORM_MESSAGE }, { status: 400 });
   if (form.intent === 'email-link') return emailLinkAction(shop, request, form);
   if (form.intent === 'second-factor') return secondStepAction(shop, request, form);
+  if (form.intent?.startsWith('phone-')) return phoneSignInAction(shop, request, form);
   const parsed = signInSchema().safeParse(form);
   if (!parsed.success) {
     return data<ActionData>(
@@ -151,6 +154,7 @@ export default function SignIn({ actionData, loaderData }: Route.ComponentProps)
       </Form>
       <EmailLinkForm redirectTo={redirectTo} answer={result?.emailLink} submitting={emailLinkSubmitting} />
       <SignInMethods mode="sign-in" />
+      <PhoneSignIn result={actionData} redirectTo={redirectTo} />
       <p className="text-center text-sm">
         はじめての方は{' '}
         <AppLink
