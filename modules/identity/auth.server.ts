@@ -9,6 +9,8 @@ import type { Database } from '#db/client';
 import type { ShopConfig } from '#server/config';
 import type { Logger } from '#server/logger';
 import { users, sessions, accounts, verifications, rateLimits } from './schema';
+import { abuseGuard } from './abuse.server';
+import { createRateLimiter, RATE_LIMIT_KEY_PREFIX, type RateLimiter } from './rate-limiter.server';
 
 import { CLIENT_IP_HEADER } from './constants';
 export { CLIENT_IP_HEADER };
@@ -26,6 +28,8 @@ export function createShopAuth(options: {
   logger: Logger;
   /** LINE account linking (line.server.ts, line.md); off when unset. */
   line?: LineOAuthOptions;
+  /** The shared rate limiter (Redis when REDIS_URL is set: server/main.ts); the database's when unset. */
+  limiter?: RateLimiter;
 }) {
   const { db, config, logger } = options;
   return betterAuth({
@@ -57,6 +61,12 @@ export function createShopAuth(options: {
         },
       },
     },
+    // Per account and address limits and the captcha after repeated failures (abuse.server.ts).
+    hooks: abuseGuard({
+      limiter: options.limiter ?? createRateLimiter({ db, logger, keyPrefix: RATE_LIMIT_KEY_PREFIX }),
+      config,
+      logger,
+    }),
     rateLimit: {
       enabled: true,
       storage: 'database',

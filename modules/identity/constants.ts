@@ -7,3 +7,8 @@ export const SESSION_UPDATE_AGE_SECONDS = 60 * 60 * 24;
 
 /** The header the server sets from the socket (or the trusted proxy); clients cannot forge it. */
 export const CLIENT_IP_HEADER = 'x-shop-client-ip';
+
+/** The header that carries a captcha (Turnstile) token to better-auth (the name its captcha plugin reads). */
+export const CAPTCHA_HEADER = 'x-captcha-response';
+/** The hidden form field the captcha widget fills (app/components/Captcha.tsx); actions forward it as CAPTCHA_HEADER. */
+export const CAPTCHA_FORM_FIELD = 'captchaToken';

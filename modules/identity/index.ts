@@ -2,7 +2,13 @@
 // error catalogue, members' public names, the operators' member functions and the shared rate limit.
 // Nothing here loads better-auth, so pages and the command line can import it; the server-only parts
 // (better-auth, sessions, LINE) are behind '#modules/identity/server'.
-export { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS, CLIENT_IP_HEADER } from './constants';
+export {
+  SESSION_MAX_AGE_SECONDS,
+  SESSION_UPDATE_AGE_SECONDS,
+  CLIENT_IP_HEADER,
+  CAPTCHA_HEADER,
+  CAPTCHA_FORM_FIELD,
+} from './constants';
 export {
   signInSchema,
   signUpSchema,

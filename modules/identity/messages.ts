@@ -16,6 +16,9 @@ export const AUTH_ERROR_MESSAGES: Record<string, string> = {
   USER_NOT_FOUND: 'アカウントが見つかりません。',
   BANNED_USER: 'このアカウントはご利用いただけません。お問い合わせください。',
   TOO_MANY_REQUESTS: '試行回数が多すぎます。しばらく時間をおいてからお試しください。',
+  // the shop's abuse guard (abuse.server.ts)
+  CAPTCHA_REQUIRED: '短時間に何度も失敗したため、確認のためチェックを完了してください。',
+  CAPTCHA_INVALID: '確認できませんでした。もう一度チェックを完了してからお試しください。',
   // the identity catalogue of the specification
   'auth/email-already-in-use': 'このメールアドレスはすでに登録されています。',
   'auth/wrong-password': 'メールアドレスまたはパスワードが正しくありません。',
