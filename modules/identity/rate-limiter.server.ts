@@ -57,7 +57,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 
 function databaseStore(options: RateLimiterOptions): RateLimiter {
   const { db, keyPrefix } = options;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now());
   const at = () => new Date(now());
   return {
     store: 'database',
@@ -92,7 +92,7 @@ type RedisWithCount = Redis & { shopCount(key: string, now: number, windowMs: nu
 
 function redisStore(options: RateLimiterOptions, fallback: RateLimiter): RateLimiter {
   const { logger, keyPrefix } = options;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now());
   const redis = new Redis(options.redisUrl!, {
     // Commands wait for the first connection (bounded by the time-out); once Redis has been reached
     // and is lost, the database answers at once (below) while ioredis reconnects in the background.
