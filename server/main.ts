@@ -8,7 +8,7 @@ import type { ServerBuild } from 'react-router';
 import { loadConfig, ConfigError, type ShopConfig } from './config';
 import { createLogger } from './logger';
 import { openDatabase } from '#db/client';
-import { createShopAuth } from '#modules/identity/server';
+import { createRateLimiter, createShopAuth, RATE_LIMIT_KEY_PREFIX } from '#modules/identity/server';
 import { loadDemoDataOnce } from '../db/demo/seed';
 import { createServerApp } from './app';
 import { answerClientError } from './error-answers';
@@ -50,7 +50,14 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     });
   }
   const line = await lineLinking(config, logger);
-  const auth = createShopAuth({ db: database.db, config, logger, line: line.options });
+  // Sign-in limits shared by every instance: Redis when REDIS_URL is set, the database otherwise.
+  const limiter = createRateLimiter({
+    db: database.db,
+    redisUrl: config.REDIS_URL,
+    logger,
+    keyPrefix: RATE_LIMIT_KEY_PREFIX,
+  });
+  const auth = createShopAuth({ db: database.db, config, logger, line: line.options, limiter });
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
   let clientDir: string | undefined;
@@ -73,7 +80,7 @@ export async function startShop(config: ShopConfig, options: { development?: boo
   const live = await createLiveUpdates(database, logger);
   await ensureDefaultCoinPacks(database.db);
   const payments = await createPaymentServices({ config, db: database.db, logger });
-  const services: ShopServices = { config, database, db: database.db, auth, logger, buildId, live, payments };
+  const services: ShopServices = { config, database, db: database.db, auth, logger, buildId, live, payments, limiter };
   // Jobs start after the migrations (pg-boss migrates its own schema, `pgboss`) and stop before the database closes.
   let jobs: JobRunner | undefined;
   if (config.JOBS_ENABLED) {
@@ -101,6 +108,7 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     await live.stop();
     await payments.close();
     await line.close();
+    await limiter.close();
     throw error;
   }
   const address = server.address();
@@ -141,6 +149,7 @@ export async function startShop(config: ShopConfig, options: { development?: boo
       server.closeAllConnections();
       await payments.close();
       await line.close();
+      await limiter.close();
       await database.close();
     },
   };

@@ -3,7 +3,7 @@
 import type { ShopConfig } from './config';
 import type { DatabaseHandle, Database } from '#db/client';
 import type { Logger } from './logger';
-import type { ShopAuth } from '#modules/identity/server';
+import type { RateLimiter, ShopAuth } from '#modules/identity/server';
 import type { LiveUpdates } from './live';
 import type { PaymentServices } from './payments';
 
@@ -16,6 +16,8 @@ export interface ShopServices {
   buildId: string;
   /** Live remaining counts (SSE over LISTEN/NOTIFY); absent in tests that do not need them. */
   live?: LiveUpdates;
+  /** The shared rate limiter (Redis or the database) behind the sign-in guard; absent in tests that do not need it. */
+  limiter?: RateLimiter;
   /** The coin shop's providers and rules; absent in tests that do not sell coins. */
   payments?: PaymentServices;
 }

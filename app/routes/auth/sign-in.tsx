@@ -6,15 +6,22 @@ import { Button } from '~/components/Button';
 import { TextField, FormAlert } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
 import { safeRedirectPath } from '~/guards/rules';
-import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
+import { callAuth, captchaHeaders, captchaNeeded, captchaWidget, cookieHeaders } from '~/lib/auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { signInSchema, fieldErrorsOf, type FieldErrors } from '#modules/identity';
 import { authErrorMessage } from '#modules/identity';
 import { SignInMethods } from '~/components/SignInMethods';
+import { Captcha } from '~/components/Captcha';
 
 export const handle = { title: 'ログイン' };
 
-type ActionData = { fieldErrors?: FieldErrors; formError?: string; email?: string };
+type ActionData = {
+  fieldErrors?: FieldErrors;
+  formError?: string;
+  email?: string;
+  /** After repeated failures: the captcha widget's settings (the next try needs its token). */
+  captcha?: { siteKey: string; scriptUrl: string } | null;
+};
 
 export async function action({ request, context }: Route.ActionArgs) {
   const shop = context.get(shopRequestContext);
@@ -27,15 +34,20 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  const result = await callAuth(shop, request, '/sign-in/email', {
-    email: parsed.data.email,
-    password: parsed.data.password,
-    rememberMe: true,
-  });
+  const result = await callAuth(
+    shop,
+    request,
+    '/sign-in/email',
+    { email: parsed.data.email, password: parsed.data.password, rememberMe: true },
+    captchaHeaders(form),
+  );
   if (!result.ok) {
+    const captcha = (await captchaNeeded(shop, request, result, { email: parsed.data.email }))
+      ? captchaWidget(shop)
+      : null;
     return data<ActionData>(
-      { formError: authErrorMessage(result.code, result.status), email: parsed.data.email },
-      { status: result.status === 429 ? 429 : 401 },
+      { formError: authErrorMessage(result.code, result.status), email: parsed.data.email, captcha },
+      { status: result.status === 429 ? 429 : result.status === 400 ? 400 : 401 },
     );
   }
   return redirect(safeRedirectPath(parsed.data.redirect), { headers: cookieHeaders(result.setCookies) });
@@ -74,6 +86,7 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
           required
           error={result?.fieldErrors?.password}
         />
+        {result?.captcha ? <Captcha {...result.captcha} resetOn={result} /> : null}
         <Button type="submit" size="lg" fullWidth loading={submitting}>
           ログイン
         </Button>
