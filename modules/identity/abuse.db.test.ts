@@ -155,6 +155,31 @@ describe('the captcha after repeated failures', () => {
 });
 
 describe('the limits', () => {
+  it("leaves the shop's own server-side auth.api calls alone (only HTTP requests are guarded)", async () => {
+    const { auth } = shopAuth({ SIGN_UP_ATTEMPTS_PER_MINUTE: '1' }, { turnstile: false });
+    const headers = new Headers({ [CLIENT_IP_HEADER]: '192.0.2.99' });
+    for (let i = 0; i < 2; i++) {
+      const email = `internal-${randomUUID().slice(0, 8)}@example.jp`;
+      const response = await auth.api.signUpEmail({
+        body: { email, password: PASSWORD, name: '内部会員' },
+        headers,
+        asResponse: true,
+      });
+      expect(response.status).toBe(200);
+    }
+    // The same limit on HTTP requests (better-auth's own limiter, in front, answers it here first).
+    const from = freshAddress();
+    const signUp = () =>
+      post(
+        auth,
+        '/sign-up/email',
+        { email: `web-${randomUUID().slice(0, 8)}@example.jp`, password: PASSWORD, name: 'ウェブ会員' },
+        from,
+      );
+    expect((await signUp()).status).toBe(200);
+    expect((await signUp()).status).toBe(429);
+  });
+
   it('answers a known and an unknown email alike once the account limit is reached', async () => {
     const { auth } = shopAuth({ SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_15_MINUTES: '2' }, { turnstile: false });
     const known = await member(auth);

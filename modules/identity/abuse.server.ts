@@ -155,7 +155,9 @@ export function abuseGuard(options: AbuseGuardOptions) {
 
   const before = createAuthMiddleware(async (ctx) => {
     const rule = GUARDED_AUTH_PATHS[ctx.path];
-    if (!rule) return;
+    // Only requests from outside (the HTTP handler, which the pages reach through callAuth); the
+    // shop's own server-side `auth.api` calls are trusted, as better-auth's own limiter treats them.
+    if (!rule || !ctx.request) return;
     const headers = ctx.headers ?? ctx.request?.headers;
     const who = whoOf(rule, ctx.body, headers);
 
@@ -197,7 +199,7 @@ export function abuseGuard(options: AbuseGuardOptions) {
 
   const after = createAuthMiddleware(async (ctx) => {
     const rule = GUARDED_AUTH_PATHS[ctx.path];
-    if (!rule || rule.group !== 'check') return;
+    if (!rule || rule.group !== 'check' || !ctx.request) return;
     const who = whoOf(rule, ctx.body, ctx.headers ?? ctx.request?.headers);
     const keys = failureKeys(who);
     const returned = ctx.context.returned;
