@@ -76,6 +76,31 @@ describe('loadConfig', () => {
     ).toThrow(/DATABASE_MIGRATION_URL/);
   });
 
+  it('takes Turnstile with both keys or neither, and its stand-in only in the sandbox; Redis by URL', () => {
+    const keys = { TURNSTILE_SITE_KEY: '0x4AAAAAAAsite', TURNSTILE_SECRET_KEY: '0x4AAAAAAAsecret' };
+    const https = { DATA_DIR: tempDir(), PUBLIC_ORIGIN: 'https://oripa.example.jp', AUTH_SECRET: 'x'.repeat(40) };
+    expect(loadConfig(https).turnstile).toBeUndefined();
+    expect(loadConfig({ ...https, ...keys }).turnstile).toEqual({
+      siteKey: '0x4AAAAAAAsite',
+      secretKey: '0x4AAAAAAAsecret',
+      verifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+      scriptUrl: 'https://challenges.cloudflare.com/turnstile/v0/api.js',
+    });
+    expect(() => loadConfig({ ...https, TURNSTILE_SITE_KEY: '0x4AAAAAAAsite' })).toThrow(/set both/);
+    const standin = { TURNSTILE_VERIFY_URL: 'http://127.0.0.1:4567/turnstile/v0/siteverify' };
+    expect(() => loadConfig({ ...https, ...keys, ...standin })).toThrow(/TURNSTILE_VERIFY_URL/);
+    expect(loadConfig({ DATA_DIR: tempDir(), ...keys, ...standin }).turnstile).toMatchObject({
+      verifyUrl: 'http://127.0.0.1:4567/turnstile/v0/siteverify',
+      scriptUrl: 'http://127.0.0.1:4567/turnstile/v0/api.js',
+    });
+    expect(loadConfig({ ...https, REDIS_URL: 'redis://cache:6379/0' }).REDIS_URL).toBe('redis://cache:6379/0');
+    expect(() => loadConfig({ ...https, REDIS_URL: 'http://cache' })).toThrow(/REDIS_URL=/);
+    expect(loadConfig(https)).toMatchObject({
+      CAPTCHA_AFTER_FAILURES: 3,
+      SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_15_MINUTES: 20,
+    });
+  });
+
   it('reads every setting from the environment', () => {
     const config = loadConfig({
       PORT: '8080',

@@ -82,6 +82,36 @@ const environmentSchema = z.object({
     .pipe(z.array(z.string().regex(/^[A-Z]{2}$/, 'must be ISO 3166 country codes such as JP,US')).min(1)),
   /** One-time tokens for the app's web view, per member and per client address (each writes a row). */
   APP_HANDOFF_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Rate-limit counts shared by every instance in Redis (redis://…); the database counts them when unset. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'must be a Redis URL such as redis://127.0.0.1:6379')
+    .optional(),
+  /** Password and code checks per account (email or phone number) per 15 minutes, all sign-in methods together. */
+  SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_15_MINUTES: z.coerce.number().int().min(1).max(1000).default(20),
+  /** Sign-in mails (password reset, email link, email code) per account per hour. */
+  AUTH_MAILS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Sign-in mails per client address per hour. */
+  AUTH_MAILS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Text messages (codes) per phone number per hour. */
+  SMS_PER_NUMBER_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Text messages per client address per hour. */
+  SMS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(10),
+  /** Failed password or code checks (per account, or per address) after which a captcha is required. */
+  CAPTCHA_AFTER_FAILURES: z.coerce.number().int().min(1).max(1000).default(3),
+  /** The window in which those failures are counted. */
+  CAPTCHA_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** Cloudflare Turnstile; the captcha is off when unset (then only the limits apply). Both or neither. */
+  TURNSTILE_SITE_KEY: z
+    .string()
+    .regex(/^[\w-]{1,200}$/, 'must be the Turnstile site key')
+    .optional(),
+  TURNSTILE_SECRET_KEY: z
+    .string()
+    .regex(/^[\w.-]{1,200}$/, 'must be the Turnstile secret key')
+    .optional(),
+  /** A local Turnstile stand-in's siteverify URL (devtools/standins/turnstile); only with PAYMENT_SANDBOX. */
+  TURNSTILE_VERIFY_URL: z.string().url().optional(),
   BUILD_POLL_SECONDS: z.coerce.number().int().min(10).max(86400).default(300),
   JOBS_ENABLED: booleanFlag.default(true),
   /** Encode the home page's images into the cache after start (off in test shops: it competes for the cores). */
@@ -186,7 +216,22 @@ export type ShopConfig = Omit<z.infer<typeof environmentSchema>, 'PUBLIC_ORIGIN'
   httpsOrigin: boolean;
   /** PAYMENT_SANDBOX resolved: on by default only for http://localhost-style origins. */
   paymentSandbox: boolean;
+  /** Cloudflare Turnstile (or its local stand-in in the sandbox) when both keys are set. */
+  turnstile?: TurnstileSettings;
 };
+
+/** Where the captcha widget comes from and where its tokens are checked. */
+export interface TurnstileSettings {
+  siteKey: string;
+  secretKey: string;
+  /** Cloudflare's siteverify, or the stand-in's (TURNSTILE_VERIFY_URL, sandbox only). */
+  verifyUrl: string;
+  /** The widget's script (Cloudflare's, or the stand-in's beside its siteverify). */
+  scriptUrl: string;
+}
+
+export const TURNSTILE_SCRIPT_URL = 'https://challenges.cloudflare.com/turnstile/v0/api.js';
+export const TURNSTILE_SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 
 /** A configuration error that names the offending variables; main prints it and exits 1. */
 export class ConfigError extends Error {}
@@ -220,6 +265,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
   }
   const dataDir = path.resolve(values.DATA_DIR);
   const publicOrigin = (values.PUBLIC_ORIGIN ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');
+  // Only a developer's own machine gets it by default: an http origin on a loopback host.
+  const paymentSandbox =
+    values.PAYMENT_SANDBOX ?? /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(publicOrigin);
   return {
     ...values,
     PUBLIC_ORIGIN: publicOrigin,
@@ -227,9 +275,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     dataDir,
     embeddedDatabase: !values.DATABASE_URL,
     httpsOrigin: publicOrigin.startsWith('https://'),
-    // Only a developer's own machine gets it by default: an http origin on a loopback host.
-    paymentSandbox: values.PAYMENT_SANDBOX ?? /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(publicOrigin),
+    paymentSandbox,
+    turnstile: turnstileSettingsOf(values, paymentSandbox),
   };
+}
+
+function turnstileSettingsOf(
+  values: z.infer<typeof environmentSchema>,
+  paymentSandbox: boolean,
+): TurnstileSettings | undefined {
+  const { TURNSTILE_SITE_KEY: siteKey, TURNSTILE_SECRET_KEY: secretKey, TURNSTILE_VERIFY_URL: standin } = values;
+  const invalid = (line: string) => new ConfigError(`Invalid settings in the environment:\n  ${line}`);
+  if (Boolean(siteKey) !== Boolean(secretKey))
+    throw invalid('TURNSTILE_SITE_KEY, TURNSTILE_SECRET_KEY: set both (the captcha) or neither (no captcha)');
+  if (standin && !paymentSandbox)
+    throw invalid('TURNSTILE_VERIFY_URL: a local stand-in, only honoured with PAYMENT_SANDBOX on');
+  if (!siteKey || !secretKey) return undefined;
+  if (!standin) return { siteKey, secretKey, verifyUrl: TURNSTILE_SITEVERIFY_URL, scriptUrl: TURNSTILE_SCRIPT_URL };
+  return { siteKey, secretKey, verifyUrl: standin, scriptUrl: new URL('/turnstile/v0/api.js', standin).toString() };
 }
 
 function readOrCreateLocalSecret(dataDir: string): string {

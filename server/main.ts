@@ -8,7 +8,7 @@ import type { ServerBuild } from 'react-router';
 import { loadConfig, ConfigError, type ShopConfig } from './config';
 import { createLogger } from './logger';
 import { openDatabase } from '#db/client';
-import { capturingMessenger, createShopAuth } from '#modules/identity/server';
+import { capturingMessenger, createRateLimiter, createShopAuth, RATE_LIMIT_KEY_PREFIX } from '#modules/identity/server';
 import { loadDemoDataOnce } from '../db/demo/seed';
 import { createServerApp } from './app';
 import { answerClientError } from './error-answers';
@@ -52,7 +52,14 @@ export async function startShop(config: ShopConfig, options: { development?: boo
   const line = await lineLinking(config, logger);
   // TEMPORARY until the messaging module lands (this session): identity's mails are captured, not sent.
   const messenger = capturingMessenger();
-  const auth = createShopAuth({ db: database.db, config, logger, line: line.options, messenger });
+  // Sign-in limits shared by every instance: Redis when REDIS_URL is set, the database otherwise.
+  const limiter = createRateLimiter({
+    db: database.db,
+    redisUrl: config.REDIS_URL,
+    logger,
+    keyPrefix: RATE_LIMIT_KEY_PREFIX,
+  });
+  const auth = createShopAuth({ db: database.db, config, logger, line: line.options, messenger, limiter });
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
   let clientDir: string | undefined;
@@ -85,6 +92,7 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     live,
     payments,
     messenger,
+    limiter,
   };
   // Jobs start after the migrations (pg-boss migrates its own schema, `pgboss`) and stop before the database closes.
   let jobs: JobRunner | undefined;
@@ -113,6 +121,7 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     await live.stop();
     await payments.close();
     await line.close();
+    await limiter.close();
     throw error;
   }
   const address = server.address();
@@ -153,6 +162,7 @@ export async function startShop(config: ShopConfig, options: { development?: boo
       server.closeAllConnections();
       await payments.close();
       await line.close();
+      await limiter.close();
       await database.close();
     },
   };

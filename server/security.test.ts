@@ -27,6 +27,36 @@ describe('security headers', () => {
   });
 });
 
+describe('the captcha in the CSP', () => {
+  const csp = async (env: Record<string, string>) =>
+    (await appWith({ PUBLIC_ORIGIN: 'https://oripa.example.jp', ...env }).request('/')).headers.get(
+      'content-security-policy',
+    ) ?? '';
+  const directive = (policy: string, name: string) =>
+    policy
+      .split(';')
+      .map((part) => part.trim())
+      .find((part) => part.startsWith(`${name} `)) ?? '';
+  it('allows Cloudflare Turnstile for scripts and frames only when it is configured', async () => {
+    const without = await csp({});
+    expect(without).not.toContain('challenges.cloudflare.com');
+    const configured = await csp({ TURNSTILE_SITE_KEY: '0x4AAAAAAAexample', TURNSTILE_SECRET_KEY: '0x4AAAAAAAsecret' });
+    expect(directive(configured, 'script-src')).toContain('https://challenges.cloudflare.com');
+    expect(directive(configured, 'frame-src')).toContain('https://challenges.cloudflare.com');
+    expect(directive(configured, 'connect-src')).not.toContain('challenges.cloudflare.com');
+  });
+  it("allows the local stand-in's origin instead in the sandbox", async () => {
+    const policy = await csp({
+      PUBLIC_ORIGIN: 'http://localhost:3000',
+      TURNSTILE_SITE_KEY: 'standin-site-key',
+      TURNSTILE_SECRET_KEY: 'standin-secret-key',
+      TURNSTILE_VERIFY_URL: 'http://127.0.0.1:4567/turnstile/v0/siteverify',
+    });
+    expect(directive(policy, 'script-src')).toContain('http://127.0.0.1:4567');
+    expect(policy).not.toContain('challenges.cloudflare.com');
+  });
+});
+
 describe('cross-site request guard', () => {
   const app = appWith({ PUBLIC_ORIGIN: 'https://oripa.example.jp' });
   const post = (headers: Record<string, string>, path = '/auth/sign_in') =>

@@ -31,14 +31,17 @@ export function securityHeaders(
   payment: PaymentPageSources = { formAction: [], script: [], frame: [], connect: [] },
 ): MiddlewareHandler {
   const development = config.NODE_ENV === 'development';
+  // The sign-in captcha's script and frame (Cloudflare Turnstile, or its stand-in), only when configured.
+  const captcha = config.turnstile ? [new URL(config.turnstile.scriptUrl).origin] : [];
+  const frames = [...payment.frame, ...captcha];
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
       // Vite's development client injects inline modules without our nonce.
       scriptSrc: development
-        ? ["'self'", "'unsafe-inline'", "'unsafe-eval'", ...payment.script]
-        : ["'self'", NONCE, ...payment.script],
-      ...(payment.frame.length ? { frameSrc: payment.frame } : {}),
+        ? ["'self'", "'unsafe-inline'", "'unsafe-eval'", ...payment.script, ...captcha]
+        : ["'self'", NONCE, ...payment.script, ...captcha],
+      ...(frames.length ? { frameSrc: frames } : {}),
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
       fontSrc: ["'self'", 'data:'],

@@ -3,7 +3,7 @@
 import type { ShopConfig } from './config';
 import type { DatabaseHandle, Database } from '#db/client';
 import type { Logger } from './logger';
-import type { IdentityMessenger, ShopAuth } from '#modules/identity/server';
+import type { IdentityMessenger, RateLimiter, ShopAuth } from '#modules/identity/server';
 import type { LiveUpdates } from './live';
 import type { PaymentServices } from './payments';
 
@@ -18,6 +18,8 @@ export interface ShopServices {
   live?: LiveUpdates;
   /** Identity's mails and text messages (the one createShopAuth was given); absent in tests that send none. */
   messenger?: IdentityMessenger;
+  /** The shared rate limiter (Redis or the database) behind the sign-in guard; absent in tests that do not need it. */
+  limiter?: RateLimiter;
   /** The coin shop's providers and rules; absent in tests that do not sell coins. */
   payments?: PaymentServices;
 }

@@ -3,7 +3,7 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { admin, bearer, genericOAuth, magicLink, oneTimeToken } from 'better-auth/plugins';
 import { LINE_ACCOUNT_OPTIONS, lineOAuthConfig, type LineOAuthOptions } from './line.server';
-import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { APIError } from 'better-auth/api';
 import { isStrictDate, nicknameSchemaOf, type NicknameRules } from './forms';
 import {
   checkPassword,
@@ -28,6 +28,8 @@ import type { ShopConfig } from '#server/config';
 import type { Logger } from '#server/logger';
 import { users, sessions, accounts, verifications, rateLimits } from './schema';
 import { TWO_FACTOR_TABLES, twoFactorPlugin } from './two-factor.server';
+import { abuseGuard } from './abuse.server';
+import { createRateLimiter, RATE_LIMIT_KEY_PREFIX, type RateLimiter } from './rate-limiter.server';
 
 import { CLIENT_IP_HEADER } from './constants';
 export { CLIENT_IP_HEADER };
@@ -49,6 +51,8 @@ export function createShopAuth(options: {
   messenger: IdentityMessenger;
   /** The clock of the SMS code's resend cooldown (phone.server.ts); tests move it. */
   now?: () => Date;
+  /** The shared rate limiter (Redis when REDIS_URL is set: server/main.ts); the database's when unset. */
+  limiter?: RateLimiter;
 }) {
   const { db, config, logger, messenger } = options;
   const policy = passwordPolicyOf(config);
@@ -156,7 +160,14 @@ export function createShopAuth(options: {
         },
       },
     },
-    hooks: { before: passwordPolicyGuard(policy) },
+    // Per account and address limits and the captcha after repeated failures (abuse.server.ts), then
+    // the password policy on every path that sets a password.
+    hooks: abuseGuard({
+      limiter: options.limiter ?? createRateLimiter({ db, logger, keyPrefix: RATE_LIMIT_KEY_PREFIX }),
+      config,
+      logger,
+      alsoBefore: (request) => enforcePasswordPolicy(policy, request),
+    }),
     rateLimit: {
       enabled: true,
       storage: 'database',
@@ -249,19 +260,17 @@ const NEW_PASSWORD_FIELD: Record<string, string> = {
  * The password policy on every path that sets a password (the pages check it first with the same
  * rules; this holds for the raw endpoints too). Mode warn and off let the shop's own rules pass.
  */
-function passwordPolicyGuard(policy: PasswordPolicy) {
-  return createAuthMiddleware(async (ctx) => {
-    const field = NEW_PASSWORD_FIELD[ctx.path];
-    if (!field) return;
-    const password = (ctx.body as Record<string, unknown> | undefined)?.[field];
-    if (typeof password !== 'string') return;
-    const check = checkPassword(policy, password);
-    if (!check.acceptable)
-      throw new APIError('BAD_REQUEST', {
-        code: 'PASSWORD_DOES_NOT_MEET_REQUIREMENTS',
-        message: check.message ?? 'パスワードが条件を満たしていません。',
-      });
-  });
+function enforcePasswordPolicy(policy: PasswordPolicy, request: { path: string; body: unknown }) {
+  const field = NEW_PASSWORD_FIELD[request.path];
+  if (!field) return;
+  const password = (request.body as Record<string, unknown> | undefined)?.[field];
+  if (typeof password !== 'string') return;
+  const check = checkPassword(policy, password);
+  if (!check.acceptable)
+    throw new APIError('BAD_REQUEST', {
+      code: 'PASSWORD_DOES_NOT_MEET_REQUIREMENTS',
+      message: check.message ?? 'パスワードが条件を満たしていません。',
+    });
 }
 
 /**

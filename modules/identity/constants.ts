@@ -18,3 +18,8 @@ export const ACTION_MODES = [
   'signIn',
 ] as const;
 export type ActionMode = (typeof ACTION_MODES)[number];
+
+/** The header that carries a captcha (Turnstile) token to better-auth (the name its captcha plugin reads). */
+export const CAPTCHA_HEADER = 'x-captcha-response';
+/** The hidden form field the captcha widget fills (app/components/Captcha.tsx); actions forward it as CAPTCHA_HEADER. */
+export const CAPTCHA_FORM_FIELD = 'captchaToken';

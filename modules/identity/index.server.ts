@@ -81,3 +81,25 @@ export {
   PHONE_CODE_COOLDOWN,
   type PhoneNumberSetup,
 } from './phone.server';
+export {
+  abuseGuard,
+  captchaRequired,
+  accountKey,
+  addressKey,
+  normaliseAccount,
+  ABUSE_ERROR_CODES,
+  GUARDED_AUTH_PATHS,
+  TURNSTILE_TIMEOUT_MS,
+  type AbuseGuardOptions,
+  type AbuseConfig,
+} from './abuse.server';
+export {
+  createRateLimiter,
+  RATE_LIMIT_KEY_PREFIX,
+  REDIS_COMMAND_TIMEOUT_MS,
+  type RateLimiter,
+  type RateLimiterOptions,
+  type RateLimitDecision,
+} from './rate-limiter.server';
+export { verifyTurnstile, TURNSTILE_TOKEN_MAX_LENGTH, type TurnstileVerification } from './turnstile.server';
+export { CAPTCHA_HEADER, CAPTCHA_FORM_FIELD } from './constants';

@@ -8,6 +8,8 @@ export {
   CLIENT_IP_HEADER,
   ACTION_MODES,
   type ActionMode,
+  CAPTCHA_HEADER,
+  CAPTCHA_FORM_FIELD,
 } from './constants';
 export {
   signInSchema,

@@ -62,6 +62,9 @@ export const AUTH_ERROR_MESSAGES: Record<string, string> = {
   SEND_OTP_NOT_IMPLEMENTED: 'SMSを送信できません。時間をおいてお試しください。',
   UNEXPECTED_ERROR: 'うまく処理できませんでした。時間をおいてもう一度お試しください。',
   PHONE_CODE_COOLDOWN: '認証コードを送信したばかりです。しばらく待ってから再送信してください。',
+  // the shop's abuse guard (abuse.server.ts)
+  CAPTCHA_REQUIRED: '短時間に何度も失敗したため、確認のためチェックを完了してください。',
+  CAPTCHA_INVALID: '確認できませんでした。もう一度チェックを完了してからお試しください。',
   // the identity catalogue of the specification
   'auth/email-already-in-use': 'このメールアドレスはすでに登録されています。',
   'auth/wrong-password': 'メールアドレスまたはパスワードが正しくありません。',

@@ -8,7 +8,7 @@ import { Button } from '~/components/Button';
 import { TextField, FormAlert } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
 import { safeRedirectPath } from '~/guards/rules';
-import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
+import { callAuth, captchaHeaders, captchaNeeded, captchaWidget, cookieHeaders } from '~/lib/auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { signInSchema, emailOnlySchema, fieldErrorsOf, type FieldErrors } from '#modules/identity';
 import { authErrorMessage } from '#modules/identity';
@@ -22,6 +22,7 @@ import {
 } from '~/lib/second-factor.server';
 import { PhoneSignIn } from '~/components/PhoneSignIn';
 import { phoneSignInAction } from '~/lib/phone-number.server';
+import { Captcha } from '~/components/Captcha';
 
 export const handle = { title: 'ログイン' };
 
@@ -29,6 +30,8 @@ type ActionData = {
   fieldErrors?: FieldErrors;
   formError?: string;
   email?: string;
+  /** After repeated failures: the captcha widget's settings (the next try needs its token). */
+  captcha?: { siteKey: string; scriptUrl: string } | null;
   /** The address has not been confirmed yet: a new confirmation mail went out. */
   unverified?: boolean;
   /** The email-link form's answer (the same for every address). */
@@ -53,20 +56,29 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  const result = await callAuth(shop, request, '/sign-in/email', {
-    email: parsed.data.email,
-    password: parsed.data.password,
-    rememberMe: true,
-    callbackURL: safeRedirectPath(parsed.data.redirect),
-  });
+  const result = await callAuth(
+    shop,
+    request,
+    '/sign-in/email',
+    {
+      email: parsed.data.email,
+      password: parsed.data.password,
+      rememberMe: true,
+      callbackURL: safeRedirectPath(parsed.data.redirect),
+    },
+    { headers: captchaHeaders(form) },
+  );
   if (!result.ok && result.code === 'EMAIL_NOT_VERIFIED') {
     // Only someone who knows the password gets here; better-auth sent a fresh confirmation mail.
     return data<ActionData>({ unverified: true, email: parsed.data.email }, { status: 403 });
   }
   if (!result.ok) {
+    const captcha = (await captchaNeeded(shop, request, result, { email: parsed.data.email }))
+      ? captchaWidget(shop)
+      : null;
     return data<ActionData>(
-      { formError: authErrorMessage(result.code, result.status), email: parsed.data.email },
-      { status: result.status === 429 ? 429 : 401 },
+      { formError: authErrorMessage(result.code, result.status), email: parsed.data.email, captcha },
+      { status: result.status === 429 ? 429 : result.status === 400 ? 400 : 401 },
     );
   }
   // "Two factor required": no session yet, only better-auth's short two_factor cookie; ask for the code.
@@ -145,6 +157,7 @@ export default function SignIn({ actionData, loaderData }: Route.ComponentProps)
           required
           error={result?.fieldErrors?.password}
         />
+        {result?.captcha ? <Captcha {...result.captcha} resetOn={result} /> : null}
         <Button type="submit" size="lg" fullWidth loading={submitting}>
           ログイン
         </Button>
