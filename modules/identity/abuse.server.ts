@@ -205,7 +205,7 @@ export function abuseGuard(
           logger.error({ errorCodes: verification.errorCodes }, 'auth abuse guard: Turnstile siteverify unreachable');
         throw new APIError('BAD_REQUEST', { code: 'CAPTCHA_INVALID', message: AUTH_ERROR_MESSAGES.CAPTCHA_INVALID! });
       }
-      }
+    }
   });
 
   const after = createAuthMiddleware(async (ctx) => {

@@ -3,6 +3,7 @@
 // fails even with the right code; expiry; the 60 s resend cooldown on an injected clock; one member
 // per number; sign-in with a verified number; an unknown number answers like a known one and gets no
 // SMS; a member acts only on their own number.
+import { signUpConfirmed } from '#tests/identity';
 import { describe, it, expect, beforeAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
@@ -25,7 +26,7 @@ beforeAll(async () => {
     NODE_ENV: 'test',
     DATA_DIR: handle.dataDir,
     PUBLIC_ORIGIN: TEST_ORIGIN,
-    AUTH_SECRET: 'phone-test-secret-phone-test-secret-01234',
+    AUTH_SECRET,
     LOG_LEVEL: 'silent',
   });
   messenger = capturingMessenger();
@@ -38,6 +39,7 @@ beforeAll(async () => {
   });
 });
 
+const AUTH_SECRET = 'phone-test-secret-phone-test-secret-01234';
 let sequence = 0;
 /** A fresh mobile number for each use, so one test's cooldown never meets another's. */
 function freshNumber() {
@@ -64,14 +66,13 @@ async function call(path: string, body: Record<string, unknown>, cookie?: string
 
 async function signUp() {
   sequence += 1;
-  const response = await call('/sign-up/email', {
-    email: `phone-${Date.now().toString(36)}-${sequence}@example.jp`,
+  const email = `phone-${Date.now().toString(36)}-${sequence}@example.jp`;
+  const member = await signUpConfirmed(auth, AUTH_SECRET, {
+    email,
     password: 'password-1234',
     name: `電話会員${sequence}`,
   });
-  expect(response.status).toBe(200);
-  const user = response.json!.user as { id: string };
-  return { id: user.id, cookie: response.cookie! };
+  return { id: member.id, cookie: member.cookie };
 }
 
 /** The code in the last SMS to `to` (and that SMS). */
