@@ -18,6 +18,7 @@ import { createLiveUpdates } from './live';
 import { warmImageCache } from './images/warm';
 import { createPaymentServices, lineLinking } from './payments';
 import { ensureDefaultCoinPacks } from '#modules/payments';
+import { createMessagingServices, startOutboxNudge } from './messaging';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -73,7 +74,18 @@ export async function startShop(config: ShopConfig, options: { development?: boo
   const live = await createLiveUpdates(database, logger);
   await ensureDefaultCoinPacks(database.db);
   const payments = await createPaymentServices({ config, db: database.db, logger });
-  const services: ShopServices = { config, database, db: database.db, auth, logger, buildId, live, payments };
+  const messaging = createMessagingServices(config, logger);
+  const services: ShopServices = {
+    config,
+    database,
+    db: database.db,
+    auth,
+    logger,
+    buildId,
+    live,
+    payments,
+    messaging,
+  };
   // Jobs start after the migrations (pg-boss migrates its own schema, `pgboss`) and stop before the database closes.
   let jobs: JobRunner | undefined;
   if (config.JOBS_ENABLED) {
@@ -81,6 +93,11 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     registerShopJobs(jobs, services);
     await jobs.start();
   }
+  // A committed message is sent at once rather than at the next minute's run.
+  const runner = jobs;
+  const stopNudge = runner
+    ? await startOutboxNudge(database, () => runner.runNow('messaging.deliver'), logger)
+    : async () => undefined;
 
   const app = createServerApp({ services, build, clientDir, publicDir: path.join(projectRoot, 'public') });
   const listener = getRequestListener(app.fetch);
@@ -97,7 +114,9 @@ export async function startShop(config: ShopConfig, options: { development?: boo
       server.listen(config.PORT, config.HOST, resolve);
     });
   } catch (error) {
+    await stopNudge();
     await jobs?.stop();
+    await messaging.close();
     await live.stop();
     await payments.close();
     await line.close();
@@ -134,11 +153,13 @@ export async function startShop(config: ShopConfig, options: { development?: boo
       warmUp.abort();
       await warming;
       await live.stop();
+      await stopNudge();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       // Running jobs get a few seconds to finish while the HTTP server drains; then the database closes.
       await Promise.all([closed, jobs?.stop()]);
       server.closeAllConnections();
+      await messaging.close();
       await payments.close();
       await line.close();
       await database.close();
