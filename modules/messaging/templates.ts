@@ -100,7 +100,7 @@ function mailWords(template: MailTemplate, vars: Record<string, string>, site: S
           { button: 'メールアドレスを確認する', url: url('url') },
           { note: 'リンクには有効期限があります。期限が切れた場合は、もう一度お手続きください。' },
         ],
-        ifNotYou: `${site.name}に登録した覚えがない場合は、このメールを破棄してください。登録は完了しません。`,
+        ifNotYou: `お心当たりがない場合（${site.name}に登録していない場合）は、このメールを破棄してください。登録は完了しません。`,
       };
     case 'password-reset':
       return {
