@@ -15,6 +15,8 @@ import globals from 'globals';
 export const MODULE_DEPENDENCIES = {
   // The shared vocabulary (refusal shape, UUID rule): no tables, no dependency, used by every module.
   kernel: [],
+  // Outbound mail and SMS (the outbox), early so that every module writing to members may call it.
+  messaging: ['kernel'],
   fairness: ['kernel'],
   identity: ['kernel'],
   idempotency: ['kernel'],

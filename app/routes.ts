@@ -25,6 +25,8 @@ export default [
     ]),
   ]),
   route('auth/sign_out', 'routes/auth/sign-out.tsx'),
+  // Developer pages (404 unless PAYMENT_SANDBOX is on), before the catch-all.
+  route('dev/outbox', 'routes/dev/outbox.tsx'),
   layout('layouts/ranking.tsx', [
     route('ranking', 'routes/ranking/index.tsx'),
     route('ranking/daily/goodluck', 'routes/ranking/board.tsx', { id: 'ranking-daily-goodluck' }),

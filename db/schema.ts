@@ -7,5 +7,6 @@ export * from '../modules/draw/schema';
 export * from '../modules/progression/schema';
 export * from '../modules/idempotency/schema';
 export * from '../modules/payments/schema';
+export * from '../modules/messaging/schema';
 
 export { appMeta, moduleSql } from './app-meta';

@@ -20,6 +20,7 @@ import { fastMember } from './api/v1/auth';
 import { toSessionMember } from '#modules/identity/server';
 import { createWebhookRoutes } from './payments';
 import { authAnswer, emptyErrorsAsJson } from './error-answers';
+import { createOutboxJsonRoute, createTwilioStatusRoutes } from './messaging';
 
 /** The largest request body the shop reads (forms, JSON, provider webhooks). */
 export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
@@ -119,6 +120,10 @@ export function createServerApp(options: ServerAppOptions) {
       : apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'),
   );
   app.route('/api/v1', createApiV1(services));
+  app.route(
+    '/api/webhooks/twilio',
+    createTwilioStatusRoutes({ db: services.db, messaging: services.messaging, logger }),
+  );
   if (services.payments) {
     app.route('/api/webhooks', createWebhookRoutes({ db: services.db, payments: services.payments, logger }));
     if (services.payments.sandboxApp) {
@@ -144,6 +149,8 @@ export function createServerApp(options: ServerAppOptions) {
     }
   }
   app.all('/api/*', (c) => apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'));
+  // The developer outbox's JSON form (the page is app/routes/dev/outbox.tsx); 404 unless allowed.
+  app.route('/dev/outbox.json', createOutboxJsonRoute({ db: services.db, config }));
 
   const images = createImageRoute({
     publicDir: options.clientDir ?? options.publicDir,

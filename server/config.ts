@@ -203,6 +203,41 @@ const environmentSchema = z.object({
   /** OAuth2 client credentials Merpay issues for the Online payments API. */
   MERPAY_CLIENT_ID: z.string().min(1).max(200).optional(),
   MERPAY_CLIENT_SECRET: z.string().min(8).max(500).optional(),
+  /** Outbound mail over SMTP (modules/messaging): smtp://user:pass@host:587 (STARTTLS) or smtps://…:465. Unset: mail is held. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s/]+(:\d{1,5})?\/?(\?\S*)?$/, 'must be smtp://user:pass@host:port or smtps://…')
+    .refine((v) => URL.canParse(v) && new URL(v).hostname !== '', 'must name a host')
+    .optional(),
+  /** The sender of every mail, e.g. `オリパ ステラ <no-reply@example.jp>`; needed with SMTP_URL. */
+  MAIL_FROM: z
+    .string()
+    .max(200)
+    .regex(
+      /^(?:[^<>\r\n@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/,
+      'must be an address, e.g. no-reply@example.jp or オリパ ステラ <no-reply@example.jp>',
+    )
+    .optional(),
+  /** SMS through Twilio: the account (AC…) and its auth token, and TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID. */
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-f]{32}$/, 'must be the Twilio Account SID (AC and 32 hex digits)')
+    .optional(),
+  TWILIO_AUTH_TOKEN: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/, 'must be the 32-character Twilio auth token')
+    .optional(),
+  /** The sending number in E.164 form, e.g. +815012345678. */
+  TWILIO_FROM: z
+    .string()
+    .regex(/^\+[1-9]\d{7,14}$/, 'must be a phone number in E.164 form, e.g. +815012345678')
+    .optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z
+    .string()
+    .regex(/^MG[0-9a-f]{32}$/, 'must be a Twilio Messaging Service SID (MG and 32 hex digits)')
+    .optional(),
+  /** Days the outbox keeps the bodies of sent, held and failed messages (their links carry one-time codes). */
+  OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7),
 });
 
 export type ShopConfig = Omit<z.infer<typeof environmentSchema>, 'PUBLIC_ORIGIN' | 'AUTH_SECRET'> & {
@@ -218,6 +253,8 @@ export type ShopConfig = Omit<z.infer<typeof environmentSchema>, 'PUBLIC_ORIGIN'
   paymentSandbox: boolean;
   /** Cloudflare Turnstile (or its local stand-in in the sandbox) when both keys are set. */
   turnstile?: TurnstileSettings;
+  /** Developer pages such as /dev/outbox: on exactly when the sandbox is (never on a real shop). */
+  devToolsEnabled: boolean;
 };
 
 /** Where the captcha widget comes from and where its tokens are checked. */
@@ -263,6 +300,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
       `Invalid settings in the environment:\n  PASSWORD_MAX_LENGTH=${values.PASSWORD_MAX_LENGTH}: below PASSWORD_MIN_LENGTH (${values.PASSWORD_MIN_LENGTH})`,
     );
   }
+  const halfConfigured = messagingSettingsProblems(values);
+  if (halfConfigured.length > 0)
+    throw new ConfigError(
+      `Invalid settings in the environment:\n${halfConfigured.map((line) => `  ${line}`).join('\n')}`,
+    );
   const dataDir = path.resolve(values.DATA_DIR);
   const publicOrigin = (values.PUBLIC_ORIGIN ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');
   // Only a developer's own machine gets it by default: an http origin on a loopback host.
@@ -276,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     embeddedDatabase: !values.DATABASE_URL,
     httpsOrigin: publicOrigin.startsWith('https://'),
     paymentSandbox,
+    devToolsEnabled: paymentSandbox,
     turnstile: turnstileSettingsOf(values, paymentSandbox),
   };
 }
@@ -293,6 +336,28 @@ function turnstileSettingsOf(
   if (!siteKey || !secretKey) return undefined;
   if (!standin) return { siteKey, secretKey, verifyUrl: TURNSTILE_SITEVERIFY_URL, scriptUrl: TURNSTILE_SCRIPT_URL };
   return { siteKey, secretKey, verifyUrl: standin, scriptUrl: new URL('/turnstile/v0/api.js', standin).toString() };
+}
+
+/** SMTP and Twilio come as sets: a set given in part names what is missing (or given twice). */
+function messagingSettingsProblems(values: z.infer<typeof environmentSchema>): string[] {
+  const problems: string[] = [];
+  if (values.SMTP_URL && !values.MAIL_FROM) problems.push('MAIL_FROM: needed with SMTP_URL (the sender of every mail)');
+  if (values.MAIL_FROM && !values.SMTP_URL) problems.push('SMTP_URL: needed with MAIL_FROM (the mail server)');
+  const twilio = {
+    TWILIO_ACCOUNT_SID: values.TWILIO_ACCOUNT_SID,
+    TWILIO_AUTH_TOKEN: values.TWILIO_AUTH_TOKEN,
+    TWILIO_FROM: values.TWILIO_FROM,
+    TWILIO_MESSAGING_SERVICE_SID: values.TWILIO_MESSAGING_SERVICE_SID,
+  };
+  if (Object.values(twilio).some(Boolean)) {
+    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const)
+      if (!twilio[name]) problems.push(`${name}: needed for SMS through Twilio (another TWILIO_ setting is set)`);
+    if (!twilio.TWILIO_FROM && !twilio.TWILIO_MESSAGING_SERVICE_SID)
+      problems.push('TWILIO_FROM: set the sending number, or TWILIO_MESSAGING_SERVICE_SID, for SMS through Twilio');
+    if (twilio.TWILIO_FROM && twilio.TWILIO_MESSAGING_SERVICE_SID)
+      problems.push('TWILIO_MESSAGING_SERVICE_SID: set either it or TWILIO_FROM, not both');
+  }
+  return problems;
 }
 
 function readOrCreateLocalSecret(dataDir: string): string {

@@ -8,9 +8,10 @@ import type { ServerBuild } from 'react-router';
 import { loadConfig, ConfigError, type ShopConfig } from './config';
 import { createLogger } from './logger';
 import { openDatabase } from '#db/client';
-import { capturingMessenger, createRateLimiter, createShopAuth, RATE_LIMIT_KEY_PREFIX } from '#modules/identity/server';
+import { createRateLimiter, createShopAuth, RATE_LIMIT_KEY_PREFIX } from '#modules/identity/server';
 import { loadDemoDataOnce } from '../db/demo/seed';
 import { createServerApp } from './app';
+import { outboxMessenger } from './messenger';
 import { answerClientError } from './error-answers';
 import type { ShopServices } from './services';
 import { createJobRunner, registerShopJobs, type JobRunner } from './jobs';
@@ -18,6 +19,7 @@ import { createLiveUpdates } from './live';
 import { warmImageCache } from './images/warm';
 import { createPaymentServices, lineLinking } from './payments';
 import { ensureDefaultCoinPacks } from '#modules/payments';
+import { createMessagingServices, startOutboxNudge } from './messaging';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -50,8 +52,8 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     });
   }
   const line = await lineLinking(config, logger);
-  // TEMPORARY until the messaging module lands (this session): identity's mails are captured, not sent.
-  const messenger = capturingMessenger();
+  // Identity's mails and codes go to the outbox; the messaging jobs send them (SMTP, Twilio) or hold them.
+  const messenger = outboxMessenger(database.db, config);
   // Sign-in limits shared by every instance: Redis when REDIS_URL is set, the database otherwise.
   const limiter = createRateLimiter({
     db: database.db,
@@ -82,6 +84,7 @@ export async function startShop(config: ShopConfig, options: { development?: boo
   const live = await createLiveUpdates(database, logger);
   await ensureDefaultCoinPacks(database.db);
   const payments = await createPaymentServices({ config, db: database.db, logger });
+  const messaging = createMessagingServices(config, logger);
   const services: ShopServices = {
     config,
     database,
@@ -93,6 +96,7 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     payments,
     messenger,
     limiter,
+    messaging,
   };
   // Jobs start after the migrations (pg-boss migrates its own schema, `pgboss`) and stop before the database closes.
   let jobs: JobRunner | undefined;
@@ -101,6 +105,11 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     registerShopJobs(jobs, services);
     await jobs.start();
   }
+  // A committed message is sent at once rather than at the next minute's run.
+  const runner = jobs;
+  const stopNudge = runner
+    ? await startOutboxNudge(database, () => runner.runNow('messaging.deliver'), logger)
+    : async () => undefined;
 
   const app = createServerApp({ services, build, clientDir, publicDir: path.join(projectRoot, 'public') });
   const listener = getRequestListener(app.fetch);
@@ -117,7 +126,9 @@ export async function startShop(config: ShopConfig, options: { development?: boo
       server.listen(config.PORT, config.HOST, resolve);
     });
   } catch (error) {
+    await stopNudge();
     await jobs?.stop();
+    await messaging.close();
     await live.stop();
     await payments.close();
     await line.close();
@@ -155,11 +166,13 @@ export async function startShop(config: ShopConfig, options: { development?: boo
       warmUp.abort();
       await warming;
       await live.stop();
+      await stopNudge();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       // Running jobs get a few seconds to finish while the HTTP server drains; then the database closes.
       await Promise.all([closed, jobs?.stop()]);
       server.closeAllConnections();
+      await messaging.close();
       await payments.close();
       await line.close();
       await limiter.close();

@@ -6,6 +6,7 @@ import type { Logger } from './logger';
 import type { IdentityMessenger, RateLimiter, ShopAuth } from '#modules/identity/server';
 import type { LiveUpdates } from './live';
 import type { PaymentServices } from './payments';
+import type { MessagingServices } from './messaging';
 
 export interface ShopServices {
   config: ShopConfig;
@@ -22,4 +23,6 @@ export interface ShopServices {
   limiter?: RateLimiter;
   /** The coin shop's providers and rules; absent in tests that do not sell coins. */
   payments?: PaymentServices;
+  /** Outbound mail and SMS: the transports from the settings; absent in tests that send none. */
+  messaging?: MessagingServices;
 }

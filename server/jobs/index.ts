@@ -10,12 +10,13 @@ import {
   forgetIdempotencyKeysJob,
   refreshRemainingJob,
 } from './shop-rules';
+import { deliverMessagesJob, clearMessageBodiesJob } from './messaging';
 import type { JobDefinition, JobRunner } from './runner';
 
 export { createJobRunner, type JobRunner, type JobDefinition, type JobContext, type JobRunSummary } from './runner';
 
 /** What the job factories may use; widen it when a job needs more of the services. */
-export type JobServices = Pick<ShopServices, 'config'> & Partial<Pick<ShopServices, 'payments'>>;
+export type JobServices = Pick<ShopServices, 'config'> & Partial<Pick<ShopServices, 'payments' | 'messaging'>>;
 
 /**
  * Every job of the shop. ADD A JOB HERE, one line each: a factory from its module that returns a
@@ -42,6 +43,8 @@ export function shopJobs(services: JobServices): JobDefinition[] {
           reconcilePaidOrdersJob(services.payments),
         ]
       : []),
+    deliverMessagesJob(services.messaging?.transports ?? {}), // messaging.deliver (no transports: held)
+    clearMessageBodiesJob(config.OUTBOX_RETENTION_DAYS), // messaging.clear-old-bodies
     // ← new jobs go here
   ];
 }

@@ -1,0 +1,97 @@
+// The messages' words: every template renders in Japanese with the site's name, escapes its
+// variables in HTML, carries its links in the text, and says what to do when it was not asked for.
+import { describe, expect, it } from 'vitest';
+import {
+  MAIL_TEMPLATES,
+  MAIL_TEMPLATE_VARS,
+  escapeHtml,
+  renderMail,
+  renderSms,
+  type MailTemplate,
+  type SiteIdentity,
+} from './templates';
+
+const site: SiteIdentity = { name: 'オリパ ステラ', origin: 'https://oripa.example.jp' };
+const link = (code: string) => `https://oripa.example.jp/auth/action?mode=resetPassword&oobCode=${code}`;
+
+/** Plausible variables for each template, every one holding something HTML must escape. */
+function varsFor(template: MailTemplate): Record<string, string> {
+  const all: Record<string, string> = {
+    url: link("abc'def&x=1"),
+    signInUrl: 'https://oripa.example.jp/auth/sign_in?next=%2F&x=1',
+    resetUrl: link("r'1"),
+    newEmail: 'new"<script>alert(1)</script>@example.jp',
+  };
+  return Object.fromEntries(MAIL_TEMPLATE_VARS[template].map((name) => [name, all[name]!]));
+}
+
+describe('mail templates', () => {
+  it.each(MAIL_TEMPLATES)('%s: the site name in the subject, links in the text, an if-not-you line', (template) => {
+    const vars = varsFor(template);
+    const mail = renderMail(template, vars, site);
+    expect(mail.subject).toMatch(/^【オリパ ステラ】/);
+    expect(mail.text).toContain('オリパ ステラ');
+    expect(mail.text).toContain(site.origin);
+    for (const value of Object.values(vars)) expect(mail.text).toContain(value); // text is not HTML: as given
+    expect(mail.text).toMatch(/お心当たりがない場合/);
+    expect(mail.html).toMatch(/お心当たりがない場合/);
+    expect(mail.html).toContain('<html lang="ja">');
+  });
+
+  it.each(MAIL_TEMPLATES)('%s: every variable is escaped in the HTML, and no raw markup gets through', (template) => {
+    const vars = varsFor(template);
+    const { html } = renderMail(template, vars, site);
+    for (const value of Object.values(vars)) {
+      if (/[<>&"']/.test(value)) expect(html).not.toContain(value);
+      expect(html).toContain(escapeHtml(value));
+    }
+    expect(html).not.toContain('<script>');
+    expect(html).not.toMatch(/<img\b/i); // no external images
+    expect(html).not.toMatch(/https?:\/\/(?!oripa\.example\.jp)/); // every link is the shop's
+  });
+
+  it('the button is the primary pink with a large white label, and its link is the one given', () => {
+    const { html } = renderMail('password-reset', { url: link('XYZ') }, site);
+    expect(html).toContain('background:#ef3a6e');
+    expect(html).toMatch(/font-size:20px;font-weight:bold;color:#ffffff/);
+    expect(html).toContain(`href="${escapeHtml(link('XYZ'))}"`);
+    expect(renderMail('password-reset', { url: link('XYZ') }, site).text).toContain(link('XYZ'));
+  });
+
+  it('the site name in the HTML is escaped too', () => {
+    const odd = { name: 'A&B <shop>', origin: 'https://oripa.example.jp' };
+    const mail = renderMail('account-deleted', {}, odd);
+    expect(mail.subject).toBe('【A&B <shop>】退会手続き完了のお知らせ');
+    expect(mail.html).toContain('A&amp;B &lt;shop&gt;');
+    expect(mail.html).not.toContain('<shop>');
+  });
+
+  it('the change notice goes to the old address and names the new one', () => {
+    const mail = renderMail('email-change-notice', { newEmail: 'new@example.jp' }, site);
+    expect(mail.text).toContain('new@example.jp');
+    expect(mail.subject).toContain('メールアドレス変更');
+  });
+
+  it('refuses a missing, an unknown or a non-http link variable (a caller bug, not a silent blank)', () => {
+    expect(() => renderMail('magic-link', {}, site)).toThrow(/needs the variable url/);
+    expect(() => renderMail('magic-link', { url: link('a'), extra: 'x' }, site)).toThrow(/no variable extra/);
+    expect(() => renderMail('magic-link', { url: 'javascript:alert(1)' }, site)).toThrow(/http\(s\)/);
+    expect(() => renderMail('magic-link', { url: 'not a url' }, site)).toThrow(/not a URL/);
+    expect(() => renderMail('magic-link', { url: 'https://oripa.example.jp/"><script>' }, site)).toThrow(/quotes/);
+    expect(() => renderMail('nope' as MailTemplate, {}, site)).toThrow(/no mail template/);
+  });
+});
+
+describe('SMS template', () => {
+  it('is the short code message, one segment (70 characters) with the default site name', () => {
+    const text = renderSms('phone-code', { code: '123456', minutes: '10' }, site);
+    expect(text).toBe('【オリパ ステラ】認証コード: 123456（10分間有効）。このコードを他人に教えないでください。');
+    expect([...text].length).toBeLessThanOrEqual(70);
+  });
+
+  it('refuses a code or a lifetime that is not digits', () => {
+    expect(() => renderSms('phone-code', { code: '12ab56', minutes: '10' }, site)).toThrow(/code/);
+    expect(() => renderSms('phone-code', { code: '123456', minutes: '0' }, site)).toThrow(/minutes/);
+    expect(() => renderSms('phone-code', { code: '123456' }, site)).toThrow(/minutes/);
+  });
+});
