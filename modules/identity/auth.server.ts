@@ -2,7 +2,8 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { admin, bearer, genericOAuth, oneTimeToken } from 'better-auth/plugins';
-import { LINE_ACCOUNT_OPTIONS, lineOAuthConfig, type LineOAuthOptions } from './line.server';
+import { lineOAuthConfig, type LineOAuthOptions } from './line.server';
+import { accountOptionsOf, configuredSocialProviders, socialProvidersOf } from './social.server';
 import { APIError } from 'better-auth/api';
 import { nicknameSchema } from './forms';
 import type { Database } from '#db/client';
@@ -24,7 +25,7 @@ export function createShopAuth(options: {
   db: Database;
   config: ShopConfig;
   logger: Logger;
-  /** LINE account linking (line.server.ts, line.md); off when unset. */
+  /** LINE sign-in and linking (line.server.ts, line.md); off when unset. */
   line?: LineOAuthOptions;
 }) {
   const { db, config, logger } = options;
@@ -45,7 +46,9 @@ export function createShopAuth(options: {
       autoSignIn: true,
     },
     session: { expiresIn: SESSION_MAX_AGE_SECONDS, updateAge: SESSION_UPDATE_AGE_SECONDS },
-    ...(options.line ? { account: LINE_ACCOUNT_OPTIONS } : {}),
+    // Social sign-in and linking (social.server.ts, docs/decisions/015).
+    socialProviders: socialProvidersOf(config),
+    account: accountOptionsOf({ db, providers: configuredSocialProviders(config, { line: Boolean(options.line) }) }),
     // The nickname rules hold however an account is created or renamed, not only through our form.
     databaseHooks: {
       user: {
@@ -83,7 +86,7 @@ export function createShopAuth(options: {
       // The native app hands its signed-in member to a web view (/app/checkout/*): a token valid for
       // 3 minutes, used once, stored hashed.
       oneTimeToken({ expiresIn: 3, storeToken: 'hashed' }),
-      // LINE account linking (LINE Login v2.1): a signed-in member links LINE; never a way to sign in.
+      // LINE Login v2.1 (line.server.ts): sign-in, and linking for a signed-in member.
       genericOAuth({ config: options.line ? [lineOAuthConfig(options.line)] : [] }),
       // ← more plugins go here
     ],

@@ -7,15 +7,26 @@ export {
   LINE_ENDPOINTS,
   LINE_ID_TOKEN_ISSUER,
   LINE_CALLBACK_PATH,
-  LINE_ACCOUNT_OPTIONS,
   lineOAuthConfig,
   verifyLineIdToken,
   LineLinkError,
   LINE_LINK_REFUSAL_CODES,
   startLineLink,
   linkedLineAccount,
+  lineStandInEmail,
   lineLinkErrorMessage,
   type LineOAuthOptions,
   type LineLinkRefusalCode,
 } from './line.server';
 export { addSystemMember } from './members';
+export { socialProvidersOf, configuredSocialProviders, accountOptionsOf, LINK_BY_EMAIL_ALWAYS } from './social.server';
+export {
+  listSignInMethods,
+  startSocialSignIn,
+  startSocialLink,
+  unlinkSignInMethod,
+  sessionIsRecent,
+  type SignInMethod,
+  type MemberSignInMethods,
+  type SignInMethodError,
+} from './sign-in-methods.server';

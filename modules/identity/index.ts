@@ -15,3 +15,12 @@ export { AUTH_ERROR_MESSAGES, GENERIC_AUTH_ERROR, authErrorMessage } from './mes
 export { publicNameOf, publicNicknames } from './public-names';
 export { findMemberByIdOrEmail, createMemberWithSession, setMemberRole, type MemberRole } from './operator';
 export { takeRateLimit, type RateLimitAnswer } from './rate-limit';
+export {
+  SOCIAL_PROVIDER_IDS,
+  SOCIAL_PROVIDER_NAMES,
+  isSocialProviderId,
+  socialSignInLabel,
+  nicknameFromProvider,
+  isPlaceholderEmail,
+  type SocialProviderId,
+} from './social';
