@@ -11,15 +11,24 @@ import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { signInSchema, fieldErrorsOf, type FieldErrors } from '#modules/identity';
 import { authErrorMessage } from '#modules/identity';
 import { SignInMethods } from '~/components/SignInMethods';
+import { socialProvidersOn, socialSignInAction } from '~/lib/social-sign-in.server';
 
 export const handle = { title: 'ログイン' };
 
 type ActionData = { fieldErrors?: FieldErrors; formError?: string; email?: string };
 
+/** The social buttons on offer, and a social sign-in's error (better-auth's `?error=` on return). */
+export function loader({ request, context }: Route.LoaderArgs) {
+  const { services } = context.get(shopRequestContext);
+  const error = new URL(request.url).searchParams.get('error');
+  return { providers: socialProvidersOn(services), socialError: error ? authErrorMessage(error.slice(0, 100)) : null };
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const shop = context.get(shopRequestContext);
   const form = await readFormFields(request);
   if (!form) return data<ActionData>({ formError: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  if (form.intent === 'social') return socialSignInAction(shop, request, form);
   const parsed = signInSchema().safeParse(form);
   if (!parsed.success) {
     return data<ActionData>(
@@ -41,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(safeRedirectPath(parsed.data.redirect), { headers: cookieHeaders(result.setCookies) });
 }
 
-export default function SignIn({ actionData }: Route.ComponentProps) {
+export default function SignIn({ actionData, loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const [params] = useSearchParams();
   const submitting = navigation.state !== 'idle' && navigation.formAction?.startsWith('/auth/sign_in') === true;
@@ -54,7 +63,7 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
         {redirectTo ? <p className="mt-1 text-sm text-muted">続けるにはログインしてください。</p> : null}
       </div>
       <Form method="post" className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" noValidate>
-        <FormAlert message={result?.formError} />
+        <FormAlert message={result?.formError ?? loaderData?.socialError} />
         <input type="hidden" name="redirect" value={redirectTo} />
         <TextField
           name="email"
@@ -81,7 +90,7 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
           パスワードをお忘れの方
         </AppLink>
       </Form>
-      <SignInMethods mode="sign-in" />
+      <SignInMethods mode="sign-in" providers={loaderData?.providers} redirectTo={redirectTo} />
       <p className="text-center text-sm">
         はじめての方は{' '}
         <AppLink

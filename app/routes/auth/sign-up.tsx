@@ -12,14 +12,18 @@ import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { signUpSchema, fieldErrorsOf, type FieldErrors, type PasswordPolicy } from '#modules/identity';
 import { authErrorMessage } from '#modules/identity';
 import { SignInMethods } from '~/components/SignInMethods';
+import { socialProvidersOn } from '~/lib/social-sign-in.server';
 
 export const handle = { title: '新規会員登録' };
 
 type ActionData = { fieldErrors?: FieldErrors; formError?: string; values?: { name?: string; email?: string } };
 
 export function loader({ context }: Route.LoaderArgs) {
-  const { config } = context.get(shopRequestContext).services;
-  return { policy: { minLength: config.PASSWORD_MIN_LENGTH, maxLength: 128 } satisfies PasswordPolicy };
+  const { services } = context.get(shopRequestContext);
+  return {
+    policy: { minLength: services.config.PASSWORD_MIN_LENGTH, maxLength: 128 } satisfies PasswordPolicy,
+    providers: socialProvidersOn(services),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -125,7 +129,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
           登録する
         </Button>
       </Form>
-      <SignInMethods mode="sign-up" />
+      <SignInMethods mode="sign-up" providers={loaderData.providers} redirectTo={redirectTo} />
       <p className="text-center text-sm">
         すでに会員の方は{' '}
         <AppLink
