@@ -17,6 +17,7 @@ export default [
     route('auth/passwd', 'routes/auth/passwd.tsx'),
     route('auth/sign_in', 'routes/auth/sign-in.tsx'),
     route('auth/sign_up', 'routes/auth/sign-up.tsx'),
+    route('auth/popup', 'routes/auth/popup.tsx'),
     ...prefix('app', [
       route('checkout/:paymentMethod', 'routes/app/checkout.tsx'),
       route('return', 'routes/app/return.tsx'),

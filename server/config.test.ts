@@ -34,6 +34,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dir, STRIPE_SECRET_KEY: 'pk_live_nope' })).toThrow(/STRIPE_SECRET_KEY/);
     expect(() => loadConfig({ DATA_DIR: dir, AMAZONPAY_STORE_ID: 'store' })).toThrow(/AMAZONPAY_STORE_ID/);
     expect(() => loadConfig({ DATA_DIR: dir, LINE_CHANNEL_SECRET: 'short' })).toThrow(/LINE_CHANNEL_SECRET/);
+    // Sign-in keys come in pairs: one alone names the missing one.
+    expect(() => loadConfig({ DATA_DIR: dir, GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com' })).toThrow(
+      /GOOGLE_CLIENT_SECRET: needs to be set with GOOGLE_CLIENT_ID/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, TWITTER_CLIENT_SECRET: 'secret' })).toThrow(/TWITTER_CLIENT_ID/);
+    expect(loadConfig({ DATA_DIR: dir, GITHUB_CLIENT_ID: 'Iv1.x', GITHUB_CLIENT_SECRET: 's' }).GITHUB_CLIENT_ID).toBe(
+      'Iv1.x',
+    );
+    expect(loadConfig({ DATA_DIR: dir }).REAUTH_MAX_AGE_MINUTES).toBe(10);
   });
 
   it('keeps the coin and prize periods, and refuses paid coins living past 180 days', () => {

@@ -160,6 +160,19 @@ const environmentSchema = z.object({
     .string()
     .regex(/^[0-9a-f]{32}$/i, 'must be the 32-character LINE channel secret')
     .optional(),
+  /** Social sign-in (modules/identity/social.server.ts): a provider is offered only when both its keys are set. */
+  GOOGLE_CLIENT_ID: z.string().min(1).max(300).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).max(300).optional(),
+  FACEBOOK_CLIENT_ID: z
+    .string()
+    .regex(/^\d{5,25}$/, 'must be the Facebook App ID (digits)')
+    .optional(),
+  FACEBOOK_CLIENT_SECRET: z.string().min(1).max(300).optional(),
+  GITHUB_CLIENT_ID: z.string().min(1).max(300).optional(),
+  GITHUB_CLIENT_SECRET: z.string().min(1).max(300).optional(),
+  /** X (Twitter) OAuth 2.0 client of the app (not the OAuth 1.0a API key). */
+  TWITTER_CLIENT_ID: z.string().min(1).max(300).optional(),
+  TWITTER_CLIENT_SECRET: z.string().min(1).max(300).optional(),
   PAYPAY_API_KEY: z.string().min(8).optional(),
   PAYPAY_API_SECRET: z.string().min(8).optional(),
   PAYPAY_MERCHANT_ID: z.string().min(1).max(100).optional(),
@@ -269,6 +282,14 @@ export interface TurnstileSettings {
 
 export const TURNSTILE_SCRIPT_URL = 'https://challenges.cloudflare.com/turnstile/v0/api.js';
 export const TURNSTILE_SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
+/** Sign-in provider keys that only work together (README "Social sign-in"). */
+const SIGN_IN_KEY_PAIRS = [
+  ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
+  ['FACEBOOK_CLIENT_ID', 'FACEBOOK_CLIENT_SECRET'],
+  ['GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET'],
+  ['TWITTER_CLIENT_ID', 'TWITTER_CLIENT_SECRET'],
+  ['LINE_CHANNEL_ID', 'LINE_CHANNEL_SECRET'],
+] as const;
 
 /** A configuration error that names the offending variables; main prints it and exits 1. */
 export class ConfigError extends Error {}
@@ -305,6 +326,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     throw new ConfigError(
       `Invalid settings in the environment:\n${halfConfigured.map((line) => `  ${line}`).join('\n')}`,
     );
+  // A provider's keys come in pairs: one without the other is a mistake, not "off".
+  const halfPairs = SIGN_IN_KEY_PAIRS.filter(([id, secret]) => Boolean(values[id]) !== Boolean(values[secret]));
+  if (halfPairs.length > 0) {
+    const lines = halfPairs.map(
+      ([id, secret]) => `  ${values[id] ? secret : id}: needs to be set with ${values[id] ? id : secret}`,
+    );
+    throw new ConfigError(`Invalid settings in the environment:\n${lines.join('\n')}`);
+  }
   const dataDir = path.resolve(values.DATA_DIR);
   const publicOrigin = (values.PUBLIC_ORIGIN ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');
   // Only a developer's own machine gets it by default: an http origin on a loopback host.

@@ -6,7 +6,10 @@ import { queueMail, queueSms, type SiteIdentity } from '#modules/messaging';
 import type { ShopConfig } from './config';
 
 /** @example createShopAuth({ …, messenger: outboxMessenger(db, config) }) */
-export function outboxMessenger(db: Database, config: Pick<ShopConfig, 'SITE_NAME' | 'PUBLIC_ORIGIN'>): IdentityMessenger {
+export function outboxMessenger(
+  db: Database,
+  config: Pick<ShopConfig, 'SITE_NAME' | 'PUBLIC_ORIGIN'>,
+): IdentityMessenger {
   const site: SiteIdentity = { name: config.SITE_NAME, origin: config.PUBLIC_ORIGIN };
   return {
     async mail(message) {

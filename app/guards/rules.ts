@@ -20,6 +20,8 @@ export const PUBLIC_AUTH_PATHS = [
   '/auth/passwd',
   '/auth/action',
   '/auth/sign_out',
+  // A social sign-in popup's last page: it reports to the opener and closes (app/lib/auth-popup.ts).
+  '/auth/popup',
 ] as const;
 
 /** Pages a signed-in member is sent away from (to /). */

@@ -2,7 +2,8 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { admin, bearer, genericOAuth, magicLink, oneTimeToken } from 'better-auth/plugins';
-import { LINE_ACCOUNT_OPTIONS, lineOAuthConfig, type LineOAuthOptions } from './line.server';
+import { lineOAuthConfig, type LineOAuthOptions } from './line.server';
+import { accountOptionsOf, configuredSocialProviders, socialProvidersOf } from './social.server';
 import { APIError } from 'better-auth/api';
 import { isStrictDate, nicknameSchemaOf, type NicknameRules } from './forms';
 import {
@@ -141,7 +142,9 @@ export function createShopAuth(options: {
       },
     },
     session: { expiresIn: SESSION_MAX_AGE_SECONDS, updateAge: SESSION_UPDATE_AGE_SECONDS },
-    ...(options.line ? { account: LINE_ACCOUNT_OPTIONS } : {}),
+    // Social sign-in and linking (social.server.ts, docs/decisions/015).
+    socialProviders: socialProvidersOf(config),
+    account: accountOptionsOf({ db, providers: configuredSocialProviders(config, { line: Boolean(options.line) }) }),
     // The nickname and birthday rules hold however an account is created or changed, not only through our form.
     databaseHooks: {
       user: {
@@ -211,7 +214,7 @@ export function createShopAuth(options: {
           });
         },
       }),
-      // LINE account linking (LINE Login v2.1): a signed-in member links LINE; never a way to sign in.
+      // LINE Login v2.1 (line.server.ts): sign-in, and linking for a signed-in member.
       genericOAuth({ config: options.line ? [lineOAuthConfig(options.line)] : [] }),
       // TOTP with backup codes, the second step after the password (two-factor.server.ts).
       twoFactorPlugin(config),

@@ -7,13 +7,13 @@ export {
   LINE_ENDPOINTS,
   LINE_ID_TOKEN_ISSUER,
   LINE_CALLBACK_PATH,
-  LINE_ACCOUNT_OPTIONS,
   lineOAuthConfig,
   verifyLineIdToken,
   LineLinkError,
   LINE_LINK_REFUSAL_CODES,
   startLineLink,
   linkedLineAccount,
+  lineStandInEmail,
   lineLinkErrorMessage,
   type LineOAuthOptions,
   type LineLinkRefusalCode,
@@ -103,3 +103,14 @@ export {
 } from './rate-limiter.server';
 export { verifyTurnstile, TURNSTILE_TOKEN_MAX_LENGTH, type TurnstileVerification } from './turnstile.server';
 export { CAPTCHA_HEADER, CAPTCHA_FORM_FIELD } from './constants';
+export { socialProvidersOf, configuredSocialProviders, accountOptionsOf, LINK_BY_EMAIL_ALWAYS } from './social.server';
+export {
+  listSignInMethods,
+  startSocialSignIn,
+  startSocialLink,
+  unlinkSignInMethod,
+  sessionIsRecent,
+  type SignInMethod,
+  type MemberSignInMethods,
+  type SignInMethodError,
+} from './sign-in-methods.server';

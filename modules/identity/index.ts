@@ -66,3 +66,12 @@ export {
 } from './phone-numbers';
 export { findMemberByIdOrEmail, createMemberWithSession, setMemberRole, type MemberRole } from './operator';
 export { takeRateLimit, type RateLimitAnswer } from './rate-limit';
+export {
+  SOCIAL_PROVIDER_IDS,
+  SOCIAL_PROVIDER_NAMES,
+  isSocialProviderId,
+  socialSignInLabel,
+  nicknameFromProvider,
+  isPlaceholderEmail,
+  type SocialProviderId,
+} from './social';

@@ -1,6 +1,6 @@
 // LINE account linking against the local LINE Login v2.1 stand-in: a signed-in member links, cancels,
-// meets a refused token request, or tries a LINE user another member already linked; LINE never signs
-// anyone in. The stand-in's protocol on its own (codes, PKCE, ID tokens, userinfo, verify) is in line.test.ts.
+// meets a refused token request, or tries a LINE user another member already linked; a linked LINE
+// user then signs in as that member (LINE sign-up: social.db.test.ts). The stand-in's protocol on its own (codes, PKCE, ID tokens, userinfo, verify) is in line.test.ts.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
@@ -238,7 +238,7 @@ describe('linking LINE to a signed-in member', () => {
     expect(ok.url).toContain(line.baseUrls.authorize);
   });
 
-  it('LINE is not a way to sign in, not even for a linked LINE user', async () => {
+  it('a linked LINE user signs in as the member it is linked to (LINE is a sign-in method too)', async () => {
     const member = await signUp();
     const lineUser = line.users.preset();
     expect((await linkThroughLine(member, 'approve')).location).toBe(DONE);
@@ -253,12 +253,15 @@ describe('linking LINE to a signed-in member', () => {
     const response = await auth.handler(
       new Request(back, { headers: { cookie: pairs(started.headers.getSetCookie()).join('; ') } }),
     );
-    expect(response.headers.get('location')).toBe('/auth/sign_in?error=email_not_found');
-    expect(
-      response.headers
-        .getSetCookie()
-        .some((line) => line.startsWith('__Secure-oripa.session_token=') && !/Max-Age=0/i.test(line)),
-    ).toBe(false);
+    expect(response.headers.get('location')).toBe('/');
+    const session = pairs(response.headers.getSetCookie()).find((pair) =>
+      pair.startsWith('__Secure-oripa.session_token='),
+    );
+    expect(session).toBeTruthy();
+    const signedIn = await auth.api.getSession({ headers: new Headers({ cookie: session! }) });
+    expect(signedIn?.user.id).toBe(member.id);
+    // The member's own email and nickname stay as they were.
+    expect(signedIn?.user.email).toBe(member.email);
   });
 
   it('a shop without LINE configured has no line provider', async () => {

@@ -1,9 +1,11 @@
-// LINE account linking (LINE Login v2.1) through better-auth's genericOAuth plugin: the provider entry,
-// the account-linking options it needs, starting a link for a signed-in member, and reading the link.
+// LINE Login (v2.1) through better-auth's genericOAuth plugin: the provider entry, starting a link
+// for a signed-in member, and reading the link.
 //
-// LINE is only *linked* to a member who already has an account; it is never a way to sign in or sign
-// up: the provider refuses sign-up, and the profile handed to better-auth carries no email, so the
-// sign-in callback always ends with `email_not_found`. See line.md.
+// LINE is both a way to sign in (a first LINE login creates a member) and a method a member links
+// from /mypage/settings/unlink. LINE gives no email without a separately approved permission, so the
+// profile handed to better-auth carries a stand-in address made of the LINE user ID
+// (`<sub>@line.placeholder.invalid`, never deliverable, never matching another member). See line.md
+// and docs/decisions/015-social-sign-in.md; the linking rules are in social.server.ts.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import type { GenericOAuthConfig, GenericOAuthUserInfo } from 'better-auth/plugins';
@@ -11,6 +13,7 @@ import type { Database } from '#db/client';
 import type { ShopAuth } from './auth.server';
 import { accounts } from './schema';
 import { refuse, RefusalError } from '#modules/kernel';
+import { nicknameFromProvider, PLACEHOLDER_EMAIL_SUFFIX } from './social';
 
 /** better-auth's providerId, the `accounts.provider_id` of a linked LINE account. */
 export const LINE_PROVIDER_ID = 'line';
@@ -57,37 +60,11 @@ export function lineOAuthConfig(options: LineOAuthOptions): GenericOAuthConfig<'
     authentication: 'post',
     scopes: ['openid', 'profile'],
     pkce: true,
-    // Linking only: never create a member from a LINE login.
-    disableSignUp: true,
-    disableImplicitSignUp: true,
     // Without discovery genericOAuth would key the account by `id`; LINE's user ID is `sub`.
     accountSubject: ({ profile }) => (typeof profile.sub === 'string' ? profile.sub : ''),
     getUserInfo: async (tokens) => lineProfile(tokens, options, urls.userinfo),
   };
 }
-
-/**
- * The `account` options better-auth needs for LINE linking: LINE gives no (verified) email, so it is
- * trusted for explicit links by a signed-in member and the emails need not match; implicit linking at
- * sign-in stays off, and the LINE tokens are stored encrypted.
- */
-export const LINE_ACCOUNT_OPTIONS: {
-  accountLinking: {
-    enabled: boolean;
-    trustedProviders: string[];
-    allowDifferentEmails: boolean;
-    disableImplicitLinking: boolean;
-  };
-  encryptOAuthTokens: boolean;
-} = {
-  accountLinking: {
-    enabled: true,
-    trustedProviders: [LINE_PROVIDER_ID],
-    allowDifferentEmails: true,
-    disableImplicitLinking: true,
-  },
-  encryptOAuthTokens: true,
-};
 
 async function lineProfile(
   tokens: { idToken?: string; accessToken?: string },
@@ -113,12 +90,21 @@ async function lineProfile(
   }
 }
 
-/** No email on purpose: the member keeps their shop email, and LINE cannot be used to sign in. */
+/**
+ * The stand-in email of a LINE member (LINE's own email needs a permission the shop does not ask for).
+ * @example lineStandInEmail('U4af4980629') === 'u4af4980629@line.placeholder.invalid'
+ */
+export function lineStandInEmail(lineUserId: string): string {
+  return `${lineUserId.toLowerCase()}@line${PLACEHOLDER_EMAIL_SUFFIX}`;
+}
+
+/** The LINE user ID keys the account; the email is the stand-in, the nickname LINE's display name, cleaned. */
 function profileFrom(claims: Record<string, unknown>): GenericOAuthUserInfo | null {
-  if (typeof claims.sub !== 'string' || claims.sub === '') return null;
+  if (typeof claims.sub !== 'string' || !/^U[0-9a-f]{32}$/i.test(claims.sub)) return null;
   return {
     sub: claims.sub,
-    name: typeof claims.name === 'string' ? claims.name : '',
+    email: lineStandInEmail(claims.sub),
+    name: nicknameFromProvider(claims.name),
     image: typeof claims.picture === 'string' ? claims.picture : undefined,
     emailVerified: false,
   };

@@ -65,6 +65,34 @@ export const AUTH_ERROR_MESSAGES: Record<string, string> = {
   // the shop's abuse guard (abuse.server.ts)
   CAPTCHA_REQUIRED: '短時間に何度も失敗したため、確認のためチェックを完了してください。',
   CAPTCHA_INVALID: '確認できませんでした。もう一度チェックを完了してからお試しください。',
+  // better-auth: linking and unlinking sign-in methods (/mypage/settings/unlink)
+  FAILED_TO_UNLINK_LAST_ACCOUNT:
+    'ログイン方法が1つだけのため解除できません。先にほかのログイン方法を連携するか、パスワードを設定してください。',
+  ACCOUNT_NOT_FOUND: 'このアカウントは連携されていません。',
+  SOCIAL_ACCOUNT_ALREADY_LINKED: 'このアカウントはすでに連携されています。',
+  LINKED_ACCOUNT_ALREADY_EXISTS: 'このアカウントはすでに連携されています。',
+  PROVIDER_NOT_FOUND: 'このログイン方法は現在ご利用いただけません。',
+  UNAUTHENTICATED: 'ログインしてください。',
+  LINK_FAILED: '連携できませんでした。時間をおいてもう一度お試しください。',
+  // better-auth: the `error` its OAuth callback puts on errorCallbackURL (social sign-in and linking)
+  access_denied: 'ログインがキャンセルされました。',
+  account_not_linked:
+    'このメールアドレスは別の方法で登録されています。その方法でログインしてから、マイページの「連携アカウント」（/mypage/settings/unlink）で連携してください。',
+  account_already_linked_to_different_user: 'このアカウントは、すでに別の会員と連携されています。',
+  unable_to_link_account: '連携できませんでした。ログインし直してからもう一度お試しください。',
+  email_does_not_match: '連携できませんでした。ログインし直してからもう一度お試しください。',
+  email_not_found: 'メールアドレスを取得できませんでした。ほかの方法でログインしてください。',
+  email_not_verified: 'メールアドレスの確認が済んでいません。届いたメールのリンクを開いてください。',
+  signup_disabled: 'この方法では新規登録できません。ほかの方法で登録してください。',
+  unable_to_create_user: '会員登録できませんでした。時間をおいてお試しください。',
+  unable_to_create_session: 'ログインできませんでした。時間をおいてお試しください。',
+  unable_to_get_user_info: 'ログイン先から情報を受け取れませんでした。もう一度お試しください。',
+  invalid_code: 'ログインの有効期限が切れました。もう一度お試しください。',
+  no_code: 'ログインを完了できませんでした。もう一度お試しください。',
+  state_mismatch: 'ログインの有効期限が切れたか、別の画面で操作されました。もう一度お試しください。',
+  state_not_found: 'ログインの有効期限が切れたか、別の画面で操作されました。もう一度お試しください。',
+  state_invalid: 'ログインの有効期限が切れたか、別の画面で操作されました。もう一度お試しください。',
+  oauth_provider_not_found: 'このログイン方法は現在ご利用いただけません。',
   // the identity catalogue of the specification
   'auth/email-already-in-use': 'このメールアドレスはすでに登録されています。',
   'auth/wrong-password': 'メールアドレスまたはパスワードが正しくありません。',
@@ -81,12 +109,12 @@ export const AUTH_ERROR_MESSAGES: Record<string, string> = {
   'auth/no-auth-event': 'ログイン処理を完了できませんでした。もう一度お試しください。',
   'auth/provider-already-linked': 'このアカウントはすでに連携されています。',
   'auth/no-such-provider': 'このアカウントは連携されていません。',
-  'auth/user-mismatch': '別のアカウントで認証されました。同じアカウントでお試しください。',
-  'auth/popup-blocked': 'ポップアップがブロックされました。ブラウザの設定をご確認ください。',
+  'auth/user-mismatch': '別のアカウントで認証されました。今ログインしている会員のアカウントでお試しください。',
+  'auth/popup-blocked': 'ポップアップがブロックされました。このままページを移動してログインします。',
   'auth/popup-closed-by-user': 'ログイン画面が閉じられました。もう一度お試しください。',
-  'auth/cancelled-popup-request': 'ログイン画面が閉じられました。もう一度お試しください。',
+  'auth/cancelled-popup-request': '前のログイン画面は閉じました。新しい画面でお進みください。',
   'auth/account-exists-with-different-credential':
-    'このメールアドレスは別の方法で登録されています。その方法でログインしてください。',
+    'このメールアドレスは別の方法で登録されています。その方法でログインしてから、マイページの「連携アカウント」（/mypage/settings/unlink）で連携してください。',
   'auth/unauthorized-domain': 'このドメインからはログインできません。',
   'auth/web-storage-unsupported': 'ブラウザの設定でCookieとストレージを有効にしてください。',
   'auth/unsupported-password-policy-schema-version':

@@ -142,7 +142,9 @@ function mailWords(template: MailTemplate, vars: Record<string, string>, site: S
         subject: `【${site.name}】メールアドレス変更の承認のお願い`,
         blocks: [
           { p: `ご登録のメールアドレスを ${vars.newEmail} に変更するお申し込みがありました。` },
-          { p: 'ご本人のお申し込みであれば、下のボタンで承認してください。承認すると、新しいアドレスに確認メールが届きます。' },
+          {
+            p: 'ご本人のお申し込みであれば、下のボタンで承認してください。承認すると、新しいアドレスに確認メールが届きます。',
+          },
           { button: '変更を承認する', url: url('url') },
           { note: 'リンクの有効期限は24時間です。' },
         ],
@@ -154,7 +156,9 @@ function mailWords(template: MailTemplate, vars: Record<string, string>, site: S
         subject: `【${site.name}】メールアドレスを変更しました`,
         blocks: [
           { p: `ご登録のメールアドレスを ${vars.newEmail} に変更しました。以後のお知らせは新しいアドレスに届きます。` },
-          { p: 'ご自身で変更していない場合は、下のボタンで元のアドレスに戻せます（3日間有効）。戻すと、すべての端末からログアウトします。' },
+          {
+            p: 'ご自身で変更していない場合は、下のボタンで元のアドレスに戻せます（3日間有効）。戻すと、すべての端末からログアウトします。',
+          },
           { button: 'メールアドレスを元に戻す', url: url('url') },
         ],
         ifNotYou:

@@ -23,6 +23,7 @@ import {
 import { PhoneSignIn } from '~/components/PhoneSignIn';
 import { phoneSignInAction } from '~/lib/phone-number.server';
 import { Captcha } from '~/components/Captcha';
+import { socialProvidersOn, socialSignInAction } from '~/lib/social-sign-in.server';
 
 export const handle = { title: 'ログイン' };
 
@@ -38,8 +39,15 @@ type ActionData = {
   emailLink?: { sent?: string; error?: string; fieldError?: string };
 };
 
-export function loader() {
-  return { trustDeviceDays: TRUST_DEVICE_DAYS };
+/** The social buttons on offer, a social sign-in's error (better-auth's `?error=` on return), the code step's trust period. */
+export function loader({ request, context }: Route.LoaderArgs) {
+  const { services } = context.get(shopRequestContext);
+  const error = new URL(request.url).searchParams.get('error');
+  return {
+    providers: socialProvidersOn(services),
+    socialError: error ? authErrorMessage(error.slice(0, 100)) : null,
+    trustDeviceDays: TRUST_DEVICE_DAYS,
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -49,6 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.intent === 'email-link') return emailLinkAction(shop, request, form);
   if (form.intent === 'second-factor') return secondStepAction(shop, request, form);
   if (form.intent?.startsWith('phone-')) return phoneSignInAction(shop, request, form);
+  if (form.intent === 'social') return socialSignInAction(shop, request, form);
   const parsed = signInSchema().safeParse(form);
   if (!parsed.success) {
     return data<ActionData>(
@@ -128,7 +137,7 @@ export default function SignIn({ actionData, loaderData }: Route.ComponentProps)
         {redirectTo ? <p className="mt-1 text-sm text-muted">続けるにはログインしてください。</p> : null}
       </div>
       <Form method="post" className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" noValidate>
-        <FormAlert message={result?.formError} />
+        <FormAlert message={result?.formError ?? loaderData?.socialError} />
         {result?.unverified ? (
           <div
             role="alert"
@@ -166,7 +175,7 @@ export default function SignIn({ actionData, loaderData }: Route.ComponentProps)
         </AppLink>
       </Form>
       <EmailLinkForm redirectTo={redirectTo} answer={result?.emailLink} submitting={emailLinkSubmitting} />
-      <SignInMethods mode="sign-in" />
+      <SignInMethods mode="sign-in" providers={loaderData?.providers} redirectTo={redirectTo} />
       <PhoneSignIn result={actionData} redirectTo={redirectTo} />
       <p className="text-center text-sm">
         はじめての方は{' '}

@@ -13,6 +13,7 @@ import { signUpSchema, emailOnlySchema, fieldErrorsOf, authErrorMessage, type Fi
 import { SignInMethods } from '~/components/SignInMethods';
 import { NewPasswordField } from '~/components/auth/PasswordField';
 import { VerificationSent } from '~/components/auth/VerificationSent';
+import { socialProvidersOn } from '~/lib/social-sign-in.server';
 
 export const handle = { title: '新規会員登録' };
 
@@ -26,7 +27,11 @@ type ActionData = {
 
 export function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(shopRequestContext);
-  return { policy: passwordPolicyFor(services), nicknameMaxLength: services.config.NICKNAME_MAX_LENGTH };
+  return {
+    policy: passwordPolicyFor(services),
+    nicknameMaxLength: services.config.NICKNAME_MAX_LENGTH,
+    providers: socialProvidersOn(services),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -161,7 +166,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
           登録する
         </Button>
       </Form>
-      <SignInMethods mode="sign-up" />
+      <SignInMethods mode="sign-up" providers={loaderData.providers} redirectTo={redirectTo} />
       <p className="text-center text-sm">
         すでに会員の方は{' '}
         <AppLink
