@@ -6,6 +6,7 @@ import {
   openContext,
   expectNoSeriousAxeViolations,
   waitForHydration,
+  confirmSignUpInBrowser,
   type ViewportName,
 } from './support/browser';
 
@@ -48,11 +49,14 @@ describe.each<ViewportName>(['phone', 'desktop'])('first visit on a %s', (viewpo
       await page.getByText('ニックネームを入力してください。').waitFor();
       await expectNoSeriousAxeViolations(page, `${viewport} sign-up with errors`);
       await page.getByLabel('ニックネーム').fill(`はじめ${viewport}`);
-      await page.getByLabel('メールアドレス').fill(`journey-${viewport}-${Date.now()}@example.jp`);
-      await page.getByLabel('パスワード').fill('strong-pass-2026');
-      await page.getByText('✓ 8文字以上（128文字まで）').waitFor();
-      await page.getByRole('checkbox').check();
+      const email = `journey-${viewport}-${Date.now()}@example.jp`;
+      await page.getByLabel('メールアドレス').fill(email);
+      await page.getByLabel('パスワード', { exact: true }).fill('strong-pass-2026');
+      await page.getByText('✓ 8文字以上').waitFor();
+      await page.getByRole('checkbox', { name: /利用規約/ }).check();
       await page.getByRole('button', { name: '登録する' }).click();
+      // 3b. the confirmation mail: its link and button sign the member in and continue to /shop
+      await confirmSignUpInBrowser(page, email);
 
       // 4. back on /shop, signed in
       await page.waitForURL('**/shop');

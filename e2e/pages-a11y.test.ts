@@ -7,7 +7,7 @@ import {
   waitForHydration,
   type ViewportName,
 } from './support/browser';
-import { postForm, cookieFrom, uniqueEmail } from '#tests/http';
+import { cookieFrom, uniqueEmail, signUpByForm } from '#tests/http';
 
 const shop = useBrowser();
 
@@ -53,7 +53,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('member pages on a %s', (viewp
   it.each(MEMBER_PAGES)(
     '$path renders for a member with no serious accessibility violation',
     async ({ path, heading }) => {
-      const signUp = await postForm('/auth/sign_up', {
+      const signUp = await signUpByForm({
         name: 'アクセシビリティ確認',
         email: uniqueEmail('a11y'),
         password: 'a11y-member-1',

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, beforeAll, afterAll, inject } from 'vitest';
+import { mailLinkTo } from '#tests/http';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -109,8 +110,22 @@ export async function signUpInBrowser(page: Page, member: { name: string; email:
   await waitForHydration(page);
   await page.getByLabel('ニックネーム').fill(member.name);
   await page.getByLabel('メールアドレス').fill(member.email);
-  await page.getByLabel('パスワード').fill(member.password ?? 'strong-pass-2026');
-  await page.getByRole('checkbox').check();
+  await page.getByLabel('パスワード', { exact: true }).fill(member.password ?? 'strong-pass-2026');
+  await page.getByRole('checkbox', { name: /利用規約/ }).check();
   await page.getByRole('button', { name: '登録する' }).click();
+  await confirmSignUpInBrowser(page, member.email);
   await page.waitForURL((url) => url.pathname === '/');
+}
+
+/**
+ * After the sign-up form: the 「確認メールを送信しました」 page, then the confirmation mail's link (read
+ * from the developer outbox, as a member reads their mailbox) and its button, which signs in.
+ * @example await confirmSignUpInBrowser(page, email); await page.waitForURL('**\/shop')
+ */
+export async function confirmSignUpInBrowser(page: Page, email: string) {
+  await page.getByRole('heading', { name: '確認メールを送信しました' }).waitFor();
+  const link = new URL(await mailLinkTo(email, 'verifyEmail'));
+  await page.goto(link.pathname + link.search);
+  await waitForHydration(page);
+  await page.getByRole('button', { name: 'メールアドレスを確認する' }).click();
 }

@@ -83,6 +83,8 @@ export const GUARDED_AUTH_PATHS: Readonly<Record<string, GuardedPath>> = {
   '/request-password-reset': { group: 'mail', account: 'email' },
   '/forget-password': { group: 'mail', account: 'email' },
   '/sign-in/magic-link': { group: 'mail', account: 'email' },
+  '/send-verification-email': { group: 'mail', account: 'email' },
+  '/change-email': { group: 'mail' },
   '/email-otp/send-verification-otp': { group: 'mail', account: 'email' },
   '/email-otp/request-password-reset': { group: 'mail', account: 'email' },
   '/forget-password/email-otp': { group: 'mail', account: 'email' },

@@ -21,7 +21,7 @@ import {
 } from '#devtools/standins/oauth';
 import { startLineStandin, type LineStandin } from '#devtools/standins/line';
 import { createShopAuth, type ShopAuth } from './auth.server';
-import { accounts, users } from './schema';
+import { accounts } from './schema';
 import { listSignInMethods, startSocialLink, startSocialSignIn, unlinkSignInMethod } from './sign-in-methods.server';
 import { configuredSocialProviders } from './social.server';
 import type { SocialProviderId } from './social';

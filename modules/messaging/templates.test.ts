@@ -66,10 +66,21 @@ describe('mail templates', () => {
     expect(mail.html).not.toContain('<shop>');
   });
 
-  it('the change notice goes to the old address and names the new one', () => {
-    const mail = renderMail('email-change-notice', { newEmail: 'new@example.jp' }, site);
+  it('the change notice goes to the old address, names the new one and carries the undo link', () => {
+    const undo = link('recoverEmail');
+    const mail = renderMail('email-change-notice', { newEmail: 'new@example.jp', url: undo }, site);
     expect(mail.text).toContain('new@example.jp');
-    expect(mail.subject).toContain('メールアドレス変更');
+    expect(mail.text).toContain(undo);
+    expect(mail.html).toContain('元に戻す');
+    expect(mail.subject).toContain('メールアドレスを変更しました');
+  });
+
+  it('the approval request goes to the old address with its link', () => {
+    const approve = link('approveEmailChange');
+    const mail = renderMail('email-change-confirm', { newEmail: 'new@example.jp', url: approve }, site);
+    expect(mail.text).toContain(approve);
+    expect(mail.text).toContain('new@example.jp');
+    expect(mail.subject).toContain('承認');
   });
 
   it('refuses a missing, an unknown or a non-http link variable (a caller bug, not a silent blank)', () => {

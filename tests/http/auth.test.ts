@@ -1,16 +1,42 @@
 // Sign-up, sign-in and sign-out through the forms, cookies, the redirect target, rate limits.
 import { describe, it, expect } from 'vitest';
-import { get, postForm, cookieFrom, uniqueEmail, postFromAddress, shopUrl } from '#tests/http';
+import {
+  get,
+  postForm,
+  cookieFrom,
+  uniqueEmail,
+  postFromAddress,
+  shopUrl,
+  signUpByForm,
+  mailLinkTo,
+} from '#tests/http';
 
 const password = 'correct-horse-9';
 
 async function signUp(email: string, redirect = '') {
-  return postForm('/auth/sign_up', { name: 'テスト会員', email, password, agreeToTerms: 'on', redirect });
+  return signUpByForm({ name: 'テスト会員', email, password, agreeToTerms: 'on', redirect });
 }
 
 describe('sign-up', () => {
-  it('creates the member, sets a secure session cookie and returns to the redirect target', async () => {
-    const page = await signUp(uniqueEmail('signup'), '/shop?tab=1');
+  it('mails a confirmation link; its button creates the session and returns to the redirect target', async () => {
+    const email = uniqueEmail('signup');
+    const sent = await postForm('/auth/sign_up', {
+      name: 'テスト会員',
+      email,
+      password,
+      agreeToTerms: 'on',
+      redirect: '/shop?tab=1',
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toContain('確認メールを送信しました');
+    expect(sent.headers.getSetCookie().some((line) => /session_token=[^;]/.test(line))).toBe(false);
+
+    // Opening the link spends nothing (a mail scanner may open it); the button does the work.
+    const link = new URL(await mailLinkTo(email, 'verifyEmail'));
+    const opened = await get(link.pathname + link.search);
+    expect(opened.status).toBe(200);
+    expect(opened.body).toContain('メールアドレスを確認する');
+    const page = await postForm(link.pathname + link.search, {});
     expect(page.status).toBe(302);
     expect(page.location).toBe('/shop?tab=1');
     const session = page.headers.getSetCookie().find((line) => line.includes('session_token='));
@@ -18,10 +44,13 @@ describe('sign-up', () => {
     expect(session).toMatch(/HttpOnly/i);
     expect(session).toMatch(/Secure/i);
     expect(session).toMatch(/SameSite=Lax/i);
-    const cookie = cookieFrom(page.headers);
-    const shop = await get('/shop?tab=1', { cookie });
+    const shop = await get('/shop?tab=1', { cookie: cookieFrom(page.headers) });
     expect(shop.status).toBe(200);
     expect(shop.body).toContain('コインショップ');
+
+    // A used link is dead, with a way to ask again.
+    const reused = await postForm(link.pathname + link.search, {});
+    expect([410, 302]).toContain(reused.status);
   });
 
   it('shows field errors in Japanese with a 400 and keeps what was typed', async () => {
@@ -29,17 +58,28 @@ describe('sign-up', () => {
     expect(page.status).toBe(400);
     expect(page.body).toContain('ニックネームを入力してください。');
     expect(page.body).toContain('メールアドレスの形式が正しくありません。');
-    expect(page.body).toContain('パスワードは8文字以上で入力してください。');
+    expect(page.body).toContain('パスワードの条件を満たしていません（8文字以上）。');
     expect(page.body).toContain('利用規約とプライバシーポリシーへの同意が必要です。');
     expect(page.body).toContain('value="not-an-email"');
   });
 
-  it('refuses an address already registered with 409', async () => {
+  it('answers an address already registered exactly like a new one, and mails its owner instead', async () => {
     const email = uniqueEmail('twice');
     expect((await signUp(email)).status).toBe(302);
-    const again = await signUp(email);
-    expect(again.status).toBe(409);
-    expect(again.body).toContain('このメールアドレスはすでに登録されています');
+    const again = await postForm('/auth/sign_up', { name: '別の人', email, password, agreeToTerms: 'on' });
+    const fresh = await postForm('/auth/sign_up', {
+      name: '別の人',
+      email: uniqueEmail('fresh'),
+      password,
+      agreeToTerms: 'on',
+    });
+    expect(again.status).toBe(fresh.status);
+    expect(again.body).toContain('確認メールを送信しました');
+    expect(again.body).not.toContain('すでに登録されています');
+    const outbox = (await (await fetch(`${shopUrl()}/dev/outbox.json?to=${encodeURIComponent(email)}`)).json()) as {
+      messages: { template: string }[];
+    };
+    expect(outbox.messages.map((m) => m.template)).toContain('account-exists');
   });
 
   it('never redirects off the site', async () => {
@@ -53,6 +93,62 @@ describe('sign-up', () => {
       const page = await signUp(uniqueEmail('openredirect'), target);
       expect(page.status).toBe(302);
       expect(page.location).toBe('/');
+    }
+  });
+});
+
+describe('password reset and email link', () => {
+  it('answers the same for any address, and the mailed link sets a new password', async () => {
+    const email = uniqueEmail('reset');
+    await signUp(email);
+    const known = await postForm('/auth/passwd', { email });
+    const unknown = await postForm('/auth/passwd', { email: uniqueEmail('nobody') });
+    expect([known.status, unknown.status]).toEqual([200, 200]);
+    expect(known.body.replace(/[\w.+-]+@example\.jp/g, '@')).toBe(unknown.body.replace(/[\w.+-]+@example\.jp/g, '@'));
+    const link = new URL(await mailLinkTo(email, 'resetPassword'));
+    const form = await get(link.pathname + link.search);
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('新しいパスワード');
+    const mismatch = await postForm(link.pathname + link.search, { password: 'new-password-77', confirm: 'other' });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body).toContain('確認用のパスワードが一致しません。');
+    const done = await postForm(link.pathname + link.search, {
+      password: 'new-password-77',
+      confirm: 'new-password-77',
+    });
+    expect(done.status).toBe(200);
+    expect(done.body).toContain('パスワードを変更しました');
+    expect((await postForm('/auth/sign_in', { email, password })).status).toBe(401);
+    expect((await postForm('/auth/sign_in', { email, password: 'new-password-77' })).status).toBe(302);
+    // The code is spent: the page says so and offers to ask again.
+    const dead = await get(link.pathname + link.search);
+    expect(dead.status).toBe(410);
+    expect(dead.body).toContain('再設定メールをもう一度送る');
+  });
+
+  it('signs a member in by an email link from the sign-in page', async () => {
+    const email = uniqueEmail('emaillink');
+    await signUp(email);
+    const asked = await postForm('/auth/sign_in', { intent: 'email-link', email, redirect: '/mylevel' });
+    expect(asked.status).toBe(200);
+    expect(asked.body).toContain('ログイン用のリンクをお送りしました');
+    const link = new URL(await mailLinkTo(email, 'signIn'));
+    const signedIn = await postForm(link.pathname + link.search, {});
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.location).toBe('/mylevel');
+    expect(cookieFrom(signedIn.headers)).toContain('session_token');
+  });
+
+  it('shows a dead or malformed action link as a Japanese page, never a 500', async () => {
+    for (const query of [
+      '',
+      '?mode=resetPassword&oobCode=nope',
+      '?mode=verifyEmail&oobCode=a.b.c',
+      '?mode=unknown&oobCode=xxxxxxxxxx',
+    ]) {
+      const page = await get(`/auth/action${query}`);
+      expect([query, page.status < 500]).toEqual([query, true]);
+      expect(page.body).toContain('このリンクはご利用いただけません');
     }
   });
 });

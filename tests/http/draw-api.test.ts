@@ -9,7 +9,7 @@ import { openDatabase, type DatabaseHandle } from '#db/client';
 import { runAdminCommand } from '../../scripts/shop-admin';
 import { getBalance, checkInvariants, grantCoins } from '#modules/wallet';
 import { listPrizes } from '#modules/draw';
-import { get, postForm, cookieFrom, uniqueEmail } from '#tests/http';
+import { get, postForm, cookieFrom, uniqueEmail, signUpByForm } from '#tests/http';
 import { eq } from 'drizzle-orm';
 import { users } from '#db/schema';
 
@@ -268,7 +268,7 @@ describe.skipIf(!databaseUrl)(
 
     it('draws from the pack page without JavaScript: confirmation by URL, form post, result, choices', async () => {
       const email = uniqueEmail('nojs-draw');
-      const signUp = await postForm('/auth/sign_up', {
+      const signUp = await signUpByForm({
         name: 'スクリプトなし',
         email,
         password: 'nojs-draw-pass-1',
@@ -373,7 +373,7 @@ describe.skipIf(!databaseUrl)(
         (await postForm(resultPath, { intent: 'convertKept', prizeIds: keptPrize!.prizeId }, { cookie })).status,
       ).toBe(200);
       expect((await getBalance(handle!.db, member!.id)).total).toBe(othersValue + keptPrize!.conversionValue);
-      const stranger = await postForm('/auth/sign_up', {
+      const stranger = await signUpByForm({
         name: 'よその人',
         email: uniqueEmail('nojs-other'),
         password: 'nojs-other-pass-1',

@@ -5,7 +5,7 @@
 // and the 初回限定 pack says its true reason once it is gone. Works on either database engine.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { get, postForm, cookieFrom, uniqueEmail, shopUrl } from '#tests/http';
+import { get, postForm, cookieFrom, uniqueEmail, shopUrl, signUpByForm } from '#tests/http';
 
 const PACK = { genre: 'pokemon', id: 'stellar-pokemon-001', title: '星降る夜のハイレアオリパ' };
 const CONTEXT = `gacha=${PACK.id}&count=10`;
@@ -20,7 +20,7 @@ interface Member {
 
 async function signUp(label: string): Promise<Member> {
   const email = uniqueEmail(label);
-  const page = await postForm('/auth/sign_up', { name: label, email, password: PASSWORD, agreeToTerms: 'on' });
+  const page = await signUpByForm({ name: label, email, password: PASSWORD, agreeToTerms: 'on' });
   const cookie = cookieFrom(page.headers);
   const bearer = /session_token=([^;]+)/.exec(cookie)?.[1];
   if (!bearer) throw new Error('no session cookie');
@@ -180,7 +180,7 @@ describe('signing in from a pack', () => {
     for (const target of ['https://evil.example/gacha', '//evil.example/x', '/\\evil.example']) {
       expect((await signIn(target)).location, target).toBe('/');
     }
-    const signedUp = await postForm('/auth/sign_up', {
+    const signedUp = await signUpByForm({
       name: 'ctx',
       email: uniqueEmail('draw-context-signup'),
       password: PASSWORD,
@@ -188,7 +188,7 @@ describe('signing in from a pack', () => {
       redirect: PACK_PATH,
     });
     expect(signedUp.location).toBe(PACK_PATH);
-    const away = await postForm('/auth/sign_up', {
+    const away = await signUpByForm({
       name: 'ctx',
       email: uniqueEmail('draw-context-away'),
       password: PASSWORD,

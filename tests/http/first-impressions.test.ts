@@ -12,7 +12,7 @@ import { grantCoins } from '#modules/wallet';
 import { users } from '#db/schema';
 import { getGachaDetail } from '#modules/gacha';
 import { composeDescription } from '../../app/lib/page-meta';
-import { get, postForm, cookieFrom, uniqueEmail, shopUrl } from '#tests/http';
+import { get, postForm, cookieFrom, uniqueEmail, shopUrl, signUpByForm } from '#tests/http';
 
 const PACK_PATH = '/gacha/pokemon/stellar-pokemon-001';
 
@@ -164,7 +164,7 @@ describe('meta descriptions and headings', () => {
   let handle: DatabaseHandle | undefined;
   const email = uniqueEmail('headings');
   beforeAll(async () => {
-    const page = await postForm('/auth/sign_up', {
+    const page = await signUpByForm({
       name: '見出し確認',
       email,
       password: 'headings-pass-1',

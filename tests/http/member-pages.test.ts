@@ -1,11 +1,11 @@
 // A signed-in member's view of the members-only pages: each prefix renders, titled and noindex.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { get, postForm, cookieFrom, uniqueEmail, titleOf, robotsMetaOf } from '#tests/http';
+import { get, cookieFrom, uniqueEmail, titleOf, robotsMetaOf, signUpByForm } from '#tests/http';
 
 let cookie = '';
 
 beforeAll(async () => {
-  const page = await postForm('/auth/sign_up', {
+  const page = await signUpByForm({
     name: '会員ページ確認',
     email: uniqueEmail('member-pages'),
     password: 'member-pages-1',

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { grantCoins } from '#modules/wallet';
 import { users } from '#db/schema';
-import { get, postForm, cookieFrom, uniqueEmail } from '#tests/http';
+import { get, postForm, cookieFrom, uniqueEmail, signUpByForm } from '#tests/http';
 
 const databaseUrl = inject('shopDatabaseUrl');
 let handle: DatabaseHandle | undefined;
@@ -37,7 +37,7 @@ function textFrom(html: string, id: string, length = 800): string {
 beforeAll(async () => {
   if (!databaseUrl) return;
   email = uniqueEmail('progress');
-  const page = await postForm('/auth/sign_up', {
+  const page = await signUpByForm({
     name: NICKNAME,
     email,
     password: 'progress-pages-1',

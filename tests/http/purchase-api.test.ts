@@ -5,7 +5,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { get, postForm, cookieFrom, uniqueEmail, shopUrl } from '#tests/http';
+import { get, postForm, cookieFrom, uniqueEmail, shopUrl, signUpByForm } from '#tests/http';
 
 interface Member {
   cookie: string;
@@ -16,7 +16,7 @@ interface Member {
 const APP = { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) OripaStellaApp/1.0' };
 
 async function signUp(label: string): Promise<Member> {
-  const page = await postForm('/auth/sign_up', {
+  const page = await signUpByForm({
     name: label,
     email: uniqueEmail(label),
     password: 'purchase-api-1',

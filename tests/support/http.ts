@@ -99,3 +99,34 @@ export const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36
 export const titleOf = (html: string) => html.match(/<title>([^<]*)<\/title>/)?.[1] ?? null;
 export const canonicalOf = (html: string) => html.match(/<link rel="canonical" href="([^"]*)"/)?.[1] ?? null;
 export const robotsMetaOf = (html: string) => html.match(/<meta name="robots" content="([^"]*)"/)?.[1] ?? null;
+
+/**
+ * The newest link of one /auth/action mode in the mails to an address, read from the developer
+ * outbox (GET /dev/outbox.json, on with the sandbox); waits briefly for the mail to be queued.
+ * @example const link = await mailLinkTo(email, 'verifyEmail')
+ */
+export async function mailLinkTo(email: string, mode: string): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const response = await fetch(`${shopUrl()}/dev/outbox.json?to=${encodeURIComponent(email)}`);
+    if (response.ok) {
+      const { messages } = (await response.json()) as { messages: { links?: string[] }[] };
+      for (const message of messages)
+        for (const link of message.links ?? []) if (link.includes(`mode=${mode}&`)) return link;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no ${mode} mail to ${email} in the outbox`);
+}
+
+/**
+ * Signs up through the form as a member would: the form, then the confirmation mail's link from the
+ * outbox, then its button. Answers the button's response (302 to the `redirect` path, with the
+ * session cookie), or the form's own answer when it refused (400, 429).
+ * @example const page = await signUpByForm({ name, email, password, agreeToTerms: 'on' }); const cookie = cookieFrom(page.headers)
+ */
+export async function signUpByForm(fields: Record<string, string>): Promise<PageResponse> {
+  const sent = await postForm('/auth/sign_up', fields);
+  if (sent.status !== 200 || !sent.body.includes('確認メールを送信しました')) return sent;
+  const link = new URL(await mailLinkTo(fields.email!, 'verifyEmail'));
+  return postForm(link.pathname + link.search, {});
+}
