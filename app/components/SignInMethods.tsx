@@ -3,7 +3,7 @@
 // JavaScript the form goes into a 500×600 popup instead (app/lib/auth-popup.ts), and a blocked popup
 // falls back to the same full-page redirect.
 import { useRef, useState, type FormEvent } from 'react';
-import { SOCIAL_PROVIDER_NAMES, authErrorMessage, socialSignInLabel, type SocialProviderId } from '#modules/identity';
+import { authErrorMessage, socialSignInLabel, type SocialProviderId } from '#modules/identity/browser';
 import { createPopupSignIn, PopupError } from '~/lib/auth-popup';
 import { safeRedirectPath } from '~/guards/rules';
 import { FormAlert } from './FormField';
@@ -74,7 +74,6 @@ export function SignInMethods({
           <button
             type="submit"
             data-provider={provider}
-            aria-label={`${SOCIAL_PROVIDER_NAMES[provider]}のアカウントで${mode === 'sign-in' ? 'ログイン' : '登録'}`}
             className="flex min-h-12 w-full items-center justify-center rounded-full border border-line bg-white font-bold"
           >
             {socialSignInLabel(provider, mode)}

@@ -22,7 +22,22 @@ export async function consumeAppHandoff(shop: ShopRequest, request: Request): Pr
   const token = url.searchParams.get(ONE_TIME_TOKEN_PARAM);
   if (token === null) return { kind: 'none' };
   url.searchParams.delete(ONE_TIME_TOKEN_PARAM);
-  const clean = `${url.pathname}${url.search}`;
+  return signInWithAppToken(shop, request, token, `${url.pathname}${url.search}`);
+}
+
+/**
+ * The custom-token sign-in (specification section 6): the app's one-time token signs its member in
+ * and the web view continues to `next` (a local path). Throws that redirect with the session cookie;
+ * answers why not otherwise. The rules are the hand-off's: the app's web view only, a token once,
+ * never over another member's session, rate-limited by better-auth per address.
+ * @example await signInWithAppToken(shop, request, token, '/mypage')
+ */
+export async function signInWithAppToken(
+  shop: ShopRequest,
+  request: Request,
+  token: string,
+  next: string,
+): Promise<HandoffResult> {
   if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return { kind: 'invalid' };
   // Login CSRF: a link with someone else's token must not sign an ordinary browser in as them (the
   // victim would then pay into the sender's account). Tokens work only in the app's own web view,
@@ -49,7 +64,7 @@ export async function consumeAppHandoff(shop: ShopRequest, request: Request): Pr
   if (shop.member && session?.user?.id !== shop.member.id) return { kind: 'other-member' };
   const headers = new Headers({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
   for (const cookie of response.headers.getSetCookie()) headers.append('Set-Cookie', cookie);
-  throw redirect(clean, { headers });
+  throw redirect(next, { headers });
 }
 
 /** The app's own address to go back to, with what happened. @example appReturnUrl(config, { order: id, status: 'paid' }) */

@@ -7,6 +7,7 @@ import { safeRedirectPath } from '~/guards/rules';
 import { callAuth, cookieHeaders } from './auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import { passwordPolicyFor } from './identity.server';
+import { signInWithAppToken } from './app-handoff.server';
 import {
   ACTION_MODES,
   authErrorMessage,
@@ -19,10 +20,12 @@ import {
 import { peekRecoverEmail, recoverEmail, resetCodeIsValid, verificationClaimsOf } from '#modules/identity/server';
 
 /** Why a link cannot be used; each has its own words and its own way to ask again. */
-export type DeadLinkReason = 'missing' | 'expired' | 'used' | 'mismatch' | 'changed-again' | 'address-taken';
+export type DeadLinkReason =
+  'missing' | 'expired' | 'used' | 'mismatch' | 'changed-again' | 'address-taken' | 'not-app' | 'limited';
 
 export type ActionPageData =
   | { state: 'dead'; mode: ActionMode | null; reason: DeadLinkReason }
+  | { state: 'done'; mode: ActionMode }
   | { state: 'confirm'; mode: 'verifyEmail' | 'signIn'; code: string; email: string | null; continueUrl: string }
   | {
       state: 'confirm';
@@ -60,10 +63,27 @@ const dead = (mode: ActionMode | null, reason: DeadLinkReason, status = 410) =>
 
 /** The page for a link: what it will do, or why it cannot. */
 export async function actionPageLoader(shop: ShopRequest, request: Request) {
+  // After a press: the page the action redirected to (Post/Redirect/Get: a reload sends nothing again).
+  const done = new URL(request.url).searchParams.get('done');
+  if (isMode(done)) return data<ActionPageData>({ state: 'done', mode: done });
   const { mode, code, continueUrl } = linkOf(request);
-  if (!mode || !code) return dead(mode, 'missing', 404);
+  // A bare or garbled link is a page that says so (the route exists), not an error status.
+  if (!mode || !code) return dead(mode, 'missing', 200);
   const now = Date.now();
   switch (mode) {
+    case 'customToken': {
+      // The native app's one-time token: it signs its member in at once (the app's web view only).
+      const outcome = await signInWithAppToken(shop, request, code, continueUrl);
+      const reason: DeadLinkReason =
+        outcome.kind === 'not-app'
+          ? 'not-app'
+          : outcome.kind === 'limited'
+            ? 'limited'
+            : outcome.kind === 'other-member'
+              ? 'mismatch'
+              : 'used';
+      return dead(mode, reason, outcome.kind === 'limited' ? 429 : outcome.kind === 'other-member' ? 409 : 410);
+    }
     case 'verifyEmail':
     case 'verifyAndChangeEmail':
     case 'approveEmailChange': {
@@ -109,6 +129,8 @@ export async function actionPageLoader(shop: ShopRequest, request: Request) {
   }
 }
 
+const doneUrl = (mode: ActionMode) => `/auth/action?done=${mode}`;
+
 const deadByCode = (mode: ActionMode, code: string | null) =>
   data<ActionResultData>(
     {
@@ -136,7 +158,7 @@ export async function actionPageAction(shop: ShopRequest, request: Request) {
           return data<ActionResultData>({ state: 'invalid', formError: authErrorMessage(null, 429) }, { status: 429 });
         return deadByCode(mode, result.code);
       }
-      if (mode === 'approveEmailChange') return data<ActionResultData>({ state: 'done', mode });
+      if (mode === 'approveEmailChange') return redirect(doneUrl(mode));
       if (mode === 'verifyAndChangeEmail')
         return redirect('/mypage/settings/email?changed=1', { headers: cookieHeaders(result.setCookies) });
       return redirect(continueUrl, { headers: cookieHeaders(result.setCookies) });
@@ -170,8 +192,10 @@ export async function actionPageAction(shop: ShopRequest, request: Request) {
           { status: result.status === 429 ? 429 : 400 },
         );
       }
-      return data<ActionResultData>({ state: 'done', mode });
+      return redirect(doneUrl(mode));
     }
+    case 'customToken':
+      return data<ActionResultData>({ state: 'dead', mode, reason: 'used' }, { status: 405 });
     case 'recoverEmail': {
       const outcome = await recoverEmail(await shop.services.auth.$context, code);
       if (!outcome.ok)
@@ -179,7 +203,7 @@ export async function actionPageAction(shop: ShopRequest, request: Request) {
           { state: 'dead', mode, reason: outcome.reason === 'invalid' ? 'used' : outcome.reason },
           { status: 410 },
         );
-      return data<ActionResultData>({ state: 'done', mode, email: outcome.email });
+      return redirect(doneUrl(mode));
     }
   }
 }

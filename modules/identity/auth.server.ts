@@ -17,6 +17,7 @@ import {
 import {
   actionUrl,
   afterEmailChanged,
+  continuePathOf,
   EMAIL_VERIFICATION_SECONDS,
   MAGIC_LINK_SECONDS,
   RESET_PASSWORD_SECONDS,
@@ -203,13 +204,13 @@ export function createShopAuth(options: {
         expiresIn: MAGIC_LINK_SECONDS,
         disableSignUp: true,
         storeToken: 'hashed',
-        sendMagicLink: async ({ email, token }, ctx) => {
+        sendMagicLink: async ({ email, token, url }, ctx) => {
           const found = await ctx?.context.internalAdapter.findUserByEmail(email.toLowerCase());
           if (!found?.user) return;
           await messenger.mail({
             to: found.user.email,
             template: 'magic-link',
-            vars: { url: actionUrl(origin, 'signIn', token) },
+            vars: { url: actionUrl(origin, 'signIn', token, continuePathOf(url)) },
             memberId: found.user.id,
           });
         },

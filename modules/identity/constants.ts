@@ -16,6 +16,7 @@ export const ACTION_MODES = [
   'recoverEmail',
   'resetPassword',
   'signIn',
+  'customToken',
 ] as const;
 export type ActionMode = (typeof ACTION_MODES)[number];
 

@@ -36,6 +36,15 @@ export function verificationClaimsOf(token: string): { email?: string; updateTo?
   }
 }
 
+/** The local path a better-auth link carries as its callbackURL (where the member continues), if any. */
+export function continuePathOf(betterAuthUrl: string): string | undefined {
+  try {
+    return new URL(betterAuthUrl).searchParams.get('callbackURL') ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The action link for a verification mail better-auth asked us to send: a sign-up's confirmation, or
  * the new address's confirmation of a change. The path the member came from rides along.
@@ -43,13 +52,7 @@ export function verificationClaimsOf(token: string): { email?: string; updateTo?
 export function verificationLinkOf(origin: string, betterAuthUrl: string, token: string) {
   const claims = verificationClaimsOf(token);
   const mode: ActionMode = claims.requestType === 'change-email-verification' ? 'verifyAndChangeEmail' : 'verifyEmail';
-  let continuePath: string | undefined;
-  try {
-    continuePath = new URL(betterAuthUrl).searchParams.get('callbackURL') ?? undefined;
-  } catch {
-    continuePath = undefined;
-  }
-  return { mode, url: actionUrl(origin, mode, token, continuePath) };
+  return { mode, url: actionUrl(origin, mode, token, continuePathOf(betterAuthUrl)) };
 }
 
 const recoverIdentifier = (code: string) => `recover-email:${code}`;

@@ -1,7 +1,6 @@
 // The password policy (specification section 5): set by the operator in the settings, enforced by
 // the server on every path that sets a password, published at GET /api/v1/password-policy, and shown
 // live on every form that takes a new password. Pure: pages and the browser load it too.
-import { z } from 'zod';
 
 /** The library's floor: no setting goes below it. */
 export const PASSWORD_LIBRARY_MIN_LENGTH = 6;
@@ -118,17 +117,6 @@ export function checkPassword(policy: PasswordPolicy, password: string): Passwor
 /** The error code the specification names for a policy this client cannot read. */
 export const UNSUPPORTED_POLICY_VERSION = 'auth/unsupported-password-policy-schema-version';
 
-const policyJson = z.object({
-  schemaVersion: z.number(),
-  mode: z.enum(['off', 'warn', 'enforce']),
-  minLength: z.int().min(PASSWORD_LIBRARY_MIN_LENGTH),
-  maxLength: z.int().nullable(),
-  requireLowercase: z.boolean(),
-  requireUppercase: z.boolean(),
-  requireNumeric: z.boolean(),
-  requireNonAlphanumeric: z.boolean(),
-});
-
 /** Thrown when a fetched policy is not one this client can apply. */
 export class PasswordPolicyError extends Error {
   constructor(readonly code: string) {
@@ -144,7 +132,25 @@ export class PasswordPolicyError extends Error {
 export function readPasswordPolicy(json: unknown): PasswordPolicy {
   const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (version !== PASSWORD_POLICY_SCHEMA_VERSION) throw new PasswordPolicyError(UNSUPPORTED_POLICY_VERSION);
-  const parsed = policyJson.safeParse(json);
-  if (!parsed.success) throw new PasswordPolicyError('auth/internal-error');
-  return parsed.data;
+  // Read by hand (no schema library): this file ships to the browser with the forms.
+  const value = json as Record<string, unknown>;
+  const flags = ['requireLowercase', 'requireUppercase', 'requireNumeric', 'requireNonAlphanumeric'] as const;
+  const whole = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n);
+  const wellFormed =
+    (value.mode === 'off' || value.mode === 'warn' || value.mode === 'enforce') &&
+    whole(value.minLength) &&
+    value.minLength >= PASSWORD_LIBRARY_MIN_LENGTH &&
+    (value.maxLength === null || whole(value.maxLength)) &&
+    flags.every((flag) => typeof value[flag] === 'boolean');
+  if (!wellFormed) throw new PasswordPolicyError('auth/internal-error');
+  return {
+    schemaVersion: PASSWORD_POLICY_SCHEMA_VERSION,
+    mode: value.mode as PasswordPolicyMode,
+    minLength: value.minLength as number,
+    maxLength: value.maxLength as number | null,
+    requireLowercase: value.requireLowercase as boolean,
+    requireUppercase: value.requireUppercase as boolean,
+    requireNumeric: value.requireNumeric as boolean,
+    requireNonAlphanumeric: value.requireNonAlphanumeric as boolean,
+  };
 }

@@ -1,6 +1,5 @@
 // The social sign-in providers as pages see them (no better-auth here): ids, Japanese names, and the
 // nickname a provider's display name becomes. The better-auth side is social.server.ts.
-import { nicknameSchema } from './forms';
 
 /** better-auth's provider ids (the `accounts.provider_id` of a linked account), in the order shown. */
 export const SOCIAL_PROVIDER_IDS = ['google', 'line', 'twitter', 'facebook', 'github'] as const;
@@ -47,7 +46,8 @@ export function nicknameFromProvider(name: unknown): string {
     cut += ch;
   }
   cut = cut.trim();
-  return nicknameSchema.safeParse(cut).success ? cut : DEFAULT_SOCIAL_NICKNAME;
+  // Cleaned as the nickname rules ask (forms.ts: 1–20 characters, no control characters or markup).
+  return cut || DEFAULT_SOCIAL_NICKNAME;
 }
 
 /** The domain of the stand-in email of a member whose provider gave none (RFC 6761 `.invalid`). */

@@ -132,3 +132,20 @@ describe('errors', () => {
     }
   });
 });
+
+describe('the password policy', () => {
+  it('is published for the forms and the app: schema version 1, the settings’ rules', async () => {
+    const page = await get('/api/v1/password-policy');
+    expect(page.status).toBe(200);
+    expect(JSON.parse(page.body)).toEqual({
+      schemaVersion: 1,
+      mode: 'enforce',
+      minLength: 8,
+      maxLength: null,
+      requireLowercase: false,
+      requireUppercase: false,
+      requireNumeric: false,
+      requireNonAlphanumeric: false,
+    });
+  });
+});

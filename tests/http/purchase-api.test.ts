@@ -196,6 +196,33 @@ describe('the sandbox', () => {
 });
 
 describe('the native app', () => {
+  it('signs its member in on any page with the custom token (/auth/action?mode=customToken), in the app only, once', async () => {
+    const member = await signUp('custom-token');
+    const token = ((await api('/me/app-handoffs', { member, method: 'POST' })).body as { token: string }).token;
+    const link = `/auth/action?mode=customToken&oobCode=${token}&continueUrl=${encodeURIComponent('/mypage?tab=coins')}`;
+
+    const browser = await get(link);
+    expect(browser.status).toBe(410);
+    expect(browser.body).toContain('アプリの中でだけ使えます');
+    expect(cookieFrom(browser.headers)).not.toContain('session_token');
+
+    const opened = await get(link, { headers: APP });
+    expect([opened.status, opened.location]).toEqual([302, '/mypage?tab=coins']);
+    const cookie = cookieFrom(opened.headers);
+    expect(cookie).toContain('session_token');
+    expect((await get('/mypage?tab=coins', { cookie })).body).toContain('コイン履歴');
+
+    const replay = await get(link, { headers: APP });
+    expect(replay.status).toBe(410);
+    expect(cookieFrom(replay.headers)).not.toContain('session_token');
+    // A continue address off the site lands on the home page.
+    const other = ((await api('/me/app-handoffs', { member, method: 'POST' })).body as { token: string }).token;
+    const away = await get(`/auth/action?mode=customToken&oobCode=${other}&continueUrl=https%3A%2F%2Fevil.example%2F`, {
+      headers: APP,
+    });
+    expect([away.status, away.location]).toEqual([302, '/']);
+  });
+
   it('opens /app/checkout signed in by a one-time token, once, and comes back to the app', async () => {
     const member = await signUp('purchase-app');
     await api('/me/age-declaration', { member, method: 'PUT', body: { minor: false } });

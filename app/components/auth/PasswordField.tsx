@@ -2,7 +2,7 @@
 // section 5: the form shows the policy live). In mode warn, unmet rules are shown but do not block.
 import { useState } from 'react';
 import { TextField } from '~/components/FormField';
-import { maxLengthOf, passwordRules, type PasswordPolicy } from '#modules/identity';
+import { maxLengthOf, passwordRules, type PasswordPolicy } from '#modules/identity/browser';
 
 export function NewPasswordField({
   policy,

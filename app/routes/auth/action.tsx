@@ -32,6 +32,7 @@ const TITLES: Record<ActionMode, string> = {
   recoverEmail: 'メールアドレスを元に戻す',
   resetPassword: 'パスワードの再設定',
   signIn: 'メールリンクでログイン',
+  customToken: 'アプリからのログイン',
 };
 
 export default function AuthAction({ loaderData, actionData }: Route.ComponentProps) {
@@ -41,6 +42,7 @@ export default function AuthAction({ loaderData, actionData }: Route.ComponentPr
   if (result?.state === 'dead') return <DeadLink mode={result.mode} reason={result.reason} />;
   if (result?.state === 'done') return <Done mode={result.mode} email={result.email} />;
   if (loaderData.state === 'dead') return <DeadLink mode={loaderData.mode} reason={loaderData.reason} />;
+  if (loaderData.state === 'done') return <Done mode={loaderData.mode} />;
   const page = loaderData;
   const formError = result?.state === 'invalid' ? result.formError : undefined;
   const fieldErrors = result?.state === 'invalid' ? result.fieldErrors : undefined;
@@ -108,6 +110,7 @@ const BUTTONS: Record<ActionMode, string> = {
   recoverEmail: 'メールアドレスを元に戻す',
   resetPassword: 'パスワードを変更する',
   signIn: 'ログインする',
+  customToken: 'ログインする',
 };
 
 function Done({ mode, email }: { mode: ActionMode; email?: string }) {
@@ -126,7 +129,7 @@ function Done({ mode, email }: { mode: ActionMode; email?: string }) {
     },
     recoverEmail: {
       title: 'メールアドレスを元に戻しました',
-      text: `ログインに使うアドレスを ${email ?? '元のアドレス'} に戻し、すべての端末からログアウトしました。念のため、パスワードを再設定してください。`,
+      text: `ログインに使うアドレスを${email ? ` ${email} ` : '元のアドレスに'}戻し、すべての端末からログアウトしました。念のため、パスワードを再設定してください。`,
       to: '/auth/passwd',
       label: 'パスワードを再設定する',
     },
@@ -154,6 +157,8 @@ function DeadLink({ mode, reason }: { mode: ActionMode | null; reason: DeadLinkR
     mismatch: '別のアカウントでログインしています。ログアウトしてから、もう一度リンクを開いてください。',
     'changed-again': 'その後メールアドレスが再度変更されているため、元に戻せません。お問い合わせください。',
     'address-taken': '元のメールアドレスは現在ほかのアカウントで使われているため、戻せません。お問い合わせください。',
+    'not-app': 'このリンクはアプリの中でだけ使えます。アプリからもう一度開いてください。',
+    limited: '試行回数が多すぎます。しばらく時間をおいてから、アプリからもう一度開いてください。',
   };
   const again: Partial<Record<ActionMode, { to: string; label: string }>> = {
     resetPassword: { to: '/auth/passwd', label: '再設定メールをもう一度送る' },

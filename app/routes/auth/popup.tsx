@@ -5,7 +5,7 @@
 import { useEffect } from 'react';
 import type { Route } from './+types/popup';
 import { safeRedirectPath } from '~/guards/rules';
-import { authErrorMessage } from '#modules/identity';
+import { authErrorMessage } from '#modules/identity/browser';
 import { POPUP_MESSAGE_TYPE, type PopupResult } from '~/lib/auth-popup';
 import { AppLink } from '~/components/AppLink';
 

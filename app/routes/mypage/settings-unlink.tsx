@@ -27,7 +27,7 @@ import {
   isPlaceholderEmail,
   isSocialProviderId,
   type SocialProviderId,
-} from '#modules/identity';
+} from '#modules/identity/browser';
 
 export const handle = { title: '連携アカウント' };
 

@@ -11,6 +11,7 @@ import { drawOperations } from './draws';
 import { walletOperations } from './wallet';
 import { prizeOperations } from './prizes';
 import { purchaseOperations } from './purchases';
+import { identityOperations } from './identity';
 
 export { defineOperation, apiSchema, type ApiOperation } from './registry';
 export { ApiError } from './http';
@@ -25,6 +26,7 @@ export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [
   walletOperations,
   prizeOperations,
   purchaseOperations,
+  identityOperations,
 ];
 
 export const API_V1_VERSION = '1.0.0';

@@ -14,6 +14,7 @@ export const API_TAG_DESCRIPTIONS: Record<string, string> = {
   draws: 'ガチャを引く',
   wallet: 'コイン（ウォレット）',
   prizes: '獲得したカード（発送・コイン交換）',
+  identity: 'アカウント（パスワードの条件など）',
   meta: 'このAPIの説明',
 };
 
