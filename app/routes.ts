@@ -46,6 +46,9 @@ export default [
       route('settings/phonenumber', 'routes/mypage/settings-phonenumber.tsx'),
       route('settings/security', 'routes/mypage/settings-security.tsx'),
       route('settings/delete', 'routes/mypage/settings-delete.tsx'),
+      route('settings/profile', 'routes/mypage/settings-profile.tsx'),
+      route('settings/email', 'routes/mypage/settings-email.tsx'),
+      route('settings/password', 'routes/mypage/settings-password.tsx'),
       route('backfromlinecampaign', 'routes/mypage/backfromline.tsx', { id: 'mypage-backfromlinecampaign' }),
     ]),
     ...prefix('myinbox', [

@@ -1,0 +1,112 @@
+// /mypage/settings/profile: ニックネーム (shown on rankings and the winners feed) and 生年月日 (optional;
+// a real date, checked strictly). Members only.
+import { Form, useNavigation } from 'react-router';
+import type { Route } from './+types/settings-profile';
+import { shopRequestContext } from '~/context';
+import { PageHeading } from '~/components/PageFrame';
+import { Button } from '~/components/Button';
+import { FormAlert, TextField } from '~/components/FormField';
+import { AppLink } from '~/components/AppLink';
+import { profileAction, profileLoader, type SettingsActionData } from '~/lib/account-settings.server';
+
+export const handle = { title: 'プロフィール' };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return profileLoader(context.get(shopRequestContext), request);
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return profileAction(context.get(shopRequestContext), request);
+}
+
+const thisYear = new Date().getFullYear();
+
+export default function SettingsProfile({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const result = actionData as SettingsActionData | undefined;
+  const { name, birthday, nicknameMaxLength } = loaderData;
+  const select = 'min-h-12 rounded-xl border border-line bg-white px-3 text-base';
+  return (
+    <div className="mx-auto flex w-full max-w-xl flex-col gap-4 px-3 py-4">
+      <PageHeading title="プロフィール" lead="ニックネームはランキングや当選履歴に表示されます。" />
+      <Form method="post" className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" noValidate>
+        <FormAlert message={result?.formError} />
+        {result?.ok ? (
+          <p role="status" className="rounded-xl bg-emerald-50 px-4 py-3 text-sm font-bold text-emerald-800">
+            {result.ok}
+          </p>
+        ) : null}
+        <TextField
+          name="name"
+          label="ニックネーム"
+          autoComplete="nickname"
+          maxLength={nicknameMaxLength}
+          required
+          defaultValue={name}
+          error={result?.fieldErrors?.name}
+          hint={`${nicknameMaxLength}文字以内。運営・公式と紛らわしい名前は使えません。`}
+        />
+        <fieldset
+          className="flex flex-col gap-1.5"
+          aria-describedby={result?.fieldErrors?.birthday ? 'birthday-error' : undefined}
+        >
+          <legend className="text-sm font-bold">生年月日（任意）</legend>
+          <div className="flex items-center gap-2">
+            <label className="flex items-center gap-1">
+              <input
+                name="year"
+                inputMode="numeric"
+                autoComplete="bday-year"
+                maxLength={4}
+                defaultValue={birthday.year}
+                placeholder={String(thisYear - 20)}
+                aria-label="年"
+                className={`${select} w-24`}
+              />
+              年
+            </label>
+            <label className="flex items-center gap-1">
+              <select
+                name="month"
+                defaultValue={birthday.month}
+                aria-label="月"
+                autoComplete="bday-month"
+                className={select}
+              >
+                <option value="">--</option>
+                {Array.from({ length: 12 }, (_, i) => (
+                  <option key={i + 1} value={i + 1}>
+                    {i + 1}
+                  </option>
+                ))}
+              </select>
+              月
+            </label>
+            <label className="flex items-center gap-1">
+              <select name="day" defaultValue={birthday.day} aria-label="日" autoComplete="bday-day" className={select}>
+                <option value="">--</option>
+                {Array.from({ length: 31 }, (_, i) => (
+                  <option key={i + 1} value={i + 1}>
+                    {i + 1}
+                  </option>
+                ))}
+              </select>
+              日
+            </label>
+          </div>
+          {result?.fieldErrors?.birthday ? (
+            <p id="birthday-error" className="text-sm font-bold text-red-600">
+              {result.fieldErrors.birthday}
+            </p>
+          ) : null}
+        </fieldset>
+        <Button type="submit" size="lg" fullWidth loading={navigation.state === 'submitting'}>
+          保存する
+        </Button>
+      </Form>
+      <AppLink to="/mypage" className="text-center text-sm text-muted underline underline-offset-2">
+        マイページへ戻る
+      </AppLink>
+    </div>
+  );
+}
