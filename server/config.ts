@@ -57,6 +57,13 @@ const environmentSchema = z.object({
   PASSWORD_REQUIRE_UPPERCASE: booleanFlag.default(false),
   PASSWORD_REQUIRE_NUMERIC: booleanFlag.default(false),
   PASSWORD_REQUIRE_NON_ALPHANUMERIC: booleanFlag.default(false),
+  /** The LINE campaign /mypage/backfromlinecampaign rewards (its id, e.g. line-friends-2026); unset: no campaign. */
+  LINE_CAMPAIGN_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a short id (letters, digits, - and _)')
+    .optional(),
+  /** Free coins a member gets once for linking LINE through the campaign page (0: none). */
+  LINE_CAMPAIGN_REWARD_COINS: z.coerce.number().int().min(0).max(100_000).default(0),
   /** The longest nickname (shown on rankings and the winners feed). */
   NICKNAME_MAX_LENGTH: z.coerce.number().int().min(4).max(40).default(20),
   /** Words a nickname may not contain, comma-separated (compared after NFKC and lower-casing). */

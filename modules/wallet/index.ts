@@ -27,6 +27,7 @@ export const LEDGER_REASON_LABELS: Record<string, string> = {
   operator_grant: '運営からの付与',
   promo_code: '特典コード',
   invitation: '友達招待',
+  line_campaign: 'LINE連携キャンペーン',
   mail_attachment: 'メールの受け取り',
   level_up: 'レベルアップ報酬',
   rank_reward: 'ランク報酬',
