@@ -26,14 +26,14 @@ describe('the outbox', () => {
     const { id } = await queueMail(handle.db, site, {
       to: 'old@example.jp',
       template: 'email-change-notice',
-      vars: { newEmail: 'new@example.jp' },
+      vars: { newEmail: 'new@example.jp', url: 'https://oripa.example.jp/auth/action?mode=recoverEmail&oobCode=abc' },
       memberId: 'm-1',
     });
     expect(await row(id)).toMatchObject({
       channel: 'mail',
       recipient: 'old@example.jp',
       template: 'email-change-notice',
-      subject: '【オリパ ステラ】メールアドレス変更のお手続きについて',
+      subject: '【オリパ ステラ】メールアドレスを変更しました',
       status: 'queued',
       attempts: 0,
       memberId: 'm-1',

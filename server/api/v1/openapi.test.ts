@@ -204,7 +204,7 @@ describe('openapi.json', () => {
   it('builds from the operation modules alone', () => {
     const alone = buildOpenApiDocument(API_V1_OPERATION_MODULES.flat(), { title: 't', version: '1.0.0' });
     // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file;
-    // and the coin shop's.
+    // the coin shop's, and the password policy.
     expect(
       operationsOf(alone)
         .map(({ op }) => op.operationId)
@@ -220,6 +220,7 @@ describe('openapi.json', () => {
       'getGacha',
       'getGachaRemaining',
       'getGachaReveal',
+      'getPasswordPolicy',
       'getPurchase',
       'getWallet',
       'keepPrizes',
