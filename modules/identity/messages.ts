@@ -120,6 +120,16 @@ export const AUTH_ERROR_MESSAGES: Record<string, string> = {
   'auth/unsupported-password-policy-schema-version':
     'パスワードの条件を読み込めませんでした。ページを再読み込みしてください。',
   'auth/internal-error': 'うまく処理できませんでした。時間をおいてもう一度お試しください。',
+  'auth/argument-error': '入力内容が正しくありません。もう一度お試しください。',
+  'auth/invalid-user-token': 'ログインの有効期限が切れました。もう一度ログインしてください。',
+  'auth/tenant-id-mismatch': 'ログイン情報が一致しません。もう一度ログインしてください。',
+  'auth/auth-domain-config-required': 'ログイン機能の設定に問題があります。お問い合わせください。',
+  'auth/invalid-api-key': 'ログイン機能の設定に問題があります。お問い合わせください。',
+  'auth/invalid-emulator-scheme': 'ログイン機能の設定に問題があります。お問い合わせください。',
+  'auth/emulator-config-failed': 'ログイン機能の設定に問題があります。お問い合わせください。',
+  'auth/operation-not-supported-in-this-environment':
+    'このブラウザではこの方法でログインできません。別のブラウザか別のログイン方法をお試しください。',
+  'auth/already-initialized': 'ページを再読み込みしてからもう一度お試しください。',
 };
 
 export const GENERIC_AUTH_ERROR = 'うまく処理できませんでした。時間をおいてもう一度お試しください。';
