@@ -120,8 +120,8 @@ describe('password reset and email link', () => {
       password: 'new-password-77',
       confirm: 'new-password-77',
     });
-    expect(done.status).toBe(200);
-    expect(done.body).toContain('パスワードを変更しました');
+    expect([done.status, done.location]).toEqual([302, '/auth/action?done=resetPassword']);
+    expect((await get(done.location!)).body).toContain('パスワードを変更しました');
     expect((await postForm('/auth/sign_in', { email, password })).status).toBe(401);
     expect((await postForm('/auth/sign_in', { email, password: 'new-password-77' })).status).toBe(302);
     // The code is spent: the page says so and offers to ask again.
