@@ -114,3 +114,4 @@ export {
   type MemberSignInMethods,
   type SignInMethodError,
 } from './sign-in-methods.server';
+export { accountSummaryOf, type AccountSummary } from './account-summary.server';

@@ -3,11 +3,12 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { get, cookieFrom, uniqueEmail, titleOf, robotsMetaOf, signUpByForm } from '#tests/http';
 
 let cookie = '';
+const email = uniqueEmail('member-pages');
 
 beforeAll(async () => {
   const page = await signUpByForm({
     name: '会員ページ確認',
-    email: uniqueEmail('member-pages'),
+    email,
     password: 'member-pages-1',
     agreeToTerms: 'on',
   });
@@ -102,5 +103,18 @@ describe('members-only pages for a member', () => {
 
   it('hides the staff animation preview from members who are not staff', async () => {
     expect((await get('/gacha/video/debug', { cookie })).status).toBe(404);
+  });
+});
+
+describe('the account at a glance on /mypage', () => {
+  it('shows the address, the phone, the second factor and the linked providers beside their pages', async () => {
+    const page = await get('/mypage', { cookie });
+    expect(page.status).toBe(200);
+    const item = (label: string) =>
+      new RegExp(`${label}</span>[\\s\\S]*?<span class="[^"]*truncate[^"]*">([^<]*)</span>`).exec(page.body)?.[1];
+    expect(item('メールアドレスの変更')).toBe(email);
+    expect(item('電話番号')).toBe('未登録');
+    expect(item('二段階認証')).toBe('オフ');
+    expect(item('連携アカウント')).toBe('なし');
   });
 });

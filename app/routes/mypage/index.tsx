@@ -22,6 +22,8 @@ import { useRootData } from '~/lib/root-data';
 import { LEGAL_LINKS } from '~/components/SiteFooter';
 import { PurchaseHistoryList } from '~/components/shop/PurchaseHistory';
 import { loadPurchaseHistory } from '~/lib/shop.server';
+import { accountSummaryOf, type AccountSummary } from '#modules/identity/server';
+import { SOCIAL_PROVIDER_NAMES, isSocialProviderId } from '#modules/identity/browser';
 
 export const handle = { title: 'マイページ' };
 
@@ -79,7 +81,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Without a choice: the undecided cards, or the kept ones when nothing is undecided.
   const filter: PrizeStatus =
     asked ?? (prizeCounts && prizeCounts.pending === 0 && prizeCounts.kept > 0 ? 'kept' : 'pending');
-  const [balance, prizes, history, exp, purchases] = await Promise.all([
+  const [balance, prizes, history, exp, purchases, account] = await Promise.all([
     getBalance(db, shop.member.id),
     tab === 'prizes'
       ? listPrizes(db, shop.member.id, { status: [filter], limit: PRIZE_PAGE[filter], before: prizesBefore })
@@ -90,6 +92,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     tab === 'purchases'
       ? loadPurchaseHistory(shop, shop.member.id, { before: beforeText, limit: 20 })
       : Promise.resolve(null),
+    tab === 'menu' ? accountSummaryOf(db, shop.member.id) : Promise.resolve(null),
   ]);
   return {
     signedIn: true as const,
@@ -105,6 +108,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     history,
     purchases,
     exp,
+    account,
     renderedAt: new Date().toISOString(),
     lifetimes: { paid: shop.services.config.PAID_COIN_EXPIRY_DAYS, free: shop.services.config.FREE_COIN_EXPIRY_DAYS },
   };
@@ -373,8 +377,15 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
                 to={item.to}
                 className="flex min-h-13 items-center justify-between px-4 py-3.5 text-sm font-bold hover:bg-canvas"
               >
-                {item.label}
-                <ChevronRightIcon className="size-5 text-muted" />
+                <span>{item.label}</span>
+                <span className="flex items-center gap-1">
+                  {loaderData.signedIn && loaderData.account ? (
+                    <span className="max-w-[11rem] truncate text-xs font-normal text-muted">
+                      {accountStatus(item.to, loaderData.account)}
+                    </span>
+                  ) : null}
+                  <ChevronRightIcon className="size-5 text-muted" />
+                </span>
               </AppLink>
             </li>
           ))}
@@ -387,6 +398,18 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
       </Form>
     </div>
   );
+}
+
+/** The account's state beside its menu item: the address, the phone, the second factor, the providers. */
+function accountStatus(to: string, account: AccountSummary): string | null {
+  if (to === '/mypage/settings/email') return account.email ?? '未登録';
+  if (to === '/mypage/settings/phonenumber') return account.phone ?? '未登録';
+  if (to === '/mypage/settings/security') return account.twoFactorEnabled ? 'オン' : 'オフ';
+  if (to === '/mypage/settings/unlink')
+    return account.providers.length
+      ? account.providers.map((id) => (isSocialProviderId(id) ? SOCIAL_PROVIDER_NAMES[id] : id)).join('・')
+      : 'なし';
+  return null;
 }
 
 function WalletCard({
