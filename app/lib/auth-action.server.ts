@@ -168,6 +168,11 @@ export async function actionPageAction(shop: ShopRequest, request: Request) {
       if (!result.ok) {
         if (result.status === 429)
           return data<ActionResultData>({ state: 'invalid', formError: authErrorMessage(null, 429) }, { status: 429 });
+        if (result.code === 'SECOND_FACTOR_NEEDS_PASSWORD')
+          return data<ActionResultData>(
+            { state: 'invalid', formError: authErrorMessage(result.code) },
+            { status: 403 },
+          );
         return deadByCode(mode, result.code === 'INVALID_TOKEN' ? 'TOKEN_EXPIRED' : result.code);
       }
       return redirect(continueUrl, { headers: cookieHeaders(result.setCookies) });

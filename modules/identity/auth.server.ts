@@ -148,6 +148,23 @@ export function createShopAuth(options: {
     account: accountOptionsOf({ db, providers: configuredSocialProviders(config, { line: Boolean(options.line) }) }),
     // The nickname and birthday rules hold however an account is created or changed, not only through our form.
     databaseHooks: {
+      // A member who set up TOTP signs in with the password and the code: a method that has no second
+      // step (an email link, a text message, a provider) does not open a session for them.
+      session: {
+        create: {
+          before: async (session, ctx) => {
+            if (!ctx || !PASSWORDLESS_SIGN_IN.some((path) => ctx.path.startsWith(path))) return;
+            const user = (await ctx.context.internalAdapter.findUserById(session.userId)) as {
+              twoFactorEnabled?: boolean | null;
+            } | null;
+            if (user?.twoFactorEnabled)
+              throw new APIError('FORBIDDEN', {
+                code: 'SECOND_FACTOR_NEEDS_PASSWORD',
+                message: '二段階認証を設定しているため、メールアドレスとパスワードでログインしてください。',
+              });
+          },
+        },
+      },
       user: {
         create: { before: async (user) => ({ data: { ...user, name: checkedNickname(user.name, nicknames) } }) },
         update: {
@@ -250,6 +267,15 @@ function checkedBirthday(value: unknown): string | null {
     throw new APIError('BAD_REQUEST', { code: 'INVALID_BIRTHDAY', message: '生年月日が正しくありません。' });
   return value;
 }
+
+/** Sign-in paths without a second step (the app's one-time token comes from an app session that had one). */
+const PASSWORDLESS_SIGN_IN = [
+  '/magic-link/verify',
+  '/sign-in/phone-number',
+  '/phone-number/verify',
+  '/callback/',
+  '/oauth2/callback/',
+];
 
 /** Where each path that sets a password carries it. */
 const NEW_PASSWORD_FIELD: Record<string, string> = {

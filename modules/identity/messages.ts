@@ -17,6 +17,7 @@ export const AUTH_ERROR_MESSAGES: Record<string, string> = {
   BANNED_USER: 'このアカウントはご利用いただけません。お問い合わせください。',
   TOO_MANY_REQUESTS: '試行回数が多すぎます。しばらく時間をおいてからお試しください。',
   PASSWORD_DOES_NOT_MEET_REQUIREMENTS: 'パスワードが条件を満たしていません。表示されている条件をご確認ください。',
+  SECOND_FACTOR_NEEDS_PASSWORD: '二段階認証を設定しているため、メールアドレスとパスワードでログインしてください。',
   INVALID_NICKNAME: 'このニックネームは使用できません。別のニックネームを入力してください。',
   INVALID_BIRTHDAY: '生年月日が正しくありません。',
   INVALID_TOKEN: 'このリンクはすでに使われたか、有効期限が切れています。もう一度お手続きください。',
