@@ -94,6 +94,21 @@ const signIn = (auth: ShopAuth, email: string, password: string, from: string, c
   post(auth, '/sign-in/email', { email, password }, from, captcha);
 
 describe('the captcha after repeated failures', () => {
+  it('does not count new passwords the policy refuses as failures, only wrong codes', async () => {
+    const { auth, config, limiter } = shopAuth({ CAPTCHA_AFTER_FAILURES: '3' });
+    const from = freshAddress();
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const weak = await post(auth, '/reset-password', { token: 'not-a-real-token', newPassword: 'short' }, from);
+      expect(weak).toMatchObject({ status: 400, code: 'PASSWORD_DOES_NOT_MEET_REQUIREMENTS' });
+    }
+    expect(await captchaRequired({ limiter, config }, { address: from })).toBe(false);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const guess = await post(auth, '/reset-password', { token: `guess-${attempt}`, newPassword: PASSWORD }, from);
+      expect(guess).toMatchObject({ status: 400, code: 'INVALID_TOKEN' });
+    }
+    expect(await captchaRequired({ limiter, config }, { address: from })).toBe(true);
+  });
+
   it('is asked for after CAPTCHA_AFTER_FAILURES wrong passwords; a good token lets the right password in and clears the account', async () => {
     const { auth, config, limiter } = shopAuth({ CAPTCHA_AFTER_FAILURES: '3' });
     const email = await member(auth);

@@ -95,8 +95,14 @@ export const GUARDED_AUTH_PATHS: Readonly<Record<string, GuardedPath>> = {
   '/sign-up/email': { group: 'sign-up' },
 };
 
-/** Refusals that follow a correct secret are not failures (the password was right; the mail is not confirmed). */
-const NOT_FAILURES = new Set(['EMAIL_NOT_VERIFIED']);
+/** Refusals that are not a wrong secret: the password was right but the mail is not confirmed, or a new password fails the policy. */
+const NOT_FAILURES = new Set([
+  'EMAIL_NOT_VERIFIED',
+  // A new password the policy refuses is not a guess at a secret.
+  'PASSWORD_DOES_NOT_MEET_REQUIREMENTS',
+  'PASSWORD_TOO_SHORT',
+  'PASSWORD_TOO_LONG',
+]);
 
 interface Limit {
   key: string;
