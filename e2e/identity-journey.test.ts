@@ -107,7 +107,8 @@ describe('a member’s account, from sign-up to 退会', () => {
       await waitForHydration(page);
       await expectNoSeriousAxeViolations(page, 'sign-in methods');
       await page.getByRole('button', { name: 'LINEと連携する' }).click();
-      await page.getByRole('button', { name: '許可する' }).click();
+      // A LINE user of its own (the sandbox's preset LINE user may be linked to another test's member).
+      await page.getByRole('button', { name: '新しいLINEユーザーとして許可する' }).click();
       await page.getByText('LINEを連携しました。').waitFor();
       await page.getByRole('link', { name: '解除', exact: true }).click();
       await page.getByText('LINEの連携を解除しますか？').waitFor();

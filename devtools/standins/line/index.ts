@@ -238,6 +238,7 @@ function showAuthorization(state: LineState, c: Context): Response {
 <input type="hidden" name="request_id" value="${escapeHtml(request.id)}">
 <button type="submit" name="decision" value="allow">許可する</button>
 <button type="submit" name="decision" value="deny">キャンセル</button>
+<p class="note">別の人として試すとき: <button type="submit" name="decision" value="allow-new">新しいLINEユーザーとして許可する</button></p>
 </form>`,
     ),
   );
@@ -252,14 +253,17 @@ async function decideAuthorization(state: LineState, c: Context): Promise<Respon
     return errorPage(c, 'ログインの有効期限が切れました。最初からやり直してください。');
   state.pending.delete(request.id);
   const target = new URL(request.redirectUri);
-  if (form.decision === 'allow') {
+  if (form.decision === 'allow' || form.decision === 'allow-new') {
+    // allow-new: another LINE user than the preset one (several members can link LINE in one sandbox).
+    const user =
+      form.decision === 'allow-new' ? { ...request.user, sub: newLineUserId(), name: 'LINE花子' } : request.user;
     const code = token(20);
     state.codes.set(code, {
       redirectUri: request.redirectUri,
       scopes: request.scopes,
       nonce: request.nonce,
       codeChallenge: request.codeChallenge,
-      user: request.user,
+      user,
       expiresAt: Date.now() + CODE_TTL_MS,
     });
     target.searchParams.set('code', code);
