@@ -25,8 +25,10 @@ export default async function setup(project: TestProject) {
     DATA_DIR: database.dataDir,
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
-    // Every test signs up from 127.0.0.1; sign-in keeps the default limit, which a test checks.
+    // Every test signs up and in from 127.0.0.1 (the browser journeys too): roomier limits, which
+    // tests/http/auth.test.ts checks from addresses of its own.
     SIGN_UP_ATTEMPTS_PER_MINUTE: '500',
+    SIGN_IN_ATTEMPTS_PER_MINUTE: '30',
     // The image warm-up would take both cores for a minute while the tests run.
     IMAGE_WARM_UP: 'false',
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
