@@ -1,6 +1,6 @@
 // A member's whole account life, in Japanese, in Chromium, at phone size: sign up → confirm from the
 // mail in the outbox → add a phone number with the SMS code → set up TOTP → sign out → sign in with
-// the second step → reset the password by mail (then the second step again) → 退会. axe finds no
+// the second step → link and unlink LINE → reset the password by mail (then the second step again) → 退会. axe finds no
 // serious violation on any of the pages.
 import { describe, it, expect } from 'vitest';
 import { createOTP } from '@better-auth/utils/otp';
@@ -102,6 +102,18 @@ describe('a member’s account, from sign-up to 退会', () => {
       await secondStep(page, manualKey);
       await page.waitForURL((url) => url.pathname === '/mypage');
 
+      // 4b. link LINE (its stand-in's consent page) and unlink it again, with a confirmation
+      await page.goto('/mypage/settings/unlink');
+      await waitForHydration(page);
+      await expectNoSeriousAxeViolations(page, 'sign-in methods');
+      await page.getByRole('button', { name: 'LINEと連携する' }).click();
+      // A LINE user of its own (the sandbox's preset LINE user may be linked to another test's member).
+      await page.getByRole('button', { name: '新しいLINEユーザーとして許可する' }).click();
+      await page.getByText('LINEを連携しました。').waitFor();
+      await page.getByRole('link', { name: '解除', exact: true }).click();
+      await page.getByText('LINEの連携を解除しますか？').waitFor();
+      await page.getByRole('button', { name: '解除する' }).click();
+      await page.getByText('LINEの連携を解除しました。').waitFor();
       await page.goto('/mypage');
 
       // 5. reset the password by mail (signed out), then sign in with the new one and the code
