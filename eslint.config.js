@@ -26,6 +26,10 @@ export const MODULE_DEPENDENCIES = {
   progression: ['kernel', 'wallet'],
   draw: ['kernel', 'gacha', 'wallet', 'progression', 'identity', 'fairness'],
   payments: ['kernel', 'wallet', 'progression', 'identity', 'idempotency'],
+  // Operators: staff roles and permissions, the append-only audit log every admin action writes to.
+  admin: ['kernel', 'identity', 'messaging'],
+  // Prizes reach members: addresses (encrypted), shipping requests, the promised date, the desk.
+  shipping: ['kernel', 'wallet', 'identity', 'messaging', 'draw', 'payments', 'admin'],
 };
 
 const MODULES = Object.keys(MODULE_DEPENDENCIES);
