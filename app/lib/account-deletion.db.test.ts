@@ -2,7 +2,13 @@
 // security page's setup, the sign-in code step, the staff guard, and the deletion (re-authentication,
 // the tombstone, sessions gone, the old password dead, the address free again, the notice mail, the
 // ledger and orders still balancing after every test, and no member deleting another).
-import { signUpConfirmed } from '#tests/identity';
+import {
+  identityTestServices,
+  memberRequest,
+  signUpConfirmed,
+  TEST_ORIGIN as ORIGIN,
+  type IdentityTestServices,
+} from '#tests/identity';
 import { describe, it, expect, beforeAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createOTP } from '@better-auth/utils/otp';
@@ -10,11 +16,8 @@ import { base32 } from '@better-auth/utils/base32';
 // (Aliased: React's hook rule reads any use… call in app/ as a hook.)
 import { useTestDatabase as testDatabase } from '#tests/use-test-database';
 import { createPublishedPack, TEST_RULES } from '#tests/fixtures';
-import { loadConfig } from '#server/config';
-import { createLogger } from '#server/logger';
-import type { ShopServices } from '#server/services';
 import { accounts, paymentOrders, sessions, twoFactors, users, coinLedger } from '#db/schema';
-import { capturingMessenger, createShopAuth, toSessionMember, type CapturedMessage } from '#modules/identity/server';
+import type { CapturedMessage } from '#modules/identity/server';
 import { publicNicknames } from '#modules/identity';
 import { getBalance, grantCoins } from '#modules/wallet';
 import { countPrizesByStatus, drawLots } from '#modules/draw';
@@ -25,25 +28,14 @@ import { securityPageAction, securityPageLoader, secondStepAction } from './seco
 import { requireStaff, STAFF_SECOND_FACTOR_PATH } from './staff.server';
 import { takeOneTimeNotice } from './one-time-notice.server';
 
-const ORIGIN = 'http://shop.test';
 const PASSWORD = 'password-1234';
 const handle = testDatabase('account_deletion', { poolSize: 4, invariants: 'afterEach' });
-let services: ShopServices;
+let services: IdentityTestServices;
 let sent: CapturedMessage[];
 
 beforeAll(() => {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: handle.dataDir,
-    PUBLIC_ORIGIN: ORIGIN,
-    AUTH_SECRET: 'deletion-test-secret-deletion-test-secret-1',
-    LOG_LEVEL: 'silent',
-  });
-  const messenger = capturingMessenger();
-  sent = messenger.sent;
-  const logger = createLogger('silent');
-  const auth = createShopAuth({ db: handle.db, config, logger, messenger });
-  services = { config, database: handle, db: handle.db, auth, logger, buildId: 'test', messenger } as ShopServices;
+  services = identityTestServices(handle);
+  sent = services.messenger.sent;
 });
 
 let address = 0;
@@ -70,15 +62,7 @@ async function signUp(email = `del-${Date.now().toString(36)}-${++sequence}@exam
 }
 
 /** The page's view of a request: the member as the server resolved it from the cookie. */
-async function shopFor(cookie: string): Promise<ShopRequest> {
-  const session = await services.auth.api.getSession({ headers: new Headers({ cookie }) });
-  return {
-    requestId: 'test',
-    nonce: 'n',
-    member: session ? toSessionMember(session.user as typeof session.user & { role?: string }) : null,
-    services,
-  };
-}
+const shopFor = (cookie: string) => memberRequest(services, cookie);
 
 const formRequest = (path: string, cookie: string, fields: Record<string, string>) =>
   new Request(`${ORIGIN}${path}`, {

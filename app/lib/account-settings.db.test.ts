@@ -5,34 +5,25 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 // (Aliased: React's hook rule reads any use… call in app/ as a hook.)
 import { useTestDatabase as testDatabase } from '#tests/use-test-database';
-import { signUpConfirmed } from '#tests/identity';
-import { loadConfig } from '#server/config';
-import { createLogger } from '#server/logger';
-import type { ShopServices } from '#server/services';
+import {
+  identityTestServices,
+  memberRequest,
+  signUpConfirmed,
+  TEST_ORIGIN as ORIGIN,
+  type IdentityTestServices,
+} from '#tests/identity';
 import { sessions, users } from '#db/schema';
-import { capturingMessenger, createShopAuth, toSessionMember, type CapturedMessage } from '#modules/identity/server';
-import type { ShopRequest } from '~/context';
+import type { CapturedMessage } from '#modules/identity/server';
 import { emailAction, passwordAction, profileAction, profileLoader } from './account-settings.server';
 
-const ORIGIN = 'http://shop.test';
 const PASSWORD = 'password-1234';
 const handle = testDatabase('account_settings', { poolSize: 4 });
-let services: ShopServices;
+let services: IdentityTestServices;
 let sent: CapturedMessage[];
 
 beforeAll(() => {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: handle.dataDir,
-    PUBLIC_ORIGIN: ORIGIN,
-    AUTH_SECRET: 'settings-test-secret-settings-test-secret-1',
-    LOG_LEVEL: 'silent',
-  });
-  const messenger = capturingMessenger();
-  sent = messenger.sent;
-  const logger = createLogger('silent');
-  const auth = createShopAuth({ db: handle.db, config, logger, messenger });
-  services = { config, database: handle, db: handle.db, auth, logger, buildId: 'test', messenger } as ShopServices;
+  services = identityTestServices(handle);
+  sent = services.messenger.sent;
 });
 
 let sequence = 0;
@@ -46,15 +37,7 @@ async function member() {
   });
 }
 
-async function shopFor(cookie: string): Promise<ShopRequest> {
-  const session = await services.auth.api.getSession({ headers: new Headers({ cookie }) });
-  return {
-    requestId: 'test',
-    nonce: 'n',
-    member: session ? toSessionMember(session.user as typeof session.user & { role?: string }) : null,
-    services,
-  };
-}
+const shopFor = (cookie: string) => memberRequest(services, cookie);
 
 const post = (path: string, cookie: string, fields: Record<string, string>) =>
   new Request(`${ORIGIN}${path}`, {

@@ -5,37 +5,25 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 // (Aliased: React's hook rule reads any use… call in app/ as a hook.)
 import { useTestDatabase as testDatabase } from '#tests/use-test-database';
-import { signUpConfirmed } from '#tests/identity';
-import { loadConfig } from '#server/config';
-import { createLogger } from '#server/logger';
+import { identityTestServices, signUpConfirmed, TEST_ORIGIN as ORIGIN } from '#tests/identity';
 import type { ShopServices } from '#server/services';
 import { accounts } from '#db/schema';
-import { capturingMessenger, createShopAuth, LINE_PROVIDER_ID } from '#modules/identity/server';
+import { LINE_PROVIDER_ID } from '#modules/identity/server';
 import { getBalance } from '#modules/wallet';
 import type { ShopRequest } from '~/context';
 import { lineReturnLoader, type LineReturnData } from './line-return.server';
 import { eq } from 'drizzle-orm';
 
-const ORIGIN = 'http://shop.test';
 const handle = testDatabase('line_return', { poolSize: 4, invariants: 'afterEach' });
 let campaign: ShopServices;
 let noCampaign: ShopServices;
 
-function servicesWith(extra: Record<string, string>): ShopServices {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: handle.dataDir,
-    PUBLIC_ORIGIN: ORIGIN,
-    AUTH_SECRET: 'line-return-secret-line-return-secret-0123',
-    LOG_LEVEL: 'silent',
+const servicesWith = (extra: Record<string, string>) =>
+  identityTestServices(handle, {
     LINE_CHANNEL_ID: '1650000001',
     LINE_CHANNEL_SECRET: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
     ...extra,
   });
-  const logger = createLogger('silent');
-  const auth = createShopAuth({ db: handle.db, config, logger, messenger: capturingMessenger() });
-  return { config, database: handle, db: handle.db, auth, logger, buildId: 'test' } as ShopServices;
-}
 
 beforeAll(() => {
   campaign = servicesWith({ LINE_CAMPAIGN_ID: 'line-friends-2026', LINE_CAMPAIGN_REWARD_COINS: '300' });

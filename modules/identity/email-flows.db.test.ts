@@ -5,36 +5,22 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
-import { loadConfig } from '#server/config';
-import { createLogger } from '#server/logger';
-import { createShopAuth, type ShopAuth } from './auth.server';
-import { capturingMessenger, type CapturedMessage } from './messenger';
+import { identityTestServices, TEST_ORIGIN as ORIGIN, type IdentityTestServices } from '#tests/identity';
+import type { ShopAuth } from './auth.server';
+import type { CapturedMessage } from './messenger';
 import { sessions, users } from './schema';
 import { peekRecoverEmail, recoverEmail, resetCodeIsValid } from './mail-links.server';
 
-const ORIGIN = 'http://shop.test';
 const handle = useTestDatabase('identity_mail', { poolSize: 4 });
-const messenger = capturingMessenger();
+let messenger: IdentityTestServices['messenger'];
 let auth: ShopAuth;
 let warnAuth: ShopAuth;
 
 beforeAll(() => {
-  const base = {
-    NODE_ENV: 'test',
-    DATA_DIR: handle.dataDir,
-    PUBLIC_ORIGIN: ORIGIN,
-    AUTH_SECRET: 'identity-mail-test-secret-0123456789abcdef',
-    LOG_LEVEL: 'silent',
-    PASSWORD_REQUIRE_NUMERIC: 'true',
-    NICKNAME_FORBIDDEN_WORDS: '運営,admin',
-  };
-  auth = createShopAuth({ db: handle.db, config: loadConfig(base), logger: createLogger('silent'), messenger });
-  warnAuth = createShopAuth({
-    db: handle.db,
-    config: loadConfig({ ...base, PASSWORD_POLICY_MODE: 'warn' }),
-    logger: createLogger('silent'),
-    messenger,
-  });
+  const rules = { PASSWORD_REQUIRE_NUMERIC: 'true', NICKNAME_FORBIDDEN_WORDS: '運営,admin' };
+  ({ auth, messenger } = identityTestServices(handle, rules));
+  // Only its answers are read (not its mails).
+  warnAuth = identityTestServices(handle, { ...rules, PASSWORD_POLICY_MODE: 'warn' }).auth;
 });
 
 let sequence = 0;

@@ -4,16 +4,12 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
-import { loadConfig } from '#server/config';
-import { createLogger } from '#server/logger';
-import { createShopAuth, type ShopAuth } from './auth.server';
-import { capturingMessenger } from './messenger';
-import { signUpConfirmed } from '#tests/identity';
+import type { ShopAuth } from './auth.server';
+import { identityTestServices, signUpConfirmed, TEST_ORIGIN } from '#tests/identity';
 import { accounts, users } from './schema';
 import { LineLinkError, linkedLineAccount, lineLinkErrorMessage, startLineLink } from './line.server';
 import { startLineStandin, type LineStandin } from '#devtools/standins/line';
 
-const TEST_ORIGIN = 'http://shop.test';
 const CALLBACK = `${TEST_ORIGIN}/api/auth/callback/line`;
 const CHANNEL_ID = '1650000001';
 const CHANNEL_SECRET = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
@@ -29,29 +25,17 @@ let authWithWrongSecret: ShopAuth;
 
 beforeAll(async () => {
   line = await startLineStandin({ channelId: CHANNEL_ID, channelSecret: CHANNEL_SECRET, callbackUrls: [CALLBACK] });
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: handle.dataDir,
-    PUBLIC_ORIGIN: TEST_ORIGIN,
-    AUTH_SECRET: SECRET,
-    LOG_LEVEL: 'silent',
-  });
-  const logger = createLogger('silent');
   const baseUrls = { authorize: line.baseUrls.authorize, token: line.baseUrls.token, userinfo: line.baseUrls.userinfo };
-  auth = createShopAuth({
-    db: handle.db,
-    config,
-    logger,
-    line: { channelId: CHANNEL_ID, channelSecret: CHANNEL_SECRET, baseUrls },
-    messenger: capturingMessenger(),
-  });
-  authWithWrongSecret = createShopAuth({
-    db: handle.db,
-    config,
-    logger,
-    line: { channelId: CHANNEL_ID, channelSecret: 'not-the-channel-secret', baseUrls },
-    messenger: capturingMessenger(),
-  });
+  auth = identityTestServices(
+    handle,
+    { AUTH_SECRET: SECRET },
+    { line: { channelId: CHANNEL_ID, channelSecret: CHANNEL_SECRET, baseUrls } },
+  ).auth;
+  authWithWrongSecret = identityTestServices(
+    handle,
+    { AUTH_SECRET: SECRET },
+    { line: { channelId: CHANNEL_ID, channelSecret: 'not-the-channel-secret', baseUrls } },
+  ).auth;
 });
 afterAll(async () => {
   await line?.close();
@@ -265,19 +249,7 @@ describe('linking LINE to a signed-in member', () => {
   });
 
   it('a shop without LINE configured has no line provider', async () => {
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: handle.dataDir,
-      PUBLIC_ORIGIN: TEST_ORIGIN,
-      AUTH_SECRET: SECRET,
-      LOG_LEVEL: 'silent',
-    });
-    const plain = createShopAuth({
-      db: handle.db,
-      config,
-      logger: createLogger('silent'),
-      messenger: capturingMessenger(),
-    });
+    const plain = identityTestServices(handle, { AUTH_SECRET: SECRET }).auth;
     const member = await signUp();
     const refused = await startLineLink(plain, {
       headers: { cookie: member.cookie },

@@ -4,28 +4,19 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { createOTP } from '@better-auth/utils/otp';
 import { base32 } from '@better-auth/utils/base32';
 import { useTestDatabase } from '#tests/use-test-database';
-import { signUpConfirmed } from '#tests/identity';
-import { loadConfig } from '#server/config';
-import { createLogger } from '#server/logger';
-import { createShopAuth, type ShopAuth } from './auth.server';
-import { capturingMessenger } from './messenger';
+import {
+  identityTestServices,
+  signUpConfirmed,
+  TEST_ORIGIN as ORIGIN,
+  type IdentityTestServices,
+} from '#tests/identity';
 
-const ORIGIN = 'http://shop.test';
-const AUTH_SECRET = 'passwordless-test-secret-passwordless-0123';
 const PASSWORD = 'password-1234';
 const handle = useTestDatabase('passwordless_2fa', { poolSize: 4 });
-const messenger = capturingMessenger();
-let auth: ShopAuth;
+let services: IdentityTestServices;
 
 beforeAll(() => {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: handle.dataDir,
-    PUBLIC_ORIGIN: ORIGIN,
-    AUTH_SECRET,
-    LOG_LEVEL: 'silent',
-  });
-  auth = createShopAuth({ db: handle.db, config, logger: createLogger('silent'), messenger });
+  services = identityTestServices(handle);
 });
 
 let sequence = 0;
@@ -35,7 +26,7 @@ async function call(path: string, init: { body?: unknown; cookie?: string; query
   const headers = new Headers({ origin: ORIGIN, 'x-shop-client-ip': `10.50.0.${++sequence % 250}` });
   if (init.cookie) headers.set('cookie', init.cookie);
   if (init.body !== undefined) headers.set('content-type', 'application/json');
-  const response = await auth.handler(
+  const response = await services.auth.handler(
     new Request(url, {
       method: init.body === undefined ? 'GET' : 'POST',
       headers,
@@ -53,33 +44,33 @@ async function call(path: string, init: { body?: unknown; cookie?: string; query
 
 async function emailLinkSignIn(email: string) {
   await call('/sign-in/magic-link', { body: { email } });
-  const mail = [...messenger.sent].reverse().find((m) => m.to === email && m.template === 'magic-link')!;
+  const mail = [...services.messenger.sent].reverse().find((m) => m.to === email && m.template === 'magic-link')!;
   const token = new URL(mail.vars.url!).searchParams.get('oobCode')!;
   return call('/magic-link/verify', { query: { token } });
 }
 
 describe('passwordless sign-in and the second factor', () => {
   it('opens no session by email link for a member with TOTP, and does for one without', async () => {
-    const plain = await signUpConfirmed(auth, AUTH_SECRET, {
+    const plain = await signUpConfirmed(services.auth, services.config.AUTH_SECRET, {
       email: `plain-${Date.now().toString(36)}@example.jp`,
       password: PASSWORD,
       name: 'ふつう',
     });
     expect((await emailLinkSignIn(plain.email)).cookie).toBeDefined();
 
-    const guarded = await signUpConfirmed(auth, AUTH_SECRET, {
+    const guarded = await signUpConfirmed(services.auth, services.config.AUTH_SECRET, {
       email: `guarded-${Date.now().toString(36)}@example.jp`,
       password: PASSWORD,
       name: 'まもり',
     });
-    const enabled = await auth.api.enableTwoFactor({
+    const enabled = await services.auth.api.enableTwoFactor({
       body: { password: PASSWORD },
       headers: new Headers({ cookie: guarded.cookie }),
     });
     if (!('totpURI' in enabled)) throw new Error('TOTP was not offered');
     const secret = base32.decode(new URL(enabled.totpURI).searchParams.get('secret')!);
     const code = await createOTP(secret, { digits: 6, period: 30 }).totp();
-    await auth.api.verifyTOTP({ body: { code }, headers: new Headers({ cookie: guarded.cookie }) });
+    await services.auth.api.verifyTOTP({ body: { code }, headers: new Headers({ cookie: guarded.cookie }) });
 
     const refused = await emailLinkSignIn(guarded.email);
     expect(refused.cookie).toBeUndefined();

@@ -4,14 +4,11 @@
 // dispatcher for this file only. Covers: a new member per provider (nickname from the provider's
 // name, cleaned), the same member on a second sign-in, linking by verified email only, explicit
 // linking, unlinking with a recent session, the last method, and one member never touching another's.
-import { capturingMessenger } from './messenger';
-import { signUpConfirmed } from '#tests/identity';
+import { identityTestServices, signUpConfirmed, TEST_ORIGIN as ORIGIN } from '#tests/identity';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
 import { routeHostsTo, routesOf, type OAuthNetwork } from '#tests/oauth-network';
-import { loadConfig } from '#server/config';
-import { createLogger } from '#server/logger';
 import {
   startFacebookStandin,
   startGitHubStandin,
@@ -20,13 +17,12 @@ import {
   type OAuthStandin,
 } from '#devtools/standins/oauth';
 import { startLineStandin, type LineStandin } from '#devtools/standins/line';
-import { createShopAuth, type ShopAuth } from './auth.server';
+import type { ShopAuth } from './auth.server';
 import { accounts } from './schema';
 import { listSignInMethods, startSocialLink, startSocialSignIn, unlinkSignInMethod } from './sign-in-methods.server';
 import { configuredSocialProviders } from './social.server';
 import type { SocialProviderId } from './social';
 
-const ORIGIN = 'http://shop.test';
 const callback = (id: string) => `${ORIGIN}/api/auth/callback/${id}`;
 const DONE = '/mypage';
 const FAILED = '/auth/sign_in';
@@ -61,30 +57,24 @@ beforeAll(async () => {
     startLineStandin({ ...LINE_CHANNEL, callbackUrls: [callback('line')] }),
   ]);
   network = routeHostsTo(routesOf([google, github, facebook, x]));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: handle.dataDir,
-    PUBLIC_ORIGIN: ORIGIN,
-    AUTH_SECRET,
-    LOG_LEVEL: 'silent',
-    GOOGLE_CLIENT_ID: google.clientId,
-    GOOGLE_CLIENT_SECRET: google.clientSecret,
-    GITHUB_CLIENT_ID: github.clientId,
-    GITHUB_CLIENT_SECRET: github.clientSecret,
-    FACEBOOK_CLIENT_ID: facebook.clientId,
-    FACEBOOK_CLIENT_SECRET: facebook.clientSecret,
-    TWITTER_CLIENT_ID: x.clientId,
-    TWITTER_CLIENT_SECRET: x.clientSecret,
-    ...{ LINE_CHANNEL_ID: LINE_CHANNEL.channelId, LINE_CHANNEL_SECRET: LINE_CHANNEL.channelSecret },
-  });
-  auth = createShopAuth({
-    db: handle.db,
-    config,
-    logger: createLogger('silent'),
-    line: { ...LINE_CHANNEL, baseUrls: line.baseUrls },
-    messenger: capturingMessenger(),
-  });
-  configured = configuredSocialProviders(config, { line: true });
+  const services = identityTestServices(
+    handle,
+    {
+      AUTH_SECRET,
+      GOOGLE_CLIENT_ID: google.clientId,
+      GOOGLE_CLIENT_SECRET: google.clientSecret,
+      GITHUB_CLIENT_ID: github.clientId,
+      GITHUB_CLIENT_SECRET: github.clientSecret,
+      FACEBOOK_CLIENT_ID: facebook.clientId,
+      FACEBOOK_CLIENT_SECRET: facebook.clientSecret,
+      TWITTER_CLIENT_ID: x.clientId,
+      TWITTER_CLIENT_SECRET: x.clientSecret,
+      ...{ LINE_CHANNEL_ID: LINE_CHANNEL.channelId, LINE_CHANNEL_SECRET: LINE_CHANNEL.channelSecret },
+    },
+    { line: { ...LINE_CHANNEL, baseUrls: line.baseUrls } },
+  );
+  auth = services.auth;
+  configured = configuredSocialProviders(services.config, { line: true });
 });
 afterAll(async () => {
   await network?.restore();

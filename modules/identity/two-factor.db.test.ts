@@ -8,10 +8,8 @@ import { createOTP } from '@better-auth/utils/otp';
 import { base32 } from '@better-auth/utils/base32';
 import { TWO_FACTOR_ERROR_CODES } from 'better-auth/plugins';
 import { useTestDatabase } from '#tests/use-test-database';
-import { loadConfig } from '#server/config';
-import { createLogger } from '#server/logger';
-import { createShopAuth, type ShopAuth } from './auth.server';
-import { capturingMessenger } from './messenger';
+import { identityTestServices, TEST_ORIGIN as ORIGIN } from '#tests/identity';
+import type { ShopAuth } from './auth.server';
 import { twoFactors, users } from './schema';
 import { authErrorMessage, AUTH_ERROR_MESSAGES } from './messages';
 import {
@@ -25,21 +23,13 @@ import {
   staffAccessOfMember,
 } from './two-factor.server';
 
-const ORIGIN = 'http://shop.test';
 const PASSWORD = 'password-1234';
 const handle = useTestDatabase('two_factor', { poolSize: 4 });
 let auth: ShopAuth;
 
 beforeAll(() => {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: handle.dataDir,
-    PUBLIC_ORIGIN: ORIGIN,
-    AUTH_SECRET,
-    LOG_LEVEL: 'silent',
-    SITE_NAME: 'テストショップ',
-  });
-  auth = createShopAuth({ db: handle.db, config, logger: createLogger('silent'), messenger: capturingMessenger() });
+  // Its own secret: the confirmation token below is minted with it.
+  auth = identityTestServices(handle, { AUTH_SECRET, SITE_NAME: 'テストショップ' }).auth;
 });
 
 // better-auth limits /two-factor/* to 3 requests per 10 seconds per address: each call here comes

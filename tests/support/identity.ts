@@ -1,9 +1,62 @@
-// A member signed up and confirmed through better-auth's own endpoints, for tests whose subject is
-// not identity: sign-up (which starts no session), then the confirmation link's token — minted with
-// the shop's secret exactly as the confirmation mail carries it — on GET /verify-email, which signs
-// the member in. The mail itself is tested in modules/identity/email-flows.db.test.ts.
+// Identity for tests: the shop's services with the real better-auth on a test database (mails and
+// text messages captured), a page's view of a signed-in request, and a member signed up and confirmed
+// through better-auth's own endpoints. Confirmation: sign-up (which starts no session), then the
+// confirmation link's token — minted with the shop's secret exactly as the confirmation mail carries
+// it — on GET /verify-email, which signs the member in. The mail itself is tested in
+// modules/identity/email-flows.db.test.ts.
 import { createEmailVerificationToken } from 'better-auth/api';
-import type { ShopAuth } from '#modules/identity/server';
+import { loadConfig } from '#server/config';
+import { createLogger } from '#server/logger';
+import type { ShopServices } from '#server/services';
+import { capturingMessenger, createShopAuth, toSessionMember, type ShopAuth } from '#modules/identity/server';
+import type { ShopRequest } from '~/context';
+import type { TestDatabaseHandle } from './use-test-database';
+
+/** The shop's address in identity tests: links in captured mails and requests' origins use it. */
+export const TEST_ORIGIN = 'http://shop.test';
+
+/** Services whose messenger keeps every mail and text message identity sends (`messenger.sent`). */
+export type IdentityTestServices = ShopServices & { messenger: ReturnType<typeof capturingMessenger> };
+
+/**
+ * The services a page or better-auth sees, on the file's test database: the test settings plus
+ * `settings` (a shop rule under test, a provider's keys), a silent logger, a capturing messenger,
+ * and LINE linking when `wiring.line` points it at a stand-in.
+ * Call it in beforeAll or later (the database opens in useTestDatabase's beforeAll).
+ * @example beforeAll(() => { services = identityTestServices(handle, { SITE_NAME: 'テストショップ' }) })
+ */
+export function identityTestServices(
+  handle: TestDatabaseHandle,
+  settings: Record<string, string> = {},
+  wiring: Pick<Parameters<typeof createShopAuth>[0], 'line'> = {},
+): IdentityTestServices {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: handle.dataDir,
+    PUBLIC_ORIGIN: TEST_ORIGIN,
+    AUTH_SECRET: 'identity-test-secret-identity-test-secret-01',
+    LOG_LEVEL: 'silent',
+    ...settings,
+  });
+  const logger = createLogger('silent');
+  const messenger = capturingMessenger();
+  const auth = createShopAuth({ db: handle.db, config, logger, messenger, line: wiring.line });
+  return { config, database: handle, db: handle.db, auth, logger, buildId: 'test', messenger };
+}
+
+/**
+ * A page's view of a request with this Cookie header: the member as the server resolves it, or null.
+ * @example const shop = await memberRequest(services, member.cookie); await profileAction(shop, request)
+ */
+export async function memberRequest(services: ShopServices, cookie: string): Promise<ShopRequest> {
+  const session = await services.auth.api.getSession({ headers: new Headers({ cookie }) });
+  return {
+    requestId: 'test',
+    nonce: 'n',
+    member: session ? toSessionMember(session.user as typeof session.user & { role?: string }) : null,
+    services,
+  };
+}
 
 export interface ConfirmedMember {
   id: string;

@@ -1,12 +1,11 @@
 // /mypage/settings/email: change the sign-in address. The current password (or a recent sign-in) first;
 // then the current address approves, the new one confirms, and the old one can undo it for 3 days.
-import { Form, useNavigation } from 'react-router';
+import { useNavigation } from 'react-router';
 import type { Route } from './+types/settings-email';
 import { shopRequestContext } from '~/context';
-import { PageHeading } from '~/components/PageFrame';
 import { Button } from '~/components/Button';
-import { FormAlert, TextField } from '~/components/FormField';
-import { AppLink } from '~/components/AppLink';
+import { TextField } from '~/components/FormField';
+import { SettingsForm, SettingsNotice, SettingsPage } from '~/components/SettingsPage';
 import { emailAction, emailLoader, type SettingsActionData } from '~/lib/account-settings.server';
 
 export const handle = { title: 'メールアドレスの変更' };
@@ -23,13 +22,10 @@ export default function SettingsEmail({ loaderData, actionData }: Route.Componen
   const navigation = useNavigation();
   const result = actionData as SettingsActionData | undefined;
   return (
-    <div className="mx-auto flex w-full max-w-xl flex-col gap-4 px-3 py-4">
-      <PageHeading title="メールアドレスの変更" />
-      {loaderData.changed ? (
-        <p role="status" className="rounded-xl bg-emerald-50 px-4 py-3 text-sm font-bold text-emerald-800">
-          メールアドレスを変更しました。以後のお知らせは新しいアドレスに届きます。
-        </p>
-      ) : null}
+    <SettingsPage title="メールアドレスの変更">
+      <SettingsNotice
+        message={loaderData.changed ? 'メールアドレスを変更しました。以後のお知らせは新しいアドレスに届きます。' : null}
+      />
       <section className="rounded-2xl bg-white p-5 text-sm shadow-sm">
         <p className="text-muted">現在のメールアドレス</p>
         <p className="mt-1 break-all text-base font-bold">{loaderData.email ?? '（未登録）'}</p>
@@ -40,8 +36,7 @@ export default function SettingsEmail({ loaderData, actionData }: Route.Componen
           <p className="mt-2">{result.ok}</p>
         </section>
       ) : (
-        <Form method="post" className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" noValidate>
-          <FormAlert message={result?.formError} />
+        <SettingsForm error={result?.formError}>
           <TextField
             name="newEmail"
             type="email"
@@ -67,11 +62,8 @@ export default function SettingsEmail({ loaderData, actionData }: Route.Componen
           <Button type="submit" size="lg" fullWidth loading={navigation.state === 'submitting'}>
             確認メールを送る
           </Button>
-        </Form>
+        </SettingsForm>
       )}
-      <AppLink to="/mypage" className="text-center text-sm text-muted underline underline-offset-2">
-        マイページへ戻る
-      </AppLink>
-    </div>
+    </SettingsPage>
   );
 }

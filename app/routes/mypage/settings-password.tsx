@@ -1,12 +1,11 @@
 // /mypage/settings/password: change the password (the current one first; other devices are signed
 // out), or set a first one for a member who signed up with a provider. The policy shows live.
-import { Form, useNavigation } from 'react-router';
+import { useNavigation } from 'react-router';
 import type { Route } from './+types/settings-password';
 import { shopRequestContext } from '~/context';
-import { PageHeading } from '~/components/PageFrame';
 import { Button } from '~/components/Button';
-import { FormAlert, TextField } from '~/components/FormField';
-import { AppLink } from '~/components/AppLink';
+import { TextField } from '~/components/FormField';
+import { SettingsForm, SettingsNotice, SettingsPage } from '~/components/SettingsPage';
 import { NewPasswordField } from '~/components/auth/PasswordField';
 import { passwordAction, passwordLoader, type SettingsActionData } from '~/lib/account-settings.server';
 
@@ -24,15 +23,9 @@ export default function SettingsPassword({ loaderData, actionData }: Route.Compo
   const navigation = useNavigation();
   const result = actionData as SettingsActionData | undefined;
   return (
-    <div className="mx-auto flex w-full max-w-xl flex-col gap-4 px-3 py-4">
-      <PageHeading title={loaderData.hasPassword ? 'パスワードの変更' : 'パスワードの設定'} />
-      {result?.ok ? (
-        <p role="status" className="rounded-xl bg-emerald-50 px-4 py-3 text-sm font-bold text-emerald-800">
-          {result.ok}
-        </p>
-      ) : null}
-      <Form method="post" className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" noValidate>
-        <FormAlert message={result?.formError} />
+    <SettingsPage title={loaderData.hasPassword ? 'パスワードの変更' : 'パスワードの設定'}>
+      <SettingsNotice message={result?.ok} />
+      <SettingsForm error={result?.formError}>
         {loaderData.hasPassword ? (
           <TextField
             name="currentPassword"
@@ -59,10 +52,7 @@ export default function SettingsPassword({ loaderData, actionData }: Route.Compo
         <Button type="submit" size="lg" fullWidth loading={navigation.state === 'submitting'}>
           {loaderData.hasPassword ? '変更する' : '設定する'}
         </Button>
-      </Form>
-      <AppLink to="/mypage" className="text-center text-sm text-muted underline underline-offset-2">
-        マイページへ戻る
-      </AppLink>
-    </div>
+      </SettingsForm>
+    </SettingsPage>
   );
 }

@@ -1,12 +1,11 @@
 // /mypage/settings/profile: ニックネーム (shown on rankings and the winners feed) and 生年月日 (optional;
 // a real date, checked strictly). Members only.
-import { Form, useNavigation } from 'react-router';
+import { useNavigation } from 'react-router';
 import type { Route } from './+types/settings-profile';
 import { shopRequestContext } from '~/context';
-import { PageHeading } from '~/components/PageFrame';
 import { Button } from '~/components/Button';
-import { FormAlert, TextField } from '~/components/FormField';
-import { AppLink } from '~/components/AppLink';
+import { TextField } from '~/components/FormField';
+import { SettingsForm, SettingsNotice, SettingsPage } from '~/components/SettingsPage';
 import { profileAction, profileLoader, type SettingsActionData } from '~/lib/account-settings.server';
 
 export const handle = { title: 'プロフィール' };
@@ -27,15 +26,9 @@ export default function SettingsProfile({ loaderData, actionData }: Route.Compon
   const { name, birthday, nicknameMaxLength } = loaderData;
   const select = 'min-h-12 rounded-xl border border-line bg-white px-3 text-base';
   return (
-    <div className="mx-auto flex w-full max-w-xl flex-col gap-4 px-3 py-4">
-      <PageHeading title="プロフィール" lead="ニックネームはランキングや当選履歴に表示されます。" />
-      <Form method="post" className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" noValidate>
-        <FormAlert message={result?.formError} />
-        {result?.ok ? (
-          <p role="status" className="rounded-xl bg-emerald-50 px-4 py-3 text-sm font-bold text-emerald-800">
-            {result.ok}
-          </p>
-        ) : null}
+    <SettingsPage title="プロフィール" lead="ニックネームはランキングや当選履歴に表示されます。">
+      <SettingsForm error={result?.formError}>
+        <SettingsNotice message={result?.ok} />
         <TextField
           name="name"
           label="ニックネーム"
@@ -103,10 +96,7 @@ export default function SettingsProfile({ loaderData, actionData }: Route.Compon
         <Button type="submit" size="lg" fullWidth loading={navigation.state === 'submitting'}>
           保存する
         </Button>
-      </Form>
-      <AppLink to="/mypage" className="text-center text-sm text-muted underline underline-offset-2">
-        マイページへ戻る
-      </AppLink>
-    </div>
+      </SettingsForm>
+    </SettingsPage>
   );
 }
