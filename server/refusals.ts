@@ -6,6 +6,7 @@ import type { GachaLookupRefusalCode, PackAdminRefusalCode } from '#modules/gach
 import type { IdempotencyRefusalCode } from '#modules/idempotency';
 import type { AccountDeletionRefusalCode, LineLinkRefusalCode, StaffAccessRefusalCode } from '#modules/identity/server';
 import type { WalletRefusalCode } from '#modules/wallet';
+import type { AdminRefusalCode } from '#modules/admin';
 import {
   FIRST_PURCHASE_ONLY_REASON,
   PAYMENT_METHOD_INFO,
@@ -216,6 +217,30 @@ const accountDeletion: Section<AccountDeletionRefusalCode> = {
   },
 };
 
+const admin: Section<AdminRefusalCode> = {
+  PERMISSION_DENIED: { status: 403, message: 'この操作を行う権限がありません。管理者に権限を依頼してください。' },
+  STAFF_NOT_FOUND: { status: 404, message: 'そのスタッフは見つかりません。' },
+  STAFF_LAST_ADMIN: {
+    status: 409,
+    message: '最後の管理者は外せません。先に別の管理者を任命してください。',
+  },
+  STAFF_SELF_CHANGE: { status: 409, message: '自分自身の役割や権限は変更できません。別の管理者に依頼してください。' },
+  STAFF_ALREADY: { status: 409, message: 'このアカウントはすでにスタッフです。' },
+  STAFF_INVITATION_INVALID: {
+    status: 410,
+    message: 'この招待は無効です（使用済み・取り消し済み・期限切れのいずれか）。管理者に再度招待を依頼してください。',
+  },
+  STAFF_INVITATION_EMAIL_MISMATCH: {
+    status: 403,
+    message: (d) =>
+      `この招待は別のメールアドレス${d.email ? `（${String(d.email)}）` : ''}宛てです。そのアドレスの会員としてログインしてください。`,
+  },
+  STAFF_INVITATION_EMAIL_UNVERIFIED: {
+    status: 403,
+    message: 'メールアドレスの確認が済んでいません。確認メールのリンクを開いてから、もう一度お試しください。',
+  },
+};
+
 /**
  * Joins sections; a code two modules share must mean the same answer in both (checked at load, so
  * a contradiction stops the start instead of depending on the order of the sections).
@@ -249,7 +274,8 @@ export type RefusalCode =
   | LineLinkRefusalCode
   | StaffAccessRefusalCode
   | AccountDeletionRefusalCode
-  | PurchaseRefusalCode;
+  | PurchaseRefusalCode
+  | AdminRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -263,6 +289,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   staffAccess,
   accountDeletion,
   payments,
+  admin,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

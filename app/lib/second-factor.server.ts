@@ -7,7 +7,7 @@ import type { ShopRequest } from '~/context';
 import { callAuth, cookieHeaders, type AuthCallResult } from '~/lib/auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { safeRedirectPath } from '~/guards/rules';
-import { authErrorMessage } from '#modules/identity';
+import { authErrorMessage, isStaffRole, staffAccessOf } from '#modules/identity';
 import {
   BACKUP_CODE_COUNT,
   TRUST_DEVICE_DAYS,
@@ -19,8 +19,6 @@ import {
   pendingTotpUri,
   remainingBackupCodes,
   secondFactorOf,
-  staffAccessOf,
-  STAFF_ROLES,
 } from '#modules/identity/server';
 
 export const SECURITY_PATH = '/mypage/settings/security';
@@ -58,7 +56,7 @@ export async function securityPageLoader(shop: ShopRequest, request: Request): P
     if (uri) pending = { qrDataUrl: await qrDataUrlOf(uri), manualKey: manualEntryKey(uri) };
   }
   const backupCodesLeft = state.enabled ? (await remainingBackupCodes(auth, memberId)).length : 0;
-  const staff = STAFF_ROLES.includes(shop.member.role);
+  const staff = isStaffRole(shop.member.role);
   const asked = new URL(request.url).searchParams.get('required') === 'staff';
   return {
     signedIn: true,

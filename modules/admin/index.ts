@@ -1,2 +1,45 @@
-// The admin module's door (operators: staff roles, permissions, the audit log). Being built for issue 12.
-export {};
+// The admin module's door: the permissions of the admin area, who may act (operators), the audit
+// log every admin action writes in its own transaction, and staff management.
+export {
+  ADMIN_PERMISSIONS,
+  PERMISSION_LABELS,
+  adminPermissionSchema,
+  isAdminPermission,
+  permissionsOfRole,
+  type AdminPermission,
+} from './permissions';
+export {
+  ADMIN_REFUSAL_CODES,
+  auditFilterSchema,
+  commandLineOperator,
+  listAuditEntries,
+  recordAudit,
+  runAdminAction,
+  type AdminActionResult,
+  type AdminRefusalCode,
+  type AuditEntry,
+  type AuditFilter,
+  type AuditRecord,
+  type Operator,
+} from './audit';
+export {
+  STAFF_INVITATION_DAYS,
+  STAFF_ROLE_LABELS,
+  acceptInvitation,
+  adminAccessOf,
+  grantStaffDirectly,
+  invitationForToken,
+  inviteStaff,
+  listPendingInvitations,
+  listStaff,
+  revokeInvitation,
+  revokeStaff,
+  setStaffAccess,
+  staffInvitationSchema,
+  staffPermissionsSchema,
+  type AdminAccess,
+  type PendingInvitation,
+  type StaffInvitationInput,
+  type StaffMember,
+  type StaffRole,
+} from './staff';

@@ -53,12 +53,9 @@ export {
   pendingTotpUri,
   remainingBackupCodes,
   manualEntryKey,
-  STAFF_ROLES,
   STAFF_ACCESS_REFUSAL_CODES,
-  staffAccessOf,
   staffAccessOfMember,
   type SecondFactorState,
-  type StaffAccess,
   type StaffAccessRefusalCode,
 } from './two-factor.server';
 export {

@@ -64,7 +64,19 @@ export {
   PHONE_NUMBER_MESSAGES,
   type PhoneNumberPolicy,
 } from './phone-numbers';
-export { findMemberByIdOrEmail, createMemberWithSession, setMemberRole, type MemberRole } from './operator';
+export {
+  findMemberByIdOrEmail,
+  createMemberWithSession,
+  setMemberRole,
+  STAFF_ROLES,
+  isStaffRole,
+  staffAccountOf,
+  listStaffAccounts,
+  staffAccessOf,
+  type MemberRole,
+  type StaffAccount,
+  type StaffAccess,
+} from './operator';
 export { takeRateLimit, type RateLimitAnswer } from './rate-limit';
 export {
   SOCIAL_PROVIDER_IDS,

@@ -1,11 +1,19 @@
 // What the operators' command line needs from identity: find a member by id or email, make members
 // with a session (benchmarks, tests), and make a member staff or not.
 import { randomUUID } from 'node:crypto';
-import { eq, or } from 'drizzle-orm';
+import { asc, eq, inArray, or } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { sessions, users } from './schema';
 
-export type MemberRole = 'user' | 'admin';
+/** 'user': a member; 'admin': an operator with every permission; 'staff': an operator with the permissions granted to them (modules/admin). */
+export type MemberRole = 'user' | 'admin' | 'staff';
+
+/** Roles that open staff pages (`users.role`; better-auth's admin plugin names 'admin'). Both cannot draw. */
+export const STAFF_ROLES: readonly MemberRole[] = ['admin', 'staff'];
+
+/** @example isStaffRole(member.role) // true for 'admin' and 'staff' */
+export const isStaffRole = (role: string | null | undefined): boolean =>
+  STAFF_ROLES.includes((role ?? 'user') as MemberRole);
 
 /** @example const member = await findMemberByIdOrEmail(db, 'a@example.com') // { id, role } or null */
 export async function findMemberByIdOrEmail(
@@ -34,9 +42,80 @@ export async function createMemberWithSession(
 }
 
 /**
- * Staff (`admin`: cannot draw) or an ordinary member; open sessions carry the new role from their next request.
+ * Staff (`admin` or `staff`: cannot draw) or an ordinary member; open sessions carry the new role from their next request.
  * @example await setMemberRole(db, memberId, 'admin')
  */
 export async function setMemberRole(db: Database, memberId: string, role: MemberRole): Promise<void> {
   await db.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, memberId));
+}
+
+/** A member as the admin area sees them: who they are, their role, whether they can open staff pages. */
+export interface StaffAccount {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  twoFactorEnabled: boolean;
+  emailVerified: boolean;
+  deleted: boolean;
+}
+
+const staffAccountColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  role: users.role,
+  twoFactorEnabled: users.twoFactorEnabled,
+  emailVerified: users.emailVerified,
+  deletedAt: users.deletedAt,
+};
+
+function toStaffAccount(row: {
+  id: string;
+  email: string;
+  name: string;
+  role: string | null;
+  twoFactorEnabled: boolean | null;
+  emailVerified: boolean;
+  deletedAt: Date | null;
+}): StaffAccount {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role ?? 'user',
+    twoFactorEnabled: Boolean(row.twoFactorEnabled),
+    emailVerified: row.emailVerified,
+    deleted: row.deletedAt !== null,
+  };
+}
+
+/** @example const account = await staffAccountOf(db, memberId) // null when there is no such member */
+export async function staffAccountOf(db: Database, memberId: string): Promise<StaffAccount | null> {
+  const [row] = await db.select(staffAccountColumns).from(users).where(eq(users.id, memberId)).limit(1);
+  return row ? toStaffAccount(row) : null;
+}
+
+/** Every member holding a staff role, by email. @example (await listStaffAccounts(db)).length */
+export async function listStaffAccounts(db: Database): Promise<StaffAccount[]> {
+  const rows = await db
+    .select(staffAccountColumns)
+    .from(users)
+    .where(inArray(users.role, [...STAFF_ROLES]))
+    .orderBy(asc(users.email));
+  return rows.map(toStaffAccount);
+}
+
+export type StaffAccess = 'ok' | 'needs-second-factor' | 'not-staff';
+
+/**
+ * Whether a member may open a staff page: staff and admin accounts only, and only with TOTP on.
+ * Every staff surface (the admin area, `auth: 'staff'` API operations) must ask this, not the role alone.
+ * @example staffAccessOf({ role: 'admin', twoFactorEnabled: false }) === 'needs-second-factor'
+ */
+export function staffAccessOf(
+  member: { role?: string | null; twoFactorEnabled?: boolean | null; deletedAt?: Date | string | null } | null,
+): StaffAccess {
+  if (!member || member.deletedAt || !isStaffRole(member.role)) return 'not-staff';
+  return member.twoFactorEnabled ? 'ok' : 'needs-second-factor';
 }

@@ -19,9 +19,9 @@ import {
   pendingTotpUri,
   remainingBackupCodes,
   secondFactorOf,
-  staffAccessOf,
   staffAccessOfMember,
 } from './two-factor.server';
+import { staffAccessOf } from './operator';
 
 const PASSWORD = 'password-1234';
 const handle = useTestDatabase('two_factor', { poolSize: 4 });

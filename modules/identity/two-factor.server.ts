@@ -8,6 +8,7 @@ import { createOTP } from '@better-auth/utils/otp';
 import type { Database } from '#db/client';
 import type { ShopConfig } from '#server/config';
 import { accounts, twoFactors, users } from './schema';
+import { staffAccessOf, type StaffAccess } from './operator';
 
 /** Digits of a TOTP code and seconds per code (what every authenticator app expects). */
 export const TOTP_DIGITS = 6;
@@ -151,26 +152,9 @@ export function manualEntryKey(totpUri: string): string {
 // ---------------------------------------------------------------------------------------------
 // The staff rule
 
-/** Roles that open staff pages (`users.role`; better-auth's admin plugin names 'admin'). */
-export const STAFF_ROLES: readonly string[] = ['admin', 'staff'];
-
-export type StaffAccess = 'ok' | 'needs-second-factor' | 'not-staff';
-
 /** The API's and the pages' refusal for staff without TOTP (words and status in server/refusals.ts). */
 export const STAFF_ACCESS_REFUSAL_CODES = ['SECOND_FACTOR_REQUIRED'] as const;
 export type StaffAccessRefusalCode = (typeof STAFF_ACCESS_REFUSAL_CODES)[number];
-
-/**
- * Whether a member may open a staff page: staff and admin accounts only, and only with TOTP on.
- * Every staff surface (the admin area, `auth: 'staff'` API operations) must ask this, not the role alone.
- * @example staffAccessOf({ role: 'admin', twoFactorEnabled: false }) === 'needs-second-factor'
- */
-export function staffAccessOf(
-  member: { role?: string | null; twoFactorEnabled?: boolean | null; deletedAt?: Date | string | null } | null,
-): StaffAccess {
-  if (!member || member.deletedAt || !STAFF_ROLES.includes(member.role ?? 'user')) return 'not-staff';
-  return member.twoFactorEnabled ? 'ok' : 'needs-second-factor';
-}
 
 /**
  * staffAccessOf for a member id, read from the database (the session member carries no second-factor flag).

@@ -21,6 +21,8 @@ function varsFor(template: MailTemplate): Record<string, string> {
     signInUrl: 'https://oripa.example.jp/auth/sign_in?next=%2F&x=1',
     resetUrl: link("r'1"),
     newEmail: 'new"<script>alert(1)</script>@example.jp',
+    role: 'スタッフ<b>',
+    days: '<7>',
   };
   return Object.fromEntries(MAIL_TEMPLATE_VARS[template].map((name) => [name, all[name]!]));
 }

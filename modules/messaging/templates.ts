@@ -11,7 +11,8 @@ export type MailTemplate =
   | 'email-change-verify'
   | 'email-change-notice'
   | 'account-exists'
-  | 'account-deleted';
+  | 'account-deleted'
+  | 'staff-invite';
 export type SmsTemplate = 'phone-code';
 
 /** The shop as a message names it: SITE_NAME and PUBLIC_ORIGIN. */
@@ -36,6 +37,7 @@ export const MAIL_TEMPLATE_VARS = {
   'email-change-notice': ['newEmail', 'url'],
   'account-exists': ['signInUrl', 'resetUrl'],
   'account-deleted': [],
+  'staff-invite': ['url', 'role', 'days'],
 } as const satisfies Record<MailTemplate, readonly string[]>;
 
 export const SMS_TEMPLATE_VARS = {
@@ -184,6 +186,19 @@ function mailWords(template: MailTemplate, vars: Record<string, string>, site: S
           { p: 'またのご利用をお待ちしております。ご利用の際は、あらためて会員登録をお願いいたします。' },
         ],
         ifNotYou: 'お心当たりがない場合は、お問い合わせ窓口まですぐにご連絡ください。',
+      };
+    case 'staff-invite':
+      return {
+        subject: `【${site.name}】運営スタッフへの招待`,
+        blocks: [
+          { p: `${site.name}の管理画面に${vars.role}として招待されました。` },
+          {
+            p: 'このメールアドレスの会員としてログインし（会員でない場合は先に会員登録をしてください）、下のボタンから招待を受けてください。',
+          },
+          { button: '招待を受ける', url: url('url') },
+          { note: `招待の有効期限は${vars.days}日です。管理画面を開くには二段階認証（認証アプリ）の設定が必要です。` },
+        ],
+        ifNotYou: 'お心当たりがない場合は、このメールを破棄してください。招待を受けなければ何も起こりません。',
       };
   }
 }

@@ -21,6 +21,7 @@ import { getGachaDetail, headlineTier, listGenres, countUnclaimed, remainingOf }
 import { memberDrawnLots, verifiedReveal } from '#modules/draw';
 import { getBalance } from '#modules/wallet';
 import { rankName } from '#modules/progression';
+import { isStaffRole } from '#modules/identity';
 
 export const handle = {
   title: (data: { pack: { title: string } }) => data.pack.title,
@@ -50,7 +51,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     soldOut,
     tierRemaining: counts.tiers,
     balance: balance ? balance.total : null,
-    staff: shop.member?.role === 'admin',
+    staff: isStaffRole(shop.member?.role),
     confirmFromUrl: pack.drawOptions.includes(confirm) ? confirm : null,
     idempotencyKey: randomUUID(),
     decisionDays: shop.services.config.PRIZE_DECISION_DAYS,

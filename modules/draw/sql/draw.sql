@@ -65,7 +65,8 @@ BEGIN
   IF v_role IS NULL THEN
     RETURN jsonb_build_object('status', 'rejected', 'code', 'UNAUTHENTICATED', 'details', '{}'::jsonb);
   END IF;
-  IF v_role = 'admin' THEN
+  -- Staff of either role (issue 12: 'admin' and 'staff') know too much to draw fairly.
+  IF v_role IN ('admin', 'staff') THEN
     RETURN jsonb_build_object('status', 'rejected', 'code', 'STAFF_CANNOT_DRAW', 'details', '{}'::jsonb);
   END IF;
   IF p_count IS NULL OR NOT (p_count = ANY (g.draw_options)) THEN

@@ -3,6 +3,7 @@
 import type { SessionMember } from '~/context';
 import type { ShopServices } from '#server/services';
 import { memberOfSessionToken, toSessionMember, verifySignedToken } from '#modules/identity/server';
+import { isStaffRole } from '#modules/identity';
 
 export type { SessionMember };
 
@@ -46,8 +47,8 @@ export async function resolveMember(services: ShopServices, requestHeaders: Head
   return session ? toSessionMember(session.user as typeof session.user & { role?: string | null }) : null;
 }
 
-/** Staff (operators) are members whose role is 'admin'. */
-export const isStaff = (member: SessionMember | null | undefined) => member?.role === 'admin';
+/** Staff (operators) are members whose role is 'admin' or 'staff'. */
+export const isStaff = (member: SessionMember | null | undefined) => isStaffRole(member?.role);
 
 let sessionCookieName: string | undefined;
 

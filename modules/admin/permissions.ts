@@ -1,0 +1,44 @@
+// The permissions of the admin area: stable strings (`area:verb`) with the Japanese words the staff
+// pages show. Role 'admin' holds them all; role 'staff' holds those granted to it (staff_permissions).
+import { z } from 'zod';
+
+export const ADMIN_PERMISSIONS = [
+  'shipping:read',
+  'shipping:write',
+  'packs:write',
+  'members:read',
+  'members:write',
+  'coins:grant',
+  'orders:refund',
+  'content:write',
+  'audit:read',
+  'staff:write',
+] as const;
+export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
+
+/** What each permission lets a staff member do, in the words of the staff page. */
+export const PERMISSION_LABELS: Readonly<Record<AdminPermission, string>> = {
+  'shipping:read': '発送依頼と配送先住所の閲覧（閲覧は監査ログに記録）',
+  'shipping:write': '発送作業（準備中・発送済み・配達完了・返送・欠品対応）',
+  'packs:write': 'ガチャ（パック）の作成・公開・終了',
+  'members:read': '会員情報の閲覧',
+  'members:write': '会員情報の変更',
+  'coins:grant': 'コインの付与',
+  'orders:refund': '注文の返金',
+  'content:write': 'ページ・バナーの編集',
+  'audit:read': '監査ログの閲覧',
+  'staff:write': 'スタッフの招待・権限変更・解除',
+};
+
+export const adminPermissionSchema = z.enum(ADMIN_PERMISSIONS, { error: '不明な権限です。' });
+
+/** @example isAdminPermission('shipping:write') // true */
+export const isAdminPermission = (value: unknown): value is AdminPermission =>
+  typeof value === 'string' && (ADMIN_PERMISSIONS as readonly string[]).includes(value);
+
+/** The permissions a role holds, given the rows granted to a staff member. */
+export function permissionsOfRole(role: string, granted: readonly string[]): ReadonlySet<AdminPermission> {
+  if (role === 'admin') return new Set(ADMIN_PERMISSIONS);
+  if (role !== 'staff') return new Set();
+  return new Set(granted.filter(isAdminPermission));
+}

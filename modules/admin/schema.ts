@@ -1,0 +1,65 @@
+// The admin module's tables: what each staff member may do, invitations to join the staff, and the
+// append-only audit log every admin action writes in its own transaction. Private to the module.
+import { bigserial, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/** A staff member's permissions (role 'staff'; role 'admin' holds every permission without rows). */
+export const staffPermissions = pgTable(
+  'staff_permissions',
+  {
+    memberId: text('member_id').notNull(),
+    permission: text('permission').notNull(),
+    grantedBy: text('granted_by').notNull(),
+    grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.permission] })],
+);
+
+/** An invitation mailed to a future staff member: its token is stored only as a SHA-256 hash. */
+export const staffInvitations = pgTable(
+  'staff_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    role: text('role').$type<'admin' | 'staff'>().notNull(),
+    permissions: text('permissions').array().notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    invitedBy: text('invited_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedBy: text('accepted_by'),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('staff_invitations_email_idx').on(t.email)],
+);
+
+/**
+ * One row per admin action, written in the action's transaction (a rolled-back action leaves none).
+ * Append-only: UPDATE, DELETE and TRUNCATE are refused by triggers (sql/audit_append_only.sql) and,
+ * with separated database roles, by the shop role's rights.
+ */
+export const adminAuditLog = pgTable(
+  'admin_audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** The member who acted; null for the operators' command line (then `actor_label` says who). */
+    actorId: text('actor_id'),
+    /** The actor as shown: the staff member's email, or `cli:<user>@<host>`. */
+    actorLabel: text('actor_label').notNull(),
+    permission: text('permission').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    requestId: text('request_id'),
+    address: text('address'),
+  },
+  (t) => [
+    index('admin_audit_log_at_idx').on(t.at),
+    index('admin_audit_log_actor_idx').on(t.actorId, t.at),
+    index('admin_audit_log_target_idx').on(t.targetType, t.targetId, t.at),
+    index('admin_audit_log_action_idx').on(t.action, t.at),
+  ],
+);
