@@ -21,7 +21,8 @@ import { countPrizesByStatus, drawLots } from '#modules/draw';
 import { checkoutAsMember, sandboxHarness } from '#modules/payments/testing';
 import type { ShopRequest } from '~/context';
 import { deletionPageAction, deletionPageLoader } from './account-deletion.server';
-import { securityPageAction, securityPageLoader, secondStepAction } from './second-factor.server';
+import { securityPageAction, securityPageLoader } from './second-factor.server';
+import { secondStepAction } from './sign-in/second-factor.server';
 import { requireStaff, STAFF_SECOND_FACTOR_PATH } from './staff.server';
 import { takeOneTimeNotice } from './one-time-notice.server';
 

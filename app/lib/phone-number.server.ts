@@ -1,13 +1,13 @@
 // The two pages that use phone numbers, over better-auth's phoneNumber plugin (through callAuth, so
 // its limits and the shop's hooks in modules/identity/phone.server.ts apply as for the raw API):
 // /mypage/settings/phonenumber adds, changes or removes the member's number with an SMS code, and
-// /auth/sign_in signs in with a verified number and a code. Both are forms that work before hydration:
-// every step answers the page's state (PhoneFormState), a resend too early says the seconds left.
+// /auth/sign_in signs in with a verified number and a code (app/lib/sign-in/phone.server.ts). Both are
+// forms that work before hydration: every step answers the page's state (PhoneFormState), a resend too
+// early says the seconds left.
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { callAuth, cookieHeaders, type AuthCallResult } from './auth-call.server';
 import { UNREADABLE_FORM_MESSAGE, readFormFields } from './forms.server';
-import { safeRedirectPath } from '~/guards/rules';
 import {
   AUTH_ERROR_MESSAGES,
   authErrorMessage,
@@ -66,7 +66,7 @@ export async function phoneSettingsAction(shop: ShopRequest, request: Request) {
       return answer({ step: 'number', formError: authErrorMessage(result.code, result.status) }, failed(result));
     return redirect(`${PHONE_SETTINGS_PATH}?done=removed`, { headers: cookieHeaders(result.setCookies) });
   }
-  return codeSteps(shop, request, form, {
+  return phoneCodeSteps(shop, request, form, {
     verifyBody: { updatePhoneNumber: true },
     onVerified: (result) =>
       redirect(`${PHONE_SETTINGS_PATH}?done=verified`, { headers: cookieHeaders(result.setCookies) }),
@@ -74,19 +74,11 @@ export async function phoneSettingsAction(shop: ShopRequest, request: Request) {
 }
 
 /**
- * The phone part of /auth/sign_in's action (its forms carry intent=phone-send or phone-verify): a
- * code is sent only to a number verified on an account, but every number reads the same answer.
+ * The number step and the code step (intent=phone-send, phone-verify), shared by both pages; each
+ * page says what a verified code does.
+ * @example return phoneCodeSteps(shop, request, form, { verifyBody: {}, onVerified: (result) => redirect('/') })
  */
-export async function phoneSignInAction(shop: ShopRequest, request: Request, form: Record<string, string>) {
-  return codeSteps(shop, request, form, {
-    verifyBody: {},
-    onVerified: (result) =>
-      redirect(safeRedirectPath(form.redirect || undefined), { headers: cookieHeaders(result.setCookies) }),
-  });
-}
-
-/** The number step and the code step, shared by both pages. */
-async function codeSteps(
+export async function phoneCodeSteps(
   shop: ShopRequest,
   request: Request,
   form: Record<string, string>,
