@@ -2,11 +2,10 @@
 // security page's setup, the sign-in code step, the staff guard, and the deletion (re-authentication,
 // the tombstone, sessions gone, the old password dead, the address free again, the notice mail, the
 // ledger and orders still balancing after every test, and no member deleting another).
-import { signUpConfirmed } from '#tests/identity';
+import { signUpConfirmed, totpCodeOf, wrongTotpCodeOf } from '#tests/identity';
+import { answerOf } from '#tests/route-answers';
 import { describe, it, expect, beforeAll } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createOTP } from '@better-auth/utils/otp';
-import { base32 } from '@better-auth/utils/base32';
 // (Aliased: React's hook rule reads any use… call in app/ as a hook.)
 import { useTestDatabase as testDatabase } from '#tests/use-test-database';
 import { createPublishedPack, TEST_RULES } from '#tests/fixtures';
@@ -88,41 +87,6 @@ const formRequest = (path: string, cookie: string, fields: Record<string, string
     body: new URLSearchParams(fields),
   });
 
-/** What an action answered: data(…) (body and status) or a redirect Response. */
-function answerOf(result: unknown) {
-  if (result instanceof Response)
-    return {
-      status: result.status,
-      location: result.headers.get('location'),
-      setCookies: result.headers.getSetCookie(),
-      body: null,
-    };
-  const { data, init } = result as { data: Record<string, unknown>; init?: { status?: number; headers?: HeadersInit } };
-  return {
-    status: init?.status ?? 200,
-    location: null,
-    setCookies: new Headers(init?.headers).getSetCookie(),
-    body: data,
-  };
-}
-
-async function codeOf(totpUri: string) {
-  const secret = base32.decode(new URL(totpUri).searchParams.get('secret')!);
-  return createOTP(secret, { digits: 6, period: 30 }).totp();
-}
-
-/** A code that is none of the ones verify accepts now (the current period and its neighbours). */
-async function wrongCodeOf(totpUri: string) {
-  const secret = base32.decode(new URL(totpUri).searchParams.get('secret')!);
-  const otp = createOTP(secret, { digits: 6, period: 30 });
-  const counter = Math.floor(Date.now() / 30_000);
-  const near = new Set([await otp.hotp(counter - 1), await otp.hotp(counter), await otp.hotp(counter + 1)]);
-  for (let n = 0; ; n++) {
-    const code = String((314159 + n * 7919) % 1_000_000).padStart(6, '0');
-    if (!near.has(code)) return code;
-  }
-}
-
 async function pendingUriOf(memberId: string, email: string) {
   const { pendingTotpUri } = await import('#modules/identity/server');
   return (await pendingTotpUri(services.auth, handle.db, { memberId, email, issuer: services.config.SITE_NAME }))!;
@@ -157,7 +121,7 @@ async function setUpThroughPage(member: Member) {
   const confirmed = answerOf(
     await securityPageAction(
       await shopFor(member.cookie),
-      formRequest(path, member.cookie, { intent: 'confirm', code: await codeOf(uri) }),
+      formRequest(path, member.cookie, { intent: 'confirm', code: await totpCodeOf(uri) }),
     ),
   );
   expect(confirmed.status).toBe(200);
@@ -195,7 +159,7 @@ describe('the security page and the sign-in code step', () => {
     const wrong = answerOf(
       await secondStepAction(shop, formRequest('/auth/sign_in', twoFactor, {}), {
         step: 'code',
-        code: await wrongCodeOf(member.uri),
+        code: await wrongTotpCodeOf(member.uri),
         redirect: '/shop?x=1',
       }),
     );
@@ -204,7 +168,7 @@ describe('the security page and the sign-in code step', () => {
     const right = answerOf(
       await secondStepAction(shop, formRequest('/auth/sign_in', twoFactor, {}), {
         step: 'code',
-        code: `${(await codeOf(member.uri)).slice(0, 3)} ${(await codeOf(member.uri)).slice(3)}`,
+        code: `${(await totpCodeOf(member.uri)).slice(0, 3)} ${(await totpCodeOf(member.uri)).slice(3)}`,
         redirect: '/shop?x=1',
         trustDevice: 'on',
       }),
@@ -244,9 +208,9 @@ describe('the security page and the sign-in code step', () => {
         ),
       );
     expect((await disable({ password: PASSWORD })).status).toBe(400);
-    const wrongPassword = await disable({ password: 'wrong-password-1', code: await codeOf(member.uri) });
+    const wrongPassword = await disable({ password: 'wrong-password-1', code: await totpCodeOf(member.uri) });
     expect(wrongPassword.body!.message).toBe('パスワードが正しくありません。');
-    const off = await disable({ password: PASSWORD, code: await codeOf(member.uri) });
+    const off = await disable({ password: PASSWORD, code: await totpCodeOf(member.uri) });
     expect(off.status).toBe(200);
     const [row] = await handle.db.select({ on: users.twoFactorEnabled }).from(users).where(eq(users.id, member.id));
     expect(row!.on).toBe(false);

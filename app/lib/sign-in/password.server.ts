@@ -3,7 +3,8 @@
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { safeRedirectPath } from '~/guards/rules';
-import { callAuth, captchaHeaders, captchaNeeded, captchaWidget, cookieHeaders } from '~/lib/auth-call.server';
+import { callAuth, captchaForNextTry, captchaHeaders, cookieHeaders } from '~/lib/auth-call.server';
+import type { CaptchaWidget } from '~/components/Captcha';
 import { authErrorMessage, fieldErrorsOf, signInSchema, type FieldErrors } from '#modules/identity';
 import { needsSecondStep, secondStepPath } from './second-factor.server';
 
@@ -13,7 +14,7 @@ export type PasswordSignInData = {
   formError?: string;
   email?: string;
   /** After repeated failures: the captcha widget's settings (the next try needs its token). */
-  captcha?: { siteKey: string; scriptUrl: string } | null;
+  captcha?: CaptchaWidget | null;
   /** The address has not been confirmed yet: a new confirmation mail went out. */
   unverified?: boolean;
 };
@@ -47,9 +48,7 @@ export async function passwordSignInAction(shop: ShopRequest, request: Request, 
     return data<PasswordSignInData>({ unverified: true, email: parsed.data.email }, { status: 403 });
   }
   if (!result.ok) {
-    const captcha = (await captchaNeeded(shop, request, result, { email: parsed.data.email }))
-      ? captchaWidget(shop)
-      : null;
+    const captcha = await captchaForNextTry(shop, request, result, { email: parsed.data.email });
     return data<PasswordSignInData>(
       { formError: authErrorMessage(result.code, result.status), email: parsed.data.email, captcha },
       { status: result.status === 429 ? 429 : result.status === 400 ? 400 : 401 },

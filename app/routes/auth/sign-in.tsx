@@ -10,26 +10,32 @@ import { AppLink } from '~/components/AppLink';
 import { authErrorMessage } from '#modules/identity';
 import { SignInMethods } from '~/components/SignInMethods';
 import { PhoneSignIn } from '~/components/PhoneSignIn';
-import { Captcha } from '~/components/Captcha';
+import { Captcha, type CaptchaWidget } from '~/components/Captcha';
 import { socialProvidersOn } from '~/lib/social-sign-in.server';
 import { signInPageAction } from '~/lib/sign-in/action.server';
 import type { PasswordSignInData } from '~/lib/sign-in/password.server';
 import type { EmailLinkSignInData } from '~/lib/sign-in/email-link.server';
-import { TRUST_DEVICE_DAYS, type SecondStepActionData } from '~/lib/sign-in/second-factor.server';
+import { TRUST_DEVICE_DAYS, secondStepCaptcha, type SecondStepActionData } from '~/lib/sign-in/second-factor.server';
 
 export const handle = { title: 'ログイン' };
 
 /** What the password form and the email-link form read back (the social button's error is a formError too). */
 type ActionData = PasswordSignInData & EmailLinkSignInData;
 
-/** The social buttons on offer, a social sign-in's error (better-auth's `?error=` on return), the code step's trust period. */
-export function loader({ request, context }: Route.LoaderArgs) {
-  const { services } = context.get(shopRequestContext);
-  const error = new URL(request.url).searchParams.get('error');
+/**
+ * The social buttons on offer, a social sign-in's error (better-auth's `?error=` on return); on the
+ * code step, its trust period and the captcha when failures already ask for one.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const shop = context.get(shopRequestContext);
+  const url = new URL(request.url);
+  const error = url.searchParams.get('error');
+  const step = url.searchParams.get('step');
   return {
-    providers: socialProvidersOn(services),
+    providers: socialProvidersOn(shop.services),
     socialError: error ? authErrorMessage(error.slice(0, 100)) : null,
     trustDeviceDays: TRUST_DEVICE_DAYS,
+    secondStepCaptcha: step === 'code' || step === 'backup' ? await secondStepCaptcha(shop, request) : null,
   };
 }
 
@@ -53,6 +59,7 @@ export default function SignIn({ actionData, loaderData }: Route.ComponentProps)
         submitting={submitting}
         trustDeviceDays={loaderData?.trustDeviceDays ?? 30}
         result={actionData as SecondStepActionData | undefined}
+        pageCaptcha={loaderData?.secondStepCaptcha ?? null}
       />
     );
   const result = actionData as ActionData | undefined;
@@ -167,8 +174,11 @@ function SecondStep(props: {
   submitting: boolean;
   trustDeviceDays: number;
   result: SecondStepActionData | undefined;
+  /** The captcha the step opened with (failures before it); an answer's own captcha comes first. */
+  pageCaptcha: CaptchaWidget | null;
 }) {
   const { step, redirectTo, result } = props;
+  const captcha = result?.captcha ?? props.pageCaptcha;
   const withRedirect = (next: string) =>
     redirectTo ? `${next}${next.includes('?') ? '&' : '?'}redirect=${encodeURIComponent(redirectTo)}` : next;
   return (
@@ -213,6 +223,7 @@ function SecondStep(props: {
           <input type="checkbox" name="trustDevice" className="size-4" />
           この端末を{props.trustDeviceDays}日間信頼する（共用の端末ではチェックしないでください）
         </label>
+        {captcha ? <Captcha {...captcha} resetOn={result} /> : null}
         <Button type="submit" size="lg" fullWidth loading={props.submitting}>
           認証する
         </Button>
