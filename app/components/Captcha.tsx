@@ -1,8 +1,9 @@
-// The sign-in captcha (Cloudflare Turnstile, explicit render, in Japanese), shown after repeated
-// failures: its token goes into the hidden field `captchaToken` (CAPTCHA_FORM_FIELD), which the page's
-// action forwards to better-auth as the `x-captcha-response` header (captchaHeaders). The script
-// comes from Cloudflare, or from the local stand-in in the sandbox; the CSP allows that origin only
-// when Turnstile is configured (server/security.ts).
+// The captcha (Cloudflare Turnstile, explicit render, in Japanese) of every form that posts a guarded
+// check (a password, a code, a new password by a reset link), shown after repeated failures: its token
+// goes into the hidden field `captchaToken` (CAPTCHA_FORM_FIELD), which the page's action forwards to
+// better-auth as the `x-captcha-response` header (captchaHeaders). The script comes from Cloudflare, or
+// from the local stand-in in the sandbox; the CSP allows that origin only when Turnstile is configured
+// (server/security.ts).
 import { useEffect, useRef, useState } from 'react';
 
 /** The hidden field's name; the same as CAPTCHA_FORM_FIELD in #modules/identity (a test checks). */
@@ -43,9 +44,13 @@ function loadTurnstile(scriptUrl: string): Promise<TurnstileApi> {
   return promise;
 }
 
-export interface CaptchaProps {
+/** The widget's settings as a page's action or loader answers them (captchaForNextTry); null: no captcha needed. */
+export interface CaptchaWidget {
   siteKey: string;
   scriptUrl: string;
+}
+
+export interface CaptchaProps extends CaptchaWidget {
   /** A new value (e.g. each action's answer) asks for a fresh token: a token is good for one try. */
   resetOn?: unknown;
 }

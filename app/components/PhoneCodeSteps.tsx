@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { Form, useNavigation } from 'react-router';
 import { Button } from './Button';
 import { FormAlert, TextField } from './FormField';
+import { Captcha, type CaptchaWidget } from './Captcha';
 
 /** What the page's action answers for these forms (app/lib/phone-number.server.ts). */
 export interface PhoneFormState {
@@ -21,6 +22,8 @@ export interface PhoneFormState {
   fieldErrors?: { phoneNumber?: string; code?: string };
   formError?: string;
   notice?: string;
+  /** The code step's captcha, after repeated failures (its token goes with the code). */
+  captcha?: CaptchaWidget | null;
 }
 
 export function PhoneCodeSteps({
@@ -93,6 +96,7 @@ export function PhoneCodeSteps({
           error={state.fieldErrors?.code}
           hint={`${state.shownNumber ?? ''} にSMSで送信したコードを入力してください。有効期限は10分です。`}
         />
+        {state.captcha ? <Captcha {...state.captcha} resetOn={state} /> : null}
         <Button type="submit" size="lg" fullWidth loading={submitting('phone-verify')}>
           {submitLabel}
         </Button>

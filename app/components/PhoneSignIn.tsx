@@ -1,6 +1,6 @@
 // 「電話番号でログイン」 on /auth/sign_in: a verified number → a 6-digit SMS code → signed in, on to
 // `redirect`. A disclosure (no JavaScript needed), open while its steps are under way. The sign-in
-// page's action hands intent=phone-* to phoneSignInAction (app/lib/phone-number.server.ts).
+// page's action hands intent=phone-* to phoneSignInAction (app/lib/sign-in/phone.server.ts).
 import { PhoneCodeSteps, type PhoneFormState } from './PhoneCodeSteps';
 
 export function PhoneSignIn({ result, redirectTo }: { result: unknown; redirectTo: string }) {

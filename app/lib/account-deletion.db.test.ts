@@ -6,13 +6,14 @@ import {
   identityTestServices,
   memberRequest,
   signUpConfirmed,
+  totpCodeOf,
+  wrongTotpCodeOf,
   TEST_ORIGIN as ORIGIN,
   type IdentityTestServices,
 } from '#tests/identity';
+import { answerOf } from '#tests/route-answers';
 import { describe, it, expect, beforeAll } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createOTP } from '@better-auth/utils/otp';
-import { base32 } from '@better-auth/utils/base32';
 // (Aliased: React's hook rule reads any use… call in app/ as a hook.)
 import { useTestDatabase as testDatabase } from '#tests/use-test-database';
 import { createPublishedPack, TEST_RULES } from '#tests/fixtures';
@@ -24,7 +25,8 @@ import { countPrizesByStatus, drawLots } from '#modules/draw';
 import { checkoutAsMember, sandboxHarness } from '#modules/payments/testing';
 import type { ShopRequest } from '~/context';
 import { deletionPageAction, deletionPageLoader } from './account-deletion.server';
-import { securityPageAction, securityPageLoader, secondStepAction } from './second-factor.server';
+import { securityPageAction, securityPageLoader } from './second-factor.server';
+import { secondStepAction } from './sign-in/second-factor.server';
 import { requireStaff, STAFF_SECOND_FACTOR_PATH } from './staff.server';
 import { takeOneTimeNotice } from './one-time-notice.server';
 
@@ -71,41 +73,6 @@ const formRequest = (path: string, cookie: string, fields: Record<string, string
     body: new URLSearchParams(fields),
   });
 
-/** What an action answered: data(…) (body and status) or a redirect Response. */
-function answerOf(result: unknown) {
-  if (result instanceof Response)
-    return {
-      status: result.status,
-      location: result.headers.get('location'),
-      setCookies: result.headers.getSetCookie(),
-      body: null,
-    };
-  const { data, init } = result as { data: Record<string, unknown>; init?: { status?: number; headers?: HeadersInit } };
-  return {
-    status: init?.status ?? 200,
-    location: null,
-    setCookies: new Headers(init?.headers).getSetCookie(),
-    body: data,
-  };
-}
-
-async function codeOf(totpUri: string) {
-  const secret = base32.decode(new URL(totpUri).searchParams.get('secret')!);
-  return createOTP(secret, { digits: 6, period: 30 }).totp();
-}
-
-/** A code that is none of the ones verify accepts now (the current period and its neighbours). */
-async function wrongCodeOf(totpUri: string) {
-  const secret = base32.decode(new URL(totpUri).searchParams.get('secret')!);
-  const otp = createOTP(secret, { digits: 6, period: 30 });
-  const counter = Math.floor(Date.now() / 30_000);
-  const near = new Set([await otp.hotp(counter - 1), await otp.hotp(counter), await otp.hotp(counter + 1)]);
-  for (let n = 0; ; n++) {
-    const code = String((314159 + n * 7919) % 1_000_000).padStart(6, '0');
-    if (!near.has(code)) return code;
-  }
-}
-
 async function pendingUriOf(memberId: string, email: string) {
   const { pendingTotpUri } = await import('#modules/identity/server');
   return (await pendingTotpUri(services.auth, handle.db, { memberId, email, issuer: services.config.SITE_NAME }))!;
@@ -140,7 +107,7 @@ async function setUpThroughPage(member: Member) {
   const confirmed = answerOf(
     await securityPageAction(
       await shopFor(member.cookie),
-      formRequest(path, member.cookie, { intent: 'confirm', code: await codeOf(uri) }),
+      formRequest(path, member.cookie, { intent: 'confirm', code: await totpCodeOf(uri) }),
     ),
   );
   expect(confirmed.status).toBe(200);
@@ -178,7 +145,7 @@ describe('the security page and the sign-in code step', () => {
     const wrong = answerOf(
       await secondStepAction(shop, formRequest('/auth/sign_in', twoFactor, {}), {
         step: 'code',
-        code: await wrongCodeOf(member.uri),
+        code: await wrongTotpCodeOf(member.uri),
         redirect: '/shop?x=1',
       }),
     );
@@ -187,7 +154,7 @@ describe('the security page and the sign-in code step', () => {
     const right = answerOf(
       await secondStepAction(shop, formRequest('/auth/sign_in', twoFactor, {}), {
         step: 'code',
-        code: `${(await codeOf(member.uri)).slice(0, 3)} ${(await codeOf(member.uri)).slice(3)}`,
+        code: `${(await totpCodeOf(member.uri)).slice(0, 3)} ${(await totpCodeOf(member.uri)).slice(3)}`,
         redirect: '/shop?x=1',
         trustDevice: 'on',
       }),
@@ -227,9 +194,9 @@ describe('the security page and the sign-in code step', () => {
         ),
       );
     expect((await disable({ password: PASSWORD })).status).toBe(400);
-    const wrongPassword = await disable({ password: 'wrong-password-1', code: await codeOf(member.uri) });
+    const wrongPassword = await disable({ password: 'wrong-password-1', code: await totpCodeOf(member.uri) });
     expect(wrongPassword.body!.message).toBe('パスワードが正しくありません。');
-    const off = await disable({ password: PASSWORD, code: await codeOf(member.uri) });
+    const off = await disable({ password: PASSWORD, code: await totpCodeOf(member.uri) });
     expect(off.status).toBe(200);
     const [row] = await handle.db.select({ on: users.twoFactorEnabled }).from(users).where(eq(users.id, member.id));
     expect(row!.on).toBe(false);

@@ -4,7 +4,8 @@
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { safeRedirectPath } from '~/guards/rules';
-import { callAuth, cookieHeaders } from './auth-call.server';
+import { callAuth, captchaForNextTry, captchaHeaders, cookieHeaders } from './auth-call.server';
+import type { CaptchaWidget } from '~/components/Captcha';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import { passwordPolicyFor } from './identity.server';
 import { signInWithAppToken } from './app-handoff.server';
@@ -36,12 +37,26 @@ export type ActionPageData =
       continueUrl: string;
     }
   | { state: 'confirm'; mode: 'recoverEmail'; code: string; email: string; newEmail: string; continueUrl: string }
-  | { state: 'confirm'; mode: 'resetPassword'; code: string; policy: PasswordPolicy; continueUrl: string };
+  | {
+      state: 'confirm';
+      mode: 'resetPassword';
+      code: string;
+      policy: PasswordPolicy;
+      continueUrl: string;
+      /** Failures from this address already ask for the captcha (a reset follows wrong passwords). */
+      captcha: CaptchaWidget | null;
+    };
 
 export type ActionResultData =
   | { state: 'done'; mode: ActionMode; email?: string }
   | { state: 'dead'; mode: ActionMode; reason: DeadLinkReason }
-  | { state: 'invalid'; fieldErrors?: FieldErrors; formError?: string };
+  | {
+      state: 'invalid';
+      fieldErrors?: FieldErrors;
+      formError?: string;
+      /** The new password's form needs the captcha for the next try (after repeated failures). */
+      captcha?: CaptchaWidget | null;
+    };
 
 const CODE = /^[A-Za-z0-9._-]{8,2048}$/;
 const isMode = (value: string | null): value is ActionMode =>
@@ -112,6 +127,8 @@ export async function actionPageLoader(shop: ShopRequest, request: Request) {
         code,
         policy: passwordPolicyFor(shop.services),
         continueUrl,
+        // The reset names no account by email: the guard judges the address, and so does the page.
+        captcha: await captchaForNextTry(shop, request, null, {}),
       });
     }
     case 'recoverEmail': {
@@ -181,19 +198,23 @@ export async function actionPageAction(shop: ShopRequest, request: Request) {
       const parsed = resetPasswordSchema(passwordPolicyFor(shop.services)).safeParse(form);
       if (!parsed.success)
         return data<ActionResultData>({ state: 'invalid', fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400 });
-      const result = await callAuth(shop, request, '/reset-password', {
-        newPassword: parsed.data.password,
-        token: code,
-      });
+      const result = await callAuth(
+        shop,
+        request,
+        '/reset-password',
+        { newPassword: parsed.data.password, token: code },
+        { headers: captchaHeaders(form) },
+      );
       if (!result.ok) {
         if (result.code === 'INVALID_TOKEN') return deadByCode(mode, 'TOKEN_EXPIRED');
         const message = authErrorMessage(result.code, result.status);
         const onPassword =
           result.code === 'PASSWORD_DOES_NOT_MEET_REQUIREMENTS' || result.code?.startsWith('PASSWORD_TOO');
+        const captcha = await captchaForNextTry(shop, request, result, {});
         return data<ActionResultData>(
           onPassword
-            ? { state: 'invalid', fieldErrors: { password: message } }
-            : { state: 'invalid', formError: message },
+            ? { state: 'invalid', fieldErrors: { password: message }, captcha }
+            : { state: 'invalid', formError: message, captcha },
           { status: result.status === 429 ? 429 : 400 },
         );
       }

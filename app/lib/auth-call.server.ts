@@ -1,6 +1,7 @@
 // Calls better-auth's own HTTP handler from a route action, so its rate limits, origin checks and
 // cookies apply exactly as for the JSON API; the member's cookies and address are passed along.
 import type { ShopRequest } from '~/context';
+import type { CaptchaWidget } from '~/components/Captcha';
 import { CAPTCHA_FORM_FIELD, CAPTCHA_HEADER, CLIENT_IP_HEADER, captchaRequired } from '#modules/identity/server';
 
 export interface AuthCallResult {
@@ -75,25 +76,47 @@ export function captchaHeaders(form: Record<string, string>): Record<string, str
 }
 
 /** The widget's settings for a page (the site key is public), or null when Turnstile is off. */
-export function captchaWidget(shop: ShopRequest): { siteKey: string; scriptUrl: string } | null {
+export function captchaWidget(shop: ShopRequest): CaptchaWidget | null {
   const turnstile = shop.services.config.turnstile;
   return turnstile ? { siteKey: turnstile.siteKey, scriptUrl: turnstile.scriptUrl } : null;
 }
 
+/** The guard's answers that ask for the widget (worded by authErrorMessage: 「…チェックを完了してください」). */
+export function isCaptchaRefusal(result: AuthCallResult): boolean {
+  return result.code === 'CAPTCHA_REQUIRED' || result.code === 'CAPTCHA_INVALID';
+}
+
 /**
  * Whether this result, or the failures counted so far for this account and address, mean the page
- * must show the captcha for the next try.
+ * must show the captcha for the next try (result null: a form about to be shown, nothing posted yet).
+ * An endpoint that names no account by email or phone (a reset code, the two-factor cookie) is judged
+ * by the address: `{}`.
  * @example const captcha = await captchaNeeded(shop, request, result, { email })
  */
 export async function captchaNeeded(
   shop: ShopRequest,
   request: Request,
-  result: AuthCallResult,
+  result: AuthCallResult | null,
   account: { email?: string; phoneNumber?: string },
 ): Promise<boolean> {
   const { config, limiter } = shop.services;
   if (!config.turnstile) return false;
-  if (result.code === 'CAPTCHA_REQUIRED' || result.code === 'CAPTCHA_INVALID') return true;
+  if (result && isCaptchaRefusal(result)) return true;
   if (!limiter) return false;
   return captchaRequired({ limiter, config }, { ...account, address: request.headers.get(CLIENT_IP_HEADER) });
+}
+
+/**
+ * What a form that posts a guarded check carries for its next try: the widget's settings when a
+ * captcha is needed (captchaNeeded), else null. Pages show it as `<Captcha {...captcha} />` inside
+ * the form, and their action forwards its token with captchaHeaders(form).
+ * @example return data({ formError, captcha: await captchaForNextTry(shop, request, result, { phoneNumber }) })
+ */
+export async function captchaForNextTry(
+  shop: ShopRequest,
+  request: Request,
+  result: AuthCallResult | null,
+  account: { email?: string; phoneNumber?: string },
+): Promise<CaptchaWidget | null> {
+  return (await captchaNeeded(shop, request, result, account)) ? captchaWidget(shop) : null;
 }

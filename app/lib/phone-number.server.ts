@@ -1,13 +1,20 @@
 // The two pages that use phone numbers, over better-auth's phoneNumber plugin (through callAuth, so
 // its limits and the shop's hooks in modules/identity/phone.server.ts apply as for the raw API):
 // /mypage/settings/phonenumber adds, changes or removes the member's number with an SMS code, and
-// /auth/sign_in signs in with a verified number and a code. Both are forms that work before hydration:
-// every step answers the page's state (PhoneFormState), a resend too early says the seconds left.
+// /auth/sign_in signs in with a verified number and a code (app/lib/sign-in/phone.server.ts). Both are
+// forms that work before hydration: every step answers the page's state (PhoneFormState), a resend too
+// early says the seconds left.
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
-import { callAuth, cookieHeaders, type AuthCallResult } from './auth-call.server';
+import {
+  callAuth,
+  captchaForNextTry,
+  captchaHeaders,
+  cookieHeaders,
+  isCaptchaRefusal,
+  type AuthCallResult,
+} from './auth-call.server';
 import { UNREADABLE_FORM_MESSAGE, readFormFields } from './forms.server';
-import { safeRedirectPath } from '~/guards/rules';
 import {
   AUTH_ERROR_MESSAGES,
   authErrorMessage,
@@ -66,7 +73,7 @@ export async function phoneSettingsAction(shop: ShopRequest, request: Request) {
       return answer({ step: 'number', formError: authErrorMessage(result.code, result.status) }, failed(result));
     return redirect(`${PHONE_SETTINGS_PATH}?done=removed`, { headers: cookieHeaders(result.setCookies) });
   }
-  return codeSteps(shop, request, form, {
+  return phoneCodeSteps(shop, request, form, {
     verifyBody: { updatePhoneNumber: true },
     onVerified: (result) =>
       redirect(`${PHONE_SETTINGS_PATH}?done=verified`, { headers: cookieHeaders(result.setCookies) }),
@@ -74,25 +81,26 @@ export async function phoneSettingsAction(shop: ShopRequest, request: Request) {
 }
 
 /**
- * The phone part of /auth/sign_in's action (its forms carry intent=phone-send or phone-verify): a
- * code is sent only to a number verified on an account, but every number reads the same answer.
+ * The number step and the code step (intent=phone-send, phone-verify), shared by both pages; each
+ * page says what a verified code does. The code is a guarded check: after repeated failures the code
+ * step carries the captcha (as soon as the counts ask for it, or when the guard refused without it)
+ * and its token goes with the code.
+ * @example return phoneCodeSteps(shop, request, form, { verifyBody: {}, onVerified: (result) => redirect('/') })
  */
-export async function phoneSignInAction(shop: ShopRequest, request: Request, form: Record<string, string>) {
-  return codeSteps(shop, request, form, {
-    verifyBody: {},
-    onVerified: (result) =>
-      redirect(safeRedirectPath(form.redirect || undefined), { headers: cookieHeaders(result.setCookies) }),
-  });
-}
-
-/** The number step and the code step, shared by both pages. */
-async function codeSteps(
+export async function phoneCodeSteps(
   shop: ShopRequest,
   request: Request,
   form: Record<string, string>,
   options: { verifyBody: Record<string, unknown>; onVerified: (result: AuthCallResult) => Response },
 ) {
   const numbers = phoneNumberSchema(phoneNumberPolicy(shop.services.config));
+  /** The code step for this number; `result`: the check just refused, if any. */
+  const codeStepFor = async (phoneNumber: string, result: AuthCallResult | null) => ({
+    step: 'code' as const,
+    phoneNumber,
+    shownNumber: formatPhoneNumber(phoneNumber),
+    captcha: await captchaForNextTry(shop, request, result, { phoneNumber }),
+  });
   if (form.intent === 'phone-send') {
     const parsed = numbers.safeParse(form.phoneNumber);
     if (!parsed.success)
@@ -105,14 +113,27 @@ async function codeSteps(
         400,
       );
     const phoneNumber = parsed.data;
-    const codeStep = { step: 'code' as const, phoneNumber, shownNumber: formatPhoneNumber(phoneNumber) };
     const result = await callAuth(shop, request, '/phone-number/send-otp', { phoneNumber });
     if (result.ok)
-      return answer({ ...codeStep, notice: SENT_NOTICE, cooldownSeconds: PHONE_CODE.resendCooldownSeconds }, 200);
+      return answer(
+        {
+          ...(await codeStepFor(phoneNumber, null)),
+          notice: SENT_NOTICE,
+          cooldownSeconds: PHONE_CODE.resendCooldownSeconds,
+        },
+        200,
+      );
     if (result.code === 'PHONE_CODE_COOLDOWN') {
       // A code went out moments ago and still works: go on to the code, with the seconds left.
       const seconds = Number(result.body?.retryAfterSeconds) || PHONE_CODE.resendCooldownSeconds;
-      return answer({ ...codeStep, formError: phoneCodeCooldownMessage(seconds), cooldownSeconds: seconds }, 429);
+      return answer(
+        {
+          ...(await codeStepFor(phoneNumber, null)),
+          formError: phoneCodeCooldownMessage(seconds),
+          cooldownSeconds: seconds,
+        },
+        429,
+      );
     }
     return answer(
       { step: 'number', typed: form.phoneNumber ?? '', formError: authErrorMessage(result.code, result.status) },
@@ -123,17 +144,26 @@ async function codeSteps(
     const number = numbers.safeParse(form.phoneNumber);
     if (!number.success) return answer({ step: 'number', formError: number.error.issues[0]!.message }, 400);
     const phoneNumber = number.data;
-    const codeStep = { step: 'code' as const, phoneNumber, shownNumber: formatPhoneNumber(phoneNumber) };
     const code = phoneCodeSchema.safeParse(form.code);
-    if (!code.success) return answer({ ...codeStep, fieldErrors: { code: code.error.issues[0]!.message } }, 400);
-    const result = await callAuth(shop, request, '/phone-number/verify', {
-      phoneNumber,
-      code: code.data,
-      ...options.verifyBody,
-    });
+    if (!code.success)
+      return answer(
+        { ...(await codeStepFor(phoneNumber, null)), fieldErrors: { code: code.error.issues[0]!.message } },
+        400,
+      );
+    const result = await callAuth(
+      shop,
+      request,
+      '/phone-number/verify',
+      { phoneNumber, code: code.data, ...options.verifyBody },
+      { headers: captchaHeaders(form) },
+    );
     if (result.ok) return options.onVerified(result);
     if (result.code === 'PHONE_NUMBER_EXIST')
       return answer({ step: 'number', formError: AUTH_ERROR_MESSAGES.PHONE_NUMBER_EXIST }, 409);
+    const codeStep = await codeStepFor(phoneNumber, result);
+    // The code was not looked at: the message asks for the check, and the typed code stays.
+    if (isCaptchaRefusal(result))
+      return answer({ ...codeStep, formError: authErrorMessage(result.code, result.status) }, failed(result));
     const message =
       result.code === 'INVALID_OTP'
         ? wrongPhoneCodeMessage(typeof result.body?.attemptsLeft === 'number' ? result.body.attemptsLeft : null)

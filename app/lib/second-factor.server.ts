@@ -1,16 +1,14 @@
-// The second factor on the pages: /mypage/settings/security (set up TOTP with a QR code, backup codes
-// shown once, regenerate them, turn it off) and the code step of /auth/sign_in. Every check is
-// better-auth's own endpoint through callAuth, so its rate limits and cookies apply as for the API.
-import { data, redirect } from 'react-router';
+// The second factor on /mypage/settings/security: set up TOTP with a QR code, backup codes shown once,
+// regenerate them, turn it off (the code step of /auth/sign_in is app/lib/sign-in/second-factor.server.ts).
+// Every check is better-auth's own endpoint through callAuth, so its rate limits and cookies apply as for the API.
+import { data } from 'react-router';
 import QRCode from 'qrcode';
 import type { ShopRequest } from '~/context';
 import { callAuth, cookieHeaders, type AuthCallResult } from '~/lib/auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { safeRedirectPath } from '~/guards/rules';
 import { authErrorMessage, isStaffRole, staffAccessOf } from '#modules/identity';
 import {
   BACKUP_CODE_COUNT,
-  TRUST_DEVICE_DAYS,
   hasPassword,
   isTotpCode,
   manualEntryKey,
@@ -41,7 +39,8 @@ export type SecurityActionData =
   | { ok: false; intent: string; message: string }
   | { ok: true; intent: string; message: string; backupCodes?: string[] };
 
-const CODE_FORMAT_MESSAGE = '認証アプリに表示されている6桁の数字を入力してください。';
+/** A TOTP code that is not 6 digits, on the security page and the sign-in code step alike. */
+export const CODE_FORMAT_MESSAGE = '認証アプリに表示されている6桁の数字を入力してください。';
 const PASSWORD_MISSING_MESSAGE = '確認のため、パスワードを入力してください。';
 
 /** @example export const loader = ({ request, context }) => securityPageLoader(context.get(shopRequestContext), request) */
@@ -158,66 +157,3 @@ export async function securityPageAction(shop: ShopRequest, request: Request) {
       return refused(intent, '操作を読み取れませんでした。ページを再読み込みしてください。', 400);
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// The code step of /auth/sign_in
-
-/** Whether better-auth answered a password sign-in with "two factor required" (its short two_factor cookie). */
-export function needsSecondStep(result: AuthCallResult): boolean {
-  return result.setCookies.some((line) => /\.two_factor=[^;]+/.test(line) && !/max-age=0/i.test(line));
-}
-
-/** /auth/sign_in's code step, keeping where the member was going. */
-export function secondStepPath(redirectTo: string | undefined, step: 'code' | 'backup' = 'code'): string {
-  const params = new URLSearchParams({ step });
-  const target = safeRedirectPath(redirectTo);
-  if (target !== '/') params.set('redirect', target);
-  return `/auth/sign_in?${params.toString()}`;
-}
-
-export type SecondStepActionData = {
-  step: 'code' | 'backup';
-  formError: string;
-  /** The two-factor cookie expired or ran out of attempts: start again with the password. */
-  restart?: boolean;
-};
-
-const RESTART_CODES = new Set([
-  'INVALID_TWO_FACTOR_COOKIE',
-  'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE',
-  'FAILED_TO_INVALIDATE_TWO_FACTOR_CHALLENGE',
-]);
-
-/**
- * The second step of a password sign-in: `step=code` (a TOTP code) or `step=backup` (a backup
- * code), `trustDevice=on` for 「この端末を30日間信頼する」, and `redirect`. On success the session
- * cookie is set and the member continues to `redirect`.
- */
-export async function secondStepAction(shop: ShopRequest, request: Request, form: Record<string, string>) {
-  const step = form.step === 'backup' ? 'backup' : 'code';
-  const trustDevice = form.trustDevice === 'on' || form.trustDevice === 'true';
-  let result: AuthCallResult;
-  if (step === 'code') {
-    const code = normaliseOtp(form.code);
-    if (!isTotpCode(code)) return data<SecondStepActionData>({ step, formError: CODE_FORMAT_MESSAGE }, { status: 400 });
-    result = await callAuth(shop, request, '/two-factor/verify-totp', { code, trustDevice });
-  } else {
-    const code = normaliseBackupCode(form.code);
-    if (!/^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/.test(code))
-      return data<SecondStepActionData>(
-        { step, formError: 'バックアップコード（10文字、英数字）を入力してください。' },
-        { status: 400 },
-      );
-    result = await callAuth(shop, request, '/two-factor/verify-backup-code', { code, trustDevice });
-  }
-  if (!result.ok) {
-    const restart = RESTART_CODES.has(result.code ?? '');
-    return data<SecondStepActionData>(
-      { step, formError: authErrorMessage(result.code, result.status), restart },
-      { status: result.status === 429 ? 429 : 401, headers: cookieHeaders(result.setCookies) },
-    );
-  }
-  return redirect(safeRedirectPath(form.redirect), { headers: cookieHeaders(result.setCookies) });
-}
-
-export { TRUST_DEVICE_DAYS };

@@ -1,49 +1,13 @@
-// Social sign-in from the shop's pages: which providers are on, and the action that starts one
-// (a form post that redirects, so it works before hydration; with JavaScript the same form is sent
-// into a popup, app/lib/auth-popup.ts). docs/decisions/015-social-sign-in.md.
-import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
+// Social sign-in on the shop's pages: which providers are on (the sign-in, sign-up and unlink pages
+// show their buttons; the action that starts one is app/lib/sign-in/social.server.ts).
+// docs/decisions/015-social-sign-in.md.
 import type { ShopServices } from '#server/services';
-import { safeRedirectPath } from '~/guards/rules';
-import { cookieHeaders } from '~/lib/auth-call.server';
-import { configuredSocialProviders, startSocialSignIn } from '#modules/identity/server';
-import { authErrorMessage, isSocialProviderId, type SocialProviderId } from '#modules/identity';
+import { configuredSocialProviders } from '#modules/identity/server';
+import type { SocialProviderId } from '#modules/identity';
 
 /** The sign-in providers the shop offers: keys set, or LINE's local stand-in in sandbox mode (server/payments.ts). */
 export function socialProvidersOn(services: Pick<ShopServices, 'config'>): SocialProviderId[] {
   const { config } = services;
   const line = Boolean(config.LINE_CHANNEL_ID && config.LINE_CHANNEL_SECRET) || config.paymentSandbox;
   return configuredSocialProviders(config, { line });
-}
-
-/** Where the popup lands (app/routes/auth/popup.tsx); it reports to its opener and closes. */
-export const POPUP_LANDING_PATH = '/auth/popup';
-
-/**
- * Answers a posted social sign-in button (`provider`, `redirect`, `popup`): a redirect to the provider
- * with better-auth's state cookie, or the form error. Success returns to `redirect` (a local path only);
- * failure to /auth/sign_in?error=<code> (or, in a popup, to the popup page, which tells the opener).
- */
-export async function socialSignInAction(shop: ShopRequest, request: Request, form: Record<string, string>) {
-  const provider = form.provider;
-  if (!isSocialProviderId(provider)) {
-    return data({ formError: authErrorMessage('PROVIDER_NOT_FOUND') }, { status: 400 });
-  }
-  const back = safeRedirectPath(form.redirect);
-  const popup = form.popup === '1';
-  const signInAgain = `/auth/sign_in${back === '/' ? '' : `?redirect=${encodeURIComponent(back)}`}`;
-  const started = await startSocialSignIn(shop.services.auth, {
-    headers: request.headers,
-    provider,
-    callbackURL: popup ? `${POPUP_LANDING_PATH}?redirect=${encodeURIComponent(back)}` : back,
-    errorCallbackURL: popup ? POPUP_LANDING_PATH : signInAgain,
-    configured: socialProvidersOn(shop.services),
-  });
-  if (!started.ok) {
-    return data(
-      { formError: authErrorMessage(started.code, started.status) },
-      { status: started.status >= 500 ? 502 : started.status },
-    );
-  }
-  return redirect(started.url, { headers: cookieHeaders(started.setCookies) });
 }

@@ -1,10 +1,12 @@
 // Identity for tests: the shop's services with the real better-auth on a test database (mails and
-// text messages captured), a page's view of a signed-in request, and a member signed up and confirmed
-// through better-auth's own endpoints. Confirmation: sign-up (which starts no session), then the
-// confirmation link's token — minted with the shop's secret exactly as the confirmation mail carries
-// it — on GET /verify-email, which signs the member in. The mail itself is tested in
-// modules/identity/email-flows.db.test.ts.
+// text messages captured), a page's view of a signed-in request, a member signed up and confirmed
+// through better-auth's own endpoints, and the codes of an authenticator app. Confirmation: sign-up
+// (which starts no session), then the confirmation link's token — minted with the shop's secret exactly
+// as the confirmation mail carries it — on GET /verify-email, which signs the member in. The mail itself
+// is tested in modules/identity/email-flows.db.test.ts.
 import { createEmailVerificationToken } from 'better-auth/api';
+import { createOTP } from '@better-auth/utils/otp';
+import { base32 } from '@better-auth/utils/base32';
 import { loadConfig } from '#server/config';
 import { createLogger } from '#server/logger';
 import type { ShopServices } from '#server/services';
@@ -93,4 +95,28 @@ export async function signUpConfirmed(
   if (!cookie) throw new Error('confirmation started no session');
   const rawToken = decodeURIComponent(cookie.slice(cookie.indexOf('=') + 1)).split('.')[0]!;
   return { id: user.id, email: body.email.toLowerCase(), cookie, rawToken };
+}
+
+/**
+ * The code an authenticator app shows now for an otpauth:// URI (the member's TOTP secret).
+ * @example await totpCodeOf('otpauth://totp/…?secret=JBSWY3DP…') // '492039'
+ */
+export async function totpCodeOf(totpUri: string): Promise<string> {
+  const secret = base32.decode(new URL(totpUri).searchParams.get('secret')!);
+  return createOTP(secret, { digits: 6, period: 30 }).totp();
+}
+
+/**
+ * A code that is none of the ones verify accepts now (the current period and its neighbours).
+ * @example await wrongTotpCodeOf(totpUri) !== await totpCodeOf(totpUri)
+ */
+export async function wrongTotpCodeOf(totpUri: string): Promise<string> {
+  const secret = base32.decode(new URL(totpUri).searchParams.get('secret')!);
+  const otp = createOTP(secret, { digits: 6, period: 30 });
+  const counter = Math.floor(Date.now() / 30_000);
+  const near = new Set([await otp.hotp(counter - 1), await otp.hotp(counter), await otp.hotp(counter + 1)]);
+  for (let n = 0; ; n++) {
+    const code = String((314159 + n * 7919) % 1_000_000).padStart(6, '0');
+    if (!near.has(code)) return code;
+  }
 }

@@ -13,6 +13,7 @@ import {
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
 import { NewPasswordField } from '~/components/auth/PasswordField';
+import { Captcha } from '~/components/Captcha';
 import type { ActionMode } from '#modules/identity';
 
 export const handle = { title: 'アカウントの手続き' };
@@ -46,6 +47,9 @@ export default function AuthAction({ loaderData, actionData }: Route.ComponentPr
   const page = loaderData;
   const formError = result?.state === 'invalid' ? result.formError : undefined;
   const fieldErrors = result?.state === 'invalid' ? result.fieldErrors : undefined;
+  // After repeated failures the new password needs the captcha: the answer's, else the one the page opened with.
+  const captcha =
+    (result?.state === 'invalid' ? result.captcha : null) ?? (page.mode === 'resetPassword' ? page.captcha : null);
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-black">{TITLES[page.mode]}</h1>
@@ -93,6 +97,7 @@ export default function AuthAction({ loaderData, actionData }: Route.ComponentPr
               required
               error={fieldErrors?.confirm}
             />
+            {captcha ? <Captcha {...captcha} resetOn={result} /> : null}
           </>
         ) : null}
         <Button type="submit" size="lg" fullWidth loading={submitting}>

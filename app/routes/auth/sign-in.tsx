@@ -1,114 +1,46 @@
 // /auth/sign_in: email and password; the member returns to `redirect` (only a path on this site).
 // A member with the second factor on continues to the code step (`?step=code`, or `?step=backup` for
-// a backup code) before the session is given (app/lib/second-factor.server.ts).
-import { Form, data, redirect, useNavigation, useSearchParams } from 'react-router';
+// a backup code) before the session is given. Each form's action is its own module in app/lib/sign-in/.
+import { Form, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/sign-in';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { TextField, FormAlert } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
-import { safeRedirectPath } from '~/guards/rules';
-import { callAuth, captchaHeaders, captchaNeeded, captchaWidget, cookieHeaders } from '~/lib/auth-call.server';
-import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { signInSchema, emailOnlySchema, fieldErrorsOf, type FieldErrors } from '#modules/identity';
 import { authErrorMessage } from '#modules/identity';
 import { SignInMethods } from '~/components/SignInMethods';
-import {
-  needsSecondStep,
-  secondStepAction,
-  secondStepPath,
-  TRUST_DEVICE_DAYS,
-  type SecondStepActionData,
-} from '~/lib/second-factor.server';
 import { PhoneSignIn } from '~/components/PhoneSignIn';
-import { phoneSignInAction } from '~/lib/phone-number.server';
-import { Captcha } from '~/components/Captcha';
-import { socialProvidersOn, socialSignInAction } from '~/lib/social-sign-in.server';
+import { Captcha, type CaptchaWidget } from '~/components/Captcha';
+import { socialProvidersOn } from '~/lib/social-sign-in.server';
+import { signInPageAction } from '~/lib/sign-in/action.server';
+import type { PasswordSignInData } from '~/lib/sign-in/password.server';
+import type { EmailLinkSignInData } from '~/lib/sign-in/email-link.server';
+import { TRUST_DEVICE_DAYS, secondStepCaptcha, type SecondStepActionData } from '~/lib/sign-in/second-factor.server';
 
 export const handle = { title: 'ログイン' };
 
-type ActionData = {
-  fieldErrors?: FieldErrors;
-  formError?: string;
-  email?: string;
-  /** After repeated failures: the captcha widget's settings (the next try needs its token). */
-  captcha?: { siteKey: string; scriptUrl: string } | null;
-  /** The address has not been confirmed yet: a new confirmation mail went out. */
-  unverified?: boolean;
-  /** The email-link form's answer (the same for every address). */
-  emailLink?: { sent?: string; error?: string; fieldError?: string };
-};
+/** What the password form and the email-link form read back (the social button's error is a formError too). */
+type ActionData = PasswordSignInData & EmailLinkSignInData;
 
-/** The social buttons on offer, a social sign-in's error (better-auth's `?error=` on return), the code step's trust period. */
-export function loader({ request, context }: Route.LoaderArgs) {
-  const { services } = context.get(shopRequestContext);
-  const error = new URL(request.url).searchParams.get('error');
+/**
+ * The social buttons on offer, a social sign-in's error (better-auth's `?error=` on return); on the
+ * code step, its trust period and the captcha when failures already ask for one.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const shop = context.get(shopRequestContext);
+  const url = new URL(request.url);
+  const error = url.searchParams.get('error');
+  const step = url.searchParams.get('step');
   return {
-    providers: socialProvidersOn(services),
+    providers: socialProvidersOn(shop.services),
     socialError: error ? authErrorMessage(error.slice(0, 100)) : null,
     trustDeviceDays: TRUST_DEVICE_DAYS,
+    secondStepCaptcha: step === 'code' || step === 'backup' ? await secondStepCaptcha(shop, request) : null,
   };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const shop = context.get(shopRequestContext);
-  const form = await readFormFields(request);
-  if (!form) return data<ActionData>({ formError: UNREADABLE_FORM_MESSAGE }, { status: 400 });
-  if (form.intent === 'email-link') return emailLinkAction(shop, request, form);
-  if (form.intent === 'second-factor') return secondStepAction(shop, request, form);
-  if (form.intent?.startsWith('phone-')) return phoneSignInAction(shop, request, form);
-  if (form.intent === 'social') return socialSignInAction(shop, request, form);
-  const parsed = signInSchema().safeParse(form);
-  if (!parsed.success) {
-    return data<ActionData>(
-      { fieldErrors: fieldErrorsOf(parsed.error), email: String(form.email ?? '') },
-      { status: 400 },
-    );
-  }
-  const result = await callAuth(
-    shop,
-    request,
-    '/sign-in/email',
-    {
-      email: parsed.data.email,
-      password: parsed.data.password,
-      rememberMe: true,
-      callbackURL: safeRedirectPath(parsed.data.redirect),
-    },
-    { headers: captchaHeaders(form) },
-  );
-  if (!result.ok && result.code === 'EMAIL_NOT_VERIFIED') {
-    // Only someone who knows the password gets here; better-auth sent a fresh confirmation mail.
-    return data<ActionData>({ unverified: true, email: parsed.data.email }, { status: 403 });
-  }
-  if (!result.ok) {
-    const captcha = (await captchaNeeded(shop, request, result, { email: parsed.data.email }))
-      ? captchaWidget(shop)
-      : null;
-    return data<ActionData>(
-      { formError: authErrorMessage(result.code, result.status), email: parsed.data.email, captcha },
-      { status: result.status === 429 ? 429 : result.status === 400 ? 400 : 401 },
-    );
-  }
-  // "Two factor required": no session yet, only better-auth's short two_factor cookie; ask for the code.
-  if (needsSecondStep(result))
-    return redirect(secondStepPath(parsed.data.redirect), { headers: cookieHeaders(result.setCookies) });
-  return redirect(safeRedirectPath(parsed.data.redirect), { headers: cookieHeaders(result.setCookies) });
-}
-
-/** 「メールでログインリンクを受け取る」: the same answer for every address; only members get a mail. */
-async function emailLinkAction(shop: Parameters<typeof callAuth>[0], request: Request, form: Record<string, string>) {
-  const parsed = emailOnlySchema().safeParse(form);
-  if (!parsed.success)
-    return data<ActionData>({ emailLink: { fieldError: fieldErrorsOf(parsed.error).email } }, { status: 400 });
-  const result = await callAuth(shop, request, '/sign-in/magic-link', {
-    email: parsed.data.email,
-    callbackURL: safeRedirectPath(parsed.data.redirect),
-  });
-  if (!result.ok && result.status === 429)
-    return data<ActionData>({ emailLink: { error: authErrorMessage(result.code, 429) } }, { status: 429 });
-  if (!result.ok) shop.services.logger.warn({ code: result.code, status: result.status }, 'email link request failed');
-  return data<ActionData>({ emailLink: { sent: parsed.data.email } });
+  return signInPageAction(context.get(shopRequestContext), request);
 }
 
 export default function SignIn({ actionData, loaderData }: Route.ComponentProps) {
@@ -127,6 +59,7 @@ export default function SignIn({ actionData, loaderData }: Route.ComponentProps)
         submitting={submitting}
         trustDeviceDays={loaderData?.trustDeviceDays ?? 30}
         result={actionData as SecondStepActionData | undefined}
+        pageCaptcha={loaderData?.secondStepCaptcha ?? null}
       />
     );
   const result = actionData as ActionData | undefined;
@@ -241,8 +174,11 @@ function SecondStep(props: {
   submitting: boolean;
   trustDeviceDays: number;
   result: SecondStepActionData | undefined;
+  /** The captcha the step opened with (failures before it); an answer's own captcha comes first. */
+  pageCaptcha: CaptchaWidget | null;
 }) {
   const { step, redirectTo, result } = props;
+  const captcha = result?.captcha ?? props.pageCaptcha;
   const withRedirect = (next: string) =>
     redirectTo ? `${next}${next.includes('?') ? '&' : '?'}redirect=${encodeURIComponent(redirectTo)}` : next;
   return (
@@ -287,6 +223,7 @@ function SecondStep(props: {
           <input type="checkbox" name="trustDevice" className="size-4" />
           この端末を{props.trustDeviceDays}日間信頼する（共用の端末ではチェックしないでください）
         </label>
+        {captcha ? <Captcha {...captcha} resetOn={result} /> : null}
         <Button type="submit" size="lg" fullWidth loading={props.submitting}>
           認証する
         </Button>
