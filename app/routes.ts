@@ -26,6 +26,16 @@ export default [
     ]),
   ]),
   route('auth/sign_out', 'routes/auth/sign-out.tsx'),
+  // The admin area (beyond the specification: operators; noindex, no member guards). Joining the
+  // staff by a mailed invitation happens before the invitee is staff, so it sits outside the guard.
+  layout('layouts/external.tsx', { id: 'admin-join-layout' }, [route('admin/join', 'routes/admin/join.tsx')]),
+  layout('layouts/admin.tsx', [
+    ...prefix('admin', [
+      index('routes/admin/index.tsx'),
+      route('audit', 'routes/admin/audit.tsx'),
+      route('staff', 'routes/admin/staff.tsx'),
+    ]),
+  ]),
   // Developer pages (404 unless PAYMENT_SANDBOX is on), before the catch-all.
   route('dev/outbox', 'routes/dev/outbox.tsx'),
   layout('layouts/ranking.tsx', [

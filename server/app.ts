@@ -9,7 +9,7 @@ import type { ShopServices } from './services';
 import { securityHeaders, crossSiteRequestGuard, clientAddress } from './security';
 import { apiError } from './api-error';
 import { shopRequestContext, type SessionMember } from '../app/context';
-import { AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, CLIENT_IP_HEADER } from '#modules/identity/server';
+import { AUTH_ADMIN_ENDPOINTS, AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, CLIENT_IP_HEADER } from '#modules/identity/server';
 import { isNoindexPath } from '../app/guards/rules';
 import { createImageRoute } from './images';
 import { compressResponses } from './compression';
@@ -107,6 +107,14 @@ export function createServerApp(options: ServerAppOptions) {
   });
 
   app.on(['GET', 'POST'], '/api/auth/*', async (c) => {
+    if (c.req.path.toLowerCase().startsWith(AUTH_ADMIN_ENDPOINTS)) {
+      return apiError(
+        c,
+        403,
+        'USE_ADMIN_AREA',
+        'スタッフの操作は管理画面から行ってください（操作は監査ログに記録されます）。',
+      );
+    }
     if (AUTH_ENDPOINTS_ONLY_THROUGH_PAGES.some((prefix) => c.req.path.startsWith(prefix))) {
       return apiError(c, 403, 'USE_SHOP_PAGES', '会員登録と登録内容の変更は、サイトの画面から行ってください。');
     }

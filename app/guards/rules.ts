@@ -51,6 +51,8 @@ export const NOINDEX_PREFIXES = [
   '/r/',
   '/shop/',
   '/ranking/',
+  // The admin area (operators only; beyond the specification).
+  '/admin/',
 ] as const;
 
 /** The eleven ad-tracking parameters kept in local storage (specification section 3). */
@@ -104,6 +106,9 @@ export const GUARDED_PATTERNS: GuardedPattern[] = [
   { pattern: '/app/return', guards: ['ng-external'], ignoreAdTracking: true },
   { pattern: '/app/*', guards: [], ignoreAdTracking: true },
   { pattern: '/preview', guards: [], ignoreAdTracking: true },
+  // The admin area: none of the member guards (requireOperator in every loader and action).
+  { pattern: '/admin', guards: [], ignoreAdTracking: true },
+  { pattern: '/admin/*', guards: [], ignoreAdTracking: true },
   // The other fixed top-level pages, so that /{specialId} never claims them.
   ...['/auth', '/mypage', '/myinbox', '/r', '/ranking', '/shop', '/mylevel', '/myrank', '/gacha'].map(
     (pattern): GuardedPattern => ({ pattern, guards: [] }),

@@ -308,3 +308,10 @@ function enforcePasswordPolicy(policy: PasswordPolicy, request: { path: string; 
  * and the form rules apply; called directly, they answer 403.
  */
 export const AUTH_ENDPOINTS_ONLY_THROUGH_PAGES = ['/api/auth/sign-up/', '/api/auth/update-user'];
+
+/**
+ * better-auth's admin plugin endpoints (list, ban, set role, impersonate, set password…): closed over
+ * HTTP. Operators act in /admin, where each action needs its permission, the second factor, and is
+ * audited in its transaction (modules/admin); the plugin stays for its columns (role, banned).
+ */
+export const AUTH_ADMIN_ENDPOINTS = '/api/auth/admin/';

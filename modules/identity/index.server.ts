@@ -1,6 +1,12 @@
 // The identity module's server-only door: better-auth set up for the shop, sessions read from the
 // database (for the draw's one-call path and the API), and linking a LINE account.
-export { createShopAuth, CLIENT_IP_HEADER, AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, type ShopAuth } from './auth.server';
+export {
+  createShopAuth,
+  CLIENT_IP_HEADER,
+  AUTH_ENDPOINTS_ONLY_THROUGH_PAGES,
+  AUTH_ADMIN_ENDPOINTS,
+  type ShopAuth,
+} from './auth.server';
 export { toSessionMember, verifySignedToken, memberOfSessionToken, type SessionMember } from './session.server';
 export {
   LINE_PROVIDER_ID,

@@ -1,0 +1,178 @@
+// /admin/audit: the audit log viewer. Filters by actor, action, target and JST dates (a GET form, so
+// a filtered view is a link to share), newest first, 50 per page; each entry's before and after JSON.
+import { Form, useNavigation } from 'react-router';
+import type { Route } from './+types/audit';
+import { shopRequestContext } from '~/context';
+import { AppLink } from '~/components/AppLink';
+import { Button } from '~/components/Button';
+import { requireOperator } from '~/lib/admin.server';
+import { auditFilterSchema, listAuditEntries, type AuditFilter } from '#modules/admin';
+
+export const handle = { title: '監査ログ' };
+
+const PAGE_SIZE = 50;
+
+const jstTime = new Intl.DateTimeFormat('ja-JP', {
+  timeZone: 'Asia/Tokyo',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const shop = context.get(shopRequestContext);
+  await requireOperator(shop, request, 'audit:read');
+  const url = new URL(request.url);
+  const parsed = auditFilterSchema.safeParse(Object.fromEntries(url.searchParams));
+  const filter: AuditFilter = parsed.success ? parsed.data : {};
+  const { entries, nextBefore } = await listAuditEntries(shop.services.db, filter, PAGE_SIZE);
+  const next = new URLSearchParams(url.searchParams);
+  if (nextBefore) next.set('before', String(nextBefore));
+  return {
+    filter: { ...filter, before: undefined },
+    error: parsed.success ? null : (parsed.error.issues[0]?.message ?? '検索条件が正しくありません。'),
+    entries: entries.map((e) => ({
+      ...e,
+      at: jstTime.format(e.at),
+      before: e.before === null ? null : JSON.stringify(e.before, null, 2),
+      after: e.after === null ? null : JSON.stringify(e.after, null, 2),
+    })),
+    nextHref: nextBefore ? `/admin/audit?${next.toString()}` : null,
+  };
+}
+
+const input = 'min-h-11 w-full rounded-lg border border-line bg-white px-3 text-sm';
+
+export default function AuditLog({ loaderData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const { filter, entries, error, nextHref } = loaderData;
+  return (
+    <div>
+      <h1 className="text-2xl font-black">監査ログ</h1>
+      <p className="mt-1 text-sm text-muted">
+        管理画面とコマンドラインの操作は、変更と同じトランザクションで記録されます。記録は変更・削除できません。
+      </p>
+      <Form
+        method="get"
+        className="mt-5 grid gap-3 rounded-2xl border border-line bg-white p-4 sm:grid-cols-3 lg:grid-cols-6"
+      >
+        <label className="text-xs font-bold">
+          操作者（メール・ID）
+          <input name="actor" defaultValue={filter.actor ?? ''} className={input} />
+        </label>
+        <label className="text-xs font-bold">
+          操作（前方一致）
+          <input name="action" defaultValue={filter.action ?? ''} placeholder="staff." className={input} />
+        </label>
+        <label className="text-xs font-bold">
+          対象の種類
+          <input name="targetType" defaultValue={filter.targetType ?? ''} placeholder="member" className={input} />
+        </label>
+        <label className="text-xs font-bold">
+          対象ID
+          <input name="targetId" defaultValue={filter.targetId ?? ''} className={input} />
+        </label>
+        <label className="text-xs font-bold">
+          開始日
+          <input type="date" name="from" defaultValue={filter.from ?? ''} className={input} />
+        </label>
+        <label className="text-xs font-bold">
+          終了日
+          <input type="date" name="to" defaultValue={filter.to ?? ''} className={input} />
+        </label>
+        <div className="flex items-end gap-3 sm:col-span-3 lg:col-span-6">
+          <Button
+            type="submit"
+            loading={navigation.state === 'loading' && navigation.location.pathname === '/admin/audit'}
+          >
+            絞り込む
+          </Button>
+          <AppLink to="/admin/audit" className="py-2 text-sm underline">
+            条件をクリア
+          </AppLink>
+        </div>
+      </Form>
+      {error ? (
+        <p role="alert" className="mt-3 text-sm font-bold text-danger">
+          {error}
+        </p>
+      ) : null}
+      {entries.length === 0 ? (
+        <p className="mt-6 rounded-xl bg-white p-4 text-sm">該当する記録はありません。</p>
+      ) : (
+        <div className="mt-6 overflow-x-auto rounded-2xl border border-line bg-white">
+          <table className="w-full min-w-[56rem] text-left text-sm">
+            <caption className="sr-only">監査ログ（新しい順）</caption>
+            <thead className="border-b border-line bg-slate-50 text-xs">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  日時（日本時間）
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  操作者
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  操作
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  対象
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  権限
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  変更内容
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry) => (
+                <tr key={entry.id} className="border-b border-line align-top last:border-b-0">
+                  <td className="px-3 py-2 whitespace-nowrap tabular-nums">{entry.at}</td>
+                  <td className="px-3 py-2">
+                    <span className="break-all">{entry.actorLabel}</span>
+                    {entry.address ? <span className="block text-xs text-muted">{entry.address}</span> : null}
+                  </td>
+                  <td className="px-3 py-2 font-mono text-xs">{entry.action}</td>
+                  <td className="px-3 py-2">
+                    <span className="text-xs text-muted">{entry.targetType}</span>
+                    <span className="block font-mono text-xs break-all">{entry.targetId ?? '—'}</span>
+                  </td>
+                  <td className="px-3 py-2 font-mono text-xs">{entry.permission}</td>
+                  <td className="px-3 py-2">
+                    {entry.before || entry.after ? (
+                      <details>
+                        <summary className="cursor-pointer text-xs font-bold">前後を表示</summary>
+                        <div className="mt-2 grid gap-2 lg:grid-cols-2">
+                          <pre className="max-h-60 overflow-auto rounded bg-slate-50 p-2 text-xs" aria-label="変更前">
+                            {entry.before ?? '—'}
+                          </pre>
+                          <pre className="max-h-60 overflow-auto rounded bg-slate-50 p-2 text-xs" aria-label="変更後">
+                            {entry.after ?? '—'}
+                          </pre>
+                        </div>
+                        {entry.requestId ? (
+                          <p className="mt-1 text-xs text-muted">リクエストID: {entry.requestId}</p>
+                        ) : null}
+                      </details>
+                    ) : (
+                      <span className="text-xs text-muted">—</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {nextHref ? (
+        <AppLink to={nextHref} className="mt-4 inline-block text-sm font-bold underline">
+          さらに古い記録を表示
+        </AppLink>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+// /admin: the admin area's home: who is signed in, what their role may do, and where each task lives.
+import type { Route } from './+types/index';
+import { shopRequestContext } from '~/context';
+import { AppLink } from '~/components/AppLink';
+import { requireOperator } from '~/lib/admin.server';
+import { ADMIN_PERMISSIONS, PERMISSION_LABELS, type AdminPermission } from '#modules/admin';
+
+export const handle = { title: '管理ホーム' };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const operator = await requireOperator(context.get(shopRequestContext), request);
+  return { label: operator.label, permissions: ADMIN_PERMISSIONS.filter((p) => operator.permissions.has(p)) };
+}
+
+const TASKS: { to: string; title: string; text: string; permission: AdminPermission }[] = [
+  {
+    to: '/admin/audit',
+    title: '監査ログ',
+    text: '管理画面とコマンドラインで行われた操作の記録を検索します。',
+    permission: 'audit:read',
+  },
+  {
+    to: '/admin/staff',
+    title: 'スタッフ',
+    text: 'スタッフの招待、権限の変更、解除を行います。',
+    permission: 'staff:write',
+  },
+];
+
+export default function AdminHome({ loaderData }: Route.ComponentProps) {
+  const held = new Set<string>(loaderData.permissions);
+  const tasks = TASKS.filter((t) => held.has(t.permission));
+  return (
+    <div className="max-w-4xl">
+      <h1 className="text-2xl font-black">管理ホーム</h1>
+      <p className="mt-1 text-sm text-muted">{loaderData.label} としてログインしています。</p>
+      <ul className="mt-6 grid gap-4 sm:grid-cols-2">
+        {tasks.map((task) => (
+          <li key={task.to}>
+            <AppLink
+              to={task.to}
+              className="block h-full rounded-2xl border border-line bg-white p-5 hover:border-ink focus-visible:border-ink"
+            >
+              <span className="text-lg font-bold">{task.title}</span>
+              <span className="mt-1 block text-sm text-muted">{task.text}</span>
+            </AppLink>
+          </li>
+        ))}
+      </ul>
+      {tasks.length === 0 ? (
+        <p className="mt-6 rounded-xl bg-white p-4 text-sm">
+          まだ開ける管理ページがありません。管理者に必要な権限を依頼してください。
+        </p>
+      ) : null}
+      <section className="mt-8" aria-labelledby="my-permissions">
+        <h2 id="my-permissions" className="text-base font-bold">
+          あなたの権限
+        </h2>
+        <ul className="mt-2 list-disc pl-5 text-sm leading-relaxed">
+          {loaderData.permissions.map((p) => (
+            <li key={p}>
+              {PERMISSION_LABELS[p]} <code className="text-xs text-muted">{p}</code>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,219 @@
+// /admin/staff: the staff and their permissions. Invite by mail (role and permissions), change a
+// staff member's access, take them off the staff (asks first), withdraw a pending invitation.
+// Every change is audited by the admin module; an operator never changes their own access.
+import { useEffect, useState } from 'react';
+import { Form, useActionData, useNavigation } from 'react-router';
+import type { Route } from './+types/staff';
+import { shopRequestContext } from '~/context';
+import { Button } from '~/components/Button';
+import { TextField } from '~/components/FormField';
+import { Sheet } from '~/components/Sheet';
+import { staffPageAction, staffPageLoader, type StaffActionData } from '~/lib/admin-staff.server';
+
+export const handle = { title: 'スタッフ' };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return staffPageLoader(context.get(shopRequestContext), request);
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return staffPageAction(context.get(shopRequestContext), request);
+}
+
+type Permission = { id: string; label: string };
+
+function PermissionBoxes({ all, checked, idPrefix }: { all: Permission[]; checked: string[]; idPrefix: string }) {
+  return (
+    <fieldset className="grid gap-1.5 sm:grid-cols-2">
+      <legend className="mb-1 text-xs font-bold">権限（役割がスタッフのとき）</legend>
+      {all.map((p) => (
+        <label key={p.id} htmlFor={`${idPrefix}-${p.id}`} className="flex items-start gap-2 text-sm">
+          <input
+            id={`${idPrefix}-${p.id}`}
+            type="checkbox"
+            name="permission"
+            value={p.id}
+            defaultChecked={checked.includes(p.id)}
+            className="mt-1 size-4"
+          />
+          <span>
+            {p.label} <code className="text-xs text-muted">{p.id}</code>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function RoleSelect({ defaultValue, id }: { defaultValue: string; id: string }) {
+  return (
+    <label htmlFor={id} className="text-xs font-bold">
+      役割
+      <select
+        id={id}
+        name="role"
+        defaultValue={defaultValue}
+        className="mt-1 block min-h-11 rounded-lg border border-line bg-white px-3 text-sm"
+      >
+        <option value="staff">スタッフ（選んだ権限のみ）</option>
+        <option value="admin">管理者（すべての権限）</option>
+      </select>
+    </label>
+  );
+}
+
+function Notice({ answer, form }: { answer: StaffActionData | undefined; form: string }) {
+  if (!answer || answer.form !== form) return null;
+  return answer.error ? (
+    <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-bold text-danger">
+      {answer.error}
+    </p>
+  ) : (
+    <p role="status" className="rounded-lg bg-green-50 p-3 text-sm font-bold text-green-800">
+      {answer.ok}
+    </p>
+  );
+}
+
+export default function StaffPage({ loaderData }: Route.ComponentProps) {
+  const answer = useActionData<StaffActionData>();
+  const navigation = useNavigation();
+  const busy = (intent: string, id?: string) =>
+    navigation.state === 'submitting' &&
+    navigation.formData?.get('intent') === intent &&
+    (id === undefined || navigation.formData?.get('id') === id);
+  const [revoking, setRevoking] = useState<{ id: string; email: string } | null>(null);
+  // The sheet closes once the revocation has answered (the answer shows above the list).
+  useEffect(() => {
+    if (answer?.form === 'list' || answer?.error) setRevoking(null);
+  }, [answer]);
+  const { staff, invitations, permissions, me } = loaderData;
+  return (
+    <div className="max-w-5xl">
+      <h1 className="text-2xl font-black">スタッフ</h1>
+      <p className="mt-1 text-sm text-muted">
+        スタッフは管理画面を開く前に二段階認証（認証アプリ）の設定が必要です。スタッフ・管理者のアカウントではガチャを引けません。
+      </p>
+      <div className="mt-4">
+        <Notice answer={answer} form="list" />
+      </div>
+
+      <section aria-labelledby="staff-list" className="mt-6">
+        <h2 id="staff-list" className="text-lg font-bold">
+          スタッフ一覧（{staff.length}人）
+        </h2>
+        <ul className="mt-3 grid gap-3">
+          {staff.map((s) => (
+            <li key={s.id} className="rounded-2xl border border-line bg-white p-4">
+              <div className="flex flex-wrap items-baseline justify-between gap-2">
+                <p className="font-bold break-all">
+                  {s.email} <span className="text-sm font-normal text-muted">（{s.name}）</span>
+                </p>
+                <p className="text-sm">
+                  <span className="rounded bg-slate-100 px-2 py-0.5 font-bold">{s.roleLabel}</span>{' '}
+                  {s.twoFactorEnabled ? (
+                    <span className="text-green-800">二段階認証 設定済み</span>
+                  ) : (
+                    <span className="font-bold text-danger">二段階認証 未設定（管理画面を開けません）</span>
+                  )}
+                </p>
+              </div>
+              {s.id === me ? (
+                <p className="mt-2 text-sm text-muted">あなたのアカウントです。自分の権限は変更できません。</p>
+              ) : (
+                <details className="mt-2">
+                  <summary className="cursor-pointer text-sm font-bold underline">権限を変更・スタッフから外す</summary>
+                  <Form method="post" className="mt-3 grid gap-3">
+                    <input type="hidden" name="intent" value="access" />
+                    <input type="hidden" name="id" value={s.id} />
+                    <Notice answer={answer} form={s.id} />
+                    <RoleSelect defaultValue={s.role} id={`role-${s.id}`} />
+                    <PermissionBoxes all={permissions} checked={s.permissions} idPrefix={`perm-${s.id}`} />
+                    <div className="flex flex-wrap gap-3">
+                      <Button type="submit" loading={busy('access', s.id)}>
+                        変更を保存
+                      </Button>
+                      <Button variant="danger" onClick={() => setRevoking({ id: s.id, email: s.email })}>
+                        スタッフから外す
+                      </Button>
+                    </div>
+                  </Form>
+                </details>
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="invitations" className="mt-8">
+        <h2 id="invitations" className="text-lg font-bold">
+          招待中（{invitations.length}件）
+        </h2>
+        {invitations.length === 0 ? (
+          <p className="mt-2 text-sm text-muted">招待中の人はいません。</p>
+        ) : (
+          <ul className="mt-3 grid gap-2">
+            {invitations.map((i) => (
+              <li
+                key={i.id}
+                className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-line bg-white p-3 text-sm"
+              >
+                <span className="break-all">
+                  {i.email}（{i.roleLabel}）・招待者 {i.invitedBy}・期限{' '}
+                  {new Date(i.expiresAt).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo' })}
+                </span>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="withdraw" />
+                  <input type="hidden" name="id" value={i.id} />
+                  <Button type="submit" variant="secondary" loading={busy('withdraw', i.id)}>
+                    招待を取り消す
+                  </Button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="invite" className="mt-8 max-w-2xl rounded-2xl border border-line bg-white p-5">
+        <h2 id="invite" className="text-lg font-bold">
+          スタッフを招待する
+        </h2>
+        <p className="mt-1 text-sm text-muted">
+          招待メールのリンクを、そのアドレスの会員としてログインして開くとスタッフになります（有効期限7日）。
+        </p>
+        <Form method="post" className="mt-4 grid gap-4">
+          <input type="hidden" name="intent" value="invite" />
+          <Notice answer={answer} form="invite" />
+          <TextField name="email" type="email" label="メールアドレス" autoComplete="off" required />
+          <RoleSelect defaultValue="staff" id="invite-role" />
+          <PermissionBoxes all={permissions} checked={[]} idPrefix="invite" />
+          <div>
+            <Button type="submit" loading={busy('invite')}>
+              招待メールを送る
+            </Button>
+          </div>
+        </Form>
+      </section>
+
+      {revoking ? (
+        <Sheet title="スタッフから外しますか？" onClose={() => setRevoking(null)} busy={busy('revoke', revoking.id)}>
+          <p className="text-sm">
+            {revoking.email}{' '}
+            は管理画面を開けなくなり、すべての権限がなくなります。会員としてのアカウントはそのまま残ります。
+          </p>
+          <Form method="post" className="mt-4 flex flex-wrap gap-3">
+            <input type="hidden" name="intent" value="revoke" />
+            <input type="hidden" name="id" value={revoking.id} />
+            <Button type="submit" variant="danger" loading={busy('revoke', revoking.id)}>
+              外す
+            </Button>
+            <Button variant="secondary" onClick={() => setRevoking(null)} disabled={busy('revoke', revoking.id)}>
+              やめる
+            </Button>
+          </Form>
+        </Sheet>
+      ) : null}
+    </div>
+  );
+}
