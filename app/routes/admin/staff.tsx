@@ -1,7 +1,7 @@
 // /admin/staff: the staff and their permissions. Invite by mail (role and permissions), change a
 // staff member's access, take them off the staff (asks first), withdraw a pending invitation.
 // Every change is audited by the admin module; an operator never changes their own access.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/staff';
 import { shopRequestContext } from '~/context';
@@ -86,6 +86,11 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
   // The sheet closes once the revocation has answered (the answer shows above the list).
   useEffect(() => {
     if (answer?.form === 'list' || answer?.error) setRevoking(null);
+  }, [answer]);
+  // A sent invitation empties its form for the next one.
+  const inviteForm = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (answer?.form === 'invite' && answer.ok) inviteForm.current?.reset();
   }, [answer]);
   const { staff, invitations, permissions, me } = loaderData;
   return (
@@ -182,7 +187,7 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-sm text-muted">
           招待メールのリンクを、そのアドレスの会員としてログインして開くとスタッフになります（有効期限7日）。
         </p>
-        <Form method="post" className="mt-4 grid gap-4">
+        <Form method="post" ref={inviteForm} className="mt-4 grid gap-4">
           <input type="hidden" name="intent" value="invite" />
           <Notice answer={answer} form="invite" />
           <TextField name="email" type="email" label="メールアドレス" autoComplete="off" required />
