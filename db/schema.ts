@@ -11,3 +11,4 @@ export * from '../modules/messaging/schema';
 export * from '../modules/admin/schema';
 
 export { appMeta, moduleSql } from './app-meta';
+export * from '../modules/shipping/schema';

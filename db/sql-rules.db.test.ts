@@ -13,6 +13,7 @@ import { loadConfig } from '#server/config';
 import { PAID_COIN_DAYS, FREE_COIN_DAYS, LEDGER_REASON_LABELS, getBalance, grantCoins } from '#modules/wallet';
 import {
   PRIZE_DECISION_DAYS,
+  KEPT_PRIZE_STORAGE_DAYS,
   DRAW_REFUSAL_CODES,
   PRIZE_CHOICE_REFUSAL_CODES,
   drawLots,
@@ -21,7 +22,7 @@ import {
 } from '#modules/draw';
 import { describeRefusal } from '#server/refusals';
 import { isStaff } from '#server/api/v1/auth';
-import { DAY, FREE_COIN_MS, PAID_COIN_MS, PRIZE_DECISION_MS } from '#tests/model';
+import { DAY, FREE_COIN_MS, KEPT_PRIZE_STORAGE_MS, PAID_COIN_MS, PRIZE_DECISION_MS } from '#tests/model';
 import { listModuleSqlFiles } from './module-sql';
 
 /** The rows of a db.execute answer (both engines answer { rows }). */
@@ -73,10 +74,12 @@ describe('rules shared by the SQL and the TypeScript', () => {
     expect(defaults.PAID_COIN_EXPIRY_DAYS).toBe(PAID_COIN_DAYS);
     expect(defaults.FREE_COIN_EXPIRY_DAYS).toBe(FREE_COIN_DAYS);
     expect(defaults.PRIZE_DECISION_DAYS).toBe(PRIZE_DECISION_DAYS);
-    expect([PAID_COIN_MS, FREE_COIN_MS, PRIZE_DECISION_MS]).toEqual([
+    expect(defaults.KEPT_PRIZE_STORAGE_DAYS).toBe(KEPT_PRIZE_STORAGE_DAYS);
+    expect([PAID_COIN_MS, FREE_COIN_MS, PRIZE_DECISION_MS, KEPT_PRIZE_STORAGE_MS]).toEqual([
       PAID_COIN_DAYS * DAY,
       FREE_COIN_DAYS * DAY,
       PRIZE_DECISION_DAYS * DAY,
+      KEPT_PRIZE_STORAGE_DAYS * DAY,
     ]);
   });
 

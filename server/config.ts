@@ -126,6 +126,35 @@ const environmentSchema = z.object({
   IMAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(1024),
   /** Days a prize waits for the member's choice before it is converted to coins. */
   PRIZE_DECISION_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  /** Days a kept prize waits for a shipping request before it is converted (reminders 7 days and 1 day before). */
+  KEPT_PRIZE_STORAGE_DAYS: z.coerce.number().int().min(8).max(3650).default(60),
+  /** Coins a shipping request costs (a ledger entry; refunded when the request is canceled). */
+  SHIPPING_FEE_COINS: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  /** The fewest prizes one shipping request may hold. */
+  SHIPPING_MIN_PRIZES: z.coerce.number().int().min(1).max(200).default(1),
+  /** 発送予定日: business days after the acceptance day (weekends, holidays and closed days not counted). */
+  SHIPPING_BUSINESS_DAYS: z.coerce.number().int().min(0).max(60).default(5),
+  /** The shop's own closed days (年末年始, 夏季休業…), comma-separated JST dates YYYY-MM-DD. */
+  SHIPPING_CLOSED_DAYS: z
+    .string()
+    .default('')
+    .transform((text, context) => {
+      const days = text
+        .split(',')
+        .map((day) => day.trim())
+        .filter(Boolean);
+      for (const day of days) {
+        const [year, month, date] = day.split('-').map(Number);
+        const real = new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, date ?? 0));
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || real.toISOString().slice(0, 10) !== day)
+          context.addIssue({ code: 'custom', message: `${day} is not a date YYYY-MM-DD` });
+      }
+      return [...new Set(days)].sort();
+    }),
+  /** Requests from this hour (Japan time) on are accepted on the next business day. */
+  SHIPPING_CUTOFF_HOUR: z.coerce.number().int().min(0).max(24).default(15),
+  /** Free coins a member gets, once, when a request has not shipped by the end of its 発送予定日 (0: none). */
+  SHIPPING_LATE_COMPENSATION_COINS: z.coerce.number().int().min(0).max(1_000_000).default(100),
   /** A prize worth at least this many coins is named in a conversion's confirmation (with S賞 and above). */
   PRIZE_HIGHLIGHT_COINS: z.coerce.number().int().min(1).max(100_000_000).default(10_000),
   /** Lifetime of paid coins (資金決済法: keep within 180 days for the exemption). */

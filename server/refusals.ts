@@ -45,6 +45,12 @@ const IDEMPOTENCY_KEY_REUSED: RefusalEntry = {
   message: '同じリクエストキーが別の内容で使われています。新しいキーでやり直してください。',
 };
 
+// Draws, the wallet's spend and shipping fees alike.
+const INSUFFICIENT_COINS: RefusalEntry = {
+  status: 422,
+  message: (d) => `コインが不足しています（必要 ${n(d.required)}コイン／所持 ${n(d.balance)}コイン）。`,
+};
+
 const UNAUTHENTICATED: RefusalEntry = { status: 401, message: 'ログインしてください。' };
 
 const draw: Section<DrawRefusalCode> = {
@@ -61,10 +67,7 @@ const draw: Section<DrawRefusalCode> = {
   GACHA_ENDED: { status: 422, message: 'このガチャの販売は終了しました。' },
   GACHA_NOT_ON_SALE: { status: 422, message: 'このガチャはまだ販売開始前です。' },
   RANK_TOO_LOW: { status: 403, message: 'このガチャは対象ランク以上の会員様限定です。' },
-  INSUFFICIENT_COINS: {
-    status: 422,
-    message: (d) => `コインが不足しています（必要 ${n(d.required)}コイン／所持 ${n(d.balance)}コイン）。`,
-  },
+  INSUFFICIENT_COINS,
   DRAW_LIMIT_REACHED: {
     status: 422,
     message: (d) => `このガチャはお一人様${n(d.limit)}口までです（購入済み ${n(d.used)}口）。`,
@@ -110,6 +113,7 @@ const wallet: Section<WalletRefusalCode> = {
     message: (d) =>
       `キー ${String(d.key)} は別の付与（会員・種類・枚数が違う）に使われています。何も付与していません。`,
   },
+  INSUFFICIENT_COINS,
 };
 
 const idempotency: Section<IdempotencyRefusalCode> = { IDEMPOTENCY_KEY_REUSED };

@@ -51,7 +51,7 @@ export async function prizeChoiceAction(shop: ShopRequest, request: Request) {
     return refuse(status, message, intent);
   };
   if (intent === 'keep') {
-    const outcome = await keepPrizes(db, shop.member.id, ids);
+    const outcome = await keepPrizes(db, shop.member.id, ids, { storageDays: config.KEPT_PRIZE_STORAGE_DAYS });
     if (!outcome.ok) return refused(outcome);
     return {
       ok: true,

@@ -344,6 +344,7 @@ describe('prizes', () => {
         db,
         alice,
         rest.map((p) => p.prizeId),
+        { storageDays: TEST_RULES.keptPrizeStorageDays },
       ),
     ).toMatchObject({ ok: true, kept: 8 });
     expect((await getBalance(db, alice)).free).toBe(first!.conversionValue + second!.conversionValue);
@@ -364,7 +365,7 @@ describe('prizes', () => {
     });
     if (!outcome.ok) throw new Error('draw failed');
     const ids = outcome.result.items.map((p) => p.prizeId);
-    await keepPrizes(db, member, ids.slice(0, 2));
+    await keepPrizes(db, member, ids.slice(0, 2), { storageDays: TEST_RULES.keptPrizeStorageDays });
     const before = await getBalance(db, member);
     expect(await convertPrizes(db, member, ids, { freeCoinDays: TEST_RULES.freeCoinDays })).toMatchObject({
       ok: false,
@@ -404,7 +405,7 @@ describe('prizes', () => {
       idempotencyKey: key(),
     });
     if (!outcome.ok) throw new Error('draw failed');
-    await keepPrizes(db, member, [outcome.result.items[0]!.prizeId]);
+    await keepPrizes(db, member, [outcome.result.items[0]!.prizeId], { storageDays: TEST_RULES.keptPrizeStorageDays });
     const later = new Date(Date.now() + 15 * 86_400_000);
     expect(await autoConvertDuePrizes(db, TEST_RULES.freeCoinDays, later)).toBeGreaterThanOrEqual(9);
     expect(await autoConvertDuePrizes(db, TEST_RULES.freeCoinDays, later)).toBe(0);
@@ -428,7 +429,7 @@ describe('coin history by action', () => {
     });
     if (!drawn.ok) throw new Error('draw failed');
     const ids = drawn.result.items.map((p) => p.prizeId);
-    await keepPrizes(db, member, [ids[0]!]);
+    await keepPrizes(db, member, [ids[0]!], { storageDays: TEST_RULES.keptPrizeStorageDays });
     const converted = await convertPrizes(db, member, ids.slice(1), { freeCoinDays: TEST_RULES.freeCoinDays });
     if (!converted.ok) throw new Error('conversion failed');
     await convertPrizes(db, member, [ids[0]!], { freeCoinDays: TEST_RULES.freeCoinDays, includeKept: true });
@@ -656,7 +657,7 @@ describe('races with the end of a sale and the deadline', () => {
     const ids = outcome.result.items.map((i) => i.prizeId);
     const later = new Date(Date.now() + 15 * 86_400_000);
     // The job selected all ten; the member keeps one before the job reaches them.
-    await keepPrizes(db, member, [ids[0]!]);
+    await keepPrizes(db, member, [ids[0]!], { storageDays: TEST_RULES.keptPrizeStorageDays });
     const converted = await convertPrizes(db, member, ids, {
       freeCoinDays: TEST_RULES.freeCoinDays,
       auto: true,

@@ -2,16 +2,30 @@
 // auto-conversion job, and a finished pack's reveal. The web pages, the JSON API and
 // the operator's command line all call these functions.
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows, type Database } from '#db/client';
 import { prizes, draws, gachaMemberDraws, type PrizeStatus } from './schema';
+import { returnPrizesFromShipping, storageEnd } from './prize-storage';
 import { packTitles, tierCards } from '#modules/gacha';
 import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from '#modules/identity';
 import { isUuid, refuse, uuidSchema, type Outcome, type Refusal } from '#modules/kernel';
 
 export { prizeStatuses, type PrizeStatus } from './schema';
 export { getPackReveal, verifiedReveal } from './reveal';
+export {
+  KEPT_PRIZE_STORAGE_DAYS,
+  KEPT_PRIZE_REMINDER_DAYS,
+  storageEnd,
+  reservePrizesForShipping,
+  returnPrizesFromShipping,
+  shippingPrizeCards,
+  remindKeptPrizes,
+  type KeptPrizeReminderDays,
+  type KeptPrizeReminder,
+  type ShippingPrizeCard,
+  type ShippingReservation,
+} from './prize-storage';
 export {
   jstPeriod,
   weeklyExpRanking,
@@ -271,6 +285,8 @@ export async function getDrawResult(db: Database, memberId: string, drawId: stri
 }
 
 export interface PrizeBoxItem extends PrizeItem {
+  /** A kept prize's end of storage (then it is converted); null for the others. */
+  keepUntil: string | null;
   drawId: string;
   gachaId: string;
   gachaTitle: string;
@@ -298,6 +314,7 @@ export async function listPrizes(
       position: prizes.position,
       status: prizes.status,
       decideBy: prizes.decideBy,
+      keepUntil: prizes.keepUntil,
       conversionValue: prizes.conversionValue,
       createdAt: prizes.createdAt,
       tierId: prizes.tierId,
@@ -325,7 +342,13 @@ export async function listPrizes(
     if (!card) return [];
     const { gachaId: _gachaId, ...named } = card;
     return [
-      { ...r, ...named, decideBy: new Date(r.decideBy).toISOString(), createdAt: new Date(r.createdAt).toISOString() },
+      {
+        ...r,
+        ...named,
+        decideBy: new Date(r.decideBy).toISOString(),
+        keepUntil: r.status === 'kept' && r.keepUntil ? new Date(r.keepUntil).toISOString() : null,
+        createdAt: new Date(r.createdAt).toISOString(),
+      },
     ];
   });
   const last = rows[limit - 1];
@@ -481,15 +504,19 @@ export async function convertPrizes(
 }
 
 /**
- * Keeps undecided prizes for shipping: they leave the auto-conversion deadline.
- * @example await keepPrizes(db, member.id, [prizeId])
+ * Keeps undecided prizes for shipping: they leave the auto-conversion deadline and wait for a shipping
+ * request until the end of their storage period (`storageDays`, KEPT_PRIZE_STORAGE_DAYS), which keeping
+ * an already kept prize again does not extend.
+ * @example await keepPrizes(db, member.id, [prizeId], { storageDays: config.KEPT_PRIZE_STORAGE_DAYS })
  */
 export async function keepPrizes(
   db: Database,
   memberId: string,
   prizeIds: string[],
-  now = new Date(),
+  options: { storageDays: number; now?: Date },
 ): Promise<Outcome<{ ok: true; kept: number }, 'PRIZE_NOT_FOUND' | 'PRIZE_ALREADY_DECIDED'>> {
+  const now = options.now ?? new Date();
+  const keepUntil = storageEnd(now, options.storageDays);
   if (prizeIds.length === 0 || !prizeIds.every(isUuid)) return refuse('PRIZE_NOT_FOUND');
   return db.transaction(async (tx) => {
     const owned = await tx
@@ -502,14 +529,53 @@ export async function keepPrizes(
     if (owned.some((p) => p.status !== 'pending' && p.status !== 'kept')) return refuse('PRIZE_ALREADY_DECIDED');
     await tx
       .update(prizes)
-      .set({ status: 'kept', decidedAt: now })
+      .set({
+        status: 'kept',
+        decidedAt: now,
+        keepUntil: sql`coalesce(${prizes.keepUntil}, ${keepUntil.toISOString()}::timestamptz)`,
+      })
       .where(and(eq(prizes.memberId, memberId), inArray(prizes.id, prizeIds)));
     return { ok: true as const, kept: owned.length };
   });
 }
 
 /**
- * The deadline job: converts every undecided prize past its deadline, member by member.
+ * A returned or canceled shipping request's prizes, converted to free coins on the operator's word
+ * (each a ledger entry, reason prize_conversion). Call it inside the request's transaction; the
+ * prizes must be the member's and in 'shipping' (anything else is a broken invariant and throws).
+ * @example await convertPrizesFromShipping(tx, request.memberId, prizeIds, { freeCoinDays: config.FREE_COIN_EXPIRY_DAYS })
+ */
+export async function convertPrizesFromShipping(
+  tx: Database,
+  memberId: string,
+  prizeIds: string[],
+  options: { freeCoinDays: number; now?: Date },
+): Promise<{ converted: { prizeId: string; coins: number }[]; total: number }> {
+  const now = options.now ?? new Date();
+  // Back to the box for an instant, then the one conversion rule (prize_convert) under the same locks.
+  await returnPrizesFromShipping(tx, memberId, prizeIds, { storageDays: 1, now });
+  const outcome = await convertPrizes(tx, memberId, prizeIds, {
+    includeKept: true,
+    freeCoinDays: options.freeCoinDays,
+    now,
+  });
+  if (!outcome.ok) throw new Error(`convertPrizesFromShipping: ${outcome.code} for prizes in a shipping request`);
+  return { converted: outcome.converted, total: outcome.total };
+}
+
+/** What the deadline job converted for one member, handed to its `onConverted` in the same transaction. */
+export interface AutoConversion {
+  memberId: string;
+  /** Each prize converted; `wasKept` for a kept prize whose storage period ended (its own mail). */
+  converted: { prizeId: string; coins: number; wasKept: boolean }[];
+  total: number;
+}
+
+/**
+ * The deadline job: converts every undecided prize past its choice window and every kept prize past
+ * its storage period, member by member (decision 009: a kept prize goes only at the end of its
+ * storage, never with the undecided ones). `onConverted` runs in each member's conversion
+ * transaction (the shipping module's mail), so the notice exists exactly when the conversion does.
  * @example await autoConvertDuePrizes(db, config.FREE_COIN_EXPIRY_DAYS) // → number of prizes converted
  */
 export async function autoConvertDuePrizes(
@@ -517,23 +583,42 @@ export async function autoConvertDuePrizes(
   freeCoinDays: number,
   now = new Date(),
   batch = 200,
+  onConverted?: (tx: Database, conversion: AutoConversion) => Promise<void>,
 ): Promise<number> {
   let total = 0;
+  const at = now.toISOString();
   for (;;) {
     const due = await db
-      .select({ id: prizes.id, memberId: prizes.memberId })
+      .select({ id: prizes.id, memberId: prizes.memberId, status: prizes.status })
       .from(prizes)
-      .where(and(eq(prizes.status, 'pending'), sql`${prizes.decideBy} <= ${now.toISOString()}::timestamptz`))
-      .orderBy(asc(prizes.decideBy))
+      .where(
+        or(
+          and(eq(prizes.status, 'pending'), sql`${prizes.decideBy} <= ${at}::timestamptz`),
+          and(eq(prizes.status, 'kept'), sql`${prizes.keepUntil} <= ${at}::timestamptz`),
+        ),
+      )
+      .orderBy(asc(prizes.id))
       .limit(batch);
     if (due.length === 0) return total;
     const byMember = new Map<string, string[]>();
     for (const p of due) byMember.set(p.memberId, [...(byMember.get(p.memberId) ?? []), p.id]);
+    const wasKept = new Set(due.filter((p) => p.status === 'kept').map((p) => p.id));
     for (const [memberId, ids] of byMember) {
-      // Under the row locks only what is still undecided and due is converted: a choice made
-      // since the selection above stands.
-      const outcome = await convertPrizes(db, memberId, ids, { auto: true, now, freeCoinDays });
-      if (outcome.ok) total += outcome.converted.length;
+      // Under the row locks only what is still due is converted: a choice, a keep or a shipping
+      // request made since the selection above stands. A prize converted here was in the state it
+      // was selected in (a pending one kept meanwhile is no longer due), so `wasKept` holds.
+      const converted = await db.transaction(async (tx) => {
+        const outcome = await convertPrizes(tx, memberId, ids, { auto: true, now, freeCoinDays });
+        if (!outcome.ok || outcome.converted.length === 0) return 0;
+        if (onConverted)
+          await onConverted(tx, {
+            memberId,
+            converted: outcome.converted.map((c) => ({ ...c, wasKept: wasKept.has(c.prizeId) })),
+            total: outcome.total,
+          });
+        return outcome.converted.length;
+      });
+      total += converted;
     }
     if (due.length < batch) return total;
   }

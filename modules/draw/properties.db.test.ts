@@ -551,9 +551,12 @@ class Run {
   private async keep(op: Extract<Op, { t: 'keep' }>) {
     const memberId = this.memberAt(op.m);
     const ids = this.select(memberId, op);
-    const expected = this.model.keep(memberId, ids);
+    const expected = this.model.keep(memberId, ids, this.now);
     tally(`keep ${expected.ok ? 'ok' : expected.code}`);
-    const outcome = await keepPrizes(this.db, memberId, ids, new Date(this.now));
+    const outcome = await keepPrizes(this.db, memberId, ids, {
+      storageDays: TEST_RULES.keptPrizeStorageDays,
+      now: new Date(this.now),
+    });
     if (!expected.ok) expect(outcome, `keep ${ids.length}`).toMatchObject({ ok: false, code: expected.code });
     else expect(outcome, `keep ${ids.length}`).toEqual({ ok: true, kept: expected.ids.length });
   }
@@ -689,6 +692,7 @@ class Run {
         conversionValue: p.conversionValue,
         isLastOne: p.isLastOne,
         decideBy: p.decideBy,
+        keepUntil: p.keepUntil,
         createdAt: p.createdAt,
       })),
       `prizes of ${memberId}`,
@@ -702,6 +706,7 @@ class Run {
         conversionValue: p.conversionValue,
         isLastOne: p.isLastOne,
         decideBy: iso(p.decideBy),
+        keepUntil: p.status === 'kept' && p.keepUntil !== null ? iso(p.keepUntil) : null,
         createdAt: iso(p.createdAt),
       })),
     );

@@ -67,6 +67,13 @@ export const prizes = pgTable(
     decideBy: timestamp('decide_by', { withTimezone: true }).notNull(),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     autoConverted: boolean('auto_converted').notNull().default(false),
+    /**
+     * A kept prize waits for a shipping request until this instant (KEPT_PRIZE_STORAGE_DAYS), then it is
+     * converted. Set when kept, and again when a canceled or returned request puts the prize back.
+     */
+    keepUntil: timestamp('keep_until', { withTimezone: true }),
+    /** The last storage reminder sent for the current keep (7 or 1: days before keepUntil), so none repeats. */
+    keepRemindedDays: integer('keep_reminded_days'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -79,6 +86,10 @@ export const prizes = pgTable(
     index('prizes_due_idx')
       .on(t.decideBy)
       .where(sql`${t.status} = 'pending'`),
+    // The storage job reads kept prizes by the end of their storage (reminders, then conversion).
+    index('prizes_keep_until_idx')
+      .on(t.keepUntil)
+      .where(sql`${t.status} = 'kept'`),
     check('prizes_value_nonnegative', sql`${t.conversionValue} >= 0`),
   ],
 );

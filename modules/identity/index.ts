@@ -78,6 +78,7 @@ export {
   type StaffAccess,
 } from './operator';
 export { takeRateLimit, type RateLimitAnswer } from './rate-limit';
+export { memberContactOf, type MemberContact } from './contact';
 export {
   SOCIAL_PROVIDER_IDS,
   SOCIAL_PROVIDER_NAMES,

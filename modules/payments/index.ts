@@ -234,6 +234,23 @@ export async function declareAge(
   return { declaredMinor: profile!.declaredMinor };
 }
 
+/**
+ * The member's purchase hold (decision 008), or null: other modules refuse what a held member may not
+ * do either (shipping a prize) and say why. `reason` is the kind of hold, not the order behind it.
+ * @example const hold = await purchaseHoldOf(db, memberId) // { reason: 'chargeback', since: Date } or null
+ */
+export async function purchaseHoldOf(
+  db: Database,
+  memberId: string,
+): Promise<{ reason: 'chargeback' | 'other'; since: Date | null } | null> {
+  const [profile] = await db
+    .select({ hold: purchaseProfiles.holdReason, at: purchaseProfiles.holdAt })
+    .from(purchaseProfiles)
+    .where(eq(purchaseProfiles.memberId, memberId));
+  if (!profile?.hold) return null;
+  return { reason: profile.hold.startsWith('chargeback:') ? 'chargeback' : 'other', since: profile.at };
+}
+
 /** Lifts a purchase hold (operator, after the member settled an unrecovered chargeback). */
 export async function clearPurchaseHold(db: Database, memberId: string): Promise<boolean> {
   const rows = await db

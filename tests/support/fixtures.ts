@@ -5,7 +5,7 @@ import { users } from '#db/schema';
 import { genres } from '#db/schema';
 import { createPack, publishPack, type PackDefinition } from '#modules/gacha';
 import { grantCoins, PAID_COIN_DAYS, FREE_COIN_DAYS } from '#modules/wallet';
-import { PRIZE_DECISION_DAYS } from '#modules/draw';
+import { KEPT_PRIZE_STORAGE_DAYS, PRIZE_DECISION_DAYS } from '#modules/draw';
 import { DEFAULT_PAYMENT_RULES } from '#modules/payments';
 
 /** Inserts a member row (the identity module's sign-up is tested elsewhere). */
@@ -215,6 +215,7 @@ export async function publishLoadPack(
 export const TEST_RULES = {
   coinLifetimes: { paid: PAID_COIN_DAYS, free: FREE_COIN_DAYS },
   prizeDecisionDays: PRIZE_DECISION_DAYS,
+  keptPrizeStorageDays: KEPT_PRIZE_STORAGE_DAYS,
   freeCoinDays: FREE_COIN_DAYS,
   payments: DEFAULT_PAYMENT_RULES,
 } as const;

@@ -14,6 +14,8 @@ export const PRIZE_DECISION_MS = 14 * DAY;
 export const FREE_COIN_MS = 90 * DAY;
 export const PAID_COIN_MS = 180 * DAY;
 export const EXPIRING_SOON_MS = 30 * DAY;
+/** A kept prize's storage period (KEPT_PRIZE_STORAGE_DAYS): then the deadline job converts it. */
+export const KEPT_PRIZE_STORAGE_MS = 60 * DAY;
 
 export interface ModelGrant {
   /** Creation order (the tie-break after the dates). */
@@ -67,6 +69,8 @@ export interface ModelPrize {
   isLastOne: boolean;
   status: PrizeStatus;
   decideBy: number;
+  /** Set when first kept: the end of its storage (keeping again does not extend it). */
+  keepUntil: number | null;
   createdAt: number;
 }
 
@@ -358,6 +362,7 @@ export class ShopModel {
         isLastOne: p.isLastOne,
         status: 'pending',
         decideBy: now + PRIZE_DECISION_MS,
+        keepUntil: null,
         createdAt: now,
       });
     }
@@ -435,20 +440,27 @@ export class ShopModel {
     return { ...judged, total };
   }
 
-  /** Keeps prizes for shipping: they leave the automatic conversion. */
-  keep(memberId: string, ids: string[]): ChoiceExpectation {
+  /** Keeps prizes for shipping: they leave the choice window and wait for the end of their storage. */
+  keep(memberId: string, ids: string[], now: number): ChoiceExpectation {
     const judged = this.judgeChoice(memberId, ids);
     if (!judged.ok) return judged;
-    for (const id of judged.ids) this.prizes.get(id)!.status = 'kept';
+    for (const id of judged.ids) {
+      const p = this.prizes.get(id)!;
+      p.status = 'kept';
+      p.keepUntil ??= now + KEPT_PRIZE_STORAGE_MS;
+    }
     return judged;
   }
 
-  /** The deadline job: every pending prize whose window has closed is converted. Answers how many. */
+  /**
+   * The deadline job: every pending prize whose window has closed, and every kept prize whose storage
+   * has ended, is converted. Answers how many.
+   */
   autoConvert(now: number): number {
     let count = 0;
     for (const m of this.members.values()) {
-      const due = this.prizesOf(m.id, ['pending'])
-        .filter((p) => p.decideBy <= now)
+      const due = this.prizesOf(m.id, ['pending', 'kept'])
+        .filter((p) => (p.status === 'pending' ? p.decideBy <= now : p.keepUntil !== null && p.keepUntil <= now))
         .map((p) => p.id);
       if (due.length === 0) continue;
       this.convert(m.id, due, now, true);
@@ -457,14 +469,17 @@ export class ShopModel {
     return count;
   }
 
-  /** The next moment something falls due (a grant's expiry or a pending prize's deadline) after `now`. */
+  /** The next moment something falls due (a grant's expiry, a pending prize's deadline, a kept one's storage end) after `now`. */
   nextEvent(now: number): number | null {
     let next: number | null = null;
     const consider = (t: number) => {
       if (t > now && (next === null || t < next)) next = t;
     };
     for (const m of this.members.values()) for (const g of m.grants) if (g.remaining > 0) consider(g.expiresAt);
-    for (const p of this.prizes.values()) if (p.status === 'pending') consider(p.decideBy);
+    for (const p of this.prizes.values()) {
+      if (p.status === 'pending') consider(p.decideBy);
+      if (p.status === 'kept' && p.keepUntil !== null) consider(p.keepUntil);
+    }
     return next;
   }
 }

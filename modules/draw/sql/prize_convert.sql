@@ -28,11 +28,13 @@ BEGIN
       RETURN jsonb_build_object('status', 'rejected', 'code', 'PRIZE_KEPT', 'kept', v_kept);
     END IF;
   END IF;
-  -- The deadline job converts only what is still undecided and due, as seen under the row locks:
-  -- a member who chose a moment ago keeps the choice.
+  -- The deadline job converts only what is still due, as seen under the row locks: an undecided
+  -- prize past its choice window, or a kept one past its storage period (issue 12). A member who
+  -- chose, kept or asked for shipping a moment ago keeps the choice.
   FOR p IN SELECT id, conversion_value FROM prizes
             WHERE id = ANY (p_prizes) AND member_id = p_member
-              AND (NOT p_auto OR (status = 'pending' AND decide_by <= v_now))
+              AND (NOT p_auto OR (status = 'pending' AND decide_by <= v_now)
+                              OR (status = 'kept' AND keep_until <= v_now))
             ORDER BY id LOOP
     UPDATE prizes SET status = 'converted', decided_at = v_now, auto_converted = p_auto WHERE id = p.id;
     IF p.conversion_value > 0 THEN

@@ -169,7 +169,9 @@ const keepPrizesOperation = defineOperation({
     409: { description: '交換・発送手続き済み。', codes: ['PRIZE_ALREADY_DECIDED'] },
   },
   handler: async ({ services, member, body }) => {
-    const outcome = await keepPrizes(services.db, member.id, body.prizeIds);
+    const outcome = await keepPrizes(services.db, member.id, body.prizeIds, {
+      storageDays: services.config.KEPT_PRIZE_STORAGE_DAYS,
+    });
     if (!outcome.ok) return outcome;
     return { status: 200, body: { kept: outcome.kept } };
   },
