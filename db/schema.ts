@@ -8,5 +8,6 @@ export * from '../modules/progression/schema';
 export * from '../modules/idempotency/schema';
 export * from '../modules/payments/schema';
 export * from '../modules/messaging/schema';
+export * from '../modules/shipping/schema';
 
 export { appMeta, moduleSql } from './app-meta';
