@@ -56,7 +56,8 @@ function textField(label: string, max: number, normalize: (value: string) => str
         .min(1, required(label))
         .max(max, tooLong(label, max))
         .refine((v) => !PICTOGRAPH.test(v), ADDRESS_MESSAGES.emoji),
-    );
+    )
+    .meta({ description: `${label}（${max}文字以内）` });
 }
 
 /**
@@ -75,7 +76,8 @@ export const postalCodeSchema = z
     if (digits) return digits;
     context.addIssue({ code: 'custom', message: ADDRESS_MESSAGES.postalCodeFormat });
     return z.NEVER;
-  });
+  })
+  .meta({ description: '郵便番号（7桁。〒・ハイフン・全角数字も可）', examples: ['100-0001'] });
 
 /**
  * A Japanese phone number a carrier can call (mobile, landline, 050), as typed with or without
@@ -106,13 +108,15 @@ const phoneSchema = z
     if (read.ok) return read.phone;
     context.addIssue({ code: 'custom', message: read.message });
     return z.NEVER;
-  });
+  })
+  .meta({ description: '電話番号（携帯・固定・050。ハイフンの有無・全角は問いません）', examples: ['090-1234-5678'] });
 
 const prefectureSchema = z
   .string({ error: ADDRESS_MESSAGES.prefecture })
   .max(20, ADDRESS_MESSAGES.prefecture)
   .transform(normalizeAddressText)
-  .refine(isPrefecture, ADDRESS_MESSAGES.prefecture);
+  .refine(isPrefecture, ADDRESS_MESSAGES.prefecture)
+  .meta({ description: '都道府県（47都道府県の名前、例: 東京都）', examples: ['東京都'] });
 
 const nameKanaSchema = z
   .string({ error: required(LABELS.nameKana) })
@@ -124,7 +128,8 @@ const nameKanaSchema = z
       .min(1, required(LABELS.nameKana))
       .max(LIMITS.nameKana, tooLong(LABELS.nameKana, LIMITS.nameKana))
       .regex(KATAKANA_ONLY, ADDRESS_MESSAGES.nameKana),
-  );
+  )
+  .meta({ description: `フリガナ（${LIMITS.nameKana}文字以内。ひらがな・半角カナも可、全角カタカナで保存）` });
 
 /** 建物名・部屋番号: optional; empty or absent is null. */
 const buildingSchema = z
@@ -138,7 +143,8 @@ const buildingSchema = z
       .max(LIMITS.building, tooLong(LABELS.building, LIMITS.building))
       .refine((v) => !PICTOGRAPH.test(v), ADDRESS_MESSAGES.emoji),
   )
-  .transform((value) => value || null);
+  .transform((value) => value || null)
+  .meta({ description: `建物名・部屋番号（任意、${LIMITS.building}文字以内）` });
 
 /** Whether what the member wrote as 市区町村 (and on into 町域) starts with one of the code's cities. */
 function cityMatches(places: readonly PostalPlace[], prefecture: string, city: string, town: string): boolean {
