@@ -1,6 +1,8 @@
 // The one address schema: what members type becomes one form; each field says in Japanese what is wrong;
 // the postal code must belong to the prefecture and the city.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { propertyRuns, testSettings } from '#tests/settings';
 import { JAPANESE_PARSE, fieldMessages } from '#server/validation';
 import { addressInputSchema, readAddressPhone } from './address-input';
 
@@ -127,5 +129,51 @@ describe('readAddressPhone', () => {
     ],
   ])('refuses %j', (typed, message) => {
     expect(readAddressPhone(typed)).toEqual({ ok: false, message });
+  });
+});
+
+describe('addressInputSchema, every message at once', () => {
+  it('says the prefecture does not match even while another field is refused, and survives any body', () => {
+    expect(messages({ ...typed, prefecture: '大阪府', phone: '0120-123-456', name: '' })).toEqual({
+      name: '氏名を入力してください。',
+      prefecture: '郵便番号 100-0001 は東京都の番号です。郵便番号か都道府県をご確認ください。',
+      phone: '配送業者から連絡のとれる携帯電話・固定電話の番号を入力してください（0120・0570などは使えません）。',
+    });
+    const odd = [
+      null,
+      'text',
+      42,
+      [],
+      { postalCode: 1000001 },
+      { ...typed, postalCode: 1000001 },
+      { ...typed, city: 7 },
+    ];
+    for (const body of [...odd, { ...typed, prefecture: ['東京都'] }, { ...typed, town: null }])
+      expect(addressInputSchema.safeParse(body).success).toBe(false);
+  });
+});
+
+describe('addressInputSchema under a fuzzer', () => {
+  it('answers any value with data or Japanese messages, never a throw', () => {
+    const fieldValue = fc.oneof(fc.string(), fc.jsonValue(), fc.constantFrom('１００－０００１', '東京都', 1000001, ['東京都']));
+    const body = fc.oneof(
+      fc.jsonValue(),
+      fc.record(
+        Object.fromEntries(Object.keys(typed).map((key) => [key, fieldValue])) as Record<string, fc.Arbitrary<unknown>>,
+        { requiredKeys: [] },
+      ),
+      fc.record({ field: fc.constantFrom(...Object.keys(typed)), value: fieldValue }).map(({ field, value }) => ({
+        ...typed,
+        [field]: value,
+      })),
+    );
+    fc.assert(
+      fc.property(body, (value) => {
+        const result = addressInputSchema.safeParse(value, JAPANESE_PARSE);
+        if (!result.success)
+          for (const issue of result.error.issues) expect(issue.message).toMatch(/[ぁ-んァ-ン一-龥]/);
+      }),
+      { numRuns: propertyRuns(300), seed: testSettings.propertySeed },
+    );
   });
 });

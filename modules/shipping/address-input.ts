@@ -176,33 +176,41 @@ export const addressInputSchema = z
     phone: phoneSchema,
     isDefault: z.boolean().optional(),
   })
-  .superRefine((address, context) => {
-    // Only a well-formed code and prefecture are compared (their own messages are already there otherwise).
-    if (!/^\d{7}$/.test(address.postalCode ?? '') || !isPrefecture(address.prefecture ?? '')) return;
-    const places = placesOfPostalCode(address.postalCode);
-    const shown = formatPostalCode(address.postalCode);
-    if (places.length === 0) {
-      context.addIssue({ code: 'custom', path: ['postalCode'], message: ADDRESS_MESSAGES.postalCodeUnknown });
-      return;
-    }
-    const inPrefecture = places.filter((place) => place.prefecture === address.prefecture);
-    if (inPrefecture.length === 0) {
-      context.addIssue({
-        code: 'custom',
-        path: ['prefecture'],
-        message: `郵便番号 ${shown} は${places[0]!.prefecture}の番号です。郵便番号か都道府県をご確認ください。`,
-      });
-      return;
-    }
-    if (address.city && !cityMatches(inPrefecture, address.prefecture, address.city, address.town)) {
-      const cities = [...new Set(inPrefecture.map((place) => place.city))].join('・');
-      context.addIssue({
-        code: 'custom',
-        path: ['city'],
-        message: `郵便番号 ${shown} の市区町村は「${cities}」です。郵便番号か市区町村をご確認ください。`,
-      });
-    }
-  });
+  .superRefine(
+    (address, context) => {
+      // Runs after other fields' refusals too (`when`), so a field may still hold the raw input (a
+      // number, an array): only a well-formed code and prefecture are compared.
+      const { postalCode, prefecture, city, town } = address as Record<string, unknown>;
+      if (typeof postalCode !== 'string' || !/^\d{7}$/.test(postalCode)) return;
+      if (typeof prefecture !== 'string' || !isPrefecture(prefecture)) return;
+      const places = placesOfPostalCode(postalCode);
+      const shown = formatPostalCode(postalCode);
+      if (places.length === 0) {
+        context.addIssue({ code: 'custom', path: ['postalCode'], message: ADDRESS_MESSAGES.postalCodeUnknown });
+        return;
+      }
+      const inPrefecture = places.filter((place) => place.prefecture === prefecture);
+      if (inPrefecture.length === 0) {
+        context.addIssue({
+          code: 'custom',
+          path: ['prefecture'],
+          message: `郵便番号 ${shown} は${places[0]!.prefecture}の番号です。郵便番号か都道府県をご確認ください。`,
+        });
+        return;
+      }
+      if (typeof city !== 'string' || !city) return;
+      if (!cityMatches(inPrefecture, prefecture, city, typeof town === 'string' ? town : '')) {
+        const cities = [...new Set(inPrefecture.map((place) => place.city))].join('・');
+        context.addIssue({
+          code: 'custom',
+          path: ['city'],
+          message: `郵便番号 ${shown} の市区町村は「${cities}」です。郵便番号か市区町村をご確認ください。`,
+        });
+      }
+    },
+    // Also when another field (the phone, say) was refused: every message of the form at once.
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  );
 
 export type AddressInput = z.output<typeof addressInputSchema>;
 
