@@ -155,7 +155,11 @@ describe('addressInputSchema, every message at once', () => {
 
 describe('addressInputSchema under a fuzzer', () => {
   it('answers any value with data or Japanese messages, never a throw', () => {
-    const fieldValue = fc.oneof(fc.string(), fc.jsonValue(), fc.constantFrom('１００－０００１', '東京都', 1000001, ['東京都']));
+    const fieldValue = fc.oneof(
+      fc.string(),
+      fc.jsonValue(),
+      fc.constantFrom('１００－０００１', '東京都', 1000001, ['東京都']),
+    );
     const body = fc.oneof(
       fc.jsonValue(),
       fc.record(
