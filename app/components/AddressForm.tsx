@@ -10,10 +10,12 @@ import {
   ADDRESS_FIELD_LABELS as LABELS,
   ADDRESS_FIELD_LIMITS as LIMITS,
   PREFECTURES,
+  postalFill,
   readPostalCode,
 } from '#modules/shipping/browser';
 
-export interface AddressFormInitial {
+/** The form's fields as typed (the action sends them back to refill the form after a refusal or a look-up). */
+export interface AddressFormValues {
   name: string;
   nameKana: string;
   postalCode: string;
@@ -25,7 +27,7 @@ export interface AddressFormInitial {
   isDefault: boolean;
 }
 
-export const EMPTY_ADDRESS_FORM: AddressFormInitial = {
+export const EMPTY_ADDRESS_FORM: AddressFormValues = {
   name: '',
   nameKana: '',
   postalCode: '',
@@ -37,7 +39,7 @@ export const EMPTY_ADDRESS_FORM: AddressFormInitial = {
   isDefault: false,
 };
 
-type FieldErrors = Partial<Record<Exclude<keyof AddressFormInitial, 'isDefault'>, string>>;
+type FieldErrors = Partial<Record<Exclude<keyof AddressFormValues, 'isDefault'>, string>>;
 
 interface PostalPlace {
   prefecture: string;
@@ -51,7 +53,7 @@ type Lookup =
 export interface AddressFormProps {
   /** Editing an address (its id goes with the form), or adding one. */
   addressId?: string;
-  initial: AddressFormInitial;
+  initial: AddressFormValues;
   /** The usual address cannot be unticked here: another one is made usual instead. */
   alreadyDefault?: boolean;
   fieldErrors?: FieldErrors;
@@ -91,20 +93,12 @@ export function AddressForm(props: AddressFormProps) {
         setLookup({ state: 'failed', message: body.error?.message ?? '住所を調べられませんでした。' });
         return;
       }
-      const [first] = body.places as [PostalPlace, ...PostalPlace[]];
-      const found = [...new Set(body.places.map((p) => p.town).filter(Boolean))];
-      const oneCity = body.places.every((p) => p.city === first.city);
-      setPrefecture(first.prefecture);
-      if (oneCity) setCity(first.city);
-      setTown(found.length === 1 ? found[0]! : '');
-      setTowns(found.length > 1 ? found : []);
-      setLookup({
-        state: 'done',
-        message:
-          found.length > 1
-            ? `${first.prefecture}${oneCity ? first.city : ''}の住所です。町域を選んで番地を続けて入力してください。`
-            : `${first.prefecture}${first.city}${found[0] ?? ''}を入力しました。番地を続けて入力してください。`,
-      });
+      const fill = postalFill(body.places);
+      setPrefecture(fill.prefecture);
+      if (fill.city) setCity(fill.city);
+      setTown(fill.town);
+      setTowns(fill.towns);
+      setLookup({ state: 'done', message: fill.message });
     } catch (error) {
       if ((error as Error).name === 'AbortError') return;
       setLookup({ state: 'failed', message: '通信できませんでした。住所を入力してください。' });

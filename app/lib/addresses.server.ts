@@ -15,24 +15,14 @@ import {
   listAddresses,
   lookupPostalCode,
   MAX_ADDRESSES_PER_MEMBER,
+  postalFill,
   setDefaultAddress,
   updateAddress,
+  type MemberAddress,
 } from '#modules/shipping';
+import type { AddressFormValues } from '~/components/AddressForm';
 
 export const ADDRESS_BOOK_PATH = '/mypage/addresses';
-
-/** The form's fields as typed (strings), sent back to refill the form after a refusal or a look-up. */
-export interface AddressFormValues {
-  name: string;
-  nameKana: string;
-  postalCode: string;
-  prefecture: string;
-  city: string;
-  town: string;
-  building: string;
-  phone: string;
-  isDefault: boolean;
-}
 
 export type AddressFieldName = Exclude<keyof AddressFormValues, 'isDefault'>;
 
@@ -46,19 +36,8 @@ export interface AddressActionData {
   towns?: string[];
 }
 
-/** An address as the page shows it (times as ISO text: loader data crosses to the browser as JSON). */
-export interface AddressView {
-  id: string;
-  name: string;
-  nameKana: string;
-  postalCode: string;
-  prefecture: string;
-  city: string;
-  town: string;
-  building: string | null;
-  phone: string;
-  isDefault: boolean;
-}
+/** An address as the page shows it (no times: loader data crosses to the browser as JSON). */
+export type AddressView = Omit<MemberAddress, 'createdAt' | 'updatedAt'>;
 
 export type AddressBookView =
   | { mode: 'list' }
@@ -121,23 +100,14 @@ const answer = (body: AddressActionData, status = 200) => data<AddressActionData
 function fillFromPostalCode(values: AddressFormValues) {
   const found = lookupPostalCode(values.postalCode);
   if (!found.ok) return answer({ values, fieldErrors: { postalCode: describeRefusal(found).message } }, 400);
-  const [first] = found.places;
-  const towns = [...new Set(found.places.map((p) => p.town).filter(Boolean))];
-  const oneCity = found.places.every((p) => p.city === first!.city);
+  const fill = postalFill(found.places);
   const filled: AddressFormValues = {
     ...values,
-    prefecture: first!.prefecture,
-    city: oneCity ? first!.city : values.city,
-    town: towns.length === 1 ? towns[0]! : values.town,
+    prefecture: fill.prefecture,
+    city: fill.city ?? values.city,
+    town: fill.town,
   };
-  return answer({
-    values: filled,
-    towns: towns.length > 1 ? towns : undefined,
-    lookupMessage:
-      towns.length > 1
-        ? `${filled.prefecture}${filled.city}の住所です。町域を選んで番地を続けて入力してください。`
-        : `${filled.prefecture}${filled.city}${filled.town}を入力しました。番地を続けて入力してください。`,
-  });
+  return answer({ values: filled, towns: fill.towns.length ? fill.towns : undefined, lookupMessage: fill.message });
 }
 
 /** @example export const action = ({ request, context }) => addressBookAction(context.get(shopRequestContext), request) */

@@ -139,3 +139,37 @@ export function readPostalCode(value: string): string | null {
 
 /** @example formatPostalCode('1000001') // '100-0001' */
 export const formatPostalCode = (digits: string) => `${digits.slice(0, 3)}-${digits.slice(3)}`;
+
+/** What a postal look-up fills into the address form: shared by the page's script and its action. */
+export interface PostalFill {
+  prefecture: string;
+  /** null when the code's towns lie in more than one city (the member writes it). */
+  city: string | null;
+  /** '' when the code covers several towns (offered in `towns`) or a whole city. */
+  town: string;
+  towns: string[];
+  /** Said to the member (a live region): what was filled and what to write next. */
+  message: string;
+}
+
+/**
+ * The form's fill for the places of one postal code (at least one).
+ * @example postalFill([{ prefecture: '東京都', city: '千代田区', town: '千代田' }]).message // '東京都千代田区千代田を入力しました。番地を続けて入力してください。'
+ */
+export function postalFill(places: readonly { prefecture: string; city: string; town: string }[]): PostalFill {
+  const first = places[0];
+  if (!first) throw new RangeError('postalFill: no place');
+  const towns = [...new Set(places.map((p) => p.town).filter(Boolean))];
+  const city = places.every((p) => p.city === first.city) ? first.city : null;
+  const town = towns.length === 1 ? towns[0]! : '';
+  return {
+    prefecture: first.prefecture,
+    city,
+    town,
+    towns: towns.length > 1 ? towns : [],
+    message:
+      towns.length > 1
+        ? `${first.prefecture}${city ?? ''}の住所です。町域を選んで番地を続けて入力してください。`
+        : `${first.prefecture}${first.city}${town}を入力しました。番地を続けて入力してください。`,
+  };
+}

@@ -37,6 +37,14 @@ export async function lockAddressBook(tx: Database, memberId: string): Promise<v
   await tx.execute(sql`select pg_advisory_xact_lock(${ADDRESS_BOOK_LOCK}::int, hashtext(${memberId}))`);
 }
 
+/** Runs one change of a member's book in a transaction that holds the book's lock. */
+function changeAddressBook<T>(db: Database, memberId: string, change: (tx: Database) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await lockAddressBook(tx, memberId);
+    return change(tx);
+  });
+}
+
 /** Where a book row's sealed value belongs: the member and the row (its AAD). */
 const bookPlace = (memberId: string, addressId: string) => `member-address:${memberId}:${addressId}`;
 /** Where a shipping request's copy belongs. */
@@ -97,8 +105,7 @@ export async function createAddress(
   memberId: string,
   input: AddressInput,
 ): Promise<Outcome<{ ok: true; address: MemberAddress }, 'ADDRESS_LIMIT_REACHED'>> {
-  return db.transaction(async (tx) => {
-    await lockAddressBook(tx, memberId);
+  return changeAddressBook(db, memberId, async (tx) => {
     const [held] = await tx.select({ n: count() }).from(memberAddresses).where(eq(memberAddresses.memberId, memberId));
     const addresses = held?.n ?? 0;
     if (addresses >= MAX_ADDRESSES_PER_MEMBER)
@@ -128,8 +135,7 @@ export async function updateAddress(
   input: AddressInput,
 ): Promise<Outcome<{ ok: true; address: MemberAddress }, 'ADDRESS_NOT_FOUND'>> {
   if (!isUuid(addressId)) return refuse('ADDRESS_NOT_FOUND');
-  return db.transaction(async (tx) => {
-    await lockAddressBook(tx, memberId);
+  return changeAddressBook(db, memberId, async (tx) => {
     const row = await findRow(tx, memberId, addressId);
     if (!row) return refuse('ADDRESS_NOT_FOUND');
     const isDefault = row.isDefault || input.isDefault === true;
@@ -158,8 +164,7 @@ export async function deleteAddress(
   addressId: string,
 ): Promise<Outcome<{ ok: true }, 'ADDRESS_NOT_FOUND'>> {
   if (!isUuid(addressId)) return refuse('ADDRESS_NOT_FOUND');
-  return db.transaction(async (tx) => {
-    await lockAddressBook(tx, memberId);
+  return changeAddressBook(db, memberId, async (tx) => {
     const [deleted] = await tx
       .delete(memberAddresses)
       .where(and(eq(memberAddresses.memberId, memberId), eq(memberAddresses.id, addressId)))
@@ -185,8 +190,7 @@ export async function setDefaultAddress(
   addressId: string,
 ): Promise<Outcome<{ ok: true }, 'ADDRESS_NOT_FOUND'>> {
   if (!isUuid(addressId)) return refuse('ADDRESS_NOT_FOUND');
-  return db.transaction(async (tx) => {
-    await lockAddressBook(tx, memberId);
+  return changeAddressBook(db, memberId, async (tx) => {
     const row = await findRow(tx, memberId, addressId);
     if (!row) return refuse('ADDRESS_NOT_FOUND');
     if (!row.isDefault) {

@@ -7,5 +7,7 @@ export {
   ADDRESS_FIELD_LABELS,
   readPostalCode,
   formatPostalCode,
+  postalFill,
+  type PostalFill,
   type Prefecture,
 } from './address-text';

