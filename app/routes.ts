@@ -49,6 +49,7 @@ export default [
     route('gacha/video/debug', 'routes/gacha/video-debug.tsx'),
     ...prefix('mypage', [
       index('routes/mypage/index.tsx'),
+      route('addresses', 'routes/mypage/addresses.tsx'),
       route('settings/unlink', 'routes/mypage/settings-unlink.tsx'),
       route('invitation', 'routes/mypage/invitation.tsx'),
       route('tokutencode', 'routes/mypage/tokutencode.tsx'),

@@ -9,6 +9,7 @@ export * from '../modules/idempotency/schema';
 export * from '../modules/payments/schema';
 export * from '../modules/messaging/schema';
 export * from '../modules/admin/schema';
+export * from '../modules/shipping/schema';
 
 export { appMeta, moduleSql } from './app-meta';
 export * from '../modules/shipping/schema';

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { loadConfig, ConfigError } from './config';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'oripa-config-'));
+/** An https shop must name its address key (docs/decisions/019). */
+const ADDRESS_KEYS = 'k1:' + Buffer.alloc(32, 1).toString('base64');
 
 describe('loadConfig', () => {
   it('has working defaults for `npm start` and keeps a generated auth secret in DATA_DIR', () => {
@@ -23,10 +25,18 @@ describe('loadConfig', () => {
     const dir = tempDir();
     expect(loadConfig({ DATA_DIR: dir }).paymentSandbox).toBe(true);
     expect(loadConfig({ DATA_DIR: dir, PUBLIC_ORIGIN: 'http://127.0.0.1:8080' }).paymentSandbox).toBe(true);
-    expect(loadConfig({ DATA_DIR: dir, PUBLIC_ORIGIN: 'https://oripa.example.jp' }).paymentSandbox).toBe(false);
+    expect(
+      loadConfig({ DATA_DIR: dir, PUBLIC_ORIGIN: 'https://oripa.example.jp', ADDRESS_ENCRYPTION_KEYS: ADDRESS_KEYS })
+        .paymentSandbox,
+    ).toBe(false);
     expect(loadConfig({ DATA_DIR: dir, PUBLIC_ORIGIN: 'http://oripa.example.jp' }).paymentSandbox).toBe(false);
     expect(
-      loadConfig({ DATA_DIR: dir, PUBLIC_ORIGIN: 'https://oripa.example.jp', PAYMENT_SANDBOX: 'true' }).paymentSandbox,
+      loadConfig({
+        DATA_DIR: dir,
+        PUBLIC_ORIGIN: 'https://oripa.example.jp',
+        PAYMENT_SANDBOX: 'true',
+        ADDRESS_ENCRYPTION_KEYS: ADDRESS_KEYS,
+      }).paymentSandbox,
     ).toBe(true);
     expect(loadConfig({ DATA_DIR: dir, PAYMENT_SANDBOX: 'false' }).paymentSandbox).toBe(false);
     expect(loadConfig({ DATA_DIR: dir }).PURCHASE_MONTHLY_CAP_JPY).toBe(500_000);
@@ -87,7 +97,12 @@ describe('loadConfig', () => {
 
   it('takes Turnstile with both keys or neither, and its stand-in only in the sandbox; Redis by URL', () => {
     const keys = { TURNSTILE_SITE_KEY: '0x4AAAAAAAsite', TURNSTILE_SECRET_KEY: '0x4AAAAAAAsecret' };
-    const https = { DATA_DIR: tempDir(), PUBLIC_ORIGIN: 'https://oripa.example.jp', AUTH_SECRET: 'x'.repeat(40) };
+    const https = {
+      DATA_DIR: tempDir(),
+      PUBLIC_ORIGIN: 'https://oripa.example.jp',
+      AUTH_SECRET: 'x'.repeat(40),
+      ADDRESS_ENCRYPTION_KEYS: ADDRESS_KEYS,
+    };
     expect(loadConfig(https).turnstile).toBeUndefined();
     expect(loadConfig({ ...https, ...keys }).turnstile).toEqual({
       siteKey: '0x4AAAAAAAsite',
@@ -110,6 +125,43 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the address keys (the first seals), generates one into DATA_DIR when unset, and wants them on https', () => {
+    const dir = tempDir();
+    const generated = loadConfig({ DATA_DIR: dir }).addressKeyring;
+    expect(generated).toHaveLength(1);
+    expect(generated[0]!.id).toBe('local');
+    expect(generated[0]!.secret).toHaveLength(32);
+    expect(loadConfig({ DATA_DIR: dir }).addressKeyring[0]!.secret.equals(generated[0]!.secret)).toBe(true);
+    expect(fs.statSync(path.join(dir, 'address-keys')).mode & 0o077).toBe(0);
+    const k2 = Buffer.alloc(32, 2).toString('base64');
+    const keys = loadConfig({
+      DATA_DIR: tempDir(),
+      ADDRESS_ENCRYPTION_KEYS: `k2:${k2}, ${ADDRESS_KEYS}`,
+    }).addressKeyring;
+    expect(keys.map((k) => k.id)).toEqual(['k2', 'k1']);
+    expect(keys[0]!.secret.equals(Buffer.alloc(32, 2))).toBe(true);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), PUBLIC_ORIGIN: 'https://oripa.example.jp' })).toThrow(
+      /ADDRESS_ENCRYPTION_KEYS: required on an https shop/,
+    );
+    for (const bad of [
+      `k2:${k2.slice(0, 20)}`,
+      `k2:${k2},k2:${k2}`,
+      `k 2:${k2}`,
+      k2,
+      `k2:${Buffer.alloc(16, 2).toString('base64')}`,
+    ]) {
+      let message = '';
+      try {
+        loadConfig({ DATA_DIR: tempDir(), ADDRESS_ENCRYPTION_KEYS: bad });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/ADDRESS_ENCRYPTION_KEYS=\(hidden\)/);
+      // The refusal names the setting, never its key material.
+      expect(message).not.toContain(k2.slice(0, 20));
+    }
+  });
+
   it('reads every setting from the environment', () => {
     const config = loadConfig({
       PORT: '8080',
@@ -119,6 +171,7 @@ describe('loadConfig', () => {
       SITE_NAME: 'テスト',
       SITE_TAGLINE: 'テストの店',
       AUTH_SECRET: 'x'.repeat(40),
+      ADDRESS_ENCRYPTION_KEYS: ADDRESS_KEYS,
       DEMO_DATA: 'false',
       TRUST_PROXY: 'true',
     });

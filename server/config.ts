@@ -287,11 +287,33 @@ const environmentSchema = z.object({
     .optional(),
   /** Days the outbox keeps the bodies of sent, held and failed messages (their links carry one-time codes). */
   OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  /**
+   * The keys that seal members' addresses at rest (AES-256-GCM, docs/decisions/019): comma-separated
+   * `keyId:base64` of 32 random bytes each; the first seals, every one opens. Unset: a key generated
+   * once into DATA_DIR/address-keys (a developer's machine); required on an https origin.
+   */
+  ADDRESS_ENCRYPTION_KEYS: z
+    .string()
+    .max(10_000)
+    .transform((text, context) => {
+      const read = readAddressKeys(text);
+      if (typeof read === 'string') {
+        context.addIssue({ code: 'custom', message: read });
+        return z.NEVER;
+      }
+      return read;
+    })
+    .optional(),
 });
 
-export type ShopConfig = Omit<z.infer<typeof environmentSchema>, 'PUBLIC_ORIGIN' | 'AUTH_SECRET'> & {
+export type ShopConfig = Omit<
+  z.infer<typeof environmentSchema>,
+  'PUBLIC_ORIGIN' | 'AUTH_SECRET' | 'ADDRESS_ENCRYPTION_KEYS'
+> & {
   PUBLIC_ORIGIN: string;
   AUTH_SECRET: string;
+  /** ADDRESS_ENCRYPTION_KEYS read, or the generated local key: the first seals, every one opens. */
+  addressKeyring: readonly AddressKeySetting[];
   /** Absolute path of DATA_DIR. */
   dataDir: string;
   /** True when the embedded PGlite database is used (no DATABASE_URL). */
@@ -305,6 +327,12 @@ export type ShopConfig = Omit<z.infer<typeof environmentSchema>, 'PUBLIC_ORIGIN'
   /** Developer pages such as /dev/outbox: on exactly when the sandbox is (never on a real shop). */
   devToolsEnabled: boolean;
 };
+
+/** One key of ADDRESS_ENCRYPTION_KEYS: its id (kept beside every sealed address) and its 32 bytes. */
+export interface AddressKeySetting {
+  readonly id: string;
+  readonly secret: Buffer;
+}
 
 /** Where the captcha widget comes from and where its tokens are checked. */
 export interface TurnstileSettings {
@@ -342,7 +370,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? '?');
-      return `  ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+      // Key material never reaches a log: the message says what is wrong without the value.
+      const shown = name === 'ADDRESS_ENCRYPTION_KEYS' ? '(hidden)' : JSON.stringify(env[name] ?? '');
+      return `  ${name}=${shown}: ${issue.message}`;
     });
     throw new ConfigError(`Invalid settings in the environment:\n${lines.join('\n')}`);
   }
@@ -372,6 +402,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
   }
   const dataDir = path.resolve(values.DATA_DIR);
   const publicOrigin = (values.PUBLIC_ORIGIN ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');
+  // A key in DATA_DIR sits beside the database it protects: good enough for a developer's machine only.
+  if (!values.ADDRESS_ENCRYPTION_KEYS && publicOrigin.startsWith('https://'))
+    throw new ConfigError(
+      'Invalid settings in the environment:\n  ADDRESS_ENCRYPTION_KEYS: required on an https shop (住所の暗号鍵を設定してください): ' +
+        "keyId:base64 of 32 random bytes, e.g. `node -e \"console.log('k1:' + crypto.randomBytes(32).toString('base64'))\"` (docs/decisions/019)",
+    );
   // Only a developer's own machine gets it by default: an http origin on a loopback host.
   const paymentSandbox =
     values.PAYMENT_SANDBOX ?? /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(publicOrigin);
@@ -379,6 +415,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     ...values,
     PUBLIC_ORIGIN: publicOrigin,
     AUTH_SECRET: values.AUTH_SECRET ?? readOrCreateLocalSecret(dataDir),
+    addressKeyring: values.ADDRESS_ENCRYPTION_KEYS ?? readOrCreateLocalAddressKey(dataDir),
     dataDir,
     embeddedDatabase: !values.DATABASE_URL,
     httpsOrigin: publicOrigin.startsWith('https://'),
@@ -437,4 +474,48 @@ function readOrCreateLocalSecret(dataDir: string): string {
   const secret = crypto.randomBytes(32).toString('base64url');
   fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
   return secret;
+}
+
+const ADDRESS_KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+const ADDRESS_KEY_BASE64 = /^[A-Za-z0-9+/_-]{43}=?$/;
+const ADDRESS_KEYS_FORMAT = 'must be keyId:base64 pairs (32 random bytes each), comma-separated; the first seals';
+
+/** `keyId:base64,…` read into keys, or what is wrong with it (the message names no key material). */
+function readAddressKeys(text: string): AddressKeySetting[] | string {
+  const keys: AddressKeySetting[] = [];
+  for (const entry of text.split(',').map((e) => e.trim())) {
+    const [id, material, ...rest] = entry.split(':');
+    if (!id || !material || rest.length > 0) return ADDRESS_KEYS_FORMAT;
+    if (!ADDRESS_KEY_ID.test(id)) return `key id '${id}' must be 1–32 letters, digits, - or _`;
+    if (keys.some((k) => k.id === id)) return `key id '${id}' appears twice`;
+    const secret = Buffer.from(material, 'base64');
+    if (!ADDRESS_KEY_BASE64.test(material) || secret.length !== 32)
+      return `key '${id}' must be 32 bytes in base64 (44 characters)`;
+    keys.push({ id, secret });
+  }
+  return keys;
+}
+
+/** The developer's key, generated once into DATA_DIR/address-keys (mode 600) in the setting's own format. */
+function readOrCreateLocalAddressKey(dataDir: string): AddressKeySetting[] {
+  const file = path.join(dataDir, 'address-keys');
+  fs.mkdirSync(dataDir, { recursive: true });
+  let text: string | undefined;
+  try {
+    text = fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    // first start: fall through and create it
+  }
+  if (text === undefined) {
+    text = `local:${crypto.randomBytes(32).toString('base64')}`;
+    // 'wx': two processes starting together keep the first one's key, never two different keys.
+    try {
+      fs.writeFileSync(file, text + '\n', { mode: 0o600, flag: 'wx' });
+    } catch {
+      text = fs.readFileSync(file, 'utf8').trim();
+    }
+  }
+  const read = readAddressKeys(text);
+  if (typeof read === 'string') throw new ConfigError(`${file}: ${read} (it is written like ADDRESS_ENCRYPTION_KEYS)`);
+  return read;
 }

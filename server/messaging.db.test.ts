@@ -22,7 +22,13 @@ const logger = createLogger('silent');
 const LOCAL = { host: 'localhost:3000', 'x-shop-client-ip': '127.0.0.1' };
 
 function configWith(env: Record<string, string>): ShopConfig {
-  return loadConfig({ DATA_DIR: handle.dataDir, AUTH_SECRET: 'x'.repeat(40), ...env });
+  // ADDRESS_ENCRYPTION_KEYS: an https shop must name its address key (docs/decisions/019).
+  return loadConfig({
+    DATA_DIR: handle.dataDir,
+    AUTH_SECRET: 'x'.repeat(40),
+    ADDRESS_ENCRYPTION_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+    ...env,
+  });
 }
 const sandboxOn = () => configWith({ PUBLIC_ORIGIN: 'http://localhost:3000' });
 const sandboxOff = () => configWith({ PUBLIC_ORIGIN: 'https://oripa.example.jp' });

@@ -6,7 +6,12 @@ import { createMessagingServices, linksOf, siteIdentityOf } from './messaging';
 import { createLogger } from './logger';
 import { fromThisMachine } from '../app/lib/dev-tools.server';
 
-const base = { DATA_DIR: '/tmp/oripa-messaging-config', AUTH_SECRET: 'x'.repeat(40) };
+// ADDRESS_ENCRYPTION_KEYS: an https shop must name its address key (docs/decisions/019).
+const base = {
+  DATA_DIR: '/tmp/oripa-messaging-config',
+  AUTH_SECRET: 'x'.repeat(40),
+  ADDRESS_ENCRYPTION_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+};
 const SID = `AC${'0'.repeat(32)}`;
 const TOKEN = 'a'.repeat(32);
 

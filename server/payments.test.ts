@@ -46,7 +46,12 @@ const logger = createLogger('silent');
 // Building the services touches no table (the sandbox's hosted app reads its table per request only).
 const db = {} as Database;
 const settings = (env: Record<string, string>) =>
-  loadConfig({ DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'oripa-payments-')), ...env });
+  loadConfig({
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'oripa-payments-')),
+    // An https shop must name its address key (docs/decisions/019).
+    ADDRESS_ENCRYPTION_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+    ...env,
+  });
 
 let services: PaymentServices | undefined;
 afterEach(async () => {

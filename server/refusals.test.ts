@@ -120,6 +120,20 @@ describe('refusal catalogue', () => {
     );
   });
 
+  it("answers another member's address as not found (never forbidden), and explains the book's limit", () => {
+    const said = (code: RefusalCode, details: Record<string, unknown> = {}) => {
+      const { status, message } = describeRefusal({ ok: false, code, details });
+      return [status, message];
+    };
+    expect(said('ADDRESS_NOT_FOUND')).toEqual([404, '住所が見つかりません。']);
+    expect(said('ADDRESS_LIMIT_REACHED', { limit: 5 })).toEqual([
+      422,
+      '登録できる住所は5件までです。使わない住所を削除してから追加してください。',
+    ]);
+    expect(said('POSTAL_CODE_INVALID')[0]).toBe(400);
+    expect(said('POSTAL_CODE_NOT_FOUND')[0]).toBe(404);
+  });
+
   it('passes the details through, so a page and the API can show the numbers', () => {
     const described = describeRefusal({ ok: false, code: 'NOT_ENOUGH_LOTS', details: { remaining: 3 } });
     expect(described).toMatchObject({ code: 'NOT_ENOUGH_LOTS', details: { remaining: 3 } });

@@ -7,6 +7,7 @@ import type { IdempotencyRefusalCode } from '#modules/idempotency';
 import type { AccountDeletionRefusalCode, LineLinkRefusalCode, StaffAccessRefusalCode } from '#modules/identity/server';
 import type { WalletRefusalCode } from '#modules/wallet';
 import type { AdminRefusalCode } from '#modules/admin';
+import type { AddressRefusalCode } from '#modules/shipping';
 import {
   FIRST_PURCHASE_ONLY_REASON,
   PAYMENT_METHOD_INFO,
@@ -245,6 +246,19 @@ const admin: Section<AdminRefusalCode> = {
   },
 };
 
+const addresses: Section<AddressRefusalCode> = {
+  ADDRESS_NOT_FOUND: { status: 404, message: '住所が見つかりません。' },
+  ADDRESS_LIMIT_REACHED: {
+    status: 422,
+    message: (d) => `登録できる住所は${n(d.limit ?? 5)}件までです。使わない住所を削除してから追加してください。`,
+  },
+  POSTAL_CODE_INVALID: { status: 400, message: '郵便番号は7桁の数字で入力してください（例: 100-0001）。' },
+  POSTAL_CODE_NOT_FOUND: {
+    status: 404,
+    message: 'この郵便番号の住所は見つかりませんでした。番号をご確認のうえ、住所を入力してください。',
+  },
+};
+
 /**
  * Joins sections; a code two modules share must mean the same answer in both (checked at load, so
  * a contradiction stops the start instead of depending on the order of the sections).
@@ -279,7 +293,8 @@ export type RefusalCode =
   | StaffAccessRefusalCode
   | AccountDeletionRefusalCode
   | PurchaseRefusalCode
-  | AdminRefusalCode;
+  | AdminRefusalCode
+  | AddressRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -294,6 +309,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   accountDeletion,
   payments,
   admin,
+  addresses,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

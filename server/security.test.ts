@@ -6,7 +6,13 @@ import { loadConfig } from './config';
 import { CLIENT_IP_HEADER } from '#modules/identity/server';
 
 const config = (env: Record<string, string>) =>
-  loadConfig({ AUTH_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/oripa-security-test', ...env });
+  loadConfig({
+    AUTH_SECRET: 'x'.repeat(40),
+    DATA_DIR: '/tmp/oripa-security-test',
+    // An https shop must name its address key (docs/decisions/019).
+    ADDRESS_ENCRYPTION_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+    ...env,
+  });
 
 function appWith(env: Record<string, string>) {
   const shopConfig = config(env);

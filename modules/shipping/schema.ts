@@ -1,7 +1,9 @@
-// The shipping module's tables: shipping requests, the prizes in each, and each request's timeline.
+// The shipping module's tables: the members' address books (every address field sealed in one value),
+// shipping requests, the prizes in each, and each request's timeline.
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  boolean,
   check,
   date,
   index,
@@ -13,6 +15,33 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+/**
+ * One address of a member's book (at most MAX_ADDRESSES_PER_MEMBER). No column holds an address
+ * field: `sealed` is the whole address as JSON, AES-256-GCM under `key_id`, bound to the member and
+ * the row id (docs/decisions/019). `key_id` repeats the key named in `sealed`, so a rotation finds
+ * the rows still under an older key without opening them.
+ */
+export const memberAddresses = pgTable(
+  'member_addresses',
+  {
+    id: uuid('id').primaryKey(),
+    memberId: text('member_id').notNull(),
+    sealed: text('sealed').notNull(),
+    keyId: text('key_id').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('member_addresses_member_idx').on(t.memberId, t.createdAt),
+    // One usual address per member at most.
+    uniqueIndex('member_addresses_one_default_idx')
+      .on(t.memberId)
+      .where(sql`${t.isDefault}`),
+    index('member_addresses_key_idx').on(t.keyId),
+  ],
+);
 
 // ── Shipping requests ─────────────────────────────────────────────────────────────────────────
 
@@ -61,10 +90,10 @@ export const shippingRequests = pgTable(
     index('shipping_requests_member_idx').on(t.memberId, t.requestedAt),
     // The desk's queue: open requests by their promise.
     index('shipping_requests_queue_idx').on(t.status, t.promisedDate),
-    // The compensation job: promises not yet settled, by deadline.
+    // The compensation job: requests that have not left (nor ended) and are not compensated, by deadline.
     index('shipping_requests_deadline_idx')
       .on(t.shipDeadline)
-      .where(sql`${t.compensatedAt} is null`),
+      .where(sql`${t.compensatedAt} is null and ${t.shippedAt} is null and ${t.canceledAt} is null`),
     check('shipping_requests_amounts', sql`${t.feeCoins} >= 0 and ${t.compensationCoins} >= 0`),
   ],
 );

@@ -2,6 +2,7 @@
 import type { Database } from '#db/client';
 import type { CoinLifetimes } from '#modules/wallet';
 import type { PaymentGateway, ShopPaymentRules } from '#modules/payments';
+import type { AddressKeyring } from '#modules/shipping';
 import type { OptionSpec, OptionValues } from './args';
 
 export interface CommandContext {
@@ -14,6 +15,8 @@ export interface CommandContext {
   gateway?: PaymentGateway;
   /** The shop's payment rules from the settings, given with the providers. */
   paymentRules?: ShopPaymentRules;
+  /** The address keys from the settings (ADDRESS_ENCRYPTION_KEYS; only `addresses:rekey` uses them). */
+  addressKeyring?: AddressKeyring;
 }
 
 export interface ShopCommand {

@@ -15,6 +15,7 @@ import { ordersList } from './commands/orders-list';
 import { ordersRefund } from './commands/orders-refund';
 import { reportUnusedPaid } from './commands/report-unused-paid';
 import { invariants } from './commands/invariants';
+import { addressesRekey } from './commands/addresses-rekey';
 
 export const SHOP_COMMANDS: readonly ShopCommand[] = [
   packCreate,
@@ -31,5 +32,6 @@ export const SHOP_COMMANDS: readonly ShopCommand[] = [
   ordersList,
   ordersRefund,
   reportUnusedPaid,
+  addressesRekey,
   invariants,
 ];

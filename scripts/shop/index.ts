@@ -58,6 +58,7 @@ async function main() {
         lifetimes: { paid: config.PAID_COIN_EXPIRY_DAYS, free: config.FREE_COIN_EXPIRY_DAYS },
         gateway: payments?.gateway,
         paymentRules: payments?.rules,
+        addressKeyring: config.addressKeyring,
       });
     } finally {
       await payments?.close();

@@ -30,7 +30,7 @@ export async function runAdminCommand(
   db: Database,
   argv: string[],
   out: (line: string) => void,
-  settings: Pick<CommandContext, 'lifetimes' | 'gateway' | 'paymentRules'>,
+  settings: Pick<CommandContext, 'lifetimes' | 'gateway' | 'paymentRules' | 'addressKeyring'>,
 ): Promise<void> {
   const command = findCommand(argv[0]);
   try {

@@ -34,6 +34,7 @@ const MENU = [
   { to: '/myrank', label: 'マイランク' },
   { to: '/mypage/invitation', label: '友達招待' },
   { to: '/mypage/tokutencode', label: '特典コード' },
+  { to: '/mypage/addresses', label: '住所録（お届け先）' },
   { to: '/mypage/settings/profile', label: 'プロフィール（ニックネーム・生年月日）' },
   { to: '/mypage/settings/email', label: 'メールアドレスの変更' },
   { to: '/mypage/settings/password', label: 'パスワード' },

@@ -12,6 +12,7 @@ import { walletOperations } from './wallet';
 import { prizeOperations } from './prizes';
 import { purchaseOperations } from './purchases';
 import { identityOperations } from './identity';
+import { addressOperations } from './addresses';
 
 export { defineOperation, apiSchema, type ApiOperation } from './registry';
 export { ApiError } from './http';
@@ -27,6 +28,7 @@ export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [
   prizeOperations,
   purchaseOperations,
   identityOperations,
+  addressOperations,
 ];
 
 export const API_V1_VERSION = '1.0.0';

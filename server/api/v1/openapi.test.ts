@@ -204,17 +204,19 @@ describe('openapi.json', () => {
   it('builds from the operation modules alone', () => {
     const alone = buildOpenApiDocument(API_V1_OPERATION_MODULES.flat(), { title: 't', version: '1.0.0' });
     // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file;
-    // the coin shop's, and the password policy.
+    // the coin shop's, the password policy, and the address book's (issue 12).
     expect(
       operationsOf(alone)
         .map(({ op }) => op.operationId)
         .sort(),
     ).toEqual([
       'convertPrizes',
+      'createAddress',
       'createAppHandoff',
       'createDraw',
       'createPurchase',
       'declareAge',
+      'deleteAddress',
       'getCoinShop',
       'getDrawResult',
       'getGacha',
@@ -224,11 +226,14 @@ describe('openapi.json', () => {
       'getPurchase',
       'getWallet',
       'keepPrizes',
+      'listAddresses',
       'listGachas',
       'listGenres',
       'listPrizes',
       'listPurchases',
       'listWalletEntries',
+      'lookupPostalCode',
+      'updateAddress',
     ]);
     expect(alone.servers).toEqual([{ url: '/api/v1' }]);
   });

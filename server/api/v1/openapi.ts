@@ -15,6 +15,7 @@ export const API_TAG_DESCRIPTIONS: Record<string, string> = {
   wallet: 'コイン（ウォレット）',
   prizes: '獲得したカード（発送・コイン交換）',
   identity: 'アカウント（パスワードの条件など）',
+  addresses: '住所録（お届け先）と郵便番号の検索',
   meta: 'このAPIの説明',
 };
 
