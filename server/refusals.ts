@@ -7,7 +7,14 @@ import type { IdempotencyRefusalCode } from '#modules/idempotency';
 import type { AccountDeletionRefusalCode, LineLinkRefusalCode, StaffAccessRefusalCode } from '#modules/identity/server';
 import type { WalletRefusalCode } from '#modules/wallet';
 import type { AdminRefusalCode } from '#modules/admin';
-import type { AddressRefusalCode } from '#modules/shipping';
+import {
+  SHIPPING_STATUS_LABELS,
+  SHIPPING_TRANSITIONS,
+  type AddressRefusalCode,
+  type ShippingRefusalCode,
+  type ShippingAction,
+  type ShippingStatus,
+} from '#modules/shipping';
 import {
   FIRST_PURCHASE_ONLY_REASON,
   PAYMENT_METHOD_INFO,
@@ -259,6 +266,61 @@ const addresses: Section<AddressRefusalCode> = {
   },
 };
 
+const statusLabel = (d: Record<string, unknown>) =>
+  SHIPPING_STATUS_LABELS[d.status as ShippingStatus] ?? String(d.status ?? '');
+const actionLabel = (d: Record<string, unknown>) =>
+  SHIPPING_TRANSITIONS[d.action as ShippingAction]?.label ?? 'この操作';
+/** A carrier's check already says what is wrong in Japanese (carriers.ts); this is its fallback. */
+const trackingMessage = (fallback: string) => (d: Record<string, unknown>) =>
+  typeof d.message === 'string' && d.message ? d.message : fallback;
+
+const shipping: Section<ShippingRefusalCode> = {
+  SHIPPING_REQUEST_NOT_FOUND: { status: 404, message: '発送依頼が見つかりません。' },
+  SHIPPING_TOO_FEW_PRIZES: {
+    status: 422,
+    message: (d) => `発送を依頼できるのは${n(d.min ?? 1)}枚からです。獲得商品をもう一度選んでください。`,
+  },
+  SHIPPING_PHONE_UNVERIFIED: {
+    status: 422,
+    message: '発送を依頼するには電話番号の認証が必要です。マイページの設定から電話番号を認証してください。',
+  },
+  SHIPPING_HOLD: {
+    status: 403,
+    message: (d) =>
+      d.reason === 'chargeback'
+        ? 'お支払いの取り消し（チャージバック）の確認が必要なため、現在発送を依頼できません。お手数ですがお問い合わせください。'
+        : 'お支払いの確認が必要なため、現在発送を依頼できません。お手数ですがお問い合わせください。',
+  },
+  SHIPPING_FEE_CHANGED: {
+    status: 409,
+    message: (d) =>
+      `発送手数料が変わりました（現在 ${n(d.feeCoins)}コイン）。確認画面をもう一度ご確認のうえ、お申し込みください。`,
+  },
+  SHIPPING_NOT_CANCELABLE: {
+    status: 409,
+    message: (d) =>
+      `この発送依頼は「${statusLabel(d)}」のため、キャンセルできません。お困りの場合はお問い合わせください。`,
+  },
+  SHIPPING_STATUS_CONFLICT: {
+    status: 409,
+    message: (d) => `この発送依頼は現在「${statusLabel(d)}」のため、「${actionLabel(d)}」はできません。`,
+  },
+  SHIPPING_CSV_REFUSED: {
+    status: 422,
+    message: (d) => {
+      const file = d.file as { message?: unknown } | undefined;
+      if (file && typeof file.message === 'string') return `${file.message} 何も反映していません。`;
+      const rows = Array.isArray(d.rows) ? new Set(d.rows.map((r: { line?: unknown }) => r.line)).size : 0;
+      return `CSVの${n(rows)}行に誤りがあるため、取り込みませんでした（何も反映していません）。誤りを直して、ファイル全体をもう一度取り込んでください。`;
+    },
+  },
+  TRACKING_NUMBER_REQUIRED: { status: 400, message: trackingMessage('追跡番号を入力してください。') },
+  TRACKING_NUMBER_FORMAT: {
+    status: 400,
+    message: trackingMessage('追跡番号の形式が正しくありません。運送会社と番号をご確認ください。'),
+  },
+};
+
 /**
  * Joins sections; a code two modules share must mean the same answer in both (checked at load, so
  * a contradiction stops the start instead of depending on the order of the sections).
@@ -294,7 +356,8 @@ export type RefusalCode =
   | AccountDeletionRefusalCode
   | PurchaseRefusalCode
   | AdminRefusalCode
-  | AddressRefusalCode;
+  | AddressRefusalCode
+  | ShippingRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -310,6 +373,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   payments,
   admin,
   addresses,
+  shipping,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

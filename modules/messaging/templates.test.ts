@@ -2,6 +2,7 @@
 // variables in HTML, carries its links in the text, and says what to do when it was not asked for.
 import { describe, expect, it } from 'vitest';
 import {
+  CARRIER_TRACKING_HOSTS,
   MAIL_TEMPLATES,
   MAIL_TEMPLATE_VARS,
   escapeHtml,
@@ -23,6 +24,15 @@ function varsFor(template: MailTemplate): Record<string, string> {
     newEmail: 'new"<script>alert(1)</script>@example.jp',
     role: 'スタッフ<b>',
     days: '<7>',
+    items: '3<枚>',
+    promisedDate: '2027年5月10日（月）<',
+    fee: '無料&x',
+    carrier: 'ヤマト運輸<',
+    trackingNumber: "1234'5678",
+    trackingUrl: 'https://toi.kuronekoyamato.co.jp/cgi-bin/tneko?number00=1&number01=123456789012',
+    refundCoins: '<100>',
+    coins: '1,000<',
+    keepUntil: '2027年7月1日（木）"',
   };
   return Object.fromEntries(MAIL_TEMPLATE_VARS[template].map((name) => [name, all[name]!]));
 }
@@ -49,7 +59,31 @@ describe('mail templates', () => {
     }
     expect(html).not.toContain('<script>');
     expect(html).not.toMatch(/<img\b/i); // no external images
-    expect(html).not.toMatch(/https?:\/\/(?!oripa\.example\.jp)/); // every link is the shop's
+    // Every link is the shop's; a shipped notice may also link the carrier's tracking page, nothing else.
+    const others = template === 'shipping-shipped' ? String.raw`|toi\.kuronekoyamato\.co\.jp/` : '';
+    expect(html).not.toMatch(new RegExp(String.raw`https?://(?!oripa\.example\.jp` + others + ')'));
+  });
+
+  it('links a shipped notice only to a carrier’s tracking page over https', () => {
+    const vars = { ...varsFor('shipping-shipped') };
+    for (const trackingUrl of [
+      'https://evil.example/track?n=1',
+      'http://toi.kuronekoyamato.co.jp/cgi-bin/tneko?number01=1',
+      'javascript:alert(1)',
+    ])
+      expect(() => renderMail('shipping-shipped', { ...vars, trackingUrl }, site)).toThrow(RangeError);
+    for (const host of CARRIER_TRACKING_HOSTS)
+      expect(renderMail('shipping-shipped', { ...vars, trackingUrl: `https://${host}/x?n=1` }, site).text).toContain(
+        host,
+      );
+  });
+
+  it('says a canceled request’s fee was given back only when there was one', () => {
+    const base = { url: 'https://oripa.example.jp/mypage/shipping/1', items: '2' };
+    expect(renderMail('shipping-canceled', { ...base, refundCoins: '300' }, site).text).toContain(
+      '発送手数料 300コインは返却しました',
+    );
+    expect(renderMail('shipping-canceled', { ...base, refundCoins: '0' }, site).text).not.toContain('返却');
   });
 
   it('the button is the primary pink with a large white label, and its link is the one given', () => {

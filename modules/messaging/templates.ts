@@ -12,7 +12,19 @@ export type MailTemplate =
   | 'email-change-notice'
   | 'account-exists'
   | 'account-deleted'
-  | 'staff-invite';
+  | 'staff-invite'
+  | 'shipping-requested'
+  | 'shipping-preparing'
+  | 'shipping-reshipping'
+  | 'shipping-shipped'
+  | 'shipping-delivered'
+  | 'shipping-returned'
+  | 'shipping-canceled'
+  | 'shipping-canceled-by-shop'
+  | 'shipping-converted'
+  | 'shipping-compensated'
+  | 'prize-storage-reminder'
+  | 'prize-storage-converted';
 export type SmsTemplate = 'phone-code';
 
 /** The shop as a message names it: SITE_NAME and PUBLIC_ORIGIN. */
@@ -38,6 +50,20 @@ export const MAIL_TEMPLATE_VARS = {
   'account-exists': ['signInUrl', 'resetUrl'],
   'account-deleted': [],
   'staff-invite': ['url', 'role', 'days'],
+  // Shipping (issue 12). `url` is the request's page (or the prize box); dates are written out in
+  // Japanese by the caller; `refundCoins` '0' leaves the refund sentence out.
+  'shipping-requested': ['url', 'items', 'promisedDate', 'fee'],
+  'shipping-preparing': ['url', 'promisedDate'],
+  'shipping-reshipping': ['url'],
+  'shipping-shipped': ['url', 'carrier', 'trackingNumber', 'trackingUrl'],
+  'shipping-delivered': ['url'],
+  'shipping-returned': ['url'],
+  'shipping-canceled': ['url', 'items', 'refundCoins'],
+  'shipping-canceled-by-shop': ['url', 'items', 'refundCoins'],
+  'shipping-converted': ['url', 'items', 'coins'],
+  'shipping-compensated': ['url', 'promisedDate', 'coins'],
+  'prize-storage-reminder': ['url', 'items', 'keepUntil', 'days'],
+  'prize-storage-converted': ['url', 'items', 'coins'],
 } as const satisfies Record<MailTemplate, readonly string[]>;
 
 export const SMS_TEMPLATE_VARS = {
@@ -92,8 +118,32 @@ function httpUrl(template: string, name: string, value: string): string {
   return value;
 }
 
+/**
+ * The carriers' tracking pages a shipping mail may link to (carriers.ts of the shipping module builds
+ * them): the only links in any mail that are not the shop's own.
+ */
+export const CARRIER_TRACKING_HOSTS: readonly string[] = [
+  'toi.kuronekoyamato.co.jp',
+  'k2k.sagawa-exp.co.jp',
+  'trackings.post.japanpost.jp',
+];
+
+function trackingLink(template: string, value: string): string {
+  const url = httpUrl(template, 'trackingUrl', value);
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:' || !CARRIER_TRACKING_HOSTS.includes(parsed.hostname))
+    throw new RangeError(`messaging: template ${template}: trackingUrl must be a carrier's tracking page`);
+  return url;
+}
+
+/** Notices about the member's own requests and prizes: what to do when it does not look like theirs. */
+const NOTICE_IF_NOT_YOU =
+  'お心当たりがない場合は、第三者がアカウントを使っているおそれがあります。パスワードを変更し、お問い合わせ窓口までご連絡ください。';
+
 function mailWords(template: MailTemplate, vars: Record<string, string>, site: SiteIdentity): MailWords {
   const url = (name: string) => httpUrl(template, name, vars[name]!);
+  const refund = (coins: string) =>
+    coins === '0' ? [] : [{ p: `お支払いいただいた発送手数料 ${coins}コインは返却しました。` }];
   switch (template) {
     case 'verify-email':
       return {
@@ -199,6 +249,145 @@ function mailWords(template: MailTemplate, vars: Record<string, string>, site: S
           { note: `招待の有効期限は${vars.days}日です。管理画面を開くには二段階認証（認証アプリ）の設定が必要です。` },
         ],
         ifNotYou: 'お心当たりがない場合は、このメールを破棄してください。招待を受けなければ何も起こりません。',
+      };
+    case 'shipping-requested':
+      return {
+        subject: `【${site.name}】発送依頼を受け付けました`,
+        blocks: [
+          { p: `獲得商品 ${vars.items}枚の発送依頼を受け付けました。` },
+          { p: `発送予定日は ${vars.promisedDate} です。発送手数料: ${vars.fee}` },
+          { p: '発送準備が始まるまでは、依頼の詳細ページからキャンセルできます。' },
+          { button: '発送依頼を確認する', url: url('url') },
+          {
+            note: '発送予定日を過ぎても発送されなかった場合は、お詫びのコインを自動でお贈りします。',
+          },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
+      };
+    case 'shipping-preparing':
+      return {
+        subject: `【${site.name}】発送の準備を始めました`,
+        blocks: [
+          { p: 'ご依頼の獲得商品の発送準備を始めました。準備中のためキャンセルはできません。' },
+          { p: `発送予定日: ${vars.promisedDate}` },
+          { button: '発送依頼を確認する', url: url('url') },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
+      };
+    case 'shipping-reshipping':
+      return {
+        subject: `【${site.name}】返送された商品を再発送します`,
+        blocks: [
+          { p: 'お届けできずに返送された獲得商品を、あらためて発送いたします。現在、発送の準備中です。' },
+          { p: 'お届け先に不備がある場合は、お問い合わせ窓口までご連絡ください。' },
+          { button: '発送依頼を確認する', url: url('url') },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
+      };
+    case 'shipping-shipped':
+      return {
+        subject: `【${site.name}】獲得商品を発送しました`,
+        blocks: [
+          { p: 'ご依頼の獲得商品を発送しました。' },
+          { p: `配送業者: ${vars.carrier}　追跡番号: ${vars.trackingNumber}` },
+          { button: '配送状況を確認する', url: trackingLink(template, vars.trackingUrl!) },
+          { button: '発送依頼を確認する', url: url('url') },
+          { note: '配送状況が反映されるまで、しばらく時間がかかることがあります。' },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
+      };
+    case 'shipping-delivered':
+      return {
+        subject: `【${site.name}】獲得商品のお届けが完了しました`,
+        blocks: [
+          { p: 'ご依頼の獲得商品のお届けが完了しました。ご利用ありがとうございました。' },
+          { p: '商品に不備がある場合は、お問い合わせ窓口までご連絡ください。' },
+          { button: '発送依頼を確認する', url: url('url') },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
+      };
+    case 'shipping-returned':
+      return {
+        subject: `【${site.name}】獲得商品が返送されました`,
+        blocks: [
+          { p: 'お届け先にお届けできず、獲得商品が当店に返送されました。' },
+          {
+            p: '当店から再発送するか、コインに交換するかをご案内します。お届け先の変更などのご希望は、お問い合わせ窓口までご連絡ください。',
+          },
+          { button: '発送依頼を確認する', url: url('url') },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
+      };
+    case 'shipping-canceled':
+      return {
+        subject: `【${site.name}】発送依頼をキャンセルしました`,
+        blocks: [
+          { p: `発送依頼をキャンセルしました。獲得商品 ${vars.items}枚は「保管中」として獲得商品に戻りました。` },
+          ...refund(vars.refundCoins!),
+          { button: '発送依頼を確認する', url: url('url') },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
+      };
+    case 'shipping-canceled-by-shop':
+      return {
+        subject: `【${site.name}】発送依頼をキャンセルいたしました`,
+        blocks: [
+          {
+            p: `誠に恐れ入りますが、当店にて発送依頼をキャンセルいたしました。獲得商品 ${vars.items}枚は「保管中」として獲得商品に戻りました。`,
+          },
+          ...refund(vars.refundCoins!),
+          { p: '詳しくは、お問い合わせ窓口までお尋ねください。' },
+          { button: '発送依頼を確認する', url: url('url') },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
+      };
+    case 'shipping-converted':
+      return {
+        subject: `【${site.name}】返送された商品をコインに交換しました`,
+        blocks: [
+          {
+            p: `お届けできずに返送された獲得商品 ${vars.items}枚を、${vars.coins}コイン（無償コイン）に交換しました。`,
+          },
+          { button: '発送依頼を確認する', url: url('url') },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
+      };
+    case 'shipping-compensated':
+      return {
+        subject: `【${site.name}】発送の遅れのお詫び`,
+        blocks: [
+          {
+            p: `発送予定日（${vars.promisedDate}）までに発送できず、誠に申し訳ございません。お詫びとして ${vars.coins}コイン（無償コイン）をお贈りしました。`,
+          },
+          { p: '準備ができしだい発送いたします。発送しましたら、あらためてお知らせします。' },
+          { button: '発送依頼を確認する', url: url('url') },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
+      };
+    case 'prize-storage-reminder':
+      return {
+        subject: `【${site.name}】保管中のカードの保管期限が近づいています`,
+        blocks: [
+          {
+            p: `保管中のカード ${vars.items}枚の保管期限（${vars.keepUntil}）まで、あと${vars.days}日です。`,
+          },
+          {
+            p: '期限を過ぎると、カードは自動でコイン（無償コイン）に交換されます。お手元に届けたいカードは、期限までに発送を依頼してください。',
+          },
+          { button: '獲得商品を確認する', url: url('url') },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
+      };
+    case 'prize-storage-converted':
+      return {
+        subject: `【${site.name}】保管期限を過ぎたカードをコインに交換しました`,
+        blocks: [
+          {
+            p: `保管期限を過ぎたカード ${vars.items}枚を、${vars.coins}コイン（無償コイン）に交換しました。`,
+          },
+          { button: '獲得商品を確認する', url: url('url') },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
       };
   }
 }

@@ -1,5 +1,6 @@
 // The shipping module's door (addresses, shipping requests, the promised date, the fulfilment desk).
-// Being built for issue 12; the address book is here. Pure pieces for the browser: '#modules/shipping/browser'.
+// The address book: addresses.ts (pure pieces for the browser: '#modules/shipping/browser'); members'
+// requests: requests.ts; the desk: desk.ts; the promise: promise.ts; kept prizes' mails: storage.ts.
 export {
   PREFECTURES,
   MAX_ADDRESSES_PER_MEMBER,
@@ -38,3 +39,106 @@ export {
   type AddressRefusalCode,
   type MemberAddress,
 } from './addresses';
+export {
+  HOLIDAY_DATA_RANGE,
+  HolidayDataRangeError,
+  businessDaysBetween,
+  isBusinessDay,
+  jstDateOf,
+  promisedShipDate,
+  shipDeadlineInstant,
+  shippingAcceptanceDate,
+  type JstDate,
+  type ShippingDateRules,
+} from './business-days';
+export {
+  CARRIERS,
+  CARRIER_CODES,
+  TRACKING_NUMBER_ERROR_CODES,
+  carrierFromText,
+  checkTrackingNumber,
+  normalizeTrackingNumber,
+  shipmentTrackingSchema,
+  trackingUrl,
+  type Carrier,
+  type CarrierCode,
+  type ShipmentTracking,
+  type TrackingNumberErrorCode,
+} from './carriers';
+export {
+  LABEL_CSV_COLUMNS,
+  SHIPPED_CSV_COLUMNS,
+  SHIPPED_CSV_FILE_ERROR_CODES,
+  SHIPPED_CSV_ROW_ERROR_CODES,
+  readShippedCsv,
+  writeLabelCsv,
+  type LabelCsvBatch,
+  type LabelCsvRequest,
+  type ShippedCsvImport,
+  type ShippedCsvLimits,
+  type ShippedCsvRow,
+  type ShippedCsvRowError,
+} from './shipping-csv';
+export {
+  OPEN_SHIPPING_STATUSES,
+  SHIPPING_ACTIONS,
+  SHIPPING_STATUS_LABELS,
+  SHIPPING_TRANSITIONS,
+  actionsFrom,
+  shippingStatuses,
+  transition,
+  type ShippingAction,
+  type ShippingActionBy,
+  type ShippingStatus,
+  type ShippingTransitionRefusal,
+} from './request-states';
+export { SHIPPING_PAGE_PATHS, jstDateLabel, notifyMember, type ShippingNotice } from './notices';
+export {
+  FEE_REFUND_MIN_DAYS,
+  SHIPPING_REFUSAL_CODES,
+  cancelShippingRequest,
+  createShippingRequest,
+  getShippingRequest,
+  listShippingRequests,
+  quoteShippingRequest,
+  shippingQuoteInputSchema,
+  shippingRequestInputSchema,
+  shippingRequestPositionSchema,
+  type ShippingEventView,
+  type ShippingItemView,
+  type ShippingQuote,
+  type ShippingRefusalCode,
+  type ShippingRequestInput,
+  type ShippingRequestPage,
+  type ShippingRequestRefusalCode,
+  type ShippingRequestSummary,
+  type ShippingRequestView,
+  type ShippingRules,
+} from './requests';
+export {
+  SHIPPING_QUEUE_PAGE_SIZE,
+  cancelShippingRequestByShop,
+  convertReturnedRequest,
+  exportLabelCsv,
+  getShippingRequestForDesk,
+  internalNoteSchema,
+  listShippingQueue,
+  markShippingDelivered,
+  markShippingReturned,
+  prepareShippingRequests,
+  reshipReturnedRequest,
+  setShippingInternalNote,
+  shipShippingRequest,
+  shipShippingRequestsFromCsv,
+  shippingBatchForDesk,
+  shippingQueueFilterSchema,
+  type DeskParcel,
+  type DeskShippingRequest,
+  type ShippedCsvProblem,
+  type ShippingQueue,
+  type ShippingQueueFilter,
+  type ShippingQueueItem,
+} from './desk';
+export { compensateLateShipments } from './promise';
+export { sendKeptPrizeReminders, storageConversionNotifier } from './storage';
+export type { ShippingActor, ShippingEventKind } from './schema';

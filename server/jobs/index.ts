@@ -11,6 +11,9 @@ import {
   refreshRemainingJob,
 } from './shop-rules';
 import { deliverMessagesJob, clearMessageBodiesJob } from './messaging';
+import { compensateLateShipmentsJob, keptPrizeRemindersJob } from './shipping';
+import { storageConversionNotifier } from '#modules/shipping';
+import { shippingRulesOf } from '../shipping';
 import type { JobDefinition, JobRunner } from './runner';
 
 export { createJobRunner, type JobRunner, type JobDefinition, type JobContext, type JobRunSummary } from './runner';
@@ -26,13 +29,14 @@ export type JobServices = Pick<ShopServices, 'config'> & Partial<Pick<ShopServic
  */
 export function shopJobs(services: JobServices): JobDefinition[] {
   const { config } = services;
+  const shipping = shippingRulesOf(config);
   return [
     imageCacheCleanupJob({
       cacheDir: path.join(config.dataDir, 'cache', 'images'),
       maxBytes: config.IMAGE_CACHE_MAX_MB * 1024 * 1024,
     }),
     expireCoinsJob(),
-    autoConvertPrizesJob(config.FREE_COIN_EXPIRY_DAYS),
+    autoConvertPrizesJob(config.FREE_COIN_EXPIRY_DAYS, storageConversionNotifier(shipping.site)), // prizes.auto-convert
     saleWindowsJob(),
     forgetIdempotencyKeysJob(),
     refreshRemainingJob(),
@@ -45,6 +49,8 @@ export function shopJobs(services: JobServices): JobDefinition[] {
       : []),
     deliverMessagesJob(services.messaging?.transports ?? {}), // messaging.deliver (no transports: held)
     clearMessageBodiesJob(config.OUTBOX_RETENTION_DAYS), // messaging.clear-old-bodies
+    compensateLateShipmentsJob(shipping), // shipping.compensate-late
+    keptPrizeRemindersJob(shipping), // prizes.storage-reminders
     // ← new jobs go here
   ];
 }

@@ -3,7 +3,8 @@
 // module functions write ledger entries keyed by grant or prize, so a re-run credits nothing twice.
 import type { JobDefinition } from './runner';
 import { expireDueCoins } from '#modules/wallet';
-import { autoConvertDuePrizes } from '#modules/draw';
+import { autoConvertDuePrizes, type AutoConversion } from '#modules/draw';
+import type { Database } from '#db/client';
 import { advanceSaleWindows, refreshAllRemaining } from '#modules/gacha';
 import { forgetOldKeys } from '#modules/idempotency';
 
@@ -13,10 +14,16 @@ export const expireCoinsJob = (): JobDefinition => ({
   handler: async ({ db, now }) => ({ processed: await expireDueCoins(db, now) }),
 });
 
-export const autoConvertPrizesJob = (freeCoinDays: number): JobDefinition => ({
+/** Undecided prizes past their window and kept prizes past their storage; `onConverted` tells the member. */
+export const autoConvertPrizesJob = (
+  freeCoinDays: number,
+  onConverted?: (tx: Database, conversion: AutoConversion) => Promise<void>,
+): JobDefinition => ({
   name: 'prizes.auto-convert',
   cron: '*/10 * * * *',
-  handler: async ({ db, now }) => ({ processed: await autoConvertDuePrizes(db, freeCoinDays, now, 200) }),
+  handler: async ({ db, now }) => ({
+    processed: await autoConvertDuePrizes(db, freeCoinDays, now, 200, onConverted),
+  }),
 });
 
 export const saleWindowsJob = (): JobDefinition => ({

@@ -1,0 +1,658 @@
+// The fulfilment desk's operations (issue 12, items 10–12): the queue, a request with its address (each
+// view audited), preparing (one or a batch), shipping (one, or a CSV file all or nothing), delivered,
+// returned and what follows (re-ship or convert), the shop's cancel, and the internal note. Every change
+// goes through runAdminAction ('shipping:write'): the change and its audit entry commit together.
+import { and, asc, eq, gte, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '#db/client';
+import { runAdminAction, type AuditRecord, type Operator } from '#modules/admin';
+import { convertPrizesFromShipping, shippingPrizeCards } from '#modules/draw';
+import { isUuid, refuse, RefusalError, type Refusal } from '#modules/kernel';
+import type { AddressFields } from './address-input';
+import { openShippingAddress } from './addresses';
+import type { JstDate } from './business-days';
+import { CARRIERS, checkTrackingNumber, CARRIER_CODES, type CarrierCode } from './carriers';
+import { notifyMember } from './notices';
+import { compensateIfLate } from './promise';
+import { SHIPPING_STATUS_LABELS, actionsFrom, type ShippingAction } from './request-states';
+import {
+  cancelLockedRequest,
+  liveItemsOf,
+  lockRequest,
+  moveRequest,
+  releaseItems,
+  requestViewOf,
+  type ShippingRequestView,
+  type ShippingRules,
+} from './requests';
+import { shippingRequestItems, shippingRequests, shippingStatuses, type ShippingStatus } from './schema';
+import {
+  readShippedCsv,
+  writeLabelCsv,
+  type LabelCsvBatch,
+  type ShippedCsvColumn,
+  type ShippedCsvLimits,
+  type ShippedCsvRow,
+} from './shipping-csv';
+
+type RequestRow = typeof shippingRequests.$inferSelect;
+
+/** The audit entry's picture of a request: what an action changes, never the address. */
+const auditState = (row: RequestRow) => ({
+  status: row.status,
+  carrier: row.carrier,
+  trackingNumber: row.trackingNumber,
+  internalNote: row.internalNote,
+});
+
+const auditOf = (action: string, before: RequestRow, after: RequestRow): AuditRecord => ({
+  action,
+  target: { type: 'shipping_request', id: before.id },
+  before: auditState(before),
+  after: auditState(after),
+});
+
+type DeskRefusal = Refusal<string>;
+type DeskOutcome<T> = Promise<{ ok: true; value: T } | DeskRefusal>;
+
+async function lockOrRefuse(tx: Database, requestId: string): Promise<RequestRow> {
+  const row = await lockRequest(tx, requestId);
+  if (!row) throw new RefusalError(refuse('SHIPPING_REQUEST_NOT_FOUND', { requestId }));
+  return row;
+}
+
+// ── The queue ────────────────────────────────────────────────────────────────────────────────────
+
+const dateField = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: '日付は 2027-05-10 の形で入力してください。' })
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+
+/** The queue's filters (the desk page's query string and any API alike); dates are 発送予定日 (JST). */
+export const shippingQueueFilterSchema = z.object({
+  status: z
+    .enum(shippingStatuses, { error: '状態を選び直してください。' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  memberId: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .transform((v) => v || undefined),
+  from: dateField,
+  to: dateField,
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+export type ShippingQueueFilter = z.input<typeof shippingQueueFilterSchema>;
+
+export interface ShippingQueueItem {
+  id: string;
+  memberId: string;
+  status: ShippingStatus;
+  requestedAt: string;
+  promisedDate: JstDate;
+  /** Not shipped and its promised day is over. */
+  overdue: boolean;
+  itemCount: number;
+  feeCoins: number;
+  carrier: CarrierCode | null;
+  trackingNumber: string | null;
+  internalNote: string | null;
+}
+
+export interface ShippingQueue {
+  items: ShippingQueueItem[];
+  /** Requests per status (the member and date filters applied, the status filter not), and the overdue ones. */
+  counts: Record<ShippingStatus | 'overdue', number>;
+  page: number;
+  hasNext: boolean;
+}
+
+export const SHIPPING_QUEUE_PAGE_SIZE = 50;
+
+/**
+ * The desk's queue: overdue requests first, then by promised date (then oldest request first);
+ * filtered by status, member and promised date; with the count of each status. Needs 'shipping:read'.
+ * @example const queue = await listShippingQueue(db, operator, shippingQueueFilterSchema.parse({ status: 'requested' }))
+ */
+export async function listShippingQueue(
+  db: Database,
+  operator: Operator,
+  filter: z.output<typeof shippingQueueFilterSchema>,
+  now = new Date(),
+): Promise<{ ok: true; queue: ShippingQueue } | DeskRefusal> {
+  if (!operator.permissions.has('shipping:read')) return refuse('PERMISSION_DENIED', { permission: 'shipping:read' });
+  const at = now.toISOString();
+  const open = sql`${shippingRequests.status} in ('requested', 'preparing')`;
+  const overdue = sql`(${open} and ${shippingRequests.shipDeadline} <= ${at}::timestamptz)`;
+  const common: SQL[] = [];
+  if (filter.memberId) common.push(eq(shippingRequests.memberId, filter.memberId));
+  if (filter.from) common.push(gte(shippingRequests.promisedDate, filter.from));
+  if (filter.to) common.push(lte(shippingRequests.promisedDate, filter.to));
+  const where = [...common, ...(filter.status ? [eq(shippingRequests.status, filter.status)] : [])];
+  const offset = (filter.page - 1) * SHIPPING_QUEUE_PAGE_SIZE;
+  const rows = await db
+    .select({
+      row: shippingRequests,
+      overdue: sql<boolean>`${overdue}`,
+      itemCount: sql<number>`(select count(*)::int from ${shippingRequestItems} i where i.request_id = ${shippingRequests.id})`,
+    })
+    .from(shippingRequests)
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(
+      sql`case when ${overdue} then 0 else 1 end`,
+      asc(shippingRequests.promisedDate),
+      asc(shippingRequests.requestedAt),
+      asc(shippingRequests.id),
+    )
+    .limit(SHIPPING_QUEUE_PAGE_SIZE + 1)
+    .offset(offset);
+  const tallies = await db
+    .select({
+      status: shippingRequests.status,
+      n: sql<number>`count(*)::int`,
+      overdue: sql<number>`(count(*) filter (where ${overdue}))::int`,
+    })
+    .from(shippingRequests)
+    .where(common.length ? and(...common) : undefined)
+    .groupBy(shippingRequests.status);
+  const counts = Object.fromEntries([...shippingStatuses, 'overdue'].map((s) => [s, 0])) as ShippingQueue['counts'];
+  for (const t of tallies) {
+    counts[t.status] = Number(t.n);
+    counts.overdue += Number(t.overdue);
+  }
+  return {
+    ok: true,
+    queue: {
+      items: rows.slice(0, SHIPPING_QUEUE_PAGE_SIZE).map(({ row, overdue: late, itemCount }) => ({
+        id: row.id,
+        memberId: row.memberId,
+        status: row.status,
+        requestedAt: row.requestedAt.toISOString(),
+        promisedDate: row.promisedDate,
+        overdue: Boolean(late),
+        itemCount: Number(itemCount),
+        feeCoins: row.feeCoins,
+        carrier: (row.carrier as CarrierCode | null) ?? null,
+        trackingNumber: row.trackingNumber,
+        internalNote: row.internalNote,
+      })),
+      counts,
+      page: filter.page,
+      hasNext: rows.length > SHIPPING_QUEUE_PAGE_SIZE,
+    },
+  };
+}
+
+// ── Reading requests with their addresses (audited) ─────────────────────────────────────────────
+
+export interface DeskShippingRequest extends ShippingRequestView {
+  memberId: string;
+  internalNote: string | null;
+  /** The desk's moves from this status. */
+  actions: ShippingAction[];
+}
+
+/**
+ * One request for the desk, with the address opened. Needs 'shipping:read'; the view is recorded in
+ * the audit log ('address.view') in the same transaction as the read.
+ * @example const shown = await getShippingRequestForDesk(db, operator, rules, requestId)
+ */
+export async function getShippingRequestForDesk(
+  db: Database,
+  operator: Operator,
+  rules: Pick<ShippingRules, 'keyring'>,
+  requestId: string,
+  now = new Date(),
+): DeskOutcome<DeskShippingRequest> {
+  return runAdminAction(db, operator, 'shipping:read', async (tx) => {
+    const [row] = await tx.select().from(shippingRequests).where(eq(shippingRequests.id, requestId));
+    if (!row) throw new RefusalError(refuse('SHIPPING_REQUEST_NOT_FOUND', { requestId }));
+    const view = await requestViewOf(tx, rules.keyring, row, now);
+    return {
+      value: {
+        ...view,
+        memberId: row.memberId,
+        internalNote: row.internalNote,
+        actions: actionsFrom(row.status, 'staff'),
+      },
+      audit: { action: 'address.view', target: { type: 'shipping_request', id: row.id } },
+    };
+  });
+}
+
+/** A parcel of a batch: what the pick list and the packing slip print. */
+export interface DeskParcel {
+  requestId: string;
+  memberId: string;
+  status: ShippingStatus;
+  promisedDate: JstDate;
+  address: AddressFields;
+  items: ShippingRequestView['items'];
+}
+
+/** The parcels of a batch, addresses opened, in the order asked (inside the reading action). */
+async function parcelsOf(tx: Database, rules: Pick<ShippingRules, 'keyring'>, ids: string[]): Promise<DeskParcel[]> {
+  const rows = ids.length
+    ? await tx
+        .select()
+        .from(shippingRequests)
+        .where(inArray(shippingRequests.id, ids.filter(isUuid)))
+    : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const missing = ids.filter((id) => !byId.has(id));
+  if (missing.length) throw new RefusalError(refuse('SHIPPING_REQUEST_NOT_FOUND', { requestIds: missing }));
+  const items = await tx
+    .select({ requestId: shippingRequestItems.requestId, prizeId: shippingRequestItems.prizeId })
+    .from(shippingRequestItems)
+    .where(and(inArray(shippingRequestItems.requestId, ids), isNull(shippingRequestItems.releasedAt)))
+    .orderBy(asc(shippingRequestItems.prizeId));
+  const cards = await shippingPrizeCards(
+    tx,
+    items.map((i) => i.prizeId),
+  );
+  return ids.map((id) => {
+    const row = byId.get(id)!;
+    return {
+      requestId: id,
+      memberId: row.memberId,
+      status: row.status,
+      promisedDate: row.promisedDate,
+      address: openShippingAddress(rules.keyring, row.addressSealed, id),
+      items: items
+        .filter((i) => i.requestId === id)
+        .flatMap((i) => {
+          const card = cards.get(i.prizeId);
+          if (!card) return [];
+          const { memberId: _m, status: _s, keepUntil: _k, ...item } = card;
+          return [item];
+        }),
+    };
+  });
+}
+
+/**
+ * A batch's parcels (pick list, packing slips) with their addresses opened, in the order asked.
+ * Needs 'shipping:read'; one 'address.view' entry per request, in the read's transaction.
+ * @example const parcels = await shippingBatchForDesk(db, operator, rules, ids)
+ */
+export async function shippingBatchForDesk(
+  db: Database,
+  operator: Operator,
+  rules: Pick<ShippingRules, 'keyring'>,
+  requestIds: string[],
+): DeskOutcome<DeskParcel[]> {
+  const ids = [...new Set(requestIds)];
+  return runAdminAction(db, operator, 'shipping:read', async (tx) => ({
+    value: await parcelsOf(tx, rules, ids),
+    audit: ids.map((id) => ({ action: 'address.view', target: { type: 'shipping_request', id } })),
+  }));
+}
+
+/**
+ * The label software's CSV of a batch (shipping-csv.ts), addresses opened. Needs 'shipping:read';
+ * one 'address.export' entry per request, in the read's transaction.
+ * @example const csv = await exportLabelCsv(db, operator, rules, ids, { shipDate: '2027-05-10', itemDescription: 'トレーディングカード' })
+ */
+export async function exportLabelCsv(
+  db: Database,
+  operator: Operator,
+  rules: Pick<ShippingRules, 'keyring'>,
+  requestIds: string[],
+  batch: LabelCsvBatch,
+): DeskOutcome<string> {
+  const ids = [...new Set(requestIds)];
+  return runAdminAction(db, operator, 'shipping:read', async (tx) => {
+    const parcels = await parcelsOf(tx, rules, ids);
+    const csv = writeLabelCsv(
+      parcels.map((p) => ({
+        requestId: p.requestId,
+        recipient: {
+          postalCode: p.address.postalCode,
+          prefecture: p.address.prefecture,
+          city: p.address.city,
+          street: p.address.town,
+          building: p.address.building ?? '',
+          name: p.address.name,
+          nameKana: p.address.nameKana,
+          phone: p.address.phone,
+        },
+        itemNames: p.items.map((i) => i.cardName),
+      })),
+      batch,
+    );
+    return {
+      value: csv,
+      audit: ids.map((id) => ({
+        action: 'address.export',
+        target: { type: 'shipping_request', id },
+        after: { shipDate: batch.shipDate },
+      })),
+    };
+  });
+}
+
+// ── Moves ─────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Takes requests into preparation (one, or a batch from the queue): all or none. A request in another
+ * status refuses the whole batch (SHIPPING_STATUS_CONFLICT naming it). Each member is told.
+ * @example await prepareShippingRequests(db, operator, rules, [id1, id2])
+ */
+export async function prepareShippingRequests(
+  db: Database,
+  operator: Operator,
+  rules: ShippingRules,
+  requestIds: string[],
+  now = new Date(),
+): DeskOutcome<{ prepared: number }> {
+  const ids = [...new Set(requestIds)].sort();
+  if (ids.length === 0) return refuse('SHIPPING_REQUEST_NOT_FOUND', { requestIds: [] });
+  return runAdminAction(db, operator, 'shipping:write', async (tx) => {
+    const audit: AuditRecord[] = [];
+    // Locked in id order: two batches that share requests wait on each other instead of deadlocking.
+    for (const id of ids) {
+      const row = await lockOrRefuse(tx, id);
+      const moved = await moveWithDetails(tx, row, 'prepare', { now, actor: 'staff' });
+      await notifyMember(tx, rules.site, row.memberId, {
+        kind: 'preparing',
+        requestId: row.id,
+        promisedDate: row.promisedDate,
+      });
+      audit.push(auditOf('shipping.prepare', row, moved));
+    }
+    return { value: { prepared: ids.length }, audit };
+  });
+}
+
+/** moveRequest, with the request named in a refusal (a batch says which one stopped it). */
+async function moveWithDetails(
+  tx: Database,
+  row: RequestRow,
+  action: ShippingAction,
+  step: Parameters<typeof moveRequest>[3],
+): Promise<RequestRow> {
+  try {
+    return await moveRequest(tx, row, action, step);
+  } catch (error) {
+    if (error instanceof RefusalError)
+      throw new RefusalError(refuse(error.refusal.code, { ...error.refusal.details, requestId: row.id }));
+    throw error;
+  }
+}
+
+/** A carrier and tracking number as typed, checked by carriers.ts (the stored form, or the refusal). */
+function readTracking(
+  carrier: string,
+  trackingNumber: string,
+): { ok: true; carrier: CarrierCode; trackingNumber: string } | DeskRefusal {
+  if (!(CARRIER_CODES as readonly string[]).includes(carrier))
+    return refuse('TRACKING_NUMBER_FORMAT', { message: '運送会社を選んでください。' });
+  const checked = checkTrackingNumber(carrier as CarrierCode, trackingNumber);
+  if (!checked.ok) return refuse(checked.code, { message: checked.message });
+  return { ok: true, carrier: carrier as CarrierCode, trackingNumber: checked.trackingNumber };
+}
+
+async function shipLocked(
+  tx: Database,
+  rules: ShippingRules,
+  row: RequestRow,
+  tracking: { carrier: CarrierCode; trackingNumber: string },
+  now: Date,
+): Promise<RequestRow> {
+  // Shipped after its promised day (the job had not run yet): the broken promise is paid first.
+  if (row.status === 'preparing') await compensateIfLate(tx, rules, row, now);
+  const moved = await moveWithDetails(tx, row, 'ship', {
+    now,
+    actor: 'staff',
+    note: `${CARRIERS[tracking.carrier].name}　追跡番号 ${tracking.trackingNumber}`,
+    set: { carrier: tracking.carrier, trackingNumber: tracking.trackingNumber },
+  });
+  await notifyMember(tx, rules.site, row.memberId, {
+    kind: 'shipped',
+    requestId: row.id,
+    carrier: tracking.carrier,
+    trackingNumber: tracking.trackingNumber,
+  });
+  return moved;
+}
+
+/**
+ * Marks a request in preparation shipped with its carrier and tracking number (checked against the
+ * carrier's format; a number in another carrier's format is refused naming it). The member gets the
+ * carrier's tracking link.
+ * @example await shipShippingRequest(db, operator, rules, { requestId, carrier: 'yamato', trackingNumber: '1234-5678-9012' })
+ */
+export async function shipShippingRequest(
+  db: Database,
+  operator: Operator,
+  rules: ShippingRules,
+  input: { requestId: string; carrier: string; trackingNumber: string },
+  now = new Date(),
+): DeskOutcome<{ carrier: CarrierCode; trackingNumber: string }> {
+  const tracking = readTracking(input.carrier, input.trackingNumber);
+  if (!tracking.ok) return tracking;
+  return runAdminAction(db, operator, 'shipping:write', async (tx) => {
+    const row = await lockOrRefuse(tx, input.requestId);
+    const moved = await shipLocked(tx, rules, row, tracking, now);
+    return {
+      value: { carrier: tracking.carrier, trackingNumber: tracking.trackingNumber },
+      audit: auditOf('shipping.ship', row, moved),
+    };
+  });
+}
+
+/** One row's fault in a shipped-CSV import (the file's own, or the request's state). */
+export interface ShippedCsvProblem {
+  line: number;
+  column?: ShippedCsvColumn;
+  code: string;
+  message: string;
+}
+
+/**
+ * Marks shipped every row of a CSV file (request_id, carrier, tracking_number), all or nothing: a
+ * file that cannot be read, a row with a fault, or a request that is not found or not in preparation
+ * refuses the whole file (SHIPPING_CSV_REFUSED, every problem listed by line), and nothing is applied.
+ * A corrected file is simply imported again.
+ * @example const done = await shipShippingRequestsFromCsv(db, operator, rules, bytes, { maxBytes: 1_000_000, maxRows: 2000 })
+ */
+export async function shipShippingRequestsFromCsv(
+  db: Database,
+  operator: Operator,
+  rules: ShippingRules,
+  file: Uint8Array | string,
+  limits: ShippedCsvLimits,
+  now = new Date(),
+): DeskOutcome<{ shipped: ShippedCsvRow[] }> {
+  if (!operator.permissions.has('shipping:write')) return refuse('PERMISSION_DENIED', { permission: 'shipping:write' });
+  const read = readShippedCsv(file, limits);
+  if (!read.ok)
+    return refuse('SHIPPING_CSV_REFUSED', {
+      file: { code: read.code, message: read.message, line: read.line ?? null },
+    });
+  if (read.errors.length > 0) return refuse('SHIPPING_CSV_REFUSED', { rows: read.errors });
+  const rows = [...read.rows].sort((a, b) => (a.requestId < b.requestId ? -1 : a.requestId > b.requestId ? 1 : 0));
+  return runAdminAction(db, operator, 'shipping:write', async (tx) => {
+    const problems: ShippedCsvProblem[] = [];
+    const locked: { csv: ShippedCsvRow; row: RequestRow }[] = [];
+    for (const csv of rows) {
+      const row = await lockRequest(tx, csv.requestId);
+      if (!row) {
+        problems.push({
+          line: csv.line,
+          column: 'request_id',
+          code: 'SHIPPING_REQUEST_NOT_FOUND',
+          message: `${csv.line}行目: 依頼ID ${csv.requestId} の発送依頼はありません。`,
+        });
+      } else if (row.status !== 'preparing') {
+        problems.push({
+          line: csv.line,
+          column: 'request_id',
+          code: 'SHIPPING_STATUS_CONFLICT',
+          message: `${csv.line}行目: 依頼ID ${csv.requestId} は「${SHIPPING_STATUS_LABELS[row.status]}」のため発送済みにできません（発送準備中の依頼のみ）。`,
+        });
+      } else locked.push({ csv, row });
+    }
+    if (problems.length > 0)
+      throw new RefusalError(refuse('SHIPPING_CSV_REFUSED', { rows: problems.sort((a, b) => a.line - b.line) }));
+    const audit: AuditRecord[] = [];
+    for (const { csv, row } of locked) {
+      const moved = await shipLocked(tx, rules, row, csv, now);
+      audit.push({ ...auditOf('shipping.ship', row, moved), after: { ...auditState(moved), csvLine: csv.line } });
+    }
+    return { value: { shipped: read.rows }, audit };
+  });
+}
+
+/** One move of one request by the desk, its mail and its audit entry (delivered, returned, re-ship). */
+async function simpleMove(
+  db: Database,
+  operator: Operator,
+  rules: ShippingRules,
+  requestId: string,
+  action: 'deliver' | 'return' | 'reship',
+  now: Date,
+): DeskOutcome<{ status: ShippingStatus }> {
+  return runAdminAction(db, operator, 'shipping:write', async (tx) => {
+    const row = await lockOrRefuse(tx, requestId);
+    const moved = await moveWithDetails(tx, row, action, { now, actor: 'staff' });
+    const kind = action === 'deliver' ? 'delivered' : action === 'return' ? 'returned' : 'reshipping';
+    await notifyMember(tx, rules.site, row.memberId, { kind, requestId: row.id });
+    return { value: { status: moved.status }, audit: auditOf(`shipping.${action}`, row, moved) };
+  });
+}
+
+/** @example await markShippingDelivered(db, operator, rules, requestId) */
+export const markShippingDelivered = (
+  db: Database,
+  operator: Operator,
+  rules: ShippingRules,
+  requestId: string,
+  now = new Date(),
+) => simpleMove(db, operator, rules, requestId, 'deliver', now);
+
+/** The parcel came back undeliverable; the member is told, and the desk then re-ships or converts. */
+export const markShippingReturned = (
+  db: Database,
+  operator: Operator,
+  rules: ShippingRules,
+  requestId: string,
+  now = new Date(),
+) => simpleMove(db, operator, rules, requestId, 'return', now);
+
+/** A returned parcel goes out again: back to preparation (then shipped with its new tracking number). */
+export const reshipReturnedRequest = (
+  db: Database,
+  operator: Operator,
+  rules: ShippingRules,
+  requestId: string,
+  now = new Date(),
+) => simpleMove(db, operator, rules, requestId, 'reship', now);
+
+/**
+ * A returned parcel's cards become free coins (a ledger entry each); the request ends (canceled) and
+ * the member is told how many coins.
+ * @example await convertReturnedRequest(db, operator, rules, requestId)
+ */
+export async function convertReturnedRequest(
+  db: Database,
+  operator: Operator,
+  rules: ShippingRules,
+  requestId: string,
+  now = new Date(),
+): DeskOutcome<{ coins: number; items: number }> {
+  return runAdminAction(db, operator, 'shipping:write', async (tx) => {
+    const row = await lockOrRefuse(tx, requestId);
+    const prizeIds = await liveItemsOf(tx, row.id);
+    const converted = await convertLocked(tx, rules, row, prizeIds, now);
+    return {
+      value: converted.value,
+      audit: {
+        ...auditOf('shipping.convert_returned', row, converted.moved),
+        after: { ...auditState(converted.moved), coins: converted.value.coins },
+      },
+    };
+  });
+}
+
+async function convertLocked(tx: Database, rules: ShippingRules, row: RequestRow, prizeIds: string[], now: Date) {
+  const moved = await moveWithDetails(tx, row, 'convertReturned', { now, actor: 'staff' });
+  await releaseItems(tx, row.id, now);
+  const converted = await convertPrizesFromShipping(tx, row.memberId, prizeIds, {
+    freeCoinDays: rules.freeCoinDays,
+    now,
+  });
+  await notifyMember(tx, rules.site, row.memberId, {
+    kind: 'converted',
+    requestId: row.id,
+    items: prizeIds.length,
+    coins: converted.total,
+  });
+  return { moved, value: { coins: converted.total, items: prizeIds.length } };
+}
+
+/**
+ * The shop cancels a request not yet shipped (the member asked the support desk, a card cannot be
+ * sent): prizes back to the box, the fee refunded, the member told. `noteForMember` shows on the timeline.
+ * @example await cancelShippingRequestByShop(db, operator, rules, requestId, { noteForMember: 'ご依頼によりキャンセルしました。' })
+ */
+export async function cancelShippingRequestByShop(
+  db: Database,
+  operator: Operator,
+  rules: ShippingRules,
+  requestId: string,
+  options: { noteForMember?: string | null } = {},
+  now = new Date(),
+): DeskOutcome<{ refundCoins: number; items: number }> {
+  return runAdminAction(db, operator, 'shipping:write', async (tx) => {
+    const row = await lockOrRefuse(tx, requestId);
+    const done = await cancelLockedRequest(tx, rules, row, {
+      action: 'cancelByShop',
+      now,
+      actor: 'staff',
+      note: options.noteForMember?.trim() || null,
+    }).catch((error: unknown) => {
+      if (error instanceof RefusalError)
+        throw new RefusalError(refuse(error.refusal.code, { ...error.refusal.details, requestId: row.id }));
+      throw error;
+    });
+    return {
+      value: { refundCoins: done.refundCoins, items: done.items },
+      audit: auditOf('shipping.cancel', row, done.row),
+    };
+  });
+}
+
+/** The desk's note on a request (never shown to the member). */
+export const internalNoteSchema = z.object({
+  note: z.string().trim().max(2000, { error: 'メモは2000文字以内で入力してください。' }),
+});
+
+/**
+ * Sets (or, empty, clears) a request's internal note; audited with the note before and after.
+ * @example await setShippingInternalNote(db, operator, requestId, '住所の建物名を確認済み')
+ */
+export async function setShippingInternalNote(
+  db: Database,
+  operator: Operator,
+  requestId: string,
+  note: string,
+  now = new Date(),
+): DeskOutcome<{ internalNote: string | null }> {
+  const parsed = internalNoteSchema.safeParse({ note });
+  if (!parsed.success) throw new RangeError('setShippingInternalNote: parse the note with internalNoteSchema first');
+  const text = parsed.data.note || null;
+  return runAdminAction(db, operator, 'shipping:write', async (tx) => {
+    const row = await lockOrRefuse(tx, requestId);
+    const [updated] = await tx
+      .update(shippingRequests)
+      .set({ internalNote: text, updatedAt: now })
+      .where(eq(shippingRequests.id, row.id))
+      .returning();
+    return { value: { internalNote: text }, audit: auditOf('shipping.note', row, updated!) };
+  });
+}
