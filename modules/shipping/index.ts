@@ -101,6 +101,7 @@ export {
   getShippingRequest,
   listShippingRequests,
   quoteShippingRequest,
+  rekeyShippingRequests,
   shippingQuoteInputSchema,
   shippingRequestInputSchema,
   shippingRequestPositionSchema,

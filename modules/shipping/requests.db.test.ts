@@ -2,7 +2,7 @@
 // spends its fee and mails the member in one transaction, once per key; every refusal leaves nothing;
 // the quote, the list and one request; the member's cancel (prizes back, fee refunded); another
 // member's request is never found; and the races of issue 12 on PostgreSQL with two connections.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '#tests/use-test-database';
@@ -28,6 +28,7 @@ import {
   promisedShipDate,
   prepareShippingRequests,
   quoteShippingRequest,
+  rekeyShippingRequests,
 } from './index';
 
 const handle = useTestDatabase('shipping-requests', { poolSize: 4 });
@@ -327,6 +328,30 @@ describe('a prize is in at most one live request', () => {
       .from(shippingRequestItems)
       .where(eq(shippingRequestItems.prizeId, member.prizeIds[0]!));
     expect(rows.map((r) => r.released === null).sort()).toEqual([false, true]);
+  });
+});
+
+describe('key rotation', () => {
+  it('seals each request’s address again under the first key, in batches, then has nothing left', async () => {
+    const oldKey = rules.keyring[0]!;
+    const newKey = { id: 'rotated', secret: randomBytes(32) };
+    const member = await shippingMember(handle.db, rules, { prizes: 3 });
+    for (const prizeId of member.prizeIds) await create(member, [prizeId]);
+    const rotated = [newKey, oldKey];
+    const first = await rekeyShippingRequests(handle.db, rotated, { batchSize: 2 });
+    expect(first).toMatchObject({ keyId: 'rotated', remaining: 0 });
+    expect(first.rekeyed).toBeGreaterThanOrEqual(3);
+    expect(await rekeyShippingRequests(handle.db, rotated, { batchSize: 2 })).toEqual({
+      keyId: 'rotated',
+      rekeyed: 0,
+      remaining: 0,
+    });
+    const [request] = (await listShippingRequests(handle.db, member.memberId)).items;
+    // Opens with the new key alone once the old one is retired.
+    expect(await getShippingRequest(handle.db, { keyring: [newKey] }, member.memberId, request!.id)).toMatchObject({
+      address: { name: '山田 太郎' },
+    });
+    expect((await requestsOf(member.memberId)).map((r) => r.addressKeyId)).toEqual(['rotated', 'rotated', 'rotated']);
   });
 });
 

@@ -2,7 +2,7 @@
 // address sealed for it, the fee spent, all in one transaction, once per Idempotency-Key), the list,
 // one request with its timeline, and the member's cancel. The desk's side is desk.ts.
 import { createHash, randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
 import {
@@ -18,7 +18,7 @@ import { isUuid, refuse, RefusalError, uuidSchema, type Outcome, type Refusal } 
 import type { SiteIdentity } from '#modules/messaging';
 import { purchaseHoldOf } from '#modules/payments';
 import { getBalance, refundSpend, spendCoins } from '#modules/wallet';
-import { sealedAddressForShipping, openShippingAddress } from './addresses';
+import { openShippingAddress, resealShippingAddress, sealedAddressForShipping } from './addresses';
 import type { AddressFields } from './address-input';
 import type { AddressKeyring } from './sealing';
 import { promisedShipDate, shipDeadlineInstant, type JstDate, type ShippingDateRules } from './business-days';
@@ -637,4 +637,47 @@ export async function cancelShippingRequest(
       return error.refusal as Refusal<'SHIPPING_REQUEST_NOT_FOUND' | 'SHIPPING_NOT_CANCELABLE'>;
     throw error;
   }
+}
+
+/**
+ * Key rotation's step for shipping requests (docs/decisions/019): every request's copy of its address
+ * still under an older key is sealed again under the keyring's first, `batchSize` per transaction
+ * (requests being changed right now are skipped and picked up by a repeat). Safe to repeat.
+ * @example await rekeyShippingRequests(db, config.addressKeyring, { batchSize: 500 }) // { keyId: 'k2', rekeyed: 40, remaining: 0 }
+ */
+export async function rekeyShippingRequests(
+  db: Database,
+  keyring: AddressKeyring,
+  options: { batchSize: number },
+): Promise<{ keyId: string; rekeyed: number; remaining: number }> {
+  const current = keyring[0]?.id;
+  if (!current) throw new Error('the address keyring is empty (ADDRESS_ENCRYPTION_KEYS)');
+  let rekeyed = 0;
+  for (;;) {
+    const done = await db.transaction(async (tx) => {
+      const rows = await tx
+        .select({ id: shippingRequests.id, sealed: shippingRequests.addressSealed })
+        .from(shippingRequests)
+        .where(ne(shippingRequests.addressKeyId, current))
+        .orderBy(asc(shippingRequests.id))
+        .limit(options.batchSize)
+        .for('update', { skipLocked: true });
+      for (const row of rows) {
+        const resealed = resealShippingAddress(keyring, row.sealed, row.id);
+        const { sealed, keyId } = resealed ?? { sealed: row.sealed, keyId: current };
+        await tx
+          .update(shippingRequests)
+          .set({ addressSealed: sealed, addressKeyId: keyId })
+          .where(eq(shippingRequests.id, row.id));
+      }
+      return rows.length;
+    });
+    rekeyed += done;
+    if (done < options.batchSize) break;
+  }
+  const [left] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(shippingRequests)
+    .where(ne(shippingRequests.addressKeyId, current));
+  return { keyId: current, rekeyed, remaining: Number(left?.n ?? 0) };
 }

@@ -16,6 +16,7 @@ import { ordersRefund } from './commands/orders-refund';
 import { reportUnusedPaid } from './commands/report-unused-paid';
 import { invariants } from './commands/invariants';
 import { addressesRekey } from './commands/addresses-rekey';
+import { shippingRekey } from './commands/shipping-rekey';
 
 export const SHOP_COMMANDS: readonly ShopCommand[] = [
   packCreate,
@@ -33,5 +34,6 @@ export const SHOP_COMMANDS: readonly ShopCommand[] = [
   ordersRefund,
   reportUnusedPaid,
   addressesRekey,
+  shippingRekey,
   invariants,
 ];

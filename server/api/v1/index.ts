@@ -13,6 +13,7 @@ import { prizeOperations } from './prizes';
 import { purchaseOperations } from './purchases';
 import { identityOperations } from './identity';
 import { addressOperations } from './addresses';
+import { shippingRequestOperations } from './shipping-requests';
 
 export { defineOperation, apiSchema, type ApiOperation } from './registry';
 export { ApiError } from './http';
@@ -29,6 +30,7 @@ export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [
   purchaseOperations,
   identityOperations,
   addressOperations,
+  shippingRequestOperations,
 ];
 
 export const API_V1_VERSION = '1.0.0';

@@ -204,17 +204,19 @@ describe('openapi.json', () => {
   it('builds from the operation modules alone', () => {
     const alone = buildOpenApiDocument(API_V1_OPERATION_MODULES.flat(), { title: 't', version: '1.0.0' });
     // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file;
-    // the coin shop's, the password policy, and the address book's (issue 12).
+    // the coin shop's, the password policy, the address book's and the shipping requests' (issue 12).
     expect(
       operationsOf(alone)
         .map(({ op }) => op.operationId)
         .sort(),
     ).toEqual([
+      'cancelShippingRequest',
       'convertPrizes',
       'createAddress',
       'createAppHandoff',
       'createDraw',
       'createPurchase',
+      'createShippingRequest',
       'declareAge',
       'deleteAddress',
       'getCoinShop',
@@ -224,6 +226,7 @@ describe('openapi.json', () => {
       'getGachaReveal',
       'getPasswordPolicy',
       'getPurchase',
+      'getShippingRequest',
       'getWallet',
       'keepPrizes',
       'listAddresses',
@@ -231,8 +234,10 @@ describe('openapi.json', () => {
       'listGenres',
       'listPrizes',
       'listPurchases',
+      'listShippingRequests',
       'listWalletEntries',
       'lookupPostalCode',
+      'quoteShippingRequest',
       'updateAddress',
     ]);
     expect(alone.servers).toEqual([{ url: '/api/v1' }]);

@@ -16,6 +16,7 @@ export const API_TAG_DESCRIPTIONS: Record<string, string> = {
   prizes: '獲得したカード（発送・コイン交換）',
   identity: 'アカウント（パスワードの条件など）',
   addresses: '住所録（お届け先）と郵便番号の検索',
+  shipping: '獲得商品の発送依頼（確認・依頼・一覧・経過・キャンセル）',
   meta: 'このAPIの説明',
 };
 

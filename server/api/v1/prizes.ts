@@ -24,6 +24,9 @@ const boxItemSchema = apiSchema(
     gachaTitle: z.string(),
     genreId: z.string(),
     createdAt: isoDateTime(),
+    keepUntil: isoDateTime()
+      .nullable()
+      .meta({ description: '保管中のカードの保管期限（過ぎるとコインに自動交換）。保管中以外は null' }),
   }),
 );
 
@@ -79,6 +82,7 @@ const listPrizesOperation = defineOperation({
           gachaTitle: p.gachaTitle,
           genreId: p.genreId,
           createdAt: p.createdAt,
+          keepUntil: p.keepUntil,
         })),
         nextCursor: page.next ? encodeCursor(page.next) : null,
       },
