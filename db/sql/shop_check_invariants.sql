@@ -1,6 +1,6 @@
 -- The shop's invariants across modules (architecture.md), applied last by db/module-sql.ts after
--- every module's own SQL (docs/decisions/010). It reads the tables of gacha, draw, wallet and
--- progression and writes nothing.
+-- every module's own SQL (docs/decisions/010). It reads the tables of gacha, draw, wallet,
+-- progression and shipping and writes nothing.
 
 -- Every invariant of architecture.md that the data can show, as a list of violations (empty = all hold).
 CREATE OR REPLACE FUNCTION shop_check_invariants() RETURNS jsonb
@@ -85,5 +85,29 @@ LANGUAGE sql STABLE AS $$
       LEFT JOIN (SELECT member_id, sum(cost) AS spent FROM draws WHERE status = 'completed' GROUP BY member_id) s
         ON s.member_id = m.member_id
      WHERE m.exp <> coalesce(s.spent, 0)
+    UNION ALL
+    -- shipping: a prize is 'shipping' exactly when one live request of its own member holds it
+    -- (a canceled request holds none), so it is never both shipped and converted
+    SELECT jsonb_build_object('check', 'prize_shipping_mismatch', 'prizeId', p.id, 'status', p.status,
+             'liveRequests', count(i.request_id))
+      FROM prizes p
+      LEFT JOIN shipping_request_items i ON i.prize_id = p.id AND i.released_at IS NULL
+      LEFT JOIN shipping_requests r ON r.id = i.request_id
+     WHERE p.status = 'shipping' OR i.prize_id IS NOT NULL
+     GROUP BY p.id, p.status
+    HAVING (p.status = 'shipping') <> (count(i.request_id) = 1)
+        OR bool_or(r.member_id <> p.member_id) OR bool_or(r.status = 'canceled')
+    UNION ALL
+    -- shipping: each request spent exactly its fee, gave back no more than that (only when canceled),
+    -- and was compensated exactly the coins it records, once
+    SELECT jsonb_build_object('check', 'shipping_coins_mismatch', 'requestId', r.id)
+      FROM shipping_requests r
+     WHERE (SELECT coalesce(-sum(e.amount), 0) FROM coin_ledger e WHERE e.idem_key = 'shipping-fee:' || r.id) <> r.fee_coins
+        OR (SELECT coalesce(sum(e.amount), 0) FROM coin_ledger e
+             WHERE e.idem_key IN ('shipping-fee-refund:' || r.id || ':paid', 'shipping-fee-refund:' || r.id || ':free'))
+           NOT IN (0, CASE WHEN r.status = 'canceled' THEN r.fee_coins ELSE 0 END)
+        OR (SELECT coalesce(sum(e.amount), 0) FROM coin_ledger e WHERE e.idem_key = 'shipping-late:' || r.id)
+           <> r.compensation_coins
+        OR (r.compensated_at IS NULL) <> (r.compensation_coins = 0)
   ) violations
 $$;

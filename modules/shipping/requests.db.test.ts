@@ -18,7 +18,7 @@ import {
 } from '#db/schema';
 import { commandLineOperator } from '#modules/admin';
 import { autoConvertDuePrizes, convertPrizes, listPrizes } from '#modules/draw';
-import { getBalance, listLedgerEntries } from '#modules/wallet';
+import { checkInvariants, getBalance, listLedgerEntries } from '#modules/wallet';
 import {
   cancelShippingRequest,
   createShippingRequest,
@@ -320,6 +320,17 @@ describe('a prize is in at most one live request', () => {
         await tx.insert(shippingRequestItems).values({ requestId: otherId, prizeId: member.prizeIds[0]! });
       }),
     ).rejects.toThrow();
+    // The shop-wide check sees a prize converted while a live request holds it (rolled back here).
+    const rollback = new Error('rollback');
+    await expect(
+      handle.db.transaction(async (tx) => {
+        await tx.update(prizes).set({ status: 'converted' }).where(eq(prizes.id, member.prizeIds[0]!));
+        expect(await checkInvariants(tx)).toEqual([
+          { check: 'prize_shipping_mismatch', prizeId: member.prizeIds[0], status: 'converted', liveRequests: 1 },
+        ]);
+        throw rollback;
+      }),
+    ).rejects.toBe(rollback);
     // Once released (canceled), the prize may be in a new live request.
     await cancelShippingRequest(handle.db, rules, member.memberId, made.request.id);
     expect(await create(member, member.prizeIds)).toMatchObject({ ok: true });
