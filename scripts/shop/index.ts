@@ -54,7 +54,7 @@ async function main() {
         ).createPaymentServices({ config, db: database.db, logger: createLogger('warn') })
       : undefined;
     try {
-      await runAdminCommand(database.db, argv, (line) => console.log(line), {
+      process.exitCode = await runAdminCommand(database.db, argv, (line) => console.log(line), {
         lifetimes: { paid: config.PAID_COIN_EXPIRY_DAYS, free: config.FREE_COIN_EXPIRY_DAYS },
         gateway: payments?.gateway,
         paymentRules: payments?.rules,

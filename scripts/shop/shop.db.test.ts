@@ -86,6 +86,12 @@ describe('npm run shop', () => {
     ).rejects.toThrow(/別の付与/);
     expect((await getBalance(handle.db, id)).free).toBe(300);
     expect(await run('staff:grant', '--member', id)).toEqual([{ member: id, role: 'admin' }]);
+    // The shop is never left without an admin (modules/admin): a second one first, then the revoke.
+    await expect(run('staff:grant', '--member', id, '--revoke')).rejects.toThrow('最後の管理者は外せません');
+    const [{ members: others }] = (await run('members:create', '--count', '1', '--prefix', 'grant2')) as [
+      { members: { id: string }[] },
+    ];
+    expect(await run('staff:grant', '--member', others[0]!.id)).toEqual([{ member: others[0]!.id, role: 'admin' }]);
     expect(await run('staff:grant', '--member', id, '--revoke')).toEqual([{ member: id, role: 'user' }]);
   });
 
