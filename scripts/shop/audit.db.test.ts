@@ -12,21 +12,16 @@ import { createMember, ensureGenre, TEST_RULES } from '#tests/fixtures';
 import { adminAuditLog, gachas, purchaseProfiles, staffPermissions, users } from '#db/schema';
 import { getBalance, listLedgerEntries } from '#modules/wallet';
 import { ensureDefaultCoinPacks, type PaymentGateway } from '#modules/payments';
-import { runAdminCommand } from './run';
+import { commandRunner } from './testing';
 
 const examplePack = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples/pack.json');
 const handle = useTestDatabase('cli-audit', { poolSize: 2 });
 let gateway: PaymentGateway | undefined;
 
-async function run(...args: string[]): Promise<Record<string, unknown>[]> {
-  const lines: string[] = [];
-  await runAdminCommand(handle.db, args, (line) => lines.push(line), {
-    gateway,
-    paymentRules: TEST_RULES.payments,
-    lifetimes: TEST_RULES.coinLifetimes,
-  });
-  return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-}
+const run = commandRunner(
+  () => handle.db,
+  () => gateway,
+);
 
 /** The entries a step writes, oldest first (the log is append-only, so ids only grow). */
 async function entriesOf(step: () => Promise<unknown>) {

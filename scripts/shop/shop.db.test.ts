@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { useTestDatabase } from '#tests/use-test-database';
 import { ensureGenre, TEST_RULES } from '#tests/fixtures';
-import { runAdminCommand, UsageError } from './run';
+import { UsageError } from './run';
+import { commandRunner } from './testing';
 import { verifyReveal, type PackReveal } from '#modules/fairness';
 import { getBalance, listLedgerEntries } from '#modules/wallet';
 import { drawLots } from '#modules/draw';
@@ -21,15 +22,10 @@ const handle = useTestDatabase('cli', { poolSize: 2 });
 /** The payment providers a refund talks to (set by the test that refunds). */
 let gateway: PaymentGateway | undefined;
 
-async function run(...args: string[]): Promise<Record<string, unknown>[]> {
-  const lines: string[] = [];
-  await runAdminCommand(handle.db, args, (line) => lines.push(line), {
-    gateway,
-    paymentRules: TEST_RULES.payments,
-    lifetimes: TEST_RULES.coinLifetimes,
-  });
-  return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-}
+const run = commandRunner(
+  () => handle.db,
+  () => gateway,
+);
 
 beforeAll(async () => {
   await ensureGenre(handle.db, 'pokemon');
