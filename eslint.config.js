@@ -26,8 +26,9 @@ export const MODULE_DEPENDENCIES = {
   progression: ['kernel', 'wallet'],
   draw: ['kernel', 'gacha', 'wallet', 'progression', 'identity', 'fairness'],
   payments: ['kernel', 'wallet', 'progression', 'identity', 'idempotency'],
-  // Operators: staff roles and permissions, the append-only audit log every admin action writes to.
-  admin: ['kernel', 'identity', 'messaging'],
+  // Operators: staff roles and permissions, the append-only audit log every admin action writes to,
+  // and the operators' audited actions on packs, coins, coin packs, orders and members.
+  admin: ['kernel', 'identity', 'messaging', 'wallet', 'gacha', 'payments'],
   // Prizes reach members: addresses (encrypted), shipping requests, the promised date, the desk.
   shipping: ['kernel', 'wallet', 'identity', 'messaging', 'draw', 'payments', 'admin'],
 };

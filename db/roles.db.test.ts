@@ -130,6 +130,14 @@ describe('database roles (PostgreSQL)', () => {
       await asShop('truncate coin_ledger'),
     ];
     for (const message of await rewrites()) expect(message).toMatch(/permission denied/);
+    // The admin audit log is append-only in the same way (modules/admin/sql/audit_append_only.sql).
+    for (const statement of [
+      "update admin_audit_log set action = 'x'",
+      'delete from admin_audit_log',
+      'truncate admin_audit_log',
+    ])
+      expect(await asShop(statement)).toMatch(/permission denied/);
+    expect(await asShop('alter table admin_audit_log disable trigger all')).toMatch(/must be owner/);
     expect(await asShop('alter table coin_ledger disable trigger all')).toMatch(/must be owner/);
     expect(await asShop('alter table coin_ledger disable trigger coin_ledger_no_truncate')).toMatch(/must be owner/);
     expect(await asShop('drop trigger coin_ledger_no_update_delete on coin_ledger')).toMatch(/must be owner/);
@@ -152,7 +160,7 @@ describe('database roles (PostgreSQL)', () => {
     await jobs.stop();
     // db:roles again on the migrated database (idempotent; it now finds the ledger), then a restart.
     expect(await asAdmin(testDb.databaseUrl!, (client) => setUpDatabaseRoles(client, roles))).toEqual({
-      appendOnlyTables: ['coin_ledger'],
+      appendOnlyTables: ['admin_audit_log', 'coin_ledger'],
     });
     await shop.migrate();
     for (const message of await rewrites()) expect(message).toMatch(/permission denied/);
@@ -203,7 +211,7 @@ describe('database roles (PostgreSQL)', () => {
     }
 
     expect(await asAdmin(adminUrl, (client) => setUpDatabaseRoles(client, roles))).toEqual({
-      appendOnlyTables: ['coin_ledger'],
+      appendOnlyTables: ['admin_audit_log', 'coin_ledger'],
     });
     const after = await openDatabase({
       databaseUrl: legacyAs(roles.shop, roles.shopPassword),

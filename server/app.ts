@@ -1,12 +1,13 @@
-// The Hono application: health, auth, images, build metadata, SEO files, static assets, and the
-// React Router handler for every page. Everything a request passes through is assembled here.
+// The Hono application: health, auth, images, build metadata, SEO files, static assets, the operators'
+// commands (embedded database), and the React Router handler for every page. Everything a request
+// passes through is assembled here.
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { bodyLimit } from 'hono/body-limit';
 import { RouterContextProvider, type ServerBuild, createRequestHandler } from 'react-router';
 import path from 'node:path';
 import type { ShopServices } from './services';
-import { securityHeaders, crossSiteRequestGuard, clientAddress } from './security';
+import { securityHeaders, crossSiteRequestGuard, clientAddress, hasForwardingHeaders, isLoopback } from './security';
 import { apiError } from './api-error';
 import { shopRequestContext, type SessionMember } from '../app/context';
 import { AUTH_ADMIN_ENDPOINTS, AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, CLIENT_IP_HEADER } from '#modules/identity/server';
@@ -21,6 +22,7 @@ import { toSessionMember } from '#modules/identity/server';
 import { createWebhookRoutes } from './payments';
 import { authAnswer, emptyErrorsAsJson } from './error-answers';
 import { createOutboxJsonRoute, createTwilioStatusRoutes } from './messaging';
+import { createOperatorRoute } from './operator-route';
 
 /** The largest request body the shop reads (forms, JSON, provider webhooks). */
 export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
@@ -34,6 +36,8 @@ export interface ServerAppOptions {
   /** Folder of the built client assets (production); undefined in development, where Vite serves them. */
   clientDir?: string;
   publicDir: string;
+  /** The local admin token of DATA_DIR/operator.json (embedded database only): opens POST /_operator/commands. */
+  operatorToken?: string;
 }
 
 /** @example const app = createServerApp({ services, build, clientDir: 'build/client', publicDir: 'public' }) */
@@ -139,17 +143,7 @@ export function createServerApp(options: ServerAppOptions) {
       app.use('/sandbox/*', async (c, next) => {
         const host = (c.req.header('host') ?? '').replace(/:\d+$/, '');
         const client = c.req.header(CLIENT_IP_HEADER) ?? '';
-        const loopback = (value: string) =>
-          value === 'localhost' ||
-          value === '127.0.0.1' ||
-          value === '[::1]' ||
-          value === '::1' ||
-          value === '::ffff:127.0.0.1';
-        // A proxy on the same machine makes every client look local: anything forwarded is refused too.
-        const forwarded = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host'].some(
-          (name) => c.req.header(name) !== undefined,
-        );
-        if (!loopback(host) || !loopback(client) || forwarded)
+        if (!isLoopback(host) || !isLoopback(client) || hasForwardingHeaders(c.req.raw.headers))
           return apiError(c, 404, 'NOT_FOUND', 'ページが見つかりません。');
         return next();
       });
@@ -157,6 +151,8 @@ export function createServerApp(options: ServerAppOptions) {
     }
   }
   app.all('/api/*', (c) => apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'));
+  // The operators' command line while the shop runs on the embedded database (docs/decisions/020).
+  app.route('/_operator', createOperatorRoute(services, options.operatorToken));
   // The developer outbox's JSON form (the page is app/routes/dev/outbox.tsx); 404 unless allowed.
   app.route('/dev/outbox.json', createOutboxJsonRoute({ db: services.db, config }));
 

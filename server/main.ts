@@ -1,4 +1,5 @@
-// Starts the shop: settings, database (migrate, demo data once), auth, jobs, then the HTTP server.
+// Starts the shop: settings, the embedded database's claim, database (migrate, demo data once), auth,
+// jobs, then the HTTP server.
 import http from 'node:http';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -20,6 +21,7 @@ import { warmImageCache } from './images/warm';
 import { createPaymentServices, lineLinking } from './payments';
 import { ensureDefaultCoinPacks } from '#modules/payments';
 import { createMessagingServices, startOutboxNudge } from './messaging';
+import { claimEmbeddedDatabase, EmbeddedDatabaseBusy, type OperatorClaim, type OperatorFile } from './operator-file';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -38,6 +40,43 @@ export interface RunningShop {
  * @example const shop = await startShop(loadConfig({ ...process.env, PORT: '0' }))
  */
 export async function startShop(config: ShopConfig, options: { development?: boolean } = {}): Promise<RunningShop> {
+  // The embedded database admits one process: claimed first, so a command line that holds it stops
+  // the start here, and a command line started later goes through this server (docs/decisions/020).
+  const claim = config.DATABASE_URL
+    ? undefined
+    : claimEmbeddedDatabase(config.dataDir, 'server', (held) => embeddedDatabaseBusyMessage(config.dataDir, held));
+  try {
+    const shop = await bootShop(config, options, claim);
+    return {
+      ...shop,
+      async stop() {
+        try {
+          await shop.stop();
+        } finally {
+          claim?.release();
+        }
+      },
+    };
+  } catch (error) {
+    claim?.release();
+    throw error;
+  }
+}
+
+/** Why the server does not start on an embedded database that another process holds, and what to do. */
+function embeddedDatabaseBusyMessage(dataDir: string, held: OperatorFile): string {
+  return held.holder === 'command-line'
+    ? `組み込みデータベース（${dataDir}）は運用コマンド（npm run shop, pid ${held.pid}）が使っています。` +
+        'コマンドが終わってから、もう一度サーバーを起動してください。'
+    : `同じ DATA_DIR（${dataDir}）で別のサーバー（pid ${held.pid}${held.port ? `, ポート ${held.port}` : ''}）が動いています。` +
+        '組み込みデータベースは一つのプロセスしか開けません。そのサーバーを止めるか、別の DATA_DIR を指定してください。';
+}
+
+async function bootShop(
+  config: ShopConfig,
+  options: { development?: boolean },
+  claim: OperatorClaim | undefined,
+): Promise<RunningShop> {
   const logger = createLogger(config.LOG_LEVEL);
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
@@ -111,7 +150,13 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     ? await startOutboxNudge(database, () => runner.runNow('messaging.deliver'), logger)
     : async () => undefined;
 
-  const app = createServerApp({ services, build, clientDir, publicDir: path.join(projectRoot, 'public') });
+  const app = createServerApp({
+    services,
+    build,
+    clientDir,
+    publicDir: path.join(projectRoot, 'public'),
+    operatorToken: claim?.record.token,
+  });
   const listener = getRequestListener(app.fetch);
   const server = http.createServer((req, res) => {
     if (!viteMiddleware) return void listener(req, res);
@@ -138,6 +183,8 @@ export async function startShop(config: ShopConfig, options: { development?: boo
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://localhost:${port}`;
+  // From now on `npm run shop` finds the server in DATA_DIR/operator.json and runs through it.
+  claim?.publishPort(port);
   logger.info({ url, engine: database.engine, buildId }, `shop listening on ${url}`);
   // The home page's images, encoded in the background so the first visitor gets them from the cache.
   const warmUp = new AbortController();
@@ -203,6 +250,10 @@ export async function runFromCommandLine(development: boolean) {
     process.once('SIGINT', () => void shutdown('SIGINT'));
     process.once('SIGTERM', () => void shutdown('SIGTERM'));
   } catch (error) {
+    if (error instanceof EmbeddedDatabaseBusy) {
+      console.error(`\n${error.message}\n`);
+      process.exit(1);
+    }
     if (error instanceof ConfigError) {
       console.error(`\n${error.message}\n\nSee the Settings section of README.md.\n`);
       process.exit(1);

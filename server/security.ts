@@ -1,4 +1,5 @@
-// Security middleware: headers (CSP with a per-response nonce), the cross-site request check, client IP.
+// Security middleware: headers (CSP with a per-response nonce), the cross-site request check, client IP,
+// and what tells a request from the machine itself (the sandbox, the operators' commands).
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders, NONCE } from 'hono/secure-headers';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -116,3 +117,18 @@ export function clientAddress(config: ShopConfig): MiddlewareHandler {
     return next();
   };
 }
+
+/** Whether a host name or address names this machine (IPv4, IPv6 and IPv4-mapped loopback). */
+export const isLoopback = (value: string) =>
+  value === 'localhost' ||
+  value === '127.0.0.1' ||
+  value === '[::1]' ||
+  value === '::1' ||
+  value === '::ffff:127.0.0.1';
+
+/**
+ * Whether a request passed through a proxy: a proxy on the same machine makes every client look
+ * local, so anything forwarded is never taken for the machine itself.
+ */
+export const hasForwardingHeaders = (headers: Headers) =>
+  ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host'].some((name) => headers.get(name) !== null);

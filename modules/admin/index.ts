@@ -1,5 +1,6 @@
 // The admin module's door: the permissions of the admin area, who may act (operators), the audit
-// log every admin action writes in its own transaction, and staff management.
+// log every admin action writes in its own transaction, staff management, and the operators' actions
+// on the shop's data (the command line and the admin pages call the same ones).
 export {
   ADMIN_PERMISSIONS,
   PERMISSION_LABELS,
@@ -43,3 +44,16 @@ export {
   type StaffMember,
   type StaffRole,
 } from './staff';
+export {
+  clearPurchaseHoldAsOperator,
+  createMembersAsOperator,
+  createPackAsOperator,
+  declareAgeAsOperator,
+  endPackAsOperator,
+  grantCoinsAsOperator,
+  publishPackAsOperator,
+  refundOrderAsOperator,
+  saveCoinPackAsOperator,
+  type OperatorGrantInput,
+  type OperatorOutcome,
+} from './operations';

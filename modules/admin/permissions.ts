@@ -20,7 +20,7 @@ export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 export const PERMISSION_LABELS: Readonly<Record<AdminPermission, string>> = {
   'shipping:read': '発送依頼と配送先住所の閲覧（閲覧は監査ログに記録）',
   'shipping:write': '発送作業（準備中・発送済み・配達完了・返送・欠品対応）',
-  'packs:write': 'ガチャ（パック）の作成・公開・終了',
+  'packs:write': 'ガチャ（パック）の作成・公開・終了とコインパックの設定',
   'members:read': '会員情報の閲覧',
   'members:write': '会員情報の変更',
   'coins:grant': 'コインの付与',

@@ -3,7 +3,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
-import { gachas, gachaLots, gachaSecrets, gachaTiers, genres, tierEffects } from './schema';
+import { gachas, gachaLots, gachaSecrets, gachaTiers, genres, tierEffects, type GachaStatus } from './schema';
 import { createPackCommitment, generateSeed, type PackTier } from '#modules/fairness';
 import { refuse, RefusalError } from '#modules/kernel';
 
@@ -204,10 +204,15 @@ export async function publishPack(
 
 /**
  * Ends a pack's sale early (or at its end date): no more draws, and the seed and log become public.
+ * Answers the status before and after (an ended pack stays as it was).
  * @example await endPack(db, 'stellar-pokemon-001')
  */
-export async function endPack(db: Database, gachaId: string, now = new Date()): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function endPack(
+  db: Database,
+  gachaId: string,
+  now = new Date(),
+): Promise<{ previous: GachaStatus; status: GachaStatus }> {
+  return db.transaction(async (tx) => {
     // The pack row lock waits for any draw at the end of the pack; draws read the status per call.
     const [pack] = await tx
       .select({ status: gachas.status })
@@ -216,11 +221,9 @@ export async function endPack(db: Database, gachaId: string, now = new Date()): 
       .for('no key update');
     if (!pack) throw new PackAdminError('GACHA_NOT_FOUND', { gachaId });
     if (pack.status === 'draft') throw new PackAdminError('NOT_PUBLISHED', { gachaId });
-    if (pack.status === 'ended') return;
-    await tx
-      .update(gachas)
-      .set({ status: pack.status === 'sold_out' ? 'sold_out' : 'ended', endedAt: now })
-      .where(eq(gachas.id, gachaId));
+    if (pack.status === 'ended') return { previous: pack.status, status: pack.status };
+    const status = pack.status === 'sold_out' ? 'sold_out' : 'ended';
+    await tx.update(gachas).set({ status, endedAt: now }).where(eq(gachas.id, gachaId));
     // Wait for draws holding lots to commit; later ones find a lot locked or the pack ended and
     // retry into a refusal. Then every claim precedes the reveal time.
     await tx.execute(sql`select position from gacha_lots where gacha_id = ${gachaId} and draw_id is null for update`);
@@ -228,6 +231,7 @@ export async function endPack(db: Database, gachaId: string, now = new Date()): 
       .update(gachas)
       .set({ revealedAt: sql`greatest(${now.toISOString()}::timestamptz, clock_timestamp())` })
       .where(eq(gachas.id, gachaId));
+    return { previous: pack.status, status };
   });
 }
 

@@ -251,6 +251,15 @@ export async function purchaseHoldOf(
   return { reason: profile.hold.startsWith('chargeback:') ? 'chargeback' : 'other', since: profile.at };
 }
 
+/** The member's age declaration and hold as stored, or null before any declaration (operators' before-and-after). */
+export async function purchaseProfileOf(
+  db: Database,
+  memberId: string,
+): Promise<{ declaredMinor: boolean; hold: string | null } | null> {
+  const [profile] = await db.select().from(purchaseProfiles).where(eq(purchaseProfiles.memberId, memberId));
+  return profile ? { declaredMinor: profile.declaredMinor, hold: profile.holdReason } : null;
+}
+
 /** Lifts a purchase hold (operator, after the member settled an unrecovered chargeback). */
 export async function clearPurchaseHold(db: Database, memberId: string): Promise<boolean> {
   const rows = await db
@@ -1158,14 +1167,19 @@ export async function reconcilePaidOrders(
   return checked;
 }
 
-/** Operator refund of a whole order: the provider refunds, then the coins are reversed as for any refund. */
-export async function refundOrder(
+/**
+ * An operator refund's half at the provider, outside any transaction: checks that the order can be
+ * refunded, refunds what the provider still holds, and answers the order as it was and the payment to
+ * apply (with applyProviderPayment, in the caller's transaction: the admin action records its audit
+ * entry there).
+ * @example const { payment } = await refundAtProvider(db, gateway, orderId, 'お客様都合')
+ */
+export async function refundAtProvider(
   db: Database,
   gateway: PaymentGateway,
   orderId: string,
   reason: string,
-  rules: ShopPaymentRules,
-): Promise<SyncResult> {
+): Promise<{ before: OrderView; payment: ProviderPayment }> {
   const order = await findOrder(db, orderId);
   if (!order) throw new PurchaseRefused('ORDER_NOT_FOUND', { orderId });
   // Paid and credited, or paid and held for review (an amount that disagreed, a late payment over the cap).
@@ -1188,22 +1202,37 @@ export async function refundOrder(
       : payment.status === 'refunded'
         ? payment.amountJpy - payment.refundedJpy
         : 0;
-  if (held <= 0) return (await syncOrder(db, gateway, order.id, { rules }))!;
+  if (held <= 0) {
+    // Nothing left to refund there: the provider's answer is applied as a sync would apply it.
+    if ('providerPaymentId' in payment && order.providerRef.startsWith('pending:'))
+      await adoptProviderRef(db, order.id, payment.providerPaymentId);
+    return { before: toOrderView(order), payment };
+  }
   await provider.refund(ref, held, reason);
   // The provider accepted the refund: that is the evidence (some providers list refunds apart from the
   // payment, or late), so the order is refunded now; a later read can only agree.
   const paid = payment.status === 'paid' || payment.status === 'refunded' ? payment : null;
-  return applyProviderPayment(
-    db,
-    order.id,
-    {
+  return {
+    before: toOrderView(order),
+    payment: {
       status: 'refunded',
       amountJpy: paid!.amountJpy,
       refundedJpy: paid!.amountJpy,
       providerPaymentId: paid!.providerPaymentId,
     },
-    rules,
-  );
+  };
+}
+
+/** Operator refund of a whole order: the provider refunds, then the coins are reversed as for any refund. */
+export async function refundOrder(
+  db: Database,
+  gateway: PaymentGateway,
+  orderId: string,
+  reason: string,
+  rules: ShopPaymentRules,
+): Promise<SyncResult> {
+  const { payment } = await refundAtProvider(db, gateway, orderId, reason);
+  return applyProviderPayment(db, orderId, payment, rules);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,14 +1,30 @@
-// The shape of one operator command (scripts/shop/commands/*.ts) and what each is given to run.
+// The shape of one operator command (scripts/shop/commands/*.ts), what each is given to run, and how
+// it reads an operator action's outcome.
 import type { Database } from '#db/client';
+import type { Operator } from '#modules/admin';
+import { isRefusal, RefusalError, type Refusal } from '#modules/kernel';
 import type { CoinLifetimes } from '#modules/wallet';
 import type { PaymentGateway, ShopPaymentRules } from '#modules/payments';
 import type { AddressKeyring } from '#modules/shipping';
 import type { OptionSpec, OptionValues } from './args';
 
+/**
+ * The files a command reads and writes. On the operator's own machine these are the file system; when
+ * the command runs inside the running shop (scripts/shop/through-shop.ts), the command line sends the
+ * files it reads and writes back the ones the command wrote, each path as the operator typed it.
+ */
+export interface CommandFiles {
+  read(path: string): Promise<string>;
+  write(path: string, text: string): Promise<void>;
+}
+
 export interface CommandContext {
   db: Database;
   /** One line of output (JSON, one object per line). */
   out: (line: string) => void;
+  /** Who acts, for the audit log: the command line (commandLineOperator). */
+  operator: Operator;
+  files: CommandFiles;
   /** Coin lifetimes from the settings (PAID_COIN_EXPIRY_DAYS, FREE_COIN_EXPIRY_DAYS): every caller passes them. */
   lifetimes: CoinLifetimes;
   /** The payment providers (only `orders:refund` talks to them). */
@@ -26,5 +42,17 @@ export interface ShopCommand {
   options: OptionSpec;
   /** Whether it needs the payment providers (the entry starts them only then). */
   needsGateway?: boolean;
-  run(context: CommandContext, input: { values: OptionValues; positionals: string[] }): Promise<void>;
+  /** The files it reads, named on its command line (sent along when it runs inside the running shop). */
+  inputFiles?(input: { values: OptionValues; positionals: string[] }): string[];
+  /** Runs the command; answers the exit code when it is not 0 (an invariant broken). */
+  run(context: CommandContext, input: { values: OptionValues; positionals: string[] }): Promise<number | void>;
+}
+
+/**
+ * An operator action's value, or its refusal thrown (runAdminCommand words it from the catalogue).
+ * @example const grant = settled(await grantCoinsAsOperator(db, operator, input))
+ */
+export function settled<T>(outcome: { ok: true; value: T } | Refusal<string>): T {
+  if (isRefusal(outcome)) throw new RefusalError(outcome);
+  return outcome.value;
 }

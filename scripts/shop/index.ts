@@ -1,12 +1,16 @@
 // The operators' command line (`npm run shop -- <command>`; `--help` lists the commands): settings as
 // the server reads them (DATABASE_URL, DATA_DIR), the database, one command, and exit codes — 0 done,
-// 1 failed (or an invariant broken), 2 a refused command line. On the embedded database, stop the
-// server first: PGlite allows one process at a time.
-import { loadConfig, ConfigError } from '#server/config';
+// 1 failed (or an invariant broken), 2 a refused command line. On the embedded database, which admits
+// one process, a running shop runs the command itself (DATA_DIR/operator.json names it); otherwise the
+// command line claims the database for its run (docs/decisions/020).
+import { loadConfig, ConfigError, type ShopConfig } from '#server/config';
 import { createLogger } from '#server/logger';
 import { openDatabase } from '#db/client';
+import { claimEmbeddedDatabase, EmbeddedDatabaseBusy, liveHolder, type OperatorClaim } from '#server/operator-file';
 import { parseCommandLine } from './args';
 import { findCommand, runAdminCommand, UsageError, USAGE } from './run';
+import { runThroughShop, ShopUnreachable } from './through-shop';
+import type { ShopCommand } from './command';
 
 const argv = process.argv.slice(2);
 const refuse = (message: string) => {
@@ -22,15 +26,16 @@ if (argv.length === 0 || ['--help', '-h', 'help'].includes(argv[0]!)) {
 }
 
 async function main() {
-  let command;
+  let command: ShopCommand;
+  let parsed: ReturnType<typeof parseCommandLine>;
   try {
     command = findCommand(argv[0]);
     // Options are read once here too, so a malformed line is refused before the database opens.
-    parseCommandLine(argv.slice(1), command.options);
+    parsed = parseCommandLine(argv.slice(1), command.options);
   } catch (error) {
     return refuse((error as Error).message);
   }
-  let config;
+  let config: ShopConfig;
   try {
     config = loadConfig(process.env);
   } catch (error) {
@@ -38,6 +43,54 @@ async function main() {
     process.exitCode = 2;
     return;
   }
+  if (config.DATABASE_URL) return runHere(config, command);
+  // The embedded database: through the running shop, or claimed for this run.
+  const running = liveHolder(config.dataDir);
+  if (running?.holder === 'server') return runInShop(running, command, parsed, config);
+  let claim: OperatorClaim;
+  try {
+    claim = claimEmbeddedDatabase(config.dataDir, 'command-line', (held) =>
+      held.holder === 'server'
+        ? ''
+        : `別の運用コマンド（pid ${held.pid}）が組み込みデータベースを使っています。終わってから、もう一度実行してください。`,
+    );
+  } catch (error) {
+    if (!(error instanceof EmbeddedDatabaseBusy)) throw error;
+    // A server that started meanwhile runs it; another command line must finish first.
+    if (error.holder.holder === 'server') return runInShop(error.holder, command, parsed, config);
+    console.error(`エラー: ${error.message}`);
+    process.exitCode = 1;
+    return;
+  }
+  try {
+    await runHere(config, command);
+  } finally {
+    claim.release();
+  }
+}
+
+/** Runs the command inside the running shop and prints what it answers. */
+async function runInShop(
+  held: Parameters<typeof runThroughShop>[0],
+  command: ShopCommand,
+  parsed: ReturnType<typeof parseCommandLine>,
+  config: ShopConfig,
+) {
+  try {
+    const answer = await runThroughShop(held, argv, command.inputFiles?.(parsed) ?? [], config.dataDir);
+    for (const line of answer.lines) console.log(line);
+    if (answer.error?.kind === 'usage') refuse(answer.error.message);
+    else if (answer.error) console.error(`エラー: ${answer.error.message}`);
+    process.exitCode = answer.exitCode;
+  } catch (error) {
+    if (!(error instanceof ShopUnreachable)) throw error;
+    console.error(`エラー: ${error.message}`);
+    process.exitCode = 1;
+  }
+}
+
+/** Opens the database in this process and runs the command on it. */
+async function runHere(config: ShopConfig, command: ShopCommand) {
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     migrationUrl: config.DATABASE_MIGRATION_URL,
@@ -54,7 +107,7 @@ async function main() {
         ).createPaymentServices({ config, db: database.db, logger: createLogger('warn') })
       : undefined;
     try {
-      await runAdminCommand(database.db, argv, (line) => console.log(line), {
+      process.exitCode = await runAdminCommand(database.db, argv, (line) => console.log(line), {
         lifetimes: { paid: config.PAID_COIN_EXPIRY_DAYS, free: config.FREE_COIN_EXPIRY_DAYS },
         gateway: payments?.gateway,
         paymentRules: payments?.rules,

@@ -1,11 +1,14 @@
 // Runs one operator command on a database: finds it by name, reads its options, runs it. The entry
-// (index.ts) and tests call this; commands/ holds one file per command.
+// (index.ts), the running shop (server/operator-route.ts) and tests call this; commands/ holds one
+// file per command.
+import { readFile, writeFile } from 'node:fs/promises';
 import type { Database } from '#db/client';
+import { commandLineOperator } from '#modules/admin';
 import { RefusalError } from '#modules/kernel';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
 import { parseCommandLine, UsageError } from './args';
 import { SHOP_COMMANDS } from './commands';
-import type { CommandContext, ShopCommand } from './command';
+import type { CommandContext, CommandFiles, ShopCommand } from './command';
 
 export { UsageError } from './args';
 
@@ -13,6 +16,12 @@ export const USAGE = [
   '使い方: npm run shop -- <command> [options]',
   ...SHOP_COMMANDS.map((c) => `  ${c.name}${c.usage ? ` ${c.usage}` : ''}`),
 ].join('\n');
+
+/** The operator's own file system (paths relative to where the command line runs). */
+export const localFiles: CommandFiles = {
+  read: (path) => readFile(path, 'utf8'),
+  write: (path, text) => writeFile(path, text),
+};
 
 /** The command named first on the line, or a UsageError. @example findCommand('coins:grant').needsGateway */
 export function findCommand(name: string | undefined): ShopCommand {
@@ -23,18 +32,31 @@ export function findCommand(name: string | undefined): ShopCommand {
 }
 
 /**
- * Runs `argv` (the command, then its arguments); each output line goes to `out`.
- * @example await runAdminCommand(db, ['coins:grant', '--member', id, '--amount', '300', '--reason', 'お詫び'], console.log)
+ * Runs `argv` (the command, then its arguments); each output line goes to `out`. Answers the exit
+ * code (0, or 1 when `invariants` finds a violation); a refused line throws a UsageError in Japanese.
+ * Without `operator` the command line acts (commandLineOperator), without `files` the local files.
+ * @example await runAdminCommand(db, ['coins:grant', '--member', id, '--amount', '300', '--reason', 'お詫び'], console.log, { lifetimes })
  */
 export async function runAdminCommand(
   db: Database,
   argv: string[],
   out: (line: string) => void,
-  settings: Pick<CommandContext, 'lifetimes' | 'gateway' | 'paymentRules' | 'addressKeyring'>,
-): Promise<void> {
+  settings: Pick<CommandContext, 'lifetimes' | 'gateway' | 'paymentRules' | 'addressKeyring'> &
+    Partial<Pick<CommandContext, 'operator' | 'files'>>,
+): Promise<number> {
   const command = findCommand(argv[0]);
   try {
-    await command.run({ db, out, ...settings }, parseCommandLine(argv.slice(1), command.options));
+    const context: CommandContext = {
+      db,
+      out,
+      operator: settings.operator ?? commandLineOperator(),
+      files: settings.files ?? localFiles,
+      lifetimes: settings.lifetimes,
+      gateway: settings.gateway,
+      paymentRules: settings.paymentRules,
+      addressKeyring: settings.addressKeyring,
+    };
+    return (await command.run(context, parseCommandLine(argv.slice(1), command.options))) ?? 0;
   } catch (error) {
     // A module's refusal (a pack's lifecycle, a grant's key) reads as the one catalogue words it.
     if (error instanceof RefusalError)

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { useTestDatabase } from '#tests/use-test-database';
 import { ensureGenre, TEST_RULES } from '#tests/fixtures';
-import { runAdminCommand, UsageError } from './run';
+import { UsageError } from './run';
+import { commandRunner } from './testing';
 import { verifyReveal, type PackReveal } from '#modules/fairness';
 import { getBalance, listLedgerEntries } from '#modules/wallet';
 import { drawLots } from '#modules/draw';
@@ -21,15 +22,10 @@ const handle = useTestDatabase('cli', { poolSize: 2 });
 /** The payment providers a refund talks to (set by the test that refunds). */
 let gateway: PaymentGateway | undefined;
 
-async function run(...args: string[]): Promise<Record<string, unknown>[]> {
-  const lines: string[] = [];
-  await runAdminCommand(handle.db, args, (line) => lines.push(line), {
-    gateway,
-    paymentRules: TEST_RULES.payments,
-    lifetimes: TEST_RULES.coinLifetimes,
-  });
-  return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-}
+const run = commandRunner(
+  () => handle.db,
+  () => gateway,
+);
 
 beforeAll(async () => {
   await ensureGenre(handle.db, 'pokemon');
@@ -86,6 +82,12 @@ describe('npm run shop', () => {
     ).rejects.toThrow(/別の付与/);
     expect((await getBalance(handle.db, id)).free).toBe(300);
     expect(await run('staff:grant', '--member', id)).toEqual([{ member: id, role: 'admin' }]);
+    // The shop is never left without an admin (modules/admin): a second one first, then the revoke.
+    await expect(run('staff:grant', '--member', id, '--revoke')).rejects.toThrow('最後の管理者は外せません');
+    const [{ members: others }] = (await run('members:create', '--count', '1', '--prefix', 'grant2')) as [
+      { members: { id: string }[] },
+    ];
+    expect(await run('staff:grant', '--member', others[0]!.id)).toEqual([{ member: others[0]!.id, role: 'admin' }]);
     expect(await run('staff:grant', '--member', id, '--revoke')).toEqual([{ member: id, role: 'user' }]);
   });
 

@@ -1,8 +1,8 @@
 // coinpacks:set: create or replace a coin pack (orders copy a pack's numbers, so editing never changes a purchase).
 import { z } from 'zod';
 import { decimalInteger, UsageError } from '../args';
-import { saveCoinPack } from '#modules/payments';
-import type { ShopCommand } from '../command';
+import { saveCoinPackAsOperator } from '#modules/admin';
+import { settled, type ShopCommand } from '../command';
 
 const coinPackInput = z.object({
   id: z.string().regex(/^[a-z0-9-]{1,40}$/),
@@ -27,7 +27,7 @@ export const coinpacksSet: ShopCommand = {
     sort: { type: 'string' },
     inactive: { type: 'boolean' },
   },
-  async run({ db, out }, { values }) {
+  async run({ db, out, operator }, { values }) {
     const parsed = coinPackInput.safeParse({
       id: values.id,
       name: values.name,
@@ -54,7 +54,7 @@ export const coinpacksSet: ShopCommand = {
       sortOrder: parsed.data.sort,
       active: !values.inactive,
     };
-    await saveCoinPack(db, row);
+    settled(await saveCoinPackAsOperator(db, operator, row));
     out(JSON.stringify(row));
   },
 };

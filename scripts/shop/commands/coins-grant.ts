@@ -1,9 +1,9 @@
 // coins:grant: coins for a member with a reason (a ledger entry); --key makes a repeat harmless.
 import { randomUUID } from 'node:crypto';
-import { grantCoins, IdempotencyKeyConflict } from '#modules/wallet';
+import { grantCoinsAsOperator } from '#modules/admin';
 import { integerOption, requiredOption, UsageError } from '../args';
 import { findMember } from '../find-member';
-import type { ShopCommand } from '../command';
+import { settled, type ShopCommand } from '../command';
 
 export const coinsGrant: ShopCommand = {
   name: 'coins:grant',
@@ -15,7 +15,7 @@ export const coinsGrant: ShopCommand = {
     kind: { type: 'string' },
     key: { type: 'string' },
   },
-  async run({ db, out, lifetimes }, { values }) {
+  async run({ db, out, operator, lifetimes }, { values }) {
     const memberRef = requiredOption(
       values,
       'member',
@@ -27,22 +27,16 @@ export const coinsGrant: ShopCommand = {
     if (kind !== 'free' && kind !== 'paid') throw new UsageError('--kind は free か paid です。');
     const key = typeof values.key === 'string' ? values.key : undefined;
     const member = await findMember(db, memberRef);
-    const result = await grantCoins(db, {
+    const outcome = await grantCoinsAsOperator(db, operator, {
       memberId: member.id,
       kind,
       amount,
-      reason: 'operator_grant',
-      counterAccount: kind === 'paid' ? 'adjustment' : 'promotion',
-      idempotencyKey: `ops:${key ?? randomUUID()}`,
       memo: reason,
-      lifetimeDays: lifetimes,
-    }).catch((error: unknown) => {
-      if (error instanceof IdempotencyKeyConflict)
-        throw new UsageError(
-          `キー ${key} は別の付与（会員・種類・枚数が違う）に使われています。何も付与していません。`,
-        );
-      throw error;
+      key: key ?? randomUUID(),
+      lifetimes,
     });
-    out(JSON.stringify({ member: member.id, kind, amount, ...result }));
+    if (!outcome.ok && outcome.code === 'GRANT_KEY_REUSED')
+      throw new UsageError(`キー ${key} は別の付与（会員・種類・枚数が違う）に使われています。何も付与していません。`);
+    out(JSON.stringify({ member: member.id, kind, amount, ...settled(outcome) }));
   },
 };

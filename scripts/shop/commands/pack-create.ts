@@ -1,18 +1,19 @@
 // pack:create <file.json> [--publish]: a pack (draft) from a JSON definition; --publish also publishes it.
-import { readFile } from 'node:fs/promises';
-import { createPack, publishPack, packDefinitionSchema } from '#modules/gacha';
+import { packDefinitionSchema } from '#modules/gacha';
+import { createPackAsOperator } from '#modules/admin';
 import { UsageError } from '../args';
-import type { ShopCommand } from '../command';
+import { settled, type ShopCommand } from '../command';
 
 export const packCreate: ShopCommand = {
   name: 'pack:create',
   usage: '<file.json> [--publish]',
   options: { publish: { type: 'boolean' } },
-  async run({ db, out }, { values, positionals: [file] }) {
+  inputFiles: ({ positionals: [file] }) => (file ? [file] : []),
+  async run({ db, out, operator, files }, { values, positionals: [file] }) {
     if (!file) throw new UsageError('JSONファイルを指定してください。');
     let json: unknown;
     try {
-      json = JSON.parse(await readFile(file, 'utf8'));
+      json = JSON.parse(await files.read(file));
     } catch (error) {
       throw new UsageError(`${file} を読めません: ${(error as Error).message}`);
     }
@@ -21,8 +22,11 @@ export const packCreate: ShopCommand = {
       throw new UsageError(
         `定義に誤りがあります:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`,
       );
-    const created = await createPack(db, json as never);
+    // Created and published in one transaction, each audited (pack.create, pack.publish).
+    const created = settled(
+      await createPackAsOperator(db, operator, json as never, { publish: Boolean(values.publish) }),
+    );
     out(JSON.stringify({ created: created.id, totalLots: created.totalLots }));
-    if (values.publish) out(JSON.stringify({ published: created.id, ...(await publishPack(db, created.id)) }));
+    if (created.published) out(JSON.stringify({ published: created.id, ...created.published }));
   },
 };

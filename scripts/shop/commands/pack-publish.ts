@@ -1,14 +1,14 @@
 // pack:publish <gachaId>: fix the pack's lots and commitment; on sale now or at its saleStartsAt.
-import { publishPack } from '#modules/gacha';
+import { publishPackAsOperator } from '#modules/admin';
 import { UsageError } from '../args';
-import type { ShopCommand } from '../command';
+import { settled, type ShopCommand } from '../command';
 
 export const packPublish: ShopCommand = {
   name: 'pack:publish',
   usage: '<gachaId>',
   options: {},
-  async run({ db, out }, { positionals: [gachaId] }) {
+  async run({ db, out, operator }, { positionals: [gachaId] }) {
     if (!gachaId) throw new UsageError('ガチャIDを指定してください。');
-    out(JSON.stringify({ published: gachaId, ...(await publishPack(db, gachaId)) }));
+    out(JSON.stringify({ published: gachaId, ...settled(await publishPackAsOperator(db, operator, gachaId)) }));
   },
 };
