@@ -96,6 +96,8 @@ describe('reserving prizes for shipping', () => {
 
     const cards = await shippingPrizeCards(db, [ids[0]!]);
     expect(cards.get(ids[0]!)).toMatchObject({ memberId, status: 'shipping', cardName: expect.any(String) });
+    // A reserved prize belongs to a shipping request (the shop-wide check says so): none was made here.
+    await db.transaction((tx) => returnPrizesFromShipping(tx, memberId, [ids[0]!, ids[1]!], { storageDays }));
   });
 
   it('puts prizes back as kept with a new storage period, and converts returned ones with a ledger entry', async () => {
