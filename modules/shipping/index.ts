@@ -142,4 +142,4 @@ export {
 } from './desk';
 export { compensateLateShipments } from './promise';
 export { sendKeptPrizeReminders, storageConversionNotifier } from './storage';
-export type { ShippingActor, ShippingEventKind } from './schema';
+export { shippingActors, shippingEventKinds, type ShippingActor, type ShippingEventKind } from './schema';

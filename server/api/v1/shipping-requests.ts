@@ -15,6 +15,8 @@ import {
   shippingQuoteInputSchema,
   shippingRequestInputSchema,
   shippingRequestPositionSchema,
+  shippingActors,
+  shippingEventKinds,
   shippingStatuses,
   type ShippingItemView,
   type ShippingRequestSummary,
@@ -80,21 +82,11 @@ const shippingRequestSchema = apiSchema(
     events: z
       .array(
         z.object({
-          kind: z.enum([
-            'requested',
-            'preparing',
-            'shipped',
-            'delivered',
-            'returned',
-            'reshipping',
-            'canceled',
-            'converted',
-            'compensated',
-          ]),
+          kind: z.enum(shippingEventKinds),
           status: statusSchema,
           at: isoDateTime(),
           note: z.string().nullable().meta({ description: '会員向けの説明（追跡番号、お詫びなど）' }),
-          actor: z.enum(['member', 'staff', 'system']),
+          actor: z.enum(shippingActors),
         }),
       )
       .meta({ description: '経過（古い順）' }),
