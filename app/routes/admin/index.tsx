@@ -3,16 +3,23 @@ import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
 import { AppLink } from '~/components/AppLink';
 import { requireOperator } from '~/lib/admin.server';
-import { ADMIN_PERMISSIONS, PERMISSION_LABELS, type AdminPermission } from '#modules/admin';
+import { ADMIN_PERMISSIONS, PERMISSION_LABELS } from '#modules/admin';
 
 export const handle = { title: '管理ホーム' };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const operator = await requireOperator(context.get(shopRequestContext), request);
-  return { label: operator.label, permissions: ADMIN_PERMISSIONS.filter((p) => operator.permissions.has(p)) };
+  // Labels come with the data: the admin module (and its tables) must stay out of the browser bundle.
+  return {
+    label: operator.label,
+    permissions: ADMIN_PERMISSIONS.filter((p) => operator.permissions.has(p)).map((p) => ({
+      id: p,
+      label: PERMISSION_LABELS[p],
+    })),
+  };
 }
 
-const TASKS: { to: string; title: string; text: string; permission: AdminPermission }[] = [
+const TASKS: { to: string; title: string; text: string; permission: string }[] = [
   {
     to: '/admin/audit',
     title: '監査ログ',
@@ -28,7 +35,7 @@ const TASKS: { to: string; title: string; text: string; permission: AdminPermiss
 ];
 
 export default function AdminHome({ loaderData }: Route.ComponentProps) {
-  const held = new Set<string>(loaderData.permissions);
+  const held = new Set<string>(loaderData.permissions.map((p) => p.id));
   const tasks = TASKS.filter((t) => held.has(t.permission));
   return (
     <div className="max-w-4xl">
@@ -58,8 +65,8 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
         </h2>
         <ul className="mt-2 list-disc pl-5 text-sm leading-relaxed">
           {loaderData.permissions.map((p) => (
-            <li key={p}>
-              {PERMISSION_LABELS[p]} <code className="text-xs text-muted">{p}</code>
+            <li key={p.id}>
+              {p.label} <code className="text-xs text-muted">{p.id}</code>
             </li>
           ))}
         </ul>

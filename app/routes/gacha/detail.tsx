@@ -283,7 +283,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
           <li>抽選後のキャンセル・返品はできません。</li>
           <li>
             獲得したカードは{loaderData.decisionDays}
-            日以内にコイン交換か発送用の保管を選べます。期限を過ぎると自動でコインに交換されます（発送のお申し込み受付は準備中です）。
+            日以内にコイン交換か発送用の保管を選べます。期限を過ぎると自動でコインに交換されます。保管したカードは獲得商品から発送を申し込めます。
           </li>
         </ul>
       </section>

@@ -34,6 +34,7 @@ const MENU = [
   { to: '/myrank', label: 'マイランク' },
   { to: '/mypage/invitation', label: '友達招待' },
   { to: '/mypage/tokutencode', label: '特典コード' },
+  { to: '/mypage/shipping', label: '発送状況' },
   { to: '/mypage/addresses', label: '住所録（お届け先）' },
   { to: '/mypage/settings/profile', label: 'プロフィール（ニックネーム・生年月日）' },
   { to: '/mypage/settings/email', label: 'メールアドレスの変更' },
@@ -242,8 +243,18 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
           )}
           {loaderData.prizeFilter === 'kept' && loaderData.prizes.length > 0 && (
             <p className="text-xs text-muted">
-              保管中のカードは自動交換されません。発送のお申し込み受付は準備中です。コインに交換するときはカードをタップしてください（1枚ずつ確認します）。
+              保管中のカードは保管期限まで自動交換されません。コインに交換するときはカードをタップしてください（1枚ずつ確認します）。
             </p>
+          )}
+          {(loaderData.prizeCounts.pending > 0 || loaderData.prizeCounts.kept > 0) && (
+            <div className="flex gap-2">
+              <ButtonLink to="/mypage/shipping/new" variant="secondary" className="flex-1">
+                発送を申し込む
+              </ButtonLink>
+              <ButtonLink to="/mypage/shipping" variant="plain">
+                発送状況
+              </ButtonLink>
+            </div>
           )}
           <PrizeChoices
             prizes={loaderData.prizes}

@@ -1,0 +1,219 @@
+// /mypage/shipping/new: a shipping request in two steps. Choose the cards (undecided or kept) and the
+// address, then confirm: the cards, the address, the fee and the 発送予定日, with one button. The
+// confirmation carries one request key, so a double tap or a retry makes one request.
+import { Form, useNavigation } from 'react-router';
+import type { Route } from './+types/new';
+import { shopRequestContext } from '~/context';
+import { PageHeading, EmptyState } from '~/components/PageFrame';
+import { Button, ButtonLink } from '~/components/Button';
+import { AppLink } from '~/components/AppLink';
+import { Image } from '~/components/Image';
+import { formatCoins } from '~/lib/numbers';
+import { newShippingAction, newShippingLoader, type NewShippingActionData } from '~/lib/shipping-pages.server';
+
+export const handle = { title: '発送の申し込み' };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return newShippingLoader(context.get(shopRequestContext), request);
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return newShippingAction(context.get(shopRequestContext), request);
+}
+
+const jaDate = (jst: string) => {
+  const [y, m, d] = jst.split('-').map(Number);
+  const weekday = '日月火水木金土'[new Date(Date.UTC(y!, m! - 1, d!)).getUTCDay()];
+  return `${y}年${m}月${d}日（${weekday}）`;
+};
+
+export default function NewShipping({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const answer = actionData as NewShippingActionData | undefined;
+  if (loaderData.step === 'confirm') {
+    const { quote, address, idempotencyKey, backHref } = loaderData;
+    const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
+    return (
+      <div className="flex flex-col gap-4 pb-8">
+        <PageHeading title="発送内容の確認" lead="内容をご確認のうえ「発送を申し込む」を押してください。" />
+        <section aria-labelledby="ship-items" className="rounded-2xl bg-white p-4 shadow-sm">
+          <h2 id="ship-items" className="text-base font-bold">
+            発送するカード（{quote.items.length}枚）
+          </h2>
+          <ul className="mt-3 grid grid-cols-3 gap-2 sm:grid-cols-5">
+            {quote.items.map((item) => (
+              <li key={item.prizeId} className="text-xs">
+                <Image
+                  src={item.imagePath}
+                  alt={item.cardName}
+                  width={120}
+                  height={168}
+                  className="w-full rounded-lg"
+                />
+                <span className="mt-1 block font-bold">{item.tierLabel}</span>
+                <span className="line-clamp-2">{item.cardName}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section aria-labelledby="ship-address" className="rounded-2xl bg-white p-4 shadow-sm">
+          <h2 id="ship-address" className="text-base font-bold">
+            お届け先
+          </h2>
+          <p className="mt-2 text-sm leading-relaxed">
+            {address.name} 様
+            <br />
+            {address.line}
+          </p>
+        </section>
+        <section aria-labelledby="ship-terms" className="rounded-2xl bg-white p-4 shadow-sm">
+          <h2 id="ship-terms" className="sr-only">
+            手数料と発送予定日
+          </h2>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+            <dt className="text-muted">発送手数料</dt>
+            <dd className="text-right font-bold">
+              {quote.feeCoins === 0
+                ? '無料'
+                : `${formatCoins(quote.feeCoins)}コイン（所持 ${formatCoins(quote.balance)}コイン）`}
+            </dd>
+            <dt className="text-muted">発送予定日</dt>
+            <dd className="text-right text-base font-black text-primary-ink">{jaDate(quote.promisedDate)}まで</dd>
+          </dl>
+          <p className="mt-3 text-xs leading-relaxed text-muted">
+            土日・祝日・休業日を除いて数えた日付です。この日までに発送できなかったときは、お詫びのコインを自動でお送りします。
+            申し込み後、発送準備が始まるまではキャンセルできます（カードは保管中に戻ります）。
+          </p>
+        </section>
+        {answer?.error ? (
+          <p role="alert" className="rounded-xl bg-red-50 p-3 text-sm font-bold text-danger">
+            {answer.error}
+            {answer.remedy ? (
+              <AppLink to={answer.remedy.href} className="ml-2 underline">
+                {answer.remedy.label}
+              </AppLink>
+            ) : null}
+          </p>
+        ) : null}
+        <Form method="post" replace>
+          <input type="hidden" name="prizeIds" value={quote.items.map((i) => i.prizeId).join(',')} />
+          <input type="hidden" name="addressId" value={address.id} />
+          <input type="hidden" name="feeCoins" value={quote.feeCoins} />
+          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+          <Button type="submit" size="lg" fullWidth loading={submitting}>
+            発送を申し込む
+          </Button>
+        </Form>
+        <ButtonLink to={backHref} variant="plain" fullWidth>
+          選び直す
+        </ButtonLink>
+      </div>
+    );
+  }
+
+  const { prizes, chosen, addresses, addressId, more, feeCoins, minPrizes } = loaderData;
+  // The loader's problem (the quote refused) or the button's (the request refused, a form it could not read).
+  const problem = loaderData.problem ?? (answer?.error ? { message: answer.error, remedy: answer.remedy } : null);
+  const loading = navigation.state === 'loading' && navigation.location?.search.includes('step=confirm');
+  return (
+    <div className="flex flex-col gap-4 pb-8">
+      <PageHeading
+        title="発送の申し込み"
+        lead={`発送するカードとお届け先を選んでください。${minPrizes > 1 ? `1回の申し込みは${minPrizes}枚からです。` : ''}発送手数料は${feeCoins === 0 ? '無料' : `${formatCoins(feeCoins)}コイン`}です。`}
+      />
+      {problem ? (
+        <p role="alert" className="rounded-xl bg-red-50 p-3 text-sm font-bold text-danger">
+          {problem.message}
+          {problem.remedy ? (
+            <AppLink to={problem.remedy.href} className="ml-2 underline">
+              {problem.remedy.label}
+            </AppLink>
+          ) : null}
+        </p>
+      ) : null}
+      {prizes.length === 0 ? (
+        <EmptyState
+          title="発送できるカードがありません"
+          action={
+            <ButtonLink to="/" variant="secondary">
+              オリパを探す
+            </ButtonLink>
+          }
+        >
+          未選択または保管中のカードを発送できます。
+        </EmptyState>
+      ) : (
+        <Form method="get" className="flex flex-col gap-4">
+          <input type="hidden" name="step" value="confirm" />
+          <fieldset className="rounded-2xl bg-white p-4 shadow-sm">
+            <legend className="float-left mb-2 w-full text-base font-bold">発送するカード</legend>
+            {more ? <p className="clear-both text-xs text-muted">新しい順に100枚まで表示しています。</p> : null}
+            <ul className="clear-both grid grid-cols-2 gap-2 sm:grid-cols-4">
+              {prizes.map((p) => (
+                <li key={p.prizeId}>
+                  <label className="flex h-full cursor-pointer flex-col gap-1 rounded-xl border border-line p-2 text-xs has-[:checked]:border-primary has-[:checked]:bg-primary/5">
+                    <span className="flex items-center gap-2">
+                      <input
+                        type="checkbox"
+                        name="prize"
+                        value={p.prizeId}
+                        defaultChecked={chosen.includes(p.prizeId)}
+                        className="size-5"
+                      />
+                      <span className="font-bold">{p.tierLabel}</span>
+                      <span className="ml-auto rounded bg-canvas px-1">
+                        {p.status === 'kept' ? '保管中' : '未選択'}
+                      </span>
+                    </span>
+                    <Image src={p.imagePath} alt="" width={120} height={168} className="mx-auto w-20 rounded" />
+                    <span className="line-clamp-2">{p.cardName}</span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          </fieldset>
+          <fieldset className="rounded-2xl bg-white p-4 shadow-sm">
+            <legend className="float-left mb-2 w-full text-base font-bold">お届け先</legend>
+            {addresses.length === 0 ? (
+              <p className="clear-both text-sm">
+                住所が登録されていません。
+                <AppLink to="/mypage/addresses" className="font-bold text-primary-ink underline">
+                  住所録に登録する
+                </AppLink>
+              </p>
+            ) : (
+              <ul className="clear-both flex flex-col gap-2">
+                {addresses.map((a) => (
+                  <li key={a.id}>
+                    <label className="flex cursor-pointer items-start gap-3 rounded-xl border border-line p-3 text-sm has-[:checked]:border-primary">
+                      <input
+                        type="radio"
+                        name="address"
+                        value={a.id}
+                        defaultChecked={a.id === addressId}
+                        className="mt-0.5 size-5"
+                      />
+                      <span>
+                        <b>{a.name} 様</b>
+                        {a.isDefault ? <span className="ml-2 text-xs text-muted">いつもの配送先</span> : null}
+                        <span className="block text-muted">{a.line}</span>
+                      </span>
+                    </label>
+                  </li>
+                ))}
+                <li>
+                  <AppLink to="/mypage/addresses" className="text-sm underline">
+                    住所を追加・変更する
+                  </AppLink>
+                </li>
+              </ul>
+            )}
+          </fieldset>
+          <Button type="submit" size="lg" fullWidth loading={loading} disabled={addresses.length === 0}>
+            確認へ進む
+          </Button>
+        </Form>
+      )}
+    </div>
+  );
+}
