@@ -107,9 +107,7 @@ export async function listPendingInvitations(db: Database, now = new Date()): Pr
       expiresAt: staffInvitations.expiresAt,
     })
     .from(staffInvitations)
-    .where(
-      and(isNull(staffInvitations.acceptedAt), isNull(staffInvitations.revokedAt), gt(staffInvitations.expiresAt, now)),
-    )
+    .where(stillOpen(now))
     .orderBy(staffInvitations.createdAt);
 }
 
@@ -127,6 +125,13 @@ export type StaffInvitationInput = z.infer<typeof staffInvitationSchema>;
 export const staffPermissionsSchema = z.object({ permissions: permissionListSchema });
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The shape of a mailed token (base64url, 32 bytes); anything else is dead without a query. */
+const isInvitationToken = (token: string) => /^[A-Za-z0-9_-]{20,100}$/.test(token);
+
+/** An invitation neither accepted, revoked nor expired at `now`. */
+const stillOpen = (now: Date) =>
+  and(isNull(staffInvitations.acceptedAt), isNull(staffInvitations.revokedAt), gt(staffInvitations.expiresAt, now));
 
 /**
  * Invites someone to the staff by mail: a link valid for STAFF_INVITATION_DAYS, to be accepted
@@ -208,18 +213,11 @@ export async function invitationForToken(
   token: string,
   now = new Date(),
 ): Promise<{ email: string; role: StaffRole; permissions: string[] } | null> {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+  if (!isInvitationToken(token)) return null;
   const [row] = await db
     .select()
     .from(staffInvitations)
-    .where(
-      and(
-        eq(staffInvitations.tokenHash, hashToken(token)),
-        isNull(staffInvitations.acceptedAt),
-        isNull(staffInvitations.revokedAt),
-        gt(staffInvitations.expiresAt, now),
-      ),
-    );
+    .where(and(eq(staffInvitations.tokenHash, hashToken(token)), stillOpen(now)));
   return row ? { email: row.email, role: row.role, permissions: row.permissions } : null;
 }
 
@@ -235,20 +233,13 @@ export async function acceptInvitation(
   token: string,
   now = new Date(),
 ): Promise<{ ok: true; value: { role: StaffRole } } | Refusal<string>> {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return refuse('STAFF_INVITATION_INVALID');
+  if (!isInvitationToken(token)) return refuse('STAFF_INVITATION_INVALID');
   try {
     const role = await db.transaction(async (tx) => {
       const [invitation] = await tx
         .select()
         .from(staffInvitations)
-        .where(
-          and(
-            eq(staffInvitations.tokenHash, hashToken(token)),
-            isNull(staffInvitations.acceptedAt),
-            isNull(staffInvitations.revokedAt),
-            gt(staffInvitations.expiresAt, now),
-          ),
-        )
+        .where(and(eq(staffInvitations.tokenHash, hashToken(token)), stillOpen(now)))
         .for('update');
       if (!invitation) throw new RefusalError(refuse('STAFF_INVITATION_INVALID'));
       const account = await staffAccountOf(tx, member.memberId);

@@ -8,6 +8,7 @@ import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { AppLink } from '~/components/AppLink';
 import { Image } from '~/components/Image';
+import { ShippingCards } from '~/components/shop/ShippingCards';
 import { formatCoins } from '~/lib/numbers';
 import { newShippingAction, newShippingLoader, type NewShippingActionData } from '~/lib/shipping-pages.server';
 
@@ -40,21 +41,7 @@ export default function NewShipping({ loaderData, actionData }: Route.ComponentP
           <h2 id="ship-items" className="text-base font-bold">
             発送するカード（{quote.items.length}枚）
           </h2>
-          <ul className="mt-3 grid grid-cols-3 gap-2 sm:grid-cols-5">
-            {quote.items.map((item) => (
-              <li key={item.prizeId} className="text-xs">
-                <Image
-                  src={item.imagePath}
-                  alt={item.cardName}
-                  width={120}
-                  height={168}
-                  className="w-full rounded-lg"
-                />
-                <span className="mt-1 block font-bold">{item.tierLabel}</span>
-                <span className="line-clamp-2">{item.cardName}</span>
-              </li>
-            ))}
-          </ul>
+          <ShippingCards items={quote.items} />
         </section>
         <section aria-labelledby="ship-address" className="rounded-2xl bg-white p-4 shadow-sm">
           <h2 id="ship-address" className="text-base font-bold">

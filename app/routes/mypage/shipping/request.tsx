@@ -7,7 +7,7 @@ import type { Route } from './+types/request';
 import { shopRequestContext } from '~/context';
 import { PageHeading } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
-import { Image } from '~/components/Image';
+import { ShippingCards } from '~/components/shop/ShippingCards';
 import { Sheet } from '~/components/Sheet';
 import { formatYmdHm } from '~/lib/dates';
 import { formatCoins } from '~/lib/numbers';
@@ -97,15 +97,7 @@ export default function ShippingRequestPage({ loaderData, actionData }: Route.Co
         <h2 id="items" className="text-base font-bold">
           カード（{r.items.length}枚）
         </h2>
-        <ul className="mt-3 grid grid-cols-3 gap-2 sm:grid-cols-5">
-          {r.items.map((item) => (
-            <li key={item.prizeId} className="text-xs">
-              <Image src={item.imagePath} alt={item.cardName} width={120} height={168} className="w-full rounded-lg" />
-              <span className="mt-1 block font-bold">{item.tierLabel}</span>
-              <span className="line-clamp-2">{item.cardName}</span>
-            </li>
-          ))}
-        </ul>
+        <ShippingCards items={r.items} />
       </section>
       <section aria-labelledby="address" className="rounded-2xl bg-white p-4 shadow-sm">
         <h2 id="address" className="text-base font-bold">
