@@ -34,8 +34,13 @@ export default [
       index('routes/admin/index.tsx'),
       route('audit', 'routes/admin/audit.tsx'),
       route('staff', 'routes/admin/staff.tsx'),
+      route('shipping', 'routes/admin/shipping/index.tsx'),
+      route('shipping/batch', 'routes/admin/shipping/batch.tsx'),
+      route('shipping/:requestId', 'routes/admin/shipping/request.tsx'),
     ]),
   ]),
+  // The desk's label CSV: a download, outside the admin layout (its loader checks the operator itself).
+  route('admin/shipping/labels.csv', 'routes/admin/shipping/labels.ts'),
   // Developer pages (404 unless PAYMENT_SANDBOX is on), before the catch-all.
   route('dev/outbox', 'routes/dev/outbox.tsx'),
   layout('layouts/ranking.tsx', [

@@ -155,6 +155,12 @@ const environmentSchema = z.object({
   SHIPPING_CUTOFF_HOUR: z.coerce.number().int().min(0).max(24).default(15),
   /** Free coins a member gets, once, when a request has not shipped by the end of its 発送予定日 (0: none). */
   SHIPPING_LATE_COMPENSATION_COINS: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  /**
+   * The desk's shipped-CSV import: the largest file (bytes) and the most rows one import may hold. The
+   * request body limit (256 KiB) caps the file, so the setting stays below it.
+   */
+  SHIPPING_CSV_MAX_BYTES: z.coerce.number().int().min(1_000).max(240_000).default(200_000),
+  SHIPPING_CSV_MAX_ROWS: z.coerce.number().int().min(1).max(10_000).default(2_000),
   /** A prize worth at least this many coins is named in a conversion's confirmation (with S賞 and above). */
   PRIZE_HIGHLIGHT_COINS: z.coerce.number().int().min(1).max(100_000_000).default(10_000),
   /** Lifetime of paid coins (資金決済法: keep within 180 days for the exemption). */

@@ -16,6 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** The admin pages, each shown to operators holding its permission (the page checks it again). */
 const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission; end?: boolean }[] = [
   { to: '/admin', label: 'ホーム', end: true },
+  { to: '/admin/shipping', label: '発送デスク', permission: 'shipping:read' },
   { to: '/admin/audit', label: '監査ログ', permission: 'audit:read' },
   { to: '/admin/staff', label: 'スタッフ', permission: 'staff:write' },
 ];
@@ -32,8 +33,8 @@ function AdminFrame({
   const root = useRootData();
   const nav = ADMIN_NAV.filter((item) => !item.permission || operator?.permissions.includes(item.permission));
   return (
-    <div className="min-h-dvh bg-slate-50 text-ink lg:flex">
-      <aside className="border-b border-line bg-white lg:sticky lg:top-0 lg:h-dvh lg:w-60 lg:shrink-0 lg:border-r lg:border-b-0">
+    <div className="min-h-dvh bg-slate-50 text-ink lg:flex print:block print:bg-white">
+      <aside className="print:hidden border-b border-line bg-white lg:sticky lg:top-0 lg:h-dvh lg:w-60 lg:shrink-0 lg:border-r lg:border-b-0">
         <div className="flex items-center justify-between gap-3 px-4 py-3 lg:block lg:px-5 lg:py-5">
           <p className="text-base font-black">
             {root?.site.name}
@@ -66,7 +67,7 @@ function AdminFrame({
           </AppLink>
         </nav>
       </aside>
-      <main id="main" className="min-w-0 flex-1 px-4 py-6 lg:px-8">
+      <main id="main" className="min-w-0 flex-1 px-4 py-6 lg:px-8 print:p-0">
         {children}
       </main>
     </div>

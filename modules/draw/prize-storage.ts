@@ -110,6 +110,8 @@ export interface ShippingPrizeCard {
   imagePath: string;
   rarity: string | null;
   cardGrade: string | null;
+  cardSet: string | null;
+  cardNumber: string | null;
 }
 
 /**

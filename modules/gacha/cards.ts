@@ -17,6 +17,9 @@ export interface TierCard {
   imagePath: string;
   rarity: string | null;
   cardGrade: string | null;
+  /** The card's set and collector number (the pick list finds the card by them). */
+  cardSet: string | null;
+  cardNumber: string | null;
   isLastOne: boolean;
 }
 
@@ -40,6 +43,8 @@ export async function tierCards(db: Database, tierIds: string[]): Promise<Map<st
       imagePath: gachaTiers.cardImagePath,
       rarity: gachaTiers.rarity,
       cardGrade: gachaTiers.cardGrade,
+      cardSet: gachaTiers.cardSet,
+      cardNumber: gachaTiers.cardNumber,
       isLastOne: gachaTiers.isLastOne,
     })
     .from(gachaTiers)

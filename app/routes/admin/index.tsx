@@ -21,6 +21,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 const TASKS: { to: string; title: string; text: string; permission: string }[] = [
   {
+    to: '/admin/shipping',
+    title: '発送デスク',
+    text: '発送依頼の一覧（期限超過が先頭）、ピッキングリストと納品書の印刷、送り状CSV、発送済みの登録（1件ずつ・CSV）を行います。',
+    permission: 'shipping:read',
+  },
+  {
     to: '/admin/audit',
     title: '監査ログ',
     text: '管理画面とコマンドラインで行われた操作の記録を検索します。',

@@ -1,0 +1,334 @@
+// /admin/shipping/:requestId: one request at the desk. The address (opening it is audited), the
+// cards with set, number and grade, the timeline, the moves its status allows (ship asks for the
+// carrier and the tracking number; convert, return and the shop's cancel ask first), and the
+// internal note the member never sees.
+import { useEffect, useState } from 'react';
+import { Form, Link, useActionData, useNavigation } from 'react-router';
+import type { Route } from './+types/request';
+import { shopRequestContext } from '~/context';
+import { Button } from '~/components/Button';
+import { Image } from '~/components/Image';
+import { Sheet } from '~/components/Sheet';
+import { formatYmdHm } from '~/lib/dates';
+import { shippingRequestAction, shippingRequestLoader, type DeskActionData } from '~/lib/admin-shipping.server';
+
+export const handle = { title: '発送依頼' };
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  return shippingRequestLoader(context.get(shopRequestContext), request, params.requestId);
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  return shippingRequestAction(context.get(shopRequestContext), request, params.requestId);
+}
+
+/** Moves that change what cannot simply be undone ask first, in a sheet. */
+const ASKS_FIRST = new Set(['return', 'convertReturned', 'cancelByShop']);
+
+function Answer({ answer }: { answer: DeskActionData | undefined }) {
+  if (!answer) return null;
+  return answer.error ? (
+    <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-bold text-danger">
+      {answer.error}
+    </p>
+  ) : (
+    <p role="status" className="rounded-lg bg-green-50 p-3 text-sm font-bold text-green-800">
+      {answer.ok}
+    </p>
+  );
+}
+
+export default function DeskRequestPage({ loaderData }: Route.ComponentProps) {
+  const { request: r, carriers, canWrite } = loaderData;
+  const answer = useActionData<DeskActionData>();
+  const navigation = useNavigation();
+  const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
+  const [asking, setAsking] = useState<string | null>(null);
+  useEffect(() => {
+    if (answer) setAsking(null);
+  }, [answer]);
+  const coins = r.items.reduce((sum, i) => sum + i.conversionValue, 0);
+  const simple = r.actions.filter((a) => a.id !== 'ship');
+  const canShip = r.actions.some((a) => a.id === 'ship');
+  const askLabel = r.actions.find((a) => a.id === asking)?.label ?? '';
+
+  return (
+    <div className="max-w-5xl">
+      <p className="text-sm">
+        <Link to="/admin/shipping" className="underline">
+          発送デスクに戻る
+        </Link>
+      </p>
+      <div className="mt-2 flex flex-wrap items-baseline gap-3">
+        <h1 className="text-2xl font-black">
+          発送依頼 <span className="font-mono">{r.id.slice(0, 8)}</span>
+        </h1>
+        <span className="rounded bg-ink px-2 py-0.5 text-sm font-bold text-white">{r.statusLabel}</span>
+        {r.late ? <span className="rounded bg-red-600 px-2 py-0.5 text-sm font-bold text-white">期限超過</span> : null}
+      </div>
+      <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+        <dt className="font-bold">依頼ID</dt>
+        <dd className="font-mono break-all">{r.id}</dd>
+        <dt className="font-bold">会員</dt>
+        <dd className="break-all">
+          <Link to={`/admin/shipping?memberId=${encodeURIComponent(r.memberId)}`} className="underline">
+            {r.memberId}
+          </Link>
+        </dd>
+        <dt className="font-bold">受付</dt>
+        <dd>{formatYmdHm(r.requestedAt)}</dd>
+        <dt className="font-bold">発送予定日</dt>
+        <dd>{r.promisedLabel}</dd>
+        <dt className="font-bold">手数料</dt>
+        <dd>{r.feeCoins.toLocaleString('ja-JP')}コイン</dd>
+        {r.trackingNumber ? (
+          <>
+            <dt className="font-bold">追跡番号</dt>
+            <dd>
+              {r.carrierName} {r.trackingNumber}{' '}
+              {r.trackingUrl ? (
+                <a href={r.trackingUrl} target="_blank" rel="noreferrer" className="underline">
+                  追跡ページ
+                </a>
+              ) : null}
+            </dd>
+          </>
+        ) : null}
+        {r.compensatedAt ? (
+          <>
+            <dt className="font-bold">遅延補償</dt>
+            <dd>{r.compensationCoins.toLocaleString('ja-JP')}コイン（お支払い済み）</dd>
+          </>
+        ) : null}
+      </dl>
+
+      <div className="mt-4">
+        <Answer answer={answer} />
+      </div>
+
+      <div className="mt-4 grid gap-4 lg:grid-cols-2">
+        <section aria-labelledby="address" className="rounded-2xl border border-line bg-white p-4">
+          <h2 id="address" className="text-base font-bold">
+            お届け先
+          </h2>
+          <p className="mt-2 text-sm leading-relaxed">
+            〒{r.address.postalCode.slice(0, 3)}-{r.address.postalCode.slice(3)}
+            <br />
+            {r.address.prefecture}
+            {r.address.city}
+            {r.address.town}
+            {r.address.building ? (
+              <>
+                <br />
+                {r.address.building}
+              </>
+            ) : null}
+            <br />
+            <span className="font-bold">{r.address.name} 様</span>（{r.address.nameKana}）
+            <br />
+            電話 {r.address.phone}
+          </p>
+          <p className="mt-2 text-xs text-muted">この住所を開いたことは監査ログに記録されています。</p>
+        </section>
+
+        {canWrite ? (
+          <section aria-labelledby="moves" className="rounded-2xl border border-line bg-white p-4">
+            <h2 id="moves" className="text-base font-bold">
+              操作
+            </h2>
+            {canShip ? (
+              <Form method="post" className="mt-3 grid gap-3 rounded-xl bg-slate-50 p-3">
+                <input type="hidden" name="intent" value="ship" />
+                <label className="text-xs font-bold">
+                  運送会社
+                  <select
+                    name="carrier"
+                    required
+                    defaultValue=""
+                    className="mt-1 block min-h-11 w-full rounded-lg border border-line bg-white px-3 text-sm"
+                  >
+                    <option value="" disabled>
+                      選んでください
+                    </option>
+                    {carriers.map((c) => (
+                      <option key={c.id} value={c.id}>
+                        {c.name}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label className="text-xs font-bold">
+                  追跡番号
+                  <input
+                    name="trackingNumber"
+                    required
+                    inputMode="numeric"
+                    autoComplete="off"
+                    className="mt-1 block min-h-11 w-full rounded-lg border border-line px-3 font-mono text-sm"
+                  />
+                </label>
+                <div>
+                  <Button type="submit" loading={busy('ship')}>
+                    発送済みにする
+                  </Button>
+                </div>
+              </Form>
+            ) : null}
+            {simple.length > 0 ? (
+              <div className="mt-3 flex flex-wrap gap-3">
+                {simple.map((move) =>
+                  ASKS_FIRST.has(move.id) ? (
+                    <Button
+                      key={move.id}
+                      variant={move.id === 'cancelByShop' ? 'danger' : 'secondary'}
+                      onClick={() => setAsking(move.id)}
+                    >
+                      {move.label}
+                    </Button>
+                  ) : (
+                    <Form method="post" key={move.id}>
+                      <input type="hidden" name="intent" value={move.id} />
+                      <Button type="submit" variant="secondary" loading={busy(move.id)}>
+                        {move.label}
+                      </Button>
+                    </Form>
+                  ),
+                )}
+              </div>
+            ) : !canShip ? (
+              <p className="mt-2 text-sm text-muted">この状態で行える操作はありません。</p>
+            ) : null}
+            <p className="mt-3 text-xs text-muted">
+              操作するたびに会員へメールでお知らせし、監査ログに記録します。
+              <Link to={`/admin/shipping/batch?id=${r.id}`} target="_blank" className="ml-1 underline">
+                この依頼の納品書を印刷
+              </Link>
+            </p>
+          </section>
+        ) : null}
+      </div>
+
+      <section aria-labelledby="cards" className="mt-4 rounded-2xl border border-line bg-white p-4">
+        <h2 id="cards" className="text-base font-bold">
+          カード（{r.items.length}枚・交換価値 合計{coins.toLocaleString('ja-JP')}コイン）
+        </h2>
+        <ul className="mt-3 grid gap-3 sm:grid-cols-2">
+          {r.items.map((item) => (
+            <li key={item.prizeId} className="flex gap-3 text-sm">
+              <Image
+                src={item.imagePath}
+                alt={item.cardName}
+                width={72}
+                height={100}
+                className="h-[100px] w-[72px] shrink-0 rounded"
+              />
+              <span>
+                <span className="block font-bold">{item.cardName}</span>
+                <span className="block text-xs">
+                  {[item.cardSet, item.cardNumber, item.rarity, item.cardGrade].filter(Boolean).join('・') || '—'}
+                </span>
+                <span className="block text-xs text-muted">
+                  {item.gachaTitle}・{item.tierLabel}・{item.conversionValue.toLocaleString('ja-JP')}コイン
+                </span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <div className="mt-4 grid gap-4 lg:grid-cols-2">
+        <section aria-labelledby="timeline" className="rounded-2xl border border-line bg-white p-4">
+          <h2 id="timeline" className="text-base font-bold">
+            これまでの流れ
+          </h2>
+          <ol className="mt-3 flex flex-col gap-3 border-l-2 border-line pl-4">
+            {r.events.map((e, index) => (
+              <li key={`${e.at}-${index}`} className="text-sm">
+                <span className="block font-bold">
+                  {e.statusLabel}
+                  <span className="ml-2 text-xs font-normal text-muted">
+                    {e.actor === 'member' ? '会員' : e.actor === 'staff' ? 'スタッフ' : '自動'}
+                  </span>
+                </span>
+                <span className="block text-xs text-muted">{formatYmdHm(e.at)}</span>
+                {e.note ? <span className="block text-xs">{e.note}</span> : null}
+              </li>
+            ))}
+          </ol>
+        </section>
+
+        <section aria-labelledby="note" className="rounded-2xl border border-line bg-white p-4">
+          <h2 id="note" className="text-base font-bold">
+            社内メモ
+          </h2>
+          <p className="mt-1 text-xs text-muted">会員には表示されません。</p>
+          {canWrite ? (
+            <Form method="post" className="mt-2 grid gap-2">
+              <input type="hidden" name="intent" value="note" />
+              <label htmlFor="internal-note" className="sr-only">
+                社内メモ
+              </label>
+              <textarea
+                id="internal-note"
+                name="note"
+                rows={4}
+                maxLength={2000}
+                defaultValue={r.internalNote ?? ''}
+                key={r.internalNote ?? ''}
+                className="w-full rounded-lg border border-line p-2 text-sm"
+              />
+              <div>
+                <Button type="submit" variant="secondary" loading={busy('note')}>
+                  メモを保存
+                </Button>
+              </div>
+            </Form>
+          ) : (
+            <p className="mt-2 text-sm whitespace-pre-wrap">{r.internalNote ?? '（なし）'}</p>
+          )}
+        </section>
+      </div>
+
+      {asking ? (
+        <Sheet title={`${askLabel}しますか？`} onClose={() => setAsking(null)} busy={busy(asking)}>
+          <Form method="post" className="grid gap-3">
+            <input type="hidden" name="intent" value={asking} />
+            {asking === 'convertReturned' ? (
+              <p className="text-sm">
+                返送された{r.items.length}枚を合計{coins.toLocaleString('ja-JP')}
+                コインに交換し、この依頼を終えます。元に戻せません。会員にお知らせします。
+              </p>
+            ) : asking === 'return' ? (
+              <p className="text-sm">
+                荷物が届かず戻ってきたことを記録し、会員にお知らせします。その後「再発送する」か「コインに交換する」を選べます。
+              </p>
+            ) : (
+              <>
+                <p className="text-sm">
+                  カードは会員の獲得商品（保管中）に戻り、手数料は返金されます。会員にお知らせします。
+                </p>
+                <label className="text-xs font-bold">
+                  会員へのお知らせ（任意・500文字まで）
+                  <textarea
+                    name="noteForMember"
+                    rows={3}
+                    maxLength={500}
+                    className="mt-1 block w-full rounded-lg border border-line p-2 text-sm"
+                  />
+                </label>
+              </>
+            )}
+            <div className="flex flex-wrap gap-3">
+              <Button type="submit" variant={asking === 'cancelByShop' ? 'danger' : 'primary'} loading={busy(asking)}>
+                {askLabel}
+              </Button>
+              <Button variant="secondary" onClick={() => setAsking(null)} disabled={busy(asking)}>
+                やめる
+              </Button>
+            </div>
+          </Form>
+        </Sheet>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,290 @@
+// The fulfilment desk over HTTP, as the built shop serves it: who may open /admin/shipping (a member
+// meets not-found, staff without shipping:read get 403, staff with read only cannot change anything),
+// the queue, a request with its address (audited), the pick list and the label CSV, preparing, shipping
+// with a checked tracking number, the CSV import all or nothing with a report by line, delivered, the
+// internal note and the shop's cancel, and the member seeing each step on their own page.
+import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { asc, eq } from 'drizzle-orm';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { adminAuditLog, users } from '#db/schema';
+import { checkInvariants } from '#modules/wallet';
+import { runAdminCommand } from '../../scripts/shop-admin';
+import { TEST_RULES } from '#tests/fixtures';
+import { get, postForm, shopUrl } from '#tests/http';
+import { memberWithShippingRequest, type ShippingMember } from '#tests/shipping-http';
+
+const databaseUrl = inject('shopDatabaseUrl');
+let handle: DatabaseHandle | undefined;
+
+beforeAll(async () => {
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+});
+afterAll(async () => {
+  if (handle) expect(await checkInvariants(handle.db)).toEqual([]);
+  await handle?.close();
+});
+
+/** A signed-up member made staff with these permissions and a second factor (as TOTP setup leaves it). */
+async function staffWith(member: ShippingMember, permissions: string[]) {
+  const said: string[] = [];
+  const code = await runAdminCommand(
+    handle!.db,
+    ['staff:grant', '--member', member.email, '--role', 'staff', '--permissions', permissions.join(',')],
+    (line) => said.push(line),
+    { lifetimes: TEST_RULES.coinLifetimes },
+  );
+  expect(code, said.join('\n')).toBe(0);
+  await handle!.db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, member.id));
+  return member.cookie;
+}
+
+/** A multipart form post (the CSV upload), from the shop's own origin like a browser's. */
+async function postFile(
+  path: string,
+  fields: Record<string, string>,
+  file: { name: string; body: string },
+  cookie: string,
+) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  form.set('file', new Blob([file.body], { type: 'text/csv' }), file.name);
+  const response = await fetch(`${shopUrl()}${path}`, {
+    method: 'POST',
+    body: form,
+    headers: { cookie, origin: shopUrl() },
+    redirect: 'manual',
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+const auditActions = async (requestId: string) =>
+  (
+    await handle!.db
+      .select({ action: adminAuditLog.action })
+      .from(adminAuditLog)
+      .where(eq(adminAuditLog.targetId, requestId))
+      .orderBy(asc(adminAuditLog.id))
+  ).map((r) => r.action);
+
+describe.skipIf(!databaseUrl)(
+  `the fulfilment desk${databaseUrl ? '' : ' (skipped: needs PostgreSQL beside the shop for roles and coins)'}`,
+  () => {
+    it('answers members 404, staff without shipping:read 403, and read-only staff 403 on every change', async () => {
+      const owner = await memberWithShippingRequest(handle!.db, 'desk-owner');
+      const path = `/admin/shipping/${owner.requestId}`;
+      for (const page of ['/admin/shipping', path, `/admin/shipping/batch?id=${owner.requestId}`])
+        expect((await get(page, { cookie: owner.cookie })).status, page).toBe(404);
+      expect((await get(`/admin/shipping/labels.csv?id=${owner.requestId}`, { cookie: owner.cookie })).status).toBe(
+        404,
+      );
+
+      const auditor = await memberWithShippingRequest(handle!.db, 'desk-auditor');
+      const auditorCookie = await staffWith(auditor, ['audit:read']);
+      for (const page of ['/admin/shipping', path, `/admin/shipping/labels.csv?id=${owner.requestId}`]) {
+        const refused = await get(page, { cookie: auditorCookie });
+        expect(refused.status, page).toBe(403);
+      }
+      const home = await get('/admin', { cookie: auditorCookie });
+      expect(home.body).not.toContain('発送デスク');
+
+      const reader = await memberWithShippingRequest(handle!.db, 'desk-reader');
+      const readerCookie = await staffWith(reader, ['shipping:read']);
+      const queue = await get(`/admin/shipping?memberId=${owner.id}`, { cookie: readerCookie });
+      expect(queue.status).toBe(200);
+      expect(queue.body).toContain(owner.requestId.slice(0, 8));
+      expect(queue.body).not.toContain('発送準備中にする</button>');
+      const shown = await get(path, { cookie: readerCookie });
+      expect(shown.status).toBe(200);
+      expect(shown.body).toContain('千代田区');
+      expect(shown.body).not.toContain('発送済みにする');
+      for (const intent of ['prepare', 'ship', 'note', 'cancelByShop'])
+        expect((await postForm(path, { intent }, { cookie: readerCookie })).status, intent).toBe(403);
+      expect(
+        (await postForm('/admin/shipping', { intent: 'prepare', id: owner.requestId }, { cookie: readerCookie }))
+          .status,
+      ).toBe(403);
+      // Reading the address was recorded; nothing else happened.
+      expect(await auditActions(owner.requestId)).toEqual(['address.view']);
+      expect((await get(`/mypage/shipping/${owner.requestId}`, { cookie: owner.cookie })).body).toContain('受付済み');
+    });
+
+    it('runs a request from the queue to the doorstep, and the member sees each step', async () => {
+      const member = await memberWithShippingRequest(handle!.db, 'desk-member');
+      const desk = await memberWithShippingRequest(handle!.db, 'desk-staff');
+      const cookie = await staffWith(desk, ['shipping:read', 'shipping:write']);
+      const path = `/admin/shipping/${member.requestId}`;
+
+      const queue = await get(`/admin/shipping?status=requested&memberId=${member.id}`, { cookie });
+      expect(queue.status).toBe(200);
+      expect(queue.body).toContain(member.requestId.slice(0, 8));
+      expect(queue.body).toContain('受付済み');
+
+      // The pick list and packing slip, and the label CSV, open the address (each audited).
+      const printed = await get(`/admin/shipping/batch?id=${member.requestId}`, { cookie });
+      expect(printed.status).toBe(200);
+      expect(printed.body).toContain('ピッキングリスト');
+      expect(printed.body).toContain('納品書');
+      expect(printed.body).toContain('山田 太郎');
+      const labels = await fetch(
+        `${shopUrl()}/admin/shipping/labels.csv?id=${member.requestId}&shipDate=2027-05-10&item=`,
+        { headers: { cookie } },
+      );
+      expect(labels.status).toBe(200);
+      expect(labels.headers.get('content-type')).toContain('text/csv');
+      const bytes = new Uint8Array(await labels.arrayBuffer());
+      expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // the BOM Excel and the label software read
+      const csv = new TextDecoder().decode(bytes);
+      expect(csv).toContain(member.requestId);
+      expect(csv).toContain('2027/05/10');
+      expect(csv).toContain('トレーディングカード');
+      expect((await get(`/admin/shipping/labels.csv?id=${member.requestId}&shipDate=明日`, { cookie })).status).toBe(
+        400,
+      );
+      expect((await get('/admin/shipping/batch?id=nope', { cookie })).status).toBe(400);
+
+      const prepared = await postForm('/admin/shipping', { intent: 'prepare', id: member.requestId }, { cookie });
+      expect(prepared.status).toBe(200);
+      expect(prepared.body).toContain('1件を「発送準備中」にしました');
+      expect((await get(`/mypage/shipping/${member.requestId}`, { cookie: member.cookie })).body).toContain(
+        '発送準備中',
+      );
+      // Preparing twice is refused, in Japanese, and changes nothing.
+      const again = await postForm(path, { intent: 'prepare' }, { cookie });
+      expect(again.status).toBe(409);
+      expect(again.body).toContain('「発送準備中」のため');
+
+      // A 佐川 number given as ヤマト is refused, naming the format; the request stays in preparation.
+      const wrong = await postForm(
+        path,
+        { intent: 'ship', carrier: 'yamato', trackingNumber: '1234-5678-90' },
+        { cookie },
+      );
+      expect(wrong.status).toBe(400);
+      expect(wrong.body).toMatch(/role="alert"[^>]*>[^<]*12桁/);
+      const shipped = await postForm(
+        path,
+        { intent: 'ship', carrier: 'yamato', trackingNumber: '1234-5678-9012' },
+        { cookie },
+      );
+      expect(shipped.status).toBe(200);
+      expect(shipped.body).toContain('「発送済み」にしました');
+      const seen = await get(`/mypage/shipping/${member.requestId}`, { cookie: member.cookie });
+      expect(seen.body).toContain('発送済み');
+      expect(seen.body).toContain('123456789012');
+      expect(seen.body).toContain('toi.kuronekoyamato.co.jp');
+
+      const noted = await postForm(path, { intent: 'note', note: '箱が小さいので厚紙を追加' }, { cookie });
+      expect(noted.status).toBe(200);
+      expect((await get(path, { cookie })).body).toContain('箱が小さいので厚紙を追加');
+      expect((await get(`/mypage/shipping/${member.requestId}`, { cookie: member.cookie })).body).not.toContain('厚紙');
+      const tooLong = await postForm(path, { intent: 'note', note: 'あ'.repeat(2001) }, { cookie });
+      expect(tooLong.status).toBe(400);
+
+      const delivered = await postForm(path, { intent: 'deliver' }, { cookie });
+      expect(delivered.status).toBe(200);
+      expect((await get(`/mypage/shipping/${member.requestId}`, { cookie: member.cookie })).body).toContain('配達完了');
+      expect((await postForm(path, { intent: 'fly' }, { cookie })).status).toBe(400);
+
+      const actions = await auditActions(member.requestId);
+      for (const action of [
+        'address.view',
+        'address.export',
+        'shipping.prepare',
+        'shipping.ship',
+        'shipping.note',
+        'shipping.deliver',
+      ])
+        expect(actions, action).toContain(action);
+    });
+
+    it('imports a shipped CSV all or nothing, with every faulty line reported', async () => {
+      const first = await memberWithShippingRequest(handle!.db, 'desk-csv-1');
+      const second = await memberWithShippingRequest(handle!.db, 'desk-csv-2');
+      const cookie = await staffWith(first, ['shipping:read', 'shipping:write']);
+      for (const m of [first, second])
+        expect((await postForm('/admin/shipping', { intent: 'prepare', id: m.requestId }, { cookie })).status).toBe(
+          200,
+        );
+
+      const header = 'request_id,carrier,tracking_number\r\n';
+      const faulty = await postFile(
+        '/admin/shipping',
+        { intent: 'importCsv' },
+        {
+          name: 'shipped.csv',
+          body: `${header}${first.requestId},yamato,123456789012\r\n${second.requestId},sagawa,12345\r\nnot-an-id,クロネコ,1\r\n`,
+        },
+        cookie,
+      );
+      expect(faulty.status).toBe(422);
+      expect(faulty.body).toContain('取り込みませんでした');
+      expect(faulty.body).toMatch(/<td[^>]*>3<\/td>/);
+      expect(faulty.body).toMatch(/<td[^>]*>4<\/td>/);
+      // The good first row was not applied either.
+      expect((await get(`/mypage/shipping/${first.requestId}`, { cookie: first.cookie })).body).not.toContain(
+        '発送済み',
+      );
+
+      const columns = await postFile(
+        '/admin/shipping',
+        { intent: 'importCsv' },
+        { name: 'x.csv', body: 'id,who\r\n1,2\r\n' },
+        cookie,
+      );
+      expect(columns.status).toBe(422);
+      expect(columns.body).toContain('何も反映していません');
+      const empty = await postFile('/admin/shipping', { intent: 'importCsv' }, { name: 'x.csv', body: '' }, cookie);
+      expect(empty.status).toBe(400);
+      expect(empty.body).toContain('CSVファイルを選んでください');
+      const huge = await postFile(
+        '/admin/shipping',
+        { intent: 'importCsv' },
+        { name: 'big.csv', body: header + `${first.requestId},yamato,123456789012\r\n`.repeat(4000) },
+        cookie,
+      );
+      expect(huge.status).toBeGreaterThanOrEqual(400);
+      expect(huge.status).toBeLessThan(500);
+      expect(huge.body).toMatch(/大きすぎます/);
+
+      const good = await postFile(
+        '/admin/shipping',
+        { intent: 'importCsv' },
+        {
+          name: 'shipped.csv',
+          body: `${header}${first.requestId},ヤマト運輸,1234-5678-9012\r\n${second.requestId},sagawa,1234567890\r\n`,
+        },
+        cookie,
+      );
+      expect(good.status).toBe(200);
+      expect(good.body).toContain('2件を「発送済み」にしました');
+      expect((await get(`/mypage/shipping/${second.requestId}`, { cookie: second.cookie })).body).toContain(
+        '1234567890',
+      );
+    });
+
+    it('cancels for the shop after asking, with a note the member reads and the cards back in the box', async () => {
+      const member = await memberWithShippingRequest(handle!.db, 'desk-cancel');
+      const cookie = await staffWith(await memberWithShippingRequest(handle!.db, 'desk-canceler'), [
+        'shipping:read',
+        'shipping:write',
+      ]);
+      const path = `/admin/shipping/${member.requestId}`;
+      const page = await get(path, { cookie });
+      expect(page.body).toContain('運営によるキャンセル');
+      const canceled = await postForm(
+        path,
+        { intent: 'cancelByShop', noteForMember: 'カードの状態確認のため、いったんキャンセルしました。' },
+        { cookie },
+      );
+      expect(canceled.status).toBe(200);
+      expect(canceled.body).toContain('キャンセルしました');
+      const seen = await get(`/mypage/shipping/${member.requestId}`, { cookie: member.cookie });
+      expect(seen.body).toContain('キャンセル');
+      expect(seen.body).toContain('カードの状態確認のため');
+      const choose = await get('/mypage/shipping/new', { cookie: member.cookie });
+      for (const id of member.prizeIds) expect(choose.body).toContain(id);
+      expect((await postForm(path, { intent: 'deliver' }, { cookie })).status).toBe(409);
+      expect((await get('/admin/shipping/00000000-0000-4000-8000-000000000000', { cookie })).status).toBe(404);
+    });
+  },
+);
