@@ -17,11 +17,13 @@ import { eq } from 'drizzle-orm';
 // (Aliased: React's hook rule reads any use… call in app/ as a hook.)
 import { useTestDatabase as testDatabase } from '#tests/use-test-database';
 import { createPublishedPack, TEST_RULES } from '#tests/fixtures';
-import { accounts, paymentOrders, sessions, twoFactors, users, coinLedger } from '#db/schema';
+import { accounts, memberAddresses, paymentOrders, sessions, twoFactors, users, coinLedger } from '#db/schema';
 import type { CapturedMessage } from '#modules/identity/server';
 import { publicNicknames } from '#modules/identity';
 import { getBalance, grantCoins } from '#modules/wallet';
 import { countPrizesByStatus, drawLots } from '#modules/draw';
+import { createAddress } from '#modules/shipping';
+import { testAddressInput, testKeyring } from '#tests/shipping';
 import { checkoutAsMember, sandboxHarness } from '#modules/payments/testing';
 import type { ShopRequest } from '~/context';
 import { deletionPageAction, deletionPageLoader } from './account-deletion.server';
@@ -316,6 +318,9 @@ describe('退会', () => {
     const ledgerBefore = await handle.db.select().from(coinLedger).where(eq(coinLedger.memberId, member.id));
     const ordersBefore = await handle.db.select().from(paymentOrders).where(eq(paymentOrders.memberId, member.id));
     expect(ordersBefore).toHaveLength(1);
+    const keyring = testKeyring();
+    for (const town of ['千代田1-1', '丸の内2-2'])
+      expect((await createAddress(handle.db, keyring, member.id, testAddressInput({ town }))).ok).toBe(true);
 
     const done = await deleteAs(member, { confirmation: ' 退会する ', password: PASSWORD });
     expect(done.status).toBe(302);
@@ -341,6 +346,8 @@ describe('退会', () => {
     expect(await handle.db.select().from(accounts).where(eq(accounts.userId, member.id))).toEqual([]);
     expect(await handle.db.select().from(twoFactors).where(eq(twoFactors.userId, member.id))).toEqual([]);
     expect(await services.auth.api.getSession({ headers: new Headers({ cookie: otherCookie }) })).toBeNull();
+    // The address book goes with the account, in the same transaction.
+    expect(await handle.db.select().from(memberAddresses).where(eq(memberAddresses.memberId, member.id))).toEqual([]);
 
     // The notice went to the old address, queued before it was erased.
     expect(sent.filter((m) => m.to === member.email && m.template === 'account-deleted')).toEqual([
@@ -370,6 +377,7 @@ describe('退会', () => {
   it('a member can only ever delete the member of their own session', async () => {
     const a = await signUp();
     const b = await signUp();
+    expect((await createAddress(handle.db, testKeyring(), b.id, testAddressInput())).ok).toBe(true);
     // A's session with B's id in every field a form could carry, and B's password.
     const forged = await deletionPageAction(
       { ...(await shopFor(a.cookie)), member: { ...(await shopFor(a.cookie)).member!, id: b.id } },
@@ -387,6 +395,7 @@ describe('退会', () => {
     expect(rowA!.deletedAt).not.toBeNull();
     expect(rowB!.deletedAt).toBeNull();
     expect(rowB!.email).toBe(b.email);
+    expect(await handle.db.select().from(memberAddresses).where(eq(memberAddresses.memberId, b.id))).toHaveLength(1);
     // Without a session nothing happens at all.
     const none = answerOf(
       await deletionPageAction(

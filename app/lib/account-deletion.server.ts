@@ -8,6 +8,7 @@ import { setOneTimeNotice } from '~/lib/one-time-notice.server';
 import { describeRefusal } from '#server/refusals';
 import { getBalance } from '#modules/wallet';
 import { countPrizesByStatus } from '#modules/draw';
+import { eraseAddressBook } from '#modules/shipping';
 import { DELETION_CONFIRMATION_PHRASE, deleteOwnAccount, hasPassword } from '#modules/identity/server';
 
 export const DELETE_ACCOUNT_PATH = '/mypage/settings/delete';
@@ -71,6 +72,9 @@ export async function deletionPageAction(shop: ShopRequest, request: Request) {
     password: form.password || null,
     reauthMaxAgeMinutes: config.REAUTH_MAX_AGE_MINUTES,
     attemptsPerMinute: config.SIGN_IN_ATTEMPTS_PER_MINUTE,
+    eraseWith: async (tx, memberId) => {
+      await eraseAddressBook(tx, memberId);
+    },
   });
   if (!outcome.ok) {
     const { status, message } = describeRefusal(outcome);

@@ -75,6 +75,11 @@ export interface DeleteOwnAccountInput {
   reauthMaxAgeMinutes: number;
   /** Password attempts per member per minute (SIGN_IN_ATTEMPTS_PER_MINUTE). */
   attemptsPerMinute: number;
+  /**
+   * Personal data other modules hold that goes with the account (the address book), erased in the
+   * tombstone's transaction: both happen, or neither.
+   */
+  eraseWith?: (tx: Database, memberId: string) => Promise<void>;
   now?: Date;
 }
 
@@ -147,6 +152,7 @@ export async function deleteOwnAccount(input: DeleteOwnAccountInput): Promise<De
     await tx
       .delete(verifications)
       .where(or(eq(verifications.value, memberId), sql`position(${memberId} in ${verifications.value}) > 0`));
+    await input.eraseWith?.(tx, memberId);
     return true;
   });
   if (!done) return refuse('UNAUTHENTICATED');

@@ -183,6 +183,20 @@ export async function deleteAddress(
   });
 }
 
+/**
+ * Erases a member's whole address book (退会: identity's deletion calls it in the tombstone's
+ * transaction). The sealed copies inside shipping requests stay: a request is a record of a parcel
+ * sent (古物営業法's books), and a request not yet shipped still has to reach the member.
+ * @example await deleteOwnAccount({ …, eraseWith: eraseAddressBook })
+ */
+export async function eraseAddressBook(tx: Database, memberId: string): Promise<number> {
+  const erased = await tx
+    .delete(memberAddresses)
+    .where(eq(memberAddresses.memberId, memberId))
+    .returning({ id: memberAddresses.id });
+  return erased.length;
+}
+
 /** Makes one of the member's addresses the usual one (いつもの配送先). */
 export async function setDefaultAddress(
   db: Database,

@@ -31,6 +31,7 @@ export {
   createAddress,
   updateAddress,
   deleteAddress,
+  eraseAddressBook,
   setDefaultAddress,
   sealedAddressForShipping,
   openShippingAddress,

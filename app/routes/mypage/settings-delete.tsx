@@ -43,7 +43,7 @@ export default function SettingsDelete({ loaderData, actionData }: Route.Compone
         <ul className="flex list-disc flex-col gap-2 pl-5">
           <li>すべての端末でログアウトし、このアカウントには二度とログインできません。</li>
           <li>
-            ニックネーム・メールアドレス・電話番号・生年月日・連携アカウント（LINEなど）・パスワード・二段階認証の設定は消去または匿名化されます。ランキングや当選履歴には「退会済み会員」と表示されます。
+            ニックネーム・メールアドレス・電話番号・生年月日・住所録・連携アカウント（LINEなど）・パスワード・二段階認証の設定は消去または匿名化されます（発送手続き中のカードのお届け先は、発送のために残ります）。ランキングや当選履歴には「退会済み会員」と表示されます。
           </li>
           <li>
             <strong className="text-red-700">
