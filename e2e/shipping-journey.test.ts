@@ -169,6 +169,8 @@ describe('a won card shipped and followed', () => {
         await tracking.waitFor();
         expect(await tracking.getAttribute('href')).toContain('kuronekoyamato.co.jp');
         await member.page.getByText('123456789012').first().waitFor();
+        // The request's own "accepted" line was news once; now the status speaks.
+        expect(await member.page.getByText('発送のお申し込みを受け付けました').count()).toBe(0);
         await expectNoSeriousAxeViolations(member.page, 'shipped request');
         await member.page.screenshot({ path: `${SHOTS}/phone-shipping-shipped.png`, fullPage: true });
 

@@ -178,7 +178,9 @@ export async function shippingRequestLoader(shop: ShopRequest, request: Request,
       statusLabel: SHIPPING_STATUS_LABELS[view.status],
       events: view.events.map((e) => ({ ...e, statusLabel: SHIPPING_STATUS_LABELS[e.status] })),
     },
-    done: done === 'requested' || done === 'canceled' ? done : null,
+    // The answer to the member's own step, only while it is still the news (a bookmark or a reload
+    // after the desk has moved the request shows the status alone).
+    done: (done === 'requested' || done === 'canceled') && view.status === done ? done : null,
   };
 }
 
