@@ -9,6 +9,7 @@ import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
 import { shippingRulesOf } from '#server/shipping';
+import { findMemberByIdOrEmail } from '#modules/identity';
 import { isUuid, type Refusal } from '#modules/kernel';
 import {
   CARRIERS,
@@ -69,7 +70,14 @@ export async function shippingQueueLoader(shop: ShopRequest, request: Request) {
   const parsed = shippingQueueFilterSchema.safeParse(query);
   const filterError = parsed.success ? null : (parsed.error.issues[0]?.message ?? '絞り込みの条件を確認してください。');
   const filter = parsed.success ? parsed.data : shippingQueueFilterSchema.parse({});
-  const listed = await listShippingQueue(shop.services.db, operator, filter);
+  // The desk may name a member by the address a member writes from (an unknown one lists nothing).
+  const byEmail = filter.memberId?.includes('@')
+    ? await findMemberByIdOrEmail(shop.services.db, filter.memberId)
+    : null;
+  const listed = await listShippingQueue(shop.services.db, operator, {
+    ...filter,
+    memberId: byEmail ? byEmail.id : filter.memberId,
+  });
   if (!listed.ok) throw data(describeRefusal(listed as Refusal<RefusalCode>).message, { status: 403 });
   const config = shop.services.config;
   return {

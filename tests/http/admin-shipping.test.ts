@@ -92,6 +92,18 @@ describe.skipIf(!databaseUrl)(
       const queue = await get(`/admin/shipping?memberId=${owner.id}`, { cookie: readerCookie });
       expect(queue.status).toBe(200);
       expect(queue.body).toContain(owner.requestId.slice(0, 8));
+      expect(queue.body).not.toContain(reader.requestId.slice(0, 8));
+      // By the member's email address too (as a member writes to support), and nothing for an unknown one.
+      const byEmail = await get(`/admin/shipping?memberId=${encodeURIComponent(owner.email.toUpperCase())}`, {
+        cookie: readerCookie,
+      });
+      expect(byEmail.body).toContain(owner.requestId.slice(0, 8));
+      expect(byEmail.body).not.toContain(reader.requestId.slice(0, 8));
+      const unknown = await get('/admin/shipping?memberId=nobody%40example.jp', { cookie: readerCookie });
+      expect(unknown.body).toContain('条件に合う発送依頼はありません');
+      const badDate = await get('/admin/shipping?from=2027-13-99x', { cookie: readerCookie });
+      expect(badDate.status).toBe(200);
+      expect(badDate.body).toContain('2027-05-10 の形で');
       expect(queue.body).not.toContain('発送準備中にする</button>');
       const shown = await get(path, { cookie: readerCookie });
       expect(shown.status).toBe(200);

@@ -149,7 +149,7 @@ export default function ShippingQueuePage({ loaderData }: Route.ComponentProps) 
           </select>
         </label>
         <label className="text-xs font-bold">
-          会員ID
+          会員（IDまたはメールアドレス）
           <input
             name="memberId"
             defaultValue={filter.memberId}
