@@ -146,6 +146,16 @@ describe('a won card shipped and followed', () => {
         await desk.page.screenshot({ path: `${SHOTS}/desktop-desk-queue.png`, fullPage: true });
         await desk.page.getByRole('button', { name: '発送準備中にする' }).click();
         await desk.page.getByText('1件を「発送準備中」にしました').waitFor();
+        // The pick list and packing slip open in a new tab for the printer.
+        const [printed] = await Promise.all([
+          desk.context.waitForEvent('page'),
+          desk.page.getByRole('button', { name: 'ピッキングリスト・納品書を印刷' }).click(),
+        ]);
+        await printed.getByRole('heading', { name: /ピッキングリスト（1件・2枚）/ }).waitFor();
+        await printed.getByRole('region', { name: '納品書 #1' }).getByText('山田 太郎 様').waitFor();
+        await expectNoSeriousAxeViolations(printed, 'pick list');
+        await printed.screenshot({ path: `${SHOTS}/desktop-desk-batch.png`, fullPage: true });
+        await printed.close();
 
         // ── The request: ship with a tracking number (a wrong one first).
         await desk.page.getByRole('link', { name: requestId.slice(0, 8) }).click();

@@ -110,8 +110,7 @@ export default function ShippingBatchPage({ loaderData }: Route.ComponentProps) 
           </p>
           <p className="mt-1 text-lg font-bold">{parcel.address.name} 様</p>
           <p className="mt-3 text-sm">
-            このたびは{siteName}をご利用いただきありがとうございます。獲得されたカードをお届けします（発送予定日{' '}
-            {parcel.promisedLabel}）。
+            このたびは{siteName}をご利用いただきありがとうございます。獲得されたカードをお届けします。
           </p>
           <table className="mt-4 w-full border-collapse text-left text-sm">
             <thead>
