@@ -13,6 +13,10 @@ export const ADMIN_PERMISSIONS = [
   'content:write',
   'audit:read',
   'staff:write',
+  'orders:read',
+  'inquiries:read',
+  'inquiries:write',
+  'shop:write',
 ] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 
@@ -28,6 +32,10 @@ export const PERMISSION_LABELS: Readonly<Record<AdminPermission, string>> = {
   'content:write': 'ページ・バナーの編集',
   'audit:read': '監査ログの閲覧',
   'staff:write': 'スタッフの招待・権限変更・解除',
+  'orders:read': '注文・決済・審査待ちの閲覧',
+  'inquiries:read': 'お問い合わせの閲覧',
+  'inquiries:write': 'お問い合わせへの回答・担当・状態の変更',
+  'shop:write': 'メンテナンスモードなどショップ全体の設定',
 };
 
 export const adminPermissionSchema = z.enum(ADMIN_PERMISSIONS, { error: '不明な権限です。' });
