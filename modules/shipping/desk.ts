@@ -6,7 +6,8 @@ import { and, asc, eq, gte, inArray, isNull, lte, sql, type SQL } from 'drizzle-
 import { z } from 'zod';
 import type { Database } from '#db/client';
 import { runAdminAction, type AuditRecord, type Operator } from '#modules/admin';
-import { convertPrizesFromShipping, shippingPrizeCards } from '#modules/draw';
+import { convertPrizesFromShipping, shippingPrizeCards, shippingPrizeRefs } from '#modules/draw';
+import { moveStockOfPrizes, prizeSubstitutes } from '#modules/gacha';
 import { isUuid, refuse, RefusalError, type Refusal } from '#modules/kernel';
 import type { AddressFields } from './address-input';
 import { openShippingAddress } from './addresses';
@@ -17,6 +18,7 @@ import { compensateIfLate } from './promise';
 import { SHIPPING_STATUS_LABELS, actionsFrom, type ShippingAction } from './request-states';
 import {
   cancelLockedRequest,
+  itemViewOf,
   liveItemsOf,
   lockRequest,
   moveRequest,
@@ -254,6 +256,10 @@ async function parcelsOf(tx: Database, rules: Pick<ShippingRules, 'keyring'>, id
     tx,
     items.map((i) => i.prizeId),
   );
+  const substitutes = await prizeSubstitutes(
+    tx,
+    items.map((i) => i.prizeId),
+  );
   return ids.map((id) => {
     const row = byId.get(id)!;
     return {
@@ -266,9 +272,7 @@ async function parcelsOf(tx: Database, rules: Pick<ShippingRules, 'keyring'>, id
         .filter((i) => i.requestId === id)
         .flatMap((i) => {
           const card = cards.get(i.prizeId);
-          if (!card) return [];
-          const { memberId: _m, status: _s, keepUntil: _k, ...item } = card;
-          return [item];
+          return card ? [itemViewOf(card, substitutes)] : [];
         }),
     };
   });
@@ -320,7 +324,7 @@ export async function exportLabelCsv(
           nameKana: p.address.nameKana,
           phone: p.address.phone,
         },
-        itemNames: p.items.map((i) => i.cardName),
+        itemNames: p.items.map((i) => i.substitute?.cardName ?? i.cardName),
       })),
       batch,
     );
@@ -410,6 +414,11 @@ async function shipLocked(
     actor: 'staff',
     note: `${CARRIERS[tracking.carrier].name}　追跡番号 ${tracking.trackingNumber}`,
     set: { carrier: tracking.carrier, trackingNumber: tracking.trackingNumber },
+  });
+  // The cards leave the shop (each prize's substitute if it has one): on hand and reserved − 1.
+  await moveStockOfPrizes(tx, await shippingPrizeRefs(tx, await liveItemsOf(tx, row.id)), 'shipped', {
+    requestId: row.id,
+    now,
   });
   await notifyMember(tx, rules.site, row.memberId, {
     kind: 'shipped',
@@ -520,6 +529,12 @@ async function simpleMove(
   return runAdminAction(db, operator, 'shipping:write', async (tx) => {
     const row = await lockOrRefuse(tx, requestId);
     const moved = await moveWithDetails(tx, row, action, { now, actor: 'staff' });
+    // A returned parcel's cards are back on the shelf, still promised to the member (re-ship or convert).
+    if (action === 'return')
+      await moveStockOfPrizes(tx, await shippingPrizeRefs(tx, await liveItemsOf(tx, row.id)), 'returned', {
+        requestId: row.id,
+        now,
+      });
     const kind = action === 'deliver' ? 'delivered' : action === 'return' ? 'returned' : 'reshipping';
     await notifyMember(tx, rules.site, row.memberId, { kind, requestId: row.id });
     return { value: { status: moved.status }, audit: auditOf(`shipping.${action}`, row, moved) };

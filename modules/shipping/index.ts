@@ -92,7 +92,7 @@ export {
   type ShippingStatus,
   type ShippingTransitionRefusal,
 } from './request-states';
-export { SHIPPING_PAGE_PATHS, jstDateLabel, notifyMember, type ShippingNotice } from './notices';
+export { MISSING_CARD_REASONS, SHIPPING_PAGE_PATHS, jstDateLabel, notifyMember, type ShippingNotice } from './notices';
 export {
   FEE_REFUND_MIN_DAYS,
   SHIPPING_REFUSAL_CODES,
@@ -115,7 +115,14 @@ export {
   type ShippingRequestSummary,
   type ShippingRequestView,
   type ShippingRules,
+  type SubstituteCardView,
 } from './requests';
+export {
+  missingCardReportSchema,
+  reportMissingCard,
+  type MissingCardOutcome,
+  type MissingCardReport,
+} from './missing-cards';
 export {
   SHIPPING_QUEUE_PAGE_SIZE,
   cancelShippingRequestByShop,
@@ -142,4 +149,11 @@ export {
 } from './desk';
 export { compensateLateShipments } from './promise';
 export { sendKeptPrizeReminders, storageConversionNotifier } from './storage';
-export { shippingActors, shippingEventKinds, type ShippingActor, type ShippingEventKind } from './schema';
+export {
+  missingCardConditions,
+  shippingActors,
+  shippingEventKinds,
+  type MissingCardCondition,
+  type ShippingActor,
+  type ShippingEventKind,
+} from './schema';
