@@ -134,8 +134,16 @@ export async function receiveStockAsOperator(
       audit: received.map((r) => ({
         action: 'stock.receive',
         target: { type: 'stock_card', id: r.after.id },
-        before: r.before ? { onHand: r.before.onHand, reserved: r.before.reserved, valueCoins: r.before.valueCoins } : null,
-        after: { cardName: r.after.cardName, onHand: r.after.onHand, reserved: r.after.reserved, valueCoins: r.after.valueCoins, count: r.count },
+        before: r.before
+          ? { onHand: r.before.onHand, reserved: r.before.reserved, valueCoins: r.before.valueCoins }
+          : null,
+        after: {
+          cardName: r.after.cardName,
+          onHand: r.after.onHand,
+          reserved: r.after.reserved,
+          valueCoins: r.after.valueCoins,
+          count: r.count,
+        },
       })),
     };
   });
@@ -162,7 +170,12 @@ export async function adjustStockAsOperator(
               action: 'stock.adjust',
               target: { type: 'stock_card', id: after.id },
               before: { onHand: before.onHand, reserved: before.reserved },
-              after: { cardName: after.cardName, onHand: after.onHand, reserved: after.reserved, note: adjustment.note },
+              after: {
+                cardName: after.cardName,
+                onHand: after.onHand,
+                reserved: after.reserved,
+                note: adjustment.note,
+              },
             },
     };
   });

@@ -287,7 +287,8 @@ class Run {
       await receiveStockFor(this.db, tiers);
       await publishPack(this.db, id, new Date(this.now));
       this.packIds.push(id);
-      for (const t of tiers) this.stockTiers.push({ tierId: `${id}.${t.key}`, cardName: t.cardName, quantity: t.quantity });
+      for (const t of tiers)
+        this.stockTiers.push({ tierId: `${id}.${t.key}`, cardName: t.cardName, quantity: t.quantity });
       this.model.addPack({
         id,
         price: spec.price,

@@ -236,11 +236,7 @@ export async function listStock(
     .where(
       and(
         like
-          ? or(
-              ilike(stockCards.cardName, like),
-              ilike(stockCards.cardSet, like),
-              ilike(stockCards.cardNumber, like),
-            )
+          ? or(ilike(stockCards.cardName, like), ilike(stockCards.cardSet, like), ilike(stockCards.cardNumber, like))
           : undefined,
         f.shortOnly ? sql`${stockCards.onHand} - ${stockCards.reserved} <= 0` : undefined,
       ),
@@ -263,9 +259,7 @@ export async function substituteCandidates(
   const rows = await db
     .select()
     .from(stockCards)
-    .where(
-      and(gte(stockCards.valueCoins, options.minValue), sql`${stockCards.onHand} - ${stockCards.reserved} >= 1`),
-    )
+    .where(and(gte(stockCards.valueCoins, options.minValue), sql`${stockCards.onHand} - ${stockCards.reserved} >= 1`))
     .orderBy(asc(stockCards.valueCoins), asc(stockCards.cardName), asc(stockCards.id))
     .limit(Math.min(options.limit ?? 50, 200));
   return rows.map(viewOf);
@@ -477,7 +471,8 @@ export async function reportPrizeCardGone(
   const original = await stockCardOfPrize(tx, input.prize);
   const substituteId = input.substitute?.stockCardId;
   const locked = await lockCards(tx, [...(original ? [original.id] : []), ...(substituteId ? [substituteId] : [])]);
-  if (substituteId && !locked.has(substituteId)) throw new StockError('STOCK_CARD_NOT_FOUND', { stockCardId: substituteId });
+  if (substituteId && !locked.has(substituteId))
+    throw new StockError('STOCK_CARD_NOT_FOUND', { stockCardId: substituteId });
   await queryRows(
     tx,
     sql`select gacha_stock_move_prizes(${`{${input.prize.prizeId}}`}::uuid[], ${pgTextArray([input.prize.tierId])}::text[],

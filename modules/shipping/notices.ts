@@ -29,7 +29,13 @@ export type ShippingNotice =
   | { kind: 'canceled'; requestId: string; items: number; refundCoins: number; byShop: boolean }
   | { kind: 'converted'; requestId: string; items: number; coins: number }
   | { kind: 'compensated'; requestId: string; promisedDate: JstDate; coins: number }
-  | { kind: 'card-substituted'; requestId: string; condition: MissingCardCondition; cardName: string; substituteName: string }
+  | {
+      kind: 'card-substituted';
+      requestId: string;
+      condition: MissingCardCondition;
+      cardName: string;
+      substituteName: string;
+    }
   | { kind: 'card-compensated'; requestId: string; condition: MissingCardCondition; cardName: string; coins: number }
   | { kind: 'storage-reminder'; items: number; keepUntil: Date; daysBefore: number }
   | { kind: 'storage-converted'; items: number; coins: number };

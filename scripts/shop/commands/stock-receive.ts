@@ -45,7 +45,11 @@ export const stockReceive: ShopCommand = {
       }));
     } else {
       const receipt = stockReceiptSchema.safeParse({
-        cardName: requiredOption(values, 'name', '--name（カード名）、--count（枚数）、--value（参考価値）を指定してください。'),
+        cardName: requiredOption(
+          values,
+          'name',
+          '--name（カード名）、--count（枚数）、--value（参考価値）を指定してください。',
+        ),
         cardSet: values.set,
         cardNumber: values.number,
         cardGrade: values.grade,
