@@ -48,6 +48,7 @@ export {
   stockCardsById,
   stockCardOfPrize,
   moveStockOfPrizes,
+  lockStockOfPrizes,
   reportPrizeCardGone,
   prizeSubstitutes,
   StockError,

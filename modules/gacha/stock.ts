@@ -434,6 +434,21 @@ export async function moveStockOfPrizes(
   return Number(row?.n ?? 0);
 }
 
+/**
+ * Locks the cards of many prizes at once, in id order: a caller that then moves them in several steps
+ * (a CSV file of many requests) waits for no one in between, and no two callers wait on each other.
+ */
+export async function lockStockOfPrizes(tx: Database, prizes: StockPrize[]): Promise<void> {
+  if (prizes.length === 0) return;
+  await queryRows(
+    tx,
+    sql`select s.id from ${stockCards} s
+         where s.id in (select c.stock_card_id from gacha_stock_cards_of(${`{${prizes.map((p) => p.prizeId).join(',')}}`}::uuid[],
+                          ${pgTextArray(prizes.map((p) => p.tierId))}::text[]) c)
+         order by s.id for update`,
+  );
+}
+
 /** A text[] literal (tier ids are catalogue ids with a dot: quoted all the same). */
 const pgTextArray = (values: string[]) =>
   `{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;

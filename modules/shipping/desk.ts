@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Database } from '#db/client';
 import { runAdminAction, type AuditRecord, type Operator } from '#modules/admin';
 import { convertPrizesFromShipping, shippingPrizeCards, shippingPrizeRefs } from '#modules/draw';
-import { moveStockOfPrizes, prizeSubstitutes } from '#modules/gacha';
+import { lockStockOfPrizes, moveStockOfPrizes, prizeSubstitutes } from '#modules/gacha';
 import { isUuid, refuse, RefusalError, type Refusal } from '#modules/kernel';
 import type { AddressFields } from './address-input';
 import { openShippingAddress } from './addresses';
@@ -415,11 +415,6 @@ async function shipLocked(
     note: `${CARRIERS[tracking.carrier].name}　追跡番号 ${tracking.trackingNumber}`,
     set: { carrier: tracking.carrier, trackingNumber: tracking.trackingNumber },
   });
-  // The cards leave the shop (each prize's substitute if it has one): on hand and reserved − 1.
-  await moveStockOfPrizes(tx, await shippingPrizeRefs(tx, await liveItemsOf(tx, row.id)), 'shipped', {
-    requestId: row.id,
-    now,
-  });
   await notifyMember(tx, rules.site, row.memberId, {
     kind: 'shipped',
     requestId: row.id,
@@ -427,6 +422,25 @@ async function shipLocked(
     trackingNumber: tracking.trackingNumber,
   });
   return moved;
+}
+
+/**
+ * The shipped requests' cards leave the shop (each prize's substitute if it has one): on hand and
+ * reserved − 1. After every wallet step of the shipment (lock order: requests → wallet → stock cards),
+ * all the cards locked first in id order.
+ */
+async function consumeStock(tx: Database, requestIds: string[], now: Date): Promise<void> {
+  const shipped = await Promise.all(
+    requestIds.map(async (requestId) => ({
+      requestId,
+      prizes: await shippingPrizeRefs(tx, await liveItemsOf(tx, requestId)),
+    })),
+  );
+  await lockStockOfPrizes(
+    tx,
+    shipped.flatMap((s) => s.prizes),
+  );
+  for (const { requestId, prizes } of shipped) await moveStockOfPrizes(tx, prizes, 'shipped', { requestId, now });
 }
 
 /**
@@ -447,6 +461,7 @@ export async function shipShippingRequest(
   return runAdminAction(db, operator, 'shipping:write', async (tx) => {
     const row = await lockOrRefuse(tx, input.requestId);
     const moved = await shipLocked(tx, rules, row, tracking, now);
+    await consumeStock(tx, [row.id], now);
     return {
       value: { carrier: tracking.carrier, trackingNumber: tracking.trackingNumber },
       audit: auditOf('shipping.ship', row, moved),
@@ -513,6 +528,11 @@ export async function shipShippingRequestsFromCsv(
       const moved = await shipLocked(tx, rules, row, csv, now);
       audit.push({ ...auditOf('shipping.ship', row, moved), after: { ...auditState(moved), csvLine: csv.line } });
     }
+    await consumeStock(
+      tx,
+      locked.map(({ row }) => row.id),
+      now,
+    );
     return { value: { shipped: read.rows }, audit };
   });
 }

@@ -161,13 +161,6 @@ export async function reportMissingCard(
         freeCoinDays: rules.freeCoinDays,
         now,
       });
-      const gone = await reportPrizeCardGone(tx, {
-        prize: stockPrize,
-        condition: input.condition,
-        requestId: row.id,
-        note: input.noteForMember,
-        now,
-      });
       await tx
         .update(shippingRequestItems)
         .set({ releasedAt: now })
@@ -178,18 +171,6 @@ export async function reportMissingCard(
             isNull(shippingRequestItems.releasedAt),
           ),
         );
-      await tx.insert(shippingSubstitutions).values({
-        requestId: row.id,
-        prizeId: prize.prizeId,
-        condition: input.condition,
-        originalStockCardId: gone.original?.id ?? null,
-        substituteStockCardId: null,
-        compensationCoins: coins,
-        operatorId: operator.memberId,
-        operatorLabel: operator.label,
-        noteForMember: input.noteForMember,
-        at: now,
-      });
       await recordEvent(tx, {
         requestId: row.id,
         kind: 'item_compensated',
@@ -206,6 +187,7 @@ export async function reportMissingCard(
         coins,
       });
       // Nothing left to send: the shop cancels the request (the fee comes back, the member is told).
+      // Before the stock step: every wallet step comes first (lock order … → wallet → stock cards).
       const remaining = live.filter((id) => id !== prize.prizeId);
       let requestCanceled = false;
       if (remaining.length === 0) {
@@ -223,6 +205,25 @@ export async function reportMissingCard(
           after: { status: canceled.row.status, refundCoins: canceled.refundCoins },
         });
       }
+      const gone = await reportPrizeCardGone(tx, {
+        prize: stockPrize,
+        condition: input.condition,
+        requestId: row.id,
+        note: input.noteForMember,
+        now,
+      });
+      await tx.insert(shippingSubstitutions).values({
+        requestId: row.id,
+        prizeId: prize.prizeId,
+        condition: input.condition,
+        originalStockCardId: gone.original?.id ?? null,
+        substituteStockCardId: null,
+        compensationCoins: coins,
+        operatorId: operator.memberId,
+        operatorLabel: operator.label,
+        noteForMember: input.noteForMember,
+        at: now,
+      });
       outcome = {
         prizeId: prize.prizeId,
         condition: input.condition,
