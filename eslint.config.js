@@ -30,7 +30,7 @@ export const MODULE_DEPENDENCIES = {
   // and the operators' audited actions on packs, coins, coin packs, orders and members.
   admin: ['kernel', 'identity', 'messaging', 'wallet', 'gacha', 'payments'],
   // Prizes reach members: addresses (encrypted), shipping requests, the promised date, the desk.
-  shipping: ['kernel', 'wallet', 'identity', 'messaging', 'draw', 'payments', 'admin'],
+  shipping: ['kernel', 'wallet', 'identity', 'messaging', 'gacha', 'draw', 'payments', 'admin'],
 };
 
 const MODULES = Object.keys(MODULE_DEPENDENCIES);

@@ -160,7 +160,7 @@ describe('database roles (PostgreSQL)', () => {
     await jobs.stop();
     // db:roles again on the migrated database (idempotent; it now finds the ledger), then a restart.
     expect(await asAdmin(testDb.databaseUrl!, (client) => setUpDatabaseRoles(client, roles))).toEqual({
-      appendOnlyTables: ['admin_audit_log', 'coin_ledger'],
+      appendOnlyTables: ['admin_audit_log', 'coin_ledger', 'stock_movements'],
     });
     await shop.migrate();
     for (const message of await rewrites()) expect(message).toMatch(/permission denied/);
@@ -211,7 +211,7 @@ describe('database roles (PostgreSQL)', () => {
     }
 
     expect(await asAdmin(adminUrl, (client) => setUpDatabaseRoles(client, roles))).toEqual({
-      appendOnlyTables: ['admin_audit_log', 'coin_ledger'],
+      appendOnlyTables: ['admin_audit_log', 'coin_ledger', 'stock_movements'],
     });
     const after = await openDatabase({
       databaseUrl: legacyAs(roles.shop, roles.shopPassword),

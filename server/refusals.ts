@@ -2,7 +2,7 @@
 // HTTP status and the Japanese message the API and the pages both show (api.md's status rules).
 import type { Refusal } from '#modules/kernel';
 import type { DrawRefusalCode, DrawLookupRefusalCode, PrizeChoiceRefusalCode } from '#modules/draw';
-import type { GachaLookupRefusalCode, PackAdminRefusalCode } from '#modules/gacha';
+import type { GachaLookupRefusalCode, PackAdminRefusalCode, StockRefusalCode } from '#modules/gacha';
 import type { IdempotencyRefusalCode } from '#modules/idempotency';
 import type { AccountDeletionRefusalCode, LineLinkRefusalCode, StaffAccessRefusalCode } from '#modules/identity/server';
 import type { WalletRefusalCode } from '#modules/wallet';
@@ -113,6 +113,36 @@ const packAdmin: Section<PackAdminRefusalCode> = {
   ALREADY_PUBLISHED: { status: 409, message: (d) => `ガチャ ${String(d.gachaId)} は公開済みです。` },
   LOTS_MISMATCH: { status: 409, message: '賞の数量と総口数が一致しません。' },
   NOT_PUBLISHED: { status: 409, message: '下書きのガチャは終了できません。削除してください。' },
+  STOCK_SHORT: {
+    status: 409,
+    message: (d) => {
+      const cards = Array.isArray(d.cards)
+        ? (d.cards as { cardName?: unknown; needed?: unknown; available?: unknown; short?: unknown }[])
+        : [];
+      const list = cards
+        .map((c) => `「${String(c.cardName)}」必要 ${n(c.needed)}枚／在庫 ${n(c.available)}枚（${n(c.short)}枚不足）`)
+        .join('、');
+      return `在庫が足りないため公開できません（何も変更していません）: ${list || '不足のカードがあります'}。入庫してから公開してください。`;
+    },
+  },
+};
+
+const stock: Section<StockRefusalCode> = {
+  STOCK_CARD_NOT_FOUND: { status: 404, message: '在庫カードが見つかりません。選び直してください。' },
+  STOCK_BELOW_RESERVED: {
+    status: 409,
+    message: (d) =>
+      `「${String(d.cardName ?? '')}」は${n(d.reserved)}枚が当選・販売中の口数に確保されているため、実在庫を${n(d.onHand)}枚にはできません。不足しているカードは発送デスクから「在庫なし」として報告してください。`,
+  },
+  STOCK_SUBSTITUTE_UNAVAILABLE: {
+    status: 409,
+    message: (d) => `「${String(d.cardName ?? '')}」は割り当てられる在庫がありません。別のカードを選んでください。`,
+  },
+  STOCK_SUBSTITUTE_TOO_LOW: {
+    status: 422,
+    message: (d) =>
+      `「${String(d.cardName ?? '')}」の参考価値（${n(d.valueCoins)}コイン）が、元のカードの交換価値（${n(d.minValue)}コイン）より低いため代わりにできません。`,
+  },
 };
 
 const wallet: Section<WalletRefusalCode> = {
@@ -319,6 +349,15 @@ const shipping: Section<ShippingRefusalCode> = {
     status: 400,
     message: trackingMessage('追跡番号の形式が正しくありません。運送会社と番号をご確認ください。'),
   },
+  SHIPPING_PRIZE_NOT_IN_REQUEST: { status: 404, message: 'このカードはこの発送依頼に含まれていません。' },
+  SHIPPING_CARD_ALREADY_REPORTED: {
+    status: 409,
+    message: 'このカードはこの発送依頼で既に在庫なし・破損として報告済みです。',
+  },
+  SHIPPING_COMPENSATION_TOO_LOW: {
+    status: 422,
+    message: (d) => `補償のコインは、このカードの交換価値（${n(d.minCoins)}コイン）以上にしてください。`,
+  },
 };
 
 /**
@@ -349,6 +388,7 @@ export type RefusalCode =
   | PrizeChoiceRefusalCode
   | GachaLookupRefusalCode
   | PackAdminRefusalCode
+  | StockRefusalCode
   | IdempotencyRefusalCode
   | WalletRefusalCode
   | LineLinkRefusalCode
@@ -365,6 +405,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   prizeChoice,
   gachaLookup,
   packAdmin,
+  stock,
   idempotency,
   wallet,
   lineLink,

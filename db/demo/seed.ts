@@ -11,6 +11,7 @@ import {
   addGenres,
   packExists,
   deleteUnpublishedPacks,
+  receiveStock,
   type PackDefinition,
 } from '#modules/gacha';
 import { addDocuments } from '#modules/content';
@@ -269,6 +270,7 @@ export async function loadDemoDataOnce(db: Database, logger: Logger, rules: Demo
   await addSystemMember(db, { id: DEMO_BOT_ID, name: 'デモ会員', email: 'demo-member@example.invalid' });
   for (const [index, pack] of DEMO_PACKS.entries()) {
     if (await packExists(db, pack.id)) continue;
+    const tiers = demoTiers(pack);
     await createPack(db, {
       id: pack.id,
       genreId: pack.genreId,
@@ -279,7 +281,20 @@ export async function loadDemoDataOnce(db: Database, logger: Logger, rules: Demo
       tags: pack.tags,
       sortOrder: index,
       saleStartsAt: new Date(Date.now() - (index + 1) * 86_400_000),
-      tiers: demoTiers(pack),
+      tiers,
+    });
+    // The demo shop's shelf holds exactly the cards its packs promise (publishing reserves them).
+    await db.transaction(async (tx) => {
+      for (const tier of tiers)
+        await receiveStock(tx, {
+          cardName: tier.cardName,
+          cardSet: tier.cardSet ?? null,
+          cardNumber: tier.cardNumber ?? null,
+          cardGrade: tier.cardGrade ?? null,
+          count: tier.quantity,
+          valueCoins: tier.conversionValue,
+          note: 'デモデータ',
+        });
     });
     await publishPack(db, pack.id, new Date(Date.now() - (index + 1) * 86_400_000));
     await drawAsDemoMember(db, pack, pack.total - pack.remaining, rules);

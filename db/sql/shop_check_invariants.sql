@@ -1,6 +1,6 @@
 -- The shop's invariants across modules (architecture.md), applied last by db/module-sql.ts after
 -- every module's own SQL (docs/decisions/010). It reads the tables of gacha, draw, wallet,
--- progression and shipping and writes nothing.
+-- progression, shipping and stock and writes nothing.
 
 -- Every invariant of architecture.md that the data can show, as a list of violations (empty = all hold).
 CREATE OR REPLACE FUNCTION shop_check_invariants() RETURNS jsonb
@@ -109,5 +109,47 @@ LANGUAGE sql STABLE AS $$
         OR (SELECT coalesce(sum(e.amount), 0) FROM coin_ledger e WHERE e.idem_key = 'shipping-late:' || r.id)
            <> r.compensation_coins
         OR (r.compensated_at IS NULL) <> (r.compensation_coins = 0)
+    UNION ALL
+    -- stock (decision 023): each card's counters are the sums of its movements, and `reserved` is
+    -- exactly what is promised: the unclaimed lots (and the ラストワン賞) of its tiers in packs still on
+    -- sale or scheduled, plus the prizes it stands for (their substitute's card, else their tier's)
+    -- that are neither converted nor gone in a parcel: undecided, kept, or in a request that is
+    -- requested, preparing or returned. A card reported missing stands for no prize any more (the
+    -- prize has a substitute or was compensated, i.e. converted).
+    SELECT jsonb_build_object('check', 'stock_reserved_mismatch', 'stockCardId', s.id, 'reserved', s.reserved,
+             'expected', coalesce(l.n, 0) + coalesce(p.n, 0))
+      FROM stock_cards s
+      LEFT JOIN (SELECT t.stock_card_id, sum(CASE WHEN t.is_last_one THEN 1 ELSE
+                          (SELECT count(*) FROM gacha_lots x WHERE x.gacha_id = t.gacha_id AND x.tier_id = t.id
+                              AND x.draw_id IS NULL) END) AS n
+                   FROM gacha_tiers t JOIN gachas g ON g.id = t.gacha_id
+                  WHERE g.status IN ('scheduled', 'on_sale') AND t.stock_card_id IS NOT NULL
+                  GROUP BY t.stock_card_id) l ON l.stock_card_id = s.id
+      LEFT JOIN (SELECT coalesce(pc.stock_card_id, t.stock_card_id) AS stock_card_id, count(*) AS n
+                   FROM prizes pr JOIN gacha_tiers t ON t.id = pr.tier_id
+                   LEFT JOIN stock_prize_cards pc ON pc.prize_id = pr.id
+                  WHERE pr.status IN ('pending', 'kept')
+                     OR (pr.status = 'shipping' AND EXISTS (
+                          SELECT 1 FROM shipping_request_items i JOIN shipping_requests r ON r.id = i.request_id
+                           WHERE i.prize_id = pr.id AND i.released_at IS NULL
+                             AND r.status IN ('requested', 'preparing', 'returned')))
+                  GROUP BY 1) p ON p.stock_card_id = s.id
+     WHERE s.reserved <> coalesce(l.n, 0) + coalesce(p.n, 0)
+    UNION ALL
+    SELECT jsonb_build_object('check', 'stock_vs_movements', 'stockCardId', s.id, 'onHand', s.on_hand,
+             'reserved', s.reserved, 'movedOnHand', coalesce(m.on_hand, 0), 'movedReserved', coalesce(m.reserved, 0))
+      FROM stock_cards s
+      LEFT JOIN (SELECT stock_card_id, sum(on_hand_delta) AS on_hand, sum(reserved_delta) AS reserved
+                   FROM stock_movements GROUP BY stock_card_id) m ON m.stock_card_id = s.id
+     WHERE s.on_hand <> coalesce(m.on_hand, 0) OR s.reserved <> coalesce(m.reserved, 0)
+    UNION ALL
+    -- a card the shop could not send and paid for instead: that prize is converted and got exactly
+    -- the coins recorded, once; a substitute is the prize's card from then on
+    SELECT jsonb_build_object('check', 'missing_card_mismatch', 'prizeId', x.prize_id, 'requestId', x.request_id)
+      FROM shipping_substitutions x JOIN prizes pr ON pr.id = x.prize_id
+     WHERE (x.substitute_stock_card_id IS NULL AND (pr.status <> 'converted'
+              OR (SELECT coalesce(sum(e.amount), 0) FROM coin_ledger e
+                   WHERE e.idem_key = 'prize-compensation:' || x.prize_id) <> x.compensation_coins))
+        OR (x.substitute_stock_card_id IS NOT NULL AND x.compensation_coins <> 0)
   ) violations
 $$;

@@ -52,6 +52,8 @@ export {
   endPackAsOperator,
   grantCoinsAsOperator,
   publishPackAsOperator,
+  receiveStockAsOperator,
+  adjustStockAsOperator,
   refundOrderAsOperator,
   saveCoinPackAsOperator,
   type OperatorGrantInput,

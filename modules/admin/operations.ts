@@ -4,7 +4,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '#db/client';
 import { refuse, RefusalError, type Refusal } from '#modules/kernel';
-import { createPack, endPack, publishPack, type PackDefinition } from '#modules/gacha';
+import {
+  adjustStock,
+  createPack,
+  endPack,
+  publishPack,
+  receiveStock,
+  type PackDefinition,
+  type StockAdjustment,
+  type StockCardView,
+  type StockReceipt,
+} from '#modules/gacha';
 import { grantCoins, type CoinKind, type CoinLifetimes, type GrantResult } from '#modules/wallet';
 import {
   applyProviderPayment,
@@ -98,6 +108,74 @@ export async function endPackAsOperator(
               target: { type: 'gacha', id: gachaId },
               before: { status: ended.previous },
               after: { status: ended.status },
+            },
+    };
+  });
+}
+
+/**
+ * Receives cards into stock (`stock.receive`, one entry per card, all in one transaction): each card's
+ * count on hand grows; a card seen for the first time is created with its reference value.
+ * @example await receiveStockAsOperator(db, operator, [{ cardName: 'ピカチュウ', cardSet: 'SV4a', count: 3, valueCoins: 12000 }])
+ */
+export async function receiveStockAsOperator(
+  db: Database,
+  operator: Operator,
+  receipts: StockReceipt[],
+): Promise<OperatorOutcome<StockCardView[]>> {
+  return runAdminAction(db, operator, 'packs:write', async (tx) => {
+    const received: { before: StockCardView | null; after: StockCardView; count: number }[] = [];
+    for (const receipt of receipts) {
+      const done = await receiveStock(tx, receipt);
+      received.push({ ...done, count: Number(receipt.count) });
+    }
+    return {
+      value: received.map((r) => r.after),
+      audit: received.map((r) => ({
+        action: 'stock.receive',
+        target: { type: 'stock_card', id: r.after.id },
+        before: r.before
+          ? { onHand: r.before.onHand, reserved: r.before.reserved, valueCoins: r.before.valueCoins }
+          : null,
+        after: {
+          cardName: r.after.cardName,
+          onHand: r.after.onHand,
+          reserved: r.after.reserved,
+          valueCoins: r.after.valueCoins,
+          count: r.count,
+        },
+      })),
+    };
+  });
+}
+
+/**
+ * A stocktake (`stock.adjust`): sets a card's count on hand; refused below what is reserved
+ * (STOCK_BELOW_RESERVED), with nothing changed and nothing recorded.
+ * @example await adjustStockAsOperator(db, operator, { stockCardId, onHand: 4, note: '12月の棚卸し' })
+ */
+export async function adjustStockAsOperator(
+  db: Database,
+  operator: Operator,
+  adjustment: StockAdjustment,
+): Promise<OperatorOutcome<StockCardView>> {
+  return runAdminAction(db, operator, 'packs:write', async (tx) => {
+    const { before, after } = await adjustStock(tx, adjustment);
+    return {
+      value: after,
+      audit:
+        before.onHand === after.onHand
+          ? []
+          : {
+              action: 'stock.adjust',
+              target: { type: 'stock_card', id: after.id },
+              before: { onHand: before.onHand, reserved: before.reserved },
+              after: {
+                cardName: after.cardName,
+                onHand: after.onHand,
+                reserved: after.reserved,
+                note: adjustment.note,
+              },
             },
     };
   });

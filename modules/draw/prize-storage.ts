@@ -4,6 +4,7 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { queryRows, type Database } from '#db/client';
 import { tierCards } from '#modules/gacha';
+import { grantCoins } from '#modules/wallet';
 import { isUuid, refuse, type Outcome } from '#modules/kernel';
 import { prizes, type PrizeStatus } from './schema';
 
@@ -224,4 +225,76 @@ export async function remindKeptPrizes(
     if (members.length < batch) return reminded;
     after = members.at(-1)!.memberId;
   }
+}
+
+/** A prize as the shipping desk's stock steps need it (which card: its tier). */
+export interface ShippingPrizeRef {
+  prizeId: string;
+  memberId: string;
+  status: PrizeStatus;
+  gachaId: string;
+  tierId: string;
+  conversionValue: number;
+}
+
+const prizeRefColumns = {
+  prizeId: prizes.id,
+  memberId: prizes.memberId,
+  status: prizes.status,
+  gachaId: prizes.gachaId,
+  tierId: prizes.tierId,
+  conversionValue: prizes.conversionValue,
+};
+
+/**
+ * The given prizes' tiers and packs (for the stock steps of a shipment), in id order.
+ * @example const refs = await shippingPrizeRefs(tx, prizeIds)
+ */
+export async function shippingPrizeRefs(db: Database, prizeIds: string[]): Promise<ShippingPrizeRef[]> {
+  const ids = [...new Set(prizeIds)].filter(isUuid);
+  if (ids.length === 0) return [];
+  return db.select(prizeRefColumns).from(prizes).where(inArray(prizes.id, ids)).orderBy(asc(prizes.id));
+}
+
+/**
+ * Locks one prize in a shipping request for a change by the desk (a missing card), or null when it
+ * does not exist. The request's lock comes first, then this (lock order: request → prizes → wallet).
+ * @example const prize = await lockShippingPrize(tx, prizeId)
+ */
+export async function lockShippingPrize(tx: Database, prizeId: string): Promise<ShippingPrizeRef | null> {
+  if (!isUuid(prizeId)) return null;
+  const [row] = await tx.select(prizeRefColumns).from(prizes).where(eq(prizes.id, prizeId)).for('update');
+  return row ?? null;
+}
+
+/**
+ * A prize in a shipping request that the shop cannot send (its card missing or damaged, no substitute):
+ * it becomes 'converted' and the member gets `coins` free coins, once (key `prize-compensation:<id>`,
+ * reason prize_compensation). Its card already left stock with the report, so nothing is released
+ * here. Call it inside the desk's transaction holding the prize's lock; a prize not in 'shipping' throws.
+ * @example await compensatePrizeFromShipping(tx, { memberId, prizeId, coins: 1200, freeCoinDays: 180 })
+ */
+export async function compensatePrizeFromShipping(
+  tx: Database,
+  input: { memberId: string; prizeId: string; coins: number; freeCoinDays: number; now?: Date },
+): Promise<void> {
+  const now = input.now ?? new Date();
+  const [row] = await tx
+    .update(prizes)
+    .set({ status: 'converted', decidedAt: now })
+    .where(and(eq(prizes.id, input.prizeId), eq(prizes.memberId, input.memberId), eq(prizes.status, 'shipping')))
+    .returning({ id: prizes.id });
+  if (!row) throw new Error(`compensatePrizeFromShipping: prize ${input.prizeId} is not in a shipping request`);
+  if (input.coins > 0)
+    await grantCoins(tx, {
+      memberId: input.memberId,
+      kind: 'free',
+      amount: input.coins,
+      reason: 'prize_compensation',
+      counterAccount: 'compensation',
+      idempotencyKey: `prize-compensation:${input.prizeId}`,
+      ref: input.prizeId,
+      now,
+      lifetimeDays: { paid: input.freeCoinDays, free: input.freeCoinDays },
+    });
 }

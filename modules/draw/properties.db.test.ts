@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { inArray, sql } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
 import { propertyRuns, scaledTimeout, testSettings } from '#tests/settings';
-import { createMember, ensureGenre, TEST_RULES } from '#tests/fixtures';
+import { createMember, ensureGenre, receiveStockFor, TEST_RULES } from '#tests/fixtures';
 import {
   ShopModel,
   DAY,
@@ -33,9 +33,9 @@ import {
   type PrizeBoxItem,
 } from './index';
 import { checkInvariants, getBalance, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '#modules/wallet';
-import { coinGrants, coinLedger } from '#db/schema';
+import { coinGrants, coinLedger, stockCards } from '#db/schema';
 import { getExp } from '#modules/progression';
-import { createPack, publishPack, getRemaining, type PackDefinition } from '#modules/gacha';
+import { createPack, publishPack, getRemaining, stockIdentityKey, type PackDefinition } from '#modules/gacha';
 
 const handle = useTestDatabase('draw_props');
 
@@ -222,6 +222,8 @@ class Run {
   model = new ShopModel();
   memberIds: string[] = [];
   packIds: string[] = [];
+  /** Each tier's own stock card (names unique per pack): its reservation is checked against the model. */
+  stockTiers: { tierId: string; cardName: string; quantity: number }[] = [];
   now: number;
   /** Grant keys used in this run, with the first grant's id and body. */
   grantKeys: { key: string; grantId: number; kind: CoinKind; amount: number; expiresAt?: Date }[] = [];
@@ -255,7 +257,7 @@ class Run {
         label: `${'SABC'[j]}賞`,
         rank: j + 1,
         effect: 'normal' as const,
-        cardName: `テストカード${j}`,
+        cardName: `${id} カード${j}`,
         cardImagePath: '/demo/cards/card-01.svg',
         quantity: t.quantity,
         conversionValue: t.value,
@@ -266,7 +268,7 @@ class Run {
           label: 'ラストワン賞',
           rank: 0,
           effect: 'lastone',
-          cardName: 'ラストワンカード',
+          cardName: `${id} ラストワンカード`,
           cardImagePath: '/demo/cards/card-04.svg',
           quantity: 1,
           conversionValue: spec.lastOne,
@@ -282,8 +284,11 @@ class Run {
         drawOptions: spec.drawOptions,
         tiers,
       });
+      await receiveStockFor(this.db, tiers);
       await publishPack(this.db, id, new Date(this.now));
       this.packIds.push(id);
+      for (const t of tiers)
+        this.stockTiers.push({ tierId: `${id}.${t.key}`, cardName: t.cardName, quantity: t.quantity });
       this.model.addPack({
         id,
         price: spec.price,
@@ -656,6 +661,26 @@ class Run {
         Object.fromEntries(pack.tiers.map((t) => [t.id, t.isLastOne ? (pack.soldOut ? 0 : 1) : t.quantity - t.won])),
       );
     }
+
+    // Stock (decision 023): nothing is shipped and no pack ends here, so each tier's card is on hand
+    // as received and stays reserved except for the prizes converted (by the member or the job).
+    const stock = await db
+      .select({ identityKey: stockCards.identityKey, onHand: stockCards.onHand, reserved: stockCards.reserved })
+      .from(stockCards)
+      .where(
+        inArray(
+          stockCards.identityKey,
+          this.stockTiers.map((t) => stockIdentityKey(t)),
+        ),
+      );
+    const stockByKey = new Map(stock.map((s) => [s.identityKey, s]));
+    const converted = [...model.prizes.values()].filter((p) => p.status === 'converted');
+    for (const t of this.stockTiers)
+      expect(stockByKey.get(stockIdentityKey(t)), `stock of ${t.tierId}`).toEqual({
+        identityKey: stockIdentityKey(t),
+        onHand: t.quantity,
+        reserved: t.quantity - converted.filter((p) => p.tierId === t.tierId).length,
+      });
 
     expect(await checkInvariants(db), 'invariants').toEqual([]);
   }

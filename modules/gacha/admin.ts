@@ -6,6 +6,7 @@ import type { Database } from '#db/client';
 import { gachas, gachaLots, gachaSecrets, gachaTiers, genres, tierEffects, type GachaStatus } from './schema';
 import { createPackCommitment, generateSeed, type PackTier } from '#modules/fairness';
 import { refuse, RefusalError } from '#modules/kernel';
+import { releaseStockOfEndedPack, reserveStockForPack } from './stock';
 
 const catalogueId = z
   .string()
@@ -75,6 +76,7 @@ export const PACK_ADMIN_REFUSAL_CODES = [
   'ALREADY_PUBLISHED',
   'LOTS_MISMATCH',
   'NOT_PUBLISHED',
+  'STOCK_SHORT',
 ] as const;
 export type PackAdminRefusalCode = (typeof PACK_ADMIN_REFUSAL_CODES)[number];
 
@@ -156,7 +158,8 @@ async function committedTiers(db: Database, gachaId: string): Promise<PackTier[]
 }
 
 /**
- * Publishes a draft: fixes its lots in an order drawn from a fresh secret seed, records the
+ * Publishes a draft: reserves the stock of every tier's card (refused whole with STOCK_SHORT naming
+ * each short card), fixes its lots in an order drawn from a fresh secret seed, records the
  * commitment, creates the pack's position sequence, and puts it on sale (or schedules it).
  * @example const { commitment } = await publishPack(db, 'stellar-pokemon-001')
  */
@@ -178,6 +181,9 @@ export async function publishPack(
         tiers,
       });
       if (lots.length !== pack.totalLots) throw new PackAdminError('LOTS_MISMATCH', { gachaId });
+      // Every card promised by the pack must be on the shelf and not promised elsewhere (decision 023).
+      const stock = await reserveStockForPack(tx, gachaId, now);
+      if (!stock.ok) throw new PackAdminError('STOCK_SHORT', { gachaId, cards: stock.shortfalls });
       await tx.execute(sql`insert into gacha_lots (gacha_id, position, tier_id)
       select ${gachaId}, u.ord, u.tier from jsonb_array_elements_text(${JSON.stringify(lots)}::jsonb) with ordinality as u(tier, ord)`);
       await tx.execute(sql.raw(`create sequence if not exists gacha_pos_${pack.no} as integer minvalue 1 cache 1`));
@@ -227,6 +233,8 @@ export async function endPack(
     // Wait for draws holding lots to commit; later ones find a lot locked or the pack ended and
     // retry into a refusal. Then every claim precedes the reveal time.
     await tx.execute(sql`select position from gacha_lots where gacha_id = ${gachaId} and draw_id is null for update`);
+    // With the lots locked the unclaimed ones are final: their cards (and the ラストワン賞's) are free again.
+    if (status === 'ended') await releaseStockOfEndedPack(tx, gachaId, now);
     await tx
       .update(gachas)
       .set({ revealedAt: sql`greatest(${now.toISOString()}::timestamptz, clock_timestamp())` })

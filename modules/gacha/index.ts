@@ -36,6 +36,34 @@ export {
   type GenreDefinition,
 } from './admin';
 export { listPublicPackPaths } from './sitemap';
+export {
+  stockIdentityKey,
+  stockReceiptSchema,
+  stockAdjustmentSchema,
+  stockListFilterSchema,
+  receiveStock,
+  adjustStock,
+  listStock,
+  substituteCandidates,
+  stockCardsById,
+  stockCardOfPrize,
+  moveStockOfPrizes,
+  lockStockOfPrizes,
+  reportPrizeCardGone,
+  prizeSubstitutes,
+  StockError,
+  STOCK_REFUSAL_CODES,
+  STOCK_PAGE_SIZE,
+  type StockRefusalCode,
+  type StockIdentity,
+  type StockReceipt,
+  type StockAdjustment,
+  type StockListFilter,
+  type StockCardView,
+  type StockShortfall,
+  type StockPrize,
+  type PrizeStockMove,
+} from './stock';
 
 /** Statuses a visitor may see; drafts stay hidden. */
 export const PUBLIC_GACHA_STATUSES: GachaStatus[] = ['scheduled', 'on_sale', 'sold_out', 'ended'];

@@ -2,6 +2,7 @@
 // secret seed behind their order. Draws and prizes are the draw module's (modules/draw/schema.ts).
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   boolean,
   check,
   index,
@@ -11,6 +12,7 @@ import {
   smallint,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -99,9 +101,15 @@ export const gachaTiers = pgTable(
     quantity: integer('quantity').notNull(),
     conversionValue: integer('conversion_value').notNull(),
     isLastOne: boolean('is_last_one').notNull().default(false),
+    /**
+     * The physical card behind this tier, fixed when the pack is published (its stock reserved then).
+     * Null: a pack published before stock existed — untracked, every stock step skips it.
+     */
+    stockCardId: uuid('stock_card_id').references(() => stockCards.id),
   },
   (t) => [
     index('gacha_tiers_gacha_idx').on(t.gachaId, t.rank),
+    index('gacha_tiers_stock_card_idx').on(t.stockCardId),
     check('gacha_tiers_quantity_positive', sql`${t.quantity} > 0`),
     check('gacha_tiers_value_nonnegative', sql`${t.conversionValue} >= 0`),
   ],
@@ -136,4 +144,85 @@ export const gachaSecrets = pgTable('gacha_secrets', {
   seed: text('seed').notNull(),
   revealSalt: text('reveal_salt').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+// ── Physical stock (docs/decisions/023) ──────────────────────────────────────────────────────────
+
+/**
+ * A physical card the shop holds, one row per identity (name, set, number, grade; normalised in
+ * `identity_key`). `on_hand` counts the cards in the shop; `reserved` those promised to somebody (the
+ * unclaimed lots of live packs, prizes not yet shipped nor converted, substitutes assigned).
+ * Available = on_hand − reserved. Counters move only with a row of stock_movements.
+ */
+export const stockCards = pgTable(
+  'stock_cards',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    cardName: text('card_name').notNull(),
+    cardSet: text('card_set'),
+    cardNumber: text('card_number'),
+    cardGrade: text('card_grade'),
+    /** NFKC, trimmed, spaces collapsed, lower-case name|set|number|grade (stockIdentityKey). */
+    identityKey: text('identity_key').notNull(),
+    /** Reference value in coins: a substitute must be worth at least the prize's conversion value. */
+    valueCoins: integer('value_coins').notNull(),
+    onHand: integer('on_hand').notNull().default(0),
+    reserved: integer('reserved').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('stock_cards_identity_idx').on(t.identityKey),
+    index('stock_cards_value_idx').on(t.valueCoins),
+    check('stock_cards_value_nonnegative', sql`${t.valueCoins} >= 0`),
+    check('stock_cards_on_hand_nonnegative', sql`${t.onHand} >= 0`),
+    check('stock_cards_reserved_range', sql`${t.reserved} >= 0 and ${t.reserved} <= ${t.onHand}`),
+  ],
+);
+
+export const stockMovementKinds = [
+  'received',
+  'adjusted',
+  'reserved',
+  'released',
+  'shipped',
+  'returned',
+  'missing',
+  'damaged',
+  'substitute',
+] as const;
+export type StockMovementKind = (typeof stockMovementKinds)[number];
+
+/** Every change of a stock card's counters, append-only (sql/stock.sql): the counters are their sums. */
+export const stockMovements = pgTable(
+  'stock_movements',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    stockCardId: uuid('stock_card_id')
+      .notNull()
+      .references(() => stockCards.id),
+    kind: text('kind', { enum: stockMovementKinds }).notNull(),
+    onHandDelta: integer('on_hand_delta').notNull(),
+    reservedDelta: integer('reserved_delta').notNull(),
+    gachaId: text('gacha_id'),
+    prizeId: uuid('prize_id'),
+    /** The shipping request, for shipped, returned, missing, damaged and substitute. */
+    requestId: uuid('request_id'),
+    note: text('note'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('stock_movements_card_idx').on(t.stockCardId, t.id), index('stock_movements_prize_idx').on(t.prizeId)],
+);
+
+/**
+ * The card a prize will now be fulfilled with, when it is no longer its tier's (a substitute chosen
+ * after the original went missing or was damaged). Read by every stock step of a prize (shipping,
+ * conversion in prize_convert), so it lives here beside the counters rather than in shipping.
+ */
+export const stockPrizeCards = pgTable('stock_prize_cards', {
+  prizeId: uuid('prize_id').primaryKey(),
+  stockCardId: uuid('stock_card_id')
+    .notNull()
+    .references(() => stockCards.id),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

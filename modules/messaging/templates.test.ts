@@ -33,6 +33,9 @@ function varsFor(template: MailTemplate): Record<string, string> {
     refundCoins: '<100>',
     coins: '1,000<',
     keepUntil: '2027年7月1日（木）"',
+    cardName: 'ピカチュウ <SAR>',
+    substituteName: 'リザードン "SAR"&',
+    reason: '在庫の不足により<',
   };
   return Object.fromEntries(MAIL_TEMPLATE_VARS[template].map((name) => [name, all[name]!]));
 }

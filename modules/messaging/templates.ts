@@ -23,6 +23,8 @@ export type MailTemplate =
   | 'shipping-canceled-by-shop'
   | 'shipping-converted'
   | 'shipping-compensated'
+  | 'shipping-card-substituted'
+  | 'shipping-card-compensated'
   | 'prize-storage-reminder'
   | 'prize-storage-converted';
 export type SmsTemplate = 'phone-code';
@@ -62,6 +64,9 @@ export const MAIL_TEMPLATE_VARS = {
   'shipping-canceled-by-shop': ['url', 'items', 'refundCoins'],
   'shipping-converted': ['url', 'items', 'coins'],
   'shipping-compensated': ['url', 'promisedDate', 'coins'],
+  // A card the shop could not send (missing or damaged): `reason` is the Japanese phrase of why.
+  'shipping-card-substituted': ['url', 'cardName', 'substituteName', 'reason'],
+  'shipping-card-compensated': ['url', 'cardName', 'coins', 'reason'],
   'prize-storage-reminder': ['url', 'items', 'keepUntil', 'days'],
   'prize-storage-converted': ['url', 'items', 'coins'],
 } as const satisfies Record<MailTemplate, readonly string[]>;
@@ -360,6 +365,33 @@ function mailWords(template: MailTemplate, vars: Record<string, string>, site: S
             p: `発送予定日（${vars.promisedDate}）までに発送できず、誠に申し訳ございません。お詫びとして ${vars.coins}コイン（無償コイン）をお贈りしました。`,
           },
           { p: '準備ができしだい発送いたします。発送しましたら、あらためてお知らせします。' },
+          { button: '発送依頼を確認する', url: url('url') },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
+      };
+    case 'shipping-card-substituted':
+      return {
+        subject: `【${site.name}】発送するカードの変更のお知らせ`,
+        blocks: [
+          {
+            p: `誠に申し訳ございません。ご依頼の「${vars.cardName}」を${vars.reason}ご用意できませんでした。`,
+          },
+          { p: `代わりに、同等以上の価値のカード「${vars.substituteName}」をお送りいたします。` },
+          { p: 'ご不明な点は、お問い合わせ窓口までご連絡ください。' },
+          { button: '発送依頼を確認する', url: url('url') },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
+      };
+    case 'shipping-card-compensated':
+      return {
+        subject: `【${site.name}】ご用意できなかったカードの補償のお知らせ`,
+        blocks: [
+          {
+            p: `誠に申し訳ございません。ご依頼の「${vars.cardName}」を${vars.reason}ご用意できませんでした。`,
+          },
+          {
+            p: `このカードの代わりに、${vars.coins}コイン（無償コイン）をお贈りしました。ほかのカードは引き続き発送の準備を進めます。`,
+          },
           { button: '発送依頼を確認する', url: url('url') },
         ],
         ifNotYou: NOTICE_IF_NOT_YOU,

@@ -6,7 +6,8 @@ import { and, asc, eq, gte, inArray, isNull, lte, sql, type SQL } from 'drizzle-
 import { z } from 'zod';
 import type { Database } from '#db/client';
 import { runAdminAction, type AuditRecord, type Operator } from '#modules/admin';
-import { convertPrizesFromShipping, shippingPrizeCards } from '#modules/draw';
+import { convertPrizesFromShipping, shippingPrizeCards, shippingPrizeRefs } from '#modules/draw';
+import { lockStockOfPrizes, moveStockOfPrizes, prizeSubstitutes } from '#modules/gacha';
 import { isUuid, refuse, RefusalError, type Refusal } from '#modules/kernel';
 import type { AddressFields } from './address-input';
 import { openShippingAddress } from './addresses';
@@ -17,6 +18,7 @@ import { compensateIfLate } from './promise';
 import { SHIPPING_STATUS_LABELS, actionsFrom, type ShippingAction } from './request-states';
 import {
   cancelLockedRequest,
+  itemViewOf,
   liveItemsOf,
   lockRequest,
   moveRequest,
@@ -254,6 +256,10 @@ async function parcelsOf(tx: Database, rules: Pick<ShippingRules, 'keyring'>, id
     tx,
     items.map((i) => i.prizeId),
   );
+  const substitutes = await prizeSubstitutes(
+    tx,
+    items.map((i) => i.prizeId),
+  );
   return ids.map((id) => {
     const row = byId.get(id)!;
     return {
@@ -266,9 +272,7 @@ async function parcelsOf(tx: Database, rules: Pick<ShippingRules, 'keyring'>, id
         .filter((i) => i.requestId === id)
         .flatMap((i) => {
           const card = cards.get(i.prizeId);
-          if (!card) return [];
-          const { memberId: _m, status: _s, keepUntil: _k, ...item } = card;
-          return [item];
+          return card ? [itemViewOf(card, substitutes)] : [];
         }),
     };
   });
@@ -320,7 +324,7 @@ export async function exportLabelCsv(
           nameKana: p.address.nameKana,
           phone: p.address.phone,
         },
-        itemNames: p.items.map((i) => i.cardName),
+        itemNames: p.items.map((i) => i.substitute?.cardName ?? i.cardName),
       })),
       batch,
     );
@@ -421,6 +425,25 @@ async function shipLocked(
 }
 
 /**
+ * The shipped requests' cards leave the shop (each prize's substitute if it has one): on hand and
+ * reserved − 1. After every wallet step of the shipment (lock order: requests → wallet → stock cards),
+ * all the cards locked first in id order.
+ */
+async function consumeStock(tx: Database, requestIds: string[], now: Date): Promise<void> {
+  const shipped = await Promise.all(
+    requestIds.map(async (requestId) => ({
+      requestId,
+      prizes: await shippingPrizeRefs(tx, await liveItemsOf(tx, requestId)),
+    })),
+  );
+  await lockStockOfPrizes(
+    tx,
+    shipped.flatMap((s) => s.prizes),
+  );
+  for (const { requestId, prizes } of shipped) await moveStockOfPrizes(tx, prizes, 'shipped', { requestId, now });
+}
+
+/**
  * Marks a request in preparation shipped with its carrier and tracking number (checked against the
  * carrier's format; a number in another carrier's format is refused naming it). The member gets the
  * carrier's tracking link.
@@ -438,6 +461,7 @@ export async function shipShippingRequest(
   return runAdminAction(db, operator, 'shipping:write', async (tx) => {
     const row = await lockOrRefuse(tx, input.requestId);
     const moved = await shipLocked(tx, rules, row, tracking, now);
+    await consumeStock(tx, [row.id], now);
     return {
       value: { carrier: tracking.carrier, trackingNumber: tracking.trackingNumber },
       audit: auditOf('shipping.ship', row, moved),
@@ -504,6 +528,11 @@ export async function shipShippingRequestsFromCsv(
       const moved = await shipLocked(tx, rules, row, csv, now);
       audit.push({ ...auditOf('shipping.ship', row, moved), after: { ...auditState(moved), csvLine: csv.line } });
     }
+    await consumeStock(
+      tx,
+      locked.map(({ row }) => row.id),
+      now,
+    );
     return { value: { shipped: read.rows }, audit };
   });
 }
@@ -520,6 +549,12 @@ async function simpleMove(
   return runAdminAction(db, operator, 'shipping:write', async (tx) => {
     const row = await lockOrRefuse(tx, requestId);
     const moved = await moveWithDetails(tx, row, action, { now, actor: 'staff' });
+    // A returned parcel's cards are back on the shelf, still promised to the member (re-ship or convert).
+    if (action === 'return')
+      await moveStockOfPrizes(tx, await shippingPrizeRefs(tx, await liveItemsOf(tx, row.id)), 'returned', {
+        requestId: row.id,
+        now,
+      });
     const kind = action === 'deliver' ? 'delivered' : action === 'return' ? 'returned' : 'reshipping';
     await notifyMember(tx, rules.site, row.memberId, { kind, requestId: row.id });
     return { value: { status: moved.status }, audit: auditOf(`shipping.${action}`, row, moved) };

@@ -93,7 +93,7 @@ export {
   type ShippingStatus,
   type ShippingTransitionRefusal,
 } from './request-states';
-export { SHIPPING_PAGE_PATHS, jstDateLabel, notifyMember, type ShippingNotice } from './notices';
+export { MISSING_CARD_REASONS, SHIPPING_PAGE_PATHS, jstDateLabel, notifyMember, type ShippingNotice } from './notices';
 export {
   FEE_REFUND_MIN_DAYS,
   SHIPPING_REFUSAL_CODES,
@@ -116,7 +116,14 @@ export {
   type ShippingRequestSummary,
   type ShippingRequestView,
   type ShippingRules,
+  type SubstituteCardView,
 } from './requests';
+export {
+  missingCardReportSchema,
+  reportMissingCard,
+  type MissingCardOutcome,
+  type MissingCardReport,
+} from './missing-cards';
 export {
   SHIPPING_QUEUE_PAGE_SIZE,
   cancelShippingRequestByShop,
@@ -143,4 +150,11 @@ export {
 } from './desk';
 export { compensateLateShipments } from './promise';
 export { sendKeptPrizeReminders, storageConversionNotifier } from './storage';
-export { shippingActors, shippingEventKinds, type ShippingActor, type ShippingEventKind } from './schema';
+export {
+  missingCardConditions,
+  shippingActors,
+  shippingEventKinds,
+  type MissingCardCondition,
+  type ShippingActor,
+  type ShippingEventKind,
+} from './schema';

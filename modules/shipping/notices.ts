@@ -5,6 +5,13 @@ import { memberContactOf } from '#modules/identity';
 import { queueMail, type MailTemplate, type SiteIdentity } from '#modules/messaging';
 import { CARRIERS, trackingUrl, type CarrierCode } from './carriers';
 import type { JstDate } from './business-days';
+import type { MissingCardCondition } from './schema';
+
+/** Why a card could not be sent, as a phrase before ご用意できませんでした. */
+export const MISSING_CARD_REASONS: Readonly<Record<MissingCardCondition, string>> = {
+  missing: '在庫の不足により',
+  damaged: 'カードの傷みにより',
+};
 
 /** The member's pages a notice links to (the pages themselves are the app's). */
 export const SHIPPING_PAGE_PATHS = {
@@ -22,6 +29,14 @@ export type ShippingNotice =
   | { kind: 'canceled'; requestId: string; items: number; refundCoins: number; byShop: boolean }
   | { kind: 'converted'; requestId: string; items: number; coins: number }
   | { kind: 'compensated'; requestId: string; promisedDate: JstDate; coins: number }
+  | {
+      kind: 'card-substituted';
+      requestId: string;
+      condition: MissingCardCondition;
+      cardName: string;
+      substituteName: string;
+    }
+  | { kind: 'card-compensated'; requestId: string; condition: MissingCardCondition; cardName: string; coins: number }
   | { kind: 'storage-reminder'; items: number; keepUntil: Date; daysBefore: number }
   | { kind: 'storage-converted'; items: number; coins: number };
 
@@ -94,6 +109,26 @@ function mailOf(notice: ShippingNotice, site: SiteIdentity): { template: MailTem
       return {
         template: 'shipping-compensated',
         vars: { url: request, promisedDate: jstDateLabel(notice.promisedDate), coins: coins(notice.coins) },
+      };
+    case 'card-substituted':
+      return {
+        template: 'shipping-card-substituted',
+        vars: {
+          url: request,
+          cardName: notice.cardName,
+          substituteName: notice.substituteName,
+          reason: MISSING_CARD_REASONS[notice.condition],
+        },
+      };
+    case 'card-compensated':
+      return {
+        template: 'shipping-card-compensated',
+        vars: {
+          url: request,
+          cardName: notice.cardName,
+          coins: coins(notice.coins),
+          reason: MISSING_CARD_REASONS[notice.condition],
+        },
       };
     case 'storage-reminder':
       return {

@@ -13,6 +13,7 @@ import {
   type PrizeChoiceRefusalCode,
   type ShippingPrizeCard,
 } from '#modules/draw';
+import { prizeSubstitutes, type StockCardView } from '#modules/gacha';
 import { memberContactOf } from '#modules/identity';
 import { isUuid, refuse, RefusalError, uuidSchema, type Outcome, type Refusal } from '#modules/kernel';
 import type { SiteIdentity } from '#modules/messaging';
@@ -72,6 +73,9 @@ export const SHIPPING_REFUSAL_CODES = [
   'SHIPPING_CSV_REFUSED',
   'TRACKING_NUMBER_REQUIRED',
   'TRACKING_NUMBER_FORMAT',
+  'SHIPPING_PRIZE_NOT_IN_REQUEST',
+  'SHIPPING_CARD_ALREADY_REPORTED',
+  'SHIPPING_COMPENSATION_TOO_LOW',
 ] as const;
 export type ShippingRefusalCode = (typeof SHIPPING_REFUSAL_CODES)[number];
 
@@ -110,7 +114,18 @@ export type ShippingRequestInput = z.output<typeof shippingRequestInputSchema>;
 
 // ── Views ─────────────────────────────────────────────────────────────────────────────────────────
 
-export type ShippingItemView = Omit<ShippingPrizeCard, 'memberId' | 'status' | 'keepUntil'>;
+/** The card sent instead of a prize's own (its own was missing or damaged: decision 023). */
+export interface SubstituteCardView {
+  cardName: string;
+  cardSet: string | null;
+  cardNumber: string | null;
+  cardGrade: string | null;
+}
+
+export type ShippingItemView = Omit<ShippingPrizeCard, 'memberId' | 'status' | 'keepUntil'> & {
+  /** Set when the shop sends another card of equal or higher value instead of this prize's own. */
+  substitute: SubstituteCardView | null;
+};
 
 export interface ShippingEventView {
   kind: ShippingEventKind;
@@ -167,9 +182,20 @@ type RequestRow = typeof shippingRequests.$inferSelect;
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
-function itemViewOf(card: ShippingPrizeCard): ShippingItemView {
+export function itemViewOf(card: ShippingPrizeCard, substitutes: Map<string, StockCardView>): ShippingItemView {
   const { memberId: _memberId, status: _status, keepUntil: _keepUntil, ...item } = card;
-  return item;
+  const substitute = substitutes.get(card.prizeId);
+  return {
+    ...item,
+    substitute: substitute
+      ? {
+          cardName: substitute.cardName,
+          cardSet: substitute.cardSet,
+          cardNumber: substitute.cardNumber,
+          cardGrade: substitute.cardGrade,
+        }
+      : null,
+  };
 }
 
 /** The request's live prizes (or, for a request that ended, the ones it held), in a stable order. */
@@ -230,6 +256,7 @@ export async function requestViewOf(
 ): Promise<ShippingRequestView> {
   const prizeIds = (await itemsOf(db, [row.id])).get(row.id) ?? [];
   const cards = await shippingPrizeCards(db, prizeIds);
+  const substitutes = await prizeSubstitutes(db, prizeIds);
   const events = await db
     .select()
     .from(shippingEvents)
@@ -239,7 +266,7 @@ export async function requestViewOf(
     ...summaryOf(row, prizeIds, cards, now),
     items: prizeIds.flatMap((id) => {
       const card = cards.get(id);
-      return card ? [itemViewOf(card)] : [];
+      return card ? [itemViewOf(card, substitutes)] : [];
     }),
     events: events.map((e) => ({
       kind: e.kind,
@@ -299,10 +326,11 @@ export async function quoteShippingRequest(
   if (decided.length > 0) return refuse('PRIZE_ALREADY_DECIDED', { prizeIds: decided.map((card) => card!.prizeId) });
   const balance = (await getBalance(db, memberId, now)).total;
   if (balance < rules.feeCoins) return refuse('INSUFFICIENT_COINS', { required: rules.feeCoins, balance });
+  const substitutes = await prizeSubstitutes(db, prizeIds);
   return {
     ok: true,
     quote: {
-      items: owned.map((card) => itemViewOf(card!)),
+      items: owned.map((card) => itemViewOf(card!, substitutes)),
       feeCoins: rules.feeCoins,
       promisedDate: promisedShipDate(now, rules.dates),
       minPrizes: rules.minPrizes,

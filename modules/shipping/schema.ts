@@ -130,6 +130,8 @@ export const shippingEventKinds = [
   'canceled',
   'converted',
   'compensated',
+  'substituted',
+  'item_compensated',
 ] as const;
 export type ShippingEventKind = (typeof shippingEventKinds)[number];
 
@@ -154,4 +156,39 @@ export const shippingEvents = pgTable(
     actor: text('actor', { enum: shippingActors }).notNull(),
   },
   (t) => [index('shipping_events_request_idx').on(t.requestId, t.at)],
+);
+
+export const missingCardConditions = ['missing', 'damaged'] as const;
+export type MissingCardCondition = (typeof missingCardConditions)[number];
+
+/**
+ * A prize of a request whose card the desk found missing or damaged, and what the shop did instead:
+ * a substitute card of equal or higher value, or coins. One per prize and request (the unique index
+ * refuses a second report of the same prize, also from a racing second click).
+ */
+export const shippingSubstitutions = pgTable(
+  'shipping_substitutions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => shippingRequests.id),
+    prizeId: uuid('prize_id').notNull(),
+    condition: text('condition', { enum: missingCardConditions }).notNull(),
+    /** The card that left stock (null: an untracked prize, from before stock existed). */
+    originalStockCardId: uuid('original_stock_card_id'),
+    /** The card sent instead, or null when the member was compensated in coins. */
+    substituteStockCardId: uuid('substitute_stock_card_id'),
+    compensationCoins: integer('compensation_coins').notNull().default(0),
+    /** The staff member who reported it (null: the command line; the audit log names them either way). */
+    operatorId: text('operator_id'),
+    operatorLabel: text('operator_label').notNull(),
+    noteForMember: text('note_for_member'),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('shipping_substitutions_prize_idx').on(t.requestId, t.prizeId),
+    index('shipping_substitutions_prize_only_idx').on(t.prizeId),
+    check('shipping_substitutions_coins', sql`${t.compensationCoins} >= 0`),
+  ],
 );

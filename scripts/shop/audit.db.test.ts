@@ -85,6 +85,20 @@ describe('npm run shop writes the audit log', () => {
     expect(String(again.failure)).toMatch(/既にあります/);
     expect(again.entries).toEqual([]);
 
+    // Not on the shelf: publishing is refused in Japanese, naming each short card; nothing recorded.
+    const short = await entriesOf(() => run('pack:publish', id));
+    expect(String(short.failure)).toMatch(/^Error: 在庫が足りないため公開できません（何も変更していません）: /);
+    expect(String(short.failure)).toContain('「星詠みのドラゴン SAR」必要 1枚／在庫 0枚（1枚不足）');
+    expect(short.entries).toEqual([]);
+    const received = await entriesOf(() => run('stock:receive', '--pack', file));
+    expect(received.failure).toBeNull();
+    expect(received.entries.map((e) => e.action)).toEqual(Array(received.entries.length).fill('stock.receive'));
+    expect(received.entries[0]).toMatchObject({
+      permission: 'packs:write',
+      targetType: 'stock_card',
+      after: { cardName: '星詠みのドラゴン SAR', count: 1 },
+    });
+
     const published = await entriesOf(() => run('pack:publish', id));
     expect(published.entries.map((e) => [e.action, e.targetId])).toEqual([['pack.publish', id]]);
     expect(published.entries[0]).toMatchObject({ before: { status: 'draft' }, after: { status: 'on_sale' } });
@@ -100,7 +114,9 @@ describe('npm run shop writes the audit log', () => {
 
   it('pack:create --publish records both steps, in one transaction', async () => {
     const id = `audit-${randomUUID().slice(0, 8)}`;
-    const both = await entriesOf(async () => run('pack:create', await packFile(id), '--publish'));
+    const file = await packFile(id);
+    await run('stock:receive', '--pack', file);
+    const both = await entriesOf(async () => run('pack:create', file, '--publish'));
     expect(both.entries.map((e) => [e.action, e.targetId])).toEqual([
       ['pack.create', id],
       ['pack.publish', id],

@@ -3,6 +3,8 @@ import type { ShopCommand } from './command';
 import { packCreate } from './commands/pack-create';
 import { packPublish } from './commands/pack-publish';
 import { packEnd } from './commands/pack-end';
+import { stockReceive } from './commands/stock-receive';
+import { stockList } from './commands/stock-list';
 import { packReveal } from './commands/pack-reveal';
 import { coinsGrant } from './commands/coins-grant';
 import { membersCreate } from './commands/members-create';
@@ -23,6 +25,8 @@ export const SHOP_COMMANDS: readonly ShopCommand[] = [
   packPublish,
   packEnd,
   packReveal,
+  stockReceive,
+  stockList,
   coinsGrant,
   membersCreate,
   staffGrant,

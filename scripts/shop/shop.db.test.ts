@@ -34,7 +34,16 @@ beforeAll(async () => {
 
 describe('npm run shop', () => {
   it('creates, publishes, sells, ends and reveals a pack that verifies', async () => {
+    const received = await run('stock:receive', '--pack', examplePack);
+    expect(received.map((card) => [card.cardName, card.onHand, card.reserved])).toContainEqual([
+      '星詠みのドラゴン SAR',
+      1,
+      0,
+    ]);
     const [created, published] = await run('pack:create', examplePack, '--publish');
+    expect(await run('stock:list', '--query', '星詠み')).toEqual([
+      expect.objectContaining({ cardName: '星詠みのドラゴン SAR', onHand: 1, reserved: 1, available: 0 }),
+    ]);
     expect(created).toEqual({ created: 'example-pokemon-001', totalLots: 100 });
     expect(published).toMatchObject({ published: 'example-pokemon-001', totalLots: 100, status: 'on_sale' });
     expect(String(published!.commitment)).toMatch(/^[0-9a-f]{64}$/);

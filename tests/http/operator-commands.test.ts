@@ -166,6 +166,7 @@ describe('npm run shop while the shop runs on the embedded database', { timeout:
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'oripa-operator-files-'));
     try {
       fs.copyFileSync(path.join(root, 'examples', 'pack.json'), path.join(folder, 'pack.json'));
+      expect((await shop(['stock:receive', '--pack', 'pack.json'], folder)).code).toBe(0);
       const created = await shop(['pack:create', 'pack.json', '--publish'], folder);
       expect(created.stderr).toBe('');
       expect(lines(created.stdout).map((l) => Object.keys(l)[0])).toEqual(['created', 'published']);

@@ -51,9 +51,16 @@ let members: SessionMember[] = [];
 const rows = <T>(query: ReturnType<typeof sql>): Promise<T[]> => queryRows<T>(handle!.db, query);
 const one = async <T>(query: ReturnType<typeof sql>): Promise<T> => (await rows<T>(query))[0]!;
 
-/** A published pack of `lots` lots in tiers S/A/B/C plus a ラストワン賞, draws of 1 or 10. */
+/** A published pack of `lots` lots in tiers S/A/B/C plus a ラストワン賞 (cards of its own), draws of 1 or 10. */
 const publishStormPack = (id: string, lots: number) =>
-  publishLoadPack(handle!.db, { id, lots, price: PRICE, name: 'ストーム' });
+  publishLoadPack(handle!.db, { id, lots, price: PRICE, name: `ストーム ${id} ` });
+
+/** Each tier's quantity beside its stock card's counters (decision 023: the draw moves no stock). */
+const tierStock = (gachaId: string) =>
+  rows<{ quantity: number; on_hand: number; reserved: number }>(
+    sql`select t.quantity, s.on_hand, s.reserved from gacha_tiers t join stock_cards s on s.id = t.stock_card_id
+         where t.gacha_id = ${gachaId} order by t.id`,
+  );
 
 /** `n` requests: 90 % one lot, 10 % ten lots, members and instances taken in turn. */
 function stormCalls(gachaId: string, n: number, seed: number, keyPrefix: string): DrawCall[] {
@@ -292,6 +299,10 @@ describe.sequential(`draw storm over HTTP, two server instances${skipped}`, () =
       expect(after.drawDebits - before.drawDebits).toBe(10_000 * PRICE);
       expect(after.wallets + after.debited).toBe(after.credited);
       expect(after.drawCosts).toBe(after.drawDebits);
+      // Sold out, nothing converted or shipped: every card is still on the shelf, promised to its winner.
+      const stock = await tierStock(gachaId);
+      expect(stock).toHaveLength(5);
+      for (const tier of stock) expect([tier.on_hand, tier.reserved]).toEqual([tier.quantity, tier.quantity]);
       expect(await checkInvariants(handle!.db)).toEqual([]);
     },
     scaledTimeout(240_000),

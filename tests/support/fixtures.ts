@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '#db/client';
 import { users } from '#db/schema';
 import { genres } from '#db/schema';
-import { createPack, publishPack, type PackDefinition } from '#modules/gacha';
+import { createPack, publishPack, receiveStock, type PackDefinition } from '#modules/gacha';
 import { grantCoins, PAID_COIN_DAYS, FREE_COIN_DAYS } from '#modules/wallet';
 import { KEPT_PRIZE_STORAGE_DAYS, PRIZE_DECISION_DAYS } from '#modules/draw';
 import { DEFAULT_PAYMENT_RULES } from '#modules/payments';
@@ -54,7 +54,26 @@ export async function ensureGenre(db: Database, id = 'pokemon') {
 }
 
 /**
- * A published pack: tiers S (1), A (2), B (rest) and optionally a ラストワン賞.
+ * Receives exactly the cards a pack's tiers need (decision 023: publishing reserves them), at each
+ * tier's conversion value, so the pack can be published.
+ * @example await receiveStockFor(db, definition.tiers)
+ */
+export async function receiveStockFor(db: Database, tiers: PackDefinition['tiers']): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const tier of tiers)
+      await receiveStock(tx, {
+        cardName: tier.cardName,
+        cardSet: tier.cardSet ?? null,
+        cardNumber: tier.cardNumber ?? null,
+        cardGrade: tier.cardGrade ?? null,
+        count: tier.quantity,
+        valueCoins: tier.conversionValue,
+      });
+  });
+}
+
+/**
+ * A published pack: tiers S (1), A (2), B (rest) and optionally a ラストワン賞, its cards received first.
  * @example const id = await createPublishedPack(db, { lots: 20, price: 100 })
  */
 export async function createPublishedPack(
@@ -128,6 +147,7 @@ export async function createPublishedPack(
     saleEndsAt: options.saleEndsAt,
     tiers,
   });
+  await receiveStockFor(db, tiers);
   await publishPack(db, id);
   return id;
 }
@@ -144,7 +164,7 @@ export async function publishLoadPack(
   const { id, lots, price, name } = options;
   await ensureGenre(db);
   const card = (n: number) => `/demo/cards/card-0${n}.svg`;
-  await createPack(db, {
+  const definition: PackDefinition = {
     id,
     genreId: 'pokemon',
     title: `${name}パック ${id}`,
@@ -204,7 +224,9 @@ export async function publishLoadPack(
         isLastOne: true,
       },
     ],
-  });
+  };
+  await createPack(db, definition);
+  await receiveStockFor(db, definition.tiers);
   await publishPack(db, id);
 }
 

@@ -3,6 +3,8 @@
 -- The free coins' lifetime comes from the caller (FREE_COIN_EXPIRY_DAYS in server/config.ts), never
 -- from here. Applied after the migrations by db/module-sql.ts (docs/decisions/010).
 
+-- Converting releases each prize's card from stock through the gacha module's gacha_stock_move_prizes.
+--
 -- A prize the member kept for shipping is converted only when the request says so (issue 9: a bulk
 -- conversion once converted kept cards too). The rule lives here, under the row locks, so that no
 -- caller — the pages, the API, the deadline job — can get round it.
@@ -12,6 +14,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
   v_now timestamptz := coalesce(p_now, now());
   p record; v_found int; v_open int; v_kept int; v_total int := 0; v_list jsonb := '[]'::jsonb;
+  v_ids uuid[] := '{}'; v_tiers text[] := '{}';
 BEGIN
   SELECT count(*), count(*) FILTER (WHERE status IN ('pending', 'kept')), count(*) FILTER (WHERE status = 'kept')
     INTO v_found, v_open, v_kept FROM (
@@ -31,7 +34,7 @@ BEGIN
   -- The deadline job converts only what is still due, as seen under the row locks: an undecided
   -- prize past its choice window, or a kept one past its storage period (issue 12). A member who
   -- chose, kept or asked for shipping a moment ago keeps the choice.
-  FOR p IN SELECT id, conversion_value FROM prizes
+  FOR p IN SELECT id, tier_id, conversion_value FROM prizes
             WHERE id = ANY (p_prizes) AND member_id = p_member
               AND (NOT p_auto OR (status = 'pending' AND decide_by <= v_now)
                               OR (status = 'kept' AND keep_until <= v_now))
@@ -44,7 +47,11 @@ BEGIN
     END IF;
     v_total := v_total + p.conversion_value;
     v_list := v_list || jsonb_build_object('prizeId', p.id, 'coins', p.conversion_value);
+    v_ids := v_ids || p.id; v_tiers := v_tiers || p.tier_id;
   END LOOP;
+  -- A converted prize's card is no longer promised (decision 023): reserved − 1 per card, after the
+  -- wallet (lock order: prizes → wallet → stock cards, these in id order), in this same transaction.
+  PERFORM gacha_stock_move_prizes(v_ids, v_tiers, 'released', NULL, NULL, v_now);
   RETURN jsonb_build_object('status', 'completed', 'converted', v_list, 'total', v_total,
     'balance', wallet_balance(p_member));
 END $$;

@@ -47,6 +47,15 @@ const itemSchema = apiSchema(
     conversionValue: z.int().min(0),
     gachaId: z.string(),
     gachaTitle: z.string(),
+    substitute: z
+      .object({
+        cardName: z.string(),
+        cardSet: z.string().nullable(),
+        cardNumber: z.string().nullable(),
+        cardGrade: z.string().nullable(),
+      })
+      .nullable()
+      .meta({ description: '元のカードをご用意できなかったため代わりにお送りする、同等以上の価値のカード' }),
   }),
 );
 
