@@ -115,7 +115,7 @@ describe('a won card shipped and followed', () => {
           '--role',
           'staff',
           '--permissions',
-          'shipping:read,shipping:write',
+          'shipping:read,shipping:write,packs:write',
         ]);
         await desk.page.goto('/admin');
         await desk.page.waitForURL(/\/mypage\/settings\/security/);
@@ -157,11 +157,37 @@ describe('a won card shipped and followed', () => {
         await printed.screenshot({ path: `${SHOTS}/desktop-desk-batch.png`, fullPage: true });
         await printed.close();
 
-        // ── The request: ship with a tracking number (a wrong one first).
+        // ── The request from the queue.
         await desk.page.getByRole('link', { name: requestId.slice(0, 8) }).click();
         await desk.page.getByRole('heading', { name: /発送依頼/, level: 1 }).waitFor();
         await waitForHydration(desk.page);
         await desk.page.getByText('千代田1-1').waitFor();
+
+        // ── One card turns out damaged while packing: a better card is received into stock and sent instead.
+        await desk.page.goto('/admin/stock');
+        await waitForHydration(desk.page);
+        await desk.page.getByLabel('カード名', { exact: true }).fill('代わりのホロカード');
+        await desk.page.getByLabel('グレード（例: PSA10）').fill('PSA10');
+        await desk.page.getByLabel('枚数').fill('1');
+        await desk.page.getByLabel('参考価値（コイン）').fill('50000');
+        await desk.page.getByRole('button', { name: '入庫する' }).click();
+        await desk.page.getByText('「代わりのホロカード」を1枚入庫しました').waitFor();
+        await expectNoSeriousAxeViolations(desk.page, 'stock');
+        await desk.page.screenshot({ path: `${SHOTS}/desktop-stock.png`, fullPage: true });
+        await desk.page.goto(`/admin/shipping/${requestId}`);
+        await waitForHydration(desk.page);
+        await desk.page.getByRole('button', { name: '在庫なし・破損を報告' }).first().click();
+        const sheet = desk.page.getByRole('dialog');
+        await sheet.getByLabel(/破損/).check();
+        const offered = await sheet.locator('option', { hasText: '代わりのホロカード' }).getAttribute('value');
+        await sheet.getByLabel('代わりのカード').selectOption(offered!);
+        await expectNoSeriousAxeViolations(desk.page, 'missing card sheet');
+        await desk.page.screenshot({ path: `${SHOTS}/desktop-missing-card.png` });
+        await sheet.getByRole('button', { name: '記録して会員に知らせる' }).click();
+        await desk.page.getByText('代わりに「代わりのホロカード」を送ります').waitFor();
+        await desk.page.getByText(/代わりに送るカード: 代わりのホロカード/).waitFor();
+
+        // ── Shipped with a tracking number (a wrong one first).
         await desk.page.getByLabel('運送会社').selectOption('yamato');
         await desk.page.getByLabel('追跡番号').fill('12345');
         await desk.page.getByRole('button', { name: '発送済みにする' }).click();
@@ -179,6 +205,10 @@ describe('a won card shipped and followed', () => {
         await tracking.waitFor();
         expect(await tracking.getAttribute('href')).toContain('kuronekoyamato.co.jp');
         await member.page.getByText('123456789012').first().waitFor();
+        await member.page
+          .getByText(/代わりのホロカード/)
+          .first()
+          .waitFor();
         // The request's own "accepted" line was news once; now the status speaks.
         expect(await member.page.getByText('発送のお申し込みを受け付けました').count()).toBe(0);
         await expectNoSeriousAxeViolations(member.page, 'shipped request');

@@ -9,6 +9,7 @@ import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
 import { shippingRulesOf } from '#server/shipping';
+import { substituteCandidates } from '#modules/gacha';
 import { findMemberByIdOrEmail } from '#modules/identity';
 import { isUuid, type Refusal } from '#modules/kernel';
 import {
@@ -25,6 +26,8 @@ import {
   internalNoteSchema,
   jstDateLabel,
   listShippingQueue,
+  missingCardReportSchema,
+  reportMissingCard,
   markShippingDelivered,
   markShippingReturned,
   prepareShippingRequests,
@@ -187,7 +190,19 @@ export async function shippingRequestLoader(shop: ShopRequest, request: Request,
   }
   const r = shown.value;
   const canWrite = operator.permissions.has('shipping:write');
+  // A card found missing or damaged while packing: the cards that may replace it (worth at least the
+  // prize, one available), per value the request's cards have.
+  const reportable = canWrite && (r.status === 'requested' || r.status === 'preparing');
+  const candidates: Record<number, { id: string; label: string }[]> = {};
+  if (reportable)
+    for (const value of new Set(r.items.filter((i) => !i.substitute).map((i) => i.conversionValue)))
+      candidates[value] = (await substituteCandidates(shop.services.db, { minValue: value, limit: 30 })).map((c) => ({
+        id: c.id,
+        label: `${[c.cardName, c.cardSet, c.cardNumber, c.cardGrade].filter(Boolean).join(' ')}（${c.valueCoins.toLocaleString('ja-JP')}コイン・在庫${c.available}）`,
+      }));
   return {
+    reportable,
+    candidates,
     request: {
       ...r,
       statusLabel: SHIPPING_STATUS_LABELS[r.status],
@@ -200,7 +215,17 @@ export async function shippingRequestLoader(shop: ShopRequest, request: Request,
   };
 }
 
-const MOVES = ['prepare', 'ship', 'deliver', 'return', 'reship', 'convertReturned', 'cancelByShop', 'note'] as const;
+const MOVES = [
+  'prepare',
+  'ship',
+  'deliver',
+  'return',
+  'reship',
+  'convertReturned',
+  'cancelByShop',
+  'note',
+  'reportMissing',
+] as const;
 type Move = (typeof MOVES)[number];
 
 export async function shippingRequestAction(shop: ShopRequest, request: Request, requestId: string) {
@@ -279,6 +304,35 @@ export async function shippingRequestAction(shop: ShopRequest, request: Request,
         : '';
       return {
         ok: `キャンセルしました。${refund}${done.value.items}枚を会員の獲得商品（保管中）に戻しました。`,
+        form: intent,
+      };
+    }
+    case 'reportMissing': {
+      const kind = text('resolution');
+      const parsed = missingCardReportSchema.safeParse({
+        requestId,
+        prizeId: text('prizeId'),
+        condition: text('condition'),
+        resolution:
+          kind === 'substitute'
+            ? { kind, stockCardId: text('stockCardId') }
+            : kind === 'compensation'
+              ? { kind, coins: text('coins') }
+              : undefined,
+        noteForMember: text('noteForMember'),
+      });
+      if (!parsed.success)
+        return data<DeskActionData>(
+          { error: parsed.error.issues[0]?.message ?? '入力を確認してください。', form: intent },
+          { status: 400 },
+        );
+      const done = await reportMissingCard(db, operator, rules, parsed.data);
+      if (!done.ok) return refused(done, intent);
+      const what = done.value.condition === 'missing' ? '在庫なし' : '破損';
+      return {
+        ok: done.value.substitute
+          ? `${what}として記録し、代わりに「${done.value.substitute.cardName}」を送ります。会員にお知らせしました。`
+          : `${what}として記録し、${done.value.compensationCoins.toLocaleString('ja-JP')}コインで補償しました${done.value.requestCanceled ? '（送るカードがなくなったため、この依頼はキャンセルしました）' : ''}。会員にお知らせしました。`,
         form: intent,
       };
     }

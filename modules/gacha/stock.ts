@@ -87,7 +87,7 @@ export const stockAdjustmentSchema = z.object({
     .min(0, { error: '枚数は0以上です。' })
     .max(10_000_000, { error: '枚数が大きすぎます。' }),
   note: z
-    .string()
+    .string({ error: '棚卸しの理由を入力してください。' })
     .trim()
     .min(1, { error: '棚卸しの理由を入力してください。' })
     .max(500, { error: '理由は500文字以内で入力してください。' }),

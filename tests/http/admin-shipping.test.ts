@@ -300,3 +300,132 @@ describe.skipIf(!databaseUrl)(
     });
   },
 );
+
+describe.skipIf(!databaseUrl)(
+  `stock and missing cards at the desk${databaseUrl ? '' : ' (skipped: needs PostgreSQL beside the shop)'}`,
+  () => {
+    it('receives and counts cards at /admin/stock (packs:write), refusing bad input in Japanese', async () => {
+      const clerk = await memberWithShippingRequest(handle!.db, 'stock-clerk');
+      expect((await get('/admin/stock', { cookie: clerk.cookie })).status).toBe(404);
+      const desk = await staffWith(clerk, ['shipping:read']);
+      expect((await get('/admin/stock', { cookie: desk })).status).toBe(403);
+      expect((await postForm('/admin/stock', { intent: 'receive' }, { cookie: desk })).status).toBe(403);
+
+      const buyer = await memberWithShippingRequest(handle!.db, 'stock-buyer');
+      const cookie = await staffWith(buyer, ['packs:write']);
+      const name = `検品テスト ${Date.now()}`;
+      const received = await postForm(
+        '/admin/stock',
+        { intent: 'receive', cardName: name, cardSet: 'SV9', cardNumber: '001/100', count: '3', valueCoins: '5000' },
+        { cookie },
+      );
+      expect(received.status).toBe(200);
+      expect(received.body).toContain(`「${name}」を3枚入庫しました`);
+      const listed = await get(`/admin/stock?query=${encodeURIComponent(name)}`, { cookie });
+      expect(listed.body).toContain(name);
+      const id = new RegExp(`name="stockCardId" value="([0-9a-f-]{36})"`).exec(listed.body)?.[1];
+      expect(id).toBeDefined();
+
+      const noCount = await postForm(
+        '/admin/stock',
+        { intent: 'receive', cardName: name, valueCoins: '1' },
+        { cookie },
+      );
+      expect(noCount.status).toBe(400);
+      expect(noCount.body).toMatch(/role="alert"[^>]*>[^<]*枚数/);
+      const noReason = await postForm('/admin/stock', { intent: 'adjust', stockCardId: id!, onHand: '2' }, { cookie });
+      expect(noReason.status).toBe(400);
+      expect(noReason.body).toContain('棚卸しの理由を入力してください');
+      const counted = await postForm(
+        '/admin/stock',
+        { intent: 'adjust', stockCardId: id!, onHand: '2', note: '1枚にキズ、破棄' },
+        { cookie },
+      );
+      expect(counted.status).toBe(200);
+      expect(counted.body).toContain('在庫を2枚にしました');
+      expect(await auditActions(id!)).toEqual(['stock.receive', 'stock.adjust']);
+    });
+
+    it('sends a substitute of equal or higher value, or compensates in coins, and the member is told', async () => {
+      const member = await memberWithShippingRequest(handle!.db, 'missing-member');
+      const staff = await memberWithShippingRequest(handle!.db, 'missing-staff');
+      const cookie = await staffWith(staff, ['shipping:read', 'shipping:write', 'packs:write']);
+      const name = `代替テスト ${Date.now()}`;
+      expect(
+        (
+          await postForm(
+            '/admin/stock',
+            { intent: 'receive', cardName: name, cardGrade: 'PSA10', count: '1', valueCoins: '9999999' },
+            { cookie },
+          )
+        ).status,
+      ).toBe(200);
+      const path = `/admin/shipping/${member.requestId}`;
+      const page = await get(path, { cookie });
+      expect(page.body).toContain('在庫なし・破損を報告');
+      const [first, second] = member.prizeIds;
+      const substituteId = new RegExp(`name="stockCardId" value="([0-9a-f-]{36})"`).exec(
+        (await get(`/admin/stock?query=${encodeURIComponent(name)}`, { cookie })).body,
+      )?.[1];
+      expect(substituteId).toBeDefined();
+      // The request's page offers it (worth more than any prize of the pack, one available) in its data.
+      expect(page.body).toContain(substituteId);
+
+      const noChoice = await postForm(
+        path,
+        { intent: 'reportMissing', prizeId: first!, condition: 'missing' },
+        { cookie },
+      );
+      expect(noChoice.status).toBe(400);
+      expect(noChoice.body).toContain('代わりのカードか、コインでの補償かを選んでください');
+      const substituted = await postForm(
+        path,
+        {
+          intent: 'reportMissing',
+          prizeId: first!,
+          condition: 'damaged',
+          resolution: 'substitute',
+          stockCardId: substituteId!,
+        },
+        { cookie },
+      );
+      expect(substituted.status, substituted.body.slice(0, 400)).toBe(200);
+      expect(substituted.body).toContain(`代わりに「${name}」を送ります`);
+      const twice = await postForm(
+        path,
+        { intent: 'reportMissing', prizeId: first!, condition: 'damaged', resolution: 'compensation', coins: '100000' },
+        { cookie },
+      );
+      expect(twice.status).toBeGreaterThanOrEqual(400);
+      expect(twice.status).toBeLessThan(500);
+
+      const tooLow = await postForm(
+        path,
+        { intent: 'reportMissing', prizeId: second!, condition: 'missing', resolution: 'compensation', coins: '0' },
+        { cookie },
+      );
+      expect(tooLow.status).toBeGreaterThanOrEqual(400);
+      expect(tooLow.status).toBeLessThan(500);
+      expect(tooLow.body).toMatch(/role="alert"[^>]*>[^<]*コイン/);
+      const compensated = await postForm(
+        path,
+        {
+          intent: 'reportMissing',
+          prizeId: second!,
+          condition: 'missing',
+          resolution: 'compensation',
+          coins: '100000',
+        },
+        { cookie },
+      );
+      expect(compensated.status, compensated.body.slice(0, 400)).toBe(200);
+      expect(compensated.body).toContain('100,000コインで補償しました');
+
+      const seen = await get(`/mypage/shipping/${member.requestId}`, { cookie: member.cookie });
+      expect(seen.body).toContain(name);
+      const slip = await get(`/admin/shipping/batch?id=${member.requestId}`, { cookie });
+      expect(slip.body).toContain('の代わりのカード');
+      expect(await auditActions(member.requestId)).toContain('shipping.card_missing');
+    });
+  },
+);

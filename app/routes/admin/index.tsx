@@ -27,6 +27,12 @@ const TASKS: { to: string; title: string; text: string; permission: string }[] =
     permission: 'shipping:read',
   },
   {
+    to: '/admin/stock',
+    title: '在庫',
+    text: '賞のカードの入庫と棚卸し。ガチャの公開で引き当てられた数と、使える数を確かめます。',
+    permission: 'packs:write',
+  },
+  {
     to: '/admin/audit',
     title: '監査ログ',
     text: '管理画面とコマンドラインで行われた操作の記録を検索します。',

@@ -135,8 +135,15 @@ export default function ShippingBatchPage({ loaderData }: Route.ComponentProps) 
                   <td className="p-2">
                     <Image src={item.imagePath} alt="" width={48} height={67} className="h-[67px] w-12 rounded" />
                   </td>
-                  <td className="p-2 font-bold">{item.cardName}</td>
-                  <td className="p-2 text-xs">{cardFacts(item)}</td>
+                  <td className="p-2 font-bold">
+                    {item.substitute ? item.substitute.cardName : item.cardName}
+                    {item.substitute ? (
+                      <span className="block text-xs font-normal">（「{item.cardName}」の代わりのカード）</span>
+                    ) : null}
+                  </td>
+                  <td className="p-2 text-xs">
+                    {cardFacts(item.substitute ? { ...item.substitute, rarity: null } : item)}
+                  </td>
                   <td className="p-2 text-xs">
                     {item.gachaTitle}・{item.tierLabel}
                   </td>

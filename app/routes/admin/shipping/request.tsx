@@ -39,13 +39,18 @@ function Answer({ answer }: { answer: DeskActionData | undefined }) {
 }
 
 export default function DeskRequestPage({ loaderData }: Route.ComponentProps) {
-  const { request: r, carriers, canWrite } = loaderData;
+  const { request: r, carriers, canWrite, reportable, candidates } = loaderData;
+  const [reporting, setReporting] = useState<string | null>(null);
+  const [resolution, setResolution] = useState<'substitute' | 'compensation'>('substitute');
+  const reported = r.items.find((i) => i.prizeId === reporting) ?? null;
+  const offered = reported ? (candidates[reported.conversionValue] ?? []) : [];
   const answer = useActionData<DeskActionData>();
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
   const [asking, setAsking] = useState<string | null>(null);
   useEffect(() => {
     if (answer) setAsking(null);
+    if (answer?.ok) setReporting(null);
   }, [answer]);
   const coins = r.items.reduce((sum, i) => sum + i.conversionValue, 0);
   const simple = r.actions.filter((a) => a.id !== 'ship');
@@ -230,6 +235,32 @@ export default function DeskRequestPage({ loaderData }: Route.ComponentProps) {
                 <span className="block text-xs text-muted">
                   {item.gachaTitle}・{item.tierLabel}・{item.conversionValue.toLocaleString('ja-JP')}コイン
                 </span>
+                {item.substitute ? (
+                  <span className="mt-1 block rounded bg-amber-50 px-2 py-1 text-xs font-bold text-amber-900">
+                    代わりに送るカード:{' '}
+                    {[
+                      item.substitute.cardName,
+                      item.substitute.cardSet,
+                      item.substitute.cardNumber,
+                      item.substitute.cardGrade,
+                    ]
+                      .filter(Boolean)
+                      .join(' ')}
+                  </span>
+                ) : reportable ? (
+                  <button
+                    type="button"
+                    onClick={() => {
+                      setResolution(
+                        (candidates[item.conversionValue] ?? []).length > 0 ? 'substitute' : 'compensation',
+                      );
+                      setReporting(item.prizeId);
+                    }}
+                    className="mt-1 min-h-9 text-xs font-bold text-danger underline"
+                  >
+                    在庫なし・破損を報告
+                  </button>
+                ) : null}
               </span>
             </li>
           ))}
@@ -288,6 +319,110 @@ export default function DeskRequestPage({ loaderData }: Route.ComponentProps) {
           )}
         </section>
       </div>
+
+      {reported ? (
+        <Sheet
+          title={`「${reported.cardName}」を送れないとき`}
+          onClose={() => setReporting(null)}
+          busy={busy('reportMissing')}
+        >
+          <Form method="post" className="grid gap-3 text-sm">
+            <input type="hidden" name="intent" value="reportMissing" />
+            <input type="hidden" name="prizeId" value={reported.prizeId} />
+            {answer?.form === 'reportMissing' && answer.error ? (
+              <p role="alert" className="rounded-lg bg-red-50 p-3 font-bold text-danger">
+                {answer.error}
+              </p>
+            ) : null}
+            <fieldset className="grid gap-1">
+              <legend className="text-xs font-bold">カードの状態</legend>
+              <label className="flex items-center gap-2">
+                <input type="radio" name="condition" value="missing" defaultChecked className="size-4" />{' '}
+                在庫なし（見つからない）
+              </label>
+              <label className="flex items-center gap-2">
+                <input type="radio" name="condition" value="damaged" className="size-4" /> 破損（送れる状態ではない）
+              </label>
+            </fieldset>
+            <fieldset className="grid gap-2">
+              <legend className="text-xs font-bold">
+                会員への対応（交換価値 {reported.conversionValue.toLocaleString('ja-JP')}コイン以上）
+              </legend>
+              <label className="flex items-center gap-2">
+                <input
+                  type="radio"
+                  name="resolution"
+                  value="substitute"
+                  checked={resolution === 'substitute'}
+                  onChange={() => setResolution('substitute')}
+                  disabled={offered.length === 0}
+                  className="size-4"
+                />{' '}
+                同等以上のカードを代わりに送る{offered.length === 0 ? '（在庫に候補がありません）' : ''}
+              </label>
+              {resolution === 'substitute' && offered.length > 0 ? (
+                <label className="text-xs font-bold">
+                  代わりのカード
+                  <select
+                    name="stockCardId"
+                    required
+                    className="mt-1 block min-h-11 w-full rounded-lg border border-line bg-white px-3 text-sm"
+                  >
+                    {offered.map((c) => (
+                      <option key={c.id} value={c.id}>
+                        {c.label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              ) : null}
+              <label className="flex items-center gap-2">
+                <input
+                  type="radio"
+                  name="resolution"
+                  value="compensation"
+                  checked={resolution === 'compensation'}
+                  onChange={() => setResolution('compensation')}
+                  className="size-4"
+                />{' '}
+                コインで補償する（このカードは依頼から外れます）
+              </label>
+              {resolution === 'compensation' ? (
+                <label className="text-xs font-bold">
+                  補償コイン（無償コイン）
+                  <input
+                    name="coins"
+                    inputMode="numeric"
+                    defaultValue={reported.conversionValue}
+                    required
+                    className="mt-1 block min-h-11 w-40 rounded-lg border border-line px-3 text-sm"
+                  />
+                </label>
+              ) : null}
+            </fieldset>
+            <label className="text-xs font-bold">
+              会員へのメッセージ（任意・500文字まで）
+              <textarea
+                name="noteForMember"
+                rows={2}
+                maxLength={500}
+                className="mt-1 block w-full rounded-lg border border-line p-2 text-sm"
+              />
+            </label>
+            <p className="text-xs text-muted">
+              元のカードは在庫から外れ、記録は監査ログに残ります。会員にはメールと発送状況でお知らせします。元に戻せません。
+            </p>
+            <div className="flex flex-wrap gap-3">
+              <Button type="submit" variant="danger" loading={busy('reportMissing')}>
+                記録して会員に知らせる
+              </Button>
+              <Button variant="secondary" onClick={() => setReporting(null)} disabled={busy('reportMissing')}>
+                やめる
+              </Button>
+            </div>
+          </Form>
+        </Sheet>
+      ) : null}
 
       {asking ? (
         <Sheet title={`${askLabel}しますか？`} onClose={() => setAsking(null)} busy={busy(asking)}>
