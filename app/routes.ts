@@ -35,6 +35,8 @@ export default [
       route('audit', 'routes/admin/audit.tsx'),
       route('staff', 'routes/admin/staff.tsx'),
       route('stock', 'routes/admin/stock.tsx'),
+      route('orders', 'routes/admin/orders/index.tsx'),
+      route('orders/:orderId', 'routes/admin/orders/order.tsx'),
       route('shipping', 'routes/admin/shipping/index.tsx'),
       route('shipping/batch', 'routes/admin/shipping/batch.tsx'),
       route('shipping/:requestId', 'routes/admin/shipping/request.tsx'),

@@ -18,6 +18,7 @@ const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission; end?
   { to: '/admin', label: 'ホーム', end: true },
   { to: '/admin/shipping', label: '発送デスク', permission: 'shipping:read' },
   { to: '/admin/stock', label: '在庫', permission: 'packs:write' },
+  { to: '/admin/orders', label: '注文', permission: 'orders:read' },
   { to: '/admin/audit', label: '監査ログ', permission: 'audit:read' },
   { to: '/admin/staff', label: 'スタッフ', permission: 'staff:write' },
 ];

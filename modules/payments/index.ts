@@ -22,6 +22,14 @@ import {
 import { WebhookRejected, type PaymentProvider, type ProviderPayment, type WebhookRequest } from './providers/types';
 
 export { orderStatuses, type OrderStatus } from './schema';
+export {
+  ORDER_LIST_PAGE_SIZE,
+  listOrdersForDesk,
+  orderForOperator,
+  orderListFilterSchema,
+  type OrderEventView,
+  type OrderListFilter,
+} from './operator-orders';
 export * from './methods';
 export { ProviderError, WebhookRejected, type PaymentProvider, type ProviderPayment } from './providers/types';
 export {

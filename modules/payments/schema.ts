@@ -99,6 +99,9 @@ export const paymentOrders = pgTable(
   },
   (t) => [
     index('payment_orders_member_idx').on(t.memberId, t.createdAt),
+    // The operators' order list: newest first, optionally of one status (the review queue).
+    index('payment_orders_created_idx').on(t.createdAt),
+    index('payment_orders_status_created_idx').on(t.status, t.createdAt),
     uniqueIndex('payment_orders_provider_ref_idx').on(t.method, t.providerRef),
     uniqueIndex('payment_orders_receipt_idx').on(t.receiptNo),
     index('payment_orders_pending_idx')
@@ -136,6 +139,8 @@ export const paymentEvents = pgTable(
   },
   (t) => [
     uniqueIndex('payment_events_unique_idx').on(t.provider, t.eventId),
+    // An order's page lists its events.
+    index('payment_events_order_idx').on(t.orderId),
     index('payment_events_unprocessed_idx')
       .on(t.receivedAt)
       .where(sql`${t.processedAt} is null`),

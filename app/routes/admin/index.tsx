@@ -33,6 +33,12 @@ const TASKS: { to: string; title: string; text: string; permission: string }[] =
     permission: 'packs:write',
   },
   {
+    to: '/admin/orders',
+    title: '注文',
+    text: 'コインの購入と決済事業者からの通知。確認中の注文を確かめ、全額返金します。',
+    permission: 'orders:read',
+  },
+  {
     to: '/admin/audit',
     title: '監査ログ',
     text: '管理画面とコマンドラインで行われた操作の記録を検索します。',

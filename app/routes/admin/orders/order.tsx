@@ -1,0 +1,195 @@
+// /admin/orders/:orderId: one coin purchase. What was sold and credited, the provider's references,
+// what a refund or chargeback reversed, the provider's events as they arrived, and the whole-order
+// refund (orders:refund) after asking, with the reason kept in the audit log.
+import { useEffect, useState } from 'react';
+import { Form, Link, useActionData, useNavigation } from 'react-router';
+import type { Route } from './+types/order';
+import { shopRequestContext } from '~/context';
+import { Button } from '~/components/Button';
+import { Sheet } from '~/components/Sheet';
+import { formatYmdHm } from '~/lib/dates';
+import { orderPageAction, orderPageLoader, type OrderActionData } from '~/lib/admin-orders.server';
+
+export const handle = { title: '注文の詳細' };
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  return orderPageLoader(context.get(shopRequestContext), request, params.orderId);
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  return orderPageAction(context.get(shopRequestContext), request, params.orderId);
+}
+
+const n = (value: number) => value.toLocaleString('ja-JP');
+
+export default function OrderPage({ loaderData }: Route.ComponentProps) {
+  const { order: o, events, canRefund, refundable } = loaderData;
+  const answer = useActionData<OrderActionData>();
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting';
+  const [asking, setAsking] = useState(false);
+  useEffect(() => {
+    if (answer?.ok) setAsking(false);
+  }, [answer]);
+  const rows: [string, React.ReactNode][] = [
+    [
+      '受付番号',
+      <span key="receipt" className="font-mono">
+        {o.receiptNo}
+      </span>,
+    ],
+    ['状態', `${o.statusLabel}${o.failureReason ? `（${o.failureReason}）` : ''}`],
+    [
+      '会員',
+      <Link
+        key="member"
+        to={`/admin/orders?memberId=${encodeURIComponent(o.memberId)}`}
+        className="break-all underline"
+      >
+        {o.memberId}
+      </Link>,
+    ],
+    ['コインパック', o.packName],
+    ['金額', `¥${n(o.amountJpy)}`],
+    ['有償コイン', n(o.paidCoins)],
+    [
+      'ボーナス（無償）',
+      `${n(o.bonusCoins)}${o.rankBonusCoins ? ` ＋ ランクボーナス ${n(o.rankBonusCoins)}（${o.rankBonusPercent}%）` : ''}`,
+    ],
+    ['決済方法', `${o.method}（${o.channel === 'app' ? 'アプリ' : 'Web'}）`],
+    [
+      '決済事業者の参照',
+      <span key="refs" className="font-mono break-all">
+        {o.providerRef ?? '—'} / {o.providerPaymentId ?? '—'}
+      </span>,
+    ],
+    ['注文日時', formatYmdHm(o.createdAt)],
+    ['付与日時', o.creditedAt ? formatYmdHm(o.creditedAt) : '—'],
+  ];
+  if (o.reversedAt)
+    rows.push([
+      '取り消し',
+      `${formatYmdHm(o.reversedAt)}・返金 ¥${n(o.refundedJpy)}・取り消したコイン 有償${n(o.reversedPaid)} 無償${n(o.reversedFree)}${o.unrecoveredCoins ? `・使用済みで取り消せなかったコイン ${n(o.unrecoveredCoins)}` : ''}`,
+    ]);
+  return (
+    <div className="max-w-5xl">
+      <p className="text-sm">
+        <Link to="/admin/orders" className="underline">
+          注文の一覧に戻る
+        </Link>
+      </p>
+      <h1 className="mt-2 text-2xl font-black">
+        注文 <span className="font-mono">{o.receiptNo}</span>
+      </h1>
+      {answer?.error ? (
+        <p role="alert" className="mt-3 rounded-lg bg-red-50 p-3 text-sm font-bold text-danger">
+          {answer.error}
+        </p>
+      ) : answer?.ok ? (
+        <p role="status" className="mt-3 rounded-lg bg-green-50 p-3 text-sm font-bold text-green-800">
+          {answer.ok}
+        </p>
+      ) : null}
+      <dl className="mt-4 grid gap-x-6 gap-y-2 rounded-2xl border border-line bg-white p-4 text-sm sm:grid-cols-[10rem_1fr]">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="font-bold">{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+
+      {canRefund ? (
+        <section aria-labelledby="refund" className="mt-4 rounded-2xl border border-line bg-white p-4">
+          <h2 id="refund" className="text-base font-bold">
+            返金
+          </h2>
+          <p className="mt-1 text-sm text-muted">
+            全額を決済事業者で返金し、この注文で付与したコインのうち残っている分を取り消します。
+          </p>
+          <Button variant="danger" className="mt-3" onClick={() => setAsking(true)}>
+            全額返金する
+          </Button>
+        </section>
+      ) : refundable ? (
+        <p className="mt-4 text-sm text-muted">返金には「注文の返金」の権限が必要です。</p>
+      ) : null}
+
+      <section aria-labelledby="events" className="mt-4 rounded-2xl border border-line bg-white p-4">
+        <h2 id="events" className="text-base font-bold">
+          決済事業者からの通知（{events.length}件）
+        </h2>
+        {events.length === 0 ? (
+          <p className="mt-2 text-sm text-muted">通知はまだありません（戻りページでの確認のみの場合もあります）。</p>
+        ) : (
+          <div className="mt-2 overflow-x-auto">
+            <table className="w-full min-w-[640px] text-left text-xs">
+              <thead>
+                <tr className="border-b border-line">
+                  <th scope="col" className="p-2">
+                    受信
+                  </th>
+                  <th scope="col" className="p-2">
+                    事業者・種類
+                  </th>
+                  <th scope="col" className="p-2">
+                    処理
+                  </th>
+                  <th scope="col" className="p-2">
+                    イベントID
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {events.map((e) => (
+                  <tr key={e.id} className="border-b border-line align-top">
+                    <td className="p-2">{formatYmdHm(e.receivedAt)}</td>
+                    <td className="p-2">
+                      {e.provider}・{e.type}
+                    </td>
+                    <td className="p-2">
+                      {e.processedAt
+                        ? `${formatYmdHm(e.processedAt)} ${e.outcome ?? ''}`
+                        : `未処理（試行${e.attempts}回）`}
+                      {e.lastError ? <span className="block text-danger">{e.lastError}</span> : null}
+                    </td>
+                    <td className="p-2 font-mono break-all">{e.eventId}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      {asking ? (
+        <Sheet title={`¥${n(o.amountJpy)}を返金しますか？`} onClose={() => setAsking(false)} busy={busy}>
+          <Form method="post" className="grid gap-3 text-sm">
+            <input type="hidden" name="intent" value="refund" />
+            <p>
+              決済事業者で全額を返金し、残っているコインを取り消します。元に戻せません。会員が使ったコインは取り消せず、記録に残ります。
+            </p>
+            <label className="text-xs font-bold">
+              返金の理由（監査ログに残ります）
+              <textarea
+                name="reason"
+                required
+                maxLength={500}
+                rows={3}
+                className="mt-1 block w-full rounded-lg border border-line p-2 text-sm"
+              />
+            </label>
+            <div className="flex flex-wrap gap-3">
+              <Button type="submit" variant="danger" loading={busy}>
+                返金する
+              </Button>
+              <Button variant="secondary" onClick={() => setAsking(false)} disabled={busy}>
+                やめる
+              </Button>
+            </div>
+          </Form>
+        </Sheet>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+// Orders in the admin area over HTTP: members meet not-found, staff without orders:read get 403; the
+// list filters by status, method and member email and always shows the review queue's count; an
+// order's page shows what was sold; the refund needs orders:refund, asks for a reason, refunds at the
+// sandbox provider, takes the coins back and is audited; bad input is a Japanese 4xx.
+import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { asc, eq } from 'drizzle-orm';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { adminAuditLog, users } from '#db/schema';
+import { checkInvariants } from '#modules/wallet';
+import { TEST_RULES } from '#tests/fixtures';
+import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
+import { runAdminCommand } from '../../scripts/shop-admin';
+
+const databaseUrl = inject('shopDatabaseUrl');
+let handle: DatabaseHandle | undefined;
+
+beforeAll(async () => {
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+});
+afterAll(async () => {
+  if (handle) expect(await checkInvariants(handle.db)).toEqual([]);
+  await handle?.close();
+});
+
+async function member(label: string) {
+  const email = uniqueEmail(label);
+  const page = await signUpByForm({ name: label, email, password: 'orders-pass-1', agreeToTerms: 'on' });
+  const cookie = cookieFrom(page.headers);
+  const [row] = await handle!.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return { id: row!.id, email, cookie, bearer: /session_token=([^;]+)/.exec(cookie)![1]! };
+}
+
+async function api(path: string, bearer: string, body?: unknown) {
+  const response = await fetch(`${shopUrl()}/api/v1${path}`, {
+    method: body === undefined ? 'GET' : path === '/me/age-declaration' ? 'PUT' : 'POST',
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      'content-type': 'application/json',
+      'idempotency-key': randomUUID(),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+/** A member who bought 1,000 coins in the sandbox: the order id and receipt number. */
+async function paidOrder(label: string) {
+  const buyer = await member(label);
+  await api('/me/age-declaration', buyer.bearer, { minor: false });
+  const started = await api('/me/purchases', buyer.bearer, { packId: 'coin-1000', method: 'sandbox' });
+  expect(started.status).toBe(201);
+  const paid = await postForm(
+    new URL(started.body.redirectUrl).pathname,
+    { decision: 'approve' },
+    { cookie: buyer.cookie },
+  );
+  expect(paid.status).toBe(303);
+  const order = await api(`/purchases/${started.body.purchase.id}`, buyer.bearer);
+  expect(order.body.purchase.status).toBe('paid');
+  return { buyer, orderId: order.body.purchase.id as string, receiptNo: order.body.purchase.receiptNo as string };
+}
+
+async function staffWith(label: string, permissions: string[]) {
+  const who = await member(label);
+  const said: string[] = [];
+  const code = await runAdminCommand(
+    handle!.db,
+    ['staff:grant', '--member', who.email, '--role', 'staff', '--permissions', permissions.join(',')],
+    (line) => said.push(line),
+    { lifetimes: TEST_RULES.coinLifetimes },
+  );
+  expect(code, said.join('\n')).toBe(0);
+  await handle!.db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, who.id));
+  return who.cookie;
+}
+
+describe.skipIf(!databaseUrl)(
+  `orders in the admin area${databaseUrl ? '' : ' (skipped: needs PostgreSQL beside the shop for roles)'}`,
+  () => {
+    it('lists and shows orders to orders:read, refunds with orders:refund after a reason, audited', async () => {
+      const { buyer, orderId, receiptNo } = await paidOrder('orders-buyer');
+      const path = `/admin/orders/${orderId}`;
+      expect((await get('/admin/orders', { cookie: buyer.cookie })).status).toBe(404);
+      const shipper = await staffWith('orders-shipper', ['shipping:read']);
+      expect((await get('/admin/orders', { cookie: shipper })).status).toBe(403);
+      expect((await get(path, { cookie: shipper })).status).toBe(403);
+
+      const reader = await staffWith('orders-reader', ['orders:read']);
+      const list = await get(`/admin/orders?memberId=${encodeURIComponent(buyer.email)}&method=sandbox`, {
+        cookie: reader,
+      });
+      expect(list.status).toBe(200);
+      expect(list.body).toContain(receiptNo);
+      expect(list.body).toContain('確認中の注文');
+      const other = await get('/admin/orders?method=stripe&memberId=' + buyer.id, { cookie: reader });
+      expect(other.body).not.toContain(receiptNo);
+      expect((await get(`/admin/orders?receiptNo=${receiptNo}`, { cookie: reader })).body).toContain(orderId);
+      const bad = await get('/admin/orders?from=yesterday', { cookie: reader });
+      expect(bad.status).toBe(200);
+      expect(bad.body).toContain('2027-05-10 の形で');
+      const shown = await get(path, { cookie: reader });
+      expect(shown.status).toBe(200);
+      expect(shown.body).toContain('1,000コイン');
+      expect(shown.body).toContain('購入完了');
+      expect(shown.body).not.toContain('全額返金する');
+      expect((await postForm(path, { intent: 'refund', reason: 'テスト' }, { cookie: reader })).status).toBe(403);
+      expect((await get('/admin/orders/00000000-0000-4000-8000-000000000000', { cookie: reader })).status).toBe(404);
+
+      const refunder = await staffWith('orders-refunder', ['orders:read', 'orders:refund']);
+      expect((await get(path, { cookie: refunder })).body).toContain('全額返金する');
+      const noReason = await postForm(path, { intent: 'refund', reason: ' ' }, { cookie: refunder });
+      expect(noReason.status).toBe(400);
+      expect(noReason.body).toContain('返金の理由');
+      const refunded = await postForm(
+        path,
+        { intent: 'refund', reason: 'お客様都合（二重購入）' },
+        { cookie: refunder },
+      );
+      expect(refunded.status, refunded.body.slice(0, 300)).toBe(200);
+      expect(refunded.body).toContain('返金しました');
+      expect((await api('/me/wallet', buyer.bearer)).body).toMatchObject({ paid: 0, free: 0 });
+      expect((await get(path, { cookie: refunder })).body).toContain('返金済み');
+      const again = await postForm(path, { intent: 'refund', reason: 'もう一度' }, { cookie: refunder });
+      expect(again.status).toBeGreaterThanOrEqual(400);
+      expect(again.status).toBeLessThan(500);
+      const audit = await handle!.db
+        .select({ action: adminAuditLog.action })
+        .from(adminAuditLog)
+        .where(eq(adminAuditLog.targetId, orderId))
+        .orderBy(asc(adminAuditLog.id));
+      expect(audit.map((a) => a.action)).toEqual(['order.refund']);
+    });
+  },
+);
