@@ -34,6 +34,7 @@ export default [
       index('routes/admin/index.tsx'),
       route('audit', 'routes/admin/audit.tsx'),
       route('staff', 'routes/admin/staff.tsx'),
+      route('maintenance', 'routes/admin/maintenance.tsx'),
       route('shipping', 'routes/admin/shipping/index.tsx'),
       route('shipping/batch', 'routes/admin/shipping/batch.tsx'),
       route('shipping/:requestId', 'routes/admin/shipping/request.tsx'),

@@ -7,11 +7,7 @@ import type { IdempotencyRefusalCode } from '#modules/idempotency';
 import type { AccountDeletionRefusalCode, LineLinkRefusalCode, StaffAccessRefusalCode } from '#modules/identity/server';
 import type { WalletRefusalCode } from '#modules/wallet';
 import type { AdminRefusalCode } from '#modules/admin';
-import {
-  maintenanceEndText,
-  type MaintenanceRefusalCode,
-  type MaintenanceSettingRefusalCode,
-} from '#modules/shop';
+import { maintenanceEndText, type MaintenanceRefusalCode, type MaintenanceSettingRefusalCode } from '#modules/shop';
 import {
   SHIPPING_STATUS_LABELS,
   SHIPPING_TRANSITIONS,

@@ -19,6 +19,7 @@ const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission; end?
   { to: '/admin/shipping', label: '発送デスク', permission: 'shipping:read' },
   { to: '/admin/audit', label: '監査ログ', permission: 'audit:read' },
   { to: '/admin/staff', label: 'スタッフ', permission: 'staff:write' },
+  { to: '/admin/maintenance', label: 'メンテナンス', permission: 'shop:write' },
 ];
 
 const ROLE_LABELS: Record<string, string> = { admin: '管理者', staff: 'スタッフ', cli: 'コマンドライン' };

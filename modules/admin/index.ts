@@ -54,6 +54,7 @@ export {
   publishPackAsOperator,
   refundOrderAsOperator,
   saveCoinPackAsOperator,
+  setMaintenanceAsOperator,
   type OperatorGrantInput,
   type OperatorOutcome,
 } from './operations';

@@ -9,6 +9,7 @@ export {
   maintenanceDetails,
   maintenanceEndText,
   maintenanceRefusal,
+  maintenanceSettingRefusal,
   maintenanceSettingSchema,
   parseShopDateTime,
   readMaintenance,

@@ -146,6 +146,19 @@ export function maintenanceDetails(state: MaintenanceState): { endsAt: string | 
 }
 
 /**
+ * What switching would refuse (the admin page's confirmation asks it before anything is written).
+ * @example maintenanceSettingRefusal({ on: true, message: null, endsAt: new Date(0) }, new Date())?.code // 'MAINTENANCE_END_IN_PAST'
+ */
+export function maintenanceSettingRefusal(
+  setting: MaintenanceSetting,
+  now: Date,
+): Refusal<MaintenanceSettingRefusalCode> | null {
+  if (setting.on && setting.endsAt && setting.endsAt.getTime() <= now.getTime())
+    return refuse('MAINTENANCE_END_IN_PAST', { endsAt: setting.endsAt.toISOString() });
+  return null;
+}
+
+/**
  * Switches maintenance on or off in the caller's transaction (an admin action: runAdminAction records
  * the before and after beside it). Switching off forgets the planned end and keeps the message for
  * next time. A planned end in the past is refused.
@@ -157,8 +170,8 @@ export async function setMaintenance(
   changedBy: string,
   now = new Date(),
 ): Promise<{ before: MaintenanceState; after: MaintenanceState }> {
-  if (setting.on && setting.endsAt && setting.endsAt.getTime() <= now.getTime())
-    throw new RefusalError(refuse('MAINTENANCE_END_IN_PAST', { endsAt: setting.endsAt.toISOString() }));
+  const invalid = maintenanceSettingRefusal(setting, now);
+  if (invalid) throw new RefusalError(invalid);
   // The row lock orders two operators switching at once; the second sees the first's result as "before".
   const [current] = await tx.select().from(shopState).for('update');
   const before = stateOf(current);

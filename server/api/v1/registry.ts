@@ -325,7 +325,9 @@ async function runOperation(c: Context<ApiEnv>, operation: ApiOperation, service
  * @example refusedDuringMaintenance(createDraw.spec) // true
  */
 export function refusedDuringMaintenance(spec: Pick<OperationSpec, 'method' | 'auth' | 'duringMaintenance'>): boolean {
-  return spec.method !== 'get' && (spec.auth === 'member' || spec.auth === 'session') && spec.duringMaintenance !== 'open';
+  return (
+    spec.method !== 'get' && (spec.auth === 'member' || spec.auth === 'session') && spec.duringMaintenance !== 'open'
+  );
 }
 
 /** The declared answer, its body parsed by the declared schema (unknown fields never leak out). */

@@ -14,9 +14,9 @@ import { capturingMessenger, createShopAuth } from '#modules/identity/server';
 import { signUpConfirmed } from '#tests/identity';
 import { users } from '#db/schema';
 import type { ShopServices } from '#server/services';
-import { createMaintenanceCache, readMaintenance } from '#modules/shop';
+import { createMaintenanceCache, type MaintenanceState } from '#modules/shop';
 
-const OPEN_SHOP: Awaited<ReturnType<typeof readMaintenance>> = {
+const OPEN_SHOP: MaintenanceState = {
   on: false,
   customMessage: null,
   message: '',
