@@ -15,6 +15,8 @@ import globals from 'globals';
 export const MODULE_DEPENDENCIES = {
   // The shared vocabulary (refusal shape, UUID rule): no tables, no dependency, used by every module.
   kernel: [],
+  // Shop-wide state (maintenance mode): read by the money paths inside their own transactions.
+  shop: ['kernel'],
   // Outbound mail and SMS (the outbox), early so that every module writing to members may call it.
   messaging: ['kernel'],
   fairness: ['kernel'],
@@ -24,11 +26,11 @@ export const MODULE_DEPENDENCIES = {
   wallet: ['kernel'],
   gacha: ['kernel', 'fairness'],
   progression: ['kernel', 'wallet'],
-  draw: ['kernel', 'gacha', 'wallet', 'progression', 'identity', 'fairness'],
-  payments: ['kernel', 'wallet', 'progression', 'identity', 'idempotency'],
+  draw: ['kernel', 'shop', 'gacha', 'wallet', 'progression', 'identity', 'fairness'],
+  payments: ['kernel', 'shop', 'wallet', 'progression', 'identity', 'idempotency'],
   // Operators: staff roles and permissions, the append-only audit log every admin action writes to,
   // and the operators' audited actions on packs, coins, coin packs, orders and members.
-  admin: ['kernel', 'identity', 'messaging', 'wallet', 'gacha', 'payments'],
+  admin: ['kernel', 'shop', 'identity', 'messaging', 'wallet', 'gacha', 'payments'],
   // Prizes reach members: addresses (encrypted), shipping requests, the promised date, the desk.
   shipping: ['kernel', 'wallet', 'identity', 'messaging', 'gacha', 'draw', 'payments', 'admin'],
 };

@@ -23,6 +23,7 @@ import { evaluateNavigation, isNoindexPath, type ContentValidators, type InAppNo
 import { AppLoadingOverlay } from './components/Spinner';
 import { NotFoundView, NOT_FOUND_TITLE } from './components/NotFoundView';
 import { InAppBrowserNotice } from './components/InAppBrowserNotice';
+import { MaintenanceBanner } from './components/MaintenanceBanner';
 import {
   canonicalUrl,
   composeDescription,
@@ -38,6 +39,7 @@ import { trackAdParameters } from './lib/ad-tracking';
 import { listGenres, resolveGenre, genreOfGacha } from '#modules/gacha';
 import { getPublishedPage } from '#modules/content';
 import { getBalance } from '#modules/wallet';
+import { maintenanceEndText } from '#modules/shop';
 
 /** The in-app-browser notice the guard chose for this request, read by the root loader. */
 const browserNoticeContext = createContext<InAppNotice | null>(null);
@@ -101,7 +103,11 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [clientNavigat
 export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
   const shop = context.get(shopRequestContext);
   const { config, db, buildId } = shop.services;
-  const [genres, balance] = await Promise.all([listGenres(db), shop.member ? getBalance(db, shop.member.id) : null]);
+  const [genres, balance, maintenance] = await Promise.all([
+    listGenres(db),
+    shop.member ? getBalance(db, shop.member.id) : null,
+    shop.services.maintenance.current(),
+  ]);
   return {
     member: shop.member ? { id: shop.member.id, name: shop.member.name, role: shop.member.role } : null,
     wallet: balance ? { paid: balance.paid, free: balance.free, total: balance.total } : null,
@@ -115,6 +121,12 @@ export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
     buildPollSeconds: config.BUILD_POLL_SECONDS,
     genres,
     notice: context.get(browserNoticeContext),
+    maintenance: maintenance.on
+      ? {
+          message: maintenance.message,
+          endsAtText: maintenance.endsAt ? maintenanceEndText(maintenance.endsAt) : null,
+        }
+      : null,
   };
 }
 
@@ -180,6 +192,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
     <>
       <title>{title}</title>
       <meta name="description" content={description} />
+      {loaderData.maintenance ? <MaintenanceBanner maintenance={loaderData.maintenance} /> : null}
       {loaderData.notice ? <InAppBrowserNotice kind={loaderData.notice} /> : <Outlet />}
     </>
   );

@@ -37,6 +37,7 @@ export default [
       route('stock', 'routes/admin/stock.tsx'),
       route('orders', 'routes/admin/orders/index.tsx'),
       route('orders/:orderId', 'routes/admin/orders/order.tsx'),
+      route('maintenance', 'routes/admin/maintenance.tsx'),
       route('shipping', 'routes/admin/shipping/index.tsx'),
       route('shipping/batch', 'routes/admin/shipping/batch.tsx'),
       route('shipping/:requestId', 'routes/admin/shipping/request.tsx'),

@@ -11,7 +11,16 @@ import { fileURLToPath } from 'node:url';
  * (draw calls identity, gacha, progression and wallet; payments calls wallet). The shop-wide
  * invariants (db/sql) come last. Files of one module go in name order.
  */
-export const MODULE_SQL_ORDER = ['identity', 'gacha', 'progression', 'wallet', 'draw', 'payments', 'admin'] as const;
+export const MODULE_SQL_ORDER = [
+  'shop',
+  'identity',
+  'gacha',
+  'progression',
+  'wallet',
+  'draw',
+  'payments',
+  'admin',
+] as const;
 
 /** One advisory lock for the whole migration (drizzle's migrations and this step): instances started together take turns. */
 export const MIGRATION_LOCK: readonly [number, number] = [20261123, 10];

@@ -99,11 +99,16 @@ export function createServerApp(options: ServerAppOptions) {
 
   app.get('/api/health', async (c) => {
     const databaseUp = await services.database.ping();
+    // Maintenance is not "down": status stays 'ok' and 200, so the load balancer keeps the instance (decision 025).
+    const maintenance = databaseUp ? await services.maintenance.current().catch(() => null) : null;
     return c.json(
       {
         status: databaseUp ? 'ok' : 'degraded',
         buildId: services.buildId,
         database: { engine: services.database.engine, up: databaseUp },
+        maintenance: maintenance
+          ? { on: maintenance.on, endsAt: maintenance.endsAt ? maintenance.endsAt.toISOString() : null }
+          : null,
       },
       databaseUp ? 200 : 503,
       { 'Cache-Control': 'no-store' },

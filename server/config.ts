@@ -121,6 +121,11 @@ const environmentSchema = z.object({
   TURNSTILE_VERIFY_URL: z.string().url().optional(),
   BUILD_POLL_SECONDS: z.coerce.number().int().min(10).max(86400).default(300),
   JOBS_ENABLED: booleanFlag.default(true),
+  /**
+   * How long an instance trusts its copy of the maintenance switch (pages, the API's edge, health): every
+   * instance sees a change within this time; the draw and the checkout read it exactly (decision 025).
+   */
+  MAINTENANCE_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(2),
   /** Encode the home page's images into the cache after start (off in test shops: it competes for the cores). */
   IMAGE_WARM_UP: booleanFlag.default(true),
   IMAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(1024),

@@ -20,6 +20,7 @@ import { createLiveUpdates } from './live';
 import { warmImageCache } from './images/warm';
 import { createPaymentServices, lineLinking } from './payments';
 import { ensureDefaultCoinPacks } from '#modules/payments';
+import { createMaintenanceCache } from '#modules/shop';
 import { createMessagingServices, startOutboxNudge } from './messaging';
 import { claimEmbeddedDatabase, EmbeddedDatabaseBusy, type OperatorClaim, type OperatorFile } from './operator-file';
 
@@ -131,6 +132,7 @@ async function bootShop(
     auth,
     logger,
     buildId,
+    maintenance: createMaintenanceCache(database.db, { maxAgeMs: config.MAINTENANCE_CACHE_SECONDS * 1000 }),
     live,
     payments,
     messenger,

@@ -7,6 +7,7 @@ import type { IdempotencyRefusalCode } from '#modules/idempotency';
 import type { AccountDeletionRefusalCode, LineLinkRefusalCode, StaffAccessRefusalCode } from '#modules/identity/server';
 import type { WalletRefusalCode } from '#modules/wallet';
 import type { AdminRefusalCode } from '#modules/admin';
+import { maintenanceEndText, type MaintenanceRefusalCode, type MaintenanceSettingRefusalCode } from '#modules/shop';
 import {
   SHIPPING_STATUS_LABELS,
   SHIPPING_TRANSITIONS,
@@ -29,8 +30,8 @@ export interface RefusalEntry {
   status: RefusalStatus;
   /** Japanese; a function when the message names a fact from the refusal's details. */
   message: string | ((details: Record<string, unknown>) => string);
-  /** Headers the API adds to the answer (e.g. Retry-After for a busy draw). */
-  headers?: Readonly<Record<string, string>>;
+  /** Headers the API adds to the answer (e.g. Retry-After for a busy draw); a function when they name a fact. */
+  headers?: Readonly<Record<string, string>> | ((details: Record<string, unknown>) => Readonly<Record<string, string>>);
 }
 
 /** One module's codes, each with its entry: the mapped type makes a missing code a type error. */
@@ -61,6 +62,23 @@ const INSUFFICIENT_COINS: RefusalEntry = {
 
 const UNAUTHENTICATED: RefusalEntry = { status: 401, message: 'ログインしてください。' };
 
+/** Retry-After of a maintenance refusal: until the planned end (at least a minute), else ten minutes. */
+export function maintenanceRetryAfterSeconds(details: Record<string, unknown>, now = Date.now()): number {
+  const end = typeof details.endsAt === 'string' ? Date.parse(details.endsAt) : NaN;
+  return Number.isNaN(end) ? 600 : Math.max(60, Math.ceil((end - now) / 1000));
+}
+
+// Maintenance mode (docs/decisions/025): every member write the shop refuses meanwhile, the draw and
+// the checkout included. 503: the shop, not the request, is the reason; Retry-After says when to come back.
+const MAINTENANCE: RefusalEntry = {
+  status: 503,
+  message: (d) =>
+    `ただいまメンテナンス中のため、この操作はご利用いただけません。${
+      typeof d.endsAt === 'string' ? `終了予定は${maintenanceEndText(d.endsAt)}（日本時間）です。` : ''
+    }終了後にもう一度お試しください。`,
+  headers: (d) => ({ 'Retry-After': String(maintenanceRetryAfterSeconds(d)) }),
+};
+
 const draw: Section<DrawRefusalCode> = {
   GACHA_NOT_FOUND,
   UNAUTHENTICATED,
@@ -85,6 +103,7 @@ const draw: Section<DrawRefusalCode> = {
     message: 'ただいま混み合っています。少し待ってからもう一度お試しください。',
     headers: { 'Retry-After': '1' },
   },
+  MAINTENANCE,
 };
 
 const drawLookup: Section<DrawLookupRefusalCode> = {
@@ -229,6 +248,15 @@ const payments: Section<PurchaseRefusalCode> = {
   },
   ORDER_NOT_REFUNDABLE: { status: 409, message: 'この注文は支払いが完了していないため返金できません。' },
   PROVIDER_NOT_CONFIGURED: { status: 409, message: 'この決済方法は設定されていません。' },
+  MAINTENANCE,
+};
+
+const maintenance: Section<MaintenanceRefusalCode | MaintenanceSettingRefusalCode> = {
+  MAINTENANCE,
+  MAINTENANCE_END_IN_PAST: {
+    status: 422,
+    message: '終了予定が過去の日時です。これから先の日時（日本時間）を入力するか、空欄にしてください。',
+  },
 };
 
 const staffAccess: Section<StaffAccessRefusalCode> = {
@@ -397,7 +425,9 @@ export type RefusalCode =
   | PurchaseRefusalCode
   | AdminRefusalCode
   | AddressRefusalCode
-  | ShippingRefusalCode;
+  | ShippingRefusalCode
+  | MaintenanceRefusalCode
+  | MaintenanceSettingRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -415,6 +445,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   admin,
   addresses,
   shipping,
+  maintenance,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {
@@ -433,5 +464,6 @@ export function describeRefusal(refusal: Refusal<RefusalCode>): DescribedRefusal
   const entry = REFUSAL_CATALOGUE[refusal.code];
   if (!entry) throw new Error(`server/refusals.ts: no entry for refusal ${String(refusal.code)}`);
   const message = typeof entry.message === 'function' ? entry.message(refusal.details) : entry.message;
-  return { status: entry.status, code: refusal.code, message, details: refusal.details, headers: entry.headers ?? {} };
+  const headers = typeof entry.headers === 'function' ? entry.headers(refusal.details) : (entry.headers ?? {});
+  return { status: entry.status, code: refusal.code, message, details: refusal.details, headers };
 }

@@ -7,6 +7,7 @@ import type { IdentityMessenger, RateLimiter, ShopAuth } from '#modules/identity
 import type { LiveUpdates } from './live';
 import type { PaymentServices } from './payments';
 import type { MessagingServices } from './messaging';
+import type { MaintenanceCache } from '#modules/shop';
 
 export interface ShopServices {
   config: ShopConfig;
@@ -15,6 +16,8 @@ export interface ShopServices {
   auth: ShopAuth;
   logger: Logger;
   buildId: string;
+  /** The maintenance switch as this instance knows it (MAINTENANCE_CACHE_SECONDS old at most; decision 025). */
+  maintenance: MaintenanceCache;
   /** Live remaining counts (SSE over LISTEN/NOTIFY); absent in tests that do not need them. */
   live?: LiveUpdates;
   /** Identity's mails and text messages (the one createShopAuth was given); absent in tests that send none. */

@@ -21,6 +21,7 @@ const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission; end?
   { to: '/admin/orders', label: '注文', permission: 'orders:read' },
   { to: '/admin/audit', label: '監査ログ', permission: 'audit:read' },
   { to: '/admin/staff', label: 'スタッフ', permission: 'staff:write' },
+  { to: '/admin/maintenance', label: 'メンテナンス', permission: 'shop:write' },
 ];
 
 const ROLE_LABELS: Record<string, string> = { admin: '管理者', staff: 'スタッフ', cli: 'コマンドライン' };

@@ -10,6 +10,7 @@ import { getBalance } from '#modules/wallet';
 import { countPrizesByStatus } from '#modules/draw';
 import { eraseAddressBook } from '#modules/shipping';
 import { DELETION_CONFIRMATION_PHRASE, deleteOwnAccount, hasPassword } from '#modules/identity/server';
+import { maintenanceRefusal } from './maintenance.server';
 
 export const DELETE_ACCOUNT_PATH = '/mypage/settings/delete';
 
@@ -56,6 +57,8 @@ const failed = (message: string, status: number) => data<DeletionActionData>({ m
  */
 export async function deletionPageAction(shop: ShopRequest, request: Request) {
   if (!shop.member) return failed('ログインしてください。', 401);
+  const closed = await maintenanceRefusal(shop);
+  if (closed) return failed(closed.message, closed.status);
   const form = await readFormFields(request);
   if (!form) return failed(UNREADABLE_FORM_MESSAGE, 400);
   const { auth, db, config, messenger, logger } = shop.services;

@@ -22,6 +22,7 @@ import {
   type PasswordPolicy,
 } from '#modules/identity';
 import { hasPassword, sessionIsRecent } from '#modules/identity/server';
+import { maintenanceRefusal, refusalInit } from './maintenance.server';
 
 export type SettingsActionData = { ok?: string; fieldErrors?: FieldErrors; formError?: string };
 
@@ -83,6 +84,8 @@ export async function profileLoader(shop: ShopRequest, request: Request) {
 
 export async function profileAction(shop: ShopRequest, request: Request) {
   if (!shop.member) throw redirect(signInPathFor(new URL(request.url).pathname));
+  const closed = await maintenanceRefusal(shop);
+  if (closed) return data<SettingsActionData>({ formError: closed.message }, refusalInit(closed));
   const form = await readFormFields(request);
   if (!form) return failed(UNREADABLE_FORM_MESSAGE);
   const name = nicknameSchemaOf(nicknameRulesFor(shop.services)).safeParse(form.name);
@@ -122,6 +125,8 @@ export async function emailLoader(shop: ShopRequest, request: Request) {
 
 export async function emailAction(shop: ShopRequest, request: Request) {
   if (!shop.member) throw redirect(signInPathFor(new URL(request.url).pathname));
+  const closed = await maintenanceRefusal(shop);
+  if (closed) return data<SettingsActionData>({ formError: closed.message }, refusalInit(closed));
   const form = await readFormFields(request);
   if (!form) return failed(UNREADABLE_FORM_MESSAGE);
   const session = await sessionOf(shop, request);

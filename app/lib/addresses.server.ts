@@ -21,6 +21,7 @@ import {
   type MemberAddress,
 } from '#modules/shipping';
 import type { AddressFormValues } from '~/components/AddressForm';
+import { maintenanceRefusal, refusalInit } from './maintenance.server';
 
 export const ADDRESS_BOOK_PATH = '/mypage/addresses';
 
@@ -113,6 +114,8 @@ function fillFromPostalCode(values: AddressFormValues) {
 /** @example export const action = ({ request, context }) => addressBookAction(context.get(shopRequestContext), request) */
 export async function addressBookAction(shop: ShopRequest, request: Request) {
   if (!shop.member) throw redirect(signInPathFor(ADDRESS_BOOK_PATH));
+  const closed = await maintenanceRefusal(shop);
+  if (closed) return data<AddressActionData>({ formError: closed.message }, refusalInit(closed));
   const form = await readFormFields(request);
   if (!form) return answer({ formError: UNREADABLE_FORM_MESSAGE }, 400);
   const { db, config } = shop.services;

@@ -13,6 +13,7 @@ import { answerOf, renderRoute } from '#tests/route-answers';
 import { startTurnstileStandin, type TurnstileStandin } from '#devtools/standins/turnstile';
 import { loadConfig } from '#server/config';
 import { createLogger } from '#server/logger';
+import { createMaintenanceCache } from '#modules/shop';
 import type { ShopServices } from '#server/services';
 import { users } from '#db/schema';
 import {
@@ -70,6 +71,7 @@ beforeAll(async () => {
     auth,
     logger,
     buildId: 'test',
+    maintenance: createMaintenanceCache(handle.db, { maxAgeMs: 0 }),
     messenger,
     limiter,
   } as ShopServices;

@@ -10,6 +10,7 @@ import { currentRank } from '#modules/progression';
 import { describeRefusal } from '#server/refusals';
 import { parseWithMessage } from '#server/validation';
 import { numberField, readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
+import { maintenanceRefusal, refusalInit } from './maintenance.server';
 
 /** The API's draw request with the form's own Idempotency-Key field. */
 const drawFormSchema = drawRequestSchema.extend({ idempotencyKey: idempotencyKeySchema });
@@ -24,6 +25,9 @@ export type DrawActionData = { error: { code: string; message: string; details?:
 export async function drawAction(shop: ShopRequest, request: Request, params: { genreId: string; gachaId: string }) {
   const path = new URL(request.url).pathname;
   if (!shop.member) throw redirect(`/auth/sign_in?redirect=${encodeURIComponent(path)}`);
+  const closed = await maintenanceRefusal(shop);
+  if (closed)
+    return data<DrawActionData>({ error: { code: closed.code, message: closed.message } }, refusalInit(closed));
   const form = await readFormFields(request);
   if (!form)
     return data<DrawActionData>({ error: { code: 'INVALID_FORM', message: UNREADABLE_FORM_MESSAGE } }, { status: 400 });
@@ -47,10 +51,16 @@ export async function drawAction(shop: ShopRequest, request: Request, params: { 
     decisionDays: shop.services.config.PRIZE_DECISION_DAYS,
   });
   if (!outcome.ok) {
-    const { status, message } = describeRefusal(outcome);
+    const refused = describeRefusal(outcome);
     return data<DrawActionData>(
-      { error: { code: outcome.code, message, details: { ...outcome.details, count: parsed.data.count } } },
-      { status },
+      {
+        error: {
+          code: outcome.code,
+          message: refused.message,
+          details: { ...outcome.details, count: parsed.data.count },
+        },
+      },
+      refusalInit(refused),
     );
   }
   if (!outcome.result.replay) live?.noteChange(pack.id);

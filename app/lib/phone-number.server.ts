@@ -27,6 +27,7 @@ import {
 } from '#modules/identity';
 import { PHONE_CODE, hasSignInBesidesPhone, memberPhoneNumber, phoneNumberPolicy } from '#modules/identity/server';
 import type { PhoneFormState } from '~/components/PhoneCodeSteps';
+import { maintenanceRefusal, refusalInit } from './maintenance.server';
 
 export const PHONE_SETTINGS_PATH = '/mypage/settings/phonenumber';
 const SENT_NOTICE = 'SMSで認証コードを送信しました。届いた6桁のコードを入力してください。';
@@ -57,6 +58,14 @@ export async function phoneSettingsLoader(shop: ShopRequest, request: Request): 
 /** The action of /mypage/settings/phonenumber: phone-send, phone-verify (updatePhoneNumber) and phone-remove. */
 export async function phoneSettingsAction(shop: ShopRequest, request: Request) {
   if (!shop.member) return answer({ step: 'number', formError: '安全のため、もう一度ログインしてください。' }, 401);
+  const closed = await maintenanceRefusal(shop);
+  if (closed) {
+    const init = refusalInit(closed);
+    return data(
+      { phone: { step: 'number', formError: closed.message } satisfies PhoneFormState },
+      { status: init.status, headers: { ...init.headers, 'Cache-Control': 'no-store' } },
+    );
+  }
   const form = await readFormFields(request);
   if (!form) return answer({ step: 'number', formError: UNREADABLE_FORM_MESSAGE }, 400);
   if (form.intent === 'phone-remove') {

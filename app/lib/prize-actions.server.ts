@@ -9,6 +9,7 @@ import { convertPrizes, keepPrizes, prizeConversionSchema } from '#modules/draw'
 import { describeRefusal } from '#server/refusals';
 import { parseWithMessage } from '#server/validation';
 import { formatCoins } from './numbers';
+import { maintenanceRefusal, refusalInit } from './maintenance.server';
 
 export type PrizeActionData =
   | { ok: true; intent: PrizeIntent; message: string; prizeIds: string[] }
@@ -26,6 +27,8 @@ const refuse = (status: number, message: string, intent: PrizeIntent | null = nu
  */
 export async function prizeChoiceAction(shop: ShopRequest, request: Request) {
   if (!shop.member) return refuse(401, 'ログインしてください。');
+  const closed = await maintenanceRefusal(shop);
+  if (closed) return data<PrizeActionData>({ ok: false, intent: null, message: closed.message }, refusalInit(closed));
   const form = await readFormFields(request);
   if (!form) return refuse(400, UNREADABLE_FORM_MESSAGE);
   const intent = (['convert', 'convertKept', 'keep'] as const).find((i) => i === form.intent) ?? null;

@@ -11,6 +11,8 @@ export interface RootData {
   buildPollSeconds: number;
   genres: { id: string; name: string; iconPath: string | null }[];
   notice: InAppNotice | null;
+  /** Maintenance mode as this instance knows it (a few seconds old at most): the banner's text; null when open. */
+  maintenance: { message: string; endsAtText: string | null } | null;
 }
 
 export function useRootData(): RootData | undefined {

@@ -24,6 +24,7 @@ import {
   shippingQuoteInputSchema,
   shippingRequestInputSchema,
 } from '#modules/shipping';
+import { maintenanceRefusal, refusalInit } from './maintenance.server';
 
 /** The most prizes the choice page lists at once (the undecided and kept ones, newest first). */
 const CHOICE_LIMIT = 100;
@@ -127,6 +128,8 @@ export interface NewShippingActionData {
 /** The confirmation's button: one request per key, then the request's page. */
 export async function newShippingAction(shop: ShopRequest, request: Request) {
   const member = memberOf(shop, request);
+  const closed = await maintenanceRefusal(shop);
+  if (closed) return data<NewShippingActionData>({ error: closed.message, remedy: null }, refusalInit(closed));
   const fields = await readFormFields(request);
   if (!fields) return data<NewShippingActionData>({ error: UNREADABLE_FORM_MESSAGE, remedy: null }, { status: 400 });
   const key = idempotencyKeySchema.safeParse(fields.idempotencyKey);
@@ -187,6 +190,8 @@ export async function shippingRequestLoader(shop: ShopRequest, request: Request,
 /** The member's cancel (only while 受付済み; the cards go back to the box as kept, the fee comes back). */
 export async function shippingRequestAction(shop: ShopRequest, request: Request, requestId: string) {
   const member = memberOf(shop, request);
+  const closed = await maintenanceRefusal(shop);
+  if (closed) return data({ error: closed.message }, refusalInit(closed));
   const fields = await readFormFields(request);
   if (!fields || fields.intent !== 'cancel') return data({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
   const { db, config } = shop.services;

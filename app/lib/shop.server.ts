@@ -48,6 +48,7 @@ import type {
   ShopRefusal,
   WalletView,
 } from '~/components/shop/types';
+import { maintenanceRefusal, refusalInit } from './maintenance.server';
 
 /** A coin pack id from the address, or null when it is not one. */
 const packIdOf = (value: string | null) => (coinPackIdSchema.safeParse(value).success ? value : null);
@@ -219,6 +220,8 @@ export async function shopPageLoader(shop: ShopRequest, request: Request): Promi
 /** /shop's form posts: `intent=declare-age` with `age=adult|minor`. */
 export async function shopPageAction(shop: ShopRequest, request: Request) {
   if (!shop.member) return data<ShopActionData>({ ok: false, message: SIGNED_OUT.message }, { status: 401 });
+  const closed = await maintenanceRefusal(shop);
+  if (closed) return data<ShopActionData>({ ok: false, message: closed.message }, refusalInit(closed));
   const form = await readFormFields(request);
   if (!form) return data<ShopActionData>({ ok: false, message: UNREADABLE_FORM_MESSAGE }, { status: 400 });
   if (form.intent !== 'declare-age')
@@ -303,6 +306,8 @@ export async function checkoutLoader(shop: ShopRequest, request: Request, method
   }
   const payments = shop.services.payments;
   if (!payments) return refusedCheckout(CLOSED);
+  const closed = await maintenanceRefusal(shop);
+  if (closed) return refusedCheckout(closed);
   const params = new URL(request.url).searchParams;
   const packParam = params.get('pack') ?? '';
   // The app's web view ends at /app/return, which offers no draw: only the web carries one.
@@ -342,6 +347,9 @@ export async function checkoutAction(shop: ShopRequest, request: Request, method
   if (!shop.member) return refusedAction(SIGNED_OUT);
   const payments = shop.services.payments;
   if (!payments) return refusedAction(CLOSED);
+  // From the cache (fast, on the page); startCheckout checks again inside its transaction (exact).
+  const closed = await maintenanceRefusal(shop);
+  if (closed) return refusedAction(closed);
   const form = await readFormFields(request);
   if (!form) return refusedAction({ code: 'INVALID_FORM', message: UNREADABLE_FORM_MESSAGE, status: 400 });
   // The screen's hidden fields, read as text and checked by the payments module's own schema.

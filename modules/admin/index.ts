@@ -56,6 +56,7 @@ export {
   adjustStockAsOperator,
   refundOrderAsOperator,
   saveCoinPackAsOperator,
+  setMaintenanceAsOperator,
   type OperatorGrantInput,
   type OperatorOutcome,
 } from './operations';

@@ -30,6 +30,7 @@ import {
   type ShopPaymentRules,
 } from '#modules/payments';
 import { createMemberWithSession } from '#modules/identity';
+import { setMaintenance, type MaintenanceSetting, type MaintenanceState } from '#modules/shop';
 import { runAdminAction, type Operator } from './audit';
 
 /** What every operator action answers: its value, or the refusal (nothing changed, nothing recorded). */
@@ -384,6 +385,36 @@ export async function createMembersAsOperator(
           prefix: input.prefix,
           members: created.slice(0, MEMBERS_NAMED_IN_ENTRY).map((m) => m.id),
         },
+      },
+    };
+  });
+}
+
+/**
+ * Switches maintenance mode on or off (`shop.maintenance.on` / `shop.maintenance.off`, `shop:write`),
+ * recording the switch before and after in the same transaction. The caller refreshes its instance's
+ * cache afterwards; the others see it within MAINTENANCE_CACHE_SECONDS (docs/decisions/025).
+ * @example await setMaintenanceAsOperator(db, operator, { on: true, message: null, endsAt: null })
+ */
+export async function setMaintenanceAsOperator(
+  db: Database,
+  operator: Operator,
+  setting: MaintenanceSetting,
+): Promise<OperatorOutcome<MaintenanceState>> {
+  return runAdminAction(db, operator, 'shop:write', async (tx) => {
+    const { before, after } = await setMaintenance(tx, setting, operator.label);
+    const view = (state: MaintenanceState) => ({
+      on: state.on,
+      message: state.customMessage,
+      endsAt: state.endsAt ? state.endsAt.toISOString() : null,
+    });
+    return {
+      value: after,
+      audit: {
+        action: setting.on ? 'shop.maintenance.on' : 'shop.maintenance.off',
+        target: { type: 'shop', id: 'maintenance' },
+        before: view(before),
+        after: view(after),
       },
     };
   });

@@ -87,6 +87,8 @@ export const DRAW_REFUSAL_CODES = [
   'INSUFFICIENT_COINS',
   'DRAW_LIMIT_REACHED',
   'DRAW_BUSY',
+  // Maintenance mode (the shop module's switch, read inside the draw's transaction).
+  'MAINTENANCE',
 ] as const;
 export type DrawRefusalCode = (typeof DRAW_REFUSAL_CODES)[number];
 

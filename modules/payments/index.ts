@@ -11,6 +11,7 @@ import type { Database } from '#db/client';
 import { grantCoins } from '#modules/wallet';
 import { currentRank, rankBonusCoins } from '#modules/progression';
 import { isUuid, refuse, RefusalError } from '#modules/kernel';
+import { maintenanceRefusal } from '#modules/shop';
 import { coinPacks, paymentEvents, paymentOrders, purchaseProfiles, type OrderStatus } from './schema';
 import {
   PAYMENT_METHODS,
@@ -84,6 +85,8 @@ export const PAYMENT_REFUSAL_CODES = [
   'ORDER_NOT_FOUND',
   'ORDER_NOT_REFUNDABLE',
   'PROVIDER_NOT_CONFIGURED',
+  // Maintenance mode: a new checkout is refused (the shop module's switch, read in the checkout's transaction).
+  'MAINTENANCE',
 ] as const;
 export type PurchaseRefusalCode = (typeof PAYMENT_REFUSAL_CODES)[number];
 
@@ -527,6 +530,11 @@ export async function startCheckout(
     await t.execute(sql`select 1 from purchase_profiles where member_id = ${input.memberId} for update`);
     const again = await findOrder(t, orderId);
     if (again) return { order: again, fresh: false };
+    // Maintenance (docs/decisions/025): read in this transaction, after the member's purchase lock, so a
+    // checkout whose order would be written after the switch committed is refused on every instance.
+    // A replay of an order already made (above) still answers its checkout: nothing new is sold.
+    const closed = await maintenanceRefusal(t);
+    if (closed) throw new PurchaseRefused('MAINTENANCE', closed.details);
     const standing = await getPurchaseStanding(t, input.memberId, rules, now);
     // A first-purchase pack waits on an open checkout of another first-purchase pack.
     const packs = await listCoinPacks(t, standing);

@@ -19,6 +19,7 @@ import { reportUnusedPaid } from './commands/report-unused-paid';
 import { invariants } from './commands/invariants';
 import { addressesRekey } from './commands/addresses-rekey';
 import { shippingRekey } from './commands/shipping-rekey';
+import { maintenanceOff, maintenanceOn } from './commands/maintenance';
 
 export const SHOP_COMMANDS: readonly ShopCommand[] = [
   packCreate,
@@ -39,5 +40,7 @@ export const SHOP_COMMANDS: readonly ShopCommand[] = [
   reportUnusedPaid,
   addressesRekey,
   shippingRekey,
+  maintenanceOn,
+  maintenanceOff,
   invariants,
 ];

@@ -1,5 +1,6 @@
 // The shop's rule jobs, registered as main registers them and run through pg-boss: prizes past
 // their deadline are converted (a ledger entry each), expired coins written off, sale windows moved.
+import { setMaintenance } from '#modules/shop';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -116,6 +117,11 @@ describe('the shop rule jobs', () => {
       expiresAt: new Date(Date.now() - DAY),
     });
 
+    // During maintenance members cannot choose, so the job chooses nothing for them; it catches up after.
+    await setMaintenance(db, { on: true, message: null, endsAt: null }, 'test');
+    expect((await runner.runNow('prizes.auto-convert')).processed).toBe(0);
+    expect((await listPrizes(db, member, { status: ['pending'] })).items).toHaveLength(10);
+    await setMaintenance(db, { on: false, message: null, endsAt: null }, 'test');
     const converted = await runner.runNow('prizes.auto-convert');
     expect(converted.processed).toBe(10);
     const box = await listPrizes(db, member, { status: ['converted'] });

@@ -1,6 +1,7 @@
 // The jobs of the shop's money and lot rules: coin expiry, prize auto-conversion, sale windows.
 // Each runs once per tick across all instances (pg-boss schedule) and is safe to repeat: the
 // module functions write ledger entries keyed by grant or prize, so a re-run credits nothing twice.
+import { readMaintenance } from '#modules/shop';
 import type { JobDefinition } from './runner';
 import { expireDueCoins } from '#modules/wallet';
 import { autoConvertDuePrizes, type AutoConversion } from '#modules/draw';
@@ -21,9 +22,12 @@ export const autoConvertPrizesJob = (
 ): JobDefinition => ({
   name: 'prizes.auto-convert',
   cron: '*/10 * * * *',
-  handler: async ({ db, now }) => ({
-    processed: await autoConvertDuePrizes(db, freeCoinDays, now, 200, onConverted),
-  }),
+  // Members cannot choose during maintenance (their conversions and keeps are refused), so nothing is
+  // chosen for them either: the run waits, and the first run after maintenance catches up.
+  handler: async ({ db, now }) =>
+    (await readMaintenance(db)).on
+      ? { processed: 0 }
+      : { processed: await autoConvertDuePrizes(db, freeCoinDays, now, 200, onConverted) },
 });
 
 export const saleWindowsJob = (): JobDefinition => ({

@@ -11,6 +11,7 @@ import { loadConfig } from '#server/config';
 import { createLogger } from '#server/logger';
 import type { ShopServices } from '#server/services';
 import { capturingMessenger, createShopAuth, toSessionMember, type ShopAuth } from '#modules/identity/server';
+import { createMaintenanceCache } from '#modules/shop';
 import type { ShopRequest } from '~/context';
 import type { TestDatabaseHandle } from './use-test-database';
 
@@ -43,7 +44,9 @@ export function identityTestServices(
   const logger = createLogger('silent');
   const messenger = capturingMessenger();
   const auth = createShopAuth({ db: handle.db, config, logger, messenger, line: wiring.line });
-  return { config, database: handle, db: handle.db, auth, logger, buildId: 'test', messenger };
+  // The maintenance switch read every time: a test that switches it sees it at once.
+  const maintenance = createMaintenanceCache(handle.db, { maxAgeMs: 0 });
+  return { config, database: handle, db: handle.db, auth, logger, buildId: 'test', maintenance, messenger };
 }
 
 /**

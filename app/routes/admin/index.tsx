@@ -50,6 +50,12 @@ const TASKS: { to: string; title: string; text: string; permission: string }[] =
     text: 'スタッフの招待、権限の変更、解除を行います。',
     permission: 'staff:write',
   },
+  {
+    to: '/admin/maintenance',
+    title: 'メンテナンス',
+    text: 'メンテナンスの開始・終了。会員のページにお知らせを出し、ガチャ・購入・発送のお申し込みなどを止めます。',
+    permission: 'shop:write',
+  },
 ];
 
 export default function AdminHome({ loaderData }: Route.ComponentProps) {

@@ -28,6 +28,7 @@ import {
   isSocialProviderId,
   type SocialProviderId,
 } from '#modules/identity/browser';
+import { maintenanceRefusal, refusalInit } from '~/lib/maintenance.server';
 
 export const handle = { title: '連携アカウント' };
 
@@ -76,6 +77,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const shop = context.get(shopRequestContext);
   if (!shop.member) throw redirect(signInPathFor(PAGE));
+  const closed = await maintenanceRefusal(shop);
+  if (closed) return data({ error: closed.message }, refusalInit(closed));
   const form = await readFormFields(request);
   if (!form) return data({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
   const { auth, config } = shop.services;

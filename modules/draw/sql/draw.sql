@@ -69,6 +69,17 @@ BEGIN
   IF v_role IN ('admin', 'staff') THEN
     RETURN jsonb_build_object('status', 'rejected', 'code', 'STAFF_CANNOT_DRAW', 'details', '{}'::jsonb);
   END IF;
+  -- Maintenance (docs/decisions/025): read here, in the draw's own transaction, so a draw whose call
+  -- starts after the switch committed is refused on every instance, whatever their caches say. One
+  -- primary-key read of a one-row table; not stored under the key (the member retries afterwards),
+  -- but a retry of a draw that already completed still gets its first answer.
+  IF shop_in_maintenance() THEN
+    SELECT id, request_hash INTO d FROM draws WHERE member_id = p_member AND idem_key = p_key;
+    IF FOUND AND d.request_hash = p_hash THEN
+      RETURN draw_answer(d.id, true);
+    END IF;
+    RETURN jsonb_build_object('status', 'rejected', 'code', 'MAINTENANCE', 'details', shop_maintenance_details());
+  END IF;
   IF p_count IS NULL OR NOT (p_count = ANY (g.draw_options)) THEN
     RETURN jsonb_build_object('status', 'rejected', 'code', 'DRAW_COUNT_INVALID',
       'details', jsonb_build_object('options', to_jsonb(g.draw_options)));

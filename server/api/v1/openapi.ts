@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of /api/v1, generated from the operations' zod schemas, and the
 // human-readable reference page beside it (server-rendered HTML, no script).
 import { z } from 'zod';
-import { apiSchema, namedApiSchemas, type ApiOperation, type ResponseSpec } from './registry';
+import { apiSchema, namedApiSchemas, refusedDuringMaintenance, type ApiOperation, type ResponseSpec } from './registry';
 import { errorResponseSchema, IDEMPOTENCY_KEY_HEADER } from './http';
 
 export const OPENAPI_VERSION = '3.1.1';
@@ -280,6 +280,11 @@ export function buildOpenApiDocument(
       standard[415] = {
         description: 'Content-Type が application/json ではありません。',
         codes: ['UNSUPPORTED_MEDIA_TYPE'],
+      };
+    if (refusedDuringMaintenance(spec))
+      standard[503] = {
+        description: 'メンテナンス中です（Retry-After 秒後、または details.endsAt の終了予定のあとにお試しください）。',
+        codes: ['MAINTENANCE'],
       };
     standard[500] = {
       description: 'サーバーの不具合です（本文の requestId を添えてお問い合わせください）。',

@@ -288,6 +288,8 @@ const createAppHandoff = defineOperation({
     'ネイティブアプリが /app/checkout/{method}?ott={token} や /app/return を開くときに使います。3分間、1回だけ有効です。',
   tags: ['purchases'],
   auth: 'member',
+  // A sign-in hand-off to the web view writes nothing of the shop's; the pages it opens refuse what they must.
+  duringMaintenance: 'open',
   responses: {
     201: {
       description: 'トークン',

@@ -9,6 +9,7 @@ import type { RefusalCode } from '#server/refusals';
 import type { ShopServices } from '#server/services';
 import { resolveMember, sessionTokenOf, type SessionMember } from './auth';
 import { staffAccessOfMember } from '#modules/identity/server';
+import { maintenanceDetails } from '#modules/shop';
 import { ApiError, JAPANESE_PARSE, fieldMessages, readIdempotencyKey, refusalError, validationFailed } from './http';
 
 export type ApiEnv = { Variables: { requestId: string; secureHeadersNonce?: string } };
@@ -144,6 +145,12 @@ export interface OperationSpec<
   body?: B;
   /** Whether the operation reads Idempotency-Key: 'required' answers 400 without it. */
   idempotencyKey?: 'required' | 'optional';
+  /**
+   * While maintenance mode is on, a member's write (any method but GET, auth 'member' or 'session') is
+   * answered 503 MAINTENANCE before its handler runs (decision 025); 'open' keeps one that writes nothing
+   * of the shop's (a quote, a sign-in hand-off). Staff operations are never refused.
+   */
+  duringMaintenance?: 'open';
   /** Cache-Control of its answers; member operations default to 'private, no-store'. */
   cacheControl?: string;
   deprecated?: boolean;
@@ -260,6 +267,12 @@ async function runOperation(c: Context<ApiEnv>, operation: ApiOperation, service
         if (access === 'needs-second-factor') throw refusalError(refuse('SECOND_FACTOR_REQUIRED'));
       }
     }
+    // 1b. Maintenance mode: from this instance's cached switch (the draw and the checkout check it
+    // again in their own transactions, so an instance that has not seen the switch yet is still exact).
+    if (refusedDuringMaintenance(spec)) {
+      const state = await services.maintenance.current();
+      if (state.on) throw refusalError(refuse('MAINTENANCE', maintenanceDetails(state)));
+    }
     // 2. The body's media type and JSON syntax.
     let rawBody: unknown = undefined;
     if (spec.body) rawBody = await readJsonBody(c);
@@ -305,6 +318,16 @@ async function runOperation(c: Context<ApiEnv>, operation: ApiOperation, service
     }
     throw error;
   }
+}
+
+/**
+ * Whether maintenance mode refuses this operation: a member's write not marked `duringMaintenance: 'open'`.
+ * @example refusedDuringMaintenance(createDraw.spec) // true
+ */
+export function refusedDuringMaintenance(spec: Pick<OperationSpec, 'method' | 'auth' | 'duringMaintenance'>): boolean {
+  return (
+    spec.method !== 'get' && (spec.auth === 'member' || spec.auth === 'session') && spec.duringMaintenance !== 'open'
+  );
 }
 
 /** The declared answer, its body parsed by the declared schema (unknown fields never leak out). */

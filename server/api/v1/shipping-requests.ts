@@ -161,6 +161,8 @@ const quoteOperation = defineOperation({
     '確認画面の内容を返します。依頼したときに断られる理由（未認証の電話番号、コイン不足など）があれば、その拒否を返します。何も変更しません。',
   tags: ['shipping'],
   auth: 'member',
+  // A quote writes nothing: members may still see what a request would be.
+  duringMaintenance: 'open',
   body: shippingQuoteInputSchema,
   responses: {
     200: { description: '確認内容', schema: quoteSchema },

@@ -14,6 +14,16 @@ import { capturingMessenger, createShopAuth } from '#modules/identity/server';
 import { signUpConfirmed } from '#tests/identity';
 import { users } from '#db/schema';
 import type { ShopServices } from '#server/services';
+import { createMaintenanceCache, type MaintenanceState } from '#modules/shop';
+
+const OPEN_SHOP: MaintenanceState = {
+  on: false,
+  customMessage: null,
+  message: '',
+  endsAt: null,
+  changedBy: null,
+  changedAt: null,
+};
 
 export const TEST_ORIGIN = 'http://shop.test';
 const TEST_SECRET = 'api-v1-test-secret-api-v1-test-secret-0123';
@@ -43,6 +53,8 @@ export function stubServices(): ShopServices {
     database: unavailable as never,
     auth: unavailable as never,
     buildId: 'test',
+    // No database: the shop is open (a stub's operations never reach a module).
+    maintenance: { current: async () => OPEN_SHOP, refresh: async () => OPEN_SHOP },
   } as ShopServices;
 }
 
@@ -70,7 +82,16 @@ export async function createApiTestServices(
     prizeDecisionDays: config.PRIZE_DECISION_DAYS,
   });
   const auth = createShopAuth({ db: database.db, config, logger, messenger: capturingMessenger() });
-  const services: ShopServices = { config, database, db: database.db, auth, logger, buildId: 'test' } as ShopServices;
+  const services: ShopServices = {
+    config,
+    database,
+    db: database.db,
+    auth,
+    logger,
+    buildId: 'test',
+    // Read every time: a test that switches maintenance sees it at once.
+    maintenance: createMaintenanceCache(database.db, { maxAgeMs: 0 }),
+  } as ShopServices;
   return {
     services,
     async close() {
