@@ -88,3 +88,18 @@ export {
   isPlaceholderEmail,
   type SocialProviderId,
 } from './social';
+export {
+  MEMBER_QUERY_MAX_LENGTH,
+  memberQueryOf,
+  searchMembers,
+  memberProfileOf,
+  listMemberSessions,
+  revokeMemberSessions,
+  banMember,
+  unbanMember,
+  type MemberQuery,
+  type MemberListing,
+  type MemberProfile,
+  type MemberSession,
+  type MemberBan,
+} from './member-console';
