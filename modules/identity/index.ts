@@ -92,6 +92,7 @@ export {
   MEMBER_QUERY_MAX_LENGTH,
   memberQueryOf,
   searchMembers,
+  memberListingsOf,
   memberProfileOf,
   listMemberSessions,
   revokeMemberSessions,

@@ -2,7 +2,7 @@
 // email, phone number or the start of a nickname), a member's profile and sessions, and the ban and
 // session revocation that the admin module's audited actions call inside their transaction
 // (docs/decisions/026). better-auth's own admin endpoints stay closed (they are not audited).
-import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { sessions, users } from './schema';
 import { readPhoneNumber, type PhoneNumberPolicy } from './phone-numbers';
@@ -133,6 +133,21 @@ export async function searchMembers(
     }
   }
   return { items: rows.slice(0, limit).map((r) => toListing(r, now)), hasMore: rows.length > limit };
+}
+
+/**
+ * Several members by id (the approvals page names each request's member), by id; unknown ids are absent.
+ * @example (await memberListingsOf(db, ids)).get(id)?.email
+ */
+export async function memberListingsOf(
+  db: Database,
+  memberIds: string[],
+  now = new Date(),
+): Promise<Map<string, MemberListing>> {
+  const ids = [...new Set(memberIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await db.select(listingColumns).from(users).where(inArray(users.id, ids));
+  return new Map(rows.map((r) => [r.id, toListing(r, now)]));
 }
 
 /** A member's profile as the console shows it. */
