@@ -70,6 +70,7 @@ function Section({
 }
 
 function Table({ head, children }: { head: string[]; children: React.ReactNode }) {
+  if (Array.isArray(children) && children.length === 0) return null;
   return (
     <div className="mt-2 overflow-x-auto">
       <table className="w-full text-left text-xs">
@@ -133,7 +134,7 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
       </div>
       <Answer answer={answer} form="page" />
 
-      <div className="mt-4 grid gap-4 lg:grid-cols-2">
+      <div className="mt-4 grid items-start gap-4 lg:grid-cols-2">
         <Section id="profile" title="プロフィール">
           <dl className="mt-2 grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1 text-sm">
             <dt className="font-bold">会員ID</dt>
@@ -311,7 +312,7 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
                 />
               </label>
               <label className="text-xs font-bold">
-                理由（必須・200文字まで）
+                理由（必須）
                 <input
                   value={adjust.reason}
                   onChange={(e) => setAdjust({ ...adjust, reason: e.target.value })}
