@@ -30,5 +30,5 @@ ALTER TABLE "purchase_profiles" ADD COLUMN "age_declared" boolean DEFAULT true N
 CREATE INDEX "coin_adjustments_member_idx" ON "coin_adjustments" USING btree ("member_id","requested_at");--> statement-breakpoint
 CREATE INDEX "coin_adjustments_pending_idx" ON "coin_adjustments" USING btree ("requested_at") WHERE "coin_adjustments"."status" = 'pending';--> statement-breakpoint
 CREATE INDEX "member_notes_member_idx" ON "member_notes" USING btree ("member_id","id");--> statement-breakpoint
-CREATE INDEX "users_name_prefix_idx" ON "users" USING btree (lower("name") text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "users_name_prefix_idx" ON "users" USING btree (lower("name") text_pattern_ops,"id");--> statement-breakpoint
 CREATE INDEX "users_created_at_idx" ON "users" USING btree ("created_at","id");

@@ -125,7 +125,8 @@ export async function searchMembers(
         .select(listingColumns)
         .from(users)
         .where(sql`lower(${users.name}) like ${prefix}`)
-        .orderBy(sql`lower(${users.name})`, asc(users.id))
+        // In the index's own order (code points), so a common prefix stops at the page's end.
+        .orderBy(sql`lower(${users.name}) using ~<~`, asc(users.id))
         .limit(limit + 1)
         .offset(offset);
       rows = byId ? [byId, ...byName.filter((r) => r.id !== byId.id)] : byName;

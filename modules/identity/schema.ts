@@ -35,7 +35,7 @@ export const users = pgTable(
   (t) => [
     // The operators' member search (member-console.ts): the start of a nickname, case-insensitive, and
     // the newest members first. Exact id, email and phone number use their unique indexes.
-    index('users_name_prefix_idx').using('btree', sql`lower(${t.name}) text_pattern_ops`),
+    index('users_name_prefix_idx').using('btree', sql`lower(${t.name}) text_pattern_ops`, t.id),
     index('users_created_at_idx').on(t.createdAt, t.id),
   ],
 );
