@@ -157,6 +157,17 @@ describe('coin adjustments', () => {
         rules,
       ),
     ).toMatchObject({ code: 'MEMBER_NOT_FOUND' });
+    // Nobody adjusts their own coins, however few.
+    const self = await admin();
+    expect(
+      await adjustCoinsAsOperator(
+        handle.db,
+        self.operator,
+        self.id,
+        { kind: 'free', amount: 1, reason: 'x', key: key() },
+        rules,
+      ),
+    ).toMatchObject({ code: 'MEMBER_SELF_ACTION' });
   });
 
   it('waits above the threshold for another admin: the requester cannot approve, staff cannot, approval applies once', async () => {

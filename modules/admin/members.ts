@@ -244,6 +244,7 @@ export async function adjustCoinsAsOperator(
       const profile = await memberProfileOf(tx, memberId);
       if (!profile) return refused('MEMBER_NOT_FOUND', { memberId });
       if (profile.deleted) return refused('MEMBER_DELETED');
+      if (operator.memberId === memberId) return refused('MEMBER_SELF_ACTION');
       const requestKey = `${operator.memberId ?? operator.label}:${input.key}`;
       const pending = Math.abs(input.amount) > rules.approvalThreshold;
       const [inserted] = await tx
