@@ -168,6 +168,11 @@ const environmentSchema = z.object({
   SHIPPING_CSV_MAX_ROWS: z.coerce.number().int().min(1).max(10_000).default(2_000),
   /** A prize worth at least this many coins is named in a conversion's confirmation (with S賞 and above). */
   PRIZE_HIGHLIGHT_COINS: z.coerce.number().int().min(1).max(100_000_000).default(10_000),
+  /**
+   * An operator's coin adjustment larger than this many coins (either sign) waits for a second admin's
+   * approval before it is applied (decision 026); up to it, it is applied at once.
+   */
+  COIN_ADJUSTMENT_APPROVAL_THRESHOLD: z.coerce.number().int().min(0).max(100_000_000).default(10_000),
   /** Lifetime of paid coins (資金決済法: keep within 180 days for the exemption). */
   PAID_COIN_EXPIRY_DAYS: z.coerce.number().int().min(1).max(180).default(180),
   /** Lifetime of free coins unless a grant says otherwise. */

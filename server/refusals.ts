@@ -6,7 +6,7 @@ import type { GachaLookupRefusalCode, PackAdminRefusalCode, StockRefusalCode } f
 import type { IdempotencyRefusalCode } from '#modules/idempotency';
 import type { AccountDeletionRefusalCode, LineLinkRefusalCode, StaffAccessRefusalCode } from '#modules/identity/server';
 import type { WalletRefusalCode } from '#modules/wallet';
-import type { AdminRefusalCode } from '#modules/admin';
+import type { AdminRefusalCode, MemberConsoleRefusalCode } from '#modules/admin';
 import { maintenanceEndText, type MaintenanceRefusalCode, type MaintenanceSettingRefusalCode } from '#modules/shop';
 import {
   SHIPPING_STATUS_LABELS,
@@ -220,7 +220,10 @@ const payments: Section<PurchaseRefusalCode> = {
   },
   PURCHASE_HOLD: {
     status: 403,
-    message: 'お支払いの確認が必要なため、現在コインを購入できません。お手数ですがお問い合わせください。',
+    message: (d) =>
+      d.reason === 'operator'
+        ? 'アカウントの確認が必要なため、現在コインを購入できません。お手数ですがお問い合わせください。'
+        : 'お支払いの確認が必要なため、現在コインを購入できません。お手数ですがお問い合わせください。',
   },
   // The same order key again: for another member's order it is simply invalid; for a finished order, say so.
   ORDER_KEY_CONFLICT: {
@@ -311,6 +314,48 @@ const admin: Section<AdminRefusalCode> = {
   },
 };
 
+const coinKindName = (kind: unknown) => (kind === 'paid' ? '有償コイン' : '無償コイン');
+
+const memberConsole: Section<MemberConsoleRefusalCode> = {
+  MEMBER_NOT_FOUND: { status: 404, message: 'その会員は見つかりません。' },
+  MEMBER_DELETED: { status: 409, message: 'この会員は退会済みのため、変更できません。' },
+  MEMBER_SELF_ACTION: {
+    status: 409,
+    message: '自分自身のアカウントにはこの操作を行えません。別のスタッフに依頼してください。',
+  },
+  MEMBER_STAFF_PROTECTED: {
+    status: 403,
+    message: 'スタッフ・管理者のアカウントに対するこの操作は、管理者だけが行えます。',
+  },
+  ADJUSTMENT_NOT_FOUND: { status: 404, message: 'そのコイン調整の申請は見つかりません。' },
+  ADJUSTMENT_NOT_PENDING: {
+    status: 409,
+    message: (d) =>
+      d.status === 'applied'
+        ? 'このコイン調整はすでに承認され、反映済みです。'
+        : d.status === 'rejected'
+          ? 'このコイン調整はすでに却下されています。'
+          : 'このコイン調整はすでに処理されています。',
+  },
+  ADJUSTMENT_SELF_APPROVAL: {
+    status: 403,
+    message: '自分が申請したコイン調整は承認・却下できません。別の管理者に依頼してください。',
+  },
+  ADJUSTMENT_APPROVER_NOT_ADMIN: {
+    status: 403,
+    message: 'コイン調整の承認・却下は、役割が「管理者」のスタッフだけが行えます。',
+  },
+  ADJUSTMENT_KEY_REUSED: {
+    status: 409,
+    message: 'この調整フォームはすでに別の内容で送信されています。ページを読み込み直してからやり直してください。',
+  },
+  ADJUSTMENT_EXCEEDS_BALANCE: {
+    status: 422,
+    message: (d) =>
+      `${coinKindName(d.kind)}の残高（${n(d.balance)}枚）を超えて減らすことはできません（減らす枚数 ${n(d.amount)}枚）。残高がマイナスになる調整は行えません。`,
+  },
+};
+
 const addresses: Section<AddressRefusalCode> = {
   ADDRESS_NOT_FOUND: { status: 404, message: '住所が見つかりません。' },
   ADDRESS_LIMIT_REACHED: {
@@ -347,7 +392,9 @@ const shipping: Section<ShippingRefusalCode> = {
     message: (d) =>
       d.reason === 'chargeback'
         ? 'お支払いの取り消し（チャージバック）の確認が必要なため、現在発送を依頼できません。お手数ですがお問い合わせください。'
-        : 'お支払いの確認が必要なため、現在発送を依頼できません。お手数ですがお問い合わせください。',
+        : d.reason === 'operator'
+          ? 'アカウントの確認が必要なため、現在発送を依頼できません。お手数ですがお問い合わせください。'
+          : 'お支払いの確認が必要なため、現在発送を依頼できません。お手数ですがお問い合わせください。',
   },
   SHIPPING_FEE_CHANGED: {
     status: 409,
@@ -424,6 +471,7 @@ export type RefusalCode =
   | AccountDeletionRefusalCode
   | PurchaseRefusalCode
   | AdminRefusalCode
+  | MemberConsoleRefusalCode
   | AddressRefusalCode
   | ShippingRefusalCode
   | MaintenanceRefusalCode
@@ -443,6 +491,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   accountDeletion,
   payments,
   admin,
+  memberConsole,
   addresses,
   shipping,
   maintenance,

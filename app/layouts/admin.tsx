@@ -16,6 +16,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** The admin pages, each shown to operators holding its permission (the page checks it again). */
 const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission; end?: boolean }[] = [
   { to: '/admin', label: 'ホーム', end: true },
+  { to: '/admin/members', label: '会員', permission: 'members:read' },
+  { to: '/admin/members/approvals', label: 'コイン調整の承認', permission: 'coins:grant' },
   { to: '/admin/shipping', label: '発送デスク', permission: 'shipping:read' },
   { to: '/admin/stock', label: '在庫', permission: 'packs:write' },
   { to: '/admin/orders', label: '注文', permission: 'orders:read' },

@@ -1,6 +1,18 @@
 // The admin module's tables: what each staff member may do, invitations to join the staff, and the
 // append-only audit log every admin action writes in its own transaction. Private to the module.
-import { bigserial, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /** A staff member's permissions (role 'staff'; role 'admin' holds every permission without rows). */
 export const staffPermissions = pgTable(
@@ -61,5 +73,55 @@ export const adminAuditLog = pgTable(
     index('admin_audit_log_actor_idx').on(t.actorId, t.at),
     index('admin_audit_log_target_idx').on(t.targetType, t.targetId, t.at),
     index('admin_audit_log_action_idx').on(t.action, t.at),
+  ],
+);
+
+/** Staff notes on a member (never shown to the member): who wrote what, when. Added, never edited. */
+export const memberNotes = pgTable(
+  'member_notes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    memberId: text('member_id').notNull(),
+    authorId: text('author_id'),
+    authorLabel: text('author_label').notNull(),
+    text: text('text').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('member_notes_member_idx').on(t.memberId, t.id)],
+);
+
+export const coinAdjustmentStatuses = ['pending', 'applied', 'rejected'] as const;
+export type CoinAdjustmentStatus = (typeof coinAdjustmentStatuses)[number];
+
+/**
+ * An operator's coin adjustment (decision 026): applied at once up to the approval threshold, else
+ * pending until another admin approves (then applied, once: the row is locked and the ledger key is
+ * `adjust:<id>`) or rejects it. `request_key` is the form's key: a double submit makes one row.
+ */
+export const coinAdjustments = pgTable(
+  'coin_adjustments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    requestKey: text('request_key').notNull().unique(),
+    memberId: text('member_id').notNull(),
+    kind: text('kind', { enum: ['paid', 'free'] }).notNull(),
+    /** Signed from the member's side: + credits, − debits. */
+    amount: integer('amount').notNull(),
+    reason: text('reason').notNull(),
+    status: text('status', { enum: coinAdjustmentStatuses }).notNull(),
+    requestedBy: text('requested_by'),
+    requestedLabel: text('requested_label').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedBy: text('decided_by'),
+    decidedLabel: text('decided_label'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decisionNote: text('decision_note'),
+  },
+  (t) => [
+    index('coin_adjustments_member_idx').on(t.memberId, t.requestedAt),
+    index('coin_adjustments_pending_idx')
+      .on(t.requestedAt)
+      .where(sql`${t.status} = 'pending'`),
+    check('coin_adjustments_amount_nonzero', sql`${t.amount} <> 0`),
   ],
 );

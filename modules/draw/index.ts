@@ -361,6 +361,69 @@ export async function listPrizes(
   return { items, next: rows.length > limit && last ? { createdAt: last.cursorAt, id: last.prizeId } : null };
 }
 
+/** One of a member's draws as the operators' member console lists it. */
+export interface MemberDrawRow {
+  id: string;
+  gachaId: string;
+  gachaTitle: string;
+  count: number;
+  cost: number;
+  status: string;
+  errorCode: string | null;
+  lastOne: boolean;
+  createdAt: string;
+}
+
+/**
+ * A member's draws, newest first, a page of `limit` before the cursor (draws_member_idx serves it).
+ * @example const { items, next } = await listMemberDraws(db, memberId, { limit: 20 })
+ */
+export async function listMemberDraws(
+  db: Database,
+  memberId: string,
+  options: { limit: number; before?: { createdAt: string; id: string } },
+): Promise<{ items: MemberDrawRow[]; next: { createdAt: string; id: string } | null }> {
+  const limit = Math.min(Math.max(options.limit, 1), 100);
+  const before = options.before && isUuid(options.before.id) ? options.before : undefined;
+  const rows = await db
+    .select({
+      id: draws.id,
+      gachaId: draws.gachaId,
+      count: draws.count,
+      cost: draws.cost,
+      status: draws.status,
+      errorCode: draws.errorCode,
+      lastOne: draws.lastOne,
+      createdAt: draws.createdAt,
+      cursorAt: sql<string>`to_char(${draws.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
+    .from(draws)
+    .where(
+      and(
+        eq(draws.memberId, memberId),
+        before
+          ? sql`(${draws.createdAt}, ${draws.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(draws.createdAt), desc(draws.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const packs = await packTitles(
+    db,
+    page.map((r) => r.gachaId),
+  );
+  const last = page.at(-1);
+  return {
+    items: page.map(({ cursorAt: _cursorAt, ...r }) => ({
+      ...r,
+      gachaTitle: packs.get(r.gachaId)?.title ?? r.gachaId,
+      createdAt: new Date(r.createdAt).toISOString(),
+    })),
+    next: rows.length > limit && last ? { createdAt: last.cursorAt, id: last.id } : null,
+  };
+}
+
 /**
  * What the member's own draws were (pack and count), for the coin history. Another member's draw
  * is simply absent.

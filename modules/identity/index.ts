@@ -88,3 +88,19 @@ export {
   isPlaceholderEmail,
   type SocialProviderId,
 } from './social';
+export {
+  MEMBER_QUERY_MAX_LENGTH,
+  memberQueryOf,
+  searchMembers,
+  memberListingsOf,
+  memberProfileOf,
+  listMemberSessions,
+  revokeMemberSessions,
+  banMember,
+  unbanMember,
+  type MemberQuery,
+  type MemberListing,
+  type MemberProfile,
+  type MemberSession,
+  type MemberBan,
+} from './member-console';

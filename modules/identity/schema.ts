@@ -1,4 +1,5 @@
 // Identity tables, in the shape better-auth expects (user, session, account, verification, rateLimit).
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, timestamp, bigint } from 'drizzle-orm/pg-core';
 
 const timestamps = {
@@ -6,29 +7,38 @@ const timestamps = {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 };
 
-export const users = pgTable('users', {
-  id: text('id').primaryKey(),
-  /** ニックネーム, shown publicly in rankings (masked elsewhere). */
-  name: text('name').notNull(),
-  email: text('email').notNull().unique(),
-  emailVerified: boolean('email_verified').notNull().default(false),
-  image: text('image'),
-  /** 'user' or 'admin' (staff); better-auth's admin plugin owns it. */
-  role: text('role').notNull().default('user'),
-  banned: boolean('banned').default(false),
-  banReason: text('ban_reason'),
-  banExpires: timestamp('ban_expires', { withTimezone: true }),
-  /** 生年月日, YYYY-MM-DD (strict: a real date); null until the member gives it. */
-  birthday: text('birthday'),
-  /** better-auth's twoFactor plugin: true once TOTP is set up and confirmed (two-factor.server.ts). */
-  twoFactorEnabled: boolean('two_factor_enabled').default(false),
-  /** 退会: set when the member deleted the account; the row stays as an anonymised tombstone (account-deletion.server.ts). */
-  deletedAt: timestamp('deleted_at', { withTimezone: true }),
-  /** E.164 (+819012345678), set by better-auth's phoneNumber plugin once an SMS code proved it; one member per number. */
-  phoneNumber: text('phone_number').unique('users_phone_number_unique'),
-  phoneNumberVerified: boolean('phone_number_verified').notNull().default(false),
-  ...timestamps,
-});
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    /** ニックネーム, shown publicly in rankings (masked elsewhere). */
+    name: text('name').notNull(),
+    email: text('email').notNull().unique(),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    image: text('image'),
+    /** 'user' or 'admin' (staff); better-auth's admin plugin owns it. */
+    role: text('role').notNull().default('user'),
+    banned: boolean('banned').default(false),
+    banReason: text('ban_reason'),
+    banExpires: timestamp('ban_expires', { withTimezone: true }),
+    /** 生年月日, YYYY-MM-DD (strict: a real date); null until the member gives it. */
+    birthday: text('birthday'),
+    /** better-auth's twoFactor plugin: true once TOTP is set up and confirmed (two-factor.server.ts). */
+    twoFactorEnabled: boolean('two_factor_enabled').default(false),
+    /** 退会: set when the member deleted the account; the row stays as an anonymised tombstone (account-deletion.server.ts). */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** E.164 (+819012345678), set by better-auth's phoneNumber plugin once an SMS code proved it; one member per number. */
+    phoneNumber: text('phone_number').unique('users_phone_number_unique'),
+    phoneNumberVerified: boolean('phone_number_verified').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    // The operators' member search (member-console.ts): the start of a nickname, case-insensitive, and
+    // the newest members first. Exact id, email and phone number use their unique indexes.
+    index('users_name_prefix_idx').using('btree', sql`lower(${t.name}) text_pattern_ops`, t.id),
+    index('users_created_at_idx').on(t.createdAt, t.id),
+  ],
+);
 
 export const sessions = pgTable(
   'sessions',

@@ -158,10 +158,12 @@ export async function getPurchaseStanding(
     .select({ n: sql<number>`count(*)::int` })
     .from(paymentOrders)
     .where(and(eq(paymentOrders.memberId, memberId), isNotNull(paymentOrders.creditedAt)));
-  const capJpy = profile?.declaredMinor ? rules.minorMonthlyCapJpy : rules.monthlyCapJpy;
+  const declared = Boolean(profile?.ageDeclared);
+  const declaredMinor = declared && Boolean(profile?.declaredMinor);
+  const capJpy = declaredMinor ? rules.minorMonthlyCapJpy : rules.monthlyCapJpy;
   return {
-    declared: Boolean(profile),
-    declaredMinor: profile?.declaredMinor ?? false,
+    declared,
+    declaredMinor,
     hold: profile?.holdReason ?? null,
     rank: { rank: rank.rank, name: rank.name, bonusPercent: rank.bonusPercent },
     capJpy,
@@ -237,10 +239,21 @@ export async function declareAge(
     await db
       .insert(purchaseProfiles)
       .values({ memberId, declaredMinor: minor })
-      .onConflictDoUpdate({ target: purchaseProfiles.memberId, set: { declaredMinor: minor, declaredAt: new Date() } });
+      .onConflictDoUpdate({
+        target: purchaseProfiles.memberId,
+        set: { declaredMinor: minor, ageDeclared: true, declaredAt: new Date() },
+      });
     return { declaredMinor: minor };
   }
-  await db.insert(purchaseProfiles).values({ memberId, declaredMinor: minor }).onConflictDoNothing();
+  // A row that only carries an operator's hold takes the member's first answer.
+  await db
+    .insert(purchaseProfiles)
+    .values({ memberId, declaredMinor: minor })
+    .onConflictDoUpdate({
+      target: purchaseProfiles.memberId,
+      set: { declaredMinor: minor, ageDeclared: true, declaredAt: new Date() },
+      setWhere: sql`${purchaseProfiles.ageDeclared} = false`,
+    });
   const [profile] = await db.select().from(purchaseProfiles).where(eq(purchaseProfiles.memberId, memberId));
   return { declaredMinor: profile!.declaredMinor };
 }
@@ -253,22 +266,65 @@ export async function declareAge(
 export async function purchaseHoldOf(
   db: Database,
   memberId: string,
-): Promise<{ reason: 'chargeback' | 'other'; since: Date | null } | null> {
+): Promise<{ reason: PurchaseHoldKind; since: Date | null } | null> {
   const [profile] = await db
     .select({ hold: purchaseProfiles.holdReason, at: purchaseProfiles.holdAt })
     .from(purchaseProfiles)
     .where(eq(purchaseProfiles.memberId, memberId));
   if (!profile?.hold) return null;
-  return { reason: profile.hold.startsWith('chargeback:') ? 'chargeback' : 'other', since: profile.at };
+  return { reason: holdKindOf(profile.hold), since: profile.at };
+}
+
+/** The kinds of hold a member may be told about: a chargeback's, an operator's, or another. */
+export type PurchaseHoldKind = 'chargeback' | 'operator' | 'other';
+
+/** The hold an operator places (decision 026); their reason is in the audit entry, never shown to the member. */
+export const OPERATOR_HOLD = 'operator';
+
+/** @example holdKindOf('chargeback:…') // 'chargeback' */
+export const holdKindOf = (hold: string): PurchaseHoldKind =>
+  hold.startsWith('chargeback:') ? 'chargeback' : hold === OPERATOR_HOLD ? 'operator' : 'other';
+
+/**
+ * The holds of several members at once (the operators' member search), by member id; members without a hold are absent.
+ * @example (await purchaseHoldsOf(db, ids)).get(id) // 'chargeback'
+ */
+export async function purchaseHoldsOf(db: Database, memberIds: string[]): Promise<Map<string, PurchaseHoldKind>> {
+  if (memberIds.length === 0) return new Map();
+  const rows = await db
+    .select({ memberId: purchaseProfiles.memberId, hold: purchaseProfiles.holdReason })
+    .from(purchaseProfiles)
+    .where(and(inArray(purchaseProfiles.memberId, memberIds), isNotNull(purchaseProfiles.holdReason)));
+  return new Map(rows.map((r) => [r.memberId, holdKindOf(r.hold!)]));
+}
+
+/**
+ * Puts a member's purchases (and shipping) on hold by an operator (decision 026), unless some hold is
+ * already there (a chargeback's stays as it is). Answers whether it placed one.
+ * @example await placePurchaseHold(tx, memberId) // true
+ */
+export async function placePurchaseHold(db: Database, memberId: string, now = new Date()): Promise<boolean> {
+  const placed = await db
+    .insert(purchaseProfiles)
+    .values({ memberId, declaredMinor: false, ageDeclared: false, holdReason: OPERATOR_HOLD, holdAt: now })
+    .onConflictDoUpdate({
+      target: purchaseProfiles.memberId,
+      set: { holdReason: OPERATOR_HOLD, holdAt: now },
+      setWhere: sql`${purchaseProfiles.holdReason} is null`,
+    })
+    .returning({ memberId: purchaseProfiles.memberId });
+  return placed.length > 0;
 }
 
 /** The member's age declaration and hold as stored, or null before any declaration (operators' before-and-after). */
 export async function purchaseProfileOf(
   db: Database,
   memberId: string,
-): Promise<{ declaredMinor: boolean; hold: string | null } | null> {
+): Promise<{ declaredMinor: boolean | null; hold: string | null } | null> {
   const [profile] = await db.select().from(purchaseProfiles).where(eq(purchaseProfiles.memberId, memberId));
-  return profile ? { declaredMinor: profile.declaredMinor, hold: profile.holdReason } : null;
+  return profile
+    ? { declaredMinor: profile.ageDeclared ? profile.declaredMinor : null, hold: profile.holdReason }
+    : null;
 }
 
 /** Lifts a purchase hold (operator, after the member settled an unrecovered chargeback). */
@@ -326,7 +382,7 @@ function buildQuote(
   const pack = packs.find((p) => p.id === input.packId);
   if (!pack) throw new PurchaseRefused('PACK_UNAVAILABLE');
   if (standing.hold) {
-    throw new PurchaseRefused('PURCHASE_HOLD');
+    throw new PurchaseRefused('PURCHASE_HOLD', { reason: holdKindOf(standing.hold) });
   }
   if (!standing.declared) {
     throw new PurchaseRefused('AGE_DECLARATION_REQUIRED');

@@ -152,6 +152,11 @@ export const purchaseProfiles = pgTable('purchase_profiles', {
   memberId: text('member_id').primaryKey(),
   declaredMinor: boolean('declared_minor').notNull(),
   declaredAt: timestamp('declared_at', { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * False while the row exists only to carry an operator's hold on a member who has not answered yet
+   * (decision 026): the member is still asked, and their answer is taken.
+   */
+  ageDeclared: boolean('age_declared').notNull().default(true),
   /** Set when a chargeback left coins unrecovered: purchases are refused until an operator clears it. */
   holdReason: text('hold_reason'),
   holdAt: timestamp('hold_at', { withTimezone: true }),

@@ -231,6 +231,97 @@ export async function refundSpend(
   return refunded;
 }
 
+/**
+ * Takes coins of one kind from a member (an operator's negative adjustment, decision 026), in the
+ * caller's transaction: locks the wallet, writes off what has expired, then debits free coins soonest
+ * expiry first or paid coins oldest first, one ledger entry per grant touched, each with the memo.
+ * Never makes a balance negative: short of coins of that kind, nothing is taken (INSUFFICIENT_COINS with
+ * the balance of that kind). Idempotent on `idempotencyKey`: a repeat takes nothing and answers
+ * `replay`; the key used for another debit (member, kind or amount) throws IdempotencyKeyConflict.
+ * @example await debitCoins(tx, { memberId, kind: 'free', amount: 300, reason: 'adjustment', counterAccount: 'adjustment', idempotencyKey: 'adjust:…', memo: '誤付与の取消' })
+ */
+export async function debitCoins(
+  tx: Database,
+  input: {
+    memberId: string;
+    kind: CoinKind;
+    amount: number;
+    reason: string;
+    counterAccount: string;
+    idempotencyKey: string;
+    ref?: string | null;
+    memo?: string | null;
+    now?: Date;
+  },
+): Promise<{ ok: true; replay: boolean; paid: number; free: number } | Refusal<'INSUFFICIENT_COINS'>> {
+  if (!Number.isSafeInteger(input.amount) || input.amount <= 0)
+    throw new RangeError('amount must be a positive integer');
+  const at = (input.now ?? new Date()).toISOString();
+  const [row] = await queryRows<{
+    r: { replay?: boolean; paid?: number; free?: number; short?: boolean; balance?: number; conflict?: boolean };
+  }>(
+    tx,
+    sql`select wallet_debit_kind(${input.memberId}::text, ${input.kind}::text, ${input.amount}::int, ${input.reason}::text,
+      ${input.counterAccount}::text, ${input.idempotencyKey}::text, ${input.ref ?? null}::text, ${input.memo ?? null}::text,
+      ${at}::timestamptz) as r`,
+  );
+  const answer = row!.r;
+  if (answer.conflict) throw new IdempotencyKeyConflict(input.idempotencyKey);
+  if (answer.short)
+    return refuse('INSUFFICIENT_COINS', { required: input.amount, balance: answer.balance ?? 0, kind: input.kind });
+  return { ok: true, replay: Boolean(answer.replay), paid: answer.paid ?? 0, free: answer.free ?? 0 };
+}
+
+/** One grant with coins left: what a member holds, lot by lot, and when each lot expires. */
+export interface CoinLot {
+  id: number;
+  kind: CoinKind;
+  amount: number;
+  remaining: number;
+  reason: string;
+  reasonLabel: string;
+  grantedAt: string;
+  expiresAt: string;
+  expired: boolean;
+}
+
+/**
+ * The member's coins lot by lot (grants with coins left), soonest expiry first, at most `limit`
+ * (the partial index coin_grants_spendable_idx serves it), and how many lots there are in all.
+ * @example const { lots, total } = await listCoinLots(db, member.id, 50)
+ */
+export async function listCoinLots(
+  db: Database,
+  memberId: string,
+  limit: number,
+  now = new Date(),
+): Promise<{ lots: CoinLot[]; total: number }> {
+  const rows = await db
+    .select()
+    .from(coinGrants)
+    .where(and(eq(coinGrants.memberId, memberId), gt(coinGrants.remaining, 0)))
+    .orderBy(coinGrants.expiresAt, coinGrants.id)
+    .limit(limit);
+  const [count] = await db
+    .select({ n: sql<string>`count(*)` })
+    .from(coinGrants)
+    .where(and(eq(coinGrants.memberId, memberId), gt(coinGrants.remaining, 0)));
+  return {
+    lots: rows.map((g) => ({
+      id: Number(g.id),
+      kind: g.kind,
+      amount: g.amount,
+      remaining: g.remaining,
+      reason: g.reason,
+      reasonLabel: LEDGER_REASON_LABELS[g.reason] ?? g.reason,
+      grantedAt: new Date(g.grantedAt).toISOString(),
+      expiresAt: new Date(g.expiresAt).toISOString(),
+      expired: new Date(g.expiresAt).getTime() <= now.getTime(),
+    })),
+    total: Number(count?.n ?? 0),
+  };
+}
+
 /** @example const { paid, free } = await getBalance(db, member.id) */
 export async function getBalance(db: Database, memberId: string, now = new Date()): Promise<WalletBalance> {
   const [wallet] = await db

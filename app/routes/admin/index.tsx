@@ -21,6 +21,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 const TASKS: { to: string; title: string; text: string; permission: string }[] = [
   {
+    to: '/admin/members',
+    title: '会員',
+    text: 'メールアドレス・ニックネーム・会員ID・電話番号で会員を探し、残高・台帳・ガチャ・獲得商品・発送・購入・セッション・メモを確認します。コイン調整、利用停止、購入・発送停止もここから行います。',
+    permission: 'members:read',
+  },
+  {
+    to: '/admin/members/approvals',
+    title: 'コイン調整の承認',
+    text: '承認が必要な大きなコイン調整を、申請者とは別の管理者が承認・却下します。',
+    permission: 'coins:grant',
+  },
+  {
     to: '/admin/shipping',
     title: '発送デスク',
     text: '発送依頼の一覧（期限超過が先頭）、ピッキングリストと納品書の印刷、送り状CSV、発送済みの登録（1件ずつ・CSV）を行います。',

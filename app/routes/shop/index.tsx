@@ -65,7 +65,8 @@ export default function Shop({ loaderData, actionData }: Route.ComponentProps) {
               className="rounded-xl bg-amber-50 p-3 text-sm font-bold text-amber-900"
               data-testid="purchase-hold"
             >
-              お支払いの確認が必要なため、現在コインを購入できません。お手数ですがお問い合わせください（お問い合わせ先は
+              {`${loaderData.standing.hold === 'operator' ? 'アカウント' : 'お支払い'}の確認が必要なため、現在コインを購入できません。`}
+              お手数ですがお問い合わせください（お問い合わせ先は
               <AppLink to="/tokushoho" className="underline">
                 特定商取引法に基づく表記
               </AppLink>

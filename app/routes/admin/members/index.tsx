@@ -1,0 +1,112 @@
+// /admin/members: find a member by email, nickname (its start), member id or phone number (typed any
+// way a Japanese number is written), 50 to a page; each result with its status (held, banned,
+// deleted) and joined date, linking to the member's page.
+import { Form, Link, useNavigation } from 'react-router';
+import type { Route } from './+types/index';
+import { shopRequestContext } from '~/context';
+import { Button } from '~/components/Button';
+import { formatYmdHm } from '~/lib/dates';
+import { memberSearchLoader } from '~/lib/admin-members.server';
+import { MemberStatusBadges } from '~/components/MemberStatusBadges';
+
+export const handle = { title: '会員' };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return memberSearchLoader(context.get(shopRequestContext), request);
+}
+
+const BY_LABELS: Record<string, string> = {
+  all: '新しく登録した順',
+  email: 'メールアドレス（完全一致）',
+  phone: '電話番号（完全一致）',
+  text: '会員ID（完全一致）とニックネーム（前方一致）',
+};
+
+export default function MemberSearchPage({ loaderData }: Route.ComponentProps) {
+  const { q, by, page, hasMore, items } = loaderData;
+  const navigation = useNavigation();
+  const searching = navigation.state === 'loading' && navigation.location?.pathname === '/admin/members';
+  const pageLink = (p: number) => `/admin/members?${new URLSearchParams({ q, page: String(p) }).toString()}`;
+  return (
+    <div className="max-w-6xl">
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h1 className="text-2xl font-black">会員</h1>
+        <Link to="/admin/members/approvals" className="text-sm font-bold underline">
+          コイン調整の承認待ち
+        </Link>
+      </div>
+      <Form method="get" className="mt-4 flex flex-wrap items-end gap-3 rounded-2xl border border-line bg-white p-4">
+        <label className="min-w-72 flex-1 text-xs font-bold">
+          メールアドレス・ニックネーム・会員ID・電話番号
+          <input
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={254}
+            placeholder="例：taro@example.jp／たろう／090-1234-5678"
+            className="mt-1 block min-h-11 w-full rounded-lg border border-line px-3 text-sm"
+          />
+        </label>
+        <Button type="submit" loading={searching}>
+          検索
+        </Button>
+      </Form>
+      <p className="mt-3 text-xs text-muted">
+        {BY_LABELS[by]}で表示しています。メールアドレスと電話番号は完全一致、ニックネームは先頭からの一致です。
+      </p>
+      {items.length === 0 ? (
+        <p className="mt-4 rounded-xl bg-white p-4 text-sm">条件に合う会員はいません。</p>
+      ) : (
+        <div className="mt-4 overflow-x-auto rounded-2xl border border-line bg-white">
+          <table className="w-full text-left text-sm">
+            <thead className="bg-slate-50 text-xs">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  ニックネーム
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  メールアドレス
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  状態
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  登録日時
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((m) => (
+                <tr key={m.id} className="border-t border-line align-top">
+                  <td className="px-3 py-2">
+                    <Link to={`/admin/members/${encodeURIComponent(m.id)}`} className="font-bold underline">
+                      {m.name}
+                    </Link>
+                    <span className="block font-mono text-xs text-muted">{m.id}</span>
+                  </td>
+                  <td className="px-3 py-2 break-all">{m.email}</td>
+                  <td className="px-3 py-2">
+                    <MemberStatusBadges member={m} />
+                  </td>
+                  <td className="px-3 py-2 whitespace-nowrap">{formatYmdHm(m.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav aria-label="ページ" className="mt-4 flex gap-4 text-sm">
+        {page > 1 ? (
+          <Link to={pageLink(page - 1)} className="underline">
+            前の50件
+          </Link>
+        ) : null}
+        {hasMore ? (
+          <Link to={pageLink(page + 1)} className="underline">
+            次の50件
+          </Link>
+        ) : null}
+      </nav>
+    </div>
+  );
+}

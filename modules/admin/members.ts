@@ -1,0 +1,565 @@
+// The operators' actions on a member (docs/decisions/026): coin adjustments (a ledger entry with a
+// reason; above the approval threshold a second admin approves first), ban and unban, signing the
+// member out everywhere, the operator's purchase hold, and staff notes. Each runs through
+// runAdminAction: the change and its audit entry commit together or not at all. The admin pages and
+// the command line call these same functions.
+import { and, asc, count, desc, eq, lt } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '#db/client';
+import { refuse, RefusalError, isUuid } from '#modules/kernel';
+import {
+  banMember,
+  isStaffRole,
+  memberProfileOf,
+  revokeMemberSessions,
+  unbanMember,
+  type MemberProfile,
+} from '#modules/identity';
+import { debitCoins, getBalance, grantCoins, type CoinKind, type CoinLifetimes } from '#modules/wallet';
+import { placePurchaseHold, purchaseProfileOf } from '#modules/payments';
+import { runAdminAction, type Operator } from './audit';
+import { coinAdjustments, memberNotes, type CoinAdjustmentStatus } from './schema';
+import type { OperatorOutcome } from './operations';
+
+/** The refusals of the member console (words in server/refusals.ts). */
+export const MEMBER_CONSOLE_REFUSAL_CODES = [
+  'MEMBER_NOT_FOUND',
+  'MEMBER_DELETED',
+  'MEMBER_SELF_ACTION',
+  'MEMBER_STAFF_PROTECTED',
+  'ADJUSTMENT_NOT_FOUND',
+  'ADJUSTMENT_NOT_PENDING',
+  'ADJUSTMENT_SELF_APPROVAL',
+  'ADJUSTMENT_APPROVER_NOT_ADMIN',
+  'ADJUSTMENT_KEY_REUSED',
+  'ADJUSTMENT_EXCEEDS_BALANCE',
+] as const;
+export type MemberConsoleRefusalCode = (typeof MEMBER_CONSOLE_REFUSAL_CODES)[number];
+
+const refused = (code: MemberConsoleRefusalCode, details: Record<string, unknown> = {}): never => {
+  throw new RefusalError(refuse(code, details));
+};
+
+/** The most coins one adjustment moves (either sign). */
+export const MAX_ADJUSTMENT_COINS = 10_000_000;
+export const ADJUSTMENT_REASON_MAX = 200;
+export const MEMBER_NOTE_MAX = 2000;
+export const BAN_REASON_MAX = 500;
+
+/** What staff type as a number: full-width digits, commas, and the minus signs of Japanese keyboards. */
+const numberText = (value: unknown) =>
+  typeof value === 'string'
+    ? value
+        .normalize('NFKC')
+        .replace(/[\u2212\u2010-\u2015\u30fc]/g, '-')
+        .replace(/[,\s]/g, '')
+    : value;
+
+/** The coin adjustment form (the page's action and any other caller alike). */
+export const coinAdjustmentSchema = z.object({
+  kind: z.enum(['paid', 'free'], { error: 'コインの種類（有償・無償）を選んでください。' }),
+  amount: z.preprocess(
+    numberText,
+    z.coerce
+      .number({ error: '枚数を整数で入力してください（減らすときは -500 のように）。' })
+      .int({ error: '枚数を整数で入力してください（減らすときは -500 のように）。' })
+      .min(-MAX_ADJUSTMENT_COINS, {
+        error: `一度に調整できるのは${MAX_ADJUSTMENT_COINS.toLocaleString('ja-JP')}枚までです。`,
+      })
+      .max(MAX_ADJUSTMENT_COINS, {
+        error: `一度に調整できるのは${MAX_ADJUSTMENT_COINS.toLocaleString('ja-JP')}枚までです。`,
+      })
+      .refine((n) => n !== 0, {
+        error: '0枚の調整はできません。増やす枚数か、減らす枚数（-500 など）を入力してください。',
+      }),
+  ),
+  reason: z
+    .string({ error: '調整の理由を入力してください。' })
+    .trim()
+    .min(1, { error: '調整の理由を入力してください。' })
+    .max(ADJUSTMENT_REASON_MAX, { error: `理由は${ADJUSTMENT_REASON_MAX}文字以内で入力してください。` }),
+  /** The form's key (made when the page was shown): a double submit adjusts once. */
+  key: z
+    .string({ error: 'ページを読み込み直してからやり直してください。' })
+    .regex(/^[A-Za-z0-9_-]{8,100}$/, { error: 'ページを読み込み直してからやり直してください。' }),
+});
+export type CoinAdjustmentInput = z.output<typeof coinAdjustmentSchema>;
+
+export const memberNoteSchema = z.object({
+  text: z
+    .string({ error: 'メモを入力してください。' })
+    .trim()
+    .min(1, { error: 'メモを入力してください。' })
+    .max(MEMBER_NOTE_MAX, { error: `メモは${MEMBER_NOTE_MAX.toLocaleString('ja-JP')}文字以内で入力してください。` }),
+});
+
+const ymd = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The ban form: a reason (kept for staff) and an optional last day (JST; empty: until lifted). */
+export const memberBanSchema = z.object({
+  reason: z
+    .string({ error: '利用停止の理由を入力してください。' })
+    .trim()
+    .min(1, { error: '利用停止の理由を入力してください。' })
+    .max(BAN_REASON_MAX, { error: `理由は${BAN_REASON_MAX}文字以内で入力してください。` }),
+  until: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, context) => {
+      if (!value) return null;
+      const [y, m, d] = value.split('-').map(Number);
+      const real = new Date(Date.UTC(y ?? 0, (m ?? 1) - 1, d ?? 0));
+      if (!ymd.test(value) || real.toISOString().slice(0, 10) !== value) {
+        context.addIssue({ code: 'custom', message: '期限は 2027-05-10 の形で入力してください（空欄は無期限）。' });
+        return z.NEVER;
+      }
+      // The ban ends at the end of that day in Japan.
+      const expires = new Date(new Date(`${value}T00:00:00+09:00`).getTime() + 86_400_000);
+      if (expires.getTime() <= Date.now()) {
+        context.addIssue({ code: 'custom', message: '期限には今日以降の日付を入力してください（空欄は無期限）。' });
+        return z.NEVER;
+      }
+      return expires;
+    }),
+});
+
+export const memberHoldSchema = z.object({
+  reason: z
+    .string({ error: '購入・発送停止の理由を入力してください。' })
+    .trim()
+    .min(1, { error: '購入・発送停止の理由を入力してください。' })
+    .max(BAN_REASON_MAX, { error: `理由は${BAN_REASON_MAX}文字以内で入力してください。` }),
+});
+
+// ── Who may act on whom ─────────────────────────────────────────────────────────────────────────
+
+/**
+ * The member an action targets, or a refusal: it must exist and not be deleted; nobody acts on their
+ * own account; only an admin (or the command line) acts on a staff account.
+ */
+async function targetOf(tx: Database, operator: Operator, memberId: string): Promise<MemberProfile> {
+  const profile = await memberProfileOf(tx, memberId);
+  if (!profile) return refused('MEMBER_NOT_FOUND', { memberId });
+  if (profile.deleted) return refused('MEMBER_DELETED');
+  if (operator.memberId === memberId) return refused('MEMBER_SELF_ACTION');
+  if (isStaffRole(profile.role) && operator.role === 'staff') return refused('MEMBER_STAFF_PROTECTED');
+  return profile;
+}
+
+const memberTarget = (memberId: string) => ({ type: 'member', id: memberId });
+
+// ── Coin adjustments ────────────────────────────────────────────────────────────────────────────
+
+export interface CoinAdjustmentView {
+  id: string;
+  memberId: string;
+  kind: CoinKind;
+  amount: number;
+  reason: string;
+  status: CoinAdjustmentStatus;
+  requestedBy: string | null;
+  requestedLabel: string;
+  requestedAt: string;
+  decidedLabel: string | null;
+  decidedAt: string | null;
+  decisionNote: string | null;
+}
+
+const toView = (row: typeof coinAdjustments.$inferSelect): CoinAdjustmentView => ({
+  id: row.id,
+  memberId: row.memberId,
+  kind: row.kind,
+  amount: row.amount,
+  reason: row.reason,
+  status: row.status,
+  requestedBy: row.requestedBy,
+  requestedLabel: row.requestedLabel,
+  requestedAt: row.requestedAt.toISOString(),
+  decidedLabel: row.decidedLabel,
+  decidedAt: row.decidedAt?.toISOString() ?? null,
+  decisionNote: row.decisionNote,
+});
+
+/** The settings an adjustment needs: the approval threshold and the coins' lifetimes. */
+export interface CoinAdjustmentRules {
+  /** COIN_ADJUSTMENT_APPROVAL_THRESHOLD: above this many coins (either sign) a second admin approves first. */
+  approvalThreshold: number;
+  lifetimes: CoinLifetimes;
+}
+
+/** The ledger entry of an adjustment (key `adjust:<id>`), in the caller's transaction; a shortfall refuses. */
+async function applyAdjustment(tx: Database, row: typeof coinAdjustments.$inferSelect, lifetimes: CoinLifetimes) {
+  const before = await getBalance(tx, row.memberId);
+  const entry = {
+    memberId: row.memberId,
+    kind: row.kind,
+    reason: 'adjustment',
+    counterAccount: 'adjustment',
+    idempotencyKey: `adjust:${row.id}`,
+    ref: row.id,
+    memo: row.reason,
+  };
+  if (row.amount > 0) {
+    const granted = await grantCoins(tx, { ...entry, amount: row.amount, lifetimeDays: lifetimes });
+    return { before: { paid: before.paid, free: before.free }, after: { paid: granted.paid, free: granted.free } };
+  }
+  const debited = await debitCoins(tx, { ...entry, amount: -row.amount });
+  if (!debited.ok)
+    return refused('ADJUSTMENT_EXCEEDS_BALANCE', {
+      kind: row.kind,
+      amount: -row.amount,
+      balance: (debited.details as { balance?: number }).balance ?? 0,
+    });
+  return { before: { paid: before.paid, free: before.free }, after: { paid: debited.paid, free: debited.free } };
+}
+
+/** Whether a debit of `amount` (negative) fits the member's balance of that kind now. */
+async function checkDebitFits(tx: Database, memberId: string, kind: CoinKind, amount: number) {
+  if (amount >= 0) return;
+  const balance = await getBalance(tx, memberId);
+  const have = kind === 'paid' ? balance.paid : balance.free;
+  if (have < -amount) refused('ADJUSTMENT_EXCEEDS_BALANCE', { kind, amount: -amount, balance: have });
+}
+
+/**
+ * Adjusts a member's coins with a reason (`coins:grant`). Up to the threshold it is applied at once
+ * (`coins.adjust`); above it, it waits as a pending request (`coins.adjust.request`) for another
+ * admin. A negative adjustment never makes a balance negative (ADJUSTMENT_EXCEEDS_BALANCE). The form's
+ * key makes a double submit one adjustment: a repeat answers the first with `replay` and records nothing.
+ * @example await adjustCoinsAsOperator(db, operator, memberId, { kind: 'free', amount: -300, reason: '誤付与の取消', key }, rules)
+ */
+export async function adjustCoinsAsOperator(
+  db: Database,
+  operator: Operator,
+  memberId: string,
+  input: CoinAdjustmentInput,
+  rules: CoinAdjustmentRules,
+): Promise<OperatorOutcome<{ adjustment: CoinAdjustmentView; replay: boolean }>> {
+  return runAdminAction<{ adjustment: CoinAdjustmentView; replay: boolean }>(
+    db,
+    operator,
+    'coins:grant',
+    async (tx) => {
+      const profile = await memberProfileOf(tx, memberId);
+      if (!profile) return refused('MEMBER_NOT_FOUND', { memberId });
+      if (profile.deleted) return refused('MEMBER_DELETED');
+      if (operator.memberId === memberId) return refused('MEMBER_SELF_ACTION');
+      const requestKey = `${operator.memberId ?? operator.label}:${input.key}`;
+      const pending = Math.abs(input.amount) > rules.approvalThreshold;
+      const [inserted] = await tx
+        .insert(coinAdjustments)
+        .values({
+          requestKey,
+          memberId,
+          kind: input.kind,
+          amount: input.amount,
+          reason: input.reason,
+          status: pending ? 'pending' : 'applied',
+          requestedBy: operator.memberId,
+          requestedLabel: operator.label,
+          ...(pending ? {} : { decidedBy: operator.memberId, decidedLabel: operator.label, decidedAt: new Date() }),
+        })
+        .onConflictDoNothing({ target: coinAdjustments.requestKey })
+        .returning();
+      if (!inserted) {
+        const [first] = await tx.select().from(coinAdjustments).where(eq(coinAdjustments.requestKey, requestKey));
+        if (!first || first.memberId !== memberId || first.kind !== input.kind || first.amount !== input.amount)
+          return refused('ADJUSTMENT_KEY_REUSED');
+        return { value: { adjustment: toView(first), replay: true }, audit: [] };
+      }
+      const target = memberTarget(memberId);
+      const facts = { adjustmentId: inserted.id, kind: input.kind, amount: input.amount, reason: input.reason };
+      if (pending) {
+        await checkDebitFits(tx, memberId, input.kind, input.amount);
+        return {
+          value: { adjustment: toView(inserted), replay: false },
+          audit: {
+            action: 'coins.adjust.request',
+            target,
+            after: { ...facts, status: 'pending', threshold: rules.approvalThreshold },
+          },
+        };
+      }
+      const applied = await applyAdjustment(tx, inserted, rules.lifetimes);
+      return {
+        value: { adjustment: toView(inserted), replay: false },
+        audit: { action: 'coins.adjust', target, before: applied.before, after: { ...applied.after, ...facts } },
+      };
+    },
+  );
+}
+
+/** The pending request under its row lock, or a refusal; only another admin decides it. */
+async function pendingForDecision(tx: Database, operator: Operator, adjustmentId: string) {
+  if (operator.role !== 'admin' || !operator.memberId) return refused('ADJUSTMENT_APPROVER_NOT_ADMIN');
+  if (!isUuid(adjustmentId)) return refused('ADJUSTMENT_NOT_FOUND');
+  const [row] = await tx.select().from(coinAdjustments).where(eq(coinAdjustments.id, adjustmentId)).for('update');
+  if (!row) return refused('ADJUSTMENT_NOT_FOUND');
+  if (row.status !== 'pending') return refused('ADJUSTMENT_NOT_PENDING', { status: row.status });
+  if (row.requestedBy === operator.memberId) return refused('ADJUSTMENT_SELF_APPROVAL');
+  return row;
+}
+
+/**
+ * Approves a pending adjustment and applies it (`coins.adjust.approve` and `coins.adjust`), once:
+ * the request row is locked, so of two admins approving at once the second finds it decided
+ * (ADJUSTMENT_NOT_PENDING); the ledger key `adjust:<id>` would refuse a second entry anyway. Only an
+ * admin other than the requester approves. A debit that no longer fits the balance is refused and
+ * stays pending (reject it, or approve once the balance allows).
+ * @example await approveCoinAdjustment(db, admin, adjustmentId, rules)
+ */
+export async function approveCoinAdjustment(
+  db: Database,
+  operator: Operator,
+  adjustmentId: string,
+  rules: Pick<CoinAdjustmentRules, 'lifetimes'>,
+): Promise<OperatorOutcome<CoinAdjustmentView>> {
+  return runAdminAction(db, operator, 'coins:grant', async (tx) => {
+    const row = await pendingForDecision(tx, operator, adjustmentId);
+    const applied = await applyAdjustment(tx, row, rules.lifetimes);
+    const [saved] = await tx
+      .update(coinAdjustments)
+      .set({ status: 'applied', decidedBy: operator.memberId, decidedLabel: operator.label, decidedAt: new Date() })
+      .where(eq(coinAdjustments.id, row.id))
+      .returning();
+    const target = memberTarget(row.memberId);
+    const facts = { adjustmentId: row.id, kind: row.kind, amount: row.amount, reason: row.reason };
+    return {
+      value: toView(saved!),
+      audit: [
+        {
+          action: 'coins.adjust.approve',
+          target,
+          before: { status: 'pending', requestedBy: row.requestedLabel },
+          after: { ...facts, status: 'applied' },
+        },
+        { action: 'coins.adjust', target, before: applied.before, after: { ...applied.after, ...facts } },
+      ],
+    };
+  });
+}
+
+/**
+ * Rejects a pending adjustment (`coins.adjust.reject`): nothing moves. Only an admin other than the
+ * requester decides; the note (optional) says why.
+ * @example await rejectCoinAdjustment(db, admin, adjustmentId, '根拠が確認できないため')
+ */
+export async function rejectCoinAdjustment(
+  db: Database,
+  operator: Operator,
+  adjustmentId: string,
+  note: string,
+): Promise<OperatorOutcome<CoinAdjustmentView>> {
+  return runAdminAction(db, operator, 'coins:grant', async (tx) => {
+    const row = await pendingForDecision(tx, operator, adjustmentId);
+    const decisionNote = note.trim().slice(0, ADJUSTMENT_REASON_MAX) || null;
+    const [saved] = await tx
+      .update(coinAdjustments)
+      .set({
+        status: 'rejected',
+        decidedBy: operator.memberId,
+        decidedLabel: operator.label,
+        decidedAt: new Date(),
+        decisionNote,
+      })
+      .where(eq(coinAdjustments.id, row.id))
+      .returning();
+    return {
+      value: toView(saved!),
+      audit: {
+        action: 'coins.adjust.reject',
+        target: memberTarget(row.memberId),
+        before: { status: 'pending', requestedBy: row.requestedLabel },
+        after: { adjustmentId: row.id, kind: row.kind, amount: row.amount, status: 'rejected', note: decisionNote },
+      },
+    };
+  });
+}
+
+/** Pending adjustments, oldest first (the approvals page), at most `limit`. */
+export async function listPendingCoinAdjustments(db: Database, limit: number): Promise<CoinAdjustmentView[]> {
+  const rows = await db
+    .select()
+    .from(coinAdjustments)
+    .where(eq(coinAdjustments.status, 'pending'))
+    .orderBy(asc(coinAdjustments.requestedAt))
+    .limit(limit);
+  return rows.map(toView);
+}
+
+/** A member's adjustments, newest first, at most `limit`. */
+export async function listCoinAdjustmentsOf(
+  db: Database,
+  memberId: string,
+  limit: number,
+): Promise<CoinAdjustmentView[]> {
+  const rows = await db
+    .select()
+    .from(coinAdjustments)
+    .where(eq(coinAdjustments.memberId, memberId))
+    .orderBy(desc(coinAdjustments.requestedAt))
+    .limit(limit);
+  return rows.map(toView);
+}
+
+/** How many adjustments wait for approval (the approvals page's heading). */
+export async function countPendingCoinAdjustments(db: Database): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(coinAdjustments).where(eq(coinAdjustments.status, 'pending'));
+  return Number(row?.n ?? 0);
+}
+
+// ── Ban, unban, sessions, hold ──────────────────────────────────────────────────────────────────
+
+/**
+ * Bans a member (`member.ban`): sign-in is refused (「利用停止中」) and every session ends, at once.
+ * Nobody bans themselves; only an admin bans a staff account; a deleted member cannot be changed.
+ * @example await banMemberAsOperator(db, operator, memberId, { reason: '不正利用', expiresAt: null })
+ */
+export async function banMemberAsOperator(
+  db: Database,
+  operator: Operator,
+  memberId: string,
+  input: { reason: string; expiresAt: Date | null },
+): Promise<OperatorOutcome<{ sessionsRevoked: number }>> {
+  return runAdminAction(db, operator, 'members:write', async (tx) => {
+    await targetOf(tx, operator, memberId);
+    const banned = (await banMember(tx, memberId, { reason: input.reason, expiresAt: input.expiresAt }))!;
+    return {
+      value: { sessionsRevoked: banned.sessionsRevoked },
+      audit: {
+        action: 'member.ban',
+        target: memberTarget(memberId),
+        before: banned.before,
+        after: {
+          banned: true,
+          banReason: input.reason,
+          banExpires: input.expiresAt?.toISOString() ?? null,
+          sessionsRevoked: banned.sessionsRevoked,
+        },
+      },
+    };
+  });
+}
+
+/** Lifts a ban (`member.unban`); a member who is not banned records nothing. */
+export async function unbanMemberAsOperator(
+  db: Database,
+  operator: Operator,
+  memberId: string,
+): Promise<OperatorOutcome<{ lifted: boolean }>> {
+  return runAdminAction(db, operator, 'members:write', async (tx) => {
+    await targetOf(tx, operator, memberId);
+    const { before } = (await unbanMember(tx, memberId))!;
+    return {
+      value: { lifted: before.banned },
+      audit: before.banned
+        ? { action: 'member.unban', target: memberTarget(memberId), before, after: { banned: false } }
+        : [],
+    };
+  });
+}
+
+/** Signs a member out on every device (`member.sessions.revoke`), with how many sessions ended. */
+export async function revokeMemberSessionsAsOperator(
+  db: Database,
+  operator: Operator,
+  memberId: string,
+): Promise<OperatorOutcome<{ sessionsRevoked: number }>> {
+  return runAdminAction(db, operator, 'members:write', async (tx) => {
+    await targetOf(tx, operator, memberId);
+    const sessionsRevoked = await revokeMemberSessions(tx, memberId);
+    return {
+      value: { sessionsRevoked },
+      audit: { action: 'member.sessions.revoke', target: memberTarget(memberId), after: { sessionsRevoked } },
+    };
+  });
+}
+
+/**
+ * Puts a member's purchases and shipping requests on hold (`member.hold`): the member reads
+ * 「アカウントの確認が必要なため…」 where they would buy or ship; the operator's reason stays in the
+ * entry. A hold already there (a chargeback's) stays and records nothing. Lifted by
+ * clearPurchaseHoldAsOperator (`members:clear-hold`).
+ * @example await holdMemberAsOperator(db, operator, memberId, '本人確認中')
+ */
+export async function holdMemberAsOperator(
+  db: Database,
+  operator: Operator,
+  memberId: string,
+  reason: string,
+): Promise<OperatorOutcome<{ placed: boolean }>> {
+  return runAdminAction(db, operator, 'members:write', async (tx) => {
+    await targetOf(tx, operator, memberId);
+    const before = await purchaseProfileOf(tx, memberId);
+    const placed = await placePurchaseHold(tx, memberId);
+    return {
+      value: { placed },
+      audit: placed
+        ? {
+            action: 'member.hold',
+            target: memberTarget(memberId),
+            before: { hold: before?.hold ?? null },
+            after: { hold: 'operator', reason },
+          }
+        : [],
+    };
+  });
+}
+
+// ── Notes ───────────────────────────────────────────────────────────────────────────────────────
+
+export interface MemberNote {
+  id: number;
+  authorLabel: string;
+  text: string;
+  createdAt: string;
+}
+
+/** Adds a staff note on a member (`member.note`); notes are never edited or shown to the member. */
+export async function addMemberNoteAsOperator(
+  db: Database,
+  operator: Operator,
+  memberId: string,
+  text: string,
+): Promise<OperatorOutcome<MemberNote>> {
+  return runAdminAction(db, operator, 'members:write', async (tx) => {
+    const profile = await memberProfileOf(tx, memberId);
+    if (!profile) return refused('MEMBER_NOT_FOUND', { memberId });
+    const [note] = await tx
+      .insert(memberNotes)
+      .values({ memberId, authorId: operator.memberId, authorLabel: operator.label, text })
+      .returning();
+    const view = {
+      id: note!.id,
+      authorLabel: note!.authorLabel,
+      text: note!.text,
+      createdAt: note!.createdAt.toISOString(),
+    };
+    return {
+      value: view,
+      audit: { action: 'member.note', target: memberTarget(memberId), after: { noteId: view.id, text } },
+    };
+  });
+}
+
+/** A member's notes, newest first, a page of `limit` before the note id `before`. */
+export async function listMemberNotes(
+  db: Database,
+  memberId: string,
+  page: { limit: number; before?: number },
+): Promise<{ items: MemberNote[]; nextBefore: number | null }> {
+  const rows = await db
+    .select()
+    .from(memberNotes)
+    .where(and(eq(memberNotes.memberId, memberId), page.before ? lt(memberNotes.id, page.before) : undefined))
+    .orderBy(desc(memberNotes.id))
+    .limit(page.limit + 1);
+  const items = rows.slice(0, page.limit).map((n) => ({
+    id: n.id,
+    authorLabel: n.authorLabel,
+    text: n.text,
+    createdAt: n.createdAt.toISOString(),
+  }));
+  return { items, nextBefore: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+}
