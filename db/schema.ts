@@ -10,6 +10,7 @@ export * from '../modules/payments/schema';
 export * from '../modules/messaging/schema';
 export * from '../modules/admin/schema';
 export * from '../modules/shipping/schema';
+export * from '../modules/support/schema';
 
 export { appMeta, moduleSql } from './app-meta';
 export * from '../modules/shipping/schema';
