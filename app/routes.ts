@@ -88,6 +88,8 @@ export default [
     route('mylevel/top', 'routes/mylevel/top.tsx'),
     route('mylevel', 'routes/mylevel/index.tsx'),
     route('myrank', 'routes/myrank.tsx'),
+    // The contact form (beyond the specification's table: the legal pages promise it).
+    route('contact', 'routes/contact.tsx'),
     route('*', 'routes/content-page.tsx'),
   ]),
 ] satisfies RouteConfig;
