@@ -359,7 +359,8 @@ const inquiries: Section<InquiryRefusalCode> = {
 const inquiryImages: Section<InquiryImageRefusalCode> = {
   INQUIRY_IMAGE_TOO_LARGE: {
     status: 400,
-    message: (d) => `${imageNumber(d)}が大きすぎます（1枚${megabytes(d.maxBytes)}まで）。小さくしてから添付してください。`,
+    message: (d) =>
+      `${imageNumber(d)}が大きすぎます（1枚${megabytes(d.maxBytes)}まで）。小さくしてから添付してください。`,
   },
   INQUIRY_IMAGE_TYPE: {
     status: 400,

@@ -21,4 +21,3 @@ export function supportRulesOf(config: SupportConfig): SupportRules {
   }
   return rules;
 }
-

@@ -17,6 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission; end?: boolean }[] = [
   { to: '/admin', label: 'ホーム', end: true },
   { to: '/admin/shipping', label: '発送デスク', permission: 'shipping:read' },
+  { to: '/admin/inquiries', label: 'お問い合わせ', permission: 'inquiries:read' },
   { to: '/admin/audit', label: '監査ログ', permission: 'audit:read' },
   { to: '/admin/staff', label: 'スタッフ', permission: 'staff:write' },
 ];

@@ -11,7 +11,13 @@ import { captchaWidget } from '~/lib/auth-call.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
 import { supportRulesOf } from '#server/support';
-import { CAPTCHA_FORM_FIELD, CLIENT_IP_HEADER, fieldErrorsOf, isPlaceholderEmail, takeRateLimit } from '#modules/identity';
+import {
+  CAPTCHA_FORM_FIELD,
+  CLIENT_IP_HEADER,
+  fieldErrorsOf,
+  isPlaceholderEmail,
+  takeRateLimit,
+} from '#modules/identity';
 import { TURNSTILE_TIMEOUT_MS, verifyTurnstile } from '#modules/identity/server';
 import type { Refusal } from '#modules/kernel';
 import {
@@ -107,9 +113,18 @@ export async function contactAction(shop: ShopRequest, request: Request) {
   const address = request.headers.get(CLIENT_IP_HEADER) || 'unknown';
 
   // Every post counts before its body is read: a flood of large bodies stops here.
-  const addressWait = await overLimit(shop, `contact:address:${address}`, 3600, config.CONTACT_POSTS_PER_ADDRESS_PER_HOUR);
+  const addressWait = await overLimit(
+    shop,
+    `contact:address:${address}`,
+    3600,
+    config.CONTACT_POSTS_PER_ADDRESS_PER_HOUR,
+  );
   if (addressWait !== null) {
-    const described = refusalText({ ok: false, code: 'INQUIRY_RATE_LIMITED', details: { retryAfterSeconds: addressWait } });
+    const described = refusalText({
+      ok: false,
+      code: 'INQUIRY_RATE_LIMITED',
+      details: { retryAfterSeconds: addressWait },
+    });
     return data<ContactActionData>(
       { formError: described.message, captcha },
       { status: 429, headers: { 'Retry-After': String(addressWait) } },
@@ -182,7 +197,10 @@ export async function contactAction(shop: ShopRequest, request: Request) {
     });
     if (!verification.success) {
       if (verification.errorCodes.includes('network-error'))
-        shop.services.logger.error({ errorCodes: verification.errorCodes }, 'contact: Turnstile siteverify unreachable');
+        shop.services.logger.error(
+          { errorCodes: verification.errorCodes },
+          'contact: Turnstile siteverify unreachable',
+        );
       return refused({ ok: false, code: 'INQUIRY_CAPTCHA_INVALID', details: {} });
     }
   }

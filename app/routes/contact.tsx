@@ -152,7 +152,11 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
           maxLength={limits.email}
           defaultValue={values.email}
           error={errors.email}
-          hint={signedIn ? 'ご登録のアドレスを入れています。ご回答はこのアドレスにお送りします。' : 'ご回答はこのアドレスにお送りします。'}
+          hint={
+            signedIn
+              ? 'ご登録のアドレスを入れています。ご回答はこのアドレスにお送りします。'
+              : 'ご回答はこのアドレスにお送りします。'
+          }
         />
 
         {signedIn ? (
@@ -237,7 +241,8 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
             className="block w-full text-sm file:mr-3 file:min-h-11 file:rounded-full file:border-0 file:bg-slate-100 file:px-4 file:font-bold"
           />
           <p id="field-images-hint" className="text-xs text-muted">
-            JPEG・PNG・WebP、1枚{megabytes(limits.imageMaxBytes)}まで。画面のスクリーンショットや商品の写真をお送りいただけます（位置情報などの撮影データは取り除いて保存します）。
+            JPEG・PNG・WebP、1枚{megabytes(limits.imageMaxBytes)}
+            まで。画面のスクリーンショットや商品の写真をお送りいただけます（位置情報などの撮影データは取り除いて保存します）。
           </p>
           {previews.length ? (
             <ul className="flex gap-2" aria-label="選んだ画像">

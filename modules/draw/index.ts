@@ -392,7 +392,9 @@ export async function listRecentDraws(
   db: Database,
   memberId: string,
   limit: number,
-): Promise<{ drawId: string; gachaId: string; genreId: string; gachaTitle: string; count: number; createdAt: string }[]> {
+): Promise<
+  { drawId: string; gachaId: string; genreId: string; gachaTitle: string; count: number; createdAt: string }[]
+> {
   const rows = await db
     .select({ id: draws.id, gachaId: draws.gachaId, count: draws.count, createdAt: draws.createdAt })
     .from(draws)

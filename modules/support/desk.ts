@@ -53,8 +53,7 @@ async function lockOrRefuse(tx: Database, inquiryId: string): Promise<InquiryRow
 
 // ── The list ─────────────────────────────────────────────────────────────────────────────────────
 
-const optional = <T extends z.ZodType>(schema: T) =>
-  schema.optional().or(z.literal('').transform(() => undefined));
+const optional = <T extends z.ZodType>(schema: T) => schema.optional().or(z.literal('').transform(() => undefined));
 
 /** The list's filters (the page's query string): `assignee` is a staff id, `me` or `none`. */
 export const inquiryFilterSchema = z.object({

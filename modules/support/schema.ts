@@ -2,7 +2,18 @@
 // thread (the inquirer's messages and the staff's answers), the images attached to them (files under
 // DATA_DIR, re-encoded; the row names the file), and the operators' reply templates.
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const inquiryCategories = ['account', 'payment', 'draw', 'prize', 'shipping', 'bug', 'other'] as const;
 export type InquiryCategory = (typeof inquiryCategories)[number];

@@ -50,6 +50,10 @@ export const INQUIRY_HONEYPOT_FIELD = 'website';
  * @example readInquiryReference(' q-20261124-8k3f ') === 'Q-20261124-8K3F'
  */
 export function readInquiryReference(text: string): string | null {
-  const value = text.normalize('NFKC').trim().toUpperCase().replace(/[‐－―ー−]/g, '-');
+  const value = text
+    .normalize('NFKC')
+    .trim()
+    .toUpperCase()
+    .replace(/[‐－―ー−]/g, '-');
   return /^Q-\d{8}-[0-9A-Z]{4}$/.test(value) ? value : null;
 }
