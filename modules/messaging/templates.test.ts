@@ -34,7 +34,7 @@ function varsFor(template: MailTemplate): Record<string, string> {
     coins: '1,000<',
     keepUntil: '2027年7月1日（木）"',
     reference: 'Q-20261124-8K3F<',
-    category: 'その他&',
+    category: '<その他>',
     reply: 'ご回答です。\n<b>二行目</b> & "引用"',
   };
   return Object.fromEntries(MAIL_TEMPLATE_VARS[template].map((name) => [name, all[name]!]));

@@ -123,8 +123,9 @@ export async function listInquiries(
   const rows = await db
     .select({
       row: inquiries,
-      messages: sql<number>`(select count(*)::int from ${inquiryMessages} m where m.inquiry_id = ${inquiries.id})`,
-      lastAuthor: sql<InquiryAuthor>`(select m.author from ${inquiryMessages} m where m.inquiry_id = ${inquiries.id} order by m.id desc limit 1)`,
+      // Qualified by hand: inside the sub-select a bare "id" would be the message's.
+      messages: sql<number>`(select count(*)::int from inquiry_messages m where m.inquiry_id = inquiries.id)`,
+      lastAuthor: sql<InquiryAuthor>`(select m.author from inquiry_messages m where m.inquiry_id = inquiries.id order by m.id desc limit 1)`,
     })
     .from(inquiries)
     .where(where.length ? and(...where) : undefined)
