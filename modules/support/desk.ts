@@ -53,7 +53,9 @@ async function lockOrRefuse(tx: Database, inquiryId: string): Promise<InquiryRow
 
 // ── The list ─────────────────────────────────────────────────────────────────────────────────────
 
-const optional = <T extends z.ZodType>(schema: T) => schema.optional().or(z.literal('').transform(() => undefined));
+/** An optional filter: an empty field is no filter; anything else must pass `schema` (its own words). */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
 /** The list's filters (the page's query string): `assignee` is a staff id, `me` or `none`. */
 export const inquiryFilterSchema = z.object({
