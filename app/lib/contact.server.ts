@@ -230,7 +230,8 @@ export async function contactAction(shop: ShopRequest, request: Request) {
   const secure = config.httpsOrigin ? '; Secure' : '';
   throw redirect(`${CONTACT_PATH}?sent=1`, {
     headers: {
-      'Set-Cookie': `${SENT_COOKIE}=${made.inquiry.reference}; Path=${CONTACT_PATH}; Max-Age=600; HttpOnly; SameSite=Lax${secure}`,
+      // Path=/: the page's scripts read its data from /contact.data, which a cookie of /contact would miss.
+      'Set-Cookie': `${SENT_COOKIE}=${made.inquiry.reference}; Path=/; Max-Age=600; HttpOnly; SameSite=Lax${secure}`,
     },
   });
 }
