@@ -33,6 +33,9 @@ export const MODULE_DEPENDENCIES = {
   admin: ['kernel', 'shop', 'identity', 'messaging', 'wallet', 'gacha', 'payments'],
   // Prizes reach members: addresses (encrypted), shipping requests, the promised date, the desk.
   shipping: ['kernel', 'wallet', 'identity', 'messaging', 'gacha', 'draw', 'payments', 'admin'],
+  // Inquiries (the contact form and the desk that answers them): names the member's own orders, draws
+  // and shipping requests, mails the inquirer, and audits every answer.
+  support: ['kernel', 'identity', 'messaging', 'draw', 'payments', 'shipping', 'admin'],
 };
 
 const MODULES = Object.keys(MODULE_DEPENDENCIES);

@@ -44,10 +44,15 @@ export default [
       route('shipping', 'routes/admin/shipping/index.tsx'),
       route('shipping/batch', 'routes/admin/shipping/batch.tsx'),
       route('shipping/:requestId', 'routes/admin/shipping/request.tsx'),
+      route('inquiries', 'routes/admin/inquiries/index.tsx'),
+      route('inquiries/templates', 'routes/admin/inquiries/templates.tsx'),
+      route('inquiries/:inquiryId', 'routes/admin/inquiries/inquiry.tsx'),
     ]),
   ]),
   // The desk's label CSV: a download, outside the admin layout (its loader checks the operator itself).
   route('admin/shipping/labels.csv', 'routes/admin/shipping/labels.ts'),
+  // An inquiry's attached image: a resource for operators with inquiries:read (checked by its loader).
+  route('admin/inquiries/attachments/:attachmentId', 'routes/admin/inquiries/attachment.ts'),
   // Developer pages (404 unless PAYMENT_SANDBOX is on), before the catch-all.
   route('dev/outbox', 'routes/dev/outbox.tsx'),
   layout('layouts/ranking.tsx', [
@@ -95,6 +100,8 @@ export default [
     route('mylevel/top', 'routes/mylevel/top.tsx'),
     route('mylevel', 'routes/mylevel/index.tsx'),
     route('myrank', 'routes/myrank.tsx'),
+    // The contact form (beyond the specification's table: the legal pages promise it).
+    route('contact', 'routes/contact.tsx'),
     route('*', 'routes/content-page.tsx'),
   ]),
 ] satisfies RouteConfig;

@@ -11,6 +11,7 @@ export * from '../modules/messaging/schema';
 export * from '../modules/admin/schema';
 export * from '../modules/shipping/schema';
 export * from '../modules/shop/schema';
+export * from '../modules/support/schema';
 
 export { appMeta, moduleSql } from './app-meta';
 export * from '../modules/shipping/schema';

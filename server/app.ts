@@ -24,8 +24,20 @@ import { authAnswer, emptyErrorsAsJson } from './error-answers';
 import { createOutboxJsonRoute, createTwilioStatusRoutes } from './messaging';
 import { createOperatorRoute } from './operator-route';
 
-/** The largest request body the shop reads (forms, JSON, provider webhooks). */
+/** The largest request body the shop reads (forms, JSON, provider webhooks); the contact form alone has its own. */
 export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
+
+/** The contact form's page, whose posts may carry images ('.data': the same post made by the page's scripts). */
+export const CONTACT_POST_PATHS: readonly string[] = ['/contact', '/contact.data'];
+
+/**
+ * The contact form's own body limit: three images at CONTACT_IMAGE_MAX_BYTES and room for the text
+ * fields and the multipart framing; every other request keeps MAX_REQUEST_BODY_BYTES (docs/decisions/024).
+ * @example contactBodyLimit({ CONTACT_IMAGE_MAX_BYTES: 5_000_000 }) === 15_065_536
+ */
+export function contactBodyLimit(config: { CONTACT_IMAGE_MAX_BYTES: number }): number {
+  return Math.max(MAX_REQUEST_BODY_BYTES, 3 * config.CONTACT_IMAGE_MAX_BYTES + 64 * 1024);
+}
 
 type Env = { Variables: { requestId: string; secureHeadersNonce?: string } };
 
@@ -72,12 +84,26 @@ export function createServerApp(options: ServerAppOptions) {
   app.use(crossSiteRequestGuard(config));
   // Inside the security headers, so they reach the error body that replaces an empty one.
   app.use(emptyErrorsAsJson());
-  // Forms and JSON here are small; a huge body is refused before anything reads it.
-  app.use(
-    bodyLimit({
-      maxSize: MAX_REQUEST_BODY_BYTES,
-      onError: (c) => apiError(c, 413, 'REQUEST_TOO_LARGE', '送信内容が大きすぎます。'),
-    }),
+  // Forms and JSON here are small; a huge body is refused before anything reads it. The contact form
+  // alone takes images: its own larger limit, for a POST to that one page only (its action counts the
+  // post against the address's limit before it reads the body).
+  const tooLarge = bodyLimit({
+    maxSize: MAX_REQUEST_BODY_BYTES,
+    onError: (c) => apiError(c, 413, 'REQUEST_TOO_LARGE', '送信内容が大きすぎます。'),
+  });
+  const contactMax = contactBodyLimit(config);
+  const contactTooLarge = bodyLimit({
+    maxSize: contactMax,
+    onError: (c) =>
+      apiError(
+        c,
+        413,
+        'REQUEST_TOO_LARGE',
+        `送信内容が大きすぎます（画像は合計${Math.floor(contactMax / 1_000_000)}MBまで）。画像を小さくするか枚数を減らしてください。`,
+      ),
+  });
+  app.use((c, next) =>
+    c.req.method === 'POST' && CONTACT_POST_PATHS.includes(c.req.path) ? contactTooLarge(c, next) : tooLarge(c, next),
   );
 
   // Control characters never belong in a path; refusing them here keeps them away from every query.

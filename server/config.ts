@@ -166,6 +166,15 @@ const environmentSchema = z.object({
    */
   SHIPPING_CSV_MAX_BYTES: z.coerce.number().int().min(1_000).max(240_000).default(200_000),
   SHIPPING_CSV_MAX_ROWS: z.coerce.number().int().min(1).max(10_000).default(2_000),
+  /**
+   * The contact form (/contact): the largest image taken per attachment (bytes, before re-encoding;
+   * three at most, so the form's own body limit is three of these and 64 KiB), posts per client
+   * address per hour (every post, counted before the body is read), and inquiries per email address
+   * per day (docs/decisions/024).
+   */
+  CONTACT_IMAGE_MAX_BYTES: z.coerce.number().int().min(50_000).max(10_000_000).default(5_000_000),
+  CONTACT_POSTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
+  CONTACT_INQUIRIES_PER_EMAIL_PER_DAY: z.coerce.number().int().min(1).max(1_000).default(5),
   /** A prize worth at least this many coins is named in a conversion's confirmation (with S賞 and above). */
   PRIZE_HIGHLIGHT_COINS: z.coerce.number().int().min(1).max(100_000_000).default(10_000),
   /**

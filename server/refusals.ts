@@ -23,6 +23,7 @@ import {
   yen,
   type PurchaseRefusalCode,
 } from '#modules/payments';
+import { INQUIRY_LIMITS, type InquiryImageRefusalCode, type InquiryRefusalCode } from '#modules/support';
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 422 | 429 | 502 | 503;
 
@@ -435,6 +436,56 @@ const shipping: Section<ShippingRefusalCode> = {
   },
 };
 
+/** A size in the words of the form: 5MB, 800KB. */
+const megabytes = (bytes: unknown) => {
+  const value = Number(bytes ?? 0);
+  return value >= 1_000_000 ? `${Math.floor(value / 100_000) / 10}MB` : `${Math.floor(value / 1000)}KB`;
+};
+const imageNumber = (d: Record<string, unknown>) => (d.image ? `${n(d.image)}枚目の画像` : '画像');
+
+const inquiries: Section<InquiryRefusalCode> = {
+  INQUIRY_NOT_FOUND: { status: 404, message: 'お問い合わせが見つかりません。' },
+  INQUIRY_RELATED_NOT_FOUND: {
+    status: 404,
+    message: '選んだご利用（注文・オリパ・発送依頼）が見つかりません。一覧から選び直してください。',
+  },
+  INQUIRY_RATE_LIMITED: {
+    status: 429,
+    message: (d) =>
+      `短い時間に多くのお問い合わせが送信されました。${d.retryAfterSeconds ? `約${n(Math.ceil(Number(d.retryAfterSeconds) / 60))}分後に` : 'しばらく時間をおいて'}もう一度お送りください。`,
+  },
+  INQUIRY_CAPTCHA_REQUIRED: { status: 400, message: '確認のため、下のチェックを完了してから送信してください。' },
+  INQUIRY_CAPTCHA_INVALID: {
+    status: 400,
+    message: '確認に失敗しました。もう一度チェックを完了してから送信してください。',
+  },
+  INQUIRY_SPAM: {
+    status: 400,
+    message: '送信できませんでした。ページを再読み込みして、もう一度お試しください。',
+  },
+  INQUIRY_ASSIGNEE_INVALID: {
+    status: 422,
+    message: '担当者には、お問い合わせを閲覧できるスタッフを選んでください。',
+  },
+  INQUIRY_TEMPLATE_NOT_FOUND: { status: 404, message: 'テンプレートが見つかりません。' },
+};
+
+const inquiryImages: Section<InquiryImageRefusalCode> = {
+  INQUIRY_IMAGE_TOO_LARGE: {
+    status: 400,
+    message: (d) =>
+      `${imageNumber(d)}が大きすぎます（1枚${megabytes(d.maxBytes)}まで）。小さくしてから添付してください。`,
+  },
+  INQUIRY_IMAGE_TYPE: {
+    status: 400,
+    message: (d) => `${imageNumber(d)}は読み込めませんでした。JPEG・PNG・WebPの画像を添付してください。`,
+  },
+  INQUIRY_IMAGE_TOO_MANY: {
+    status: 400,
+    message: (d) => `添付できる画像は${n(d.max ?? INQUIRY_LIMITS.images)}枚までです。`,
+  },
+};
+
 /**
  * Joins sections; a code two modules share must mean the same answer in both (checked at load, so
  * a contradiction stops the start instead of depending on the order of the sections).
@@ -475,7 +526,9 @@ export type RefusalCode =
   | AddressRefusalCode
   | ShippingRefusalCode
   | MaintenanceRefusalCode
-  | MaintenanceSettingRefusalCode;
+  | MaintenanceSettingRefusalCode
+  | InquiryRefusalCode
+  | InquiryImageRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -495,6 +548,8 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   addresses,
   shipping,
   maintenance,
+  inquiries,
+  inquiryImages,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

@@ -1,4 +1,4 @@
-// The footer: legal pages every Japanese shop must link, and the guide.
+// The footer: legal pages every Japanese shop must link, the guide, and the contact form they promise.
 import { AppLink } from './AppLink';
 import { useRootData } from '~/lib/root-data';
 
@@ -9,6 +9,7 @@ export const LEGAL_LINKS = [
   { to: '/tokushoho', label: '特定商取引法に基づく表記' },
   { to: '/shikin', label: '資金決済法に基づく表示' },
   { to: '/kobutsu', label: '古物営業法に基づく表示' },
+  { to: '/contact', label: 'お問い合わせ' },
 ] as const;
 
 export function SiteFooter() {

@@ -1,5 +1,19 @@
 // Demo content: the legal pages every Japanese shop must show, a guide, and one special page.
-import { heading, paragraph, listItem, type ContentPageData, type BannerData } from '#modules/content/rich-text';
+import {
+  heading,
+  paragraph,
+  listItem,
+  type ContentPageData,
+  type BannerData,
+  type RichTextBlock,
+} from '#modules/content/rich-text';
+
+/** A paragraph whose first occurrence of `linked` links to `url` (the contact form the legal pages promise). */
+function paragraphLinking(text: string, linked: string, url: string): RichTextBlock {
+  const start = text.indexOf(linked);
+  if (start < 0) throw new RangeError(`demo pages: "${linked}" is not in "${text}"`);
+  return { type: 'paragraph', text, spans: [{ start, end: start + linked.length, type: 'hyperlink', data: { url } }] };
+}
 
 type PageSeed = { uid: string; type: 'page' | 'special'; data: ContentPageData };
 
@@ -20,7 +34,11 @@ const pages: PageSeed[] = [
         heading('所在地'),
         paragraph('〒100-0005 東京都千代田区丸の内0-0-0（デモ表示）'),
         heading('連絡先'),
-        paragraph('お問い合わせフォームよりご連絡ください。電話番号はご請求があれば遅滞なく開示します。'),
+        paragraphLinking(
+          'お問い合わせフォームよりご連絡ください。電話番号はご請求があれば遅滞なく開示します。',
+          'お問い合わせフォーム',
+          '/contact',
+        ),
         heading('販売価格'),
         paragraph('各商品ページおよびコイン購入ページに税込価格で表示しています。'),
         heading('商品代金以外の必要料金'),
@@ -90,6 +108,12 @@ const pages: PageSeed[] = [
         listItem('配送先住所（発送時のみ）'),
         heading('利用目的'),
         paragraph('本サービスの提供、本人確認、商品の発送、お問い合わせへの対応のために利用します。'),
+        heading('お問い合わせ窓口'),
+        paragraphLinking(
+          '個人情報の開示・訂正・削除のご請求は、お問い合わせフォームよりご連絡ください。',
+          'お問い合わせフォーム',
+          '/contact',
+        ),
       ],
     },
   },

@@ -453,6 +453,45 @@ export async function describeDraws(
 }
 
 /**
+ * The member's latest completed draws, newest first (pack title and count): what a member may name in
+ * an inquiry. Another member's draws never appear.
+ * @example const draws = await listRecentDraws(db, member.id, 10)
+ */
+export async function listRecentDraws(
+  db: Database,
+  memberId: string,
+  limit: number,
+): Promise<
+  { drawId: string; gachaId: string; genreId: string; gachaTitle: string; count: number; createdAt: string }[]
+> {
+  const rows = await db
+    .select({ id: draws.id, gachaId: draws.gachaId, count: draws.count, createdAt: draws.createdAt })
+    .from(draws)
+    .where(and(eq(draws.memberId, memberId), eq(draws.status, 'completed')))
+    .orderBy(desc(draws.createdAt), desc(draws.id))
+    .limit(Math.min(Math.max(limit, 1), 100));
+  const packs = await packTitles(
+    db,
+    rows.map((r) => r.gachaId),
+  );
+  return rows.flatMap((r) => {
+    const pack = packs.get(r.gachaId);
+    return pack
+      ? [
+          {
+            drawId: r.id,
+            gachaId: r.gachaId,
+            genreId: pack.genreId,
+            gachaTitle: pack.title,
+            count: r.count,
+            createdAt: r.createdAt.toISOString(),
+          },
+        ]
+      : [];
+  });
+}
+
+/**
  * The member's own prizes by id (tier and card), for the coin history's conversion rows.
  * @example (await describePrizes(db, member.id, prizeIds)).get(prizeId)?.cardName
  */

@@ -36,6 +36,9 @@ function varsFor(template: MailTemplate): Record<string, string> {
     cardName: 'ピカチュウ <SAR>',
     substituteName: 'リザードン "SAR"&',
     reason: '在庫の不足により<',
+    reference: 'Q-20261124-8K3F<',
+    category: '<その他>',
+    reply: 'ご回答です。\n<b>二行目</b> & "引用"',
   };
   return Object.fromEntries(MAIL_TEMPLATE_VARS[template].map((name) => [name, all[name]!]));
 }

@@ -26,7 +26,9 @@ export type MailTemplate =
   | 'shipping-card-substituted'
   | 'shipping-card-compensated'
   | 'prize-storage-reminder'
-  | 'prize-storage-converted';
+  | 'prize-storage-converted'
+  | 'inquiry-received'
+  | 'inquiry-reply';
 export type SmsTemplate = 'phone-code';
 
 /** The shop as a message names it: SITE_NAME and PUBLIC_ORIGIN. */
@@ -69,6 +71,11 @@ export const MAIL_TEMPLATE_VARS = {
   'shipping-card-compensated': ['url', 'cardName', 'coins', 'reason'],
   'prize-storage-reminder': ['url', 'items', 'keepUntil', 'days'],
   'prize-storage-converted': ['url', 'items', 'coins'],
+  // Inquiries (issue 13). `url` is the contact form (a follow-up quotes the reference); the
+  // acknowledgement never repeats what the sender typed (anyone can type anyone's address into the
+  // form: the shop must not relay their text), while `reply` is the staff's own answer.
+  'inquiry-received': ['url', 'reference', 'category'],
+  'inquiry-reply': ['url', 'reference', 'reply'],
 } as const satisfies Record<MailTemplate, readonly string[]>;
 
 export const SMS_TEMPLATE_VARS = {
@@ -91,8 +98,8 @@ export function escapeHtml(value: string): string {
   );
 }
 
-/** A block of the mail: a paragraph, a button with its link, or a small note. */
-type Block = { p: string } | { button: string; url: string } | { note: string };
+/** A block of the mail: a paragraph, a button with its link, a small note, or a quoted text kept as written (line breaks). */
+type Block = { p: string } | { button: string; url: string } | { note: string } | { quote: string };
 
 interface MailWords {
   subject: string;
@@ -410,6 +417,34 @@ function mailWords(template: MailTemplate, vars: Record<string, string>, site: S
         ],
         ifNotYou: NOTICE_IF_NOT_YOU,
       };
+    case 'inquiry-received':
+      return {
+        subject: `【${site.name}】お問い合わせを受け付けました（${vars.reference}）`,
+        blocks: [
+          { p: `お問い合わせを受け付けました。受付番号は ${vars.reference} です。` },
+          { p: `お問い合わせの種類: ${vars.category}` },
+          { p: '内容を確認のうえ、担当者よりこのメールアドレスあてにご連絡いたします。しばらくお待ちください。' },
+          {
+            note: '追加でお伝えいただくことがある場合は、お問い合わせフォームの本文に受付番号を書き添えてお送りください。',
+          },
+          { button: 'お問い合わせフォームを開く', url: url('url') },
+        ],
+        ifNotYou:
+          'お心当たりがない場合は、どなたかがこのメールアドレスを入力して送信した可能性があります。このメールを破棄してください。',
+      };
+    case 'inquiry-reply':
+      return {
+        subject: `【${site.name}】お問い合わせへの回答（${vars.reference}）`,
+        blocks: [
+          { p: `お問い合わせ（受付番号 ${vars.reference}）について、担当者よりご回答いたします。` },
+          { quote: vars.reply! },
+          {
+            p: 'このメールには返信できません。ご不明な点は、お問い合わせフォームの本文に受付番号を書き添えてお送りください。',
+          },
+          { button: 'お問い合わせフォームを開く', url: url('url') },
+        ],
+        ifNotYou: 'お心当たりがない場合は、このメールを破棄してください。',
+      };
     case 'prize-storage-converted':
       return {
         subject: `【${site.name}】保管期限を過ぎたカードをコインに交換しました`,
@@ -429,6 +464,7 @@ function textOf(words: MailWords, site: SiteIdentity): string {
   for (const block of words.blocks) {
     if ('p' in block) lines.push(block.p, '');
     else if ('button' in block) lines.push(`▼${block.button}`, block.url, '');
+    else if ('quote' in block) lines.push('――――――――', block.quote, '――――――――', '');
     else lines.push(`※${block.note}`, '');
   }
   lines.push(words.ifNotYou, '', '――', `${site.name}`, site.origin, 'このメールは送信専用です。返信はできません。');
@@ -443,6 +479,8 @@ function htmlOf(words: MailWords, site: SiteIdentity): string {
         return `<p style="margin:0 0 16px;font-size:15px;line-height:1.7;color:${INK};">${e(block.p)}</p>`;
       if ('note' in block)
         return `<p style="margin:0 0 16px;font-size:13px;line-height:1.6;color:${MUTED};">※${e(block.note)}</p>`;
+      if ('quote' in block)
+        return `<div style="margin:0 0 16px;padding:12px 16px;border-left:4px solid #e3e7ec;background:#fafbfc;font-size:15px;line-height:1.7;color:${INK};white-space:pre-wrap;word-break:break-word;">${e(block.quote)}</div>`;
       return (
         `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 16px;"><tr>` +
         `<td style="border-radius:999px;background:${PRIMARY};">` +

@@ -99,6 +99,7 @@ export {
   SHIPPING_REFUSAL_CODES,
   cancelShippingRequest,
   createShippingRequest,
+  describeShippingRequests,
   getShippingRequest,
   listShippingRequests,
   quoteShippingRequest,

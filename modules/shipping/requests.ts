@@ -528,6 +528,34 @@ export async function getShippingRequest(
   return row ? requestViewOf(db, rules.keyring, row, now) : null;
 }
 
+/**
+ * Some of the member's own requests by id (status, times, count), for a page that names them (an
+ * inquiry about a request); another member's request is simply absent.
+ * @example (await describeShippingRequests(db, member.id, [id])).get(id)?.status
+ */
+export async function describeShippingRequests(
+  db: Database,
+  memberId: string,
+  requestIds: string[],
+): Promise<Map<string, { id: string; status: ShippingStatus; requestedAt: string; itemCount: number }>> {
+  const ids = requestIds.filter(isUuid);
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: shippingRequests.id, status: shippingRequests.status, requestedAt: shippingRequests.requestedAt })
+    .from(shippingRequests)
+    .where(and(eq(shippingRequests.memberId, memberId), inArray(shippingRequests.id, ids)));
+  const items = await itemsOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { id: r.id, status: r.status, requestedAt: r.requestedAt.toISOString(), itemCount: items.get(r.id)?.length ?? 0 },
+    ]),
+  );
+}
+
 /** Locks a request's row for a change (the caller's transaction); scoped to a member when given. */
 export async function lockRequest(tx: Database, requestId: string, memberId?: string): Promise<RequestRow | undefined> {
   if (!isUuid(requestId)) return undefined;

@@ -51,6 +51,12 @@ const TASKS: { to: string; title: string; text: string; permission: string }[] =
     permission: 'orders:read',
   },
   {
+    to: '/admin/inquiries',
+    title: 'お問い合わせ',
+    text: 'お問い合わせフォームからのお問い合わせに回答します（状態・担当者・社内メモ・回答テンプレート）。回答はお客様にメールで届きます。',
+    permission: 'inquiries:read',
+  },
+  {
     to: '/admin/audit',
     title: '監査ログ',
     text: '管理画面とコマンドラインで行われた操作の記録を検索します。',

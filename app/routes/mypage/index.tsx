@@ -43,6 +43,7 @@ const MENU = [
   { to: '/mypage/settings/unlink', label: '連携アカウント' },
   { to: '/mypage/settings/security', label: '二段階認証' },
   { to: '/guide', label: 'よくある質問・ご利用ガイド' },
+  { to: '/contact', label: 'お問い合わせ' },
   ...LEGAL_LINKS.filter((l) => l.to === '/terms' || l.to === '/tokushoho'),
   { to: '/mypage/settings/delete', label: '退会' },
 ];

@@ -66,11 +66,11 @@ export default function Shop({ loaderData, actionData }: Route.ComponentProps) {
               data-testid="purchase-hold"
             >
               {`${loaderData.standing.hold === 'operator' ? 'アカウント' : 'お支払い'}の確認が必要なため、現在コインを購入できません。`}
-              お手数ですがお問い合わせください（お問い合わせ先は
-              <AppLink to="/tokushoho" className="underline">
-                特定商取引法に基づく表記
+              お手数ですが
+              <AppLink to="/contact?category=payment" className="underline">
+                お問い合わせフォーム
               </AppLink>
-              に記載しています）。
+              からご連絡ください。
             </p>
           )}
           {asking && <AgeDeclarationForm minorCapJpy={loaderData.rules.minorMonthlyCapJpy} error={ageError} />}
