@@ -38,6 +38,8 @@ export default [
       route('orders', 'routes/admin/orders/index.tsx'),
       route('orders/:orderId', 'routes/admin/orders/order.tsx'),
       route('maintenance', 'routes/admin/maintenance.tsx'),
+      route('coin-packs', 'routes/admin/coin-packs.tsx'),
+      route('reports/unused-paid', 'routes/admin/reports-unused-paid.tsx'),
       route('members', 'routes/admin/members/index.tsx'),
       route('members/approvals', 'routes/admin/members/approvals.tsx'),
       route('members/:memberId', 'routes/admin/members/member.tsx'),

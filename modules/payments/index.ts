@@ -25,6 +25,7 @@ import { WebhookRejected, type PaymentProvider, type ProviderPayment, type Webho
 export { orderStatuses, type OrderStatus } from './schema';
 export {
   ORDER_LIST_PAGE_SIZE,
+  coinPackFormSchema,
   listOrdersForDesk,
   orderForOperator,
   orderListFilterSchema,

@@ -129,3 +129,44 @@ export async function orderForOperator(
     })),
   };
 }
+
+const wholeNumber = (label: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${label}を入力してください。` })
+    .int({ error: `${label}は整数で入力してください。` })
+    .min(min, { error: `${label}は${min.toLocaleString('ja-JP')}以上です。` })
+    .max(max, { error: `${label}は${max.toLocaleString('ja-JP')}までです。` });
+
+/**
+ * A coin pack as the admin form writes it (the command line's coinpacks:set checks the same limits).
+ * Orders copy a pack's numbers when they are made, so saving never changes a purchase.
+ */
+export const coinPackFormSchema = z.object({
+  id: z
+    .string({ error: 'IDを入力してください。' })
+    .trim()
+    .regex(/^[a-z0-9-]{1,40}$/, { error: 'IDは半角英小文字・数字・ハイフン（40文字まで）で入力してください。' }),
+  name: z
+    .string({ error: '名前を入力してください。' })
+    .trim()
+    .min(1, { error: '名前を入力してください。' })
+    .max(60, { error: '名前は60文字以内で入力してください。' }),
+  priceJpy: wholeNumber('価格（円）', 1, 10_000_000),
+  paidCoins: wholeNumber('有償コイン', 1, 10_000_000),
+  bonusCoins: wholeNumber('ボーナスコイン', 0, 10_000_000),
+  sortOrder: wholeNumber('表示順', 0, 10_000_000),
+  badge: z
+    .string()
+    .trim()
+    .max(10, { error: 'バッジは10文字以内で入力してください。' })
+    .optional()
+    .transform((v) => v || null),
+  firstPurchaseOnly: z
+    .string()
+    .optional()
+    .transform((v) => v === 'on'),
+  active: z
+    .string()
+    .optional()
+    .transform((v) => v === 'on'),
+});

@@ -131,5 +131,55 @@ describe.skipIf(!databaseUrl)(
         .orderBy(asc(adminAuditLog.id));
       expect(audit.map((a) => a.action)).toEqual(['order.refund']);
     });
+
+    it('adds and edits coin packs (packs:write, audited), and the coin shop follows', async () => {
+      const reader = await staffWith('packs-reader', ['orders:read']);
+      expect((await get('/admin/coin-packs', { cookie: reader })).status).toBe(403);
+      const cookie = await staffWith('packs-writer', ['packs:write']);
+      const id = `test-${Date.now().toString(36)}`;
+      const fields = {
+        id,
+        name: 'テスト 2,000コイン',
+        priceJpy: '2000',
+        paidCoins: '2000',
+        bonusCoins: '40',
+        sortOrder: '25',
+      };
+      const made = await postForm('/admin/coin-packs', { intent: 'create', ...fields, active: 'on' }, { cookie });
+      expect(made.status).toBe(200);
+      expect(made.body).toContain('「テスト 2,000コイン」を追加しました');
+      const twice = await postForm('/admin/coin-packs', { intent: 'create', ...fields, active: 'on' }, { cookie });
+      expect(twice.status).toBe(409);
+      const badPrice = await postForm('/admin/coin-packs', { intent: 'save', ...fields, priceJpy: '0' }, { cookie });
+      expect(badPrice.status).toBe(400);
+      expect(badPrice.body).toContain('価格（円）は1以上です');
+      const buyer = await member('packs-buyer');
+      const listed = async () =>
+        ((await api('/coin-shop', buyer.bearer)).body.packs as { id: string }[]).map((p) => p.id);
+      expect(await listed()).toContain(id);
+      // Stopped: saved without the 販売中 box, and the shop no longer offers it.
+      const stopped = await postForm('/admin/coin-packs', { intent: 'save', ...fields }, { cookie });
+      expect(stopped.status).toBe(200);
+      expect(stopped.body).toContain('販売停止中');
+      expect(await listed()).not.toContain(id);
+      const audit = await handle!.db
+        .select({ action: adminAuditLog.action })
+        .from(adminAuditLog)
+        .where(eq(adminAuditLog.targetId, id));
+      expect(audit.map((a) => a.action)).toEqual(['coinpack.set', 'coinpack.set']);
+    });
+
+    it('shows the unused paid balance at a base date to orders:read', async () => {
+      const cookie = await staffWith('report-reader', ['orders:read']);
+      const page = await get('/admin/reports/unused-paid', { cookie });
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('未使用残高');
+      expect(page.body).toMatch(/¥[\d,]+/);
+      expect((await get('/admin/reports/unused-paid?date=2026-03-31', { cookie })).status).toBe(200);
+      const bad = await get('/admin/reports/unused-paid?date=2026-04-01', { cookie });
+      expect(bad.status).toBe(400);
+      const packsOnly = await staffWith('report-packs', ['packs:write']);
+      expect((await get('/admin/reports/unused-paid', { cookie: packsOnly })).status).toBe(403);
+    });
   },
 );

@@ -57,6 +57,18 @@ const TASKS: { to: string; title: string; text: string; permission: string }[] =
     permission: 'inquiries:read',
   },
   {
+    to: '/admin/coin-packs',
+    title: 'コインパック',
+    text: 'コインショップのパック（価格・有償・ボーナス・初回限定・販売中）を追加・変更します。',
+    permission: 'packs:write',
+  },
+  {
+    to: '/admin/reports/unused-paid',
+    title: '未使用残高（資金決済法）',
+    text: '基準日の未使用の有償コイン残高と、1,000万円の基準額との比較。',
+    permission: 'orders:read',
+  },
+  {
     to: '/admin/audit',
     title: '監査ログ',
     text: '管理画面とコマンドラインで行われた操作の記録を検索します。',
