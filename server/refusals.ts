@@ -2,7 +2,7 @@
 // HTTP status and the Japanese message the API and the pages both show (api.md's status rules).
 import type { Refusal } from '#modules/kernel';
 import type { DrawRefusalCode, DrawLookupRefusalCode, PrizeChoiceRefusalCode } from '#modules/draw';
-import type { GachaLookupRefusalCode, PackAdminRefusalCode, StockRefusalCode } from '#modules/gacha';
+import type { GachaLookupRefusalCode, GenreRefusalCode, PackAdminRefusalCode, StockRefusalCode } from '#modules/gacha';
 import type { IdempotencyRefusalCode } from '#modules/idempotency';
 import type { AccountDeletionRefusalCode, LineLinkRefusalCode, StaffAccessRefusalCode } from '#modules/identity/server';
 import type { WalletRefusalCode } from '#modules/wallet';
@@ -124,6 +124,14 @@ const prizeChoice: Section<PrizeChoiceRefusalCode> = {
 const gachaLookup: Section<GachaLookupRefusalCode> = {
   GACHA_NOT_FOUND,
   GENRE_NOT_FOUND,
+};
+
+const genreAdmin: Section<GenreRefusalCode> = {
+  GENRE_ALIAS_TAKEN: {
+    status: 409,
+    message: (d) =>
+      `「${String(d.alias ?? '')}」はジャンル「${String(d.genre ?? '')}」のIDか別名として使われています。別のものにしてください。`,
+  },
 };
 
 const packAdmin: Section<PackAdminRefusalCode> = {
@@ -514,6 +522,7 @@ export type RefusalCode =
   | PrizeChoiceRefusalCode
   | GachaLookupRefusalCode
   | PackAdminRefusalCode
+  | GenreRefusalCode
   | StockRefusalCode
   | IdempotencyRefusalCode
   | WalletRefusalCode
@@ -536,6 +545,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   prizeChoice,
   gachaLookup,
   packAdmin,
+  genreAdmin,
   stock,
   idempotency,
   wallet,

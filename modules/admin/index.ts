@@ -56,6 +56,7 @@ export {
   adjustStockAsOperator,
   refundOrderAsOperator,
   saveCoinPackAsOperator,
+  saveGenreAsOperator,
   setMaintenanceAsOperator,
   type OperatorGrantInput,
   type OperatorOutcome,

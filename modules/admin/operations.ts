@@ -10,6 +10,8 @@ import {
   endPack,
   publishPack,
   receiveStock,
+  saveGenre,
+  type GenreForm,
   type PackDefinition,
   type StockAdjustment,
   type StockCardView,
@@ -234,6 +236,21 @@ export async function grantCoinsAsOperator(
               grantId: result.grantId,
             },
           },
+    };
+  });
+}
+
+/** Creates or replaces a genre (`genre.set`): name, old ids that redirect to it, icon, order, shown or hidden. */
+export async function saveGenreAsOperator(
+  db: Database,
+  operator: Operator,
+  genre: GenreForm,
+): Promise<OperatorOutcome<GenreForm>> {
+  return runAdminAction(db, operator, 'packs:write', async (tx) => {
+    const { before, after } = await saveGenre(tx, genre);
+    return {
+      value: after,
+      audit: { action: 'genre.set', target: { type: 'genre', id: genre.id }, before, after },
     };
   });
 }

@@ -344,3 +344,12 @@ export async function describeTiers(db: Database, tierIds: string[]): Promise<Ma
     .where(and(inArray(gachaTiers.id, ids), inArray(gachas.status, PUBLIC_GACHA_STATUSES)));
   return new Map(rows.map((row) => [row.tierId, row]));
 }
+export {
+  GENRE_REFUSAL_CODES,
+  genreFormSchema,
+  listAllGenres,
+  saveGenre,
+  type GenreAdminView,
+  type GenreForm,
+  type GenreRefusalCode,
+} from './genres';

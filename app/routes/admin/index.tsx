@@ -57,6 +57,12 @@ const TASKS: { to: string; title: string; text: string; permission: string }[] =
     permission: 'inquiries:read',
   },
   {
+    to: '/admin/genres',
+    title: 'ジャンル',
+    text: 'ジャンルのタブ（名前・旧ID・アイコン・表示順・表示/非表示）を追加・変更します。',
+    permission: 'packs:write',
+  },
+  {
     to: '/admin/coin-packs',
     title: 'コインパック',
     text: 'コインショップのパック（価格・有償・ボーナス・初回限定・販売中）を追加・変更します。',
