@@ -54,6 +54,8 @@ export default [
   ]),
   // The desk's label CSV: a download, outside the admin layout (its loader checks the operator itself).
   route('admin/shipping/labels.csv', 'routes/admin/shipping/labels.ts'),
+  // The admin lists as streamed CSV downloads (each export audited).
+  route('admin/exports/:file', 'routes/admin/export.ts'),
   // An inquiry's attached image: a resource for operators with inquiries:read (checked by its loader).
   route('admin/inquiries/attachments/:attachmentId', 'routes/admin/inquiries/attachment.ts'),
   // Developer pages (404 unless PAYMENT_SANDBOX is on), before the catch-all.

@@ -740,3 +740,4 @@ export async function memberDrawnLots(db: Database, gachaId: string, memberId: s
     .where(and(eq(gachaMemberDraws.gachaId, gachaId), eq(gachaMemberDraws.memberId, memberId)));
   return row?.lots ?? 0;
 }
+export { drawsExportBatch } from './export';

@@ -104,3 +104,4 @@ export {
   type MemberSession,
   type MemberBan,
 } from './member-console';
+export { membersExportBatch } from './export';

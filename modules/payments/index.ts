@@ -28,6 +28,7 @@ export {
   coinPackFormSchema,
   listOrdersForDesk,
   orderForOperator,
+  ordersExportBatch,
   orderListFilterSchema,
   type OrderEventView,
   type OrderListFilter,

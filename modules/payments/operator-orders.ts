@@ -1,7 +1,7 @@
 // The operators' view of orders (the admin area's /admin/orders): a filtered, paged list with the
 // count of orders waiting in review, and one order with the provider's events as they arrived.
 // Reading only; refunds go through the admin module's audited refundOrderAsOperator.
-import { and, asc, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, lt, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
 import { isUuid } from '#modules/kernel';
@@ -170,3 +170,16 @@ export const coinPackFormSchema = z.object({
     .optional()
     .transform((v) => v === 'on'),
 });
+
+/**
+ * Up to `limit` orders after order `afterId`, in id order (keyset: the CSV export streams them).
+ * @example const rows = await ordersExportBatch(db, '', 5000)
+ */
+export async function ordersExportBatch(db: Database, afterId: string, limit: number): Promise<OrderRow[]> {
+  return db
+    .select()
+    .from(paymentOrders)
+    .where(afterId ? gt(paymentOrders.id, afterId) : undefined)
+    .orderBy(asc(paymentOrders.id))
+    .limit(limit);
+}

@@ -159,3 +159,4 @@ export {
   type ShippingActor,
   type ShippingEventKind,
 } from './schema';
+export { shippingExportBatch } from './export';

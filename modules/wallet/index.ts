@@ -551,3 +551,4 @@ export async function paidCoinsBought(db: Database, memberId: string, from: Date
     );
   return Number(row?.bought ?? 0);
 }
+export { ledgerExportBatch } from './export';

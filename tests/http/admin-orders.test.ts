@@ -181,5 +181,27 @@ describe.skipIf(!databaseUrl)(
       const packsOnly = await staffWith('report-packs', ['packs:write']);
       expect((await get('/admin/reports/unused-paid', { cookie: packsOnly })).status).toBe(403);
     });
+
+    it('streams a list as CSV to the permission that reads it, and records the export', async () => {
+      const { receiptNo } = await paidOrder('export-buyer');
+      const cookie = await staffWith('export-reader', ['orders:read']);
+      const response = await fetch(`${shopUrl()}/admin/exports/orders.csv`, { headers: { cookie } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/csv');
+      expect(response.headers.get('content-disposition')).toMatch(
+        /attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"/,
+      );
+      const csv = await response.text();
+      expect(csv.split('\r\n')[0]).toContain('order_id,receipt_no,member_id,status');
+      expect(csv).toContain(receiptNo);
+      expect((await get('/admin/exports/ledger.csv', { cookie })).status).toBe(403);
+      expect((await get('/admin/exports/passwords.csv', { cookie })).status).toBe(404);
+      expect((await get('/admin/exports/orders', { cookie })).status).toBe(404);
+      const audit = await handle!.db
+        .select({ action: adminAuditLog.action })
+        .from(adminAuditLog)
+        .where(eq(adminAuditLog.action, 'export.orders'));
+      expect(audit.length).toBeGreaterThanOrEqual(1);
+    });
   },
 );

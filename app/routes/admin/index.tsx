@@ -3,6 +3,7 @@ import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
 import { AppLink } from '~/components/AppLink';
 import { requireOperator } from '~/lib/admin.server';
+import { EXPORT_KINDS } from '~/lib/admin-exports.server';
 import { ADMIN_PERMISSIONS, PERMISSION_LABELS } from '#modules/admin';
 
 export const handle = { title: '管理ホーム' };
@@ -11,6 +12,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const operator = await requireOperator(context.get(shopRequestContext), request);
   // Labels come with the data: the admin module (and its tables) must stay out of the browser bundle.
   return {
+    exports: Object.entries(EXPORT_KINDS)
+      .filter(([, list]) => operator.permissions.has(list.permission))
+      .map(([name, list]) => ({ href: `/admin/exports/${name}.csv`, label: list.label })),
     label: operator.label,
     permissions: ADMIN_PERMISSIONS.filter((p) => operator.permissions.has(p)).map((p) => ({
       id: p,
@@ -118,6 +122,29 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
         <p className="mt-6 rounded-xl bg-white p-4 text-sm">
           まだ開ける管理ページがありません。管理者に必要な権限を依頼してください。
         </p>
+      ) : null}
+      {loaderData.exports.length > 0 ? (
+        <section className="mt-8" aria-labelledby="exports">
+          <h2 id="exports" className="text-base font-bold">
+            CSVの書き出し
+          </h2>
+          <p className="mt-1 text-sm text-muted">
+            すべての行を書き出します（件数が多くても順に送られます）。書き出しは監査ログに記録されます。
+          </p>
+          <ul className="mt-2 flex flex-wrap gap-2">
+            {loaderData.exports.map((e) => (
+              <li key={e.href}>
+                <a
+                  href={e.href}
+                  download
+                  className="inline-flex min-h-11 items-center rounded-full border border-line bg-white px-4 text-sm font-bold hover:border-ink"
+                >
+                  {e.label}のCSV
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
       ) : null}
       <section className="mt-8" aria-labelledby="my-permissions">
         <h2 id="my-permissions" className="text-base font-bold">
