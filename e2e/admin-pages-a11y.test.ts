@@ -1,0 +1,72 @@
+// Every page of the admin area, as an admin opens them on a desktop: each answers, shows its heading and
+// has no serious axe violation. Screenshots for a person to look at. The admin role is set beside the
+// running shop (PostgreSQL only).
+import fs from 'node:fs';
+import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { eq } from 'drizzle-orm';
+import {
+  useBrowser,
+  openContext,
+  expectNoSeriousAxeViolations,
+  waitForHydration,
+  signUpInBrowser,
+} from './support/browser';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { users } from '#db/schema';
+import { uniqueEmail } from '#tests/http';
+
+const shop = useBrowser();
+const databaseUrl = inject('shopDatabaseUrl');
+let handle: DatabaseHandle | undefined;
+const SHOTS = 'test-results/screenshots';
+
+beforeAll(async () => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+});
+afterAll(async () => {
+  await handle?.close();
+});
+
+/** Each admin page and the heading it shows. */
+const PAGES: [string, string][] = [
+  ['/admin', '管理ホーム'],
+  ['/admin/members', '会員'],
+  ['/admin/members/approvals', 'コイン調整の承認'],
+  ['/admin/shipping', '発送デスク'],
+  ['/admin/stock', '在庫'],
+  ['/admin/orders', '注文'],
+  ['/admin/genres', 'ジャンル'],
+  ['/admin/coin-packs', 'コインパック'],
+  ['/admin/reports/unused-paid', '未使用残高（資金決済法）'],
+  ['/admin/inquiries', 'お問い合わせ'],
+  ['/admin/audit', '監査ログ'],
+  ['/admin/staff', 'スタッフ'],
+  ['/admin/maintenance', 'メンテナンス'],
+];
+
+describe('the admin area on a desktop', () => {
+  it.skipIf(!databaseUrl)(
+    `opens every page with its heading and no serious axe violation${databaseUrl ? '' : ' (skipped: needs PostgreSQL to set the role beside the running shop)'}`,
+    async () => {
+      const { context, page, problems } = await openContext(shop.browser, 'desktop', shop.baseURL);
+      try {
+        const email = uniqueEmail('admin-pages');
+        await signUpInBrowser(page, { name: 'かんり', email });
+        await handle!.db.update(users).set({ role: 'admin', twoFactorEnabled: true }).where(eq(users.email, email));
+        for (const [path, heading] of PAGES) {
+          const response = await page.goto(path);
+          expect(response?.status(), path).toBe(200);
+          await waitForHydration(page);
+          await page.getByRole('heading', { level: 1, name: heading, exact: false }).first().waitFor();
+          await page.mouse.move(0, 0);
+          await expectNoSeriousAxeViolations(page, path);
+          await page.screenshot({ path: `${SHOTS}/admin${path.replaceAll('/', '-')}.png`, fullPage: true });
+        }
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+});
