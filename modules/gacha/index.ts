@@ -15,6 +15,7 @@ export {
   type TierRemaining,
 } from './remaining';
 export { tierCards, packTitles, type TierCard } from './cards';
+export { kiribanProgress, type KiribanProgress } from './kiriban';
 export {
   createPack,
   publishPack,
@@ -243,6 +244,8 @@ export interface GachaTierView {
   quantity: number;
   conversionValue: number;
   isLastOne: boolean;
+  /** A キリ番賞 (decision 027): the lot numbers, in sale order, that win it; null for every other tier. */
+  kiribanAt: number[] | null;
 }
 
 export interface GachaDetail extends GachaCard {
@@ -309,6 +312,7 @@ export async function getGachaDetail(db: Database, gachaId: string): Promise<Gac
       quantity: t.quantity,
       conversionValue: t.conversionValue,
       isLastOne: t.isLastOne,
+      kiribanAt: t.kiribanAt ?? null,
     })),
   };
 }
