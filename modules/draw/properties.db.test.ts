@@ -705,8 +705,7 @@ class Run {
       expect(
         [...model.prizes.values()].filter((p) => p.gachaId === gachaId && p.kiriban !== null).length,
         `キリ番賞 of ${gachaId}: exactly the numbers reached`,
-      ).toBe(numbers.filter((k) => k <= sold).length
-      );
+      ).toBe(numbers.filter((k) => k <= sold).length);
     }
 
     // Stock (decision 023): nothing is shipped and no pack ends here, so each tier's card is on hand

@@ -722,7 +722,9 @@ describe('キリ番賞', () => {
     moved.draws[1].kiriban = [];
     moved.draws[0].kiriban = [4];
     expect(failedChecks(moved)).toEqual([CHECK_NAMES.kiriban]);
-    expect(verifyReveal(moved).checks.at(-1)?.detail).toContain('4 口目のキリ番賞は 4 口目を引いた抽選 2 ではなく抽選 1');
+    expect(verifyReveal(moved).checks.at(-1)?.detail).toContain(
+      '4 口目のキリ番賞は 4 口目を引いた抽選 2 ではなく抽選 1',
+    );
     const doubled = kiribanReveal();
     doubled.draws[0].kiriban = [4];
     expect(failedChecks(doubled)).toEqual([CHECK_NAMES.kiriban]);

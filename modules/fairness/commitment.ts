@@ -737,7 +737,9 @@ export function verifyReveal(reveal: PackReveal): RevealVerification {
       if (winners.length !== 1)
         problems.push(`${k} 口目のキリ番賞を受け取った抽選が ${winners.length} 件です（1 件のはず）`);
       else if (winners[0] !== expected)
-        problems.push(`${k} 口目のキリ番賞は ${k} 口目を引いた抽選 ${expected} ではなく抽選 ${winners[0]} に渡っています`);
+        problems.push(
+          `${k} 口目のキリ番賞は ${k} 口目を引いた抽選 ${expected} ではなく抽選 ${winners[0]} に渡っています`,
+        );
     }
     checks.push(
       check(

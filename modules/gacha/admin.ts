@@ -36,7 +36,12 @@ export const tierDefinitionSchema = z.object({
    * wins this card as an extra prize. Not a lot; quantity = how many numbers.
    */
   kiribanAt: z
-    .array(z.number({ error: 'キリ番は整数で指定してください。' }).int('キリ番は整数で指定してください。').min(1, 'キリ番は1口目以降で指定してください。'))
+    .array(
+      z
+        .number({ error: 'キリ番は整数で指定してください。' })
+        .int('キリ番は整数で指定してください。')
+        .min(1, 'キリ番は1口目以降で指定してください。'),
+    )
     .min(1, 'キリ番を1つ以上指定してください。')
     .max(100, 'キリ番は1つの賞に100個までです。')
     .optional(),
@@ -72,17 +77,15 @@ export const packDefinitionSchema = z
     pack.tiers.forEach((t, i) => {
       if (!t.kiribanAt) return;
       const path = ['tiers', i, 'kiribanAt'];
-      if (t.isLastOne)
-        ctx.addIssue({ code: 'custom', path, message: 'ラストワン賞にはキリ番を指定できません。' });
-      if (t.quantity !== t.kiribanAt.length)
+      if (t.isLastOne) ctx.addIssue({ code: 'custom', path, message: 'ラストワン賞にはキリ番を指定できません。' });
+      if (t.kiribanAt.length > 0 && t.quantity !== t.kiribanAt.length)
         ctx.addIssue({
           code: 'custom',
           path: ['tiers', i, 'quantity'],
           message: `キリ番賞の数量はキリ番の数（${t.kiribanAt.length}）と同じにしてください。`,
         });
       for (const n of t.kiribanAt) {
-        if (kiribanSeen.has(n))
-          ctx.addIssue({ code: 'custom', path, message: `キリ番 ${n} 口目が重複しています。` });
+        if (kiribanSeen.has(n)) ctx.addIssue({ code: 'custom', path, message: `キリ番 ${n} 口目が重複しています。` });
         kiribanSeen.add(n);
         if (lots >= 1 && n >= lots)
           ctx.addIssue({
