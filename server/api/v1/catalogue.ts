@@ -6,6 +6,7 @@ import {
   gachaIdSchema,
   getGacha,
   getGachaDetail,
+  countUnclaimed,
   kiribanProgress,
   listGachas,
   listGenres,
@@ -187,8 +188,15 @@ const getGachaOperation = defineOperation({
   handler: async ({ services, params }) => {
     const gacha = await getGachaDetail(services.db, params.gachaId);
     if (!gacha) return refuse('GACHA_NOT_FOUND');
+    // Counted from the lots (one query, キリ番 packs only): the cached count on the pack row may lag a second.
     const kiriban = gacha.tiers.some((t) => t.kiribanAt)
-      ? kiribanProgress(gacha.tiers, gacha.totalLots, gacha.remainingLots)
+      ? kiribanProgress(
+          gacha.tiers,
+          gacha.totalLots,
+          gacha.status === 'sold_out'
+            ? 0
+            : [...(await countUnclaimed(services.db, gacha.id)).values()].reduce((sum, n) => sum + n, 0),
+        )
       : null;
     return { status: 200, body: { ...toGachaBody(services.config.PUBLIC_ORIGIN, gacha), kiriban } };
   },
