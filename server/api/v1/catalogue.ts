@@ -4,7 +4,6 @@ import {
   GACHA_SORTS,
   PUBLIC_GACHA_STATUSES,
   gachaIdSchema,
-  getGacha,
   getGachaDetail,
   countUnclaimed,
   kiribanProgress,
