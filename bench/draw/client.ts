@@ -38,7 +38,15 @@ export interface DrawBody {
   count?: number;
   cost?: number;
   lastOne?: boolean;
-  items?: { position?: number | null; isLastOne?: boolean; tierLabel?: string; [key: string]: unknown }[];
+  /** The キリ番 numbers the draw won (decision 027). */
+  kiriban?: number[];
+  items?: {
+    position?: number | null;
+    isLastOne?: boolean;
+    kiriban?: number | null;
+    tierLabel?: string;
+    [key: string]: unknown;
+  }[];
   balance?: { paid: number; free: number };
   replay?: boolean;
   error?: { code: string; message: string; details?: Record<string, unknown> };

@@ -3,8 +3,8 @@ import { describe, it, expect } from 'vitest';
 import { DEMO_CARDS, demoCard } from './cards';
 import { DEMO_PACKS, demoTiers } from './seed';
 
-/** A tier's card name without the ラストワン suffix: the card itself. */
-const cardOf = (cardName: string) => cardName.replace('（ラストワン限定）', '');
+/** A tier's card name without the ラストワン or キリ番賞 suffix: the card itself. */
+const cardOf = (cardName: string) => cardName.replace('（ラストワン限定）', '').replace('（キリ番賞）', '');
 
 describe('demo cards', () => {
   it('gives every card name one picture across all demo packs', () => {

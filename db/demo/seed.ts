@@ -48,6 +48,8 @@ type DemoPack = {
   remaining: number;
   tags: ('new' | 'hot' | 'limited')[];
   lastOne?: boolean;
+  /** キリ番賞 (decision 027): the lot numbers, in sale order, that win an extra card. */
+  kiribanAt?: number[];
 };
 
 export const DEMO_PACKS: DemoPack[] = [
@@ -59,6 +61,8 @@ export const DEMO_PACKS: DemoPack[] = [
     total: 1000,
     remaining: 742,
     tags: ['hot'],
+    // The demo member's draws take the 100th lot; the page counts down to the 500th.
+    kiribanAt: [100, 500, 777],
   },
   {
     id: 'stellar-pokemon-002',
@@ -220,6 +224,21 @@ export function demoTiers(pack: DemoPack): PackDefinition['tiers'] {
       conversionValue: Math.max(1, Math.floor(pack.price * 0.3)),
     },
   ];
+  if (pack.kiribanAt) {
+    tiers.push({
+      key: 'KIRIBAN',
+      label: 'キリ番賞',
+      rank: 0,
+      effect: 'gold',
+      cardName: named(3, '（キリ番賞）'),
+      cardImagePath: card(3).imagePath,
+      rarity: card(3).rarity,
+      cardGrade: 'PSA10',
+      quantity: pack.kiribanAt.length,
+      conversionValue: pack.price * 20,
+      kiribanAt: pack.kiribanAt,
+    });
+  }
   if (pack.lastOne) {
     tiers.push({
       key: 'LAST',

@@ -309,6 +309,95 @@ describe('drawLots', () => {
   });
 });
 
+describe('キリ番賞 (decision 027)', () => {
+  const draw = (memberId: string, gachaId: string, count: number) =>
+    drawLots(handle.db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId,
+      gachaId,
+      count,
+      idempotencyKey: key(),
+    });
+  const kiribanOf = (outcome: Awaited<ReturnType<typeof draw>>) => (outcome.ok ? outcome.result.kiriban : null);
+
+  it('gives the draw that takes the Nth lot sold its prize, once, in the result and the reveal', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, {
+      lots: 12,
+      price: 10,
+      lastOne: true,
+      kiribanAt: [3, 5, 11],
+      drawOptions: [1, 2, 10],
+    });
+    const member = await createMemberWithCoins(db, { paid: 10_000 });
+    expect(kiribanOf(await draw(member, gachaId, 2))).toEqual([]);
+    const third = await draw(member, gachaId, 2); // lots 3–4
+    expect(kiribanOf(third)).toEqual([3]);
+    if (!third.ok) return;
+    expect(third.result.items).toHaveLength(3);
+    expect(third.result.items.find((i) => i.kiriban === 3)).toMatchObject({
+      position: null,
+      tierLabel: 'キリ番賞',
+      cardName: 'テストキリ番',
+      isLastOne: false,
+      conversionValue: 100,
+    });
+    // The replay answers the same, and the stored result shows it too.
+    const replayed = await getDrawResult(db, member, third.result.drawId);
+    expect(replayed?.kiriban).toEqual([3]);
+    expect(kiribanOf(await draw(member, gachaId, 1))).toEqual([5]);
+    const [pack] = await db.select({ next: gachas.kiribanNext }).from(gachas).where(eq(gachas.id, gachaId));
+    expect(pack.next).toBe(11);
+    // Remaining キリ番賞 on the pack's counts: 11 only.
+    const counts = await getRemaining(db, gachaId);
+    expect(counts.tiers.find((t) => t.kiribanAt)?.remaining).toBe(1);
+    // Lots 6–12 at the end of the pack: the キリ番 11 and the ラストワン賞 in one draw, the count being exact.
+    await draw(member, gachaId, 1);
+    await draw(member, gachaId, 1);
+    await draw(member, gachaId, 2); // 8–9
+    const end = await draw(member, gachaId, 2); // lots 10–11: its positions reach the キリ番 11
+    expect(kiribanOf(end)).toEqual([11]);
+    const last = await draw(member, gachaId, 1);
+    expect(last.ok && last.result.lastOne).toBe(true);
+    expect(kiribanOf(last)).toEqual([]);
+    const reveal = await getPackReveal(db, gachaId);
+    expect(reveal?.format).toBe('oripa-pack-reveal/2');
+    expect(reveal!.draws.flatMap((d) => d.kiriban)).toEqual([3, 5, 11]);
+    expect(verifyReveal(reveal!).checks.filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('counts lots sold, not positions: a position lost to a rolled-back draw does not take the number', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 8, price: 10, kiribanAt: [3], drawOptions: [1] });
+    const [pack] = await db.select({ no: gachas.no }).from(gachas).where(eq(gachas.id, gachaId));
+    const member = await createMemberWithCoins(db, { paid: 10_000 });
+    expect(kiribanOf(await draw(member, gachaId, 1))).toEqual([]); // position 1, lot 1
+    await db.execute(sql.raw(`select nextval('gacha_pos_${pack.no}')`)); // position 2 lost (as by a crash)
+    const second = await draw(member, gachaId, 1); // position 3 but only the 2nd lot sold
+    expect(kiribanOf(second)).toEqual([]);
+    expect(second.ok && second.result.items[0].position).toBe(3);
+    const thirdLot = await draw(member, gachaId, 1); // position 4, the 3rd lot sold
+    expect(kiribanOf(thirdLot)).toEqual([3]);
+    await endPack(db, gachaId);
+    const reveal = await getPackReveal(db, gachaId);
+    expect(verifyReveal(reveal!).checks.filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('releases the card of a number never reached when the sale ends, and awards nothing after', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 10, price: 10, kiribanAt: [2, 8], drawOptions: [1, 2] });
+    const member = await createMemberWithCoins(db, { paid: 10_000 });
+    expect(kiribanOf(await draw(member, gachaId, 2))).toEqual([2]);
+    await endPack(db, gachaId);
+    expect(await draw(member, gachaId, 1)).toMatchObject({ ok: false, code: 'GACHA_ENDED' });
+    const reveal = await getPackReveal(db, gachaId);
+    const verification = verifyReveal(reveal!);
+    expect(verification.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(verification.stats?.kiribanReached).toBe(1);
+    // The invariant check after this test verifies the stock: only the card of キリ番 2 is still reserved.
+  });
+});
+
 describe('prizes', () => {
   it('shows a result only to its member, converts and keeps, and refuses a second choice', async () => {
     const db = handle.db;

@@ -56,6 +56,8 @@ export interface PrizeItem {
   cardGrade: string | null;
   conversionValue: number;
   isLastOne: boolean;
+  /** A キリ番賞: the lot number it was won for (decision 027); null for every other prize. */
+  kiriban: number | null;
   status: PrizeStatus;
   decideBy: string;
 }
@@ -66,6 +68,8 @@ export interface DrawResult {
   count: number;
   cost: number;
   lastOne: boolean;
+  /** The キリ番 numbers this draw won (decision 027), ascending; usually empty. */
+  kiriban: number[];
   createdAt: string;
   replay: boolean;
   items: PrizeItem[];
@@ -199,7 +203,14 @@ function toOutcome(raw: RawAnswer): DrawOutcome {
         lastOne: Boolean(raw.lastOne),
         createdAt: new Date(raw.createdAt!).toISOString(),
         replay: Boolean(raw.replay),
-        items: (raw.items ?? []).map((item) => ({ ...item, decideBy: new Date(item.decideBy).toISOString() })),
+        kiriban: (raw.items ?? [])
+          .flatMap((item) => (item.kiriban == null ? [] : [item.kiriban]))
+          .sort((a, b) => a - b),
+        items: (raw.items ?? []).map((item) => ({
+          ...item,
+          kiriban: item.kiriban ?? null,
+          decideBy: new Date(item.decideBy).toISOString(),
+        })),
         balance: raw.balance ?? { paid: 0, free: 0 },
       },
     };
@@ -318,6 +329,7 @@ export async function listPrizes(
       drawId: prizes.drawId,
       gachaId: prizes.gachaId,
       position: prizes.position,
+      kiriban: prizes.kiribanNo,
       status: prizes.status,
       decideBy: prizes.decideBy,
       keepUntil: prizes.keepUntil,

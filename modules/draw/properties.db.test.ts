@@ -35,7 +35,14 @@ import {
 import { checkInvariants, getBalance, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '#modules/wallet';
 import { coinGrants, coinLedger, stockCards } from '#db/schema';
 import { getExp } from '#modules/progression';
-import { createPack, publishPack, getRemaining, stockIdentityKey, type PackDefinition } from '#modules/gacha';
+import {
+  createPack,
+  publishPack,
+  getRemaining,
+  kiribanProgress,
+  stockIdentityKey,
+  type PackDefinition,
+} from '#modules/gacha';
 
 const handle = useTestDatabase('draw_props');
 
@@ -51,6 +58,8 @@ interface PackSpec {
   tiers: { quantity: number; value: number }[];
   /** The ラストワン賞's conversion value, or null for a pack without one. */
   lastOne: number | null;
+  /** キリ番賞 (decision 027): the lot numbers (below the pack's size), none for a pack without. */
+  kiriban: number[];
 }
 
 interface Scenario {
@@ -107,6 +116,11 @@ const packSpecArb: fc.Arbitrary<PackSpec> = fc
       { minLength: 1, maxLength: 4 },
     ),
     lastOne: fc.option(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2000 })), { nil: null }),
+    // Half the packs have キリ番: numbers drawn over 1..39, those below the pack's size kept.
+    kiriban: fc.oneof(
+      fc.constant([] as number[]),
+      fc.uniqueArray(fc.integer({ min: 1, max: 39 }), { minLength: 1, maxLength: 4 }),
+    ),
   })
   .map((spec) => {
     // 5–40 lots in all.
@@ -114,7 +128,9 @@ const packSpecArb: fc.Arbitrary<PackSpec> = fc
     const tiers = spec.tiers.map((t, i) =>
       i === spec.tiers.length - 1 && total < 5 ? { ...t, quantity: t.quantity + 5 - total } : t,
     );
-    return { ...spec, tiers, drawOptions: [...spec.drawOptions].sort((a, b) => a - b) };
+    const lots = Math.max(total, 5);
+    const kiriban = spec.kiriban.filter((k) => k < lots).sort((a, b) => a - b);
+    return { ...spec, tiers, kiriban, drawOptions: [...spec.drawOptions].sort((a, b) => a - b) };
   });
 
 const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
@@ -275,6 +291,19 @@ class Run {
           isLastOne: true,
         });
       }
+      if (spec.kiriban.length > 0) {
+        tiers.push({
+          key: 'KB',
+          label: 'キリ番賞',
+          rank: 0,
+          effect: 'gold',
+          cardName: `${id} キリ番カード`,
+          cardImagePath: '/demo/cards/card-05.svg',
+          quantity: spec.kiriban.length,
+          conversionValue: 77,
+          kiribanAt: spec.kiriban,
+        });
+      }
       const { totalLots } = await createPack(this.db, {
         id,
         genreId: 'pokemon',
@@ -299,6 +328,7 @@ class Run {
           quantity: t.quantity,
           conversionValue: t.conversionValue,
           isLastOne: Boolean(t.isLastOne),
+          kiribanAt: t.kiribanAt,
         })),
       });
     }
@@ -472,6 +502,7 @@ class Run {
           count,
           cost: d.cost,
           lastOne: d.lastOne,
+          kiriban: d.kiriban,
           balance: this.model.balance(memberId),
         });
         expect(outcome.result.items.map((i) => i.prizeId).sort(byUuid), what).toEqual([...d.prizeIds].sort(byUuid));
@@ -494,9 +525,11 @@ class Run {
           count,
           cost: plan.cost,
           lastOne: plan.final,
+          kiriban: plan.kiriban,
           replay: false,
           createdAt: iso(this.now),
         });
+        if (plan.kiriban.length) tally('draw won a キリ番', plan.kiriban.length);
         for (const item of r.items)
           expect(item, what).toMatchObject({ status: 'pending', decideBy: iso(this.now + PRIZE_DECISION_MS) });
         this.model.applyDraw(memberId, gachaId, count, key, this.now, plan, r.drawId, r.items);
@@ -660,6 +693,19 @@ class Run {
       expect(Object.fromEntries(remaining.tiers.map((t) => [t.tierId, t.remaining])), `tiers of ${gachaId}`).toEqual(
         Object.fromEntries(pack.tiers.map((t) => [t.id, t.isLastOne ? (pack.soldOut ? 0 : 1) : t.quantity - t.won])),
       );
+      // The pack page's counter: the next キリ番 not yet reached.
+      const numbers = pack.tiers.flatMap((t) => t.kiribanAt ?? []).sort((a, b) => a - b);
+      const sold = pack.total - pack.remaining;
+      expect(kiribanProgress(remaining.tiers, remaining.total, remaining.remaining), `キリ番 of ${gachaId}`).toEqual({
+        numbers,
+        sold,
+        next: numbers.find((k) => k > sold) ?? null,
+        lotsToNext: numbers.some((k) => k > sold) ? numbers.find((k) => k > sold)! - sold : null,
+      });
+      expect(
+        [...model.prizes.values()].filter((p) => p.gachaId === gachaId && p.kiriban !== null).length,
+        `キリ番賞 of ${gachaId}: exactly the numbers reached`,
+      ).toBe(numbers.filter((k) => k <= sold).length);
     }
 
     // Stock (decision 023): nothing is shipped and no pack ends here, so each tier's card is on hand
@@ -716,6 +762,7 @@ class Run {
         position: p.position,
         conversionValue: p.conversionValue,
         isLastOne: p.isLastOne,
+        kiriban: p.kiriban,
         decideBy: p.decideBy,
         keepUntil: p.keepUntil,
         createdAt: p.createdAt,
@@ -730,6 +777,7 @@ class Run {
         position: p.position,
         conversionValue: p.conversionValue,
         isLastOne: p.isLastOne,
+        kiriban: p.kiriban,
         decideBy: iso(p.decideBy),
         keepUntil: p.status === 'kept' && p.keepUntil !== null ? iso(p.keepUntil) : null,
         createdAt: iso(p.createdAt),

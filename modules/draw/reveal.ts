@@ -1,6 +1,6 @@
 // A finished pack's public reveal: gacha's terms, seed and lot order joined with draw's own log of
 // who drew which positions, and its verification, kept once computed (the record no longer changes).
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { packRevealStamp, packRevealTerms } from '#modules/gacha';
 import { buildPackReveal, verifyReveal, type PackReveal } from '#modules/fairness';
@@ -19,20 +19,30 @@ export async function getPackReveal(db: Database, gachaId: string): Promise<Pack
       memberId: prizes.memberId,
       position: prizes.position,
       tierId: prizes.tierId,
+      kiriban: prizes.kiribanNo,
       at: prizes.createdAt,
     })
     .from(prizes)
     .innerJoin(draws, eq(draws.id, prizes.drawId))
-    .where(eq(prizes.gachaId, gachaId));
-  const byDraw = new Map<string, { at: Date; memberId: string; positions: number[]; lastOne: boolean }>();
+    .where(eq(prizes.gachaId, gachaId))
+    // Claim order (the database keeps microseconds; the file shows milliseconds): draws come out in the
+    // order they claimed, which buildPackReveal keeps within a millisecond, so each キリ番 is checked
+    // against exactly the lots sold before it (decision 027).
+    .orderBy(asc(prizes.createdAt), asc(prizes.position));
+  const byDraw = new Map<
+    string,
+    { at: Date; memberId: string; positions: number[]; lastOne: boolean; kiriban: number[] }
+  >();
   for (const row of prizeRows) {
     const entry = byDraw.get(row.drawId) ?? {
       at: new Date(row.at),
       memberId: row.memberId,
       positions: [],
       lastOne: false,
+      kiriban: [],
     };
     if (row.position !== null) entry.positions.push(row.position);
+    if (row.kiriban !== null) entry.kiriban.push(row.kiriban);
     if (row.tierId === terms.lastOneTierId) entry.lastOne = true;
     if (new Date(row.at) < entry.at) entry.at = new Date(row.at);
     byDraw.set(row.drawId, entry);

@@ -51,7 +51,7 @@ export const draws = pgTable(
 export const prizeStatuses = ['pending', 'kept', 'converted', 'shipping'] as const;
 export type PrizeStatus = (typeof prizeStatuses)[number];
 
-/** A prize in a member's prize box: one per lot won, plus the ラストワン賞 (position null). */
+/** A prize in a member's prize box: one per lot won, plus the ラストワン賞 and キリ番賞 (position null). */
 export const prizes = pgTable(
   'prizes',
   {
@@ -61,6 +61,8 @@ export const prizes = pgTable(
     gachaId: text('gacha_id').notNull(),
     tierId: text('tier_id').notNull(),
     position: integer('position'),
+    /** A キリ番賞: the lot number it was won for (decision 027); null for every other prize. */
+    kiribanNo: integer('kiriban_no'),
     conversionValue: integer('conversion_value').notNull(),
     status: text('status', { enum: prizeStatuses }).notNull().default('pending'),
     /** Unchosen after this, the prize is converted automatically. */
@@ -83,6 +85,10 @@ export const prizes = pgTable(
     uniqueIndex('prizes_lot_idx')
       .on(t.gachaId, t.position)
       .where(sql`${t.position} is not null`),
+    // Each キリ番 of a pack is won once, enforced by the database as well as by the draw.
+    uniqueIndex('prizes_kiriban_idx')
+      .on(t.gachaId, t.kiribanNo)
+      .where(sql`${t.kiribanNo} is not null`),
     index('prizes_due_idx')
       .on(t.decideBy)
       .where(sql`${t.status} = 'pending'`),

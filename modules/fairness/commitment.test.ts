@@ -298,7 +298,12 @@ describe('parsePackReveal', () => {
     ]);
   });
   it('refuses another format or a non-object', () => {
+    expect(parsePackReveal({ ...fixture(), format: 'oripa-pack-reveal/3' })).toMatchObject({ ok: false });
+    // /2 (キリ番) needs each draw's kiriban list; /1 may not carry one.
     expect(parsePackReveal({ ...fixture(), format: 'oripa-pack-reveal/2' })).toMatchObject({ ok: false });
+    const v1 = fixture();
+    v1.draws[0].kiriban = [3];
+    expect(parsePackReveal(v1)).toMatchObject({ ok: false });
     expect(parsePackReveal([])).toMatchObject({ ok: false });
     expect(parsePackReveal(null)).toMatchObject({ ok: false });
   });
@@ -323,6 +328,7 @@ describe('verifyReveal', () => {
       draws: 7,
       drawsOutOfOrder: 1,
       soldOut: true,
+      kiribanReached: 0,
     });
   });
 
@@ -619,6 +625,133 @@ describe('buildPackReveal', () => {
   });
 });
 
+// ── キリ番賞 (decision 027) ──────────────────────────────────────────────────────────────────────────
+const kiribanTiers = (): PackTier[] => [
+  tier('a', 3),
+  tier('b', 7),
+  { ...tier('k', 2), label: 'キリ番賞', kiribanAt: [4, 9] },
+  tier('last', 1, true),
+];
+
+/** A pack of 10 lots with キリ番 4 and 9: draws of 3, 2, 4 and 1 lots (the 2nd takes lot 4, the 3rd lot 9). */
+function kiribanReveal(): PackReveal {
+  const tiers = kiribanTiers();
+  const gacha = { id: 'g-kiriban', title: 'キリ番テスト', pricePerDraw: 300 };
+  const seed = seedFrom('kiriban');
+  const { lots, commitment } = createPackCommitment({ gachaId: gacha.id, ...gacha, tiers }, seed);
+  const at = (minute: number) => `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z`;
+  return buildPackReveal({
+    gacha,
+    tiers,
+    commitment,
+    committedAt: at(0),
+    seed,
+    lots,
+    draws: [
+      { at: at(1), memberId: 'm1', positions: [1, 2, 3], lastOne: false },
+      { at: at(2), memberId: 'm2', positions: [4, 5], lastOne: false, kiriban: [4] },
+      { at: at(3), memberId: 'm3', positions: [6, 7, 8, 9], lastOne: false, kiriban: [9] },
+      { at: at(4), memberId: 'm1', positions: [10], lastOne: true },
+    ],
+    revealSalt: seedFrom('kiriban-salt'),
+    revealedAt: at(5),
+  });
+}
+
+describe('キリ番賞', () => {
+  it('commits to the numbers in a v2 document; packs without キリ番 keep the v1 bytes', () => {
+    const tiers = kiribanTiers();
+    const lots = canonicalLots(tiers);
+    expect(lots).toHaveLength(10);
+    expect(lots).not.toContain('k');
+    const document = canonicalPackDocument({ gachaId: 'g', title: 't', pricePerDraw: 1, tiers, seed: ZERO_SEED, lots });
+    expect(document.split('\n').slice(0, 7)).toEqual([
+      'oripa-commitment-v2',
+      'gacha 1:g 1:t 1 10',
+      'tiers 4',
+      'tier 1:a 4:a賞 11:カード a 3 100 0 0',
+      'tier 1:b 4:b賞 11:カード b 7 100 0 0',
+      'tier 1:k 12:キリ番賞 11:カード k 2 100 0 2 4 9',
+      'tier 4:last 7:last賞 14:カード last 1 100 1 0',
+    ]);
+    const other = { gachaId: 'g', title: 't', pricePerDraw: 1, seed: ZERO_SEED, lots };
+    const moved = tiers.map((t) => (t.id === 'k' ? { ...t, kiribanAt: [4, 8] } : t));
+    expect(computeCommitment({ ...other, tiers: moved })).not.toBe(computeCommitment({ ...other, tiers }));
+    expect(canonicalPackDocument({ ...other, tiers: [tier('a', 3), tier('b', 7)] })).toMatch(/^oripa-commitment-v1\n/);
+  });
+
+  it('refuses numbers without one canonical form', () => {
+    const k = (kiribanAt: number[], quantity = kiribanAt.length) => ({ ...tier('k', quantity), kiribanAt });
+    expect(() => canonicalLots([tier('a', 10), k([5, 3])])).toThrow(/ascending/);
+    expect(() => canonicalLots([tier('a', 10), k([0])])).toThrow(/ascending/);
+    expect(() => canonicalLots([tier('a', 10), k([3], 2)])).toThrow(/quantity/);
+    expect(() => canonicalLots([tier('a', 10), k([10])])).toThrow(/below/);
+    expect(() => canonicalLots([tier('a', 10), k([3]), { ...k([3]), id: 'k2' }])).toThrow(/twice/);
+    expect(() => canonicalLots([tier('a', 10), { ...k([3]), isLastOne: true }])).toThrow(/last-one/);
+  });
+
+  it('passes a reveal whose キリ番 went to the draws that took those lots', () => {
+    const reveal = kiribanReveal();
+    expect(reveal.format).toBe('oripa-pack-reveal/2');
+    expect(reveal.draws.map((d) => d.kiriban)).toEqual([[], [4], [9], []]);
+    const result = verifyReveal(JSON.parse(JSON.stringify(reveal)));
+    expect(result.checks.map((c) => [c.name, c.ok])).toEqual([
+      ['コミットメント一致', true],
+      ['並び順とシードの一致', true],
+      ['賞の数量', true],
+      ['抽選ログ', true],
+      ['ラストワン賞', true],
+      ['口数の合計', true],
+      ['キリ番賞', true],
+    ]);
+    expect(result.stats?.kiribanReached).toBe(2);
+  });
+
+  it('counts lots in log order, not positions: the 4th lot sold may sit at any position', () => {
+    const reveal = kiribanReveal();
+    // The same sale with the positions handed out out of order (a rolled-back claim, then the end).
+    reveal.draws[0].positions = [1, 2, 5];
+    reveal.draws[1].positions = [3, 6];
+    reveal.draws[2].positions = [4, 7, 8, 10];
+    reveal.draws[3].positions = [9];
+    expect(verifyReveal(reveal).ok).toBe(true);
+  });
+
+  it('fails the キリ番 check, and only it, when an award is moved, doubled, invented or dropped', () => {
+    const moved = kiribanReveal();
+    moved.draws[1].kiriban = [];
+    moved.draws[0].kiriban = [4];
+    expect(failedChecks(moved)).toEqual([CHECK_NAMES.kiriban]);
+    expect(verifyReveal(moved).checks.at(-1)?.detail).toContain(
+      '4 口目のキリ番賞は 4 口目を引いた抽選 2 ではなく抽選 1',
+    );
+    const doubled = kiribanReveal();
+    doubled.draws[0].kiriban = [4];
+    expect(failedChecks(doubled)).toEqual([CHECK_NAMES.kiriban]);
+    const invented = kiribanReveal();
+    invented.draws[3].kiriban = [7];
+    expect(failedChecks(invented)).toEqual([CHECK_NAMES.kiriban]);
+    const dropped = kiribanReveal();
+    dropped.draws[2].kiriban = [];
+    expect(failedChecks(dropped)).toEqual([CHECK_NAMES.kiriban]);
+  });
+
+  it('fails when a number is not reached but awarded, and passes when it is neither', () => {
+    const ended = kiribanReveal();
+    ended.draws = ended.draws.slice(0, 2); // 5 lots sold: キリ番 9 not reached
+    expect(verifyReveal(ended).ok).toBe(true);
+    expect(verifyReveal(ended).stats?.kiribanReached).toBe(1);
+    ended.draws[1].kiriban = [4, 9];
+    expect(failedChecks(ended)).toEqual([CHECK_NAMES.kiriban]);
+  });
+
+  it('fails the commitment when the numbers are changed after publication', () => {
+    const reveal = kiribanReveal();
+    reveal.tiers = reveal.tiers.map((t) => (t.id === 'k' ? { ...t, kiribanAt: [4, 8] } : t));
+    expect(failedChecks(reveal)).toContain(CHECK_NAMES.commitment);
+  });
+});
+
 describe('scripts/verify-pack.ts', () => {
   const root = path.resolve(import.meta.dirname, '..', '..');
   const script = path.join(root, 'scripts', 'verify-pack.ts');
@@ -678,5 +811,20 @@ describe('scripts/verify-pack.ts', () => {
     expect(notJson.stderr).toContain('JSON として読み込めません');
     expect(wrongShape.stderr).toContain('draws: 配列ではありません');
     expect(noArgs.stderr).toContain('使い方');
+  });
+
+  it('checks the キリ番賞 of a /2 file: exit 0, and 1 when an award is moved to another draw', async () => {
+    const tampered = kiribanReveal();
+    tampered.draws[2].kiriban = [];
+    tampered.draws[3].kiriban = [9];
+    const [valid, bad] = await Promise.all([
+      run(write('kiriban.json', JSON.stringify(kiribanReveal()))),
+      run(write('kiriban-tampered.json', JSON.stringify(tampered))),
+    ]);
+    expect(valid).toMatchObject({ code: 0, stderr: '' });
+    expect(valid.stdout).toContain('✓ キリ番賞');
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('✗ キリ番賞');
+    expect(bad.stdout).toContain('✓ コミットメント一致');
   });
 });

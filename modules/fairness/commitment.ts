@@ -5,23 +5,36 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 /** Domain-separation labels: part of the hashed bytes, so a change of format cannot collide with v1. */
 export const COMMITMENT_VERSION = 'oripa-commitment-v1';
+/** The document of a pack with キリ番賞 (decision 027): v1 plus each tier's キリ番 numbers. */
+export const COMMITMENT_VERSION_KIRIBAN = 'oripa-commitment-v2';
 export const SHUFFLE_LABEL = 'oripa-shuffle-v1';
 export const MEMBER_LABEL = 'oripa-member-v1';
 export const REVEAL_FORMAT = 'oripa-pack-reveal/1';
+/** The reveal file of a pack with キリ番賞 (decision 027): tiers carry `kiribanAt`, draws `kiriban`. */
+export const REVEAL_FORMAT_KIRIBAN = 'oripa-pack-reveal/2';
+export type RevealFormat = typeof REVEAL_FORMAT | typeof REVEAL_FORMAT_KIRIBAN;
 /** Upper bound on a pack's lots: keeps the reveal file (about 10 bytes a lot) and verification small. */
 export const MAX_LOTS = 1_000_000;
 
-/** A prize tier as committed. The ラストワン賞 tier (isLastOne) is committed to but is not a lot. */
+/**
+ * A prize tier as committed. The ラストワン賞 tier (isLastOne) and キリ番賞 tiers (kiribanAt) are committed
+ * to but are not lots: extra prizes for the draw that takes the final lot, or the Nth lot sold.
+ */
 export interface PackTier {
   /** Printable ASCII without spaces (1–128 chars), unique within the pack; orders the canonical lot list. */
   id: string;
   label: string;
   cardName: string;
-  /** Lots of this tier (the last-one tier: 1, and it is not among the lots). */
+  /** Lots of this tier (the last-one tier: 1; a キリ番 tier: its numbers; neither is among the lots). */
   quantity: number;
   /** Coins, an integer. */
   conversionValue: number;
   isLastOne: boolean;
+  /**
+   * A キリ番賞: the lot numbers (ascending, each 1..N−1: the Nth lot sold of the pack) whose draw wins this
+   * prize, one prize per number. Absent (or empty) for every other tier.
+   */
+  kiribanAt?: number[];
 }
 
 /** The pack's terms that the commitment binds. */
@@ -52,11 +65,13 @@ export interface DrawLogEntry {
   positions: number[];
   /** Whether this draw received the ラストワン賞. */
   lastOne: boolean;
+  /** The キリ番 numbers this draw won (format /2 only; [] when none). */
+  kiriban?: number[];
 }
 
 /** The file published after a pack sells out or ends (JSON). */
 export interface PackReveal {
-  format: typeof REVEAL_FORMAT;
+  format: RevealFormat;
   gacha: { id: string; title: string; pricePerDraw: number; totalLots: number };
   tiers: PackTier[];
   commitment: string;
@@ -88,6 +103,8 @@ export interface RevealStats {
   /** Draws that did not receive the lowest undrawn positions (concurrent draws, rolled-back claims). */
   drawsOutOfOrder: number;
   soldOut: boolean;
+  /** キリ番 numbers reached (the pack sold at least that many lots), all of them awarded when ok. */
+  kiribanReached: number;
 }
 
 /** Thrown by the builders for input that has no canonical form (a caller's bug, not a user's). */
@@ -104,6 +121,7 @@ export const CHECK_NAMES = {
   drawLog: '抽選ログ',
   lastOne: 'ラストワン賞',
   totals: '口数の合計',
+  kiriban: 'キリ番賞',
 } as const;
 
 const SEED_PATTERN = /^[0-9a-f]{64}$/;
@@ -130,6 +148,7 @@ export function generateSeed(): string {
 /** Throws unless the tiers have one canonical form: unique ASCII ids, integer quantities, ≤ 1 last-one tier. */
 function assertTiers(tiers: PackTier[]): void {
   const ids = new Set<string>();
+  const kiriban = new Set<number>();
   let lastOneTiers = 0;
   let lots = 0;
   for (const tier of tiers) {
@@ -141,7 +160,20 @@ function assertTiers(tiers: PackTier[]): void {
       throw new CommitmentInputError(`tier ${tier.id}: quantity must be a positive integer`);
     if (!isNonNegativeInteger(tier.conversionValue))
       throw new CommitmentInputError(`tier ${tier.id}: conversionValue must be a non-negative integer`);
-    if (tier.isLastOne) {
+    if (isKiribanTier(tier)) {
+      if (tier.isLastOne) throw new CommitmentInputError(`tier ${tier.id}: a キリ番 tier is not the last-one tier`);
+      const numbers = tier.kiribanAt!;
+      if (!numbers.every((n, i) => Number.isSafeInteger(n) && n >= 1 && (i === 0 || n > numbers[i - 1])))
+        throw new CommitmentInputError(`tier ${tier.id}: kiribanAt must be ascending positive integers`);
+      if (tier.quantity !== numbers.length)
+        throw new CommitmentInputError(`tier ${tier.id}: a キリ番 tier's quantity is the number of its numbers`);
+      for (const n of numbers) {
+        if (kiriban.has(n)) throw new CommitmentInputError(`キリ番 ${n} is given twice`);
+        kiriban.add(n);
+      }
+    } else if (tier.kiribanAt !== undefined && !Array.isArray(tier.kiribanAt)) {
+      throw new CommitmentInputError(`tier ${tier.id}: kiribanAt must be an array`);
+    } else if (tier.isLastOne) {
       lastOneTiers += 1;
       if (tier.quantity !== 1) throw new CommitmentInputError(`tier ${tier.id}: the last-one tier has quantity 1`);
     } else {
@@ -150,17 +182,29 @@ function assertTiers(tiers: PackTier[]): void {
   }
   if (lastOneTiers > 1) throw new CommitmentInputError('at most one last-one tier');
   if (lots < 1 || lots > MAX_LOTS) throw new CommitmentInputError(`a pack has 1 to ${MAX_LOTS} lots, not ${lots}`);
+  for (const n of kiriban)
+    if (n >= lots) throw new CommitmentInputError(`キリ番 ${n} must be below the pack's ${lots} lots`);
+}
+
+/** A キリ番賞 tier: one with at least one キリ番 number. */
+export function isKiribanTier(tier: Pick<PackTier, 'kiribanAt'>): boolean {
+  return Array.isArray(tier.kiribanAt) && tier.kiribanAt.length > 0;
+}
+
+/** Whether the pack's terms use the キリ番 formats (commitment v2, reveal /2). */
+export function hasKiriban(tiers: Pick<PackTier, 'kiribanAt'>[]): boolean {
+  return tiers.some(isKiribanTier);
 }
 
 /**
- * The unshuffled lot list: the lot tiers sorted by id, each repeated `quantity` times; the last-one tier is not a lot.
+ * The unshuffled lot list: the lot tiers sorted by id, each repeated `quantity` times; the last-one and キリ番 tiers are not lots.
  * @example canonicalLots([{ id: 'b', quantity: 2, … }, { id: 'a', quantity: 1, … }]) // ['a', 'b', 'b']
  */
 export function canonicalLots(tiers: PackTier[]): string[] {
   assertTiers(tiers);
   const lots: string[] = [];
   for (const tier of [...tiers].sort(byId)) {
-    if (tier.isLastOne) continue;
+    if (tier.isLastOne || isKiribanTier(tier)) continue;
     for (let i = 0; i < tier.quantity; i += 1) lots.push(tier.id);
   }
   return lots;
@@ -235,14 +279,17 @@ export function canonicalPackDocument(input: CommitmentInput): string {
   if (!Array.isArray(input.lots) || input.lots.length < 1 || input.lots.length > MAX_LOTS) {
     throw new CommitmentInputError(`lots must list 1 to ${MAX_LOTS} tier ids`);
   }
+  const kiriban = hasKiriban(input.tiers);
   const records = [
-    COMMITMENT_VERSION,
+    kiriban ? COMMITMENT_VERSION_KIRIBAN : COMMITMENT_VERSION,
     `gacha ${encodeString(input.gachaId, 'gachaId')} ${encodeString(input.title, 'title')} ${encodeInteger(input.pricePerDraw, 'pricePerDraw')} ${input.lots.length}`,
     `tiers ${input.tiers.length}`,
   ];
   for (const tier of [...input.tiers].sort(byId)) {
+    // v2 (a pack with キリ番賞) adds to every tier record: the count of its キリ番 numbers, then each one.
+    const numbers = isKiribanTier(tier) ? tier.kiribanAt! : [];
     records.push(
-      `tier ${encodeString(tier.id, 'tier.id')} ${encodeString(tier.label, 'tier.label')} ${encodeString(tier.cardName, 'tier.cardName')} ${tier.quantity} ${tier.conversionValue} ${tier.isLastOne ? 1 : 0}`,
+      `tier ${encodeString(tier.id, 'tier.id')} ${encodeString(tier.label, 'tier.label')} ${encodeString(tier.cardName, 'tier.cardName')} ${tier.quantity} ${tier.conversionValue} ${tier.isLastOne ? 1 : 0}${kiriban ? ` ${[numbers.length, ...numbers].join(' ')}` : ''}`,
     );
   }
   records.push(`seed ${input.seed}`, `lots ${input.lots.length}`);
@@ -289,12 +336,15 @@ export interface RecordedDraw {
   memberId: string;
   positions: number[];
   lastOne: boolean;
+  /** The キリ番 numbers the draw won. */
+  kiriban?: number[];
 }
 
 /**
  * The reveal file from the shop's records: draws sorted by time and numbered 1..D, members anonymised.
  * `at` must be the moment of the claim (so the draw that took the final lot is the latest); at the same
- * millisecond the ラストワン賞 draw goes last, since the shop knows it claimed last.
+ * millisecond the ラストワン賞 draw goes last, since the shop knows it claimed last; otherwise draws keep the
+ * order they are given in (give them in claim order: a キリ番 is checked against the lots counted before it).
  * @example const reveal = buildPackReveal({ gacha, tiers, commitment, committedAt, seed, lots, draws, revealSalt });
  */
 export function buildPackReveal(input: {
@@ -309,6 +359,7 @@ export function buildPackReveal(input: {
   revealedAt?: Date | string;
 }): PackReveal {
   const iso = (value: Date | string) => (typeof value === 'string' ? new Date(value) : value).toISOString();
+  const kiriban = hasKiriban(input.tiers);
   const draws = input.draws
     .map((draw, index) => ({ draw, index, time: Date.parse(iso(draw.at)) }))
     .sort((a, b) => a.time - b.time || Number(a.draw.lastOne) - Number(b.draw.lastOne) || a.index - b.index)
@@ -318,16 +369,19 @@ export function buildPackReveal(input: {
       member: anonymiseMember(draw.memberId, input.revealSalt),
       positions: [...draw.positions].sort((a, b) => a - b),
       lastOne: draw.lastOne,
+      ...(kiriban ? { kiriban: [...(draw.kiriban ?? [])].sort((a, b) => a - b) } : {}),
     }));
   return {
-    format: REVEAL_FORMAT,
+    format: kiriban ? REVEAL_FORMAT_KIRIBAN : REVEAL_FORMAT,
     gacha: {
       id: input.gacha.id,
       title: input.gacha.title,
       pricePerDraw: input.gacha.pricePerDraw,
       totalLots: input.lots.length,
     },
-    tiers: input.tiers.map((tier) => ({ ...tier })),
+    tiers: input.tiers.map(({ kiribanAt, ...tier }) =>
+      isKiribanTier({ kiribanAt }) ? { ...tier, kiribanAt: [...kiribanAt!] } : tier,
+    ),
     commitment: input.commitment,
     committedAt: iso(input.committedAt),
     seed: input.seed,
@@ -357,12 +411,19 @@ export function parsePackReveal(value: unknown): ParseResult {
   const boolean = (v: unknown, path: string) => typeof v === 'boolean' || fail(path, '真偽値ではありません');
 
   if (!isObject(value)) return { ok: false, errors: ['ファイルの中身が JSON オブジェクトではありません'] };
-  if (value.format !== REVEAL_FORMAT) {
+  if (value.format !== REVEAL_FORMAT && value.format !== REVEAL_FORMAT_KIRIBAN) {
     return {
       ok: false,
-      errors: [`format: "${REVEAL_FORMAT}" ではありません（${JSON.stringify(value.format) ?? 'なし'}）`],
+      errors: [
+        `format: "${REVEAL_FORMAT}" でも "${REVEAL_FORMAT_KIRIBAN}" でもありません（${JSON.stringify(value.format) ?? 'なし'}）`,
+      ],
     };
   }
+  const v2 = value.format === REVEAL_FORMAT_KIRIBAN;
+  const integers = (v: unknown, path: string) => {
+    if (Array.isArray(v)) v.forEach((n: unknown, k) => integer(n, `${path}[${k}]`));
+    else fail(path, '配列ではありません');
+  };
   if (isObject(value.gacha)) {
     string(value.gacha.id, 'gacha.id');
     string(value.gacha.title, 'gacha.title');
@@ -379,6 +440,10 @@ export function parsePackReveal(value: unknown): ParseResult {
       integer(tier.quantity, `${path}.quantity`);
       integer(tier.conversionValue, `${path}.conversionValue`);
       boolean(tier.isLastOne, `${path}.isLastOne`);
+      if (tier.kiribanAt !== undefined) {
+        if (v2) integers(tier.kiribanAt, `${path}.kiribanAt`);
+        else fail(`${path}.kiribanAt`, `キリ番は "${REVEAL_FORMAT_KIRIBAN}" の項目です`);
+      }
     });
   } else fail('tiers', '配列ではありません');
   string(value.commitment, 'commitment');
@@ -396,6 +461,8 @@ export function parsePackReveal(value: unknown): ParseResult {
       string(draw.at, `${path}.at`);
       string(draw.member, `${path}.member`);
       boolean(draw.lastOne, `${path}.lastOne`);
+      if (v2) integers(draw.kiriban, `${path}.kiriban`);
+      else if (draw.kiriban !== undefined) fail(`${path}.kiriban`, `キリ番は "${REVEAL_FORMAT_KIRIBAN}" の項目です`);
       if (Array.isArray(draw.positions))
         draw.positions.forEach((p: unknown, k) => integer(p, `${path}.positions[${k}]`));
       else fail(`${path}.positions`, '配列ではありません');
@@ -480,13 +547,15 @@ export function verifyReveal(reveal: PackReveal): RevealVerification {
     checks.push(check(CHECK_NAMES.order, problems, `${totalLots} 口の並びがシードからの並べ替えと一致しました`));
   }
 
-  // (3) Each lot tier's quantity equals its count in the lot list; the last-one tier is one prize, not a lot.
+  // (3) Each lot tier's quantity equals its count in the lot list; the last-one tier is one prize, not a lot,
+  // and a キリ番 tier one prize per number, not a lot either.
+  const kiribanNumbers = new Map<number, string>();
   {
     const problems: string[] = [];
     const counts = new Map<string, number>();
     for (const tierId of lots) counts.set(tierId, (counts.get(tierId) ?? 0) + 1);
     const seen = new Set<string>();
-    const lastOneTiers = tiers.filter((tier) => tier.isLastOne);
+    const lastOneTiers = tiers.filter((tier) => tier.isLastOne && !isKiribanTier(tier));
     if (lastOneTiers.length > 1) problems.push(`ラストワン賞の賞が ${lastOneTiers.length} 件あります（1 件まで）`);
     for (const tier of tiers) {
       if (seen.has(tier.id)) problems.push(`賞 ${tier.id} が重複しています`);
@@ -495,7 +564,19 @@ export function verifyReveal(reveal: PackReveal): RevealVerification {
       if (tier.quantity < 1) problems.push(`賞 ${tier.id} の数量 ${tier.quantity} が 1 未満です`);
       if (tier.conversionValue < 0) problems.push(`賞 ${tier.id} の交換価値が負です`);
       const count = counts.get(tier.id) ?? 0;
-      if (tier.isLastOne) {
+      if (isKiribanTier(tier)) {
+        const numbers = tier.kiribanAt!;
+        if (tier.isLastOne) problems.push(`キリ番賞 ${tier.id} がラストワン賞にもなっています`);
+        if (tier.quantity !== numbers.length)
+          problems.push(`キリ番賞 ${tier.id} の数量 ${tier.quantity} がキリ番の数 ${numbers.length} と違います`);
+        if (count > 0) problems.push(`キリ番賞 ${tier.id} が口の中に ${count} 口あります`);
+        numbers.forEach((n, i) => {
+          if (n < 1 || n >= totalLots) problems.push(`キリ番 ${n} が 1〜${totalLots - 1} の範囲外です`);
+          if (i > 0 && n <= numbers[i - 1]) problems.push(`キリ番賞 ${tier.id} のキリ番が昇順ではありません`);
+          if (kiribanNumbers.has(n)) problems.push(`キリ番 ${n} が二度指定されています`);
+          kiribanNumbers.set(n, tier.id);
+        });
+      } else if (tier.isLastOne) {
         if (tier.quantity !== 1) problems.push(`ラストワン賞 ${tier.id} の数量が 1 ではありません（${tier.quantity}）`);
         if (count > 0) problems.push(`ラストワン賞 ${tier.id} が口の中に ${count} 口あります`);
       } else if (count !== tier.quantity) {
@@ -505,12 +586,15 @@ export function verifyReveal(reveal: PackReveal): RevealVerification {
     for (const [tierId, count] of counts) {
       if (!seen.has(tierId)) problems.push(`賞の一覧にない ${JSON.stringify(tierId)} の口が ${count} 口あります`);
     }
-    const lotTiers = tiers.filter((tier) => !tier.isLastOne).length;
+    const lotTiers = tiers.filter((tier) => !tier.isLastOne && !isKiribanTier(tier)).length;
+    const extras = [lastOneTiers.length === 1 ? 'ラストワン賞' : '', kiribanNumbers.size > 0 ? 'キリ番賞' : '']
+      .filter(Boolean)
+      .join('・');
     checks.push(
       check(
         CHECK_NAMES.tiers,
         problems,
-        `${lotTiers} 種類の賞の数量が口の一覧と一致しました${lastOneTiers.length === 1 ? '（ラストワン賞は口に含まれません）' : ''}`,
+        `${lotTiers} 種類の賞の数量が口の一覧と一致しました${extras ? `（${extras}は口に含まれません）` : ''}`,
       ),
     );
   }
@@ -622,9 +706,55 @@ export function verifyReveal(reveal: PackReveal): RevealVerification {
     );
   }
 
+  // (7) キリ番賞 (format /2): the draws in log order hold lots 1, 2, 3 … of the sale; number K went to the
+  // draw whose lots include the Kth, exactly once, and to nobody while fewer than K lots were sold.
+  let kiribanReached = 0;
+  if (parsed.reveal.format === REVEAL_FORMAT_KIRIBAN || kiribanNumbers.size > 0) {
+    const problems: string[] = [];
+    const holder = new Map<number, number>(); // K → drawNo that must hold it
+    let sold = 0;
+    for (const draw of draws) {
+      const from = sold;
+      sold += draw.positions.length;
+      for (const [k] of kiribanNumbers) if (k > from && k <= sold) holder.set(k, draw.drawNo);
+    }
+    const awarded = new Map<number, number[]>(); // K → drawNos that claim it
+    for (const draw of draws) {
+      for (const k of draw.kiriban ?? []) {
+        if (!kiribanNumbers.has(k)) problems.push(`抽選 ${draw.drawNo} がキリ番賞にない ${k} を受け取っています`);
+        awarded.set(k, [...(awarded.get(k) ?? []), draw.drawNo]);
+      }
+    }
+    for (const [k] of [...kiribanNumbers].sort(([a], [b]) => a - b)) {
+      const winners = awarded.get(k) ?? [];
+      const expected = holder.get(k);
+      if (expected === undefined) {
+        if (winners.length > 0)
+          problems.push(`${k} 口目は売れていないのに抽選 ${winners.join('、')} がキリ番賞を受け取っています`);
+        continue;
+      }
+      kiribanReached += 1;
+      if (winners.length !== 1)
+        problems.push(`${k} 口目のキリ番賞を受け取った抽選が ${winners.length} 件です（1 件のはず）`);
+      else if (winners[0] !== expected)
+        problems.push(
+          `${k} 口目のキリ番賞は ${k} 口目を引いた抽選 ${expected} ではなく抽選 ${winners[0]} に渡っています`,
+        );
+    }
+    checks.push(
+      check(
+        CHECK_NAMES.kiriban,
+        problems,
+        kiribanReached === 0
+          ? `${kiribanNumbers.size} 件のキリ番にはまだ届いておらず、誰にも渡っていません`
+          : `到達した ${kiribanReached} 件のキリ番賞が、それぞれその口を引いた抽選に 1 件ずつ渡りました`,
+      ),
+    );
+  }
+
   return {
     ok: checks.every((c) => c.ok),
     checks,
-    stats: { totalLots, drawnLots, undrawnLots, draws: draws.length, drawsOutOfOrder, soldOut },
+    stats: { totalLots, drawnLots, undrawnLots, draws: draws.length, drawsOutOfOrder, soldOut, kiribanReached },
   };
 }

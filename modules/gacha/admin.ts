@@ -31,6 +31,20 @@ export const tierDefinitionSchema = z.object({
   quantity: z.number().int().min(1).max(1_000_000),
   conversionValue: coins,
   isLastOne: z.boolean().default(false),
+  /**
+   * A キリ番賞 (decision 027): the lot numbers, counted in sale order (100 = the 100th lot sold), whose draw
+   * wins this card as an extra prize. Not a lot; quantity = how many numbers.
+   */
+  kiribanAt: z
+    .array(
+      z
+        .number({ error: 'キリ番は整数で指定してください。' })
+        .int('キリ番は整数で指定してください。')
+        .min(1, 'キリ番は1口目以降で指定してください。'),
+    )
+    .min(1, 'キリ番を1つ以上指定してください。')
+    .max(100, 'キリ番は1つの賞に100個までです。')
+    .optional(),
 });
 
 /** A pack as an operator writes it (JSON file for the command line, later the admin form). */
@@ -52,13 +66,35 @@ export const packDefinitionSchema = z
     tiers: z.array(tierDefinitionSchema).min(1).max(50),
   })
   .superRefine((pack, ctx) => {
-    const lots = pack.tiers.filter((t) => !t.isLastOne).reduce((sum, t) => sum + t.quantity, 0);
+    const lots = lotsOf(pack.tiers);
     if (lots < 1) ctx.addIssue({ code: 'custom', path: ['tiers'], message: '口数のある賞が1つ以上必要です。' });
     if (lots > 1_000_000) ctx.addIssue({ code: 'custom', path: ['tiers'], message: '総口数は1,000,000口までです。' });
     const lastOnes = pack.tiers.filter((t) => t.isLastOne);
     if (lastOnes.length > 1) ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'ラストワン賞は1つまでです。' });
     if (lastOnes.some((t) => t.quantity !== 1))
       ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'ラストワン賞の数量は1です。' });
+    const kiribanSeen = new Set<number>();
+    pack.tiers.forEach((t, i) => {
+      if (!t.kiribanAt) return;
+      const path = ['tiers', i, 'kiribanAt'];
+      if (t.isLastOne) ctx.addIssue({ code: 'custom', path, message: 'ラストワン賞にはキリ番を指定できません。' });
+      if (t.kiribanAt.length > 0 && t.quantity !== t.kiribanAt.length)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['tiers', i, 'quantity'],
+          message: `キリ番賞の数量はキリ番の数（${t.kiribanAt.length}）と同じにしてください。`,
+        });
+      for (const n of t.kiribanAt) {
+        if (kiribanSeen.has(n)) ctx.addIssue({ code: 'custom', path, message: `キリ番 ${n} 口目が重複しています。` });
+        kiribanSeen.add(n);
+        if (lots >= 1 && n >= lots)
+          ctx.addIssue({
+            code: 'custom',
+            path,
+            message: `キリ番 ${n} 口目は総口数（${lots}口）より前にしてください（最後の口はラストワン賞で設定します）。`,
+          });
+      }
+    });
     if (new Set(pack.tiers.map((t) => t.key)).size !== pack.tiers.length)
       ctx.addIssue({ code: 'custom', path: ['tiers'], message: '賞のkeyが重複しています。' });
     if (pack.pricePerDraw * Math.max(...pack.drawOptions) > 2_000_000_000)
@@ -67,6 +103,11 @@ export const packDefinitionSchema = z
       ctx.addIssue({ code: 'custom', path: ['saleEndsAt'], message: '販売終了は販売開始より後にしてください。' });
   });
 export type PackDefinition = z.input<typeof packDefinitionSchema>;
+
+/** The pack's lots: every tier's quantity except the ラストワン賞 and キリ番賞 (extra prizes, not lots). */
+function lotsOf(tiers: { quantity: number; isLastOne: boolean; kiribanAt?: number[] }[]): number {
+  return tiers.filter((t) => !t.isLastOne && !t.kiribanAt).reduce((sum, t) => sum + t.quantity, 0);
+}
 
 /** Every refusal of the pack lifecycle (create, publish, end); server/refusals.ts words each one. */
 export const PACK_ADMIN_REFUSAL_CODES = [
@@ -96,7 +137,8 @@ const tierId = (gachaId: string, key: string) => `${gachaId}.${key}`;
  */
 export async function createPack(db: Database, definition: PackDefinition): Promise<{ id: string; totalLots: number }> {
   const pack = packDefinitionSchema.parse(definition);
-  const totalLots = pack.tiers.filter((t) => !t.isLastOne).reduce((sum, t) => sum + t.quantity, 0);
+  const totalLots = lotsOf(pack.tiers);
+  const kiriban = pack.tiers.flatMap((t) => t.kiribanAt ?? []);
   return db.transaction(async (tx) => {
     const [genre] = await tx.select({ id: genres.id }).from(genres).where(eq(genres.id, pack.genreId));
     if (!genre) throw new PackAdminError('GENRE_NOT_FOUND', { genreId: pack.genreId });
@@ -119,6 +161,7 @@ export async function createPack(db: Database, definition: PackDefinition): Prom
         drawOptions: [...new Set(pack.drawOptions)].sort((a, b) => a - b),
         perMemberLimit: pack.perMemberLimit ?? null,
         minRank: pack.minRank ?? null,
+        kiribanNext: kiriban.length ? Math.min(...kiriban) : null,
       })
       .onConflictDoNothing()
       .returning({ id: gachas.id });
@@ -139,6 +182,7 @@ export async function createPack(db: Database, definition: PackDefinition): Prom
         quantity: t.quantity,
         conversionValue: t.conversionValue,
         isLastOne: t.isLastOne,
+        kiribanAt: t.kiribanAt ? [...t.kiribanAt].sort((a, b) => a - b) : null,
       })),
     );
     return { id: pack.id, totalLots };
@@ -154,6 +198,7 @@ async function committedTiers(db: Database, gachaId: string): Promise<PackTier[]
     quantity: t.quantity,
     conversionValue: t.conversionValue,
     isLastOne: t.isLastOne,
+    ...(t.kiribanAt?.length ? { kiribanAt: t.kiribanAt } : {}),
   }));
 }
 

@@ -23,11 +23,11 @@ beforeAll(async () => {
 });
 
 describe('headline prize', () => {
-  it('leads each listed pack with its best regular tier, not the ラストワン賞, in the list query', async () => {
+  it('leads each listed pack with its best regular tier, not the ラストワン賞 or キリ番賞, in the list query', async () => {
     const packs = await listGachas(handle.db);
     for (const pack of packs) {
       const detail = await getGachaDetail(handle.db, pack.id);
-      const best = detail!.tiers.filter((t) => !t.isLastOne).sort((a, b) => a.rank - b.rank)[0]!;
+      const best = detail!.tiers.filter((t) => !t.isLastOne && !t.kiribanAt).sort((a, b) => a.rank - b.rank)[0]!;
       expect(pack.headline, pack.id).toEqual({
         label: best.label,
         cardName: best.cardName,

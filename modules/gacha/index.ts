@@ -15,6 +15,7 @@ export {
   type TierRemaining,
 } from './remaining';
 export { tierCards, packTitles, type TierCard } from './cards';
+export { kiribanProgress, type KiribanProgress } from './kiriban';
 export {
   createPack,
   publishPack,
@@ -153,14 +154,14 @@ const gachaCardColumns = {
 /**
  * The headline prize of each listed pack, in the same query: one correlated look-up per row on
  * gacha_tiers_gacha_idx (gacha_id, rank), so a list never costs a query per pack. Regular tiers come
- * before the ラストワン賞 (its rank is 0, which would otherwise win), then the lowest rank. The outer
+ * before the ラストワン賞 and キリ番賞 (extra prizes; rank 0 would otherwise win), then the lowest rank. The outer
  * column is written qualified by hand: drizzle leaves it bare in a one-table select, where it would
  * name the tier's own id.
  */
 const headlineColumn = sql<HeadlinePrize | string | null>`(
   select json_build_object('label', t.label, 'cardName', t.card_name, 'cardImagePath', t.card_image_path)
   from gacha_tiers t where t.gacha_id = "gachas"."id"
-  order by t.is_last_one asc, t.rank asc, t.id asc limit 1)`;
+  order by (t.is_last_one or t.kiriban_at is not null) asc, t.rank asc, t.id asc limit 1)`;
 
 /** Both engines answer json as an object; a driver that leaves it as text is read the same way. */
 const toHeadline = (value: HeadlinePrize | string | null): HeadlinePrize | null =>
@@ -202,8 +203,10 @@ export async function listGachas(
  * The tier a pack leads with, from its tiers as getGachaDetail lists them (the same rule as the list).
  * @example headlineTier([{ rank: 0, isLastOne: true, … }, { rank: 1, isLastOne: false, … }]).rank === 1
  */
-export function headlineTier<T extends { rank: number; isLastOne: boolean }>(tiers: readonly T[]): T | null {
-  const regular = tiers.filter((t) => !t.isLastOne);
+export function headlineTier<T extends { rank: number; isLastOne: boolean; kiribanAt?: number[] | null }>(
+  tiers: readonly T[],
+): T | null {
+  const regular = tiers.filter((t) => !t.isLastOne && !t.kiribanAt);
   const pool = regular.length > 0 ? regular : tiers;
   return pool.reduce<T | null>((best, t) => (best === null || t.rank < best.rank ? t : best), null);
 }
@@ -243,6 +246,8 @@ export interface GachaTierView {
   quantity: number;
   conversionValue: number;
   isLastOne: boolean;
+  /** A キリ番賞 (decision 027): the lot numbers, in sale order, that win it; null for every other tier. */
+  kiribanAt: number[] | null;
 }
 
 export interface GachaDetail extends GachaCard {
@@ -309,6 +314,7 @@ export async function getGachaDetail(db: Database, gachaId: string): Promise<Gac
       quantity: t.quantity,
       conversionValue: t.conversionValue,
       isLastOne: t.isLastOne,
+      kiribanAt: t.kiribanAt ?? null,
     })),
   };
 }

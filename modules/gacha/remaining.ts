@@ -11,6 +11,8 @@ export interface TierRemaining {
   quantity: number;
   remaining: number;
   isLastOne: boolean;
+  /** A キリ番賞's numbers (decision 027), null for other tiers. */
+  kiribanAt: number[] | null;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function getRemaining(
       rank: t.rank,
       quantity: t.quantity,
       isLastOne: t.isLastOne,
+      kiribanAt: t.kiribanAt ?? null,
       remaining: counted.tiers[t.id]!,
     })),
   };
@@ -60,19 +63,30 @@ export async function countUnclaimed(db: Database, gachaId: string): Promise<Map
 }
 
 /**
- * Remaining lots in total and per tier (the ラストワン賞 counts 1 until the pack sells out), for a
- * caller that already has the pack's tiers.
+ * Remaining lots in total and per tier (the ラストワン賞 counts 1 until the pack sells out, a キリ番賞 its
+ * numbers not yet reached), for a caller that already has the pack's tiers.
  * @example remainingOf(pack.tiers, await countUnclaimed(db, pack.id), pack.status === 'sold_out')
  */
 export function remainingOf(
-  tiers: { id: string; isLastOne: boolean }[],
+  tiers: { id: string; isLastOne: boolean; quantity: number; kiribanAt?: number[] | null }[],
   unclaimed: Map<string, number>,
   soldOut: boolean,
 ) {
   let remaining = 0;
   for (const n of unclaimed.values()) remaining += n;
+  const total = tiers.filter((t) => !t.isLastOne && !t.kiribanAt).reduce((sum, t) => sum + t.quantity, 0);
+  const sold = soldOut ? total : total - remaining;
   const byTier = Object.fromEntries(
-    tiers.map((t) => [t.id, t.isLastOne ? (soldOut ? 0 : 1) : (unclaimed.get(t.id) ?? 0)]),
+    tiers.map((t) => [
+      t.id,
+      t.kiribanAt
+        ? t.kiribanAt.filter((k) => k > sold).length
+        : t.isLastOne
+          ? soldOut
+            ? 0
+            : 1
+          : (unclaimed.get(t.id) ?? 0),
+    ]),
   );
   return { remaining, tiers: byTier };
 }

@@ -68,6 +68,12 @@ export const gachas = pgTable(
     endedAt: timestamp('ended_at', { withTimezone: true }),
     /** When the seed and the anonymised draw log were made public (sold out or ended). */
     revealedAt: timestamp('revealed_at', { withTimezone: true }),
+    /**
+     * The smallest キリ番 (lot number, counted in sale order) not yet awarded, or null when none is left
+     * (decision 027). Read with the draw's terms, so draws far from a キリ番 pay nothing for the feature;
+     * moved on only by the draw that awards it, holding the pack row.
+     */
+    kiribanNext: integer('kiriban_next'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -101,6 +107,11 @@ export const gachaTiers = pgTable(
     quantity: integer('quantity').notNull(),
     conversionValue: integer('conversion_value').notNull(),
     isLastOne: boolean('is_last_one').notNull().default(false),
+    /**
+     * A キリ番賞 (decision 027): the lot numbers (ascending; the Nth lot sold) whose draw wins this extra
+     * prize, one each; quantity = their count. Null for every other tier. Not a lot, like the ラストワン賞.
+     */
+    kiribanAt: integer('kiriban_at').array(),
     /**
      * The physical card behind this tier, fixed when the pack is published (its stock reserved then).
      * Null: a pack published before stock existed — untracked, every stock step skips it.

@@ -367,8 +367,9 @@ export async function reserveStockForPack(
 }
 
 /**
- * A pack's sale ended before it sold out: the cards of its unclaimed lots, and of its ラストワン賞 (only
- * the draw of the final lot wins it, and that draw sells the pack out), are no longer promised. Call
+ * A pack's sale ended before it sold out: the cards of its unclaimed lots, of its ラストワン賞 (only
+ * the draw of the final lot wins it, and that draw sells the pack out) and of the キリ番賞 whose number
+ * was not reached (decision 027) are no longer promised. Call
  * it after the pack's unclaimed lots are locked (no draw can claim one any more).
  */
 export async function releaseStockOfEndedPack(tx: Database, gachaId: string, now: Date): Promise<void> {
@@ -376,6 +377,9 @@ export async function releaseStockOfEndedPack(tx: Database, gachaId: string, now
     tx,
     sql`select t.id as tier_id, t.label, t.stock_card_id,
           (case when t.is_last_one then 1
+                when t.kiriban_at is not null then
+                  (select count(*) from unnest(t.kiriban_at) k
+                    where k > (select count(*) from ${gachaLots} l where l.gacha_id = t.gacha_id and l.draw_id is not null))
                 else (select count(*) from ${gachaLots} l where l.gacha_id = t.gacha_id and l.tier_id = t.id and l.draw_id is null)
            end)::int as n
         from ${gachaTiers} t

@@ -266,6 +266,35 @@ describe.skipIf(!databaseUrl)(
       expect((await api(`/gachas/${PACK}/reveal`)).status).toBe(409);
     });
 
+    it('shows the キリ番賞 on the pack page and in its JSON: the numbers, and the lots to the next one', async () => {
+      // The demo pack 星降る夜のハイレアオリパ: キリ番 100, 500, 777; its demo draws took the 100th lot.
+      const page = await get('/gacha/pokemon/stellar-pokemon-001');
+      expect(page.status).toBe(200);
+      const html = page.body.replaceAll('<!-- -->', ''); // React's markers between text pieces
+      const drawn = Number(/data-testid="pack-drawn"[^>]*>([\d,]+)</.exec(html)?.[1]?.replace(/,/g, ''));
+      expect(drawn).toBeGreaterThanOrEqual(100);
+      expect(drawn).toBeLessThan(500);
+      expect(html).toContain('キリ番賞あり');
+      const left = /data-testid="kiriban-left"[^>]*>([\d,]+)</.exec(html)?.[1];
+      expect(Number(left)).toBe(500 - drawn);
+      expect(html).toMatch(/次のキリ番 <b>500口目<\/b>/);
+      expect(html).toContain('100口目（獲得済み）');
+      expect(html).toContain('777口目');
+      expect(html).toContain('100口目・500口目・777口目を引いた方にプレゼント');
+      const pack = await api('/gachas/stellar-pokemon-001');
+      expect(pack.status).toBe(200);
+      expect(pack.body.kiriban).toMatchObject({ numbers: [100, 500, 777], next: 500 });
+      expect(pack.body.kiriban.lotsToNext).toBe(500 - pack.body.kiriban.sold);
+      const counts = await api('/gachas/stellar-pokemon-001/remaining');
+      expect(counts.body.kiriban).toMatchObject({ numbers: [100, 500, 777], next: 500 });
+      expect(counts.body.tiers.find((t: { kiribanAt: number[] | null }) => t.kiribanAt)).toMatchObject({
+        kiribanAt: [100, 500, 777],
+        quantity: 3,
+        remaining: 2,
+      });
+      expect((await api(`/gachas/${PACK}`)).body.kiriban).toBeNull();
+    });
+
     it('draws from the pack page without JavaScript: confirmation by URL, form post, result, choices', async () => {
       const email = uniqueEmail('nojs-draw');
       const signUp = await signUpByForm({

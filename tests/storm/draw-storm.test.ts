@@ -1,8 +1,11 @@
 // The draw under a storm, over HTTP, from two server instances on one PostgreSQL database
 // (architecture.md, Tests: "a sell-out storm with more requests than lots, from two server
 // instances, then every invariant"). Three scenes:
-//   1. 12,000 requests for a 10,000-lot pack with a ラストワン賞: exactly 10,000 lots go, once each.
-//   2. one Idempotency-Key sent 20 times at once across both instances: one draw, one debit.
+//   1. 12,000 requests for a 10,000-lot pack with a ラストワン賞 and five キリ番賞 (decision 027): exactly
+//      10,000 lots go, once each; each キリ番 has exactly one winner, the draw that took that lot of the
+//      sale (the reveal's log verifies it).
+//   2. one Idempotency-Key sent 20 times at once across both instances: one draw, one debit; the pack's
+//      キリ番 (100 and 499) are never reached, and nobody wins them.
 //   3. a second storm (3,000 requests, 2,500 lots) during which one instance is SIGKILLed and
 //      restarted, and some clients hang up right after sending; every request left without an
 //      answer is retried with its key and gets the first attempt's result where that committed.
@@ -25,6 +28,8 @@ import {
 } from '../../bench/draw/client';
 import { openDatabase, queryRows, type DatabaseHandle } from '#db/client';
 import { checkInvariants } from '#modules/wallet';
+import { getPackReveal } from '#modules/draw';
+import { verifyReveal } from '#modules/fairness';
 
 const database = await createTestDatabase('storm');
 const onPostgres = database.engine === 'postgres';
@@ -52,8 +57,15 @@ const rows = <T>(query: ReturnType<typeof sql>): Promise<T[]> => queryRows<T>(ha
 const one = async <T>(query: ReturnType<typeof sql>): Promise<T> => (await rows<T>(query))[0]!;
 
 /** A published pack of `lots` lots in tiers S/A/B/C plus a ラストワン賞 (cards of its own), draws of 1 or 10. */
-const publishStormPack = (id: string, lots: number) =>
-  publishLoadPack(handle!.db, { id, lots, price: PRICE, name: `ストーム ${id} ` });
+const publishStormPack = (id: string, lots: number, kiribanAt?: number[]) =>
+  publishLoadPack(handle!.db, { id, lots, price: PRICE, name: `ストーム ${id} `, kiribanAt });
+
+/** キリ番 prizes of a pack: which number each went to (draw, member), from the database. */
+const kiribanPrizes = (gachaId: string) =>
+  rows<{ kiriban_no: number; draw_id: string; member_id: string }>(
+    sql`select kiriban_no, draw_id, member_id from prizes where gacha_id = ${gachaId} and kiriban_no is not null
+         order by kiriban_no`,
+  );
 
 /** Each tier's quantity beside its stock card's counters (decision 023: the draw moves no stock). */
 const tierStock = (gachaId: string) =>
@@ -217,7 +229,8 @@ async function expectStormAnswers(calls: DrawCall[], replies: DrawReply[]) {
       row.status === 'completed' &&
       body.count === call.count &&
       body.cost === call.count * PRICE &&
-      items.length === call.count + (body.lastOne ? 1 : 0) &&
+      items.length === call.count + (body.lastOne ? 1 : 0) + (body.kiriban?.length ?? 0) &&
+      items.filter((item) => item.kiriban != null).length === (body.kiriban?.length ?? 0) &&
       body.replay === false;
     return ok ? [] : [`${describeReply(call, reply)} vs row ${JSON.stringify(row)}`];
   });
@@ -255,7 +268,9 @@ describe.sequential(`draw storm over HTTP, two server instances${skipped}`, () =
     `12,000 requests sell out a 10,000-lot pack exactly, coins conserved to the coin, one ラストワン賞${skipped}`,
     async () => {
       const gachaId = 'storm-sellout';
-      await publishStormPack(gachaId, 10_000);
+      // The first lot, round numbers, one in the thick of the storm and one where the sequence runs out.
+      const kiribanAt = [1, 100, 1000, 5000, 9990];
+      await publishStormPack(gachaId, 10_000, kiribanAt);
       const calls = stormCalls(gachaId, 12_000, 20261121, 'sellout');
       const before = await coinBook();
       const started = performance.now();
@@ -301,8 +316,26 @@ describe.sequential(`draw storm over HTTP, two server instances${skipped}`, () =
       expect(after.drawCosts).toBe(after.drawDebits);
       // Sold out, nothing converted or shipped: every card is still on the shelf, promised to its winner.
       const stock = await tierStock(gachaId);
-      expect(stock).toHaveLength(5);
+      expect(stock).toHaveLength(6);
       for (const tier of stock) expect([tier.on_hand, tier.reserved]).toEqual([tier.quantity, tier.quantity]);
+
+      // キリ番賞: exactly one winner per number, answered to that draw's request and no other.
+      const awards = await kiribanPrizes(gachaId);
+      expect(awards.map((a) => a.kiriban_no)).toEqual(kiribanAt);
+      const answered = drawn.flatMap((r) => (r.body!.kiriban ?? []).map((k) => [k, r.body!.id] as const));
+      expect(answered.sort(([a], [b]) => a - b)).toEqual(awards.map((a) => [a.kiriban_no, a.draw_id]));
+      expect(
+        drawn.flatMap((r) => r.body!.items ?? []).filter((item) => item.kiriban != null),
+        'one キリ番賞 item per number in the answers',
+      ).toHaveLength(kiribanAt.length);
+      // …and it is the draw that took that lot of the sale: the published log says so.
+      const reveal = await getPackReveal(handle!.db, gachaId);
+      const verification = verifyReveal(reveal!);
+      expect(verification.checks.filter((c) => !c.ok)).toEqual([]);
+      expect(verification.stats?.kiribanReached).toBe(kiribanAt.length);
+      console.log(
+        `[storm] キリ番: ${awards.length} awarded once each; ${verification.stats?.drawsOutOfOrder} draws out of position order`,
+      );
       expect(await checkInvariants(handle!.db)).toEqual([]);
     },
     scaledTimeout(240_000),
@@ -313,7 +346,7 @@ describe.sequential(`draw storm over HTTP, two server instances${skipped}`, () =
     async () => {
       expect(cluster!.unexpectedExits(), serverStory()).toEqual([]);
       const gachaId = 'storm-duplicates';
-      await publishStormPack(gachaId, 500);
+      await publishStormPack(gachaId, 500, [100, 499]);
       const [member] = await createSessionMembers(handle!.db, {
         count: 1,
         secret: cluster!.authSecret,
@@ -351,6 +384,9 @@ describe.sequential(`draw storm over HTTP, two server instances${skipped}`, () =
       );
       expect(Number(claimed)).toBe(10);
       expect(replies.every((r) => r.body?.balance?.paid === 5_000 - 10 * PRICE)).toBe(true);
+      // Ten lots sold: neither キリ番 was reached, nobody won one, both cards are still promised.
+      expect(await kiribanPrizes(gachaId)).toEqual([]);
+      expect(replies.every((r) => (r.body?.kiriban ?? []).length === 0)).toBe(true);
       expect(await checkInvariants(handle!.db)).toEqual([]);
     },
     scaledTimeout(60_000),

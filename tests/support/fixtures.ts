@@ -87,6 +87,8 @@ export async function createPublishedPack(
     perMemberLimit?: number;
     minRank?: number;
     saleEndsAt?: Date;
+    /** A キリ番賞 tier 'K' for these lot numbers (decision 027). */
+    kiribanAt?: number[];
   },
 ): Promise<string> {
   await ensureGenre(db);
@@ -123,6 +125,18 @@ export async function createPublishedPack(
       conversionValue: Math.floor(options.price / 2),
     },
   ];
+  if (options.kiribanAt)
+    tiers.push({
+      key: 'K',
+      label: 'キリ番賞',
+      rank: 0,
+      effect: 'gold',
+      cardName: 'テストキリ番',
+      cardImagePath: '/demo/cards/card-05.svg',
+      quantity: options.kiribanAt.length,
+      conversionValue: options.price * 10,
+      kiribanAt: options.kiribanAt,
+    });
   if (options.lastOne)
     tiers.push({
       key: 'LO',
@@ -159,9 +173,9 @@ export async function createPublishedPack(
  */
 export async function publishLoadPack(
   db: Database,
-  options: { id: string; lots: number; price: number; name: string },
+  options: { id: string; lots: number; price: number; name: string; kiribanAt?: number[] },
 ) {
-  const { id, lots, price, name } = options;
+  const { id, lots, price, name, kiribanAt } = options;
   await ensureGenre(db);
   const card = (n: number) => `/demo/cards/card-0${n}.svg`;
   const definition: PackDefinition = {
@@ -223,6 +237,21 @@ export async function publishLoadPack(
         conversionValue: price * 50,
         isLastOne: true,
       },
+      ...(kiribanAt
+        ? [
+            {
+              key: 'K',
+              label: 'キリ番賞',
+              rank: 0,
+              effect: 'gold' as const,
+              cardName: `${name}キリ番`,
+              cardImagePath: card(6),
+              quantity: kiribanAt.length,
+              conversionValue: price * 20,
+              kiribanAt,
+            },
+          ]
+        : []),
     ],
   };
   await createPack(db, definition);

@@ -43,7 +43,9 @@ export interface ModelTier {
   quantity: number;
   conversionValue: number;
   isLastOne: boolean;
-  /** Lots of this tier drawn so far (the ラストワン賞: 1 once awarded). */
+  /** A キリ番賞 (decision 027): the lot numbers, in sale order, that win it. */
+  kiribanAt?: number[];
+  /** Lots of this tier drawn so far (the ラストワン賞: 1 once awarded; a キリ番賞: numbers awarded). */
   won: number;
 }
 
@@ -67,6 +69,8 @@ export interface ModelPrize {
   position: number | null;
   conversionValue: number;
   isLastOne: boolean;
+  /** A キリ番賞's number, else null. */
+  kiriban: number | null;
   status: PrizeStatus;
   decideBy: number;
   /** Set when first kept: the end of its storage (keeping again does not extend it). */
@@ -83,6 +87,7 @@ export type ModelDraw =
       drawId: string;
       cost: number;
       lastOne: boolean;
+      kiriban: number[];
       prizeIds: string[];
     }
   | {
@@ -100,7 +105,7 @@ export type DrawPlan =
   | { type: 'rejected'; code: 'STAFF_CANNOT_DRAW' | 'DRAW_COUNT_INVALID' | 'IDEMPOTENCY_KEY_REUSED' }
   | { type: 'replay'; draw: ModelDraw }
   | { type: 'refused'; code: 'SOLD_OUT' | 'INSUFFICIENT_COINS' | 'NOT_ENOUGH_LOTS'; details: Record<string, unknown> }
-  | { type: 'completed'; cost: number; final: boolean };
+  | { type: 'completed'; cost: number; final: boolean; kiriban: number[] };
 
 export type ChoiceExpectation =
   { ok: false; code: 'PRIZE_NOT_FOUND' | 'PRIZE_ALREADY_DECIDED' | 'PRIZE_KEPT' } | { ok: true; ids: string[] };
@@ -112,6 +117,7 @@ export interface ReportedPrize {
   position: number | null;
   conversionValue: number;
   isLastOne: boolean;
+  kiriban: number | null;
 }
 
 const byUuid = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -295,7 +301,13 @@ export class ShopModel {
     if (pack.remaining === 0) return { type: 'refused', code: 'SOLD_OUT', details: { remaining: 0 } };
     if (pack.remaining < count)
       return { type: 'refused', code: 'NOT_ENOUGH_LOTS', details: { remaining: pack.remaining } };
-    return { type: 'completed', cost, final: pack.remaining === count };
+    // The lots of this draw are numbers sold+1 .. sold+count of the sale: the キリ番 among them are won.
+    const sold = pack.total - pack.remaining;
+    const kiriban = pack.tiers
+      .flatMap((t) => t.kiribanAt ?? [])
+      .filter((k) => k > sold && k <= sold + count)
+      .sort((a, b) => a - b);
+    return { type: 'completed', cost, final: pack.remaining === count, kiriban };
   }
 
   /**
@@ -323,8 +335,14 @@ export class ShopModel {
     }
     if (plan.type !== 'completed') throw new Error(`model: applyDraw with a ${plan.type} plan`);
     this.expireMember(memberId, now);
-    const lots = reported.filter((p) => !p.isLastOne);
+    const lots = reported.filter((p) => !p.isLastOne && p.kiriban === null);
     const extras = reported.filter((p) => p.isLastOne);
+    const kiriban = reported
+      .filter((p) => p.kiriban !== null)
+      .map((p) => p.kiriban!)
+      .sort((a, b) => a - b);
+    if (JSON.stringify(kiriban) !== JSON.stringify(plan.kiriban))
+      throw new Error(`model: キリ番 ${JSON.stringify(kiriban)} reported, expected ${JSON.stringify(plan.kiriban)}`);
     if (lots.length !== count) throw new Error(`model: ${lots.length} lots reported for a draw of ${count}`);
     const lastOneTiers = pack.tiers.filter((t) => t.isLastOne);
     const expectedExtras = plan.final ? lastOneTiers.length : 0;
@@ -338,7 +356,12 @@ export class ShopModel {
         throw new Error(`model: tier ${p.tierId} reported with isLastOne=${p.isLastOne}`);
       if (p.conversionValue !== tier.conversionValue)
         throw new Error(`model: prize of ${p.tierId} worth ${p.conversionValue}, tier says ${tier.conversionValue}`);
-      if (p.isLastOne) {
+      if (p.kiriban !== null) {
+        if (p.position !== null) throw new Error('model: a キリ番賞 has no position');
+        if (!tier.kiribanAt?.includes(p.kiriban)) throw new Error(`model: キリ番 ${p.kiriban} of tier ${tier.id}`);
+      } else if (tier.kiribanAt) {
+        throw new Error(`model: a lot of the キリ番 tier ${tier.id}`);
+      } else if (p.isLastOne) {
         if (p.position !== null) throw new Error('model: the ラストワン賞 has no position');
       } else {
         if (p.position === null || !Number.isInteger(p.position) || p.position < 1 || p.position > pack.total)
@@ -360,6 +383,7 @@ export class ShopModel {
         position: p.position,
         conversionValue: p.conversionValue,
         isLastOne: p.isLastOne,
+        kiriban: p.kiriban,
         status: 'pending',
         decideBy: now + PRIZE_DECISION_MS,
         keepUntil: null,
@@ -371,7 +395,7 @@ export class ShopModel {
     if (plan.final) {
       pack.soldOut = true;
       for (const t of pack.tiers)
-        if (!t.isLastOne && t.won !== t.quantity)
+        if (!t.isLastOne && !t.kiribanAt && t.won !== t.quantity)
           throw new Error(`model: sold out with tier ${t.id} at ${t.won}/${t.quantity}`);
     }
     this.spend(memberId, plan.cost, now, 'draw');
@@ -384,6 +408,7 @@ export class ShopModel {
       drawId,
       cost: plan.cost,
       lastOne: plan.final,
+      kiriban: plan.kiriban,
       prizeIds: reported.map((p) => p.prizeId),
     });
   }

@@ -17,6 +17,7 @@ export type LineupTier = Pick<
   | 'quantity'
   | 'conversionValue'
   | 'isLastOne'
+  | 'kiribanAt'
 >;
 
 export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remaining: Record<string, number> }) {
@@ -46,7 +47,7 @@ export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remainin
               </span>
               {left === 0 && (
                 <span className="absolute inset-x-0 bottom-2 mx-auto w-fit rounded-full bg-ink/80 px-3 py-0.5 text-xs font-bold text-white">
-                  {tier.isLastOne ? '獲得済み' : 'なくなりました'}
+                  {tier.isLastOne || tier.kiribanAt ? '獲得済み' : 'なくなりました'}
                 </span>
               )}
             </div>
@@ -55,7 +56,11 @@ export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remainin
               {(tier.rarity || tier.cardGrade) && (
                 <p className="text-xs text-muted">{[tier.rarity, tier.cardGrade].filter(Boolean).join('・')}</p>
               )}
-              {tier.isLastOne ? (
+              {tier.kiribanAt ? (
+                <p className="mt-auto text-xs font-bold text-amber-900">
+                  {tier.kiribanAt.map((k) => `${formatCoins(k)}口目`).join('・')}を引いた方にプレゼント
+                </p>
+              ) : tier.isLastOne ? (
                 <p className="mt-auto text-xs font-bold text-tier-last">最後の1口を引いた方にプレゼント</p>
               ) : (
                 <p className="mt-auto text-xs text-muted">

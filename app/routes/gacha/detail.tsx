@@ -17,6 +17,7 @@ import { drawAction, type DrawActionData } from '~/lib/draw-action.server';
 import { useLiveRemaining } from '~/lib/use-live-remaining';
 import { DrawPanel } from '~/components/gacha/DrawPanel';
 import { TierLineup } from '~/components/gacha/TierLineup';
+import { KiribanCounter } from '~/components/gacha/KiribanCounter';
 import { getGachaDetail, headlineTier, listGenres, countUnclaimed, remainingOf } from '#modules/gacha';
 import { memberDrawnLots, verifiedReveal } from '#modules/draw';
 import { getBalance } from '#modules/wallet';
@@ -79,6 +80,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
   const ratio = pack.totalLots > 0 ? live.remaining / pack.totalLots : 0;
   const error = (actionData as DrawActionData | undefined)?.error ?? null;
   const lastOne = pack.tiers.find((t) => t.isLastOne);
+  const kiribanNumbers = pack.tiers.flatMap((t) => t.kiribanAt ?? []);
   const headline = pack.tiers.find((t) => t.id === loaderData.headlineTierId) ?? null;
   // Sold out by the stream as soon as the final lot goes, not only on the next load.
   const closed: 'sold_out' | 'ended' | null =
@@ -245,10 +247,16 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             {pack.saleEndsAt && (
               <li className="rounded-full bg-canvas px-2.5 py-1">販売終了 {formatYmdHm(pack.saleEndsAt, 'slash')}</li>
             )}
+            {kiribanNumbers.length > 0 && (
+              <li className="rounded-full border border-amber-600 bg-white px-2.5 py-1 font-bold text-amber-900">
+                キリ番賞あり
+              </li>
+            )}
             {live.live && !closed && (
               <li className="rounded-full bg-emerald-50 px-2.5 py-1 text-emerald-800">残り口数をリアルタイム表示中</li>
             )}
           </ul>
+          <KiribanCounter numbers={kiribanNumbers} sold={drawn} closed={closed !== null} />
           {loaderData.balance !== null && (
             <p className="text-sm">
               所持コイン <b data-testid="balance">{formatCoins(loaderData.balance)}</b>　

@@ -113,6 +113,14 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
               ラストワン賞を獲得しました！
             </p>
           )}
+          {result.kiriban.length > 0 && (
+            <p
+              className="w-fit rounded-full bg-amber-300 px-3 py-1 text-sm font-black text-amber-950"
+              data-testid="kiriban-won"
+            >
+              キリ番賞（{result.kiriban.map((k) => `${k.toLocaleString('ja-JP')}口目`).join('・')}）を獲得しました！
+            </p>
+          )}
           <p className="text-sm font-bold" data-testid="tier-counts">
             {tierCountLine(groups)}
           </p>

@@ -19,7 +19,7 @@ BEGIN
            'prizeId', p.id, 'position', p.position, 'tierId', t.id, 'tierLabel', t.label, 'tierRank', t.rank,
            'effect', t.effect, 'cardName', t.card_name, 'imagePath', t.card_image_path, 'rarity', t.rarity,
            'cardGrade', t.card_grade, 'conversionValue', p.conversion_value, 'isLastOne', t.is_last_one,
-           'status', p.status, 'decideBy', p.decide_by)
+           'kiriban', p.kiriban_no, 'status', p.status, 'decideBy', p.decide_by)
          ORDER BY t.rank, p.position NULLS FIRST)
     INTO v_items
     FROM prizes p JOIN gacha_tiers t ON t.id = p.tier_id
@@ -48,13 +48,16 @@ END $$;
 -- * end of the pack (the sequence has run out): draws serialise on the pack row, lock every lot
 --   still unclaimed (waiting for in-flight claims to commit), take the first N, and the draw that
 --   takes the last lot also gets the ラストワン賞 and marks the pack sold out.
+-- * キリ番賞 (decision 027): a draw whose positions reach the pack's next unawarded キリ番 is serialised
+--   on the pack row and counts the lots sold before it (gacha_reserve_lots); at the end of the pack the
+--   count is already exact. The numbers it wins come back in v_kiriban: one extra prize each.
 CREATE OR REPLACE FUNCTION draw_execute(p_member text, p_gacha text, p_count int, p_key text, p_hash text,
   p_rank int, p_decide_window interval, p_now timestamptz) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
   v_now timestamptz := coalesce(p_now, now());
   g record; v_role text; v_draw uuid; d record; v_cost int;
-  v_pos int[]; v_final record; v_n int; v_last_lot boolean := false;
+  v_pos int[]; v_final record; v_n int; v_last_lot boolean := false; v_kiriban int[];
   v_available int; v_used int;
 BEGIN
   SELECT * INTO g FROM gacha_draw_terms(p_gacha);
@@ -127,7 +130,8 @@ BEGIN
   END IF;
 
   -- 2. The lots (the gacha module's functions take and lock them).
-  v_pos := gacha_reserve_lots(p_gacha, g.no, g.total_lots, p_count);
+  SELECT r.positions, r.kiriban INTO v_pos, v_kiriban
+    FROM gacha_reserve_lots(p_gacha, g.no, g.total_lots, p_count, g.kiriban_next) r;
   IF v_pos IS NULL THEN
     -- The end of the pack: the pack row, then every unclaimed lot.
     SELECT * INTO v_final FROM gacha_lock_final_lots(p_gacha);
@@ -146,6 +150,10 @@ BEGIN
     END IF;
     v_pos := v_final.unclaimed[1:p_count];
     v_last_lot := (v_n = p_count);
+    -- Every claim in flight has committed (the blocking lock): the lots sold are total − unclaimed.
+    IF g.kiriban_next IS NOT NULL THEN
+      v_kiriban := gacha_kiriban_award(p_gacha, g.total_lots - v_n, p_count);
+    END IF;
   END IF;
 
   -- 3. Claim, award, pay: all in this transaction.
@@ -155,6 +163,14 @@ BEGIN
   SELECT p_member, v_draw, p_gacha, c.lot_tier_id, c.lot_position, t.conversion_value, v_now + p_decide_window,
          coalesce(p_now, clock_timestamp())
     FROM gacha_claim_lots(p_gacha, v_pos, v_draw, p_member) c JOIN gacha_tiers t ON t.id = c.lot_tier_id;
+
+  IF cardinality(v_kiriban) > 0 THEN
+    INSERT INTO prizes (member_id, draw_id, gacha_id, tier_id, position, kiriban_no, conversion_value, decide_by,
+                        created_at)
+    SELECT p_member, v_draw, p_gacha, t.id, NULL, k, t.conversion_value, v_now + p_decide_window,
+           coalesce(p_now, clock_timestamp())
+      FROM unnest(v_kiriban) k JOIN gacha_tiers t ON t.gacha_id = p_gacha AND k = ANY (t.kiriban_at);
+  END IF;
 
   IF v_last_lot THEN
     INSERT INTO prizes (member_id, draw_id, gacha_id, tier_id, position, conversion_value, decide_by, created_at)

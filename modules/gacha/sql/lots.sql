@@ -3,13 +3,16 @@
 -- its own transaction, in the lock order of docs/decisions/006: the member's wallet → the pack row
 -- (only at the end of a pack) → lots. Applied after the migrations by db/module-sql.ts.
 
--- A pack's terms as a draw needs them (read-only; the planner inlines it).
-CREATE OR REPLACE FUNCTION gacha_draw_terms(p_gacha text)
+-- A pack's terms as a draw needs them (read-only; the planner inlines it). kiriban_next is the smallest
+-- キリ番 not yet awarded (decision 027), null when none is left: a draw far from it pays nothing more.
+-- (Dropped first: CREATE OR REPLACE cannot add an output column. draw_execute reads it by name.)
+DROP FUNCTION IF EXISTS gacha_draw_terms(text);
+CREATE FUNCTION gacha_draw_terms(p_gacha text)
 RETURNS TABLE (id text, no int, status text, price_per_draw int, total_lots int, draw_options int[],
-  per_member_limit int, min_rank smallint, sale_starts_at timestamptz, sale_ends_at timestamptz)
+  per_member_limit int, min_rank smallint, sale_starts_at timestamptz, sale_ends_at timestamptz, kiriban_next int)
 LANGUAGE sql STABLE AS $$
   SELECT g.id, g.no, g.status, g.price_per_draw, g.total_lots, g.draw_options, g.per_member_limit, g.min_rank,
-         g.sale_starts_at, g.sale_ends_at
+         g.sale_starts_at, g.sale_ends_at, g.kiriban_next
     FROM gachas g WHERE g.id = p_gacha
 $$;
 
@@ -45,6 +48,86 @@ BEGIN
     RAISE EXCEPTION 'draw: retry at the end of the pack' USING ERRCODE = '40001';
   END IF;
   RETURN v_pos;
+END $$;
+
+-- The lots of a draw of a pack that may have キリ番賞 (decision 027): the draw's positions, or NULL when
+-- the sequence has run out (the end of the pack: the caller takes gacha_lock_final_lots), and the キリ番
+-- numbers the draw wins (empty for nearly every draw). p_kiriban is kiriban_next as the draw's terms read it.
+-- * Positions entirely below p_kiriban (or no キリ番 left): the normal mode above, with one more condition
+--   read in the same statement as the status: the sequence has not yet handed out the first unawarded
+--   キリ番 (with the lots locked). Otherwise 40001 and the caller retries; the retry's positions reach it.
+-- * Positions reaching p_kiriban: serialised on the pack row like the end of a pack. The draw waits for
+--   every claim in flight below its highest position (a blocking lock on the unclaimed lots there), so the
+--   lots sold are exactly the claimed ones; no normal draw can commit afterwards without seeing this
+--   draw's award (the condition above). Its lots are numbers sold+1 .. sold+count of the sale.
+CREATE OR REPLACE FUNCTION gacha_reserve_lots(p_gacha text, p_no int, p_total int, p_count int, p_kiriban int,
+  OUT positions int[], OUT kiriban int[])
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_seq regclass := format('gacha_pos_%s', p_no)::regclass;
+  v_want int[]; v_max int; v_status text; v_next int; v_free int[]; v_sold int;
+BEGIN
+  kiriban := '{}';
+  IF coalesce(pg_sequence_last_value(v_seq), 0) + p_count > p_total THEN
+    RETURN;
+  END IF;
+  SELECT array_agg(x ORDER BY x), max(x) INTO v_want, v_max
+    FROM (SELECT nextval(v_seq)::int AS x FROM generate_series(1, p_count)) s;
+  IF v_max > p_total THEN
+    RETURN;
+  END IF;
+  IF p_kiriban IS NULL OR v_max < p_kiriban THEN
+    SELECT array_agg(s.position ORDER BY s.position) FILTER (WHERE s.draw_id IS NULL) INTO positions FROM (
+      SELECT l.position, l.draw_id FROM gacha_lots l
+       WHERE l.gacha_id = p_gacha AND l.position = ANY (v_want)
+       ORDER BY l.position FOR UPDATE NOWAIT) s;
+    SELECT g.status, g.kiriban_next INTO v_status, v_next FROM gachas g WHERE g.id = p_gacha;
+    IF coalesce(cardinality(positions), 0) < p_count
+       OR coalesce(pg_sequence_last_value(v_seq), 0) >= p_total
+       OR v_status <> 'on_sale'
+       OR coalesce(pg_sequence_last_value(v_seq), 0) >= v_next THEN
+      RAISE EXCEPTION 'draw: retry at the end of the pack or at a キリ番' USING ERRCODE = '40001';
+    END IF;
+    RETURN;
+  END IF;
+  -- A キリ番 is within reach: the pack row, then every unclaimed lot up to this draw's highest position.
+  PERFORM 1 FROM gachas g WHERE g.id = p_gacha FOR NO KEY UPDATE;
+  SELECT g.status, g.kiriban_next INTO v_status, v_next FROM gachas g WHERE g.id = p_gacha;
+  SELECT array_agg(s.position ORDER BY s.position) INTO v_free FROM (
+    SELECT l.position FROM gacha_lots l WHERE l.gacha_id = p_gacha AND l.draw_id IS NULL AND l.position <= v_max
+     ORDER BY l.position FOR UPDATE) s;
+  IF v_status <> 'on_sale' OR NOT (v_want <@ coalesce(v_free, '{}'))
+     OR coalesce(pg_sequence_last_value(v_seq), 0) >= p_total THEN
+    RAISE EXCEPTION 'draw: retry at the end of the pack' USING ERRCODE = '40001';
+  END IF;
+  positions := v_want;
+  IF v_next IS NOT NULL AND v_max >= v_next THEN
+    SELECT p_total - count(*) INTO v_sold FROM gacha_lots l WHERE l.gacha_id = p_gacha AND l.draw_id IS NULL;
+    kiriban := gacha_kiriban_award(p_gacha, v_sold, p_count);
+  END IF;
+END $$;
+
+-- The キリ番 numbers won by the draw that takes lots p_sold+1 .. p_sold+p_count of the sale, and the pack's
+-- next unawarded キリ番 moved past them. The caller holds the pack row and has counted p_sold exactly
+-- (decision 027). A キリ番 left behind unawarded would be a broken invariant: the draw fails instead.
+CREATE OR REPLACE FUNCTION gacha_kiriban_award(p_gacha text, p_sold int, p_count int) RETURNS int[]
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_next int; v_won int[];
+BEGIN
+  SELECT g.kiriban_next INTO v_next FROM gachas g WHERE g.id = p_gacha;
+  IF v_next IS NULL OR v_next > p_sold + p_count THEN
+    RETURN '{}';
+  END IF;
+  IF v_next <= p_sold THEN
+    RAISE EXCEPTION 'gacha_kiriban_award: キリ番 % of % passed unawarded (% sold)', v_next, p_gacha, p_sold;
+  END IF;
+  SELECT coalesce(array_agg(k ORDER BY k), '{}') INTO v_won
+    FROM gacha_tiers t, unnest(t.kiriban_at) k WHERE t.gacha_id = p_gacha AND k > p_sold AND k <= p_sold + p_count;
+  UPDATE gachas SET kiriban_next = (SELECT min(k) FROM gacha_tiers t, unnest(t.kiriban_at) k
+                                     WHERE t.gacha_id = p_gacha AND k > p_sold + p_count)
+   WHERE id = p_gacha;
+  RETURN v_won;
 END $$;
 
 -- The end of a pack: draws serialise on the pack row, then lock every lot still unclaimed (waiting

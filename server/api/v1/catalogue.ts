@@ -4,7 +4,9 @@ import {
   GACHA_SORTS,
   PUBLIC_GACHA_STATUSES,
   gachaIdSchema,
-  getGacha,
+  getGachaDetail,
+  countUnclaimed,
+  kiribanProgress,
   listGachas,
   listGenres,
   resolveGenre,
@@ -55,6 +57,32 @@ export const gachaSchema = apiSchema(
       tags: z.array(z.string()).meta({ description: '表示用のタグ（hot, new, limited など）' }),
     })
     .meta({ description: 'ガチャ（オリパ）' }),
+);
+
+/** A pack's キリ番賞 as members see them (docs/decisions/027); shared with the remaining counts. */
+export const kiribanProgressSchema = apiSchema(
+  'KiribanProgress',
+  z
+    .object({
+      numbers: z
+        .array(z.int().min(1))
+        .meta({ description: 'キリ番すべて（販売順で何口目か、昇順）', examples: [[100, 500]] }),
+      sold: z.int().min(0).meta({ description: '販売済みの口数' }),
+      next: z.int().min(1).nullable().meta({ description: 'まだ出ていない次のキリ番（なければ null）' }),
+      lotsToNext: z
+        .int()
+        .min(1)
+        .nullable()
+        .meta({ description: '次のキリ番まであと何口か（1 = 次に売れる1口がキリ番）' }),
+    })
+    .meta({ description: 'キリ番賞: 販売順で N 口目を引いた人へのおまけの賞' }),
+);
+
+export const gachaDetailSchema = apiSchema(
+  'GachaDetail',
+  gachaSchema.extend({
+    kiriban: kiribanProgressSchema.nullable().meta({ description: 'キリ番賞のあるガチャのみ。ほかは null' }),
+  }),
 );
 
 export const genreListSchema = apiSchema('GenreList', pageOf(genreSchema));
@@ -153,13 +181,23 @@ const getGachaOperation = defineOperation({
   auth: 'none',
   params: z.object({ gachaId: gachaIdSchema.meta({ description: 'ガチャID' }) }),
   responses: {
-    200: { description: 'ガチャ', schema: gachaSchema },
+    200: { description: 'ガチャ（キリ番賞があれば、その番号と次のキリ番まであと何口か）', schema: gachaDetailSchema },
     404: { description: 'ガチャがありません（非公開を含む）。', codes: ['GACHA_NOT_FOUND'] },
   },
   handler: async ({ services, params }) => {
-    const gacha = await getGacha(services.db, params.gachaId);
+    const gacha = await getGachaDetail(services.db, params.gachaId);
     if (!gacha) return refuse('GACHA_NOT_FOUND');
-    return { status: 200, body: toGachaBody(services.config.PUBLIC_ORIGIN, gacha) };
+    // Counted from the lots (one query, キリ番 packs only): the cached count on the pack row may lag a second.
+    const kiriban = gacha.tiers.some((t) => t.kiribanAt)
+      ? kiribanProgress(
+          gacha.tiers,
+          gacha.totalLots,
+          gacha.status === 'sold_out'
+            ? 0
+            : [...(await countUnclaimed(services.db, gacha.id)).values()].reduce((sum, n) => sum + n, 0),
+        )
+      : null;
+    return { status: 200, body: { ...toGachaBody(services.config.PUBLIC_ORIGIN, gacha), kiriban } };
   },
 });
 

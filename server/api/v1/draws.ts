@@ -12,7 +12,8 @@ import {
   type DrawResult,
 } from '#modules/draw';
 import { resolveMember } from './auth';
-import { gachaIdSchema, getGacha, getGachaDetail, getRemaining } from '#modules/gacha';
+import { kiribanProgressSchema } from './catalogue';
+import { gachaIdSchema, getGacha, getGachaDetail, getRemaining, kiribanProgress } from '#modules/gacha';
 import { isUuid, refuse } from '#modules/kernel';
 import { currentRank } from '#modules/progression';
 
@@ -33,7 +34,7 @@ export const prizeSchema = apiSchema(
   'Prize',
   z.object({
     id: z.string().meta({ description: '獲得商品ID' }),
-    position: z.int().nullable().meta({ description: '口の番号（ラストワン賞は null）' }),
+    position: z.int().nullable().meta({ description: '口の番号（ラストワン賞・キリ番賞は null）' }),
     tierId: z.string(),
     tierLabel: z.string().meta({ examples: ['S賞'] }),
     tierRank: z.int().meta({ description: '1が最上位。ラストワン賞は0' }),
@@ -44,6 +45,10 @@ export const prizeSchema = apiSchema(
     cardGrade: z.string().nullable(),
     conversionValue: z.int().min(0).meta({ description: 'コイン交換した場合の無償コイン数' }),
     isLastOne: z.boolean(),
+    kiriban: z
+      .int()
+      .nullable()
+      .meta({ description: 'キリ番賞なら、その番号（販売順で何口目か。例: 100 = 100口目）。ほかの賞は null' }),
     status: prizeStatusSchema,
     decideBy: isoDateTime().meta({ description: 'この時刻までに選ばないと自動でコインに交換されます' }),
   }),
@@ -62,6 +67,7 @@ export const drawResultSchema = apiSchema(
     count: z.int().min(1),
     cost: z.int().min(0),
     lastOne: z.boolean().meta({ description: 'ラストワン賞を獲得したか' }),
+    kiriban: z.array(z.int().min(1)).meta({ description: 'この抽選で獲得したキリ番（販売順で何口目か）。ふつうは空' }),
     createdAt: isoDateTime(),
     replay: z.boolean().meta({ description: '同じ Idempotency-Key の再送に対する最初の結果の再送なら true' }),
     items: z.array(prizeSchema),
@@ -83,8 +89,13 @@ export const remainingSchema = apiSchema(
         quantity: z.int(),
         remaining: z.int().min(0),
         isLastOne: z.boolean(),
+        kiribanAt: z
+          .array(z.int().min(1))
+          .nullable()
+          .meta({ description: 'キリ番賞の番号（販売順で何口目か）。ほかの賞は null' }),
       }),
     ),
+    kiriban: kiribanProgressSchema.nullable().meta({ description: 'キリ番賞のあるガチャのみ（docs/decisions/027）' }),
   }),
 );
 
@@ -101,6 +112,7 @@ export const toPrizeBody = (item: DrawResult['items'][number]) => ({
   cardGrade: item.cardGrade,
   conversionValue: item.conversionValue,
   isLastOne: item.isLastOne,
+  kiriban: item.kiriban ?? null,
   status: item.status,
   decideBy: item.decideBy,
 });
@@ -111,6 +123,7 @@ const toDrawBody = (result: DrawResult) => ({
   count: result.count,
   cost: result.cost,
   lastOne: result.lastOne,
+  kiriban: result.kiriban,
   createdAt: result.createdAt,
   replay: result.replay,
   items: result.items.map(toPrizeBody),
@@ -125,7 +138,7 @@ const createDraw = defineOperation({
   description:
     '指定回数（ガチャの選択肢のいずれか）の口を、回数×価格のコインで引きます。1つのトランザクションで全部か何もしないかのどちらかです。' +
     '残り口数が足りなければ残り数とともに断ります（409 NOT_ENOUGH_LOTS）。Idempotency-Key が必須で、同じキーの再送には最初の結果を返します。' +
-    '最後の1口を引いた場合はラストワン賞も付きます。スタッフアカウントは引けません。',
+    '最後の1口を引いた場合はラストワン賞も、キリ番（販売順で N 口目）の口を引いた場合はキリ番賞も付きます。スタッフアカウントは引けません。',
   tags: ['draws'],
   // One round trip: the session is resolved inside the draw's own database call.
   auth: 'session',
@@ -240,7 +253,11 @@ const getGachaRemaining = defineOperation({
           quantity: t.quantity,
           remaining: t.remaining,
           isLastOne: t.isLastOne,
+          kiribanAt: t.kiribanAt,
         })),
+        kiriban: counts.tiers.some((t) => t.kiribanAt)
+          ? kiribanProgress(counts.tiers, counts.total, counts.remaining)
+          : null,
       },
     };
   },
@@ -257,7 +274,10 @@ const getGachaReveal = defineOperation({
   auth: 'none',
   params: z.object({ gachaId }),
   responses: {
-    200: { description: '検証ファイル（format: oripa-pack-reveal/1）', schema: z.record(z.string(), z.unknown()) },
+    200: {
+      description: '検証ファイル（format: oripa-pack-reveal/1、キリ番賞のあるガチャは oripa-pack-reveal/2）',
+      schema: z.record(z.string(), z.unknown()),
+    },
     404: { description: 'ガチャがありません。', codes: ['GACHA_NOT_FOUND'] },
     409: { description: 'まだ販売中で、公開前です。', codes: ['NOT_REVEALED_YET'] },
   },

@@ -127,9 +127,13 @@ describe('openapi.json', () => {
     const get = find('getGacha');
     expect(get.path).toBe('/gachas/{gachaId}');
     expect(get.op.parameters).toEqual([expect.objectContaining({ name: 'gachaId', in: 'path', required: true })]);
+    // The list's Gacha plus the キリ番賞 (docs/decisions/027).
     expect(get.op.responses['200']!.content!['application/json'].schema).toEqual({
-      $ref: '#/components/schemas/Gacha',
+      $ref: '#/components/schemas/GachaDetail',
     });
+    expect(Object.keys(document.components!.schemas!)).toEqual(
+      expect.arrayContaining(['GachaDetail', 'KiribanProgress']),
+    );
     expect(get.op.responses['404']).toMatchObject({
       'x-error-codes': ['GACHA_NOT_FOUND'],
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },

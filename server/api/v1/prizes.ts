@@ -75,6 +75,7 @@ const listPrizesOperation = defineOperation({
           cardGrade: p.cardGrade,
           conversionValue: p.conversionValue,
           isLastOne: p.isLastOne,
+          kiriban: p.kiriban ?? null,
           status: p.status,
           decideBy: p.decideBy,
           drawId: p.drawId,
