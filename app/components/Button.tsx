@@ -13,7 +13,8 @@ const primaryBySize: Record<ButtonSize, string> = {
   lg: 'bg-primary text-white shadow-sm hover:bg-primary-dark',
 };
 const variantClasses: Record<Exclude<ButtonVariant, 'primary'>, string> = {
-  secondary: 'border border-primary-ink bg-white text-primary-ink hover:bg-primary-soft',
+  // Hovered: the darker pink keeps the text at 4.7:1 on the soft background (the ink pink is 4.47:1 there).
+  secondary: 'border border-primary-ink bg-white text-primary-ink hover:bg-primary-soft hover:text-primary-dark',
   plain: 'border border-line bg-white text-ink hover:bg-canvas',
   danger: 'bg-red-600 text-white hover:bg-red-700',
 };

@@ -114,7 +114,7 @@ export default function CoinPacksPage({ loaderData }: Route.ComponentProps) {
       </p>
       <ul className="mt-6 grid gap-3">
         {packs.map((p) => (
-          <li key={p.id} className={`rounded-2xl border border-line bg-white p-4 ${p.active ? '' : 'opacity-75'}`}>
+          <li key={p.id} className={`rounded-2xl border border-line bg-white p-4`}>
             <div className="flex flex-wrap items-baseline justify-between gap-2">
               <p className="font-bold">
                 {p.name} <span className="font-mono text-xs font-normal text-muted">{p.id}</span>

@@ -95,7 +95,7 @@ export default function GenresPage({ loaderData }: Route.ComponentProps) {
       </p>
       <ul className="mt-6 grid gap-3">
         {genres.map((g) => (
-          <li key={g.id} className={`rounded-2xl border border-line bg-white p-4 ${g.visible ? '' : 'opacity-75'}`}>
+          <li key={g.id} className={`rounded-2xl border border-line bg-white p-4`}>
             <div className="flex flex-wrap items-baseline justify-between gap-2">
               <p className="font-bold">
                 {g.name} <span className="font-mono text-xs font-normal text-muted">/gacha/{g.id}</span>
