@@ -197,9 +197,9 @@ export function createShopAuth(options: {
       customRules: {
         '/sign-in/email': { window: 60, max: config.SIGN_IN_ATTEMPTS_PER_MINUTE },
         '/sign-up/email': { window: 60, max: config.SIGN_UP_ATTEMPTS_PER_MINUTE },
-        // The confirmation link's button is a sign-up's second half: the same rate per address (better-auth's
-        // default, 100 a minute, would refuse a busy address's 101st new member however the sign-ups went).
-        '/verify-email': { window: 60, max: config.SIGN_UP_ATTEMPTS_PER_MINUTE },
+        // The confirmation link's button is a sign-up's second half: never below better-auth's default (100 a
+        // minute per address), and as high as the sign-ups themselves when those are allowed more.
+        '/verify-email': { window: 60, max: Math.max(100, config.SIGN_UP_ATTEMPTS_PER_MINUTE) },
         '/one-time-token/verify': { window: 60, max: config.SIGN_IN_ATTEMPTS_PER_MINUTE },
         // The shop's own route (POST /api/v1/me/app-handoffs) also counts per member; this is the raw endpoint.
         '/one-time-token/generate': { window: 60, max: config.APP_HANDOFF_PER_MINUTE },
