@@ -62,7 +62,7 @@ describe('mail through SMTP', () => {
     );
     expect(await row(id)).toMatchObject({ status: 'queued', attempts: 0, channel: 'mail', memberId: 'member-1' });
 
-    const report = await deliverDueMessages(handle.db, { mail: mailer }, { now: new Date(), limit: 10 });
+    const report = await deliverDueMessages(handle.db, { mail: mailer }, { now: soon(), limit: 10 });
     expect(report).toEqual({ sent: 1, retried: 0, failed: 0, held: 0 });
     const [mail] = (await smtp.waitFor(before + 1, scaledTimeout(10_000))).slice(before);
     expect(mail!.user).toBe('shop');
@@ -86,7 +86,7 @@ describe('mail through SMTP', () => {
     expect(await row(id)).toMatchObject({ status: 'sent', attempts: 1, providerMessageId: `<${id}@example.jp>` });
     expect((await row(id)).sentAt).toBeInstanceOf(Date);
     // Nothing is sent again by a later run.
-    expect(await deliverDueMessages(handle.db, { mail: mailer }, { now: new Date(), limit: 10 })).toEqual({
+    expect(await deliverDueMessages(handle.db, { mail: mailer }, { now: soon(), limit: 10 })).toEqual({
       sent: 0,
       retried: 0,
       failed: 0,

@@ -73,7 +73,7 @@ describe('the outbox', () => {
     const report = await deliverDueMessages(
       handle.db,
       { sms: { send: async (to) => (sent.push(to), { providerId: 'SMtest' }) } },
-      { now: new Date(), limit: 10 },
+      { now: new Date(Date.now() + 1000), limit: 10 },
     );
     expect(report).toEqual({ sent: 1, retried: 0, failed: 0, held: 1 });
     expect(sent).toEqual(['+819012345678']);
@@ -84,7 +84,7 @@ describe('the outbox', () => {
     await deliverDueMessages(
       handle.db,
       { mail: { send: async (m) => (mailed.push(m.to), { providerId: 'x' }) } },
-      { now: new Date(), limit: 10 },
+      { now: new Date(Date.now() + 1000), limit: 10 },
     );
     expect(mailed).toEqual([]);
 

@@ -74,7 +74,7 @@ describe('SMS through Twilio (the SDK against the local stand-in)', () => {
     const { id } = await handle.db.transaction((tx) =>
       queueSms(tx, site, { to: '+819012345678', template: 'phone-code', vars: { code: '482913', minutes: '10' } }),
     );
-    const report = await deliverDueMessages(handle.db, { sms }, { now: new Date(), limit: 10 });
+    const report = await deliverDueMessages(handle.db, { sms }, { now: new Date(Date.now() + 1000), limit: 10 });
     expect(report).toEqual({ sent: 1, retried: 0, failed: 0, held: 0 });
     const [received] = standin.messages.slice(-1);
     expect(received).toMatchObject({
@@ -125,7 +125,9 @@ describe('SMS through Twilio (the SDK against the local stand-in)', () => {
       vars: { code: '111222', minutes: '5' },
     });
     const count = standin.messages.length;
-    expect(await deliverDueMessages(handle.db, { sms: wrong }, { now: new Date(), limit: 10 })).toMatchObject({
+    expect(
+      await deliverDueMessages(handle.db, { sms: wrong }, { now: new Date(Date.now() + 1000), limit: 10 }),
+    ).toMatchObject({
       retried: 1,
     });
     expect(await row(id)).toMatchObject({ status: 'queued', attempts: 1 });
@@ -165,7 +167,7 @@ describe('SMS through Twilio (the SDK against the local stand-in)', () => {
       statusCallbackUrl,
       apiBaseUrl: standin.url,
     });
-    await deliverDueMessages(handle.db, { sms }, { now: new Date(), limit: 10 });
+    await deliverDueMessages(handle.db, { sms }, { now: new Date(Date.now() + 1000), limit: 10 });
     await standin.settled();
     const { providerMessageId } = await row(id);
     expect((await row(id)).deliveryStatus).toBe('delivered');

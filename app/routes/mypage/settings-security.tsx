@@ -152,7 +152,13 @@ export default function SettingsSecurity({ loaderData, actionData }: Route.Compo
             <FormAlert message={errorFor('start')} />
             <input type="hidden" name="intent" value="start" />
             <TextField name="password" type="password" label="パスワード" autoComplete="current-password" required />
-            <Button type="submit" variant={page.pending ? 'secondary' : undefined} loading={busy('start')}>
+            {/* A new element when the variant changes: a colour transition from pink to white would be read mid-way. */}
+            <Button
+              key={page.pending ? 'again' : 'start'}
+              type="submit"
+              variant={page.pending ? 'secondary' : undefined}
+              loading={busy('start')}
+            >
               {page.pending ? '作り直す' : '設定を始める'}
             </Button>
           </Form>
