@@ -116,7 +116,7 @@ describe('mail through SMTP', () => {
       template: 'verify-email',
       vars: { url: 'https://oripa.example.jp/auth/action?mode=verifyEmail&oobCode=V1' },
     });
-    const t0 = new Date();
+    const t0 = soon();
     expect(await deliverDueMessages(handle.db, { mail: downMailer }, { now: t0, limit: 10 })).toMatchObject({
       sent: 0,
       retried: 1,
@@ -179,7 +179,7 @@ describe('mail through SMTP', () => {
     const nowhere = createSmtpMailer({ smtpUrl: `smtp://shop:secret@127.0.0.1:${port}`, from: FROM });
     closers.push(() => nowhere.close());
     const { id } = await queueMail(handle.db, site, { to: 'member@example.jp', template: 'account-deleted', vars: {} });
-    let clock = Date.now();
+    let clock = soon().getTime();
     const waits: number[] = [];
     for (let attempt = 1; attempt <= MESSAGE_MAX_ATTEMPTS; attempt++) {
       await deliverDueMessages(handle.db, { mail: nowhere }, { now: new Date(clock), limit: 10 });
@@ -220,7 +220,7 @@ describe('mail through SMTP', () => {
       });
       const second = createSmtpMailer({ smtpUrl: smtp.url, from: FROM });
       closers.push(() => second.close());
-      const now = new Date();
+      const now = soon();
       const [a, b] = await Promise.all([
         deliverDueMessages(handle.db, { mail: mailer }, { now, limit: count }),
         deliverDueMessages(handle.db, { mail: second }, { now, limit: count }),
