@@ -13,6 +13,7 @@ import { shopRequestContext, type SessionMember } from '../app/context';
 import { AUTH_ADMIN_ENDPOINTS, AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, CLIENT_IP_HEADER } from '#modules/identity/server';
 import { isNoindexPath } from '../app/guards/rules';
 import { createImageRoute } from './images';
+import { mediaDirOf, serveMedia } from './media';
 import { compressResponses } from './compression';
 import { serveBuiltFiles } from './static-files';
 import { robotsTxt, sitemapXml } from './seo';
@@ -29,6 +30,9 @@ export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
 
 /** The contact form's page, whose posts may carry images ('.data': the same post made by the page's scripts). */
 export const CONTACT_POST_PATHS: readonly string[] = ['/contact', '/contact.data'];
+
+/** The pack editor's pages, whose posts may carry one image. */
+export const PACK_EDITOR_POST_PATH = /^\/admin\/packs\/[a-z0-9-]{1,60}(\.data)?$/;
 
 /**
  * The contact form's own body limit: three images at CONTACT_IMAGE_MAX_BYTES and room for the text
@@ -102,8 +106,25 @@ export function createServerApp(options: ServerAppOptions) {
         `送信内容が大きすぎます（画像は合計${Math.floor(contactMax / 1_000_000)}MBまで）。画像を小さくするか枚数を減らしてください。`,
       ),
   });
+  // The pack editor's pages take one image per post (decision 030); their action checks the operator.
+  const packImageTooLarge = bodyLimit({
+    maxSize: config.PACK_IMAGE_MAX_BYTES + 64 * 1024,
+    onError: (c) =>
+      apiError(
+        c,
+        413,
+        'REQUEST_TOO_LARGE',
+        `画像が大きすぎます（${Math.floor(config.PACK_IMAGE_MAX_BYTES / 1_000_000)}MBまで）。小さくしてからアップロードしてください。`,
+      ),
+  });
   app.use((c, next) =>
-    c.req.method === 'POST' && CONTACT_POST_PATHS.includes(c.req.path) ? contactTooLarge(c, next) : tooLarge(c, next),
+    c.req.method !== 'POST'
+      ? tooLarge(c, next)
+      : CONTACT_POST_PATHS.includes(c.req.path)
+        ? contactTooLarge(c, next)
+        : PACK_EDITOR_POST_PATH.test(c.req.path)
+          ? packImageTooLarge(c, next)
+          : tooLarge(c, next),
   );
 
   // Control characters never belong in a path; refusing them here keeps them away from every query.
@@ -190,9 +211,12 @@ export function createServerApp(options: ServerAppOptions) {
   const images = createImageRoute({
     publicDir: options.clientDir ?? options.publicDir,
     cacheDir: path.join(config.dataDir, 'cache', 'images'),
+    mediaDir: mediaDirOf(config.dataDir),
     logger,
   });
   app.route('/_img', images);
+  // Uploaded images (the pack editor's), by their unguessable immutable names (decision 030).
+  app.get('/media/*', (c) => serveMedia(c, mediaDirOf(config.dataDir)));
   app.get('/robots.txt', (c) => c.text(robotsTxt(config.PUBLIC_ORIGIN)));
   app.get('/sitemap.xml', async (c) =>
     c.body(await sitemapXml(services), 200, { 'Content-Type': 'application/xml; charset=utf-8' }),

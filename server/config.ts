@@ -175,6 +175,23 @@ const environmentSchema = z.object({
   CONTACT_IMAGE_MAX_BYTES: z.coerce.number().int().min(50_000).max(10_000_000).default(5_000_000),
   CONTACT_POSTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
   CONTACT_INQUIRIES_PER_EMAIL_PER_DAY: z.coerce.number().int().min(1).max(1_000).default(5),
+  /**
+   * The pack editor (decision 030): the largest image taken (bytes, before re-encoding), the words
+   * 景品表示法 forbids in a pack's copy (comma-separated, matched after NFKC), and the costs its margin
+   * counts: the payment providers' fee (percent of sales) and shipping one prize (yen).
+   */
+  PACK_IMAGE_MAX_BYTES: z.coerce.number().int().min(50_000).max(20_000_000).default(8_000_000),
+  PACK_FORBIDDEN_WORDS: z
+    .string()
+    .default('必ず当たる,必ず,確定,100%,絶対,全員当選,損しない')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((w) => w.trim())
+        .filter(Boolean),
+    ),
+  PAYMENT_FEE_PERCENT: z.coerce.number().min(0).max(50).default(3.6),
+  SHIPPING_COST_PER_PRIZE_YEN: z.coerce.number().int().min(0).max(100_000).default(300),
   /** A prize worth at least this many coins is named in a conversion's confirmation (with S賞 and above). */
   PRIZE_HIGHLIGHT_COINS: z.coerce.number().int().min(1).max(100_000_000).default(10_000),
   /**

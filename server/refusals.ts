@@ -153,6 +153,18 @@ const packAdmin: Section<PackAdminRefusalCode> = {
       return `在庫が足りないため公開できません（何も変更していません）: ${list || '不足のカードがあります'}。入庫してから公開してください。`;
     },
   },
+  PACK_INVALID: {
+    status: 422,
+    message: (d) => {
+      const problems = Array.isArray(d.problems) ? d.problems.map(String) : [];
+      return `パックの内容に不備があるため公開できません（何も変更していません）: ${problems.join('／') || '内容を確認してください'}`;
+    },
+  },
+  NOT_DRAFT: {
+    status: 409,
+    message:
+      '公開済みのパックの内容（賞・口数・価格など）は変更できません。変えたいときは「コピーして新しい下書き」を作ってください。',
+  },
 };
 
 const stock: Section<StockRefusalCode> = {

@@ -19,6 +19,7 @@ const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission; end?
   { to: '/admin/members', label: '会員', permission: 'members:read' },
   { to: '/admin/members/approvals', label: 'コイン調整の承認', permission: 'coins:grant' },
   { to: '/admin/shipping', label: '発送デスク', permission: 'shipping:read' },
+  { to: '/admin/packs', label: 'パック', permission: 'packs:write' },
   { to: '/admin/stock', label: '在庫', permission: 'packs:write' },
   { to: '/admin/orders', label: '注文', permission: 'orders:read' },
   { to: '/admin/genres', label: 'ジャンル', permission: 'packs:write' },

@@ -62,6 +62,13 @@ export {
   type OperatorOutcome,
 } from './operations';
 export {
+  createDraftAsOperator,
+  updateDraftAsOperator,
+  setDraftTiersAsOperator,
+  setDraftTierImageAsOperator,
+  copyPackAsOperator,
+} from './pack-editor';
+export {
   ADJUSTMENT_REASON_MAX,
   BAN_REASON_MAX,
   MAX_ADJUSTMENT_COINS,

@@ -28,6 +28,8 @@ export const tierDefinitionSchema = z.object({
   cardGrade: z.string().max(20).nullish(),
   cardSet: z.string().max(60).nullish(),
   cardNumber: z.string().max(30).nullish(),
+  cardCondition: z.string().max(40).nullish(),
+  cardCostYen: z.number().int().min(0).max(100_000_000).nullish(),
   quantity: z.number().int().min(1).max(1_000_000),
   conversionValue: coins,
   isLastOne: z.boolean().default(false),
@@ -118,6 +120,8 @@ export const PACK_ADMIN_REFUSAL_CODES = [
   'LOTS_MISMATCH',
   'NOT_PUBLISHED',
   'STOCK_SHORT',
+  'PACK_INVALID',
+  'NOT_DRAFT',
 ] as const;
 export type PackAdminRefusalCode = (typeof PACK_ADMIN_REFUSAL_CODES)[number];
 
@@ -130,6 +134,86 @@ export class PackAdminError extends RefusalError<PackAdminRefusalCode> {
 }
 
 const tierId = (gachaId: string, key: string) => `${gachaId}.${key}`;
+/** A tier's key: its id without the pack's prefix. */
+export const tierKeyOf = (gachaId: string, id: string) => id.slice(gachaId.length + 1);
+
+type GachaRow = typeof gachas.$inferSelect;
+type TierRow = typeof gachaTiers.$inferSelect;
+
+/**
+ * A stored pack (draft or published) as its definition: what the editor shows, what a copy starts
+ * from, and what publishing checks whole. Tiers best first, the ラストワン賞 last.
+ */
+export function definitionOf(pack: GachaRow, tiers: TierRow[]): PackDefinition {
+  const ordered = [...tiers].sort((a, b) => (a.rank || 100) - (b.rank || 100) || (a.id < b.id ? -1 : 1));
+  return {
+    id: pack.id,
+    genreId: pack.genreId,
+    title: pack.title,
+    description: pack.description,
+    imagePath: pack.imagePath,
+    pricePerDraw: pack.pricePerDraw,
+    drawOptions: pack.drawOptions,
+    perMemberLimit: pack.perMemberLimit,
+    minRank: pack.minRank,
+    tags: pack.tags as ('new' | 'hot' | 'limited')[],
+    sortOrder: pack.sortOrder,
+    saleStartsAt: pack.saleStartsAt,
+    saleEndsAt: pack.saleEndsAt,
+    tiers: ordered.map((t) => ({
+      key: tierKeyOf(pack.id, t.id),
+      label: t.label,
+      rank: t.rank,
+      effect: t.effect,
+      cardName: t.cardName,
+      cardImagePath: t.cardImagePath,
+      rarity: t.rarity,
+      cardGrade: t.cardGrade,
+      cardSet: t.cardSet,
+      cardNumber: t.cardNumber,
+      cardCondition: t.cardCondition,
+      cardCostYen: t.cardCostYen,
+      quantity: t.quantity,
+      conversionValue: t.conversionValue,
+      isLastOne: t.isLastOne,
+      ...(t.kiribanAt?.length ? { kiribanAt: t.kiribanAt } : {}),
+    })),
+  };
+}
+
+/** The pack's tier rows as createPack writes them. */
+export function tierRowsOf(gachaId: string, tiers: z.output<typeof tierDefinitionSchema>[]) {
+  return tiers.map((t) => ({
+    id: tierId(gachaId, t.key),
+    gachaId,
+    label: t.label,
+    rank: t.isLastOne ? 0 : t.rank,
+    effect: t.isLastOne ? ('lastone' as const) : t.effect,
+    cardName: t.cardName,
+    cardImagePath: t.cardImagePath,
+    rarity: t.rarity ?? null,
+    cardGrade: t.cardGrade ?? null,
+    cardSet: t.cardSet ?? null,
+    cardNumber: t.cardNumber ?? null,
+    cardCondition: t.cardCondition ?? null,
+    cardCostYen: t.cardCostYen ?? null,
+    quantity: t.quantity,
+    conversionValue: t.conversionValue,
+    isLastOne: t.isLastOne,
+    kiribanAt: t.kiribanAt ? [...t.kiribanAt].sort((a, b) => a - b) : null,
+  }));
+}
+
+/** Lots of a tier list and the first キリ番 (createPack and the editor's tier step). */
+export function lotCountsOf(tiers: { quantity: number; isLastOne?: boolean; kiribanAt?: number[] | null }[]) {
+  const kiriban = tiers.flatMap((t) => t.kiribanAt ?? []);
+  return {
+    totalLots: lotsOf(
+      tiers.map((t) => ({ ...t, isLastOne: Boolean(t.isLastOne), kiribanAt: t.kiribanAt ?? undefined })),
+    ),
+    kiribanNext: kiriban.length ? Math.min(...kiriban) : null,
+  };
+}
 
 /**
  * Creates a pack as a draft with its tiers. Lots exist only after publishPack.
@@ -166,25 +250,7 @@ export async function createPack(db: Database, definition: PackDefinition): Prom
       .onConflictDoNothing()
       .returning({ id: gachas.id });
     if (inserted.length === 0) throw new PackAdminError('GACHA_EXISTS', { gachaId: pack.id });
-    await tx.insert(gachaTiers).values(
-      pack.tiers.map((t) => ({
-        id: tierId(pack.id, t.key),
-        gachaId: pack.id,
-        label: t.label,
-        rank: t.isLastOne ? 0 : t.rank,
-        effect: t.isLastOne ? ('lastone' as const) : t.effect,
-        cardName: t.cardName,
-        cardImagePath: t.cardImagePath,
-        rarity: t.rarity ?? null,
-        cardGrade: t.cardGrade ?? null,
-        cardSet: t.cardSet ?? null,
-        cardNumber: t.cardNumber ?? null,
-        quantity: t.quantity,
-        conversionValue: t.conversionValue,
-        isLastOne: t.isLastOne,
-        kiribanAt: t.kiribanAt ? [...t.kiribanAt].sort((a, b) => a - b) : null,
-      })),
-    );
+    await tx.insert(gachaTiers).values(tierRowsOf(pack.id, pack.tiers));
     return { id: pack.id, totalLots };
   });
 }
@@ -218,6 +284,11 @@ export async function publishPack(
       const [pack] = await tx.select().from(gachas).where(eq(gachas.id, gachaId)).for('update');
       if (!pack) throw new PackAdminError('GACHA_NOT_FOUND', { gachaId });
       if (pack.status !== 'draft' || pack.commitment) throw new PackAdminError('ALREADY_PUBLISHED', { gachaId });
+      // A draft written step by step in the editor is checked whole before its lots are fixed.
+      const tierRows = await tx.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId));
+      const whole = packDefinitionSchema.safeParse(definitionOf(pack, tierRows));
+      if (!whole.success)
+        throw new PackAdminError('PACK_INVALID', { gachaId, problems: whole.error.issues.map((i) => i.message) });
       const tiers = await committedTiers(tx, gachaId);
       const { seed, lots, commitment } = createPackCommitment({
         gachaId,

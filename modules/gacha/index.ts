@@ -36,6 +36,34 @@ export {
   type PackRevealTerms,
   type GenreDefinition,
 } from './admin';
+export {
+  packBasicsSchema,
+  packSaleSchema,
+  tierRowSchema,
+  packTiersSchema,
+  tierRowOf,
+  packForEditor,
+  listPacksForEditor,
+  createDraft,
+  updateDraft,
+  setDraftTiers,
+  setDraftTierImage,
+  copyPackToDraft,
+  packNumbers,
+  forbiddenWordsIn,
+  prePublishChecks,
+  DEFAULT_FORBIDDEN_PACK_WORDS,
+  PACK_TAGS,
+  TIER_KINDS,
+  GRADE_COMPANIES,
+  type PackBasics,
+  type PackSale,
+  type TierRow,
+  type PackNumbers,
+  type PackCostRules,
+  type PrePublishCheck,
+  type DraftChange,
+} from './editor';
 export { listPublicPackPaths } from './sitemap';
 export {
   stockIdentityKey,
@@ -269,12 +297,18 @@ const iso = (value: Date | string | null) => (value ? new Date(value).toISOStrin
  * A public pack with its terms and prize tiers (best first; the ラストワン賞 leads).
  * @example const pack = await getGachaDetail(db, 'stellar-pokemon-004')
  */
-export async function getGachaDetail(db: Database, gachaId: string): Promise<GachaDetail | null> {
+export async function getGachaDetail(
+  db: Database,
+  gachaId: string,
+  options: { draft?: boolean } = {},
+): Promise<GachaDetail | null> {
   if (!isCatalogueId(gachaId)) return null;
+  // `draft`: the editor's preview of a draft (the page checks the operator first); never for visitors.
+  const statuses = options.draft ? (['draft'] as const) : PUBLIC_GACHA_STATUSES;
   const [row] = await db
     .select()
     .from(gachas)
-    .where(and(eq(gachas.id, gachaId), inArray(gachas.status, PUBLIC_GACHA_STATUSES)));
+    .where(and(eq(gachas.id, gachaId), inArray(gachas.status, statuses)));
   if (!row) return null;
   const tiers = await db
     .select()

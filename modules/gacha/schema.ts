@@ -112,6 +112,10 @@ export const gachaTiers = pgTable(
      * prize, one each; quantity = their count. Null for every other tier. Not a lot, like the ラストワン賞.
      */
     kiribanAt: integer('kiriban_at').array(),
+    /** The card's condition as the editor writes it (美品, 初期傷あり…): shown to members, not in the commitment. */
+    cardCondition: text('card_condition'),
+    /** What the shop paid for one card, in yen: the editor's margin; never shown to members, not in the commitment. */
+    cardCostYen: integer('card_cost_yen'),
     /**
      * The physical card behind this tier, fixed when the pack is published (its stock reserved then).
      * Null: a pack published before stock existed — untracked, every stock step skips it.

@@ -298,15 +298,10 @@ export interface StockShortfall {
 }
 
 /**
- * Publishing's step: every tier (the ラストワン賞 too) is matched to the stock card of its card's
- * identity, the quantities summed per card (tiers may share one), and reserved — or, when any card is
- * missing or short, nothing is written and the shortfalls are answered. Inside the publish transaction.
+ * What a pack's tiers need of each stock card (summed per card identity) and which cards fall short.
+ * With `lock` the cards are locked (publishing); without, it is a read (the editor's pre-publish check).
  */
-export async function reserveStockForPack(
-  tx: Database,
-  gachaId: string,
-  now: Date,
-): Promise<{ ok: true } | { ok: false; shortfalls: StockShortfall[] }> {
+async function stockNeedsOfPack(tx: Database, gachaId: string, options: { lock: boolean }) {
   const tiers = await tx.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId)).orderBy(asc(gachaTiers.id));
   const needs = new Map<string, { identity: StockIdentity; needed: number; tiers: typeof tiers }>();
   for (const tier of tiers) {
@@ -324,7 +319,7 @@ export async function reserveStockForPack(
         .where(inArray(stockCards.identityKey, keys))
     : [];
   const idByKey = new Map(found.map((r) => [r.identityKey, r.id]));
-  const locked = await lockCards(
+  const locked = await (options.lock ? lockCards : readCards)(
     tx,
     found.map((r) => r.id),
   );
@@ -343,6 +338,36 @@ export async function reserveStockForPack(
         short: need.needed - Math.max(available, 0),
       });
   }
+  return { needs, idByKey, shortfalls };
+}
+
+/**
+ * The cards a draft pack would be short of if it were published now (empty: the stock covers it).
+ * A read without locks: publishing checks again under its locks.
+ * @example const short = await stockShortfallsOfPack(db, 'draft-pack')
+ */
+export async function stockShortfallsOfPack(db: Database, gachaId: string): Promise<StockShortfall[]> {
+  return (await stockNeedsOfPack(db, gachaId, { lock: false })).shortfalls;
+}
+
+async function readCards(db: Database, ids: string[]): Promise<Map<string, StockCardRow>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db.select().from(stockCards).where(inArray(stockCards.id, unique));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * Publishing's step: every tier (the ラストワン賞 too) is matched to the stock card of its card's
+ * identity, the quantities summed per card (tiers may share one), and reserved — or, when any card is
+ * missing or short, nothing is written and the shortfalls are answered. Inside the publish transaction.
+ */
+export async function reserveStockForPack(
+  tx: Database,
+  gachaId: string,
+  now: Date,
+): Promise<{ ok: true } | { ok: false; shortfalls: StockShortfall[] }> {
+  const { needs, idByKey, shortfalls } = await stockNeedsOfPack(tx, gachaId, { lock: true });
   if (shortfalls.length > 0) return { ok: false, shortfalls };
   for (const [key, need] of [...needs].sort(([a], [b]) => (idByKey.get(a)! < idByKey.get(b)! ? -1 : 1))) {
     const stockCardId = idByKey.get(key)!;

@@ -22,6 +22,8 @@ export interface TransformInfo {
 export interface ImageRouteOptions {
   /** Directory that `src` paths are resolved in (the site's public/). */
   publicDir: string;
+  /** Directory of uploaded images (DATA_DIR/media), served for `src` paths under /media/. */
+  mediaDir?: string;
   /** Directory for rendered variants; created on first write. */
   cacheDir: string;
   logger?: { warn(obj: object, msg?: string): void };
@@ -195,7 +197,8 @@ export function createImageRoute(options: ImageRouteOptions): Hono {
   const limit = createLimiter(Math.max(1, options.maxConcurrent ?? 2));
   // Concurrent misses for one key share one render instead of encoding the same bytes N times.
   const inflight = new Map<string, Promise<Buffer>>();
-  let realPublicDir: Promise<string> | undefined;
+  const mediaDir = options.mediaDir ? path.resolve(options.mediaDir) : null;
+  const realDirs = new Map<string, Promise<string>>();
 
   const fail = (c: Context, code: ErrorCode) =>
     c.json({ error: { code, message: ERRORS[code].message } }, ERRORS[code].status, { 'Cache-Control': 'no-store' });
@@ -238,14 +241,18 @@ export function createImageRoute(options: ImageRouteOptions): Hono {
       return fail(c, 'INVALID_IMAGE_QUALITY');
     }
 
-    const file = path.resolve(publicDir, `.${src}`);
-    if (!file.startsWith(publicDir + path.sep)) return fail(c, 'INVALID_IMAGE_SOURCE');
+    // Uploads (the pack editor's images) live in the media folder; everything else in public/.
+    const media = mediaDir !== null && src.startsWith('/media/');
+    const baseDir = media ? mediaDir! : publicDir;
+    const file = path.resolve(baseDir, `.${media ? src.slice('/media'.length) : src}`);
+    if (!file.startsWith(baseDir + path.sep)) return fail(c, 'INVALID_IMAGE_SOURCE');
     let stat;
     try {
       // A symlink inside public/ must not expose files outside it.
-      realPublicDir ??= fs.realpath(publicDir);
-      const root = await realPublicDir.catch((error: unknown) => {
-        realPublicDir = undefined; // public/ may appear later (tests, first deploy): retry next time
+      let realBase = realDirs.get(baseDir);
+      if (!realBase) realDirs.set(baseDir, (realBase = fs.realpath(baseDir)));
+      const root = await realBase.catch((error: unknown) => {
+        realDirs.delete(baseDir); // the folder may appear later (tests, first deploy, first upload): retry next time
         throw error;
       });
       const real = await fs.realpath(file);

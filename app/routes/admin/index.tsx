@@ -43,6 +43,12 @@ const TASKS: { to: string; title: string; text: string; permission: string }[] =
     permission: 'shipping:read',
   },
   {
+    to: '/admin/packs',
+    title: 'パック（ガチャ）',
+    text: '下書きを段階ごとに作り（基本情報・販売設定・賞・画像）、還元率・期待値・利益と公開前チェックを確かめ、会員の画面でプレビューしてから公開・予約します。販売終了、コピーもここから。',
+    permission: 'packs:write',
+  },
+  {
     to: '/admin/stock',
     title: '在庫',
     text: '賞のカードの入庫と棚卸し。ガチャの公開で引き当てられた数と、使える数を確かめます。',

@@ -23,6 +23,7 @@ import { memberDrawnLots, verifiedReveal } from '#modules/draw';
 import { getBalance } from '#modules/wallet';
 import { rankName } from '#modules/progression';
 import { isStaffRole } from '#modules/identity';
+import { requireOperator } from '~/lib/admin.server';
 
 export const handle = {
   title: (data: { pack: { title: string } }) => data.pack.title,
@@ -32,8 +33,15 @@ export const handle = {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
   const { db } = shop.services;
-  const pack = await getGachaDetail(db, params.gachaId);
-  if (!pack || pack.genreId !== params.genreId) throw notFound(new URL(request.url).pathname);
+  const url = new URL(request.url);
+  let pack = await getGachaDetail(db, params.gachaId);
+  // The pack editor's preview of a draft: exactly this page, for an operator with packs:write only.
+  const preview = !pack && url.searchParams.get('preview') === '1';
+  if (preview) {
+    await requireOperator(shop, request, 'packs:write');
+    pack = await getGachaDetail(db, params.gachaId, { draft: true });
+  }
+  if (!pack || pack.genreId !== params.genreId) throw notFound(url.pathname);
   const [genres, unclaimed, balance, drawnByMe] = await Promise.all([
     listGenres(db),
     countUnclaimed(db, pack.id),
@@ -43,7 +51,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // The pack's tiers came with it: the counts need only the one query of unclaimed lots.
   const soldOut = pack.status === 'sold_out';
   const counts = remainingOf(pack.tiers, unclaimed, soldOut);
-  const confirm = Number(new URL(request.url).searchParams.get('confirm'));
+  const confirm = Number(url.searchParams.get('confirm'));
   const verification = pack.revealed ? await verifiedReveal(db, pack.id) : null;
   return {
     pack,
@@ -59,6 +67,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     minRankName: pack.minRank ? rankName(pack.minRank) : null,
     limitLeft: pack.perMemberLimit && drawnByMe !== null ? Math.max(pack.perMemberLimit - drawnByMe, 0) : null,
     verification,
+    preview,
     // Chosen here, so the page's script does not carry the catalogue module (and Drizzle) to the browser.
     headlineTierId: headlineTier(pack.tiers)?.id ?? null,
   };
@@ -102,8 +111,9 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
     idempotencyKey: loaderData.idempotencyKey,
     staff: loaderData.staff,
     error,
-    closedReason:
-      closed === 'sold_out'
+    closedReason: loaderData.preview
+      ? 'プレビューです。公開前のため引けません。'
+      : closed === 'sold_out'
         ? '完売しました。もう引けません。'
         : closed === 'ended'
           ? '販売を終了しました。もう引けません。'
@@ -116,6 +126,17 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
   }, [pack.id, location.state]);
   return (
     <Container className="flex flex-col gap-5">
+      {loaderData.preview ? (
+        <p
+          role="status"
+          className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm font-bold text-amber-900"
+        >
+          プレビュー（未公開の下書き）です。会員にはまだ表示されません。{' '}
+          <a href={`/admin/packs/${pack.id}?step=review`} className="underline">
+            編集に戻る
+          </a>
+        </p>
+      ) : null}
       <nav aria-label="パンくずリスト" className="text-xs text-muted">
         <ol className="flex flex-wrap items-center gap-1">
           <li>

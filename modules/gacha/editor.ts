@@ -1,0 +1,496 @@
+// The pack editor (docs/decisions/030): a draft is a pack row in status 'draft', written step by step
+// (basics, sale, tiers, images) and checked whole before it is published. Only a draft changes: once
+// published, the lots, prizes, price and title are fixed by the commitment and every step refuses
+// (NOT_DRAFT). The numbers an operator sees before publishing (還元率, value ranges, margin) and the
+// pre-publish checks live here too, as pure functions over the definition where they can.
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '#db/client';
+import { gachas, gachaTiers, genres, tierEffects } from './schema';
+import {
+  definitionOf,
+  lotCountsOf,
+  PackAdminError,
+  packDefinitionSchema,
+  tierDefinitionSchema,
+  tierRowsOf,
+  type PackDefinition,
+} from './admin';
+import { stockShortfallsOfPack, type StockShortfall } from './stock';
+
+const int = (what: string, min: number, max: number) =>
+  z
+    .number({ error: `${what}は数字で入力してください。` })
+    .int(`${what}は整数で入力してください。`)
+    .min(min, `${what}は${min.toLocaleString('ja-JP')}以上にしてください。`)
+    .max(max, `${what}は${max.toLocaleString('ja-JP')}以下にしてください。`);
+
+/** Step 1: what the pack is. The id is its address (/gacha/{genre}/{id}) and never changes. */
+export const packBasicsSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,59}$/, 'IDは英小文字・数字・ハイフン（60文字まで、先頭は英数字）で入力してください。'),
+  genreId: z.string().min(1, 'ジャンルを選んでください。').max(60),
+  title: z.string().trim().min(1, 'タイトルを入力してください。').max(100, 'タイトルは100文字までです。'),
+  description: z.string().max(4000, '説明は4,000文字までです。'),
+});
+export type PackBasics = z.output<typeof packBasicsSchema>;
+
+export const PACK_TAGS = ['new', 'hot', 'limited'] as const;
+
+/** Step 2: how it is sold. Times are instants (the form reads them in Japan time). */
+export const packSaleSchema = z
+  .object({
+    pricePerDraw: int('1回の価格', 1, 1_000_000),
+    drawOptions: z
+      .array(int('回数', 1, 100))
+      .min(1, '引ける回数を1つ以上選んでください。')
+      .max(5, '引ける回数は5つまでです。'),
+    perMemberLimit: int('1人あたりの上限', 1, 1_000_000).nullable(),
+    minRank: int('最低ランク', 0, 5).nullable(),
+    tags: z.array(z.enum(PACK_TAGS, { error: 'タグを選び直してください。' })),
+    sortOrder: int('表示順', -1_000_000, 1_000_000),
+    saleStartsAt: z.date().nullable(),
+    saleEndsAt: z.date().nullable(),
+  })
+  .superRefine((sale, ctx) => {
+    if (sale.saleStartsAt && sale.saleEndsAt && sale.saleEndsAt <= sale.saleStartsAt)
+      ctx.addIssue({ code: 'custom', path: ['saleEndsAt'], message: '販売終了は販売開始より後にしてください。' });
+    if (sale.pricePerDraw * Math.max(...sale.drawOptions, 1) > 2_000_000_000)
+      ctx.addIssue({ code: 'custom', path: ['pricePerDraw'], message: '1回の購入額が大きすぎます。' });
+  });
+export type PackSale = z.output<typeof packSaleSchema>;
+
+export const TIER_KINDS = ['regular', 'lastone', 'kiriban'] as const;
+export const GRADE_COMPANIES = ['PSA', 'BGS', 'ARS'] as const;
+
+/** One row of the tier step, as the editor's table holds it (the row order is the tiers' rank). */
+export const tierRowSchema = z
+  .object({
+    key: z.string().regex(/^[A-Za-z0-9_-]{1,30}$/, '賞の内部キーが不正です。ページを開き直してください。'),
+    kind: z.enum(TIER_KINDS, { error: '賞の種類を選んでください。' }),
+    label: z.string().trim().min(1, '賞の名前（S賞など）を入力してください。').max(40, '賞の名前は40文字までです。'),
+    effect: z.enum(tierEffects, { error: '演出を選んでください。' }),
+    cardName: z.string().trim().min(1, 'カード名を入力してください。').max(120, 'カード名は120文字までです。'),
+    cardSet: z.string().trim().max(60, 'セット（弾）は60文字までです。'),
+    cardNumber: z.string().trim().max(30, 'カード番号は30文字までです。'),
+    rarity: z.string().trim().max(20, 'レアリティは20文字までです。'),
+    gradeCompany: z.enum(['', ...GRADE_COMPANIES], { error: '鑑定会社を選び直してください。' }),
+    gradeValue: z
+      .string()
+      .trim()
+      .regex(/^(|10|[1-9](\.5)?|10\.0)$/, '鑑定グレードは1〜10（0.5刻み）で入力してください。'),
+    cardCondition: z.string().trim().max(40, '状態は40文字までです。'),
+    cardImagePath: z.string().max(300),
+    quantity: int('数量', 1, 1_000_000),
+    conversionValue: int('交換コイン', 0, 10_000_000),
+    cardCostYen: int('仕入れ値', 0, 100_000_000).nullable(),
+    kiribanAt: z.array(int('キリ番', 1, 1_000_000)).max(100, 'キリ番は1つの賞に100個までです。'),
+  })
+  .superRefine((row, ctx) => {
+    if (row.gradeCompany && !row.gradeValue)
+      ctx.addIssue({ code: 'custom', path: ['gradeValue'], message: '鑑定グレードの数字を入力してください。' });
+    if (!row.gradeCompany && row.gradeValue)
+      ctx.addIssue({ code: 'custom', path: ['gradeCompany'], message: '鑑定会社を選んでください。' });
+    if (row.kind === 'kiriban' && row.kiribanAt.length === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['kiribanAt'],
+        message: 'キリ番賞には何口目かを入力してください（例: 100, 500）。',
+      });
+    if (row.kind !== 'kiriban' && row.kiribanAt.length > 0)
+      ctx.addIssue({ code: 'custom', path: ['kiribanAt'], message: 'キリ番はキリ番賞にだけ指定できます。' });
+  });
+export type TierRow = z.output<typeof tierRowSchema>;
+
+export const packTiersSchema = z
+  .array(tierRowSchema)
+  .min(1, '賞を1つ以上入力してください。')
+  .max(50, '賞は50個までです。')
+  .superRefine((rows, ctx) => {
+    if (rows.filter((r) => r.kind === 'lastone').length > 1)
+      ctx.addIssue({ code: 'custom', path: [], message: 'ラストワン賞は1つまでです。' });
+    if (new Set(rows.map((r) => r.key)).size !== rows.length)
+      ctx.addIssue({ code: 'custom', path: [], message: '賞の内部キーが重複しています。ページを開き直してください。' });
+  });
+
+/** The editor's rows as the pack's tier definitions (rank from the row order; grade as "PSA10"). */
+export function tierDefinitionsOf(rows: TierRow[]): z.input<typeof tierDefinitionSchema>[] {
+  let rank = 0;
+  return rows.map((row) => ({
+    key: row.key,
+    label: row.label,
+    rank: row.kind === 'lastone' ? 0 : Math.min(++rank, 99),
+    effect: row.kind === 'lastone' ? 'lastone' : row.effect,
+    cardName: row.cardName,
+    cardImagePath: row.cardImagePath,
+    rarity: row.rarity || null,
+    cardGrade: row.gradeCompany ? `${row.gradeCompany}${row.gradeValue}` : null,
+    cardSet: row.cardSet || null,
+    cardNumber: row.cardNumber || null,
+    cardCondition: row.cardCondition || null,
+    cardCostYen: row.cardCostYen,
+    quantity: row.kind === 'lastone' ? 1 : row.kind === 'kiriban' ? row.kiribanAt.length : row.quantity,
+    conversionValue: row.conversionValue,
+    isLastOne: row.kind === 'lastone',
+    ...(row.kind === 'kiriban' ? { kiribanAt: [...row.kiribanAt].sort((a, b) => a - b) } : {}),
+  }));
+}
+
+/** A tier definition back as an editor row. */
+export function tierRowOf(tier: PackDefinition['tiers'][number]): TierRow {
+  const grade = /^(PSA|BGS|ARS)\s*(.+)$/.exec(tier.cardGrade ?? '');
+  return {
+    key: tier.key,
+    kind: tier.isLastOne ? 'lastone' : tier.kiribanAt?.length ? 'kiriban' : 'regular',
+    label: tier.label,
+    effect: tier.effect ?? 'normal',
+    cardName: tier.cardName,
+    cardSet: tier.cardSet ?? '',
+    cardNumber: tier.cardNumber ?? '',
+    rarity: tier.rarity ?? '',
+    gradeCompany: (grade?.[1] as TierRow['gradeCompany']) ?? '',
+    gradeValue: grade?.[2] ?? '',
+    cardCondition: tier.cardCondition ?? '',
+    cardImagePath: tier.cardImagePath,
+    quantity: tier.quantity,
+    conversionValue: tier.conversionValue,
+    cardCostYen: tier.cardCostYen ?? null,
+    kiribanAt: tier.kiribanAt ?? [],
+  };
+}
+
+/** A stored pack as the editor opens it (any status), or null. */
+export async function packForEditor(db: Database, gachaId: string) {
+  const [pack] = await db.select().from(gachas).where(eq(gachas.id, gachaId));
+  if (!pack) return null;
+  const tiers = await db.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId));
+  return { pack, definition: definitionOf(pack, tiers) };
+}
+
+/** Every pack for the editor's list, newest first, with its status and counts. */
+export async function listPacksForEditor(db: Database, filter: { status?: string } = {}) {
+  return db
+    .select({
+      id: gachas.id,
+      title: gachas.title,
+      genreId: gachas.genreId,
+      status: gachas.status,
+      pricePerDraw: gachas.pricePerDraw,
+      totalLots: gachas.totalLots,
+      remainingLots: gachas.remainingLots,
+      saleStartsAt: gachas.saleStartsAt,
+      saleEndsAt: gachas.saleEndsAt,
+      createdAt: gachas.createdAt,
+    })
+    .from(gachas)
+    .where(filter.status ? eq(gachas.status, filter.status as never) : undefined)
+    .orderBy(sql`${gachas.createdAt} desc`, asc(gachas.id))
+    .limit(500);
+}
+
+/** Locks a draft for a step, or refuses: missing (GACHA_NOT_FOUND) or published (NOT_DRAFT). */
+async function lockDraft(tx: Database, gachaId: string) {
+  const [pack] = await tx.select().from(gachas).where(eq(gachas.id, gachaId)).for('update');
+  if (!pack) throw new PackAdminError('GACHA_NOT_FOUND', { gachaId });
+  if (pack.status !== 'draft' || pack.commitment) throw new PackAdminError('NOT_DRAFT', { gachaId });
+  return pack;
+}
+
+async function requireGenre(tx: Database, genreId: string) {
+  const [genre] = await tx.select({ id: genres.id }).from(genres).where(eq(genres.id, genreId));
+  if (!genre) throw new PackAdminError('GENRE_NOT_FOUND', { genreId });
+}
+
+/**
+ * Step 1 of a new pack: a draft with no tiers yet (no lots), its image to come.
+ * @example await createDraft(tx, { id: 'pokemon-xmas', genreId: 'pokemon', title: 'クリスマスオリパ', description: '' })
+ */
+export async function createDraft(tx: Database, basics: PackBasics): Promise<void> {
+  await requireGenre(tx, basics.genreId);
+  const inserted = await tx
+    .insert(gachas)
+    .values({ ...basics, imagePath: '', pricePerDraw: 100, totalLots: 0, remainingLots: 0, status: 'draft' })
+    .onConflictDoNothing()
+    .returning({ id: gachas.id });
+  if (inserted.length === 0) throw new PackAdminError('GACHA_EXISTS', { gachaId: basics.id });
+}
+
+/** What a step changed: the draft's fields before and after (the audit entry's). */
+export interface DraftChange {
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
+
+const pick = (row: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, row[k]]));
+
+/** Step 1 again (the id stays), or step 2: fields of the pack row only. */
+export async function updateDraft(
+  tx: Database,
+  gachaId: string,
+  patch: Omit<PackBasics, 'id'> | PackSale | { imagePath: string },
+): Promise<DraftChange> {
+  const pack = await lockDraft(tx, gachaId);
+  if ('genreId' in patch) await requireGenre(tx, patch.genreId);
+  const values =
+    'drawOptions' in patch ? { ...patch, drawOptions: [...new Set(patch.drawOptions)].sort((a, b) => a - b) } : patch;
+  await tx.update(gachas).set(values).where(eq(gachas.id, gachaId));
+  const keys = Object.keys(values);
+  return { before: pick(pack, keys), after: pick(values as Record<string, unknown>, keys) };
+}
+
+/** Step 3: the whole tier list replaces the draft's (a draft has no lots, so nothing refers to them). */
+export async function setDraftTiers(tx: Database, gachaId: string, rows: TierRow[]): Promise<DraftChange> {
+  await lockDraft(tx, gachaId);
+  const definitions = tierDefinitionsOf(rows).map((t) => tierDefinitionSchema.parse(t));
+  const before = await tx.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId));
+  await tx.delete(gachaTiers).where(eq(gachaTiers.gachaId, gachaId));
+  await tx.insert(gachaTiers).values(tierRowsOf(gachaId, definitions));
+  const { totalLots, kiribanNext } = lotCountsOf(definitions);
+  await tx.update(gachas).set({ totalLots, remainingLots: totalLots, kiribanNext }).where(eq(gachas.id, gachaId));
+  const summary = (ts: { id: string; label: string; quantity: number; conversionValue: number }[]) =>
+    ts.map((t) => ({ id: t.id, label: t.label, quantity: t.quantity, conversionValue: t.conversionValue }));
+  return { before: { tiers: summary(before) }, after: { tiers: summary(tierRowsOf(gachaId, definitions)), totalLots } };
+}
+
+/** A tier's photo (the image step): only a draft's, only an existing tier. */
+export async function setDraftTierImage(tx: Database, gachaId: string, key: string, imagePath: string) {
+  await lockDraft(tx, gachaId);
+  const updated = await tx
+    .update(gachaTiers)
+    .set({ cardImagePath: imagePath })
+    .where(and(eq(gachaTiers.gachaId, gachaId), eq(gachaTiers.id, `${gachaId}.${key}`)))
+    .returning({ id: gachaTiers.id });
+  if (updated.length === 0) throw new PackAdminError('GACHA_NOT_FOUND', { gachaId, tier: key });
+}
+
+/**
+ * A new draft with everything of another pack (any status) but its id, title and sale window: the way
+ * to change a published pack's lots is a new pack.
+ */
+export async function copyPackToDraft(
+  tx: Database,
+  fromId: string,
+  to: { id: string; title: string },
+): Promise<{ id: string }> {
+  const source = await packForEditor(tx, fromId);
+  if (!source) throw new PackAdminError('GACHA_NOT_FOUND', { gachaId: fromId });
+  const def = source.definition;
+  await createDraft(tx, { id: to.id, genreId: def.genreId, title: to.title, description: def.description ?? '' });
+  await tx
+    .update(gachas)
+    .set({
+      imagePath: def.imagePath,
+      pricePerDraw: def.pricePerDraw,
+      drawOptions: def.drawOptions,
+      perMemberLimit: def.perMemberLimit ?? null,
+      minRank: def.minRank ?? null,
+      tags: def.tags ?? [],
+      sortOrder: def.sortOrder ?? 0,
+    })
+    .where(eq(gachas.id, to.id));
+  if (def.tiers.length) await setDraftTiers(tx, to.id, def.tiers.map(tierRowOf));
+  return { id: to.id };
+}
+
+// ── The numbers before publishing ─────────────────────────────────────────────────────────────────
+
+/** The shop's costs the margin is measured with (settings). */
+export interface PackCostRules {
+  /** The payment providers' fee, percent of the sales. */
+  paymentFeePercent: number;
+  /** Shipping one prize (packing, postage), yen: the margin counts every prize shipped. */
+  shippingCostPerPrizeYen: number;
+}
+
+export interface PackNumbers {
+  totalLots: number;
+  /** Coins for every lot (1 coin = 1 yen). */
+  salesCoins: number;
+  /** Conversion value of every prize (lots, ラストワン賞 and キリ番賞). */
+  prizeValueCoins: number;
+  /** 還元率: prize value ÷ sales, or null without lots. */
+  returnRate: number | null;
+  /** One lot's value: the smallest, the largest, the average, the median. */
+  perDraw: { min: number; max: number; mean: number; median: number } | null;
+  /** For each draw option: the price and what N lots are worth at least, on average and at most. */
+  options: { count: number; price: number; min: number; mean: number; max: number }[];
+  /** Each tier's chance per lot (extras: null) and value. */
+  tiers: { key: string; label: string; quantity: number; chance: number | null; value: number; extra: boolean }[];
+  margin: {
+    cardCostYen: number;
+    feesYen: number;
+    shippingYen: number;
+    marginYen: number;
+    /** Margin ÷ sales, or null without sales. */
+    marginRate: number | null;
+    /** Tiers without a card cost: their cost is counted as 0, and the editor says so. */
+    missingCost: string[];
+  };
+}
+
+/**
+ * The pack's numbers from its definition (pure): 還元率, the value of 1…N lots, and the margin from
+ * the card costs, the payment fee and shipping every prize.
+ * @example packNumbers(definition, { paymentFeePercent: 3.6, shippingCostPerPrizeYen: 300 }).returnRate
+ */
+export function packNumbers(def: PackDefinition, rules: PackCostRules): PackNumbers {
+  const lotTiers = def.tiers.filter((t) => !t.isLastOne && !t.kiribanAt?.length);
+  const totalLots = lotTiers.reduce((s, t) => s + t.quantity, 0);
+  const salesCoins = totalLots * def.pricePerDraw;
+  const prizeValueCoins = def.tiers.reduce((s, t) => s + t.quantity * t.conversionValue, 0);
+  // Lot values ascending, as runs (value, count), so a million lots cost nothing.
+  const runs = lotTiers.map((t) => ({ value: t.conversionValue, count: t.quantity })).sort((a, b) => a.value - b.value);
+  const sumOfSmallest = (n: number, list: typeof runs) => {
+    let left = n;
+    let sum = 0;
+    for (const run of list) {
+      const take = Math.min(left, run.count);
+      sum += take * run.value;
+      left -= take;
+      if (left === 0) break;
+    }
+    return sum;
+  };
+  const lotValue = runs.reduce((s, r) => s + r.value * r.count, 0);
+  const mean = totalLots ? lotValue / totalLots : 0;
+  let median = 0;
+  if (totalLots) {
+    let seen = 0;
+    for (const run of runs) {
+      seen += run.count;
+      if (seen >= Math.ceil(totalLots / 2)) {
+        median = run.value;
+        break;
+      }
+    }
+  }
+  const descending = [...runs].reverse();
+  const options = (def.drawOptions ?? [1, 10, 100])
+    .filter((count) => count <= totalLots)
+    .map((count) => ({
+      count,
+      price: count * def.pricePerDraw,
+      min: sumOfSmallest(count, runs),
+      mean: Math.round(count * mean),
+      max: sumOfSmallest(count, descending),
+    }));
+  const cardCostYen = def.tiers.reduce((s, t) => s + t.quantity * (t.cardCostYen ?? 0), 0);
+  const feesYen = Math.round((salesCoins * rules.paymentFeePercent) / 100);
+  const prizes = def.tiers.reduce((s, t) => s + t.quantity, 0);
+  const shippingYen = prizes * rules.shippingCostPerPrizeYen;
+  const marginYen = salesCoins - cardCostYen - feesYen - shippingYen;
+  return {
+    totalLots,
+    salesCoins,
+    prizeValueCoins,
+    returnRate: salesCoins ? prizeValueCoins / salesCoins : null,
+    perDraw: totalLots ? { min: runs[0]!.value, max: descending[0]!.value, mean, median } : null,
+    options,
+    tiers: def.tiers.map((t) => {
+      const extra = Boolean(t.isLastOne || t.kiribanAt?.length);
+      return {
+        key: t.key,
+        label: t.label,
+        quantity: t.quantity,
+        chance: extra || !totalLots ? null : t.quantity / totalLots,
+        value: t.conversionValue,
+        extra,
+      };
+    }),
+    margin: {
+      cardCostYen,
+      feesYen,
+      shippingYen,
+      marginYen,
+      marginRate: salesCoins ? marginYen / salesCoins : null,
+      missingCost: def.tiers.filter((t) => t.cardCostYen == null).map((t) => t.label),
+    },
+  };
+}
+
+// ── Pre-publish checks ────────────────────────────────────────────────────────────────────────────
+
+/** Words 景品表示法 forbids in a pack's copy, matched after NFKC (１００％ is 100%): the default of the setting. */
+export const DEFAULT_FORBIDDEN_PACK_WORDS = ['必ず当たる', '必ず', '確定', '100%', '絶対', '全員当選', '損しない'];
+
+/** The forbidden words found in the pack's copy (title, description, tier and card names). */
+export function forbiddenWordsIn(def: PackDefinition, words: readonly string[]): { word: string; where: string }[] {
+  const norm = (s: string) => s.normalize('NFKC').toLowerCase();
+  const places: { where: string; text: string }[] = [
+    { where: 'タイトル', text: def.title },
+    { where: '説明', text: def.description ?? '' },
+    ...def.tiers.flatMap((t) => [
+      { where: `${t.label}の名前`, text: t.label },
+      { where: `${t.label}のカード名`, text: t.cardName },
+    ]),
+  ];
+  const found: { word: string; where: string }[] = [];
+  for (const word of words) {
+    if (!word.trim()) continue;
+    for (const place of places) if (norm(place.text).includes(norm(word))) found.push({ word, where: place.where });
+  }
+  return found;
+}
+
+export interface PrePublishCheck {
+  key: 'definition' | 'prizes' | 'images' | 'stock' | 'copy';
+  label: string;
+  ok: boolean;
+  problems: string[];
+}
+
+/**
+ * Everything that must hold before a draft is published: the definition whole (lots, キリ番, window),
+ * every lot has a prize, the images exist, the stock covers every card, no forbidden words.
+ * `imageExists` answers for a site path (the app knows where files live).
+ */
+export async function prePublishChecks(
+  db: Database,
+  gachaId: string,
+  options: { forbiddenWords: readonly string[]; imageExists: (path: string) => Promise<boolean> },
+): Promise<PrePublishCheck[] | null> {
+  const found = await packForEditor(db, gachaId);
+  if (!found) return null;
+  const def = found.definition;
+  const whole = packDefinitionSchema.safeParse(def);
+  const lots = lotCountsOf(def.tiers).totalLots;
+  const prizeProblems: string[] = [];
+  if (lots < 1) prizeProblems.push('口数のある賞がありません（通常の賞を1つ以上入れてください）。');
+  for (const t of def.tiers)
+    if (!t.cardName.trim() || t.conversionValue < 0) prizeProblems.push(`${t.label}: カードが決まっていません。`);
+  const images = [
+    { label: 'パック画像', path: def.imagePath },
+    ...def.tiers.map((t) => ({ label: `${t.label}（${t.cardName}）の写真`, path: t.cardImagePath })),
+  ];
+  const missingImages: string[] = [];
+  for (const image of images)
+    if (!image.path || !(await options.imageExists(image.path))) missingImages.push(`${image.label}がありません。`);
+  const short: StockShortfall[] = def.tiers.length ? await stockShortfallsOfPack(db, gachaId) : [];
+  const words = forbiddenWordsIn(def, options.forbiddenWords);
+  return [
+    {
+      key: 'definition',
+      label: '内容（価格・口数・キリ番・販売期間）',
+      ok: whole.success,
+      problems: whole.success ? [] : [...new Set(whole.error.issues.map((i) => i.message))],
+    },
+    { key: 'prizes', label: 'すべての口に賞がある', ok: prizeProblems.length === 0, problems: prizeProblems },
+    { key: 'images', label: '画像がそろっている', ok: missingImages.length === 0, problems: missingImages },
+    {
+      key: 'stock',
+      label: '在庫が口数をまかなえる',
+      ok: short.length === 0,
+      problems: short.map(
+        (s) =>
+          `「${s.cardName}${s.cardGrade ? ` ${s.cardGrade}` : ''}」必要 ${s.needed.toLocaleString('ja-JP')}枚／在庫 ${s.available.toLocaleString('ja-JP')}枚`,
+      ),
+    },
+    {
+      key: 'copy',
+      label: '景品表示法で使えない表現がない',
+      ok: words.length === 0,
+      problems: words.map((w) => `${w.where}に「${w.word}」があります。`),
+    },
+  ];
+}
