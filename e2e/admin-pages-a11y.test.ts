@@ -36,6 +36,7 @@ const PAGES: [string, string][] = [
   ['/admin/shipping', '発送デスク'],
   ['/admin/stock', '在庫'],
   ['/admin/orders', '注文'],
+  ['/admin/packs', 'パック（ガチャ）'],
   ['/admin/genres', 'ジャンル'],
   ['/admin/coin-packs', 'コインパック'],
   ['/admin/reports/unused-paid', '未使用残高（資金決済法）'],

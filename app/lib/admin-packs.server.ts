@@ -33,33 +33,10 @@ import {
   type TierRow,
 } from '#modules/gacha';
 import { parseShopDateTime } from '#modules/shop';
-import type { Refusal } from '#modules/kernel';
+import { refuse, type Refusal } from '#modules/kernel';
+import { PACK_STEPS, STATUS_LABELS, type PackEditorAnswer, type PackStep } from './admin-packs';
 
-export const PACK_STEPS = [
-  { id: 'basics', label: '基本情報' },
-  { id: 'sale', label: '販売設定' },
-  { id: 'tiers', label: '賞' },
-  { id: 'images', label: '画像' },
-  { id: 'review', label: '確認・公開' },
-] as const;
-export type PackStep = (typeof PACK_STEPS)[number]['id'];
-
-export const STATUS_LABELS: Record<string, string> = {
-  draft: '下書き',
-  scheduled: '公開予約',
-  on_sale: '販売中',
-  sold_out: '完売',
-  ended: '終了',
-};
-
-export interface PackEditorAnswer {
-  ok?: string;
-  error?: string;
-  /** Field errors of the step, by field name (tiers: `tiers.<row>.<field>`). */
-  fields?: Record<string, string>;
-  /** What was typed, so a refused step keeps it. */
-  typed?: Record<string, string>;
-}
+export { PACK_STEPS, STATUS_LABELS, type PackEditorAnswer, type PackStep };
 
 const localJst = (date: Date | null) =>
   date ? new Date(date.getTime() + 9 * 3600_000).toISOString().slice(0, 16) : '';
@@ -298,11 +275,7 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
         }
         return invalid(fields);
       }
-      return after(
-        await setDraftTiersAsOperator(db, operator, packId, parsed.data as TierRow[]),
-        '賞を保存しました。',
-        'tiers',
-      );
+      return after(await setDraftTiersAsOperator(db, operator, packId, parsed.data as TierRow[]), '賞を保存しました。');
     }
     case 'pack-image':
     case 'tier-image': {
@@ -318,6 +291,9 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
       return after(outcome, intent === 'pack-image' ? 'パック画像を登録しました。' : 'カードの写真を登録しました。');
     }
     case 'publish': {
+      const current = await packForEditor(db, packId);
+      if (!current) throw data({ notFound: true }, { status: 404 });
+      if (current.pack.status !== 'draft') return refused(refuse('ALREADY_PUBLISHED', { gachaId: packId }));
       const checks = await prePublishChecks(db, packId, {
         forbiddenWords: config.PACK_FORBIDDEN_WORDS,
         imageExists: (p) => siteImageExists(config.dataDir, publicDirs(), p),

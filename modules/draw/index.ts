@@ -2,7 +2,7 @@
 // auto-conversion job, and a finished pack's reveal. The web pages, the JSON API and
 // the operator's command line all call these functions.
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows, type Database } from '#db/client';
 import { prizes, draws, gachaMemberDraws, type PrizeStatus } from './schema';
@@ -383,6 +383,8 @@ export interface MemberDrawRow {
   status: string;
   errorCode: string | null;
   lastOne: boolean;
+  /** The キリ番 this draw won (lot numbers), if any. */
+  kiriban: number[];
   createdAt: string;
 }
 
@@ -425,10 +427,26 @@ export async function listMemberDraws(
     db,
     page.map((r) => r.gachaId),
   );
+  const kiriban = page.length
+    ? await db
+        .select({ drawId: prizes.drawId, no: prizes.kiribanNo })
+        .from(prizes)
+        .where(
+          and(
+            eq(prizes.memberId, memberId),
+            inArray(
+              prizes.drawId,
+              page.map((r) => r.id),
+            ),
+            isNotNull(prizes.kiribanNo),
+          ),
+        )
+    : [];
   const last = page.at(-1);
   return {
     items: page.map(({ cursorAt: _cursorAt, ...r }) => ({
       ...r,
+      kiriban: kiriban.filter((k) => k.drawId === r.id).map((k) => k.no!),
       gachaTitle: packs.get(r.gachaId)?.title ?? r.gachaId,
       createdAt: new Date(r.createdAt).toISOString(),
     })),

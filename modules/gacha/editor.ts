@@ -64,6 +64,13 @@ export type PackSale = z.output<typeof packSaleSchema>;
 export const TIER_KINDS = ['regular', 'lastone', 'kiriban'] as const;
 export const GRADE_COMPANIES = ['PSA', 'BGS', 'ARS'] as const;
 
+/** An image path of a draft: empty until uploaded, else a site path. */
+const draftImagePath = z
+  .string()
+  .regex(/^(|\/[A-Za-z0-9_./-]{1,300})$/, '画像のパスが不正です。ページを開き直してください。')
+  .refine((p) => !p.includes('..'), '画像のパスが不正です。ページを開き直してください。');
+const draftTierSchema = tierDefinitionSchema.extend({ cardImagePath: draftImagePath });
+
 /** One row of the tier step, as the editor's table holds it (the row order is the tiers' rank). */
 export const tierRowSchema = z
   .object({
@@ -81,7 +88,8 @@ export const tierRowSchema = z
       .trim()
       .regex(/^(|10|[1-9](\.5)?|10\.0)$/, '鑑定グレードは1〜10（0.5刻み）で入力してください。'),
     cardCondition: z.string().trim().max(40, '状態は40文字までです。'),
-    cardImagePath: z.string().max(300),
+    /** Empty until the photo is uploaded (the images step); publishing needs it. */
+    cardImagePath: draftImagePath,
     quantity: int('数量', 1, 1_000_000),
     conversionValue: int('交換コイン', 0, 10_000_000),
     cardCostYen: int('仕入れ値', 0, 100_000_000).nullable(),
@@ -242,7 +250,10 @@ export async function updateDraft(
 /** Step 3: the whole tier list replaces the draft's (a draft has no lots, so nothing refers to them). */
 export async function setDraftTiers(tx: Database, gachaId: string, rows: TierRow[]): Promise<DraftChange> {
   await lockDraft(tx, gachaId);
-  const definitions = tierDefinitionsOf(rows).map((t) => tierDefinitionSchema.parse(t));
+  const parsed = z.array(draftTierSchema).safeParse(tierDefinitionsOf(rows));
+  if (!parsed.success)
+    throw new PackAdminError('PACK_INVALID', { gachaId, problems: parsed.error.issues.map((i) => i.message) });
+  const definitions = parsed.data;
   const before = await tx.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId));
   await tx.delete(gachaTiers).where(eq(gachaTiers.gachaId, gachaId));
   await tx.insert(gachaTiers).values(tierRowsOf(gachaId, definitions));

@@ -251,8 +251,19 @@ export async function getGacha(db: Database, gachaId: string): Promise<GachaCard
 }
 
 /** The genre a public pack belongs to (the redirect-onepiece guard), or null. */
-export async function genreOfGacha(db: Database, gachaId: string): Promise<string | null> {
-  return (await getGacha(db, gachaId))?.genreId ?? null;
+export async function genreOfGacha(
+  db: Database,
+  gachaId: string,
+  options: { draft?: boolean } = {},
+): Promise<string | null> {
+  const found = (await getGacha(db, gachaId))?.genreId ?? null;
+  if (found || !options.draft || !isCatalogueId(gachaId)) return found;
+  // A draft, for the editor's preview only (the caller has checked the operator).
+  const [draft] = await db
+    .select({ genreId: gachas.genreId })
+    .from(gachas)
+    .where(and(eq(gachas.id, gachaId), eq(gachas.status, 'draft')));
+  return draft?.genreId ?? null;
 }
 
 /** @example parseGachaSort('price_asc') === 'price_asc'; parseGachaSort('bogus') === 'recommended' */

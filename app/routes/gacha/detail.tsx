@@ -44,7 +44,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!pack || pack.genreId !== params.genreId) throw notFound(url.pathname);
   const [genres, unclaimed, balance, drawnByMe] = await Promise.all([
     listGenres(db),
-    countUnclaimed(db, pack.id),
+    // A draft has no lots yet: its preview shows every lot unclaimed, as on the day it goes on sale.
+    preview
+      ? Promise.resolve(
+          new Map(pack.tiers.filter((t) => !t.isLastOne && !t.kiribanAt).map((t) => [t.id, t.quantity] as const)),
+        )
+      : countUnclaimed(db, pack.id),
     shop.member ? getBalance(db, shop.member.id) : Promise.resolve(null),
     shop.member && pack.perMemberLimit ? memberDrawnLots(db, pack.id, shop.member.id) : Promise.resolve(null),
   ]);

@@ -402,6 +402,7 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
                 <td className={cell}>
                   {r.status === 'completed' ? '完了' : `不成立${r.errorCode ? `（${r.errorCode}）` : ''}`}
                   {r.lastOne ? '・ラストワン' : ''}
+                  {r.kiriban.length ? `・キリ番（${r.kiriban.map((k) => `${n(k)}口目`).join('・')}）` : ''}
                 </td>
               </tr>
             ))}

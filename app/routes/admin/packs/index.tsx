@@ -4,7 +4,8 @@ import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { formatYmdHm } from '~/lib/dates';
-import { packListAction, packListLoader, STATUS_LABELS, type PackEditorAnswer } from '~/lib/admin-packs.server';
+import { packListAction, packListLoader } from '~/lib/admin-packs.server';
+import { STATUS_LABELS, type PackEditorAnswer } from '~/lib/admin-packs';
 import { FieldError, inputClass } from '~/components/admin/fields';
 
 export const handle = { title: 'パック（ガチャ）' };
@@ -38,7 +39,7 @@ export default function PacksPage({ loaderData }: Route.ComponentProps) {
             key={id}
             to={id ? `?status=${id}` : '?'}
             aria-current={status === id ? 'page' : undefined}
-            className={`rounded-full border px-3 py-1 font-bold ${status === id ? 'border-primary bg-primary text-white' : 'border-line bg-white'}`}
+            className={`rounded-full border px-3 py-1 font-bold ${status === id ? 'border-ink bg-ink text-white' : 'border-line bg-white'}`}
           >
             {label}
           </Link>

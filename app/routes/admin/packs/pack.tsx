@@ -7,13 +7,8 @@ import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { FieldError, inputClass } from '~/components/admin/fields';
-import {
-  packEditorAction,
-  packEditorLoader,
-  PACK_STEPS,
-  type PackEditorAnswer,
-  type PackStep,
-} from '~/lib/admin-packs.server';
+import { packEditorAction, packEditorLoader } from '~/lib/admin-packs.server';
+import { PACK_STEPS, type PackEditorAnswer, type PackStep } from '~/lib/admin-packs';
 
 export const handle = { title: (data: { pack?: { title: string } }) => `パック編集: ${data?.pack?.title ?? ''}` };
 
@@ -27,6 +22,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 type Data = Route.ComponentProps['loaderData'];
 const n = (v: number) => v.toLocaleString('ja-JP');
+const yen = (v: number) => (v < 0 ? `−¥${n(-v)}` : `¥${n(v)}`);
 const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
 const DRAW_CHOICES = [1, 3, 5, 10, 30, 50, 100];
 const TAG_LABELS: Record<string, string> = { new: 'NEW', hot: '人気', limited: '限定' };
@@ -57,7 +53,7 @@ function Steps({ step, packId }: { step: PackStep; packId: string }) {
             <Link
               to={`/admin/packs/${packId}?step=${s.id}`}
               aria-current={s.id === step ? 'step' : undefined}
-              className={`block rounded-full border px-3 py-1 font-bold ${s.id === step ? 'border-primary bg-primary text-white' : 'border-line bg-white'}`}
+              className={`block rounded-full border px-3 py-1 font-bold ${s.id === step ? 'border-ink bg-ink text-white' : 'border-line bg-white'}`}
             >
               {i + 1}. {s.label}
             </Link>
@@ -592,20 +588,20 @@ function Numbers({ data }: { data: Data }) {
       <dl className="mt-1 grid gap-2 text-sm sm:grid-cols-5">
         <div>
           <dt className="text-xs text-muted">カードの仕入れ</dt>
-          <dd className="font-bold">¥{n(numbers.margin.cardCostYen)}</dd>
+          <dd className="font-bold">{yen(numbers.margin.cardCostYen)}</dd>
         </div>
         <div>
           <dt className="text-xs text-muted">決済手数料</dt>
-          <dd className="font-bold">¥{n(numbers.margin.feesYen)}</dd>
+          <dd className="font-bold">{yen(numbers.margin.feesYen)}</dd>
         </div>
         <div>
           <dt className="text-xs text-muted">送料</dt>
-          <dd className="font-bold">¥{n(numbers.margin.shippingYen)}</dd>
+          <dd className="font-bold">{yen(numbers.margin.shippingYen)}</dd>
         </div>
         <div>
           <dt className="text-xs text-muted">利益</dt>
           <dd className={`font-black ${numbers.margin.marginYen < 0 ? 'text-danger' : ''}`}>
-            ¥{n(numbers.margin.marginYen)}
+            {yen(numbers.margin.marginYen)}
           </dd>
         </div>
         <div>

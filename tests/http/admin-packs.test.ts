@@ -1,0 +1,330 @@
+// The pack editor over HTTP (decision 030): packs:write on every page and action; field errors in
+// Japanese; an upload that is not an image, or too large, refused (nothing stored); a real image
+// re-encoded and served from /media; the preview of a draft for operators only; a published pack that
+// no step can change; a cross-site post refused. Every change audited.
+import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { asc, eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { adminAuditLog, gachas, gachaTiers, users } from '#db/schema';
+import { endPack, receiveStock } from '#modules/gacha';
+import { TEST_RULES } from '#tests/fixtures';
+import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
+import { runAdminCommand } from '../../scripts/shop-admin';
+
+const databaseUrl = inject('shopDatabaseUrl');
+let handle: DatabaseHandle | undefined;
+const PACK = `http-editor-${Date.now().toString(36)}`;
+
+beforeAll(async () => {
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+});
+afterAll(async () => {
+  // Over, so the other suites' counts of packs on sale stay as they were.
+  const [pack] = handle ? await handle.db.select().from(gachas).where(eq(gachas.id, PACK)) : [];
+  if (pack && pack.status !== 'draft') await endPack(handle!.db, PACK);
+  await handle?.close();
+});
+
+async function staffWith(label: string, permissions: string[]) {
+  const email = uniqueEmail(label);
+  const page = await signUpByForm({ name: label, email, password: 'packs-pass-1', agreeToTerms: 'on' });
+  const said: string[] = [];
+  const code = await runAdminCommand(
+    handle!.db,
+    ['staff:grant', '--member', email, '--role', 'staff', '--permissions', permissions.join(',')],
+    (line) => said.push(line),
+    { lifetimes: TEST_RULES.coinLifetimes },
+  );
+  expect(code, said.join('\n')).toBe(0);
+  await handle!.db.update(users).set({ twoFactorEnabled: true }).where(eq(users.email, email));
+  return cookieFrom(page.headers);
+}
+
+async function upload(
+  path: string,
+  fields: Record<string, string>,
+  file: { bytes: Uint8Array; name: string; type: string },
+  cookie: string,
+) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  form.set('image', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+  const response = await fetch(shopUrl() + path, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: shopUrl(), cookie },
+    body: form,
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+const tierFields = (rows: Record<string, string>[]) => ({
+  tierCount: String(rows.length),
+  ...Object.fromEntries(rows.flatMap((row, i) => Object.entries(row).map(([k, v]) => [`tiers.${i}.${k}`, v]))),
+});
+const regular = (key: string, label: string, quantity: string, value: string) => ({
+  key,
+  kind: 'regular',
+  label,
+  effect: 'normal',
+  cardName: `${PACK} ${label}`,
+  quantity,
+  conversionValue: value,
+  cardImagePath: '',
+});
+
+describe.skipIf(!databaseUrl)(
+  `the pack editor${databaseUrl ? '' : ' (skipped: needs PostgreSQL beside the shop for roles)'}`,
+  () => {
+    it('needs packs:write on every page and action; visitors go to sign-in; members never see a preview', async () => {
+      const reader = await staffWith('packs-reader', ['orders:read']);
+      expect((await get('/admin/packs', { cookie: reader })).status).toBe(403);
+      expect((await get('/admin/packs/stellar-pokemon-001', { cookie: reader })).status).toBe(403);
+      const refused = await postForm(
+        '/admin/packs',
+        { id: 'nope', genreId: 'pokemon', title: 'x', description: '' },
+        { cookie: reader },
+      );
+      expect(refused.status).toBe(403);
+      expect(await handle!.db.select().from(gachas).where(eq(gachas.id, 'nope'))).toEqual([]);
+      const visitor = await get('/admin/packs');
+      expect(visitor.status).toBe(302);
+      expect(visitor.location).toContain('/auth/sign_in');
+      const member = cookieFrom(
+        (
+          await signUpByForm({
+            name: 'ただの会員',
+            email: uniqueEmail('packs-member'),
+            password: 'member-pass-1',
+            agreeToTerms: 'on',
+          })
+        ).headers,
+      );
+      expect((await get('/admin/packs', { cookie: member })).status).toBe(404);
+      // A published pack's page is public; a draft's preview is not, even with ?preview=1.
+      const writer = await staffWith('packs-preview', ['packs:write']);
+      expect(
+        (
+          await postForm(
+            '/admin/packs',
+            { id: `${PACK}-p`, genreId: 'pokemon', title: '下書きプレビュー', description: '' },
+            { cookie: writer },
+          )
+        ).status,
+      ).toBe(302);
+      expect((await get(`/gacha/pokemon/${PACK}-p`)).status).toBe(404);
+      expect((await get(`/gacha/pokemon/${PACK}-p?preview=1`, { cookie: member })).status).toBe(404);
+      const preview = await get(`/gacha/pokemon/${PACK}-p?preview=1`, { cookie: writer });
+      expect(preview.status).toBe(200);
+      expect(preview.body).toContain('プレビュー（未公開の下書き）です');
+    });
+
+    it('writes a draft with field errors in Japanese, takes only real images, publishes, and then changes nothing', async () => {
+      const cookie = await staffWith('packs-writer', ['packs:write']);
+      const bad = await postForm(
+        '/admin/packs',
+        { id: 'ＢＡＤ', genreId: 'pokemon', title: '', description: '' },
+        { cookie },
+      );
+      expect(bad.status).toBe(400);
+      expect(bad.body).toContain('IDは英小文字・数字・ハイフン');
+      expect(bad.body).toContain('タイトルを入力してください。');
+      const created = await postForm(
+        '/admin/packs',
+        { id: PACK, genreId: 'pokemon', title: 'HTTPエディタ', description: '説明' },
+        { cookie },
+      );
+      expect(created.status).toBe(302);
+      expect(created.location).toBe(`/admin/packs/${PACK}?step=sale`);
+      const again = await postForm(
+        '/admin/packs',
+        { id: PACK, genreId: 'pokemon', title: '重複', description: '' },
+        { cookie },
+      );
+      expect(again.status).toBe(409);
+
+      const page = `/admin/packs/${PACK}`;
+      const badSale = await postForm(
+        page,
+        { intent: 'sale', pricePerDraw: '0', sortOrder: '0', saleStartsAt: '2026-13-40T99:00' },
+        { cookie },
+      );
+      expect(badSale.status).toBe(400);
+      expect(badSale.body).toContain('1回の価格は1以上にしてください。');
+      expect(badSale.body).toContain('引ける回数を1つ以上選んでください。');
+      expect(badSale.body).toContain('販売開始の日時を正しく入力してください。');
+      const sale = new URLSearchParams({
+        intent: 'sale',
+        pricePerDraw: '200',
+        sortOrder: '0',
+        saleStartsAt: '',
+        saleEndsAt: '',
+      });
+      sale.append('drawOptions', '1');
+      sale.append('drawOptions', '10');
+      const savedSale = await fetch(shopUrl() + page, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: shopUrl(), cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: sale.toString(),
+      });
+      expect(savedSale.status).toBe(302);
+
+      const badTiers = await postForm(
+        page,
+        { intent: 'tiers', ...tierFields([regular('t1', 'S賞', '0', '5000')]) },
+        { cookie },
+      );
+      expect(badTiers.status).toBe(400);
+      expect(badTiers.body).toContain('数量は1以上にしてください。');
+      const kiribanLate = await postForm(
+        page,
+        {
+          intent: 'tiers',
+          ...tierFields([
+            regular('t1', 'S賞', '1', '5000'),
+            regular('t2', 'B賞', '9', '50'),
+            { ...regular('t3', 'キリ番賞', '1', '900'), kind: 'kiriban', kiribanAt: 'abc' },
+          ]),
+        },
+        { cookie },
+      );
+      expect(kiribanLate.status).toBe(400);
+      expect(kiribanLate.body).toContain('キリ番は数字で入力してください。');
+      const tiers = await postForm(
+        page,
+        { intent: 'tiers', ...tierFields([regular('t1', 'S賞', '1', '5000'), regular('t2', 'B賞', '9', '50')]) },
+        { cookie },
+      );
+      expect(tiers.status).toBe(200);
+      expect(tiers.body).toContain('賞を保存しました。');
+      const tampered = await postForm(
+        page,
+        {
+          intent: 'tiers',
+          ...tierFields([{ ...regular('t1', 'S賞', '1', '5000'), cardImagePath: '/../../etc/passwd' }]),
+        },
+        { cookie },
+      );
+      expect(tampered.status).toBe(400);
+
+      // Uploads: not an image, too large, then a real one (re-encoded as WebP, served immutable).
+      const text = await upload(
+        page,
+        { intent: 'pack-image' },
+        { bytes: new TextEncoder().encode('%PDF-1.4 not an image'), name: 'x.png', type: 'image/png' },
+        cookie,
+      );
+      expect(text.status).toBe(422);
+      expect(text.body).toContain('画像として読めないファイルです');
+      const huge = await upload(
+        page,
+        { intent: 'pack-image' },
+        { bytes: new Uint8Array(8_200_000), name: 'big.png', type: 'image/png' },
+        cookie,
+      );
+      expect(huge.status).toBe(413);
+      expect(huge.body).toContain('画像が大きすぎます');
+      const [untouched] = await handle!.db
+        .select({ imagePath: gachas.imagePath })
+        .from(gachas)
+        .where(eq(gachas.id, PACK));
+      expect(untouched!.imagePath).toBe('');
+      const png = await sharp({ create: { width: 2400, height: 1200, channels: 3, background: '#e03060' } })
+        .png()
+        .toBuffer();
+      const stored = await upload(
+        page,
+        { intent: 'pack-image' },
+        { bytes: png, name: 'pack.png', type: 'image/png' },
+        cookie,
+      );
+      expect(stored.status).toBe(200);
+      const [withImage] = await handle!.db
+        .select({ imagePath: gachas.imagePath })
+        .from(gachas)
+        .where(eq(gachas.id, PACK));
+      expect(withImage!.imagePath).toMatch(/^\/media\/packs\/[0-9a-f-]{36}\.webp$/);
+      const served = await fetch(shopUrl() + withImage!.imagePath);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('cache-control')).toContain('immutable');
+      const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', 1600, 800]);
+      for (const key of ['t1', 't2'])
+        expect(
+          (
+            await upload(
+              page,
+              { intent: 'tier-image', tierKey: key },
+              { bytes: png, name: `${key}.png`, type: 'image/png' },
+              cookie,
+            )
+          ).status,
+        ).toBe(200);
+
+      // Publishing waits for the checks: the stock is short until the cards are received.
+      const short = await postForm(page, { intent: 'publish' }, { cookie });
+      expect(short.status).toBe(422);
+      expect(short.body).toContain('公開前チェックを通っていない項目があります: 在庫が口数をまかなえる');
+      await receiveStock(handle!.db, { cardName: `${PACK} S賞`, count: 1, valueCoins: 5000 });
+      await receiveStock(handle!.db, { cardName: `${PACK} B賞`, count: 9, valueCoins: 50 });
+      const published = await postForm(page, { intent: 'publish' }, { cookie });
+      expect(published.status).toBe(200);
+      expect(published.body).toContain('公開しました（10口）');
+      expect((await get(`/gacha/pokemon/${PACK}`)).status).toBe(200);
+
+      // Published: every step is refused with the editor's words, and nothing changed.
+      const before = await handle!.db
+        .select()
+        .from(gachaTiers)
+        .where(eq(gachaTiers.gachaId, PACK))
+        .orderBy(asc(gachaTiers.id));
+      const change = await postForm(
+        page,
+        { intent: 'tiers', ...tierFields([regular('t1', 'S賞', '10', '5000')]) },
+        { cookie },
+      );
+      expect(change.status).toBe(409);
+      expect(change.body).toContain('公開済みのパックの内容（賞・口数・価格など）は変更できません');
+      const rename = await postForm(
+        page,
+        { intent: 'basics', genreId: 'pokemon', title: '改名', description: '' },
+        { cookie },
+      );
+      expect(rename.status).toBe(409);
+      expect(
+        await handle!.db.select().from(gachaTiers).where(eq(gachaTiers.gachaId, PACK)).orderBy(asc(gachaTiers.id)),
+      ).toEqual(before);
+      expect(
+        (await upload(page, { intent: 'pack-image' }, { bytes: png, name: 'p.png', type: 'image/png' }, cookie)).status,
+      ).toBe(409);
+      expect((await postForm(page, { intent: 'publish' }, { cookie })).status).toBe(409);
+      expect((await postForm(page, { intent: 'explode' }, { cookie })).status).toBe(400);
+      // A cross-site post changes nothing either.
+      const crossSite = await postForm(page, { intent: 'end' }, { cookie, origin: 'https://evil.example' });
+      expect(crossSite.status).toBe(403);
+      const [still] = await handle!.db.select({ status: gachas.status }).from(gachas).where(eq(gachas.id, PACK));
+      expect(still!.status).toBe('on_sale');
+
+      const audit = await handle!.db
+        .select({ action: adminAuditLog.action })
+        .from(adminAuditLog)
+        .where(eq(adminAuditLog.targetId, PACK))
+        .orderBy(asc(adminAuditLog.id));
+      expect(audit.map((a) => a.action)).toEqual([
+        'pack.draft.create',
+        'pack.draft.update',
+        'pack.draft.tiers',
+        'pack.draft.update',
+        'pack.draft.tier-image',
+        'pack.draft.tier-image',
+        'pack.publish',
+      ]);
+      // Ending it from the editor: audited, the pack is over.
+      const ended = await postForm(page, { intent: 'end' }, { cookie });
+      expect(ended.status).toBe(200);
+      expect(ended.body).toContain('このパックの販売を終了しました');
+    });
+  },
+);
