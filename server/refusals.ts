@@ -1,6 +1,6 @@
 // The one catalogue of domain refusals at the edge: every code a module can return, mapped to the
 // HTTP status and the Japanese message the API and the pages both show (api.md's status rules).
-import type { Refusal } from '#modules/kernel';
+import { jstText, type Refusal } from '#modules/kernel';
 import type { DrawRefusalCode, DrawLookupRefusalCode, PrizeChoiceRefusalCode } from '#modules/draw';
 import type { GachaLookupRefusalCode, GenreRefusalCode, PackAdminRefusalCode, StockRefusalCode } from '#modules/gacha';
 import type { IdempotencyRefusalCode } from '#modules/idempotency';
@@ -223,6 +223,13 @@ const payments: Section<PurchaseRefusalCode> = {
         : `このコインパックは${FIRST_PURCHASE_ONLY_REASON}。ほかのコインパックをお選びください。`,
   },
   PACK_UNAVAILABLE: { status: 404, message: 'このコインパックは現在販売していません。' },
+  PACK_OUTSIDE_WINDOW: {
+    status: 409,
+    message: (d) =>
+      d.phase === 'before' && typeof d.startsAt === 'string'
+        ? `このコインパックの販売は${jstText(d.startsAt)}（日本時間）からです。販売開始後にお求めいただくか、ほかのコインパックをお選びください。`
+        : 'このコインパックの販売期間は終了しました。ほかのコインパックをお選びください。',
+  },
   METHOD_UNAVAILABLE: {
     status: 404,
     message: 'このお支払い方法は現在ご利用いただけません。別のお支払い方法をお選びください。',
