@@ -40,6 +40,7 @@ export default [
       route('maintenance', 'routes/admin/maintenance.tsx'),
       route('coin-packs', 'routes/admin/coin-packs.tsx'),
       route('genres', 'routes/admin/genres.tsx'),
+      route('banners', 'routes/admin/banners.tsx'),
       route('reports/unused-paid', 'routes/admin/reports-unused-paid.tsx'),
       route('members', 'routes/admin/members/index.tsx'),
       route('members/approvals', 'routes/admin/members/approvals.tsx'),

@@ -24,8 +24,9 @@ import {
   type PurchaseRefusalCode,
 } from '#modules/payments';
 import { INQUIRY_LIMITS, type InquiryImageRefusalCode, type InquiryRefusalCode } from '#modules/support';
+import type { BannerRefusalCode } from '#modules/content';
 
-export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 422 | 429 | 502 | 503;
+export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503;
 
 export interface RefusalEntry {
   status: RefusalStatus;
@@ -501,6 +502,19 @@ const inquiryImages: Section<InquiryImageRefusalCode> = {
   },
 };
 
+const banners: Section<BannerRefusalCode> = {
+  BANNER_NOT_FOUND: { status: 404, message: 'バナーが見つかりません。一覧を再読み込みしてください。' },
+  BANNER_IMAGE_REQUIRED: { status: 400, message: 'バナーの画像を選んでください（JPEG・PNG・WebP）。' },
+  BANNER_IMAGE_TOO_LARGE: {
+    status: 413,
+    message: (d) => `画像が大きすぎます（${megabytes(d.maxBytes)}まで）。小さくしてからアップロードしてください。`,
+  },
+  BANNER_IMAGE_TYPE: {
+    status: 415,
+    message: '画像を読み込めませんでした。JPEG・PNG・WebPの画像をアップロードしてください。',
+  },
+};
+
 /**
  * Joins sections; a code two modules share must mean the same answer in both (checked at load, so
  * a contradiction stops the start instead of depending on the order of the sections).
@@ -544,7 +558,8 @@ export type RefusalCode =
   | MaintenanceRefusalCode
   | MaintenanceSettingRefusalCode
   | InquiryRefusalCode
-  | InquiryImageRefusalCode;
+  | InquiryImageRefusalCode
+  | BannerRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -567,6 +582,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   maintenance,
   inquiries,
   inquiryImages,
+  banners,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

@@ -61,6 +61,7 @@ export {
   type OperatorGrantInput,
   type OperatorOutcome,
 } from './operations';
+export { moveBannerAsOperator, saveBannerAsOperator, setBannerActiveAsOperator } from './banners';
 export {
   ADJUSTMENT_REASON_MAX,
   BAN_REASON_MAX,
