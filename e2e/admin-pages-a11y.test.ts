@@ -38,6 +38,7 @@ const PAGES: [string, string][] = [
   ['/admin/orders', '注文'],
   ['/admin/genres', 'ジャンル'],
   ['/admin/coin-packs', 'コインパック'],
+  ['/admin/banners', 'バナー'],
   ['/admin/reports/unused-paid', '未使用残高（資金決済法）'],
   ['/admin/inquiries', 'お問い合わせ'],
   ['/admin/audit', '監査ログ'],
