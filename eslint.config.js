@@ -29,8 +29,8 @@ export const MODULE_DEPENDENCIES = {
   draw: ['kernel', 'shop', 'gacha', 'wallet', 'progression', 'identity', 'fairness'],
   payments: ['kernel', 'shop', 'wallet', 'progression', 'identity', 'idempotency'],
   // Operators: staff roles and permissions, the append-only audit log every admin action writes to,
-  // and the operators' audited actions on packs, coins, coin packs, orders and members.
-  admin: ['kernel', 'shop', 'identity', 'messaging', 'wallet', 'gacha', 'payments'],
+  // and the operators' audited actions on packs, coins, coin packs, orders, members and banners (content).
+  admin: ['kernel', 'shop', 'identity', 'messaging', 'content', 'wallet', 'gacha', 'payments'],
   // Prizes reach members: addresses (encrypted), shipping requests, the promised date, the desk.
   shipping: ['kernel', 'wallet', 'identity', 'messaging', 'gacha', 'draw', 'payments', 'admin'],
   // Inquiries (the contact form and the desk that answers them): names the member's own orders, draws

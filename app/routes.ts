@@ -42,6 +42,7 @@ export default [
       route('genres', 'routes/admin/genres.tsx'),
       route('packs', 'routes/admin/packs/index.tsx'),
       route('packs/:packId', 'routes/admin/packs/pack.tsx'),
+      route('banners', 'routes/admin/banners.tsx'),
       route('reports/unused-paid', 'routes/admin/reports-unused-paid.tsx'),
       route('members', 'routes/admin/members/index.tsx'),
       route('members/approvals', 'routes/admin/members/approvals.tsx'),

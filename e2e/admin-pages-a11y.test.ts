@@ -39,6 +39,7 @@ const PAGES: [string, string][] = [
   ['/admin/packs', 'パック（ガチャ）'],
   ['/admin/genres', 'ジャンル'],
   ['/admin/coin-packs', 'コインパック'],
+  ['/admin/banners', 'バナー'],
   ['/admin/reports/unused-paid', '未使用残高（資金決済法）'],
   ['/admin/inquiries', 'お問い合わせ'],
   ['/admin/audit', '監査ログ'],

@@ -24,9 +24,16 @@ import { createWebhookRoutes } from './payments';
 import { authAnswer, emptyErrorsAsJson } from './error-answers';
 import { createOutboxJsonRoute, createTwilioStatusRoutes } from './messaging';
 import { createOperatorRoute } from './operator-route';
+import { createBannerImageRoute } from './banner-images';
+import { BANNER_IMAGE_MAX_BYTES } from '#modules/content';
 
 /** The largest request body the shop reads (forms, JSON, provider webhooks); the contact form alone has its own. */
 export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
+
+/** The banner console's page, whose posts may carry one image ('.data': the same post made by its scripts). */
+export const BANNER_POST_PATHS: readonly string[] = ['/admin/banners', '/admin/banners.data'];
+/** The banner console's body limit: one image at BANNER_IMAGE_MAX_BYTES and room for the fields. */
+export const BANNER_BODY_LIMIT = BANNER_IMAGE_MAX_BYTES + 64 * 1024;
 
 /** The contact form's page, whose posts may carry images ('.data': the same post made by the page's scripts). */
 export const CONTACT_POST_PATHS: readonly string[] = ['/contact', '/contact.data'];
@@ -117,15 +124,23 @@ export function createServerApp(options: ServerAppOptions) {
         `画像が大きすぎます（${Math.floor(config.PACK_IMAGE_MAX_BYTES / 1_000_000)}MBまで）。小さくしてからアップロードしてください。`,
       ),
   });
-  app.use((c, next) =>
-    c.req.method !== 'POST'
-      ? tooLarge(c, next)
-      : CONTACT_POST_PATHS.includes(c.req.path)
-        ? contactTooLarge(c, next)
-        : PACK_EDITOR_POST_PATH.test(c.req.path)
-          ? packImageTooLarge(c, next)
-          : tooLarge(c, next),
-  );
+  const bannerTooLarge = bodyLimit({
+    maxSize: BANNER_BODY_LIMIT,
+    onError: (c) =>
+      apiError(
+        c,
+        413,
+        'REQUEST_TOO_LARGE',
+        `送信内容が大きすぎます（画像は${Math.floor(BANNER_IMAGE_MAX_BYTES / 1_000_000)}MBまで）。画像を小さくしてください。`,
+      ),
+  });
+  app.use((c, next) => {
+    if (c.req.method !== 'POST') return tooLarge(c, next);
+    if (CONTACT_POST_PATHS.includes(c.req.path)) return contactTooLarge(c, next);
+    if (BANNER_POST_PATHS.includes(c.req.path)) return bannerTooLarge(c, next);
+    if (PACK_EDITOR_POST_PATH.test(c.req.path)) return packImageTooLarge(c, next);
+    return tooLarge(c, next);
+  });
 
   // Control characters never belong in a path; refusing them here keeps them away from every query.
   app.use(async (c, next) => {
@@ -215,7 +230,9 @@ export function createServerApp(options: ServerAppOptions) {
     logger,
   });
   app.route('/_img', images);
-  // Uploaded images (the pack editor's), by their unguessable immutable names (decision 030).
+  // The banners' uploaded art (DATA_DIR/media/banners), immutable by content hash (docs/decisions/031).
+  app.route('/media/banners', createBannerImageRoute(config.dataDir));
+  // The pack editor's uploads (DATA_DIR/media/packs), by their unguessable immutable names (decision 030).
   app.get('/media/*', (c) => serveMedia(c, mediaDirOf(config.dataDir)));
   app.get('/robots.txt', (c) => c.text(robotsTxt(config.PUBLIC_ORIGIN)));
   app.get('/sitemap.xml', async (c) =>

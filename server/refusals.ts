@@ -1,6 +1,6 @@
 // The one catalogue of domain refusals at the edge: every code a module can return, mapped to the
 // HTTP status and the Japanese message the API and the pages both show (api.md's status rules).
-import type { Refusal } from '#modules/kernel';
+import { jstText, type Refusal } from '#modules/kernel';
 import type { DrawRefusalCode, DrawLookupRefusalCode, PrizeChoiceRefusalCode } from '#modules/draw';
 import type { GachaLookupRefusalCode, GenreRefusalCode, PackAdminRefusalCode, StockRefusalCode } from '#modules/gacha';
 import type { IdempotencyRefusalCode } from '#modules/idempotency';
@@ -24,8 +24,9 @@ import {
   type PurchaseRefusalCode,
 } from '#modules/payments';
 import { INQUIRY_LIMITS, type InquiryImageRefusalCode, type InquiryRefusalCode } from '#modules/support';
+import type { BannerRefusalCode } from '#modules/content';
 
-export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 422 | 429 | 502 | 503;
+export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503;
 
 export interface RefusalEntry {
   status: RefusalStatus;
@@ -235,6 +236,13 @@ const payments: Section<PurchaseRefusalCode> = {
         : `このコインパックは${FIRST_PURCHASE_ONLY_REASON}。ほかのコインパックをお選びください。`,
   },
   PACK_UNAVAILABLE: { status: 404, message: 'このコインパックは現在販売していません。' },
+  PACK_OUTSIDE_WINDOW: {
+    status: 409,
+    message: (d) =>
+      d.phase === 'before' && typeof d.startsAt === 'string'
+        ? `このコインパックの販売は${jstText(d.startsAt)}（日本時間）からです。販売開始後にお求めいただくか、ほかのコインパックをお選びください。`
+        : 'このコインパックの販売期間は終了しました。ほかのコインパックをお選びください。',
+  },
   METHOD_UNAVAILABLE: {
     status: 404,
     message: 'このお支払い方法は現在ご利用いただけません。別のお支払い方法をお選びください。',
@@ -506,6 +514,19 @@ const inquiryImages: Section<InquiryImageRefusalCode> = {
   },
 };
 
+const banners: Section<BannerRefusalCode> = {
+  BANNER_NOT_FOUND: { status: 404, message: 'バナーが見つかりません。一覧を再読み込みしてください。' },
+  BANNER_IMAGE_REQUIRED: { status: 400, message: 'バナーの画像を選んでください（JPEG・PNG・WebP）。' },
+  BANNER_IMAGE_TOO_LARGE: {
+    status: 413,
+    message: (d) => `画像が大きすぎます（${megabytes(d.maxBytes)}まで）。小さくしてからアップロードしてください。`,
+  },
+  BANNER_IMAGE_TYPE: {
+    status: 415,
+    message: '画像を読み込めませんでした。JPEG・PNG・WebPの画像をアップロードしてください。',
+  },
+};
+
 /**
  * Joins sections; a code two modules share must mean the same answer in both (checked at load, so
  * a contradiction stops the start instead of depending on the order of the sections).
@@ -549,7 +570,8 @@ export type RefusalCode =
   | MaintenanceRefusalCode
   | MaintenanceSettingRefusalCode
   | InquiryRefusalCode
-  | InquiryImageRefusalCode;
+  | InquiryImageRefusalCode
+  | BannerRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -572,6 +594,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   maintenance,
   inquiries,
   inquiryImages,
+  banners,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

@@ -8,6 +8,8 @@ export interface Banner {
   id: string;
   imagePath: string;
   title: string;
+  /** The art described (set in /admin/banners); '' for art that only decorates the title. */
+  alt?: string;
   /** 「12月1日〜12月25日」, or null for a standing banner. */
   period: string | null;
   to: string;
@@ -49,16 +51,30 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
             aria-label={`${index + 1} / ${banners.length}`}
           >
             <AppLink to={banner.to} className="relative block aspect-[12/5] overflow-hidden rounded-2xl">
-              {/* The art is decoration: the text below names the banner. */}
-              <Image
-                src={banner.imagePath}
-                alt=""
-                width={1200}
-                height={500}
-                sizes="(min-width: 1152px) 1152px, 100vw"
-                priority={index === 0}
-                className="h-full w-full object-cover"
-              />
+              {/* The text below names the banner; the alt text describes the art when the console gave one. */}
+              {banner.imagePath.startsWith('/media/') ? (
+                // Uploaded art is stored already sized (1200×500 WebP) and served immutable: no resizer.
+                <img
+                  src={banner.imagePath}
+                  alt={banner.alt ?? ''}
+                  width={1200}
+                  height={500}
+                  loading={index === 0 ? 'eager' : 'lazy'}
+                  fetchPriority={index === 0 ? 'high' : undefined}
+                  decoding="async"
+                  className="h-full w-full object-cover"
+                />
+              ) : (
+                <Image
+                  src={banner.imagePath}
+                  alt={banner.alt ?? ''}
+                  width={1200}
+                  height={500}
+                  sizes="(min-width: 1152px) 1152px, 100vw"
+                  priority={index === 0}
+                  className="h-full w-full object-cover"
+                />
+              )}
               <span className="absolute inset-x-0 bottom-0 flex flex-col gap-0.5 bg-gradient-to-t from-black/85 via-black/60 to-transparent px-3 pb-2.5 pt-8 text-white sm:px-5 sm:pb-4">
                 <span
                   className="text-base font-black leading-tight [text-shadow:0_1px_2px_rgb(0_0_0/0.6)] sm:text-2xl"

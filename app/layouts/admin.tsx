@@ -24,6 +24,7 @@ const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission; end?
   { to: '/admin/orders', label: '注文', permission: 'orders:read' },
   { to: '/admin/genres', label: 'ジャンル', permission: 'packs:write' },
   { to: '/admin/coin-packs', label: 'コインパック', permission: 'packs:write' },
+  { to: '/admin/banners', label: 'バナー', permission: 'content:write' },
   { to: '/admin/reports/unused-paid', label: '未使用残高', permission: 'orders:read' },
   { to: '/admin/inquiries', label: 'お問い合わせ', permission: 'inquiries:read' },
   { to: '/admin/audit', label: '監査ログ', permission: 'audit:read' },

@@ -8,7 +8,7 @@ import { requireOperator } from '~/lib/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
 import { saveCoinPackAsOperator } from '#modules/admin';
-import type { Refusal } from '#modules/kernel';
+import { jstLocalInput, windowPhase, windowText, type Refusal } from '#modules/kernel';
 import { coinPackFormSchema, listAllCoinPacks } from '#modules/payments';
 
 export interface CoinPackActionData {
@@ -21,6 +21,7 @@ export interface CoinPackActionData {
 export async function coinPacksLoader(shop: ShopRequest, request: Request) {
   await requireOperator(shop, request, 'packs:write');
   const packs = await listAllCoinPacks(shop.services.db);
+  const now = new Date();
   return {
     packs: packs.map((p) => ({
       id: p.id,
@@ -32,6 +33,10 @@ export async function coinPacksLoader(shop: ShopRequest, request: Request) {
       badge: p.badge,
       sortOrder: p.sortOrder,
       active: p.active,
+      startsAt: jstLocalInput(p.startsAt),
+      endsAt: jstLocalInput(p.endsAt),
+      windowText: windowText(p),
+      phase: windowPhase(p, now),
     })),
   };
 }
@@ -63,7 +68,7 @@ export async function coinPacksAction(shop: ShopRequest, request: Request) {
     return data<CoinPackActionData>({ error: described.message, form: which }, { status: described.status });
   }
   return {
-    ok: `「${parsed.data.name}」を${form.intent === 'create' ? '追加' : '保存'}しました${parsed.data.active ? '' : '（販売停止中）'}。`,
+    ok: `「${parsed.data.name}」を${form.intent === 'create' ? '追加' : '保存'}しました${parsed.data.active ? '' : '（販売停止中）'}${parsed.data.startsAt || parsed.data.endsAt ? `（販売期間 ${windowText(parsed.data)}）` : ''}。`,
     form: which,
   };
 }

@@ -7,7 +7,7 @@ import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
 import { saveGenreAsOperator } from '#modules/admin';
 import { genreFormSchema, listAllGenres } from '#modules/gacha';
-import type { Refusal } from '#modules/kernel';
+import { jstLocalInput, windowPhase, windowText, type Refusal } from '#modules/kernel';
 
 export interface GenreActionData {
   ok?: string;
@@ -18,7 +18,16 @@ export interface GenreActionData {
 
 export async function genresLoader(shop: ShopRequest, request: Request) {
   await requireOperator(shop, request, 'packs:write');
-  return { genres: await listAllGenres(shop.services.db) };
+  const now = new Date();
+  return {
+    genres: (await listAllGenres(shop.services.db)).map((g) => ({
+      ...g,
+      startsAt: jstLocalInput(g.startsAt),
+      endsAt: jstLocalInput(g.endsAt),
+      windowText: windowText(g),
+      phase: windowPhase(g, now),
+    })),
+  };
 }
 
 export async function genresAction(shop: ShopRequest, request: Request) {
@@ -48,7 +57,7 @@ export async function genresAction(shop: ShopRequest, request: Request) {
     return data<GenreActionData>({ error: described.message, form: which }, { status: described.status });
   }
   return {
-    ok: `「${parsed.data.name}」を${form.intent === 'create' ? '追加' : '保存'}しました${parsed.data.visible ? '' : '（非表示）'}。`,
+    ok: `「${parsed.data.name}」を${form.intent === 'create' ? '追加' : '保存'}しました${parsed.data.visible ? '' : '（非表示）'}${parsed.data.startsAt || parsed.data.endsAt ? `（表示期間 ${windowText(parsed.data)}）` : ''}。`,
     form: which,
   };
 }

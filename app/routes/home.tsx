@@ -26,6 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         id: b.uid,
         imagePath: b.image,
         title: b.title,
+        alt: b.alt,
         period: b.period ?? null,
         to: b.link,
       })),

@@ -61,6 +61,7 @@ export {
   type OperatorGrantInput,
   type OperatorOutcome,
 } from './operations';
+export { moveBannerAsOperator, saveBannerAsOperator, setBannerActiveAsOperator } from './banners';
 export {
   createDraftAsOperator,
   updateDraftAsOperator,

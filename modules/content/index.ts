@@ -3,9 +3,29 @@ import { and, eq, inArray, isNotNull, lte } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { contentDocuments, type ContentType } from './schema';
 import type { ContentPageData, BannerData } from './rich-text';
+import { bannerShown, bannerView } from './banners';
 
 export * from './rich-text';
 export { listPublishedPageUids } from './sitemap';
+export {
+  BANNER_IMAGE_HEIGHT,
+  BANNER_IMAGE_MAX_BYTES,
+  BANNER_IMAGE_PATH_PREFIX,
+  BANNER_IMAGE_WIDTH,
+  BANNER_REFUSAL_CODES,
+  bannerFormSchema,
+  bannerImageFile,
+  bannerShown,
+  listAllBanners,
+  moveBanner,
+  prepareBannerImage,
+  saveBanner,
+  setBannerActive,
+  writeBannerImage,
+  type BannerAdminView,
+  type BannerForm,
+  type BannerRefusalCode,
+} from './banners';
 
 export interface ContentPage {
   uid: string;
@@ -46,8 +66,14 @@ export async function getPublishedPage(
   return page ? { ...page, data: page.data as ContentPageData } : null;
 }
 
-/** Published home banners, in their order. */
-export async function listBanners(db: Database): Promise<(BannerData & { uid: string })[]> {
+/**
+ * The home banners members see now: published, active and inside their window (docs/decisions/031),
+ * compared at read time; in their order.
+ */
+export async function listBanners(
+  db: Database,
+  now = new Date(),
+): Promise<(BannerData & { uid: string; alt: string })[]> {
   const rows = await db
     .select({ uid: contentDocuments.uid, data: contentDocuments.data })
     .from(contentDocuments)
@@ -55,10 +81,14 @@ export async function listBanners(db: Database): Promise<(BannerData & { uid: st
       and(
         eq(contentDocuments.type, 'banner'),
         isNotNull(contentDocuments.publishedAt),
-        lte(contentDocuments.publishedAt, new Date()),
+        lte(contentDocuments.publishedAt, now),
       ),
     );
-  return rows.map((row) => ({ uid: row.uid, ...(row.data as BannerData) })).sort((a, b) => a.order - b.order);
+  return rows
+    .map((row) => ({ row, view: bannerView(row.uid, row.data) }))
+    .filter(({ view }) => bannerShown(view, now))
+    .sort((a, b) => a.view.order - b.view.order || a.view.uid.localeCompare(b.view.uid))
+    .map(({ row, view }) => ({ ...(row.data as BannerData), uid: row.uid, alt: view.alt }));
 }
 
 /** A content document as the store keeps it (pages, special pages, banners). */

@@ -1,10 +1,10 @@
 // Genres for the operators: every genre (shown or hidden) with its pack count, and saving one (name,
-// old ids that redirect to it, icon, order, shown or hidden). No audit here: the admin module's
+// old ids that redirect to it, icon, order, shown or hidden, and an optional visibility window). No audit here: the admin module's
 // saveGenreAsOperator wraps saveGenre in its audited action.
 import { asc, count, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
-import { refuse, RefusalError } from '#modules/kernel';
+import { refineWindow, refuse, RefusalError, saleWindowFields } from '#modules/kernel';
 import { gachas, genres } from './schema';
 
 /** The genre refusals the server words (server/refusals.ts). */
@@ -18,44 +18,48 @@ const urlId = z
   .regex(/^[a-z0-9_-]{1,40}$/, { error: 'IDは半角英小文字・数字・ハイフン・アンダースコア（40文字まで）です。' });
 
 /** A genre as the admin form writes it; `aliases` is the form's comma-separated text. */
-export const genreFormSchema = z.object({
-  id: urlId,
-  name: z
-    .string({ error: '名前を入力してください。' })
-    .trim()
-    .min(1, { error: '名前を入力してください。' })
-    .max(30, { error: '名前は30文字以内で入力してください。' }),
-  aliases: z
-    .string()
-    .optional()
-    .transform((text) => [
-      ...new Set(
-        (text ?? '')
-          .split(/[,、\s]+/)
-          .map((a) => a.trim().toLowerCase())
-          .filter(Boolean),
-      ),
-    ])
-    .pipe(z.array(urlId).max(10, { error: '別名は10個までです。' })),
-  iconPath: z
-    .string()
-    .trim()
-    .max(300)
-    .optional()
-    .transform((v) => v || null)
-    .refine((v) => v === null || (/^\/[A-Za-z0-9_./-]+$/.test(v) && !v.includes('..')), {
-      error: 'アイコンはサイト内のパス（/で始まる）で入力してください。',
-    }),
-  sortOrder: z.coerce
-    .number({ error: '表示順を入力してください。' })
-    .int({ error: '表示順は整数で入力してください。' })
-    .min(0, { error: '表示順は0以上です。' })
-    .max(100_000, { error: '表示順は100,000までです。' }),
-  visible: z
-    .string()
-    .optional()
-    .transform((v) => v === 'on'),
-});
+export const genreFormSchema = z
+  .object({
+    id: urlId,
+    name: z
+      .string({ error: '名前を入力してください。' })
+      .trim()
+      .min(1, { error: '名前を入力してください。' })
+      .max(30, { error: '名前は30文字以内で入力してください。' }),
+    aliases: z
+      .string()
+      .optional()
+      .transform((text) => [
+        ...new Set(
+          (text ?? '')
+            .split(/[,、\s]+/)
+            .map((a) => a.trim().toLowerCase())
+            .filter(Boolean),
+        ),
+      ])
+      .pipe(z.array(urlId).max(10, { error: '別名は10個までです。' })),
+    iconPath: z
+      .string()
+      .trim()
+      .max(300)
+      .optional()
+      .transform((v) => v || null)
+      .refine((v) => v === null || (/^\/[A-Za-z0-9_./-]+$/.test(v) && !v.includes('..')), {
+        error: 'アイコンはサイト内のパス（/で始まる）で入力してください。',
+      }),
+    sortOrder: z.coerce
+      .number({ error: '表示順を入力してください。' })
+      .int({ error: '表示順は整数で入力してください。' })
+      .min(0, { error: '表示順は0以上です。' })
+      .max(100_000, { error: '表示順は100,000までです。' }),
+    visible: z
+      .string()
+      .optional()
+      .transform((v) => v === 'on'),
+    // Optional visibility window in Japan time (docs/decisions/031): the tab shows only inside it.
+    ...saleWindowFields,
+  })
+  .superRefine(refineWindow);
 export type GenreForm = z.output<typeof genreFormSchema>;
 
 export interface GenreAdminView extends GenreForm {
@@ -72,6 +76,8 @@ export async function listAllGenres(db: Database): Promise<GenreAdminView[]> {
       iconPath: genres.iconPath,
       sortOrder: genres.sortOrder,
       visible: genres.visible,
+      startsAt: genres.startsAt,
+      endsAt: genres.endsAt,
       packs: sql<number>`(select ${count()} from ${gachas} where ${gachas.genreId} = ${genres.id})`,
     })
     .from(genres)
@@ -110,6 +116,8 @@ export async function saveGenre(
     iconPath: genre.iconPath,
     sortOrder: genre.sortOrder,
     visible: genre.visible,
+    startsAt: genre.startsAt,
+    endsAt: genre.endsAt,
   };
   await tx
     .insert(genres)
@@ -123,6 +131,8 @@ export async function saveGenre(
     iconPath: g.iconPath,
     sortOrder: g.sortOrder,
     visible: g.visible,
+    startsAt: g.startsAt,
+    endsAt: g.endsAt,
   });
   return { before: before ? view(before) : null, after: view(after!) };
 }

@@ -1,6 +1,6 @@
 // The catalogue's public API: genres and packs for pages, the API and the guards; the operators'
 // pack lifecycle (admin.ts), remaining lots (remaining.ts) and the card read model (cards.ts).
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
 import { genres, gachas, gachaTiers, type GachaStatus } from './schema';
@@ -143,12 +143,25 @@ const CATALOGUE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 /** @example isCatalogueId('stellar-pokemon-001') === true; isCatalogueId('a b') === false */
 export const isCatalogueId = (value: string) => CATALOGUE_ID.test(value);
 
+/**
+ * A genre members see: shown, and inside its window if it has one (docs/decisions/031), compared at
+ * read time with the server's clock.
+ */
+function genreShown() {
+  const now = new Date();
+  return and(
+    eq(genres.visible, true),
+    or(isNull(genres.startsAt), lte(genres.startsAt, now)),
+    or(isNull(genres.endsAt), gt(genres.endsAt, now)),
+  );
+}
+
 /** @example const tabs = await listGenres(db) */
 export async function listGenres(db: Database): Promise<GenreSummary[]> {
   return db
     .select({ id: genres.id, name: genres.name, iconPath: genres.iconPath })
     .from(genres)
-    .where(eq(genres.visible, true))
+    .where(genreShown())
     .orderBy(asc(genres.sortOrder), asc(genres.id));
 }
 
@@ -162,7 +175,7 @@ export async function resolveGenre(db: Database, idOrAlias: string): Promise<str
   const rows = await db
     .select({ id: genres.id })
     .from(genres)
-    .where(and(eq(genres.visible, true), sql`(${genres.id} = ${wanted} or ${wanted} = any(${genres.aliases}))`))
+    .where(and(genreShown(), sql`(${genres.id} = ${wanted} or ${wanted} = any(${genres.aliases}))`))
     .limit(1);
   return rows[0]?.id ?? null;
 }

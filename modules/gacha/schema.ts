@@ -16,17 +16,24 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
-export const genres = pgTable('genres', {
-  /** URL id, lower-case ASCII: /gacha/{id}. */
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  /** Old or alternative ids that redirect to this genre (the redirect-gacha guard). */
-  aliases: text('aliases').array().notNull().default([]),
-  iconPath: text('icon_path'),
-  sortOrder: integer('sort_order').notNull().default(0),
-  visible: boolean('visible').notNull().default(true),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const genres = pgTable(
+  'genres',
+  {
+    /** URL id, lower-case ASCII: /gacha/{id}. */
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /** Old or alternative ids that redirect to this genre (the redirect-gacha guard). */
+    aliases: text('aliases').array().notNull().default([]),
+    iconPath: text('icon_path'),
+    sortOrder: integer('sort_order').notNull().default(0),
+    visible: boolean('visible').notNull().default(true),
+    /** Optional visibility window (docs/decisions/031): shown while starts_at <= now < ends_at; null edges are open. */
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('genres_window', sql`${t.endsAt} is null or ${t.startsAt} is null or ${t.endsAt} > ${t.startsAt}`)],
+);
 
 export const gachaStatuses = ['draft', 'scheduled', 'on_sale', 'sold_out', 'ended'] as const;
 export type GachaStatus = (typeof gachaStatuses)[number];

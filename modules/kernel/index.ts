@@ -2,3 +2,14 @@
 // refusal shape and shared input schemas. Listed first in MODULE_DEPENDENCIES; every module may use it.
 export { refuse, isRefusal, RefusalError, type Refusal, type Outcome } from './refusal';
 export { isUuid, uuidSchema } from './inputs';
+export {
+  isWithinWindow,
+  jstLocalInput,
+  jstText,
+  parseJstDateTime,
+  refineWindow,
+  saleWindowFields,
+  windowPhase,
+  windowText,
+  type SaleWindow,
+} from './window';

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Database } from '#db/client';
 import { grantCoins } from '#modules/wallet';
 import { currentRank, rankBonusCoins } from '#modules/progression';
-import { isUuid, refuse, RefusalError } from '#modules/kernel';
+import { isUuid, refuse, RefusalError, windowPhase } from '#modules/kernel';
 import { maintenanceRefusal } from '#modules/shop';
 import { coinPacks, paymentEvents, paymentOrders, purchaseProfiles, type OrderStatus } from './schema';
 import {
@@ -77,6 +77,8 @@ export const PAYMENT_REFUSAL_CODES = [
   'MINOR_CAP_EXCEEDED',
   'FIRST_PURCHASE_ONLY',
   'PACK_UNAVAILABLE',
+  // Outside the pack's sale window (docs/decisions/031): details say whether it has not started or has ended.
+  'PACK_OUTSIDE_WINDOW',
   'METHOD_UNAVAILABLE',
   'PURCHASE_HOLD',
   'ORDER_KEY_CONFLICT',
@@ -199,15 +201,24 @@ async function monthlyCommittedJpy(db: Database, memberId: string, now: Date, mo
   return Number(row?.total ?? 0);
 }
 
-/** The packs on sale with the member's rank bonus applied, cheapest first. */
+/** A pack on sale at `now`: active, and inside its sale window if it has one (docs/decisions/031). */
+const packOnSale = (now: Date) =>
+  and(
+    eq(coinPacks.active, true),
+    or(isNull(coinPacks.startsAt), lte(coinPacks.startsAt, now)),
+    or(isNull(coinPacks.endsAt), gt(coinPacks.endsAt, now)),
+  );
+
+/** The packs on sale at `now` with the member's rank bonus applied, cheapest first. */
 export async function listCoinPacks(
   db: Database,
   standing: Pick<PurchaseStanding, 'rank' | 'hasPurchased'>,
+  now = new Date(),
 ): Promise<CoinPackView[]> {
   const packs = await db
     .select()
     .from(coinPacks)
-    .where(eq(coinPacks.active, true))
+    .where(packOnSale(now))
     .orderBy(asc(coinPacks.sortOrder), asc(coinPacks.priceJpy));
   return packs.map((p) => {
     const rankBonus = rankBonusCoins(standing.rank.bonusPercent, p.paidCoins);
@@ -367,8 +378,29 @@ export async function quotePurchase(
   now = new Date(),
 ): Promise<Quote> {
   const standing = await getPurchaseStanding(db, input.memberId, rules, now);
-  const packs = await listCoinPacks(db, standing);
+  const packs = await listCoinPacks(db, standing, now);
+  await refuseOutsideWindow(db, packs, input.packId, now);
   return buildQuote(gateway, input, standing, packs, rules);
+}
+
+/**
+ * Throws PACK_OUTSIDE_WINDOW when the asked pack is active but outside its sale window at `now` (the
+ * list of packs on sale left it out), so the member reads why rather than 「販売していません」.
+ */
+async function refuseOutsideWindow(db: Database, onSale: CoinPackView[], packId: string, now: Date): Promise<void> {
+  if (onSale.some((p) => p.id === packId)) return;
+  const [pack] = await db
+    .select({ active: coinPacks.active, startsAt: coinPacks.startsAt, endsAt: coinPacks.endsAt })
+    .from(coinPacks)
+    .where(eq(coinPacks.id, packId));
+  if (!pack?.active) return;
+  const phase = windowPhase(pack, now);
+  if (phase === 'open') return;
+  throw new PurchaseRefused('PACK_OUTSIDE_WINDOW', {
+    phase,
+    startsAt: pack.startsAt?.toISOString() ?? null,
+    endsAt: pack.endsAt?.toISOString() ?? null,
+  });
 }
 
 function buildQuote(
@@ -595,7 +627,9 @@ export async function startCheckout(
     if (closed) throw new PurchaseRefused('MAINTENANCE', closed.details);
     const standing = await getPurchaseStanding(t, input.memberId, rules, now);
     // A first-purchase pack waits on an open checkout of another first-purchase pack.
-    const packs = await listCoinPacks(t, standing);
+    // Active and inside its sale window, read in this transaction like the maintenance switch above.
+    const packs = await listCoinPacks(t, standing, now);
+    await refuseOutsideWindow(t, packs, input.packId, now);
     const quote = buildQuote(gateway, input, standing, packs, rules);
     if (
       input.expected &&

@@ -4,7 +4,7 @@
 import { and, asc, count, desc, eq, gt, gte, lt, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
-import { isUuid } from '#modules/kernel';
+import { isUuid, refineWindow, saleWindowFields } from '#modules/kernel';
 import { orderStatuses, paymentEvents, paymentOrders } from './schema';
 
 const jstDate = z
@@ -141,35 +141,39 @@ const wholeNumber = (label: string, min: number, max: number) =>
  * A coin pack as the admin form writes it (the command line's coinpacks:set checks the same limits).
  * Orders copy a pack's numbers when they are made, so saving never changes a purchase.
  */
-export const coinPackFormSchema = z.object({
-  id: z
-    .string({ error: 'IDを入力してください。' })
-    .trim()
-    .regex(/^[a-z0-9-]{1,40}$/, { error: 'IDは半角英小文字・数字・ハイフン（40文字まで）で入力してください。' }),
-  name: z
-    .string({ error: '名前を入力してください。' })
-    .trim()
-    .min(1, { error: '名前を入力してください。' })
-    .max(60, { error: '名前は60文字以内で入力してください。' }),
-  priceJpy: wholeNumber('価格（円）', 1, 10_000_000),
-  paidCoins: wholeNumber('有償コイン', 1, 10_000_000),
-  bonusCoins: wholeNumber('ボーナスコイン', 0, 10_000_000),
-  sortOrder: wholeNumber('表示順', 0, 10_000_000),
-  badge: z
-    .string()
-    .trim()
-    .max(10, { error: 'バッジは10文字以内で入力してください。' })
-    .optional()
-    .transform((v) => v || null),
-  firstPurchaseOnly: z
-    .string()
-    .optional()
-    .transform((v) => v === 'on'),
-  active: z
-    .string()
-    .optional()
-    .transform((v) => v === 'on'),
-});
+export const coinPackFormSchema = z
+  .object({
+    id: z
+      .string({ error: 'IDを入力してください。' })
+      .trim()
+      .regex(/^[a-z0-9-]{1,40}$/, { error: 'IDは半角英小文字・数字・ハイフン（40文字まで）で入力してください。' }),
+    name: z
+      .string({ error: '名前を入力してください。' })
+      .trim()
+      .min(1, { error: '名前を入力してください。' })
+      .max(60, { error: '名前は60文字以内で入力してください。' }),
+    priceJpy: wholeNumber('価格（円）', 1, 10_000_000),
+    paidCoins: wholeNumber('有償コイン', 1, 10_000_000),
+    bonusCoins: wholeNumber('ボーナスコイン', 0, 10_000_000),
+    sortOrder: wholeNumber('表示順', 0, 10_000_000),
+    badge: z
+      .string()
+      .trim()
+      .max(10, { error: 'バッジは10文字以内で入力してください。' })
+      .optional()
+      .transform((v) => v || null),
+    firstPurchaseOnly: z
+      .string()
+      .optional()
+      .transform((v) => v === 'on'),
+    active: z
+      .string()
+      .optional()
+      .transform((v) => v === 'on'),
+    // Optional sale window in Japan time (docs/decisions/031): on sale only inside it.
+    ...saleWindowFields,
+  })
+  .superRefine(refineWindow);
 
 /**
  * Up to `limit` orders after order `afterId`, in id order (keyset: the CSV export streams them).

@@ -31,9 +31,15 @@ export const coinPacks = pgTable(
     badge: text('badge'),
     sortOrder: integer('sort_order').notNull().default(0),
     active: boolean('active').notNull().default(true),
+    /** Optional sale window (docs/decisions/031): on sale while starts_at <= now < ends_at; null edges are open. */
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check('coin_packs_amounts', sql`${t.priceJpy} > 0 and ${t.paidCoins} > 0 and ${t.bonusCoins} >= 0`)],
+  (t) => [
+    check('coin_packs_amounts', sql`${t.priceJpy} > 0 and ${t.paidCoins} > 0 and ${t.bonusCoins} >= 0`),
+    check('coin_packs_window', sql`${t.endsAt} is null or ${t.startsAt} is null or ${t.endsAt} > ${t.startsAt}`),
+  ],
 );
 
 export const orderStatuses = [

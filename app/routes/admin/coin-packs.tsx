@@ -69,6 +69,14 @@ function PackFields({ pack, prefix }: { pack?: Pack; prefix: string }) {
         表示順（小さいほど上）
         <input name="sortOrder" inputMode="numeric" defaultValue={pack?.sortOrder ?? 0} className={input} />
       </label>
+      <label className="text-xs font-bold">
+        販売開始（日本時間・空欄は制限なし）
+        <input type="datetime-local" name="startsAt" defaultValue={pack?.startsAt ?? ''} className={input} />
+      </label>
+      <label className="text-xs font-bold">
+        販売終了（日本時間・空欄は制限なし）
+        <input type="datetime-local" name="endsAt" defaultValue={pack?.endsAt ?? ''} className={input} />
+      </label>
       <div className="flex flex-col justify-end gap-1 text-sm sm:col-span-2">
         <label className="flex items-center gap-2" htmlFor={`${prefix}-first`}>
           <input
@@ -110,7 +118,7 @@ export default function CoinPacksPage({ loaderData }: Route.ComponentProps) {
     <div className="max-w-5xl">
       <h1 className="text-2xl font-black">コインパック</h1>
       <p className="mt-1 text-sm text-muted">
-        コインショップで販売するパックです。注文は作成時の内容を記録するため、変更しても購入済みの注文は変わりません。1コイン＝1円の有償コインに、ボーナスは無償コインとして付与されます。
+        コインショップで販売するパックです。販売期間（日本時間）を決めると、その期間だけ表示・購入できます。注文は作成時の内容を記録するため、変更しても購入済みの注文は変わりません。1コイン＝1円の有償コインに、ボーナスは無償コインとして付与されます。
       </p>
       <ul className="mt-6 grid gap-3">
         {packs.map((p) => (
@@ -126,8 +134,15 @@ export default function CoinPacksPage({ loaderData }: Route.ComponentProps) {
                 <span
                   className={`ml-1 rounded px-2 py-0.5 text-xs font-bold ${p.active ? 'bg-green-100 text-green-900' : 'bg-slate-200'}`}
                 >
-                  {p.active ? '販売中' : '販売停止'}
+                  {p.active
+                    ? p.phase === 'open'
+                      ? '販売中'
+                      : p.phase === 'before'
+                        ? '販売前'
+                        : '販売終了'
+                    : '販売停止'}
                 </span>
+                {p.windowText !== '常時' ? <span className="ml-1 text-xs">期間 {p.windowText}</span> : null}
               </p>
             </div>
             <details className="mt-2" open={answer?.form === p.id && Boolean(answer.error)}>

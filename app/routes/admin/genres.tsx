@@ -62,6 +62,14 @@ function GenreFields({ genre, prefix }: { genre?: Genre; prefix: string }) {
         アイコン（サイト内のパス）
         <input name="iconPath" defaultValue={genre?.iconPath ?? ''} className={input} />
       </label>
+      <label className="text-xs font-bold">
+        表示開始（日本時間・空欄は制限なし）
+        <input type="datetime-local" name="startsAt" defaultValue={genre?.startsAt ?? ''} className={input} />
+      </label>
+      <label className="text-xs font-bold">
+        表示終了（日本時間・空欄は制限なし）
+        <input type="datetime-local" name="endsAt" defaultValue={genre?.endsAt ?? ''} className={input} />
+      </label>
       <label className="flex items-center gap-2 text-sm" htmlFor={`${prefix}-visible`}>
         <input
           id={`${prefix}-visible`}
@@ -91,7 +99,8 @@ export default function GenresPage({ loaderData }: Route.ComponentProps) {
     <div className="max-w-5xl">
       <h1 className="text-2xl font-black">ジャンル</h1>
       <p className="mt-1 text-sm text-muted">
-        トップページと /gacha のタブです。非表示にしたジャンルのガチャも、ガチャのページには引き続きアクセスできます。
+        トップページと /gacha
+        のタブです。表示期間を決めると、その期間（日本時間）だけタブに出ます。非表示・期間外のジャンルのガチャも、ガチャのページには引き続きアクセスできます。
       </p>
       <ul className="mt-6 grid gap-3">
         {genres.map((g) => (
@@ -106,8 +115,15 @@ export default function GenresPage({ loaderData }: Route.ComponentProps) {
                 <span
                   className={`ml-1 rounded px-2 py-0.5 text-xs font-bold ${g.visible ? 'bg-green-100 text-green-900' : 'bg-slate-200'}`}
                 >
-                  {g.visible ? '表示中' : '非表示'}
+                  {g.visible
+                    ? g.phase === 'open'
+                      ? '表示中'
+                      : g.phase === 'before'
+                        ? '表示前'
+                        : '表示終了'
+                    : '非表示'}
                 </span>
+                {g.windowText !== '常時' ? <span className="ml-1 text-xs">期間 {g.windowText}</span> : null}
               </p>
             </div>
             <Answer answer={answer?.ok ? answer : undefined} form={g.id} />

@@ -69,14 +69,20 @@ const TASKS: { to: string; title: string; text: string; permission: string }[] =
   {
     to: '/admin/genres',
     title: 'ジャンル',
-    text: 'ジャンルのタブ（名前・旧ID・アイコン・表示順・表示/非表示）を追加・変更します。',
+    text: 'ジャンルのタブ（名前・旧ID・アイコン・表示順・表示/非表示・表示期間）を追加・変更します。',
     permission: 'packs:write',
   },
   {
     to: '/admin/coin-packs',
     title: 'コインパック',
-    text: 'コインショップのパック（価格・有償・ボーナス・初回限定・販売中）を追加・変更します。',
+    text: 'コインショップのパック（価格・有償・ボーナス・初回限定・販売中・販売期間）を追加・変更します。',
     permission: 'packs:write',
+  },
+  {
+    to: '/admin/banners',
+    title: 'バナー',
+    text: 'トップページのバナー（画像・タイトル・リンク先・表示順・公開/非公開・表示期間）を追加・変更します。',
+    permission: 'content:write',
   },
   {
     to: '/admin/reports/unused-paid',

@@ -189,10 +189,11 @@ const createPurchase = defineOperation({
     404: { description: 'パックまたは支払方法がありません。', codes: ['PACK_UNAVAILABLE', 'METHOD_UNAVAILABLE'] },
     409: {
       description:
-        '年齢の申告が必要、初回限定、キーの再利用（終了した注文、または同じキーで別のパック・支払方法・チャネル）、手続き中',
+        '年齢の申告が必要、初回限定、販売期間外、キーの再利用（終了した注文、または同じキーで別のパック・支払方法・チャネル）、手続き中',
       codes: [
         'AGE_DECLARATION_REQUIRED',
         'FIRST_PURCHASE_ONLY',
+        'PACK_OUTSIDE_WINDOW',
         'ORDER_KEY_CONFLICT',
         'IDEMPOTENCY_KEY_REUSED',
         'CHECKOUT_IN_PROGRESS',
