@@ -24,6 +24,7 @@ import {
   type PurchaseRefusalCode,
 } from '#modules/payments';
 import { INQUIRY_LIMITS, type InquiryImageRefusalCode, type InquiryRefusalCode } from '#modules/support';
+import { SIGNAL_STATUS_LABELS, type RiskRefusalCode, type SignalStatus } from '#modules/risk';
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 422 | 429 | 502 | 503;
 
@@ -494,6 +495,15 @@ const inquiryImages: Section<InquiryImageRefusalCode> = {
   },
 };
 
+const risk: Section<RiskRefusalCode> = {
+  SIGNAL_NOT_FOUND: { status: 404, message: 'そのシグナルは見つかりません。一覧を読み込み直してください。' },
+  SIGNAL_ALREADY_DECIDED: {
+    status: 409,
+    message: (d) =>
+      `このシグナルはすでに「${SIGNAL_STATUS_LABELS[d.status as SignalStatus] ?? '対応済み'}」と判断されています。一覧を読み込み直してください。`,
+  },
+};
+
 /**
  * Joins sections; a code two modules share must mean the same answer in both (checked at load, so
  * a contradiction stops the start instead of depending on the order of the sections).
@@ -537,7 +547,8 @@ export type RefusalCode =
   | MaintenanceRefusalCode
   | MaintenanceSettingRefusalCode
   | InquiryRefusalCode
-  | InquiryImageRefusalCode;
+  | InquiryImageRefusalCode
+  | RiskRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -560,6 +571,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   maintenance,
   inquiries,
   inquiryImages,
+  risk,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

@@ -21,6 +21,7 @@ const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission; end?
   { to: '/admin/shipping', label: '発送デスク', permission: 'shipping:read' },
   { to: '/admin/stock', label: '在庫', permission: 'packs:write' },
   { to: '/admin/orders', label: '注文', permission: 'orders:read' },
+  { to: '/admin/signals', label: '不正検知', permission: 'signals:read' },
   { to: '/admin/genres', label: 'ジャンル', permission: 'packs:write' },
   { to: '/admin/coin-packs', label: 'コインパック', permission: 'packs:write' },
   { to: '/admin/reports/unused-paid', label: '未使用残高', permission: 'orders:read' },
