@@ -19,9 +19,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       .map(([name, list]) => ({ href: `/admin/exports/${name}.csv`, label: list.label })),
     label: operator.label,
     // The open fraud signals (a count of the signals table, kept by the risk.signals job).
-    counts: {
-      '/admin/signals': operator.permissions.has('signals:read') ? await countOpenSignals(shop.services.db) : null,
-    } as Record<string, number | null>,
+    counts: (operator.permissions.has('signals:read')
+      ? { '/admin/signals': await countOpenSignals(shop.services.db) }
+      : {}) as Record<string, number | undefined>,
     permissions: ADMIN_PERMISSIONS.filter((p) => operator.permissions.has(p)).map((p) => ({
       id: p,
       label: PERMISSION_LABELS[p],
