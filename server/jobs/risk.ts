@@ -32,11 +32,14 @@ export const riskRulesOf = (config: RiskConfig): RiskRules => ({
 });
 
 export const riskSignalsJob = (config: RiskConfig): JobDefinition => {
-  const rules = riskRulesOf(config);
+  // Built on the first run, so that registering the job reads no setting (tests register every job
+  // with a partial config).
+  let rules: RiskRules | undefined;
   return {
     name: 'risk.signals',
     cron: '*/5 * * * *',
     handler: async ({ db, now }) => {
+      rules ??= riskRulesOf(config);
       const run = await computeSignals(db, rules, now);
       return { processed: run.sessions + run.addresses + run.shared + run.velocity + run.chargebacks };
     },
