@@ -1,7 +1,7 @@
 // The fraud signals page over HTTP, as the built shop answers it (decision 029): members meet
 // not-found; staff without signals:read get 403 on the page and the action; a reader sees the
 // evidence in Japanese with links to the members but no decision buttons, and is refused a decision
-// (403); an operator with members:write holds a member from the page (audited with the hold), and bad
+// (403), and sees them on the member's page too; an operator with members:write holds a member from the page (audited with the hold), and bad
 // input answers 4xx in Japanese, never a 500.
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { and, eq } from 'drizzle-orm';
@@ -75,7 +75,7 @@ describe.skipIf(!databaseUrl)(
       expect((await get('/admin', { cookie: auditor.cookie })).body).not.toContain('/admin/signals');
 
       // A reader: the evidence and the links, no buttons; a decision is refused (403) and changes nothing.
-      const reader = await staffWith('sig-reader', ['signals:read']);
+      const reader = await staffWith('sig-reader', ['signals:read', 'members:read']);
       const page = await get('/admin/signals?kind=shared_address', { cookie: reader.cookie });
       expect(page.status).toBe(200);
       const text = unescape(page.body);
@@ -84,6 +84,10 @@ describe.skipIf(!databaseUrl)(
       expect(text).toContain(`/admin/members/${b.id}`);
       expect(text).not.toContain('購入・発送を停止</button>');
       expect((await get('/admin', { cookie: reader.cookie })).body).toContain('/admin/signals');
+      // The member's page lists the member's signals too.
+      const memberPage = await get(`/admin/members/${a.id}`, { cookie: reader.cookie });
+      expect(memberPage.status).toBe(200);
+      expect(unescape(memberPage.body)).toContain('同じ配送先に2アカウント');
       const denied = await postForm(
         '/admin/signals',
         { id, decision: 'hold', note: '確認中' },
