@@ -14,6 +14,8 @@ import { createAddress, type AddressKeyring } from '#modules/shipping';
 import { drawLots } from '#modules/draw';
 import { processPaymentEvents, purchaseHoldOf, receiveWebhook, syncOrder } from '#modules/payments';
 import { checkoutAsMember, sandboxHarness, type SandboxHarness } from '#modules/payments/testing';
+import { riskSignalsJob } from '#server/jobs/risk';
+import { capturingLogger } from '#server/jobs/test-support';
 import { adminAccessOf, commandLineOperator, type Operator } from '#modules/admin';
 import {
   computeSignals,
@@ -225,6 +227,34 @@ describe('raising the signals', () => {
         evidence: chargebacks[0]!.evidence as Record<string, unknown>,
       }).text,
     ).toContain('チャージバック 1,000円');
+  });
+});
+
+describe('the job', () => {
+  it('two runs at once (two instances) raise each signal once (PostgreSQL: two connections)', async () => {
+    const ua = `Mozilla/5.0 race ${randomUUID()}`;
+    const members = [await createMember(handle.db), await createMember(handle.db), await createMember(handle.db)];
+    for (const m of members) await sessionFrom(m, '192.0.2.44', ua);
+    await Promise.all([computeSignals(handle.db, rules), computeSignals(handle.db, rules)]);
+    for (const m of members) expect(await signalsOf(m, 'shared_device')).toHaveLength(1);
+  });
+
+  it('risk.signals runs every 5 minutes with the settings, and a run on nothing new raises nothing', async () => {
+    const job = riskSignalsJob({
+      RISK_DRAWS_PER_24H: 1_000_000,
+      RISK_COINS_PER_24H: 1_000_000_000,
+      RISK_SPEND_JPY_PER_24H: 1_000_000_000,
+      RISK_ACCOUNTS_PER_DEVICE: 3,
+      RISK_ACCOUNTS_PER_ADDRESS: 2,
+      RISK_ACCOUNTS_PER_PHONE: 2,
+      AUTH_SECRET: 'x'.repeat(40),
+      addressKeyring: keyring.map((k) => ({ id: k.id, secret: Buffer.from(k.secret) })),
+    });
+    expect(job).toMatchObject({ name: 'risk.signals', cron: '*/5 * * * *' });
+    const before = await handle.db.select().from(fraudSignals);
+    await job.handler({ db: handle.db, logger: capturingLogger().logger, now: new Date() });
+    const after = await handle.db.select().from(fraudSignals);
+    expect(after.length).toBe(before.length);
   });
 });
 
