@@ -36,6 +36,9 @@ export const MODULE_DEPENDENCIES = {
   // Inquiries (the contact form and the desk that answers them): names the member's own orders, draws
   // and shipping requests, mails the inquirer, and audits every answer.
   support: ['kernel', 'identity', 'messaging', 'draw', 'payments', 'shipping', 'admin'],
+  // Fraud signals (docs/decisions/029): reads sessions, address books, draws and payments through their
+  // feeds, keeps keyed fingerprints, and decides a signal with the admin module's hold and ban.
+  risk: ['kernel', 'identity', 'draw', 'payments', 'shipping', 'admin'],
 };
 
 const MODULES = Object.keys(MODULE_DEPENDENCIES);

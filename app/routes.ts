@@ -37,6 +37,7 @@ export default [
       route('stock', 'routes/admin/stock.tsx'),
       route('orders', 'routes/admin/orders/index.tsx'),
       route('orders/:orderId', 'routes/admin/orders/order.tsx'),
+      route('signals', 'routes/admin/signals.tsx'),
       route('maintenance', 'routes/admin/maintenance.tsx'),
       route('coin-packs', 'routes/admin/coin-packs.tsx'),
       route('genres', 'routes/admin/genres.tsx'),

@@ -15,3 +15,4 @@ export * from '../modules/support/schema';
 
 export { appMeta, moduleSql } from './app-meta';
 export * from '../modules/shipping/schema';
+export * from '../modules/risk/schema';

@@ -12,7 +12,7 @@ import {
   signUpInBrowser,
 } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '#db/client';
-import { users } from '#db/schema';
+import { fraudSignals, users } from '#db/schema';
 import { uniqueEmail } from '#tests/http';
 
 const shop = useBrowser();
@@ -37,6 +37,7 @@ const PAGES: [string, string][] = [
   ['/admin/stock', '在庫'],
   ['/admin/orders', '注文'],
   ['/admin/packs', 'パック（ガチャ）'],
+  ['/admin/signals', '不正検知'],
   ['/admin/genres', 'ジャンル'],
   ['/admin/coin-packs', 'コインパック'],
   ['/admin/banners', 'バナー'],
@@ -56,6 +57,16 @@ describe('the admin area on a desktop', () => {
         const email = uniqueEmail('admin-pages');
         await signUpInBrowser(page, { name: 'かんり', email });
         await handle!.db.update(users).set({ role: 'admin', twoFactorEnabled: true }).where(eq(users.email, email));
+        // One open signal, so the signals page shows a row with its evidence and decision buttons.
+        const [me] = await handle!.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+        await handle!.db.insert(fraudSignals).values({
+          kind: 'velocity_draws',
+          memberId: me!.id,
+          key: 'a11y',
+          evidence: { count: 1200, draws: 1200, coins: 360_000, thresholdDraws: 1000, thresholdCoins: 1_000_000 },
+          firstSeen: new Date(),
+          lastSeen: new Date(),
+        });
         for (const [path, heading] of PAGES) {
           const response = await page.goto(path);
           expect(response?.status(), path).toBe(200);

@@ -199,6 +199,17 @@ const environmentSchema = z.object({
    * approval before it is applied (decision 026); up to it, it is applied at once.
    */
   COIN_ADJUSTMENT_APPROVAL_THRESHOLD: z.coerce.number().int().min(0).max(100_000_000).default(10_000),
+  /**
+   * Fraud signals (decision 029), raised by the job risk.signals: lots drawn, coins spent on draws and
+   * yen of purchases credited in 24 hours at or above which a member is flagged, and how many accounts
+   * on one device (client address and browser), one shipping address or one phone number flag each.
+   */
+  RISK_DRAWS_PER_24H: z.coerce.number().int().min(1).max(10_000_000).default(1_000),
+  RISK_COINS_PER_24H: z.coerce.number().int().min(1).max(1_000_000_000).default(1_000_000),
+  RISK_SPEND_JPY_PER_24H: z.coerce.number().int().min(1).max(1_000_000_000).default(300_000),
+  RISK_ACCOUNTS_PER_DEVICE: z.coerce.number().int().min(2).max(1_000).default(3),
+  RISK_ACCOUNTS_PER_ADDRESS: z.coerce.number().int().min(2).max(1_000).default(2),
+  RISK_ACCOUNTS_PER_PHONE: z.coerce.number().int().min(2).max(1_000).default(2),
   /** Lifetime of paid coins (資金決済法: keep within 180 days for the exemption). */
   PAID_COIN_EXPIRY_DAYS: z.coerce.number().int().min(1).max(180).default(180),
   /** Lifetime of free coins unless a grant says otherwise. */

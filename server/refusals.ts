@@ -25,6 +25,7 @@ import {
 } from '#modules/payments';
 import { INQUIRY_LIMITS, type InquiryImageRefusalCode, type InquiryRefusalCode } from '#modules/support';
 import type { BannerRefusalCode } from '#modules/content';
+import { SIGNAL_STATUS_LABELS, type RiskRefusalCode, type SignalStatus } from '#modules/risk';
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503;
 
@@ -527,6 +528,15 @@ const banners: Section<BannerRefusalCode> = {
   },
 };
 
+const risk: Section<RiskRefusalCode> = {
+  SIGNAL_NOT_FOUND: { status: 404, message: 'そのシグナルは見つかりません。一覧を読み込み直してください。' },
+  SIGNAL_ALREADY_DECIDED: {
+    status: 409,
+    message: (d) =>
+      `このシグナルはすでに「${SIGNAL_STATUS_LABELS[d.status as SignalStatus] ?? '対応済み'}」と判断されています。一覧を読み込み直してください。`,
+  },
+};
+
 /**
  * Joins sections; a code two modules share must mean the same answer in both (checked at load, so
  * a contradiction stops the start instead of depending on the order of the sections).
@@ -571,7 +581,8 @@ export type RefusalCode =
   | MaintenanceSettingRefusalCode
   | InquiryRefusalCode
   | InquiryImageRefusalCode
-  | BannerRefusalCode;
+  | BannerRefusalCode
+  | RiskRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -595,6 +606,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   inquiries,
   inquiryImages,
   banners,
+  risk,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

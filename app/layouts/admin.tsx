@@ -22,6 +22,7 @@ const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission; end?
   { to: '/admin/packs', label: 'パック', permission: 'packs:write' },
   { to: '/admin/stock', label: '在庫', permission: 'packs:write' },
   { to: '/admin/orders', label: '注文', permission: 'orders:read' },
+  { to: '/admin/signals', label: '不正検知', permission: 'signals:read' },
   { to: '/admin/genres', label: 'ジャンル', permission: 'packs:write' },
   { to: '/admin/coin-packs', label: 'コインパック', permission: 'packs:write' },
   { to: '/admin/banners', label: 'バナー', permission: 'content:write' },

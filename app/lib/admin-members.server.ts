@@ -10,6 +10,7 @@ import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
+import { signalRows } from '~/lib/admin-signals.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
 import type { Refusal } from '#modules/kernel';
 import {
@@ -193,7 +194,10 @@ export async function memberPageLoader(shop: ShopRequest, request: Request, memb
   ]);
   const has = (permission: AdminPermission) => operator.permissions.has(permission);
   const config = shop.services.config;
+  // The member's fraud signals (decided at /admin/signals), for whoever may read them.
+  const signals = has('signals:read') ? (await signalRows(shop, { memberId }, 10)).items : null;
   return {
+    signals,
     profile: {
       ...profile,
       roleLabel: ROLE_LABELS[profile.role] ?? profile.role,

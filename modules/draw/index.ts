@@ -771,3 +771,4 @@ export async function memberDrawnLots(db: Database, gachaId: string, memberId: s
   return row?.lots ?? 0;
 }
 export { drawsExportBatch } from './export';
+export { drawVelocitySince, type DrawVelocity } from './risk-feed';

@@ -105,3 +105,4 @@ export {
   type MemberBan,
 } from './member-console';
 export { membersExportBatch } from './export';
+export { sessionsStartedSince, type SessionSighting } from './risk-feed';

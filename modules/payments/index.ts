@@ -1516,3 +1516,4 @@ export async function ensureDefaultCoinPacks(db: Database): Promise<number> {
     .returning({ id: coinPacks.id });
   return rows.length;
 }
+export { spendVelocitySince, chargebacksSince, type SpendVelocity, type ChargebackSighting } from './risk-feed';

@@ -160,3 +160,4 @@ export {
   type ShippingEventKind,
 } from './schema';
 export { shippingExportBatch } from './export';
+export { addressesChangedSince, type AddressSighting } from './risk-feed';

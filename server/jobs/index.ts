@@ -12,6 +12,7 @@ import {
 } from './shop-rules';
 import { deliverMessagesJob, clearMessageBodiesJob } from './messaging';
 import { compensateLateShipmentsJob, keptPrizeRemindersJob } from './shipping';
+import { riskSignalsJob } from './risk';
 import { storageConversionNotifier } from '#modules/shipping';
 import { shippingRulesOf } from '../shipping';
 import type { JobDefinition, JobRunner } from './runner';
@@ -51,6 +52,7 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     clearMessageBodiesJob(config.OUTBOX_RETENTION_DAYS), // messaging.clear-old-bodies
     compensateLateShipmentsJob(shipping), // shipping.compensate-late
     keptPrizeRemindersJob(shipping), // prizes.storage-reminders
+    riskSignalsJob(config), // risk.signals
     // ← new jobs go here
   ];
 }

@@ -5,17 +5,23 @@ import { AppLink } from '~/components/AppLink';
 import { requireOperator } from '~/lib/admin.server';
 import { EXPORT_KINDS } from '~/lib/admin-exports.server';
 import { ADMIN_PERMISSIONS, PERMISSION_LABELS } from '#modules/admin';
+import { countOpenSignals } from '#modules/risk';
 
 export const handle = { title: '管理ホーム' };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const operator = await requireOperator(context.get(shopRequestContext), request);
+  const shop = context.get(shopRequestContext);
+  const operator = await requireOperator(shop, request);
   // Labels come with the data: the admin module (and its tables) must stay out of the browser bundle.
   return {
     exports: Object.entries(EXPORT_KINDS)
       .filter(([, list]) => operator.permissions.has(list.permission))
       .map(([name, list]) => ({ href: `/admin/exports/${name}.csv`, label: list.label })),
     label: operator.label,
+    // The open fraud signals (a count of the signals table, kept by the risk.signals job).
+    counts: (operator.permissions.has('signals:read')
+      ? { '/admin/signals': await countOpenSignals(shop.services.db) }
+      : {}) as Record<string, number | undefined>,
     permissions: ADMIN_PERMISSIONS.filter((p) => operator.permissions.has(p)).map((p) => ({
       id: p,
       label: PERMISSION_LABELS[p],
@@ -59,6 +65,12 @@ const TASKS: { to: string; title: string; text: string; permission: string }[] =
     title: '注文',
     text: 'コインの購入と決済事業者からの通知。確認中の注文を確かめ、全額返金します。',
     permission: 'orders:read',
+  },
+  {
+    to: '/admin/signals',
+    title: '不正検知',
+    text: '同じ端末・配送先・電話番号の複数アカウント、24時間のガチャ・購入の多さ、チャージバックを確かめ、問題なし・購入停止・利用停止を判断します。',
+    permission: 'signals:read',
   },
   {
     to: '/admin/inquiries',
@@ -124,7 +136,14 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
               to={task.to}
               className="block h-full rounded-2xl border border-line bg-white p-5 hover:border-ink focus-visible:border-ink"
             >
-              <span className="text-lg font-bold">{task.title}</span>
+              <span className="text-lg font-bold">
+                {task.title}
+                {loaderData.counts[task.to] ? (
+                  <span className="ml-2 rounded-full bg-red-700 px-2 py-0.5 text-xs font-bold text-white">
+                    未対応 {loaderData.counts[task.to]!.toLocaleString('ja-JP')}件
+                  </span>
+                ) : null}
+              </span>
               <span className="mt-1 block text-sm text-muted">{task.text}</span>
             </AppLink>
           </li>

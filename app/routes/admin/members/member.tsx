@@ -244,6 +244,36 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
           </Section>
         ) : null}
 
+        {d.signals && d.signals.length > 0 ? (
+          <Section id="signals" title="不正検知のシグナル（新しい10件）">
+            <ul className="mt-2 flex flex-col gap-2 text-sm">
+              {d.signals.map((s) => (
+                <li key={s.id}>
+                  <span className="font-bold">{s.text}</span>（{s.statusLabel}・{formatYmdHm(s.lastSeen)}）
+                  {s.others.length > 0 ? (
+                    <span className="block text-xs">
+                      ほかのアカウント：
+                      {s.others.map((o, i) => (
+                        <span key={o.id}>
+                          {i > 0 ? '、' : ''}
+                          <Link to={`/admin/members/${encodeURIComponent(o.id)}`} className="underline">
+                            {o.name ?? o.id}
+                          </Link>
+                        </span>
+                      ))}
+                    </span>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+            <p className="mt-2 text-xs">
+              <Link to={`/admin/signals?status=`} className="underline">
+                不正検知の一覧で判断する
+              </Link>
+            </p>
+          </Section>
+        ) : null}
+
         <Section id="wallet" title={`コイン残高 ${n(d.wallet.paid + d.wallet.free)}枚`}>
           <p className="mt-1 text-sm">
             有償 <span className="font-bold">{n(d.wallet.paid)}</span>枚・無償{' '}

@@ -1,0 +1,37 @@
+// What the fraud signals (modules/risk) read from identity: sessions started since a point, in order,
+// so the risk job can follow them with a watermark. Never the session token.
+import { and, asc, gt, or, eq } from 'drizzle-orm';
+import type { Database } from '#db/client';
+import { sessions } from './schema';
+
+/** One session as the risk job sees it: who, from which address and browser, and when it started. */
+export interface SessionSighting {
+  id: string;
+  memberId: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  createdAt: Date;
+}
+
+/**
+ * Sessions created after the cursor (created_at, id), oldest first, at most `limit`.
+ * @example const batch = await sessionsStartedSince(db, { at: watermark, id: '' }, 500)
+ */
+export async function sessionsStartedSince(
+  db: Database,
+  cursor: { at: Date; id: string },
+  limit: number,
+): Promise<SessionSighting[]> {
+  return db
+    .select({
+      id: sessions.id,
+      memberId: sessions.userId,
+      ipAddress: sessions.ipAddress,
+      userAgent: sessions.userAgent,
+      createdAt: sessions.createdAt,
+    })
+    .from(sessions)
+    .where(or(gt(sessions.createdAt, cursor.at), and(eq(sessions.createdAt, cursor.at), gt(sessions.id, cursor.id))))
+    .orderBy(asc(sessions.createdAt), asc(sessions.id))
+    .limit(limit);
+}
