@@ -17,6 +17,7 @@ export const ADMIN_PERMISSIONS = [
   'inquiries:read',
   'inquiries:write',
   'shop:write',
+  'reports:read',
 ] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 
@@ -36,6 +37,7 @@ export const PERMISSION_LABELS: Readonly<Record<AdminPermission, string>> = {
   'inquiries:read': 'お問い合わせの閲覧',
   'inquiries:write': 'お問い合わせへの回答・担当・状態の変更',
   'shop:write': 'メンテナンスモードなどショップ全体の設定',
+  'reports:read': 'ダッシュボード（ガチャ・会員・パックの集計）の閲覧',
 };
 
 export const adminPermissionSchema = z.enum(ADMIN_PERMISSIONS, { error: '不明な権限です。' });

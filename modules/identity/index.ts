@@ -105,3 +105,4 @@ export {
   type MemberBan,
 } from './member-console';
 export { membersExportBatch } from './export';
+export { foldMemberRollups, newMemberDailyFigures } from './rollups';

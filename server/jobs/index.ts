@@ -12,6 +12,7 @@ import {
 } from './shop-rules';
 import { deliverMessagesJob, clearMessageBodiesJob } from './messaging';
 import { compensateLateShipmentsJob, keptPrizeRemindersJob } from './shipping';
+import { ROLLUP_SETTLE_SECONDS, foldDashboardRollupsJob, unusedPaidSnapshotJob } from './dashboard';
 import { storageConversionNotifier } from '#modules/shipping';
 import { shippingRulesOf } from '../shipping';
 import type { JobDefinition, JobRunner } from './runner';
@@ -51,6 +52,8 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     clearMessageBodiesJob(config.OUTBOX_RETENTION_DAYS), // messaging.clear-old-bodies
     compensateLateShipmentsJob(shipping), // shipping.compensate-late
     keptPrizeRemindersJob(shipping), // prizes.storage-reminders
+    foldDashboardRollupsJob(ROLLUP_SETTLE_SECONDS), // reports.fold-rollups (the dashboard's rollups, decision 028)
+    unusedPaidSnapshotJob(), // payments.unused-paid-snapshot
     // ← new jobs go here
   ];
 }
