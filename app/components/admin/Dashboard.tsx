@@ -18,8 +18,10 @@ export function DashboardSection({ dashboard }: { dashboard: Dashboard }) {
         ダッシュボード
       </h2>
       <p className="mt-1 text-xs text-muted">
-        {dayJa(dashboard.days.from)}〜{dayJa(dashboard.days.to)}（日本時間）。集計は1分ごとに数分遅れで更新されます
-        {dashboard.foldedTo ? `（${formatYmdHm(dashboard.foldedTo)} までを集計済み）` : '（まだ集計されていません）'}。
+        {`${dayJa(dashboard.days.from)}〜${dayJa(dashboard.days.to)}（日本時間）。集計は1分ごとに数分遅れで更新されます`}
+        {dashboard.foldedTo
+          ? `（${formatYmdHm(dashboard.foldedTo)} までを集計済み）。`
+          : '（まだ集計されていません）。'}
       </p>
       {shipping || unusedPaid || unusedPaidMissing ? (
         <dl className="mt-4 grid gap-4 sm:grid-cols-3">
@@ -118,10 +120,10 @@ function UnusedPaid({ unusedPaid }: { unusedPaid: NonNullable<Dashboard['unusedP
     <div
       className={`rounded-2xl border bg-white p-4 ${unusedPaid.exceedsThreshold ? 'border-primary' : 'border-line'}`}
     >
-      <dt className="text-xs text-muted">未使用の有償コイン残高（次の基準日 {dayJa(unusedPaid.baseDate)}）</dt>
+      <dt className="text-xs text-muted">{`未使用の有償コイン残高（次の基準日 ${dayJa(unusedPaid.baseDate)}）`}</dt>
       <dd className="mt-1">
         <AppLink to="/admin/reports/unused-paid" className="text-2xl font-black tabular-nums hover:underline">
-          {yen.format(unusedPaid.unusedPaidCoins)}円
+          {`${yen.format(unusedPaid.unusedPaidCoins)}円`}
         </AppLink>
         <meter
           className="mt-2 block w-full"
@@ -132,9 +134,9 @@ function UnusedPaid({ unusedPaid }: { unusedPaid: NonNullable<Dashboard['unusedP
           aria-label={`基準額 ${yen.format(unusedPaid.thresholdJpy)}円に対して ${percent}%`}
         />
         <span className="mt-1 block text-xs text-muted">
-          基準額 {yen.format(unusedPaid.thresholdJpy)}円の {percent}%
-          {unusedPaid.exceedsThreshold ? '：基準額を超えています（届出と供託が必要です）' : ''}。
-          {formatYmdHm(unusedPaid.computedAt)} 時点の集計。
+          {`基準額 ${yen.format(unusedPaid.thresholdJpy)}円の ${percent}%`}
+          {unusedPaid.exceedsThreshold ? '：基準額を超えています（届出と供託が必要です）' : ''}
+          {`。${formatYmdHm(unusedPaid.computedAt)} 時点の集計。`}
         </span>
       </dd>
     </div>

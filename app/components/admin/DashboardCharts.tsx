@@ -31,7 +31,7 @@ export function DailyBarChart({ title, unit, points }: { title: string; unit: st
     padding: 0.2,
   });
   const y = scaleLinear<number>({ domain: [0, max], range: [HEIGHT - MARGIN.bottom, MARGIN.top], nice: true });
-  const ticks = y.ticks(4);
+  const ticks = y.ticks(4).filter((t) => Number.isInteger(t));
   const total = points.reduce((sum, p) => sum + p.value, 0);
   const peak = points.reduce<ChartPoint | null>((best, p) => (!best || p.value > best.value ? p : best), null);
   const summary =
