@@ -13,6 +13,7 @@ import { openDatabase } from '#db/client';
 import { createTestDatabase } from '#tests/database';
 import { commandLineOperator } from '#modules/admin';
 import { foldDrawRollups } from '#modules/draw';
+import { ROLLUP_BATCH_ROWS } from '#server/jobs/dashboard';
 import { foldMemberRollups } from '#modules/identity';
 import { foldSalesRollups, refreshUnusedPaidSnapshot } from '#modules/payments';
 import { loadDashboard } from '~/lib/admin-dashboard.server';
@@ -71,8 +72,17 @@ try {
   });
 
   const rules = { settleSeconds: 120 };
+  /** Folds draws as the job does: batch after batch until caught up. */
+  const foldDraws = async (settleSeconds: number) => {
+    let folded = 0;
+    for (;;) {
+      const step = await foldDrawRollups(db, { settleSeconds, batchRows: ROLLUP_BATCH_ROWS });
+      folded += step.folded;
+      if (step.caughtUp) return folded;
+    }
+  };
   const firstFold = await timed(async () => ({
-    draws: await foldDrawRollups(db, rules),
+    draws: await foldDraws(120),
     orders: await foldSalesRollups(db, rules),
     members: await foldMemberRollups(db, rules),
   }));
@@ -83,7 +93,7 @@ try {
     select 'bench-member-' || (1 + n % ${MEMBERS}), 'bench:new:' || n, 'x', 'bench-pack-' || (1 + n % ${PACKS}), 1, 100,
            'completed'
       from generate_series(1, 2000) as n`);
-  const nextFold = await timed(() => foldDrawRollups(db, { settleSeconds: 0 }));
+  const nextFold = await timed(() => foldDraws(0));
   const snapshot = await timed(() => refreshUnusedPaidSnapshot(db, new Date()));
 
   const operator = commandLineOperator();

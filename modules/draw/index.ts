@@ -45,6 +45,7 @@ export {
   foldedLotsByPack,
   drawRollupsFoldedTo,
   type DrawDayFigures,
+  type FoldOutcome,
   type RollupFoldRules,
 } from './rollups';
 

@@ -10,6 +10,17 @@ export interface RollupFoldRules {
    * start, so one still committing may carry an instant before the watermark; the lag waits it out.
    */
   settleSeconds: number;
+  /**
+   * At most about this many draws per fold (one transaction): the first fold of a shop with years of
+   * draws goes in several short transactions instead of one long one.
+   */
+  batchRows: number;
+}
+
+/** What one fold did: draws folded, and whether it reached the settled present (else fold again). */
+export interface FoldOutcome {
+  folded: number;
+  caughtUp: boolean;
 }
 
 /** One Japan-time day of draws on the dashboard. */
@@ -26,10 +37,11 @@ export interface DrawDayFigures {
  * Folds the completed draws created since the last fold (and at least `settleSeconds` ago) into the
  * daily rollups, and moves the watermark, in one transaction. The watermark row is locked first, so
  * two runs at once (two instances, a retried job) take turns and the second finds nothing left:
- * every draw is counted exactly once. Resolves with how many draws it folded.
- * @example await foldDrawRollups(db, { settleSeconds: 120 })
+ * every draw is counted exactly once. Folds about `batchRows` draws at most; `caughtUp` is false when
+ * more are waiting (the job folds again).
+ * @example const { folded, caughtUp } = await foldDrawRollups(db, { settleSeconds: 120, batchRows: 200_000 })
  */
-export async function foldDrawRollups(db: Database, rules: RollupFoldRules): Promise<number> {
+export async function foldDrawRollups(db: Database, rules: RollupFoldRules): Promise<FoldOutcome> {
   return db.transaction(async (tx) => {
     await tx.execute(
       sql`insert into draw_rollup_marks (name, folded_to) values ('draws', '-infinity') on conflict do nothing`,
@@ -40,13 +52,23 @@ export async function foldDrawRollups(db: Database, rules: RollupFoldRules): Pro
                  folded_to < now() - make_interval(secs => ${rules.settleSeconds}) as due
             from draw_rollup_marks where name = 'draws' for update`,
     );
-    if (!mark?.due) return 0;
+    if (!mark?.due) return { folded: 0, caughtUp: true };
+    // The batch's end: the instant of the draw after the first `batchRows` (keyset on the completed
+    // draws' created_at index); draws at that very instant go to the next batch, whole.
+    const [edge] = await queryRows<{ at: string; moves: boolean }>(
+      tx,
+      sql`select created_at::text as at, created_at > ${mark.from}::timestamptz as moves from draws
+           where status = 'completed' and created_at >= ${mark.from}::timestamptz and created_at < ${mark.to}::timestamptz
+           order by created_at offset ${rules.batchRows} limit 1`,
+    );
+    // A batch's worth of draws at one instant would never move the mark: take them all then.
+    const to = edge?.moves ? edge.at : mark.to;
     const [folded] = await queryRows<{ n: number }>(
       tx,
       sql`with batch as (
             select (created_at at time zone 'Asia/Tokyo')::date as day, gacha_id, member_id, count, cost
               from draws
-             where status = 'completed' and created_at >= ${mark.from}::timestamptz and created_at < ${mark.to}::timestamptz
+             where status = 'completed' and created_at >= ${mark.from}::timestamptz and created_at < ${to}::timestamptz
           ), per_pack as (
             insert into draw_daily_rollups as r (day, gacha_id, draws, lots, coins)
             select day, gacha_id, count(*), sum(count), sum(cost) from batch group by day, gacha_id
@@ -62,8 +84,8 @@ export async function foldDrawRollups(db: Database, rules: RollupFoldRules): Pro
           )
           select count(*)::int as n from batch`,
     );
-    await tx.execute(sql`update draw_rollup_marks set folded_to = ${mark.to}::timestamptz where name = 'draws'`);
-    return Number(folded?.n ?? 0);
+    await tx.execute(sql`update draw_rollup_marks set folded_to = ${to}::timestamptz where name = 'draws'`);
+    return { folded: Number(folded?.n ?? 0), caughtUp: to === mark.to };
   });
 }
 

@@ -10,6 +10,8 @@ import { foldMemberRollups } from '#modules/identity';
  * (each is one short call), so none can still commit behind the watermark with an earlier timestamp.
  */
 export const ROLLUP_SETTLE_SECONDS = 120;
+/** Draws per fold transaction (a shop's first fold, over all its past draws, takes several). */
+export const ROLLUP_BATCH_ROWS = 200_000;
 
 /**
  * Every minute: draws, credited orders and new members since the last fold. Each fold is its own
@@ -20,7 +22,12 @@ export const foldDashboardRollupsJob = (settleSeconds: number): JobDefinition =>
   cron: '* * * * *',
   handler: async ({ db }) => {
     const rules = { settleSeconds };
-    const draws = await foldDrawRollups(db, rules);
+    let draws = 0;
+    for (;;) {
+      const step = await foldDrawRollups(db, { ...rules, batchRows: ROLLUP_BATCH_ROWS });
+      draws += step.folded;
+      if (step.caughtUp) break;
+    }
     const orders = await foldSalesRollups(db, rules);
     const members = await foldMemberRollups(db, rules);
     return { processed: draws + orders + members };

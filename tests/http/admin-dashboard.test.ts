@@ -103,7 +103,7 @@ describe.skipIf(!databaseUrl)(
       }
       await buyCoins('dashboard-buyer');
       const settled = { settleSeconds: 0 };
-      await foldDrawRollups(db, settled);
+      await foldDrawRollups(db, { ...settled, batchRows: 1_000_000 });
       await foldSalesRollups(db, settled);
       await foldMemberRollups(db, settled);
       const snapshot = await refreshUnusedPaidSnapshot(db, new Date());
