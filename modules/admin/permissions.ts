@@ -18,6 +18,7 @@ export const ADMIN_PERMISSIONS = [
   'inquiries:write',
   'shop:write',
   'signals:read',
+  'reports:read',
 ] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 
@@ -38,6 +39,7 @@ export const PERMISSION_LABELS: Readonly<Record<AdminPermission, string>> = {
   'inquiries:write': 'お問い合わせへの回答・担当・状態の変更',
   'shop:write': 'メンテナンスモードなどショップ全体の設定',
   'signals:read': '不正検知シグナルの閲覧（判断には会員情報の変更の権限も必要）',
+  'reports:read': 'ダッシュボード（ガチャ・会員・パックの集計）の閲覧',
 };
 
 export const adminPermissionSchema = z.enum(ADMIN_PERMISSIONS, { error: '不明な権限です。' });

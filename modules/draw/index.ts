@@ -39,6 +39,15 @@ export {
   type RankingEntry,
   type RankingBoard,
 } from './rankings';
+export {
+  foldDrawRollups,
+  drawDailyFigures,
+  foldedLotsByPack,
+  drawRollupsFoldedTo,
+  type DrawDayFigures,
+  type FoldOutcome,
+  type RollupFoldRules,
+} from './rollups';
 
 /** Default choice window for a prize (product.md): unchosen after it, converted automatically. */
 export const PRIZE_DECISION_DAYS = 14;

@@ -1,11 +1,14 @@
 // Draws (one row per request, keyed by the member's idempotency key) and the prizes they won.
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
+  date,
   check,
   index,
   integer,
   jsonb,
+  primaryKey,
   pgTable,
   text,
   timestamp,
@@ -110,3 +113,42 @@ export const gachaMemberDraws = pgTable(
   },
   (t) => [uniqueIndex('gacha_member_draws_pk').on(t.gachaId, t.memberId)],
 );
+
+// ── Rollups for the operators' dashboard (docs/decisions/028) ────────────────────────────────────
+// Kept by a job that folds completed draws older than a settling lag into these rows, never by the
+// draw itself: a per-draw upsert on one row per day would serialise every draw of the day.
+
+/** Completed draws per Japan-time day and pack: requests, lots and coins spent. */
+export const drawDailyRollups = pgTable(
+  'draw_daily_rollups',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    gachaId: text('gacha_id').notNull(),
+    draws: integer('draws').notNull(),
+    lots: bigint('lots', { mode: 'number' }).notNull(),
+    coins: bigint('coins', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.gachaId] })],
+);
+
+/** Members who completed a draw on a Japan-time day, once each: makes the active count foldable. */
+export const drawMemberDays = pgTable(
+  'draw_member_days',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    memberId: text('member_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.memberId] })],
+);
+
+/** Active members (at least one completed draw) per Japan-time day, counted as draw_member_days grows. */
+export const drawDailyMembers = pgTable('draw_daily_members', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  activeMembers: integer('active_members').notNull(),
+});
+
+/** How far the draws have been folded: every completed draw created before `foldedTo` is in the rollups. */
+export const drawRollupMarks = pgTable('draw_rollup_marks', {
+  name: text('name').primaryKey(),
+  foldedTo: timestamp('folded_to', { withTimezone: true }).notNull(),
+});

@@ -54,17 +54,17 @@ export async function tierCards(db: Database, tierIds: string[]): Promise<Map<st
 }
 
 /**
- * Title and genre of the given packs, whatever their status.
+ * Title, genre and lot count of the given packs, whatever their status.
  * @example (await packTitles(db, ['stellar-pokemon-001'])).get('stellar-pokemon-001')?.title
  */
 export async function packTitles(
   db: Database,
   gachaIds: string[],
-): Promise<Map<string, { title: string; genreId: string }>> {
+): Promise<Map<string, { title: string; genreId: string; totalLots: number }>> {
   const ids = [...new Set(gachaIds)];
   if (ids.length === 0) return new Map();
   const rows = await db
-    .select({ id: gachas.id, title: gachas.title, genreId: gachas.genreId })
+    .select({ id: gachas.id, title: gachas.title, genreId: gachas.genreId, totalLots: gachas.totalLots })
     .from(gachas)
     .where(inArray(gachas.id, ids));
   return new Map(rows.map(({ id, ...rest }) => [id, rest]));

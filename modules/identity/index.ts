@@ -106,3 +106,4 @@ export {
 } from './member-console';
 export { membersExportBatch } from './export';
 export { sessionsStartedSince, type SessionSighting } from './risk-feed';
+export { foldMemberRollups, newMemberDailyFigures } from './rollups';

@@ -1,6 +1,6 @@
 // Identity tables, in the shape better-auth expects (user, session, account, verification, rateLimit).
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, timestamp, bigint } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, pgTable, text, timestamp, bigint } from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -117,3 +117,15 @@ export const twoFactors = pgTable(
   },
   (t) => [index('two_factors_user_id_idx').on(t.userId)],
 );
+
+/** New members per Japan-time day, folded by the dashboard job from `users` (docs/decisions/028). */
+export const memberDailyRollups = pgTable('member_daily_rollups', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  newMembers: integer('new_members').notNull(),
+});
+
+/** How far `users` has been folded into member_daily_rollups (one row, name 'members'). */
+export const memberRollupMarks = pgTable('member_rollup_marks', {
+  name: text('name').primaryKey(),
+  foldedTo: timestamp('folded_to', { withTimezone: true }).notNull(),
+});

@@ -34,6 +34,15 @@ export {
   type OrderListFilter,
 } from './operator-orders';
 export * from './methods';
+export {
+  baseDateOnOrAfter,
+  foldSalesRollups,
+  refreshUnusedPaidSnapshot,
+  salesDailyFigures,
+  unusedPaidSnapshotFor,
+  type SalesDayFigures,
+  type UnusedPaidSnapshot,
+} from './rollups';
 export { ProviderError, WebhookRejected, type PaymentProvider, type ProviderPayment } from './providers/types';
 export {
   PAYMENT_PROVIDERS,

@@ -7,6 +7,7 @@ import {
   bigserial,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -186,3 +187,35 @@ export const sandboxPayments = pgTable(
   },
   (t) => [uniqueIndex('sandbox_payments_reference_idx').on(t.merchantReference)],
 );
+
+// ── Rollups for the operators' dashboard (docs/decisions/028), kept by a job ──────────────────────
+
+/** Orders credited per Japan-time day and payment method, in yen (gross: a later refund stays counted). */
+export const salesDailyRollups = pgTable(
+  'sales_daily_rollups',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    method: text('method').notNull(),
+    orders: integer('orders').notNull(),
+    amountJpy: bigint('amount_jpy', { mode: 'number' }).notNull(),
+  },
+  (t) => [uniqueIndex('sales_daily_rollups_pk').on(t.day, t.method)],
+);
+
+/** How far credited orders have been folded into sales_daily_rollups (one row, name 'sales'). */
+export const salesRollupMarks = pgTable('sales_rollup_marks', {
+  name: text('name').primaryKey(),
+  foldedTo: timestamp('folded_to', { withTimezone: true }).notNull(),
+});
+
+/**
+ * The 資金決済法 figure for the next base date as last computed by the job (unusedPaidBalanceReport over
+ * the ledger is too slow for a page load with millions of entries): one row per base date, replaced.
+ */
+export const unusedPaidSnapshots = pgTable('unused_paid_snapshots', {
+  baseDate: date('base_date', { mode: 'string' }).primaryKey(),
+  unusedPaidCoins: bigint('unused_paid_coins', { mode: 'number' }).notNull(),
+  membersWithBalance: integer('members_with_balance').notNull(),
+  issuedInPeriod: bigint('issued_in_period', { mode: 'number' }).notNull(),
+  computedAt: timestamp('computed_at', { withTimezone: true }).notNull(),
+});

@@ -13,6 +13,7 @@ import {
 import { deliverMessagesJob, clearMessageBodiesJob } from './messaging';
 import { compensateLateShipmentsJob, keptPrizeRemindersJob } from './shipping';
 import { riskSignalsJob } from './risk';
+import { ROLLUP_SETTLE_SECONDS, foldDashboardRollupsJob, unusedPaidSnapshotJob } from './dashboard';
 import { storageConversionNotifier } from '#modules/shipping';
 import { shippingRulesOf } from '../shipping';
 import type { JobDefinition, JobRunner } from './runner';
@@ -53,6 +54,8 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     compensateLateShipmentsJob(shipping), // shipping.compensate-late
     keptPrizeRemindersJob(shipping), // prizes.storage-reminders
     riskSignalsJob(config), // risk.signals
+    foldDashboardRollupsJob(ROLLUP_SETTLE_SECONDS), // reports.fold-rollups (the dashboard's rollups, decision 028)
+    unusedPaidSnapshotJob(), // payments.unused-paid-snapshot
     // ← new jobs go here
   ];
 }

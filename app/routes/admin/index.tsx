@@ -1,9 +1,12 @@
-// /admin: the admin area's home: who is signed in, what their role may do, and where each task lives.
+// /admin: the admin area's home: the dashboard (decision 028: figures read from rollups, each section
+// for staff who hold its permission), who is signed in, what their role may do, and where each task lives.
 import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
 import { AppLink } from '~/components/AppLink';
 import { requireOperator } from '~/lib/admin.server';
 import { EXPORT_KINDS } from '~/lib/admin-exports.server';
+import { loadDashboard } from '~/lib/admin-dashboard.server';
+import { DashboardSection } from '~/components/admin/Dashboard';
 import { ADMIN_PERMISSIONS, PERMISSION_LABELS } from '#modules/admin';
 import { countOpenSignals } from '#modules/risk';
 
@@ -14,6 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const operator = await requireOperator(shop, request);
   // Labels come with the data: the admin module (and its tables) must stay out of the browser bundle.
   return {
+    dashboard: await loadDashboard(shop.services.db, operator, new Date()),
     exports: Object.entries(EXPORT_KINDS)
       .filter(([, list]) => operator.permissions.has(list.permission))
       .map(([name, list]) => ({ href: `/admin/exports/${name}.csv`, label: list.label })),
@@ -129,7 +133,9 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
     <div className="max-w-4xl">
       <h1 className="text-2xl font-black">管理ホーム</h1>
       <p className="mt-1 text-sm text-muted">{loaderData.label} としてログインしています。</p>
-      <ul className="mt-6 grid gap-4 sm:grid-cols-2">
+      <DashboardSection dashboard={loaderData.dashboard} />
+      <h2 className="mt-8 text-base font-bold">管理ページ</h2>
+      <ul className="mt-2 grid gap-4 sm:grid-cols-2">
         {tasks.map((task) => (
           <li key={task.to}>
             <AppLink
