@@ -20,7 +20,10 @@ import {
   FIRST_PURCHASE_ONLY_REASON,
   PAYMENT_METHOD_INFO,
   isPaymentMethod,
+  ORDER_STATUS_LABELS,
+  reviewReasonText,
   yen,
+  type OrderStatus,
   type PurchaseRefusalCode,
 } from '#modules/payments';
 import { INQUIRY_LIMITS, type InquiryImageRefusalCode, type InquiryRefusalCode } from '#modules/support';
@@ -281,6 +284,16 @@ const payments: Section<PurchaseRefusalCode> = {
   },
   ORDER_NOT_REFUNDABLE: { status: 409, message: 'この注文は支払いが完了していないため返金できません。' },
   PROVIDER_NOT_CONFIGURED: { status: 409, message: 'この決済方法は設定されていません。' },
+  ORDER_NOT_IN_REVIEW: {
+    status: 409,
+    message: (d) =>
+      `この注文は確認中ではありません（現在: ${ORDER_STATUS_LABELS[d.status as OrderStatus] ?? String(d.status)}）。ページを読み込み直してください。`,
+  },
+  REVIEW_DECISION_NOT_ALLOWED: {
+    status: 409,
+    message: (d) =>
+      `この注文は保留の理由（${reviewReasonText(typeof d.reason === 'string' ? d.reason : null)}）に合わないため、その判断はできません。返金で対応してください。`,
+  },
   MAINTENANCE,
 };
 

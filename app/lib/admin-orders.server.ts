@@ -8,7 +8,7 @@ import { requireOperator } from '~/lib/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
-import { refundOrderAsOperator } from '#modules/admin';
+import { decideReviewedOrderAsOperator, refundOrderAsOperator, type Operator } from '#modules/admin';
 import { findMemberByIdOrEmail } from '#modules/identity';
 import { isUuid, type Refusal } from '#modules/kernel';
 import {
@@ -19,7 +19,11 @@ import {
   orderForOperator,
   orderListFilterSchema,
   orderStatuses,
+  REVIEW_DECISIONS,
+  reviewDecisionsFor,
+  reviewReasonText,
   type PaymentMethod,
+  type ReviewDecision,
 } from '#modules/payments';
 
 export interface OrderActionData {
@@ -107,6 +111,8 @@ export async function orderPageLoader(shop: ShopRequest, request: Request, order
     events: shown.events,
     canRefund: refundable && operator.permissions.has('orders:refund'),
     refundable,
+    reviewReason: o.status === 'review' ? reviewReasonText(o.failureReason) : null,
+    reviewDecisions: operator.permissions.has('orders:refund') ? reviewDecisionsFor(o) : [],
   };
 }
 
@@ -115,6 +121,7 @@ export async function orderPageAction(shop: ShopRequest, request: Request, order
   if (!isUuid(orderId)) throw notFound(new URL(request.url).pathname);
   const form = await readFormFields(request);
   if (!form) return data<OrderActionData>({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  if (form.intent === 'review') return reviewDecisionAction(shop, operator, orderId, form);
   if (form.intent !== 'refund') return data<OrderActionData>({ error: '操作を選び直してください。' }, { status: 400 });
   const reason = (form.reason ?? '').trim();
   if (!reason || reason.length > 500)
@@ -148,4 +155,41 @@ export async function orderPageAction(shop: ShopRequest, request: Request, order
   return {
     ok: `返金しました（${done.value.refundedJpy.toLocaleString('ja-JP')}円）。残っていたコインは取り消しました。`,
   };
+}
+
+const REVIEW_DONE: Record<ReviewDecision, string> = {
+  credit: 'コインを付与して「支払い済み」にしました。',
+  keep: 'コインはそのままで「支払い済み」にしました。',
+};
+
+/** The review queue's decisions other than a refund (orders:refund, with a reason for the audit log). */
+async function reviewDecisionAction(
+  shop: ShopRequest,
+  operator: Operator,
+  orderId: string,
+  form: Record<string, string>,
+) {
+  const decision = form.decision as ReviewDecision;
+  if (!(REVIEW_DECISIONS as readonly string[]).includes(decision))
+    return data<OrderActionData>({ error: '判断を選び直してください。' }, { status: 400 });
+  const reason = (form.reason ?? '').trim();
+  if (!reason || reason.length > 500)
+    return data<OrderActionData>({ error: '判断の理由を500文字以内で入力してください。' }, { status: 400 });
+  const payments = shop.services.payments;
+  if (!payments)
+    return data<OrderActionData>(
+      { error: '決済の設定を読み込めていないため、判断を記録できません。時間をおいてお試しください。' },
+      { status: 503 },
+    );
+  const done = await decideReviewedOrderAsOperator(shop.services.db, operator, {
+    orderId,
+    decision,
+    reason,
+    rules: payments.rules,
+  });
+  if (!done.ok) {
+    const described = describeRefusal(done as Refusal<RefusalCode>);
+    return data<OrderActionData>({ error: described.message }, { status: described.status });
+  }
+  return { ok: REVIEW_DONE[decision] };
 }

@@ -55,6 +55,7 @@ export {
   receiveStockAsOperator,
   adjustStockAsOperator,
   refundOrderAsOperator,
+  decideReviewedOrderAsOperator,
   saveCoinPackAsOperator,
   saveGenreAsOperator,
   setMaintenanceAsOperator,

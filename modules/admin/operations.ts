@@ -22,6 +22,8 @@ import {
   applyProviderPayment,
   clearPurchaseHold,
   declareAge,
+  decideReviewedOrder,
+  type ReviewDecision,
   listAllCoinPacks,
   purchaseProfileOf,
   refundAtProvider,
@@ -300,6 +302,30 @@ export async function refundOrderAsOperator(
         target: { type: 'payment_order', id: input.orderId },
         before: { status: refunded.before.status, refundedJpy: refunded.before.refundedJpy },
         after: { status: order.status, refundedJpy: order.refundedJpy, reason: input.reason },
+      },
+    };
+  });
+}
+
+/**
+ * An operator's decision on an order held for review (`order.review.credit` / `order.review.keep`),
+ * with the reason in the entry: the payments module decides under the order's row lock.
+ * @example await decideReviewedOrderAsOperator(db, operator, { orderId, decision: 'credit', reason: '本人確認済み', rules })
+ */
+export async function decideReviewedOrderAsOperator(
+  db: Database,
+  operator: Operator,
+  input: { orderId: string; decision: ReviewDecision; reason: string; rules: ShopPaymentRules },
+): Promise<OperatorOutcome<null>> {
+  return runAdminAction(db, operator, 'orders:refund', async (tx) => {
+    const { before, after } = await decideReviewedOrder(tx, input.orderId, input.decision, input.rules);
+    return {
+      value: null,
+      audit: {
+        action: `order.review.${input.decision}`,
+        target: { type: 'payment_order', id: input.orderId },
+        before,
+        after: { ...after, reason: input.reason },
       },
     };
   });

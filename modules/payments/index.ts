@@ -98,6 +98,10 @@ export const PAYMENT_REFUSAL_CODES = [
   'ORDER_NOT_FOUND',
   'ORDER_NOT_REFUNDABLE',
   'PROVIDER_NOT_CONFIGURED',
+  // An operator's decision on an order held for review: it is no longer in review, or this decision
+  // does not fit why it was held (coins are never credited for an amount that did not match).
+  'ORDER_NOT_IN_REVIEW',
+  'REVIEW_DECISION_NOT_ALLOWED',
   // Maintenance mode: a new checkout is refused (the shop module's switch, read in the checkout's transaction).
   'MAINTENANCE',
 ] as const;
@@ -979,6 +983,91 @@ async function creditOrder(t: Database, order: typeof paymentOrders.$inferSelect
     bonusGrantId: free?.grantId ?? null,
     failureReason: null,
   };
+}
+
+/**
+ * Why an order is held for review, in the operators' words.
+ * @example reviewReasonText('amount_mismatch:5000') === '支払われた金額が注文と違う（¥5,000）'
+ */
+export function reviewReasonText(reason: string | null): string {
+  if (!reason) return '理由の記録なし';
+  const [code, amount] = reason.split(':');
+  const money = amount && /^\d+$/.test(amount) ? yen(Number(amount)) : '';
+  switch (code) {
+    case 'late_payment_over_cap':
+      return '期限後に届いた支払いで、月の購入上限を超える';
+    case 'late_payment_first_purchase_used':
+      return '期限後に届いた支払いで、初回限定パックはすでに購入済み';
+    case 'amount_mismatch':
+      return `支払われた金額が注文と違う（${money}）`;
+    case 'partial_refund':
+      return `決済事業者で一部返金された（${money}）`;
+    default:
+      return reason;
+  }
+}
+
+/** What an operator may decide on an order held for review, besides refunding it. */
+export const REVIEW_DECISIONS = ['credit', 'keep'] as const;
+export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
+
+/**
+ * The decisions an order held for review allows, from why it was held: a payment that arrived late
+ * (over the monthly cap, or a first-purchase pack already used) may be credited as it is; a partial
+ * refund made at the provider on a credited order may be closed with the coins kept. An amount that
+ * did not match is only ever refunded.
+ * @example reviewDecisionsFor({ status: 'review', creditedAt: null, failureReason: 'late_payment_over_cap' }) // ['credit']
+ */
+export function reviewDecisionsFor(order: {
+  status: string;
+  creditedAt: Date | null;
+  failureReason: string | null;
+  providerPaymentId?: string | null;
+}): ReviewDecision[] {
+  if (order.status !== 'review') return [];
+  const reason = order.failureReason ?? '';
+  if (!order.creditedAt && reason.startsWith('late_payment') && order.providerPaymentId) return ['credit'];
+  if (order.creditedAt && reason.startsWith('partial_refund')) return ['keep'];
+  return [];
+}
+
+/**
+ * An operator's decision on an order held for review, under the order's row lock: `credit` grants the
+ * order's coins once (the same grants and keys as an ordinary crediting) and marks it paid; `keep`
+ * closes a credited order after a partial refund with its coins as they are. Refused when the order
+ * is not in review (ORDER_NOT_IN_REVIEW) or the decision does not fit why it was held.
+ * @example await decideReviewedOrder(tx, orderId, 'credit', rules)
+ */
+export async function decideReviewedOrder(
+  db: Database,
+  orderId: string,
+  decision: ReviewDecision,
+  rules: ShopPaymentRules,
+  now = new Date(),
+): Promise<{ before: Record<string, unknown>; after: Record<string, unknown> }> {
+  return db.transaction(async (tx) => {
+    const t: Database = tx;
+    const [order] = isUuid(orderId)
+      ? await t.select().from(paymentOrders).where(eq(paymentOrders.id, orderId)).for('update')
+      : [];
+    if (!order) throw new PurchaseRefused('ORDER_NOT_FOUND', { orderId });
+    if (order.status !== 'review') throw new PurchaseRefused('ORDER_NOT_IN_REVIEW', { status: order.status });
+    if (!reviewDecisionsFor(order).includes(decision))
+      throw new PurchaseRefused('REVIEW_DECISION_NOT_ALLOWED', { decision, reason: order.failureReason });
+    const before = { status: order.status, failureReason: order.failureReason, creditedAt: order.creditedAt };
+    const update =
+      decision === 'credit'
+        ? await creditOrder(t, order, rules, now)
+        : { status: 'paid' as const, failureReason: order.failureReason };
+    await t
+      .update(paymentOrders)
+      .set({ ...update, updatedAt: now })
+      .where(eq(paymentOrders.id, orderId));
+    return {
+      before,
+      after: { status: update.status, decision, creditedAt: decision === 'credit' ? now : order.creditedAt },
+    };
+  });
 }
 
 /**

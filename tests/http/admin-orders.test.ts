@@ -6,7 +6,7 @@ import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
-import { adminAuditLog, users } from '#db/schema';
+import { adminAuditLog, paymentOrders, users } from '#db/schema';
 import { checkInvariants } from '#modules/wallet';
 import { TEST_RULES } from '#tests/fixtures';
 import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
@@ -130,6 +130,60 @@ describe.skipIf(!databaseUrl)(
         .where(eq(adminAuditLog.targetId, orderId))
         .orderBy(asc(adminAuditLog.id));
       expect(audit.map((a) => a.action)).toEqual(['order.refund']);
+    });
+
+    it('decides an order held for review: the reason in words, credit after asking, once, audited', async () => {
+      const buyer = await member('orders-review');
+      await api('/me/age-declaration', buyer.bearer, { minor: false });
+      const started = await api('/me/purchases', buyer.bearer, { packId: 'coin-1000', method: 'sandbox' });
+      expect(started.status).toBe(201);
+      const orderId = started.body.purchase.id as string;
+      // Held as a payment that arrived after its order was canceled, with the month's cap taken meanwhile
+      // (the payments module's own tests reach this state through the provider's events).
+      await handle!.db
+        .update(paymentOrders)
+        .set({ status: 'review', failureReason: 'late_payment_over_cap', providerPaymentId: `late-${orderId}` })
+        .where(eq(paymentOrders.id, orderId));
+      const path = `/admin/orders/${orderId}`;
+      const reader = await staffWith('review-reader', ['orders:read']);
+      const readerView = await get(path, { cookie: reader });
+      expect(readerView.body).toContain('期限後に届いた支払いで、月の購入上限を超える');
+      expect(readerView.body).not.toContain('コインを付与して完了する');
+      expect(
+        (await postForm(path, { intent: 'review', decision: 'credit', reason: 'x' }, { cookie: reader })).status,
+      ).toBe(403);
+      const decider = await staffWith('review-decider', ['orders:read', 'orders:refund']);
+      expect((await get(path, { cookie: decider })).body).toContain('コインを付与して完了する');
+      const noReason = await postForm(path, { intent: 'review', decision: 'credit', reason: '' }, { cookie: decider });
+      expect(noReason.status).toBe(400);
+      expect(noReason.body).toContain('判断の理由を500文字以内で入力してください。');
+      const wrong = await postForm(
+        path,
+        { intent: 'review', decision: 'approve-all', reason: 'x' },
+        { cookie: decider },
+      );
+      expect(wrong.status).toBe(400);
+      const credited = await postForm(
+        path,
+        { intent: 'review', decision: 'credit', reason: '本人に確認済み' },
+        { cookie: decider },
+      );
+      expect(credited.status).toBe(200);
+      expect(credited.body).toContain('コインを付与して「支払い済み」にしました。');
+      expect((await api('/me/wallet', buyer.bearer)).body).toMatchObject({ paid: 1000 });
+      const again = await postForm(
+        path,
+        { intent: 'review', decision: 'credit', reason: 'もう一度' },
+        { cookie: decider },
+      );
+      expect(again.status).toBe(409);
+      expect(again.body).toContain('この注文は確認中ではありません');
+      expect((await api('/me/wallet', buyer.bearer)).body).toMatchObject({ paid: 1000 });
+      const audit = await handle!.db
+        .select({ action: adminAuditLog.action })
+        .from(adminAuditLog)
+        .where(eq(adminAuditLog.targetId, orderId));
+      expect(audit.map((a) => a.action)).toEqual(['order.review.credit']);
     });
 
     it('adds and edits coin packs (packs:write, audited), and the coin shop follows', async () => {

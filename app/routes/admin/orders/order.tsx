@@ -23,12 +23,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 const n = (value: number) => value.toLocaleString('ja-JP');
 
 export default function OrderPage({ loaderData }: Route.ComponentProps) {
-  const { order: o, events, canRefund, refundable } = loaderData;
+  const { order: o, events, canRefund, refundable, reviewReason, reviewDecisions } = loaderData;
   const answer = useActionData<OrderActionData>();
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting';
   const [asking, setAsking] = useState(false);
+  const [deciding, setDeciding] = useState<'credit' | 'keep' | null>(null);
   useEffect(() => {
+    if (answer?.ok || answer?.error) setDeciding(null);
     if (answer?.ok) setAsking(false);
   }, [answer]);
   const rows: [string, React.ReactNode][] = [
@@ -38,7 +40,10 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         {o.receiptNo}
       </span>,
     ],
-    ['状態', `${o.statusLabel}${o.failureReason ? `（${o.failureReason}）` : ''}`],
+    [
+      '状態',
+      `${o.statusLabel}${reviewReason ? `（${reviewReason}）` : o.failureReason ? `（${o.failureReason}）` : ''}`,
+    ],
     [
       '会員',
       <Link
@@ -98,6 +103,38 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
           </div>
         ))}
       </dl>
+
+      {reviewReason ? (
+        <section aria-labelledby="review" className="mt-4 rounded-2xl border border-amber-300 bg-amber-50 p-4">
+          <h2 id="review" className="text-base font-bold">
+            確認中（保留）の判断
+          </h2>
+          <p className="mt-1 text-sm">保留の理由: {reviewReason}</p>
+          {reviewDecisions.includes('credit') ? (
+            <>
+              <p className="mt-1 text-sm">
+                支払いは確認できています。会員に確認のうえ問題なければ、この注文のコインを付与して完了します（上限や初回限定の条件はこの判断で例外とします）。そうでなければ返金してください。
+              </p>
+              <Button className="mt-3" onClick={() => setDeciding('credit')}>
+                コインを付与して完了する
+              </Button>
+            </>
+          ) : reviewDecisions.includes('keep') ? (
+            <>
+              <p className="mt-1 text-sm">
+                決済事業者で一部が返金されました。コインを取り消さずに完了するか、全額返金してください。
+              </p>
+              <Button variant="secondary" className="mt-3" onClick={() => setDeciding('keep')}>
+                コインはそのままで完了する
+              </Button>
+            </>
+          ) : (
+            <p className="mt-1 text-sm">
+              {canRefund ? 'この理由の注文は返金で対応します。' : '判断には「注文の返金」の権限が必要です。'}
+            </p>
+          )}
+        </section>
+      ) : null}
 
       {canRefund ? (
         <section aria-labelledby="refund" className="mt-4 rounded-2xl border border-line bg-white p-4">
@@ -161,6 +198,42 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
           </div>
         )}
       </section>
+
+      {deciding ? (
+        <Sheet
+          title={deciding === 'credit' ? 'コインを付与して完了しますか？' : 'コインはそのままで完了しますか？'}
+          onClose={() => setDeciding(null)}
+          busy={busy}
+        >
+          <Form method="post" className="grid gap-3 text-sm">
+            <input type="hidden" name="intent" value="review" />
+            <input type="hidden" name="decision" value={deciding} />
+            <p>
+              {deciding === 'credit'
+                ? `有償${n(o.paidCoins)}コイン${o.bonusCoins + o.rankBonusCoins ? `と無償${n(o.bonusCoins + o.rankBonusCoins)}コイン` : ''}を会員に付与し、注文を「支払い済み」にします。元に戻すには返金が必要です。`
+                : '付与済みのコインは取り消さず、注文を「支払い済み」にします。'}
+            </p>
+            <label className="text-xs font-bold">
+              判断の理由（監査ログに残ります）
+              <textarea
+                name="reason"
+                required
+                maxLength={500}
+                rows={3}
+                className="mt-1 block w-full rounded-lg border border-line p-2 text-sm"
+              />
+            </label>
+            <div className="flex flex-wrap gap-3">
+              <Button type="submit" loading={busy}>
+                {deciding === 'credit' ? '付与して完了する' : '完了する'}
+              </Button>
+              <Button variant="secondary" onClick={() => setDeciding(null)} disabled={busy}>
+                やめる
+              </Button>
+            </div>
+          </Form>
+        </Sheet>
+      ) : null}
 
       {asking ? (
         <Sheet title={`¥${n(o.amountJpy)}を返金しますか？`} onClose={() => setAsking(false)} busy={busy}>
