@@ -180,6 +180,7 @@ function tierRowsFrom(form: FormData): { rows: Record<string, unknown>[]; indexe
   const count = Math.min(Number(text(form, 'tierCount')) || 0, 60);
   const rows: Record<string, unknown>[] = [];
   const indexes: number[] = [];
+  const orders: number[] = [];
   for (let i = 0; i < count; i++) {
     const f = (name: string) => text(form, `tiers.${i}.${name}`);
     if (f('remove') === '1') continue;
@@ -209,8 +210,14 @@ function tierRowsFrom(form: FormData): { rows: Record<string, unknown>[]; indexe
         : [],
     });
     indexes.push(i);
+    orders.push(numberField(f('order')) ?? i + 1);
   }
-  return { rows, indexes };
+  // The rows' 順番 fields reorder the tiers (the best first); equal numbers keep the table's order.
+  const sorted = rows.map((row, k) => ({ row, index: indexes[k]!, order: orders[k]! }));
+  sorted.sort(
+    (a, b) => (Number.isFinite(a.order) ? a.order : 0) - (Number.isFinite(b.order) ? b.order : 0) || a.index - b.index,
+  );
+  return { rows: sorted.map((r) => r.row), indexes: sorted.map((r) => r.index) };
 }
 
 function saleFrom(form: FormData) {

@@ -199,6 +199,36 @@ describe.skipIf(!databaseUrl)(
       );
       expect(tiers.status).toBe(200);
       expect(tiers.body).toContain('賞を保存しました。');
+      // 順番 reorders the rows: B賞 put first becomes rank 1; then back again.
+      const rankOf = async () =>
+        Object.fromEntries(
+          (
+            await handle!.db
+              .select({ id: gachaTiers.id, rank: gachaTiers.rank })
+              .from(gachaTiers)
+              .where(eq(gachaTiers.gachaId, PACK))
+          ).map((t) => [t.id.slice(PACK.length + 1), t.rank]),
+        );
+      expect(await rankOf()).toEqual({ t1: 1, t2: 2 });
+      const swapped = await postForm(
+        page,
+        {
+          intent: 'tiers',
+          ...tierFields([
+            { ...regular('t1', 'S賞', '1', '5000'), order: '2' },
+            { ...regular('t2', 'B賞', '9', '50'), order: '1' },
+          ]),
+        },
+        { cookie },
+      );
+      expect(swapped.status).toBe(200);
+      expect(await rankOf()).toEqual({ t1: 2, t2: 1 });
+      await postForm(
+        page,
+        { intent: 'tiers', ...tierFields([regular('t1', 'S賞', '1', '5000'), regular('t2', 'B賞', '9', '50')]) },
+        { cookie },
+      );
+      expect(await rankOf()).toEqual({ t1: 1, t2: 2 });
       const tampered = await postForm(
         page,
         {
@@ -315,6 +345,8 @@ describe.skipIf(!databaseUrl)(
       expect(audit.map((a) => a.action)).toEqual([
         'pack.draft.create',
         'pack.draft.update',
+        'pack.draft.tiers',
+        'pack.draft.tiers',
         'pack.draft.tiers',
         'pack.draft.update',
         'pack.draft.tier-image',

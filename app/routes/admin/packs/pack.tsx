@@ -277,6 +277,13 @@ function TierFields({ row, index, answer }: { row: TierRowView; index: number; a
           answer={answer}
           defaultValue={typed('label', row.label)}
         />
+        <Field
+          label="順番（1が最上位）"
+          name={name('order')}
+          inputMode="numeric"
+          answer={answer}
+          defaultValue={typed('order', index + 1)}
+        />
         <label className="text-xs font-bold" htmlFor={`f-${index}-effect`}>
           演出
           <select
