@@ -19,7 +19,7 @@ import {
   signUpInBrowser,
 } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '#db/client';
-import { gachas, users } from '#db/schema';
+import { gachas, genres, users } from '#db/schema';
 import { checkInvariants } from '#modules/wallet';
 import { endPack, receiveStock } from '#modules/gacha';
 import { TEST_RULES } from '#tests/fixtures';
@@ -31,16 +31,21 @@ const databaseUrl = inject('shopDatabaseUrl');
 let handle: DatabaseHandle | undefined;
 const SHOTS = 'test-results/screenshots';
 const PACK_ID = `editor-${Date.now().toString(36)}`;
+/** The journey's own genre, shown while it runs and hidden after, so the shop's lists are as before. */
+const GENRE = `kiri-${Date.now().toString(36)}`;
+const GENRE_NAME = 'キリ番テスト';
 
 beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (!databaseUrl) return;
+  handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  await handle.db.insert(genres).values({ id: GENRE, name: GENRE_NAME, sortOrder: 999 });
 });
 afterAll(async () => {
-  // The pack is over, so the other suites' counts of packs on sale are as before.
   if (handle) {
     const [pack] = await handle.db.select({ status: gachas.status }).from(gachas).where(eq(gachas.id, PACK_ID));
     if (pack && pack.status !== 'draft') await endPack(handle.db, PACK_ID);
+    await handle.db.update(genres).set({ visible: false }).where(eq(genres.id, GENRE));
     expect(await checkInvariants(handle.db)).toEqual([]);
   }
   await handle?.close();
@@ -108,6 +113,7 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
         await page.getByRole('button', { name: '下書きを作って次へ' }).click();
         await page.getByText('IDは英小文字・数字・ハイフン').waitFor();
         await page.getByLabel(/^ID/).fill(PACK_ID);
+        await page.getByLabel('ジャンル').selectOption(GENRE);
         await page.getByLabel('説明').fill('100口目ではなく3口目がキリ番です。');
         await expectNoSeriousAxeViolations(page, 'pack list');
         await page.getByRole('button', { name: '下書きを作って次へ' }).click();
@@ -207,7 +213,7 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
         await expectNoSeriousAxeViolations(preview, 'pack preview');
         await preview.screenshot({ path: `${SHOTS}/desktop-pack-preview.png`, fullPage: true });
         await preview.close();
-        const visitor = await member.page.goto(`/gacha/pokemon/${PACK_ID}?preview=1`);
+        const visitor = await member.page.goto(`/gacha/${GENRE}/${PACK_ID}?preview=1`);
         expect(visitor!.status()).not.toBe(200);
 
         // ── Publish, after being asked.
@@ -224,7 +230,7 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
         await signUpInBrowser(member.page, { name: 'きりばん', email });
         const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
         await command(['coins:grant', '--member', email, '--amount', '3000', '--kind', 'paid', '--reason', 'テスト']);
-        await member.page.goto(`/gacha/pokemon/${PACK_ID}`);
+        await member.page.goto(`/gacha/${GENRE}/${PACK_ID}`);
         await waitForHydration(member.page);
         await member.page.getByRole('heading', { name: /^キリ番賞あり/ }).waitFor();
         await member.page.locator('button[name=confirm][value="10"]:visible').first().click();

@@ -1,6 +1,8 @@
 // The catalogue against a real database (PostgreSQL when it answers, else PGlite), with the demo data.
 // The pure rules (headline tier, sort options) are in index.test.ts.
 import { describe, it, expect, beforeAll } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { genres } from '#db/schema';
 import { useTestDatabase } from '#tests/use-test-database';
 import { TEST_RULES } from '#tests/fixtures';
 import { loadDemoDataOnce, DEMO_PACKS } from '#db/demo/seed';
@@ -101,5 +103,22 @@ describe('catalogue ids', () => {
     expect(await getGacha(handle.db, '\u0000')).toBeNull();
     expect(await getGacha(handle.db, 'a'.repeat(101))).toBeNull();
     expect(await resolveGenre(handle.db, 'ポケモン')).toBeNull();
+  });
+});
+
+describe('a hidden genre', () => {
+  it('leaves its packs out of the lists (their pages answer 404), and shows them again when shown', async () => {
+    const db = handle.db;
+    const packOfOnePiece = (await listGachas(db)).find((p) => p.genreId === 'onepiece')!;
+    expect(packOfOnePiece).toBeDefined();
+    await db.update(genres).set({ visible: false }).where(eq(genres.id, 'onepiece'));
+    try {
+      expect((await listGachas(db)).some((p) => p.genreId === 'onepiece')).toBe(false);
+      expect(await listGachas(db, { genreId: 'onepiece' })).toEqual([]);
+      expect(await resolveGenre(db, 'onepiece')).toBeNull();
+    } finally {
+      await db.update(genres).set({ visible: true }).where(eq(genres.id, 'onepiece'));
+    }
+    expect((await listGachas(db)).some((p) => p.id === packOfOnePiece.id)).toBe(true);
   });
 });

@@ -233,6 +233,8 @@ export async function listGachas(
       and(
         inArray(gachas.status, PUBLIC_GACHA_STATUSES),
         options.genreId ? eq(gachas.genreId, options.genreId) : undefined,
+        // A hidden genre's packs (or one outside its window) are not listed: their pages answer 404.
+        inArray(gachas.genreId, db.select({ id: genres.id }).from(genres).where(genreShown())),
       ),
     )
     .orderBy(onSaleFirst, ...order, asc(gachas.id))

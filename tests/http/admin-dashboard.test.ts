@@ -10,7 +10,7 @@ import { checkInvariants } from '#modules/wallet';
 import { drawLots, foldDrawRollups } from '#modules/draw';
 import { foldMemberRollups } from '#modules/identity';
 import { foldSalesRollups, refreshUnusedPaidSnapshot } from '#modules/payments';
-import { createMemberWithCoins, createPublishedPack, TEST_RULES } from '#tests/fixtures';
+import { createMemberWithCoins, createPublishedPack, HIDDEN_TEST_GENRE, TEST_RULES } from '#tests/fixtures';
 import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
 import { runAdminCommand } from '../../scripts/shop-admin';
 
@@ -89,7 +89,12 @@ describe.skipIf(!databaseUrl)(
     it('shows an admin the folded figures, and each staff member only the sections they may read', async () => {
       const db = handle!.db;
       // A pack sold out in two draws, a purchase, then one run of the rollup job's folds.
-      const gachaId = await createPublishedPack(db, { lots: 20, price: 10, drawOptions: [10] });
+      const gachaId = await createPublishedPack(db, {
+        lots: 20,
+        price: 10,
+        drawOptions: [10],
+        genreId: HIDDEN_TEST_GENRE,
+      });
       const drawer = await createMemberWithCoins(db, { paid: 200 });
       for (let i = 0; i < 2; i++) {
         const drawn = await drawLots(db, {

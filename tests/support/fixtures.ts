@@ -53,6 +53,15 @@ export async function ensureGenre(db: Database, id = 'pokemon') {
   await db.insert(genres).values({ id, name: id }).onConflictDoNothing();
 }
 
+/** A genre never shown to members: packs a shared-shop test makes there stay out of the catalogue. */
+export const HIDDEN_TEST_GENRE = 'test-hidden';
+export async function ensureHiddenGenre(db: Database) {
+  await db
+    .insert(genres)
+    .values({ id: HIDDEN_TEST_GENRE, name: 'テスト（非表示）', visible: false })
+    .onConflictDoNothing();
+}
+
 /**
  * Receives exactly the cards a pack's tiers need (decision 023: publishing reserves them), at each
  * tier's conversion value, so the pack can be published.
@@ -89,9 +98,12 @@ export async function createPublishedPack(
     saleEndsAt?: Date;
     /** A キリ番賞 tier 'K' for these lot numbers (decision 027). */
     kiribanAt?: number[];
+    /** The pack's genre (default pokemon); `HIDDEN_TEST_GENRE` keeps it out of the shop's lists. */
+    genreId?: string;
   },
 ): Promise<string> {
-  await ensureGenre(db);
+  if (options.genreId === HIDDEN_TEST_GENRE) await ensureHiddenGenre(db);
+  else await ensureGenre(db, options.genreId);
   const id = options.id ?? `t-${randomUUID().slice(0, 8)}`;
   const tiers: PackDefinition['tiers'] = [
     {
@@ -151,7 +163,7 @@ export async function createPublishedPack(
     });
   await createPack(db, {
     id,
-    genreId: 'pokemon',
+    genreId: options.genreId ?? 'pokemon',
     title: `テストパック ${id}`,
     imagePath: '/demo/packs/pack-01.svg',
     pricePerDraw: options.price,
