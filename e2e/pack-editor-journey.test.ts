@@ -9,14 +9,13 @@ import fs from 'node:fs';
 import sharp from 'sharp';
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createOTP } from '@better-auth/utils/otp';
-import { base32 } from '@better-auth/utils/base32';
 import {
   useBrowser,
   openContext,
   expectNoSeriousAxeViolations,
   waitForHydration,
   signUpInBrowser,
+  setUpStaffTotp,
 } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { gachas, genres, users } from '#db/schema';
@@ -50,9 +49,6 @@ afterAll(async () => {
   }
   await handle?.close();
 });
-
-const totpOf = (manualKey: string) =>
-  createOTP(base32.decode(manualKey.replace(/\s+/g, '')), { digits: 6, period: 30 }).totp();
 
 async function command(args: string[]) {
   const said: string[] = [];
@@ -91,17 +87,7 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
           'packs:write,members:read',
         ]);
         await desk.page.goto('/admin/packs');
-        await desk.page.waitForURL(/\/mypage\/settings\/security/);
-        await waitForHydration(desk.page);
-        await desk.page.getByLabel('パスワード').fill(password);
-        await desk.page.getByRole('button', { name: '設定を始める' }).click();
-        const manualKey = (await desk.page.getByTestId('manual-key').textContent())!.trim();
-        await desk.page.getByLabel('認証コード（6桁）').fill(await totpOf(manualKey));
-        await desk.page.getByRole('button', { name: '設定を完了する' }).click();
-        await desk.page
-          .getByText(/バックアップコード/)
-          .first()
-          .waitFor();
+        await setUpStaffTotp(desk.page, password);
 
         // ── 1. Basics: a bad id first, then the draft.
         const page = desk.page;

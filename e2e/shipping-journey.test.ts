@@ -8,14 +8,13 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createOTP } from '@better-auth/utils/otp';
-import { base32 } from '@better-auth/utils/base32';
 import {
   useBrowser,
   openContext,
   expectNoSeriousAxeViolations,
   waitForHydration,
   signUpInBrowser,
+  setUpStaffTotp,
 } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { users } from '#db/schema';
@@ -39,9 +38,6 @@ afterAll(async () => {
   if (handle) expect(await checkInvariants(handle.db)).toEqual([]);
   await handle?.close();
 });
-
-const totpOf = (manualKey: string) =>
-  createOTP(base32.decode(manualKey.replace(/\s+/g, '')), { digits: 6, period: 30 }).totp();
 
 async function command(args: string[]) {
   const said: string[] = [];
@@ -118,17 +114,7 @@ describe('a won card shipped and followed', () => {
           'shipping:read,shipping:write,packs:write',
         ]);
         await desk.page.goto('/admin');
-        await desk.page.waitForURL(/\/mypage\/settings\/security/);
-        await waitForHydration(desk.page);
-        await desk.page.getByLabel('パスワード').fill(password);
-        await desk.page.getByRole('button', { name: '設定を始める' }).click();
-        const manualKey = (await desk.page.getByTestId('manual-key').textContent())!.trim();
-        await desk.page.getByLabel('認証コード（6桁）').fill(await totpOf(manualKey));
-        await desk.page.getByRole('button', { name: '設定を完了する' }).click();
-        await desk.page
-          .getByText(/バックアップコード/)
-          .first()
-          .waitFor();
+        await setUpStaffTotp(desk.page, password);
 
         // ── The desk: the queue, a tick, 発送準備中.
         await desk.page.goto('/admin');

@@ -4,6 +4,8 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, beforeAll, afterAll, inject } from 'vitest';
+import { createOTP } from '@better-auth/utils/otp';
+import { base32 } from '@better-auth/utils/base32';
 import { mailLinkTo } from '#tests/http';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -128,4 +130,24 @@ export async function confirmSignUpInBrowser(page: Page, email: string) {
   await page.goto(link.pathname + link.search);
   await waitForHydration(page);
   await page.getByRole('button', { name: 'メールアドレスを確認する' }).click();
+}
+
+/**
+ * The second factor the admin area asks a new staff member for: opened from an admin page, it sends
+ * them to the security page, where they set up TOTP with their password and a first code.
+ * @example await desk.page.goto('/admin'); await setUpStaffTotp(desk.page, password)
+ */
+export async function setUpStaffTotp(page: Page, password: string): Promise<void> {
+  await page.waitForURL(/\/mypage\/settings\/security/);
+  await waitForHydration(page);
+  await page.getByLabel('パスワード').fill(password);
+  await page.getByRole('button', { name: '設定を始める' }).click();
+  const manualKey = (await page.getByTestId('manual-key').textContent())!.trim();
+  const code = await createOTP(base32.decode(manualKey.replace(/\s+/g, '')), { digits: 6, period: 30 }).totp();
+  await page.getByLabel('認証コード（6桁）').fill(code);
+  await page.getByRole('button', { name: '設定を完了する' }).click();
+  await page
+    .getByText(/バックアップコード/)
+    .first()
+    .waitFor();
 }

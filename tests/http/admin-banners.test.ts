@@ -8,11 +8,10 @@ import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { asc, eq, like } from 'drizzle-orm';
 import sharp from 'sharp';
 import { openDatabase, type DatabaseHandle } from '#db/client';
-import { adminAuditLog, users } from '#db/schema';
+import { adminAuditLog } from '#db/schema';
 import { listAllBanners } from '#modules/content';
-import { TEST_RULES } from '#tests/fixtures';
 import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
-import { runAdminCommand } from '../../scripts/shop-admin';
+import { grantStaff } from '#tests/staff';
 
 const databaseUrl = inject('shopDatabaseUrl');
 let handle: DatabaseHandle | undefined;
@@ -27,15 +26,7 @@ afterAll(async () => {
 async function staffWith(label: string, permissions: string[]) {
   const email = uniqueEmail(label);
   const page = await signUpByForm({ name: label, email, password: 'banners-pass-1', agreeToTerms: 'on' });
-  const said: string[] = [];
-  const code = await runAdminCommand(
-    handle!.db,
-    ['staff:grant', '--member', email, '--role', 'staff', '--permissions', permissions.join(',')],
-    (line) => said.push(line),
-    { lifetimes: TEST_RULES.coinLifetimes },
-  );
-  expect(code, said.join('\n')).toBe(0);
-  await handle!.db.update(users).set({ twoFactorEnabled: true }).where(eq(users.email, email));
+  await grantStaff(handle!.db, email, permissions);
   return cookieFrom(page.headers);
 }
 

@@ -12,7 +12,7 @@ import { foldMemberRollups } from '#modules/identity';
 import { foldSalesRollups, refreshUnusedPaidSnapshot } from '#modules/payments';
 import { createMemberWithCoins, createPublishedPack, HIDDEN_TEST_GENRE, TEST_RULES } from '#tests/fixtures';
 import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
-import { runAdminCommand } from '../../scripts/shop-admin';
+import { grantStaff } from '#tests/staff';
 
 const databaseUrl = inject('shopDatabaseUrl');
 let handle: DatabaseHandle | undefined;
@@ -43,18 +43,7 @@ async function member(label: string) {
 /** A member (staff role with these permissions, or the admin role when none are given), signed in. */
 async function staffWith(label: string, permissions?: string[]) {
   const who = await member(label);
-  const said: string[] = [];
-  const role = permissions ? ['--role', 'staff', '--permissions', permissions.join(',')] : [];
-  const code = await runAdminCommand(
-    handle!.db,
-    ['staff:grant', '--member', who.email, ...role],
-    (line) => said.push(line),
-    {
-      lifetimes: TEST_RULES.coinLifetimes,
-    },
-  );
-  expect(code, said.join('\n')).toBe(0);
-  await handle!.db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, who.id));
+  await grantStaff(handle!.db, who.email, permissions);
   return who.cookie;
 }
 

@@ -9,6 +9,7 @@ import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog, coinAdjustments, coinLedger, users } from '#db/schema';
 import { checkInvariants, getBalance } from '#modules/wallet';
 import { runAdminCommand } from '../../scripts/shop-admin';
+import { grantStaff } from '#tests/staff';
 import { TEST_RULES } from '#tests/fixtures';
 import { cookieFrom, get, postForm, signUpByForm, uniqueEmail } from '#tests/http';
 
@@ -35,15 +36,7 @@ async function signedUp(label: string, name = 'テスト会員') {
 
 async function staffWith(label: string, permissions: string[]) {
   const member = await signedUp(label);
-  const said: string[] = [];
-  const code = await runAdminCommand(
-    handle!.db,
-    ['staff:grant', '--member', member.email, '--role', 'staff', '--permissions', permissions.join(',')],
-    (line) => said.push(line),
-    { lifetimes: TEST_RULES.coinLifetimes },
-  );
-  expect(code, said.join('\n')).toBe(0);
-  await handle!.db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, member.id));
+  await grantStaff(handle!.db, member.email, permissions);
   return member;
 }
 

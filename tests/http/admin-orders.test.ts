@@ -8,9 +8,8 @@ import { asc, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog, paymentOrders, users } from '#db/schema';
 import { checkInvariants } from '#modules/wallet';
-import { TEST_RULES } from '#tests/fixtures';
 import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
-import { runAdminCommand } from '../../scripts/shop-admin';
+import { grantStaff } from '#tests/staff';
 
 const databaseUrl = inject('shopDatabaseUrl');
 let handle: DatabaseHandle | undefined;
@@ -63,15 +62,7 @@ async function paidOrder(label: string) {
 
 async function staffWith(label: string, permissions: string[]) {
   const who = await member(label);
-  const said: string[] = [];
-  const code = await runAdminCommand(
-    handle!.db,
-    ['staff:grant', '--member', who.email, '--role', 'staff', '--permissions', permissions.join(',')],
-    (line) => said.push(line),
-    { lifetimes: TEST_RULES.coinLifetimes },
-  );
-  expect(code, said.join('\n')).toBe(0);
-  await handle!.db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, who.id));
+  await grantStaff(handle!.db, who.email, permissions);
   return who.cookie;
 }
 

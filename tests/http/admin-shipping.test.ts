@@ -6,10 +6,9 @@
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
-import { adminAuditLog, users } from '#db/schema';
+import { adminAuditLog } from '#db/schema';
 import { checkInvariants } from '#modules/wallet';
-import { runAdminCommand } from '../../scripts/shop-admin';
-import { TEST_RULES } from '#tests/fixtures';
+import { grantStaff } from '#tests/staff';
 import { get, postForm, shopUrl } from '#tests/http';
 import { memberWithShippingRequest, type ShippingMember } from '#tests/shipping-http';
 
@@ -26,15 +25,7 @@ afterAll(async () => {
 
 /** A signed-up member made staff with these permissions and a second factor (as TOTP setup leaves it). */
 async function staffWith(member: ShippingMember, permissions: string[]) {
-  const said: string[] = [];
-  const code = await runAdminCommand(
-    handle!.db,
-    ['staff:grant', '--member', member.email, '--role', 'staff', '--permissions', permissions.join(',')],
-    (line) => said.push(line),
-    { lifetimes: TEST_RULES.coinLifetimes },
-  );
-  expect(code, said.join('\n')).toBe(0);
-  await handle!.db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, member.id));
+  await grantStaff(handle!.db, member.email, permissions);
   return member.cookie;
 }
 

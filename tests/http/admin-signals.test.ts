@@ -8,8 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog, fraudSignals, users } from '#db/schema';
 import { purchaseHoldOf } from '#modules/payments';
-import { runAdminCommand } from '../../scripts/shop-admin';
-import { TEST_RULES } from '#tests/fixtures';
+import { grantStaff } from '#tests/staff';
 import { cookieFrom, get, postForm, signUpByForm, uniqueEmail } from '#tests/http';
 
 const databaseUrl = inject('shopDatabaseUrl');
@@ -32,15 +31,7 @@ async function signedUp(label: string, name = 'テスト会員') {
 
 async function staffWith(label: string, permissions: string[]) {
   const member = await signedUp(label);
-  const said: string[] = [];
-  const code = await runAdminCommand(
-    handle!.db,
-    ['staff:grant', '--member', member.email, '--role', 'staff', '--permissions', permissions.join(',')],
-    (line) => said.push(line),
-    { lifetimes: TEST_RULES.coinLifetimes },
-  );
-  expect(code, said.join('\n')).toBe(0);
-  await handle!.db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, member.id));
+  await grantStaff(handle!.db, member.email, permissions);
   return member;
 }
 

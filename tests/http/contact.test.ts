@@ -8,10 +8,9 @@ import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { asc, desc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { openDatabase, type DatabaseHandle } from '#db/client';
-import { adminAuditLog, draws, inquiries, inquiryAttachments, users } from '#db/schema';
+import { adminAuditLog, draws, inquiries, inquiryAttachments } from '#db/schema';
 import { checkInvariants } from '#modules/wallet';
-import { runAdminCommand } from '../../scripts/shop-admin';
-import { TEST_RULES } from '#tests/fixtures';
+import { grantStaff } from '#tests/staff';
 import { get, postForm, postFromAddress, shopUrl, titleOf, uniqueEmail } from '#tests/http';
 import { memberWithShippingRequest, type ShippingMember } from '#tests/shipping-http';
 
@@ -72,15 +71,7 @@ async function outbox(email: string) {
 
 /** A signed-up member made staff with these permissions and a second factor (as TOTP setup leaves it). */
 async function staffWith(member: ShippingMember, permissions: string[]) {
-  const said: string[] = [];
-  const code = await runAdminCommand(
-    handle!.db,
-    ['staff:grant', '--member', member.email, '--role', 'staff', '--permissions', permissions.join(',')],
-    (line) => said.push(line),
-    { lifetimes: TEST_RULES.coinLifetimes },
-  );
-  expect(code, said.join('\n')).toBe(0);
-  await handle!.db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, member.id));
+  await grantStaff(handle!.db, member.email, permissions);
   return member.cookie;
 }
 
