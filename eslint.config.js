@@ -30,6 +30,9 @@ export const MODULE_DEPENDENCIES = {
   payments: ['kernel', 'shop', 'wallet', 'progression', 'identity', 'idempotency'],
   // Operators: staff roles and permissions, the append-only audit log every admin action writes to,
   // and the operators' audited actions on packs, coins, coin packs, orders, members and banners (content).
+  // 特典コード (docs/decisions/032): codes redeemed once per member for free coins through the wallet,
+  // with new-member (identity) and rank (progression) conditions.
+  promo: ['kernel', 'wallet', 'identity', 'progression'],
   admin: ['kernel', 'shop', 'identity', 'messaging', 'content', 'wallet', 'gacha', 'payments'],
   // Prizes reach members: addresses (encrypted), shipping requests, the promised date, the desk.
   shipping: ['kernel', 'wallet', 'identity', 'messaging', 'gacha', 'draw', 'payments', 'admin'],

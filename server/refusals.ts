@@ -29,6 +29,8 @@ import {
 import { INQUIRY_LIMITS, type InquiryImageRefusalCode, type InquiryRefusalCode } from '#modules/support';
 import type { BannerRefusalCode } from '#modules/content';
 import { SIGNAL_STATUS_LABELS, type RiskRefusalCode, type SignalStatus } from '#modules/risk';
+import type { PromoAdminRefusalCode, PromoRefusalCode } from '#modules/promo';
+import { rankName } from '#modules/progression';
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503;
 
@@ -550,6 +552,45 @@ const risk: Section<RiskRefusalCode> = {
   },
 };
 
+// 特典コード (docs/decisions/032): each refusal says why, so the member knows whether to retry.
+const promo: Section<PromoRefusalCode | PromoAdminRefusalCode> = {
+  PROMO_CODE_INVALID: {
+    status: 422,
+    message: '特典コードは半角・全角の英数字4〜32文字で入力してください（ハイフンや空白は無視されます）。',
+  },
+  PROMO_CODE_UNKNOWN: { status: 404, message: 'この特典コードは見つかりません。入力に誤りがないかご確認ください。' },
+  PROMO_CODE_NOT_YET_VALID: {
+    status: 409,
+    message: (d) =>
+      d.startsAt ? `この特典コードは${jstText(String(d.startsAt))}から使えます。` : 'この特典コードはまだ使えません。',
+  },
+  PROMO_CODE_EXPIRED: {
+    status: 410,
+    message: (d) =>
+      d.endsAt
+        ? `この特典コードの有効期限（${jstText(String(d.endsAt))}まで）は過ぎています。`
+        : 'この特典コードの有効期限は過ぎています。',
+  },
+  PROMO_CODE_USED_UP: { status: 409, message: 'この特典コードは利用上限に達したため、受付を終了しました。' },
+  PROMO_CODE_ALREADY_REDEEMED: { status: 409, message: 'この特典コードはすでに利用済みです（おひとり様1回まで）。' },
+  PROMO_CODE_NOT_NEW_MEMBER: {
+    status: 403,
+    message: (d) => `この特典コードは会員登録から${n(d.days)}日以内の方のみご利用いただけます。`,
+  },
+  PROMO_CODE_RANK_TOO_LOW: {
+    status: 403,
+    message: (d) => `この特典コードは${rankName(Number(d.minRank))}ランク以上の方のみ利用できます。`,
+  },
+  PROMO_CODE_RATE_LIMITED: {
+    status: 429,
+    message: (d) =>
+      `特典コードの入力回数が多すぎます。${n(Math.max(1, Math.ceil(Number(d.retryAfterSeconds ?? 60) / 60)))}分ほど待ってからお試しください。`,
+    headers: (d) => ({ 'Retry-After': String(Math.max(1, Number(d.retryAfterSeconds ?? 60))) }),
+  },
+  PROMO_CODE_TAKEN: { status: 409, message: (d) => `コード ${String(d.code)} はすでに登録されています。` },
+  PROMO_CODE_NOT_FOUND: { status: 404, message: 'その特典コードは見つかりません。一覧を読み込み直してください。' },
+};
+
 /**
  * Joins sections; a code two modules share must mean the same answer in both (checked at load, so
  * a contradiction stops the start instead of depending on the order of the sections).
@@ -595,7 +636,9 @@ export type RefusalCode =
   | InquiryRefusalCode
   | InquiryImageRefusalCode
   | BannerRefusalCode
-  | RiskRefusalCode;
+  | RiskRefusalCode
+  | PromoRefusalCode
+  | PromoAdminRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -620,6 +663,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   inquiryImages,
   banners,
   risk,
+  promo,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {
