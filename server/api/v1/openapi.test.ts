@@ -237,11 +237,13 @@ describe('openapi.json', () => {
       'listGachas',
       'listGenres',
       'listPrizes',
+      'listPromoRedemptions',
       'listPurchases',
       'listShippingRequests',
       'listWalletEntries',
       'lookupPostalCode',
       'quoteShippingRequest',
+      'redeemPromoCode',
       'updateAddress',
     ]);
     expect(alone.servers).toEqual([{ url: '/api/v1' }]);
