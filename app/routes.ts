@@ -40,6 +40,7 @@ export default [
       route('signals', 'routes/admin/signals.tsx'),
       route('maintenance', 'routes/admin/maintenance.tsx'),
       route('coin-packs', 'routes/admin/coin-packs.tsx'),
+      route('promo-codes', 'routes/admin/promo-codes.tsx'),
       route('genres', 'routes/admin/genres.tsx'),
       route('packs', 'routes/admin/packs/index.tsx'),
       route('packs/:packId', 'routes/admin/packs/pack.tsx'),
@@ -60,6 +61,8 @@ export default [
   route('admin/shipping/labels.csv', 'routes/admin/shipping/labels.ts'),
   // The admin lists as streamed CSV downloads (each export audited).
   route('admin/exports/:file', 'routes/admin/export.ts'),
+  // A batch of 特典コード as CSV (audited).
+  route('admin/promo-codes/batch.csv', 'routes/admin/promo-codes-csv.ts'),
   // An inquiry's attached image: a resource for operators with inquiries:read (checked by its loader).
   route('admin/inquiries/attachments/:attachmentId', 'routes/admin/inquiries/attachment.ts'),
   // Developer pages (404 unless PAYMENT_SANDBOX is on), before the catch-all.

@@ -40,6 +40,7 @@ const PAGES: [string, string][] = [
   ['/admin/signals', '不正検知'],
   ['/admin/genres', 'ジャンル'],
   ['/admin/coin-packs', 'コインパック'],
+  ['/admin/promo-codes', '特典コード'],
   ['/admin/banners', 'バナー'],
   ['/admin/reports/unused-paid', '未使用残高（資金決済法）'],
   ['/admin/inquiries', 'お問い合わせ'],

@@ -19,6 +19,7 @@ export const ADMIN_PERMISSIONS = [
   'shop:write',
   'signals:read',
   'reports:read',
+  'promo:write',
 ] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 
@@ -40,6 +41,7 @@ export const PERMISSION_LABELS: Readonly<Record<AdminPermission, string>> = {
   'shop:write': 'メンテナンスモードなどショップ全体の設定',
   'signals:read': '不正検知シグナルの閲覧（判断には会員情報の変更の権限も必要）',
   'reports:read': 'ダッシュボード（ガチャ・会員・パックの集計）の閲覧',
+  'promo:write': '特典コードの発行・CSV出力・停止',
 };
 
 export const adminPermissionSchema = z.enum(ADMIN_PERMISSIONS, { error: '不明な権限です。' });

@@ -95,6 +95,12 @@ const TASKS: { to: string; title: string; text: string; permission: string }[] =
     permission: 'packs:write',
   },
   {
+    to: '/admin/promo-codes',
+    title: '特典コード',
+    text: '特典コード（1件またはN件の一括発行・CSV・利用数・停止）を管理します。',
+    permission: 'promo:write',
+  },
+  {
     to: '/admin/banners',
     title: 'バナー',
     text: 'トップページのバナー（画像・タイトル・リンク先・表示順・公開/非公開・表示期間）を追加・変更します。',
