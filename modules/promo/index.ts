@@ -78,6 +78,7 @@ export interface RedeemInput {
 
 export interface Redeemed {
   ok: true;
+  redemptionId: number;
   codeId: number;
   label: string;
   coins: number;
@@ -155,7 +156,14 @@ export async function redeemPromoCode(db: Database, input: RedeemInput): Promise
         lifetimeDays: input.lifetimeDays,
         now,
       });
-      return { ok: true as const, codeId: row.id, label: row.label, coins: row.coins, redeemedAt: now.toISOString() };
+      return {
+        ok: true as const,
+        redemptionId: redemption.id,
+        codeId: row.id,
+        label: row.label,
+        coins: row.coins,
+        redeemedAt: now.toISOString(),
+      };
     });
   } catch (error) {
     if (error instanceof RefusalError && (PROMO_REFUSAL_CODES as readonly string[]).includes(error.code))

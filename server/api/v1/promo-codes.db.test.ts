@@ -60,6 +60,7 @@ describe('POST /me/promo-codes/redemptions', () => {
       headers: { authorization: `Bearer ${member.bearer}` },
     });
     expect(mine.json.items).toHaveLength(1);
+    expect(mine.json.items[0].id).toBe(done.json.id);
     const theirs = await requestJson(api, '/me/promo-codes/redemptions', {
       headers: { authorization: `Bearer ${other.bearer}` },
     });

@@ -59,10 +59,9 @@ const redeemPromoCodeOperation = defineOperation({
       lifetimeDays: { paid: services.config.PAID_COIN_EXPIRY_DAYS, free: services.config.FREE_COIN_EXPIRY_DAYS },
     });
     if (!done.ok) return done;
-    const [latest] = await listMemberRedemptions(services.db, member.id, 1);
     return {
       status: 201,
-      body: { id: latest!.id, label: done.label, coins: done.coins, redeemedAt: done.redeemedAt },
+      body: { id: done.redemptionId, label: done.label, coins: done.coins, redeemedAt: done.redeemedAt },
     };
   },
 });
