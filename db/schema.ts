@@ -16,3 +16,4 @@ export * from '../modules/support/schema';
 export { appMeta, moduleSql } from './app-meta';
 export * from '../modules/shipping/schema';
 export * from '../modules/risk/schema';
+export * from '../modules/bonus/schema';

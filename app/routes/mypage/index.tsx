@@ -5,6 +5,8 @@
 import { Form, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
+import { LoginBonusCard } from '~/components/LoginBonusCard';
+import { loginBonusCardOf } from '~/lib/login-bonus.server';
 import { PrizeChoices, PRIZE_STATUS_LABEL } from '~/components/gacha/PrizeList';
 import { formatCoins } from '~/lib/numbers';
 import { formatYmd, formatYmdHm } from '~/lib/dates';
@@ -97,6 +99,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       : Promise.resolve(null),
     tab === 'menu' ? accountSummaryOf(db, shop.member.id) : Promise.resolve(null),
   ]);
+  // Today's login bonus, on the menu only while it is still to be claimed (decision 033).
+  const loginBonus = tab === 'menu' ? await loginBonusCardOf(shop) : null;
   return {
     signedIn: true as const,
     tab,
@@ -112,6 +116,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     purchases,
     exp,
     account,
+    loginBonus: loginBonus && !loginBonus.claimed ? loginBonus : null,
     renderedAt: new Date().toISOString(),
     lifetimes: { paid: shop.services.config.PAID_COIN_EXPIRY_DAYS, free: shop.services.config.FREE_COIN_EXPIRY_DAYS },
   };
@@ -190,6 +195,7 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
       {loaderData.signedIn && !tabOpen && (
         <WalletCard balance={loaderData.balance} exp={loaderData.exp} lifetimes={loaderData.lifetimes} />
       )}
+      {loaderData.signedIn && !tabOpen && loaderData.loginBonus && <LoginBonusCard bonus={loaderData.loginBonus} />}
       {loaderData.signedIn && (
         <nav aria-label="マイページのタブ" className="grid grid-cols-4 gap-1 rounded-full bg-white p-1 shadow-sm">
           {TABS.map((t) => (

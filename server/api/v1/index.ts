@@ -14,6 +14,7 @@ import { purchaseOperations } from './purchases';
 import { identityOperations } from './identity';
 import { addressOperations } from './addresses';
 import { shippingRequestOperations } from './shipping-requests';
+import { loginBonusOperations } from './login-bonus';
 
 export { defineOperation, apiSchema, type ApiOperation } from './registry';
 export { ApiError } from './http';
@@ -31,6 +32,7 @@ export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [
   identityOperations,
   addressOperations,
   shippingRequestOperations,
+  loginBonusOperations,
 ];
 
 export const API_V1_VERSION = '1.0.0';
