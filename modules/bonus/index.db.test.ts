@@ -7,6 +7,7 @@ import { useTestDatabase } from '#tests/use-test-database';
 import { createMember } from '#tests/fixtures';
 import { users } from '#db/schema';
 import { getBalance, listLedgerEntries } from '#modules/wallet';
+import { setMaintenance } from '#modules/shop';
 import {
   claimLoginBonus,
   coinsForStreakDay,
@@ -164,6 +165,18 @@ describe('claimLoginBonus', () => {
     });
     expect(await claimLoginBonus(handle.db, 'm_nobody', RULES)).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
     for (const member of [staff, banned, deleted]) expect((await getBalance(handle.db, member)).free).toBe(0);
+  });
+});
+
+describe('maintenance mode', () => {
+  it('does not stop the claim (decision 033: neither a purchase nor a draw)', async () => {
+    const member = await createMember(handle.db);
+    await handle.db.transaction((tx) => setMaintenance(tx, { on: true, message: null, endsAt: null }, 'test'));
+    try {
+      expect(await claimLoginBonus(handle.db, member, RULES)).toMatchObject({ ok: true, coins: 10 });
+    } finally {
+      await handle.db.transaction((tx) => setMaintenance(tx, { on: false, message: null, endsAt: null }, 'test'));
+    }
   });
 });
 
