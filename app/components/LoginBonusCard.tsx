@@ -23,9 +23,20 @@ export interface LoginBonusCardData {
 export type LoginBonusActionData =
   { ok: true; coins: number; streakDay: number; message: string } | { ok: false; code: string; message: string };
 
-export function LoginBonusCard({ bonus }: { bonus: LoginBonusCardData }) {
+/**
+ * @param hideWhenClaimed /mypage: nothing once today's bonus was claimed before this visit; a claim made
+ *   here keeps its answer shown (the page's data is reloaded after the claim).
+ */
+export function LoginBonusCard({
+  bonus,
+  hideWhenClaimed = false,
+}: {
+  bonus: LoginBonusCardData;
+  hideWhenClaimed?: boolean;
+}) {
   const fetcher = useFetcher<LoginBonusActionData>();
   const answer = fetcher.data;
+  if (hideWhenClaimed && bonus.claimed && !answer) return null;
   const claimed = bonus.claimed || answer?.ok === true;
   const coins = answer?.ok ? answer.coins : bonus.coins;
   return (

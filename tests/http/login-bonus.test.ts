@@ -53,6 +53,9 @@ describe('the login bonus', () => {
     const page = await get('/myinbox/bonus/logs');
     expect(page.status).toBe(302);
     expect(page.location).toBe('/auth/sign_in?redirect=%2Fmyinbox%2Fbonus%2Flogs');
+    const post = await postForm('/myinbox/bonus/logs', {});
+    expect(post.status).toBe(302);
+    expect(post.location).toMatch(/^\/auth\/sign_in\?redirect=/);
   });
 
   it('claims once a day by the API; the second claim is a Japanese 409 with the next time', async () => {

@@ -99,7 +99,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       : Promise.resolve(null),
     tab === 'menu' ? accountSummaryOf(db, shop.member.id) : Promise.resolve(null),
   ]);
-  // Today's login bonus, on the menu only while it is still to be claimed (decision 033).
+  // Today's login bonus on the menu (decision 033); the card hides itself once claimed on an earlier visit.
   const loginBonus = tab === 'menu' ? await loginBonusCardOf(shop) : null;
   return {
     signedIn: true as const,
@@ -116,7 +116,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     purchases,
     exp,
     account,
-    loginBonus: loginBonus && !loginBonus.claimed ? loginBonus : null,
+    loginBonus,
     renderedAt: new Date().toISOString(),
     lifetimes: { paid: shop.services.config.PAID_COIN_EXPIRY_DAYS, free: shop.services.config.FREE_COIN_EXPIRY_DAYS },
   };
@@ -195,7 +195,9 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
       {loaderData.signedIn && !tabOpen && (
         <WalletCard balance={loaderData.balance} exp={loaderData.exp} lifetimes={loaderData.lifetimes} />
       )}
-      {loaderData.signedIn && !tabOpen && loaderData.loginBonus && <LoginBonusCard bonus={loaderData.loginBonus} />}
+      {loaderData.signedIn && !tabOpen && loaderData.loginBonus && (
+        <LoginBonusCard bonus={loaderData.loginBonus} hideWhenClaimed />
+      )}
       {loaderData.signedIn && (
         <nav aria-label="マイページのタブ" className="grid grid-cols-4 gap-1 rounded-full bg-white p-1 shadow-sm">
           {TABS.map((t) => (
