@@ -23,10 +23,13 @@ async function signUp(label: string): Promise<Member> {
   return { cookie, bearer };
 }
 
-async function api(path: string, options: { member?: Member; method?: string } = {}) {
+async function api(path: string, options: { member?: Member; method?: string; key?: string } = {}) {
+  const headers: Record<string, string> = {};
+  if (options.member) headers.authorization = `Bearer ${options.member.bearer}`;
+  if (options.key) headers['idempotency-key'] = options.key;
   const response = await fetch(`${shopUrl()}/api/v1${path}`, {
     method: options.method ?? 'GET',
-    headers: options.member ? { authorization: `Bearer ${options.member.bearer}` } : {},
+    headers,
     redirect: 'manual',
   });
   const text = await response.text();
@@ -64,14 +67,17 @@ describe('the login bonus', () => {
     expect(before.body).toMatchObject({ enabled: true, claimed: false, streakDay: 1, coins: 10 });
     const day: string = before.body.day;
     expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    const claim = await api('/me/login-bonus', { member: alice, method: 'POST' });
+    const claim = await api('/me/login-bonus', { member: alice, method: 'POST', key: 'bonus-alice-1' });
     expect(claim.status).toBe(200);
+    // The app's retry with the same key gets the first answer, not a refusal.
+    expect(await api('/me/login-bonus', { member: alice, method: 'POST', key: 'bonus-alice-1' })).toEqual(claim);
     expect(claim.body).toEqual({ day, streakDay: 1, coins: 10, nextClaimAt: before.body.nextClaimAt });
     // The next claim opens at 00:00 in Japan, which is 15:00 UTC.
     expect(claim.body.nextClaimAt).toMatch(/T15:00:00\.000Z$/);
     const again = await api('/me/login-bonus', { member: alice, method: 'POST' });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('LOGIN_BONUS_ALREADY_CLAIMED');
+    expect(again.body.error.details.nextClaimAt).toBe(claim.body.nextClaimAt);
     expect(again.body.error.message).toMatch(
       /^本日のログインボーナスは受け取り済みです。次回は.+0:00（日本時間）から受け取れます。$/,
     );

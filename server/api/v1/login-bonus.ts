@@ -1,9 +1,11 @@
 // The signed-in member's daily login bonus (decision 033): today's state and the claim.
 import { z } from 'zod';
 import { apiSchema, defineOperation } from './registry';
-import { isoDateTime } from './http';
+import { ApiError, isoDateTime, requestHash } from './http';
 import { claimLoginBonus, loginBonusStateOf } from '#modules/bonus';
+import { withIdempotency } from '#modules/idempotency';
 import { loginBonusRules } from '#server/login-bonus';
+import { describeRefusal } from '#server/refusals';
 
 const jstDay = () =>
   z
@@ -61,9 +63,10 @@ const claimLoginBonusOperation = defineOperation({
   path: '/me/login-bonus',
   summary: 'ログインボーナスを受け取る',
   description:
-    '日本時間の1日に1回、無償コインを受け取ります。同時に何度送っても付与は1回です。2回目以降は 409 と次に受け取れる時刻を返します。メンテナンス中も受け取れます。',
+    '日本時間の1日に1回、無償コインを受け取ります。同時に何度送っても付与は1回です。2回目以降は 409 と次に受け取れる時刻を返します。Idempotency-Key を付けて再送すると最初の答えが返ります。メンテナンス中も受け取れます。',
   tags: ['login-bonus'],
   auth: 'member',
+  idempotencyKey: 'optional',
   responses: {
     200: { description: '受け取りました。', schema: loginBonusClaimSchema },
     401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
@@ -72,13 +75,41 @@ const claimLoginBonusOperation = defineOperation({
       codes: ['LOGIN_BONUS_STAFF', 'LOGIN_BONUS_NOT_AVAILABLE'],
     },
     404: { description: 'ログインボーナスを実施していません。', codes: ['LOGIN_BONUS_DISABLED'] },
-    409: { description: '今日は受け取り済みです（details.nextClaimAt）。', codes: ['LOGIN_BONUS_ALREADY_CLAIMED'] },
+    409: {
+      description: '今日は受け取り済み（details.nextClaimAt）、またはキーの再利用。',
+      codes: ['LOGIN_BONUS_ALREADY_CLAIMED', 'IDEMPOTENCY_KEY_REUSED'],
+    },
   },
-  handler: async ({ services, member }) => {
-    const outcome = await claimLoginBonus(services.db, member.id, loginBonusRules(services.config));
-    if (!outcome.ok) return outcome;
-    const { ok: _ok, ...claim } = outcome;
-    return { status: 200, body: { ...claim, nextClaimAt: claim.nextClaimAt.toISOString() } };
+  handler: async ({ services, member, idempotencyKey }) => {
+    const run = async (db: typeof services.db) => {
+      const outcome = await claimLoginBonus(db, member.id, loginBonusRules(services.config));
+      if (!outcome.ok) {
+        // Stored as the answer's error body, so a replay answers the same words and details.
+        const { status, code, message, details } = describeRefusal(outcome);
+        return { status, body: { error: { code, message, details } } as unknown };
+      }
+      const { ok: _ok, ...claim } = outcome;
+      return { status: 200, body: { ...claim, nextClaimAt: claim.nextClaimAt.toISOString() } as unknown };
+    };
+    const result = idempotencyKey
+      ? await withIdempotency(
+          services.db,
+          {
+            memberId: member.id,
+            key: `api:${idempotencyKey}`,
+            operation: 'claimLoginBonus',
+            requestHash: requestHash({}),
+          },
+          run,
+        )
+      : { ok: true as const, kind: 'fresh' as const, ...(await run(services.db)) };
+    if (!result.ok) return result;
+    if (result.status !== 200) {
+      const error = (result.body as { error: { code: string; message: string; details: Record<string, unknown> } })
+        .error;
+      throw new ApiError(result.status as 401 | 403 | 404 | 409, error.code, error.message, error.details);
+    }
+    return { status: 200, body: result.body as z.input<typeof loginBonusClaimSchema> };
   },
 });
 
