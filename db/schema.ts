@@ -17,3 +17,4 @@ export { appMeta, moduleSql } from './app-meta';
 export * from '../modules/shipping/schema';
 export * from '../modules/risk/schema';
 export * from '../modules/promo/schema';
+export * from '../modules/bonus/schema';

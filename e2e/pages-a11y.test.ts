@@ -47,6 +47,7 @@ const MEMBER_PAGES = [
   { path: '/ranking/daily/goodluck', heading: 'ランキング' },
   { path: '/ranking/weekly/exp', heading: 'ランキング' },
   { path: '/ranking/monthly/level', heading: 'ランキング' },
+  { path: '/myinbox/bonus/logs', heading: 'メールボックス' },
 ];
 
 describe.each<ViewportName>(['phone', 'desktop'])('member pages on a %s', (viewport) => {

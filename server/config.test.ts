@@ -72,6 +72,26 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), PAID_COIN_EXPIRY_DAYS: '181' })).toThrow(/PAID_COIN_EXPIRY_DAYS/);
   });
 
+  it('reads the login bonus table (decision 033): amounts by streak day, "0" off, bad amounts stop the start', () => {
+    const defaults = loadConfig({ DATA_DIR: tempDir() });
+    expect(defaults.LOGIN_BONUS_STREAK_COINS).toEqual([10, 10, 20, 20, 30, 30, 100]);
+    expect(defaults.LOGIN_BONUS_AFTER_TABLE).toBe('repeat');
+    const custom = loadConfig({
+      DATA_DIR: tempDir(),
+      LOGIN_BONUS_STREAK_COINS: ' 5, 50 ',
+      LOGIN_BONUS_AFTER_TABLE: 'hold',
+    });
+    expect([custom.LOGIN_BONUS_STREAK_COINS, custom.LOGIN_BONUS_AFTER_TABLE]).toEqual([[5, 50], 'hold']);
+    expect(loadConfig({ DATA_DIR: tempDir(), LOGIN_BONUS_STREAK_COINS: '0' }).LOGIN_BONUS_STREAK_COINS).toEqual([]);
+    for (const bad of ['10,0', '10,,20', '-5', 'abc', '1.5'])
+      expect(() => loadConfig({ DATA_DIR: tempDir(), LOGIN_BONUS_STREAK_COINS: bad }), bad).toThrow(
+        /LOGIN_BONUS_STREAK_COINS/,
+      );
+    expect(() => loadConfig({ DATA_DIR: tempDir(), LOGIN_BONUS_AFTER_TABLE: 'loop' })).toThrow(
+      /LOGIN_BONUS_AFTER_TABLE/,
+    );
+  });
+
   it('migrates as DATABASE_MIGRATION_URL only on PostgreSQL (docs/decisions/010)', () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).DATABASE_MIGRATION_URL).toBeUndefined();
     const both = loadConfig({

@@ -214,6 +214,27 @@ const environmentSchema = z.object({
   PAID_COIN_EXPIRY_DAYS: z.coerce.number().int().min(1).max(180).default(180),
   /** Lifetime of free coins unless a grant says otherwise. */
   FREE_COIN_EXPIRY_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /**
+   * The daily login bonus (decision 033): free coins for day 1, 2, … of a streak of Japan-time days,
+   * comma-separated positive integers; "0" turns the bonus off.
+   */
+  LOGIN_BONUS_STREAK_COINS: z
+    .string()
+    .default('10,10,20,20,30,30,100')
+    .transform((text, context) => {
+      if (text.trim() === '0') return [] as number[];
+      const coins = text.split(',').map((entry) => entry.trim());
+      for (const entry of coins)
+        if (!/^[1-9]\d{0,5}$/.test(entry))
+          context.addIssue({
+            code: 'custom',
+            message: `${entry || '(empty)'} is not a coin amount from 1 to 999999 (or "0" alone to turn the bonus off)`,
+          });
+      if (coins.length > 31) context.addIssue({ code: 'custom', message: 'at most 31 days in the streak table' });
+      return coins.map(Number);
+    }),
+  /** After the table's last day: start it again (repeat) or keep giving its last amount (hold). */
+  LOGIN_BONUS_AFTER_TABLE: z.enum(['repeat', 'hold']).default('repeat'),
   /** Monthly purchase cap per member in JPY (Japan time calendar month). */
   PURCHASE_MONTHLY_CAP_JPY: z.coerce.number().int().min(1).max(100_000_000).default(500_000),
   /** Monthly purchase cap for members who declared they are under 18. */

@@ -31,6 +31,7 @@ import type { BannerRefusalCode } from '#modules/content';
 import { SIGNAL_STATUS_LABELS, type RiskRefusalCode, type SignalStatus } from '#modules/risk';
 import type { PromoAdminRefusalCode, PromoRefusalCode } from '#modules/promo';
 import { rankName } from '#modules/progression';
+import type { LoginBonusRefusalCode } from '#modules/bonus';
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503;
 
@@ -112,6 +113,24 @@ const draw: Section<DrawRefusalCode> = {
     headers: { 'Retry-After': '1' },
   },
   MAINTENANCE,
+};
+
+// The daily login bonus (docs/decisions/033): the day is Japan time, so the next claim opens at 0:00 JST.
+const loginBonus: Section<LoginBonusRefusalCode> = {
+  UNAUTHENTICATED,
+  LOGIN_BONUS_DISABLED: { status: 404, message: 'ログインボーナスは現在実施していません。' },
+  LOGIN_BONUS_ALREADY_CLAIMED: {
+    status: 409,
+    message: (d) =>
+      `本日のログインボーナスは受け取り済みです。${
+        typeof d.nextClaimAt === 'string' ? `次回は${jstText(d.nextClaimAt)}（日本時間）から受け取れます。` : ''
+      }`,
+  },
+  LOGIN_BONUS_STAFF: { status: 403, message: 'スタッフアカウントではログインボーナスを受け取れません。' },
+  LOGIN_BONUS_NOT_AVAILABLE: {
+    status: 403,
+    message: 'このアカウントではログインボーナスを受け取れません。お問い合わせください。',
+  },
 };
 
 const drawLookup: Section<DrawLookupRefusalCode> = {
@@ -638,7 +657,8 @@ export type RefusalCode =
   | BannerRefusalCode
   | RiskRefusalCode
   | PromoRefusalCode
-  | PromoAdminRefusalCode;
+  | PromoAdminRefusalCode
+  | LoginBonusRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -664,6 +684,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   banners,
   risk,
   promo,
+  loginBonus,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

@@ -73,6 +73,8 @@ export {
   staffAccountOf,
   listStaffAccounts,
   staffAccessOf,
+  memberStandingOf,
+  type MemberStanding,
   type MemberRole,
   type StaffAccount,
   type StaffAccess,

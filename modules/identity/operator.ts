@@ -119,3 +119,32 @@ export function staffAccessOf(
   if (!member || member.deletedAt || !isStaffRole(member.role)) return 'not-staff';
   return member.twoFactorEnabled ? 'ok' : 'needs-second-factor';
 }
+
+/** Whether a member may receive member rewards now: role, an active ban, 退会. */
+export interface MemberStanding {
+  role: string;
+  /** Banned now (a ban without an end, or one that has not ended yet). */
+  banned: boolean;
+  deleted: boolean;
+}
+
+/**
+ * A member's standing at `now`, or null when there is no such member (read in the caller's transaction).
+ * @example const standing = await memberStandingOf(tx, memberId) // { role: 'user', banned: false, deleted: false }
+ */
+export async function memberStandingOf(
+  db: Database,
+  memberId: string,
+  now = new Date(),
+): Promise<MemberStanding | null> {
+  const [row] = await db
+    .select({ role: users.role, banned: users.banned, banExpires: users.banExpires, deletedAt: users.deletedAt })
+    .from(users)
+    .where(eq(users.id, memberId));
+  if (!row) return null;
+  return {
+    role: row.role ?? 'user',
+    banned: Boolean(row.banned) && (row.banExpires === null || row.banExpires > now),
+    deleted: row.deletedAt !== null,
+  };
+}

@@ -32,6 +32,7 @@ export const LEDGER_REASON_LABELS: Record<string, string> = {
   level_up: 'レベルアップ報酬',
   rank_reward: 'ランク報酬',
   farm: 'ファーム報酬',
+  login_bonus: 'ログインボーナス',
   refund: '返金',
   adjustment: '調整',
   shipping_fee: '発送手数料',

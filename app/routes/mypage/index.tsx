@@ -5,6 +5,8 @@
 import { Form, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
+import { LoginBonusCard } from '~/components/LoginBonusCard';
+import { loginBonusCardOf } from '~/lib/login-bonus.server';
 import { PrizeChoices, PRIZE_STATUS_LABEL } from '~/components/gacha/PrizeList';
 import { formatCoins } from '~/lib/numbers';
 import { formatYmd, formatYmdHm } from '~/lib/dates';
@@ -97,6 +99,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       : Promise.resolve(null),
     tab === 'menu' ? accountSummaryOf(db, shop.member.id) : Promise.resolve(null),
   ]);
+  // Today's login bonus on the menu (decision 033); the card hides itself once claimed on an earlier visit.
+  const loginBonus = tab === 'menu' ? await loginBonusCardOf(shop) : null;
   return {
     signedIn: true as const,
     tab,
@@ -112,6 +116,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     purchases,
     exp,
     account,
+    loginBonus,
     renderedAt: new Date().toISOString(),
     lifetimes: { paid: shop.services.config.PAID_COIN_EXPIRY_DAYS, free: shop.services.config.FREE_COIN_EXPIRY_DAYS },
   };
@@ -189,6 +194,9 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
       )}
       {loaderData.signedIn && !tabOpen && (
         <WalletCard balance={loaderData.balance} exp={loaderData.exp} lifetimes={loaderData.lifetimes} />
+      )}
+      {loaderData.signedIn && !tabOpen && loaderData.loginBonus && (
+        <LoginBonusCard bonus={loaderData.loginBonus} hideWhenClaimed />
       )}
       {loaderData.signedIn && (
         <nav aria-label="マイページのタブ" className="grid grid-cols-4 gap-1 rounded-full bg-white p-1 shadow-sm">

@@ -15,6 +15,7 @@ import { identityOperations } from './identity';
 import { addressOperations } from './addresses';
 import { shippingRequestOperations } from './shipping-requests';
 import { promoCodeOperations } from './promo-codes';
+import { loginBonusOperations } from './login-bonus';
 
 export { defineOperation, apiSchema, type ApiOperation } from './registry';
 export { ApiError } from './http';
@@ -33,6 +34,7 @@ export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [
   addressOperations,
   shippingRequestOperations,
   promoCodeOperations,
+  loginBonusOperations,
 ];
 
 export const API_V1_VERSION = '1.0.0';

@@ -208,13 +208,15 @@ describe('openapi.json', () => {
   it('builds from the operation modules alone', () => {
     const alone = buildOpenApiDocument(API_V1_OPERATION_MODULES.flat(), { title: 't', version: '1.0.0' });
     // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file;
-    // the coin shop's, the password policy, the address book's and the shipping requests' (issue 12).
+    // the coin shop's, the password policy, the address book's and the shipping requests' (issue 12),
+    // and the login bonus (issue 14).
     expect(
       operationsOf(alone)
         .map(({ op }) => op.operationId)
         .sort(),
     ).toEqual([
       'cancelShippingRequest',
+      'claimLoginBonus',
       'convertPrizes',
       'createAddress',
       'createAppHandoff',
@@ -228,6 +230,7 @@ describe('openapi.json', () => {
       'getGacha',
       'getGachaRemaining',
       'getGachaReveal',
+      'getLoginBonus',
       'getPasswordPolicy',
       'getPurchase',
       'getShippingRequest',
