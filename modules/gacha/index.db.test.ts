@@ -16,6 +16,7 @@ import {
   getGachaDetail,
   describeTiers,
   getRemaining,
+  listPublicPackPaths,
 } from './index';
 
 const handle = useTestDatabase('catalogue');
@@ -116,6 +117,7 @@ describe('a hidden genre', () => {
       expect((await listGachas(db)).some((p) => p.genreId === 'onepiece')).toBe(false);
       expect(await listGachas(db, { genreId: 'onepiece' })).toEqual([]);
       expect(await resolveGenre(db, 'onepiece')).toBeNull();
+      expect((await listPublicPackPaths(db)).some((p) => p.genreId === 'onepiece')).toBe(false);
     } finally {
       await db.update(genres).set({ visible: true }).where(eq(genres.id, 'onepiece'));
     }

@@ -143,6 +143,10 @@ const CATALOGUE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 /** @example isCatalogueId('stellar-pokemon-001') === true; isCatalogueId('a b') === false */
 export const isCatalogueId = (value: string) => CATALOGUE_ID.test(value);
 
+/** Packs whose genre members see (the lists and the sitemap): a hidden genre's pages answer 404. */
+export const inShownGenre = (db: Database) =>
+  inArray(gachas.genreId, db.select({ id: genres.id }).from(genres).where(genreShown()));
+
 /**
  * A genre members see: shown, and inside its window if it has one (docs/decisions/031), compared at
  * read time with the server's clock.
@@ -234,7 +238,7 @@ export async function listGachas(
         inArray(gachas.status, PUBLIC_GACHA_STATUSES),
         options.genreId ? eq(gachas.genreId, options.genreId) : undefined,
         // A hidden genre's packs (or one outside its window) are not listed: their pages answer 404.
-        inArray(gachas.genreId, db.select({ id: genres.id }).from(genres).where(genreShown())),
+        inShownGenre(db),
       ),
     )
     .orderBy(onSaleFirst, ...order, asc(gachas.id))

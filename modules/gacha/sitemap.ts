@@ -1,13 +1,13 @@
-// The catalogue's indexable pages for sitemap.xml: every public pack (scheduled ones included) with its genre.
-import { inArray } from 'drizzle-orm';
+// The catalogue's indexable pages for sitemap.xml: every public pack (scheduled ones included) of a shown genre.
+import { and, inArray } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { gachas } from './schema';
-import { PUBLIC_GACHA_STATUSES } from './index';
+import { inShownGenre, PUBLIC_GACHA_STATUSES } from './index';
 
 /** @example for (const { id, genreId } of await listPublicPackPaths(db)) paths.push(`/gacha/${genreId}/${id}`) */
 export async function listPublicPackPaths(db: Database): Promise<{ id: string; genreId: string }[]> {
   return db
     .select({ id: gachas.id, genreId: gachas.genreId })
     .from(gachas)
-    .where(inArray(gachas.status, PUBLIC_GACHA_STATUSES));
+    .where(and(inArray(gachas.status, PUBLIC_GACHA_STATUSES), inShownGenre(db)));
 }
