@@ -6,6 +6,7 @@ import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/banners';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
+import { FormAnswer } from '~/components/admin/fields';
 import { bannersAction, bannersLoader, type BannerActionData } from '~/lib/admin-banners.server';
 
 export const handle = { title: 'バナー' };
@@ -22,19 +23,6 @@ type Banner = Route.ComponentProps['loaderData']['banners'][number];
 type ImageRules = Route.ComponentProps['loaderData']['image'];
 
 const input = 'mt-1 block min-h-11 w-full rounded-lg border border-line px-3 text-sm';
-
-function Answer({ answer, form }: { answer: BannerActionData | undefined; form: string }) {
-  if (!answer || answer.form !== form) return null;
-  return answer.error ? (
-    <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-bold text-danger">
-      {answer.error}
-    </p>
-  ) : (
-    <p role="status" className="rounded-lg bg-green-50 p-3 text-sm font-bold text-green-800">
-      {answer.ok}
-    </p>
-  );
-}
 
 function BannerFields({ banner, prefix, image }: { banner?: Banner; prefix: string; image: ImageRules }) {
   return (
@@ -184,12 +172,12 @@ export default function BannersPage({ loaderData }: Route.ComponentProps) {
                   </Form>
                 </div>
               </div>
-              <Answer answer={answer?.ok ? answer : undefined} form={b.uid} />
+              <FormAnswer answer={answer?.ok ? answer : undefined} form={b.uid} />
               <details className="mt-2" open={answer?.form === b.uid && Boolean(answer.error)}>
                 <summary className="cursor-pointer text-sm font-bold underline">編集する</summary>
                 <Form method="post" encType="multipart/form-data" className="mt-3 grid gap-3">
                   <input type="hidden" name="intent" value="save" />
-                  <Answer answer={answer?.error ? answer : undefined} form={b.uid} />
+                  <FormAnswer answer={answer?.error ? answer : undefined} form={b.uid} />
                   <BannerFields banner={b} prefix={`banner-${b.uid}`} image={image} />
                   <div>
                     <Button type="submit" variant="secondary" loading={busy(b.uid, 'save')}>
@@ -208,7 +196,7 @@ export default function BannersPage({ loaderData }: Route.ComponentProps) {
         </h2>
         <Form method="post" encType="multipart/form-data" ref={createForm} className="mt-3 grid gap-3">
           <input type="hidden" name="intent" value="create" />
-          <Answer answer={answer} form="new" />
+          <FormAnswer answer={answer} form="new" />
           <BannerFields prefix="new" image={image} />
           <div>
             <Button type="submit" loading={busy('new')}>

@@ -5,6 +5,7 @@ import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/coin-packs';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
+import { FormAnswer } from '~/components/admin/fields';
 import { coinPacksAction, coinPacksLoader, type CoinPackActionData } from '~/lib/admin-coin-packs.server';
 
 export const handle = { title: 'コインパック' };
@@ -20,19 +21,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 type Pack = Route.ComponentProps['loaderData']['packs'][number];
 
 const input = 'mt-1 block min-h-11 w-full rounded-lg border border-line px-3 text-sm';
-
-function Answer({ answer, form }: { answer: CoinPackActionData | undefined; form: string }) {
-  if (!answer || answer.form !== form) return null;
-  return answer.error ? (
-    <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-bold text-danger">
-      {answer.error}
-    </p>
-  ) : (
-    <p role="status" className="rounded-lg bg-green-50 p-3 text-sm font-bold text-green-800">
-      {answer.ok}
-    </p>
-  );
-}
 
 function PackFields({ pack, prefix }: { pack?: Pack; prefix: string }) {
   return (
@@ -149,7 +137,7 @@ export default function CoinPacksPage({ loaderData }: Route.ComponentProps) {
               <summary className="cursor-pointer text-sm font-bold underline">編集する</summary>
               <Form method="post" className="mt-3 grid gap-3">
                 <input type="hidden" name="intent" value="save" />
-                <Answer answer={answer} form={p.id} />
+                <FormAnswer answer={answer} form={p.id} />
                 <PackFields pack={p} prefix={`pack-${p.id}`} />
                 <div>
                   <Button type="submit" variant="secondary" loading={busy(p.id)}>
@@ -160,7 +148,7 @@ export default function CoinPacksPage({ loaderData }: Route.ComponentProps) {
             </details>
             {answer?.form === p.id && answer.ok ? (
               <div className="mt-2">
-                <Answer answer={answer} form={p.id} />
+                <FormAnswer answer={answer} form={p.id} />
               </div>
             ) : null}
           </li>
@@ -172,7 +160,7 @@ export default function CoinPacksPage({ loaderData }: Route.ComponentProps) {
         </h2>
         <Form method="post" ref={createForm} className="mt-3 grid gap-3">
           <input type="hidden" name="intent" value="create" />
-          <Answer answer={answer} form="new" />
+          <FormAnswer answer={answer} form="new" />
           <PackFields prefix="new" />
           <div>
             <Button type="submit" loading={busy('new')}>

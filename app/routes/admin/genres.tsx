@@ -6,6 +6,7 @@ import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/genres';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
+import { FormAnswer } from '~/components/admin/fields';
 import { genresAction, genresLoader, type GenreActionData } from '~/lib/admin-genres.server';
 
 export const handle = { title: 'ジャンル' };
@@ -21,19 +22,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 type Genre = Route.ComponentProps['loaderData']['genres'][number];
 
 const input = 'mt-1 block min-h-11 w-full rounded-lg border border-line px-3 text-sm';
-
-function Answer({ answer, form }: { answer: GenreActionData | undefined; form: string }) {
-  if (!answer || answer.form !== form) return null;
-  return answer.error ? (
-    <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-bold text-danger">
-      {answer.error}
-    </p>
-  ) : (
-    <p role="status" className="rounded-lg bg-green-50 p-3 text-sm font-bold text-green-800">
-      {answer.ok}
-    </p>
-  );
-}
 
 function GenreFields({ genre, prefix }: { genre?: Genre; prefix: string }) {
   return (
@@ -126,12 +114,12 @@ export default function GenresPage({ loaderData }: Route.ComponentProps) {
                 {g.windowText !== '常時' ? <span className="ml-1 text-xs">期間 {g.windowText}</span> : null}
               </p>
             </div>
-            <Answer answer={answer?.ok ? answer : undefined} form={g.id} />
+            <FormAnswer answer={answer?.ok ? answer : undefined} form={g.id} />
             <details className="mt-2" open={answer?.form === g.id && Boolean(answer.error)}>
               <summary className="cursor-pointer text-sm font-bold underline">編集する</summary>
               <Form method="post" className="mt-3 grid gap-3">
                 <input type="hidden" name="intent" value="save" />
-                <Answer answer={answer?.error ? answer : undefined} form={g.id} />
+                <FormAnswer answer={answer?.error ? answer : undefined} form={g.id} />
                 <GenreFields genre={g} prefix={`genre-${g.id}`} />
                 <div>
                   <Button type="submit" variant="secondary" loading={busy(g.id)}>
@@ -149,7 +137,7 @@ export default function GenresPage({ loaderData }: Route.ComponentProps) {
         </h2>
         <Form method="post" ref={createForm} className="mt-3 grid gap-3">
           <input type="hidden" name="intent" value="create" />
-          <Answer answer={answer} form="new" />
+          <FormAnswer answer={answer} form="new" />
           <GenreFields prefix="new" />
           <div>
             <Button type="submit" loading={busy('new')}>
