@@ -24,6 +24,9 @@ export const MODULE_DEPENDENCIES = {
   idempotency: ['kernel'],
   content: ['kernel'],
   wallet: ['kernel'],
+  // The mailbox (docs/decisions/034): personal mails and broadcasts, claimed attachments (wallet), and the one
+  // notification interface every later module sends through; early so that all of them may call it.
+  mailbox: ['kernel', 'wallet', 'identity', 'content'],
   gacha: ['kernel', 'fairness'],
   progression: ['kernel', 'wallet'],
   draw: ['kernel', 'shop', 'gacha', 'wallet', 'progression', 'identity', 'fairness'],

@@ -126,6 +126,8 @@ export interface MemberStanding {
   /** Banned now (a ban without an end, or one that has not ended yet). */
   banned: boolean;
   deleted: boolean;
+  /** When the member signed up (a broadcast reaches those who were members when it was sent). */
+  joinedAt: Date;
 }
 
 /**
@@ -138,7 +140,13 @@ export async function memberStandingOf(
   now = new Date(),
 ): Promise<MemberStanding | null> {
   const [row] = await db
-    .select({ role: users.role, banned: users.banned, banExpires: users.banExpires, deletedAt: users.deletedAt })
+    .select({
+      role: users.role,
+      banned: users.banned,
+      banExpires: users.banExpires,
+      deletedAt: users.deletedAt,
+      joinedAt: users.createdAt,
+    })
     .from(users)
     .where(eq(users.id, memberId));
   if (!row) return null;
@@ -146,5 +154,6 @@ export async function memberStandingOf(
     role: row.role ?? 'user',
     banned: Boolean(row.banned) && (row.banExpires === null || row.banExpires > now),
     deleted: row.deletedAt !== null,
+    joinedAt: row.joinedAt,
   };
 }

@@ -1,0 +1,391 @@
+// The mailbox (docs/decisions/034): personal mails and broadcasts, read state, and free-coin attachments
+// claimed exactly once. Every module that tells a member something goes through `notifyMember`, the one
+// notification interface: a personal mail keyed by (member, dedupe key), so a retried job or a second
+// instance never sends it twice.
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { Database } from '#db/client';
+import { refuse, type Outcome } from '#modules/kernel';
+import { grantCoins } from '#modules/wallet';
+import { isStaffRole, memberStandingOf, type MemberStanding } from '#modules/identity';
+import type { RichText } from '#modules/content';
+import { mails, mailStates, type MailSegment } from './schema';
+
+export type { MailSegment } from './schema';
+
+export const MAIL_REFUSAL_CODES = [
+  'UNAUTHENTICATED',
+  'MAIL_NOT_FOUND',
+  'MAIL_NO_ATTACHMENT',
+  'MAIL_ALREADY_CLAIMED',
+  'MAIL_CLAIM_EXPIRED',
+  'MAIL_CLAIM_NOT_AVAILABLE',
+] as const;
+export type MailRefusalCode = (typeof MAIL_REFUSAL_CODES)[number];
+
+/** The system mails modules send (and 'operator' for what staff compose). */
+export const MAIL_CATEGORIES = [
+  'operator',
+  'welcome',
+  'prize_deadline',
+  'prize_auto_converted',
+  'shipping_status',
+  'purchase_complete',
+  'purchase_reversed',
+  'level_up',
+  'rank_up',
+  'invitation',
+] as const;
+export type MailCategory = (typeof MAIL_CATEGORIES)[number];
+
+/** The wallet's reason for a claimed attachment unless the sender names another (LEDGER_REASON_LABELS). */
+export const MAIL_ATTACHMENT_REASON = 'mail_attachment';
+
+/** Turns plain text into rich text: one paragraph per line, empty lines dropped. @example plainText('a\nb').length === 2 */
+export function plainText(text: string): RichText {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0)
+    .map((line) => ({ type: 'paragraph' as const, text: line, spans: [] }));
+}
+
+export interface MailAttachment {
+  /** Free coins, a positive whole number. */
+  coins: number;
+  /** The last instant the member may claim; null: no deadline. */
+  claimUntil: Date | null;
+  /** The wallet reason of the grant (default 'mail_attachment'): 'level_up', 'rank_reward', 'invitation'… */
+  reason?: string;
+}
+
+export interface MemberNotice {
+  memberId: string;
+  category: MailCategory;
+  /** One mail per (member, key): e.g. `level-up:12`, `purchase:<order id>`, `welcome`. */
+  dedupeKey: string;
+  subject: string;
+  body: RichText | string;
+  attachment?: MailAttachment | null;
+  /** When the member sees it (default now). */
+  sendAt?: Date;
+}
+
+/**
+ * The one notification interface: writes a personal mail in the caller's transaction, once per
+ * (member, dedupeKey); a repeat (a retried job, a second instance) writes nothing and answers the first.
+ * @example await notifyMember(tx, { memberId, category: 'level_up', dedupeKey: 'level-up:5', subject: 'レベル5になりました', body: '…', attachment: { coins: 100, claimUntil, reason: 'level_up' } })
+ */
+export async function notifyMember(db: Database, notice: MemberNotice): Promise<{ mailId: number; created: boolean }> {
+  const attachment = notice.attachment ?? null;
+  if (attachment && (!Number.isSafeInteger(attachment.coins) || attachment.coins <= 0))
+    throw new RangeError('attachment coins must be a positive integer');
+  const [row] = await db
+    .insert(mails)
+    .values({
+      audience: 'personal',
+      memberId: notice.memberId,
+      category: notice.category,
+      subject: notice.subject,
+      body: typeof notice.body === 'string' ? plainText(notice.body) : notice.body,
+      attachmentCoins: attachment?.coins ?? null,
+      claimUntil: attachment?.claimUntil ?? null,
+      attachmentReason: attachment ? (attachment.reason ?? MAIL_ATTACHMENT_REASON) : null,
+      dedupeKey: notice.dedupeKey,
+      sendAt: notice.sendAt ?? new Date(),
+    })
+    .onConflictDoNothing({ target: [mails.memberId, mails.dedupeKey] })
+    .returning({ id: mails.id });
+  if (row) return { mailId: row.id, created: true };
+  const [first] = await db
+    .select({ id: mails.id })
+    .from(mails)
+    .where(and(eq(mails.memberId, notice.memberId), eq(mails.dedupeKey, notice.dedupeKey)));
+  return { mailId: first!.id, created: false };
+}
+
+/**
+ * Whether a member belongs to a broadcast's segment as of its send time. 'all' is answered here (members
+ * who had joined when it was sent); the other segments need other modules' data (rank, genre purchases,
+ * activity) and are answered by the matcher the composition layer passes in.
+ */
+export type SegmentMatcher = (
+  db: Database,
+  memberId: string,
+  segments: { segment: MailSegment; sendAt: Date }[],
+) => Promise<boolean[]>;
+
+/** Answers only 'all'; any other segment does not match (a caller that sends them passes a full matcher). */
+export const allMembersMatcher: SegmentMatcher = async (_db, _memberId, segments) =>
+  segments.map(({ segment }) => segment.kind === 'all');
+
+type MailRow = typeof mails.$inferSelect;
+
+/** Broadcasts a member could see: sent, not canceled, sent after the member joined. */
+async function broadcastsFor(db: Database, standing: MemberStanding, now: Date): Promise<MailRow[]> {
+  return db
+    .select()
+    .from(mails)
+    .where(
+      and(
+        eq(mails.audience, 'broadcast'),
+        isNull(mails.canceledAt),
+        lt(mails.sendAt, now),
+        gt(mails.sendAt, standing.joinedAt),
+      ),
+    )
+    .orderBy(desc(mails.sendAt), desc(mails.id));
+}
+
+async function visibleBroadcasts(
+  db: Database,
+  memberId: string,
+  standing: MemberStanding,
+  matcher: SegmentMatcher,
+  now: Date,
+): Promise<MailRow[]> {
+  const candidates = await broadcastsFor(db, standing, now);
+  if (candidates.length === 0) return [];
+  const matches = await matcher(
+    db,
+    memberId,
+    candidates.map((mail) => ({ segment: mail.segment ?? { kind: 'all' }, sendAt: mail.sendAt })),
+  );
+  return candidates.filter((_, i) => matches[i]);
+}
+
+export interface MailSummary {
+  id: number;
+  audience: 'personal' | 'broadcast';
+  category: string;
+  subject: string;
+  sendAt: Date;
+  read: boolean;
+  attachment: { coins: number; claimUntil: Date | null; claimed: boolean; expired: boolean } | null;
+}
+
+export interface MailDetail extends MailSummary {
+  body: RichText;
+}
+
+function summaryOf(mail: MailRow, state: { readAt: Date | null; claimedAt: Date | null } | undefined, now: Date) {
+  return {
+    id: mail.id,
+    audience: mail.audience,
+    category: mail.category,
+    subject: mail.subject,
+    sendAt: mail.sendAt,
+    read: Boolean(state?.readAt),
+    attachment:
+      mail.attachmentCoins === null
+        ? null
+        : {
+            coins: mail.attachmentCoins,
+            claimUntil: mail.claimUntil,
+            claimed: Boolean(state?.claimedAt),
+            expired: mail.claimUntil !== null && mail.claimUntil.getTime() < now.getTime(),
+          },
+  } satisfies MailSummary;
+}
+
+async function statesOf(db: Database, memberId: string, mailIds: number[]) {
+  if (mailIds.length === 0) return new Map<number, { readAt: Date | null; claimedAt: Date | null }>();
+  const rows = await db
+    .select({ mailId: mailStates.mailId, readAt: mailStates.readAt, claimedAt: mailStates.claimedAt })
+    .from(mailStates)
+    .where(and(eq(mailStates.memberId, memberId), inArray(mailStates.mailId, mailIds)));
+  return new Map(rows.map((r) => [r.mailId, r]));
+}
+
+export interface MailboxOptions {
+  matcher?: SegmentMatcher;
+  now?: Date;
+}
+
+/**
+ * The member's personal mails ('personal', keyset paged by id) or broadcasts ('broadcast'), newest first.
+ * @example const page = await listMails(db, memberId, 'personal', { limit: 20 }) // { items, nextBefore }
+ */
+export async function listMails(
+  db: Database,
+  memberId: string,
+  box: 'personal' | 'broadcast',
+  page: { limit: number; before?: number },
+  options: MailboxOptions = {},
+): Promise<{ items: MailSummary[]; nextBefore: number | null }> {
+  const now = options.now ?? new Date();
+  let rows: MailRow[];
+  if (box === 'personal') {
+    rows = await db
+      .select()
+      .from(mails)
+      .where(
+        and(
+          eq(mails.audience, 'personal'),
+          eq(mails.memberId, memberId),
+          isNull(mails.canceledAt),
+          lt(mails.sendAt, now),
+          page.before ? lt(mails.id, page.before) : undefined,
+        ),
+      )
+      .orderBy(desc(mails.id))
+      .limit(page.limit + 1);
+  } else {
+    const standing = await memberStandingOf(db, memberId, now);
+    if (!standing) return { items: [], nextBefore: null };
+    const all = await visibleBroadcasts(db, memberId, standing, options.matcher ?? allMembersMatcher, now);
+    rows = all
+      .sort((a, b) => b.id - a.id)
+      .filter((m) => !page.before || m.id < page.before)
+      .slice(0, page.limit + 1);
+  }
+  const shown = rows.slice(0, page.limit);
+  const states = await statesOf(
+    db,
+    memberId,
+    shown.map((m) => m.id),
+  );
+  return {
+    items: shown.map((m) => summaryOf(m, states.get(m.id), now)),
+    nextBefore: rows.length > page.limit ? shown[shown.length - 1]!.id : null,
+  };
+}
+
+/** The mail if this member may see it now (their own personal mail, or a broadcast of their segment). */
+async function mailFor(
+  db: Database,
+  memberId: string,
+  mailId: number,
+  options: MailboxOptions,
+  now: Date,
+): Promise<MailRow | null> {
+  if (!Number.isSafeInteger(mailId) || mailId <= 0) return null;
+  const [mail] = await db
+    .select()
+    .from(mails)
+    .where(and(eq(mails.id, mailId), isNull(mails.canceledAt), lt(mails.sendAt, now)));
+  if (!mail) return null;
+  if (mail.audience === 'personal') return mail.memberId === memberId ? mail : null;
+  const standing = await memberStandingOf(db, memberId, now);
+  if (!standing || mail.sendAt.getTime() <= standing.joinedAt.getTime()) return null;
+  const [match] = await (options.matcher ?? allMembersMatcher)(db, memberId, [
+    { segment: mail.segment ?? { kind: 'all' }, sendAt: mail.sendAt },
+  ]);
+  return match ? mail : null;
+}
+
+/**
+ * Opens a mail: marks it read (creating the member's state row if it is the first time) and returns it;
+ * null for a mail the member may not see (another's, a broadcast of another segment, unknown, scheduled).
+ * @example const mail = await openMail(db, memberId, 42) // { subject, body, read: true, attachment, … }
+ */
+export async function openMail(
+  db: Database,
+  memberId: string,
+  mailId: number,
+  options: MailboxOptions = {},
+): Promise<MailDetail | null> {
+  const now = options.now ?? new Date();
+  const mail = await mailFor(db, memberId, mailId, options, now);
+  if (!mail) return null;
+  const [state] = await db
+    .insert(mailStates)
+    .values({ mailId, memberId, readAt: now })
+    .onConflictDoUpdate({
+      target: [mailStates.mailId, mailStates.memberId],
+      set: { readAt: sql`coalesce(${mailStates.readAt}, excluded.read_at)` },
+    })
+    .returning({ readAt: mailStates.readAt, claimedAt: mailStates.claimedAt });
+  return { ...summaryOf(mail, state, now), body: mail.body };
+}
+
+export interface MailClaim {
+  ok: true;
+  mailId: number;
+  coins: number;
+}
+
+/** The shop's settings for claimed coins (FREE_COIN_EXPIRY_DAYS). */
+export interface MailClaimRules {
+  freeCoinDays: number;
+}
+
+/**
+ * Claims a mail's attachment: credited exactly once per (mail, member), whatever the concurrency or the
+ * number of instances (the state row is locked, and the grant's key is mail:<mail>:<member>).
+ * Staff, banned and deleted members are refused; so is a claim after the deadline.
+ * @example const outcome = await claimMailAttachment(db, memberId, 42, { freeCoinDays: 180 }) // { ok: true, coins: 100 }
+ */
+export async function claimMailAttachment(
+  db: Database,
+  memberId: string,
+  mailId: number,
+  rules: MailClaimRules,
+  options: MailboxOptions = {},
+): Promise<Outcome<MailClaim, MailRefusalCode>> {
+  const now = options.now ?? new Date();
+  return db.transaction(async (tx) => {
+    const standing = await memberStandingOf(tx, memberId, now);
+    if (!standing) return refuse('UNAUTHENTICATED');
+    const mail = await mailFor(tx, memberId, mailId, options, now);
+    if (!mail) return refuse('MAIL_NOT_FOUND');
+    if (mail.attachmentCoins === null) return refuse('MAIL_NO_ATTACHMENT');
+    if (isStaffRole(standing.role) || standing.banned || standing.deleted) return refuse('MAIL_CLAIM_NOT_AVAILABLE');
+    // Create the state row if absent, then lock it: a concurrent claim waits here and then sees claimed_at.
+    await tx.insert(mailStates).values({ mailId, memberId }).onConflictDoNothing();
+    const [state] = await tx
+      .select({ claimedAt: mailStates.claimedAt })
+      .from(mailStates)
+      .where(and(eq(mailStates.mailId, mailId), eq(mailStates.memberId, memberId)))
+      .for('update');
+    if (state?.claimedAt) return refuse('MAIL_ALREADY_CLAIMED', { claimedAt: state.claimedAt.toISOString() });
+    if (mail.claimUntil && mail.claimUntil.getTime() < now.getTime())
+      return refuse('MAIL_CLAIM_EXPIRED', { claimUntil: mail.claimUntil.toISOString() });
+    const grant = await grantCoins(tx, {
+      memberId,
+      kind: 'free',
+      amount: mail.attachmentCoins,
+      reason: mail.attachmentReason ?? MAIL_ATTACHMENT_REASON,
+      counterAccount: 'promotion',
+      idempotencyKey: `mail:${mailId}:${memberId}`,
+      ref: String(mailId),
+      memo: mail.subject.slice(0, 80),
+      now,
+      lifetimeDays: { paid: rules.freeCoinDays, free: rules.freeCoinDays },
+    });
+    await tx
+      .update(mailStates)
+      .set({ claimedAt: now, grantId: grant.grantId, readAt: sql`coalesce(${mailStates.readAt}, ${now})` })
+      .where(and(eq(mailStates.mailId, mailId), eq(mailStates.memberId, memberId)));
+    return { ok: true as const, mailId, coins: mail.attachmentCoins };
+  });
+}
+
+/**
+ * Unread mails (personal and broadcast) for the header's badge.
+ * @example await unreadMailCount(db, memberId) // 3
+ */
+export async function unreadMailCount(db: Database, memberId: string, options: MailboxOptions = {}): Promise<number> {
+  const now = options.now ?? new Date();
+  const [personal] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(mails)
+    .leftJoin(mailStates, and(eq(mailStates.mailId, mails.id), eq(mailStates.memberId, memberId)))
+    .where(
+      and(
+        eq(mails.audience, 'personal'),
+        eq(mails.memberId, memberId),
+        isNull(mails.canceledAt),
+        lt(mails.sendAt, now),
+        isNull(mailStates.readAt),
+      ),
+    );
+  const standing = await memberStandingOf(db, memberId, now);
+  if (!standing) return personal?.n ?? 0;
+  const broadcasts = await visibleBroadcasts(db, memberId, standing, options.matcher ?? allMembersMatcher, now);
+  const states = await statesOf(
+    db,
+    memberId,
+    broadcasts.map((m) => m.id),
+  );
+  return (personal?.n ?? 0) + broadcasts.filter((m) => !states.get(m.id)?.readAt).length;
+}
