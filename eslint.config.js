@@ -26,7 +26,7 @@ export const MODULE_DEPENDENCIES = {
   wallet: ['kernel'],
   // The mailbox (docs/decisions/034): personal mails and broadcasts, claimed attachments (wallet), and the one
   // notification interface every later module sends through; early so that all of them may call it.
-  mailbox: ['kernel', 'wallet', 'identity', 'content'],
+  mailbox: ['kernel', 'messaging', 'wallet', 'identity', 'content'],
   gacha: ['kernel', 'fairness'],
   progression: ['kernel', 'wallet'],
   draw: ['kernel', 'shop', 'gacha', 'wallet', 'progression', 'identity', 'fairness'],

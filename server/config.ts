@@ -235,6 +235,10 @@ const environmentSchema = z.object({
     }),
   /** After the table's last day: start it again (repeat) or keep giving its last amount (hold). */
   LOGIN_BONUS_AFTER_TABLE: z.enum(['repeat', 'hold']).default('repeat'),
+  /** The welcome mail's sign-up gift in free coins (decision 034); 0: a welcome mail without a gift. */
+  SIGNUP_GIFT_COINS: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  /** Days a new member has to claim the sign-up gift from the welcome mail. */
+  SIGNUP_GIFT_CLAIM_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** Monthly purchase cap per member in JPY (Japan time calendar month). */
   PURCHASE_MONTHLY_CAP_JPY: z.coerce.number().int().min(1).max(100_000_000).default(500_000),
   /** Monthly purchase cap for members who declared they are under 18. */

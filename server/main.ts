@@ -23,6 +23,7 @@ import { ensureDefaultCoinPacks } from '#modules/payments';
 import { createMaintenanceCache } from '#modules/shop';
 import { createMessagingServices, startOutboxNudge } from './messaging';
 import { claimEmbeddedDatabase, EmbeddedDatabaseBusy, type OperatorClaim, type OperatorFile } from './operator-file';
+import { sendWelcomeMail } from './mailbox';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -101,7 +102,18 @@ async function bootShop(
     logger,
     keyPrefix: RATE_LIMIT_KEY_PREFIX,
   });
-  const auth = createShopAuth({ db: database.db, config, logger, line: line.options, messenger, limiter });
+  const auth = createShopAuth({
+    db: database.db,
+    config,
+    logger,
+    line: line.options,
+    messenger,
+    limiter,
+    // The welcome mail (decision 034), whatever the sign-up path.
+    onMemberCreated: async (memberId) => {
+      await sendWelcomeMail(database.db, config, memberId);
+    },
+  });
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
   let clientDir: string | undefined;

@@ -7,6 +7,7 @@ import { bannerShown, bannerView } from './banners';
 
 export * from './rich-text';
 export { listPublishedPageUids } from './sitemap';
+export { richTextFromMarkup } from './markup';
 export {
   BANNER_IMAGE_HEIGHT,
   BANNER_IMAGE_MAX_BYTES,

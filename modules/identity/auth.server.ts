@@ -55,6 +55,11 @@ export function createShopAuth(options: {
   now?: () => Date;
   /** The shared rate limiter (Redis when REDIS_URL is set: server/main.ts); the database's when unset. */
   limiter?: RateLimiter;
+  /**
+   * Runs once a member row exists, whatever the path (email and password, phone, a provider, an operator):
+   * the shop writes the welcome mail here (decision 034). Its failure is logged, never the sign-up's.
+   */
+  onMemberCreated?: (memberId: string) => Promise<void>;
 }) {
   const { db, config, logger, messenger } = options;
   const policy = passwordPolicyOf(config);
@@ -166,7 +171,17 @@ export function createShopAuth(options: {
         },
       },
       user: {
-        create: { before: async (user) => ({ data: { ...user, name: checkedNickname(user.name, nicknames) } }) },
+        create: {
+          before: async (user) => ({ data: { ...user, name: checkedNickname(user.name, nicknames) } }),
+          after: async (user) => {
+            if (!options.onMemberCreated) return;
+            try {
+              await options.onMemberCreated(user.id);
+            } catch (error) {
+              logger.error({ err: error, memberId: user.id }, 'after sign-up: the member-created hook failed');
+            }
+          },
+        },
         update: {
           before: async (user) => ({
             data: {

@@ -107,5 +107,5 @@ export {
   type MemberBan,
 } from './member-console';
 export { membersExportBatch } from './export';
-export { sessionsStartedSince, type SessionSighting } from './risk-feed';
+export { sessionsStartedSince, lastSignInBefore, type SessionSighting } from './risk-feed';
 export { foldMemberRollups, newMemberDailyFigures } from './rollups';

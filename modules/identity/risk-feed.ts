@@ -1,6 +1,6 @@
 // What the fraud signals (modules/risk) read from identity: sessions started since a point, in order,
 // so the risk job can follow them with a watermark. Never the session token.
-import { and, asc, gt, or, eq } from 'drizzle-orm';
+import { and, asc, gt, lt, max, or, eq } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { sessions } from './schema';
 
@@ -34,4 +34,17 @@ export async function sessionsStartedSince(
     .where(or(gt(sessions.createdAt, cursor.at), and(eq(sessions.createdAt, cursor.at), gt(sessions.id, cursor.id))))
     .orderBy(asc(sessions.createdAt), asc(sessions.id))
     .limit(limit);
+}
+
+/**
+ * When the member last signed in (a session started) before `before`, or null. Sessions removed at sign-out
+ * or expiry are forgotten, so this is "at least this recent" (the mailbox's inactive segment).
+ * @example await lastSignInBefore(db, memberId, sendAt)
+ */
+export async function lastSignInBefore(db: Database, memberId: string, before: Date): Promise<Date | null> {
+  const [row] = await db
+    .select({ last: max(sessions.createdAt) })
+    .from(sessions)
+    .where(and(eq(sessions.userId, memberId), lt(sessions.createdAt, before)));
+  return row?.last ? new Date(row.last) : null;
 }

@@ -8,7 +8,10 @@ import { refuse, type Outcome } from '#modules/kernel';
 import { grantCoins } from '#modules/wallet';
 import { isStaffRole, memberStandingOf, type MemberStanding } from '#modules/identity';
 import type { RichText } from '#modules/content';
+import { queueMail, type SiteIdentity } from '#modules/messaging';
+import { memberContactOf } from '#modules/identity';
 import { mails, mailStates, type MailSegment } from './schema';
+import { mailEmailOptIn } from './preferences';
 
 export type { MailSegment } from './schema';
 
@@ -19,6 +22,7 @@ export const MAIL_REFUSAL_CODES = [
   'MAIL_ALREADY_CLAIMED',
   'MAIL_CLAIM_EXPIRED',
   'MAIL_CLAIM_NOT_AVAILABLE',
+  'MAIL_ALREADY_CANCELED',
 ] as const;
 export type MailRefusalCode = (typeof MAIL_REFUSAL_CODES)[number];
 
@@ -68,7 +72,18 @@ export interface MemberNotice {
   attachment?: MailAttachment | null;
   /** When the member sees it (default now). */
   sendAt?: Date;
+  /**
+   * Also an email (the generic 'mailbox-notice': the subject and a link to the mail) when the member
+   * opted in (mail_preferences). Leave it out where the sender mails by itself already (shipping).
+   */
+  email?: { site: SiteIdentity };
 }
+
+/** Broadcasts older than this are not looked at for a member's list and count (they have had their time). */
+export const BROADCAST_WINDOW_DAYS = 180;
+
+/** The member's page of one mail, as links in emails name it. */
+export const mailPagePath = (mailId: number) => `/myinbox/mail/${mailId}`;
 
 /**
  * The one notification interface: writes a personal mail in the caller's transaction, once per
@@ -95,12 +110,28 @@ export async function notifyMember(db: Database, notice: MemberNotice): Promise<
     })
     .onConflictDoNothing({ target: [mails.memberId, mails.dedupeKey] })
     .returning({ id: mails.id });
-  if (row) return { mailId: row.id, created: true };
+  if (row) {
+    if (notice.email) await emailNotice(db, notice.memberId, row.id, notice.subject, notice.email.site);
+    return { mailId: row.id, created: true };
+  }
   const [first] = await db
     .select({ id: mails.id })
     .from(mails)
     .where(and(eq(mails.memberId, notice.memberId), eq(mails.dedupeKey, notice.dedupeKey)));
   return { mailId: first!.id, created: false };
+}
+
+/** The opted-in member's email about a new mail (in the caller's transaction, like the mail itself). */
+async function emailNotice(db: Database, memberId: string, mailId: number, subject: string, site: SiteIdentity) {
+  if (!(await mailEmailOptIn(db, memberId))) return;
+  const contact = await memberContactOf(db, memberId);
+  if (!contact?.email || contact.deleted) return;
+  await queueMail(db, site, {
+    to: contact.email,
+    template: 'mailbox-notice',
+    vars: { subject, url: `${site.origin.replace(/\/$/, '')}${mailPagePath(mailId)}` },
+    memberId,
+  });
 }
 
 /**
@@ -120,8 +151,10 @@ export const allMembersMatcher: SegmentMatcher = async (_db, _memberId, segments
 
 type MailRow = typeof mails.$inferSelect;
 
-/** Broadcasts a member could see: sent, not canceled, sent after the member joined. */
+/** Broadcasts a member could see: sent, not canceled, sent after the member joined, in the window. */
 async function broadcastsFor(db: Database, standing: MemberStanding, now: Date): Promise<MailRow[]> {
+  const windowStart = new Date(now.getTime() - BROADCAST_WINDOW_DAYS * 86_400_000);
+  const since = windowStart > standing.joinedAt ? windowStart : standing.joinedAt;
   return db
     .select()
     .from(mails)
@@ -130,7 +163,7 @@ async function broadcastsFor(db: Database, standing: MemberStanding, now: Date):
         eq(mails.audience, 'broadcast'),
         isNull(mails.canceledAt),
         lt(mails.sendAt, now),
-        gt(mails.sendAt, standing.joinedAt),
+        gt(mails.sendAt, since),
       ),
     )
     .orderBy(desc(mails.sendAt), desc(mails.id));
@@ -267,6 +300,7 @@ async function mailFor(
   if (mail.audience === 'personal') return mail.memberId === memberId ? mail : null;
   const standing = await memberStandingOf(db, memberId, now);
   if (!standing || mail.sendAt.getTime() <= standing.joinedAt.getTime()) return null;
+  if (mail.sendAt.getTime() <= now.getTime() - BROADCAST_WINDOW_DAYS * 86_400_000) return null;
   const [match] = await (options.matcher ?? allMembersMatcher)(db, memberId, [
     { segment: mail.segment ?? { kind: 'all' }, sendAt: mail.sendAt },
   ]);
@@ -389,3 +423,15 @@ export async function unreadMailCount(db: Database, memberId: string, options: M
   );
   return (personal?.n ?? 0) + broadcasts.filter((m) => !states.get(m.id)?.readAt).length;
 }
+
+export {
+  composeMail,
+  cancelMail,
+  listSentMails,
+  MAIL_SEGMENT_KINDS,
+  isScheduled,
+  type MailDraft,
+  type SentMail,
+} from './operators';
+export { claimedAttachments, type ClaimedAttachment } from './claims';
+export { mailEmailOptIn, setMailEmailOptIn } from './preferences';

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  boolean,
   index,
   integer,
   jsonb,
@@ -73,5 +74,19 @@ export const mailStates = pgTable(
     /** The wallet grant of the claim (key mail:<mail>:<member>), set in the claim's transaction. */
     grantId: bigint('grant_id', { mode: 'number' }),
   },
-  (t) => [primaryKey({ columns: [t.mailId, t.memberId] }), index('mail_states_member_idx').on(t.memberId)],
+  (t) => [
+    primaryKey({ columns: [t.mailId, t.memberId] }),
+    index('mail_states_member_idx').on(t.memberId),
+    // The member's claimed attachments, newest first (/myinbox/bonus/logs).
+    index('mail_states_claimed_idx')
+      .on(t.memberId, t.claimedAt.desc())
+      .where(sql`${t.claimedAt} is not null`),
+  ],
 );
+
+/** A member's choice to get an email as well when a system mail arrives (off unless chosen). */
+export const mailPreferences = pgTable('mail_preferences', {
+  memberId: text('member_id').primaryKey(),
+  emailOptIn: boolean('email_opt_in').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -39,6 +39,7 @@ function varsFor(template: MailTemplate): Record<string, string> {
     reference: 'Q-20261124-8K3F<',
     category: '<その他>',
     reply: 'ご回答です。\n<b>二行目</b> & "引用"',
+    subject: 'ようこそ <b>&</b>',
   };
   return Object.fromEntries(MAIL_TEMPLATE_VARS[template].map((name) => [name, all[name]!]));
 }

@@ -28,7 +28,8 @@ export type MailTemplate =
   | 'prize-storage-reminder'
   | 'prize-storage-converted'
   | 'inquiry-received'
-  | 'inquiry-reply';
+  | 'inquiry-reply'
+  | 'mailbox-notice';
 export type SmsTemplate = 'phone-code';
 
 /** The shop as a message names it: SITE_NAME and PUBLIC_ORIGIN. */
@@ -76,6 +77,8 @@ export const MAIL_TEMPLATE_VARS = {
   // form: the shop must not relay their text), while `reply` is the staff's own answer.
   'inquiry-received': ['url', 'reference', 'category'],
   'inquiry-reply': ['url', 'reference', 'reply'],
+  // The mailbox (decision 034): a member who opted in hears of a new mail; the body stays in the mailbox.
+  'mailbox-notice': ['subject', 'url'],
 } as const satisfies Record<MailTemplate, readonly string[]>;
 
 export const SMS_TEMPLATE_VARS = {
@@ -444,6 +447,17 @@ function mailWords(template: MailTemplate, vars: Record<string, string>, site: S
           { button: 'お問い合わせフォームを開く', url: url('url') },
         ],
         ifNotYou: 'お心当たりがない場合は、このメールを破棄してください。',
+      };
+    case 'mailbox-notice':
+      return {
+        subject: `【${site.name}】${vars.subject}`,
+        blocks: [
+          { p: `メールボックスに「${vars.subject}」が届きました。` },
+          { p: 'プレゼントが添付されている場合は、期限までにメールボックスから受け取ってください。' },
+          { button: 'メールを読む', url: url('url') },
+          { note: 'このお知らせメールは、マイページの通知設定でいつでも止められます。' },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
       };
     case 'prize-storage-converted':
       return {

@@ -29,6 +29,7 @@ export const LEDGER_REASON_LABELS: Record<string, string> = {
   invitation: '友達招待',
   line_campaign: 'LINE連携キャンペーン',
   mail_attachment: 'メールの受け取り',
+  signup_gift: '新規登録プレゼント',
   level_up: 'レベルアップ報酬',
   rank_reward: 'ランク報酬',
   farm: 'ファーム報酬',

@@ -14,6 +14,7 @@ import { capturingMessenger, createShopAuth, toSessionMember, type ShopAuth } fr
 import { createMaintenanceCache } from '#modules/shop';
 import type { ShopRequest } from '~/context';
 import type { TestDatabaseHandle } from './use-test-database';
+import { sendWelcomeMail } from '#server/mailbox';
 
 /** The shop's address in identity tests: links in captured mails and requests' origins use it. */
 export const TEST_ORIGIN = 'http://shop.test';
@@ -43,7 +44,16 @@ export function identityTestServices(
   });
   const logger = createLogger('silent');
   const messenger = capturingMessenger();
-  const auth = createShopAuth({ db: handle.db, config, logger, messenger, line: wiring.line });
+  const auth = createShopAuth({
+    db: handle.db,
+    config,
+    logger,
+    messenger,
+    line: wiring.line,
+    onMemberCreated: async (memberId) => {
+      await sendWelcomeMail(handle.db, config, memberId);
+    },
+  });
   // The maintenance switch read every time: a test that switches it sees it at once.
   const maintenance = createMaintenanceCache(handle.db, { maxAgeMs: 0 });
   return { config, database: handle, db: handle.db, auth, logger, buildId: 'test', maintenance, messenger };

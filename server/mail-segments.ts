@@ -1,0 +1,76 @@
+// The mailbox's full segment matcher (docs/decisions/034): rank, genre buyers and inactive members are
+// judged here, in the composition layer, because they read modules above the mailbox (progression, draw,
+// gacha, identity). One call answers every broadcast of a member's page: each fact is read once per member.
+import type { Database } from '#db/client';
+import type { SegmentMatcher } from '#modules/mailbox';
+import { currentRank } from '#modules/progression';
+import { firstDrawsByPack, lastDrawBefore } from '#modules/draw';
+import { packTitles } from '#modules/gacha';
+import { lastSignInBefore } from '#modules/identity';
+
+const DAY_MS = 86_400_000;
+/** The Japan-time month of an instant: the rank is the same for every instant of it. */
+const jstMonth = (at: Date) => new Date(at.getTime() + 9 * 3_600_000).toISOString().slice(0, 7);
+
+/**
+ * all; rank ≥ N as of the send time (progression's currentRank: last JST month's paid purchases); genre
+ * buyers (drew from the genre before the send time); inactive for N days (no sign-in and no draw in the N
+ * days before the send time).
+ * @example await listMails(db, memberId, 'broadcast', { limit: 20 }, { matcher: shopSegmentMatcher })
+ */
+export const shopSegmentMatcher: SegmentMatcher = async (db: Database, memberId, segments) => {
+  const ranks = new Map<string, Promise<number>>();
+  const rankAt = (at: Date) => {
+    const key = jstMonth(at);
+    if (!ranks.has(key)) ranks.set(key, currentRank(db, memberId, at).then((r) => r.rank));
+    return ranks.get(key)!;
+  };
+  let genreFirsts: Promise<Map<string, Date>> | undefined;
+  const firstDrawInGenre = async (genreId: string) => {
+    genreFirsts ??= (async () => {
+      const firsts = await firstDrawsByPack(db, memberId);
+      const packs = await packTitles(db, [...firsts.keys()]);
+      const byGenre = new Map<string, Date>();
+      for (const [gachaId, at] of firsts) {
+        const genre = packs.get(gachaId)?.genreId;
+        if (!genre) continue;
+        const known = byGenre.get(genre);
+        if (!known || at < known) byGenre.set(genre, at);
+      }
+      return byGenre;
+    })();
+    return (await genreFirsts).get(genreId) ?? null;
+  };
+  const activeSince = async (sendAt: Date) => {
+    const [signIn, draw] = await Promise.all([
+      lastSignInBefore(db, memberId, sendAt),
+      lastDrawBefore(db, memberId, sendAt),
+    ]);
+    return [signIn, draw].reduce<Date | null>((a, b) => (b && (!a || b > a) ? b : a), null);
+  };
+  const answers: boolean[] = [];
+  // One at a time: the reads share the caller's connection (a transaction cannot run queries in parallel).
+  for (const { segment, sendAt } of segments) {
+    switch (segment.kind) {
+      case 'all':
+        answers.push(true);
+        break;
+      case 'rank':
+        answers.push((await rankAt(sendAt)) >= segment.minRank);
+        break;
+      case 'genre_buyers': {
+        const first = await firstDrawInGenre(segment.genreId);
+        answers.push(first !== null && first < sendAt);
+        break;
+      }
+      case 'inactive': {
+        const last = await activeSince(sendAt);
+        answers.push(!last || last.getTime() <= sendAt.getTime() - segment.days * DAY_MS);
+        break;
+      }
+      default:
+        answers.push(false);
+    }
+  }
+  return answers;
+};
