@@ -41,6 +41,7 @@ import { isStaffRole } from '#modules/identity';
 import { getPublishedPage } from '#modules/content';
 import { getBalance } from '#modules/wallet';
 import { maintenanceEndText } from '#modules/shop';
+import { unreadMailsOf } from './lib/mailbox.server';
 
 /** The in-app-browser notice the guard chose for this request, read by the root loader. */
 const browserNoticeContext = createContext<InAppNotice | null>(null);
@@ -108,14 +109,16 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [clientNavigat
 export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
   const shop = context.get(shopRequestContext);
   const { config, db, buildId } = shop.services;
-  const [genres, balance, maintenance] = await Promise.all([
+  const [genres, balance, maintenance, unreadMails] = await Promise.all([
     listGenres(db),
     shop.member ? getBalance(db, shop.member.id) : null,
     shop.services.maintenance.current(),
+    unreadMailsOf(shop),
   ]);
   return {
     member: shop.member ? { id: shop.member.id, name: shop.member.name, role: shop.member.role } : null,
     wallet: balance ? { paid: balance.paid, free: balance.free, total: balance.total } : null,
+    unreadMails,
     site: {
       name: config.SITE_NAME,
       tagline: config.SITE_TAGLINE,

@@ -32,6 +32,7 @@ import { SIGNAL_STATUS_LABELS, type RiskRefusalCode, type SignalStatus } from '#
 import type { PromoAdminRefusalCode, PromoRefusalCode } from '#modules/promo';
 import { rankName } from '#modules/progression';
 import type { LoginBonusRefusalCode } from '#modules/bonus';
+import type { MailRefusalCode } from '#modules/mailbox';
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503;
 
@@ -113,6 +114,24 @@ const draw: Section<DrawRefusalCode> = {
     headers: { 'Retry-After': '1' },
   },
   MAINTENANCE,
+};
+
+// The mailbox (decision 034): another member's mail is "not found", never "forbidden".
+const mailbox: Section<MailRefusalCode> = {
+  UNAUTHENTICATED,
+  MAIL_NOT_FOUND: { status: 404, message: 'メールが見つかりません。' },
+  MAIL_NO_ATTACHMENT: { status: 422, message: 'このメールには受け取れるプレゼントがありません。' },
+  MAIL_ALREADY_CLAIMED: { status: 409, message: 'このプレゼントは受け取り済みです。' },
+  MAIL_CLAIM_EXPIRED: {
+    status: 410,
+    message: (d) =>
+      `受け取り期限${typeof d.claimUntil === 'string' ? `（${jstText(d.claimUntil)}）` : ''}を過ぎたため、受け取れません。`,
+  },
+  MAIL_CLAIM_NOT_AVAILABLE: {
+    status: 403,
+    message: 'このアカウントではプレゼントを受け取れません。お問い合わせください。',
+  },
+  MAIL_ALREADY_CANCELED: { status: 409, message: 'このメールは取り消し済みです。' },
 };
 
 // The daily login bonus (docs/decisions/033): the day is Japan time, so the next claim opens at 0:00 JST.
@@ -658,6 +677,7 @@ export type RefusalCode =
   | RiskRefusalCode
   | PromoRefusalCode
   | PromoAdminRefusalCode
+  | MailRefusalCode
   | LoginBonusRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
@@ -685,6 +705,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   risk,
   promo,
   loginBonus,
+  mailbox,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

@@ -6,6 +6,36 @@ import { BellIcon, UserIcon, TrophyIcon, ShopIcon, CoinIcon } from './icons';
 import { buttonClassName } from './Button';
 import { useRootData } from '~/lib/root-data';
 import { formatCoins } from '~/lib/numbers';
+import { useUnreadMails } from '~/lib/unread-mails';
+
+/**
+ * The bell: the mailbox with its unread count as a badge (「99+」 beyond 99), read out in its label.
+ * @example <MailBell />
+ */
+export function MailBell() {
+  const root = useRootData();
+  const unread = useUnreadMails(root?.unreadMails ?? null, root);
+  const count = unread ?? 0;
+  return (
+    <AppLink
+      to="/myinbox/idvs"
+      className="relative flex size-10 items-center justify-center rounded-full hover:bg-canvas"
+      aria-label={count > 0 ? `メールボックス（未読${count}件）` : 'メールボックス'}
+      data-testid="header-mail-bell"
+    >
+      <BellIcon className="size-6" />
+      {count > 0 ? (
+        <span
+          aria-hidden="true"
+          data-testid="header-mail-unread"
+          className="absolute right-0.5 top-0.5 flex min-w-5 items-center justify-center rounded-full bg-primary-ink px-1 text-[11px] font-bold leading-5 text-white"
+        >
+          {count > 99 ? '99+' : count}
+        </span>
+      ) : null}
+    </AppLink>
+  );
+}
 
 /**
  * The member's coins: total with paid and free apart, a link to the shop. It reads the root loader,
@@ -84,13 +114,7 @@ export function SiteHeader() {
                 <ShopIcon className="size-4" />
                 チャージ
               </AppLink>
-              <AppLink
-                to="/myinbox/idvs"
-                className="flex size-10 items-center justify-center rounded-full hover:bg-canvas"
-                aria-label="メールボックス"
-              >
-                <BellIcon className="size-6" />
-              </AppLink>
+              <MailBell />
               <AppLink
                 to="/mypage"
                 className="hidden size-10 items-center justify-center rounded-full hover:bg-canvas md:flex"

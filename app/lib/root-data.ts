@@ -6,6 +6,8 @@ export interface RootData {
   member: { id: string; name: string; role: string } | null;
   /** The member's coins for the header (null for visitors); every action revalidates it. */
   wallet: { paid: number; free: number; total: number } | null;
+  /** Unread mails for the header's bell (null for visitors); every action revalidates it. */
+  unreadMails: number | null;
   site: { name: string; tagline: string; origin: string; description: string };
   buildId: string;
   buildPollSeconds: number;

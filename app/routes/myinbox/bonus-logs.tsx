@@ -1,5 +1,6 @@
-// /myinbox/bonus/logs: the member's login bonus history (newest day first, 20 a page) and today's card;
-// its action is the claim button's (decision 033), posted from here and from /mypage.
+// /myinbox/bonus/logs: the member's login bonus history (newest day first, 20 a page), today's card, and
+// the mail attachments they claimed (newest first, decision 034); its action is the login bonus claim
+// button's (decision 033), posted from here and from /mypage.
 import type { Route } from './+types/bonus-logs';
 import { shopRequestContext } from '~/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
@@ -8,6 +9,8 @@ import { AppLink } from '~/components/AppLink';
 import { LoginBonusCard } from '~/components/LoginBonusCard';
 import { loginBonusAction, loginBonusCardOf, loginBonusLogOf } from '~/lib/login-bonus.server';
 import { formatCoins } from '~/lib/numbers';
+import { formatYmdHm } from '~/lib/dates';
+import { claimedAttachmentsOf } from '~/lib/mailbox.server';
 
 export const handle = { title: '受け取り履歴' };
 
@@ -16,11 +19,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The members-only guard (app/guards) sends visitors to sign in before this runs.
   if (!shop.member) return { signedIn: false as const };
   const member = shop.member;
-  const [bonus, log] = await Promise.all([
+  const url = new URL(request.url);
+  const [bonus, log, claims] = await Promise.all([
     loginBonusCardOf(shop),
-    loginBonusLogOf({ ...shop, member }, new URL(request.url)),
+    loginBonusLogOf({ ...shop, member }, url),
+    claimedAttachmentsOf({ ...shop, member }, url),
   ]);
-  return { signedIn: true as const, bonus, log };
+  return { signedIn: true as const, bonus, log, claims };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -35,11 +40,44 @@ const dayText = (day: string) => {
 
 export default function BonusLogs({ loaderData }: Route.ComponentProps) {
   const log = loaderData.signedIn ? loaderData.log : null;
+  const claims = loaderData.signedIn ? loaderData.claims : null;
   return (
     <>
       <PageHeading title="メールボックス" />
       <InboxTabs />
       {loaderData.signedIn && loaderData.bonus && <LoginBonusCard bonus={loaderData.bonus} />}
+      <h2 className="mb-2 text-base font-bold">プレゼントの受け取り履歴</h2>
+      {!claims || claims.items.length === 0 ? (
+        <p className="mb-6 rounded-2xl bg-white px-4 py-3 text-sm text-muted shadow-sm">
+          {claims?.paged ? 'これより前の受け取りはありません。' : 'メールのプレゼントを受け取ると、ここに表示されます。'}
+        </p>
+      ) : (
+        <div className="mb-6">
+          <ul className="divide-y divide-line rounded-2xl bg-white shadow-sm" aria-label="プレゼントの受け取り履歴">
+            {claims.items.map((item) => (
+              <li key={item.mailId} className="flex items-center justify-between gap-3 px-4 py-3 text-sm">
+                <span className="min-w-0">
+                  <AppLink to={`/myinbox/mail/${item.mailId}`} className="block truncate font-bold">
+                    {item.subject}
+                  </AppLink>
+                  <span className="block text-xs text-muted">
+                    <time dateTime={item.claimedAt}>{formatYmdHm(item.claimedAt, 'slash')}</time> に受け取り
+                  </span>
+                </span>
+                <span className="font-bold whitespace-nowrap">+{formatCoins(item.coins)}コイン</span>
+              </li>
+            ))}
+          </ul>
+          <nav aria-label="プレゼントの履歴のページ" className="mt-2 flex justify-between text-sm">
+            {claims.paged ? <AppLink to="/myinbox/bonus/logs">新しい受け取りへ</AppLink> : <span />}
+            {claims.nextBefore && (
+              <AppLink to={`/myinbox/bonus/logs?mails_before=${encodeURIComponent(claims.nextBefore)}`}>
+                さらに前の受け取り
+              </AppLink>
+            )}
+          </nav>
+        </div>
+      )}
       <h2 className="mb-2 text-base font-bold">ログインボーナスの受け取り履歴</h2>
       {!log || log.items.length === 0 ? (
         <EmptyState title="受け取り履歴はまだありません">

@@ -1,0 +1,64 @@
+// The mailbox's list rows: unread mark (新着), subject, date, and the attachment's badge (coins, deadline,
+// 受取済 or 期限切れ). Each row opens the mail.
+import { AppLink } from './AppLink';
+import { formatCoins } from '~/lib/numbers';
+import { formatYmdHm } from '~/lib/dates';
+
+export interface MailRow {
+  id: number;
+  subject: string;
+  sendAt: string;
+  read: boolean;
+  attachment: { coins: number; claimUntil: string | null; claimed: boolean; expired: boolean } | null;
+}
+
+/** The attachment's state in words: 受取済, 期限切れ, or the deadline. */
+export function AttachmentBadge({ attachment }: { attachment: NonNullable<MailRow['attachment']> }) {
+  const state = attachment.claimed
+    ? { text: '受取済', tone: 'bg-canvas text-muted' }
+    : attachment.expired
+      ? { text: '期限切れ', tone: 'bg-canvas text-muted' }
+      : { text: attachment.claimUntil ? `${formatYmdHm(attachment.claimUntil, 'slash')}まで` : '期限なし', tone: 'bg-amber-100 text-amber-900' };
+  return (
+    <span className="mt-1 flex flex-wrap items-center gap-1 text-xs">
+      <span className="rounded-full bg-primary-soft px-2 py-0.5 font-bold text-primary-ink">
+        🎁 {formatCoins(attachment.coins)}コイン
+      </span>
+      <span className={`rounded-full px-2 py-0.5 font-bold ${state.tone}`}>{state.text}</span>
+    </span>
+  );
+}
+
+export function MailList({ items, label }: { items: MailRow[]; label: string }) {
+  return (
+    <ul className="divide-y divide-line rounded-2xl bg-white shadow-sm" aria-label={label}>
+      {items.map((mail) => (
+        <li key={mail.id}>
+          <AppLink
+            to={`/myinbox/mail/${mail.id}`}
+            className="flex items-start gap-3 px-4 py-3 hover:bg-canvas"
+            data-testid="mail-row"
+          >
+            <span
+              aria-hidden="true"
+              className={`mt-1.5 size-2 shrink-0 rounded-full ${mail.read ? 'bg-transparent' : 'bg-primary'}`}
+            />
+            <span className="min-w-0 flex-1">
+              <span className="flex items-center gap-2">
+                {!mail.read ? (
+                  <span className="shrink-0 rounded bg-primary-ink px-1.5 text-[11px] font-bold text-white">新着</span>
+                ) : null}
+                <span className={`truncate text-sm ${mail.read ? '' : 'font-bold'}`}>{mail.subject}</span>
+              </span>
+              <span className="mt-0.5 block text-xs text-muted">
+                <time dateTime={mail.sendAt}>{formatYmdHm(mail.sendAt, 'slash')}</time>
+                {!mail.read ? <span className="sr-only">（未読）</span> : null}
+              </span>
+              {mail.attachment ? <AttachmentBadge attachment={mail.attachment} /> : null}
+            </span>
+          </AppLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
