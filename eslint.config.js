@@ -30,7 +30,7 @@ export const MODULE_DEPENDENCIES = {
   gacha: ['kernel', 'fairness'],
   progression: ['kernel', 'wallet'],
   draw: ['kernel', 'shop', 'gacha', 'wallet', 'progression', 'identity', 'fairness'],
-  payments: ['kernel', 'shop', 'wallet', 'progression', 'identity', 'idempotency'],
+  payments: ['kernel', 'shop', 'wallet', 'mailbox', 'progression', 'identity', 'idempotency'],
   // Operators: staff roles and permissions, the append-only audit log every admin action writes to,
   // and the operators' audited actions on packs, coins, coin packs, orders, members and banners (content).
   // 特典コード (docs/decisions/032): codes redeemed once per member for free coins through the wallet,
@@ -38,7 +38,7 @@ export const MODULE_DEPENDENCIES = {
   promo: ['kernel', 'wallet', 'identity', 'progression'],
   admin: ['kernel', 'shop', 'identity', 'messaging', 'content', 'wallet', 'gacha', 'payments'],
   // Prizes reach members: addresses (encrypted), shipping requests, the promised date, the desk.
-  shipping: ['kernel', 'wallet', 'identity', 'messaging', 'gacha', 'draw', 'payments', 'admin'],
+  shipping: ['kernel', 'wallet', 'identity', 'messaging', 'mailbox', 'gacha', 'draw', 'payments', 'admin'],
   // Inquiries (the contact form and the desk that answers them): names the member's own orders, draws
   // and shipping requests, mails the inquirer, and audits every answer.
   support: ['kernel', 'identity', 'messaging', 'draw', 'payments', 'shipping', 'admin'],

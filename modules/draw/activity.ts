@@ -1,8 +1,8 @@
 // A member's drawing as the mailbox's segments read it (genre buyers, inactive members): when they first
 // drew from each pack and when they last drew before an instant. Read through draws_member_idx.
-import { and, eq, lt, max, min, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, lte, max, min, sql } from 'drizzle-orm';
 import type { Database } from '#db/client';
-import { draws } from './schema';
+import { draws, prizes } from './schema';
 
 /**
  * The member's first completed draw on each pack they drew from.
@@ -29,4 +29,36 @@ export async function lastDrawBefore(db: Database, memberId: string, before: Dat
       and(eq(draws.memberId, memberId), eq(draws.status, 'completed'), lt(draws.createdAt, sql`${before.toISOString()}::timestamptz`)),
     );
   return row?.last ? new Date(row.last) : null;
+}
+
+/** A member's undecided prizes whose choice ends on one Japan-time day (the deadline mails' unit). */
+export interface PrizeDeadlineGroup {
+  memberId: string;
+  /** The Japan-time day of the deadline, YYYY-MM-DD. */
+  day: string;
+  prizes: number;
+  /** The earliest deadline of the group. */
+  decideBy: Date;
+}
+
+/**
+ * Undecided prizes whose choice ends in (from, to], grouped by member and Japan-time day of the deadline,
+ * read through prizes_due_idx.
+ * @example await pendingPrizeDeadlines(db, now, new Date(now.getTime() + DAY)) // the 1-day reminders
+ */
+export async function pendingPrizeDeadlines(db: Database, from: Date, to: Date): Promise<PrizeDeadlineGroup[]> {
+  const day = sql<string>`to_char(${prizes.decideBy} at time zone 'Asia/Tokyo', 'YYYY-MM-DD')`;
+  const rows = await db
+    .select({ memberId: prizes.memberId, day, prizes: sql<number>`count(*)::int`, decideBy: min(prizes.decideBy) })
+    .from(prizes)
+    .where(
+      and(
+        eq(prizes.status, 'pending'),
+        gt(prizes.decideBy, sql`${from.toISOString()}::timestamptz`),
+        lte(prizes.decideBy, sql`${to.toISOString()}::timestamptz`),
+      ),
+    )
+    .groupBy(prizes.memberId, day)
+    .orderBy(prizes.memberId, day);
+  return rows.map((r) => ({ memberId: r.memberId, day: r.day, prizes: Number(r.prizes), decideBy: new Date(r.decideBy!) }));
 }

@@ -781,4 +781,4 @@ export async function memberDrawnLots(db: Database, gachaId: string, memberId: s
 }
 export { drawsExportBatch } from './export';
 export { drawVelocitySince, type DrawVelocity } from './risk-feed';
-export { firstDrawsByPack, lastDrawBefore } from './activity';
+export { firstDrawsByPack, lastDrawBefore, pendingPrizeDeadlines, type PrizeDeadlineGroup } from './activity';

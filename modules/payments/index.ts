@@ -12,6 +12,7 @@ import { grantCoins } from '#modules/wallet';
 import { currentRank, rankBonusCoins } from '#modules/progression';
 import { isUuid, refuse, RefusalError, windowPhase } from '#modules/kernel';
 import { maintenanceRefusal } from '#modules/shop';
+import { notifyMember } from '#modules/mailbox';
 import { coinPacks, paymentEvents, paymentOrders, purchaseProfiles, type OrderStatus } from './schema';
 import {
   PAYMENT_METHODS,
@@ -976,6 +977,19 @@ async function creditOrder(t: Database, order: typeof paymentOrders.$inferSelect
           lifetimeDays: { paid: rules.paidCoinDays, free: rules.freeCoinDays },
         })
       : null;
+  // The mailbox's receipt, in the crediting transaction: once per order (a retried webhook writes nothing more).
+  await notifyMember(t, {
+    memberId: order.memberId,
+    category: 'purchase_complete',
+    dedupeKey: `purchase:${order.id}`,
+    subject: 'コインの購入が完了しました',
+    body: [
+      `「${order.packName}」のご購入ありがとうございます（受付番号 ${order.receiptNo}）。`,
+      `${order.paidCoins.toLocaleString('ja-JP')}コイン${bonus > 0 ? `と、ボーナス${bonus.toLocaleString('ja-JP')}コイン（無償コイン）` : ''}をお届けしました。`,
+      `お支払い金額: ${yen(order.amountJpy)}`,
+    ].join('\n'),
+    sendAt: now,
+  });
   return {
     status: 'paid' as const,
     creditedAt: now,
@@ -1100,6 +1114,20 @@ async function reverseOrder(
         set: { holdReason: `chargeback:${order.id}`, holdAt: now },
       });
   }
+  await notifyMember(t, {
+    memberId: order.memberId,
+    category: 'purchase_reversed',
+    dedupeKey: `purchase-reversed:${order.id}`,
+    subject: kind === 'refunded' ? 'コインの購入を返金しました' : 'コインの購入が取り消されました',
+    body: [
+      `「${order.packName}」のご購入（受付番号 ${order.receiptNo}）は、${kind === 'refunded' ? '返金' : '決済事業者によるチャージバック'}により取り消されました。`,
+      `残っていたコイン ${(reversedPaid + reversedFree).toLocaleString('ja-JP')}コインを取り消しました。`,
+      kind === 'charged_back' && unrecovered > 0
+        ? 'すでに使われたコインがあるため、確認が済むまでコインの購入をお止めしています。お問い合わせください。'
+        : '',
+    ].join('\n'),
+    sendAt: now,
+  });
   return { reversedPaid, reversedFree, unrecoveredCoins: unrecovered, reversedAt: now };
 }
 

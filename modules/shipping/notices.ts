@@ -1,8 +1,9 @@
 // The one way shipping tells a member something (each status change, compensation, the storage of kept
-// prizes): a notice, queued as a mail in the caller's transaction. A mailbox (a later issue) plugs in here.
+// prizes): a notice, queued as an email and written to the mailbox (decision 034) in the caller's transaction.
 import type { Database } from '#db/client';
 import { memberContactOf } from '#modules/identity';
-import { queueMail, type MailTemplate, type SiteIdentity } from '#modules/messaging';
+import { queueMail, renderMail, type MailTemplate, type SiteIdentity } from '#modules/messaging';
+import { notifyMember as notifyMailbox, type MailCategory, type MemberNotice } from '#modules/mailbox';
 import { CARRIERS, trackingUrl, type CarrierCode } from './carriers';
 import type { JstDate } from './business-days';
 import type { MissingCardCondition } from './schema';
@@ -159,8 +160,66 @@ export async function notifyMember(
   memberId: string,
   notice: ShippingNotice,
 ): Promise<void> {
+  const { template, vars } = mailOf(notice, site);
+  await mailboxMailOf(tx, site, memberId, notice, template, vars);
   const contact = await memberContactOf(tx, memberId);
   if (!contact?.email) return;
-  const { template, vars } = mailOf(notice, site);
   await queueMail(tx, site, { to: contact.email, template, vars, memberId });
+}
+
+/** One mailbox mail per event: the request and what happened (a second shipment has its tracking number). */
+function dedupeKeyOf(notice: ShippingNotice): string | null {
+  switch (notice.kind) {
+    case 'storage-reminder':
+      return `storage-reminder:${notice.daysBefore}d:${notice.keepUntil.toISOString().slice(0, 10)}`;
+    case 'storage-converted':
+      return null; // the deadline job's own mailbox notice names every converted prize (server/jobs/prize-mails.ts)
+    case 'shipped':
+      return `shipping:${notice.requestId}:shipped:${notice.trackingNumber}`;
+    case 'card-substituted':
+    case 'card-compensated':
+      return `shipping:${notice.requestId}:${notice.kind}:${notice.cardName}`;
+    default:
+      return `shipping:${notice.requestId}:${notice.kind}`;
+  }
+}
+
+/**
+ * The mailbox's copy of the email: its subject without the site's name, its paragraphs, its button as a
+ * link to the page (a site path); the email's own footer stays out. No email option: shipping emails itself.
+ */
+async function mailboxMailOf(
+  tx: Database,
+  site: SiteIdentity,
+  memberId: string,
+  notice: ShippingNotice,
+  template: MailTemplate,
+  vars: Record<string, string>,
+) {
+  const dedupeKey = dedupeKeyOf(notice);
+  if (!dedupeKey) return;
+  const rendered = renderMail(template, vars, site);
+  const origin = site.origin.replace(/\/$/, '');
+  const lines = rendered.text.split('\n');
+  const body: Exclude<MemberNotice['body'], string> = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line.startsWith('お心当たりがない場合') || line === '――') break;
+    if (line === '') continue;
+    const next = lines[i + 1]?.trim() ?? '';
+    if (line.startsWith('▼') && /^https?:\/\//.test(next)) {
+      const label = line.slice(1);
+      const url = next.startsWith(origin) ? next.slice(origin.length) || '/' : next;
+      body.push({ type: 'paragraph', text: label, spans: [{ start: 0, end: label.length, type: 'hyperlink', data: { url } }] });
+      i += 1;
+    } else body.push({ type: 'paragraph', text: line.replace(/^※/, '※ '), spans: [] });
+  }
+  const category: MailCategory = notice.kind === 'storage-reminder' ? 'prize_deadline' : 'shipping_status';
+  await notifyMailbox(tx, {
+    memberId,
+    category,
+    dedupeKey,
+    subject: rendered.subject.replace(/^【[^】]*】/, ''),
+    body,
+  });
 }

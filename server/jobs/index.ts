@@ -15,6 +15,7 @@ import { compensateLateShipmentsJob, keptPrizeRemindersJob } from './shipping';
 import { riskSignalsJob } from './risk';
 import { ROLLUP_SETTLE_SECONDS, foldDashboardRollupsJob, unusedPaidSnapshotJob } from './dashboard';
 import { storageConversionNotifier } from '#modules/shipping';
+import { bothConversionHooks, prizeConversionMail, prizeDeadlineMailsJob } from './prize-mails';
 import { shippingRulesOf } from '../shipping';
 import type { JobDefinition, JobRunner } from './runner';
 
@@ -38,7 +39,11 @@ export function shopJobs(services: JobServices): JobDefinition[] {
       maxBytes: config.IMAGE_CACHE_MAX_MB * 1024 * 1024,
     }),
     expireCoinsJob(),
-    autoConvertPrizesJob(config.FREE_COIN_EXPIRY_DAYS, storageConversionNotifier(shipping.site)), // prizes.auto-convert
+    autoConvertPrizesJob(
+      config.FREE_COIN_EXPIRY_DAYS,
+      bothConversionHooks(storageConversionNotifier(shipping.site), prizeConversionMail(shipping.site)),
+    ), // prizes.auto-convert
+    prizeDeadlineMailsJob(shipping.site), // prizes.deadline-mails
     saleWindowsJob(),
     forgetIdempotencyKeysJob(),
     refreshRemainingJob(),
