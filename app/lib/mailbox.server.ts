@@ -7,6 +7,8 @@ import {
   claimMailAttachment,
   claimedAttachments,
   listMails,
+  mailEmailOptIn,
+  setMailEmailOptIn,
   openMail,
   unreadMailCount,
   type MailSummary,
@@ -113,4 +115,36 @@ export async function claimedAttachmentsOf(shop: SignedIn, url: URL) {
     nextBefore: page.nextBefore?.toISOString() ?? null,
     paged: Boolean(before),
   };
+}
+
+/** Whether system mails also come by email (the mailbox page's small setting). */
+export const emailOptInOf = (shop: SignedIn) => mailEmailOptIn(shop.services.db, shop.member.id);
+
+export type MailSettingActionData = { ok: true; message: string; emailOptIn: boolean } | { ok: false; message: string };
+
+/** The setting's form: `email` is 'on' (checked) or absent; anything else is refused. */
+export async function mailSettingAction(shop: ShopRequest, request: Request) {
+  if (!shop.member) {
+    const path = new URL(request.url).pathname;
+    throw redirect(`/auth/sign_in?redirect=${encodeURIComponent(path)}`);
+  }
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return data<MailSettingActionData>(
+      { ok: false, message: '送信内容を読み取れませんでした。もう一度お試しください。' },
+      { status: 400 },
+    );
+  }
+  const email = form.get('email');
+  if (form.get('intent') !== 'email-notice' || (email !== null && email !== 'on'))
+    return data<MailSettingActionData>({ ok: false, message: '設定を選び直してください。' }, { status: 400 });
+  const on = email === 'on';
+  await setMailEmailOptIn(shop.services.db, shop.member.id, on);
+  return data<MailSettingActionData>({
+    ok: true,
+    emailOptIn: on,
+    message: on ? 'お知らせをメールでも受け取ります。' : 'お知らせのメールを止めました。',
+  });
 }

@@ -20,6 +20,7 @@ export const ADMIN_PERMISSIONS = [
   'signals:read',
   'reports:read',
   'promo:write',
+  'mail:write',
 ] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 
@@ -42,6 +43,7 @@ export const PERMISSION_LABELS: Readonly<Record<AdminPermission, string>> = {
   'signals:read': '不正検知シグナルの閲覧（判断には会員情報の変更の権限も必要）',
   'reports:read': 'ダッシュボード（ガチャ・会員・パックの集計）の閲覧',
   'promo:write': '特典コードの発行・CSV出力・停止',
+  'mail:write': 'メールボックスへのお知らせ・個別メールの送信・予約・取り消し（プレゼント付きを含む）',
 };
 
 export const adminPermissionSchema = z.enum(ADMIN_PERMISSIONS, { error: '不明な権限です。' });

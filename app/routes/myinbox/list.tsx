@@ -1,22 +1,57 @@
 // /myinbox/idvs (あなたへ: personal mails) and /myinbox/alls (お知らせ: broadcasts), newest first, 20 a page.
-import { useMatches } from 'react-router';
+import { useFetcher, useMatches } from 'react-router';
 import type { Route } from './+types/list';
 import { shopRequestContext } from '~/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { InboxTabs } from '~/components/InboxTabs';
 import { AppLink } from '~/components/AppLink';
 import { MailList } from '~/components/MailList';
-import { mailListOf } from '~/lib/mailbox.server';
+import { Button } from '~/components/Button';
+import { emailOptInOf, mailListOf, mailSettingAction, type MailSettingActionData } from '~/lib/mailbox.server';
 
 export const handle = { title: 'メールボックス' };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
   // The members-only guard (app/guards) sends visitors to sign in before this runs.
-  if (!shop.member) return { list: null };
+  if (!shop.member) return { list: null, emailOptIn: false };
   const url = new URL(request.url);
   const box = url.pathname.startsWith('/myinbox/alls') ? 'broadcast' : 'personal';
-  return { list: await mailListOf({ ...shop, member: shop.member }, box, url) };
+  const member = { ...shop, member: shop.member };
+  const [list, emailOptIn] = await Promise.all([mailListOf(member, box, url), emailOptInOf(member)]);
+  return { list, emailOptIn };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return mailSettingAction(context.get(shopRequestContext), request);
+}
+
+/** 「メールでも受け取る」: system mails (deadlines, purchases…) also by email; off unless chosen. */
+function EmailSetting({ emailOptIn }: { emailOptIn: boolean }) {
+  const fetcher = useFetcher<MailSettingActionData>();
+  const answer = fetcher.data;
+  return (
+    <fetcher.Form method="post" className="mt-6 rounded-2xl bg-white p-4 text-sm shadow-sm">
+      <input type="hidden" name="intent" value="email-notice" />
+      <label className="flex items-start gap-2">
+        <input type="checkbox" name="email" defaultChecked={emailOptIn} className="mt-0.5 size-5" />
+        <span>
+          <span className="block font-bold">お知らせをメールでも受け取る</span>
+          <span className="block text-xs text-muted">
+            選択期限のお知らせなどが届いたとき、登録のメールアドレスにもお知らせします（発送のご案内はこの設定に関わらずメールでお送りします）。
+          </span>
+        </span>
+      </label>
+      <Button type="submit" variant="secondary" className="mt-3" loading={fetcher.state !== 'idle'}>
+        設定を保存
+      </Button>
+      {answer ? (
+        <p role={answer.ok ? 'status' : 'alert'} className="mt-2 text-sm">
+          {answer.message}
+        </p>
+      ) : null}
+    </fetcher.Form>
+  );
 }
 
 export default function InboxList({ loaderData }: Route.ComponentProps) {
@@ -45,6 +80,7 @@ export default function InboxList({ loaderData }: Route.ComponentProps) {
           </nav>
         </>
       )}
+      {list && !broadcasts ? <EmailSetting emailOptIn={loaderData.emailOptIn} /> : null}
     </>
   );
 }
