@@ -22,7 +22,11 @@ export const shopSegmentMatcher: SegmentMatcher = async (db: Database, memberId,
   const ranks = new Map<string, Promise<number>>();
   const rankAt = (at: Date) => {
     const key = jstMonth(at);
-    if (!ranks.has(key)) ranks.set(key, currentRank(db, memberId, at).then((r) => r.rank));
+    if (!ranks.has(key))
+      ranks.set(
+        key,
+        currentRank(db, memberId, at).then((r) => r.rank),
+      );
     return ranks.get(key)!;
   };
   let genreFirsts: Promise<Map<string, Date>> | undefined;

@@ -18,7 +18,10 @@ export function AttachmentBadge({ attachment }: { attachment: NonNullable<MailRo
     ? { text: '受取済', tone: 'bg-canvas text-muted' }
     : attachment.expired
       ? { text: '期限切れ', tone: 'bg-canvas text-muted' }
-      : { text: attachment.claimUntil ? `${formatYmdHm(attachment.claimUntil, 'slash')}まで` : '期限なし', tone: 'bg-amber-100 text-amber-900' };
+      : {
+          text: attachment.claimUntil ? `${formatYmdHm(attachment.claimUntil, 'slash')}まで` : '期限なし',
+          tone: 'bg-amber-100 text-amber-900',
+        };
   return (
     <span className="mt-1 flex flex-wrap items-center gap-1 text-xs">
       <span className="rounded-full bg-primary-soft px-2 py-0.5 font-bold text-primary-ink">

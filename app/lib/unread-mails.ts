@@ -23,7 +23,10 @@ const subscribe = (listener: () => void) => {
 
 async function refreshUnreadMails() {
   try {
-    const answer = await fetch(UNREAD_COUNT_PATH, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+    const answer = await fetch(UNREAD_COUNT_PATH, {
+      credentials: 'same-origin',
+      headers: { accept: 'application/json' },
+    });
     if (!answer.ok) return;
     const body = (await answer.json()) as { unread?: unknown };
     if (typeof body.unread === 'number') setUnreadMails(body.unread);

@@ -20,7 +20,10 @@ function inline(line: string): { text: string; spans: RichTextSpan[] } | { error
       spans.push({ start, end: text.length, type: 'strong' });
     } else {
       const url = safeLinkUrl(match[3]!);
-      if (!url) return { error: `リンク先「${match[3]}」は使えません。https:// で始まるURLか、サイト内のパス（/…）にしてください。` };
+      if (!url)
+        return {
+          error: `リンク先「${match[3]}」は使えません。https:// で始まるURLか、サイト内のパス（/…）にしてください。`,
+        };
       text += match[2];
       spans.push({ start, end: text.length, type: 'hyperlink', data: { url } });
     }

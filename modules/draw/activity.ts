@@ -26,7 +26,11 @@ export async function lastDrawBefore(db: Database, memberId: string, before: Dat
     .select({ last: max(draws.createdAt) })
     .from(draws)
     .where(
-      and(eq(draws.memberId, memberId), eq(draws.status, 'completed'), lt(draws.createdAt, sql`${before.toISOString()}::timestamptz`)),
+      and(
+        eq(draws.memberId, memberId),
+        eq(draws.status, 'completed'),
+        lt(draws.createdAt, sql`${before.toISOString()}::timestamptz`),
+      ),
     );
   return row?.last ? new Date(row.last) : null;
 }
@@ -60,5 +64,10 @@ export async function pendingPrizeDeadlines(db: Database, from: Date, to: Date):
     )
     .groupBy(prizes.memberId, day)
     .orderBy(prizes.memberId, day);
-  return rows.map((r) => ({ memberId: r.memberId, day: r.day, prizes: Number(r.prizes), decideBy: new Date(r.decideBy!) }));
+  return rows.map((r) => ({
+    memberId: r.memberId,
+    day: r.day,
+    prizes: Number(r.prizes),
+    decideBy: new Date(r.decideBy!),
+  }));
 }

@@ -39,8 +39,6 @@ export async function claimedAttachments(
     )
     .orderBy(desc(mailStates.claimedAt), desc(mailStates.mailId))
     .limit(page.limit + 1);
-  const items = rows
-    .slice(0, page.limit)
-    .map((r) => ({ ...r, coins: r.coins ?? 0, claimedAt: r.claimedAt! }));
+  const items = rows.slice(0, page.limit).map((r) => ({ ...r, coins: r.coins ?? 0, claimedAt: r.claimedAt! }));
   return { items, nextBefore: rows.length > page.limit ? items.at(-1)!.claimedAt : null };
 }

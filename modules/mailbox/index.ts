@@ -159,12 +159,7 @@ async function broadcastsFor(db: Database, standing: MemberStanding, now: Date):
     .select()
     .from(mails)
     .where(
-      and(
-        eq(mails.audience, 'broadcast'),
-        isNull(mails.canceledAt),
-        lt(mails.sendAt, now),
-        gt(mails.sendAt, since),
-      ),
+      and(eq(mails.audience, 'broadcast'), isNull(mails.canceledAt), lt(mails.sendAt, now), gt(mails.sendAt, since)),
     )
     .orderBy(desc(mails.sendAt), desc(mails.id));
 }

@@ -120,4 +120,3 @@ export async function listSentMails(
 /** Scheduled operator mails not yet sent nor withdrawn (the admin list marks them 予約). */
 export const isScheduled = (mail: Pick<SentMail, 'sendAt' | 'canceledAt'>, now = new Date()) =>
   mail.canceledAt === null && mail.sendAt.getTime() > now.getTime();
-

@@ -210,7 +210,11 @@ async function mailboxMailOf(
     if (line.startsWith('▼') && /^https?:\/\//.test(next)) {
       const label = line.slice(1);
       const url = next.startsWith(origin) ? next.slice(origin.length) || '/' : next;
-      body.push({ type: 'paragraph', text: label, spans: [{ start: 0, end: label.length, type: 'hyperlink', data: { url } }] });
+      body.push({
+        type: 'paragraph',
+        text: label,
+        spans: [{ start: 0, end: label.length, type: 'hyperlink', data: { url } }],
+      });
       i += 1;
     } else body.push({ type: 'paragraph', text: line.replace(/^※/, '※ '), spans: [] });
   }

@@ -96,4 +96,3 @@ export const bothConversionHooks =
   async (tx: Database, conversion: AutoConversion) => {
     for (const hook of hooks) await hook(tx, conversion);
   };
-

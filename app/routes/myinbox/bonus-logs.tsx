@@ -49,7 +49,9 @@ export default function BonusLogs({ loaderData }: Route.ComponentProps) {
       <h2 className="mb-2 text-base font-bold">プレゼントの受け取り履歴</h2>
       {!claims || claims.items.length === 0 ? (
         <p className="mb-6 rounded-2xl bg-white px-4 py-3 text-sm text-muted shadow-sm">
-          {claims?.paged ? 'これより前の受け取りはありません。' : 'メールのプレゼントを受け取ると、ここに表示されます。'}
+          {claims?.paged
+            ? 'これより前の受け取りはありません。'
+            : 'メールのプレゼントを受け取ると、ここに表示されます。'}
         </p>
       ) : (
         <div className="mb-6">

@@ -75,9 +75,7 @@ export default function Mail({ loaderData }: Route.ComponentProps) {
               </Button>
             </fetcher.Form>
           ) : null}
-          {attachment.claimed && !answer ? (
-            <p className="mt-3 text-sm text-muted">受け取り済みです。</p>
-          ) : null}
+          {attachment.claimed && !answer ? <p className="mt-3 text-sm text-muted">受け取り済みです。</p> : null}
           {attachment.expired && !attachment.claimed ? (
             <p className="mt-3 text-sm text-muted">受け取り期限を過ぎました。</p>
           ) : null}

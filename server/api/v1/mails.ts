@@ -69,9 +69,13 @@ const summaryOf = (mail: MailSummary) => ({
 
 const mailIdParams = z.object({ mailId: z.string().max(20).meta({ description: 'メールID（正の整数）' }) });
 /** A path id: a positive whole number, or null (answered "not found", like another member's mail). */
-const mailIdOf = (text: string) => (/^[1-9]\d{0,15}$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : null);
+const mailIdOf = (text: string) =>
+  /^[1-9]\d{0,15}$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : null;
 const unauthenticated = { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] } as const;
-const notFound = { description: 'メールがありません（他の会員のメール、予約中・取消済みを含む）。', codes: ['MAIL_NOT_FOUND'] } as const;
+const notFound = {
+  description: 'メールがありません（他の会員のメール、予約中・取消済みを含む）。',
+  codes: ['MAIL_NOT_FOUND'],
+} as const;
 const listCursor = z.object({ before: z.int().min(1) });
 
 const listOperation = defineOperation({
@@ -149,7 +153,10 @@ const claimOperation = defineOperation({
     401: unauthenticated,
     403: { description: 'スタッフ、または利用停止・退会済みのアカウントです。', codes: ['MAIL_CLAIM_NOT_AVAILABLE'] },
     404: notFound,
-    409: { description: '受け取り済み、またはキーの再利用。', codes: ['MAIL_ALREADY_CLAIMED', 'IDEMPOTENCY_KEY_REUSED'] },
+    409: {
+      description: '受け取り済み、またはキーの再利用。',
+      codes: ['MAIL_ALREADY_CLAIMED', 'IDEMPOTENCY_KEY_REUSED'],
+    },
     410: { description: '受け取り期限を過ぎました。', codes: ['MAIL_CLAIM_EXPIRED'] },
     422: { description: 'このメールにはプレゼントがありません。', codes: ['MAIL_NO_ATTACHMENT'] },
   },
