@@ -24,7 +24,7 @@ import {
 
 export const MAIL_ADMIN_PATH = '/admin/mail';
 const DAY_MS = 86_400_000;
-export const MAIL_LIMITS = { subject: 80, body: 5_000, coins: 100_000, inactiveDays: 3650 } as const;
+import { MAIL_LIMITS } from '~/lib/admin-mail';
 
 export interface MailAdminActionData {
   form?: 'compose' | 'cancel';

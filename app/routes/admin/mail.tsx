@@ -8,7 +8,8 @@ import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { RichText } from '~/components/RichText';
 import { FormAnswer, inputClass } from '~/components/admin/fields';
-import { mailAdminAction, mailAdminLoader, MAIL_LIMITS, type MailAdminActionData } from '~/lib/admin-mail.server';
+import { mailAdminAction, mailAdminLoader, type MailAdminActionData } from '~/lib/admin-mail.server';
+import { MAIL_LIMITS } from '~/lib/admin-mail';
 
 export const handle = { title: 'メール配信' };
 
