@@ -34,6 +34,9 @@ export default async function setup(project: TestProject) {
     CONTACT_POSTS_PER_ADDRESS_PER_HOUR: '60',
     // The image warm-up would take both cores for a minute while the tests run.
     IMAGE_WARM_UP: 'false',
+    // The welcome mail carries a sign-up gift (tests/http/mailbox.test.ts, e2e/mailbox-journey.test.ts);
+    // it is credited only when claimed, so other tests' balances stay as they were.
+    SIGNUP_GIFT_COINS: '100',
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
   });
   const running = await startShop(config);
