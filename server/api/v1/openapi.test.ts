@@ -209,7 +209,7 @@ describe('openapi.json', () => {
     const alone = buildOpenApiDocument(API_V1_OPERATION_MODULES.flat(), { title: 't', version: '1.0.0' });
     // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file;
     // the coin shop's, the password policy, the address book's and the shipping requests' (issue 12),
-    // and the login bonus (issue 14).
+    // the login bonus and the mailbox (issue 14).
     expect(
       operationsOf(alone)
         .map(({ op }) => op.operationId)
@@ -217,6 +217,7 @@ describe('openapi.json', () => {
     ).toEqual([
       'cancelShippingRequest',
       'claimLoginBonus',
+      'claimMyMailAttachment',
       'convertPrizes',
       'createAddress',
       'createAppHandoff',
@@ -231,6 +232,8 @@ describe('openapi.json', () => {
       'getGachaRemaining',
       'getGachaReveal',
       'getLoginBonus',
+      'getMyMail',
+      'getMyUnreadMailCount',
       'getPasswordPolicy',
       'getPurchase',
       'getShippingRequest',
@@ -239,6 +242,7 @@ describe('openapi.json', () => {
       'listAddresses',
       'listGachas',
       'listGenres',
+      'listMyMails',
       'listPrizes',
       'listPromoRedemptions',
       'listPurchases',

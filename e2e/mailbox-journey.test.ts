@@ -1,0 +1,85 @@
+// The mailbox at phone size (decision 034): a new member signs up, the bell shows the unread welcome mail,
+// opening it reads it (the badge goes), one tap claims the sign-up gift (SIGNUP_GIFT_COINS=100 in the test
+// shop) and the header's balance follows; then an operator sends a broadcast from /admin/mail and the
+// member finds it under お知らせ. axe finds nothing serious on the way.
+import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { uniqueEmail } from '#tests/http';
+import { grantStaff } from '#tests/staff';
+import {
+  useBrowser,
+  openContext,
+  expectNoSeriousAxeViolations,
+  signUpInBrowser,
+  waitForHydration,
+} from './support/browser';
+
+const shop = useBrowser();
+const databaseUrl = inject('shopDatabaseUrl');
+let handle: DatabaseHandle | undefined;
+
+beforeAll(async () => {
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+});
+afterAll(async () => {
+  await handle?.close();
+});
+
+describe('the mailbox at phone size', () => {
+  it('welcomes a new member with a gift claimed in one tap, and shows an operator’s broadcast', async () => {
+    const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
+    try {
+      await signUpInBrowser(page, { name: 'めーるの人', email: uniqueEmail('mail-journey') });
+      await waitForHydration(page);
+      const bell = page.getByTestId('header-mail-bell');
+      await expect.poll(() => bell.getAttribute('aria-label')).toBe('メールボックス（未読1件）');
+      await bell.click();
+      await page.waitForURL((url) => url.pathname === '/myinbox/idvs');
+      await waitForHydration(page);
+      await expectNoSeriousAxeViolations(page, 'phone /myinbox/idvs with the welcome mail');
+      await page.getByRole('link', { name: /ようこそ/ }).click();
+      await page.getByRole('heading', { level: 1, name: /ようこそ/ }).waitFor();
+      // Opening it read it: the badge goes without a reload.
+      await expect.poll(() => bell.getAttribute('aria-label')).toBe('メールボックス');
+      await expectNoSeriousAxeViolations(page, 'phone welcome mail');
+      const total = page.getByTestId('header-coins-total');
+      const before = Number((await total.textContent())!.replaceAll(',', ''));
+      await page.getByRole('button', { name: '100コインを受け取る' }).click();
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: '受け取りました' }).textContent())
+        .toBe('100コイン（無償コイン）を受け取りました。');
+      await expect.poll(async () => Number((await total.textContent())!.replaceAll(',', ''))).toBe(before + 100);
+      expect(await page.getByRole('button', { name: '100コインを受け取る' }).count()).toBe(0);
+
+      if (handle) {
+        const desk = await openContext(shop.browser, 'desktop', shop.baseURL);
+        const subject = `週末キャンペーン${Date.now().toString(36)}`;
+        try {
+          const email = uniqueEmail('mail-operator');
+          await signUpInBrowser(desk.page, { name: 'はいしん', email });
+          await grantStaff(handle.db, email, ['mail:write']);
+          await desk.page.goto('/admin/mail');
+          await waitForHydration(desk.page);
+          await desk.page.getByLabel(/^件名/).fill(subject);
+          await desk.page.getByLabel(/^本文/).fill('今週末は**ポイント2倍**です。\n- [ガチャ一覧へ](/)');
+          await desk.page.getByRole('button', { name: 'プレビュー' }).click();
+          await desk.page.getByRole('region', { name: 'プレビュー' }).getByText('ポイント2倍').waitFor();
+          await expectNoSeriousAxeViolations(desk.page, 'desktop /admin/mail with a preview');
+          await desk.page.getByRole('button', { name: '送信する' }).click();
+          await expect.poll(() => desk.page.getByRole('status').first().textContent()).toMatch(/を送信しました。$/);
+          expect(desk.problems).toEqual([]);
+        } finally {
+          await desk.context.close();
+        }
+        await page.goto('/myinbox/alls');
+        await waitForHydration(page);
+        await page.getByRole('link', { name: new RegExp(subject) }).waitFor();
+        await expect.poll(() => bell.getAttribute('aria-label')).toBe('メールボックス（未読1件）');
+        await expectNoSeriousAxeViolations(page, 'phone /myinbox/alls with a broadcast');
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
