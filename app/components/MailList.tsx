@@ -15,16 +15,16 @@ export interface MailRow {
 /** The attachment's state in words: 受取済, 期限切れ, or the deadline. */
 export function AttachmentBadge({ attachment }: { attachment: NonNullable<MailRow['attachment']> }) {
   const state = attachment.claimed
-    ? { text: '受取済', tone: 'bg-canvas text-muted' }
+    ? { text: '受取済', tone: 'border border-line bg-white text-muted' }
     : attachment.expired
-      ? { text: '期限切れ', tone: 'bg-canvas text-muted' }
+      ? { text: '期限切れ', tone: 'border border-line bg-white text-muted' }
       : {
           text: attachment.claimUntil ? `${formatYmdHm(attachment.claimUntil, 'slash')}まで` : '期限なし',
-          tone: 'bg-amber-100 text-amber-900',
+          tone: 'border border-line bg-white text-ink',
         };
   return (
     <span className="mt-1 flex flex-wrap items-center gap-1 text-xs">
-      <span className="rounded-full bg-primary-soft px-2 py-0.5 font-bold text-primary-ink">
+      <span className="rounded-full bg-amber-100 px-2 py-0.5 font-bold text-amber-900">
         🎁 {formatCoins(attachment.coins)}コイン
       </span>
       <span className={`rounded-full px-2 py-0.5 font-bold ${state.tone}`}>{state.text}</span>
