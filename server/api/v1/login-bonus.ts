@@ -1,11 +1,10 @@
 // The signed-in member's daily login bonus (decision 033): today's state and the claim.
 import { z } from 'zod';
 import { apiSchema, defineOperation } from './registry';
-import { ApiError, isoDateTime, requestHash } from './http';
+import { isoDateTime, requestHash } from './http';
+import { answerOnce } from './idempotent';
 import { claimLoginBonus, loginBonusStateOf } from '#modules/bonus';
-import { withIdempotency } from '#modules/idempotency';
 import { loginBonusRules } from '#server/login-bonus';
-import { describeRefusal } from '#server/refusals';
 
 const jstDay = () =>
   z
@@ -81,35 +80,17 @@ const claimLoginBonusOperation = defineOperation({
     },
   },
   handler: async ({ services, member, idempotencyKey }) => {
-    const run = async (db: typeof services.db) => {
-      const outcome = await claimLoginBonus(db, member.id, loginBonusRules(services.config));
-      if (!outcome.ok) {
-        // Stored as the answer's error body, so a replay answers the same words and details.
-        const { status, code, message, details } = describeRefusal(outcome);
-        return { status, body: { error: { code, message, details } } as unknown };
-      }
-      const { ok: _ok, ...claim } = outcome;
-      return { status: 200, body: { ...claim, nextClaimAt: claim.nextClaimAt.toISOString() } as unknown };
-    };
-    const result = idempotencyKey
-      ? await withIdempotency(
-          services.db,
-          {
-            memberId: member.id,
-            key: `api:${idempotencyKey}`,
-            operation: 'claimLoginBonus',
-            requestHash: requestHash({}),
-          },
-          run,
-        )
-      : { ok: true as const, kind: 'fresh' as const, ...(await run(services.db)) };
-    if (!result.ok) return result;
-    if (result.status !== 200) {
-      const error = (result.body as { error: { code: string; message: string; details: Record<string, unknown> } })
-        .error;
-      throw new ApiError(result.status as 401 | 403 | 404 | 409, error.code, error.message, error.details);
-    }
-    return { status: 200, body: result.body as z.input<typeof loginBonusClaimSchema> };
+    const claim = await answerOnce(
+      services.db,
+      { memberId: member.id, idempotencyKey, operation: 'claimLoginBonus', requestHash: requestHash({}) },
+      async (db) => {
+        const outcome = await claimLoginBonus(db, member.id, loginBonusRules(services.config));
+        if (!outcome.ok) return outcome;
+        const { ok: _ok, ...claimed } = outcome;
+        return { ...claimed, nextClaimAt: claimed.nextClaimAt.toISOString() };
+      },
+    );
+    return { status: 200, body: claim };
   },
 });
 

@@ -2,7 +2,7 @@
 // attachment's claim (credited once, whatever the concurrency) and the unread count for the bell.
 import { z } from 'zod';
 import { apiSchema, defineOperation } from './registry';
-import { ApiError, decodeCursor, encodeCursor, isoDateTime, pageOf, pageQuery, requestHash } from './http';
+import { decodeCursor, encodeCursor, isoDateTime, pageOf, pageQuery, requestHash } from './http';
 import {
   claimMailAttachment,
   listMails,
@@ -12,8 +12,7 @@ import {
   type MailSummary,
 } from '#modules/mailbox';
 import { refuse } from '#modules/kernel';
-import { withIdempotency } from '#modules/idempotency';
-import { describeRefusal } from '#server/refusals';
+import { answerOnce } from './idempotent';
 import { mailClaimRules, shopMailboxOptions } from '#server/mailbox';
 
 const attachmentSchema = z
@@ -163,40 +162,26 @@ const claimOperation = defineOperation({
   handler: async ({ services, member, params, idempotencyKey }) => {
     const mailId = mailIdOf(params.mailId);
     if (!mailId) return refuse('MAIL_NOT_FOUND');
-    const run = async (db: typeof services.db) => {
-      const outcome = await claimMailAttachment(
-        db,
-        member.id,
-        mailId,
-        mailClaimRules(services.config),
-        shopMailboxOptions(),
-      );
-      if (!outcome.ok) {
-        // Stored as the answer's error body, so a replay answers the same words and details.
-        const { status, code, message, details } = describeRefusal(outcome);
-        return { status, body: { error: { code, message, details } } as unknown };
-      }
-      return { status: 200, body: { mailId: outcome.mailId, coins: outcome.coins } as unknown };
-    };
-    const result = idempotencyKey
-      ? await withIdempotency(
-          services.db,
-          {
-            memberId: member.id,
-            key: `api:${idempotencyKey}`,
-            operation: 'claimMyMailAttachment',
-            requestHash: requestHash({ mailId }),
-          },
-          run,
-        )
-      : { ok: true as const, kind: 'fresh' as const, ...(await run(services.db)) };
-    if (!result.ok) return result;
-    if (result.status !== 200) {
-      const error = (result.body as { error: { code: string; message: string; details: Record<string, unknown> } })
-        .error;
-      throw new ApiError(result.status as 401 | 403 | 404 | 409 | 410 | 422, error.code, error.message, error.details);
-    }
-    return { status: 200, body: result.body as z.input<typeof mailClaimSchema> };
+    const claim = await answerOnce(
+      services.db,
+      {
+        memberId: member.id,
+        idempotencyKey,
+        operation: 'claimMyMailAttachment',
+        requestHash: requestHash({ mailId }),
+      },
+      async (db) => {
+        const outcome = await claimMailAttachment(
+          db,
+          member.id,
+          mailId,
+          mailClaimRules(services.config),
+          shopMailboxOptions(),
+        );
+        return outcome.ok ? { mailId: outcome.mailId, coins: outcome.coins } : outcome;
+      },
+    );
+    return { status: 200, body: claim };
   },
 });
 

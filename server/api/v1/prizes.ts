@@ -13,8 +13,7 @@ import {
   prizeStatuses,
   type PrizeStatus,
 } from '#modules/draw';
-import { withIdempotency } from '#modules/idempotency';
-import { describeRefusal } from '../../refusals';
+import { answerOnce } from './idempotent';
 
 const boxItemSchema = apiSchema(
   'PrizeBoxItem',
@@ -122,38 +121,18 @@ const convertPrizesOperation = defineOperation({
     },
   },
   handler: async ({ services, member, body, idempotencyKey }) => {
-    const run = async (db: typeof services.db) => {
-      const outcome = await convertPrizes(db, member.id, body.prizeIds, {
-        freeCoinDays: services.config.FREE_COIN_EXPIRY_DAYS,
-        includeKept: body.includeKept === true,
-      });
-      if (outcome.ok)
-        return {
-          status: 200,
-          body: { converted: outcome.converted, total: outcome.total, balance: outcome.balance } as unknown,
-        };
-      // Stored as the answer's error body, so a replay answers the same words even if the catalogue changes.
-      const { status, code, message } = describeRefusal(outcome);
-      return { status, body: { error: { code, message } } as unknown };
-    };
-    const result = idempotencyKey
-      ? await withIdempotency(
-          services.db,
-          {
-            memberId: member.id,
-            key: `api:${idempotencyKey}`,
-            operation: 'convertPrizes',
-            requestHash: requestHash(body),
-          },
-          run,
-        )
-      : { ok: true as const, kind: 'fresh' as const, ...(await run(services.db)) };
-    if (!result.ok) return result;
-    if (result.status !== 200) {
-      const error = (result.body as { error: { code: string; message: string } }).error;
-      throw new ApiError(result.status as 404 | 409, error.code, error.message);
-    }
-    return { status: 200, body: result.body as z.input<typeof conversionSchema> };
+    const conversion = await answerOnce(
+      services.db,
+      { memberId: member.id, idempotencyKey, operation: 'convertPrizes', requestHash: requestHash(body) },
+      async (db) => {
+        const outcome = await convertPrizes(db, member.id, body.prizeIds, {
+          freeCoinDays: services.config.FREE_COIN_EXPIRY_DAYS,
+          includeKept: body.includeKept === true,
+        });
+        return outcome.ok ? { converted: outcome.converted, total: outcome.total, balance: outcome.balance } : outcome;
+      },
+    );
+    return { status: 200, body: conversion };
   },
 });
 
