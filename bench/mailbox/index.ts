@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '#db/client';
+import { percentile, timed } from '../support';
 import { createTestDatabase } from '#tests/database';
 import { paragraph } from '#modules/content';
 import { composeMail, listMails, listSentMails, unreadMailCount } from '#modules/mailbox';
@@ -20,14 +20,6 @@ const BROADCASTS = Number(process.env.BENCH_BROADCASTS ?? 120);
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 const READERS = Math.floor(MEMBERS / 5);
 const TARGET_MS = 50;
-const ms = (value: number) => Math.round(value * 10) / 10;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const start = performance.now();
-  const value = await work();
-  return { value, ms: ms(performance.now() - start) };
-}
 
 const count = async (db: typeof handle.db, table: string) =>
   Number(

@@ -3,38 +3,11 @@
 // sent to sign in from /myinbox/bonus/logs, the claim button's form on the page, and a history that shows
 // the member's own claims only. Works on either database engine.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { get, postForm, cookieFrom, uniqueEmail, shopUrl, signUpByForm } from '#tests/http';
+import { get, postForm, memberApi, signUpMember, type SignedUpMember } from '#tests/http';
 
-interface Member {
-  cookie: string;
-  bearer: string;
-}
-
-async function signUp(label: string): Promise<Member> {
-  const page = await signUpByForm({
-    name: label,
-    email: uniqueEmail(label),
-    password: 'login-bonus-1',
-    agreeToTerms: 'on',
-  });
-  const cookie = cookieFrom(page.headers);
-  const bearer = /session_token=([^;]+)/.exec(cookie)?.[1];
-  if (!bearer) throw new Error('no session cookie');
-  return { cookie, bearer };
-}
-
-async function api(path: string, options: { member?: Member; method?: string; key?: string } = {}) {
-  const headers: Record<string, string> = {};
-  if (options.member) headers.authorization = `Bearer ${options.member.bearer}`;
-  if (options.key) headers['idempotency-key'] = options.key;
-  const response = await fetch(`${shopUrl()}/api/v1${path}`, {
-    method: options.method ?? 'GET',
-    headers,
-    redirect: 'manual',
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
+type Member = SignedUpMember;
+const signUp = (label: string) => signUpMember(label, 'login-bonus-1');
+const api = memberApi;
 
 /** '2026-11-24' as the history page writes it. */
 const dayText = (day: string) => {

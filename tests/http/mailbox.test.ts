@@ -6,36 +6,12 @@ import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog } from '#db/schema';
-import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
+import { get, postForm, memberApi, signUpMember, type SignedUpMember } from '#tests/http';
 import { grantStaff } from '#tests/staff';
 
-interface Member {
-  email: string;
-  cookie: string;
-  bearer: string;
-}
-
-async function signUp(label: string): Promise<Member> {
-  const email = uniqueEmail(label);
-  const page = await signUpByForm({ name: label, email, password: 'mailbox-pass-1', agreeToTerms: 'on' });
-  const cookie = cookieFrom(page.headers);
-  const bearer = /session_token=([^;]+)/.exec(cookie)?.[1];
-  if (!bearer) throw new Error('no session cookie');
-  return { email, cookie, bearer };
-}
-
-async function api(path: string, options: { member?: Member; method?: string; key?: string } = {}) {
-  const headers: Record<string, string> = {};
-  if (options.member) headers.authorization = `Bearer ${options.member.bearer}`;
-  if (options.key) headers['idempotency-key'] = options.key;
-  const response = await fetch(`${shopUrl()}/api/v1${path}`, {
-    method: options.method ?? 'GET',
-    headers,
-    redirect: 'manual',
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
+type Member = SignedUpMember;
+const signUp = (label: string) => signUpMember(label, 'mailbox-pass-1');
+const api = memberApi;
 
 interface ApiMail {
   id: number;

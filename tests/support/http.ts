@@ -130,3 +130,40 @@ export async function signUpByForm(fields: Record<string, string>): Promise<Page
   const link = new URL(await mailLinkTo(fields.email!, 'verifyEmail'));
   return postForm(link.pathname + link.search, {});
 }
+
+/** A member signed up through the form, with their session as the cookie (pages) and the bearer (API). */
+export interface SignedUpMember {
+  email: string;
+  cookie: string;
+  bearer: string;
+}
+
+/** @example const alice = await signUpMember('bonus-alice'); await memberApi('/me/wallet', { member: alice }) */
+export async function signUpMember(label: string, password = `${label}-pass-1`): Promise<SignedUpMember> {
+  const email = uniqueEmail(label);
+  const page = await signUpByForm({ name: label, email, password, agreeToTerms: 'on' });
+  const cookie = cookieFrom(page.headers);
+  const bearer = /session_token=([^;]+)/.exec(cookie)?.[1];
+  if (!bearer) throw new Error(`no session cookie for ${label}`);
+  return { email, cookie, bearer };
+}
+
+/**
+ * Calls /api/v1 as the member (Bearer) or as a visitor, with an optional Idempotency-Key; the body parsed.
+ * @example const { status, body } = await memberApi('/me/login-bonus', { member, method: 'POST', key: 'k1' })
+ */
+export async function memberApi(
+  path: string,
+  options: { member?: { bearer: string }; method?: string; key?: string } = {},
+) {
+  const headers: Record<string, string> = {};
+  if (options.member) headers.authorization = `Bearer ${options.member.bearer}`;
+  if (options.key) headers['idempotency-key'] = options.key;
+  const response = await fetch(`${shopUrl()}/api/v1${path}`, {
+    method: options.method ?? 'GET',
+    headers,
+    redirect: 'manual',
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}

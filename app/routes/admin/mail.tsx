@@ -23,6 +23,28 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 const label = 'text-xs font-bold';
 
+/** One choice of a radio group whose value the form's state follows. */
+function Radio(props: {
+  name: string;
+  value: string;
+  current: string;
+  onPick: (value: string) => void;
+  children: React.ReactNode;
+}) {
+  return (
+    <label className="flex items-center gap-1">
+      <input
+        type="radio"
+        name={props.name}
+        value={props.value}
+        checked={props.current === props.value}
+        onChange={() => props.onPick(props.value)}
+      />
+      {props.children}
+    </label>
+  );
+}
+
 function ComposeForm({ genres, ranks }: Pick<Route.ComponentProps['loaderData'], 'genres' | 'ranks'>) {
   const answer = useActionData<MailAdminActionData>();
   const navigation = useNavigation();
@@ -43,26 +65,12 @@ function ComposeForm({ genres, ranks }: Pick<Route.ComponentProps['loaderData'],
       <input type="hidden" name="form" value="compose" />
       <fieldset className="flex flex-wrap gap-4 text-sm">
         <legend className={label}>送り先</legend>
-        <label className="flex items-center gap-1">
-          <input
-            type="radio"
-            name="audience"
-            value="broadcast"
-            checked={audience === 'broadcast'}
-            onChange={() => setAudience('broadcast')}
-          />
+        <Radio name="audience" value="broadcast" current={audience} onPick={setAudience}>
           お知らせ（一斉・対象の会員）
-        </label>
-        <label className="flex items-center gap-1">
-          <input
-            type="radio"
-            name="audience"
-            value="personal"
-            checked={audience === 'personal'}
-            onChange={() => setAudience('personal')}
-          />
+        </Radio>
+        <Radio name="audience" value="personal" current={audience} onPick={setAudience}>
           個別メール（1人）
-        </label>
+        </Radio>
       </fieldset>
       {audience === 'broadcast' ? (
         <div className="grid gap-3 sm:grid-cols-2">
@@ -154,20 +162,12 @@ function ComposeForm({ genres, ranks }: Pick<Route.ComponentProps['loaderData'],
       </div>
       <fieldset className="flex flex-wrap items-end gap-4 text-sm">
         <legend className={label}>送信</legend>
-        <label className="flex items-center gap-1">
-          <input type="radio" name="timing" value="now" checked={timing === 'now'} onChange={() => setTiming('now')} />
+        <Radio name="timing" value="now" current={timing} onPick={setTiming}>
           すぐに送る
-        </label>
-        <label className="flex items-center gap-1">
-          <input
-            type="radio"
-            name="timing"
-            value="later"
-            checked={timing === 'later'}
-            onChange={() => setTiming('later')}
-          />
+        </Radio>
+        <Radio name="timing" value="later" current={timing} onPick={setTiming}>
           予約する
-        </label>
+        </Radio>
         {timing === 'later' ? (
           <label className={label} htmlFor="mail-send-at">
             送信日時（日本時間）
