@@ -173,7 +173,8 @@ export async function foldRankings(
     await tx.insert(rankingMarks).values({ name: 'draws' }).onConflictDoNothing();
     const [mark] = await tx.select().from(rankingMarks).where(eq(rankingMarks.name, 'draws')).for('update');
     const settled = new Date(now.getTime() - rules.settleSeconds * 1000);
-    const from = mark!.foldedTo;
+    // A fresh watermark is -infinity, which reads as an invalid Date: no draw is older than 1970.
+    const from = Number.isFinite(mark!.foldedTo.getTime()) ? mark!.foldedTo : new Date(0);
     if (from.getTime() >= settled.getTime()) return { folded: 0, caughtUp: true };
     const batch = await completedDrawsForFold(tx, { from, to: settled, batchRows: rules.batchRows });
     if (batch.draws.length > 0) await foldBatch(tx, batch.draws);
