@@ -2,8 +2,6 @@
 // periods. A job folds the completed draws into per-period scores (ranking_scores) from a watermark, so
 // the draw itself does no ranking work and a board is one index range read plus one indexed count.
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import { TZDate } from '@date-fns/tz';
-import { addDays, addMonths, addWeeks, startOfDay, startOfMonth, startOfWeek } from 'date-fns';
 import { queryRows, type Database } from '#db/client';
 import { completedDrawsForFold } from '#modules/draw';
 import { levelOf, levelTable } from '#modules/progression';
@@ -27,23 +25,31 @@ export interface RankingPeriod {
 
 const PERIOD_OF: Record<RankingBoardName, 'day' | 'week' | 'month'> = { goodluck: 'day', exp: 'week', level: 'month' };
 
-const dayKey = (local: Date) =>
-  `${local.getFullYear()}-${String(local.getMonth() + 1).padStart(2, '0')}-${String(local.getDate()).padStart(2, '0')}`;
+/** Japan keeps UTC+9 all year (no summer time since 1951): periods are plain arithmetic, which the fold does per draw. */
+const JST_OFFSET_MS = 9 * 3_600_000;
+const DAY_MS = 86_400_000;
+
+const dayKey = (jst: Date) => jst.toISOString().slice(0, 10);
 
 /**
  * The Japan-time day, week (Monday 00:00 to the next Monday 00:00) or month that contains `now`.
  * @example jstPeriod('day', new Date('2026-11-23T15:00:00Z')).start === '2026-11-24'
  */
 export function jstPeriod(kind: 'day' | 'week' | 'month', now: Date): RankingPeriod {
-  const local = new TZDate(now, 'Asia/Tokyo');
-  const from =
-    kind === 'day'
-      ? startOfDay(local)
-      : kind === 'week'
-        ? startOfWeek(local, { weekStartsOn: 1 })
-        : startOfMonth(local);
-  const to = kind === 'day' ? addDays(from, 1) : kind === 'week' ? addWeeks(from, 1) : addMonths(from, 1);
-  return { from: new Date(from.getTime()), to: new Date(to.getTime()), start: dayKey(from) };
+  // `jst` carries Japan's wall clock in its UTC fields.
+  const jst = new Date(now.getTime() + JST_OFFSET_MS);
+  let from: number;
+  let to: number;
+  if (kind === 'month') {
+    from = Date.UTC(jst.getUTCFullYear(), jst.getUTCMonth(), 1);
+    to = Date.UTC(jst.getUTCFullYear(), jst.getUTCMonth() + 1, 1);
+  } else {
+    const midnight = Math.floor(jst.getTime() / DAY_MS) * DAY_MS;
+    // getUTCDay: 0 = Sunday; Monday starts the week.
+    from = kind === 'day' ? midnight : midnight - ((jst.getUTCDay() + 6) % 7) * DAY_MS;
+    to = from + (kind === 'day' ? DAY_MS : 7 * DAY_MS);
+  }
+  return { from: new Date(from - JST_OFFSET_MS), to: new Date(to - JST_OFFSET_MS), start: dayKey(new Date(from)) };
 }
 
 /**
@@ -188,10 +194,14 @@ type Draws = Awaited<ReturnType<typeof completedDrawsForFold>>['draws'];
 async function foldBatch(tx: Database, draws: Draws) {
   const memberIds = [...new Set(draws.map((d) => d.memberId))];
   const priorExp = new Map(
-    (await tx.select().from(rankingMemberExp).where(inArray(rankingMemberExp.memberId, memberIds))).map((r) => [
-      r.memberId,
-      Number(r.exp),
-    ]),
+    (
+      await tx
+        .select()
+        .from(rankingMemberExp)
+        .where(
+          sql`${rankingMemberExp.memberId} in (select jsonb_array_elements_text(${JSON.stringify(memberIds)}::jsonb))`,
+        )
+    ).map((r) => [r.memberId, Number(r.exp)]),
   );
   const luck = new Map<string, typeof rankingScores.$inferInsert>();
   const exp = new Map<string, typeof rankingScores.$inferInsert>();
@@ -245,10 +255,10 @@ async function foldBatch(tx: Database, draws: Draws) {
     level.set(monthKey, monthRow);
     running.set(d.memberId, before + d.cost);
   }
-  if (luck.size > 0)
+  for (const chunk of chunks([...luck.values()]))
     await tx
       .insert(rankingScores)
-      .values([...luck.values()])
+      .values(chunk)
       .onConflictDoUpdate({
         target: [rankingScores.board, rankingScores.periodStart, rankingScores.memberId],
         set: {
@@ -262,10 +272,10 @@ async function foldBatch(tx: Database, draws: Draws) {
         // A later hit only replaces a strictly better one: on a tie the earlier hit stays.
         setWhere: sql`${rankingScores.score} < excluded.score`,
       });
-  if (exp.size > 0)
+  for (const chunk of chunks([...exp.values()]))
     await tx
       .insert(rankingScores)
-      .values([...exp.values()])
+      .values(chunk)
       .onConflictDoUpdate({
         target: [rankingScores.board, rankingScores.periodStart, rankingScores.memberId],
         set: { score: sql`${rankingScores.score} + excluded.score`, reachedAt: sql`excluded.reached_at` },
@@ -285,7 +295,7 @@ async function foldBatch(tx: Database, draws: Draws) {
         and(
           eq(rankingScores.board, 'level'),
           inArray(rankingScores.periodStart, months),
-          inArray(rankingScores.memberId, memberIds),
+          sql`${rankingScores.memberId} in (select jsonb_array_elements_text(${JSON.stringify(memberIds)}::jsonb))`,
         ),
       );
     const heldBy = new Map(held.map((h) => [`${h.memberId}|${h.periodStart}`, h]));
@@ -304,18 +314,27 @@ async function foldBatch(tx: Database, draws: Draws) {
         reachedAt: r.reachedAt,
       };
     });
-    await tx
-      .insert(rankingScores)
-      .values(rows)
-      .onConflictDoUpdate({
-        target: [rankingScores.board, rankingScores.periodStart, rankingScores.memberId],
-        set: { score: sql`excluded.score`, tiebreak: sql`excluded.tiebreak`, reachedAt: sql`excluded.reached_at` },
-      });
+    for (const chunk of chunks(rows))
+      await tx
+        .insert(rankingScores)
+        .values(chunk)
+        .onConflictDoUpdate({
+          target: [rankingScores.board, rankingScores.periodStart, rankingScores.memberId],
+          set: { score: sql`excluded.score`, tiebreak: sql`excluded.tiebreak`, reachedAt: sql`excluded.reached_at` },
+        });
   }
-  await tx
-    .insert(rankingMemberExp)
-    .values([...running.entries()].map(([memberId, total]) => ({ memberId, exp: total })))
-    .onConflictDoUpdate({ target: rankingMemberExp.memberId, set: { exp: sql`excluded.exp` } });
+  for (const chunk of chunks([...running.entries()].map(([memberId, total]) => ({ memberId, exp: total }))))
+    await tx
+      .insert(rankingMemberExp)
+      .values(chunk)
+      .onConflictDoUpdate({ target: rankingMemberExp.memberId, set: { exp: sql`excluded.exp` } });
+}
+
+/** Rows in statements of at most 1,000 (PostgreSQL takes at most 65,535 parameters in one). */
+function chunks<T>(rows: T[], size = 1_000): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
 }
 
 /** When the scores were last folded up to (the boards' "as of"); null before the first fold. */
