@@ -137,13 +137,17 @@ describe.skipIf(!databaseUrl)(
     it('the monthly level board shows the levels gained this month with the exp', async () => {
       const page = await get('/ranking/monthly/level', { cookie });
       expect(page.status).toBe(200);
-      expect(textFrom(page.body, 'my-place')).toMatch(new RegExp(`^あなたの順位\\d+位${NICKNAME}（あなた）\\+1レベル1,000 EXP`));
+      expect(textFrom(page.body, 'my-place')).toMatch(
+        new RegExp(`^あなたの順位\\d+位${NICKNAME}（あなた）\\+1レベル1,000 EXP`),
+      );
     });
 
     it('switches to the previous period, where the member has no place yet', async () => {
       const page = await get('/ranking/weekly/exp?period=previous', { cookie });
       expect(page.status).toBe(200);
-      expect(page.body).toMatch(/data-testid="period-previous"[^>]*aria-current="page"|aria-current="page"[^>]*data-testid="period-previous"/);
+      expect(page.body).toMatch(
+        /data-testid="period-previous"[^>]*aria-current="page"|aria-current="page"[^>]*data-testid="period-previous"/,
+      );
       expect(textFrom(page.body, 'my-place', 200)).toContain('先週の集計に入っていません');
     });
 
