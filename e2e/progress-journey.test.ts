@@ -1,7 +1,13 @@
 // A member at phone size reads the level (bar and rewards table), the rank with its perks, and a ranking
 // board, then switches the board to the previous week (decision 037); axe finds nothing serious.
 import { describe, it, expect } from 'vitest';
-import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration } from './support/browser';
+import {
+  useBrowser,
+  openContext,
+  expectNoSeriousAxeViolations,
+  waitForHydration,
+  addSessionCookies,
+} from './support/browser';
 import { cookieFrom, uniqueEmail, signUpByForm } from '#tests/http';
 
 const shop = useBrowser();
@@ -16,22 +22,7 @@ describe('level, rank and rankings at phone size', () => {
     });
     const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
     try {
-      await context.addCookies(
-        cookieFrom(signUp.headers)
-          .split('; ')
-          .map((pair) => {
-            const at = pair.indexOf('=');
-            return {
-              name: pair.slice(0, at),
-              value: pair.slice(at + 1),
-              domain: new URL(shop.baseURL).hostname,
-              path: '/',
-              secure: true,
-              httpOnly: true,
-              sameSite: 'Lax' as const,
-            };
-          }),
-      );
+      await addSessionCookies(context, cookieFrom(signUp.headers), shop.baseURL);
       await page.goto('/mylevel');
       await waitForHydration(page);
       expect(await page.getByTestId('level').textContent()).toBe('Lv.1');

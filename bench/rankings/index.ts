@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
+import { percentile, timed } from '../timing';
 import { openDatabase, queryRows } from '#db/client';
 import { createTestDatabase } from '#tests/database';
 import { foldRankings, RANKING_BOARDS } from '#modules/ranking';
@@ -23,14 +23,6 @@ const PACKS = 200;
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const DAYS = 35;
 const TARGET_MS = 100;
-const ms = (value: number) => Math.round(value * 10) / 10;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const start = performance.now();
-  const value = await work();
-  return { value, ms: ms(performance.now() - start) };
-}
 
 const database = await createTestDatabase('bench_rankings');
 const handle = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, poolSize: 4 });
