@@ -144,11 +144,15 @@ export async function rankingBoard(
     const listed = entries.find((e) => e.memberId === mine.memberId);
     if (listed) me = listed;
     else {
-      const [ahead] = await queryRows<{ n: number }>(
+      const [ahead] = await queryRows<{ n: number | string }>(
         db,
-        sql`select count(*)::int as n from ranking_scores
-             where board = ${board} and period_start = ${period.start}::date
-               and (score, tiebreak) > (${mine.score}::bigint, ${mine.tiebreak}::bigint)`,
+        // Two range counts on the board's index (index-only once vacuumed): a row comparison on its
+        // descending columns would not bound the scan and reads the whole period instead.
+        sql`select (select count(*) from ranking_scores
+                     where board = ${board} and period_start = ${period.start}::date and score > ${mine.score}::bigint)
+                 + (select count(*) from ranking_scores
+                     where board = ${board} and period_start = ${period.start}::date and score = ${mine.score}::bigint
+                       and tiebreak > ${mine.tiebreak}::bigint) as n`,
       );
       me = entryOf(mine, Number(ahead?.n ?? 0) + 1);
     }
