@@ -28,9 +28,13 @@ export const MODULE_DEPENDENCIES = {
   // notification interface every later module sends through; early so that all of them may call it.
   mailbox: ['kernel', 'messaging', 'wallet', 'identity', 'content'],
   gacha: ['kernel', 'fairness'],
-  progression: ['kernel', 'wallet'],
+  // Exp, levels (the level-up mail is sent by the draw's SQL through the mailbox's) and the recorded monthly
+  // ranks with their rank-up mails (docs/decisions/037).
+  progression: ['kernel', 'wallet', 'mailbox'],
   draw: ['kernel', 'shop', 'gacha', 'wallet', 'progression', 'identity', 'fairness'],
   payments: ['kernel', 'shop', 'wallet', 'mailbox', 'progression', 'identity', 'idempotency'],
+  // The ranking boards (docs/decisions/037): per-period scores folded from the draws' feed, levels from progression.
+  ranking: ['kernel', 'draw', 'progression'],
   // Operators: staff roles and permissions, the append-only audit log every admin action writes to,
   // and the operators' audited actions on packs, coins, coin packs, orders, members and banners (content).
   // 特典コード (docs/decisions/032): codes redeemed once per member for free coins through the wallet,

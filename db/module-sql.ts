@@ -8,12 +8,13 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The order the modules' SQL is applied in: a module comes after the modules its SQL calls
- * (draw calls identity, gacha, progression and wallet; payments calls wallet). The shop-wide
+ * (draw calls identity, gacha, progression and wallet; progression calls mailbox; payments calls wallet). The shop-wide
  * invariants (db/sql) come last. Files of one module go in name order.
  */
 export const MODULE_SQL_ORDER = [
   'shop',
   'identity',
+  'mailbox',
   'gacha',
   'progression',
   'wallet',

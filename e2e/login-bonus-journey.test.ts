@@ -1,7 +1,13 @@
 // A member at phone size claims today's login bonus from the /mypage card (decision 033): the button
 // shows its answer, the card stays readable, the history lists the day, and axe finds nothing serious.
 import { describe, it, expect } from 'vitest';
-import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration } from './support/browser';
+import {
+  useBrowser,
+  openContext,
+  expectNoSeriousAxeViolations,
+  waitForHydration,
+  addSessionCookies,
+} from './support/browser';
 import { cookieFrom, uniqueEmail, signUpByForm } from '#tests/http';
 
 const shop = useBrowser();
@@ -16,22 +22,7 @@ describe('the login bonus at phone size', () => {
     });
     const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
     try {
-      await context.addCookies(
-        cookieFrom(signUp.headers)
-          .split('; ')
-          .map((pair) => {
-            const at = pair.indexOf('=');
-            return {
-              name: pair.slice(0, at),
-              value: pair.slice(at + 1),
-              domain: new URL(shop.baseURL).hostname,
-              path: '/',
-              secure: true,
-              httpOnly: true,
-              sameSite: 'Lax' as const,
-            };
-          }),
-      );
+      await addSessionCookies(context, cookieFrom(signUp.headers), shop.baseURL);
       await page.goto('/mypage');
       await waitForHydration(page);
       const card = page.getByRole('region', { name: 'ログインボーナス' });

@@ -5,6 +5,7 @@ import {
   openContext,
   expectNoSeriousAxeViolations,
   waitForHydration,
+  addSessionCookies,
   type ViewportName,
 } from './support/browser';
 import { cookieFrom, uniqueEmail, signUpByForm } from '#tests/http';
@@ -62,22 +63,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('member pages on a %s', (viewp
       });
       const { context, page, problems } = await openContext(shop.browser, viewport, shop.baseURL);
       try {
-        await context.addCookies(
-          cookieFrom(signUp.headers)
-            .split('; ')
-            .map((pair) => {
-              const at = pair.indexOf('=');
-              return {
-                name: pair.slice(0, at),
-                value: pair.slice(at + 1),
-                domain: new URL(shop.baseURL).hostname,
-                path: '/',
-                secure: true,
-                httpOnly: true,
-                sameSite: 'Lax' as const,
-              };
-            }),
-        );
+        await addSessionCookies(context, cookieFrom(signUp.headers), shop.baseURL);
         await page.goto(path);
         await waitForHydration(page);
         expect(new URL(page.url()).pathname).toBe(path);

@@ -92,6 +92,18 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the level and rank rewards (decision 037): rising thresholds, "0" off, six rank amounts', () => {
+    const defaults = loadConfig({ DATA_DIR: tempDir() });
+    expect([defaults.LEVEL_EXP_THRESHOLDS, defaults.LEVEL_REWARDS]).toEqual([undefined, undefined]);
+    expect(defaults.RANK_UP_REWARDS).toEqual([0, 100, 300, 1000, 3000, 10000]);
+    expect(defaults.PROGRESSION_REWARD_CLAIM_DAYS).toBe(30);
+    const custom = loadConfig({ DATA_DIR: tempDir(), LEVEL_EXP_THRESHOLDS: '100, 300,900', LEVEL_REWARDS: '0' });
+    expect([custom.LEVEL_EXP_THRESHOLDS, custom.LEVEL_REWARDS]).toEqual([[100, 300, 900], []]);
+    for (const bad of ['300,100', '0,100', '100,100', 'abc'])
+      expect(() => loadConfig({ DATA_DIR: tempDir(), LEVEL_EXP_THRESHOLDS: bad }), bad).toThrow(/LEVEL_EXP_THRESHOLDS/);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), RANK_UP_REWARDS: '0,100,300' })).toThrow(/RANK_UP_REWARDS/);
+  });
+
   it('migrates as DATABASE_MIGRATION_URL only on PostgreSQL (docs/decisions/010)', () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).DATABASE_MIGRATION_URL).toBeUndefined();
     const both = loadConfig({

@@ -12,6 +12,23 @@ const booleanFlag = z
 const merpayHost =
   /^(?=.{1,253}(?::\d{1,5})?$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\d{1,5})?$/;
 
+/**
+ * A comma-separated list of whole numbers from 0 to `max` (at most `maxEntries`); "0" alone is the empty list.
+ * @example coinList('X', 100, 5).parse('1, 2') // [1, 2]
+ */
+function coinList(name: string, max: number, maxEntries: number) {
+  return z.string().transform((text, context) => {
+    if (text.trim() === '0') return [] as number[];
+    const entries = text.split(',').map((entry) => entry.trim());
+    for (const entry of entries)
+      if (!/^\d{1,13}$/.test(entry) || Number(entry) > max)
+        context.addIssue({ code: 'custom', message: `${entry || '(empty)'} is not a whole number from 0 to ${max}` });
+    if (entries.length > maxEntries)
+      context.addIssue({ code: 'custom', message: `at most ${maxEntries} entries in ${name}` });
+    return entries.map(Number);
+  });
+}
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -239,6 +256,27 @@ const environmentSchema = z.object({
   SIGNUP_GIFT_COINS: z.coerce.number().int().min(0).max(1_000_000).default(0),
   /** Days a new member has to claim the sign-up gift from the welcome mail. */
   SIGNUP_GIFT_CLAIM_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
+   * Levels (decision 037): cumulative exp at which level 2, 3, … is reached, comma-separated, strictly
+   * rising; unset: 1,000 × (level − 1)² up to level 100; "0": no levels.
+   */
+  LEVEL_EXP_THRESHOLDS: coinList('LEVEL_EXP_THRESHOLDS', 1_000_000_000_000, 1000)
+    .optional()
+    .refine(
+      (list) => !list || list.every((exp, i) => exp > (i === 0 ? 0 : list[i - 1]!)),
+      'thresholds must rise strictly (level 2 first)',
+    ),
+  /**
+   * Free coins attached to the level-up mail of level 2, 3, …, comma-separated (the last amount repeats
+   * for higher levels); unset: 10 × the level, 100 × at every tenth level; "0": mails without coins.
+   */
+  LEVEL_REWARDS: coinList('LEVEL_REWARDS', 1_000_000, 1000).optional(),
+  /** Free coins attached to the rank-up mail for レギュラー, ブロンズ, シルバー, ゴールド, プラチナ, ダイヤモンド (6 amounts; 0 = none). */
+  RANK_UP_REWARDS: coinList('RANK_UP_REWARDS', 1_000_000, 6)
+    .default([0, 100, 300, 1000, 3000, 10000])
+    .refine((list) => list.length === 6, 'give 6 amounts, one per rank from レギュラー to ダイヤモンド'),
+  /** Days a level-up or rank-up attachment may be claimed in the mailbox. */
+  PROGRESSION_REWARD_CLAIM_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** Monthly purchase cap per member in JPY (Japan time calendar month). */
   PURCHASE_MONTHLY_CAP_JPY: z.coerce.number().int().min(1).max(100_000_000).default(500_000),
   /** Monthly purchase cap for members who declared they are under 18. */

@@ -24,6 +24,8 @@ import { createMaintenanceCache } from '#modules/shop';
 import { createMessagingServices, startOutboxNudge } from './messaging';
 import { claimEmbeddedDatabase, EmbeddedDatabaseBusy, type OperatorClaim, type OperatorFile } from './operator-file';
 import { sendWelcomeMail } from './mailbox';
+import { syncLevelTable } from '#modules/progression';
+import { levelRulesOf } from './progression';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -86,6 +88,8 @@ async function bootShop(
     dataDir: config.dataDir,
   });
   await database.migrate();
+  // The level table the draw's SQL reads (decision 037): the settings' one, written once per change.
+  await syncLevelTable(database.db, levelRulesOf(config));
   if (config.DEMO_DATA) {
     await loadDemoDataOnce(database.db, logger, {
       coinLifetimes: { paid: config.PAID_COIN_EXPIRY_DAYS, free: config.FREE_COIN_EXPIRY_DAYS },

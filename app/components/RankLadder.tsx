@@ -13,7 +13,10 @@ export const RANK_COLOURS: Record<number, string> = {
 };
 
 /** What the ladder shows of a rank (modules/progression's RANKS). */
-export type LadderRank = Pick<Rank, 'rank' | 'name' | 'threshold' | 'bonusPercent'>;
+export type LadderRank = Pick<Rank, 'rank' | 'name' | 'threshold' | 'bonusPercent'> & {
+  /** Free coins mailed when a month's rank rises to this one (decision 037); absent: not shown. */
+  rankUpCoins?: number;
+};
 
 /** The ladder, best rank on top, marking this month's rank and the one next month would have. */
 export function RankLadder({
@@ -46,6 +49,12 @@ export function RankLadder({
               {rank.threshold === 0 ? '条件なし' : `前月の購入 ${formatCoins(rank.threshold)}コイン以上`}
               <br />
               {rank.bonusPercent > 0 ? `購入ボーナス +${rank.bonusPercent}%` : '購入ボーナスなし'}
+              {rank.rankUpCoins ? (
+                <>
+                  <br />
+                  ランクアップ報酬 {formatCoins(rank.rankUpCoins)}コイン
+                </>
+              ) : null}
             </span>
           </li>
         );

@@ -1,5 +1,6 @@
-// /myrank: the member's rank this month (from last month's purchases), this month's purchases towards
-// next month's rank, and every rank's threshold and purchase bonus.
+// /myrank: the member's rank this month (the recorded one, from last month's purchases), its perks (purchase
+// bonus, rank-up reward, rank-only packs), this month's purchases towards next month's rank, and every
+// rank's threshold and perks (decision 037).
 import { redirect } from 'react-router';
 import type { Route } from './+types/myrank';
 import { shopRequestContext } from '~/context';
@@ -8,7 +9,9 @@ import { AppLink } from '~/components/AppLink';
 import { RankLadder, RANK_COLOURS } from '~/components/RankLadder';
 import { formatCoins } from '~/lib/numbers';
 import { toShopZone } from '~/lib/dates';
-import { getMemberProgress, RANKS } from '#modules/progression';
+import { getMemberProgress, rankUpRewardsTable, RANKS } from '#modules/progression';
+import { rankOnlyPacks } from '#modules/gacha';
+import { rankRulesOf } from '#server/progression';
 
 export const handle = { title: 'マイランク' };
 
@@ -16,9 +19,23 @@ export async function loader({ context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
   // The members' guard answers first; this only keeps a direct call honest.
   if (!shop.member) throw redirect('/auth/sign_in?redirect=%2Fmyrank');
-  const progress = await getMemberProgress(shop.services.db, shop.member.id);
+  const { db, config } = shop.services;
+  const [progress, packs] = await Promise.all([getMemberProgress(db, shop.member.id), rankOnlyPacks(db)]);
+  const rewards = rankUpRewardsTable(rankRulesOf(config));
   return {
-    ranks: RANKS.map((r) => ({ rank: r.rank, name: r.name, threshold: r.threshold, bonusPercent: r.bonusPercent })),
+    ranks: RANKS.map((r) => ({
+      rank: r.rank,
+      name: r.name,
+      threshold: r.threshold,
+      bonusPercent: r.bonusPercent,
+      rankUpCoins: rewards[r.rank]?.coins ?? 0,
+    })),
+    rankOnlyPacks: packs.map((p) => ({
+      to: `/gacha/${p.genreId}/${p.id}`,
+      title: p.title,
+      minRankName: RANKS[p.minRank]?.name ?? '',
+      open: p.minRank <= progress.rank.rank,
+    })),
     rank: progress.rank,
     boughtThisMonth: progress.boughtThisMonth,
     nextMonthRank: progress.nextMonthRank,
@@ -55,6 +72,37 @@ export default function MyRank({ loaderData }: Route.ComponentProps) {
             ? `コイン購入のたびに有償コインの${rank.bonusPercent}%を無料コインでお付けします`
             : '購入ボーナスはブロンズランクからです'}
         </p>
+      </section>
+      <section aria-labelledby="rank-perks" className="mb-4 flex flex-col gap-2 rounded-2xl bg-white p-5 shadow-sm">
+        <h2 id="rank-perks" className="text-base font-black">
+          {rank.name}の特典
+        </h2>
+        <ul className="list-disc pl-5 text-sm leading-relaxed" data-testid="rank-perk-list">
+          <li>
+            {rank.bonusPercent > 0
+              ? `コイン購入ボーナス：有償コインの${rank.bonusPercent}%を無料コインで追加`
+              : 'コイン購入ボーナス：ブロンズランクから'}
+          </li>
+          <li>ランクが上がった月は、ランクアップ報酬（無料コイン）がメールボックスに届きます</li>
+          <li>
+            ランク限定オリパ：
+            {loaderData.rankOnlyPacks.length === 0 ? 'いま販売中のものはありません' : 'ランクに応じて引けます'}
+          </li>
+        </ul>
+        {loaderData.rankOnlyPacks.length > 0 ? (
+          <ul className="flex flex-col gap-1 text-sm" aria-label="ランク限定オリパ">
+            {loaderData.rankOnlyPacks.map((pack) => (
+              <li key={pack.to} className="flex items-center justify-between gap-2">
+                <AppLink to={pack.to} className="truncate font-bold text-primary-ink underline">
+                  {pack.title}
+                </AppLink>
+                <span className="shrink-0 text-xs font-bold">
+                  {pack.minRankName}以上{pack.open ? '（引けます）' : ''}
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
       </section>
       <section aria-labelledby="rank-next" className="mb-4 flex flex-col gap-2 rounded-2xl bg-white p-5 shadow-sm">
         <h2 id="rank-next" className="text-base font-black">
@@ -110,7 +158,7 @@ export default function MyRank({ loaderData }: Route.ComponentProps) {
         </h2>
         <RankLadder ranks={loaderData.ranks} current={rank.rank} nextMonth={nextMonthRank.rank} />
         <p className="text-xs text-muted">
-          いまのランク特典は購入ボーナスです。経験値とレベルは
+          経験値とレベルは
           <AppLink to="/mylevel" className="font-bold text-primary-ink underline">
             マイレベル
           </AppLink>

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '#db/client';
-import { percentile, timed } from '../support';
+import { percentile, timed } from '../timing';
 import { createTestDatabase } from '#tests/database';
 import { paragraph } from '#modules/content';
 import { composeMail, listMails, listSentMails, unreadMailCount } from '#modules/mailbox';

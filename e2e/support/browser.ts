@@ -104,6 +104,28 @@ export function useBrowser() {
 }
 
 /**
+ * Puts a session's cookies (a Set-Cookie answer's, as cookieFrom reads them) into a browser context, so
+ * its pages open signed in.
+ * @example await addSessionCookies(context, cookieFrom(signUp.headers), shop.baseURL)
+ */
+export async function addSessionCookies(context: BrowserContext, cookie: string, baseURL: string) {
+  await context.addCookies(
+    cookie.split('; ').map((pair) => {
+      const at = pair.indexOf('=');
+      return {
+        name: pair.slice(0, at),
+        value: pair.slice(at + 1),
+        domain: new URL(baseURL).hostname,
+        path: '/',
+        secure: true,
+        httpOnly: true,
+        sameSite: 'Lax' as const,
+      };
+    }),
+  );
+}
+
+/**
  * Signs a new member up through the sign-up form, as a person would, and waits for the home page.
  * @example await signUpInBrowser(page, { name: 'ひく', email: `draw-${Date.now()}@example.jp` })
  */

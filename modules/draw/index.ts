@@ -30,15 +30,7 @@ export {
   type ShippingPrizeCard,
   type ShippingReservation,
 } from './prize-storage';
-export {
-  jstPeriod,
-  weeklyExpRanking,
-  dailyLuckRanking,
-  RANKING_SIZE,
-  type RankingPeriod,
-  type RankingEntry,
-  type RankingBoard,
-} from './rankings';
+export { completedDrawsForFold, type FoldedDraw } from './ranking-feed';
 export {
   foldDrawRollups,
   drawDailyFigures,

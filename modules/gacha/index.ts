@@ -247,6 +247,28 @@ export async function listGachas(
 }
 
 /**
+ * Public packs on sale or coming that only members of a rank may draw (min_rank > 0): a rank perk /myrank
+ * lists. Lowest rank first.
+ * @example await rankOnlyPacks(db) // [{ id, genreId, title, minRank: 3, pricePerDraw: 1000, status: 'on_sale' }]
+ */
+export async function rankOnlyPacks(db: Database, limit = 20) {
+  const rows = await db
+    .select({
+      id: gachas.id,
+      genreId: gachas.genreId,
+      title: gachas.title,
+      minRank: gachas.minRank,
+      pricePerDraw: gachas.pricePerDraw,
+      status: gachas.status,
+    })
+    .from(gachas)
+    .where(and(inArray(gachas.status, ['on_sale', 'scheduled']), gt(gachas.minRank, 0), inShownGenre(db)))
+    .orderBy(asc(gachas.minRank), asc(gachas.sortOrder), asc(gachas.id))
+    .limit(limit);
+  return rows.map((row) => ({ ...row, minRank: row.minRank ?? 0 }));
+}
+
+/**
  * The tier a pack leads with, from its tiers as getGachaDetail lists them (the same rule as the list).
  * @example headlineTier([{ rank: 0, isLastOne: true, … }, { rank: 1, isLastOne: false, … }]).rank === 1
  */

@@ -1,11 +1,16 @@
-// Experience and rank. Exp accrues at 1 per coin spent on draws (inside the draw's transaction);
-// the rank comes from paid coins bought in the previous calendar month in Japan time.
-import { eq } from 'drizzle-orm';
+// Experience, level and rank (docs/decisions/037). Exp accrues at 1 per coin spent on draws (inside the
+// draw's transaction, which also sends the level-up mails); the level comes from cumulative exp by the
+// level table; the rank comes from paid coins bought in the previous calendar month in Japan time, as
+// the monthly job records it.
+import { eq, sql } from 'drizzle-orm';
 import { TZDate } from '@date-fns/tz';
 import { addMonths, startOfMonth, subMonths } from 'date-fns';
-import type { Database } from '#db/client';
+import { queryRows, type Database } from '#db/client';
 import { memberProgress } from './schema';
 import { paidCoinsBought } from '#modules/wallet';
+
+export * from './levels';
+export * from './monthly-ranks';
 
 /** product.md: ranks by paid coins bought last month (JST), lowest first. */
 /** bonusPercent: free coins added to every coin purchase, as a percent of the paid coins (0–5 %). */
@@ -30,7 +35,7 @@ export function rankForPurchases(paidCoins: number) {
 export const rankName = (rank: number) => RANKS.find((r) => r.rank === rank)?.name ?? RANKS[0].name;
 
 /** The first instants (UTC) of the previous, this and the next calendar month in Asia/Tokyo. */
-function jstMonths(now: Date) {
+export function jstMonths(now: Date) {
   const thisMonth = startOfMonth(new TZDate(now, 'Asia/Tokyo'));
   return {
     lastMonth: new Date(subMonths(thisMonth, 1).getTime()),
@@ -39,10 +44,31 @@ function jstMonths(now: Date) {
   };
 }
 
-/** The member's rank now: purchases of the previous calendar month in Asia/Tokyo. */
-export async function currentRank(db: Database, memberId: string, now = new Date()) {
+/**
+ * The member's rank now, the one rank every perk uses (the shop's purchase bonus, rank-only packs,
+ * 特典コード conditions, /myrank): the month's recorded rank once the monthly job has finished the month
+ * (absent row: レギュラー); until then the same rule computed from last month's purchases (JST).
+ * @example (await currentRank(db, member.id)).bonusPercent // 3
+ */
+export async function currentRank(db: Database, memberId: string, now = new Date()): Promise<Rank> {
   const { lastMonth, thisMonth } = jstMonths(now);
+  const [recorded] = await queryRows<{ done: boolean; rank: number | null }>(
+    db,
+    sql`select m.done_at is not null as done, r.rank from rank_months m
+          left join member_monthly_ranks r on r.month = m.month and r.member_id = ${memberId}
+         where m.month = ${monthKey(now)}::date`,
+  );
+  if (recorded?.done) return rankByNumber(Number(recorded.rank ?? 0));
   return rankForPurchases(await paidCoinsBought(db, memberId, lastMonth, thisMonth));
+}
+
+/** @example rankByNumber(3).name === 'ゴールド' */
+export const rankByNumber = (rank: number): Rank => RANKS.find((r) => r.rank === rank) ?? RANKS[0];
+
+/** The Japan-time month of `now` as its first day, 'YYYY-MM-01' (a `date` column's value). @example monthKey(new Date('2026-11-30T15:00:00Z')) === '2026-12-01' */
+export function monthKey(now: Date): string {
+  const local = new TZDate(now, 'Asia/Tokyo');
+  return `${local.getFullYear()}-${String(local.getMonth() + 1).padStart(2, '0')}-01`;
 }
 
 export type Rank = (typeof RANKS)[number];
@@ -67,17 +93,17 @@ export interface MemberProgress {
  * @example const p = await getMemberProgress(db, member.id); p.nextTarget?.missing // 4_500
  */
 export async function getMemberProgress(db: Database, memberId: string, now = new Date()): Promise<MemberProgress> {
-  const { lastMonth, thisMonth, nextMonth } = jstMonths(now);
-  const [exp, boughtLastMonth, boughtThisMonth] = await Promise.all([
+  const { thisMonth, nextMonth } = jstMonths(now);
+  const [exp, rank, boughtThisMonth] = await Promise.all([
     getExp(db, memberId),
-    paidCoinsBought(db, memberId, lastMonth, thisMonth),
+    currentRank(db, memberId, now),
     paidCoinsBought(db, memberId, thisMonth, nextMonth),
   ]);
   const nextMonthRank = rankForPurchases(boughtThisMonth);
   const above = RANKS.find((r) => r.rank === nextMonthRank.rank + 1);
   return {
     exp,
-    rank: rankForPurchases(boughtLastMonth),
+    rank,
     boughtThisMonth,
     nextMonthRank,
     nextTarget: above ? { rank: above, missing: above.threshold - boughtThisMonth } : null,

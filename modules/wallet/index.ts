@@ -1,7 +1,7 @@
 // The wallet's public API: balances, grants, the coin history and the expiry job. The rules that
 // must hold under concurrency (spending order, expiry, idempotency) are SQL functions in
 // modules/wallet/sql/ (applied after the migrations); this file calls them and shapes their answers.
-import { and, desc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import { addDays } from 'date-fns';
 import { queryRows, type Database } from '#db/client';
 import { coinGrants, coinLedger, wallets, type CoinKind } from './schema';
@@ -552,5 +552,33 @@ export async function paidCoinsBought(db: Database, memberId: string, from: Date
       ),
     );
   return Number(row?.bought ?? 0);
+}
+/**
+ * Paid coins bought in [from, to) per member, for members after `after` in id order (a keyset page of
+ * `limit`), or for the listed members only: what the monthly rank job records, a batch at a time.
+ * Members without purchases in the range are absent.
+ * @example await paidPurchaseTotals(db, { from, to, after: '', limit: 1000 }) // [{ memberId, paidCoins }, …]
+ */
+export async function paidPurchaseTotals(
+  db: Database,
+  query: { from: Date; to: Date } & ({ after: string; limit: number } | { memberIds: string[] }),
+): Promise<{ memberId: string; paidCoins: number }[]> {
+  if ('memberIds' in query && query.memberIds.length === 0) return [];
+  const rows = await db
+    .select({ memberId: coinLedger.memberId, bought: sql<string>`sum(${coinLedger.amount})` })
+    .from(coinLedger)
+    .where(
+      and(
+        eq(coinLedger.reason, 'purchase'),
+        eq(coinLedger.kind, 'paid'),
+        gte(coinLedger.createdAt, query.from),
+        lt(coinLedger.createdAt, query.to),
+        'memberIds' in query ? inArray(coinLedger.memberId, query.memberIds) : gt(coinLedger.memberId, query.after),
+      ),
+    )
+    .groupBy(coinLedger.memberId)
+    .orderBy(coinLedger.memberId)
+    .limit('memberIds' in query ? query.memberIds.length : query.limit);
+  return rows.map((r) => ({ memberId: r.memberId, paidCoins: Number(r.bought) }));
 }
 export { ledgerExportBatch } from './export';

@@ -14,6 +14,8 @@ import { deliverMessagesJob, clearMessageBodiesJob } from './messaging';
 import { compensateLateShipmentsJob, keptPrizeRemindersJob } from './shipping';
 import { riskSignalsJob } from './risk';
 import { ROLLUP_SETTLE_SECONDS, foldDashboardRollupsJob, unusedPaidSnapshotJob } from './dashboard';
+import { monthlyRanksJob, foldRankingsJob } from './progression';
+import { rankRulesOf } from '../progression';
 import { storageConversionNotifier } from '#modules/shipping';
 import { bothConversionHooks, prizeConversionMail, prizeDeadlineMailsJob } from './prize-mails';
 import { shippingRulesOf } from '../shipping';
@@ -61,6 +63,8 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     riskSignalsJob(config), // risk.signals
     foldDashboardRollupsJob(ROLLUP_SETTLE_SECONDS), // reports.fold-rollups (the dashboard's rollups, decision 028)
     unusedPaidSnapshotJob(), // payments.unused-paid-snapshot
+    monthlyRanksJob(rankRulesOf(config)), // progression.monthly-ranks (decision 037)
+    foldRankingsJob(), // ranking.fold (the ranking boards' scores, decision 037)
     // ← new jobs go here
   ];
 }

@@ -1,12 +1,14 @@
-// /mylevel: the member's experience (1 per coin drawn), this week's gain and place, and what comes later (levels).
+// /mylevel: the member's level and the way to the next one, this week's exp and place, and the next
+// level-up rewards (decision 037).
 import { redirect } from 'react-router';
 import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
 import { PageHeading } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { formatCoins } from '~/lib/numbers';
-import { getMemberProgress } from '#modules/progression';
-import { jstPeriod, weeklyExpRanking } from '#modules/draw';
+import { LevelCard, LevelRewardsTable } from '~/components/LevelProgress';
+import { currentRank, getMemberLevel } from '#modules/progression';
+import { boardPeriod, rankingBoard } from '#modules/ranking';
 
 export const handle = { title: 'マイレベル' };
 
@@ -14,13 +16,20 @@ export async function loader({ context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
   if (!shop.member) throw redirect('/auth/sign_in?redirect=%2Fmylevel');
   const { db } = shop.services;
-  const [progress, week] = await Promise.all([
-    getMemberProgress(db, shop.member.id),
-    weeklyExpRanking(db, jstPeriod('week', new Date()), shop.member.id),
+  const now = new Date();
+  const [level, rank, week] = await Promise.all([
+    getMemberLevel(db, shop.member.id),
+    currentRank(db, shop.member.id, now),
+    rankingBoard(db, 'exp', boardPeriod('exp', 'current', now), shop.member.id),
   ]);
+  const { rewards, ...standing } = level;
+  // The rewards around the member's level: the last one reached and the next five.
+  const upcoming = rewards.filter((r) => !r.reached).slice(0, 5);
+  const lastReached = rewards.filter((r) => r.reached).slice(-1);
   return {
-    exp: progress.exp,
-    rankName: progress.rank.name,
+    level: standing,
+    rewards: [...lastReached, ...upcoming],
+    rankName: rank.name,
     weekExp: week.me?.score ?? 0,
     weekPlace: week.me?.place ?? null,
   };
@@ -30,17 +39,11 @@ export default function MyLevel({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeading title="マイレベル" lead="オリパを引くと、使ったコイン1枚につき1経験値がたまります。" />
+      <LevelCard level={loaderData.level} />
       <section aria-labelledby="exp-now" className="mb-4 grid grid-cols-2 gap-3">
         <h2 id="exp-now" className="sr-only">
-          あなたの経験値
+          今週の経験値
         </h2>
-        <div className="col-span-2 rounded-2xl bg-white p-5 shadow-sm">
-          <p className="text-xs font-bold text-muted">累計経験値</p>
-          <p className="text-3xl font-black" data-testid="total-exp">
-            {formatCoins(loaderData.exp)}
-            <span className="ml-1 text-sm">EXP</span>
-          </p>
-        </div>
         <div className="rounded-2xl bg-white p-4 shadow-sm">
           <p className="text-xs font-bold text-muted">今週の獲得（月曜〜）</p>
           <p className="text-xl font-black" data-testid="week-exp">
@@ -58,16 +61,14 @@ export default function MyLevel({ loaderData }: Route.ComponentProps) {
           </AppLink>
         </div>
       </section>
-      <section
-        aria-labelledby="later"
-        className="mb-4 rounded-2xl border border-dashed border-line bg-white p-5 text-sm leading-relaxed"
-      >
-        <h2 id="later" className="mb-1 text-base font-black">
-          レベルについて
+      <section aria-labelledby="rewards" className="mb-4 flex flex-col gap-2">
+        <h2 id="rewards" className="text-base font-black">
+          レベルアップ報酬
         </h2>
-        <p className="text-muted">
-          レベルとレベルアップ報酬は、メールボックス（報酬の受け取り）と一緒に追加します。いまはまだレベルはなく、経験値だけがたまっています。
-        </p>
+        <LevelRewardsTable rewards={loaderData.rewards} />
+        <AppLink to="/mylevel/top" className="self-start text-sm font-bold text-primary-ink underline">
+          報酬の一覧を見る
+        </AppLink>
       </section>
       <section aria-labelledby="perks" className="rounded-2xl bg-white p-5 text-sm shadow-sm">
         <h2 id="perks" className="mb-1 text-base font-black">

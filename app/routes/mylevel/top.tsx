@@ -1,14 +1,23 @@
-// /mylevel/top: the perks that exist today (rank purchase bonus) and, plainly, what comes later (level rewards).
+// /mylevel/top: the member's level, the whole level-up rewards table (which are reached), and the rank
+// perks (decision 037).
+import { redirect } from 'react-router';
 import type { Route } from './+types/top';
+import { shopRequestContext } from '~/context';
 import { PageHeading } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { RankLadder } from '~/components/RankLadder';
-import { RANKS } from '#modules/progression';
+import { LevelCard, LevelRewardsTable } from '~/components/LevelProgress';
+import { getMemberLevel, RANKS } from '#modules/progression';
 
 export const handle = { title: 'レベル特典' };
 
-export function loader() {
+export async function loader({ context }: Route.LoaderArgs) {
+  const shop = context.get(shopRequestContext);
+  if (!shop.member) throw redirect('/auth/sign_in?redirect=%2Fmylevel%2Ftop');
+  const { rewards, ...level } = await getMemberLevel(shop.services.db, shop.member.id);
   return {
+    level,
+    rewards,
     ranks: RANKS.map((r) => ({ rank: r.rank, name: r.name, threshold: r.threshold, bonusPercent: r.bonusPercent })),
   };
 }
@@ -16,21 +25,16 @@ export function loader() {
 export default function MyLevelTop({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <PageHeading title="レベル特典" lead="いま受けられる特典と、これから加わる特典です。" />
-      <section
-        aria-labelledby="later"
-        className="mb-4 rounded-2xl border border-dashed border-line bg-white p-5 text-sm leading-relaxed"
-      >
-        <h2 id="later" className="mb-1 text-base font-black">
-          レベルアップ報酬
+      <PageHeading
+        title="レベル特典"
+        lead="オリパを引くと、使ったコイン1枚につき1経験値。経験値がたまるとレベルが上がり、報酬がメールボックスに届きます。"
+      />
+      <LevelCard level={loaderData.level} />
+      <section aria-labelledby="rewards" className="mb-4 flex flex-col gap-2">
+        <h2 id="rewards" className="text-base font-black">
+          レベルアップ報酬一覧
         </h2>
-        <p className="text-muted">
-          レベルとレベルアップ報酬は、メールボックス（報酬の受け取り）と一緒に追加します。それまでは、オリパを引いてたまる経験値を
-          <AppLink to="/mylevel" className="font-bold text-primary-ink underline">
-            マイレベル
-          </AppLink>
-          で確認できます。
-        </p>
+        <LevelRewardsTable rewards={loaderData.rewards} />
       </section>
       <section aria-labelledby="rank-perks" className="flex flex-col gap-3">
         <h2 id="rank-perks" className="text-base font-black">

@@ -1,87 +1,55 @@
-// /ranking/daily/goodluck, /ranking/weekly/exp, /ranking/monthly/level: until the rankings module, the
-// real top 100 of the period counted from draws (public nicknames only) and the member's own place.
+// /ranking/daily/goodluck, /ranking/weekly/exp, /ranking/monthly/level (decision 037): the period's top 100
+// (public nicknames only) and the member's own place, also outside the top 100, with a switch to the
+// previous period. The scores are folded from the draws every minute (modules/ranking).
 import { redirect } from 'react-router';
 import type { Route } from './+types/board';
 import { shopRequestContext } from '~/context';
 import { EmptyState } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { formatCoins } from '~/lib/numbers';
-import { toShopZone } from '~/lib/dates';
-import { jstPeriod, weeklyExpRanking, dailyLuckRanking, type RankingBoard, type RankingEntry } from '#modules/draw';
-import { describeTiers } from '#modules/gacha';
-import { publicNicknames } from '#modules/identity';
+import { boardView, BOARD_PATHS, type BoardLine } from '#server/rankings';
+import type { RankingBoardName } from '#modules/ranking';
 
 export const handle = { title: 'ランキング' };
 
-type BoardKind = 'goodluck' | 'exp' | 'level';
+type BoardKind = RankingBoardName;
 
-const BOARDS: Record<BoardKind, { title: string; rule: string }> = {
+const BOARDS: Record<BoardKind, { title: string; rule: string; now: string; before: string }> = {
   goodluck: {
     title: 'デイリー 神引きランキング',
-    rule: '今日（0時〜24時）のベストヒット：獲得カードの交換価値 ÷ 1回の価格',
+    rule: '1日（0時〜24時）のベストヒット：獲得カードの交換価値 ÷ 1回の価格',
+    now: '今日',
+    before: '昨日',
   },
   exp: {
     title: 'ウィークリー 経験値ランキング',
-    rule: '今週（月曜0時〜日曜24時）に獲得した経験値（1コイン＝1経験値）',
+    rule: '1週間（月曜0時〜日曜24時）に獲得した経験値（1コイン＝1経験値）',
+    now: '今週',
+    before: '先週',
   },
-  level: { title: 'マンスリー レベルランキング', rule: '今月に上がったレベル数' },
-};
-
-/** One line as the page shows it: never an email, never a member id. */
-interface BoardLine {
-  place: number;
-  name: string;
-  score: number;
-  mine: boolean;
-  hit: { label: string; cardName: string; packTitle: string } | null;
-}
-
-const md = (date: Date) => {
-  const zoned = toShopZone(date)!;
-  return `${zoned.getMonth() + 1}月${zoned.getDate()}日`;
+  level: {
+    title: 'マンスリー レベルランキング',
+    rule: '1か月に上がったレベル数（同数なら獲得経験値の多い順）',
+    now: '今月',
+    before: '先月',
+  },
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
-  const path = new URL(request.url).pathname.toLowerCase();
+  const url = new URL(request.url);
+  const path = url.pathname.toLowerCase();
   if (!shop.member) throw redirect(`/auth/sign_in?redirect=${encodeURIComponent(path)}`);
   const kind: BoardKind = path.endsWith('/weekly/exp') ? 'exp' : path.endsWith('/monthly/level') ? 'level' : 'goodluck';
-  if (kind === 'level') return { kind, periodLabel: null, lines: [] as BoardLine[], me: null as BoardLine | null };
-  const { db } = shop.services;
-  const now = new Date();
-  const period = jstPeriod(kind === 'exp' ? 'week' : 'day', now);
-  const board: RankingBoard =
-    kind === 'exp'
-      ? await weeklyExpRanking(db, period, shop.member.id)
-      : await dailyLuckRanking(db, period, shop.member.id);
-  const all = board.me ? [...board.entries, board.me] : board.entries;
-  const [names, tiers] = await Promise.all([
-    publicNicknames(
-      db,
-      all.map((e) => e.memberId),
-    ),
-    describeTiers(
-      db,
-      all.flatMap((e) => (e.hit ? [e.hit.tierId] : [])),
-    ),
-  ]);
-  const memberId = shop.member.id;
-  const toLine = (entry: RankingEntry): BoardLine => {
-    const tier = entry.hit ? tiers.get(entry.hit.tierId) : undefined;
-    return {
-      place: entry.place,
-      name: names.get(entry.memberId) ?? '会員',
-      score: entry.score,
-      mine: entry.memberId === memberId,
-      hit: tier ? { label: tier.label, cardName: tier.cardName, packTitle: tier.packTitle } : null,
-    };
-  };
-  const lastDay = new Date(period.to.getTime() - 1);
+  const period = url.searchParams.get('period') === 'previous' ? 'previous' : 'current';
+  const view = await boardView(shop.services.db, kind, period, shop.member.id);
   return {
     kind,
-    periodLabel: kind === 'exp' ? `${md(period.from)}〜${md(lastDay)}` : md(period.from),
-    lines: board.entries.map(toLine),
-    me: board.me ? toLine(board.me) : null,
+    period,
+    path: BOARD_PATHS[kind],
+    periodLabel: view.periodLabel,
+    lines: view.lines,
+    me: view.me,
   };
 }
 
@@ -104,30 +72,27 @@ export default function RankingBoardPage({ loaderData }: Route.ComponentProps) {
         {board.title}
       </h2>
       <p className="text-xs text-muted">
-        集計：{board.rule}（日本時間）
-        {loaderData.periodLabel ? (
-          <>
-            　期間：
-            <b className="text-ink" data-testid="board-period">
-              {loaderData.periodLabel}
-            </b>
-          </>
-        ) : null}
+        集計：{board.rule}（日本時間・数分ごとに更新）　期間：
+        <b className="text-ink" data-testid="board-period">
+          {loaderData.periodLabel}
+        </b>
       </p>
-      {loaderData.kind === 'level' ? (
+      <nav aria-label="集計期間" className="flex gap-2">
+        {(['current', 'previous'] as const).map((which) => (
+          <AppLink
+            key={which}
+            to={which === 'current' ? loaderData.path : `${loaderData.path}?period=previous`}
+            aria-current={loaderData.period === which ? 'page' : undefined}
+            className={`rounded-full px-4 py-1.5 text-sm font-bold ${loaderData.period === which ? 'bg-ink text-white' : 'bg-white text-ink ring-1 ring-line'}`}
+            data-testid={`period-${which}`}
+          >
+            {which === 'current' ? board.now : board.before}
+          </AppLink>
+        ))}
+      </nav>
+      {loaderData.lines.length === 0 ? (
         <EmptyState
-          title="レベルランキングはレベルの追加後に始まります"
-          action={
-            <AppLink to="/ranking/weekly/exp" className="text-sm font-bold text-primary-ink underline">
-              今週の経験値ランキングを見る
-            </AppLink>
-          }
-        >
-          レベルはまだありません。レベルとレベルアップ報酬はメールボックスと一緒に追加し、このランキングもそのときに始まります。
-        </EmptyState>
-      ) : loaderData.lines.length === 0 ? (
-        <EmptyState
-          title={loaderData.kind === 'exp' ? '今週はまだだれも引いていません' : '今日はまだだれも引いていません'}
+          title={`${loaderData.period === 'current' ? board.now : board.before}はまだだれもランクインしていません`}
           action={
             <AppLink to="/" className="text-sm font-bold text-primary-ink underline">
               オリパを探す
@@ -158,7 +123,9 @@ export default function RankingBoardPage({ loaderData }: Route.ComponentProps) {
                 className="rounded-2xl bg-white px-4 py-3 text-sm font-bold shadow-lg ring-1 ring-line"
                 data-testid="my-place"
               >
-                あなたは{loaderData.kind === 'exp' ? '今週' : '今日'}まだ引いていません。オリパを引くと順位が付きます。
+                {loaderData.period === 'current'
+                  ? `あなたは${board.now}まだ引いていません。オリパを引くと順位が付きます。`
+                  : `あなたは${board.before}の集計に入っていません。`}
               </p>
             )}
           </div>
@@ -196,6 +163,12 @@ function Line({ line, kind, asItem = true }: { line: BoardLine; kind: BoardKind;
       <span className="shrink-0 text-right font-black">
         {kind === 'goodluck' ? (
           formatMultiple(line.score)
+        ) : kind === 'level' ? (
+          <>
+            +{formatCoins(line.score)}
+            <span className="ml-0.5 text-xs">レベル</span>
+            <span className="block text-xs font-bold text-muted">{formatCoins(line.tiebreak)} EXP</span>
+          </>
         ) : (
           <>
             {formatCoins(line.score)}

@@ -17,6 +17,7 @@ import { shippingRequestOperations } from './shipping-requests';
 import { promoCodeOperations } from './promo-codes';
 import { loginBonusOperations } from './login-bonus';
 import { mailOperations } from './mails';
+import { progressionOperations } from './progression';
 
 export { defineOperation, apiSchema, type ApiOperation } from './registry';
 export { ApiError } from './http';
@@ -37,6 +38,7 @@ export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [
   promoCodeOperations,
   loginBonusOperations,
   mailOperations,
+  progressionOperations,
 ];
 
 export const API_V1_VERSION = '1.0.0';

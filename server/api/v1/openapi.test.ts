@@ -209,7 +209,7 @@ describe('openapi.json', () => {
     const alone = buildOpenApiDocument(API_V1_OPERATION_MODULES.flat(), { title: 't', version: '1.0.0' });
     // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file;
     // the coin shop's, the password policy, the address book's and the shipping requests' (issue 12),
-    // the login bonus and the mailbox (issue 14).
+    // and issue 14's: the login bonus, the mailbox, the level, the rank and the ranking boards.
     expect(
       operationsOf(alone)
         .map(({ op }) => op.operationId)
@@ -234,8 +234,11 @@ describe('openapi.json', () => {
       'getLoginBonus',
       'getMyMail',
       'getMyUnreadMailCount',
+      'getMyLevel',
+      'getMyRank',
       'getPasswordPolicy',
       'getPurchase',
+      'getRankingBoard',
       'getShippingRequest',
       'getWallet',
       'keepPrizes',

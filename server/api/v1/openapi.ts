@@ -20,6 +20,7 @@ export const API_TAG_DESCRIPTIONS: Record<string, string> = {
   'promo-codes': '特典コード（無償コインの受け取りと利用履歴）',
   'login-bonus': 'ログインボーナス（日本時間で1日1回の無償コイン）',
   mailbox: 'メールボックス（あなたへ・お知らせ、既読、プレゼントの受け取り、未読件数）',
+  progression: 'レベル・ランク・ランキング（会員のみ、期間は日本時間）',
   meta: 'このAPIの説明',
 };
 
