@@ -19,3 +19,4 @@ export * from '../modules/risk/schema';
 export * from '../modules/promo/schema';
 export * from '../modules/bonus/schema';
 export * from '../modules/mailbox/schema';
+export * from '../modules/invitation/schema';

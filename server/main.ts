@@ -11,6 +11,7 @@ import { createLogger } from './logger';
 import { openDatabase } from '#db/client';
 import { createRateLimiter, createShopAuth, RATE_LIMIT_KEY_PREFIX } from '#modules/identity/server';
 import { loadDemoDataOnce } from '../db/demo/seed';
+import { attachInvitationOnSignUp } from './invitation';
 import { createServerApp } from './app';
 import { outboxMessenger } from './messenger';
 import { answerClientError } from './error-answers';
@@ -101,7 +102,16 @@ async function bootShop(
     logger,
     keyPrefix: RATE_LIMIT_KEY_PREFIX,
   });
-  const auth = createShopAuth({ db: database.db, config, logger, line: line.options, messenger, limiter });
+  const auth = createShopAuth({
+    db: database.db,
+    config,
+    logger,
+    line: line.options,
+    messenger,
+    limiter,
+    // Every sign-up path attaches the invitation of the /r cookie (decision 038).
+    onMemberCreated: attachInvitationOnSignUp(database.db, logger),
+  });
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
   let clientDir: string | undefined;

@@ -40,6 +40,17 @@ import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from './constants
 
 export { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS };
 
+/** A new member as the sign-up hook sees it: who, the request's cookies, and a cookie for the answer. */
+export interface MemberCreated {
+  memberId: string;
+  getCookie: (name: string) => string | null;
+  setCookie: (
+    name: string,
+    value: string,
+    options: { path: string; maxAge: number; httpOnly: boolean; secure: boolean; sameSite: 'lax' },
+  ) => void;
+}
+
 /**
  * @example const auth = createShopAuth({ db, config, logger }); await auth.handler(request)
  */
@@ -55,6 +66,11 @@ export function createShopAuth(options: {
   now?: () => Date;
   /** The shared rate limiter (Redis when REDIS_URL is set: server/main.ts); the database's when unset. */
   limiter?: RateLimiter;
+  /**
+   * Called once after each new member is created, whatever the path (email, phone, a provider), with the
+   * request's cookies and a way to set one on its answer (the composition attaches an invitation here).
+   */
+  onMemberCreated?: (created: MemberCreated) => Promise<void>;
 }) {
   const { db, config, logger, messenger } = options;
   const policy = passwordPolicyOf(config);
@@ -166,7 +182,16 @@ export function createShopAuth(options: {
         },
       },
       user: {
-        create: { before: async (user) => ({ data: { ...user, name: checkedNickname(user.name, nicknames) } }) },
+        create: {
+          before: async (user) => ({ data: { ...user, name: checkedNickname(user.name, nicknames) } }),
+          after: async (user, ctx) => {
+            await options.onMemberCreated?.({
+              memberId: user.id,
+              getCookie: (name) => ctx?.getCookie(name) ?? null,
+              setCookie: (name, value, cookie) => void ctx?.setCookie(name, value, cookie),
+            });
+          },
+        },
         update: {
           before: async (user) => ({
             data: {

@@ -13,6 +13,7 @@ import {
 import { deliverMessagesJob, clearMessageBodiesJob } from './messaging';
 import { compensateLateShipmentsJob, keptPrizeRemindersJob } from './shipping';
 import { riskSignalsJob } from './risk';
+import { settleInvitationsJob } from './invitation';
 import { ROLLUP_SETTLE_SECONDS, foldDashboardRollupsJob, unusedPaidSnapshotJob } from './dashboard';
 import { storageConversionNotifier } from '#modules/shipping';
 import { shippingRulesOf } from '../shipping';
@@ -56,6 +57,7 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     riskSignalsJob(config), // risk.signals
     foldDashboardRollupsJob(ROLLUP_SETTLE_SECONDS), // reports.fold-rollups (the dashboard's rollups, decision 028)
     unusedPaidSnapshotJob(), // payments.unused-paid-snapshot
+    settleInvitationsJob(config), // invitation.settle (decision 038)
     // ← new jobs go here
   ];
 }
