@@ -4,11 +4,15 @@ import type { MiddlewareHandler } from 'hono';
 import { setCookie } from 'hono/cookie';
 import type { Database } from '#db/client';
 import { fingerprintKeyOf } from '#modules/risk';
+import { jstText } from '#modules/kernel';
 import {
   INVITATION_COOKIE,
   INVITATION_COOKIE_SECONDS,
   INVITATION_EVENT_COOKIE,
+  INVITEE_STATE_LABELS,
   attachInvitation,
+  invitationOverviewOf,
+  type InviteeState,
   type InvitationRules,
 } from '#modules/invitation';
 import { normalisePathname } from '../app/guards/rules';
@@ -20,6 +24,80 @@ export type InvitationConfig = Pick<
   ShopConfig,
   'INVITATION_REWARD_COINS' | 'INVITATION_MONTHLY_CAP' | 'INVITATION_CLAIM_DAYS' | 'AUTH_SECRET'
 >;
+
+/** The invitation link of a code: /r?code=… on the shop's public origin. */
+export const invitationLinkOf = (origin: string, code: string) => `${origin}/r?code=${encodeURIComponent(code)}`;
+
+/** The message a member shares, with the link. */
+export function shareTextOf(siteName: string, rewardCoins: number): string {
+  return rewardCoins > 0
+    ? `${siteName}で一緒にオリパを楽しもう！招待リンクから登録して、電話番号認証と初回購入をすると、お互いに${rewardCoins.toLocaleString('ja-JP')}コインもらえます。`
+    : `${siteName}で一緒にオリパを楽しもう！招待リンクから登録してね。`;
+}
+
+/** The share addresses: LINE's share URL and X's post intent. */
+export function shareUrlsOf(text: string, link: string) {
+  return {
+    line: `https://line.me/R/share?text=${encodeURIComponent(`${text}\n${link}`)}`,
+    x: `https://x.com/intent/post?text=${encodeURIComponent(text)}&url=${encodeURIComponent(link)}`,
+  };
+}
+
+export interface InviteeRow {
+  name: string;
+  /** Japan-time day of the sign-up, YYYY/MM/DD. */
+  joinedOn: string;
+  joinedAt: string;
+  state: InviteeState;
+  stateLabel: string;
+  phoneVerified: boolean;
+  purchased: boolean;
+}
+
+/**
+ * The member's invitation as the page and the API show it (JSON-safe): code, link, share addresses,
+ * this month's rewards against the cap, the invitees (newest first, at most `limit`) and their states.
+ * @example const view = await invitationViewOf({ db, config }, memberId)
+ */
+export async function invitationViewOf(
+  services: { db: Database; config: InvitationConfig & Pick<ShopConfig, 'PUBLIC_ORIGIN' | 'SITE_NAME'> },
+  memberId: string,
+  limit = 100,
+) {
+  const { db, config } = services;
+  const rules = invitationRulesOf(config);
+  const view = await invitationOverviewOf(db, memberId, rules, new Date(), limit);
+  const link = invitationLinkOf(config.PUBLIC_ORIGIN, view.code);
+  const shareText = shareTextOf(config.SITE_NAME, rules.rewardCoins);
+  const invitees: InviteeRow[] = view.invitees.map((invitee) => ({
+    name: invitee.name,
+    joinedOn: jstText(invitee.joinedAt).slice(0, 10),
+    joinedAt: invitee.joinedAt.toISOString(),
+    state: invitee.state,
+    stateLabel: INVITEE_STATE_LABELS[invitee.state],
+    phoneVerified: invitee.phoneVerified,
+    purchased: invitee.purchased,
+  }));
+  return {
+    code: view.code,
+    link,
+    shareText,
+    share: shareUrlsOf(shareText, link),
+    month: { label: view.monthLabel, rewarded: view.rewardedThisMonth, cap: view.monthlyCap },
+    rewardCoins: view.rewardCoins,
+    claimDays: config.INVITATION_CLAIM_DAYS,
+    totals: view.totals,
+    invitees,
+    invitedBy: view.invitedBy
+      ? {
+          name: view.invitedBy.name,
+          state: view.invitedBy.state,
+          stateLabel: INVITEE_STATE_LABELS[view.invitedBy.state],
+        }
+      : null,
+    canEnterCode: view.canEnterCode,
+  };
+}
 
 /** @example await settleInvitation(db, inviteeId, invitationRulesOf(config)) */
 export const invitationRulesOf = (config: InvitationConfig): InvitationRules => ({
@@ -59,6 +137,21 @@ export function invitationLinkCookie(): MiddlewareHandler {
         maxAge: INVITATION_COOKIE_SECONDS,
       });
   };
+}
+
+/** The value of one cookie in a Cookie header. */
+export function cookieValue(header: string | null | undefined, name: string): string | null {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) {
+      try {
+        return decodeURIComponent(rest.join('='));
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
 }
 
 /**

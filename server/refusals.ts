@@ -32,6 +32,7 @@ import { SIGNAL_STATUS_LABELS, type RiskRefusalCode, type SignalStatus } from '#
 import type { PromoAdminRefusalCode, PromoRefusalCode } from '#modules/promo';
 import { rankName } from '#modules/progression';
 import type { LoginBonusRefusalCode } from '#modules/bonus';
+import type { InvitationRefusalCode } from '#modules/invitation';
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503;
 
@@ -130,6 +131,25 @@ const loginBonus: Section<LoginBonusRefusalCode> = {
   LOGIN_BONUS_NOT_AVAILABLE: {
     status: 403,
     message: 'このアカウントではログインボーナスを受け取れません。お問い合わせください。',
+  },
+};
+
+// Invitations (docs/decisions/038): a code is typed by hand only by a new member (the link's cookie does it at sign-up).
+const invitation: Section<InvitationRefusalCode> = {
+  UNAUTHENTICATED,
+  INVITATION_CODE_INVALID: {
+    status: 400,
+    message: '招待コードは8文字の英数字です（0・1・O・Iは使いません）。入力内容をご確認ください。',
+  },
+  INVITATION_CODE_NOT_FOUND: {
+    status: 404,
+    message: 'この招待コードは見つかりません。招待してくれた方にコードをもう一度ご確認ください。',
+  },
+  INVITATION_SELF: { status: 422, message: 'ご自身の招待コードは使えません。' },
+  INVITATION_ALREADY_ATTACHED: { status: 409, message: '招待コードはすでに登録済みです（おひとり様1回まで）。' },
+  INVITATION_TOO_LATE: {
+    status: 409,
+    message: (d) => `招待コードは会員登録から${n(d.hours ?? 72)}時間以内、初回購入の前までに入力してください。`,
   },
 };
 
@@ -658,7 +678,8 @@ export type RefusalCode =
   | RiskRefusalCode
   | PromoRefusalCode
   | PromoAdminRefusalCode
-  | LoginBonusRefusalCode;
+  | LoginBonusRefusalCode
+  | InvitationRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -685,6 +706,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   risk,
   promo,
   loginBonus,
+  invitation,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

@@ -108,10 +108,5 @@ export {
 } from './member-console';
 export { membersExportBatch } from './export';
 export { sessionsStartedSince, type SessionSighting } from './risk-feed';
-export {
-  referralProfilesOf,
-  sessionDevicesOf,
-  type ReferralProfile,
-  type DeviceSighting,
-} from './referral-feed';
+export { referralProfilesOf, sessionDevicesOf, type ReferralProfile, type DeviceSighting } from './referral-feed';
 export { foldMemberRollups, newMemberDailyFigures } from './rollups';

@@ -484,6 +484,11 @@ export async function invitationOverviewOf(
   };
 }
 
+/** The public name of an inviter (the API's answer to a typed code). */
+export async function publicInviterName(db: Database, inviterId: string): Promise<string> {
+  return (await publicNicknames(db, [inviterId])).get(inviterId) ?? '会員';
+}
+
 export interface InviterSummary {
   inviterId: string;
   name: string;
