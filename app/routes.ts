@@ -41,6 +41,7 @@ export default [
       route('maintenance', 'routes/admin/maintenance.tsx'),
       route('coin-packs', 'routes/admin/coin-packs.tsx'),
       route('promo-codes', 'routes/admin/promo-codes.tsx'),
+      route('invitations', 'routes/admin/invitations.tsx'),
       route('genres', 'routes/admin/genres.tsx'),
       route('packs', 'routes/admin/packs/index.tsx'),
       route('packs/:packId', 'routes/admin/packs/pack.tsx'),

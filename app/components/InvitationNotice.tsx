@@ -13,8 +13,7 @@ export function InvitationNotice({ notice, withLink = false }: { notice: Invitat
   if (!notice.valid)
     return (
       <p role="alert" className="rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900">
-        招待コード「{notice.code}
-        」は見つかりませんでした。招待してくれた方にリンクをもう一度ご確認ください（招待なしでも登録できます）。
+        {`招待コード「${notice.code}」は見つかりませんでした。招待してくれた方にリンクをもう一度ご確認ください（招待なしでも登録できます）。`}
       </p>
     );
   return (
@@ -23,7 +22,7 @@ export function InvitationNotice({ notice, withLink = false }: { notice: Invitat
       className="rounded-xl bg-primary-soft px-4 py-3 text-sm"
       data-testid="invitation-notice"
     >
-      <p className="font-bold">お友達からの招待です（招待コード {notice.code}）</p>
+      <p className="font-bold">{`お友達からの招待です（招待コード ${notice.code}）`}</p>
       <p className="mt-1">
         このまま会員登録すると招待が適用されます。
         {notice.rewardCoins > 0
@@ -31,7 +30,7 @@ export function InvitationNotice({ notice, withLink = false }: { notice: Invitat
           : ''}
       </p>
       {withLink ? (
-        <Link to="/auth/sign_up" className="mt-2 inline-block font-bold text-primary-ink underline">
+        <Link to="/auth/sign_up" className="mt-2 inline-block font-bold text-primary-dark underline">
           新規会員登録へ進む
         </Link>
       ) : null}

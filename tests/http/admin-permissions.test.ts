@@ -33,6 +33,7 @@ const PAGES: [string, AdminPermission][] = [
   ['/admin/genres', 'packs:write'],
   ['/admin/coin-packs', 'packs:write'],
   ['/admin/promo-codes', 'promo:write'],
+  ['/admin/invitations', 'members:read'],
   ['/admin/banners', 'content:write'],
   ['/admin/reports/unused-paid', 'orders:read'],
   ['/admin/inquiries', 'inquiries:read'],

@@ -191,13 +191,13 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
           {full
             ? '今月の特典の上限に達しました。来月1日（日本時間）から、また特典の対象になります。'
             : `今月はあと${view.month.cap - view.month.rewarded}人まで特典の対象です。`}
-          これまでに{view.totals.invited}人を招待し、{view.totals.rewarded}人分の特典を受け取りました。
+          {`これまでに${view.totals.invited}人を招待し、${view.totals.rewarded}人分の特典を受け取りました。`}
         </p>
       </section>
 
       {view.invitedBy ? (
         <p className="rounded-xl bg-primary-soft px-4 py-3 text-sm">
-          あなたは{view.invitedBy.name}さんの招待で登録しました（{view.invitedBy.stateLabel}）。
+          {`あなたは${view.invitedBy.name}さんの招待で登録しました（${view.invitedBy.stateLabel}）。`}
         </p>
       ) : null}
       {view.canEnterCode ? <EnterCode typedCode={view.typedCode} result={result} /> : null}
@@ -218,12 +218,11 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
                 <span className="min-w-0">
                   <span className="block truncate font-bold">{invitee.name}</span>
                   <span className="block text-xs text-muted">
-                    {invitee.joinedOn} 登録 ・ 電話番号認証{invitee.phoneVerified ? '済み' : 'まだ'} ・ 初回購入
-                    {invitee.purchased ? '済み' : 'まだ'}
+                    {`${invitee.joinedOn} 登録 ・ 電話番号認証${invitee.phoneVerified ? '済み' : 'まだ'} ・ 初回購入${invitee.purchased ? '済み' : 'まだ'}`}
                   </span>
                 </span>
                 <span
-                  className={`shrink-0 rounded-full px-3 py-1 text-xs font-bold ${STATE_TONE[invitee.state] ?? 'bg-primary-soft text-primary-ink'}`}
+                  className={`shrink-0 rounded-full px-3 py-1 text-xs font-bold ${STATE_TONE[invitee.state] ?? 'bg-primary-soft text-primary-dark'}`}
                 >
                   {invitee.stateLabel}
                 </span>

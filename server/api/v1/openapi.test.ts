@@ -209,7 +209,7 @@ describe('openapi.json', () => {
     const alone = buildOpenApiDocument(API_V1_OPERATION_MODULES.flat(), { title: 't', version: '1.0.0' });
     // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file;
     // the coin shop's, the password policy, the address book's and the shipping requests' (issue 12),
-    // and the login bonus (issue 14).
+    // the login bonus and the invitations (issue 14).
     expect(
       operationsOf(alone)
         .map(({ op }) => op.operationId)
@@ -225,11 +225,13 @@ describe('openapi.json', () => {
       'createShippingRequest',
       'declareAge',
       'deleteAddress',
+      'enterInvitationCode',
       'getCoinShop',
       'getDrawResult',
       'getGacha',
       'getGachaRemaining',
       'getGachaReveal',
+      'getInvitation',
       'getLoginBonus',
       'getPasswordPolicy',
       'getPurchase',
