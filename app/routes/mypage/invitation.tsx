@@ -164,7 +164,7 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
             href={view.share.line}
             target="_blank"
             rel="noopener noreferrer"
-            className="inline-flex min-h-11 items-center justify-center rounded-full bg-[#06C755] px-4 text-sm font-bold text-white"
+            className="inline-flex min-h-11 items-center justify-center rounded-full bg-[#00803a] px-4 text-sm font-bold text-white"
           >
             LINEで送る
           </a>
