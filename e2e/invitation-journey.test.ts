@@ -9,6 +9,7 @@ import {
   expectNoSeriousAxeViolations,
   waitForHydration,
   confirmSignUpInBrowser,
+  addSessionCookies,
 } from './support/browser';
 import { cookieFrom, uniqueEmail, signUpByForm, shopUrl } from '#tests/http';
 
@@ -85,20 +86,7 @@ describe('a friend invitation at phone size', () => {
 
     const inviter = await openContext(shop.browser, 'phone', shop.baseURL);
     try {
-      await inviter.context.addCookies(
-        inviterCookie.split('; ').map((pair) => {
-          const at = pair.indexOf('=');
-          return {
-            name: pair.slice(0, at),
-            value: pair.slice(at + 1),
-            domain: new URL(shop.baseURL).hostname,
-            path: '/',
-            secure: true,
-            httpOnly: true,
-            sameSite: 'Lax' as const,
-          };
-        }),
-      );
+      await addSessionCookies(inviter.context, shop.baseURL, inviterCookie);
       await inviter.page.goto('/mypage/invitation');
       await waitForHydration(inviter.page);
       await expect.poll(() => inviter.page.getByTestId('invitation-code').textContent()).toBe(view.code);

@@ -4,19 +4,36 @@ import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { signInPathFor } from '~/guards/rules';
 import { isStaffRole } from '#modules/identity';
-import { INVITATION_COOKIE, attachInvitation, inviterOfCode, normaliseInvitationCode } from '#modules/invitation';
+import {
+  INVITATION_COOKIE,
+  attachInvitation,
+  inviterOfCode,
+  normaliseInvitationCode,
+  settleInvitation,
+} from '#modules/invitation';
 import { describeRefusal } from '#server/refusals';
-import { cookieValue, invitationViewOf } from '#server/invitation';
+import { cookieValue, invitationRulesOf, invitationViewOf } from '#server/invitation';
 
 export const INVITATION_PAGE_PATH = '/mypage/invitation';
 
 export async function invitationPageLoader(shop: ShopRequest, request: Request) {
   const url = new URL(request.url);
-  if (!shop.member) throw redirect(signInPathFor(url.pathname + url.search));
   const { config } = shop.services;
-  if (isStaffRole(shop.member.role)) return { staff: true as const };
+  // /mypage is not behind the members-only rule (specification section 6): a visitor reads the rules.
+  if (!shop.member)
+    return {
+      signedIn: false as const,
+      rules: {
+        rewardCoins: config.INVITATION_REWARD_COINS,
+        claimDays: config.INVITATION_CLAIM_DAYS,
+        freeCoinDays: config.FREE_COIN_EXPIRY_DAYS,
+        month: { cap: config.INVITATION_MONTHLY_CAP },
+      },
+    };
+  if (isStaffRole(shop.member.role)) return { signedIn: true as const, staff: true as const };
   const view = await invitationViewOf(shop.services, shop.member.id);
   return {
+    signedIn: true as const,
     staff: false as const,
     ...view,
     freeCoinDays: config.FREE_COIN_EXPIRY_DAYS,
@@ -76,3 +93,16 @@ export const invitationCookiesOf = (setCookies: string[]) =>
   setCookies.filter(
     (cookie) => cookie.startsWith(`${INVITATION_COOKIE}=`) || cookie.startsWith(`${INVITATION_COOKIE}_`),
   );
+
+/**
+ * Right after a member proves a phone number: settles their invitation at once when the purchase is
+ * there too (the job would within a minute or so). Never fails the verification.
+ */
+export async function settleInvitationNow(shop: ShopRequest) {
+  if (!shop.member) return;
+  try {
+    await settleInvitation(shop.services.db, shop.member.id, invitationRulesOf(shop.services.config));
+  } catch (error) {
+    shop.services.logger.warn({ err: error, memberId: shop.member.id }, 'invitation: settle after phone failed');
+  }
+}

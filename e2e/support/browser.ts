@@ -151,3 +151,24 @@ export async function setUpStaffTotp(page: Page, password: string): Promise<void
     .first()
     .waitFor();
 }
+
+/**
+ * Signs a browser context in with the session cookies of an HTTP sign-up (a Cookie header's pairs).
+ * @example await addSessionCookies(context, shop.baseURL, cookieFrom(signUp.headers))
+ */
+export async function addSessionCookies(context: BrowserContext, baseURL: string, cookieHeader: string) {
+  await context.addCookies(
+    cookieHeader.split('; ').map((pair) => {
+      const at = pair.indexOf('=');
+      return {
+        name: pair.slice(0, at),
+        value: pair.slice(at + 1),
+        domain: new URL(baseURL).hostname,
+        path: '/',
+        secure: true,
+        httpOnly: true,
+        sameSite: 'Lax' as const,
+      };
+    }),
+  );
+}

@@ -145,11 +145,16 @@ describe('each member sees only their own invitations', () => {
     expect(page.body).not.toContain('しょうたい花子');
   });
 
-  it('refuses visitors: 401 from the API, sign-in from the page', async () => {
+  it('refuses visitors: 401 from the API; the page (mypage is not members-only) shows the rules and a sign-in', async () => {
     expect(await api('/me/invitation')).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHENTICATED' } } });
     const page = await get('/mypage/invitation');
-    expect(page.status).toBe(302);
-    expect(page.location).toBe('/auth/sign_in?redirect=%2Fmypage%2Finvitation');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('ログインすると招待コードが表示されます');
+    expect(page.body).toContain('特典のルール');
+    expect(page.body).not.toContain('data-testid="invitation-code"');
+    const post = await postForm('/mypage/invitation', { intent: 'enter-code', code: aliceCode });
+    expect(post.status).toBe(302);
+    expect(post.location).toBe('/auth/sign_in?redirect=%2Fmypage%2Finvitation');
   });
 });
 

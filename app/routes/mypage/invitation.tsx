@@ -6,7 +6,7 @@ import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/invitation';
 import { shopRequestContext } from '~/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
-import { Button } from '~/components/Button';
+import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert } from '~/components/FormField';
 import { formatCoins } from '~/lib/numbers';
 import { friendInvitationEvent, track } from '~/lib/analytics';
@@ -116,12 +116,66 @@ function EnterCode({ typedCode, result }: { typedCode: string; result: Invitatio
   );
 }
 
+interface RulesData {
+  rewardCoins: number;
+  claimDays: number;
+  freeCoinDays: number;
+  month: { cap: number };
+}
+
+/** The reward rules in plain words (members and visitors alike). */
+function InvitationRules({ rules: view }: { rules: RulesData }) {
+  const coins = formatCoins(view.rewardCoins);
+  return (
+    <section aria-labelledby="rules" className="rounded-2xl bg-white p-4 text-sm leading-relaxed shadow-sm">
+      <h2 id="rules" className="mb-2 text-base font-bold">
+        特典のルール
+      </h2>
+      <ol className="list-decimal space-y-1 pl-5">
+        <li>招待リンクを開いたお友達が、そのまま会員登録します（招待コードの入力でも登録できます）。</li>
+        <li>お友達が電話番号認証を済ませ、はじめてコインを購入します。</li>
+        <li>
+          両方がそろうと、お友達とあなたの両方に
+          {view.rewardCoins > 0 ? `${coins}無料コイン` : '特典'}
+          がメールボックスに届きます。受け取りは{view.claimDays}日以内にお願いします。
+        </li>
+      </ol>
+      <ul className="mt-3 list-disc space-y-1 pl-5 text-muted">
+        <li>
+          特典を受け取れるのは、招待したお友達1人につき1回です。招待する側は毎月{view.month.cap}
+          人まで（日本時間の1日から月末まで）。上限を超えた分は「上限のため対象外」になります。
+        </li>
+        <li>ご自身の別アカウントへの招待、同じ電話番号・同じ端末でのご登録は特典の対象外です。</li>
+        <li>無料コインの有効期限は、受け取りから{view.freeCoinDays}日です。</li>
+      </ul>
+    </section>
+  );
+}
+
 export default function Invitation({ loaderData, actionData }: Route.ComponentProps) {
   const result = actionData as InvitationActionData | undefined;
   useEffect(() => {
     if (result?.ok) track(friendInvitationEvent(result.event.invitee, result.event.inviter));
   }, [result]);
 
+  if (!loaderData.signedIn) {
+    return (
+      <div className="mx-auto flex w-full max-w-xl flex-col gap-4 px-3 py-4">
+        <PageHeading title="友達招待" lead="お友達を招待して、一緒にコインをもらおう" />
+        <EmptyState
+          title="ログインすると招待コードが表示されます"
+          action={
+            <ButtonLink to="/auth/sign_in?redirect=%2Fmypage%2Finvitation" size="lg">
+              ログイン
+            </ButtonLink>
+          }
+        >
+          あなたの招待コードと招待リンク、招待したお友達の状況はログイン後に確認できます。
+        </EmptyState>
+        <InvitationRules rules={loaderData.rules} />
+      </div>
+    );
+  }
   if (loaderData.staff) {
     return (
       <div className="mx-auto flex w-full max-w-xl flex-col gap-4 px-3 py-4">
@@ -232,28 +286,7 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
         )}
       </section>
 
-      <section aria-labelledby="rules" className="rounded-2xl bg-white p-4 text-sm leading-relaxed shadow-sm">
-        <h2 id="rules" className="mb-2 text-base font-bold">
-          特典のルール
-        </h2>
-        <ol className="list-decimal space-y-1 pl-5">
-          <li>招待リンクを開いたお友達が、そのまま会員登録します（招待コードの入力でも登録できます）。</li>
-          <li>お友達が電話番号認証を済ませ、はじめてコインを購入します。</li>
-          <li>
-            両方がそろうと、お友達とあなたの両方に
-            {view.rewardCoins > 0 ? `${coins}無料コイン` : '特典'}
-            がメールボックスに届きます。受け取りは{view.claimDays}日以内にお願いします。
-          </li>
-        </ol>
-        <ul className="mt-3 list-disc space-y-1 pl-5 text-muted">
-          <li>
-            特典を受け取れるのは、招待したお友達1人につき1回です。招待する側は毎月{view.month.cap}
-            人まで（日本時間の1日から月末まで）。上限を超えた分は「上限のため対象外」になります。
-          </li>
-          <li>ご自身の別アカウントへの招待、同じ電話番号・同じ端末でのご登録は特典の対象外です。</li>
-          <li>無料コインの有効期限は、受け取りから{view.freeCoinDays}日です。</li>
-        </ul>
-      </section>
+      <InvitationRules rules={view} />
     </div>
   );
 }
