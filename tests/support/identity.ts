@@ -31,7 +31,7 @@ export type IdentityTestServices = ShopServices & { messenger: ReturnType<typeof
 export function identityTestServices(
   handle: TestDatabaseHandle,
   settings: Record<string, string> = {},
-  wiring: Pick<Parameters<typeof createShopAuth>[0], 'line'> = {},
+  wiring: Pick<Parameters<typeof createShopAuth>[0], 'line' | 'onMemberCreated'> = {},
 ): IdentityTestServices {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -43,7 +43,14 @@ export function identityTestServices(
   });
   const logger = createLogger('silent');
   const messenger = capturingMessenger();
-  const auth = createShopAuth({ db: handle.db, config, logger, messenger, line: wiring.line });
+  const auth = createShopAuth({
+    db: handle.db,
+    config,
+    logger,
+    messenger,
+    line: wiring.line,
+    onMemberCreated: wiring.onMemberCreated,
+  });
   // The maintenance switch read every time: a test that switches it sees it at once.
   const maintenance = createMaintenanceCache(handle.db, { maxAgeMs: 0 });
   return { config, database: handle, db: handle.db, auth, logger, buildId: 'test', maintenance, messenger };
