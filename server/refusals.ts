@@ -147,6 +147,12 @@ const invitation: Section<InvitationRefusalCode> = {
   },
   INVITATION_SELF: { status: 422, message: 'ご自身の招待コードは使えません。' },
   INVITATION_ALREADY_ATTACHED: { status: 409, message: '招待コードはすでに登録済みです（おひとり様1回まで）。' },
+  INVITATION_RATE_LIMITED: {
+    status: 429,
+    message: (d) =>
+      `招待コードの入力回数が多すぎます。${n(Math.max(1, Math.ceil(Number(d.retryAfterSeconds ?? 3600) / 60)))}分ほど待ってからお試しください。`,
+    headers: (d) => ({ 'Retry-After': String(Math.max(1, Number(d.retryAfterSeconds ?? 3600))) }),
+  },
   INVITATION_TOO_LATE: {
     status: 409,
     message: (d) => `招待コードは会員登録から${n(d.hours ?? 72)}時間以内、初回購入の前までに入力してください。`,

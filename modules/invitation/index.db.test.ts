@@ -174,6 +174,22 @@ describe('attaching', () => {
       code: 'INVITATION_TOO_LATE',
     });
   });
+
+  it('limits typed codes to 10 an hour per member (guessing others’ codes)', async () => {
+    const member = await createMember(handle.db);
+    const now = new Date('2026-11-24T03:00:00Z');
+    for (let i = 0; i < 10; i++)
+      expect(
+        await attachInvitation(handle.db, { inviteeId: member, code: 'ZZZZZZZZ', lateEntry: true, now }),
+      ).toMatchObject({
+        code: 'INVITATION_CODE_NOT_FOUND',
+      });
+    expect(
+      await attachInvitation(handle.db, { inviteeId: member, code: 'ZZZZZZZZ', lateEntry: true, now }),
+    ).toMatchObject({
+      code: 'INVITATION_RATE_LIMITED',
+    });
+  });
 });
 
 describe('the reward', () => {

@@ -6,7 +6,13 @@ import { randomInt } from 'node:crypto';
 import { and, asc, desc, eq, gte, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { refuse, type Outcome } from '#modules/kernel';
-import { memberStandingOf, publicNicknames, referralProfilesOf, sessionDevicesOf } from '#modules/identity';
+import {
+  memberStandingOf,
+  publicNicknames,
+  referralProfilesOf,
+  sessionDevicesOf,
+  takeRateLimit,
+} from '#modules/identity';
 import { creditedPurchasesSince, firstPurchasesOf } from '#modules/payments';
 import { deviceFingerprintOf, phoneFingerprintOf, sharedFingerprintKinds } from '#modules/risk';
 import { notifyMember } from '#modules/mailbox';
@@ -27,6 +33,7 @@ export const INVITATION_REFUSAL_CODES = [
   'INVITATION_SELF',
   'INVITATION_ALREADY_ATTACHED',
   'INVITATION_TOO_LATE',
+  'INVITATION_RATE_LIMITED',
 ] as const;
 export type InvitationRefusalCode = (typeof INVITATION_REFUSAL_CODES)[number];
 
@@ -45,6 +52,8 @@ export interface InvitationRules {
 /** The code alphabet: digits and capitals without look-alikes (0/O, 1/I). */
 export const INVITATION_CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 export const INVITATION_CODE_LENGTH = 8;
+/** Codes a member may type by hand in an hour (against guessing other members' codes). */
+export const TYPED_CODES_PER_HOUR = 10;
 /** A member may still enter a code by hand within this many hours of joining, before a first purchase. */
 export const LATE_ENTRY_HOURS = 72;
 /** The cookie /r?code=… leaves for the sign-up (HttpOnly, Secure, SameSite=Lax). */
@@ -133,6 +142,15 @@ export async function attachInvitation(
   input: AttachInput,
 ): Promise<Outcome<{ ok: true; inviterId: string; invitationId: number; refused: boolean }, InvitationRefusalCode>> {
   const now = input.now ?? new Date();
+  if (input.lateEntry) {
+    const limit = await takeRateLimit(db, {
+      key: `invitation-code:${input.inviteeId}`,
+      windowSeconds: 3600,
+      max: TYPED_CODES_PER_HOUR,
+      now,
+    });
+    if (!limit.allowed) return refuse('INVITATION_RATE_LIMITED', { retryAfterSeconds: limit.retryAfterSeconds });
+  }
   const code = normaliseInvitationCode(input.code);
   if (!code) return refuse('INVITATION_CODE_INVALID');
   const [owner] = await db

@@ -83,7 +83,7 @@ const enterInvitationCode = defineOperation({
   path: '/me/invitation/inviter',
   summary: '招待コードを入力する（新規会員）',
   description:
-    '招待リンクを使わずに登録した会員が、友達の招待コードを登録します。会員登録から72時間以内・初回購入の前まで、1回だけ。大文字・小文字と全角・半角、空白とハイフンは区別しません。',
+    '招待リンクを使わずに登録した会員が、友達の招待コードを登録します。会員登録から72時間以内・初回購入の前まで、1回だけ。大文字・小文字と全角・半角、空白とハイフンは区別しません。入力は1時間に10回まで（429, Retry-After）。',
   tags: ['invitations'],
   auth: 'member',
   body: z.object({ code: z.string().min(1).max(40).meta({ description: '友達の招待コード' }) }),
@@ -103,6 +103,7 @@ const enterInvitationCode = defineOperation({
       codes: ['INVITATION_ALREADY_ATTACHED', 'INVITATION_TOO_LATE'],
     },
     422: { description: 'ご自身のコードです。', codes: ['INVITATION_SELF'] },
+    429: { description: '入力回数が多すぎます（1時間に10回まで）。', codes: ['INVITATION_RATE_LIMITED'] },
   },
   handler: async ({ services, member, body }) => {
     const outcome = await attachInvitation(services.db, { inviteeId: member.id, code: body.code, lateEntry: true });
