@@ -52,6 +52,10 @@ export const MODULE_DEPENDENCIES = {
   // The daily login bonus (docs/decisions/033): its claims table, a free-coin grant per Japan-time day,
   // refused to staff, banned and deleted members (identity's standing).
   bonus: ['kernel', 'wallet', 'identity'],
+  // Invitations (docs/decisions/038): codes, the invitation attached at sign-up, the reward settled once the
+  // invitee verified a phone (identity) and made a first purchase (payments), refused on shared phones and
+  // devices (identity's sessions, risk's fingerprints), delivered as mailbox attachments.
+  invitation: ['kernel', 'identity', 'payments', 'risk', 'mailbox'],
 };
 
 const MODULES = Object.keys(MODULE_DEPENDENCIES);

@@ -36,6 +36,7 @@ import { rememberSite, type RootData } from './lib/root-data';
 import { rememberSignedIn, forgetSignedIn, signedInOnClient } from './lib/client-session';
 import { isNewerBuildAvailable, startBuildPolling, reloadForChunkError } from './lib/client-recovery';
 import { trackAdParameters } from './lib/ad-tracking';
+import { pushInvitationEventFromCookie } from './lib/analytics';
 import { listGenres, resolveGenre, genreOfGacha } from '#modules/gacha';
 import { isStaffRole } from '#modules/identity';
 import { getPublishedPage } from '#modules/content';
@@ -183,6 +184,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
     if (target) navigate(target, { replace: true });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+  // The friend-invitation event, once, on the first page after a sign-up that attached an invitation.
+  useEffect(() => void pushInvitationEventFromCookie(), [location.key]);
   useEffect(
     () => startBuildPolling(loaderData.buildId, loaderData.buildPollSeconds),
     [loaderData.buildId, loaderData.buildPollSeconds],

@@ -42,6 +42,7 @@ export default [
       route('coin-packs', 'routes/admin/coin-packs.tsx'),
       route('promo-codes', 'routes/admin/promo-codes.tsx'),
       route('mail', 'routes/admin/mail.tsx'),
+      route('invitations', 'routes/admin/invitations.tsx'),
       route('genres', 'routes/admin/genres.tsx'),
       route('packs', 'routes/admin/packs/index.tsx'),
       route('packs/:packId', 'routes/admin/packs/pack.tsx'),

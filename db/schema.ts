@@ -20,3 +20,4 @@ export * from '../modules/promo/schema';
 export * from '../modules/bonus/schema';
 export * from '../modules/mailbox/schema';
 export * from '../modules/ranking/schema';
+export * from '../modules/invitation/schema';

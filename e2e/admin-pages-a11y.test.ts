@@ -42,6 +42,7 @@ const PAGES: [string, string][] = [
   ['/admin/coin-packs', 'コインパック'],
   ['/admin/promo-codes', '特典コード'],
   ['/admin/mail', 'メール配信'],
+  ['/admin/invitations', '友達招待'],
   ['/admin/banners', 'バナー'],
   ['/admin/reports/unused-paid', '未使用残高（資金決済法）'],
   ['/admin/inquiries', 'お問い合わせ'],

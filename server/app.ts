@@ -12,6 +12,7 @@ import { apiError } from './api-error';
 import { shopRequestContext, type SessionMember } from '../app/context';
 import { AUTH_ADMIN_ENDPOINTS, AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, CLIENT_IP_HEADER } from '#modules/identity/server';
 import { isNoindexPath } from '../app/guards/rules';
+import { invitationLinkCookie } from './invitation';
 import { createImageRoute } from './images';
 import { mediaDirOf, serveMedia } from './media';
 import { compressResponses } from './compression';
@@ -238,6 +239,9 @@ export function createServerApp(options: ServerAppOptions) {
   app.get('/sitemap.xml', async (c) =>
     c.body(await sitemapXml(services), 200, { 'Content-Type': 'application/xml; charset=utf-8' }),
   );
+
+  // /r?code=… leaves the invitation code in a short-lived cookie for the sign-up (decision 038).
+  app.use(invitationLinkCookie());
 
   if (options.clientDir) {
     // Precompressed twins, immutable hashed assets, a short cache elsewhere (server/static-files.ts).

@@ -277,6 +277,15 @@ const environmentSchema = z.object({
     .refine((list) => list.length === 6, 'give 6 amounts, one per rank from レギュラー to ダイヤモンド'),
   /** Days a level-up or rank-up attachment may be claimed in the mailbox. */
   PROGRESSION_REWARD_CLAIM_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
+   * Invitations (decision 038): free coins each of the inviter and the invitee receive once the invitee has
+   * verified a phone number and made a first purchase; 0 grants nothing (the states are still shown).
+   */
+  INVITATION_REWARD_COINS: z.coerce.number().int().min(0).max(1_000_000).default(500),
+  /** Rewarded invitations per inviter per Japan-time month; beyond it an invitation is 上限のため対象外. */
+  INVITATION_MONTHLY_CAP: z.coerce.number().int().min(0).max(10_000).default(10),
+  /** Days the members have to claim an invitation reward in the mailbox. */
+  INVITATION_CLAIM_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** Monthly purchase cap per member in JPY (Japan time calendar month). */
   PURCHASE_MONTHLY_CAP_JPY: z.coerce.number().int().min(1).max(100_000_000).default(500_000),
   /** Monthly purchase cap for members who declared they are under 18. */

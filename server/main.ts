@@ -11,6 +11,7 @@ import { createLogger } from './logger';
 import { openDatabase } from '#db/client';
 import { createRateLimiter, createShopAuth, RATE_LIMIT_KEY_PREFIX } from '#modules/identity/server';
 import { loadDemoDataOnce } from '../db/demo/seed';
+import { attachInvitationOnSignUp } from './invitation';
 import { createServerApp } from './app';
 import { outboxMessenger } from './messenger';
 import { answerClientError } from './error-answers';
@@ -106,6 +107,7 @@ async function bootShop(
     logger,
     keyPrefix: RATE_LIMIT_KEY_PREFIX,
   });
+  const attachInvitation = attachInvitationOnSignUp(database.db, logger);
   const auth = createShopAuth({
     db: database.db,
     config,
@@ -113,9 +115,11 @@ async function bootShop(
     line: line.options,
     messenger,
     limiter,
-    // The welcome mail (decision 034), whatever the sign-up path.
-    onMemberCreated: async (memberId) => {
-      await sendWelcomeMail(database.db, config, memberId);
+    // Every sign-up path attaches the invitation of the /r cookie (decision 038; never throws), then
+    // writes the welcome mail (decision 034).
+    onMemberCreated: async (created) => {
+      await attachInvitation(created);
+      await sendWelcomeMail(database.db, config, created.memberId);
     },
   });
 

@@ -33,6 +33,7 @@ import type { PromoAdminRefusalCode, PromoRefusalCode } from '#modules/promo';
 import { rankName } from '#modules/progression';
 import type { LoginBonusRefusalCode } from '#modules/bonus';
 import type { MailRefusalCode } from '#modules/mailbox';
+import type { InvitationRefusalCode } from '#modules/invitation';
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503;
 
@@ -149,6 +150,31 @@ const loginBonus: Section<LoginBonusRefusalCode> = {
   LOGIN_BONUS_NOT_AVAILABLE: {
     status: 403,
     message: 'このアカウントではログインボーナスを受け取れません。お問い合わせください。',
+  },
+};
+
+// Invitations (docs/decisions/038): a code is typed by hand only by a new member (the link's cookie does it at sign-up).
+const invitation: Section<InvitationRefusalCode> = {
+  UNAUTHENTICATED,
+  INVITATION_CODE_INVALID: {
+    status: 400,
+    message: '招待コードは8文字の英数字です（0・1・O・Iは使いません）。入力内容をご確認ください。',
+  },
+  INVITATION_CODE_NOT_FOUND: {
+    status: 404,
+    message: 'この招待コードは見つかりません。招待してくれた方にコードをもう一度ご確認ください。',
+  },
+  INVITATION_SELF: { status: 422, message: 'ご自身の招待コードは使えません。' },
+  INVITATION_ALREADY_ATTACHED: { status: 409, message: '招待コードはすでに登録済みです（おひとり様1回まで）。' },
+  INVITATION_RATE_LIMITED: {
+    status: 429,
+    message: (d) =>
+      `招待コードの入力回数が多すぎます。${n(Math.max(1, Math.ceil(Number(d.retryAfterSeconds ?? 3600) / 60)))}分ほど待ってからお試しください。`,
+    headers: (d) => ({ 'Retry-After': String(Math.max(1, Number(d.retryAfterSeconds ?? 3600))) }),
+  },
+  INVITATION_TOO_LATE: {
+    status: 409,
+    message: (d) => `招待コードは会員登録から${n(d.hours ?? 72)}時間以内、初回購入の前までに入力してください。`,
   },
 };
 
@@ -678,7 +704,8 @@ export type RefusalCode =
   | PromoRefusalCode
   | PromoAdminRefusalCode
   | MailRefusalCode
-  | LoginBonusRefusalCode;
+  | LoginBonusRefusalCode
+  | InvitationRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -706,6 +733,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   promo,
   loginBonus,
   mailbox,
+  invitation,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

@@ -27,6 +27,7 @@ const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission; end?
   { to: '/admin/coin-packs', label: 'コインパック', permission: 'packs:write' },
   { to: '/admin/promo-codes', label: '特典コード', permission: 'promo:write' },
   { to: '/admin/mail', label: 'メール配信', permission: 'mail:write' },
+  { to: '/admin/invitations', label: '友達招待', permission: 'members:read' },
   { to: '/admin/banners', label: 'バナー', permission: 'content:write' },
   { to: '/admin/reports/unused-paid', label: '未使用残高', permission: 'orders:read' },
   { to: '/admin/inquiries', label: 'お問い合わせ', permission: 'inquiries:read' },

@@ -46,3 +46,36 @@ export function track(event: { event: string }) {
   const w = window as unknown as { dataLayer?: unknown[] };
   (w.dataLayer ??= []).push(event);
 }
+
+/** The friend-invitation event (specification section 3), pushed once when an invitation is attached. */
+export interface FriendInvitationEvent {
+  event: 'friend_invitation';
+  invitee_user_id: string;
+  inviter_user_id: string;
+}
+
+/** @example friendInvitationEvent('m2', 'm1') // { event: 'friend_invitation', invitee_user_id: 'm2', inviter_user_id: 'm1' } */
+export const friendInvitationEvent = (inviteeId: string, inviterId: string): FriendInvitationEvent => ({
+  event: 'friend_invitation',
+  invitee_user_id: inviteeId,
+  inviter_user_id: inviterId,
+});
+
+/** The one-shot cookie the sign-up leaves (modules/invitation INVITATION_EVENT_COOKIE): `<invitee>.<inviter>`. */
+const INVITATION_EVENT_COOKIE = 'oripa_invite_event';
+
+/**
+ * Turns the sign-up's one-shot cookie into the friend-invitation event, once, and deletes the cookie.
+ * Answers the event pushed, or null.
+ * @example pushInvitationEventFromCookie() // after a sign-up through /r?code=…
+ */
+export function pushInvitationEventFromCookie(): FriendInvitationEvent | null {
+  const entry = document.cookie.split(';').find((part) => part.trim().startsWith(`${INVITATION_EVENT_COOKIE}=`));
+  if (!entry) return null;
+  document.cookie = `${INVITATION_EVENT_COOKIE}=; Max-Age=0; Path=/; Secure; SameSite=Lax`;
+  const [inviteeId, inviterId] = decodeURIComponent(entry.trim().slice(INVITATION_EVENT_COOKIE.length + 1)).split('.');
+  if (!inviteeId || !inviterId) return null;
+  const event = friendInvitationEvent(inviteeId, inviterId);
+  track(event);
+  return event;
+}

@@ -15,6 +15,7 @@ import {
   type AuthCallResult,
 } from './auth-call.server';
 import { UNREADABLE_FORM_MESSAGE, readFormFields } from './forms.server';
+import { settleInvitationNow } from './invitation.server';
 import {
   AUTH_ERROR_MESSAGES,
   authErrorMessage,
@@ -166,7 +167,11 @@ export async function phoneCodeSteps(
       { phoneNumber, code: code.data, ...options.verifyBody },
       { headers: captchaHeaders(form) },
     );
-    if (result.ok) return options.onVerified(result);
+    if (result.ok) {
+      // A verified phone is half of an invitation's reward: settle it now if the purchase is there (decision 038).
+      await settleInvitationNow(shop);
+      return options.onVerified(result);
+    }
     if (result.code === 'PHONE_NUMBER_EXIST')
       return answer({ step: 'number', formError: AUTH_ERROR_MESSAGES.PHONE_NUMBER_EXIST }, 409);
     const codeStep = await codeStepFor(phoneNumber, result);

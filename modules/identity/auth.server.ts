@@ -40,6 +40,17 @@ import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from './constants
 
 export { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS };
 
+/** A new member as the sign-up hook sees it: who, the request's cookies, and a cookie for the answer. */
+export interface MemberCreated {
+  memberId: string;
+  getCookie: (name: string) => string | null;
+  setCookie: (
+    name: string,
+    value: string,
+    options: { path: string; maxAge: number; httpOnly: boolean; secure: boolean; sameSite: 'lax' },
+  ) => void;
+}
+
 /**
  * @example const auth = createShopAuth({ db, config, logger }); await auth.handler(request)
  */
@@ -56,10 +67,11 @@ export function createShopAuth(options: {
   /** The shared rate limiter (Redis when REDIS_URL is set: server/main.ts); the database's when unset. */
   limiter?: RateLimiter;
   /**
-   * Runs once a member row exists, whatever the path (email and password, phone, a provider, an operator):
-   * the shop writes the welcome mail here (decision 034). Its failure is logged, never the sign-up's.
+   * Runs once a member row exists, whatever the path (email and password, phone, a provider, an operator),
+   * with the request's cookies and a way to set one on its answer: the shop attaches an invitation
+   * (decision 038) and writes the welcome mail (decision 034) here. Its failure is logged, never the sign-up's.
    */
-  onMemberCreated?: (memberId: string) => Promise<void>;
+  onMemberCreated?: (created: MemberCreated) => Promise<void>;
 }) {
   const { db, config, logger, messenger } = options;
   const policy = passwordPolicyOf(config);
@@ -173,10 +185,14 @@ export function createShopAuth(options: {
       user: {
         create: {
           before: async (user) => ({ data: { ...user, name: checkedNickname(user.name, nicknames) } }),
-          after: async (user) => {
+          after: async (user, ctx) => {
             if (!options.onMemberCreated) return;
             try {
-              await options.onMemberCreated(user.id);
+              await options.onMemberCreated({
+                memberId: user.id,
+                getCookie: (name) => ctx?.getCookie(name) ?? null,
+                setCookie: (name, value, cookie) => void ctx?.setCookie(name, value, cookie),
+              });
             } catch (error) {
               logger.error({ err: error, memberId: user.id }, 'after sign-up: the member-created hook failed');
             }

@@ -6,6 +6,7 @@ export {
   AUTH_ENDPOINTS_ONLY_THROUGH_PAGES,
   AUTH_ADMIN_ENDPOINTS,
   type ShopAuth,
+  type MemberCreated,
 } from './auth.server';
 export { toSessionMember, verifySignedToken, memberOfSessionToken, type SessionMember } from './session.server';
 export {

@@ -108,4 +108,5 @@ export {
 } from './member-console';
 export { membersExportBatch } from './export';
 export { sessionsStartedSince, lastSignInBefore, type SessionSighting } from './risk-feed';
+export { referralProfilesOf, sessionDevicesOf, type ReferralProfile, type DeviceSighting } from './referral-feed';
 export { foldMemberRollups, newMemberDailyFigures } from './rollups';

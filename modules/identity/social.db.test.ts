@@ -39,6 +39,7 @@ let line: LineStandin;
 let network: OAuthNetwork;
 let auth: ShopAuth;
 let configured: SocialProviderId[];
+const created: { memberId: string; code: string | null }[] = [];
 
 beforeAll(async () => {
   [google, github, facebook, x, line] = await Promise.all([
@@ -71,7 +72,14 @@ beforeAll(async () => {
       TWITTER_CLIENT_SECRET: x.clientSecret,
       ...{ LINE_CHANNEL_ID: LINE_CHANNEL.channelId, LINE_CHANNEL_SECRET: LINE_CHANNEL.channelSecret },
     },
-    { line: { ...LINE_CHANNEL, baseUrls: line.baseUrls } },
+    {
+      line: { ...LINE_CHANNEL, baseUrls: line.baseUrls },
+      // The sign-up hook (an invitation attaches here, decision 038): what it saw, and a cookie it answers.
+      onMemberCreated: async ({ memberId, getCookie, setCookie }) => {
+        created.push({ memberId, code: getCookie('oripa_invite') });
+        setCookie('oripa_hook', memberId, { path: '/', maxAge: 60, httpOnly: true, secure: true, sameSite: 'lax' });
+      },
+    },
   );
   auth = services.auth;
   configured = configuredSocialProviders(services.config, { line: true });
@@ -155,6 +163,33 @@ async function signUpWithPassword(options: { email?: string; verified?: boolean 
 
 const providerRows = async (memberId: string) =>
   (await handle.db.select().from(accounts).where(eq(accounts.userId, memberId))).map((row) => row.providerId).sort();
+
+describe('a new member by a provider', () => {
+  it('passes through onMemberCreated once, with the request’s cookies and a cookie on the answer', async () => {
+    github.users.preset({ name: '招待されたギット' });
+    const started = await startSocialSignIn(auth, {
+      headers: headersOf(''),
+      provider: 'github',
+      callbackURL: DONE,
+      errorCallbackURL: FAILED,
+      configured,
+    });
+    if (!started.ok) throw new Error(`start refused: ${started.code}`);
+    const back = await github.decide(started.url, 'approve');
+    created.length = 0;
+    const response = await auth.handler(
+      new Request(back, { headers: { cookie: ['oripa_invite=ABCD2345', ...pairs(started.setCookies)].join('; ') } }),
+    );
+    const session = sessionCookieOf(response.headers.getSetCookie());
+    const member = await memberOfSession(session!);
+    expect(created).toEqual([{ memberId: member!.id, code: 'ABCD2345' }]);
+    expect(response.headers.getSetCookie().some((line) => line.startsWith(`oripa_hook=${member!.id}`))).toBe(true);
+    // signing in again creates no member: the hook is not called
+    const again = await signInWith('github');
+    expect((await memberOfSession(again.session!))!.id).toBe(member!.id);
+    expect(created).toHaveLength(1);
+  });
+});
 
 describe('routing the providers’ hosts to the stand-ins', () => {
   it('answers https://accounts.google.com and https://api.github.com from the local stand-ins', async () => {

@@ -1643,3 +1643,4 @@ export async function ensureDefaultCoinPacks(db: Database): Promise<number> {
   return rows.length;
 }
 export { spendVelocitySince, chargebacksSince, type SpendVelocity, type ChargebackSighting } from './risk-feed';
+export { firstPurchasesOf, creditedPurchasesSince } from './referral-feed';

@@ -13,6 +13,7 @@ import {
 import { deliverMessagesJob, clearMessageBodiesJob } from './messaging';
 import { compensateLateShipmentsJob, keptPrizeRemindersJob } from './shipping';
 import { riskSignalsJob } from './risk';
+import { settleInvitationsJob } from './invitation';
 import { ROLLUP_SETTLE_SECONDS, foldDashboardRollupsJob, unusedPaidSnapshotJob } from './dashboard';
 import { monthlyRanksJob, foldRankingsJob } from './progression';
 import { rankRulesOf } from '../progression';
@@ -65,6 +66,7 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     unusedPaidSnapshotJob(), // payments.unused-paid-snapshot
     monthlyRanksJob(rankRulesOf(config)), // progression.monthly-ranks (decision 037)
     foldRankingsJob(), // ranking.fold (the ranking boards' scores, decision 037)
+    settleInvitationsJob(config), // invitation.settle (decision 038)
     // ← new jobs go here
   ];
 }

@@ -34,6 +34,7 @@ const PAGES: [string, AdminPermission][] = [
   ['/admin/coin-packs', 'packs:write'],
   ['/admin/promo-codes', 'promo:write'],
   ['/admin/mail', 'mail:write'],
+  ['/admin/invitations', 'members:read'],
   ['/admin/banners', 'content:write'],
   ['/admin/reports/unused-paid', 'orders:read'],
   ['/admin/inquiries', 'inquiries:read'],

@@ -25,7 +25,6 @@ describe('members-only pages for a member', () => {
     ['/mylevel', 'マイレベル'],
     ['/mylevel/top', 'レベル特典'],
     ['/myrank', 'マイランク'],
-    ['/r/ow', '招待リンク'],
     ['/ranking/daily/goodluck', 'ランキング'],
     ['/ranking/weekly/exp', 'ランキング'],
     ['/ranking/monthly/level', 'ランキング'],

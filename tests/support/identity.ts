@@ -32,7 +32,7 @@ export type IdentityTestServices = ShopServices & { messenger: ReturnType<typeof
 export function identityTestServices(
   handle: TestDatabaseHandle,
   settings: Record<string, string> = {},
-  wiring: Pick<Parameters<typeof createShopAuth>[0], 'line'> = {},
+  wiring: Pick<Parameters<typeof createShopAuth>[0], 'line' | 'onMemberCreated'> = {},
 ): IdentityTestServices {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -50,8 +50,9 @@ export function identityTestServices(
     logger,
     messenger,
     line: wiring.line,
-    onMemberCreated: async (memberId) => {
-      await sendWelcomeMail(handle.db, config, memberId);
+    onMemberCreated: async (created) => {
+      await wiring.onMemberCreated?.(created);
+      await sendWelcomeMail(handle.db, config, created.memberId);
     },
   });
   // The maintenance switch read every time: a test that switches it sees it at once.

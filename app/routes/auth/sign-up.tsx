@@ -6,7 +6,9 @@ import { Button } from '~/components/Button';
 import { TextField, FormAlert } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
 import { safeRedirectPath } from '~/guards/rules';
-import { callAuth } from '~/lib/auth-call.server';
+import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
+import { invitationCookiesOf, invitationNoticeOf } from '~/lib/invitation.server';
+import { InvitationNotice } from '~/components/InvitationNotice';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { nicknameRulesFor, passwordPolicyFor } from '~/lib/identity.server';
 import { signUpSchema, emailOnlySchema, fieldErrorsOf, authErrorMessage, type FieldErrors } from '#modules/identity';
@@ -25,12 +27,15 @@ type ActionData = {
   sent?: { email: string; resent?: boolean };
 };
 
-export function loader({ context }: Route.LoaderArgs) {
-  const { services } = context.get(shopRequestContext);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const shop = context.get(shopRequestContext);
+  const { services } = shop;
   return {
     policy: passwordPolicyFor(services),
     nicknameMaxLength: services.config.NICKNAME_MAX_LENGTH,
     providers: socialProvidersOn(services),
+    // A friend's invitation link was opened (/r?code=…): the sign-up attaches it (decision 038).
+    invitation: await invitationNoticeOf(shop, request),
   };
 }
 
@@ -64,7 +69,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       status: result.status === 429 ? 429 : 400,
     });
   }
-  return data<ActionData>({ sent: { email: parsed.data.email } });
+  // The invitation's cookies (the code cleared, the analytics event) reach the browser with this answer.
+  return data<ActionData>(
+    { sent: { email: parsed.data.email } },
+    { headers: cookieHeaders(invitationCookiesOf(result.setCookies)) },
+  );
 }
 
 /** 「確認メールを再送する」: the same answer whether or not the address has an account. */
@@ -112,6 +121,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
           登録は無料です。メールアドレスとパスワードで始められます。登録後に届くメールのリンクで登録が完了します。
         </p>
       </div>
+      {loaderData.invitation ? <InvitationNotice notice={loaderData.invitation} /> : null}
       <Form method="post" className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" noValidate>
         <FormAlert message={result?.formError} />
         <input type="hidden" name="redirect" value={redirectTo} />

@@ -18,6 +18,7 @@ import { promoCodeOperations } from './promo-codes';
 import { loginBonusOperations } from './login-bonus';
 import { mailOperations } from './mails';
 import { progressionOperations } from './progression';
+import { invitationOperations } from './invitations';
 
 export { defineOperation, apiSchema, type ApiOperation } from './registry';
 export { ApiError } from './http';
@@ -39,6 +40,7 @@ export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [
   loginBonusOperations,
   mailOperations,
   progressionOperations,
+  invitationOperations,
 ];
 
 export const API_V1_VERSION = '1.0.0';

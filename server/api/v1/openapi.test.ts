@@ -209,7 +209,7 @@ describe('openapi.json', () => {
     const alone = buildOpenApiDocument(API_V1_OPERATION_MODULES.flat(), { title: 't', version: '1.0.0' });
     // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file;
     // the coin shop's, the password policy, the address book's and the shipping requests' (issue 12),
-    // and issue 14's: the login bonus, the mailbox, the level, the rank and the ranking boards.
+    // and issue 14's: the login bonus, the mailbox, the level, the rank, the ranking boards and the invitations.
     expect(
       operationsOf(alone)
         .map(({ op }) => op.operationId)
@@ -226,11 +226,13 @@ describe('openapi.json', () => {
       'createShippingRequest',
       'declareAge',
       'deleteAddress',
+      'enterInvitationCode',
       'getCoinShop',
       'getDrawResult',
       'getGacha',
       'getGachaRemaining',
       'getGachaReveal',
+      'getInvitation',
       'getLoginBonus',
       'getMyMail',
       'getMyUnreadMailCount',

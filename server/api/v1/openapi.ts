@@ -21,6 +21,7 @@ export const API_TAG_DESCRIPTIONS: Record<string, string> = {
   'login-bonus': 'ログインボーナス（日本時間で1日1回の無償コイン）',
   mailbox: 'メールボックス（あなたへ・お知らせ、既読、プレゼントの受け取り、未読件数）',
   progression: 'レベル・ランク・ランキング（会員のみ、期間は日本時間）',
+  invitations: '友達招待（招待コード・リンク・招待した友達と特典の状態）',
   meta: 'このAPIの説明',
 };
 

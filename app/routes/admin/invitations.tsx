@@ -1,0 +1,84 @@
+// /admin/invitations: who invites how many (decision 038): invitations per inviter, rewarded, capped,
+// refused and pending, the most active first, each linked to the member's page. Read only.
+import type { Route } from './+types/invitations';
+import { shopRequestContext } from '~/context';
+import { AppLink } from '~/components/AppLink';
+import { formatYmdHm } from '~/lib/dates';
+import { requireOperator } from '~/lib/admin.server';
+import { inviterSummaries } from '#modules/invitation';
+
+export const handle = { title: '友達招待' };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const shop = context.get(shopRequestContext);
+  await requireOperator(shop, request, 'members:read');
+  const rows = await inviterSummaries(shop.services.db, 100);
+  return {
+    rows: rows.map((r) => ({ ...r, lastAttachedAt: r.lastAttachedAt.toISOString() })),
+    cap: shop.services.config.INVITATION_MONTHLY_CAP,
+    coins: shop.services.config.INVITATION_REWARD_COINS,
+  };
+}
+
+export default function AdminInvitations({ loaderData }: Route.ComponentProps) {
+  const { rows, cap, coins } = loaderData;
+  return (
+    <div className="max-w-5xl">
+      <h1 className="text-2xl font-black">友達招待</h1>
+      <p className="mt-1 text-sm text-muted">
+        {`招待した会員ごとの件数です（多い順、100人まで）。特典は1人${coins.toLocaleString('ja-JP')}コインを双方に、招待する側は月${cap}人まで（日本時間）。不正の疑い（同じ電話番号・端末、本人の別アカウント）は対象外になります。`}
+      </p>
+      {rows.length === 0 ? (
+        <p className="mt-6 rounded-2xl border border-dashed border-line bg-white p-6 text-sm">まだ招待はありません。</p>
+      ) : (
+        <div className="mt-4 overflow-x-auto rounded-2xl bg-white shadow-sm">
+          <table className="w-full text-sm">
+            <caption className="sr-only">招待した会員ごとの件数</caption>
+            <thead className="bg-slate-50 text-left text-xs text-muted">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  会員
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  招待
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  付与済み
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  上限で対象外
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  不正の疑い・対象外
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  条件待ち
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  最後の招待
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {rows.map((row) => (
+                <tr key={row.inviterId}>
+                  <td className="px-3 py-2">
+                    <AppLink to={`/admin/members/${encodeURIComponent(row.inviterId)}`}>{row.name}</AppLink>
+                  </td>
+                  <td className="px-3 py-2 text-right">{row.invited}</td>
+                  <td className="px-3 py-2 text-right">{row.rewarded}</td>
+                  <td className="px-3 py-2 text-right">{row.capped}</td>
+                  <td className={`px-3 py-2 text-right ${row.refused > 0 ? 'font-bold text-red-700' : ''}`}>
+                    {row.refused}
+                  </td>
+                  <td className="px-3 py-2 text-right">{row.pending}</td>
+                  <td className="px-3 py-2 whitespace-nowrap">{formatYmdHm(row.lastAttachedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
