@@ -26,8 +26,11 @@ export const MODULE_DEPENDENCIES = {
   wallet: ['kernel'],
   gacha: ['kernel', 'fairness'],
   progression: ['kernel', 'wallet'],
-  draw: ['kernel', 'shop', 'gacha', 'wallet', 'progression', 'identity', 'fairness'],
-  payments: ['kernel', 'shop', 'wallet', 'progression', 'identity', 'idempotency'],
+  // Self-limits (docs/decisions/035): the member's own monthly limits and self-exclusion; read by the
+  // purchase and the draw inside their own transactions.
+  limits: ['kernel'],
+  draw: ['kernel', 'shop', 'gacha', 'wallet', 'progression', 'identity', 'fairness', 'limits'],
+  payments: ['kernel', 'shop', 'wallet', 'progression', 'identity', 'idempotency', 'limits'],
   // Operators: staff roles and permissions, the append-only audit log every admin action writes to,
   // and the operators' audited actions on packs, coins, coin packs, orders, members and banners (content).
   // 特典コード (docs/decisions/032): codes redeemed once per member for free coins through the wallet,

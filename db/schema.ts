@@ -18,3 +18,4 @@ export * from '../modules/shipping/schema';
 export * from '../modules/risk/schema';
 export * from '../modules/promo/schema';
 export * from '../modules/bonus/schema';
+export * from '../modules/limits/schema';
