@@ -202,6 +202,13 @@ export async function getPurchaseStanding(
 }
 
 /**
+ * JPY counted this Japan-time month against the caps and the member's own purchase limit (docs/decisions/035).
+ * @example const usedJpy = await monthlyPurchasedJpy(db, memberId) // 3000
+ */
+export const monthlyPurchasedJpy = (db: Database, memberId: string, now = new Date()) =>
+  monthlyCommittedJpy(db, memberId, now);
+
+/**
  * JPY counted against a month's cap (the month of `monthOf`, Japan time; default now's): paid orders,
  * orders under review, and checkouts still open now.
  */

@@ -19,6 +19,7 @@ export const API_TAG_DESCRIPTIONS: Record<string, string> = {
   shipping: '獲得商品の発送依頼（確認・依頼・一覧・経過・キャンセル）',
   'promo-codes': '特典コード（無償コインの受け取りと利用履歴）',
   'login-bonus': 'ログインボーナス（日本時間で1日1回の無償コイン）',
+  limits: '利用上限と自己除外（1か月の購入上限・ガチャ消費上限、1・3・6か月の自己除外）',
   meta: 'このAPIの説明',
 };
 
