@@ -49,8 +49,7 @@ export async function limitsPageLoader(shop: ShopRequest, request: Request) {
 }
 
 export type LimitsActionData =
-  | { ok: true; message: string; intent: string }
-  | { ok: false; message: string; intent: string; field?: string };
+  { ok: true; message: string; intent: string } | { ok: false; message: string; intent: string; field?: string };
 
 /** A typed amount: full-width digits, commas, ¥ and 円 are accepted (１０，０００円 is 10000); blank is null. */
 export function parseLimitAmount(text: string | undefined): number | null | undefined {
@@ -84,7 +83,8 @@ const amountText = (kind: 'purchase' | 'draw', value: number | null) =>
 export function changeMessage(change: LimitChangeResult): string {
   const label = KIND_LABEL[change.kind];
   if (change.applied === 'unchanged') return `${label}は変わっていません（${amountText(change.kind, change.value)}）。`;
-  if (change.applied === 'now') return `${label}を${amountText(change.kind, change.value)}にしました。すぐに反映されます。`;
+  if (change.applied === 'now')
+    return `${label}を${amountText(change.kind, change.value)}にしました。すぐに反映されます。`;
   return `${label}を${amountText(change.kind, change.value)}に変更する予約をしました。${jstText(change.effectiveAt)}に反映されます（上限を上げる・なくす変更は${RAISE_WAIT_DAYS}日後）。`;
 }
 

@@ -329,7 +329,9 @@ describe('the purchase honours the limits under the purchase lock', () => {
     expect(standing).toMatchObject({ usedJpy: 3_000, selfLimitJpy: 5_000, excludedUntil: null });
     const refused = await refusalOf(checkout(member, 'coin-3000'));
     expect(refused).toMatchObject({ code: 'PURCHASE_LIMIT_REACHED', status: 422 });
-    expect(refused.message).toBe('今月の購入上限（¥5,000）に達しています。ご自身で設定した上限まで、今月はあと¥2,000です。');
+    expect(refused.message).toBe(
+      '今月の購入上限（¥5,000）に達しています。ご自身で設定した上限まで、今月はあと¥2,000です。',
+    );
     expect(await checkout(member, 'coin-1000')).toMatchObject({ replay: false });
   });
 

@@ -82,7 +82,11 @@ export default function SettingsLimits({ loaderData, actionData }: Route.Compone
         />
       ))}
       {!limits.exclusion || limits.exclusion.lastDay < loaderData.exclusionChoices.at(-1)!.lastDay ? (
-        <ExclusionCard choices={loaderData.exclusionChoices} current={limits.exclusion?.lastDay ?? null} result={result} />
+        <ExclusionCard
+          choices={loaderData.exclusionChoices}
+          current={limits.exclusion?.lastDay ?? null}
+          result={result}
+        />
       ) : null}
     </SettingsPage>
   );
@@ -144,10 +148,7 @@ function LimitCard({
         </div>
       )}
       {setting.pending && (
-        <div
-          className="flex flex-col gap-2 rounded-xl bg-canvas p-3 text-sm"
-          data-testid={`limit-${kind}-pending`}
-        >
+        <div className="flex flex-col gap-2 rounded-xl bg-canvas p-3 text-sm" data-testid={`limit-${kind}-pending`}>
           <p>
             {`変更予約：${setting.pending.value === null ? '上限なし' : label.unit(setting.pending.value)}（${dateTime(setting.pending.effectiveAt)}に反映）`}
           </p>

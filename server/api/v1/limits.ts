@@ -38,8 +38,15 @@ const limitSettingSchema = (unit: string) =>
       })
       .nullable()
       .meta({ description: `上げる・なくす変更の予約（${RAISE_WAIT_DAYS}日後に反映）。なければ null` }),
-    used: z.int().min(0).meta({ description: `今月（日本時間の暦月）の利用額（${unit}）。上限がなければ 0` }),
-    remaining: z.int().min(0).nullable().meta({ description: `今月の残り（${unit}）。上限がなければ null` }),
+    used: z
+      .int()
+      .min(0)
+      .meta({ description: `今月（日本時間の暦月）の利用額（${unit}）。上限がなければ 0` }),
+    remaining: z
+      .int()
+      .min(0)
+      .nullable()
+      .meta({ description: `今月の残り（${unit}）。上限がなければ null` }),
     reminder: z.boolean().meta({ description: `上限の${REMINDER_PERCENT}%以上を今月使ったか` }),
   });
 
@@ -68,7 +75,9 @@ const limitChangeResultSchema = apiSchema(
     kind: z.enum(LIMIT_KINDS).meta({ description: 'purchase（購入上限）または draw（ガチャ消費上限）' }),
     applied: z
       .enum(['now', 'pending', 'unchanged'])
-      .meta({ description: 'now: すぐ反映（下げる・初めて設定）、pending: 予約（上げる・なくす）、unchanged: 変更なし' }),
+      .meta({
+        description: 'now: すぐ反映（下げる・初めて設定）、pending: 予約（上げる・なくす）、unchanged: 変更なし',
+      }),
     value: z.int().min(0).nullable(),
     effectiveAt: isoDateTime(),
   }),

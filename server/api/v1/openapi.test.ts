@@ -209,13 +209,15 @@ describe('openapi.json', () => {
     const alone = buildOpenApiDocument(API_V1_OPERATION_MODULES.flat(), { title: 't', version: '1.0.0' });
     // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file;
     // the coin shop's, the password policy, the address book's and the shipping requests' (issue 12),
-    // and the login bonus (issue 14).
+    // the login bonus and the self-limits (issue 14).
     expect(
       operationsOf(alone)
         .map(({ op }) => op.operationId)
         .sort(),
     ).toEqual([
+      'cancelSelfLimitChange',
       'cancelShippingRequest',
+      'changeSelfLimits',
       'claimLoginBonus',
       'convertPrizes',
       'createAddress',
@@ -233,6 +235,7 @@ describe('openapi.json', () => {
       'getLoginBonus',
       'getPasswordPolicy',
       'getPurchase',
+      'getSelfLimits',
       'getShippingRequest',
       'getWallet',
       'keepPrizes',
@@ -247,6 +250,7 @@ describe('openapi.json', () => {
       'lookupPostalCode',
       'quoteShippingRequest',
       'redeemPromoCode',
+      'startSelfExclusion',
       'updateAddress',
     ]);
     expect(alone.servers).toEqual([{ url: '/api/v1' }]);
