@@ -805,4 +805,3 @@ export async function monthlyDrawSpend(db: Database, memberId: string, now = new
     );
   return Number(row?.total ?? 0);
 }
-

@@ -201,7 +201,9 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
       {loaderData.signedIn && !tabOpen && (
         <WalletCard balance={loaderData.balance} exp={loaderData.exp} lifetimes={loaderData.lifetimes} />
       )}
-      {loaderData.signedIn && !tabOpen && <SelfLimitNotice summary={loaderData.selfLimits} show={['purchase', 'draw']} />}
+      {loaderData.signedIn && !tabOpen && (
+        <SelfLimitNotice summary={loaderData.selfLimits} show={['purchase', 'draw']} />
+      )}
       {loaderData.signedIn && !tabOpen && loaderData.loginBonus && (
         <LoginBonusCard bonus={loaderData.loginBonus} hideWhenClaimed />
       )}

@@ -73,11 +73,9 @@ const limitChangeResultSchema = apiSchema(
   'SelfLimitChange',
   z.object({
     kind: z.enum(LIMIT_KINDS).meta({ description: 'purchase（購入上限）または draw（ガチャ消費上限）' }),
-    applied: z
-      .enum(['now', 'pending', 'unchanged'])
-      .meta({
-        description: 'now: すぐ反映（下げる・初めて設定）、pending: 予約（上げる・なくす）、unchanged: 変更なし',
-      }),
+    applied: z.enum(['now', 'pending', 'unchanged']).meta({
+      description: 'now: すぐ反映（下げる・初めて設定）、pending: 予約（上げる・なくす）、unchanged: 変更なし',
+    }),
     value: z.int().min(0).nullable(),
     effectiveAt: isoDateTime(),
   }),
