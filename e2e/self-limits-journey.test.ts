@@ -2,8 +2,14 @@
 // once on the pack's confirmation sheet in its own words; then a one-month self-exclusion, asked first on a
 // sheet that says it cannot be lifted, after which the pack page says until when. axe finds nothing serious.
 import { describe, it, expect } from 'vitest';
-import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration } from './support/browser';
-import { cookieFrom, uniqueEmail, signUpByForm } from '#tests/http';
+import {
+  useBrowser,
+  openContext,
+  addSessionCookies,
+  expectNoSeriousAxeViolations,
+  waitForHydration,
+} from './support/browser';
+import { uniqueEmail, signUpByForm } from '#tests/http';
 
 const shop = useBrowser();
 const PACK = 'stellar-pokemon-003';
@@ -21,22 +27,7 @@ describe('self-limits at phone size', () => {
     };
     const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
     try {
-      await context.addCookies(
-        cookieFrom(signUp.headers)
-          .split('; ')
-          .map((pair) => {
-            const at = pair.indexOf('=');
-            return {
-              name: pair.slice(0, at),
-              value: pair.slice(at + 1),
-              domain: new URL(shop.baseURL).hostname,
-              path: '/',
-              secure: true,
-              httpOnly: true,
-              sameSite: 'Lax' as const,
-            };
-          }),
-      );
+      await addSessionCookies(context, signUp.headers, shop.baseURL);
       // 1. From /mypage's menu to the page.
       await page.goto('/mypage');
       await waitForHydration(page);

@@ -18,10 +18,13 @@ import {
   RAISE_WAIT_DAYS,
   selfExclusionSchema,
   type LimitChangeResult,
+  type LimitsRefusalCode,
 } from '#modules/limits';
 import { limitsViewOf, selfLimitStateOf, type SelfLimitSummary } from '#server/self-limits';
 import { describeRefusal } from '#server/refusals';
 import { parseWithMessage } from '#server/validation';
+import { formatYmdHm } from './dates';
+import type { Refusal } from '#modules/kernel';
 
 export type { SelfLimitSummary };
 
@@ -58,15 +61,6 @@ export function parseLimitAmount(text: string | undefined): number | null | unde
   return /^-?\d{1,12}$/.test(cleaned) ? Number(cleaned) : Number.NaN;
 }
 
-const jstText = (iso: string | Date) =>
-  new Intl.DateTimeFormat('ja-JP', {
-    timeZone: 'Asia/Tokyo',
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(new Date(iso));
 const dayText = (day: string) => {
   const [y, m, d] = day.split('-').map(Number);
   return `${y}年${m}月${d}日`;
@@ -85,7 +79,7 @@ export function changeMessage(change: LimitChangeResult): string {
   if (change.applied === 'unchanged') return `${label}は変わっていません（${amountText(change.kind, change.value)}）。`;
   if (change.applied === 'now')
     return `${label}を${amountText(change.kind, change.value)}にしました。すぐに反映されます。`;
-  return `${label}を${amountText(change.kind, change.value)}に変更する予約をしました。${jstText(change.effectiveAt)}に反映されます（上限を上げる・なくす変更は${RAISE_WAIT_DAYS}日後）。`;
+  return `${label}を${amountText(change.kind, change.value)}に変更する予約をしました。${formatYmdHm(change.effectiveAt, 'ja')}に反映されます（上限を上げる・なくす変更は${RAISE_WAIT_DAYS}日後）。`;
 }
 
 /**
@@ -99,6 +93,11 @@ export async function limitsPageAction(shop: ShopRequest, request: Request) {
   const form = await readFormFields(request);
   const refused = (intent: string, message: string, status = 400, field?: string) =>
     data<LimitsActionData>({ ok: false, intent, message, field }, { status });
+  // A module's refusal in its catalogue words and status.
+  const refusedBy = (intent: string, refusal: Refusal<LimitsRefusalCode>) => {
+    const words = describeRefusal(refusal);
+    return refused(intent, words.message, words.status);
+  };
   if (!form) return refused('unknown', UNREADABLE_FORM_MESSAGE);
   const intent = form.intent ?? '';
   if (intent === 'change' || intent === 'remove') {
@@ -116,10 +115,7 @@ export async function limitsPageAction(shop: ShopRequest, request: Request) {
     const kind = limitKindSchema.safeParse(form.kind);
     if (!kind.success) return refused(intent, '上限の種類が正しくありません。');
     const done = await cancelPendingLimit(db, memberId, kind.data);
-    if (!done.ok) {
-      const words = describeRefusal(done);
-      return refused(intent, words.message, words.status);
-    }
+    if (!done.ok) return refusedBy(intent, done);
     return data<LimitsActionData>({
       ok: true,
       intent,
@@ -136,10 +132,7 @@ export async function limitsPageAction(shop: ShopRequest, request: Request) {
     });
     if (!parsed.ok) return refused(intent, parsed.message);
     const done = await excludeSelf(db, memberId, parsed.data.months);
-    if (!done.ok) {
-      const words = describeRefusal(done);
-      return refused(intent, words.message, words.status);
-    }
+    if (!done.ok) return refusedBy(intent, done);
     return data<LimitsActionData>({
       ok: true,
       intent,

@@ -6,7 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { expect, beforeAll, afterAll, inject } from 'vitest';
 import { createOTP } from '@better-auth/utils/otp';
 import { base32 } from '@better-auth/utils/base32';
-import { mailLinkTo } from '#tests/http';
+import { cookieFrom, mailLinkTo } from '#tests/http';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -81,6 +81,30 @@ export async function expectNoSeriousAxeViolations(page: Page, label: string) {
   }, axeSource)) as { id: string; impact: string; help: string; targets: string[] }[];
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious, `${label}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
+}
+
+/**
+ * Signs a fresh context in with the session a sign-up by form answered (its Set-Cookie lines), as the browser
+ * would have kept them.
+ * @example await addSessionCookies(context, signUp.headers, shop.baseURL)
+ */
+export async function addSessionCookies(context: BrowserContext, headers: Headers, baseURL: string) {
+  await context.addCookies(
+    cookieFrom(headers)
+      .split('; ')
+      .map((pair) => {
+        const at = pair.indexOf('=');
+        return {
+          name: pair.slice(0, at),
+          value: pair.slice(at + 1),
+          domain: new URL(baseURL).hostname,
+          path: '/',
+          secure: true,
+          httpOnly: true,
+          sameSite: 'Lax' as const,
+        };
+      }),
+  );
 }
 
 /** Waits until React has hydrated the page (root sets data-hydrated). */

@@ -28,6 +28,18 @@ afterAll(async () => {
   await close?.();
 });
 
+/** Paid coins for a member, as a purchase would credit them. */
+const giveCoins = (memberId: string, amount: number) =>
+  grantCoins(services.db, {
+    lifetimeDays: TEST_RULES.coinLifetimes,
+    memberId,
+    kind: 'paid',
+    amount,
+    reason: 'purchase',
+    counterAccount: 'purchase',
+    idempotencyKey: `test:api-limits:${memberId}`,
+  });
+
 const call = (bearer: string | null, path: string, init: { method?: string; body?: unknown; key?: string } = {}) =>
   requestJson(api, path, {
     method: init.method,
@@ -123,15 +135,7 @@ describe('the self-limits API', () => {
 
   it('self-excludes once per key, refuses a shorter one, and then the draw and the shop refuse', async () => {
     const member = await signUpTestMember(services);
-    await grantCoins(services.db, {
-      lifetimeDays: TEST_RULES.coinLifetimes,
-      memberId: member.id,
-      kind: 'paid',
-      amount: 5_000,
-      reason: 'purchase',
-      counterAccount: 'purchase',
-      idempotencyKey: `test:api-limits:${member.id}`,
-    });
+    await giveCoins(member.id, 5_000);
     const key = randomUUID();
     const first = await call(member.bearer, '/me/self-exclusion', {
       method: 'POST',
@@ -187,15 +191,7 @@ describe('the self-limits API', () => {
 
   it('refuses a draw over the draw-spend limit with its own words', async () => {
     const member = await signUpTestMember(services);
-    await grantCoins(services.db, {
-      lifetimeDays: TEST_RULES.coinLifetimes,
-      memberId: member.id,
-      kind: 'paid',
-      amount: 50_000,
-      reason: 'purchase',
-      counterAccount: 'purchase',
-      idempotencyKey: `test:api-limits:${member.id}`,
-    });
+    await giveCoins(member.id, 50_000);
     await call(member.bearer, '/me/limits', { method: 'PUT', body: { drawLimitCoins: pack.pricePerDraw } });
     const draw = () =>
       requestJson(api, `/gachas/${pack.id}/draws`, {
