@@ -54,6 +54,8 @@ describe('self-limits at phone size', () => {
       expect(await dialog.getByTestId('self-limit-block').textContent()).toContain(
         '今月のガチャ消費上限（0コイン）に達しています（残り 0コイン）。',
       );
+      if (process.env.LIMITS_SCREENSHOT)
+        await page.screenshot({ path: process.env.LIMITS_SCREENSHOT.replace('.png', '-pack.png') });
       expect(await dialog.getByTestId('confirm-draw').count()).toBe(0);
       expect(await dialog.getByTestId('buy-coins').count()).toBe(0);
       await expectNoSeriousAxeViolations(page, 'phone pack confirmation over the draw-spend limit');
@@ -67,6 +69,7 @@ describe('self-limits at phone size', () => {
       await sheet.waitFor();
       expect(await sheet.textContent()).toMatch(/この期間は解除も短縮もできません。/);
       await expectNoSeriousAxeViolations(page, 'phone self-exclusion confirmation');
+      if (process.env.LIMITS_SCREENSHOT) await page.screenshot({ path: process.env.LIMITS_SCREENSHOT, fullPage: true });
       await sheet.getByTestId('exclusion-confirm').click();
       await expect
         .poll(() => page.getByRole('status').first().textContent())
