@@ -48,9 +48,8 @@ export default function SettingsLimits({ loaderData, actionData }: Route.Compone
       lead={`使いすぎを防ぐため、1か月の購入額とガチャの消費コインに上限を設定できます。上限を下げる変更はすぐに、上げる・なくす変更は${waitDays}日後に反映されます。1か月は日本時間の毎月1日0:00から月末までです。`}
     >
       {result?.ok && <SettingsNotice message={result.message} />}
-      {result && !result.ok && !['change', 'remove', 'exclude'].includes(result.intent) && (
-        <FormAlert message={result.message} />
-      )}
+      {/* A refusal that belongs to no one card (a cancel with nothing to cancel, a forged form) reads at the top. */}
+      {result && !result.ok && !result.field && result.intent !== 'exclude' && <FormAlert message={result.message} />}
       {limits.exclusion && (
         <section
           className="rounded-2xl border-2 border-amber-300 bg-amber-50 p-5 text-amber-950"
