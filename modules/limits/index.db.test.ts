@@ -335,16 +335,19 @@ describe('the purchase honours the limits under the purchase lock', () => {
     expect(await checkout(member, 'coin-1000')).toMatchObject({ replay: false });
   });
 
-  it('starts the purchase limit again in the next JST month', async () => {
-    const member = await createMember(handle.db);
-    await declareAge(handle.db, member, false);
-    await changeLimits(handle.db, member, { purchaseLimitJpy: 1_000 });
-    const monthStart = nextJstMonthStart(new Date());
-    await checkout(member, 'coin-1000', new Date(monthStart.getTime() - 60_000));
-    expect((await refusalOf(checkout(member, 'coin-1000', new Date(monthStart.getTime() - 1)))).code).toBe(
-      'PURCHASE_LIMIT_REACHED',
-    );
-    expect(await checkout(member, 'coin-1000', monthStart)).toMatchObject({ replay: false });
+  it('starts the purchase limit again in the next JST month (month end, year end)', async () => {
+    const year = Number(new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 4));
+    // The first instant of next month, and of next year (00:00 JST, 15:00 UTC the day before).
+    for (const monthStart of [nextJstMonthStart(new Date()), jst(`${year + 1}-01-01T00:00:00`)]) {
+      const member = await createMember(handle.db);
+      await declareAge(handle.db, member, false);
+      await changeLimits(handle.db, member, { purchaseLimitJpy: 1_000 });
+      await checkout(member, 'coin-1000', new Date(monthStart.getTime() - 60_000));
+      expect((await refusalOf(checkout(member, 'coin-1000', new Date(monthStart.getTime() - 1)))).code).toBe(
+        'PURCHASE_LIMIT_REACHED',
+      );
+      expect(await checkout(member, 'coin-1000', monthStart)).toMatchObject({ replay: false });
+    }
   });
 
   // A real race on PostgreSQL: the member's purchase profile row is the lock; on PGlite the six run in turn.
