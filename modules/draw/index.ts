@@ -10,7 +10,7 @@ import { returnPrizesFromShipping, storageEnd } from './prize-storage';
 import { packTitles, tierCards } from '#modules/gacha';
 import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from '#modules/identity';
 import { isUuid, refuse, uuidSchema, type Outcome, type Refusal } from '#modules/kernel';
-import { jstMonthStart } from '#modules/limits';
+import { jstMonthStart, nextJstMonthStart } from '#modules/limits';
 
 export { prizeStatuses, type PrizeStatus } from './schema';
 export { getPackReveal, verifiedReveal } from './reveal';
@@ -787,7 +787,7 @@ export { drawsExportBatch } from './export';
 export { drawVelocitySince, type DrawVelocity } from './risk-feed';
 
 /**
- * Coins the member spent on completed draws in the Japan-time month of `now` (up to `now`): what the
+ * Coins the member spent on completed draws in the Japan-time month of `now`: what the
  * draw-spend limit counts (draw.sql counts the same inside the draw). One range read on draws_member_idx.
  * @example const spent = await monthlyDrawSpend(db, memberId) // 12000
  */
@@ -799,7 +799,7 @@ export async function monthlyDrawSpend(db: Database, memberId: string, now = new
       and(
         eq(draws.memberId, memberId),
         sql`${draws.createdAt} >= ${jstMonthStart(now).toISOString()}::timestamptz`,
-        sql`${draws.createdAt} <= ${now.toISOString()}::timestamptz`,
+        sql`${draws.createdAt} < ${nextJstMonthStart(now).toISOString()}::timestamptz`,
         eq(draws.status, 'completed'),
       ),
     );

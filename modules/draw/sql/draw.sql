@@ -127,11 +127,12 @@ BEGIN
   v_available := wallet_lock_available(p_member, v_now);
   -- The monthly draw-spend limit, counted after the wallet lock: every earlier draw of this member has
   -- committed, so two draws at once cannot both pass it. Only members with a limit pay for the read (this
-  -- member's completed draws of the Japan-time month, on draws_member_idx).
+  -- member's completed draws of the Japan-time month, on draws_member_idx). No upper bound at v_now: a draw
+  -- that took the lock first may have started (and be stamped) after this one did.
   IF v_limits.draw_limit_coins IS NOT NULL THEN
     v_month := date_trunc('month', v_now AT TIME ZONE 'Asia/Tokyo') AT TIME ZONE 'Asia/Tokyo';
     SELECT coalesce(sum(cost), 0) INTO v_spent FROM draws
-     WHERE member_id = p_member AND created_at >= v_month AND created_at <= v_now
+     WHERE member_id = p_member AND created_at >= v_month
        AND status = 'completed' AND id <> v_draw;
     IF v_spent + v_cost > v_limits.draw_limit_coins THEN
       RETURN draw_refuse(v_draw, 'DRAW_SPEND_LIMIT_REACHED', jsonb_build_object('limitCoins',
