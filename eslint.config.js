@@ -31,8 +31,11 @@ export const MODULE_DEPENDENCIES = {
   // Exp, levels (the level-up mail is sent by the draw's SQL through the mailbox's) and the recorded monthly
   // ranks with their rank-up mails (docs/decisions/037).
   progression: ['kernel', 'wallet', 'mailbox'],
-  draw: ['kernel', 'shop', 'gacha', 'wallet', 'progression', 'identity', 'fairness'],
-  payments: ['kernel', 'shop', 'wallet', 'mailbox', 'progression', 'identity', 'idempotency'],
+  // Self-limits (docs/decisions/035): the member's own monthly limits and self-exclusion; read by the
+  // purchase and the draw inside their own transactions.
+  limits: ['kernel'],
+  draw: ['kernel', 'shop', 'gacha', 'wallet', 'progression', 'identity', 'fairness', 'limits'],
+  payments: ['kernel', 'shop', 'wallet', 'mailbox', 'progression', 'identity', 'idempotency', 'limits'],
   // The ranking boards (docs/decisions/037): per-period scores folded from the draws' feed, levels from progression.
   ranking: ['kernel', 'draw', 'progression'],
   // Operators: staff roles and permissions, the append-only audit log every admin action writes to,

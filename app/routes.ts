@@ -91,6 +91,7 @@ export default [
       route('settings/profile', 'routes/mypage/settings-profile.tsx'),
       route('settings/email', 'routes/mypage/settings-email.tsx'),
       route('settings/password', 'routes/mypage/settings-password.tsx'),
+      route('settings/limits', 'routes/mypage/settings-limits.tsx'),
       route('shipping', 'routes/mypage/shipping/index.tsx'),
       route('shipping/new', 'routes/mypage/shipping/new.tsx'),
       route('shipping/:requestId', 'routes/mypage/shipping/request.tsx'),

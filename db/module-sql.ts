@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The order the modules' SQL is applied in: a module comes after the modules its SQL calls
- * (draw calls identity, gacha, progression and wallet; progression calls mailbox; payments calls wallet). The shop-wide
+ * (draw calls identity, gacha, progression, wallet and limits; progression calls mailbox; payments calls wallet). The shop-wide
  * invariants (db/sql) come last. Files of one module go in name order.
  */
 export const MODULE_SQL_ORDER = [
@@ -18,6 +18,7 @@ export const MODULE_SQL_ORDER = [
   'gacha',
   'progression',
   'wallet',
+  'limits',
   'draw',
   'payments',
   'admin',

@@ -21,3 +21,4 @@ export * from '../modules/bonus/schema';
 export * from '../modules/mailbox/schema';
 export * from '../modules/ranking/schema';
 export * from '../modules/invitation/schema';
+export * from '../modules/limits/schema';

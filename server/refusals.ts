@@ -34,6 +34,7 @@ import { rankName } from '#modules/progression';
 import type { LoginBonusRefusalCode } from '#modules/bonus';
 import type { MailRefusalCode } from '#modules/mailbox';
 import type { InvitationRefusalCode } from '#modules/invitation';
+import { exclusionLastDay, type LimitsRefusalCode } from '#modules/limits';
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503;
 
@@ -73,6 +74,24 @@ const INSUFFICIENT_COINS: RefusalEntry = {
 
 const UNAUTHENTICATED: RefusalEntry = { status: 401, message: 'ログインしてください。' };
 
+/** A JST day 'YYYY-MM-DD' as 2026年12月24日. */
+const jstDayText = (day: string) => {
+  const [y, m, d] = day.split('-').map(Number);
+  return `${y}年${m}月${d}日`;
+};
+/** The last day of a self-exclusion from its details' end (ISO), in the member's words. */
+const exclusionDayText = (d: Record<string, unknown>) => {
+  const until = new Date(String(d.excludedUntil ?? ''));
+  return Number.isNaN(until.getTime()) ? '' : `（${jstDayText(exclusionLastDay(until))}まで）`;
+};
+
+// Self-limits (docs/decisions/035): the purchase and the draw say the same words for an exclusion.
+const SELF_EXCLUDED: RefusalEntry = {
+  status: 403,
+  message: (d) =>
+    `自己除外期間中${exclusionDayText(d)}は購入・ガチャができません。期間中の解除・短縮はできません。獲得商品の発送・交換はご利用いただけます。`,
+};
+
 /** Retry-After of a maintenance refusal: until the planned end (at least a minute), else ten minutes. */
 export function maintenanceRetryAfterSeconds(details: Record<string, unknown>, now = Date.now()): number {
   const end = typeof details.endsAt === 'string' ? Date.parse(details.endsAt) : NaN;
@@ -108,6 +127,12 @@ const draw: Section<DrawRefusalCode> = {
   DRAW_LIMIT_REACHED: {
     status: 422,
     message: (d) => `このガチャはお一人様${n(d.limit)}口までです（購入済み ${n(d.used)}口）。`,
+  },
+  SELF_EXCLUDED,
+  DRAW_SPEND_LIMIT_REACHED: {
+    status: 422,
+    message: (d) =>
+      `今月のガチャ消費上限（${n(d.limitCoins)}コイン）に達しています（今月の消費 ${n(d.usedCoins)}コイン、残り ${n(d.remainingCoins)}コイン）。上限はマイページの「利用上限・自己除外」で確認できます。`,
   },
   DRAW_BUSY: {
     status: 409,
@@ -175,6 +200,14 @@ const invitation: Section<InvitationRefusalCode> = {
   INVITATION_TOO_LATE: {
     status: 409,
     message: (d) => `招待コードは会員登録から${n(d.hours ?? 72)}時間以内、初回購入の前までに入力してください。`,
+  },
+};
+
+const limits: Section<LimitsRefusalCode> = {
+  NO_PENDING_LIMIT_CHANGE: { status: 409, message: '取り消せる上限の変更予約はありません。' },
+  SELF_EXCLUSION_ALREADY_LONGER: {
+    status: 409,
+    message: (d) => `すでに自己除外期間中${exclusionDayText(d)}です。期間の短縮・解除はできません。`,
   },
 };
 
@@ -337,6 +370,16 @@ const payments: Section<PurchaseRefusalCode> = {
   QUOTE_CHANGED: {
     status: 409,
     message: 'ご購入内容が変わりました（価格・コイン数・ボーナス）。お手数ですが、内容をもう一度ご確認ください。',
+  },
+  SELF_EXCLUDED,
+  PURCHASE_LIMIT_REACHED: {
+    status: 422,
+    message: (d) =>
+      `今月の購入上限（${yen(Number(d.limitJpy ?? 0))}）に達しています。${
+        Number(d.remainingJpy ?? 0) > 0
+          ? `ご自身で設定した上限まで、今月はあと${yen(Number(d.remainingJpy))}です。`
+          : 'ご自身で設定した上限のため、今月はこれ以上ご購入いただけません。'
+      }`,
   },
   PROVIDER_UNAVAILABLE: {
     status: 503,
@@ -705,7 +748,8 @@ export type RefusalCode =
   | PromoAdminRefusalCode
   | MailRefusalCode
   | LoginBonusRefusalCode
-  | InvitationRefusalCode;
+  | InvitationRefusalCode
+  | LimitsRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -734,6 +778,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   loginBonus,
   mailbox,
   invitation,
+  limits,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

@@ -49,6 +49,8 @@ import type {
   WalletView,
 } from '~/components/shop/types';
 import { maintenanceRefusal, refusalInit } from './maintenance.server';
+import { exclusionLastDay, usageOf } from '#modules/limits';
+import type { SelfLimitSummary } from '#server/self-limits';
 
 /** A coin pack id from the address, or null when it is not one. */
 const packIdOf = (value: string | null) => (coinPackIdSchema.safeParse(value).success ? value : null);
@@ -161,6 +163,8 @@ export type ShopPageData =
       /** The draw the member came for from a pack's 「コインを購入する」 (checked), and the coins still missing. */
       draw: CarriedDraw | null;
       shortfall: number;
+      /** The member's own purchase limit and exclusion (decision 035), from the standing: the notice and the picker. */
+      selfLimits: SelfLimitSummary;
     };
 
 export type ShopActionData = { ok: boolean; message: string };
@@ -214,6 +218,16 @@ export async function shopPageLoader(shop: ShopRequest, request: Request): Promi
     selectionError,
     draw,
     shortfall: draw ? Math.max(0, draw.cost - wallet.total) : 0,
+    selfLimits: selfLimitsOfStanding(standing),
+  };
+}
+
+/** The purchase side of the member's own limits, from the standing the shop already read (no extra query). */
+export function selfLimitsOfStanding(standing: PurchaseStanding): SelfLimitSummary {
+  return {
+    purchase: usageOf(standing.usedJpy, standing.selfLimitJpy),
+    draw: null,
+    excludedLastDay: standing.excludedUntil ? exclusionLastDay(new Date(standing.excludedUntil)) : null,
   };
 }
 

@@ -10,6 +10,7 @@ import { returnPrizesFromShipping, storageEnd } from './prize-storage';
 import { packTitles, tierCards } from '#modules/gacha';
 import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from '#modules/identity';
 import { isUuid, refuse, uuidSchema, type Outcome, type Refusal } from '#modules/kernel';
+import { jstMonthStart, nextJstMonthStart } from '#modules/limits';
 
 export { prizeStatuses, type PrizeStatus } from './schema';
 export { getPackReveal, verifiedReveal } from './reveal';
@@ -91,6 +92,9 @@ export const DRAW_REFUSAL_CODES = [
   'RANK_TOO_LOW',
   'INSUFFICIENT_COINS',
   'DRAW_LIMIT_REACHED',
+  // Self-limits (docs/decisions/035): read in the draw's own call through the limits module's function.
+  'SELF_EXCLUDED',
+  'DRAW_SPEND_LIMIT_REACHED',
   'DRAW_BUSY',
   // Maintenance mode (the shop module's switch, read inside the draw's transaction).
   'MAINTENANCE',
@@ -774,3 +778,23 @@ export async function memberDrawnLots(db: Database, gachaId: string, memberId: s
 export { drawsExportBatch } from './export';
 export { drawVelocitySince, type DrawVelocity } from './risk-feed';
 export { firstDrawsByPack, lastDrawBefore, pendingPrizeDeadlines, type PrizeDeadlineGroup } from './activity';
+
+/**
+ * Coins the member spent on completed draws in the Japan-time month of `now`: what the
+ * draw-spend limit counts (draw.sql counts the same inside the draw). One range read on draws_member_idx.
+ * @example const spent = await monthlyDrawSpend(db, memberId) // 12000
+ */
+export async function monthlyDrawSpend(db: Database, memberId: string, now = new Date()): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${draws.cost}), 0)` })
+    .from(draws)
+    .where(
+      and(
+        eq(draws.memberId, memberId),
+        sql`${draws.createdAt} >= ${jstMonthStart(now).toISOString()}::timestamptz`,
+        sql`${draws.createdAt} < ${nextJstMonthStart(now).toISOString()}::timestamptz`,
+        eq(draws.status, 'completed'),
+      ),
+    );
+  return Number(row?.total ?? 0);
+}

@@ -13,6 +13,7 @@ import { currentRank, rankBonusCoins } from '#modules/progression';
 import { isUuid, refuse, RefusalError, windowPhase } from '#modules/kernel';
 import { maintenanceRefusal } from '#modules/shop';
 import { notifyMember } from '#modules/mailbox';
+import { limitsInForce, purchaseSelfLimitRefusal } from '#modules/limits';
 import { coinPacks, paymentEvents, paymentOrders, purchaseProfiles, type OrderStatus } from './schema';
 import {
   PAYMENT_METHODS,
@@ -105,6 +106,9 @@ export const PAYMENT_REFUSAL_CODES = [
   'REVIEW_DECISION_NOT_ALLOWED',
   // Maintenance mode: a new checkout is refused (the shop module's switch, read in the checkout's transaction).
   'MAINTENANCE',
+  // The member's own limits (docs/decisions/035): a self-exclusion, or the monthly purchase limit they set.
+  'SELF_EXCLUDED',
+  'PURCHASE_LIMIT_REACHED',
 ] as const;
 export type PurchaseRefusalCode = (typeof PAYMENT_REFUSAL_CODES)[number];
 
@@ -160,6 +164,10 @@ export interface PurchaseStanding {
   usedJpy: number;
   remainingJpy: number;
   hasPurchased: boolean;
+  /** The member's own monthly limit (docs/decisions/035), counted on the same usedJpy; null without one. */
+  selfLimitJpy: number | null;
+  /** The end of a self-exclusion in force (ISO 8601), or null. */
+  excludedUntil: string | null;
 }
 
 /** The member's age declaration, cap, what is used of it this month, rank bonus and hold. */
@@ -172,6 +180,7 @@ export async function getPurchaseStanding(
   const [profile] = await db.select().from(purchaseProfiles).where(eq(purchaseProfiles.memberId, memberId));
   const rank = await currentRank(db, memberId, now);
   const usedJpy = await monthlyCommittedJpy(db, memberId, now);
+  const self = await limitsInForce(db, memberId, now);
   const [purchased] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(paymentOrders)
@@ -188,8 +197,17 @@ export async function getPurchaseStanding(
     usedJpy,
     remainingJpy: Math.max(0, capJpy - usedJpy),
     hasPurchased: (purchased?.n ?? 0) > 0,
+    selfLimitJpy: self.purchaseLimitJpy,
+    excludedUntil: self.excludedUntil?.toISOString() ?? null,
   };
 }
+
+/**
+ * JPY counted this Japan-time month against the caps and the member's own purchase limit (docs/decisions/035).
+ * @example const usedJpy = await monthlyPurchasedJpy(db, memberId) // 3000
+ */
+export const monthlyPurchasedJpy = (db: Database, memberId: string, now = new Date()) =>
+  monthlyCommittedJpy(db, memberId, now);
 
 /**
  * JPY counted against a month's cap (the month of `monthOf`, Japan time; default now's): paid orders,
@@ -432,6 +450,18 @@ function buildQuote(
   if (standing.hold) {
     throw new PurchaseRefused('PURCHASE_HOLD', { reason: holdKindOf(standing.hold) });
   }
+  // The member's own limits (docs/decisions/035), on the same count as the cap; in startCheckout under the
+  // same purchase lock. An exclusion is said before anything the member could do something about.
+  const self = purchaseSelfLimitRefusal(
+    {
+      purchaseLimitJpy: standing.selfLimitJpy,
+      drawLimitCoins: null,
+      excludedUntil: standing.excludedUntil ? new Date(standing.excludedUntil) : null,
+    },
+    standing.usedJpy,
+    pack.priceJpy,
+  );
+  if (self?.code === 'SELF_EXCLUDED') throw new PurchaseRefused(self.code, self.details);
   if (!standing.declared) {
     throw new PurchaseRefused('AGE_DECLARATION_REQUIRED');
   }
@@ -442,6 +472,7 @@ function buildQuote(
     const details = { capJpy: standing.capJpy, usedJpy: standing.usedJpy, remainingJpy: standing.remainingJpy };
     throw new PurchaseRefused(standing.declaredMinor ? 'MINOR_CAP_EXCEEDED' : 'MONTHLY_CAP_EXCEEDED', details);
   }
+  if (self) throw new PurchaseRefused(self.code, self.details);
   return {
     pack,
     method: input.method,
@@ -938,6 +969,10 @@ async function latePaymentProblem(
   // The month the order was made in is the month it counts against.
   const committed = await monthlyCommittedJpy(t, order.memberId, now, order.createdAt);
   if (committed + order.amountJpy > cap) return 'late_payment_over_cap';
+  // The member's own limit or exclusion as it stands when the payment arrives (docs/decisions/035).
+  if (purchaseSelfLimitRefusal(await limitsInForce(t, order.memberId, now), committed, order.amountJpy)) {
+    return 'late_payment_over_self_limit';
+  }
   if (order.firstPurchaseOnly) {
     const [other] = await t
       .select({ n: sql<number>`count(*)::int` })
@@ -1010,6 +1045,8 @@ export function reviewReasonText(reason: string | null): string {
   switch (code) {
     case 'late_payment_over_cap':
       return '期限後に届いた支払いで、月の購入上限を超える';
+    case 'late_payment_over_self_limit':
+      return '期限後に届いた支払いで、会員ご本人が設定した購入上限または自己除外にかかる';
     case 'late_payment_first_purchase_used':
       return '期限後に届いた支払いで、初回限定パックはすでに購入済み';
     case 'amount_mismatch':

@@ -10,6 +10,7 @@ import { Button, ButtonLink } from '~/components/Button';
 import { formatCoins } from '~/lib/numbers';
 import { drawOptionLabel } from './labels';
 import { withDrawContext } from '~/lib/draw-context';
+import { jstDayLabel, type SelfLimitSummaryView } from '~/components/SelfLimitNotice';
 
 export interface DrawPanelProps {
   /** The pack's id, carried to the shop when coins are short. */
@@ -29,6 +30,22 @@ export interface DrawPanelProps {
   compact?: boolean;
   /** Why nothing can be drawn any more (完売, 販売終了); the generic line otherwise. */
   closedReason?: string | null;
+  /** The member's own limits (decision 035): the sheet says an exclusion or a reached limit instead of 引く. */
+  selfLimits?: SelfLimitSummaryView | null;
+}
+
+/** Why the member's own limits stop this draw (or its purchase of coins), in the words of server/refusals.ts. */
+export function selfLimitBlock(selfLimits: SelfLimitSummaryView | null | undefined, cost: number, short: boolean) {
+  if (!selfLimits) return null;
+  if (selfLimits.excludedLastDay)
+    return `自己除外期間中（${jstDayLabel(selfLimits.excludedLastDay)}まで）は購入・ガチャができません。`;
+  const draw = selfLimits.draw;
+  if (draw && cost > draw.remaining)
+    return `今月のガチャ消費上限（${formatCoins(draw.limit)}コイン）に達しています（残り ${formatCoins(draw.remaining)}コイン）。`;
+  const purchase = selfLimits.purchase;
+  if (short && purchase && purchase.remaining === 0)
+    return `今月の購入上限（¥${purchase.limit.toLocaleString('ja-JP')}）に達しています。ご自身で設定した上限のため、今月はこれ以上コインを購入できません。`;
+  return null;
 }
 
 export function DrawPanel(props: DrawPanelProps) {
@@ -114,11 +131,13 @@ function ConfirmDialog({
   staff,
   error,
   remaining,
+  selfLimits,
 }: DrawPanelProps & { count: number; onClose: () => void; cancelHref: string }) {
   const navigation = useNavigation();
   const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
   const cost = price * count;
   const after = balance === null ? null : balance - cost;
+  const limited = selfLimitBlock(selfLimits, cost, after !== null && after < 0);
   const titleRef = useRef<HTMLHeadingElement>(null);
   const titleId = useId();
   const location = useLocation();
@@ -181,6 +200,16 @@ function ConfirmDialog({
             </ButtonLink>
           ) : staff ? (
             <p className="rounded-xl bg-canvas p-3 text-center text-sm">スタッフアカウントではガチャを引けません。</p>
+          ) : limited ? (
+            <div className="flex flex-col gap-2" data-testid="self-limit-block">
+              <p className="rounded-xl bg-sky-50 p-3 text-center text-sm font-bold text-sky-950">{limited}</p>
+              <Link
+                to="/mypage/settings/limits"
+                className="text-center text-sm font-bold text-primary-ink underline underline-offset-2"
+              >
+                利用上限を確認する
+              </Link>
+            </div>
           ) : remaining < count ? (
             <p className="rounded-xl bg-canvas p-3 text-center text-sm">
               残り{formatCoins(remaining)}口のため、{drawOptionLabel(count)}は引けません。

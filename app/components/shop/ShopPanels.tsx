@@ -135,6 +135,14 @@ export function StandingCard({ standing }: { standing: PurchaseStanding }) {
           今月のご購入額 {formatYen(standing.usedJpy)}（お支払い手続き中のご注文を含みます。毎月1日にリセット）
           {standing.declaredMinor && '。18歳未満の方は保護者の方の同意を得てからご購入ください。'}
         </p>
+        {standing.selfLimitJpy !== null && (
+          <p className="text-xs" data-testid="shop-self-limit">
+            {`ご自身で設定した今月の購入上限 ${formatYen(standing.selfLimitJpy)}（残り ${formatYen(Math.max(0, standing.selfLimitJpy - standing.usedJpy))}）`}{' '}
+            <AppLink to="/mypage/settings/limits" className="font-bold text-primary-ink underline">
+              利用上限の設定
+            </AppLink>
+          </p>
+        )}
       </div>
     </section>
   );

@@ -24,6 +24,8 @@ import { getBalance } from '#modules/wallet';
 import { rankName } from '#modules/progression';
 import { isStaffRole } from '#modules/identity';
 import { requireOperator } from '~/lib/admin.server';
+import { selfLimitSummaryOf } from '~/lib/limits.server';
+import { SelfLimitNotice } from '~/components/SelfLimitNotice';
 
 export const handle = {
   title: (data: { pack: { title: string } }) => data.pack.title,
@@ -42,7 +44,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     pack = await getGachaDetail(db, params.gachaId, { draft: true });
   }
   if (!pack || pack.genreId !== params.genreId) throw notFound(url.pathname);
-  const [genres, unclaimed, balance, drawnByMe] = await Promise.all([
+  const [genres, unclaimed, balance, drawnByMe, selfLimits] = await Promise.all([
     listGenres(db),
     // A draft has no lots yet: its preview shows every lot unclaimed, as on the day it goes on sale.
     preview
@@ -52,6 +54,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       : countUnclaimed(db, pack.id),
     shop.member ? getBalance(db, shop.member.id) : Promise.resolve(null),
     shop.member && pack.perMemberLimit ? memberDrawnLots(db, pack.id, shop.member.id) : Promise.resolve(null),
+    // The member's own limits (decision 035): one primary-key read, more only for a limit that is set.
+    selfLimitSummaryOf(shop),
   ]);
   // The pack's tiers came with it: the counts need only the one query of unclaimed lots.
   const soldOut = pack.status === 'sold_out';
@@ -70,6 +74,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     idempotencyKey: randomUUID(),
     decisionDays: shop.services.config.PRIZE_DECISION_DAYS,
     minRankName: pack.minRank ? rankName(pack.minRank) : null,
+    selfLimits,
     limitLeft: pack.perMemberLimit && drawnByMe !== null ? Math.max(pack.perMemberLimit - drawnByMe, 0) : null,
     verification,
     preview,
@@ -116,6 +121,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
     idempotencyKey: loaderData.idempotencyKey,
     staff: loaderData.staff,
     error,
+    selfLimits: loaderData.selfLimits,
     closedReason: loaderData.preview
       ? 'プレビューです。公開前のため引けません。'
       : closed === 'sold_out'
@@ -291,6 +297,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
               </AppLink>
             </p>
           )}
+          <SelfLimitNotice summary={loaderData.selfLimits} show={['draw', 'purchase']} />
           <div className="hidden md:block">
             <DrawPanel {...panel} />
           </div>

@@ -7,6 +7,8 @@ import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
 import { LoginBonusCard } from '~/components/LoginBonusCard';
 import { loginBonusCardOf } from '~/lib/login-bonus.server';
+import { SelfLimitNotice } from '~/components/SelfLimitNotice';
+import { selfLimitSummaryOf } from '~/lib/limits.server';
 import { PrizeChoices, PRIZE_STATUS_LABEL } from '~/components/gacha/PrizeList';
 import { formatCoins } from '~/lib/numbers';
 import { formatYmd, formatYmdHm } from '~/lib/dates';
@@ -44,6 +46,7 @@ const MENU = [
   { to: '/mypage/settings/phonenumber', label: '電話番号' },
   { to: '/mypage/settings/unlink', label: '連携アカウント' },
   { to: '/mypage/settings/security', label: '二段階認証' },
+  { to: '/mypage/settings/limits', label: '利用上限・自己除外' },
   { to: '/guide', label: 'よくある質問・ご利用ガイド' },
   { to: '/contact', label: 'お問い合わせ' },
   ...LEGAL_LINKS.filter((l) => l.to === '/terms' || l.to === '/tokushoho'),
@@ -101,6 +104,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   ]);
   // Today's login bonus on the menu (decision 033); the card hides itself once claimed on an earlier visit.
   const loginBonus = tab === 'menu' ? await loginBonusCardOf(shop) : null;
+  // The member's own limits (decision 035): the 80 % reminder and an exclusion, on the menu.
+  const selfLimits = tab === 'menu' ? await selfLimitSummaryOf(shop) : null;
   return {
     signedIn: true as const,
     tab,
@@ -117,6 +122,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     exp,
     account,
     loginBonus,
+    selfLimits,
     renderedAt: new Date().toISOString(),
     lifetimes: { paid: shop.services.config.PAID_COIN_EXPIRY_DAYS, free: shop.services.config.FREE_COIN_EXPIRY_DAYS },
   };
@@ -194,6 +200,9 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
       )}
       {loaderData.signedIn && !tabOpen && (
         <WalletCard balance={loaderData.balance} exp={loaderData.exp} lifetimes={loaderData.lifetimes} />
+      )}
+      {loaderData.signedIn && !tabOpen && (
+        <SelfLimitNotice summary={loaderData.selfLimits} show={['purchase', 'draw']} />
       )}
       {loaderData.signedIn && !tabOpen && loaderData.loginBonus && (
         <LoginBonusCard bonus={loaderData.loginBonus} hideWhenClaimed />

@@ -15,6 +15,7 @@ import {
   CarriedDrawNotice,
 } from '~/components/shop/ShopPanels';
 import { PurchaseHistoryList } from '~/components/shop/PurchaseHistory';
+import { SelfLimitNotice } from '~/components/SelfLimitNotice';
 import type { PurchaseHistoryPage } from '~/components/shop/types';
 
 export const handle = { title: 'コインショップ' };
@@ -55,6 +56,7 @@ export default function Shop({ loaderData, actionData }: Route.ComponentProps) {
         />
         {loaderData.state === 'open' && <StandingCard standing={loaderData.standing} />}
       </div>
+      {loaderData.state === 'open' && <SelfLimitNotice summary={loaderData.selfLimits} show={['purchase']} />}
       {loaderData.state === 'closed' ? (
         <EmptyState title={SHOP_CLOSED_MESSAGE}>コインの販売開始まで今しばらくお待ちください。</EmptyState>
       ) : (
@@ -84,14 +86,21 @@ export default function Shop({ loaderData, actionData }: Route.ComponentProps) {
             <CoinPackPicker
               packs={loaderData.packs}
               methods={loaderData.methods}
-              remainingJpy={loaderData.standing.remainingJpy}
-              canPurchase={loaderData.standing.declared && !loaderData.standing.hold}
+              remainingJpy={Math.min(
+                loaderData.standing.remainingJpy,
+                loaderData.selfLimits.purchase?.remaining ?? Number.MAX_SAFE_INTEGER,
+              )}
+              canPurchase={
+                loaderData.standing.declared && !loaderData.standing.hold && !loaderData.selfLimits.excludedLastDay
+              }
               blockedReason={
                 loaderData.standing.hold
                   ? '現在コインを購入できません。'
-                  : !loaderData.standing.declared
-                    ? '年齢の確認にお答えいただくとご購入いただけます。'
-                    : null
+                  : loaderData.selfLimits.excludedLastDay
+                    ? '自己除外期間中のため、コインを購入できません。'
+                    : !loaderData.standing.declared
+                      ? '年齢の確認にお答えいただくとご購入いただけます。'
+                      : null
               }
               selected={loaderData.selected}
               error={loaderData.selectionError}

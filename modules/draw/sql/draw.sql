@@ -58,7 +58,7 @@ DECLARE
   v_now timestamptz := coalesce(p_now, now());
   g record; v_role text; v_draw uuid; d record; v_cost int;
   v_pos int[]; v_final record; v_n int; v_last_lot boolean := false; v_kiriban int[];
-  v_available int; v_used int;
+  v_available int; v_used int; v_limits record; v_spent bigint; v_month timestamptz;
 BEGIN
   SELECT * INTO g FROM gacha_draw_terms(p_gacha);
   IF NOT FOUND OR g.status = 'draft' THEN
@@ -116,8 +116,30 @@ BEGIN
     RETURN draw_refuse(v_draw, 'RANK_TOO_LOW', jsonb_build_object('minRank', g.min_rank, 'rank', coalesce(p_rank, 0)));
   END IF;
 
+  -- Self-limits (docs/decisions/035): one primary-key read of the limits module's row (none for most
+  -- members). A self-exclusion refuses before anything is locked.
+  SELECT * INTO v_limits FROM limits_draw_terms(p_member, v_now);
+  IF v_limits.excluded_until IS NOT NULL THEN
+    RETURN draw_refuse(v_draw, 'SELF_EXCLUDED', jsonb_build_object('excludedUntil', v_limits.excluded_until));
+  END IF;
+
   -- 1. The wallet (locked until commit; a member's draws run one at a time).
   v_available := wallet_lock_available(p_member, v_now);
+  -- The monthly draw-spend limit, counted after the wallet lock: every earlier draw of this member has
+  -- committed, so two draws at once cannot both pass it. Only members with a limit pay for the read (this
+  -- member's completed draws of the Japan-time month, on draws_member_idx). No upper bound at v_now: a draw
+  -- that took the lock first may have started (and be stamped) after this one did.
+  IF v_limits.draw_limit_coins IS NOT NULL THEN
+    v_month := date_trunc('month', v_now AT TIME ZONE 'Asia/Tokyo') AT TIME ZONE 'Asia/Tokyo';
+    SELECT coalesce(sum(cost), 0) INTO v_spent FROM draws
+     WHERE member_id = p_member AND created_at >= v_month
+       AND status = 'completed' AND id <> v_draw;
+    IF v_spent + v_cost > v_limits.draw_limit_coins THEN
+      RETURN draw_refuse(v_draw, 'DRAW_SPEND_LIMIT_REACHED', jsonb_build_object('limitCoins',
+        v_limits.draw_limit_coins, 'usedCoins', v_spent, 'remainingCoins', greatest(0, v_limits.draw_limit_coins - v_spent),
+        'required', v_cost));
+    END IF;
+  END IF;
   IF v_available < v_cost THEN
     RETURN draw_refuse(v_draw, 'INSUFFICIENT_COINS', jsonb_build_object('required', v_cost, 'balance', v_available));
   END IF;

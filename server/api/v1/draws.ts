@@ -153,15 +153,24 @@ const createDraw = defineOperation({
       codes: ['DRAW_COUNT_INVALID', 'VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REQUIRED'],
     },
     401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
-    403: { description: 'スタッフ、またはランク不足です。', codes: ['STAFF_CANNOT_DRAW', 'RANK_TOO_LOW'] },
+    403: {
+      description: 'スタッフ、ランク不足、または自己除外期間中です。',
+      codes: ['STAFF_CANNOT_DRAW', 'RANK_TOO_LOW', 'SELF_EXCLUDED'],
+    },
     404: { description: 'ガチャがありません。', codes: ['GACHA_NOT_FOUND'] },
     409: {
       description: '完売・残り不足・キーの再利用・混雑。',
       codes: ['SOLD_OUT', 'NOT_ENOUGH_LOTS', 'IDEMPOTENCY_KEY_REUSED', 'DRAW_BUSY'],
     },
     422: {
-      description: 'コイン不足・販売期間外・購入上限。',
-      codes: ['INSUFFICIENT_COINS', 'GACHA_NOT_ON_SALE', 'GACHA_ENDED', 'DRAW_LIMIT_REACHED'],
+      description: 'コイン不足・販売期間外・購入上限・会員ご本人が設定した今月のガチャ消費上限。',
+      codes: [
+        'INSUFFICIENT_COINS',
+        'GACHA_NOT_ON_SALE',
+        'GACHA_ENDED',
+        'DRAW_LIMIT_REACHED',
+        'DRAW_SPEND_LIMIT_REACHED',
+      ],
     },
   },
   handler: async ({ c, services, params, body, idempotencyKey, sessionToken }) => {

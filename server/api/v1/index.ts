@@ -19,6 +19,7 @@ import { loginBonusOperations } from './login-bonus';
 import { mailOperations } from './mails';
 import { progressionOperations } from './progression';
 import { invitationOperations } from './invitations';
+import { limitsOperations } from './limits';
 
 export { defineOperation, apiSchema, type ApiOperation } from './registry';
 export { ApiError } from './http';
@@ -41,6 +42,7 @@ export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [
   mailOperations,
   progressionOperations,
   invitationOperations,
+  limitsOperations,
 ];
 
 export const API_V1_VERSION = '1.0.0';

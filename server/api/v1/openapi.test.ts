@@ -209,13 +209,16 @@ describe('openapi.json', () => {
     const alone = buildOpenApiDocument(API_V1_OPERATION_MODULES.flat(), { title: 't', version: '1.0.0' });
     // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file;
     // the coin shop's, the password policy, the address book's and the shipping requests' (issue 12),
-    // and issue 14's: the login bonus, the mailbox, the level, the rank, the ranking boards and the invitations.
+    // and issue 14's: the login bonus, the mailbox, the level, the rank, the ranking boards, the invitations
+    // and the self-limits.
     expect(
       operationsOf(alone)
         .map(({ op }) => op.operationId)
         .sort(),
     ).toEqual([
+      'cancelSelfLimitChange',
       'cancelShippingRequest',
+      'changeSelfLimits',
       'claimLoginBonus',
       'claimMyMailAttachment',
       'convertPrizes',
@@ -241,6 +244,7 @@ describe('openapi.json', () => {
       'getPasswordPolicy',
       'getPurchase',
       'getRankingBoard',
+      'getSelfLimits',
       'getShippingRequest',
       'getWallet',
       'keepPrizes',
@@ -256,6 +260,7 @@ describe('openapi.json', () => {
       'lookupPostalCode',
       'quoteShippingRequest',
       'redeemPromoCode',
+      'startSelfExclusion',
       'updateAddress',
     ]);
     expect(alone.servers).toEqual([{ url: '/api/v1' }]);

@@ -22,6 +22,7 @@ export const API_TAG_DESCRIPTIONS: Record<string, string> = {
   mailbox: 'メールボックス（あなたへ・お知らせ、既読、プレゼントの受け取り、未読件数）',
   progression: 'レベル・ランク・ランキング（会員のみ、期間は日本時間）',
   invitations: '友達招待（招待コード・リンク・招待した友達と特典の状態）',
+  limits: '利用上限と自己除外（1か月の購入上限・ガチャ消費上限、1・3・6か月の自己除外）',
   meta: 'このAPIの説明',
 };
 

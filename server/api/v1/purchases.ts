@@ -65,6 +65,11 @@ const standingSchema = apiSchema(
     usedJpy: z.int(),
     remainingJpy: z.int(),
     hasPurchased: z.boolean(),
+    selfLimitJpy: z
+      .int()
+      .nullable()
+      .meta({ description: '会員ご本人が設定した1か月の購入上限（円、usedJpy と同じ数え方）。なければ null' }),
+    excludedUntil: isoDateTime().nullable().meta({ description: '自己除外の終わる時刻。自己除外中でなければ null' }),
   }),
 );
 
@@ -185,7 +190,7 @@ const createPurchase = defineOperation({
     },
     400: { description: '入力が正しくありません。', codes: ['VALIDATION_FAILED', 'IDEMPOTENCY_KEY_REQUIRED'] },
     401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
-    403: { description: '購入停止中', codes: ['PURCHASE_HOLD'] },
+    403: { description: '購入停止中、または自己除外期間中', codes: ['PURCHASE_HOLD', 'SELF_EXCLUDED'] },
     404: { description: 'パックまたは支払方法がありません。', codes: ['PACK_UNAVAILABLE', 'METHOD_UNAVAILABLE'] },
     409: {
       description:
@@ -199,7 +204,10 @@ const createPurchase = defineOperation({
         'CHECKOUT_IN_PROGRESS',
       ],
     },
-    422: { description: '今月の購入上限を超えます。', codes: ['MONTHLY_CAP_EXCEEDED', 'MINOR_CAP_EXCEEDED'] },
+    422: {
+      description: '今月の購入上限（ショップの上限、または会員ご本人が設定した上限）を超えます。',
+      codes: ['MONTHLY_CAP_EXCEEDED', 'MINOR_CAP_EXCEEDED', 'PURCHASE_LIMIT_REACHED'],
+    },
     503: { description: '決済事業者に接続できません。', codes: ['PROVIDER_UNAVAILABLE', 'SHOP_UNAVAILABLE'] },
   },
   handler: async ({ services, member, body, idempotencyKey }) => {
