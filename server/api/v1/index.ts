@@ -16,6 +16,7 @@ import { addressOperations } from './addresses';
 import { shippingRequestOperations } from './shipping-requests';
 import { promoCodeOperations } from './promo-codes';
 import { loginBonusOperations } from './login-bonus';
+import { winnerOperations } from './winners';
 
 export { defineOperation, apiSchema, type ApiOperation } from './registry';
 export { ApiError } from './http';
@@ -35,6 +36,7 @@ export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [
   shippingRequestOperations,
   promoCodeOperations,
   loginBonusOperations,
+  winnerOperations,
 ];
 
 export const API_V1_VERSION = '1.0.0';

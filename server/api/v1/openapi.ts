@@ -19,6 +19,7 @@ export const API_TAG_DESCRIPTIONS: Record<string, string> = {
   shipping: '獲得商品の発送依頼（確認・依頼・一覧・経過・キャンセル）',
   'promo-codes': '特典コード（無償コインの受け取りと利用履歴）',
   'login-bonus': 'ログインボーナス（日本時間で1日1回の無償コイン）',
+  winners: 'みんなの当選履歴（ログイン不要）と自分の抽選履歴・証明',
   meta: 'このAPIの説明',
 };
 
