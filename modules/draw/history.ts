@@ -185,9 +185,7 @@ export async function listDrawHistory(
       lastOne: r.lastOne,
       kiriban: mine.flatMap((g) => g.kiriban ?? []).sort((a, b) => a - b),
       tiers,
-      proof: proof
-        ? { ...proof, positions: mine.flatMap((g) => g.positions ?? []).sort((a, b) => a - b) }
-        : null,
+      proof: proof ? { ...proof, positions: mine.flatMap((g) => g.positions ?? []).sort((a, b) => a - b) } : null,
     };
   });
   const last = page.at(-1);
@@ -212,4 +210,3 @@ export async function drawnPacksOf(db: Database, memberId: string): Promise<{ ga
   );
   return rows.map((r) => ({ gachaId: r.gachaId, gachaTitle: titles.get(r.gachaId)?.title ?? r.gachaId }));
 }
-

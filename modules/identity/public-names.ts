@@ -83,11 +83,7 @@ export async function winnersFeedNames(db: Database, memberIds: string[]): Promi
 
 /** Whether the member chose to be named in the winners feed. @example await winnersFeedNamedOf(db, member.id) // false */
 export async function winnersFeedNamedOf(db: Database, memberId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ named: users.winnersFeedNamed })
-    .from(users)
-    .where(eq(users.id, memberId))
-    .limit(1);
+  const [row] = await db.select({ named: users.winnersFeedNamed }).from(users).where(eq(users.id, memberId)).limit(1);
   return row?.named ?? false;
 }
 

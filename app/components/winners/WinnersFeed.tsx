@@ -76,11 +76,12 @@ export function WinnersFeed({
       <h2 id={id} className="text-lg font-black">
         みんなの当選履歴
       </h2>
-      <div className="rounded-2xl bg-white shadow-sm" style={{ minHeight: `calc(${FEED_ROWS} * 3.5rem + ${FEED_ROWS - 1}px)` }}>
+      <div
+        className="rounded-2xl bg-white shadow-sm"
+        style={{ minHeight: `calc(${FEED_ROWS} * 3.5rem + ${FEED_ROWS - 1}px)` }}
+      >
         {entries.length === 0 ? (
-          <p className="p-4 text-sm text-muted">
-            まだ上位賞の当選はありません。当たりが出るとここに表示されます。
-          </p>
+          <p className="p-4 text-sm text-muted">まだ上位賞の当選はありません。当たりが出るとここに表示されます。</p>
         ) : (
           <ol className="divide-y divide-line">
             {entries.map((entry) => (

@@ -43,7 +43,11 @@ export default function DrawHistory({ loaderData }: Route.ComponentProps) {
         title="当選履歴"
         lead="あなたの抽選と獲得したカードの記録です。完売・販売終了したオリパの抽選は、その結果が公正だったことを確かめられます。"
       />
-      <Form method="get" className="mb-4 grid gap-3 rounded-2xl bg-white p-4 shadow-sm sm:grid-cols-4" aria-label="絞り込み">
+      <Form
+        method="get"
+        className="mb-4 grid gap-3 rounded-2xl bg-white p-4 shadow-sm sm:grid-cols-4"
+        aria-label="絞り込み"
+      >
         <label className="flex flex-col gap-1 text-sm font-bold">
           オリパ
           <select name="pack" defaultValue={filter.gachaId ?? ''} className={select}>
@@ -88,7 +92,11 @@ export default function DrawHistory({ loaderData }: Route.ComponentProps) {
       ) : (
         <ol className="flex flex-col gap-3" aria-label="抽選の一覧">
           {items.map((item) => (
-            <li key={item.drawId} className="flex flex-col gap-2 rounded-2xl bg-white p-4 shadow-sm" data-testid="draw-item">
+            <li
+              key={item.drawId}
+              className="flex flex-col gap-2 rounded-2xl bg-white p-4 shadow-sm"
+              data-testid="draw-item"
+            >
               <p className="flex flex-wrap items-center justify-between gap-2 text-xs text-muted">
                 <time dateTime={item.createdAt}>{formatYmdHm(item.createdAt, 'slash')}</time>
                 <span>
@@ -103,7 +111,9 @@ export default function DrawHistory({ loaderData }: Route.ComponentProps) {
               </AppLink>
               {item.lastOne || item.kiriban.length > 0 ? (
                 <p className="flex flex-wrap gap-2 text-xs font-bold">
-                  {item.lastOne && <span className="rounded-full bg-tier-last px-2 py-0.5 text-white">ラストワン賞</span>}
+                  {item.lastOne && (
+                    <span className="rounded-full bg-tier-last px-2 py-0.5 text-white">ラストワン賞</span>
+                  )}
                   {item.kiriban.map((no) => (
                     <span key={no} className="rounded-full border border-amber-600 px-2 py-0.5 text-amber-900">
                       キリ番 {formatCoins(no)}口目
@@ -173,7 +183,9 @@ function DrawProof({ item }: { item: HistoryItem }) {
       <summary className="cursor-pointer text-sm font-bold text-primary-ink">この抽選の証明を見る</summary>
       <dl className="mt-2 flex flex-col gap-2">
         <div>
-          <dt className="font-bold text-muted">コミットメント（{formatYmdHm(proof.committedAt, 'slash')} 公開・SHA-256）</dt>
+          <dt className="font-bold text-muted">
+            コミットメント（{formatYmdHm(proof.committedAt, 'slash')} 公開・SHA-256）
+          </dt>
           <dd>
             <code className="block break-all font-mono">{proof.commitment}</code>
           </dd>
@@ -195,7 +207,9 @@ function DrawProof({ item }: { item: HistoryItem }) {
       </dl>
       <ol className="mt-3 ml-4 list-decimal space-y-1 text-muted">
         <li>販売開始前に公開したコミットメントは、シードと全口の並びから計算したハッシュ値です。</li>
-        <li>公開されたシードから全口の並び（何番の口にどの賞が入っているか）が決まり、同じコミットメントになることで、並びが途中で変えられていないと分かります。</li>
+        <li>
+          公開されたシードから全口の並び（何番の口にどの賞が入っているか）が決まり、同じコミットメントになることで、並びが途中で変えられていないと分かります。
+        </li>
         <li>検証用ファイルの抽選ログで、上の番号の口があなたの抽選に割り当てられていることを確認できます。</li>
       </ol>
       <p className="mt-2 text-muted">

@@ -48,7 +48,10 @@ export default function SettingsProfile({ loaderData, actionData }: Route.Compon
             { value: 'anonymous', label: '「匿名」と表示する（おすすめ）' },
             { value: 'named', label: 'ニックネームを表示する' },
           ].map((option) => (
-            <label key={option.value} className="flex min-h-12 items-center gap-3 rounded-xl border border-line bg-white px-3">
+            <label
+              key={option.value}
+              className="flex min-h-12 items-center gap-3 rounded-xl border border-line bg-white px-3"
+            >
               <input
                 type="radio"
                 name="winnersFeed"
