@@ -6,7 +6,7 @@ import { queryRows, type Database } from '#db/client';
 import { packTitles, revealedPackProofs, tierCards, type TierCard } from '#modules/gacha';
 import { isUuid } from '#modules/kernel';
 import { draws } from './schema';
-import { isTopTier } from './winners';
+import { cursorTimeOf, isTopTier } from './winners';
 
 export const DRAW_HISTORY_PERIODS = ['7d', '30d', '90d', 'all'] as const;
 export type DrawHistoryPeriod = (typeof DRAW_HISTORY_PERIODS)[number];
@@ -93,7 +93,7 @@ export async function listDrawHistory(
       cost: draws.cost,
       lastOne: draws.lastOne,
       createdAt: draws.createdAt,
-      cursorAt: sql<string>`to_char(${draws.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+      cursorAt: cursorTimeOf(draws.createdAt),
     })
     .from(draws)
     .where(

@@ -1,6 +1,6 @@
 // The winners feed (当選履歴, docs/decisions/036): top-tier prizes copied into draw_wins after their
 // draw committed, and read back newest first with the card, the pack and the member's chosen name.
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type AnyColumn } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows, type Database } from '#db/client';
 import { getGachaDetail, shownPackIds, tierCards, type TierCard } from '#modules/gacha';
@@ -40,6 +40,13 @@ export const winnerFeedPositionSchema = z.object({
   id: z.string().regex(/^\d{1,18}$/),
 });
 export type WinnerFeedPosition = z.output<typeof winnerFeedPositionSchema>;
+
+/**
+ * A timestamp column as a page position: UTC ISO with microseconds, so the next page starts exactly after it.
+ * @example db.select({ cursorAt: cursorTimeOf(drawWins.wonAt) })
+ */
+export const cursorTimeOf = (column: AnyColumn) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /** Entries a feed page holds at most. */
 export const WINNER_FEED_MAX_PAGE = 50;
@@ -127,7 +134,7 @@ export async function listWins(
       memberId: drawWins.memberId,
       tierId: drawWins.tierId,
       wonAt: drawWins.wonAt,
-      cursorAt: sql<string>`to_char(${drawWins.wonAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+      cursorAt: cursorTimeOf(drawWins.wonAt),
     })
     .from(drawWins)
     .where(

@@ -86,13 +86,7 @@ export function WinnersFeed({
           <ol className="divide-y divide-line">
             {entries.map((entry) => (
               <li key={entry.id} className="flex h-14 items-center gap-3 px-3">
-                <Image
-                  src={entry.imagePath}
-                  alt=""
-                  width={32}
-                  height={45}
-                  className="h-[45px] w-8 shrink-0 rounded object-cover"
-                />
+                <CardThumb src={entry.imagePath} />
                 <p className="min-w-0 flex-1 text-xs leading-snug">
                   <span className="flex items-center gap-1.5">
                     <span
@@ -130,4 +124,9 @@ export function WinnersFeed({
       </p>
     </section>
   );
+}
+
+/** A card's small picture in a list row (decorative: the row names the card). */
+export function CardThumb({ src }: { src: string }) {
+  return <Image src={src} alt="" width={32} height={45} className="h-[45px] w-8 shrink-0 rounded object-cover" />;
 }

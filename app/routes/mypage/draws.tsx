@@ -7,7 +7,7 @@ import { shopRequestContext } from '~/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { Button } from '~/components/Button';
-import { Image } from '~/components/Image';
+import { CardThumb } from '~/components/winners/WinnersFeed';
 import { TIER_CHIP, drawOptionLabel } from '~/components/gacha/labels';
 import { formatCoins } from '~/lib/numbers';
 import { formatYmdHm } from '~/lib/dates';
@@ -124,15 +124,7 @@ export default function DrawHistory({ loaderData }: Route.ComponentProps) {
               <ul className="flex flex-col gap-1.5" aria-label="獲得したカード">
                 {item.tiers.map((tier) => (
                   <li key={tier.tierId} className="flex items-center gap-2 text-sm">
-                    {tier.top ? (
-                      <Image
-                        src={tier.imagePath}
-                        alt=""
-                        width={32}
-                        height={45}
-                        className="h-[45px] w-8 shrink-0 rounded object-cover"
-                      />
-                    ) : null}
+                    {tier.top ? <CardThumb src={tier.imagePath} /> : null}
                     <span
                       className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-black ${TIER_CHIP[tier.effect] ?? TIER_CHIP.normal}`}
                     >
