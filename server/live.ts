@@ -24,7 +24,7 @@ const FIRST_WIN_SCAN_MS = 10 * 60_000;
  * Each later scan starts this long before the previous one did: a draw whose transaction began
  * earlier but committed later is still found (the feed row is unique per prize, so overlap is free).
  */
-const WIN_SCAN_OVERLAP_MS = 30_000;
+const WIN_SCAN_OVERLAP_MS = 10_000;
 /** Entries one notification carries at most (NOTIFY payloads stay far below 8,000 bytes). */
 const WINS_PER_NOTIFY = 10;
 /** Open streams one instance serves at most; beyond it new viewers are told to come back. */
