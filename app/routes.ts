@@ -81,6 +81,7 @@ export default [
     ...prefix('mypage', [
       index('routes/mypage/index.tsx'),
       route('addresses', 'routes/mypage/addresses.tsx'),
+      route('draws', 'routes/mypage/draws.tsx'),
       route('settings/unlink', 'routes/mypage/settings-unlink.tsx'),
       route('invitation', 'routes/mypage/invitation.tsx'),
       route('tokutencode', 'routes/mypage/tokutencode.tsx'),

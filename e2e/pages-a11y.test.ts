@@ -49,6 +49,7 @@ const MEMBER_PAGES = [
   { path: '/ranking/weekly/exp', heading: 'ランキング' },
   { path: '/ranking/monthly/level', heading: 'ランキング' },
   { path: '/myinbox/bonus/logs', heading: 'メールボックス' },
+  { path: '/mypage/draws', heading: '当選履歴' },
 ];
 
 describe.each<ViewportName>(['phone', 'desktop'])('member pages on a %s', (viewport) => {

@@ -199,6 +199,10 @@ export function createServerApp(options: ServerAppOptions) {
       ? services.live.stream(c, c.req.param('gachaId'))
       : apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'),
   );
+  // The winners feed as it happens (decision 036): every shown pack's new top-tier wins.
+  app.get('/api/v1/winners/events', (c) =>
+    services.live ? services.live.streamWinners(c) : apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'),
+  );
   app.route('/api/v1', createApiV1(services));
   app.route(
     '/api/webhooks/twilio',

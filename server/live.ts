@@ -1,18 +1,32 @@
-// Live remaining counts for pack pages. After draws, the instance that served them recounts the
-// pack (at most once a second per pack), stores the count on the pack row and NOTIFYs; every
-// instance LISTENs and pushes the counts to its open server-sent-event streams. The recount runs
-// outside the draw's transaction, so the draw stays one round trip and the pack row stays cold.
+// Live updates for pack pages and the home page. After draws, the instance that served them recounts the
+// pack (at most once a second per pack), stores the count on the pack row and NOTIFYs; in the same pass
+// it copies the pack's new top-tier wins into the winners feed (decision 036) and NOTIFYs them. Every
+// instance LISTENs and pushes both to its open server-sent-event streams: a pack's stream gets its
+// counts and its wins, the home's stream every shown pack's wins. All of it runs outside the draw's
+// transaction, so the draw stays one round trip and the pack row stays cold.
 import { sql } from 'drizzle-orm';
 import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
 import type { DatabaseHandle } from '#db/client';
 import type { Logger } from './logger';
 import { getGacha, getRemaining, refreshRemainingCache } from '#modules/gacha';
+import { listWins, recordWins, type WinnerFeedEntry } from '#modules/draw';
 import { apiError } from './api-error';
 
 export const LIVE_CHANNEL = 'gacha_remaining';
+/** New entries of the winners feed (already filtered to shown packs, names already chosen). */
+export const WINNERS_CHANNEL = 'winner_feed';
 const RECOUNT_MS = 1000;
 const HEARTBEAT_MS = 25_000;
+/** A pack's first scan for wins on this instance looks this far back (a restart finds recent wins). */
+const FIRST_WIN_SCAN_MS = 10 * 60_000;
+/**
+ * Each later scan starts this long before the previous one did: a draw whose transaction began
+ * earlier but committed later is still found (the feed row is unique per prize, so overlap is free).
+ */
+const WIN_SCAN_OVERLAP_MS = 10_000;
+/** Entries one notification carries at most (NOTIFY payloads stay far below 8,000 bytes). */
+const WINS_PER_NOTIFY = 10;
 /** Open streams one instance serves at most; beyond it new viewers are told to come back. */
 export const MAX_STREAMS = 5_000;
 
@@ -25,26 +39,62 @@ export interface RemainingEvent {
 }
 
 type Listener = (event: RemainingEvent) => void;
+type WinsListener = (entries: WinnerFeedEntry[]) => void;
+/** The key of the shop-wide wins listeners (the home page's stream). */
+const EVERY_PACK = '*';
 
 export interface LiveUpdates {
   /** Call after a draw on a pack (or any change of its lots). */
   noteChange(gachaId: string): void;
   subscribe(gachaId: string, listener: Listener): () => void;
-  /** The SSE response for GET /api/v1/gachas/{gachaId}/events. */
+  /** New wins of one pack, or of every shown pack with '*'. */
+  subscribeWins(gachaIdOrEvery: string, listener: WinsListener): () => void;
+  /** The SSE response for GET /api/v1/gachas/{gachaId}/events: `remaining`, `soldOut` and `win`. */
   stream(c: Context, gachaId: string): Promise<Response>;
+  /** The SSE response for GET /api/v1/winners/events: `win` for every shown pack. */
+  streamWinners(c: Context): Promise<Response>;
   stop(): Promise<void>;
 }
 
-export async function createLiveUpdates(database: DatabaseHandle, logger: Logger): Promise<LiveUpdates> {
+/** What the winners feed needs from the settings. */
+export interface LiveRules {
+  /** PRIZE_HIGHLIGHT_COINS: a prize worth this much (or S賞-class) is a top-tier win. */
+  highlightCoins: number;
+}
+
+/** One server-sent event waiting to be written; a `latest` event replaces a queued one of its name. */
+interface Message {
+  event: string;
+  data: string;
+  latest?: boolean;
+}
+/** Win events a slow stream keeps at most (the oldest go first). */
+const MAX_QUEUED = 50;
+
+export async function createLiveUpdates(
+  database: DatabaseHandle,
+  logger: Logger,
+  rules: LiveRules,
+): Promise<LiveUpdates> {
   const listeners = new Map<string, Set<Listener>>();
+  const winListeners = new Map<string, Set<WinsListener>>();
   const pending = new Map<string, NodeJS.Timeout>();
   const running = new Set<string>();
   const wakers = new Set<() => void>();
+  /** Per pack: where this instance's next scan for wins starts. */
+  const winScanFrom = new Map<string, Date>();
   let open = 0;
   let stopped = false;
 
   const dispatch = (event: RemainingEvent) => {
     for (const listener of listeners.get(event.gachaId) ?? []) listener(event);
+  };
+  const dispatchWins = (entries: WinnerFeedEntry[]) => {
+    for (const key of new Set(entries.map((e) => e.gachaId))) {
+      const mine = entries.filter((e) => e.gachaId === key);
+      for (const listener of winListeners.get(key) ?? []) listener(mine);
+    }
+    for (const listener of winListeners.get(EVERY_PACK) ?? []) listener(entries);
   };
   const unlisten = await database.listen(LIVE_CHANNEL, (payload) => {
     try {
@@ -53,6 +103,29 @@ export async function createLiveUpdates(database: DatabaseHandle, logger: Logger
       logger.warn({ err: error }, 'live update: unreadable notification');
     }
   });
+  const unlistenWins = await database.listen(WINNERS_CHANNEL, (payload) => {
+    try {
+      dispatchWins((JSON.parse(payload) as { entries: WinnerFeedEntry[] }).entries);
+    } catch (error) {
+      logger.warn({ err: error }, 'live update: unreadable wins notification');
+    }
+  });
+
+  /** Copies the pack's new top-tier wins into the feed and announces those a visitor may see. */
+  const announceWins = async (gachaId: string) => {
+    const startedAt = Date.now();
+    const since = winScanFrom.get(gachaId) ?? new Date(startedAt - FIRST_WIN_SCAN_MS);
+    const ids = await recordWins(database.db, gachaId, { highlightCoins: rules.highlightCoins, since });
+    winScanFrom.set(gachaId, new Date(startedAt - WIN_SCAN_OVERLAP_MS));
+    if (ids.length === 0) return;
+    const { items } = await listWins(database.db, {
+      gachaId,
+      ids: ids.slice(-WINS_PER_NOTIFY),
+      limit: WINS_PER_NOTIFY,
+    });
+    if (items.length === 0) return;
+    await database.db.execute(sql`select pg_notify(${WINNERS_CHANNEL}, ${JSON.stringify({ entries: items })})`);
+  };
 
   const recount = async (gachaId: string) => {
     if (running.has(gachaId)) return schedule(gachaId);
@@ -68,6 +141,7 @@ export async function createLiveUpdates(database: DatabaseHandle, logger: Logger
         tiers: counts.tiers.map((t) => ({ tierId: t.tierId, remaining: t.remaining })),
       };
       await database.db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(event)})`);
+      await announceWins(gachaId);
     } catch (error) {
       if (!stopped) logger.warn({ err: error, gachaId }, 'live update: recount failed');
     } finally {
@@ -85,85 +159,127 @@ export async function createLiveUpdates(database: DatabaseHandle, logger: Logger
     );
   };
 
-  const subscribe = (gachaId: string, listener: Listener) => {
-    const set = listeners.get(gachaId) ?? new Set();
+  const addTo = <L>(map: Map<string, Set<L>>, key: string, listener: L) => {
+    const set = map.get(key) ?? new Set<L>();
     set.add(listener);
-    listeners.set(gachaId, set);
+    map.set(key, set);
     return () => {
       set.delete(listener);
-      if (set.size === 0) listeners.delete(gachaId);
+      if (set.size === 0) map.delete(key);
     };
   };
+  const subscribe = (gachaId: string, listener: Listener) => addTo(listeners, gachaId, listener);
+  const subscribeWins = (key: string, listener: WinsListener) => addTo(winListeners, key, listener);
+
+  const winMessages = (entries: WinnerFeedEntry[]): Message[] =>
+    entries.map((entry) => ({ event: 'win', data: JSON.stringify(entry) }));
+
+  /**
+   * One server-sent-event stream: the first messages, then whatever `follow` pushes, a keep-alive
+   * comment when idle. Shares the instance's stream cap.
+   */
+  const openStream = (
+    c: Context,
+    first: () => Promise<Message[]>,
+    follow: (push: (messages: Message[]) => void) => () => void,
+  ): Response | Promise<Response> => {
+    if (open >= MAX_STREAMS) {
+      c.header('Retry-After', '30');
+      return apiError(
+        c,
+        503,
+        'LIVE_UPDATES_FULL',
+        'ただいま混み合っています。残り口数と当選履歴は再読み込みで最新になります。',
+      );
+    }
+    c.header('Cache-Control', 'no-store');
+    c.header('X-Accel-Buffering', 'no');
+    return streamSSE(c, async (sse) => {
+      open += 1;
+      const queue: Message[] = [];
+      let wake: (() => void) | undefined;
+      const unsubscribe = follow((messages) => {
+        for (const message of messages) {
+          const same = message.latest ? queue.findIndex((m) => m.event === message.event) : -1;
+          if (same >= 0) queue.splice(same, 1, message);
+          else queue.push(message);
+        }
+        if (queue.length > MAX_QUEUED) queue.splice(0, queue.length - MAX_QUEUED);
+        wake?.();
+      });
+      sse.onAbort(() => {
+        unsubscribe();
+        wake?.();
+      });
+      try {
+        const opening = await first();
+        await sse.writeSSE({ event: opening[0]?.event ?? 'ready', data: opening[0]?.data ?? '{}', retry: 3000 });
+        for (const message of opening.slice(1)) await sse.writeSSE({ event: message.event, data: message.data });
+        while (!sse.aborted && !stopped) {
+          // An event that arrived while the last one was being written is sent without waiting.
+          if (queue.length === 0)
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(done, HEARTBEAT_MS);
+              function done() {
+                clearTimeout(timer);
+                wakers.delete(done);
+                resolve();
+              }
+              wake = done;
+              wakers.add(done);
+            });
+          wake = undefined;
+          const message = queue.shift();
+          if (message) await sse.writeSSE({ event: message.event, data: message.data });
+          else if (!sse.aborted) await sse.write(': keep-alive\n\n');
+        }
+      } finally {
+        open -= 1;
+        unsubscribe();
+      }
+    });
+  };
+
+  const remainingMessages = (event: RemainingEvent): Message[] => [
+    { event: 'remaining', data: JSON.stringify(event), latest: true },
+    ...(event.soldOut ? [{ event: 'soldOut', data: JSON.stringify({ gachaId: event.gachaId }), latest: true }] : []),
+  ];
 
   return {
     noteChange: schedule,
     subscribe,
+    subscribeWins,
     async stream(c, gachaId) {
       const pack = await getGacha(database.db, gachaId);
       if (!pack) return apiError(c, 404, 'GACHA_NOT_FOUND', 'ガチャが見つかりません。');
-      if (open >= MAX_STREAMS) {
-        c.header('Retry-After', '30');
-        return apiError(
-          c,
-          503,
-          'LIVE_UPDATES_FULL',
-          'ただいま混み合っています。残り口数は再読み込みで最新になります。',
-        );
-      }
-      c.header('Cache-Control', 'no-store');
-      c.header('X-Accel-Buffering', 'no');
-      return streamSSE(c, async (sse) => {
-        open += 1;
-        const queue: RemainingEvent[] = [];
-        let wake: (() => void) | undefined;
-        const unsubscribe = subscribe(gachaId, (event) => {
-          queue.splice(0, queue.length, event);
-          wake?.();
-        });
-        sse.onAbort(() => {
-          unsubscribe();
-          wake?.();
-        });
-        try {
+      return openStream(
+        c,
+        async () => {
           const first = await getRemaining(database.db, gachaId);
-          await sse.writeSSE({
-            event: 'remaining',
-            data: JSON.stringify({
-              gachaId,
-              total: first.total,
-              remaining: first.remaining,
-              soldOut: first.soldOut,
-              tiers: first.tiers.map((t) => ({ tierId: t.tierId, remaining: t.remaining })),
-            }),
-            retry: 3000,
-          });
-          while (!sse.aborted && !stopped) {
-            // An event that arrived while the last one was being written is sent without waiting.
-            if (queue.length === 0)
-              await new Promise<void>((resolve) => {
-                const timer = setTimeout(done, HEARTBEAT_MS);
-                function done() {
-                  clearTimeout(timer);
-                  wakers.delete(done);
-                  resolve();
-                }
-                wake = done;
-                wakers.add(done);
-              });
-            wake = undefined;
-            const event = queue.shift();
-            if (event) {
-              await sse.writeSSE({ event: 'remaining', data: JSON.stringify(event) });
-              if (event.soldOut) await sse.writeSSE({ event: 'soldOut', data: JSON.stringify({ gachaId }) });
-            } else if (!sse.aborted) {
-              await sse.write(': keep-alive\n\n');
-            }
-          }
-        } finally {
-          open -= 1;
-          unsubscribe();
-        }
-      });
+          return remainingMessages({
+            gachaId,
+            total: first.total,
+            remaining: first.remaining,
+            soldOut: first.soldOut,
+            tiers: first.tiers.map((t) => ({ tierId: t.tierId, remaining: t.remaining })),
+          }).slice(0, 1);
+        },
+        (push) => {
+          const offRemaining = subscribe(gachaId, (event) => push(remainingMessages(event)));
+          const offWins = subscribeWins(gachaId, (entries) => push(winMessages(entries)));
+          return () => {
+            offRemaining();
+            offWins();
+          };
+        },
+      );
+    },
+    async streamWinners(c) {
+      return openStream(
+        c,
+        async () => [{ event: 'ready', data: '{}' }],
+        (push) => subscribeWins(EVERY_PACK, (entries) => push(winMessages(entries))),
+      );
     },
     async stop() {
       stopped = true;
@@ -171,6 +287,7 @@ export async function createLiveUpdates(database: DatabaseHandle, logger: Logger
       for (const timer of pending.values()) clearTimeout(timer);
       pending.clear();
       await unlisten();
+      await unlistenWins();
     },
   };
 }

@@ -141,7 +141,7 @@ async function bootShop(
     buildId = readBuildId(clientDir);
   }
 
-  const live = await createLiveUpdates(database, logger);
+  const live = await createLiveUpdates(database, logger, { highlightCoins: config.PRIZE_HIGHLIGHT_COINS });
   await ensureDefaultCoinPacks(database.db);
   const payments = await createPaymentServices({ config, db: database.db, logger });
   const messaging = createMessagingServices(config, logger);

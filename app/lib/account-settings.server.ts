@@ -17,7 +17,9 @@ import {
   fieldErrorsOf,
   newPasswordSchema,
   nicknameSchemaOf,
+  setWinnersFeedNamed,
   takeRateLimit,
+  winnersFeedNamedOf,
   type FieldErrors,
   type PasswordPolicy,
 } from '#modules/identity';
@@ -79,6 +81,7 @@ export async function profileLoader(shop: ShopRequest, request: Request) {
     name: session.user.name,
     birthday: { year: year ?? '', month: String(Number(month ?? '')) || '', day: String(Number(day ?? '')) || '' },
     nicknameMaxLength: shop.services.config.NICKNAME_MAX_LENGTH,
+    winnersFeedNamed: await winnersFeedNamedOf(shop.services.db, session.user.id),
   };
 }
 
@@ -102,6 +105,8 @@ export async function profileAction(shop: ShopRequest, request: Request) {
     birthday: birthday && birthday.success ? birthday.data : null,
   });
   if (!result.ok) return failed(authErrorMessage(result.code, result.status), result.status === 429 ? 429 : 400);
+  // 当選履歴: named only when the member picks it; anything else (or nothing) keeps 匿名 (decision 036).
+  await setWinnersFeedNamed(shop.services.db, shop.member.id, form.winnersFeed === 'named');
   return data<SettingsActionData>(
     { ok: 'プロフィールを保存しました。' },
     { headers: cookieHeaders(result.setCookies) },

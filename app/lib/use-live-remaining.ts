@@ -1,5 +1,8 @@
-// Live remaining counts of a pack: server-sent events from /api/v1/gachas/{id}/events.
-import { useEffect, useState } from 'react';
+// Live remaining counts of a pack, and its new wins for the winners feed: server-sent events from
+// /api/v1/gachas/{id}/events (one stream per page for both).
+import { useEffect, useRef, useState } from 'react';
+import type { WinnerFeedEntry } from '#modules/draw';
+import { winOf } from '~/components/winners/feed';
 
 export interface LiveRemaining {
   remaining: number;
@@ -11,10 +14,17 @@ export interface LiveRemaining {
 
 /**
  * Starts from the server-rendered counts and follows the stream; the browser reconnects by itself.
- * @example const live = useLiveRemaining(pack.id, { remaining: pack.remainingLots, soldOut: false, tiers })
+ * `onWin` receives the pack's new top-tier wins (`win` events) from the same stream.
+ * @example const live = useLiveRemaining(pack.id, { remaining: pack.remainingLots, soldOut: false, tiers }, feed.add)
  */
-export function useLiveRemaining(gachaId: string, initial: Omit<LiveRemaining, 'live'>): LiveRemaining {
+export function useLiveRemaining(
+  gachaId: string,
+  initial: Omit<LiveRemaining, 'live'>,
+  onWin?: (entry: WinnerFeedEntry) => void,
+): LiveRemaining {
   const [state, setState] = useState<LiveRemaining>({ ...initial, live: false });
+  const winHandler = useRef(onWin);
+  winHandler.current = onWin;
   useEffect(() => {
     setState({ ...initial, live: false });
     if (typeof EventSource === 'undefined') return;
@@ -37,6 +47,10 @@ export function useLiveRemaining(gachaId: string, initial: Omit<LiveRemaining, '
       } catch {
         // A malformed event is ignored; the next one replaces it.
       }
+    });
+    source.addEventListener('win', (event) => {
+      const entry = winOf(event);
+      if (entry) winHandler.current?.(entry);
     });
     return () => source.close();
     // The initial counts only seed the state; a new pack id restarts the stream.

@@ -1,4 +1,4 @@
-// Home (layout top): banners, sort chips and every pack on sale.
+// Home (layout top): banners, sort chips, every pack on sale, and the shop's winners feed (live).
 import type { Route } from './+types/home';
 import { shopRequestContext } from '~/context';
 import { BannerCarousel } from '~/components/BannerCarousel';
@@ -9,19 +9,28 @@ import { listGachas, parseGachaSort } from '#modules/gacha';
 import { listBanners } from '#modules/content';
 import { data } from 'react-router';
 import { takeOneTimeNotice } from '~/lib/one-time-notice.server';
+import { listWins } from '#modules/draw';
+import { FEED_ROWS } from '~/components/winners/feed';
+import { WinnersFeed, useShopWinsStream, useWinners } from '~/components/winners/WinnersFeed';
 
 export const handle = { title: 'トップ' };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(shopRequestContext).services;
   const sort = parseGachaSort(new URL(request.url).searchParams.get('sort'));
-  const [packs, banners] = await Promise.all([listGachas(db, { sort }), listBanners(db)]);
+  const [packs, banners, wins] = await Promise.all([
+    listGachas(db, { sort }),
+    listBanners(db),
+    listWins(db, { limit: FEED_ROWS }),
+  ]);
   // A notice carried from the previous page (after 退会), shown once.
   const notice = takeOneTimeNotice(request);
   return data(
     {
       notice: notice.message,
       packs,
+      wins: wins.items,
+      renderedAt: new Date().toISOString(),
       banners: banners.map((b) => ({
         id: b.uid,
         imagePath: b.image,
@@ -36,6 +45,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
+  const feed = useWinners(loaderData.wins, loaderData.renderedAt);
+  useShopWinsStream((entry) => feed.add(entry, true));
   return (
     <Container className="flex flex-col gap-4">
       {loaderData.notice ? (
@@ -53,6 +64,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       ) : (
         <EmptyState title="販売中のオリパはありません">新しいオリパの公開をお待ちください。</EmptyState>
       )}
+      <WinnersFeed entries={feed.entries} now={feed.now} announcement={feed.announcement} withPack />
     </Container>
   );
 }

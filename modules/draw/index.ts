@@ -33,6 +33,33 @@ export {
 } from './prize-storage';
 export { completedDrawsForFold, type FoldedDraw } from './ranking-feed';
 export {
+  TOP_TIER_EFFECTS,
+  isTopTier,
+  recordWins,
+  recordRecentWins,
+  recentlyDrawnPacks,
+  listWins,
+  winnerFeedPositionSchema,
+  WINNER_FEED_MAX_PAGE,
+  type WinnerFeedEntry,
+  type WinnerFeedPosition,
+} from './winners';
+export {
+  listDrawHistory,
+  drawnPacksOf,
+  drawHistoryFilterSchema,
+  drawHistoryPositionSchema,
+  DRAW_HISTORY_PERIODS,
+  DRAW_HISTORY_HITS,
+  DRAW_HISTORY_MAX_PAGE,
+  type DrawHistoryFilter,
+  type DrawHistoryPosition,
+  type DrawHistoryItem,
+  type DrawHistoryTier,
+  type DrawHistoryPeriod,
+  type DrawHistoryHits,
+} from './history';
+export {
   foldDrawRollups,
   drawDailyFigures,
   foldedLotsByPack,

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   boolean,
   date,
   check,
@@ -152,3 +153,29 @@ export const drawRollupMarks = pgTable('draw_rollup_marks', {
   name: text('name').primaryKey(),
   foldedTo: timestamp('folded_to', { withTimezone: true }).notNull(),
 });
+
+// ── The winners feed (当選履歴, docs/decisions/036) ─────────────────────────────────────────────
+// Written after a draw has committed (the live recount of the pack, and a catch-up job), never by
+// the draw itself: the draw's transaction stays as it was.
+
+/** One top-tier prize won (PRIZE_HIGHLIGHT_COINS or S賞-class effects), the public feed's row. */
+export const drawWins = pgTable(
+  'draw_wins',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    prizeId: uuid('prize_id').notNull(),
+    drawId: uuid('draw_id').notNull(),
+    memberId: text('member_id').notNull(),
+    gachaId: text('gacha_id').notNull(),
+    tierId: text('tier_id').notNull(),
+    /** When the prize was won (the prize row's time), the feed's order. */
+    wonAt: timestamp('won_at', { withTimezone: true }).notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('draw_wins_prize_idx').on(t.prizeId),
+    index('draw_wins_won_idx').on(t.wonAt, t.id),
+    index('draw_wins_gacha_idx').on(t.gachaId, t.wonAt, t.id),
+    index('draw_wins_draw_idx').on(t.drawId),
+  ],
+);

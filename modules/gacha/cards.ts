@@ -1,8 +1,9 @@
 // Gacha's read model for other modules: what a tier's card looks like and which pack it belongs to,
 // by id, in one query each (draw names its prizes and draws with these instead of joining our tables).
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Database } from '#db/client';
-import { gachas, gachaTiers } from './schema';
+import { gachas, gachaSecrets, gachaTiers } from './schema';
+import { inShownGenre, PUBLIC_GACHA_STATUSES } from './index';
 
 /** A prize tier's card as a prize list shows it. */
 export interface TierCard {
@@ -68,4 +69,57 @@ export async function packTitles(
     .from(gachas)
     .where(inArray(gachas.id, ids));
   return new Map(rows.map(({ id, ...rest }) => [id, rest]));
+}
+
+/**
+ * Ids of the packs a visitor may see: a public status (never a draft) in a shown genre (compared at
+ * read time). The winners feed lists wins of these packs only.
+ * @example const shown = await shownPackIds(db)
+ */
+export async function shownPackIds(db: Database): Promise<string[]> {
+  const rows = await db
+    .select({ id: gachas.id })
+    .from(gachas)
+    .where(and(inArray(gachas.status, PUBLIC_GACHA_STATUSES), inShownGenre(db)));
+  return rows.map((r) => r.id);
+}
+
+/** What a member needs to check a draw of a finished pack: the published seed and the commitment. */
+export interface PackProof {
+  seed: string;
+  commitment: string;
+  committedAt: string;
+}
+
+/**
+ * The proofs of the given packs that are over (sold out or ended: their seed is public); a pack still
+ * on sale is absent, so its seed never leaves the database early.
+ * @example (await revealedPackProofs(db, ['stellar-yugioh-002'])).get('stellar-yugioh-002')?.seed
+ */
+export async function revealedPackProofs(db: Database, gachaIds: string[]): Promise<Map<string, PackProof>> {
+  const ids = [...new Set(gachaIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: gachas.id,
+      seed: gachaSecrets.seed,
+      commitment: gachas.commitment,
+      committedAt: gachas.committedAt,
+    })
+    .from(gachas)
+    .innerJoin(gachaSecrets, eq(gachaSecrets.gachaId, gachas.id))
+    .where(
+      and(
+        inArray(gachas.id, ids),
+        inArray(gachas.status, ['sold_out', 'ended']),
+        isNotNull(gachas.commitment),
+        isNotNull(gachas.committedAt),
+      ),
+    );
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { seed: r.seed, commitment: r.commitment!, committedAt: new Date(r.committedAt!).toISOString() },
+    ]),
+  );
 }

@@ -14,7 +14,7 @@ export {
   refreshAllRemaining,
   type TierRemaining,
 } from './remaining';
-export { tierCards, packTitles, type TierCard } from './cards';
+export { tierCards, packTitles, shownPackIds, revealedPackProofs, type TierCard, type PackProof } from './cards';
 export { kiribanProgress, type KiribanProgress } from './kiriban';
 export {
   createPack,

@@ -46,7 +46,16 @@ export {
   type PasswordRule,
   type PasswordCheck,
 } from './password-policy';
-export { publicNameOf, publicNicknames, DELETED_MEMBER_PUBLIC_NAME } from './public-names';
+export {
+  publicNameOf,
+  publicNicknames,
+  DELETED_MEMBER_PUBLIC_NAME,
+  ANONYMOUS_WINNER_NAME,
+  feedSafeName,
+  winnersFeedNames,
+  winnersFeedNamedOf,
+  setWinnersFeedNamed,
+} from './public-names';
 export {
   AUTH_ERROR_MESSAGES,
   GENERIC_AUTH_ERROR,

@@ -30,6 +30,11 @@ export const users = pgTable(
     /** E.164 (+819012345678), set by better-auth's phoneNumber plugin once an SMS code proved it; one member per number. */
     phoneNumber: text('phone_number').unique('users_phone_number_unique'),
     phoneNumberVerified: boolean('phone_number_verified').notNull().default(false),
+    /**
+     * 当選履歴 (the public winners feed): true shows the nickname, false (the default) shows 匿名.
+     * Off by default: a win is about money, and a member opts in to being named (decision 036).
+     */
+    winnersFeedNamed: boolean('winners_feed_named').notNull().default(false),
     ...timestamps,
   },
   (t) => [

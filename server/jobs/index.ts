@@ -9,6 +9,7 @@ import {
   saleWindowsJob,
   forgetIdempotencyKeysJob,
   refreshRemainingJob,
+  recordWinsJob,
 } from './shop-rules';
 import { deliverMessagesJob, clearMessageBodiesJob } from './messaging';
 import { compensateLateShipmentsJob, keptPrizeRemindersJob } from './shipping';
@@ -50,6 +51,7 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     saleWindowsJob(),
     forgetIdempotencyKeysJob(),
     refreshRemainingJob(),
+    recordWinsJob(config.PRIZE_HIGHLIGHT_COINS), // draw.record-wins (the winners feed's catch-up, decision 036)
     ...(services.payments
       ? [
           paymentEventsJob(services.payments),

@@ -4,7 +4,7 @@
 import { readMaintenance } from '#modules/shop';
 import type { JobDefinition } from './runner';
 import { expireDueCoins } from '#modules/wallet';
-import { autoConvertDuePrizes, type AutoConversion } from '#modules/draw';
+import { autoConvertDuePrizes, recordRecentWins, type AutoConversion } from '#modules/draw';
 import type { Database } from '#db/client';
 import { advanceSaleWindows, refreshAllRemaining } from '#modules/gacha';
 import { forgetOldKeys } from '#modules/idempotency';
@@ -46,4 +46,19 @@ export const refreshRemainingJob = (): JobDefinition => ({
   name: 'gacha.refresh-remaining',
   cron: '* * * * *',
   handler: async ({ db }) => ({ processed: await refreshAllRemaining(db) }),
+});
+
+/** How far back the winners feed's catch-up looks (decision 036): wins the live path missed. */
+export const WINS_CATCH_UP_SECONDS = 15 * 60;
+
+/**
+ * The winners feed's catch-up: top-tier wins of the last WINS_CATCH_UP_SECONDS that no live recount
+ * recorded (an instance stopped between a draw's commit and its recount). Recording is once per prize.
+ */
+export const recordWinsJob = (highlightCoins: number): JobDefinition => ({
+  name: 'draw.record-wins',
+  cron: '*/5 * * * *',
+  handler: async ({ db }) => ({
+    processed: await recordRecentWins(db, { highlightCoins, windowSeconds: WINS_CATCH_UP_SECONDS }),
+  }),
 });

@@ -19,7 +19,9 @@ import { DrawPanel } from '~/components/gacha/DrawPanel';
 import { TierLineup } from '~/components/gacha/TierLineup';
 import { KiribanCounter } from '~/components/gacha/KiribanCounter';
 import { getGachaDetail, headlineTier, listGenres, countUnclaimed, remainingOf } from '#modules/gacha';
-import { memberDrawnLots, verifiedReveal } from '#modules/draw';
+import { listWins, memberDrawnLots, verifiedReveal } from '#modules/draw';
+import { FEED_ROWS } from '~/components/winners/feed';
+import { WinnersFeed, useWinners } from '~/components/winners/WinnersFeed';
 import { getBalance } from '#modules/wallet';
 import { rankName } from '#modules/progression';
 import { isStaffRole } from '#modules/identity';
@@ -44,7 +46,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     pack = await getGachaDetail(db, params.gachaId, { draft: true });
   }
   if (!pack || pack.genreId !== params.genreId) throw notFound(url.pathname);
-  const [genres, unclaimed, balance, drawnByMe, selfLimits] = await Promise.all([
+  const [genres, unclaimed, balance, drawnByMe, selfLimits, wins] = await Promise.all([
     listGenres(db),
     // A draft has no lots yet: its preview shows every lot unclaimed, as on the day it goes on sale.
     preview
@@ -56,6 +58,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     shop.member && pack.perMemberLimit ? memberDrawnLots(db, pack.id, shop.member.id) : Promise.resolve(null),
     // The member's own limits (decision 035): one primary-key read, more only for a limit that is set.
     selfLimitSummaryOf(shop),
+    // This pack's winners feed (a draft's preview has none; a hidden genre's pack lists none).
+    preview ? Promise.resolve(null) : listWins(db, { gachaId: pack.id, limit: FEED_ROWS }),
   ]);
   // The pack's tiers came with it: the counts need only the one query of unclaimed lots.
   const soldOut = pack.status === 'sold_out';
@@ -78,6 +82,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     limitLeft: pack.perMemberLimit && drawnByMe !== null ? Math.max(pack.perMemberLimit - drawnByMe, 0) : null,
     verification,
     preview,
+    wins: wins?.items ?? null,
+    renderedAt: new Date().toISOString(),
     // Chosen here, so the page's script does not carry the catalogue module (and Drizzle) to the browser.
     headlineTierId: headlineTier(pack.tiers)?.id ?? null,
   };
@@ -89,11 +95,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function GachaDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { pack, genreName } = loaderData;
-  const live = useLiveRemaining(pack.id, {
-    remaining: loaderData.remaining,
-    soldOut: loaderData.soldOut,
-    tiers: loaderData.tierRemaining,
-  });
+  const feed = useWinners(loaderData.wins ?? NO_WINS, loaderData.renderedAt);
+  const live = useLiveRemaining(
+    pack.id,
+    {
+      remaining: loaderData.remaining,
+      soldOut: loaderData.soldOut,
+      tiers: loaderData.tierRemaining,
+    },
+    (entry) => feed.add(entry, false),
+  );
   const onSale = pack.status === 'on_sale' && !live.soldOut && live.remaining > 0;
   const drawn = pack.totalLots - live.remaining;
   const ratio = pack.totalLots > 0 ? live.remaining / pack.totalLots : 0;
@@ -309,6 +320,9 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
         </h2>
         <TierLineup tiers={pack.tiers} remaining={live.tiers} />
       </section>
+      {loaderData.wins ? (
+        <WinnersFeed entries={feed.entries} now={feed.now} announcement={feed.announcement} withPack={false} />
+      ) : null}
       <FairnessSection pack={pack} verification={loaderData.verification} />
       <section
         aria-labelledby="notes"
@@ -348,6 +362,9 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
 }
 
 type Verification = Awaited<ReturnType<typeof loader>>['verification'];
+
+/** A preview's feed: one array for every render (a new [] each time would reset the feed's state). */
+const NO_WINS: [] = [];
 
 function FairnessSection({
   pack,

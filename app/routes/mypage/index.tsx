@@ -32,6 +32,7 @@ import { SOCIAL_PROVIDER_NAMES, isSocialProviderId } from '#modules/identity/bro
 export const handle = { title: 'マイページ' };
 
 const MENU = [
+  { to: '/mypage/draws', label: '当選履歴（抽選の記録と証明）' },
   { to: '/mypage?tab=purchases', label: '購入履歴' },
   { to: '/myinbox/idvs', label: 'お知らせ・メールボックス' },
   { to: '/mylevel', label: 'マイレベル' },

@@ -1,5 +1,5 @@
-// /mypage/settings/profile: ニックネーム (shown on rankings and the winners feed) and 生年月日 (optional;
-// a real date, checked strictly). Members only.
+// /mypage/settings/profile: ニックネーム (shown on rankings), how the winners feed names the member
+// (匿名 by default, decision 036) and 生年月日 (optional; a real date, checked strictly). Members only.
 import { useNavigation } from 'react-router';
 import type { Route } from './+types/settings-profile';
 import { shopRequestContext } from '~/context';
@@ -23,10 +23,10 @@ const thisYear = new Date().getFullYear();
 export default function SettingsProfile({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const result = actionData as SettingsActionData | undefined;
-  const { name, birthday, nicknameMaxLength } = loaderData;
+  const { name, birthday, nicknameMaxLength, winnersFeedNamed } = loaderData;
   const select = 'min-h-12 rounded-xl border border-line bg-white px-3 text-base';
   return (
-    <SettingsPage title="プロフィール" lead="ニックネームはランキングや当選履歴に表示されます。">
+    <SettingsPage title="プロフィール" lead="ニックネームはランキングに表示されます。当選履歴での表示は下で選べます。">
       <SettingsForm error={result?.formError}>
         <SettingsNotice message={result?.ok} />
         <TextField
@@ -39,6 +39,30 @@ export default function SettingsProfile({ loaderData, actionData }: Route.Compon
           error={result?.fieldErrors?.name}
           hint={`${nicknameMaxLength}文字以内。運営・公式と紛らわしい名前は使えません。`}
         />
+        <fieldset className="flex flex-col gap-2" aria-describedby="winners-feed-hint">
+          <legend className="text-sm font-bold">みんなの当選履歴での表示</legend>
+          <p id="winners-feed-hint" className="text-xs text-muted">
+            上位賞に当選すると、トップページとオリパのページの「みんなの当選履歴」に載ります。メールアドレスや会員IDは表示されません。
+          </p>
+          {[
+            { value: 'anonymous', label: '「匿名」と表示する（おすすめ）' },
+            { value: 'named', label: 'ニックネームを表示する' },
+          ].map((option) => (
+            <label
+              key={option.value}
+              className="flex min-h-12 items-center gap-3 rounded-xl border border-line bg-white px-3"
+            >
+              <input
+                type="radio"
+                name="winnersFeed"
+                value={option.value}
+                defaultChecked={(option.value === 'named') === winnersFeedNamed}
+                className="h-5 w-5 accent-primary"
+              />
+              <span className="text-sm">{option.label}</span>
+            </label>
+          ))}
+        </fieldset>
         <fieldset
           className="flex flex-col gap-1.5"
           aria-describedby={result?.fieldErrors?.birthday ? 'birthday-error' : undefined}

@@ -236,7 +236,7 @@ const getGachaRemaining = defineOperation({
   path: '/gachas/{gachaId}/remaining',
   summary: '残り口数（全体と賞ごと）',
   description:
-    'ライブ更新は server-sent events の GET /api/v1/gachas/{gachaId}/events（イベント remaining, soldOut）で受け取れます。',
+    'ライブ更新は server-sent events の GET /api/v1/gachas/{gachaId}/events（イベント remaining, soldOut、このオリパの当選履歴の win）で受け取れます。',
   tags: ['catalogue'],
   auth: 'none',
   cacheControl: 'no-cache',

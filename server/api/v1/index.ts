@@ -20,6 +20,7 @@ import { mailOperations } from './mails';
 import { progressionOperations } from './progression';
 import { invitationOperations } from './invitations';
 import { limitsOperations } from './limits';
+import { winnerOperations } from './winners';
 
 export { defineOperation, apiSchema, type ApiOperation } from './registry';
 export { ApiError } from './http';
@@ -43,6 +44,7 @@ export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [
   progressionOperations,
   invitationOperations,
   limitsOperations,
+  winnerOperations,
 ];
 
 export const API_V1_VERSION = '1.0.0';

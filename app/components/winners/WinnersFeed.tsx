@@ -1,0 +1,132 @@
+// 「みんなの当選履歴」: recent top-tier wins, server-rendered, then live (server-sent events). The list's
+// height is reserved for FEED_ROWS rows, so a new win moves nothing; a screen reader hears at most one
+// new win a minute (polite), never a stream of them.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { WinnerFeedEntry } from '#modules/draw';
+import { Image } from '~/components/Image';
+import { AppLink } from '~/components/AppLink';
+import { TIER_CHIP } from '~/components/gacha/labels';
+import { FEED_ROWS, announcementOf, mergeWins, timeAgo, winOf } from './feed';
+
+/** A screen reader hears a new win at most this often. */
+const ANNOUNCE_EVERY_MS = 60_000;
+/** 「3分前」 is refreshed this often. */
+const CLOCK_MS = 30_000;
+
+/**
+ * The feed's entries: the server's first ones, then `add` for each live one.
+ * @example const feed = useWinners(loaderData.wins, loaderData.renderedAt)
+ */
+export function useWinners(initial: WinnerFeedEntry[], renderedAt: string) {
+  const [entries, setEntries] = useState(initial);
+  const [now, setNow] = useState(() => Date.parse(renderedAt));
+  const [announcement, setAnnouncement] = useState('');
+  const lastAnnounced = useRef(0);
+  useEffect(() => setEntries(initial), [initial]);
+  useEffect(() => {
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), CLOCK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  const add = useCallback((fresh: WinnerFeedEntry, withPack: boolean) => {
+    setEntries((shown) => mergeWins(shown, [fresh], FEED_ROWS));
+    setNow(Date.now());
+    if (Date.now() - lastAnnounced.current >= ANNOUNCE_EVERY_MS) {
+      lastAnnounced.current = Date.now();
+      setAnnouncement(announcementOf(fresh, withPack));
+    }
+  }, []);
+  return { entries, now, announcement, add };
+}
+
+/**
+ * The shop-wide stream of the home page: GET /api/v1/winners/events (the browser reconnects by itself).
+ * @example useShopWinsStream((entry) => feed.add(entry, true))
+ */
+export function useShopWinsStream(onWin: (entry: WinnerFeedEntry) => void) {
+  const handler = useRef(onWin);
+  handler.current = onWin;
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return;
+    const source = new EventSource('/api/v1/winners/events');
+    source.addEventListener('win', (event) => {
+      const entry = winOf(event);
+      if (entry) handler.current(entry);
+    });
+    return () => source.close();
+  }, []);
+}
+
+export function WinnersFeed({
+  entries,
+  now,
+  announcement,
+  withPack,
+  id = 'winners',
+}: {
+  entries: WinnerFeedEntry[];
+  now: number;
+  announcement: string;
+  /** The home page names each pack (linked); a pack's own page does not. */
+  withPack: boolean;
+  id?: string;
+}) {
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-2" data-testid="winners-feed">
+      <h2 id={id} className="text-lg font-black">
+        みんなの当選履歴
+      </h2>
+      <div
+        className="rounded-2xl bg-white shadow-sm"
+        style={{ minHeight: `calc(${FEED_ROWS} * 3.5rem + ${FEED_ROWS - 1}px)` }}
+      >
+        {entries.length === 0 ? (
+          <p className="p-4 text-sm text-muted">まだ上位賞の当選はありません。当たりが出るとここに表示されます。</p>
+        ) : (
+          <ol className="divide-y divide-line">
+            {entries.map((entry) => (
+              <li key={entry.id} className="flex h-14 items-center gap-3 px-3">
+                <CardThumb src={entry.imagePath} />
+                <p className="min-w-0 flex-1 text-xs leading-snug">
+                  <span className="flex items-center gap-1.5">
+                    <span
+                      className={`shrink-0 rounded-full px-1.5 py-0.5 text-[10px] font-black leading-none ${TIER_CHIP[entry.effect] ?? TIER_CHIP.normal}`}
+                    >
+                      {entry.tierLabel}
+                    </span>
+                    <b className="truncate text-sm">{entry.cardName}</b>
+                  </span>
+                  <span className="block truncate text-muted">
+                    <span data-testid="winner-name">{entry.name}</span>さん
+                    {withPack ? (
+                      <>
+                        {' ・ '}
+                        <AppLink
+                          to={`/gacha/${entry.genreId}/${entry.gachaId}`}
+                          className="font-bold text-primary-ink underline"
+                        >
+                          {entry.gachaTitle}
+                        </AppLink>
+                      </>
+                    ) : null}
+                  </span>
+                </p>
+                <time dateTime={entry.wonAt} className="shrink-0 text-[11px] text-muted">
+                  {timeAgo(entry.wonAt, now)}
+                </time>
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+      <p className="sr-only" role="status" aria-live="polite" aria-atomic="true">
+        {announcement}
+      </p>
+    </section>
+  );
+}
+
+/** A card's small picture in a list row (decorative: the row names the card). */
+export function CardThumb({ src }: { src: string }) {
+  return <Image src={src} alt="" width={32} height={45} className="h-[45px] w-8 shrink-0 rounded object-cover" />;
+}
