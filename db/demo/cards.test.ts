@@ -1,6 +1,7 @@
 // The demo catalogue's cards: one picture per card name in every pack, and the picture is that card's.
 import { describe, it, expect } from 'vitest';
 import { DEMO_CARDS, demoCard } from './cards';
+import { DEFAULT_FORBIDDEN_PACK_WORDS, forbiddenWordsIn, type PackDefinition } from '#modules/gacha';
 import { DEMO_PACKS, demoTiers } from './seed';
 
 /** A tier's card name without the ラストワン or キリ番賞 suffix: the card itself. */
@@ -40,5 +41,12 @@ describe('demo cards', () => {
       rarity: 'SAR',
       imagePath: '/demo/cards/card-07.svg',
     });
+  });
+
+  it('writes no copy that 景品表示法 forbids (the pack editor refuses to publish it)', () => {
+    for (const pack of DEMO_PACKS) {
+      const copy = { title: pack.title, tiers: demoTiers(pack) } as unknown as PackDefinition;
+      expect(forbiddenWordsIn(copy, DEFAULT_FORBIDDEN_PACK_WORDS), pack.title).toEqual([]);
+    }
   });
 });

@@ -67,7 +67,7 @@ export const DEMO_PACKS: DemoPack[] = [
   {
     id: 'stellar-pokemon-002',
     genreId: 'pokemon',
-    title: 'PSA10確定！極上の一枚オリパ',
+    title: 'PSA10鑑定品！極上の一枚オリパ',
     price: 10000,
     total: 120,
     remaining: 9,
@@ -95,7 +95,7 @@ export const DEMO_PACKS: DemoPack[] = [
   {
     id: 'stellar-onepiece-002',
     genreId: 'onepiece',
-    title: 'リーダー確定コレクションオリパ',
+    title: 'リーダーカード コレクションオリパ',
     price: 3000,
     total: 200,
     remaining: 27,
