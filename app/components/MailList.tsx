@@ -1,6 +1,7 @@
 // The mailbox's list rows: unread mark (新着), subject, date, and the attachment's badge (coins, deadline,
 // 受取済 or 期限切れ). Each row opens the mail.
 import { AppLink } from './AppLink';
+import { GiftIcon } from './icons';
 import { formatCoins } from '~/lib/numbers';
 import { formatYmdHm } from '~/lib/dates';
 
@@ -24,8 +25,9 @@ export function AttachmentBadge({ attachment }: { attachment: NonNullable<MailRo
         };
   return (
     <span className="mt-1 flex flex-wrap items-center gap-1 text-xs">
-      <span className="rounded-full bg-amber-100 px-2 py-0.5 font-bold text-amber-900">
-        🎁 {formatCoins(attachment.coins)}コイン
+      <span className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2 py-0.5 font-bold text-amber-900">
+        <GiftIcon className="size-3.5" />
+        {formatCoins(attachment.coins)}コイン
       </span>
       <span className={`rounded-full px-2 py-0.5 font-bold ${state.tone}`}>{state.text}</span>
     </span>
