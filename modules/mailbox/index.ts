@@ -2,7 +2,7 @@
 // claimed exactly once. Every module that tells a member something goes through `notifyMember`, the one
 // notification interface: a personal mail keyed by (member, dedupe key), so a retried job or a second
 // instance never sends it twice.
-import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { refuse, type Outcome } from '#modules/kernel';
 import { grantCoins } from '#modules/wallet';
@@ -73,10 +73,11 @@ export interface MemberNotice {
   /** When the member sees it (default now). */
   sendAt?: Date;
   /**
-   * Also an email (the generic 'mailbox-notice': the subject and a link to the mail) when the member
-   * opted in (mail_preferences). Leave it out where the sender mails by itself already (shipping).
+   * Also an email to a member who opted in (the generic 'mailbox-notice': the subject and a link to the
+   * mail), queued by the `mailbox.email-notices` job within a minute; default true. `false` where the sender
+   * mails about it by itself (shipping does for its own notices).
    */
-  email?: { site: SiteIdentity };
+  email?: boolean;
 }
 
 /** Broadcasts older than this are not looked at for a member's list and count (they have had their time). */
@@ -107,13 +108,11 @@ export async function notifyMember(db: Database, notice: MemberNotice): Promise<
       attachmentReason: attachment ? (attachment.reason ?? MAIL_ATTACHMENT_REASON) : null,
       dedupeKey: notice.dedupeKey,
       sendAt: notice.sendAt ?? new Date(),
+      emailPending: notice.email !== false,
     })
     .onConflictDoNothing({ target: [mails.memberId, mails.dedupeKey] })
     .returning({ id: mails.id });
-  if (row) {
-    if (notice.email) await emailNotice(db, notice.memberId, row.id, notice.subject, notice.email.site);
-    return { mailId: row.id, created: true };
-  }
+  if (row) return { mailId: row.id, created: true };
   const [first] = await db
     .select({ id: mails.id })
     .from(mails)
@@ -121,16 +120,49 @@ export async function notifyMember(db: Database, notice: MemberNotice): Promise<
   return { mailId: first!.id, created: false };
 }
 
-/** The opted-in member's email about a new mail (in the caller's transaction, like the mail itself). */
-async function emailNotice(db: Database, memberId: string, mailId: number, subject: string, site: SiteIdentity) {
-  if (!(await mailEmailOptIn(db, memberId))) return;
-  const contact = await memberContactOf(db, memberId);
-  if (!contact?.email || contact.deleted) return;
-  await queueMail(db, site, {
-    to: contact.email,
-    template: 'mailbox-notice',
-    vars: { subject, url: `${site.origin.replace(/\/$/, '')}${mailPagePath(mailId)}` },
-    memberId,
+/**
+ * Job `mailbox.email-notices`: for each personal mail still to be decided (oldest first, `limit` a run), queues
+ * the generic email when the member has opted in and has an address, and clears the mark, in one transaction
+ * per batch; rows are claimed with SKIP LOCKED, so concurrent runs and instances mail each once.
+ * A scheduled mail waits for its send time. Answers how many mails were decided.
+ * @example await sendPendingMailEmails(db, site, { limit: 200 }) // 3
+ */
+export async function sendPendingMailEmails(
+  db: Database,
+  site: SiteIdentity,
+  options: { limit: number; now?: Date },
+): Promise<number> {
+  const now = options.now ?? new Date();
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: mails.id, memberId: mails.memberId, subject: mails.subject, canceledAt: mails.canceledAt })
+      .from(mails)
+      .where(and(eq(mails.emailPending, true), lte(mails.sendAt, now)))
+      .orderBy(mails.id)
+      .limit(options.limit)
+      .for('update', { skipLocked: true });
+    for (const mail of due) {
+      if (!mail.memberId || mail.canceledAt || !(await mailEmailOptIn(tx, mail.memberId))) continue;
+      const contact = await memberContactOf(tx, mail.memberId);
+      if (!contact?.email || contact.deleted) continue;
+      await queueMail(tx, site, {
+        to: contact.email,
+        template: 'mailbox-notice',
+        vars: { subject: mail.subject, url: `${site.origin.replace(/\/$/, '')}${mailPagePath(mail.id)}` },
+        memberId: mail.memberId,
+      });
+    }
+    if (due.length > 0)
+      await tx
+        .update(mails)
+        .set({ emailPending: false })
+        .where(
+          inArray(
+            mails.id,
+            due.map((m) => m.id),
+          ),
+        );
+    return due.length;
   });
 }
 

@@ -18,6 +18,7 @@ import {
   listSentMails,
   notifyMember,
   openMail,
+  sendPendingMailEmails,
   setMailEmailOptIn,
   unreadMailCount,
   type MailSegment,
@@ -137,26 +138,51 @@ describe('the broadcast window', () => {
 });
 
 describe('email for members who opted in', () => {
-  it('queues the generic notice only when the member opted in and the sender asks for it', async () => {
+  const site = { name: 'テスト', origin: 'https://shop.example.test' };
+  const notice = (member: string, key: string, extra: { email?: boolean; sendAt?: Date } = {}) =>
+    notifyMember(handle.db, {
+      memberId: member,
+      category: 'prize_deadline',
+      dedupeKey: key,
+      subject: '期限',
+      body: 'b',
+      ...extra,
+    });
+  const pendingOf = async (mailId: number) =>
+    (await handle.db.select({ p: mails.emailPending }).from(mails).where(eq(mails.id, mailId)))[0]!.p;
+
+  it('queues the generic notice by the job, once, only for a member who opted in', async () => {
     const member = await createMember(handle.db);
-    const site = { name: 'テスト', origin: 'https://shop.example.test' };
     const to = `${member}@example.test`;
-    const notice = (key: string) =>
-      notifyMember(handle.db, {
-        memberId: member,
-        category: 'prize_deadline',
-        dedupeKey: key,
-        subject: '期限',
-        body: 'b',
-        email: { site },
-      });
-    await notice('k1');
+    const before = await notice(member, 'k1');
+    await sendPendingMailEmails(handle.db, site, { limit: 1000 });
     expect(await recentMessages(handle.db, { to, limit: 5 })).toHaveLength(0);
+    expect(await pendingOf(before.mailId)).toBe(false); // decided: not opted in then, never mailed later
     await setMailEmailOptIn(handle.db, member, true);
-    const { mailId } = await notice('k2');
-    await notice('k2'); // a repeat writes nothing, mails nothing
+    const { mailId } = await notice(member, 'k2');
+    await notice(member, 'k2'); // a repeat writes nothing, mails nothing
+    // Two runs at once (two instances) decide each mail once.
+    await Promise.all([
+      sendPendingMailEmails(handle.db, site, { limit: 1000 }),
+      sendPendingMailEmails(handle.db, site, { limit: 1000 }),
+    ]);
+    await sendPendingMailEmails(handle.db, site, { limit: 1000 });
     const sent = await recentMessages(handle.db, { to, limit: 5 });
     expect(sent).toHaveLength(1);
     expect(sent[0]!.text).toContain(`https://shop.example.test/myinbox/mail/${mailId}`);
+  });
+
+  it('mails nothing when the sender mails by itself, and waits for a scheduled mail', async () => {
+    const member = await createMember(handle.db);
+    const to = `${member}@example.test`;
+    await setMailEmailOptIn(handle.db, member, true);
+    await notice(member, 'self', { email: false });
+    const later = new Date(Date.now() + 60 * 60 * 1000);
+    const scheduled = await notice(member, 'later', { sendAt: later });
+    await sendPendingMailEmails(handle.db, site, { limit: 1000 });
+    expect(await recentMessages(handle.db, { to, limit: 5 })).toHaveLength(0);
+    expect(await pendingOf(scheduled.mailId)).toBe(true);
+    await sendPendingMailEmails(handle.db, site, { limit: 1000, now: new Date(later.getTime() + 1000) });
+    expect(await recentMessages(handle.db, { to, limit: 5 })).toHaveLength(1);
   });
 });

@@ -34,6 +34,7 @@ export async function composeMail(tx: Database, draft: MailDraft): Promise<{ mai
     .insert(mails)
     .values({
       audience: draft.to.audience,
+      emailPending: draft.to.audience === 'personal',
       memberId: draft.to.audience === 'personal' ? draft.to.memberId : null,
       segment: draft.to.audience === 'broadcast' ? draft.to.segment : null,
       category: 'operator',

@@ -48,6 +48,11 @@ export const mails = pgTable(
     sendAt: timestamp('send_at', { withTimezone: true }).notNull().defaultNow(),
     /** An operator withdrew it before or after sending: members no longer see it. */
     canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    /**
+     * An email to an opted-in member is still to be decided (the `mailbox.email-notices` job queues it, or
+     * not, and clears this in one transaction): every personal mail whose sender does not mail by itself.
+     */
+    emailPending: boolean('email_pending').notNull().default(false),
     /** The staff member who composed it; null for system mails. */
     createdBy: text('created_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -57,6 +62,9 @@ export const mails = pgTable(
     index('mails_personal_idx')
       .on(t.memberId, t.id.desc())
       .where(sql`${t.audience} = 'personal'`),
+    index('mails_email_pending_idx')
+      .on(t.id)
+      .where(sql`${t.emailPending}`),
     index('mails_broadcast_idx')
       .on(t.sendAt.desc())
       .where(sql`${t.audience} = 'broadcast'`),

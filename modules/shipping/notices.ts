@@ -225,5 +225,6 @@ async function mailboxMailOf(
     dedupeKey,
     subject: rendered.subject.replace(/^【[^】]*】/, ''),
     body,
+    email: false, // shipping mails every notice by itself (above)
   });
 }

@@ -19,7 +19,7 @@ import { ROLLUP_SETTLE_SECONDS, foldDashboardRollupsJob, unusedPaidSnapshotJob }
 import { monthlyRanksJob, foldRankingsJob } from './progression';
 import { rankRulesOf } from '../progression';
 import { storageConversionNotifier } from '#modules/shipping';
-import { bothConversionHooks, prizeConversionMail, prizeDeadlineMailsJob } from './prize-mails';
+import { bothConversionHooks, mailEmailNoticesJob, prizeConversionMail, prizeDeadlineMailsJob } from './prize-mails';
 import { shippingRulesOf } from '../shipping';
 import type { JobDefinition, JobRunner } from './runner';
 
@@ -45,9 +45,10 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     expireCoinsJob(),
     autoConvertPrizesJob(
       config.FREE_COIN_EXPIRY_DAYS,
-      bothConversionHooks(storageConversionNotifier(shipping.site), prizeConversionMail(shipping.site)),
+      bothConversionHooks(storageConversionNotifier(shipping.site), prizeConversionMail()),
     ), // prizes.auto-convert
-    prizeDeadlineMailsJob(shipping.site), // prizes.deadline-mails
+    prizeDeadlineMailsJob(), // prizes.deadline-mails
+    mailEmailNoticesJob(shipping.site), // mailbox.email-notices (opted-in members' emails about new mails)
     saleWindowsJob(),
     forgetIdempotencyKeysJob(),
     refreshRemainingJob(),

@@ -47,13 +47,13 @@ describe('sendPrizeDeadlineMails', () => {
     const due = new Date(start.getTime() + 60 * HOUR);
     await pendingPrizes(member, due, 10);
     await pendingPrizes(member, new Date(due.getTime() + 5 * 60_000), 2);
-    await sendPrizeDeadlineMails(handle.db, null, start);
-    await sendPrizeDeadlineMails(handle.db, null, new Date(start.getTime() + HOUR)); // the next hourly run
+    await sendPrizeDeadlineMails(handle.db, start);
+    await sendPrizeDeadlineMails(handle.db, new Date(start.getTime() + HOUR)); // the next hourly run
     expect(await subjects(member)).toEqual(['獲得したカードの選択期限が近づいています']);
     // A day and a half later the deadline is within a day: the 1-day reminder, once.
     const later = new Date(start.getTime() + 40 * HOUR);
-    await Promise.all([sendPrizeDeadlineMails(handle.db, null, later), sendPrizeDeadlineMails(handle.db, null, later)]);
-    await sendPrizeDeadlineMails(handle.db, null, new Date(later.getTime() + HOUR));
+    await Promise.all([sendPrizeDeadlineMails(handle.db, later), sendPrizeDeadlineMails(handle.db, later)]);
+    await sendPrizeDeadlineMails(handle.db, new Date(later.getTime() + HOUR));
     expect((await subjects(member)).sort()).toEqual(
       ['【明日まで】獲得したカードの選択期限です', '獲得したカードの選択期限が近づいています'].sort(),
     );
@@ -63,7 +63,7 @@ describe('sendPrizeDeadlineMails', () => {
     const member = await createMember(handle.db);
     const now = new Date();
     await pendingPrizes(member, new Date(now.getTime() + 5 * 24 * HOUR), 3);
-    await sendPrizeDeadlineMails(handle.db, null, now);
+    await sendPrizeDeadlineMails(handle.db, now);
     expect(await subjects(member)).toEqual([]);
   });
 });
@@ -71,7 +71,7 @@ describe('sendPrizeDeadlineMails', () => {
 describe('prizeConversionMail', () => {
   it('writes one notice per conversion, and nothing more when retried', async () => {
     const member = await createMember(handle.db);
-    const notify = prizeConversionMail(null);
+    const notify = prizeConversionMail();
     const conversion = {
       memberId: member,
       converted: [{ prizeId: randomUUID(), coins: 50, wasKept: false }],

@@ -3,7 +3,7 @@
 // were converted automatically. Both go through the mailbox's notifyMember, so a rerun writes nothing more.
 import type { Database } from '#db/client';
 import { pendingPrizeDeadlines, type AutoConversion } from '#modules/draw';
-import { notifyMember } from '#modules/mailbox';
+import { notifyMember, sendPendingMailEmails } from '#modules/mailbox';
 import type { SiteIdentity } from '#modules/messaging';
 import type { JobDefinition } from './runner';
 
@@ -18,9 +18,9 @@ const dayLabel = (day: string) => {
 
 /**
  * One mail per member, deadline day and reminder; the dedupe key is `prize-deadline:<days>d:<JST day>`.
- * @example await sendPrizeDeadlineMails(db, site, new Date()) // mails written
+ * @example await sendPrizeDeadlineMails(db, new Date()) // mails written
  */
-export async function sendPrizeDeadlineMails(db: Database, site: SiteIdentity | null, now = new Date()) {
+export async function sendPrizeDeadlineMails(db: Database, now = new Date()) {
   let written = 0;
   for (const days of PRIZE_DEADLINE_REMINDER_DAYS) {
     const nearer = days === 3 ? 1 : 0;
@@ -53,7 +53,6 @@ export async function sendPrizeDeadlineMails(db: Database, site: SiteIdentity | 
           },
         ],
         sendAt: now,
-        ...(site ? { email: { site } } : {}),
       });
       if (sent.created) written += 1;
     }
@@ -62,19 +61,19 @@ export async function sendPrizeDeadlineMails(db: Database, site: SiteIdentity | 
 }
 
 /** Job `prizes.deadline-mails`: hourly, so a reminder arrives within the hour it became due. */
-export const prizeDeadlineMailsJob = (site: SiteIdentity): JobDefinition => ({
+export const prizeDeadlineMailsJob = (): JobDefinition => ({
   name: 'prizes.deadline-mails',
   cron: '40 * * * *',
-  handler: async ({ db, now }) => ({ processed: await sendPrizeDeadlineMails(db, site, now) }),
+  handler: async ({ db, now }) => ({ processed: await sendPrizeDeadlineMails(db, now) }),
 });
 
 /**
  * The deadline job's mailbox notice, in each member's conversion transaction (key: the first prize's id,
  * so a retry converting nothing more writes nothing more). Email only when no kept prize is among them:
  * shipping already emails about those (storageConversionNotifier).
- * @example autoConvertDuePrizes(db, days, now, 200, prizeConversionMail(site))
+ * @example autoConvertDuePrizes(db, days, now, 200, prizeConversionMail())
  */
-export function prizeConversionMail(site: SiteIdentity | null) {
+export function prizeConversionMail() {
   return async (tx: Database, conversion: AutoConversion): Promise<void> => {
     const first = conversion.converted[0];
     if (!first) return;
@@ -85,7 +84,7 @@ export function prizeConversionMail(site: SiteIdentity | null) {
       dedupeKey: `prize-auto-converted:${first.prizeId}`,
       subject: '期限を過ぎたカードをコインに交換しました',
       body: `期限を過ぎたカード ${conversion.converted.length}枚を、${conversion.total.toLocaleString('ja-JP')}コイン（無償コイン）に交換しました。`,
-      ...(site && !emailed ? { email: { site } } : {}),
+      email: !emailed,
     });
   };
 }
@@ -96,3 +95,13 @@ export const bothConversionHooks =
   async (tx: Database, conversion: AutoConversion) => {
     for (const hook of hooks) await hook(tx, conversion);
   };
+
+/**
+ * Job `mailbox.email-notices`: every minute, the email about each new personal mail to members who opted in
+ * (the level-up mail written by the draw's SQL, rank-up, invitation, purchase, deadline mails…), 500 a run.
+ */
+export const mailEmailNoticesJob = (site: SiteIdentity): JobDefinition => ({
+  name: 'mailbox.email-notices',
+  cron: '* * * * *',
+  handler: async ({ db, now }) => ({ processed: await sendPendingMailEmails(db, site, { limit: 500, now }) }),
+});

@@ -1,6 +1,7 @@
 -- The mailbox's SQL: notifyMember for callers that are themselves SQL (the draw's level-up mail, written
 -- in the draw's own transaction). Same rules as notifyMember in index.ts: one personal mail per (member,
--- dedupe key), a repeat writes nothing; the body is plain text, one paragraph per non-empty line.
+-- dedupe key), a repeat writes nothing; the body is plain text, one paragraph per non-empty line; an
+-- opted-in member's email follows from the mailbox.email-notices job (email_pending).
 -- Answers the new mail's id, or NULL when the key had been used. Applied after the migrations.
 CREATE OR REPLACE FUNCTION mailbox_notify(p_member text, p_category text, p_key text, p_subject text, p_body text,
   p_coins int, p_claim_until timestamptz, p_reason text, p_at timestamptz) RETURNS bigint
@@ -10,7 +11,7 @@ DECLARE
   v_attached boolean := coalesce(p_coins, 0) > 0;
 BEGIN
   INSERT INTO mails (audience, member_id, category, subject, body, attachment_coins, claim_until, attachment_reason,
-                     dedupe_key, send_at)
+                     dedupe_key, send_at, email_pending)
   VALUES ('personal', p_member, p_category, p_subject,
           (SELECT coalesce(jsonb_agg(jsonb_build_object('type', 'paragraph', 'text', btrim(line), 'spans', '[]'::jsonb)
                                      ORDER BY n), '[]'::jsonb)
@@ -19,7 +20,7 @@ BEGIN
           CASE WHEN v_attached THEN p_coins END,
           CASE WHEN v_attached THEN p_claim_until END,
           CASE WHEN v_attached THEN coalesce(p_reason, 'mail_attachment') END,
-          p_key, coalesce(p_at, now()))
+          p_key, coalesce(p_at, now()), true)
   ON CONFLICT ON CONSTRAINT mails_member_dedupe DO NOTHING
   RETURNING id INTO v_id;
   RETURN v_id;

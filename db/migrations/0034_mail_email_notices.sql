@@ -1,0 +1,2 @@
+ALTER TABLE "mails" ADD COLUMN "email_pending" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "mails_email_pending_idx" ON "mails" USING btree ("id") WHERE "mails"."email_pending";
