@@ -62,9 +62,24 @@ export interface LevelRewardRow {
   expRequired: number;
   coins: number;
   reached: boolean;
+  /** The reached level's present in the mailbox; null before the level, or without coins. */
+  present?: { mailId: number; state: 'claimed' | 'waiting' | 'expired' } | null;
 }
 
-/** The rewards table: the next few levels first in view, reached ones marked 受け取り済み/獲得済み. */
+function RewardState({ reward }: { reward: LevelRewardRow }) {
+  if (!reward.reached) return <>未達成</>;
+  if (reward.present?.state === 'waiting')
+    return (
+      <AppLink to={`/myinbox/mail/${reward.present.mailId}`} className="text-primary-ink underline">
+        受け取る
+      </AppLink>
+    );
+  if (reward.present?.state === 'claimed') return <>受取済み</>;
+  if (reward.present?.state === 'expired') return <span className="text-muted">期限切れ</span>;
+  return <>達成</>;
+}
+
+/** The rewards table: the next few levels first in view, reached ones with their present: 受け取る (the mail), 受取済み or 期限切れ. */
 export function LevelRewardsTable({ rewards }: { rewards: LevelRewardRow[] }) {
   if (rewards.length === 0)
     return <p className="rounded-2xl bg-white p-4 text-sm shadow-sm">現在、レベルアップ報酬はありません。</p>;
@@ -101,7 +116,9 @@ export function LevelRewardsTable({ rewards }: { rewards: LevelRewardRow[] }) {
               </th>
               <td className="px-2 py-2 text-right">{formatCoins(r.expRequired)}</td>
               <td className="px-2 py-2 text-right font-bold">{r.coins > 0 ? `${formatCoins(r.coins)}コイン` : '—'}</td>
-              <td className="px-4 py-2 text-right text-xs font-bold">{r.reached ? '獲得済み' : '未達成'}</td>
+              <td className="px-4 py-2 text-right text-xs font-bold">
+                <RewardState reward={r} />
+              </td>
             </tr>
           ))}
         </tbody>

@@ -7,7 +7,7 @@ import { useTestDatabase } from '#tests/use-test-database';
 import { createMember } from '#tests/fixtures';
 import { mails, users } from '#db/schema';
 import { getBalance, listLedgerEntries } from '#modules/wallet';
-import { claimMailAttachment, listMails, notifyMember, openMail, unreadMailCount } from './index';
+import { claimMailAttachment, listMails, notifyMember, openMail, presentsByKey, unreadMailCount } from './index';
 
 const handle = useTestDatabase('mailbox', { poolSize: 10 });
 const RULES = { freeCoinDays: 90 };
@@ -170,5 +170,31 @@ describe('broadcasts', () => {
     expect(await claimMailAttachment(handle.db, a, id, RULES)).toMatchObject({ code: 'MAIL_ALREADY_CLAIMED' });
     expect((await getBalance(handle.db, a)).free).toBe(20);
     expect((await getBalance(handle.db, b)).free).toBe(20);
+  });
+});
+
+describe('presentsByKey', () => {
+  it('answers each keyed present: waiting, claimed or expired; another member’s keys are absent', async () => {
+    const [a, b] = [await createMember(handle.db), await createMember(handle.db)];
+    const soon = new Date(Date.now() + 60_000);
+    const waiting = await giftMail(a, 10, null, 'level-up:2');
+    const claimed = await giftMail(a, 20, null, 'level-up:3');
+    const expiring = await giftMail(a, 30, soon, 'level-up:4');
+    await notifyMember(handle.db, {
+      memberId: a,
+      category: 'level_up',
+      dedupeKey: 'level-up:5',
+      subject: 's',
+      body: 'b',
+    });
+    await giftMail(b, 10, null, 'level-up:6');
+    expect(await claimMailAttachment(handle.db, a, claimed.mailId, RULES)).toMatchObject({ ok: true });
+    const keys = ['level-up:2', 'level-up:3', 'level-up:4', 'level-up:5', 'level-up:6'];
+    const presents = await presentsByKey(handle.db, a, keys, new Date(soon.getTime() + 1));
+    expect(Object.fromEntries(presents)).toEqual({
+      'level-up:2': { mailId: waiting.mailId, state: 'waiting' },
+      'level-up:3': { mailId: claimed.mailId, state: 'claimed' },
+      'level-up:4': { mailId: expiring.mailId, state: 'expired' },
+    });
   });
 });

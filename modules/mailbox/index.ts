@@ -421,6 +421,56 @@ export async function claimMailAttachment(
   });
 }
 
+/** A system mail's present as its sender's page shows it: claimed, waiting (with the mail to open) or expired. */
+export interface PresentState {
+  mailId: number;
+  state: 'claimed' | 'waiting' | 'expired';
+}
+
+/**
+ * The presents of the member's system mails by dedupe key (e.g. `level-up:5`), for pages that list rewards;
+ * keys without a mail (or a mail without a present) are absent.
+ * @example (await presentsByKey(db, memberId, ['level-up:2'])).get('level-up:2') // { mailId: 12, state: 'waiting' }
+ */
+export async function presentsByKey(
+  db: Database,
+  memberId: string,
+  keys: string[],
+  now = new Date(),
+): Promise<Map<string, PresentState>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: mails.id,
+      key: mails.dedupeKey,
+      claimUntil: mails.claimUntil,
+      claimedAt: mailStates.claimedAt,
+    })
+    .from(mails)
+    .leftJoin(mailStates, and(eq(mailStates.mailId, mails.id), eq(mailStates.memberId, memberId)))
+    .where(
+      and(
+        eq(mails.memberId, memberId),
+        inArray(mails.dedupeKey, keys),
+        isNull(mails.canceledAt),
+        sql`${mails.attachmentCoins} is not null`,
+      ),
+    );
+  return new Map(
+    rows.map((r) => [
+      r.key!,
+      {
+        mailId: r.id,
+        state: r.claimedAt
+          ? ('claimed' as const)
+          : r.claimUntil && r.claimUntil.getTime() < now.getTime()
+            ? ('expired' as const)
+            : ('waiting' as const),
+      },
+    ]),
+  );
+}
+
 /**
  * Unread mails (personal and broadcast) for the header's badge.
  * @example await unreadMailCount(db, memberId) // 3

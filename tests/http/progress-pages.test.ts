@@ -88,13 +88,14 @@ describe.skipIf(!databaseUrl)(
       expect(testIdText(page.body, 'week-exp')).toBe('1,000EXP');
       expect(testIdText(page.body, 'week-place')).toMatch(/^\d+位$/);
       expect(page.body).toContain('data-testid="level-rewards"');
-      expect(page.body).toContain('獲得済み');
-      // The level-up mail was written in the draw's transaction, with its reward attached.
+      // The level-up mail was written in the draw's transaction, with its reward attached; the table's
+      // reached level leads to it until the present is claimed.
       const sent = await handle!.db
-        .select({ coins: mails.attachmentCoins, subject: mails.subject })
+        .select({ id: mails.id, coins: mails.attachmentCoins, subject: mails.subject })
         .from(mails)
         .where(and(eq(mails.memberId, memberId), eq(mails.dedupeKey, 'level-up:2')));
-      expect(sent).toEqual([{ coins: 20, subject: 'レベル2に到達しました' }]);
+      expect(sent).toEqual([{ id: expect.any(Number), coins: 20, subject: 'レベル2に到達しました' }]);
+      expect(page.body).toMatch(new RegExp(`href="/myinbox/mail/${sent[0]!.id}"[^>]*>受け取る<`));
     });
 
     it('/mylevel/top lists every level-up reward', async () => {

@@ -7,6 +7,7 @@ import { PageHeading } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { formatCoins } from '~/lib/numbers';
 import { LevelCard, LevelRewardsTable } from '~/components/LevelProgress';
+import { withPresents } from '~/lib/level-rewards.server';
 import { currentRank, getMemberLevel } from '#modules/progression';
 import { boardPeriod, rankingBoard } from '#modules/ranking';
 
@@ -28,7 +29,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const lastReached = rewards.filter((r) => r.reached).slice(-1);
   return {
     level: standing,
-    rewards: [...lastReached, ...upcoming],
+    rewards: await withPresents(db, shop.member.id, [...lastReached, ...upcoming]),
     rankName: rank.name,
     weekExp: week.me?.score ?? 0,
     weekPlace: week.me?.place ?? null,

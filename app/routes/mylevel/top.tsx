@@ -8,6 +8,7 @@ import { AppLink } from '~/components/AppLink';
 import { RankLadder } from '~/components/RankLadder';
 import { LevelCard, LevelRewardsTable } from '~/components/LevelProgress';
 import { getMemberLevel, RANKS } from '#modules/progression';
+import { withPresents } from '~/lib/level-rewards.server';
 
 export const handle = { title: 'レベル特典' };
 
@@ -17,7 +18,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { rewards, ...level } = await getMemberLevel(shop.services.db, shop.member.id);
   return {
     level,
-    rewards,
+    rewards: await withPresents(shop.services.db, shop.member.id, rewards),
     ranks: RANKS.map((r) => ({ rank: r.rank, name: r.name, threshold: r.threshold, bonusPercent: r.bonusPercent })),
   };
 }
