@@ -297,6 +297,10 @@ function confirmViewOf(
     paymentTiming: paymentTimingOf(quote.method),
     sellerName: shop.services.config.SELLER_NAME,
     capJpy: quote.standing.capJpy,
+    selfLimit:
+      quote.standing.selfLimitJpy === null
+        ? null
+        : { limitJpy: quote.standing.selfLimitJpy, usedJpy: quote.standing.usedJpy },
     remainingJpy: quote.standing.remainingJpy,
     declaredMinor: quote.standing.declaredMinor,
     endsFirstPurchaseOffer: quote.endsFirstPurchaseOffer,

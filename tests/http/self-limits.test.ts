@@ -70,6 +70,14 @@ describe('the self-limits page', () => {
     );
     expect(set.status).toBe(200);
     expect(textOf(set.body)).toContain('購入上限を¥10,000にしました。すぐに反映されます。');
+    // The purchase confirmation (after the age question) names the member's own limit beside the shop's cap.
+    const declared = await postForm('/shop', { intent: 'declare-age', age: 'adult' }, { cookie: alice.cookie });
+    expect(declared.status).toBeLessThan(400);
+    const checkout = await get('/shop/checkout/sandbox?pack=coin-5000', { cookie: alice.cookie });
+    expect(checkout.status).toBe(200);
+    expect(textOf(checkout.body).replace(/<[^>]+>/g, '')).toMatch(
+      /ご自身で設定した購入上限\s*¥10,000（今月の残り\s*¥10,000）/,
+    );
     const raise = await postForm(
       PAGE,
       { intent: 'change', kind: 'purchase', amount: '30000' },

@@ -212,6 +212,16 @@ function ConfirmScreen({
               このご注文の後の残り {formatYen(Math.max(0, checkout.remainingJpy - checkout.priceJpy))}
             </span>
           </Row>
+          {checkout.selfLimit && (
+            <Row term="ご自身で設定した購入上限" testId="checkout-self-limit">
+              {formatYen(checkout.selfLimit.limitJpy)}（今月の残り{' '}
+              {formatYen(Math.max(0, checkout.selfLimit.limitJpy - checkout.selfLimit.usedJpy))}）
+              <span className="block text-xs text-muted">
+                このご注文の後の残り{' '}
+                {formatYen(Math.max(0, checkout.selfLimit.limitJpy - checkout.selfLimit.usedJpy - checkout.priceJpy))}
+              </span>
+            </Row>
+          )}
         </dl>
       </section>
       {checkout.declaredMinor && (

@@ -49,6 +49,8 @@ export interface CheckoutConfirmView {
   paymentTiming: string;
   sellerName: string;
   capJpy: number;
+  /** The member's own monthly purchase limit (decision 035) and what this month has used of it; null without one. */
+  selfLimit: { limitJpy: number; usedJpy: number } | null;
   remainingJpy: number;
   declaredMinor: boolean;
   /** Buying this pack ends the member's 初回限定 offer (another pack on a first purchase). */
