@@ -1,28 +1,14 @@
 // A member at phone size claims today's login bonus from the /mypage card (decision 033): the button
 // shows its answer, the card stays readable, the history lists the day, and axe finds nothing serious.
 import { describe, it, expect } from 'vitest';
-import {
-  useBrowser,
-  openContext,
-  expectNoSeriousAxeViolations,
-  waitForHydration,
-  addSessionCookies,
-} from './support/browser';
-import { cookieFrom, uniqueEmail, signUpByForm } from '#tests/http';
+import { useBrowser, openSignedInPhone, expectNoSeriousAxeViolations, waitForHydration } from './support/browser';
 
 const shop = useBrowser();
 
 describe('the login bonus at phone size', () => {
   it('is claimed from /mypage with one tap, and shows up in the history', async () => {
-    const signUp = await signUpByForm({
-      name: 'ボーナス確認',
-      email: uniqueEmail('bonus-journey'),
-      password: 'bonus-journey-1',
-      agreeToTerms: 'on',
-    });
-    const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
+    const { context, page, problems } = await openSignedInPhone(shop, 'ボーナス確認', 'bonus-journey');
     try {
-      await addSessionCookies(context, cookieFrom(signUp.headers), shop.baseURL);
       await page.goto('/mypage');
       await waitForHydration(page);
       const card = page.getByRole('region', { name: 'ログインボーナス' });

@@ -50,6 +50,11 @@ const MEMBER_PAGES = [
   { path: '/ranking/monthly/level', heading: 'ランキング' },
   { path: '/myinbox/bonus/logs', heading: 'メールボックス' },
   { path: '/mypage/draws', heading: '当選履歴' },
+  { path: '/myinbox/idvs', heading: 'メールボックス' },
+  { path: '/myinbox/alls', heading: 'メールボックス' },
+  { path: '/mypage/invitation', heading: '友達招待' },
+  { path: '/mypage/tokutencode', heading: '特典コード' },
+  { path: '/mypage/settings/limits', heading: '利用上限・自己除外' },
 ];
 
 describe.each<ViewportName>(['phone', 'desktop'])('member pages on a %s', (viewport) => {

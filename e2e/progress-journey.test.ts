@@ -1,28 +1,14 @@
 // A member at phone size reads the level (bar and rewards table), the rank with its perks, and a ranking
 // board, then switches the board to the previous week (decision 037); axe finds nothing serious.
 import { describe, it, expect } from 'vitest';
-import {
-  useBrowser,
-  openContext,
-  expectNoSeriousAxeViolations,
-  waitForHydration,
-  addSessionCookies,
-} from './support/browser';
-import { cookieFrom, uniqueEmail, signUpByForm } from '#tests/http';
+import { useBrowser, openSignedInPhone, expectNoSeriousAxeViolations, waitForHydration } from './support/browser';
 
 const shop = useBrowser();
 
 describe('level, rank and rankings at phone size', () => {
   it('shows the level, the rank perks and a board with its period switch', async () => {
-    const signUp = await signUpByForm({
-      name: 'レベル確認',
-      email: uniqueEmail('progress-journey'),
-      password: 'progress-journey-1',
-      agreeToTerms: 'on',
-    });
-    const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
+    const { context, page, problems } = await openSignedInPhone(shop, 'レベル確認', 'progress-journey');
     try {
-      await addSessionCookies(context, cookieFrom(signUp.headers), shop.baseURL);
       await page.goto('/mylevel');
       await waitForHydration(page);
       expect(await page.getByTestId('level').textContent()).toBe('Lv.1');

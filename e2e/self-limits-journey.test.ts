@@ -2,32 +2,18 @@
 // once on the pack's confirmation sheet in its own words; then a one-month self-exclusion, asked first on a
 // sheet that says it cannot be lifted, after which the pack page says until when. axe finds nothing serious.
 import { describe, it, expect } from 'vitest';
-import {
-  useBrowser,
-  openContext,
-  addSessionCookies,
-  expectNoSeriousAxeViolations,
-  waitForHydration,
-} from './support/browser';
-import { cookieFrom, uniqueEmail, signUpByForm } from '#tests/http';
+import { useBrowser, openSignedInPhone, expectNoSeriousAxeViolations, waitForHydration } from './support/browser';
 
 const shop = useBrowser();
 const PACK = 'stellar-pokemon-003';
 
 describe('self-limits at phone size', () => {
   it('sets a limit, sees it enforced on the pack page, and self-excludes after the confirmation', async () => {
-    const signUp = await signUpByForm({
-      name: '上限確認',
-      email: uniqueEmail('limits-journey'),
-      password: 'limits-journey-1',
-      agreeToTerms: 'on',
-    });
     const { genreId } = (await fetch(`${shop.baseURL}/api/v1/gachas/${PACK}`).then((r) => r.json())) as {
       genreId: string;
     };
-    const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
+    const { context, page, problems } = await openSignedInPhone(shop, '上限確認', 'limits-journey');
     try {
-      await addSessionCookies(context, cookieFrom(signUp.headers), shop.baseURL);
       // 1. From /mypage's menu to the page.
       await page.goto('/mypage');
       await waitForHydration(page);

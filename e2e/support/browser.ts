@@ -6,7 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { expect, beforeAll, afterAll, inject } from 'vitest';
 import { createOTP } from '@better-auth/utils/otp';
 import { base32 } from '@better-auth/utils/base32';
-import { mailLinkTo } from '#tests/http';
+import { cookieFrom, mailLinkTo, signUpByForm, uniqueEmail } from '#tests/http';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -81,6 +81,22 @@ export async function expectNoSeriousAxeViolations(page: Page, label: string) {
   }, axeSource)) as { id: string; impact: string; help: string; targets: string[] }[];
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious, `${label}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
+}
+
+/**
+ * A new member, signed up by the form, and a phone-size context already signed in as them.
+ * @example const { context, page, problems } = await openSignedInPhone(shop, 'ボーナス確認', 'bonus-journey')
+ */
+export async function openSignedInPhone(shop: { browser: Browser; baseURL: string }, nickname: string, label: string) {
+  const signUp = await signUpByForm({
+    name: nickname,
+    email: uniqueEmail(label),
+    password: `${label}-1`,
+    agreeToTerms: 'on',
+  });
+  const opened = await openContext(shop.browser, 'phone', shop.baseURL);
+  await addSessionCookies(opened.context, cookieFrom(signUp.headers), shop.baseURL);
+  return opened;
 }
 
 /** Waits until React has hydrated the page (root sets data-hydrated). */
