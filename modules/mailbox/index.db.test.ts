@@ -65,6 +65,23 @@ describe('reading', () => {
     expect(await unreadMailCount(handle.db, b)).toBe(0);
   });
 
+  it('shows and credits a mail from the very instant it is sent', async () => {
+    const member = await createMember(handle.db);
+    const at = new Date();
+    const { mailId } = await notifyMember(handle.db, {
+      memberId: member,
+      category: 'operator',
+      dedupeKey: 'same-instant',
+      subject: '同時',
+      body: 'b',
+      attachment: { coins: 5, claimUntil: null },
+      sendAt: at,
+    });
+    expect((await listMails(handle.db, member, 'personal', { limit: 5 }, { now: at })).items).toHaveLength(1);
+    expect(await unreadMailCount(handle.db, member, { now: at })).toBe(1);
+    expect(await claimMailAttachment(handle.db, member, mailId, RULES, { now: at })).toMatchObject({ ok: true });
+  });
+
   it('does not show a scheduled mail before its time', async () => {
     const member = await createMember(handle.db);
     const later = new Date(Date.now() + 60 * 60 * 1000);

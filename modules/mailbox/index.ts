@@ -191,7 +191,7 @@ async function broadcastsFor(db: Database, standing: MemberStanding, now: Date):
     .select()
     .from(mails)
     .where(
-      and(eq(mails.audience, 'broadcast'), isNull(mails.canceledAt), lt(mails.sendAt, now), gt(mails.sendAt, since)),
+      and(eq(mails.audience, 'broadcast'), isNull(mails.canceledAt), lte(mails.sendAt, now), gt(mails.sendAt, since)),
     )
     .orderBy(desc(mails.sendAt), desc(mails.id));
 }
@@ -283,7 +283,7 @@ export async function listMails(
           eq(mails.audience, 'personal'),
           eq(mails.memberId, memberId),
           isNull(mails.canceledAt),
-          lt(mails.sendAt, now),
+          lte(mails.sendAt, now),
           page.before ? lt(mails.id, page.before) : undefined,
         ),
       )
@@ -322,7 +322,7 @@ async function mailFor(
   const [mail] = await db
     .select()
     .from(mails)
-    .where(and(eq(mails.id, mailId), isNull(mails.canceledAt), lt(mails.sendAt, now)));
+    .where(and(eq(mails.id, mailId), isNull(mails.canceledAt), lte(mails.sendAt, now)));
   if (!mail) return null;
   if (mail.audience === 'personal') return mail.memberId === memberId ? mail : null;
   const standing = await memberStandingOf(db, memberId, now);
@@ -486,7 +486,7 @@ export async function unreadMailCount(db: Database, memberId: string, options: M
         eq(mails.audience, 'personal'),
         eq(mails.memberId, memberId),
         isNull(mails.canceledAt),
-        lt(mails.sendAt, now),
+        lte(mails.sendAt, now),
         isNull(mailStates.readAt),
       ),
     );
