@@ -6,6 +6,7 @@ import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/staff';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
+import { FormAnswer } from '~/components/admin/fields';
 import { TextField } from '~/components/FormField';
 import { Sheet } from '~/components/Sheet';
 import { staffPageAction, staffPageLoader, type StaffActionData } from '~/lib/admin-staff.server';
@@ -62,19 +63,6 @@ function RoleSelect({ defaultValue, id }: { defaultValue: string; id: string }) 
   );
 }
 
-function Notice({ answer, form }: { answer: StaffActionData | undefined; form: string }) {
-  if (!answer || answer.form !== form) return null;
-  return answer.error ? (
-    <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-bold text-danger">
-      {answer.error}
-    </p>
-  ) : (
-    <p role="status" className="rounded-lg bg-green-50 p-3 text-sm font-bold text-green-800">
-      {answer.ok}
-    </p>
-  );
-}
-
 export default function StaffPage({ loaderData }: Route.ComponentProps) {
   const answer = useActionData<StaffActionData>();
   const navigation = useNavigation();
@@ -100,7 +88,7 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
         スタッフは管理画面を開く前に二段階認証（認証アプリ）の設定が必要です。スタッフ・管理者のアカウントではガチャを引けません。
       </p>
       <div className="mt-4">
-        <Notice answer={answer} form="list" />
+        <FormAnswer answer={answer} form="list" />
       </div>
 
       <section aria-labelledby="staff-list" className="mt-6">
@@ -131,7 +119,7 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
                   <Form method="post" className="mt-3 grid gap-3">
                     <input type="hidden" name="intent" value="access" />
                     <input type="hidden" name="id" value={s.id} />
-                    <Notice answer={answer} form={s.id} />
+                    <FormAnswer answer={answer} form={s.id} />
                     <RoleSelect defaultValue={s.role} id={`role-${s.id}`} />
                     <PermissionBoxes all={permissions} checked={s.permissions} idPrefix={`perm-${s.id}`} />
                     <div className="flex flex-wrap gap-3">
@@ -189,7 +177,7 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
         </p>
         <Form method="post" ref={inviteForm} className="mt-4 grid gap-4">
           <input type="hidden" name="intent" value="invite" />
-          <Notice answer={answer} form="invite" />
+          <FormAnswer answer={answer} form="invite" />
           <TextField name="email" type="email" label="メールアドレス" autoComplete="off" required />
           <RoleSelect defaultValue="staff" id="invite-role" />
           <PermissionBoxes all={permissions} checked={[]} idPrefix="invite" />

@@ -6,6 +6,7 @@ import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/stock';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
+import { FormAnswer } from '~/components/admin/fields';
 import { stockPageAction, stockPageLoader, type StockActionData } from '~/lib/admin-stock.server';
 
 export const handle = { title: '在庫' };
@@ -16,19 +17,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   return stockPageAction(context.get(shopRequestContext), request);
-}
-
-function Answer({ answer, form }: { answer: StockActionData | undefined; form: string }) {
-  if (!answer || answer.form !== form) return null;
-  return answer.error ? (
-    <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-bold text-danger">
-      {answer.error}
-    </p>
-  ) : (
-    <p role="status" className="rounded-lg bg-green-50 p-3 text-sm font-bold text-green-800">
-      {answer.ok}
-    </p>
-  );
 }
 
 const input = 'mt-1 block min-h-11 w-full rounded-lg border border-line px-3 text-sm';
@@ -124,7 +112,7 @@ export default function StockPage({ loaderData }: Route.ComponentProps) {
                       <input type="hidden" name="intent" value="adjust" />
                       <input type="hidden" name="stockCardId" value={card.id} />
                       <div className="sm:col-span-3">
-                        <Answer answer={answer} form={card.id} />
+                        <FormAnswer answer={answer} form={card.id} />
                       </div>
                       <label className="text-xs font-bold">
                         実在庫（枚）
@@ -175,7 +163,7 @@ export default function StockPage({ loaderData }: Route.ComponentProps) {
           </p>
           <Form method="post" ref={receiveForm} className="mt-3 grid gap-3">
             <input type="hidden" name="intent" value="receive" />
-            <Answer answer={answer} form="receive" />
+            <FormAnswer answer={answer} form="receive" />
             <label className="text-xs font-bold">
               カード名
               <input name="cardName" required maxLength={120} className={input} />

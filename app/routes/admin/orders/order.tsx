@@ -22,6 +22,22 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 const n = (value: number) => value.toLocaleString('ja-JP');
 
+/** The reason an operator gives for a decision, kept in the audit log. */
+function ReasonField({ label }: { label: string }) {
+  return (
+    <label className="text-xs font-bold">
+      {label}（監査ログに残ります）
+      <textarea
+        name="reason"
+        required
+        maxLength={500}
+        rows={3}
+        className="mt-1 block w-full rounded-lg border border-line p-2 text-sm"
+      />
+    </label>
+  );
+}
+
 export default function OrderPage({ loaderData }: Route.ComponentProps) {
   const { order: o, events, canRefund, refundable, reviewReason, reviewDecisions } = loaderData;
   const answer = useActionData<OrderActionData>();
@@ -213,16 +229,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
                 ? `有償${n(o.paidCoins)}コイン${o.bonusCoins + o.rankBonusCoins ? `と無償${n(o.bonusCoins + o.rankBonusCoins)}コイン` : ''}を会員に付与し、注文を「支払い済み」にします。元に戻すには返金が必要です。`
                 : '付与済みのコインは取り消さず、注文を「支払い済み」にします。'}
             </p>
-            <label className="text-xs font-bold">
-              判断の理由（監査ログに残ります）
-              <textarea
-                name="reason"
-                required
-                maxLength={500}
-                rows={3}
-                className="mt-1 block w-full rounded-lg border border-line p-2 text-sm"
-              />
-            </label>
+            <ReasonField label="判断の理由" />
             <div className="flex flex-wrap gap-3">
               <Button type="submit" loading={busy}>
                 {deciding === 'credit' ? '付与して完了する' : '完了する'}
@@ -242,16 +249,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
             <p>
               決済事業者で全額を返金し、残っているコインを取り消します。元に戻せません。会員が使ったコインは取り消せず、記録に残ります。
             </p>
-            <label className="text-xs font-bold">
-              返金の理由（監査ログに残ります）
-              <textarea
-                name="reason"
-                required
-                maxLength={500}
-                rows={3}
-                className="mt-1 block w-full rounded-lg border border-line p-2 text-sm"
-              />
-            </label>
+            <ReasonField label="返金の理由" />
             <div className="flex flex-wrap gap-3">
               <Button type="submit" variant="danger" loading={busy}>
                 返金する
