@@ -1,6 +1,7 @@
 // Renders structured rich text as React elements: no HTML string ever reaches the page.
 import type { ReactNode } from 'react';
 import {
+  linkUrl,
   safeLinkUrl,
   type RichText as RichTextValue,
   type RichTextBlock,
@@ -21,7 +22,7 @@ function renderSpans(text: string, spans: RichTextSpan[]): ReactNode[] {
     if (span.type === 'strong') nodes.push(<strong key={i}>{inner}</strong>);
     else if (span.type === 'em') nodes.push(<em key={i}>{inner}</em>);
     else if (span.type === 'hyperlink') {
-      const href = safeLinkUrl(span.data.url);
+      const href = linkUrl(span.data);
       nodes.push(
         href ? (
           <a
@@ -36,7 +37,7 @@ function renderSpans(text: string, spans: RichTextSpan[]): ReactNode[] {
           inner
         ),
       );
-    }
+    } else nodes.push(inner); // a label: its text, with no class names from content
     cursor = span.end;
   }
   if (cursor < text.length) nodes.push(text.slice(cursor));
@@ -73,6 +74,8 @@ function Block({ block }: { block: RichTextBlock }) {
         />
       ) : null;
     }
+    case 'embed':
+      return null;
     default:
       return <p className="leading-relaxed">{renderSpans(block.text, block.spans)}</p>;
   }

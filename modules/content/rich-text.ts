@@ -1,9 +1,14 @@
 // Rich text in Prismic's structured shape. It is rendered by React element by element, never as HTML,
 // so stored content cannot inject markup; links are limited to http(s) and site paths.
 
+import type { EmbedField, LinkField } from './fields';
+
 export type RichTextSpan =
   | { start: number; end: number; type: 'strong' | 'em' }
-  | { start: number; end: number; type: 'hyperlink'; data: { url: string } };
+  /** `data` is the built-in store's `{ url }` or a Prismic link field (resolved by the renderer). */
+  | { start: number; end: number; type: 'hyperlink'; data: { url: string } | LinkField }
+  /** Prismic's custom label: kept as a plain span (no class names from content reach the page). */
+  | { start: number; end: number; type: 'label'; data: { label: string } };
 
 export type RichTextBlock =
   | {
@@ -12,7 +17,14 @@ export type RichTextBlock =
       text: string;
       spans: RichTextSpan[];
     }
-  | { type: 'image'; url: string; alt: string | null; dimensions: { width: number; height: number } };
+  | {
+      type: 'image';
+      url: string;
+      alt: string | null;
+      dimensions: { width: number; height: number };
+      linkTo?: LinkField;
+    }
+  | { type: 'embed'; oembed: EmbedField };
 
 export type RichText = RichTextBlock[];
 
@@ -51,6 +63,27 @@ export function safeLinkUrl(url: string): string | null {
     return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Where a link field (or the built-in store's `{ url }`) leads, checked by safeLinkUrl; null for an
+ * empty or broken link. A document link goes to its own URL, else /{uid} (pages and special pages).
+ * @example linkUrl({ link_type: 'Document', id: 'X', uid: 'terms', type: 'page' }) // '/terms'
+ */
+export function linkUrl(link: LinkField | { url: string } | null | undefined): string | null {
+  if (!link) return null;
+  if (!('link_type' in link)) return safeLinkUrl(link.url);
+  switch (link.link_type) {
+    case 'Web':
+    case 'Media':
+      return link.url ? safeLinkUrl(link.url) : null;
+    case 'Document':
+      if (link.isBroken) return null;
+      if (link.url) return safeLinkUrl(link.url);
+      return link.uid && (link.type === 'page' || link.type === 'special') ? safeLinkUrl(`/${link.uid}`) : null;
+    default:
+      return null;
   }
 }
 
