@@ -39,7 +39,7 @@ import { trackAdParameters } from './lib/ad-tracking';
 import { pushInvitationEventFromCookie } from './lib/analytics';
 import { listGenres, resolveGenre, genreOfGacha } from '#modules/gacha';
 import { isStaffRole } from '#modules/identity';
-import { getPublishedPage } from '#modules/content';
+import { contentOf, footerNoteOf } from './lib/content.server';
 import { getBalance } from '#modules/wallet';
 import { maintenanceEndText } from '#modules/shop';
 import { unreadMailsOf } from './lib/mailbox.server';
@@ -59,7 +59,7 @@ const serverNavigationGuard: Route.MiddlewareFunction = async ({ request, contex
       genreOfGacha(db, id, {
         draft: url.searchParams.get('preview') === '1' && isStaffRole(shop.member?.role),
       }),
-    specialExists: async (id) => (await getPublishedPage(db, id)) !== null,
+    specialExists: async (id) => (await contentOf(shop.services).getPage(id)) !== null,
   };
   const decision = await evaluateNavigation({
     pathname: url.pathname,
@@ -110,11 +110,12 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [clientNavigat
 export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
   const shop = context.get(shopRequestContext);
   const { config, db, buildId } = shop.services;
-  const [genres, balance, maintenance, unreadMails] = await Promise.all([
+  const [genres, balance, maintenance, unreadMails, footerNote] = await Promise.all([
     listGenres(db),
     shop.member ? getBalance(db, shop.member.id) : null,
     shop.services.maintenance.current(),
     unreadMailsOf(shop),
+    footerNoteOf(contentOf(shop.services)),
   ]);
   return {
     member: shop.member ? { id: shop.member.id, name: shop.member.name, role: shop.member.role } : null,
@@ -130,6 +131,7 @@ export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
     buildPollSeconds: config.BUILD_POLL_SECONDS,
     genres,
     notice: context.get(browserNoticeContext),
+    footerNote,
     maintenance: maintenance.on
       ? {
           message: maintenance.message,

@@ -7,6 +7,9 @@ export default [
   layout('layouts/top.tsx', [
     index('routes/home.tsx'),
     route('gacha/:genreId', 'routes/gacha/genre.tsx'),
+    // お知らせ (content documents of type notice; beyond the route table, decision 039).
+    route('notices', 'routes/notices/index.tsx'),
+    route('notices/:noticeId', 'routes/notices/notice.tsx'),
     route(':specialId', 'routes/special.tsx'),
   ]),
   layout('layouts/gacha-detail.tsx', [route('gacha/:genreId/:gachaId', 'routes/gacha/detail.tsx')]),

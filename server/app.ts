@@ -27,6 +27,7 @@ import { createOutboxJsonRoute, createTwilioStatusRoutes } from './messaging';
 import { createOperatorRoute } from './operator-route';
 import { createBannerImageRoute } from './banner-images';
 import { BANNER_IMAGE_MAX_BYTES } from '#modules/content';
+import { contentOf } from '../app/lib/content.server';
 
 /** The largest request body the shop reads (forms, JSON, provider webhooks); the contact form alone has its own. */
 export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
@@ -172,6 +173,9 @@ export function createServerApp(options: ServerAppOptions) {
         maintenance: maintenance
           ? { on: maintenance.on, endsAt: maintenance.endsAt ? maintenance.endsAt.toISOString() : null }
           : null,
+        // The content source (decision 039): stale means Prismic is unreachable and pages come from the
+        // last good copy. Not "down": the shop keeps serving.
+        content: contentOf(services).health(),
       },
       databaseUp ? 200 : 503,
       { 'Cache-Control': 'no-store' },

@@ -299,6 +299,19 @@ const environmentSchema = z.object({
   PAYMENT_SANDBOX: booleanFlag.optional(),
   /** The seller named on the confirmation screen and receipts (特定商取引法). */
   SELLER_NAME: z.string().min(1).max(120).default('株式会社ステラトレーディング（デモ）'),
+  /**
+   * The facts the shop's first legal pages state (written once into the content store on start when
+   * missing, decision 039; edit the pages in /admin/content afterwards).
+   */
+  SELLER_ADDRESS: z.string().min(1).max(200).default('〒100-0005 東京都千代田区丸の内0-0-0（デモ表示）'),
+  SELLER_REPRESENTATIVE: z.string().min(1).max(60).default('星野 光（デモ）'),
+  SELLER_CONTACT_EMAIL: z.email().optional(),
+  /** 古物営業法: the issuing 公安委員会 and the permit number (digits), shown in every page's footer. */
+  KOBUTSU_COMMISSION: z.string().min(1).max(40).default('東京都公安委員会'),
+  KOBUTSU_PERMIT_NUMBER: z
+    .string()
+    .regex(/^\d{6,15}$/, 'must be the permit number, digits only (e.g. 301234567890)')
+    .default('000000000000'),
   /** The native app's return address after an app checkout, e.g. oripastella://checkout/complete. */
   APP_RETURN_URL: z
     .string()

@@ -11,6 +11,7 @@ import { createLogger } from './logger';
 import { openDatabase } from '#db/client';
 import { createRateLimiter, createShopAuth, RATE_LIMIT_KEY_PREFIX } from '#modules/identity/server';
 import { loadDemoDataOnce } from '../db/demo/seed';
+import { addDefaultContent } from './content';
 import { attachInvitationOnSignUp } from './invitation';
 import { createServerApp } from './app';
 import { outboxMessenger } from './messenger';
@@ -91,6 +92,8 @@ async function bootShop(
   await database.migrate();
   // The level table the draw's SQL reads (decision 037): the settings' one, written once per change.
   await syncLevelTable(database.db, levelRulesOf(config));
+  // The legal and trust pages every shop must show, written once when missing (decision 039).
+  await addDefaultContent(database.db, config);
   if (config.DEMO_DATA) {
     await loadDemoDataOnce(database.db, logger, {
       coinLifetimes: { paid: config.PAID_COIN_EXPIRY_DAYS, free: config.FREE_COIN_EXPIRY_DAYS },

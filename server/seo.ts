@@ -2,7 +2,7 @@
 import type { ShopServices } from './services';
 import { NOINDEX_PREFIXES } from '../app/guards/rules';
 import { listGenres, listPublicPackPaths } from '#modules/gacha';
-import { listPublishedPageUids } from '#modules/content';
+import { contentOf } from '../app/lib/content.server';
 
 /** @example robotsTxt('https://shop.example') */
 export function robotsTxt(origin: string): string {
@@ -13,20 +13,34 @@ export function robotsTxt(origin: string): string {
 const escapeXml = (text: string) =>
   text.replace(/[<>&'"]/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[ch]!);
 
-/** The home page, every visible genre, every public pack and every published content page. */
+/**
+ * The home page, every visible genre, every public pack, and every published content page and notice
+ * (from the content source the settings chose, decision 039), with its publication date as lastmod.
+ */
 export async function sitemapXml(services: ShopServices): Promise<string> {
   const { db, config } = services;
-  const [genreRows, packRows, pageUids] = await Promise.all([
+  const content = contentOf(services);
+  const [genreRows, packRows, pages, notices] = await Promise.all([
     listGenres(db),
     listPublicPackPaths(db),
-    listPublishedPageUids(db),
+    content.listPages(),
+    content.listNotices(),
   ]);
-  const paths = [
-    '/',
-    ...genreRows.map((g) => `/gacha/${g.id}`),
-    ...packRows.map((g) => `/gacha/${g.genreId}/${g.id}`),
-    ...pageUids.map((uid) => `/${uid}`),
+  const entries: { path: string; lastmod?: string | null }[] = [
+    { path: '/' },
+    ...genreRows.map((g) => ({ path: `/gacha/${g.id}` })),
+    ...packRows.map((g) => ({ path: `/gacha/${g.genreId}/${g.id}` })),
+    ...pages.flatMap((page) => (page.url ? [{ path: page.url, lastmod: page.publishedAt }] : [])),
+    ...(notices.length ? [{ path: '/notices' }] : []),
+    ...notices.flatMap((notice) => (notice.url ? [{ path: notice.url, lastmod: notice.publishedAt }] : [])),
   ];
-  const urls = paths.map((p) => `  <url><loc>${escapeXml(config.PUBLIC_ORIGIN + p)}</loc></url>`).join('\n');
+  const seen = new Set<string>();
+  const urls = entries
+    .filter((entry) => !seen.has(entry.path) && seen.add(entry.path))
+    .map((entry) => {
+      const lastmod = entry.lastmod ? `<lastmod>${entry.lastmod.slice(0, 10)}</lastmod>` : '';
+      return `  <url><loc>${escapeXml(config.PUBLIC_ORIGIN + entry.path)}</loc>${lastmod}</url>`;
+    })
+    .join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }

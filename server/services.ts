@@ -8,6 +8,7 @@ import type { LiveUpdates } from './live';
 import type { PaymentServices } from './payments';
 import type { MessagingServices } from './messaging';
 import type { MaintenanceCache } from '#modules/shop';
+import type { ContentSource } from '#modules/content';
 
 export interface ShopServices {
   config: ShopConfig;
@@ -26,6 +27,8 @@ export interface ShopServices {
   limiter?: RateLimiter;
   /** The coin shop's providers and rules; absent in tests that do not sell coins. */
   payments?: PaymentServices;
+  /** Pages, banners and notices: the built-in store or Prismic (decision 039); absent means the built-in store over `db`. */
+  content?: ContentSource;
   /** Outbound mail and SMS: the transports from the settings; absent in tests that send none. */
   messaging?: MessagingServices;
 }

@@ -4,11 +4,13 @@ import { useRootData } from '~/lib/root-data';
 
 export const LEGAL_LINKS = [
   { to: '/guide', label: 'ご利用ガイド' },
+  { to: '/notices', label: 'お知らせ' },
   { to: '/terms', label: '利用規約' },
   { to: '/privacy', label: 'プライバシーポリシー' },
   { to: '/tokushoho', label: '特定商取引法に基づく表記' },
   { to: '/shikin', label: '資金決済法に基づく表示' },
   { to: '/kobutsu', label: '古物営業法に基づく表示' },
+  { to: '/oripa-haishutsu', label: 'オリパの排出について' },
   { to: '/contact', label: 'お問い合わせ' },
 ] as const;
 
@@ -30,6 +32,13 @@ export function SiteFooter() {
           </AppLink>
         ))}
       </nav>
+      {root?.footerNote ? (
+        <p className="px-4 pb-2 text-center text-xs text-muted">
+          <AppLink to="/kobutsu" className="underline-offset-2 hover:underline">
+            {root.footerNote}
+          </AppLink>
+        </p>
+      ) : null}
       <p className="px-4 text-center text-xs text-muted">© {root?.site.name}</p>
     </footer>
   );

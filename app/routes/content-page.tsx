@@ -1,9 +1,9 @@
 // /{slug}: editorial pages from the content store; anything unknown is the not-found page (404).
 import type { Route } from './+types/content-page';
 import { shopRequestContext } from '~/context';
-import { RichText } from '~/components/RichText';
+import { ContentArticle } from '~/components/ContentArticle';
 import { notFound } from '~/lib/not-found';
-import { getPublishedPage } from '#modules/content';
+import { contentOf } from '~/lib/content.server';
 
 export const handle = {
   title: (data: { page: { data: { title: string } } }) => data.page.data.title,
@@ -11,9 +11,10 @@ export const handle = {
 };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { db, config } = context.get(shopRequestContext).services;
+  const services = context.get(shopRequestContext).services;
+  const { config } = services;
   const pathname = new URL(request.url).pathname;
-  const page = await getPublishedPage(db, params['*'] ?? '', ['page']);
+  const page = await contentOf(services).getPage(params['*'] ?? '', ['page']);
   if (!page)
     throw notFound(pathname, {
       name: config.SITE_NAME,
@@ -25,14 +26,5 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export default function ContentPage({ loaderData }: Route.ComponentProps) {
-  const { page } = loaderData;
-  return (
-    <article className="mx-auto max-w-3xl rounded-2xl bg-white p-5 shadow-sm sm:p-8">
-      <h1 className="text-xl font-black sm:text-2xl">{page.data.title}</h1>
-      {page.data.description ? <p className="mt-2 text-sm text-muted">{page.data.description}</p> : null}
-      <div className="mt-4">
-        <RichText value={page.data.body} />
-      </div>
-    </article>
-  );
+  return <ContentArticle data={loaderData.page.data} />;
 }

@@ -6,7 +6,9 @@ import { SortChips } from '~/components/SortChips';
 import { PackGrid } from '~/components/PackCard';
 import { EmptyState, Container } from '~/components/PageFrame';
 import { listGachas, parseGachaSort } from '#modules/gacha';
-import { listBanners } from '#modules/content';
+import { contentOf } from '~/lib/content.server';
+import { NoticeList, noticeListItem } from '~/components/NoticeList';
+import { AppLink } from '~/components/AppLink';
 import { data } from 'react-router';
 import { takeOneTimeNotice } from '~/lib/one-time-notice.server';
 import { listWins } from '#modules/draw';
@@ -15,12 +17,18 @@ import { WinnersFeed, useShopWinsStream, useWinners } from '~/components/winners
 
 export const handle = { title: 'トップ' };
 
+/** Notices the home page lists (the rest are one tap away at /notices). */
+const HOME_NOTICES = 3;
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = context.get(shopRequestContext).services;
+  const services = context.get(shopRequestContext).services;
+  const { db } = services;
+  const content = contentOf(services);
   const sort = parseGachaSort(new URL(request.url).searchParams.get('sort'));
-  const [packs, banners, wins] = await Promise.all([
+  const [packs, banners, notices, wins] = await Promise.all([
     listGachas(db, { sort }),
-    listBanners(db),
+    content.listBanners(),
+    content.listNotices(),
     listWins(db, { limit: FEED_ROWS }),
   ]);
   // A notice carried from the previous page (after 退会), shown once.
@@ -29,6 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     {
       notice: notice.message,
       packs,
+      notices: notices.slice(0, HOME_NOTICES).map(noticeListItem),
       wins: wins.items,
       renderedAt: new Date().toISOString(),
       banners: banners.map((b) => ({
@@ -55,6 +64,18 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       <BannerCarousel banners={loaderData.banners} />
+      {loaderData.notices
+        .filter((notice) => notice.important)
+        .map((notice) => (
+          <AppLink
+            key={notice.uid}
+            to={`/notices/${notice.uid}`}
+            className="flex items-center gap-2 rounded-xl border border-primary/30 bg-primary-soft px-3 py-2.5 text-sm font-bold"
+          >
+            <span className="shrink-0 rounded bg-primary px-1.5 py-0.5 text-[11px] text-white">重要</span>
+            <span className="min-w-0 truncate">{notice.title}</span>
+          </AppLink>
+        ))}
       <div className="flex items-center justify-between gap-3">
         <h1 className="shrink-0 text-lg font-black">オリパ一覧</h1>
         <SortChips />
@@ -65,6 +86,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <EmptyState title="販売中のオリパはありません">新しいオリパの公開をお待ちください。</EmptyState>
       )}
       <WinnersFeed entries={feed.entries} now={feed.now} announcement={feed.announcement} withPack />
+      {loaderData.notices.length > 0 ? <NoticeList notices={loaderData.notices} /> : null}
     </Container>
   );
 }

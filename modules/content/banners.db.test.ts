@@ -13,7 +13,7 @@ import {
   bannerFormSchema,
   bannerImageFile,
   listAllBanners,
-  listBanners,
+  createBuiltinSource,
   moveBanner,
   prepareBannerImage,
   saveBanner,
@@ -54,11 +54,14 @@ describe('home banners', () => {
         image: '/media/banners/b.webp',
       })
     ).after;
-    const titles = async (at: Date) => (await listBanners(db, at)).map((banner) => banner.title);
+    const titles = async (at: Date) => (await createBuiltinSource(db).listBanners(at)).map((banner) => banner.title);
     expect(await titles(new Date(now.getTime() - 1))).toEqual(['A', '以前のバナー']);
     expect(await titles(now)).toEqual(['A', 'B', '以前のバナー']);
     expect(await titles(new Date('2027-03-02T00:00:00Z'))).toEqual(['A', '以前のバナー']);
-    expect((await listBanners(db, now))[0]).toMatchObject({ alt: 'Aの画像', image: '/media/banners/a.webp' });
+    expect((await createBuiltinSource(db).listBanners(now))[0]).toMatchObject({
+      alt: 'Aの画像',
+      image: '/media/banners/a.webp',
+    });
 
     await setBannerActive(db, a.uid, false);
     expect(await titles(now)).toEqual(['B', '以前のバナー']);

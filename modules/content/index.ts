@@ -1,12 +1,21 @@
-// The built-in content store's public API: published pages by uid (special pages first).
-import { and, eq, inArray, isNotNull, lte } from 'drizzle-orm';
+// The content module's public API: the one content interface and its two sources (decision 039),
+// the field kinds, the banner console, the default legal pages.
 import type { Database } from '#db/client';
-import { contentDocuments, type ContentType } from './schema';
-import type { ContentPageData, BannerData } from './rich-text';
-import { bannerShown, bannerView } from './banners';
+import { contentDocuments } from './schema';
 
 export * from './rich-text';
-export { listPublishedPageUids } from './sitemap';
+export * from './fields';
+export * from './source';
+export {
+  createBuiltinSource,
+  documentUrl,
+  noticeShown,
+  byNoticeOrder,
+  PAGE_UID_PATTERN,
+  NOTICE_UID_PATTERN,
+  type DraftReader,
+} from './builtin-source';
+export { defaultContentDocuments, legalPages, kobutsuFooterNote, type LegalFacts } from './defaults';
 export { richTextFromMarkup } from './markup';
 export {
   BANNER_IMAGE_HEIGHT,
@@ -27,70 +36,6 @@ export {
   type BannerForm,
   type BannerRefusalCode,
 } from './banners';
-
-export interface ContentPage {
-  uid: string;
-  type: ContentType;
-  data: ContentPageData;
-  publishedAt: Date | null;
-}
-
-const UID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,79}(\/[a-z0-9][a-z0-9_-]{0,79}){0,3}$/;
-
-/**
- * A published page or special page at /{uid}; special pages win when both exist.
- * @example await getPublishedPage(db, 'tokushoho')
- */
-export async function getPublishedPage(
-  db: Database,
-  uid: string,
-  types: ContentType[] = ['special', 'page'],
-): Promise<ContentPage | null> {
-  if (!UID_PATTERN.test(uid)) return null;
-  const rows = await db
-    .select({
-      uid: contentDocuments.uid,
-      type: contentDocuments.type,
-      data: contentDocuments.data,
-      publishedAt: contentDocuments.publishedAt,
-    })
-    .from(contentDocuments)
-    .where(
-      and(
-        eq(contentDocuments.uid, uid),
-        inArray(contentDocuments.type, types),
-        isNotNull(contentDocuments.publishedAt),
-        lte(contentDocuments.publishedAt, new Date()),
-      ),
-    );
-  const page = rows.find((row) => row.type === 'special') ?? rows[0];
-  return page ? { ...page, data: page.data as ContentPageData } : null;
-}
-
-/**
- * The home banners members see now: published, active and inside their window (docs/decisions/031),
- * compared at read time; in their order.
- */
-export async function listBanners(
-  db: Database,
-  now = new Date(),
-): Promise<(BannerData & { uid: string; alt: string })[]> {
-  const rows = await db
-    .select({ uid: contentDocuments.uid, data: contentDocuments.data })
-    .from(contentDocuments)
-    .where(
-      and(
-        eq(contentDocuments.type, 'banner'),
-        isNotNull(contentDocuments.publishedAt),
-        lte(contentDocuments.publishedAt, now),
-      ),
-    );
-  return rows
-    .map((row) => ({ row, view: bannerView(row.uid, row.data) }))
-    .filter(({ view }) => bannerShown(view, now))
-    .sort((a, b) => a.view.order - b.view.order || a.view.uid.localeCompare(b.view.uid))
-    .map(({ row, view }) => ({ ...(row.data as BannerData), uid: row.uid, alt: view.alt }));
-}
 
 /** A content document as the store keeps it (pages, special pages, banners). */
 export type ContentDocumentInput = typeof contentDocuments.$inferInsert;

@@ -113,3 +113,7 @@ export interface BannerData {
   /** The period as the editor writes it, shown on the banner (「12月1日〜12月25日」); none for a standing banner. */
   period?: string;
 }
+
+// The browser entry (#modules/content/rich-text) carries the content types pages render.
+export type { ContentDocument, PageData, NoticeData, HomeBanner } from './source';
+export type * from './fields';

@@ -28,6 +28,8 @@ export interface PageData {
   description?: string;
   /** Special pages: a hero image (a site path or an image field). */
   heroImage?: string | ImageField;
+  /** A line every page's footer shows (the kobutsu page: 古物商許可番号 and the issuing 公安委員会). */
+  footerNote?: string;
   /** The main rich text (may be empty when the page is made of slices). */
   body: RichText;
   /** The slice zone after the body: text, image, embed, table, button. */

@@ -10,6 +10,8 @@ describe('health', () => {
     expect(body).toMatchObject({ status: 'ok', database: { up: true } });
     expect(body.buildId).toMatch(/^[0-9a-f]{16}$/);
     expect(['postgres', 'pglite']).toContain(body.database.engine);
+    // The built-in content store is never stale (Prismic's staleness is tested with its stand-in).
+    expect(body.content).toMatchObject({ source: 'builtin', stale: false });
   });
 });
 

@@ -1,0 +1,20 @@
+// The content every shop starts with (docs/decisions/039): the legal and trust pages. They are added on
+// every start when missing (an edited or deleted page is never overwritten) and then belong to the operators.
+import type { ContentDocumentInput } from '../index';
+import { legalPages, type LegalFacts } from './legal';
+
+export { legalPages, kobutsuFooterNote, type LegalFacts, type LegalPageSeed } from './legal';
+
+/**
+ * The shop's default documents as content_documents rows, published now.
+ * @example await addDocuments(db, defaultContentDocuments(legalFactsOf(config)))
+ */
+export function defaultContentDocuments(facts: LegalFacts, now = new Date()): ContentDocumentInput[] {
+  return [...legalPages(facts)].map((page) => ({
+    id: `default-${page.type}-${page.uid}`,
+    type: page.type,
+    uid: page.uid,
+    data: page.data,
+    publishedAt: now,
+  }));
+}
