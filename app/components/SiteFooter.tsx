@@ -14,6 +14,21 @@ export const LEGAL_LINKS = [
   { to: '/contact', label: 'お問い合わせ' },
 ] as const;
 
+/** The slim footers' links (sign-in, app web views): the terms, privacy and 特定商取引法. */
+export const SLIM_LEGAL_LINKS = LEGAL_LINKS.filter((link) => ['/terms', '/privacy', '/tokushoho'].includes(link.to));
+
+/** The 古物営業法 line (permit number, issuing 公安委員会) every page's footer shows, one link from the top page. */
+export function KobutsuLine() {
+  const note = useRootData()?.footerNote;
+  return note ? (
+    <p className="px-4 pb-2 text-center text-xs text-muted">
+      <AppLink to="/kobutsu" className="underline-offset-2 hover:underline">
+        {note}
+      </AppLink>
+    </p>
+  ) : null;
+}
+
 export function SiteFooter() {
   const root = useRootData();
   return (
@@ -32,13 +47,7 @@ export function SiteFooter() {
           </AppLink>
         ))}
       </nav>
-      {root?.footerNote ? (
-        <p className="px-4 pb-2 text-center text-xs text-muted">
-          <AppLink to="/kobutsu" className="underline-offset-2 hover:underline">
-            {root.footerNote}
-          </AppLink>
-        </p>
-      ) : null}
+      <KobutsuLine />
       <p className="px-4 text-center text-xs text-muted">© {root?.site.name}</p>
     </footer>
   );

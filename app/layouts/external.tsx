@@ -2,7 +2,7 @@
 import { Outlet } from 'react-router';
 import { AppLink } from '~/components/AppLink';
 import { useRootData } from '~/lib/root-data';
-import { LEGAL_LINKS } from '~/components/SiteFooter';
+import { KobutsuLine, SLIM_LEGAL_LINKS } from '~/components/SiteFooter';
 import { HeaderCoins } from '~/components/SiteHeader';
 
 export default function ExternalLayout() {
@@ -28,12 +28,13 @@ export default function ExternalLayout() {
       </main>
       <footer className="mx-auto max-w-md px-4 pb-10 pb-safe">
         <nav aria-label="規約・法定表示" className="flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs">
-          {LEGAL_LINKS.slice(1, 4).map((link) => (
+          {SLIM_LEGAL_LINKS.map((link) => (
             <AppLink key={link.to} to={link.to} className="py-2 text-muted underline-offset-2 hover:underline">
               {link.label}
             </AppLink>
           ))}
         </nav>
+        <KobutsuLine />
       </footer>
     </>
   );
