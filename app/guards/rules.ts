@@ -110,9 +110,19 @@ export const GUARDED_PATTERNS: GuardedPattern[] = [
   { pattern: '/admin', guards: [], ignoreAdTracking: true },
   { pattern: '/admin/*', guards: [], ignoreAdTracking: true },
   // The other fixed top-level pages, so that /{specialId} never claims them.
-  ...['/auth', '/mypage', '/myinbox', '/r', '/ranking', '/shop', '/mylevel', '/myrank', '/gacha', '/contact'].map(
-    (pattern): GuardedPattern => ({ pattern, guards: [] }),
-  ),
+  ...[
+    '/auth',
+    '/mypage',
+    '/myinbox',
+    '/r',
+    '/ranking',
+    '/shop',
+    '/mylevel',
+    '/myrank',
+    '/gacha',
+    '/contact',
+    '/notices',
+  ].map((pattern): GuardedPattern => ({ pattern, guards: [] })),
   { pattern: '/:specialId', guards: ['check-special-valid'] },
 ];
 
