@@ -3,6 +3,7 @@
 // the reveal request, is refused, and a failed download says so in Japanese. axe on the page with results.
 import { describe, it, expect } from 'vitest';
 import type { Page } from 'playwright-core';
+import { buildPackReveal, createPackCommitment, type PackTier } from '#modules/fairness';
 import {
   useBrowser,
   openContext,
@@ -115,6 +116,55 @@ describe('tampered and unavailable reveal files', () => {
         'このページのコミットメントとの一致',
         'コミットメント一致',
       ]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('verifies a キリ番 file (oripa-pack-reveal/2) in Chromium with the seventh check', async () => {
+    // A v2 file built here: its own checks all pass, and it is refused only for not being this page's pack.
+    const tiers: PackTier[] = [
+      { id: 'a', label: 'A賞', cardName: 'カード A', quantity: 4, conversionValue: 900, isLastOne: false },
+      { id: 'c', label: 'C賞', cardName: 'カード C', quantity: 6, conversionValue: 100, isLastOne: false },
+      {
+        id: 'k',
+        label: 'キリ番賞',
+        cardName: 'カード K',
+        quantity: 1,
+        conversionValue: 5000,
+        isLastOne: false,
+        kiribanAt: [5],
+      },
+    ];
+    const gacha = { id: 'e2e-kiriban', title: 'キリ番の検証', pricePerDraw: 300 };
+    const { seed, lots, commitment } = createPackCommitment({ gachaId: gacha.id, ...gacha, tiers });
+    const file = buildPackReveal({
+      gacha,
+      tiers,
+      commitment,
+      committedAt: '2026-11-20T00:00:00Z',
+      seed,
+      lots,
+      draws: [
+        { at: '2026-11-21T00:00:00Z', memberId: 'm1', positions: [1, 2, 3], lastOne: false },
+        { at: '2026-11-21T00:01:00Z', memberId: 'm2', positions: [4, 5, 6], lastOne: false, kiriban: [5] },
+      ],
+      revealSalt: 'e2e-kiriban-reveal-salt',
+      revealedAt: '2026-11-22T00:00:00Z',
+    });
+    expect(file.format).toBe('oripa-pack-reveal/2');
+    const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
+    try {
+      await page.route(REVEAL, (route) => route.fulfill({ status: 200, json: file }));
+      await openPack(page);
+      const { result, checks } = await verify(page);
+      expect(result).toMatch(/^検証失敗：8 項目中 1 項目が不合格です。$/);
+      expect(checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['このページのコミットメントとの一致']);
+      expect(checks.at(-1)).toMatchObject({ name: 'キリ番賞', ok: true });
+      expect(checks.at(-1)?.text).toContain(
+        '到達した 1 件のキリ番賞が、それぞれその口を引いた抽選に 1 件ずつ渡りました',
+      );
       expect(problems).toEqual([]);
     } finally {
       await context.close();

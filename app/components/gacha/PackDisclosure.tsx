@@ -98,8 +98,9 @@ export function PrizeDisclosure({ pack }: { pack: DisclosurePack }) {
           <ul className="flex flex-col gap-1 text-xs">
             {extraTiers.map((tier) => (
               <li key={tier.id} className="flex flex-wrap justify-between gap-x-2" data-tier-id={tier.id}>
-                <span>
-                  <b>{tier.label}</b> {tier.cardName}（{extraNote(tier)}）
+                <span className="min-w-0">
+                  <b>{tier.label}</b> {tier.cardName}
+                  <span className="block text-muted">{extraNote(tier)}にプレゼント</span>
                 </span>
                 <span className="whitespace-nowrap">
                   {formatCoins(tier.quantity)}本・{formatCoins(tier.conversionValue)}コイン
