@@ -1,6 +1,6 @@
 // Stand-alone verification of a pack's reveal file: `npm run verify-pack -- reveal.json` (or `npx tsx scripts/verify-pack.ts reveal.json`).
 // Exit codes: 0 every check passed, 1 a check failed, 2 the file could not be read or is not a reveal file.
-// Imports only node builtins and modules/draw/commitment.ts, so it can be copied out with that one file.
+// Imports only node builtins and modules/fairness (commitment.ts over format.ts), so it can be copied out with those two files.
 import fs from 'node:fs';
 import { parsePackReveal, verifyReveal, REVEAL_FORMAT } from '#modules/fairness';
 

@@ -53,12 +53,19 @@ export async function getPackReveal(db: Database, gachaId: string): Promise<Pack
 
 const verified = new Map<
   string,
-  { ok: boolean; checks: { name: string; ok: boolean; detail: string }[]; seed: string; draws: number }
+  {
+    ok: boolean;
+    checks: { name: string; ok: boolean; detail: string }[];
+    seed: string;
+    revealedAt: string;
+    draws: number;
+  }
 >();
 
 /**
- * The verification shown on a pack's public page: computed once per reveal (a sold-out or ended
- * pack's record no longer changes) and kept in memory, so page views do not re-run it.
+ * A pack's reveal at a glance (its seed, time and draws) with the shop's own verification of it: computed once
+ * per reveal (a sold-out or ended pack's record no longer changes) and kept in memory, so page views do not
+ * re-run it. The pack page shows the seed and time and lets the visitor verify in the browser (decision 043).
  * @example const result = await verifiedReveal(db, 'stellar-yugioh-002') // null while on sale
  */
 export async function verifiedReveal(db: Database, gachaId: string) {
@@ -68,7 +75,12 @@ export async function verifiedReveal(db: Database, gachaId: string) {
   if (cached) return cached;
   const reveal = await getPackReveal(db, gachaId);
   if (!reveal) return null;
-  const result = { ...verifyReveal(reveal), seed: reveal.seed, draws: reveal.draws.length };
+  const result = {
+    ...verifyReveal(reveal),
+    seed: reveal.seed,
+    revealedAt: reveal.revealedAt,
+    draws: reveal.draws.length,
+  };
   if (verified.size >= 500) verified.delete(verified.keys().next().value!);
   verified.set(key, result);
   return result;

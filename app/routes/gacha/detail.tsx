@@ -1,5 +1,6 @@
 // /gacha/{genreId}/{gachaId} (layout gacha-detail): the pack, its price and live remaining counts,
-// the prize line-up, the draw buttons with their confirmation, and the fairness record.
+// the prize line-up, the draw buttons with their confirmation, the prizes' disclosure with the 還元率, and the
+// fairness record with the in-browser verification (components/gacha/PackDisclosure).
 // redirect-onepiece has already sent a pack opened under the wrong genre to its own address.
 import { randomUUID } from 'node:crypto';
 import { useEffect } from 'react';
@@ -18,6 +19,7 @@ import { useLiveRemaining } from '~/lib/use-live-remaining';
 import { DrawPanel } from '~/components/gacha/DrawPanel';
 import { TierLineup } from '~/components/gacha/TierLineup';
 import { KiribanCounter } from '~/components/gacha/KiribanCounter';
+import { FairnessProof, PrizeDisclosure } from '~/components/gacha/PackDisclosure';
 import { getGachaDetail, headlineTier, listGenres, countUnclaimed, remainingOf } from '#modules/gacha';
 import { listWins, memberDrawnLots, verifiedReveal } from '#modules/draw';
 import { FEED_ROWS } from '~/components/winners/feed';
@@ -65,7 +67,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const soldOut = pack.status === 'sold_out';
   const counts = remainingOf(pack.tiers, unclaimed, soldOut);
   const confirm = Number(url.searchParams.get('confirm'));
-  const verification = pack.revealed ? await verifiedReveal(db, pack.id) : null;
+  // The seed and time only: the verdict is the visitor's own, computed in their browser (decision 043).
+  const revealed = pack.revealed ? await verifiedReveal(db, pack.id) : null;
+  const reveal = revealed ? { seed: revealed.seed, revealedAt: revealed.revealedAt, draws: revealed.draws } : null;
   return {
     pack,
     genreName: genres.find((g) => g.id === pack.genreId)?.name ?? pack.genreId,
@@ -80,7 +84,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     minRankName: pack.minRank ? rankName(pack.minRank) : null,
     selfLimits,
     limitLeft: pack.perMemberLimit && drawnByMe !== null ? Math.max(pack.perMemberLimit - drawnByMe, 0) : null,
-    verification,
+    reveal,
     preview,
     wins: wins?.items ?? null,
     renderedAt: new Date().toISOString(),
@@ -323,7 +327,8 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
       {loaderData.wins ? (
         <WinnersFeed entries={feed.entries} now={feed.now} announcement={feed.announcement} withPack={false} />
       ) : null}
-      <FairnessSection pack={pack} verification={loaderData.verification} />
+      <PrizeDisclosure pack={pack} />
+      <FairnessProof pack={pack} reveal={loaderData.reveal} />
       <section
         aria-labelledby="notes"
         className="rounded-2xl bg-white p-5 text-sm leading-relaxed text-muted shadow-sm"
@@ -361,78 +366,8 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
   );
 }
 
-type Verification = Awaited<ReturnType<typeof loader>>['verification'];
-
 /** A preview's feed: one array for every render (a new [] each time would reset the feed's state). */
 const NO_WINS: [] = [];
-
-function FairnessSection({
-  pack,
-  verification,
-}: {
-  pack: { id: string; commitment: string | null; committedAt: string | null; revealed: boolean };
-  verification: Verification;
-}) {
-  if (!pack.commitment) return null;
-  return (
-    <section aria-labelledby="fairness" className="flex flex-col gap-3 rounded-2xl bg-white p-5 text-sm shadow-sm">
-      <h2 id="fairness" className="text-base font-black">
-        公平性の証明
-      </h2>
-      <p className="text-muted">
-        このオリパの全口の中身と順番は、販売開始前に秘密の乱数（シード）で決まり、次のハッシュ値（SHA-256）として公開されています。
-        完売または販売終了後にシードと匿名化した抽選ログを公開し、誰でも中身が途中で変えられていないことを確かめられます。
-      </p>
-      <div>
-        <p className="text-xs font-bold text-muted">
-          コミットメント（{pack.committedAt ? formatYmdHm(pack.committedAt, 'slash') : ''} 公開）
-        </p>
-        <code className="block break-all rounded-lg bg-canvas p-2 font-mono text-xs" data-testid="commitment">
-          {pack.commitment}
-        </code>
-      </div>
-      {verification ? (
-        <>
-          <div>
-            <p className="text-xs font-bold text-muted">公開されたシード</p>
-            <code className="block break-all rounded-lg bg-canvas p-2 font-mono text-xs">{verification.seed}</code>
-          </div>
-          <p
-            className={`font-black ${verification.ok ? 'text-emerald-800' : 'text-red-700'}`}
-            data-testid="verification-result"
-          >
-            {verification.ok ? '検証結果：すべての項目が一致しました' : '検証結果：一致しない項目があります'}
-          </p>
-          <ul className="flex flex-col gap-1" aria-label="検証項目">
-            {verification.checks.map((check) => (
-              <li key={check.name} className="flex gap-2">
-                <span aria-hidden="true" className={check.ok ? 'text-emerald-700' : 'text-red-700'}>
-                  {check.ok ? '✓' : '✗'}
-                </span>
-                <span>
-                  <b>{check.name}</b>：{check.detail}
-                  <span className="sr-only">{check.ok ? '（一致）' : '（不一致）'}</span>
-                </span>
-              </li>
-            ))}
-          </ul>
-          <p className="text-muted">
-            <a
-              href={`/api/v1/gachas/${pack.id}/reveal`}
-              download={`${pack.id}-reveal.json`}
-              className="font-bold text-primary-ink underline"
-            >
-              検証用ファイル（JSON）をダウンロード
-            </a>
-            し、<code className="font-mono">npm run verify-pack -- ファイル名</code> でご自身でも検証できます。
-          </p>
-        </>
-      ) : (
-        <p className="text-muted">シードと抽選ログは、完売または販売終了後にこの欄で公開されます。</p>
-      )}
-    </section>
-  );
-}
 
 /** The path of a same-site referrer, or null. */
 function safePath(referrer: string): string | null {

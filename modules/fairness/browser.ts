@@ -1,0 +1,14 @@
+// The fairness module's browser door: the reveal file's formats, parser and check names, and the verifier over
+// Web Crypto, with nothing from node:crypto (the main door would carry it into the page's scripts).
+export {
+  CHECK_NAMES,
+  REVEAL_FORMAT,
+  REVEAL_FORMAT_KIRIBAN,
+  parsePackReveal,
+  type PackReveal,
+  type PackTier,
+  type RevealCheck,
+  type RevealStats,
+  type RevealVerification,
+} from './format';
+export { computeCommitmentInBrowser, readRevealText, shuffleLotsInBrowser, verifyRevealInBrowser } from './web-crypto';
