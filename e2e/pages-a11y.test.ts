@@ -23,6 +23,7 @@ const PAGES = [
   { path: '/privacy', heading: 'プライバシーポリシー' },
   { path: '/shikin', heading: '資金決済法に基づく表示' },
   { path: '/notices', heading: 'お知らせ' },
+  { path: '/oripa-haishutsu', heading: 'オリパの排出について' },
   { path: '/mypage', heading: 'マイページ' },
   { path: '/app/checkout/paypay', heading: 'アプリから開き直してください' },
   { path: '/app/return', heading: 'アプリでご利用ください' },

@@ -118,7 +118,9 @@ describe('the built-in content source', () => {
     await addDocuments(db, defaultContentDocuments(facts));
     const content = createBuiltinSource(db);
     const uids = (await content.listPages()).map((p) => p.uid);
-    expect(uids).toEqual(expect.arrayContaining(['terms', 'privacy', 'tokushoho', 'shikin', 'kobutsu']));
+    expect(uids).toEqual(
+      expect.arrayContaining(['terms', 'privacy', 'tokushoho', 'shikin', 'kobutsu', 'oripa-haishutsu']),
+    );
     const kobutsu = await content.getPage('kobutsu');
     expect(kobutsu?.data.footerNote).toBe('古物商許可 大阪府公安委員会 第621234567890号');
     const text = (uid: string) => content.getPage(uid).then((p) => JSON.stringify(p?.data.body ?? []));

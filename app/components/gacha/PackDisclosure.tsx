@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { verifyRevealInBrowser, readRevealText, type RevealVerification } from '#modules/fairness/browser';
 import { Button } from '~/components/Button';
+import { AppLink } from '~/components/AppLink';
 import { formatCoins } from '~/lib/numbers';
 import { formatYmdHm } from '~/lib/dates';
 import { packDisclosure, type DisclosedTier } from './disclosure';
@@ -278,6 +279,11 @@ export function FairnessProof({ pack, reveal }: { pack: DisclosurePack; reveal: 
         このオリパの全口の中身と順番は、販売開始前に秘密の乱数（シード）で決めて固定しています。下のコミットメントは、その中身と順番から計算した“指紋”（SHA-256
         ハッシュ値）です。1口でも入れ替えると指紋が変わるため、販売中にショップが中身を変えることはできません。
         抽選は、この固定された順番の前から順に口を払い出します（エラーで取り消された口は最後に回ります）。
+      </p>
+      <p>
+        <AppLink to="/oripa-haishutsu" className="text-primary-ink underline">
+          オリパの排出について（仕組みと検証のしかた）
+        </AppLink>
       </p>
       <div>
         <p className="text-xs font-bold text-muted">

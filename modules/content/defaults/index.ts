@@ -1,7 +1,8 @@
-// The content every shop starts with (docs/decisions/039): the legal and trust pages. They are added on
+// The content every shop starts with (docs/decisions/039): the legal pages and 「オリパの排出について」. They are added on
 // every start when missing (an edited or deleted page is never overwritten) and then belong to the operators.
 import type { ContentDocumentInput } from '../index';
 import { legalPages, type LegalFacts } from './legal';
+import { oripaHaishutsuPage } from './oripa-haishutsu';
 
 export { legalPages, kobutsuFooterNote, type LegalFacts, type LegalPageSeed } from './legal';
 
@@ -10,7 +11,7 @@ export { legalPages, kobutsuFooterNote, type LegalFacts, type LegalPageSeed } fr
  * @example await addDocuments(db, defaultContentDocuments(legalFactsOf(config)))
  */
 export function defaultContentDocuments(facts: LegalFacts, now = new Date()): ContentDocumentInput[] {
-  return [...legalPages(facts)].map((page) => ({
+  return [...legalPages(facts), oripaHaishutsuPage].map((page) => ({
     id: `default-${page.type}-${page.uid}`,
     type: page.type,
     uid: page.uid,
