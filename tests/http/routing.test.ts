@@ -46,6 +46,10 @@ describe('exemptions and public pages', () => {
     '/auth/passwd',
     '/auth/action',
     '/tokushoho',
+    '/shikin',
+    '/kobutsu',
+    '/oripa-haishutsu',
+    '/notices',
     '/winter-campaign',
     '/preview',
   ])('%s answers 200 to a visitor', async (path) => {
@@ -140,6 +144,11 @@ describe('page head', () => {
       expect((await get(path)).headers.get('x-robots-tag')).toBe('noindex, nofollow');
     },
   );
+  it('answers the not-found page for a notice that does not exist', async () => {
+    const page = await get('/notices/no-such-notice');
+    expect(page.status).toBe(404);
+    expect(page.body).toContain('指定のページが見付かりません');
+  });
   it.each(['/', '/gacha/pokemon', '/tokushoho', '/mypage'])('%s is indexable', async (path) => {
     const page = await get(path);
     expect(robotsMetaOf(page.body)).toBeNull();
@@ -153,6 +162,10 @@ describe('page head', () => {
     expect(sitemap).toContain(`<loc>${shopUrl()}/gacha/pokemon</loc>`);
     expect(sitemap).toContain(`<loc>${shopUrl()}/gacha/onepiece/stellar-onepiece-001</loc>`);
     expect(sitemap).toContain(`<loc>${shopUrl()}/tokushoho</loc>`);
+    // Every published page of the content source, with its publication date (decision 039).
+    expect(sitemap).toMatch(
+      new RegExp(`<loc>${shopUrl()}/oripa-haishutsu</loc><lastmod>\\d{4}-\\d{2}-\\d{2}</lastmod>`),
+    );
     expect(sitemap).not.toMatch(/\/(shop|auth|ranking|myinbox)\b/);
   });
 });
