@@ -256,6 +256,8 @@ export function createPrismicSource(options: PrismicSourceOptions): PrismicSourc
   }
 
   async function refresh(): Promise<void> {
+    // The copy on disk first: its ref may spare listing everything again.
+    await loaded;
     try {
       await queue.run(refreshOnce);
       lastSuccessAt = new Date().toISOString();
