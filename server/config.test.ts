@@ -194,6 +194,32 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes content from the built-in store unless Prismic is named, and wants its repository then', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).CONTENT_SOURCE).toBe('builtin');
+    const prismic = loadConfig({
+      DATA_DIR: tempDir(),
+      CONTENT_SOURCE: 'prismic',
+      PRISMIC_REPOSITORY: 'stella-shop',
+      PRISMIC_ACCESS_TOKEN: 'MC5aVGVzdA.secret-token',
+    });
+    expect([prismic.CONTENT_SOURCE, prismic.PRISMIC_REPOSITORY]).toEqual(['prismic', 'stella-shop']);
+    for (const repository of ['https://stella-shop.cdn.prismic.io/api/v2', 'http://127.0.0.1:4100/api/v2'])
+      expect(loadConfig({ DATA_DIR: tempDir(), PRISMIC_REPOSITORY: repository }).PRISMIC_REPOSITORY).toBe(repository);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), CONTENT_SOURCE: 'prismic' })).toThrow(
+      /PRISMIC_REPOSITORY: required with CONTENT_SOURCE=prismic/,
+    );
+    for (const bad of [
+      'Stella Shop',
+      'http://cms.example.com/api/v2',
+      'https://stella-shop.prismic.io/',
+      'ftp://x/api/v2',
+    ])
+      expect(() => loadConfig({ DATA_DIR: tempDir(), PRISMIC_REPOSITORY: bad }), bad).toThrow(/PRISMIC_REPOSITORY=/);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), PRISMIC_ACCESS_TOKEN: 'has space inside' })).toThrow(
+      /PRISMIC_ACCESS_TOKEN=\(hidden\)/,
+    );
+  });
+
   it('reads every setting from the environment', () => {
     const config = loadConfig({
       PORT: '8080',

@@ -29,6 +29,23 @@ function coinList(name: string, max: number, maxEntries: number) {
   });
 }
 
+/**
+ * A Prismic repository name, or its document API endpoint: https, or http on this machine (a stand-in).
+ * @example isPrismicRepository('stella-shop') // true; isPrismicRepository('http://example.com/api/v2') // false
+ */
+function isPrismicRepository(value: string): boolean {
+  if (/^[a-z0-9][a-z0-9-]{0,62}$/.test(value)) return true;
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  return (
+    (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) &&
+    /\/api\/v2\/?$/.test(url.pathname) &&
+    !url.search &&
+    !url.username
+  );
+}
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -61,6 +78,21 @@ const environmentSchema = z.object({
     .default(
       'オリパ ステラは、ポケモンカードやワンピースカードのオンラインオリパ。排出率と残り口数をいつでも公開し、抽選結果を後から検証できる、公平で透明なオリパをお届けします。',
     ),
+  /** Where pages, special pages, banners and notices come from (docs/decisions/041): the built-in store or Prismic. */
+  CONTENT_SOURCE: z.enum(['builtin', 'prismic']).default('builtin'),
+  /** The Prismic repository: its name (stella-shop) or its document API endpoint (https://stella-shop.cdn.prismic.io/api/v2). */
+  PRISMIC_REPOSITORY: z
+    .string()
+    .refine(
+      isPrismicRepository,
+      'must be a Prismic repository name (e.g. stella-shop) or its https://…/api/v2 endpoint',
+    )
+    .optional(),
+  /** A permanent access token of the repository's Content API (needed when the API is private). */
+  PRISMIC_ACCESS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{8,2000}$/, 'must be the access token from the repository’s API & Security settings')
+    .optional(),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_DATA: booleanFlag.default(true),
@@ -493,6 +525,9 @@ const SIGN_IN_KEY_PAIRS = [
   ['LINE_CHANNEL_ID', 'LINE_CHANNEL_SECRET'],
 ] as const;
 
+/** Settings whose value never appears in a configuration error. */
+const SECRET_SETTINGS = new Set(['ADDRESS_ENCRYPTION_KEYS', 'PRISMIC_ACCESS_TOKEN']);
+
 /** A configuration error that names the offending variables; main prints it and exits 1. */
 export class ConfigError extends Error {}
 
@@ -509,7 +544,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? '?');
       // Key material never reaches a log: the message says what is wrong without the value.
-      const shown = name === 'ADDRESS_ENCRYPTION_KEYS' ? '(hidden)' : JSON.stringify(env[name] ?? '');
+      const shown = SECRET_SETTINGS.has(name) ? '(hidden)' : JSON.stringify(env[name] ?? '');
       return `  ${name}=${shown}: ${issue.message}`;
     });
     throw new ConfigError(`Invalid settings in the environment:\n${lines.join('\n')}`);
@@ -525,6 +560,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
       `Invalid settings in the environment:\n  PASSWORD_MAX_LENGTH=${values.PASSWORD_MAX_LENGTH}: below PASSWORD_MIN_LENGTH (${values.PASSWORD_MIN_LENGTH})`,
     );
   }
+  if (values.CONTENT_SOURCE === 'prismic' && !values.PRISMIC_REPOSITORY)
+    throw new ConfigError(
+      'Invalid settings in the environment:\n  PRISMIC_REPOSITORY: required with CONTENT_SOURCE=prismic (the repository name, e.g. stella-shop, or its https://…/api/v2 endpoint; docs/prismic/README.md)',
+    );
   const halfConfigured = messagingSettingsProblems(values);
   if (halfConfigured.length > 0)
     throw new ConfigError(

@@ -47,3 +47,7 @@ export type ContentDocumentInput = typeof contentDocuments.$inferInsert;
 export async function addDocuments(db: Database, documents: ContentDocumentInput[]): Promise<void> {
   if (documents.length) await db.insert(contentDocuments).values(documents).onConflictDoNothing();
 }
+
+export { CONTENT_ERROR_CODES, ContentError, isContentError, type ContentErrorCode } from './errors';
+export { createPrismicSource, PRISMIC_RULES, type PrismicSource, type PrismicSourceOptions } from './prismic/source';
+export { PRISMIC_ROUTES, prismicLinkResolver, type PrismicBannerData } from './prismic/documents';

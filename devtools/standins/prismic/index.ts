@@ -1,0 +1,307 @@
+// Local stand-in for Prismic's document API (REST API v2, the part the shop reads): GET /api/v2 (the
+// repository: refs with the master ref, types, languages, forms) and GET /api/v2/documents/search with
+// q (at/any on document.type and document.id), ref, pageSize (at most 100), page, orderings, lang, routes
+// and access_token, answered with Prismic's page shape (page, results_per_page, results_size,
+// total_results_size, total_pages, next_page, prev_page, results). Errors use Prismic's shapes: 400
+// parsing-error, 401 for a missing or wrong access token, 404 api_notfound_error for an unknown ref and
+// 410 for an expired one (both naming the master ref, as Prismic does). Publishing moves the master ref
+// and keeps the old ref readable until `expire`. `answer` lets a test stand in for the network's failures
+// (429, 5xx); `stop`/`start` play an outage on the same port.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+
+/** A document as Prismic serves it (the header fields and the custom type's data). */
+export interface StandinDocument {
+  id: string;
+  uid: string | null;
+  url: string | null;
+  type: string;
+  href: string;
+  tags: string[];
+  first_publication_date: string;
+  last_publication_date: string;
+  slugs: string[];
+  linked_documents: unknown[];
+  lang: string;
+  alternate_languages: unknown[];
+  data: Record<string, unknown>;
+}
+
+/** One request the stand-in received: which endpoint, its query, and when (Date.now() is not faked: performance). */
+export interface StandinRequest {
+  kind: 'repository' | 'search' | 'other';
+  url: URL;
+  at: number;
+}
+
+/** A forced answer: the status, a JSON body and headers. */
+export interface StandinAnswer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface PrismicStandin {
+  /** The repository's document API endpoint, as PRISMIC_REPOSITORY takes it: http://127.0.0.1:port/api/v2. */
+  endpoint: string;
+  readonly requests: StandinRequest[];
+  /** The master ref now. */
+  readonly masterRef: string;
+  /** Publishes a new version of the repository's documents: a new master ref; the old one stays readable. */
+  publish(documents: StandinDocument[]): string;
+  /** A preview ref that reads `documents` (a release or a draft session). */
+  addPreview(documents: StandinDocument[]): string;
+  /** Makes a ref answer 410 from now on. */
+  expire(ref: string): void;
+  /** Makes a ref unknown (404 api_notfound_error), as a mistyped or very old ref is. */
+  forget(ref: string): void;
+  /** Whether 404/410 answers name the master ref ("Master ref is: …"), as Prismic's do (default true). */
+  nameMasterRef: boolean;
+  /** When set and it returns an answer, that answer is given instead (checked before anything else). */
+  answer: ((request: StandinRequest) => StandinAnswer | null) | null;
+  /** Plays an outage: refuses connections until start(). */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+let sequence = 0;
+const newId = () => `${randomBytes(6).toString('base64url')}${(sequence++).toString(36)}`.slice(0, 16);
+
+/**
+ * A document in Prismic's shape.
+ * @example prismicDocument('page', 'terms', { title: '利用規約', body: [] })
+ */
+export function prismicDocument(
+  type: string,
+  uid: string,
+  data: Record<string, unknown>,
+  header: Partial<Omit<StandinDocument, 'data' | 'type' | 'uid'>> = {},
+): StandinDocument {
+  const at = '2026-11-01T00:00:00+0000';
+  return {
+    id: header.id ?? newId(),
+    uid,
+    url: null,
+    type,
+    href: '',
+    tags: [],
+    first_publication_date: at,
+    last_publication_date: at,
+    slugs: [uid],
+    linked_documents: [],
+    lang: 'ja-jp',
+    alternate_languages: [],
+    ...header,
+    data,
+  };
+}
+
+const TYPES = { page: 'ページ', special: '特設ページ', banner: 'バナー', notice: 'お知らせ' };
+
+/** Reads Prismic's q syntax for the filters the stand-in knows; null when it cannot. */
+function readFilter(q: string): ((d: StandinDocument) => boolean) | null {
+  const match = /^\[\[(at|any)\((document\.type|document\.id), (.+)\)\]\]$/.exec(q.trim());
+  if (!match) return null;
+  const [, operator, field, rawValue] = match;
+  let value: unknown;
+  try {
+    value = JSON.parse(rawValue!);
+  } catch {
+    return null;
+  }
+  const pick = (d: StandinDocument) => (field === 'document.type' ? d.type : d.id);
+  if (operator === 'at' && typeof value === 'string') return (d) => pick(d) === value;
+  if (operator === 'any' && Array.isArray(value)) return (d) => value.includes(pick(d));
+  return null;
+}
+
+/**
+ * Starts the stand-in on a free loopback port.
+ * @example const prismic = await startPrismicStandin({ documents: [prismicDocument('page', 'terms', { title: '利用規約' })] })
+ */
+export async function startPrismicStandin(
+  options: { documents?: StandinDocument[]; accessToken?: string; port?: number } = {},
+): Promise<PrismicStandin> {
+  const versions = new Map<string, StandinDocument[]>();
+  const expired = new Set<string>();
+  const previews = new Set<string>();
+  let masterRef = '';
+  const requests: StandinRequest[] = [];
+  let origin = '';
+
+  const newRef = () => `${randomBytes(9).toString('base64url')}`;
+  const send = (response: http.ServerResponse, answer: StandinAnswer) => {
+    response.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...answer.headers });
+    response.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+  };
+
+  function repository() {
+    const refs = [
+      { id: 'master', ref: masterRef, label: 'Master', isMasterRef: true },
+      ...[...previews].map((ref) => ({ id: ref.slice(0, 8), ref, label: 'Preview', isMasterRef: false })),
+    ];
+    return {
+      refs,
+      integrationFieldsRef: null,
+      bookmarks: {},
+      types: TYPES,
+      languages: [{ id: 'ja-jp', name: 'Japanese - Japan', is_master: true }],
+      tags: [],
+      forms: {
+        everything: {
+          method: 'GET',
+          enctype: 'application/x-www-form-urlencoded',
+          action: `${origin}/api/v2/documents/search`,
+          fields: {
+            ref: { type: 'String', multiple: false },
+            q: { type: 'String', multiple: true },
+            lang: { type: 'String', multiple: false },
+            page: { type: 'Integer', multiple: false, default: '1' },
+            pageSize: { type: 'Integer', multiple: false, default: '20' },
+            orderings: { type: 'String', multiple: false },
+            routes: { type: 'String', multiple: false },
+            access_token: { type: 'String', multiple: false },
+          },
+        },
+      },
+      oauth_initiate: `${origin}/auth`,
+      oauth_token: `${origin}/auth/token`,
+      version: 'standin',
+      license: 'All Rights Reserved',
+      experiments: { draft: [], running: [] },
+    };
+  }
+
+  function search(url: URL): StandinAnswer {
+    const params = url.searchParams;
+    const ref = params.get('ref');
+    if (!ref) return { status: 400, body: { type: 'parsing-error', message: 'The ref parameter is missing' } };
+    const named = standin.nameMasterRef ? ` Master ref is: ${masterRef}` : '';
+    if (expired.has(ref))
+      return { status: 410, body: { type: 'api_validation_error', message: `The ref ${ref} has expired.${named}` } };
+    const documents = versions.get(ref);
+    if (!documents) return { status: 404, body: { type: 'api_notfound_error', message: `Ref not found.${named}` } };
+    const filters: ((d: StandinDocument) => boolean)[] = [];
+    for (const q of params.getAll('q')) {
+      const read = readFilter(q);
+      if (!read)
+        return {
+          status: 400,
+          body: {
+            type: 'parsing-error',
+            message: `unexpected filter ${q}`,
+            pos: { line: 1, column: 1, id: 0, location: q },
+          },
+        };
+      filters.push(read);
+    }
+    const lang = params.get('lang') ?? 'ja-jp';
+    const pageSize = Math.min(100, Math.max(1, Number(params.get('pageSize') ?? 20) || 20));
+    const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
+    let routes: { type: string; path: string }[] = [];
+    try {
+      routes = params.get('routes') ? JSON.parse(params.get('routes')!) : [];
+    } catch {
+      return { status: 400, body: { type: 'parsing-error', message: 'routes is not JSON' } };
+    }
+    const matching = documents.filter((d) => (lang === '*' || d.lang === lang) && filters.every((f) => f(d)));
+    const totalPages = Math.max(1, Math.ceil(matching.length / pageSize));
+    const pageUrl = (n: number) => {
+      const next = new URL(url);
+      next.searchParams.set('page', String(n));
+      return next.toString();
+    };
+    const results = matching.slice((page - 1) * pageSize, page * pageSize).map((d) => {
+      const route = routes.find((r) => r.type === d.type);
+      return { ...d, url: route && d.uid ? route.path.replace(':uid', d.uid) : null };
+    });
+    return {
+      status: 200,
+      body: {
+        page,
+        results_per_page: pageSize,
+        results_size: results.length,
+        total_results_size: matching.length,
+        total_pages: totalPages,
+        next_page: page < totalPages ? pageUrl(page + 1) : null,
+        prev_page: page > 1 ? pageUrl(page - 1) : null,
+        results,
+        version: 'standin',
+        license: 'All Rights Reserved',
+      },
+    };
+  }
+
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', origin);
+    const kind =
+      url.pathname === '/api/v2' || url.pathname === '/api/v2/'
+        ? 'repository'
+        : url.pathname === '/api/v2/documents/search'
+          ? 'search'
+          : 'other';
+    const seen: StandinRequest = { kind, url, at: performance.now() };
+    requests.push(seen);
+    const forced = standin.answer?.(seen);
+    if (forced) return send(response, forced);
+    if (request.method !== 'GET' || kind === 'other')
+      return send(response, { status: 404, body: { message: 'Not found' } });
+    if (options.accessToken && url.searchParams.get('access_token') !== options.accessToken)
+      return send(response, { status: 401, body: { type: 'api_security_error', message: 'Invalid access token' } });
+    send(response, kind === 'repository' ? { status: 200, body: repository() } : search(url));
+  });
+
+  let port = options.port ?? 0;
+  async function start() {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    port = (server.address() as AddressInfo).port;
+    origin = `http://127.0.0.1:${port}`;
+  }
+  async function stop() {
+    if (!server.listening) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+  }
+
+  await start();
+  const standin: PrismicStandin = {
+    endpoint: `${origin}/api/v2`,
+    requests,
+    get masterRef() {
+      return masterRef;
+    },
+    publish(documents) {
+      masterRef = newRef();
+      versions.set(masterRef, documents);
+      return masterRef;
+    },
+    addPreview(documents) {
+      const ref = newRef();
+      versions.set(ref, documents);
+      previews.add(ref);
+      return ref;
+    },
+    expire(ref) {
+      expired.add(ref);
+    },
+    forget(ref) {
+      versions.delete(ref);
+    },
+    nameMasterRef: true,
+    answer: null,
+    stop,
+    start,
+    close: stop,
+  };
+  standin.publish(options.documents ?? []);
+  return standin;
+}
