@@ -1,7 +1,16 @@
 // The content source the settings chose (decision 039), and the facts the default legal pages state.
+import path from 'node:path';
 import type { ShopConfig } from './config';
+import type { Logger } from './logger';
 import type { Database } from '#db/client';
-import { addDocuments, defaultContentDocuments, type LegalFacts } from '#modules/content';
+import {
+  addDocuments,
+  createBuiltinSource,
+  createPrismicSource,
+  defaultContentDocuments,
+  type ContentSource,
+  type LegalFacts,
+} from '#modules/content';
 
 /** @example legalFactsOf(config).sellerName // SELLER_NAME */
 export function legalFactsOf(config: ShopConfig): LegalFacts {
@@ -24,4 +33,28 @@ export function legalFactsOf(config: ShopConfig): LegalFacts {
 /** Writes the legal pages that do not exist yet (never overwrites an operator's edit). */
 export async function addDefaultContent(db: Database, config: ShopConfig): Promise<void> {
   await addDocuments(db, defaultContentDocuments(legalFactsOf(config)));
+}
+
+/**
+ * The content source the settings chose: the built-in store (default) or Prismic (decision 041), whose
+ * last good copy is kept under DATA_DIR/cache so a restart during an outage still has pages.
+ * @example const content = createContentSource(config, db, logger); … content.close()
+ */
+export function createContentSource(
+  config: ShopConfig,
+  db: Database,
+  logger: Logger,
+): ContentSource & { close(): void } {
+  if (config.CONTENT_SOURCE === 'prismic' && config.PRISMIC_REPOSITORY) {
+    const source = createPrismicSource({
+      repository: config.PRISMIC_REPOSITORY,
+      accessToken: config.PRISMIC_ACCESS_TOKEN,
+      cacheFile: path.join(config.dataDir, 'cache', 'prismic-content.json'),
+      logger: logger.child({ component: 'content' }),
+    });
+    // The first copy is fetched now rather than by the first visitor; a failure is logged by the source.
+    source.refresh().catch(() => undefined);
+    return source;
+  }
+  return Object.assign(createBuiltinSource(db), { close: () => undefined });
 }

@@ -11,7 +11,7 @@ import { createLogger } from './logger';
 import { openDatabase } from '#db/client';
 import { createRateLimiter, createShopAuth, RATE_LIMIT_KEY_PREFIX } from '#modules/identity/server';
 import { loadDemoDataOnce } from '../db/demo/seed';
-import { addDefaultContent } from './content';
+import { addDefaultContent, createContentSource } from './content';
 import { attachInvitationOnSignUp } from './invitation';
 import { createServerApp } from './app';
 import { outboxMessenger } from './messenger';
@@ -148,6 +148,7 @@ async function bootShop(
   await ensureDefaultCoinPacks(database.db);
   const payments = await createPaymentServices({ config, db: database.db, logger });
   const messaging = createMessagingServices(config, logger);
+  const content = createContentSource(config, database.db, logger);
   const services: ShopServices = {
     config,
     database,
@@ -161,6 +162,7 @@ async function bootShop(
     messenger,
     limiter,
     messaging,
+    content,
   };
   // Jobs start after the migrations (pg-boss migrates its own schema, `pgboss`) and stop before the database closes.
   let jobs: JobRunner | undefined;
@@ -203,6 +205,7 @@ async function bootShop(
     await payments.close();
     await line.close();
     await limiter.close();
+    content.close();
     throw error;
   }
   const address = server.address();
@@ -248,6 +251,7 @@ async function bootShop(
       await payments.close();
       await line.close();
       await limiter.close();
+      content.close();
       await database.close();
     },
   };

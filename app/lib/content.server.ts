@@ -3,19 +3,51 @@
 // hand). The footer's 古物営業法 line is read through it too, kept for a few seconds per instance so
 // every page does not ask again.
 import type { ShopServices } from '#server/services';
-import { createBuiltinSource, type ContentSource } from '#modules/content';
+import { data } from 'react-router';
+import { createBuiltinSource, isContentError, type ContentSource } from '#modules/content';
 
 const fallbacks = new WeakMap<object, ContentSource>();
+const served = new WeakMap<ContentSource, ContentSource>();
+
+/**
+ * A page that cannot be read because the content source has never answered (Prismic down at a cold
+ * start with no saved copy) is a 503 with Retry-After, never a 404 that search engines would believe.
+ */
+function unavailable(error: unknown): never {
+  if (isContentError(error))
+    throw data(
+      { message: 'ただいまページを表示できません。しばらくしてから開き直してください。' },
+      { status: 503, headers: { 'Retry-After': '30', 'Cache-Control': 'no-store' } },
+    );
+  throw error;
+}
+
+function answeringUnavailable(source: ContentSource): ContentSource {
+  return {
+    kind: source.kind,
+    getPage: (uid, types) => source.getPage(uid, types).catch(unavailable),
+    getNotice: (uid) => source.getNotice(uid).catch(unavailable),
+    getPreview: (preview) => source.getPreview(preview).catch(unavailable),
+    listPages: () => source.listPages(),
+    listBanners: (now) => source.listBanners(now),
+    listNotices: (now) => source.listNotices(now),
+    health: () => source.health(),
+  };
+}
 
 /** @example const page = await contentOf(services).getPage('terms') */
 export function contentOf(services: Pick<ShopServices, 'db'> & { content?: ContentSource }): ContentSource {
-  if (services.content) return services.content;
-  let source = fallbacks.get(services.db);
+  let source = services.content ?? fallbacks.get(services.db);
   if (!source) {
     source = createBuiltinSource(services.db);
     fallbacks.set(services.db, source);
   }
-  return source;
+  let wrapped = served.get(source);
+  if (!wrapped) {
+    wrapped = answeringUnavailable(source);
+    served.set(source, wrapped);
+  }
+  return wrapped;
 }
 
 /** The uid of the page whose footer note every page shows (the 古物営業法 display). */

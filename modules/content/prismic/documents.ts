@@ -247,12 +247,14 @@ export function mapPrismicDocument(document: PrismicDocument): MappedDocument | 
       const heroImage = imageField(data.hero_image);
       const description = plainText(data.description);
       const slices = sliceZone(data.slices);
+      const footerNote = plainText(data.footer_note);
       const page: PageData = {
         title: plainText(data.title) ?? document.uid,
         ...(description ? { description } : {}),
         ...(heroImage ? { heroImage } : {}),
         body: richText(data.body),
         ...(slices.length ? { slices } : {}),
+        ...(footerNote ? { footerNote } : {}),
       };
       return { ...header(document, document.type), data: page };
     }
