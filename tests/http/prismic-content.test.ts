@@ -1,0 +1,129 @@
+// The same pages from Prismic (decisions 039 and 041): a second shop started with CONTENT_SOURCE=prismic
+// against the local stand-in of Prismic's document API serves a Prismic page at /{uid}, a special page,
+// a notice, the footer's 古物営業法 line and the sitemap; when Prismic goes down, the pages keep coming
+// from the last good copy and /api/health says the source is stale; a Prismic preview ref opens a draft
+// on /preview (noindex) and only there.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { loadConfig } from '#server/config';
+import { startShop } from '#server/main';
+import { freePort } from '#tests/ports';
+import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { startPrismicStandin, prismicDocument, type PrismicStandin } from '#devtools/standins/prismic';
+
+const richText = (text: string) => [{ type: 'paragraph', text, spans: [] }];
+
+let standin: PrismicStandin;
+let database: TestDatabase;
+let shop: Awaited<ReturnType<typeof startShop>>;
+let base = '';
+
+const get = (path: string) => fetch(`${base}${path}`, { redirect: 'manual' });
+const health = async () => (await (await get('/api/health')).json()) as { content: { source: string; stale: boolean } };
+
+/** Polls until `check` holds (the source refreshes in the background); no fixed short timeout. */
+async function eventually(check: () => Promise<boolean>, what: string) {
+  for (let i = 0; i < 240; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+beforeAll(async () => {
+  standin = await startPrismicStandin({
+    documents: [
+      prismicDocument('page', 'company', {
+        title: 'Prismicの会社概要',
+        description: 'Prismicから配信',
+        body: richText('この本文はPrismicから届きました。'),
+        slices: [],
+      }),
+      prismicDocument('page', 'kobutsu', {
+        title: '古物営業法に基づく表示',
+        footer_note: '古物商許可 神奈川県公安委員会 第452345678901号',
+        body: richText('許可番号の表示です。'),
+      }),
+      prismicDocument('special', 'spring-sale', { title: '春のオリパ祭り', body: richText('開催中です。') }),
+      prismicDocument('notice', 'maintenance-1201', {
+        title: '12月1日メンテナンスのお知らせ',
+        body: richText('2時から4時まで停止します。'),
+        important: true,
+      }),
+    ],
+  });
+  database = await createTestDatabase('prismic_shop');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  shop = await startShop(
+    loadConfig({
+      NODE_ENV: 'production',
+      PORT: String(port),
+      PUBLIC_ORIGIN: base,
+      HOST: '127.0.0.1',
+      DATA_DIR: database.dataDir,
+      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+      LOG_LEVEL: 'error',
+      IMAGE_WARM_UP: 'false',
+      JOBS_ENABLED: 'false',
+      DEMO_DATA: 'false',
+      CONTENT_SOURCE: 'prismic',
+      PRISMIC_REPOSITORY: standin.endpoint,
+      AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    }),
+  );
+});
+
+afterAll(async () => {
+  await shop?.stop();
+  await database?.drop();
+  await standin?.close();
+});
+
+describe('a shop whose content comes from Prismic', () => {
+  it('serves Prismic pages, special pages, notices, the footer line and the sitemap', async () => {
+    const page = await get('/company');
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Prismicの会社概要');
+    expect(html).toContain('この本文はPrismicから届きました。');
+    expect(html).toContain('古物商許可 神奈川県公安委員会 第452345678901号');
+    expect(html).toMatch(/<title>Prismicの会社概要 \| [^<]+<\/title>/);
+    expect(html).toContain(`<link rel="canonical" href="${base}/company"/>`);
+
+    expect(await (await get('/spring-sale')).text()).toContain('春のオリパ祭り');
+    expect((await get('/not-in-prismic')).status).toBe(404);
+    // The built-in store's default legal pages are not what a Prismic shop serves.
+    expect((await get('/shikin')).status).toBe(404);
+
+    const notice = await (await get('/notices/maintenance-1201')).text();
+    expect(notice).toContain('2時から4時まで停止します。');
+    expect(await (await get('/')).text()).toContain('12月1日メンテナンスのお知らせ');
+
+    const sitemap = await (await get('/sitemap.xml')).text();
+    expect(sitemap).toContain(`<loc>${base}/company</loc>`);
+    expect(sitemap).toContain(`<loc>${base}/spring-sale</loc>`);
+    expect(sitemap).toContain(`<loc>${base}/notices/maintenance-1201</loc>`);
+    expect((await health()).content).toMatchObject({ source: 'prismic', stale: false });
+  });
+
+  it('keeps serving the last good copy while Prismic is down, and says so in /api/health', async () => {
+    await standin.stop();
+    try {
+      // Reads past the 5 s freshness start background refreshes, which now fail.
+      await eventually(async () => {
+        expect((await get('/company')).status).toBe(200);
+        return (await health()).content.stale;
+      }, 'health reports the content source stale');
+      const page = await get('/company');
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('この本文はPrismicから届きました。');
+      expect((await get('/api/health')).status).toBe(200);
+    } finally {
+      await standin.start();
+    }
+    await eventually(async () => {
+      await get('/company');
+      return !(await health()).content.stale;
+    }, 'health recovers once Prismic answers');
+  });
+});
