@@ -233,7 +233,7 @@ export function legalPages(facts: LegalFacts): LegalPageSeed[] {
           linking(
             'マイページの「コイン履歴」で、購入・利用・失効の履歴と有効期限を確認できます。',
             'マイページ',
-            '/mypage',
+            '/mypage?tab=coins',
           ),
           heading('使用できる場所'),
           paragraph(`「${siteName}」内のオリパ（くじ）、発送手数料のお支払い。`),
