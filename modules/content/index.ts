@@ -4,8 +4,51 @@ import type { Database } from '#db/client';
 import { contentDocuments, type ContentType } from './schema';
 import type { ContentPageData, BannerData } from './rich-text';
 import { bannerShown, bannerView } from './banners';
+import { addFirstVersions } from './versions';
+export {
+  CONTENT_IMAGE_MAX_BYTES,
+  CONTENT_IMAGE_MAX_WIDTH,
+  CONTENT_IMAGE_PATH_PREFIX,
+  contentImageFile,
+  prepareContentImage,
+  writeContentImage,
+} from './images';
 
 export * from './rich-text';
+export {
+  CONTENT_REFUSAL_CODES,
+  CONTENT_STATUSES,
+  CONTENT_STATUS_LABELS,
+  CONTENT_TYPE_LABELS,
+  EDITABLE_CONTENT_TYPES,
+  RESERVED_UID_SEGMENTS,
+  cancelSchedule,
+  checkContentDraft,
+  checkContentUid,
+  contentStatusOf,
+  createDocument,
+  diffVersions,
+  getDocumentForEditor,
+  getVersion,
+  listDocuments,
+  listVersions,
+  publish,
+  publishScheduled,
+  rollback,
+  saveDraft,
+  schedule,
+  unpublish,
+  versionDiff,
+  versionText,
+  type ContentDocumentSummary,
+  type ContentDraft,
+  type ContentEditorDocument,
+  type ContentRefusalCode,
+  type ContentStatus,
+  type ContentVersion,
+  type DiffLine,
+  type EditableContentType,
+} from './versions';
 export { listPublishedPageUids } from './sitemap';
 export { richTextFromMarkup } from './markup';
 export {
@@ -96,9 +139,28 @@ export async function listBanners(
 export type ContentDocumentInput = typeof contentDocuments.$inferInsert;
 
 /**
- * Adds the documents whose id does not exist yet; existing ones (perhaps edited since) stay.
+ * Adds the documents whose id does not exist yet; existing ones (perhaps edited since) stay. Each one
+ * added starts its history at version 1 (published when it comes with published_at).
  * @example await addDocuments(db, legalAndEditorialPages())
  */
 export async function addDocuments(db: Database, documents: ContentDocumentInput[]): Promise<void> {
-  if (documents.length) await db.insert(contentDocuments).values(documents).onConflictDoNothing();
+  if (!documents.length) return;
+  await db.transaction(async (tx) => {
+    const added = await tx
+      .insert(contentDocuments)
+      .values(
+        documents.map((d) => ({
+          ...d,
+          currentVersion: 1,
+          publishedVersion: d.publishedAt && d.type !== 'banner' ? 1 : null,
+        })),
+      )
+      .onConflictDoNothing()
+      .returning({ id: contentDocuments.id });
+    const ids = new Set(added.map((row) => row.id));
+    await addFirstVersions(
+      tx,
+      documents.filter((d) => ids.has(d.id)),
+    );
+  });
 }
