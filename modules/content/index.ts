@@ -102,3 +102,30 @@ export type ContentDocumentInput = typeof contentDocuments.$inferInsert;
 export async function addDocuments(db: Database, documents: ContentDocumentInput[]): Promise<void> {
   if (documents.length) await db.insert(contentDocuments).values(documents).onConflictDoNothing();
 }
+export {
+  MAX_BLOCKS,
+  MAX_HTML_LENGTH,
+  canonicalSpans,
+  escapeHtml,
+  htmlToRichText,
+  markedSegments,
+  normaliseEmbed,
+  normaliseImage,
+  normaliseLink,
+  normaliseNoticeData,
+  normalisePageData,
+  normaliseRichText,
+  normaliseSlices,
+  normaliseTable,
+  richTextToHtml,
+  safeImageUrl,
+  type MarkedSegment,
+  type Marks,
+} from './sanitize';
+export {
+  EMBED_FRAME_ORIGINS,
+  EMBED_PROVIDER_LABELS,
+  parseEmbed,
+  type AllowedEmbed,
+  type EmbedProvider,
+} from './embeds';
