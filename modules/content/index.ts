@@ -164,3 +164,30 @@ export async function addDocuments(db: Database, documents: ContentDocumentInput
     );
   });
 }
+export {
+  MAX_BLOCKS,
+  MAX_HTML_LENGTH,
+  canonicalSpans,
+  escapeHtml,
+  htmlToRichText,
+  markedSegments,
+  normaliseEmbed,
+  normaliseImage,
+  normaliseLink,
+  normaliseNoticeData,
+  normalisePageData,
+  normaliseRichText,
+  normaliseSlices,
+  normaliseTable,
+  richTextToHtml,
+  safeImageUrl,
+  type MarkedSegment,
+  type Marks,
+} from './sanitize';
+export {
+  EMBED_FRAME_ORIGINS,
+  EMBED_PROVIDER_LABELS,
+  parseEmbed,
+  type AllowedEmbed,
+  type EmbedProvider,
+} from './embeds';
