@@ -2,6 +2,7 @@
 import type { Route } from './+types/content-page';
 import { shopRequestContext } from '~/context';
 import { RichText } from '~/components/RichText';
+import { ContentSlices } from '~/components/ContentSlices';
 import { notFound } from '~/lib/not-found';
 import { getPublishedPage } from '#modules/content';
 
@@ -33,6 +34,7 @@ export default function ContentPage({ loaderData }: Route.ComponentProps) {
       <div className="mt-4">
         <RichText value={page.data.body} />
       </div>
+      <ContentSlices slices={page.data.slices} />
     </article>
   );
 }

@@ -2,6 +2,7 @@
 import type { Route } from './+types/special';
 import { shopRequestContext } from '~/context';
 import { RichText } from '~/components/RichText';
+import { ContentSlices } from '~/components/ContentSlices';
 import { Image } from '~/components/Image';
 import { Container } from '~/components/PageFrame';
 import { notFound } from '~/lib/not-found';
@@ -41,6 +42,7 @@ export default function SpecialPage({ loaderData }: Route.ComponentProps) {
           <div className="mt-4">
             <RichText value={page.data.body} />
           </div>
+          <ContentSlices slices={page.data.slices} />
         </div>
       </article>
     </Container>

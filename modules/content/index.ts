@@ -15,6 +15,8 @@ export {
 } from './images';
 
 export * from './rich-text';
+export type { NoticeData, PageData } from './source';
+export type { ImageField, Slice, SliceZone } from './fields';
 export {
   CONTENT_REFUSAL_CODES,
   CONTENT_STATUSES,
