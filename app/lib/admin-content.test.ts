@@ -2,6 +2,7 @@
 // the server (unsafe markup dropped), table cells plain text → paragraphs with a header row, notices'
 // Japan-time fields → instants; and a stored version loads back into the same fields.
 import { describe, it, expect } from 'vitest';
+import type { PageData } from '#modules/content';
 import { draftOfPayload, editorPayloadOf, type EditorPayload } from './admin-content.server';
 
 const payload = (extra: Partial<EditorPayload> = {}): EditorPayload => ({
@@ -36,7 +37,7 @@ describe('the editor payload', () => {
     if ('error' in draft) throw new Error(draft.error);
     expect(draft.uid).toBe('guide/table');
     expect(draft.tags).toEqual(['guide', '送料']);
-    const data = draft.data as import('#modules/content').PageData;
+    const data = draft.data as PageData;
     expect(data.body[0]).toMatchObject({ type: 'heading2', text: 'はじめに' });
     expect(JSON.stringify(data.body)).not.toContain('alert');
     expect(JSON.stringify(data.body)).not.toContain('javascript');
