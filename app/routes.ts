@@ -50,6 +50,8 @@ export default [
       route('packs', 'routes/admin/packs/index.tsx'),
       route('packs/:packId', 'routes/admin/packs/pack.tsx'),
       route('banners', 'routes/admin/banners.tsx'),
+      route('content', 'routes/admin/content/index.tsx'),
+      route('content/:documentId', 'routes/admin/content/document.tsx'),
       route('reports/unused-paid', 'routes/admin/reports-unused-paid.tsx'),
       route('members', 'routes/admin/members/index.tsx'),
       route('members/approvals', 'routes/admin/members/approvals.tsx'),
@@ -64,6 +66,8 @@ export default [
   ]),
   // The desk's label CSV: a download, outside the admin layout (its loader checks the operator itself).
   route('admin/shipping/labels.csv', 'routes/admin/shipping/labels.ts'),
+  // The content editor's image upload (JSON; content:write, audited, checked by its action).
+  route('admin/content/images', 'routes/admin/content/images.ts'),
   // The admin lists as streamed CSV downloads (each export audited).
   route('admin/exports/:file', 'routes/admin/export.ts'),
   // A batch of 特典コード as CSV (audited).

@@ -26,7 +26,8 @@ import { authAnswer, emptyErrorsAsJson } from './error-answers';
 import { createOutboxJsonRoute, createTwilioStatusRoutes } from './messaging';
 import { createOperatorRoute } from './operator-route';
 import { createBannerImageRoute } from './banner-images';
-import { BANNER_IMAGE_MAX_BYTES } from '#modules/content';
+import { createContentImageRoute } from './content-images';
+import { BANNER_IMAGE_MAX_BYTES, CONTENT_IMAGE_MAX_BYTES } from '#modules/content';
 import { contentOf } from '../app/lib/content.server';
 
 /** The largest request body the shop reads (forms, JSON, provider webhooks); the contact form alone has its own. */
@@ -36,6 +37,13 @@ export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
 export const BANNER_POST_PATHS: readonly string[] = ['/admin/banners', '/admin/banners.data'];
 /** The banner console's body limit: one image at BANNER_IMAGE_MAX_BYTES and room for the fields. */
 export const BANNER_BODY_LIMIT = BANNER_IMAGE_MAX_BYTES + 64 * 1024;
+
+/**
+ * The content editor's posts (/admin/content/<id>: a page's rich text and slices; /admin/content/images:
+ * one image at CONTENT_IMAGE_MAX_BYTES). Their actions check the operator before anything else.
+ */
+export const CONTENT_EDITOR_POST_PATH = /^\/admin\/content(\/[A-Za-z0-9-]{1,60})?(\.data)?$/;
+export const CONTENT_EDITOR_BODY_LIMIT = CONTENT_IMAGE_MAX_BYTES + 1024 * 1024;
 
 /** The contact form's page, whose posts may carry images ('.data': the same post made by the page's scripts). */
 export const CONTACT_POST_PATHS: readonly string[] = ['/contact', '/contact.data'];
@@ -136,8 +144,19 @@ export function createServerApp(options: ServerAppOptions) {
         `送信内容が大きすぎます（画像は${Math.floor(BANNER_IMAGE_MAX_BYTES / 1_000_000)}MBまで）。画像を小さくしてください。`,
       ),
   });
+  const contentTooLarge = bodyLimit({
+    maxSize: CONTENT_EDITOR_BODY_LIMIT,
+    onError: (c) =>
+      apiError(
+        c,
+        413,
+        'REQUEST_TOO_LARGE',
+        `送信内容が大きすぎます（画像は${Math.floor(CONTENT_IMAGE_MAX_BYTES / 1_000_000)}MBまで）。画像を小さくするか、ページを分けてください。`,
+      ),
+  });
   app.use((c, next) => {
     if (c.req.method !== 'POST') return tooLarge(c, next);
+    if (CONTENT_EDITOR_POST_PATH.test(c.req.path)) return contentTooLarge(c, next);
     if (CONTACT_POST_PATHS.includes(c.req.path)) return contactTooLarge(c, next);
     if (BANNER_POST_PATHS.includes(c.req.path)) return bannerTooLarge(c, next);
     if (PACK_EDITOR_POST_PATH.test(c.req.path)) return packImageTooLarge(c, next);
@@ -241,6 +260,8 @@ export function createServerApp(options: ServerAppOptions) {
   app.route('/_img', images);
   // The banners' uploaded art (DATA_DIR/media/banners), immutable by content hash (docs/decisions/031).
   app.route('/media/banners', createBannerImageRoute(config.dataDir));
+  // Images placed in content by the editor (DATA_DIR/media/content), immutable by content hash (decision 040).
+  app.route('/media/content', createContentImageRoute(config.dataDir));
   // The pack editor's uploads (DATA_DIR/media/packs), by their unguessable immutable names (decision 030).
   app.get('/media/*', (c) => serveMedia(c, mediaDirOf(config.dataDir)));
   app.get('/robots.txt', (c) => c.text(robotsTxt(config.PUBLIC_ORIGIN)));

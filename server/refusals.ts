@@ -27,7 +27,7 @@ import {
   type PurchaseRefusalCode,
 } from '#modules/payments';
 import { INQUIRY_LIMITS, type InquiryImageRefusalCode, type InquiryRefusalCode } from '#modules/support';
-import type { BannerRefusalCode } from '#modules/content';
+import type { BannerRefusalCode, ContentRefusalCode } from '#modules/content';
 import { SIGNAL_STATUS_LABELS, type RiskRefusalCode, type SignalStatus } from '#modules/risk';
 import type { PromoAdminRefusalCode, PromoRefusalCode } from '#modules/promo';
 import { rankName } from '#modules/progression';
@@ -650,6 +650,51 @@ const banners: Section<BannerRefusalCode> = {
   },
 };
 
+const content: Section<ContentRefusalCode> = {
+  CONTENT_NOT_FOUND: { status: 404, message: 'ページが見つかりません。一覧を再読み込みしてください。' },
+  CONTENT_VERSION_NOT_FOUND: {
+    status: 404,
+    message: (d) => `版${String(d.version ?? '')}が見つかりません。履歴を再読み込みしてください。`,
+  },
+  CONTENT_VERSION_CONFLICT: {
+    status: 409,
+    message: (d) =>
+      `ほかの人が先に保存しました（最新は版${String(d.current ?? '')}）。ページを再読み込みして、最新の内容に変更を加え直してください。`,
+  },
+  CONTENT_UID_INVALID: {
+    status: 400,
+    message: (d) =>
+      d.type === 'notice'
+        ? 'お知らせのURL（/notices/ のあと）は半角英小文字・数字・-・_ で入力してください（例：2026-winter）。'
+        : d.type === 'special'
+          ? '特集ページのURLは半角英小文字・数字・-・_ の1階層で入力してください（例：winter-campaign）。'
+          : 'URLは半角英小文字・数字・-・_ で、/ で区切って4階層までで入力してください（例：guide/faq）。',
+  },
+  CONTENT_UID_RESERVED: {
+    status: 400,
+    message: (d) => `「${String(d.segment ?? '')}」で始まるURLはサイトの機能が使っています。別のURLにしてください。`,
+  },
+  CONTENT_UID_TAKEN: {
+    status: 409,
+    message: (d) => `URL「/${String(d.uid ?? '')}」はほかのページが使っています。別のURLにしてください。`,
+  },
+  CONTENT_INVALID: {
+    status: 400,
+    message: (d) => (typeof d.message === 'string' && d.message ? d.message : '入力内容を確認してください。'),
+  },
+  CONTENT_NOT_PUBLISHED: { status: 409, message: 'このページは公開されていません。' },
+  CONTENT_SCHEDULE_IN_PAST: { status: 400, message: '予約の日時は今より後にしてください。' },
+  CONTENT_NOT_SCHEDULED: { status: 409, message: '予約はありません。ページを再読み込みしてください。' },
+  CONTENT_IMAGE_TOO_LARGE: {
+    status: 413,
+    message: (d) => `画像が大きすぎます（${megabytes(d.maxBytes)}まで）。小さくしてからアップロードしてください。`,
+  },
+  CONTENT_IMAGE_TYPE: {
+    status: 415,
+    message: '画像を読み込めませんでした。JPEG・PNG・WebPの画像をアップロードしてください。',
+  },
+};
+
 const risk: Section<RiskRefusalCode> = {
   SIGNAL_NOT_FOUND: { status: 404, message: 'そのシグナルは見つかりません。一覧を読み込み直してください。' },
   SIGNAL_ALREADY_DECIDED: {
@@ -743,6 +788,7 @@ export type RefusalCode =
   | InquiryRefusalCode
   | InquiryImageRefusalCode
   | BannerRefusalCode
+  | ContentRefusalCode
   | RiskRefusalCode
   | PromoRefusalCode
   | PromoAdminRefusalCode
@@ -773,6 +819,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   inquiries,
   inquiryImages,
   banners,
+  content,
   risk,
   promo,
   loginBonus,

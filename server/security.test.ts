@@ -33,6 +33,21 @@ describe('security headers', () => {
   });
 });
 
+describe('framing', () => {
+  it('lets only our own origin frame /preview, and nobody frame anything else', async () => {
+    const app = appWith({ PUBLIC_ORIGIN: 'https://oripa.example.jp' });
+    const preview = await app.request('/preview?document=x&version=1');
+    expect(preview.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
+    expect(preview.headers.get('content-security-policy')).not.toContain("frame-ancestors 'none'");
+    expect(preview.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    for (const path of ['/', '/admin/content/x', '/preview-x', '/tokushoho']) {
+      const other = await app.request(path);
+      expect(other.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+      expect(other.headers.get('x-frame-options'), path).toBe('DENY');
+    }
+  });
+});
+
 describe('the captcha in the CSP', () => {
   const csp = async (env: Record<string, string>) =>
     (await appWith({ PUBLIC_ORIGIN: 'https://oripa.example.jp', ...env }).request('/')).headers.get(

@@ -35,7 +35,7 @@ export function securityHeaders(
   // The sign-in captcha's script and frame (Cloudflare Turnstile, or its stand-in), only when configured.
   const captcha = config.turnstile ? [new URL(config.turnstile.scriptUrl).origin] : [];
   const frames = [...payment.frame, ...captcha];
-  return secureHeaders({
+  const headers = secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
       // Vite's development client injects inline modules without our nonce.
@@ -61,7 +61,24 @@ export function securityHeaders(
     crossOriginResourcePolicy: 'same-origin',
     permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
   });
+  return async (c, next) => {
+    await headers(c, next);
+    // The content editor shows /preview in frames of its own page (docs/decisions/040): that page
+    // alone may be framed, and only by our origin.
+    if (FRAMEABLE_PATHS.has(c.req.path)) {
+      const policy = c.res.headers.get('Content-Security-Policy');
+      if (policy)
+        c.res.headers.set(
+          'Content-Security-Policy',
+          policy.replace("frame-ancestors 'none'", "frame-ancestors 'self'"),
+        );
+      c.res.headers.set('X-Frame-Options', 'SAMEORIGIN');
+    }
+  };
 }
+
+/** The pages our own pages may frame: the content preview (the editor's phone and desktop frames). */
+export const FRAMEABLE_PATHS: ReadonlySet<string> = new Set(['/preview', '/preview/']);
 
 /**
  * Refuses state-changing requests that a browser sent from another site. Browsers send Origin and

@@ -4,6 +4,7 @@
 import type { ReactNode } from 'react';
 import { RichText } from '~/components/RichText';
 import { Image } from '~/components/Image';
+import { ContentSlices } from '~/components/ContentSlices';
 import { safeLinkUrl, type PageData } from '#modules/content/rich-text';
 
 /** A hero image's path: a site path or an image field's URL, checked like every other content URL. */
@@ -44,6 +45,7 @@ export function ContentArticle({
         <div className="mt-4">
           <RichText value={data.body} />
         </div>
+        <ContentSlices slices={data.slices} />
         {children}
       </div>
     </article>

@@ -53,6 +53,8 @@ export const NOINDEX_PREFIXES = [
   '/ranking/',
   // The admin area (operators only; beyond the specification).
   '/admin/',
+  // Drafts shown to content staff (docs/decisions/040).
+  '/preview/',
 ] as const;
 
 /** The eleven ad-tracking parameters kept in local storage (specification section 3). */

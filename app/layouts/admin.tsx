@@ -29,6 +29,7 @@ const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission; end?
   { to: '/admin/mail', label: 'メール配信', permission: 'mail:write' },
   { to: '/admin/invitations', label: '友達招待', permission: 'members:read' },
   { to: '/admin/banners', label: 'バナー', permission: 'content:write' },
+  { to: '/admin/content', label: 'ページ・お知らせ', permission: 'content:write' },
   { to: '/admin/reports/unused-paid', label: '未使用残高', permission: 'orders:read' },
   { to: '/admin/inquiries', label: 'お問い合わせ', permission: 'inquiries:read' },
   { to: '/admin/audit', label: '監査ログ', permission: 'audit:read' },

@@ -98,3 +98,15 @@ export {
   type MemberConsoleRefusalCode,
   type MemberNote,
 } from './members';
+export {
+  CONTENT_SCHEDULER_OPERATOR,
+  cancelContentScheduleAsOperator,
+  createContentAsOperator,
+  publishContentAsOperator,
+  publishScheduledContent,
+  recordContentImageAsOperator,
+  rollbackContentAsOperator,
+  saveContentDraftAsOperator,
+  scheduleContentAsOperator,
+  unpublishContentAsOperator,
+} from './content';

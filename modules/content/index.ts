@@ -2,6 +2,7 @@
 // the field kinds, the banner console, the default legal pages.
 import type { Database } from '#db/client';
 import { contentDocuments } from './schema';
+import { addFirstVersions } from './versions';
 
 export * from './rich-text';
 export * from './fields';
@@ -16,6 +17,50 @@ export {
   type DraftReader,
 } from './builtin-source';
 export { defaultContentDocuments, legalPages, kobutsuFooterNote, type LegalFacts } from './defaults';
+export {
+  CONTENT_IMAGE_MAX_BYTES,
+  CONTENT_IMAGE_MAX_WIDTH,
+  CONTENT_IMAGE_PATH_PREFIX,
+  contentImageFile,
+  prepareContentImage,
+  writeContentImage,
+} from './images';
+
+export {
+  CONTENT_REFUSAL_CODES,
+  CONTENT_STATUSES,
+  CONTENT_STATUS_LABELS,
+  CONTENT_TYPE_LABELS,
+  EDITABLE_CONTENT_TYPES,
+  RESERVED_UID_SEGMENTS,
+  cancelSchedule,
+  checkContentDraft,
+  checkContentUid,
+  contentStatusOf,
+  createDocument,
+  diffVersions,
+  getDocumentForEditor,
+  getVersion,
+  listDocuments,
+  listVersions,
+  publish,
+  publishScheduled,
+  rollback,
+  saveDraft,
+  schedule,
+  unpublish,
+  versionDiff,
+  versionText,
+  type ContentDocumentSummary,
+  type ContentDraft,
+  type ContentEditorDocument,
+  type ContentRefusalCode,
+  type ContentStatus,
+  type ContentVersion,
+  type DiffLine,
+  type EditableContentType,
+} from './versions';
+
 export { richTextFromMarkup } from './markup';
 export {
   BANNER_IMAGE_HEIGHT,
@@ -41,13 +86,59 @@ export {
 export type ContentDocumentInput = typeof contentDocuments.$inferInsert;
 
 /**
- * Adds the documents whose id does not exist yet; existing ones (perhaps edited since) stay.
+ * Adds the documents whose id does not exist yet; existing ones (perhaps edited since) stay. Each one
+ * added starts its history at version 1 (published when it comes with published_at).
  * @example await addDocuments(db, legalAndEditorialPages())
  */
 export async function addDocuments(db: Database, documents: ContentDocumentInput[]): Promise<void> {
-  if (documents.length) await db.insert(contentDocuments).values(documents).onConflictDoNothing();
+  if (!documents.length) return;
+  await db.transaction(async (tx) => {
+    const added = await tx
+      .insert(contentDocuments)
+      .values(
+        documents.map((d) => ({
+          ...d,
+          currentVersion: 1,
+          publishedVersion: d.publishedAt && d.type !== 'banner' ? 1 : null,
+        })),
+      )
+      .onConflictDoNothing()
+      .returning({ id: contentDocuments.id });
+    const ids = new Set(added.map((row) => row.id));
+    await addFirstVersions(
+      tx,
+      documents.filter((d) => ids.has(d.id)),
+    );
+  });
 }
 
 export { CONTENT_ERROR_CODES, ContentError, isContentError, type ContentErrorCode } from './errors';
 export { createPrismicSource, PRISMIC_RULES, type PrismicSource, type PrismicSourceOptions } from './prismic/source';
 export { PRISMIC_ROUTES, prismicLinkResolver, type PrismicBannerData } from './prismic/documents';
+export {
+  MAX_BLOCKS,
+  MAX_HTML_LENGTH,
+  canonicalSpans,
+  escapeHtml,
+  htmlToRichText,
+  markedSegments,
+  normaliseEmbed,
+  normaliseImage,
+  normaliseLink,
+  normaliseNoticeData,
+  normalisePageData,
+  normaliseRichText,
+  normaliseSlices,
+  normaliseTable,
+  richTextToHtml,
+  safeImageUrl,
+  type MarkedSegment,
+  type Marks,
+} from './sanitize';
+export {
+  EMBED_FRAME_ORIGINS,
+  EMBED_PROVIDER_LABELS,
+  parseEmbed,
+  type AllowedEmbed,
+  type EmbedProvider,
+} from './embeds';

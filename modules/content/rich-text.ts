@@ -1,7 +1,7 @@
 // Rich text in Prismic's structured shape. It is rendered by React element by element, never as HTML,
 // so stored content cannot inject markup; links are limited to http(s) and site paths.
 
-import type { EmbedField, LinkField } from './fields';
+import type { EmbedField, LinkField, SliceZone } from './fields';
 
 export type RichTextSpan =
   | { start: number; end: number; type: 'strong' | 'em' }
@@ -102,6 +102,8 @@ export interface ContentPageData {
   body: RichText;
   /** Special pages: a hero image. */
   heroImage?: string;
+  /** The slice zone after the body (the editor's slices, docs/decisions/040). */
+  slices?: SliceZone;
 }
 
 export interface BannerData {

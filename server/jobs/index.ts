@@ -21,6 +21,7 @@ import { rankRulesOf } from '../progression';
 import { storageConversionNotifier } from '#modules/shipping';
 import { bothConversionHooks, mailEmailNoticesJob, prizeConversionMail, prizeDeadlineMailsJob } from './prize-mails';
 import { shippingRulesOf } from '../shipping';
+import { publishScheduledContentJob } from './content';
 import type { JobDefinition, JobRunner } from './runner';
 
 export { createJobRunner, type JobRunner, type JobDefinition, type JobContext, type JobRunSummary } from './runner';
@@ -70,6 +71,7 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     monthlyRanksJob(rankRulesOf(config)), // progression.monthly-ranks (decision 037)
     foldRankingsJob(), // ranking.fold (the ranking boards' scores, decision 037)
     settleInvitationsJob(config), // invitation.settle (decision 038)
+    publishScheduledContentJob(), // content.publish-scheduled (booked publications, decision 040)
     // ← new jobs go here
   ];
 }

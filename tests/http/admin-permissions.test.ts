@@ -36,6 +36,7 @@ const PAGES: [string, AdminPermission][] = [
   ['/admin/mail', 'mail:write'],
   ['/admin/invitations', 'members:read'],
   ['/admin/banners', 'content:write'],
+  ['/admin/content', 'content:write'],
   ['/admin/reports/unused-paid', 'orders:read'],
   ['/admin/inquiries', 'inquiries:read'],
   ['/admin/inquiries/templates', 'inquiries:read'],
@@ -62,6 +63,7 @@ const ACTIONS: [string, Record<string, string>, AdminPermission][] = [
   ['/admin/maintenance', { intent: 'nothing' }, 'shop:write'],
   ['/admin/orders/00000000-0000-4000-8000-000000000000', { intent: 'refund', reason: 'x' }, 'orders:refund'],
   ['/admin/inquiries/templates', { intent: 'nothing' }, 'inquiries:write'],
+  ['/admin/content', { type: 'nothing', uid: '', title: '' }, 'content:write'],
 ];
 
 describe.skipIf(!databaseUrl)(

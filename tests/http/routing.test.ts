@@ -51,11 +51,18 @@ describe('exemptions and public pages', () => {
     '/oripa-haishutsu',
     '/notices',
     '/winter-campaign',
-    '/preview',
   ])('%s answers 200 to a visitor', async (path) => {
     const page = await get(path);
     expect(page.status).toBe(200);
     expect(page.body).toContain('<html lang="ja"');
+  });
+  it('/preview is the not-found page for a visitor (drafts are for content staff), noindex, frameable by our origin only', async () => {
+    const page = await get('/preview?document=x&version=1');
+    expect(page.status).toBe(404);
+    expect(page.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
+    expect(page.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect((await get('/')).headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
   // Exempt from the members redirect (specification section 4): a web view without a session is asked
   // to reopen the page from the app, never sent to the sign-in page.

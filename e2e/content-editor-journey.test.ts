@@ -1,0 +1,138 @@
+// A page written in the browser and published (docs/decisions/040). On a desktop, a staff member with
+// content:write (and the second factor) creates a page, types rich text in the TipTap editor, adds a
+// table slice, saves (version 2), sees it in the phone and desktop previews (framed by our own origin),
+// publishes it after confirming, and a visitor then reads it at /{uid}; a visitor asking /preview meets
+// the not-found page. axe on the list and the editor. The staff role is granted beside the running shop
+// (PostgreSQL only, like the other staff journeys).
+import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import {
+  useBrowser,
+  openContext,
+  expectNoSeriousAxeViolations,
+  waitForHydration,
+  signUpInBrowser,
+  setUpStaffTotp,
+} from './support/browser';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { TEST_RULES } from '#tests/fixtures';
+import { uniqueEmail } from '#tests/http';
+import { runAdminCommand } from '../scripts/shop-admin';
+
+const shop = useBrowser();
+const databaseUrl = inject('shopDatabaseUrl');
+let handle: DatabaseHandle | undefined;
+const UID = `guide/e2e-${Date.now().toString(36)}`;
+
+beforeAll(async () => {
+  if (!databaseUrl) return;
+  handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+});
+afterAll(async () => {
+  await handle?.close();
+});
+
+describe('a content page written in the browser', () => {
+  it.skipIf(!databaseUrl)(
+    `create, type rich text, add a table, preview, publish; a visitor reads it${databaseUrl ? '' : ' (skipped: needs PostgreSQL to grant the staff role beside the running shop)'}`,
+    async () => {
+      const desk = await openContext(shop.browser, 'desktop', shop.baseURL);
+      const visitor = await openContext(shop.browser, 'desktop', shop.baseURL);
+      try {
+        const email = uniqueEmail('content-editor');
+        const password = 'content-pass-2026';
+        await signUpInBrowser(desk.page, { name: 'ページ担当', email, password });
+        const said: string[] = [];
+        const code = await runAdminCommand(
+          handle!.db,
+          ['staff:grant', '--member', email, '--role', 'staff', '--permissions', 'content:write'],
+          (line) => said.push(line),
+          { lifetimes: TEST_RULES.coinLifetimes },
+        );
+        expect(code, said.join('\n')).toBe(0);
+        await desk.page.goto('/admin/content');
+        await setUpStaffTotp(desk.page, password);
+
+        // ── The list: a reserved URL is refused, then the draft is made.
+        const page = desk.page;
+        page.on('dialog', (dialog) => void dialog.accept());
+        await page.goto('/admin/content');
+        await waitForHydration(page);
+        await page.getByRole('heading', { name: 'ページ・お知らせ', level: 1 }).waitFor();
+        await expectNoSeriousAxeViolations(page, 'content list');
+        const create = page.getByRole('region', { name: '新しく作る' });
+        await create.getByLabel('種類').selectOption('page');
+        await create.getByLabel(/^URL/).fill('admin/x');
+        await create.getByLabel('タイトル').fill('E2Eのご案内');
+        await create.getByRole('button', { name: '下書きを作る' }).click();
+        await page.getByText('「admin」で始まるURLはサイトの機能が使っています').waitFor();
+        await create.getByLabel(/^URL/).fill(UID);
+        await create.getByRole('button', { name: '下書きを作る' }).click();
+        await page.waitForURL(/\/admin\/content\/[0-9a-f-]{36}$/);
+        await waitForHydration(page);
+
+        // ── Rich text in TipTap: a heading and a paragraph with bold text.
+        const body = page.getByRole('textbox', { name: '本文' });
+        await body.waitFor();
+        await body.click();
+        await page.getByRole('button', { name: '見出し2' }).click();
+        await page.keyboard.type('はじめに');
+        await page.keyboard.press('Enter');
+        await page.keyboard.type('このページはブラウザで書きました。');
+        await page.getByRole('button', { name: '太字' }).click();
+        await page.keyboard.type('大事なところ');
+
+        // ── A table slice with a header row.
+        await page.getByLabel('追加するスライス').selectOption('table');
+        await page.getByRole('button', { name: 'スライスを追加' }).click();
+        await page.getByLabel('スライス1の表 1行1列').fill('項目');
+        await page.getByLabel('スライス1の表 1行2列').fill('内容');
+        await page.getByLabel('スライス1の表 2行1列').fill('送料');
+        await page.getByLabel('スライス1の表 2行2列').fill('無料');
+        await expectNoSeriousAxeViolations(page, 'content editor');
+        await page.getByRole('button', { name: '保存（新しい版）' }).click();
+        await page.getByText('版2として保存しました').waitFor();
+
+        // ── The previews: both frames show the saved version.
+        const desktopFrame = page.frameLocator('iframe[title="プレビュー（パソコン）"]');
+        await desktopFrame.getByRole('heading', { name: 'はじめに' }).waitFor();
+        await desktopFrame.getByRole('cell', { name: '無料' }).waitFor();
+        expect(await desktopFrame.locator('strong').first().textContent()).toBe('大事なところ');
+        await page
+          .frameLocator('iframe[title="プレビュー（スマートフォン）"]')
+          .getByText('このページはブラウザで書きました。')
+          .waitFor();
+
+        // Not published yet: a visitor sees the not-found page, and /preview is not found for them either.
+        const before = await visitor.page.goto(`/${UID}`);
+        expect(before?.status()).toBe(404);
+        const previewUrl = (await page.locator('iframe[title="プレビュー（パソコン）"]').getAttribute('src'))!;
+        expect((await visitor.page.goto(previewUrl))?.status()).toBe(404);
+
+        // ── Publish (confirmed), then the visitor reads it.
+        await page.getByRole('button', { name: '版2を公開する' }).click();
+        await page.getByText(`版2を公開しました（/${UID}）`).waitFor();
+        const after = await visitor.page.goto(`/${UID}`);
+        expect(after?.status()).toBe(200);
+        await visitor.page.getByRole('heading', { name: 'E2Eのご案内', level: 1 }).waitFor();
+        await visitor.page.getByRole('heading', { name: 'はじめに' }).waitFor();
+        await visitor.page.getByRole('cell', { name: '無料' }).waitFor();
+        await visitor.page.getByRole('columnheader', { name: '項目' }).waitFor();
+
+        // ── The history shows both versions and their diff.
+        await page.goto(`${new URL(page.url()).pathname}?from=1&to=2`);
+        const diff = page.getByTestId('version-diff');
+        await diff.waitFor();
+        expect(await diff.locator('.bg-green-100').allTextContents()).toEqual(
+          expect.arrayContaining([expect.stringContaining('## はじめに'), expect.stringContaining('| 送料 | 無料 |')]),
+        );
+
+        expect(desk.problems).toEqual([]);
+        expect(visitor.problems).toEqual([]);
+      } finally {
+        await desk.context.close();
+        await visitor.context.close();
+      }
+    },
+    180_000,
+  );
+});
