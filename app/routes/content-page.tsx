@@ -1,7 +1,7 @@
 // /{slug}: editorial pages from the content store; anything unknown is the not-found page (404).
 import type { Route } from './+types/content-page';
 import { shopRequestContext } from '~/context';
-import { RichText } from '~/components/RichText';
+import { RichText } from '~/components/content';
 import { notFound } from '~/lib/not-found';
 import { getPublishedPage } from '#modules/content';
 

@@ -1,7 +1,7 @@
 // /{specialId} (layout top): special pages, and editorial pages at one level; check-special-valid guards it.
 import type { Route } from './+types/special';
 import { shopRequestContext } from '~/context';
-import { RichText } from '~/components/RichText';
+import { RichText } from '~/components/content';
 import { Image } from '~/components/Image';
 import { Container } from '~/components/PageFrame';
 import { notFound } from '~/lib/not-found';
