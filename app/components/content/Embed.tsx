@@ -45,7 +45,6 @@ export function Embed({ embed, startLoaded = false }: { embed: EmbedField; start
           // The players need their own scripts and origin; popups let "watch on YouTube" open.
           sandbox="allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox"
           allow="encrypted-media; picture-in-picture; fullscreen"
-          allowFullScreen
           referrerPolicy="strict-origin-when-cross-origin"
           loading="lazy"
           className={
