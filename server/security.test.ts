@@ -48,7 +48,7 @@ describe('framing', () => {
   });
 });
 
-describe('the captcha in the CSP', () => {
+describe('frames and the captcha in the CSP', () => {
   const csp = async (env: Record<string, string>) =>
     (await appWith({ PUBLIC_ORIGIN: 'https://oripa.example.jp', ...env }).request('/')).headers.get(
       'content-security-policy',
@@ -58,6 +58,11 @@ describe('the captcha in the CSP', () => {
       .split(';')
       .map((part) => part.trim())
       .find((part) => part.startsWith(`${name} `)) ?? '';
+  it("allows Prismic's image CDN only when pages come from Prismic", async () => {
+    expect(directive(await csp({}), 'img-src')).not.toContain('images.prismic.io');
+    const prismic = directive(await csp({ CONTENT_SOURCE: 'prismic', PRISMIC_REPOSITORY: 'stella-shop' }), 'img-src');
+    expect(prismic).toContain('https://images.prismic.io');
+  });
   it('allows Cloudflare Turnstile for scripts and frames only when it is configured', async () => {
     const without = await csp({});
     expect(without).not.toContain('challenges.cloudflare.com');
@@ -65,6 +70,19 @@ describe('the captcha in the CSP', () => {
     expect(directive(configured, 'script-src')).toContain('https://challenges.cloudflare.com');
     expect(directive(configured, 'frame-src')).toContain('https://challenges.cloudflare.com');
     expect(directive(configured, 'connect-src')).not.toContain('challenges.cloudflare.com');
+  });
+  it('allows exactly the two embed players as frames besides the captcha (issue 15)', async () => {
+    const frames = (policy: string) => directive(policy, 'frame-src').split(/\s+/).slice(1).sort();
+    expect(frames(await csp({}))).toEqual(['https://platform.twitter.com', 'https://www.youtube-nocookie.com']);
+    const configured = await csp({ TURNSTILE_SITE_KEY: '0x4AAAAAAAexample', TURNSTILE_SECRET_KEY: '0x4AAAAAAAsecret' });
+    expect(frames(configured)).toEqual([
+      'https://challenges.cloudflare.com',
+      'https://platform.twitter.com',
+      'https://www.youtube-nocookie.com',
+    ]);
+    // The players are frames only: they may not run scripts on our page or be fetched from it.
+    expect(directive(configured, 'script-src')).not.toMatch(/youtube|twitter/);
+    expect(directive(configured, 'connect-src')).not.toMatch(/youtube|twitter/);
   });
   it("allows the local stand-in's origin instead in the sandbox", async () => {
     const policy = await csp({

@@ -6,6 +6,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { ShopConfig } from './config';
 import { CLIENT_IP_HEADER } from '#modules/identity/server';
 import { apiError } from './api-error';
+import { EMBED_FRAME_ORIGINS } from '#modules/content/render';
 
 /** @example isSafeMethod('GET') === true */
 export const isSafeMethod = (method: string) => method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
@@ -15,7 +16,7 @@ const CROSS_SITE_EXEMPT_PREFIXES = ['/api/webhooks/'];
 
 /**
  * Security headers for every response. Scripts run only from our origin or with this response's
- * nonce; frames from elsewhere are refused; HSTS only when the public origin is https. Forms may
+ * nonce; frames only from the payment providers, the captcha and the two embed players; HSTS only when the public origin is https. Forms may
  * lead only to our origin and to the payment providers' hosted pages.
  */
 export interface PaymentPageSources {
@@ -27,6 +28,9 @@ export interface PaymentPageSources {
   connect: string[];
 }
 
+/** Where Prismic serves a repository's images (imgix). */
+export const PRISMIC_IMAGE_ORIGIN = 'https://images.prismic.io';
+
 export function securityHeaders(
   config: ShopConfig,
   payment: PaymentPageSources = { formAction: [], script: [], frame: [], connect: [] },
@@ -34,7 +38,10 @@ export function securityHeaders(
   const development = config.NODE_ENV === 'development';
   // The sign-in captcha's script and frame (Cloudflare Turnstile, or its stand-in), only when configured.
   const captcha = config.turnstile ? [new URL(config.turnstile.scriptUrl).origin] : [];
-  const frames = [...payment.frame, ...captcha];
+  // Content embeds (YouTube's no-cookie player, X's post frame) load only after a click (issue 15).
+  const frames = [...payment.frame, ...captcha, ...EMBED_FRAME_ORIGINS];
+  // Pages from Prismic show their images from Prismic's image CDN (decision 041).
+  const contentImages = config.CONTENT_SOURCE === 'prismic' ? [PRISMIC_IMAGE_ORIGIN] : [];
   const headers = secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -42,9 +49,9 @@ export function securityHeaders(
       scriptSrc: development
         ? ["'self'", "'unsafe-inline'", "'unsafe-eval'", ...payment.script, ...captcha]
         : ["'self'", NONCE, ...payment.script, ...captcha],
-      ...(frames.length ? { frameSrc: frames } : {}),
+      frameSrc: frames,
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'blob:'],
+      imgSrc: ["'self'", 'data:', 'blob:', ...contentImages],
       fontSrc: ["'self'", 'data:'],
       connectSrc: development ? ["'self'", 'ws:', 'wss:', ...payment.connect] : ["'self'", ...payment.connect],
       frameAncestors: ["'none'"],

@@ -1,16 +1,15 @@
 // The page chrome of every content document (pages, special pages, notices, /preview): the hero image,
-// the title, the description and the body with its slices. One component, so a preview looks exactly
-// like the published page.
+// the title, the description, then the field kinds through the one component set (PageContent). One
+// component, so a preview looks exactly like the published page. Data arrives normalised (decision 042).
 import type { ReactNode } from 'react';
-import { RichText } from '~/components/RichText';
 import { Image } from '~/components/Image';
-import { ContentSlices } from '~/components/ContentSlices';
-import { safeLinkUrl, type PageData } from '#modules/content/rich-text';
+import { PageContent } from '~/components/content';
+import { safeImageUrl, type PageData } from '#modules/content/render';
 
 /** A hero image's path: a site path or an image field's URL, checked like every other content URL. */
 function heroSource(hero: PageData['heroImage']): string | null {
   if (!hero) return null;
-  return safeLinkUrl(typeof hero === 'string' ? hero : hero.url);
+  return safeImageUrl(typeof hero === 'string' ? hero : hero.url);
 }
 
 export function ContentArticle({
@@ -19,7 +18,7 @@ export function ContentArticle({
   children,
 }: {
   data: Pick<PageData, 'title' | 'description' | 'heroImage' | 'body' | 'slices'>;
-  /** A line above the title (a notice's date, 「プレビュー」). */
+  /** A line above the title (a notice's date). */
   eyebrow?: ReactNode;
   /** Anything after the body (a notice's way back to the list). */
   children?: ReactNode;
@@ -27,7 +26,17 @@ export function ContentArticle({
   const hero = heroSource(data.heroImage);
   return (
     <article className="mx-auto max-w-3xl overflow-hidden rounded-2xl bg-white shadow-sm">
-      {hero ? (
+      {hero && !hero.startsWith('/') ? (
+        // An image on the content service's CDN (Prismic): the shop's resizer serves only its own files.
+        <img
+          src={hero}
+          alt=""
+          width={1200}
+          height={500}
+          fetchPriority="high"
+          className="aspect-[12/5] h-auto w-full object-cover"
+        />
+      ) : hero ? (
         <Image
           src={hero}
           alt=""
@@ -43,9 +52,8 @@ export function ContentArticle({
         <h1 className="text-xl font-black sm:text-2xl">{data.title}</h1>
         {data.description ? <p className="mt-2 text-sm text-muted">{data.description}</p> : null}
         <div className="mt-4">
-          <RichText value={data.body} />
+          <PageContent data={{ body: data.body, slices: data.slices }} />
         </div>
-        <ContentSlices slices={data.slices} />
         {children}
       </div>
     </article>

@@ -4,7 +4,16 @@
 // every page does not ask again.
 import type { ShopServices } from '#server/services';
 import { data } from 'react-router';
-import { createBuiltinSource, isContentError, type ContentSource } from '#modules/content';
+import {
+  createBuiltinSource,
+  isContentError,
+  normaliseNoticeData,
+  normalisePageData,
+  type ContentDocument,
+  type ContentSource,
+  type NoticeData,
+  type PageData,
+} from '#modules/content';
 
 const fallbacks = new WeakMap<object, ContentSource>();
 const served = new WeakMap<ContentSource, ContentSource>();
@@ -22,15 +31,33 @@ function unavailable(error: unknown): never {
   throw error;
 }
 
+/** Any source's document data in the safe shapes the pages render (decision 042), whatever was stored. */
+export function safeDocument<D extends ContentDocument>(document: D | null): D | null {
+  if (!document) return null;
+  if (document.type === 'notice') return { ...document, data: normaliseNoticeData(document.data) };
+  if (document.type === 'page' || document.type === 'special')
+    return { ...document, data: normalisePageData(document.data) };
+  return document;
+}
+
 function answeringUnavailable(source: ContentSource): ContentSource {
   return {
     kind: source.kind,
-    getPage: (uid, types) => source.getPage(uid, types).catch(unavailable),
-    getNotice: (uid) => source.getNotice(uid).catch(unavailable),
-    getPreview: (preview) => source.getPreview(preview).catch(unavailable),
+    getPage: (uid, types) =>
+      source
+        .getPage(uid, types)
+        .then((page) => safeDocument<ContentDocument<PageData>>(page))
+        .catch(unavailable),
+    getNotice: (uid) =>
+      source
+        .getNotice(uid)
+        .then((notice) => safeDocument<ContentDocument<NoticeData>>(notice))
+        .catch(unavailable),
+    getPreview: (preview) => source.getPreview(preview).then(safeDocument).catch(unavailable),
     listPages: () => source.listPages(),
     listBanners: (now) => source.listBanners(now),
-    listNotices: (now) => source.listNotices(now),
+    listNotices: (now) =>
+      source.listNotices(now).then((notices) => notices.map((n) => ({ ...n, data: normaliseNoticeData(n.data) }))),
     health: () => source.health(),
   };
 }

@@ -12,7 +12,13 @@ import { notFound } from '~/lib/not-found';
 import { requestFacts } from '~/lib/admin.server';
 import { contentOf } from '~/lib/content.server';
 import { adminAccessOf } from '#modules/admin';
-import { getVersion, type NoticeData, type PageData } from '#modules/content';
+import {
+  getVersion,
+  normaliseNoticeData,
+  normalisePageData,
+  type NoticeData,
+  type PageData,
+} from '#modules/content';
 
 export const handle = {
   title: (loaderData: { title: string }) => `プレビュー：${loaderData.title}`,
@@ -100,7 +106,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const version = Number.parseInt(url.searchParams.get('version') ?? '', 10);
   const saved = documentId && Number.isInteger(version) ? await getVersion(db, documentId, version) : null;
   if (!saved) throw missing();
-  const page = saved.data as Partial<PageData & NoticeData>;
+  // The same safe shapes the published page gets (decision 042).
+  const page: Partial<PageData & NoticeData> =
+    saved.type === 'notice' ? normaliseNoticeData(saved.data) : normalisePageData(saved.data);
   const path = saved.type === 'notice' ? `/notices/${saved.uid}` : `/${saved.uid}`;
   return { source: 'builtin' as const, label: `版${saved.version}・${path}`, title: page.title ?? '', page };
 }

@@ -121,7 +121,6 @@ export {
   canonicalSpans,
   escapeHtml,
   htmlToRichText,
-  markedSegments,
   normaliseEmbed,
   normaliseImage,
   normaliseLink,
@@ -131,10 +130,8 @@ export {
   normaliseSlices,
   normaliseTable,
   richTextToHtml,
-  safeImageUrl,
-  type MarkedSegment,
-  type Marks,
 } from './sanitize';
+export { markedSegments, safeImageUrl, type MarkedSegment, type Marks } from './render';
 export {
   EMBED_FRAME_ORIGINS,
   EMBED_PROVIDER_LABELS,

@@ -11,6 +11,7 @@ import { linkUrl, safeLinkUrl, type RichText, type RichTextBlock, type RichTextS
 import type { EmbedField, ImageField, LinkField, Slice, TableField, TableRow } from './fields';
 import type { NoticeData, PageData } from './source';
 import { parseEmbed } from './embeds';
+import { markedSegments, NO_MARKS, safeImageUrl, type Marks } from './render';
 
 /** Longer input is cut here before parsing: an editor page is far smaller, and the parser stays bounded. */
 export const MAX_HTML_LENGTH = 200_000;
@@ -30,57 +31,6 @@ type ImageBlock = Extract<RichTextBlock, { type: 'image' }>;
 
 // ---------------------------------------------------------------------------------------------------
 // Spans: one canonical form shared by the parser, the HTML writer and the renderer.
-
-/** The marks on one character: bold, italic and the link it sits in. */
-export interface Marks {
-  strong: boolean;
-  em: boolean;
-  link: string | null;
-}
-const NO_MARKS: Marks = { strong: false, em: false, link: null };
-
-/** A run of text with the same marks; the renderer and the HTML writer both walk these. */
-export interface MarkedSegment {
-  text: string;
-  marks: Marks;
-}
-
-const sameMarks = (a: Marks, b: Marks) => a.strong === b.strong && a.em === b.em && a.link === b.link;
-
-/**
- * Splits a block's text at every span edge into runs with their marks. Overlapping bold and italic
- * both apply; where links overlap, the one starting first wins. Links go through linkUrl here, so a
- * span holding an unsafe URL (or a broken document link) is plain text. Labels carry no mark.
- */
-export function markedSegments(text: string, spans: readonly RichTextSpan[]): MarkedSegment[] {
-  const valid = spans.filter(
-    (s) =>
-      Number.isInteger(s.start) && Number.isInteger(s.end) && s.start >= 0 && s.end <= text.length && s.start < s.end,
-  );
-  const links = valid
-    .filter((s): s is Extract<RichTextSpan, { type: 'hyperlink' }> => s.type === 'hyperlink')
-    .map((s) => ({ start: s.start, end: s.end, url: linkUrl(s.data) }))
-    .filter((s): s is { start: number; end: number; url: string } => s.url !== null)
-    .sort((a, b) => a.start - b.start || b.end - a.end);
-  const edges = new Set<number>([0, text.length]);
-  for (const s of valid) edges.add(s.start).add(s.end);
-  const cuts = [...edges].sort((a, b) => a - b);
-  const segments: MarkedSegment[] = [];
-  for (let i = 0; i + 1 < cuts.length; i++) {
-    const from = cuts[i]!;
-    const to = cuts[i + 1]!;
-    const covers = (s: { start: number; end: number }) => s.start <= from && s.end >= to;
-    const marks: Marks = {
-      strong: valid.some((s) => s.type === 'strong' && covers(s)),
-      em: valid.some((s) => s.type === 'em' && covers(s)),
-      link: links.find(covers)?.url ?? null,
-    };
-    const last = segments.at(-1);
-    if (last && sameMarks(last.marks, marks)) last.text += text.slice(from, to);
-    else segments.push({ text: text.slice(from, to), marks });
-  }
-  return segments;
-}
 
 /** Spans for characters with marks: one span per maximal run of each mark, sorted by start. */
 function spansFromMarks(marks: readonly Marks[]): RichTextSpan[] {
@@ -217,13 +167,6 @@ function boundedInt(value: string | undefined): number | null {
   if (value === undefined || !/^\s*\d{1,6}\s*$/.test(value)) return null;
   const n = Number(value);
   return n >= 1 && n <= MAX_IMAGE_SIDE ? n : null;
-}
-
-/** An image source a page may load: a site path or https (mixed content is refused). */
-export function safeImageUrl(url: string | null | undefined): string | null {
-  if (typeof url !== 'string' || url.length > 2_000) return null;
-  const safe = safeLinkUrl(url);
-  return safe && (safe.startsWith('/') || safe.startsWith('https://')) ? safe : null;
 }
 
 /** Alternative text: whitespace collapsed, bounded; null when the attribute is absent. */
@@ -708,12 +651,14 @@ export function normalisePageData(data: unknown): PageData {
       ? (safeImageUrl(v.heroImage) ?? undefined)
       : (normaliseImage(v.heroImage) ?? undefined);
   const slices = normaliseSlices(v.slices);
+  const footerNote = optionalBounded(200).parse(v.footerNote);
   return {
     title: bounded(200).parse(v.title).trim(),
     ...(description ? { description } : {}),
     ...(heroImage ? { heroImage } : {}),
     body: normaliseRichText(v.body),
     ...(slices.length ? { slices } : {}),
+    ...(footerNote ? { footerNote } : {}),
   };
 }
 

@@ -15,4 +15,15 @@ describe('the browser bundle', () => {
     );
     expect(leaking).toEqual([]);
   });
+
+  it('leaves the content sanitiser (sanitize-html, htmlparser2) on the server', () => {
+    // The content components import only #modules/content/render (docs/decisions/042).
+    const scripts = fs.readdirSync(assets).filter((name) => name.endsWith('.js'));
+    const leaking = scripts.filter((name) =>
+      /allowedSchemesAppliedToAttributes|nonTextTags|onopentagname/.test(
+        fs.readFileSync(path.join(assets, name), 'utf8'),
+      ),
+    );
+    expect(leaking).toEqual([]);
+  });
 });

@@ -6,7 +6,7 @@ import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/mail';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
-import { RichText } from '~/components/RichText';
+import { RichText } from '~/components/content';
 import { FormAnswer, inputClass } from '~/components/admin/fields';
 import { mailAdminAction, mailAdminLoader, type MailAdminActionData } from '~/lib/admin-mail.server';
 import { MAIL_LIMITS } from '~/lib/admin-mail';

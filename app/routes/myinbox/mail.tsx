@@ -6,7 +6,7 @@ import type { Route } from './+types/mail';
 import { shopRequestContext } from '~/context';
 import { AppLink } from '~/components/AppLink';
 import { Button } from '~/components/Button';
-import { RichText } from '~/components/RichText';
+import { RichText } from '~/components/content';
 import { AttachmentBadge } from '~/components/MailList';
 import { formatCoins } from '~/lib/numbers';
 import { formatYmdHm } from '~/lib/dates';
