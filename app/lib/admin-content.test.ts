@@ -70,10 +70,7 @@ describe('the editor payload', () => {
   });
 
   it('reads a notice window in Japan time and refuses a shape that is not the editor’s', () => {
-    const draft = draftOfPayload(
-      'notice',
-      payload({ uid: 'w', startsAt: '2026-12-01T09:00', important: true }),
-    );
+    const draft = draftOfPayload('notice', payload({ uid: 'w', startsAt: '2026-12-01T09:00', important: true }));
     if ('error' in draft) throw new Error(draft.error);
     expect(draft.data).toMatchObject({ startsAt: '2026-12-01T00:00:00.000Z', endsAt: null, important: true });
     expect(editorPayloadOf(draft).startsAt).toBe('2026-12-01T09:00');

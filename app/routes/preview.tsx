@@ -12,13 +12,7 @@ import { notFound } from '~/lib/not-found';
 import { requestFacts } from '~/lib/admin.server';
 import { contentOf } from '~/lib/content.server';
 import { adminAccessOf } from '#modules/admin';
-import {
-  getVersion,
-  normaliseNoticeData,
-  normalisePageData,
-  type NoticeData,
-  type PageData,
-} from '#modules/content';
+import { getVersion, normaliseNoticeData, normalisePageData, type NoticeData, type PageData } from '#modules/content';
 
 export const handle = {
   title: (loaderData: { title: string }) => `プレビュー：${loaderData.title}`,
