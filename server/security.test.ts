@@ -71,11 +71,16 @@ describe('frames and the captcha in the CSP', () => {
     expect(directive(configured, 'frame-src')).toContain('https://challenges.cloudflare.com');
     expect(directive(configured, 'connect-src')).not.toContain('challenges.cloudflare.com');
   });
-  it('allows exactly the two embed players as frames besides the captcha (issue 15)', async () => {
+  it('allows our own pages (the editor frames /preview) and exactly the two embed players as frames besides the captcha (issue 15)', async () => {
     const frames = (policy: string) => directive(policy, 'frame-src').split(/\s+/).slice(1).sort();
-    expect(frames(await csp({}))).toEqual(['https://platform.twitter.com', 'https://www.youtube-nocookie.com']);
+    expect(frames(await csp({}))).toEqual([
+      "'self'",
+      'https://platform.twitter.com',
+      'https://www.youtube-nocookie.com',
+    ]);
     const configured = await csp({ TURNSTILE_SITE_KEY: '0x4AAAAAAAexample', TURNSTILE_SECRET_KEY: '0x4AAAAAAAsecret' });
     expect(frames(configured)).toEqual([
+      "'self'",
       'https://challenges.cloudflare.com',
       'https://platform.twitter.com',
       'https://www.youtube-nocookie.com',

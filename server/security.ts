@@ -49,7 +49,8 @@ export function securityHeaders(
       scriptSrc: development
         ? ["'self'", "'unsafe-inline'", "'unsafe-eval'", ...payment.script, ...captcha]
         : ["'self'", NONCE, ...payment.script, ...captcha],
-      frameSrc: frames,
+      // 'self': the content editor frames /preview (decision 040); the rest load only on a click or a payment.
+      frameSrc: ["'self'", ...frames],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:', ...contentImages],
       fontSrc: ["'self'", 'data:'],
