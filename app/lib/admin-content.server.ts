@@ -65,6 +65,8 @@ export interface EditorPayload {
   tags: string;
   title: string;
   description: string;
+  /** Pages: the line every page's footer shows (the kobutsu page's 古物営業法 display). */
+  footerNote: string;
   heroImage: string;
   bodyHtml: string;
   startsAt: string;
@@ -199,6 +201,7 @@ export function editorPayloadOf(version: Pick<ContentVersion, 'uid' | 'tags' | '
     tags: version.tags.join(', '),
     title: d.title ?? '',
     description: d.description ?? '',
+    footerNote: d.footerNote ?? '',
     heroImage: typeof d.heroImage === 'string' ? d.heroImage : (d.heroImage?.url ?? ''),
     bodyHtml: richTextToHtml(d.body ?? []),
     startsAt: jstLocalInput(d.startsAt ?? null),
@@ -292,6 +295,7 @@ export function draftOfPayload(type: EditableContentType, raw: unknown): Content
     body,
     slices: (p.slices as EditorSlice[]).map(storedSlice),
     ...(str(p.description).trim() ? { description: str(p.description).trim() } : {}),
+    ...(type === 'page' && str(p.footerNote).trim() ? { footerNote: str(p.footerNote).trim() } : {}),
     ...(type === 'special' && str(p.heroImage).trim() ? { heroImage: str(p.heroImage).trim() } : {}),
   };
   return { uid: str(p.uid).trim(), tags, data: page };

@@ -10,6 +10,7 @@ const payload = (extra: Partial<EditorPayload> = {}): EditorPayload => ({
   tags: 'guide, 送料',
   title: '送料のご案内',
   description: '送料について',
+  footerNote: '',
   heroImage: '',
   bodyHtml:
     '<h2>はじめに</h2><p>本文は<strong>大事</strong>です<script>alert(1)</script></p><p><a href="javascript:alert(1)">x</a></p>',
@@ -67,6 +68,17 @@ describe('the editor payload', () => {
     expect(loaded.bodyHtml).toContain('<h2>はじめに</h2>');
     expect(loaded.bodyHtml).toContain('<strong>大事</strong>');
     expect(loaded.tags).toBe('guide, 送料');
+  });
+
+  it("keeps a page's footer line through a save and a reload (the kobutsu page's 古物営業法 display)", () => {
+    const line = '古物商許可 東京都公安委員会 第301234567890号';
+    const draft = draftOfPayload('page', payload({ footerNote: `  ${line} ` }));
+    if ('error' in draft) throw new Error(draft.error);
+    expect((draft.data as PageData).footerNote).toBe(line);
+    expect(editorPayloadOf({ uid: draft.uid, tags: draft.tags, data: draft.data }).footerNote).toBe(line);
+    const special = draftOfPayload('special', payload({ uid: 'x', footerNote: line }));
+    if ('error' in special) throw new Error(special.error);
+    expect((special.data as PageData).footerNote).toBeUndefined();
   });
 
   it('reads a notice window in Japan time and refuses a shape that is not the editor’s', () => {

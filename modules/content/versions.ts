@@ -196,6 +196,7 @@ const pageDataSchema = z.object({
   title: titleSchema,
   description: z.string().trim().max(300, message('説明は300文字以内で入力してください。')).optional(),
   heroImage: z.union([linkUrlSchema, imageFieldSchema]).optional(),
+  footerNote: z.string().trim().max(200, message('フッターの表示は200文字以内で入力してください。')).optional(),
   body: richTextSchema,
   slices: z.array(sliceSchema).max(50, message('スライスは50個までです。')).optional(),
 });
@@ -843,6 +844,7 @@ export function versionText(version: Pick<ContentVersion, 'uid' | 'tags' | 'type
   const data = version.data as Partial<PageData & NoticeData>;
   const lines = [`タイトル: ${data.title ?? ''}`];
   if (data.description) lines.push(`説明: ${data.description}`);
+  if (data.footerNote) lines.push(`フッターの表示: ${data.footerNote}`);
   lines.push(`URL: /${version.uid}`, `タグ: ${version.tags.join(', ')}`);
   if (data.heroImage)
     lines.push(`メイン画像: ${typeof data.heroImage === 'string' ? data.heroImage : data.heroImage.url}`);

@@ -398,6 +398,17 @@ export default function ContentEditor({ loaderData }: Route.ComponentProps) {
                 />
               </label>
             ) : null}
+            {doc.type === 'page' ? (
+              <label className={`${label} sm:col-span-2`}>
+                フッターの表示（全ページのフッターに出す1行。古物営業法の許可番号などに使います。空欄なら出しません）
+                <input
+                  value={payload.footerNote}
+                  maxLength={200}
+                  onChange={(e) => set('footerNote', e.target.value)}
+                  className={inputClass}
+                />
+              </label>
+            ) : null}
             {doc.type === 'special' ? (
               <label className={label}>
                 メイン画像（JPEG・PNG・WebP、{imageMaxMegabytes}MBまで）
