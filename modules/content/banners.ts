@@ -5,16 +5,14 @@
 // re-encoded as WebP without metadata and stored under DATA_DIR/media/banners by its content hash, so a
 // file's address never changes meaning and may be cached for a year. Banners stay rows of
 // content_documents so that versioned editing of every document (issue 15) can take them over.
-import { createHash, randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import sharp from 'sharp';
 import { z } from 'zod';
 import type { Database } from '#db/client';
 import { isWithinWindow, refineWindow, refuse, RefusalError, saleWindowFields, type Refusal } from '#modules/kernel';
 import { contentDocuments } from './schema';
 import { safeLinkUrl, type BannerData } from './rich-text';
+import { hashedImageFile, reencodeImage, writeHashedImage } from './hashed-image';
 
 /** Refusals of the banner console (words in server/refusals.ts). */
 export const BANNER_REFUSAL_CODES = [
@@ -30,16 +28,13 @@ export const BANNER_IMAGE_MAX_BYTES = 8_000_000;
 /** The stored art: the carousel's 12:5, wide enough for a 3x phone and a desktop column. */
 export const BANNER_IMAGE_WIDTH = 1200;
 export const BANNER_IMAGE_HEIGHT = 500;
-/** Largest picture decoded (a decompression bomb is refused before it is decoded). */
-const BANNER_IMAGE_MAX_PIXELS = 40_000_000;
-const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp']);
 
 /** Where uploaded art is served (app/routes/banner-image.ts), one immutable file per content hash. */
 export const BANNER_IMAGE_PATH_PREFIX = '/media/banners/';
-const STORED_NAME = /^[0-9a-f]{32}\.webp$/;
 
 /**
- * Checks and re-encodes one upload: JPEG, PNG or WebP only, at most BANNER_IMAGE_MAX_BYTES.
+ * Checks and re-encodes one upload (modules/content/hashed-image.ts): JPEG, PNG or WebP only, at most
+ * BANNER_IMAGE_MAX_BYTES, cropped to the carousel's 12:5 around what draws the eye.
  * @example const prepared = await prepareBannerImage(bytes); if (!prepared.ok) return prepared
  */
 export async function prepareBannerImage(
@@ -47,41 +42,24 @@ export async function prepareBannerImage(
 ): Promise<{ ok: true; image: Buffer } | Refusal<BannerRefusalCode>> {
   if (bytes.byteLength > BANNER_IMAGE_MAX_BYTES)
     return refuse('BANNER_IMAGE_TOO_LARGE', { maxBytes: BANNER_IMAGE_MAX_BYTES });
-  const input = { limitInputPixels: BANNER_IMAGE_MAX_PIXELS, failOn: 'error' as const };
-  try {
-    const metadata = await sharp(bytes, input).metadata();
-    if (!metadata.format || !ACCEPTED_FORMATS.has(metadata.format)) return refuse('BANNER_IMAGE_TYPE');
-    const image = await sharp(bytes, input)
-      .rotate()
-      .resize({ width: BANNER_IMAGE_WIDTH, height: BANNER_IMAGE_HEIGHT, fit: 'cover', position: 'attention' })
-      .webp({ quality: 82 })
-      .toBuffer();
-    return { ok: true, image };
-  } catch {
-    // Not an image sharp can read (a PDF, a renamed text file, a truncated or oversized picture).
-    return refuse('BANNER_IMAGE_TYPE');
-  }
+  const encoded = await reencodeImage(bytes, {
+    width: BANNER_IMAGE_WIDTH,
+    height: BANNER_IMAGE_HEIGHT,
+    fit: 'cover',
+    position: 'attention',
+  });
+  return encoded ? { ok: true, image: encoded.image } : refuse('BANNER_IMAGE_TYPE');
 }
 
 /** The file of a stored banner image, or null for a name that is not one of ours. */
-export function bannerImageFile(dir: string, name: string): string | null {
-  return STORED_NAME.test(name) ? path.join(dir, name) : null;
-}
+export const bannerImageFile = hashedImageFile;
 
 /**
- * Writes a prepared image under `dir` by its content hash (through a temporary name, so no half file
- * is ever served) and answers its public path. The same art twice is one file.
+ * Writes a prepared image by its content hash and answers its public path. The same art twice is one file.
  * @example const imagePath = await writeBannerImage(dir, prepared.image) // '/media/banners/3f…e1.webp'
  */
-export async function writeBannerImage(dir: string, image: Buffer): Promise<string> {
-  const name = `${createHash('sha256').update(image).digest('hex').slice(0, 32)}.webp`;
-  const file = path.join(dir, name);
-  await fs.mkdir(dir, { recursive: true });
-  const temporary = `${file}.${randomUUID()}.tmp`;
-  await fs.writeFile(temporary, image, { flag: 'wx' });
-  await fs.rename(temporary, file);
-  return `${BANNER_IMAGE_PATH_PREFIX}${name}`;
-}
+export const writeBannerImage = (dir: string, image: Buffer): Promise<string> =>
+  writeHashedImage(dir, image, BANNER_IMAGE_PATH_PREFIX);
 
 /** A banner as the admin form writes it (the image comes separately, as an upload). */
 export const bannerFormSchema = z
