@@ -2,7 +2,7 @@
 // refused, publishing copies a version into the served snapshot, unpublishing hides it, a rollback is a
 // new version equal to the old one and published, bookings publish when due, uids are checked.
 import { describe, it, expect } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
 import type { Database } from '#db/client';
 import { RefusalError } from '#modules/kernel';
@@ -233,5 +233,28 @@ describe('the versioned content store', () => {
     expect((await getDocumentForEditor(handle.db, 'seed-draft'))?.status).toBe('draft');
     const saved = await inTx((tx) => saveDraft(tx, 'seed-terms', pageDraft('seed-terms', '規約（改訂）'), 1, editor));
     expect(saved.version).toBe(2);
+  });
+
+  it('keeps the history append-only in the database itself: an old version cannot be edited or deleted', async () => {
+    await addDocuments(handle.db, [
+      { id: 'kept', type: 'page', uid: 'kept', data: { title: '元の版', body: [] }, publishedAt: new Date() },
+    ]);
+    const version1 = and(eq(contentVersions.documentId, 'kept'), eq(contentVersions.version, 1));
+    // drizzle wraps the database's error; its cause carries the trigger's words.
+    const failure = (query: Promise<unknown>) =>
+      query.then(
+        () => 'accepted',
+        (error: { message?: string; cause?: { message?: string } }) => error.cause?.message ?? error.message ?? '',
+      );
+    expect(
+      await failure(
+        handle.db
+          .update(contentVersions)
+          .set({ data: { title: '書き換え', body: [] } })
+          .where(version1),
+      ),
+    ).toMatch(/append-only/);
+    expect(await failure(handle.db.delete(contentVersions).where(version1))).toMatch(/append-only/);
+    expect((await listVersions(handle.db, 'kept')).map((v) => v.title)).toEqual(['元の版']);
   });
 });
