@@ -22,6 +22,7 @@ export default defineConfig({
         test: {
           // Pure functions, components rendered to strings, in-process stand-ins: no database, no build.
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: UNIT_TESTS,
           exclude: DB_TESTS,
           environment: 'node',
@@ -38,6 +39,7 @@ export default defineConfig({
         test: {
           // Module tests, each file on its own fresh database (tests/support/use-test-database.ts).
           name: 'db',
+          sequence: { groupOrder: 0 },
           include: DB_TESTS,
           setupFiles: ['tests/support/property-seed.ts'],
           environment: 'node',
@@ -50,6 +52,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'integration',
+          sequence: { groupOrder: 0 },
           include: ['tests/http/**/*.test.ts', 'e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/support/global-shop.ts'],
@@ -63,8 +66,10 @@ export default defineConfig({
         resolve: { alias },
         test: {
           // Two server instances of the build on one PostgreSQL database (tests/support/instances.ts):
-          // one file at a time, beside nothing else.
+          // one file at a time, beside nothing else: group 1 starts only once every other tier (group 0)
+          // has finished, so the storm never shares the two cores or the database with a browser test.
           name: 'storm',
+          sequence: { groupOrder: 1 },
           include: ['tests/storm/**/*.test.ts'],
           environment: 'node',
           fileParallelism: false,

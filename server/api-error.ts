@@ -1,6 +1,7 @@
 // The JSON error body of api.md: { error: { code, message, details } } with a stable English code.
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { isDatabaseUnavailable } from '#db/client';
 
 /** @example return apiError(c, 404, 'NOT_FOUND', '見つかりません。') */
 export function apiError(
@@ -15,4 +16,33 @@ export function apiError(
     { error: { code, message, ...(details ? { details } : {}), ...(requestId ? { requestId } : {}) } },
     status,
   );
+}
+
+/** Seconds a client waits before retrying when the database turned the request away. */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The answer to an error nobody handled: 503 with Retry-After when the database could not take the
+ * request (too many connections, restarting: nothing was written, a retry with the same key is safe),
+ * otherwise 500. Bad input never reaches here: it is answered 4xx where it is read.
+ * @example app.onError((error, c) => unexpectedErrorAnswer(c, error, logger))
+ */
+export function unexpectedErrorAnswer(
+  c: Context,
+  error: unknown,
+  logger: { error(object: object, message: string): void; warn(object: object, message: string): void },
+) {
+  const reqId = c.get('requestId' as never) as string | undefined;
+  if (isDatabaseUnavailable(error)) {
+    logger.warn({ reqId, err: error }, 'database unavailable: answered 503');
+    c.header('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
+    return apiError(
+      c,
+      503,
+      'SERVICE_BUSY',
+      'ただいま混み合っています。数秒おいてから、もう一度お試しください（同じ操作が二重に行われることはありません）。',
+    );
+  }
+  logger.error({ reqId, err: error }, 'unhandled error');
+  return apiError(c, 500, 'INTERNAL_ERROR', '申し訳ありません。エラーが発生しました。時間をおいてお試しください。');
 }

@@ -8,7 +8,7 @@ import { RouterContextProvider, type ServerBuild, createRequestHandler } from 'r
 import path from 'node:path';
 import type { ShopServices } from './services';
 import { securityHeaders, crossSiteRequestGuard, clientAddress, hasForwardingHeaders, isLoopback } from './security';
-import { apiError } from './api-error';
+import { apiError, unexpectedErrorAnswer } from './api-error';
 import { shopRequestContext, type SessionMember } from '../app/context';
 import { AUTH_ADMIN_ENDPOINTS, AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, CLIENT_IP_HEADER } from '#modules/identity/server';
 import { isNoindexPath } from '../app/guards/rules';
@@ -176,8 +176,7 @@ export function createServerApp(options: ServerAppOptions) {
   });
 
   app.onError((error, c) => {
-    logger.error({ reqId: c.get('requestId'), err: error }, 'unhandled error');
-    return apiError(c, 500, 'INTERNAL_ERROR', '申し訳ありません。エラーが発生しました。時間をおいてお試しください。');
+    return unexpectedErrorAnswer(c, error, logger);
   });
 
   app.get('/api/health', async (c) => {

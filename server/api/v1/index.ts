@@ -2,7 +2,7 @@
 // Mounted in server/app.ts with app.route('/api/v1', createApiV1(services)).
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { apiError } from '#server/api-error';
+import { apiError, unexpectedErrorAnswer } from '#server/api-error';
 import type { ShopServices } from '#server/services';
 import { defineOperation, mountOperations, type ApiEnv, type ApiOperation } from './registry';
 import { buildOpenApiDocument, renderReferencePage, type OpenApiDocument } from './openapi';
@@ -65,8 +65,7 @@ export function createApiV1(services: ShopServices, options: ApiV1Options = {}) 
     return next();
   });
   app.onError((error, c) => {
-    services.logger.error({ reqId: c.get('requestId'), err: error }, 'unhandled error');
-    return apiError(c, 500, 'INTERNAL_ERROR', '申し訳ありません。エラーが発生しました。時間をおいてお試しください。');
+    return unexpectedErrorAnswer(c, error, services.logger);
   });
 
   let document: OpenApiDocument | undefined;

@@ -288,11 +288,17 @@ export function buildOpenApiDocument(
         description: 'Content-Type が application/json ではありません。',
         codes: ['UNSUPPORTED_MEDIA_TYPE'],
       };
-    if (refusedDuringMaintenance(spec))
-      standard[503] = {
-        description: 'メンテナンス中です（Retry-After 秒後、または details.endsAt の終了予定のあとにお試しください）。',
-        codes: ['MAINTENANCE'],
-      };
+    // Any operation may meet a database that refuses connections for a moment (server/api-error.ts).
+    standard[503] = refusedDuringMaintenance(spec)
+      ? {
+          description:
+            'メンテナンス中（MAINTENANCE: Retry-After 秒後、または details.endsAt の終了予定のあとに）、または混雑中（SERVICE_BUSY: Retry-After 秒後に同じ Idempotency-Key で）です。',
+          codes: ['MAINTENANCE', 'SERVICE_BUSY'],
+        }
+      : {
+          description: '混雑中です（SERVICE_BUSY: Retry-After 秒後に同じ Idempotency-Key で再送してください）。',
+          codes: ['SERVICE_BUSY'],
+        };
     standard[500] = {
       description: 'サーバーの不具合です（本文の requestId を添えてお問い合わせください）。',
       codes: ['INTERNAL_ERROR'],
