@@ -75,5 +75,4 @@ export interface FarmRefusalAnswer {
 export type FarmActionAnswer = { ok: true; result: FarmActionResult } | FarmRefusalAnswer;
 
 export type FriendActionAnswer =
-  | { ok: true; message: string; friends: FriendsView; farm?: FarmView }
-  | FarmRefusalAnswer;
+  { ok: true; message: string; friends: FriendsView; farm?: FarmView } | FarmRefusalAnswer;

@@ -4,7 +4,16 @@
 // no database, no Node).
 
 /** The drawings the farm knows; a seed names one. */
-export const FARM_CROP_ARTS = ['radish', 'carrot', 'tomato', 'corn', 'strawberry', 'pumpkin', 'eggplant', 'sunflower'] as const;
+export const FARM_CROP_ARTS = [
+  'radish',
+  'carrot',
+  'tomato',
+  'corn',
+  'strawberry',
+  'pumpkin',
+  'eggplant',
+  'sunflower',
+] as const;
 export type FarmCropArt = (typeof FARM_CROP_ARTS)[number];
 
 /** Grow times the seed table accepts, in minutes (product.md: 30 minutes to 24 hours). */

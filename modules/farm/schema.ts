@@ -122,8 +122,12 @@ export const farmActions = pgTable(
     index('farm_actions_member_idx').on(t.memberId, t.id),
     index('farm_actions_day_idx').on(t.jstDay, t.kind),
     // One harvest (or clearing) per planting: the reward's once-only proof beside the grant's key.
-    uniqueIndex('farm_actions_harvest_once').on(t.plantingId).where(sql`kind in ('harvest', 'clear')`),
+    uniqueIndex('farm_actions_harvest_once')
+      .on(t.plantingId)
+      .where(sql`kind in ('harvest', 'clear')`),
     // One watering of each friend's farm per Japan-time day.
-    uniqueIndex('farm_actions_friend_once').on(t.memberId, t.friendId, t.jstDay).where(sql`kind = 'friend_water'`),
+    uniqueIndex('farm_actions_friend_once')
+      .on(t.memberId, t.friendId, t.jstDay)
+      .where(sql`kind = 'friend_water'`),
   ],
 );

@@ -1,0 +1,5 @@
+// The farm (decision 044): plots, seeds, watering, harvests with a daily cap, friends' watering.
+export * from './rules';
+export type * from './view';
+export { readFarmRules, listFarmSeeds, FARM_RULES_ID } from './store';
+export { farmRules, farmSeeds, farmPlots, farmDays, farmActions } from './schema';
