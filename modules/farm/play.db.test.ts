@@ -234,7 +234,7 @@ describe('the farm on the server clock', () => {
     await setRules({ dailyCoinCap: 5 });
     const host = await createMember(handle.db);
     const visitors = await Promise.all(Array.from({ length: 8 }, () => createMember(handle.db)));
-    const ids = [];
+    const ids: number[] = [];
     for (const v of visitors) ids.push(await friends(v, host));
     const day = plus(t0, 60);
     const results = await Promise.all(
