@@ -110,3 +110,9 @@ export {
   scheduleContentAsOperator,
   unpublishContentAsOperator,
 } from './content';
+export {
+  deleteFarmSeedAsOperator,
+  pauseFarmAsOperator,
+  saveFarmSeedAsOperator,
+  updateFarmRulesAsOperator,
+} from './farm';

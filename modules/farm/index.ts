@@ -16,3 +16,4 @@ export {
   type FarmRefusalCode,
   type FarmContext,
 } from './play';
+export * from './operators';
