@@ -32,16 +32,29 @@ export const FARM_STARTING_PLOTS_MAX = 4;
 export const FARM_PLOTS_MAX = 12;
 export const FARM_SEED_NAME_MAX = 20;
 
-/** A form's text ('30', '３０') or the API's number as a whole number in bounds, with the field's words. */
-const wholeNumber = (label: string, min: number, max: number, unit: string) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number(v.normalize('NFKC').trim())) : v),
+/** A form's text ('30', '３０') or the API's number; written otherwise ('1e3', '0x10', '1.5') it is no number. */
+const wholeNumberText = (v: unknown) => {
+  if (typeof v !== 'string') return v;
+  const text = v.normalize('NFKC').trim();
+  if (text === '') return undefined;
+  return /^-?\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
+};
+
+/** A whole number in bounds, each message naming the field and its unit. */
+const wholeNumber = (label: string, min: number, max: number, unit: string) => {
+  const bounds = `${label}は${min.toLocaleString('ja-JP')}〜${max.toLocaleString('ja-JP')}${unit}です。`;
+  return z.preprocess(
+    wholeNumberText,
     z
-      .number({ error: `${label}を入力してください。` })
+      .number({
+        error: (issue) =>
+          issue.input === undefined ? `${label}を入力してください。` : `${label}は整数で入力してください。`,
+      })
       .int({ error: `${label}は整数で入力してください。` })
-      .min(min, { error: `${label}は${min.toLocaleString('ja-JP')}〜${max.toLocaleString('ja-JP')}${unit}です。` })
-      .max(max, { error: `${label}は${min.toLocaleString('ja-JP')}〜${max.toLocaleString('ja-JP')}${unit}です。` }),
+      .min(min, { error: bounds })
+      .max(max, { error: bounds }),
   );
+};
 
 /** A checkbox ('on'), the API's boolean, or missing (off). */
 const switchField = z.preprocess(
