@@ -443,7 +443,10 @@ function SeedsSection({ data, answer }: { data: LoaderData; answer: FarmActionDa
                 </th>
                 <td className="py-2 pr-2">{artLabel(s.art)}</td>
                 <td className="py-2 pr-2 text-right tabular-nums">
-                  {s.growMinutes}分<span className="block text-xs text-muted">{minutesText(s.growMinutes)}</span>
+                  {s.growMinutes}分
+                  {s.growMinutes >= 60 ? (
+                    <span className="block text-xs text-muted">{minutesText(s.growMinutes)}</span>
+                  ) : null}
                 </td>
                 <td className="py-2 pr-2 text-right tabular-nums">{s.rewardCoins}コイン</td>
                 <td className="py-2 pr-2 text-right tabular-nums">Lv.{s.unlockLevel}〜</td>
