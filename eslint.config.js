@@ -43,10 +43,7 @@ export const MODULE_DEPENDENCIES = {
   // 特典コード (docs/decisions/032): codes redeemed once per member for free coins through the wallet,
   // with new-member (identity) and rank (progression) conditions.
   promo: ['kernel', 'wallet', 'identity', 'progression'],
-  // The farm (decision 044): plots, seeds, harvests granted through the wallet; before admin, whose
-  // /admin/farm actions change its rules and seed table (modules/admin/farm.ts).
-  farm: ['kernel', 'wallet', 'identity', 'progression'],
-  admin: ['kernel', 'shop', 'identity', 'messaging', 'content', 'wallet', 'gacha', 'payments', 'farm'],
+  admin: ['kernel', 'shop', 'identity', 'messaging', 'content', 'wallet', 'gacha', 'payments'],
   // Prizes reach members: addresses (encrypted), shipping requests, the promised date, the desk.
   shipping: ['kernel', 'wallet', 'identity', 'messaging', 'mailbox', 'gacha', 'draw', 'payments', 'admin'],
   // Inquiries (the contact form and the desk that answers them): names the member's own orders, draws
@@ -62,6 +59,10 @@ export const MODULE_DEPENDENCIES = {
   // invitee verified a phone (identity) and made a first purchase (payments), refused on shared phones and
   // devices (identity's sessions, risk's fingerprints), delivered as mailbox attachments.
   invitation: ['kernel', 'identity', 'payments', 'risk', 'mailbox'],
+  // The farm (decision 044): plots, seeds, harvests granted through the wallet at the member's level
+  // (progression); its operators' actions are audited through admin (modules/farm/operator-actions.ts).
+  // It also calls friends, which has no entry here yet (so that import is not checked).
+  farm: ['kernel', 'wallet', 'identity', 'progression', 'admin'],
 };
 
 const MODULES = Object.keys(MODULE_DEPENDENCIES);

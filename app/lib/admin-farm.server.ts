@@ -1,20 +1,18 @@
 // /admin/farm's server side (decision 044): the farm's rules, pause switch and seed table for operators
 // holding `farm:write`, and the daily economy view for them or for those reading the dashboard
-// (`reports:read`). Every change goes through the admin module's audited actions, which check the
+// (`reports:read`). Every change goes through the farm's audited operator actions, which check the
 // input with the farm's own schemas; a refusal answers its Japanese message, per field when it has one.
 import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { requireOperator, type AdminForbiddenPayload } from '~/lib/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { PERMISSION_LABELS } from '#modules/admin';
 import {
-  PERMISSION_LABELS,
   deleteFarmSeedAsOperator,
   pauseFarmAsOperator,
   saveFarmSeedAsOperator,
   updateFarmRulesAsOperator,
-} from '#modules/admin';
-import {
   FARM_CROP_ARTS,
   FARM_ECONOMY_MAX_DAYS,
   FARM_GROW_MINUTES_MAX,

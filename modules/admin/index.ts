@@ -110,9 +110,3 @@ export {
   scheduleContentAsOperator,
   unpublishContentAsOperator,
 } from './content';
-export {
-  deleteFarmSeedAsOperator,
-  pauseFarmAsOperator,
-  saveFarmSeedAsOperator,
-  updateFarmRulesAsOperator,
-} from './farm';

@@ -17,3 +17,4 @@ export {
   type FarmContext,
 } from './play';
 export * from './operators';
+export * from './operator-actions';

@@ -3,7 +3,7 @@
 // change audited. reports:read only reads the economy view (and is refused any change); a staff member
 // with neither gets 403.
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, desc, eq, inArray } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog, farmActions, farmRules, farmSeeds } from '#db/schema';
 import { cookieFrom, get, postForm, signUpByForm, uniqueEmail } from '#tests/http';
@@ -95,6 +95,51 @@ describe.skipIf(!databaseUrl)(
         ['farm.pause', 'farm:write'],
         ['farm.resume', 'farm:write'],
       ]);
+    });
+
+    it('saves the rules, with a message per field for bad ones, and audits the change', async () => {
+      const cookie = await staffWith('farm-rules', ['farm:write']);
+      const [before] = await handle!.db.select().from(farmRules).where(eq(farmRules.id, 1));
+      const form = {
+        intent: 'rules',
+        plotUnlockLevels: before!.plotUnlockLevels.join(', '),
+        waterCooldownMinutes: String(before!.waterCooldownMinutes),
+        waterSpeedupPercent: String(before!.waterSpeedupPercent),
+        witherAfterMinutes: String(before!.witherAfterMinutes),
+        dailyCoinCap: String(before!.dailyCoinCap),
+        friendWaterCoins: String(before!.friendWaterCoins),
+      };
+      const bad = await postForm(
+        '/admin/farm',
+        { ...form, plotUnlockLevels: '1, 1, 5, 3', witherAfterMinutes: '1e3', friendWaterCoins: '101' },
+        { cookie },
+      );
+      expect(bad.status).toBe(400);
+      expect(bad.body).toContain('畑の解放レベルは小さい順（同じ値は可）に並べてください。');
+      expect(bad.body).toContain('枯れるまでの時間は整数で入力してください。');
+      expect(bad.body).toContain('友達の水やりの報酬は0〜100コインです。');
+      try {
+        // The same rules saved (other files play this shop's farm): the change is the audit entry itself.
+        const saved = await postForm('/admin/farm', { ...form, plotUnlockLevels: '１，1、1 1,5,10,20,30' }, { cookie });
+        expect(saved.status).toBe(200);
+        expect(saved.body).toContain('ファームのルールを保存しました。');
+        const [after] = await handle!.db.select().from(farmRules).where(eq(farmRules.id, 1));
+        expect(after!.plotUnlockLevels).toEqual([1, 1, 1, 1, 5, 10, 20, 30]);
+        expect(after!.updatedBy).toContain('farm-rules');
+      } finally {
+        await handle!.db
+          .update(farmRules)
+          .set({ plotUnlockLevels: before!.plotUnlockLevels })
+          .where(eq(farmRules.id, 1));
+      }
+      const [entry] = await handle!.db
+        .select()
+        .from(adminAuditLog)
+        .where(eq(adminAuditLog.action, 'farm.rules'))
+        .orderBy(desc(adminAuditLog.id))
+        .limit(1);
+      expect(entry).toMatchObject({ permission: 'farm:write', targetType: 'farm', targetId: 'rules' });
+      expect(entry!.actorLabel).toContain('farm-rules');
     });
 
     it('edits a seed with field errors in Japanese, stops it, and refuses deleting a planted one', async () => {

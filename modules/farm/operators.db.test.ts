@@ -5,17 +5,19 @@ import { describe, expect, it } from 'vitest';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
 import { adminAuditLog, farmActions, farmDays, farmPlots, farmRules, farmSeeds } from '#db/schema';
+import { commandLineOperator, type Operator } from '#modules/admin';
 import {
-  commandLineOperator,
+  defaultFarmEconomyRange,
   deleteFarmSeedAsOperator,
+  farmEconomy,
+  listFarmSeeds,
   pauseFarmAsOperator,
+  readFarmRules,
   saveFarmSeedAsOperator,
   updateFarmRulesAsOperator,
-  type Operator,
-} from '#modules/admin';
-import { defaultFarmEconomyRange, farmEconomy, listFarmSeeds, readFarmRules } from '#modules/farm';
+} from '#modules/farm';
 
-const handle = useTestDatabase('admin-farm');
+const handle = useTestDatabase('farm-operators');
 
 const operator = (): Operator => ({ ...commandLineOperator(), label: 'farm-test', requestId: 'req-farm' });
 

@@ -1,8 +1,12 @@
-// The operators' actions on the farm (/admin/farm, decision 044): its rules, the pause switch and the
-// seed table, each through runAdminAction with 'farm:write', so the change and its audit entry commit
-// together (a refused or invalid change leaves neither). Each takes the form's fields or the API's JSON
+// The operators' audited actions on the farm (/admin/farm, decision 044): its rules, the pause switch and
+// the seed table, each through the admin module's runAdminAction with 'farm:write', so the change and its
+// audit entry commit together (a refused or invalid change leaves neither). Each takes the form's fields or the API's JSON
 // and checks them with the farm's schema inside the action: FARM_INPUT_INVALID carries a message per field.
+// They live here, not in modules/admin: the farm reaches the admin module through friends → invitation →
+// risk, so admin cannot call the farm (MODULE_DEPENDENCIES); like support and shipping, the farm calls admin.
 import type { Database } from '#db/client';
+import { runAdminAction, type Operator, type OperatorOutcome } from '#modules/admin';
+import { refuse, RefusalError } from '#modules/kernel';
 import {
   deleteFarmSeed,
   farmInputOf,
@@ -11,12 +15,8 @@ import {
   saveFarmSeed,
   setFarmPaused,
   setFarmRules,
-  type FarmRules,
-  type FarmSeed,
-} from '#modules/farm';
-import { refuse, RefusalError } from '#modules/kernel';
-import { runAdminAction, type Operator } from './audit';
-import type { OperatorOutcome } from './operations';
+} from './operators';
+import type { FarmRules, FarmSeed } from './rules';
 
 /**
  * Changes the farm's rules (`farm.rules`), with the rules before and after.
