@@ -84,7 +84,7 @@ describe('the farm under any sequence of intentions', () => {
               else if (s.kind === 'water') await waterPlot(db, members[s.who]!, { plotNo: s.plot }, context);
               else if (s.kind === 'harvest') await harvestPlot(db, members[s.who]!, { plotNo: s.plot }, context);
               else if (s.kind === 'clear') await clearPlot(db, members[s.who]!, { plotNo: s.plot }, context);
-              else {
+              else if ('other' in s) {
                 const friendshipId = friendships.get(`${s.who}-${s.other}`) ?? 987_654_321; // oneself: not a friend
                 await waterFriendFarm(db, members[s.who]!, { friendshipId }, context);
               }
