@@ -78,6 +78,7 @@ CREATE TABLE "friendships" (
 --> statement-breakpoint
 CREATE INDEX "farm_actions_member_idx" ON "farm_actions" USING btree ("member_id","id");--> statement-breakpoint
 CREATE INDEX "farm_actions_day_idx" ON "farm_actions" USING btree ("jst_day","kind");--> statement-breakpoint
+CREATE INDEX "farm_actions_seed_idx" ON "farm_actions" USING btree ("seed_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "farm_actions_harvest_once" ON "farm_actions" USING btree ("planting_id") WHERE kind in ('harvest', 'clear');--> statement-breakpoint
 CREATE UNIQUE INDEX "farm_actions_friend_once" ON "farm_actions" USING btree ("member_id","friend_id","jst_day") WHERE kind = 'friend_water';--> statement-breakpoint
 CREATE INDEX "farm_days_day_idx" ON "farm_days" USING btree ("jst_day");--> statement-breakpoint

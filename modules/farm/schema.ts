@@ -121,6 +121,8 @@ export const farmActions = pgTable(
   (t) => [
     index('farm_actions_member_idx').on(t.memberId, t.id),
     index('farm_actions_day_idx').on(t.jstDay, t.kind),
+    // An operator's seed delete asks whether the seed was ever planted.
+    index('farm_actions_seed_idx').on(t.seedId),
     // One harvest (or clearing) per planting: the reward's once-only proof beside the grant's key.
     uniqueIndex('farm_actions_harvest_once')
       .on(t.plantingId)
