@@ -19,6 +19,7 @@ import { compressResponses } from './compression';
 import { serveBuiltFiles } from './static-files';
 import { robotsTxt, sitemapXml } from './seo';
 import { createApiV1 } from './api/v1';
+import { createFarmClockRoute } from './farm';
 import { fastMember } from './api/v1/auth';
 import { toSessionMember } from '#modules/identity/server';
 import { createWebhookRoutes } from './payments';
@@ -249,6 +250,8 @@ export function createServerApp(options: ServerAppOptions) {
   app.route('/_operator', createOperatorRoute(services, options.operatorToken));
   // The developer outbox's JSON form (the page is app/routes/dev/outbox.tsx); 404 unless allowed.
   app.route('/dev/outbox.json', createOutboxJsonRoute({ db: services.db, config }));
+  // Tests and demos: the farm's clock moves forward (404 unless FARM_CLOCK_ADJUSTABLE and this machine).
+  app.route('/dev/farm-clock', createFarmClockRoute(config));
 
   const images = createImageRoute({
     publicDir: options.clientDir ?? options.publicDir,

@@ -318,6 +318,20 @@ const environmentSchema = z.object({
   INVITATION_MONTHLY_CAP: z.coerce.number().int().min(0).max(10_000).default(10),
   /** Days the members have to claim an invitation reward in the mailbox. */
   INVITATION_CLAIM_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
+   * Friends (decision 045): friends a member may have, counting the requests they sent that still wait.
+   * The farm's own rules (seeds, caps, pause) are edited in /admin/farm, not here (decision 044).
+   */
+  FRIENDS_LIMIT: z.coerce.number().int().min(1).max(1000).default(30),
+  /** Days before a member may ask again someone who declined their friend request. */
+  FRIEND_DECLINED_COOLDOWN_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /** Farm and friend actions one member may send per minute (every instance counts together). */
+  FARM_ACTIONS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(60),
+  /**
+   * Tests and demos only: lets this machine move the farm's clock forward (POST /dev/farm-clock, with the
+   * developer tools: a loopback origin and a request from this machine). Refused on an https shop.
+   */
+  FARM_CLOCK_ADJUSTABLE: booleanFlag.default(false),
   /** Monthly purchase cap per member in JPY (Japan time calendar month). */
   PURCHASE_MONTHLY_CAP_JPY: z.coerce.number().int().min(1).max(100_000_000).default(500_000),
   /** Monthly purchase cap for members who declared they are under 18. */
@@ -584,6 +598,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     throw new ConfigError(
       'Invalid settings in the environment:\n  ADDRESS_ENCRYPTION_KEYS: required on an https shop (住所の暗号鍵を設定してください): ' +
         "keyId:base64 of 32 random bytes, e.g. `node -e \"console.log('k1:' + crypto.randomBytes(32).toString('base64'))\"` (docs/decisions/019)",
+    );
+  if (values.FARM_CLOCK_ADJUSTABLE && publicOrigin.startsWith('https://'))
+    throw new ConfigError(
+      'Invalid settings in the environment:\n  FARM_CLOCK_ADJUSTABLE: a test setting, refused on an https shop (members would get coins early)',
     );
   // Only a developer's own machine gets it by default: an http origin on a loopback host.
   const paymentSandbox =

@@ -118,14 +118,16 @@ export const cookieCodeOf = (value: string | null | undefined): string | null =>
 };
 
 /**
- * GET /r?code=… (and /r/ow?code=…): the route rule still answers (/r redirects to /; /r/ow asks a visitor
+ * GET /r?code=… (and /r/ow?code=…, /app/friends/add?code=…): the route rule still answers (/r redirects to /; /r/ow asks a visitor
  * to sign in first), and the answer also sets the invitation cookie (HttpOnly, Secure, SameSite=Lax, a week).
  */
 export function invitationLinkCookie(): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method !== 'GET') return next();
     const path = normalisePathname(c.req.path.replace(/\.data$/, ''));
-    if (path !== '/r' && path !== '/r/ow') return next();
+    // The friends link (/app/friends/add?code=…, decision 045) carries the same personal code: a visitor
+    // who signs up from it is the friend's invitee too.
+    if (path !== '/r' && path !== '/r/ow' && path !== '/app/friends/add') return next();
     const code = cookieCodeOf(c.req.query('code'));
     await next();
     if (code && c.res.status < 400)

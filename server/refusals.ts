@@ -35,6 +35,8 @@ import type { LoginBonusRefusalCode } from '#modules/bonus';
 import type { MailRefusalCode } from '#modules/mailbox';
 import type { InvitationRefusalCode } from '#modules/invitation';
 import { exclusionLastDay, type LimitsRefusalCode } from '#modules/limits';
+import type { FarmRefusalCode } from '#modules/farm';
+import type { FriendRefusalCode } from '#modules/friends';
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503;
 
@@ -209,6 +211,74 @@ const limits: Section<LimitsRefusalCode> = {
     status: 409,
     message: (d) => `すでに自己除外期間中${exclusionDayText(d)}です。期間の短縮・解除はできません。`,
   },
+};
+
+/** "あと3時間05分" from an instant in a refusal's details (the server's clock at the answer). */
+const waitText = (at: unknown) => {
+  if (typeof at !== 'string') return '';
+  const minutes = Math.max(1, Math.ceil((Date.parse(at) - Date.now()) / 60_000));
+  return minutes >= 60
+    ? `あと${Math.floor(minutes / 60)}時間${String(minutes % 60).padStart(2, '0')}分`
+    : `あと${minutes}分`;
+};
+
+// The farm (docs/decisions/044): the server decides every time; the messages say when to come back.
+const farm: Section<FarmRefusalCode> = {
+  FARM_PAUSED: { status: 503, message: 'ファームは現在メンテナンス中です。しばらくしてからお試しください。' },
+  FARM_NOT_AVAILABLE: { status: 403, message: 'このアカウントではファームを利用できません。' },
+  FARM_PLOT_LOCKED: { status: 409, message: 'この畑はまだ解放されていません。レベルを上げると使えるようになります。' },
+  FARM_PLOT_NOT_EMPTY: { status: 409, message: 'この畑にはすでに作物が植えられています。' },
+  FARM_SEED_UNKNOWN: { status: 404, message: 'その種は現在植えられません。別の種を選んでください。' },
+  FARM_SEED_LOCKED: {
+    status: 409,
+    message: (d) => `この種はレベル${n(d.unlockLevel)}から植えられます。`,
+  },
+  FARM_NOTHING_TO_WATER: { status: 409, message: '水やりできる作物がありません（空き、または収穫できる状態です）。' },
+  FARM_WATER_TOO_SOON: {
+    status: 409,
+    message: (d) =>
+      `この畑の水やりは8時間に1回までです。${typeof d.nextWaterAt === 'string' ? `${jstText(d.nextWaterAt)}（${waitText(d.nextWaterAt)}）から水やりできます。` : ''}`,
+  },
+  FARM_NOT_RIPE: {
+    status: 409,
+    message: (d) =>
+      `まだ収穫できません。${typeof d.readyAt === 'string' ? `${jstText(d.readyAt)}（${waitText(d.readyAt)}）に収穫できます。` : ''}`,
+  },
+  FARM_NOTHING_TO_HARVEST: { status: 409, message: 'この畑には収穫できる作物がありません。' },
+  FARM_WITHERED: { status: 409, message: '作物が枯れてしまいました。片付けると、また植えられます。' },
+  FARM_NOTHING_TO_CLEAR: { status: 409, message: '片付ける作物がありません。' },
+  FARM_NOT_FRIENDS: { status: 404, message: 'フレンドが見つかりません。' },
+  FARM_TOO_FAST: {
+    status: 429,
+    message: '操作が速すぎます。少し待ってからもう一度お試しください。',
+    headers: (d) => ({ 'Retry-After': String(Number(d.retryAfterSeconds ?? 60)) }),
+  },
+  FARM_FRIEND_ALREADY_WATERED: {
+    status: 409,
+    message: (d) =>
+      `このフレンドの畑には今日すでに水やりしました。${typeof d.nextDayAt === 'string' ? `${jstText(d.nextDayAt)}（日本時間0時）からまた水やりできます。` : ''}`,
+  },
+};
+
+// Friends (docs/decisions/045): codes are the members' personal codes, typed in full or half width.
+const friends: Section<FriendRefusalCode> = {
+  FRIEND_CODE_INVALID: { status: 400, message: 'フレンドコードは8文字の英数字で入力してください。' },
+  FRIEND_CODE_UNKNOWN: { status: 404, message: 'このフレンドコードの会員が見つかりません。コードをご確認ください。' },
+  FRIEND_SELF: { status: 409, message: 'ご自身のフレンドコードです。友達のコードを入力してください。' },
+  FRIEND_ALREADY: { status: 409, message: 'すでにフレンドです。' },
+  FRIEND_REQUEST_PENDING: { status: 409, message: 'すでにフレンド申請を送っています。相手の承認をお待ちください。' },
+  FRIEND_REQUEST_DECLINED_RECENTLY: {
+    status: 409,
+    message: (d) =>
+      `この会員への申請は承認されませんでした。${typeof d.retryAt === 'string' ? `${jstText(d.retryAt)}以降に` : 'しばらくしてから'}もう一度申請できます。`,
+  },
+  FRIEND_LIMIT_REACHED: {
+    status: 409,
+    message: (d) => `フレンドは${n(d.limit)}人（申請中を含む）までです。フレンドを整理してから申請してください。`,
+  },
+  FRIEND_OTHER_LIMIT_REACHED: { status: 409, message: '相手のフレンド数が上限に達しているため、申請できません。' },
+  FRIEND_NOT_FOUND: { status: 404, message: 'フレンド申請が見つかりません。すでに処理されている可能性があります。' },
+  FRIEND_NOT_AVAILABLE: { status: 403, message: 'このアカウントではフレンド機能を利用できません。' },
 };
 
 const drawLookup: Section<DrawLookupRefusalCode> = {
@@ -795,7 +865,9 @@ export type RefusalCode =
   | MailRefusalCode
   | LoginBonusRefusalCode
   | InvitationRefusalCode
-  | LimitsRefusalCode;
+  | LimitsRefusalCode
+  | FarmRefusalCode
+  | FriendRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -826,6 +898,8 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   mailbox,
   invitation,
   limits,
+  farm,
+  friends,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

@@ -3,3 +3,16 @@ export * from './rules';
 export type * from './view';
 export { readFarmRules, listFarmSeeds, FARM_RULES_ID } from './store';
 export { farmRules, farmSeeds, farmPlots, farmDays, farmActions } from './schema';
+export {
+  farmViewOf,
+  plantSeed,
+  waterPlot,
+  harvestPlot,
+  clearPlot,
+  waterFriendFarm,
+  friendFarmStatus,
+  FARM_REFUSAL_CODES,
+  FARM_REASON,
+  type FarmRefusalCode,
+  type FarmContext,
+} from './play';
