@@ -124,8 +124,10 @@ export function CropArt({ art, stage, className = '' }: { art: string; stage: Gr
   if (stage === 0) {
     plant = (
       <>
-        <ellipse cx={32} cy={53} rx={10} ry={4} fill="#7a5230" />
-        <ellipse cx={32} cy={50} rx={2.5} ry={2} fill="#c8a26b" />
+        <ellipse cx={32} cy={52} rx={17} ry={7} fill="#b07a45" stroke="#5c3a1c" />
+        <ellipse cx={26} cy={49} rx={3} ry={2.2} fill="#f1d9a8" />
+        <ellipse cx={33} cy={47.5} rx={3} ry={2.2} fill="#f1d9a8" />
+        <ellipse cx={39} cy={49.5} rx={3} ry={2.2} fill="#f1d9a8" />
       </>
     );
   } else if (stage === 1) {
@@ -150,8 +152,33 @@ export function CropArt({ art, stage, className = '' }: { art: string; stage: Gr
     );
   }
   return (
-    <svg viewBox="0 0 64 64" aria-hidden="true" focusable="false" className={className}>
+    <svg viewBox="4 4 56 54" aria-hidden="true" focusable="false" className={className}>
       <g className={stage === 4 || stage === 0 ? undefined : 'farm-sway'}>{plant}</g>
+    </svg>
+  );
+}
+
+/** Small icons drawn inline (an emoji font is not on every device the shop runs in). */
+export function FarmIcon({ name, className = 'size-4' }: { name: 'drop' | 'coin' | 'lock'; className?: string }) {
+  return (
+    <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false" className={`inline-block shrink-0 ${className}`}>
+      {name === 'drop' ? (
+        <path
+          d="M8 1.5c2.5 3.4 4.5 5.8 4.5 8.2a4.5 4.5 0 0 1-9 0C3.5 7.3 5.5 4.9 8 1.5z"
+          fill="#38bdf8"
+          stroke="#0369a1"
+        />
+      ) : name === 'coin' ? (
+        <>
+          <circle cx={8} cy={8} r={6.5} fill="#f5b301" stroke="#a16207" />
+          <circle cx={8} cy={8} r={4} fill="none" stroke="#fde68a" />
+        </>
+      ) : (
+        <>
+          <path d="M5 7V5a3 3 0 0 1 6 0v2" fill="none" stroke="currentColor" strokeWidth={1.6} />
+          <rect x={3.5} y={7} width={9} height={7} rx={1.5} fill="currentColor" />
+        </>
+      )}
     </svg>
   );
 }

@@ -7,6 +7,7 @@ import type { FarmActionAnswer, FriendActionAnswer, FriendView } from '~/lib/far
 import { Button } from '~/components/Button';
 import { AppLink } from '~/components/AppLink';
 import { tapKey } from './farm-state';
+import { FarmIcon } from './CropArt';
 
 type Answer = FarmActionAnswer | FriendActionAnswer;
 
@@ -44,7 +45,7 @@ export function FriendWaterButton({
     : (friendWaterMessage(fetcher.data, friend.nickname) ??
       (disabledReason && !watered ? { text: disabledReason, tone: 'error' as const } : null));
   return (
-    <div className="flex shrink-0 flex-col items-end gap-1">
+    <>
       <Button
         variant={watered ? 'plain' : 'secondary'}
         loading={pending}
@@ -57,15 +58,22 @@ export function FriendWaterButton({
           );
         }}
       >
-        {watered ? '今日は水やり済み' : '💧 水やり'}
+        {watered ? (
+          '今日は水やり済み'
+        ) : (
+          <>
+            <FarmIcon name="drop" />
+            水やり
+          </>
+        )}
       </Button>
       <p
         aria-live="polite"
-        className={`max-w-48 text-right text-xs font-bold ${message?.tone === 'error' ? 'text-red-700' : 'text-emerald-800'}`}
+        className={`w-full text-right text-xs font-bold ${message?.tone === 'error' ? 'text-red-700' : 'text-emerald-800'}`}
       >
         {message?.text ?? ''}
       </p>
-    </div>
+    </>
   );
 }
 
@@ -101,7 +109,7 @@ export function FarmFriends({
       ) : (
         <ul className="mt-3 divide-y divide-line" aria-label="フレンド">
           {friends.map((friend) => (
-            <li key={friend.friendshipId} className="flex items-center justify-between gap-3 py-3">
+            <li key={friend.friendshipId} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 py-3">
               <span className="min-w-0">
                 <span className="block truncate font-bold">{friend.nickname}</span>
                 <span className="block text-xs text-muted">

@@ -5,7 +5,7 @@
 // prefers reduced motion.
 import type { FarmView } from '#modules/farm/browser';
 import { formatCountdown } from '~/lib/dates';
-import { CropArt } from './CropArt';
+import { CropArt, FarmIcon } from './CropArt';
 import { plotAt, plotLabel } from './farm-state';
 import './farm.css';
 
@@ -55,11 +55,12 @@ export function FarmScene({
         className="absolute top-2 right-4 size-9 rounded-full bg-amber-300 shadow-[0_0_24px_8px_rgba(252,211,77,0.6)]"
       />
       <div aria-hidden="true" className="absolute inset-x-0 top-7 h-2 border-y-2 border-amber-700/40 bg-amber-100/60" />
-      <ul className="relative grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="畑">
+      <ul className="relative grid grid-cols-2 gap-3" aria-label="畑">
         {farm.plots.map((plot) => {
           const at = plotAt(plot, farm, now);
           const locked = at.state === 'locked';
           const pop = effects.coinPops.get(plot.plotNo);
+          const waterOpen = at.state === 'growing' && at.canWater && !farm.paused;
           const badgeTone =
             at.state === 'ripe'
               ? 'bg-amber-400 text-ink'
@@ -79,55 +80,60 @@ export function FarmScene({
                 data-plot={plot.plotNo}
                 data-state={at.state}
                 onClick={() => !locked && onSelect(plot.plotNo)}
-                className={`group relative flex aspect-[5/4] w-full flex-col items-center justify-end overflow-hidden rounded-2xl border-b-4 pb-7 transition-transform active:scale-95 ${
+                className={`group relative flex w-full ${locked ? 'aspect-[5/2] sm:aspect-[4/1]' : 'aspect-[5/4] sm:aspect-[2/1]'} flex-col items-center justify-end overflow-hidden rounded-2xl border-b-4 ${locked ? '' : 'pb-6'} transition-transform active:scale-95 ${
                   locked
-                    ? 'cursor-not-allowed border-zinc-500 bg-zinc-400/70'
+                    ? 'cursor-not-allowed border-zinc-500 bg-zinc-300/80'
                     : 'border-amber-900 bg-[repeating-linear-gradient(0deg,#8a5a32_0_6px,#7a4e2a_6px_12px)] hover:brightness-110'
                 } ${at.state === 'ripe' ? 'farm-ripe ring-4 ring-amber-300' : ''}`}
               >
+                {plot.seed && at.state !== 'empty' ? (
+                  <span
+                    aria-hidden="true"
+                    className="absolute top-1.5 left-1.5 max-w-[85%] truncate rounded-full bg-white/85 px-2 text-xs font-bold text-ink"
+                  >
+                    {plot.seed.name}
+                  </span>
+                ) : null}
                 {at.stage != null && plot.seed ? (
-                  <CropArt art={plot.seed.art} stage={at.stage} className="h-[78%] w-auto" />
+                  <CropArt art={plot.seed.art} stage={at.stage} className="h-[80%] w-auto" />
                 ) : locked ? (
-                  <span aria-hidden="true" className="mb-2 text-3xl">
-                    🔒
+                  <span aria-hidden="true" className="m-auto flex items-center gap-1 text-sm font-bold text-zinc-800">
+                    <FarmIcon name="lock" className="size-5" />
+                    {caption(at.state, at.timeLeftMs, plot.unlockLevel)}
                   </span>
                 ) : (
-                  <span aria-hidden="true" className="mb-3 text-3xl font-black text-amber-100/80">
+                  <span aria-hidden="true" className="mb-2 text-4xl leading-none font-black text-amber-100/90">
                     ＋
                   </span>
                 )}
-                {at.state === 'growing' && at.canWater && !farm.paused ? (
+                {locked ? null : (
                   <span
                     aria-hidden="true"
-                    className="absolute top-1.5 left-1.5 rounded-full bg-sky-500 px-1.5 text-xs text-white"
+                    className={`absolute inset-x-1.5 bottom-1.5 flex items-center justify-center gap-0.5 truncate rounded-full px-1.5 py-0.5 text-xs font-bold tabular-nums ${waterOpen ? 'bg-sky-100 text-sky-950 ring-2 ring-sky-500' : badgeTone}`}
                   >
-                    💧水やりOK
+                    {waterOpen ? <FarmIcon name="drop" className="size-3.5" /> : null}
+                    {waterOpen ? '水やりOK・' : ''}
+                    {caption(at.state, at.timeLeftMs, plot.unlockLevel)}
                   </span>
-                ) : null}
-                <span
-                  aria-hidden="true"
-                  className={`absolute inset-x-1.5 bottom-1.5 truncate rounded-full px-2 py-0.5 text-center text-xs font-bold tabular-nums ${badgeTone}`}
-                >
-                  {plot.seed && at.state !== 'empty' ? `${plot.seed.name}・` : ''}
-                  {caption(at.state, at.timeLeftMs, plot.unlockLevel)}
-                </span>
+                )}
                 {effects.watering.has(plot.plotNo) ? (
                   <span
                     aria-hidden="true"
-                    className="pointer-events-none absolute inset-x-0 top-2 flex justify-center gap-3 text-lg"
+                    className="pointer-events-none absolute inset-x-0 top-3 flex justify-center gap-4"
                   >
-                    <span className="farm-drop">💧</span>
-                    <span className="farm-drop">💧</span>
-                    <span className="farm-drop">💧</span>
+                    <FarmIcon name="drop" className="farm-drop size-5" />
+                    <FarmIcon name="drop" className="farm-drop size-5" />
+                    <FarmIcon name="drop" className="farm-drop size-5" />
                   </span>
                 ) : null}
                 {pop ? (
                   <span
                     key={pop.id}
                     aria-hidden="true"
-                    className="farm-coin-pop pointer-events-none absolute top-3 rounded-full bg-amber-300 px-2 py-0.5 text-sm font-black text-ink shadow"
+                    className="farm-coin-pop pointer-events-none absolute top-6 flex items-center gap-1 rounded-full bg-amber-300 px-2 py-0.5 text-sm font-black text-ink shadow"
                   >
-                    {pop.coins > 0 ? `🪙+${pop.coins}` : '上限'}
+                    <FarmIcon name="coin" />
+                    {pop.coins > 0 ? `+${pop.coins}` : '上限'}
                   </span>
                 ) : null}
               </button>

@@ -10,10 +10,10 @@ export function FarmStatus({ farm, now }: { farm: FarmView; now: number }) {
   const reset = formatCountdown(Date.parse(farm.nextDayAt) - now, 'ja');
   return (
     <section aria-label="今日のファーム" className="rounded-2xl bg-white p-3 shadow-sm">
-      <dl className="grid grid-cols-3 gap-2 text-center">
+      <dl className="grid grid-cols-[1.4fr_1fr_1fr] gap-2 text-center">
         <div className="rounded-xl bg-amber-50 px-1 py-2">
           <dt className="text-xs text-muted">今日のコイン</dt>
-          <dd className="text-lg font-black tabular-nums" data-testid="farm-today-coins">
+          <dd className="text-lg font-black whitespace-nowrap tabular-nums" data-testid="farm-today-coins">
             {coins}
             <span className="text-xs font-bold text-muted"> / {cap} コイン</span>
           </dd>
@@ -21,7 +21,7 @@ export function FarmStatus({ farm, now }: { farm: FarmView; now: number }) {
         <div className="rounded-xl bg-canvas px-1 py-2">
           <dt className="text-xs text-muted">連続プレイ</dt>
           <dd className="text-lg font-black" data-testid="farm-streak">
-            連続{farm.streak}日
+            {farm.streak > 0 ? `連続${farm.streak}日` : '0日'}
           </dd>
         </div>
         <div className="rounded-xl bg-canvas px-1 py-2">
@@ -31,7 +31,14 @@ export function FarmStatus({ farm, now }: { farm: FarmView; now: number }) {
       </dl>
       <p className="mt-2 text-center text-xs text-muted">
         {full ? '今日の収穫コインは上限に達しました。' : null}
-        {reset ? `日付が変わるまで（日本時間） あと${reset}` : '日付が変わりました。更新しています…'}
+        {reset ? (
+          <>
+            上限と水やりのリセット（日本時間0時）まで
+            <span className="inline-block font-bold tabular-nums">あと{reset}</span>
+          </>
+        ) : (
+          '日付が変わりました。更新しています…'
+        )}
       </p>
     </section>
   );

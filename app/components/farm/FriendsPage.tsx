@@ -244,7 +244,7 @@ function FriendRow({
           {friend.growingPlots > 0 ? `・育てている畑 ${friend.growingPlots}` : ''}
         </span>
       </span>
-      <span className="flex items-start gap-2">
+      <span className="flex flex-wrap items-start justify-end gap-x-2 gap-y-1">
         <FriendWaterButton friend={friend} disabledReason={farmPaused ? 'ファームはメンテナンス中です' : null} />
         <Button
           variant="plain"
@@ -383,11 +383,14 @@ export function FriendsPage({ data }: { data: FriendsLoaderData }) {
           ファームは現在メンテナンス中です。フレンドの追加はできますが、水やりは再開までお休みです。
         </p>
       ) : null}
-      <AddByCode codeFromLink={data.codeFromLink} codeOwner={data.codeOwner} />
+      {data.codeFromLink ? <AddByCode codeFromLink={data.codeFromLink} codeOwner={data.codeOwner} /> : null}
       <Requests title="届いた申請" id="friend-incoming" requests={data.friends.incoming} incoming />
       <FriendList data={data} />
       <Requests title="送った申請" id="friend-outgoing" requests={data.friends.outgoing} incoming={false} />
-      <MyCode friends={data.friends} />
+      {/* Opened from a friend's link, the request comes first; otherwise sharing one's own code does. */}
+      {data.codeFromLink ? null : <MyCode friends={data.friends} />}
+      {data.codeFromLink ? null : <AddByCode codeFromLink={null} codeOwner={null} />}
+      {data.codeFromLink ? <MyCode friends={data.friends} /> : null}
     </div>
   );
 }

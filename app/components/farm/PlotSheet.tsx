@@ -8,7 +8,7 @@ import type { FarmPlotView, FarmView } from '#modules/farm/browser';
 import { formatCountdown } from '~/lib/dates';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
-import { CropArt } from './CropArt';
+import { CropArt, FarmIcon } from './CropArt';
 import {
   capNotice,
   growTimeText,
@@ -103,13 +103,17 @@ function SeedChoice({
   return (
     <ul className="flex flex-col gap-2" aria-label="種">
       {farm.seeds.map((seed) => {
-        const words = `${seed.name}（${growTimeText(seed.growMinutes)}で収穫・${seed.rewardCoins}コイン）`;
+        const words = `${growTimeText(seed.growMinutes)}で収穫・${seed.rewardCoins}コイン`;
         return (
           <li key={seed.id}>
             <button
               type="button"
               disabled={seed.locked || farm.paused || busy}
-              aria-label={seed.locked ? `${words}：レベル${seed.unlockLevel}で解放` : `${words}を植える`}
+              aria-label={
+                seed.locked
+                  ? `${seed.name}（レベル${seed.unlockLevel}で解放・${words}）`
+                  : `${seed.name}を植える（${words}）`
+              }
               onClick={() => onIntent({ intent: 'plant', plotNo, seedId: seed.id })}
               className="flex min-h-14 w-full items-center gap-3 rounded-2xl border border-line bg-white px-3 py-2 text-left hover:bg-canvas disabled:cursor-not-allowed disabled:bg-canvas disabled:opacity-60"
             >
@@ -125,8 +129,9 @@ function SeedChoice({
                   {seed.locked ? `・レベル${seed.unlockLevel}で解放` : ''}
                 </span>
               </span>
-              <span className="shrink-0 rounded-full bg-amber-100 px-2 py-1 text-sm font-black text-amber-900">
-                🪙{seed.rewardCoins}
+              <span className="flex shrink-0 items-center gap-1 rounded-full bg-amber-100 px-2 py-1 text-sm font-black text-amber-900">
+                <FarmIcon name="coin" />
+                {seed.rewardCoins}コイン
               </span>
             </button>
           </li>
@@ -176,7 +181,8 @@ function Growing({
         disabled={farm.paused || !at.canWater}
         onClick={() => onIntent({ intent: 'water', plotNo: plot.plotNo })}
       >
-        💧 水やりする
+        <FarmIcon name="drop" className="size-5" />
+        水やりする
       </Button>
       <p className="-mt-2 text-center text-sm text-muted">
         {wait ??
