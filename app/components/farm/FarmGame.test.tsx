@@ -22,7 +22,7 @@ function rendered(page: ReactNode): string {
 
 /** The accessible names of the plot buttons, in order. */
 const plotNames = (html: string) =>
-  [...html.matchAll(/<button[^>]*aria-label="([^"]*)"[^>]*data-plot=/g)].map((m) => m[1]);
+  [...html.matchAll(/<button[^>]*data-plot="\d+"[^>]*><span class="sr-only">([^<]*)<\/span>/g)].map((m) => m[1]);
 
 function sheet(farm: FarmView, plotNo: number, busy = false): string {
   const plot = farm.plots.find((candidate) => candidate.plotNo === plotNo)!;
@@ -59,7 +59,7 @@ describe('FarmScene', () => {
     ]);
     expect(html.match(/<button /g)).toHaveLength(6);
     // A locked plot shows the level that opens it and does not open a sheet.
-    expect(html).toMatch(/aria-label="畑6：レベル5で解放" aria-disabled="true"/);
+    expect(html).toMatch(/aria-disabled="true"[^>]*data-plot="6"[^>]*><span class="sr-only">畑6：レベル5で解放</);
     expect(html).toContain('Lv.5で解放');
     // The tile's short clock for a growing crop (the spec's clock format).
     expect(html).toMatch(/水やりOK・20:00<\/span>/);
@@ -85,9 +85,9 @@ describe('PlotSheet', () => {
   it('offers the seeds on an empty plot, locked ones greyed with their level', () => {
     const html = sheet(fixtureFarm(), 1);
     expect(html).toContain('畑1：種を植える');
-    expect(buttonWith(html, 'aria-label="ラディッシュを植える（30分で収穫・2コイン）"').disabled).toBe(false);
-    expect(buttonWith(html, 'aria-label="トマトを植える（3時間で収穫・5コイン）"').disabled).toBe(false);
-    const pumpkin = buttonWith(html, 'aria-label="かぼちゃ（レベル8で解放・24時間で収穫・20コイン）"');
+    expect(buttonWith(html, '>ラディッシュを植える（30分で収穫・2コイン）<').disabled).toBe(false);
+    expect(buttonWith(html, '>トマトを植える（3時間で収穫・5コイン）<').disabled).toBe(false);
+    const pumpkin = buttonWith(html, '>かぼちゃ（レベル8で解放・24時間で収穫・20コイン）<');
     expect(pumpkin.disabled).toBe(true);
     expect(pumpkin.html).toContain('grayscale');
   });

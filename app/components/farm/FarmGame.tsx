@@ -72,6 +72,11 @@ export function FarmGame({ data }: { data: FarmLoaderData }) {
   const [watering, setWatering] = useState<ReadonlySet<number>>(new Set());
   const [coinPops, setCoinPops] = useState<PlotEffects['coinPops']>(new Map());
   const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => setNotice(null), notice.tone === 'error' ? 12_000 : 5000);
+    return () => clearTimeout(timer);
+  }, [notice]);
 
   // Every pending intention on a plot, pictured on the server's latest farm.
   const fetchers = useFetchers();
@@ -85,9 +90,16 @@ export function FarmGame({ data }: { data: FarmLoaderData }) {
     farm = expectedFarm(farm, intention, now);
   }
 
+  // A refusal (a 4xx answer) reads nothing again by itself: read the farm again, since the refusal
+  // usually means the page was behind (another tab, another device).
+  const revalidateRef = useRef(revalidator.revalidate);
+  revalidateRef.current = revalidator.revalidate;
   const onAnswer = useCallback((plotNo: number, answer: FarmActionAnswer) => {
     setNotice(answerNotice(plotNo, answer));
-    if (!answer.ok) return;
+    if (!answer.ok) {
+      void revalidateRef.current();
+      return;
+    }
     setAnswered((current) => newer(answer.result.farm, current));
     if (answer.result.action === 'harvest') {
       setCoinPops((current) => new Map(current).set(plotNo, { coins: answer.result.coins, id: Date.now() }));
@@ -157,19 +169,21 @@ export function FarmGame({ data }: { data: FarmLoaderData }) {
         }}
         effects={{ watering, coinPops }}
       />
-      <p
-        aria-live="polite"
-        data-testid="farm-notice"
-        className={`min-h-6 rounded-xl px-3 text-center text-sm font-bold ${
-          notice
-            ? notice.tone === 'error'
-              ? 'bg-red-50 py-2 text-red-800'
-              : 'bg-emerald-50 py-2 text-emerald-800'
-            : ''
-        }`}
-      >
-        {notice?.text ?? ''}
-      </p>
+      {/* The answer's words float at the bottom of the screen, where the member's eyes and thumb are,
+          whichever plot they tapped; a refusal stays until the next tap or a little longer than a success. */}
+      <div className="pointer-events-none fixed inset-x-0 bottom-0 z-tabbar flex justify-center px-3 pb-[calc(env(safe-area-inset-bottom)+1rem)]">
+        <p
+          aria-live="polite"
+          data-testid="farm-notice"
+          className={`max-w-md text-center text-sm font-bold ${
+            notice
+              ? `rounded-2xl px-4 py-3 shadow-lg ring-1 ${notice.tone === 'error' ? 'bg-red-50 text-red-800 ring-red-200' : 'bg-emerald-50 text-emerald-900 ring-emerald-200'}`
+              : ''
+          }`}
+        >
+          {notice?.text ?? ''}
+        </p>
+      </div>
       {selectedPlot ? (
         <PlotSheet
           farm={farm}

@@ -73,7 +73,6 @@ export function FarmScene({
             <li key={plot.plotNo} className="relative">
               <button
                 type="button"
-                aria-label={plotLabel(plot, at)}
                 aria-disabled={locked || undefined}
                 aria-haspopup={locked ? undefined : 'dialog'}
                 aria-pressed={selectedPlot === plot.plotNo ? true : undefined}
@@ -86,6 +85,8 @@ export function FarmScene({
                     : 'border-amber-900 bg-[repeating-linear-gradient(0deg,#8a5a32_0_6px,#7a4e2a_6px_12px)] hover:brightness-110'
                 } ${at.state === 'ripe' ? 'farm-ripe ring-4 ring-amber-300' : ''}`}
               >
+                {/* The name in words; everything drawn below is hidden from screen readers and repeats it. */}
+                <span className="sr-only">{plotLabel(plot, at)}</span>
                 {plot.seed && at.state !== 'empty' ? (
                   <span
                     aria-hidden="true"

@@ -109,27 +109,30 @@ function SeedChoice({
             <button
               type="button"
               disabled={seed.locked || farm.paused || busy}
-              aria-label={
-                seed.locked
-                  ? `${seed.name}（レベル${seed.unlockLevel}で解放・${words}）`
-                  : `${seed.name}を植える（${words}）`
-              }
               onClick={() => onIntent({ intent: 'plant', plotNo, seedId: seed.id })}
               className="flex min-h-14 w-full items-center gap-3 rounded-2xl border border-line bg-white px-3 py-2 text-left hover:bg-canvas disabled:cursor-not-allowed disabled:bg-canvas disabled:opacity-60"
             >
+              <span className="sr-only">
+                {seed.locked
+                  ? `${seed.name}（レベル${seed.unlockLevel}で解放・${words}）`
+                  : `${seed.name}を植える（${words}）`}
+              </span>
               <CropArt
                 art={seed.art}
                 stage={seed.locked ? 0 : 3}
                 className={`size-11 shrink-0 ${seed.locked ? 'grayscale' : ''}`}
               />
-              <span className="min-w-0 flex-1">
+              <span aria-hidden="true" className="min-w-0 flex-1">
                 <span className="block font-bold">{seed.name}</span>
                 <span className="block text-xs text-muted">
                   {growTimeText(seed.growMinutes)}で収穫
                   {seed.locked ? `・レベル${seed.unlockLevel}で解放` : ''}
                 </span>
               </span>
-              <span className="flex shrink-0 items-center gap-1 rounded-full bg-amber-100 px-2 py-1 text-sm font-black text-amber-900">
+              <span
+                aria-hidden="true"
+                className="flex shrink-0 items-center gap-1 rounded-full bg-amber-100 px-2 py-1 text-sm font-black text-amber-900"
+              >
                 <FarmIcon name="coin" />
                 {seed.rewardCoins}コイン
               </span>
