@@ -82,7 +82,7 @@ export function FarmScene({
                 className={`group relative flex w-full ${locked ? 'aspect-[5/2] sm:aspect-[4/1]' : 'aspect-[5/4] sm:aspect-[2/1]'} flex-col items-center justify-end overflow-hidden rounded-2xl border-b-4 ${locked ? '' : 'pb-6'} transition-transform active:scale-95 ${
                   locked
                     ? 'cursor-not-allowed border-zinc-500 bg-zinc-300/80'
-                    : 'border-amber-900 bg-[repeating-linear-gradient(0deg,#8a5a32_0_6px,#7a4e2a_6px_12px)] hover:brightness-110'
+                    : 'border-amber-900 farm-soil hover:brightness-110'
                 } ${at.state === 'ripe' ? 'farm-ripe ring-4 ring-amber-300' : ''}`}
               >
                 {/* The name in words; everything drawn below is hidden from screen readers and repeats it. */}

@@ -51,7 +51,7 @@ export function PlotSheet({ farm, plot, at, busy, message, onIntent, onClose }: 
         ) : null}
         {at.state === 'empty' ? <SeedChoice farm={farm} plotNo={plot.plotNo} busy={busy} onIntent={onIntent} /> : null}
         {at.state !== 'empty' && at.stage != null && plot.seed ? (
-          <div className="mx-auto flex size-32 items-end justify-center rounded-2xl bg-[repeating-linear-gradient(0deg,#8a5a32_0_6px,#7a4e2a_6px_12px)] pb-2">
+          <div className="mx-auto flex size-32 items-end justify-center rounded-2xl farm-soil pb-2">
             <CropArt art={plot.seed.art} stage={at.stage} className="h-28 w-auto" />
           </div>
         ) : null}

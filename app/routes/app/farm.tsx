@@ -2,7 +2,6 @@
 // (app/lib/farm.server.ts): the page shows the farm it is given and posts intentions only.
 import type { Route } from './+types/farm';
 import { shopRequestContext } from '~/context';
-import { PageHeading } from '~/components/PageFrame';
 import { FarmGame } from '~/components/farm/FarmGame';
 import { farmPageAction, farmPageLoader } from '~/lib/farm.server';
 
@@ -19,7 +18,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Farm({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto flex w-full max-w-xl flex-col px-3 py-4">
-      <PageHeading title="ファーム" lead="種を植えて水やりし、収穫で無償コインをもらおう" />
+      {/* PageHeading's markup written out: one chunk fewer within the farm's script budget (issue 16). */}
+      <div className="mb-4">
+        <h1 className="text-xl font-black sm:text-2xl">ファーム</h1>
+        <p className="mt-1 text-sm text-muted">種を植えて水やりし、収穫で無償コインをもらおう</p>
+      </div>
       <FarmGame data={loaderData} />
     </div>
   );
