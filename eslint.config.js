@@ -59,6 +59,12 @@ export const MODULE_DEPENDENCIES = {
   // invitee verified a phone (identity) and made a first purchase (payments), refused on shared phones and
   // devices (identity's sessions, risk's fingerprints), delivered as mailbox attachments.
   invitation: ['kernel', 'identity', 'payments', 'risk', 'mailbox'],
+  // Friends (decision 045): requests by the member's personal (invitation) code, shown by public names.
+  friends: ['kernel', 'identity', 'invitation'],
+  // The farm (decision 044): plots, seeds, harvests granted through the wallet at the member's level
+  // (progression) and watered by friends; its operators' actions are audited through admin
+  // (modules/farm/operator-actions.ts).
+  farm: ['kernel', 'wallet', 'identity', 'progression', 'admin', 'friends'],
 };
 
 const MODULES = Object.keys(MODULE_DEPENDENCIES);

@@ -50,6 +50,7 @@ export default [
       route('packs', 'routes/admin/packs/index.tsx'),
       route('packs/:packId', 'routes/admin/packs/pack.tsx'),
       route('banners', 'routes/admin/banners.tsx'),
+      route('farm', 'routes/admin/farm.tsx'),
       route('content', 'routes/admin/content/index.tsx'),
       route('content/:documentId', 'routes/admin/content/document.tsx'),
       route('reports/unused-paid', 'routes/admin/reports-unused-paid.tsx'),

@@ -45,6 +45,7 @@ const PAGES: [string, string][] = [
   ['/admin/invitations', '友達招待'],
   ['/admin/banners', 'バナー'],
   ['/admin/content', 'ページ・お知らせ'],
+  ['/admin/farm', 'ファーム'],
   ['/admin/reports/unused-paid', '未使用残高（資金決済法）'],
   ['/admin/inquiries', 'お問い合わせ'],
   ['/admin/audit', '監査ログ'],

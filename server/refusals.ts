@@ -35,7 +35,7 @@ import type { LoginBonusRefusalCode } from '#modules/bonus';
 import type { MailRefusalCode } from '#modules/mailbox';
 import type { InvitationRefusalCode } from '#modules/invitation';
 import { exclusionLastDay, type LimitsRefusalCode } from '#modules/limits';
-import type { FarmRefusalCode } from '#modules/farm';
+import type { FarmAdminRefusalCode, FarmRefusalCode } from '#modules/farm';
 import type { FriendRefusalCode } from '#modules/friends';
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503;
@@ -813,6 +813,26 @@ const promo: Section<PromoRefusalCode | PromoAdminRefusalCode> = {
   PROMO_CODE_NOT_FOUND: { status: 404, message: 'その特典コードは見つかりません。一覧を読み込み直してください。' },
 };
 
+// The farm's operators (/admin/farm, decision 044): a planted seed stays, for the history and the plots.
+const farmAdmin: Section<FarmAdminRefusalCode> = {
+  FARM_SEED_NOT_FOUND: { status: 404, message: 'その種は見つかりません。一覧を読み込み直してください。' },
+  FARM_SEED_TAKEN: {
+    status: 409,
+    message: (d) => `ID「${String(d.seedId)}」の種はすでにあります。別のIDにしてください。`,
+  },
+  FARM_SEED_PLANTED: {
+    status: 409,
+    message: (d) =>
+      `「${String(d.name ?? d.seedId)}」はすでに会員が植えたことがあるため削除できません。植えられないようにするには「停止」にしてください。`,
+  },
+  FARM_INPUT_INVALID: { status: 400, message: (d) => String(d.message ?? '入力を確認してください。') },
+  FARM_ECONOMY_RANGE: {
+    status: 400,
+    message: (d) =>
+      `期間は実在する日付で、開始日から終了日まで${n(d.maxDays)}日以内で指定してください（終了日は開始日以降）。`,
+  },
+};
+
 /**
  * Joins sections; a code two modules share must mean the same answer in both (checked at load, so
  * a contradiction stops the start instead of depending on the order of the sections).
@@ -867,7 +887,8 @@ export type RefusalCode =
   | InvitationRefusalCode
   | LimitsRefusalCode
   | FarmRefusalCode
-  | FriendRefusalCode;
+  | FriendRefusalCode
+  | FarmAdminRefusalCode;
 
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   draw,
@@ -900,6 +921,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   limits,
   farm,
   friends,
+  farmAdmin,
 ) as Record<RefusalCode, RefusalEntry>;
 
 export interface DescribedRefusal {

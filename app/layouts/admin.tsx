@@ -13,8 +13,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { operator: operatorSummary(await requireOperator(context.get(shopRequestContext), request)) };
 }
 
-/** The admin pages, each shown to operators holding its permission (the page checks it again). */
-const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission; end?: boolean }[] = [
+/** The admin pages, each shown to operators holding its permission or one of them (the page checks it again). */
+const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission | AdminPermission[]; end?: boolean }[] = [
   { to: '/admin', label: 'ホーム', end: true },
   { to: '/admin/members', label: '会員', permission: 'members:read' },
   { to: '/admin/members/approvals', label: 'コイン調整の承認', permission: 'coins:grant' },
@@ -30,6 +30,7 @@ const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission; end?
   { to: '/admin/invitations', label: '友達招待', permission: 'members:read' },
   { to: '/admin/banners', label: 'バナー', permission: 'content:write' },
   { to: '/admin/content', label: 'ページ・お知らせ', permission: 'content:write' },
+  { to: '/admin/farm', label: 'ファーム', permission: ['farm:write', 'reports:read'] },
   { to: '/admin/reports/unused-paid', label: '未使用残高', permission: 'orders:read' },
   { to: '/admin/inquiries', label: 'お問い合わせ', permission: 'inquiries:read' },
   { to: '/admin/audit', label: '監査ログ', permission: 'audit:read' },
@@ -47,7 +48,10 @@ function AdminFrame({
   children: React.ReactNode;
 }) {
   const root = useRootData();
-  const nav = ADMIN_NAV.filter((item) => !item.permission || operator?.permissions.includes(item.permission));
+  const nav = ADMIN_NAV.filter(
+    (item) =>
+      !item.permission || [item.permission].flat().some((permission) => operator?.permissions.includes(permission)),
+  );
   return (
     <div className="min-h-dvh bg-slate-50 text-ink lg:flex print:block print:bg-white">
       <aside className="print:hidden border-b border-line bg-white lg:sticky lg:top-0 lg:h-dvh lg:w-60 lg:shrink-0 lg:border-r lg:border-b-0">

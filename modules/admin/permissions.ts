@@ -21,6 +21,7 @@ export const ADMIN_PERMISSIONS = [
   'reports:read',
   'promo:write',
   'mail:write',
+  'farm:write',
 ] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 
@@ -44,6 +45,7 @@ export const PERMISSION_LABELS: Readonly<Record<AdminPermission, string>> = {
   'reports:read': 'ダッシュボード（ガチャ・会員・パックの集計）の閲覧',
   'promo:write': '特典コードの発行・CSV出力・停止',
   'mail:write': 'メールボックスへのお知らせ・個別メールの送信・予約・取り消し（プレゼント付きを含む）',
+  'farm:write': 'ファームの設定・種・一時停止',
 };
 
 export const adminPermissionSchema = z.enum(ADMIN_PERMISSIONS, { error: '不明な権限です。' });

@@ -16,3 +16,5 @@ export {
   type FarmRefusalCode,
   type FarmContext,
 } from './play';
+export * from './operators';
+export * from './operator-actions';

@@ -244,7 +244,9 @@ export async function plantSeed(
     const [seed] = await tx
       .select()
       .from(farmSeeds)
-      .where(and(eq(farmSeeds.id, input.seedId), eq(farmSeeds.active, true)));
+      .where(and(eq(farmSeeds.id, input.seedId), eq(farmSeeds.active, true)))
+      // Shared: an operator's delete (which locks the seed first) waits for this planting, or this sees it gone.
+      .for('share');
     if (!seed) return refuse('FARM_SEED_UNKNOWN');
     if (seed.unlockLevel > level) return refuse('FARM_SEED_LOCKED', { unlockLevel: seed.unlockLevel });
     await lockDay(tx, memberId, day);

@@ -37,6 +37,9 @@ export default async function setup(project: TestProject) {
     // The welcome mail carries a sign-up gift (tests/http/mailbox.test.ts, e2e/mailbox-journey.test.ts);
     // it is credited only when claimed, so other tests' balances stay as they were.
     SIGNUP_GIFT_COINS: '100',
+    // The farm's clock moves forward on request (POST /dev/farm-clock): tests/http/farm.test.ts and the farm
+    // journey grow crops without waiting. Farm tests compare with the farm's own "now", never the wall clock.
+    FARM_CLOCK_ADJUSTABLE: 'true',
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
   });
   const running = await startShop(config);

@@ -154,14 +154,16 @@ export async function signUpMember(label: string, password = `${label}-pass-1`):
  */
 export async function memberApi(
   path: string,
-  options: { member?: { bearer: string }; method?: string; key?: string } = {},
+  options: { member?: { bearer: string }; method?: string; key?: string; json?: unknown } = {},
 ) {
   const headers: Record<string, string> = {};
   if (options.member) headers.authorization = `Bearer ${options.member.bearer}`;
   if (options.key) headers['idempotency-key'] = options.key;
+  if (options.json !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${shopUrl()}/api/v1${path}`, {
     method: options.method ?? 'GET',
     headers,
+    body: options.json === undefined ? undefined : JSON.stringify(options.json),
     redirect: 'manual',
   });
   const text = await response.text();

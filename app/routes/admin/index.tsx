@@ -107,6 +107,12 @@ const TASKS: { to: string; title: string; text: string; permission: string }[] =
     permission: 'content:write',
   },
   {
+    to: '/admin/farm',
+    title: 'ファーム',
+    text: 'ファームの一時停止・再開、ルール（水やり・枯れるまでの時間・1日の上限・畑の解放レベル）、種の一覧と、日別の付与コイン・遊んだ会員・連続日数を確かめます。',
+    permission: 'farm:write',
+  },
+  {
     to: '/admin/reports/unused-paid',
     title: '未使用残高（資金決済法）',
     text: '基準日の未使用の有償コイン残高と、1,000万円の基準額との比較。',

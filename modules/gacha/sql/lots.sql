@@ -101,7 +101,11 @@ BEGIN
     RAISE EXCEPTION 'draw: retry at the end of the pack' USING ERRCODE = '40001';
   END IF;
   positions := v_want;
-  IF v_next IS NOT NULL AND v_max >= v_next THEN
+  -- Whether this draw may reach the next キリ番 is a question of lots SOLD, not of positions: a draw on this
+  -- path because its terms were read before the last award (a stale p_kiriban) may hold positions below
+  -- v_next while later positions already sold, so its lots can be sale number v_next. Lots sold plus this
+  -- draw's never exceed the positions handed out, so below v_next handed out, no award is possible.
+  IF v_next IS NOT NULL AND coalesce(pg_sequence_last_value(v_seq), 0) >= v_next THEN
     SELECT p_total - count(*) INTO v_sold FROM gacha_lots l WHERE l.gacha_id = p_gacha AND l.draw_id IS NULL;
     kiriban := gacha_kiriban_award(p_gacha, v_sold, p_count);
   END IF;

@@ -21,6 +21,7 @@ import { progressionOperations } from './progression';
 import { invitationOperations } from './invitations';
 import { limitsOperations } from './limits';
 import { winnerOperations } from './winners';
+import { farmOperations } from './farm';
 
 export { defineOperation, apiSchema, type ApiOperation } from './registry';
 export { ApiError } from './http';
@@ -45,6 +46,7 @@ export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [
   invitationOperations,
   limitsOperations,
   winnerOperations,
+  farmOperations,
 ];
 
 export const API_V1_VERSION = '1.0.0';

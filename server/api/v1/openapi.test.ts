@@ -210,17 +210,19 @@ describe('openapi.json', () => {
     // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file;
     // the coin shop's, the password policy, the address book's and the shipping requests' (issue 12),
     // and issue 14's: the login bonus, the mailbox, the level, the rank, the ranking boards, the invitations
-    // and the self-limits.
+    // and the self-limits; issue 16's farm and friends.
     expect(
       operationsOf(alone)
         .map(({ op }) => op.operationId)
         .sort(),
     ).toEqual([
+      'acceptFriendRequest',
       'cancelSelfLimitChange',
       'cancelShippingRequest',
       'changeSelfLimits',
       'claimLoginBonus',
       'claimMyMailAttachment',
+      'clearFarmPlot',
       'convertPrizes',
       'createAddress',
       'createAppHandoff',
@@ -228,10 +230,13 @@ describe('openapi.json', () => {
       'createPurchase',
       'createShippingRequest',
       'declareAge',
+      'declineFriendRequest',
       'deleteAddress',
       'enterInvitationCode',
       'getCoinShop',
       'getDrawResult',
+      'getFarm',
+      'getFriends',
       'getGacha',
       'getGachaRemaining',
       'getGachaReveal',
@@ -247,6 +252,7 @@ describe('openapi.json', () => {
       'getSelfLimits',
       'getShippingRequest',
       'getWallet',
+      'harvestFarmPlot',
       'keepPrizes',
       'listAddresses',
       'listGachas',
@@ -260,10 +266,15 @@ describe('openapi.json', () => {
       'listWalletEntries',
       'listWinners',
       'lookupPostalCode',
+      'plantFarmSeed',
       'quoteShippingRequest',
       'redeemPromoCode',
+      'removeFriend',
+      'requestFriend',
       'startSelfExclusion',
       'updateAddress',
+      'waterFarmPlot',
+      'waterFriendFarm',
     ]);
     expect(alone.servers).toEqual([{ url: '/api/v1' }]);
   });
