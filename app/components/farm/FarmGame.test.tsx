@@ -63,7 +63,7 @@ describe('FarmScene', () => {
     expect(html).toContain('Lv.5で解放');
     // The tile's short clock for a growing crop (the spec's clock format).
     expect(html).toMatch(/水やりOK・20:00<\/span>/);
-    expect(html).toMatch(/>2:05:00<\/span>/);
+    expect(html).toMatch(/>収穫まで 2:05:00<\/span>/);
   });
 });
 

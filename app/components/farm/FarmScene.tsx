@@ -113,7 +113,7 @@ export function FarmScene({
                     className={`absolute inset-x-1.5 bottom-1.5 flex items-center justify-center gap-0.5 truncate rounded-full px-1.5 py-0.5 text-xs font-bold tabular-nums ${waterOpen ? 'bg-sky-100 text-sky-950 ring-2 ring-sky-500' : badgeTone}`}
                   >
                     {waterOpen ? <FarmIcon name="drop" className="size-3.5" /> : null}
-                    {waterOpen ? '水やりOK・' : ''}
+                    {waterOpen ? '水やりOK・' : at.state === 'growing' ? '収穫まで ' : ''}
                     {caption(at.state, at.timeLeftMs, plot.unlockLevel)}
                   </span>
                 )}

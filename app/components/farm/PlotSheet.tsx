@@ -117,16 +117,12 @@ function SeedChoice({
                   ? `${seed.name}（レベル${seed.unlockLevel}で解放・${words}）`
                   : `${seed.name}を植える（${words}）`}
               </span>
-              <CropArt
-                art={seed.art}
-                stage={seed.locked ? 0 : 3}
-                className={`size-11 shrink-0 ${seed.locked ? 'grayscale' : ''}`}
-              />
+              <CropArt art={seed.art} stage={3} className={`size-11 shrink-0 ${seed.locked ? 'grayscale' : ''}`} />
               <span aria-hidden="true" className="min-w-0 flex-1">
                 <span className="block font-bold">{seed.name}</span>
-                <span className="block text-xs text-muted">
-                  {growTimeText(seed.growMinutes)}で収穫
-                  {seed.locked ? `・レベル${seed.unlockLevel}で解放` : ''}
+                <span className="block text-xs text-muted">{growTimeText(seed.growMinutes)}で収穫</span>
+                <span className={seed.locked ? 'block text-xs font-bold text-ink' : 'hidden'}>
+                  レベル{seed.unlockLevel}で解放
                 </span>
               </span>
               <span
