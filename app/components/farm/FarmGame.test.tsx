@@ -9,6 +9,7 @@ import { createRoutesStub } from 'react-router';
 import { FarmGame, answerNotice } from './FarmGame';
 import { FarmScene } from './FarmScene';
 import { FarmStatus } from './FarmStatus';
+import { friendWaterMessage } from './FarmFriends';
 import { PlotSheet } from './PlotSheet';
 import { CropArt } from './CropArt';
 import { FIXTURE_NOW_MS, fixtureFarm, fixtureFriends } from './farm-fixtures';
@@ -181,5 +182,25 @@ describe('FarmGame', () => {
     expect(answerNotice(4, { ok: true, result: { ...result, coins: 0, cappedCoins: 4 } }).text).toBe(
       '畑4を収穫しました。今日の上限に達しているため、コインは増えません',
     );
+  });
+});
+
+describe('friendWaterMessage', () => {
+  it("says what watering a friend's farm gave, a cap that held it back, or the refusal", () => {
+    const result = { action: 'friend_water' as const, plotNo: null, farm: fixtureFarm() };
+    expect(friendWaterMessage({ ok: true, result: { ...result, coins: 1, cappedCoins: 0 } }, 'はなこ')).toEqual({
+      text: 'はなこさんの畑に水やりしました。あなたに+1コイン',
+      tone: 'ok',
+    });
+    expect(friendWaterMessage({ ok: true, result: { ...result, coins: 0, cappedCoins: 1 } }, 'はなこ')?.text).toBe(
+      'はなこさんの畑に水やりしました。今日の上限のため、あなたのコインは増えません',
+    );
+    expect(
+      friendWaterMessage({ ok: false, code: 'FRIEND_WATERED', message: '今日はもう水やりしました。' }, 'はなこ'),
+    ).toEqual({
+      text: '今日はもう水やりしました。',
+      tone: 'error',
+    });
+    expect(friendWaterMessage(undefined, 'はなこ')).toBeNull();
   });
 });
