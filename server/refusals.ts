@@ -213,6 +213,13 @@ const limits: Section<LimitsRefusalCode> = {
   },
 };
 
+/** 480 → "8時間", 90 → "1時間30分", 45 → "45分". */
+const intervalText = (minutes: unknown) => {
+  const m = Number(minutes ?? 480);
+  const hours = Math.floor(m / 60);
+  return hours === 0 ? `${m}分` : m % 60 === 0 ? `${hours}時間` : `${hours}時間${m % 60}分`;
+};
+
 /** "あと3時間05分" from an instant in a refusal's details (the server's clock at the answer). */
 const waitText = (at: unknown) => {
   if (typeof at !== 'string') return '';
@@ -237,7 +244,7 @@ const farm: Section<FarmRefusalCode> = {
   FARM_WATER_TOO_SOON: {
     status: 409,
     message: (d) =>
-      `この畑の水やりは8時間に1回までです。${typeof d.nextWaterAt === 'string' ? `${jstText(d.nextWaterAt)}（${waitText(d.nextWaterAt)}）から水やりできます。` : ''}`,
+      `この畑の水やりは${intervalText(d.cooldownMinutes)}に1回までです。${typeof d.nextWaterAt === 'string' ? `${jstText(d.nextWaterAt)}（${waitText(d.nextWaterAt)}）から水やりできます。` : ''}`,
   },
   FARM_NOT_RIPE: {
     status: 409,

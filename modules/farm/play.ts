@@ -291,7 +291,10 @@ export async function waterPlot(db: Database, memberId: string, input: { plotNo:
     const plot = await lockPlot(tx, memberId, input.plotNo);
     if (plotStateAt(plot, rules, now) !== 'growing') return refuse('FARM_NOTHING_TO_WATER', { plotNo: input.plotNo });
     if (!canWaterAt(plot, rules, now))
-      return refuse('FARM_WATER_TOO_SOON', { nextWaterAt: nextWaterAtOf(plot, rules)!.toISOString() });
+      return refuse('FARM_WATER_TOO_SOON', {
+        nextWaterAt: nextWaterAtOf(plot, rules)!.toISOString(),
+        cooldownMinutes: rules.waterCooldownMinutes,
+      });
     const readyAt = wateredReadyAt(plot.readyAt!, rules, now);
     await tx
       .update(farmPlots)
