@@ -60,6 +60,8 @@ describe('FriendsPage', () => {
   it('lists the friends against the limit, with 水やり and 削除 each', () => {
     const html = rendered(fixtureFriendsPage());
     expect(html).toContain('data-testid="friend-count">2 / 30人</span>');
+    // A request the member sent takes a place too (decision 045).
+    expect(html).toMatch(/承認待ちの申請1件も上限に数えます（あと(<!-- -->)?27(<!-- -->)?人）/);
     expect(buttonNamed(html, 'はなこさんの畑に水やり').disabled).toBe(false);
     expect(buttonNamed(html, 'たろうさん：今日は水やり済み').disabled).toBe(true);
     expect(buttonNamed(html, 'はなこさんをフレンドから削除').html).toContain('>削除</button>');
@@ -68,6 +70,9 @@ describe('FriendsPage', () => {
     const empty = rendered(fixtureFriendsPage({ friends: { ...fixtureFriendsPage().friends, friends: [] } }));
     expect(empty).toContain('0 / 30人');
     expect(empty).toContain('まだフレンドがいません');
+    expect(empty).toContain('friend-limit-note');
+    const noRequests = rendered(fixtureFriendsPage({ friends: { ...fixtureFriendsPage().friends, outgoing: [] } }));
+    expect(noRequests).not.toContain('friend-limit-note');
   });
 
   it('closes watering while the farm is paused, and says so', () => {

@@ -315,6 +315,12 @@ function FriendList({ data }: { data: FriendsLoaderData }) {
       }
     >
       {channels}
+      {friends.outgoing.length > 0 ? (
+        <p className="text-xs text-muted" data-testid="friend-limit-note">
+          承認待ちの申請{friends.outgoing.length}件も上限に数えます（あと
+          {Math.max(0, friends.limit - friends.friends.length - friends.outgoing.length)}人）。
+        </p>
+      ) : null}
       {friends.friendWaterCoins > 0 ? (
         <p className="text-xs text-muted">
           フレンドの畑に1日1回（日本時間）水やりすると、お互いに{friends.friendWaterCoins}コイン（今日の上限まで）。
