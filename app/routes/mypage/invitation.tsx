@@ -1,13 +1,14 @@
 // /mypage/invitation (友達招待, decision 038): the member's own code and link, share buttons (LINE, X,
 // copy), this month's rewards against the cap, the invitees and their state, the rules in plain words,
 // and for a new member without an inviter, a form to type the friend's code.
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/invitation';
 import { shopRequestContext } from '~/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert } from '~/components/FormField';
+import { CopyLink } from '~/components/CopyLink';
 import { formatCoins } from '~/lib/numbers';
 import { friendInvitationEvent, track } from '~/lib/analytics';
 import { invitationPageAction, invitationPageLoader, type InvitationActionData } from '~/lib/invitation.server';
@@ -28,53 +29,6 @@ const STATE_TONE: Record<string, string> = {
   refused_self: 'bg-zinc-100 text-zinc-700',
   refused_suspicious: 'bg-red-50 text-red-800',
 };
-
-/** The link with a copy button that says it copied (or how to copy when the browser refuses). */
-function CopyLink({ link }: { link: string }) {
-  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(null), 4000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-  return (
-    <div className="flex flex-col gap-2">
-      <label htmlFor="invitation-link" className="text-xs font-bold text-muted">
-        招待リンク
-      </label>
-      <div className="flex gap-2">
-        <input
-          id="invitation-link"
-          readOnly
-          value={link}
-          onFocus={(event) => event.currentTarget.select()}
-          className="min-h-11 w-full min-w-0 rounded-xl border border-line bg-canvas px-3 text-sm"
-        />
-        <Button
-          variant="secondary"
-          className="shrink-0"
-          onClick={() => {
-            const write = navigator.clipboard?.writeText(link);
-            if (!write) return setCopied('no');
-            write.then(
-              () => setCopied('yes'),
-              () => setCopied('no'),
-            );
-          }}
-        >
-          コピー
-        </Button>
-      </div>
-      <p role="status" aria-live="polite" className="min-h-5 text-xs font-bold text-emerald-800">
-        {copied === 'yes'
-          ? 'リンクをコピーしました'
-          : copied === 'no'
-            ? 'コピーできませんでした。リンクを長押しして選択・コピーしてください。'
-            : ''}
-      </p>
-    </div>
-  );
-}
 
 function EnterCode({ typedCode, result }: { typedCode: string; result: InvitationActionData | undefined }) {
   const navigation = useNavigation();
