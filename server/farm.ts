@@ -50,10 +50,12 @@ interface FarmServices {
 }
 
 // The farm's clock: the server's own, plus an offset that only a test shop (FARM_CLOCK_ADJUSTABLE) moves.
-let clockOffsetMs = 0;
+// Kept on globalThis: the Hono server and the React Router server build each bundle their own copy of
+// this file, and both must read one clock (as app/context.ts does with the request context).
+const clock = ((globalThis as { __oripaFarmClock?: { offsetMs: number } }).__oripaFarmClock ??= { offsetMs: 0 });
 
 /** The farm's now. Every farm decision reads this, never the client. */
-export const farmNow = (): Date => new Date(Date.now() + clockOffsetMs);
+export const farmNow = (): Date => new Date(Date.now() + clock.offsetMs);
 
 /** The coins' lifetimes and the clock, as the farm module takes them. */
 export const farmContextOf = (config: FarmConfig): FarmContext => ({
@@ -182,8 +184,8 @@ export function createFarmClockRoute(config: FarmConfig & { devToolsEnabled: boo
     const minutes = body?.advanceMinutes;
     if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 0 || minutes > 60 * 24 * 30)
       return apiError(c, 400, 'VALIDATION_FAILED', 'advanceMinutes は0から43200の整数で指定してください。');
-    clockOffsetMs += minutes * 60_000;
-    return c.json({ now: farmNow().toISOString(), offsetMinutes: clockOffsetMs / 60_000 }, 200, {
+    clock.offsetMs += minutes * 60_000;
+    return c.json({ now: farmNow().toISOString(), offsetMinutes: clock.offsetMs / 60_000 }, 200, {
       'Cache-Control': 'no-store',
     });
   });
