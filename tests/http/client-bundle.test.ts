@@ -3,6 +3,7 @@
 import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pageScripts } from '../../bench/bundle/sizes';
 
 const assets = path.resolve(import.meta.dirname, '../../build/client/assets');
 
@@ -25,5 +26,14 @@ describe('the browser bundle', () => {
       ),
     );
     expect(leaking).toEqual([]);
+  });
+
+  it("keeps the farm page's own JavaScript under 60 kB (issue 16; bench:bundle reports it)", () => {
+    // Its route module and the chunks neither the entry, the root nor the external layout loads already.
+    const farm = pageScripts(path.resolve(import.meta.dirname, '../../build/client'), 'routes/app/farm');
+    expect(farm.own.names.some((name) => name.startsWith('farm-'))).toBe(true);
+    expect(farm.own.raw).toBeLessThan(60_000);
+    // The date library stays out: the farm's countdowns are app/lib/dates/countdown.ts.
+    expect(farm.own.names.filter((name) => name.startsWith('dates-'))).toEqual([]);
   });
 });

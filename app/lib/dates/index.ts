@@ -2,6 +2,7 @@
 import { TZDate } from '@date-fns/tz';
 import { format, startOfDay, startOfMonth, startOfWeek } from 'date-fns';
 import { ja } from 'date-fns/locale';
+import { formatCountdownMs } from './countdown';
 
 /**
  * The one time zone the shop shows and counts periods in. The server runs in UTC, so plain
@@ -240,15 +241,7 @@ const pad2 = (n: number): string => String(n).padStart(2, '0');
 export function formatCountdown(untilOrRemaining: CountdownTarget | number, style: 'clock' | 'ja' = 'clock'): string {
   const remaining =
     typeof untilOrRemaining === 'number' ? untilOrRemaining : remainingMs(untilOrRemaining.until, untilOrRemaining.now);
-  if (!Number.isFinite(remaining) || remaining <= 0) return '';
-  const total = Math.ceil(remaining / SECOND);
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = total % 60;
-  if (style === 'ja') {
-    return hours > 0 ? `${hours}時間${pad2(minutes)}分${pad2(seconds)}秒` : `${minutes}分${pad2(seconds)}秒`;
-  }
-  return hours > 0 ? `${hours}:${pad2(minutes)}:${pad2(seconds)}` : `${minutes}:${pad2(seconds)}`;
+  return formatCountdownMs(remaining, style);
 }
 
 /**
