@@ -3,7 +3,7 @@
 // a retried key answering the first answer, Japanese refusals, the friend link for a visitor (sign-in
 // first, the invitation cookie kept), another member's friendship refused (IDOR), the per-member rate.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { get, memberApi, shopUrl, signUpMember, type SignedUpMember } from '#tests/http';
+import { cookieFrom, get, memberApi, shopUrl, signUpMember, type SignedUpMember } from '#tests/http';
 
 let alice: SignedUpMember;
 let bob: SignedUpMember;
@@ -98,6 +98,21 @@ describe('the farm', () => {
     expect(entries.body.items.filter((e: { reason: string }) => e.reason === 'farm')).toEqual([
       expect.objectContaining({ reasonLabel: 'ファーム報酬', amount: 1 }),
     ]);
+  });
+
+  it("opens in the native app's web view with the app's one-time token, signed in, at phone width", async () => {
+    const app = { 'user-agent': 'Mozilla/5.0 (Linux; Android 15; Pixel 8) OripaStellaApp/1.0' };
+    const member = await signUpMember('farm-app');
+    const { token } = (await memberApi('/me/app-handoffs', { member, method: 'POST' })).body as { token: string };
+    const link = `/auth/action?mode=customToken&oobCode=${token}&continueUrl=${encodeURIComponent('/app/farm')}`;
+    const opened = await get(link, { headers: app });
+    expect([opened.status, opened.location]).toEqual([302, '/app/farm']);
+    const farm = await get('/app/farm', { cookie: cookieFrom(opened.headers), headers: app });
+    expect(farm.status).toBe(200);
+    expect(farm.body).toContain('<title>ファーム | ');
+    expect(farm.body).toMatch(/畑1：空き/);
+    expect(farm.body).toContain('width=device-width');
+    expect(farm.headers.get('x-robots-tag') ?? farm.body).toMatch(/noindex/);
   });
 
   it('refuses bad intentions with Japanese 4xx answers, never a 500', async () => {
