@@ -10,6 +10,7 @@ import type { FriendActionAnswer, FriendRequestView, FriendView, FriendsLoaderDa
 import { Button } from '~/components/Button';
 import { AppLink } from '~/components/AppLink';
 import { CopyLink } from '~/components/CopyLink';
+import { ShareButtons } from '~/components/ShareButtons';
 import { PageHeading } from '~/components/PageFrame';
 import { Sheet } from '~/components/Sheet';
 import { formatShopDate } from '~/lib/dates';
@@ -150,24 +151,7 @@ function MyCode({ friends }: { friends: FriendsLoaderData['friends'] }) {
         コードかリンクを送ると、相手からフレンド申請が届きます。まだ会員でない方は、登録のあとにそのまま申請できます。
       </p>
       <CopyLink link={friends.link} label="フレンド申請リンク" id="friend-link" />
-      <div className="grid grid-cols-2 gap-2">
-        <a
-          href={friends.share.line}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="inline-flex min-h-11 items-center justify-center rounded-full bg-[#00803a] px-4 text-sm font-bold text-white"
-        >
-          LINEで送る
-        </a>
-        <a
-          href={friends.share.x}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="inline-flex min-h-11 items-center justify-center rounded-full bg-black px-4 text-sm font-bold text-white"
-        >
-          Xでポスト
-        </a>
-      </div>
+      <ShareButtons share={friends.share} />
     </Section>
   );
 }

@@ -9,6 +9,7 @@ import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert } from '~/components/FormField';
 import { CopyLink } from '~/components/CopyLink';
+import { ShareButtons } from '~/components/ShareButtons';
 import { formatCoins } from '~/lib/numbers';
 import { friendInvitationEvent, track } from '~/lib/analytics';
 import { invitationPageAction, invitationPageLoader, type InvitationActionData } from '~/lib/invitation.server';
@@ -167,24 +168,7 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
           {view.code}
         </p>
         <CopyLink link={view.link} />
-        <div className="grid grid-cols-2 gap-2">
-          <a
-            href={view.share.line}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="inline-flex min-h-11 items-center justify-center rounded-full bg-[#00803a] px-4 text-sm font-bold text-white"
-          >
-            LINEで送る
-          </a>
-          <a
-            href={view.share.x}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="inline-flex min-h-11 items-center justify-center rounded-full bg-black px-4 text-sm font-bold text-white"
-          >
-            Xでポスト
-          </a>
-        </div>
+        <ShareButtons share={view.share} />
       </section>
 
       <section aria-labelledby="this-month" className="rounded-2xl bg-white p-4 shadow-sm">
