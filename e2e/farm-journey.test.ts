@@ -12,18 +12,9 @@ import {
   waitForHydration,
   confirmSignUpInBrowser,
 } from './support/browser';
-import { memberApi, shopUrl, signUpMember, uniqueEmail } from '#tests/http';
+import { advanceFarmClock, memberApi, signUpMember, uniqueEmail } from '#tests/http';
 
 const shop = useBrowser();
-
-async function advanceFarmClock(minutes: number) {
-  const response = await fetch(`${shopUrl()}/dev/farm-clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: shopUrl() },
-    body: JSON.stringify({ advanceMinutes: minutes }),
-  });
-  expect(response.status).toBe(200);
-}
 
 describe('the farm at phone size', () => {
   it('plants, waters, harvests after the clock moves, adds a friend by link and waters their farm', async () => {

@@ -14,7 +14,7 @@ import {
   type FarmSeed,
 } from './rules';
 import { farmActions, farmDays, farmPlots, farmRules, farmSeeds } from './schema';
-import { FARM_RULES_ID, readFarmRules } from './store';
+import { FARM_RULES_ID, farmRulesOf, readFarmRules } from './store';
 
 export const FARM_ADMIN_REFUSAL_CODES = [
   'FARM_SEED_NOT_FOUND',
@@ -147,22 +147,12 @@ export function farmInputOf<S extends z.ZodType>(schema: S, input: unknown): z.o
   );
 }
 
-type RulesRow = typeof farmRules.$inferSelect;
-const rulesOf = (row: RulesRow): FarmRules => ({
-  paused: row.paused,
-  plotUnlockLevels: row.plotUnlockLevels,
-  waterCooldownMinutes: row.waterCooldownMinutes,
-  waterSpeedupPercent: row.waterSpeedupPercent,
-  witherAfterMinutes: row.witherAfterMinutes,
-  dailyCoinCap: row.dailyCoinCap,
-  friendWaterCoins: row.friendWaterCoins,
-});
 
 /** The rules row locked for the change (two operators saving at once apply one after the other). */
 async function lockedRules(tx: Database): Promise<FarmRules> {
   const [row] = await tx.select().from(farmRules).where(eq(farmRules.id, FARM_RULES_ID)).for('update');
   if (!row) return readFarmRules(tx); // throws the migration's message
-  return rulesOf(row);
+  return farmRulesOf(row);
 }
 
 /**
@@ -185,7 +175,7 @@ export async function setFarmRules(
     })
     .where(eq(farmRules.id, FARM_RULES_ID))
     .returning();
-  return { before, after: rulesOf(row!) };
+  return { before, after: farmRulesOf(row!) };
 }
 
 /**
@@ -203,7 +193,7 @@ export async function setFarmPaused(
     .set({ paused, updatedAt: new Date(), updatedBy: actorId })
     .where(eq(farmRules.id, FARM_RULES_ID))
     .returning();
-  return { before, after: rulesOf(row!) };
+  return { before, after: farmRulesOf(row!) };
 }
 
 const seedOf = (row: typeof farmSeeds.$inferSelect): FarmSeed => ({

@@ -15,18 +15,19 @@ export const FARM_RULES_ID = 1;
 export async function readFarmRules(db: Database): Promise<FarmRules & { updatedAt: Date; updatedBy: string | null }> {
   const [row] = await db.select().from(farmRules).where(eq(farmRules.id, FARM_RULES_ID));
   if (!row) throw new Error('farm_rules has no row 1: run the migrations (npm start does)');
-  return {
-    paused: row.paused,
-    plotUnlockLevels: row.plotUnlockLevels,
-    waterCooldownMinutes: row.waterCooldownMinutes,
-    waterSpeedupPercent: row.waterSpeedupPercent,
-    witherAfterMinutes: row.witherAfterMinutes,
-    dailyCoinCap: row.dailyCoinCap,
-    friendWaterCoins: row.friendWaterCoins,
-    updatedAt: row.updatedAt,
-    updatedBy: row.updatedBy,
-  };
+  return { ...farmRulesOf(row), updatedAt: row.updatedAt, updatedBy: row.updatedBy };
 }
+
+/** The rules a stored row holds (the one mapping from the table to FarmRules). */
+export const farmRulesOf = (row: typeof farmRules.$inferSelect): FarmRules => ({
+  paused: row.paused,
+  plotUnlockLevels: row.plotUnlockLevels,
+  waterCooldownMinutes: row.waterCooldownMinutes,
+  waterSpeedupPercent: row.waterSpeedupPercent,
+  witherAfterMinutes: row.witherAfterMinutes,
+  dailyCoinCap: row.dailyCoinCap,
+  friendWaterCoins: row.friendWaterCoins,
+});
 
 /**
  * The seed table in its order (`sort`, then name); inactive seeds only when asked (operators).

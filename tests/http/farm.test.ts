@@ -3,7 +3,7 @@
 // a retried key answering the first answer, Japanese refusals, the friend link for a visitor (sign-in
 // first, the invitation cookie kept), another member's friendship refused (IDOR), the per-member rate.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { cookieFrom, get, memberApi, shopUrl, signUpMember, type SignedUpMember } from '#tests/http';
+import { advanceFarmClock, cookieFrom, get, memberApi, shopUrl, signUpMember, type SignedUpMember } from '#tests/http';
 
 let alice: SignedUpMember;
 let bob: SignedUpMember;
@@ -11,16 +11,6 @@ let carol: SignedUpMember;
 beforeAll(async () => {
   [alice, bob, carol] = await Promise.all(['farm-alice', 'farm-bob', 'farm-carol'].map((l) => signUpMember(l)));
 });
-
-/** Moves the test shop's farm clock forward (the only way a test makes a crop ripe). */
-async function advanceFarmClock(minutes: number) {
-  const response = await fetch(`${shopUrl()}/dev/farm-clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: shopUrl() },
-    body: JSON.stringify({ advanceMinutes: minutes }),
-  });
-  expect(response.status).toBe(200);
-}
 
 describe('the farm', () => {
   it('is for members: 401 from the API, sign-in first from the pages (the friend link keeps its code)', async () => {

@@ -169,3 +169,17 @@ export async function memberApi(
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
+
+/**
+ * Moves the test shop's farm clock forward (FARM_CLOCK_ADJUSTABLE in tests/support/global-shop.ts): the
+ * only way a test ripens a crop. The clock is the shop's, so every later farm test sees it moved too.
+ * @example await advanceFarmClock(30)
+ */
+export async function advanceFarmClock(minutes: number): Promise<void> {
+  const response = await fetch(`${shopUrl()}/dev/farm-clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: shopUrl() },
+    body: JSON.stringify({ advanceMinutes: minutes }),
+  });
+  if (response.status !== 200) throw new Error(`POST /dev/farm-clock answered ${response.status}`);
+}
