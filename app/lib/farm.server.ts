@@ -12,6 +12,7 @@ import { normaliseInvitationCode } from '#modules/invitation';
 import { withIdempotency } from '#modules/idempotency';
 import { isRefusal, type Refusal } from '#modules/kernel';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { maintenanceRefusal, refusalInit } from './maintenance.server';
 import {
   farmOf,
   farmRateLimit,
@@ -114,6 +115,10 @@ export async function farmPageLoader(shop: ShopRequest, _request: Request): Prom
 
 export async function farmPageAction(shop: ShopRequest, request: Request) {
   const member = memberOf(shop, FARM_PAGE_PATH);
+  // Maintenance closes members' writes on the pages as in the API (decision 025).
+  const closed = await maintenanceRefusal(shop);
+  if (closed)
+    return data<FarmActionAnswer>({ ok: false, code: closed.code, message: closed.message }, refusalInit(closed));
   const parsed = farmForm.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return invalid('操作の内容が正しくありません。ページを読み込み直してください。');
   const tooFast = await farmRateLimit(shop.services, member.id);
@@ -167,6 +172,9 @@ const FRIEND_DONE: Record<string, (nickname: string, extra?: string) => string> 
 
 export async function friendsPageAction(shop: ShopRequest, request: Request) {
   const member = memberOf(shop, FRIENDS_PAGE_PATH);
+  const closed = await maintenanceRefusal(shop);
+  if (closed)
+    return data<FriendActionAnswer>({ ok: false, code: closed.code, message: closed.message }, refusalInit(closed));
   const parsed = friendForm.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return invalid('入力内容が正しくありません。フレンドコードは8文字の英数字です。');
   const tooFast = await farmRateLimit(shop.services, member.id);

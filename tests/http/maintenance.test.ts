@@ -208,6 +208,15 @@ describe.skipIf(!databaseUrl)(
       expect(unescape(address.body)).toContain('メンテナンス中');
       const addressApi = await api('/me/addresses', alice, { body: { name: '山田 太郎' } });
       expect(addressApi.status).toBe(503);
+      // The farm's page action and its API (free coins are money too).
+      const farm = await postForm(
+        '/app/farm',
+        { intent: 'plant', plotNo: '1', seedId: 'radish' },
+        { cookie: alice.cookie },
+      );
+      expect(farm.status).toBe(503);
+      expect(unescape(farm.body)).toContain('メンテナンス中');
+      expect((await api('/me/farm/plots/1/plant', alice, { body: { seedId: 'radish' } })).status).toBe(503);
 
       // The checkout opened before: paid now, the return page credits it, and the webhook does not twice.
       const pay = await postForm(
