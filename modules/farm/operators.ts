@@ -147,7 +147,6 @@ export function farmInputOf<S extends z.ZodType>(schema: S, input: unknown): z.o
   );
 }
 
-
 /** The rules row locked for the change (two operators saving at once apply one after the other). */
 async function lockedRules(tx: Database): Promise<FarmRules> {
   const [row] = await tx.select().from(farmRules).where(eq(farmRules.id, FARM_RULES_ID)).for('update');
