@@ -73,13 +73,19 @@ describe('a content page written in the browser', () => {
         // ── Rich text in TipTap: a heading and a paragraph with bold text.
         const body = page.getByRole('textbox', { name: '本文' });
         await body.waitFor();
+        // A toolbar button hands the focus back to the editor in its click handler; typing waits for it,
+        // as a person's next keystroke would (a character typed into the moving focus lands elsewhere).
+        const typeInBody = async (text: string) => {
+          await expect.poll(() => body.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+          await page.keyboard.type(text);
+        };
         await body.click();
         await page.getByRole('button', { name: '見出し2' }).click();
-        await page.keyboard.type('はじめに');
+        await typeInBody('はじめに');
         await page.keyboard.press('Enter');
         await page.keyboard.type('このページはブラウザで書きました。');
         await page.getByRole('button', { name: '太字' }).click();
-        await page.keyboard.type('大事なところ');
+        await typeInBody('大事なところ');
 
         // ── A table slice with a header row.
         await page.getByLabel('追加するスライス').selectOption('table');

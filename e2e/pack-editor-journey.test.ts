@@ -7,6 +7,7 @@
 // every screen. Coins, stock and the staff role are set beside the running shop (PostgreSQL only).
 import fs from 'node:fs';
 import sharp from 'sharp';
+import { scaledTimeout } from '#tests/settings';
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
@@ -243,5 +244,7 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
         await member.context.close();
       }
     },
+    // Room for the staff's second-factor set-up to wait out a refused code (e2e/support/browser.ts).
+    scaledTimeout(180_000),
   );
 });

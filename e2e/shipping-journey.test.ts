@@ -6,6 +6,7 @@
 // Coins, the phone and the staff role are set beside the running shop (PostgreSQL only).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import { scaledTimeout } from '#tests/settings';
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
@@ -213,5 +214,7 @@ describe('a won card shipped and followed', () => {
         await desk.context.close();
       }
     },
+    // Room for the staff's second-factor set-up to wait out a refused code (e2e/support/browser.ts).
+    scaledTimeout(180_000),
   );
 });
