@@ -178,6 +178,9 @@ export async function confirmSignUpInBrowser(page: Page, email: string) {
 export async function setUpStaffTotp(page: Page, password: string): Promise<void> {
   await page.waitForURL(/\/mypage\/settings\/security/);
   await waitForHydration(page);
+  // better-auth counts 3 /two-factor/* calls per 10 seconds per address, and every journey comes from
+  // 127.0.0.1: the set-up (two calls) starts in a window of its own, so it is never refused with 429.
+  await page.waitForTimeout(10_500);
   await page.getByLabel('パスワード').fill(password);
   await page.getByRole('button', { name: '設定を始める' }).click();
   const manualKey = (await page.getByTestId('manual-key').textContent())!.trim();
