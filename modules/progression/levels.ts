@@ -1,7 +1,7 @@
 // Levels (docs/decisions/037): level n is reached at a cumulative exp from the settings' threshold table.
 // The table is written to progression_levels at start, so the draw's SQL (which sends the level-up
 // mail in the draw's transaction) and the pages read the same thresholds and rewards.
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { memberProgress, progressionLevels } from './schema';
 
@@ -53,6 +53,9 @@ export function levelStepsOf(rules: LevelRules): LevelStep[] {
 export async function syncLevelTable(db: Database, rules: LevelRules): Promise<{ changed: boolean }> {
   const wanted = levelStepsOf(rules);
   return db.transaction(async (tx) => {
+    // Instances starting together take turns: with an empty table, FOR UPDATE locks no row, and two
+    // would both insert the table (one failing on the primary key and stopping its instance).
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('progression_levels'))`);
     const stored = await tx.select().from(progressionLevels).orderBy(asc(progressionLevels.level)).for('update');
     if (JSON.stringify(stored) === JSON.stringify(wanted)) return { changed: false };
     await tx.delete(progressionLevels);
