@@ -118,9 +118,10 @@ async function standingRefusal(tx: Tx, memberId: string, now: Date) {
  */
 export async function farmViewOf(db: Database, memberId: string, now: Date): Promise<FarmView> {
   const day = farmDayOf(now);
-  const [rules, seeds, level, plotRows, dayRows] = await Promise.all([
+  const [rules, allSeeds, level, plotRows, dayRows] = await Promise.all([
     readFarmRules(db),
-    listFarmSeeds(db),
+    // Inactive seeds too: a crop planted before its seed was stopped keeps its name and drawing.
+    listFarmSeeds(db, { includeInactive: true }),
     memberLevel(db, memberId),
     db.select().from(farmPlots).where(eq(farmPlots.memberId, memberId)),
     db
@@ -130,7 +131,8 @@ export async function farmViewOf(db: Database, memberId: string, now: Date): Pro
         and(eq(farmDays.memberId, memberId), sql`${farmDays.jstDay} in (${day}::date, ${previousFarmDay(day)}::date)`),
       ),
   ]);
-  const seedById = new Map((await listFarmSeeds(db, { includeInactive: true })).map((s) => [s.id, s]));
+  const seedById = new Map(allSeeds.map((s) => [s.id, s]));
+  const seeds = allSeeds.filter((s) => s.active);
   const open = plotCountFor(rules.plotUnlockLevels, level);
   const byNo = new Map(plotRows.map((p) => [p.plotNo, p]));
   const plots: FarmPlotView[] = rules.plotUnlockLevels.map((unlockLevel, index) => {
