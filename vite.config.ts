@@ -1,11 +1,26 @@
 // Vite: React Router's plugin and Tailwind; tests configure themselves in vitest.config.ts.
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig } from 'vite';
+import { defineConfig, type Alias } from 'vite';
 import path from 'node:path';
 
-export default defineConfig({
-  plugins: [tailwindcss(), reactRouter()],
-  resolve: { alias: { '~': path.resolve(import.meta.dirname, 'app') } },
-  build: { target: 'es2022' },
+/** React Router's production build (its `exports` name only the development one; decision 048). */
+const reactRouterProduction = (file: string) =>
+  path.resolve(import.meta.dirname, 'node_modules/react-router/dist/production', file);
+
+export default defineConfig(({ command, isSsrBuild }) => {
+  const alias: Alias[] = [{ find: '~', replacement: path.resolve(import.meta.dirname, 'app') }];
+  // The browser's bundle only: the server build keeps `react-router` external, and the server points
+  // it to the same production build when it starts (server/production-modules.mjs).
+  if (command === 'build' && !isSsrBuild) {
+    alias.push(
+      { find: /^react-router$/, replacement: reactRouterProduction('index.mjs') },
+      { find: /^react-router\/dom$/, replacement: reactRouterProduction('dom-export.mjs') },
+    );
+  }
+  return {
+    plugins: [tailwindcss(), reactRouter()],
+    resolve: { alias },
+    build: { target: 'es2022' },
+  };
 });

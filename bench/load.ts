@@ -35,7 +35,8 @@ export async function loadTest(options: {
           host: url.hostname,
           port: url.port,
           path: url.pathname + url.search,
-          headers: { accept: 'text/html' },
+          // What a phone's browser sends: the page comes compressed, as members receive it.
+          headers: { accept: 'text/html', 'accept-encoding': 'br, gzip' },
         },
         (response) => {
           response.resume();

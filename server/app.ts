@@ -15,7 +15,8 @@ import { isNoindexPath } from '../app/guards/rules';
 import { invitationLinkCookie } from './invitation';
 import { createImageRoute } from './images';
 import { mediaDirOf, serveMedia } from './media';
-import { compressResponses } from './compression';
+import { chooseEncoding, compressResponses } from './compression';
+import type { CachedPage } from './page-cache';
 import { serveBuiltFiles } from './static-files';
 import { robotsTxt, sitemapXml } from './seo';
 import { createApiV1 } from './api/v1';
@@ -61,7 +62,7 @@ export function contactBodyLimit(config: { CONTACT_IMAGE_MAX_BYTES: number }): n
   return Math.max(MAX_REQUEST_BODY_BYTES, 3 * config.CONTACT_IMAGE_MAX_BYTES + 64 * 1024);
 }
 
-type Env = { Variables: { requestId: string; secureHeadersNonce?: string } };
+type Env = { Variables: { requestId: string; secureHeadersNonce?: string; cspScriptHashes?: string[] } };
 
 export interface ServerAppOptions {
   services: ShopServices;
@@ -246,8 +247,8 @@ export function createServerApp(options: ServerAppOptions) {
     }
   }
   app.all('/api/*', (c) => apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'));
-  // The operators' command line while the shop runs on the embedded database (docs/decisions/020).
-  app.route('/_operator', createOperatorRoute(services, options.operatorToken));
+  // The operators' command line while the shop runs on the embedded database (docs/decisions/020):
+  // mounted below, after the page cache's invalidation.
   // The developer outbox's JSON form (the page is app/routes/dev/outbox.tsx); 404 unless allowed.
   app.route('/dev/outbox.json', createOutboxJsonRoute({ db: services.db, config }));
   // Tests and demos: the farm's clock moves forward (404 unless FARM_CLOCK_ADJUSTABLE and this machine).
@@ -279,16 +280,58 @@ export function createServerApp(options: ServerAppOptions) {
     app.use('*', serveBuiltFiles({ root: options.clientDir }));
   }
 
+  // An operator's change (a page action or a command) reaches every visitor at once: the cached public
+  // pages of every instance are dropped (docs/decisions/048).
+  const pages = services.pages;
+  if (pages) {
+    app.use('/admin/*', async (c, next) => {
+      await next();
+      if (c.req.method === 'POST' && c.res.status < 400) await pages.invalidateEverywhere('admin');
+    });
+    app.use('/_operator/*', async (c, next) => {
+      await next();
+      if (c.req.method === 'POST' && c.res.status < 400) await pages.invalidateEverywhere('operator');
+    });
+  }
+
+  // Dropped by the middleware above for /admin and /_operator, so the routes are mounted after it.
+  app.route('/_operator', createOperatorRoute(services, options.operatorToken));
+
   app.all('*', async (c) => {
     const member = await currentMember(services, c.req.raw.headers);
-    const context = new RouterContextProvider();
-    context.set(shopRequestContext, {
-      requestId: c.get('requestId'),
-      nonce: c.get('secureHeadersNonce') ?? '',
-      member,
-      services,
-    });
-    const response = await handleDocument(c.req.raw, context);
+    const render = (request: Request) => {
+      const context = new RouterContextProvider();
+      context.set(shopRequestContext, {
+        requestId: c.get('requestId'),
+        nonce: c.get('secureHeadersNonce') ?? '',
+        member,
+        services,
+      });
+      return handleDocument(request, context);
+    };
+    const key = !member && pages ? pages.keyOf(c.req.raw) : null;
+    if (pages && key) {
+      const serve = async (page: CachedPage, state: 'hit' | 'miss') => {
+        const encoding = chooseEncoding(c.req.header('Accept-Encoding'));
+        const headers = new Headers(page.headers);
+        if (encoding) headers.set('Content-Encoding', encoding);
+        headers.set('X-Page-Cache', state);
+        // The stored page's inline scripts run by their hashes: no nonce is shared between visitors.
+        c.set('cspScriptHashes', page.scriptHashes);
+        return new Response(new Uint8Array(await pages.encodedBody(page, encoding)), {
+          status: page.status,
+          headers,
+        });
+      };
+      const stored = pages.get(key);
+      if (stored) return serve(stored, 'hit');
+      // Rendered as for any visitor: no cookie of this one reaches the shared copy.
+      const shared = new Request(c.req.raw.url, { method: 'GET', headers: withoutCookies(c.req.raw.headers) });
+      const loaded = await pages.load(key, () => render(shared));
+      if ('page' in loaded) return serve(loaded.page, 'miss');
+      return loaded.response;
+    }
+    const response = await render(c.req.raw);
     // A member's page carries the member's coins (the header) and more: no shared cache may keep it.
     if (!member || response.headers.has('Cache-Control')) return response;
     const personal = new Response(response.body, response);
@@ -306,4 +349,11 @@ async function currentMember(services: ShopServices, headers: Headers): Promise<
   if (fast !== 'slow') return fast;
   const session = await services.auth.api.getSession({ headers });
   return session ? toSessionMember(session.user as typeof session.user & { role?: string | null }) : null;
+}
+
+/** A visitor's request headers without cookies, for a render shared with every visitor. */
+function withoutCookies(headers: Headers): Headers {
+  const copy = new Headers(headers);
+  copy.delete('cookie');
+  return copy;
 }

@@ -175,6 +175,9 @@ const environmentSchema = z.object({
    * instance sees a change within this time; the draw and the checkout read it exactly (decision 025).
    */
   MAINTENANCE_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(2),
+  // Visitors' public pages (home, genres, packs, notices) are rendered once per this many seconds per
+  // instance; 0 renders every request (decision 048).
+  PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   /** Encode the home page's images into the cache after start (off in test shops: it competes for the cores). */
   IMAGE_WARM_UP: booleanFlag.default(true),
   IMAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(1024),

@@ -60,6 +60,8 @@ export interface LiveUpdates {
 export interface LiveRules {
   /** PRIZE_HIGHLIGHT_COINS: a prize worth this much (or S賞-class) is a top-tier win. */
   highlightCoins: number;
+  /** Told when a pack sells out (every instance hears it): the cached pages stop offering its draws. */
+  onSoldOut?: (gachaId: string) => void;
 }
 
 /** One server-sent event waiting to be written; a `latest` event replaces a queued one of its name. */
@@ -86,7 +88,12 @@ export async function createLiveUpdates(
   let open = 0;
   let stopped = false;
 
+  const soldOutSeen = new Set<string>();
   const dispatch = (event: RemainingEvent) => {
+    if (event.soldOut && !soldOutSeen.has(event.gachaId)) {
+      soldOutSeen.add(event.gachaId);
+      rules.onSoldOut?.(event.gachaId);
+    } else if (!event.soldOut) soldOutSeen.delete(event.gachaId);
     for (const listener of listeners.get(event.gachaId) ?? []) listener(event);
   };
   const dispatchWins = (entries: WinnerFeedEntry[]) => {

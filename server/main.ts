@@ -19,6 +19,7 @@ import { answerClientError } from './error-answers';
 import type { ShopServices } from './services';
 import { createJobRunner, registerShopJobs, type JobRunner } from './jobs';
 import { createLiveUpdates } from './live';
+import { createPageCache } from './page-cache';
 import { warmImageCache } from './images/warm';
 import { createPaymentServices, lineLinking } from './payments';
 import { ensureDefaultCoinPacks } from '#modules/payments';
@@ -144,7 +145,18 @@ async function bootShop(
     buildId = readBuildId(clientDir);
   }
 
-  const live = await createLiveUpdates(database, logger, { highlightCoins: config.PRIZE_HIGHLIGHT_COINS });
+  // Visitors' public pages, shared for PAGE_CACHE_SECONDS; dropped everywhere on an operator's change
+  // and when a pack sells out (decision 048).
+  const pages = await createPageCache({
+    ttlMs: config.PAGE_CACHE_SECONDS * 1000,
+    maxEntries: 500,
+    database,
+    logger,
+  });
+  const live = await createLiveUpdates(database, logger, {
+    highlightCoins: config.PRIZE_HIGHLIGHT_COINS,
+    onSoldOut: () => pages.clear(),
+  });
   await ensureDefaultCoinPacks(database.db);
   const payments = await createPaymentServices({ config, db: database.db, logger });
   const messaging = createMessagingServices(config, logger);
@@ -163,6 +175,7 @@ async function bootShop(
     limiter,
     messaging,
     content,
+    pages,
   };
   // Jobs start after the migrations (pg-boss migrates its own schema, `pgboss`) and stop before the database closes.
   let jobs: JobRunner | undefined;
@@ -202,6 +215,7 @@ async function bootShop(
     await jobs?.stop();
     await messaging.close();
     await live.stop();
+    await pages.stop();
     await payments.close();
     await line.close();
     await limiter.close();
@@ -241,6 +255,7 @@ async function bootShop(
       warmUp.abort();
       await warming;
       await live.stop();
+      await pages.stop();
       await stopNudge();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -71,6 +71,17 @@ export function securityHeaders(
   });
   return async (c, next) => {
     await headers(c, next);
+    // A page from the visitors' cache (server/page-cache.ts): its inline scripts run by their hashes,
+    // in place of this response's nonce, which the stored page does not carry.
+    const scriptHashes = (c.get as (key: string) => unknown)('cspScriptHashes') as string[] | undefined;
+    if (scriptHashes) {
+      const policy = c.res.headers.get('Content-Security-Policy');
+      if (policy)
+        c.res.headers.set(
+          'Content-Security-Policy',
+          policy.replace(/ ?'nonce-[^']*'/, scriptHashes.length ? ` ${scriptHashes.join(' ')}` : ''),
+        );
+    }
     // The content editor shows /preview in frames of its own page (docs/decisions/040): that page
     // alone may be framed, and only by our origin.
     if (FRAMEABLE_PATHS.has(c.req.path)) {

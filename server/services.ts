@@ -10,6 +10,8 @@ import type { MessagingServices } from './messaging';
 import type { MaintenanceCache } from '#modules/shop';
 import type { ContentSource } from '#modules/content';
 
+import type { PageCache } from './page-cache';
+
 export interface ShopServices {
   config: ShopConfig;
   database: DatabaseHandle;
@@ -29,6 +31,8 @@ export interface ShopServices {
   payments?: PaymentServices;
   /** Pages, banners and notices: the built-in store or Prismic (decision 039); absent means the built-in store over `db`. */
   content?: ContentSource;
+  /** Visitors' public pages, rendered once per PAGE_CACHE_SECONDS (decision 048); absent means every page is rendered. */
+  pages?: PageCache;
   /** Outbound mail and SMS: the transports from the settings; absent in tests that send none. */
   messaging?: MessagingServices;
 }

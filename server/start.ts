@@ -4,5 +4,7 @@ export {};
 const development = process.argv.includes('--dev');
 process.env.NODE_ENV ??= development ? 'development' : 'production';
 
+// React Router's production build (production-modules.mjs), before anything imports it.
+await import('./production');
 const { runFromCommandLine } = await import('./main');
 await runFromCommandLine(development);

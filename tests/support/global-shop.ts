@@ -40,6 +40,9 @@ export default async function setup(project: TestProject) {
     // The farm's clock moves forward on request (POST /dev/farm-clock): tests/http/farm.test.ts and the farm
     // journey grow crops without waiting. Farm tests compare with the farm's own "now", never the wall clock.
     FARM_CLOCK_ADJUSTABLE: 'true',
+    // Tests change packs and content in the database and read the visitor's page at once: every page is
+    // rendered. The visitors' cache has its own shop in tests/http/page-cache.test.ts.
+    PAGE_CACHE_SECONDS: '0',
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
   });
   const running = await startShop(config);
