@@ -8,7 +8,7 @@ import { PageHeading } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { RankLadder, RANK_COLOURS } from '~/components/RankLadder';
 import { formatCoins } from '~/lib/numbers';
-import { toShopZone } from '~/lib/dates';
+import { toShopZone } from '~/lib/dates/zone';
 import { getMemberProgress, rankUpRewardsTable, RANKS } from '#modules/progression';
 import { rankOnlyPacks } from '#modules/gacha';
 import { rankRulesOf } from '#server/progression';

@@ -1,38 +1,40 @@
-// npm run bench:bundle — the JavaScript each measured page sends (no server needed: the build's manifest).
-// Budgets: the farm page's own scripts under 60 kB (issue 16); the pack page's whole JavaScript, as served,
-// measured against issue 17's 120 kB.
+// npm run bench:bundle — the JavaScript each page sends (no server needed: the build's manifest), for every
+// route, against the committed budgets of bench/budgets/pages.json (the same file the client-bundle test checks).
 import fs from 'node:fs';
 import path from 'node:path';
-import { pageScripts } from './sizes';
+import { pageScripts, readManifest } from './sizes';
+import budgetFile from '../budgets/pages.json' with { type: 'json' };
 
+const budgets = budgetFile as unknown as {
+  default: number;
+  routes: Record<string, number>;
+  own: Record<string, number>;
+};
 const clientDir = path.resolve(import.meta.dirname, '../../build/client');
-const KB = 1000;
-const pages = [
-  { routeId: 'routes/app/farm', path: '/app/farm', budget: { own: 'raw', bytes: 60 * KB } },
-  { routeId: 'routes/app/friends-add', path: '/app/friends/add', budget: null },
-  { routeId: 'routes/gacha/detail', path: '/gacha/{genreId}/{gachaId}', budget: { page: 'brotli', bytes: 120 * KB } },
-  { routeId: 'routes/home', path: '/', budget: null },
-] as const;
+const routeIds = Object.keys(readManifest(clientDir).routes).filter(
+  (id) => id !== 'root' && !id.startsWith('layouts/'),
+);
+
+const pages = routeIds
+  .map((routeId) => {
+    const scripts = pageScripts(clientDir, routeId);
+    const budget = budgets.routes[routeId] ?? budgets.default;
+    const ownBudget = budgets.own[routeId];
+    return {
+      ...scripts,
+      budget: { of: 'page.brotli', bytes: budget, within: scripts.page.brotli <= budget },
+      ...(ownBudget ? { ownBudget: { of: 'own.raw', bytes: ownBudget, within: scripts.own.raw <= ownBudget } } : {}),
+    };
+  })
+  .sort((a, b) => b.page.brotli - a.page.brotli);
 
 const report = {
   benchmark: 'bundle',
   at: new Date().toISOString(),
   note: 'bytes; own = the route module and chunks no layout above it loads; page = entry + root + layouts + route; gzip/brotli = the precompressed files the server sends',
-  pages: pages.flatMap((p) => {
-    let scripts;
-    try {
-      scripts = pageScripts(clientDir, p.routeId);
-    } catch (error) {
-      console.warn(String(error));
-      return [];
-    }
-    const budget = p.budget
-      ? 'own' in p.budget
-        ? { of: `own.${p.budget.own}`, bytes: p.budget.bytes, within: scripts.own[p.budget.own] <= p.budget.bytes }
-        : { of: `page.${p.budget.page}`, bytes: p.budget.bytes, within: scripts.page[p.budget.page] <= p.budget.bytes }
-      : null;
-    return [{ path: p.path, ...scripts, budget }];
-  }),
+  allWithinBudget: pages.every((p) => p.budget.within && (!('ownBudget' in p) || p.ownBudget!.within)),
+  packPage: pages.find((p) => p.routeId === 'routes/gacha/detail')?.page,
+  pages,
 };
 console.log(JSON.stringify(report, null, 2));
 if (process.env.BENCH_SAVE !== '0') {

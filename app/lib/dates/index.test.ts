@@ -15,13 +15,10 @@ import {
   formatYmd,
   formatYmdHm,
   parseTimeLimit,
-  startOfShopDay,
-  startOfShopMonth,
-  startOfShopWeek,
-  toShopZone,
   type DateFormatName,
   type DateSeparator,
 } from './index';
+import { startOfShopDay, startOfShopMonth, startOfShopWeek, toShopZone } from './zone';
 
 // 2026-11-22 00:04:05.123 JST (a Sunday).
 const SAMPLE = '2026-11-21T15:04:05.123Z';
@@ -399,5 +396,52 @@ describe('period starts (JST)', () => {
     expect(Number.isNaN(startOfShopWeek(Number.NaN).getTime())).toBe(true);
     expect(Number.isNaN(startOfShopMonth(new Date('x')).getTime())).toBe(true);
     expect(formatYmd(startOfShopDay('nope'))).toBe('');
+  });
+});
+
+describe('the formats against date-fns (the library they were written with before issue 17)', () => {
+  it('writes every format and separator exactly as date-fns format() on the Tokyo date', async () => {
+    const fc = (await import('fast-check')).default;
+    const { format } = await import('date-fns');
+    const { ja } = await import('date-fns/locale');
+    const { TZDate } = await import('@date-fns/tz');
+    const patterns = {
+      timestamp: {
+        hyphen: 'yyyy-MM-dd HH:mm:ss',
+        slash: 'yyyy/MM/dd HH:mm:ss',
+        ja: "yyyy'年'MM'月'dd'日' HH'時'mm'分'ss'秒'",
+      },
+      ymdhm: { hyphen: 'yyyy-MM-dd HH:mm', slash: 'yyyy/MM/dd HH:mm', ja: "yyyy'年'MM'月'dd'日' HH'時'mm'分'" },
+      ymd: { hyphen: 'yyyy-MM-dd', slash: 'yyyy/MM/dd', ja: "yyyy'年'MM'月'dd'日'" },
+      ym: { hyphen: 'yyyy-MM', slash: 'yyyy/MM', ja: "yyyy'年'MM'月'" },
+      md: { hyphen: 'MM-dd', slash: 'MM/dd', ja: "MM'月'dd'日'" },
+      d: { hyphen: 'dd', slash: 'dd', ja: "dd'日'" },
+    } as const;
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2200, 0, 1) }), (time) => {
+        const zoned = new TZDate(time, SHOP_TIME_ZONE);
+        for (const [name, bySeparator] of Object.entries(patterns)) {
+          for (const [separator, pattern] of Object.entries(bySeparator)) {
+            expect(formatShopDate(time, name as 'ymd', separator as 'ja')).toBe(format(zoned, pattern, { locale: ja }));
+          }
+        }
+        expect(formatShopDate(time, 'iso')).toBe(format(zoned, "yyyy-MM-dd'T'HH:mm:ss.SSSxxx"));
+        expect(formatShopDateWithWeekday(time)).toBe(format(zoned, "yyyy'年'MM'月'dd'日('E')'", { locale: ja }));
+        // A Tokyo wall time without an offset reads back as the instant TZDate gives for it.
+        const wall = formatShopDate(time, 'timestamp').replace(' ', 'T');
+        const [y, mo, d, h, mi, s] = wall.split(/[-T:]/).map(Number) as [
+          number,
+          number,
+          number,
+          number,
+          number,
+          number,
+        ];
+        expect(formatIso(wall)).toBe(
+          format(new TZDate(y, mo - 1, d, h, mi, s, 0, SHOP_TIME_ZONE), "yyyy-MM-dd'T'HH:mm:ss.SSSxxx"),
+        );
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,14 +1,11 @@
 // Shop date helpers: every date is shown in Japanese, in Asia/Tokyo time, whatever the server's own time zone.
-import { TZDate } from '@date-fns/tz';
-import { format, startOfDay, startOfMonth, startOfWeek } from 'date-fns';
-import { ja } from 'date-fns/locale';
 import { formatCountdownMs } from './countdown';
 
 /**
  * The one time zone the shop shows and counts periods in. The server runs in UTC, so plain
  * `Date` getters (and date-fns on a plain `Date`) would give UTC wall-clock values; every
- * helper here goes through a `TZDate` in this zone instead.
- * @example new TZDate(Date.now(), SHOP_TIME_ZONE)
+ * helper here reads the wall clock of this zone instead (Intl here, a `TZDate` in ./zone).
+ * @example new Intl.DateTimeFormat('ja-JP', { timeZone: SHOP_TIME_ZONE })
  */
 export const SHOP_TIME_ZONE = 'Asia/Tokyo';
 
@@ -30,28 +27,136 @@ export type DateSeparator = 'hyphen' | 'slash' | 'ja';
  */
 export type DateFormatName = 'iso' | 'timestamp' | 'ymdhm' | 'ymd' | 'ym' | 'md' | 'd';
 
-// date-fns patterns per format and separator. All parts are zero-padded in every variant
-// (`01月05日` too), so columns line up and the variants differ only in their joiners.
-// The kanji are quoted although date-fns would pass them through, to make the intent explicit.
-const PATTERNS: Record<Exclude<DateFormatName, 'iso'>, Record<DateSeparator, string>> = {
-  timestamp: {
-    hyphen: 'yyyy-MM-dd HH:mm:ss',
-    slash: 'yyyy/MM/dd HH:mm:ss',
-    ja: "yyyy'年'MM'月'dd'日' HH'時'mm'分'ss'秒'",
-  },
-  ymdhm: {
-    hyphen: 'yyyy-MM-dd HH:mm',
-    slash: 'yyyy/MM/dd HH:mm',
-    ja: "yyyy'年'MM'月'dd'日' HH'時'mm'分'",
-  },
-  ymd: { hyphen: 'yyyy-MM-dd', slash: 'yyyy/MM/dd', ja: "yyyy'年'MM'月'dd'日'" },
-  ym: { hyphen: 'yyyy-MM', slash: 'yyyy/MM', ja: "yyyy'年'MM'月'" },
-  md: { hyphen: 'MM-dd', slash: 'MM/dd', ja: "MM'月'dd'日'" },
-  d: { hyphen: 'dd', slash: 'dd', ja: "dd'日'" },
+// The joiners per separator. All parts are zero-padded in every variant (`01月05日` too), so columns
+// line up and the variants differ only in their joiners. Built from Intl's Tokyo wall clock (no date-fns
+// `format`, its locale nor TZDate in the browser: the pack page's JavaScript stays small, issue 17).
+const JOINERS: Record<DateSeparator, { date: [string, string, string]; time: [string, string, string] }> = {
+  hyphen: { date: ['-', '-', ''], time: [':', ':', ''] },
+  slash: { date: ['/', '/', ''], time: [':', ':', ''] },
+  ja: { date: ['年', '月', '日'], time: ['時', '分', '秒'] },
 };
+const JA_WEEKDAYS = ['日', '月', '火', '水', '木', '金', '土'] as const;
 
-// `xxx` (not `XXX`) so the offset is always written `+09:00`, never `Z`.
-const ISO_PATTERN = "yyyy-MM-dd'T'HH:mm:ss.SSSxxx";
+/** Wall-clock parts of an instant in Tokyo, from the platform's time-zone data (Intl). */
+interface Wall {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  weekday: number;
+}
+
+const WEEKDAY_INDEX: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
+let tokyoFormat: Intl.DateTimeFormat | undefined;
+
+/**
+ * The instant's Tokyo wall clock. Intl rather than a date library: the browser already holds the zone
+ * data, and the pages that show dates stay small (issue 17).
+ */
+function wallOf(time: number): Wall {
+  tokyoFormat ??= new Intl.DateTimeFormat('en-US', {
+    timeZone: SHOP_TIME_ZONE,
+    hourCycle: 'h23',
+    era: 'short',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+    weekday: 'short',
+  });
+  const wall: Wall = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, weekday: 0 };
+  let beforeChrist = false;
+  for (const part of tokyoFormat.formatToParts(time)) {
+    if (part.type === 'era') beforeChrist = part.value.startsWith('B');
+    else if (part.type === 'weekday') wall.weekday = WEEKDAY_INDEX[part.value] ?? 0;
+    else if (part.type in wall) wall[part.type as keyof Wall] = Number(part.value);
+  }
+  if (beforeChrist) wall.year = 1 - wall.year;
+  return wall;
+}
+
+/** Epoch ms of a wall clock read as UTC (years 0–99 stay themselves). */
+function utcOfWall(year: number, month: number, day: number, hour: number, minute: number, second: number): number {
+  const utc = new Date(0);
+  utc.setUTCFullYear(year, month - 1, day);
+  utc.setUTCHours(hour, minute, second, 0);
+  return utc.getTime();
+}
+
+/** The instant at which Tokyo's clock shows this wall time. */
+function tokyoWallToTime(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  ms: number,
+): number {
+  const asUtc = utcOfWall(year, month, day, hour, minute, second);
+  let time = asUtc - 9 * HOUR;
+  // Tokyo is UTC+9 but for the summers of 1948–1951: one correction finds those hours.
+  for (let step = 0; step < 2; step++) {
+    const w = wallOf(time);
+    const drift = utcOfWall(w.year, w.month, w.day, w.hour, w.minute, w.second) - asUtc;
+    if (drift === 0) break;
+    time -= drift;
+  }
+  return time + ms;
+}
+
+/** The instant's parts, zero-padded as date-fns' `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`, `SSS` write them. */
+function partsOf(time: number, wall: Wall) {
+  return {
+    y: wall.year < 0 ? `-${String(-wall.year).padStart(4, '0')}` : String(wall.year).padStart(4, '0'),
+    M: pad2(wall.month),
+    d: pad2(wall.day),
+    H: pad2(wall.hour),
+    m: pad2(wall.minute),
+    s: pad2(wall.second),
+    S: String(((time % 1000) + 1000) % 1000).padStart(3, '0'),
+  };
+}
+
+/** `+09:00`: the zone's offset at that instant (never `Z`). */
+function offsetOf(time: number, wall: Wall): string {
+  const wholeSeconds = time - (((time % 1000) + 1000) % 1000);
+  const minutes = Math.round(
+    (utcOfWall(wall.year, wall.month, wall.day, wall.hour, wall.minute, wall.second) - wholeSeconds) / MINUTE,
+  );
+  const sign = minutes < 0 ? '-' : '+';
+  return `${sign}${pad2(Math.floor(Math.abs(minutes) / 60))}:${pad2(Math.abs(minutes) % 60)}`;
+}
+
+function formatTime(time: number, formatName: DateFormatName, separator: DateSeparator): string {
+  const wall = wallOf(time);
+  const p = partsOf(time, wall);
+  if (formatName === 'iso') return `${p.y}-${p.M}-${p.d}T${p.H}:${p.m}:${p.s}.${p.S}${offsetOf(time, wall)}`;
+  const joiners = JOINERS[separator];
+  if (!joiners) return '';
+  const [dy, dm, dd] = joiners.date;
+  const [th, tm, ts] = joiners.time;
+  switch (formatName) {
+    case 'timestamp':
+      return `${p.y}${dy}${p.M}${dm}${p.d}${dd} ${p.H}${th}${p.m}${tm}${p.s}${ts}`;
+    case 'ymdhm':
+      return `${p.y}${dy}${p.M}${dm}${p.d}${dd} ${p.H}${th}${p.m}${separator === 'ja' ? tm : ''}`;
+    case 'ymd':
+      return `${p.y}${dy}${p.M}${dm}${p.d}${dd}`;
+    case 'ym':
+      return `${p.y}${dy}${p.M}${separator === 'ja' ? dm : ''}`;
+    case 'md':
+      return `${p.M}${dm}${p.d}${dd}`;
+    case 'd':
+      return `${p.d}${dd}`;
+    default:
+      return '';
+  }
+}
 
 // ECMAScript's Date range is ±8.64e15 ms; outside it a Date is invalid.
 const MAX_TIME = 8.64e15;
@@ -92,9 +197,7 @@ function parseIsoString(text: string): number {
   if (hour > 23 || minute > 59 || second > 59) return Number.NaN;
 
   const offset = m[8];
-  if (offset === undefined) {
-    return new TZDate(year, month - 1, day, hour, minute, second, ms, SHOP_TIME_ZONE).getTime();
-  }
+  if (offset === undefined) return tokyoWallToTime(year, month, day, hour, minute, second, ms);
   let offsetMinutes = 0;
   if (offset.toUpperCase() !== 'Z') {
     const digits = offset.slice(1).replace(':', '');
@@ -111,24 +214,13 @@ function parseIsoString(text: string): number {
 }
 
 /** Epoch ms for any accepted input, or NaN when it is not a valid instant. */
-function toTime(input: ShopDateInput | null | undefined): number {
+export function toTime(input: ShopDateInput | null | undefined): number {
   let time: number;
   if (input instanceof Date) time = input.getTime();
   else if (typeof input === 'number') time = input;
   else if (typeof input === 'string') time = parseIsoString(input);
   else return Number.NaN;
   return Number.isFinite(time) && Math.abs(time) <= MAX_TIME ? time : Number.NaN;
-}
-
-/**
- * The instant as a `TZDate` in Asia/Tokyo, or null when the input is invalid. Its getters
- * (`getHours()`, `getDate()`, …) and date-fns functions applied to it work in Tokyo time.
- * Strings without an offset are read as Tokyo time.
- * @example toShopZone('2026-11-21T15:00:00Z')?.getDate() // 22
- */
-export function toShopZone(input: ShopDateInput): TZDate | null {
-  const time = toTime(input);
-  return Number.isNaN(time) ? null : new TZDate(time, SHOP_TIME_ZONE);
 }
 
 /**
@@ -141,11 +233,8 @@ export function formatShopDate(
   formatName: DateFormatName,
   separator: DateSeparator = 'hyphen',
 ): string {
-  const zoned = toShopZone(input);
-  if (!zoned) return '';
-  const pattern = formatName === 'iso' ? ISO_PATTERN : PATTERNS[formatName]?.[separator];
-  if (!pattern) return '';
-  return format(zoned, pattern, { locale: ja });
+  const time = toTime(input);
+  return Number.isNaN(time) ? '' : formatTime(time, formatName, separator);
 }
 
 /**
@@ -209,8 +298,8 @@ export function formatDay(input: ShopDateInput, separator: DateSeparator = 'hyph
  * @example formatShopDateWithWeekday('2026-11-21T15:04:05Z') // '2026年11月22日(日)'
  */
 export function formatShopDateWithWeekday(input: ShopDateInput): string {
-  const zoned = toShopZone(input);
-  return zoned ? format(zoned, "yyyy'年'MM'月'dd'日('E')'", { locale: ja }) : '';
+  const time = toTime(input);
+  return Number.isNaN(time) ? '' : `${formatTime(time, 'ymd', 'ja')}(${JA_WEEKDAYS[wallOf(time).weekday]})`;
 }
 
 /**
@@ -298,36 +387,4 @@ export function formatTimeLimit(ms: number): string {
   const rest = total % 86_400;
   const clock = `${pad2(Math.floor(rest / 3600))}:${pad2(Math.floor((rest % 3600) / 60))}:${pad2(rest % 60)}`;
   return days > 0 ? `${days} ${clock}` : clock;
-}
-
-// The period starts are computed on a TZDate so "midnight" and "Monday" are Tokyo's, then
-// returned as plain Date instants for storage and comparison. Invalid input gives an Invalid
-// Date (getTime() is NaN) rather than throwing; the formatters above turn that into ''.
-function startOfShop(input: ShopDateInput, startOf: (date: TZDate) => TZDate): Date {
-  const zoned = toShopZone(input);
-  return new Date(zoned ? startOf(zoned).getTime() : Number.NaN);
-}
-
-/**
- * 00:00 Tokyo time of the input's Tokyo day.
- * @example startOfShopDay('2026-11-22T15:30:00Z').toISOString() // '2026-11-22T15:00:00.000Z' (23 Nov 00:00 JST)
- */
-export function startOfShopDay(input: ShopDateInput): Date {
-  return startOfShop(input, (d) => startOfDay(d));
-}
-
-/**
- * Monday 00:00 Tokyo time of the input's Tokyo week.
- * @example startOfShopWeek('2026-11-22T14:30:00Z').toISOString() // '2026-11-15T15:00:00.000Z' (Mon 16 Nov 00:00 JST)
- */
-export function startOfShopWeek(input: ShopDateInput): Date {
-  return startOfShop(input, (d) => startOfWeek(d, { weekStartsOn: 1 }));
-}
-
-/**
- * The 1st, 00:00 Tokyo time, of the input's Tokyo month.
- * @example startOfShopMonth('2026-11-30T15:00:00Z').toISOString() // '2026-11-30T15:00:00.000Z' (1 Dec 00:00 JST)
- */
-export function startOfShopMonth(input: ShopDateInput): Date {
-  return startOfShop(input, (d) => startOfMonth(d));
 }
