@@ -37,10 +37,10 @@ import { rememberSignedIn, forgetSignedIn, signedInOnClient } from './lib/client
 import { isNewerBuildAvailable, startBuildPolling, reloadForChunkError } from './lib/client-recovery';
 import { trackAdParameters } from './lib/ad-tracking';
 import { pushInvitationEventFromCookie } from './lib/analytics';
-import { listGenres, resolveGenre, genreOfGacha } from '#modules/gacha';
+import { resolveGenre, genreOfGacha } from '#modules/gacha';
 import { isStaffRole } from '#modules/identity';
 import { contentOf, footerNoteOf } from './lib/content.server';
-import { getBalance } from '#modules/wallet';
+import { balanceOf, genresOf } from './lib/request-reads.server';
 import { maintenanceEndText } from '#modules/shop';
 import { unreadMailsOf } from './lib/mailbox.server';
 
@@ -109,10 +109,10 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [clientNavigat
 
 export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
   const shop = context.get(shopRequestContext);
-  const { config, db, buildId } = shop.services;
+  const { config, buildId } = shop.services;
   const [genres, balance, maintenance, unreadMails, footerNote] = await Promise.all([
-    listGenres(db),
-    shop.member ? getBalance(db, shop.member.id) : null,
+    genresOf(shop),
+    balanceOf(shop),
     shop.services.maintenance.current(),
     unreadMailsOf(shop),
     footerNoteOf(contentOf(shop.services)),

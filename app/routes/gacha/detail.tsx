@@ -20,11 +20,11 @@ import { DrawPanel } from '~/components/gacha/DrawPanel';
 import { TierLineup } from '~/components/gacha/TierLineup';
 import { KiribanCounter } from '~/components/gacha/KiribanCounter';
 import { FairnessProof, PrizeDisclosure } from '~/components/gacha/PackDisclosure';
-import { getGachaDetail, headlineTier, listGenres, countUnclaimed, remainingOf } from '#modules/gacha';
+import { getGachaDetail, headlineTier, countUnclaimed, remainingOf } from '#modules/gacha';
 import { listWins, memberDrawnLots, verifiedReveal } from '#modules/draw';
 import { FEED_ROWS } from '~/components/winners/feed';
 import { WinnersFeed, useWinners } from '~/components/winners/WinnersFeed';
-import { getBalance } from '#modules/wallet';
+import { balanceOf, genresOf } from '~/lib/request-reads.server';
 import { rankName } from '#modules/progression';
 import { isStaffRole } from '#modules/identity';
 import { requireOperator } from '~/lib/admin.server';
@@ -49,14 +49,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   if (!pack || pack.genreId !== params.genreId) throw notFound(url.pathname);
   const [genres, unclaimed, balance, drawnByMe, selfLimits, wins] = await Promise.all([
-    listGenres(db),
+    genresOf(shop),
     // A draft has no lots yet: its preview shows every lot unclaimed, as on the day it goes on sale.
     preview
       ? Promise.resolve(
           new Map(pack.tiers.filter((t) => !t.isLastOne && !t.kiribanAt).map((t) => [t.id, t.quantity] as const)),
         )
       : countUnclaimed(db, pack.id),
-    shop.member ? getBalance(db, shop.member.id) : Promise.resolve(null),
+    balanceOf(shop),
     shop.member && pack.perMemberLimit ? memberDrawnLots(db, pack.id, shop.member.id) : Promise.resolve(null),
     // The member's own limits (decision 035): one primary-key read, more only for a limit that is set.
     selfLimitSummaryOf(shop),

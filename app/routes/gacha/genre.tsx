@@ -6,7 +6,8 @@ import { PackGrid } from '~/components/PackCard';
 import { EmptyState, Container } from '~/components/PageFrame';
 import { ButtonLink } from '~/components/Button';
 import { notFound } from '~/lib/not-found';
-import { listGachas, listGenres, parseGachaSort } from '#modules/gacha';
+import { listGachas, parseGachaSort } from '#modules/gacha';
+import { genresOf } from '~/lib/request-reads.server';
 
 export const handle = {
   title: (data: { genre: { name: string } }) => `${data.genre.name}のオリパ一覧`,
@@ -15,8 +16,9 @@ export const handle = {
 };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { db } = context.get(shopRequestContext).services;
-  const genre = (await listGenres(db)).find((g) => g.id === params.genreId);
+  const shop = context.get(shopRequestContext);
+  const { db } = shop.services;
+  const genre = (await genresOf(shop)).find((g) => g.id === params.genreId);
   if (!genre) throw notFound(new URL(request.url).pathname);
   const sort = parseGachaSort(new URL(request.url).searchParams.get('sort'));
   return { genre, packs: await listGachas(db, { genreId: genre.id, sort }) };
