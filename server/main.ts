@@ -3,12 +3,13 @@
 import http from 'node:http';
 import path from 'node:path';
 import fs from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
 import { loadConfig, ConfigError, type ShopConfig } from './config';
 import { createLogger } from './logger';
 import { openDatabase } from '#db/client';
+import { projectRootOf } from '#db/project-root';
 import { createRateLimiter, createShopAuth, RATE_LIMIT_KEY_PREFIX } from '#modules/identity/server';
 import { loadDemoDataOnce } from '../db/demo/seed';
 import { addDefaultContent, createContentSource } from './content';
@@ -20,6 +21,7 @@ import type { ShopServices } from './services';
 import { createJobRunner, registerShopJobs, type JobRunner } from './jobs';
 import { createLiveUpdates } from './live';
 import { warmImageCache } from './images/warm';
+import { limitImageMemory } from './images';
 import { createPaymentServices, lineLinking } from './payments';
 import { ensureDefaultCoinPacks } from '#modules/payments';
 import { createMaintenanceCache } from '#modules/shop';
@@ -29,7 +31,7 @@ import { sendWelcomeMail } from './mailbox';
 import { syncLevelTable } from '#modules/progression';
 import { levelRulesOf } from './progression';
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const projectRoot = projectRootOf(import.meta.url);
 
 /** Everything main builds, for tests that start a server in-process. */
 export interface RunningShop {
@@ -84,6 +86,7 @@ async function bootShop(
   claim: OperatorClaim | undefined,
 ): Promise<RunningShop> {
   const logger = createLogger(config.LOG_LEVEL);
+  limitImageMemory();
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     migrationUrl: config.DATABASE_MIGRATION_URL,
@@ -147,7 +150,7 @@ async function bootShop(
   const live = await createLiveUpdates(database, logger, { highlightCoins: config.PRIZE_HIGHLIGHT_COINS });
   await ensureDefaultCoinPacks(database.db);
   const payments = await createPaymentServices({ config, db: database.db, logger });
-  const messaging = createMessagingServices(config, logger);
+  const messaging = await createMessagingServices(config, logger);
   const content = createContentSource(config, database.db, logger);
   const services: ShopServices = {
     config,
