@@ -1,7 +1,7 @@
 // The database handle: node-postgres when DATABASE_URL is set, otherwise embedded PGlite; one per process.
 import path from 'node:path';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { projectRootOf } from './project-root';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
 import * as schema from './schema';
@@ -77,7 +77,7 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const migrationsFolder = path.join(projectRootOf(import.meta.url), 'db', 'migrations');
 
 /**
  * Opens the database. PGlite does not create its folder's parents, so DATA_DIR is created first.
@@ -138,7 +138,11 @@ export async function openDatabase(options: {
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const folder = path.join(options.dataDir, 'pglite');
   fs.mkdirSync(folder, { recursive: true });
-  const client = await PGlite.create(folder);
+  const startParams = [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])];
+  // A new folder is created (initdb) in a child process: in this one it would leave a second
+  // PGlite's WebAssembly memory and the initdb module behind, about 450 MB (docs/decisions/047).
+  if (!fs.existsSync(path.join(folder, 'PG_VERSION'))) await createPgliteFolder(folder, startParams);
+  const client = await PGlite.create(folder, { startParams });
   const db = drizzle(client, { schema });
   return {
     db: asDatabase(db),
@@ -160,6 +164,32 @@ export async function openDatabase(options: {
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * The embedded database's memory settings, on top of PGlite's own start parameters (docs/decisions/047).
+ * PGlite's initdb writes PostgreSQL's defaults (shared_buffers 128MB, maintenance_work_mem 64MB), sized
+ * for a server of its own; inside the shop's process shared_buffers is touched at start and stays
+ * resident, and WebAssembly memory grows but never shrinks. A small shop's data fits in 16MB of
+ * buffers, and the operating system's file cache holds the rest of the folder.
+ */
+export const PGLITE_SETTINGS = ['shared_buffers=16MB', 'maintenance_work_mem=16MB'] as const;
+
+/** Runs PGlite's initdb for a new folder in a child process of its own, which exits (and frees its memory) when done. */
+async function createPgliteFolder(folder: string, startParams: string[]): Promise<void> {
+  const { execFile } = await import('node:child_process');
+  const { createRequire } = await import('node:module');
+  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const code =
+    `const { PGlite } = require(${JSON.stringify(pglite)});` +
+    `PGlite.create(${JSON.stringify(folder)}, { startParams: ${JSON.stringify(startParams)} })` +
+    `.then((pg) => pg.close()).then(() => process.exit(0), (error) => { console.error(error); process.exit(1); });`;
+  await new Promise<void>((resolve, reject) => {
+    execFile(process.execPath, ['-e', code], { maxBuffer: 16 * 2 ** 20 }, (error, _stdout, stderr) => {
+      if (error) reject(new Error(`PGlite could not create ${folder}: ${stderr || error.message}`, { cause: error }));
+      else resolve();
+    });
+  });
 }
 
 /** A LISTEN connection of its own that reconnects (with a pause) after it drops. */

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectRootOf } from './project-root';
 
 /**
  * The order the modules' SQL is applied in: a module comes after the modules its SQL calls
@@ -27,7 +27,7 @@ export const MODULE_SQL_ORDER = [
 /** One advisory lock for the whole migration (drizzle's migrations and this step): instances started together take turns. */
 export const MIGRATION_LOCK: readonly [number, number] = [20261123, 10];
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const projectRoot = projectRootOf(import.meta.url);
 
 export interface ModuleSqlFile {
   /** Path from the project root, e.g. modules/wallet/sql/spend.sql; the key in the module_sql table. */

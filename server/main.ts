@@ -3,12 +3,13 @@
 import http from 'node:http';
 import path from 'node:path';
 import fs from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
 import { loadConfig, ConfigError, type ShopConfig } from './config';
 import { createLogger } from './logger';
 import { openDatabase } from '#db/client';
+import { projectRootOf } from '#db/project-root';
 import { createRateLimiter, createShopAuth, RATE_LIMIT_KEY_PREFIX } from '#modules/identity/server';
 import { loadDemoDataOnce } from '../db/demo/seed';
 import { addDefaultContent, createContentSource } from './content';
@@ -21,6 +22,7 @@ import { createJobRunner, registerShopJobs, type JobRunner } from './jobs';
 import { createLiveUpdates } from './live';
 import { createPageCache } from './page-cache';
 import { warmImageCache } from './images/warm';
+import { limitImageMemory } from './images';
 import { createPaymentServices, lineLinking } from './payments';
 import { ensureDefaultCoinPacks } from '#modules/payments';
 import { createMaintenanceCache } from '#modules/shop';
@@ -30,7 +32,7 @@ import { sendWelcomeMail } from './mailbox';
 import { syncLevelTable } from '#modules/progression';
 import { levelRulesOf } from './progression';
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const projectRoot = projectRootOf(import.meta.url);
 
 /** Everything main builds, for tests that start a server in-process. */
 export interface RunningShop {
@@ -85,6 +87,7 @@ async function bootShop(
   claim: OperatorClaim | undefined,
 ): Promise<RunningShop> {
   const logger = createLogger(config.LOG_LEVEL);
+  limitImageMemory();
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     migrationUrl: config.DATABASE_MIGRATION_URL,
@@ -159,7 +162,7 @@ async function bootShop(
   });
   await ensureDefaultCoinPacks(database.db);
   const payments = await createPaymentServices({ config, db: database.db, logger });
-  const messaging = createMessagingServices(config, logger);
+  const messaging = await createMessagingServices(config, logger);
   const content = createContentSource(config, database.db, logger);
   const services: ShopServices = {
     config,

@@ -26,19 +26,19 @@ function refusal(env: Record<string, string>): string {
 }
 
 describe('messaging settings', () => {
-  it('defaults: no transport, bodies kept 7 days, developer tools with the sandbox', () => {
+  it('defaults: no transport, bodies kept 7 days, developer tools with the sandbox', async () => {
     const config = loadConfig(base);
     expect(config).toMatchObject({ OUTBOX_RETENTION_DAYS: 7, devToolsEnabled: true });
     expect(config.SMTP_URL).toBeUndefined();
     expect(loadConfig({ ...base, PUBLIC_ORIGIN: 'https://oripa.example.jp' }).devToolsEnabled).toBe(false);
     expect(loadConfig({ ...base, PAYMENT_SANDBOX: 'false' }).devToolsEnabled).toBe(false);
-    const messaging = createMessagingServices(config, createLogger('silent'));
+    const messaging = await createMessagingServices(config, createLogger('silent'));
     expect(messaging.transports).toEqual({});
     expect(messaging.twilio).toBeUndefined();
     expect(siteIdentityOf(config)).toEqual({ name: 'オリパ ステラ', origin: 'http://localhost:3000' });
   });
 
-  it('accepts complete sets and builds both transports, with the status callback on the public origin', () => {
+  it('accepts complete sets and builds both transports, with the status callback on the public origin', async () => {
     const config = loadConfig({
       ...base,
       PUBLIC_ORIGIN: 'https://oripa.example.jp',
@@ -50,7 +50,7 @@ describe('messaging settings', () => {
       OUTBOX_RETENTION_DAYS: '3',
     });
     expect(config.OUTBOX_RETENTION_DAYS).toBe(3);
-    const messaging = createMessagingServices(config, createLogger('silent'));
+    const messaging = await createMessagingServices(config, createLogger('silent'));
     expect(Object.keys(messaging.transports).sort()).toEqual(['mail', 'sms']);
     expect(messaging.twilio).toEqual({
       authToken: TOKEN,

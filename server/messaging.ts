@@ -15,7 +15,6 @@ import {
   type OutboxEntry,
   type SiteIdentity,
 } from '#modules/messaging';
-import { createSmtpMailer, createTwilioSms, twilioSignatureValid } from '#modules/messaging/transports';
 
 /** Where Twilio posts an SMS's status changes. */
 export const TWILIO_STATUS_PATH = '/api/webhooks/twilio/status';
@@ -36,19 +35,25 @@ export const siteIdentityOf = (config: Pick<ShopConfig, 'SITE_NAME' | 'PUBLIC_OR
 });
 
 /**
- * The transports from the settings (validated as complete sets by loadConfig).
- * @example const messaging = createMessagingServices(config, logger)
+ * The transports from the settings (validated as complete sets by loadConfig). nodemailer and Twilio's
+ * SDK are loaded only when their settings are given: a shop without them does not carry them
+ * (docs/decisions/047).
+ * @example const messaging = await createMessagingServices(config, logger)
  */
-export function createMessagingServices(config: ShopConfig, logger: Logger): MessagingServices {
+export async function createMessagingServices(config: ShopConfig, logger: Logger): Promise<MessagingServices> {
   const transports: MessageTransports = {};
   const closers: (() => void)[] = [];
-  if (config.SMTP_URL && config.MAIL_FROM) {
+  const configured = (config.SMTP_URL && config.MAIL_FROM) || (config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN);
+  const { createSmtpMailer, createTwilioSms } = configured
+    ? await import('#modules/messaging/transports')
+    : { createSmtpMailer: undefined, createTwilioSms: undefined };
+  if (config.SMTP_URL && config.MAIL_FROM && createSmtpMailer) {
     const mailer = createSmtpMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
     transports.mail = mailer;
     closers.push(() => mailer.close());
   }
   let twilio: MessagingServices['twilio'];
-  if (config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN) {
+  if (config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && createTwilioSms) {
     twilio = { authToken: config.TWILIO_AUTH_TOKEN, statusCallbackUrl: `${config.PUBLIC_ORIGIN}${TWILIO_STATUS_PATH}` };
     transports.sms = createTwilioSms({
       accountSid: config.TWILIO_ACCOUNT_SID,
@@ -125,6 +130,8 @@ export function createTwilioStatusRoutes(options: { db: Database; messaging?: Me
     // The URL as Twilio called it: the public one the shop gave it, with the query it was sent to.
     const url = twilio.statusCallbackUrl + new URL(c.req.url).search;
     const signature = c.req.header('x-twilio-signature') ?? '';
+    // Loaded already: createMessagingServices loaded it when Twilio was configured.
+    const { twilioSignatureValid } = await import('#modules/messaging/transports');
     if (!twilioSignatureValid({ authToken: twilio.authToken, signature, url, params }))
       return apiError(c, 403, 'INVALID_SIGNATURE', '署名を確認できませんでした。');
     const sid = params.MessageSid ?? params.SmsSid ?? '';

@@ -33,6 +33,17 @@ export interface ImageRouteOptions {
   maxConcurrent?: number;
 }
 
+/**
+ * Turns off libvips' operation cache (sharp's default keeps up to 50 MB of decoded images and 100
+ * operations for repeats). Here each variant is rendered once and then read from the disk cache, so
+ * repeats are rare and the cache only held memory (docs/decisions/047). Process-wide: every sharp user
+ * (uploads, content images) shares it. Called once at start.
+ * @example limitImageMemory()
+ */
+export function limitImageMemory(): void {
+  sharp.cache(false);
+}
+
 /** Largest source the decoder accepts; bigger (or decompression-bomb) images answer 422. */
 export const MAX_INPUT_PIXELS = 50_000_000;
 /** Bump when encoder settings change so old cached variants are not served. */

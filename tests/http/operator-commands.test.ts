@@ -61,10 +61,13 @@ function shop(args: string[], cwd = root): Promise<{ code: number; stdout: strin
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Starts the built shop on dataDir and waits for its health (and its operator file's port). */
+/**
+ * Starts the built shop on dataDir as `npm start` does (the compiled server, docs/decisions/047) and
+ * waits for its health (and its operator file's port).
+ */
 async function startServer(): Promise<void> {
   serverLog = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], { cwd: root, env: environment() });
+  const child = spawn(process.execPath, ['build/server-runtime/start.js'], { cwd: root, env: environment() });
   child.stdout!.on('data', (chunk: Buffer) => (serverLog += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (serverLog += chunk.toString()));
   server = child;

@@ -5,8 +5,14 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
-function start(env: Record<string, string>) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+/** The TypeScript sources through tsx (`npm run dev`, the storm's instances) and the compiled server (`npm start`). */
+const COMMANDS = {
+  sources: ['--import', 'tsx', 'server/start.ts'],
+  compiled: ['build/server-runtime/start.js'],
+} as const;
+
+function start(command: keyof typeof COMMANDS, env: Record<string, string>) {
+  const result = spawnSync(process.execPath, COMMANDS[command], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
@@ -22,11 +28,13 @@ function start(env: Record<string, string>) {
 
 describe('start-up settings', () => {
   it.each([
-    [{ PORT: 'abc' }, 'PORT="abc"'],
-    [{ DATABASE_URL: 'mysql://root@localhost/shop' }, 'DATABASE_URL="mysql://root@localhost/shop"'],
-    [{ PUBLIC_ORIGIN: 'shop.example.jp' }, 'PUBLIC_ORIGIN="shop.example.jp"'],
-  ])('refuses %o and names the setting', (env, named) => {
-    const { code, stderr } = start(env);
+    ['sources', { PORT: 'abc' }, 'PORT="abc"'],
+    ['sources', { DATABASE_URL: 'mysql://root@localhost/shop' }, 'DATABASE_URL="mysql://root@localhost/shop"'],
+    ['sources', { PUBLIC_ORIGIN: 'shop.example.jp' }, 'PUBLIC_ORIGIN="shop.example.jp"'],
+    ['compiled', { PORT: 'abc' }, 'PORT="abc"'],
+    ['compiled', { PUBLIC_ORIGIN: 'shop.example.jp' }, 'PUBLIC_ORIGIN="shop.example.jp"'],
+  ] as const)('%s: refuses %o and names the setting', (command, env, named) => {
+    const { code, stderr } = start(command, env);
     expect(code).toBe(1);
     expect(stderr).toContain('Invalid settings in the environment');
     expect(stderr).toContain(named);
