@@ -235,7 +235,7 @@ BEGIN
     RETURN draw_answer(v_draw, false);
   END IF;
   -- What draw_answer(v_draw, false) answers, from what this call wrote: the draw row's values and the
-  -- wallet as wallet_spend left it (nothing after it touches the wallet). modules/draw/index.db.test.ts
+  -- wallet as wallet_spend left it (nothing after it touches the wallet). modules/draw/write-path.db.test.ts
   -- compares the two.
   RETURN jsonb_build_object('status', 'completed', 'drawId', v_draw, 'replay', false, 'gachaId', p_gacha,
     'count', p_count, 'cost', v_cost, 'lastOne', false, 'createdAt', v_now,
