@@ -106,7 +106,8 @@ describe('the draw budget (bench/budgets/draw.json)', () => {
       secret: 'budget-secret-budget-secret-0123456789',
       paid: 1_000_000,
     });
-    gachaId = await createPublishedPack(handle.db, { lots: 5_000, price: 10, drawOptions: [1, 10] });
+    // Price 1: a member's experience stays far below level 2 (1,000), so no level-up mail adds statements.
+    gachaId = await createPublishedPack(handle.db, { lots: 5_000, price: 1, drawOptions: [1, 10] });
     // Every member has drawn once (their experience row exists), as nearly every draw's member has.
     for (let i = 0; i < members.length; i++) {
       const first = call(1);
