@@ -301,13 +301,13 @@ export async function listCoinLots(
   const rows = await db
     .select()
     .from(coinGrants)
-    .where(and(eq(coinGrants.memberId, memberId), gt(coinGrants.remaining, 0)))
+    .where(and(eq(coinGrants.memberId, memberId), sql`${coinGrants.spendable}`, gt(coinGrants.remaining, 0)))
     .orderBy(coinGrants.expiresAt, coinGrants.id)
     .limit(limit);
   const [count] = await db
     .select({ n: sql<string>`count(*)` })
     .from(coinGrants)
-    .where(and(eq(coinGrants.memberId, memberId), gt(coinGrants.remaining, 0)));
+    .where(and(eq(coinGrants.memberId, memberId), sql`${coinGrants.spendable}`, gt(coinGrants.remaining, 0)));
   return {
     lots: rows.map((g) => ({
       id: Number(g.id),
@@ -334,7 +334,14 @@ export async function getBalance(db: Database, memberId: string, now = new Date(
   const due = await db
     .select({ kind: coinGrants.kind, amount: sql<string>`sum(${coinGrants.remaining})` })
     .from(coinGrants)
-    .where(and(eq(coinGrants.memberId, memberId), gt(coinGrants.remaining, 0), lte(coinGrants.expiresAt, now)))
+    .where(
+      and(
+        eq(coinGrants.memberId, memberId),
+        sql`${coinGrants.spendable}`,
+        gt(coinGrants.remaining, 0),
+        lte(coinGrants.expiresAt, now),
+      ),
+    )
     .groupBy(coinGrants.kind);
   const dueOf = (kind: CoinKind) => Number(due.find((d) => d.kind === kind)?.amount ?? 0);
   const soon = addDays(now, EXPIRING_SOON_DAYS);
@@ -347,6 +354,7 @@ export async function getBalance(db: Database, memberId: string, now = new Date(
     .where(
       and(
         eq(coinGrants.memberId, memberId),
+        sql`${coinGrants.spendable}`,
         gt(coinGrants.remaining, 0),
         gt(coinGrants.expiresAt, now),
         lt(coinGrants.expiresAt, soon),

@@ -1,7 +1,18 @@
 // The wallet's tables: the append-only coin ledger (the truth), the grants coins are spent from
 // (each with its own expiry), and a cached balance per member that must always equal the ledger.
 import { sql } from 'drizzle-orm';
-import { bigserial, check, index, integer, pgTable, text, timestamp, uniqueIndex, bigint } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  bigint,
+} from 'drizzle-orm/pg-core';
 
 export const coinKinds = ['paid', 'free'] as const;
 export type CoinKind = (typeof coinKinds)[number];
@@ -30,14 +41,21 @@ export const coinGrants = pgTable(
     grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     reason: text('reason').notNull(),
+    /**
+     * remaining > 0, kept by PostgreSQL. The partial indexes select on it rather than on `remaining`, so a
+     * spend that leaves coins in the grant changes no indexed column and is a HOT update: no index entries,
+     * where a predicate on `remaining` made every spend write three (docs/decisions/046). Queries that want
+     * those indexes say `spendable` (and may still say remaining > 0).
+     */
+    spendable: boolean('spendable').generatedAlwaysAs(sql`remaining > 0`),
   },
   (t) => [
     index('coin_grants_spendable_idx')
       .on(t.memberId, t.kind, t.expiresAt)
-      .where(sql`${t.remaining} > 0`),
+      .where(sql`${t.spendable}`),
     index('coin_grants_expiry_idx')
       .on(t.expiresAt)
-      .where(sql`${t.remaining} > 0`),
+      .where(sql`${t.spendable}`),
     check('coin_grants_amounts', sql`${t.amount} > 0 and ${t.remaining} >= 0 and ${t.remaining} <= ${t.amount}`),
   ],
 );

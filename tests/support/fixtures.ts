@@ -68,16 +68,20 @@ export async function ensureHiddenGenre(db: Database) {
  * @example await receiveStockFor(db, definition.tiers)
  */
 export async function receiveStockFor(db: Database, tiers: PackDefinition['tiers']): Promise<void> {
+  // One receipt holds at most RECEIPT_MAX cards (the stock form's limit): a bigger tier (the draw
+  // benchmark's 300,000-lot pack) arrives in several receipts of the same card.
+  const RECEIPT_MAX = 100_000;
   await db.transaction(async (tx) => {
     for (const tier of tiers)
-      await receiveStock(tx, {
-        cardName: tier.cardName,
-        cardSet: tier.cardSet ?? null,
-        cardNumber: tier.cardNumber ?? null,
-        cardGrade: tier.cardGrade ?? null,
-        count: tier.quantity,
-        valueCoins: tier.conversionValue,
-      });
+      for (let left = tier.quantity; left > 0; left -= RECEIPT_MAX)
+        await receiveStock(tx, {
+          cardName: tier.cardName,
+          cardSet: tier.cardSet ?? null,
+          cardNumber: tier.cardNumber ?? null,
+          cardGrade: tier.cardGrade ?? null,
+          count: Math.min(left, RECEIPT_MAX),
+          valueCoins: tier.conversionValue,
+        });
   });
 }
 

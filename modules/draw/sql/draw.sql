@@ -58,7 +58,8 @@ DECLARE
   v_now timestamptz := coalesce(p_now, now());
   g record; v_role text; v_draw uuid; d record; v_cost int;
   v_pos int[]; v_final record; v_n int; v_last_lot boolean := false; v_kiriban int[];
-  v_available int; v_used int; v_limits record; v_spent bigint; v_month timestamptz;
+  v_available int; v_used int; v_limits record; v_spent bigint; v_month timestamptz; v_items jsonb; v_wallet jsonb;
+  v_reserved record; v_exp bigint;
 BEGIN
   SELECT * INTO g FROM gacha_draw_terms(p_gacha);
   IF NOT FOUND OR g.status = 'draft' THEN
@@ -152,8 +153,11 @@ BEGIN
   END IF;
 
   -- 2. The lots (the gacha module's functions take and lock them).
-  SELECT r.positions, r.kiriban INTO v_pos, v_kiriban
-    FROM gacha_reserve_lots(p_gacha, g.no, g.total_lots, p_count, g.kiriban_next) r;
+  -- Calls as assignments, not SELECT … FROM or PERFORM: a function call with no table is a PL/pgSQL simple
+  -- expression, evaluated without a statement of its own (the called function's statements run as before).
+  v_reserved := gacha_reserve_lots(p_gacha, g.no, g.total_lots, p_count, g.kiriban_next);
+  v_pos := v_reserved.positions;
+  v_kiriban := v_reserved.kiriban;
   IF v_pos IS NULL THEN
     -- The end of the pack: the pack row, then every unclaimed lot.
     SELECT * INTO v_final FROM gacha_lock_final_lots(p_gacha);
@@ -181,10 +185,24 @@ BEGIN
   -- 3. Claim, award, pay: all in this transaction.
   -- prizes.created_at is the moment of the claim (after any wait), so ordering draws by it puts
   -- the draw that took the final lot last in the published log.
-  INSERT INTO prizes (member_id, draw_id, gacha_id, tier_id, position, conversion_value, decide_by, created_at)
-  SELECT p_member, v_draw, p_gacha, c.lot_tier_id, c.lot_position, t.conversion_value, v_now + p_decide_window,
-         coalesce(p_now, clock_timestamp())
-    FROM gacha_claim_lots(p_gacha, v_pos, v_draw, p_member) c JOIN gacha_tiers t ON t.id = c.lot_tier_id;
+  -- The answer's items are built from the inserted rows in the same statement (draw_answer would read
+  -- them back: docs/decisions/046); a draw that also wins a キリ番賞 or the ラストワン賞 answers through
+  -- draw_answer below instead.
+  WITH claimed AS (
+    INSERT INTO prizes (member_id, draw_id, gacha_id, tier_id, position, conversion_value, decide_by, created_at)
+    SELECT p_member, v_draw, p_gacha, c.lot_tier_id, c.lot_position, t.conversion_value, v_now + p_decide_window,
+           coalesce(p_now, clock_timestamp())
+      FROM gacha_claim_lots(p_gacha, v_pos, v_draw, p_member) c JOIN gacha_tiers t ON t.id = c.lot_tier_id
+    RETURNING id, tier_id, position, conversion_value, kiriban_no, status, decide_by
+  )
+  SELECT jsonb_agg(jsonb_build_object(
+           'prizeId', p.id, 'position', p.position, 'tierId', t.id, 'tierLabel', t.label, 'tierRank', t.rank,
+           'effect', t.effect, 'cardName', t.card_name, 'imagePath', t.card_image_path, 'rarity', t.rarity,
+           'cardGrade', t.card_grade, 'conversionValue', p.conversion_value, 'isLastOne', t.is_last_one,
+           'kiriban', p.kiriban_no, 'status', p.status, 'decideBy', p.decide_by)
+         ORDER BY t.rank, p.position NULLS FIRST)
+    INTO v_items
+    FROM claimed p JOIN gacha_tiers t ON t.id = p.tier_id;
 
   IF cardinality(v_kiriban) > 0 THEN
     INSERT INTO prizes (member_id, draw_id, gacha_id, tier_id, position, kiriban_no, conversion_value, decide_by,
@@ -203,17 +221,26 @@ BEGIN
     UPDATE draws SET last_one = true WHERE id = v_draw;
   END IF;
 
-  PERFORM wallet_spend(p_member, v_cost, 'draw', 'sales', 'draw:' || v_draw, v_draw::text, v_now);
+  v_wallet := wallet_spend(p_member, v_cost, 'draw', 'sales', 'draw:' || v_draw, v_draw::text, v_now);
 
   -- Experience: 1 per coin drawn (the progression module's table).
-  PERFORM progression_add_exp(p_member, v_cost, v_now);
+  v_exp := progression_add_exp(p_member, v_cost, v_now);
 
   IF g.per_member_limit IS NOT NULL THEN
     INSERT INTO gacha_member_draws (gacha_id, member_id, lots) VALUES (p_gacha, p_member, p_count)
     ON CONFLICT (gacha_id, member_id) DO UPDATE SET lots = gacha_member_draws.lots + EXCLUDED.lots;
   END IF;
 
-  RETURN draw_answer(v_draw, false);
+  IF v_last_lot OR cardinality(v_kiriban) > 0 THEN
+    RETURN draw_answer(v_draw, false);
+  END IF;
+  -- What draw_answer(v_draw, false) answers, from what this call wrote: the draw row's values and the
+  -- wallet as wallet_spend left it (nothing after it touches the wallet). modules/draw/write-path.db.test.ts
+  -- compares the two.
+  RETURN jsonb_build_object('status', 'completed', 'drawId', v_draw, 'replay', false, 'gachaId', p_gacha,
+    'count', p_count, 'cost', v_cost, 'lastOne', false, 'createdAt', v_now,
+    'items', coalesce(v_items, '[]'::jsonb),
+    'balance', jsonb_build_object('paid', v_wallet->'paid', 'free', v_wallet->'free'));
 END $$;
 
 -- The API's draw in ONE round trip: the session is read by the identity module's function in the
@@ -225,7 +252,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
   v record;
 BEGIN
-  SELECT * INTO v FROM identity_session_member(p_token, coalesce(p_now, now()), p_refresh_before);
+  v := identity_session_member(p_token, coalesce(p_now, now()), p_refresh_before); -- an expression, not a statement
   IF v.member_id IS NULL THEN
     RETURN jsonb_build_object('status', 'rejected', 'code', 'UNAUTHENTICATED', 'details', '{}'::jsonb);
   END IF;

@@ -71,8 +71,14 @@ BEGIN
   IF coalesce(pg_sequence_last_value(v_seq), 0) + p_count > p_total THEN
     RETURN;
   END IF;
-  SELECT array_agg(x ORDER BY x), max(x) INTO v_want, v_max
-    FROM (SELECT nextval(v_seq)::int AS x FROM generate_series(1, p_count)) s;
+  IF p_count = 1 THEN
+    -- A simple expression, not a statement (most draws are of one lot).
+    v_max := nextval(v_seq)::int;
+    v_want := ARRAY[v_max];
+  ELSE
+    SELECT array_agg(x ORDER BY x), max(x) INTO v_want, v_max
+      FROM (SELECT nextval(v_seq)::int AS x FROM generate_series(1, p_count)) s;
+  END IF;
   IF v_max > p_total THEN
     RETURN;
   END IF;
@@ -151,13 +157,17 @@ BEGIN
 END $$;
 
 -- Claims locked lots for a draw (a lot is claimed once and never released); answers each lot's tier.
+-- PL/pgSQL keeps the UPDATE's plan for the session (a SQL function is planned again on every call:
+-- docs/decisions/046).
 CREATE OR REPLACE FUNCTION gacha_claim_lots(p_gacha text, p_positions int[], p_draw uuid, p_member text)
 RETURNS TABLE (lot_position int, lot_tier_id text)
-LANGUAGE sql AS $$
-  UPDATE gacha_lots SET draw_id = p_draw, member_id = p_member
-   WHERE gacha_id = p_gacha AND position = ANY (p_positions)
-  RETURNING position, tier_id
-$$;
+LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY
+  UPDATE gacha_lots l SET draw_id = p_draw, member_id = p_member
+   WHERE l.gacha_id = p_gacha AND l.position = ANY (p_positions)
+  RETURNING l.position, l.tier_id;
+END $$;
 
 -- The draw that took the final lot closes the pack: sold out, nothing left, the seed public from p_at.
 CREATE OR REPLACE FUNCTION gacha_mark_sold_out(p_gacha text, p_at timestamptz) RETURNS void

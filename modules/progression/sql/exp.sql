@@ -6,15 +6,25 @@
 -- progression_levels table by its exp_required key finds the levels in (old, new]; on almost every draw
 -- there are none and nothing more happens. A big draw that crosses several levels sends one mail per
 -- level, each keyed level-up:<n>, so a level is rewarded once whatever the retries.
-CREATE OR REPLACE FUNCTION progression_add_exp(p_member text, p_exp int, p_at timestamptz) RETURNS void
+-- Answers the member's new exp, so the draw calls it as an expression (no PERFORM statement). Dropped first:
+-- CREATE OR REPLACE cannot change the result type (it answered void before docs/decisions/046).
+DROP FUNCTION IF EXISTS progression_add_exp(text, int, timestamptz);
+CREATE FUNCTION progression_add_exp(p_member text, p_exp int, p_at timestamptz) RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
   v_new bigint;
   l record;
 BEGIN
-  INSERT INTO member_progress (member_id, exp, updated_at) VALUES (p_member, p_exp, p_at)
-  ON CONFLICT (member_id) DO UPDATE SET exp = member_progress.exp + EXCLUDED.exp, updated_at = EXCLUDED.updated_at
+  -- The row exists for every member after the first draw: a plain UPDATE writes one WAL record, where
+  -- INSERT … ON CONFLICT DO UPDATE also locks the row (a second record). The first draw inserts; the
+  -- upsert stays for a concurrent first (the draw holds the wallet lock, but other callers may not).
+  UPDATE member_progress SET exp = exp + p_exp, updated_at = p_at WHERE member_id = p_member
   RETURNING exp INTO v_new;
+  IF NOT FOUND THEN
+    INSERT INTO member_progress (member_id, exp, updated_at) VALUES (p_member, p_exp, p_at)
+    ON CONFLICT (member_id) DO UPDATE SET exp = member_progress.exp + EXCLUDED.exp, updated_at = EXCLUDED.updated_at
+    RETURNING exp INTO v_new;
+  END IF;
   FOR l IN
     SELECT level, reward_coins, claim_days FROM progression_levels
      WHERE exp_required > v_new - p_exp AND exp_required <= v_new
@@ -29,4 +39,5 @@ BEGIN
           ELSE '' END,
       l.reward_coins, p_at + make_interval(days => l.claim_days), 'level_up', p_at);
   END LOOP;
+  RETURN v_new;
 END $$;

@@ -2,11 +2,13 @@
 -- exactly (the draw's draw_execute, inside its own transaction: docs/decisions/025). One primary-key
 -- read of a one-row table; a missing row is an open shop.
 
--- Whether maintenance mode is on, as of the calling statement's snapshot.
+-- Whether maintenance mode is on, as of the calling statement's snapshot. PL/pgSQL keeps its plan for
+-- the session (a SQL function reading a table is planned again on every call: docs/decisions/046).
 CREATE OR REPLACE FUNCTION shop_in_maintenance() RETURNS boolean
-LANGUAGE sql STABLE AS $$
-  SELECT coalesce((SELECT maintenance FROM shop_state WHERE id = 1), false)
-$$;
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN coalesce((SELECT maintenance FROM shop_state WHERE id = 1), false);
+END $$;
 
 -- The details of the MAINTENANCE refusal: the planned end (ISO, or null) and the members' message
 -- (null: the default text). Called only on the refusing path.

@@ -31,7 +31,7 @@ BEGIN
   IF NOT v_has_wallet THEN
     RETURN jsonb_build_object('short', true, 'balance', 0);
   END IF;
-  IF EXISTS (SELECT 1 FROM coin_grants WHERE member_id = p_member AND remaining > 0 AND expires_at <= v_now) THEN
+  IF EXISTS (SELECT 1 FROM coin_grants WHERE member_id = p_member AND spendable AND remaining > 0 AND expires_at <= v_now) THEN
     PERFORM wallet_expire_member(p_member, v_now);
     SELECT paid, free INTO w FROM wallets WHERE member_id = p_member;
   END IF;
@@ -40,7 +40,7 @@ BEGIN
     RETURN jsonb_build_object('short', true, 'balance', v_have);
   END IF;
   FOR g IN SELECT id, remaining FROM coin_grants
-            WHERE member_id = p_member AND kind = p_kind AND remaining > 0 AND expires_at > v_now
+            WHERE member_id = p_member AND kind = p_kind AND spendable AND remaining > 0 AND expires_at > v_now
             ORDER BY CASE WHEN p_kind = 'free' THEN expires_at END, granted_at, id
             FOR UPDATE LOOP
     EXIT WHEN v_left = 0;

@@ -13,7 +13,7 @@ BEGIN
   SELECT paid, free INTO w FROM wallets WHERE member_id = p_member FOR UPDATE;
   IF NOT FOUND THEN RETURN 0; END IF;
   FOR g IN SELECT id, kind, remaining FROM coin_grants
-            WHERE member_id = p_member AND remaining > 0 AND expires_at <= v_now
+            WHERE member_id = p_member AND spendable AND remaining > 0 AND expires_at <= v_now
             ORDER BY expires_at, id FOR UPDATE LOOP
     IF g.kind = 'paid' THEN w.paid := w.paid - g.remaining; ELSE w.free := w.free - g.remaining; END IF;
     UPDATE coin_grants SET remaining = 0 WHERE id = g.id;
@@ -35,7 +35,7 @@ DECLARE
   m record; v_total int := 0;
 BEGIN
   FOR m IN SELECT DISTINCT member_id FROM coin_grants
-            WHERE remaining > 0 AND expires_at <= v_now LIMIT p_limit LOOP
+            WHERE spendable AND remaining > 0 AND expires_at <= v_now LIMIT p_limit LOOP
     v_total := v_total + wallet_expire_member(m.member_id, v_now);
   END LOOP;
   RETURN v_total;

@@ -24,7 +24,7 @@ BEGIN
     RETURN jsonb_build_object('revoked', -v_prior.amount, 'replay', true);
   END IF;
   -- Coins past their date are written off as expiry first (the expiry would have taken them anyway).
-  IF EXISTS (SELECT 1 FROM coin_grants WHERE member_id = g.member_id AND remaining > 0 AND expires_at <= v_now) THEN
+  IF EXISTS (SELECT 1 FROM coin_grants WHERE member_id = g.member_id AND spendable AND remaining > 0 AND expires_at <= v_now) THEN
     PERFORM wallet_expire_member(g.member_id, v_now);
     SELECT paid, free INTO w FROM wallets WHERE member_id = g.member_id;
   END IF;

@@ -12,7 +12,7 @@ DECLARE
 BEGIN
   SELECT paid, free INTO w FROM wallets WHERE member_id = p_member FOR UPDATE;
   IF NOT FOUND THEN RETURN 0; END IF;
-  IF EXISTS (SELECT 1 FROM coin_grants WHERE member_id = p_member AND remaining > 0 AND expires_at <= v_now) THEN
+  IF EXISTS (SELECT 1 FROM coin_grants WHERE member_id = p_member AND spendable AND remaining > 0 AND expires_at <= v_now) THEN
     PERFORM wallet_expire_member(p_member, v_now);
     SELECT paid, free INTO w FROM wallets WHERE member_id = p_member;
   END IF;
@@ -22,6 +22,12 @@ END $$;
 -- Spends p_amount: free coins first, soonest expiry first; then paid coins, oldest first. One ledger
 -- entry per grant touched. The caller holds the wallet lock (wallet_lock_available) and has checked
 -- the balance; a shortfall here is a broken invariant and aborts the transaction.
+-- The grants are read without FOR UPDATE: every function that changes a grant (spend, debit, expiry,
+-- revoke; a grant's member never changes) holds its member's wallet row lock first, so under that lock
+-- no other transaction can change them, and a row lock per grant would only add a WAL record per grant
+-- touched (docs/decisions/046). coin_grants_amounts (remaining >= 0) still stops any overdraw.
+-- `spendable` (remaining > 0, generated) is what the partial indexes select on: saying it lets the planner use
+-- them, and a spend that leaves coins in the grant stays a HOT update (0038, decision 046).
 CREATE OR REPLACE FUNCTION wallet_spend(p_member text, p_amount int, p_reason text, p_counter text,
   p_idem text, p_ref text, p_now timestamptz) RETURNS jsonb
 LANGUAGE plpgsql AS $$
@@ -35,9 +41,8 @@ BEGIN
     RAISE EXCEPTION 'invariant: spend of % exceeds the wallet', p_amount USING ERRCODE = 'P0001';
   END IF;
   FOR g IN SELECT id, kind, remaining FROM coin_grants
-            WHERE member_id = p_member AND remaining > 0 AND expires_at > v_now
-            ORDER BY (kind = 'paid'), CASE WHEN kind = 'free' THEN expires_at END, granted_at, id
-            FOR UPDATE LOOP
+            WHERE member_id = p_member AND spendable AND remaining > 0 AND expires_at > v_now
+            ORDER BY (kind = 'paid'), CASE WHEN kind = 'free' THEN expires_at END, granted_at, id LOOP
     EXIT WHEN v_left = 0;
     v_take := least(g.remaining, v_left);
     UPDATE coin_grants SET remaining = remaining - v_take WHERE id = g.id;
