@@ -16,10 +16,7 @@ import {
   useRouteLoaderData,
 } from 'react-router';
 import type { Route } from './+types/root';
-// A stylesheet of the root's own with a precedence (not the manifest's side-effect CSS, which comes after
-// some twenty modulepreloads): React writes it before them, so the render-blocking file is requested
-// first (issue 17).
-import appStylesheet from './app.css?url';
+import './app.css';
 import { shopRequestContext } from './context';
 import { useNonce } from './nonce';
 import { evaluateNavigation, isNoindexPath, type ContentValidators, type InAppNotice } from './guards/rules';
@@ -161,7 +158,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content="#ef3a6e" />
         <meta name="format-detection" content="telephone=no" />
-        <link rel="stylesheet" href={appStylesheet} precedence="default" />
         {site ? <link rel="canonical" href={canonicalUrl(site.origin, location.pathname, location.search)} /> : null}
         {isNoindexPath(location.pathname) ? <meta name="robots" content="noindex, nofollow" /> : null}
         <Meta />
