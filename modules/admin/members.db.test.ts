@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { useTestDatabase } from '#tests/use-test-database';
+import { skipUnlessPostgres, useTestDatabase } from '#tests/use-test-database';
 import { TEST_RULES, createMemberWithCoins } from '#tests/fixtures';
 import { adminAuditLog, coinLedger, sessions, users } from '#db/schema';
 import { createMemberWithSession, memberQueryOf, searchMembers } from '#modules/identity';
@@ -276,52 +276,48 @@ describe('coin adjustments', () => {
     await rejectCoinAdjustment(handle.db, approver.operator, id, '');
   });
 
-  it.skipIf(process.env.TEST_DATABASE === 'pglite')(
-    'applies once when two admins approve at once (needs PostgreSQL: two connections)',
-    async () => {
-      const member = await createMemberWithCoins(handle.db, { free: 1 });
-      const requester = await staffWith(['coins:grant']);
-      const request = await adjustCoinsAsOperator(
-        handle.db,
-        requester.operator,
-        member,
-        { kind: 'free', amount: 50_000, reason: 'キャンペーン補填', key: key() },
-        rules,
-      );
-      const id = request.ok ? request.value.adjustment.id : '';
-      const [a, b] = [await admin(), await admin()];
-      for (let round = 0; round < 1; round++) {
-        const outcomes = await Promise.all([
-          approveCoinAdjustment(handle.db, a.operator, id, rules),
-          approveCoinAdjustment(handle.db, b.operator, id, rules),
-        ]);
-        expect(outcomes.map((o) => (o.ok ? 'ok' : o.code)).sort()).toEqual(['ADJUSTMENT_NOT_PENDING', 'ok']);
-      }
-      expect((await getBalance(handle.db, member)).free).toBe(50_001);
-      const entries = await handle.db
-        .select()
-        .from(coinLedger)
-        .where(eq(coinLedger.idemKey, `adjust:${id}`));
-      expect(entries).toHaveLength(1);
-      expect(await actionsOn(member)).toEqual(['coins.adjust.request', 'coins.adjust.approve', 'coins.adjust']);
-    },
-  );
-
-  it.skipIf(process.env.TEST_DATABASE === 'pglite')(
-    'credits once when the same form is submitted twice at once (needs PostgreSQL: two connections)',
-    async () => {
-      const member = await createMemberWithCoins(handle.db, { free: 1 });
-      const { operator } = await staffWith(['coins:grant']);
-      const form = { kind: 'free' as const, amount: 700, reason: '二重送信', key: key() };
+  it('applies once when two admins approve at once (needs PostgreSQL: two connections)', async (ctx) => {
+    skipUnlessPostgres(ctx, handle, 'two connections');
+    const member = await createMemberWithCoins(handle.db, { free: 1 });
+    const requester = await staffWith(['coins:grant']);
+    const request = await adjustCoinsAsOperator(
+      handle.db,
+      requester.operator,
+      member,
+      { kind: 'free', amount: 50_000, reason: 'キャンペーン補填', key: key() },
+      rules,
+    );
+    const id = request.ok ? request.value.adjustment.id : '';
+    const [a, b] = [await admin(), await admin()];
+    for (let round = 0; round < 1; round++) {
       const outcomes = await Promise.all([
-        adjustCoinsAsOperator(handle.db, operator, member, form, rules),
-        adjustCoinsAsOperator(handle.db, operator, member, form, rules),
+        approveCoinAdjustment(handle.db, a.operator, id, rules),
+        approveCoinAdjustment(handle.db, b.operator, id, rules),
       ]);
-      expect(outcomes.map((o) => o.ok && o.value.replay).sort()).toEqual([false, true]);
-      expect((await getBalance(handle.db, member)).free).toBe(701);
-      expect(await actionsOn(member)).toEqual(['coins.adjust']);
-    },
-  );
+      expect(outcomes.map((o) => (o.ok ? 'ok' : o.code)).sort()).toEqual(['ADJUSTMENT_NOT_PENDING', 'ok']);
+    }
+    expect((await getBalance(handle.db, member)).free).toBe(50_001);
+    const entries = await handle.db
+      .select()
+      .from(coinLedger)
+      .where(eq(coinLedger.idemKey, `adjust:${id}`));
+    expect(entries).toHaveLength(1);
+    expect(await actionsOn(member)).toEqual(['coins.adjust.request', 'coins.adjust.approve', 'coins.adjust']);
+  });
+
+  it('credits once when the same form is submitted twice at once (needs PostgreSQL: two connections)', async (ctx) => {
+    skipUnlessPostgres(ctx, handle, 'two connections');
+    const member = await createMemberWithCoins(handle.db, { free: 1 });
+    const { operator } = await staffWith(['coins:grant']);
+    const form = { kind: 'free' as const, amount: 700, reason: '二重送信', key: key() };
+    const outcomes = await Promise.all([
+      adjustCoinsAsOperator(handle.db, operator, member, form, rules),
+      adjustCoinsAsOperator(handle.db, operator, member, form, rules),
+    ]);
+    expect(outcomes.map((o) => o.ok && o.value.replay).sort()).toEqual([false, true]);
+    expect((await getBalance(handle.db, member)).free).toBe(701);
+    expect(await actionsOn(member)).toEqual(['coins.adjust']);
+  });
 });
 
 describe('ban, sessions and hold', () => {

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { useTestDatabase } from '#tests/use-test-database';
+import { skipUnlessPostgres, useTestDatabase } from '#tests/use-test-database';
 import { adminAuditLog, outboundMessages, staffPermissions, users } from '#db/schema';
 import { createMemberWithSession } from '#modules/identity';
 import { RefusalError, refuse } from '#modules/kernel';
@@ -269,26 +269,24 @@ describe('changing and revoking staff', () => {
     expect(await handle.db.select().from(staffPermissions).where(eq(staffPermissions.memberId, staff.id))).toEqual([]);
   });
 
-  it.skipIf(process.env.TEST_DATABASE === 'pglite')(
-    'never leaves the shop without an admin, even when two admins demote each other at once (needs PostgreSQL: two connections)',
-    async () => {
-      // Only these two admins: every other admin of this file is demoted first, from the command line.
-      const cli = commandLineOperator();
-      const a = await member({ role: 'admin', twoFactor: true });
-      const b = await member({ role: 'admin', twoFactor: true });
-      const others = await handle.db.select({ id: users.id }).from(users).where(eq(users.role, 'admin'));
-      for (const o of others)
-        if (o.id !== a.id && o.id !== b.id)
-          await grantStaffDirectly(handle.db, cli, o.id, { role: 'user', permissions: [] });
-      const [asA, asB] = [await operatorFor(a.id), await operatorFor(b.id)];
-      const [byA, byB] = await Promise.all([revokeStaff(handle.db, asA, b.id), revokeStaff(handle.db, asB, a.id)]);
-      const outcomes = [byA, byB].map((o) => (o.ok ? 'ok' : o.code)).sort();
-      expect(outcomes).toEqual(['STAFF_LAST_ADMIN', 'ok']);
-      const admins = await handle.db.select({ id: users.id }).from(users).where(eq(users.role, 'admin'));
-      expect(admins).toHaveLength(1);
-      expect(await grantStaffDirectly(handle.db, cli, admins[0]!.id, { role: 'user', permissions: [] })).toMatchObject({
-        code: 'STAFF_LAST_ADMIN',
-      });
-    },
-  );
+  it('never leaves the shop without an admin, even when two admins demote each other at once (needs PostgreSQL: two connections)', async (ctx) => {
+    skipUnlessPostgres(ctx, handle, 'two connections');
+    // Only these two admins: every other admin of this file is demoted first, from the command line.
+    const cli = commandLineOperator();
+    const a = await member({ role: 'admin', twoFactor: true });
+    const b = await member({ role: 'admin', twoFactor: true });
+    const others = await handle.db.select({ id: users.id }).from(users).where(eq(users.role, 'admin'));
+    for (const o of others)
+      if (o.id !== a.id && o.id !== b.id)
+        await grantStaffDirectly(handle.db, cli, o.id, { role: 'user', permissions: [] });
+    const [asA, asB] = [await operatorFor(a.id), await operatorFor(b.id)];
+    const [byA, byB] = await Promise.all([revokeStaff(handle.db, asA, b.id), revokeStaff(handle.db, asB, a.id)]);
+    const outcomes = [byA, byB].map((o) => (o.ok ? 'ok' : o.code)).sort();
+    expect(outcomes).toEqual(['STAFF_LAST_ADMIN', 'ok']);
+    const admins = await handle.db.select({ id: users.id }).from(users).where(eq(users.role, 'admin'));
+    expect(admins).toHaveLength(1);
+    expect(await grantStaffDirectly(handle.db, cli, admins[0]!.id, { role: 'user', permissions: [] })).toMatchObject({
+      code: 'STAFF_LAST_ADMIN',
+    });
+  });
 });

@@ -2,7 +2,7 @@
 // spending order, prizes and their deadline, and every invariant after each scenario.
 import { describe, it, expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { useTestDatabase } from '#tests/use-test-database';
+import { skipUnlessPostgres, useTestDatabase } from '#tests/use-test-database';
 import { createMemberWithCoins, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import {
   drawLots,
@@ -681,55 +681,53 @@ describe('the prize box pages', () => {
 });
 
 describe('races with the end of a sale and the deadline', () => {
-  it.skipIf(process.env.TEST_DATABASE === 'pglite')(
-    'refuses a draw that waited while the pack was ended, even at the end of the pack (needs PostgreSQL: two connections)',
-    async () => {
-      const db = handle.db;
-      const gachaId = await createPublishedPack(db, { lots: 5, price: 10, lastOne: true, drawOptions: [1] });
-      const first = await createMemberWithCoins(db, { paid: 100 });
-      for (let i = 0; i < 3; i++)
-        expect(
-          (
-            await drawLots(db, {
-              decisionDays: TEST_RULES.prizeDecisionDays,
-              memberId: first,
-              gachaId,
-              count: 1,
-              idempotencyKey: key(),
-            })
-          ).ok,
-        ).toBe(true);
-      // Positions 4 and 5 burnt by rolled-back calls: the next draw is an end-of-pack draw.
-      const [pack] = await db.select({ no: gachas.no }).from(gachas).where(eq(gachas.id, gachaId));
-      await db.execute(sql.raw(`select nextval('gacha_pos_${pack!.no}'), nextval('gacha_pos_${pack!.no}')`));
-      const late = await createMemberWithCoins(db, { paid: 100 });
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
-      const holder = db.transaction(async (tx) => {
-        await tx.select().from(wallets).where(eq(wallets.memberId, late)).for('update');
-        locked();
-        await held;
-      });
-      await isLocked;
-      const waiting = drawLots(db, {
-        decisionDays: TEST_RULES.prizeDecisionDays,
-        memberId: late,
-        gachaId,
-        count: 1,
-        idempotencyKey: key(),
-      });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      await endPack(db, gachaId);
-      release();
-      await holder;
-      expect(await waiting).toMatchObject({ ok: false, code: 'GACHA_ENDED' });
-      const [after] = await db.select({ status: gachas.status }).from(gachas).where(eq(gachas.id, gachaId));
-      expect(after!.status).toBe('ended');
-      expect(verifyReveal((await getPackReveal(db, gachaId))!).ok).toBe(true);
-    },
-  );
+  it('refuses a draw that waited while the pack was ended, even at the end of the pack (needs PostgreSQL: two connections)', async (ctx) => {
+    skipUnlessPostgres(ctx, handle, 'two connections');
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 5, price: 10, lastOne: true, drawOptions: [1] });
+    const first = await createMemberWithCoins(db, { paid: 100 });
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await drawLots(db, {
+            decisionDays: TEST_RULES.prizeDecisionDays,
+            memberId: first,
+            gachaId,
+            count: 1,
+            idempotencyKey: key(),
+          })
+        ).ok,
+      ).toBe(true);
+    // Positions 4 and 5 burnt by rolled-back calls: the next draw is an end-of-pack draw.
+    const [pack] = await db.select({ no: gachas.no }).from(gachas).where(eq(gachas.id, gachaId));
+    await db.execute(sql.raw(`select nextval('gacha_pos_${pack!.no}'), nextval('gacha_pos_${pack!.no}')`));
+    const late = await createMemberWithCoins(db, { paid: 100 });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = db.transaction(async (tx) => {
+      await tx.select().from(wallets).where(eq(wallets.memberId, late)).for('update');
+      locked();
+      await held;
+    });
+    await isLocked;
+    const waiting = drawLots(db, {
+      decisionDays: TEST_RULES.prizeDecisionDays,
+      memberId: late,
+      gachaId,
+      count: 1,
+      idempotencyKey: key(),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await endPack(db, gachaId);
+    release();
+    await holder;
+    expect(await waiting).toMatchObject({ ok: false, code: 'GACHA_ENDED' });
+    const [after] = await db.select({ status: gachas.status }).from(gachas).where(eq(gachas.id, gachaId));
+    expect(after!.status).toBe('ended');
+    expect(verifyReveal((await getPackReveal(db, gachaId))!).ok).toBe(true);
+  });
 
   it('leaves a prize kept after the deadline job picked it, and converts the rest', async () => {
     const db = handle.db;

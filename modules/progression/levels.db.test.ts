@@ -4,7 +4,7 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { and, eq, like } from 'drizzle-orm';
-import { useTestDatabase } from '#tests/use-test-database';
+import { skipUnlessPostgres, useTestDatabase } from '#tests/use-test-database';
 import { createMemberWithCoins, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { drawLots } from '#modules/draw';
 import { mails } from '#db/schema';
@@ -116,33 +116,30 @@ describe('level-up mails', () => {
     ]);
   });
 
-  it.skipIf(process.env.TEST_DATABASE === 'pglite')(
-    'mails each level exactly once under concurrent draws of one member (needs PostgreSQL: several connections)',
-    async () => {
-      if (handle.engine === 'pglite') return;
-      const db = handle.db;
-      await syncLevelTable(db, RULES);
-      const pack = await createPublishedPack(db, { lots: 500, price: 100 });
-      const member = await createMemberWithCoins(db, { paid: 100_000 });
-      // 12 draws of 1,000 at once: 12,000 exp, levels 2 to 5.
-      const outcomes = await Promise.all(
-        Array.from({ length: 12 }, () =>
-          drawLots(db, {
-            decisionDays: TEST_RULES.prizeDecisionDays,
-            memberId: member,
-            gachaId: pack,
-            count: 10,
-            idempotencyKey: randomUUID(),
-          }),
-        ),
-      );
-      expect(outcomes.every((o) => o.ok)).toBe(true);
-      expect((await levelMails(member)).map((m) => m.key)).toEqual([
-        'level-up:2',
-        'level-up:3',
-        'level-up:4',
-        'level-up:5',
-      ]);
-    },
-  );
+  it('mails each level exactly once under concurrent draws of one member (needs PostgreSQL: several connections)', async (ctx) => {
+    skipUnlessPostgres(ctx, handle, 'several connections');
+    const db = handle.db;
+    await syncLevelTable(db, RULES);
+    const pack = await createPublishedPack(db, { lots: 500, price: 100 });
+    const member = await createMemberWithCoins(db, { paid: 100_000 });
+    // 12 draws of 1,000 at once: 12,000 exp, levels 2 to 5.
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        drawLots(db, {
+          decisionDays: TEST_RULES.prizeDecisionDays,
+          memberId: member,
+          gachaId: pack,
+          count: 10,
+          idempotencyKey: randomUUID(),
+        }),
+      ),
+    );
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+    expect((await levelMails(member)).map((m) => m.key)).toEqual([
+      'level-up:2',
+      'level-up:3',
+      'level-up:4',
+      'level-up:5',
+    ]);
+  });
 });

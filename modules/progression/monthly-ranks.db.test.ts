@@ -4,7 +4,7 @@
 import { describe, it, expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, like } from 'drizzle-orm';
-import { useTestDatabase } from '#tests/use-test-database';
+import { skipUnlessPostgres, useTestDatabase } from '#tests/use-test-database';
 import { createMember, TEST_RULES } from '#tests/fixtures';
 import { grantCoins } from '#modules/wallet';
 import { mails, memberMonthlyRanks } from '#db/schema';
@@ -101,24 +101,21 @@ describe('recordMonthlyRanks', () => {
     expect((await currentRank(db, members.newYear!, feb1)).name).toBe('ブロンズ');
   });
 
-  it.skipIf(process.env.TEST_DATABASE === 'pglite')(
-    'records each member once and mails once when runs overlap, batch by batch (needs PostgreSQL)',
-    async () => {
-      if (handle.engine === 'pglite') return;
-      const db = handle.db;
-      const buyers = await Promise.all(Array.from({ length: 7 }, () => createMember(db)));
-      for (const [i, member] of buyers.entries()) await buy(member, 10_000 * (i + 1), new Date('2027-02-10T03:00:00Z'));
-      const mar1 = new Date('2027-02-28T15:01:00Z'); // 1 March 00:01 in Japan
-      await Promise.all([1, 2, 3].map(() => recordMonthlyRanks(db, RULES, mar1, 2)));
-      const sent = await rankMails(buyers);
-      expect(sent).toHaveLength(7);
-      expect(new Set(sent.map((m) => m.memberId)).size).toBe(7);
-      expect(sent.every((m) => m.key === 'rank-up:2027-03')).toBe(true);
-      const rows = await db
-        .select()
-        .from(memberMonthlyRanks)
-        .where(and(eq(memberMonthlyRanks.month, '2027-03-01'), inArray(memberMonthlyRanks.memberId, buyers)));
-      expect(rows.map((r) => r.rank).sort()).toEqual([1, 1, 2, 2, 2, 2, 2]);
-    },
-  );
+  it('records each member once and mails once when runs overlap, batch by batch (needs PostgreSQL)', async (ctx) => {
+    skipUnlessPostgres(ctx, handle, 'several connections');
+    const db = handle.db;
+    const buyers = await Promise.all(Array.from({ length: 7 }, () => createMember(db)));
+    for (const [i, member] of buyers.entries()) await buy(member, 10_000 * (i + 1), new Date('2027-02-10T03:00:00Z'));
+    const mar1 = new Date('2027-02-28T15:01:00Z'); // 1 March 00:01 in Japan
+    await Promise.all([1, 2, 3].map(() => recordMonthlyRanks(db, RULES, mar1, 2)));
+    const sent = await rankMails(buyers);
+    expect(sent).toHaveLength(7);
+    expect(new Set(sent.map((m) => m.memberId)).size).toBe(7);
+    expect(sent.every((m) => m.key === 'rank-up:2027-03')).toBe(true);
+    const rows = await db
+      .select()
+      .from(memberMonthlyRanks)
+      .where(and(eq(memberMonthlyRanks.month, '2027-03-01'), inArray(memberMonthlyRanks.memberId, buyers)));
+    expect(rows.map((r) => r.rank).sort()).toEqual([1, 1, 2, 2, 2, 2, 2]);
+  });
 });

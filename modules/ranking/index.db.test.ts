@@ -4,7 +4,7 @@
 import { describe, it, expect, beforeEach, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { and, eq, gte, inArray } from 'drizzle-orm';
-import { useTestDatabase } from '#tests/use-test-database';
+import { skipUnlessPostgres, useTestDatabase } from '#tests/use-test-database';
 import { createMember, createMemberWithCoins, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { drawLots } from '#modules/draw';
 import { syncLevelTable } from '#modules/progression';
@@ -189,19 +189,16 @@ describe("the member's own place", () => {
 });
 
 describe('concurrent folds', () => {
-  it.skipIf(process.env.TEST_DATABASE === 'pglite')(
-    'count every draw once when three run at once (needs PostgreSQL: several connections)',
-    async () => {
-      if (handle.engine === 'pglite') return;
-      const db = handle.db;
-      const pack = await createPublishedPack(db, { lots: 200, price: 100 });
-      const member = await createMemberWithCoins(db, { paid: 100_000 });
-      const week = jstPeriod('week', at(NEXT_MONDAY, 7 * 24 * HOUR));
-      for (let i = 0; i < 12; i++) await draw(member, pack, 1, at(week.from, i * 1000));
-      await Promise.all([foldAll(), foldAll(), foldAll()]);
-      expect((await rankingBoard(db, 'exp', week, member)).me?.score).toBe(1_200);
-    },
-  );
+  it('count every draw once when three run at once (needs PostgreSQL: several connections)', async (ctx) => {
+    skipUnlessPostgres(ctx, handle, 'several connections');
+    const db = handle.db;
+    const pack = await createPublishedPack(db, { lots: 200, price: 100 });
+    const member = await createMemberWithCoins(db, { paid: 100_000 });
+    const week = jstPeriod('week', at(NEXT_MONDAY, 7 * 24 * HOUR));
+    for (let i = 0; i < 12; i++) await draw(member, pack, 1, at(week.from, i * 1000));
+    await Promise.all([foldAll(), foldAll(), foldAll()]);
+    expect((await rankingBoard(db, 'exp', week, member)).me?.score).toBe(1_200);
+  });
 });
 
 describe('public names', () => {

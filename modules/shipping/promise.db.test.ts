@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { useTestDatabase } from '#tests/use-test-database';
+import { skipUnlessPostgres, useTestDatabase } from '#tests/use-test-database';
 import { TEST_RULES } from '#tests/fixtures';
 import { shippingMember, testShippingRules } from '#tests/shipping';
 import { coinLedger, outboundMessages, shippingRequests } from '#db/schema';
@@ -24,7 +24,6 @@ import {
 
 const handle = useTestDatabase('shipping-promise', { poolSize: 4 });
 const rules = testShippingRules({ lateCompensationCoins: 100 });
-const onPostgres = process.env.TEST_DATABASE !== 'pglite';
 const DAY = 86_400_000;
 const desk = commandLineOperator();
 
@@ -120,7 +119,8 @@ describe('the promised date', () => {
     expect(events).toEqual(['requested', 'preparing', 'compensated', 'shipped']);
   });
 
-  it.skipIf(!onPostgres)('two overlapping job runs credit each late request exactly once', async () => {
+  it('two overlapping job runs credit each late request exactly once', async (ctx) => {
+    skipUnlessPostgres(ctx, handle, 'two connections');
     const late = [];
     for (let i = 0; i < 6; i++) late.push(await requestAt(new Date(Date.now() - 20 * DAY)));
     const now = new Date();
@@ -136,7 +136,8 @@ describe('the promised date', () => {
     expect(await compensateLateShipments(handle.db, rules, now)).toBe(0);
   });
 
-  it.skipIf(!onPostgres)('a run skips a request another transaction holds, and a later run pays it once', async () => {
+  it('a run skips a request another transaction holds, and a later run pays it once', async (ctx) => {
+    skipUnlessPostgres(ctx, handle, 'two connections');
     const r = await requestAt(new Date(Date.now() - 20 * DAY));
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { useTestDatabase } from '#tests/use-test-database';
+import { skipUnlessPostgres, useTestDatabase } from '#tests/use-test-database';
 import { createMember, TEST_RULES } from '#tests/fixtures';
 import { shippingMember, testShippingRules } from '#tests/shipping';
 import {
@@ -33,7 +33,6 @@ import {
 
 const handle = useTestDatabase('shipping-requests', { poolSize: 4 });
 const rules = testShippingRules();
-const onPostgres = process.env.TEST_DATABASE !== 'pglite';
 const DAY = 86_400_000;
 
 const create = (
@@ -374,7 +373,8 @@ describe('key rotation', () => {
 });
 
 describe('races on PostgreSQL (two connections)', () => {
-  it.skipIf(!onPostgres)('two requests for one prize: exactly one takes it', async () => {
+  it('two requests for one prize: exactly one takes it', async (ctx) => {
+    skipUnlessPostgres(ctx, handle, 'two connections');
     for (let round = 0; round < 5; round++) {
       const member = await shippingMember(handle.db, rules, { prizes: 2 });
       const [a, b] = await Promise.all([
@@ -390,7 +390,8 @@ describe('races on PostgreSQL (two connections)', () => {
     }
   });
 
-  it.skipIf(!onPostgres)('the same key twice at once: one request, the retry answers it', async () => {
+  it('the same key twice at once: one request, the retry answers it', async (ctx) => {
+    skipUnlessPostgres(ctx, handle, 'two connections');
     const member = await shippingMember(handle.db, rules, { prizes: 1 });
     const key = randomUUID();
     const [a, b] = await Promise.all([
@@ -405,44 +406,43 @@ describe('races on PostgreSQL (two connections)', () => {
     expect(await requestsOf(member.memberId)).toHaveLength(1);
   });
 
-  it.skipIf(!onPostgres)(
-    'a request, the member’s conversion and the deadline job on one prize: exactly one wins',
-    async () => {
-      const winners = new Map<string, number>();
-      for (let round = 0; round < 6; round++) {
-        const member = await shippingMember(handle.db, rules, { prizes: 1 });
-        const [prizeId] = member.prizeIds as [string];
-        const due = new Date(Date.now() + (TEST_RULES.prizeDecisionDays + 1) * DAY);
-        const [requested, converted, jobbed] = await Promise.all([
-          create(member, [prizeId]),
-          convertPrizes(handle.db, member.memberId, [prizeId], { freeCoinDays: TEST_RULES.freeCoinDays }),
-          autoConvertDuePrizes(handle.db, TEST_RULES.freeCoinDays, due),
-        ]);
-        const status = (await prizeStatuses([prizeId]))[prizeId];
-        const conversions = await handle.db
-          .select({ reason: coinLedger.reason })
-          .from(coinLedger)
-          .where(eq(coinLedger.idemKey, `convert:${prizeId}`));
-        const requestWon = requested.ok;
-        const memberWon = converted.ok;
-        const jobWon = !requestWon && !memberWon && status === 'converted';
-        expect([requestWon, memberWon, jobWon].filter(Boolean)).toHaveLength(1);
-        expect(status).toBe(requestWon ? 'shipping' : 'converted');
-        // A conversion credits once at most; a shipped prize credits nothing.
-        expect(conversions.length).toBeLessThanOrEqual(1);
-        if (requestWon) expect(conversions).toEqual([]);
-        if (memberWon) expect(conversions.map((c) => c.reason)).toEqual(['prize_conversion']);
-        if (jobWon) expect(conversions.map((c) => c.reason)).toEqual(['prize_auto_conversion']);
-        if (!requestWon) expect(requested).toMatchObject({ ok: false, code: 'PRIZE_ALREADY_DECIDED' });
-        expect(typeof jobbed).toBe('number');
-        const winner = requestWon ? 'request' : memberWon ? 'member' : 'job';
-        winners.set(winner, (winners.get(winner) ?? 0) + 1);
-      }
-      expect([...winners.values()].reduce((a, b) => a + b, 0)).toBe(6);
-    },
-  );
+  it('a request, the member’s conversion and the deadline job on one prize: exactly one wins', async (ctx) => {
+    skipUnlessPostgres(ctx, handle, 'two connections');
+    const winners = new Map<string, number>();
+    for (let round = 0; round < 6; round++) {
+      const member = await shippingMember(handle.db, rules, { prizes: 1 });
+      const [prizeId] = member.prizeIds as [string];
+      const due = new Date(Date.now() + (TEST_RULES.prizeDecisionDays + 1) * DAY);
+      const [requested, converted, jobbed] = await Promise.all([
+        create(member, [prizeId]),
+        convertPrizes(handle.db, member.memberId, [prizeId], { freeCoinDays: TEST_RULES.freeCoinDays }),
+        autoConvertDuePrizes(handle.db, TEST_RULES.freeCoinDays, due),
+      ]);
+      const status = (await prizeStatuses([prizeId]))[prizeId];
+      const conversions = await handle.db
+        .select({ reason: coinLedger.reason })
+        .from(coinLedger)
+        .where(eq(coinLedger.idemKey, `convert:${prizeId}`));
+      const requestWon = requested.ok;
+      const memberWon = converted.ok;
+      const jobWon = !requestWon && !memberWon && status === 'converted';
+      expect([requestWon, memberWon, jobWon].filter(Boolean)).toHaveLength(1);
+      expect(status).toBe(requestWon ? 'shipping' : 'converted');
+      // A conversion credits once at most; a shipped prize credits nothing.
+      expect(conversions.length).toBeLessThanOrEqual(1);
+      if (requestWon) expect(conversions).toEqual([]);
+      if (memberWon) expect(conversions.map((c) => c.reason)).toEqual(['prize_conversion']);
+      if (jobWon) expect(conversions.map((c) => c.reason)).toEqual(['prize_auto_conversion']);
+      if (!requestWon) expect(requested).toMatchObject({ ok: false, code: 'PRIZE_ALREADY_DECIDED' });
+      expect(typeof jobbed).toBe('number');
+      const winner = requestWon ? 'request' : memberWon ? 'member' : 'job';
+      winners.set(winner, (winners.get(winner) ?? 0) + 1);
+    }
+    expect([...winners.values()].reduce((a, b) => a + b, 0)).toBe(6);
+  });
 
-  it.skipIf(!onPostgres)('the member’s cancel against the desk’s prepare: exactly one wins', async () => {
+  it('the member’s cancel against the desk’s prepare: exactly one wins', async (ctx) => {
+    skipUnlessPostgres(ctx, handle, 'two connections');
     for (let round = 0; round < 6; round++) {
       const member = await shippingMember(handle.db, rules, { prizes: 1 });
       const made = await create(member, member.prizeIds);

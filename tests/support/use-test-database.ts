@@ -1,6 +1,6 @@
 // useTestDatabase(): a fresh migrated database for one *.db.test.ts file, opened before its tests and
 // checked (every money and lot invariant), closed and dropped after them.
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, type TestContext } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { checkInvariants } from '#modules/wallet';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -17,6 +17,12 @@ export interface UseTestDatabaseOptions {
 
 /** The opened database, usable from the file's own beforeAll on (the hooks run in the order declared). */
 export interface TestDatabaseHandle extends DatabaseHandle {
+  /**
+   * The engine actually opened: 'pglite' when TEST_DATABASE=pglite, and also when TEST_DATABASE_URL is unset
+   * and 127.0.0.1:5432 does not answer (tests/support/database.ts). Decide PostgreSQL-only tests on this,
+   * never on the environment (skipUnlessPostgres).
+   */
+  readonly engine: 'postgres' | 'pglite';
   /** postgres:// URL of the fresh database, or undefined on PGlite. */
   readonly databaseUrl: string | undefined;
   /** A fresh DATA_DIR (PGlite lives in it when there is no PostgreSQL). */
@@ -84,4 +90,15 @@ export function useTestDatabase(label: string, options: UseTestDatabaseOptions =
     listen: (channel, onMessage) => current().listen(channel, onMessage),
     close: () => current().close(),
   };
+}
+
+/**
+ * Skips the running test, saying why, unless the file's database is really PostgreSQL: a race needs
+ * several connections, and on PGlite's one it would pass without racing. Decided on the engine opened,
+ * so a run that fell back to PGlite reports the race as skipped instead of passed.
+ * @example it('two at once', async (ctx) => { skipUnlessPostgres(ctx, handle, 'two connections'); … })
+ */
+export function skipUnlessPostgres(context: Pick<TestContext, 'skip'>, handle: TestDatabaseHandle, why: string): void {
+  if (handle.engine !== 'postgres')
+    context.skip(`needs PostgreSQL (${why}); this run opened PGlite, which has one connection`);
 }
