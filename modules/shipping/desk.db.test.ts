@@ -497,6 +497,7 @@ describe('reading addresses and the queue', () => {
       now,
     );
     expect(shipped.ok && shipped.queue.items.every((i) => i.status === 'shipped')).toBe(true);
+    expect(shipped.ok && shipped.queue.items.map((i) => i.id)).toContain(done.id);
     const laterRow = await statusOf(later.id);
     const byDate = await listShippingQueue(
       handle.db,
@@ -504,9 +505,27 @@ describe('reading addresses and the queue', () => {
       shippingQueueFilterSchema.parse({ from: laterRow.promisedDate, to: laterRow.promisedDate }),
       now,
     );
-    expect(byDate.ok && byDate.queue.items.map((i) => i.promisedDate)).toEqual(
-      byDate.ok ? byDate.queue.items.map(() => laterRow.promisedDate) : [],
-    );
+    if (!byDate.ok) throw new Error(byDate.code);
+    // The request promised inside the range is listed (an empty answer fails here), and only such requests:
+    // late and done were promised days before it.
+    const datedIds = byDate.queue.items.map((i) => i.id);
+    expect(datedIds).toContain(later.id);
+    expect(datedIds).not.toContain(late.id);
+    expect(datedIds).not.toContain(done.id);
+    expect(new Set(byDate.queue.items.map((i) => i.promisedDate))).toEqual(new Set([laterRow.promisedDate]));
+    // The range's ends: from its promised date it is in, from the day after it is out.
+    const dayAfter = new Date(Date.parse(`${laterRow.promisedDate}T00:00:00Z`) + DAY).toISOString().slice(0, 10);
+    const laterFrom = async (from: string) => {
+      const listed = await listShippingQueue(
+        handle.db,
+        desk,
+        shippingQueueFilterSchema.parse({ memberId: later.memberId, from }),
+        now,
+      );
+      return listed.ok ? listed.queue.items.map((i) => i.id) : listed.code;
+    };
+    expect(await laterFrom(laterRow.promisedDate)).toEqual([later.id]);
+    expect(await laterFrom(dayAfter)).toEqual([]);
     expect(shippingQueueFilterSchema.safeParse({ from: '2030/01/01' }).success).toBe(false);
   });
 });
