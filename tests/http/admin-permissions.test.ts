@@ -9,6 +9,7 @@ import { openDatabase, type DatabaseHandle } from '#db/client';
 import { staffPermissions, users } from '#db/schema';
 import { ADMIN_PERMISSIONS, type AdminPermission } from '#modules/admin';
 import { cookieFrom, get, postForm, signUpByForm, uniqueEmail } from '#tests/http';
+import { ADMIN_MATRIX_ACTIONS, ADMIN_MATRIX_PAGES } from '#tests/admin-routes';
 
 const databaseUrl = inject('shopDatabaseUrl');
 let handle: DatabaseHandle | undefined;
@@ -20,53 +21,10 @@ afterAll(async () => {
   await handle?.close();
 });
 
-/** Each page or download and the permission it needs. */
-const PAGES: [string, AdminPermission][] = [
-  ['/admin/members', 'members:read'],
-  ['/admin/members/approvals', 'coins:grant'],
-  ['/admin/shipping', 'shipping:read'],
-  ['/admin/packs', 'packs:write'],
-  ['/admin/packs/stellar-pokemon-001', 'packs:write'],
-  ['/admin/stock', 'packs:write'],
-  ['/admin/orders', 'orders:read'],
-  ['/admin/signals', 'signals:read'],
-  ['/admin/genres', 'packs:write'],
-  ['/admin/coin-packs', 'packs:write'],
-  ['/admin/promo-codes', 'promo:write'],
-  ['/admin/mail', 'mail:write'],
-  ['/admin/invitations', 'members:read'],
-  ['/admin/banners', 'content:write'],
-  ['/admin/content', 'content:write'],
-  ['/admin/reports/unused-paid', 'orders:read'],
-  ['/admin/inquiries', 'inquiries:read'],
-  ['/admin/inquiries/templates', 'inquiries:read'],
-  ['/admin/audit', 'audit:read'],
-  ['/admin/staff', 'staff:write'],
-  ['/admin/maintenance', 'shop:write'],
-  ['/admin/exports/members.csv', 'members:read'],
-  ['/admin/exports/draws.csv', 'members:read'],
-  ['/admin/exports/ledger.csv', 'members:read'],
-  ['/admin/exports/orders.csv', 'orders:read'],
-  ['/admin/exports/shipping.csv', 'shipping:read'],
-];
-
-/** Each action with input it refuses (so nothing changes when it is let through) and its permission. */
-const ACTIONS: [string, Record<string, string>, AdminPermission][] = [
-  ['/admin/packs', { id: 'Bad Id', genreId: '', title: '', description: '' }, 'packs:write'],
-  ['/admin/packs/stellar-pokemon-001', { intent: 'nothing' }, 'packs:write'],
-  ['/admin/genres', { intent: 'save', id: '', name: '' }, 'packs:write'],
-  ['/admin/coin-packs', { intent: 'save', id: '', name: '' }, 'packs:write'],
-  ['/admin/promo-codes', { intent: 'create', code: '', label: '' }, 'promo:write'],
-  ['/admin/mail', { intent: 'send', audience: 'broadcast', subject: '' }, 'mail:write'],
-  ['/admin/stock', { intent: 'receive', cardName: '', count: '0' }, 'packs:write'],
-  ['/admin/staff', { intent: 'invite', email: 'not-an-address', role: 'staff' }, 'staff:write'],
-  ['/admin/maintenance', { intent: 'nothing' }, 'shop:write'],
-  ['/admin/orders/00000000-0000-4000-8000-000000000000', { intent: 'refund', reason: 'x' }, 'orders:refund'],
-  ['/admin/inquiries/templates', { intent: 'nothing' }, 'inquiries:write'],
-  ['/admin/content', { type: 'nothing', uid: '', title: '' }, 'content:write'],
-  // The page itself also opens with reports:read (the economy view), so only its actions are in the matrix.
-  ['/admin/farm', { intent: 'nothing' }, 'farm:write'],
-];
+// The pages and actions, and the routes other files cover: tests/support/admin-routes.ts (app/admin-routes.test.ts
+// fails when an /admin route is in neither).
+const PAGES = ADMIN_MATRIX_PAGES;
+const ACTIONS = ADMIN_MATRIX_ACTIONS;
 
 describe.skipIf(!databaseUrl)(
   `the admin area's permission matrix${databaseUrl ? '' : ' (skipped: needs PostgreSQL beside the shop for roles)'}`,

@@ -71,9 +71,16 @@ describe.skipIf(!databaseUrl)(
 
       const auditor = await memberWithShippingRequest(handle!.db, 'desk-auditor');
       const auditorCookie = await staffWith(auditor, ['audit:read']);
-      for (const page of ['/admin/shipping', path, `/admin/shipping/labels.csv?id=${owner.requestId}`]) {
+      // Every way in to the addresses: the queue, the request, the printed batch and the label CSV.
+      for (const page of [
+        '/admin/shipping',
+        path,
+        `/admin/shipping/batch?id=${owner.requestId}`,
+        `/admin/shipping/labels.csv?id=${owner.requestId}`,
+      ]) {
         const refused = await get(page, { cookie: auditorCookie });
         expect(refused.status, page).toBe(403);
+        expect(refused.body, page).not.toContain('千代田区');
       }
       const home = await get('/admin', { cookie: auditorCookie });
       expect(home.body).not.toContain('発送デスク');
