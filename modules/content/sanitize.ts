@@ -7,7 +7,14 @@
 import sanitizeHtml from 'sanitize-html';
 import { ElementType, parseDocument } from 'htmlparser2';
 import { z } from 'zod';
-import { hasRichTextToShow, linkUrl, safeLinkUrl, type RichText, type RichTextBlock, type RichTextSpan } from './rich-text';
+import {
+  hasRichTextToShow,
+  linkUrl,
+  safeLinkUrl,
+  type RichText,
+  type RichTextBlock,
+  type RichTextSpan,
+} from './rich-text';
 import type { EmbedField, ImageField, LinkField, Slice, TableField, TableRow } from './fields';
 import type { NoticeData, PageData } from './source';
 import { parseEmbed } from './embeds';
