@@ -39,7 +39,7 @@ import { trackAdParameters } from './lib/ad-tracking';
 import { pushInvitationEventFromCookie } from './lib/analytics';
 import { resolveGenre, genreOfGacha } from '#modules/gacha';
 import { isStaffRole } from '#modules/identity';
-import { contentOf, footerNoteOf } from './lib/content.server';
+import { contentOf, footerLineOf } from './lib/content.server';
 import { balanceOf, genresOf } from './lib/request-reads.server';
 import { maintenanceEndText } from '#modules/shop';
 import { unreadMailsOf } from './lib/mailbox.server';
@@ -115,7 +115,7 @@ export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
     balanceOf(shop),
     shop.services.maintenance.current(),
     unreadMailsOf(shop),
-    footerNoteOf(contentOf(shop.services)),
+    footerLineOf(shop.services),
   ]);
   return {
     member: shop.member ? { id: shop.member.id, name: shop.member.name, role: shop.member.role } : null,

@@ -1,8 +1,8 @@
 // A page written in the browser and published (docs/decisions/040). On a desktop, a staff member with
 // content:write (and the second factor) creates a page, types rich text in the TipTap editor, adds a
-// table slice, saves (version 2), sees it in the phone and desktop previews (framed by our own origin),
-// publishes it after confirming, and a visitor then reads it at /{uid}; a visitor asking /preview meets
-// the not-found page. axe on the list and the editor. The staff role is granted beside the running shop
+// table slice and a button slice, moves the button above the table, saves (version 2), sees it in the
+// phone and desktop previews (framed by our own origin) in that order, publishes it after confirming,
+// and a visitor then reads it at /{uid}; a visitor asking /preview meets the not-found page. axe on the list and the editor. The staff role is granted beside the running shop
 // (PostgreSQL only, like the other staff journeys).
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import {
@@ -33,7 +33,7 @@ afterAll(async () => {
 
 describe('a content page written in the browser', () => {
   it.skipIf(!databaseUrl)(
-    `create, type rich text, add a table, preview, publish; a visitor reads it${databaseUrl ? '' : ' (skipped: needs PostgreSQL to grant the staff role beside the running shop)'}`,
+    `create, type rich text, add a table and a button moved above it, preview, publish; a visitor reads it${databaseUrl ? '' : ' (skipped: needs PostgreSQL to grant the staff role beside the running shop)'}`,
     async () => {
       const desk = await openContext(shop.browser, 'desktop', shop.baseURL);
       const visitor = await openContext(shop.browser, 'desktop', shop.baseURL);
@@ -94,6 +94,19 @@ describe('a content page written in the browser', () => {
         await page.getByLabel('スライス1の表 1行2列').fill('内容');
         await page.getByLabel('スライス1の表 2行1列').fill('送料');
         await page.getByLabel('スライス1の表 2行2列').fill('無料');
+
+        // ── A button slice after it, then moved above the table.
+        await page.getByLabel('追加するスライス').selectOption('button');
+        await page.getByRole('button', { name: 'スライスを追加' }).click();
+        await page.getByLabel('ボタンの文言').fill('ガチャ一覧へ');
+        await page.getByLabel(/^リンク先/).fill('/gacha/pokemon');
+        const sliceHeads = () =>
+          page.getByTestId('editor-slice').evaluateAll((slices) => slices.map((s) => s.textContent?.split('上へ')[0]));
+        expect(await sliceHeads()).toEqual(['スライス1：表', 'スライス2：ボタンリンク']);
+        await page.getByRole('button', { name: 'スライス2を上へ' }).click();
+        expect(await sliceHeads()).toEqual(['スライス1：ボタンリンク', 'スライス2：表']);
+        // The table's cells moved with it (its inputs are now slice 2's).
+        expect(await page.getByLabel('スライス2の表 2行2列').inputValue()).toBe('無料');
         await expectNoSeriousAxeViolations(page, 'content editor');
         await page.getByRole('button', { name: '保存（新しい版）' }).click();
         await page.getByText('版2として保存しました').waitFor();
@@ -102,6 +115,15 @@ describe('a content page written in the browser', () => {
         const desktopFrame = page.frameLocator('iframe[title="プレビュー（パソコン）"]');
         await desktopFrame.getByRole('heading', { name: 'はじめに' }).waitFor();
         await desktopFrame.getByRole('cell', { name: '無料' }).waitFor();
+        // The saved order: the button, then the table.
+        const buttonLink = desktopFrame.getByRole('link', { name: 'ガチャ一覧へ' });
+        await buttonLink.waitFor();
+        expect(
+          await buttonLink.evaluate((link) => {
+            const table = document.querySelector('table');
+            return !!table && !!(link.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING);
+          }),
+        ).toBe(true);
         expect(await desktopFrame.locator('strong').first().textContent()).toBe('大事なところ');
         await page
           .frameLocator('iframe[title="プレビュー（スマートフォン）"]')
@@ -131,6 +153,14 @@ describe('a content page written in the browser', () => {
         expect(await diff.locator('.bg-green-100').allTextContents()).toEqual(
           expect.arrayContaining([expect.stringContaining('## はじめに'), expect.stringContaining('| 送料 | 無料 |')]),
         );
+        // The diff names the slices in their saved order: the button first.
+        const added = await diff.locator('.bg-green-100').allTextContents();
+        const buttonLine = added.findIndex((line) =>
+          line.includes('スライス1（ボタン）: ガチャ一覧へ → /gacha/pokemon'),
+        );
+        const tableLine = added.findIndex((line) => line.includes('スライス2（表・見出し行あり）'));
+        expect(buttonLine).toBeGreaterThanOrEqual(0);
+        expect(tableLine).toBeGreaterThan(buttonLine);
 
         expect(desk.problems).toEqual([]);
         expect(visitor.problems).toEqual([]);

@@ -17,11 +17,17 @@ export const LEGAL_LINKS = [
 /** The slim footers' links (sign-in, app web views): the terms, privacy and 特定商取引法. */
 export const SLIM_LEGAL_LINKS = LEGAL_LINKS.filter((link) => ['/terms', '/privacy', '/tokushoho'].includes(link.to));
 
-/** The 古物営業法 line (permit number, issuing 公安委員会) every page's footer shows, one link from the top page. */
-export function KobutsuLine() {
+/**
+ * The 古物営業法 line (permit number, issuing 公安委員会) every page's footer shows, one link from the
+ * top page. `dark` for the result page's dark stage.
+ */
+export function KobutsuLine({ tone = 'light' }: { tone?: 'light' | 'dark' }) {
   const note = useRootData()?.footerNote;
   return note ? (
-    <p className="px-4 pb-2 text-center text-xs text-muted">
+    <p
+      className={`px-4 pb-2 text-center text-xs ${tone === 'dark' ? 'text-white/70' : 'text-muted'}`}
+      data-testid="kobutsu-line"
+    >
       <AppLink to="/kobutsu" className="underline-offset-2 hover:underline">
         {note}
       </AppLink>

@@ -3,10 +3,12 @@
 // hand). The footer's 古物営業法 line is read through it too, kept for a few seconds per instance so
 // every page does not ask again.
 import type { ShopServices } from '#server/services';
+import { legalFactsOf } from '#server/content';
 import { data } from 'react-router';
 import {
   createBuiltinSource,
   isContentError,
+  kobutsuFooterNote,
   normaliseNoticeData,
   normalisePageData,
   type ContentDocument,
@@ -79,22 +81,39 @@ export function contentOf(services: Pick<ShopServices, 'db'> & { content?: Conte
 
 /** The uid of the page whose footer note every page shows (the 古物営業法 display). */
 export const FOOTER_NOTE_PAGE = 'kobutsu';
-const FOOTER_NOTE_TTL_MS = 30_000;
 const footerNotes = new WeakMap<ContentSource, { at: number; note: Promise<string | null> }>();
 
 /**
- * The 古物営業法 line for the footer (permit number and issuing 公安委員会), from the kobutsu page's
- * `footerNote`; null when the page has none. A failed read keeps the last answer.
+ * The 古物営業法 line for the footer (permit number and issuing 公安委員会): the kobutsu page's
+ * `footerNote`, else `fallback` (the line the settings' permit facts make, kobutsuFooterNote), so the
+ * line never leaves the site when an editor unpublishes or renames the page, clears the field, or a
+ * Prismic repository has no footer_note. Kept `ttlMs` per instance (the page cache's time: a cached page
+ * is as old anyway); a failed read keeps the last answer.
+ * @example await footerNoteOf(source, kobutsuFooterNote(legalFactsOf(config)), { ttlMs: 5_000 })
  */
-export function footerNoteOf(source: ContentSource, now = Date.now()): Promise<string | null> {
+export async function footerNoteOf(
+  source: ContentSource,
+  fallback: string,
+  options: { ttlMs: number; now?: number },
+): Promise<string> {
+  const now = options.now ?? Date.now();
   const cached = footerNotes.get(source);
-  if (cached && now - cached.at < FOOTER_NOTE_TTL_MS) return cached.note;
+  if (cached && now - cached.at < options.ttlMs) return (await cached.note) ?? fallback;
   const note = source
     .getPage(FOOTER_NOTE_PAGE, ['page'])
     .then((page) => page?.data.footerNote?.trim() || null)
     .catch(() => (cached ? cached.note : null));
   footerNotes.set(source, { at: now, note });
-  return note;
+  return (await note) ?? fallback;
+}
+
+/** The footer's 古物営業法 line for this shop's pages (the root loader's footerNote). */
+export function footerLineOf(
+  services: Pick<ShopServices, 'db' | 'config'> & { content?: ContentSource },
+): Promise<string> {
+  return footerNoteOf(contentOf(services), kobutsuFooterNote(legalFactsOf(services.config)), {
+    ttlMs: services.config.PAGE_CACHE_SECONDS * 1000,
+  });
 }
 
 /** Forgets the cached footer line (after an editor publishes the kobutsu page on this instance). */

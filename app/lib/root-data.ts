@@ -15,8 +15,8 @@ export interface RootData {
   notice: InAppNotice | null;
   /** Maintenance mode as this instance knows it (a few seconds old at most): the banner's text; null when open. */
   maintenance: { message: string; endsAtText: string | null } | null;
-  /** The 古物営業法 line every page's footer shows (from the kobutsu page, decision 039); null when unset. */
-  footerNote: string | null;
+  /** The 古物営業法 line every page's footer shows (the kobutsu page's, else the settings' permit facts; decision 039). */
+  footerNote: string;
 }
 
 export function useRootData(): RootData | undefined {

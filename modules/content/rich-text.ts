@@ -28,9 +28,31 @@ export type RichTextBlock =
 
 export type RichText = RichTextBlock[];
 
-/** Specification section 5: rich text counts as non-empty only if it has text. */
+/**
+ * Specification section 5: rich text counts as non-empty only if it has text (an image or an embed
+ * alone, or blocks of spaces, do not count). Safe on stored data that was never normalised.
+ * @example isRichTextFilled([paragraph('  ')]) // false
+ */
 export function isRichTextFilled(richText: RichText | null | undefined): boolean {
-  return !!richText?.some((block) => 'text' in block && block.text.trim().length > 0);
+  return (
+    Array.isArray(richText) &&
+    richText.some((block) => {
+      const text = (block as { text?: unknown } | null)?.text;
+      return block?.type !== 'image' && block?.type !== 'embed' && typeof text === 'string' && text.trim().length > 0;
+    })
+  );
+}
+
+/**
+ * Whether rich text has anything to show: text (isRichTextFilled), or an image or embed block. A body
+ * or text slice of only an image is not "filled" by the specification's rule, yet the reader sees it.
+ * @example hasRichTextToShow([{ type: 'image', url: '/a.png', alt: null, dimensions: { width: 1, height: 1 } }]) // true
+ */
+export function hasRichTextToShow(richText: RichText | null | undefined): boolean {
+  return (
+    isRichTextFilled(richText) ||
+    (Array.isArray(richText) && richText.some((block) => block?.type === 'image' || block?.type === 'embed'))
+  );
 }
 
 /** A stand-in origin for resolving site paths: only whether a path stays on it matters. */

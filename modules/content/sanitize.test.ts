@@ -342,6 +342,33 @@ describe('normalisePageData', () => {
     );
   });
 
+  it('drops text slices without text (specification section 5), keeping one that shows an image', () => {
+    const image = { type: 'image', url: '/media/pages/a.webp', alt: '景品', dimensions: { width: 800, height: 600 } };
+    const page = normalisePageData({
+      title: 't',
+      body: [],
+      slices: [
+        { slice_type: 'text', items: [], primary: { text: [{ type: 'paragraph', text: '', spans: [] }] } },
+        { slice_type: 'text', items: [], primary: { text: [{ type: 'paragraph', text: ' \n　', spans: [] }] } },
+        { slice_type: 'text', items: [], primary: { text: [{ type: 'heading2', text: '見出し', spans: [] }] } },
+        { slice_type: 'text', items: [], primary: { text: [image] } },
+        { slice_type: 'text', items: [], primary: { text: [] } },
+      ],
+    });
+    expect(page.slices).toEqual([
+      { slice_type: 'text', items: [], primary: { text: [{ type: 'heading2', text: '見出し', spans: [] }] } },
+      { slice_type: 'text', items: [], primary: { text: [image] } },
+    ]);
+    // The editor's empty text slice (TipTap's getHTML of nothing) is not kept either.
+    expect(
+      normalisePageData({
+        title: 't',
+        body: [],
+        slices: [{ slice_type: 'text', items: [], primary: { text: htmlToRichText('<p></p><p> </p>') } }],
+      }).slices,
+    ).toBeUndefined();
+  });
+
   it('normalises notices', () => {
     expect(
       normaliseNoticeData({

@@ -7,7 +7,14 @@
 import sanitizeHtml from 'sanitize-html';
 import { ElementType, parseDocument } from 'htmlparser2';
 import { z } from 'zod';
-import { linkUrl, safeLinkUrl, type RichText, type RichTextBlock, type RichTextSpan } from './rich-text';
+import {
+  hasRichTextToShow,
+  linkUrl,
+  safeLinkUrl,
+  type RichText,
+  type RichTextBlock,
+  type RichTextSpan,
+} from './rich-text';
 import type { EmbedField, ImageField, LinkField, Slice, TableField, TableRow } from './fields';
 import type { NoticeData, PageData } from './source';
 import { parseEmbed } from './embeds';
@@ -594,8 +601,10 @@ function normaliseSlice(value: unknown): Slice | null {
   const cap = caption.parse(primary.caption) ?? null;
   switch (v.slice_type) {
     case 'text': {
+      // A text slice of empty paragraphs or spaces (specification section 5: rich text counts only with
+      // text) is dropped; one holding an image or embed from the editor's toolbar still shows it.
       const text = normaliseRichText(primary.text);
-      return text.length ? { ...base, slice_type: 'text', primary: { text } } : null;
+      return hasRichTextToShow(text) ? { ...base, slice_type: 'text', primary: { text } } : null;
     }
     case 'image': {
       const image = normaliseImage(primary.image);

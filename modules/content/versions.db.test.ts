@@ -218,6 +218,50 @@ describe('the versioned content store', () => {
     ).toBe('CONTENT_INVALID');
   });
 
+  it('refuses a notice without text in its body (specification section 5) when it is saved, published or booked', async () => {
+    const notice = (body: ContentDraft['data']['body']): ContentDraft => ({
+      uid: 'body-rule',
+      tags: [],
+      data: { title: '本文のないお知らせ', body },
+    });
+    /** The refusal's code and the message the editor shows. */
+    const refusal = async (work: Promise<unknown>) => {
+      try {
+        await work;
+      } catch (error) {
+        if (error instanceof RefusalError) return [error.refusal.code, error.refusal.details.message];
+        throw error;
+      }
+      throw new Error('expected a refusal');
+    };
+    const refused = ['CONTENT_INVALID', '本文を入力してください。'];
+    // The list's 新規作成 form makes a blank first version (it asks only for the URL and title) ...
+    const { id } = await inTx((tx) => createDocument(tx, { type: 'notice', draft: notice([]), createdBy: editor }));
+    // ... which can be neither published nor booked.
+    expect(await refusal(inTx((tx) => publish(tx, id, 1)))).toEqual(refused);
+    expect(await refusal(inTx((tx) => schedule(tx, id, 1, new Date(Date.now() + 3_600_000))))).toEqual(refused);
+    // Saving nothing, spaces, empty paragraphs or an image alone is refused, and writes no version.
+    const image = {
+      type: 'image' as const,
+      url: '/media/pages/a.webp',
+      alt: null,
+      dimensions: { width: 8, height: 6 },
+    };
+    for (const body of [[], [paragraph('  　')], [paragraph(''), paragraph('\n')], [image]])
+      expect(await refusal(inTx((tx) => saveDraft(tx, id, notice(body), 1, editor)))).toEqual(refused);
+    expect((await listVersions(handle.db, id)).map((v) => v.version)).toEqual([1]);
+    // With text it saves and publishes; a page's body may stay empty (its slices carry the page).
+    await inTx((tx) => saveDraft(tx, id, notice([image, paragraph('本文があります。')]), 1, editor));
+    expect((await inTx((tx) => publish(tx, id, 2))).version).toBe(2);
+    const page = await inTx((tx) =>
+      createDocument(tx, { type: 'page', draft: pageDraft('guide/no-body', '本文なし'), createdBy: editor }),
+    );
+    await inTx((tx) =>
+      saveDraft(tx, page.id, { uid: 'guide/no-body', tags: [], data: { title: '本文なし', body: [] } }, 1, editor),
+    );
+    expect((await inTx((tx) => publish(tx, page.id, 2))).version).toBe(2);
+  });
+
   it('gives seeded documents their version 1, published when they come published', async () => {
     await addDocuments(handle.db, [
       { id: 'seed-terms', type: 'page', uid: 'seed-terms', data: { title: '規約', body: [] }, publishedAt: new Date() },

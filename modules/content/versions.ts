@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { Database } from '#db/client';
 import { refuse, RefusalError } from '#modules/kernel';
 import { contentDocuments, contentVersions } from './schema';
-import { safeLinkUrl, type RichText, type RichTextBlock } from './rich-text';
+import { isRichTextFilled, safeLinkUrl, type RichText, type RichTextBlock } from './rich-text';
 import type { NoticeData, PageData } from './source';
 import type { Slice } from './fields';
 
@@ -216,8 +216,27 @@ const tagsSchema = z
   .array(z.string().trim().min(1).max(40, message('タグは40文字以内です。')))
   .max(10, message('タグは10個までです。'));
 
-/** Checks a draft for its type and answers it normalised; throws CONTENT_INVALID / the uid refusals. */
-export function checkContentDraft(type: EditableContentType, draft: ContentDraft): ContentDraft {
+/** What a notice without text (specification section 5: rich text counts only with text) is refused with. */
+export const NOTICE_BODY_REQUIRED = '本文を入力してください。';
+
+/** Throws CONTENT_INVALID for a notice whose body has no text (an image alone, spaces alone, nothing). */
+function checkNoticeBody(type: string, data: unknown): void {
+  if (type !== 'notice') return;
+  const body = (data as Partial<NoticeData> | null)?.body;
+  if (!isRichTextFilled(body))
+    throw new RefusalError(refuse('CONTENT_INVALID', { message: NOTICE_BODY_REQUIRED, path: 'body' }));
+}
+
+/**
+ * Checks a draft for its type and answers it normalised; throws CONTENT_INVALID / the uid refusals.
+ * A notice's body must have text, except in a new document's first version (`newDocument`): the list's
+ * 新規作成 form asks only for the URL and title, and publishing checks the body again (publishLocked).
+ */
+export function checkContentDraft(
+  type: EditableContentType,
+  draft: ContentDraft,
+  options: { newDocument?: boolean } = {},
+): ContentDraft {
   checkContentUid(type, draft.uid);
   const tags = tagsSchema.safeParse(draft.tags);
   if (!tags.success) throw new RefusalError(refuse('CONTENT_INVALID', { message: tags.error.issues[0]?.message }));
@@ -226,6 +245,7 @@ export function checkContentDraft(type: EditableContentType, draft: ContentDraft
     const issue = data.error.issues[0];
     throw new RefusalError(refuse('CONTENT_INVALID', { message: issue?.message, path: issue?.path.join('.') }));
   }
+  if (!options.newDocument) checkNoticeBody(type, data.data);
   return { uid: draft.uid, tags: [...new Set(tags.data)], data: data.data as PageData | NoticeData };
 }
 
@@ -518,7 +538,7 @@ export async function createDocument(
 ): Promise<{ id: string; version: 1; draft: ContentDraft }> {
   if (!EDITABLE_CONTENT_TYPES.includes(input.type))
     throw new RefusalError(refuse('CONTENT_INVALID', { message: '種類を選んでください。' }));
-  const draft = checkContentDraft(input.type, input.draft);
+  const draft = checkContentDraft(input.type, input.draft, { newDocument: true });
   const lang = input.lang ?? 'ja-jp';
   await checkUidFree(tx, null, input.type, draft.uid, lang);
   const id = randomUUID();
@@ -588,6 +608,8 @@ async function publishLocked(
 ) {
   const saved = await getVersion(tx, doc.id, version);
   if (!saved) throw new RefusalError(refuse('CONTENT_VERSION_NOT_FOUND', { documentId: doc.id, version }));
+  // A notice's blank first version (or any version saved before this rule) never reaches the site.
+  checkNoticeBody(doc.type, saved.data);
   await checkUidFree(tx, doc.id, doc.type as EditableContentType, saved.uid, doc.lang);
   await tx
     .update(contentDocuments)
@@ -683,8 +705,10 @@ export async function schedule(
   const doc = await lockDocument(tx, documentId);
   if (!(at.getTime() > now.getTime()))
     throw new RefusalError(refuse('CONTENT_SCHEDULE_IN_PAST', { at: at.toISOString() }));
-  if (!(await getVersion(tx, documentId, version)))
-    throw new RefusalError(refuse('CONTENT_VERSION_NOT_FOUND', { documentId, version }));
+  const saved = await getVersion(tx, documentId, version);
+  if (!saved) throw new RefusalError(refuse('CONTENT_VERSION_NOT_FOUND', { documentId, version }));
+  // Refused at booking rather than dropped by the job when it falls due.
+  checkNoticeBody(doc.type, saved.data);
   await tx
     .update(contentDocuments)
     .set({ scheduledVersion: version, scheduledAt: at, updatedAt: now })

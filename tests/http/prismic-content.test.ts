@@ -2,7 +2,8 @@
 // against the local stand-in of Prismic's document API serves a Prismic page at /{uid}, a special page,
 // a notice, the footer's 古物営業法 line and the sitemap; when Prismic goes down, the pages keep coming
 // from the last good copy and /api/health says the source is stale; a Prismic preview ref opens a draft
-// on /preview (noindex) and only there.
+// on /preview (noindex) and only there, by its link and then by the cookie the link sets, and an unknown
+// ref is not found; a repository without footer_note still shows the settings' 古物営業法 line.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { loadConfig } from '#server/config';
 import { startShop } from '#server/main';
@@ -16,8 +17,30 @@ let standin: PrismicStandin;
 let database: TestDatabase;
 let shop: Awaited<ReturnType<typeof startShop>>;
 let base = '';
+const company = prismicDocument('page', 'company', {
+  title: 'Prismicの会社概要',
+  description: 'Prismicから配信',
+  body: richText('この本文はPrismicから届きました。'),
+  slices: [],
+});
+const kobutsu = prismicDocument('page', 'kobutsu', {
+  title: '古物営業法に基づく表示',
+  footer_note: '古物商許可 神奈川県公安委員会 第452345678901号',
+  body: richText('許可番号の表示です。'),
+});
+const published = [
+  company,
+  kobutsu,
+  prismicDocument('special', 'spring-sale', { title: '春のオリパ祭り', body: richText('開催中です。') }),
+  prismicDocument('notice', 'maintenance-1201', {
+    title: '12月1日メンテナンスのお知らせ',
+    body: richText('2時から4時まで停止します。'),
+    important: true,
+  }),
+];
 
-const get = (path: string) => fetch(`${base}${path}`, { redirect: 'manual' });
+const get = (path: string, cookie?: string) =>
+  fetch(`${base}${path}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
 const health = async () => (await (await get('/api/health')).json()) as { content: { source: string; stale: boolean } };
 
 /** Polls until `check` holds (the source refreshes in the background); no fixed short timeout. */
@@ -30,27 +53,7 @@ async function eventually(check: () => Promise<boolean>, what: string) {
 }
 
 beforeAll(async () => {
-  standin = await startPrismicStandin({
-    documents: [
-      prismicDocument('page', 'company', {
-        title: 'Prismicの会社概要',
-        description: 'Prismicから配信',
-        body: richText('この本文はPrismicから届きました。'),
-        slices: [],
-      }),
-      prismicDocument('page', 'kobutsu', {
-        title: '古物営業法に基づく表示',
-        footer_note: '古物商許可 神奈川県公安委員会 第452345678901号',
-        body: richText('許可番号の表示です。'),
-      }),
-      prismicDocument('special', 'spring-sale', { title: '春のオリパ祭り', body: richText('開催中です。') }),
-      prismicDocument('notice', 'maintenance-1201', {
-        title: '12月1日メンテナンスのお知らせ',
-        body: richText('2時から4時まで停止します。'),
-        important: true,
-      }),
-    ],
-  });
+  standin = await startPrismicStandin({ documents: published });
   database = await createTestDatabase('prismic_shop');
   const port = await freePort();
   base = `http://localhost:${port}`;
@@ -125,5 +128,75 @@ describe('a shop whose content comes from Prismic', () => {
       await get('/company');
       return !(await health()).content.stale;
     }, 'health recovers once Prismic answers');
+  });
+
+  it('opens a Prismic preview ref on /preview only (noindex), by its link and then by the cookie it sets', async () => {
+    const draftOnly = prismicDocument('page', 'draft-only', {
+      title: '未公開ページ',
+      body: richText('まだ誰も見ていない。'),
+    });
+    const ref = standin.addPreview([
+      { ...company, data: { ...company.data, body: richText('プレビューだけの新しい本文。') } },
+      draftOnly,
+    ]);
+    const link = `/preview?token=${encodeURIComponent(ref)}&documentId=${company.id}`;
+    const opened = await get(link);
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    expect(opened.headers.get('cache-control')).toBe('private, no-store');
+    expect(await opened.text()).toContain('プレビューだけの新しい本文。');
+    // Prismic's preview cookie, for the session's next pages.
+    const setCookie = opened.headers.getSetCookie().find((line) => line.startsWith('io.prismic.preview='));
+    expect(setCookie).toBeDefined();
+    expect(setCookie).toContain('HttpOnly');
+    expect(decodeURIComponent(setCookie!.split(';')[0]!.slice('io.prismic.preview='.length))).toBe(ref);
+    const cookie = setCookie!.split(';')[0]!;
+
+    // The cookie alone opens the session's documents, the one never published too.
+    const again = await get(`/preview?documentId=${company.id}`, cookie);
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain('プレビューだけの新しい本文。');
+    const unpublished = await get(`/preview?documentId=${draftOnly.id}`, cookie);
+    expect(unpublished.status).toBe(200);
+    expect(unpublished.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    expect(await unpublished.text()).toContain('まだ誰も見ていない。');
+
+    // Only there: the site serves the published version, and the unpublished page is not found.
+    const site = await (await get('/company', cookie)).text();
+    expect(site).toContain('この本文はPrismicから届きました。');
+    expect(site).not.toContain('プレビューだけの新しい本文。');
+    expect((await get('/draft-only', cookie)).status).toBe(404);
+
+    // A ref Prismic does not know is not found (never the published version under a preview label),
+    // and so is /preview without any ref.
+    const unknown = `${new URL(standin.endpoint).origin}/previews/never-made`;
+    const refused = await get(`/preview?token=${encodeURIComponent(unknown)}&documentId=${company.id}`);
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    expect(await refused.text()).not.toContain('この本文はPrismicから届きました。');
+    expect((await get(`/preview?documentId=${company.id}`)).status).toBe(404);
+    expect((await get(`/preview?token=not-a-ref&documentId=${company.id}`)).status).toBe(404);
+  });
+
+  it('keeps the footer line when the repository has no footer_note: the settings give it', async () => {
+    const kobutsuLine = (html: string) =>
+      /data-testid="kobutsu-line"[^>]*><a [^>]*href="\/kobutsu"[^>]*>([^<]+)<\/a>/.exec(html)?.[1];
+    const { footer_note: _, ...withoutNote } = kobutsu.data;
+    standin.publish([...published.filter((d) => d !== kobutsu), { ...kobutsu, data: withoutNote }]);
+    try {
+      // The copy refreshes in the background (5 s freshness), the footer line after the page cache's time.
+      await eventually(async () => {
+        const line = kobutsuLine(await (await get('/')).text());
+        return line !== undefined && !line.includes('神奈川県');
+      }, 'the footer line comes from the settings');
+      const line = kobutsuLine(await (await get('/company')).text());
+      expect(line).toMatch(/^古物商許可 \S+公安委員会 第\d+号$/);
+    } finally {
+      standin.publish(published);
+    }
+    await eventually(
+      async () => kobutsuLine(await (await get('/')).text()) === kobutsu.data.footer_note,
+      "the repository's line again",
+    );
   });
 });

@@ -203,6 +203,37 @@ describe('SliceZone and PageContent', () => {
     expect(renderToStaticMarkup(<SliceZone slices={[]} />)).toBe('');
   });
 
+  it('renders the body block only when it has text or an image (specification section 5)', () => {
+    const bodyBlock = '<div class="flex flex-col gap-2 text-[15px]">';
+    const button = {
+      slice_type: 'button',
+      primary: { label: 'ガチャへ', link: { link_type: 'Web', url: '/gacha' } },
+      items: [],
+    } satisfies Slice;
+    // Empty paragraphs (an untouched editor) leave no empty block above the slices.
+    const blank = render({
+      title: 't',
+      body: [
+        { type: 'paragraph', text: '', spans: [] },
+        { type: 'paragraph', text: ' 　', spans: [] },
+      ],
+      slices: [button],
+    });
+    expect(blank).not.toContain(bodyBlock);
+    expect(blank).not.toContain('<p');
+    expect(blank).toContain('ガチャへ');
+    // An image-only body still shows its image; a body with text shows it.
+    const imageOnly = render({
+      title: 't',
+      body: [{ type: 'image', url: '/media/pages/a.webp', alt: '景品', dimensions: { width: 800, height: 600 } }],
+    });
+    expect(imageOnly).toContain(bodyBlock);
+    expect(imageOnly).toContain('alt="景品"');
+    expect(render({ title: 't', body: [{ type: 'paragraph', text: '本文', spans: [] }] })).toContain(
+      `${bodyBlock}<p class="leading-relaxed">本文</p>`,
+    );
+  });
+
   it('renders overlapping bold and italic both, and line breaks', () => {
     const markup = render({
       title: 't',

@@ -50,7 +50,7 @@ export interface PrismicStandin {
   readonly masterRef: string;
   /** Publishes a new version of the repository's documents: a new master ref; the old one stays readable. */
   publish(documents: StandinDocument[]): string;
-  /** A preview ref that reads `documents` (a release or a draft session). */
+  /** A preview ref that reads `documents` (a release or a draft session): a URL, as Prismic's preview tokens are. */
   addPreview(documents: StandinDocument[]): string;
   /** Makes a ref answer 410 from now on. */
   expire(ref: string): void;
@@ -285,7 +285,8 @@ export async function startPrismicStandin(
       return masterRef;
     },
     addPreview(documents) {
-      const ref = newRef();
+      // Prismic's preview tokens are URLs of the repository (the shop's /preview takes only those).
+      const ref = `${origin}/previews/${newRef()}`;
       versions.set(ref, documents);
       previews.add(ref);
       return ref;

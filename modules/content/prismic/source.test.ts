@@ -221,6 +221,17 @@ describe('the Prismic source: reading', () => {
     expect((await source.getPage('campaign'))?.data.title).toBe('公開版');
     expect(await source.getPreview({ kind: 'prismic', ref, documentId: 'no-such-id' })).toBeNull();
     expect(await source.getPreview({ kind: 'builtin', documentId: published.id, version: 1 })).toBeNull();
+    // An unknown or expired preview ref: Prismic names the master ref, but a preview never falls back
+    // to the published version (the client would retry with it).
+    const unknown = `${new URL(standin.endpoint).origin}/previews/never-made`;
+    expect(await source.getPreview({ kind: 'prismic', ref: unknown, documentId: published.id })).toBeNull();
+    standin.expire(ref);
+    expect(await source.getPreview({ kind: 'prismic', ref, documentId: published.id })).toBeNull();
+    expect(
+      searches(standin).some(
+        (r) => r.url.searchParams.get('ref') === standin.masterRef && r.url.search.includes(published.id),
+      ),
+    ).toBe(false);
   });
 });
 

@@ -165,6 +165,14 @@ export function createPrismicSource(options: PrismicSourceOptions): PrismicSourc
   const repository = isRepositoryName(options.repository)
     ? { name: options.repository }
     : { name: repositoryNameOf(options.repository), documentAPIEndpoint: options.repository };
+  // Preview requests by their signal, with the ref they must be read at. The client answers a ref
+  // Prismic does not know (or that expired) by retrying with the master ref it names: right for the
+  // pages, wrong for a preview, which would show the published version under a 「プレビュー」 label.
+  const previewRefs = new WeakMap<AbortSignal, string>();
+  const prismicFetch = createPrismicFetch(options.fetch ?? globalThis.fetch.bind(globalThis), {
+    timeoutMs: PRISMIC_RULES.requestTimeoutMs,
+    closed: closing.signal,
+  });
   const client = createClient(repository.name, {
     documentAPIEndpoint: repository.documentAPIEndpoint,
     accessToken: options.accessToken,
@@ -172,10 +180,15 @@ export function createPrismicSource(options: PrismicSourceOptions): PrismicSourc
     // Every locale: a repository made in English with a Japanese locale added still serves its pages
     // (snapshotOf keeps the Japanese one of each uid).
     defaultParams: { lang: '*' },
-    fetch: createPrismicFetch(options.fetch ?? globalThis.fetch.bind(globalThis), {
-      timeoutMs: PRISMIC_RULES.requestTimeoutMs,
-      closed: closing.signal,
-    }),
+    fetch: (input, init) => {
+      const wanted = init?.signal ? previewRefs.get(init.signal as AbortSignal) : undefined;
+      if (wanted !== undefined && new URL(input).searchParams.get('ref') !== wanted)
+        // not-found: no further attempt by the queue, and the preview page is the not-found page.
+        return Promise.reject(
+          new ContentError('not-found', 'Prismic does not know the preview ref (or it expired)', { status: 404 }),
+        );
+      return prismicFetch(input, init);
+    },
   });
   const endpoint = client.documentAPIEndpoint;
   const queue = createJobQueue({
@@ -380,8 +393,10 @@ export function createPrismicSource(options: PrismicSourceOptions): PrismicSourc
       const { ref, documentId } = preview;
       // A preview is fetched for the one request that asked and never enters the copy.
       const job = queue.run(async () => {
+        const signal = new AbortController().signal;
+        previewRefs.set(signal, ref);
         try {
-          return await client.getByID(documentId, { ref });
+          return await client.getByID(documentId, { ref, signal });
         } catch (error) {
           throw toContentError(error);
         }
