@@ -18,6 +18,7 @@ import { openDatabase, type DatabaseHandle } from '#db/client';
 import { users } from '#db/schema';
 import { grantCoins, checkInvariants, getBalance } from '#modules/wallet';
 import { listPrizes } from '#modules/draw';
+import type { Page } from 'playwright-core';
 
 const shop = useBrowser();
 const databaseUrl = inject('shopDatabaseUrl');
@@ -34,6 +35,25 @@ afterAll(async () => {
 });
 
 const digits = (text: string | null) => Number((text ?? '').replace(/[^0-9]/g, ''));
+
+/**
+ * Runs a page task (axe queues its work on setTimeout) while the page's paused clock is stepped 5 ms at
+ * a time, at most one second in all: the task's own timers fire, a reveal's landing seconds away does not.
+ */
+async function withClockStepping(page: Page, task: Promise<void>) {
+  let settled = false;
+  const outcome = task.then(
+    () => null,
+    (error: unknown) => error,
+  );
+  void outcome.then(() => (settled = true));
+  for (let stepped = 0; !settled; stepped += 5) {
+    expect(stepped, 'the page task did not finish within one second of its clock').toBeLessThan(1_000);
+    await page.clock.runFor(5);
+  }
+  const error = await outcome;
+  if (error) throw error;
+}
 
 describe('10連 and 100連 on a phone', () => {
   it.skipIf(!databaseUrl)(
@@ -68,6 +88,7 @@ describe('10連 and 100連 on a phone', () => {
         await page.locator('[data-reveal-phase="landed"]').waitFor({ timeout: 20_000 });
         expect(await reveal.getByRole('button', { name: /スキップ/ }).count()).toBe(0);
         await page.screenshot({ path: `${SHOTS}/phone-10-reveal.png` });
+        await expectNoSeriousAxeViolations(page, 'phone 10連 reveal, landed');
         await reveal.getByRole('button', { name: '結果を見る' }).click();
         await reveal.waitFor({ state: 'detached' });
         await expect.poll(() => page.locator('[data-prize-id]').count()).toBe(10);
@@ -77,11 +98,20 @@ describe('10連 and 100連 on a phone', () => {
         await page.getByTestId('result-back').click();
         await page.waitForURL((url) => url.pathname === `/gacha/${PACK.genre}/${PACK.id}`);
         await waitForHydration(page);
+        // The page's clock is held while axe reads the fast grid, so the reveal cannot land before スキップ.
+        await page.clock.install();
         await page.locator('button[name=confirm][value="100"]:visible').first().click();
         await page.getByTestId('confirm-draw').click();
         await page.waitForURL(/\/result\//);
         await reveal.waitFor();
         await expect.poll(() => reveal.locator('[data-reveal-grid="fast"] .rv-tile').count()).toBe(100);
+        // Half a second ahead of the page's clock (the call's own round trip must not reach it); the
+        // landing timer is seconds later.
+        await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 500);
+        await page.screenshot({ path: `${SHOTS}/phone-100-fast-grid.png` });
+        await withClockStepping(page, expectNoSeriousAxeViolations(page, 'phone 100連 fast grid, before スキップ'));
+        expect(await page.locator('[data-reveal-phase="playing"]').count()).toBe(1);
+        await page.clock.resume();
         await reveal.getByRole('button', { name: /スキップ/ }).click();
         await reveal.waitFor({ state: 'detached' });
         await page.getByTestId('result-summary').waitFor();
@@ -92,6 +122,14 @@ describe('10連 and 100連 on a phone', () => {
         const height = await page.evaluate(() => document.documentElement.scrollHeight);
         expect(height).toBeLessThan(4 * screenHeight);
         await page.screenshot({ path: `${SHOTS}/phone-100-result.png`, fullPage: true });
+        // The sticky header holds the way back, the balance and 「チャージ」 side by side within 390 px.
+        const back = (await page.getByTestId('result-back').boundingBox())!;
+        const coins = (await page.getByTestId('header-coins').boundingBox())!;
+        const charge = (await page.getByTestId('header-charge').boundingBox())!;
+        expect(coins.x).toBeGreaterThanOrEqual(back.x + back.width);
+        expect(charge.x).toBeGreaterThanOrEqual(coins.x + coins.width);
+        expect(charge.x + charge.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(page.viewportSize()!.width);
         await expectNoSeriousAxeViolations(page, 'phone 100連 result');
 
         // The summary by tier matches what was won; the header and the way back are there.
@@ -142,6 +180,14 @@ describe('10連 and 100連 on a phone', () => {
         // もう一度引く opens the same pack with the same count's confirmation.
         await page.getByTestId('draw-again').click();
         await page.getByRole('dialog', { name: '100連を引きますか？' }).waitFor();
+
+        // The prize box's 未選択: the 10連's cards are still undecided, with the sticky bar to choose them.
+        await page.goto('/mypage?tab=prizes&filter=pending');
+        await waitForHydration(page);
+        expect(digits(await page.getByTestId('prize-filter-pending').textContent())).toBe(10);
+        await page.getByTestId('prize-action-bar').waitFor();
+        await page.screenshot({ path: `${SHOTS}/phone-prize-box-pending.png` });
+        await expectNoSeriousAxeViolations(page, 'phone prize box (undecided) with its sticky bar');
 
         // The prize box: filters with counts; the kept card converts only on its own, after its own confirmation.
         await page.goto('/mypage?tab=prizes&filter=kept');

@@ -100,6 +100,11 @@ describe('topping up from a pack on a phone', () => {
       await page.waitForURL(/\/shop\/backfrompurchase\?order=/);
       await page.getByRole('heading', { name: /5,150コインを付与しました/ }).waitFor({ timeout: 30_000 });
       await waitForHydration(page);
+      // The header's balance includes the purchase without a reload (the return page settles the order
+      // in its middleware, before the root loader reads the balance; the page's polling revalidates it).
+      await expect
+        .poll(async () => digits(await page.getByTestId('header-coins-total').textContent()))
+        .toBe(PLAN.coins);
       const again = page.getByRole('link', { name: `続けて10連を引く（${PACK.title}）` });
       await again.waitFor();
       await expectNoSeriousAxeViolations(page, 'return page with the continue button');

@@ -40,12 +40,13 @@ export function MailBell() {
   );
 }
 
+type WalletTone = 'light' | 'dark';
+
 /**
  * The member's coins: total with paid and free apart, a link to the shop. It reads the root loader,
  * which every action (draw, conversion, purchase) revalidates, so it never needs a reload.
- * @example <HeaderCoins tone="light" />
  */
-export function HeaderCoins({ tone = 'light' }: { tone?: 'light' | 'dark' }) {
+function HeaderCoins({ tone }: { tone: WalletTone }) {
   const wallet = useRootData()?.wallet;
   if (!wallet) return null;
   return (
@@ -65,6 +66,30 @@ export function HeaderCoins({ tone = 'light' }: { tone?: 'light' | 'dark' }) {
         </span>
       </span>
     </AppLink>
+  );
+}
+
+/**
+ * A member's wallet in any header: the coins (paid and free, to the shop) with 「チャージ」 beside them.
+ * Every header (the site's, the external layout's, the draw result's) shows it, so it is written once.
+ * Nothing for a visitor.
+ * @example <HeaderWallet tone="dark" />
+ */
+export function HeaderWallet({ tone = 'light' }: { tone?: WalletTone }) {
+  const wallet = useRootData()?.wallet;
+  if (!wallet) return null;
+  return (
+    <div className="flex shrink-0 items-center gap-1.5" data-testid="header-wallet">
+      <HeaderCoins tone={tone} />
+      <AppLink
+        to="/shop"
+        data-testid="header-charge"
+        className={buttonClassName({ className: '!min-h-9 !gap-1 !px-2.5 whitespace-nowrap text-xs' })}
+      >
+        <ShopIcon className="size-4" />
+        チャージ
+      </AppLink>
+    </div>
   );
 }
 
@@ -109,14 +134,7 @@ export function SiteHeader() {
         <div className="ml-auto flex items-center gap-1.5">
           {member ? (
             <>
-              <HeaderCoins />
-              <AppLink
-                to="/shop"
-                className={buttonClassName({ className: '!min-h-9 !gap-1 !px-2.5 whitespace-nowrap text-xs' })}
-              >
-                <ShopIcon className="size-4" />
-                チャージ
-              </AppLink>
+              <HeaderWallet />
               <MailBell />
               <AppLink
                 to="/mypage"

@@ -3,7 +3,7 @@ import { Outlet } from 'react-router';
 import { AppLink } from '~/components/AppLink';
 import { useRootData } from '~/lib/root-data';
 import { KobutsuLine, SLIM_LEGAL_LINKS } from '~/components/SiteFooter';
-import { HeaderCoins } from '~/components/SiteHeader';
+import { HeaderWallet } from '~/components/SiteHeader';
 
 export default function ExternalLayout() {
   const root = useRootData();
@@ -13,14 +13,19 @@ export default function ExternalLayout() {
         <div
           className={`mx-auto flex h-14 max-w-md items-center px-4 ${root?.wallet ? 'justify-between' : 'justify-center'}`}
         >
-          <AppLink to="/" className="flex items-center gap-1.5 text-lg font-black text-primary-ink">
+          <AppLink
+            to="/"
+            className="flex shrink-0 items-center gap-1.5 whitespace-nowrap text-lg font-black text-primary-ink"
+            aria-label={`${root?.site.name ?? ''} トップページ`}
+          >
             <span
               aria-hidden="true"
               className="inline-block size-7 rounded-lg bg-gradient-to-br from-primary to-amber-400"
             />
-            {root?.site.name}
+            {/* As in the site header: on a member's phone the mark alone stands for the name, the wallet needs the room. */}
+            <span className={root?.wallet ? 'hidden sm:inline' : ''}>{root?.site.name}</span>
           </AppLink>
-          <HeaderCoins />
+          <HeaderWallet />
         </div>
       </header>
       <main id="main" className="mx-auto w-full max-w-md px-4 py-6">

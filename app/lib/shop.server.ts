@@ -414,9 +414,40 @@ export async function checkoutAction(shop: ShopRequest, request: Request, method
 // The return pages
 
 /**
- * /shop/backfrom{provider}?order=… (and /app/return): the member's order, asked of the provider
- * once more when it is still pending (a provider error leaves it pending; the webhook or the page's
- * polling finishes it). Another member's or an unknown order is a 404.
+ * The return pages' middleware: the member's pending order is asked of the provider once more (or
+ * canceled there when the member canceled on the provider's page); a provider error leaves it pending,
+ * and the webhook or the page's polling finishes it. It runs before every loader of the request, so
+ * the root loader's balance — the header's coins — already includes what this step credited (run
+ * inside the page's loader, beside the root loader, the header showed the balance from before).
+ * @example export const middleware: Route.MiddlewareFunction[] = [({ request, context }) => syncReturnedOrder(context.get(shopRequestContext), request)];
+ */
+export async function syncReturnedOrder(shop: ShopRequest, request: Request): Promise<void> {
+  const payments = shop.services.payments;
+  if (!shop.member || !payments) return;
+  const url = new URL(request.url);
+  const orderId = url.searchParams.get('order') ?? '';
+  if (!isUuid(orderId)) return;
+  const { db, logger } = shop.services;
+  const order = await getOrder(db, shop.member.id, orderId);
+  if (!order || order.status !== 'pending') return;
+  const returnParams = new URLSearchParams(url.searchParams);
+  returnParams.delete(REFRESH_PARAM);
+  try {
+    if (url.searchParams.get('canceled') === '1') {
+      // The member canceled on the provider's page: cancel there too (unless it was paid after all).
+      await cancelPendingOrder(db, payments.gateway, shop.member.id, order.id, payments.rules);
+    } else {
+      await syncOrder(db, payments.gateway, order.id, { returnParams, rules: payments.rules });
+    }
+  } catch (error) {
+    // The provider did not answer: the order stays pending, and the webhook or a later look settles it.
+    logger.warn({ err: error, orderId: order.id }, 'return page could not sync the order');
+  }
+}
+
+/**
+ * /shop/backfrom{provider}?order=… (and /app/return): the member's order as the middleware
+ * (`syncReturnedOrder`) left it. Another member's or an unknown order is a 404.
  */
 export async function returnLoader(shop: ShopRequest, request: Request) {
   const url = new URL(request.url);
@@ -431,27 +462,9 @@ export async function returnLoader(shop: ShopRequest, request: Request) {
   );
   const orderId = url.searchParams.get('order') ?? '';
   if (!isUuid(orderId)) return notFound;
-  const { db, logger } = shop.services;
-  let order = await getOrder(db, shop.member.id, orderId);
+  const { db } = shop.services;
+  const order = await getOrder(db, shop.member.id, orderId);
   if (!order) return notFound;
-
-  const payments = shop.services.payments;
-  if (order.status === 'pending' && payments) {
-    const returnParams = new URLSearchParams(url.searchParams);
-    returnParams.delete(REFRESH_PARAM);
-    try {
-      if (url.searchParams.get('canceled') === '1') {
-        // The member canceled on the provider's page: cancel there too (unless it was paid after all).
-        order = (await cancelPendingOrder(db, payments.gateway, shop.member.id, order.id, payments.rules)) ?? order;
-      } else {
-        const synced = await syncOrder(db, payments.gateway, order.id, { returnParams, rules: payments.rules });
-        if (synced) order = synced.order;
-      }
-    } catch (error) {
-      // The provider did not answer: the order stays pending, and the webhook or a later look settles it.
-      logger.warn({ err: error, orderId: order.id }, 'return page could not sync the order');
-    }
-  }
   const balance = await getBalance(db, shop.member.id);
   const canceledByMember = url.searchParams.get('canceled') === '1';
   const refreshText = url.searchParams.get(REFRESH_PARAM) ?? '';

@@ -6,7 +6,8 @@ import { queryRows, type Database } from '#db/client';
 import { packTitles, revealedPackProofs, tierCards, type TierCard } from '#modules/gacha';
 import { isUuid } from '#modules/kernel';
 import { draws } from './schema';
-import { cursorTimeOf, isTopTier } from './winners';
+import { cursorTimeOf } from './winners';
+import { isTopTier } from './top-tier';
 
 export const DRAW_HISTORY_PERIODS = ['7d', '30d', '90d', 'all'] as const;
 export type DrawHistoryPeriod = (typeof DRAW_HISTORY_PERIODS)[number];
@@ -165,7 +166,7 @@ export async function listDrawHistory(
             cardName: card.cardName,
             imagePath: card.imagePath,
             count: Number(g.n),
-            top: isTopTier({ effect: card.effect, conversionValue: Number(g.value) }, options.highlightCoins),
+            top: isTopTier({ ...card, conversionValue: Number(g.value) }, options.highlightCoins),
             rank: card.isLastOne ? -1 : card.tierRank,
           },
         ];

@@ -32,9 +32,8 @@ export {
   type ShippingReservation,
 } from './prize-storage';
 export { completedDrawsForFold, type FoldedDraw } from './ranking-feed';
+export { BEST_TIER_RANK, TOP_TIER_EFFECTS, isSOrBetter, isTopTier, type TopTierFacts } from './top-tier';
 export {
-  TOP_TIER_EFFECTS,
-  isTopTier,
   recordWins,
   recordRecentWins,
   recentlyDrawnPacks,

@@ -3,7 +3,7 @@
 // nothing private in an entry; the history bound to its member, its filters, pages and proofs.
 import { describe, it, expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
 import {
   createMember,
@@ -13,7 +13,7 @@ import {
   TEST_RULES,
 } from '#tests/fixtures';
 import { drawLots, listDrawHistory, listWins, recordRecentWins, recordWins } from './index';
-import { gachas, prizes, users } from '#db/schema';
+import { gachaTiers, gachas, prizes, users } from '#db/schema';
 import { setWinnersFeedNamed, winnersFeedNames } from '#modules/identity';
 import { createPack } from '#modules/gacha';
 
@@ -81,6 +81,33 @@ describe('the winners feed', () => {
     await draw(member, pack, 4);
     // At 1,000 coins the A賞 (gold, 1,000) counts too: S + A + A.
     expect(await recordWins(db, pack, { highlightCoins: 1_000, since: SINCE() })).toHaveLength(3);
+  });
+
+  it("counts the pack's best tier as top by its rank, even with a plain effect and a low value", async () => {
+    const db = handle.db;
+    const pack = await createPublishedPack(db, { drawOptions: [1, 2, 4, 10], lots: 4, price: 200 });
+    await db
+      .update(gachaTiers)
+      .set({ effect: 'gold' })
+      .where(and(eq(gachaTiers.gachaId, pack), eq(gachaTiers.rank, 1)));
+    const member = await createMemberWithCoins(db, { paid: 100_000 });
+    await draw(member, pack, 4); // S (rank 1, gold now), A ×2, B
+    const rules = { highlightCoins: 1_000_000, since: SINCE() };
+    expect(await recordWins(db, pack, rules)).toHaveLength(1);
+    expect((await listWins(db, { gachaId: pack, limit: 10 })).items.map((e) => [e.tierLabel, e.effect])).toEqual([
+      ['S賞', 'gold'],
+    ]);
+    const history = await listDrawHistory(
+      db,
+      member,
+      { period: 'all', hits: 'all' },
+      { limit: 5, highlightCoins: 1_000_000 },
+    );
+    expect(history.items[0]!.tiers.map((t) => [t.tierLabel, t.top])).toEqual([
+      ['S賞', true],
+      ['A賞', false],
+      ['B賞', false],
+    ]);
   });
 
   it('shows the nickname only to members who chose it, never an email, 匿名 for deleted members', async () => {

@@ -6,17 +6,7 @@ import { queryRows, type Database } from '#db/client';
 import { getGachaDetail, shownPackIds, tierCards, type TierCard } from '#modules/gacha';
 import { ANONYMOUS_WINNER_NAME, winnersFeedNames } from '#modules/identity';
 import { drawWins } from './schema';
-
-/** Effects that count as "S賞 or better" (the same rule that names a prize before a conversion). */
-export const TOP_TIER_EFFECTS: readonly TierCard['effect'][] = ['lastone', 'rainbow'];
-
-/**
- * A top tier: S賞-class (TOP_TIER_EFFECTS) or worth at least PRIZE_HIGHLIGHT_COINS.
- * @example isTopTier({ effect: 'gold', conversionValue: 12000 }, 10000) === true
- */
-export function isTopTier(tier: { effect: TierCard['effect']; conversionValue: number }, highlightCoins: number) {
-  return TOP_TIER_EFFECTS.includes(tier.effect) || tier.conversionValue >= highlightCoins;
-}
+import { isTopTier } from './top-tier';
 
 /** One entry of the public feed: nothing private (no member id, no email, no prize id). */
 export interface WinnerFeedEntry {
@@ -65,7 +55,7 @@ export async function recordWins(
 ): Promise<string[]> {
   const pack = await getGachaDetail(db, gachaId);
   if (!pack) return [];
-  const top = pack.tiers.filter((t) => isTopTier(t, rules.highlightCoins)).map((t) => t.id);
+  const top = pack.tiers.filter((t) => isTopTier({ ...t, tierRank: t.rank }, rules.highlightCoins)).map((t) => t.id);
   if (top.length === 0) return [];
   // draws_gacha_idx finds the pack's recent draws, prizes_draw_idx their prizes.
   const rows = await queryRows<{ id: string | number }>(

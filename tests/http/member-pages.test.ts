@@ -1,9 +1,28 @@
 // A signed-in member's view of the members-only pages: each prefix renders, titled and noindex.
-import { describe, it, expect, beforeAll } from 'vitest';
-import { get, cookieFrom, uniqueEmail, titleOf, robotsMetaOf, signUpByForm } from '#tests/http';
+import { describe, it, expect, beforeAll, afterAll, inject } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { get, postForm, cookieFrom, uniqueEmail, titleOf, robotsMetaOf, signUpByForm } from '#tests/http';
+import { TEST_RULES } from '#tests/fixtures';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { users } from '#db/schema';
+import { grantCoins } from '#modules/wallet';
 
 let cookie = '';
 const email = uniqueEmail('member-pages');
+const databaseUrl = inject('shopDatabaseUrl');
+let handle: DatabaseHandle | undefined;
+
+/** The page's header, where the member's wallet must sit. */
+const headerOf = (html: string) => /<header[\s\S]*?<\/header>/.exec(html)?.[0] ?? '';
+/** The 「チャージ」 link beside the coins: its href and its text. */
+const chargeLinkOf = (html: string) => {
+  const link = /<a[^>]*data-testid="header-charge"[^>]*>[\s\S]*?<\/a>/.exec(html)?.[0] ?? '';
+  return { href: /href="([^"]*)"/.exec(link)?.[1], text: link.replace(/<[^>]*>/g, '') };
+};
+
+afterAll(async () => {
+  await handle?.close();
+});
 
 beforeAll(async () => {
   const page = await signUpByForm({
@@ -74,6 +93,47 @@ describe('members-only pages for a member', () => {
     expect(visitor.headers.get('cache-control')).not.toBe('private, no-store');
     expect(visitor.body).not.toContain('data-testid="header-coins-total"');
   });
+
+  it('puts 「チャージ」 to /shop beside the coins in the site header and the external layout', async () => {
+    // /app/farm uses the external layout (app/routes.ts); / the site header.
+    for (const path of ['/', '/app/farm']) {
+      const header = headerOf((await get(path, { cookie })).body);
+      expect(header, path).toContain('data-testid="header-coins-total"');
+      expect(chargeLinkOf(header), path).toEqual({ href: '/shop', text: 'チャージ' });
+      // Written once: the wallet (coins and チャージ) is one component in every header.
+      expect(header.match(/data-testid="header-wallet"/g), path).toHaveLength(1);
+    }
+    expect(headerOf((await get('/auth/sign_in')).body)).not.toContain('header-charge');
+  });
+
+  it.skipIf(!databaseUrl)(
+    `puts 「チャージ」 beside the coins in a draw result's header${databaseUrl ? '' : ' (skipped: needs PostgreSQL to grant coins beside the running shop)'}`,
+    async () => {
+      handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 1 });
+      const [member] = await handle.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+      await grantCoins(handle.db, {
+        lifetimeDays: TEST_RULES.coinLifetimes,
+        memberId: member!.id,
+        kind: 'paid',
+        amount: 100,
+        reason: 'operator_grant',
+        counterAccount: 'adjustment',
+        idempotencyKey: `test:${email}`,
+      });
+      const pack = '/gacha/pokemon/stellar-pokemon-003';
+      const confirm = await get(`${pack}?confirm=1`, { cookie });
+      const key = /name="idempotencyKey" value="([^"]+)"/.exec(confirm.body)?.[1];
+      expect(key).toBeTruthy();
+      const drawn = await postForm(pack, { count: '1', idempotencyKey: key! }, { cookie });
+      expect(drawn.location).toMatch(new RegExp(`^${pack}/result/[0-9a-f-]{36}\\?reveal=1$`));
+      const result = await get(drawn.location!.split('?')[0]!, { cookie });
+      expect(result.status).toBe(200);
+      const header = headerOf(result.body);
+      expect(header).toContain('data-testid="result-back"');
+      expect(header).toMatch(/data-testid="header-coins-total"[^>]*>0</);
+      expect(chargeLinkOf(header)).toEqual({ href: '/shop', text: 'チャージ' });
+    },
+  );
 
   it('sends a member away from sign-in however it is spelled', async () => {
     expect((await get('/Auth/Sign_In', { cookie })).location).toBe('/');

@@ -44,6 +44,13 @@ describe('undecidedOf and conversionPlan', () => {
     expect(plan.highlights.map((p) => p.tierLabel)).toEqual(['ラストワン賞', 'S賞', 'C賞']);
     expect(conversionPlan([prize('a')], 4_000).highlights).toHaveLength(1);
   });
+
+  it("names a pack's S賞 by its rank even when its effect is plain and its value is under the setting", () => {
+    const plainS = prize('s', 'pending', { effect: 'gold', conversionValue: 9_999, cardName: '金のS' });
+    const plan = conversionPlan([prize('c'), plainS, prize('b')], 10_000);
+    expect(plan.highlights.map((p) => p.cardName)).toEqual(['金のS']);
+    expect(conversionPlan([prize('c'), prize('c')], 10_000).highlights).toEqual([]);
+  });
 });
 
 describe('groupByTier', () => {

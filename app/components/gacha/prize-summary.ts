@@ -1,6 +1,7 @@
 // The rules behind a result's summary and every conversion's confirmation, as pure functions:
 // what a bulk conversion covers (undecided cards only), which tiers collapse, which prizes are named.
 import type { PrizeItem, PrizeStatus } from '#modules/draw';
+import { isTopTier } from '#modules/draw/browser';
 
 /** What these rules read of a prize (a draw's result or the prize box). */
 export type SummaryPrize = Pick<
@@ -12,8 +13,6 @@ export type SummaryPrize = Pick<
 
 /** Effects that count as a hit: shown open in a large result, highlighted in the reveal grid. */
 const HIT_EFFECTS = new Set<PrizeItem['effect']>(['lastone', 'rainbow', 'gold']);
-/** Effects that count as "S賞 or better": always named before a conversion. */
-const TOP_EFFECTS = new Set<PrizeItem['effect']>(['lastone', 'rainbow']);
 
 /** A result with more cards than this collapses its low tiers into counts. */
 export const OPEN_ALL_UP_TO = 10;
@@ -25,14 +24,6 @@ const rankOf = (p: Pick<SummaryPrize, 'isLastOne' | 'tierRank'>) =>
   p.isLastOne ? Number.NEGATIVE_INFINITY : p.tierRank;
 
 export const isHit = (p: Pick<SummaryPrize, 'effect'>) => HIT_EFFECTS.has(p.effect);
-
-/**
- * A prize worth naming before it is converted: S賞 or better, or worth at least `highlightCoins`.
- * @example isHighlight({ effect: 'gold', conversionValue: 12000 }, 10000) === true
- */
-export function isHighlight(p: Pick<SummaryPrize, 'effect' | 'conversionValue'>, highlightCoins: number): boolean {
-  return TOP_EFFECTS.has(p.effect) || p.conversionValue >= highlightCoins;
-}
 
 /** The prizes a bulk conversion covers: the undecided ones, never those kept for shipping. */
 export const undecidedOf = <P extends SummaryPrize>(prizes: readonly P[]) =>
@@ -88,7 +79,9 @@ export interface ConversionPlan<P extends SummaryPrize> {
 }
 
 /**
- * What a conversion of these prizes would do, as its confirmation says it.
+ * What a conversion of these prizes would do, as its confirmation says it. The highlighted line names
+ * the top-tier prizes by the draw module's rule (`isTopTier`: S賞 or better by rank or effect, or worth
+ * at least `highlightCoins`), the same rule that puts a win in the winners feed.
  * @example conversionPlan(undecidedOf(items), 10000) // { count: 99, total: 7060, highlights: [sPrize] }
  */
 export function conversionPlan<P extends SummaryPrize>(
@@ -96,7 +89,7 @@ export function conversionPlan<P extends SummaryPrize>(
   highlightCoins: number,
 ): ConversionPlan<P> {
   const highlights = prizes
-    .filter((p) => isHighlight(p, highlightCoins))
+    .filter((p) => isTopTier(p, highlightCoins))
     .sort((a, b) => rankOf(a) - rankOf(b) || b.conversionValue - a.conversionValue);
   return {
     prizes: [...prizes],

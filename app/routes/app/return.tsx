@@ -5,12 +5,17 @@
 import { data } from 'react-router';
 import type { Route } from './+types/return';
 import { shopRequestContext } from '~/context';
-import { returnLoader } from '~/lib/shop.server';
+import { returnLoader, syncReturnedOrder } from '~/lib/shop.server';
 import { appReturnUrl, consumeAppHandoff } from '~/lib/app-handoff.server';
 import { PurchaseStatus } from '~/components/shop/PurchaseStatus';
 import { EmptyState, PageHeading } from '~/components/PageFrame';
 
 export const handle = { title: 'お支払い結果' };
+
+/** The order is asked of the provider before any loader runs, so the header's balance includes it. */
+export const middleware: Route.MiddlewareFunction[] = [
+  ({ request, context }) => syncReturnedOrder(context.get(shopRequestContext), request),
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);

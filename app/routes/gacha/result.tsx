@@ -9,7 +9,7 @@ import { redirect, useNavigate, useSearchParams } from 'react-router';
 import type { Route } from './+types/result';
 import { shopRequestContext } from '~/context';
 import { AppLink } from '~/components/AppLink';
-import { HeaderCoins } from '~/components/SiteHeader';
+import { HeaderWallet } from '~/components/SiteHeader';
 import { Reveal, type RevealItem } from '~/components/reveal';
 import { PrizeChoices } from '~/components/gacha/PrizeList';
 import { groupByTier, tierCountLine } from '~/components/gacha/prize-summary';
@@ -86,8 +86,12 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
               ‹
             </span>
           </AppLink>
-          <p className="min-w-0 flex-1 truncate text-sm font-bold">抽選結果・{pack.title}</p>
-          <HeaderCoins tone="dark" />
+          {/* On a phone the wallet leaves little room: the pack's name comes first (the page's heading says 結果). */}
+          <p className="min-w-0 flex-1 truncate text-sm font-bold">
+            <span className="hidden sm:inline">抽選結果・</span>
+            {pack.title}
+          </p>
+          <HeaderWallet tone="dark" />
         </div>
       </header>
       <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-4">

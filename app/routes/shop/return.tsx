@@ -3,12 +3,17 @@
 // 処理中 (and keeps asking), 完了 or 失敗/キャンセル. Another member's or an unknown order is a 404.
 import type { Route } from './+types/return';
 import { shopRequestContext } from '~/context';
-import { returnLoader } from '~/lib/shop.server';
+import { returnLoader, syncReturnedOrder } from '~/lib/shop.server';
 import { PurchaseStatus } from '~/components/shop/PurchaseStatus';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { ButtonLink } from '~/components/Button';
 
 export const handle = { title: 'お支払い結果' };
+
+/** The order is asked of the provider before any loader runs, so the header's balance includes it. */
+export const middleware: Route.MiddlewareFunction[] = [
+  ({ request, context }) => syncReturnedOrder(context.get(shopRequestContext), request),
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return returnLoader(context.get(shopRequestContext), request);
