@@ -2,7 +2,6 @@
 // regenerate them, turn it off (the code step of /auth/sign_in is app/lib/sign-in/second-factor.server.ts).
 // Every check is better-auth's own endpoint through callAuth, so its rate limits and cookies apply as for the API.
 import { data } from 'react-router';
-import QRCode from 'qrcode';
 import type { ShopRequest } from '~/context';
 import { callAuth, cookieHeaders, type AuthCallResult } from '~/lib/auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
@@ -71,6 +70,8 @@ export async function securityPageLoader(shop: ShopRequest, request: Request): P
 
 /** The QR code of an otpauth:// URI as an SVG data URL (drawn on the server; img-src allows data:). */
 export async function qrDataUrlOf(uri: string): Promise<string> {
+  // Loaded on the set-up page only, not by every instance at start (issue 17's memory).
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 }

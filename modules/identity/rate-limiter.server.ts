@@ -5,7 +5,9 @@
 // Redis down: the limiter falls back to the database store (still atomic and shared by every
 // instance) and logs it, rather than refusing every sign-in (docs/decisions/014). While Redis is out,
 // the two stores count separately, so a key may get up to twice its limit across the switch.
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type * as IORedis from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Database } from '#db/client';
 import type { Logger } from '#server/logger';
 import { answerOf, countRateLimit, peekRateLimit, resetRateLimit, type RateLimitCount } from './rate-limit';
@@ -93,7 +95,9 @@ type RedisWithCount = Redis & { shopCount(key: string, now: number, windowMs: nu
 function redisStore(options: RateLimiterOptions, fallback: RateLimiter): RateLimiter {
   const { logger, keyPrefix } = options;
   const now = options.now ?? (() => Date.now());
-  const redis = new Redis(options.redisUrl!, {
+  // Loaded only when Redis is configured: a shop on the database store never carries the client (issue 17).
+  const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof IORedis;
+  const redis = new RedisClient(options.redisUrl!, {
     // Commands wait for the first connection (bounded by the time-out); once Redis has been reached
     // and is lost, the database answers at once (below) while ioredis reconnects in the background.
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
