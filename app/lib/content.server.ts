@@ -81,14 +81,15 @@ export function contentOf(services: Pick<ShopServices, 'db'> & { content?: Conte
 
 /** The uid of the page whose footer note every page shows (the 古物営業法 display). */
 export const FOOTER_NOTE_PAGE = 'kobutsu';
+/** How long an instance keeps the footer line: an editor's change shows within it, and pages do not ask each time. */
+export const FOOTER_NOTE_TTL_MS = 5_000;
 const footerNotes = new WeakMap<ContentSource, { at: number; note: Promise<string | null> }>();
 
 /**
  * The 古物営業法 line for the footer (permit number and issuing 公安委員会): the kobutsu page's
  * `footerNote`, else `fallback` (the line the settings' permit facts make, kobutsuFooterNote), so the
  * line never leaves the site when an editor unpublishes or renames the page, clears the field, or a
- * Prismic repository has no footer_note. Kept `ttlMs` per instance (the page cache's time: a cached page
- * is as old anyway); a failed read keeps the last answer.
+ * Prismic repository has no footer_note. Kept `ttlMs` per instance; a failed read keeps the last answer.
  * @example await footerNoteOf(source, kobutsuFooterNote(legalFactsOf(config)), { ttlMs: 5_000 })
  */
 export async function footerNoteOf(
@@ -112,7 +113,7 @@ export function footerLineOf(
   services: Pick<ShopServices, 'db' | 'config'> & { content?: ContentSource },
 ): Promise<string> {
   return footerNoteOf(contentOf(services), kobutsuFooterNote(legalFactsOf(services.config)), {
-    ttlMs: services.config.PAGE_CACHE_SECONDS * 1000,
+    ttlMs: FOOTER_NOTE_TTL_MS,
   });
 }
 

@@ -2,7 +2,7 @@
 // prize is a 404), idempotency (a retry replays, a reused key is refused, concurrent duplicates
 // draw once), refusals with Japanese messages, and the live stream. Members and coins are made
 // through the operator command line on the shop's database, so this file needs PostgreSQL.
-import { TEST_RULES } from '#tests/fixtures';
+import { TEST_RULES, grantPaidCoinsByEmail } from '#tests/fixtures';
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { openDatabase, type DatabaseHandle } from '#db/client';
@@ -10,8 +10,6 @@ import { runAdminCommand } from '../../scripts/shop-admin';
 import { getBalance, checkInvariants, grantCoins } from '#modules/wallet';
 import { listPrizes } from '#modules/draw';
 import { get, postForm, cookieFrom, uniqueEmail, signUpByForm } from '#tests/http';
-import { eq } from 'drizzle-orm';
-import { users } from '#db/schema';
 
 const base = inject('shopUrl');
 const databaseUrl = inject('shopDatabaseUrl');
@@ -304,16 +302,7 @@ describe.skipIf(!databaseUrl)(
         agreeToTerms: 'on',
       });
       const cookie = cookieFrom(signUp.headers);
-      const [member] = await handle!.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-      await grantCoins(handle!.db, {
-        lifetimeDays: TEST_RULES.coinLifetimes,
-        memberId: member!.id,
-        kind: 'paid',
-        amount: 1_000,
-        reason: 'operator_grant',
-        counterAccount: 'adjustment',
-        idempotencyKey: `test:${email}`,
-      });
+      const memberId = await grantPaidCoinsByEmail(handle!.db, email, 1_000);
       const confirm = await get(`/gacha/pokemon/${PACK}?confirm=10`, { cookie });
       expect(confirm.status).toBe(200);
       expect(confirm.body).toContain('10連を引きますか？');
@@ -325,7 +314,7 @@ describe.skipIf(!databaseUrl)(
       // the same form sent twice (a double tap) lands on the same result and pays once
       const twice = await postForm(`/gacha/pokemon/${PACK}`, { count: '10', idempotencyKey: key! }, { cookie });
       expect(twice.location).toBe(drawn.location);
-      expect((await getBalance(handle!.db, member!.id)).total).toBe(0);
+      expect((await getBalance(handle!.db, memberId)).total).toBe(0);
       for (const odd of [
         '/mypage?tab=coins&before=1e30',
         '/mypage?tab=coins&before=-1',
@@ -348,7 +337,7 @@ describe.skipIf(!databaseUrl)(
       expect(poorer.body).toContain('コインが不足しています');
       // The choices without JavaScript: each confirmation opens from the URL; a bulk conversion never takes a kept card.
       const resultPath = drawn.location!.split('?')[0]!;
-      const won = (await listPrizes(handle!.db, member!.id, { status: ['pending'] })).items.filter((p) =>
+      const won = (await listPrizes(handle!.db, memberId, { status: ['pending'] })).items.filter((p) =>
         resultPath.endsWith(p.drawId),
       );
       expect(won).toHaveLength(10);
@@ -390,18 +379,18 @@ describe.skipIf(!databaseUrl)(
       expect((await postForm(resultPath, { intent: 'burn', prizeIds: keptPrize!.prizeId }, { cookie })).status).toBe(
         400,
       );
-      expect((await getBalance(handle!.db, member!.id)).total).toBe(0);
+      expect((await getBalance(handle!.db, memberId)).total).toBe(0);
       expect((await postForm(resultPath, { intent: 'convert', prizeIds: bulkIds.join(',') }, { cookie })).status).toBe(
         200,
       );
-      expect((await getBalance(handle!.db, member!.id)).total).toBe(othersValue);
+      expect((await getBalance(handle!.db, memberId)).total).toBe(othersValue);
       const keptSheet = await get(`${resultPath}?prize=${keptPrize!.prizeId}&confirm=kept`, { cookie });
       expect(keptSheet.body).toContain('元に戻せません');
       expect(keptSheet.body).toContain('name="intent" value="convertKept"');
       expect(
         (await postForm(resultPath, { intent: 'convertKept', prizeIds: keptPrize!.prizeId }, { cookie })).status,
       ).toBe(200);
-      expect((await getBalance(handle!.db, member!.id)).total).toBe(othersValue + keptPrize!.conversionValue);
+      expect((await getBalance(handle!.db, memberId)).total).toBe(othersValue + keptPrize!.conversionValue);
       const stranger = await signUpByForm({
         name: 'よその人',
         email: uniqueEmail('nojs-other'),

@@ -1,15 +1,12 @@
 // First impressions: compressed and immutable assets, compressed pages, event streams left alone,
 // AVIF/WebP by Accept, a meta description on every page, and headings that never skip a level.
-import { TEST_RULES } from '#tests/fixtures';
+import { grantPaidCoinsByEmail } from '#tests/fixtures';
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
-import { grantCoins } from '#modules/wallet';
-import { users } from '#db/schema';
 import { getGachaDetail } from '#modules/gacha';
 import { composeDescription } from '../../app/lib/page-meta';
 import { get, postForm, cookieFrom, uniqueEmail, shopUrl, signUpByForm } from '#tests/http';
@@ -235,16 +232,7 @@ describe('meta descriptions and headings', () => {
   });
 
   it.skipIf(!databaseUrl)('keeps the heading order on a draw result page', async () => {
-    const [member] = await handle!.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-    await grantCoins(handle!.db, {
-      lifetimeDays: TEST_RULES.coinLifetimes,
-      memberId: member!.id,
-      kind: 'paid',
-      amount: 1_000,
-      reason: 'operator_grant',
-      counterAccount: 'adjustment',
-      idempotencyKey: `test:${email}`,
-    });
+    await grantPaidCoinsByEmail(handle!.db, email, 1_000);
     const confirm = await get('/gacha/pokemon/stellar-pokemon-003?confirm=10', { cookie });
     const key = /name="idempotencyKey" value="([^"]+)"/.exec(confirm.body)?.[1];
     expect(key).toBeTruthy();

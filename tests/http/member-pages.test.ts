@@ -1,11 +1,8 @@
 // A signed-in member's view of the members-only pages: each prefix renders, titled and noindex.
 import { describe, it, expect, beforeAll, afterAll, inject } from 'vitest';
-import { eq } from 'drizzle-orm';
 import { get, postForm, cookieFrom, uniqueEmail, titleOf, robotsMetaOf, signUpByForm } from '#tests/http';
-import { TEST_RULES } from '#tests/fixtures';
+import { grantPaidCoinsByEmail } from '#tests/fixtures';
 import { openDatabase, type DatabaseHandle } from '#db/client';
-import { users } from '#db/schema';
-import { grantCoins } from '#modules/wallet';
 
 let cookie = '';
 const email = uniqueEmail('member-pages');
@@ -110,16 +107,7 @@ describe('members-only pages for a member', () => {
     `puts 「チャージ」 beside the coins in a draw result's header${databaseUrl ? '' : ' (skipped: needs PostgreSQL to grant coins beside the running shop)'}`,
     async () => {
       handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 1 });
-      const [member] = await handle.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-      await grantCoins(handle.db, {
-        lifetimeDays: TEST_RULES.coinLifetimes,
-        memberId: member!.id,
-        kind: 'paid',
-        amount: 100,
-        reason: 'operator_grant',
-        counterAccount: 'adjustment',
-        idempotencyKey: `test:${email}`,
-      });
+      await grantPaidCoinsByEmail(handle.db, email, 100);
       const pack = '/gacha/pokemon/stellar-pokemon-003';
       const confirm = await get(`${pack}?confirm=1`, { cookie });
       const key = /name="idempotencyKey" value="([^"]+)"/.exec(confirm.body)?.[1];

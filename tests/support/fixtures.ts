@@ -1,6 +1,7 @@
 // Members and packs for module tests, made through the same module functions operators use.
 import { randomUUID } from 'node:crypto';
 import type { Database } from '#db/client';
+import { eq } from 'drizzle-orm';
 import { users } from '#db/schema';
 import { genres } from '#db/schema';
 import { createPack, publishPack, receiveStock, type PackDefinition } from '#modules/gacha';
@@ -47,6 +48,26 @@ export async function createMemberWithCoins(
       idempotencyKey: `test:free:${id}`,
     });
   return id;
+}
+
+/**
+ * Grants `amount` paid coins, as an operator's adjustment, to the member signed up with `email` (tests
+ * that sign up through the pages and then draw). Once per email.
+ * @example await grantPaidCoinsByEmail(handle.db, email, 1_000)
+ */
+export async function grantPaidCoinsByEmail(db: Database, email: string, amount: number): Promise<string> {
+  const [member] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (!member) throw new Error(`no member signed up with ${email}`);
+  await grantCoins(db, {
+    lifetimeDays: TEST_RULES.coinLifetimes,
+    memberId: member.id,
+    kind: 'paid',
+    amount,
+    reason: 'operator_grant',
+    counterAccount: 'adjustment',
+    idempotencyKey: `test:${email}`,
+  });
+  return member.id;
 }
 
 export async function ensureGenre(db: Database, id = 'pokemon') {
