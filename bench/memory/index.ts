@@ -32,11 +32,7 @@ function startCommand(): string {
   ).scripts;
   const start = scripts.start ?? '';
   const after = start.split('&&').map((part) => part.trim());
-  // `npm run serve` is replaced by what it runs, so that the server is the command's own child.
-  return after
-    .filter((part) => !part.startsWith('npm run build'))
-    .map((part) => (/^npm run [\w:-]+$/.test(part) ? (scripts[part.slice('npm run '.length)] ?? part) : part))
-    .join(' && ');
+  return after.filter((part) => !part.startsWith('npm run build')).join(' && ');
 }
 
 interface Mapping {
