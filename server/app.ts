@@ -259,6 +259,8 @@ export function createServerApp(options: ServerAppOptions) {
     cacheDir: path.join(config.dataDir, 'cache', 'images'),
     mediaDir: mediaDirOf(config.dataDir),
     logger,
+    // libvips frees its buffers after a burst of encodes; they go back to the system once it ends.
+    onTransform: services.memory ? () => services.memory?.soon() : undefined,
   });
   app.route('/_img', images);
   // The banners' uploaded art (DATA_DIR/media/banners), immutable by content hash (docs/decisions/031).

@@ -180,6 +180,11 @@ const environmentSchema = z.object({
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   /** Encode the home page's images into the cache after start (off in test shops: it competes for the cores). */
   IMAGE_WARM_UP: booleanFlag.default(true),
+  /**
+   * Give the memory native code has freed (image encoding above all) back to the system this often, and
+   * a moment after start-up and after image encodes; 0 only then, -1 never (decision 047).
+   */
+  MEMORY_TRIM_SECONDS: z.coerce.number().int().min(-1).max(3600).default(60),
   IMAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(1024),
   /** Days a prize waits for the member's choice before it is converted to coins. */
   PRIZE_DECISION_DAYS: z.coerce.number().int().min(1).max(365).default(14),

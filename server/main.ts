@@ -23,6 +23,7 @@ import { createLiveUpdates } from './live';
 import { createPageCache } from './page-cache';
 import { warmImageCache } from './images/warm';
 import { limitImageMemory } from './images';
+import { createMemoryTrimmer } from './memory-trim';
 import { createPaymentServices, lineLinking } from './payments';
 import { ensureDefaultCoinPacks } from '#modules/payments';
 import { createMaintenanceCache } from '#modules/shop';
@@ -179,6 +180,7 @@ async function bootShop(
     messaging,
     content,
     pages,
+    memory: createMemoryTrimmer({ logger, intervalSeconds: config.MEMORY_TRIM_SECONDS }),
   };
   // Jobs start after the migrations (pg-boss migrates its own schema, `pgboss`) and stop before the database closes.
   let jobs: JobRunner | undefined;
@@ -248,6 +250,9 @@ async function bootShop(
           logger,
           signal: warmUp.signal,
         }).then(() => undefined);
+  // Start-up's garbage (migrations, demo data, the first renders) goes back at once; the warm-up's
+  // encodes end with their own trim (the image route's onTransform).
+  services.memory?.soon();
   return {
     services,
     server,
@@ -257,6 +262,7 @@ async function bootShop(
       // Live-update streams end first, or the server would wait for them forever.
       warmUp.abort();
       await warming;
+      services.memory?.stop();
       await live.stop();
       await pages.stop();
       await stopNudge();

@@ -11,6 +11,7 @@ import type { MaintenanceCache } from '#modules/shop';
 import type { ContentSource } from '#modules/content';
 
 import type { PageCache } from './page-cache';
+import type { MemoryTrimmer } from './memory-trim';
 
 export interface ShopServices {
   config: ShopConfig;
@@ -35,4 +36,6 @@ export interface ShopServices {
   pages?: PageCache;
   /** Outbound mail and SMS: the transports from the settings; absent in tests that send none. */
   messaging?: MessagingServices;
+  /** Gives freed native memory back after image encodes and every MEMORY_TRIM_SECONDS (decision 047). */
+  memory?: MemoryTrimmer;
 }

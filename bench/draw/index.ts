@@ -141,7 +141,9 @@ let handle: DatabaseHandle | undefined;
 let meter: CpuMeter | undefined;
 try {
   log(`database ${new URL(databaseUrl).pathname.slice(1)}; starting two instances`);
-  cluster = await startInstances({ count: 2, databaseUrl, dataDir: database.dataDir, logLevel: 'warn' });
+  // BENCH_SERVER_NODE_ARGS: extra node options for both servers, e.g. '--cpu-prof --cpu-prof-dir=/tmp/p'.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  cluster = await startInstances({ count: 2, databaseUrl, dataDir: database.dataDir, logLevel: 'warn', nodeArgs });
   handle = await openDatabase({ databaseUrl, dataDir: database.dataDir, poolSize: 4 });
   const instances = cluster.instances;
   meter = new CpuMeter(new URL(databaseUrl).pathname.slice(1), () =>
