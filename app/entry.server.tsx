@@ -1,11 +1,12 @@
-// Server rendering: streams HTML (whole documents for bots), with the response's CSP nonce.
-import { PassThrough } from 'node:stream';
+// Server rendering: streams HTML (whole documents for bots), with the response's CSP nonce; the page's
+// scripts load after its first paint.
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { ServerRouter, isRouteErrorResponse, type EntryContext, type RouterContextProvider } from 'react-router';
 import { NonceContext } from './nonce';
 import { shopRequestContext } from './context';
+import { scriptsAfterPaint } from './lib/scripts-after-paint.server';
 
 export const streamTimeout = 10_000;
 
@@ -31,12 +32,9 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeout);
-              callback();
-            },
-          });
+          // The page's scripts load after its first paint (decision 049).
+          const body = scriptsAfterPaint();
+          body.once('finish', () => clearTimeout(timeout));
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));

@@ -34,7 +34,21 @@ const sqlOnly = process.env.BENCH_SQL_ONLY !== '0';
 const PRICE = 100;
 const MEMBERS = 200;
 const GRANT = 2_000_000;
-const ONE_LOT_GOAL = 0.5;
+// Issue 17's goals: 1-lot draws over HTTP ≥ 0.40 × TPC-B, the draw function alone ≥ 0.70 × TPC-B, and a
+// 10,000-lot pack sold out by 12,000 requests within 3 s, exactly.
+const ONE_LOT_GOAL = 0.4;
+const SQL_ONLY_GOAL = 0.7;
+const SELL_OUT_GOAL_SECONDS = 3;
+
+type PhaseCpu = { msPerRequest?: { servers: number; postgres: number; loadGenerator: number } };
+/** CPU milliseconds one request or transaction took in all: servers, PostgreSQL and the load generator. */
+const cpuMsPerRequest = (cpu: PhaseCpu) =>
+  cpu.msPerRequest ? cpu.msPerRequest.servers + cpu.msPerRequest.postgres + cpu.msPerRequest.loadGenerator : NaN;
+/**
+ * The ratio to TPC-B the CPU alone allows when both run on the same cores until they are full: TPC-B's CPU
+ * per transaction over the draw's CPU per request. A measured ratio close to it says the cores bound the run.
+ */
+const cpuBound = (draw: PhaseCpu, tpcb: PhaseCpu) => round(cpuMsPerRequest(tpcb) / cpuMsPerRequest(draw));
 
 const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
 const log = (message: string) => process.stderr.write(`[bench:draw] ${message}\n`);
@@ -250,7 +264,7 @@ try {
     pack: await packState(handle, packs.sellOut),
   };
 
-  let sqlOnlyResult: Record<string, unknown> | null = null;
+  let sqlOnlyResult: (Record<string, unknown> & { ratioToTpcb: number; cpu: PhaseCpu }) | null = null;
   if (sqlOnly) {
     await psql(databaseUrl, 'CHECKPOINT');
     log(`diagnostic: the draw function straight from pgbench (no HTTP), 1 lot, ${concurrency} clients`);
@@ -341,6 +355,18 @@ try {
       tenLotLots: round(tenLot.lotsPerSecond / tpcb.tps),
       goalOneLot: ONE_LOT_GOAL,
       oneLotMeetsGoal: oneLot.drawsPerSecond / tpcb.tps >= ONE_LOT_GOAL,
+      oneLotCpuBound: cpuBound(oneLot.cpu, tpcb.cpu),
+      sqlOnly: sqlOnlyResult?.ratioToTpcb ?? null,
+      goalSqlOnly: SQL_ONLY_GOAL,
+      sqlOnlyMeetsGoal: sqlOnlyResult ? sqlOnlyResult.ratioToTpcb >= SQL_ONLY_GOAL : null,
+      sqlOnlyCpuBound: sqlOnlyResult ? cpuBound(sqlOnlyResult.cpu, tpcb.cpu) : null,
+    },
+    sellOutGoal: {
+      goalSeconds: SELL_OUT_GOAL_SECONDS,
+      soldOutAfterSeconds: sellOut.soldOutAfterSeconds ?? null,
+      met: sellOutExact && (sellOut.soldOutAfterSeconds ?? Infinity) <= SELL_OUT_GOAL_SECONDS,
+      coresBusy: sellOut.cpu.coresBusy,
+      cpuMsPerRequest: round(cpuMsPerRequest(sellOut.cpu), 2),
     },
     phases: { oneLot, tenLot, tpcb, sellOut },
     diagnostics: { sqlOnlyOneLot: sqlOnlyResult },

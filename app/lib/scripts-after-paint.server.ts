@@ -1,0 +1,90 @@
+// The page's scripts start loading after its first paint (docs/decisions/049). React Router's <Scripts>
+// writes a `<link rel="modulepreload">` for every script the page needs (React hoists them into <head>)
+// and a module script whose static `import`s fetch the route modules as soon as the parser reaches it:
+// on a phone's slow line the ~150 kB of JavaScript then shares the bandwidth with the stylesheet and the
+// first image, and the page paints late. Here the document keeps its HTML and the same module script,
+// but the preloads and the imports run once the browser has painted the first frame (at once in a
+// hidden tab, which paints nothing): the same files, fetched in parallel, a frame later.
+import { Transform } from 'node:stream';
+
+const MODULE_PRELOAD = /<link\b[^>]*\brel="modulepreload"[^>]*>/g;
+const HREF = /\bhref="(\/[^"<>]*)"/;
+/**
+ * React Router's module script: `<script … type="module" …>;` then one `import * as x from "…";` per route
+ * chunk, and something after the last of them (a streamed document may stop in the middle of the next).
+ */
+const MODULE_SCRIPT =
+  /(<script\b[^>]*\btype="module"[^>]*>);\n((?:import \* as \w+ from "\/[^"\\<>]*";\n)+)(?=[^i]|i(?=[\s\S]{6})(?!mport ))/;
+const IMPORT_LINE = /import \* as (\w+) from ("\/[^"\\<>]*");/g;
+/** Give up (and send the document as it came) past this much HTML without the module script. */
+const MAX_BUFFER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Rewrites the part of a document up to and including the start of React Router's module script, so
+ * that its scripts load after the first paint; null when that script is not (yet) in `html`. `end` is
+ * where the rewritten part ends in `html`: what follows is unchanged.
+ * @example rewriteUpToModuleScript(html)?.text.includes('requestAnimationFrame') // true for a page
+ */
+export function rewriteUpToModuleScript(html: string): { text: string; end: number } | null {
+  const script = MODULE_SCRIPT.exec(html);
+  if (!script) return null;
+  const preloads: string[] = [];
+  const before = html.slice(0, script.index).replace(MODULE_PRELOAD, (link) => {
+    const href = HREF.exec(link)?.[1];
+    if (href && !preloads.includes(href)) preloads.push(href);
+    return '';
+  });
+  const imports = [...script[2]!.matchAll(IMPORT_LINE)];
+  const names = imports.map((line) => line[1]!);
+  const loads = imports.map((line) => `import(${line[2]!})`);
+  const loader =
+    `${script[1]!};\n` +
+    `await new Promise((go) => document.visibilityState === 'hidden' ? go() : requestAnimationFrame(() => setTimeout(go, 0)));\n` +
+    `for (const href of ${JSON.stringify(preloads)}) { const link = document.createElement('link'); link.rel = 'modulepreload'; link.href = href; document.head.appendChild(link); }\n` +
+    `const [${names.join(', ')}] = await Promise.all([${loads.join(', ')}]);\n`;
+  return { text: before + loader, end: script.index + script[0].length };
+}
+
+/**
+ * A whole document with its scripts loading after the first paint (unchanged without React Router's
+ * module script).
+ * @example deferScriptsAfterPaint(html).includes('rel="modulepreload"') // false for a page
+ */
+export function deferScriptsAfterPaint(html: string): string {
+  const rewritten = rewriteUpToModuleScript(html);
+  return rewritten ? rewritten.text + html.slice(rewritten.end) : html;
+}
+
+/**
+ * A stream for a rendered document: holds the HTML until React Router's module script has gone by (the
+ * end of the shell, which React writes at once), rewrites it with {@link rewriteUpToModuleScript}, then
+ * passes the rest (streamed Suspense chunks) through byte for byte.
+ * @example pipe(scriptsAfterPaint().pipe(body))
+ */
+export function scriptsAfterPaint(): Transform {
+  const held: Buffer[] = [];
+  let passing = false;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      if (passing) return callback(null, chunk);
+      held.push(chunk);
+      const bytes = Buffer.concat(held);
+      // A character cut at the chunk's end decodes as U+FFFD, after the script: never in the rewritten part.
+      const html = bytes.toString('utf8');
+      const rewritten = rewriteUpToModuleScript(html);
+      if (rewritten === null && bytes.length <= MAX_BUFFER_BYTES) {
+        held.splice(0, held.length, bytes);
+        return callback();
+      }
+      passing = true;
+      held.length = 0;
+      if (rewritten === null) return callback(null, bytes);
+      const rest = bytes.subarray(Buffer.byteLength(html.slice(0, rewritten.end), 'utf8'));
+      callback(null, Buffer.concat([Buffer.from(rewritten.text, 'utf8'), rest]));
+    },
+    flush(callback) {
+      if (passing || held.length === 0) return callback();
+      callback(null, Buffer.concat(held));
+    },
+  });
+}
