@@ -116,8 +116,3 @@ export function footerLineOf(
     ttlMs: FOOTER_NOTE_TTL_MS,
   });
 }
-
-/** Forgets the cached footer line (after an editor publishes the kobutsu page on this instance). */
-export function forgetFooterNote(source: ContentSource): void {
-  footerNotes.delete(source);
-}

@@ -12,7 +12,6 @@
 // then every invariant (shop_check_invariants) and the sell-out's exact counts.
 import { execFile, fork } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
@@ -25,6 +24,7 @@ import { checkInvariants } from '#modules/wallet';
 import { seededRandom } from './client';
 import { CpuMeter } from './cpu';
 import type { PhaseResult, PhaseSpec } from './load-worker';
+import { describeMachine } from '../machine';
 
 const run = promisify(execFile);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
@@ -320,12 +320,7 @@ try {
     coinBook.credited === coinBook.wallets + coinBook.debited &&
     coinBook.debited === coinBook.drawCosts;
   const noFailures = [oneLot, tenLot, sellOut].every((p) => p.failures === 0);
-  const machine = {
-    cpus: os.cpus().length,
-    model: os.cpus()[0]?.model ?? 'unknown',
-    memoryGb: Math.round(os.totalmem() / 2 ** 30),
-    node: process.version,
-  };
+  const machine = describeMachine();
   const report = {
     benchmark: 'draw',
     date: new Date().toISOString(),

@@ -15,6 +15,7 @@ const { freePort } = await import('#tests/ports');
 const { loadConfig } = await import('#server/config');
 const { startShop } = await import('#server/main');
 const { createSessionMembers } = await import('#tests/members');
+import { describeMachine } from '../machine';
 
 const pages = (process.env.BENCH_PATHS ?? '/,/gacha/pokemon,/gacha/pokemon/stellar-pokemon-001,result').split(',');
 /** The pack whose 10連 result page is measured (`result` in BENCH_PATHS): a member draws it first. */
@@ -161,7 +162,7 @@ try {
     date: new Date().toISOString(),
     lighthouse: version,
     formFactor: 'mobile (Lighthouse default: simulated slow 4G, 4x CPU slowdown)',
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
+    machine: describeMachine(),
     database: 'pglite',
     pages: results,
     // Issue 17's goals: performance ≥ 95, LCP ≤ 2.0 s, CLS ≤ 0.05, accessibility 100 (and SEO 100, compressed text).

@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '#tests/ports';
+import { describeMachine } from '../machine';
 
 const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 const MiB = 2 ** 20;
@@ -293,13 +294,7 @@ try {
   const report = {
     benchmark: 'memory',
     date: new Date().toISOString(),
-    machine: {
-      cpus: os.cpus().length,
-      model: os.cpus()[0]?.model ?? 'unknown',
-      memoryGb: Math.round(os.totalmem() / 2 ** 30),
-      node: process.version,
-      loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
-    },
+    machine: describeMachine(),
     database: 'pglite',
     command: startCommand(),
     settings: JSON.parse(process.env.BENCH_ENV ?? '{}') as Record<string, string>,

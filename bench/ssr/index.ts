@@ -2,9 +2,9 @@
 // server's JSON health route, on a fresh database with the demo data. Two phases, each on its own shop:
 // `rendered` (PAGE_CACHE_SECONDS=0: every page rendered, as for a member) and `cached` (the default:
 // visitors' pages from the page cache, decision 048). Prints one JSON report.
-import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
+import { describeMachine } from '../machine';
 
 process.env.NODE_ENV = 'production';
 // React Router's production build, as `npm start` runs it (server/production-modules.mjs): registered
@@ -65,12 +65,7 @@ const all = [...rendered.results, ...cached.results];
 const report = {
   benchmark: 'ssr',
   date: new Date().toISOString(),
-  machine: {
-    cpus: os.cpus().length,
-    model: os.cpus()[0]?.model ?? 'unknown',
-    memoryGb: Math.round(os.totalmem() / 2 ** 30),
-    node: process.version,
-  },
+  machine: describeMachine(),
   database: rendered.database,
   concurrency,
   secondsPerPath: seconds,

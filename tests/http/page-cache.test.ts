@@ -5,46 +5,25 @@
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createTestDatabase, type TestDatabase } from '#tests/database';
-import { freePort } from '#tests/ports';
-import { loadConfig } from '#server/config';
-import { startShop } from '#server/main';
+import { startOwnShop, OWN_SHOP_AUTH_SECRET as AUTH_SECRET, type OwnShop } from '#tests/own-shop';
 import { createSessionMembers } from '#tests/members';
 import { grantStaff } from '#tests/staff';
 import { LIVE_CHANNEL } from '#server/live';
 import { launchChromium, openContext, waitForHydration } from '../../e2e/support/browser';
 
-const AUTH_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 const PACK = '/gacha/pokemon/stellar-pokemon-001';
 
-let database: TestDatabase;
-let shop: Awaited<ReturnType<typeof startShop>>;
+let own: OwnShop;
+let shop: OwnShop['shop'];
 let base: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase('page_cache');
-  const port = await freePort();
-  base = `http://localhost:${port}`;
-  shop = await startShop(
-    loadConfig({
-      NODE_ENV: 'production',
-      PORT: String(port),
-      PUBLIC_ORIGIN: base,
-      HOST: '127.0.0.1',
-      DATA_DIR: database.dataDir,
-      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
-      LOG_LEVEL: 'error',
-      IMAGE_WARM_UP: 'false',
-      JOBS_ENABLED: 'false',
-      // Long enough that nothing in this file expires by itself: every miss below is an invalidation.
-      PAGE_CACHE_SECONDS: '60',
-      AUTH_SECRET,
-    }),
-  );
+  // Long enough that nothing in this file expires by itself: every miss below is an invalidation.
+  own = await startOwnShop('page_cache', { PAGE_CACHE_SECONDS: '60' });
+  ({ shop, base } = own);
 });
 afterAll(async () => {
-  await shop?.stop();
-  await database?.drop();
+  await own?.stop();
 });
 
 async function visit(path: string, headers: Record<string, string> = {}) {

@@ -5,19 +5,15 @@
 // code on PGlite, but its driver is another one.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '#tests/database';
-import { freePort } from '#tests/ports';
-import { loadConfig } from '#server/config';
-import { startShop } from '#server/main';
+import { startOwnShop, OWN_SHOP_AUTH_SECRET as AUTH_SECRET, type OwnShop } from '#tests/own-shop';
 import { createSessionMembers } from '#tests/members';
 import budgetFile from '../../bench/budgets/page-statements.json' with { type: 'json' };
 
 const budgets = budgetFile as unknown as { visitor: Record<string, number>; member: Record<string, number> };
-const AUTH_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL) && process.env.TEST_DATABASE !== 'pglite';
 
-let database: TestDatabase;
-let shop: Awaited<ReturnType<typeof startShop>>;
+let own: OwnShop | undefined;
+let shop: OwnShop['shop'];
 let base: string;
 let counting = false;
 let statements: string[] = [];
@@ -25,25 +21,8 @@ const originalQuery = pg.Client.prototype.query;
 
 beforeAll(async () => {
   if (!onPostgres) return;
-  database = await createTestDatabase('page_statements');
-  const port = await freePort();
-  base = `http://localhost:${port}`;
-  shop = await startShop(
-    loadConfig({
-      NODE_ENV: 'production',
-      PORT: String(port),
-      PUBLIC_ORIGIN: base,
-      HOST: '127.0.0.1',
-      DATA_DIR: database.dataDir,
-      DATABASE_URL: database.databaseUrl!,
-      LOG_LEVEL: 'error',
-      IMAGE_WARM_UP: 'false',
-      JOBS_ENABLED: 'false',
-      PAGE_CACHE_SECONDS: '0',
-      MAINTENANCE_CACHE_SECONDS: '60',
-      AUTH_SECRET,
-    }),
-  );
+  own = await startOwnShop('page_statements', { PAGE_CACHE_SECONDS: '0', MAINTENANCE_CACHE_SECONDS: '60' });
+  ({ shop, base } = own);
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     if (counting) {
       const first = args[0] as string | { text?: string };
@@ -54,8 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   pg.Client.prototype.query = originalQuery;
-  await shop?.stop();
-  await database?.drop();
+  await own?.stop();
 });
 
 /** The statements of one request, the fewest over three renders (the first warms the shop's caches). */

@@ -5,17 +5,13 @@
 // on /preview (noindex) and only there, by its link and then by the cookie the link sets, and an unknown
 // ref is not found; a repository without footer_note still shows the settings' 古物営業法 line.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { loadConfig } from '#server/config';
-import { startShop } from '#server/main';
-import { freePort } from '#tests/ports';
-import { createTestDatabase, type TestDatabase } from '#tests/database';
+import { startOwnShop, type OwnShop } from '#tests/own-shop';
 import { startPrismicStandin, prismicDocument, type PrismicStandin } from '#devtools/standins/prismic';
 
 const richText = (text: string) => [{ type: 'paragraph', text, spans: [] }];
 
 let standin: PrismicStandin;
-let database: TestDatabase;
-let shop: Awaited<ReturnType<typeof startShop>>;
+let own: OwnShop;
 let base = '';
 const company = prismicDocument('page', 'company', {
   title: 'Prismicの会社概要',
@@ -54,31 +50,15 @@ async function eventually(check: () => Promise<boolean>, what: string) {
 
 beforeAll(async () => {
   standin = await startPrismicStandin({ documents: published });
-  database = await createTestDatabase('prismic_shop');
-  const port = await freePort();
-  base = `http://localhost:${port}`;
-  shop = await startShop(
-    loadConfig({
-      NODE_ENV: 'production',
-      PORT: String(port),
-      PUBLIC_ORIGIN: base,
-      HOST: '127.0.0.1',
-      DATA_DIR: database.dataDir,
-      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
-      LOG_LEVEL: 'error',
-      IMAGE_WARM_UP: 'false',
-      JOBS_ENABLED: 'false',
-      DEMO_DATA: 'false',
-      CONTENT_SOURCE: 'prismic',
-      PRISMIC_REPOSITORY: standin.endpoint,
-      AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
-    }),
-  );
+  own = await startOwnShop('prismic_shop', {
+    DEMO_DATA: 'false',
+    CONTENT_SOURCE: 'prismic',
+    PRISMIC_REPOSITORY: standin.endpoint,
+  });
+  base = own.base;
 });
-
 afterAll(async () => {
-  await shop?.stop();
-  await database?.drop();
+  await own?.stop();
   await standin?.close();
 });
 
