@@ -260,7 +260,7 @@ export function createServerApp(options: ServerAppOptions) {
     mediaDir: mediaDirOf(config.dataDir),
     logger,
     // libvips frees its buffers after a burst of encodes; they go back to the system once it ends.
-    onTransform: services.memory ? () => services.memory?.soon() : undefined,
+    onTransform: () => services.memory?.soon(),
   });
   app.route('/_img', images);
   // The banners' uploaded art (DATA_DIR/media/banners), immutable by content hash (docs/decisions/031).
