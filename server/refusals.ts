@@ -6,7 +6,12 @@ import type { GachaLookupRefusalCode, GenreRefusalCode, PackAdminRefusalCode, St
 import type { IdempotencyRefusalCode } from '#modules/idempotency';
 import type { AccountDeletionRefusalCode, LineLinkRefusalCode, StaffAccessRefusalCode } from '#modules/identity/server';
 import type { WalletRefusalCode } from '#modules/wallet';
-import type { AdminRefusalCode, MemberConsoleRefusalCode } from '#modules/admin';
+import {
+  PERMISSION_LABELS,
+  type AdminPermission,
+  type AdminRefusalCode,
+  type MemberConsoleRefusalCode,
+} from '#modules/admin';
 import { maintenanceEndText, type MaintenanceRefusalCode, type MaintenanceSettingRefusalCode } from '#modules/shop';
 import {
   SHIPPING_STATUS_LABELS,
@@ -541,7 +546,57 @@ const admin: Section<AdminRefusalCode> = {
     status: 403,
     message: 'メールアドレスの確認が済んでいません。確認メールのリンクを開いてから、もう一度お試しください。',
   },
+  STAFF_GRANT_NOT_HELD: {
+    status: 403,
+    message: (d) =>
+      `ご自身が持っていない権限は付与できません${permissionList(d.permissions)}。必要なら管理者に依頼してください。`,
+  },
+  STAFF_ADMIN_ROLE_NOT_HELD: {
+    status: 403,
+    message: '管理者の招待・任命・変更・解除は、役割が「管理者」のスタッフだけが申請できます。',
+  },
+  STAFF_TARGET_HOLDS_MORE: {
+    status: 403,
+    message: (d) =>
+      `ご自身が持っていない権限${permissionList(d.permissions)}を持つスタッフ（または招待）は、変更・解除・取り消しできません。管理者に依頼してください。`,
+  },
+  STAFF_REQUEST_PENDING: {
+    status: 409,
+    message: 'この相手の管理者の変更はすでに申請され、承認待ちです。承認待ち一覧をご確認ください。',
+  },
+  STAFF_REQUEST_NOT_FOUND: { status: 404, message: 'その管理者の変更の申請は見つかりません。' },
+  STAFF_REQUEST_NOT_PENDING: {
+    status: 409,
+    message: (d) =>
+      d.status === 'applied'
+        ? 'この申請はすでに承認され、反映済みです。'
+        : d.status === 'rejected'
+          ? 'この申請はすでに却下されています。'
+          : 'この申請はすでに処理されています。',
+  },
+  STAFF_REQUEST_SELF_APPROVAL: {
+    status: 403,
+    message: '自分が申請した管理者の変更は承認・却下できません。別の管理者に依頼してください。',
+  },
+  STAFF_REQUEST_APPROVER_NOT_ADMIN: {
+    status: 403,
+    message: '管理者の変更の承認・却下は、役割が「管理者」のスタッフだけが行えます。',
+  },
+  STAFF_REQUEST_OWN_ACCESS: {
+    status: 403,
+    message: '自分自身の役割に関する申請は承認・却下できません。別の管理者に依頼してください。',
+  },
+  STAFF_REQUEST_OUTDATED: {
+    status: 409,
+    message: '申請のあとに相手の役割が変わったため、反映できません。この申請を却下し、必要なら申請し直してください。',
+  },
 };
+
+/** The permissions named in a refusal, in the staff page's words: 「（コインの付与、注文の返金）」. */
+const permissionList = (permissions: unknown) =>
+  Array.isArray(permissions) && permissions.length
+    ? `（${permissions.map((p) => PERMISSION_LABELS[p as AdminPermission] ?? String(p)).join('、')}）`
+    : '';
 
 const coinKindName = (kind: unknown) => (kind === 'paid' ? '有償コイン' : '無償コイン');
 

@@ -18,6 +18,16 @@ export const ADMIN_REFUSAL_CODES = [
   'STAFF_INVITATION_INVALID',
   'STAFF_INVITATION_EMAIL_MISMATCH',
   'STAFF_INVITATION_EMAIL_UNVERIFIED',
+  'STAFF_GRANT_NOT_HELD',
+  'STAFF_ADMIN_ROLE_NOT_HELD',
+  'STAFF_TARGET_HOLDS_MORE',
+  'STAFF_REQUEST_PENDING',
+  'STAFF_REQUEST_NOT_FOUND',
+  'STAFF_REQUEST_NOT_PENDING',
+  'STAFF_REQUEST_SELF_APPROVAL',
+  'STAFF_REQUEST_APPROVER_NOT_ADMIN',
+  'STAFF_REQUEST_OWN_ACCESS',
+  'STAFF_REQUEST_OUTDATED',
 ] as const;
 export type AdminRefusalCode = (typeof ADMIN_REFUSAL_CODES)[number];
 
@@ -72,9 +82,22 @@ export interface AdminActionResult<T> {
 }
 
 /**
+ * What a refused action records (decision 050): the action's name (the entry is `<action>.refused`),
+ * its target, and what was asked. Without it only a missing permission is recorded (as
+ * `admin.action.refused`, target the permission); the action's own refusals record nothing.
+ */
+export interface RefusalAudit {
+  action: string;
+  target: AuditRecord['target'];
+  attempt?: unknown;
+}
+
+/**
  * Runs an admin action: refuses without the permission, else runs `body` in a transaction and
  * records its audit entries in that same transaction. A RefusalError thrown by `body` rolls the
- * change back and is answered as the refusal, with no entry.
+ * change back and is answered as the refusal. A missing permission is always recorded, and with
+ * `refusal` every refusal, as `<action>.refused` with its code and details, in a transaction of its
+ * own (the action's own was rolled back).
  * @example await runAdminAction(db, operator, 'shipping:write', async (tx) => ({ value, audit: { action: 'shipping.prepare', target: { type: 'shipping_request', id } } }))
  */
 export async function runAdminAction<T>(
@@ -82,8 +105,16 @@ export async function runAdminAction<T>(
   operator: Operator,
   permission: AdminPermission,
   body: (tx: Database) => Promise<AdminActionResult<T>>,
+  refusal?: RefusalAudit,
 ): Promise<{ ok: true; value: T } | Refusal<string>> {
-  if (!operator.permissions.has(permission)) return refuse('PERMISSION_DENIED', { permission });
+  if (!operator.permissions.has(permission))
+    return recordRefusal(
+      db,
+      operator,
+      permission,
+      refusal ?? { action: 'admin.action', target: { type: 'permission', id: permission } },
+      refuse('PERMISSION_DENIED', { permission }),
+    );
   try {
     const value = await db.transaction(async (tx) => {
       const result = await body(tx);
@@ -92,9 +123,28 @@ export async function runAdminAction<T>(
     });
     return { ok: true, value };
   } catch (error) {
-    if (error instanceof RefusalError) return error.refusal;
+    if (error instanceof RefusalError) return recordRefusal(db, operator, permission, refusal, error.refusal);
     throw error;
   }
+}
+
+/** Records a refused action (when the caller named it) and answers the refusal. */
+async function recordRefusal(
+  db: Database,
+  operator: Operator,
+  permission: AdminPermission,
+  refusal: RefusalAudit | undefined,
+  refused: Refusal<string>,
+): Promise<Refusal<string>> {
+  if (!refusal) return refused;
+  await db.transaction((tx) =>
+    recordAudit(tx, operator, permission, {
+      action: `${refusal.action}.refused`,
+      target: refusal.target,
+      after: { code: refused.code, details: refused.details ?? {}, attempt: refusal.attempt ?? null },
+    }),
+  );
+  return refused;
 }
 
 /** JSON for the log: undefined becomes null, Dates ISO strings, bigints strings. */

@@ -19,6 +19,7 @@ export {
   type AdminActionResult,
   type AdminRefusalCode,
   type AuditEntry,
+  type RefusalAudit,
   type AuditFilter,
   type AuditRecord,
   type Operator,
@@ -40,10 +41,19 @@ export {
   staffPermissionsSchema,
   type AdminAccess,
   type PendingInvitation,
+  type StaffChangeOutcome,
   type StaffInvitationInput,
   type StaffMember,
   type StaffRole,
 } from './staff';
+export {
+  STAFF_REQUEST_NOTE_MAX,
+  approveStaffRoleRequest,
+  listPendingStaffRoleRequests,
+  rejectStaffRoleRequest,
+  type StaffRoleRequestView,
+} from './staff-requests';
+export { changesAnAdmin, grantablePermissions, mayAskForAdminChanges, mayGive, mayTouch } from './authority';
 export {
   clearPurchaseHoldAsOperator,
   createMembersAsOperator,

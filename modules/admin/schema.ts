@@ -11,6 +11,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -123,5 +124,50 @@ export const coinAdjustments = pgTable(
       .on(t.requestedAt)
       .where(sql`${t.status} = 'pending'`),
     check('coin_adjustments_amount_nonzero', sql`${t.amount} <> 0`),
+  ],
+);
+
+export const staffRoleRequestKinds = ['invite', 'access', 'revoke'] as const;
+export type StaffRoleRequestKind = (typeof staffRoleRequestKinds)[number];
+export const staffRoleRequestStatuses = ['pending', 'applied', 'rejected'] as const;
+export type StaffRoleRequestStatus = (typeof staffRoleRequestStatuses)[number];
+
+/**
+ * A change that makes, promotes, demotes or removes an admin (decision 050): it waits here until an
+ * admin other than the requester approves it (then it is applied, once: the row is locked) or rejects
+ * it. `subject` is the member id, or the invited address for an invitation; one pending request per
+ * subject. `from_role` is the target's role when asked: a target changed since is not applied.
+ */
+export const staffRoleRequests = pgTable(
+  'staff_role_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: staffRoleRequestKinds }).notNull(),
+    subject: text('subject').notNull(),
+    memberId: text('member_id'),
+    email: text('email'),
+    fromRole: text('from_role'),
+    role: text('role', { enum: ['admin', 'staff', 'user'] }).notNull(),
+    permissions: text('permissions').array().notNull(),
+    status: text('status', { enum: staffRoleRequestStatuses }).notNull(),
+    requestedBy: text('requested_by'),
+    requestedLabel: text('requested_label').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedBy: text('decided_by'),
+    decidedLabel: text('decided_label'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decisionNote: text('decision_note'),
+  },
+  (t) => [
+    uniqueIndex('staff_role_requests_one_pending_idx')
+      .on(t.subject)
+      .where(sql`${t.status} = 'pending'`),
+    index('staff_role_requests_pending_idx')
+      .on(t.requestedAt)
+      .where(sql`${t.status} = 'pending'`),
+    check(
+      'staff_role_requests_subject_named',
+      sql`(${t.kind} = 'invite' and ${t.email} is not null) or (${t.kind} <> 'invite' and ${t.memberId} is not null)`,
+    ),
   ],
 );

@@ -11,6 +11,7 @@ import { RefusalError, refuse } from '#modules/kernel';
 import {
   acceptInvitation,
   adminAccessOf,
+  approveStaffRoleRequest,
   commandLineOperator,
   grantStaffDirectly,
   invitationForToken,
@@ -269,18 +270,26 @@ describe('changing and revoking staff', () => {
     expect(await handle.db.select().from(staffPermissions).where(eq(staffPermissions.memberId, staff.id))).toEqual([]);
   });
 
-  it('never leaves the shop without an admin, even when two admins demote each other at once (needs PostgreSQL: two connections)', async (ctx) => {
+  it('never leaves the shop without an admin, even when two admins approve each other’s removal at once (needs PostgreSQL: two connections)', async (ctx) => {
     skipUnlessPostgres(ctx, handle, 'two connections');
-    // Only these two admins: every other admin of this file is demoted first, from the command line.
+    // Only these two admins: every other admin of this file is made a member first (set-up, in the table).
     const cli = commandLineOperator();
     const a = await member({ role: 'admin', twoFactor: true });
     const b = await member({ role: 'admin', twoFactor: true });
-    const others = await handle.db.select({ id: users.id }).from(users).where(eq(users.role, 'admin'));
-    for (const o of others)
-      if (o.id !== a.id && o.id !== b.id)
-        await grantStaffDirectly(handle.db, cli, o.id, { role: 'user', permissions: [] });
+    await handle.db
+      .update(users)
+      .set({ role: 'user' })
+      .where(sql`${users.role} = 'admin' and ${users.id} not in (${a.id}, ${b.id})`);
+    // An admin's removal waits for a second admin (decision 050): the command line asks for both,
+    // each alone would leave one admin, and each admin approves the other's at the same moment.
+    const removeA = await grantStaffDirectly(handle.db, cli, a.id, { role: 'user', permissions: [] });
+    const removeB = await grantStaffDirectly(handle.db, cli, b.id, { role: 'user', permissions: [] });
+    if (!removeA.ok || !removeA.value || !removeB.ok || !removeB.value) throw new Error('both should wait');
     const [asA, asB] = [await operatorFor(a.id), await operatorFor(b.id)];
-    const [byA, byB] = await Promise.all([revokeStaff(handle.db, asA, b.id), revokeStaff(handle.db, asB, a.id)]);
+    const [byA, byB] = await Promise.all([
+      approveStaffRoleRequest(handle.db, asA, removeB.value.requestId, site),
+      approveStaffRoleRequest(handle.db, asB, removeA.value.requestId, site),
+    ]);
     const outcomes = [byA, byB].map((o) => (o.ok ? 'ok' : o.code)).sort();
     expect(outcomes).toEqual(['STAFF_LAST_ADMIN', 'ok']);
     const admins = await handle.db.select({ id: users.id }).from(users).where(eq(users.role, 'admin'));

@@ -1,5 +1,7 @@
 // staff:grant: make a member an admin (every permission), staff with the permissions given, or, with
-// --revoke, a member again. Staff cannot draw; the admin area asks for their second factor.
+// --revoke, a member again. Staff cannot draw; the admin area asks for their second factor. Making or
+// unmaking an admin is immediate only for the shop's first two admins; after that it waits for an
+// admin's approval at /admin/members/approvals (docs/decisions/050).
 import { grantStaffDirectly, isAdminPermission, type AdminPermission } from '#modules/admin';
 import { requiredOption, UsageError } from '../args';
 import { findMember } from '../find-member';
@@ -33,7 +35,19 @@ export const staffGrant: ShopCommand = {
       throw new UsageError('--permissions は --role staff のときだけ指定できます（admin はすべての権限を持ちます）。');
     const member = await findMember(db, memberRef);
     // Their open sessions carry the new role from the next request on; audited as staff.permissions or staff.revoke.
-    settled(await grantStaffDirectly(db, operator, member.id, { role, permissions }));
-    out(JSON.stringify(role === 'staff' ? { member: member.id, role, permissions } : { member: member.id, role }));
+    const waiting = settled(await grantStaffDirectly(db, operator, member.id, { role, permissions }));
+    const granted = role === 'staff' ? { member: member.id, role, permissions } : { member: member.id, role };
+    // An admin change the shop's admins must approve: named by its request, said in words (exit code 0).
+    out(
+      JSON.stringify(
+        waiting
+          ? {
+              ...granted,
+              pending: waiting.requestId,
+              note: '管理者の承認待ちです（/admin/members/approvals で管理者が承認すると反映されます）。',
+            }
+          : granted,
+      ),
+    );
   },
 };
