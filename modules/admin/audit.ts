@@ -128,8 +128,12 @@ export async function runAdminAction<T>(
   }
 }
 
-/** Records a refused action (when the caller named it) and answers the refusal. */
-async function recordRefusal(
+/**
+ * Records a refusal decided outside runAdminAction (a page's own permission check), in its own
+ * transaction, as `<action>.refused`; answers the refusal.
+ * @example await recordRefusal(db, operator, 'staff:write', { action: 'staff.invite', target }, refuse('PERMISSION_DENIED', { permission: 'staff:write' }))
+ */
+export async function recordRefusal(
   db: Database,
   operator: Operator,
   permission: AdminPermission,

@@ -15,6 +15,7 @@ export {
   commandLineOperator,
   listAuditEntries,
   recordAudit,
+  recordRefusal,
   runAdminAction,
   type AdminActionResult,
   type AdminRefusalCode,

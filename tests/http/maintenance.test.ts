@@ -14,6 +14,7 @@ import { readMaintenance, setMaintenance } from '#modules/shop';
 import { runAdminCommand } from '../../scripts/shop-admin';
 import { TEST_RULES } from '#tests/fixtures';
 import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
+import { grantStaff } from '#tests/staff';
 
 const databaseUrl = inject('shopDatabaseUrl');
 const PACK = 'stellar-pokemon-003';
@@ -42,14 +43,8 @@ async function signUp(label: string, coins = 0): Promise<Member> {
 
 async function staff(label: string, role: 'admin' | 'staff', permissions: string[] = []): Promise<Member> {
   const member = await signUp(label);
-  const said: string[] = [];
-  const args = ['staff:grant', '--member', member.email, '--role', role];
-  if (role === 'staff') args.push('--permissions', permissions.join(','));
-  const code = await runAdminCommand(handle!.db, args, (line) => said.push(line), {
-    lifetimes: TEST_RULES.coinLifetimes,
-  });
-  expect(code, said.join('\n')).toBe(0);
-  await handle!.db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, member.id));
+  // The operators' command line; an admin waits for an existing admin's approval (tests/support/staff.ts).
+  await grantStaff(handle!.db, member.email, role === 'staff' ? permissions : undefined);
   return member;
 }
 

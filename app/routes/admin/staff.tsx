@@ -1,6 +1,7 @@
 // /admin/staff: the staff and their permissions. Invite by mail (role and permissions), change a
 // staff member's access, take them off the staff (asks first), withdraw a pending invitation.
-// Every change is audited by the admin module; an operator never changes their own access.
+// Every change is audited by the admin module; an operator never changes their own access, offers only
+// the permissions they hold, and an admin change waits for a second admin (docs/decisions/050).
 import { useEffect, useRef, useState } from 'react';
 import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/staff';
@@ -9,6 +10,7 @@ import { Button } from '~/components/Button';
 import { FormAnswer } from '~/components/admin/fields';
 import { TextField } from '~/components/FormField';
 import { Sheet } from '~/components/Sheet';
+import { StaffRequestsWaiting } from '~/components/admin/StaffRoleRequests';
 import { staffPageAction, staffPageLoader, type StaffActionData } from '~/lib/admin-staff.server';
 
 export const handle = { title: 'スタッフ' };
@@ -21,24 +23,35 @@ export async function action({ request, context }: Route.ActionArgs) {
   return staffPageAction(context.get(shopRequestContext), request);
 }
 
-type Permission = { id: string; label: string };
+type Permission = { id: string; label: string; grantable: boolean };
 
 function PermissionBoxes({ all, checked, idPrefix }: { all: Permission[]; checked: string[]; idPrefix: string }) {
   return (
     <fieldset className="grid gap-1.5 sm:grid-cols-2">
-      <legend className="mb-1 text-xs font-bold">権限（役割がスタッフのとき）</legend>
+      <legend className="mb-1 text-xs font-bold">権限（役割がスタッフのとき・自分が持つ権限だけ付与できます）</legend>
       {all.map((p) => (
-        <label key={p.id} htmlFor={`${idPrefix}-${p.id}`} className="flex items-start gap-2 text-sm">
+        <label
+          key={p.id}
+          htmlFor={`${idPrefix}-${p.id}`}
+          className={`flex items-start gap-2 text-sm${p.grantable ? '' : ' text-muted'}`}
+        >
           <input
             id={`${idPrefix}-${p.id}`}
             type="checkbox"
             name="permission"
             value={p.id}
-            defaultChecked={checked.includes(p.id)}
+            defaultChecked={p.grantable && checked.includes(p.id)}
+            disabled={!p.grantable}
+            aria-describedby={p.grantable ? undefined : `${idPrefix}-${p.id}-why`}
             className="mt-1 size-4"
           />
           <span>
             {p.label} <code className="text-xs text-muted">{p.id}</code>
+            {p.grantable ? null : (
+              <span id={`${idPrefix}-${p.id}-why`} className="block text-xs">
+                あなたが持っていない権限のため付与できません
+              </span>
+            )}
           </span>
         </label>
       ))}
@@ -46,7 +59,15 @@ function PermissionBoxes({ all, checked, idPrefix }: { all: Permission[]; checke
   );
 }
 
-function RoleSelect({ defaultValue, id }: { defaultValue: string; id: string }) {
+function RoleSelect({
+  defaultValue,
+  id,
+  canAskForAdmin,
+}: {
+  defaultValue: string;
+  id: string;
+  canAskForAdmin: boolean;
+}) {
   return (
     <label htmlFor={id} className="text-xs font-bold">
       役割
@@ -57,7 +78,9 @@ function RoleSelect({ defaultValue, id }: { defaultValue: string; id: string }) 
         className="mt-1 block min-h-11 rounded-lg border border-line bg-white px-3 text-sm"
       >
         <option value="staff">スタッフ（選んだ権限のみ）</option>
-        <option value="admin">管理者（すべての権限）</option>
+        <option value="admin" disabled={!canAskForAdmin}>
+          {canAskForAdmin ? '管理者（すべての権限・別の管理者の承認後に反映）' : '管理者（管理者だけが申請できます）'}
+        </option>
       </select>
     </label>
   );
@@ -80,7 +103,7 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (answer?.form === 'invite' && answer.ok) inviteForm.current?.reset();
   }, [answer]);
-  const { staff, invitations, permissions, me } = loaderData;
+  const { staff, invitations, permissions, me, canAskForAdmin, requests } = loaderData;
   return (
     <div className="max-w-5xl">
       <h1 className="text-2xl font-black">スタッフ</h1>
@@ -113,6 +136,8 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
               </div>
               {s.id === me ? (
                 <p className="mt-2 text-sm text-muted">あなたのアカウントです。自分の権限は変更できません。</p>
+              ) : s.locked ? (
+                <p className="mt-2 text-sm text-muted">{s.locked}</p>
               ) : (
                 <details className="mt-2">
                   <summary className="cursor-pointer text-sm font-bold underline">権限を変更・スタッフから外す</summary>
@@ -120,7 +145,7 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
                     <input type="hidden" name="intent" value="access" />
                     <input type="hidden" name="id" value={s.id} />
                     <FormAnswer answer={answer} form={s.id} />
-                    <RoleSelect defaultValue={s.role} id={`role-${s.id}`} />
+                    <RoleSelect defaultValue={s.role} id={`role-${s.id}`} canAskForAdmin={canAskForAdmin} />
                     <PermissionBoxes all={permissions} checked={s.permissions} idPrefix={`perm-${s.id}`} />
                     <div className="flex flex-wrap gap-3">
                       <Button type="submit" loading={busy('access', s.id)}>
@@ -155,18 +180,24 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
                   {i.email}（{i.roleLabel}）・招待者 {i.invitedBy}・期限{' '}
                   {new Date(i.expiresAt).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo' })}
                 </span>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="withdraw" />
-                  <input type="hidden" name="id" value={i.id} />
-                  <Button type="submit" variant="secondary" loading={busy('withdraw', i.id)}>
-                    招待を取り消す
-                  </Button>
-                </Form>
+                {i.locked ? (
+                  <span className="text-xs text-muted">{i.locked}</span>
+                ) : (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="withdraw" />
+                    <input type="hidden" name="id" value={i.id} />
+                    <Button type="submit" variant="secondary" loading={busy('withdraw', i.id)}>
+                      招待を取り消す
+                    </Button>
+                  </Form>
+                )}
               </li>
             ))}
           </ul>
         )}
       </section>
+
+      <StaffRequestsWaiting requests={requests} />
 
       <section aria-labelledby="invite" className="mt-8 max-w-2xl rounded-2xl border border-line bg-white p-5">
         <h2 id="invite" className="text-lg font-bold">
@@ -179,7 +210,7 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
           <input type="hidden" name="intent" value="invite" />
           <FormAnswer answer={answer} form="invite" />
           <TextField name="email" type="email" label="メールアドレス" autoComplete="off" required />
-          <RoleSelect defaultValue="staff" id="invite-role" />
+          <RoleSelect defaultValue="staff" id="invite-role" canAskForAdmin={canAskForAdmin} />
           <PermissionBoxes all={permissions} checked={[]} idPrefix="invite" />
           <div>
             <Button type="submit" loading={busy('invite')}>

@@ -9,21 +9,29 @@ import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { formatYmdHm } from '~/lib/dates';
 import { approvalsAction, approvalsLoader, type MemberActionData } from '~/lib/admin-members.server';
+import { StaffRoleRequestsSection } from '~/components/admin/StaffRoleRequests';
+import { staffRoleRequestsAction, staffRoleRequestsLoader } from '~/lib/admin-staff.server';
 
 export const handle = { title: 'コイン調整の承認' };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return approvalsLoader(context.get(shopRequestContext), request);
+  const shop = context.get(shopRequestContext);
+  const [page, staffRequests] = await Promise.all([
+    approvalsLoader(shop, request),
+    staffRoleRequestsLoader(shop, request),
+  ]);
+  return { ...page, staffRequests };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  return approvalsAction(context.get(shopRequestContext), request);
+  const shop = context.get(shopRequestContext);
+  return (await staffRoleRequestsAction(shop, request)) ?? approvalsAction(shop, request);
 }
 
 const n = (value: number) => value.toLocaleString('ja-JP');
 
 export default function ApprovalsPage({ loaderData }: Route.ComponentProps) {
-  const { items, canDecide, threshold } = loaderData;
+  const { items, canDecide, threshold, staffRequests } = loaderData;
   const answer = useActionData<MemberActionData>();
   const navigation = useNavigation();
   const [asking, setAsking] = useState<{ id: string; intent: 'approve' | 'reject' } | null>(null);
@@ -93,6 +101,7 @@ export default function ApprovalsPage({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
+      <StaffRoleRequestsSection items={staffRequests.items} canDecide={staffRequests.canDecide} />
       {asking && target ? (
         <Sheet
           title={asking.intent === 'approve' ? 'この調整を承認しますか？' : 'この調整を却下しますか？'}
