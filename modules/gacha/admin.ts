@@ -300,9 +300,9 @@ export async function publishPack(
       // Every card promised by the pack must be on the shelf and not promised elsewhere (decision 023).
       const stock = await reserveStockForPack(tx, gachaId, now);
       if (!stock.ok) throw new PackAdminError('STOCK_SHORT', { gachaId, cards: stock.shortfalls });
-      await tx.execute(sql`insert into gacha_lots (gacha_id, position, tier_id)
-      select ${gachaId}, u.ord, u.tier from jsonb_array_elements_text(${JSON.stringify(lots)}::jsonb) with ordinality as u(tier, ord)`);
-      await tx.execute(sql.raw(`create sequence if not exists gacha_pos_${pack.no} as integer minvalue 1 cache 1`));
+      // The lots and the position sequence through the owner's function (decision 051): the shop's role
+      // neither inserts lots nor creates objects.
+      await tx.execute(sql`select gacha_fix_lots(${gachaId}, ${JSON.stringify(lots)}::jsonb)`);
       await tx.insert(gachaSecrets).values({ gachaId, seed, revealSalt: generateSeed() });
       const status = pack.saleStartsAt && pack.saleStartsAt > now ? 'scheduled' : 'on_sale';
       await tx
@@ -319,7 +319,7 @@ export async function publishPack(
     })
     .then(async (published) => {
       // Fresh statistics, so the planner knows the new lots before the first draw.
-      await db.execute(sql`analyze gacha_lots`);
+      await db.execute(sql`select gacha_analyze_lots()`);
       return published;
     });
 }
@@ -348,7 +348,7 @@ export async function endPack(
     await tx.update(gachas).set({ status, endedAt: now }).where(eq(gachas.id, gachaId));
     // Wait for draws holding lots to commit; later ones find a lot locked or the pack ended and
     // retry into a refusal. Then every claim precedes the reveal time.
-    await tx.execute(sql`select position from gacha_lots where gacha_id = ${gachaId} and draw_id is null for update`);
+    await tx.execute(sql`select gacha_lock_unclaimed_lots(${gachaId})`);
     // With the lots locked the unclaimed ones are final: their cards (and the ラストワン賞's) are free again.
     if (status === 'ended') await releaseStockOfEndedPack(tx, gachaId, now);
     await tx

@@ -2,7 +2,9 @@
 //
 // Engines: on PostgreSQL pg-boss opens its own small pool (max 2) on DATABASE_URL; on embedded PGlite it
 // shares the one PGlite instance through pg-boss's `fromPglite` adapter (PGlite is single-connection, so
-// pg-boss's queries queue behind the shop's own). pg-boss creates and migrates its schema on start().
+// pg-boss's queries queue behind the shop's own). pg-boss creates and migrates its schema on start(); with
+// separate roles (DATABASE_MIGRATION_URL) the owner does that first, on a connection of its own, and the shop
+// role's pg-boss only checks the version: the shop role creates nothing (docs/decisions/051).
 //
 // Several instances: every server instance with JOBS_ENABLED runs a runner on the same database. A
 // cluster job (the default) runs once per tick across all of them (pg-boss docs, "Scheduling", and
@@ -73,7 +75,7 @@ export interface JobRunner {
 export interface JobRunnerOptions {
   database: DatabaseHandle;
   logger: Logger;
-  config: Pick<ShopConfig, 'DATABASE_URL'>;
+  config: Pick<ShopConfig, 'DATABASE_URL'> & Partial<Pick<ShopConfig, 'DATABASE_MIGRATION_URL'>>;
   /** Tuning, for tests: how often idle workers poll (default 2 s) and schedules are checked (default 30 s). */
   pollingIntervalSeconds?: number;
   cronMonitorIntervalSeconds?: number;
@@ -126,7 +128,41 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       connectionString: config.DATABASE_URL,
       max: 2,
       application_name: 'oripa-shop-jobs',
+      // The owner installed and migrated the schema (installAsOwner): only check its version.
+      ...(ownerInstalls() ? { migrate: false } : {}),
     });
+  }
+
+  /** Whether pg-boss's schema is the owner's to create (separate roles on PostgreSQL). */
+  function ownerInstalls(): boolean {
+    return (
+      database.engine === 'postgres' &&
+      !!config.DATABASE_MIGRATION_URL &&
+      config.DATABASE_MIGRATION_URL !== config.DATABASE_URL
+    );
+  }
+
+  /**
+   * Creates or migrates pg-boss's schema as the owner role, then lets go: a pg-boss of one connection
+   * that neither supervises, schedules nor registers, stopped at once. Several instances starting
+   * together take turns on pg-boss's own advisory lock.
+   */
+  async function installAsOwner(): Promise<void> {
+    const installer = new PgBoss({
+      ...bossOptions,
+      connectionString: config.DATABASE_MIGRATION_URL!,
+      max: 1,
+      application_name: 'oripa-shop-jobs-install',
+      supervise: false,
+      schedule: false,
+      registerInstance: false,
+    });
+    installer.on('error', (error) => logger.error({ err: error }, 'job schema install error'));
+    try {
+      await installer.start();
+    } finally {
+      await installer.stop({ graceful: false, close: true }).catch(() => undefined);
+    }
   }
 
   /** Runs a handler with its context, and logs the run as one line: job, processed, duration. */
@@ -219,6 +255,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     const started = performance.now();
     let pgBoss: PgBoss;
     try {
+      if (ownerInstalls()) await installAsOwner();
       pgBoss = createBoss();
     } catch (error) {
       state = 'stopped';

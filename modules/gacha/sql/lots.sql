@@ -2,6 +2,9 @@
 -- locks and claims lots and marks a pack sold out. draw_execute (modules/draw/sql) calls these inside
 -- its own transaction, in the lock order of docs/decisions/006: the member's wallet → the pack row
 -- (only at the end of a pack) → lots. Applied after the migrations by db/module-sql.ts.
+-- Every function that writes or locks lots, or creates a pack's sequence, runs with its owner's rights
+-- (SECURITY DEFINER, search_path pinned with pg_temp last): on PostgreSQL with separate roles the shop's
+-- role only reads gacha_lots and creates nothing (docs/decisions/051).
 
 -- A pack's terms as a draw needs them (read-only; the planner inlines it). kiriban_next is the smallest
 -- キリ番 not yet awarded (decision 027), null when none is left: a draw far from it pays nothing more.
@@ -22,7 +25,7 @@ $$;
 -- gacha_lock_final_lots). Raises 40001 (or 55P03 from NOWAIT) when a lot was taken meanwhile, the
 -- pack reached its end or left the sale: the caller retries the whole call.
 CREATE OR REPLACE FUNCTION gacha_reserve_lots(p_gacha text, p_no int, p_total int, p_count int) RETURNS int[]
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
   v_seq regclass := format('gacha_pos_%s', p_no)::regclass;
   v_want int[]; v_pos int[];
@@ -62,7 +65,7 @@ END $$;
 --   draw's award (the condition above). Its lots are numbers sold+1 .. sold+count of the sale.
 CREATE OR REPLACE FUNCTION gacha_reserve_lots(p_gacha text, p_no int, p_total int, p_count int, p_kiriban int,
   OUT positions int[], OUT kiriban int[])
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
   v_seq regclass := format('gacha_pos_%s', p_no)::regclass;
   v_want int[]; v_max int; v_status text; v_next int; v_free int[]; v_sold int;
@@ -144,7 +147,7 @@ END $$;
 -- for claims in flight to commit). Answers the status seen under the lock (a pack may have sold
 -- out or ended while this draw waited) and, when on sale, the unclaimed positions in order.
 CREATE OR REPLACE FUNCTION gacha_lock_final_lots(p_gacha text, OUT pack_status text, OUT unclaimed int[])
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   PERFORM 1 FROM gachas g WHERE g.id = p_gacha FOR NO KEY UPDATE;
   SELECT g.status INTO pack_status FROM gachas g WHERE g.id = p_gacha;
@@ -161,7 +164,7 @@ END $$;
 -- docs/decisions/046).
 CREATE OR REPLACE FUNCTION gacha_claim_lots(p_gacha text, p_positions int[], p_draw uuid, p_member text)
 RETURNS TABLE (lot_position int, lot_tier_id text)
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   RETURN QUERY
   UPDATE gacha_lots l SET draw_id = p_draw, member_id = p_member
@@ -174,3 +177,62 @@ CREATE OR REPLACE FUNCTION gacha_mark_sold_out(p_gacha text, p_at timestamptz) R
 LANGUAGE sql AS $$
   UPDATE gachas SET status = 'sold_out', remaining_lots = 0, sold_out_at = p_at, revealed_at = p_at WHERE id = p_gacha
 $$;
+
+-- Publishing fixes a draft's lots (the only INSERT into gacha_lots) and creates its position sequence
+-- gacha_pos_<no>, owned by the owner. p_tiers holds each lot's tier id in position order. Refused unless
+-- the pack is a draft without a commitment and without lots: a published pack's lots never change.
+CREATE OR REPLACE FUNCTION gacha_fix_lots(p_gacha text, p_tiers jsonb) RETURNS int
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+  v_no int; v_status text; v_commitment text; v_count int; v_seq regclass; r record;
+BEGIN
+  SELECT g.no, g.status, g.commitment INTO v_no, v_status, v_commitment FROM gachas g WHERE g.id = p_gacha;
+  IF NOT FOUND OR v_status <> 'draft' OR v_commitment IS NOT NULL
+     OR EXISTS (SELECT 1 FROM gacha_lots l WHERE l.gacha_id = p_gacha) THEN
+    RAISE EXCEPTION 'gacha_fix_lots: % is not an unpublished draft without lots', p_gacha USING ERRCODE = '55000';
+  END IF;
+  INSERT INTO gacha_lots (gacha_id, position, tier_id)
+  SELECT p_gacha, u.ord, u.tier FROM jsonb_array_elements_text(p_tiers) WITH ORDINALITY AS u(tier, ord);
+  GET DIAGNOSTICS v_count = ROW_COUNT;
+  EXECUTE format('CREATE SEQUENCE IF NOT EXISTS public.%I AS integer MINVALUE 1 CACHE 1', 'gacha_pos_' || v_no);
+  -- Only the draw's functions take positions: nobody keeps what default privileges gave on the new sequence.
+  v_seq := format('public.%I', 'gacha_pos_' || v_no)::regclass;
+  FOR r IN SELECT DISTINCT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(a.grantee)) END AS grantee
+             FROM pg_class c, aclexplode(c.relacl) a WHERE c.oid = v_seq AND a.grantee <> c.relowner LOOP
+    EXECUTE format('REVOKE ALL ON SEQUENCE %s FROM %s', v_seq, r.grantee);
+  END LOOP;
+  RETURN v_count;
+END $$;
+
+-- Ending a pack waits for the draws holding its lots: every unclaimed lot locked, in position order.
+CREATE OR REPLACE FUNCTION gacha_lock_unclaimed_lots(p_gacha text) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  PERFORM 1 FROM gacha_lots l WHERE l.gacha_id = p_gacha AND l.draw_id IS NULL ORDER BY l.position FOR UPDATE;
+END $$;
+
+-- Fresh statistics for the lots after a publish (ANALYZE needs the table's owner on PostgreSQL 15).
+CREATE OR REPLACE FUNCTION gacha_analyze_lots() RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  ANALYZE public.gacha_lots;
+END $$;
+
+-- The lots are history (a claim is never released) and written only by the functions above: every role but
+-- the owner loses INSERT, UPDATE, DELETE and TRUNCATE on them, also when default privileges gave them to a
+-- role as a migration created the table (docs/decisions/051; db/roles-allow-list.txt).
+DO $$
+DECLARE
+  r record;
+BEGIN
+  FOR r IN SELECT DISTINCT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(a.grantee)) END AS grantee
+             FROM pg_class c, aclexplode(c.relacl) a
+            WHERE c.oid = 'gacha_lots'::regclass AND a.grantee <> c.relowner
+              AND a.privilege_type IN ('INSERT', 'UPDATE', 'DELETE', 'TRUNCATE')
+           UNION
+           SELECT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(a.grantee)) END
+             FROM pg_attribute t, aclexplode(t.attacl) a
+            WHERE t.attrelid = 'gacha_lots'::regclass AND a.privilege_type IN ('INSERT', 'UPDATE') LOOP
+    EXECUTE format('REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON gacha_lots FROM %s', r.grantee);
+  END LOOP;
+END $$;

@@ -8,7 +8,7 @@
 -- Idempotent on p_idem: a repeat answers the first debit ({replay: true}) and takes nothing.
 CREATE OR REPLACE FUNCTION wallet_debit_kind(p_member text, p_kind text, p_amount int, p_reason text,
   p_counter text, p_idem text, p_ref text, p_memo text, p_now timestamptz) RETURNS jsonb
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
   v_now timestamptz := coalesce(p_now, now());
   w record; g record; v_left int := p_amount; v_take int; v_seq int := 0; v_have int; v_prior record; v_has_wallet boolean;

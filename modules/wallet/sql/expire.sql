@@ -5,7 +5,7 @@
 
 -- Expires a member's due grants (the ledger gets one expiry entry per grant). Locks the wallet.
 CREATE OR REPLACE FUNCTION wallet_expire_member(p_member text, p_now timestamptz) RETURNS int
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
   v_now timestamptz := coalesce(p_now, now());
   w record; g record; v_count int := 0;
@@ -29,7 +29,7 @@ END $$;
 
 -- The expiry job: up to p_limit members with due grants. Returns the number of grants expired.
 CREATE OR REPLACE FUNCTION wallet_expire_due(p_now timestamptz, p_limit int) RETURNS int
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
   v_now timestamptz := coalesce(p_now, now());
   m record; v_total int := 0;

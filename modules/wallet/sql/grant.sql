@@ -20,7 +20,7 @@ END $$;
 -- Credits coins as a new grant. Idempotent on p_idem: a repeat returns the first grant.
 CREATE OR REPLACE FUNCTION wallet_grant(p_member text, p_kind text, p_amount int, p_expires_at timestamptz,
   p_reason text, p_counter text, p_idem text, p_ref text, p_memo text, p_now timestamptz) RETURNS jsonb
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
   v_now timestamptz := coalesce(p_now, now());
   w record; v_grant bigint; v_existing record;

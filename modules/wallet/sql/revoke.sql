@@ -8,7 +8,7 @@
 -- reported to the caller, who records it on the order. Idempotent on p_idem.
 CREATE OR REPLACE FUNCTION wallet_revoke_grant(p_grant bigint, p_reason text, p_counter text, p_idem text,
   p_ref text, p_now timestamptz) RETURNS jsonb
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
   v_now timestamptz := coalesce(p_now, now());
   g record; w record; v_prior record; v_take int;

@@ -5,7 +5,7 @@
 
 -- Locks the wallet, expires what is due and returns the spendable balance (0 without a wallet).
 CREATE OR REPLACE FUNCTION wallet_lock_available(p_member text, p_now timestamptz) RETURNS int
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
   v_now timestamptz := coalesce(p_now, now());
   w record;
@@ -30,7 +30,7 @@ END $$;
 -- them, and a spend that leaves coins in the grant stays a HOT update (0038, decision 046).
 CREATE OR REPLACE FUNCTION wallet_spend(p_member text, p_amount int, p_reason text, p_counter text,
   p_idem text, p_ref text, p_now timestamptz) RETURNS jsonb
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
   v_now timestamptz := coalesce(p_now, now());
   w record; g record; v_left int := p_amount; v_take int; v_seq int := 0;
