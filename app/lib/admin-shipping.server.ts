@@ -6,6 +6,7 @@ import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
 import { memberIdFromFilter, memberTagsFor } from '~/lib/member-tags.server';
+import { INQUIRIES_SEEN_FIELD } from '~/lib/admin-shipping';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
@@ -51,9 +52,6 @@ export interface DeskActionData {
   form?: string;
   problems?: { line: number | null; message: string }[];
 }
-
-/** The form field that names the open inquiries the operator saw in the ship confirmation. */
-export const INQUIRIES_SEEN_FIELD = 'inquiriesSeen';
 
 /** The most requests one batch (pick list, labels, preparing) takes: a page of the queue. */
 export const DESK_BATCH_MAX = 200;

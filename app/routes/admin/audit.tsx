@@ -147,9 +147,8 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                   <td className="px-3 py-2">
                     {entry.actorId && members[entry.actorId] ? (
                       <MemberTag tag={members[entry.actorId]} memberId={entry.actorId} />
-                    ) : (
-                      <span className="break-all">{entry.actorLabel}</span>
-                    )}
+                    ) : null}
+                    <span className="block text-xs break-all">{entry.actorLabel}</span>
                     {entry.address ? <span className="block text-xs text-muted">{entry.address}</span> : null}
                   </td>
                   <td className="px-3 py-2 font-mono text-xs">{entry.action}</td>

@@ -12,12 +12,8 @@ import { Image } from '~/components/Image';
 import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { formatYmdHm } from '~/lib/dates';
-import {
-  INQUIRIES_SEEN_FIELD,
-  shippingRequestAction,
-  shippingRequestLoader,
-  type DeskActionData,
-} from '~/lib/admin-shipping.server';
+import { INQUIRIES_SEEN_FIELD } from '~/lib/admin-shipping';
+import { shippingRequestAction, shippingRequestLoader, type DeskActionData } from '~/lib/admin-shipping.server';
 
 export const handle = { title: '発送依頼' };
 
@@ -47,7 +43,7 @@ function OpenInquiriesBanner({ inquiries }: { inquiries: OpenInquiries }) {
       data-testid="open-inquiries"
     >
       <h2 id="open-inquiries" className="text-base font-black text-amber-900">
-        この依頼へのお問い合わせ {inquiries.length}件（未完了）
+        {`この依頼へのお問い合わせ ${inquiries.length}件（未完了）`}
       </h2>
       <ul className="mt-2 grid gap-1">
         {inquiries.map((q) => (
@@ -528,7 +524,7 @@ export default function DeskRequestPage({ loaderData }: Route.ComponentProps) {
         </Sheet>
       ) : asking ? (
         <Sheet title={question} onClose={() => setAsking(null)} busy={busy(asking)}>
-          <Form method="post" className="grid gap-3">
+          <Form method="post" className="mt-3 grid gap-3">
             <input type="hidden" name="intent" value={asking} />
             {asking === 'convertReturned' ? (
               <p className="text-sm">
