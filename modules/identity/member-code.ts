@@ -1,7 +1,7 @@
 // The member number (会員ID) shown to members on マイページ and to support: derived from the account id,
 // in an alphabet with no look-alikes (no 0/O, 1/I/L), so it can be read out on the phone or typed from a
 // screenshot. The same derivation runs in the database (identity_member_code, migration 0039), where an
-// expression index finds a member by the number without reading `users` (decision 026's rule).
+// expression index finds a member by the number without reading `users` (decision 026's rule; decision 055).
 import { createHash } from 'node:crypto';
 import { inArray, sql } from 'drizzle-orm';
 import type { Database } from '#db/client';
