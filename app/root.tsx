@@ -43,6 +43,7 @@ import { contentOf, footerLineOf } from './lib/content.server';
 import { balanceOf, genresOf } from './lib/request-reads.server';
 import { maintenanceEndText } from '#modules/shop';
 import { unreadMailsOf } from './lib/mailbox.server';
+import { showsAdminLink } from './lib/staff.server';
 
 /** The in-app-browser notice the guard chose for this request, read by the root loader. */
 const browserNoticeContext = createContext<InAppNotice | null>(null);
@@ -110,15 +111,17 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [clientNavigat
 export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
   const shop = context.get(shopRequestContext);
   const { config, buildId } = shop.services;
-  const [genres, balance, maintenance, unreadMails, footerNote] = await Promise.all([
+  const [genres, balance, maintenance, unreadMails, footerNote, adminLink] = await Promise.all([
     genresOf(shop),
     balanceOf(shop),
     shop.services.maintenance.current(),
     unreadMailsOf(shop),
     footerLineOf(shop.services),
+    showsAdminLink(shop),
   ]);
   return {
     member: shop.member ? { id: shop.member.id, name: shop.member.name, role: shop.member.role } : null,
+    adminLink,
     wallet: balance ? { paid: balance.paid, free: balance.free, total: balance.total } : null,
     unreadMails,
     site: {

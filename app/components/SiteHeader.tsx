@@ -1,5 +1,5 @@
-// The sticky header: logo, genres, ranking, the member's coins with チャージ, mailbox and mypage;
-// sign-in buttons for visitors.
+// The sticky header: logo, genres, ranking, the member's coins with チャージ, mailbox and mypage (and
+// the admin area's link for staff whose access is ok); sign-in buttons for visitors.
 import { useNavigation } from 'react-router';
 import { AppLink, AppNavLink } from './AppLink';
 import { BellIcon, UserIcon, TrophyIcon, ShopIcon, CoinIcon } from './icons';
@@ -134,6 +134,15 @@ export function SiteHeader() {
         <div className="ml-auto flex items-center gap-1.5">
           {member ? (
             <>
+              {root?.adminLink ? (
+                <AppLink
+                  to="/admin"
+                  data-testid="header-admin-link"
+                  className="flex min-h-9 items-center whitespace-nowrap rounded-full border border-ink px-2.5 text-xs font-bold text-ink hover:bg-canvas"
+                >
+                  管理<span className="sr-only sm:not-sr-only">画面</span>
+                </AppLink>
+              ) : null}
               <HeaderWallet />
               <MailBell />
               <AppLink

@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
+import { memberTagsFor } from '~/lib/member-tags.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
@@ -104,6 +105,11 @@ export async function inquiryListLoader(shop: ShopRequest, request: Request) {
     categories: categoryOptions(),
     staff: staff.map((s) => ({ id: s.id, name: s.name })),
     canWrite: operator.permissions.has('inquiries:write'),
+    members: await memberTagsFor(
+      shop.services.db,
+      operator,
+      listed.list.items.map((item) => item.memberId),
+    ),
   };
 }
 
@@ -147,6 +153,7 @@ export async function inquiryLoader(shop: ShopRequest, request: Request, inquiry
     staff: staff.map((s) => ({ id: s.id, name: s.name })),
     limits: { reply: INQUIRY_LIMITS.reply, note: INQUIRY_LIMITS.note },
     canWrite: operator.permissions.has('inquiries:write'),
+    members: await memberTagsFor(db, operator, [inquiry.memberId]),
   };
 }
 

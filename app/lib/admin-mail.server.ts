@@ -5,6 +5,7 @@
 import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
+import { memberIdFromFilter } from '~/lib/member-tags.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
 import { runAdminAction } from '#modules/admin';
@@ -109,7 +110,8 @@ async function draftOf(
   if (form.audience === 'personal') {
     const who = (form.member ?? '').trim();
     if (who === '') return bad('送り先の会員ID またはメールアドレスを入力してください。');
-    const member = await findMemberByIdOrEmail(shop.services.db, who);
+    // 会員ID is the number the member reads on マイページ (the internal id works too).
+    const member = await findMemberByIdOrEmail(shop.services.db, await memberIdFromFilter(shop.services.db, who));
     if (!member) return bad('その会員ID・メールアドレスの会員は見つかりません。', 404);
     to = { audience: 'personal', memberId: member.id };
   } else if (form.audience === 'broadcast') {

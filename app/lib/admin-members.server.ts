@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
+import { memberTagsFor } from '~/lib/member-tags.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
 import { signalRows } from '~/lib/admin-signals.server';
@@ -16,6 +17,7 @@ import type { Refusal } from '#modules/kernel';
 import {
   formatPhoneNumber,
   listMemberSessions,
+  memberCode,
   memberListingsOf,
   memberProfileOf,
   memberQueryOf,
@@ -113,6 +115,7 @@ export async function memberSearchLoader(shop: ShopRequest, request: Request) {
     hasMore: found.hasMore && pageNumber < SEARCH_MAX_PAGES,
     items: found.items.map((m) => ({
       ...m,
+      code: memberCode(m.id),
       roleLabel: ROLE_LABELS[m.role] ?? m.role,
       hold: holds.get(m.id) ? HOLD_LABELS[holds.get(m.id)!] : null,
     })),
@@ -195,11 +198,12 @@ export async function memberPageLoader(shop: ShopRequest, request: Request, memb
   const has = (permission: AdminPermission) => operator.permissions.has(permission);
   const config = shop.services.config;
   // The member's fraud signals (decided at /admin/signals), for whoever may read them.
-  const signals = has('signals:read') ? (await signalRows(shop, { memberId }, 10)).items : null;
+  const signals = has('signals:read') ? (await signalRows(shop, operator, { memberId }, 10)).items : null;
   return {
     signals,
     profile: {
       ...profile,
+      code: memberCode(profile.id),
       roleLabel: ROLE_LABELS[profile.role] ?? profile.role,
       phone: profile.phoneNumber ? formatPhoneNumber(profile.phoneNumber) : null,
       age: ageOf(profile.birthday),
@@ -397,11 +401,10 @@ export async function approvalsLoader(shop: ShopRequest, request: Request) {
   const operator = await requireOperator(shop, request, 'coins:grant');
   const db = shop.services.db;
   const pending = await listPendingCoinAdjustments(db, PENDING_SHOWN);
-  const members = await memberListingsOf(
-    db,
-    pending.map((a) => a.memberId),
-  );
+  const ids = pending.map((a) => a.memberId);
+  const [members, tags] = await Promise.all([memberListingsOf(db, ids), memberTagsFor(db, operator, ids)]);
   return {
+    members: tags,
     canDecide: operator.role === 'admin',
     operatorId: operator.memberId,
     threshold: shop.services.config.COIN_ADJUSTMENT_APPROVAL_THRESHOLD,

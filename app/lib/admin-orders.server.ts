@@ -5,6 +5,7 @@
 import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
+import { memberIdFromFilter, memberTagsFor } from '~/lib/member-tags.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
@@ -34,16 +35,21 @@ export interface OrderActionData {
 const methodLabel = (method: string) => PAYMENT_METHOD_INFO[method as PaymentMethod]?.label ?? method;
 
 export async function ordersPageLoader(shop: ShopRequest, request: Request) {
-  await requireOperator(shop, request, 'orders:read');
+  const operator = await requireOperator(shop, request, 'orders:read');
   const url = new URL(request.url);
   const parsed = orderListFilterSchema.safeParse(Object.fromEntries(url.searchParams));
   const filterError = parsed.success ? null : (parsed.error.issues[0]?.message ?? '絞り込みの条件を確認してください。');
   const filter = parsed.success ? parsed.data : orderListFilterSchema.parse({});
-  // A member named by the address they write from; an unknown one lists nothing.
+  // A member named by the address they write from or the member number they read out; an unknown one
+  // lists nothing.
   const member = filter.memberId?.includes('@') ? await findMemberByIdOrEmail(shop.services.db, filter.memberId) : null;
   const listed = await listOrdersForDesk(shop.services.db, {
     ...filter,
-    memberId: member ? member.id : filter.memberId,
+    memberId: member
+      ? member.id
+      : filter.memberId
+        ? await memberIdFromFilter(shop.services.db, filter.memberId)
+        : filter.memberId,
   });
   return {
     filter: {
@@ -73,6 +79,11 @@ export async function ordersPageLoader(shop: ShopRequest, request: Request) {
     })),
     statuses: orderStatuses.map((s) => ({ id: s, label: ORDER_STATUS_LABELS[s] })),
     methods: PAYMENT_METHODS.map((m) => ({ id: m, label: methodLabel(m) })),
+    members: await memberTagsFor(
+      shop.services.db,
+      operator,
+      listed.items.map((o) => o.memberId),
+    ),
   };
 }
 
@@ -113,6 +124,7 @@ export async function orderPageLoader(shop: ShopRequest, request: Request, order
     refundable,
     reviewReason: o.status === 'review' ? reviewReasonText(o.failureReason) : null,
     reviewDecisions: operator.permissions.has('orders:refund') ? reviewDecisionsFor(o) : [],
+    members: await memberTagsFor(shop.services.db, operator, [o.memberId]),
   };
 }
 

@@ -5,6 +5,8 @@
 import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
+import { memberIdFromFilter, memberTagsFor } from '~/lib/member-tags.server';
+import { INQUIRIES_SEEN_FIELD } from '~/lib/admin-shipping';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
@@ -12,6 +14,7 @@ import { shippingRulesOf } from '#server/shipping';
 import { substituteCandidates } from '#modules/gacha';
 import { findMemberByIdOrEmail } from '#modules/identity';
 import { isUuid, type Refusal } from '#modules/kernel';
+import { INQUIRY_STATUS_LABELS, openInquiriesAbout } from '#modules/support';
 import {
   CARRIERS,
   CARRIER_CODES,
@@ -73,13 +76,18 @@ export async function shippingQueueLoader(shop: ShopRequest, request: Request) {
   const parsed = shippingQueueFilterSchema.safeParse(query);
   const filterError = parsed.success ? null : (parsed.error.issues[0]?.message ?? '絞り込みの条件を確認してください。');
   const filter = parsed.success ? parsed.data : shippingQueueFilterSchema.parse({});
-  // The desk may name a member by the address a member writes from (an unknown one lists nothing).
+  // The desk may name a member by the address a member writes from or by the member number the member
+  // reads out (an unknown one lists nothing).
   const byEmail = filter.memberId?.includes('@')
     ? await findMemberByIdOrEmail(shop.services.db, filter.memberId)
     : null;
   const listed = await listShippingQueue(shop.services.db, operator, {
     ...filter,
-    memberId: byEmail ? byEmail.id : filter.memberId,
+    memberId: byEmail
+      ? byEmail.id
+      : filter.memberId
+        ? await memberIdFromFilter(shop.services.db, filter.memberId)
+        : filter.memberId,
   });
   if (!listed.ok) throw data(describeRefusal(listed as Refusal<RefusalCode>).message, { status: 403 });
   const config = shop.services.config;
@@ -101,6 +109,11 @@ export async function shippingQueueLoader(shop: ShopRequest, request: Request) {
         carrierName: item.carrier ? CARRIERS[item.carrier].name : null,
       })),
     },
+    members: await memberTagsFor(
+      shop.services.db,
+      operator,
+      listed.queue.items.map((item) => item.memberId),
+    ),
     statuses: statusOptions(),
     carriers: carrierOptions(),
     canWrite: operator.permissions.has('shipping:write'),
@@ -190,6 +203,16 @@ export async function shippingRequestLoader(shop: ShopRequest, request: Request,
   }
   const r = shown.value;
   const canWrite = operator.permissions.has('shipping:write');
+  // What the member asked about this request and nobody has closed yet: shown first, and named in the
+  // confirmation before it is marked shipped. The subject is the inquirer's own words: inquiries:read only.
+  const canReadInquiries = operator.permissions.has('inquiries:read');
+  const inquiries = (await openInquiriesAbout(shop.services.db, { kind: 'shipping_request', id: r.id })).map((q) => ({
+    id: q.id,
+    reference: q.reference,
+    subject: canReadInquiries ? q.subject : null,
+    statusLabel: INQUIRY_STATUS_LABELS[q.status],
+    createdAt: q.createdAt,
+  }));
   // A card found missing or damaged while packing: the cards that may replace it (worth at least the
   // prize, one available), per value the request's cards have.
   const reportable = canWrite && (r.status === 'requested' || r.status === 'preparing');
@@ -212,6 +235,9 @@ export async function shippingRequestLoader(shop: ShopRequest, request: Request,
     },
     carriers: carrierOptions(),
     canWrite,
+    inquiries,
+    canReadInquiries,
+    members: await memberTagsFor(shop.services.db, operator, [r.memberId]),
   };
 }
 
@@ -255,6 +281,20 @@ export async function shippingRequestAction(shop: ShopRequest, request: Request,
         : refused(done, intent);
     }
     case 'ship': {
+      // An open inquiry about the request must have been seen in the confirmation (one that arrived
+      // after the page was shown too): the member may have asked to change or stop it.
+      const seen = new Set(text(INQUIRIES_SEEN_FIELD).split(','));
+      const unseen = (await openInquiriesAbout(db, { kind: 'shipping_request', id: requestId })).filter(
+        (q) => !seen.has(q.id),
+      );
+      if (unseen.length > 0)
+        return data<DeskActionData>(
+          {
+            error: `この依頼へのお問い合わせ（${unseen.map((q) => q.reference).join('、')}）が未完了です。内容を確認してから発送済みにしてください。`,
+            form: intent,
+          },
+          { status: 409 },
+        );
       const done = await shipShippingRequest(db, operator, rules, {
         requestId,
         carrier: text('carrier'),

@@ -5,9 +5,11 @@
 import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
+import { memberTagsFor } from '~/lib/member-tags.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
 import type { Refusal } from '#modules/kernel';
+import type { Operator } from '#modules/admin';
 import { memberListingsOf } from '#modules/identity';
 import {
   SIGNAL_KIND_LABELS,
@@ -32,15 +34,18 @@ export interface SignalActionData {
 }
 
 /** The signals of a filter with everything the page shows (labels come with the data). */
-export async function signalRows(shop: ShopRequest, filter: SignalFilter & { memberId?: string }, pageSize: number) {
+export async function signalRows(
+  shop: ShopRequest,
+  operator: Operator,
+  filter: SignalFilter & { memberId?: string },
+  pageSize: number,
+) {
   const db = shop.services.db;
   const { items, nextBefore } = await listSignals(db, filter, pageSize);
   const described = items.map((s) => ({ signal: s, words: describeSignal(s) }));
-  const listings = await memberListingsOf(
-    db,
-    described.flatMap(({ signal, words }) => [signal.memberId, ...words.others]),
-  );
-  const who = (id: string) => ({ id, name: listings.get(id)?.name ?? null, email: listings.get(id)?.email ?? null });
+  const named = described.flatMap(({ signal, words }) => [signal.memberId, ...words.others]);
+  const [listings, tags] = await Promise.all([memberListingsOf(db, named), memberTagsFor(db, operator, named)]);
+  const who = (id: string) => ({ id, tag: tags[id], email: listings.get(id)?.email ?? null });
   return {
     nextBefore,
     items: described.map(({ signal, words }) => ({
@@ -69,7 +74,7 @@ export async function signalsLoader(shop: ShopRequest, request: Request) {
   const filter: SignalFilter = parsed.success ? parsed.data : { status: 'open' };
   // The default view: what waits for a decision.
   if (parsed.success && !url.searchParams.has('status')) filter.status = 'open';
-  const { items, nextBefore } = await signalRows(shop, filter, SIGNALS_PAGE);
+  const { items, nextBefore } = await signalRows(shop, operator, filter, SIGNALS_PAGE);
   const next = new URLSearchParams(url.searchParams);
   if (nextBefore) next.set('before', String(nextBefore));
   const body = {

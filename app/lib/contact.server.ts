@@ -25,12 +25,15 @@ import {
   INQUIRY_HONEYPOT_FIELD,
   INQUIRY_LIMITS,
   createInquiry,
+  describeRelated,
   inquiryCategories,
+  inquiryRelatedKinds,
   inquiryInputSchema,
   prepareInquiryImage,
   readInquiryReference,
   relatedChoicesOf,
   type PreparedImage,
+  type RelatedChoice,
 } from '#modules/support';
 
 /** This page (the redirect after sending names it). */
@@ -73,6 +76,20 @@ function captchaFor(shop: ShopRequest): CaptchaWidget | null {
   return shop.member ? null : captchaWidget(shop);
 }
 
+/**
+ * The member's recent items for the form, and the one the link named (`?related=shipping_request:<id>`
+ * from a shipping request's page) when it is older than the recent ten, so the form opened from an item
+ * always carries it. Another member's id or a made-up one is simply not offered.
+ */
+async function relatedChoicesFor(shop: ShopRequest, memberId: string, named: string): Promise<RelatedChoice[]> {
+  const choices = await relatedChoicesOf(shop.services.db, memberId);
+  const [kind, id, ...rest] = named.split(':');
+  if (!kind || !id || rest.length > 0 || choices.some((c) => c.value === named)) return choices;
+  if (!(inquiryRelatedKinds as readonly string[]).includes(kind)) return choices;
+  const found = await describeRelated(shop.services.db, memberId, { kind: kind as RelatedChoice['kind'], id });
+  return found?.label ? [...choices, { kind: found.kind, id: found.id, value: named, label: found.label }] : choices;
+}
+
 export async function contactLoader(shop: ShopRequest, request: Request) {
   const url = new URL(request.url);
   const config = shop.services.config;
@@ -95,7 +112,7 @@ export async function contactLoader(shop: ShopRequest, request: Request) {
       related,
     } satisfies ContactValues,
     categories: inquiryCategories.map((id) => ({ id, label: INQUIRY_CATEGORY_LABELS[id] })),
-    related: member ? await relatedChoicesOf(shop.services.db, member.id) : [],
+    related: member ? await relatedChoicesFor(shop, member.id, related) : [],
     limits: { ...INQUIRY_LIMITS, imageMaxBytes: config.CONTACT_IMAGE_MAX_BYTES },
     captcha: captchaFor(shop),
   };

@@ -4,6 +4,8 @@ import type { InAppNotice } from '~/guards/rules';
 
 export interface RootData {
   member: { id: string; name: string; role: string } | null;
+  /** The header's link to /admin: staff whose access is ok only (false for members and visitors). */
+  adminLink: boolean;
   /** The member's coins for the header (null for visitors); every action revalidates it. */
   wallet: { paid: number; free: number; total: number } | null;
   /** Unread mails for the header's bell (null for visitors); every action revalidates it. */

@@ -31,6 +31,8 @@ export type SecurityPageData =
       backupCodesLeft: number;
       /** Arrived from a staff page (`?required=staff`), or a staff account without TOTP. */
       staffNotice: boolean;
+      /** A staff account whose second factor is on: the set-up ends with 「管理画面へ」. */
+      adminLink: boolean;
       backupCodeCount: number;
     };
 
@@ -64,6 +66,7 @@ export async function securityPageLoader(shop: ShopRequest, request: Request): P
     backupCodesLeft,
     staffNotice:
       (asked || staff) && staffAccessOf({ role: shop.member.role, twoFactorEnabled: state.enabled }) !== 'ok',
+    adminLink: staffAccessOf({ role: shop.member.role, twoFactorEnabled: state.enabled }) === 'ok',
     backupCodeCount: BACKUP_CODE_COUNT,
   };
 }

@@ -5,10 +5,22 @@ import { redirect } from 'react-router';
 import type { ShopRequest, SessionMember } from '~/context';
 import { signInPathFor } from '~/guards/rules';
 import { notFound } from '~/lib/not-found';
+import { isStaffRole } from '#modules/identity';
 import { staffAccessOfMember } from '#modules/identity/server';
 
 /** Where a staff member without TOTP is sent; the page says why (`required=staff`). */
 export const STAFF_SECOND_FACTOR_PATH = '/mypage/settings/security?required=staff';
+
+/**
+ * Whether this request's header shows the link to the admin area: staff whose access is ok (TOTP on),
+ * never members or visitors. Members cost nothing (their role says it); staff cost one indexed read.
+ * Visitors' cached pages are rendered without cookies, so no shared copy can carry the link.
+ * @example const adminLink = await showsAdminLink(shop) // true for staff with TOTP
+ */
+export async function showsAdminLink(shop: ShopRequest): Promise<boolean> {
+  if (!shop.member || !isStaffRole(shop.member.role)) return false;
+  return (await staffAccessOfMember(shop.services.db, shop.member.id)) === 'ok';
+}
 
 /**
  * The signed-in staff member, or a thrown answer: visitors go to sign-in, members who are not staff

@@ -115,6 +115,14 @@ export {
   type MemberSession,
   type MemberBan,
 } from './member-console';
+export {
+  MEMBER_CODE_ALPHABET,
+  memberCode,
+  readMemberCode,
+  memberIdByCode,
+  memberTagsOf,
+  type MemberTag,
+} from './member-code';
 export { membersExportBatch } from './export';
 export { sessionsStartedSince, lastSignInBefore, type SessionSighting } from './risk-feed';
 export { referralProfilesOf, sessionDevicesOf, type ReferralProfile, type DeviceSighting } from './referral-feed';

@@ -1,17 +1,20 @@
 // What the operators' member console reads and changes of identity's tables: finding members (by id,
-// email, phone number or the start of a nickname), a member's profile and sessions, and the ban and
+// email, phone number, the member number shown on マイページ or the start of a nickname), a member's profile and sessions, and the ban and
 // session revocation that the admin module's audited actions call inside their transaction
 // (docs/decisions/026). better-auth's own admin endpoints stay closed (they are not audited).
 import { and, asc, count, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { sessions, users } from './schema';
 import { readPhoneNumber, type PhoneNumberPolicy } from './phone-numbers';
+import { memberIdByCode, readMemberCode } from './member-code';
 
 /** What an operator typed into the member search, read once: which exact key, or a nickname's start. */
 export type MemberQuery =
   | { by: 'all' }
   | { by: 'email'; email: string }
   | { by: 'phone'; phone: string }
+  /** The member number (会員ID, XXXXX-XXXXX) a member reads from マイページ; also tried as a nickname's start. */
+  | { by: 'code'; code: string; text: string }
   /** An id typed as is, or the start of a nickname (both are tried: ids have no recognisable shape). */
   | { by: 'text'; text: string };
 
@@ -20,8 +23,9 @@ export const MEMBER_QUERY_MAX_LENGTH = 254;
 
 /**
  * Reads the search box: an address with @ is an email (exact, lower case), digits that read as a phone
- * number of the policy's countries (090-1234-5678, ０９０…, +81…) are E.164, anything else is an id or
- * the start of a nickname. Empty lists the newest members.
+ * number of the policy's countries (090-1234-5678, ０９０…, +81…) are E.164, ten characters of the member
+ * number's alphabet (K7Q4M-9XZTR, k7q4m9xztr) are a member number, anything else is an id or the start of
+ * a nickname. Empty lists the newest members.
  * @example memberQueryOf('090-1234-5678', { countries: ['JP'] }) // { by: 'phone', phone: '+819012345678' }
  */
 export function memberQueryOf(input: string, policy: PhoneNumberPolicy): MemberQuery {
@@ -32,6 +36,8 @@ export function memberQueryOf(input: string, policy: PhoneNumberPolicy): MemberQ
     const read = readPhoneNumber(text, policy);
     if (read.ok) return { by: 'phone', phone: read.e164 };
   }
+  const code = readMemberCode(text);
+  if (code) return { by: 'code', code, text };
   return { by: 'text', text };
 }
 
@@ -89,7 +95,7 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * One page of the members a query finds. Exact keys (id, email, phone) read one row through their
- * unique indexes; a nickname's start reads `lower(name)` through users_name_prefix_idx
+ * unique indexes, a member number one row through users_member_code_idx; a nickname's start reads `lower(name)` through users_name_prefix_idx
  * (text_pattern_ops), in name order; no query lists the newest members through users_created_at_idx.
  * `hasMore` says another page exists (one row more is read, never a count of the table).
  * @example await searchMembers(db, memberQueryOf('たろう', policy), { limit: 50, offset: 0 })
@@ -118,8 +124,10 @@ export async function searchMembers(
         .limit(limit + 1)
         .offset(offset);
       break;
+    case 'code':
     case 'text': {
-      const [byId] = offset === 0 ? await db.select(listingColumns).from(users).where(eq(users.id, query.text)) : [];
+      const exactId = offset > 0 ? null : query.by === 'code' ? await memberIdByCode(db, query.code) : query.text;
+      const [byId] = exactId ? await db.select(listingColumns).from(users).where(eq(users.id, exactId)) : [];
       const prefix = `${likeLiteral(query.text.toLowerCase())}%`;
       const byName = await db
         .select(listingColumns)

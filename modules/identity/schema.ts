@@ -42,6 +42,9 @@ export const users = pgTable(
     // the newest members first. Exact id, email and phone number use their unique indexes.
     index('users_name_prefix_idx').using('btree', sql`lower(${t.name}) text_pattern_ops`, t.id),
     index('users_created_at_idx').on(t.createdAt, t.id),
+    // The member number (会員ID) staff type from a member's screen: identity_member_code() is the
+    // number's derivation in SQL (member-code.ts; created by migration 0039 before this index).
+    index('users_member_code_idx').using('btree', sql`identity_member_code(${t.id})`),
   ],
 );
 

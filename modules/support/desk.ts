@@ -169,6 +169,53 @@ export async function listInquiries(
   };
 }
 
+/** An inquiry not yet closed about one of the member's things (the shipping desk shows them first). */
+export interface OpenInquiry {
+  id: string;
+  reference: string;
+  subject: string;
+  status: Exclude<InquiryStatus, 'closed'>;
+  createdAt: string;
+}
+
+/** The most open inquiries about one item a page names (more than this is counted, not listed). */
+const OPEN_INQUIRIES_SHOWN = 20;
+
+/**
+ * The inquiries about one order, draw or shipping request that are not closed (new, in progress, or
+ * waiting for the inquirer), oldest first, through inquiries_related_idx. Not audited: the desk sees the
+ * reference and subject only; opening the inquiry is the audited read.
+ * @example await openInquiriesAbout(db, { kind: 'shipping_request', id: requestId })
+ */
+export async function openInquiriesAbout(
+  db: Database,
+  related: { kind: InquiryRelatedKind; id: string },
+): Promise<OpenInquiry[]> {
+  const rows = await db
+    .select({
+      id: inquiries.id,
+      reference: inquiries.reference,
+      subject: inquiries.subject,
+      status: inquiries.status,
+      createdAt: inquiries.createdAt,
+    })
+    .from(inquiries)
+    .where(
+      and(
+        eq(inquiries.relatedKind, related.kind),
+        eq(inquiries.relatedId, related.id),
+        sql`${inquiries.status} <> 'closed'`,
+      ),
+    )
+    .orderBy(asc(inquiries.createdAt), asc(inquiries.id))
+    .limit(OPEN_INQUIRIES_SHOWN);
+  return rows.map((r) => ({
+    ...r,
+    status: r.status as OpenInquiry['status'],
+    createdAt: r.createdAt.toISOString(),
+  }));
+}
+
 // ── One inquiry ─────────────────────────────────────────────────────────────────────────────────
 
 export interface DeskInquiry {

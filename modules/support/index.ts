@@ -55,6 +55,7 @@ export {
   inquiryReplySchema,
   inquiryUpdateSchema,
   listInquiries,
+  openInquiriesAbout,
   listReplyTemplates,
   replyTemplateSchema,
   replyToInquiry,
@@ -65,6 +66,7 @@ export {
   type InquiryFilter,
   type InquiryList,
   type InquiryListItem,
+  type OpenInquiry,
   type InquiryReply,
   type ReplyTemplate,
 } from './desk';

@@ -54,6 +54,8 @@ export const inquiries = pgTable(
     index('inquiries_status_idx').on(t.status, t.createdAt),
     index('inquiries_member_idx').on(t.memberId, t.createdAt),
     index('inquiries_email_idx').on(sql`lower(${t.email})`),
+    // The inquiries about one order, draw or shipping request (the shipping desk shows the open ones).
+    index('inquiries_related_idx').on(t.relatedKind, t.relatedId),
     check(
       'inquiries_related_pair',
       sql`(${t.relatedKind} is null) = (${t.relatedId} is null) and (${t.relatedKind} is null or ${t.memberId} is not null)`,

@@ -189,6 +189,32 @@ describe.skipIf(!databaseUrl)(
       expect(page.body).toContain(`090-${phone.slice(5, 9)}-${phone.slice(9)}`);
     });
 
+    it('finds a member by the member number マイページ shows them, however staff type it', async () => {
+      const nickname = `ばんごう${Date.now().toString(36).slice(-4)}`;
+      const target = await signedUp('mc-code', nickname);
+      // The number as the member reads it on マイページ (「会員ID：…」).
+      const mypage = await get('/mypage', { cookie: target.cookie });
+      const code = /data-testid="member-code"[^>]*>([^<]+)</.exec(mypage.body)?.[1] ?? '';
+      expect(code).toMatch(/^[2-9A-HJKMNP-Z]{5}-[2-9A-HJKMNP-Z]{5}$/);
+      const reader = await staffWith('mc-code-reader', ['members:read']);
+      const fullWidth = code.replace(/[A-Z0-9-]/g, (c) =>
+        c === '-' ? 'ー' : String.fromCharCode(c.charCodeAt(0) + 0xfee0),
+      );
+      for (const q of [code, code.toLowerCase().replace('-', ''), ` ${code.replace('-', ' ')} `, fullWidth]) {
+        const found = await get(`/admin/members?q=${encodeURIComponent(q)}`, { cookie: reader.cookie });
+        expect(found.status, q).toBe(200);
+        expect(found.body, q).toContain(`/admin/members/${target.id}`);
+        expect(found.body, q).toContain(`data-member-tag="${code}"`);
+      }
+      // The member's page names the same number; a number nobody has finds nobody.
+      expect((await get(`/admin/members/${target.id}`, { cookie: reader.cookie })).body).toMatch(
+        new RegExp(`data-testid="member-code"[^>]*>${code}<`),
+      );
+      const other = code.startsWith('2') ? `3${code.slice(1)}` : `2${code.slice(1)}`;
+      const none = await get(`/admin/members?q=${other}`, { cookie: reader.cookie });
+      expect(none.body).not.toContain(`/admin/members/${target.id}`);
+    });
+
     it('adjusts coins with a reason, refuses bad input and overdrafts in Japanese, and waits for another admin above the threshold', async () => {
       const target = await signedUp('mc-coins');
       await grant(target.email, 100);

@@ -8,6 +8,7 @@ import { asc, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog, paymentOrders, users } from '#db/schema';
 import { checkInvariants } from '#modules/wallet';
+import { memberCode } from '#modules/identity';
 import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
 import { grantStaff } from '#tests/staff';
 
@@ -84,6 +85,11 @@ describe.skipIf(!databaseUrl)(
       expect(list.status).toBe(200);
       expect(list.body).toContain(receiptNo);
       expect(list.body).toContain('確認中の注文');
+      // The buyer as staff see members: the number マイページ shows and the nickname; found by the number too.
+      const tag = new RegExp(`data-member-tag="${memberCode(buyer.id)}"[^>]*>.*?orders-buyer`);
+      expect(list.body).toMatch(tag);
+      const byCode = await get(`/admin/orders?memberId=${memberCode(buyer.id).toLowerCase()}`, { cookie: reader });
+      expect(byCode.body).toContain(receiptNo);
       const other = await get('/admin/orders?method=stripe&memberId=' + buyer.id, { cookie: reader });
       expect(other.body).not.toContain(receiptNo);
       expect((await get(`/admin/orders?receiptNo=${receiptNo}`, { cookie: reader })).body).toContain(orderId);
@@ -94,6 +100,7 @@ describe.skipIf(!databaseUrl)(
       expect(shown.status).toBe(200);
       expect(shown.body).toContain('1,000コイン');
       expect(shown.body).toContain('購入完了');
+      expect(shown.body).toMatch(tag);
       expect(shown.body).not.toContain('全額返金する');
       expect((await postForm(path, { intent: 'refund', reason: 'テスト' }, { cookie: reader })).status).toBe(403);
       expect((await get('/admin/orders/00000000-0000-4000-8000-000000000000', { cookie: reader })).status).toBe(404);

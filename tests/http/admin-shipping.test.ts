@@ -2,15 +2,21 @@
 // meets not-found, staff without shipping:read get 403, staff with read only cannot change anything),
 // the queue, a request with its address (audited), the pick list and the label CSV, preparing, shipping
 // with a checked tracking number, the CSV import all or nothing with a report by line, delivered, the
-// internal note and the shop's cancel, and the member seeing each step on their own page.
+// internal note and the shop's cancel, and the member seeing each step on their own page. An inquiry the
+// member sends from the request's page is shown first on the desk's page and must be seen before the
+// request is marked shipped; the shop's cancel is a quiet control that asks 「この依頼をキャンセルしますか？」
+// (in Chromium, with screenshots at 390 px and desktop); members appear by number and nickname.
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import fs from 'node:fs';
 import { asc, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
-import { adminAuditLog } from '#db/schema';
+import { adminAuditLog, inquiries } from '#db/schema';
+import { memberCode } from '#modules/identity';
 import { checkInvariants } from '#modules/wallet';
 import { grantStaff } from '#tests/staff';
 import { get, postForm, shopUrl } from '#tests/http';
 import { memberWithShippingRequest, type ShippingMember } from '#tests/shipping-http';
+import { addSessionCookies, launchChromium, openContext, waitForHydration } from '../../e2e/support/browser';
 
 const databaseUrl = inject('shopDatabaseUrl');
 let handle: DatabaseHandle | undefined;
@@ -280,7 +286,11 @@ describe.skipIf(!databaseUrl)(
       ]);
       const path = `/admin/shipping/${member.requestId}`;
       const page = await get(path, { cookie });
-      expect(page.body).toContain('運営によるキャンセル');
+      // A quiet control apart from the desk's moves: a small text button, never the red or pink one.
+      const control = /<button[^>]*>この依頼をキャンセルする（運営）<\/button>/.exec(page.body)?.[0] ?? '';
+      expect(control).not.toBe('');
+      expect(control).toContain('text-xs');
+      expect(control).not.toMatch(/bg-red-600|bg-primary/);
       const canceled = await postForm(
         path,
         { intent: 'cancelByShop', noteForMember: 'カードの状態確認のため、いったんキャンセルしました。' },
@@ -295,6 +305,140 @@ describe.skipIf(!databaseUrl)(
       for (const id of member.prizeIds) expect(choose.body).toContain(id);
       expect((await postForm(path, { intent: 'deliver' }, { cookie })).status).toBe(409);
       expect((await get('/admin/shipping/00000000-0000-4000-8000-000000000000', { cookie })).status).toBe(404);
+    });
+
+    it('shows what the member asked about a request first, and ships it only once that was seen', async () => {
+      const member = await memberWithShippingRequest(handle!.db, 'desk-asked');
+      const desk = await memberWithShippingRequest(handle!.db, 'desk-asked-staff');
+      const cookie = await staffWith(desk, ['shipping:read', 'shipping:write', 'inquiries:read', 'members:read']);
+      const path = `/admin/shipping/${member.requestId}`;
+      const before = await get(path, { cookie });
+      expect(before.body).not.toContain('この依頼へのお問い合わせ');
+      // The member's request page opens the contact form with this request chosen.
+      const own = await get(`/mypage/shipping/${member.requestId}`, { cookie: member.cookie });
+      const contactPath = /href="(\/contact\?category=shipping&amp;related=[^"]+)"/
+        .exec(own.body)?.[1]
+        ?.replaceAll('&amp;', '&');
+      expect(contactPath).toBe(`/contact?category=shipping&related=shipping_request%3A${member.requestId}`);
+      const form = await get(contactPath!, { cookie: member.cookie });
+      expect(form.body).toMatch(new RegExp(`<option value="shipping_request:${member.requestId}" selected`));
+      expect(form.body).toMatch(/<option value="shipping" selected/);
+      const post = new FormData();
+      for (const [name, value] of Object.entries({
+        category: 'shipping',
+        email: member.email,
+        subject: '住所を変えたいです',
+        message: '引っ越したので、発送先を変更できますか。',
+        related: `shipping_request:${member.requestId}`,
+      }))
+        post.set(name, value);
+      const sent = await fetch(`${shopUrl()}/contact`, {
+        method: 'POST',
+        body: post,
+        headers: { origin: shopUrl(), cookie: member.cookie },
+        redirect: 'manual',
+      });
+      expect(sent.status).toBe(302);
+      const [inquiry] = await handle!.db.select().from(inquiries).where(eq(inquiries.relatedId, member.requestId));
+      expect(inquiry).toBeDefined();
+
+      // The desk's page: the open inquiry first (above the address), linked, with its subject.
+      const shown = await get(path, { cookie });
+      const banner = shown.body.indexOf('この依頼へのお問い合わせ 1件（未完了）');
+      expect(banner).toBeGreaterThan(0);
+      expect(banner).toBeLessThan(shown.body.indexOf('お届け先'));
+      expect(shown.body).toContain(`href="/admin/inquiries/${inquiry!.id}"`);
+      expect(shown.body).toContain(inquiry!.reference);
+      expect(shown.body).toContain('住所を変えたいです');
+      // The member as staff see them, here and in the queue and the inquiries: number and nickname.
+      const tag = new RegExp(`data-member-tag="${memberCode(member.id)}"[^>]*>.*?はっそう`);
+      expect(shown.body).toMatch(tag);
+      expect((await get(`/admin/shipping?memberId=${memberCode(member.id)}`, { cookie })).body).toMatch(tag);
+      expect((await get(`/admin/inquiries?q=${inquiry!.reference}`, { cookie })).body).toMatch(tag);
+      expect((await get(`/admin/inquiries/${inquiry!.id}`, { cookie })).body).toMatch(tag);
+
+      // Shipping without having seen it (no scripts, or a page older than the inquiry) is refused, naming it.
+      expect((await postForm(path, { intent: 'prepare' }, { cookie })).status).toBe(200);
+      const ship = { intent: 'ship', carrier: 'yamato', trackingNumber: '1234-5678-9012' };
+      const unseen = await postForm(path, ship, { cookie });
+      expect(unseen.status).toBe(409);
+      expect(unseen.body).toContain(`この依頼へのお問い合わせ（${inquiry!.reference}）が未完了です`);
+      expect(await auditActions(member.requestId)).not.toContain('shipping.ship');
+      const seen = await postForm(path, { ...ship, inquiriesSeen: inquiry!.id }, { cookie });
+      expect(seen.status).toBe(200);
+      expect(seen.body).toContain('「発送済み」にしました');
+
+      // A closed inquiry is no longer shown.
+      await handle!.db.update(inquiries).set({ status: 'closed' }).where(eq(inquiries.id, inquiry!.id));
+      expect((await get(path, { cookie })).body).not.toContain('この依頼へのお問い合わせ');
+    });
+
+    it('asks before shipping a request with an open inquiry, and asks 「この依頼をキャンセルしますか？」 in Chromium', async () => {
+      const member = await memberWithShippingRequest(handle!.db, 'desk-dialog');
+      const desk = await memberWithShippingRequest(handle!.db, 'desk-dialog-staff');
+      const cookie = await staffWith(desk, ['shipping:read', 'shipping:write', 'inquiries:read', 'members:read']);
+      const path = `/admin/shipping/${member.requestId}`;
+      expect((await postForm(path, { intent: 'prepare' }, { cookie })).status).toBe(200);
+      const post = new FormData();
+      for (const [name, value] of Object.entries({
+        category: 'shipping',
+        email: member.email,
+        subject: '発送を止めてください',
+        message: 'まとめて送りたいので、いったん止めてもらえますか。',
+        related: `shipping_request:${member.requestId}`,
+      }))
+        post.set(name, value);
+      const sent = await fetch(`${shopUrl()}/contact`, {
+        method: 'POST',
+        body: post,
+        headers: { origin: shopUrl(), cookie: member.cookie },
+        redirect: 'manual',
+      });
+      expect(sent.status).toBe(302);
+      const [inquiry] = await handle!.db.select().from(inquiries).where(eq(inquiries.relatedId, member.requestId));
+
+      const shots = 'test-results/screenshots';
+      fs.mkdirSync(shots, { recursive: true });
+      const browser = await launchChromium();
+      try {
+        for (const viewport of ['phone', 'desktop'] as const) {
+          const { context, page, problems } = await openContext(browser, viewport, shopUrl());
+          await addSessionCookies(context, cookie, shopUrl());
+          await page.goto(path);
+          await waitForHydration(page);
+          await page.getByRole('heading', { name: 'この依頼へのお問い合わせ 1件（未完了）' }).waitFor();
+          await page.screenshot({ path: `${shots}/${viewport}-desk-request-inquiry.png`, fullPage: true });
+
+          // The shop's cancel: its dialog's words, and nothing happens when the operator steps back.
+          await page.getByRole('button', { name: 'この依頼をキャンセルする（運営）' }).click();
+          const cancel = page.getByRole('dialog');
+          expect(await cancel.getByRole('heading').textContent()).toBe('この依頼をキャンセルしますか？');
+          await page.screenshot({ path: `${shots}/${viewport}-desk-cancel-dialog.png` });
+          await cancel.getByRole('button', { name: 'やめる' }).click();
+          await cancel.waitFor({ state: 'detached' });
+
+          // Shipping asks first, naming the open inquiry.
+          await page.getByLabel('運送会社').selectOption('yamato');
+          await page.getByLabel('追跡番号').fill('1234-5678-9012');
+          await page.getByRole('button', { name: '発送済みにする' }).click();
+          const ask = page.getByRole('dialog');
+          await ask.getByText(inquiry!.reference).waitFor();
+          await ask.getByText('発送を止めてください').waitFor();
+          await page.screenshot({ path: `${shots}/${viewport}-desk-ship-confirmation.png` });
+          if (viewport === 'phone') {
+            await ask.getByRole('button', { name: 'やめる' }).click();
+            await ask.waitFor({ state: 'detached' });
+          } else {
+            await ask.getByRole('button', { name: '確認して発送済みにする' }).click();
+            await page.getByText('「発送済み」にしました').waitFor();
+          }
+          expect(problems).toEqual([]);
+          await context.close();
+        }
+      } finally {
+        await browser.close();
+      }
+      expect((await auditActions(member.requestId)).filter((a) => a === 'shipping.ship')).toHaveLength(1);
     });
   },
 );

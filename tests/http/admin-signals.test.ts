@@ -8,6 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog, fraudSignals, users } from '#db/schema';
 import { purchaseHoldOf } from '#modules/payments';
+import { memberCode } from '#modules/identity';
 import { grantStaff } from '#tests/staff';
 import { cookieFrom, get, postForm, signUpByForm, uniqueEmail } from '#tests/http';
 
@@ -73,6 +74,17 @@ describe.skipIf(!databaseUrl)(
       expect(text).toContain('同じ配送先に2アカウント');
       expect(text).toContain(`/admin/members/${a.id}`);
       expect(text).toContain(`/admin/members/${b.id}`);
+      // Each member as staff see them: the number マイページ shows and the nickname, never only the id.
+      for (const [who, nickname] of [
+        [a, '共有A'],
+        [b, '共有B'],
+      ] as const)
+        expect(text).toMatch(new RegExp(`data-member-tag="${memberCode(who.id)}"[^>]*>.*?${nickname}`));
+      // Without members:read the tags are there, but not the links to pages the operator cannot open.
+      const signalsOnly = await staffWith('sig-only', ['signals:read']);
+      const unlinked = unescape((await get('/admin/signals?kind=shared_address', { cookie: signalsOnly.cookie })).body);
+      expect(unlinked).toContain(`data-member-tag="${memberCode(a.id)}"`);
+      expect(unlinked).not.toContain(`/admin/members/${a.id}`);
       expect(text).not.toContain('購入・発送を停止</button>');
       expect((await get('/admin', { cookie: reader.cookie })).body).toContain('/admin/signals');
       // The member's page lists the member's signals too.
@@ -133,6 +145,13 @@ describe.skipIf(!databaseUrl)(
           ['signal.decide', id],
         ].sort(),
       );
+      // The audit log names the operator and the member the same way, and finds the operator by number.
+      const audit = unescape(
+        (await get(`/admin/audit?actor=${memberCode(decider.id).toLowerCase()}`, { cookie: auditor.cookie })).body,
+      );
+      expect(audit).toContain('member.hold');
+      expect(audit).toContain(`data-member-tag="${memberCode(decider.id)}"`);
+      expect(audit).toMatch(new RegExp(`data-member-tag="${memberCode(a.id)}"[^>]*>.*?共有A`));
       // Held again: refused in Japanese (409), nothing recorded.
       const again = await postForm('/admin/signals', { id, decision: 'hold', note: 'x' }, { cookie: decider.cookie });
       expect(again.status).toBe(409);

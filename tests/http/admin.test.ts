@@ -136,6 +136,40 @@ describe('who opens /admin', () => {
         expect(staffPage.body).toContain(inviteeEmail);
         expect(staffPage.body).toContain('二段階認証 未設定');
       });
+
+      it('links staff whose access is ok to /admin from the shop’s header, never members or visitors', async () => {
+        const link = 'data-testid="header-admin-link"';
+        for (const path of ['/', '/gacha/pokemon', '/contact'])
+          expect((await get(path)).body, path).not.toContain(link);
+        const person = await signedUp('admin-header');
+        for (const path of ['/', '/mypage']) {
+          const page = await get(path, { cookie: person.cookie });
+          expect(page.status, path).toBe(200);
+          expect(page.body, path).not.toContain(link);
+        }
+        // A staff role without the second factor: no link yet, and the security page does not offer the way in.
+        await setAccount(person.id, { role: 'staff' });
+        expect((await get('/', { cookie: person.cookie })).body).not.toContain(link);
+        const settingUp = await get('/mypage/settings/security?required=staff', { cookie: person.cookie });
+        expect(settingUp.body).toContain('二段階認証を設定する');
+        expect(settingUp.body).not.toContain('管理画面へ');
+        // With it on (as the set-up leaves it): the header's link on every page, and the set-up ends with 「管理画面へ」.
+        await setAccount(person.id, { twoFactorEnabled: true });
+        for (const path of ['/', '/mypage', '/gacha/pokemon']) {
+          const page = await get(path, { cookie: person.cookie });
+          expect(page.body, path).toMatch(
+            new RegExp(`<a[^>]*href="/admin"[^>]*${link}|<a[^>]*${link}[^>]*href="/admin"`),
+          );
+          expect(page.headers.get('cache-control'), path).toBe('private, no-store');
+        }
+        const done = await get('/mypage/settings/security', { cookie: person.cookie });
+        expect(done.body).toContain('二段階認証：有効');
+        expect(done.body).toMatch(/<a[^>]*href="\/admin"[^>]*>管理画面へ<\/a>/);
+        // A member again (access revoked): the link is gone at once.
+        await setAccount(person.id, { role: 'user' });
+        expect((await get('/', { cookie: person.cookie })).body).not.toContain(link);
+        expect((await get('/mypage/settings/security', { cookie: person.cookie })).body).not.toContain('管理画面へ');
+      });
     },
   );
 });

@@ -99,6 +99,29 @@ describe('visitors’ page cache', () => {
     expect(ranking.response.headers.get('x-page-cache')).toBeNull();
   });
 
+  it('never puts the staff header link, or any member’s own parts, into a visitor’s copy', async () => {
+    shop.services.pages!.clear();
+    const { cookie, id } = await sessionCookie();
+    await grantStaff(shop.services.db, `${id}@storm.example.test`, ['shipping:read']);
+    const staff = await visit('/', { cookie });
+    expect(staff.response.headers.get('x-page-cache')).toBeNull();
+    expect(staff.body).toContain('data-testid="header-admin-link"');
+    // The visitors after the staff member: a fresh render, then the stored copy, neither with the link or the staff's coins.
+    const first = await visit('/');
+    const second = await visit('/');
+    expect(first.response.headers.get('x-page-cache')).toBe('miss');
+    expect(second.response.headers.get('x-page-cache')).toBe('hit');
+    for (const { body } of [first, second]) {
+      expect(body).not.toContain('header-admin-link');
+      expect(body).not.toContain('header-wallet');
+      expect(body).not.toContain(id);
+    }
+    // A stored copy is not served to the staff member either.
+    const again = await visit('/', { cookie });
+    expect(again.response.headers.get('x-page-cache')).toBeNull();
+    expect(again.body).toContain('data-testid="header-admin-link"');
+  });
+
   it('drops the copies when an operator changes something in the admin area', async () => {
     await visit('/gacha/pokemon');
     expect((await visit('/gacha/pokemon')).response.headers.get('x-page-cache')).toBe('hit');

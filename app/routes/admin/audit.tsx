@@ -1,11 +1,14 @@
 // /admin/audit: the audit log viewer. Filters by actor, action, target and JST dates (a GET form, so
 // a filtered view is a link to share), newest first, 50 per page; each entry's before and after JSON.
+// The operator and a member target are shown as staff see members (number and nickname).
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/audit';
 import { shopRequestContext } from '~/context';
 import { AppLink } from '~/components/AppLink';
 import { Button } from '~/components/Button';
+import { MemberTag } from '~/components/admin/MemberTag';
 import { requireOperator } from '~/lib/admin.server';
+import { memberIdFromFilter, memberTagsFor } from '~/lib/member-tags.server';
 import { auditFilterSchema, listAuditEntries, type AuditFilter } from '#modules/admin';
 
 export const handle = { title: '監査ログ' };
@@ -24,11 +27,19 @@ const jstTime = new Intl.DateTimeFormat('ja-JP', {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
-  await requireOperator(shop, request, 'audit:read');
+  const operator = await requireOperator(shop, request, 'audit:read');
   const url = new URL(request.url);
   const parsed = auditFilterSchema.safeParse(Object.fromEntries(url.searchParams));
   const filter: AuditFilter = parsed.success ? parsed.data : {};
-  const { entries, nextBefore } = await listAuditEntries(shop.services.db, filter, PAGE_SIZE);
+  const db = shop.services.db;
+  // The actor may be typed as the member number staff read from a screen.
+  const actor = filter.actor ? await memberIdFromFilter(db, filter.actor) : undefined;
+  const { entries, nextBefore } = await listAuditEntries(db, { ...filter, actor }, PAGE_SIZE);
+  const members = await memberTagsFor(
+    db,
+    operator,
+    entries.flatMap((e) => [e.actorId, e.targetType === 'member' ? e.targetId : null]),
+  );
   const next = new URLSearchParams(url.searchParams);
   if (nextBefore) next.set('before', String(nextBefore));
   return {
@@ -41,6 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       after: e.after === null ? null : JSON.stringify(e.after, null, 2),
     })),
     nextHref: nextBefore ? `/admin/audit?${next.toString()}` : null,
+    members,
   };
 }
 
@@ -48,7 +60,7 @@ const input = 'min-h-11 w-full rounded-lg border border-line bg-white px-3 text-
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const { filter, entries, error, nextHref } = loaderData;
+  const { filter, entries, error, nextHref, members } = loaderData;
   return (
     <div>
       <h1 className="text-2xl font-black">監査ログ</h1>
@@ -133,13 +145,22 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                 <tr key={entry.id} className="border-b border-line align-top last:border-b-0">
                   <td className="px-3 py-2 whitespace-nowrap tabular-nums">{entry.at}</td>
                   <td className="px-3 py-2">
-                    <span className="break-all">{entry.actorLabel}</span>
+                    {entry.actorId && members[entry.actorId] ? (
+                      <MemberTag tag={members[entry.actorId]} memberId={entry.actorId} />
+                    ) : null}
+                    <span className="block text-xs break-all">{entry.actorLabel}</span>
                     {entry.address ? <span className="block text-xs text-muted">{entry.address}</span> : null}
                   </td>
                   <td className="px-3 py-2 font-mono text-xs">{entry.action}</td>
                   <td className="px-3 py-2">
                     <span className="text-xs text-muted">{entry.targetType}</span>
-                    <span className="block font-mono text-xs break-all">{entry.targetId ?? '—'}</span>
+                    {entry.targetType === 'member' && entry.targetId ? (
+                      <span className="block text-xs">
+                        <MemberTag tag={members[entry.targetId]} memberId={entry.targetId} />
+                      </span>
+                    ) : (
+                      <span className="block font-mono text-xs break-all">{entry.targetId ?? '—'}</span>
+                    )}
                   </td>
                   <td className="px-3 py-2 font-mono text-xs">{entry.permission}</td>
                   <td className="px-3 py-2">

@@ -2,18 +2,24 @@
 // refused and pending, the most active first, each linked to the member's page. Read only.
 import type { Route } from './+types/invitations';
 import { shopRequestContext } from '~/context';
-import { AppLink } from '~/components/AppLink';
+import { MemberTag } from '~/components/admin/MemberTag';
 import { formatYmdHm } from '~/lib/dates';
 import { requireOperator } from '~/lib/admin.server';
+import { memberTagsFor } from '~/lib/member-tags.server';
 import { inviterSummaries } from '#modules/invitation';
 
 export const handle = { title: '友達招待' };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
-  await requireOperator(shop, request, 'members:read');
+  const operator = await requireOperator(shop, request, 'members:read');
   const rows = await inviterSummaries(shop.services.db, 100);
   return {
+    members: await memberTagsFor(
+      shop.services.db,
+      operator,
+      rows.map((r) => r.inviterId),
+    ),
     rows: rows.map((r) => ({ ...r, lastAttachedAt: r.lastAttachedAt.toISOString() })),
     cap: shop.services.config.INVITATION_MONTHLY_CAP,
     coins: shop.services.config.INVITATION_REWARD_COINS,
@@ -21,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function AdminInvitations({ loaderData }: Route.ComponentProps) {
-  const { rows, cap, coins } = loaderData;
+  const { rows, cap, coins, members } = loaderData;
   return (
     <div className="max-w-5xl">
       <h1 className="text-2xl font-black">友達招待</h1>
@@ -63,7 +69,7 @@ export default function AdminInvitations({ loaderData }: Route.ComponentProps) {
               {rows.map((row) => (
                 <tr key={row.inviterId}>
                   <td className="px-3 py-2">
-                    <AppLink to={`/admin/members/${encodeURIComponent(row.inviterId)}`}>{row.name}</AppLink>
+                    <MemberTag tag={members[row.inviterId]} memberId={row.inviterId} />
                   </td>
                   <td className="px-3 py-2 text-right">{row.invited}</td>
                   <td className="px-3 py-2 text-right">{row.rewarded}</td>

@@ -4,12 +4,13 @@
 // members it names. With members:write: a decision — 問題なし, 購入・発送停止, 利用停止 — each asked
 // first in a sheet, recorded with its audit entries in one transaction (docs/decisions/029).
 import { useEffect, useState } from 'react';
-import { Form, Link, useActionData, useNavigation } from 'react-router';
+import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/signals';
 import { shopRequestContext } from '~/context';
 import { AppLink } from '~/components/AppLink';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
+import { MemberTag } from '~/components/admin/MemberTag';
 import { formatYmdHm } from '~/lib/dates';
 import { signalsAction, signalsLoader, type SignalActionData } from '~/lib/admin-signals.server';
 
@@ -122,9 +123,7 @@ export default function SignalsPage({ loaderData }: Route.ComponentProps) {
               {s.detail ? <p className="mt-1 break-all text-xs text-muted">{s.detail}</p> : null}
               <p className="mt-1">
                 会員：
-                <Link to={`/admin/members/${encodeURIComponent(s.member.id)}`} className="underline">
-                  {s.member.name ?? s.member.id}
-                </Link>{' '}
+                <MemberTag tag={s.member.tag} memberId={s.member.id} />{' '}
                 <span className="text-muted">{s.member.email}</span>
               </p>
               {s.others.length > 0 ? (
@@ -133,9 +132,7 @@ export default function SignalsPage({ loaderData }: Route.ComponentProps) {
                   {s.others.map((o, i) => (
                     <span key={o.id}>
                       {i > 0 ? '、' : ''}
-                      <Link to={`/admin/members/${encodeURIComponent(o.id)}`} className="underline">
-                        {o.name ?? o.id}
-                      </Link>
+                      <MemberTag tag={o.tag} memberId={o.id} />
                     </span>
                   ))}
                 </p>
@@ -177,7 +174,8 @@ export default function SignalsPage({ loaderData }: Route.ComponentProps) {
             <input type="hidden" name="id" value={target.id} />
             <input type="hidden" name="decision" value={asking.decision} />
             <p className="text-sm">
-              {target.member.name ?? target.member.id} さん：{target.text}
+              {target.member.tag ? `${target.member.tag.nickname}（${target.member.tag.code}）` : target.member.id}{' '}
+              さん：{target.text}
             </p>
             <p className="text-sm text-muted">{EXPLAIN[asking.decision]}</p>
             <label className="text-xs font-bold">

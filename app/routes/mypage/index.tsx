@@ -16,7 +16,7 @@ import { prizeChoiceAction, type PrizeActionData } from '~/lib/prize-actions.ser
 import { getBalance } from '#modules/wallet';
 import { countPrizesByStatus, listPrizes, prizeBoxPositionSchema, type PrizeStatus } from '#modules/draw';
 import { loadCoinHistory } from '~/lib/coin-history.server';
-import { memberCode } from '~/lib/member-code.server';
+import { memberCode } from '#modules/identity';
 import { getExp } from '#modules/progression';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { ButtonLink, Button } from '~/components/Button';

@@ -1,13 +1,14 @@
 // /mypage/settings/security: 二段階認証 (TOTP). Set up with the password, a QR code and a first code;
 // backup codes shown once (copy, download as .txt); regenerate them; turn it off with the password and
-// a current code. Staff accounts arrive here from staff pages (`?required=staff`). Members only.
+// a current code. Staff accounts arrive here from staff pages (`?required=staff`) and, once it is on,
+// leave by 「管理画面へ」. Members only.
 import { Form, useNavigation } from 'react-router';
 import { useState } from 'react';
 import type { Route } from './+types/settings-security';
 import { shopRequestContext } from '~/context';
 import { FeaturePage } from '~/components/FeaturePage';
 import { PageHeading } from '~/components/PageFrame';
-import { Button } from '~/components/Button';
+import { Button, ButtonLink } from '~/components/Button';
 import { TextField, FormAlert } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
 import {
@@ -167,6 +168,11 @@ export default function SettingsSecurity({ loaderData, actionData }: Route.Compo
             二段階認証はパスワードでのログインを守る機能です。パスワードを設定しているアカウントで利用できます。
           </p>
         )
+      ) : null}
+      {page.adminLink ? (
+        <ButtonLink to="/admin" fullWidth data-testid="to-admin">
+          管理画面へ
+        </ButtonLink>
       ) : null}
       <AppLink to="/mypage" className="text-center text-sm text-muted underline underline-offset-2">
         マイページに戻る

@@ -5,6 +5,7 @@ import { Form, Link, useNavigation } from 'react-router';
 import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
+import { MemberTag } from '~/components/admin/MemberTag';
 import { formatYmdHm } from '~/lib/dates';
 import { inquiryListLoader } from '~/lib/admin-inquiries.server';
 
@@ -23,7 +24,7 @@ const INQUIRY_STATUS_STYLE: Record<string, string> = {
 };
 
 export default function InquiryListPage({ loaderData }: Route.ComponentProps) {
-  const { list, filter, filterError, statuses, categories, staff } = loaderData;
+  const { list, filter, filterError, statuses, categories, staff, members } = loaderData;
   const navigation = useNavigation();
   const linkWith = (changes: Record<string, string>) => {
     const params = new URLSearchParams();
@@ -183,7 +184,11 @@ export default function InquiryListPage({ loaderData }: Route.ComponentProps) {
                     <span className="block max-w-56 truncate" title={item.email}>
                       {item.email}
                     </span>
-                    <span className="text-muted">{item.memberId ? '会員' : 'ゲスト'}</span>
+                    {item.memberId ? (
+                      <MemberTag tag={members[item.memberId]} memberId={item.memberId} />
+                    ) : (
+                      <span className="text-muted">ゲスト</span>
+                    )}
                   </td>
                   <td className="p-3 text-xs">{item.assigneeName ?? '—'}</td>
                   <td className="p-3 text-xs">

@@ -7,6 +7,7 @@ import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/inquiry';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
+import { MemberTag } from '~/components/admin/MemberTag';
 import { formatYmdHm } from '~/lib/dates';
 import { inquiryAction, inquiryLoader, type InquiryActionData } from '~/lib/admin-inquiries.server';
 
@@ -36,7 +37,7 @@ function Answer({ answer, form }: { answer: InquiryActionData | undefined; form:
 const field = 'mt-1 block w-full rounded-lg border border-line bg-white px-3 text-sm';
 
 export default function InquiryPage({ loaderData }: Route.ComponentProps) {
-  const { inquiry: q, templates, statuses, staff, limits, canWrite, earlier } = loaderData;
+  const { inquiry: q, templates, statuses, staff, limits, canWrite, earlier, members } = loaderData;
   const answer = useActionData<InquiryActionData>();
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
@@ -196,7 +197,9 @@ export default function InquiryPage({ loaderData }: Route.ComponentProps) {
               <dt className="text-xs font-bold text-muted">メールアドレス</dt>
               <dd className="break-all">{q.email}</dd>
               <dt className="text-xs font-bold text-muted">会員</dt>
-              <dd className="break-all">{q.memberId ?? 'ゲスト（未ログイン）'}</dd>
+              <dd className="break-all">
+                {q.memberId ? <MemberTag tag={members[q.memberId]} memberId={q.memberId} /> : 'ゲスト（未ログイン）'}
+              </dd>
               <dt className="text-xs font-bold text-muted">受付</dt>
               <dd>{formatYmdHm(q.createdAt)}</dd>
               {q.related ? (

@@ -7,6 +7,7 @@ import type { Route } from './+types/approvals';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
+import { MemberTag } from '~/components/admin/MemberTag';
 import { formatYmdHm } from '~/lib/dates';
 import { approvalsAction, approvalsLoader, type MemberActionData } from '~/lib/admin-members.server';
 import { StaffRoleRequestsSection } from '~/components/admin/StaffRoleRequests';
@@ -31,7 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 const n = (value: number) => value.toLocaleString('ja-JP');
 
 export default function ApprovalsPage({ loaderData }: Route.ComponentProps) {
-  const { items, canDecide, threshold, staffRequests } = loaderData;
+  const { items, canDecide, threshold, staffRequests, members } = loaderData;
   const answer = useActionData<MemberActionData>();
   const navigation = useNavigation();
   const [asking, setAsking] = useState<{ id: string; intent: 'approve' | 'reject' } | null>(null);
@@ -76,9 +77,7 @@ export default function ApprovalsPage({ loaderData }: Route.ComponentProps) {
               </p>
               <p className="mt-1">
                 会員：
-                <Link to={`/admin/members/${encodeURIComponent(a.memberId)}`} className="underline">
-                  {a.memberName ?? a.memberId}
-                </Link>{' '}
+                <MemberTag tag={members[a.memberId]} memberId={a.memberId} />{' '}
                 <span className="text-muted">{a.memberEmail}</span>
               </p>
               <p className="mt-1">理由：{a.reason}</p>

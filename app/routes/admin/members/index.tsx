@@ -19,7 +19,8 @@ const BY_LABELS: Record<string, string> = {
   all: '新しく登録した順',
   email: 'メールアドレス（完全一致）',
   phone: '電話番号（完全一致）',
-  text: '会員ID（完全一致）とニックネーム（前方一致）',
+  code: '会員ID（完全一致）とニックネーム（前方一致）',
+  text: '内部ID（完全一致）とニックネーム（前方一致）',
 };
 
 export default function MemberSearchPage({ loaderData }: Route.ComponentProps) {
@@ -43,7 +44,7 @@ export default function MemberSearchPage({ loaderData }: Route.ComponentProps) {
             name="q"
             defaultValue={q}
             maxLength={254}
-            placeholder="例：taro@example.jp／たろう／090-1234-5678"
+            placeholder="例：taro@example.jp／たろう／090-1234-5678／K7Q4M-9XZTR"
             className="mt-1 block min-h-11 w-full rounded-lg border border-line px-3 text-sm"
           />
         </label>
@@ -62,7 +63,7 @@ export default function MemberSearchPage({ loaderData }: Route.ComponentProps) {
             <thead className="bg-slate-50 text-xs">
               <tr>
                 <th scope="col" className="px-3 py-2">
-                  ニックネーム
+                  ニックネーム・会員ID
                 </th>
                 <th scope="col" className="px-3 py-2">
                   メールアドレス
@@ -82,7 +83,9 @@ export default function MemberSearchPage({ loaderData }: Route.ComponentProps) {
                     <Link to={`/admin/members/${encodeURIComponent(m.id)}`} className="font-bold underline">
                       {m.name}
                     </Link>
-                    <span className="block font-mono text-xs text-muted">{m.id}</span>
+                    <span className="block font-mono text-xs tracking-wider" data-member-tag={m.code}>
+                      {m.code}
+                    </span>
                   </td>
                   <td className="px-3 py-2 break-all">{m.email}</td>
                   <td className="px-3 py-2">

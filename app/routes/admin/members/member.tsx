@@ -10,6 +10,7 @@ import type { Route } from './+types/member';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
+import { MemberTag } from '~/components/admin/MemberTag';
 import { MemberStatusBadges } from '~/components/MemberStatusBadges';
 import { formatYmd, formatYmdHm } from '~/lib/dates';
 import { memberPageAction, memberPageLoader, type MemberActionData } from '~/lib/admin-members.server';
@@ -138,6 +139,13 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
         <Section id="profile" title="プロフィール">
           <dl className="mt-2 grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1 text-sm">
             <dt className="font-bold">会員ID</dt>
+            <dd>
+              <span className="font-mono tracking-wider" data-testid="member-code">
+                {p.code}
+              </span>
+              <span className="ml-2 text-xs text-muted">（マイページに表示される番号）</span>
+            </dd>
+            <dt className="font-bold">内部ID</dt>
             <dd className="font-mono text-xs break-all">{p.id}</dd>
             <dt className="font-bold">メール</dt>
             <dd className="break-all">
@@ -256,9 +264,7 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
                       {s.others.map((o, i) => (
                         <span key={o.id}>
                           {i > 0 ? '、' : ''}
-                          <Link to={`/admin/members/${encodeURIComponent(o.id)}`} className="underline">
-                            {o.name ?? o.id}
-                          </Link>
+                          <MemberTag tag={o.tag} memberId={o.id} />
                         </span>
                       ))}
                     </span>

@@ -4,6 +4,7 @@ import { Form, Link, useNavigation } from 'react-router';
 import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
+import { MemberTag } from '~/components/admin/MemberTag';
 import { formatYmdHm } from '~/lib/dates';
 import { ordersPageLoader } from '~/lib/admin-orders.server';
 
@@ -16,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const field = 'mt-1 block min-h-11 rounded-lg border border-line bg-white px-3 text-sm';
 
 export default function OrdersPage({ loaderData }: Route.ComponentProps) {
-  const { orders, filter, filterError, reviewCount, statuses, methods, page, hasNext } = loaderData;
+  const { orders, filter, filterError, reviewCount, statuses, methods, page, hasNext, members } = loaderData;
   const navigation = useNavigation();
   const pageLink = (to: number) => {
     const params = new URLSearchParams();
@@ -63,7 +64,7 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
           </select>
         </label>
         <label className="text-xs font-bold">
-          会員（IDまたはメールアドレス）
+          会員（会員ID・メールアドレス）
           <input name="memberId" defaultValue={filter.memberId} className={`${field} w-56`} />
         </label>
         <label className="text-xs font-bold">
@@ -138,8 +139,8 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
                   <td className="p-3 text-right">¥{o.amountJpy.toLocaleString('ja-JP')}</td>
                   <td className="p-3 text-right">{o.coins.toLocaleString('ja-JP')}</td>
                   <td className="p-3 text-xs">{formatYmdHm(o.createdAt)}</td>
-                  <td className="max-w-48 truncate p-3 text-xs" title={o.memberId}>
-                    {o.memberId}
+                  <td className="max-w-56 p-3 text-xs">
+                    <MemberTag tag={members[o.memberId]} memberId={o.memberId} />
                   </td>
                 </tr>
               ))}

@@ -7,6 +7,7 @@ import type { Route } from './+types/order';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
+import { MemberTag } from '~/components/admin/MemberTag';
 import { formatYmdHm } from '~/lib/dates';
 import { orderPageAction, orderPageLoader, type OrderActionData } from '~/lib/admin-orders.server';
 
@@ -39,7 +40,7 @@ function ReasonField({ label }: { label: string }) {
 }
 
 export default function OrderPage({ loaderData }: Route.ComponentProps) {
-  const { order: o, events, canRefund, refundable, reviewReason, reviewDecisions } = loaderData;
+  const { order: o, events, canRefund, refundable, reviewReason, reviewDecisions, members } = loaderData;
   const answer = useActionData<OrderActionData>();
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting';
@@ -62,13 +63,12 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
     ],
     [
       '会員',
-      <Link
-        key="member"
-        to={`/admin/orders?memberId=${encodeURIComponent(o.memberId)}`}
-        className="break-all underline"
-      >
-        {o.memberId}
-      </Link>,
+      <span key="member">
+        <MemberTag tag={members[o.memberId]} memberId={o.memberId} />
+        <Link to={`/admin/orders?memberId=${encodeURIComponent(o.memberId)}`} className="ml-3 text-xs underline">
+          この会員の購入
+        </Link>
+      </span>,
     ],
     ['コインパック', o.packName],
     ['金額', `¥${n(o.amountJpy)}`],

@@ -7,6 +7,7 @@ import { Form, Link, useActionData, useNavigation, useSubmit } from 'react-route
 import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
+import { MemberTag } from '~/components/admin/MemberTag';
 import { formatYmdHm } from '~/lib/dates';
 import { shippingQueueAction, shippingQueueLoader, type DeskActionData } from '~/lib/admin-shipping.server';
 
@@ -67,7 +68,7 @@ const STATUS_STYLE: Record<string, string> = {
 const kb = (bytes: number) => `${Math.floor(bytes / 1000).toLocaleString('ja-JP')}KB`;
 
 export default function ShippingQueuePage({ loaderData }: Route.ComponentProps) {
-  const { queue, filter, filterError, statuses, canWrite, csv, today, carriers } = loaderData;
+  const { queue, filter, filterError, statuses, canWrite, csv, today, carriers, members } = loaderData;
   const answer = useActionData<DeskActionData>();
   const navigation = useNavigation();
   const submit = useSubmit();
@@ -149,7 +150,7 @@ export default function ShippingQueuePage({ loaderData }: Route.ComponentProps) 
           </select>
         </label>
         <label className="text-xs font-bold">
-          会員（IDまたはメールアドレス）
+          会員（会員ID・メールアドレス）
           <input
             name="memberId"
             defaultValue={filter.memberId}
@@ -313,8 +314,8 @@ export default function ShippingQueuePage({ loaderData }: Route.ComponentProps) 
                       <Link to={`/admin/shipping/${item.id}`} className="font-mono font-bold underline">
                         {item.id.slice(0, 8)}
                       </Link>
-                      <span className="block max-w-48 truncate text-xs text-muted" title={item.memberId}>
-                        会員 {item.memberId}
+                      <span className="block max-w-56 text-xs">
+                        会員 <MemberTag tag={members[item.memberId]} memberId={item.memberId} />
                       </span>
                       {item.internalNote ? (
                         <span className="mt-1 block max-w-48 truncate text-xs" title={item.internalNote}>

@@ -1,7 +1,8 @@
-// /admin/shipping/:requestId: one request at the desk. The address (opening it is audited), the
-// cards with set, number and grade, the timeline, the moves its status allows (ship asks for the
-// carrier and the tracking number; convert, return and the shop's cancel ask first), and the
-// internal note the member never sees.
+// /admin/shipping/:requestId: one request at the desk. First what the member asked about it (open
+// inquiries), then the address (opening it is audited), the cards with set, number and grade, the
+// timeline, the moves its status allows (ship asks for the carrier and the tracking number, and asks
+// first while an inquiry is open; convert, return and the shop's cancel ask first; the cancel is a quiet
+// control apart from the others), and the internal note the member never sees.
 import { useEffect, useState } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/request';
@@ -9,7 +10,9 @@ import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { Image } from '~/components/Image';
 import { Sheet } from '~/components/Sheet';
+import { MemberTag } from '~/components/admin/MemberTag';
 import { formatYmdHm } from '~/lib/dates';
+import { INQUIRIES_SEEN_FIELD } from '~/lib/admin-shipping';
 import { shippingRequestAction, shippingRequestLoader, type DeskActionData } from '~/lib/admin-shipping.server';
 
 export const handle = { title: '発送依頼' };
@@ -25,6 +28,40 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 /** Moves that change what cannot simply be undone ask first, in a sheet. */
 const ASKS_FIRST = new Set(['return', 'convertReturned', 'cancelByShop']);
 
+/** The shop's cancel: asked in these words, and kept apart from the desk's everyday moves. */
+const CANCEL_QUESTION = 'この依頼をキャンセルしますか？';
+
+type OpenInquiries = Route.ComponentProps['loaderData']['inquiries'];
+
+/** What the member asked about this request and nobody has closed yet: the first thing the desk reads. */
+function OpenInquiriesBanner({ inquiries }: { inquiries: OpenInquiries }) {
+  if (inquiries.length === 0) return null;
+  return (
+    <section
+      aria-labelledby="open-inquiries"
+      className="mt-3 rounded-2xl border-2 border-amber-500 bg-amber-50 p-4 text-sm"
+      data-testid="open-inquiries"
+    >
+      <h2 id="open-inquiries" className="text-base font-black text-amber-900">
+        {`この依頼へのお問い合わせ ${inquiries.length}件（未完了）`}
+      </h2>
+      <ul className="mt-2 grid gap-1">
+        {inquiries.map((q) => (
+          <li key={q.id}>
+            <Link to={`/admin/inquiries/${q.id}`} className="font-mono font-bold underline">
+              {q.reference}
+            </Link>
+            <span className="ml-2 rounded bg-white px-1.5 py-0.5 text-xs font-bold">{q.statusLabel}</span>
+            {q.subject ? <span className="ml-2 break-all">{q.subject}</span> : null}
+            <span className="ml-2 text-xs text-muted">{formatYmdHm(q.createdAt)}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-2 text-xs text-amber-900">発送する前に内容を確認してください。</p>
+    </section>
+  );
+}
+
 function Answer({ answer }: { answer: DeskActionData | undefined }) {
   if (!answer) return null;
   return answer.error ? (
@@ -39,7 +76,7 @@ function Answer({ answer }: { answer: DeskActionData | undefined }) {
 }
 
 export default function DeskRequestPage({ loaderData }: Route.ComponentProps) {
-  const { request: r, carriers, canWrite, reportable, candidates } = loaderData;
+  const { request: r, carriers, canWrite, reportable, candidates, inquiries, members } = loaderData;
   const [reporting, setReporting] = useState<string | null>(null);
   const [resolution, setResolution] = useState<'substitute' | 'compensation'>('substitute');
   const reported = r.items.find((i) => i.prizeId === reporting) ?? null;
@@ -53,9 +90,12 @@ export default function DeskRequestPage({ loaderData }: Route.ComponentProps) {
     if (answer?.ok) setReporting(null);
   }, [answer]);
   const coins = r.items.reduce((sum, i) => sum + i.conversionValue, 0);
-  const simple = r.actions.filter((a) => a.id !== 'ship');
+  const simple = r.actions.filter((a) => a.id !== 'ship' && a.id !== 'cancelByShop');
   const canShip = r.actions.some((a) => a.id === 'ship');
+  const cancel = r.actions.find((a) => a.id === 'cancelByShop');
   const askLabel = r.actions.find((a) => a.id === asking)?.label ?? '';
+  const question = asking === 'cancelByShop' ? CANCEL_QUESTION : `${askLabel}しますか？`;
+  const seenInquiries = inquiries.map((q) => q.id).join(',');
 
   return (
     <div className="max-w-5xl">
@@ -71,13 +111,15 @@ export default function DeskRequestPage({ loaderData }: Route.ComponentProps) {
         <span className="rounded bg-ink px-2 py-0.5 text-sm font-bold text-white">{r.statusLabel}</span>
         {r.late ? <span className="rounded bg-red-600 px-2 py-0.5 text-sm font-bold text-white">期限超過</span> : null}
       </div>
+      <OpenInquiriesBanner inquiries={inquiries} />
       <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
         <dt className="font-bold">依頼ID</dt>
         <dd className="font-mono break-all">{r.id}</dd>
         <dt className="font-bold">会員</dt>
         <dd className="break-all">
-          <Link to={`/admin/shipping?memberId=${encodeURIComponent(r.memberId)}`} className="underline">
-            {r.memberId}
+          <MemberTag tag={members[r.memberId]} memberId={r.memberId} />
+          <Link to={`/admin/shipping?memberId=${encodeURIComponent(r.memberId)}`} className="ml-3 text-xs underline">
+            この会員の発送依頼
           </Link>
         </dd>
         <dt className="font-bold">受付</dt>
@@ -142,7 +184,19 @@ export default function DeskRequestPage({ loaderData }: Route.ComponentProps) {
               操作
             </h2>
             {canShip ? (
-              <Form method="post" className="mt-3 grid gap-3 rounded-xl bg-slate-50 p-3">
+              <Form
+                method="post"
+                id="desk-ship"
+                className="mt-3 grid gap-3 rounded-xl bg-slate-50 p-3"
+                onSubmit={(event) => {
+                  // While an inquiry is open, the sheet asks first; its button submits with the inquiries seen.
+                  const submitter = (event.nativeEvent as SubmitEvent).submitter;
+                  if (inquiries.length > 0 && submitter?.getAttribute('name') !== INQUIRIES_SEEN_FIELD) {
+                    event.preventDefault();
+                    setAsking('ship');
+                  }
+                }}
+              >
                 <input type="hidden" name="intent" value="ship" />
                 <label className="text-xs font-bold">
                   運送会社
@@ -183,11 +237,7 @@ export default function DeskRequestPage({ loaderData }: Route.ComponentProps) {
               <div className="mt-3 flex flex-wrap gap-3">
                 {simple.map((move) =>
                   ASKS_FIRST.has(move.id) ? (
-                    <Button
-                      key={move.id}
-                      variant={move.id === 'cancelByShop' ? 'danger' : 'secondary'}
-                      onClick={() => setAsking(move.id)}
-                    >
+                    <Button key={move.id} variant="secondary" onClick={() => setAsking(move.id)}>
                       {move.label}
                     </Button>
                   ) : (
@@ -200,8 +250,19 @@ export default function DeskRequestPage({ loaderData }: Route.ComponentProps) {
                   ),
                 )}
               </div>
-            ) : !canShip ? (
+            ) : !canShip && !cancel ? (
               <p className="mt-2 text-sm text-muted">この状態で行える操作はありません。</p>
+            ) : null}
+            {cancel ? (
+              <p className="mt-4 border-t border-line pt-3 text-right">
+                <button
+                  type="button"
+                  onClick={() => setAsking('cancelByShop')}
+                  className="min-h-9 text-xs text-muted underline hover:text-danger"
+                >
+                  この依頼をキャンセルする（運営）
+                </button>
+              </p>
             ) : null}
             <p className="mt-3 text-xs text-muted">
               操作するたびに会員へメールでお知らせし、監査ログに記録します。
@@ -424,9 +485,46 @@ export default function DeskRequestPage({ loaderData }: Route.ComponentProps) {
         </Sheet>
       ) : null}
 
-      {asking ? (
-        <Sheet title={`${askLabel}しますか？`} onClose={() => setAsking(null)} busy={busy(asking)}>
-          <Form method="post" className="grid gap-3">
+      {asking === 'ship' ? (
+        <Sheet
+          title="お問い合わせが未完了のまま発送済みにしますか？"
+          onClose={() => setAsking(null)}
+          busy={busy('ship')}
+          testId="ship-confirmation"
+        >
+          <div className="mt-3 grid gap-3 text-sm">
+            <p>
+              この依頼には、まだ完了していないお問い合わせがあります。会員が変更や取り消しを求めていないか確認してください。
+            </p>
+            <ul className="grid gap-1 rounded-lg bg-amber-50 p-3">
+              {inquiries.map((q) => (
+                <li key={q.id}>
+                  <Link to={`/admin/inquiries/${q.id}`} target="_blank" className="font-mono font-bold underline">
+                    {q.reference}
+                  </Link>
+                  （{q.statusLabel}）{q.subject ? ` ${q.subject}` : ''}
+                </li>
+              ))}
+            </ul>
+            <div className="flex flex-wrap gap-3">
+              <Button
+                type="submit"
+                form="desk-ship"
+                name={INQUIRIES_SEEN_FIELD}
+                value={seenInquiries}
+                loading={busy('ship')}
+              >
+                確認して発送済みにする
+              </Button>
+              <Button variant="secondary" onClick={() => setAsking(null)} disabled={busy('ship')}>
+                やめる
+              </Button>
+            </div>
+          </div>
+        </Sheet>
+      ) : asking ? (
+        <Sheet title={question} onClose={() => setAsking(null)} busy={busy(asking)}>
+          <Form method="post" className="mt-3 grid gap-3">
             <input type="hidden" name="intent" value={asking} />
             {asking === 'convertReturned' ? (
               <p className="text-sm">
@@ -455,7 +553,7 @@ export default function DeskRequestPage({ loaderData }: Route.ComponentProps) {
             )}
             <div className="flex flex-wrap gap-3">
               <Button type="submit" variant={asking === 'cancelByShop' ? 'danger' : 'primary'} loading={busy(asking)}>
-                {askLabel}
+                {asking === 'cancelByShop' ? 'キャンセルする' : askLabel}
               </Button>
               <Button variant="secondary" onClick={() => setAsking(null)} disabled={busy(asking)}>
                 やめる

@@ -1,6 +1,7 @@
 // /mypage/shipping/:requestId: one shipping request as its member follows it: the status, the
 // 発送予定日 (kept, or compensated when missed), the carrier's tracking link, each step with its time,
-// the cards and the address as sent. While 受付済み, the member may cancel (asks first).
+// the cards and the address as sent. While 受付済み, the member may cancel (asks first). The contact
+// link opens the form with this request chosen, so the shipping desk sees the inquiry on the request.
 import { useState } from 'react';
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/request';
@@ -115,6 +116,13 @@ export default function ShippingRequestPage({ loaderData, actionData }: Route.Co
           お申し込みをキャンセルする
         </Button>
       ) : null}
+      <ButtonLink
+        to={`/contact?category=shipping&related=${encodeURIComponent(`shipping_request:${r.id}`)}`}
+        variant="plain"
+        fullWidth
+      >
+        この発送についてお問い合わせ
+      </ButtonLink>
       <ButtonLink to="/mypage/shipping" variant="plain" fullWidth>
         発送状況の一覧へ
       </ButtonLink>

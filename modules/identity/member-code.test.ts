@@ -1,6 +1,6 @@
 // The member ID: stable per account, unambiguous characters only, different across accounts.
 import { describe, it, expect } from 'vitest';
-import { memberCode, MEMBER_CODE_ALPHABET } from './member-code.server';
+import { memberCode, MEMBER_CODE_ALPHABET } from './member-code';
 
 describe('memberCode', () => {
   it('is stable, formatted XXXXX-XXXXX and free of look-alike characters', () => {
