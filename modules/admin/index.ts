@@ -110,3 +110,4 @@ export {
   scheduleContentAsOperator,
   unpublishContentAsOperator,
 } from './content';
+export { redactMemberNotesOf } from './erasure';

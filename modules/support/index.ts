@@ -68,3 +68,4 @@ export {
   type InquiryReply,
   type ReplyTemplate,
 } from './desk';
+export { eraseInquirer, erasedInquirerEmailOf, removeInquiryImages, sweepOrphanInquiryImages } from './erasure';
