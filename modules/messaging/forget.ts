@@ -24,7 +24,7 @@ const FINISHED = ['sent', 'held', 'failed'] as const;
 
 /**
  * In the deletion's transaction: forgets every finished message to the member (by member id, or by
- * one of `recipients`: the address and the number, matched without case), and marks messages still
+ * one of `recipients`: the address and the number, as given or in lower case), and marks messages still
  * queued or sending to those recipients as the member's, so that forgetSentMessagesOf finds them
  * once they are sent. Answers how many rows were forgotten now and how many wait.
  * @example await forgetMessagesTo(tx, { memberId, recipients: ['a@example.jp', '+819012345678'], now })
@@ -33,9 +33,10 @@ export async function forgetMessagesTo(
   tx: Database,
   input: { memberId: string; recipients: readonly string[]; now: Date },
 ): Promise<{ forgotten: number; waiting: number }> {
-  const recipients = input.recipients.map((value) => value.toLowerCase());
+  // As given and in lower case: `recipient` is indexed as written, and the outbox only grows.
+  const recipients = [...new Set(input.recipients.flatMap((value) => [value, value.toLowerCase()]))];
   const theMembers = recipients.length
-    ? or(eq(outboundMessages.memberId, input.memberId), inArray(sql`lower(${outboundMessages.recipient})`, recipients))
+    ? or(eq(outboundMessages.memberId, input.memberId), inArray(outboundMessages.recipient, recipients))
     : eq(outboundMessages.memberId, input.memberId);
   const done = await tx
     .update(outboundMessages)

@@ -64,8 +64,8 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       provider_id: NOT_PERSONAL,
       user_id: {
         holds: ['member-id'],
-        onDeletion: 'keep',
-        why: 'the member’s id: after 退会 it names the tombstone, which identifies nobody',
+        onDeletion: 'erase',
+        why: 'the member’s id: the whole row is deleted',
       },
       access_token: {
         holds: ['secret'],
@@ -451,8 +451,8 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
     columns: {
       member_id: {
         holds: ['member-id'],
-        onDeletion: 'keep',
-        why: 'the member’s id: after 退会 it names the tombstone, which identifies nobody',
+        onDeletion: 'erase',
+        why: 'the member’s id: the whole row is deleted',
       },
       key: NOT_PERSONAL,
       operation: NOT_PERSONAL,
@@ -623,8 +623,8 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
     columns: {
       member_id: {
         holds: ['member-id'],
-        onDeletion: 'keep',
-        why: 'the member’s id: after 退会 it names the tombstone, which identifies nobody',
+        onDeletion: 'erase',
+        why: 'the member’s id: the whole row is deleted',
       },
       sealed: {
         holds: ['address', 'name', 'phone'],
@@ -974,8 +974,8 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       },
       user_id: {
         holds: ['member-id'],
-        onDeletion: 'keep',
-        why: 'the member’s id: after 退会 it names the tombstone, which identifies nobody',
+        onDeletion: 'erase',
+        why: 'the member’s id: the whole row is deleted',
       },
       impersonated_by: { holds: ['member-id'], onDeletion: 'erase', why: 'deleted with the session' },
     },
@@ -1104,8 +1104,8 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       backup_codes: { holds: ['secret'], onDeletion: 'erase', why: 'the second factor: the row is deleted' },
       user_id: {
         holds: ['member-id'],
-        onDeletion: 'keep',
-        why: 'the member’s id: after 退会 it names the tombstone, which identifies nobody',
+        onDeletion: 'erase',
+        why: 'the member’s id: the whole row is deleted',
       },
     },
   },
