@@ -20,8 +20,11 @@ import { catalogTextColumns, tableKeyOf } from '#tests/catalog';
 import { testAddressInput } from '#tests/shipping';
 import { NOT_PERSONAL, PERSONAL_DATA_MAP } from '#tests/personal-data-map';
 import { queryRows } from '#db/client';
+import { ERASED_MARK } from '#db/redact';
 import {
+  inquiries,
   inquiryAttachments,
+  inquiryMessages,
   memberAddresses,
   outboundMessages,
   paymentEvents,
@@ -36,7 +39,6 @@ import { outboxMessenger } from '#server/messenger';
 import { sendWelcomeMail } from '#server/mailbox';
 import { shippingRulesOf } from '#server/shipping';
 import { friendRulesOf, farmContextOf } from '#server/farm';
-import { invitationRulesOf } from '#server/invitation';
 import { riskRulesOf } from '#server/jobs/risk';
 import type { ShopServices } from '#server/services';
 import { capturingMessenger, createShopAuth, type IdentityMessenger } from '#modules/identity/server';
@@ -50,6 +52,8 @@ import { attachInvitation, invitationCodeOf } from '#modules/invitation';
 import { decideFriendship, requestFriend } from '#modules/friends';
 import { listFarmSeeds, plantSeed } from '#modules/farm';
 import { computeSignals } from '#modules/risk';
+import { replyToInquiry, setInquiryNote } from '#modules/support';
+import { addMemberNoteAsOperator, commandLineOperator } from '#modules/admin';
 import { deliverDueMessages } from '#modules/messaging';
 import { contactAction } from '~/lib/contact.server';
 import { deletionPageAction } from '~/lib/account-deletion.server';
@@ -307,6 +311,24 @@ async function memberWhoUsedEverything() {
   );
   expect(posted.status).toBe(302);
 
+  // The desk answers, quoting the member (as staff do), and notes the inquiry and the member.
+  const operator = commandLineOperator();
+  const [inquiry] = await db.select({ id: inquiries.id }).from(inquiries).where(eq(inquiries.memberId, memberId));
+  const quoted = `${person.nickname}様（${typedPhone}）、${person.addressName}様宛の荷物を確認しました。`;
+  const answered = await replyToInquiry(
+    db,
+    operator,
+    { site: { name: config.SITE_NAME, origin: config.PUBLIC_ORIGIN } },
+    inquiry!.id,
+    {
+      body: quoted,
+      status: 'waiting',
+    },
+  );
+  expect(answered.ok).toBe(true);
+  expect((await setInquiryNote(db, operator, inquiry!.id, `折り返し ${person.phoneE164}`)).ok).toBe(true);
+  expect((await addMemberNoteAsOperator(db, operator, memberId, `${person.email} から電話あり`)).ok).toBe(true);
+
   // The mailbox: a personal mail, and its email notice for a member who opted in.
   await setMailEmailOptIn(db, memberId, true);
   await notifyMember(db, {
@@ -332,13 +354,13 @@ async function memberWhoUsedEverything() {
 
   // The fraud signals read the sessions (address・browser labels) and the address book.
   await computeSignals(db, riskRulesOf(config));
-  return { memberId, cookie, invitationRules: invitationRulesOf(config) };
+  return { memberId, cookie, inquiryId: inquiry!.id };
 }
 
 describe('退会 erases personal data everywhere', () => {
   it('finds the member nowhere afterwards except where the data map keeps it, and the sealed address stays sealed', async (context) => {
     if (handle.engine !== 'postgres') context.skip('needs PostgreSQL (the catalog scan and several connections)');
-    const { memberId, cookie } = await memberWhoUsedEverything();
+    const { memberId, cookie, inquiryId } = await memberWhoUsedEverything();
 
     // Before: the features really stored the data (the scan can fail).
     const before = await scanEverything();
@@ -361,6 +383,14 @@ describe('退会 erases personal data everywhere', () => {
       .where(sql`inquiries.member_id = ${memberId}`);
     const imageFile = `${handle.dataDir}/inquiries/${image!.key}.webp`;
     await expect(fs.stat(imageFile)).resolves.toBeTruthy();
+
+    // Sign-ins from an address: the sessions and the fraud signals' readable labels hold the IP address.
+    const labelsOf = () =>
+      queryRows<{ label: string | null }>(
+        handle.db,
+        sql`select label from risk_fingerprints where member_id = ${memberId}`,
+      );
+    expect((await labelsOf()).some((row) => row.label?.includes('198.51.100.'))).toBe(true);
 
     const ledgerBefore = await handle.db.select().from(coinLedger).where(eq(coinLedger.memberId, memberId));
 
@@ -403,6 +433,20 @@ describe('退会 erases personal data everywhere', () => {
     // The scan: every text and JSON column of every table.
     const after = await scanEverything();
     expect(after.filter((finding) => !mapKeeps(finding))).toEqual([]);
+
+    // What the map keeps is only the append-only audit log's copy of the staff's own words; the desk's
+    // answer and notes themselves are redacted, and the answer is still there to read.
+    expect(new Set(after.map((finding) => finding.column))).toEqual(new Set(['admin_audit_log.after']));
+    const [answer] = await handle.db
+      .select({ body: inquiryMessages.body })
+      .from(inquiryMessages)
+      .where(and(eq(inquiryMessages.inquiryId, inquiryId), eq(inquiryMessages.author, 'staff')));
+    expect(answer!.body).toBe(`${ERASED_MARK}様（${ERASED_MARK}）、${ERASED_MARK}様宛の荷物を確認しました。`);
+
+    // The sessions are gone; the fingerprints stay as keyed hashes without their IP・browser label.
+    expect(await queryRows(handle.db, sql`select 1 from sessions where user_id = ${memberId}`)).toEqual([]);
+    expect((await labelsOf()).length).toBeGreaterThan(0);
+    expect((await labelsOf()).every((row) => row.label === null)).toBe(true);
 
     // The address book is gone; the shipping request's sealed copy stays sealed (decision 019), and no
     // plaintext copy of any address field is anywhere (the scan above includes the sealed column).
