@@ -8,7 +8,7 @@ import { setOneTimeNotice } from '~/lib/one-time-notice.server';
 import { describeRefusal } from '#server/refusals';
 import { getBalance } from '#modules/wallet';
 import { countPrizesByStatus } from '#modules/draw';
-import { eraseAddressBook } from '#modules/shipping';
+import { eraseMemberData, finishMemberErasure, type ErasureFollowUp } from '#server/personal-data';
 import { DELETION_CONFIRMATION_PHRASE, deleteOwnAccount, hasPassword } from '#modules/identity/server';
 import { maintenanceRefusal } from './maintenance.server';
 
@@ -66,6 +66,7 @@ export async function deletionPageAction(shop: ShopRequest, request: Request) {
     logger.error('account deletion: no messenger in the services');
     return failed('現在、退会のお手続きを受け付けられません。時間をおいてお試しください。', 503);
   }
+  const followUp: ErasureFollowUp = { inquiryImages: [] };
   const outcome = await deleteOwnAccount({
     auth,
     db,
@@ -75,15 +76,18 @@ export async function deletionPageAction(shop: ShopRequest, request: Request) {
     password: form.password || null,
     reauthMaxAgeMinutes: config.REAUTH_MAX_AGE_MINUTES,
     attemptsPerMinute: config.SIGN_IN_ATTEMPTS_PER_MINUTE,
-    eraseWith: async (tx, memberId) => {
-      await eraseAddressBook(tx, memberId);
-    },
+    // Every module's part (docs/personal-data.md), in the tombstone's transaction.
+    eraseWith: (tx, member) => eraseMemberData(tx, config, member, followUp),
   });
   if (!outcome.ok) {
     const { status, message } = describeRefusal(outcome);
     return failed(message, status);
   }
   logger.info({ memberId: outcome.memberId }, 'member deleted the account (tombstone)');
+  // Files outside the database go once the rows are gone; a failure here is swept by the job later.
+  await finishMemberErasure(config, followUp).catch((error: unknown) =>
+    logger.error({ err: error, memberId: outcome.memberId }, 'account deletion: inquiry images left for the sweep'),
+  );
   // The sessions are deleted already; sign-out clears the cookies (better-auth's own names and flags).
   const signedOut = await callAuth(shop, request, '/sign-out', {});
   const headers = cookieHeaders(signedOut.setCookies);

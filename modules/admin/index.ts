@@ -121,3 +121,4 @@ export {
   scheduleContentAsOperator,
   unpublishContentAsOperator,
 } from './content';
+export { redactMemberNotesOf } from './erasure';

@@ -78,3 +78,4 @@ export async function forgetOldKeys(db: Database, now = new Date()): Promise<num
     .returning({ key: idempotentRequests.key });
   return deleted.length;
 }
+export { forgetMemberKeys } from './erasure';

@@ -1,13 +1,14 @@
 // 退会: the member deletes their own account. The users row stays as an anonymised tombstone, because
 // the coin ledger, payment orders, draws and prizes (kept for the legal retention periods: decision
 // 016) refer to the member's id; everything that identifies or authenticates the person goes.
-import { and, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gte, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { refuse, type Outcome } from '#modules/kernel';
 import type { Database } from '#db/client';
 import type { IdentityMessenger } from './messenger';
 import { takeRateLimit } from './rate-limit';
 import { DELETED_MEMBER_PUBLIC_NAME } from './public-names';
-import { accounts, sessions, twoFactors, users, verifications } from './schema';
+import { formatPhoneNumber } from './phone-numbers';
+import { accounts, rateLimits, sessions, twoFactors, users, verifications } from './schema';
 
 /** The name a deleted member carries, on the tombstone row and on every public board. */
 export const DELETED_MEMBER_NAME = DELETED_MEMBER_PUBLIC_NAME;
@@ -76,15 +77,44 @@ export interface DeleteOwnAccountInput {
   /** Password attempts per member per minute (SIGN_IN_ATTEMPTS_PER_MINUTE). */
   attemptsPerMinute: number;
   /**
-   * Personal data other modules hold that goes with the account (the address book), erased in the
-   * tombstone's transaction: both happen, or neither.
+   * Personal data other modules hold that goes with the account (the address book, inquiries, the
+   * outbox…: docs/personal-data.md), erased in the tombstone's transaction: both happen, or neither.
+   * It is given what the row said before it became a tombstone, to find copies kept by value.
    */
-  eraseWith?: (tx: Database, memberId: string) => Promise<void>;
+  eraseWith?: (tx: Database, member: ErasedMember) => Promise<void>;
   now?: Date;
 }
 
+/** What identified the member before the tombstone: the values other modules may hold copies of. */
+export interface ErasedMember {
+  id: string;
+  email: string;
+  /** E.164 (`+819012345678`), or null when the member never verified one. */
+  phoneNumber: string | null;
+  /** The nickname (users.name). */
+  name: string;
+  /**
+   * Every way the rows may spell them: the address, the number in E.164, as Japanese members type it
+   * (090-1234-5678) and as bare digits, and the nickname. For redacting text that others wrote.
+   */
+  spellings: string[];
+}
+
+/**
+ * The spellings of a member's identifiers that copies may carry.
+ * @example spellingsOf({ email: 'a@example.jp', phoneNumber: '+819012345678', name: 'たろう' }) // […, '090-1234-5678', '09012345678', …]
+ */
+export function spellingsOf(member: { email: string; phoneNumber: string | null; name: string }): string[] {
+  const spellings = [member.email, member.name];
+  if (member.phoneNumber) {
+    const typed = formatPhoneNumber(member.phoneNumber);
+    spellings.push(member.phoneNumber, typed, typed.replace(/\D/g, ''), member.phoneNumber.replace(/^\+/, ''));
+  }
+  return [...new Set(spellings.filter(Boolean))];
+}
+
 export type DeleteOwnAccountOutcome = Outcome<
-  { ok: true; memberId: string; formerEmail: string },
+  { ok: true; memberId: string; formerEmail: string; erased: ErasedMember },
   AccountDeletionRefusalCode
 >;
 
@@ -137,13 +167,15 @@ export async function deleteOwnAccount(input: DeleteOwnAccountInput): Promise<De
   const formerEmail = session.user.email;
   await input.messenger.mail({ to: formerEmail, template: 'account-deleted', vars: {}, memberId });
 
-  const done = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(users)
-      .set(tombstoneOf(memberId, now))
+  const erased = await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ email: users.email, phoneNumber: users.phoneNumber, name: users.name })
+      .from(users)
       .where(and(eq(users.id, memberId), isNull(users.deletedAt)))
-      .returning({ id: users.id });
-    if (!row) return false;
+      .for('update');
+    if (!before) return null;
+    const member: ErasedMember = { id: memberId, ...before, spellings: spellingsOf(before) };
+    await tx.update(users).set(tombstoneOf(memberId, now)).where(eq(users.id, memberId));
     await tx.delete(sessions).where(eq(sessions.userId, memberId));
     await tx.delete(accounts).where(eq(accounts.userId, memberId));
     await tx.delete(twoFactors).where(eq(twoFactors.userId, memberId));
@@ -152,11 +184,41 @@ export async function deleteOwnAccount(input: DeleteOwnAccountInput): Promise<De
     await tx
       .delete(verifications)
       .where(or(eq(verifications.value, memberId), sql`position(${memberId} in ${verifications.value}) > 0`));
-    await input.eraseWith?.(tx, memberId);
-    return true;
+    // Sign-up confirmations, email-change links and SMS codes are keyed by the address or the number.
+    for (const value of identifiersOf(member)) {
+      await tx
+        .delete(verifications)
+        .where(
+          or(
+            sql`position(${value} in lower(${verifications.identifier})) > 0`,
+            sql`position(${value} in lower(${verifications.value})) > 0`,
+          ),
+        );
+      // Rate-limit keys name the account they count (`limit:check:account:<email>`, `phone-code:number:<E.164>`).
+      await tx.delete(rateLimits).where(sql`position(${value} in lower(${rateLimits.key})) > 0`);
+    }
+    await input.eraseWith?.(tx, member);
+    return member;
   });
-  if (!done) return refuse('UNAUTHENTICATED');
-  return { ok: true, memberId, formerEmail };
+  if (!erased) return refuse('UNAUTHENTICATED');
+  return { ok: true, memberId, formerEmail, erased };
+}
+
+/** The member's address, number and id as other rows spell them (lower case), for matching copies. */
+function identifiersOf(member: ErasedMember): string[] {
+  return [member.email, member.phoneNumber, member.id]
+    .filter((value): value is string => Boolean(value))
+    .map((value) => value.toLowerCase());
+}
+
+/**
+ * Members deleted since `since` (tombstones), for the clean-ups that finish a deletion after its
+ * transaction (the outbox's notice once sent: server/jobs/privacy.ts).
+ * @example const ids = await recentlyDeletedMembers(db, new Date(Date.now() - 30 * 86_400_000))
+ */
+export async function recentlyDeletedMembers(db: Database, since: Date): Promise<string[]> {
+  const rows = await db.select({ id: users.id }).from(users).where(gte(users.deletedAt, since));
+  return rows.map((row) => row.id);
 }
 
 /** Whether a member's account was deleted (a tombstone), for doors that must not treat it as a member. */

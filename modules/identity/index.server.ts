@@ -68,6 +68,9 @@ export {
 export {
   deleteOwnAccount,
   isDeletedMember,
+  recentlyDeletedMembers,
+  spellingsOf,
+  type ErasedMember,
   tombstoneEmailOf,
   DELETED_MEMBER_NAME,
   DELETION_CONFIRMATION_PHRASE,

@@ -34,4 +34,5 @@ export {
   type DeliveryReport,
   type OutboxEntry,
 } from './outbox';
+export { forgetMessagesTo, forgetSentMessagesOf, forgottenRecipientOf } from './forget';
 export type { MessageChannel, MessageStatus } from './schema';

@@ -46,7 +46,7 @@ function changeAddressBook<T>(db: Database, memberId: string, change: (tx: Datab
 }
 
 /** Where a book row's sealed value belongs: the member and the row (its AAD). */
-const bookPlace = (memberId: string, addressId: string) => `member-address:${memberId}:${addressId}`;
+export const bookPlace = (memberId: string, addressId: string) => `member-address:${memberId}:${addressId}`;
 /** Where a shipping request's copy belongs. */
 const shippingPlace = (shippingRequestId: string) => `shipping-request:${shippingRequestId}`;
 

@@ -70,3 +70,4 @@ export {
   type InquiryReply,
   type ReplyTemplate,
 } from './desk';
+export { eraseInquirer, erasedInquirerEmailOf, removeInquiryImages, sweepOrphanInquiryImages } from './erasure';

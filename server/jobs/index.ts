@@ -22,6 +22,7 @@ import { storageConversionNotifier } from '#modules/shipping';
 import { bothConversionHooks, mailEmailNoticesJob, prizeConversionMail, prizeDeadlineMailsJob } from './prize-mails';
 import { shippingRulesOf } from '../shipping';
 import { publishScheduledContentJob } from './content';
+import { finishDeletionsJob } from './privacy';
 import type { JobDefinition, JobRunner } from './runner';
 
 export { createJobRunner, type JobRunner, type JobDefinition, type JobContext, type JobRunSummary } from './runner';
@@ -72,6 +73,7 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     foldRankingsJob(), // ranking.fold (the ranking boards' scores, decision 037)
     settleInvitationsJob(config), // invitation.settle (decision 038)
     publishScheduledContentJob(), // content.publish-scheduled (booked publications, decision 040)
+    finishDeletionsJob(config), // privacy.finish-deletions (退会's outbox notice and images, decision 053)
     // ← new jobs go here
   ];
 }
