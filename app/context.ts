@@ -13,6 +13,13 @@ export interface ShopRequest {
   nonce: string;
   member: SessionMember | null;
   services: ShopServices;
+  /**
+   * Set by the server when this render can only be the busy page (the database is away, decision 054):
+   * the root guard answers 503 at once and nothing reads the database.
+   */
+  busy?: boolean;
+  /** What went wrong during this render, noted by entry.server's handleError for the server to act on. */
+  faults?: { databaseUnavailable: boolean };
 }
 
 const registry = globalThis as typeof globalThis & { __oripaShopRequestContext?: RouterContext<ShopRequest> };

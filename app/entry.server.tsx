@@ -7,6 +7,7 @@ import { ServerRouter, isRouteErrorResponse, type EntryContext, type RouterConte
 import { NonceContext } from './nonce';
 import { shopRequestContext } from './context';
 import { scriptsAfterPaint } from './lib/scripts-after-paint.server';
+import { isDatabaseUnavailable } from '#db/unavailable';
 
 export const streamTimeout = 10_000;
 
@@ -19,6 +20,9 @@ export default function handleRequest(
 ) {
   const shop = loadContext.get(shopRequestContext);
   const nonce = shop.nonce;
+  // The database went away under a loader, an action or a guard: the server answers the busy page in
+  // place of this one (server/app.ts, decision 054), so nothing is rendered for nobody.
+  if (shop.faults?.databaseUnavailable && !shop.busy) return Promise.resolve(new Response(null, { status: 503 }));
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get('user-agent');
@@ -60,10 +64,26 @@ export function handleError(
 ) {
   if (request.signal.aborted) return;
   const shop = context.get(shopRequestContext);
+  if (isDatabaseUnavailable(error)) {
+    // Noted for the server, which answers the busy page (503); one line, not a stack per request.
+    if (shop.faults) shop.faults.databaseUnavailable = true;
+    shop.services.logger.warn(
+      { reqId: shop.requestId, url: request.url, reason: databaseReason(error) },
+      'database unavailable: the busy page answers',
+    );
+    return;
+  }
   // 4xx answers (a bot posting to a page, an unknown path) are not errors of ours.
   if (isRouteErrorResponse(error) && error.status < 500) {
     shop.services.logger.debug({ reqId: shop.requestId, url: request.url, status: error.status }, 'refused request');
     return;
   }
   shop.services.logger.error({ reqId: shop.requestId, url: request.url, err: error }, 'application error');
+}
+
+/** The driver's words under Drizzle's wrapping (`connect ECONNREFUSED 127.0.0.1:5432`), for the log. */
+function databaseReason(error: unknown): string {
+  let deepest: unknown = error;
+  while (deepest instanceof Error && deepest.cause instanceof Error) deepest = deepest.cause;
+  return deepest instanceof Error ? deepest.message.slice(0, 200) : String(deepest).slice(0, 200);
 }

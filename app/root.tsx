@@ -22,6 +22,8 @@ import { useNonce } from './nonce';
 import { evaluateNavigation, isNoindexPath, type ContentValidators, type InAppNotice } from './guards/rules';
 import { AppLoadingOverlay } from './components/Spinner';
 import { NotFoundView, NOT_FOUND_TITLE } from './components/NotFoundView';
+import { BusyView, BUSY_TITLE } from './components/BusyView';
+import { busy, isBusyError } from './lib/busy';
 import { InAppBrowserNotice } from './components/InAppBrowserNotice';
 import { MaintenanceBanner } from './components/MaintenanceBanner';
 import {
@@ -53,6 +55,14 @@ const serverNavigationGuard: Route.MiddlewareFunction = async ({ request, contex
   const shop = context.get(shopRequestContext);
   const url = new URL(request.url);
   const { db, config } = shop.services;
+  const site = {
+    name: config.SITE_NAME,
+    tagline: config.SITE_TAGLINE,
+    origin: config.PUBLIC_ORIGIN,
+    description: config.SITE_DESCRIPTION,
+  };
+  // The database is away (decision 054): the busy page, before any guard, loader or action reads it.
+  if (shop.busy) throw busy(site);
   const validators: ContentValidators = {
     resolveGenre: (id) => resolveGenre(db, id),
     // The pack editor's preview of a draft (?preview=1) passes for staff; the page checks packs:write.
@@ -70,14 +80,7 @@ const serverNavigationGuard: Route.MiddlewareFunction = async ({ request, contex
     validators,
   });
   if (decision.type === 'redirect') throw redirect(decision.to, decision.status);
-  if (decision.type === 'not-found') {
-    throw notFound(url.pathname, {
-      name: config.SITE_NAME,
-      tagline: config.SITE_TAGLINE,
-      origin: config.PUBLIC_ORIGIN,
-      description: config.SITE_DESCRIPTION,
-    });
-  }
+  if (decision.type === 'not-found') throw notFound(url.pathname, site);
   context.set(browserNoticeContext, decision.notice ?? null);
 };
 
@@ -162,7 +165,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#ef3a6e" />
         <meta name="format-detection" content="telephone=no" />
         {site ? <link rel="canonical" href={canonicalUrl(site.origin, location.pathname, location.search)} /> : null}
-        {isNoindexPath(location.pathname) ? <meta name="robots" content="noindex, nofollow" /> : null}
+        {isNoindexPath(location.pathname) || isBusyError(error) ? (
+          <meta name="robots" content="noindex, nofollow" />
+        ) : null}
         <Meta />
         <Links />
       </head>
@@ -215,15 +220,27 @@ export default function App({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const location = useLocation();
   const root = useRouteLoaderData('root') as RootData | undefined;
+  // A 404's and the busy page's errors carry the site, as no loader ran for them.
   const payload = isRouteErrorResponse(error) ? (error.data as NotFoundPayload | undefined) : undefined;
   const site = rememberSite(root?.site ?? payload?.site);
   const siteName = site?.name;
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
     if (reloadForChunkError(error)) return;
+    if (isBusyError(error)) return; // the shop said so itself: not an error of the page
     if (!isRouteErrorResponse(error) || error.status >= 500) console.error('Application error:', error);
   }, [error]);
+  if (isBusyError(error)) {
+    return (
+      <>
+        <title>{siteName ? `${BUSY_TITLE} | ${siteName}` : BUSY_TITLE}</title>
+        {site?.description ? <meta name="description" content={site.description} /> : null}
+        <BusyView retryHref={location.pathname + location.search} />
+      </>
+    );
+  }
   return (
     <>
       <title>{siteName ? `${NOT_FOUND_TITLE} | ${siteName}` : NOT_FOUND_TITLE}</title>

@@ -21,39 +21,7 @@ export async function queryRows<T>(db: Database, query: SQL): Promise<T[]> {
   return (result as { rows: T[] }).rows;
 }
 
-/** PostgreSQL's codes for "no connection for you now": too many clients, shutting down, starting up, a lost link. */
-const UNAVAILABLE_CODES = new Set([
-  '53300',
-  '53400',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08004',
-  '08006',
-]);
-const UNAVAILABLE_NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH']);
-
-/**
- * True when an error (or any error in its `cause` chain; Drizzle wraps the driver's) says the database
- * could not be reached or refused a connection, rather than that the statement was wrong. Such a
- * request did not commit unless its COMMIT was under way, and the idempotency keys cover that case,
- * so the caller answers 503 with Retry-After instead of 500.
- * @example if (isDatabaseUnavailable(error)) return c.json(busy, 503)
- */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 6; depth++) {
-    const { code, message } = e as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_NETWORK.has(code))) return true;
-    // pg-pool's own words when no connection frees up within connectionTimeoutMillis.
-    if (typeof message === 'string' && /timeout exceeded when trying to connect|Connection terminated/i.test(message))
-      return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
+export { isDatabaseUnavailable } from './unavailable';
 
 /** Each engine's Drizzle instance, seen as the shared shape (their query-result types differ only in name). */
 const asDatabase = (db: object) => db as Database;

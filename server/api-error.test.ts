@@ -74,11 +74,25 @@ describe('isDatabaseUnavailable', () => {
     ['57P01', true],
     ['57P03', true],
     ['08006', true],
+    ['08P01', true],
+    ['57P02', true],
     ['23505', false],
     ['40001', false],
     ['P0001', false],
   ])('code %s → %s', (code, expected) => {
     expect(isDatabaseUnavailable(wrapped(code, 'x'))).toBe(expected);
+  });
+
+  it('recognises a lost connection, a host that cannot be found, and an AggregateError of addresses', () => {
+    expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('getaddrinfo ENOTFOUND db'), { code: 'ENOTFOUND' }))).toBe(
+      true,
+    );
+    const refused = (address: string) =>
+      Object.assign(new Error(`connect ECONNREFUSED ${address}`), { code: 'ECONNREFUSED' });
+    const both = new AggregateError([refused('::1:5432'), refused('127.0.0.1:5432')]);
+    expect(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: both }))).toBe(true);
+    expect(isDatabaseUnavailable(new AggregateError([new Error('NOT_ENOUGH_COINS')]))).toBe(false);
   });
 
   it("recognises pg-pool's connect time-out and ignores errors without a cause", () => {

@@ -1,7 +1,8 @@
 // The JSON error body of api.md: { error: { code, message, details } } with a stable English code.
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { isDatabaseUnavailable } from '#db/client';
+import { isDatabaseUnavailable } from '#db/unavailable';
+import { BUSY_RETRY_AFTER_SECONDS } from '../app/lib/busy';
 
 /** @example return apiError(c, 404, 'NOT_FOUND', '見つかりません。') */
 export function apiError(
@@ -18,8 +19,8 @@ export function apiError(
   );
 }
 
-/** Seconds a client waits before retrying when the database turned the request away. */
-export const BUSY_RETRY_AFTER_SECONDS = 5;
+/** Seconds a client waits before retrying when the database turned the request away (pages and API alike). */
+export { BUSY_RETRY_AFTER_SECONDS };
 
 /**
  * The answer to an error nobody handled: 503 with Retry-After when the database could not take the

@@ -1,14 +1,15 @@
 // The Hono application: health, auth, images, build metadata, SEO files, static assets, the operators'
 // commands (embedded database), and the React Router handler for every page. Everything a request
 // passes through is assembled here.
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { requestId } from 'hono/request-id';
 import { bodyLimit } from 'hono/body-limit';
 import { RouterContextProvider, type ServerBuild, createRequestHandler } from 'react-router';
 import path from 'node:path';
 import type { ShopServices } from './services';
 import { securityHeaders, crossSiteRequestGuard, clientAddress, hasForwardingHeaders, isLoopback } from './security';
-import { apiError, unexpectedErrorAnswer } from './api-error';
+import { apiError, unexpectedErrorAnswer, BUSY_RETRY_AFTER_SECONDS } from './api-error';
+import { isDatabaseUnavailable } from '#db/unavailable';
 import { shopRequestContext, type SessionMember } from '../app/context';
 import { AUTH_ADMIN_ENDPOINTS, AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, CLIENT_IP_HEADER } from '#modules/identity/server';
 import { isNoindexPath } from '../app/guards/rules';
@@ -177,7 +178,46 @@ export function createServerApp(options: ServerAppOptions) {
     return next();
   });
 
-  app.onError((error, c) => {
+  /**
+   * A page through React Router. When the database went away under it (a guard, loader or action met
+   * it; entry.server's handleError notes it), the page is thrown away and the busy page answers: 503,
+   * Retry-After, never stored by the page cache (docs/decisions/054).
+   */
+  const renderPage = async (
+    c: Context<Env>,
+    request: Request,
+    member: SessionMember | null,
+    busy = false,
+  ): Promise<Response> => {
+    const faults = { databaseUnavailable: false };
+    const context = new RouterContextProvider();
+    context.set(shopRequestContext, {
+      requestId: c.get('requestId'),
+      nonce: c.get('secureHeadersNonce') ?? '',
+      member,
+      services,
+      busy,
+      faults,
+    });
+    const response = await handleDocument(request, context);
+    if (busy) return busyAnswer(response);
+    if (!faults.databaseUnavailable) return response;
+    await response.body?.cancel().catch(() => undefined);
+    // The busy render reads nothing (the root guard answers it first), so nobody is needed for it.
+    return renderPage(c, withoutBody(request), null, true);
+  };
+
+  app.onError(async (error, c) => {
+    // The database away under anything a page passes first (the session lookup, a middleware): the
+    // busy page for pages, JSON for the API and the operators' routes.
+    if (isDatabaseUnavailable(error) && !answersInJson(c.req.path)) {
+      logger.warn({ reqId: c.get('requestId'), path: c.req.path }, 'database unavailable: the busy page answers');
+      try {
+        return await renderPage(c, withoutBody(c.req.raw), null, true);
+      } catch (renderError) {
+        return unexpectedErrorAnswer(c, renderError, logger);
+      }
+    }
     return unexpectedErrorAnswer(c, error, logger);
   });
 
@@ -301,16 +341,7 @@ export function createServerApp(options: ServerAppOptions) {
 
   app.all('*', async (c) => {
     const member = await currentMember(services, c.req.raw.headers);
-    const render = (request: Request) => {
-      const context = new RouterContextProvider();
-      context.set(shopRequestContext, {
-        requestId: c.get('requestId'),
-        nonce: c.get('secureHeadersNonce') ?? '',
-        member,
-        services,
-      });
-      return handleDocument(request, context);
-    };
+    const render = (request: Request) => renderPage(c, request, member);
     const key = !member && pages ? pages.keyOf(c.req.raw) : null;
     if (pages && key) {
       const serve = async (page: CachedPage, state: 'hit' | 'miss') => {
@@ -351,6 +382,34 @@ async function currentMember(services: ShopServices, headers: Headers): Promise<
   if (fast !== 'slow') return fast;
   const session = await services.auth.api.getSession({ headers });
   return session ? toSessionMember(session.user as typeof session.user & { role?: string | null }) : null;
+}
+
+/** Paths answered in JSON even when the database is away: the API, the operators' commands, dev JSON. */
+const JSON_PATHS = /^\/(?:api|_operator)(?:\/|$)|^\/dev\/(?:outbox\.json|farm-clock)/;
+
+/** @example answersInJson('/api/v1/gachas') === true; answersInJson('/contact') === false */
+export function answersInJson(path: string): boolean {
+  return JSON_PATHS.test(path);
+}
+
+/**
+ * The request again without its body (the first render read it), for the busy render: its root guard
+ * answers before any action could read one.
+ */
+function withoutBody(request: Request): Request {
+  const headers = new Headers(request.headers);
+  headers.delete('content-length');
+  headers.delete('content-type');
+  return new Request(request.url, { method: request.method, headers });
+}
+
+/** The busy page's answer: 503 whatever the render said, told to come back, kept by nobody, not indexed. */
+function busyAnswer(response: Response): Response {
+  const busy = new Response(response.body, { status: 503, headers: response.headers });
+  busy.headers.set('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
+  busy.headers.set('Cache-Control', 'no-store');
+  busy.headers.set('X-Robots-Tag', 'noindex, nofollow');
+  return busy;
 }
 
 /** A visitor's request headers without cookies, for a render shared with every visitor. */

@@ -1,7 +1,9 @@
 // Error answers that would otherwise leave without the shop's shape: empty bodies (better-auth's
 // unknown paths, a 416 for a range past a file's end), better-auth's own JSON errors, and what Node's
-// HTTP parser refuses before Hono sees the request (431 for a URL or headers over 16 KiB).
+// HTTP parser and the Node adapter refuse before Hono sees the request (431 for a URL or headers over
+// 16 KiB, 400 for a malformed request line or header or a request without a Host, 405 for CONNECT).
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { MiddlewareHandler } from 'hono';
@@ -21,6 +23,7 @@ const STATUS_ERRORS: Record<number, { code: string; message: string }> = {
   414: { code: 'URI_TOO_LONG', message: 'アドレスが長すぎます。' },
   415: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'この形式の送信には対応していません。' },
   416: { code: 'RANGE_NOT_SATISFIABLE', message: '指定された範囲はファイルの外です。' },
+  417: { code: 'EXPECTATION_FAILED', message: 'この送信方法には対応していません。' },
   422: { code: 'UNPROCESSABLE', message: '送信内容を処理できませんでした。' },
   429: { code: 'RATE_LIMITED', message: AUTH_ERROR_MESSAGES.TOO_MANY_REQUESTS! },
   431: {
@@ -110,16 +113,45 @@ export async function authAnswer(response: Response, path: string, requestId: st
   });
 }
 
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  408: 'Request Timeout',
-  431: 'Request Header Fields Too Large',
-};
+/**
+ * The status for what Node's HTTP parser refused, by its error code (as Node's own default answer
+ * picks it): headers or URL over 16 KiB 431, a chunk extension over its limit 413, a request too slow
+ * to arrive 408, anything else malformed (a request line without a version, an invalid header, a bad
+ * Content-Length or chunk, every other HPE_* code) 400.
+ * @example parserRefusalStatus('HPE_INVALID_HEADER_TOKEN') === 400
+ */
+export function parserRefusalStatus(code: string | undefined): number {
+  if (code === 'HPE_HEADER_OVERFLOW') return 431;
+  if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') return 413;
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
+  return 400;
+}
+
+/**
+ * A whole HTTP/1.1 answer written straight to a socket (the request never became one Hono could
+ * answer): status line, the JSON error of api.md, and Connection: close, since what follows on that
+ * connection cannot be trusted to start a request.
+ */
+function rawErrorAnswer(status: number, requestId: string, extraHeaders = ''): string {
+  const body = JSON.stringify({ error: { ...statusError(status, ''), requestId } });
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Cache-Control: no-store\r\n' +
+    'X-Content-Type-Options: nosniff\r\n' +
+    `X-Request-Id: ${requestId}\r\n` +
+    extraHeaders +
+    'Connection: close\r\n\r\n' +
+    body
+  );
+}
 
 /**
  * The http server's `clientError` listener: what Node's parser refuses (a URL or headers over its 16 KiB
- * limit, a malformed request, a request too slow to arrive) is answered in the shop's JSON shape, where
- * Node would answer with an empty body. The request never reached Hono, so the id is made here.
+ * limit, a malformed request line or header, a request too slow to arrive) is answered in the shop's
+ * JSON shape, where Node would answer with an empty body. The request never reached Hono, so the id is
+ * made here.
  * @example server.on('clientError', answerClientError(logger))
  */
 export function answerClientError(logger: Logger) {
@@ -130,19 +162,86 @@ export function answerClientError(logger: Logger) {
       socket.destroy();
       return;
     }
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const status = parserRefusalStatus(error.code);
     const requestId = randomUUID();
     logger.info({ reqId: requestId, status, code: error.code }, 'request refused by the HTTP parser');
-    const body = JSON.stringify({ error: { ...STATUS_ERRORS[status]!, requestId } });
-    socket.end(
-      `HTTP/1.1 ${status} ${REASONS[status]}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'Cache-Control: no-store\r\n' +
-        'X-Content-Type-Options: nosniff\r\n' +
-        `X-Request-Id: ${requestId}\r\n` +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
+    socket.end(rawErrorAnswer(status, requestId));
+  };
+}
+
+/**
+ * The http server's `connect` listener: the shop is no proxy, so a CONNECT is answered 405 with the
+ * JSON error (without a listener Node would close the connection without a word).
+ * @example server.on('connect', refuseConnect(logger))
+ */
+export function refuseConnect(logger: Logger) {
+  return (_request: IncomingMessage, socket: Duplex) => {
+    const requestId = randomUUID();
+    logger.info({ reqId: requestId, status: 405 }, 'CONNECT refused');
+    if (socket.writable) socket.end(rawErrorAnswer(405, requestId, 'Allow: GET, HEAD, POST\r\n'));
+    else socket.destroy();
+  };
+}
+
+/** Writes the JSON error of api.md through Node's own response, and closes the connection after it. */
+function writeJsonError(response: ServerResponse, status: number): void {
+  const requestId = randomUUID();
+  const body = JSON.stringify({ error: { ...statusError(status, ''), requestId } });
+  response.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Request-Id': requestId,
+    Connection: 'close',
+  });
+  response.end(body);
+}
+
+/**
+ * The http server's `checkExpectation` listener: an `Expect` other than 100-continue is answered 417
+ * with the JSON error (Node's own 417 has an empty body).
+ * @example server.on('checkExpectation', refuseExpectation())
+ */
+export function refuseExpectation() {
+  return (_request: IncomingMessage, response: ServerResponse) => writeJsonError(response, 417);
+}
+
+/**
+ * Answers 400 with the JSON error, and says true, for a request that is not HTTP/1.x: Node's parser
+ * lets a request line without a version through as HTTP/0.9 (`GET /`), and takes `HTTP/2.0` in a text
+ * request line; neither is a request the shop speaks.
+ * @example if (refuseOtherVersions(req, res)) return;
+ */
+export function refuseOtherVersions(request: IncomingMessage, response: ServerResponse): boolean {
+  if (request.httpVersionMajor === 1) return false;
+  writeJsonError(response, 400);
+  return true;
+}
+
+/**
+ * The Node adapter's `errorHandler`: a request Node parsed but no URL can be made of (no Host header,
+ * as in `GET /` without a version or an HTTP/1.0 request without one, `OPTIONS *`, an invalid host or
+ * absolute URL) is answered 400 with the JSON error, where the adapter answers an empty 400. Anything
+ * else thrown before Hono answered is a 500 with the JSON error, logged.
+ * @example getRequestListener(app.fetch, { errorHandler: answerRequestError(logger) })
+ */
+export function answerRequestError(logger: Logger) {
+  return (error: unknown): Response => {
+    const requestId = randomUUID();
+    const refused = error instanceof Error && error.name === 'RequestError';
+    const status = refused ? 400 : 500;
+    if (refused) logger.info({ reqId: requestId, status, reason: error.message }, 'request refused by the adapter');
+    else logger.error({ reqId: requestId, err: error }, 'unhandled error before the application');
+    return new Response(JSON.stringify({ error: { ...statusError(status, ''), requestId } }), {
+      status,
+      headers: {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+        'X-Request-Id': requestId,
+        Connection: 'close',
+      },
+    });
   };
 }

@@ -16,7 +16,13 @@ import { addDefaultContent, createContentSource } from './content';
 import { attachInvitationOnSignUp } from './invitation';
 import { createServerApp } from './app';
 import { outboxMessenger } from './messenger';
-import { answerClientError } from './error-answers';
+import {
+  answerClientError,
+  answerRequestError,
+  refuseConnect,
+  refuseExpectation,
+  refuseOtherVersions,
+} from './error-answers';
 import type { ShopServices } from './services';
 import { createJobRunner, registerShopJobs, type JobRunner } from './jobs';
 import { createLiveUpdates } from './live';
@@ -202,14 +208,21 @@ async function bootShop(
     publicDir: path.join(projectRoot, 'public'),
     operatorToken: claim?.record.token,
   });
-  const listener = getRequestListener(app.fetch);
-  const server = http.createServer((req, res) => {
+  // A request Node parsed but no URL can be made of (no Host, `OPTIONS *`) is answered in JSON too.
+  const listener = getRequestListener(app.fetch, { errorHandler: answerRequestError(logger) });
+  // requireHostHeader off: Node's own 400 for a request without Host has an empty body; the adapter
+  // refuses it anyway (no URL without a host), and answerRequestError gives it the JSON error.
+  const server = http.createServer({ requireHostHeader: false }, (req, res) => {
+    if (refuseOtherVersions(req, res)) return;
     if (!viteMiddleware) return void listener(req, res);
     const viteThenShop = viteMiddleware as unknown as (rq: typeof req, rs: typeof res, next: () => void) => void;
     viteThenShop(req, res, () => void listener(req, res));
   });
   // A URL or headers over Node's 16 KiB limit never reach Hono: answered in the shop's JSON shape here.
   server.on('clientError', answerClientError(logger));
+  // Every other refusal Node would make with an empty body or none: CONNECT, an unknown Expect.
+  server.on('connect', refuseConnect(logger));
+  server.on('checkExpectation', refuseExpectation());
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -21,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { PgBoss, fromPglite, type PGliteLike, type ConstructorOptions } from 'pg-boss';
 import type { Database, DatabaseHandle } from '#db/client';
 import type { Logger } from '../logger';
+import { isDatabaseUnavailable } from '#db/unavailable';
 import type { ShopConfig } from '../config';
 
 /** What a handler gets: the shop's database, a logger bound to the job, and the run's start time. */
@@ -251,6 +252,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     throw new Error(`job ${job.name} (${id}) did not finish in time`);
   }
 
+  /** Until when the job runner's "database unavailable" line stays quiet. */
+  let quietUntil = 0;
+
   async function startBoss(): Promise<void> {
     const started = performance.now();
     let pgBoss: PgBoss;
@@ -262,7 +266,15 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       throw error;
     }
     // Without an 'error' listener an EventEmitter error would end the process.
-    pgBoss.on('error', (error) => logger.error({ err: error }, 'job runner error'));
+    pgBoss.on('error', (error) => {
+      if (!isDatabaseUnavailable(error)) return logger.error({ err: error }, 'job runner error');
+      // Every worker polls every few seconds: while the database is away (decision 054), one line
+      // every 30 s says so, and the workers carry on polling until it is back.
+      const now = Date.now();
+      if (now < quietUntil) return;
+      quietUntil = now + 30_000;
+      logger.warn({ reason: error.message }, 'job runner: database unavailable, the workers keep retrying');
+    });
     pgBoss.on('warning', (warning) => logger.warn({ warning }, `job runner warning: ${warning.message}`));
     boss = pgBoss;
     try {

@@ -1,0 +1,25 @@
+// Throwing the busy page (503) from the root guard while the database is away (decision 054): the error
+// carries what the page needs, since no loader ran.
+import { data, isRouteErrorResponse } from 'react-router';
+import type { SiteInfo } from './root-data';
+
+/** Seconds a visitor's browser is told to wait before trying again (the API's BUSY_RETRY_AFTER_SECONDS). */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
+
+export interface BusyPayload {
+  busy: true;
+  site: SiteInfo;
+}
+
+/** @example throw busy(site) */
+export function busy(site: SiteInfo) {
+  return data<BusyPayload>(
+    { busy: true, site },
+    { status: 503, headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' } },
+  );
+}
+
+/** True for the busy page's error (the root's error boundary shows BusyView for it). */
+export function isBusyError(error: unknown): error is { status: 503; data: BusyPayload } {
+  return isRouteErrorResponse(error) && error.status === 503 && (error.data as BusyPayload | undefined)?.busy === true;
+}
