@@ -110,3 +110,19 @@ export {
   scheduleContentAsOperator,
   unpublishContentAsOperator,
 } from './content';
+export {
+  MAIL_SEND_REFUSAL_CODES,
+  approveMailRequest,
+  countPendingMailRequests,
+  listPendingMailRequests,
+  mailCostOf,
+  rejectMailRequest,
+  sendMailAsOperator,
+  sendTestMailAsOperator,
+  type MailConfirmation,
+  type MailCost,
+  type MailPresentRules,
+  type MailRecipientCounter,
+  type MailSendRefusalCode,
+  type MailSendRequestView,
+} from './mail-sends';

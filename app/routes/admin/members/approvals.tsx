@@ -9,15 +9,25 @@ import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { formatYmdHm } from '~/lib/dates';
 import { approvalsAction, approvalsLoader, type MemberActionData } from '~/lib/admin-members.server';
+import { isMailApprovalIntent, mailApprovalsAction, mailApprovalsLoader } from '~/lib/admin-mail-approvals.server';
+import { MailApprovalsSection } from '~/components/admin/MailApprovals';
 
 export const handle = { title: 'コイン調整の承認' };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return approvalsLoader(context.get(shopRequestContext), request);
+  const shop = context.get(shopRequestContext);
+  return { ...(await approvalsLoader(shop, request)), mail: await mailApprovalsLoader(shop, request) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  return approvalsAction(context.get(shopRequestContext), request);
+  const shop = context.get(shopRequestContext);
+  // Mails with presents (decision 052) have their own intents; the body is read from a copy.
+  const form = await request
+    .clone()
+    .formData()
+    .catch(() => null);
+  if (form && isMailApprovalIntent(form.get('intent'))) return mailApprovalsAction(shop, request, form);
+  return approvalsAction(shop, request);
 }
 
 const n = (value: number) => value.toLocaleString('ja-JP');
@@ -93,6 +103,7 @@ export default function ApprovalsPage({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
+      {loaderData.mail ? <MailApprovalsSection mail={loaderData.mail} /> : null}
       {asking && target ? (
         <Sheet
           title={asking.intent === 'approve' ? 'この調整を承認しますか？' : 'この調整を却下しますか？'}
