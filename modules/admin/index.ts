@@ -61,6 +61,7 @@ export {
   setMaintenanceAsOperator,
   type OperatorGrantInput,
   type OperatorOutcome,
+  type PublishReview,
 } from './operations';
 export { moveBannerAsOperator, saveBannerAsOperator, setBannerActiveAsOperator } from './banners';
 export {
