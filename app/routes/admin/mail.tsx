@@ -61,7 +61,7 @@ function ComposeForm({
   const [segment, setSegment] = useState('all');
   const [timing, setTiming] = useState('now');
   // The confirmation opens with each answer that carries figures, and closes on any other answer.
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirming] = useState(() => Boolean(answer?.confirm));
   useEffect(() => setConfirming(Boolean(answer?.confirm)), [answer]);
   const confirm = answer?.form === 'compose' ? answer.confirm : undefined;
   return (
