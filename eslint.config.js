@@ -43,7 +43,7 @@ export const MODULE_DEPENDENCIES = {
   // 特典コード (docs/decisions/032): codes redeemed once per member for free coins through the wallet,
   // with new-member (identity) and rank (progression) conditions.
   promo: ['kernel', 'wallet', 'identity', 'progression'],
-  admin: ['kernel', 'shop', 'identity', 'messaging', 'content', 'wallet', 'gacha', 'payments'],
+  admin: ['kernel', 'shop', 'identity', 'messaging', 'content', 'wallet', 'gacha', 'payments', 'mailbox'],
   // Prizes reach members: addresses (encrypted), shipping requests, the promised date, the desk.
   shipping: ['kernel', 'wallet', 'identity', 'messaging', 'mailbox', 'gacha', 'draw', 'payments', 'admin'],
   // Inquiries (the contact form and the desk that answers them): names the member's own orders, draws

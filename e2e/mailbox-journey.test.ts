@@ -66,7 +66,16 @@ describe('the mailbox at phone size', () => {
           await desk.page.getByRole('button', { name: 'プレビュー' }).click();
           await desk.page.getByRole('region', { name: 'プレビュー' }).getByText('ポイント2倍').waitFor();
           await expectNoSeriousAxeViolations(desk.page, 'desktop /admin/mail with a preview');
-          await desk.page.getByRole('button', { name: '送信する' }).click();
+          // Sending asks first: the recipients counted now and the present's most cost (none here).
+          await desk.page.getByRole('button', { name: '送信内容を確認' }).click();
+          const confirmation = desk.page.getByTestId('mail-send-confirmation');
+          await confirmation.getByTestId('mail-confirm-recipients').waitFor();
+          await expectNoSeriousAxeViolations(desk.page, 'desktop /admin/mail send confirmation');
+          await desk.page.screenshot({ path: 'test-results/screenshots/desktop-mail-confirmation.png' });
+          await desk.page.setViewportSize({ width: 390, height: 844 });
+          await desk.page.screenshot({ path: 'test-results/screenshots/phone-mail-confirmation.png' });
+          await desk.page.setViewportSize({ width: 1280, height: 800 });
+          await confirmation.getByRole('button', { name: '送信する' }).click();
           await expect.poll(() => desk.page.getByRole('status').first().textContent()).toMatch(/を送信しました。$/);
           expect(desk.problems).toEqual([]);
         } finally {

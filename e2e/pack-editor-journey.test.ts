@@ -183,7 +183,7 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
         await receiveStock(db, { cardName: 'ミュウ PSA9', count: 1, valueCoins: 5000 });
         await page.reload();
         await waitForHydration(page);
-        await expect.poll(() => page.getByText('✓ OK').count()).toBe(5);
+        await expect.poll(() => page.getByText('✓ OK').count()).toBe(6);
         // 還元率: (20000 + 900 + 5000) ÷ 3000
         await page.getByText('863.3%').waitFor();
         await expectNoSeriousAxeViolations(page, 'pack review');
@@ -207,6 +207,11 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
         await page.getByRole('button', { name: '公開する' }).click();
         const sheet = page.getByRole('dialog');
         await sheet.getByText('公開後は賞・口数・価格・タイトルを変更できません').waitFor();
+        // Its 還元率 is above 100 % and its margin negative: the sheet says so, and asks for the box.
+        await sheet.getByText(/還元率が100%を超えています（863\.3%）/).waitFor();
+        await sheet.getByRole('checkbox', { name: /予想利益がマイナス/ }).check();
+        await expectNoSeriousAxeViolations(page, 'publish confirmation');
+        await page.screenshot({ path: `${SHOTS}/desktop-pack-publish-confirmation.png` });
         await sheet.getByRole('button', { name: '公開する' }).click();
         await page.getByText(/公開しました（10口）/).waitFor();
         await page.getByText('口の中身（賞・口数・価格・タイトル）はコミットメントで固定されていて').waitFor();

@@ -257,6 +257,13 @@ const environmentSchema = z.object({
    */
   COIN_ADJUSTMENT_APPROVAL_THRESHOLD: z.coerce.number().int().min(0).max(100_000_000).default(10_000),
   /**
+   * An operator's mail present (decision 052): the most free coins one member may receive from it (the form
+   * refuses more), and the total (recipients counted at sending × coins) above which another admin approves
+   * before it is sent.
+   */
+  MAIL_PRESENT_MAX_COINS_PER_MEMBER: z.coerce.number().int().min(1).max(100_000).default(3_000),
+  MAIL_PRESENT_APPROVAL_THRESHOLD_COINS: z.coerce.number().int().min(0).max(10_000_000_000).default(100_000),
+  /**
    * Fraud signals (decision 029), raised by the job risk.signals: lots drawn, coins spent on draws and
    * yen of purchases credited in 24 hours at or above which a member is flagged, and how many accounts
    * on one device (client address and browser), one shipping address or one phone number flag each.

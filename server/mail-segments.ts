@@ -3,10 +3,11 @@
 // gacha, identity). One call answers every broadcast of a member's page: each fact is read once per member.
 import type { Database } from '#db/client';
 import type { SegmentMatcher } from '#modules/mailbox';
+import type { MailRecipientCounter } from '#modules/admin';
 import { currentRank } from '#modules/progression';
 import { firstDrawsByPack, lastDrawBefore } from '#modules/draw';
 import { packTitles } from '#modules/gacha';
-import { lastSignInBefore } from '#modules/identity';
+import { countMembersJoinedBefore, lastSignInBefore } from '#modules/identity';
 
 const DAY_MS = 86_400_000;
 /** The Japan-time month of an instant: the rank is the same for every instant of it. */
@@ -78,3 +79,17 @@ export const shopSegmentMatcher: SegmentMatcher = async (db: Database, memberId,
   }
   return answers;
 };
+
+/**
+ * A mail's recipients counted as of `at` (decision 052): one for a personal mail; for a broadcast, the
+ * members who had joined and not left. Rank, genre and inactivity are judged per member at the send time
+ * (above), so for those segments this is their most: the confirmation and the approval threshold err
+ * towards asking, never towards a present larger than the operator saw.
+ * @example await countMailRecipients(tx, { audience: 'broadcast', segment: { kind: 'all' } }, new Date()) // 1234
+ */
+export const countMailRecipients: MailRecipientCounter = async (db, to, at) =>
+  to.audience === 'personal' ? 1 : countMembersJoinedBefore(db, at);
+
+/** Whether the count of a segment is exact ('all') or its most (the page says 「最大」). */
+export const isRecipientCountExact = (to: Parameters<MailRecipientCounter>[1]) =>
+  to.audience === 'personal' || to.segment.kind === 'all';

@@ -10,6 +10,7 @@ import {
   PERMISSION_LABELS,
   type AdminPermission,
   type AdminRefusalCode,
+  type MailSendRefusalCode,
   type MemberConsoleRefusalCode,
 } from '#modules/admin';
 import { maintenanceEndText, type MaintenanceRefusalCode, type MaintenanceSettingRefusalCode } from '#modules/shop';
@@ -640,6 +641,42 @@ const memberConsole: Section<MemberConsoleRefusalCode> = {
   },
 };
 
+// Operators' mails with presents (decision 052).
+const mailSends: Section<MailSendRefusalCode> = {
+  MAIL_PRESENT_OVER_CAP: {
+    status: 422,
+    message: (d) =>
+      `プレゼントは1人あたり${n(d.cap)}コインまでです（入力: ${n(d.coins)}コイン）。枚数を減らしてください。`,
+  },
+  MAIL_CONFIRMATION_STALE: {
+    status: 409,
+    message: (d) =>
+      `確認したときから送り先・プレゼントが変わりました（送り先 ${n(d.confirmedRecipients)}人 → ${n(d.recipients)}人、最大 ${n(d.totalCoins)}コイン）。まだ送っていません。内容を確かめて、もう一度確認してください。`,
+  },
+  MAIL_REQUEST_NOT_FOUND: { status: 404, message: 'その配信の承認申請は見つかりません。' },
+  MAIL_REQUEST_NOT_PENDING: {
+    status: 409,
+    message: (d) =>
+      d.status === 'sent'
+        ? 'この配信はすでに承認され、送信済みです。'
+        : d.status === 'rejected'
+          ? 'この配信はすでに却下されています。'
+          : 'この配信はすでに処理されています。',
+  },
+  MAIL_REQUEST_SELF_APPROVAL: {
+    status: 403,
+    message: '自分が申請した配信は承認・却下できません。別の管理者に依頼してください。',
+  },
+  MAIL_REQUEST_APPROVER_NOT_ADMIN: {
+    status: 403,
+    message: 'プレゼント付き配信の承認・却下は、役割が「管理者」のスタッフだけが行えます。',
+  },
+  MAIL_REQUEST_KEY_REUSED: {
+    status: 409,
+    message: 'このメールはすでに送信（または承認申請）されています。送ったメールの一覧を確かめてください。',
+  },
+};
+
 const addresses: Section<AddressRefusalCode> = {
   ADDRESS_NOT_FOUND: { status: 404, message: '住所が見つかりません。' },
   ADDRESS_LIMIT_REACHED: {
@@ -933,6 +970,7 @@ export type RefusalCode =
   | PurchaseRefusalCode
   | AdminRefusalCode
   | MemberConsoleRefusalCode
+  | MailSendRefusalCode
   | AddressRefusalCode
   | ShippingRefusalCode
   | MaintenanceRefusalCode
@@ -968,6 +1006,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   payments,
   admin,
   memberConsole,
+  mailSends,
   addresses,
   shipping,
   maintenance,

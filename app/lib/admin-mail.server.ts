@@ -1,31 +1,33 @@
 // /admin/mail: operators compose a broadcast (a segment) or a personal mail (member by id or email),
 // with a markup body turned into rich text (links checked), an optional free-coin attachment and its
 // deadline, sent now or scheduled (Japan time); they withdraw one and see read and claim counts. Every
-// change goes through runAdminAction with 'mail:write' (audited in the same transaction).
+// change goes through runAdminAction with 'mail:write' (audited in the same transaction). Before sending,
+// a test send to oneself, and a confirmation of the recipients and the present's most cost (decision 052).
 import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
 import { memberIdFromFilter } from '~/lib/member-tags.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
-import { runAdminAction } from '#modules/admin';
+import {
+  mailCostOf,
+  runAdminAction,
+  sendMailAsOperator,
+  sendTestMailAsOperator,
+  type MailPresentRules,
+} from '#modules/admin';
+import { countMailRecipients, isRecipientCountExact } from '#server/mail-segments';
+import type { ShopConfig } from '#server/config';
 import { jstText, parseJstDateTime, RefusalError, type Refusal } from '#modules/kernel';
 import { richTextFromMarkup, type RichText } from '#modules/content';
 import { findMemberByIdOrEmail } from '#modules/identity';
 import { listAllGenres } from '#modules/gacha';
 import { RANKS, rankName } from '#modules/progression';
-import {
-  cancelMail,
-  composeMail,
-  isScheduled,
-  listSentMails,
-  type MailDraft,
-  type MailSegment,
-} from '#modules/mailbox';
+import { cancelMail, isScheduled, listSentMails, type MailDraft, type MailSegment } from '#modules/mailbox';
 
 export const MAIL_ADMIN_PATH = '/admin/mail';
 const DAY_MS = 86_400_000;
-import { MAIL_LIMITS } from '~/lib/admin-mail';
+import { MAIL_LIMITS, type MailConfirmationView } from '~/lib/admin-mail';
 
 export interface MailAdminActionData {
   form?: 'compose' | 'cancel';
@@ -33,7 +35,17 @@ export interface MailAdminActionData {
   error?: string;
   /** The body as members will see it (the preview button). */
   preview?: { subject: string; body: RichText };
+  /** The figures to confirm (the 確認 button, or again when they changed since). */
+  confirm?: MailConfirmationView;
 }
+
+/** The present's rules from the settings. */
+export const mailPresentRules = (
+  config: Pick<ShopConfig, 'MAIL_PRESENT_MAX_COINS_PER_MEMBER' | 'MAIL_PRESENT_APPROVAL_THRESHOLD_COINS'>,
+): MailPresentRules => ({
+  maxCoinsPerMember: config.MAIL_PRESENT_MAX_COINS_PER_MEMBER,
+  approvalThresholdCoins: config.MAIL_PRESENT_APPROVAL_THRESHOLD_COINS,
+});
 
 /** A segment in the operators' words. */
 export function segmentText(segment: MailSegment | null, genres: Map<string, string>): string {
@@ -57,6 +69,9 @@ export async function mailAdminLoader(shop: ShopRequest, request: Request) {
   const genreNames = new Map(genres.map((g) => [g.id, g.name]));
   const now = new Date();
   return {
+    /** The form's key: a double submit of one confirmation sends once. */
+    key: crypto.randomUUID(),
+    maxCoinsPerMember: shop.services.config.MAIL_PRESENT_MAX_COINS_PER_MEMBER,
     genres: genres.map((g) => ({ id: g.id, name: g.name })),
     ranks: RANKS.filter((r) => r.rank > 0).map((r) => ({ rank: r.rank, name: r.name })),
     mails: page.items.map((m) => ({
@@ -192,30 +207,72 @@ export async function mailAdminAction(shop: ShopRequest, request: Request) {
     } satisfies MailAdminActionData;
   }
 
-  if (form.intent !== 'send' && form.intent !== 'preview') return fail('compose', '操作を選び直してください。', 400);
+  const intents = ['send', 'preview', 'test', 'confirm'];
+  if (!intents.includes(form.intent ?? '')) return fail('compose', '操作を選び直してください。', 400);
   const now = new Date();
   const draft = await draftOf(shop, form, now);
   if ('error' in draft) return fail('compose', draft.error, draft.status);
   if (form.intent === 'preview')
     return { form: 'compose', preview: { subject: draft.subject, body: draft.body } } satisfies MailAdminActionData;
-
-  const done = await runAdminAction(db, operator, 'mail:write', async (tx) => {
-    const { mailId } = await composeMail(tx, { ...draft, createdBy: operator.label });
+  if (form.intent === 'test') {
+    const sent = await sendTestMailAsOperator(db, operator, draft, now);
+    if (!sent.ok) return refused('compose', sent);
     return {
-      value: mailId,
-      audit: {
-        action: draft.to.audience === 'broadcast' ? 'mail.broadcast' : 'mail.personal',
-        target: { type: 'mail', id: String(mailId) },
-        after: {
-          to: draft.to,
-          subject: draft.subject,
-          attachment: draft.attachment,
-          sendAt: draft.sendAt.toISOString(),
-        },
-      },
+      form: 'compose',
+      ok: `テスト送信しました（メール #${sent.value.mailId}）。ご自分のメールボックスで表示を確かめてください。プレゼントのコインは付いていません。`,
+    } satisfies MailAdminActionData;
+  }
+
+  const rules = mailPresentRules(shop.services.config);
+  const genreNames = new Map((await listAllGenres(db)).map((g) => [g.id, g.name]));
+  const confirmationOf = async (): Promise<MailConfirmationView | { error: string; status: number }> => {
+    const recipients = await countMailRecipients(db, draft.to, now);
+    const cost = mailCostOf(draft, recipients, rules);
+    if ('code' in cost) {
+      const described = describeRefusal(cost as Refusal<RefusalCode>);
+      return { error: described.message, status: described.status };
+    }
+    return {
+      ...cost,
+      exact: isRecipientCountExact(draft.to),
+      toText:
+        draft.to.audience === 'personal'
+          ? `個別: ${form.member?.trim() ?? draft.to.memberId}`
+          : `お知らせ: ${segmentText(draft.to.segment, genreNames)}`,
+      whenText: draft.sendAt > now ? `${jstText(draft.sendAt)}に予約` : 'すぐに送信',
     };
-  });
-  if (!done.ok) return refused('compose', done);
+  };
+  if (form.intent === 'confirm') {
+    const confirm = await confirmationOf();
+    if ('error' in confirm) return fail('compose', confirm.error, confirm.status);
+    return { form: 'compose', confirm } satisfies MailAdminActionData;
+  }
+
+  // 'send': the figures the confirmation showed travel with the form; the server counts again.
+  const confirmed = {
+    recipients: wholeNumber(form.confirmedRecipients, 0, Number.MAX_SAFE_INTEGER) ?? -1,
+    coinsPerMember: wholeNumber(form.confirmedCoins, 0, Number.MAX_SAFE_INTEGER) ?? -1,
+  };
+  const key = (form.key ?? '').trim();
+  if (!/^[\w-]{8,64}$/.test(key)) return fail('compose', 'ページを読み込み直してから、もう一度送信してください。', 400);
+  const done = await sendMailAsOperator(db, operator, draft, confirmed, key, rules, countMailRecipients, now);
+  if (!done.ok) {
+    if (done.code === 'MAIL_CONFIRMATION_STALE') {
+      const confirm = await confirmationOf();
+      const described = describeRefusal(done as Refusal<RefusalCode>);
+      return data<MailAdminActionData>(
+        { form: 'compose', error: described.message, ...('error' in confirm ? {} : { confirm }) },
+        { status: described.status },
+      );
+    }
+    return refused('compose', done);
+  }
+  const sentRequest = done.value.request;
+  if (sentRequest.status === 'pending')
+    return {
+      form: 'compose',
+      ok: `プレゼントの合計が${rules.approvalThresholdCoins.toLocaleString('ja-JP')}コインを超えるため、承認待ちにしました（最大 ${sentRequest.totalCoins.toLocaleString('ja-JP')}コイン）。別の管理者が「承認待ち」で承認すると送信されます。`,
+    } satisfies MailAdminActionData;
   const when = draft.sendAt > now ? `${jstText(draft.sendAt)}に送信を予約しました` : '送信しました';
-  return { form: 'compose', ok: `メール #${done.value} を${when}。` } satisfies MailAdminActionData;
+  return { form: 'compose', ok: `メール #${sentRequest.mailId} を${when}。` } satisfies MailAdminActionData;
 }

@@ -312,7 +312,26 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
           { error: `公開前チェックを通っていない項目があります: ${failing.map((c) => c.label).join('、')}` },
           { status: 422 },
         );
-      const published = await publishPackAsOperator(db, operator, packId);
+      // A negative projected margin is published only when the confirmation's box was ticked; the
+      // figures and the acknowledgement go into the audit entry (issue 28 item 4).
+      const numbers = packNumbers(current.definition, {
+        paymentFeePercent: config.PAYMENT_FEE_PERCENT,
+        shippingCostPerPrizeYen: config.SHIPPING_COST_PER_PRIZE_YEN,
+      });
+      const acknowledged = text(form, 'acknowledgeNegativeMargin') === 'on';
+      if (numbers.margin.marginYen < 0 && !acknowledged)
+        return data<PackEditorAnswer>(
+          {
+            error: `予想利益がマイナス（−¥${(-numbers.margin.marginYen).toLocaleString('ja-JP')}）です。公開するには、公開の確認で「予想利益がマイナスであることを確認しました」にチェックしてください。`,
+          },
+          { status: 422 },
+        );
+      const published = await publishPackAsOperator(db, operator, packId, {
+        marginYen: numbers.margin.marginYen,
+        marginRate: numbers.margin.marginRate,
+        returnRate: numbers.returnRate,
+        negativeMarginAcknowledged: numbers.margin.marginYen < 0 && acknowledged,
+      });
       if (!published.ok) return refused(published);
       return {
         ok:

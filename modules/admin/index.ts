@@ -72,6 +72,7 @@ export {
   setMaintenanceAsOperator,
   type OperatorGrantInput,
   type OperatorOutcome,
+  type PublishReview,
 } from './operations';
 export { moveBannerAsOperator, saveBannerAsOperator, setBannerActiveAsOperator } from './banners';
 export {
@@ -122,3 +123,19 @@ export {
   unpublishContentAsOperator,
 } from './content';
 export { redactMemberNotesOf } from './erasure';
+export {
+  MAIL_SEND_REFUSAL_CODES,
+  approveMailRequest,
+  countPendingMailRequests,
+  listPendingMailRequests,
+  mailCostOf,
+  rejectMailRequest,
+  sendMailAsOperator,
+  sendTestMailAsOperator,
+  type MailConfirmation,
+  type MailCost,
+  type MailPresentRules,
+  type MailRecipientCounter,
+  type MailSendRefusalCode,
+  type MailSendRequestView,
+} from './mail-sends';

@@ -75,11 +75,23 @@ export async function createPackAsOperator(
   );
 }
 
-/** Publishes a draft pack (`pack.publish`): its lots and commitment are fixed. */
+/**
+ * What the operator saw and acknowledged in the publish confirmation (issue 28 item 4), kept in the
+ * audit entry: the projected margin, the 還元率, and whether a negative margin was acknowledged.
+ */
+export interface PublishReview {
+  marginYen: number;
+  marginRate: number | null;
+  returnRate: number | null;
+  negativeMarginAcknowledged: boolean;
+}
+
+/** Publishes a draft pack (`pack.publish`): its lots and commitment are fixed; the review is in its entry. */
 export async function publishPackAsOperator(
   db: Database,
   operator: Operator,
   gachaId: string,
+  review?: PublishReview,
 ): Promise<OperatorOutcome<Published>> {
   return runAdminAction(db, operator, 'packs:write', async (tx) => {
     const published = await publishPack(tx, gachaId);
@@ -89,7 +101,7 @@ export async function publishPackAsOperator(
         action: 'pack.publish',
         target: { type: 'gacha', id: gachaId },
         before: { status: 'draft' },
-        after: published,
+        after: review ? { ...published, review } : published,
       },
     };
   });

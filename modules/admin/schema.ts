@@ -2,6 +2,7 @@
 // append-only audit log every admin action writes in its own transaction. Private to the module.
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   check,
   index,
@@ -169,5 +170,43 @@ export const staffRoleRequests = pgTable(
       'staff_role_requests_subject_named',
       sql`(${t.kind} = 'invite' and ${t.email} is not null) or (${t.kind} <> 'invite' and ${t.memberId} is not null)`,
     ),
+  ],
+);
+
+export const mailSendStatuses = ['pending', 'sent', 'rejected'] as const;
+export type MailSendStatus = (typeof mailSendStatuses)[number];
+
+/**
+ * Every operator mail confirmed on /admin/mail (decision 052): the composed mail, the recipients counted
+ * when it was confirmed and the present's most cost (recipients × coins per member). Up to
+ * MAIL_PRESENT_APPROVAL_THRESHOLD_COINS it is sent at once (`sent`, `mail_id` set); above it, it waits
+ * as `pending`, invisible to members, until another admin approves (then the mail is written, once: the
+ * row is locked) or rejects it. `request_key` is the form's key: a double submit sends once.
+ */
+export const mailSendRequests = pgTable(
+  'mail_send_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    requestKey: text('request_key').notNull().unique(),
+    /** The composed mail (mailbox's MailDraft, dates as ISO strings). */
+    draft: jsonb('draft').notNull(),
+    subject: text('subject').notNull(),
+    coinsPerMember: integer('coins_per_member').notNull(),
+    recipients: integer('recipients').notNull(),
+    totalCoins: bigint('total_coins', { mode: 'number' }).notNull(),
+    status: text('status', { enum: mailSendStatuses }).notNull(),
+    requestedBy: text('requested_by'),
+    requestedLabel: text('requested_label').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedBy: text('decided_by'),
+    decidedLabel: text('decided_label'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decisionNote: text('decision_note'),
+    mailId: integer('mail_id'),
+  },
+  (t) => [
+    index('mail_send_requests_pending_idx')
+      .on(t.requestedAt)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );

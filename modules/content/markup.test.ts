@@ -27,6 +27,13 @@ describe('richTextFromMarkup', () => {
     }
   });
 
+  it('refuses an http:// link (https only, as the hint says) and keeps https and site paths', () => {
+    const http = richTextFromMarkup('[詳しく](http://example.jp/campaign)');
+    expect(http).toMatchObject({ ok: false, message: expect.stringContaining('https://') });
+    for (const url of ['https://example.jp/campaign', '/gacha/pokemon'])
+      expect(richTextFromMarkup(`[詳しく](${url})`).ok).toBe(true);
+  });
+
   it('keeps markup-like text that is not markup as it is, and drops empty lines', () => {
     expect(richTextFromMarkup('<b>太字</b>\n\n  \n')).toEqual({
       ok: true,

@@ -1,7 +1,7 @@
 // A small markup operators type (mails): one block per line, `- ` list items, `1. ` numbered items,
 // `## ` headings, **bold** and [text](url) links, turned into the structured rich text the pages render.
-// Nothing here becomes HTML; a link must pass safeLinkUrl or the whole text is refused.
-import { safeLinkUrl, type RichText, type RichTextBlock, type RichTextSpan } from './rich-text';
+// Nothing here becomes HTML; a link must pass savableLinkUrl (a site path or https) or the whole text is refused.
+import { savableLinkUrl, type RichText, type RichTextBlock, type RichTextSpan } from './rich-text';
 
 type BlockType = Extract<RichTextBlock, { text: string }>['type'];
 
@@ -19,7 +19,7 @@ function inline(line: string): { text: string; spans: RichTextSpan[] } | { error
       text += match[1];
       spans.push({ start, end: text.length, type: 'strong' });
     } else {
-      const url = safeLinkUrl(match[3]!);
+      const url = savableLinkUrl(match[3]!);
       if (!url)
         return {
           error: `リンク先「${match[3]}」は使えません。https:// で始まるURLか、サイト内のパス（/…）にしてください。`,

@@ -88,6 +88,41 @@ export function safeLinkUrl(url: string): string | null {
   }
 }
 
+/** What editors and operators are told a link may be (issue 28 item 9: https only, as the editors say). */
+export const SAVABLE_LINK_MESSAGE = 'リンク先は / で始まるサイト内のパスか https:// のURLにしてください。';
+
+/**
+ * What the shop's own editors may save (mail markup, content pages, notices, banners): a site path or an
+ * https URL, checked by safeLinkUrl; http:// is refused at saving (rendering still shows an http link an
+ * outside CMS sent, as safeLinkUrl allows).
+ * @example savableLinkUrl('https://example.jp/a') // 'https://example.jp/a'; savableLinkUrl('http://example.jp') // null
+ */
+export function savableLinkUrl(url: string): string | null {
+  const safe = safeLinkUrl(url);
+  return safe && (safe.startsWith('/') || safe.startsWith('https://')) ? safe : null;
+}
+
+/**
+ * The first link of rich text that savableLinkUrl refuses (its URL), or null when every link may be saved.
+ * @example unsavableLinkIn([{ type: 'paragraph', text: 'a', spans: [{ start: 0, end: 1, type: 'hyperlink', data: { url: 'http://x.jp' } }] }]) // 'http://x.jp'
+ */
+export function unsavableLinkIn(blocks: readonly unknown[]): string | null {
+  for (const block of blocks) {
+    if (!block || typeof block !== 'object') continue;
+    const b = block as { spans?: unknown; linkTo?: unknown };
+    const links: unknown[] = [b.linkTo];
+    if (Array.isArray(b.spans))
+      for (const span of b.spans as { type?: unknown; data?: unknown }[])
+        if (span && span.type === 'hyperlink') links.push(span.data);
+    for (const link of links) {
+      if (!link || typeof link !== 'object' || !('url' in link)) continue;
+      const url = (link as { url: unknown }).url;
+      if (typeof url === 'string' && url !== '' && savableLinkUrl(url) === null) return url;
+    }
+  }
+  return null;
+}
+
 /**
  * Where a link field (or the built-in store's `{ url }`) leads, checked by safeLinkUrl; null for an
  * empty or broken link. A document link goes to its own URL, else /{uid} (pages and special pages).

@@ -218,6 +218,45 @@ describe('the versioned content store', () => {
     ).toBe('CONTENT_INVALID');
   });
 
+  it('refuses http:// links in a body, a button or an image when saving, with the editor message (issue 28 item 9)', async () => {
+    const link = (url: string) => ({
+      type: 'paragraph' as const,
+      text: 'こちら',
+      spans: [{ start: 0, end: 3, type: 'hyperlink' as const, data: { url } }],
+    });
+    let n = 0;
+    const save = (data: ContentDraft['data'], type: 'notice' | 'page' = 'notice') =>
+      inTx((tx) => createDocument(tx, { type, draft: { uid: `links-${++n}`, tags: [], data }, createdBy: editor }));
+    expect(await refusalOf(save({ title: 'x', body: [link('http://example.jp/a')] }))).toBe('CONTENT_INVALID');
+    const button = (url: string) => ({
+      title: 'x',
+      body: [paragraph('本文')],
+      slices: [{ slice_type: 'button', primary: { label: '押す', link: { link_type: 'Web', url } }, items: [] }],
+    });
+    expect(await refusalOf(save(button('http://example.jp/b') as ContentDraft['data'], 'page'))).toBe(
+      'CONTENT_INVALID',
+    );
+    // https and the shop's own paths save as before.
+    for (const url of ['https://example.jp/a', '/gacha/pokemon']) {
+      expect((await save({ title: 'x', body: [link(url)] })).id).toBeTruthy();
+      expect((await save(button(url) as ContentDraft['data'], 'page')).id).toBeTruthy();
+    }
+    try {
+      await inTx((tx) =>
+        createDocument(tx, {
+          type: 'notice',
+          draft: { uid: 'links-message', tags: [], data: { title: 'x', body: [link('http://example.jp/a')] } },
+          createdBy: editor,
+        }),
+      );
+      throw new Error('expected a refusal');
+    } catch (error) {
+      expect(error instanceof RefusalError && error.refusal.details.message).toBe(
+        '本文のリンク「http://example.jp/a」は使えません。リンク先は / で始まるサイト内のパスか https:// のURLにしてください。',
+      );
+    }
+  });
+
   it('refuses a notice without text in its body (specification section 5) when it is saved, published or booked', async () => {
     const notice = (body: ContentDraft['data']['body']): ContentDraft => ({
       uid: 'body-rule',

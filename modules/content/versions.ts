@@ -13,7 +13,15 @@ import { z } from 'zod';
 import type { Database } from '#db/client';
 import { refuse, RefusalError } from '#modules/kernel';
 import { contentDocuments, contentVersions } from './schema';
-import { isRichTextFilled, safeLinkUrl, type RichText, type RichTextBlock } from './rich-text';
+import {
+  isRichTextFilled,
+  safeLinkUrl,
+  savableLinkUrl,
+  SAVABLE_LINK_MESSAGE,
+  unsavableLinkIn,
+  type RichText,
+  type RichTextBlock,
+} from './rich-text';
 import type { NoticeData, PageData } from './source';
 import type { Slice } from './fields';
 
@@ -122,10 +130,15 @@ const linkUrlSchema = z
   .string()
   .trim()
   .max(500, message('リンク先は500文字以内で入力してください。'))
-  .refine((url) => safeLinkUrl(url) !== null, message('リンク先は / で始まるパスか http(s):// のURLにしてください。'));
+  .refine((url) => savableLinkUrl(url) !== null, message(SAVABLE_LINK_MESSAGE));
 const richTextSchema = z
   .array(z.looseObject({ type: z.string() }), message('本文の形式が正しくありません。'))
   .max(2000, message('本文が長すぎます。'))
+  .superRefine((blocks, ctx) => {
+    const refused = unsavableLinkIn(blocks);
+    if (refused)
+      ctx.addIssue({ code: 'custom', message: `本文のリンク「${refused}」は使えません。${SAVABLE_LINK_MESSAGE}` });
+  })
   .transform((blocks) => blocks as unknown as RichText);
 const imageFieldSchema = z.object({
   url: linkUrlSchema,

@@ -246,6 +246,33 @@ describe('pack editor', () => {
     expect((await handle.db.select().from(gachaLots).where(eq(gachaLots.gachaId, 'ed-checks'))).length).toBe(0);
   });
 
+  it('refuses a draw option larger than the lots before publishing, naming the option and the lots', async () => {
+    await draftWithTiers('ed-draws');
+    await stockFor('ed-draws');
+    const sale = (drawOptions: number[]) =>
+      updateDraftAsOperator(handle.db, operator, 'ed-draws', {
+        pricePerDraw: 500,
+        drawOptions,
+        perMemberLimit: null,
+        minRank: null,
+        tags: [],
+        sortOrder: 0,
+        saleStartsAt: null,
+        saleEndsAt: null,
+      });
+    const draws = async () =>
+      (await prePublishChecks(handle.db, 'ed-draws', { forbiddenWords: [], imageExists }))!.find(
+        (c) => c.key === 'draws',
+      )!;
+    await sale([1, 10, 100]);
+    expect(await draws()).toMatchObject({
+      ok: false,
+      problems: ['「100連」は総口数（10口）より多いため選べません。引く回数を10以下にしてください。'],
+    });
+    await sale([1, 10]);
+    expect(await draws()).toMatchObject({ ok: true, problems: [] });
+  });
+
   it('publishes a draft with its キリ番賞, and then no step changes it; a copy is a new draft', async () => {
     await draftWithTiers('ed-publish');
     await stockFor('ed-publish');

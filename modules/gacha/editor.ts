@@ -444,8 +444,21 @@ export function forbiddenWordsIn(def: PackDefinition, words: readonly string[]):
   return found;
 }
 
+/**
+ * The draw options a pack of `lots` lots cannot offer (more draws than lots), each in the editor's words.
+ * @example drawOptionsOverLots([1, 10, 100], 20) // ['「100連」は総口数（20口）より多いため選べません。引く回数を20以下にしてください。']
+ */
+export function drawOptionsOverLots(options: readonly number[], lots: number): string[] {
+  return options
+    .filter((count) => count > lots)
+    .map(
+      (count) =>
+        `「${count === 1 ? '1回' : `${count.toLocaleString('ja-JP')}連`}」は総口数（${lots.toLocaleString('ja-JP')}口）より多いため選べません。引く回数を${lots.toLocaleString('ja-JP')}以下にしてください。`,
+    );
+}
+
 export interface PrePublishCheck {
-  key: 'definition' | 'prizes' | 'images' | 'stock' | 'copy';
+  key: 'definition' | 'prizes' | 'draws' | 'images' | 'stock' | 'copy';
   label: string;
   ok: boolean;
   problems: string[];
@@ -470,6 +483,8 @@ export async function prePublishChecks(
   if (lots < 1) prizeProblems.push('口数のある賞がありません（通常の賞を1つ以上入れてください）。');
   for (const t of def.tiers)
     if (!t.cardName.trim() || t.conversionValue < 0) prizeProblems.push(`${t.label}: カードが決まっていません。`);
+  // An option larger than the lots is a dead button for members (issue 28 item 4): refused before publishing.
+  const drawProblems = lots < 1 ? [] : drawOptionsOverLots(def.drawOptions ?? [1, 10, 100], lots);
   const images = [
     { label: 'パック画像', path: def.imagePath },
     ...def.tiers.map((t) => ({ label: `${t.label}（${t.cardName}）の写真`, path: t.cardImagePath })),
@@ -487,6 +502,7 @@ export async function prePublishChecks(
       problems: whole.success ? [] : [...new Set(whole.error.issues.map((i) => i.message))],
     },
     { key: 'prizes', label: 'すべての口に賞がある', ok: prizeProblems.length === 0, problems: prizeProblems },
+    { key: 'draws', label: '引く回数が口数以内', ok: drawProblems.length === 0, problems: drawProblems },
     { key: 'images', label: '画像がそろっている', ok: missingImages.length === 0, problems: missingImages },
     {
       key: 'stock',

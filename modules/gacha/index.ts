@@ -52,6 +52,7 @@ export {
   packNumbers,
   forbiddenWordsIn,
   prePublishChecks,
+  drawOptionsOverLots,
   DEFAULT_FORBIDDEN_PACK_WORDS,
   PACK_TAGS,
   TIER_KINDS,

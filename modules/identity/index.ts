@@ -83,6 +83,7 @@ export {
   listStaffAccounts,
   staffAccessOf,
   memberStandingOf,
+  countMembersJoinedBefore,
   type MemberStanding,
   type MemberRole,
   type StaffAccount,

@@ -1,7 +1,7 @@
 // What the operators' command line needs from identity: find a member by id or email, make members
 // with a session (benchmarks, tests), and make a member staff or not.
 import { randomUUID } from 'node:crypto';
-import { asc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { sessions, users } from './schema';
 
@@ -156,4 +156,17 @@ export async function memberStandingOf(
     deleted: row.deletedAt !== null,
     joinedAt: row.joinedAt,
   };
+}
+
+/**
+ * Members who had joined before `at` and have not deleted their account: everyone a broadcast sent at
+ * `at` can reach (decision 034), and the most any of its segments can reach (decision 052).
+ * @example const recipients = await countMembersJoinedBefore(db, new Date()) // 1234
+ */
+export async function countMembersJoinedBefore(db: Database, at: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(and(lt(users.createdAt, at), isNull(users.deletedAt)));
+  return Number(row?.n ?? 0);
 }

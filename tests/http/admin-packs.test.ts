@@ -3,7 +3,7 @@
 // re-encoded and served from /media; the preview of a draft for operators only; a published pack that
 // no step can change; a cross-site post refused. Every change audited.
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
-import { asc, eq } from 'drizzle-orm';
+import { asc, desc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog, gachas, gachaTiers, genres } from '#db/schema';
@@ -296,9 +296,27 @@ describe.skipIf(!databaseUrl)(
       expect(short.body).toContain('公開前チェックを通っていない項目があります: 在庫が口数をまかなえる');
       await receiveStock(handle!.db, { cardName: `${PACK} S賞`, count: 1, valueCoins: 5000 });
       await receiveStock(handle!.db, { cardName: `${PACK} B賞`, count: 9, valueCoins: 50 });
-      const published = await postForm(page, { intent: 'publish' }, { cookie });
+      // Its projected margin is negative (¥2,000 of sales, ¥3,000 of shipping): publishing needs the
+      // confirmation's box ticked, and the entry records the figures and the acknowledgement.
+      const unacknowledged = await postForm(page, { intent: 'publish' }, { cookie });
+      expect(unacknowledged.status).toBe(422);
+      expect(unacknowledged.body).toContain('予想利益がマイナス（−¥1,072）です。');
+      expect((await handle!.db.select().from(gachas).where(eq(gachas.id, PACK)))[0]!.status).toBe('draft');
+      const published = await postForm(page, { intent: 'publish', acknowledgeNegativeMargin: 'on' }, { cookie });
       expect(published.status).toBe(200);
       expect(published.body).toContain('公開しました（10口）');
+      const [publishEntry] = await handle!.db
+        .select({ after: adminAuditLog.after })
+        .from(adminAuditLog)
+        .where(eq(adminAuditLog.action, 'pack.publish'))
+        .orderBy(desc(adminAuditLog.id))
+        .limit(1);
+      expect((publishEntry!.after as { review: unknown }).review).toEqual({
+        marginYen: -1072,
+        marginRate: -0.536,
+        returnRate: 2.725,
+        negativeMarginAcknowledged: true,
+      });
       expect((await get(`/gacha/${GENRE}/${PACK}`)).status).toBe(200);
 
       // Published: every step is refused with the editor's words, and nothing changed.

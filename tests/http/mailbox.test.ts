@@ -176,10 +176,58 @@ describe.skipIf(!databaseUrl)(
       expect(preview.status).toBe(200);
       expect(preview.body).toContain('<strong>大事</strong>');
 
+      // Links are https or the shop's own paths (issue 28 item 9).
+      const httpLink = await postForm(
+        '/admin/mail',
+        { ...compose, intent: 'confirm', subject: 'リンク', body: '[詳細](http://example.jp/)' },
+        { cookie },
+      );
+      expect(httpLink.status).toBe(400);
+      expect(httpLink.body).toContain('https:// で始まるURLか、サイト内のパス');
+      // A present above the per-member most (MAIL_PRESENT_MAX_COINS_PER_MEMBER, 3,000) is refused.
+      const overCap = await postForm(
+        '/admin/mail',
+        { ...compose, intent: 'confirm', subject: 's', body: 'b', coins: '3001' },
+        { cookie },
+      );
+      expect(overCap.status).toBe(422);
+      expect(overCap.body).toContain('プレゼントは1人あたり3,000コインまでです');
+
       const subject = `HTTPお知らせ${Date.now().toString(36)}`;
+      const mail = { ...compose, subject, body: '全員へ\n- [詳細](/contact)', coins: '20' };
+      // The test send goes to the operator's own mailbox, without the coins.
+      const test = await postForm('/admin/mail', { ...mail, intent: 'test' }, { cookie });
+      expect(test.status).toBe(200);
+      expect(test.body).toContain('テスト送信しました');
+      const own = await api('/me/mails?box=personal', { member: operator });
+      const testMail = (own.body.items as ApiMail[]).find((m) => m.subject === `【テスト送信】${subject}`);
+      expect(testMail).toMatchObject({ attachment: null });
+
+      // Sending without the confirmation's figures asks for them; the confirmation names both numbers.
+      const key = /name="key" value="([\w-]+)"/.exec((await get('/admin/mail', { cookie })).body)![1]!;
+      const unconfirmed = await postForm('/admin/mail', { ...mail, key }, { cookie });
+      expect(unconfirmed.status).toBe(409);
+      const confirm = await postForm('/admin/mail', { ...mail, intent: 'confirm' }, { cookie });
+      expect(confirm.status).toBe(200);
+      const recipients = Number(/name="confirmedRecipients" value="(\d+)"/.exec(confirm.body)?.[1]);
+      expect(recipients).toBeGreaterThan(1);
+      const figures = confirm.body.replace(/<!-- -->/g, '');
+      expect(figures).toContain(`${recipients.toLocaleString('ja-JP')}人`);
+      expect(figures).toContain(`最大 ${(recipients * 20).toLocaleString('ja-JP')}コイン`);
+      // A member joins after the confirmation: the server counts again and asks again instead of sending.
+      const stale = await postForm(
+        '/admin/mail',
+        { ...mail, key, confirmedRecipients: String(recipients - 1), confirmedCoins: '20' },
+        { cookie },
+      );
+      expect(stale.status).toBe(409);
+      expect(stale.body).toContain('まだ送っていません');
+      expect(
+        await handle!.db.select().from(adminAuditLog).where(eq(adminAuditLog.action, 'mail.broadcast')),
+      ).not.toContainEqual(expect.objectContaining({ after: expect.objectContaining({ subject }) }));
       const sent = await postForm(
         '/admin/mail',
-        { ...compose, subject, body: '全員へ\n- [詳細](/contact)', coins: '20' },
+        { ...mail, key, confirmedRecipients: String(recipients + 5), confirmedCoins: '20' },
         { cookie },
       );
       expect(sent.status).toBe(200);

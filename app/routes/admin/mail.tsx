@@ -1,13 +1,15 @@
 // /admin/mail: メール配信. Compose a broadcast to a segment or a personal mail, with a markup body (preview
 // before sending), an optional free-coin present and its deadline, now or scheduled (Japan time); the
-// list shows each mail's reads and claims, and a scheduled or sent mail can be withdrawn.
-import { useState } from 'react';
+// list shows each mail's reads and claims, and a scheduled or sent mail can be withdrawn. A test send to
+// oneself comes first; sending asks for a confirmation of the recipients and the present's cost (052).
+import { useEffect, useState } from 'react';
 import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/mail';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { RichText } from '~/components/content';
 import { FormAnswer, inputClass } from '~/components/admin/fields';
+import { MailSendConfirmation } from '~/components/admin/MailSendConfirmation';
 import { mailAdminAction, mailAdminLoader, type MailAdminActionData } from '~/lib/admin-mail.server';
 import { MAIL_LIMITS } from '~/lib/admin-mail';
 
@@ -45,7 +47,12 @@ function Radio(props: {
   );
 }
 
-function ComposeForm({ genres, ranks }: Pick<Route.ComponentProps['loaderData'], 'genres' | 'ranks'>) {
+function ComposeForm({
+  genres,
+  ranks,
+  formKey,
+  maxCoinsPerMember,
+}: Pick<Route.ComponentProps['loaderData'], 'genres' | 'ranks' | 'maxCoinsPerMember'> & { formKey: string }) {
   const answer = useActionData<MailAdminActionData>();
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formData?.get('form') === 'compose';
@@ -53,16 +60,23 @@ function ComposeForm({ genres, ranks }: Pick<Route.ComponentProps['loaderData'],
   const [audience, setAudience] = useState('broadcast');
   const [segment, setSegment] = useState('all');
   const [timing, setTiming] = useState('now');
+  // The confirmation opens with each answer that carries figures, and closes on any other answer.
+  const [confirming, setConfirming] = useState(() => Boolean(answer?.confirm));
+  useEffect(() => setConfirming(Boolean(answer?.confirm)), [answer]);
+  const confirm = answer?.form === 'compose' ? answer.confirm : undefined;
   return (
     <Form
       method="post"
       className="flex flex-col gap-3 rounded-xl bg-white p-4 shadow-sm"
       aria-labelledby="compose-title"
+      // A changed form no longer matches the figures confirmed.
+      onChange={() => setConfirming(false)}
     >
       <h2 id="compose-title" className="text-base font-bold">
         メールを作成
       </h2>
       <input type="hidden" name="form" value="compose" />
+      <input type="hidden" name="key" value={formKey} />
       <fieldset className="flex flex-wrap gap-4 text-sm">
         <legend className={label}>送り先</legend>
         <Radio name="audience" value="broadcast" current={audience} onPick={setAudience}>
@@ -152,7 +166,7 @@ function ComposeForm({ genres, ranks }: Pick<Route.ComponentProps['loaderData'],
       </label>
       <div className="grid gap-3 sm:grid-cols-2">
         <label className={label} htmlFor="mail-coins">
-          プレゼント（無償コイン・空欄はなし）
+          プレゼント（無償コイン・1人{maxCoinsPerMember.toLocaleString('ja-JP')}コインまで・空欄はなし）
           <input id="mail-coins" name="coins" inputMode="numeric" className={inputClass} />
         </label>
         <label className={label} htmlFor="mail-claim-until">
@@ -175,7 +189,7 @@ function ComposeForm({ genres, ranks }: Pick<Route.ComponentProps['loaderData'],
           </label>
         ) : null}
       </fieldset>
-      <FormAnswer answer={answer} form="compose" />
+      {confirm && confirming ? null : <FormAnswer answer={answer} form="compose" />}
       {answer?.form === 'compose' && answer.preview ? (
         <section aria-label="プレビュー" className="rounded-lg border border-line p-3">
           <p className="text-xs font-bold text-muted">プレビュー（会員にはこう表示されます）</p>
@@ -185,14 +199,28 @@ function ComposeForm({ genres, ranks }: Pick<Route.ComponentProps['loaderData'],
           </div>
         </section>
       ) : null}
+      <p className="text-xs text-muted">
+        まず「自分にテスト送信」で、ご自分のメールボックスに届く表示を確かめてください（プレゼントのコインは付きません）。
+      </p>
       <div className="flex flex-wrap gap-2">
+        <Button type="submit" name="intent" value="test" variant="secondary" loading={busy && intent === 'test'}>
+          自分にテスト送信
+        </Button>
         <Button type="submit" name="intent" value="preview" variant="secondary" loading={busy && intent === 'preview'}>
           プレビュー
         </Button>
-        <Button type="submit" name="intent" value="send" loading={busy && intent === 'send'}>
-          送信する
+        <Button type="submit" name="intent" value="confirm" loading={busy && intent === 'confirm'}>
+          送信内容を確認
         </Button>
       </div>
+      {confirm && confirming ? (
+        <MailSendConfirmation
+          confirm={confirm}
+          busy={busy && intent === 'send'}
+          changed={answer?.error}
+          onClose={() => setConfirming(false)}
+        />
+      ) : null}
     </Form>
   );
 }
@@ -203,7 +231,12 @@ export default function AdminMail({ loaderData }: Route.ComponentProps) {
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-xl font-black">メール配信</h1>
-      <ComposeForm genres={loaderData.genres} ranks={loaderData.ranks} />
+      <ComposeForm
+        genres={loaderData.genres}
+        ranks={loaderData.ranks}
+        formKey={loaderData.key}
+        maxCoinsPerMember={loaderData.maxCoinsPerMember}
+      />
       <section aria-labelledby="sent-title" className="flex flex-col gap-2">
         <h2 id="sent-title" className="text-base font-bold">
           送ったメール（新しい順）

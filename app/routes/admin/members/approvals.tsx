@@ -12,20 +12,29 @@ import { formatYmdHm } from '~/lib/dates';
 import { approvalsAction, approvalsLoader, type MemberActionData } from '~/lib/admin-members.server';
 import { StaffRoleRequestsSection } from '~/components/admin/StaffRoleRequests';
 import { staffRoleRequestsAction, staffRoleRequestsLoader } from '~/lib/admin-staff.server';
+import { isMailApprovalIntent, mailApprovalsAction, mailApprovalsLoader } from '~/lib/admin-mail-approvals.server';
+import { MailApprovalsSection } from '~/components/admin/MailApprovals';
 
 export const handle = { title: 'コイン調整の承認' };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
-  const [page, staffRequests] = await Promise.all([
+  const [page, staffRequests, mail] = await Promise.all([
     approvalsLoader(shop, request),
     staffRoleRequestsLoader(shop, request),
+    mailApprovalsLoader(shop, request),
   ]);
-  return { ...page, staffRequests };
+  return { ...page, staffRequests, mail };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const shop = context.get(shopRequestContext);
+  // Mails with presents (decision 052) have their own intents; the body is read from a copy.
+  const form = await request
+    .clone()
+    .formData()
+    .catch(() => null);
+  if (form && isMailApprovalIntent(form.get('intent'))) return mailApprovalsAction(shop, request, form);
   return (await staffRoleRequestsAction(shop, request)) ?? approvalsAction(shop, request);
 }
 
@@ -101,6 +110,7 @@ export default function ApprovalsPage({ loaderData }: Route.ComponentProps) {
         </ul>
       )}
       <StaffRoleRequestsSection items={staffRequests.items} canDecide={staffRequests.canDecide} />
+      {loaderData.mail ? <MailApprovalsSection mail={loaderData.mail} /> : null}
       {asking && target ? (
         <Sheet
           title={asking.intent === 'approve' ? 'この調整を承認しますか？' : 'この調整を却下しますか？'}

@@ -625,6 +625,43 @@ function Numbers({ data }: { data: Data }) {
   );
 }
 
+/**
+ * The publish confirmation's figures (issue 28 item 4): the 還元率, stated when above 100 %, and the
+ * projected margin; a negative one needs the box ticked (the server checks it and records it).
+ */
+function PublishFigures({ numbers }: { numbers: Data['numbers'] }) {
+  const over = numbers.returnRate !== null && numbers.returnRate > 1;
+  const negative = numbers.margin.marginYen < 0;
+  return (
+    <div className="grid gap-2">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+        <dt className="text-muted">還元率</dt>
+        <dd className={`font-bold ${over ? 'text-danger' : ''}`} data-testid="publish-return-rate">
+          {pct(numbers.returnRate)}
+        </dd>
+        <dt className="text-muted">予想利益</dt>
+        <dd className={`font-bold ${negative ? 'text-danger' : ''}`} data-testid="publish-margin">
+          {yen(numbers.margin.marginYen)}（{pct(numbers.margin.marginRate)}）
+        </dd>
+      </dl>
+      {over ? (
+        <p className="rounded-lg bg-amber-50 p-3 text-amber-900">
+          還元率が100%を超えています（{pct(numbers.returnRate)}
+          ）。賞の価値の合計が売上より多いパックです。意図したとおりか確かめてください。
+        </p>
+      ) : null}
+      {negative ? (
+        <label className="flex items-start gap-2 rounded-lg bg-red-50 p-3 font-bold text-danger">
+          <input type="checkbox" name="acknowledgeNegativeMargin" required className="mt-1 size-5 shrink-0" />
+          <span>
+            予想利益がマイナス（{yen(numbers.margin.marginYen)}）であることを確認しました。このまま公開します。
+          </span>
+        </label>
+      ) : null}
+    </div>
+  );
+}
+
 function Review({ data, answer, busy }: { data: Data; answer?: PackEditorAnswer; busy: boolean }) {
   const [asking, setAsking] = useState(false);
   // A refusal is shown above the page: the sheet closes so it can be read.
@@ -685,6 +722,7 @@ function Review({ data, answer, busy }: { data: Data; answer?: PackEditorAnswer;
               <strong>公開後は賞・口数・価格・タイトルを変更できません。</strong>
               在庫のカードはこのパックに確保されます。
             </p>
+            <PublishFigures numbers={data.numbers} />
             <div className="flex flex-wrap gap-3">
               <Button type="submit" loading={busy}>
                 {scheduled ? '予約する' : '公開する'}
