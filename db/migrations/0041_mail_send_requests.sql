@@ -1,3 +1,5 @@
+-- Issue 28 (docs/decisions/052): every operator mail confirmed on /admin/mail; one above the approval threshold
+-- waits here, invisible to members, until a second admin approves it.
 CREATE TABLE "mail_send_requests" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"request_key" text NOT NULL,
