@@ -7,7 +7,7 @@ import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
-import { runAdminAction } from '#modules/admin';
+import { auditTextDigest, runAdminAction } from '#modules/admin';
 import { jstText, parseJstDateTime, RefusalError, type Refusal } from '#modules/kernel';
 import { richTextFromMarkup, type RichText } from '#modules/content';
 import { findMemberByIdOrEmail } from '#modules/identity';
@@ -206,7 +206,9 @@ export async function mailAdminAction(shop: ShopRequest, request: Request) {
         target: { type: 'mail', id: String(mailId) },
         after: {
           to: draft.to,
-          subject: draft.subject,
+          // A personal mail's subject is written to one member and may name them: the mail keeps it, the
+          // append-only log its digest (decision 053). A broadcast's subject names nobody.
+          subject: draft.to.audience === 'personal' ? auditTextDigest(draft.subject) : draft.subject,
           attachment: draft.attachment,
           sendAt: draft.sendAt.toISOString(),
         },

@@ -12,7 +12,10 @@ export {
 export {
   ADMIN_REFUSAL_CODES,
   auditFilterSchema,
+  auditTextDigest,
+  auditValueForDisplay,
   commandLineOperator,
+  isAuditTextDigest,
   listAuditEntries,
   recordAudit,
   runAdminAction,
@@ -21,6 +24,7 @@ export {
   type AuditEntry,
   type AuditFilter,
   type AuditRecord,
+  type AuditTextDigest,
   type Operator,
 } from './audit';
 export {
@@ -82,7 +86,9 @@ export {
   banMemberAsOperator,
   coinAdjustmentSchema,
   countPendingCoinAdjustments,
+  HOLD_NOTE_PREFIX,
   holdMemberAsOperator,
+  holdReasonOf,
   listCoinAdjustmentsOf,
   listMemberNotes,
   listPendingCoinAdjustments,
