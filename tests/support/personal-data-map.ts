@@ -100,14 +100,14 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
         why: 'the member’s id: after 退会 it names the tombstone, which identifies nobody',
       },
       before: {
-        holds: ['free-text', 'name', 'phone', 'email'],
+        holds: ['free-text'],
         onDeletion: 'keep',
-        why: 'append-only audit record (decision 021; a trigger refuses UPDATE and DELETE even to the owner), never rewritten: the record of what staff did to whom, kept for accountability (個人情報保護法 23条 安全管理措置) and disputes. The shop itself writes members by id only and never an address or a member’s message, but the staff’s own words are kept as written (an inquiry answer, an inquiry note, a member note), and staff who quote the member’s name, number or email leave that quote here. Readable only with audit:read',
+        why: 'append-only audit record (decision 021; a trigger refuses UPDATE and DELETE even to the owner), never rewritten: the record of what staff did to whom, kept for accountability (個人情報保護法 23条 安全管理措置) and disputes. It names members by id only and holds no free text written to or about a member: answers, notes, reasons and personal mail subjects are kept as a digest { textSha256, textLength } (decision 053), the text only in its own row (redacted by 退会, or kept there for that row’s own reason, such as the ledger memo). Readable only with audit:read',
       },
       after: {
-        holds: ['free-text', 'name', 'phone', 'email'],
+        holds: ['free-text'],
         onDeletion: 'keep',
-        why: 'append-only audit record (decision 021; a trigger refuses UPDATE and DELETE even to the owner), never rewritten: the record of what staff did to whom, kept for accountability (個人情報保護法 23条 安全管理措置) and disputes. The shop itself writes members by id only and never an address or a member’s message, but the staff’s own words are kept as written (an inquiry answer, an inquiry note, a member note), and staff who quote the member’s name, number or email leave that quote here. Readable only with audit:read',
+        why: 'append-only audit record (decision 021; a trigger refuses UPDATE and DELETE even to the owner), never rewritten: the record of what staff did to whom, kept for accountability (個人情報保護法 23条 安全管理措置) and disputes. It names members by id only and holds no free text written to or about a member: answers, notes, reasons and personal mail subjects are kept as a digest { textSha256, textLength } (decision 053), the text only in its own row (redacted by 退会, or kept there for that row’s own reason, such as the ledger memo). Readable only with audit:read',
       },
       request_id: NOT_PERSONAL,
       address: { holds: ['ip'], onDeletion: 'keep', why: 'the staff member’s IP address, not the member’s' },
