@@ -21,6 +21,7 @@ import { testAddressInput } from '#tests/shipping';
 import { NOT_PERSONAL, PERSONAL_DATA_MAP } from '#tests/personal-data-map';
 import { queryRows } from '#db/client';
 import { ERASED_MARK } from '#db/redact';
+import { digestOf } from '#tests/audit-digest';
 import {
   inquiries,
   inquiryAttachments,
@@ -53,7 +54,7 @@ import { decideFriendship, requestFriend } from '#modules/friends';
 import { listFarmSeeds, plantSeed } from '#modules/farm';
 import { computeSignals } from '#modules/risk';
 import { replyToInquiry, setInquiryNote } from '#modules/support';
-import { addMemberNoteAsOperator, commandLineOperator } from '#modules/admin';
+import { addMemberNoteAsOperator, commandLineOperator, holdMemberAsOperator } from '#modules/admin';
 import { deliverDueMessages } from '#modules/messaging';
 import { contactAction } from '~/lib/contact.server';
 import { deletionPageAction } from '~/lib/account-deletion.server';
@@ -354,13 +355,18 @@ async function memberWhoUsedEverything() {
 
   // The fraud signals read the sessions (address・browser labels) and the address book.
   await computeSignals(db, riskRulesOf(config));
-  return { memberId, cookie, inquiryId: inquiry!.id };
+
+  // Last (a hold stops buying): staff hold the member with a reason that quotes them; the reason is kept
+  // as a staff note, and the audit log keeps only digests of every text above (decision 053).
+  const holdReason = `${person.nickname}様 ${person.email} の本人確認中`;
+  expect(await holdMemberAsOperator(db, operator, memberId, holdReason)).toEqual({ ok: true, value: { placed: true } });
+  return { memberId, cookie, inquiryId: inquiry!.id, quoted, holdReason };
 }
 
 describe('退会 erases personal data everywhere', () => {
   it('finds the member nowhere afterwards except where the data map keeps it, and the sealed address stays sealed', async (context) => {
     if (handle.engine !== 'postgres') context.skip('needs PostgreSQL (the catalog scan and several connections)');
-    const { memberId, cookie, inquiryId } = await memberWhoUsedEverything();
+    const { memberId, cookie, inquiryId, quoted, holdReason } = await memberWhoUsedEverything();
 
     // Before: the features really stored the data (the scan can fail).
     const before = await scanEverything();
@@ -434,9 +440,23 @@ describe('退会 erases personal data everywhere', () => {
     const after = await scanEverything();
     expect(after.filter((finding) => !mapKeeps(finding))).toEqual([]);
 
-    // What the map keeps is only the append-only audit log's copy of the staff's own words; the desk's
-    // answer and notes themselves are redacted, and the answer is still there to read.
-    expect(new Set(after.map((finding) => finding.column))).toEqual(new Set(['admin_audit_log.after']));
+    // Nothing at all, the append-only audit log included: it keeps digests of the staff's words, never
+    // the words (decision 053). The desk's answer and notes themselves are redacted, and the answer is
+    // still there to read.
+    expect(after).toEqual([]);
+    const audited = await queryRows<{ action: string; after: Record<string, unknown> | null }>(
+      handle.db,
+      sql`select action, after from admin_audit_log where action in ('inquiry.reply', 'inquiry.note', 'member.note', 'member.hold') order by id`,
+    );
+    expect(audited).toEqual([
+      { action: 'inquiry.reply', after: expect.objectContaining({ reply: digestOf(quoted) }) },
+      {
+        action: 'inquiry.note',
+        after: expect.objectContaining({ internalNote: digestOf(`折り返し ${person.phoneE164}`) }),
+      },
+      { action: 'member.note', after: expect.objectContaining({ text: digestOf(`${person.email} から電話あり`) }) },
+      { action: 'member.hold', after: expect.objectContaining({ reason: digestOf(holdReason) }) },
+    ]);
     const [answer] = await handle.db
       .select({ body: inquiryMessages.body })
       .from(inquiryMessages)

@@ -44,6 +44,7 @@ import {
   coinAdjustmentSchema,
   declareAgeAsOperator,
   holdMemberAsOperator,
+  holdReasonOf,
   listAuditEntries,
   listCoinAdjustmentsOf,
   listMemberNotes,
@@ -214,9 +215,10 @@ export async function memberPageLoader(shop: ShopRequest, request: Request, memb
           kind: hold.reason,
           label: HOLD_LABELS[hold.reason],
           since: hold.since?.toISOString() ?? null,
+          // The entry names the staff note that keeps the reason (the log keeps only its digest).
           reason:
-            hold.reason === 'operator'
-              ? (((holdEntry.entries[0]?.after as { reason?: string } | null)?.reason ?? null) as string | null)
+            hold.reason === 'operator' && holdEntry.entries[0]
+              ? await holdReasonOf(db, memberId, holdEntry.entries[0].after)
               : null,
         }
       : null,

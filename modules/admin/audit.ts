@@ -1,6 +1,7 @@
 // The audit log: every admin action runs through runAdminAction, which checks the permission and
 // writes the entry in the same transaction as the change (a refused or failed action leaves neither).
 // Reading it (the viewer) is listAuditEntries, filtered and paged newest first.
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
@@ -149,6 +150,55 @@ export async function recordRefusal(
     }),
   );
   return refused;
+}
+
+/**
+ * What the audit log keeps of staff's free text written to or about a member (an answer, a note, a
+ * reason): its SHA-256 (hex, of the UTF-8 text) and its length in characters (code points), never the
+ * text. The text lives only in its own row, which 退会 redacts; the log is append-only and could not
+ * (decision 053). The digest proves which text was written and when without keeping a quote of anyone.
+ */
+export interface AuditTextDigest {
+  textSha256: string;
+  textLength: number;
+}
+
+/**
+ * The audit log's digest of a free text; null stays null (no text, e.g. a cleared note).
+ * @example auditTextDigest('ご連絡ありがとうございます。') // { textSha256: 'a3f…', textLength: 14 }
+ */
+export function auditTextDigest(text: string): AuditTextDigest;
+export function auditTextDigest(text: string | null | undefined): AuditTextDigest | null;
+export function auditTextDigest(text: string | null | undefined): AuditTextDigest | null {
+  if (text === null || text === undefined) return null;
+  return { textSha256: createHash('sha256').update(text, 'utf8').digest('hex'), textLength: [...text].length };
+}
+
+/**
+ * Whether a value of an entry's before/after is such a digest (the viewer shows 「本文（N文字）」 for it).
+ * @example isAuditTextDigest(entry.after?.reply)
+ */
+export function isAuditTextDigest(value: unknown): value is AuditTextDigest {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return (
+    keys.length === 2 &&
+    typeof (value as AuditTextDigest).textSha256 === 'string' &&
+    typeof (value as AuditTextDigest).textLength === 'number'
+  );
+}
+
+/**
+ * An entry's before/after for the viewer: every text digest becomes 「本文（N文字・SHA-256 xxxxxxxx）」
+ * (the first 8 hex digits, enough to compare with the text's own row); everything else as stored.
+ * @example auditValueForDisplay({ reply: { textSha256: 'a3f0…', textLength: 14 } }) // { reply: '本文（14文字・SHA-256 a3f0…）' }
+ */
+export function auditValueForDisplay(value: unknown): unknown {
+  if (isAuditTextDigest(value)) return `本文（${value.textLength}文字・SHA-256 ${value.textSha256.slice(0, 8)}）`;
+  if (Array.isArray(value)) return value.map(auditValueForDisplay);
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, auditValueForDisplay(inner)]));
+  return value;
 }
 
 /** JSON for the log: undefined becomes null, Dates ISO strings, bigints strings. */

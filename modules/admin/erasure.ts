@@ -1,6 +1,7 @@
 // 退会 in the operators' records: staff notes on a member stay (fraud and dispute history), with the
 // member's identifiers redacted. The audit log is append-only and is never rewritten: it names members
-// by id, and the shop writes no address, number or message text into it (docs/personal-data.md).
+// by id, writes no address, number or message text into it, and keeps staff's free text about a member
+// only as a digest (decision 053; docs/personal-data.md).
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { mentions, redactedText } from '#db/redact';

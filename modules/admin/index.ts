@@ -12,7 +12,10 @@ export {
 export {
   ADMIN_REFUSAL_CODES,
   auditFilterSchema,
+  auditTextDigest,
+  auditValueForDisplay,
   commandLineOperator,
+  isAuditTextDigest,
   listAuditEntries,
   recordAudit,
   recordRefusal,
@@ -23,6 +26,7 @@ export {
   type RefusalAudit,
   type AuditFilter,
   type AuditRecord,
+  type AuditTextDigest,
   type Operator,
 } from './audit';
 export {
@@ -94,7 +98,9 @@ export {
   banMemberAsOperator,
   coinAdjustmentSchema,
   countPendingCoinAdjustments,
+  HOLD_NOTE_PREFIX,
   holdMemberAsOperator,
+  holdReasonOf,
   listCoinAdjustmentsOf,
   listMemberNotes,
   listPendingCoinAdjustments,

@@ -7,7 +7,7 @@ import type { Database } from '#db/client';
 import { isUuid, refuse, RefusalError, type Refusal } from '#modules/kernel';
 import { paragraph } from '#modules/content';
 import { composeMail, type MailDraft } from '#modules/mailbox';
-import { runAdminAction, type Operator } from './audit';
+import { auditTextDigest, runAdminAction, type Operator } from './audit';
 import { mailSendRequests, type MailSendStatus } from './schema';
 import type { OperatorOutcome } from './operations';
 
@@ -162,7 +162,9 @@ async function checkedCost(
 /** The audit facts of a mail: who, what, when, and its cost. */
 const mailFacts = (draft: MailDraft, cost: MailCost) => ({
   to: draft.to,
-  subject: draft.subject,
+  // A personal mail's subject is written to one member and may name them: the log keeps its digest
+  // (decision 053); a broadcast's subject names nobody.
+  subject: draft.to.audience === 'personal' ? auditTextDigest(draft.subject) : draft.subject,
   attachment: draft.attachment,
   sendAt: draft.sendAt.toISOString(),
   recipients: cost.recipients,
@@ -344,7 +346,12 @@ export async function rejectMailRequest(
         action: 'mail.reject',
         target: mailTarget(row.id),
         before: { status: 'pending', requestedBy: row.requestedLabel },
-        after: { status: 'rejected', subject: row.subject, totalCoins: row.totalCoins, note: decisionNote },
+        after: {
+          status: 'rejected',
+          subject: auditTextDigest(row.subject),
+          totalCoins: row.totalCoins,
+          note: auditTextDigest(decisionNote),
+        },
       },
     };
   });
@@ -403,7 +410,7 @@ export async function sendTestMailAsOperator(
       audit: {
         action: 'mail.test',
         target: { type: 'mail', id: String(mailId) },
-        after: { to: memberId, subject: draft.subject, presentShownNotAttached: draft.attachment?.coins ?? null },
+        after: { to: memberId, subject: auditTextDigest(draft.subject), presentShownNotAttached: draft.attachment?.coins ?? null },
       },
     };
   });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { skipUnlessPostgres, useTestDatabase } from '#tests/use-test-database';
 import { TEST_RULES, createMemberWithCoins } from '#tests/fixtures';
+import { digestOf } from '#tests/audit-digest';
 import { adminAuditLog, coinLedger, sessions, users } from '#db/schema';
 import { createMemberWithSession, memberQueryOf, searchMembers } from '#modules/identity';
 import { memberOfSessionToken } from '#modules/identity/server';
@@ -22,6 +23,7 @@ import {
   clearPurchaseHoldAsOperator,
   commandLineOperator,
   holdMemberAsOperator,
+  holdReasonOf,
   listMemberNotes,
   listPendingCoinAdjustments,
   rejectCoinAdjustment,
@@ -82,6 +84,14 @@ const actionsOn = async (memberId: string) =>
       .orderBy(asc(adminAuditLog.id))
   ).map((r) => r.action);
 
+/** The member's entries (before and after as stored), oldest first. */
+const entriesOn = (memberId: string) =>
+  handle.db
+    .select({ action: adminAuditLog.action, before: adminAuditLog.before, after: adminAuditLog.after })
+    .from(adminAuditLog)
+    .where(and(eq(adminAuditLog.targetType, 'member'), eq(adminAuditLog.targetId, memberId)))
+    .orderBy(asc(adminAuditLog.id));
+
 const key = () => randomUUID().replaceAll('-', '');
 
 describe('coin adjustments', () => {
@@ -99,6 +109,10 @@ describe('coin adjustments', () => {
     expect(adjustment).toHaveLength(1);
     expect(adjustment[0]).toMatchObject({ amount: 300, memo: 'お詫び', counterAccount: 'adjustment', kind: 'free' });
     expect(await actionsOn(member)).toEqual(['coins.adjust']);
+    // The reason stays in the ledger (and on the adjustment); the append-only log keeps its digest only.
+    const [audited] = await entriesOn(member);
+    expect(audited!.after).toMatchObject({ amount: 300, reason: digestOf('お詫び') });
+    expect(JSON.stringify(audited)).not.toContain('お詫び');
     // The same key with another amount is refused, and nothing moves.
     expect(await adjustCoinsAsOperator(handle.db, operator, member, { ...form, amount: 301 }, rules)).toMatchObject({
       code: 'ADJUSTMENT_KEY_REUSED',
@@ -342,6 +356,11 @@ describe('ban, sessions and hold', () => {
     expect(await memberOfSessionToken(handle.db, token)).not.toBeNull();
     expect(await unbanMemberAsOperator(handle.db, operator, member.id)).toEqual({ ok: true, value: { lifted: false } });
     expect(await actionsOn(member.id)).toEqual(['member.ban', 'member.unban']);
+    // The ban's reason lives on the member's row (退会 replaces it); the log keeps its digest only.
+    const [ban, unban] = await entriesOn(member.id);
+    expect(ban!.after).toMatchObject({ banned: true, banReason: digestOf('規約違反') });
+    expect(unban!.before).toMatchObject({ banned: true, banReason: digestOf('規約違反') });
+    expect(JSON.stringify([ban, unban])).not.toContain('規約違反');
   });
 
   it('revokes every session of a member, and refuses self, staff targets for staff, and deleted members', async () => {
@@ -421,7 +440,15 @@ describe('ban, sessions and hold', () => {
       .select()
       .from(adminAuditLog)
       .where(and(eq(adminAuditLog.targetId, member.id), eq(adminAuditLog.action, 'member.hold')));
-    expect(entry?.after).toEqual({ hold: 'operator', reason: '本人確認中' });
+    // The reason is a staff note (redacted by 退会); the entry keeps its digest and names the note.
+    expect(entry?.after).toEqual({ hold: 'operator', reason: digestOf('本人確認中'), noteId: expect.any(Number) });
+    const notes = await listMemberNotes(handle.db, member.id, { limit: 5 });
+    expect(notes.items).toMatchObject([
+      { id: (entry!.after as { noteId: number }).noteId, text: '購入保留の理由: 本人確認中' },
+    ]);
+    expect(await holdReasonOf(handle.db, member.id, entry!.after)).toBe('本人確認中');
+    // An entry written before the digest (the reason as text) still reads.
+    expect(await holdReasonOf(handle.db, member.id, { hold: 'operator', reason: '旧記録' })).toBe('旧記録');
     expect(await actionsOn(member.id)).toEqual(['member.hold', 'member.hold.clear']);
   });
 });
@@ -437,6 +464,12 @@ describe('notes and search', () => {
     const rest = await listMemberNotes(handle.db, member.id, { limit: 2, before: first.nextBefore! });
     expect(rest).toMatchObject({ items: [{ text: '一件目' }], nextBefore: null });
     expect(await actionsOn(member.id)).toEqual(['member.note', 'member.note', 'member.note']);
+    // Each entry names its note and keeps the text's digest, never the text (the note is what 退会 redacts).
+    const entries = await entriesOn(member.id);
+    expect(entries.map((e) => e.after)).toEqual(
+      [...first.items, ...rest.items].reverse().map((note) => ({ noteId: note.id, text: digestOf(note.text) })),
+    );
+    expect(JSON.stringify(entries)).not.toMatch(/一件目|二件目|三件目/);
   });
 
   it('finds a member by id, email (any case), phone as typed, and the start of a nickname', async () => {

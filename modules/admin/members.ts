@@ -17,7 +17,7 @@ import {
 } from '#modules/identity';
 import { debitCoins, getBalance, grantCoins, type CoinKind, type CoinLifetimes } from '#modules/wallet';
 import { placePurchaseHold, purchaseProfileOf } from '#modules/payments';
-import { runAdminAction, type Operator } from './audit';
+import { auditTextDigest, runAdminAction, type Operator } from './audit';
 import { coinAdjustments, memberNotes, type CoinAdjustmentStatus } from './schema';
 import type { OperatorOutcome } from './operations';
 
@@ -149,6 +149,9 @@ async function targetOf(tx: Database, operator: Operator, memberId: string): Pro
 
 const memberTarget = (memberId: string) => ({ type: 'member', id: memberId });
 
+/** A ban as the audit log keeps it: its reason as a digest (staff's words about the member; decision 053). */
+const banForAudit = (ban: { banReason: string | null }) => ({ ...ban, banReason: auditTextDigest(ban.banReason) });
+
 // ── Coin adjustments ────────────────────────────────────────────────────────────────────────────
 
 export interface CoinAdjustmentView {
@@ -269,7 +272,14 @@ export async function adjustCoinsAsOperator(
         return { value: { adjustment: toView(first), replay: true }, audit: [] };
       }
       const target = memberTarget(memberId);
-      const facts = { adjustmentId: inserted.id, kind: input.kind, amount: input.amount, reason: input.reason };
+      // The reason is shown to the member as the ledger memo and kept there and on the adjustment (accounting
+      // law); the append-only log keeps its digest, as staff may write about the member (decision 053).
+      const facts = {
+        adjustmentId: inserted.id,
+        kind: input.kind,
+        amount: input.amount,
+        reason: auditTextDigest(input.reason),
+      };
       if (pending) {
         await checkDebitFits(tx, memberId, input.kind, input.amount);
         return {
@@ -324,7 +334,7 @@ export async function approveCoinAdjustment(
       .where(eq(coinAdjustments.id, row.id))
       .returning();
     const target = memberTarget(row.memberId);
-    const facts = { adjustmentId: row.id, kind: row.kind, amount: row.amount, reason: row.reason };
+    const facts = { adjustmentId: row.id, kind: row.kind, amount: row.amount, reason: auditTextDigest(row.reason) };
     return {
       value: toView(saved!),
       audit: [
@@ -371,7 +381,13 @@ export async function rejectCoinAdjustment(
         action: 'coins.adjust.reject',
         target: memberTarget(row.memberId),
         before: { status: 'pending', requestedBy: row.requestedLabel },
-        after: { adjustmentId: row.id, kind: row.kind, amount: row.amount, status: 'rejected', note: decisionNote },
+        after: {
+          adjustmentId: row.id,
+          kind: row.kind,
+          amount: row.amount,
+          status: 'rejected',
+          note: auditTextDigest(decisionNote),
+        },
       },
     };
   });
@@ -430,10 +446,10 @@ export async function banMemberAsOperator(
       audit: {
         action: 'member.ban',
         target: memberTarget(memberId),
-        before: banned.before,
+        before: banForAudit(banned.before),
         after: {
           banned: true,
-          banReason: input.reason,
+          banReason: auditTextDigest(input.reason),
           banExpires: input.expiresAt?.toISOString() ?? null,
           sessionsRevoked: banned.sessionsRevoked,
         },
@@ -454,7 +470,12 @@ export async function unbanMemberAsOperator(
     return {
       value: { lifted: before.banned },
       audit: before.banned
-        ? { action: 'member.unban', target: memberTarget(memberId), before, after: { banned: false } }
+        ? {
+            action: 'member.unban',
+            target: memberTarget(memberId),
+            before: banForAudit(before),
+            after: { banned: false },
+          }
         : [],
     };
   });
@@ -476,10 +497,30 @@ export async function revokeMemberSessionsAsOperator(
   });
 }
 
+/** How a hold's reason opens the staff note that keeps it (the member page strips it again). */
+export const HOLD_NOTE_PREFIX = '購入保留の理由: ';
+
+/**
+ * The reason of the operator's hold recorded by a `member.hold` entry: the staff note the entry names
+ * (prefix stripped), or the text itself in entries written before decision 053's amendment; null without.
+ * @example const reason = await holdReasonOf(db, memberId, entry.after)
+ */
+export async function holdReasonOf(db: Database, memberId: string, after: unknown): Promise<string | null> {
+  const recorded = (after ?? {}) as { reason?: unknown; noteId?: unknown };
+  if (typeof recorded.reason === 'string') return recorded.reason;
+  if (typeof recorded.noteId !== 'number') return null;
+  const [note] = await db
+    .select({ text: memberNotes.text })
+    .from(memberNotes)
+    .where(and(eq(memberNotes.id, recorded.noteId), eq(memberNotes.memberId, memberId)));
+  if (!note) return null;
+  return note.text.startsWith(HOLD_NOTE_PREFIX) ? note.text.slice(HOLD_NOTE_PREFIX.length) : note.text;
+}
+
 /**
  * Puts a member's purchases and shipping requests on hold (`member.hold`): the member reads
- * 「アカウントの確認が必要なため…」 where they would buy or ship; the operator's reason stays in the
- * entry. A hold already there (a chargeback's) stays and records nothing. Lifted by
+ * 「アカウントの確認が必要なため…」 where they would buy or ship; the operator's reason is kept as a staff
+ * note (「購入保留の理由: …」) and the entry names it. A hold already there (a chargeback's) stays and records nothing. Lifted by
  * clearPurchaseHoldAsOperator (`members:clear-hold`).
  * @example await holdMemberAsOperator(db, operator, memberId, '本人確認中')
  */
@@ -489,20 +530,30 @@ export async function holdMemberAsOperator(
   memberId: string,
   reason: string,
 ): Promise<OperatorOutcome<{ placed: boolean }>> {
-  return runAdminAction(db, operator, 'members:write', async (tx) => {
+  return runAdminAction<{ placed: boolean }>(db, operator, 'members:write', async (tx) => {
     await targetOf(tx, operator, memberId);
     const before = await purchaseProfileOf(tx, memberId);
     const placed = await placePurchaseHold(tx, memberId);
+    if (!placed) return { value: { placed }, audit: [] };
+    // The reason's own row is a staff note (退会 redacts it; the member page reads it from there); the
+    // append-only log keeps its digest and the note's id (decision 053).
+    const [note] = await tx
+      .insert(memberNotes)
+      .values({
+        memberId,
+        authorId: operator.memberId,
+        authorLabel: operator.label,
+        text: `${HOLD_NOTE_PREFIX}${reason}`,
+      })
+      .returning({ id: memberNotes.id });
     return {
       value: { placed },
-      audit: placed
-        ? {
-            action: 'member.hold',
-            target: memberTarget(memberId),
-            before: { hold: before?.hold ?? null },
-            after: { hold: 'operator', reason },
-          }
-        : [],
+      audit: {
+        action: 'member.hold',
+        target: memberTarget(memberId),
+        before: { hold: before?.hold ?? null },
+        after: { hold: 'operator', reason: auditTextDigest(reason), noteId: note!.id },
+      },
     };
   });
 }
@@ -538,7 +589,12 @@ export async function addMemberNoteAsOperator(
     };
     return {
       value: view,
-      audit: { action: 'member.note', target: memberTarget(memberId), after: { noteId: view.id, text } },
+      // The note itself is the erasable record (退会 redacts it); the append-only log keeps its digest.
+      audit: {
+        action: 'member.note',
+        target: memberTarget(memberId),
+        after: { noteId: view.id, text: auditTextDigest(text) },
+      },
     };
   });
 }

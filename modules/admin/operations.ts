@@ -25,6 +25,7 @@ import {
   decideReviewedOrder,
   type ReviewDecision,
   listAllCoinPacks,
+  orderForOperator,
   purchaseProfileOf,
   refundAtProvider,
   saveCoinPack,
@@ -35,7 +36,8 @@ import {
 } from '#modules/payments';
 import { createMemberWithSession } from '#modules/identity';
 import { setMaintenance, type MaintenanceSetting, type MaintenanceState } from '#modules/shop';
-import { runAdminAction, type Operator } from './audit';
+import { auditTextDigest, runAdminAction, type Operator } from './audit';
+import { memberNotes } from './schema';
 
 /** What every operator action answers: its value, or the refusal (nothing changed, nothing recorded). */
 export type OperatorOutcome<T> = { ok: true; value: T } | Refusal<string>;
@@ -245,7 +247,8 @@ export async function grantCoinsAsOperator(
               free: result.free,
               kind: input.kind,
               amount: input.amount,
-              memo: input.memo,
+              // The memo stays in the ledger (accounting law) and is shown to the member; the log keeps its digest.
+              memo: auditTextDigest(input.memo),
               key: input.key,
               grantId: result.grantId,
             },
@@ -290,6 +293,7 @@ export async function saveCoinPackAsOperator(
  * outside any transaction (a network call must not hold the database), then the coins are reversed
  * and the entry recorded together. If that last step fails, the provider's refund stands and the
  * reconciliation job applies it later, without an entry: the log shows it from the provider's side.
+ * The reason is kept as a staff note on the member; the entry keeps its digest (decision 053).
  * @example await refundOrderAsOperator(db, operator, { gateway, rules, orderId, reason: 'お客様都合' })
  */
 export async function refundOrderAsOperator(
@@ -313,15 +317,50 @@ export async function refundOrderAsOperator(
         action: 'order.refund',
         target: { type: 'payment_order', id: input.orderId },
         before: { status: refunded.before.status, refundedJpy: refunded.before.refundedJpy },
-        after: { status: order.status, refundedJpy: order.refundedJpy, reason: input.reason },
+        after: {
+          status: order.status,
+          refundedJpy: order.refundedJpy,
+          reason: auditTextDigest(input.reason),
+          noteId: await noteOnOrderMember(
+            tx,
+            operator,
+            input.orderId,
+            (receiptNo) => `注文 ${receiptNo} の返金の理由: ${input.reason}`,
+          ),
+        },
       },
     };
   });
 }
 
 /**
+ * Keeps an order action's reason as a staff note on the order's member (its own row, which 退会 redacts);
+ * the audit entry keeps the reason's digest and the note's id (decision 053). Null without the order.
+ */
+async function noteOnOrderMember(
+  tx: Database,
+  operator: Operator,
+  orderId: string,
+  text: (receiptNo: string) => string,
+): Promise<number | null> {
+  const shown = await orderForOperator(tx, orderId);
+  if (!shown) return null;
+  const [note] = await tx
+    .insert(memberNotes)
+    .values({
+      memberId: shown.order.memberId,
+      authorId: operator.memberId,
+      authorLabel: operator.label,
+      text: text(shown.order.receiptNo),
+    })
+    .returning({ id: memberNotes.id });
+  return note!.id;
+}
+
+/**
  * An operator's decision on an order held for review (`order.review.credit` / `order.review.keep`),
- * with the reason in the entry: the payments module decides under the order's row lock.
+ * with the reason as a staff note on the member and its digest in the entry: the payments module
+ * decides under the order's row lock.
  * @example await decideReviewedOrderAsOperator(db, operator, { orderId, decision: 'credit', reason: '本人確認済み', rules })
  */
 export async function decideReviewedOrderAsOperator(
@@ -337,7 +376,16 @@ export async function decideReviewedOrderAsOperator(
         action: `order.review.${input.decision}`,
         target: { type: 'payment_order', id: input.orderId },
         before,
-        after: { ...after, reason: input.reason },
+        after: {
+          ...after,
+          reason: auditTextDigest(input.reason),
+          noteId: await noteOnOrderMember(
+            tx,
+            operator,
+            input.orderId,
+            (receiptNo) => `注文 ${receiptNo} の審査（${input.decision}）の理由: ${input.reason}`,
+          ),
+        },
       },
     };
   });

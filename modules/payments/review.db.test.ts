@@ -6,7 +6,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '#tests/use-test-database';
 import { createMember, TEST_RULES } from '#tests/fixtures';
-import { adminAuditLog } from '#db/schema';
+import { adminAuditLog, memberNotes } from '#db/schema';
+import { digestOf } from '#tests/audit-digest';
 import { commandLineOperator, decideReviewedOrderAsOperator } from '#modules/admin';
 import { getBalance } from '#modules/wallet';
 import {
@@ -91,6 +92,11 @@ describe('deciding an order held for review', () => {
     const after = await getBalance(handle.db, member);
     expect(after.paid - before.paid).toBe(credited.paidCoins);
     expect(await entries(orderId)).toEqual(['order.review.credit']);
+    // The reason is a staff note on the member (redacted by 退会); the entry keeps its digest and the note's id.
+    const notes = await handle.db.select().from(memberNotes).where(eq(memberNotes.memberId, member));
+    expect(notes.map((n) => n.text)).toEqual([`注文 ${credited.receiptNo} の審査（credit）の理由: 会員に確認済み`]);
+    const [entry] = await handle.db.select().from(adminAuditLog).where(eq(adminAuditLog.targetId, orderId));
+    expect(entry!.after).toMatchObject({ reason: digestOf('会員に確認済み'), noteId: notes[0]!.id });
   });
 
   it('never credits an amount that did not match, and changes nothing when refused', async () => {

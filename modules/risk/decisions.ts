@@ -8,6 +8,7 @@ import type { Database } from '#db/client';
 import { RefusalError, refuse } from '#modules/kernel';
 import {
   BAN_REASON_MAX,
+  auditTextDigest,
   banMemberAsOperator,
   holdMemberAsOperator,
   memberBanSchema,
@@ -182,7 +183,14 @@ export async function decideSignalAsOperator(
         action: 'signal.decide',
         target: { type: 'fraud_signal', id: String(row.id) },
         before: { status: row.status },
-        after: { status, decision: input.decision, memberId: row.memberId, kind: row.kind, note: input.note || null },
+        // The note stays on the signal; the append-only log keeps its digest (decision 053).
+        after: {
+          status,
+          decision: input.decision,
+          memberId: row.memberId,
+          kind: row.kind,
+          note: auditTextDigest(input.note || null),
+        },
       },
     };
   });

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '#tests/use-test-database';
 import { TEST_RULES, createMember, createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
 import { testAddressInput } from '#tests/shipping';
+import { digestOf } from '#tests/audit-digest';
 import { adminAuditLog, fraudSignals, paymentOrders, sessions, staffPermissions, users } from '#db/schema';
 import { createMemberWithSession } from '#modules/identity';
 import { createAddress, type AddressKeyring } from '#modules/shipping';
@@ -289,6 +290,10 @@ describe('deciding a signal', () => {
     expect(await purchaseHoldOf(handle.db, member)).not.toBeNull();
     expect((await entriesFor(String(id))).map((e) => e.action)).toEqual(['signal.decide']);
     expect((await entriesFor(member)).map((e) => e.action)).toEqual(['member.hold']);
+    // The note stays on the signal; the log keeps its digest (decision 053).
+    const [decided] = await entriesFor(String(id));
+    expect(decided!.after).toMatchObject({ decision: 'hold', note: digestOf('確認中') });
+    expect(JSON.stringify(await entriesFor(member))).not.toContain('確認中');
     // A held signal can still be banned; a banned one is final.
     const banned = await decideSignalAsOperator(handle.db, operator, id, {
       decision: 'ban',

@@ -8,6 +8,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '#tests/use-test-database';
 import { shippingMember, testShippingRules } from '#tests/shipping';
+import { digestOf } from '#tests/audit-digest';
 import { adminAuditLog, coinLedger, outboundMessages, prizes, shippingRequests } from '#db/schema';
 import { commandLineOperator, type AdminPermission, type Operator } from '#modules/admin';
 import { getBalance } from '#modules/wallet';
@@ -332,11 +333,11 @@ describe('moves and their audit entries', () => {
       [
         'shipping.note',
         expect.objectContaining({ internalNote: null }),
-        expect.objectContaining({ internalNote: '建物名を電話で確認済み' }),
+        expect.objectContaining({ internalNote: digestOf('建物名を電話で確認済み') }),
       ],
       [
         'shipping.note',
-        expect.objectContaining({ internalNote: '建物名を電話で確認済み' }),
+        expect.objectContaining({ internalNote: digestOf('建物名を電話で確認済み') }),
         expect.objectContaining({ internalNote: null }),
       ],
     ]);

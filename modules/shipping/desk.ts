@@ -5,7 +5,7 @@
 import { and, asc, eq, gte, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
-import { runAdminAction, type AuditRecord, type Operator } from '#modules/admin';
+import { auditTextDigest, runAdminAction, type AuditRecord, type Operator } from '#modules/admin';
 import { convertPrizesFromShipping, shippingPrizeCards, shippingPrizeRefs } from '#modules/draw';
 import { lockStockOfPrizes, moveStockOfPrizes, prizeSubstitutes } from '#modules/gacha';
 import { isUuid, refuse, RefusalError, type Refusal } from '#modules/kernel';
@@ -44,7 +44,8 @@ const auditState = (row: RequestRow) => ({
   status: row.status,
   carrier: row.carrier,
   trackingNumber: row.trackingNumber,
-  internalNote: row.internalNote,
+  // The desk's note as a digest: staff may quote the member there (decision 053).
+  internalNote: auditTextDigest(row.internalNote),
 });
 
 const auditOf = (action: string, before: RequestRow, after: RequestRow): AuditRecord => ({

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
-import { listStaff, runAdminAction, type AuditRecord, type Operator } from '#modules/admin';
+import { auditTextDigest, listStaff, runAdminAction, type AuditRecord, type Operator } from '#modules/admin';
 import { isUuid, refuse, RefusalError, type Refusal } from '#modules/kernel';
 import { attachmentFile } from './images';
 import { describeRelated, type SupportRules } from './inquiries';
@@ -30,11 +30,14 @@ type DeskOutcome<T> = Promise<{ ok: true; value: T } | Refusal<string>>;
 
 const denied = (permission: string) => refuse('PERMISSION_DENIED', { permission });
 
-/** The audit entry's picture of an inquiry: what the desk changes, never the inquirer's text. */
+/**
+ * The audit entry's picture of an inquiry: what the desk changes, never the inquirer's text, and the
+ * internal note as a digest (staff may quote the member; the note's row is what 退会 redacts, decision 053).
+ */
 const auditState = (row: InquiryRow) => ({
   status: row.status,
   assigneeId: row.assigneeId,
-  internalNote: row.internalNote,
+  internalNote: auditTextDigest(row.internalNote),
 });
 const auditOf = (action: string, before: InquiryRow, after: InquiryRow, extra: object = {}): AuditRecord => ({
   action,
@@ -367,7 +370,8 @@ export async function replyToInquiry(
     );
     return {
       value: { messageId: message!.id, status: after!.status },
-      audit: auditOf('inquiry.reply', before, after!, { messageId: message!.id, reply: reply.body }),
+      // The answer is kept as its digest: its message row is the record, and 退会 redacts it (decision 053).
+      audit: auditOf('inquiry.reply', before, after!, { messageId: message!.id, reply: auditTextDigest(reply.body) }),
     };
   });
 }

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '#tests/use-test-database';
 import { createMember } from '#tests/fixtures';
 import { shippingMember, testShippingRules } from '#tests/shipping';
+import { digestOf } from '#tests/audit-digest';
 import { adminAuditLog, inquiries, inquiryAttachments, inquiryMessages, outboundMessages, users } from '#db/schema';
 import { commandLineOperator, type AdminPermission, type Operator } from '#modules/admin';
 import { listRecentDraws } from '#modules/draw';
@@ -86,7 +87,12 @@ const mailsTo = (to: string) =>
 
 const auditOf = (inquiryId: string) =>
   handle.db
-    .select({ action: adminAuditLog.action, permission: adminAuditLog.permission, after: adminAuditLog.after })
+    .select({
+      action: adminAuditLog.action,
+      permission: adminAuditLog.permission,
+      before: adminAuditLog.before,
+      after: adminAuditLog.after,
+    })
     .from(adminAuditLog)
     .where(eq(adminAuditLog.targetId, inquiryId))
     .orderBy(adminAuditLog.id);
@@ -360,8 +366,17 @@ describe('the desk', () => {
 
     const audit = await auditOf(inquiry.id);
     expect(audit.map((a) => a.action)).toEqual(['inquiry.view', 'inquiry.reply', 'inquiry.update', 'inquiry.note']);
-    expect(audit[1]!.after).toMatchObject({ status: 'waiting', reply: expect.stringContaining('発送は明日') });
-    expect(audit[3]!.after).toMatchObject({ internalNote: '返金済み' });
+    // The answer and the note live in their own rows (退会 redacts them); the log keeps their digests
+    // (the sha256 of the text as stored), and the note's digest is carried into later entries' before.
+    expect(audit[1]!.after).toMatchObject({
+      status: 'waiting',
+      messageId: staffMessages[0]!.id,
+      reply: digestOf(staffMessages[0]!.body),
+    });
+    expect(staffMessages[0]!.body).toContain('発送は明日');
+    expect(audit[3]!.before).toMatchObject({ internalNote: null });
+    expect(audit[3]!.after).toMatchObject({ internalNote: digestOf('返金済み') });
+    expect(JSON.stringify(audit)).not.toMatch(/発送は明日|返金済み/);
   });
 
   it('keeps reply templates: add, change, delete, each audited', async () => {

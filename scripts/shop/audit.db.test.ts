@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { eq, gt, sql } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
 import { createMember, ensureGenre, TEST_RULES } from '#tests/fixtures';
-import { adminAuditLog, gachas, purchaseProfiles, staffPermissions, users } from '#db/schema';
+import { digestOf } from '#tests/audit-digest';
+import { adminAuditLog, gachas, memberNotes, purchaseProfiles, staffPermissions, users } from '#db/schema';
 import { getBalance, listLedgerEntries } from '#modules/wallet';
 import { ensureDefaultCoinPacks, type PaymentGateway } from '#modules/payments';
 import { commandRunner } from './testing';
@@ -135,7 +136,7 @@ describe('npm run shop writes the audit log', () => {
       targetType: 'member',
       targetId: member,
       before: { free: 0, paid: 0 },
-      after: { free: 300, paid: 0, kind: 'free', amount: 300, memo: 'お詫び' },
+      after: { free: 300, paid: 0, kind: 'free', amount: 300, memo: digestOf('お詫び') },
     });
     const replay = await entriesOf(() =>
       run('coins:grant', '--member', member, '--amount', '300', '--reason', 'お詫び', '--key', `k-${member}`),
@@ -302,8 +303,12 @@ describe('npm run shop writes the audit log', () => {
         targetType: 'payment_order',
         targetId: orderId,
         before: { status: 'paid', refundedJpy: 0 },
-        after: { status: 'refunded', refundedJpy: 1000, reason: 'お客様都合' },
+        after: { status: 'refunded', refundedJpy: 1000, reason: digestOf('お客様都合') },
       });
+      // The reason itself is a staff note on the member (redacted by 退会), named by the entry.
+      const [note] = await handle.db.select().from(memberNotes).where(eq(memberNotes.memberId, member));
+      expect(note!.text).toMatch(/^注文 \S+ の返金の理由: お客様都合$/);
+      expect((refunded.entries[0]!.after as { noteId: number }).noteId).toBe(note!.id);
     } finally {
       gateway = undefined;
     }

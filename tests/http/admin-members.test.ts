@@ -11,6 +11,7 @@ import { checkInvariants, getBalance } from '#modules/wallet';
 import { runAdminCommand } from '../../scripts/shop-admin';
 import { grantStaff } from '#tests/staff';
 import { TEST_RULES } from '#tests/fixtures';
+import { digestOf } from '#tests/audit-digest';
 import { cookieFrom, get, postForm, signUpByForm, uniqueEmail } from '#tests/http';
 
 const databaseUrl = inject('shopDatabaseUrl');
@@ -385,6 +386,13 @@ describe.skipIf(!databaseUrl)(
         'member.hold.clear',
         'member.sessions.revoke',
       ]);
+      // The log keeps the hold's reason as a digest (decision 053); the viewer says how long it was, not what.
+      const auditor = await staffWith('mc-hold-auditor', ['audit:read']);
+      const viewed = await get(`/admin/audit?action=member.hold&targetId=${target.id}`, { cookie: auditor.cookie });
+      expect(viewed.status).toBe(200);
+      const { textSha256 } = digestOf('本人確認書類の確認中');
+      expect(viewed.body).toContain(`本文（10文字・SHA-256 ${textSha256.slice(0, 8)}）`);
+      expect(viewed.body).not.toContain('本人確認書類');
     });
   },
 );

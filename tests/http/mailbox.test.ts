@@ -8,6 +8,7 @@ import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog } from '#db/schema';
 import { get, postForm, memberApi, signUpMember, type SignedUpMember } from '#tests/http';
 import { grantStaff } from '#tests/staff';
+import { digestOf } from '#tests/audit-digest';
 
 type Member = SignedUpMember;
 const signUp = (label: string) => signUpMember(label, 'mailbox-pass-1');
@@ -238,6 +239,23 @@ describe.skipIf(!databaseUrl)(
         .from(adminAuditLog)
         .where(and(eq(adminAuditLog.action, 'mail.broadcast'), eq(adminAuditLog.targetId, String(id))));
       expect(audit).toMatchObject({ permission: 'mail:write', targetType: 'mail' });
+      expect(audit!.after).toMatchObject({ subject });
+
+      // A personal mail's subject may name the member: the log keeps its digest only (decision 053).
+      const personalSubject = `${alice.email} 様へのご連絡`;
+      const personal = await postForm(
+        '/admin/mail',
+        { ...compose, audience: 'personal', member: alice.email, subject: personalSubject, body: 'b' },
+        { cookie },
+      );
+      expect(personal.status).toBe(200);
+      const personalId = Number(/メール #(\d+) を送信しました/.exec(personal.body)?.[1]);
+      const [personalAudit] = await handle!.db
+        .select()
+        .from(adminAuditLog)
+        .where(and(eq(adminAuditLog.action, 'mail.personal'), eq(adminAuditLog.targetId, String(personalId))));
+      expect(personalAudit!.after).toMatchObject({ subject: digestOf(personalSubject) });
+      expect(JSON.stringify(personalAudit)).not.toContain(alice.email);
 
       // A member who joined before it sees it in お知らせ and can claim it once.
       const broadcasts = await api('/me/mails?box=broadcast', { member: alice });

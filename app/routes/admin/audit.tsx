@@ -9,7 +9,7 @@ import { Button } from '~/components/Button';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { requireOperator } from '~/lib/admin.server';
 import { memberIdFromFilter, memberTagsFor } from '~/lib/member-tags.server';
-import { auditFilterSchema, listAuditEntries, type AuditFilter } from '#modules/admin';
+import { auditFilterSchema, auditValueForDisplay, listAuditEntries, type AuditFilter } from '#modules/admin';
 
 export const handle = { title: '監査ログ' };
 
@@ -48,8 +48,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     entries: entries.map((e) => ({
       ...e,
       at: jstTime.format(e.at),
-      before: e.before === null ? null : JSON.stringify(e.before, null, 2),
-      after: e.after === null ? null : JSON.stringify(e.after, null, 2),
+      // Staff's free text is kept as a digest (decision 053): shown as 「本文（N文字…）」, never as JSON.
+      before: e.before === null ? null : JSON.stringify(auditValueForDisplay(e.before), null, 2),
+      after: e.after === null ? null : JSON.stringify(auditValueForDisplay(e.after), null, 2),
     })),
     nextHref: nextBefore ? `/admin/audit?${next.toString()}` : null,
     members,
