@@ -7,7 +7,7 @@
 // permissions (every cell of every row runs through the same module functions in
 // modules/admin/staff-authority.db.test.ts; the whole matrix over HTTP took two minutes here).
 // Then an admin's promotion waits for a second admin on the approvals page, and the page offers only
-// what the operator holds.
+// what the operator holds; and the auth library's own admin endpoints answer no one, however spelled.
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { and, eq, inArray, like, sql } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
@@ -227,6 +227,53 @@ describe.skipIf(!databaseUrl)(
       );
       expect(approved.status).toBe(200);
       expect(await accessOf(junior.id)).toEqual({ role: 'admin', permissions: [] });
+    });
+
+    it('closes better-auth’s own admin endpoints to admins and staff alike, however the path is spelled', async () => {
+      // The auth library's admin plugin could set a role, create an admin or change a user without the
+      // queue or the audit log: the shop answers every spelling of its paths before the library sees it.
+      const admin = await signedUp('authority-api-admin', 'admin');
+      const writer = await signedUp('authority-api-writer', 'staff', ['staff:write']);
+      const target = await signedUp('authority-api-target', 'staff', ['shipping:read']);
+      const before = await accessOf(target.id);
+      const created = uniqueEmail('authority-api-created');
+      const calls: [string, Record<string, unknown>][] = [
+        ['set-role', { userId: target.id, role: 'admin' }],
+        ['update-user', { userId: target.id, data: { role: 'admin' } }],
+        ['create-user', { email: created, password: 'authority-pass-1', name: 'つくる', role: 'admin' }],
+        ['remove-user', { userId: target.id }],
+        ['ban-user', { userId: target.id }],
+        ['impersonate-user', { userId: target.id }],
+      ];
+      const spellings = (endpoint: string) => [
+        `/api/auth/admin/${endpoint}`,
+        `/api/auth/Admin/${endpoint}`,
+        `/api/auth//admin/${endpoint}`,
+        `/api/auth/admin//${endpoint}`,
+        `/api/auth/%61dmin/${endpoint}`,
+        `/api/auth/admin%2F${endpoint}`,
+        `/api/auth/admin/${endpoint}/`,
+      ];
+      for (const who of [admin, writer]) {
+        for (const [endpoint, body] of calls) {
+          for (const path of spellings(endpoint)) {
+            const response = await fetch(shopUrl() + path, {
+              method: 'POST',
+              redirect: 'manual',
+              headers: { 'content-type': 'application/json', origin: shopUrl(), cookie: who.cookie },
+              body: JSON.stringify(body),
+            });
+            const answer = await response.text();
+            expect([403, 404], `${path}: ${response.status} ${answer}`).toContain(response.status);
+            expect(answer.length, path).toBeGreaterThan(0);
+          }
+        }
+      }
+      expect(await accessOf(target.id)).toEqual(before);
+      const db = handle!.db;
+      expect(await db.select({ id: users.id }).from(users).where(eq(users.email, created))).toEqual([]);
+      const [banned] = await db.select({ banned: users.banned }).from(users).where(eq(users.id, target.id));
+      expect(banned?.banned ?? false).toBe(false);
     });
   },
 );
