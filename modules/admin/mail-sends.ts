@@ -410,7 +410,11 @@ export async function sendTestMailAsOperator(
       audit: {
         action: 'mail.test',
         target: { type: 'mail', id: String(mailId) },
-        after: { to: memberId, subject: auditTextDigest(draft.subject), presentShownNotAttached: draft.attachment?.coins ?? null },
+        after: {
+          to: memberId,
+          subject: auditTextDigest(draft.subject),
+          presentShownNotAttached: draft.attachment?.coins ?? null,
+        },
       },
     };
   });
