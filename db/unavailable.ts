@@ -2,6 +2,9 @@
 // reached or would not take a connection (stopped, restarting, full), as opposed to a wrong statement.
 // Dependency-free, so the pages' server entry can ask it without loading the database client.
 
+/** Seconds a client is told to wait (Retry-After) while the database is away: the busy page, the API and health alike. */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
+
 /**
  * PostgreSQL's codes for "no connection for you now": too many clients (53300), out of memory for one
  * (53400), shutting down (57P01 admin, 57P02 crash, 57P03 cannot connect now), and class 08, a

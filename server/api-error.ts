@@ -1,8 +1,7 @@
 // The JSON error body of api.md: { error: { code, message, details } } with a stable English code.
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { isDatabaseUnavailable } from '#db/unavailable';
-import { BUSY_RETRY_AFTER_SECONDS } from '../app/lib/busy';
+import { BUSY_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '#db/unavailable';
 
 /** @example return apiError(c, 404, 'NOT_FOUND', '見つかりません。') */
 export function apiError(

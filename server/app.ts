@@ -238,7 +238,9 @@ export function createServerApp(options: ServerAppOptions) {
         content: contentOf(services).health(),
       },
       databaseUp ? 200 : 503,
-      { 'Cache-Control': 'no-store' },
+      databaseUp
+        ? { 'Cache-Control': 'no-store' }
+        : { 'Cache-Control': 'no-store', 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
     );
   });
 

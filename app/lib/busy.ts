@@ -1,10 +1,8 @@
 // Throwing the busy page (503) from the root guard while the database is away (decision 054): the error
 // carries what the page needs, since no loader ran.
 import { data, isRouteErrorResponse } from 'react-router';
+import { BUSY_RETRY_AFTER_SECONDS } from '#db/unavailable';
 import type { SiteInfo } from './root-data';
-
-/** Seconds a visitor's browser is told to wait before trying again (the API's BUSY_RETRY_AFTER_SECONDS). */
-export const BUSY_RETRY_AFTER_SECONDS = 5;
 
 export interface BusyPayload {
   busy: true;

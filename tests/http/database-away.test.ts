@@ -178,6 +178,11 @@ describe.skipIf(!postgres)(
           postgres!.stop(mode);
           for (const [label, send] of pageRequests(mode)) expectBusyPage(`${mode}: ${label}`, await send());
           for (const [label, send] of apiRequests()) expectApiBusy(`${mode}: ${label}`, await send());
+          // The load balancer's health check: 503 'degraded' with Retry-After, the same wait as the pages.
+          const health = await request('/api/health');
+          expect(health.status, `${mode}: health`).toBe(503);
+          expect(Number(health.headers.get('retry-after')), `${mode}: health`).toBeGreaterThan(0);
+          expect(JSON.parse(health.body)).toMatchObject({ status: 'degraded', database: { up: false } });
           // A client navigation's data request gets the busy page's error, not the not-found page's.
           const data = await request('/mypage.data', { as: member });
           expect(data.status).toBe(503);
