@@ -243,12 +243,28 @@ describe.skipIf(!databaseUrl)(
 
       // A personal mail's subject may name the member: the log keeps its digest only (decision 053).
       const personalSubject = `${alice.email} 様へのご連絡`;
+      const personalMail = {
+        ...compose,
+        audience: 'personal',
+        member: alice.email,
+        subject: personalSubject,
+        body: 'b',
+      };
+      // Every mail is confirmed first (decision 052): the sheet's figures go with the send.
+      const personalConfirm = await postForm('/admin/mail', { ...personalMail, intent: 'confirm' }, { cookie });
+      expect(personalConfirm.status).toBe(200);
+      const personalKey = /name="key" value="([\w-]+)"/.exec((await get('/admin/mail', { cookie })).body)![1]!;
       const personal = await postForm(
         '/admin/mail',
-        { ...compose, audience: 'personal', member: alice.email, subject: personalSubject, body: 'b' },
+        {
+          ...personalMail,
+          key: personalKey,
+          confirmedRecipients: /name="confirmedRecipients" value="(\d+)"/.exec(personalConfirm.body)![1]!,
+          confirmedCoins: /name="confirmedCoins" value="(\d+)"/.exec(personalConfirm.body)![1]!,
+        },
         { cookie },
       );
-      expect(personal.status).toBe(200);
+      expect(personal.status, personal.body.slice(0, 300)).toBe(200);
       const personalId = Number(/メール #(\d+) を送信しました/.exec(personal.body)?.[1]);
       const [personalAudit] = await handle!.db
         .select()
