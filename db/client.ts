@@ -23,6 +23,14 @@ export async function queryRows<T>(db: Database, query: SQL): Promise<T[]> {
 
 export { isDatabaseUnavailable } from './unavailable';
 
+/**
+ * A PostgreSQL text[] literal, every element quoted: one parameter however many values (an `in (…)` list
+ * would take one parameter each, and PostgreSQL allows 65,535).
+ * @example sql`… = any(${pgTextArray(ids)}::text[])`
+ */
+export const pgTextArray = (values: readonly string[]) =>
+  `{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+
 /** Each engine's Drizzle instance, seen as the shared shape (their query-result types differ only in name). */
 const asDatabase = (db: object) => db as Database;
 

@@ -6,7 +6,7 @@ import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
 import { mailPresentRules, segmentText } from '~/lib/admin-mail.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
-import { countMailRecipients, isRecipientCountExact } from '#server/mail-segments';
+import { countMailRecipients } from '#server/mail-segments';
 import { approveMailRequest, listPendingMailRequests, rejectMailRequest } from '#modules/admin';
 import { jstText, type Refusal } from '#modules/kernel';
 import { listAllGenres } from '#modules/gacha';
@@ -49,7 +49,6 @@ export async function mailApprovalsLoader(shop: ShopRequest, request: Request) {
       requestedRecipients: r.recipients,
       requestedTotal: r.totalCoins,
       recipientsNow,
-      exact: isRecipientCountExact(r.to),
       totalNow: recipientsNow * r.coinsPerMember,
       requestedLabel: r.requestedLabel,
       requestedAt: r.requestedAt.toISOString(),

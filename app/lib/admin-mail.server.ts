@@ -16,7 +16,7 @@ import {
   sendTestMailAsOperator,
   type MailPresentRules,
 } from '#modules/admin';
-import { countMailRecipients, isRecipientCountExact } from '#server/mail-segments';
+import { countMailRecipients } from '#server/mail-segments';
 import type { ShopConfig } from '#server/config';
 import { jstText, parseJstDateTime, RefusalError, type Refusal } from '#modules/kernel';
 import { richTextFromMarkup, type RichText } from '#modules/content';
@@ -234,12 +234,12 @@ export async function mailAdminAction(shop: ShopRequest, request: Request) {
     }
     return {
       ...cost,
-      exact: isRecipientCountExact(draft.to),
       toText:
         draft.to.audience === 'personal'
           ? `個別: ${form.member?.trim() ?? draft.to.memberId}`
           : `お知らせ: ${segmentText(draft.to.segment, genreNames)}`,
       whenText: draft.sendAt > now ? `${jstText(draft.sendAt)}に予約` : 'すぐに送信',
+      scheduled: draft.sendAt > now,
     };
   };
   if (form.intent === 'confirm') {

@@ -3,9 +3,8 @@ export const MAIL_LIMITS = { subject: 80, body: 5_000, coins: 100_000, inactiveD
 
 /** What the confirmation names before a mail is sent or scheduled (decision 052). */
 export interface MailConfirmationView {
-  /** Recipients counted now (for a segment other than 全員: its most, `exact` false). */
+  /** Recipients counted now: the members the mail's segment matches at this instant. */
   recipients: number;
-  exact: boolean;
   coinsPerMember: number;
   /** recipients × coins per member: the most the present can cost. */
   totalCoins: number;
@@ -14,4 +13,6 @@ export interface MailConfirmationView {
   /** 送り先 and when, in the operators' words. */
   toText: string;
   whenText: string;
+  /** Sent at a later time: the segment is judged again then. */
+  scheduled: boolean;
 }

@@ -22,7 +22,8 @@ import {
 
 const handle = useTestDatabase('admin-mail-sends', { poolSize: 4 });
 const rules = { maxCoinsPerMember: 3_000, approvalThresholdCoins: 10_000 };
-// As the shop counts (server/mail-segments.ts): one for a personal mail, else every member who had joined.
+// As the shop counts 全員 (server/mail-segments.ts counts each segment; server/mail-segments.db.test.ts): one
+// for a personal mail, else every member who had joined.
 const countRecipients: MailRecipientCounter = async (db, to, at) =>
   to.audience === 'personal' ? 1 : countMembersJoinedBefore(db, at);
 

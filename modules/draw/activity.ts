@@ -1,7 +1,8 @@
 // A member's drawing as the mailbox's segments read it (genre buyers, inactive members): when they first
-// drew from each pack and when they last drew before an instant. Read through draws_member_idx.
+// drew from each pack and when they last drew before an instant (draws_member_idx); and the same rules
+// over all members, for the count an operator confirms before a broadcast (decision 052).
 import { and, eq, gt, lt, lte, max, min, sql } from 'drizzle-orm';
-import type { Database } from '#db/client';
+import { pgTextArray, type Database } from '#db/client';
 import { draws, prizes } from './schema';
 
 /**
@@ -70,4 +71,43 @@ export async function pendingPrizeDeadlines(db: Database, from: Date, to: Date):
     prizes: Number(r.prizes),
     decideBy: new Date(r.decideBy!),
   }));
+}
+
+/**
+ * The members with a completed draw on any of the packs before `before` (a genre's buyers as the mailbox's
+ * segment judges them at that instant), each once.
+ * @example await membersWhoDrewFrom(db, ['stellar-pokemon-001'], new Date()) // ['u1', 'u7']
+ */
+export async function membersWhoDrewFrom(db: Database, gachaIds: readonly string[], before: Date): Promise<string[]> {
+  if (gachaIds.length === 0) return [];
+  const rows = await db
+    .selectDistinct({ memberId: draws.memberId })
+    .from(draws)
+    .where(
+      and(
+        sql`${draws.gachaId} = any(${pgTextArray(gachaIds)}::text[])`,
+        eq(draws.status, 'completed'),
+        lt(draws.createdAt, sql`${before.toISOString()}::timestamptz`),
+      ),
+    );
+  return rows.map((r) => r.memberId);
+}
+
+/**
+ * The members with a completed draw after `after` and before `before`, each once: the active side of the
+ * mailbox's inactive segment (lastDrawBefore, per member, is the same rule).
+ * @example await membersWhoDrewBetween(db, thirtyDaysAgo, new Date())
+ */
+export async function membersWhoDrewBetween(db: Database, after: Date, before: Date): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ memberId: draws.memberId })
+    .from(draws)
+    .where(
+      and(
+        eq(draws.status, 'completed'),
+        gt(draws.createdAt, sql`${after.toISOString()}::timestamptz`),
+        lt(draws.createdAt, sql`${before.toISOString()}::timestamptz`),
+      ),
+    );
+  return rows.map((r) => r.memberId);
 }

@@ -803,7 +803,14 @@ export async function memberDrawnLots(db: Database, gachaId: string, memberId: s
 }
 export { drawsExportBatch } from './export';
 export { drawVelocitySince, type DrawVelocity } from './risk-feed';
-export { firstDrawsByPack, lastDrawBefore, pendingPrizeDeadlines, type PrizeDeadlineGroup } from './activity';
+export {
+  firstDrawsByPack,
+  lastDrawBefore,
+  membersWhoDrewFrom,
+  membersWhoDrewBetween,
+  pendingPrizeDeadlines,
+  type PrizeDeadlineGroup,
+} from './activity';
 
 /**
  * Coins the member spent on completed draws in the Japan-time month of `now`: what the

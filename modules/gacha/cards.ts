@@ -72,6 +72,15 @@ export async function packTitles(
 }
 
 /**
+ * Ids of every pack of the genre, whatever its status (a genre's buyers are those who drew from any of them).
+ * @example await packIdsInGenre(db, 'pokemon') // ['stellar-pokemon-001', …]
+ */
+export async function packIdsInGenre(db: Database, genreId: string): Promise<string[]> {
+  const rows = await db.select({ id: gachas.id }).from(gachas).where(eq(gachas.genreId, genreId));
+  return rows.map((r) => r.id);
+}
+
+/**
  * Ids of the packs a visitor may see: a public status (never a draft) in a shown genre (compared at
  * read time). The winners feed lists wins of these packs only.
  * @example const shown = await shownPackIds(db)

@@ -14,7 +14,15 @@ export {
   refreshAllRemaining,
   type TierRemaining,
 } from './remaining';
-export { tierCards, packTitles, shownPackIds, revealedPackProofs, type TierCard, type PackProof } from './cards';
+export {
+  tierCards,
+  packTitles,
+  packIdsInGenre,
+  shownPackIds,
+  revealedPackProofs,
+  type TierCard,
+  type PackProof,
+} from './cards';
 export { kiribanProgress, type KiribanProgress } from './kiriban';
 export {
   createPack,

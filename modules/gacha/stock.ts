@@ -4,7 +4,7 @@
 // not audit: the admin operations and the shipping desk wrap them in runAdminAction.
 import { and, asc, eq, gte, ilike, inArray, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { queryRows, type Database } from '#db/client';
+import { pgTextArray, queryRows, type Database } from '#db/client';
 import { refuse, RefusalError } from '#modules/kernel';
 import { gachaLots, gachaTiers, stockCards, stockMovements, stockPrizeCards } from './schema';
 
@@ -477,10 +477,6 @@ export async function lockStockOfPrizes(tx: Database, prizes: StockPrize[]): Pro
          order by s.id for update`,
   );
 }
-
-/** A text[] literal (tier ids are catalogue ids with a dot: quoted all the same). */
-const pgTextArray = (values: string[]) =>
-  `{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 
 /** The card a prize is fulfilled with now (its substitute, else its tier's card; null when untracked). */
 export async function stockCardOfPrize(db: Database, prize: StockPrize): Promise<StockCardView | null> {

@@ -84,6 +84,7 @@ export {
   staffAccessOf,
   memberStandingOf,
   countMembersJoinedBefore,
+  countMembersAmong,
   type MemberStanding,
   type MemberRole,
   type StaffAccount,
@@ -125,6 +126,6 @@ export {
   type MemberTag,
 } from './member-code';
 export { membersExportBatch } from './export';
-export { sessionsStartedSince, lastSignInBefore, type SessionSighting } from './risk-feed';
+export { sessionsStartedSince, lastSignInBefore, membersSignedInBetween, type SessionSighting } from './risk-feed';
 export { referralProfilesOf, sessionDevicesOf, type ReferralProfile, type DeviceSighting } from './referral-feed';
 export { foldMemberRollups, newMemberDailyFigures } from './rollups';

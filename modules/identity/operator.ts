@@ -1,8 +1,8 @@
 // What the operators' command line needs from identity: find a member by id or email, make members
 // with a session (benchmarks, tests), and make a member staff or not.
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, inArray, isNull, lt, or } from 'drizzle-orm';
-import type { Database } from '#db/client';
+import { and, asc, count, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { pgTextArray, type Database } from '#db/client';
 import { sessions, users } from './schema';
 
 /** 'user': a member; 'admin': an operator with every permission; 'staff': an operator with the permissions granted to them (modules/admin). */
@@ -168,5 +168,21 @@ export async function countMembersJoinedBefore(db: Database, at: Date): Promise<
     .select({ n: count() })
     .from(users)
     .where(and(lt(users.createdAt, at), isNull(users.deletedAt)));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * How many of the listed members had joined before `at` and have not deleted their account: a segment's
+ * members (found by another module's rule) as a broadcast sent at `at` would reach them (decision 052).
+ * @example await countMembersAmong(db, ['u1', 'u7'], new Date()) // 2
+ */
+export async function countMembersAmong(db: Database, memberIds: readonly string[], at: Date): Promise<number> {
+  if (memberIds.length === 0) return 0;
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(
+      and(sql`${users.id} = any(${pgTextArray(memberIds)}::text[])`, lt(users.createdAt, at), isNull(users.deletedAt)),
+    );
   return Number(row?.n ?? 0);
 }

@@ -48,3 +48,16 @@ export async function lastSignInBefore(db: Database, memberId: string, before: D
     .where(and(eq(sessions.userId, memberId), lt(sessions.createdAt, before)));
   return row?.last ? new Date(row.last) : null;
 }
+
+/**
+ * The members who signed in (a session started) after `after` and before `before`, each once: the active
+ * side of the mailbox's inactive segment over all members (lastSignInBefore is the same rule per member).
+ * @example await membersSignedInBetween(db, thirtyDaysAgo, new Date())
+ */
+export async function membersSignedInBetween(db: Database, after: Date, before: Date): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ memberId: sessions.userId })
+    .from(sessions)
+    .where(and(gt(sessions.createdAt, after), lt(sessions.createdAt, before)));
+  return rows.map((r) => r.memberId);
+}

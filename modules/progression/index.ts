@@ -7,7 +7,7 @@ import { TZDate } from '@date-fns/tz';
 import { addMonths, startOfMonth, subMonths } from 'date-fns';
 import { queryRows, type Database } from '#db/client';
 import { memberProgress } from './schema';
-import { paidCoinsBought } from '#modules/wallet';
+import { membersWhoBoughtAtLeast, paidCoinsBought } from '#modules/wallet';
 
 export * from './levels';
 export * from './monthly-ranks';
@@ -60,6 +60,29 @@ export async function currentRank(db: Database, memberId: string, now = new Date
   );
   if (recorded?.done) return rankByNumber(Number(recorded.rank ?? 0));
   return rankForPurchases(await paidCoinsBought(db, memberId, lastMonth, thisMonth));
+}
+
+/**
+ * The members whose rank at `at` is `minRank` or above, by currentRank's rule over the whole shop: the
+ * month's recorded ranks once the monthly job has finished it, else last month's paid purchases (JST).
+ * For the lowest rank (everyone) the caller counts all members instead (mailbox segments, decision 052).
+ * @example await membersAtRankOrAbove(db, 3, new Date()) // ['u1', …]
+ */
+export async function membersAtRankOrAbove(db: Database, minRank: number, at = new Date()): Promise<string[]> {
+  const [month] = await queryRows<{ done: boolean }>(
+    db,
+    sql`select done_at is not null as done from rank_months where month = ${monthKey(at)}::date`,
+  );
+  if (month?.done) {
+    const rows = await queryRows<{ member_id: string }>(
+      db,
+      sql`select member_id from member_monthly_ranks where month = ${monthKey(at)}::date and rank >= ${minRank}`,
+    );
+    return rows.map((r) => r.member_id);
+  }
+  const { lastMonth, thisMonth } = jstMonths(at);
+  const threshold = RANKS.find((r) => r.rank >= minRank)?.threshold;
+  return threshold === undefined ? [] : membersWhoBoughtAtLeast(db, threshold, lastMonth, thisMonth);
 }
 
 /** @example rankByNumber(3).name === 'ゴールド' */

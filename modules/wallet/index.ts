@@ -589,4 +589,31 @@ export async function paidPurchaseTotals(
     .limit('memberIds' in query ? query.memberIds.length : query.limit);
   return rows.map((r) => ({ memberId: r.memberId, paidCoins: Number(r.bought) }));
 }
+
+/**
+ * The members who bought at least `paidCoins` paid coins in [from, to): a rank's members over the whole
+ * shop (paidCoinsBought is the same sum per member), for the count an operator confirms (decision 052).
+ * @example await membersWhoBoughtAtLeast(db, 10_000, lastMonth, thisMonth) // ['u1', …]
+ */
+export async function membersWhoBoughtAtLeast(
+  db: Database,
+  paidCoins: number,
+  from: Date,
+  to: Date,
+): Promise<string[]> {
+  const rows = await db
+    .select({ memberId: coinLedger.memberId })
+    .from(coinLedger)
+    .where(
+      and(
+        eq(coinLedger.reason, 'purchase'),
+        eq(coinLedger.kind, 'paid'),
+        gte(coinLedger.createdAt, from),
+        lt(coinLedger.createdAt, to),
+      ),
+    )
+    .groupBy(coinLedger.memberId)
+    .having(sql`sum(${coinLedger.amount}) >= ${paidCoins}`);
+  return rows.map((r) => r.memberId);
+}
 export { ledgerExportBatch } from './export';

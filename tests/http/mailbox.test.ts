@@ -215,6 +215,18 @@ describe.skipIf(!databaseUrl)(
       const figures = confirm.body.replace(/<!-- -->/g, '');
       expect(figures).toContain(`${recipients.toLocaleString('ja-JP')}人`);
       expect(figures).toContain(`最大 ${(recipients * 20).toLocaleString('ja-JP')}コイン`);
+      // A segment is counted exactly as the shop judges it now (decision 052), not as the whole shop's size:
+      // ダイヤモンド以上 (1,000,000 paid coins bought last month) is fewer than everyone.
+      const diamond = await postForm(
+        '/admin/mail',
+        { ...mail, segment: 'rank', minRank: '5', intent: 'confirm' },
+        { cookie },
+      );
+      expect(diamond.status).toBe(200);
+      const diamonds = Number(/name="confirmedRecipients" value="(\d+)"/.exec(diamond.body)?.[1]);
+      expect(diamonds).toBeLessThan(recipients);
+      expect(diamond.body).toContain('今の時点で条件に合う会員の数です。');
+      expect(diamond.body.replace(/<!-- -->/g, '')).not.toContain(`最大 ${diamonds.toLocaleString('ja-JP')}人`);
       // A member joins after the confirmation: the server counts again and asks again instead of sending.
       const stale = await postForm(
         '/admin/mail',

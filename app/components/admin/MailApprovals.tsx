@@ -45,8 +45,7 @@ export function MailApprovalsSection({ mail }: { mail: MailApprovals }) {
               </p>
               <p className="mt-1">
                 プレゼント 1人 {n(m.coinsPerMember)}コイン・最大{' '}
-                <strong className="tabular-nums">{n(m.totalNow)}コイン</strong>（今の対象 {m.exact ? '' : '最大 '}
-                {n(m.recipientsNow)}人
+                <strong className="tabular-nums">{n(m.totalNow)}コイン</strong>（今の対象 {n(m.recipientsNow)}人
                 {m.recipientsNow !== m.requestedRecipients ? `・申請時 ${n(m.requestedRecipients)}人` : ''}）
               </p>
               <p className="mt-1 text-xs text-muted">
@@ -81,7 +80,7 @@ export function MailApprovalsSection({ mail }: { mail: MailApprovals }) {
             <input type="hidden" name="confirmedRecipients" value={target.recipientsNow} />
             <input type="hidden" name="confirmedCoins" value={target.coinsPerMember} />
             <p className="text-sm">
-              「{target.subject}」を{target.exact ? '' : '最大 '}
+              「{target.subject}」を
               {n(target.recipientsNow)}人に、1人 {n(target.coinsPerMember)}コインのプレゼント付きで
               {asking.intent === 'mail-approve' ? '送信します。' : '送る申請を却下します。'}
             </p>

@@ -42,13 +42,12 @@ export function MailSendConfirmation(props: {
         <dt className="text-muted">対象の会員</dt>
         <dd>
           <span className="text-lg font-black tabular-nums" data-testid="mail-confirm-recipients">
-            {confirm.exact ? '' : '最大 '}
             {n(confirm.recipients)}人
           </span>
           <span className="block text-xs text-muted">
-            {confirm.exact
-              ? '今の時点の人数です。'
-              : '今の会員数です。ランクなどの条件は送信時点で判定するため、実際はこれ以下です。'}
+            {confirm.scheduled
+              ? '今の時点で条件に合う会員の数です。予約した送信では、送信時点の条件で届く会員が決まります。'
+              : '今の時点で条件に合う会員の数です。'}
           </span>
         </dd>
         <dt className="text-muted">プレゼント</dt>
