@@ -4,10 +4,9 @@
 // input with the farm's own schemas; a refusal answers its Japanese message, per field when it has one.
 import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
-import { requireOperator, type AdminForbiddenPayload } from '~/lib/admin.server';
+import { requireOperator } from '~/lib/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
-import { PERMISSION_LABELS } from '#modules/admin';
 import {
   deleteFarmSeedAsOperator,
   pauseFarmAsOperator,
@@ -49,15 +48,8 @@ export interface FarmActionData {
 }
 
 /** The operator, who may read the page with `farm:write` or `reports:read`; without either, 403. */
-async function farmReader(shop: ShopRequest, request: Request) {
-  const operator = await requireOperator(shop, request);
-  if (!operator.permissions.has('farm:write') && !operator.permissions.has('reports:read'))
-    throw data<AdminForbiddenPayload>(
-      { forbidden: true, permission: 'farm:write', label: PERMISSION_LABELS['farm:write'] },
-      { status: 403 },
-    );
-  return operator;
-}
+const farmReader = (shop: ShopRequest, request: Request) =>
+  requireOperator(shop, request, ['farm:write', 'reports:read']);
 
 export async function farmPageLoader(shop: ShopRequest, request: Request) {
   const operator = await farmReader(shop, request);

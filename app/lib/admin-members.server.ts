@@ -399,8 +399,42 @@ export async function memberPageAction(shop: ShopRequest, request: Request, memb
 
 const PENDING_SHOWN = 100;
 
-export async function approvalsLoader(shop: ShopRequest, request: Request) {
-  const operator = await requireOperator(shop, request, 'coins:grant');
+/** One waiting adjustment as the section shows it. */
+export interface CoinAdjustmentRow {
+  id: string;
+  memberId: string;
+  memberName: string | null;
+  memberEmail: string | null;
+  kindLabel: string;
+  amount: number;
+  reason: string;
+  requestedLabel: string;
+  requestedAt: string | Date;
+  /** Asked for by the operator: they cannot decide it. */
+  mine: boolean;
+}
+
+/** The section's data: null for an operator without coins:grant (the section is not shown). */
+export interface CoinAdjustmentApprovalsView {
+  items: CoinAdjustmentRow[];
+  canDecide: boolean;
+  threshold: number;
+  members: Awaited<ReturnType<typeof memberTagsFor>>;
+}
+
+/**
+ * Who may open the approvals page: each of its sections (coin adjustments, admin changes, mails with
+ * presents) is shown to the operators holding its permission, so anyone who can ask for one sees it wait.
+ */
+export const APPROVAL_READERS = ['coins:grant', 'staff:write', 'mail:write'] as const satisfies AdminPermission[];
+
+/** The approvals page's coin adjustments, or null for an operator without coins:grant (decision 026). */
+export async function approvalsLoader(
+  shop: ShopRequest,
+  request: Request,
+): Promise<CoinAdjustmentApprovalsView | null> {
+  const operator = await requireOperator(shop, request, APPROVAL_READERS);
+  if (!operator.permissions.has('coins:grant')) return null;
   const db = shop.services.db;
   const pending = await listPendingCoinAdjustments(db, PENDING_SHOWN);
   const ids = pending.map((a) => a.memberId);
@@ -408,7 +442,6 @@ export async function approvalsLoader(shop: ShopRequest, request: Request) {
   return {
     members: tags,
     canDecide: operator.role === 'admin',
-    operatorId: operator.memberId,
     threshold: shop.services.config.COIN_ADJUSTMENT_APPROVAL_THRESHOLD,
     items: pending.map((a) => ({
       ...a,

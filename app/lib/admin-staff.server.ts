@@ -214,13 +214,14 @@ export async function staffPageAction(shop: ShopRequest, request: Request) {
 // ── The approvals page's section: admin changes waiting for a second admin ─────────────────────
 
 /**
- * The approvals page's admin changes (for operators with staff:write; others see none): each with
+ * The approvals page's admin changes (for operators with staff:write; null for others, who see no such
+ * section): each with
  * whether the operator asked for it or is its subject (then they cannot decide it).
  * @example const staffRequests = await staffRoleRequestsLoader(shop, request)
  */
 export async function staffRoleRequestsLoader(shop: ShopRequest, request: Request) {
   const operator = await requireOperator(shop, request);
-  if (!operator.permissions.has('staff:write')) return { items: [], canDecide: false };
+  if (!operator.permissions.has('staff:write')) return null;
   const [requests, staff] = await Promise.all([
     listPendingStaffRoleRequests(shop.services.db, 100),
     listStaff(shop.services.db),

@@ -13,7 +13,9 @@ import { adminAccessOf, PERMISSION_LABELS, type AdminPermission, type Operator }
 /** What the admin layout's error boundary shows for a refused permission. */
 export interface AdminForbiddenPayload {
   forbidden: true;
-  permission: AdminPermission;
+  /** The permission the page needs, or the ones of which it needs any ('a / b'). */
+  permission: string;
+  /** Its name in words (several joined as 「A」または「B」's inside). */
   label: string;
 }
 
@@ -24,14 +26,15 @@ export const requestFacts = (shop: ShopRequest, request: Request) => ({
 });
 
 /**
- * The operator of this request, or a thrown answer. With `permission`, an operator without it gets 403.
+ * The operator of this request, or a thrown answer. With `permission` (or a list, of which any will do), an
+ * operator without it gets 403.
  * Call it in every admin loader and action (loaders run in parallel: the layout's check alone is not enough).
  * @example const operator = await requireOperator(shop, request, 'audit:read')
  */
 export async function requireOperator(
   shop: ShopRequest,
   request: Request,
-  permission?: AdminPermission,
+  permission?: AdminPermission | readonly AdminPermission[],
 ): Promise<Operator> {
   const url = new URL(request.url);
   if (!shop.member) throw redirect(signInPathFor(url.pathname + url.search));
@@ -40,9 +43,14 @@ export async function requireOperator(
     if (access.reason === 'needs-second-factor') throw redirect(STAFF_SECOND_FACTOR_PATH);
     throw notFound(url.pathname);
   }
-  if (permission && !access.operator.permissions.has(permission))
+  const wanted = permission === undefined ? [] : [permission].flat();
+  if (wanted.length > 0 && !wanted.some((p) => access.operator.permissions.has(p)))
     throw data<AdminForbiddenPayload>(
-      { forbidden: true, permission, label: PERMISSION_LABELS[permission] },
+      {
+        forbidden: true,
+        permission: wanted.join(' / '),
+        label: wanted.map((p) => PERMISSION_LABELS[p]).join('」または「'),
+      },
       { status: 403 },
     );
   return access.operator;

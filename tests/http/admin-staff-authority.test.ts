@@ -229,6 +229,28 @@ describe.skipIf(!databaseUrl)(
       expect(await accessOf(junior.id)).toEqual({ role: 'admin', permissions: [] });
     });
 
+    it('opens 承認待ち to whoever can ask for an approval, each seeing only the sections of what they hold', async () => {
+      const sections = {
+        'coins:grant': 'コイン調整の承認待ち',
+        'staff:write': '管理者の変更の承認待ち',
+        'mail:write': 'プレゼント付き配信の承認待ち',
+      } as const;
+      for (const held of Object.keys(sections) as (keyof typeof sections)[]) {
+        const operator = await signedUp(`approvals-${held.replace(':', '-')}`, 'staff', [held]);
+        const page = await get('/admin/members/approvals', { cookie: operator.cookie });
+        expect(page.status, held).toBe(200);
+        for (const [permission, heading] of Object.entries(sections))
+          if (permission === held) expect(page.body, `${held} sees its own section`).toContain(heading);
+          else expect(page.body, `${held} does not see ${permission}'s section`).not.toContain(heading);
+        expect((await get('/admin', { cookie: operator.cookie })).body).toContain('href="/admin/members/approvals"');
+      }
+      // Holding none of them: the page is refused, naming what would open it.
+      const reader = await signedUp('approvals-members-read', 'staff', ['members:read']);
+      const refused = await get('/admin/members/approvals', { cookie: reader.cookie });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toContain('coins:grant / staff:write / mail:write');
+    });
+
     it('closes better-auth’s own admin endpoints to admins and staff alike, however the path is spelled', async () => {
       // The auth library's admin plugin could set a role, create an admin or change a user without the
       // queue or the audit log: the shop answers every spelling of its paths before the library sees it.

@@ -33,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-const TASKS: { to: string; title: string; text: string; permission: string }[] = [
+const TASKS: { to: string; title: string; text: string; permission: string | string[] }[] = [
   {
     to: '/admin/members',
     title: '会員',
@@ -42,9 +42,9 @@ const TASKS: { to: string; title: string; text: string; permission: string }[] =
   },
   {
     to: '/admin/members/approvals',
-    title: 'コイン調整の承認',
-    text: '承認が必要な大きなコイン調整を、申請者とは別の管理者が承認・却下します。',
-    permission: 'coins:grant',
+    title: '承認待ち',
+    text: '承認が必要な大きなコイン調整、管理者の変更、大きなプレゼント付きメールを、申請者とは別の管理者が承認・却下します。',
+    permission: ['coins:grant', 'staff:write', 'mail:write'],
   },
   {
     to: '/admin/shipping',
@@ -140,7 +140,7 @@ const TASKS: { to: string; title: string; text: string; permission: string }[] =
 
 export default function AdminHome({ loaderData }: Route.ComponentProps) {
   const held = new Set<string>(loaderData.permissions.map((p) => p.id));
-  const tasks = TASKS.filter((t) => held.has(t.permission));
+  const tasks = TASKS.filter((t) => [t.permission].flat().some((p) => held.has(p)));
   return (
     <div className="max-w-4xl">
       <h1 className="text-2xl font-black">管理ホーム</h1>

@@ -1,30 +1,27 @@
-// /admin/members/approvals: coin adjustments above COIN_ADJUSTMENT_APPROVAL_THRESHOLD that wait for a
-// second admin. Only an admin other than the requester approves (which applies it, once) or rejects;
-// each asks first in a sheet. Staff with coins:grant see the list and who is asked.
-import { useEffect, useState } from 'react';
-import { Form, Link, useActionData, useNavigation } from 'react-router';
+// /admin/members/approvals (承認待ち): what waits for a second admin, a section per kind, each shown to the
+// operators holding its permission (APPROVAL_READERS): coin adjustments above
+// COIN_ADJUSTMENT_APPROVAL_THRESHOLD (coins:grant, decision 026), admin changes (staff:write, decision 050)
+// and mails with large presents (mail:write, decision 052). Only an admin other than the requester decides.
+import { useActionData } from 'react-router';
 import type { Route } from './+types/approvals';
 import { shopRequestContext } from '~/context';
-import { Button } from '~/components/Button';
-import { Sheet } from '~/components/Sheet';
-import { MemberTag } from '~/components/admin/MemberTag';
-import { formatYmdHm } from '~/lib/dates';
+import { CoinAdjustmentApprovals } from '~/components/admin/CoinAdjustmentApprovals';
 import { approvalsAction, approvalsLoader, type MemberActionData } from '~/lib/admin-members.server';
 import { StaffRoleRequestsSection } from '~/components/admin/StaffRoleRequests';
 import { staffRoleRequestsAction, staffRoleRequestsLoader } from '~/lib/admin-staff.server';
 import { isMailApprovalIntent, mailApprovalsAction, mailApprovalsLoader } from '~/lib/admin-mail-approvals.server';
 import { MailApprovalsSection } from '~/components/admin/MailApprovals';
 
-export const handle = { title: 'コイン調整の承認' };
+export const handle = { title: '承認待ち' };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
-  const [page, staffRequests, mail] = await Promise.all([
+  const [coins, staffRequests, mail] = await Promise.all([
     approvalsLoader(shop, request),
     staffRoleRequestsLoader(shop, request),
     mailApprovalsLoader(shop, request),
   ]);
-  return { ...page, staffRequests, mail };
+  return { coins, staffRequests, mail };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -38,30 +35,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   return (await staffRoleRequestsAction(shop, request)) ?? approvalsAction(shop, request);
 }
 
-const n = (value: number) => value.toLocaleString('ja-JP');
-
 export default function ApprovalsPage({ loaderData }: Route.ComponentProps) {
-  const { items, canDecide, threshold, staffRequests, members } = loaderData;
+  const { coins, staffRequests, mail } = loaderData;
   const answer = useActionData<MemberActionData>();
-  const navigation = useNavigation();
-  const [asking, setAsking] = useState<{ id: string; intent: 'approve' | 'reject' } | null>(null);
-  const busy = navigation.state === 'submitting';
-  useEffect(() => {
-    if (answer) setAsking(null);
-  }, [answer]);
-  const target = asking ? items.find((a) => a.id === asking.id) : undefined;
   return (
     <div className="max-w-5xl">
-      <p className="text-sm">
-        <Link to="/admin/members" className="underline">
-          会員検索に戻る
-        </Link>
-      </p>
-      <h1 className="mt-2 text-2xl font-black">コイン調整の承認待ち（{n(items.length)}件）</h1>
+      <h1 className="text-2xl font-black">承認待ち</h1>
       <p className="mt-1 text-sm text-muted">
-        {n(threshold)}
-        枚を超えるコイン調整は、申請した人とは別の管理者が承認したときに反映されます。
-        {canDecide ? '' : '承認・却下は役割が「管理者」のスタッフが行います。'}
+        大きなコイン調整、管理者の変更、大きなプレゼント付きメールは、申請した人とは別の管理者が承認したときに反映されます。
       </p>
       {answer ? (
         answer.error ? (
@@ -74,80 +55,11 @@ export default function ApprovalsPage({ loaderData }: Route.ComponentProps) {
           </p>
         )
       ) : null}
-      {items.length === 0 ? (
-        <p className="mt-4 rounded-xl bg-white p-4 text-sm">承認待ちの調整はありません。</p>
-      ) : (
-        <ul className="mt-4 flex flex-col gap-3">
-          {items.map((a) => (
-            <li key={a.id} className="rounded-2xl border border-line bg-white p-4 text-sm">
-              <p className="text-base font-bold">
-                {a.kindLabel}コイン {a.amount > 0 ? '+' : '−'}
-                {n(Math.abs(a.amount))}枚
-              </p>
-              <p className="mt-1">
-                会員：
-                <MemberTag tag={members[a.memberId]} memberId={a.memberId} />{' '}
-                <span className="text-muted">{a.memberEmail}</span>
-              </p>
-              <p className="mt-1">理由：{a.reason}</p>
-              <p className="mt-1 text-xs text-muted">
-                申請：{a.requestedLabel}・{formatYmdHm(a.requestedAt)}
-              </p>
-              {canDecide ? (
-                a.mine ? (
-                  <p className="mt-2 text-xs font-bold text-muted">自分の申請は承認・却下できません。</p>
-                ) : (
-                  <div className="mt-3 flex gap-3">
-                    <Button onClick={() => setAsking({ id: a.id, intent: 'approve' })}>承認して反映</Button>
-                    <Button variant="secondary" onClick={() => setAsking({ id: a.id, intent: 'reject' })}>
-                      却下
-                    </Button>
-                  </div>
-                )
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
-      <StaffRoleRequestsSection items={staffRequests.items} canDecide={staffRequests.canDecide} />
-      {loaderData.mail ? <MailApprovalsSection mail={loaderData.mail} /> : null}
-      {asking && target ? (
-        <Sheet
-          title={asking.intent === 'approve' ? 'この調整を承認しますか？' : 'この調整を却下しますか？'}
-          onClose={() => setAsking(null)}
-          busy={busy}
-        >
-          <Form method="post" className="grid gap-3">
-            <input type="hidden" name="intent" value={asking.intent} />
-            <input type="hidden" name="id" value={target.id} />
-            <p className="text-sm">
-              {target.memberName ?? target.memberId} さんの{target.kindLabel}コインを
-              {target.amount > 0 ? '+' : '−'}
-              {n(Math.abs(target.amount))}枚
-              {asking.intent === 'approve' ? '調整し、会員のコイン履歴に反映します。' : '調整する申請を却下します。'}
-            </p>
-            {asking.intent === 'reject' ? (
-              <label className="text-xs font-bold">
-                却下の理由（任意・200文字まで）
-                <textarea
-                  name="note"
-                  rows={2}
-                  maxLength={200}
-                  className="mt-1 block w-full rounded-lg border border-line p-2 text-sm"
-                />
-              </label>
-            ) : null}
-            <div className="flex flex-wrap gap-3">
-              <Button type="submit" variant={asking.intent === 'approve' ? 'primary' : 'danger'} loading={busy}>
-                {asking.intent === 'approve' ? '承認して反映' : '却下する'}
-              </Button>
-              <Button variant="secondary" onClick={() => setAsking(null)} disabled={busy}>
-                やめる
-              </Button>
-            </div>
-          </Form>
-        </Sheet>
+      {coins ? <CoinAdjustmentApprovals coins={coins} /> : null}
+      {staffRequests ? (
+        <StaffRoleRequestsSection items={staffRequests.items} canDecide={staffRequests.canDecide} />
       ) : null}
+      {mail ? <MailApprovalsSection mail={mail} /> : null}
     </div>
   );
 }
