@@ -273,7 +273,7 @@ describe('database roles (PostgreSQL)', () => {
 
     // db:roles again on the migrated database (idempotent; it now finds the ledger), then a restart.
     expect(await asAdmin(testDb.databaseUrl!, (client) => setUpDatabaseRoles(client, roles))).toEqual({
-      appendOnlyTables: ['admin_audit_log', 'coin_ledger', 'stock_movements'],
+      appendOnlyTables: ['admin_audit_log', 'coin_ledger', 'content_versions', 'stock_movements'],
     });
     await shop.migrate();
     expect(await privilegeDiff(testDb.databaseUrl!)).toEqual([]);
@@ -337,7 +337,7 @@ describe('database roles (PostgreSQL)', () => {
     }
 
     expect(await asAdmin(adminUrl, (client) => setUpDatabaseRoles(client, roles))).toEqual({
-      appendOnlyTables: ['admin_audit_log', 'coin_ledger', 'stock_movements'],
+      appendOnlyTables: ['admin_audit_log', 'coin_ledger', 'content_versions', 'stock_movements'],
     });
     const after = await openDatabase({
       databaseUrl: legacyAs(roles.shop, roles.shopPassword),

@@ -2,7 +2,7 @@
 // refused, publishing copies a version into the served snapshot, unpublishing hides it, a rollback is a
 // new version equal to the old one and published, bookings publish when due, uids are checked.
 import { describe, it, expect } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
 import type { Database } from '#db/client';
 import { RefusalError } from '#modules/kernel';
@@ -338,6 +338,7 @@ describe('the versioned content store', () => {
       ),
     ).toMatch(/append-only/);
     expect(await failure(handle.db.delete(contentVersions).where(version1))).toMatch(/append-only/);
+    expect(await failure(handle.db.execute(sql`truncate content_versions`))).toMatch(/append-only/);
     expect((await listVersions(handle.db, 'kept')).map((v) => v.title)).toEqual(['元の版']);
   });
 });

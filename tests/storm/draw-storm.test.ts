@@ -9,12 +9,15 @@
 //   3. a second storm (3,000 requests, 2,500 lots) during which one instance is SIGKILLed and
 //      restarted, and some clients hang up right after sending; every request left without an
 //      answer is retried with its key and gets the first attempt's result where that committed.
+// The instances serve as the shop's database role and migrate as the owner (npm run db:roles, decision
+// 051), as a shop in production does: the money core holds with only the rights the allow-list gives.
 // PostgreSQL only: PGlite is one connection inside one process, so two instances cannot share it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestDatabase } from '#tests/database';
 import { scaledTimeout } from '#tests/settings';
 import { startInstances, STORM_AUTH_SECRET, type ShopCluster } from '#tests/instances';
+import { withShopRoles, type TestDatabaseRoles } from '#tests/database-roles';
 import { createSessionMembers, totalCredited, type SessionMember } from '#tests/members';
 import { publishLoadPack } from '#tests/fixtures';
 import {
@@ -49,6 +52,7 @@ const IN_FLIGHT = 96;
 const SELL_OUT_REFUSALS = new Set(['SOLD_OUT', 'NOT_ENOUGH_LOTS']);
 
 let cluster: ShopCluster | undefined;
+let roles: TestDatabaseRoles | undefined;
 let handle: DatabaseHandle | undefined;
 let client: DrawClient | undefined;
 let members: SessionMember[] = [];
@@ -240,9 +244,11 @@ async function expectStormAnswers(calls: DrawCall[], replies: DrawReply[]) {
 describe.sequential(`draw storm over HTTP, two server instances${skipped}`, () => {
   beforeAll(async () => {
     if (!onPostgres) return;
+    roles = await withShopRoles(database.databaseUrl!, 'storm');
     cluster = await startInstances({
       count: 2,
-      databaseUrl: database.databaseUrl!,
+      databaseUrl: roles.shopUrl,
+      migrationUrl: roles.ownerUrl,
       dataDir: database.dataDir,
       authSecret: STORM_AUTH_SECRET,
     });
@@ -262,6 +268,7 @@ describe.sequential(`draw storm over HTTP, two server instances${skipped}`, () =
     await cluster?.stop();
     await handle?.close();
     if (onPostgres) await database.drop();
+    await roles?.drop();
   });
 
   it.skipIf(!onPostgres)(
@@ -277,6 +284,15 @@ describe.sequential(`draw storm over HTTP, two server instances${skipped}`, () =
       const replies = await runBounded(calls, IN_FLIGHT, (call) => client!.post(call));
       const seconds = (performance.now() - started) / 1000;
       console.log(`[storm] sell-out: ${calls.length} requests in ${seconds.toFixed(1)} s`, tally(replies));
+      // The instances served as the shop role (not a superuser, not the owner).
+      const served = await rows<{ usename: string; superuser: boolean }>(
+        sql`select distinct a.usename, r.rolsuper as superuser from pg_stat_activity a join pg_roles r on r.oid = a.usesysid
+             where a.datname = current_database() and a.pid <> pg_backend_pid()`,
+      );
+      expect(served).toContainEqual({ usename: roles!.roles.shop, superuser: false });
+      expect(served.filter((s) => s.usename !== roles!.roles.shop && s.usename !== roles!.roles.owner)).toEqual(
+        served.filter((s) => s.superuser),
+      );
 
       const serverErrors = replies.flatMap((r, i) =>
         r.status >= 500 || r.status === 0 ? [describeReply(calls[i]!, r)] : [],

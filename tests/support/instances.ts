@@ -57,6 +57,11 @@ export interface StartInstancesOptions {
   nodeArgs?: string[];
   /** Milliseconds to wait for an instance's health (default 90 s: two cores, cold tsx cache). */
   startTimeoutMs?: number;
+  /**
+   * The owner's URL when the instances serve as the shop's role (npm run db:roles): the migrations run as
+   * the owner, and each instance gets it as DATABASE_MIGRATION_URL, as a shop with separate roles does.
+   */
+  migrationUrl?: string;
   /** Apply the migrations once before starting, so the instances start at once (together they would take turns on the migration lock). Default true. */
   migrate?: boolean;
 }
@@ -120,7 +125,12 @@ export async function startInstances(options: StartInstancesOptions): Promise<Sh
   installExitHook();
   if (options.migrate !== false) {
     const { openDatabase } = await import('#db/client');
-    const handle = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, poolSize: 1 });
+    const handle = await openDatabase({
+      databaseUrl: options.databaseUrl,
+      migrationUrl: options.migrationUrl,
+      dataDir: options.dataDir,
+      poolSize: 1,
+    });
     try {
       await handle.migrate();
     } finally {
@@ -157,6 +167,7 @@ export async function startInstances(options: StartInstancesOptions): Promise<Sh
     PUBLIC_ORIGIN: `http://localhost:${instance.port}`,
     DATA_DIR: path.join(options.dataDir, `instance-${instance.index}`),
     DATABASE_URL: options.databaseUrl,
+    ...(options.migrationUrl ? { DATABASE_MIGRATION_URL: options.migrationUrl } : {}),
     AUTH_SECRET: authSecret,
     LOG_LEVEL: options.logLevel ?? 'warn',
     DEMO_DATA: 'false',
