@@ -43,18 +43,28 @@ export function mentions(column: AnyColumn | SQL, spellings: readonly string[]):
 }
 
 /**
- * A jsonb column with the spellings redacted inside its strings (through its text form; the
- * pattern never spans JSON syntax because every spelling is escaped as JSON would write it).
- * @example await tx.update(events).set({ payload: redactedJson(events.payload, spellings) })
+ * A JSON value with the spellings redacted inside its string values, keys and structure untouched. In
+ * JavaScript, not in SQL on the text form: there a spelling that is also JSON (a nickname `null` or
+ * `true`, a number) would be replaced outside a string and break the document, and one that is also a
+ * key (`status`) would rename it.
+ * @example redactedJsonValue({ buyer: 'a@example.jp', paid: null }, ['a@example.jp', 'null']) // { buyer: '〔退会により削除〕', paid: null }
  */
-export function redactedJson(column: AnyColumn | SQL, spellings: readonly string[]): SQL {
-  const asJson = spellings.map((s) => JSON.stringify(s).slice(1, -1));
-  const pattern = spellingPattern(asJson);
-  return pattern ? sql`regexp_replace(${column}::text, ${pattern}, ${ERASED_MARK}, 'gi')::jsonb` : sql`${column}`;
+export function redactedJsonValue(value: unknown, spellings: readonly string[]): unknown {
+  const pattern = spellingPattern(spellings);
+  if (!pattern) return value;
+  const spelled = new RegExp(pattern, 'gi');
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.replace(spelled, ERASED_MARK);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value);
 }
 
 /**
- * Whether a jsonb column mentions any spelling.
+ * Whether a jsonb column mentions any spelling (on its text form: it may also answer yes for a key or a
+ * literal, which redactedJsonValue then leaves as it is).
  * @example .where(jsonMentions(events.payload, spellings))
  */
 export function jsonMentions(column: AnyColumn | SQL, spellings: readonly string[]): SQL {

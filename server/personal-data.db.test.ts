@@ -33,6 +33,7 @@ import {
   shippingRequests,
   users,
   coinLedger,
+  fraudSignals,
 } from '#db/schema';
 import { loadConfig } from '#server/config';
 import { createLogger } from '#server/logger';
@@ -46,7 +47,7 @@ import { capturingMessenger, createShopAuth, type IdentityMessenger } from '#mod
 import { createMaintenanceCache } from '#modules/shop';
 import { drawLots } from '#modules/draw';
 import { grantCoins } from '#modules/wallet';
-import { createAddress, createShippingRequest } from '#modules/shipping';
+import { createAddress, createShippingRequest, setShippingInternalNote } from '#modules/shipping';
 import { checkoutAsMember, sandboxHarness } from '#modules/payments/testing';
 import { notifyMember, sendPendingMailEmails, setMailEmailOptIn } from '#modules/mailbox';
 import { attachInvitation, invitationCodeOf } from '#modules/invitation';
@@ -269,6 +270,14 @@ async function memberWhoUsedEverything() {
     addressId: address.address.id,
   });
   if (!requested.ok) throw new Error(requested.code);
+  // The desk notes the request, quoting the member (kept with the request, redacted by 退会).
+  const noted = await setShippingInternalNote(
+    db,
+    commandLineOperator(),
+    requested.request.id,
+    `${person.addressName}様 不在票あり ${person.addressPhone}`,
+  );
+  expect(noted.ok).toBe(true);
 
   // A provider's event that echoes the buyer (as Stripe's checkout.session does with customer_details).
   const [paid] = await db.select().from(paymentOrders).where(eq(paymentOrders.memberId, memberId)).limit(1);
@@ -335,8 +344,8 @@ async function memberWhoUsedEverything() {
   await notifyMember(db, {
     memberId,
     category: 'operator',
-    subject: 'お知らせ',
-    body: 'ご利用ありがとうございます。',
+    subject: `${person.nickname}様へのお知らせ`,
+    body: `${person.email} 宛にご連絡しました。ご利用ありがとうございます。`,
     dedupeKey: `pd:${memberId}`,
   });
   await sendPendingMailEmails(db, { name: config.SITE_NAME, origin: config.PUBLIC_ORIGIN }, { limit: 50 });
@@ -355,6 +364,19 @@ async function memberWhoUsedEverything() {
 
   // The fraud signals read the sessions (address・browser labels) and the address book.
   await computeSignals(db, riskRulesOf(config));
+  // A signal on the member that staff decided with a note quoting them (redacted by 退会).
+  await db.insert(fraudSignals).values({
+    kind: 'shared_device',
+    memberId,
+    key: `pd-signal-${run}`,
+    evidence: { members: 2 },
+    firstSeen: new Date(),
+    lastSeen: new Date(),
+    status: 'cleared',
+    decidedLabel: 'コマンドライン',
+    decidedAt: new Date(),
+    decisionNote: `${person.email} 本人と電話 ${person.phoneE164} で確認済み`,
+  });
 
   // Last (a hold stops buying): staff hold the member with a reason that quotes them; the reason is kept
   // as a staff note, and the audit log keeps only digests of every text above (decision 053).
@@ -479,5 +501,24 @@ describe('退会 erases personal data everywhere', () => {
 
     // The ledger is untouched: the same rows, under the tombstone's id.
     expect(await handle.db.select().from(coinLedger).where(eq(coinLedger.memberId, memberId))).toEqual(ledgerBefore);
+
+    // Staff words kept for their own reason stay readable, the member's identifiers redacted: the desk's
+    // note on the request and the decision note on a signal. The personal mail's words are gone.
+    const [desk] = await handle.db
+      .select({ note: shippingRequests.internalNote })
+      .from(shippingRequests)
+      .where(eq(shippingRequests.memberId, memberId));
+    expect(desk!.note).toBe(`${ERASED_MARK}様 不在票あり ${ERASED_MARK}`);
+    const [signal] = await handle.db
+      .select({ note: fraudSignals.decisionNote })
+      .from(fraudSignals)
+      .where(and(eq(fraudSignals.memberId, memberId), eq(fraudSignals.key, `pd-signal-${run}`)));
+    expect(signal!.note).toBe(`${ERASED_MARK} 本人と電話 ${ERASED_MARK} で確認済み`);
+    const personalMails = await queryRows<{ subject: string }>(
+      handle.db,
+      sql`select subject from mails where audience = 'personal' and member_id = ${memberId}`,
+    );
+    expect(personalMails.length).toBeGreaterThan(0);
+    expect(personalMails.every((mail) => mail.subject === ERASED_MARK)).toBe(true);
   });
 });

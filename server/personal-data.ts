@@ -5,13 +5,14 @@ import path from 'node:path';
 import type { Database } from '#db/client';
 import type { ErasedMember } from '#modules/identity/server';
 import { recentlyDeletedMembers } from '#modules/identity/server';
-import { addressSpellingsOf, eraseAddressBook } from '#modules/shipping';
+import { addressSpellingsOf, eraseAddressBook, redactShippingNotesOf } from '#modules/shipping';
 import { eraseInquirer, removeInquiryImages, sweepOrphanInquiryImages } from '#modules/support';
 import { forgetMessagesTo, forgetSentMessagesOf } from '#modules/messaging';
 import { redactPaymentEventsOf } from '#modules/payments';
 import { forgetMemberKeys } from '#modules/idempotency';
-import { forgetFingerprintLabelsOf } from '#modules/risk';
+import { forgetFingerprintLabelsOf, redactSignalNotesOf } from '#modules/risk';
 import { redactMemberNotesOf } from '#modules/admin';
+import { erasePersonalMailsOf } from '#modules/mailbox';
 import type { ShopConfig } from './config';
 import { shippingRulesOf, type ShippingConfig } from './shipping';
 
@@ -51,6 +52,9 @@ export async function eraseMemberData(
   await forgetMemberKeys(tx, memberId);
   await forgetFingerprintLabelsOf(tx, memberId);
   await redactMemberNotesOf(tx, { memberId, spellings: member.spellings });
+  await redactShippingNotesOf(tx, { memberId, spellings: member.spellings });
+  await redactSignalNotesOf(tx, { memberId, spellings: member.spellings });
+  await erasePersonalMailsOf(tx, memberId);
 }
 
 /**

@@ -512,3 +512,4 @@ export {
 } from './operators';
 export { claimedAttachments, type ClaimedAttachment } from './claims';
 export { mailEmailOptIn, setMailEmailOptIn } from './preferences';
+export { erasePersonalMailsOf } from './erasure';

@@ -3,13 +3,14 @@
 // keeps no spelling of the member's address, number or name (docs/personal-data.md, decision 053).
 import { eq, inArray, or, and } from 'drizzle-orm';
 import type { Database } from '#db/client';
-import { jsonMentions, redactedJson } from '#db/redact';
+import { jsonMentions, redactedJsonValue } from '#db/redact';
 import { paymentEvents, paymentOrders } from './schema';
 
 /**
  * In the deletion's transaction: redacts the member's identifiers inside the payloads of the events
  * of their orders (a provider may echo the buyer's address or name); amounts, ids and outcomes stay.
- * Answers the events redacted.
+ * Answers the events redacted. Each payload is rewritten in JavaScript, string values only (a nickname
+ * that is also JSON, like `null`, must not break the document: redactedJsonValue).
  * @example await redactPaymentEventsOf(tx, { memberId, spellings })
  */
 export async function redactPaymentEventsOf(
@@ -26,10 +27,19 @@ export async function redactPaymentEventsOf(
   const theirs = refs.length
     ? or(inArray(paymentEvents.orderId, ids), inArray(paymentEvents.providerRef, refs))
     : inArray(paymentEvents.orderId, ids);
-  const rows = await tx
-    .update(paymentEvents)
-    .set({ payload: redactedJson(paymentEvents.payload, member.spellings) })
-    .where(and(theirs, jsonMentions(paymentEvents.payload, member.spellings)))
-    .returning({ id: paymentEvents.id });
-  return rows.length;
+  const candidates = await tx
+    .select({ id: paymentEvents.id, payload: paymentEvents.payload })
+    .from(paymentEvents)
+    .where(and(theirs, jsonMentions(paymentEvents.payload, member.spellings)));
+  let redacted = 0;
+  for (const event of candidates) {
+    const payload = redactedJsonValue(event.payload, member.spellings);
+    if (JSON.stringify(payload) === JSON.stringify(event.payload)) continue;
+    await tx
+      .update(paymentEvents)
+      .set({ payload: payload as typeof event.payload })
+      .where(eq(paymentEvents.id, event.id));
+    redacted++;
+  }
+  return redacted;
 }

@@ -20,4 +20,4 @@ export {
 export { SIGNAL_KIND_LABELS, SIGNAL_STATUS_LABELS, describeSignal } from './words';
 export { signalKinds, signalStatuses, type SignalKind, type SignalStatus } from './schema';
 export { sharedFingerprintKinds, phoneFingerprintOf, deviceFingerprintOf } from './referral';
-export { forgetFingerprintLabelsOf } from './erasure';
+export { forgetFingerprintLabelsOf, redactSignalNotesOf } from './erasure';

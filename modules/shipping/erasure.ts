@@ -1,13 +1,14 @@
 // 退会 in shipping: before the address book is erased, the ways its entries spell the member (the
 // names, the number, the street) are read once, so that text kept elsewhere (a payment provider's
 // payload, a staff note) can be redacted of them too. The sealed copies inside shipping requests stay
-// sealed (decision 019; docs/personal-data.md says why).
-import { eq } from 'drizzle-orm';
+// sealed (decision 019; docs/personal-data.md says why); the desk's notes on them lose the spellings.
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '#db/client';
+import { mentions, redactedText } from '#db/redact';
 import { openJson, type AddressKeyring } from './sealing';
 import { storedAddressSchema } from './address-input';
 import { bookPlace } from './addresses';
-import { memberAddresses } from './schema';
+import { memberAddresses, shippingRequests } from './schema';
 
 /**
  * Every spelling of the member's address book entries: 氏名 (with and without its space), フリガナ, the
@@ -36,4 +37,23 @@ export async function addressSpellingsOf(tx: Database, keyring: AddressKeyring, 
     spellings.add(digits);
   }
   return [...spellings];
+}
+
+/**
+ * In the deletion's transaction: the desk's notes on the member's shipping requests stay (the request is
+ * kept with its sealed copy), with the member's identifiers redacted. Answers the requests changed.
+ * @example await redactShippingNotesOf(tx, { memberId, spellings })
+ */
+export async function redactShippingNotesOf(
+  tx: Database,
+  member: { memberId: string; spellings: readonly string[] },
+): Promise<number> {
+  const rows = await tx
+    .update(shippingRequests)
+    .set({ internalNote: redactedText(shippingRequests.internalNote, member.spellings) })
+    .where(
+      and(eq(shippingRequests.memberId, member.memberId), mentions(shippingRequests.internalNote, member.spellings)),
+    )
+    .returning({ id: shippingRequests.id });
+  return rows.length;
 }

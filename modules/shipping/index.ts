@@ -161,4 +161,4 @@ export {
 } from './schema';
 export { shippingExportBatch } from './export';
 export { addressesChangedSince, type AddressSighting } from './risk-feed';
-export { addressSpellingsOf } from './erasure';
+export { addressSpellingsOf, redactShippingNotesOf } from './erasure';
