@@ -245,7 +245,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             </p>
           )}
           {pack.description && <p className="text-sm text-muted">{pack.description}</p>}
-          <p className="text-2xl font-black text-primary-ink">
+          <p className="text-2xl font-black text-primary-ink" data-testid="pack-price">
             {formatCoins(pack.pricePerDraw)}
             <span className="text-sm">コイン</span>
             <span className="text-sm font-bold text-muted"> / 1回</span>

@@ -168,7 +168,8 @@ function Line({
       <span className="flex min-w-0 flex-1 flex-col">
         <span className="truncate text-sm font-bold">
           {line.name}
-          {line.mine ? <span className="ml-1 text-xs text-primary-ink">（あなた）</span> : null}
+          {/* The darker pink: 4.7:1 on the member's soft pink line (the ink pink is 4.47:1 there). */}
+          {line.mine ? <span className="ml-1 text-xs text-primary-dark">（あなた）</span> : null}
         </span>
         {line.hit ? (
           <span className="truncate text-xs text-muted">
