@@ -64,9 +64,9 @@ export function PrizeDisclosure({
       </h2>
       <p className="text-muted">
         全{formatCoins(pack.totalLots)}口の中身です。すべての口に賞が入っていて、ハズレ（空くじ）はありません。
-        交換価値は、当たったカードをコインに交換するときのコイン数です。確率は次の1口がその賞になる確率（その賞の残り口数
-        ÷ 全体の残り口数、小数第2位以下切り捨て。0.1%に満たないときは「0.1%未満」）で、残り口数とともにリアルタイムで
-        変わります。（ ）内は販売開始時の確率です。
+        交換価値は、当たったカードをコインに交換するときのコイン数です。
+        {'確率は次の1口がその賞になる確率（その賞の残り口数 ÷ 全体の残り口数、小数第2位以下切り捨て。' +
+          '0.1%に満たないときは「0.1%未満」）で、残り口数とともにリアルタイムで変わります。（ ）内は販売開始時の確率です。'}
       </p>
       <div className="-mx-1 overflow-x-auto">
         <table className="w-full border-collapse text-left text-xs">
@@ -80,7 +80,7 @@ export function PrizeDisclosure({
                 残り/本数
               </th>
               <th scope="col" className="px-1 py-1.5 text-right font-bold">
-                確率
+                確率<span className="block font-normal">（当初）</span>
               </th>
               <th scope="col" className="px-1 py-1.5 text-right font-bold">
                 交換価値

@@ -40,14 +40,18 @@ export function PackOdds({
           >
             <span className={`shrink-0 rounded-full px-1.5 py-0.5 font-black ${chipOf(tier)}`}>{tier.label}</span>
             <span className="min-w-0">
-              残り{formatCoins(tier.left)}/{formatCoins(tier.quantity)}
+              {/* On a narrow phone the line breaks after 「・」, never inside a count or the odds. */}
+              <span className="whitespace-nowrap">
+                残り{formatCoins(tier.left)}/{formatCoins(tier.quantity)}
+                {closed ? '' : '・'}
+              </span>
               {closed ? null : (
-                <>
-                  ・現在
+                <span className="whitespace-nowrap">
+                  現在
                   <b className="text-sm text-ink" data-testid="tier-odds-value">
                     {tier.odds}
                   </b>
-                </>
+                </span>
               )}
             </span>
           </li>
