@@ -6,7 +6,7 @@
 import { TEST_RULES, createPublishedPack } from '#tests/fixtures';
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import {
   useBrowser,
@@ -16,9 +16,9 @@ import {
   confirmSignUpInBrowser,
 } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '#db/client';
-import { genres, users } from '#db/schema';
+import { genres, rankingScores, users } from '#db/schema';
 import { grantCoins } from '#modules/wallet';
-import { foldRankings } from '#modules/ranking';
+import { boardPeriod, foldRankings } from '#modules/ranking';
 import { formatOdds } from '~/components/gacha/odds';
 import { scaledTimeout } from '#tests/settings';
 
@@ -195,6 +195,52 @@ describe('odds, the feed, the visitor sheet and the ranking on a phone', () => {
         await page.goto('/ranking/daily/goodluck');
         await waitForHydration(page);
         await page.screenshot({ path: `${SHOTS}/ranking-daily-phone.png`, fullPage: true });
+
+        // A long board (yesterday's, which no other test reads; the journey's own rows, removed after): the
+        // member's listed line is the pinned one, in sight at the bottom while its place is further down.
+        const yesterday = boardPeriod('goodluck', 'previous', new Date()).start;
+        const others = Array.from({ length: 40 }, (_, i) => `oddsj-${GENRE}-${i}`);
+        const row = (memberId: string, score: number) => ({
+          board: 'goodluck' as const,
+          periodStart: yesterday,
+          memberId,
+          score,
+          reachedAt: new Date(),
+        });
+        await db
+          .insert(rankingScores)
+          .values([...others.map((id, i) => row(id, 10_000 - i * 100)), row(member!.id, 6_950)]);
+        try {
+          await page.goto('/ranking/daily/goodluck?period=previous');
+          await waitForHydration(page);
+          const pinned = page.getByTestId('my-place');
+          expect(await pinned.count()).toBe(1);
+          expect(await pinned.textContent()).toMatch(/^あなたの順位32位かくりつ（あなた）/);
+          expect(await page.getByText('かくりつ（あなた）').count()).toBe(1);
+          const box = (await pinned.boundingBox())!;
+          expect(box.y + box.height).toBeLessThanOrEqual(844);
+          expect(box.y).toBeGreaterThan(0);
+          await expectNoSeriousAxeViolations(page, 'phone /ranking/daily/goodluck?period=previous (long)');
+          await page.screenshot({ path: `${SHOTS}/ranking-long-pinned-phone.png` });
+          // Scrolled to its place, the line sits in the list between the 31st and the 33rd.
+          const items = page.getByTestId('board').locator('li');
+          await items.nth(35).scrollIntoViewIfNeeded();
+          const [above, mine, below] = await Promise.all(
+            [31, 32, 33].map((place) => items.nth(place - 1).boundingBox()),
+          );
+          expect(mine!.y).toBeGreaterThan(above!.y);
+          expect(below!.y).toBeGreaterThan(mine!.y);
+        } finally {
+          await db
+            .delete(rankingScores)
+            .where(
+              and(
+                eq(rankingScores.board, 'goodluck'),
+                eq(rankingScores.periodStart, yesterday),
+                inArray(rankingScores.memberId, [...others, member!.id]),
+              ),
+            );
+        }
         expect(problems).toEqual([]);
       } finally {
         await context.close();
