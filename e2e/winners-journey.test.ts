@@ -1,5 +1,5 @@
 // The winners feed and the draw history at phone size (decision 036): the home page's feed takes a new
-// top-tier win live (no reload, nothing moves below it), the member's 当選履歴 lists the draw with its
+// top-tier win live (no reload; the box as tall as its rows, decision 059), the member's 当選履歴 lists the draw with its
 // proof once the pack is over, and axe finds nothing serious on either page. Coins are granted on the
 // shop's database, which needs PostgreSQL.
 import { TEST_RULES, createPublishedPack } from '#tests/fixtures';
@@ -64,7 +64,6 @@ describe('the winners feed and the draw history on a phone', () => {
         await waitForHydration(page);
         const feed = page.getByRole('region', { name: 'みんなの当選履歴' });
         await feed.waitFor();
-        const before = await feed.boundingBox();
         await expectNoSeriousAxeViolations(page, 'phone / with the winners feed');
 
         // The member draws the whole pack (from the API, as the app would): the S賞 and the ラストワン賞.
@@ -81,9 +80,17 @@ describe('the winners feed and the draw history on a phone', () => {
         expect(drawn.status).toBe(201);
         await expect.poll(() => feed.textContent(), { timeout: 60_000 }).toContain(`テストパック ${pack}`);
         await expect.poll(() => feed.textContent()).toContain('匿名さん');
-        // The feed's box keeps its size: the win took a reserved row.
-        const after = await feed.boundingBox();
-        expect(after?.height).toBe(before?.height);
+        // The feed's box is as tall as its rows, no more: no reserved empty room (issue 29 item 7 replaced
+        // decision 036's five reserved rows, decision 059).
+        const rows = await feed
+          .getByTestId('winner-row')
+          .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height));
+        expect(rows.length).toBeGreaterThan(0);
+        const list = (await feed.locator('ol').boundingBox())!;
+        expect(Math.round((await feed.locator('ol').locator('..').boundingBox())!.height)).toBe(
+          Math.round(list.height),
+        );
+        expect(Math.round(list.height)).toBe(Math.round(rows.reduce((a, h) => a + h, 0)));
         await expectNoSeriousAxeViolations(page, 'phone / with a live win');
 
         await page.goto('/mypage/draws');

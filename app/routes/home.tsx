@@ -12,7 +12,7 @@ import { AppLink } from '~/components/AppLink';
 import { data } from 'react-router';
 import { takeOneTimeNotice } from '~/lib/one-time-notice.server';
 import { listWins } from '#modules/draw';
-import { FEED_ROWS } from '~/components/winners/feed';
+import { FEED_READ, FEED_ROWS, shownWins } from '~/components/winners/feed';
 import { WinnersFeed, useShopWinsStream, useWinners } from '~/components/winners/WinnersFeed';
 
 export const handle = { title: 'トップ' };
@@ -29,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listGachas(db, { sort }),
     content.listBanners(),
     content.listNotices(),
-    listWins(db, { limit: FEED_ROWS }),
+    listWins(db, { limit: FEED_READ }),
   ]);
   // A notice carried from the previous page (after 退会), shown once.
   const notice = takeOneTimeNotice(request);
@@ -38,7 +38,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       notice: notice.message,
       packs,
       notices: notices.slice(0, HOME_NOTICES).map(noticeListItem),
-      wins: wins.items,
+      // The entries of the rows shown (repeats collapse into one row: decision 059).
+      wins: shownWins(wins.items, FEED_ROWS),
       renderedAt: new Date().toISOString(),
       banners: banners.map((b) => ({
         id: b.uid,

@@ -3,7 +3,7 @@
 // place. The confirmation's form carries a one-time idempotency key, so a double tap draws once.
 // Each button says the total (「10連 5,000コイン」) and, when the balance is short, what is missing;
 // it still opens the confirmation, whose 「コインを購入する」 carries the pack and the count to the
-// shop (and 「ログインして引く」 brings a visitor back to the same confirmation).
+// shop (and 「会員登録して引く」 or 「ログインして引く」 brings a visitor back to the same confirmation).
 import { useEffect, useId, useRef, useState } from 'react';
 import { Form, Link, useLocation, useNavigation } from 'react-router';
 import { Button, ButtonLink } from '~/components/Button';
@@ -150,7 +150,9 @@ function ConfirmDialog({
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose, submitting]);
   // After signing in (or signing up) the visitor lands on this pack with this count's confirmation open.
-  const signInHref = `/auth/sign_in?redirect=${encodeURIComponent(`${location.pathname}?confirm=${count}`)}`;
+  const back = encodeURIComponent(`${location.pathname}?confirm=${count}`);
+  const signInHref = `/auth/sign_in?redirect=${back}`;
+  const signUpHref = `/auth/sign_up?redirect=${back}`;
   return (
     <div
       className="fixed inset-0 z-overlay flex items-end justify-center bg-ink/60 p-0 sm:items-center sm:p-4"
@@ -195,9 +197,32 @@ function ConfirmDialog({
         )}
         <div className="mt-5 flex flex-col gap-2">
           {balance === null ? (
-            <ButtonLink to={signInHref} size="lg" fullWidth>
-              ログインして引く
-            </ButtonLink>
+            // A visitor new to the shop signs up from here (the first visit is the usual case); a member signs in.
+            <div className="flex flex-col gap-2" data-testid="visitor-draw">
+              <p className="text-center text-sm text-muted">引くには会員登録（無料）またはログインが必要です。</p>
+              <div className="grid grid-cols-2 gap-2">
+                <ButtonLink
+                  to={signUpHref}
+                  size="lg"
+                  fullWidth
+                  // 16 px labels side by side: the deeper pink keeps white text at AA contrast.
+                  className="!bg-primary-ink !px-2 !text-base hover:!bg-primary-dark"
+                  data-testid="sign-up-to-draw"
+                >
+                  会員登録して引く
+                </ButtonLink>
+                <ButtonLink
+                  to={signInHref}
+                  size="lg"
+                  variant="secondary"
+                  fullWidth
+                  className="!px-2 !text-base"
+                  data-testid="sign-in-to-draw"
+                >
+                  ログインして引く
+                </ButtonLink>
+              </div>
+            </div>
           ) : staff ? (
             <p className="rounded-xl bg-canvas p-3 text-center text-sm">スタッフアカウントではガチャを引けません。</p>
           ) : limited ? (

@@ -6,6 +6,7 @@ import { AppLink } from '~/components/AppLink';
 import { formatCoins } from '~/lib/numbers';
 import { formatYmdHm } from '~/lib/dates';
 import { packDisclosure, type DisclosedTier } from './disclosure';
+import type { TierOdds } from './odds';
 
 export interface DisclosurePack {
   id: string;
@@ -35,9 +36,21 @@ function extraNote(tier: DisclosedTier): string | null {
   return null;
 }
 
-/** 排出内訳と還元率: the prizes, their counts and values, and the 還元率 with its formula in words. */
-export function PrizeDisclosure({ pack }: { pack: DisclosurePack }) {
+/**
+ * 排出内訳と還元率: the prizes, their counts, remaining lots, probabilities (now and at the start) and values,
+ * and the 還元率 with its formula in words. `odds` and `remaining` are the page's live counts (decision 059).
+ */
+export function PrizeDisclosure({
+  pack,
+  odds,
+  remaining,
+}: {
+  pack: DisclosurePack;
+  odds: TierOdds[];
+  remaining: number;
+}) {
   const numbers = packDisclosure(pack.tiers, pack.pricePerDraw, pack.totalLots);
+  const oddsById = new Map(odds.map((o) => [o.id, o]));
   const lotTiers = pack.tiers.filter((t) => !extraNote(t));
   const extraTiers = pack.tiers.filter((t) => extraNote(t));
   return (
@@ -52,17 +65,22 @@ export function PrizeDisclosure({ pack }: { pack: DisclosurePack }) {
       <p className="text-muted">
         全{formatCoins(pack.totalLots)}口の中身です。すべての口に賞が入っていて、ハズレ（空くじ）はありません。
         交換価値は、当たったカードをコインに交換するときのコイン数です。
+        {'確率は次の1口がその賞になる確率（その賞の残り口数 ÷ 全体の残り口数、小数第2位以下切り捨て。' +
+          '0.1%に満たないときは「0.1%未満」）で、残り口数とともにリアルタイムで変わります。（ ）内は販売開始時の確率です。'}
       </p>
       <div className="-mx-1 overflow-x-auto">
         <table className="w-full border-collapse text-left text-xs">
-          <caption className="sr-only">賞ごとの本数と交換価値</caption>
+          <caption className="sr-only">賞ごとの残り・本数、確率と交換価値</caption>
           <thead>
             <tr className="border-b border-line text-muted">
               <th scope="col" className="px-1 py-1.5 font-bold">
                 賞・カード
               </th>
               <th scope="col" className="px-1 py-1.5 text-right font-bold">
-                本数
+                残り/本数
+              </th>
+              <th scope="col" className="px-1 py-1.5 text-right font-bold">
+                確率<span className="block font-normal">（当初）</span>
               </th>
               <th scope="col" className="px-1 py-1.5 text-right font-bold">
                 交換価値
@@ -76,7 +94,13 @@ export function PrizeDisclosure({ pack }: { pack: DisclosurePack }) {
                   <b className="block">{tier.label}</b>
                   <span className="break-words">{tier.cardName}</span>
                 </th>
-                <td className="whitespace-nowrap px-1 py-1.5 text-right">{formatCoins(tier.quantity)}口</td>
+                <td className="whitespace-nowrap px-1 py-1.5 text-right" data-testid="disclosure-left">
+                  {formatCoins(oddsById.get(tier.id)?.left ?? 0)}/{formatCoins(tier.quantity)}口
+                </td>
+                <td className="whitespace-nowrap px-1 py-1.5 text-right" data-testid="disclosure-odds">
+                  <b>{remaining > 0 ? (oddsById.get(tier.id)?.odds ?? '—') : '—'}</b>
+                  <span className="block text-muted">（{oddsById.get(tier.id)?.initial ?? '—'}）</span>
+                </td>
                 <td className="whitespace-nowrap px-1 py-1.5 text-right">{formatCoins(tier.conversionValue)}コイン</td>
               </tr>
             ))}
@@ -86,7 +110,10 @@ export function PrizeDisclosure({ pack }: { pack: DisclosurePack }) {
               <th scope="row" className="px-1 py-1.5">
                 口の合計
               </th>
-              <td className="whitespace-nowrap px-1 py-1.5 text-right">{formatCoins(pack.totalLots)}口</td>
+              <td className="whitespace-nowrap px-1 py-1.5 text-right">
+                {formatCoins(remaining)}/{formatCoins(pack.totalLots)}口
+              </td>
+              <td className="whitespace-nowrap px-1 py-1.5 text-right">{remaining > 0 ? '100%' : '—'}</td>
               <td className="whitespace-nowrap px-1 py-1.5 text-right" data-testid="lot-value-total">
                 {formatCoins(numbers.lotValueCoins)}コイン
               </td>

@@ -1,12 +1,12 @@
-// 「みんなの当選履歴」: recent top-tier wins, server-rendered, then live (server-sent events). The list's
-// height is reserved for FEED_ROWS rows, so a new win moves nothing; a screen reader hears at most one
-// new win a minute (polite), never a stream of them.
+// 「みんなの当選履歴」: recent top-tier wins, server-rendered, then live (server-sent events). Identical wins
+// are one row with their count (「×5」) and the list takes only the room of its rows (decision 059); a
+// screen reader hears at most one new win a minute (polite), never a stream of them.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { WinnerFeedEntry } from '#modules/draw';
 import { Image } from '~/components/Image';
 import { AppLink } from '~/components/AppLink';
 import { TIER_CHIP } from '~/components/gacha/labels';
-import { FEED_ROWS, announcementOf, mergeWins, timeAgo, winOf } from './feed';
+import { FEED_READ, FEED_ROWS, announcementOf, collapseWins, mergeWins, timeAgo, winOf } from './feed';
 
 /** A screen reader hears a new win at most this often. */
 const ANNOUNCE_EVERY_MS = 60_000;
@@ -29,7 +29,8 @@ export function useWinners(initial: WinnerFeedEntry[], renderedAt: string) {
     return () => clearInterval(timer);
   }, []);
   const add = useCallback((fresh: WinnerFeedEntry, withPack: boolean) => {
-    setEntries((shown) => mergeWins(shown, [fresh], FEED_ROWS));
+    // Enough entries kept to fill the rows once repeats are collapsed.
+    setEntries((shown) => mergeWins(shown, [fresh], FEED_READ));
     setNow(Date.now());
     if (Date.now() - lastAnnounced.current >= ANNOUNCE_EVERY_MS) {
       lastAnnounced.current = Date.now();
@@ -71,21 +72,19 @@ export function WinnersFeed({
   withPack: boolean;
   id?: string;
 }) {
+  const rows = collapseWins(entries, FEED_ROWS);
   return (
     <section aria-labelledby={id} className="flex flex-col gap-2" data-testid="winners-feed">
       <h2 id={id} className="text-lg font-black">
         みんなの当選履歴
       </h2>
-      <div
-        className="rounded-2xl bg-white shadow-sm"
-        style={{ minHeight: `calc(${FEED_ROWS} * 3.5rem + ${FEED_ROWS - 1}px)` }}
-      >
-        {entries.length === 0 ? (
+      <div className="rounded-2xl bg-white shadow-sm">
+        {rows.length === 0 ? (
           <p className="p-4 text-sm text-muted">まだ上位賞の当選はありません。当たりが出るとここに表示されます。</p>
         ) : (
           <ol className="divide-y divide-line">
-            {entries.map((entry) => (
-              <li key={entry.id} className="flex h-14 items-center gap-3 px-3">
+            {rows.map((entry) => (
+              <li key={entry.key} className="flex h-14 items-center gap-3 px-3" data-testid="winner-row">
                 <CardThumb src={entry.imagePath} />
                 <p className="min-w-0 flex-1 text-xs leading-snug">
                   <span className="flex items-center gap-1.5">
@@ -95,6 +94,12 @@ export function WinnersFeed({
                       {entry.tierLabel}
                     </span>
                     <b className="truncate text-sm">{entry.cardName}</b>
+                    {entry.count > 1 && (
+                      <b className="shrink-0 text-sm text-primary-ink" data-testid="winner-count">
+                        <span aria-hidden="true">×{entry.count}</span>
+                        <span className="sr-only">（{entry.count}枚）</span>
+                      </b>
+                    )}
                   </span>
                   <span className="block truncate text-muted">
                     <span data-testid="winner-name">{entry.name}</span>さん

@@ -20,9 +20,12 @@ import { DrawPanel } from '~/components/gacha/DrawPanel';
 import { TierLineup } from '~/components/gacha/TierLineup';
 import { KiribanCounter } from '~/components/gacha/KiribanCounter';
 import { FairnessProof, PrizeDisclosure } from '~/components/gacha/PackDisclosure';
+import { PackOdds } from '~/components/gacha/PackOdds';
+import { oddsOf } from '~/components/gacha/odds';
+import { packDisclosure } from '~/components/gacha/disclosure';
 import { getGachaDetail, headlineTier, countUnclaimed, remainingOf } from '#modules/gacha';
 import { listWins, memberDrawnLots, verifiedReveal } from '#modules/draw';
-import { FEED_ROWS } from '~/components/winners/feed';
+import { FEED_READ, FEED_ROWS, shownWins } from '~/components/winners/feed';
 import { WinnersFeed, useWinners } from '~/components/winners/WinnersFeed';
 import { balanceOf, genresOf } from '~/lib/request-reads.server';
 import { rankName } from '#modules/progression';
@@ -61,7 +64,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // The member's own limits (decision 035): one primary-key read, more only for a limit that is set.
     selfLimitSummaryOf(shop),
     // This pack's winners feed (a draft's preview has none; a hidden genre's pack lists none).
-    preview ? Promise.resolve(null) : listWins(db, { gachaId: pack.id, limit: FEED_ROWS }),
+    preview ? Promise.resolve(null) : listWins(db, { gachaId: pack.id, limit: FEED_READ }),
   ]);
   // The pack's tiers came with it: the counts need only the one query of unclaimed lots.
   const soldOut = pack.status === 'sold_out';
@@ -86,7 +89,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     limitLeft: pack.perMemberLimit && drawnByMe !== null ? Math.max(pack.perMemberLimit - drawnByMe, 0) : null,
     reveal,
     preview,
-    wins: wins?.items ?? null,
+    // The entries of the rows shown (repeats collapse into one row: decision 059).
+    wins: wins ? shownWins(wins.items, FEED_ROWS) : null,
     renderedAt: new Date().toISOString(),
     // Chosen here, so the page's script does not carry the catalogue module (and Drizzle) to the browser.
     headlineTierId: headlineTier(pack.tiers)?.id ?? null,
@@ -116,6 +120,8 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
   const lastOne = pack.tiers.find((t) => t.isLastOne);
   const kiribanNumbers = pack.tiers.flatMap((t) => t.kiribanAt ?? []);
   const headline = pack.tiers.find((t) => t.id === loaderData.headlineTierId) ?? null;
+  // Each tier's odds now, from the live counts (decision 059): the same for every visitor, so cacheable.
+  const odds = oddsOf(pack.tiers, live.tiers, live.remaining, pack.totalLots);
   // Sold out by the stream as soon as the final lot goes, not only on the next load.
   const closed: 'sold_out' | 'ended' | null =
     pack.status === 'sold_out' || live.soldOut || (pack.status === 'on_sale' && live.remaining === 0)
@@ -239,11 +245,16 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             </p>
           )}
           {pack.description && <p className="text-sm text-muted">{pack.description}</p>}
-          <p className="text-2xl font-black text-primary-ink">
+          <p className="text-2xl font-black text-primary-ink" data-testid="pack-price">
             {formatCoins(pack.pricePerDraw)}
             <span className="text-sm">コイン</span>
             <span className="text-sm font-bold text-muted"> / 1回</span>
           </p>
+          <PackOdds
+            odds={odds}
+            returnRate={packDisclosure(pack.tiers, pack.pricePerDraw, pack.totalLots).returnRate}
+            closed={closed !== null}
+          />
           <dl className="grid grid-cols-3 gap-2 text-center" aria-live="polite">
             {[
               ['総口数', pack.totalLots, 'total'],
@@ -327,7 +338,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
       {loaderData.wins ? (
         <WinnersFeed entries={feed.entries} now={feed.now} announcement={feed.announcement} withPack={false} />
       ) : null}
-      <PrizeDisclosure pack={pack} />
+      <PrizeDisclosure pack={pack} odds={odds} remaining={live.remaining} />
       <FairnessProof pack={pack} reveal={loaderData.reveal} />
       <section
         aria-labelledby="notes"

@@ -66,6 +66,9 @@ const formatMultiple = (hundredths: number) =>
 
 export default function RankingBoardPage({ loaderData }: Route.ComponentProps) {
   const board = BOARDS[loaderData.kind];
+  // The member is listed once (issue 29 item 12): inside the top list their own line is the pinned one;
+  // the separate pinned card is only for a place outside the list (or none).
+  const listed = loaderData.lines.some((line) => line.mine);
   return (
     <section aria-labelledby="board-title" className="flex flex-col gap-3 pb-24 md:pb-0">
       <h2 id="board-title" className="text-base font-black">
@@ -109,11 +112,11 @@ export default function RankingBoardPage({ loaderData }: Route.ComponentProps) {
             data-testid="board"
           >
             {loaderData.lines.map((line, index) => (
-              <Line key={index} line={line} kind={loaderData.kind} />
+              <Line key={index} line={line} kind={loaderData.kind} pinned={line.mine} />
             ))}
           </ol>
           <div className="sticky bottom-[calc(4.5rem+env(safe-area-inset-bottom))] md:bottom-3" aria-live="polite">
-            {loaderData.me ? (
+            {listed ? null : loaderData.me ? (
               <div className="rounded-2xl shadow-lg ring-2 ring-primary" data-testid="my-place">
                 <p className="sr-only">あなたの順位</p>
                 <Line line={loaderData.me} kind={loaderData.kind} asItem={false} />
@@ -135,12 +138,25 @@ export default function RankingBoardPage({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function Line({ line, kind, asItem = true }: { line: BoardLine; kind: BoardKind; asItem?: boolean }) {
+/** A board line; `pinned`: the member's own line in the list, which stays in sight at the bottom (sticky). */
+function Line({
+  line,
+  kind,
+  asItem = true,
+  pinned = false,
+}: {
+  line: BoardLine;
+  kind: BoardKind;
+  asItem?: boolean;
+  pinned?: boolean;
+}) {
   const Tag = asItem ? 'li' : 'div';
   return (
     <Tag
-      className={`flex items-center gap-3 rounded-2xl px-3 py-2.5 shadow-sm ${line.mine ? 'bg-primary-soft' : 'bg-white'}`}
+      className={`flex items-center gap-3 rounded-2xl px-3 py-2.5 shadow-sm ${line.mine ? 'bg-primary-soft' : 'bg-white'} ${pinned ? 'sticky bottom-[calc(4.5rem+env(safe-area-inset-bottom))] z-10 shadow-lg ring-2 ring-primary md:bottom-3' : ''}`}
+      data-testid={pinned ? 'my-place' : undefined}
     >
+      {pinned ? <span className="sr-only">あなたの順位</span> : null}
       <span className="flex w-10 shrink-0 justify-center">
         <span
           className={`flex size-8 items-center justify-center rounded-full text-sm font-black ${MEDALS[line.place] ?? 'text-muted'}`}
@@ -152,7 +168,8 @@ function Line({ line, kind, asItem = true }: { line: BoardLine; kind: BoardKind;
       <span className="flex min-w-0 flex-1 flex-col">
         <span className="truncate text-sm font-bold">
           {line.name}
-          {line.mine ? <span className="ml-1 text-xs text-primary-ink">（あなた）</span> : null}
+          {/* The darker pink: 4.7:1 on the member's soft pink line (the ink pink is 4.47:1 there). */}
+          {line.mine ? <span className="ml-1 text-xs text-primary-dark">（あなた）</span> : null}
         </span>
         {line.hit ? (
           <span className="truncate text-xs text-muted">
