@@ -32,7 +32,7 @@ afterAll(async () => {
 const PAGES: [string, string][] = [
   ['/admin', '管理ホーム'],
   ['/admin/members', '会員'],
-  ['/admin/members/approvals', '承認待ち'],
+  ['/admin/approvals', '承認待ち'],
   ['/admin/shipping', '発送デスク'],
   ['/admin/stock', '在庫'],
   ['/admin/orders', '注文'],

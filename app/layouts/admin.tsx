@@ -17,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission | AdminPermission[]; end?: boolean }[] = [
   { to: '/admin', label: 'ホーム', end: true },
   { to: '/admin/members', label: '会員', permission: 'members:read' },
-  { to: '/admin/members/approvals', label: '承認待ち', permission: ['coins:grant', 'staff:write', 'mail:write'] },
+  { to: '/admin/approvals', label: '承認待ち', permission: ['coins:grant', 'staff:write', 'mail:write'] },
   { to: '/admin/shipping', label: '発送デスク', permission: 'shipping:read' },
   { to: '/admin/packs', label: 'パック', permission: 'packs:write' },
   { to: '/admin/stock', label: '在庫', permission: 'packs:write' },

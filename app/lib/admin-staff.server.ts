@@ -137,7 +137,7 @@ async function staffActionOperator(shop: ShopRequest, request: Request): Promise
   return requireOperator(shop, request, 'staff:write');
 }
 
-const WAITS_FOR_APPROVAL = '別の管理者が「承認待ち」一覧（/admin/members/approvals）で承認すると反映されます。';
+const WAITS_FOR_APPROVAL = '別の管理者が「承認待ち」一覧（/admin/approvals）で承認すると反映されます。';
 
 const refused = (refusal: Refusal<string>, form: string) => {
   const { status, message } = describeRefusal(refusal as Refusal<RefusalCode>);

@@ -1,5 +1,5 @@
 // The member console over HTTP, as the built shop answers it (decision 026): who may open and use
-// /admin/members, /admin/members/:id and /admin/members/approvals (members meet not-found; staff
+// /admin/members, /admin/members/:id and /admin/approvals (members meet not-found; staff
 // without the permission get 403 on every page and every action), the search by email, phone and
 // nickname, a member's page, coin adjustments with the second admin's approval, the ban that signs
 // the member out and refuses sign-in in Japanese, the hold the member sees, notes, and the audit log.
@@ -91,7 +91,7 @@ describe.skipIf(!databaseUrl)(
   () => {
     it('answers members 404 and staff without each permission 403, on every page and action', async () => {
       const target = await signedUp('mc-target');
-      const pages = ['/admin/members', `/admin/members/${target.id}`, '/admin/members/approvals'];
+      const pages = ['/admin/members', `/admin/members/${target.id}`, '/admin/approvals'];
       const path = `/admin/members/${target.id}`;
 
       const member = await signedUp('mc-member');
@@ -99,7 +99,7 @@ describe.skipIf(!databaseUrl)(
       for (const [intent, body] of Object.entries(memberActions('k-member-0001')))
         expect((await postForm(path, body, { cookie: member.cookie })).status, intent).toBe(404);
       expect(
-        (await postForm('/admin/members/approvals', { intent: 'approve', id: target.id }, { cookie: member.cookie }))
+        (await postForm('/admin/approvals', { intent: 'approve', id: target.id }, { cookie: member.cookie }))
           .status,
       ).toBe(404);
 
@@ -122,11 +122,11 @@ describe.skipIf(!databaseUrl)(
       expect(shown.body).toContain(target.email);
       expect(shown.body).not.toContain('利用停止にする');
       expect(shown.body).not.toContain('コインの調整');
-      expect((await get('/admin/members/approvals', { cookie: reader.cookie })).status).toBe(403);
+      expect((await get('/admin/approvals', { cookie: reader.cookie })).status).toBe(403);
       for (const [intent, body] of Object.entries(memberActions('k-reader-0001')))
         expect((await postForm(path, body, { cookie: reader.cookie })).status, intent).toBe(403);
       expect(
-        (await postForm('/admin/members/approvals', { intent: 'approve', id: target.id }, { cookie: reader.cookie }))
+        (await postForm('/admin/approvals', { intent: 'approve', id: target.id }, { cookie: reader.cookie }))
           .status,
       ).toBe(403);
 
@@ -143,7 +143,7 @@ describe.skipIf(!databaseUrl)(
           (await postForm(path, memberActions('k-granter-001')[intent]!, { cookie: granter.cookie })).status,
           intent,
         ).toBe(403);
-      expect((await get('/admin/members/approvals', { cookie: granter.cookie })).status).toBe(200);
+      expect((await get('/admin/approvals', { cookie: granter.cookie })).status).toBe(200);
 
       // Nothing happened to the member but the writer's note.
       expect(await auditActions(target.id)).toEqual(['member.note']);
@@ -266,12 +266,12 @@ describe.skipIf(!databaseUrl)(
       expect((await getBalance(handle!.db, target.id)).paid).toBe(0);
       const id = await pendingIdFor(target.id);
       expect(id).toBeDefined();
-      const self = await postForm('/admin/members/approvals', { intent: 'approve', id: id! }, { cookie });
+      const self = await postForm('/admin/approvals', { intent: 'approve', id: id! }, { cookie });
       expect(self.status).toBe(403);
       expect(self.body).toContain('自分が申請したコイン調整は承認・却下できません');
       const staffGranter = await staffWith('mc-staff-approver', ['coins:grant']);
       const notAdmin = await postForm(
-        '/admin/members/approvals',
+        '/admin/approvals',
         { intent: 'approve', id: id! },
         { cookie: staffGranter.cookie },
       );
@@ -279,17 +279,17 @@ describe.skipIf(!databaseUrl)(
       expect(notAdmin.body).toContain('管理者');
 
       const approver = await adminAccount('mc-approver');
-      const approvals = await get('/admin/members/approvals', { cookie: approver.cookie });
+      const approvals = await get('/admin/approvals', { cookie: approver.cookie });
       expect(approvals.body).toContain('返金の代わり');
       const ok = await postForm(
-        '/admin/members/approvals',
+        '/admin/approvals',
         { intent: 'approve', id: id! },
         { cookie: approver.cookie },
       );
       expect(ok.status).toBe(200);
       expect(ok.body).toContain('承認しました');
       const twice = await postForm(
-        '/admin/members/approvals',
+        '/admin/approvals',
         { intent: 'approve', id: id! },
         { cookie: approver.cookie },
       );
@@ -299,7 +299,7 @@ describe.skipIf(!databaseUrl)(
       expect(
         (
           await postForm(
-            '/admin/members/approvals',
+            '/admin/approvals',
             { intent: 'approve', id: 'not-a-uuid' },
             { cookie: approver.cookie },
           )

@@ -202,12 +202,12 @@ describe.skipIf(!databaseUrl)(
         .select({ id: sql<string>`id` })
         .from(sql`staff_role_requests`)
         .where(sql`subject = ${junior.id} and status = 'pending'`);
-      const approvals = await get('/admin/members/approvals', { cookie: approver.cookie });
+      const approvals = await get('/admin/approvals', { cookie: approver.cookie });
       expect(approvals.status).toBe(200);
       expect(approvals.body).toContain('管理者の変更の承認待ち');
       expect(approvals.body).toContain(junior.email);
       const self = await post(
-        '/admin/members/approvals',
+        '/admin/approvals',
         [
           ['intent', 'staff-approve'],
           ['id', request!.id],
@@ -218,7 +218,7 @@ describe.skipIf(!databaseUrl)(
       expect(self.body).toContain('自分が申請した管理者の変更は承認・却下できません');
       expect((await accessOf(junior.id)).role).toBe('staff');
       const approved = await post(
-        '/admin/members/approvals',
+        '/admin/approvals',
         [
           ['intent', 'staff-approve'],
           ['id', request!.id],
@@ -237,16 +237,20 @@ describe.skipIf(!databaseUrl)(
       } as const;
       for (const held of Object.keys(sections) as (keyof typeof sections)[]) {
         const operator = await signedUp(`approvals-${held.replace(':', '-')}`, 'staff', [held]);
-        const page = await get('/admin/members/approvals', { cookie: operator.cookie });
+        const page = await get('/admin/approvals', { cookie: operator.cookie });
         expect(page.status, held).toBe(200);
         for (const [permission, heading] of Object.entries(sections))
           if (permission === held) expect(page.body, `${held} sees its own section`).toContain(heading);
           else expect(page.body, `${held} does not see ${permission}'s section`).not.toContain(heading);
-        expect((await get('/admin', { cookie: operator.cookie })).body).toContain('href="/admin/members/approvals"');
+        expect((await get('/admin', { cookie: operator.cookie })).body).toContain('href="/admin/approvals"');
       }
       // Holding none of them: the page is refused, naming what would open it.
       const reader = await signedUp('approvals-members-read', 'staff', ['members:read']);
-      const refused = await get('/admin/members/approvals', { cookie: reader.cookie });
+      // The old address (under 会員) sends a bookmark to the page, which then decides.
+      const moved = await get('/admin/members/approvals', { cookie: reader.cookie });
+      expect(moved.status).toBe(301);
+      expect(moved.location).toBe('/admin/approvals');
+      const refused = await get('/admin/approvals', { cookie: reader.cookie });
       expect(refused.status).toBe(403);
       expect(refused.body).toContain('coins:grant / staff:write / mail:write');
     });

@@ -34,7 +34,7 @@ export function StaffRequestsWaiting({ requests }: { requests: StaffRoleRequestR
       </h2>
       <p className="mt-1 text-sm text-muted">
         管理者の招待・任命・変更・解除は、申請した人とは別の管理者が承認したときに反映されます。
-        <Link to="/admin/members/approvals" className="underline">
+        <Link to="/admin/approvals" className="underline">
           承認待ち一覧へ
         </Link>
       </p>

@@ -41,7 +41,7 @@ const TASKS: { to: string; title: string; text: string; permission: string | str
     permission: 'members:read',
   },
   {
-    to: '/admin/members/approvals',
+    to: '/admin/approvals',
     title: '承認待ち',
     text: '承認が必要な大きなコイン調整、管理者の変更、大きなプレゼント付きメールを、申請者とは別の管理者が承認・却下します。',
     permission: ['coins:grant', 'staff:write', 'mail:write'],

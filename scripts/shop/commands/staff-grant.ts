@@ -1,7 +1,7 @@
 // staff:grant: make a member an admin (every permission), staff with the permissions given, or, with
 // --revoke, a member again. Staff cannot draw; the admin area asks for their second factor. Making or
 // unmaking an admin is immediate only for the shop's first two admins; after that it waits for an
-// admin's approval at /admin/members/approvals (docs/decisions/050).
+// admin's approval at /admin/approvals (docs/decisions/050).
 import { grantStaffDirectly, isAdminPermission, type AdminPermission } from '#modules/admin';
 import { requiredOption, UsageError } from '../args';
 import { findMember } from '../find-member';
@@ -44,7 +44,7 @@ export const staffGrant: ShopCommand = {
           ? {
               ...granted,
               pending: waiting.requestId,
-              note: '管理者の承認待ちです（/admin/members/approvals で管理者が承認すると反映されます）。',
+              note: '管理者の承認待ちです（/admin/approvals で管理者が承認すると反映されます）。',
             }
           : granted,
       ),

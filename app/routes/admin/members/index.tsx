@@ -32,7 +32,7 @@ export default function MemberSearchPage({ loaderData }: Route.ComponentProps) {
     <div className="max-w-6xl">
       <div className="flex flex-wrap items-baseline justify-between gap-3">
         <h1 className="text-2xl font-black">会員</h1>
-        <Link to="/admin/members/approvals" className="text-sm font-bold underline">
+        <Link to="/admin/approvals" className="text-sm font-bold underline">
           コイン調整の承認待ち
         </Link>
       </div>

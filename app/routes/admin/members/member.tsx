@@ -379,7 +379,7 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
                     <td className={cell}>{a.reason}</td>
                     <td className={cell}>
                       {a.status === 'pending' ? (
-                        <Link to="/admin/members/approvals" className="font-bold text-amber-900 underline">
+                        <Link to="/admin/approvals" className="font-bold text-amber-900 underline">
                           承認待ち
                         </Link>
                       ) : a.status === 'applied' ? (

@@ -1,7 +1,8 @@
-// /admin/members/approvals (承認待ち): what waits for a second admin, a section per kind, each shown to the
-// operators holding its permission (APPROVAL_READERS): coin adjustments above
-// COIN_ADJUSTMENT_APPROVAL_THRESHOLD (coins:grant, decision 026), admin changes (staff:write, decision 050)
-// and mails with large presents (mail:write, decision 052). Only an admin other than the requester decides.
+// /admin/approvals (承認待ち; the old /admin/members/approvals redirects here): what waits for a second
+// admin, a section per kind, each shown to the operators holding its permission (APPROVAL_READERS): coin
+// adjustments above COIN_ADJUSTMENT_APPROVAL_THRESHOLD (coins:grant, decision 026), admin changes
+// (staff:write, decision 050) and mails with large presents (mail:write, decision 052). Only an admin other
+// than the requester decides.
 import { useActionData } from 'react-router';
 import type { Route } from './+types/approvals';
 import { shopRequestContext } from '~/context';
