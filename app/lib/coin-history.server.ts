@@ -31,7 +31,9 @@ export async function loadCoinHistory(
 ): Promise<{ items: CoinHistoryItem[]; nextBefore: number | null }> {
   const page = await listCoinHistory(db, memberId, options);
   const isConversion = (row: CoinHistoryRow) =>
-    row.reason === 'prize_conversion' || row.reason === 'prize_auto_conversion';
+    row.reason === 'prize_conversion' ||
+    row.reason === 'prize_auto_conversion' ||
+    row.reason === 'prize_conversion_undo';
   const [drawsById, prizesById] = await Promise.all([
     describeDraws(
       db,
