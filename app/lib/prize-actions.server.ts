@@ -7,6 +7,9 @@ import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import type { Database } from '#db/client';
+import type { ShopConfig } from '#server/config';
+import { tierCards } from '#modules/gacha';
+import type { PrizeRules } from '~/components/gacha/BulkConvertSheet';
 import { convertPrizes, describePrizes, keepPrizes, prizeConversionSchema, undoConversion } from '#modules/draw';
 import { isUuid } from '#modules/kernel';
 import { describeRefusal } from '#server/refusals';
@@ -43,6 +46,33 @@ export async function pickByTiers(db: Database, memberId: string, ids: string[],
     const prize = described.get(id);
     return !prize || chosen.has(prize.tierLabel);
   });
+}
+
+/**
+ * The settings behind the prize choices, for a page's loader: which cards a conversion names, which
+ * tiers keep 保管 first, and how long 元に戻す lasts (decision 057).
+ * @example prizeRules: prizeRulesOf(shop.services.config)
+ */
+export const prizeRulesOf = (config: ShopConfig): PrizeRules => ({
+  highlightCoins: config.PRIZE_HIGHLIGHT_COINS,
+  minCoins: config.CONVERT_CONFIRM_NAMED_MIN_COINS,
+  aboveLowestTiers: config.CONVERT_CONFIRM_NAMED_ABOVE_LOWEST_TIERS,
+  undoSeconds: config.CONVERT_UNDO_SECONDS,
+});
+
+/**
+ * A draw's prizes with each one's standing in its pack (`tiersBelow`), which the naming rule reads.
+ * @example items: await withTierStanding(db, result.items)
+ */
+export async function withTierStanding<P extends { tierId: string }>(
+  db: Database,
+  items: P[],
+): Promise<(P & { tiersBelow: number })[]> {
+  const cards = await tierCards(
+    db,
+    items.map((i) => i.tierId),
+  );
+  return items.map((i) => ({ ...i, tiersBelow: cards.get(i.tierId)?.tiersBelow ?? 0 }));
 }
 
 const refuse = (status: number, message: string, intent: PrizeIntent | null = null) =>
