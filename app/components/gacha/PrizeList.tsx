@@ -120,7 +120,7 @@ export function PrizeChoices({
   const lowestTotal = lowest.reduce((n, c) => n + c.total, 0);
   // 保管 comes first for the rare cards (A賞 and better): one tap keeps exactly those.
   const rare = undecided.filter((p) => isRareTier(p, rules.aboveLowestTiers));
-  const rareLabels = [...new Set(rare.map((p) => p.tierLabel))];
+  const rareLabels = tierChoices(rare).map((c) => c.label);
   const hrefFor = (changes: Record<string, string | null>) =>
     withParams(location.pathname, location.search, { sheet: null, prize: null, confirm: null, ...changes });
   const closeHref = hrefFor({});
@@ -569,6 +569,9 @@ function PrizeSheet({
           <>
             <p className="rounded-xl border-2 border-amber-500 bg-amber-50 p-3 font-bold text-amber-950">
               {prize.tierLabel}「{prize.cardName}」は発送用に保管中のカードです。交換すると発送できなくなります。
+            </p>
+            <p className="text-xs text-muted">
+              交換しても{undoSeconds}秒間は「元に戻す」で取り消せます。その後は発送できません。
             </p>
             <Form method="post" replace preventScrollReset>
               <input type="hidden" name="intent" value="convertKept" />
