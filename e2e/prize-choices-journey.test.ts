@@ -230,6 +230,18 @@ describe('prize choices on a phone', () => {
         await page.screenshot({ path: `${SHOTS}/phone-prize-box-filtered.png`, fullPage: true });
         await expectNoSeriousAxeViolations(page, 'phone prize box filtered by A賞, by value');
 
+        // The same screens on a desktop.
+        await page.setViewportSize({ width: 1280, height: 900 });
+        await page.screenshot({ path: `${SHOTS}/desktop-prize-box-filtered.png` });
+        await page.goto(`/gacha/${HIDDEN_TEST_GENRE}/${gachaId}/result/${drawn.result.drawId}`);
+        await waitForHydration(page);
+        await page.getByTestId('convert-undecided').click();
+        await bulk.locator('[data-tier="A賞"]').check();
+        await bulk.getByTestId('bulk-named-card').first().waitFor();
+        await settle(page);
+        await page.screenshot({ path: `${SHOTS}/desktop-prizes-bulk-named.png` });
+        await expectNoSeriousAxeViolations(page, 'desktop bulk conversion by tier');
+
         expect(problems).toEqual([]);
         expect(await checkInvariants(db)).toEqual([]);
       } finally {

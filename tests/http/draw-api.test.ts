@@ -394,6 +394,14 @@ describe.skipIf(!databaseUrl)(
         (await postForm(resultPath, { intent: 'convertKept', prizeIds: keptPrize!.prizeId }, { cookie })).status,
       ).toBe(200);
       expect((await getBalance(handle!.db, memberId)).total).toBe(othersValue + keptPrize!.conversionValue);
+      // 元に戻す without JavaScript (decision 057): the answer carries the conversion's form.
+      // A card the bulk conversion left (a higher tier), if the draw won one.
+      const higher = others.find((p) => !bulkIds.includes(p.prizeId));
+      const converted = higher
+        ? await postForm(resultPath, { intent: 'convert', prizeIds: higher.prizeId }, { cookie })
+        : null;
+      const conversionId = converted && /name="conversionId" value="([0-9a-f-]{36})"/.exec(converted.body)?.[1];
+      if (higher) expect(conversionId).toBeDefined();
       const stranger = await signUpByForm({
         name: 'よその人',
         email: uniqueEmail('nojs-other'),
@@ -411,6 +419,24 @@ describe.skipIf(!databaseUrl)(
           )
         ).status,
       ).toBe(404);
+      if (higher && conversionId) {
+        const balance = await getBalance(handle!.db, memberId);
+        const strangersUndo = await postForm(
+          resultPath,
+          { intent: 'undo', conversionId },
+          { cookie: cookieFrom(stranger.headers) },
+        );
+        expect(strangersUndo.status).toBe(404);
+        expect(await getBalance(handle!.db, memberId)).toEqual(balance);
+        const undone = await postForm(resultPath, { intent: 'undo', conversionId }, { cookie });
+        expect(undone.status).toBe(200);
+        expect(undone.body).toContain('交換を取り消しました');
+        const again = await postForm(resultPath, { intent: 'undo', conversionId }, { cookie });
+        expect(again.status).toBe(200);
+        expect((await getBalance(handle!.db, memberId)).total).toBe(balance.total - higher.conversionValue);
+        const forged = await postForm(resultPath, { intent: 'undo', conversionId: 'not-an-id' }, { cookie });
+        expect(forged.status).toBe(400);
+      }
     });
   },
 );
