@@ -3,13 +3,13 @@
 // standing in the pack (the lowest tier is what the sheet chooses at first).
 import { describe, it, expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { useTestDatabase } from '#tests/use-test-database';
+import { useTestDatabase as testDatabase } from '#tests/use-test-database';
 import { createMemberWithCoins, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { convertPrizes, drawLots, listPrizes, undoConversion } from '#modules/draw';
 import { getBalance } from '#modules/wallet';
 import { pickByTiers, withTierStanding } from './prize-actions.server';
 
-const handle = useTestDatabase('prize_actions', { invariants: 'afterEach' });
+const handle = testDatabase('prize_actions', { invariants: 'afterEach' });
 
 describe('conversion by tier', () => {
   it('converts only the chosen tiers, and the rest stay undecided; an undo puts them back', async () => {
