@@ -230,6 +230,13 @@ describe('prize choices on a phone', () => {
         await page.screenshot({ path: `${SHOTS}/phone-prize-box-filtered.png`, fullPage: true });
         await expectNoSeriousAxeViolations(page, 'phone prize box filtered by A賞, by value');
 
+        // The coin history shows the conversion and its reversal as two rows.
+        await page.goto('/mypage?tab=coins');
+        await waitForHydration(page);
+        await page.getByTestId('ledger-entry').filter({ hasText: 'カード14枚の交換を取り消し' }).waitFor();
+        await page.getByTestId('ledger-entry').filter({ hasText: 'カード14枚をコインに交換' }).waitFor();
+        await page.screenshot({ path: `${SHOTS}/phone-coin-history-undo.png` });
+
         // The same screens on a desktop.
         await page.setViewportSize({ width: 1280, height: 900 });
         await page.screenshot({ path: `${SHOTS}/desktop-prize-box-filtered.png` });
