@@ -63,11 +63,12 @@ describe('the modules’ SQL step', () => {
     );
     expect(draw!.prosrc).toContain('gacha_claim_lots');
     expect(draw!.prosrc).not.toMatch(/UPDATE gacha_lots/i);
-    // Both prize_convert calls exist: the six-argument one and 0007's five-argument wrapper (rolling deploys).
+    // Every prize_convert call exists: 057's seven-argument one (an undo window), the six-argument one and
+    // 0007's five-argument wrapper (rolling deploys).
     const [converts] = rowsOf<{ n: number }>(
       await handle.db.execute(sql`select count(*)::int as n from pg_proc where proname = 'prize_convert'`),
     );
-    expect(converts!.n).toBe(2);
+    expect(converts!.n).toBe(3);
   });
 
   it('replaces nothing on a second start, and only a changed file after a change', async () => {

@@ -28,6 +28,7 @@ export const HISTORY_TABLES = [
   'coin_grants',
   'draws',
   'prizes',
+  'prize_conversions',
   'gacha_lots',
   'payment_events',
   'payment_orders',

@@ -16,6 +16,7 @@ import {
   KEPT_PRIZE_STORAGE_DAYS,
   DRAW_REFUSAL_CODES,
   PRIZE_CHOICE_REFUSAL_CODES,
+  CONVERSION_UNDO_REFUSAL_CODES,
   drawLots,
   convertPrizes,
   type DrawRefusalCode,
@@ -163,6 +164,9 @@ describe('rules shared by the SQL and the TypeScript', () => {
     const body = await bodyOf('prize_convert');
     const codes = new Set(all(body, /'code', '([A-Z_]+)'/g));
     expect([...codes].sort()).toEqual([...PRIZE_CHOICE_REFUSAL_CODES].sort());
+    // …and an undo's (decision 057).
+    const undoCodes = new Set(all(await bodyOf('prize_convert_undo'), /'code', '([A-Z_]+)'/g));
+    expect([...undoCodes].sort()).toEqual([...CONVERSION_UNDO_REFUSAL_CODES].sort());
   });
 
   it('refuses a draw to exactly the members the pages and the API treat as staff', async () => {
@@ -187,6 +191,7 @@ describe('rules shared by the SQL and the TypeScript', () => {
     const reasons = [
       ...all(await bodyOf('draw_execute'), /wallet_spend\([^,]+,[^,]+,\s*'(\w+)'/g),
       ...all(await bodyOf('prize_convert'), /THEN '(\w+)' ELSE '(\w+)' END/g),
+      ...all(await bodyOf('prize_convert_undo'), /wallet_revoke_grant\([^,]+,\s*'(\w+)'/g),
       ...all(await bodyOf('wallet_expire_member'), /'expired', '(\w+)'/g),
       ...all(await bodyOf('payments_check_invariants'), /reason = '(\w+)'/g),
     ];
@@ -195,6 +200,7 @@ describe('rules shared by the SQL and the TypeScript', () => {
         'draw',
         'prize_conversion',
         'prize_auto_conversion',
+        'prize_conversion_undo',
         'expiry',
         'purchase',
         'purchase_bonus',

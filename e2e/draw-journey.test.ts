@@ -119,13 +119,15 @@ describe.each<ViewportName>(['phone', 'desktop'])('drawing on a %s', (viewport) 
         await expectNoSeriousAxeViolations(page, `${viewport} card sheet`);
         await page.getByTestId('prize-sheet').getByTestId('keep-one').click();
         await page.locator(`[data-prize-id="${kept.prizeId}"][data-status="kept"]`).waitFor();
-        // The bulk conversion asks first, counts only the seven undecided cards, and leaves the kept one alone.
+        // The bulk conversion asks first, counts only the seven undecided cards ticked, and leaves the kept one alone.
         const rest = won.slice(3);
         const restValue = rest.reduce((sum, p) => sum + p.conversionValue, 0);
+        // It starts with the pack's lowest tier only (decision 057): the member ticks every tier on purpose.
         await page.getByTestId('convert-undecided').click();
         const bulk = page.getByTestId('bulk-convert-sheet');
+        for (const tier of await bulk.getByTestId('bulk-tier').all()) await tier.check();
         await bulk
-          .getByRole('heading', { name: `7枚を${restValue.toLocaleString('ja-JP')}コインに交換します。元に戻せません` })
+          .getByRole('heading', { name: `7枚を${restValue.toLocaleString('ja-JP')}コインに交換します` })
           .waitFor();
         await expectNoSeriousAxeViolations(page, `${viewport} bulk conversion sheet`);
         await bulk.getByTestId('confirm-bulk-convert').click();

@@ -164,10 +164,12 @@ describe('10連 and 100連 on a phone', () => {
         const undecided = won.filter((p) => p.prizeId !== keptId);
         const value = undecided.reduce((sum, p) => sum + p.conversionValue, 0);
         const before = await getBalance(db, member!.id);
+        // The sheet starts with the lowest tier only (decision 057): every tier is ticked on purpose here.
         await page.getByTestId('convert-undecided').click();
         const sheet = page.getByTestId('bulk-convert-sheet');
+        for (const tier of await sheet.getByTestId('bulk-tier').all()) await tier.check();
         await sheet
-          .getByRole('heading', { name: `99枚を${value.toLocaleString('ja-JP')}コインに交換します。元に戻せません` })
+          .getByRole('heading', { name: `99枚を${value.toLocaleString('ja-JP')}コインに交換します` })
           .waitFor();
         expect((await getBalance(db, member!.id)).total).toBe(before.total);
         await page.screenshot({ path: `${SHOTS}/phone-100-bulk-sheet.png` });
@@ -200,9 +202,7 @@ describe('10連 and 100連 on a phone', () => {
         await page.locator(`[data-prize-id="${keptId}"]`).click();
         await page.getByTestId('convert-kept-start').click();
         const keptSheet = page.getByTestId('prize-sheet');
-        await keptSheet
-          .getByRole('heading', { name: /^保管中の「.+」を[\d,]+コインに交換します。元に戻せません$/ })
-          .waitFor();
+        await keptSheet.getByRole('heading', { name: /^保管中の「.+」を[\d,]+コインに交換します$/ }).waitFor();
         await expectNoSeriousAxeViolations(page, 'phone kept card confirmation');
         await keptSheet.getByTestId('confirm-convert-kept').click();
         await page.getByTestId('prize-feedback').filter({ hasText: '1枚を' }).waitFor();

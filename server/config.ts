@@ -252,6 +252,18 @@ const environmentSchema = z.object({
   /** A prize worth at least this many coins is named in a conversion's confirmation (with S賞 and above). */
   PRIZE_HIGHLIGHT_COINS: z.coerce.number().int().min(1).max(100_000_000).default(10_000),
   /**
+   * A conversion's confirmation names, card by card, every prize worth at least this many coins
+   * (decision 057), beside every tier above the pack's lowest CONVERT_CONFIRM_NAMED_ABOVE_LOWEST_TIERS.
+   */
+  CONVERT_CONFIRM_NAMED_MIN_COINS: z.coerce.number().int().min(1).max(100_000_000).default(1_000),
+  /**
+   * How many of a pack's lowest tiers a conversion may take unnamed (2: in S・A・B・C, A賞 and better are
+   * named one by one); the same tiers make 保管 the first choice on a result and in a card's sheet (decision 057).
+   */
+  CONVERT_CONFIRM_NAMED_ABOVE_LOWEST_TIERS: z.coerce.number().int().min(0).max(20).default(2),
+  /** Seconds in which a member's own conversion can be undone exactly (元に戻す, decision 057). */
+  CONVERT_UNDO_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
+  /**
    * An operator's coin adjustment larger than this many coins (either sign) waits for a second admin's
    * approval before it is applied (decision 026); up to it, it is applied at once.
    */

@@ -1,7 +1,12 @@
 // The one catalogue of domain refusals at the edge: every code a module can return, mapped to the
 // HTTP status and the Japanese message the API and the pages both show (api.md's status rules).
 import { jstText, type Refusal } from '#modules/kernel';
-import type { DrawRefusalCode, DrawLookupRefusalCode, PrizeChoiceRefusalCode } from '#modules/draw';
+import type {
+  ConversionUndoRefusalCode,
+  DrawRefusalCode,
+  DrawLookupRefusalCode,
+  PrizeChoiceRefusalCode,
+} from '#modules/draw';
 import type { GachaLookupRefusalCode, GenreRefusalCode, PackAdminRefusalCode, StockRefusalCode } from '#modules/gacha';
 import type { IdempotencyRefusalCode } from '#modules/idempotency';
 import type { AccountDeletionRefusalCode, LineLinkRefusalCode, StaffAccessRefusalCode } from '#modules/identity/server';
@@ -306,6 +311,19 @@ const prizeChoice: Section<PrizeChoiceRefusalCode> = {
     status: 409,
     message: '発送用に保管中のカードが含まれています。保管中のカードは1枚ずつ確認してから交換してください。',
   },
+};
+
+const conversionUndo: Section<ConversionUndoRefusalCode> = {
+  CONVERSION_NOT_FOUND: { status: 404, message: '元に戻せる交換が見つかりません。' },
+  UNDO_EXPIRED: {
+    status: 409,
+    message: '元に戻せる時間を過ぎました。交換したコインは無償コインとして付与されています。',
+  },
+  COINS_SPENT: {
+    status: 409,
+    message: '交換で受け取ったコインをすでに使ったため、元に戻せません。',
+  },
+  UNDO_UNAVAILABLE: { status: 409, message: 'この交換は元に戻せなくなりました。カードの状態をご確認ください。' },
 };
 
 const gachaLookup: Section<GachaLookupRefusalCode> = {
@@ -958,6 +976,7 @@ export type RefusalCode =
   | DrawRefusalCode
   | DrawLookupRefusalCode
   | PrizeChoiceRefusalCode
+  | ConversionUndoRefusalCode
   | GachaLookupRefusalCode
   | PackAdminRefusalCode
   | GenreRefusalCode
@@ -994,6 +1013,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   draw,
   drawLookup,
   prizeChoice,
+  conversionUndo,
   gachaLookup,
   packAdmin,
   genreAdmin,

@@ -31,7 +31,9 @@ export async function loadCoinHistory(
 ): Promise<{ items: CoinHistoryItem[]; nextBefore: number | null }> {
   const page = await listCoinHistory(db, memberId, options);
   const isConversion = (row: CoinHistoryRow) =>
-    row.reason === 'prize_conversion' || row.reason === 'prize_auto_conversion';
+    row.reason === 'prize_conversion' ||
+    row.reason === 'prize_auto_conversion' ||
+    row.reason === 'prize_conversion_undo';
   const [drawsById, prizesById] = await Promise.all([
     describeDraws(
       db,
@@ -82,9 +84,13 @@ export async function loadCoinHistory(
       const title =
         row.reason === 'prize_auto_conversion'
           ? `期限切れのカード${n}枚を自動でコインに交換`
-          : n === 1 && cards[0]
-            ? `カード「${cards[0].cardName}」をコインに交換`
-            : `カード${n}枚をコインに交換`;
+          : row.reason === 'prize_conversion_undo'
+            ? n === 1 && cards[0]
+              ? `カード「${cards[0].cardName}」の交換を取り消し`
+              : `カード${n}枚の交換を取り消し`
+            : n === 1 && cards[0]
+              ? `カード「${cards[0].cardName}」をコインに交換`
+              : `カード${n}枚をコインに交換`;
       return { ...base, title, detail: '無償コイン', cards: n > 1 ? cards : [] };
     }
     if (row.reason === 'purchase' || row.reason === 'purchase_bonus') {

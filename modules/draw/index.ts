@@ -32,6 +32,13 @@ export {
   type ShippingReservation,
 } from './prize-storage';
 export { completedDrawsForFold, type FoldedDraw } from './ranking-feed';
+export {
+  CONVERSION_UNDO_REFUSAL_CODES,
+  undoConversion,
+  type ConversionUndoOutcome,
+  type ConversionUndoRefusal,
+  type ConversionUndoRefusalCode,
+} from './conversion-undo';
 export { BEST_TIER_RANK, TOP_TIER_EFFECTS, isSOrBetter, isTopTier, type TopTierFacts } from './top-tier';
 export {
   recordWins,
@@ -333,6 +340,8 @@ export async function getDrawResult(db: Database, memberId: string, drawId: stri
 }
 
 export interface PrizeBoxItem extends PrizeItem {
+  /** How many of its pack's regular tiers stand below the prize's (0: the pack's lowest; decision 057). */
+  tiersBelow: number;
   /** A kept prize's end of storage (then it is converted); null for the others. */
   keepUntil: string | null;
   drawId: string;
@@ -614,7 +623,14 @@ export type PrizeChoiceRefusalCode = (typeof PRIZE_CHOICE_REFUSAL_CODES)[number]
 export type PrizeChoiceRefusal = Refusal<PrizeChoiceRefusalCode>;
 
 export type PrizeChoiceOutcome = Outcome<
-  { ok: true; converted: { prizeId: string; coins: number }[]; total: number; balance: { paid: number; free: number } },
+  {
+    ok: true;
+    converted: { prizeId: string; coins: number }[];
+    total: number;
+    balance: { paid: number; free: number };
+    /** With `undoSeconds`: the conversion's id for undoConversion, and until when (decision 057); else null. */
+    undo: { conversionId: string; until: string } | null;
+  },
   PrizeChoiceRefusalCode
 >;
 
@@ -629,6 +645,11 @@ export interface ConvertOptions {
   now?: Date;
   /** Lifetime of the free coins a conversion grants (FREE_COIN_EXPIRY_DAYS): the shop's setting, always passed. */
   freeCoinDays: number;
+  /**
+   * A member's own conversion (CONVERT_UNDO_SECONDS): it may be undone for this many seconds with
+   * undoConversion (decision 057). Left out by the deadline job and the shipping desk: theirs cannot be.
+   */
+  undoSeconds?: number;
 }
 
 /**
@@ -646,18 +667,24 @@ export async function convertPrizes(
   if (!Number.isSafeInteger(options.freeCoinDays) || options.freeCoinDays < 1)
     throw new RangeError('freeCoinDays must be a positive integer');
   if (prizeIds.length === 0 || !prizeIds.every(isUuid)) return refuse('PRIZE_NOT_FOUND');
+  const undoSeconds = options.auto ? undefined : options.undoSeconds;
+  if (undoSeconds !== undefined && (!Number.isSafeInteger(undoSeconds) || undoSeconds < 1))
+    throw new RangeError('undoSeconds must be a positive integer');
   type Converted = {
     status: string;
     code?: string;
     converted?: { prizeId: string; coins: number }[];
     total?: number;
     balance?: { paid: number; free: number };
+    conversionId?: string | null;
+    undoUntil?: string | null;
   };
   const [row] = await queryRows<{ r: Converted }>(
     db,
     sql`select prize_convert(${memberId}::text, ${`{${prizeIds.join(',')}}`}::uuid[], ${options.auto ?? false}::boolean,
     ${options.includeKept ?? false}::boolean, ${`${options.freeCoinDays} days`}::interval,
-    ${options.now ? options.now.toISOString() : null}::timestamptz) as r`,
+    ${options.now ? options.now.toISOString() : null}::timestamptz,
+    ${undoSeconds ? `${undoSeconds} seconds` : null}::interval) as r`,
   );
   const raw = row!.r;
   if (raw.status !== 'completed') {
@@ -669,6 +696,10 @@ export async function convertPrizes(
     converted: raw.converted ?? [],
     total: raw.total ?? 0,
     balance: raw.balance ?? { paid: 0, free: 0 },
+    undo:
+      raw.conversionId && raw.undoUntil
+        ? { conversionId: raw.conversionId, until: new Date(raw.undoUntil).toISOString() }
+        : null,
   };
 }
 

@@ -104,6 +104,26 @@ export const prizes = pgTable(
   ],
 );
 
+/**
+ * A member's own conversion (one tap: one card or a bulk choice), kept so that it can be undone for a
+ * few seconds (CONVERT_UNDO_SECONDS, decision 057): which prizes, which of them were kept for shipping,
+ * the coins granted, until when it may be undone and when it was. The deadline job and the shipping
+ * desk's conversions write none (they cannot be undone).
+ */
+export const prizeConversions = pgTable('prize_conversions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  memberId: text('member_id').notNull(),
+  prizeIds: uuid('prize_ids').array().notNull(),
+  keptIds: uuid('kept_ids')
+    .array()
+    .notNull()
+    .default(sql`'{}'::uuid[]`),
+  total: integer('total').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  undoUntil: timestamp('undo_until', { withTimezone: true }).notNull(),
+  undoneAt: timestamp('undone_at', { withTimezone: true }),
+});
+
 /** Lots drawn per member and pack, kept only for packs with a per-member limit. */
 export const gachaMemberDraws = pgTable(
   'gacha_member_draws',

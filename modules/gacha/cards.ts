@@ -1,6 +1,6 @@
 // Gacha's read model for other modules: what a tier's card looks like and which pack it belongs to,
 // by id, in one query each (draw names its prizes and draws with these instead of joining our tables).
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { gachas, gachaSecrets, gachaTiers } from './schema';
 import { inShownGenre, PUBLIC_GACHA_STATUSES } from './index';
@@ -22,6 +22,11 @@ export interface TierCard {
   cardSet: string | null;
   cardNumber: string | null;
   isLastOne: boolean;
+  /**
+   * How many of the pack's regular tiers stand below this one (0: the pack's lowest tier, such as C賞).
+   * A conversion names every card above the lowest few (decision 057).
+   */
+  tiersBelow: number;
 }
 
 /**
@@ -47,6 +52,11 @@ export async function tierCards(db: Database, tierIds: string[]): Promise<Map<st
       cardSet: gachaTiers.cardSet,
       cardNumber: gachaTiers.cardNumber,
       isLastOne: gachaTiers.isLastOne,
+      // The same pack's regular tiers ranked below this one (the inner table is aliased, so the
+      // qualified names are the outer row's).
+      tiersBelow: sql<number>`(select count(*)::int from ${gachaTiers} as below_tier
+        where below_tier.gacha_id = ${gachaTiers.gachaId} and below_tier.rank > ${gachaTiers.rank}
+        and not below_tier.is_last_one)`.mapWith(Number),
     })
     .from(gachaTiers)
     .innerJoin(gachas, eq(gachas.id, gachaTiers.gachaId))

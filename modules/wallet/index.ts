@@ -23,6 +23,7 @@ export const LEDGER_REASON_LABELS: Record<string, string> = {
   draw: 'ガチャ',
   prize_conversion: 'カードをコインに交換',
   prize_auto_conversion: '期限切れのカードを自動交換',
+  prize_conversion_undo: 'カード交換の取り消し',
   expiry: '有効期限切れ',
   operator_grant: '運営からの付与',
   promo_code: '特典コード',
@@ -443,7 +444,12 @@ export interface CoinHistoryRow {
  */
 function actionKeyOf(entry: { reason: string; idemKey: string; ref: string | null; createdAt: Date | string }): string {
   const at = new Date(entry.createdAt).toISOString();
-  if (entry.reason === 'prize_conversion' || entry.reason === 'prize_auto_conversion' || entry.reason === 'expiry')
+  if (
+    entry.reason === 'prize_conversion' ||
+    entry.reason === 'prize_auto_conversion' ||
+    entry.reason === 'prize_conversion_undo' ||
+    entry.reason === 'expiry'
+  )
     return `${entry.reason}@${at}`;
   if ((entry.reason === 'purchase' || entry.reason === 'purchase_bonus') && entry.ref) return `purchase:${entry.ref}`;
   // A refund of a spend credits one grant per kind it took: one action.

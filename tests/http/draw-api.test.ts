@@ -345,14 +345,17 @@ describe.skipIf(!databaseUrl)(
       expect((await postForm(resultPath, { intent: 'keep', prizeIds: keptPrize!.prizeId }, { cookie })).status).toBe(
         200,
       );
+      // The bulk sheet starts with the pack's lowest tier only (decision 057), never every undecided card.
       const sheet = await get(`${resultPath}?sheet=convert`, { cookie });
-      const othersValue = others.reduce((sum, p) => sum + p.conversionValue, 0);
-      expect(sheet.body).toContain(`9枚を${othersValue.toLocaleString('ja-JP')}コインに交換します。元に戻せません`);
+      const lowest = others.filter((p) => p.tiersBelow === 0);
+      expect(lowest.length).toBeGreaterThan(0);
+      const othersValue = lowest.reduce((sum, p) => sum + p.conversionValue, 0);
+      expect(sheet.body).toContain(`${lowest.length}枚を${othersValue.toLocaleString('ja-JP')}コインに交換します`);
       const bulkIds =
         /name="intent" value="convert"\/><input type="hidden" name="prizeIds" value="([^"]+)"/
           .exec(sheet.body)?.[1]
           ?.split(',') ?? [];
-      expect(bulkIds.sort()).toEqual(others.map((p) => p.prizeId).sort());
+      expect(bulkIds.sort()).toEqual(lowest.map((p) => p.prizeId).sort());
       // A forged bulk form with the kept card in it converts nothing; convertKept takes one card only.
       const forged = await postForm(
         resultPath,
@@ -385,12 +388,20 @@ describe.skipIf(!databaseUrl)(
       );
       expect((await getBalance(handle!.db, memberId)).total).toBe(othersValue);
       const keptSheet = await get(`${resultPath}?prize=${keptPrize!.prizeId}&confirm=kept`, { cookie });
-      expect(keptSheet.body).toContain('元に戻せません');
+      expect(keptSheet.body).toContain('「元に戻す」で取り消せます');
       expect(keptSheet.body).toContain('name="intent" value="convertKept"');
       expect(
         (await postForm(resultPath, { intent: 'convertKept', prizeIds: keptPrize!.prizeId }, { cookie })).status,
       ).toBe(200);
       expect((await getBalance(handle!.db, memberId)).total).toBe(othersValue + keptPrize!.conversionValue);
+      // 元に戻す without JavaScript (decision 057): the answer carries the conversion's form.
+      // A card the bulk conversion left (a higher tier), if the draw won one.
+      const higher = others.find((p) => !bulkIds.includes(p.prizeId));
+      const converted = higher
+        ? await postForm(resultPath, { intent: 'convert', prizeIds: higher.prizeId }, { cookie })
+        : null;
+      const conversionId = converted && /name="conversionId" value="([0-9a-f-]{36})"/.exec(converted.body)?.[1];
+      if (higher) expect(conversionId).toBeDefined();
       const stranger = await signUpByForm({
         name: 'よその人',
         email: uniqueEmail('nojs-other'),
@@ -408,6 +419,24 @@ describe.skipIf(!databaseUrl)(
           )
         ).status,
       ).toBe(404);
+      if (higher && conversionId) {
+        const balance = await getBalance(handle!.db, memberId);
+        const strangersUndo = await postForm(
+          resultPath,
+          { intent: 'undo', conversionId },
+          { cookie: cookieFrom(stranger.headers) },
+        );
+        expect(strangersUndo.status).toBe(404);
+        expect(await getBalance(handle!.db, memberId)).toEqual(balance);
+        const undone = await postForm(resultPath, { intent: 'undo', conversionId }, { cookie });
+        expect(undone.status).toBe(200);
+        expect(undone.body).toContain('交換を取り消しました');
+        const again = await postForm(resultPath, { intent: 'undo', conversionId }, { cookie });
+        expect(again.status).toBe(200);
+        expect((await getBalance(handle!.db, memberId)).total).toBe(balance.total - higher.conversionValue);
+        const forged = await postForm(resultPath, { intent: 'undo', conversionId: 'not-an-id' }, { cookie });
+        expect(forged.status).toBe(400);
+      }
     });
   },
 );

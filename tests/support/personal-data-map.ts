@@ -800,6 +800,16 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       draw_gacha_id: NOT_PERSONAL,
     },
   },
+  prize_conversions: {
+    owner: 'draw',
+    columns: {
+      member_id: {
+        holds: ['member-id'],
+        onDeletion: 'keep',
+        why: 'the member’s id: after 退会 it names the tombstone, which identifies nobody',
+      },
+    },
+  },
   prizes: {
     owner: 'draw',
     columns: {

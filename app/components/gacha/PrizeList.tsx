@@ -1,7 +1,9 @@
 // Prizes with their choices, for the result page and the prize box: compact cards (grouped by tier
-// on a result, low tiers collapsed into counts), a sheet per card (convert or keep; a kept card has
-// its own conversion with its own confirmation), a sticky bar for bulk choices over undecided cards
-// only, each conversion confirmed first, and the outcome shown in the bar where the member looks.
+// on a result, low tiers collapsed into counts; the rare tiers highlighted), a sheet per card (convert
+// or keep, 保管 first for A賞 and better; a kept card has its own conversion with its own confirmation),
+// a sticky bar for bulk choices over undecided cards only (保管 of the rare cards first, まとめて交換 by
+// tier), each conversion confirmed first, and the outcome — with 元に戻す for a few seconds after a
+// conversion (decision 057) — shown in the bar where the member looks.
 import { useEffect, useState, type ReactNode } from 'react';
 import { Form, Link, useLocation, useNavigation } from 'react-router';
 import { Image } from '~/components/Image';
@@ -11,7 +13,11 @@ import { formatCoins } from '~/lib/numbers';
 import { formatRemainingShort, formatYmdHm } from '~/lib/dates';
 import type { PrizeActionData, PrizeIntent } from '~/lib/prize-actions.server';
 import { TIER_CHIP } from './labels';
-import { conversionPlan, groupByTier, isHit, undecidedOf, type SummaryPrize } from './prize-summary';
+import { groupByTier, isHit, isRareTier, tierChoices, undecidedOf, type SummaryPrize } from './prize-summary';
+import { BulkConvertSheet, type PrizeRules } from './BulkConvertSheet';
+import { UndoFeedback } from './UndoFeedback';
+
+export type { PrizeRules } from './BulkConvertSheet';
 
 /** A prize as the draw module lists it (a draw's result or the prize box). */
 export type PrizeView = SummaryPrize & {
@@ -64,8 +70,8 @@ function withParams(pathname: string, search: string, changes: Record<string, st
 export interface PrizeChoicesProps {
   prizes: PrizeView[];
   renderedAt: string;
-  /** PRIZE_HIGHLIGHT_COINS: a prize worth this much is named before any conversion. */
-  highlightCoins: number;
+  /** The naming rule of a conversion's confirmation, the rare tiers and the undo window (server/config.ts). */
+  rules: PrizeRules;
   actionData: PrizeActionData | undefined;
   /** 'result': grouped by tier on the dark stage, with もう一度引く; 'box': a flat grid. */
   layout: 'result' | 'box';
@@ -80,12 +86,12 @@ export interface PrizeChoicesProps {
 }
 
 /**
- * @example <PrizeChoices prizes={result.items} renderedAt={renderedAt} highlightCoins={10000} actionData={actionData} layout="result" />
+ * @example <PrizeChoices prizes={result.items} renderedAt={renderedAt} rules={loaderData.prizeRules} actionData={actionData} layout="result" />
  */
 export function PrizeChoices({
   prizes,
   renderedAt,
-  highlightCoins,
+  rules,
   actionData,
   layout,
   again,
@@ -108,7 +114,13 @@ export function PrizeChoices({
   useEffect(() => setSheet(sheetFromSearch(location.search)), [location.search]);
 
   const undecided = undecidedOf(prizes);
-  const bulk = conversionPlan(undecided, highlightCoins);
+  // The bar's まとめて交換 shows what its sheet starts with: the packs' lowest tiers only.
+  const lowest = tierChoices(undecided).filter((c) => c.lowest);
+  const lowestCount = lowest.reduce((n, c) => n + c.prizes.length, 0);
+  const lowestTotal = lowest.reduce((n, c) => n + c.total, 0);
+  // 保管 comes first for the rare cards (A賞 and better): one tap keeps exactly those.
+  const rare = undecided.filter((p) => isRareTier(p, rules.aboveLowestTiers));
+  const rareLabels = tierChoices(rare).map((c) => c.label);
   const hrefFor = (changes: Record<string, string | null>) =>
     withParams(location.pathname, location.search, { sheet: null, prize: null, confirm: null, ...changes });
   const closeHref = hrefFor({});
@@ -121,6 +133,7 @@ export function PrizeChoices({
       prize={prize}
       now={now}
       size={size}
+      rare={isRareTier(prize, rules.aboveLowestTiers)}
       href={hrefFor({ prize: prize.prizeId })}
       onOpen={() => setSheet({ kind: 'prize', prizeId: prize.prizeId, confirmKept: false })}
     />
@@ -133,9 +146,12 @@ export function PrizeChoices({
       ) : layout === 'result' ? (
         <TierGroups prizes={prizes} card={card} />
       ) : (
-        <ul className="grid grid-cols-3 gap-2 sm:grid-cols-4 lg:grid-cols-6" aria-label="カード一覧">
+        <ul
+          className="grid grid-cols-2 gap-2 min-[360px]:grid-cols-3 sm:grid-cols-4 lg:grid-cols-6"
+          aria-label="カード一覧"
+        >
           {prizes.map((p) => (
-            <li key={p.prizeId}>{card(p, 'small')}</li>
+            <li key={p.prizeId}>{card(p, 'large')}</li>
           ))}
         </ul>
       )}
@@ -145,40 +161,67 @@ export function PrizeChoices({
           className={`sticky z-tabbar -mx-4 mt-2 border-t px-4 pt-3 pb-[calc(env(safe-area-inset-bottom)+0.75rem)] sm:mx-0 sm:rounded-2xl sm:border ${layout === 'result' ? 'border-white/15 bg-slate-900/95 text-white' : 'border-line bg-white/95 text-ink'} backdrop-blur ${barClassName}`}
           data-testid="prize-action-bar"
         >
-          <Feedback actionData={busy ? undefined : actionData} dark={layout === 'result'} />
-          <div className={`grid gap-2 ${again ? 'grid-cols-[1.4fr_1fr_1fr]' : 'grid-cols-[1.4fr_1fr]'}`}>
+          <UndoFeedback
+            actionData={busy && pendingIntent !== 'undo' ? undefined : actionData}
+            dark={layout === 'result'}
+            busy={busy}
+          />
+          <div className={`grid gap-2 ${again ? 'grid-cols-[1.2fr_1.2fr_1fr]' : 'grid-cols-2'}`}>
+            {rare.length > 0 ? (
+              <Form method="post" replace preventScrollReset className="contents">
+                <input type="hidden" name="intent" value="keep" />
+                <input type="hidden" name="prizeIds" value={rare.map((p) => p.prizeId).join(',')} />
+                <Button
+                  type="submit"
+                  disabled={busy}
+                  loading={pendingIntent === 'keep' && pendingIds === rare.map((p) => p.prizeId).join(',')}
+                  className="!min-h-12 flex-col !gap-0 !px-2 !text-sm leading-tight"
+                  data-testid="keep-rare"
+                >
+                  <span>保管する</span>
+                  <span className="text-xs font-bold">
+                    {rareLabels.slice(0, 2).join('・')}
+                    {rareLabels.length > 2 ? 'ほか' : ''} {rare.length}枚
+                  </span>
+                </Button>
+              </Form>
+            ) : (
+              <Form method="post" replace preventScrollReset className="contents">
+                <input type="hidden" name="intent" value="keep" />
+                <input type="hidden" name="prizeIds" value={undecided.map((p) => p.prizeId).join(',')} />
+                <Button
+                  type="submit"
+                  variant="secondary"
+                  disabled={undecided.length === 0 || busy}
+                  loading={pendingIntent === 'keep' && pendingIds.includes(',')}
+                  className="!min-h-12 flex-col !gap-0 !px-2 !text-sm leading-tight"
+                  data-testid="keep-undecided"
+                >
+                  <span>保管</span>
+                  <span className="text-xs font-bold">未選択{undecided.length}枚</span>
+                </Button>
+              </Form>
+            )}
             <ButtonLink
               to={hrefFor({ sheet: 'convert' })}
               replace
               preventScrollReset
-              aria-disabled={bulk.count === 0 || busy || undefined}
+              variant="plain"
+              aria-disabled={undecided.length === 0 || busy || undefined}
               onClick={(event) => {
                 event.preventDefault();
-                if (bulk.count > 0 && !busy) setSheet({ kind: 'bulk' });
+                if (undecided.length > 0 && !busy) setSheet({ kind: 'bulk' });
               }}
               className="!min-h-12 flex-col !gap-0 !px-2 !text-sm leading-tight"
               data-testid="convert-undecided"
             >
               <span>まとめて交換</span>
-              <span className="text-[11px] font-bold">
-                未選択{bulk.count}枚・+{formatCoins(bulk.total)}
+              <span className="text-xs font-bold">
+                {lowestCount > 0
+                  ? `${lowest.map((c) => c.label).join('・')}${lowestCount}枚・+${formatCoins(lowestTotal)}`
+                  : '賞を選ぶ'}
               </span>
             </ButtonLink>
-            <Form method="post" replace preventScrollReset className="contents">
-              <input type="hidden" name="intent" value="keep" />
-              <input type="hidden" name="prizeIds" value={undecided.map((p) => p.prizeId).join(',')} />
-              <Button
-                type="submit"
-                variant="secondary"
-                disabled={undecided.length === 0 || busy}
-                loading={pendingIntent === 'keep' && pendingIds.includes(',')}
-                className="!min-h-12 flex-col !gap-0 !px-2 !text-sm leading-tight"
-                data-testid="keep-undecided"
-              >
-                <span>保管</span>
-                <span className="text-[11px] font-bold">未選択{undecided.length}枚</span>
-              </Button>
-            </Form>
             {again && (
               <ButtonLink
                 to={again.href}
@@ -187,56 +230,29 @@ export function PrizeChoices({
                 data-testid="draw-again"
               >
                 <span>もう一度引く</span>
-                <span className="text-[11px] font-bold">{again.label}</span>
+                <span className="text-xs font-bold">{again.label}</span>
               </ButtonLink>
             )}
           </div>
         </div>
       ) : (
-        <Feedback actionData={busy ? undefined : actionData} dark={layout === 'result'} />
+        <UndoFeedback
+          actionData={busy && pendingIntent !== 'undo' ? undefined : actionData}
+          dark={layout === 'result'}
+          busy={busy}
+        />
       )}
 
-      {sheet?.kind === 'bulk' && bulk.count > 0 && (
-        <Sheet
-          title={`${bulk.count}枚を${formatCoins(bulk.total)}コインに交換します。元に戻せません`}
-          onClose={close}
+      {sheet?.kind === 'bulk' && undecided.length > 0 && (
+        <BulkConvertSheet
+          undecided={undecided}
+          rules={rules}
           busy={busy}
-          testId="bulk-convert-sheet"
-        >
-          <div className="mt-4 flex flex-col gap-3 text-sm">
-            {bulk.highlights.length > 0 && (
-              <p
-                className="rounded-xl border-2 border-amber-500 bg-amber-50 p-3 font-bold text-amber-950"
-                data-testid="bulk-highlights"
-              >
-                高額・上位のカードが含まれます：
-                {bulk.highlights
-                  .slice(0, 5)
-                  .map((p) => `${p.tierLabel}「${p.cardName}」${formatCoins(p.conversionValue)}コイン`)
-                  .join('、')}
-                {bulk.highlights.length > 5 ? ` ほか${bulk.highlights.length - 5}枚` : ''}
-              </p>
-            )}
-            <p className="text-muted">
-              対象は未選択のカードだけです。発送用に保管中のカードは交換されません。交換したコインは無償コインとして付与されます。
-            </p>
-            <ActionError actionData={actionData} intent="convert" busy={busy} />
-            <Form method="post" replace preventScrollReset>
-              <input type="hidden" name="intent" value="convert" />
-              <input type="hidden" name="prizeIds" value={bulk.prizes.map((p) => p.prizeId).join(',')} />
-              <Button
-                type="submit"
-                size="lg"
-                fullWidth
-                loading={pendingIntent === 'convert'}
-                data-testid="confirm-bulk-convert"
-              >
-                {bulk.count}枚を交換する
-              </Button>
-            </Form>
-            <CancelLink href={closeHref} onClose={close} busy={busy} />
-          </div>
-        </Sheet>
+          pendingIntent={pendingIntent}
+          actionData={actionData}
+          onClose={close}
+          cancel={<CancelLink href={closeHref} onClose={close} busy={busy} />}
+        />
       )}
 
       {openPrize && sheet?.kind === 'prize' && (
@@ -247,6 +263,8 @@ export function PrizeChoices({
           busy={busy}
           pendingIntent={pendingIntent}
           actionData={actionData}
+          rare={isRareTier(openPrize, rules.aboveLowestTiers)}
+          undoSeconds={rules.undoSeconds}
           closeHref={closeHref}
           confirmKeptHref={hrefFor({ prize: openPrize.prizeId, confirm: 'kept' })}
           onClose={close}
@@ -314,17 +332,19 @@ function TierGroups({
   );
 }
 
-/** A compact card: it opens the card's sheet, where the choices are. */
+/** A compact card: it opens the card's sheet, where the choices are. A rare tier is highlighted. */
 function PrizeCard({
   prize,
   now,
   size,
+  rare,
   href,
   onOpen,
 }: {
   prize: PrizeView;
   now: number;
   size: 'large' | 'small';
+  rare: boolean;
   href: string;
   onOpen: () => void;
 }) {
@@ -338,9 +358,10 @@ function PrizeCard({
         event.preventDefault();
         onOpen();
       }}
-      className="flex h-full flex-col overflow-hidden rounded-xl bg-white text-ink shadow-sm outline-offset-2 hover:ring-2 hover:ring-primary"
+      className={`flex h-full flex-col overflow-hidden rounded-xl bg-white text-ink shadow-sm outline-offset-2 hover:ring-2 hover:ring-primary ${rare ? 'ring-2 ring-amber-500' : ''}`}
       data-prize-id={prize.prizeId}
       data-status={prize.status}
+      data-rare={rare || undefined}
     >
       <div className="relative bg-canvas">
         <Image
@@ -355,6 +376,11 @@ function PrizeCard({
         >
           {prize.tierLabel}
         </span>
+        {rare && (
+          <span className="absolute right-1 top-1 rounded-full bg-amber-300 px-1.5 py-0.5 text-[10px] font-black leading-none text-amber-950">
+            上位
+          </span>
+        )}
       </div>
       <div className="flex flex-1 flex-col gap-0.5 p-1.5">
         <p className={size === 'large' ? 'line-clamp-2 text-xs font-bold leading-snug' : 'sr-only'}>{prize.cardName}</p>
@@ -384,6 +410,8 @@ function PrizeSheet({
   busy,
   pendingIntent,
   actionData,
+  rare,
+  undoSeconds,
   closeHref,
   confirmKeptHref,
   onClose,
@@ -395,6 +423,9 @@ function PrizeSheet({
   busy: boolean;
   pendingIntent: PrizeIntent | null;
   actionData: PrizeActionData | undefined;
+  /** A rare tier (A賞 and better): 保管 is the first choice. */
+  rare: boolean;
+  undoSeconds: number;
   closeHref: string;
   confirmKeptHref: string;
   onClose: () => void;
@@ -402,8 +433,43 @@ function PrizeSheet({
 }) {
   const left = prize.status === 'pending' ? formatRemainingShort(prize.decideBy, now) : '';
   const title = confirmKept
-    ? `保管中の「${prize.cardName}」を${formatCoins(prize.conversionValue)}コインに交換します。元に戻せません`
+    ? `保管中の「${prize.cardName}」を${formatCoins(prize.conversionValue)}コインに交換します`
     : prize.cardName;
+  // 保管 first for a rare tier (A賞 and better), else the conversion (decision 057).
+  const keepForm = (
+    <Form method="post" replace preventScrollReset>
+      <input type="hidden" name="intent" value="keep" />
+      <input type="hidden" name="prizeIds" value={prize.prizeId} />
+      <Button
+        type="submit"
+        variant={rare ? 'primary' : 'secondary'}
+        size={rare ? 'lg' : 'md'}
+        fullWidth
+        loading={pendingIntent === 'keep'}
+        disabled={busy}
+        data-testid="keep-one"
+      >
+        発送用に保管する
+      </Button>
+    </Form>
+  );
+  const convertForm = (
+    <Form method="post" replace preventScrollReset>
+      <input type="hidden" name="intent" value="convert" />
+      <input type="hidden" name="prizeIds" value={prize.prizeId} />
+      <Button
+        type="submit"
+        variant={rare ? 'plain' : 'primary'}
+        size={rare ? 'md' : 'lg'}
+        fullWidth
+        loading={pendingIntent === 'convert'}
+        disabled={busy}
+        data-testid="convert-one"
+      >
+        {formatCoins(prize.conversionValue)}コインに交換する
+      </Button>
+    </Form>
+  );
   return (
     <Sheet title={title} onClose={onClose} busy={busy} testId="prize-sheet">
       <div className="mt-3 flex flex-col gap-3 text-sm">
@@ -461,39 +527,22 @@ function PrizeSheet({
         )}
         <ActionError actionData={actionData} intent={null} busy={busy} />
         {prize.status === 'pending' && (
-          <>
-            <Form method="post" replace preventScrollReset>
-              <input type="hidden" name="intent" value="convert" />
-              <input type="hidden" name="prizeIds" value={prize.prizeId} />
-              <Button
-                type="submit"
-                size="lg"
-                fullWidth
-                loading={pendingIntent === 'convert'}
-                disabled={busy}
-                data-testid="convert-one"
-              >
-                {formatCoins(prize.conversionValue)}コインに交換する
-              </Button>
-            </Form>
-            <Form method="post" replace preventScrollReset>
-              <input type="hidden" name="intent" value="keep" />
-              <input type="hidden" name="prizeIds" value={prize.prizeId} />
-              <Button
-                type="submit"
-                variant="secondary"
-                fullWidth
-                loading={pendingIntent === 'keep'}
-                disabled={busy}
-                data-testid="keep-one"
-              >
-                発送用に保管する
-              </Button>
-            </Form>
-            <p className="text-xs text-muted">
-              交換すると元に戻せません。保管したカードは保管期限まで自動交換されず、獲得商品から発送を申し込めます。
-            </p>
-          </>
+          <div className="flex flex-col gap-3">
+            {rare && (
+              <p className="rounded-xl bg-amber-50 p-3 font-bold text-amber-950" data-testid="rare-note">
+                {prize.tierLabel}は上位の賞です。発送用に保管しておけば、あとで発送を申し込めます。
+              </p>
+            )}
+            {rare ? keepForm : null}
+            {convertForm}
+            {rare ? null : keepForm}
+          </div>
+        )}
+        {prize.status === 'pending' && (
+          <p className="text-xs text-muted">
+            交換しても{undoSeconds}
+            秒間は「元に戻す」で取り消せます。保管したカードは保管期限まで自動交換されず、獲得商品から発送を申し込めます。
+          </p>
         )}
         {prize.status === 'kept' && !confirmKept && (
           <>
@@ -520,6 +569,9 @@ function PrizeSheet({
           <>
             <p className="rounded-xl border-2 border-amber-500 bg-amber-50 p-3 font-bold text-amber-950">
               {prize.tierLabel}「{prize.cardName}」は発送用に保管中のカードです。交換すると発送できなくなります。
+            </p>
+            <p className="text-xs text-muted">
+              交換しても{undoSeconds}秒間は「元に戻す」で取り消せます。その後は発送できません。
             </p>
             <Form method="post" replace preventScrollReset>
               <input type="hidden" name="intent" value="convertKept" />
@@ -584,27 +636,6 @@ function ActionError({
   if (busy || !actionData || actionData.ok || (intent && actionData.intent !== intent)) return null;
   return (
     <p role="alert" className="rounded-xl bg-red-50 p-3 text-sm font-bold text-red-700">
-      {actionData.message}
-    </p>
-  );
-}
-
-/** The outcome of the last choice, in the sticky bar where the member's finger is. */
-function Feedback({ actionData, dark }: { actionData: PrizeActionData | undefined; dark: boolean }) {
-  if (!actionData) return <p role="status" className="sr-only" />;
-  const tone = actionData.ok
-    ? dark
-      ? 'bg-emerald-400/20 text-emerald-100'
-      : 'bg-emerald-50 text-emerald-800'
-    : dark
-      ? 'bg-red-400/20 text-red-100'
-      : 'bg-red-50 text-red-700';
-  return (
-    <p
-      role={actionData.ok ? 'status' : 'alert'}
-      className={`mb-2 rounded-xl px-3 py-2 text-sm font-bold ${tone}`}
-      data-testid="prize-feedback"
-    >
       {actionData.message}
     </p>
   );

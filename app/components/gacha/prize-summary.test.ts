@@ -1,6 +1,15 @@
 // A bulk conversion covers undecided cards only, names the valuable ones, and a 100連 collapses its low tiers.
 import { describe, it, expect } from 'vitest';
-import { conversionPlan, groupByTier, tierCountLine, undecidedOf, type SummaryPrize } from './prize-summary';
+import {
+  conversionPlan,
+  groupByTier,
+  isNamedInConversion,
+  isRareTier,
+  tierChoices,
+  tierCountLine,
+  undecidedOf,
+  type SummaryPrize,
+} from './prize-summary';
 
 const TIERS = {
   last: {
@@ -78,5 +87,44 @@ describe('groupByTier', () => {
   it('collapses a hit tier too when it has many cards in a large draw', () => {
     const items = [...Array.from({ length: 13 }, () => prize('a')), ...Array.from({ length: 20 }, () => prize('c'))];
     expect(groupByTier(items).map((g) => g.open)).toEqual([false, false]);
+  });
+});
+
+describe('bulk conversion by tier (decision 057)', () => {
+  const standing = { s: 3, a: 2, b: 1, c: 0, last: 4 } as const;
+  const ranked = (tier: keyof typeof TIERS, extra: Partial<SummaryPrize> = {}) =>
+    prize(tier, 'pending', { tiersBelow: standing[tier], ...extra });
+  const rule = { highlightCoins: 10_000, minCoins: 1_000, aboveLowestTiers: 2 };
+
+  it('offers each tier best first and chooses only the packs’ lowest tier at first', () => {
+    const items = [ranked('c'), ranked('c'), ranked('a'), ranked('b'), ranked('s'), ranked('c')];
+    const choices = tierChoices(items);
+    expect(choices.map((c) => [c.label, c.prizes.length, c.lowest])).toEqual([
+      ['S賞', 1, false],
+      ['A賞', 1, false],
+      ['B賞', 1, false],
+      ['C賞', 3, true],
+    ]);
+    expect(choices.find((c) => c.label === 'C賞')!.total).toBe(450);
+  });
+
+  it('names every tier above the lowest two and every card worth 1,000 coins, not only S賞 and 10,000', () => {
+    const cheapA = ranked('a', { conversionValue: 400, cardName: '安いA' });
+    const dearC = ranked('c', { conversionValue: 1_000, cardName: '高いC' });
+    const plan = conversionPlan([ranked('c'), cheapA, dearC, ranked('b', { conversionValue: 999 })], rule);
+    expect(plan.highlights.map((p) => p.cardName)).toEqual(['安いA', '高いC']);
+    expect(isNamedInConversion(ranked('b', { conversionValue: 999 }), rule)).toBe(false);
+    expect(isNamedInConversion(ranked('s', { conversionValue: 10 }), rule)).toBe(true);
+  });
+
+  it('makes 保管 the first choice for A賞 and better only', () => {
+    expect(['s', 'a', 'b', 'c'].map((t) => isRareTier(ranked(t as keyof typeof TIERS), 2))).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    // A two-tier pack: its S賞 is rare by rank, its lowest tier is not.
+    expect(isRareTier({ tierRank: 1, isLastOne: false, effect: 'gold', tiersBelow: 1 }, 2)).toBe(true);
   });
 });

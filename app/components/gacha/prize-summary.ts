@@ -1,7 +1,7 @@
 // The rules behind a result's summary and every conversion's confirmation, as pure functions:
 // what a bulk conversion covers (undecided cards only), which tiers collapse, which prizes are named.
 import type { PrizeItem, PrizeStatus } from '#modules/draw';
-import { isTopTier } from '#modules/draw/browser';
+import { isSOrBetter, isTopTier } from '#modules/draw/browser';
 
 /** What these rules read of a prize (a draw's result or the prize box). */
 export type SummaryPrize = Pick<
@@ -9,7 +9,34 @@ export type SummaryPrize = Pick<
   'prizeId' | 'tierId' | 'tierLabel' | 'tierRank' | 'effect' | 'cardName' | 'conversionValue' | 'isLastOne'
 > & {
   status: PrizeStatus;
+  /** How many of its pack's regular tiers stand below the prize's (0: the pack's lowest); unknown on old data. */
+  tiersBelow?: number;
 };
+
+/**
+ * Which cards a conversion names one by one (decision 057): every tier above the pack's lowest
+ * `aboveLowestTiers` (CONVERT_CONFIRM_NAMED_ABOVE_LOWEST_TIERS), every card worth `minCoins`
+ * (CONVERT_CONFIRM_NAMED_MIN_COINS), and every top tier (S賞 or better, or PRIZE_HIGHLIGHT_COINS).
+ */
+export interface NamingRule {
+  highlightCoins: number;
+  minCoins: number;
+  aboveLowestTiers: number;
+}
+
+/**
+ * A rare card: S賞 or better, or a tier above the pack's lowest `aboveLowestTiers` (A賞 and better in
+ * S・A・B・C). 保管 is its first choice, and a conversion names it.
+ * @example isRareTier({ tierRank: 2, isLastOne: false, effect: 'gold', tiersBelow: 2 }, 2) === true
+ */
+export const isRareTier = (
+  p: Pick<SummaryPrize, 'tierRank' | 'isLastOne' | 'effect' | 'tiersBelow'>,
+  aboveLowestTiers: number,
+) => isSOrBetter(p) || (p.tiersBelow ?? 0) >= aboveLowestTiers;
+
+/** Named in a conversion's confirmation by the rule (see NamingRule). */
+export const isNamedInConversion = (p: SummaryPrize, rule: NamingRule) =>
+  isTopTier(p, rule.highlightCoins) || isRareTier(p, rule.aboveLowestTiers) || p.conversionValue >= rule.minCoins;
 
 /** Effects that count as a hit: shown open in a large result, highlighted in the reveal grid. */
 const HIT_EFFECTS = new Set<PrizeItem['effect']>(['lastone', 'rainbow', 'gold']);
@@ -86,10 +113,11 @@ export interface ConversionPlan<P extends SummaryPrize> {
  */
 export function conversionPlan<P extends SummaryPrize>(
   prizes: readonly P[],
-  highlightCoins: number,
+  rule: number | NamingRule,
 ): ConversionPlan<P> {
+  const named = (p: P) => (typeof rule === 'number' ? isTopTier(p, rule) : isNamedInConversion(p, rule));
   const highlights = prizes
-    .filter((p) => isTopTier(p, highlightCoins))
+    .filter(named)
     .sort((a, b) => rankOf(a) - rankOf(b) || b.conversionValue - a.conversionValue);
   return {
     prizes: [...prizes],
@@ -97,4 +125,41 @@ export function conversionPlan<P extends SummaryPrize>(
     total: prizes.reduce((sum, p) => sum + p.conversionValue, 0),
     highlights,
   };
+}
+
+/** One choice of a bulk conversion: the undecided cards of one tier name (C賞 of every pack together). */
+export interface TierChoice<P extends SummaryPrize> {
+  label: string;
+  effect: PrizeItem['effect'];
+  prizes: P[];
+  total: number;
+  /** Every card of it is its pack's lowest tier: chosen at first (「C賞のみ」). */
+  lowest: boolean;
+}
+
+/**
+ * The tiers a bulk conversion offers, best first, by tier name. Only the packs' lowest tiers start
+ * chosen; nothing else is converted unless the member ticks it (decision 057).
+ * @example tierChoices(undecided).filter((t) => t.lowest).map((t) => t.label) // ['C賞']
+ */
+export function tierChoices<P extends SummaryPrize>(prizes: readonly P[]): TierChoice<P>[] {
+  const byLabel = new Map<string, TierChoice<P> & { best: number }>();
+  for (const p of prizes) {
+    const choice = byLabel.get(p.tierLabel) ?? {
+      label: p.tierLabel,
+      effect: p.effect,
+      prizes: [],
+      total: 0,
+      lowest: true,
+      best: Number.POSITIVE_INFINITY,
+    };
+    choice.prizes.push(p);
+    choice.total += p.conversionValue;
+    choice.lowest &&= p.tiersBelow === 0 && !isSOrBetter(p);
+    choice.best = Math.min(choice.best, isSOrBetter(p) ? -1000 : -(p.tiersBelow ?? 0));
+    byLabel.set(p.tierLabel, choice);
+  }
+  return [...byLabel.values()]
+    .sort((a, b) => a.best - b.best || b.total / b.prizes.length - a.total / a.prizes.length)
+    .map(({ best: _best, ...choice }) => choice);
 }

@@ -1,7 +1,7 @@
 // /gacha/{genreId}/{gachaId}/result/{resultId} (layout gacha-result): the reveal animation, chosen
 // by the best tier won and landing on it, then a summary by tier, the cards (low tiers of a large
-// draw collapsed into counts) and a sticky bar: まとめて交換 (undecided only, confirmed first),
-// 保管, もう一度引く. Only the member who drew sees it; anyone else gets the not-found page.
+// draw collapsed into counts) and a sticky bar: 保管 (the rare cards first), まとめて交換 (undecided
+// only, by tier, confirmed first, 元に戻す after it: decision 057), もう一度引く. Only the member who drew sees it; anyone else gets the not-found page.
 import { useEffect, useState } from 'react';
 import { gachaEvent, track } from '~/lib/analytics';
 import { useRootData } from '~/lib/root-data';
@@ -17,7 +17,7 @@ import { TIER_CHIP, drawOptionLabel } from '~/components/gacha/labels';
 import { notFound } from '~/lib/not-found';
 import { formatCoins } from '~/lib/numbers';
 import { formatYmdHm } from '~/lib/dates';
-import { prizeChoiceAction, type PrizeActionData } from '~/lib/prize-actions.server';
+import { prizeChoiceAction, prizeRulesOf, withTierStanding, type PrizeActionData } from '~/lib/prize-actions.server';
 import { getDrawResult } from '#modules/draw';
 import { getGachaDetail } from '#modules/gacha';
 import { isUuid } from '#modules/kernel';
@@ -37,10 +37,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // もう一度引く opens the same count's confirmation when the pack still offers it.
   const againCount = pack.status === 'on_sale' && pack.drawOptions.includes(result.count) ? result.count : null;
   return {
-    result,
+    result: { ...result, items: await withTierStanding(shop.services.db, result.items) },
     pack: { id: pack.id, title: pack.title, genreId: pack.genreId },
     againCount,
-    highlightCoins: shop.services.config.PRIZE_HIGHLIGHT_COINS,
+    prizeRules: prizeRulesOf(shop.services.config),
     renderedAt: new Date().toISOString(),
   };
 }
@@ -152,7 +152,7 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
         <PrizeChoices
           prizes={result.items}
           renderedAt={loaderData.renderedAt}
-          highlightCoins={loaderData.highlightCoins}
+          rules={loaderData.prizeRules}
           actionData={actionData as PrizeActionData | undefined}
           layout="result"
           again={againCount ? { href: `${packHref}?confirm=${againCount}`, label: drawOptionLabel(againCount) } : null}

@@ -1,5 +1,5 @@
 // /mypage: the member's card, coins (balance, what expires soon), the prize box (?tab=prizes, with
-// filters 未選択・保管中・交換済み), the coin history by action (?tab=coins), the purchase history with
+// filters 未選択・保管中・交換済み, by tier name and in three orders: decision 057), the coin history by action (?tab=coins), the purchase history with
 // receipts (?tab=purchases), and the menu. An open tab starts at the top: the profile collapses.
 // Visitors are asked to sign in (mypage has no guard).
 import { Form, useNavigation, useSearchParams } from 'react-router';
@@ -12,7 +12,8 @@ import { selfLimitSummaryOf } from '~/lib/limits.server';
 import { PrizeChoices, PRIZE_STATUS_LABEL } from '~/components/gacha/PrizeList';
 import { formatCoins } from '~/lib/numbers';
 import { formatYmd, formatYmdHm } from '~/lib/dates';
-import { prizeChoiceAction, type PrizeActionData } from '~/lib/prize-actions.server';
+import { prizeChoiceAction, prizeRulesOf, type PrizeActionData } from '~/lib/prize-actions.server';
+import { PrizeBoxTools, arrangePrizeBox, prizeBoxViewOf } from '~/components/gacha/PrizeBoxTools';
 import { getBalance } from '#modules/wallet';
 import { countPrizesByStatus, listPrizes, prizeBoxPositionSchema, type PrizeStatus } from '#modules/draw';
 import { loadCoinHistory } from '~/lib/coin-history.server';
@@ -90,10 +91,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Without a choice: the undecided cards, or the kept ones when nothing is undecided.
   const filter: PrizeStatus =
     asked ?? (prizeCounts && prizeCounts.pending === 0 && prizeCounts.kept > 0 ? 'kept' : 'pending');
+  // The box's tier filter and order (decision 057): over the newest page of the status, not paged further.
+  const view = prizeBoxViewOf(url.searchParams);
+  const arranged = view.sort !== 'new' || view.tier !== null;
   const [balance, prizes, history, exp, purchases, account] = await Promise.all([
     getBalance(db, shop.member.id),
     tab === 'prizes'
-      ? listPrizes(db, shop.member.id, { status: [filter], limit: PRIZE_PAGE[filter], before: prizesBefore })
+      ? listPrizes(db, shop.member.id, {
+          status: [filter],
+          limit: arranged ? 100 : PRIZE_PAGE[filter],
+          before: arranged ? undefined : prizesBefore,
+        })
       : Promise.resolve(null),
     tab === 'coins' ? loadCoinHistory(db, shop.member.id, { limit: 30, before }) : Promise.resolve(null),
     getExp(db, shop.member.id),
@@ -111,13 +119,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     signedIn: true as const,
     tab,
     balance,
-    prizes: prizes?.items ?? [],
-    prizesNext: prizes?.next ?? null,
-    prizesPaged: Boolean(prizesBefore),
+    ...arrangePrizeBox(prizes?.items ?? [], view),
+    prizeView: view,
+    prizesNext: arranged ? null : (prizes?.next ?? null),
+    prizesMore: arranged && Boolean(prizes?.next),
+    prizesScanned: prizes?.items.length ?? 0,
+    prizesPaged: !arranged && Boolean(prizesBefore),
     prizeFilter: filter,
     prizeCounts,
     memberCode: memberCode(shop.member.id),
-    highlightCoins: shop.services.config.PRIZE_HIGHLIGHT_COINS,
+    prizeRules: prizeRulesOf(shop.services.config),
     history,
     purchases,
     exp,
@@ -235,7 +246,7 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
               return (
                 <AppLink
                   key={f.id}
-                  to={`/mypage?tab=prizes&filter=${f.id}`}
+                  to={`/mypage?tab=prizes&filter=${f.id}${loaderData.prizeView.sort === 'new' ? '' : `&sort=${loaderData.prizeView.sort}`}`}
                   replace
                   preventScrollReset
                   aria-current={active ? 'page' : undefined}
@@ -265,6 +276,15 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
               保管中のカードは保管期限まで自動交換されません。コインに交換するときはカードをタップしてください（1枚ずつ確認します）。
             </p>
           )}
+          {(loaderData.prizes.length > 0 || loaderData.prizeView.tier) && (
+            <PrizeBoxTools
+              filter={loaderData.prizeFilter}
+              view={loaderData.prizeView}
+              tiers={loaderData.prizeTiers}
+              scanned={loaderData.prizesScanned}
+              more={loaderData.prizesMore}
+            />
+          )}
           {(loaderData.prizeCounts.pending > 0 || loaderData.prizeCounts.kept > 0) && (
             <div className="flex gap-2">
               <ButtonLink to="/mypage/shipping/new" variant="secondary" className="flex-1">
@@ -278,7 +298,7 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
           <PrizeChoices
             prizes={loaderData.prizes}
             renderedAt={loaderData.renderedAt}
-            highlightCoins={loaderData.highlightCoins}
+            rules={loaderData.prizeRules}
             actionData={prizeAction}
             layout="box"
             showBar={loaderData.prizeFilter === 'pending' && loaderData.prizes.length > 0}

@@ -47,6 +47,7 @@ $$;
 
 -- Moves the cards of the given prizes (parallel arrays: prize ids and their tier ids), one card each:
 --   released  (converted to coins):          reserved − 1
+--   reserved  (a conversion undone, 057):     reserved + 1
 --   shipped   (left in a parcel):             on_hand − 1, reserved − 1
 --   returned  (the parcel came back):         on_hand + 1, reserved + 1
 --   missing, damaged (the card is gone):      on_hand − 1, reserved − 1
@@ -61,6 +62,7 @@ DECLARE
   v_on int; v_res int; v_n int;
 BEGIN
   IF p_kind = 'released' THEN v_on := 0; v_res := -1;
+  ELSIF p_kind = 'reserved' THEN v_on := 0; v_res := 1;
   ELSIF p_kind IN ('shipped', 'missing', 'damaged') THEN v_on := -1; v_res := -1;
   ELSIF p_kind = 'returned' THEN v_on := 1; v_res := 1;
   ELSE RAISE EXCEPTION 'gacha_stock_move_prizes: unknown kind %', p_kind;
