@@ -561,6 +561,44 @@ export async function presentsByKey(
 }
 
 /**
+ * The presents of system mails keyed by number (`<prefix><n>`, or `<prefix><a>,<b>,…` for one mail naming
+ * several, e.g. the level-up mail of a draw that crossed levels 3 to 9), by number: each number of a
+ * shared mail answers that mail's state. Mails without a present are absent.
+ * @example (await presentsByNumber(db, memberId, 'level-up:')).get(4) // { mailId: 12, state: 'waiting' }
+ */
+export async function presentsByNumber(
+  db: Database,
+  memberId: string,
+  prefix: string,
+  now = new Date(),
+): Promise<Map<number, PresentState>> {
+  const rows = await db
+    .select({ id: mails.id, key: mails.dedupeKey, claimUntil: mails.claimUntil, claimedAt: mailStates.claimedAt })
+    .from(mails)
+    .leftJoin(mailStates, and(eq(mailStates.mailId, mails.id), eq(mailStates.memberId, memberId)))
+    .where(
+      and(
+        eq(mails.memberId, memberId),
+        sql`left(${mails.dedupeKey}, ${prefix.length}) = ${prefix}`,
+        isNull(mails.canceledAt),
+        sql`${mails.attachmentCoins} is not null`,
+      ),
+    );
+  const byNumber = new Map<number, PresentState>();
+  for (const r of rows) {
+    const list = r.key!.slice(prefix.length);
+    if (!/^\d+(,\d+)*$/.test(list)) continue;
+    const state = r.claimedAt
+      ? ('claimed' as const)
+      : r.claimUntil && r.claimUntil.getTime() < now.getTime()
+        ? ('expired' as const)
+        : ('waiting' as const);
+    for (const n of list.split(',')) byNumber.set(Number(n), { mailId: r.id, state });
+  }
+  return byNumber;
+}
+
+/**
  * Unread mails (personal and broadcast) for the header's badge.
  * @example await unreadMailCount(db, memberId) // 3
  */
