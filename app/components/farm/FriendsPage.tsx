@@ -366,7 +366,7 @@ function Requests({
 
 export function FriendsPage({ data }: { data: FriendsLoaderData }) {
   return (
-    <div className="mx-auto flex w-full max-w-xl flex-col gap-4 px-3 py-4">
+    <div className="mx-auto flex w-full max-w-xl flex-col gap-4">
       <PageHeading title="フレンド追加" lead="フレンドになると、お互いの畑に水やりしてコインがもらえます" />
       {data.farmPaused ? (
         <p role="status" className="rounded-2xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950">

@@ -37,6 +37,8 @@ const MENU = [
   { to: '/myinbox/idvs', label: 'お知らせ・メールボックス' },
   { to: '/mylevel', label: 'マイレベル' },
   { to: '/myrank', label: 'マイランク' },
+  { to: '/app/farm', label: 'ファーム（毎日遊べるミニゲーム）' },
+  { to: '/app/friends/add', label: 'フレンド（ファームで水やりし合う）' },
   { to: '/mypage/invitation', label: '友達招待' },
   { to: '/mypage/tokutencode', label: '特典コード' },
   { to: '/mypage/shipping', label: '発送状況' },
