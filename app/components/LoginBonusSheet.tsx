@@ -61,7 +61,7 @@ function StampSheet({ bonus, claimedNow }: { bonus: LoginBonusCardData; claimedN
               stamped
                 ? 'border-primary-ink bg-primary-ink text-white'
                 : today
-                  ? 'border-primary-ink bg-primary-soft text-primary-ink'
+                  ? 'border-primary-ink bg-white text-primary-ink'
                   : 'border-line bg-white text-muted'
             }`}
           >

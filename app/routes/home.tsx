@@ -15,6 +15,7 @@ import { listWins } from '#modules/draw';
 import { FEED_ROWS } from '~/components/winners/feed';
 import { WinnersFeed, useShopWinsStream, useWinners } from '~/components/winners/WinnersFeed';
 import { ripeCropsNudgeOf } from '~/lib/farm.server';
+import { CropArt } from '~/components/farm/CropArt';
 
 export const handle = { title: 'トップ' };
 
@@ -74,9 +75,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           data-testid="ripe-crop-nudge"
           className="flex items-center gap-3 rounded-2xl border border-emerald-300 bg-emerald-50 px-4 py-3 text-sm font-bold text-emerald-900"
         >
-          <span aria-hidden="true" className="text-2xl">
-            🌱
-          </span>
+          <CropArt art="radish" stage={3} className="size-10 shrink-0" />
           <span className="min-w-0 flex-1">
             ファームの作物が{loaderData.ripeCrops}つ収穫できます
             <span className="block text-xs font-normal">枯れる前に収穫して無償コインを受け取りましょう</span>
