@@ -92,7 +92,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             to={`/notices/${notice.uid}`}
             className="flex items-center gap-2 rounded-xl border border-primary/30 bg-primary-soft px-3 py-2.5 text-sm font-bold"
           >
-            <span className="shrink-0 rounded bg-primary px-1.5 py-0.5 text-[11px] text-white">重要</span>
+            <span className="shrink-0 rounded bg-primary px-1.5 py-0.5 text-xs text-white">重要</span>
             <span className="min-w-0 truncate">{notice.title}</span>
           </AppLink>
         ))}

@@ -18,6 +18,7 @@ import {
   formatMemberDateTime,
   formatStaffDate,
   formatStaffDateTime,
+  isDeadlineNear,
   parseTimeLimit,
   type DateFormatName,
   type DateSeparator,
@@ -480,5 +481,17 @@ describe('the two date styles (decision 060)', () => {
     expect(formatMemberDateTime(Number.NaN)).toBe('');
     expect(formatStaffDateTime('')).toBe('');
     expect(formatStaffDate('2026-13-01')).toBe('');
+  });
+});
+
+describe('isDeadlineNear', () => {
+  const now = Date.parse('2026-11-29T00:00:00Z');
+  it('is neutral until the last three days, then warns', () => {
+    expect(isDeadlineNear(now + 13 * DAY, now)).toBe(false);
+    expect(isDeadlineNear(now + 3 * DAY + 1, now)).toBe(false);
+    expect(isDeadlineNear(now + 3 * DAY, now)).toBe(true);
+    expect(isDeadlineNear(now + HOUR, now)).toBe(true);
+    expect(isDeadlineNear(now - HOUR, now)).toBe(true);
+    expect(isDeadlineNear('nope', now)).toBe(false);
   });
 });

@@ -349,6 +349,19 @@ export function formatStaffDate(input: ShopDateInput): string {
   return formatShopDate(input, 'ymd', 'slash');
 }
 
+/** Countdowns stay neutral until this many days remain, then warn (issue 29 item 11). */
+export const DEADLINE_WARNING_DAYS = 3;
+
+/**
+ * Whether a deadline is in its last days (at most `DEADLINE_WARNING_DAYS` left, or passed): only then is a
+ * countdown shown as a warning; 「自動交換まで13日」 right after a 14-day draw is plain information.
+ * @example isDeadlineNear('2026-12-02T00:00:00Z', Date.parse('2026-11-29T00:00:00Z')) // true
+ */
+export function isDeadlineNear(until: ShopDateInput, now: ShopDateInput = Date.now()): boolean {
+  const left = toTime(until) - toTime(now);
+  return !Number.isNaN(left) && left <= DEADLINE_WARNING_DAYS * 86_400_000;
+}
+
 /**
  * A deadline and the moment to measure from (defaults to now).
  * @example const target: CountdownTarget = { until: '2026-11-22T00:00:00+09:00', now: Date.now() };

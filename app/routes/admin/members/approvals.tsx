@@ -8,7 +8,7 @@ import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import { approvalsAction, approvalsLoader, type MemberActionData } from '~/lib/admin-members.server';
 import { StaffRoleRequestsSection } from '~/components/admin/StaffRoleRequests';
 import { staffRoleRequestsAction, staffRoleRequestsLoader } from '~/lib/admin-staff.server';
@@ -91,7 +91,7 @@ export default function ApprovalsPage({ loaderData }: Route.ComponentProps) {
               </p>
               <p className="mt-1">理由：{a.reason}</p>
               <p className="mt-1 text-xs text-muted">
-                申請：{a.requestedLabel}・{formatYmdHm(a.requestedAt)}
+                申請：{a.requestedLabel}・{formatStaffDateTime(a.requestedAt)}
               </p>
               {canDecide ? (
                 a.mine ? (
