@@ -152,7 +152,7 @@ describe('rewards at phone size', () => {
       await waitForHydration(page);
       const nudge = page.getByTestId('ripe-crop-nudge');
       await nudge.waitFor();
-      expect(await nudge.textContent()).toContain('ファームの作物が1つ収穫できます');
+      expect(await nudge.textContent()).toContain('ファームで1つ収穫できます');
       await expectNoSeriousAxeViolations(page, 'phone / with the ripe crop nudge');
       if (shots) await page.screenshot({ path: `${shots}/home-ripe-nudge.png` });
       await nudge.click();

@@ -75,10 +75,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           data-testid="ripe-crop-nudge"
           className="flex items-center gap-3 rounded-2xl border border-emerald-300 bg-emerald-50 px-4 py-3 text-sm font-bold text-emerald-900"
         >
-          <CropArt art="radish" stage={3} className="size-10 shrink-0" />
+          <CropArt art="radish" stage={3} className="size-12 shrink-0" />
           <span className="min-w-0 flex-1">
-            ファームの作物が{loaderData.ripeCrops}つ収穫できます
-            <span className="block text-xs font-normal">枯れる前に収穫して無償コインを受け取りましょう</span>
+            ファームで{loaderData.ripeCrops}つ収穫できます
+            <span className="block text-xs font-normal">枯れる前に収穫して無償コインをもらおう</span>
           </span>
           <span className="shrink-0 rounded-full bg-emerald-700 px-3 py-1.5 text-xs text-white">収穫へ</span>
         </AppLink>
