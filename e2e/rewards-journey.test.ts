@@ -63,6 +63,8 @@ describe('rewards at phone size', () => {
       await expect
         .poll(() => sheet.getByRole('status').textContent())
         .toBe('ログインボーナス 10コインを受け取りました（連続1日目）。');
+      // The header's balance follows the claim (the page's data is reloaded after it).
+      await expect.poll(() => page.getByTestId('header-coins-total').textContent()).toBe('10');
       if (shots) await page.screenshot({ path: `${shots}/login-bonus-sheet-claimed.png` });
       await sheet.getByRole('button', { name: '閉じる' }).click();
       await sheet.waitFor({ state: 'detached' });
