@@ -15,6 +15,7 @@ import {
   unreadMailCount,
   type MailSummary,
 } from '#modules/mailbox';
+import { isStaffRole } from '#modules/identity';
 import { describeRefusal } from '#server/refusals';
 import { mailClaimRules, shopMailboxOptions } from '#server/mailbox';
 
@@ -100,8 +101,9 @@ export async function mailClaimAction(shop: ShopRequest, request: Request, mailI
   });
 }
 
-/** The presents 「すべて受け取る」 would take now: how many and their coins (the list's bar). */
+/** The presents 「すべて受け取る」 would take now: how many and their coins (the list's bar); null for staff, who cannot claim. */
 export async function claimableSummaryOf(shop: SignedIn) {
+  if (isStaffRole(shop.member.role)) return null;
   const found = await claimablePresents(shop.services.db, shop.member.id, shopMailboxOptions());
   return { count: found.mailIds.length, coins: found.coins };
 }
