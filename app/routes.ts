@@ -24,11 +24,11 @@ export default [
     ...prefix('app', [
       route('checkout/:paymentMethod', 'routes/app/checkout.tsx'),
       route('return', 'routes/app/return.tsx'),
-      route('farm', 'routes/app/farm.tsx'),
-      route('friends/add', 'routes/app/friends-add.tsx'),
     ]),
   ]),
   route('auth/sign_out', 'routes/auth/sign-out.tsx'),
+  // Today's login bonus for the sheet of the day's first page (JSON, read after the page loads: decision 060).
+  route('myinbox/bonus/today', 'routes/myinbox/bonus-today.ts'),
   // The admin area (beyond the specification: operators; noindex, no member guards). Joining the
   // staff by a mailed invitation happens before the invitee is staff, so it sits outside the guard.
   layout('layouts/external.tsx', { id: 'admin-join-layout' }, [route('admin/join', 'routes/admin/join.tsx')]),
@@ -122,6 +122,10 @@ export default [
     ...shopReturns.map((provider) =>
       route(`shop/backfrom${provider}`, 'routes/shop/return.tsx', { id: `shop-backfrom${provider}` }),
     ),
+    // The farm and its friends (decisions 044, 045) in the member's normal layout, with the tab bar and the
+    // bell (issue 29 item 10, decision 060); the native app's web views of /app stay in the external layout.
+    route('app/farm', 'routes/app/farm.tsx'),
+    route('app/friends/add', 'routes/app/friends-add.tsx'),
     route('mylevel/top', 'routes/mylevel/top.tsx'),
     route('mylevel', 'routes/mylevel/index.tsx'),
     route('myrank', 'routes/myrank.tsx'),

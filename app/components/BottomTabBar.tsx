@@ -25,7 +25,9 @@ const TABS: Tab[] = [
     to: '/mypage',
     label: 'マイページ',
     Icon: UserIcon,
-    isActive: (p, q) => p.startsWith('/mypage') && q.get('tab') !== 'prizes',
+    // The farm and friends are reached from マイページ's menu (issue 29 item 10).
+    isActive: (p, q) =>
+      (p.startsWith('/mypage') && q.get('tab') !== 'prizes') || p === '/app/farm' || p === '/app/friends/add',
   },
 ];
 

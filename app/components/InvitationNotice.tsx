@@ -26,7 +26,7 @@ export function InvitationNotice({ notice, withLink = false }: { notice: Invitat
       <p className="mt-1">
         このまま会員登録すると招待が適用されます。
         {notice.rewardCoins > 0
-          ? `電話番号認証と初回購入で、あなたとお友達の両方に${formatCoins(notice.rewardCoins)}無料コインをプレゼント。`
+          ? `電話番号認証と初回購入で、あなたとお友達の両方に${formatCoins(notice.rewardCoins)}無償コインをプレゼント。`
           : ''}
       </p>
       {withLink ? (

@@ -3,7 +3,7 @@
 import { AppLink } from './AppLink';
 import { GiftIcon } from './icons';
 import { formatCoins } from '~/lib/numbers';
-import { formatYmdHm } from '~/lib/dates';
+import { formatMemberDateTime } from '~/lib/dates';
 
 export interface MailRow {
   id: number;
@@ -20,7 +20,7 @@ export function AttachmentBadge({ attachment }: { attachment: NonNullable<MailRo
     : attachment.expired
       ? { text: '期限切れ', tone: 'border border-line bg-white text-muted' }
       : {
-          text: attachment.claimUntil ? `${formatYmdHm(attachment.claimUntil, 'slash')}まで` : '期限なし',
+          text: attachment.claimUntil ? `${formatMemberDateTime(attachment.claimUntil)}まで` : '期限なし',
           tone: 'border border-line bg-white text-ink',
         };
   return (
@@ -51,12 +51,12 @@ export function MailList({ items, label }: { items: MailRow[]; label: string }) 
             <span className="min-w-0 flex-1">
               <span className="flex items-center gap-2">
                 {!mail.read ? (
-                  <span className="shrink-0 rounded bg-primary-ink px-1.5 text-[11px] font-bold text-white">新着</span>
+                  <span className="shrink-0 rounded bg-primary-ink px-1.5 text-xs font-bold text-white">新着</span>
                 ) : null}
                 <span className={`truncate text-sm ${mail.read ? '' : 'font-bold'}`}>{mail.subject}</span>
               </span>
               <span className="mt-0.5 block text-xs text-muted">
-                <time dateTime={mail.sendAt}>{formatYmdHm(mail.sendAt, 'slash')}</time>
+                <time dateTime={mail.sendAt}>{formatMemberDateTime(mail.sendAt)}</time>
                 {!mail.read ? <span className="sr-only">（未読）</span> : null}
               </span>
               {mail.attachment ? <AttachmentBadge attachment={mail.attachment} /> : null}

@@ -1,6 +1,6 @@
 // お知らせ: the notices inside their window, important first. The home page shows the first few; /notices all.
 import { AppLink } from './AppLink';
-import { formatYmd } from '~/lib/dates';
+import { formatMemberDate } from '~/lib/dates';
 
 export interface NoticeListItem {
   uid: string;
@@ -35,9 +35,9 @@ export function NoticeList({ notices, heading = 'h2' }: { notices: NoticeListIte
                 className="flex flex-col gap-0.5 py-3 sm:flex-row sm:items-baseline sm:gap-3"
               >
                 <span className="flex shrink-0 items-center gap-2 text-xs text-muted">
-                  {notice.date ? <time dateTime={notice.date}>{formatYmd(notice.date, 'slash')}</time> : null}
+                  {notice.date ? <time dateTime={notice.date}>{formatMemberDate(notice.date)}</time> : null}
                   {notice.important ? (
-                    <span className="rounded bg-primary px-1.5 py-0.5 text-[11px] font-bold text-white">重要</span>
+                    <span className="rounded bg-primary px-1.5 py-0.5 text-xs font-bold text-white">重要</span>
                   ) : null}
                 </span>
                 <span className="text-sm font-bold underline-offset-2 hover:underline">{notice.title}</span>

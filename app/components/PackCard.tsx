@@ -51,7 +51,7 @@ export function PackCard({ pack, priority = false }: { pack: PackCardData; prior
         {badges.length > 0 ? (
           <ul className="absolute left-1.5 top-1.5 flex flex-wrap gap-1">
             {badges.map((b) => (
-              <li key={b.label} className={`rounded-md px-1.5 py-0.5 text-[11px] font-black shadow ${b.className}`}>
+              <li key={b.label} className={`rounded-md px-1.5 py-0.5 text-xs font-black shadow ${b.className}`}>
                 {b.label}
               </li>
             ))}
@@ -72,7 +72,7 @@ export function PackCard({ pack, priority = false }: { pack: PackCardData; prior
           <div className="absolute inset-0 flex items-center justify-center bg-black/55" data-testid="pack-closed">
             <span className="-rotate-6 rounded-lg border-2 border-white px-3 py-1 text-center text-lg font-black tracking-widest text-white">
               {soldOut ? 'SOLD OUT' : 'CLOSED'}
-              <span className="block text-[11px] tracking-normal">{soldOut ? '完売' : '販売終了'}</span>
+              <span className="block text-xs tracking-normal">{soldOut ? '完売' : '販売終了'}</span>
             </span>
           </div>
         ) : null}

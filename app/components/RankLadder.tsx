@@ -43,7 +43,7 @@ export function RankLadder({
           >
             <span className="flex flex-col">
               <span className="font-black">{rank.name}</span>
-              {marks.length > 0 && <span className="text-[11px] font-bold">{marks.join('・')}</span>}
+              {marks.length > 0 && <span className="text-xs font-bold">{marks.join('・')}</span>}
             </span>
             <span className="text-right text-xs font-bold leading-relaxed sm:text-sm">
               {rank.threshold === 0 ? '条件なし' : `前月の購入 ${formatCoins(rank.threshold)}コイン以上`}

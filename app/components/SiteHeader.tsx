@@ -31,7 +31,7 @@ export function MailBell() {
         <span
           aria-hidden="true"
           data-testid="header-mail-unread"
-          className="absolute right-0.5 top-0.5 flex min-w-5 items-center justify-center rounded-full bg-primary-ink px-1 text-[11px] font-bold leading-5 text-white"
+          className="absolute right-0.5 top-0.5 flex min-w-5 items-center justify-center rounded-full bg-primary-ink px-1 text-xs font-bold leading-5 text-white"
         >
           {count > 99 ? '99+' : count}
         </span>
@@ -61,7 +61,9 @@ function HeaderCoins({ tone }: { tone: WalletTone }) {
         <b className="text-sm tabular-nums" data-testid="header-coins-total">
           {formatCoins(wallet.total)}
         </b>
-        <span className={`text-[10px] tabular-nums ${tone === 'dark' ? 'text-white/80' : 'text-muted'}`}>
+        {/* No number below 12 px (issue 29 item 11): on a phone the header has room for the total only; the
+            split is on マイページ and the coin shop. */}
+        <span className={`hidden text-xs tabular-nums sm:block ${tone === 'dark' ? 'text-white/80' : 'text-muted'}`}>
           有償{formatCoins(wallet.paid)}・無償{formatCoins(wallet.free)}
         </span>
       </span>

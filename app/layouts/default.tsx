@@ -3,6 +3,7 @@ import { Outlet } from 'react-router';
 import { SiteHeader } from '~/components/SiteHeader';
 import { SiteFooter } from '~/components/SiteFooter';
 import { BottomTabBar } from '~/components/BottomTabBar';
+import { LoginBonusSheet } from '~/components/LoginBonusSheet';
 import { Container } from '~/components/PageFrame';
 
 export default function DefaultLayout() {
@@ -16,6 +17,7 @@ export default function DefaultLayout() {
       </main>
       <SiteFooter />
       <BottomTabBar />
+      <LoginBonusSheet />
     </>
   );
 }

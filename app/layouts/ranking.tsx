@@ -3,6 +3,7 @@ import { Outlet } from 'react-router';
 import { SiteHeader } from '~/components/SiteHeader';
 import { SiteFooter } from '~/components/SiteFooter';
 import { BottomTabBar } from '~/components/BottomTabBar';
+import { LoginBonusSheet } from '~/components/LoginBonusSheet';
 import { AppNavLink } from '~/components/AppLink';
 import { Container } from '~/components/PageFrame';
 
@@ -40,6 +41,7 @@ export default function RankingLayout() {
       </main>
       <SiteFooter />
       <BottomTabBar />
+      <LoginBonusSheet />
     </>
   );
 }

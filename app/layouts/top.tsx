@@ -3,6 +3,7 @@ import { Outlet, useParams } from 'react-router';
 import { SiteHeader } from '~/components/SiteHeader';
 import { SiteFooter } from '~/components/SiteFooter';
 import { BottomTabBar } from '~/components/BottomTabBar';
+import { LoginBonusSheet } from '~/components/LoginBonusSheet';
 import { GenreTabs } from '~/components/GenreTabs';
 import { InvitationNotice } from '~/components/InvitationNotice';
 import { shopRequestContext } from '~/context';
@@ -30,6 +31,7 @@ export default function TopLayout({ loaderData }: Route.ComponentProps) {
       </main>
       <SiteFooter />
       <BottomTabBar />
+      <LoginBonusSheet />
     </>
   );
 }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { ShopRequest } from '~/context';
 import { signInPathFor } from '~/guards/rules';
 import { isStaffRole } from '#modules/identity';
-import { readFarmRules } from '#modules/farm';
+import { readFarmRules, ripeCropCount } from '#modules/farm';
 import { friendCodeOwner } from '#modules/friends';
 import { normaliseInvitationCode } from '#modules/invitation';
 import { withIdempotency } from '#modules/idempotency';
@@ -15,6 +15,7 @@ import { describeRefusal, type RefusalCode } from '#server/refusals';
 import { maintenanceRefusal, refusalInit } from './maintenance.server';
 import {
   farmOf,
+  farmNow,
   farmRateLimit,
   friendsViewOf,
   friendViewsOf,
@@ -32,6 +33,16 @@ import type {
 
 export const FARM_PAGE_PATH = '/app/farm';
 export const FRIENDS_PAGE_PATH = '/app/friends/add';
+
+/**
+ * The home page's nudge: the signed-in member's ripe crops (one small read); null for visitors and staff, so
+ * the visitors' shared copy of the home page (decision 048) never carries it.
+ * @example await ripeCropsNudgeOf(shop) // 2
+ */
+export async function ripeCropsNudgeOf(shop: ShopRequest): Promise<number | null> {
+  if (!shop.member || isStaffRole(shop.member.role)) return null;
+  return ripeCropCount(shop.services.db, shop.member.id, farmNow());
+}
 
 function memberOf(shop: ShopRequest, path: string) {
   // /app/* is members-only (the route rules redirect first); this guards a direct action post.

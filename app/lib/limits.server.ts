@@ -23,7 +23,7 @@ import {
 import { limitsViewOf, selfLimitStateOf, type SelfLimitSummary } from '#server/self-limits';
 import { describeRefusal } from '#server/refusals';
 import { parseWithMessage } from '#server/validation';
-import { formatYmdHm } from './dates';
+import { formatMemberDateTime } from './dates';
 import type { Refusal } from '#modules/kernel';
 
 export type { SelfLimitSummary };
@@ -79,7 +79,7 @@ export function changeMessage(change: LimitChangeResult): string {
   if (change.applied === 'unchanged') return `${label}は変わっていません（${amountText(change.kind, change.value)}）。`;
   if (change.applied === 'now')
     return `${label}を${amountText(change.kind, change.value)}にしました。すぐに反映されます。`;
-  return `${label}を${amountText(change.kind, change.value)}に変更する予約をしました。${formatYmdHm(change.effectiveAt, 'ja')}に反映されます（上限を上げる・なくす変更は${RAISE_WAIT_DAYS}日後）。`;
+  return `${label}を${amountText(change.kind, change.value)}に変更する予約をしました。${formatMemberDateTime(change.effectiveAt)}に反映されます（上限を上げる・なくす変更は${RAISE_WAIT_DAYS}日後）。`;
 }
 
 /**

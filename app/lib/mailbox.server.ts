@@ -4,7 +4,9 @@ import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { notFound } from '~/lib/not-found';
 import {
+  claimAllPresents,
   claimMailAttachment,
+  claimablePresents,
   claimedAttachments,
   listMails,
   mailEmailOptIn,
@@ -13,6 +15,7 @@ import {
   unreadMailCount,
   type MailSummary,
 } from '#modules/mailbox';
+import { isStaffRole } from '#modules/identity';
 import { describeRefusal } from '#server/refusals';
 import { mailClaimRules, shopMailboxOptions } from '#server/mailbox';
 
@@ -98,6 +101,47 @@ export async function mailClaimAction(shop: ShopRequest, request: Request, mailI
   });
 }
 
+/** The presents 「すべて受け取る」 would take now: how many and their coins (the list's bar); null for staff, who cannot claim. */
+export async function claimableSummaryOf(shop: SignedIn) {
+  if (isStaffRole(shop.member.role)) return null;
+  const found = await claimablePresents(shop.services.db, shop.member.id, shopMailboxOptions());
+  return { count: found.mailIds.length, coins: found.coins };
+}
+
+export type MailClaimAllActionData =
+  | { ok: true; intent: 'claim-all'; claimed: number; coins: number; message: string }
+  | { ok: false; intent: 'claim-all'; message: string };
+
+/**
+ * 「すべて受け取る」: every claimable present of the member, each credited once (a double tap finds them
+ * claimed and answers 0); the answer names the total received.
+ */
+export async function mailClaimAllAction(shop: SignedIn) {
+  const outcome = await claimAllPresents(
+    shop.services.db,
+    shop.member.id,
+    mailClaimRules(shop.services.config),
+    shopMailboxOptions(),
+  );
+  if (!outcome.ok) {
+    const refused = describeRefusal(outcome);
+    return data<MailClaimAllActionData>(
+      { ok: false, intent: 'claim-all', message: refused.message },
+      { status: refused.status },
+    );
+  }
+  return data<MailClaimAllActionData>({
+    ok: true,
+    intent: 'claim-all',
+    claimed: outcome.claimed,
+    coins: outcome.coins,
+    message:
+      outcome.claimed > 0
+        ? `プレゼント${outcome.claimed}件、合計${outcome.coins.toLocaleString('ja-JP')}コイン（無償コイン）を受け取りました。`
+        : '受け取れるプレゼントはありません（受け取り済みです）。',
+  });
+}
+
 /** The header's badge: unread mails, personal and broadcast; null for visitors. */
 export async function unreadMailsOf(shop: ShopRequest): Promise<number | null> {
   if (!shop.member) return null;
@@ -120,7 +164,9 @@ export async function claimedAttachmentsOf(shop: SignedIn, url: URL) {
 /** Whether system mails also come by email (the mailbox page's small setting). */
 export const emailOptInOf = (shop: SignedIn) => mailEmailOptIn(shop.services.db, shop.member.id);
 
-export type MailSettingActionData = { ok: true; message: string; emailOptIn: boolean } | { ok: false; message: string };
+export type MailSettingActionData =
+  | { ok: true; intent?: 'email-notice'; message: string; emailOptIn: boolean }
+  | { ok: false; intent?: 'email-notice'; message: string };
 
 /** The setting's form: `email` is 'on' (checked) or absent; anything else is refused. */
 export async function mailSettingAction(shop: ShopRequest, request: Request) {
@@ -137,6 +183,7 @@ export async function mailSettingAction(shop: ShopRequest, request: Request) {
       { status: 400 },
     );
   }
+  if (form.get('intent') === 'claim-all') return mailClaimAllAction({ ...shop, member: shop.member });
   const email = form.get('email');
   if (form.get('intent') !== 'email-notice' || (email !== null && email !== 'on'))
     return data<MailSettingActionData>({ ok: false, message: '設定を選び直してください。' }, { status: 400 });

@@ -14,6 +14,8 @@ import { takeOneTimeNotice } from '~/lib/one-time-notice.server';
 import { listWins } from '#modules/draw';
 import { FEED_READ, FEED_ROWS, shownWins } from '~/components/winners/feed';
 import { WinnersFeed, useShopWinsStream, useWinners } from '~/components/winners/WinnersFeed';
+import { ripeCropsNudgeOf } from '~/lib/farm.server';
+import { CropArt } from '~/components/farm/CropArt';
 
 export const handle = { title: 'トップ' };
 
@@ -21,21 +23,25 @@ export const handle = { title: 'トップ' };
 const HOME_NOTICES = 3;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const services = context.get(shopRequestContext).services;
+  const shop = context.get(shopRequestContext);
+  const services = shop.services;
   const { db } = services;
   const content = contentOf(services);
   const sort = parseGachaSort(new URL(request.url).searchParams.get('sort'));
-  const [packs, banners, notices, wins] = await Promise.all([
+  const [packs, banners, notices, wins, ripeCrops] = await Promise.all([
     listGachas(db, { sort }),
     content.listBanners(),
     content.listNotices(),
     listWins(db, { limit: FEED_READ }),
+    // A signed-in member's ripe crops (issue 29 item 10); nothing is read for a visitor.
+    ripeCropsNudgeOf(shop),
   ]);
   // A notice carried from the previous page (after 退会), shown once.
   const notice = takeOneTimeNotice(request);
   return data(
     {
       notice: notice.message,
+      ripeCrops,
       packs,
       notices: notices.slice(0, HOME_NOTICES).map(noticeListItem),
       // The entries of the rows shown (repeats collapse into one row: decision 059).
@@ -64,6 +70,20 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           {loaderData.notice}
         </p>
       ) : null}
+      {loaderData.ripeCrops ? (
+        <AppLink
+          to="/app/farm"
+          data-testid="ripe-crop-nudge"
+          className="flex items-center gap-3 rounded-2xl border border-emerald-300 bg-emerald-50 px-4 py-3 text-sm font-bold text-emerald-900"
+        >
+          <CropArt art="radish" stage={3} className="size-12 shrink-0" />
+          <span className="min-w-0 flex-1">
+            ファームで{loaderData.ripeCrops}つ収穫できます
+            <span className="block text-xs font-normal">枯れる前に収穫して無償コインをもらおう</span>
+          </span>
+          <span className="shrink-0 rounded-full bg-emerald-700 px-3 py-1.5 text-xs text-white">収穫へ</span>
+        </AppLink>
+      ) : null}
       <BannerCarousel banners={loaderData.banners} />
       {loaderData.notices
         .filter((notice) => notice.important)
@@ -73,7 +93,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             to={`/notices/${notice.uid}`}
             className="flex items-center gap-2 rounded-xl border border-primary/30 bg-primary-soft px-3 py-2.5 text-sm font-bold"
           >
-            <span className="shrink-0 rounded bg-primary px-1.5 py-0.5 text-[11px] text-white">重要</span>
+            <span className="shrink-0 rounded bg-primary px-1.5 py-0.5 text-xs text-white">重要</span>
             <span className="min-w-0 truncate">{notice.title}</span>
           </AppLink>
         ))}

@@ -69,7 +69,7 @@ export default function MyRank({ loaderData }: Route.ComponentProps) {
         </p>
         <p className="mt-1 text-sm font-bold">
           {rank.bonusPercent > 0
-            ? `コイン購入のたびに有償コインの${rank.bonusPercent}%を無料コインでお付けします`
+            ? `コイン購入のたびに有償コインの${rank.bonusPercent}%を無償コインでお付けします`
             : '購入ボーナスはブロンズランクからです'}
         </p>
       </section>
@@ -80,10 +80,10 @@ export default function MyRank({ loaderData }: Route.ComponentProps) {
         <ul className="list-disc pl-5 text-sm leading-relaxed" data-testid="rank-perk-list">
           <li>
             {rank.bonusPercent > 0
-              ? `コイン購入ボーナス：有償コインの${rank.bonusPercent}%を無料コインで追加`
+              ? `コイン購入ボーナス：有償コインの${rank.bonusPercent}%を無償コインで追加`
               : 'コイン購入ボーナス：ブロンズランクから'}
           </li>
-          <li>ランクが上がった月は、ランクアップ報酬（無料コイン）がメールボックスに届きます</li>
+          <li>ランクが上がった月は、ランクアップ報酬（無償コイン）がメールボックスに届きます</li>
           <li>
             ランク限定オリパ：
             {loaderData.rankOnlyPacks.length === 0 ? 'いま販売中のものはありません' : 'ランクに応じて引けます'}
@@ -146,7 +146,7 @@ export default function MyRank({ loaderData }: Route.ComponentProps) {
           </p>
         )}
         <p className="text-xs text-muted">
-          数えるのは購入した有償コインだけです（ボーナスやカード交換の無料コインは数えません）。
+          数えるのは購入した有償コインだけです（ボーナスやカード交換の無償コインは数えません）。
         </p>
         <AppLink to="/shop" className="self-start text-sm font-bold text-primary-ink underline">
           コインを購入する

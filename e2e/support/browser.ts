@@ -35,8 +35,17 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
-/** A fresh context (no cookies, no storage); page errors and console errors are collected. */
-export async function openContext(browser: Browser, viewport: ViewportName, baseURL: string) {
+/**
+ * A fresh context (no cookies, no storage); page errors and console errors are collected. The login bonus
+ * sheet of the day's first page (decision 060) is marked as already offered today unless `loginBonusSheet`
+ * is set, so journeys about something else are not interrupted by it.
+ */
+export async function openContext(
+  browser: Browser,
+  viewport: ViewportName,
+  baseURL: string,
+  options: { loginBonusSheet?: boolean } = {},
+) {
   const context: BrowserContext = await browser.newContext({
     ...VIEWPORTS[viewport],
     baseURL,
@@ -44,6 +53,20 @@ export async function openContext(browser: Browser, viewport: ViewportName, base
     timezoneId: 'Asia/Tokyo',
     bypassCSP: false,
   });
+  if (!options.loginBonusSheet)
+    await context.addInitScript(() => {
+      const day = new Intl.DateTimeFormat('en-CA', {
+        timeZone: 'Asia/Tokyo',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+      }).format(new Date());
+      try {
+        window.localStorage.setItem('oripa.loginBonusOffered', day);
+      } catch {
+        // about:blank and other opaque origins have no storage
+      }
+    });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
@@ -87,14 +110,19 @@ export async function expectNoSeriousAxeViolations(page: Page, label: string) {
  * A new member, signed up by the form, and a phone-size context already signed in as them.
  * @example const { context, page, problems } = await openSignedInPhone(shop, 'ボーナス確認', 'bonus-journey')
  */
-export async function openSignedInPhone(shop: { browser: Browser; baseURL: string }, nickname: string, label: string) {
+export async function openSignedInPhone(
+  shop: { browser: Browser; baseURL: string },
+  nickname: string,
+  label: string,
+  options: { loginBonusSheet?: boolean } = {},
+) {
   const signUp = await signUpByForm({
     name: nickname,
     email: uniqueEmail(label),
     password: `${label}-1`,
     agreeToTerms: 'on',
   });
-  const opened = await openContext(shop.browser, 'phone', shop.baseURL);
+  const opened = await openContext(shop.browser, 'phone', shop.baseURL, options);
   await addSessionCookies(opened.context, cookieFrom(signUp.headers), shop.baseURL);
   return opened;
 }

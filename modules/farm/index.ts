@@ -18,3 +18,4 @@ export {
 } from './play';
 export * from './operators';
 export * from './operator-actions';
+export { ripeCropCount } from './nudge';

@@ -285,7 +285,7 @@ export async function settleInvitation(
         category: 'invitation',
         dedupeKey: `invitation:${inviteeId}`,
         subject: `友達招待の特典 ${coins}コインをお届けします`,
-        body: `${names.get(inviteeId)}さんが電話番号認証と初回購入を終えました。\n招待の特典として${coins}無料コインをお届けします。受け取りボタンから受け取ってください。`,
+        body: `${names.get(inviteeId)}さんが電話番号認証と初回購入を終えました。\n招待の特典として${coins}無償コインをお届けします。受け取りボタンから受け取ってください。`,
         attachment,
       });
       await notifyMember(tx, {
@@ -293,7 +293,7 @@ export async function settleInvitation(
         category: 'invitation',
         dedupeKey: `invitation:${inviteeId}`,
         subject: `友達招待の特典 ${coins}コインをお届けします`,
-        body: `${names.get(inv.inviterId)}さんからの招待で登録いただきありがとうございます。\n電話番号認証と初回購入の特典として${coins}無料コインをお届けします。受け取りボタンから受け取ってください。`,
+        body: `${names.get(inv.inviterId)}さんからの招待で登録いただきありがとうございます。\n電話番号認証と初回購入の特典として${coins}無償コインをお届けします。受け取りボタンから受け取ってください。`,
         attachment,
       });
     }

@@ -1,6 +1,6 @@
 // Levels against a real database: the threshold table, a draw that crosses several levels sends one mail
-// per level (with its reward attached) in the draw's own transaction, a level is mailed once whatever
-// the retries and concurrent draws, and a draw that crosses none sends nothing.
+// naming them all (with the sum of their rewards attached, decision 060) in the draw's own transaction, a
+// level is mailed once whatever the retries and concurrent draws, and a draw that crosses none sends nothing.
 import { describe, it, expect, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { and, eq, like } from 'drizzle-orm';
@@ -79,7 +79,7 @@ describe('the level table', () => {
 });
 
 describe('level-up mails', () => {
-  it('sends one mail per level crossed, in the draw, with the reward attached, once', async () => {
+  it('sends one mail for the levels a draw crossed, in the draw, with their rewards attached, once', async () => {
     const db = handle.db;
     await syncLevelTable(db, RULES);
     const pack = await createPublishedPack(db, { lots: 500, price: 350 });
@@ -92,19 +92,19 @@ describe('level-up mails', () => {
     const result = await draw(member, pack, 10, key); // 3,850 exp: levels 2 and 3 in one draw
     const sent = await levelMails(member);
     expect(sent.map((m) => [m.key, m.coins, m.reason, m.category])).toEqual([
-      ['level-up:2', 100, 'level_up', 'level_up'],
-      ['level-up:3', 200, 'level_up', 'level_up'],
+      ['level-up:2,3', 300, 'level_up', 'level_up'],
     ]);
-    expect(sent[0]!.subject).toBe('レベル2に到達しました');
+    expect(sent[0]!.subject).toBe('レベル2〜3に到達しました');
     expect(sent[0]!.sendAt).toEqual(new Date(result.createdAt));
     expect(sent[0]!.claimUntil!.getTime() - sent[0]!.sendAt.getTime()).toBe(30 * 86_400_000);
 
     await draw(member, pack, 10, key); // the same request again: its first answer, no new mail
     await draw(member, pack, 1); // 4,200: no level crossed
-    expect(await levelMails(member)).toHaveLength(2);
+    expect(await levelMails(member)).toHaveLength(1);
 
     await draw(member, pack, 10); // 7,700: level 4
-    expect((await levelMails(member)).map((m) => m.key)).toEqual(['level-up:2', 'level-up:3', 'level-up:4']);
+    expect((await levelMails(member)).map((m) => m.key)).toEqual(['level-up:2,3', 'level-up:4']);
+    expect((await levelMails(member)).at(-1)!.subject).toBe('レベル4に到達しました');
 
     const level = await getMemberLevel(db, member);
     expect(level).toMatchObject({ exp: 7_700, level: 4, levelExp: 6_000, next: { level: 5, expRequired: 10_000 } });

@@ -147,9 +147,9 @@ function rankUpNotice(memberId: string, rank: number, month: string, rules: Rank
     subject: `ランクアップ！${monthLabel}のランクは${name}です`,
     body: [
       `おめでとうございます！${monthLabel}のランクが${name}になりました。`,
-      `${monthLabel}中はコイン購入のたびに有償コインの${bonusPercent}%を無料コインでお付けします。`,
+      `${monthLabel}中はコイン購入のたびに有償コインの${bonusPercent}%を無償コインでお付けします。`,
       coins > 0
-        ? `ランクアップ報酬として無料コイン${coins.toLocaleString('ja-JP')}枚をお贈りします。受け取り期限までに「受け取る」を押してください。`
+        ? `ランクアップ報酬として無償コイン${coins.toLocaleString('ja-JP')}枚をお贈りします。受け取り期限までに「受け取る」を押してください。`
         : '',
     ].join('\n'),
     attachment:

@@ -96,6 +96,9 @@ export function newInquiryReference(now: Date): string {
 }
 
 /** A time as the form's choices write it, in Japan: 2026/11/24 12:34. */
+/** A draw as members name it everywhere: 1回, 10連, 100連 (issue 29 item 11). */
+const drawCountLabel = (count: number) => (count === 1 ? '1回' : `${count}連`);
+
 function jstLabel(iso: string): string {
   const jst = new Date(new Date(iso).getTime() + 9 * 3_600_000).toISOString();
   return `${jst.slice(0, 4)}/${jst.slice(5, 7)}/${jst.slice(8, 10)} ${jst.slice(11, 16)}`;
@@ -132,7 +135,9 @@ export async function relatedChoicesOf(db: Database, memberId: string): Promise<
     ...orders.items.map((o) =>
       choice('order', o.id, `${jstLabel(o.createdAt)} ${o.packName} ${yen(o.amountJpy)}（受付番号 ${o.receiptNo}）`),
     ),
-    ...draws.map((d) => choice('draw', d.drawId, `${jstLabel(d.createdAt)} ${d.gachaTitle} ${d.count}回`)),
+    ...draws.map((d) =>
+      choice('draw', d.drawId, `${jstLabel(d.createdAt)} ${d.gachaTitle} ${drawCountLabel(d.count)}`),
+    ),
     ...requests.items.map((r) =>
       choice(
         'shipping_request',
@@ -168,7 +173,7 @@ export async function describeRelated(
     }
     case 'draw': {
       const draw = (await describeDraws(db, memberId, [related.id])).get(related.id);
-      return draw ? named(`${draw.gachaTitle} ${draw.count}回`) : null;
+      return draw ? named(`${draw.gachaTitle} ${drawCountLabel(draw.count)}`) : null;
     }
     case 'shipping_request': {
       const request = (await describeShippingRequests(db, memberId, [related.id])).get(related.id);

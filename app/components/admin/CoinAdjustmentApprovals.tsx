@@ -7,7 +7,7 @@ import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
 import type { CoinAdjustmentApprovalsView } from '~/lib/admin-members.server';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 
 const n = (value: number) => value.toLocaleString('ja-JP');
 
@@ -52,7 +52,7 @@ export function CoinAdjustmentApprovals({ coins }: { coins: CoinAdjustmentApprov
               </p>
               <p className="mt-1">理由：{a.reason}</p>
               <p className="mt-1 text-xs text-muted">
-                申請：{a.requestedLabel}・{formatYmdHm(a.requestedAt)}
+                申請：{a.requestedLabel}・{formatStaffDateTime(a.requestedAt)}
               </p>
               {canDecide ? (
                 a.mine ? (

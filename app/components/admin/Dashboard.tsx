@@ -2,7 +2,7 @@
 // each section present only when the loader sent it (the staff member holds its permission).
 import type { Dashboard } from '~/lib/admin-dashboard.server';
 import { AppLink } from '~/components/AppLink';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import { DailyBarChart, RankedBarChart } from './DashboardCharts';
 
 const yen = new Intl.NumberFormat('ja-JP');
@@ -20,7 +20,7 @@ export function DashboardSection({ dashboard }: { dashboard: Dashboard }) {
       <p className="mt-1 text-xs text-muted">
         {`${dayJa(dashboard.days.from)}〜${dayJa(dashboard.days.to)}（日本時間）。集計は1分ごとに数分遅れで更新されます`}
         {dashboard.foldedTo
-          ? `（${formatYmdHm(dashboard.foldedTo)} までを集計済み）。`
+          ? `（${formatStaffDateTime(dashboard.foldedTo)} までを集計済み）。`
           : '（まだ集計されていません）。'}
       </p>
       {shipping || unusedPaid || unusedPaidMissing ? (
@@ -136,7 +136,7 @@ function UnusedPaid({ unusedPaid }: { unusedPaid: NonNullable<Dashboard['unusedP
         <span className="mt-1 block text-xs text-muted">
           {`基準額 ${yen.format(unusedPaid.thresholdJpy)}円の ${percent}%`}
           {unusedPaid.exceedsThreshold ? '：基準額を超えています（届出と供託が必要です）' : ''}
-          {`。${formatYmdHm(unusedPaid.computedAt)} 時点の集計。`}
+          {`。${formatStaffDateTime(unusedPaid.computedAt)} 時点の集計。`}
         </span>
       </dd>
     </div>

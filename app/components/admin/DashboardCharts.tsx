@@ -58,7 +58,7 @@ export function DailyBarChart({ title, unit, points }: { title: string; unit: st
         {ticks.map((t) => (
           <g key={t}>
             <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(t)} y2={y(t)} stroke="var(--color-line)" />
-            <text x={MARGIN.left - 6} y={y(t)} dy="0.32em" textAnchor="end" fontSize="11" fill="var(--color-muted)">
+            <text x={MARGIN.left - 6} y={y(t)} dy="0.32em" textAnchor="end" fontSize="12" fill="var(--color-muted)">
               {numberJa.format(t)}
             </text>
           </g>
@@ -82,7 +82,7 @@ export function DailyBarChart({ title, unit, points }: { title: string; unit: st
                   x={left + x.bandwidth() / 2}
                   y={HEIGHT - MARGIN.bottom + 16}
                   textAnchor="middle"
-                  fontSize="11"
+                  fontSize="12"
                   fill="var(--color-muted)"
                 >
                   {dayLabel(p.key)}

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { Form, useActionData, useNavigation } from 'react-router';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import type { MailApprovalActionData, mailApprovalsLoader } from '~/lib/admin-mail-approvals.server';
 
 type MailApprovals = NonNullable<Awaited<ReturnType<typeof mailApprovalsLoader>>>;
@@ -49,7 +49,7 @@ export function MailApprovalsSection({ mail }: { mail: MailApprovals }) {
                 {m.recipientsNow !== m.requestedRecipients ? `・申請時 ${n(m.requestedRecipients)}人` : ''}）
               </p>
               <p className="mt-1 text-xs text-muted">
-                申請：{m.requestedLabel}・{formatYmdHm(m.requestedAt)}
+                申請：{m.requestedLabel}・{formatStaffDateTime(m.requestedAt)}
               </p>
               {mail.canDecide ? (
                 m.mine ? (

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 
 /** One waiting request as the pages show it. */
 export interface StaffRoleRequestRow {
@@ -43,7 +43,7 @@ export function StaffRequestsWaiting({ requests }: { requests: StaffRoleRequestR
           <li key={r.id} className="rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm">
             <span className="font-bold">{r.what}</span>：<span className="break-all">{r.who}</span> → {r.roleLabel}
             <span className="block text-xs text-muted">
-              申請：{r.requestedLabel}・{formatYmdHm(r.requestedAt)}
+              申請：{r.requestedLabel}・{formatStaffDateTime(r.requestedAt)}
             </span>
           </li>
         ))}
@@ -87,7 +87,7 @@ export function StaffRoleRequestsSection({ items, canDecide }: { items: StaffRol
                 対象：{r.who} → {r.roleLabel}
               </p>
               <p className="mt-1 text-xs text-muted">
-                申請：{r.requestedLabel}・{formatYmdHm(r.requestedAt)}
+                申請：{r.requestedLabel}・{formatStaffDateTime(r.requestedAt)}
               </p>
               {canDecide ? (
                 r.mine ? (

@@ -11,7 +11,7 @@ export const isExternalHref = (href: string) => !href.startsWith('/');
 /** The visible mark after a link that leaves the site. */
 export function ExternalMark() {
   return (
-    <span className="ml-1 inline-block rounded border border-line px-1 align-middle text-[10px] leading-4 font-bold text-muted no-underline">
+    <span className="ml-1 inline-block rounded border border-line px-1 align-middle text-xs leading-4 font-bold text-muted no-underline">
       外部サイト
     </span>
   );

@@ -13,7 +13,7 @@ import { CopyLink } from '~/components/CopyLink';
 import { ShareButtons } from '~/components/ShareButtons';
 import { PageHeading } from '~/components/PageFrame';
 import { Sheet } from '~/components/Sheet';
-import { formatShopDate } from '~/lib/dates';
+import { formatMemberDate, formatMemberDateTime } from '~/lib/dates';
 import { FriendWaterButton } from './FarmFriends';
 import { tapKey } from './farm-state';
 
@@ -162,7 +162,7 @@ function IncomingRow({ request, onActed }: { request: FriendRequestView; onActed
     <li className="flex flex-wrap items-center justify-between gap-2 py-3">
       <span className="min-w-0">
         <span className="block truncate font-bold">{request.nickname}</span>
-        <span className="block text-xs text-muted">{formatShopDate(request.requestedAt, 'ymdhm', 'slash')} に申請</span>
+        <span className="block text-xs text-muted">{formatMemberDateTime(request.requestedAt)} に申請</span>
       </span>
       <span className="flex gap-2">
         <Button
@@ -224,7 +224,7 @@ function FriendRow({
       <span className="min-w-0 pt-2">
         <span className="block truncate font-bold">{friend.nickname}</span>
         <span className="block text-xs text-muted">
-          {formatShopDate(friend.since, 'ymd', 'slash')} からフレンド
+          {formatMemberDate(friend.since)} からフレンド
           {friend.growingPlots > 0 ? `・育てている畑 ${friend.growingPlots}` : ''}
         </span>
       </span>
@@ -366,7 +366,7 @@ function Requests({
 
 export function FriendsPage({ data }: { data: FriendsLoaderData }) {
   return (
-    <div className="mx-auto flex w-full max-w-xl flex-col gap-4 px-3 py-4">
+    <div className="mx-auto flex w-full max-w-xl flex-col gap-4">
       <PageHeading title="フレンド追加" lead="フレンドになると、お互いの畑に水やりしてコインがもらえます" />
       {data.farmPaused ? (
         <p role="status" className="rounded-2xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950">

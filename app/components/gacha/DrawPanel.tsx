@@ -96,7 +96,7 @@ export function DrawPanel(props: DrawPanelProps) {
                 // On a narrow phone a long amount breaks between the number and 「コイン不足」, never inside a word.
                 <p
                   id={missingId}
-                  className="text-center text-[11px] font-bold leading-tight tracking-tight text-red-700"
+                  className="text-center text-xs font-bold leading-tight tracking-tight text-red-700"
                   data-testid={`draw-missing-${count}`}
                 >
                   <span className="whitespace-nowrap">{`あと${formatCoins(missing)}`}</span>

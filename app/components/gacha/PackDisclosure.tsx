@@ -4,7 +4,7 @@
 import { lazy, Suspense } from 'react';
 import { AppLink } from '~/components/AppLink';
 import { formatCoins } from '~/lib/numbers';
-import { formatYmdHm } from '~/lib/dates';
+import { formatMemberDateTime } from '~/lib/dates';
 import { packDisclosure, type DisclosedTier } from './disclosure';
 import type { TierOdds } from './odds';
 
@@ -189,7 +189,7 @@ export function FairnessProof({ pack, reveal }: { pack: DisclosurePack; reveal: 
       </p>
       <div>
         <p className="text-xs font-bold text-muted">
-          コミットメント（{pack.committedAt ? formatYmdHm(pack.committedAt, 'slash') : ''} 公開）
+          コミットメント（{pack.committedAt ? formatMemberDateTime(pack.committedAt) : ''} 公開）
         </p>
         <code className="block break-all rounded-lg bg-canvas p-2 font-mono text-xs" data-testid="commitment">
           {pack.commitment}
@@ -199,7 +199,7 @@ export function FairnessProof({ pack, reveal }: { pack: DisclosurePack; reveal: 
         <>
           <div>
             <p className="text-xs font-bold text-muted">
-              公開されたシード（{formatYmdHm(reveal.revealedAt, 'slash')} 公開・抽選 {formatCoins(reveal.draws)} 回）
+              公開されたシード（{formatMemberDateTime(reveal.revealedAt)} 公開・抽選 {formatCoins(reveal.draws)} 回）
             </p>
             <code className="block break-all rounded-lg bg-canvas p-2 font-mono text-xs" data-testid="revealed-seed">
               {reveal.seed}

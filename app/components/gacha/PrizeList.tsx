@@ -10,7 +10,7 @@ import { Image } from '~/components/Image';
 import { Button, ButtonLink } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { formatCoins } from '~/lib/numbers';
-import { formatRemainingShort, formatYmdHm } from '~/lib/dates';
+import { formatRemainingShort, formatMemberDateTime, isDeadlineNear } from '~/lib/dates';
 import type { PrizeActionData, PrizeIntent } from '~/lib/prize-actions.server';
 import { TIER_CHIP } from './labels';
 import { groupByTier, isHit, isRareTier, tierChoices, undecidedOf, type SummaryPrize } from './prize-summary';
@@ -372,23 +372,23 @@ function PrizeCard({
           className={`mx-auto aspect-[5/7] h-auto object-contain ${size === 'large' ? 'w-4/5 py-1.5' : 'w-full p-1'}`}
         />
         <span
-          className={`absolute left-1 top-1 rounded-full px-1.5 py-0.5 text-[10px] font-black leading-none ${TIER_CHIP[prize.effect] ?? TIER_CHIP.normal}`}
+          className={`absolute left-1 top-1 rounded-full px-1.5 py-0.5 text-xs font-black leading-none ${TIER_CHIP[prize.effect] ?? TIER_CHIP.normal}`}
         >
           {prize.tierLabel}
         </span>
         {rare && (
-          <span className="absolute right-1 top-1 rounded-full bg-amber-300 px-1.5 py-0.5 text-[10px] font-black leading-none text-amber-950">
+          <span className="absolute right-1 top-1 rounded-full bg-amber-300 px-1.5 py-0.5 text-xs font-black leading-none text-amber-950">
             上位
           </span>
         )}
       </div>
       <div className="flex flex-1 flex-col gap-0.5 p-1.5">
         <p className={size === 'large' ? 'line-clamp-2 text-xs font-bold leading-snug' : 'sr-only'}>{prize.cardName}</p>
-        <p className="text-[11px] text-muted">
+        <p className="text-xs text-muted">
           <b className="text-ink">{formatCoins(prize.conversionValue)}</b>コイン
         </p>
         <p
-          className={`text-[10px] font-bold leading-tight ${prize.status === 'kept' ? 'text-emerald-800' : prize.status === 'pending' ? 'text-red-700' : 'text-muted'}`}
+          className={`text-xs font-bold leading-tight ${prize.status === 'kept' ? 'text-emerald-800' : prize.status === 'pending' && isDeadlineNear(prize.decideBy, now) ? 'text-red-700' : 'text-muted'}`}
           data-testid="prize-status"
         >
           {prize.status === 'pending'
@@ -514,10 +514,10 @@ function PrizeSheet({
                 <dd className="inline font-bold">{PRIZE_STATUS_LABEL[prize.status]}</dd>
               </div>
               {prize.status === 'pending' && (
-                <div className="text-xs text-red-700">
+                <div className={`text-xs ${isDeadlineNear(prize.decideBy, now) ? 'text-red-700' : 'text-muted'}`}>
                   <dt className="inline">自動交換 </dt>
                   <dd className="inline">
-                    <time dateTime={prize.decideBy}>{formatYmdHm(prize.decideBy, 'slash')}</time>
+                    <time dateTime={prize.decideBy}>{formatMemberDateTime(prize.decideBy)}</time>
                     {left ? `（${left}）` : ''}
                   </dd>
                 </div>

@@ -2,7 +2,7 @@
 // order a 「領収書」 that opens in place as a printable receipt. No JavaScript needed (<details>).
 import { useEffect, useState } from 'react';
 import { formatCoins, formatYen } from '~/lib/numbers';
-import { formatYmd, formatYmdHm } from '~/lib/dates';
+import { formatYmd, formatMemberDateTime } from '~/lib/dates';
 import type { PurchaseOrder } from './types';
 
 const STATUS_TONE: Record<string, string> = {
@@ -23,7 +23,7 @@ export const orderCoins = (order: Pick<PurchaseOrder, 'paidCoins' | 'bonusCoins'
 export function PurchaseStatusChip({ order }: { order: Pick<PurchaseOrder, 'status' | 'statusLabel'> }) {
   return (
     <span
-      className={`inline-flex rounded-full px-2 py-0.5 text-[11px] font-bold ${STATUS_TONE[order.status] ?? 'bg-canvas text-muted'}`}
+      className={`inline-flex rounded-full px-2 py-0.5 text-xs font-bold ${STATUS_TONE[order.status] ?? 'bg-canvas text-muted'}`}
       data-testid="purchase-status"
     >
       {order.statusLabel}
@@ -51,7 +51,7 @@ export function PurchaseHistoryList({
             <div className="min-w-0">
               <p className="truncate font-bold">{order.packName}</p>
               <p className="text-xs text-muted">
-                <time dateTime={order.createdAt}>{formatYmdHm(order.createdAt, 'slash')}</time>・{order.methodLabel}
+                <time dateTime={order.createdAt}>{formatMemberDateTime(order.createdAt)}</time>・{order.methodLabel}
               </p>
             </div>
             <div className="shrink-0 text-right">
@@ -61,9 +61,7 @@ export function PurchaseHistoryList({
           </div>
           <div className="flex flex-wrap items-center justify-between gap-2">
             <PurchaseStatusChip order={order} />
-            {order.refundedJpy > 0 && (
-              <span className="text-[11px] text-muted">返金額 {formatYen(order.refundedJpy)}</span>
-            )}
+            {order.refundedJpy > 0 && <span className="text-xs text-muted">返金額 {formatYen(order.refundedJpy)}</span>}
           </div>
           {order.creditedAt && (
             <details className="group rounded-xl border border-line">

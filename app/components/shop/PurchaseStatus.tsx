@@ -11,7 +11,7 @@ import { AppLink } from '~/components/AppLink';
 import { PageHeading } from '~/components/PageFrame';
 import { Spinner } from '~/components/Spinner';
 import { formatCoins, formatYen } from '~/lib/numbers';
-import { formatYmdHm } from '~/lib/dates';
+import { formatMemberDateTime } from '~/lib/dates';
 import { trackPurchaseOnce } from '~/lib/shop-analytics';
 import { continueDrawLabel, packDrawPath, withDrawContext } from '~/lib/draw-context';
 import { drawOptionLabel } from '~/components/gacha/labels';
@@ -378,7 +378,7 @@ function OrderFacts({ order }: { order: OrderView }) {
       <dd>{order.methodLabel}</dd>
       <dt className="text-muted">お申し込み日時</dt>
       <dd>
-        <time dateTime={order.createdAt}>{formatYmdHm(order.createdAt, 'slash')}</time>
+        <time dateTime={order.createdAt}>{formatMemberDateTime(order.createdAt)}</time>
       </dd>
       <dt className="text-muted">受付番号</dt>
       <dd className="font-mono">{order.receiptNo}</dd>

@@ -163,7 +163,7 @@ export function AgeDeclarationForm({ minorCapJpy, error }: { minorCapJpy: number
       <input type="hidden" name="intent" value="declare-age" />
       <fieldset className="flex flex-col gap-2" aria-describedby={error ? `${noteId} ${errorId}` : noteId}>
         <legend className="mb-1 text-base font-black">
-          年齢の確認<span className="ml-2 rounded bg-primary-ink px-1.5 py-0.5 text-[11px] text-white">必須</span>
+          年齢の確認<span className="ml-2 rounded bg-primary-ink px-1.5 py-0.5 text-xs text-white">必須</span>
         </legend>
         <p id={noteId} className="text-sm text-muted">
           ご購入の前に年齢を確認しています。18歳未満の方は1か月のご購入が{formatYen(minorCapJpy)}
@@ -308,7 +308,7 @@ export function CoinPackPicker({
                     {formatCoins(p.paidCoins)}
                     <span className="text-xs">コイン</span>
                   </span>
-                  <span className="flex flex-wrap gap-1 text-[11px] font-bold">
+                  <span className="flex flex-wrap gap-1 text-xs font-bold">
                     {p.bonusCoins > 0 && (
                       <span className="rounded bg-amber-50 px-1.5 py-0.5 text-amber-900">
                         +{formatCoins(p.bonusCoins)}ボーナス
@@ -321,17 +321,17 @@ export function CoinPackPicker({
                     )}
                   </span>
                   {p.totalCoins !== p.paidCoins && (
-                    <span className="text-[11px] text-muted">合計 {formatCoins(p.totalCoins)}コイン</span>
+                    <span className="text-xs text-muted">合計 {formatCoins(p.totalCoins)}コイン</span>
                   )}
                   <span className="mt-auto pt-1 text-lg font-black text-primary-dark">
                     {formatYen(p.priceJpy)}
-                    <span className="text-[10px] font-bold text-muted">（税込）</span>
+                    <span className="text-xs font-bold text-muted">（税込）</span>
                   </span>
                   {coversDraw && (
-                    <span className="text-[11px] font-bold text-emerald-800">{`${drawOptionLabel(draw.count)}に足ります`}</span>
+                    <span className="text-xs font-bold text-emerald-800">{`${drawOptionLabel(draw.count)}に足ります`}</span>
                   )}
                   {reason && (
-                    <span className="text-[11px] font-bold text-muted" data-testid="pack-unavailable">
+                    <span className="text-xs font-bold text-muted" data-testid="pack-unavailable">
                       {reason}
                     </span>
                   )}
@@ -449,7 +449,7 @@ const BADGE_TONE: Record<string, string> = {
 function PackBadge({ badge }: { badge: string }) {
   return (
     <span
-      className={`absolute -top-2.5 left-2 rounded-full px-2 py-0.5 text-[11px] font-black shadow-sm ${BADGE_TONE[badge] ?? 'bg-ink text-white'}`}
+      className={`absolute -top-2.5 left-2 rounded-full px-2 py-0.5 text-xs font-black shadow-sm ${BADGE_TONE[badge] ?? 'bg-ink text-white'}`}
     >
       {badge}
     </span>

@@ -89,7 +89,7 @@ export function WinnersFeed({
                 <p className="min-w-0 flex-1 text-xs leading-snug">
                   <span className="flex items-center gap-1.5">
                     <span
-                      className={`shrink-0 rounded-full px-1.5 py-0.5 text-[10px] font-black leading-none ${TIER_CHIP[entry.effect] ?? TIER_CHIP.normal}`}
+                      className={`shrink-0 rounded-full px-1.5 py-0.5 text-xs font-black leading-none ${TIER_CHIP[entry.effect] ?? TIER_CHIP.normal}`}
                     >
                       {entry.tierLabel}
                     </span>
@@ -116,7 +116,7 @@ export function WinnersFeed({
                     ) : null}
                   </span>
                 </p>
-                <time dateTime={entry.wonAt} className="shrink-0 text-[11px] text-muted">
+                <time dateTime={entry.wonAt} className="shrink-0 text-xs text-muted">
                   {timeAgo(entry.wonAt, now)}
                 </time>
               </li>

@@ -14,6 +14,11 @@ import {
   formatYm,
   formatYmd,
   formatYmdHm,
+  formatMemberDate,
+  formatMemberDateTime,
+  formatStaffDate,
+  formatStaffDateTime,
+  isDeadlineNear,
   parseTimeLimit,
   type DateFormatName,
   type DateSeparator,
@@ -443,5 +448,50 @@ describe('the formats against date-fns (the library they were written with befor
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('the two date styles (decision 060)', () => {
+  const NOW = Date.parse('2026-11-29T00:00:00Z');
+
+  it('gives members 「12月7日（月）」 and 「12月7日（月）15:30」 in Tokyo time', () => {
+    expect(formatMemberDate('2026-12-07T03:00:00Z', NOW)).toBe('12月7日（月）');
+    expect(formatMemberDateTime('2026-12-07T06:30:00Z', NOW)).toBe('12月7日（月）15:30');
+    // 15:00 UTC on the 6th is already Monday the 7th in Tokyo.
+    expect(formatMemberDate('2026-12-06T15:00:00Z', NOW)).toBe('12月7日（月）');
+    expect(formatMemberDateTime('2026-12-06T15:05:00Z', NOW)).toBe('12月7日（月）00:05');
+    expect(formatMemberDateTime(new Date('2026-11-29T12:09:00+09:00'), NOW)).toBe('11月29日（日）12:09');
+  });
+
+  it('adds the year only when it is not this year in Tokyo', () => {
+    expect(formatMemberDate('2027-01-04T03:00:00Z', NOW)).toBe('2027年1月4日（月）');
+    expect(formatMemberDateTime('2025-12-31T14:59:00Z', NOW)).toBe('2025年12月31日（水）23:59');
+    // New Year in Tokyo while it is still the 31st in UTC: the 1st of January, this year's now.
+    expect(formatMemberDate('2026-12-31T15:00:00Z', '2027-01-01T00:00:00+09:00')).toBe('1月1日（金）');
+  });
+
+  it('gives staff 「2026/11/29 06:59」 with every part', () => {
+    expect(formatStaffDateTime('2026-11-28T21:59:00Z')).toBe('2026/11/29 06:59');
+    expect(formatStaffDateTime('2027-01-04T00:00:00+09:00')).toBe('2027/01/04 00:00');
+    expect(formatStaffDate('2026-11-28T21:59:00Z')).toBe('2026/11/29');
+  });
+
+  it('answers an empty string for what is not a date', () => {
+    expect(formatMemberDate('nope')).toBe('');
+    expect(formatMemberDateTime(Number.NaN)).toBe('');
+    expect(formatStaffDateTime('')).toBe('');
+    expect(formatStaffDate('2026-13-01')).toBe('');
+  });
+});
+
+describe('isDeadlineNear', () => {
+  const now = Date.parse('2026-11-29T00:00:00Z');
+  it('is neutral until the last three days, then warns', () => {
+    expect(isDeadlineNear(now + 13 * DAY, now)).toBe(false);
+    expect(isDeadlineNear(now + 3 * DAY + 1, now)).toBe(false);
+    expect(isDeadlineNear(now + 3 * DAY, now)).toBe(true);
+    expect(isDeadlineNear(now + HOUR, now)).toBe(true);
+    expect(isDeadlineNear(now - HOUR, now)).toBe(true);
+    expect(isDeadlineNear('nope', now)).toBe(false);
   });
 });

@@ -302,6 +302,66 @@ export function formatShopDateWithWeekday(input: ShopDateInput): string {
   return Number.isNaN(time) ? '' : `${formatTime(time, 'ymd', 'ja')}(${JA_WEEKDAYS[wallOf(time).weekday]})`;
 }
 
+// The shop's two date styles (issue 29 item 11, decision 060): members read 「12月7日（月）」 and
+// 「12月7日（月）15:30」 (the year only when it is not this year in Tokyo), staff read 「2026/11/29 06:59」.
+// Pages call these; the named formats above stay for the specification's explicit formats (receipts,
+// CSV, API text).
+
+function memberDayOf(time: number, now: number): string {
+  const wall = wallOf(time);
+  const year = wall.year === wallOf(now).year ? '' : `${wall.year}年`;
+  return `${year}${wall.month}月${wall.day}日（${JA_WEEKDAYS[wall.weekday]}）`;
+}
+
+/**
+ * A member's date: month, day and weekday in Tokyo, the year only when it is not the current one.
+ * @example formatMemberDate('2026-12-07T03:00:00Z', Date.parse('2026-11-29T00:00:00Z')) // '12月7日（月）'
+ */
+export function formatMemberDate(input: ShopDateInput, now: ShopDateInput = Date.now()): string {
+  const time = toTime(input);
+  return Number.isNaN(time) ? '' : memberDayOf(time, toTime(now));
+}
+
+/**
+ * A member's date with the time (24-hour, Tokyo).
+ * @example formatMemberDateTime('2026-12-07T06:30:00Z', Date.parse('2026-11-29T00:00:00Z')) // '12月7日（月）15:30'
+ */
+export function formatMemberDateTime(input: ShopDateInput, now: ShopDateInput = Date.now()): string {
+  const time = toTime(input);
+  if (Number.isNaN(time)) return '';
+  const wall = wallOf(time);
+  return `${memberDayOf(time, toTime(now))}${pad2(wall.hour)}:${pad2(wall.minute)}`;
+}
+
+/**
+ * Staff's date and time: every part, slashes, 24-hour Tokyo time (lists line up, years never guessed).
+ * @example formatStaffDateTime('2026-11-28T21:59:00Z') // '2026/11/29 06:59'
+ */
+export function formatStaffDateTime(input: ShopDateInput): string {
+  return formatShopDate(input, 'ymdhm', 'slash');
+}
+
+/**
+ * Staff's date alone.
+ * @example formatStaffDate('2026-11-28T21:59:00Z') // '2026/11/29'
+ */
+export function formatStaffDate(input: ShopDateInput): string {
+  return formatShopDate(input, 'ymd', 'slash');
+}
+
+/** Countdowns stay neutral until this many days remain, then warn (issue 29 item 11). */
+export const DEADLINE_WARNING_DAYS = 3;
+
+/**
+ * Whether a deadline is in its last days (at most `DEADLINE_WARNING_DAYS` left, or passed): only then is a
+ * countdown shown as a warning; 「自動交換まで13日」 right after a 14-day draw is plain information.
+ * @example isDeadlineNear('2026-12-02T00:00:00Z', Date.parse('2026-11-29T00:00:00Z')) // true
+ */
+export function isDeadlineNear(until: ShopDateInput, now: ShopDateInput = Date.now()): boolean {
+  const left = toTime(until) - toTime(now);
+  return !Number.isNaN(left) && left <= DEADLINE_WARNING_DAYS * 86_400_000;
+}
+
 /**
  * A deadline and the moment to measure from (defaults to now).
  * @example const target: CountdownTarget = { until: '2026-11-22T00:00:00+09:00', now: Date.now() };

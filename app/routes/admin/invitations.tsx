@@ -3,7 +3,7 @@
 import type { Route } from './+types/invitations';
 import { shopRequestContext } from '~/context';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import { requireOperator } from '~/lib/admin.server';
 import { memberTagsFor } from '~/lib/member-tags.server';
 import { inviterSummaries } from '#modules/invitation';
@@ -78,7 +78,7 @@ export default function AdminInvitations({ loaderData }: Route.ComponentProps) {
                     {row.refused}
                   </td>
                   <td className="px-3 py-2 text-right">{row.pending}</td>
-                  <td className="px-3 py-2 whitespace-nowrap">{formatYmdHm(row.lastAttachedAt)}</td>
+                  <td className="px-3 py-2 whitespace-nowrap">{formatStaffDateTime(row.lastAttachedAt)}</td>
                 </tr>
               ))}
             </tbody>

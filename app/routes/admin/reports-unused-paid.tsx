@@ -4,7 +4,7 @@ import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/reports-unused-paid';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import { unusedPaidReportLoader } from '~/lib/admin-reports.server';
 
 export const handle = { title: '未使用残高（資金決済法）' };
@@ -51,7 +51,7 @@ export default function UnusedPaidReportPage({ loaderData }: Route.ComponentProp
         className={`mt-6 rounded-2xl border-2 bg-white p-5 ${report.exceedsThreshold ? 'border-red-500' : 'border-line'}`}
       >
         <h2 id="figure" className="text-sm font-bold text-muted">
-          {report.baseDate.replaceAll('-', '/')} 時点の未使用残高（{formatYmdHm(report.asOf)} 時点）
+          {report.baseDate.replaceAll('-', '/')} 時点の未使用残高（{formatStaffDateTime(report.asOf)} 時点）
         </h2>
         <p className="mt-1 text-4xl font-black">{yen(report.unusedPaidCoins)}</p>
         <div

@@ -11,7 +11,7 @@ import { AppLink } from '~/components/AppLink';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import { signalsAction, signalsLoader, type SignalActionData } from '~/lib/admin-signals.server';
 
 export const handle = { title: '不正検知' };
@@ -138,8 +138,8 @@ export default function SignalsPage({ loaderData }: Route.ComponentProps) {
                 </p>
               ) : null}
               <p className="mt-1 text-xs text-muted">
-                初回検知：{formatYmdHm(s.firstSeen)}・最終検知：{formatYmdHm(s.lastSeen)}
-                {s.decidedAt ? `・判断：${s.decidedLabel ?? ''}（${formatYmdHm(s.decidedAt)}）` : ''}
+                初回検知：{formatStaffDateTime(s.firstSeen)}・最終検知：{formatStaffDateTime(s.lastSeen)}
+                {s.decidedAt ? `・判断：${s.decidedLabel ?? ''}（${formatStaffDateTime(s.decidedAt)}）` : ''}
                 {s.decisionNote ? `・理由：${s.decisionNote}` : ''}
               </p>
               {canDecide && (s.status === 'open' || s.status === 'held') ? (

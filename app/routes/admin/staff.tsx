@@ -12,6 +12,7 @@ import { TextField } from '~/components/FormField';
 import { Sheet } from '~/components/Sheet';
 import { StaffRequestsWaiting } from '~/components/admin/StaffRoleRequests';
 import { staffPageAction, staffPageLoader, type StaffActionData } from '~/lib/admin-staff.server';
+import { formatStaffDateTime } from '~/lib/dates';
 
 export const handle = { title: 'スタッフ' };
 
@@ -177,8 +178,7 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
                 className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-line bg-white p-3 text-sm"
               >
                 <span className="break-all">
-                  {i.email}（{i.roleLabel}）・招待者 {i.invitedBy}・期限{' '}
-                  {new Date(i.expiresAt).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo' })}
+                  {i.email}（{i.roleLabel}）・招待者 {i.invitedBy}・期限 {formatStaffDateTime(i.expiresAt)}
                 </span>
                 {i.locked ? (
                   <span className="text-xs text-muted">{i.locked}</span>

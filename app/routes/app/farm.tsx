@@ -17,7 +17,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Farm({ loaderData }: Route.ComponentProps) {
   return (
-    <div className="mx-auto flex w-full max-w-xl flex-col px-3 py-4">
+    <div className="mx-auto flex w-full max-w-xl flex-col">
       {/* PageHeading's markup written out: one chunk fewer within the farm's script budget (issue 16). */}
       <div className="mb-4">
         <h1 className="text-xl font-black sm:text-2xl">ファーム</h1>

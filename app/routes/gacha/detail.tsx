@@ -13,7 +13,7 @@ import { AppLink } from '~/components/AppLink';
 import { Container } from '~/components/PageFrame';
 import { notFound } from '~/lib/not-found';
 import { formatCoins } from '~/lib/numbers';
-import { formatYmdHm } from '~/lib/dates';
+import { formatMemberDateTime } from '~/lib/dates';
 import { drawAction, type DrawActionData } from '~/lib/draw-action.server';
 import { useLiveRemaining } from '~/lib/use-live-remaining';
 import { DrawPanel } from '~/components/gacha/DrawPanel';
@@ -262,7 +262,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
               ['消化口数', drawn, 'drawn'],
             ].map(([label, value, id]) => (
               <div key={id} className="rounded-xl bg-canvas py-2">
-                <dt className="text-[11px] text-muted">{label}</dt>
+                <dt className="text-xs text-muted">{label}</dt>
                 <dd className="text-base font-black" data-testid={`pack-${id}`}>
                   {formatCoins(value as number)}
                 </dd>
@@ -303,7 +303,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
               <li className="rounded-full bg-canvas px-2.5 py-1">{loaderData.minRankName}ランク以上限定</li>
             )}
             {pack.saleEndsAt && (
-              <li className="rounded-full bg-canvas px-2.5 py-1">販売終了 {formatYmdHm(pack.saleEndsAt, 'slash')}</li>
+              <li className="rounded-full bg-canvas px-2.5 py-1">販売終了 {formatMemberDateTime(pack.saleEndsAt)}</li>
             )}
             {kiribanNumbers.length > 0 && (
               <li className="rounded-full border border-amber-600 bg-white px-2.5 py-1 font-bold text-amber-900">

@@ -16,7 +16,7 @@ import { groupByTier, tierCountLine } from '~/components/gacha/prize-summary';
 import { TIER_CHIP, drawOptionLabel } from '~/components/gacha/labels';
 import { notFound } from '~/lib/not-found';
 import { formatCoins } from '~/lib/numbers';
-import { formatYmdHm } from '~/lib/dates';
+import { formatMemberDateTime } from '~/lib/dates';
 import { prizeChoiceAction, prizeRulesOf, withTierStanding, type PrizeActionData } from '~/lib/prize-actions.server';
 import { getDrawResult } from '#modules/draw';
 import { getGachaDetail } from '#modules/gacha';
@@ -110,7 +110,7 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
           </h1>
           <p className="text-xs text-white/80">
             {drawOptionLabel(result.count)}・{formatCoins(result.cost)}コイン・
-            <time dateTime={result.createdAt}>{formatYmdHm(result.createdAt, 'slash')}</time>
+            <time dateTime={result.createdAt}>{formatMemberDateTime(result.createdAt)}</time>
           </p>
           {result.lastOne && (
             <p className="w-fit rounded-full bg-tier-last px-3 py-1 text-sm font-black text-white">
@@ -130,14 +130,14 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
           </p>
           <dl className="grid grid-cols-2 gap-2 text-center">
             <div className="rounded-xl bg-white/10 py-2">
-              <dt className="text-[11px] text-white/80">交換価値の合計</dt>
+              <dt className="text-xs text-white/80">交換価値の合計</dt>
               <dd className="text-lg font-black" data-testid="result-total-value">
                 {formatCoins(totalValue)}
                 <span className="text-xs">コイン</span>
               </dd>
             </div>
             <div className="rounded-xl bg-white/10 py-2">
-              <dt className="text-[11px] text-white/80">未選択</dt>
+              <dt className="text-xs text-white/80">未選択</dt>
               <dd className="text-lg font-black">
                 {undecided}
                 <span className="text-xs">枚</span>

@@ -9,7 +9,7 @@ import { AppLink } from '~/components/AppLink';
 import { LoginBonusCard } from '~/components/LoginBonusCard';
 import { loginBonusAction, loginBonusCardOf, loginBonusLogOf } from '~/lib/login-bonus.server';
 import { formatCoins } from '~/lib/numbers';
-import { formatYmdHm } from '~/lib/dates';
+import { formatMemberDateTime } from '~/lib/dates';
 import { claimedAttachmentsOf } from '~/lib/mailbox.server';
 
 export const handle = { title: '受け取り履歴' };
@@ -63,7 +63,7 @@ export default function BonusLogs({ loaderData }: Route.ComponentProps) {
                     {item.subject}
                   </AppLink>
                   <span className="block text-xs text-muted">
-                    <time dateTime={item.claimedAt}>{formatYmdHm(item.claimedAt, 'slash')}</time> に受け取り
+                    <time dateTime={item.claimedAt}>{formatMemberDateTime(item.claimedAt)}</time> に受け取り
                   </span>
                 </span>
                 <span className="font-bold whitespace-nowrap">+{formatCoins(item.coins)}コイン</span>

@@ -7,23 +7,77 @@ import { InboxTabs } from '~/components/InboxTabs';
 import { AppLink } from '~/components/AppLink';
 import { MailList } from '~/components/MailList';
 import { Button } from '~/components/Button';
-import { emailOptInOf, mailListOf, mailSettingAction, type MailSettingActionData } from '~/lib/mailbox.server';
+import { formatCoins } from '~/lib/numbers';
+import {
+  claimableSummaryOf,
+  emailOptInOf,
+  mailListOf,
+  mailSettingAction,
+  type MailClaimAllActionData,
+  type MailSettingActionData,
+} from '~/lib/mailbox.server';
 
 export const handle = { title: 'メールボックス' };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
   // The members-only guard (app/guards) sends visitors to sign in before this runs.
-  if (!shop.member) return { list: null, emailOptIn: false };
+  if (!shop.member) return { list: null, emailOptIn: false, claimable: null };
   const url = new URL(request.url);
   const box = url.pathname.startsWith('/myinbox/alls') ? 'broadcast' : 'personal';
   const member = { ...shop, member: shop.member };
-  const [list, emailOptIn] = await Promise.all([mailListOf(member, box, url), emailOptInOf(member)]);
-  return { list, emailOptIn };
+  const [list, emailOptIn, claimable] = await Promise.all([
+    mailListOf(member, box, url),
+    emailOptInOf(member),
+    claimableSummaryOf(member),
+  ]);
+  return { list, emailOptIn, claimable };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   return mailSettingAction(context.get(shopRequestContext), request);
+}
+
+/**
+ * 「すべて受け取る」: every present waiting in the mailbox in one tap (it only gives: no confirmation), with
+ * the total received announced; the list reloads after, so each row shows 受取済.
+ */
+function ClaimAllBar({ claimable }: { claimable: { count: number; coins: number } }) {
+  const fetcher = useFetcher<MailClaimAllActionData>();
+  const answer = fetcher.data;
+  const busy = fetcher.state !== 'idle';
+  if (claimable.count === 0 && !answer) return null;
+  return (
+    <section
+      aria-label="プレゼントの一括受け取り"
+      className="mb-3 rounded-2xl border border-amber-200 bg-amber-50 p-4"
+      data-testid="claim-all"
+    >
+      {claimable.count > 0 ? (
+        <fetcher.Form method="post" className="flex flex-wrap items-center gap-3">
+          <input type="hidden" name="intent" value="claim-all" />
+          <p className="min-w-0 flex-1 text-sm">
+            受け取れるプレゼント <b>{claimable.count}件</b>
+            <span className="block text-base font-black text-amber-900">
+              合計 {formatCoins(claimable.coins)}コイン（無償コイン）
+            </span>
+          </p>
+          <Button type="submit" loading={busy} disabled={busy} data-testid="claim-all-button">
+            すべて受け取る
+          </Button>
+        </fetcher.Form>
+      ) : null}
+      {answer ? (
+        <p
+          role={answer.ok ? 'status' : 'alert'}
+          className={`text-sm font-bold ${claimable.count > 0 ? 'mt-2' : ''} ${answer.ok ? 'text-emerald-800' : 'text-red-700'}`}
+          data-testid="claim-all-answer"
+        >
+          {answer.message}
+        </p>
+      ) : null}
+    </section>
+  );
 }
 
 /** 「メールでも受け取る」: system mails (deadlines, purchases…) also by email; off unless chosen. */
@@ -63,6 +117,7 @@ export default function InboxList({ loaderData }: Route.ComponentProps) {
     <>
       <PageHeading title="メールボックス" />
       <InboxTabs />
+      {loaderData.claimable ? <ClaimAllBar claimable={loaderData.claimable} /> : null}
       {!list || list.items.length === 0 ? (
         <EmptyState title={broadcasts ? 'お知らせはまだありません' : 'あなたへのメールはまだありません'}>
           {list?.paged

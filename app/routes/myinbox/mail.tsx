@@ -9,7 +9,7 @@ import { Button } from '~/components/Button';
 import { RichText } from '~/components/content';
 import { AttachmentBadge } from '~/components/MailList';
 import { formatCoins } from '~/lib/numbers';
-import { formatYmdHm } from '~/lib/dates';
+import { formatMemberDateTime } from '~/lib/dates';
 import { setUnreadMails } from '~/lib/unread-mails';
 import { mailClaimAction, mailPageOf, type MailClaimActionData } from '~/lib/mailbox.server';
 import { notFound } from '~/lib/not-found';
@@ -47,7 +47,7 @@ export default function Mail({ loaderData }: Route.ComponentProps) {
       <header>
         <h1 className="text-xl font-black">{mail.subject}</h1>
         <p className="mt-1 text-xs text-muted">
-          <time dateTime={mail.sendAt}>{formatYmdHm(mail.sendAt, 'slash')}</time>
+          <time dateTime={mail.sendAt}>{formatMemberDateTime(mail.sendAt)}</time>
         </p>
       </header>
       <div className="rounded-2xl bg-white p-4 shadow-sm">

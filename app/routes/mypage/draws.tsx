@@ -10,7 +10,7 @@ import { Button } from '~/components/Button';
 import { CardThumb } from '~/components/winners/WinnersFeed';
 import { TIER_CHIP, drawOptionLabel } from '~/components/gacha/labels';
 import { formatCoins } from '~/lib/numbers';
-import { formatYmdHm } from '~/lib/dates';
+import { formatMemberDateTime } from '~/lib/dates';
 import { drawHistoryLoader } from '~/lib/draw-history.server';
 
 export const handle = { title: '当選履歴' };
@@ -98,7 +98,7 @@ export default function DrawHistory({ loaderData }: Route.ComponentProps) {
               data-testid="draw-item"
             >
               <p className="flex flex-wrap items-center justify-between gap-2 text-xs text-muted">
-                <time dateTime={item.createdAt}>{formatYmdHm(item.createdAt, 'slash')}</time>
+                <time dateTime={item.createdAt}>{formatMemberDateTime(item.createdAt)}</time>
                 <span>
                   {drawOptionLabel(item.count)}・{formatCoins(item.cost)}コイン
                 </span>
@@ -176,7 +176,7 @@ function DrawProof({ item }: { item: HistoryItem }) {
       <dl className="mt-2 flex flex-col gap-2">
         <div>
           <dt className="font-bold text-muted">
-            コミットメント（{formatYmdHm(proof.committedAt, 'slash')} 公開・SHA-256）
+            コミットメント（{formatMemberDateTime(proof.committedAt)} 公開・SHA-256）
           </dt>
           <dd>
             <code className="block break-all font-mono">{proof.commitment}</code>

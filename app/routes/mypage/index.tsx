@@ -11,7 +11,7 @@ import { SelfLimitNotice } from '~/components/SelfLimitNotice';
 import { selfLimitSummaryOf } from '~/lib/limits.server';
 import { PrizeChoices, PRIZE_STATUS_LABEL } from '~/components/gacha/PrizeList';
 import { formatCoins } from '~/lib/numbers';
-import { formatYmd, formatYmdHm } from '~/lib/dates';
+import { formatMemberDate, formatMemberDateTime } from '~/lib/dates';
 import { prizeChoiceAction, prizeRulesOf, type PrizeActionData } from '~/lib/prize-actions.server';
 import { PrizeBoxTools, arrangePrizeBox, prizeBoxViewOf } from '~/components/gacha/PrizeBoxTools';
 import { getBalance } from '#modules/wallet';
@@ -38,6 +38,8 @@ const MENU = [
   { to: '/myinbox/idvs', label: 'お知らせ・メールボックス' },
   { to: '/mylevel', label: 'マイレベル' },
   { to: '/myrank', label: 'マイランク' },
+  { to: '/app/farm', label: 'ファーム（毎日遊べるミニゲーム）' },
+  { to: '/app/friends/add', label: 'フレンド（ファームで水やりし合う）' },
   { to: '/mypage/invitation', label: '友達招待' },
   { to: '/mypage/tokutencode', label: '特典コード' },
   { to: '/mypage/shipping', label: '発送状況' },
@@ -346,7 +348,7 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
             {loaderData.balance.expiringSoon.amount > 0 && loaderData.balance.expiringSoon.firstExpiresAt && (
               <span className="mt-1 block text-xs text-amber-900">
                 30日以内に期限切れ：{formatCoins(loaderData.balance.expiringSoon.amount)}（最短{' '}
-                {formatYmd(loaderData.balance.expiringSoon.firstExpiresAt, 'slash')}）
+                {formatMemberDate(loaderData.balance.expiringSoon.firstExpiresAt)}）
               </span>
             )}
           </p>
@@ -508,7 +510,7 @@ function WalletCard({
       {balance.expiringSoon.amount > 0 && balance.expiringSoon.firstExpiresAt && (
         <p className="rounded-xl bg-amber-50 p-2.5 text-xs text-amber-900" data-testid="wallet-expiring">
           30日以内に有効期限を迎えるコイン：<b>{formatCoins(balance.expiringSoon.amount)}</b>（最短{' '}
-          {formatYmd(balance.expiringSoon.firstExpiresAt, 'slash')}）。無償コインから先に使われます。
+          {formatMemberDate(balance.expiringSoon.firstExpiresAt)}）。無償コインから先に使われます。
         </p>
       )}
       <p className="text-xs text-muted">
@@ -531,7 +533,7 @@ function CoinHistoryRowView({ entry }: { entry: HistoryEntry }) {
         {entry.amount > 0 ? '+' : '−'}
         {formatCoins(Math.abs(entry.amount))}
       </p>
-      <p className="text-[11px] text-muted">残高 {formatCoins(entry.balanceAfter)}</p>
+      <p className="text-xs text-muted">残高 {formatCoins(entry.balanceAfter)}</p>
     </div>
   );
   const text = (
@@ -546,7 +548,7 @@ function CoinHistoryRowView({ entry }: { entry: HistoryEntry }) {
         )}
       </p>
       <p className="text-xs text-muted">
-        <time dateTime={entry.createdAt}>{formatYmdHm(entry.createdAt, 'slash')}</time>
+        <time dateTime={entry.createdAt}>{formatMemberDateTime(entry.createdAt)}</time>
         {entry.detail ? `・${entry.detail}` : ''}
       </p>
     </div>

@@ -91,7 +91,7 @@ function InvitationRules({ rules: view }: { rules: RulesData }) {
         <li>お友達が電話番号認証を済ませ、はじめてコインを購入します。</li>
         <li>
           両方がそろうと、お友達とあなたの両方に
-          {view.rewardCoins > 0 ? `${coins}無料コイン` : '特典'}
+          {view.rewardCoins > 0 ? `${coins}無償コイン` : '特典'}
           がメールボックスに届きます。受け取りは{view.claimDays}日以内にお願いします。
         </li>
       </ol>
@@ -101,7 +101,7 @@ function InvitationRules({ rules: view }: { rules: RulesData }) {
           人まで（日本時間の1日から月末まで）。上限を超えた分は「上限のため対象外」になります。
         </li>
         <li>ご自身の別アカウントへの招待、同じ電話番号・同じ端末でのご登録は特典の対象外です。</li>
-        <li>無料コインの有効期限は、受け取りから{view.freeCoinDays}日です。</li>
+        <li>無償コインの有効期限は、受け取りから{view.freeCoinDays}日です。</li>
       </ul>
     </section>
   );

@@ -10,7 +10,7 @@ import { FormAlert, TextField } from '~/components/FormField';
 import { SettingsNotice, SettingsPage } from '~/components/SettingsPage';
 import { Sheet } from '~/components/Sheet';
 import { jstDayLabel } from '~/components/SelfLimitNotice';
-import { formatYmdHm } from '~/lib/dates';
+import { formatMemberDateTime } from '~/lib/dates';
 import { limitsPageAction, limitsPageLoader, type LimitsActionData } from '~/lib/limits.server';
 
 export const handle = { title: '利用上限・自己除外' };
@@ -140,7 +140,7 @@ function LimitCard({
       {setting.pending && (
         <div className="flex flex-col gap-2 rounded-xl bg-canvas p-3 text-sm" data-testid={`limit-${kind}-pending`}>
           <p>
-            {`変更予約：${setting.pending.value === null ? '上限なし' : label.unit(setting.pending.value)}（${formatYmdHm(setting.pending.effectiveAt, 'ja')}に反映）`}
+            {`変更予約：${setting.pending.value === null ? '上限なし' : label.unit(setting.pending.value)}（${formatMemberDateTime(setting.pending.effectiveAt)}に反映）`}
           </p>
           <Form method="post">
             <input type="hidden" name="intent" value="cancel" />

@@ -8,7 +8,7 @@ import { PageHeading } from '~/components/PageFrame';
 import { Button } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
-import { formatYmdHm } from '~/lib/dates';
+import { formatMemberDateTime } from '~/lib/dates';
 import { promoPageAction, promoPageLoader, type PromoActionData } from '~/lib/promo.server';
 
 export const handle = { title: '特典コード' };
@@ -70,7 +70,7 @@ export default function TokutenCode({ loaderData, actionData }: Route.ComponentP
                 <span className="flex flex-col">
                   <span className="font-bold">{r.label}</span>
                   <time dateTime={r.redeemedAt} className="text-muted">
-                    {formatYmdHm(r.redeemedAt, 'slash')}
+                    {formatMemberDateTime(r.redeemedAt)}
                   </time>
                 </span>
                 <span className="shrink-0 font-bold">{`+${r.coins.toLocaleString('ja-JP')} コイン`}</span>

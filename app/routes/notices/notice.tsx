@@ -6,7 +6,7 @@ import { ContentArticle } from '~/components/ContentArticle';
 import { AppLink } from '~/components/AppLink';
 import { notFound } from '~/lib/not-found';
 import { contentOf } from '~/lib/content.server';
-import { formatYmd } from '~/lib/dates';
+import { formatMemberDate } from '~/lib/dates';
 
 export const handle = {
   title: (data: { notice: { data: { title: string } } }) => data.notice.data.title,
@@ -27,9 +27,9 @@ export default function Notice({ loaderData }: Route.ComponentProps) {
         data={{ title: notice.data.title, body: notice.data.body }}
         eyebrow={
           <span className="flex items-center gap-2">
-            お知らせ{date ? <time dateTime={date}>{formatYmd(date, 'slash')}</time> : null}
+            お知らせ{date ? <time dateTime={date}>{formatMemberDate(date)}</time> : null}
             {notice.data.important ? (
-              <span className="rounded bg-primary px-1.5 py-0.5 text-[11px] font-bold text-white">重要</span>
+              <span className="rounded bg-primary px-1.5 py-0.5 text-xs font-bold text-white">重要</span>
             ) : null}
           </span>
         }

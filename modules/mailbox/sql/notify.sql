@@ -25,3 +25,18 @@ BEGIN
   RETURNING id INTO v_id;
   RETURN v_id;
 END $$;
+
+-- Whether the member already has a system mail keyed `<prefix><n>` or `<prefix><a>,<b>,…` naming n: one mail
+-- may cover several numbered events (the level-up mail of a draw that crossed several levels, issue 29), and
+-- each number is still mailed once whatever later changes to the thresholds. Reads the member's keys by the
+-- (member_id, dedupe_key) unique index; callers ask only when something happened (a level crossed).
+CREATE OR REPLACE FUNCTION mailbox_numbered_key_used(p_member text, p_prefix text, p_n int) RETURNS boolean
+LANGUAGE sql STABLE AS $$
+  SELECT EXISTS (
+    SELECT 1 FROM mails
+     WHERE member_id = p_member
+       AND left(dedupe_key, length(p_prefix)) = p_prefix
+       AND substr(dedupe_key, length(p_prefix) + 1) ~ '^[0-9]+(,[0-9]+)*$'
+       AND p_n::text = ANY (string_to_array(substr(dedupe_key, length(p_prefix) + 1), ','))
+  )
+$$;

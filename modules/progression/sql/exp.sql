@@ -4,8 +4,11 @@
 --
 -- Cost on the draw: the upsert answers the new exp (old = new − p_exp), and one probe of the small
 -- progression_levels table by its exp_required key finds the levels in (old, new]; on almost every draw
--- there are none and nothing more happens. A big draw that crosses several levels sends one mail per
--- level, each keyed level-up:<n>, so a level is rewarded once whatever the retries.
+-- there are none and nothing more happens. A draw that crosses several levels (a 100連) sends ONE mail
+-- naming every level crossed and each level's reward, with their sum attached (issue 29 item 9): keyed
+-- level-up:<n> for one level, level-up:<a>,<b>,… for several. Each level is rewarded once: the member's
+-- exp only rises under its row lock, so two draws never cross the same level, and a level already named
+-- by an earlier mail's key (thresholds changed since) is left out (mailbox_numbered_key_used).
 -- Answers the member's new exp, so the draw calls it as an expression (no PERFORM statement). Dropped first:
 -- CREATE OR REPLACE cannot change the result type (it answered void before docs/decisions/046).
 DROP FUNCTION IF EXISTS progression_add_exp(text, int, timestamptz);
@@ -13,7 +16,12 @@ CREATE FUNCTION progression_add_exp(p_member text, p_exp int, p_at timestamptz) 
 LANGUAGE plpgsql AS $$
 DECLARE
   v_new bigint;
-  l record;
+  v_levels int[];
+  v_coins bigint;
+  v_days int;
+  v_lines text;
+  v_first int;
+  v_last int;
 BEGIN
   -- The row exists for every member after the first draw: a plain UPDATE writes one WAL record, where
   -- INSERT … ON CONFLICT DO UPDATE also locks the row (a second record). The first draw inserts; the
@@ -25,19 +33,38 @@ BEGIN
     ON CONFLICT (member_id) DO UPDATE SET exp = member_progress.exp + EXCLUDED.exp, updated_at = EXCLUDED.updated_at
     RETURNING exp INTO v_new;
   END IF;
-  FOR l IN
-    SELECT level, reward_coins, claim_days FROM progression_levels
-     WHERE exp_required > v_new - p_exp AND exp_required <= v_new
-     ORDER BY level
-  LOOP
-    PERFORM mailbox_notify(p_member, 'level_up', 'level-up:' || l.level,
-      format('レベル%sに到達しました', l.level),
-      format(E'おめでとうございます！レベル%sに到達しました。', l.level) ||
-        CASE WHEN l.reward_coins > 0
-          THEN format(E'\nレベルアップ報酬として無料コイン%s枚をお贈りします。受け取り期限までに「受け取る」を押してください。',
-                      to_char(l.reward_coins, 'FM999,999,999'))
+  SELECT array_agg(level ORDER BY level), coalesce(sum(reward_coins), 0), max(claim_days),
+         string_agg(format('・レベル%s：%s', level,
+                           CASE WHEN reward_coins > 0 THEN format('無償コイン%s枚', to_char(reward_coins, 'FM999,999,999'))
+                                ELSE '報酬なし' END), E'\n' ORDER BY level)
+    INTO v_levels, v_coins, v_days, v_lines
+    FROM progression_levels
+   WHERE exp_required > v_new - p_exp AND exp_required <= v_new
+     AND NOT mailbox_numbered_key_used(p_member, 'level-up:', level);
+  IF v_levels IS NULL THEN
+    RETURN v_new;
+  END IF;
+  v_first := v_levels[1];
+  v_last := v_levels[array_length(v_levels, 1)];
+  IF array_length(v_levels, 1) = 1 THEN
+    PERFORM mailbox_notify(p_member, 'level_up', 'level-up:' || v_first,
+      format('レベル%sに到達しました', v_first),
+      format(E'おめでとうございます！レベル%sに到達しました。', v_first) ||
+        CASE WHEN v_coins > 0
+          THEN format(E'\nレベルアップ報酬として無償コイン%s枚をお贈りします。受け取り期限までに「受け取る」を押してください。',
+                      to_char(v_coins, 'FM999,999,999'))
           ELSE '' END,
-      l.reward_coins, p_at + make_interval(days => l.claim_days), 'level_up', p_at);
-  END LOOP;
+      v_coins::int, p_at + make_interval(days => v_days), 'level_up', p_at);
+  ELSE
+    PERFORM mailbox_notify(p_member, 'level_up', 'level-up:' || array_to_string(v_levels, ','),
+      format('レベル%s〜%sに到達しました', v_first, v_last),
+      format(E'おめでとうございます！今回の抽選でレベルが%s上がり、レベル%sに到達しました。', array_length(v_levels, 1), v_last) ||
+        E'\n' || v_lines ||
+        CASE WHEN v_coins > 0
+          THEN format(E'\nレベルアップ報酬の合計として無償コイン%s枚をお贈りします。受け取り期限までに「受け取る」を押してください。',
+                      to_char(v_coins, 'FM999,999,999'))
+          ELSE '' END,
+      v_coins::int, p_at + make_interval(days => v_days), 'level_up', p_at);
+  END IF;
   RETURN v_new;
 END $$;

@@ -6,7 +6,7 @@ import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import { inquiryListLoader } from '~/lib/admin-inquiries.server';
 
 export const handle = { title: 'お問い合わせ' };
@@ -192,8 +192,8 @@ export default function InquiryListPage({ loaderData }: Route.ComponentProps) {
                   </td>
                   <td className="p-3 text-xs">{item.assigneeName ?? '—'}</td>
                   <td className="p-3 text-xs">
-                    {formatYmdHm(item.createdAt)}
-                    <span className="block text-muted">{formatYmdHm(item.updatedAt)}</span>
+                    {formatStaffDateTime(item.createdAt)}
+                    <span className="block text-muted">{formatStaffDateTime(item.updatedAt)}</span>
                   </td>
                 </tr>
               ))}

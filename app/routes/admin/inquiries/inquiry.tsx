@@ -8,7 +8,7 @@ import type { Route } from './+types/inquiry';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import { inquiryAction, inquiryLoader, type InquiryActionData } from '~/lib/admin-inquiries.server';
 
 export const handle = { title: 'お問い合わせ' };
@@ -90,7 +90,7 @@ export default function InquiryPage({ loaderData }: Route.ComponentProps) {
                 >
                   <p className="text-xs font-bold">
                     {m.author === 'staff' ? `スタッフ（${m.staffName ?? '—'}）` : 'お客様'}
-                    <span className="ml-2 font-normal text-muted">{formatYmdHm(m.at)}</span>
+                    <span className="ml-2 font-normal text-muted">{formatStaffDateTime(m.at)}</span>
                   </p>
                   <p className="mt-1 whitespace-pre-wrap break-words leading-relaxed">{m.body}</p>
                   {m.attachments.length ? (
@@ -201,7 +201,7 @@ export default function InquiryPage({ loaderData }: Route.ComponentProps) {
                 {q.memberId ? <MemberTag tag={members[q.memberId]} memberId={q.memberId} /> : 'ゲスト（未ログイン）'}
               </dd>
               <dt className="text-xs font-bold text-muted">受付</dt>
-              <dd>{formatYmdHm(q.createdAt)}</dd>
+              <dd>{formatStaffDateTime(q.createdAt)}</dd>
               {q.related ? (
                 <>
                   <dt className="text-xs font-bold text-muted">関連するご利用</dt>

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/templates';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import { templatesAction, templatesLoader, type InquiryActionData } from '~/lib/admin-inquiries.server';
 
 export const handle = { title: '回答テンプレート' };
@@ -101,7 +101,7 @@ export default function TemplatesPage({ loaderData }: Route.ComponentProps) {
             <li key={t.id} className="rounded-2xl border border-line bg-white p-4">
               <div className="flex flex-wrap items-baseline justify-between gap-2">
                 <h2 className="text-base font-bold">{t.title}</h2>
-                <span className="text-xs text-muted">更新 {formatYmdHm(t.updatedAt)}</span>
+                <span className="text-xs text-muted">更新 {formatStaffDateTime(t.updatedAt)}</span>
               </div>
               <p className="mt-2 line-clamp-4 whitespace-pre-wrap text-sm text-muted">{t.body}</p>
               {canWrite ? (

@@ -5,7 +5,7 @@ import { Form, Link, useNavigation } from 'react-router';
 import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import { memberSearchLoader } from '~/lib/admin-members.server';
 import { MemberStatusBadges } from '~/components/MemberStatusBadges';
 
@@ -91,7 +91,7 @@ export default function MemberSearchPage({ loaderData }: Route.ComponentProps) {
                   <td className="px-3 py-2">
                     <MemberStatusBadges member={m} />
                   </td>
-                  <td className="px-3 py-2 whitespace-nowrap">{formatYmdHm(m.createdAt)}</td>
+                  <td className="px-3 py-2 whitespace-nowrap">{formatStaffDateTime(m.createdAt)}</td>
                 </tr>
               ))}
             </tbody>

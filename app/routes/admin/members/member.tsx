@@ -12,7 +12,7 @@ import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { MemberStatusBadges } from '~/components/MemberStatusBadges';
-import { formatYmd, formatYmdHm } from '~/lib/dates';
+import { formatStaffDate, formatStaffDateTime } from '~/lib/dates';
 import { memberPageAction, memberPageLoader, type MemberActionData } from '~/lib/admin-members.server';
 
 export const handle = { title: '会員詳細' };
@@ -168,13 +168,13 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
             <dt className="font-bold">年齢申告</dt>
             <dd>{p.declaredMinor === null ? '未申告' : p.declaredMinor ? '18歳未満' : '18歳以上'}</dd>
             <dt className="font-bold">登録</dt>
-            <dd>{formatYmdHm(p.createdAt)}</dd>
+            <dd>{formatStaffDateTime(p.createdAt)}</dd>
             {p.banned ? (
               <>
                 <dt className="font-bold text-danger">利用停止</dt>
                 <dd>
                   {p.banReason ?? '理由なし'}
-                  {p.banExpires ? `（${formatYmdHm(p.banExpires)}まで）` : '（無期限）'}
+                  {p.banExpires ? `（${formatStaffDateTime(p.banExpires)}まで）` : '（無期限）'}
                 </dd>
               </>
             ) : null}
@@ -184,7 +184,7 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
                 <dd>
                   {d.hold.label}
                   {d.hold.reason ? `：${d.hold.reason}` : ''}
-                  {d.hold.since ? `（${formatYmdHm(d.hold.since)}から）` : ''}
+                  {d.hold.since ? `（${formatStaffDateTime(d.hold.since)}から）` : ''}
                 </dd>
               </>
             ) : null}
@@ -257,7 +257,7 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
             <ul className="mt-2 flex flex-col gap-2 text-sm">
               {d.signals.map((s) => (
                 <li key={s.id}>
-                  <span className="font-bold">{s.text}</span>（{s.statusLabel}・{formatYmdHm(s.lastSeen)}）
+                  <span className="font-bold">{s.text}</span>（{s.statusLabel}・{formatStaffDateTime(s.lastSeen)}）
                   {s.others.length > 0 ? (
                     <span className="block text-xs">
                       ほかのアカウント：
@@ -298,8 +298,8 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
                   {n(lot.remaining)}／{n(lot.amount)}
                 </td>
                 <td className={cell}>{lot.reasonLabel}</td>
-                <td className={cell}>{formatYmd(lot.grantedAt)}</td>
-                <td className={`${cell} ${lot.expired ? 'text-danger' : ''}`}>{formatYmdHm(lot.expiresAt)}</td>
+                <td className={cell}>{formatStaffDate(lot.grantedAt)}</td>
+                <td className={`${cell} ${lot.expired ? 'text-danger' : ''}`}>{formatStaffDateTime(lot.expiresAt)}</td>
               </tr>
             ))}
           </Table>
@@ -369,7 +369,7 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
                 {d.adjustments.map((a) => (
                   <tr key={a.id}>
                     <td className={cell}>
-                      {formatYmdHm(a.requestedAt)}
+                      {formatStaffDateTime(a.requestedAt)}
                       <span className="block text-muted">{a.requestedLabel}</span>
                     </td>
                     <td className={cell}>
@@ -402,7 +402,7 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
           <Table head={['日時', '理由', '種類', '増減', '残高（有償／無償）', 'メモ・参照']}>
             {d.ledger.items.map((e) => (
               <tr key={e.id}>
-                <td className={`${cell} whitespace-nowrap`}>{formatYmdHm(e.createdAt)}</td>
+                <td className={`${cell} whitespace-nowrap`}>{formatStaffDateTime(e.createdAt)}</td>
                 <td className={cell}>{e.reasonLabel}</td>
                 <td className={cell}>{e.kindLabel}</td>
                 <td className={`${cell} font-bold ${e.amount < 0 ? 'text-danger' : ''}`}>
@@ -431,7 +431,7 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
           <Table head={['日時', 'パック', '回数', 'コイン', '結果']}>
             {d.draws.items.map((r) => (
               <tr key={r.id}>
-                <td className={`${cell} whitespace-nowrap`}>{formatYmdHm(r.createdAt)}</td>
+                <td className={`${cell} whitespace-nowrap`}>{formatStaffDateTime(r.createdAt)}</td>
                 <td className={cell}>{r.gachaTitle}</td>
                 <td className={cell}>{n(r.count)}</td>
                 <td className={cell}>{n(r.cost)}</td>
@@ -467,7 +467,7 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
           <Table head={['獲得', 'カード', '賞', '交換価値', '期限']}>
             {d.prizes.items.map((prize) => (
               <tr key={prize.prizeId}>
-                <td className={`${cell} whitespace-nowrap`}>{formatYmd(prize.createdAt)}</td>
+                <td className={`${cell} whitespace-nowrap`}>{formatStaffDate(prize.createdAt)}</td>
                 <td className={cell}>
                   {prize.cardName}
                   <span className="block text-muted">{prize.gachaTitle}</span>
@@ -476,9 +476,9 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
                 <td className={cell}>{n(prize.conversionValue)}</td>
                 <td className={cell}>
                   {d.prizes.status === 'pending'
-                    ? formatYmd(prize.decideBy)
+                    ? formatStaffDate(prize.decideBy)
                     : prize.keepUntil
-                      ? formatYmd(prize.keepUntil)
+                      ? formatStaffDate(prize.keepUntil)
                       : '—'}
                 </td>
               </tr>
@@ -496,7 +496,7 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
           <Table head={['受付', '状態', '枚数', '依頼']}>
             {d.shipping.map((r) => (
               <tr key={r.id}>
-                <td className={`${cell} whitespace-nowrap`}>{formatYmdHm(r.requestedAt)}</td>
+                <td className={`${cell} whitespace-nowrap`}>{formatStaffDateTime(r.requestedAt)}</td>
                 <td className={cell}>{r.statusLabel}</td>
                 <td className={cell}>{n(r.itemCount)}</td>
                 <td className={cell}>
@@ -526,7 +526,7 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
           <Table head={['日時', '受付番号', 'パック', '金額', '方法', '状態']}>
             {d.orders.items.map((o) => (
               <tr key={o.id}>
-                <td className={`${cell} whitespace-nowrap`}>{formatYmdHm(o.createdAt)}</td>
+                <td className={`${cell} whitespace-nowrap`}>{formatStaffDateTime(o.createdAt)}</td>
                 <td className={`${cell} font-mono`}>{o.receiptNo}</td>
                 <td className={cell}>{o.packName}</td>
                 <td className={cell}>
@@ -550,8 +550,8 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
           <Table head={['開始', '期限', 'IPアドレス', '端末']}>
             {d.sessions.items.map((s) => (
               <tr key={s.id}>
-                <td className={`${cell} whitespace-nowrap`}>{formatYmdHm(s.createdAt)}</td>
-                <td className={`${cell} whitespace-nowrap`}>{formatYmdHm(s.expiresAt)}</td>
+                <td className={`${cell} whitespace-nowrap`}>{formatStaffDateTime(s.createdAt)}</td>
+                <td className={`${cell} whitespace-nowrap`}>{formatStaffDateTime(s.expiresAt)}</td>
                 <td className={`${cell} font-mono`}>{s.ipAddress ?? '—'}</td>
                 <td className={`${cell} max-w-64 break-all`}>{s.userAgent ?? '—'}</td>
               </tr>
@@ -595,7 +595,7 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
               <li key={note.id} className="rounded-lg bg-slate-50 p-3 text-sm">
                 <p className="whitespace-pre-wrap">{note.text}</p>
                 <p className="mt-1 text-xs text-muted">
-                  {note.authorLabel}・{formatYmdHm(note.createdAt)}
+                  {note.authorLabel}・{formatStaffDateTime(note.createdAt)}
                 </p>
               </li>
             ))}

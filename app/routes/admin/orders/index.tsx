@@ -5,7 +5,7 @@ import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import { ordersPageLoader } from '~/lib/admin-orders.server';
 
 export const handle = { title: '注文' };
@@ -138,7 +138,7 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
                   <td className="p-3">{o.method}</td>
                   <td className="p-3 text-right">¥{o.amountJpy.toLocaleString('ja-JP')}</td>
                   <td className="p-3 text-right">{o.coins.toLocaleString('ja-JP')}</td>
-                  <td className="p-3 text-xs">{formatYmdHm(o.createdAt)}</td>
+                  <td className="p-3 text-xs">{formatStaffDateTime(o.createdAt)}</td>
                   <td className="max-w-56 p-3 text-xs">
                     <MemberTag tag={members[o.memberId]} memberId={o.memberId} />
                   </td>

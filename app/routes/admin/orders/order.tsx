@@ -8,7 +8,7 @@ import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import { orderPageAction, orderPageLoader, type OrderActionData } from '~/lib/admin-orders.server';
 
 export const handle = { title: '注文の詳細' };
@@ -84,13 +84,13 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         {o.providerRef ?? '—'} / {o.providerPaymentId ?? '—'}
       </span>,
     ],
-    ['注文日時', formatYmdHm(o.createdAt)],
-    ['付与日時', o.creditedAt ? formatYmdHm(o.creditedAt) : '—'],
+    ['注文日時', formatStaffDateTime(o.createdAt)],
+    ['付与日時', o.creditedAt ? formatStaffDateTime(o.creditedAt) : '—'],
   ];
   if (o.reversedAt)
     rows.push([
       '取り消し',
-      `${formatYmdHm(o.reversedAt)}・返金 ¥${n(o.refundedJpy)}・取り消したコイン 有償${n(o.reversedPaid)} 無償${n(o.reversedFree)}${o.unrecoveredCoins ? `・使用済みで取り消せなかったコイン ${n(o.unrecoveredCoins)}` : ''}`,
+      `${formatStaffDateTime(o.reversedAt)}・返金 ¥${n(o.refundedJpy)}・取り消したコイン 有償${n(o.reversedPaid)} 無償${n(o.reversedFree)}${o.unrecoveredCoins ? `・使用済みで取り消せなかったコイン ${n(o.unrecoveredCoins)}` : ''}`,
     ]);
   return (
     <div className="max-w-5xl">
@@ -196,13 +196,13 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
               <tbody>
                 {events.map((e) => (
                   <tr key={e.id} className="border-b border-line align-top">
-                    <td className="p-2">{formatYmdHm(e.receivedAt)}</td>
+                    <td className="p-2">{formatStaffDateTime(e.receivedAt)}</td>
                     <td className="p-2">
                       {e.provider}・{e.type}
                     </td>
                     <td className="p-2">
                       {e.processedAt
-                        ? `${formatYmdHm(e.processedAt)} ${e.outcome ?? ''}`
+                        ? `${formatStaffDateTime(e.processedAt)} ${e.outcome ?? ''}`
                         : `未処理（試行${e.attempts}回）`}
                       {e.lastError ? <span className="block text-danger">{e.lastError}</span> : null}
                     </td>

@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import { packListAction, packListLoader } from '~/lib/admin-packs.server';
 import { STATUS_LABELS, type PackEditorAnswer } from '~/lib/admin-packs';
 import { FieldError, inputClass } from '~/components/admin/fields';
@@ -79,7 +79,7 @@ export default function PacksPage({ loaderData }: Route.ComponentProps) {
                   <td className="p-2">
                     {n(p.remainingLots)}／{n(p.totalLots)}
                   </td>
-                  <td className="p-2">{p.saleStartsAt ? formatYmdHm(p.saleStartsAt) : '—'}</td>
+                  <td className="p-2">{p.saleStartsAt ? formatStaffDateTime(p.saleStartsAt) : '—'}</td>
                 </tr>
               ))
             )}

@@ -5,7 +5,7 @@ import type { Route } from './+types/batch';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { Image } from '~/components/Image';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import { shippingBatchLoader } from '~/lib/admin-shipping.server';
 
 export const handle = { title: 'ピッキングリスト・納品書' };
@@ -35,7 +35,7 @@ export default function ShippingBatchPage({ loaderData }: Route.ComponentProps) 
         <h2 id="picks" className="text-lg font-bold">
           ピッキングリスト（{parcels.length}件・{cards}枚）
         </h2>
-        <p className="text-xs text-muted">印刷 {formatYmdHm(printedAt)}</p>
+        <p className="text-xs text-muted">印刷 {formatStaffDateTime(printedAt)}</p>
         <table className="mt-2 w-full border-collapse text-left text-sm">
           <thead>
             <tr className="border-b-2 border-ink text-xs">

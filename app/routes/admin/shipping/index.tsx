@@ -8,7 +8,7 @@ import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
 import { Button } from '~/components/Button';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import { shippingQueueAction, shippingQueueLoader, type DeskActionData } from '~/lib/admin-shipping.server';
 
 export const handle = { title: '発送デスク' };
@@ -333,7 +333,7 @@ export default function ShippingQueuePage({ loaderData }: Route.ComponentProps) 
                       {item.overdue ? <span className="ml-1 text-xs font-bold text-danger">期限超過</span> : null}
                     </td>
                     <td className="p-3">{item.itemCount}枚</td>
-                    <td className="p-3 text-xs">{formatYmdHm(item.requestedAt)}</td>
+                    <td className="p-3 text-xs">{formatStaffDateTime(item.requestedAt)}</td>
                     <td className="p-3 text-xs">
                       {item.trackingNumber ? `${item.carrierName ?? ''} ${item.trackingNumber}` : '—'}
                     </td>

@@ -11,7 +11,7 @@ import { Button } from '~/components/Button';
 import { Image } from '~/components/Image';
 import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatYmdHm } from '~/lib/dates';
+import { formatStaffDateTime } from '~/lib/dates';
 import { INQUIRIES_SEEN_FIELD } from '~/lib/admin-shipping';
 import { shippingRequestAction, shippingRequestLoader, type DeskActionData } from '~/lib/admin-shipping.server';
 
@@ -53,7 +53,7 @@ function OpenInquiriesBanner({ inquiries }: { inquiries: OpenInquiries }) {
             </Link>
             <span className="ml-2 rounded bg-white px-1.5 py-0.5 text-xs font-bold">{q.statusLabel}</span>
             {q.subject ? <span className="ml-2 break-all">{q.subject}</span> : null}
-            <span className="ml-2 text-xs text-muted">{formatYmdHm(q.createdAt)}</span>
+            <span className="ml-2 text-xs text-muted">{formatStaffDateTime(q.createdAt)}</span>
           </li>
         ))}
       </ul>
@@ -123,7 +123,7 @@ export default function DeskRequestPage({ loaderData }: Route.ComponentProps) {
           </Link>
         </dd>
         <dt className="font-bold">受付</dt>
-        <dd>{formatYmdHm(r.requestedAt)}</dd>
+        <dd>{formatStaffDateTime(r.requestedAt)}</dd>
         <dt className="font-bold">発送予定日</dt>
         <dd>{r.promisedLabel}</dd>
         <dt className="font-bold">手数料</dt>
@@ -342,7 +342,7 @@ export default function DeskRequestPage({ loaderData }: Route.ComponentProps) {
                     {e.actor === 'member' ? '会員' : e.actor === 'staff' ? 'スタッフ' : '自動'}
                   </span>
                 </span>
-                <span className="block text-xs text-muted">{formatYmdHm(e.at)}</span>
+                <span className="block text-xs text-muted">{formatStaffDateTime(e.at)}</span>
                 {e.note ? <span className="block text-xs">{e.note}</span> : null}
               </li>
             ))}

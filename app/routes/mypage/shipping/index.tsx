@@ -5,7 +5,7 @@ import { shopRequestContext } from '~/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { ButtonLink } from '~/components/Button';
 import { AppLink } from '~/components/AppLink';
-import { formatYmd } from '~/lib/dates';
+import { formatMemberDate } from '~/lib/dates';
 import { shippingListLoader } from '~/lib/shipping-pages.server';
 
 export const handle = { title: '発送状況' };
@@ -38,7 +38,7 @@ export default function ShippingList({ loaderData }: Route.ComponentProps) {
                   <span className="rounded-full bg-primary-ink px-2.5 py-0.5 text-xs font-bold text-white">
                     {r.statusLabel}
                   </span>
-                  <span className="text-xs text-muted">申込 {formatYmd(r.requestedAt)}</span>
+                  <span className="text-xs text-muted">申込 {formatMemberDate(r.requestedAt)}</span>
                 </span>
                 <span className="mt-2 block text-sm font-bold">
                   {r.previewItems.map((i) => i.cardName).join('、')}
@@ -46,7 +46,7 @@ export default function ShippingList({ loaderData }: Route.ComponentProps) {
                 </span>
                 <span className="mt-1 block text-xs text-muted">
                   {r.shippedAt
-                    ? `${r.carrierName ?? ''} 発送済み ${formatYmd(r.shippedAt)}`
+                    ? `${r.carrierName ?? ''} 発送済み ${formatMemberDate(r.shippedAt)}`
                     : r.status === 'canceled'
                       ? 'キャンセル済み'
                       : `発送予定日 ${r.promisedDate.replaceAll('-', '/')}${r.late ? '（遅れています。お詫びのコインをお送りしました）' : ''}`}

@@ -10,7 +10,7 @@ import { PageHeading } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { ShippingCards } from '~/components/shop/ShippingCards';
 import { Sheet } from '~/components/Sheet';
-import { formatYmdHm } from '~/lib/dates';
+import { formatMemberDateTime } from '~/lib/dates';
 import { formatCoins } from '~/lib/numbers';
 import { shippingRequestAction, shippingRequestLoader } from '~/lib/shipping-pages.server';
 
@@ -88,7 +88,7 @@ export default function ShippingRequestPage({ loaderData, actionData }: Route.Co
           {r.events.map((e, index) => (
             <li key={`${e.at}-${index}`} className="text-sm">
               <span className="block font-bold">{e.statusLabel}</span>
-              <span className="block text-xs text-muted">{formatYmdHm(e.at)}</span>
+              <span className="block text-xs text-muted">{formatMemberDateTime(e.at)}</span>
               {e.note ? <span className="block text-xs">{e.note}</span> : null}
             </li>
           ))}
