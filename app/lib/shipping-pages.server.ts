@@ -85,7 +85,8 @@ export async function newShippingLoader(shop: ShopRequest, request: Request) {
     addresses.find((a) => a.id === url.searchParams.get('address'))?.id ??
     addresses.find((a) => a.isDefault)?.id ??
     null;
-  if (url.searchParams.get('step') === 'confirm') {
+  // 「保管中をすべて選ぶ」 without JavaScript submits the choice form: it adds to the choice, never confirms.
+  if (url.searchParams.get('step') === 'confirm' && url.searchParams.get('pick') !== 'kept') {
     const parsed = shippingQuoteInputSchema.safeParse({ prizeIds: chosen });
     const problem = async (message: string, remedy: { href: string; label: string } | null = null) => ({
       step: 'choose' as const,
