@@ -248,39 +248,7 @@ function ChooseStep({ loaderData, answer: rawAnswer }: { loaderData: ChooseData;
               ))}
             </ul>
           </fieldset>
-          <fieldset className="rounded-2xl bg-white p-4 shadow-sm">
-            <legend className="float-left mb-2 w-full text-base font-bold">お届け先</legend>
-            {addresses.length === 0 ? (
-              <p className="clear-both text-sm">住所が登録されていません。上の「住所を登録する」から登録できます。</p>
-            ) : (
-              <ul className="clear-both flex flex-col gap-2">
-                {addresses.map((a) => (
-                  <li key={a.id}>
-                    <label className="flex cursor-pointer items-start gap-3 rounded-xl border border-line p-3 text-sm has-[:checked]:border-primary">
-                      <input
-                        type="radio"
-                        name="address"
-                        value={a.id}
-                        checked={a.id === addressId}
-                        onChange={() => setAddressId(a.id)}
-                        className="mt-0.5 size-5"
-                      />
-                      <span>
-                        <b>{a.name} 様</b>
-                        {a.isDefault ? <span className="ml-2 text-xs text-muted">いつもの配送先</span> : null}
-                        <span className="block text-muted">{a.line}</span>
-                      </span>
-                    </label>
-                  </li>
-                ))}
-                <li>
-                  <AppLink to="/mypage/addresses" className="text-sm underline">
-                    住所を追加・変更する（住所録）
-                  </AppLink>
-                </li>
-              </ul>
-            )}
-          </fieldset>
+          <AddressChoice addresses={addresses} addressId={addressId} onChoose={setAddressId} />
           <Button type="submit" size="lg" fullWidth loading={loading} disabled={!ready || chosen.length === 0}>
             確認へ進む
           </Button>
@@ -334,5 +302,52 @@ function RemedyLink({
     <AppLink to={remedy.href} className="ml-2 underline">
       {remedy.label}
     </AppLink>
+  );
+}
+
+/** The address radio list (or where to add one). */
+function AddressChoice({
+  addresses,
+  addressId,
+  onChoose,
+}: {
+  addresses: ChooseData['addresses'];
+  addressId: string | null;
+  onChoose: (id: string) => void;
+}) {
+  return (
+    <fieldset className="rounded-2xl bg-white p-4 shadow-sm">
+      <legend className="float-left mb-2 w-full text-base font-bold">お届け先</legend>
+      {addresses.length === 0 ? (
+        <p className="clear-both text-sm">住所が登録されていません。上の「住所を登録する」から登録できます。</p>
+      ) : (
+        <ul className="clear-both flex flex-col gap-2">
+          {addresses.map((a) => (
+            <li key={a.id}>
+              <label className="flex cursor-pointer items-start gap-3 rounded-xl border border-line p-3 text-sm has-[:checked]:border-primary">
+                <input
+                  type="radio"
+                  name="address"
+                  value={a.id}
+                  checked={a.id === addressId}
+                  onChange={() => onChoose(a.id)}
+                  className="mt-0.5 size-5"
+                />
+                <span>
+                  <b>{a.name} 様</b>
+                  {a.isDefault ? <span className="ml-2 text-xs text-muted">いつもの配送先</span> : null}
+                  <span className="block text-muted">{a.line}</span>
+                </span>
+              </label>
+            </li>
+          ))}
+          <li>
+            <AppLink to="/mypage/addresses" className="text-sm underline">
+              住所を追加・変更する（住所録）
+            </AppLink>
+          </li>
+        </ul>
+      )}
+    </fieldset>
   );
 }
