@@ -113,6 +113,16 @@ describe('an abandoned 初回限定 checkout', () => {
       expect(await cancelLink.getAttribute('href')).toMatch(/\/cancel\?back=%2Fmypage%3Ftab%3Dpurchases$/);
       await expectNoSeriousAxeViolations(page, 'history with an open payment');
       await page.screenshot({ path: `${SHOTS}/phone-history-open-payment.png`, fullPage: true });
+      // The same on a desktop: the checkout page's notice and the history row.
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.screenshot({ path: `${SHOTS}/desktop-history-open-payment.png`, fullPage: true });
+      await page.goto(CHECKOUT);
+      await page.getByTestId('open-checkout').waitFor();
+      await expectNoSeriousAxeViolations(page, 'desktop checkout with an open payment');
+      await page.screenshot({ path: `${SHOTS}/desktop-checkout-open-payment.png` });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto('/mypage?tab=purchases');
+      await waitForHydration(page);
       await openRow.getByRole('link', { name: /お支払いを再開/ }).click();
       await page.waitForURL(/\/sandbox\/pay\/sbp_/);
       expect(new URL(page.url()).pathname).toBe(secondPage);

@@ -194,6 +194,12 @@ describe('shipping without detours', () => {
         await page.getByText('3枚を選択中').waitFor();
         for (const id of won.slice(7)) expect(await box(id).isChecked()).toBe(true);
         await expectNoSeriousAxeViolations(page, 'kept chosen');
+        // On a desktop the sheet is a centred dialog.
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await page.goto('/mypage/shipping/new?sheet=address');
+        await page.getByRole('dialog', { name: 'お届け先を登録' }).waitFor();
+        await expectNoSeriousAxeViolations(page, 'desktop address sheet');
+        await page.screenshot({ path: `${SHOTS}/desktop-shipping-address-sheet.png` });
 
         expect(problems).toEqual([]);
       } finally {

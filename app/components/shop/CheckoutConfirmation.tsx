@@ -136,7 +136,11 @@ function ConfirmScreen({
     <div className="mx-auto flex max-w-2xl flex-col gap-4">
       <PageHeading
         title="ご購入内容の確認"
-        lead="内容をご確認のうえ「購入を確定する」を押してください。お支払い方法の画面に移ります。"
+        lead={
+          openFirstPurchase
+            ? '途中のお支払い手続きを済ませると、このパックを購入できます。'
+            : '内容をご確認のうえ「購入を確定する」を押してください。お支払い方法の画面に移ります。'
+        }
       />
       {canceledCheckout && !openFirstPurchase && (
         <p role="status" className="rounded-xl bg-emerald-50 p-3 text-sm font-bold text-emerald-800">
