@@ -119,6 +119,8 @@ export default [
     route('shop', 'routes/shop/index.tsx'),
     route('shop/checkout/paidy/widget', 'routes/shop/paidy-widget.tsx'),
     route('shop/checkout/:paymentMethod', 'routes/shop/checkout.tsx'),
+    route('shop/orders/:orderId/resume', 'routes/shop/order-resume.tsx'),
+    route('shop/orders/:orderId/cancel', 'routes/shop/order-cancel.tsx'),
     ...shopReturns.map((provider) =>
       route(`shop/backfrom${provider}`, 'routes/shop/return.tsx', { id: `shop-backfrom${provider}` }),
     ),

@@ -62,6 +62,10 @@ export interface AddressFormProps {
   lookupMessage?: string;
   towns?: string[];
   cancelTo: string;
+  /** Fields the form carries besides the address (発送を申し込む's sheet: the cards chosen). */
+  hiddenFields?: Record<string, string>;
+  /** Closes the form where it is shown in a sheet, instead of following cancelTo. */
+  onCancel?: () => void;
 }
 
 export function AddressForm(props: AddressFormProps) {
@@ -128,6 +132,9 @@ export function AddressForm(props: AddressFormProps) {
       </button>
       <FormAlert message={props.formError} />
       {props.addressId ? <input type="hidden" name="addressId" value={props.addressId} /> : null}
+      {Object.entries(props.hiddenFields ?? {}).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <TextField
         name="name"
         label={LABELS.name}
@@ -298,9 +305,15 @@ export function AddressForm(props: AddressFormProps) {
       <Button type="submit" name="intent" value="save" size="lg" fullWidth loading={saving}>
         {props.addressId ? '変更を保存する' : 'この住所を登録する'}
       </Button>
-      <ButtonLink to={props.cancelTo} variant="plain" fullWidth>
-        キャンセル
-      </ButtonLink>
+      {props.onCancel ? (
+        <Button type="button" variant="plain" fullWidth onClick={props.onCancel} disabled={saving}>
+          キャンセル
+        </Button>
+      ) : (
+        <ButtonLink to={props.cancelTo} variant="plain" fullWidth>
+          キャンセル
+        </ButtonLink>
+      )}
     </Form>
   );
 }

@@ -81,7 +81,7 @@ export async function addressBookLoader(shop: ShopRequest, request: Request) {
 
 const text = (value: string | undefined, max = 400) => (value ?? '').slice(0, max);
 
-function valuesOf(form: Record<string, string>): AddressFormValues {
+export function valuesOf(form: Record<string, string>): AddressFormValues {
   return {
     name: text(form.name),
     nameKana: text(form.nameKana),

@@ -25,6 +25,12 @@ import {
   shippingRequestInputSchema,
 } from '#modules/shipping';
 import { maintenanceRefusal, refusalInit } from './maintenance.server';
+import {
+  isPrerequisiteIntent,
+  isPrerequisiteSheet,
+  prerequisiteAction,
+  prerequisitesOf,
+} from './shipping-prerequisites.server';
 
 /** The most prizes the choice page lists at once (the undecided and kept ones, newest first). */
 const CHOICE_LIMIT = 100;
@@ -41,9 +47,8 @@ const wordsOf = (refusal: Refusal<string>) => describeRefusal(refusal as Refusal
 
 /** Where a refusal sends the member to put it right. */
 function remedyOf(code: string): { href: string; label: string } | null {
-  if (code === 'SHIPPING_PHONE_UNVERIFIED')
-    return { href: '/mypage/settings/phonenumber', label: '電話番号を認証する' };
-  if (code === 'ADDRESS_NOT_FOUND') return { href: '/mypage/addresses', label: '住所録を開く' };
+  if (code === 'SHIPPING_PHONE_UNVERIFIED') return { href: '?sheet=phone', label: '電話番号を認証する' };
+  if (code === 'ADDRESS_NOT_FOUND') return { href: '?sheet=address', label: '住所を登録する' };
   if (code === 'INSUFFICIENT_COINS') return { href: '/shop', label: 'コインをチャージする' };
   return null;
 }
@@ -68,7 +73,9 @@ export async function newShippingLoader(shop: ShopRequest, request: Request) {
   const { db, config } = shop.services;
   const url = new URL(request.url);
   const chosen = chosenPrizes(url.searchParams.getAll('prize'));
-  const addresses = (await listAddresses(db, config.addressKeyring, member.id)).map((a) => ({
+  const book = await listAddresses(db, config.addressKeyring, member.id);
+  const prerequisites = await prerequisitesOf(shop, member.id, book);
+  const addresses = book.map((a) => ({
     id: a.id,
     isDefault: a.isDefault,
     name: a.name,
@@ -78,7 +85,8 @@ export async function newShippingLoader(shop: ShopRequest, request: Request) {
     addresses.find((a) => a.id === url.searchParams.get('address'))?.id ??
     addresses.find((a) => a.isDefault)?.id ??
     null;
-  if (url.searchParams.get('step') === 'confirm') {
+  // 「保管中をすべて選ぶ」 without JavaScript submits the choice form: it adds to the choice, never confirms.
+  if (url.searchParams.get('step') === 'confirm' && url.searchParams.get('pick') !== 'kept') {
     const parsed = shippingQuoteInputSchema.safeParse({ prizeIds: chosen });
     const problem = async (message: string, remedy: { href: string; label: string } | null = null) => ({
       step: 'choose' as const,
@@ -86,7 +94,7 @@ export async function newShippingLoader(shop: ShopRequest, request: Request) {
       problem: { message, remedy },
     });
     if (!parsed.success) return problem(parsed.error.issues[0]?.message ?? '発送する獲得商品を選んでください。');
-    if (!addressId) return problem('配送先を選んでください。', { href: '/mypage/addresses', label: '住所を登録する' });
+    if (!addressId) return problem('配送先を選んでください。', { href: '?sheet=address', label: '住所を登録する' });
     const quote = await quoteShippingRequest(db, shippingRulesOf(config), member.id, parsed.data);
     if (!quote.ok) return problem(wordsOf(quote).message, remedyOf(quote.code));
     return {
@@ -101,7 +109,15 @@ export async function newShippingLoader(shop: ShopRequest, request: Request) {
 
   async function choiceData() {
     const prizes = await listPrizes(db, member.id, { status: ['pending', 'kept'], limit: CHOICE_LIMIT });
+    // 「保管中をすべて選ぶ」 without JavaScript: the kept cards join the choice.
+    if (url.searchParams.get('pick') === 'kept')
+      for (const p of prizes.items) if (p.status === 'kept' && !chosen.includes(p.prizeId)) chosen.push(p.prizeId);
+    const sheet = url.searchParams.get('sheet');
+    const done = url.searchParams.get('done');
     return {
+      prerequisites,
+      sheet: isPrerequisiteSheet(sheet) ? sheet : null,
+      notice: done === 'address' ? 'お届け先を登録しました。' : done === 'phone' ? '電話番号を認証しました。' : null,
       prizes: prizes.items.map((p) => ({
         prizeId: p.prizeId,
         cardName: p.cardName,
@@ -132,6 +148,9 @@ export async function newShippingAction(shop: ShopRequest, request: Request) {
   if (closed) return data<NewShippingActionData>({ error: closed.message, remedy: null }, refusalInit(closed));
   const fields = await readFormFields(request);
   if (!fields) return data<NewShippingActionData>({ error: UNREADABLE_FORM_MESSAGE, remedy: null }, { status: 400 });
+  // The sheets' forms (an address, the phone's code), with the cards chosen so far.
+  if (isPrerequisiteIntent(fields.intent))
+    return prerequisiteAction(shop, request, member.id, fields, chosenPrizes([fields.keep ?? '']));
   const key = idempotencyKeySchema.safeParse(fields.idempotencyKey);
   const parsed = shippingRequestInputSchema.safeParse({
     prizeIds: chosenPrizes([fields.prizeIds ?? '']),

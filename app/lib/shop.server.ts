@@ -23,6 +23,8 @@ import {
   PurchaseRefused,
   declareAge,
   getOrder,
+  openCheckoutIds,
+  openFirstPurchaseCheckoutOf,
   getPurchaseStanding,
   isPaymentMethod,
   listCoinPacks,
@@ -49,6 +51,7 @@ import type {
   WalletView,
 } from '~/components/shop/types';
 import { maintenanceRefusal, refusalInit } from './maintenance.server';
+import { CANCELED_PARAM } from './open-checkout.server';
 import { exclusionLastDay, usageOf } from '#modules/limits';
 import type { SelfLimitSummary } from '#server/self-limits';
 
@@ -123,8 +126,11 @@ export async function loadPurchaseHistory(
     limit: options.limit ?? 20,
     before: parseHistoryCursor(options.before),
   });
+  // Checkouts left open can be resumed or cancelled from their row (decision 058).
+  const pending = page.items.filter((o) => o.status === 'pending').map((o) => o.id);
+  const open = await openCheckoutIds(shop.services.db, memberId, pending);
   return {
-    items: page.items.map(withStatusLabel),
+    items: page.items.map((o) => ({ ...withStatusLabel(o), ...(open.has(o.id) ? { openCheckout: true } : {}) })),
     nextCursor: page.nextCursor,
     sellerName: shop.services.config.SELLER_NAME,
   };
@@ -341,10 +347,20 @@ export async function checkoutLoader(shop: ShopRequest, request: Request, method
       },
       payments.rules,
     );
+    // A 初回限定 pack waits on the member's open checkout of one (decision 058): shown with its way on.
+    const openFirstPurchase =
+      channel === 'web' && quote.pack.firstPurchaseOnly
+        ? await openFirstPurchaseCheckoutOf(shop.services.db, shop.member.id)
+        : null;
+    const here = new URL(request.url);
+    here.searchParams.delete(CANCELED_PARAM);
     return data<CheckoutLoaderData>({
       state: 'confirm',
       checkout: confirmViewOf(shop, quote, channel, draw),
       orderKey: randomUUID(),
+      openFirstPurchase,
+      selfHref: here.pathname + here.search,
+      canceledCheckout: params.get(CANCELED_PARAM) === '1',
     });
   } catch (error) {
     if (error instanceof PurchaseRefused) return refusedCheckout(refusalOf(error), draw);

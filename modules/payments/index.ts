@@ -1682,3 +1682,4 @@ export async function ensureDefaultCoinPacks(db: Database): Promise<number> {
 export { spendVelocitySince, chargebacksSince, type SpendVelocity, type ChargebackSighting } from './risk-feed';
 export { firstPurchasesOf, creditedPurchasesSince } from './referral-feed';
 export { redactPaymentEventsOf } from './erasure';
+export { openCheckoutIds, openCheckoutOf, openFirstPurchaseCheckoutOf, type OpenCheckoutView } from './open-checkouts';

@@ -12,6 +12,8 @@ import { WarningIcon } from '~/components/icons';
 import { formatCoins, formatYen } from '~/lib/numbers';
 import { drawOptionLabel } from '~/components/gacha/labels';
 import { FIRST_PURCHASE_WARNING } from './ShopPanels';
+import { OpenCheckoutNotice } from './OpenCheckoutNotice';
+import type { OpenCheckoutView } from '#modules/payments';
 import type { CheckoutActionData, CheckoutConfirmView, CheckoutLoaderData, ShopRefusal } from './types';
 
 export interface CheckoutConfirmationProps {
@@ -41,6 +43,9 @@ export function CheckoutConfirmation({
   return (
     <ConfirmScreen
       checkout={data.checkout}
+      openFirstPurchase={data.openFirstPurchase ?? null}
+      selfHref={data.selfHref ?? '/shop'}
+      canceledCheckout={data.canceledCheckout ?? false}
       orderKey={actionData?.orderKey ?? data.orderKey}
       error={actionData?.error ?? null}
       backHref={backHref}
@@ -105,6 +110,9 @@ function Row({ term, children, testId }: { term: string; children: ReactNode; te
 
 function ConfirmScreen({
   checkout,
+  openFirstPurchase,
+  selfHref,
+  canceledCheckout,
   orderKey,
   error,
   backHref,
@@ -112,6 +120,9 @@ function ConfirmScreen({
   tokushohoHref,
 }: {
   checkout: CheckoutConfirmView;
+  openFirstPurchase: OpenCheckoutView | null;
+  selfHref: string;
+  canceledCheckout: boolean;
   orderKey: string;
   error: ShopRefusal | null;
   backHref: string;
@@ -125,9 +136,19 @@ function ConfirmScreen({
     <div className="mx-auto flex max-w-2xl flex-col gap-4">
       <PageHeading
         title="ご購入内容の確認"
-        lead="内容をご確認のうえ「購入を確定する」を押してください。お支払い方法の画面に移ります。"
+        lead={
+          openFirstPurchase
+            ? '途中のお支払い手続きを済ませると、このパックを購入できます。'
+            : '内容をご確認のうえ「購入を確定する」を押してください。お支払い方法の画面に移ります。'
+        }
       />
-      {error && (
+      {canceledCheckout && !openFirstPurchase && (
+        <p role="status" className="rounded-xl bg-emerald-50 p-3 text-sm font-bold text-emerald-800">
+          途中のお支払い手続きをキャンセルしました。このパックをもう一度お選びいただけます。
+        </p>
+      )}
+      {openFirstPurchase && <OpenCheckoutNotice open={openFirstPurchase} back={selfHref} />}
+      {error && !openFirstPurchase && (
         <p
           role="alert"
           className="rounded-xl bg-red-50 p-3 text-sm font-bold text-red-700"
@@ -256,26 +277,30 @@ function ConfirmScreen({
         <input type="hidden" name="price" value={checkout.priceJpy} />
         <input type="hidden" name="coins" value={checkout.totalCoins} />
         <p className="text-center text-xs text-muted">
-          「購入を確定する」を押すと、{checkout.methodLabel}のお支払い画面に移ります。
+          {openFirstPurchase
+            ? '途中の手続きのお支払いを再開するか、キャンセルすると購入できます。'
+            : `「購入を確定する」を押すと、${checkout.methodLabel}のお支払い画面に移ります。`}
         </p>
-        <Button
-          type="submit"
-          size="lg"
-          fullWidth
-          disabled={submitting}
-          aria-busy={submitting || undefined}
-          data-loading={submitting || undefined}
-          data-testid="confirm-purchase"
-        >
-          {submitting ? (
-            <>
-              <Spinner className="size-5" label={null} />
-              <span className="text-base">決済ページへ移動中…</span>
-            </>
-          ) : (
-            <>購入を確定する</>
-          )}
-        </Button>
+        {openFirstPurchase ? null : (
+          <Button
+            type="submit"
+            size="lg"
+            fullWidth
+            disabled={submitting}
+            aria-busy={submitting || undefined}
+            data-loading={submitting || undefined}
+            data-testid="confirm-purchase"
+          >
+            {submitting ? (
+              <>
+                <Spinner className="size-5" label={null} />
+                <span className="text-base">決済ページへ移動中…</span>
+              </>
+            ) : (
+              <>購入を確定する</>
+            )}
+          </Button>
+        )}
         <p aria-live="polite" className="sr-only">
           {submitting ? '決済ページへ移動しています' : ''}
         </p>

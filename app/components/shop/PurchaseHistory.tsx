@@ -3,6 +3,8 @@
 import { useEffect, useState } from 'react';
 import { formatCoins, formatYen } from '~/lib/numbers';
 import { formatYmd, formatMemberDateTime } from '~/lib/dates';
+import { ButtonLink } from '~/components/Button';
+import { openCheckoutLinks } from './OpenCheckoutNotice';
 import type { PurchaseOrder } from './types';
 
 const STATUS_TONE: Record<string, string> = {
@@ -38,10 +40,13 @@ export function PurchaseHistoryList({
   items,
   sellerName,
   label = '購入履歴（新しい順）',
+  back = '/mypage?tab=purchases',
 }: {
   items: PurchaseOrder[];
   sellerName: string;
   label?: string;
+  /** Where a cancelled checkout comes back to (this page). */
+  back?: string;
 }) {
   return (
     <ol className="divide-y divide-line overflow-hidden rounded-2xl bg-white shadow-sm" aria-label={label}>
@@ -63,6 +68,21 @@ export function PurchaseHistoryList({
             <PurchaseStatusChip order={order} />
             {order.refundedJpy > 0 && <span className="text-xs text-muted">返金額 {formatYen(order.refundedJpy)}</span>}
           </div>
+          {order.openCheckout && (
+            <div className="flex flex-col gap-2 rounded-xl bg-amber-50 p-3" data-testid="open-checkout-row">
+              <p className="text-xs text-amber-950">
+                お支払いが終わっていません。続きをお支払いいただくか、キャンセルできます。
+              </p>
+              <div className="grid grid-cols-2 gap-2">
+                <ButtonLink to={openCheckoutLinks(order.id, back).resume} reloadDocument>
+                  お支払いを再開<span className="sr-only">（{order.packName}）</span>
+                </ButtonLink>
+                <ButtonLink to={openCheckoutLinks(order.id, back).cancel} variant="plain">
+                  キャンセル<span className="sr-only">（{order.packName}）</span>
+                </ButtonLink>
+              </div>
+            </div>
+          )}
           {order.creditedAt && (
             <details className="group rounded-xl border border-line">
               <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between px-3 text-xs font-bold text-primary-ink [&::-webkit-details-marker]:hidden">

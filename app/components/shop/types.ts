@@ -1,12 +1,16 @@
 // The coin shop's view data, shared by the loaders (app/lib/shop.server.ts) and the components.
 // Types only: nothing here may pull server code into the browser bundle.
-import type { OrderView, PaymentMethod } from '#modules/payments';
+import type { OpenCheckoutView, OrderView, PaymentMethod } from '#modules/payments';
 import type { CarriedDraw } from '~/lib/draw-context';
 
 export type { OrderView, PaymentMethod, CarriedDraw };
 
 /** An order as the history and the return page show it, with its Japanese status word. */
-export type PurchaseOrder = OrderView & { statusLabel: string };
+export type PurchaseOrder = OrderView & {
+  statusLabel: string;
+  /** A checkout the member left open that can still be paid or cancelled (decision 058). */
+  openCheckout?: boolean;
+};
 
 export interface PurchaseHistoryPage {
   items: PurchaseOrder[];
@@ -67,7 +71,17 @@ export interface ShopRefusal {
 }
 
 export type CheckoutLoaderData =
-  | { state: 'confirm'; checkout: CheckoutConfirmView; orderKey: string }
+  | {
+      state: 'confirm';
+      checkout: CheckoutConfirmView;
+      orderKey: string;
+      /** The member's open 初回限定 checkout, which holds this first-purchase pack back (decision 058). */
+      openFirstPurchase?: OpenCheckoutView | null;
+      /** This page's own address, where a cancel comes back to. */
+      selfHref?: string;
+      /** The member has just cancelled an open checkout from here. */
+      canceledCheckout?: boolean;
+    }
   | { state: 'refused'; refusal: ShopRefusal; draw?: CarriedDraw | null };
 
 export interface CheckoutActionData {

@@ -152,6 +152,7 @@ function RecentPurchases({ history }: { history: PurchaseHistoryPage }) {
             items={history.items}
             sellerName={history.sellerName}
             label="最近の購入履歴（新しい順）"
+            back="/shop"
           />
           {history.nextCursor && (
             <ButtonLink to="/mypage?tab=purchases" variant="secondary" fullWidth>
