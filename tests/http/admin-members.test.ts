@@ -99,8 +99,7 @@ describe.skipIf(!databaseUrl)(
       for (const [intent, body] of Object.entries(memberActions('k-member-0001')))
         expect((await postForm(path, body, { cookie: member.cookie })).status, intent).toBe(404);
       expect(
-        (await postForm('/admin/approvals', { intent: 'approve', id: target.id }, { cookie: member.cookie }))
-          .status,
+        (await postForm('/admin/approvals', { intent: 'approve', id: target.id }, { cookie: member.cookie })).status,
       ).toBe(404);
 
       const auditor = await staffWith('mc-auditor', ['audit:read']);
@@ -126,8 +125,7 @@ describe.skipIf(!databaseUrl)(
       for (const [intent, body] of Object.entries(memberActions('k-reader-0001')))
         expect((await postForm(path, body, { cookie: reader.cookie })).status, intent).toBe(403);
       expect(
-        (await postForm('/admin/approvals', { intent: 'approve', id: target.id }, { cookie: reader.cookie }))
-          .status,
+        (await postForm('/admin/approvals', { intent: 'approve', id: target.id }, { cookie: reader.cookie })).status,
       ).toBe(403);
 
       // members:write without coins:grant: every change but the adjustment.
@@ -281,29 +279,16 @@ describe.skipIf(!databaseUrl)(
       const approver = await adminAccount('mc-approver');
       const approvals = await get('/admin/approvals', { cookie: approver.cookie });
       expect(approvals.body).toContain('返金の代わり');
-      const ok = await postForm(
-        '/admin/approvals',
-        { intent: 'approve', id: id! },
-        { cookie: approver.cookie },
-      );
+      const ok = await postForm('/admin/approvals', { intent: 'approve', id: id! }, { cookie: approver.cookie });
       expect(ok.status).toBe(200);
       expect(ok.body).toContain('承認しました');
-      const twice = await postForm(
-        '/admin/approvals',
-        { intent: 'approve', id: id! },
-        { cookie: approver.cookie },
-      );
+      const twice = await postForm('/admin/approvals', { intent: 'approve', id: id! }, { cookie: approver.cookie });
       expect(twice.status).toBe(409);
       expect(twice.body).toContain('すでに承認され');
       expect((await getBalance(handle!.db, target.id)).paid).toBe(20_000);
       expect(
-        (
-          await postForm(
-            '/admin/approvals',
-            { intent: 'approve', id: 'not-a-uuid' },
-            { cookie: approver.cookie },
-          )
-        ).status,
+        (await postForm('/admin/approvals', { intent: 'approve', id: 'not-a-uuid' }, { cookie: approver.cookie }))
+          .status,
       ).toBe(404);
       expect(await auditActions(target.id)).toEqual([
         'coins.grant', // the command line's grant of the first 100 coins
