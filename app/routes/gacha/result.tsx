@@ -1,5 +1,5 @@
 // /gacha/{genreId}/{gachaId}/result/{resultId} (layout gacha-result): the reveal animation, chosen
-// by the best tier won and landing on it, then a summary by tier, the cards (low tiers of a large
+// by the best tier won and landing on it (alone on the page while it plays), then a summary by tier, the cards (low tiers of a large
 // draw collapsed into counts) and a sticky bar: まとめて交換 (undecided only, confirmed first),
 // 保管, もう一度引く. Only the member who drew sees it; anyone else gets the not-found page.
 import { useEffect, useState } from 'react';
@@ -72,6 +72,9 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
   const best = groups[0];
   const totalValue = result.items.reduce((sum, p) => sum + p.conversionValue, 0);
   const undecided = result.items.filter((p) => p.status === 'pending').length;
+  // While the reveal plays, the page holds nothing of the result: not hidden under the overlay, not
+  // rendered at all (decision 056). It is rendered when the reveal ends or is skipped.
+  if (revealing) return <Reveal items={items} onDone={finishReveal} />;
   return (
     <>
       <header className="sticky top-0 z-header border-b border-white/10 bg-slate-900/95 pt-safe backdrop-blur">
@@ -163,8 +166,6 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
           </AppLink>
         </p>
       </div>
-      {/* After the page in the document (its headings come after the page's h1); on top of it on screen. */}
-      {revealing && <Reveal items={items} onDone={finishReveal} />}
     </>
   );
 }
