@@ -49,7 +49,17 @@ describe('Reveal', () => {
     for (const draw of [[items[1]], items, many]) {
       const html = renderToString(<Reveal items={draw} onDone={() => {}} />);
       expect(html).toContain('data-reveal-phase="playing"');
-      for (const hidden of ['S賞', 'C賞', '蒼炎のフェニックス', 'こもれびリス', '獲得', '当たり', 'の結果', 'card-02', 'card-06'])
+      for (const hidden of [
+        'S賞',
+        'C賞',
+        '蒼炎のフェニックス',
+        'こもれびリス',
+        '獲得',
+        '当たり',
+        'の結果',
+        'card-02',
+        'card-06',
+      ])
         expect(html, hidden).not.toContain(hidden);
       expect(html).not.toContain('data-reveal-landing');
     }

@@ -286,13 +286,7 @@ export function SingleLanding({
       <div className="rv-land-card">
         <div className="rv-aura" aria-hidden="true" />
         <div className="rv-frame">
-          <Image
-            src={best.imagePath}
-            alt={`${best.cardName}のカード画像`}
-            width={artWidth(1)}
-            height={349}
-            priority
-          />
+          <Image src={best.imagePath} alt={`${best.cardName}のカード画像`} width={artWidth(1)} height={349} priority />
         </div>
         {effect === 'gold' || effect === 'rainbow' || effect === 'lastone'
           ? SPARKS.map((spark, index) => (
