@@ -50,6 +50,51 @@ function isShown(element: HTMLElement): boolean {
 const ms = (value: number) => `${value}ms`;
 
 /**
+ * The overlay as a modal: focus moves into it, the page behind neither scrolls nor keeps focus, Escape
+ * skips, Tab stays inside. Returns the dialog's keydown handler.
+ */
+function useModalFocus(dialog: React.RefObject<HTMLDivElement | null>, finish: () => void) {
+  useEffect(() => {
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    dialog.current?.focus({ preventScroll: true });
+    const root = document.documentElement;
+    const overflow = root.style.overflow;
+    root.style.overflow = 'hidden';
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        finish();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      root.style.overflow = overflow;
+      if (previous?.isConnected) previous.focus({ preventScroll: true });
+    };
+  }, [dialog, finish]);
+
+  return (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Tab' || !dialog.current) return;
+    const nodes = Array.from(dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(isShown);
+    if (nodes.length === 0) {
+      event.preventDefault();
+      return;
+    }
+    const first = nodes[0];
+    const last = nodes[nodes.length - 1];
+    const active = document.activeElement;
+    if (event.shiftKey && (active === first || active === dialog.current)) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && (active === last || !dialog.current.contains(active))) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+}
+
+/**
  * @example
  * {revealing ? <Reveal items={items} onDone={() => setRevealing(false)} /> : null}
  */
@@ -73,49 +118,11 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
   const best = order.length > 0 ? order[order.length - 1] : null;
   const multi = order.length > 1;
 
-  // Focus moves into the overlay; the page behind neither scrolls nor keeps focus; Escape skips.
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    dialog.current?.focus({ preventScroll: true });
-    const root = document.documentElement;
-    const overflow = root.style.overflow;
-    root.style.overflow = 'hidden';
-    const onKey = (event: globalThis.KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        finish();
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      root.style.overflow = overflow;
-      if (previous?.isConnected) previous.focus({ preventScroll: true });
-    };
-  }, [finish]);
-
   useEffect(() => {
     if (phase === 'landed') resultButton.current?.focus({ preventScroll: true });
   }, [phase]);
 
-  const trapTab = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key !== 'Tab' || !dialog.current) return;
-    const nodes = Array.from(dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(isShown);
-    if (nodes.length === 0) {
-      event.preventDefault();
-      return;
-    }
-    const first = nodes[0];
-    const last = nodes[nodes.length - 1];
-    const active = document.activeElement;
-    if (event.shiftKey && (active === first || active === dialog.current)) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && (active === last || !dialog.current.contains(active))) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
+  const trapTab = useModalFocus(dialog, finish);
 
   const vars = {
     '--rv-intro': ms(timeline.introMs),

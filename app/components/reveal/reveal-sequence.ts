@@ -2,7 +2,7 @@
 // The result exists in the page only as far as it has been revealed: a card's face (art, tier) is
 // rendered when that card turns, the headline when every card has. Card art is fetched and decoded
 // before its card turns; while it is not, the pack keeps shaking (its other animations pause).
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { buildSrcSet } from '../image-srcset';
 import type { RevealItem } from './types';
 import { revealOrder, revealTimeline, effectFor, isHitEffect } from './reveal-logic';
@@ -60,7 +60,8 @@ export interface RevealSequence {
  * pack is not shown: once the art is decoded every card is turned and the reveal has landed.
  */
 export function useRevealSequence(items: RevealItem[], autoPlay: boolean): RevealSequence {
-  const order = useMemo(() => revealOrder(items), [items]);
+  // Fixed for the reveal's life: a revalidated loader's new (equal) items must not restart the clock.
+  const [order] = useState(() => revealOrder(items));
   const [phase, setPhase] = useState<Phase>(autoPlay ? 'playing' : 'sealed');
   const [turned, setTurned] = useState<boolean[]>(() => order.map(() => false));
   const [holding, setHolding] = useState(false);
