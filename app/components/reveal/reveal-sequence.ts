@@ -9,8 +9,11 @@ import { revealOrder, revealTimeline, effectFor, isHitEffect } from './reveal-lo
 
 export type Phase = 'sealed' | 'playing' | 'turning' | 'landed';
 
-/** The longest the reveal waits for one card's art before it turns the card anyway (its name shows). */
-const ART_WAIT_MS = 4000;
+/**
+ * The longest the reveal waits for one card's art before it turns the card anyway (its alt text shows):
+ * a first request for a size makes the image resizer work, seconds on a busy machine.
+ */
+const ART_WAIT_MS = 15_000;
 
 /** The CSS width a card's art is shown at: the single card, a 10連 card, a 100連 tile. */
 export function artWidth(itemCount: number): number {
