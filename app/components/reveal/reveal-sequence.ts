@@ -31,15 +31,23 @@ function prefersReducedMotion(): boolean {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms));
 
-/** Fetches and decodes one image as the <Image> of that width will ask for it (same srcset, same cache entry). */
+/**
+ * Fetches and decodes one image as the <Image> of that width will ask for it (same srcset, same cache
+ * entry). Its load event is the signal: decode() alone rejects at once for some images (an SVG in
+ * Chromium), which would let the card turn blank. Resolves on an error too (the alt text shows).
+ */
 function decodeArt(src: string, width: number): Promise<void> {
   const attrs = buildSrcSet(src, { width });
   const image = new window.Image();
+  const loaded = new Promise<void>((resolve) => {
+    image.onload = () => resolve();
+    image.onerror = () => resolve();
+  });
   image.decoding = 'async';
   if (attrs.sizes) image.sizes = attrs.sizes;
   if (attrs.srcSet) image.srcset = attrs.srcSet;
   image.src = attrs.src;
-  const decoded = image.decode().catch(() => undefined);
+  const decoded = loaded.then(() => image.decode().catch(() => undefined));
   return Promise.race([decoded, sleep(ART_WAIT_MS)]);
 }
 
