@@ -255,7 +255,7 @@ describe('the reveal keeps its secret on a phone', () => {
         // Each card's art had arrived before the card turned (the page's resource timings, same clock).
         const artBefore = await page.evaluate((turned) => {
           const tiles = Array.from(document.querySelectorAll('[data-reveal-grid] li'));
-          const loads = performance.getEntriesByType('resource');
+          const loads = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
           return turned.map((card) => {
             const shown = tiles[card.index]?.querySelector('img')?.currentSrc ?? '';
             const load = loads.find((entry) => entry.name === shown);
