@@ -1,4 +1,4 @@
-// The reveal keeps its secret (issue 29 items 1 and 2, decision 056): while a 10連 and a 100連 play on
+// The reveal keeps its secret (issue 29 items 1 and 2, decision 056): while a 10連, a 1回 and a 100連 play on
 // a phone, a recorder in the page looks at every change of the document (a MutationObserver and every
 // animation frame) and the test reads the accessibility tree again and again. No tier name, count or
 // headline exists anywhere outside a card that has turned; the result page is not rendered until the
@@ -44,6 +44,8 @@ interface Record {
   /** Grid indexes in the order the cards were first seen turned: tier, page time then. */
   turned: { index: number; tier: string; best: boolean; at: number }[];
   cards: number;
+  /** Page time when the landing frame (a single card's, or the grid) first existed. */
+  landingAt: number | null;
 }
 
 /**
@@ -62,6 +64,7 @@ async function installRecorder(page: Page, tierLabels: string[]) {
       overlayGone: false,
       turned: [],
       cards: 0,
+      landingAt: null,
     };
     (window as unknown as { revealRecord: Record }).revealRecord = record;
     const headline = ['獲得', '当たり', 'の結果', '×'];
@@ -84,11 +87,14 @@ async function installRecorder(page: Page, tierLabels: string[]) {
       // Without the overlay and the result page, the document is still the pack page (its lineup names
       // every tier) for the moment between the new address and the new page.
       if (!overlay || phase === 'landed') return;
+      if (record.landingAt === null && overlay.querySelector('[data-reveal-landing]'))
+        record.landingAt = performance.now();
       // Everything outside the cards that have turned, in the whole document (hidden or not).
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const element = node instanceof Element ? node : node.parentElement;
-        if (!element || element.closest('script, style, li[data-turned]')) continue;
+        // A turned card of the grid, or a single card's landing (that card turning), may name its tier.
+        if (!element || element.closest('script, style, li[data-turned], [data-reveal-single]')) continue;
         const texts =
           node instanceof Element
             ? ['alt', 'aria-label', 'title', 'data-tier'].map((name) => node.getAttribute(name) ?? '')
@@ -178,7 +184,7 @@ async function watchAccessibilityTree(page: Page, tierLabels: string[], until: (
   return reads;
 }
 
-async function drawFromPack(page: Page, count: 10 | 100, tierLabels: string[]) {
+async function drawFromPack(page: Page, count: 1 | 10 | 100, tierLabels: string[]) {
   // Every fetch of the page is kept for the art check (the default buffer holds 250).
   await page.addInitScript(() => performance.setResourceTimingBufferSize(10_000));
   await page.goto(`/gacha/${PACK.genre}/${PACK.id}`);
@@ -272,6 +278,27 @@ describe('the reveal keeps its secret on a phone', () => {
         await expect.poll(() => page.locator('[data-prize-id]').count()).toBe(10);
         await page.mouse.move(0, 0);
         await expectNoSeriousAxeViolations(page, 'phone 10連 result after the reveal');
+
+        // 1回: the pack bursts only once the card's art has arrived; the tier shows with the card, never
+        // above a blank one (it did for more than a second).
+        await drawFromPack(page, 1, tierLabels);
+        await reveal.waitFor();
+        await page.locator('[data-reveal-phase="landed"]').waitFor({ timeout: 20_000 });
+        const record1 = await readRecord(page);
+        expect(record1.violations).toEqual([]);
+        expect(record1.landingAt).not.toBeNull();
+        const art1 = await page.evaluate((at) => {
+          const shown = document.querySelector<HTMLImageElement>('[data-reveal-single] img')?.currentSrc ?? '';
+          const loads = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+          const load = loads.find((entry) => entry.name === shown);
+          return { shown, loaded: load ? load.responseEnd <= at : 'never fetched' };
+        }, record1.landingAt!);
+        expect(art1).toEqual({ shown: expect.stringContaining('/_img?') as string, loaded: true });
+        await page.screenshot({ path: `${SHOTS}/phone-reveal-1-landed.png` });
+        await expectNoSeriousAxeViolations(page, 'phone 1回 reveal, landed');
+        await reveal.getByRole('button', { name: '結果を見る' }).click();
+        await reveal.waitFor({ state: 'detached' });
+        await page.getByTestId('result-summary').waitFor();
 
         // 100連, skipped halfway: the same secret, the best still face down, スキップ lands on the full result.
         // The page's clock stands still from the confirmation on and the test steps it 40 ms at a time,

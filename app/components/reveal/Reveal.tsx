@@ -284,7 +284,7 @@ export function SingleLanding({
 }) {
   const details = cardDetails(best);
   return (
-    <div className="my-auto flex w-full max-w-sm flex-col items-center text-center">
+    <div className="my-auto flex w-full max-w-sm flex-col items-center text-center" data-reveal-single="">
       {best.isLastOne || effect === 'lastone' ? <p className="rv-lo-ribbon">LAST ONE</p> : null}
       <p className="mb-4 flex items-center gap-2 text-2xl font-black">
         <span className="rv-badge">{best.tierLabel}</span>
