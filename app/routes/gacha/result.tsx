@@ -62,10 +62,11 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
   }, [result.drawId]);
   // A prize carries every field the reveal needs.
   const items: RevealItem[] = result.items;
+  const resultHref = `/gacha/${pack.genreId}/${pack.id}/result/${result.drawId}`;
   const finishReveal = () => {
     setRevealing(false);
     // The animation plays once: a reload or a shared link shows the cards directly.
-    navigate(`/gacha/${pack.genreId}/${pack.id}/result/${result.drawId}`, { replace: true, preventScrollReset: true });
+    navigate(resultHref, { replace: true, preventScrollReset: true });
   };
   const packHref = `/gacha/${pack.genreId}/${pack.id}`;
   const groups = groupByTier(result.items);
@@ -74,7 +75,21 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
   const undecided = result.items.filter((p) => p.status === 'pending').length;
   // While the reveal plays, the page holds nothing of the result: not hidden under the overlay, not
   // rendered at all (decision 056). It is rendered when the reveal ends or is skipped.
-  if (revealing) return <Reveal items={items} onDone={finishReveal} />;
+  if (revealing)
+    return (
+      <>
+        <Reveal items={items} onDone={finishReveal} />
+        {/* Without JavaScript the cards cannot turn: the plain result page is one link away. */}
+        <noscript>
+          <a
+            href={resultHref}
+            className="fixed inset-x-4 bottom-8 z-overlay rounded-full bg-white py-3 text-center font-bold text-slate-900"
+          >
+            結果を見る
+          </a>
+        </noscript>
+      </>
+    );
   return (
     <>
       <header className="sticky top-0 z-header border-b border-white/10 bg-slate-900/95 pt-safe backdrop-blur">
