@@ -1,5 +1,5 @@
-// 10連 and 100連 on a phone, as a member reads them: the reveal turns every card in a grid (スキップ
-// at any moment, gone once landed), the 100連 result fits in a few screens with its low tiers
+// 10連 and 100連 on a phone, as a member reads them: the reveal turns every card in a grid once the
+// pack has burst (スキップ at any moment, gone once landed), the 100連 result fits in a few screens with its low tiers
 // collapsed, a summary by tier, a bulk conversion that asks first and never touches a kept card,
 // and もう一度引く back to the same count. Screenshots go to test-results/screenshots for a look.
 // Coins are granted through the wallet module on the shop's database, which needs PostgreSQL.
@@ -84,7 +84,9 @@ describe('10連 and 100連 on a phone', () => {
         const reveal = page.getByRole('dialog', { name: '抽選演出' });
         await reveal.waitFor();
         expect(await reveal.getByRole('button', { name: /スキップ/ }).count()).toBe(1);
-        await expect.poll(() => reveal.locator('[data-reveal-grid="cards"] .rv-tile').count()).toBe(10);
+        // The grid exists once the pack has burst, never under it (decision 056).
+        await reveal.locator('[data-reveal-grid="cards"]').waitFor();
+        expect(await reveal.locator('[data-reveal-grid="cards"] .rv-tile').count()).toBe(10);
         await page.locator('[data-reveal-phase="landed"]').waitFor({ timeout: 20_000 });
         expect(await reveal.getByRole('button', { name: /スキップ/ }).count()).toBe(0);
         await page.screenshot({ path: `${SHOTS}/phone-10-reveal.png` });
@@ -107,11 +109,22 @@ describe('10連 and 100連 on a phone', () => {
         await page.getByTestId('confirm-draw').click();
         await page.waitForURL(/\/result\//);
         await reveal.waitFor();
-        await expect.poll(() => reveal.locator('[data-reveal-grid="fast"] .rv-tile').count()).toBe(100);
+        // The pack plays first and the grid does not exist under it (decision 056): the clock is stepped
+        // until the pack has burst and the grid of 100 face-down cards has started to turn.
         expect(await page.locator('[data-reveal-phase="playing"]').count()).toBe(1);
+        expect(await reveal.locator('[data-reveal-grid]').count()).toBe(0);
+        for (
+          let stepped = 0;
+          (await reveal.locator('[data-reveal-grid="fast"] .rv-tile').count()) < 100;
+          stepped += 50
+        ) {
+          expect(stepped, 'the pack did not burst within 10 s of its clock').toBeLessThan(10_000);
+          await page.clock.runFor(50);
+        }
+        expect(await page.locator('[data-reveal-phase="turning"]').count()).toBe(1);
         await page.screenshot({ path: `${SHOTS}/phone-100-fast-grid.png` });
         await withClockStepping(page, expectNoSeriousAxeViolations(page, 'phone 100連 fast grid, before スキップ'));
-        expect(await page.locator('[data-reveal-phase="playing"]').count()).toBe(1);
+        expect(await page.locator('[data-reveal-phase="turning"]').count()).toBe(1);
         await page.clock.resume();
         await reveal.getByRole('button', { name: /スキップ/ }).click();
         await reveal.waitFor({ state: 'detached' });

@@ -1,7 +1,8 @@
 // The draw-result reveal (演出): a full-screen overlay that shakes a pack through colour steps, bursts
-// with the best tier's light and lands on the best prize actually won; a multi-draw lands on a grid
-// that turns every card, the hits glowing and the best one with its tier's effect. Pure CSS animations.
-import { useCallback, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+// with the best tier's light and lands on the best prize actually won; a multi-draw turns every card
+// of a grid in draw order, the best one last, the hits glowing. Nothing of the result is in the page
+// before its card turns (decision 056; the clock is reveal-sequence.ts, the animations CSS).
+import { useCallback, useEffect, useRef, type CSSProperties, type KeyboardEvent } from 'react';
 import { buttonClassName } from '../Button';
 import { Image } from '../Image';
 import { formatCoins } from '~/lib/numbers';
@@ -11,13 +12,13 @@ import {
   EFFECT_ACCENTS,
   STEP_COLOURS,
   announcement,
-  bestIndex,
-  bestItem,
   cardDetails,
   effectFor,
   isHitEffect,
   revealTimeline,
+  tierBadge,
 } from './reveal-logic';
+import { artWidth, useRevealSequence } from './reveal-sequence';
 
 export interface RevealProps {
   /** Every card of the draw, in draw order; the reveal lands on the best one (see bestItem). */
@@ -27,8 +28,6 @@ export interface RevealProps {
   /** Start the animation at once (default). When false the sealed pack waits for a tap on 「開封する」. */
   autoPlay?: boolean;
 }
-
-type Phase = 'sealed' | 'playing' | 'landed';
 
 // Sparkles around the landing card (fixed positions: server and client render the same markup).
 const SPARKS: { left: string; top: string; delay: string; scale: number }[] = [
@@ -48,40 +47,13 @@ function isShown(element: HTMLElement): boolean {
   return element.getClientRects().length > 0 && getComputedStyle(element).visibility !== 'hidden';
 }
 
-function prefersReducedMotion(): boolean {
-  return (
-    typeof window !== 'undefined' &&
-    typeof window.matchMedia === 'function' &&
-    window.matchMedia('(prefers-reduced-motion: reduce)').matches
-  );
-}
-
 const ms = (value: number) => `${value}ms`;
 
 /**
- * @example
- * {revealing ? <Reveal items={items} onDone={() => setRevealing(false)} /> : null}
+ * The overlay as a modal: focus moves into it, the page behind neither scrolls nor keeps focus, Escape
+ * skips, Tab stays inside. Returns the dialog's keydown handler.
  */
-export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
-  const [phase, setPhase] = useState<Phase>(autoPlay ? 'playing' : 'sealed');
-  const dialog = useRef<HTMLDivElement>(null);
-  const resultButton = useRef<HTMLButtonElement>(null);
-  const done = useRef(false);
-  const onDoneRef = useRef(onDone);
-  onDoneRef.current = onDone;
-
-  const finish = useCallback(() => {
-    if (done.current) return;
-    done.current = true;
-    onDoneRef.current();
-  }, []);
-
-  const effect = effectFor(items);
-  const timeline = revealTimeline(effect, items.length);
-  const best = items.length > 0 ? bestItem(items) : null;
-  const multi = items.length > 1;
-
-  // Focus moves into the overlay; the page behind neither scrolls nor keeps focus; Escape skips.
+function useModalFocus(dialog: React.RefObject<HTMLDivElement | null>, finish: () => void) {
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     dialog.current?.focus({ preventScroll: true });
@@ -100,24 +72,9 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
       root.style.overflow = overflow;
       if (previous?.isConnected) previous.focus({ preventScroll: true });
     };
-  }, [finish]);
+  }, [dialog, finish]);
 
-  // The CSS timeline plays by itself; this timer only hands over to the interactive landing frame.
-  useEffect(() => {
-    if (phase !== 'playing') return;
-    if (prefersReducedMotion()) {
-      setPhase('landed');
-      return;
-    }
-    const timer = window.setTimeout(() => setPhase('landed'), timeline.totalMs);
-    return () => window.clearTimeout(timer);
-  }, [phase, timeline.totalMs]);
-
-  useEffect(() => {
-    if (phase === 'landed') resultButton.current?.focus({ preventScroll: true });
-  }, [phase]);
-
-  const trapTab = (event: KeyboardEvent<HTMLDivElement>) => {
+  return (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== 'Tab' || !dialog.current) return;
     const nodes = Array.from(dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(isShown);
     if (nodes.length === 0) {
@@ -135,6 +92,37 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
       first.focus();
     }
   };
+}
+
+/**
+ * @example
+ * {revealing ? <Reveal items={items} onDone={() => setRevealing(false)} /> : null}
+ */
+export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
+  const { phase, order, turned, holding, open, turn, landed } = useRevealSequence(items, autoPlay);
+  const dialog = useRef<HTMLDivElement>(null);
+  const resultButton = useRef<HTMLButtonElement>(null);
+  const done = useRef(false);
+  const onDoneRef = useRef(onDone);
+  onDoneRef.current = onDone;
+
+  const finish = useCallback(() => {
+    if (done.current) return;
+    done.current = true;
+    onDoneRef.current();
+  }, []);
+
+  const effect = effectFor(items);
+  const timeline = revealTimeline(effect, items.length);
+  // The best card turns last (revealOrder).
+  const best = order.length > 0 ? order[order.length - 1] : null;
+  const multi = order.length > 1;
+
+  useEffect(() => {
+    if (phase === 'landed') resultButton.current?.focus({ preventScroll: true });
+  }, [phase]);
+
+  const trapTab = useModalFocus(dialog, finish);
 
   const vars = {
     '--rv-intro': ms(timeline.introMs),
@@ -143,16 +131,12 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
     '--rv-promo-dur': ms(timeline.promotionMs),
     '--rv-burst': ms(timeline.burstStart),
     '--rv-burst-dur': ms(timeline.burstMs),
-    '--rv-land': ms(timeline.landStart),
-    '--rv-grid': ms(timeline.gridStart),
-    '--rv-grid-step': ms(timeline.gridStaggerMs),
     '--rv-tile-dur': ms(timeline.gridFlipMs),
     '--rv-land-dur': ms(timeline.landMs),
     '--rv-accent': EFFECT_ACCENTS[effect],
   } as CSSProperties;
 
-  const open = () => setPhase(prefersReducedMotion() ? 'landed' : 'playing');
-  const details = best ? cardDetails(best) : '';
+  const revealed = phase === 'turning' || phase === 'landed' || order.length === 0;
 
   return (
     // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- the modal dialog itself takes Escape and the skip keys
@@ -166,7 +150,7 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
       data-reveal-effect={effect}
       data-reveal-phase={phase}
       style={vars}
-      className={`rv-root rv-fx-${effect} ${phase === 'playing' ? 'rv-playing' : ''} fixed inset-0 z-overlay overflow-hidden outline-none select-none`}
+      className={`rv-root rv-fx-${effect} ${phase === 'playing' ? 'rv-playing' : ''} ${holding ? 'rv-hold' : ''} fixed inset-0 z-overlay overflow-hidden outline-none select-none`}
     >
       <style dangerouslySetInnerHTML={{ __html: REVEAL_CSS }} />
 
@@ -195,109 +179,33 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
         </div>
       ) : null}
 
-      {phase === 'playing' ? (
-        <div className="rv-stage rv-playing-stage" aria-hidden="true">
-          <div className="rv-glows">
-            {timeline.steps.map((step, index) => (
-              <div
-                key={index}
-                className="rv-glow"
-                style={
-                  {
-                    '--rv-c': STEP_COLOURS[step],
-                    animationDelay: ms(timeline.chargeStart + index * timeline.stepMs),
-                  } as CSSProperties
-                }
-              />
-            ))}
-            {timeline.promotion ? (
-              <div
-                className={`rv-glow rv-glow-${timeline.promotion}`}
-                style={{ animationDelay: ms(timeline.promotionStart) }}
-              />
-            ) : null}
-          </div>
-          <div className="rv-pack-drop">
-            <div className="rv-pack-swell">
-              <div className="rv-pack-shake">
-                <div className="rv-pack-burst">
-                  <PackArt />
-                </div>
-              </div>
-            </div>
-          </div>
-          {timeline.promotion === 'rainbow' ? (
-            <>
-              <div className="rv-sweep" />
-              <p className="rv-promo-text">昇格！</p>
-            </>
-          ) : null}
-          {timeline.promotion === 'lastone' ? <p className="rv-lo-banner">ラストワン賞</p> : null}
-          <div className="rv-rays" />
-          <div className="rv-flash" />
-        </div>
+      {phase === 'playing' ? <PackStage timeline={timeline} /> : null}
+      {phase === 'playing' && holding ? (
+        <p className="absolute inset-x-0 bottom-[calc(env(safe-area-inset-bottom)+2rem)] text-center text-sm font-bold text-white">
+          カードを準備しています…
+        </p>
       ) : null}
 
-      {phase !== 'sealed' ? (
+      {revealed ? (
         <div
           data-reveal-landing=""
           className="rv-land absolute inset-0 flex flex-col items-center overflow-x-hidden overflow-y-auto px-4 pt-[calc(env(safe-area-inset-top)+4.25rem)] pb-[calc(env(safe-area-inset-bottom)+1.5rem)]"
           onAnimationEnd={(event) => {
-            // A multi-draw's grid is still turning when the frame has faded in: its timer lands it.
-            if (!multi && event.target === event.currentTarget && event.animationName === 'rv-land-in')
-              setPhase('landed');
+            // A multi-draw lands when its grid has turned (the sequence's timer).
+            if (!multi && event.target === event.currentTarget && event.animationName === 'rv-land-in') landed();
           }}
         >
           {best && multi ? (
-            <MultiLanding items={items} best={best} onResult={finish} resultButton={resultButton} />
+            <MultiLanding
+              order={order}
+              turned={turned}
+              landed={phase === 'landed'}
+              onTurn={turn}
+              onResult={finish}
+              resultButton={resultButton}
+            />
           ) : best ? (
-            <div className="my-auto flex w-full max-w-sm flex-col items-center text-center">
-              {best.isLastOne || effect === 'lastone' ? <p className="rv-lo-ribbon">LAST ONE</p> : null}
-              <p className="mb-4 flex items-center gap-2 text-2xl font-black">
-                <span className="rv-badge">{best.tierLabel}</span>
-                <span>獲得！</span>
-              </p>
-              <div className="rv-land-card">
-                <div className="rv-aura" aria-hidden="true" />
-                <div className="rv-frame">
-                  <Image src={best.imagePath} alt={`${best.cardName}のカード画像`} width={250} height={349} priority />
-                </div>
-                {effect === 'gold' || effect === 'rainbow' || effect === 'lastone'
-                  ? SPARKS.map((spark, index) => (
-                      <span
-                        key={index}
-                        aria-hidden="true"
-                        className="rv-spark"
-                        style={{
-                          left: spark.left,
-                          top: spark.top,
-                          animationDelay: spark.delay,
-                          scale: String(spark.scale),
-                        }}
-                      />
-                    ))
-                  : null}
-              </div>
-              <h2 className="mt-5 text-lg leading-snug font-black break-words text-white">{best.cardName}</h2>
-              {details ? (
-                <p className="mt-2 flex flex-wrap justify-center gap-1.5">
-                  {[best.rarity, best.cardGrade].filter(Boolean).map((tag) => (
-                    <span key={tag} className="rounded-md border border-white/60 px-2 py-0.5 text-xs font-bold">
-                      {tag}
-                    </span>
-                  ))}
-                </p>
-              ) : null}
-              <p className="mt-2 text-sm text-white/80">{`コイン交換 ${formatCoins(best.conversionValue)}コイン`}</p>
-              <button
-                ref={resultButton}
-                type="button"
-                onClick={finish}
-                className={buttonClassName({ size: 'lg', fullWidth: true, className: 'mt-6 max-w-xs' })}
-              >
-                結果を見る
-              </button>
-            </div>
+            <SingleLanding best={best} effect={effect} onResult={finish} resultButton={resultButton} />
           ) : (
             <div className="my-auto flex flex-col items-center gap-4 text-center">
               <p className="text-base font-bold">表示できる抽選結果がありません。</p>
@@ -316,49 +224,179 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
   );
 }
 
-/**
- * A multi-draw's landing: every card in a grid, turning one after another (a 100連 as small tiles),
- * hits glowing in their tier's colour and the best card with its effect; then 結果を見る.
- */
-function MultiLanding({
-  items,
+/** The pack shaking through its colour steps, the promotion, the burst (decorative). */
+function PackStage({ timeline }: { timeline: ReturnType<typeof revealTimeline> }) {
+  return (
+    <div className="rv-stage rv-playing-stage" aria-hidden="true">
+      <div className="rv-glows">
+        {timeline.steps.map((step, index) => (
+          <div
+            key={index}
+            className="rv-glow"
+            style={
+              {
+                '--rv-c': STEP_COLOURS[step],
+                animationDelay: ms(timeline.chargeStart + index * timeline.stepMs),
+              } as CSSProperties
+            }
+          />
+        ))}
+        {timeline.promotion ? (
+          <div
+            className={`rv-glow rv-glow-${timeline.promotion}`}
+            style={{ animationDelay: ms(timeline.promotionStart) }}
+          />
+        ) : null}
+      </div>
+      <div className="rv-pack-drop">
+        <div className="rv-pack-swell">
+          <div className="rv-pack-shake">
+            <div className="rv-pack-burst">
+              <PackArt />
+            </div>
+          </div>
+        </div>
+      </div>
+      {timeline.promotion === 'rainbow' ? (
+        <>
+          <div className="rv-sweep" />
+          <p className="rv-promo-text">昇格！</p>
+        </>
+      ) : null}
+      {timeline.promotion === 'lastone' ? <p className="rv-lo-banner">ラストワン賞</p> : null}
+      <div className="rv-rays" />
+      <div className="rv-flash" />
+    </div>
+  );
+}
+
+/** A single card's landing: its tier, the card (its art decoded before it shows), details, 結果を見る. */
+export function SingleLanding({
   best,
+  effect,
   onResult,
   resultButton,
 }: {
-  items: RevealItem[];
   best: RevealItem;
+  effect: RevealItem['effect'];
   onResult: () => void;
   resultButton: React.RefObject<HTMLButtonElement | null>;
 }) {
-  const bestAt = bestIndex(items);
-  const large = items.length > 10;
-  const hits = items.filter((item) => isHitEffect(item.effect)).length;
+  const details = cardDetails(best);
+  return (
+    <div className="my-auto flex w-full max-w-sm flex-col items-center text-center" data-reveal-single="">
+      {best.isLastOne || effect === 'lastone' ? <p className="rv-lo-ribbon">LAST ONE</p> : null}
+      <p className="mb-4 flex items-center gap-2 text-2xl font-black">
+        <span className="rv-badge">{best.tierLabel}</span>
+        <span>獲得！</span>
+      </p>
+      <div className="rv-land-card">
+        <div className="rv-aura" aria-hidden="true" />
+        <div className="rv-frame">
+          <Image src={best.imagePath} alt={`${best.cardName}のカード画像`} width={artWidth(1)} height={349} priority />
+        </div>
+        {effect === 'gold' || effect === 'rainbow' || effect === 'lastone'
+          ? SPARKS.map((spark, index) => (
+              <span
+                key={index}
+                aria-hidden="true"
+                className="rv-spark"
+                style={{
+                  left: spark.left,
+                  top: spark.top,
+                  animationDelay: spark.delay,
+                  scale: String(spark.scale),
+                }}
+              />
+            ))
+          : null}
+      </div>
+      <h2 className="mt-5 text-lg leading-snug font-black break-words text-white">{best.cardName}</h2>
+      {details ? (
+        <p className="mt-2 flex flex-wrap justify-center gap-1.5">
+          {[best.rarity, best.cardGrade].filter(Boolean).map((tag) => (
+            <span key={tag} className="rounded-md border border-white/60 px-2 py-0.5 text-xs font-bold">
+              {tag}
+            </span>
+          ))}
+        </p>
+      ) : null}
+      <p className="mt-2 text-sm text-white/80">{`コイン交換 ${formatCoins(best.conversionValue)}コイン`}</p>
+      <button
+        ref={resultButton}
+        type="button"
+        onClick={onResult}
+        className={buttonClassName({ size: 'lg', fullWidth: true, className: 'mt-6 max-w-xs' })}
+      >
+        結果を見る
+      </button>
+    </div>
+  );
+}
+
+/**
+ * A multi-draw: every card face down in a grid (a 100連 as small tiles), turning one after another in
+ * draw order, the best one last (a tap turns a card at once). A card's face (art, tier badge) exists
+ * only once it has turned; the headline (「10連の結果・当たり4枚」「A賞 獲得！」) once every card has.
+ */
+export function MultiLanding({
+  order,
+  turned,
+  landed,
+  onTurn,
+  onResult,
+  resultButton,
+}: {
+  order: RevealItem[];
+  turned: boolean[];
+  landed: boolean;
+  onTurn: (index: number) => void;
+  onResult: () => void;
+  resultButton: React.RefObject<HTMLButtonElement | null>;
+}) {
+  const best = order[order.length - 1];
+  const bestAt = order.length - 1;
+  const large = order.length > 10;
+  const hits = order.filter((item) => isHitEffect(item.effect)).length;
+  const turnedCount = turned.filter(Boolean).length;
+  const waitingForLast = !landed && turnedCount === order.length - 1 && !turned[bestAt];
   return (
     <div
       className="my-auto flex w-full max-w-xl flex-col items-center text-center"
       data-reveal-grid={large ? 'fast' : 'cards'}
     >
-      {best.isLastOne ? <p className="rv-lo-ribbon">LAST ONE</p> : null}
-      <p className="text-sm font-bold text-white/80">
-        {`${items.length}連の結果`}
-        {hits > 0 ? `・当たり${hits}枚` : ''}
-      </p>
-      <p className="mt-1 mb-3 flex items-center gap-2 text-2xl font-black">
-        <span className="rv-badge">{best.tierLabel}</span>
-        <span>獲得！</span>
-      </p>
+      {landed ? (
+        <>
+          {best.isLastOne ? <p className="rv-lo-ribbon">LAST ONE</p> : null}
+          <p className="text-sm font-bold text-white/80">
+            {`${order.length}連の結果`}
+            {hits > 0 ? `・当たり${hits}枚` : ''}
+          </p>
+          <p className="mt-1 mb-3 flex items-center gap-2 text-2xl font-black">
+            <span className="rv-badge">{best.tierLabel}</span>
+            <span>獲得！</span>
+          </p>
+        </>
+      ) : (
+        // The same room as the headline, so the grid does not move when it lands.
+        <>
+          <p className="text-sm font-bold text-white/80">{`${order.length}連`}</p>
+          <p className="mt-1 mb-3 flex min-h-[2.6rem] items-center text-base font-bold" data-testid="reveal-progress">
+            {waitingForLast ? '最後の1枚…（タップでめくる）' : `めくっています ${turnedCount}/${order.length}`}
+          </p>
+        </>
+      )}
       <ul
         className={`rv-grid grid w-full ${large ? 'grid-cols-10 gap-1' : 'grid-cols-5 gap-2'}`}
         aria-label="引いたカード"
       >
-        {items.map((item, index) => {
-          const hit = isHitEffect(item.effect);
-          return (
+        {order.map((item, index) =>
+          turned[index] ? (
             <li
               key={item.prizeId}
-              className={`rv-tile ${hit ? `rv-hit rv-hit-${item.effect}` : ''} ${index === bestAt ? 'rv-best' : ''}`}
-              style={{ '--i': index } as CSSProperties}
+              className={`rv-tile rv-turned ${isHitEffect(item.effect) ? `rv-hit rv-hit-${item.effect}` : ''} ${index === bestAt ? 'rv-best' : ''}`}
+              data-turned=""
+              data-tier={item.tierLabel}
               data-best={index === bestAt ? '' : undefined}
             >
               <div className="rv-tile-inner">
@@ -367,27 +405,42 @@ function MultiLanding({
                   <Image
                     src={item.imagePath}
                     alt={`${item.tierLabel} ${item.cardName}`}
-                    width={large ? 64 : 120}
+                    width={artWidth(order.length)}
                     height={large ? 90 : 168}
-                    priority={!large}
+                    priority
                   />
-                  {!large || hit ? <span className="rv-tile-label">{large ? '★' : item.tierLabel}</span> : null}
+                  <span aria-hidden="true" className={`rv-tile-badge rv-tb-${item.effect}`}>
+                    {tierBadge(item, large ? 'small' : 'large')}
+                  </span>
                 </div>
               </div>
             </li>
-          );
-        })}
+          ) : (
+            <li key={item.prizeId} className={`rv-tile ${index === bestAt && waitingForLast ? 'rv-next' : ''}`}>
+              <button
+                type="button"
+                className="rv-tile-down"
+                aria-label={`${index + 1}枚目をめくる`}
+                onClick={() => onTurn(index)}
+              />
+            </li>
+          ),
+        )}
       </ul>
-      <h2 className="mt-4 text-base leading-snug font-black break-words text-white">{best.cardName}</h2>
-      <p className="mt-1 text-sm text-white/80">{`コイン交換 ${formatCoins(best.conversionValue)}コイン`}</p>
-      <button
-        ref={resultButton}
-        type="button"
-        onClick={onResult}
-        className={buttonClassName({ size: 'lg', fullWidth: true, className: 'mt-4 max-w-xs' })}
-      >
-        結果を見る
-      </button>
+      {landed ? (
+        <>
+          <h2 className="mt-4 text-base leading-snug font-black break-words text-white">{best.cardName}</h2>
+          <p className="mt-1 text-sm text-white/80">{`コイン交換 ${formatCoins(best.conversionValue)}コイン`}</p>
+          <button
+            ref={resultButton}
+            type="button"
+            onClick={onResult}
+            className={buttonClassName({ size: 'lg', fullWidth: true, className: 'mt-4 max-w-xs' })}
+          >
+            結果を見る
+          </button>
+        </>
+      ) : null}
     </div>
   );
 }

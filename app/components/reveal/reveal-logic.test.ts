@@ -1,7 +1,17 @@
 // The reveal lands on the right prize, plays its effect, keeps a single card to 2–4 seconds and a
 // multi-draw's grid to about a second more.
 import { describe, it, expect } from 'vitest';
-import { announcement, bestItem, effectFor, gridPace, REVEAL_EFFECTS, revealTimeline } from './reveal-logic';
+import {
+  announcement,
+  bestItem,
+  effectFor,
+  gridPace,
+  LAST_CARD_PAUSE_MS,
+  REVEAL_EFFECTS,
+  revealOrder,
+  revealTimeline,
+  tierBadge,
+} from './reveal-logic';
 import { sampleRevealItems } from './samples';
 import type { RevealEffect, RevealItem } from './types';
 
@@ -108,11 +118,46 @@ describe('revealTimeline', () => {
     expect(revealTimeline('gold', 1).totalMs).toBe(revealTimeline('gold', 1).gridStart);
     for (const count of [2, 10, 100, 300]) {
       const { staggerMs, flipMs } = gridPace(count);
-      const gridMs = revealTimeline('gold', count).totalMs - revealTimeline('gold', count).gridStart;
-      expect(gridMs).toBe(staggerMs * (count - 1) + flipMs);
-      expect(gridMs, `×${count}`).toBeGreaterThan(0);
-      expect(gridMs, `×${count}`).toBeLessThanOrEqual(count <= 10 ? 1400 : 2100);
+      const timeline = revealTimeline('gold', count);
+      const gridMs = timeline.totalMs - timeline.gridStart;
+      // Every card but the best one in a wave, a pause, then the best one (decision 056).
+      expect(timeline.lastPauseMs).toBe(LAST_CARD_PAUSE_MS);
+      expect(gridMs).toBe(staggerMs * (count - 2) + LAST_CARD_PAUSE_MS + flipMs);
+      const waveMs = gridMs - LAST_CARD_PAUSE_MS;
+      expect(waveMs, `×${count}`).toBeGreaterThan(0);
+      expect(waveMs, `×${count}`).toBeLessThanOrEqual(count <= 10 ? 1400 : 2100);
     }
+  });
+});
+
+describe('revealOrder', () => {
+  it('turns the cards in draw order, never best-first, the best one last', () => {
+    const s = item('s', 1, 'rainbow', { position: 40 });
+    const a = item('a', 2, 'gold', { position: 3 });
+    const c1 = item('c1', 4, 'normal', { position: 17 });
+    const c2 = item('c2', 4, 'normal', { position: 5 });
+    // The draw answer lists the best tier first; the reveal does not.
+    expect(revealOrder([s, a, c1, c2]).map((x) => x.prizeId)).toEqual(['a', 'c2', 'c1', 's']);
+    const lastOne = item('lo', 0, 'lastone', { position: null, isLastOne: true });
+    expect(revealOrder([lastOne, s, c1]).map((x) => x.prizeId)).toEqual(['c1', 's', 'lo']);
+    // Without positions (the staff preview's samples) the given order holds, the best moved last.
+    const [x, y, z] = [item('x', 4, 'normal'), item('y', 1, 'rainbow'), item('z', 3, 'silver')];
+    expect(revealOrder([x, y, z]).map((card) => card.prizeId)).toEqual(['x', 'z', 'y']);
+    expect(revealOrder([])).toEqual([]);
+  });
+});
+
+describe('tierBadge', () => {
+  it('fits the tier on a 100連 tile and a 10連 card at 12 px', () => {
+    const badge = (tierLabel: string, isLastOne = false) => ({
+      small: tierBadge({ tierLabel, isLastOne }, 'small'),
+      large: tierBadge({ tierLabel, isLastOne }, 'large'),
+    });
+    expect(badge('S賞')).toEqual({ small: 'S賞', large: 'S賞' });
+    expect(badge('SR賞')).toEqual({ small: 'SR賞', large: 'SR賞' });
+    expect(badge('キリ番賞')).toEqual({ small: 'キリ', large: 'キリ番賞' });
+    expect(badge('ラストワン賞', true)).toEqual({ small: 'LO', large: 'ラスト' });
+    expect(badge('スペシャル賞').small).toBe('スペ');
   });
 });
 

@@ -125,9 +125,14 @@ export interface RevealTimeline {
   gridStart: number;
   gridStaggerMs: number;
   gridFlipMs: number;
+  /** A multi-draw: the pause before the last card (the best one, see revealOrder) turns. */
+  lastPauseMs: number;
   /** When the landing frame is fully shown (a multi-draw: every card of the grid turned). */
   totalMs: number;
 }
+
+/** The pause before a multi-draw's last card, the best one, turns (it turns at once on a tap). */
+export const LAST_CARD_PAUSE_MS = 500;
 
 /** The grid of a multi-draw turns all its cards in about a second, whatever their number. */
 export function gridPace(itemCount: number): { staggerMs: number; flipMs: number } {
@@ -154,7 +159,9 @@ export function revealTimeline(effect: RevealEffect, itemCount: number): RevealT
   const landStart = burstStart + burstMs;
   const gridStart = landStart + landMs;
   const pace = gridPace(itemCount);
-  const gridMs = itemCount > 1 ? pace.staggerMs * (itemCount - 1) + pace.flipMs : 0;
+  // Every card but the best one in a wave, a pause, then the best one turns.
+  const lastPauseMs = itemCount > 1 ? LAST_CARD_PAUSE_MS : 0;
+  const gridMs = itemCount > 1 ? pace.staggerMs * (itemCount - 2) + lastPauseMs + pace.flipMs : 0;
   return {
     steps: plan.steps,
     promotion: plan.promotion,
@@ -170,6 +177,7 @@ export function revealTimeline(effect: RevealEffect, itemCount: number): RevealT
     gridStart,
     gridStaggerMs: pace.staggerMs,
     gridFlipMs: pace.flipMs,
+    lastPauseMs,
     totalMs: gridStart + gridMs,
   };
 }
@@ -190,4 +198,49 @@ export function announcement(best: RevealItem, itemCount: number): string {
   const details = cardDetails(best);
   const prize = `${best.tierLabel} 獲得！「${best.cardName}」${details ? `（${details}）` : ''}`;
   return itemCount > 1 ? `${itemCount}件の抽選結果。最高の賞は ${prize}` : prize;
+}
+
+/**
+ * The order the cards turn in (decision 056): draw order (lot position; a prize without one, such as
+ * ラストワン賞, after the others), never best-first, and the best card (see bestItem) moved last.
+ * @example revealOrder([sAt3, cAt1, bAt2]) // [cAt1, bAt2, sAt3]
+ */
+export function revealOrder<T extends RevealItem>(items: readonly T[]): T[] {
+  const best = bestIndex(items);
+  if (best === -1) return [];
+  const place = (item: RevealItem) => item.position ?? Number.POSITIVE_INFINITY;
+  const others = items
+    .map((item, index) => ({ item, index }))
+    .filter(({ index }) => index !== best)
+    .sort((a, b) => place(a.item) - place(b.item) || a.index - b.index)
+    .map(({ item }) => item);
+  return [...others, items[best]];
+}
+
+/** Roughly how many 12 px full-width characters a label takes (ASCII counts a little over half). */
+function labelWidth(text: string): number {
+  let width = 0;
+  for (const char of text) width += char.charCodeAt(0) < 0x2000 ? 0.6 : 1;
+  return width;
+}
+
+/**
+ * The tier as its card's badge shows it, at 12 px at least: the whole label when it fits the card
+ * ('S賞'), else without its 賞 ('キリ番'), else cut to fit; a ラストワン賞 reads 'LO' on a small tile.
+ * A 100連 tile holds about 2.4 characters, a 10連 card about 4.5. The full label is in the card's name.
+ * @example tierBadge({ tierLabel: 'S賞', isLastOne: false }, 'small') // 'S賞'
+ */
+export function tierBadge(item: Pick<RevealItem, 'tierLabel' | 'isLastOne'>, size: 'small' | 'large'): string {
+  const room = size === 'small' ? 2.4 : 4.5;
+  const label = item.tierLabel.trim();
+  if (labelWidth(label) <= room) return label;
+  if (item.isLastOne) return size === 'small' ? 'LO' : 'ラスト';
+  const bare = label.replace(/賞$/, '');
+  if (labelWidth(bare) <= room) return bare;
+  let cut = '';
+  for (const char of bare) {
+    if (labelWidth(cut + char) > room) break;
+    cut += char;
+  }
+  return cut;
 }

@@ -44,24 +44,35 @@ export const REVEAL_CSS = `
 .rv-rays{--rv-size:min(190vw,1500px);position:absolute;left:50%;top:50%;width:var(--rv-size);height:var(--rv-size);margin:calc(var(--rv-size) / -2) 0 0 calc(var(--rv-size) / -2);border-radius:50%;background:repeating-conic-gradient(from 0deg,var(--rv-accent) 0deg 6deg,transparent 6deg 18deg);-webkit-mask-image:radial-gradient(circle,#000 8%,transparent 62%);mask-image:radial-gradient(circle,#000 8%,transparent 62%);opacity:0;animation:rv-rays .9s ease-out var(--rv-burst) both}
 .rv-fx-rainbow .rv-rays,.rv-fx-rainbow .rv-aura{background:repeating-conic-gradient(from 0deg,#ff4d6d 0deg 5deg,transparent 5deg 12deg,#ffd23f 12deg 17deg,transparent 17deg 24deg,#4ade80 24deg 29deg,transparent 29deg 36deg,#38bdf8 36deg 41deg,transparent 41deg 48deg,#a78bfa 48deg 53deg,transparent 53deg 60deg)}
 .rv-tile{position:relative;aspect-ratio:5/7;perspective:700px}
+.rv-tile-down{display:block;width:100%;height:100%;padding:0;border-radius:8px;background:linear-gradient(135deg,#1e3a8a,#3b82f6 45%,#1e3a8a);border:2px solid rgba(255,255,255,.6);cursor:pointer}
+.rv-tile-down:focus-visible{outline:3px solid #fff;outline-offset:2px}
+.rv-next .rv-tile-down{animation:rv-next .7s ease-in-out infinite alternate}
 .rv-tile-inner{position:relative;width:100%;height:100%;transform-style:preserve-3d}
-.rv-playing .rv-tile-inner{animation:rv-tile-turn var(--rv-tile-dur) ease-out calc(var(--rv-grid) + var(--i) * var(--rv-grid-step)) both}
+.rv-turned .rv-tile-inner{animation:rv-tile-turn var(--rv-tile-dur) ease-out both}
 .rv-tile-back,.rv-tile-front{position:absolute;inset:0;border-radius:8px;overflow:hidden;-webkit-backface-visibility:hidden;backface-visibility:hidden}
 .rv-tile-back{transform:rotateY(180deg);background:linear-gradient(135deg,#1e3a8a,#3b82f6 45%,#1e3a8a);border:2px solid rgba(255,255,255,.6)}
 .rv-tile-front{background:rgba(255,255,255,.9)}
 .rv-tile-front img{display:block;width:100%;height:100%;object-fit:cover}
-.rv-tile-label{position:absolute;left:2px;bottom:2px;padding:1px 5px;border-radius:999px;background:rgba(15,23,42,.85);color:#fff;font-size:10px;font-weight:900;line-height:1.4}
+.rv-tile-badge{position:absolute;left:0;right:0;bottom:0;padding:1px 0;font-size:12px;font-weight:900;line-height:1.25;letter-spacing:-.02em;text-align:center;white-space:nowrap;overflow:hidden}
+.rv-tb-normal{background:#334155;color:#fff}
+.rv-tb-silver{background:#e2e8f0;color:#0f172a}
+.rv-tb-gold{background:#fbbf24;color:#1f2330}
+.rv-tb-rainbow{background:linear-gradient(90deg,#fecdd3,#fef08a,#bbf7d0,#bae6fd,#ddd6fe);color:#1f2330}
+.rv-tb-lastone{background:#7e22ce;color:#fff}
 .rv-hit .rv-tile-front{box-shadow:0 0 0 2px var(--rv-hit),0 0 14px 2px var(--rv-hit)}
 .rv-hit-gold{--rv-hit:#fbbf24}.rv-hit-rainbow{--rv-hit:#f0abfc}.rv-hit-lastone{--rv-hit:#c084fc}
-.rv-playing .rv-hit .rv-tile-front{animation:rv-hit-pop .5s ease-out calc(var(--rv-grid) + var(--i) * var(--rv-grid-step) + var(--rv-tile-dur)) both}
+.rv-turned.rv-hit .rv-tile-front{animation:rv-hit-pop .5s ease-out var(--rv-tile-dur) both}
 .rv-best{z-index:1}
 .rv-best::before{content:'';position:absolute;inset:-45%;border-radius:50%;background:repeating-conic-gradient(from 0deg,var(--rv-accent) 0deg 8deg,transparent 8deg 22deg);-webkit-mask-image:radial-gradient(circle,#000 20%,transparent 68%);mask-image:radial-gradient(circle,#000 20%,transparent 68%);opacity:.55;pointer-events:none;animation:rv-spin 10s linear infinite}
 .rv-fx-rainbow .rv-best .rv-tile-front{box-shadow:0 0 0 3px #fff,0 0 22px 6px #f0abfc}
 .rv-fx-rainbow .rv-best::before{background:conic-gradient(from 0deg,${RAINBOW},#ff4d6d)}
 @keyframes rv-tile-turn{from{transform:rotateY(180deg) scale(.85)}to{transform:rotateY(0) scale(1)}}
+@keyframes rv-next{from{box-shadow:0 0 0 0 rgba(255,255,255,.2)}to{box-shadow:0 0 0 4px rgba(255,255,255,.9),0 0 18px 4px rgba(255,255,255,.6)}}
 @keyframes rv-hit-pop{0%{transform:scale(1)}40%{transform:scale(1.18)}100%{transform:scale(1)}}
-.rv-playing .rv-land{animation:rv-land-in var(--rv-land-dur) ease-out var(--rv-land) both}
-.rv-playing .rv-land-card{animation:rv-card-in var(--rv-land-dur) cubic-bezier(.2,.9,.3,1.2) var(--rv-land) both}
+.rv-land{animation:rv-land-in var(--rv-land-dur) ease-out both}
+.rv-land-card{animation:rv-card-in var(--rv-land-dur) cubic-bezier(.2,.9,.3,1.2) both}
+.rv-hold .rv-playing-stage *{animation-play-state:paused}
+.rv-hold .rv-playing-stage .rv-pack-shake{animation-play-state:running}
 .rv-land-card{position:relative;width:var(--rv-card-w)}
 .rv-aura{position:absolute;left:50%;top:50%;width:calc(var(--rv-card-w) * 3.2);height:calc(var(--rv-card-w) * 3.2);margin:calc(var(--rv-card-w) * -1.6) 0 0 calc(var(--rv-card-w) * -1.6);border-radius:50%;background:repeating-conic-gradient(from 0deg,var(--rv-accent) 0deg 8deg,transparent 8deg 22deg);-webkit-mask-image:radial-gradient(circle,#000 12%,transparent 66%);mask-image:radial-gradient(circle,#000 12%,transparent 66%);opacity:.35;pointer-events:none;animation:rv-spin 16s linear infinite}
 .rv-fx-normal .rv-aura{opacity:.18}
@@ -103,7 +114,7 @@ export const REVEAL_CSS = `
 @keyframes rv-twinkle{0%,100%{opacity:0;transform:scale(.3) rotate(0)}50%{opacity:1;transform:scale(1) rotate(45deg)}}
 @media (prefers-reduced-motion:reduce){
 .rv-root .rv-playing-stage{display:none}
-.rv-root .rv-land,.rv-root .rv-land-card,.rv-root .rv-tile-inner,.rv-root .rv-tile-front{animation:none!important;opacity:1;visibility:visible;transform:none}
+.rv-root .rv-land,.rv-root .rv-land-card,.rv-root .rv-tile-inner,.rv-root .rv-tile-front,.rv-root .rv-tile-down{animation:none!important;opacity:1;visibility:visible;transform:none}
 .rv-root .rv-best::before{animation:none!important}
 .rv-root .rv-aura,.rv-root .rv-spark,.rv-root .rv-frame::before,.rv-root .rv-frame::after,.rv-root .rv-pack::after,.rv-root .rv-pack-drop{animation:none!important}
 .rv-root .rv-frame::after,.rv-root .rv-pack::after{display:none}

@@ -22,4 +22,6 @@ export type RevealItem = Pick<
   | 'cardGrade'
   | 'conversionValue'
   | 'isLastOne'
->;
+> &
+  /** The lot's position in the pack: the cards turn in this (draw) order, the best one last. */
+  Partial<Pick<PrizeItem, 'position'>>;

@@ -1,7 +1,8 @@
 // /gacha/{genreId}/{gachaId}/result/{resultId} (layout gacha-result): the reveal animation, chosen
-// by the best tier won and landing on it, then a summary by tier, the cards (low tiers of a large
-// draw collapsed into counts) and a sticky bar: 保管 (the rare cards first), まとめて交換 (undecided
-// only, by tier, confirmed first, 元に戻す after it: decision 057), もう一度引く. Only the member who drew sees it; anyone else gets the not-found page.
+// by the best tier won and landing on it (alone on the page while it plays: decision 056), then a summary
+// by tier, the cards (low tiers of a large draw collapsed into counts) and a sticky bar: 保管 (the rare
+// cards first), まとめて交換 (undecided only, by tier, confirmed first, 元に戻す after it: decision 057),
+// もう一度引く. Only the member who drew sees it; anyone else gets the not-found page.
 import { useEffect, useState } from 'react';
 import { gachaEvent, track } from '~/lib/analytics';
 import { useRootData } from '~/lib/root-data';
@@ -62,16 +63,34 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
   }, [result.drawId]);
   // A prize carries every field the reveal needs.
   const items: RevealItem[] = result.items;
+  const resultHref = `/gacha/${pack.genreId}/${pack.id}/result/${result.drawId}`;
   const finishReveal = () => {
     setRevealing(false);
     // The animation plays once: a reload or a shared link shows the cards directly.
-    navigate(`/gacha/${pack.genreId}/${pack.id}/result/${result.drawId}`, { replace: true, preventScrollReset: true });
+    navigate(resultHref, { replace: true, preventScrollReset: true });
   };
   const packHref = `/gacha/${pack.genreId}/${pack.id}`;
   const groups = groupByTier(result.items);
   const best = groups[0];
   const totalValue = result.items.reduce((sum, p) => sum + p.conversionValue, 0);
   const undecided = result.items.filter((p) => p.status === 'pending').length;
+  // While the reveal plays, the page holds nothing of the result: not hidden under the overlay, not
+  // rendered at all (decision 056). It is rendered when the reveal ends or is skipped.
+  if (revealing)
+    return (
+      <>
+        <Reveal items={items} onDone={finishReveal} />
+        {/* Without JavaScript the cards cannot turn: the plain result page is one link away. */}
+        <noscript>
+          <a
+            href={resultHref}
+            className="fixed inset-x-4 bottom-8 z-overlay rounded-full bg-white py-3 text-center font-bold text-slate-900"
+          >
+            結果を見る
+          </a>
+        </noscript>
+      </>
+    );
   return (
     <>
       <header className="sticky top-0 z-header border-b border-white/10 bg-slate-900/95 pt-safe backdrop-blur">
@@ -163,8 +182,6 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
           </AppLink>
         </p>
       </div>
-      {/* After the page in the document (its headings come after the page's h1); on top of it on screen. */}
-      {revealing && <Reveal items={items} onDone={finishReveal} />}
     </>
   );
 }
