@@ -5,6 +5,7 @@
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { signInPathFor } from '~/guards/rules';
+import { lineOn } from './social-sign-in.server';
 import { LineLinkError, lineLinkErrorMessage, linkedLineAccount, startLineLink } from '#modules/identity/server';
 import { grantCoins, IdempotencyKeyConflict } from '#modules/wallet';
 import { describeRefusal } from '#server/refusals';
@@ -61,7 +62,8 @@ export async function lineReturnLoader(shop: ShopRequest, request: Request, vari
     const rewarded = reward > 0 ? await rewardLink(shop, linked.lineUserId) : 'none';
     return data<LineReturnData>({ state: 'linked', variant, reward, rewarded });
   }
-  const available = Boolean(shop.services.config.LINE_CHANNEL_ID);
+  // The channel's keys, or the LINE stand-in of a sandbox shop (the same test as the sign-in buttons').
+  const available = lineOn(shop.services);
   return data<LineReturnData>({ state: 'start', variant, available, reward, linked: Boolean(linked) });
 }
 

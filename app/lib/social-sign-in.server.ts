@@ -5,9 +5,16 @@ import type { ShopServices } from '#server/services';
 import { configuredSocialProviders } from '#modules/identity/server';
 import type { SocialProviderId } from '#modules/identity';
 
-/** The sign-in providers the shop offers: keys set, or LINE's local stand-in in sandbox mode (server/payments.ts). */
-export function socialProvidersOn(services: Pick<ShopServices, 'config'>): SocialProviderId[] {
+/**
+ * Whether LINE sign-in and linking are on: the channel's keys, or on a sandbox shop the local stand-in
+ * of LINE Login that server/payments.ts (lineLinking) starts without them.
+ */
+export function lineOn(services: Pick<ShopServices, 'config'>): boolean {
   const { config } = services;
-  const line = Boolean(config.LINE_CHANNEL_ID && config.LINE_CHANNEL_SECRET) || config.paymentSandbox;
-  return configuredSocialProviders(config, { line });
+  return Boolean(config.LINE_CHANNEL_ID && config.LINE_CHANNEL_SECRET) || config.paymentSandbox;
+}
+
+/** The sign-in providers the shop offers: keys set, or the local stand-ins on a sandbox shop. */
+export function socialProvidersOn(services: Pick<ShopServices, 'config'>): SocialProviderId[] {
+  return configuredSocialProviders(services.config, { line: lineOn(services) });
 }

@@ -43,6 +43,12 @@ export default async function setup(project: TestProject) {
     // Tests change packs and content in the database and read the visitor's page at once: every page is
     // rendered. The visitors' cache has its own shop in tests/http/page-cache.test.ts.
     PAGE_CACHE_SECONDS: '0',
+    // Route rules of the shop's own (issue 29 item 15): tests/http/route-rules.test.ts and e2e/route-rules.test.ts.
+    ROUTE_REDIRECTS: JSON.stringify({
+      '/lp/outside': 'https://campaign.example.jp/oripa?from=stella',
+      '/lp/inside': '/gacha/pokemon?tab=new',
+      '/old-campaign': '/winter-campaign',
+    }),
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
   });
   const running = await startShop(config);
