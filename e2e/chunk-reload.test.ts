@@ -2,7 +2,7 @@
 // 10 seconds; past the guard the member sees a message with a reload button, never a dead page
 // (issue 29 item 13). A route module's address is blocked with request interception.
 import { describe, it, expect } from 'vitest';
-import type { Page } from 'playwright';
+import type { Page } from 'playwright-core';
 import { useBrowser, openContext, waitForHydration, expectNoSeriousAxeViolations } from './support/browser';
 
 const shop = useBrowser();

@@ -5,6 +5,7 @@
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { signInPathFor } from '~/guards/rules';
+import { visitorAnswer } from '~/lib/members-only.server';
 import { lineOn } from './social-sign-in.server';
 import { LineLinkError, lineLinkErrorMessage, linkedLineAccount, startLineLink } from '#modules/identity/server';
 import { grantCoins, IdempotencyKeyConflict } from '#modules/wallet';
@@ -52,7 +53,7 @@ async function rewardLink(shop: ShopRequest, lineUserId: string): Promise<'now' 
 
 export async function lineReturnLoader(shop: ShopRequest, request: Request, variant: LineReturnVariant) {
   const url = new URL(request.url);
-  if (!shop.member) throw redirect(signInPathFor(url.pathname + url.search));
+  if (!shop.member) throw visitorAnswer(request);
   const reward = rewardOf(shop, variant);
   const error = url.searchParams.get('error');
   if (error !== null)
