@@ -583,6 +583,11 @@ export type ShopConfig = Omit<
   turnstile?: TurnstileSettings;
   /** Developer pages such as /dev/outbox: on exactly when the sandbox is (never on a real shop). */
   devToolsEnabled: boolean;
+  /**
+   * Sandbox only: a social provider's real host → its local stand-in (server/social-standins.ts), for the
+   * providers that have no keys. The browser is sent to the stand-in's address instead of the real host.
+   */
+  socialStandinHosts?: Readonly<Record<string, string>>;
 };
 
 /** One key of ADDRESS_ENCRYPTION_KEYS: its id (kept beside every sealed address) and its 32 bytes. */

@@ -18,3 +18,20 @@ export function lineOn(services: Pick<ShopServices, 'config'>): boolean {
 export function socialProvidersOn(services: Pick<ShopServices, 'config'>): SocialProviderId[] {
   return configuredSocialProviders(services.config, { line: lineOn(services) });
 }
+
+/**
+ * The provider's page for the browser: on a sandbox shop, a stand-in's address in place of the real
+ * host (server/social-standins.ts); the URL unchanged otherwise.
+ * @example providerPageForBrowser(services, 'https://github.com/login/oauth/authorize?…')
+ */
+export function providerPageForBrowser(services: Pick<ShopServices, 'config'>, url: string): string {
+  const local = services.config.socialStandinHosts;
+  if (!local || !URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  const target = local[parsed.host];
+  if (!target) return url;
+  const origin = new URL(target);
+  parsed.protocol = origin.protocol;
+  parsed.host = origin.host;
+  return parsed.href;
+}

@@ -14,7 +14,7 @@ import { signInPathFor } from '~/guards/rules';
 import { visitorAnswer } from '~/lib/members-only.server';
 import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { socialProvidersOn } from '~/lib/social-sign-in.server';
+import { providerPageForBrowser, socialProvidersOn } from '~/lib/social-sign-in.server';
 import {
   listSignInMethods,
   sessionIsRecent,
@@ -105,7 +105,7 @@ export async function action({ request, context }: Route.ActionArgs) {
             configured,
           });
     if (!started.ok) return data({ error: authErrorMessage(started.code) }, { status: started.status });
-    return redirect(started.url, { headers: cookieHeaders(started.setCookies) });
+    return redirect(providerPageForBrowser(shop.services, started.url), { headers: cookieHeaders(started.setCookies) });
   }
   if (form.intent === 'reauth-password') {
     const result = await callAuth(shop, request, '/sign-in/email', {
