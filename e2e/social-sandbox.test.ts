@@ -21,29 +21,47 @@ describe('social sign-in on a sandbox shop', () => {
     }
   });
 
-  // The form's own path (a full page, as before hydration or when the popup is blocked): the provider's
-  // page in the same tab, then back signed in.
   it.each(['Google', 'X（旧Twitter）', 'Facebook', 'GitHub'])(
-    '%s: the button leads to the stand-in, 許可する signs the visitor in',
+    '%s: the button opens the stand-in in a popup, 許可する signs the visitor in and the page goes on',
     async (label) => {
-      const context = await shop.browser.newContext({
-        viewport: { width: 390, height: 844 },
-        baseURL: shop.baseURL,
-        locale: 'ja-JP',
-        javaScriptEnabled: false,
-      });
-      const page = await context.newPage();
+      const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
       try {
         await page.goto('/auth/sign_in?redirect=%2Fmypage');
+        await waitForHydration(page);
+        // With JavaScript the provider opens in a popup (app/lib/auth-popup.ts), whose last page reports back.
+        const popupOpened = context.waitForEvent('page');
         await page.getByRole('button', { name: `${label}でログイン` }).click();
-        await page.waitForURL((url) => url.hostname === '127.0.0.1');
-        await page.getByRole('button', { name: '許可する' }).click();
-        await page.waitForURL((url) => url.hostname === 'localhost' && url.pathname === '/mypage');
+        const popup = await popupOpened;
+        await popup.getByRole('button', { name: '許可する' }).click();
+        await page.waitForURL((url) => url.pathname === '/mypage');
         await page.getByTestId('member-name').waitFor();
-        expect(await page.getByRole('heading', { name: 'ログインしてください' }).count()).toBe(0);
+        expect(popup.isClosed()).toBe(true);
+        expect(problems).toEqual([]);
       } finally {
         await context.close();
       }
     },
   );
+
+  // The form's own path (before hydration, or when the popup is blocked): the provider's page in the
+  // same tab, then back signed in.
+  it('GitHub without JavaScript: the same tab goes to the stand-in and back signed in', async () => {
+    const context = await shop.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      baseURL: shop.baseURL,
+      locale: 'ja-JP',
+      javaScriptEnabled: false,
+    });
+    const page = await context.newPage();
+    try {
+      await page.goto('/auth/sign_in?redirect=%2Fmypage');
+      await page.getByRole('button', { name: 'GitHubでログイン' }).click();
+      await page.waitForURL((url) => url.hostname === '127.0.0.1');
+      await page.getByRole('button', { name: '許可する' }).click();
+      await page.waitForURL((url) => url.hostname === 'localhost' && url.pathname === '/mypage');
+      await page.getByTestId('member-name').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
 });
