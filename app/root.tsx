@@ -36,7 +36,15 @@ import {
 import { notFound, type NotFoundPayload } from './lib/not-found';
 import { rememberSite, type RootData } from './lib/root-data';
 import { rememberSignedIn, forgetSignedIn, signedInOnClient } from './lib/client-session';
-import { isNewerBuildAvailable, startBuildPolling, reloadForChunkError } from './lib/client-recovery';
+import {
+  CHUNK_RELOAD_GUARD_MS,
+  isChunkLoadError,
+  isNewerBuildAvailable,
+  startBuildPolling,
+  reloadForChunkError,
+} from './lib/client-recovery';
+import { chunkGuardBootScript } from './lib/chunk-guard-boot';
+import { ChunkFailureView } from './components/ChunkFailureView';
 import { trackAdParameters } from './lib/ad-tracking';
 import { pushInvitationEventFromCookie } from './lib/analytics';
 import { resolveGenre, genreOfGacha } from '#modules/gacha';
@@ -78,6 +86,7 @@ const serverNavigationGuard: Route.MiddlewareFunction = async ({ request, contex
     signedIn: shop.member !== null,
     userAgent: request.headers.get('user-agent'),
     validators,
+    routeRedirects: config.ROUTE_REDIRECTS,
   });
   if (decision.type === 'redirect') throw redirect(decision.to, decision.status);
   if (decision.type === 'not-found') throw notFound(url.pathname, site);
@@ -168,6 +177,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {isNoindexPath(location.pathname) || isBusyError(error) ? (
           <meta name="robots" content="noindex, nofollow" />
         ) : null}
+        {/* Before the module script: the reload guard for a page whose code fails to load (lib/chunk-guard-boot.ts). */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: chunkGuardBootScript(CHUNK_RELOAD_GUARD_MS) }} />
         <Meta />
         <Links />
       </head>
@@ -241,6 +252,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </>
     );
   }
+  // A page's code that could not be fetched, past the reload guard: a reload, not "page not found", helps.
+  if (isChunkLoadError(error)) return <ChunkFailureView siteName={siteName} />;
   return (
     <>
       <title>{siteName ? `${NOT_FOUND_TITLE} | ${siteName}` : NOT_FOUND_TITLE}</title>

@@ -92,6 +92,27 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the route rules (ROUTE_REDIRECTS): a site path or an https URL per lower-case path; anything else stops the start', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).ROUTE_REDIRECTS).toEqual({});
+    const rules = { '/lp/spring': 'https://campaign.example.jp/spring?x=1', '/old': '/gacha/pokemon' };
+    expect(loadConfig({ DATA_DIR: tempDir(), ROUTE_REDIRECTS: JSON.stringify(rules) }).ROUTE_REDIRECTS).toEqual(rules);
+    for (const bad of [
+      'not json',
+      '["/a"]',
+      '{"/a": 1}',
+      '{"/A": "/b"}',
+      '{"/a/": "/b"}',
+      '{"a": "/b"}',
+      '{"/api/x": "/b"}',
+      '{"/admin": "/b"}',
+      '{"/a": "//evil.example"}',
+      '{"/a": "javascript:alert(1)"}',
+      '{"/a": "http://example.jp/"}',
+      '{"/a": "https://user:pw@example.jp/"}',
+    ])
+      expect(() => loadConfig({ DATA_DIR: tempDir(), ROUTE_REDIRECTS: bad }), bad).toThrow(/ROUTE_REDIRECTS/);
+  });
+
   it('reads the level and rank rewards (decision 037): rising thresholds, "0" off, six rank amounts', () => {
     const defaults = loadConfig({ DATA_DIR: tempDir() });
     expect([defaults.LEVEL_EXP_THRESHOLDS, defaults.LEVEL_REWARDS]).toEqual([undefined, undefined]);

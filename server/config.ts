@@ -29,6 +29,62 @@ function coinList(name: string, max: number, maxEntries: number) {
   });
 }
 
+/** Paths the shop itself answers outside the pages; a route rule may not take them. */
+const ROUTE_RULE_RESERVED = /^\/(?:api|admin|assets|builds|dev|healthz?)(?:\/|$)/;
+
+/**
+ * ROUTE_REDIRECTS: a JSON object of route rules with a redirect (specification section 4), from a page
+ * path to a path on this site (an internal navigation) or an absolute https URL (a full page load; http
+ * only on this machine). Paths are compared as the guards compare them: lower case, no trailing slash.
+ * @example routeRedirects.parse('{"/lp/spring":"https://campaign.example.jp/spring"}')
+ */
+const routeRedirects = z.string().transform((text, context) => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    context.addIssue({ code: 'custom', message: 'must be a JSON object of "/path": "target"' });
+    return {} as Record<string, string>;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    context.addIssue({ code: 'custom', message: 'must be a JSON object of "/path": "target"' });
+    return {} as Record<string, string>;
+  }
+  const rules: Record<string, string> = {};
+  const entries = Object.entries(parsed as Record<string, unknown>);
+  if (entries.length > 200) context.addIssue({ code: 'custom', message: 'at most 200 route rules' });
+  for (const [from, to] of entries) {
+    if (!/^\/[a-z0-9._~%/-]{0,200}$/.test(from) || from.includes('//') || (from !== '/' && from.endsWith('/')))
+      context.addIssue({
+        code: 'custom',
+        message: `${from}: the path must be lower case, start with / and not end with /`,
+      });
+    else if (ROUTE_RULE_RESERVED.test(from))
+      context.addIssue({ code: 'custom', message: `${from}: /api, /admin, /assets, /builds and /dev are not pages` });
+    if (typeof to !== 'string' || !isRouteRedirectTarget(to))
+      context.addIssue({
+        code: 'custom',
+        message: `${from}: the target must be a path on this site (/…) or an https URL`,
+      });
+    else rules[from] = to;
+  }
+  return rules;
+});
+
+/**
+ * A route rule's target: a path on this site, or an absolute https URL (http on this machine only).
+ * @example isRouteRedirectTarget('https://example.jp/a') // true; isRouteRedirectTarget('//evil.example') // false
+ */
+export function isRouteRedirectTarget(target: string): boolean {
+  if (target.length > 2000 || /[\u0000-\u001f\u007f\\\s]/.test(target)) return false;
+  if (target.startsWith('/')) return !target.startsWith('//');
+  if (!URL.canParse(target)) return false;
+  const url = new URL(target);
+  if (url.username || url.password) return false;
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}
+
 /**
  * A Prismic repository name, or its document API endpoint: https, or http on this machine (a stand-in).
  * @example isPrismicRepository('stella-shop') // true; isPrismicRepository('http://example.com/api/v2') // false
@@ -106,6 +162,8 @@ const environmentSchema = z.object({
   PASSWORD_REQUIRE_UPPERCASE: booleanFlag.default(false),
   PASSWORD_REQUIRE_NUMERIC: booleanFlag.default(false),
   PASSWORD_REQUIRE_NON_ALPHANUMERIC: booleanFlag.default(false),
+  /** Route rules with a redirect beyond the specification's four (JSON "/path": "/target" or "https://…"); README "Settings". */
+  ROUTE_REDIRECTS: routeRedirects.default({}),
   /** The LINE campaign /mypage/backfromlinecampaign rewards (its id, e.g. line-friends-2026); unset: no campaign. */
   LINE_CAMPAIGN_ID: z
     .string()
@@ -537,6 +595,11 @@ export type ShopConfig = Omit<
   turnstile?: TurnstileSettings;
   /** Developer pages such as /dev/outbox: on exactly when the sandbox is (never on a real shop). */
   devToolsEnabled: boolean;
+  /**
+   * Sandbox only: a social provider's real host → its local stand-in (server/social-standins.ts), for the
+   * providers that have no keys. The browser is sent to the stand-in's address instead of the real host.
+   */
+  socialStandinHosts?: Readonly<Record<string, string>>;
 };
 
 /** One key of ADDRESS_ENCRYPTION_KEYS: its id (kept beside every sealed address) and its 32 bytes. */

@@ -31,6 +31,7 @@ import { warmImageCache } from './images/warm';
 import { limitImageMemory } from './images';
 import { createMemoryTrimmer } from './memory-trim';
 import { createPaymentServices, lineLinking } from './payments';
+import { socialSignInStandins } from './social-standins';
 import { ensureDefaultCoinPacks } from '#modules/payments';
 import { createMaintenanceCache } from '#modules/shop';
 import { createMessagingServices, startOutboxNudge } from './messaging';
@@ -112,6 +113,9 @@ async function bootShop(
     });
   }
   const line = await lineLinking(config, logger);
+  // Google, Facebook, GitHub and X on a sandbox shop without their keys: the local stand-ins.
+  const social = await socialSignInStandins(config, logger);
+  config = social.config;
   // Identity's mails and codes go to the outbox; the messaging jobs send them (SMTP, Twilio) or hold them.
   const messenger = outboxMessenger(database.db, config);
   // Sign-in limits shared by every instance: Redis when REDIS_URL is set, the database otherwise.
@@ -169,6 +173,8 @@ async function bootShop(
   });
   await ensureDefaultCoinPacks(database.db);
   const payments = await createPaymentServices({ config, db: database.db, logger });
+  // The sign-in form's redirect goes to a stand-in's page: form-action must allow its origin.
+  payments.pageSources.formAction.unshift(...new Set(Object.values(social.hosts)));
   const messaging = await createMessagingServices(config, logger);
   const content = createContentSource(config, database.db, logger);
   const services: ShopServices = {
@@ -236,6 +242,7 @@ async function bootShop(
     await pages.stop();
     await payments.close();
     await line.close();
+    await social.close();
     await limiter.close();
     content.close();
     throw error;
@@ -287,6 +294,7 @@ async function bootShop(
       await messaging.close();
       await payments.close();
       await line.close();
+      await social.close();
       await limiter.close();
       content.close();
       await database.close();

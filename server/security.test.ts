@@ -33,6 +33,18 @@ describe('security headers', () => {
   });
 });
 
+describe('opener policy (popup sign-in)', () => {
+  it('keeps our popups tied to their opener, and drops the policy only on the way back from a provider', async () => {
+    const app = appWith({ PUBLIC_ORIGIN: 'https://oripa.example.jp' });
+    for (const path of ['/', '/auth/sign_in', '/mypage', '/api/auth/get-session'])
+      expect((await app.request(path)).headers.get('cross-origin-opener-policy'), path).toBe(
+        'same-origin-allow-popups',
+      );
+    for (const path of ['/auth/popup', '/auth/popup?redirect=%2Fmypage', '/api/auth/callback/github?code=x'])
+      expect((await app.request(path)).headers.get('cross-origin-opener-policy'), path).toBeNull();
+  });
+});
+
 describe('framing', () => {
   it('lets only our own origin frame /preview, and nobody frame anything else', async () => {
     const app = appWith({ PUBLIC_ORIGIN: 'https://oripa.example.jp' });

@@ -66,6 +66,9 @@ export function securityHeaders(
     xContentTypeOptions: 'nosniff',
     referrerPolicy: 'strict-origin-when-cross-origin',
     crossOriginEmbedderPolicy: false,
+    // Popup sign-in (app/lib/auth-popup.ts): the popup passes through the provider's origin and its last
+    // page (/auth/popup, below) posts to its opener; 'same-origin' would cut that tie on the way.
+    crossOriginOpenerPolicy: 'same-origin-allow-popups',
     crossOriginResourcePolicy: 'same-origin',
     permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
   });
@@ -82,6 +85,10 @@ export function securityHeaders(
           policy.replace(/ ?'nonce-[^']*'/, scriptHashes.length ? ` ${scriptHashes.join(' ')}` : ''),
         );
     }
+    // The popup's way back from the provider (better-auth's callback redirect, then its last page) keeps
+    // its opener: Chromium weighs the COOP of every redirect hop, and any value there would sever it.
+    if (c.req.path === POPUP_LANDING || c.req.path.startsWith(PROVIDER_CALLBACKS))
+      c.res.headers.delete('Cross-Origin-Opener-Policy');
     // The content editor shows /preview in frames of its own page (docs/decisions/040): that page
     // alone may be framed, and only by our origin.
     if (FRAMEABLE_PATHS.has(c.req.path)) {
@@ -95,6 +102,11 @@ export function securityHeaders(
     }
   };
 }
+
+/** Popup sign-in's last page (app/routes/auth/popup.tsx). */
+const POPUP_LANDING = '/auth/popup';
+/** better-auth's OAuth callbacks (`/api/auth/callback/<provider>`), which redirect the popup there. */
+const PROVIDER_CALLBACKS = '/api/auth/callback/';
 
 /** The pages our own pages may frame: the content preview (the editor's phone and desktop frames). */
 export const FRAMEABLE_PATHS: ReadonlySet<string> = new Set(['/preview', '/preview/']);

@@ -105,6 +105,27 @@ describe('evaluateNavigation for visitors', () => {
     expect(await member('/myinbox')).toMatchObject({ type: 'redirect', to: '/myinbox/idvs' });
     expect(await member('/ranking')).toMatchObject({ type: 'redirect', to: '/ranking/daily/goodluck' });
   });
+  it("applies the shop's configured route rules: a site path or an absolute URL, after auth, in any spelling", async () => {
+    const routeRedirects = {
+      '/lp/outside': 'https://campaign.example.jp/a?b=1',
+      '/lp': '/gacha/pokemon',
+      '/shop/old': '/shop',
+    };
+    const go = (pathname: string, signedIn = false) =>
+      evaluateNavigation({ pathname, search: '?utm_source=x', signedIn, validators, routeRedirects });
+    expect(await go('/lp/outside')).toEqual({ type: 'redirect', to: 'https://campaign.example.jp/a?b=1', status: 302 });
+    expect(await go('/LP/Outside/')).toMatchObject({ type: 'redirect', to: 'https://campaign.example.jp/a?b=1' });
+    // /lp is no published page: the rule answers before check-special-valid could say not-found
+    expect(await go('/lp')).toMatchObject({ type: 'redirect', to: '/gacha/pokemon' });
+    // a members-only path stays members-only
+    expect(await go('/shop/old')).toMatchObject({
+      type: 'redirect',
+      to: '/auth/sign_in?redirect=%2Fshop%2Fold%3Futm_source%3Dx',
+    });
+    expect(await go('/shop/old', true)).toMatchObject({ type: 'redirect', to: '/shop' });
+    expect((await go('/lp/other')).type).toBe('allow');
+    expect((await go('/constructor')).type).toBe('not-found');
+  });
   it('checks auth before the route rules (a visitor at /ranking signs in first)', async () => {
     expect(await visitor('/ranking')).toMatchObject({ type: 'redirect', to: '/auth/sign_in?redirect=%2Franking' });
   });

@@ -270,6 +270,11 @@ export interface NavigationInput {
   signedIn: boolean;
   userAgent?: string | null;
   validators?: ContentValidators;
+  /**
+   * The shop's own route rules with a redirect (setting ROUTE_REDIRECTS, server only): canonical path →
+   * a path on this site (an internal navigation) or an absolute URL (a full page load).
+   */
+  routeRedirects?: Readonly<Record<string, string>>;
 }
 
 export const notFoundMessage = (pathname: string) => `Page Not Found: ${pathname}`;
@@ -291,8 +296,12 @@ export async function evaluateNavigation(input: NavigationInput): Promise<Naviga
   let canonicalGenre: string | null = null;
   let gachaGenre: string | null = null;
 
+  // A configured rule's path needs no page of its own (a retired campaign's address, say): content
+  // validation would only answer not-found before the rule could send the visitor on.
+  const configured = Object.hasOwn(input.routeRedirects ?? {}, pathname) ? input.routeRedirects![pathname] : undefined;
+
   // 1. Content validation (server only: the client has no catalogue; the server's loaders repeat it).
-  if (v) {
+  if (v && !configured) {
     if (guards.includes('check-genre-valid')) {
       canonicalGenre = await v.resolveGenre(params.genreId ?? '');
       if (!canonicalGenre) return { type: 'not-found', message: notFoundMessage(input.pathname) };
@@ -317,6 +326,7 @@ export async function evaluateNavigation(input: NavigationInput): Promise<Naviga
   // 3. Route rules.
   const fixed = ROUTE_REDIRECTS[pathname];
   if (fixed) return { type: 'redirect', to: fixed, status: 302 };
+  if (configured) return { type: 'redirect', to: configured, status: 302 };
   const query = new URLSearchParams(input.search);
   if (v && guards.includes('redirect-top')) {
     const genre = query.get('genre');

@@ -6,6 +6,7 @@
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { signInPathFor } from '~/guards/rules';
+import { visitorAnswer } from '~/lib/members-only.server';
 import { callAuth, cookieHeaders } from './auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import { nicknameRulesFor, passwordPolicyFor } from './identity.server';
@@ -73,7 +74,7 @@ async function reauthenticate(
 // Profile: nickname and birthday
 
 export async function profileLoader(shop: ShopRequest, request: Request) {
-  if (!shop.member) throw redirect(signInPathFor(new URL(request.url).pathname));
+  if (!shop.member) throw visitorAnswer(request);
   const session = await sessionOf(shop, request);
   const birthday = (session.user as { birthday?: string | null }).birthday ?? null;
   const [year, month, day] = birthday ? birthday.split('-') : ['', '', ''];
@@ -117,7 +118,7 @@ export async function profileAction(shop: ShopRequest, request: Request) {
 // Email address
 
 export async function emailLoader(shop: ShopRequest, request: Request) {
-  if (!shop.member) throw redirect(signInPathFor(new URL(request.url).pathname));
+  if (!shop.member) throw visitorAnswer(request);
   const session = await sessionOf(shop, request);
   const url = new URL(request.url);
   return {
@@ -156,7 +157,7 @@ export async function emailAction(shop: ShopRequest, request: Request) {
 // Password
 
 export async function passwordLoader(shop: ShopRequest, request: Request) {
-  if (!shop.member) throw redirect(signInPathFor(new URL(request.url).pathname));
+  if (!shop.member) throw visitorAnswer(request);
   const session = await sessionOf(shop, request);
   return {
     policy: passwordPolicyFor(shop.services) satisfies PasswordPolicy,

@@ -4,6 +4,7 @@
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { signInPathFor } from '~/guards/rules';
+import { visitorAnswer } from '~/lib/members-only.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import { describeRefusal } from '#server/refusals';
 import { JAPANESE_PARSE, fieldMessages } from '#server/validation';
@@ -56,7 +57,7 @@ const DONE_NOTICES: Record<string, string> = {
 /** @example export const loader = ({ request, context }) => addressBookLoader(context.get(shopRequestContext), request) */
 export async function addressBookLoader(shop: ShopRequest, request: Request) {
   const url = new URL(request.url);
-  if (!shop.member) throw redirect(signInPathFor(url.pathname + url.search));
+  if (!shop.member) throw visitorAnswer(request);
   const addresses: AddressView[] = (
     await listAddresses(shop.services.db, shop.services.config.addressKeyring, shop.member.id)
   ).map(({ createdAt: _created, updatedAt: _updated, ...address }) => address);

@@ -1,8 +1,7 @@
 // /mypage/draws (当選履歴): the member's own draws read from the URL's filters and page position, the
 // same filter schema as GET /api/v1/me/draws. A bad value falls back to its default (links are input too).
-import { redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
-import { signInPathFor } from '~/guards/rules';
+import { visitorAnswer } from '~/lib/members-only.server';
 import {
   drawHistoryFilterSchema,
   drawHistoryPositionSchema,
@@ -27,7 +26,7 @@ export function drawHistoryFilterOf(url: URL): DrawHistoryFilter {
 /** The history page's data: only the signed-in member's own draws (visitors are sent to sign in). */
 export async function drawHistoryLoader(shop: ShopRequest, request: Request) {
   const url = new URL(request.url);
-  if (!shop.member) throw redirect(signInPathFor(url.pathname));
+  if (!shop.member) throw visitorAnswer(request);
   const filter = drawHistoryFilterOf(url);
   const position = drawHistoryPositionSchema.safeParse({
     createdAt: url.searchParams.get('at') ?? '',

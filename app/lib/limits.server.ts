@@ -4,6 +4,7 @@
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { signInPathFor } from '~/guards/rules';
+import { visitorAnswer } from '~/lib/members-only.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import {
   cancelPendingLimit,
@@ -35,7 +36,7 @@ export async function selfLimitSummaryOf(shop: ShopRequest): Promise<SelfLimitSu
 }
 
 export async function limitsPageLoader(shop: ShopRequest, request: Request) {
-  if (!shop.member) throw redirect(signInPathFor(new URL(request.url).pathname));
+  if (!shop.member) throw visitorAnswer(request);
   const now = new Date();
   const { limits, summary } = await selfLimitStateOf(shop.services.db, shop.member.id, now);
   return {

@@ -5,6 +5,8 @@
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { signInPathFor } from '~/guards/rules';
+import { visitorAnswer } from '~/lib/members-only.server';
+import { lineOn } from './social-sign-in.server';
 import { LineLinkError, lineLinkErrorMessage, linkedLineAccount, startLineLink } from '#modules/identity/server';
 import { grantCoins, IdempotencyKeyConflict } from '#modules/wallet';
 import { describeRefusal } from '#server/refusals';
@@ -51,7 +53,7 @@ async function rewardLink(shop: ShopRequest, lineUserId: string): Promise<'now' 
 
 export async function lineReturnLoader(shop: ShopRequest, request: Request, variant: LineReturnVariant) {
   const url = new URL(request.url);
-  if (!shop.member) throw redirect(signInPathFor(url.pathname + url.search));
+  if (!shop.member) throw visitorAnswer(request);
   const reward = rewardOf(shop, variant);
   const error = url.searchParams.get('error');
   if (error !== null)
@@ -61,7 +63,8 @@ export async function lineReturnLoader(shop: ShopRequest, request: Request, vari
     const rewarded = reward > 0 ? await rewardLink(shop, linked.lineUserId) : 'none';
     return data<LineReturnData>({ state: 'linked', variant, reward, rewarded });
   }
-  const available = Boolean(shop.services.config.LINE_CHANNEL_ID);
+  // The channel's keys, or the LINE stand-in of a sandbox shop (the same test as the sign-in buttons').
+  const available = lineOn(shop.services);
   return data<LineReturnData>({ state: 'start', variant, available, reward, linked: Boolean(linked) });
 }
 

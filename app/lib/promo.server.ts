@@ -3,6 +3,7 @@
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { signInPathFor } from '~/guards/rules';
+import { visitorAnswer } from '~/lib/members-only.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import { maintenanceRefusal, refusalInit } from './maintenance.server';
 import { describeRefusal } from '#server/refusals';
@@ -38,8 +39,8 @@ export function redeemForMember(shop: ShopRequest, request: Request, memberId: s
   });
 }
 
-export async function promoPageLoader(shop: ShopRequest) {
-  if (!shop.member) throw redirect(signInPathFor(PROMO_PAGE_PATH));
+export async function promoPageLoader(shop: ShopRequest, request: Request) {
+  if (!shop.member) throw visitorAnswer(request);
   return { redemptions: await listMemberRedemptions(shop.services.db, shop.member.id) } satisfies PromoPageData;
 }
 

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
-import { signInPathFor } from '~/guards/rules';
+import { visitorAnswer } from '~/lib/members-only.server';
 import { notFound } from '~/lib/not-found';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
@@ -36,10 +36,7 @@ import {
 const CHOICE_LIMIT = 100;
 
 function memberOf(shop: ShopRequest, request: Request) {
-  if (!shop.member) {
-    const url = new URL(request.url);
-    throw redirect(signInPathFor(url.pathname + url.search));
-  }
+  if (!shop.member) throw visitorAnswer(request);
   return shop.member;
 }
 

@@ -5,9 +5,33 @@ import type { ShopServices } from '#server/services';
 import { configuredSocialProviders } from '#modules/identity/server';
 import type { SocialProviderId } from '#modules/identity';
 
-/** The sign-in providers the shop offers: keys set, or LINE's local stand-in in sandbox mode (server/payments.ts). */
-export function socialProvidersOn(services: Pick<ShopServices, 'config'>): SocialProviderId[] {
+/**
+ * Whether LINE sign-in and linking are on: the channel's keys, or on a sandbox shop the local stand-in
+ * of LINE Login that server/payments.ts (lineLinking) starts without them.
+ */
+export function lineOn(services: Pick<ShopServices, 'config'>): boolean {
   const { config } = services;
-  const line = Boolean(config.LINE_CHANNEL_ID && config.LINE_CHANNEL_SECRET) || config.paymentSandbox;
-  return configuredSocialProviders(config, { line });
+  return Boolean(config.LINE_CHANNEL_ID && config.LINE_CHANNEL_SECRET) || config.paymentSandbox;
+}
+
+/** The sign-in providers the shop offers: keys set, or the local stand-ins on a sandbox shop. */
+export function socialProvidersOn(services: Pick<ShopServices, 'config'>): SocialProviderId[] {
+  return configuredSocialProviders(services.config, { line: lineOn(services) });
+}
+
+/**
+ * The provider's page for the browser: on a sandbox shop, a stand-in's address in place of the real
+ * host (server/social-standins.ts); the URL unchanged otherwise.
+ * @example providerPageForBrowser(services, 'https://github.com/login/oauth/authorize?…')
+ */
+export function providerPageForBrowser(services: Pick<ShopServices, 'config'>, url: string): string {
+  const local = services.config.socialStandinHosts;
+  if (!local || !URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  const target = local[parsed.host];
+  if (!target) return url;
+  const origin = new URL(target);
+  parsed.protocol = origin.protocol;
+  parsed.host = origin.host;
+  return parsed.href;
 }

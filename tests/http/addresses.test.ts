@@ -213,10 +213,11 @@ describe('the address book API', () => {
 });
 
 describe('/mypage/addresses without JavaScript', () => {
-  it('sends a guest to sign in', async () => {
+  it('asks a guest to sign in (the one answer of every /mypage page, decision 002)', async () => {
     const page = await get('/mypage/addresses');
-    expect(page.status).toBe(302);
-    expect(page.location).toContain('/auth/sign_in');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('ログインが必要です');
+    expect(page.body).toContain('href="/auth/sign_in?redirect=%2Fmypage%2Faddresses"');
   });
 
   it('fills the address from the postal code, saves, makes usual and deletes after asking', async () => {

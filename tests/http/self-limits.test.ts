@@ -45,8 +45,9 @@ afterAll(async () => {
 describe('the self-limits page', () => {
   it('is for members only, like the other /mypage/settings pages, and linked from /mypage', async () => {
     const page = await get(PAGE);
-    expect(page.status).toBe(302);
-    expect(page.location).toBe(`/auth/sign_in?redirect=${encodeURIComponent(PAGE)}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('ログインが必要です');
+    expect(page.body).toContain(`href="/auth/sign_in?redirect=${encodeURIComponent(PAGE)}"`);
     const post = await postForm(PAGE, { intent: 'change', kind: 'purchase', amount: '1000' });
     expect(post.status).toBe(302);
     expect(post.location).toMatch(/^\/auth\/sign_in\?redirect=/);

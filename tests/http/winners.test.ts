@@ -225,10 +225,11 @@ describe.skipIf(!databaseUrl)(
       expect(alicePage.body).toContain(item.proof.seed);
       expect(alicePage.body).toContain('この抽選の証明を見る');
       expect(alicePage.body).toContain(`/api/v1/gachas/${pack}/reveal`);
-      // A visitor is sent to sign in.
+      // A visitor is asked to sign in, and sees nobody's draws.
       const visitor = await get('/mypage/draws');
-      expect(visitor.status).toBe(302);
-      expect(visitor.location).toMatch(/^\/auth\/sign_in/);
+      expect(visitor.status).toBe(200);
+      expect(visitor.body).toContain('ログインが必要です');
+      expect(visitor.body).not.toContain(item.proof.seed);
     });
 
     it('answers bad input with a Japanese 4xx', async () => {

@@ -46,6 +46,12 @@ export default async function setup(project: TestProject) {
     // 元に戻す after a conversion (decision 057): a journey taps it on a loaded machine, so its window is
     // roomier than the shop's 10 s; the window's end is tested with a moving clock in the db tests.
     CONVERT_UNDO_SECONDS: '60',
+    // Route rules of the shop's own (issue 29 item 15): tests/http/route-rules.test.ts and e2e/route-rules.test.ts.
+    ROUTE_REDIRECTS: JSON.stringify({
+      '/lp/outside': 'https://campaign.example.jp/oripa?from=stella',
+      '/lp/inside': '/gacha/pokemon?tab=new',
+      '/old-campaign': '/winter-campaign',
+    }),
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
   });
   const running = await startShop(config);

@@ -5,7 +5,7 @@ import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { safeRedirectPath } from '~/guards/rules';
 import { cookieHeaders } from '~/lib/auth-call.server';
-import { socialProvidersOn } from '~/lib/social-sign-in.server';
+import { providerPageForBrowser, socialProvidersOn } from '~/lib/social-sign-in.server';
 import { startSocialSignIn } from '#modules/identity/server';
 import { authErrorMessage, isSocialProviderId } from '#modules/identity';
 
@@ -38,5 +38,5 @@ export async function socialSignInAction(shop: ShopRequest, request: Request, fo
       { status: started.status >= 500 ? 502 : started.status },
     );
   }
-  return redirect(started.url, { headers: cookieHeaders(started.setCookies) });
+  return redirect(providerPageForBrowser(shop.services, started.url), { headers: cookieHeaders(started.setCookies) });
 }

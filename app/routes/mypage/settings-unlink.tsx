@@ -11,9 +11,10 @@ import { PageHeading } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
 import { signInPathFor } from '~/guards/rules';
+import { visitorAnswer } from '~/lib/members-only.server';
 import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { socialProvidersOn } from '~/lib/social-sign-in.server';
+import { providerPageForBrowser, socialProvidersOn } from '~/lib/social-sign-in.server';
 import {
   listSignInMethods,
   sessionIsRecent,
@@ -41,7 +42,7 @@ function hasMagicLink(plugins: unknown): boolean {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
   const url = new URL(request.url);
-  if (!shop.member) throw redirect(signInPathFor(url.pathname + url.search));
+  if (!shop.member) throw visitorAnswer(request);
   const { auth, config } = shop.services;
   const mine = await listSignInMethods(auth, request.headers, { emailLink: hasMagicLink(auth.options.plugins) });
   if (!mine) throw redirect(signInPathFor(url.pathname + url.search));
@@ -104,7 +105,7 @@ export async function action({ request, context }: Route.ActionArgs) {
             configured,
           });
     if (!started.ok) return data({ error: authErrorMessage(started.code) }, { status: started.status });
-    return redirect(started.url, { headers: cookieHeaders(started.setCookies) });
+    return redirect(providerPageForBrowser(shop.services, started.url), { headers: cookieHeaders(started.setCookies) });
   }
   if (form.intent === 'reauth-password') {
     const result = await callAuth(shop, request, '/sign-in/email', {

@@ -13,8 +13,8 @@ import { promoPageAction, promoPageLoader, type PromoActionData } from '~/lib/pr
 
 export const handle = { title: '特典コード' };
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return promoPageLoader(context.get(shopRequestContext));
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return promoPageLoader(context.get(shopRequestContext), request);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

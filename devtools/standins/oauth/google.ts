@@ -22,6 +22,12 @@ export interface GoogleStandinOptions {
   callbackUrls: string[];
   host?: string;
   port?: number;
+  /**
+   * A real browser opens the authorization and consent pages (a sandbox shop, server/social-standins.ts):
+   * those pages then keep the stand-in's own address in their redirects; the calls the shop makes
+   * (token, keys, userinfo) are still answered as https://accounts.google.com.
+   */
+  browser?: boolean;
 }
 
 function newGoogleUser(): OAuthStandinUser {
@@ -99,10 +105,14 @@ export async function startGoogleStandin(options: GoogleStandinOptions): Promise
 
   const providerCallback = provider.callback();
   const server = http.createServer((req, res) => {
-    // Every request is answered as https://accounts.google.com (tests reach it through routed hosts).
-    req.headers['x-forwarded-proto'] = 'https';
-    req.headers['x-forwarded-host'] = 'accounts.google.com';
+    // Every request is answered as https://accounts.google.com (tests reach it through routed hosts),
+    // except, for a browser, the pages it opens itself.
     const url = new URL(req.url ?? '/', GOOGLE_ISSUER);
+    const browserPage = /^\/(?:o\/oauth2\/v2\/auth|interaction)(?:\/|$)/.test(url.pathname);
+    if (!(options.browser && browserPage)) {
+      req.headers['x-forwarded-proto'] = 'https';
+      req.headers['x-forwarded-host'] = 'accounts.google.com';
+    }
     const match = /^\/interaction\/([\w-]+)$/.exec(url.pathname);
     if (!match) return void providerCallback(req, res);
     void interaction(req, res).catch((error: unknown) => {
