@@ -4,10 +4,15 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { ServerRouter, isRouteErrorResponse, type EntryContext, type RouterContextProvider } from 'react-router';
-import { NonceContext } from './nonce';
+import { BootScriptContext, NonceContext } from './nonce';
+import { chunkGuardBootScript } from './lib/chunk-guard-boot';
+import { CHUNK_RELOAD_GUARD_MS } from './lib/client-recovery';
 import { shopRequestContext } from './context';
 import { scriptsAfterPaint } from './lib/scripts-after-paint.server';
 import { isDatabaseUnavailable } from '#db/unavailable';
+
+/** The reload guard's inline script, the same for every page (root.tsx writes it into <head>). */
+const BOOT_SCRIPT = chunkGuardBootScript(CHUNK_RELOAD_GUARD_MS);
 
 export const streamTimeout = 10_000;
 
@@ -30,7 +35,9 @@ export default function handleRequest(
     const timeout = setTimeout(() => abort(), streamTimeout + 1000);
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <BootScriptContext.Provider value={BOOT_SCRIPT}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </BootScriptContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

@@ -18,7 +18,7 @@ import {
 import type { Route } from './+types/root';
 import './app.css';
 import { shopRequestContext } from './context';
-import { useNonce } from './nonce';
+import { useBootScript, useNonce } from './nonce';
 import { evaluateNavigation, isNoindexPath, type ContentValidators, type InAppNotice } from './guards/rules';
 import { AppLoadingOverlay } from './components/Spinner';
 import { NotFoundView, NOT_FOUND_TITLE } from './components/NotFoundView';
@@ -36,14 +36,7 @@ import {
 import { notFound, type NotFoundPayload } from './lib/not-found';
 import { rememberSite, type RootData } from './lib/root-data';
 import { rememberSignedIn, forgetSignedIn, signedInOnClient } from './lib/client-session';
-import {
-  CHUNK_RELOAD_GUARD_MS,
-  isChunkLoadError,
-  isNewerBuildAvailable,
-  startBuildPolling,
-  reloadForChunkError,
-} from './lib/client-recovery';
-import { chunkGuardBootScript } from './lib/chunk-guard-boot';
+import { isChunkLoadError, isNewerBuildAvailable, startBuildPolling, reloadForChunkError } from './lib/client-recovery';
 import { ChunkFailureView } from './components/ChunkFailureView';
 import { trackAdParameters } from './lib/ad-tracking';
 import { pushInvitationEventFromCookie } from './lib/analytics';
@@ -160,6 +153,7 @@ export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const bootScript = useBootScript();
   const location = useLocation();
   const root = useRouteLoaderData('root') as RootData | undefined;
   const error = useRouteError();
@@ -177,8 +171,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {isNoindexPath(location.pathname) || isBusyError(error) ? (
           <meta name="robots" content="noindex, nofollow" />
         ) : null}
-        {/* Before the module script: the reload guard for a page whose code fails to load (lib/chunk-guard-boot.ts). */}
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: chunkGuardBootScript(CHUNK_RELOAD_GUARD_MS) }} />
+        {/* Before the module script: the reload guard for a page whose code fails to load (lib/chunk-guard-boot.ts).
+            Its text comes from the server render only (BootScriptContext); hydration keeps the element as sent. */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: bootScript }} />
         <Meta />
         <Links />
       </head>
