@@ -1,4 +1,4 @@
-// The JSON error body of api.md: { error: { code, message, details } } with a stable English code.
+// The JSON error body of docs/api.md: { error: { code, message, details } } with a stable English code.
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '#db/unavailable';

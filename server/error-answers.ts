@@ -60,7 +60,7 @@ const jsonHeaders = (from: Headers) => {
 };
 
 /**
- * Gives every error answer with an empty body (status ≥ 400, not HEAD) the body of api.md. Mount it
+ * Gives every error answer with an empty body (status ≥ 400, not HEAD) the body of docs/api.md. Mount it
  * inside the security headers, so they are added to the new answer.
  */
 export function emptyErrorsAsJson(): MiddlewareHandler {
@@ -129,7 +129,7 @@ export function parserRefusalStatus(code: string | undefined): number {
 
 /**
  * A whole HTTP/1.1 answer written straight to a socket (the request never became one Hono could
- * answer): status line, the JSON error of api.md, and Connection: close, since what follows on that
+ * answer): status line, the JSON error of docs/api.md, and Connection: close, since what follows on that
  * connection cannot be trusted to start a request.
  */
 function rawErrorAnswer(status: number, requestId: string, extraHeaders = ''): string {
@@ -183,7 +183,7 @@ export function refuseConnect(logger: Logger) {
   };
 }
 
-/** Writes the JSON error of api.md through Node's own response, and closes the connection after it. */
+/** Writes the JSON error of docs/api.md through Node's own response, and closes the connection after it. */
 function writeJsonError(response: ServerResponse, status: number): void {
   const requestId = randomUUID();
   const body = JSON.stringify({ error: { ...statusError(status, ''), requestId } });

@@ -1,5 +1,5 @@
 // The refusal catalogue: every code any module exports has a status and a Japanese message, and the
-// words clients see are the ones they saw before the catalogue (api.md, tests/http).
+// words clients see are the ones they saw before the catalogue (docs/api.md, tests/http).
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

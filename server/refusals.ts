@@ -1,5 +1,5 @@
 // The one catalogue of domain refusals at the edge: every code a module can return, mapped to the
-// HTTP status and the Japanese message the API and the pages both show (api.md's status rules).
+// HTTP status and the Japanese message the API and the pages both show (docs/api.md's status rules).
 import { jstText, type Refusal } from '#modules/kernel';
 import type {
   ConversionUndoRefusalCode,

@@ -1,6 +1,6 @@
 // bench/draw: draws per second over HTTP from two server instances on one PostgreSQL database, and
 // — in the same run, on the same database — pgbench's TPC-B rate, so the figure is a ratio that
-// survives a noisy machine (architecture.md, Performance). Prints one JSON report and saves it as
+// survives a noisy machine (docs/architecture.md, Performance). Prints one JSON report and saves it as
 // bench/results/draw.json (unless BENCH_SAVE=0).
 //
 // Phases (each with BENCH_CONCURRENCY clients, default 64, load generated in a separate process):

@@ -75,7 +75,7 @@ export {
   type RollupFoldRules,
 } from './rollups';
 
-/** Default choice window for a prize (product.md): unchosen after it, converted automatically. */
+/** Default choice window for a prize (docs/product.md): unchosen after it, converted automatically. */
 export const PRIZE_DECISION_DAYS = 14;
 
 export interface PrizeItem {

@@ -8,9 +8,9 @@ import { grantCoins } from '#modules/wallet';
 import { isUuid, refuse, type Outcome } from '#modules/kernel';
 import { prizes, type PrizeStatus } from './schema';
 
-/** Default storage period of a kept prize (product.md): then it is converted to coins. */
+/** Default storage period of a kept prize (docs/product.md): then it is converted to coins. */
 export const KEPT_PRIZE_STORAGE_DAYS = 60;
-/** Storage reminders: this many days before the end, once each per keep (product.md). */
+/** Storage reminders: this many days before the end, once each per keep (docs/product.md). */
 export const KEPT_PRIZE_REMINDER_DAYS = [7, 1] as const;
 export type KeptPrizeReminderDays = (typeof KEPT_PRIZE_REMINDER_DAYS)[number];
 

@@ -3,7 +3,7 @@
 // random sequence of operations (grants, draws, retries, conversions, keeps, time passing, the
 // expiry and auto-conversion jobs) on a simulated clock that only moves forward. After EVERY step
 // the database must agree with the model (balances, grants, ledger sums, exp, lots, prize box) and
-// every invariant of architecture.md must hold (checkInvariants).
+// every invariant of docs/architecture.md must hold (checkInvariants).
 //
 // Runs and lengths: TEST_PROPERTY_SCALE and TEST_PROPERTY_STEPS (tests/support/settings.ts); FC_SEED replays a failure.
 import { describe, it, expect, beforeAll } from 'vitest';

@@ -27,7 +27,7 @@ export type FarmAdminRefusalCode = (typeof FARM_ADMIN_REFUSAL_CODES)[number];
 
 /** The economy view's longest range: about a quarter, so one page stays readable and one query cheap. */
 export const FARM_ECONOMY_MAX_DAYS = 92;
-/** The plots a level-1 member may have at most (product.md: four at the start). */
+/** The plots a level-1 member may have at most (docs/product.md: four at the start). */
 export const FARM_STARTING_PLOTS_MAX = 4;
 export const FARM_PLOTS_MAX = 12;
 export const FARM_SEED_NAME_MAX = 20;

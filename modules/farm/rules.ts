@@ -16,7 +16,7 @@ export const FARM_CROP_ARTS = [
 ] as const;
 export type FarmCropArt = (typeof FARM_CROP_ARTS)[number];
 
-/** Grow times the seed table accepts, in minutes (product.md: 30 minutes to 24 hours). */
+/** Grow times the seed table accepts, in minutes (docs/product.md: 30 minutes to 24 hours). */
 export const FARM_GROW_MINUTES_MIN = 30;
 export const FARM_GROW_MINUTES_MAX = 24 * 60;
 

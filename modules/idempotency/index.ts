@@ -1,4 +1,4 @@
-// Idempotency-Key for operations that move coins or lots (api.md): the first answer is stored with
+// Idempotency-Key for operations that move coins or lots (docs/api.md): the first answer is stored with
 // a hash of the request; a retry gets it back; the same key with another request is refused; a
 // concurrent duplicate waits on the key's row and then gets the stored answer. It never runs twice.
 import { and, eq, lt } from 'drizzle-orm';
@@ -16,7 +16,7 @@ export const idempotencyKeySchema = z
   .regex(/^[\x20-\x7e]{1,255}$/)
   .refine((key) => key.trim() !== '');
 
-/** Keys are kept at least this long (api.md: 24 hours). */
+/** Keys are kept at least this long (docs/api.md: 24 hours). */
 export const IDEMPOTENCY_RETENTION_HOURS = 48;
 
 /** The one refusal: the key was used before with another operation or request. */

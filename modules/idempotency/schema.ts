@@ -1,4 +1,4 @@
-// Stored answers of requests that carried an Idempotency-Key (api.md), for operations that do not
+// Stored answers of requests that carried an Idempotency-Key (docs/api.md), for operations that do not
 // keep their own (a draw keeps its key on the draw row itself).
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 

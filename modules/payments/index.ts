@@ -1,7 +1,7 @@
 // The coin shop's rules: which packs a member may buy, the monthly caps, orders, crediting coins
 // exactly once when the provider confirms, reversing them on a refund or chargeback, and the
 // 資金決済法 report. Providers are reached only through the PaymentProvider interface, and never
-// inside a database transaction (architecture.md).
+// inside a database transaction (docs/architecture.md).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { TZDate } from '@date-fns/tz';

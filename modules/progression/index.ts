@@ -12,7 +12,7 @@ import { membersWhoBoughtAtLeast, paidCoinsBought } from '#modules/wallet';
 export * from './levels';
 export * from './monthly-ranks';
 
-/** product.md: ranks by paid coins bought last month (JST), lowest first. */
+/** docs/product.md: ranks by paid coins bought last month (JST), lowest first. */
 /** bonusPercent: free coins added to every coin purchase, as a percent of the paid coins (0–5 %). */
 export const RANKS = [
   { rank: 0, name: 'レギュラー', threshold: 0, bonusPercent: 0 },

@@ -55,7 +55,7 @@ export type Prefecture = (typeof PREFECTURES)[number];
 
 export const isPrefecture = (value: string): value is Prefecture => (PREFECTURES as readonly string[]).includes(value);
 
-/** How many addresses one member's book holds (product.md: up to 5). */
+/** How many addresses one member's book holds (docs/product.md: up to 5). */
 export const MAX_ADDRESSES_PER_MEMBER = 5;
 
 /**

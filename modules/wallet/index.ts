@@ -9,7 +9,7 @@ import { refuse, RefusalError, type Refusal } from '#modules/kernel';
 
 export { coinKinds, type CoinKind } from './schema';
 
-/** Default lifetimes (product.md): paid coins 180 days after purchase, free coins 90 days. */
+/** Default lifetimes (docs/product.md): paid coins 180 days after purchase, free coins 90 days. */
 export const PAID_COIN_DAYS = 180;
 export const FREE_COIN_DAYS = 90;
 /** "Expires soon" on the balance card: within this many days. */
@@ -542,7 +542,7 @@ export async function expireDueCoins(db: Database, now = new Date(), batch = 500
   }
 }
 
-/** Every invariant of architecture.md the data can show; an empty list means all hold. */
+/** Every invariant of docs/architecture.md the data can show; an empty list means all hold. */
 export async function checkInvariants(db: Database): Promise<Record<string, unknown>[]> {
   const [row] = await queryRows<{ v: Record<string, unknown>[] }>(db, sql`select shop_check_invariants() as v`);
   return row!.v;

@@ -1,5 +1,5 @@
 // The JSON API under /api/v1 on the built shop: openapi.json, the reference page, the catalogue,
-// errors in api.md's shape, and the sign-in wall of member operations.
+// errors in docs/api.md's shape, and the sign-in wall of member operations.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { get, shopUrl } from '#tests/http';
 

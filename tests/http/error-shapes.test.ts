@@ -1,4 +1,4 @@
-// D4: every error answer has the body of api.md, { error: { code, message } } with a Japanese message —
+// D4: every error answer has the body of docs/api.md, { error: { code, message } } with a Japanese message —
 // also those that never reach Hono (a URL over Node's 16 KiB header limit, every malformed request the
 // HTTP parser refuses, sent here over raw sockets), better-auth's unknown paths and its own errors, and a
 // byte range past a file's end.

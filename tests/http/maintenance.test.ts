@@ -2,7 +2,7 @@
 // cache, so the switch is seen at once): who may open /admin/maintenance (members 404, staff without
 // shop:write 403), switching on only after the confirmation, the banner with the planned end in JST,
 // members' draws, checkouts and address changes refused in Japanese with 503 (API: Retry-After and
-// api.md's error body; pages: on the form, never a 500), a payment started before and paid meanwhile
+// docs/api.md's error body; pages: on the form, never a 500), a payment started before and paid meanwhile
 // still credited through the return page and the webhook, the admin area usable, health saying so.
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -167,7 +167,7 @@ describe.skipIf(!databaseUrl)(
         maintenance: { on: true, endsAt: endsAt.toISOString().slice(0, 17) + '00.000Z' },
       });
 
-      // The API's draw: 503, Retry-After, api.md's body in Japanese; nothing spent.
+      // The API's draw: 503, Retry-After, docs/api.md's body in Japanese; nothing spent.
       const drawn = await api(`/gachas/${PACK}/draws`, alice, { body: { count: 1 }, key: randomUUID() });
       expect(drawn.status).toBe(503);
       expect(Number(drawn.headers.get('retry-after'))).toBeGreaterThan(3600);

@@ -1,5 +1,5 @@
 // The draw under a storm, over HTTP, from two server instances on one PostgreSQL database
-// (architecture.md, Tests: "a sell-out storm with more requests than lots, from two server
+// (docs/architecture.md, Tests: "a sell-out storm with more requests than lots, from two server
 // instances, then every invariant"). Three scenes:
 //   1. 12,000 requests for a 10,000-lot pack with a ラストワン賞 and five キリ番賞 (decision 027): exactly
 //      10,000 lots go, once each; each キリ番 has exactly one winner, the draw that took that lot of the

@@ -1,4 +1,4 @@
-// A plain in-memory model of the wallet and the draw (product.md: Coins, Drawing, Prizes won),
+// A plain in-memory model of the wallet and the draw (docs/product.md: Coins, Drawing, Prizes won),
 // written from the product rules and not from the SQL, for the property tests in
 // modules/draw/properties.db.test.ts. Times are epoch milliseconds; coins are integers.
 //

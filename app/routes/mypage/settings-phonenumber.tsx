@@ -1,6 +1,6 @@
 // /mypage/settings/phonenumber: the member's phone number, added or changed with a 6-digit SMS code
 // (valid 10 minutes, 5 tries, 60 s between sends), or removed when another sign-in method remains.
-// Shipping and invitation rewards need a verified number (design/product.md).
+// Shipping and invitation rewards need a verified number (docs/product.md).
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/settings-phonenumber';
 import { shopRequestContext } from '~/context';

@@ -1,4 +1,4 @@
-// Helpers every /api/v1 operation shares: the error thrown to answer api.md's error body, Japanese
+// Helpers every /api/v1 operation shares: the error thrown to answer docs/api.md's error body, Japanese
 // validation messages, the Idempotency-Key header, request hashes, cursor paging and times.
 import crypto from 'node:crypto';
 import type { Context } from 'hono';
@@ -50,7 +50,7 @@ export const VALIDATION_FAILED_MESSAGE = '入力内容に誤りがあります�
 
 export { japaneseIssueMessage, JAPANESE_PARSE, fieldMessages } from '../../validation';
 
-/** The 400 of api.md for invalid input, with one Japanese message per field. */
+/** The 400 of docs/api.md for invalid input, with one Japanese message per field. */
 export function validationFailed(fields: Record<string, string>): ApiError {
   return new ApiError(400, 'VALIDATION_FAILED', VALIDATION_FAILED_MESSAGE, { fields });
 }
@@ -235,7 +235,7 @@ export const isoDateTime = () =>
 // ---------------------------------------------------------------------------------------------
 // Error body
 
-/** The error body of api.md. */
+/** The error body of docs/api.md. */
 export const errorResponseSchema = z
   .object({
     error: z.object({

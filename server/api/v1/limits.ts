@@ -106,7 +106,7 @@ async function stateOf(db: Database, memberId: string, now = new Date()): Promis
 type Stored = { status: number; body: unknown };
 
 /**
- * Runs a change once per Idempotency-Key (api.md: a retry answers the first result; the key with another
+ * Runs a change once per Idempotency-Key (docs/api.md: a retry answers the first result; the key with another
  * body is 409); without a key it just runs. A refusal is stored as its error body, so a replay says the same.
  */
 async function onceByKey(
