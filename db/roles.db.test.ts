@@ -10,7 +10,7 @@ import { createTestDatabase, DEFAULT_ADMIN_URL, type TestDatabase } from '#tests
 import { createMemberWithCoins, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { checkInvariants, getBalance } from '#modules/wallet';
-import { drawLots } from '#modules/draw';
+import { convertPrizes, drawLots, undoConversion } from '#modules/draw';
 import { endPack } from '#modules/gacha';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -151,10 +151,20 @@ describe('database roles (PostgreSQL)', () => {
     });
     expect(drawn.ok).toBe(true);
     expect((await getBalance(db, member)).total).toBe(200);
+    // A conversion and its 元に戻す (decision 057) as the shop role: the undo locks the wallet and takes the
+    // grant back through the wallet's own functions, so the balance is exactly as before.
+    if (!drawn.ok) throw new Error(drawn.code);
+    const converted = await convertPrizes(db, member, [drawn.result.items[0]!.prizeId], {
+      freeCoinDays: TEST_RULES.freeCoinDays,
+      undoSeconds: 60,
+    });
+    if (!converted.ok || !converted.undo) throw new Error(`conversion as the shop role: ${JSON.stringify(converted)}`);
+    expect(await undoConversion(db, member, converted.undo.conversionId)).toMatchObject({ ok: true, replay: false });
+    expect((await getBalance(db, member)).total).toBe(200);
     const [count] = rowsOf<{ n: number }>(
       await db.execute(sql`select count(*)::int as n from coin_ledger where member_id = ${member}`),
     );
-    expect(count!.n).toBe(4);
+    expect(count!.n).toBe(6);
     const small = await createPublishedPack(db, { lots: 4, price: 10, lastOne: true, drawOptions: [1, 4] });
     const soldOut = await drawLots(db, {
       decisionDays: TEST_RULES.prizeDecisionDays,

@@ -94,7 +94,7 @@ CREATE OR REPLACE FUNCTION prize_convert_undo(p_member text, p_conversion uuid, 
 LANGUAGE plpgsql AS $$
 DECLARE
   v_now timestamptz := coalesce(p_now, now());
-  c record; p record; g record; v_n int := 0; v_tiers text[] := '{}'; v_ids uuid[] := '{}';
+  c record; p record; v_grant bigint; v_n int := 0; v_tiers text[] := '{}'; v_ids uuid[] := '{}';
   v_grants bigint[] := '{}'; v_refs uuid[] := '{}';
 BEGIN
   SELECT * INTO c FROM prize_conversions WHERE id = p_conversion FOR UPDATE;
@@ -116,21 +116,18 @@ BEGIN
     v_n := v_n + 1; v_ids := v_ids || p.id; v_tiers := v_tiers || p.tier_id;
     IF p.conversion_value > 0 THEN
       -- This conversion's grant: under its own key after an earlier undo, else the prize's first key.
-      SELECT l.grant_id INTO g FROM coin_ledger l
-       WHERE l.seq = 0 AND l.idem_key IN ('convert:' || p.id || ':' || c.id, 'convert:' || p.id)
-       ORDER BY length(l.idem_key) DESC LIMIT 1;
-      IF NOT FOUND THEN
+      v_grant := wallet_grant_of_key(ARRAY['convert:' || p.id || ':' || c.id, 'convert:' || p.id]);
+      IF v_grant IS NULL THEN
         RETURN jsonb_build_object('status', 'rejected', 'code', 'UNDO_UNAVAILABLE');
       END IF;
-      v_grants := v_grants || g.grant_id; v_refs := v_refs || p.id;
+      v_grants := v_grants || v_grant; v_refs := v_refs || p.id;
     END IF;
   END LOOP;
   IF v_n <> cardinality(c.prize_ids) THEN
     RETURN jsonb_build_object('status', 'rejected', 'code', 'UNDO_UNAVAILABLE');
   END IF;
-  -- The wallet's lock, then the grants: every coin granted must still be there (none spent).
-  PERFORM 1 FROM wallets WHERE member_id = p_member FOR UPDATE;
-  IF EXISTS (SELECT 1 FROM coin_grants WHERE id = ANY (v_grants) AND (remaining <> amount OR expires_at <= v_now)) THEN
+  -- The wallet's lock, then the grants (the wallet's own function): every coin granted must still be there.
+  IF NOT wallet_grants_untouched(p_member, v_grants, v_now) THEN
     RETURN jsonb_build_object('status', 'rejected', 'code', 'COINS_SPENT');
   END IF;
   BEGIN

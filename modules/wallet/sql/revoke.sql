@@ -39,3 +39,25 @@ BEGIN
   VALUES (g.member_id, g.kind, -v_take, p_counter, p_reason, p_idem, 0, p_grant, p_ref, w.paid, w.free, v_now);
   RETURN jsonb_build_object('revoked', v_take, 'replay', false);
 END $$;
+
+-- For a take-back that must be whole (a conversion's 元に戻す, decision 057): the grant a ledger key
+-- credited (the first of the keys that has one), so the caller need not read the ledger itself.
+CREATE OR REPLACE FUNCTION wallet_grant_of_key(p_keys text[]) RETURNS bigint
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+  SELECT l.grant_id FROM unnest(p_keys) WITH ORDINALITY AS k(key, n)
+    JOIN coin_ledger l ON l.idem_key = k.key AND l.seq = 0 AND l.grant_id IS NOT NULL
+   ORDER BY k.n LIMIT 1
+$$;
+
+-- Locks the member's wallet (lock order: the wallet, then grants) and answers whether every listed grant
+-- is the member's, alive and untouched (nothing of it spent, expired or taken back), so that taking them
+-- back leaves the balance exactly as before they were granted. The lock holds to the caller's commit.
+CREATE OR REPLACE FUNCTION wallet_grants_untouched(p_member text, p_grants bigint[], p_now timestamptz)
+  RETURNS boolean
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  PERFORM 1 FROM wallets WHERE member_id = p_member FOR UPDATE;
+  RETURN NOT EXISTS (SELECT 1 FROM coin_grants
+                      WHERE id = ANY (p_grants)
+                        AND (member_id <> p_member OR remaining <> amount OR expires_at <= coalesce(p_now, now())));
+END $$;
