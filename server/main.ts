@@ -39,6 +39,7 @@ import { claimEmbeddedDatabase, EmbeddedDatabaseBusy, type OperatorClaim, type O
 import { sendWelcomeMail } from './mailbox';
 import { syncLevelTable } from '#modules/progression';
 import { levelRulesOf } from './progression';
+import { OpenedServices, type Closer } from './closers';
 
 const projectRoot = projectRootOf(import.meta.url);
 
@@ -89,18 +90,40 @@ function embeddedDatabaseBusyMessage(dataDir: string, held: OperatorFile): strin
         '組み込みデータベースは一つのプロセスしか開けません。そのサーバーを止めるか、別の DATA_DIR を指定してください。';
 }
 
+/**
+ * Opens every service in order, each added to one clean-up list as it opens; if anything fails on the
+ * way (a migration, a provider's set-up, the port in use) everything opened so far closes, the database
+ * last, and the error goes on.
+ */
 async function bootShop(
   config: ShopConfig,
   options: { development?: boolean },
   claim: OperatorClaim | undefined,
 ): Promise<RunningShop> {
   const logger = createLogger(config.LOG_LEVEL);
+  const opened = new OpenedServices();
+  try {
+    return await openShop(config, options, claim, logger, opened);
+  } catch (error) {
+    await opened.closeAll(logger);
+    throw error;
+  }
+}
+
+async function openShop(
+  config: ShopConfig,
+  options: { development?: boolean },
+  claim: OperatorClaim | undefined,
+  logger: ReturnType<typeof createLogger>,
+  opened: OpenedServices,
+): Promise<RunningShop> {
   limitImageMemory();
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     migrationUrl: config.DATABASE_MIGRATION_URL,
     dataDir: config.dataDir,
   });
+  opened.add('database', () => database.close());
   await database.migrate();
   // The level table the draw's SQL reads (decision 037): the settings' one, written once per change.
   await syncLevelTable(database.db, levelRulesOf(config));
@@ -113,8 +136,10 @@ async function bootShop(
     });
   }
   const line = await lineLinking(config, logger);
+  opened.add('LINE', () => line.close());
   // Google, Facebook, GitHub and X on a sandbox shop without their keys: the local stand-ins.
   const social = await socialSignInStandins(config, logger);
+  opened.add('social sign-in stand-ins', () => social.close());
   config = social.config;
   // Identity's mails and codes go to the outbox; the messaging jobs send them (SMTP, Twilio) or hold them.
   const messenger = outboxMessenger(database.db, config);
@@ -125,6 +150,7 @@ async function bootShop(
     logger,
     keyPrefix: RATE_LIMIT_KEY_PREFIX,
   });
+  opened.add('rate limiter', () => limiter.close());
   const attachInvitation = attachInvitationOnSignUp(database.db, logger);
   const auth = createShopAuth({
     db: database.db,
@@ -167,16 +193,22 @@ async function bootShop(
     database,
     logger,
   });
+  opened.add('page cache', () => pages.stop());
   const live = await createLiveUpdates(database, logger, {
     highlightCoins: config.PRIZE_HIGHLIGHT_COINS,
     onSoldOut: () => pages.clear(),
   });
+  // Its streams must end before the HTTP server can drain: stop() calls it first.
+  const stopLive = opened.add('live updates', () => live.stop());
   await ensureDefaultCoinPacks(database.db);
   const payments = await createPaymentServices({ config, db: database.db, logger });
+  opened.add('payments', () => payments.close());
   // The sign-in form's redirect goes to a stand-in's page: form-action must allow its origin.
   payments.pageSources.formAction.unshift(...new Set(Object.values(social.hosts)));
   const messaging = await createMessagingServices(config, logger);
+  opened.add('messaging', () => messaging.close());
   const content = createContentSource(config, database.db, logger);
+  opened.add('content source', () => content.close());
   const services: ShopServices = {
     config,
     database,
@@ -194,18 +226,21 @@ async function bootShop(
     pages,
     memory: createMemoryTrimmer({ logger, intervalSeconds: config.MEMORY_TRIM_SECONDS }),
   };
+  opened.add('memory trimmer', () => services.memory?.stop());
   // Jobs start after the migrations (pg-boss migrates its own schema, `pgboss`) and stop before the database closes.
-  let jobs: JobRunner | undefined;
-  if (config.JOBS_ENABLED) {
-    jobs = createJobRunner({ database, logger, config });
+  const jobs: JobRunner | undefined = config.JOBS_ENABLED ? createJobRunner({ database, logger, config }) : undefined;
+  let stopJobs: Closer | undefined;
+  let stopNudge: Closer | undefined;
+  if (jobs) {
     registerShopJobs(jobs, services);
+    stopJobs = opened.add('jobs', () => jobs.stop());
     await jobs.start();
+    // A committed message is sent at once rather than at the next minute's run.
+    stopNudge = opened.add(
+      'outbox nudge',
+      await startOutboxNudge(database, () => jobs.runNow('messaging.deliver'), logger),
+    );
   }
-  // A committed message is sent at once rather than at the next minute's run.
-  const runner = jobs;
-  const stopNudge = runner
-    ? await startOutboxNudge(database, () => runner.runNow('messaging.deliver'), logger)
-    : async () => undefined;
 
   const app = createServerApp({
     services,
@@ -229,24 +264,19 @@ async function bootShop(
   // Every other refusal Node would make with an empty body or none: CONNECT, an unknown Expect.
   server.on('connect', refuseConnect(logger));
   server.on('checkExpectation', refuseExpectation());
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.PORT, config.HOST, resolve);
-    });
-  } catch (error) {
-    await stopNudge();
-    await jobs?.stop();
-    await messaging.close();
-    await live.stop();
-    await pages.stop();
-    await payments.close();
-    await line.close();
-    await social.close();
-    await limiter.close();
-    content.close();
-    throw error;
-  }
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, resolve);
+  });
+  opened.add('HTTP server', async () => {
+    // No nudge may wake the jobs while they stop.
+    await stopNudge?.();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    // Running jobs get a few seconds to finish while the HTTP server drains; then the rest closes.
+    await Promise.all([closed, stopJobs?.()]);
+    server.closeAllConnections();
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://localhost:${port}`;
@@ -270,6 +300,10 @@ async function bootShop(
           logger,
           signal: warmUp.signal,
         }).then(() => undefined);
+  opened.add('image warm-up', async () => {
+    warmUp.abort();
+    await warming;
+  });
   // Start-up's garbage (migrations, demo data, the first renders) goes back at once; the warm-up's
   // encodes end with their own trim (the image route's onTransform).
   services.memory?.soon();
@@ -279,25 +313,10 @@ async function bootShop(
     url,
     jobs,
     async stop() {
-      // Live-update streams end first, or the server would wait for them forever.
-      warmUp.abort();
-      await warming;
-      services.memory?.stop();
-      await live.stop();
-      await pages.stop();
-      await stopNudge();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      // Running jobs get a few seconds to finish while the HTTP server drains; then the database closes.
-      await Promise.all([closed, jobs?.stop()]);
-      server.closeAllConnections();
-      await messaging.close();
-      await payments.close();
-      await line.close();
-      await social.close();
-      await limiter.close();
-      content.close();
-      await database.close();
+      // Live-update streams end first, or the server would wait for them forever; then everything else,
+      // last opened first (the image warm-up, the HTTP server with the jobs, …, the database).
+      await stopLive();
+      await opened.closeAll(logger);
     },
   };
 }

@@ -2,7 +2,6 @@
 export * from './rules';
 export type * from './view';
 export { readFarmRules, listFarmSeeds, FARM_RULES_ID } from './store';
-export { farmRules, farmSeeds, farmPlots, farmDays, farmActions } from './schema';
 export {
   farmViewOf,
   plantSeed,

@@ -10,8 +10,6 @@ import { invitationCodeOf, inviterOfCode, normaliseInvitationCode } from '#modul
 import { isStaffRole, memberStandingOf, publicNicknames } from '#modules/identity';
 import { friendships } from './schema';
 
-export { friendships } from './schema';
-
 export const FRIEND_REFUSAL_CODES = [
   'FRIEND_CODE_INVALID',
   'FRIEND_CODE_UNKNOWN',

@@ -11,7 +11,8 @@ import { startInstances, STORM_AUTH_SECRET, type ShopCluster } from '#tests/inst
 import { createSessionMembers, type SessionMember } from '#tests/members';
 import { openDatabase, queryRows, type DatabaseHandle } from '#db/client';
 import { checkInvariants } from '#modules/wallet';
-import { FARM_RULES_ID, farmRules } from '#modules/farm';
+import { FARM_RULES_ID } from '#modules/farm';
+import { farmRules } from '#db/schema';
 import { decideFriendship, friendCodeOf, requestFriend } from '#modules/friends';
 
 const database = await createTestDatabase('farm-storm');
