@@ -99,6 +99,10 @@ describe.each<ViewportName>(['phone', 'desktop'])('buying coins on a %s', (viewp
       expect(digits(await dialog.getByTestId('confirm-after').textContent())).toBe(1010 - PACK.price);
       await dialog.getByTestId('confirm-draw').click();
       await page.waitForURL(/\/result\//);
+      // The reveal plays alone on the page (decision 056); スキップ lands on the result with its header.
+      const reveal = page.getByRole('dialog', { name: '抽選演出' });
+      await reveal.getByRole('button', { name: /スキップ/ }).click();
+      await reveal.waitFor({ state: 'detached' });
       await expect
         .poll(async () => digits(await page.getByTestId('header-coins-total').textContent()), { timeout: 20_000 })
         .toBe(1010 - PACK.price);
