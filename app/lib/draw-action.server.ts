@@ -1,13 +1,13 @@
-// The pack page's draw as a form action: the same request schema as the API's createDraw, the
-// same refusal words (server/refusals.ts), then the result page.
+// The pack page's draw as a form action: the same request schema as the API's createDraw, the same
+// draw use case (server/draw.ts) and the same refusal words (server/refusals.ts), then the result page.
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { notFound } from '~/lib/not-found';
-import { drawLots, drawRequestSchema } from '#modules/draw';
+import { drawRequestSchema } from '#modules/draw';
 import { getGachaDetail } from '#modules/gacha';
 import { idempotencyKeySchema } from '#modules/idempotency';
-import { currentRank } from '#modules/progression';
 import { describeRefusal } from '#server/refusals';
+import { drawForMember } from '#server/draw';
 import { parseWithMessage } from '#server/validation';
 import { numberField, readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import { maintenanceRefusal, refusalInit } from './maintenance.server';
@@ -38,18 +38,19 @@ export async function drawAction(shop: ShopRequest, request: Request, params: { 
   });
   if (!parsed.ok)
     return data<DrawActionData>({ error: { code: 'VALIDATION_FAILED', message: parsed.message } }, { status: 400 });
-  const { db, live } = shop.services;
-  const pack = await getGachaDetail(db, params.gachaId);
+  const pack = await getGachaDetail(shop.services.db, params.gachaId);
   if (!pack || pack.genreId !== params.genreId) throw notFound(path);
-  const rank = pack.minRank ? (await currentRank(db, shop.member.id)).rank : 0;
-  const outcome = await drawLots(db, {
-    memberId: shop.member.id,
-    gachaId: pack.id,
-    count: parsed.data.count,
-    idempotencyKey: `web:${parsed.data.idempotencyKey}`,
-    rank,
-    decisionDays: shop.services.config.PRIZE_DECISION_DAYS,
-  });
+  // The one draw use case the API's createDraw also calls (server/draw.ts).
+  const outcome = await drawForMember(
+    shop.services,
+    { memberId: shop.member.id },
+    {
+      gachaId: pack.id,
+      count: parsed.data.count,
+      idempotencyKey: `web:${parsed.data.idempotencyKey}`,
+      minRank: pack.minRank || null,
+    },
+  );
   if (!outcome.ok) {
     const refused = describeRefusal(outcome);
     return data<DrawActionData>(
@@ -63,6 +64,5 @@ export async function drawAction(shop: ShopRequest, request: Request, params: { 
       refusalInit(refused),
     );
   }
-  if (!outcome.result.replay) live?.noteChange(pack.id);
   throw redirect(`/gacha/${pack.genreId}/${pack.id}/result/${outcome.result.drawId}?reveal=1`);
 }

@@ -78,6 +78,13 @@ afterAll(async () => {
   if (handle) {
     // Whatever happened above, the shop is open for the files after this one.
     await handle.db.transaction((tx) => setMaintenance(tx, { on: false, message: null, endsAt: null }, 'test'));
+    // …and the shared shop has seen it (its cache holds the switch up to MAINTENANCE_CACHE_SECONDS): the
+    // next file must not meet a closed shop (its pages' manifest fetches were answered 503).
+    for (;;) {
+      const health = JSON.parse((await get('/api/health')).body) as { maintenance?: { on: boolean } | null };
+      if (!health.maintenance?.on) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     expect(await checkInvariants(handle.db)).toEqual([]);
   }
   await handle?.close();

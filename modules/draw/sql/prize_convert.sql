@@ -49,7 +49,7 @@ BEGIN
     UPDATE prizes SET status = 'converted', decided_at = v_now, auto_converted = p_auto WHERE id = p.id;
     IF p.conversion_value > 0 THEN
       v_key := 'convert:' || p.id;
-      IF EXISTS (SELECT 1 FROM coin_ledger WHERE idem_key = v_key AND seq = 0) THEN
+      IF wallet_grant_of_key(ARRAY[v_key]) IS NOT NULL THEN
         v_key := v_key || ':' || v_conversion;
       END IF;
       PERFORM wallet_grant(p_member, 'free', p.conversion_value, v_now + p_free_expiry,

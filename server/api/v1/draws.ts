@@ -3,19 +3,12 @@
 import { z } from 'zod';
 import { apiSchema, defineOperation } from './registry';
 import { ApiError, isoDateTime } from './http';
-import {
-  drawLots,
-  drawLotsForSession,
-  drawRequestSchema,
-  getDrawResult,
-  getPackReveal,
-  type DrawResult,
-} from '#modules/draw';
+import { drawRequestSchema, getDrawResult, getPackReveal, type DrawResult } from '#modules/draw';
 import { resolveMember } from './auth';
 import { kiribanProgressSchema } from './catalogue';
-import { gachaIdSchema, getGacha, getGachaDetail, getRemaining, kiribanProgress } from '#modules/gacha';
+import { gachaIdSchema, getGacha, getRemaining, kiribanProgress } from '#modules/gacha';
 import { isUuid, refuse } from '#modules/kernel';
-import { currentRank } from '#modules/progression';
+import { drawForMember } from '../../draw';
 
 const gachaId = gachaIdSchema.meta({ description: 'ガチャID' });
 
@@ -174,40 +167,18 @@ const createDraw = defineOperation({
     },
   },
   handler: async ({ c, services, params, body, idempotencyKey, sessionToken }) => {
-    const { db } = services;
-    const request = {
-      gachaId: params.gachaId,
-      count: body.count,
-      idempotencyKey: `api:${idempotencyKey!}`,
-      decisionDays: services.config.PRIZE_DECISION_DAYS,
-    };
-    // One database call with the session inside it; the draw function also answers GACHA_NOT_FOUND.
-    // Packs with a minimum rank, and sessions due for better-auth's refresh, take the longer way.
-    let outcome = (await needsRank(db, params.gachaId))
-      ? ('refresh' as const)
-      : await drawLotsForSession(db, { ...request, sessionToken });
-    if (outcome === 'refresh') {
-      const member = await resolveMember(services, c.req.raw.headers);
-      if (!member) throw new ApiError(401, 'UNAUTHENTICATED', 'ログインしてください。');
-      const rank = (await needsRank(db, params.gachaId)) ? (await currentRank(db, member.id)).rank : 0;
-      outcome = await drawLots(db, { ...request, memberId: member.id, rank });
-    }
+    // The one draw use case the pack page also calls (server/draw.ts), with the session resolved in it.
+    const outcome = await drawForMember(
+      services,
+      { sessionToken, resolveMember: () => resolveMember(services, c.req.raw.headers) },
+      { gachaId: params.gachaId, count: body.count, idempotencyKey: `api:${idempotencyKey!}` },
+    );
+    if (!outcome) throw new ApiError(401, 'UNAUTHENTICATED', 'ログインしてください。');
     // Status, message and DRAW_BUSY's Retry-After come from server/refusals.ts.
     if (!outcome.ok) return refuse(outcome.code, outcome.details);
-    if (!outcome.result.replay) services.live?.noteChange(outcome.result.gachaId);
     return { status: outcome.result.replay ? 200 : 201, body: toDrawBody(outcome.result) };
   },
 });
-
-/** Only packs with a minimum rank need the member's rank (one query less on every other draw). */
-const rankedPacks = new Map<string, { minRank: number | null; at: number }>();
-async function needsRank(db: Parameters<typeof getGacha>[0], id: string): Promise<boolean> {
-  const cached = rankedPacks.get(id);
-  if (cached && Date.now() - cached.at < 60_000) return cached.minRank !== null;
-  const detail = await getGachaDetail(db, id);
-  rankedPacks.set(id, { minRank: detail?.minRank ?? null, at: Date.now() });
-  return (detail?.minRank ?? null) !== null;
-}
 
 const getDrawResultOperation = defineOperation({
   operationId: 'getDrawResult',
