@@ -135,7 +135,7 @@ describe('the modules’ SQL names its own tables', () => {
       ['gacha_tiers', 'prizes'],
     );
     expect([...namedTables('-- FROM wallets in a comment only\nSELECT 1', owners)]).toEqual([]);
-    const payments = moduleSqlTexts().find((t) => t.file === 'modules/payments/index.ts')!;
+    const payments = moduleSqlTexts().find((t) => t.file === 'modules/payments/unused-paid-report.ts')!;
     expect(namedTables(payments.text, owners).has('coin_ledger')).toBe(true);
   });
 });
