@@ -260,13 +260,13 @@ export function createServerApp(options: ServerAppOptions) {
     return authAnswer(await auth.handler(c.req.raw), c.req.path, c.get('requestId'));
   });
   // Live remaining counts (server-sent events); the stream is not a JSON operation.
-  app.get('/api/v1/gachas/:gachaId/events', (c) =>
+  app.get('/api/v1/gachas/:gachaId/events', (c): Response | Promise<Response> =>
     services.live
       ? services.live.stream(c, c.req.param('gachaId'))
       : apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'),
   );
   // The winners feed as it happens (decision 036): every shown pack's new top-tier wins.
-  app.get('/api/v1/winners/events', (c) =>
+  app.get('/api/v1/winners/events', (c): Response | Promise<Response> =>
     services.live ? services.live.streamWinners(c) : apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'),
   );
   app.route('/api/v1', createApiV1(services));
