@@ -25,20 +25,24 @@ export function retryAfterMs(header: string | null, now: number): number {
   return Number.isNaN(at) ? RATE_LIMIT_DEFAULT_RETRY_MS : Math.max(0, at - now);
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
+/** How the source waits: after a 429, and between a queue's attempts. A test passes one on a fake clock. */
+export type Pause = (ms: number, signal: AbortSignal) => Promise<void>;
+
+/** Waits `ms` on a real timer (which does not keep the process alive); rejects when `signal` aborts. */
+export const pause: Pause = (ms, signal) =>
+  new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', stop);
       resolve();
     }, ms);
+    timer.unref?.();
     const stop = () => {
       clearTimeout(timer);
       reject(signal.reason);
     };
     signal.addEventListener('abort', stop, { once: true });
   });
-}
 
 /**
  * Wraps `fetchImpl` for createClient({ fetch }). `closed` aborts every request and wait (close()).
@@ -46,8 +50,9 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  */
 export function createPrismicFetch(
   fetchImpl: typeof fetch,
-  rules: { timeoutMs: number; closed: AbortSignal },
+  rules: { timeoutMs: number; closed: AbortSignal; pause?: Pause },
 ): FetchLike {
+  const wait = rules.pause ?? pause;
   return async (input: string, init?: RequestInitLike): Promise<ResponseLike> => {
     const where = new URL(input).pathname;
     for (let attempt = 1; ; attempt++) {
@@ -72,7 +77,7 @@ export function createPrismicFetch(
           throw new ContentError('rate-limited', `Prismic rate-limited ${where} (${attempt} attempts)`, {
             status: 429,
           });
-        await pause(delay, rules.closed).catch((reason: unknown) => {
+        await wait(delay, rules.closed).catch((reason: unknown) => {
           throw new ContentError('unavailable', 'the content source was closed', { cause: reason });
         });
         continue;

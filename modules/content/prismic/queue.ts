@@ -2,6 +2,7 @@
 // 3 attempts): refreshes and previews run one at a time, each start at least the interval after the
 // previous job (or attempt) ended, so a busy shop never sends Prismic bursts; a failed attempt that may
 // succeed later is tried again in the job's own turn, up to the cap.
+import { pause, type Pause } from './http';
 
 export interface JobQueue {
   /** Runs `job` in turn; `attempt` counts from 1. Rejects with the last attempt's error. */
@@ -18,24 +19,16 @@ export function createJobQueue(rules: {
   maxAttempts: number;
   /** Whether another attempt may succeed (a timeout, a 5xx) rather than fail the same way (a 401). */
   retryable: (error: unknown) => boolean;
+  /** How to wait out the interval (a real timer unless a test passes a fake clock's). */
+  pause?: Pause;
 }): JobQueue {
   let tail: Promise<unknown> = Promise.resolve();
   // Date.now() rather than a monotonic clock: tests move the wall clock to expire the repository cache.
   let lastEnd = -Infinity;
   let closedWith: Error | null = null;
-  const sleepers = new Set<() => void>();
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      timer.unref?.();
-      sleepers.add(wake);
-    });
+  // close() wakes every sleeping job at once, which then sees closedWith.
+  const closing = new AbortController();
+  const sleep = (ms: number) => (rules.pause ?? pause)(ms, closing.signal).catch(() => undefined);
 
   async function turn<T>(job: (attempt: number) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
@@ -62,7 +55,7 @@ export function createJobQueue(rules: {
     },
     close(reason) {
       closedWith = reason;
-      for (const wake of [...sleepers]) wake();
+      closing.abort(reason);
     },
   };
 }

@@ -1,6 +1,9 @@
 // The Prismic source against the local stand-in of Prismic's document API (devtools/standins/prismic):
 // the specification's client rules (paging, repository cache, 429, expired refs, error codes, the queue)
 // and the outage fallback. Time is measured with lower bounds only: a busy machine is slower, never faster.
+// The source's own waits (after a 429, between a job's attempts) run on a fake clock where a test asks for
+// one (onFakeClock): the wait moves Date and performance forward at once, so the stand-in's timestamps show
+// the same gaps real waiting would, without the suite sleeping through them.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +16,7 @@ import {
   type StandinDocument,
 } from '#devtools/standins/prismic';
 import { isContentError } from '../errors';
+import { pause } from './http';
 import { createPrismicSource, type PrismicSource } from './source';
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'prismic-source-'));
@@ -44,6 +48,20 @@ function recordingLogger() {
   return { logger: logger as unknown as Logger, lines };
 }
 
+/** Date and performance.now() become a fake clock that the source's waits move forward (setTimeout stays real). */
+function onFakeClock(now = Date.now()) {
+  vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+  vi.setSystemTime(now);
+}
+
+/** The source's wait: on the fake clock it moves time forward by `ms` at once; otherwise it really waits. */
+const pauseOnTheTestClock: typeof pause = (ms, signal) => {
+  if (!vi.isFakeTimers()) return pause(ms, signal);
+  if (signal.aborted) return Promise.reject(signal.reason);
+  vi.advanceTimersByTime(ms);
+  return Promise.resolve();
+};
+
 function sourceFor(
   standin: PrismicStandin,
   options: { cacheFile?: string; accessToken?: string; logger?: Logger } = {},
@@ -53,6 +71,7 @@ function sourceFor(
     accessToken: options.accessToken,
     cacheFile: options.cacheFile ?? path.join(workDir, `copy-${fileNumber++}.json`),
     logger: options.logger ?? recordingLogger().logger,
+    pause: pauseOnTheTestClock,
   });
   opened.sources.push(source);
   return source;
@@ -107,7 +126,7 @@ describe('the Prismic source: reading', () => {
   });
 
   it('fetches the repository at most once per 5 s, and lists again only when the master ref moved', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
     const start = Date.parse('2026-11-24T10:00:00Z');
     vi.setSystemTime(start);
     const standin = await standinWith([page('terms', '利用規約')]);
@@ -210,6 +229,7 @@ describe('the Prismic source: reading', () => {
   });
 
   it('answers a preview ref by document id without putting it into the copy', async () => {
+    onFakeClock();
     const published = page('campaign', '公開版');
     const standin = await standinWith([published]);
     const source = sourceFor(standin);
@@ -237,6 +257,7 @@ describe('the Prismic source: reading', () => {
 
 describe('the Prismic source: the specification client rules', () => {
   it('waits the Retry-After delay on 429, and 1000 ms when there is none', async () => {
+    onFakeClock();
     for (const { header, atLeast } of [
       { header: '2', atLeast: 1990 },
       { header: undefined, atLeast: 990 },
@@ -262,6 +283,7 @@ describe('the Prismic source: the specification client rules', () => {
   });
 
   it('stops after 3 rate-limited attempts with rate-limited', async () => {
+    onFakeClock();
     const standin = await standinWith([]);
     standin.answer = (request) =>
       request.kind === 'search' ? { status: 429, body: {}, headers: { 'retry-after': '0' } } : null;
@@ -271,6 +293,7 @@ describe('the Prismic source: the specification client rules', () => {
   });
 
   it('retries an expired (410) or unknown (404) ref with the master ref Prismic names', async () => {
+    onFakeClock();
     for (const retire of ['expire', 'forget'] as const) {
       const standin = await standinWith([page('terms', '旧版')]);
       const oldRef = standin.masterRef;
@@ -290,6 +313,7 @@ describe('the Prismic source: the specification client rules', () => {
   });
 
   it('reads the master ref again from the repository when Prismic names none, at most 3 times', async () => {
+    onFakeClock();
     const standin = await standinWith([page('terms', '旧版')]);
     standin.nameMasterRef = false;
     const oldRef = standin.masterRef;
@@ -323,6 +347,7 @@ describe('the Prismic source: the specification client rules', () => {
   });
 
   it('maps 400, 401, 403, 404 and 410 to the shop codes', async () => {
+    onFakeClock();
     const cases = [
       { status: 400, body: { type: 'parsing-error', message: 'bad q' }, code: 'invalid-query' },
       { status: 401, body: { type: 'api_security_error', message: 'Invalid access token' }, code: 'forbidden' },
@@ -350,6 +375,7 @@ describe('the Prismic source: the specification client rules', () => {
   });
 
   it('tries a failing job 3 times, at least 1500 ms apart, then reports unavailable', async () => {
+    onFakeClock();
     const standin = await standinWith([]);
     standin.answer = () => ({ status: 503, body: { message: 'Service Unavailable' } });
     const source = sourceFor(standin);
@@ -363,7 +389,7 @@ describe('the Prismic source: the specification client rules', () => {
 
 describe('the Prismic source: an outage', () => {
   it('serves the last good copy, from memory and after a restart from disk, and says it is stale', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
     const start = Date.parse('2026-11-24T10:00:00Z');
     vi.setSystemTime(start);
     const standin = await standinWith([page('terms', '利用規約'), page('privacy', 'プライバシーポリシー')]);
@@ -405,7 +431,7 @@ describe('the Prismic source: an outage', () => {
   });
 
   it('answers pages at once from a copy older than 5 s and refreshes it in the background', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
     const start = Date.parse('2026-11-24T10:00:00Z');
     vi.setSystemTime(start);
     const standin = await standinWith([page('terms', '旧版')]);
@@ -422,6 +448,7 @@ describe('the Prismic source: an outage', () => {
   });
 
   it('fails a page read with unavailable when there has never been a copy, without throwing for lists', async () => {
+    onFakeClock();
     const standin = await standinWith([]);
     await standin.stop();
     const source = sourceFor(standin);

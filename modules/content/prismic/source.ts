@@ -36,7 +36,7 @@ import {
   type PageData,
 } from '../source';
 import { mapPrismicDocument, PRISMIC_ROUTES, type PrismicBannerData } from './documents';
-import { createPrismicFetch, MAX_ATTEMPTS } from './http';
+import { createPrismicFetch, MAX_ATTEMPTS, type Pause } from './http';
 import { createJobQueue } from './queue';
 
 /**
@@ -69,6 +69,8 @@ export interface PrismicSourceOptions {
   logger: Logger;
   /** The fetch to send requests with (the global one unless a test wraps it). */
   fetch?: typeof fetch;
+  /** How to wait after a 429 and between attempts (real timers unless a test runs on a fake clock). */
+  pause?: Pause;
 }
 
 export type PrismicSource = ContentSource & {
@@ -172,6 +174,7 @@ export function createPrismicSource(options: PrismicSourceOptions): PrismicSourc
   const prismicFetch = createPrismicFetch(options.fetch ?? globalThis.fetch.bind(globalThis), {
     timeoutMs: PRISMIC_RULES.requestTimeoutMs,
     closed: closing.signal,
+    pause: options.pause,
   });
   const client = createClient(repository.name, {
     documentAPIEndpoint: repository.documentAPIEndpoint,
@@ -195,6 +198,7 @@ export function createPrismicSource(options: PrismicSourceOptions): PrismicSourc
     intervalMs: PRISMIC_RULES.queueIntervalMs,
     maxAttempts: PRISMIC_RULES.maxAttempts,
     retryable: worthAnotherAttempt,
+    pause: options.pause,
   });
 
   let snapshot: Snapshot | null = null;
