@@ -9,6 +9,8 @@ const alias = { '~': path.resolve(import.meta.dirname, 'app') };
 /** Where tests sit beside the code; a file that needs a database is named *.db.test.ts (README, "Tests"). */
 const besideTheCode = ['app', 'modules', 'server', 'db', 'scripts'];
 const DB_TESTS = besideTheCode.map((dir) => `${dir}/**/*.db.test.ts`);
+/** Tests that run a Node process of their own (a script, a server in another time zone): not pure, not quick. */
+const PROCESS_TESTS = besideTheCode.map((dir) => `${dir}/**/*.process.test.ts`);
 const UNIT_TESTS = besideTheCode.map((dir) => `${dir}/**/*.test.{ts,tsx}`);
 
 export default defineConfig({
@@ -24,13 +26,25 @@ export default defineConfig({
           name: 'unit',
           sequence: { groupOrder: 0 },
           include: UNIT_TESTS,
-          exclude: DB_TESTS,
+          exclude: [...DB_TESTS, ...PROCESS_TESTS],
           environment: 'node',
           // One module graph per worker instead of one per file: it halves the tier's time. So a unit test
           // leaves nothing behind (globals it sets are removed in afterAll, servers it starts are closed).
           isolate: false,
           setupFiles: ['tests/support/property-seed.ts'],
           testTimeout: scaledTimeout(30_000),
+          hookTimeout: scaledTimeout(60_000),
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // Child processes (scripts run as an operator runs them, the shop's date rules under another TZ).
+          name: 'process',
+          sequence: { groupOrder: 0 },
+          include: PROCESS_TESTS,
+          environment: 'node',
+          testTimeout: scaledTimeout(120_000),
           hookTimeout: scaledTimeout(60_000),
         },
       },

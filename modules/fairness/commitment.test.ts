@@ -1,12 +1,8 @@
 // The commitment scheme: seed, shuffle, hash, pseudonyms, reveal verification, and the stand-alone script.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { propertyRuns, scaledTimeout } from '#tests/settings';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { propertyRuns } from '#tests/settings';
 import { createHash } from 'node:crypto';
-import { execFile } from 'node:child_process';
 import {
   CHECK_NAMES,
   CommitmentInputError,
@@ -22,29 +18,17 @@ import {
   shuffleLots,
   verifyReveal,
   type PackReveal,
-  type PackTier,
 } from './commitment';
+import { fixture, kiribanReveal, kiribanTiers, seedFrom, tier } from './testing';
 
-const FIXTURE_PATH = path.join(import.meta.dirname, 'fixtures', 'reveal-sold-out.json');
 /** Known answer, also reproduced by the Python reference in decision 005: a change here is a format change. */
 const FIXTURE_COMMITMENT = 'bb4ff6dac4ec43c9b75838ef533df4cfd716f1b9fce188927b6255fb47b73c4a';
 const ZERO_SEED = '00'.repeat(32);
 
-const fixture = (): PackReveal => JSON.parse(fs.readFileSync(FIXTURE_PATH, 'utf8'));
-const seedFrom = (text: string) => createHash('sha256').update(text).digest('hex');
 const failedChecks = (reveal: PackReveal) =>
   verifyReveal(reveal)
     .checks.filter((c) => !c.ok)
     .map((c) => c.name);
-
-const tier = (id: string, quantity: number, isLastOne = false): PackTier => ({
-  id,
-  label: `${id}賞`,
-  cardName: `カード ${id}`,
-  quantity,
-  conversionValue: 100,
-  isLastOne,
-});
 
 /** A hex character other than the one given. */
 const otherHex = (c: string) => (c === '0' ? '1' : '0');
@@ -625,39 +609,6 @@ describe('buildPackReveal', () => {
   });
 });
 
-// ── キリ番賞 (decision 027) ──────────────────────────────────────────────────────────────────────────
-const kiribanTiers = (): PackTier[] => [
-  tier('a', 3),
-  tier('b', 7),
-  { ...tier('k', 2), label: 'キリ番賞', kiribanAt: [4, 9] },
-  tier('last', 1, true),
-];
-
-/** A pack of 10 lots with キリ番 4 and 9: draws of 3, 2, 4 and 1 lots (the 2nd takes lot 4, the 3rd lot 9). */
-function kiribanReveal(): PackReveal {
-  const tiers = kiribanTiers();
-  const gacha = { id: 'g-kiriban', title: 'キリ番テスト', pricePerDraw: 300 };
-  const seed = seedFrom('kiriban');
-  const { lots, commitment } = createPackCommitment({ gachaId: gacha.id, ...gacha, tiers }, seed);
-  const at = (minute: number) => `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z`;
-  return buildPackReveal({
-    gacha,
-    tiers,
-    commitment,
-    committedAt: at(0),
-    seed,
-    lots,
-    draws: [
-      { at: at(1), memberId: 'm1', positions: [1, 2, 3], lastOne: false },
-      { at: at(2), memberId: 'm2', positions: [4, 5], lastOne: false, kiriban: [4] },
-      { at: at(3), memberId: 'm3', positions: [6, 7, 8, 9], lastOne: false, kiriban: [9] },
-      { at: at(4), memberId: 'm1', positions: [10], lastOne: true },
-    ],
-    revealSalt: seedFrom('kiriban-salt'),
-    revealedAt: at(5),
-  });
-}
-
 describe('キリ番賞', () => {
   it('commits to the numbers in a v2 document; packs without キリ番 keep the v1 bytes', () => {
     const tiers = kiribanTiers();
@@ -749,82 +700,5 @@ describe('キリ番賞', () => {
     const reveal = kiribanReveal();
     reveal.tiers = reveal.tiers.map((t) => (t.id === 'k' ? { ...t, kiribanAt: [4, 8] } : t));
     expect(failedChecks(reveal)).toContain(CHECK_NAMES.commitment);
-  });
-});
-
-describe('scripts/verify-pack.ts', () => {
-  const root = path.resolve(import.meta.dirname, '..', '..');
-  const script = path.join(root, 'scripts', 'verify-pack.ts');
-  let dir: string;
-  beforeAll(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verify-pack-'));
-  });
-  afterAll(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  const run = (...args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', script, ...args],
-        { cwd: root, timeout: scaledTimeout(60_000) },
-        (error, stdout, stderr) => {
-          resolve({ code: error ? ((error as { code?: number }).code ?? -1) : 0, stdout, stderr });
-        },
-      );
-    });
-  const write = (name: string, text: string) => {
-    const file = path.join(dir, name);
-    fs.writeFileSync(file, text);
-    return file;
-  };
-
-  it('exits 0 for a valid reveal, 1 for a tampered one, 2 for unreadable or malformed input', async () => {
-    const tampered = fixture();
-    tampered.lots[0] = 'tier-s';
-    const [valid, bad, missing, notJson, wrongShape, noArgs] = await Promise.all([
-      run(FIXTURE_PATH),
-      run(write('tampered.json', JSON.stringify(tampered))),
-      run(path.join(dir, 'nothing-here.json')),
-      run(write('broken.json', '{"format": "oripa-pack-reveal/1",')),
-      run(write('shape.json', JSON.stringify({ ...fixture(), draws: 'none' }))),
-      run(),
-    ]);
-
-    expect(valid).toMatchObject({ code: 0, stderr: '' });
-    expect(valid.stdout).toContain('✓ コミットメント一致');
-    expect(valid.stdout).toContain('検証成功');
-    expect(valid.stdout).not.toContain('✗');
-
-    expect(bad.code).toBe(1);
-    expect(bad.stdout).toContain('✗ コミットメント一致');
-    expect(bad.stdout).toContain('✗ 賞の数量');
-    expect(bad.stdout).toContain('検証失敗');
-
-    for (const result of [missing, notJson, wrongShape, noArgs]) {
-      expect(result.code).toBe(2);
-      expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
-    }
-    expect(missing.stderr).toContain('ファイルを読み込めません');
-    expect(missing.stderr).toContain('ファイルがありません');
-    expect(notJson.stderr).toContain('JSON として読み込めません');
-    expect(wrongShape.stderr).toContain('draws: 配列ではありません');
-    expect(noArgs.stderr).toContain('使い方');
-  });
-
-  it('checks the キリ番賞 of a /2 file: exit 0, and 1 when an award is moved to another draw', async () => {
-    const tampered = kiribanReveal();
-    tampered.draws[2].kiriban = [];
-    tampered.draws[3].kiriban = [9];
-    const [valid, bad] = await Promise.all([
-      run(write('kiriban.json', JSON.stringify(kiribanReveal()))),
-      run(write('kiriban-tampered.json', JSON.stringify(tampered))),
-    ]);
-    expect(valid).toMatchObject({ code: 0, stderr: '' });
-    expect(valid.stdout).toContain('✓ キリ番賞');
-    expect(bad.code).toBe(1);
-    expect(bad.stdout).toContain('✗ キリ番賞');
-    expect(bad.stdout).toContain('✓ コミットメント一致');
   });
 });

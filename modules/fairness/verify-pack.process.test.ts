@@ -1,0 +1,85 @@
+// The stand-alone verifier (scripts/verify-pack.ts) run as a member would run it: a Node process per file.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { scaledTimeout } from '#tests/settings';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { FIXTURE_PATH, fixture, kiribanReveal } from './testing';
+
+describe('scripts/verify-pack.ts', () => {
+  const root = path.resolve(import.meta.dirname, '..', '..');
+  const script = path.join(root, 'scripts', 'verify-pack.ts');
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verify-pack-'));
+  });
+  afterAll(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const run = (...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', script, ...args],
+        { cwd: root, timeout: scaledTimeout(60_000) },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? ((error as { code?: number }).code ?? -1) : 0, stdout, stderr });
+        },
+      );
+    });
+  const write = (name: string, text: string) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, text);
+    return file;
+  };
+
+  it('exits 0 for a valid reveal, 1 for a tampered one, 2 for unreadable or malformed input', async () => {
+    const tampered = fixture();
+    tampered.lots[0] = 'tier-s';
+    const [valid, bad, missing, notJson, wrongShape, noArgs] = await Promise.all([
+      run(FIXTURE_PATH),
+      run(write('tampered.json', JSON.stringify(tampered))),
+      run(path.join(dir, 'nothing-here.json')),
+      run(write('broken.json', '{"format": "oripa-pack-reveal/1",')),
+      run(write('shape.json', JSON.stringify({ ...fixture(), draws: 'none' }))),
+      run(),
+    ]);
+
+    expect(valid).toMatchObject({ code: 0, stderr: '' });
+    expect(valid.stdout).toContain('✓ コミットメント一致');
+    expect(valid.stdout).toContain('検証成功');
+    expect(valid.stdout).not.toContain('✗');
+
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('✗ コミットメント一致');
+    expect(bad.stdout).toContain('✗ 賞の数量');
+    expect(bad.stdout).toContain('検証失敗');
+
+    for (const result of [missing, notJson, wrongShape, noArgs]) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    }
+    expect(missing.stderr).toContain('ファイルを読み込めません');
+    expect(missing.stderr).toContain('ファイルがありません');
+    expect(notJson.stderr).toContain('JSON として読み込めません');
+    expect(wrongShape.stderr).toContain('draws: 配列ではありません');
+    expect(noArgs.stderr).toContain('使い方');
+  });
+
+  it('checks the キリ番賞 of a /2 file: exit 0, and 1 when an award is moved to another draw', async () => {
+    const tampered = kiribanReveal();
+    tampered.draws[2].kiriban = [];
+    tampered.draws[3].kiriban = [9];
+    const [valid, bad] = await Promise.all([
+      run(write('kiriban.json', JSON.stringify(kiribanReveal()))),
+      run(write('kiriban-tampered.json', JSON.stringify(tampered))),
+    ]);
+    expect(valid).toMatchObject({ code: 0, stderr: '' });
+    expect(valid.stdout).toContain('✓ キリ番賞');
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('✗ キリ番賞');
+    expect(bad.stdout).toContain('✓ コミットメント一致');
+  });
+});
