@@ -4,21 +4,26 @@
 // members' draws, checkouts and address changes refused in Japanese with 503 (API: Retry-After and
 // docs/api.md's error body; pages: on the form, never a 500), a payment started before and paid meanwhile
 // still credited through the return page and the webhook, the admin area usable, health saying so.
+// The switch is shop-wide, so this file runs a shop of its own (tests/support/own-shop.ts): no file beside
+// it ever meets a closed shop.
 import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog, users } from '#db/schema';
 import { checkInvariants, getBalance } from '#modules/wallet';
-import { readMaintenance, setMaintenance } from '#modules/shop';
+import { readMaintenance } from '#modules/shop';
 import { runAdminCommand } from '../../scripts/shop-admin';
 import { TEST_RULES } from '#tests/fixtures';
-import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
+import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail, useShopAt } from '#tests/http';
+import { startOwnShop, type OwnShop } from '#tests/own-shop';
 import { grantStaff } from '#tests/staff';
 
+// Staff and coins are set up in the shop's database beside it: PostgreSQL, as the shared shop's engine says.
 const databaseUrl = inject('shopDatabaseUrl');
 const PACK = 'stellar-pokemon-003';
 let handle: DatabaseHandle | undefined;
+let own: OwnShop | undefined;
 
 interface Member {
   id: string;
@@ -72,22 +77,25 @@ const unescape = (html: string) =>
     .replace(/&amp;/g, '&');
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (!databaseUrl) return;
+  // The shared shop's settings that these requests rely on: many sign-ups from 127.0.0.1, every page rendered.
+  own = await startOwnShop('maintenance', {
+    SIGN_UP_ATTEMPTS_PER_MINUTE: '500',
+    SIGN_IN_ATTEMPTS_PER_MINUTE: '30',
+    PAGE_CACHE_SECONDS: '0',
+  });
+  useShopAt(own.base);
+  handle = await openDatabase({
+    databaseUrl: own.database.databaseUrl!,
+    dataDir: own.database.dataDir,
+    poolSize: 2,
+  });
 });
 afterAll(async () => {
-  if (handle) {
-    // Whatever happened above, the shop is open for the files after this one.
-    await handle.db.transaction((tx) => setMaintenance(tx, { on: false, message: null, endsAt: null }, 'test'));
-    // …and the shared shop has seen it (its cache holds the switch up to MAINTENANCE_CACHE_SECONDS): the
-    // next file must not meet a closed shop (its pages' manifest fetches were answered 503).
-    for (;;) {
-      const health = JSON.parse((await get('/api/health')).body) as { maintenance?: { on: boolean } | null };
-      if (!health.maintenance?.on) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(await checkInvariants(handle.db)).toEqual([]);
-  }
+  if (handle) expect(await checkInvariants(handle.db)).toEqual([]);
   await handle?.close();
+  useShopAt(null);
+  await own?.stop();
 });
 
 describe.skipIf(!databaseUrl)(

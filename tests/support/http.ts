@@ -2,7 +2,19 @@
 import http from 'node:http';
 import { inject } from 'vitest';
 
-export const shopUrl = () => inject('shopUrl');
+let ownShopUrl: string | null = null;
+
+/** The shop these helpers talk to: the shared test shop, or the file's own one (useShopAt). */
+export const shopUrl = () => ownShopUrl ?? inject('shopUrl');
+
+/**
+ * Points every helper of this file at a shop of its own (tests/support/own-shop.ts), for a test that changes
+ * shop-wide state (maintenance, settings, clocks), which must never reach files running beside it.
+ * @example useShopAt(own.base); afterAll(() => useShopAt(null))
+ */
+export function useShopAt(base: string | null): void {
+  ownShopUrl = base;
+}
 
 export interface PageResponse {
   status: number;
