@@ -80,8 +80,26 @@ export async function openContext(
 
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Runs axe-core in the page (evaluated, so our CSP does not need loosening) and fails on serious or critical violations. */
-export async function expectNoSeriousAxeViolations(page: Page, label: string) {
+/** Finite CSS animations and transitions still running in the page (an endless spinner does not count). */
+const runningAnimations = (page: Page) =>
+  page.evaluate(
+    () =>
+      document
+        .getAnimations()
+        .filter((a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
+        .length,
+  );
+
+/**
+ * Runs axe-core in the page (evaluated, so our CSP does not need loosening) and fails on serious or critical
+ * violations. It first lets the page's finite animations end (polled on the test's own clock, a few seconds at
+ * most): a colour caught mid-fade is not the colour a member reads. A check that must see a moment inside an
+ * animation (its page clock paused) passes `{ settle: false }`.
+ */
+export async function expectNoSeriousAxeViolations(page: Page, label: string, options: { settle?: boolean } = {}) {
+  if (options.settle !== false)
+    for (let polls = 0; polls < 50 && (await runningAnimations(page)) > 0; polls++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
   const violations = (await page.evaluate(async (source) => {
     new Function(source)();
     const axe = (
