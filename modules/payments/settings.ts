@@ -110,7 +110,10 @@ export const paymentsSettings = declareSettings({
     AMAZONPAY_PRIVATE_KEY: {
       meaning: 'Amazon Pay: the PEM private key itself (or `AMAZONPAY_PRIVATE_KEY_FILE`)',
     },
-    AMAZONPAY_PRIVATE_KEY_FILE: { meaning: 'Amazon Pay: a file holding the PEM private key' },
+    AMAZONPAY_PRIVATE_KEY_FILE: {
+      allowed: 'a path to an existing file',
+      meaning: 'Amazon Pay: a file holding the PEM private key',
+    },
     AMAZONPAY_STORE_ID: { meaning: 'Amazon Pay: the store id' },
     AMAZONPAY_SNS_TOPIC_ARNS: {
       allowed: 'comma-separated SNS topic ARNs',

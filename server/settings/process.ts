@@ -60,6 +60,7 @@ export const processSettings = declareSettings({
     },
     PUBLIC_ORIGIN: {
       default: '`http://localhost:$PORT`',
+      allowed: 'an origin such as `https://example.jp` (no path)',
       meaning:
         "the shop's public origin (no path): canonical links, cookies, cross-site checks; `https://` turns on HSTS",
     },
