@@ -6,7 +6,7 @@ import { scaledTimeout } from '#tests/settings';
 
 const alias = { '~': path.resolve(import.meta.dirname, 'app') };
 
-/** Where tests sit beside the code; a file that needs a database is named *.db.test.ts (README, "Tests"). */
+/** Where tests sit beside the code; a file that needs a database is named *.db.test.ts (docs/testing.md). */
 const besideTheCode = ['app', 'modules', 'server', 'db', 'scripts'];
 const DB_TESTS = besideTheCode.map((dir) => `${dir}/**/*.db.test.ts`);
 /** Tests that run a Node process of their own (a script, a server in another time zone): not pure, not quick. */

@@ -111,7 +111,7 @@ describe('database roles (PostgreSQL)', () => {
   it('migrates as the owner, serves as a shop role that creates nothing, deletes no history and writes wallets and lots only through functions', async (context) => {
     if (testDb.engine !== 'postgres') {
       console.warn(
-        'skipped: database roles exist only on PostgreSQL (the embedded PGlite has none; README, Database roles)',
+        'skipped: database roles exist only on PostgreSQL (the embedded PGlite has none; docs/operators.md, Database roles)',
       );
       context.skip();
     }

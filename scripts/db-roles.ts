@@ -15,7 +15,7 @@ const names = [
 const missing = names.filter((name) => !process.env[name]);
 if (missing.length > 0) {
   console.error(
-    `npm run db:roles needs ${missing.join(', ')} in the environment (see README, Operators → Database roles).`,
+    `npm run db:roles needs ${missing.join(', ')} in the environment (see docs/operators.md, Database roles).`,
   );
   process.exit(2);
 }

@@ -348,7 +348,7 @@ export async function runFromCommandLine(development: boolean) {
       process.exit(1);
     }
     if (error instanceof ConfigError) {
-      console.error(`\n${error.message}\n\nSee the Settings section of README.md.\n`);
+      console.error(`\n${error.message}\n\nEvery setting is described in docs/settings.md.\n`);
       process.exit(1);
     }
     console.error('The shop could not start:', error);

@@ -58,7 +58,7 @@ export function paymentServicesFor(gateway: PaymentGateway, rules: ShopPaymentRu
 
 /**
  * Each provider of the registry (modules/payments/providers/<name>/index.ts): real keys when configured
- * (README, "Coin shop and payments"); otherwise, on a development machine (PAYMENT_SANDBOX), its local
+ * (docs/operators.md, "Keys for each real provider"); otherwise, on a development machine (PAYMENT_SANDBOX), its local
  * stand-in, started on a free port, so every method can be walked through. With the sandbox off, no
  * stand-in module is even imported.
  * @example const payments = await createPaymentServices({ config, db, logger })

@@ -145,3 +145,4 @@ export {
   type MailSendRefusalCode,
   type MailSendRequestView,
 } from './mail-sends';
+export { adminSettings } from './settings';

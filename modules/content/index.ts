@@ -139,3 +139,4 @@ export {
   type AllowedEmbed,
   type EmbedProvider,
 } from './embeds';
+export { contentSettings } from './settings';

@@ -78,3 +78,4 @@ export {
   pendingPrizeDeadlines,
   type PrizeDeadlineGroup,
 } from './activity';
+export { drawSettings } from './settings';

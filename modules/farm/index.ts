@@ -18,3 +18,4 @@ export {
 export * from './operators';
 export * from './operator-actions';
 export { ripeCropCount } from './nudge';
+export { farmSettings } from './settings';

@@ -454,3 +454,4 @@ export {
   type GenreForm,
   type GenreRefusalCode,
 } from './genres';
+export { gachaSettings } from './settings';

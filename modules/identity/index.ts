@@ -129,3 +129,10 @@ export { membersExportBatch } from './export';
 export { sessionsStartedSince, lastSignInBefore, membersSignedInBetween, type SessionSighting } from './risk-feed';
 export { referralProfilesOf, sessionDevicesOf, type ReferralProfile, type DeviceSighting } from './referral-feed';
 export { foldMemberRollups, newMemberDailyFigures } from './rollups';
+export {
+  identitySettings,
+  turnstileSettingsOf,
+  TURNSTILE_SCRIPT_URL,
+  TURNSTILE_SITEVERIFY_URL,
+  type TurnstileSettings,
+} from './settings';

@@ -13,3 +13,13 @@ export {
   windowText,
   type SaleWindow,
 } from './window';
+export {
+  booleanFlag,
+  coinList,
+  declareSettings,
+  isLoopbackHost,
+  wordList,
+  type SettingDoc,
+  type SettingsContext,
+  type SettingsDeclaration,
+} from './settings';

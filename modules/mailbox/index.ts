@@ -640,3 +640,4 @@ export {
 export { claimedAttachments, type ClaimedAttachment } from './claims';
 export { mailEmailOptIn, setMailEmailOptIn } from './preferences';
 export { erasePersonalMailsOf } from './erasure';
+export { mailboxSettings } from './settings';

@@ -36,3 +36,4 @@ export {
 } from './outbox';
 export { forgetMessagesTo, forgetSentMessagesOf, forgottenRecipientOf } from './forget';
 export type { MessageChannel, MessageStatus } from './schema';
+export { messagingSettings } from './settings';

@@ -142,3 +142,4 @@ export async function getExp(db: Database, memberId: string): Promise<number> {
     .where(eq(memberProgress.memberId, memberId));
   return Number(row?.exp ?? 0);
 }
+export { progressionSettings } from './settings';

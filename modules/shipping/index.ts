@@ -162,3 +162,4 @@ export {
 export { shippingExportBatch } from './export';
 export { addressesChangedSince, type AddressSighting } from './risk-feed';
 export { addressSpellingsOf, redactShippingNotesOf } from './erasure';
+export { shippingSettings } from './settings';

@@ -20,3 +20,4 @@ export {
   type MaintenanceSettingRefusalCode,
   type MaintenanceState,
 } from './maintenance';
+export { shopSettings } from './settings';

@@ -71,3 +71,4 @@ export {
   type ReplyTemplate,
 } from './desk';
 export { eraseInquirer, erasedInquirerEmailOf, removeInquiryImages, sweepOrphanInquiryImages } from './erasure';
+export { supportSettings } from './settings';

@@ -1,4 +1,4 @@
-// Test sizes and time limits from the environment, each with a documented default (README, "Tests"); CI sets them in .ci/run.
+// Test sizes and time limits from the environment, each with a documented default (docs/testing.md); CI sets them in .ci/run.
 //
 // Sizes are multipliers of each test's own baseline (today's size), so one setting moves every property
 // test or fuzz loop together while each keeps its proportions. Time limits are multiplied as well: a busy

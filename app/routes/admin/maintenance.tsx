@@ -22,7 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return maintenancePageAction(context.get(shopRequestContext), request);
 }
 
-/** What members cannot do meanwhile, and what keeps working (README "Maintenance mode"). */
+/** What members cannot do meanwhile, and what keeps working (docs/operators.md, "Maintenance mode"). */
 const REFUSED = [
   'ガチャを引く（ページ・API）',
   'コインの購入（購入手続きの開始）',
