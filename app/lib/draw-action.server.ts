@@ -6,7 +6,7 @@ import { notFound } from '~/lib/not-found';
 import { drawRequestSchema } from '#modules/draw';
 import { getGachaDetail } from '#modules/gacha';
 import { idempotencyKeySchema } from '#modules/idempotency';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { drawForMember } from '#server/draw';
 import { parseWithMessage } from '#server/validation';
 import { numberField, readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';

@@ -145,3 +145,4 @@ export {
   type MailSendRefusalCode,
   type MailSendRequestView,
 } from './mail-sends';
+export { ADMIN_REFUSAL_WORDS, MEMBER_CONSOLE_REFUSAL_WORDS, MAIL_SEND_REFUSAL_WORDS } from './refusal-words';

@@ -206,3 +206,4 @@ export function isJstDay(value: string): boolean {
   const time = Date.parse(`${value}T00:00:00Z`);
   return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
 }
+export { LOGIN_BONUS_REFUSAL_WORDS } from './refusal-words';

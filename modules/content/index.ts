@@ -139,3 +139,4 @@ export {
   type AllowedEmbed,
   type EmbedProvider,
 } from './embeds';
+export { BANNER_REFUSAL_WORDS, CONTENT_REFUSAL_WORDS } from './refusal-words';

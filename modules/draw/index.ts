@@ -78,3 +78,9 @@ export {
   pendingPrizeDeadlines,
   type PrizeDeadlineGroup,
 } from './activity';
+export {
+  DRAW_REFUSAL_WORDS,
+  DRAW_LOOKUP_REFUSAL_WORDS,
+  PRIZE_CHOICE_REFUSAL_WORDS,
+  CONVERSION_UNDO_REFUSAL_WORDS,
+} from './refusal-words';

@@ -18,3 +18,4 @@ export {
 export * from './operators';
 export * from './operator-actions';
 export { ripeCropCount } from './nudge';
+export { FARM_REFUSAL_WORDS, FARM_ADMIN_REFUSAL_WORDS } from './refusal-words';

@@ -276,3 +276,4 @@ export async function friendOf(db: Database, memberId: string, friendshipId: num
   if (!row || (row.memberLow !== memberId && row.memberHigh !== memberId)) return null;
   return otherOf(row, memberId);
 }
+export { FRIEND_REFUSAL_WORDS } from './refusal-words';

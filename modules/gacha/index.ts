@@ -454,3 +454,9 @@ export {
   type GenreForm,
   type GenreRefusalCode,
 } from './genres';
+export {
+  GACHA_LOOKUP_REFUSAL_WORDS,
+  GENRE_REFUSAL_WORDS,
+  PACK_ADMIN_REFUSAL_WORDS,
+  STOCK_REFUSAL_WORDS,
+} from './refusal-words';

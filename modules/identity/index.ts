@@ -129,3 +129,4 @@ export { membersExportBatch } from './export';
 export { sessionsStartedSince, lastSignInBefore, membersSignedInBetween, type SessionSighting } from './risk-feed';
 export { referralProfilesOf, sessionDevicesOf, type ReferralProfile, type DeviceSighting } from './referral-feed';
 export { foldMemberRollups, newMemberDailyFigures } from './rollups';
+export { LINE_LINK_REFUSAL_WORDS, STAFF_ACCESS_REFUSAL_WORDS, ACCOUNT_DELETION_REFUSAL_WORDS } from './refusal-words';

@@ -552,3 +552,4 @@ export async function inviterSummaries(db: Database, limit = 50): Promise<Invite
     lastAttachedAt: new Date(r.lastAttachedAt),
   }));
 }
+export { INVITATION_REFUSAL_WORDS } from './refusal-words';

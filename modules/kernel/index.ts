@@ -13,3 +13,11 @@ export {
   windowText,
   type SaleWindow,
 } from './window';
+export {
+  COMMON_REFUSAL_WORDS,
+  digits,
+  megabytes,
+  type RefusalEntry,
+  type RefusalStatus,
+  type RefusalWords,
+} from './refusal-words';

@@ -382,3 +382,4 @@ export function purchaseSelfLimitRefusal(
   }
   return null;
 }
+export { SELF_EXCLUSION_REFUSAL_WORDS, LIMITS_REFUSAL_WORDS } from './refusal-words';

@@ -640,3 +640,4 @@ export {
 export { claimedAttachments, type ClaimedAttachment } from './claims';
 export { mailEmailOptIn, setMailEmailOptIn } from './preferences';
 export { erasePersonalMailsOf } from './erasure';
+export { MAIL_REFUSAL_WORDS } from './refusal-words';

@@ -5,7 +5,7 @@ import { describe, it, expect, beforeAll, afterEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { createMember, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { getBalance, grantCoins, listLedgerEntries } from '#modules/wallet';
 import { drawLots } from '#modules/draw';

@@ -119,3 +119,4 @@ export { spendVelocitySince, chargebacksSince, type SpendVelocity, type Chargeba
 export { firstPurchasesOf, creditedPurchasesSince } from './referral-feed';
 export { redactPaymentEventsOf } from './erasure';
 export { openCheckoutIds, openCheckoutOf, openFirstPurchaseCheckoutOf, type OpenCheckoutView } from './open-checkouts';
+export { PAYMENT_REFUSAL_WORDS } from './refusal-words';

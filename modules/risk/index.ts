@@ -21,3 +21,4 @@ export { SIGNAL_KIND_LABELS, SIGNAL_STATUS_LABELS, describeSignal } from './word
 export { signalKinds, signalStatuses, type SignalKind, type SignalStatus } from './schema';
 export { sharedFingerprintKinds, phoneFingerprintOf, deviceFingerprintOf } from './referral';
 export { forgetFingerprintLabelsOf, redactSignalNotesOf } from './erasure';
+export { RISK_REFUSAL_WORDS } from './refusal-words';

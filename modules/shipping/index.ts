@@ -162,3 +162,4 @@ export {
 export { shippingExportBatch } from './export';
 export { addressesChangedSince, type AddressSighting } from './risk-feed';
 export { addressSpellingsOf, redactShippingNotesOf } from './erasure';
+export { ADDRESS_REFUSAL_WORDS, SHIPPING_REFUSAL_WORDS } from './refusal-words';

@@ -20,3 +20,4 @@ export {
   type MaintenanceSettingRefusalCode,
   type MaintenanceState,
 } from './maintenance';
+export { MAINTENANCE_REFUSAL_WORDS } from './refusal-words';

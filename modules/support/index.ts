@@ -71,3 +71,4 @@ export {
   type ReplyTemplate,
 } from './desk';
 export { eraseInquirer, erasedInquirerEmailOf, removeInquiryImages, sweepOrphanInquiryImages } from './erasure';
+export { INQUIRY_REFUSAL_WORDS, INQUIRY_IMAGE_REFUSAL_WORDS } from './refusal-words';

@@ -623,3 +623,4 @@ export async function membersWhoBoughtAtLeast(
   return rows.map((r) => r.memberId);
 }
 export { ledgerExportBatch } from './export';
+export { WALLET_REFUSAL_WORDS } from './refusal-words';

@@ -6,7 +6,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { idempotencyKeySchema } from '#modules/idempotency';
 import type { Refusal } from '#modules/kernel';
-import { describeRefusal, type RefusalCode } from '../../refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { JAPANESE_PARSE, fieldMessages } from '../../validation';
 
 /**

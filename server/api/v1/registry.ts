@@ -5,7 +5,7 @@ import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { isRefusal, refuse, type Refusal } from '#modules/kernel';
 import { apiError } from '#server/api-error';
-import type { RefusalCode } from '#server/refusals';
+import type { RefusalCode } from '#modules/refusals';
 import type { ShopServices } from '#server/services';
 import { resolveMember, sessionTokenOf, type SessionMember } from './auth';
 import { staffAccessOfMember } from '#modules/identity/server';
