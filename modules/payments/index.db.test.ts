@@ -49,7 +49,7 @@ afterEach(async () => {
 });
 
 /**
- * The refusal a promise ends with, and how a member is told it (the edge's catalogue, server/refusals.ts):
+ * The refusal a promise ends with, and how a member is told it (its refusal-words.ts, gathered by modules/refusals):
  * the module answers the code and the facts, the status and the Japanese words come from the catalogue.
  */
 const refusal = async (promise: Promise<unknown>) => {

@@ -29,7 +29,7 @@ export class ApiError extends Error {
 
 /**
  * A module's refusal as the API's error: status, message and headers from the one catalogue
- * (server/refusals.ts), so the API and the pages say the same. Details go out only when there are any.
+ * (modules/refusals), so the API and the pages say the same. Details go out only when there are any.
  * @example if (!outcome.ok) throw refusalError(outcome)
  */
 export function refusalError(refusal: Refusal<RefusalCode>): ApiError {
