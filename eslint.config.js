@@ -65,6 +65,30 @@ export const MODULE_DEPENDENCIES = {
   // (progression) and watered by friends; its operators' actions are audited through admin
   // (modules/farm/operator-actions.ts).
   farm: ['kernel', 'wallet', 'identity', 'progression', 'admin', 'friends'],
+  // The refusal catalogue (docs/decisions/064): gathers every module's refusal words (its refusal-words.ts)
+  // and answers describeRefusal for the API, the pages and the command line; no tables, last so it may read all.
+  refusals: [
+    'kernel',
+    'shop',
+    'identity',
+    'idempotency',
+    'content',
+    'wallet',
+    'mailbox',
+    'gacha',
+    'limits',
+    'draw',
+    'payments',
+    'promo',
+    'admin',
+    'shipping',
+    'support',
+    'risk',
+    'bonus',
+    'invitation',
+    'friends',
+    'farm',
+  ],
 };
 
 const MODULES = Object.keys(MODULE_DEPENDENCIES);

@@ -21,7 +21,7 @@ import {
   convertPrizes,
   type DrawRefusalCode,
 } from '#modules/draw';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { isStaff } from '#server/api/v1/auth';
 import { DAY, FREE_COIN_MS, KEPT_PRIZE_STORAGE_MS, PAID_COIN_MS, PRIZE_DECISION_MS } from '#tests/model';
 import { listModuleSqlFiles } from './module-sql';

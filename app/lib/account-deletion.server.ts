@@ -5,7 +5,7 @@ import type { ShopRequest } from '~/context';
 import { cookieHeaders, callAuth } from '~/lib/auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { setOneTimeNotice } from '~/lib/one-time-notice.server';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { getBalance } from '#modules/wallet';
 import { countPrizesByStatus } from '#modules/draw';
 import { eraseMemberData, finishMemberErasure, type ErasureFollowUp } from '#server/personal-data';

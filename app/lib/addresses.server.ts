@@ -6,7 +6,7 @@ import type { ShopRequest } from '~/context';
 import { signInPathFor } from '~/guards/rules';
 import { visitorAnswer } from '~/lib/members-only.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { JAPANESE_PARSE, fieldMessages } from '#server/validation';
 import { isUuid } from '#modules/kernel';
 import {

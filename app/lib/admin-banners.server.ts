@@ -6,7 +6,7 @@ import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { bannerImagesDir } from '#server/banner-images';
 import { moveBannerAsOperator, saveBannerAsOperator, setBannerActiveAsOperator } from '#modules/admin';
 import {

@@ -8,7 +8,7 @@ import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { contentImagesDir } from '#server/content-images';
 import {
   cancelContentScheduleAsOperator,

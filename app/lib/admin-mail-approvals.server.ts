@@ -5,7 +5,7 @@ import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
 import { mailPresentRules, segmentText } from '~/lib/admin-mail.server';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { countMailRecipients } from '#server/mail-segments';
 import { approveMailRequest, listPendingMailRequests, rejectMailRequest } from '#modules/admin';
 import { jstText, type Refusal } from '#modules/kernel';

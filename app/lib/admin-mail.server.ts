@@ -8,7 +8,7 @@ import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
 import { memberIdFromFilter } from '~/lib/member-tags.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import {
   mailCostOf,
   runAdminAction,

@@ -5,7 +5,7 @@ import { data } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { parseWithMessage } from '#server/validation';
 import type { Refusal } from '#modules/kernel';
 import { setMaintenanceAsOperator } from '#modules/admin';

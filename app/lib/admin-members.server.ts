@@ -12,7 +12,7 @@ import { memberTagsFor } from '~/lib/member-tags.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
 import { signalRows } from '~/lib/admin-signals.server';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import type { Refusal } from '#modules/kernel';
 import {
   formatPhoneNumber,

@@ -8,7 +8,7 @@ import { requireOperator } from '~/lib/admin.server';
 import { memberIdFromFilter, memberTagsFor } from '~/lib/member-tags.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { decideReviewedOrderAsOperator, refundOrderAsOperator, type Operator } from '#modules/admin';
 import { findMemberByIdOrEmail } from '#modules/identity';
 import { isUuid, type Refusal } from '#modules/kernel';

@@ -8,7 +8,7 @@ import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
 import { numberField, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { siteImageExists, storeUploadedImage } from '#server/media';
 import {
   copyPackAsOperator,

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { runAdminAction } from '#modules/admin';
 import { jstText, parseJstDateTime, RefusalError, type Refusal } from '#modules/kernel';
 import { RANKS, rankName } from '#modules/progression';

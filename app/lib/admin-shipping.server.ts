@@ -9,7 +9,7 @@ import { memberIdFromFilter, memberTagsFor } from '~/lib/member-tags.server';
 import { INQUIRIES_SEEN_FIELD } from '~/lib/admin-shipping';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { shippingRulesOf } from '#server/shipping';
 import { substituteCandidates } from '#modules/gacha';
 import { findMemberByIdOrEmail } from '#modules/identity';

@@ -7,7 +7,7 @@ import type { ShopRequest } from '~/context';
 import { requireOperator } from '~/lib/admin.server';
 import { memberTagsFor } from '~/lib/member-tags.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import type { Refusal } from '#modules/kernel';
 import type { Operator } from '#modules/admin';
 import { memberListingsOf } from '#modules/identity';

@@ -9,7 +9,7 @@ import type { ShopRequest } from '~/context';
 import type { CaptchaWidget } from '~/components/Captcha';
 import { captchaWidget } from '~/lib/auth-call.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { supportRulesOf } from '#server/support';
 import {
   CAPTCHA_FORM_FIELD,

@@ -1,12 +1,12 @@
 // The pack page's draw as a form action: the same request schema as the API's createDraw, the same
-// draw use case (server/draw.ts) and the same refusal words (server/refusals.ts), then the result page.
+// draw use case (server/draw.ts) and the same refusal words (modules/refusals), then the result page.
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { notFound } from '~/lib/not-found';
 import { drawRequestSchema } from '#modules/draw';
 import { getGachaDetail } from '#modules/gacha';
 import { idempotencyKeySchema } from '#modules/idempotency';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { drawForMember } from '#server/draw';
 import { parseWithMessage } from '#server/validation';
 import { numberField, readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
@@ -19,7 +19,7 @@ export type DrawActionData = { error: { code: string; message: string; details?:
 
 /**
  * Draws from the pack page's form: the member, the form (drawRequestSchema, as the API reads it),
- * the pack at this address, then the draw; a refusal reads as server/refusals.ts words it.
+ * the pack at this address, then the draw; a refusal reads as modules/refusals words it.
  * @example export async function action({ request, params, context }) { return drawAction(context.get(shopRequestContext), request, params) }
  */
 export async function drawAction(shop: ShopRequest, request: Request, params: { genreId: string; gachaId: string }) {

@@ -11,7 +11,7 @@ import { friendCodeOwner } from '#modules/friends';
 import { normaliseInvitationCode } from '#modules/invitation';
 import { withIdempotency } from '#modules/idempotency';
 import { isRefusal, type Refusal } from '#modules/kernel';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { maintenanceRefusal, refusalInit } from './maintenance.server';
 import {
   farmOf,

@@ -11,7 +11,7 @@ import {
   normaliseInvitationCode,
   settleInvitation,
 } from '#modules/invitation';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { cookieValue, invitationRulesOf, invitationViewOf } from '#server/invitation';
 
 export const INVITATION_PAGE_PATH = '/mypage/invitation';

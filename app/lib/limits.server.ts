@@ -22,7 +22,7 @@ import {
   type LimitsRefusalCode,
 } from '#modules/limits';
 import { limitsViewOf, selfLimitStateOf, type SelfLimitSummary } from '#server/self-limits';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { parseWithMessage } from '#server/validation';
 import { formatMemberDateTime } from './dates';
 import type { Refusal } from '#modules/kernel';

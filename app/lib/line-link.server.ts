@@ -5,7 +5,7 @@ import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { appReturnUrl } from './app-handoff.server';
 import { LineLinkError, lineLinkErrorMessage, linkedLineAccount, startLineLink } from '#modules/identity/server';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 
 export type LineLinkPageData = { kind: 'message'; title: string; message: string; backHref: string };
 

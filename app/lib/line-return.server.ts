@@ -9,7 +9,7 @@ import { visitorAnswer } from '~/lib/members-only.server';
 import { lineOn } from './social-sign-in.server';
 import { LineLinkError, lineLinkErrorMessage, linkedLineAccount, startLineLink } from '#modules/identity/server';
 import { grantCoins, IdempotencyKeyConflict } from '#modules/wallet';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 
 export type LineReturnVariant = 'plain' | 'campaign';
 

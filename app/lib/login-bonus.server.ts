@@ -4,7 +4,7 @@ import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
 import { claimLoginBonus, isJstDay, listLoginBonusClaims, loginBonusStateOf, tableDayOf } from '#modules/bonus';
 import { isStaffRole } from '#modules/identity';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { loginBonusRules } from '#server/login-bonus';
 
 import type { LoginBonusActionData, LoginBonusCardData } from '~/components/LoginBonusCard';

@@ -16,7 +16,7 @@ import {
   type MailSummary,
 } from '#modules/mailbox';
 import { isStaffRole } from '#modules/identity';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { mailClaimRules, shopMailboxOptions } from '#server/mailbox';
 
 export const MAIL_PAGE_SIZE = 20;

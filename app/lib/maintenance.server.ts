@@ -4,7 +4,7 @@
 // switch again inside their own transactions.
 import { refuse } from '#modules/kernel';
 import { maintenanceDetails } from '#modules/shop';
-import { describeRefusal, type DescribedRefusal } from '#server/refusals';
+import { describeRefusal, type DescribedRefusal } from '#modules/refusals';
 import type { ShopRequest } from '~/context';
 
 /**

@@ -12,7 +12,7 @@ import { tierCards } from '#modules/gacha';
 import type { PrizeRules } from '~/components/gacha/BulkConvertSheet';
 import { convertPrizes, describePrizes, keepPrizes, prizeConversionSchema, undoConversion } from '#modules/draw';
 import { isUuid } from '#modules/kernel';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { parseWithMessage } from '#server/validation';
 import { formatCoins } from './numbers';
 import { maintenanceRefusal, refusalInit } from './maintenance.server';

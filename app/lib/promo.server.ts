@@ -6,7 +6,7 @@ import { signInPathFor } from '~/guards/rules';
 import { visitorAnswer } from '~/lib/members-only.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import { maintenanceRefusal, refusalInit } from './maintenance.server';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { CLIENT_IP_HEADER } from '#modules/identity';
 import { listMemberRedemptions, PROMO_CODE_MAX_LENGTH, redeemPromoCode, type RedemptionView } from '#modules/promo';
 

@@ -8,7 +8,7 @@ import type { ShopRequest } from '~/context';
 import { visitorAnswer } from '~/lib/members-only.server';
 import { notFound } from '~/lib/not-found';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { shippingRulesOf } from '#server/shipping';
 import { listPrizes } from '#modules/draw';
 import { idempotencyKeySchema } from '#modules/idempotency';

@@ -5,7 +5,7 @@
 // address). The same module functions, schemas, rate limits and captcha as 住所録 and 電話番号認証.
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '~/context';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { JAPANESE_PARSE, fieldMessages } from '#server/validation';
 import { addressInputSchema, createAddress, lookupPostalCode, postalFill } from '#modules/shipping';
 import { memberPhoneNumber } from '#modules/identity/server';

@@ -12,7 +12,7 @@ import { carriedDrawOf, resolveCarriedDraw } from './draw-context.server';
 import { withDrawContext, type CarriedDraw } from './draw-context';
 import { getBalance } from '#modules/wallet';
 import { isUuid } from '#modules/kernel';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { parseWithMessage } from '#server/validation';
 import {
   checkoutConfirmationSchema,

@@ -146,3 +146,4 @@ export {
   type MailSendRequestView,
 } from './mail-sends';
 export { adminSettings } from './settings';
+export { ADMIN_REFUSAL_WORDS, MEMBER_CONSOLE_REFUSAL_WORDS, MAIL_SEND_REFUSAL_WORDS } from './refusal-words';

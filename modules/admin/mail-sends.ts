@@ -11,7 +11,7 @@ import { auditTextDigest, runAdminAction, type Operator } from './audit';
 import { mailSendRequests, type MailSendStatus } from './schema';
 import type { OperatorOutcome } from './operations';
 
-/** The refusals of the mail guardrails (words in server/refusals.ts). */
+/** The refusals of the mail guardrails (words in refusal-words.ts). */
 export const MAIL_SEND_REFUSAL_CODES = [
   'MAIL_PRESENT_OVER_CAP',
   'MAIL_CONFIRMATION_STALE',

@@ -21,7 +21,7 @@ import { auditTextDigest, runAdminAction, type Operator } from './audit';
 import { coinAdjustments, memberNotes, type CoinAdjustmentStatus } from './schema';
 import type { OperatorOutcome } from './operations';
 
-/** The refusals of the member console (words in server/refusals.ts). */
+/** The refusals of the member console (words in refusal-words.ts). */
 export const MEMBER_CONSOLE_REFUSAL_CODES = [
   'MEMBER_NOT_FOUND',
   'MEMBER_DELETED',

@@ -207,3 +207,4 @@ export function isJstDay(value: string): boolean {
   return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
 }
 export { bonusSettings } from './settings';
+export { LOGIN_BONUS_REFUSAL_WORDS } from './refusal-words';

@@ -14,7 +14,7 @@ import { contentDocuments } from './schema';
 import { safeLinkUrl, type BannerData } from './rich-text';
 import { hashedImageFile, reencodeImage, writeHashedImage } from './hashed-image';
 
-/** Refusals of the banner console (words in server/refusals.ts). */
+/** Refusals of the banner console (words in refusal-words.ts). */
 export const BANNER_REFUSAL_CODES = [
   'BANNER_NOT_FOUND',
   'BANNER_IMAGE_REQUIRED',

@@ -140,3 +140,4 @@ export {
   type EmbedProvider,
 } from './embeds';
 export { contentSettings } from './settings';
+export { BANNER_REFUSAL_WORDS, CONTENT_REFUSAL_WORDS } from './refusal-words';

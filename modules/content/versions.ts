@@ -25,7 +25,7 @@ import {
 import type { NoticeData, PageData } from './source';
 import type { Slice } from './fields';
 
-/** Refusals of the content editor (words in server/refusals.ts). */
+/** Refusals of the content editor (words in refusal-words.ts). */
 export const CONTENT_REFUSAL_CODES = [
   'CONTENT_NOT_FOUND',
   'CONTENT_VERSION_NOT_FOUND',

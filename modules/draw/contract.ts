@@ -41,7 +41,7 @@ export interface DrawResult {
   balance: { paid: number; free: number };
 }
 
-/** Every refusal a draw can answer (the SQL's codes and DRAW_BUSY); server/refusals.ts words each one. */
+/** Every refusal a draw can answer (the SQL's codes and DRAW_BUSY); refusal-words.ts words each one. */
 export const DRAW_REFUSAL_CODES = [
   'GACHA_NOT_FOUND',
   'UNAUTHENTICATED',

@@ -9,7 +9,7 @@ import { skipUnlessPostgres, useTestDatabase } from '#tests/use-test-database';
 import { createMemberWithCoins, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { getBalance, listLedgerEntries } from '#modules/wallet';
 import { queryRows, type Database } from '#db/client';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import {
   autoConvertDuePrizes,
   convertPrizes,

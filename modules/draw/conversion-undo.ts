@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '#db/client';
 import { isUuid, refuse, type Outcome, type Refusal } from '#modules/kernel';
 
-/** Every refusal of an undo; server/refusals.ts words each one. */
+/** Every refusal of an undo; refusal-words.ts words each one. */
 export const CONVERSION_UNDO_REFUSAL_CODES = [
   'CONVERSION_NOT_FOUND',
   'UNDO_EXPIRED',

@@ -79,3 +79,9 @@ export {
   type PrizeDeadlineGroup,
 } from './activity';
 export { drawSettings } from './settings';
+export {
+  DRAW_REFUSAL_WORDS,
+  DRAW_LOOKUP_REFUSAL_WORDS,
+  PRIZE_CHOICE_REFUSAL_WORDS,
+  CONVERSION_UNDO_REFUSAL_WORDS,
+} from './refusal-words';

@@ -19,3 +19,4 @@ export * from './operators';
 export * from './operator-actions';
 export { ripeCropCount } from './nudge';
 export { farmSettings } from './settings';
+export { FARM_REFUSAL_WORDS, FARM_ADMIN_REFUSAL_WORDS } from './refusal-words';

@@ -277,3 +277,4 @@ export async function friendOf(db: Database, memberId: string, friendshipId: num
   return otherOf(row, memberId);
 }
 export { friendsSettings } from './settings';
+export { FRIEND_REFUSAL_WORDS } from './refusal-words';

@@ -111,7 +111,7 @@ function lotsOf(tiers: { quantity: number; isLastOne: boolean; kiribanAt?: numbe
   return tiers.filter((t) => !t.isLastOne && !t.kiribanAt).reduce((sum, t) => sum + t.quantity, 0);
 }
 
-/** Every refusal of the pack lifecycle (create, publish, end); server/refusals.ts words each one. */
+/** Every refusal of the pack lifecycle (create, publish, end); refusal-words.ts words each one. */
 export const PACK_ADMIN_REFUSAL_CODES = [
   'GENRE_NOT_FOUND',
   'GACHA_EXISTS',

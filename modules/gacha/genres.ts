@@ -7,7 +7,7 @@ import type { Database } from '#db/client';
 import { refineWindow, refuse, RefusalError, saleWindowFields } from '#modules/kernel';
 import { gachas, genres } from './schema';
 
-/** The genre refusals the server words (server/refusals.ts). */
+/** The genre refusals (words in refusal-words.ts). */
 export const GENRE_REFUSAL_CODES = ['GENRE_ALIAS_TAKEN'] as const;
 export type GenreRefusalCode = (typeof GENRE_REFUSAL_CODES)[number];
 

@@ -455,3 +455,9 @@ export {
   type GenreRefusalCode,
 } from './genres';
 export { gachaSettings } from './settings';
+export {
+  GACHA_LOOKUP_REFUSAL_WORDS,
+  GENRE_REFUSAL_WORDS,
+  PACK_ADMIN_REFUSAL_WORDS,
+  STOCK_REFUSAL_WORDS,
+} from './refusal-words';

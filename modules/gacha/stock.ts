@@ -8,7 +8,7 @@ import { pgTextArray, queryRows, type Database } from '#db/client';
 import { refuse, RefusalError } from '#modules/kernel';
 import { gachaLots, gachaTiers, stockCards, stockMovements, stockPrizeCards } from './schema';
 
-/** Stock's own refusals (receiving, stocktakes, substitutes); worded in server/refusals.ts. */
+/** Stock's own refusals (receiving, stocktakes, substitutes); worded in refusal-words.ts. */
 export const STOCK_REFUSAL_CODES = [
   'STOCK_CARD_NOT_FOUND',
   'STOCK_BELOW_RESERVED',

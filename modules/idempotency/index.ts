@@ -79,3 +79,4 @@ export async function forgetOldKeys(db: Database, now = new Date()): Promise<num
   return deleted.length;
 }
 export { forgetMemberKeys } from './erasure';
+export { IDEMPOTENCY_REFUSAL_WORDS } from './refusal-words';

@@ -136,3 +136,4 @@ export {
   TURNSTILE_SITEVERIFY_URL,
   type TurnstileSettings,
 } from './settings';
+export { LINE_LINK_REFUSAL_WORDS, STAFF_ACCESS_REFUSAL_WORDS, ACCOUNT_DELETION_REFUSAL_WORDS } from './refusal-words';

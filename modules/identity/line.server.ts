@@ -141,7 +141,7 @@ export function verifyLineIdToken(
   return claims;
 }
 
-/** Every refusal of starting a LINE link; server/refusals.ts words each one. */
+/** Every refusal of starting a LINE link; refusal-words.ts words each one. */
 export const LINE_LINK_REFUSAL_CODES = [
   'UNAUTHENTICATED',
   'ALREADY_LINKED',

@@ -152,7 +152,7 @@ export function manualEntryKey(totpUri: string): string {
 // ---------------------------------------------------------------------------------------------
 // The staff rule
 
-/** The API's and the pages' refusal for staff without TOTP (words and status in server/refusals.ts). */
+/** The API's and the pages' refusal for staff without TOTP (words and status in refusal-words.ts). */
 export const STAFF_ACCESS_REFUSAL_CODES = ['SECOND_FACTOR_REQUIRED'] as const;
 export type StaffAccessRefusalCode = (typeof STAFF_ACCESS_REFUSAL_CODES)[number];
 

@@ -553,3 +553,4 @@ export async function inviterSummaries(db: Database, limit = 50): Promise<Invite
   }));
 }
 export { invitationSettings } from './settings';
+export { INVITATION_REFUSAL_WORDS } from './refusal-words';

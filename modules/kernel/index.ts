@@ -23,3 +23,11 @@ export {
   type SettingsContext,
   type SettingsDeclaration,
 } from './settings';
+export {
+  COMMON_REFUSAL_WORDS,
+  digits,
+  megabytes,
+  type RefusalEntry,
+  type RefusalStatus,
+  type RefusalWords,
+} from './refusal-words';

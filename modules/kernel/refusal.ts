@@ -1,5 +1,6 @@
 // The one shape of a domain refusal: modules return it (never throw it, never attach an HTTP status
-// or Japanese text); the edge (server/refusals.ts) maps each code to a status and a message.
+// or Japanese text to it); each module words its codes in its refusal-words.ts, with a status and a
+// message, and modules/refusals gathers those words for the edge (docs/decisions/064).
 
 /**
  * A refusal: a stable English code and the facts a message may need (e.g. the balance).

@@ -6,7 +6,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useTestDatabase } from '#tests/use-test-database';
 import { createMember, createPublishedPack, TEST_RULES } from '#tests/fixtures';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { getBalance, grantCoins } from '#modules/wallet';
 import { drawLots, monthlyDrawSpend } from '#modules/draw';
 import { getRemaining } from '#modules/gacha';

@@ -28,7 +28,7 @@ export const REMINDER_PERCENT = 80;
 export const LIMITS_REFUSAL_CODES = ['NO_PENDING_LIMIT_CHANGE', 'SELF_EXCLUSION_ALREADY_LONGER'] as const;
 export type LimitsRefusalCode = (typeof LIMITS_REFUSAL_CODES)[number];
 
-/** What the payments module refuses for a self-limit (worded in server/refusals.ts). */
+/** What the payments module refuses for a self-limit (worded in refusal-words.ts). */
 export const PURCHASE_SELF_LIMIT_CODES = ['SELF_EXCLUDED', 'PURCHASE_LIMIT_REACHED'] as const;
 
 const JST_OFFSET_MS = 9 * 60 * 60 * 1000; // Japan has no daylight saving time.
@@ -382,3 +382,4 @@ export function purchaseSelfLimitRefusal(
   }
   return null;
 }
+export { SELF_EXCLUSION_REFUSAL_WORDS, LIMITS_REFUSAL_WORDS } from './refusal-words';

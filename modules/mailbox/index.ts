@@ -641,3 +641,4 @@ export { claimedAttachments, type ClaimedAttachment } from './claims';
 export { mailEmailOptIn, setMailEmailOptIn } from './preferences';
 export { erasePersonalMailsOf } from './erasure';
 export { mailboxSettings } from './settings';
+export { MAIL_REFUSAL_WORDS } from './refusal-words';

@@ -5,7 +5,7 @@ import { describe, it, expect, beforeAll, afterEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import { createMember, createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { getBalance, grantCoins, listLedgerEntries } from '#modules/wallet';
 import { drawLots } from '#modules/draw';
@@ -49,7 +49,7 @@ afterEach(async () => {
 });
 
 /**
- * The refusal a promise ends with, and how a member is told it (the edge's catalogue, server/refusals.ts):
+ * The refusal a promise ends with, and how a member is told it (its refusal-words.ts, gathered by modules/refusals):
  * the module answers the code and the facts, the status and the Japanese words come from the catalogue.
  */
 const refusal = async (promise: Promise<unknown>) => {

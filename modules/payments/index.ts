@@ -120,3 +120,4 @@ export { firstPurchasesOf, creditedPurchasesSince } from './referral-feed';
 export { redactPaymentEventsOf } from './erasure';
 export { openCheckoutIds, openCheckoutOf, openFirstPurchaseCheckoutOf, type OpenCheckoutView } from './open-checkouts';
 export { paymentsSettings, paymentSandboxOf } from './settings';
+export { PAYMENT_REFUSAL_WORDS } from './refusal-words';

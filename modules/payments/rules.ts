@@ -31,7 +31,7 @@ export const DEFAULT_PAYMENT_RULES: ShopPaymentRules = {
   freeCoinDays: 90,
 };
 
-/** Why the shop refuses a purchase or an operator's refund; each is worded once, in server/refusals.ts. */
+/** Why the shop refuses a purchase or an operator's refund; each is worded once, in refusal-words.ts. */
 export const PAYMENT_REFUSAL_CODES = [
   'AGE_DECLARATION_REQUIRED',
   'MONTHLY_CAP_EXCEEDED',
@@ -64,7 +64,7 @@ export type PurchaseRefusalCode = (typeof PAYMENT_REFUSAL_CODES)[number];
 
 /**
  * A purchase the shop refuses: a kernel RefusalError (thrown, because it must roll back the checkout's
- * transaction), with the facts its message names in `details`; the edge words it (server/refusals.ts).
+ * transaction), with the facts its message names in `details`; the edge words it (refusal-words.ts).
  * @example throw new PurchaseRefused('PACK_UNAVAILABLE', { packId })
  */
 export class PurchaseRefused extends RefusalError<PurchaseRefusalCode> {

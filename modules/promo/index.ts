@@ -298,3 +298,4 @@ export async function deactivatePromoCode(
   if (rows.length === 0) return refuse('PROMO_CODE_NOT_FOUND');
   return { ok: true, count: rows.length };
 }
+export { PROMO_REFUSAL_WORDS } from './refusal-words';

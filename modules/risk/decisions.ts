@@ -17,7 +17,7 @@ import {
 } from '#modules/admin';
 import { fraudSignals, signalKinds, signalStatuses, type SignalKind, type SignalStatus } from './schema';
 
-/** The refusals of the signals list (words in server/refusals.ts). */
+/** The refusals of the signals list (words in refusal-words.ts). */
 export const RISK_REFUSAL_CODES = ['SIGNAL_NOT_FOUND', 'SIGNAL_ALREADY_DECIDED'] as const;
 export type RiskRefusalCode = (typeof RISK_REFUSAL_CODES)[number];
 

@@ -22,3 +22,4 @@ export { signalKinds, signalStatuses, type SignalKind, type SignalStatus } from 
 export { sharedFingerprintKinds, phoneFingerprintOf, deviceFingerprintOf } from './referral';
 export { forgetFingerprintLabelsOf, redactSignalNotesOf } from './erasure';
 export { riskSettings } from './settings';
+export { RISK_REFUSAL_WORDS } from './refusal-words';

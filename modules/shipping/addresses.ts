@@ -11,7 +11,7 @@ import { POSTAL_REFUSAL_CODES } from './postal';
 import { openJson, sealJson, sealedKeyId, type AddressKeyring } from './sealing';
 import { memberAddresses } from './schema';
 
-/** Refusals of the address book and the postal look-up; worded in server/refusals.ts. */
+/** Refusals of the address book and the postal look-up; worded in refusal-words.ts. */
 export const ADDRESS_REFUSAL_CODES = ['ADDRESS_NOT_FOUND', 'ADDRESS_LIMIT_REACHED', ...POSTAL_REFUSAL_CODES] as const;
 export type AddressRefusalCode = (typeof ADDRESS_REFUSAL_CODES)[number];
 

@@ -163,3 +163,4 @@ export { shippingExportBatch } from './export';
 export { addressesChangedSince, type AddressSighting } from './risk-feed';
 export { addressSpellingsOf, redactShippingNotesOf } from './erasure';
 export { shippingSettings } from './settings';
+export { ADDRESS_REFUSAL_WORDS, SHIPPING_REFUSAL_WORDS } from './refusal-words';

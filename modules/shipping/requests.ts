@@ -61,7 +61,7 @@ export interface ShippingRules {
 /** A refunded fee lasts at least this long, even when the coins it replaces were about to expire. */
 export const FEE_REFUND_MIN_DAYS = 7;
 
-/** Shipping's own refusals; worded in server/refusals.ts. */
+/** Shipping's own refusals; worded in refusal-words.ts. */
 export const SHIPPING_REFUSAL_CODES = [
   'SHIPPING_REQUEST_NOT_FOUND',
   'SHIPPING_TOO_FEW_PRIZES',

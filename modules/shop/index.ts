@@ -21,3 +21,4 @@ export {
   type MaintenanceState,
 } from './maintenance';
 export { shopSettings } from './settings';
+export { MAINTENANCE_REFUSAL_WORDS } from './refusal-words';

@@ -13,7 +13,7 @@ import { drawLots } from '#modules/draw';
 import { getBalance } from '#modules/wallet';
 import { ensureDefaultCoinPacks, PurchaseRefused, processPaymentEvents, receiveWebhook } from '#modules/payments';
 import { checkoutAsMember, sandboxHarness, type SandboxHarness } from '#modules/payments/testing';
-import { describeRefusal } from '#server/refusals';
+import { describeRefusal } from '#modules/refusals';
 import {
   DEFAULT_MAINTENANCE_MESSAGE,
   createMaintenanceCache,

@@ -13,7 +13,7 @@ export const DEFAULT_MAINTENANCE_MESSAGE =
 /** The longest message an operator may write (the banner stays a banner). */
 export const MAINTENANCE_MESSAGE_MAX_LENGTH = 300;
 
-/** The one refusal of a member's write while maintenance is on (server/refusals.ts: 503 with Retry-After). */
+/** The one refusal of a member's write while maintenance is on (refusal-words.ts: 503 with Retry-After). */
 export const MAINTENANCE_REFUSAL_CODES = ['MAINTENANCE'] as const;
 export type MaintenanceRefusalCode = (typeof MAINTENANCE_REFUSAL_CODES)[number];
 

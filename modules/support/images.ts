@@ -8,7 +8,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { refuse, type Refusal } from '#modules/kernel';
 
-/** Refusals of an attached image (words in server/refusals.ts). */
+/** Refusals of an attached image (words in refusal-words.ts). */
 export const INQUIRY_IMAGE_REFUSAL_CODES = [
   'INQUIRY_IMAGE_TOO_LARGE',
   'INQUIRY_IMAGE_TYPE',

@@ -72,3 +72,4 @@ export {
 } from './desk';
 export { eraseInquirer, erasedInquirerEmailOf, removeInquiryImages, sweepOrphanInquiryImages } from './erasure';
 export { supportSettings } from './settings';
+export { INQUIRY_REFUSAL_WORDS, INQUIRY_IMAGE_REFUSAL_WORDS } from './refusal-words';

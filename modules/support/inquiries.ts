@@ -32,7 +32,7 @@ export interface SupportRules {
   imageMaxBytes: number;
 }
 
-/** Refusals of the contact form and the desk (words in server/refusals.ts). */
+/** Refusals of the contact form and the desk (words in refusal-words.ts). */
 export const INQUIRY_REFUSAL_CODES = [
   'INQUIRY_NOT_FOUND',
   'INQUIRY_RELATED_NOT_FOUND',

@@ -624,3 +624,4 @@ export async function membersWhoBoughtAtLeast(
 }
 export { ledgerExportBatch } from './export';
 export { walletSettings } from './settings';
+export { WALLET_REFUSAL_WORDS } from './refusal-words';

@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Database } from '#db/client';
 import { commandLineOperator } from '#modules/admin';
 import { RefusalError } from '#modules/kernel';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { parseCommandLine, UsageError } from './args';
 import { SHOP_COMMANDS } from './commands';
 import type { CommandContext, CommandFiles, ShopCommand } from './command';

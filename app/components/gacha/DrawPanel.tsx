@@ -34,7 +34,7 @@ export interface DrawPanelProps {
   selfLimits?: SelfLimitSummaryView | null;
 }
 
-/** Why the member's own limits stop this draw (or its purchase of coins), in the words of server/refusals.ts. */
+/** Why the member's own limits stop this draw (or its purchase of coins), in the words of modules/refusals. */
 export function selfLimitBlock(selfLimits: SelfLimitSummaryView | null | undefined, cost: number, short: boolean) {
   if (!selfLimits) return null;
   if (selfLimits.excludedLastDay)

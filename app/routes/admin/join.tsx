@@ -9,7 +9,7 @@ import { AppLink } from '~/components/AppLink';
 import { signInPathFor } from '~/guards/rules';
 import { requestFacts } from '~/lib/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import type { Refusal } from '#modules/kernel';
 import {
   acceptInvitation,

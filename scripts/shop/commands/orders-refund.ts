@@ -12,7 +12,7 @@ export const ordersRefund: ShopCommand = {
     const reason = typeof values.reason === 'string' ? values.reason.trim() : '';
     if (!orderId || !reason) throw new UsageError('注文ID と --reason を指定してください。');
     if (!gateway || !paymentRules) throw new UsageError('決済事業者の設定を読み込めませんでした。');
-    // A refusal (unknown order, not refundable) is worded by runAdminCommand from server/refusals.ts.
+    // A refusal (unknown order, not refundable) is worded by runAdminCommand from modules/refusals.
     const order = settled(await refundOrderAsOperator(db, operator, { gateway, rules: paymentRules, orderId, reason }));
     out(JSON.stringify(order));
   },

@@ -174,7 +174,7 @@ const createDraw = defineOperation({
       { gachaId: params.gachaId, count: body.count, idempotencyKey: `api:${idempotencyKey!}` },
     );
     if (!outcome) throw new ApiError(401, 'UNAUTHENTICATED', 'ログインしてください。');
-    // Status, message and DRAW_BUSY's Retry-After come from server/refusals.ts.
+    // Status, message and DRAW_BUSY's Retry-After come from modules/refusals.
     if (!outcome.ok) return refuse(outcome.code, outcome.details);
     return { status: outcome.result.replay ? 200 : 201, body: toDrawBody(outcome.result) };
   },

@@ -6,7 +6,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { idempotencyKeySchema } from '#modules/idempotency';
 import type { Refusal } from '#modules/kernel';
-import { describeRefusal, type RefusalCode } from '../../refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { JAPANESE_PARSE, fieldMessages } from '../../validation';
 
 /**
@@ -29,7 +29,7 @@ export class ApiError extends Error {
 
 /**
  * A module's refusal as the API's error: status, message and headers from the one catalogue
- * (server/refusals.ts), so the API and the pages say the same. Details go out only when there are any.
+ * (modules/refusals), so the API and the pages say the same. Details go out only when there are any.
  * @example if (!outcome.ok) throw refusalError(outcome)
  */
 export function refusalError(refusal: Refusal<RefusalCode>): ApiError {

@@ -4,7 +4,7 @@
 import type { Database } from '#db/client';
 import { isRefusal, type Refusal } from '#modules/kernel';
 import { withIdempotency } from '#modules/idempotency';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { ApiError } from './http';
 
 /**

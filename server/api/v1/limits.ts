@@ -16,7 +16,7 @@ import {
 } from '#modules/limits';
 import { withIdempotency } from '#modules/idempotency';
 import type { Database } from '#db/client';
-import { describeRefusal, type RefusalCode } from '#server/refusals';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { selfLimitStateOf } from '#server/self-limits';
 import type { Refusal } from '#modules/kernel';
 

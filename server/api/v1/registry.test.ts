@@ -182,7 +182,7 @@ describe('a valid request', () => {
 });
 
 describe("a module's refusal returned by a handler", () => {
-  it('is answered with the status, message and headers of server/refusals.ts, details only when it has some', async () => {
+  it('is answered with the status, message and headers of modules/refusals, details only when it has some', async () => {
     const short = await requestJson(app, '/test-refused/short');
     expect([short.status, short.json]).toEqual([
       422,

@@ -5,7 +5,7 @@ import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { isRefusal, refuse, type Refusal } from '#modules/kernel';
 import { apiError } from '#server/api-error';
-import type { RefusalCode } from '#server/refusals';
+import type { RefusalCode } from '#modules/refusals';
 import type { ShopServices } from '#server/services';
 import { resolveMember, sessionTokenOf, type SessionMember } from './auth';
 import { staffAccessOfMember } from '#modules/identity/server';
@@ -106,7 +106,7 @@ type AcceptReadonly<T> = T extends readonly (infer U)[]
 
 /**
  * What a handler answers: one of its declared statuses with the matching body, a raw Response, or
- * a module's refusal (answered with the status and message of server/refusals.ts).
+ * a module's refusal (answered with the status and message of modules/refusals).
  */
 export type HandlerResult<R extends ResponsesSpec> =
   | Response
@@ -181,7 +181,7 @@ const PATH = /^(\/(?:[a-z0-9][a-z0-9._-]*|\{[a-z][A-Za-z0-9]*\}))+$|^\/$/;
  *   responses: { 200: { description: 'ガチャ', schema: gachaSchema }, 404: { description: 'ない', codes: ['GACHA_NOT_FOUND'] } },
  *   handler: async ({ params, services }) => {
  *     const gacha = await findGacha(services.db, params.gachaId);
- *     if (!gacha) return refuse('GACHA_NOT_FOUND'); // status and message from server/refusals.ts
+ *     if (!gacha) return refuse('GACHA_NOT_FOUND'); // status and message from modules/refusals
  *     return { status: 200, body: gacha };
  *   },
  * });

@@ -1,28 +1,37 @@
-// The refusal catalogue: every code any module exports has a status and a Japanese message, and the
-// words clients see are the ones they saw before the catalogue (docs/api.md, tests/http).
+// The refusal catalogue: every code any module exports has a status and a Japanese message, each
+// module's words (its refusal-words.ts, at its door) are the ones gathered, and the words clients see are
+// the ones they saw before the catalogue (docs/api.md, tests/http; docs/decisions/064).
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REFUSAL_CATALOGUE, describeRefusal, type RefusalCode } from './refusals';
+import type { RefusalEntry, RefusalWords } from '#modules/kernel';
+import { REFUSAL_CATALOGUE, describeRefusal, type RefusalCode } from './catalogue';
 
 /** Every module with a door (modules/<name>/index.ts), so a new module is checked without a list to update. */
-const MODULES_DIR = path.resolve(import.meta.dirname, '../modules');
+const MODULES_DIR = path.resolve(import.meta.dirname, '..');
 const moduleNames = fs
   .readdirSync(MODULES_DIR)
   .filter((name) => fs.existsSync(path.join(MODULES_DIR, name, 'index.ts')));
 
 /** A module's named second doors (package.json imports, e.g. '#modules/identity/server'). */
-const packageJson = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8')) as {
+const packageJson = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as {
   imports: Record<string, string>;
 };
 const secondDoors = Object.keys(packageJson.imports).filter((key) => /^#modules\/[^/*]+\/[^*]+$/.test(key));
 
+/** Every module door and named second door. */
+async function doors(): Promise<[string, Record<string, unknown>][]> {
+  expect(moduleNames.length).toBeGreaterThanOrEqual(9);
+  const all: [string, Record<string, unknown>][] = [];
+  for (const name of [...moduleNames.map((m) => `#modules/${m}`), ...secondDoors])
+    all.push([name, (await import(/* @vite-ignore */ name)) as Record<string, unknown>]);
+  return all;
+}
+
 /** Every `*_REFUSAL_CODES` array exported by every module's doors. */
 async function exportedRefusalCodes(): Promise<Map<string, string>> {
   const codes = new Map<string, string>();
-  expect(moduleNames.length).toBeGreaterThanOrEqual(9);
-  for (const name of [...moduleNames.map((m) => `#modules/${m}`), ...secondDoors]) {
-    const door = (await import(/* @vite-ignore */ name)) as Record<string, unknown>;
+  for (const [name, door] of await doors()) {
     for (const [exported, value] of Object.entries(door)) {
       if (!exported.endsWith('REFUSAL_CODES')) continue;
       expect(Array.isArray(value), `${name}.${exported}`).toBe(true);
@@ -30,6 +39,19 @@ async function exportedRefusalCodes(): Promise<Map<string, string>> {
     }
   }
   return codes;
+}
+
+/** Every `*_REFUSAL_WORDS` section exported by every module's doors (a module's words beside its code). */
+async function exportedRefusalWords(): Promise<Map<string, Record<string, RefusalEntry>>> {
+  const sections = new Map<string, Record<string, RefusalEntry>>();
+  for (const [name, door] of await doors()) {
+    for (const [exported, value] of Object.entries(door)) {
+      if (!exported.endsWith('REFUSAL_WORDS')) continue;
+      expect(typeof value, `${name}.${exported}`).toBe('object');
+      sections.set(`${name}.${exported}`, value as Record<string, RefusalEntry>);
+    }
+  }
+  return sections;
 }
 
 const japanese = /[ぁ-んァ-ン一-龥]/;
@@ -41,7 +63,7 @@ describe('refusal catalogue', () => {
     expect(codes.size).toBeGreaterThanOrEqual(19);
     for (const [code, from] of codes) {
       const entry = REFUSAL_CATALOGUE[code as RefusalCode];
-      expect(entry, `${code} (${from}) has no entry in server/refusals.ts`).toBeDefined();
+      expect(entry, `${code} (${from}) has no entry in modules/refusals`).toBeDefined();
       const { status, message } = describeRefusal({ ok: false, code: code as RefusalCode, details: {} });
       expect(status, code).toBeGreaterThanOrEqual(400);
       expect(status, code).toBeLessThan(600);
@@ -52,6 +74,33 @@ describe('refusal catalogue', () => {
   it('has no entry for a code no module exports (a stale entry hides a renamed code)', async () => {
     const codes = await exportedRefusalCodes();
     for (const code of Object.keys(REFUSAL_CATALOGUE)) expect(codes.has(code), code).toBe(true);
+  });
+
+  it("gathers each module's words as the module states them: every section's entries, error statuses, Japanese", async () => {
+    const sections = await exportedRefusalWords();
+    // The kernel's shared words and at least one section per module with refusal codes.
+    expect(sections.size).toBeGreaterThanOrEqual(30);
+    const worded = new Set<string>();
+    for (const [from, section] of sections) {
+      expect(Object.keys(section).length, from).toBeGreaterThan(0);
+      for (const [code, entry] of Object.entries(section)) {
+        expect(REFUSAL_CATALOGUE[code as RefusalCode], `${code} (${from})`).toBe(entry);
+        expect(entry.status, code).toBeGreaterThanOrEqual(400);
+        expect(entry.status, code).toBeLessThan(600);
+        const message = typeof entry.message === 'function' ? entry.message({}) : entry.message;
+        expect(message, code).toMatch(japanese);
+        worded.add(code);
+      }
+    }
+    // No entry of the catalogue comes from anywhere but a module's words.
+    expect([...worded].sort()).toEqual(Object.keys(REFUSAL_CATALOGUE).sort());
+  });
+
+  it('makes a missing code a type error (npm run typecheck reads this test)', () => {
+    const words: RefusalWords<'SOLD_OUT'> = { SOLD_OUT: { status: 409, message: 'このガチャは完売しました。' } };
+    // @ts-expect-error: RANK_TOO_LOW has no words, so the section does not compile.
+    const missing: RefusalWords<'SOLD_OUT' | 'RANK_TOO_LOW'> = { SOLD_OUT: words.SOLD_OUT };
+    expect(Object.keys(missing)).toEqual(['SOLD_OUT']);
   });
 
   it('answers the statuses and messages clients saw before (describeDrawRefusal and the prize choices)', () => {
