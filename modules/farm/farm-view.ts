@@ -1,6 +1,6 @@
 // The member's farm as the page shows it (decision 044): plots, seeds, the day's coins, at the server's time.
 import { and, eq, sql } from 'drizzle-orm';
-import { type Database } from '#db/client';
+import type { Database } from '#db/client';
 import { getExp, levelOf, levelTable } from '#modules/progression';
 import { farmDays, farmPlots } from './schema';
 import {

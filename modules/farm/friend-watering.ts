@@ -1,7 +1,7 @@
 // Watering a friend's farm (decision 044): both members' day rows locked in member id order, once per
 // friend and day, rewarded by a grant keyed by the friend and the day.
 import { and, eq, sql } from 'drizzle-orm';
-import { type Database } from '#db/client';
+import type { Database } from '#db/client';
 import { refuse } from '#modules/kernel';
 import { friendOf } from '#modules/friends';
 import { farmActions, farmDays, farmPlots } from './schema';

@@ -10,7 +10,7 @@
 // This file: the refusals, the locks and the frame every action runs in; the member's farm as the page
 // shows it (farm-view.ts), their own plots' actions (plots.ts), friends' watering (friend-watering.ts).
 import { and, eq, sql } from 'drizzle-orm';
-import { type Database } from '#db/client';
+import type { Database } from '#db/client';
 import { refuse, type Outcome } from '#modules/kernel';
 import { grantCoins, type CoinLifetimes } from '#modules/wallet';
 import { isStaffRole, memberStandingOf } from '#modules/identity';

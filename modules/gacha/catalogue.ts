@@ -1,6 +1,6 @@
 // The catalogue's ids and the statuses a visitor may see.
 import { z } from 'zod';
-import { type GachaStatus } from './schema';
+import type { GachaStatus } from './schema';
 
 /** Statuses a visitor may see; drafts stay hidden. */
 export const PUBLIC_GACHA_STATUSES: GachaStatus[] = ['scheduled', 'on_sale', 'sold_out', 'ended'];

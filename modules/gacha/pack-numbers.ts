@@ -1,6 +1,6 @@
 // The pack editor's numbers before publishing (docs/decisions/030): 還元率, value ranges and margin,
 // pure functions over the definition.
-import { type PackDefinition } from './admin';
+import type { PackDefinition } from './admin';
 
 // ── The numbers before publishing ─────────────────────────────────────────────────────────────────
 

@@ -5,7 +5,7 @@
 // This file: the stock room's cards (identity, receiving, stocktakes, lists, locks).
 import { and, asc, eq, gte, ilike, inArray, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { type Database } from '#db/client';
+import type { Database } from '#db/client';
 import { refuse, RefusalError } from '#modules/kernel';
 import { stockCards, stockMovements } from './schema';
 

@@ -13,7 +13,7 @@ import {
   type InvitationOutcome,
   type InvitationRefusal,
 } from './schema';
-import { type InvitationRules } from './codes';
+import type { InvitationRules } from './codes';
 
 /** The first instant of the Japan-time month of `now`, and of the next one. */
 export function jstMonthOf(now: Date): { start: Date; end: Date; label: string } {

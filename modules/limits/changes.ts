@@ -13,7 +13,7 @@ import {
   exclusionEndFor,
   exclusionLastDay,
 } from './rules';
-import { type LimitChange } from './inputs';
+import type { LimitChange } from './inputs';
 
 /** The member's row, created empty if missing, locked until the transaction ends (one change at a time). */
 async function lockRow(tx: Database, memberId: string, now: Date): Promise<LimitsRow> {

@@ -1,6 +1,6 @@
 // How much of a limit is used this month, the 80 % reminder, and the purchase refusal a limit gives.
 import { REMINDER_PERCENT, type PURCHASE_SELF_LIMIT_CODES, exclusionLastDay } from './rules';
-import { type LimitsInForce } from './in-force';
+import type { LimitsInForce } from './in-force';
 
 /** How much of a limit is used this month, and whether the 80 % reminder is due. Null without a limit. */
 export interface LimitUsage {

@@ -1,6 +1,6 @@
 // What /myrank and /mylevel show, and a member's experience.
 import { eq } from 'drizzle-orm';
-import { type Database } from '#db/client';
+import type { Database } from '#db/client';
 import { memberProgress } from './schema';
 import { paidCoinsBought } from '#modules/wallet';
 import { type Rank, jstMonths, currentRank, rankForPurchases, RANKS } from './ranks';

@@ -1,6 +1,6 @@
 // The fold: completed draws into per-period scores, from a watermark.
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { type Database } from '#db/client';
+import type { Database } from '#db/client';
 import { completedDrawsForFold } from '#modules/draw';
 import { levelOf, levelTable } from '#modules/progression';
 import { rankingMarks, rankingMemberExp, rankingScores } from './schema';

@@ -1,5 +1,5 @@
 // The boards and their Japan-time periods (a day, a week, a month).
-import { type RankingBoardName } from './schema';
+import type { RankingBoardName } from './schema';
 
 /** The boards, in the order the pages list them. */
 export const RANKING_BOARDS = ['goodluck', 'exp', 'level'] as const satisfies readonly RankingBoardName[];

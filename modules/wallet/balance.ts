@@ -1,7 +1,7 @@
 // What a member holds: the balance by kind and the lots with their expiry.
 import { and, eq, gt, lt, lte, sql } from 'drizzle-orm';
 import { addDays } from 'date-fns';
-import { type Database } from '#db/client';
+import type { Database } from '#db/client';
 import { coinGrants, wallets, type CoinKind } from './schema';
 import { LEDGER_REASON_LABELS, EXPIRING_SOON_DAYS } from './rules';
 

@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { addDays } from 'date-fns';
 import { queryRows, type Database } from '#db/client';
-import { type CoinKind } from './schema';
+import type { CoinKind } from './schema';
 import { refuse, RefusalError } from '#modules/kernel';
 
 /** How long granted coins last, in days, by kind: the shop's settings, passed by every caller. */

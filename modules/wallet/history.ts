@@ -1,6 +1,6 @@
 // The coin history: ledger entries, and rows as a member reads them (one row per action).
 import { and, desc, eq, lt } from 'drizzle-orm';
-import { type Database } from '#db/client';
+import type { Database } from '#db/client';
 import { coinLedger, type CoinKind } from './schema';
 import { LEDGER_REASON_LABELS } from './rules';
 

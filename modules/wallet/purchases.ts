@@ -1,6 +1,6 @@
 // Paid coins bought: figures other modules read (ranks, campaigns, segments).
 import { and, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
-import { type Database } from '#db/client';
+import type { Database } from '#db/client';
 import { coinLedger } from './schema';
 
 /**
