@@ -1,210 +1,27 @@
 // The login bonus (docs/decisions/033): free coins once per Japan-time day per member, more for
 // consecutive days by a streak table. The day is decided here (Asia/Tokyo), never by the client; the
 // unique (member_id, jst_day) row and the wallet grant are written in one transaction, so concurrent
-// claims from any number of instances credit once.
-import { and, desc, eq, lt } from 'drizzle-orm';
-import type { Database } from '#db/client';
-import { refuse, type Outcome } from '#modules/kernel';
-import { grantCoins } from '#modules/wallet';
-import { isStaffRole, memberStandingOf } from '#modules/identity';
-import { loginBonusClaims } from './schema';
-
-export const LOGIN_BONUS_REFUSAL_CODES = [
-  'UNAUTHENTICATED',
-  'LOGIN_BONUS_DISABLED',
-  'LOGIN_BONUS_ALREADY_CLAIMED',
-  'LOGIN_BONUS_STAFF',
-  'LOGIN_BONUS_NOT_AVAILABLE',
-] as const;
-export type LoginBonusRefusalCode = (typeof LOGIN_BONUS_REFUSAL_CODES)[number];
-
-/** The wallet's reason for the grant (LEDGER_REASON_LABELS: ログインボーナス). */
-export const LOGIN_BONUS_REASON = 'login_bonus';
-
-/** The shop's settings (server/config.ts LOGIN_BONUS_STREAK_COINS, LOGIN_BONUS_AFTER_TABLE, FREE_COIN_EXPIRY_DAYS). */
-export interface LoginBonusRules {
-  /** Coins for day 1, 2, … of a streak; empty: the bonus is off. */
-  streakCoins: readonly number[];
-  /** Past the table's last day: start the table again ('repeat') or keep its last amount ('hold'). */
-  afterTable: 'repeat' | 'hold';
-  /** How long the granted free coins last. */
-  freeCoinDays: number;
-}
-
-const JST_OFFSET_MS = 9 * 60 * 60 * 1000; // Japan has no daylight saving time.
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The Japan-time day of an instant. @example jstDayOf(new Date('2026-12-31T15:00:00Z')) // '2027-01-01' */
-export const jstDayOf = (now: Date): string => new Date(now.getTime() + JST_OFFSET_MS).toISOString().slice(0, 10);
-
-/** The day before, as 'YYYY-MM-DD'. @example previousJstDay('2027-01-01') // '2026-12-31' */
-export const previousJstDay = (day: string): string =>
-  new Date(Date.parse(`${day}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
-
-/** When the next Japan-time day starts. @example nextJstDayStart(new Date('2026-11-24T10:00:00Z')) // 2026-11-24T15:00:00Z */
-export const nextJstDayStart = (now: Date): Date =>
-  new Date(Date.parse(`${jstDayOf(now)}T00:00:00Z`) + DAY_MS - JST_OFFSET_MS);
-
-/** Coins for a streak day (1-based). @example coinsForStreakDay({ streakCoins: [10, 20], afterTable: 'repeat', … }, 3) // 10 */
-export function coinsForStreakDay(
-  rules: Pick<LoginBonusRules, 'streakCoins' | 'afterTable'>,
-  streakDay: number,
-): number {
-  const table = rules.streakCoins;
-  if (table.length === 0) return 0;
-  const index = rules.afterTable === 'hold' ? Math.min(streakDay, table.length) - 1 : (streakDay - 1) % table.length;
-  return table[index]!;
-}
-
-/** The position in the table a streak day shows (1..length): day 8 of a repeating 7-day table is 1. */
-export function tableDayOf(rules: Pick<LoginBonusRules, 'streakCoins' | 'afterTable'>, streakDay: number): number {
-  const length = rules.streakCoins.length;
-  if (length === 0) return 0;
-  return rules.afterTable === 'hold' ? Math.min(streakDay, length) : ((streakDay - 1) % length) + 1;
-}
-
-export interface LoginBonusState {
-  enabled: boolean;
-  /** Today in Japan, 'YYYY-MM-DD'. */
-  day: string;
-  claimed: boolean;
-  /** Today's streak day: the one claimed, or the one a claim now would give. */
-  streakDay: number;
-  /** Today's coins: claimed, or to be claimed. */
-  coins: number;
-  /** When the next claim opens (the next 00:00 in Japan). */
-  nextClaimAt: Date;
-  streakCoins: readonly number[];
-}
-
-async function streakDayFor(db: Database, memberId: string, today: string): Promise<number> {
-  const [yesterday] = await db
-    .select({ streakDay: loginBonusClaims.streakDay })
-    .from(loginBonusClaims)
-    .where(and(eq(loginBonusClaims.memberId, memberId), eq(loginBonusClaims.jstDay, previousJstDay(today))));
-  return (yesterday?.streakDay ?? 0) + 1;
-}
-
-/**
- * Today's state for the member: claimed or not, the amount and the streak day.
- * @example const state = await loginBonusStateOf(db, memberId, rules) // { claimed: false, coins: 10, streakDay: 1, … }
- */
-export async function loginBonusStateOf(
-  db: Database,
-  memberId: string,
-  rules: LoginBonusRules,
-  now = new Date(),
-): Promise<LoginBonusState> {
-  const day = jstDayOf(now);
-  const base = {
-    enabled: rules.streakCoins.length > 0,
-    day,
-    nextClaimAt: nextJstDayStart(now),
-    streakCoins: rules.streakCoins,
-  };
-  const [today] = await db
-    .select({ streakDay: loginBonusClaims.streakDay, coins: loginBonusClaims.coins })
-    .from(loginBonusClaims)
-    .where(and(eq(loginBonusClaims.memberId, memberId), eq(loginBonusClaims.jstDay, day)));
-  if (today) return { ...base, claimed: true, streakDay: today.streakDay, coins: today.coins };
-  const streakDay = await streakDayFor(db, memberId, day);
-  return { ...base, claimed: false, streakDay, coins: coinsForStreakDay(rules, streakDay) };
-}
-
-export interface LoginBonusClaim {
-  ok: true;
-  day: string;
-  streakDay: number;
-  coins: number;
-  nextClaimAt: Date;
-}
-
-/**
- * Claims today's bonus (Japan time at `now`): once per member and day, whatever the concurrency.
- * Staff, banned and deleted members are refused. Allowed in maintenance (docs/decisions/033).
- * @example const outcome = await claimLoginBonus(db, memberId, rules) // { ok: true, day: '2026-11-24', streakDay: 3, coins: 20, … }
- */
-export async function claimLoginBonus(
-  db: Database,
-  memberId: string,
-  rules: LoginBonusRules,
-  now = new Date(),
-): Promise<Outcome<LoginBonusClaim, LoginBonusRefusalCode>> {
-  const day = jstDayOf(now);
-  const nextClaimAt = nextJstDayStart(now);
-  if (rules.streakCoins.length === 0) return refuse('LOGIN_BONUS_DISABLED');
-  return db.transaction(async (tx) => {
-    const standing = await memberStandingOf(tx, memberId, now);
-    if (!standing) return refuse('UNAUTHENTICATED');
-    if (isStaffRole(standing.role)) return refuse('LOGIN_BONUS_STAFF');
-    if (standing.banned || standing.deleted) return refuse('LOGIN_BONUS_NOT_AVAILABLE');
-    const streakDay = await streakDayFor(tx, memberId, day);
-    const coins = coinsForStreakDay(rules, streakDay);
-    // The unique (member_id, jst_day) decides: a concurrent claim waits for this one and inserts nothing.
-    const [claim] = await tx
-      .insert(loginBonusClaims)
-      .values({ memberId, jstDay: day, streakDay, coins, claimedAt: now })
-      .onConflictDoNothing()
-      .returning({ id: loginBonusClaims.id });
-    if (!claim) return refuse('LOGIN_BONUS_ALREADY_CLAIMED', { day, nextClaimAt: nextClaimAt.toISOString() });
-    const grant = await grantCoins(tx, {
-      memberId,
-      kind: 'free',
-      amount: coins,
-      reason: LOGIN_BONUS_REASON,
-      counterAccount: 'promotion',
-      idempotencyKey: `login-bonus:${memberId}:${day}`,
-      ref: day,
-      memo: `連続${streakDay}日目`,
-      now,
-      lifetimeDays: { paid: rules.freeCoinDays, free: rules.freeCoinDays },
-    });
-    await tx.update(loginBonusClaims).set({ grantId: grant.grantId }).where(eq(loginBonusClaims.id, claim.id));
-    return { ok: true as const, day, streakDay, coins, nextClaimAt };
-  });
-}
-
-export interface LoginBonusLogEntry {
-  day: string;
-  streakDay: number;
-  coins: number;
-  claimedAt: Date;
-}
-
-/**
- * The member's claims, newest day first, a page at a time (keyset: pass the last day as `before`).
- * @example const page = await listLoginBonusClaims(db, memberId, { limit: 20 }) // { items, nextBefore }
- */
-export async function listLoginBonusClaims(
-  db: Database,
-  memberId: string,
-  options: { limit: number; before?: string },
-): Promise<{ items: LoginBonusLogEntry[]; nextBefore: string | null }> {
-  const rows = await db
-    .select({
-      day: loginBonusClaims.jstDay,
-      streakDay: loginBonusClaims.streakDay,
-      coins: loginBonusClaims.coins,
-      claimedAt: loginBonusClaims.claimedAt,
-    })
-    .from(loginBonusClaims)
-    .where(
-      and(
-        eq(loginBonusClaims.memberId, memberId),
-        options.before ? lt(loginBonusClaims.jstDay, options.before) : undefined,
-      ),
-    )
-    .orderBy(desc(loginBonusClaims.jstDay))
-    .limit(options.limit + 1);
-  const items = rows.slice(0, options.limit);
-  return { items, nextBefore: rows.length > options.limit ? items[items.length - 1]!.day : null };
-}
-
-/** A 'YYYY-MM-DD' day (a page's cursor). */
-export function isJstDay(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const time = Date.parse(`${value}T00:00:00Z`);
-  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
-}
+// claims from any number of instances credit once. The door only re-exports (issue 30 item 1): the
+// refusals, rules, Japan-time days and the streak table (rules.ts), the state and claims (claims.ts).
+export {
+  LOGIN_BONUS_REFUSAL_CODES,
+  LOGIN_BONUS_REASON,
+  jstDayOf,
+  previousJstDay,
+  nextJstDayStart,
+  coinsForStreakDay,
+  tableDayOf,
+  isJstDay,
+  type LoginBonusRefusalCode,
+  type LoginBonusRules,
+} from './rules';
+export {
+  loginBonusStateOf,
+  claimLoginBonus,
+  listLoginBonusClaims,
+  type LoginBonusState,
+  type LoginBonusClaim,
+  type LoginBonusLogEntry,
+} from './claims';
 export { bonusSettings } from './settings';
 export { LOGIN_BONUS_REFUSAL_WORDS } from './refusal-words';

@@ -1,6 +1,6 @@
 // The login bonus's refusal words: status and Japanese message of each code (gathered by modules/refusals).
 import { COMMON_REFUSAL_WORDS, jstText, type RefusalWords } from '#modules/kernel';
-import type { LoginBonusRefusalCode } from './index';
+import type { LoginBonusRefusalCode } from './rules';
 
 // The daily login bonus (docs/decisions/033): the day is Japan time, so the next claim opens at 0:00 JST.
 export const LOGIN_BONUS_REFUSAL_WORDS: RefusalWords<LoginBonusRefusalCode> = {

@@ -1,9 +1,5 @@
 // The content module's public API: the one content interface and its two sources (decision 039),
 // the field kinds, the banner console, the default legal pages.
-import type { Database } from '#db/client';
-import { contentDocuments } from './schema';
-import { addFirstVersions } from './versions';
-
 export * from './rich-text';
 export * from './fields';
 export * from './source';
@@ -82,35 +78,7 @@ export {
   type BannerRefusalCode,
 } from './banners';
 
-/** A content document as the store keeps it (pages, special pages, banners). */
-export type ContentDocumentInput = typeof contentDocuments.$inferInsert;
-
-/**
- * Adds the documents whose id does not exist yet; existing ones (perhaps edited since) stay. Each one
- * added starts its history at version 1 (published when it comes with published_at).
- * @example await addDocuments(db, legalAndEditorialPages())
- */
-export async function addDocuments(db: Database, documents: ContentDocumentInput[]): Promise<void> {
-  if (!documents.length) return;
-  await db.transaction(async (tx) => {
-    const added = await tx
-      .insert(contentDocuments)
-      .values(
-        documents.map((d) => ({
-          ...d,
-          currentVersion: 1,
-          publishedVersion: d.publishedAt && d.type !== 'banner' ? 1 : null,
-        })),
-      )
-      .onConflictDoNothing()
-      .returning({ id: contentDocuments.id });
-    const ids = new Set(added.map((row) => row.id));
-    await addFirstVersions(
-      tx,
-      documents.filter((d) => ids.has(d.id)),
-    );
-  });
-}
+export { addDocuments, type ContentDocumentInput } from './add-documents';
 
 export { CONTENT_ERROR_CODES, ContentError, isContentError, type ContentErrorCode } from './errors';
 export { createPrismicSource, PRISMIC_RULES, type PrismicSource, type PrismicSourceOptions } from './prismic/source';

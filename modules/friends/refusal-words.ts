@@ -1,6 +1,6 @@
 // The friends' refusal words: status and Japanese message of each code (gathered by modules/refusals).
 import { digits, jstText, type RefusalWords } from '#modules/kernel';
-import type { FriendRefusalCode } from './index';
+import type { FriendRefusalCode } from './pairs';
 
 // Friends (docs/decisions/045): codes are the members' personal codes, typed in full or half width.
 export const FRIEND_REFUSAL_WORDS: RefusalWords<FriendRefusalCode> = {

@@ -6,7 +6,7 @@ import type { Database } from '#db/client';
 import { gachas, gachaLots, gachaSecrets, gachaTiers, genres, tierEffects, type GachaStatus } from './schema';
 import { createPackCommitment, generateSeed, type PackTier } from '#modules/fairness';
 import { refuse, RefusalError } from '#modules/kernel';
-import { releaseStockOfEndedPack, reserveStockForPack } from './stock';
+import { releaseStockOfEndedPack, reserveStockForPack } from './pack-stock';
 
 const catalogueId = z
   .string()

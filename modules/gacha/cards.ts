@@ -3,7 +3,8 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { gachas, gachaSecrets, gachaTiers } from './schema';
-import { inShownGenre, PUBLIC_GACHA_STATUSES } from './index';
+import { PUBLIC_GACHA_STATUSES } from './catalogue';
+import { inShownGenre } from './shown-genres';
 
 /** A prize tier's card as a prize list shows it. */
 export interface TierCard {

@@ -1,8 +1,9 @@
 // The pack editor (docs/decisions/030): a draft is a pack row in status 'draft', written step by step
 // (basics, sale, tiers, images) and checked whole before it is published. Only a draft changes: once
 // published, the lots, prizes, price and title are fixed by the commitment and every step refuses
-// (NOT_DRAFT). The numbers an operator sees before publishing (還元率, value ranges, margin) and the
-// pre-publish checks live here too, as pure functions over the definition where they can.
+// (NOT_DRAFT). The numbers an operator sees before publishing (還元率, value ranges, margin) are in
+// pack-numbers.ts and the pre-publish checks in pre-publish.ts, as pure functions over the definition
+// where they can.
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
@@ -11,12 +12,10 @@ import {
   definitionOf,
   lotCountsOf,
   PackAdminError,
-  packDefinitionSchema,
   tierDefinitionSchema,
   tierRowsOf,
   type PackDefinition,
 } from './admin';
-import { stockShortfallsOfPack, type StockShortfall } from './stock';
 
 const int = (what: string, min: number, max: number) =>
   z
@@ -302,222 +301,4 @@ export async function copyPackToDraft(
     .where(eq(gachas.id, to.id));
   if (def.tiers.length) await setDraftTiers(tx, to.id, def.tiers.map(tierRowOf));
   return { id: to.id };
-}
-
-// ── The numbers before publishing ─────────────────────────────────────────────────────────────────
-
-/** The shop's costs the margin is measured with (settings). */
-export interface PackCostRules {
-  /** The payment providers' fee, percent of the sales. */
-  paymentFeePercent: number;
-  /** Shipping one prize (packing, postage), yen: the margin counts every prize shipped. */
-  shippingCostPerPrizeYen: number;
-}
-
-export interface PackNumbers {
-  totalLots: number;
-  /** Coins for every lot (1 coin = 1 yen). */
-  salesCoins: number;
-  /** Conversion value of every prize (lots, ラストワン賞 and キリ番賞). */
-  prizeValueCoins: number;
-  /** 還元率: prize value ÷ sales, or null without lots. */
-  returnRate: number | null;
-  /** One lot's value: the smallest, the largest, the average, the median. */
-  perDraw: { min: number; max: number; mean: number; median: number } | null;
-  /** For each draw option: the price and what N lots are worth at least, on average and at most. */
-  options: { count: number; price: number; min: number; mean: number; max: number }[];
-  /** Each tier's chance per lot (extras: null) and value. */
-  tiers: { key: string; label: string; quantity: number; chance: number | null; value: number; extra: boolean }[];
-  margin: {
-    cardCostYen: number;
-    feesYen: number;
-    shippingYen: number;
-    marginYen: number;
-    /** Margin ÷ sales, or null without sales. */
-    marginRate: number | null;
-    /** Tiers without a card cost: their cost is counted as 0, and the editor says so. */
-    missingCost: string[];
-  };
-}
-
-/**
- * The pack's numbers from its definition (pure): 還元率, the value of 1…N lots, and the margin from
- * the card costs, the payment fee and shipping every prize.
- * @example packNumbers(definition, { paymentFeePercent: 3.6, shippingCostPerPrizeYen: 300 }).returnRate
- */
-export function packNumbers(def: PackDefinition, rules: PackCostRules): PackNumbers {
-  const lotTiers = def.tiers.filter((t) => !t.isLastOne && !t.kiribanAt?.length);
-  const totalLots = lotTiers.reduce((s, t) => s + t.quantity, 0);
-  const salesCoins = totalLots * def.pricePerDraw;
-  const prizeValueCoins = def.tiers.reduce((s, t) => s + t.quantity * t.conversionValue, 0);
-  // Lot values ascending, as runs (value, count), so a million lots cost nothing.
-  const runs = lotTiers.map((t) => ({ value: t.conversionValue, count: t.quantity })).sort((a, b) => a.value - b.value);
-  const sumOfSmallest = (n: number, list: typeof runs) => {
-    let left = n;
-    let sum = 0;
-    for (const run of list) {
-      const take = Math.min(left, run.count);
-      sum += take * run.value;
-      left -= take;
-      if (left === 0) break;
-    }
-    return sum;
-  };
-  const lotValue = runs.reduce((s, r) => s + r.value * r.count, 0);
-  const mean = totalLots ? lotValue / totalLots : 0;
-  let median = 0;
-  if (totalLots) {
-    let seen = 0;
-    for (const run of runs) {
-      seen += run.count;
-      if (seen >= Math.ceil(totalLots / 2)) {
-        median = run.value;
-        break;
-      }
-    }
-  }
-  const descending = [...runs].reverse();
-  const options = (def.drawOptions ?? [1, 10, 100])
-    .filter((count) => count <= totalLots)
-    .map((count) => ({
-      count,
-      price: count * def.pricePerDraw,
-      min: sumOfSmallest(count, runs),
-      mean: Math.round(count * mean),
-      max: sumOfSmallest(count, descending),
-    }));
-  const cardCostYen = def.tiers.reduce((s, t) => s + t.quantity * (t.cardCostYen ?? 0), 0);
-  const feesYen = Math.round((salesCoins * rules.paymentFeePercent) / 100);
-  const prizes = def.tiers.reduce((s, t) => s + t.quantity, 0);
-  const shippingYen = prizes * rules.shippingCostPerPrizeYen;
-  const marginYen = salesCoins - cardCostYen - feesYen - shippingYen;
-  return {
-    totalLots,
-    salesCoins,
-    prizeValueCoins,
-    returnRate: salesCoins ? prizeValueCoins / salesCoins : null,
-    perDraw: totalLots ? { min: runs[0]!.value, max: descending[0]!.value, mean, median } : null,
-    options,
-    tiers: def.tiers.map((t) => {
-      const extra = Boolean(t.isLastOne || t.kiribanAt?.length);
-      return {
-        key: t.key,
-        label: t.label,
-        quantity: t.quantity,
-        chance: extra || !totalLots ? null : t.quantity / totalLots,
-        value: t.conversionValue,
-        extra,
-      };
-    }),
-    margin: {
-      cardCostYen,
-      feesYen,
-      shippingYen,
-      marginYen,
-      marginRate: salesCoins ? marginYen / salesCoins : null,
-      missingCost: def.tiers.filter((t) => t.cardCostYen == null).map((t) => t.label),
-    },
-  };
-}
-
-// ── Pre-publish checks ────────────────────────────────────────────────────────────────────────────
-
-/** Words 景品表示法 forbids in a pack's copy, matched after NFKC (１００％ is 100%): the default of the setting. */
-export const DEFAULT_FORBIDDEN_PACK_WORDS = ['必ず当たる', '必ず', '確定', '100%', '絶対', '全員当選', '損しない'];
-
-/** The forbidden words found in the pack's copy (title, description, tier and card names). */
-export function forbiddenWordsIn(def: PackDefinition, words: readonly string[]): { word: string; where: string }[] {
-  const norm = (s: string) => s.normalize('NFKC').toLowerCase();
-  const places: { where: string; text: string }[] = [
-    { where: 'タイトル', text: def.title },
-    { where: '説明', text: def.description ?? '' },
-    ...def.tiers.flatMap((t) => [
-      { where: `${t.label}の名前`, text: t.label },
-      { where: `${t.label}のカード名`, text: t.cardName },
-    ]),
-  ];
-  const found: { word: string; where: string }[] = [];
-  for (const word of words) {
-    if (!word.trim()) continue;
-    for (const place of places) if (norm(place.text).includes(norm(word))) found.push({ word, where: place.where });
-  }
-  return found;
-}
-
-/**
- * The draw options a pack of `lots` lots cannot offer (more draws than lots), each in the editor's words.
- * @example drawOptionsOverLots([1, 10, 100], 20) // ['「100連」は総口数（20口）より多いため選べません。引く回数を20以下にしてください。']
- */
-export function drawOptionsOverLots(options: readonly number[], lots: number): string[] {
-  return options
-    .filter((count) => count > lots)
-    .map(
-      (count) =>
-        `「${count === 1 ? '1回' : `${count.toLocaleString('ja-JP')}連`}」は総口数（${lots.toLocaleString('ja-JP')}口）より多いため選べません。引く回数を${lots.toLocaleString('ja-JP')}以下にしてください。`,
-    );
-}
-
-export interface PrePublishCheck {
-  key: 'definition' | 'prizes' | 'draws' | 'images' | 'stock' | 'copy';
-  label: string;
-  ok: boolean;
-  problems: string[];
-}
-
-/**
- * Everything that must hold before a draft is published: the definition whole (lots, キリ番, window),
- * every lot has a prize, the images exist, the stock covers every card, no forbidden words.
- * `imageExists` answers for a site path (the app knows where files live).
- */
-export async function prePublishChecks(
-  db: Database,
-  gachaId: string,
-  options: { forbiddenWords: readonly string[]; imageExists: (path: string) => Promise<boolean> },
-): Promise<PrePublishCheck[] | null> {
-  const found = await packForEditor(db, gachaId);
-  if (!found) return null;
-  const def = found.definition;
-  const whole = packDefinitionSchema.safeParse(def);
-  const lots = lotCountsOf(def.tiers).totalLots;
-  const prizeProblems: string[] = [];
-  if (lots < 1) prizeProblems.push('口数のある賞がありません（通常の賞を1つ以上入れてください）。');
-  for (const t of def.tiers)
-    if (!t.cardName.trim() || t.conversionValue < 0) prizeProblems.push(`${t.label}: カードが決まっていません。`);
-  // An option larger than the lots is a dead button for members (issue 28 item 4): refused before publishing.
-  const drawProblems = lots < 1 ? [] : drawOptionsOverLots(def.drawOptions ?? [1, 10, 100], lots);
-  const images = [
-    { label: 'パック画像', path: def.imagePath },
-    ...def.tiers.map((t) => ({ label: `${t.label}（${t.cardName}）の写真`, path: t.cardImagePath })),
-  ];
-  const missingImages: string[] = [];
-  for (const image of images)
-    if (!image.path || !(await options.imageExists(image.path))) missingImages.push(`${image.label}がありません。`);
-  const short: StockShortfall[] = def.tiers.length ? await stockShortfallsOfPack(db, gachaId) : [];
-  const words = forbiddenWordsIn(def, options.forbiddenWords);
-  return [
-    {
-      key: 'definition',
-      label: '内容（価格・口数・キリ番・販売期間）',
-      ok: whole.success,
-      problems: whole.success ? [] : [...new Set(whole.error.issues.map((i) => i.message))],
-    },
-    { key: 'prizes', label: 'すべての口に賞がある', ok: prizeProblems.length === 0, problems: prizeProblems },
-    { key: 'draws', label: '引く回数が口数以内', ok: drawProblems.length === 0, problems: drawProblems },
-    { key: 'images', label: '画像がそろっている', ok: missingImages.length === 0, problems: missingImages },
-    {
-      key: 'stock',
-      label: '在庫が口数をまかなえる',
-      ok: short.length === 0,
-      problems: short.map(
-        (s) =>
-          `「${s.cardName}${s.cardGrade ? ` ${s.cardGrade}` : ''}」必要 ${s.needed.toLocaleString('ja-JP')}枚／在庫 ${s.available.toLocaleString('ja-JP')}枚`,
-      ),
-    },
-    {
-      key: 'copy',
-      label: '景品表示法で使えない表現がない',
-      ok: words.length === 0,
-      problems: words.map((w) => `${w.where}に「${w.word}」があります。`),
-    },
-  ];
 }

@@ -1,6 +1,6 @@
 // The packs' refusal words (look-ups, genres, the pack lifecycle, stock): status and Japanese message.
 import { digits, type RefusalEntry, type RefusalWords } from '#modules/kernel';
-import type { GachaLookupRefusalCode } from './index';
+import type { GachaLookupRefusalCode } from './catalogue';
 import type { GenreRefusalCode } from './genres';
 import type { PackAdminRefusalCode } from './admin';
 import type { StockRefusalCode } from './stock';

@@ -2,7 +2,8 @@
 import { and, inArray } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { gachas } from './schema';
-import { inShownGenre, PUBLIC_GACHA_STATUSES } from './index';
+import { PUBLIC_GACHA_STATUSES } from './catalogue';
+import { inShownGenre } from './shown-genres';
 
 /** @example for (const { id, genreId } of await listPublicPackPaths(db)) paths.push(`/gacha/${genreId}/${id}`) */
 export async function listPublicPackPaths(db: Database): Promise<{ id: string; genreId: string }[]> {

@@ -1,12 +1,13 @@
 // Physical stock of prize cards (docs/decisions/023): receiving and stocktakes, the reservation a
-// published pack makes and its release when the pack ends, and the card of each prize as it is
-// shipped, comes back, is converted or goes missing. Functions take the caller's transaction and do
-// not audit: the admin operations and the shipping desk wrap them in runAdminAction.
+// published pack makes and its release when the pack ends (pack-stock.ts), and the card of each prize as
+// it is shipped, comes back, is converted or goes missing (prize-stock.ts). Functions take the caller's
+// transaction and do not audit: the admin operations and the shipping desk wrap them in runAdminAction.
+// This file: the stock room's cards (identity, receiving, stocktakes, lists, locks).
 import { and, asc, eq, gte, ilike, inArray, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { pgTextArray, queryRows, type Database } from '#db/client';
+import type { Database } from '#db/client';
 import { refuse, RefusalError } from '#modules/kernel';
-import { gachaLots, gachaTiers, stockCards, stockMovements, stockPrizeCards } from './schema';
+import { stockCards, stockMovements } from './schema';
 
 /** Stock's own refusals (receiving, stocktakes, substitutes); worded in refusal-words.ts. */
 export const STOCK_REFUSAL_CODES = [
@@ -108,9 +109,9 @@ export interface StockCardView {
   available: number;
 }
 
-type StockCardRow = typeof stockCards.$inferSelect;
+export type StockCardRow = typeof stockCards.$inferSelect;
 
-const viewOf = (row: StockCardRow): StockCardView => ({
+export const viewOf = (row: StockCardRow): StockCardView => ({
   id: row.id,
   cardName: row.cardName,
   cardSet: row.cardSet,
@@ -274,7 +275,7 @@ export async function stockCardsById(db: Database, ids: string[]): Promise<Map<s
 }
 
 /** Locks stock cards in id order (every path does, so two of them never wait on each other in a circle). */
-async function lockCards(tx: Database, ids: string[]): Promise<Map<string, StockCardRow>> {
+export async function lockCards(tx: Database, ids: string[]): Promise<Map<string, StockCardRow>> {
   const unique = [...new Set(ids)].sort();
   if (unique.length === 0) return new Map();
   const rows = await tx
@@ -284,289 +285,4 @@ async function lockCards(tx: Database, ids: string[]): Promise<Map<string, Stock
     .orderBy(asc(stockCards.id))
     .for('update');
   return new Map(rows.map((row) => [row.id, row]));
-}
-
-/** A card a pack needs more of than is available (STOCK_SHORT's details). */
-export interface StockShortfall {
-  cardName: string;
-  cardSet: string | null;
-  cardNumber: string | null;
-  cardGrade: string | null;
-  needed: number;
-  available: number;
-  short: number;
-}
-
-/**
- * What a pack's tiers need of each stock card (summed per card identity) and which cards fall short.
- * With `lock` the cards are locked (publishing); without, it is a read (the editor's pre-publish check).
- */
-async function stockNeedsOfPack(tx: Database, gachaId: string, options: { lock: boolean }) {
-  const tiers = await tx.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId)).orderBy(asc(gachaTiers.id));
-  const needs = new Map<string, { identity: StockIdentity; needed: number; tiers: typeof tiers }>();
-  for (const tier of tiers) {
-    const key = stockIdentityKey(tier);
-    const need = needs.get(key) ?? { identity: tier, needed: 0, tiers: [] };
-    need.needed += tier.quantity;
-    need.tiers.push(tier);
-    needs.set(key, need);
-  }
-  const keys = [...needs.keys()];
-  const found = keys.length
-    ? await tx
-        .select({ id: stockCards.id, identityKey: stockCards.identityKey })
-        .from(stockCards)
-        .where(inArray(stockCards.identityKey, keys))
-    : [];
-  const idByKey = new Map(found.map((r) => [r.identityKey, r.id]));
-  const locked = await (options.lock ? lockCards : readCards)(
-    tx,
-    found.map((r) => r.id),
-  );
-  const shortfalls: StockShortfall[] = [];
-  for (const [key, need] of needs) {
-    const card = locked.get(idByKey.get(key) ?? '');
-    const available = card ? card.onHand - card.reserved : 0;
-    if (available < need.needed)
-      shortfalls.push({
-        cardName: need.identity.cardName,
-        cardSet: need.identity.cardSet ?? null,
-        cardNumber: need.identity.cardNumber ?? null,
-        cardGrade: need.identity.cardGrade ?? null,
-        needed: need.needed,
-        available: Math.max(available, 0),
-        short: need.needed - Math.max(available, 0),
-      });
-  }
-  return { needs, idByKey, shortfalls };
-}
-
-/**
- * The cards a draft pack would be short of if it were published now (empty: the stock covers it).
- * A read without locks: publishing checks again under its locks.
- * @example const short = await stockShortfallsOfPack(db, 'draft-pack')
- */
-export async function stockShortfallsOfPack(db: Database, gachaId: string): Promise<StockShortfall[]> {
-  return (await stockNeedsOfPack(db, gachaId, { lock: false })).shortfalls;
-}
-
-async function readCards(db: Database, ids: string[]): Promise<Map<string, StockCardRow>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  const rows = await db.select().from(stockCards).where(inArray(stockCards.id, unique));
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
-/**
- * Publishing's step: every tier (the ラストワン賞 too) is matched to the stock card of its card's
- * identity, the quantities summed per card (tiers may share one), and reserved — or, when any card is
- * missing or short, nothing is written and the shortfalls are answered. Inside the publish transaction.
- */
-export async function reserveStockForPack(
-  tx: Database,
-  gachaId: string,
-  now: Date,
-): Promise<{ ok: true } | { ok: false; shortfalls: StockShortfall[] }> {
-  const { needs, idByKey, shortfalls } = await stockNeedsOfPack(tx, gachaId, { lock: true });
-  if (shortfalls.length > 0) return { ok: false, shortfalls };
-  for (const [key, need] of [...needs].sort(([a], [b]) => (idByKey.get(a)! < idByKey.get(b)! ? -1 : 1))) {
-    const stockCardId = idByKey.get(key)!;
-    await tx
-      .update(stockCards)
-      .set({ reserved: sql`${stockCards.reserved} + ${need.needed}`, updatedAt: now })
-      .where(eq(stockCards.id, stockCardId));
-    for (const tier of need.tiers) {
-      await tx.update(gachaTiers).set({ stockCardId }).where(eq(gachaTiers.id, tier.id));
-      await tx.insert(stockMovements).values({
-        stockCardId,
-        kind: 'reserved',
-        onHandDelta: 0,
-        reservedDelta: tier.quantity,
-        gachaId,
-        note: tier.label,
-        at: now,
-      });
-    }
-  }
-  return { ok: true };
-}
-
-/**
- * A pack's sale ended before it sold out: the cards of its unclaimed lots, of its ラストワン賞 (only
- * the draw of the final lot wins it, and that draw sells the pack out) and of the キリ番賞 whose number
- * was not reached (decision 027) are no longer promised. Call
- * it after the pack's unclaimed lots are locked (no draw can claim one any more).
- */
-export async function releaseStockOfEndedPack(tx: Database, gachaId: string, now: Date): Promise<void> {
-  const rows = await queryRows<{ tier_id: string; label: string; stock_card_id: string; n: number }>(
-    tx,
-    sql`select t.id as tier_id, t.label, t.stock_card_id,
-          (case when t.is_last_one then 1
-                when t.kiriban_at is not null then
-                  (select count(*) from unnest(t.kiriban_at) k
-                    where k > (select count(*) from ${gachaLots} l where l.gacha_id = t.gacha_id and l.draw_id is not null))
-                else (select count(*) from ${gachaLots} l where l.gacha_id = t.gacha_id and l.tier_id = t.id and l.draw_id is null)
-           end)::int as n
-        from ${gachaTiers} t
-       where t.gacha_id = ${gachaId} and t.stock_card_id is not null
-       order by t.stock_card_id, t.id`,
-  );
-  const due = rows.filter((r) => Number(r.n) > 0);
-  await lockCards(
-    tx,
-    due.map((r) => r.stock_card_id),
-  );
-  for (const row of due) {
-    await tx
-      .update(stockCards)
-      .set({ reserved: sql`${stockCards.reserved} - ${Number(row.n)}`, updatedAt: now })
-      .where(eq(stockCards.id, row.stock_card_id));
-    await tx.insert(stockMovements).values({
-      stockCardId: row.stock_card_id,
-      kind: 'released',
-      onHandDelta: 0,
-      reservedDelta: -Number(row.n),
-      gachaId,
-      note: row.label,
-      at: now,
-    });
-  }
-}
-
-/** A prize as a stock step needs it: which card it stands for comes from its tier (or its substitute). */
-export interface StockPrize {
-  prizeId: string;
-  tierId: string;
-}
-
-export type PrizeStockMove = 'released' | 'shipped' | 'returned';
-
-/**
- * Moves the cards of prizes (sql/stock.sql's gacha_stock_move_prizes): `shipped` when their parcel
- * leaves, `returned` when it comes back, `released` when they become coins outside prize_convert.
- * Untracked prizes are skipped. Answers the number of cards moved.
- * @example await moveStockOfPrizes(tx, prizes, 'shipped', { requestId, now })
- */
-export async function moveStockOfPrizes(
-  tx: Database,
-  prizes: StockPrize[],
-  kind: PrizeStockMove,
-  options: { requestId?: string | null; note?: string | null; now: Date },
-): Promise<number> {
-  if (prizes.length === 0) return 0;
-  const [row] = await queryRows<{ n: number }>(
-    tx,
-    sql`select gacha_stock_move_prizes(${`{${prizes.map((p) => p.prizeId).join(',')}}`}::uuid[],
-      ${pgTextArray(prizes.map((p) => p.tierId))}::text[], ${kind}::text, ${options.requestId ?? null}::uuid,
-      ${options.note ?? null}::text, ${options.now.toISOString()}::timestamptz) as n`,
-  );
-  return Number(row?.n ?? 0);
-}
-
-/**
- * Locks the cards of many prizes at once, in id order: a caller that then moves them in several steps
- * (a CSV file of many requests) waits for no one in between, and no two callers wait on each other.
- */
-export async function lockStockOfPrizes(tx: Database, prizes: StockPrize[]): Promise<void> {
-  if (prizes.length === 0) return;
-  await queryRows(
-    tx,
-    sql`select s.id from ${stockCards} s
-         where s.id in (select c.stock_card_id from gacha_stock_cards_of(${`{${prizes.map((p) => p.prizeId).join(',')}}`}::uuid[],
-                          ${pgTextArray(prizes.map((p) => p.tierId))}::text[]) c)
-         order by s.id for update`,
-  );
-}
-
-/** The card a prize is fulfilled with now (its substitute, else its tier's card; null when untracked). */
-export async function stockCardOfPrize(db: Database, prize: StockPrize): Promise<StockCardView | null> {
-  const rows = await queryRows<{ id: string | null }>(
-    db,
-    sql`select stock_card_id as id from gacha_stock_cards_of(${`{${prize.prizeId}}`}::uuid[], ${pgTextArray([prize.tierId])}::text[])`,
-  );
-  const id = rows[0]?.id;
-  if (!id) return null;
-  return (await stockCardsById(db, [id])).get(id) ?? null;
-}
-
-/**
- * A prize's card is missing or damaged: it leaves stock (on hand and reserved − 1, skipped when the
- * prize is untracked) and, with a substitute, that card is reserved for the prize from now on: it must
- * have one available once the original has left (another copy of the same card will do) and be worth
- * at least `minValue`, else STOCK_SUBSTITUTE_UNAVAILABLE / STOCK_SUBSTITUTE_TOO_LOW. Both cards are
- * locked in id order first. The caller holds the prize's row lock and rolls back on a refusal.
- * @example await reportPrizeCardGone(tx, { prize, condition: 'missing', requestId, now, substitute: { stockCardId, minValue: 500 } })
- */
-export async function reportPrizeCardGone(
-  tx: Database,
-  input: {
-    prize: StockPrize & { gachaId: string };
-    condition: 'missing' | 'damaged';
-    requestId: string;
-    note?: string | null;
-    now: Date;
-    substitute?: { stockCardId: string; minValue: number };
-  },
-): Promise<{ original: StockCardView | null; substitute: StockCardView | null }> {
-  const original = await stockCardOfPrize(tx, input.prize);
-  const substituteId = input.substitute?.stockCardId;
-  const locked = await lockCards(tx, [...(original ? [original.id] : []), ...(substituteId ? [substituteId] : [])]);
-  if (substituteId && !locked.has(substituteId))
-    throw new StockError('STOCK_CARD_NOT_FOUND', { stockCardId: substituteId });
-  await queryRows(
-    tx,
-    sql`select gacha_stock_move_prizes(${`{${input.prize.prizeId}}`}::uuid[], ${pgTextArray([input.prize.tierId])}::text[],
-      ${input.condition}::text, ${input.requestId}::uuid, ${input.note ?? null}::text, ${input.now.toISOString()}::timestamptz)`,
-  );
-  if (!input.substitute || !substituteId) return { original, substitute: null };
-  const [card] = await tx.select().from(stockCards).where(eq(stockCards.id, substituteId));
-  if (card!.valueCoins < input.substitute.minValue)
-    throw new StockError('STOCK_SUBSTITUTE_TOO_LOW', {
-      stockCardId: card!.id,
-      cardName: card!.cardName,
-      valueCoins: card!.valueCoins,
-      minValue: input.substitute.minValue,
-    });
-  if (card!.onHand - card!.reserved < 1)
-    throw new StockError('STOCK_SUBSTITUTE_UNAVAILABLE', {
-      stockCardId: card!.id,
-      cardName: card!.cardName,
-      available: Math.max(card!.onHand - card!.reserved, 0),
-    });
-  const [after] = await tx
-    .update(stockCards)
-    .set({ reserved: sql`${stockCards.reserved} + 1`, updatedAt: input.now })
-    .where(eq(stockCards.id, substituteId))
-    .returning();
-  await tx
-    .insert(stockPrizeCards)
-    .values({ prizeId: input.prize.prizeId, stockCardId: substituteId, updatedAt: input.now })
-    .onConflictDoUpdate({ target: stockPrizeCards.prizeId, set: { stockCardId: substituteId, updatedAt: input.now } });
-  await tx.insert(stockMovements).values({
-    stockCardId: substituteId,
-    kind: 'substitute',
-    onHandDelta: 0,
-    reservedDelta: 1,
-    gachaId: input.prize.gachaId,
-    prizeId: input.prize.prizeId,
-    requestId: input.requestId,
-    note: input.note ?? null,
-    at: input.now,
-  });
-  return { original, substitute: viewOf(after!) };
-}
-
-/**
- * The substitute cards of prizes that have one (for the member's request, the pick list, the slip).
- * @example (await prizeSubstitutes(db, prizeIds)).get(prizeId)?.cardName
- */
-export async function prizeSubstitutes(db: Database, prizeIds: string[]): Promise<Map<string, StockCardView>> {
-  const ids = [...new Set(prizeIds)];
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .select({ prizeId: stockPrizeCards.prizeId, card: stockCards })
-    .from(stockPrizeCards)
-    .innerJoin(stockCards, eq(stockCards.id, stockPrizeCards.stockCardId))
-    .where(inArray(stockPrizeCards.prizeId, ids));
-  return new Map(rows.map((r) => [r.prizeId, viewOf(r.card)]));
 }

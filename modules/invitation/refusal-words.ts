@@ -1,6 +1,6 @@
 // The invitations' refusal words: status and Japanese message of each code (gathered by modules/refusals).
 import { COMMON_REFUSAL_WORDS, digits, type RefusalWords } from '#modules/kernel';
-import type { InvitationRefusalCode } from './index';
+import type { InvitationRefusalCode } from './codes';
 
 // Invitations (docs/decisions/038): a code is typed by hand only by a new member (the link's cookie does it at sign-up).
 export const INVITATION_REFUSAL_WORDS: RefusalWords<InvitationRefusalCode> = {

@@ -1,6 +1,6 @@
 // Self-limits' refusal words (docs/decisions/035): status and Japanese message of each code.
 import { type RefusalEntry, type RefusalWords } from '#modules/kernel';
-import { exclusionLastDay, type LimitsRefusalCode } from './index';
+import { exclusionLastDay, type LimitsRefusalCode } from './rules';
 
 /** A JST day 'YYYY-MM-DD' as 2026年12月24日. */
 const jstDayText = (day: string) => {

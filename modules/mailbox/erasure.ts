@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { ERASED_MARK } from '#db/redact';
 import { mails } from './schema';
-import { plainText } from './index';
+import { plainText } from './notify';
 
 /**
  * In the deletion's transaction: replaces the subject and body of every personal mail to the member by

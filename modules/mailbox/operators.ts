@@ -6,7 +6,7 @@ import type { Database } from '#db/client';
 import { refuse, type Outcome } from '#modules/kernel';
 import type { RichText } from '#modules/content';
 import { mails, mailStates, type MailSegment } from './schema';
-import { MAIL_ATTACHMENT_REASON, type MailAttachment, type MailRefusalCode } from './index';
+import { MAIL_ATTACHMENT_REASON, type MailAttachment, type MailRefusalCode } from './notify';
 
 export const MAIL_SEGMENT_KINDS = ['all', 'rank', 'genre_buyers', 'inactive'] as const;
 

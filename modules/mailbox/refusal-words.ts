@@ -1,6 +1,6 @@
 // The mailbox's refusal words: status and Japanese message of each code (gathered by modules/refusals).
 import { COMMON_REFUSAL_WORDS, jstText, type RefusalWords } from '#modules/kernel';
-import type { MailRefusalCode } from './index';
+import type { MailRefusalCode } from './notify';
 
 // The mailbox (decision 034): another member's mail is "not found", never "forbidden".
 export const MAIL_REFUSAL_WORDS: RefusalWords<MailRefusalCode> = {

@@ -10,7 +10,7 @@ import type { Database } from '#db/client';
 import { paidPurchaseTotals } from '#modules/wallet';
 import { notifyMember } from '#modules/mailbox';
 import { memberMonthlyRanks, rankMonths } from './schema';
-import { RANKS, monthKey, rankByNumber, rankForPurchases } from './index';
+import { RANKS, monthKey, rankByNumber, rankForPurchases } from './ranks';
 
 /** The settings' rank rules. */
 export interface RankRules {

@@ -1,7 +1,7 @@
 // 特典コード's refusal words, the members' and the operators': status and Japanese message of each code.
 import { digits, jstText, type RefusalWords } from '#modules/kernel';
 import { rankName } from '#modules/progression';
-import type { PromoAdminRefusalCode, PromoRefusalCode } from './index';
+import type { PromoAdminRefusalCode, PromoRefusalCode } from './codes';
 
 // 特典コード (docs/decisions/032): each refusal says why, so the member knows whether to retry.
 export const PROMO_REFUSAL_WORDS: RefusalWords<PromoRefusalCode | PromoAdminRefusalCode> = {

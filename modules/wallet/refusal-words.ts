@@ -1,6 +1,6 @@
 // The wallet's refusal words: status and Japanese message of each code (gathered by modules/refusals).
 import { digits, type RefusalEntry, type RefusalWords } from '#modules/kernel';
-import type { WalletRefusalCode } from './index';
+import type { WalletRefusalCode } from './grants';
 
 // Draws, the wallet's spend and shipping fees alike.
 const INSUFFICIENT_COINS: RefusalEntry = {

@@ -1,0 +1,108 @@
+// The pack editor's pre-publish checks (docs/decisions/030): the definition checked whole before a draft
+// is published.
+import type { Database } from '#db/client';
+import { lotCountsOf, packDefinitionSchema, type PackDefinition } from './admin';
+import { stockShortfallsOfPack, type StockShortfall } from './pack-stock';
+import { packForEditor } from './editor';
+
+// ── Pre-publish checks ────────────────────────────────────────────────────────────────────────────
+
+/** Words 景品表示法 forbids in a pack's copy, matched after NFKC (１００％ is 100%): the default of the setting. */
+export const DEFAULT_FORBIDDEN_PACK_WORDS = ['必ず当たる', '必ず', '確定', '100%', '絶対', '全員当選', '損しない'];
+
+/** The forbidden words found in the pack's copy (title, description, tier and card names). */
+export function forbiddenWordsIn(def: PackDefinition, words: readonly string[]): { word: string; where: string }[] {
+  const norm = (s: string) => s.normalize('NFKC').toLowerCase();
+  const places: { where: string; text: string }[] = [
+    { where: 'タイトル', text: def.title },
+    { where: '説明', text: def.description ?? '' },
+    ...def.tiers.flatMap((t) => [
+      { where: `${t.label}の名前`, text: t.label },
+      { where: `${t.label}のカード名`, text: t.cardName },
+    ]),
+  ];
+  const found: { word: string; where: string }[] = [];
+  for (const word of words) {
+    if (!word.trim()) continue;
+    for (const place of places) if (norm(place.text).includes(norm(word))) found.push({ word, where: place.where });
+  }
+  return found;
+}
+
+/**
+ * The draw options a pack of `lots` lots cannot offer (more draws than lots), each in the editor's words.
+ * @example drawOptionsOverLots([1, 10, 100], 20) // ['「100連」は総口数（20口）より多いため選べません。引く回数を20以下にしてください。']
+ */
+export function drawOptionsOverLots(options: readonly number[], lots: number): string[] {
+  return options
+    .filter((count) => count > lots)
+    .map(
+      (count) =>
+        `「${count === 1 ? '1回' : `${count.toLocaleString('ja-JP')}連`}」は総口数（${lots.toLocaleString('ja-JP')}口）より多いため選べません。引く回数を${lots.toLocaleString('ja-JP')}以下にしてください。`,
+    );
+}
+
+export interface PrePublishCheck {
+  key: 'definition' | 'prizes' | 'draws' | 'images' | 'stock' | 'copy';
+  label: string;
+  ok: boolean;
+  problems: string[];
+}
+
+/**
+ * Everything that must hold before a draft is published: the definition whole (lots, キリ番, window),
+ * every lot has a prize, the images exist, the stock covers every card, no forbidden words.
+ * `imageExists` answers for a site path (the app knows where files live).
+ */
+export async function prePublishChecks(
+  db: Database,
+  gachaId: string,
+  options: { forbiddenWords: readonly string[]; imageExists: (path: string) => Promise<boolean> },
+): Promise<PrePublishCheck[] | null> {
+  const found = await packForEditor(db, gachaId);
+  if (!found) return null;
+  const def = found.definition;
+  const whole = packDefinitionSchema.safeParse(def);
+  const lots = lotCountsOf(def.tiers).totalLots;
+  const prizeProblems: string[] = [];
+  if (lots < 1) prizeProblems.push('口数のある賞がありません（通常の賞を1つ以上入れてください）。');
+  for (const t of def.tiers)
+    if (!t.cardName.trim() || t.conversionValue < 0) prizeProblems.push(`${t.label}: カードが決まっていません。`);
+  // An option larger than the lots is a dead button for members (issue 28 item 4): refused before publishing.
+  const drawProblems = lots < 1 ? [] : drawOptionsOverLots(def.drawOptions ?? [1, 10, 100], lots);
+  const images = [
+    { label: 'パック画像', path: def.imagePath },
+    ...def.tiers.map((t) => ({ label: `${t.label}（${t.cardName}）の写真`, path: t.cardImagePath })),
+  ];
+  const missingImages: string[] = [];
+  for (const image of images)
+    if (!image.path || !(await options.imageExists(image.path))) missingImages.push(`${image.label}がありません。`);
+  const short: StockShortfall[] = def.tiers.length ? await stockShortfallsOfPack(db, gachaId) : [];
+  const words = forbiddenWordsIn(def, options.forbiddenWords);
+  return [
+    {
+      key: 'definition',
+      label: '内容（価格・口数・キリ番・販売期間）',
+      ok: whole.success,
+      problems: whole.success ? [] : [...new Set(whole.error.issues.map((i) => i.message))],
+    },
+    { key: 'prizes', label: 'すべての口に賞がある', ok: prizeProblems.length === 0, problems: prizeProblems },
+    { key: 'draws', label: '引く回数が口数以内', ok: drawProblems.length === 0, problems: drawProblems },
+    { key: 'images', label: '画像がそろっている', ok: missingImages.length === 0, problems: missingImages },
+    {
+      key: 'stock',
+      label: '在庫が口数をまかなえる',
+      ok: short.length === 0,
+      problems: short.map(
+        (s) =>
+          `「${s.cardName}${s.cardGrade ? ` ${s.cardGrade}` : ''}」必要 ${s.needed.toLocaleString('ja-JP')}枚／在庫 ${s.available.toLocaleString('ja-JP')}枚`,
+      ),
+    },
+    {
+      key: 'copy',
+      label: '景品表示法で使えない表現がない',
+      ok: words.length === 0,
+      problems: words.map((w) => `${w.where}に「${w.word}」があります。`),
+    },
+  ];
+}
