@@ -7,7 +7,7 @@ import { ServerRouter, isRouteErrorResponse, type EntryContext, type RouterConte
 import { BootScriptContext, NonceContext } from './nonce';
 import { chunkGuardBootScript } from './lib/chunk-guard-boot';
 import { CHUNK_RELOAD_GUARD_MS } from './lib/client-recovery';
-import { shopRequestContext } from './context';
+import { shopRequestContext } from '#server/context';
 import { scriptsAfterPaint } from './lib/scripts-after-paint.server';
 import { isDatabaseUnavailable } from '#db/unavailable';
 

@@ -10,9 +10,9 @@ import type { ShopServices } from './services';
 import { securityHeaders, crossSiteRequestGuard, clientAddress, hasForwardingHeaders, isLoopback } from './security';
 import { apiError, unexpectedErrorAnswer, BUSY_RETRY_AFTER_SECONDS } from './api-error';
 import { isDatabaseUnavailable } from '#db/unavailable';
-import { shopRequestContext, type SessionMember } from '../app/context';
+import { shopRequestContext, type SessionMember } from './context';
 import { AUTH_ADMIN_ENDPOINTS, AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, CLIENT_IP_HEADER } from '#modules/identity/server';
-import { isNoindexPath } from '../app/guards/rules';
+import { isNoindexPath } from '#modules/kernel/navigation';
 import { invitationLinkCookie } from './invitation';
 import { createImageRoute } from './images';
 import { mediaDirOf, serveMedia } from './media';
@@ -31,7 +31,7 @@ import { createOperatorRoute } from './operator-route';
 import { createBannerImageRoute } from './banner-images';
 import { createContentImageRoute } from './content-images';
 import { BANNER_IMAGE_MAX_BYTES, CONTENT_IMAGE_MAX_BYTES } from '#modules/content';
-import { contentOf } from '../app/lib/content.server';
+import { contentOf } from './page-content';
 
 /** The largest request body the shop reads (forms, JSON, provider webhooks); the contact form alone has its own. */
 export const MAX_REQUEST_BODY_BYTES = 256 * 1024;

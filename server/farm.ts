@@ -26,10 +26,10 @@ import {
 } from '#modules/friends';
 import { apiError } from './api-error';
 import { shareUrlsOf } from './invitation';
-import { devToolsAllowed } from '../app/lib/dev-tools.server';
+import { devToolsAllowed } from './dev-tools';
 import type { ShopConfig } from './config';
 import type { RateLimiter } from '#modules/identity/server';
-import type { FriendView, FriendsView } from '../app/lib/farm-contract';
+import type { FriendView, FriendsView } from '#modules/farm/browser';
 
 export type FarmConfig = Pick<
   ShopConfig,

@@ -3,7 +3,7 @@
 // tab bar); noindex like every /admin page. A refused permission (403) is shown inside this frame.
 import { isRouteErrorResponse, NavLink, Outlet, useRouteError } from 'react-router';
 import type { Route } from './+types/admin';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
 import { useRootData } from '~/lib/root-data';
 import { operatorSummary, requireOperator, type AdminForbiddenPayload } from '~/lib/admin.server';

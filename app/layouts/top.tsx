@@ -6,7 +6,7 @@ import { BottomTabBar } from '~/components/BottomTabBar';
 import { LoginBonusSheet } from '~/components/LoginBonusSheet';
 import { GenreTabs } from '~/components/GenreTabs';
 import { InvitationNotice } from '~/components/InvitationNotice';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { invitationNoticeOf } from '~/lib/invitation.server';
 import type { Route } from './+types/top';
 

@@ -25,7 +25,7 @@ import { countPrizesByStatus, drawLots } from '#modules/draw';
 import { createAddress } from '#modules/shipping';
 import { testAddressInput, testKeyring } from '#tests/shipping';
 import { checkoutAsMember, sandboxHarness } from '#modules/payments/testing';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { deletionPageAction, deletionPageLoader } from './account-deletion.server';
 import { securityPageAction, securityPageLoader } from './second-factor.server';
 import { secondStepAction } from './sign-in/second-factor.server';

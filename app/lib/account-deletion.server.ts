@@ -1,14 +1,14 @@
 // /mypage/settings/delete (退会): what the member loses and what the shop keeps, then the deletion
 // itself (identity's deleteOwnAccount: re-authentication, the notice mail, the tombstone). Decision 016.
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { cookieHeaders, callAuth } from '~/lib/auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { setOneTimeNotice } from '~/lib/one-time-notice.server';
 import { describeRefusal } from '#server/refusals';
 import { getBalance } from '#modules/wallet';
 import { countPrizesByStatus } from '#modules/draw';
-import { eraseMemberData, finishMemberErasure, type ErasureFollowUp } from '#server/personal-data';
+import { eraseMemberData, finishMemberErasure, type ErasureFollowUp } from '#server/context';
 import { DELETION_CONFIRMATION_PHRASE, deleteOwnAccount, hasPassword } from '#modules/identity/server';
 import { maintenanceRefusal } from './maintenance.server';
 

@@ -4,8 +4,8 @@
 // the member's cookies; the address and the password need the current password (or, without one,
 // a sign-in younger than REAUTH_MAX_AGE_MINUTES).
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
-import { signInPathFor } from '~/guards/rules';
+import type { ShopRequest } from '#server/context';
+import { signInPathFor } from '#modules/kernel/navigation';
 import { visitorAnswer } from '~/lib/members-only.server';
 import { callAuth, cookieHeaders } from './auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';

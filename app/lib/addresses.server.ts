@@ -2,12 +2,12 @@
 // and the action (save, fill from the postal code without JavaScript, make usual, delete) on the
 // shipping module's functions and its one address schema, the same the API uses.
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
-import { signInPathFor } from '~/guards/rules';
+import type { ShopRequest } from '#server/context';
+import { signInPathFor } from '#modules/kernel/navigation';
 import { visitorAnswer } from '~/lib/members-only.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import { describeRefusal } from '#server/refusals';
-import { JAPANESE_PARSE, fieldMessages } from '#server/validation';
+import { JAPANESE_PARSE, fieldMessages } from '#modules/kernel';
 import { isUuid } from '#modules/kernel';
 import {
   addressInputSchema,

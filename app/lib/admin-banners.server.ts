@@ -3,11 +3,11 @@
 // image is checked and re-encoded (sharp) and written by its hash under DATA_DIR/media/banners before the
 // transaction; a refused save leaves at most an unused file, never a banner without its art.
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
-import { bannerImagesDir } from '#server/banner-images';
+import { bannerImagesDir } from '#server/context';
 import { moveBannerAsOperator, saveBannerAsOperator, setBannerActiveAsOperator } from '#modules/admin';
 import {
   BANNER_IMAGE_HEIGHT,

@@ -3,7 +3,7 @@
 // the function the command line's coinpacks:set calls; orders copy a pack's numbers, so an edit never
 // changes a purchase already made.
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';

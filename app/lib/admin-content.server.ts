@@ -4,12 +4,12 @@
 // which only the server turns into structured rich text (htmlToRichText keeps what the sanitiser
 // allows); stored rich text goes back to the editor as HTML through richTextToHtml.
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
-import { contentImagesDir } from '#server/content-images';
+import { contentImagesDir } from '#server/context';
 import {
   cancelContentScheduleAsOperator,
   createContentAsOperator,

@@ -6,7 +6,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { data } from 'react-router';
 import type { Database } from '#db/client';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { runAdminAction, type AdminPermission, type Operator } from '#modules/admin';
 import { drawsExportBatch } from '#modules/draw';

@@ -3,7 +3,7 @@
 // (`reports:read`). Every change goes through the farm's audited operator actions, which check the
 // input with the farm's own schemas; a refusal answers its Japanese message, per field when it has one.
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';

@@ -1,7 +1,7 @@
 // /admin/genres: the genre tabs (ポケモン, ワンピース…): name, old ids that redirect to the genre, icon,
 // order, shown or hidden; add a genre. Saved through the admin module's audited saveGenreAsOperator.
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';

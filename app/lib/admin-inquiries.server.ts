@@ -5,13 +5,13 @@
 // functions, which check the permission and write the audit entry in the same transaction.
 import fs from 'node:fs/promises';
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { memberTagsFor } from '~/lib/member-tags.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
-import { supportRulesOf } from '#server/support';
+import { supportRulesOf } from '#server/context';
 import { isUuid, type Refusal } from '#modules/kernel';
 import {
   INQUIRY_CATEGORY_LABELS,

@@ -2,11 +2,11 @@
 // MAIL_PRESENT_APPROVAL_THRESHOLD_COINS (decision 052): the pending ones with their recipients counted now,
 // and the approve / reject actions (only an admin other than the requester; approving sends, once).
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { mailPresentRules, segmentText } from '~/lib/admin-mail.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
-import { countMailRecipients } from '#server/mail-segments';
+import { countMailRecipients } from '#server/context';
 import { approveMailRequest, listPendingMailRequests, rejectMailRequest } from '#modules/admin';
 import { jstText, type Refusal } from '#modules/kernel';
 import { listAllGenres } from '#modules/gacha';

@@ -4,7 +4,7 @@
 // change goes through runAdminAction with 'mail:write' (audited in the same transaction). Before sending,
 // a test send to oneself, and a confirmation of the recipients and the present's most cost (decision 052).
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { memberIdFromFilter } from '~/lib/member-tags.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
@@ -16,8 +16,8 @@ import {
   sendTestMailAsOperator,
   type MailPresentRules,
 } from '#modules/admin';
-import { countMailRecipients } from '#server/mail-segments';
-import type { ShopConfig } from '#server/config';
+import { countMailRecipients } from '#server/context';
+import type { ShopConfig } from '#server/context';
 import { jstText, parseJstDateTime, RefusalError, type Refusal } from '#modules/kernel';
 import { richTextFromMarkup, type RichText } from '#modules/content';
 import { findMemberByIdOrEmail } from '#modules/identity';

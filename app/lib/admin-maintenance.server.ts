@@ -2,11 +2,11 @@
 // three intents — review (the confirmation before switching on), on and off — through the admin
 // module's audited setMaintenanceAsOperator; then this instance's cache is refreshed at once.
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
-import { parseWithMessage } from '#server/validation';
+import { parseWithMessage } from '#modules/kernel';
 import type { Refusal } from '#modules/kernel';
 import { setMaintenanceAsOperator } from '#modules/admin';
 import {

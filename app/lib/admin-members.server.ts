@@ -6,7 +6,7 @@
 // same transaction; the command line calls the same ones (docs/decisions/026).
 import { randomUUID } from 'node:crypto';
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { memberTagsFor } from '~/lib/member-tags.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';

@@ -3,7 +3,7 @@
 // provider events, and the whole-order refund (orders:refund, asks first, audited by the admin module
 // with the provider's refund outside the transaction, like the command line's orders:refund).
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { memberIdFromFilter, memberTagsFor } from '~/lib/member-tags.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';

@@ -5,11 +5,11 @@
 // copy to a new draft, and its reveal once it is over.
 import path from 'node:path';
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { numberField, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
-import { siteImageExists, storeUploadedImage } from '#server/media';
+import { siteImageExists, storeUploadedImage } from '#server/context';
 import {
   copyPackAsOperator,
   createDraftAsOperator,

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { data } from 'react-router';
 import { z } from 'zod';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';

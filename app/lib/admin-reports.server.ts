@@ -2,7 +2,7 @@
 // balance, against the ¥10,000,000 threshold above which a report and a deposit of half are due. The
 // same computation as the command line's report:unused-paid.
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { baseDateBefore, unusedPaidBalanceReport } from '#modules/payments';
 

@@ -3,14 +3,14 @@
 // label CSV. Every read of an address and every change goes through the shipping module's desk
 // functions, which check the permission and write the audit entry in the same transaction.
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { memberIdFromFilter, memberTagsFor } from '~/lib/member-tags.server';
 import { INQUIRIES_SEEN_FIELD } from '~/lib/admin-shipping';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { notFound } from '~/lib/not-found';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
-import { shippingRulesOf } from '#server/shipping';
+import { shippingRulesOf } from '#server/context';
 import { substituteCandidates } from '#modules/gacha';
 import { findMemberByIdOrEmail } from '#modules/identity';
 import { isUuid, type Refusal } from '#modules/kernel';

@@ -3,7 +3,7 @@
 // members:write) that the risk module records with its audit entries in one transaction. The signals
 // themselves are computed by the job risk.signals, never here.
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { memberTagsFor } from '~/lib/member-tags.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';

@@ -2,7 +2,7 @@
 // and its intents — invite, change access, revoke, withdraw an invitation — each through the admin
 // module (audited there, refusals too). The page offers only what the operator may give (decision 050).
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';

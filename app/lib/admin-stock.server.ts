@@ -2,7 +2,7 @@
 // receiving cards (入庫) and a stocktake (棚卸し) per card, each through the admin module's audited
 // operations (packs:write), the same functions the command line's stock:receive calls.
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/lib/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';

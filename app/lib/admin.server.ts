@@ -3,8 +3,8 @@
 // the not-found page (the admin area does not announce itself); staff without the second factor go
 // to the security page; staff without the permission get 403 (rendered by the admin layout).
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
-import { signInPathFor } from '~/guards/rules';
+import type { ShopRequest } from '#server/context';
+import { signInPathFor } from '#modules/kernel/navigation';
 import { notFound } from '~/lib/not-found';
 import { STAFF_SECOND_FACTOR_PATH } from '~/lib/staff.server';
 import { CLIENT_IP_HEADER } from '#modules/identity';

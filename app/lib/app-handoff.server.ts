@@ -3,9 +3,9 @@
 // the session cookie is set and the same address is opened again without the token, so it never
 // stays in the history, a Referer or a log line.
 import { redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { CLIENT_IP_HEADER } from '#modules/identity/server';
-import { detectBrowserKind } from '~/guards/rules';
+import { detectBrowserKind } from '#modules/kernel/navigation';
 
 export const ONE_TIME_TOKEN_PARAM = 'ott';
 

@@ -2,8 +2,8 @@
 // (a mail scanner may open it); it checks what can be checked without using the code, and the
 // member's press does the work. Expired or used codes get a page with a way to ask again.
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
-import { safeRedirectPath } from '~/guards/rules';
+import type { ShopRequest } from '#server/context';
+import { safeRedirectPath } from '#modules/kernel/navigation';
 import { callAuth, captchaForNextTry, captchaHeaders, cookieHeaders } from './auth-call.server';
 import type { CaptchaWidget } from '~/components/Captcha';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';

@@ -1,6 +1,6 @@
 // Calls better-auth's own HTTP handler from a route action, so its rate limits, origin checks and
 // cookies apply exactly as for the JSON API; the member's cookies and address are passed along.
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import type { CaptchaWidget } from '~/components/Captcha';
 import { CAPTCHA_FORM_FIELD, CAPTCHA_HEADER, CLIENT_IP_HEADER, captchaRequired } from '#modules/identity/server';
 

@@ -24,7 +24,7 @@ import {
   type RateLimiter,
 } from '#modules/identity/server';
 import { AUTH_ERROR_MESSAGES } from '#modules/identity';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import type { PhoneFormState } from '~/components/PhoneCodeSteps';
 import { actionPageAction, actionPageLoader } from './auth-action.server';
 import { PHONE_SETTINGS_PATH, phoneSettingsAction } from './phone-number.server';

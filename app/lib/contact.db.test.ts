@@ -15,7 +15,7 @@ import { createLogger } from '#server/logger';
 import type { ShopServices } from '#server/services';
 import { inquiries } from '#db/schema';
 import { createRateLimiter, type RateLimiter } from '#modules/identity/server';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { contactAction, contactLoader } from './contact.server';
 
 const ORIGIN = 'http://shop.test';

@@ -5,12 +5,12 @@
 // Images are sniffed, checked and re-encoded by the support module before anything is stored; the
 // inquiry, its images and the acknowledgement mail are stored together or not at all.
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import type { CaptchaWidget } from '~/components/Captcha';
 import { captchaWidget } from '~/lib/auth-call.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
-import { supportRulesOf } from '#server/support';
+import { supportRulesOf } from '#server/context';
 import {
   CAPTCHA_FORM_FIELD,
   CLIENT_IP_HEADER,

@@ -1,14 +1,14 @@
 // The pack page's draw as a form action: the same request schema as the API's createDraw, the same
 // draw use case (server/draw.ts) and the same refusal words (server/refusals.ts), then the result page.
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { notFound } from '~/lib/not-found';
 import { drawRequestSchema } from '#modules/draw';
 import { getGachaDetail } from '#modules/gacha';
 import { idempotencyKeySchema } from '#modules/idempotency';
 import { describeRefusal } from '#server/refusals';
-import { drawForMember } from '#server/draw';
-import { parseWithMessage } from '#server/validation';
+import { drawForMember } from '#server/context';
+import { parseWithMessage } from '#modules/kernel';
 import { numberField, readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import { maintenanceRefusal, refusalInit } from './maintenance.server';
 

@@ -1,6 +1,6 @@
 // /mypage/draws (当選履歴): the member's own draws read from the URL's filters and page position, the
 // same filter schema as GET /api/v1/me/draws. A bad value falls back to its default (links are input too).
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { visitorAnswer } from '~/lib/members-only.server';
 import {
   drawHistoryFilterSchema,

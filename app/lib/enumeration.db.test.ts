@@ -19,7 +19,7 @@ import { outboxMessenger } from '#server/messenger';
 import type { ShopServices } from '#server/services';
 import { outboundMessages } from '#db/schema';
 import { createRateLimiter, createShopAuth, type RateLimiter } from '#modules/identity/server';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { action as signUpAction } from '~/routes/auth/sign-up';
 import { action as signInAction } from '~/routes/auth/sign-in';
 import { action as passwdAction } from '~/routes/auth/passwd';

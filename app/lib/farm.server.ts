@@ -3,8 +3,8 @@
 // answer; the time and the amounts are the server's.
 import { data, redirect } from 'react-router';
 import { z } from 'zod';
-import type { ShopRequest } from '~/context';
-import { signInPathFor } from '~/guards/rules';
+import type { ShopRequest } from '#server/context';
+import { signInPathFor } from '#modules/kernel/navigation';
 import { isStaffRole } from '#modules/identity';
 import { readFarmRules, ripeCropCount } from '#modules/farm';
 import { friendCodeOwner } from '#modules/friends';
@@ -22,7 +22,7 @@ import {
   runFarmIntent,
   runFriendIntent,
   type FarmIntentInput,
-} from '#server/farm';
+} from '#server/context';
 import type {
   FarmActionAnswer,
   FarmLoaderData,

@@ -1,5 +1,5 @@
 // What the identity pages read from the settings: the password policy and the nickname rules.
-import type { ShopServices } from '#server/services';
+import type { ShopServices } from '#server/context';
 import { passwordPolicyOf, type NicknameRules, type PasswordPolicy } from '#modules/identity';
 
 /** The password policy the server enforces, as the forms show it. */

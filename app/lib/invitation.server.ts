@@ -1,8 +1,8 @@
 // Invitations on the pages (decision 038): /mypage/invitation's data (the member's code, link, share
 // addresses, this month's count, the invitees) and its one action (a new member typing a code by hand).
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
-import { signInPathFor } from '~/guards/rules';
+import type { ShopRequest } from '#server/context';
+import { signInPathFor } from '#modules/kernel/navigation';
 import { isStaffRole } from '#modules/identity';
 import {
   INVITATION_COOKIE,
@@ -12,7 +12,7 @@ import {
   settleInvitation,
 } from '#modules/invitation';
 import { describeRefusal } from '#server/refusals';
-import { cookieValue, invitationRulesOf, invitationViewOf } from '#server/invitation';
+import { cookieValue, invitationRulesOf, invitationViewOf } from '#server/context';
 
 export const INVITATION_PAGE_PATH = '/mypage/invitation';
 

@@ -2,8 +2,8 @@
 // summary the shop, the pack page and /mypage show (this month's use, the 80 % reminder, an exclusion).
 // The rules live in modules/limits; the month's use is server/self-limits.ts's.
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
-import { signInPathFor } from '~/guards/rules';
+import type { ShopRequest } from '#server/context';
+import { signInPathFor } from '#modules/kernel/navigation';
 import { visitorAnswer } from '~/lib/members-only.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import {
@@ -21,10 +21,10 @@ import {
   type LimitChangeResult,
   type LimitsRefusalCode,
 } from '#modules/limits';
-import { limitsViewOf, selfLimitStateOf, type SelfLimitSummary } from '#server/self-limits';
+import { limitsViewOf, selfLimitStateOf, type SelfLimitSummary } from '#server/context';
 import { describeRefusal } from '#server/refusals';
-import { parseWithMessage } from '#server/validation';
-import { formatMemberDateTime } from './dates';
+import { parseWithMessage } from '#modules/kernel';
+import { formatMemberDateTime } from '#modules/kernel/dates';
 import type { Refusal } from '#modules/kernel';
 
 export type { SelfLimitSummary };

@@ -2,7 +2,7 @@
 // the web view back to the app. The first visit starts the flow; LINE's consent comes back through
 // /api/auth/callback/line to `?done=1` (linked) or `?error=…` (refused, canceled, already someone's).
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { appReturnUrl } from './app-handoff.server';
 import { LineLinkError, lineLinkErrorMessage, linkedLineAccount, startLineLink } from '#modules/identity/server';
 import { describeRefusal } from '#server/refusals';

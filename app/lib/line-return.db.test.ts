@@ -10,7 +10,7 @@ import type { ShopServices } from '#server/services';
 import { accounts } from '#db/schema';
 import { LINE_PROVIDER_ID } from '#modules/identity/server';
 import { getBalance } from '#modules/wallet';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { lineReturnLoader, type LineReturnData } from './line-return.server';
 import { eq } from 'drizzle-orm';
 

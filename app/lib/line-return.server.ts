@@ -3,8 +3,8 @@
 // LINE_CAMPAIGN_REWARD_COINS free coins: once per member and once per LINE account (unlinking and
 // linking the same LINE account to another member earns nothing), a ledger entry keyed by both.
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
-import { signInPathFor } from '~/guards/rules';
+import type { ShopRequest } from '#server/context';
+import { signInPathFor } from '#modules/kernel/navigation';
 import { visitorAnswer } from '~/lib/members-only.server';
 import { lineOn } from './social-sign-in.server';
 import { LineLinkError, lineLinkErrorMessage, linkedLineAccount, startLineLink } from '#modules/identity/server';

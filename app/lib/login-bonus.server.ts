@@ -1,11 +1,11 @@
 // The login bonus on the pages (decision 033): today's card for /mypage and /myinbox/bonus/logs, the
 // claim action both post to, and the history of /myinbox/bonus/logs.
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { claimLoginBonus, isJstDay, listLoginBonusClaims, loginBonusStateOf, tableDayOf } from '#modules/bonus';
 import { isStaffRole } from '#modules/identity';
 import { describeRefusal } from '#server/refusals';
-import { loginBonusRules } from '#server/login-bonus';
+import { loginBonusRules } from '#server/context';
 
 import type { LoginBonusActionData, LoginBonusCardData } from '~/components/LoginBonusCard';
 

@@ -1,7 +1,7 @@
 // The mailbox on the member's pages (decision 034): the two lists, one mail (opened = read), the claim
 // button's action, the header's unread count and the claimed attachments of /myinbox/bonus/logs.
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { notFound } from '~/lib/not-found';
 import {
   claimAllPresents,
@@ -17,7 +17,7 @@ import {
 } from '#modules/mailbox';
 import { isStaffRole } from '#modules/identity';
 import { describeRefusal } from '#server/refusals';
-import { mailClaimRules, shopMailboxOptions } from '#server/mailbox';
+import { mailClaimRules, shopMailboxOptions } from '#server/context';
 
 export const MAIL_PAGE_SIZE = 20;
 

@@ -5,7 +5,7 @@
 import { refuse } from '#modules/kernel';
 import { maintenanceDetails } from '#modules/shop';
 import { describeRefusal, type DescribedRefusal } from '#server/refusals';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 
 /**
  * The MAINTENANCE refusal worded for the page (status 503, message, Retry-After), or null when open.

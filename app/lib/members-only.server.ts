@@ -3,7 +3,7 @@
 // visitor marker, which app/routes/mypage/members-layout.tsx shows as the sign-in prompt (200); a post
 // goes to sign in, back to the page, as before.
 import { data, redirect } from 'react-router';
-import { signInPathFor } from '~/guards/rules';
+import { signInPathFor } from '#modules/kernel/navigation';
 import { MYPAGE_VISITOR } from './members-only';
 
 /**

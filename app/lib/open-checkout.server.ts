@@ -4,8 +4,8 @@
 // credited or held for a refund by its late-payment rules). Only the order's own member reaches either:
 // another member's order is the not-found page, as an unknown one.
 import { data, redirect, redirectDocument } from 'react-router';
-import type { ShopRequest } from '~/context';
-import { safeRedirectPath, signInPathFor } from '~/guards/rules';
+import type { ShopRequest } from '#server/context';
+import { safeRedirectPath, signInPathFor } from '#modules/kernel/navigation';
 import { notFound } from './not-found';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import {

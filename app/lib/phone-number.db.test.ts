@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { RouterContextProvider } from 'react-router';
 import { createApiTestServices, signUpTestMember } from '#server/api/v1/testing';
 import type { ShopServices } from '#server/services';
-import { shopRequestContext, type ShopRequest } from '~/context';
+import { shopRequestContext, type ShopRequest } from '#server/context';
 import { action as signInAction } from '~/routes/auth/sign-in';
 import { PHONE_SETTINGS_PATH, phoneSettingsAction, phoneSettingsLoader } from './phone-number.server';
 import { capturingMessenger, createShopAuth } from '#modules/identity/server';

@@ -5,7 +5,7 @@
 // forms that work before hydration: every step answers the page's state (PhoneFormState), a resend too
 // early says the seconds left.
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import {
   callAuth,
   captchaForNextTry,

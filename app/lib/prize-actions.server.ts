@@ -4,16 +4,16 @@
 // Ownership is checked by the module: another member's prize is a 404. The ids are checked by the
 // same schema as the API's (prizeConversionSchema), and a refusal reads as the API's message.
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import type { Database } from '#db/client';
-import type { ShopConfig } from '#server/config';
+import type { ShopConfig } from '#server/context';
 import { tierCards } from '#modules/gacha';
 import type { PrizeRules } from '~/components/gacha/BulkConvertSheet';
 import { convertPrizes, describePrizes, keepPrizes, prizeConversionSchema, undoConversion } from '#modules/draw';
 import { isUuid } from '#modules/kernel';
 import { describeRefusal } from '#server/refusals';
-import { parseWithMessage } from '#server/validation';
+import { parseWithMessage } from '#modules/kernel';
 import { formatCoins } from './numbers';
 import { maintenanceRefusal, refusalInit } from './maintenance.server';
 

@@ -1,8 +1,8 @@
 // 特典コード for members (/mypage/tokutencode and the app's API): the redemption with the shop's coin
 // lifetimes and the client's address, the member's history, and the page's loader and action.
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
-import { signInPathFor } from '~/guards/rules';
+import type { ShopRequest } from '#server/context';
+import { signInPathFor } from '#modules/kernel/navigation';
 import { visitorAnswer } from '~/lib/members-only.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import { maintenanceRefusal, refusalInit } from './maintenance.server';

@@ -3,7 +3,7 @@
 // (issue 17: statements per page render, bench/budgets/page-statements.json).
 import { listGenres } from '#modules/gacha';
 import { getBalance } from '#modules/wallet';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 
 const reads = new WeakMap<ShopRequest, Map<string, Promise<unknown>>>();
 

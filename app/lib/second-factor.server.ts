@@ -2,7 +2,7 @@
 // regenerate them, turn it off (the code step of /auth/sign_in is app/lib/sign-in/second-factor.server.ts).
 // Every check is better-auth's own endpoint through callAuth, so its rate limits and cookies apply as for the API.
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { callAuth, cookieHeaders, type AuthCallResult } from '~/lib/auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { authErrorMessage, isStaffRole, staffAccessOf } from '#modules/identity';

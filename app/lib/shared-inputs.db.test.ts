@@ -8,7 +8,7 @@ import { createApiTestServices, requestJson, signUpTestMember } from '#server/ap
 import { encodeCursor } from '#server/api/v1/http';
 import type { ShopServices } from '#server/services';
 import { DEMO_PACKS } from '#db/demo/seed';
-import { shopRequestContext, type ShopRequest } from '~/context';
+import { shopRequestContext, type ShopRequest } from '#server/context';
 import { action as drawAction } from '~/routes/gacha/detail';
 import { prizeChoiceAction } from './prize-actions.server';
 import { checkoutAction } from './shop.server';

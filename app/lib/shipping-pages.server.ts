@@ -4,12 +4,12 @@
 // the member's cancel. Everything goes through the shipping module (modules/shipping/requests.ts).
 import { randomUUID } from 'node:crypto';
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { visitorAnswer } from '~/lib/members-only.server';
 import { notFound } from '~/lib/not-found';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
-import { shippingRulesOf } from '#server/shipping';
+import { shippingRulesOf } from '#server/context';
 import { listPrizes } from '#modules/draw';
 import { idempotencyKeySchema } from '#modules/idempotency';
 import type { Refusal } from '#modules/kernel';

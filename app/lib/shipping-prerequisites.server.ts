@@ -4,9 +4,9 @@
 // with the member's choice of cards kept (the choice travels in the forms' `keep` field and in the
 // address). The same module functions, schemas, rate limits and captcha as 住所録 and 電話番号認証.
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { describeRefusal } from '#server/refusals';
-import { JAPANESE_PARSE, fieldMessages } from '#server/validation';
+import { JAPANESE_PARSE, fieldMessages } from '#modules/kernel';
 import { addressInputSchema, createAddress, lookupPostalCode, postalFill } from '#modules/shipping';
 import { memberPhoneNumber } from '#modules/identity/server';
 import { valuesOf, type AddressActionData } from './addresses.server';

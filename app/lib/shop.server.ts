@@ -4,16 +4,16 @@
 // request, calls them, and turns refusals into the Japanese message with its HTTP status (never a 500).
 import { randomUUID } from 'node:crypto';
 import { data, redirect, redirectDocument } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { SHOP_CLOSED_MESSAGE } from '~/components/shop/types';
-import { signInPathFor } from '~/guards/rules';
+import { signInPathFor } from '#modules/kernel/navigation';
 import { numberField, readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
 import { carriedDrawOf, resolveCarriedDraw } from './draw-context.server';
 import { withDrawContext, type CarriedDraw } from './draw-context';
 import { getBalance } from '#modules/wallet';
 import { isUuid } from '#modules/kernel';
 import { describeRefusal } from '#server/refusals';
-import { parseWithMessage } from '#server/validation';
+import { parseWithMessage } from '#modules/kernel';
 import {
   checkoutConfirmationSchema,
   coinPackIdSchema,
@@ -53,7 +53,7 @@ import type {
 import { maintenanceRefusal, refusalInit } from './maintenance.server';
 import { CANCELED_PARAM } from './open-checkout.server';
 import { exclusionLastDay, usageOf } from '#modules/limits';
-import type { SelfLimitSummary } from '#server/self-limits';
+import type { SelfLimitSummary } from '#server/context';
 
 /** A coin pack id from the address, or null when it is not one. */
 const packIdOf = (value: string | null) => (coinPackIdSchema.safeParse(value).success ? value : null);

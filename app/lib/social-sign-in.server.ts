@@ -1,7 +1,7 @@
 // Social sign-in on the shop's pages: which providers are on (the sign-in, sign-up and unlink pages
 // show their buttons; the action that starts one is app/lib/sign-in/social.server.ts).
 // docs/decisions/015-social-sign-in.md.
-import type { ShopServices } from '#server/services';
+import type { ShopServices } from '#server/context';
 import { configuredSocialProviders } from '#modules/identity/server';
 import type { SocialProviderId } from '#modules/identity';
 

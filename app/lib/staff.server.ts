@@ -2,8 +2,8 @@
 // on. The admin area (a later issue) must call requireStaff in every loader and action; the API's
 // `auth: 'staff'` operations apply the same rule (server/api/v1/registry.ts). Decision 016.
 import { redirect } from 'react-router';
-import type { ShopRequest, SessionMember } from '~/context';
-import { signInPathFor } from '~/guards/rules';
+import type { ShopRequest, SessionMember } from '#server/context';
+import { signInPathFor } from '#modules/kernel/navigation';
 import { notFound } from '~/lib/not-found';
 import { isStaffRole } from '#modules/identity';
 import { staffAccessOfMember } from '#modules/identity/server';

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/contact';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';

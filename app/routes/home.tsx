@@ -1,12 +1,12 @@
 // Home (layout top): banners, sort chips, every pack on sale, and the shop's winners feed (live).
 import type { Route } from './+types/home';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { BannerCarousel } from '~/components/BannerCarousel';
 import { SortChips } from '~/components/SortChips';
 import { PackGrid } from '~/components/PackCard';
 import { EmptyState, Container } from '~/components/PageFrame';
 import { listGachas, parseGachaSort } from '#modules/gacha';
-import { contentOf } from '~/lib/content.server';
+import { contentOf } from '#server/context';
 import { NoticeList, noticeListItem } from '~/components/NoticeList';
 import { AppLink } from '~/components/AppLink';
 import { data } from 'react-router';

@@ -13,3 +13,4 @@ export {
   windowText,
   type SaleWindow,
 } from './window';
+export { japaneseIssueMessage, JAPANESE_PARSE, fieldMessages, parseWithMessage } from './validation';

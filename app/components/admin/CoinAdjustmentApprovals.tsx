@@ -7,7 +7,7 @@ import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
 import type { CoinAdjustmentApprovalsView } from '~/lib/admin-members.server';
-import { formatStaffDateTime } from '~/lib/dates';
+import { formatStaffDateTime } from '#modules/kernel/dates';
 
 const n = (value: number) => value.toLocaleString('ja-JP');
 

@@ -2,7 +2,7 @@
 // each section present only when the loader sent it (the staff member holds its permission).
 import type { Dashboard } from '~/lib/admin-dashboard.server';
 import { AppLink } from '~/components/AppLink';
-import { formatStaffDateTime } from '~/lib/dates';
+import { formatStaffDateTime } from '#modules/kernel/dates';
 import { DailyBarChart, RankedBarChart } from './DashboardCharts';
 
 const yen = new Intl.NumberFormat('ja-JP');

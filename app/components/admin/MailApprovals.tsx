@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { Form, useActionData, useNavigation } from 'react-router';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
-import { formatStaffDateTime } from '~/lib/dates';
+import { formatStaffDateTime } from '#modules/kernel/dates';
 import type { MailApprovalActionData, mailApprovalsLoader } from '~/lib/admin-mail-approvals.server';
 
 type MailApprovals = NonNullable<Awaited<ReturnType<typeof mailApprovalsLoader>>>;

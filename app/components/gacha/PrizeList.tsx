@@ -10,7 +10,7 @@ import { Image } from '~/components/Image';
 import { Button, ButtonLink } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { formatCoins } from '~/lib/numbers';
-import { formatRemainingShort, formatMemberDateTime, isDeadlineNear } from '~/lib/dates';
+import { formatRemainingShort, formatMemberDateTime, isDeadlineNear } from '#modules/kernel/dates';
 import type { PrizeActionData, PrizeIntent } from '~/lib/prize-actions.server';
 import { TIER_CHIP } from './labels';
 import { groupByTier, isHit, isRareTier, tierChoices, undecidedOf, type SummaryPrize } from './prize-summary';

@@ -1,7 +1,7 @@
 // /auth/sign_in's action: one page, several forms told apart by `intent`, each answered by its own
 // module here (password, email link, the code step, phone, social).
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
 import { emailLinkSignInAction } from './email-link.server';
 import { passwordSignInAction, type PasswordSignInData } from './password.server';

@@ -1,8 +1,8 @@
 // 「メールでログインリンクを受け取る」 on /auth/sign_in: better-auth's /sign-in/magic-link; the same answer
 // for every address, and only members get a mail (the link lands on /auth/action?mode=signIn).
 import { data } from 'react-router';
-import type { ShopRequest } from '~/context';
-import { safeRedirectPath } from '~/guards/rules';
+import type { ShopRequest } from '#server/context';
+import { safeRedirectPath } from '#modules/kernel/navigation';
 import { callAuth } from '~/lib/auth-call.server';
 import { authErrorMessage, emailOnlySchema, fieldErrorsOf } from '#modules/identity';
 

@@ -1,8 +1,8 @@
 // /auth/sign_in's email and password form: better-auth's /sign-in/email through callAuth (so the abuse
 // guard's limits and captcha apply); a member with TOTP continues to the code step (second-factor.server.ts).
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
-import { safeRedirectPath } from '~/guards/rules';
+import type { ShopRequest } from '#server/context';
+import { safeRedirectPath } from '#modules/kernel/navigation';
 import { callAuth, captchaForNextTry, captchaHeaders, cookieHeaders } from '~/lib/auth-call.server';
 import type { CaptchaWidget } from '~/components/Captcha';
 import { authErrorMessage, fieldErrorsOf, signInSchema, type FieldErrors } from '#modules/identity';

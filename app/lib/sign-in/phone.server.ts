@@ -1,8 +1,8 @@
 // 「電話番号でログイン」 on /auth/sign_in (intent=phone-send, phone-verify): a verified number → a 6-digit
 // SMS code → signed in, on to `redirect`; the steps themselves are shared with the settings page.
 import { redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
-import { safeRedirectPath } from '~/guards/rules';
+import type { ShopRequest } from '#server/context';
+import { safeRedirectPath } from '#modules/kernel/navigation';
 import { cookieHeaders } from '~/lib/auth-call.server';
 import { phoneCodeSteps } from '~/lib/phone-number.server';
 

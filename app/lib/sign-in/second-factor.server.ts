@@ -4,8 +4,8 @@
 // failures the abuse guard asks for the captcha here too: the step shows the widget as soon as it is
 // needed (secondStepCaptcha, on opening) or asked for (the refusal), and forwards its token.
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
-import { safeRedirectPath } from '~/guards/rules';
+import type { ShopRequest } from '#server/context';
+import { safeRedirectPath } from '#modules/kernel/navigation';
 import {
   callAuth,
   captchaForNextTry,

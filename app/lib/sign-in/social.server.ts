@@ -2,8 +2,8 @@
 // a form post that redirects to the provider, so it works before hydration; with JavaScript the same form is sent into a popup
 // (app/lib/auth-popup.ts). docs/decisions/015-social-sign-in.md.
 import { data, redirect } from 'react-router';
-import type { ShopRequest } from '~/context';
-import { safeRedirectPath } from '~/guards/rules';
+import type { ShopRequest } from '#server/context';
+import { safeRedirectPath } from '#modules/kernel/navigation';
 import { cookieHeaders } from '~/lib/auth-call.server';
 import { providerPageForBrowser, socialProvidersOn } from '~/lib/social-sign-in.server';
 import { startSocialSignIn } from '#modules/identity/server';

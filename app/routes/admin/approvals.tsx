@@ -5,7 +5,7 @@
 // than the requester decides.
 import { useActionData } from 'react-router';
 import type { Route } from './+types/approvals';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { CoinAdjustmentApprovals } from '~/components/admin/CoinAdjustmentApprovals';
 import { approvalsAction, approvalsLoader, type MemberActionData } from '~/lib/admin-members.server';
 import { StaffRoleRequestsSection } from '~/components/admin/StaffRoleRequests';

@@ -3,7 +3,7 @@
 // The operator and a member target are shown as staff see members (number and nickname).
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/audit';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
 import { Button } from '~/components/Button';
 import { MemberTag } from '~/components/admin/MemberTag';

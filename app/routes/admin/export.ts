@@ -1,7 +1,7 @@
 // /admin/exports/<kind>.csv: a list as CSV, streamed (members, orders, draws, ledger, shipping); each
 // export is audited. The columns are in README.md.
 import type { Route } from './+types/export';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { exportLoader } from '~/lib/admin-exports.server';
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/farm';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { DailyBarChart } from '~/components/admin/DashboardCharts';

@@ -1,7 +1,7 @@
 // /admin: the admin area's home: the dashboard (decision 028: figures read from rollups, each section
 // for staff who hold its permission), who is signed in, what their role may do, and where each task lives.
 import type { Route } from './+types/index';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
 import { requireOperator } from '~/lib/admin.server';
 import { EXPORT_KINDS } from '~/lib/admin-exports.server';

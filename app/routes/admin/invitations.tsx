@@ -1,9 +1,9 @@
 // /admin/invitations: who invites how many (decision 038): invitations per inviter, rewarded, capped,
 // refused and pending, the most active first, each linked to the member's page. Read only.
 import type { Route } from './+types/invitations';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatStaffDateTime } from '~/lib/dates';
+import { formatStaffDateTime } from '#modules/kernel/dates';
 import { requireOperator } from '~/lib/admin.server';
 import { memberTagsFor } from '~/lib/member-tags.server';
 import { inviterSummaries } from '#modules/invitation';

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/mail';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { RichText } from '~/components/content';
 import { FormAnswer, inputClass } from '~/components/admin/fields';

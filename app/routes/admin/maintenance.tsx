@@ -3,7 +3,7 @@
 // MAINTENANCE_CACHE_SECONDS; the draw and the checkout refuse exactly (docs/decisions/025). Audited.
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/maintenance';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { TextField } from '~/components/FormField';
 import {

@@ -5,7 +5,7 @@
 // LINE account and goes back to the app.
 import { data } from 'react-router';
 import type { Route } from './+types/checkout';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { notFound } from '~/lib/not-found';
 import { checkoutAction, checkoutLoader } from '~/lib/shop.server';
 import { appReturnUrl, consumeAppHandoff } from '~/lib/app-handoff.server';

@@ -4,7 +4,7 @@
 // given at /app/checkout.
 import { data } from 'react-router';
 import type { Route } from './+types/return';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { returnLoader, syncReturnedOrder } from '~/lib/shop.server';
 import { appReturnUrl, consumeAppHandoff } from '~/lib/app-handoff.server';
 import { PurchaseStatus } from '~/components/shop/PurchaseStatus';

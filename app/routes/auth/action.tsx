@@ -3,7 +3,7 @@
 // page uses nothing; the button does. A dead link says why and offers a way to ask again.
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/action';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import {
   actionPageAction,
   actionPageLoader,

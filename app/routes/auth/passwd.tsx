@@ -2,7 +2,7 @@
 // enumeration); only an address with an account gets the mail, whose link opens /auth/action.
 import { Form, data, useNavigation } from 'react-router';
 import type { Route } from './+types/passwd';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';

@@ -3,7 +3,7 @@
 // a backup code) before the session is given. Each form's action is its own module in app/lib/sign-in/.
 import { Form, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/sign-in';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { TextField, FormAlert } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';

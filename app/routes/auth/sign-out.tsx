@@ -1,7 +1,7 @@
 // /auth/sign_out: a POST only (a link from another site cannot sign a member out), then to the top.
 import { redirect } from 'react-router';
 import type { Route } from './+types/sign-out';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,11 +1,11 @@
 // /auth/sign_up: ニックネーム, メール, パスワード (policy shown live), and agreement to the terms.
 import { Form, data, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/sign-up';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { TextField, FormAlert } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
-import { safeRedirectPath } from '~/guards/rules';
+import { safeRedirectPath } from '#modules/kernel/navigation';
 import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
 import { invitationCookiesOf, invitationNoticeOf } from '~/lib/invitation.server';
 import { InvitationNotice } from '~/components/InvitationNotice';

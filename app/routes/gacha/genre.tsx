@@ -1,6 +1,6 @@
 // /gacha/{genreId} (layout top): the genre's packs. Guards redirect-gacha and check-genre-valid run first.
 import type { Route } from './+types/genre';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { SortChips } from '~/components/SortChips';
 import { PackGrid } from '~/components/PackCard';
 import { EmptyState, Container } from '~/components/PageFrame';

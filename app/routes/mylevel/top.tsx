@@ -2,7 +2,7 @@
 // perks (decision 037).
 import { redirect } from 'react-router';
 import type { Route } from './+types/top';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { RankLadder } from '~/components/RankLadder';

@@ -3,7 +3,7 @@
 // without JavaScript (links and forms); with it, the postal code fills the address as it is typed.
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/addresses';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert } from '~/components/FormField';

@@ -4,14 +4,14 @@
 // Visitors are asked to sign in (mypage has no guard).
 import { Form, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/index';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { LoginBonusCard } from '~/components/LoginBonusCard';
 import { loginBonusCardOf } from '~/lib/login-bonus.server';
 import { SelfLimitNotice } from '~/components/SelfLimitNotice';
 import { selfLimitSummaryOf } from '~/lib/limits.server';
 import { PrizeChoices, PRIZE_STATUS_LABEL } from '~/components/gacha/PrizeList';
 import { formatCoins } from '~/lib/numbers';
-import { formatMemberDate, formatMemberDateTime } from '~/lib/dates';
+import { formatMemberDate, formatMemberDateTime } from '#modules/kernel/dates';
 import { prizeChoiceAction, prizeRulesOf, type PrizeActionData } from '~/lib/prize-actions.server';
 import { PrizeBoxTools, arrangePrizeBox, prizeBoxViewOf } from '~/components/gacha/PrizeBoxTools';
 import { getBalance } from '#modules/wallet';

@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/invitation';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert } from '~/components/FormField';

@@ -6,7 +6,7 @@
 // Posts keep their own checks (a visitor's post is sent to sign in).
 import { isRouteErrorResponse, Outlet, useMatches, useRouteError } from 'react-router';
 import type { Route } from './+types/members-layout';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { MembersOnlyPrompt } from '~/components/MembersOnlyPrompt';
 import { pageTitleFromMatches } from '~/lib/page-meta';
 import { MYPAGE_VISITOR } from '~/lib/members-only';

@@ -2,7 +2,7 @@
 // then the current address approves, the new one confirms, and the old one can undo it for 3 days.
 import { useNavigation } from 'react-router';
 import type { Route } from './+types/settings-email';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { TextField } from '~/components/FormField';
 import { SettingsForm, SettingsNotice, SettingsPage } from '~/components/SettingsPage';

@@ -2,7 +2,7 @@
 // out), or set a first one for a member who signed up with a provider. The policy shows live.
 import { useNavigation } from 'react-router';
 import type { Route } from './+types/settings-password';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { TextField } from '~/components/FormField';
 import { SettingsForm, SettingsNotice, SettingsPage } from '~/components/SettingsPage';

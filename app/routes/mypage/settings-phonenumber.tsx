@@ -3,7 +3,7 @@
 // Shipping and invitation rewards need a verified number (docs/product.md).
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/settings-phonenumber';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { FeaturePage } from '~/components/FeaturePage';
 import { Button } from '~/components/Button';

@@ -6,11 +6,11 @@
 // stays. Members only. Everything works without JavaScript (forms and redirects).
 import { Form, data, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/settings-unlink';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
-import { signInPathFor } from '~/guards/rules';
+import { signInPathFor } from '#modules/kernel/navigation';
 import { visitorAnswer } from '~/lib/members-only.server';
 import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';

@@ -3,7 +3,7 @@
 // shown instead. Without JavaScript too (a plain form).
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/order-cancel';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert } from '~/components/FormField';

@@ -1,7 +1,7 @@
 // /admin/inquiries/attachments/:attachmentId(?size=thumb): an image attached to an inquiry, re-encoded
 // when it was sent, served only to operators with inquiries:read (a resource route: no page around it).
 import type { Route } from './+types/attachment';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { attachmentLoader } from '~/lib/admin-inquiries.server';
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import { Form, useLocation, useNavigation } from 'react-router';
 import type { Route } from './+types/new';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { AppLink } from '~/components/AppLink';

@@ -13,7 +13,7 @@ import {
   detectBrowserKind,
   AD_TRACKING_PARAMS,
   type ContentValidators,
-} from './rules';
+} from './navigation';
 
 const validators: ContentValidators = {
   resolveGenre: async (id) =>

@@ -2,8 +2,8 @@
 // or the built-in store over the request's database when none was given (tests that build services by
 // hand). The footer's 古物営業法 line is read through it too, kept for a few seconds per instance so
 // every page does not ask again.
-import type { ShopServices } from '#server/services';
-import { legalFactsOf } from '#server/content';
+import type { ShopServices } from './services';
+import { legalFactsOf } from './content';
 import { data } from 'react-router';
 import {
   createBuiltinSource,
