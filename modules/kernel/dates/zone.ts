@@ -1,9 +1,9 @@
 // Tokyo-zoned dates for the server's period arithmetic (rankings, ranks): a `TZDate` whose getters and
-// date-fns functions work in Tokyo time. Apart from ./index so the browser's pages never load @date-fns/tz
+// date-fns functions work in Tokyo time. Apart from ./shop-dates so the browser's pages never load @date-fns/tz
 // (its module code patches Date's methods, so no bundler can drop it once imported; issue 17).
 import { TZDate } from '@date-fns/tz';
 import { startOfDay, startOfMonth, startOfWeek } from 'date-fns';
-import { SHOP_TIME_ZONE, toTime, type ShopDateInput } from './index';
+import { SHOP_TIME_ZONE, toTime, type ShopDateInput } from './shop-dates';
 
 /**
  * The instant as a `TZDate` in Asia/Tokyo, or null when the input is invalid. Its getters

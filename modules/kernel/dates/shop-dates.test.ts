@@ -22,7 +22,7 @@ import {
   parseTimeLimit,
   type DateFormatName,
   type DateSeparator,
-} from './index';
+} from './shop-dates';
 import { startOfShopDay, startOfShopMonth, startOfShopWeek, toShopZone } from './zone';
 
 // 2026-11-22 00:04:05.123 JST (a Sunday).
