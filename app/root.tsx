@@ -48,10 +48,10 @@ import { pushInvitationEventFromCookie } from './lib/analytics';
 import { resolveGenre, genreOfGacha } from '#modules/gacha';
 import { isStaffRole } from '#modules/identity';
 import { contentOf, footerLineOf } from '#server/context';
-import { balanceOf, genresOf } from './lib/request-reads.server';
+import { balanceOf, genresOf } from './controllers/request-reads.server';
 import { maintenanceEndText } from '#modules/shop';
-import { unreadMailsOf } from './lib/mailbox.server';
-import { showsAdminLink } from './lib/staff.server';
+import { unreadMailsOf } from './controllers/mailbox.server';
+import { showsAdminLink } from './controllers/staff.server';
 
 /** The in-app-browser notice the guard chose for this request, read by the root loader. */
 const browserNoticeContext = createContext<InAppNotice | null>(null);

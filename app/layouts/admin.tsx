@@ -6,7 +6,7 @@ import type { Route } from './+types/admin';
 import { shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
 import { useRootData } from '~/lib/root-data';
-import { operatorSummary, requireOperator, type AdminForbiddenPayload } from '~/lib/admin.server';
+import { operatorSummary, requireOperator, type AdminForbiddenPayload } from '~/controllers/admin.server';
 import type { AdminPermission } from '#modules/admin';
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -7,7 +7,7 @@ import { LoginBonusSheet } from '~/components/LoginBonusSheet';
 import { GenreTabs } from '~/components/GenreTabs';
 import { InvitationNotice } from '~/components/InvitationNotice';
 import { shopRequestContext } from '#server/context';
-import { invitationNoticeOf } from '~/lib/invitation.server';
+import { invitationNoticeOf } from '~/controllers/invitation.server';
 import type { Route } from './+types/top';
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -10,11 +10,11 @@ import { contentOf } from '#server/context';
 import { NoticeList, noticeListItem } from '~/components/NoticeList';
 import { AppLink } from '~/components/AppLink';
 import { data } from 'react-router';
-import { takeOneTimeNotice } from '~/lib/one-time-notice.server';
+import { takeOneTimeNotice } from '~/controllers/one-time-notice.server';
 import { listWins } from '#modules/draw';
 import { FEED_READ, FEED_ROWS, shownWins } from '~/components/winners/feed';
 import { WinnersFeed, useShopWinsStream, useWinners } from '~/components/winners/WinnersFeed';
-import { ripeCropsNudgeOf } from '~/lib/farm.server';
+import { ripeCropsNudgeOf } from '~/controllers/farm.server';
 import { CropArt } from '~/components/farm/CropArt';
 
 export const handle = { title: 'トップ' };

@@ -9,7 +9,7 @@ import { data } from 'react-router';
 import { shopRequestContext } from '#server/context';
 import { ContentArticle } from '~/components/ContentArticle';
 import { notFound } from '~/lib/not-found';
-import { requestFacts } from '~/lib/admin.server';
+import { requestFacts } from '~/controllers/admin.server';
 import { contentOf } from '#server/context';
 import { adminAccessOf } from '#modules/admin';
 import { getVersion, normaliseNoticeData, normalisePageData, type NoticeData, type PageData } from '#modules/content';

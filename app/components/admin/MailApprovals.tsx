@@ -6,7 +6,7 @@ import { Form, useActionData, useNavigation } from 'react-router';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { formatStaffDateTime } from '#modules/kernel/dates';
-import type { MailApprovalActionData, mailApprovalsLoader } from '~/lib/admin-mail-approvals.server';
+import type { MailApprovalActionData, mailApprovalsLoader } from '~/controllers/admin-mail-approvals.server';
 
 type MailApprovals = NonNullable<Awaited<ReturnType<typeof mailApprovalsLoader>>>;
 const n = (value: number) => value.toLocaleString('ja-JP');

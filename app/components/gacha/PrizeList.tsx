@@ -11,7 +11,7 @@ import { Button, ButtonLink } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { formatCoins } from '~/lib/numbers';
 import { formatRemainingShort, formatMemberDateTime, isDeadlineNear } from '#modules/kernel/dates';
-import type { PrizeActionData, PrizeIntent } from '~/lib/prize-actions.server';
+import type { PrizeActionData, PrizeIntent } from '~/controllers/prize-actions.server';
 import { TIER_CHIP } from './labels';
 import { groupByTier, isHit, isRareTier, tierChoices, undecidedOf, type SummaryPrize } from './prize-summary';
 import { BulkConvertSheet, type PrizeRules } from './BulkConvertSheet';

@@ -7,7 +7,7 @@ import type { Route } from './+types/banners';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { FormAnswer } from '~/components/admin/fields';
-import { bannersAction, bannersLoader, type BannerActionData } from '~/lib/admin-banners.server';
+import { bannersAction, bannersLoader, type BannerActionData } from '~/controllers/admin-banners.server';
 
 export const handle = { title: 'バナー' };
 

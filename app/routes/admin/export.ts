@@ -2,7 +2,7 @@
 // export is audited. The columns are in README.md.
 import type { Route } from './+types/export';
 import { shopRequestContext } from '#server/context';
-import { exportLoader } from '~/lib/admin-exports.server';
+import { exportLoader } from '~/controllers/admin-exports.server';
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   // Only <list>.csv is a file here; anything else is the not-found answer.

@@ -9,7 +9,7 @@ import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { DailyBarChart } from '~/components/admin/DashboardCharts';
 import { FieldError, FormAnswer, inputClass } from '~/components/admin/fields';
-import { farmPageAction, farmPageLoader, type FarmActionData } from '~/lib/admin-farm.server';
+import { farmPageAction, farmPageLoader, type FarmActionData } from '~/controllers/admin-farm.server';
 
 export const handle = { title: 'ファーム' };
 

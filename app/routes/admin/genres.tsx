@@ -7,7 +7,7 @@ import type { Route } from './+types/genres';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { FormAnswer } from '~/components/admin/fields';
-import { genresAction, genresLoader, type GenreActionData } from '~/lib/admin-genres.server';
+import { genresAction, genresLoader, type GenreActionData } from '~/controllers/admin-genres.server';
 
 export const handle = { title: 'ジャンル' };
 

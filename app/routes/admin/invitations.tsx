@@ -4,8 +4,8 @@ import type { Route } from './+types/invitations';
 import { shopRequestContext } from '#server/context';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { formatStaffDateTime } from '#modules/kernel/dates';
-import { requireOperator } from '~/lib/admin.server';
-import { memberTagsFor } from '~/lib/member-tags.server';
+import { requireOperator } from '~/controllers/admin.server';
+import { memberTagsFor } from '~/controllers/member-tags.server';
 import { inviterSummaries } from '#modules/invitation';
 
 export const handle = { title: '友達招待' };

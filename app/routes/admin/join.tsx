@@ -7,8 +7,8 @@ import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { AppLink } from '~/components/AppLink';
 import { signInPathFor } from '#modules/kernel/navigation';
-import { requestFacts } from '~/lib/admin.server';
-import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
+import { requestFacts } from '~/controllers/admin.server';
+import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { describeRefusal, type RefusalCode } from '#server/refusals';
 import type { Refusal } from '#modules/kernel';
 import {

@@ -10,7 +10,7 @@ import { Button } from '~/components/Button';
 import { RichText } from '~/components/content';
 import { FormAnswer, inputClass } from '~/components/admin/fields';
 import { MailSendConfirmation } from '~/components/admin/MailSendConfirmation';
-import { mailAdminAction, mailAdminLoader, type MailAdminActionData } from '~/lib/admin-mail.server';
+import { mailAdminAction, mailAdminLoader, type MailAdminActionData } from '~/controllers/admin-mail.server';
 import { MAIL_LIMITS } from '~/lib/admin-mail';
 
 export const handle = { title: 'メール配信' };

@@ -10,7 +10,7 @@ import {
   maintenancePageAction,
   maintenancePageLoader,
   type MaintenanceActionData,
-} from '~/lib/admin-maintenance.server';
+} from '~/controllers/admin-maintenance.server';
 
 export const handle = { title: 'メンテナンス' };
 

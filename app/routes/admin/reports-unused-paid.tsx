@@ -5,7 +5,7 @@ import type { Route } from './+types/reports-unused-paid';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { formatStaffDateTime } from '#modules/kernel/dates';
-import { unusedPaidReportLoader } from '~/lib/admin-reports.server';
+import { unusedPaidReportLoader } from '~/controllers/admin-reports.server';
 
 export const handle = { title: '未使用残高（資金決済法）' };
 

@@ -12,7 +12,7 @@ import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { formatStaffDateTime } from '#modules/kernel/dates';
-import { signalsAction, signalsLoader, type SignalActionData } from '~/lib/admin-signals.server';
+import { signalsAction, signalsLoader, type SignalActionData } from '~/controllers/admin-signals.server';
 
 export const handle = { title: '不正検知' };
 

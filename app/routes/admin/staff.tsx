@@ -11,7 +11,7 @@ import { FormAnswer } from '~/components/admin/fields';
 import { TextField } from '~/components/FormField';
 import { Sheet } from '~/components/Sheet';
 import { StaffRequestsWaiting } from '~/components/admin/StaffRoleRequests';
-import { staffPageAction, staffPageLoader, type StaffActionData } from '~/lib/admin-staff.server';
+import { staffPageAction, staffPageLoader, type StaffActionData } from '~/controllers/admin-staff.server';
 import { formatStaffDateTime } from '#modules/kernel/dates';
 
 export const handle = { title: 'スタッフ' };

@@ -7,7 +7,7 @@ import type { Route } from './+types/stock';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { FormAnswer } from '~/components/admin/fields';
-import { stockPageAction, stockPageLoader, type StockActionData } from '~/lib/admin-stock.server';
+import { stockPageAction, stockPageLoader, type StockActionData } from '~/controllers/admin-stock.server';
 
 export const handle = { title: '在庫' };
 

@@ -3,7 +3,7 @@
 import type { Route } from './+types/farm';
 import { shopRequestContext } from '#server/context';
 import { FarmGame } from '~/components/farm/FarmGame';
-import { farmPageAction, farmPageLoader } from '~/lib/farm.server';
+import { farmPageAction, farmPageLoader } from '~/controllers/farm.server';
 
 export const handle = { title: 'ファーム' };
 

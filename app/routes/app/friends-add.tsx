@@ -3,7 +3,7 @@
 import type { Route } from './+types/friends-add';
 import { shopRequestContext } from '#server/context';
 import { FriendsPage } from '~/components/farm/FriendsPage';
-import { friendsPageAction, friendsPageLoader } from '~/lib/farm.server';
+import { friendsPageAction, friendsPageLoader } from '~/controllers/farm.server';
 
 export const handle = { title: 'フレンド追加' };
 

@@ -9,7 +9,7 @@ import {
   actionPageLoader,
   type ActionResultData,
   type DeadLinkReason,
-} from '~/lib/auth-action.server';
+} from '~/controllers/auth-action.server';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
 import { NewPasswordField } from '~/components/auth/PasswordField';

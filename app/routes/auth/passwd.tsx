@@ -6,8 +6,8 @@ import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
-import { callAuth } from '~/lib/auth-call.server';
-import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
+import { callAuth } from '~/controllers/auth-call.server';
+import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { authErrorMessage, emailOnlySchema, fieldErrorsOf, type FieldErrors } from '#modules/identity';
 
 export const handle = { title: 'パスワード再設定' };

@@ -11,11 +11,11 @@ import { authErrorMessage } from '#modules/identity';
 import { SignInMethods } from '~/components/SignInMethods';
 import { PhoneSignIn } from '~/components/PhoneSignIn';
 import { Captcha, type CaptchaWidget } from '~/components/Captcha';
-import { socialProvidersOn } from '~/lib/social-sign-in.server';
-import { signInPageAction } from '~/lib/sign-in/action.server';
-import type { PasswordSignInData } from '~/lib/sign-in/password.server';
-import type { EmailLinkSignInData } from '~/lib/sign-in/email-link.server';
-import { TRUST_DEVICE_DAYS, secondStepCaptcha, type SecondStepActionData } from '~/lib/sign-in/second-factor.server';
+import { socialProvidersOn } from '~/controllers/social-sign-in.server';
+import { signInPageAction } from '~/controllers/sign-in/action.server';
+import type { PasswordSignInData } from '~/controllers/sign-in/password.server';
+import type { EmailLinkSignInData } from '~/controllers/sign-in/email-link.server';
+import { TRUST_DEVICE_DAYS, secondStepCaptcha, type SecondStepActionData } from '~/controllers/sign-in/second-factor.server';
 
 export const handle = { title: 'ログイン' };
 

@@ -2,7 +2,7 @@
 import { redirect } from 'react-router';
 import type { Route } from './+types/sign-out';
 import { shopRequestContext } from '#server/context';
-import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
+import { callAuth, cookieHeaders } from '~/controllers/auth-call.server';
 
 export async function action({ request, context }: Route.ActionArgs) {
   const shop = context.get(shopRequestContext);

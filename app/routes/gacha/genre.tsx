@@ -7,7 +7,7 @@ import { EmptyState, Container } from '~/components/PageFrame';
 import { ButtonLink } from '~/components/Button';
 import { notFound } from '~/lib/not-found';
 import { listGachas, parseGachaSort } from '#modules/gacha';
-import { genresOf } from '~/lib/request-reads.server';
+import { genresOf } from '~/controllers/request-reads.server';
 
 export const handle = {
   title: (data: { genre: { name: string } }) => `${data.genre.name}のオリパ一覧`,

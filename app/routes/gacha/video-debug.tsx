@@ -13,7 +13,7 @@ import {
   type RevealEffect,
 } from '~/components/reveal';
 import { notFound } from '~/lib/not-found';
-import { requireStaff } from '~/lib/staff.server';
+import { requireStaff } from '~/controllers/staff.server';
 
 export const handle = { title: '演出プレビュー' };
 

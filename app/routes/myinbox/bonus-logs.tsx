@@ -7,10 +7,10 @@ import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { InboxTabs } from '~/components/InboxTabs';
 import { AppLink } from '~/components/AppLink';
 import { LoginBonusCard } from '~/components/LoginBonusCard';
-import { loginBonusAction, loginBonusCardOf, loginBonusLogOf } from '~/lib/login-bonus.server';
+import { loginBonusAction, loginBonusCardOf, loginBonusLogOf } from '~/controllers/login-bonus.server';
 import { formatCoins } from '~/lib/numbers';
 import { formatMemberDateTime } from '#modules/kernel/dates';
-import { claimedAttachmentsOf } from '~/lib/mailbox.server';
+import { claimedAttachmentsOf } from '~/controllers/mailbox.server';
 
 export const handle = { title: '受け取り履歴' };
 

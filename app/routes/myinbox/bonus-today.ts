@@ -3,7 +3,7 @@
 // visitor page, decision 048) carries it; visitors are sent to sign in by the members-only guard.
 import type { Route } from './+types/bonus-today';
 import { shopRequestContext } from '#server/context';
-import { loginBonusCardOf } from '~/lib/login-bonus.server';
+import { loginBonusCardOf } from '~/controllers/login-bonus.server';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);

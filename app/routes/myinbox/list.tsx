@@ -15,7 +15,7 @@ import {
   mailSettingAction,
   type MailClaimAllActionData,
   type MailSettingActionData,
-} from '~/lib/mailbox.server';
+} from '~/controllers/mailbox.server';
 
 export const handle = { title: 'メールボックス' };
 

@@ -11,7 +11,7 @@ import { AttachmentBadge } from '~/components/MailList';
 import { formatCoins } from '~/lib/numbers';
 import { formatMemberDateTime } from '#modules/kernel/dates';
 import { setUnreadMails } from '~/lib/unread-mails';
-import { mailClaimAction, mailPageOf, type MailClaimActionData } from '~/lib/mailbox.server';
+import { mailClaimAction, mailPageOf, type MailClaimActionData } from '~/controllers/mailbox.server';
 import { notFound } from '~/lib/not-found';
 
 export const handle = {

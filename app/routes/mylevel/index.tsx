@@ -7,7 +7,7 @@ import { PageHeading } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { formatCoins } from '~/lib/numbers';
 import { LevelCard, LevelRewardsTable } from '~/components/LevelProgress';
-import { withPresents } from '~/lib/level-rewards.server';
+import { withPresents } from '~/controllers/level-rewards.server';
 import { currentRank, getMemberLevel } from '#modules/progression';
 import { boardPeriod, rankingBoard } from '#modules/ranking';
 

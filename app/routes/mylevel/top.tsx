@@ -8,7 +8,7 @@ import { AppLink } from '~/components/AppLink';
 import { RankLadder } from '~/components/RankLadder';
 import { LevelCard, LevelRewardsTable } from '~/components/LevelProgress';
 import { getMemberLevel, RANKS } from '#modules/progression';
-import { withPresents } from '~/lib/level-rewards.server';
+import { withPresents } from '~/controllers/level-rewards.server';
 
 export const handle = { title: 'レベル特典' };
 

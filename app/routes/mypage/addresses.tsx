@@ -9,8 +9,8 @@ import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
 import { AddressForm, EMPTY_ADDRESS_FORM } from '~/components/AddressForm';
-import { addressBookAction, addressBookLoader } from '~/lib/addresses.server';
-import type { AddressActionData, AddressView } from '~/lib/addresses.server';
+import { addressBookAction, addressBookLoader } from '~/controllers/addresses.server';
+import type { AddressActionData, AddressView } from '~/controllers/addresses.server';
 import { formatPostalCode } from '#modules/shipping/browser';
 
 export const handle = { title: '住所録' };

@@ -13,7 +13,7 @@ import {
   lineReturnLoader,
   type LineReturnData,
   type LineReturnVariant,
-} from '~/lib/line-return.server';
+} from '~/controllers/line-return.server';
 
 export const handle = { title: 'LINE連携' };
 

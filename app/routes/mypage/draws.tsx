@@ -11,7 +11,7 @@ import { CardThumb } from '~/components/winners/WinnersFeed';
 import { TIER_CHIP, drawOptionLabel } from '~/components/gacha/labels';
 import { formatCoins } from '~/lib/numbers';
 import { formatMemberDateTime } from '#modules/kernel/dates';
-import { drawHistoryLoader } from '~/lib/draw-history.server';
+import { drawHistoryLoader } from '~/controllers/draw-history.server';
 
 export const handle = { title: '当選履歴' };
 

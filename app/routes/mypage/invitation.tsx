@@ -12,7 +12,7 @@ import { CopyLink } from '~/components/CopyLink';
 import { ShareButtons } from '~/components/ShareButtons';
 import { formatCoins } from '~/lib/numbers';
 import { friendInvitationEvent, track } from '~/lib/analytics';
-import { invitationPageAction, invitationPageLoader, type InvitationActionData } from '~/lib/invitation.server';
+import { invitationPageAction, invitationPageLoader, type InvitationActionData } from '~/controllers/invitation.server';
 
 export const handle = { title: '友達招待' };
 

@@ -10,7 +10,7 @@ import { shopRequestContext } from '#server/context';
 import { MembersOnlyPrompt } from '~/components/MembersOnlyPrompt';
 import { pageTitleFromMatches } from '~/lib/page-meta';
 import { MYPAGE_VISITOR } from '~/lib/members-only';
-import { visitorAnswer } from '~/lib/members-only.server';
+import { visitorAnswer } from '~/controllers/members-only.server';
 
 export function loader({ request, context }: Route.LoaderArgs) {
   if (!context.get(shopRequestContext).member) throw visitorAnswer(request);

@@ -15,7 +15,7 @@ import {
   deletionPageLoader,
   type DeletionActionData,
   type DeletionPageData,
-} from '~/lib/account-deletion.server';
+} from '~/controllers/account-deletion.server';
 
 export const handle = { title: '退会' };
 

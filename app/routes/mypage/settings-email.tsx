@@ -6,7 +6,7 @@ import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { TextField } from '~/components/FormField';
 import { SettingsForm, SettingsNotice, SettingsPage } from '~/components/SettingsPage';
-import { emailAction, emailLoader, type SettingsActionData } from '~/lib/account-settings.server';
+import { emailAction, emailLoader, type SettingsActionData } from '~/controllers/account-settings.server';
 
 export const handle = { title: 'メールアドレスの変更' };
 

@@ -11,7 +11,7 @@ import { SettingsNotice, SettingsPage } from '~/components/SettingsPage';
 import { Sheet } from '~/components/Sheet';
 import { jstDayLabel } from '~/components/SelfLimitNotice';
 import { formatMemberDateTime } from '#modules/kernel/dates';
-import { limitsPageAction, limitsPageLoader, type LimitsActionData } from '~/lib/limits.server';
+import { limitsPageAction, limitsPageLoader, type LimitsActionData } from '~/controllers/limits.server';
 
 export const handle = { title: '利用上限・自己除外' };
 

@@ -7,7 +7,7 @@ import { Button } from '~/components/Button';
 import { TextField } from '~/components/FormField';
 import { SettingsForm, SettingsNotice, SettingsPage } from '~/components/SettingsPage';
 import { NewPasswordField } from '~/components/auth/PasswordField';
-import { passwordAction, passwordLoader, type SettingsActionData } from '~/lib/account-settings.server';
+import { passwordAction, passwordLoader, type SettingsActionData } from '~/controllers/account-settings.server';
 
 export const handle = { title: 'パスワードの変更' };
 

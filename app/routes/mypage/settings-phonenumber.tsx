@@ -9,7 +9,7 @@ import { FeaturePage } from '~/components/FeaturePage';
 import { Button } from '~/components/Button';
 import { PhoneCodeSteps, type PhoneFormState } from '~/components/PhoneCodeSteps';
 import { useRootData } from '~/lib/root-data';
-import { phoneSettingsAction, phoneSettingsLoader } from '~/lib/phone-number.server';
+import { phoneSettingsAction, phoneSettingsLoader } from '~/controllers/phone-number.server';
 
 export const handle = { title: '電話番号認証' };
 

@@ -6,7 +6,7 @@ import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { TextField } from '~/components/FormField';
 import { SettingsForm, SettingsNotice, SettingsPage } from '~/components/SettingsPage';
-import { profileAction, profileLoader, type SettingsActionData } from '~/lib/account-settings.server';
+import { profileAction, profileLoader, type SettingsActionData } from '~/controllers/account-settings.server';
 
 export const handle = { title: 'プロフィール' };
 

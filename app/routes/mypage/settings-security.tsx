@@ -16,7 +16,7 @@ import {
   securityPageLoader,
   type SecurityActionData,
   type SecurityPageData,
-} from '~/lib/second-factor.server';
+} from '~/controllers/second-factor.server';
 
 export const handle = { title: '二段階認証' };
 

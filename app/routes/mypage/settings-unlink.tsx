@@ -11,10 +11,10 @@ import { PageHeading } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
 import { signInPathFor } from '#modules/kernel/navigation';
-import { visitorAnswer } from '~/lib/members-only.server';
-import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
-import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { providerPageForBrowser, socialProvidersOn } from '~/lib/social-sign-in.server';
+import { visitorAnswer } from '~/controllers/members-only.server';
+import { callAuth, cookieHeaders } from '~/controllers/auth-call.server';
+import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
+import { providerPageForBrowser, socialProvidersOn } from '~/controllers/social-sign-in.server';
 import {
   listSignInMethods,
   sessionIsRecent,
@@ -29,7 +29,7 @@ import {
   isSocialProviderId,
   type SocialProviderId,
 } from '#modules/identity/browser';
-import { maintenanceRefusal, refusalInit } from '~/lib/maintenance.server';
+import { maintenanceRefusal, refusalInit } from '~/controllers/maintenance.server';
 
 export const handle = { title: '連携アカウント' };
 

@@ -9,7 +9,7 @@ import { Button } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
 import { formatMemberDateTime } from '#modules/kernel/dates';
-import { promoPageAction, promoPageLoader, type PromoActionData } from '~/lib/promo.server';
+import { promoPageAction, promoPageLoader, type PromoActionData } from '~/controllers/promo.server';
 
 export const handle = { title: '特典コード' };
 

@@ -2,7 +2,7 @@
 // question before a first purchase, plan cards and payment methods, and the latest purchases.
 import type { Route } from './+types/index';
 import { shopRequestContext } from '#server/context';
-import { shopPageAction, shopPageLoader, type ShopActionData } from '~/lib/shop.server';
+import { shopPageAction, shopPageLoader, type ShopActionData } from '~/controllers/shop.server';
 import { SHOP_CLOSED_MESSAGE } from '~/components/shop/types';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { ButtonLink } from '~/components/Button';

@@ -9,7 +9,7 @@ import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert } from '~/components/FormField';
 import { formatYen } from '~/lib/numbers';
 import { openCheckoutLinks } from '~/components/shop/OpenCheckoutNotice';
-import { cancelCheckoutAction, cancelCheckoutLoader } from '~/lib/open-checkout.server';
+import { cancelCheckoutAction, cancelCheckoutLoader } from '~/controllers/open-checkout.server';
 
 export const handle = { title: 'お支払い手続きのキャンセル' };
 

@@ -14,7 +14,7 @@ import {
   type ContentActionData,
   type EditorPayload,
   type EditorSlice,
-} from '~/lib/admin-content.server';
+} from '~/controllers/admin-content.server';
 
 export const handle = { title: 'ページの編集' };
 

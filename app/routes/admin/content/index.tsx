@@ -5,7 +5,7 @@ import type { Route } from './+types/index';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { FormAnswer, inputClass } from '~/components/admin/fields';
-import { contentListAction, contentListLoader, type ContentActionData } from '~/lib/admin-content.server';
+import { contentListAction, contentListLoader, type ContentActionData } from '~/controllers/admin-content.server';
 
 export const handle = { title: 'ページ・お知らせ' };
 

@@ -7,7 +7,7 @@ import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { formatStaffDateTime } from '#modules/kernel/dates';
-import { inquiryListLoader } from '~/lib/admin-inquiries.server';
+import { inquiryListLoader } from '~/controllers/admin-inquiries.server';
 
 export const handle = { title: 'お問い合わせ' };
 

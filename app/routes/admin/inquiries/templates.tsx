@@ -6,7 +6,7 @@ import type { Route } from './+types/templates';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { formatStaffDateTime } from '#modules/kernel/dates';
-import { templatesAction, templatesLoader, type InquiryActionData } from '~/lib/admin-inquiries.server';
+import { templatesAction, templatesLoader, type InquiryActionData } from '~/controllers/admin-inquiries.server';
 
 export const handle = { title: '回答テンプレート' };
 

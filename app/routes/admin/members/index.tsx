@@ -6,7 +6,7 @@ import type { Route } from './+types/index';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { formatStaffDateTime } from '#modules/kernel/dates';
-import { memberSearchLoader } from '~/lib/admin-members.server';
+import { memberSearchLoader } from '~/controllers/admin-members.server';
 import { MemberStatusBadges } from '~/components/MemberStatusBadges';
 
 export const handle = { title: '会員' };

@@ -13,7 +13,7 @@ import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { MemberStatusBadges } from '~/components/MemberStatusBadges';
 import { formatStaffDate, formatStaffDateTime } from '#modules/kernel/dates';
-import { memberPageAction, memberPageLoader, type MemberActionData } from '~/lib/admin-members.server';
+import { memberPageAction, memberPageLoader, type MemberActionData } from '~/controllers/admin-members.server';
 
 export const handle = { title: '会員詳細' };
 

@@ -6,7 +6,7 @@ import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { formatStaffDateTime } from '#modules/kernel/dates';
-import { ordersPageLoader } from '~/lib/admin-orders.server';
+import { ordersPageLoader } from '~/controllers/admin-orders.server';
 
 export const handle = { title: '注文' };
 

@@ -9,7 +9,7 @@ import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { formatStaffDateTime } from '#modules/kernel/dates';
-import { orderPageAction, orderPageLoader, type OrderActionData } from '~/lib/admin-orders.server';
+import { orderPageAction, orderPageLoader, type OrderActionData } from '~/controllers/admin-orders.server';
 
 export const handle = { title: '注文の詳細' };
 

@@ -4,7 +4,7 @@ import type { Route } from './+types/index';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { formatStaffDateTime } from '#modules/kernel/dates';
-import { packListAction, packListLoader } from '~/lib/admin-packs.server';
+import { packListAction, packListLoader } from '~/controllers/admin-packs.server';
 import { STATUS_LABELS, type PackEditorAnswer } from '~/lib/admin-packs';
 import { FieldError, inputClass } from '~/components/admin/fields';
 

@@ -6,7 +6,7 @@ import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { Image } from '~/components/Image';
 import { formatStaffDateTime } from '#modules/kernel/dates';
-import { shippingBatchLoader } from '~/lib/admin-shipping.server';
+import { shippingBatchLoader } from '~/controllers/admin-shipping.server';
 
 export const handle = { title: 'ピッキングリスト・納品書' };
 

@@ -9,7 +9,7 @@ import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { formatStaffDateTime } from '#modules/kernel/dates';
-import { shippingQueueAction, shippingQueueLoader, type DeskActionData } from '~/lib/admin-shipping.server';
+import { shippingQueueAction, shippingQueueLoader, type DeskActionData } from '~/controllers/admin-shipping.server';
 
 export const handle = { title: '発送デスク' };
 

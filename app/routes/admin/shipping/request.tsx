@@ -13,7 +13,7 @@ import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { formatStaffDateTime } from '#modules/kernel/dates';
 import { INQUIRIES_SEEN_FIELD } from '~/lib/admin-shipping';
-import { shippingRequestAction, shippingRequestLoader, type DeskActionData } from '~/lib/admin-shipping.server';
+import { shippingRequestAction, shippingRequestLoader, type DeskActionData } from '~/controllers/admin-shipping.server';
 
 export const handle = { title: '発送依頼' };
 

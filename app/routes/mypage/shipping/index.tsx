@@ -6,7 +6,7 @@ import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { ButtonLink } from '~/components/Button';
 import { AppLink } from '~/components/AppLink';
 import { formatMemberDate } from '#modules/kernel/dates';
-import { shippingListLoader } from '~/lib/shipping-pages.server';
+import { shippingListLoader } from '~/controllers/shipping-pages.server';
 
 export const handle = { title: '発送状況' };
 

@@ -16,8 +16,8 @@ import {
   PrerequisiteSheets,
   type PrerequisiteSheet,
 } from '~/components/shipping/ShippingPrerequisites';
-import type { PrerequisiteActionData } from '~/lib/shipping-prerequisites.server';
-import { newShippingAction, newShippingLoader, type NewShippingActionData } from '~/lib/shipping-pages.server';
+import type { PrerequisiteActionData } from '~/controllers/shipping-prerequisites.server';
+import { newShippingAction, newShippingLoader, type NewShippingActionData } from '~/controllers/shipping-pages.server';
 
 export const handle = { title: '発送の申し込み' };
 

@@ -12,7 +12,7 @@ import { ShippingCards } from '~/components/shop/ShippingCards';
 import { Sheet } from '~/components/Sheet';
 import { formatMemberDateTime } from '#modules/kernel/dates';
 import { formatCoins } from '~/lib/numbers';
-import { shippingRequestAction, shippingRequestLoader } from '~/lib/shipping-pages.server';
+import { shippingRequestAction, shippingRequestLoader } from '~/controllers/shipping-pages.server';
 
 export const handle = { title: '発送状況の詳細' };
 
