@@ -10,7 +10,11 @@ import { CoinAdjustmentApprovals } from '~/components/admin/CoinAdjustmentApprov
 import { approvalsAction, approvalsLoader, type MemberActionData } from '~/controllers/admin-members.server';
 import { StaffRoleRequestsSection } from '~/components/admin/StaffRoleRequests';
 import { staffRoleRequestsAction, staffRoleRequestsLoader } from '~/controllers/admin-staff.server';
-import { isMailApprovalIntent, mailApprovalsAction, mailApprovalsLoader } from '~/controllers/admin-mail-approvals.server';
+import {
+  isMailApprovalIntent,
+  mailApprovalsAction,
+  mailApprovalsLoader,
+} from '~/controllers/admin-mail-approvals.server';
 import { MailApprovalsSection } from '~/components/admin/MailApprovals';
 
 export const handle = { title: '承認待ち' };

@@ -15,7 +15,11 @@ import { socialProvidersOn } from '~/controllers/social-sign-in.server';
 import { signInPageAction } from '~/controllers/sign-in/action.server';
 import type { PasswordSignInData } from '~/controllers/sign-in/password.server';
 import type { EmailLinkSignInData } from '~/controllers/sign-in/email-link.server';
-import { TRUST_DEVICE_DAYS, secondStepCaptcha, type SecondStepActionData } from '~/controllers/sign-in/second-factor.server';
+import {
+  TRUST_DEVICE_DAYS,
+  secondStepCaptcha,
+  type SecondStepActionData,
+} from '~/controllers/sign-in/second-factor.server';
 
 export const handle = { title: 'ログイン' };
 

@@ -18,7 +18,12 @@ import { TIER_CHIP, drawOptionLabel } from '~/components/gacha/labels';
 import { notFound } from '~/lib/not-found';
 import { formatCoins } from '~/lib/numbers';
 import { formatMemberDateTime } from '#modules/kernel/dates';
-import { prizeChoiceAction, prizeRulesOf, withTierStanding, type PrizeActionData } from '~/controllers/prize-actions.server';
+import {
+  prizeChoiceAction,
+  prizeRulesOf,
+  withTierStanding,
+  type PrizeActionData,
+} from '~/controllers/prize-actions.server';
 import { getDrawResult } from '#modules/draw';
 import { getGachaDetail } from '#modules/gacha';
 import { isUuid } from '#modules/kernel';
