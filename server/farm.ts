@@ -51,7 +51,7 @@ interface FarmServices {
 
 // The farm's clock: the server's own, plus an offset that only a test shop (FARM_CLOCK_ADJUSTABLE) moves.
 // Kept on globalThis: the Hono server and the React Router server build each bundle their own copy of
-// this file, and both must read one clock (as app/context.ts does with the request context).
+// this file, and both must read one clock (as server/context.ts does with the request context).
 const clock = ((globalThis as { __oripaFarmClock?: { offsetMs: number } }).__oripaFarmClock ??= { offsetMs: 0 });
 
 /** The farm's now. Every farm decision reads this, never the client. */

@@ -1,5 +1,5 @@
 // The specification's countdown (section 9) on its own, without the date library: pages that only tick
-// a timer (the farm) load these few lines instead of the whole of app/lib/dates.
+// a timer (the farm) load these few lines instead of the whole of ./shop-dates.
 
 const pad2 = (n: number): string => String(n).padStart(2, '0');
 

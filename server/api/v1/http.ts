@@ -46,7 +46,7 @@ export function refusalError(refusal: Refusal<RefusalCode>): ApiError {
 export const VALIDATION_FAILED_MESSAGE = '入力内容に誤りがあります。';
 
 // ---------------------------------------------------------------------------------------------
-// Validation messages (shared with the pages' actions: server/validation.ts)
+// Validation messages (shared with the pages' actions: modules/kernel/validation.ts)
 
 export { japaneseIssueMessage, JAPANESE_PARSE, fieldMessages } from '#modules/kernel';
 
