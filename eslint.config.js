@@ -7,6 +7,7 @@ import react from 'eslint-plugin-react';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
+import layers from './scripts/lint/no-restricted-dynamic-import.js';
 
 /**
  * Which modules each module may call (through `#modules/<name>` only). Acyclic: a module is listed
@@ -124,6 +125,11 @@ const everywhere = [
     message:
       'Use an alias (#modules/…, #db/…, #server/…, #tests/…, #scripts/…, ~/…) instead of climbing three folders.',
   },
+  // An alias that climbs ('~/../modules/x', '#server/../modules/x') passes every border by the back door.
+  {
+    regex: String.raw`^(~|#[\w-]+)/(.*/)?\.\.(/|$)`,
+    message: 'An alias names a door and does not climb out of it: import the other folder by its own alias.',
+  },
 ];
 /** Development stand-ins: tests may import them; shop code loads them only by a dynamic import on the sandbox path. */
 const noDevtools = [
@@ -146,15 +152,61 @@ const noTestKit = {
   message: 'Test kits (tests/support, testing.ts) are for tests and benchmarks only.',
 };
 
+/**
+ * The layers (decision 066): app/ → server/ (only through its door, '#server/context') → modules/ → db/.
+ * The server and the modules never import the app; the modules never import the server.
+ */
+const notApp = [
+  {
+    regex: String.raw`^~/`,
+    message:
+      'server/ and modules/ do not import the app: move what both need to modules/kernel or the owning module (decision 066).',
+  },
+  {
+    regex: String.raw`^(\.\.?/)+(.+/)?app/`,
+    message:
+      'server/ and modules/ do not import the app: move what both need to modules/kernel or the owning module (decision 066).',
+  },
+];
+const notServerMessage =
+  'modules/ do not import the server: a module declares what it needs (a type, a function) and the server passes it in (decision 066).';
+/** `except`: a #server/ file a module may still import (identity's settings type, until it declares its own). */
+const notServer = (except) => [
+  { regex: except ? String.raw`^#server/(?!(${except})$)` : String.raw`^#server/`, message: notServerMessage },
+  { regex: String.raw`^(\.\.?/)+(.+/)?server/`, message: notServerMessage },
+];
+const appToServerMessage =
+  "The app reaches the server only through its door: '#server/context' (the request context and the use cases it names; decision 066).";
+const appToServer = [
+  { regex: String.raw`^#server/(?!context$)`, message: appToServerMessage },
+  { regex: String.raw`^(\.\.?/)+(.+/)?server/`, message: appToServerMessage },
+];
+
+/**
+ * The import rules of one block: `no-restricted-imports` for static imports and re-exports, and the same
+ * patterns for a dynamic `import()` of a written-out path (scripts/lint/no-restricted-dynamic-import.js),
+ * except the development stand-ins, which shop code loads only that way.
+ */
+function restrict(patterns) {
+  return {
+    'no-restricted-imports': ['error', { patterns }],
+    'layers/no-restricted-dynamic-import': [
+      'error',
+      { patterns: patterns.filter((pattern) => !noDevtools.includes(pattern)) },
+    ],
+  };
+}
+const shopCode = [...everywhere, ...noDevtools, noSchema, noTestKit];
+
 /** The borders of one module's own files at one depth: it leaves its folder only through other modules' doors. */
 function moduleBorders(name, depth) {
   const allowed = MODULE_DEPENDENCIES[name];
   const forbidden = MODULES.filter((m) => m !== name && !allowed.includes(m));
   const patterns = [
-    ...everywhere,
-    ...noDevtools,
-    noSchema,
-    noTestKit,
+    ...shopCode,
+    ...notApp,
+    // identity's *.server.ts still take the server's settings type until the settings split gives each module its own.
+    ...notServer(name === 'identity' ? 'config' : null),
     {
       regex: String.raw`^#modules/${name}(/|$)`,
       message: `Inside ${name}, import its own files by a relative path, not through its door.`,
@@ -179,7 +231,7 @@ const moduleBlocks = MODULES.flatMap((name) =>
   [1, 2, 3, 4].map((depth) => ({
     files: [`modules/${name}/${'*/'.repeat(depth - 1)}*.{ts,tsx}`],
     ignores: TEST_FILES,
-    rules: { 'no-restricted-imports': ['error', { patterns: moduleBorders(name, depth) }] },
+    rules: restrict(moduleBorders(name, depth)),
   })),
 );
 
@@ -202,6 +254,7 @@ export default tseslint.config(
   {
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node, ...globals.browser } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
+    plugins: { layers },
     rules: {
       '@typescript-eslint/no-unused-vars': [
         'error',
@@ -213,7 +266,7 @@ export default tseslint.config(
         },
       ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-restricted-imports': ['error', { patterns: [...everywhere, ...noDevtools, noSchema, noTestKit] }],
+      ...restrict(shopCode),
       // Japanese text uses the ideographic space (U+3000) on purpose.
       'no-irregular-whitespace': [
         'error',
@@ -238,18 +291,21 @@ export default tseslint.config(
       'jsx-a11y/label-has-associated-control': ['error', { depth: 3 }],
     },
   },
+  // The layers (decision 066): the app reaches the server through '#server/context'; the server never imports the app.
+  { files: ['app/**/*.{ts,tsx}'], ignores: TEST_FILES, rules: restrict([...shopCode, ...appToServer]) },
+  { files: ['server/**/*.{ts,tsx}'], ignores: TEST_FILES, rules: restrict([...shopCode, ...notApp]) },
   ...moduleBlocks,
   {
     // db/client gathers every table for Drizzle; tests and benchmarks may read tables to verify.
     files: ['db/client.ts', 'drizzle.config.ts', ...TEST_FILES],
     rules: {
-      'no-restricted-imports': ['error', { patterns: everywhere }],
+      ...restrict(everywhere),
       // Tests read arbitrary JSON answers.
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
   // The stand-ins are development tools: they may import each other's shared helpers.
-  { files: ['devtools/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: everywhere }] } },
+  { files: ['devtools/**/*.ts'], rules: restrict(everywhere) },
   // The gathered schema is the one file that reaches into every module's schema.ts.
-  { files: ['db/schema.ts'], rules: { 'no-restricted-imports': 'off' } },
+  { files: ['db/schema.ts'], rules: { 'no-restricted-imports': 'off', 'layers/no-restricted-dynamic-import': 'off' } },
 );

@@ -7,8 +7,8 @@ import { ServerRouter, isRouteErrorResponse, type EntryContext, type RouterConte
 import { BootScriptContext, NonceContext } from './nonce';
 import { chunkGuardBootScript } from './lib/chunk-guard-boot';
 import { CHUNK_RELOAD_GUARD_MS } from './lib/client-recovery';
-import { shopRequestContext } from './context';
-import { scriptsAfterPaint } from './lib/scripts-after-paint.server';
+import { shopRequestContext } from '#server/context';
+import { scriptsAfterPaint } from './controllers/scripts-after-paint.server';
 import { isDatabaseUnavailable } from '#db/unavailable';
 
 /** The reload guard's inline script, the same for every page (root.tsx writes it into <head>). */

@@ -17,9 +17,14 @@ import {
 } from 'react-router';
 import type { Route } from './+types/root';
 import './app.css';
-import { shopRequestContext } from './context';
+import { shopRequestContext } from '#server/context';
 import { useBootScript, useNonce } from './nonce';
-import { evaluateNavigation, isNoindexPath, type ContentValidators, type InAppNotice } from './guards/rules';
+import {
+  evaluateNavigation,
+  isNoindexPath,
+  type ContentValidators,
+  type InAppNotice,
+} from '#modules/kernel/navigation';
 import { AppLoadingOverlay } from './components/Spinner';
 import { NotFoundView, NOT_FOUND_TITLE } from './components/NotFoundView';
 import { BusyView, BUSY_TITLE } from './components/BusyView';
@@ -42,11 +47,11 @@ import { trackAdParameters } from './lib/ad-tracking';
 import { pushInvitationEventFromCookie } from './lib/analytics';
 import { resolveGenre, genreOfGacha } from '#modules/gacha';
 import { isStaffRole } from '#modules/identity';
-import { contentOf, footerLineOf } from './lib/content.server';
-import { balanceOf, genresOf } from './lib/request-reads.server';
+import { contentOf, footerLineOf } from '#server/context';
+import { balanceOf, genresOf } from './controllers/request-reads.server';
 import { maintenanceEndText } from '#modules/shop';
-import { unreadMailsOf } from './lib/mailbox.server';
-import { showsAdminLink } from './lib/staff.server';
+import { unreadMailsOf } from './controllers/mailbox.server';
+import { showsAdminLink } from './controllers/staff.server';
 
 /** The in-app-browser notice the guard chose for this request, read by the root loader. */
 const browserNoticeContext = createContext<InAppNotice | null>(null);

@@ -10,9 +10,9 @@ import type { ShopServices } from './services';
 import { securityHeaders, crossSiteRequestGuard, clientAddress, hasForwardingHeaders, isLoopback } from './security';
 import { apiError, unexpectedErrorAnswer, BUSY_RETRY_AFTER_SECONDS } from './api-error';
 import { isDatabaseUnavailable } from '#db/unavailable';
-import { shopRequestContext, type SessionMember } from '../app/context';
+import { shopRequestContext, type SessionMember } from './context';
 import { AUTH_ADMIN_ENDPOINTS, AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, CLIENT_IP_HEADER } from '#modules/identity/server';
-import { isNoindexPath } from '../app/guards/rules';
+import { isNoindexPath } from '#modules/kernel/navigation';
 import { invitationLinkCookie } from './invitation';
 import { createImageRoute } from './images';
 import { mediaDirOf, serveMedia } from './media';
@@ -31,7 +31,7 @@ import { createOperatorRoute } from './operator-route';
 import { createBannerImageRoute } from './banner-images';
 import { createContentImageRoute } from './content-images';
 import { BANNER_IMAGE_MAX_BYTES, CONTENT_IMAGE_MAX_BYTES } from '#modules/content';
-import { contentOf } from '../app/lib/content.server';
+import { contentOf } from './page-content';
 
 /** The largest request body the shop reads (forms, JSON, provider webhooks); the contact form alone has its own. */
 export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
@@ -76,13 +76,33 @@ export interface ServerAppOptions {
   operatorToken?: string;
 }
 
+/** A page rendered by React Router for one request, with the member (or none) and whether only the busy page may answer. */
+type RenderPage = (
+  c: Context<Env>,
+  request: Request,
+  member: SessionMember | null,
+  busy?: boolean,
+) => Promise<Response>;
+
 /** @example const app = createServerApp({ services, build, clientDir: 'build/client', publicDir: 'public' }) */
 export function createServerApp(options: ServerAppOptions) {
   const { services } = options;
-  const { config, logger, auth } = services;
   const app = new Hono<Env>();
-  const handleDocument = createRequestHandler(options.build, config.NODE_ENV);
+  useRequestBasics(app, services);
+  useBodyLimits(app, services.config);
+  refuseControlCharacters(app);
+  const renderPage = pageRenderer(services, createRequestHandler(options.build, services.config.NODE_ENV));
+  answerErrors(app, services, renderPage);
+  mountApi(app, services);
+  const images = mountFilesAndDevRoutes(app, options);
+  mountPages(app, options, renderPage);
+  // The image app alone, for the start-up cache warm-up (server/images/warm.ts).
+  return Object.assign(app, { images });
+}
 
+/** Every request: its id, its log line, compression, the security headers, the client's address, the cross-site guard. */
+function useRequestBasics(app: Hono<Env>, services: ShopServices) {
+  const { config, logger } = services;
   // Ids are always ours: an incoming X-Request-Id could forge or collide log lines.
   app.use(requestId({ headerName: '' }));
   app.use(async (c, next) => {
@@ -108,6 +128,10 @@ export function createServerApp(options: ServerAppOptions) {
   app.use(crossSiteRequestGuard(config));
   // Inside the security headers, so they reach the error body that replaces an empty one.
   app.use(emptyErrorsAsJson());
+}
+
+/** The request body limits, one per page that takes uploads. */
+function useBodyLimits(app: Hono<Env>, config: ShopServices['config']) {
   // Forms and JSON here are small; a huge body is refused before anything reads it. The contact form
   // alone takes images: its own larger limit, for a POST to that one page only (its action counts the
   // post against the address's limit before it reads the body).
@@ -165,7 +189,9 @@ export function createServerApp(options: ServerAppOptions) {
     if (PACK_EDITOR_POST_PATH.test(c.req.path)) return packImageTooLarge(c, next);
     return tooLarge(c, next);
   });
+}
 
+function refuseControlCharacters(app: Hono<Env>) {
   // Control characters never belong in a path; refusing them here keeps them away from every query.
   app.use(async (c, next) => {
     let path: string;
@@ -177,7 +203,9 @@ export function createServerApp(options: ServerAppOptions) {
     if (/[\u0000-\u001f\u007f]/.test(path)) return apiError(c, 400, 'INVALID_PATH', 'アドレスが正しくありません。');
     return next();
   });
+}
 
+function pageRenderer(services: ShopServices, handleDocument: ReturnType<typeof createRequestHandler>): RenderPage {
   /**
    * A page through React Router. When the database went away under it (a guard, loader or action met
    * it; entry.server's handleError notes it), the page is thrown away and the busy page answers: 503,
@@ -206,7 +234,11 @@ export function createServerApp(options: ServerAppOptions) {
     // The busy render reads nothing (the root guard answers it first), so nobody is needed for it.
     return renderPage(c, withoutBody(request), null, true);
   };
+  return renderPage;
+}
 
+function answerErrors(app: Hono<Env>, services: ShopServices, renderPage: RenderPage) {
+  const { logger } = services;
   app.onError(async (error, c) => {
     // The database away under anything a page passes first (the session lookup, a middleware): the
     // busy page for pages, JSON for the API and the operators' routes.
@@ -220,7 +252,11 @@ export function createServerApp(options: ServerAppOptions) {
     }
     return unexpectedErrorAnswer(c, error, logger);
   });
+}
 
+/** Health, auth, live updates, the JSON API and the providers' webhooks; any other /api path is a JSON 404. */
+function mountApi(app: Hono<Env>, services: ShopServices) {
+  const { logger, auth } = services;
   app.get('/api/health', async (c) => {
     const databaseUp = await services.database.ping();
     // Maintenance is not "down": status stays 'ok' and 200, so the load balancer keeps the instance (decision 025).
@@ -289,6 +325,12 @@ export function createServerApp(options: ServerAppOptions) {
     }
   }
   app.all('/api/*', (c) => apiError(c, 404, 'NOT_FOUND', 'APIが見つかりません。'));
+}
+
+/** The developer routes, images and media, and the SEO files; returns the image app for the warm-up. */
+function mountFilesAndDevRoutes(app: Hono<Env>, options: ServerAppOptions) {
+  const { services } = options;
+  const { config, logger } = services;
   // The operators' command line while the shop runs on the embedded database (docs/decisions/020):
   // mounted below, after the page cache's invalidation.
   // The developer outbox's JSON form (the page is app/routes/dev/outbox.tsx); 404 unless allowed.
@@ -315,7 +357,12 @@ export function createServerApp(options: ServerAppOptions) {
   app.get('/sitemap.xml', async (c) =>
     c.body(await sitemapXml(services), 200, { 'Content-Type': 'application/xml; charset=utf-8' }),
   );
+  return images;
+}
 
+/** The invitation cookie, the built files, the page cache, the operators' commands and every page. */
+function mountPages(app: Hono<Env>, options: ServerAppOptions, renderPage: RenderPage) {
+  const { services } = options;
   // /r?code=… leaves the invitation code in a short-lived cookie for the sign-up (decision 038).
   app.use(invitationLinkCookie());
 
@@ -373,9 +420,6 @@ export function createServerApp(options: ServerAppOptions) {
     personal.headers.set('Cache-Control', 'private, no-store');
     return personal;
   });
-
-  // The image app alone, for the start-up cache warm-up (server/images/warm.ts).
-  return Object.assign(app, { images });
 }
 
 async function currentMember(services: ShopServices, headers: Headers): Promise<SessionMember | null> {

@@ -1,5 +1,5 @@
 // The draw as one use case (issue 30 item 2): what both entrances do around the draw module's
-// transaction — the pack page's form action (app/lib/draw-action.server.ts) and the API's createDraw
+// transaction — the pack page's form action (app/controllers/draw-action.server.ts) and the API's createDraw
 // (server/api/v1/draws.ts). The member's rank where the pack asks for one, the draw itself, and the
 // live remaining counts after a new draw. Each entrance keeps only its own reading of the request and
 // its own answer (a redirect to the result, or JSON).

@@ -26,10 +26,10 @@ import {
 } from '#modules/friends';
 import { apiError } from './api-error';
 import { shareUrlsOf } from './invitation';
-import { devToolsAllowed } from '../app/lib/dev-tools.server';
+import { devToolsAllowed } from './dev-tools';
 import type { ShopConfig } from './config';
 import type { RateLimiter } from '#modules/identity/server';
-import type { FriendView, FriendsView } from '../app/lib/farm-contract';
+import type { FriendView, FriendsView } from '#modules/farm/browser';
 
 export type FarmConfig = Pick<
   ShopConfig,
@@ -51,7 +51,7 @@ interface FarmServices {
 
 // The farm's clock: the server's own, plus an offset that only a test shop (FARM_CLOCK_ADJUSTABLE) moves.
 // Kept on globalThis: the Hono server and the React Router server build each bundle their own copy of
-// this file, and both must read one clock (as app/context.ts does with the request context).
+// this file, and both must read one clock (as server/context.ts does with the request context).
 const clock = ((globalThis as { __oripaFarmClock?: { offsetMs: number } }).__oripaFarmClock ??= { offsetMs: 0 });
 
 /** The farm's now. Every farm decision reads this, never the client. */

@@ -15,7 +15,7 @@ import {
   type InviteeState,
   type InvitationRules,
 } from '#modules/invitation';
-import { normalisePathname } from '../app/guards/rules';
+import { normalisePathname } from '#modules/kernel/navigation';
 import type { MemberCreated } from '#modules/identity/server';
 import type { ShopConfig } from './config';
 import type { Logger } from './logger';

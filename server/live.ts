@@ -82,11 +82,9 @@ export async function createLiveUpdates(
   const winListeners = new Map<string, Set<WinsListener>>();
   const pending = new Map<string, NodeJS.Timeout>();
   const running = new Set<string>();
-  const wakers = new Set<() => void>();
   /** Per pack: where this instance's next scan for wins starts. */
   const winScanFrom = new Map<string, Date>();
-  let open = 0;
-  let stopped = false;
+  const streams: StreamState = { open: 0, stopped: false, wakers: new Set() };
 
   const soldOutSeen = new Set<string>();
   const dispatch = (event: RemainingEvent) => {
@@ -150,13 +148,13 @@ export async function createLiveUpdates(
       await database.db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(event)})`);
       await announceWins(gachaId);
     } catch (error) {
-      if (!stopped) logger.warn({ err: error, gachaId }, 'live update: recount failed');
+      if (!streams.stopped) logger.warn({ err: error, gachaId }, 'live update: recount failed');
     } finally {
       running.delete(gachaId);
     }
   };
   const schedule = (gachaId: string) => {
-    if (stopped || pending.has(gachaId)) return;
+    if (streams.stopped || pending.has(gachaId)) return;
     pending.set(
       gachaId,
       setTimeout(() => {
@@ -166,91 +164,8 @@ export async function createLiveUpdates(
     );
   };
 
-  const addTo = <L>(map: Map<string, Set<L>>, key: string, listener: L) => {
-    const set = map.get(key) ?? new Set<L>();
-    set.add(listener);
-    map.set(key, set);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) map.delete(key);
-    };
-  };
   const subscribe = (gachaId: string, listener: Listener) => addTo(listeners, gachaId, listener);
   const subscribeWins = (key: string, listener: WinsListener) => addTo(winListeners, key, listener);
-
-  const winMessages = (entries: WinnerFeedEntry[]): Message[] =>
-    entries.map((entry) => ({ event: 'win', data: JSON.stringify(entry) }));
-
-  /**
-   * One server-sent-event stream: the first messages, then whatever `follow` pushes, a keep-alive
-   * comment when idle. Shares the instance's stream cap.
-   */
-  const openStream = (
-    c: Context,
-    first: () => Promise<Message[]>,
-    follow: (push: (messages: Message[]) => void) => () => void,
-  ): Response | Promise<Response> => {
-    if (open >= MAX_STREAMS) {
-      c.header('Retry-After', '30');
-      return apiError(
-        c,
-        503,
-        'LIVE_UPDATES_FULL',
-        'ただいま混み合っています。残り口数と当選履歴は再読み込みで最新になります。',
-      );
-    }
-    c.header('Cache-Control', 'no-store');
-    c.header('X-Accel-Buffering', 'no');
-    return streamSSE(c, async (sse) => {
-      open += 1;
-      const queue: Message[] = [];
-      let wake: (() => void) | undefined;
-      const unsubscribe = follow((messages) => {
-        for (const message of messages) {
-          const same = message.latest ? queue.findIndex((m) => m.event === message.event) : -1;
-          if (same >= 0) queue.splice(same, 1, message);
-          else queue.push(message);
-        }
-        if (queue.length > MAX_QUEUED) queue.splice(0, queue.length - MAX_QUEUED);
-        wake?.();
-      });
-      sse.onAbort(() => {
-        unsubscribe();
-        wake?.();
-      });
-      try {
-        const opening = await first();
-        await sse.writeSSE({ event: opening[0]?.event ?? 'ready', data: opening[0]?.data ?? '{}', retry: 3000 });
-        for (const message of opening.slice(1)) await sse.writeSSE({ event: message.event, data: message.data });
-        while (!sse.aborted && !stopped) {
-          // An event that arrived while the last one was being written is sent without waiting.
-          if (queue.length === 0)
-            await new Promise<void>((resolve) => {
-              const timer = setTimeout(done, HEARTBEAT_MS);
-              function done() {
-                clearTimeout(timer);
-                wakers.delete(done);
-                resolve();
-              }
-              wake = done;
-              wakers.add(done);
-            });
-          wake = undefined;
-          const message = queue.shift();
-          if (message) await sse.writeSSE({ event: message.event, data: message.data });
-          else if (!sse.aborted) await sse.write(': keep-alive\n\n');
-        }
-      } finally {
-        open -= 1;
-        unsubscribe();
-      }
-    });
-  };
-
-  const remainingMessages = (event: RemainingEvent): Message[] => [
-    { event: 'remaining', data: JSON.stringify(event), latest: true },
-    ...(event.soldOut ? [{ event: 'soldOut', data: JSON.stringify({ gachaId: event.gachaId }), latest: true }] : []),
-  ];
 
   return {
     noteChange: schedule,
@@ -260,6 +175,7 @@ export async function createLiveUpdates(
       const pack = await getGacha(database.db, gachaId);
       if (!pack) return apiError(c, 404, 'GACHA_NOT_FOUND', 'ガチャが見つかりません。');
       return openStream(
+        streams,
         c,
         async () => {
           const first = await getRemaining(database.db, gachaId);
@@ -283,18 +199,111 @@ export async function createLiveUpdates(
     },
     async streamWinners(c) {
       return openStream(
+        streams,
         c,
         async () => [{ event: 'ready', data: '{}' }],
         (push) => subscribeWins(EVERY_PACK, (entries) => push(winMessages(entries))),
       );
     },
     async stop() {
-      stopped = true;
-      for (const wakeStream of [...wakers]) wakeStream();
+      streams.stopped = true;
+      for (const wakeStream of [...streams.wakers]) wakeStream();
       for (const timer of pending.values()) clearTimeout(timer);
       pending.clear();
       await unlisten();
       await unlistenWins();
     },
   };
+}
+
+/** The instance's streams: how many are open, whether the instance stopped, and how to wake each one. */
+interface StreamState {
+  open: number;
+  stopped: boolean;
+  wakers: Set<() => void>;
+}
+
+function addTo<L>(map: Map<string, Set<L>>, key: string, listener: L): () => void {
+  const set = map.get(key) ?? new Set<L>();
+  set.add(listener);
+  map.set(key, set);
+  return () => {
+    set.delete(listener);
+    if (set.size === 0) map.delete(key);
+  };
+}
+
+const winMessages = (entries: WinnerFeedEntry[]): Message[] =>
+  entries.map((entry) => ({ event: 'win', data: JSON.stringify(entry) }));
+
+const remainingMessages = (event: RemainingEvent): Message[] => [
+  { event: 'remaining', data: JSON.stringify(event), latest: true },
+  ...(event.soldOut ? [{ event: 'soldOut', data: JSON.stringify({ gachaId: event.gachaId }), latest: true }] : []),
+];
+
+/**
+ * One server-sent-event stream: the first messages, then whatever `follow` pushes, a keep-alive
+ * comment when idle. Shares the instance's stream cap.
+ */
+function openStream(
+  streams: StreamState,
+  c: Context,
+  first: () => Promise<Message[]>,
+  follow: (push: (messages: Message[]) => void) => () => void,
+): Response | Promise<Response> {
+  if (streams.open >= MAX_STREAMS) {
+    c.header('Retry-After', '30');
+    return apiError(
+      c,
+      503,
+      'LIVE_UPDATES_FULL',
+      'ただいま混み合っています。残り口数と当選履歴は再読み込みで最新になります。',
+    );
+  }
+  c.header('Cache-Control', 'no-store');
+  c.header('X-Accel-Buffering', 'no');
+  return streamSSE(c, async (sse) => {
+    streams.open += 1;
+    const queue: Message[] = [];
+    let wake: (() => void) | undefined;
+    const unsubscribe = follow((messages) => {
+      for (const message of messages) {
+        const same = message.latest ? queue.findIndex((m) => m.event === message.event) : -1;
+        if (same >= 0) queue.splice(same, 1, message);
+        else queue.push(message);
+      }
+      if (queue.length > MAX_QUEUED) queue.splice(0, queue.length - MAX_QUEUED);
+      wake?.();
+    });
+    sse.onAbort(() => {
+      unsubscribe();
+      wake?.();
+    });
+    try {
+      const opening = await first();
+      await sse.writeSSE({ event: opening[0]?.event ?? 'ready', data: opening[0]?.data ?? '{}', retry: 3000 });
+      for (const message of opening.slice(1)) await sse.writeSSE({ event: message.event, data: message.data });
+      while (!sse.aborted && !streams.stopped) {
+        // An event that arrived while the last one was being written is sent without waiting.
+        if (queue.length === 0)
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(done, HEARTBEAT_MS);
+            function done() {
+              clearTimeout(timer);
+              streams.wakers.delete(done);
+              resolve();
+            }
+            wake = done;
+            streams.wakers.add(done);
+          });
+        wake = undefined;
+        const message = queue.shift();
+        if (message) await sse.writeSSE({ event: message.event, data: message.data });
+        else if (!sse.aborted) await sse.write(': keep-alive\n\n');
+      }
+    } finally {
+      streams.open -= 1;
+      unsubscribe();
+    }
+  });
 }

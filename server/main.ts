@@ -7,8 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
 import { loadConfig, ConfigError, type ShopConfig } from './config';
-import { createLogger } from './logger';
-import { openDatabase } from '#db/client';
+import { createLogger, type Logger } from './logger';
+import { openDatabase, type DatabaseHandle } from '#db/client';
 import { projectRootOf } from '#db/project-root';
 import { createRateLimiter, createShopAuth, RATE_LIMIT_KEY_PREFIX } from '#modules/identity/server';
 import { loadDemoDataOnce } from '../db/demo/seed';
@@ -118,6 +118,59 @@ async function openShop(
   opened: OpenedServices,
 ): Promise<RunningShop> {
   limitImageMemory();
+  const database = await openShopDatabase(config, logger, opened);
+  const identity = await openIdentity(config, database, logger, opened);
+  config = identity.config;
+  const loaded = await loadBuild(options);
+  const { services, stopLive } = await openServices(config, database, identity, loaded.buildId, logger, opened);
+  const { jobs, stopJobs, stopNudge } = await startJobs(services, opened);
+  const { app, server } = await listen(services, loaded, claim, opened, { stopJobs, stopNudge });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = `http://localhost:${port}`;
+  // From now on `npm run shop` finds the server in DATA_DIR/operator.json and runs through it.
+  claim?.publishPort(port);
+  logger.info({ url, engine: database.engine, buildId: loaded.buildId }, `shop listening on ${url}`);
+  // The home page's images, encoded in the background so the first visitor gets them from the cache.
+  const warmUp = new AbortController();
+  const warming =
+    options.development || !config.IMAGE_WARM_UP
+      ? Promise.resolve()
+      : warmImageCache({
+          paths: ['/'],
+          origin: url,
+          fetch: app.fetch,
+          fetchImage: (request) => {
+            const inner = new URL(request.url);
+            inner.pathname = '/';
+            return app.images.fetch(new Request(inner, { headers: request.headers, signal: request.signal }));
+          },
+          logger,
+          signal: warmUp.signal,
+        }).then(() => undefined);
+  opened.add('image warm-up', async () => {
+    warmUp.abort();
+    await warming;
+  });
+  // Start-up's garbage (migrations, demo data, the first renders) goes back at once; the warm-up's
+  // encodes end with their own trim (the image route's onTransform).
+  services.memory?.soon();
+  return {
+    services,
+    server,
+    url,
+    jobs,
+    async stop() {
+      // Live-update streams end first, or the server would wait for them forever; then everything else,
+      // last opened first (the image warm-up, the HTTP server with the jobs, …, the database).
+      await stopLive();
+      await opened.closeAll(logger);
+    },
+  };
+}
+
+/** The database, migrated, with the settings' level table, the default content and (if asked) the demo data. */
+async function openShopDatabase(config: ShopConfig, logger: Logger, opened: OpenedServices) {
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     migrationUrl: config.DATABASE_MIGRATION_URL,
@@ -135,6 +188,14 @@ async function openShop(
       prizeDecisionDays: config.PRIZE_DECISION_DAYS,
     });
   }
+  return database;
+}
+
+/**
+ * Sign-in: LINE, the social stand-ins (which may change the settings: the shop goes on with the returned
+ * `config`), the outbox messenger, the shared rate limiter and better-auth.
+ */
+async function openIdentity(config: ShopConfig, database: DatabaseHandle, logger: Logger, opened: OpenedServices) {
   const line = await lineLinking(config, logger);
   opened.add('LINE', () => line.close());
   // Google, Facebook, GitHub and X on a sandbox shop without their keys: the local stand-ins.
@@ -167,6 +228,11 @@ async function openShop(
     },
   });
 
+  return { config, social, messenger, limiter, auth };
+}
+
+/** The React Router build: Vite's in development, the built one otherwise (with its client folder and id). */
+async function loadBuild(options: { development?: boolean }) {
   let build: ServerBuild | (() => Promise<ServerBuild>);
   let clientDir: string | undefined;
   let buildId = 'development';
@@ -185,6 +251,19 @@ async function openShop(
     buildId = readBuildId(clientDir);
   }
 
+  return { build, clientDir, buildId, viteMiddleware };
+}
+
+/** The services every request and job shares: page cache, live updates, payments, messaging, content. */
+async function openServices(
+  config: ShopConfig,
+  database: DatabaseHandle,
+  identity: Awaited<ReturnType<typeof openIdentity>>,
+  buildId: string,
+  logger: Logger,
+  opened: OpenedServices,
+) {
+  const { social, messenger, limiter, auth } = identity;
   // Visitors' public pages, shared for PAGE_CACHE_SECONDS; dropped everywhere on an operator's change
   // and when a pack sells out (decision 048).
   const pages = await createPageCache({
@@ -227,6 +306,12 @@ async function openShop(
     memory: createMemoryTrimmer({ logger, intervalSeconds: config.MEMORY_TRIM_SECONDS }),
   };
   opened.add('memory trimmer', () => services.memory?.stop());
+  return { services, stopLive };
+}
+
+/** The job runner and the outbox nudge, when JOBS_ENABLED. */
+async function startJobs(services: ShopServices, opened: OpenedServices) {
+  const { config, database, logger } = services;
   // Jobs start after the migrations (pg-boss migrates its own schema, `pgboss`) and stop before the database closes.
   const jobs: JobRunner | undefined = config.JOBS_ENABLED ? createJobRunner({ database, logger, config }) : undefined;
   let stopJobs: Closer | undefined;
@@ -242,6 +327,20 @@ async function openShop(
     );
   }
 
+  return { jobs, stopJobs, stopNudge };
+}
+
+/** The Hono app behind Node's HTTP server, listening; its closer waits for the jobs while it drains. */
+async function listen(
+  services: ShopServices,
+  loaded: Awaited<ReturnType<typeof loadBuild>>,
+  claim: OperatorClaim | undefined,
+  opened: OpenedServices,
+  stops: { stopJobs?: Closer; stopNudge?: Closer },
+) {
+  const { config, logger } = services;
+  const { build, clientDir, viteMiddleware } = loaded;
+  const { stopJobs, stopNudge } = stops;
   const app = createServerApp({
     services,
     build,
@@ -277,48 +376,7 @@ async function openShop(
     await Promise.all([closed, stopJobs?.()]);
     server.closeAllConnections();
   });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const url = `http://localhost:${port}`;
-  // From now on `npm run shop` finds the server in DATA_DIR/operator.json and runs through it.
-  claim?.publishPort(port);
-  logger.info({ url, engine: database.engine, buildId }, `shop listening on ${url}`);
-  // The home page's images, encoded in the background so the first visitor gets them from the cache.
-  const warmUp = new AbortController();
-  const warming =
-    options.development || !config.IMAGE_WARM_UP
-      ? Promise.resolve()
-      : warmImageCache({
-          paths: ['/'],
-          origin: url,
-          fetch: app.fetch,
-          fetchImage: (request) => {
-            const inner = new URL(request.url);
-            inner.pathname = '/';
-            return app.images.fetch(new Request(inner, { headers: request.headers, signal: request.signal }));
-          },
-          logger,
-          signal: warmUp.signal,
-        }).then(() => undefined);
-  opened.add('image warm-up', async () => {
-    warmUp.abort();
-    await warming;
-  });
-  // Start-up's garbage (migrations, demo data, the first renders) goes back at once; the warm-up's
-  // encodes end with their own trim (the image route's onTransform).
-  services.memory?.soon();
-  return {
-    services,
-    server,
-    url,
-    jobs,
-    async stop() {
-      // Live-update streams end first, or the server would wait for them forever; then everything else,
-      // last opened first (the image warm-up, the HTTP server with the jobs, …, the database).
-      await stopLive();
-      await opened.closeAll(logger);
-    },
-  };
+  return { app, server };
 }
 
 function readBuildId(clientDir: string): string {

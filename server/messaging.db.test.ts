@@ -12,7 +12,7 @@ import { createLogger } from '#server/logger';
 import type { ShopServices } from '#server/services';
 import { shopJobs } from '#server/jobs/index';
 import { queueMail, queueSms, type SiteIdentity } from '#modules/messaging';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { loader as outboxPageLoader } from '~/routes/dev/outbox';
 import { createOutboxJsonRoute, createTwilioStatusRoutes, startOutboxNudge } from './messaging';
 

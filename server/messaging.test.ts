@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 import { createMessagingServices, linksOf, siteIdentityOf } from './messaging';
 import { createLogger } from './logger';
-import { fromThisMachine } from '../app/lib/dev-tools.server';
+import { fromThisMachine } from './dev-tools';
 
 // ADDRESS_ENCRYPTION_KEYS: an https shop must name its address key (docs/decisions/019).
 const base = {

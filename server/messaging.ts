@@ -6,7 +6,7 @@ import type { DatabaseHandle, Database } from '#db/client';
 import type { ShopConfig } from '#server/config';
 import type { Logger } from '#server/logger';
 import { apiError } from '#server/api-error';
-import { devToolsAllowed } from '../app/lib/dev-tools.server';
+import { devToolsAllowed } from './dev-tools';
 import {
   OUTBOX_CHANNEL,
   recentMessages,
@@ -169,7 +169,7 @@ export function outboxJson(entry: OutboxEntry) {
 /**
  * GET /dev/outbox.json?to=<address>&limit=<n>: the newest messages (for one recipient), newest
  * first, for tests and the browser journeys; 404 unless the developer tools are on and the request
- * comes from this machine (app/lib/dev-tools.server.ts).
+ * comes from this machine (server/dev-tools.ts).
  */
 export function createOutboxJsonRoute(options: { db: Database; config: Pick<ShopConfig, 'devToolsEnabled'> }) {
   const app = new Hono();

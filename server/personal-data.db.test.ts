@@ -57,8 +57,8 @@ import { computeSignals } from '#modules/risk';
 import { replyToInquiry, setInquiryNote } from '#modules/support';
 import { addMemberNoteAsOperator, commandLineOperator, holdMemberAsOperator } from '#modules/admin';
 import { deliverDueMessages } from '#modules/messaging';
-import { contactAction } from '~/lib/contact.server';
-import { deletionPageAction } from '~/lib/account-deletion.server';
+import { contactAction } from '~/controllers/contact.server';
+import { deletionPageAction } from '~/controllers/account-deletion.server';
 import { finishDeletions } from './personal-data';
 
 const handle = useTestDatabase('personal_data', { poolSize: 4, invariants: 'afterAll' });

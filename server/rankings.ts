@@ -11,7 +11,7 @@ import {
 } from '#modules/ranking';
 import { describeTiers } from '#modules/gacha';
 import { publicNicknames } from '#modules/identity';
-import { toShopZone } from '~/lib/dates/zone';
+import { toShopZone } from '#modules/kernel/dates/zone';
 
 /** The URL of each board and its period word. */
 export const BOARD_PATHS: Record<RankingBoardName, string> = {

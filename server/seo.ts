@@ -1,8 +1,8 @@
 // robots.txt and sitemap.xml: the indexable pages only (never the noindex prefixes).
 import type { ShopServices } from './services';
-import { NOINDEX_PREFIXES } from '../app/guards/rules';
+import { NOINDEX_PREFIXES } from '#modules/kernel/navigation';
 import { listGenres, listPublicPackPaths } from '#modules/gacha';
-import { contentOf } from '../app/lib/content.server';
+import { contentOf } from './page-content';
 
 /** @example robotsTxt('https://shop.example') */
 export function robotsTxt(origin: string): string {

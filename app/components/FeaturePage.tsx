@@ -5,7 +5,7 @@ import { useLocation } from 'react-router';
 import { PageHeading, EmptyState } from './PageFrame';
 import { ButtonLink } from './Button';
 import { useRootData } from '~/lib/root-data';
-import { signInPathFor } from '~/guards/rules';
+import { signInPathFor } from '#modules/kernel/navigation';
 
 export function FeaturePage(props: {
   title: string;

@@ -1,5 +1,5 @@
 // Responsive <img> served through the /_img resizer: fixed box (no layout shift), lazy unless priority.
-import { buildSrcSet } from './image-srcset';
+import { buildSrcSet } from '#modules/kernel/image-srcset';
 
 /** Props for {@link Image}. */
 export interface ImageProps {

@@ -1,6 +1,6 @@
 // Shown instead of a page whose guard refuses this browser (ng-internal, ng-external and kin).
 import { useLocation } from 'react-router';
-import type { InAppNotice } from '~/guards/rules';
+import type { InAppNotice } from '#modules/kernel/navigation';
 import { WarningIcon } from './icons';
 import { buttonClassName } from './Button';
 

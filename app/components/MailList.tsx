@@ -3,7 +3,7 @@
 import { AppLink } from './AppLink';
 import { GiftIcon } from './icons';
 import { formatCoins } from '~/lib/numbers';
-import { formatMemberDateTime } from '~/lib/dates';
+import { formatMemberDateTime } from '#modules/kernel/dates';
 
 export interface MailRow {
   id: number;

@@ -3,7 +3,7 @@
 import { useLocation } from 'react-router';
 import { PageHeading, EmptyState } from './PageFrame';
 import { ButtonLink } from './Button';
-import { signInPathFor } from '~/guards/rules';
+import { signInPathFor } from '#modules/kernel/navigation';
 
 export const MEMBERS_ONLY_TITLE = 'ログインが必要です';
 

@@ -1,6 +1,6 @@
 // お知らせ: the notices inside their window, important first. The home page shows the first few; /notices all.
 import { AppLink } from './AppLink';
-import { formatMemberDate } from '~/lib/dates';
+import { formatMemberDate } from '#modules/kernel/dates';
 
 export interface NoticeListItem {
   uid: string;

@@ -5,7 +5,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { authErrorMessage, socialSignInLabel, type SocialProviderId } from '#modules/identity/browser';
 import { createPopupSignIn, PopupError } from '~/lib/auth-popup';
-import { safeRedirectPath } from '~/guards/rules';
+import { safeRedirectPath } from '#modules/kernel/navigation';
 import { FormAlert } from './FormField';
 
 export function SignInMethods({

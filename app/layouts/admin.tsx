@@ -3,10 +3,10 @@
 // tab bar); noindex like every /admin page. A refused permission (403) is shown inside this frame.
 import { isRouteErrorResponse, NavLink, Outlet, useRouteError } from 'react-router';
 import type { Route } from './+types/admin';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
 import { useRootData } from '~/lib/root-data';
-import { operatorSummary, requireOperator, type AdminForbiddenPayload } from '~/lib/admin.server';
+import { operatorSummary, requireOperator, type AdminForbiddenPayload } from '~/controllers/admin.server';
 import type { AdminPermission } from '#modules/admin';
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -6,8 +6,8 @@ import { BottomTabBar } from '~/components/BottomTabBar';
 import { LoginBonusSheet } from '~/components/LoginBonusSheet';
 import { GenreTabs } from '~/components/GenreTabs';
 import { InvitationNotice } from '~/components/InvitationNotice';
-import { shopRequestContext } from '~/context';
-import { invitationNoticeOf } from '~/lib/invitation.server';
+import { shopRequestContext } from '#server/context';
+import { invitationNoticeOf } from '~/controllers/invitation.server';
 import type { Route } from './+types/top';
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,5 +1,5 @@
 // Ad-tracking parameters in localStorage: stored on arrival, re-added for visitors who lose them.
-import { AD_TRACKING_PARAMS, adTrackingParamsIn, adTrackingRedirect } from '~/guards/rules';
+import { AD_TRACKING_PARAMS, adTrackingParamsIn, adTrackingRedirect } from '#modules/kernel/navigation';
 
 const STORAGE_KEY = 'oripa:ad-tracking';
 type Stored = Partial<Record<(typeof AD_TRACKING_PARAMS)[number], string>>;

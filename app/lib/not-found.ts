@@ -1,6 +1,6 @@
 // Throwing a 404 from a loader or middleware: the error carries what the not-found page needs.
 import { data } from 'react-router';
-import { notFoundMessage } from '~/guards/rules';
+import { notFoundMessage } from '#modules/kernel/navigation';
 
 export interface NotFoundPayload {
   message: string;

@@ -1,6 +1,6 @@
 // The root loader's data, readable from any component (header, footer, pages).
 import { useRouteLoaderData } from 'react-router';
-import type { InAppNotice } from '~/guards/rules';
+import type { InAppNotice } from '#modules/kernel/navigation';
 
 export interface RootData {
   member: { id: string; name: string; role: string } | null;

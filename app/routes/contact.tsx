@@ -5,13 +5,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/contact';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
 import { Captcha } from '~/components/Captcha';
-import { contactAction, contactLoader, type ContactActionData } from '~/lib/contact.server';
+import { contactAction, contactLoader, type ContactActionData } from '~/controllers/contact.server';
 import { INQUIRY_HONEYPOT_FIELD, INQUIRY_IMAGE_TYPES, INQUIRY_RELATED_KIND_LABELS } from '#modules/support/browser';
 
 export const handle = { title: 'お問い合わせ' };

@@ -1,9 +1,9 @@
 // /{slug}: editorial pages from the content store; anything unknown is the not-found page (404).
 import type { Route } from './+types/content-page';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { ContentArticle } from '~/components/ContentArticle';
 import { notFound } from '~/lib/not-found';
-import { contentOf } from '~/lib/content.server';
+import { contentOf } from '#server/context';
 
 export const handle = {
   title: (data: { page: { data: { title: string } } }) => data.page.data.title,

@@ -1,20 +1,20 @@
 // Home (layout top): banners, sort chips, every pack on sale, and the shop's winners feed (live).
 import type { Route } from './+types/home';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { BannerCarousel } from '~/components/BannerCarousel';
 import { SortChips } from '~/components/SortChips';
 import { PackGrid } from '~/components/PackCard';
 import { EmptyState, Container } from '~/components/PageFrame';
 import { listGachas, parseGachaSort } from '#modules/gacha';
-import { contentOf } from '~/lib/content.server';
+import { contentOf } from '#server/context';
 import { NoticeList, noticeListItem } from '~/components/NoticeList';
 import { AppLink } from '~/components/AppLink';
 import { data } from 'react-router';
-import { takeOneTimeNotice } from '~/lib/one-time-notice.server';
+import { takeOneTimeNotice } from '~/controllers/one-time-notice.server';
 import { listWins } from '#modules/draw';
 import { FEED_READ, FEED_ROWS, shownWins } from '~/components/winners/feed';
 import { WinnersFeed, useShopWinsStream, useWinners } from '~/components/winners/WinnersFeed';
-import { ripeCropsNudgeOf } from '~/lib/farm.server';
+import { ripeCropsNudgeOf } from '~/controllers/farm.server';
 import { CropArt } from '~/components/farm/CropArt';
 
 export const handle = { title: 'トップ' };

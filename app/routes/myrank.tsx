@@ -3,15 +3,15 @@
 // rank's threshold and perks (decision 037).
 import { redirect } from 'react-router';
 import type { Route } from './+types/myrank';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { RankLadder, RANK_COLOURS } from '~/components/RankLadder';
 import { formatCoins } from '~/lib/numbers';
-import { toShopZone } from '~/lib/dates/zone';
+import { toShopZone } from '#modules/kernel/dates/zone';
 import { getMemberProgress, rankUpRewardsTable, RANKS } from '#modules/progression';
 import { rankOnlyPacks } from '#modules/gacha';
-import { rankRulesOf } from '#server/progression';
+import { rankRulesOf } from '#server/context';
 
 export const handle = { title: 'マイランク' };
 

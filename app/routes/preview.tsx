@@ -6,11 +6,11 @@
 // (the editor's phone and desktop previews, server/security.ts).
 import type { Route } from './+types/preview';
 import { data } from 'react-router';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { ContentArticle } from '~/components/ContentArticle';
 import { notFound } from '~/lib/not-found';
-import { requestFacts } from '~/lib/admin.server';
-import { contentOf } from '~/lib/content.server';
+import { requestFacts } from '~/controllers/admin.server';
+import { contentOf } from '#server/context';
 import { adminAccessOf } from '#modules/admin';
 import { getVersion, normaliseNoticeData, normalisePageData, type NoticeData, type PageData } from '#modules/content';
 

@@ -1,10 +1,10 @@
 // /{specialId} (layout top): special pages, and editorial pages at one level; check-special-valid guards it.
 import type { Route } from './+types/special';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Container } from '~/components/PageFrame';
 import { ContentArticle } from '~/components/ContentArticle';
 import { notFound } from '~/lib/not-found';
-import { contentOf } from '~/lib/content.server';
+import { contentOf } from '#server/context';
 
 export const handle = {
   title: (data: { page: { data: { title: string } } }) => data.page.data.title,

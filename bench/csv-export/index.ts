@@ -1,6 +1,6 @@
 // The admin area's CSV export in constant memory (issue 13): a coin ledger of BENCH_ROWS entries
 // (1,000,000 by default) is seeded in one statement, then exported through the same stream the
-// /admin/exports/ledger.csv route answers with (app/lib/admin-exports.server.ts), read as a client
+// /admin/exports/ledger.csv route answers with (app/controllers/admin-exports.server.ts), read as a client
 // would. It runs with V8's heap capped at 80 MB (package.json), less than the 86 MB of CSV it writes,
 // and exports a tenth of the ledger, then all of it: constant memory means the same heap growth for
 // both (heapGrowthRatio about 1), never the whole list in memory.
@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '#db/client';
 import { createTestDatabase } from '#tests/database';
-import { EXPORT_BATCH_ROWS, EXPORT_KINDS, exportStream } from '~/lib/admin-exports.server';
+import { EXPORT_BATCH_ROWS, EXPORT_KINDS, exportStream } from '~/controllers/admin-exports.server';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;

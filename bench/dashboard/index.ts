@@ -2,7 +2,7 @@
 // by default) over 60 Japan-time days, with members, packs and credited orders, are seeded in bulk
 // SQL into a fresh database; the rollup job's folds run once over all of it (the first fold after a
 // deploy), then over a minute's worth of new draws (the job's steady state); then the dashboard's
-// loader (app/lib/admin-dashboard.server.ts, every section, as an admin sees it) is timed. For
+// loader (app/controllers/admin-dashboard.server.ts, every section, as an admin sees it) is timed. For
 // comparison, the same draw figures are taken once by scanning `draws` (what the rollups avoid).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +16,7 @@ import { foldDrawRollups } from '#modules/draw';
 import { ROLLUP_BATCH_ROWS } from '#server/jobs/dashboard';
 import { foldMemberRollups } from '#modules/identity';
 import { foldSalesRollups, refreshUnusedPaidSnapshot } from '#modules/payments';
-import { loadDashboard } from '~/lib/admin-dashboard.server';
+import { loadDashboard } from '~/controllers/admin-dashboard.server';
 
 const DRAWS = Number(process.env.BENCH_DRAWS ?? 1_000_000);
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 50_000);

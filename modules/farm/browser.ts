@@ -2,3 +2,4 @@
 // own functions) and the shapes of the view. Nothing here reads a database.
 export * from './rules';
 export type * from './view';
+export type * from './friends-view';

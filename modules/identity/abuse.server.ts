@@ -14,7 +14,7 @@ import { isIP } from 'node:net';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { ShopConfig } from '#server/config';
-import type { Logger } from '#server/logger';
+import type { Logger } from 'pino';
 import { CAPTCHA_HEADER, CLIENT_IP_HEADER } from './constants';
 import { AUTH_ERROR_MESSAGES } from './messages';
 import type { RateLimiter } from './rate-limiter.server';

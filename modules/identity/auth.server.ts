@@ -27,7 +27,7 @@ import type { IdentityMessenger } from './messenger';
 import { phoneNumberPlugin } from './phone.server';
 import type { Database } from '#db/client';
 import type { ShopConfig } from '#server/config';
-import type { Logger } from '#server/logger';
+import type { Logger } from 'pino';
 import { users, sessions, accounts, verifications, rateLimits } from './schema';
 import { TWO_FACTOR_TABLES, twoFactorPlugin } from './two-factor.server';
 import { abuseGuard } from './abuse.server';

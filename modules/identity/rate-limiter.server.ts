@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type * as IORedis from 'ioredis';
 import type { Redis } from 'ioredis';
 import type { Database } from '#db/client';
-import type { Logger } from '#server/logger';
+import type { Logger } from 'pino';
 import { answerOf, countRateLimit, peekRateLimit, resetRateLimit, type RateLimitCount } from './rate-limit';
 
 export type RateLimitDecision =

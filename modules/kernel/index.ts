@@ -31,3 +31,4 @@ export {
   type RefusalStatus,
   type RefusalWords,
 } from './refusal-words';
+export { japaneseIssueMessage, JAPANESE_PARSE, fieldMessages, parseWithMessage } from './validation';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { propertyRuns, testSettings } from '#tests/settings';
-import { JAPANESE_PARSE, fieldMessages } from '#server/validation';
+import { JAPANESE_PARSE, fieldMessages } from '#modules/kernel';
 import { addressInputSchema, readAddressPhone } from './address-input';
 
 const typed = {

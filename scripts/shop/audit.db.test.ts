@@ -278,7 +278,7 @@ describe('npm run shop writes the audit log', () => {
   });
 
   it('orders:refund records the refund with the order before and after; an unknown order records nothing', async () => {
-    const { sandboxHarness, checkoutAsMember } = await import('../../modules/payments/testing');
+    const { sandboxHarness, checkoutAsMember } = await import('#modules/payments/testing');
     const { syncOrder } = await import('#modules/payments');
     const member = await createMember(handle.db);
     const sandbox = sandboxHarness(handle.db);

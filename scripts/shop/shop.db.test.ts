@@ -160,7 +160,7 @@ describe('npm run shop: the coin shop', () => {
 
   it('corrects an age declaration, clears a hold, and refunds an order with its coins', async () => {
     const { createMember } = await import('#tests/fixtures');
-    const { sandboxHarness, checkoutAsMember } = await import('../../modules/payments/testing');
+    const { sandboxHarness, checkoutAsMember } = await import('#modules/payments/testing');
     const { syncOrder, getPurchaseStanding, checkPaymentInvariants } = await import('#modules/payments');
     const db = handle.db;
     const member = await createMember(db);

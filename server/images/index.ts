@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import sharp from 'sharp';
-import { DEFAULT_IMAGE_QUALITY, isImageWidth } from '~/components/image-srcset';
+import { DEFAULT_IMAGE_QUALITY, isImageWidth } from '#modules/kernel/image-srcset';
 
 /** Encodings the resizer can answer with. */
 export type OutputFormat = 'avif' | 'webp' | 'png' | 'jpeg';

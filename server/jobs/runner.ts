@@ -116,78 +116,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     ...(options.cronMonitorIntervalSeconds ? { cronMonitorIntervalSeconds: options.cronMonitorIntervalSeconds } : {}),
   };
 
-  function createBoss(): PgBoss {
-    if (database.engine === 'pglite') {
-      // drizzle keeps the PGlite client it was given as $client: the same instance, never a second one.
-      const lite = (database.db as unknown as { $client: PGliteLike }).$client;
-      // One embedded instance: no instance registry (it would add a heartbeat on the single connection).
-      return new PgBoss({ ...bossOptions, backend: 'pglite', db: fromPglite(lite), registerInstance: false });
-    }
-    if (!config.DATABASE_URL) throw new Error('The job runner on PostgreSQL needs DATABASE_URL');
-    return new PgBoss({
-      ...bossOptions,
-      connectionString: config.DATABASE_URL,
-      max: 2,
-      application_name: 'oripa-shop-jobs',
-      // The owner installed and migrated the schema (installAsOwner): only check its version.
-      ...(ownerInstalls() ? { migrate: false } : {}),
-    });
-  }
-
-  /** Whether pg-boss's schema is the owner's to create (separate roles on PostgreSQL). */
-  function ownerInstalls(): boolean {
-    return (
-      database.engine === 'postgres' &&
-      !!config.DATABASE_MIGRATION_URL &&
-      config.DATABASE_MIGRATION_URL !== config.DATABASE_URL
-    );
-  }
-
-  /**
-   * Creates or migrates pg-boss's schema as the owner role, then lets go: a pg-boss of one connection
-   * that neither supervises, schedules nor registers, stopped at once. Several instances starting
-   * together take turns on pg-boss's own advisory lock.
-   */
-  async function installAsOwner(): Promise<void> {
-    const installer = new PgBoss({
-      ...bossOptions,
-      connectionString: config.DATABASE_MIGRATION_URL!,
-      max: 1,
-      application_name: 'oripa-shop-jobs-install',
-      supervise: false,
-      schedule: false,
-      registerInstance: false,
-    });
-    installer.on('error', (error) => logger.error({ err: error }, 'job schema install error'));
-    try {
-      await installer.start();
-    } finally {
-      await installer.stop({ graceful: false, close: true }).catch(() => undefined);
-    }
-  }
-
-  /** Runs a handler with its context, and logs the run as one line: job, processed, duration. */
-  async function execute(job: JobDefinition, run: { trigger: string; jobId?: string }): Promise<JobRunSummary> {
-    const jobLogger = logger.child({ job: job.name, ...(run.jobId ? { jobId: run.jobId } : {}) });
-    const started = performance.now();
-    try {
-      const result = await job.handler({ db: database.db, logger: jobLogger, now: new Date() });
-      const summary = {
-        job: job.name,
-        processed: result?.processed ?? 0,
-        durationMs: Math.round(performance.now() - started),
-      };
-      jobLogger.info(
-        { trigger: run.trigger, processed: summary.processed, durationMs: summary.durationMs },
-        `job ${job.name} finished`,
-      );
-      return summary;
-    } catch (error) {
-      const durationMs = Math.round(performance.now() - started);
-      jobLogger.error({ trigger: run.trigger, err: error, durationMs }, `job ${job.name} failed`);
-      throw error;
-    }
-  }
+  const execute = (job: JobDefinition, run: { trigger: string; jobId?: string }) =>
+    executeJob(database, logger, job, run);
 
   /** One local run at a time per instance job; a tick that finds one running is skipped. */
   function runLocally(job: JobDefinition, trigger: string): Promise<JobRunSummary> {
@@ -220,61 +150,18 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     timers.set(job.name, timer);
   }
 
-  async function setUpClusterJob(pgBoss: PgBoss, job: JobDefinition) {
-    const queueOptions = {
-      ...(job.retryLimit !== undefined ? { retryLimit: job.retryLimit } : {}),
-      ...(job.expireInSeconds !== undefined ? { expireInSeconds: job.expireInSeconds } : {}),
-    };
-    await pgBoss.createQueue(job.name, { policy: 'singleton', ...queueOptions }); // no-op when it exists
-    if (Object.keys(queueOptions).length > 0) await pgBoss.updateQueue(job.name, queueOptions);
-    const workerId = await pgBoss.work(job.name, { pollingIntervalSeconds, batchSize: 1 }, async ([first]) => {
-      if (!first) return undefined;
-      const trigger = (first.data as { trigger?: string } | null)?.trigger ?? 'schedule';
-      return execute(job, { trigger, jobId: first.id });
-    });
-    workerIds.set(job.name, workerId);
-    if (job.cron) await pgBoss.schedule(job.name, job.cron, null, { tz: JOB_TIME_ZONE });
-    else await pgBoss.unschedule(job.name); // the cron was removed from the code: stop creating runs
-  }
-
-  async function waitForJob(pgBoss: PgBoss, job: JobDefinition, id: string): Promise<JobRunSummary> {
-    const deadline = Date.now() + ((job.expireInSeconds ?? 900) + 60) * 1000;
-    while (Date.now() < deadline) {
-      const [found] = await pgBoss.findJobs<object>(job.name, { id });
-      if (!found) throw new Error(`job ${job.name} (${id}) disappeared before it finished`);
-      if (found.state === 'completed') return found.output as JobRunSummary;
-      if (found.state === 'failed' || found.state === 'cancelled') {
-        const message = (found.output as { message?: string } | null)?.message ?? found.state;
-        throw new Error(`job ${job.name} ${found.state}: ${message}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`job ${job.name} (${id}) did not finish in time`);
-  }
-
-  /** Until when the job runner's "database unavailable" line stays quiet. */
-  let quietUntil = 0;
-
   async function startBoss(): Promise<void> {
     const started = performance.now();
     let pgBoss: PgBoss;
     try {
-      if (ownerInstalls()) await installAsOwner();
-      pgBoss = createBoss();
+      if (ownerInstalls(database, config)) await installAsOwner(config, bossOptions, logger);
+      pgBoss = createBoss(database, config, bossOptions);
     } catch (error) {
       state = 'stopped';
       throw error;
     }
     // Without an 'error' listener an EventEmitter error would end the process.
-    pgBoss.on('error', (error) => {
-      if (!isDatabaseUnavailable(error)) return logger.error({ err: error }, 'job runner error');
-      // Every worker polls every few seconds: while the database is away (decision 054), one line
-      // every 30 s says so, and the workers carry on polling until it is back.
-      const now = Date.now();
-      if (now < quietUntil) return;
-      quietUntil = now + 30_000;
-      logger.warn({ reason: error.message }, 'job runner: database unavailable, the workers keep retrying');
-    });
+    pgBoss.on('error', databaseAwareErrorLog(logger));
     pgBoss.on('warning', (warning) => logger.warn({ warning }, `job runner warning: ${warning.message}`));
     boss = pgBoss;
     try {
@@ -283,7 +170,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         if (job.scope === 'instance') {
           if (job.cron) pgBoss.previewSchedule(job.cron, { tz: JOB_TIME_ZONE, count: 1 }); // throws on a bad expression
         } else {
-          await setUpClusterJob(pgBoss, job);
+          workerIds.set(job.name, await setUpClusterJob(pgBoss, job, pollingIntervalSeconds, execute));
         }
       }
     } catch (error) {
@@ -344,5 +231,145 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     },
 
     names: () => [...definitions.keys()],
+  };
+}
+
+function createBoss(
+  database: DatabaseHandle,
+  config: JobRunnerOptions['config'],
+  bossOptions: ConstructorOptions,
+): PgBoss {
+  if (database.engine === 'pglite') {
+    // drizzle keeps the PGlite client it was given as $client: the same instance, never a second one.
+    const lite = (database.db as unknown as { $client: PGliteLike }).$client;
+    // One embedded instance: no instance registry (it would add a heartbeat on the single connection).
+    return new PgBoss({ ...bossOptions, backend: 'pglite', db: fromPglite(lite), registerInstance: false });
+  }
+  if (!config.DATABASE_URL) throw new Error('The job runner on PostgreSQL needs DATABASE_URL');
+  return new PgBoss({
+    ...bossOptions,
+    connectionString: config.DATABASE_URL,
+    max: 2,
+    application_name: 'oripa-shop-jobs',
+    // The owner installed and migrated the schema (installAsOwner): only check its version.
+    ...(ownerInstalls(database, config) ? { migrate: false } : {}),
+  });
+}
+
+/** Whether pg-boss's schema is the owner's to create (separate roles on PostgreSQL). */
+function ownerInstalls(database: DatabaseHandle, config: JobRunnerOptions['config']): boolean {
+  return (
+    database.engine === 'postgres' &&
+    !!config.DATABASE_MIGRATION_URL &&
+    config.DATABASE_MIGRATION_URL !== config.DATABASE_URL
+  );
+}
+
+/**
+ * Creates or migrates pg-boss's schema as the owner role, then lets go: a pg-boss of one connection
+ * that neither supervises, schedules nor registers, stopped at once. Several instances starting
+ * together take turns on pg-boss's own advisory lock.
+ */
+async function installAsOwner(
+  config: JobRunnerOptions['config'],
+  bossOptions: ConstructorOptions,
+  logger: Logger,
+): Promise<void> {
+  const installer = new PgBoss({
+    ...bossOptions,
+    connectionString: config.DATABASE_MIGRATION_URL!,
+    max: 1,
+    application_name: 'oripa-shop-jobs-install',
+    supervise: false,
+    schedule: false,
+    registerInstance: false,
+  });
+  installer.on('error', (error) => logger.error({ err: error }, 'job schema install error'));
+  try {
+    await installer.start();
+  } finally {
+    await installer.stop({ graceful: false, close: true }).catch(() => undefined);
+  }
+}
+
+/** Runs a handler with its context, and logs the run as one line: job, processed, duration. */
+async function executeJob(
+  database: DatabaseHandle,
+  logger: Logger,
+  job: JobDefinition,
+  run: { trigger: string; jobId?: string },
+): Promise<JobRunSummary> {
+  const jobLogger = logger.child({ job: job.name, ...(run.jobId ? { jobId: run.jobId } : {}) });
+  const started = performance.now();
+  try {
+    const result = await job.handler({ db: database.db, logger: jobLogger, now: new Date() });
+    const summary = {
+      job: job.name,
+      processed: result?.processed ?? 0,
+      durationMs: Math.round(performance.now() - started),
+    };
+    jobLogger.info(
+      { trigger: run.trigger, processed: summary.processed, durationMs: summary.durationMs },
+      `job ${job.name} finished`,
+    );
+    return summary;
+  } catch (error) {
+    const durationMs = Math.round(performance.now() - started);
+    jobLogger.error({ trigger: run.trigger, err: error, durationMs }, `job ${job.name} failed`);
+    throw error;
+  }
+}
+
+/** Creates the job's queue, its worker and its schedule; returns the worker's id. */
+async function setUpClusterJob(
+  pgBoss: PgBoss,
+  job: JobDefinition,
+  pollingIntervalSeconds: number,
+  execute: (job: JobDefinition, run: { trigger: string; jobId?: string }) => Promise<JobRunSummary>,
+): Promise<string> {
+  const queueOptions = {
+    ...(job.retryLimit !== undefined ? { retryLimit: job.retryLimit } : {}),
+    ...(job.expireInSeconds !== undefined ? { expireInSeconds: job.expireInSeconds } : {}),
+  };
+  await pgBoss.createQueue(job.name, { policy: 'singleton', ...queueOptions }); // no-op when it exists
+  if (Object.keys(queueOptions).length > 0) await pgBoss.updateQueue(job.name, queueOptions);
+  const workerId = await pgBoss.work(job.name, { pollingIntervalSeconds, batchSize: 1 }, async ([first]) => {
+    if (!first) return undefined;
+    const trigger = (first.data as { trigger?: string } | null)?.trigger ?? 'schedule';
+    return execute(job, { trigger, jobId: first.id });
+  });
+  if (job.cron) await pgBoss.schedule(job.name, job.cron, null, { tz: JOB_TIME_ZONE });
+  else await pgBoss.unschedule(job.name); // the cron was removed from the code: stop creating runs
+  return workerId;
+}
+
+async function waitForJob(pgBoss: PgBoss, job: JobDefinition, id: string): Promise<JobRunSummary> {
+  const deadline = Date.now() + ((job.expireInSeconds ?? 900) + 60) * 1000;
+  while (Date.now() < deadline) {
+    const [found] = await pgBoss.findJobs<object>(job.name, { id });
+    if (!found) throw new Error(`job ${job.name} (${id}) disappeared before it finished`);
+    if (found.state === 'completed') return found.output as JobRunSummary;
+    if (found.state === 'failed' || found.state === 'cancelled') {
+      const message = (found.output as { message?: string } | null)?.message ?? found.state;
+      throw new Error(`job ${job.name} ${found.state}: ${message}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`job ${job.name} (${id}) did not finish in time`);
+}
+
+/**
+ * pg-boss's error events as log lines. Every worker polls every few seconds: while the database is away
+ * (decision 054), one line every 30 s says so, and the workers carry on polling until it is back.
+ */
+function databaseAwareErrorLog(logger: Logger): (error: Error) => void {
+  /** Until when the job runner's "database unavailable" line stays quiet. */
+  let quietUntil = 0;
+  return (error) => {
+    if (!isDatabaseUnavailable(error)) return void logger.error({ err: error }, 'job runner error');
+    const now = Date.now();
+    if (now < quietUntil) return;
+    quietUntil = now + 30_000;
+    logger.warn({ reason: error.message }, 'job runner: database unavailable, the workers keep retrying');
   };
 }

@@ -40,7 +40,7 @@ describe('the browser bundle', () => {
     const farm = pageScripts(path.resolve(import.meta.dirname, '../../build/client'), 'routes/app/farm');
     expect(farm.own.names.some((name) => name.startsWith('farm-'))).toBe(true);
     expect(farm.own.raw).toBeLessThanOrEqual(budgets.own['routes/app/farm']);
-    // The date library stays out: the farm's countdowns are app/lib/dates/countdown.ts.
+    // The date library stays out: the farm's countdowns are modules/kernel/dates/countdown.ts.
     expect(farm.own.names.filter((name) => name.startsWith('dates-'))).toEqual([]);
   });
 
@@ -60,7 +60,7 @@ describe('the browser bundle', () => {
     expect(budgets.routes['routes/gacha/detail']).toBe(120_000);
   });
 
-  it('keeps @date-fns/tz and date-fns out of the browser (dates are formatted with Intl: app/lib/dates)', () => {
+  it('keeps @date-fns/tz and date-fns out of the browser (dates are formatted with Intl: modules/kernel/dates)', () => {
     const scripts = fs.readdirSync(assets).filter((name) => name.endsWith('.js'));
     const leaking = scripts.filter((name) =>
       /timeZoneName:`longOffset`|timeZoneName:"longOffset"/.test(fs.readFileSync(path.join(assets, name), 'utf8')),

@@ -6,7 +6,7 @@ import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { createBuiltinSource, getDocumentForEditor, publish, unpublish } from '#modules/content';
 import { grantPaidCoinsByEmail } from '#tests/fixtures';
-import { FOOTER_NOTE_TTL_MS } from '~/lib/content.server';
+import { FOOTER_NOTE_TTL_MS } from '#server/page-content';
 import { cookieFrom, get, postForm, signUpByForm, uniqueEmail } from '#tests/http';
 
 const databaseUrl = inject('shopDatabaseUrl');

@@ -12,7 +12,7 @@ interface Member {
   bearer: string;
 }
 
-/** The native app's web view marks its user agent (app/guards/rules.ts). */
+/** The native app's web view marks its user agent (modules/kernel/navigation.ts). */
 const APP = { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) OripaStellaApp/1.0' };
 
 async function signUp(label: string): Promise<Member> {

@@ -12,7 +12,7 @@ import { createLogger } from '#server/logger';
 import type { ShopServices } from '#server/services';
 import { capturingMessenger, createShopAuth, toSessionMember, type ShopAuth } from '#modules/identity/server';
 import { createMaintenanceCache } from '#modules/shop';
-import type { ShopRequest } from '~/context';
+import type { ShopRequest } from '#server/context';
 import type { TestDatabaseHandle } from './use-test-database';
 import { sendWelcomeMail } from '#server/mailbox';
 

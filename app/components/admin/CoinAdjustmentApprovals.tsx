@@ -6,8 +6,8 @@ import { Form, useActionData, useNavigation } from 'react-router';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
-import type { CoinAdjustmentApprovalsView } from '~/lib/admin-members.server';
-import { formatStaffDateTime } from '~/lib/dates';
+import type { CoinAdjustmentApprovalsView } from '~/controllers/admin-members.server';
+import { formatStaffDateTime } from '#modules/kernel/dates';
 
 const n = (value: number) => value.toLocaleString('ja-JP');
 

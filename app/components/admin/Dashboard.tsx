@@ -1,8 +1,8 @@
 // The admin home's dashboard: sales, the 資金決済法 balance, draws, members, sell-through and shipping,
 // each section present only when the loader sent it (the staff member holds its permission).
-import type { Dashboard } from '~/lib/admin-dashboard.server';
+import type { Dashboard } from '~/controllers/admin-dashboard.server';
 import { AppLink } from '~/components/AppLink';
-import { formatStaffDateTime } from '~/lib/dates';
+import { formatStaffDateTime } from '#modules/kernel/dates';
 import { DailyBarChart, RankedBarChart } from './DashboardCharts';
 
 const yen = new Intl.NumberFormat('ja-JP');

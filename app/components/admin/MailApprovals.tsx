@@ -5,8 +5,8 @@ import { useEffect, useState } from 'react';
 import { Form, useActionData, useNavigation } from 'react-router';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
-import { formatStaffDateTime } from '~/lib/dates';
-import type { MailApprovalActionData, mailApprovalsLoader } from '~/lib/admin-mail-approvals.server';
+import { formatStaffDateTime } from '#modules/kernel/dates';
+import type { MailApprovalActionData, mailApprovalsLoader } from '~/controllers/admin-mail-approvals.server';
 
 type MailApprovals = NonNullable<Awaited<ReturnType<typeof mailApprovalsLoader>>>;
 const n = (value: number) => value.toLocaleString('ja-JP');

@@ -1,7 +1,7 @@
 // A member as staff see them, on every admin list and page: the member number the member reads on
 // マイページ (会員ID) and the nickname, linked to the member's admin page when the operator may open it.
 import { Link } from 'react-router';
-import type { StaffMemberTag } from '~/lib/member-tags.server';
+import type { StaffMemberTag } from '~/controllers/member-tags.server';
 
 /**
  * `tag` comes from the page's loader (memberTagsFor); without one (an id the shop no longer knows) the

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
-import { formatStaffDateTime } from '~/lib/dates';
+import { formatStaffDateTime } from '#modules/kernel/dates';
 
 /** One waiting request as the pages show it. */
 export interface StaffRoleRequestRow {

@@ -4,7 +4,7 @@
 // so it is hidden from screen readers. Tiles animate lightly (farm.css) and stay still when the member
 // prefers reduced motion.
 import type { FarmView } from '#modules/farm/browser';
-import { formatCountdownMs as formatCountdown } from '~/lib/dates/countdown';
+import { formatCountdownMs as formatCountdown } from '#modules/kernel/dates/countdown';
 import { CropArt, FarmIcon } from './CropArt';
 import { plotAt, plotLabel } from './farm-state';
 import './farm.css';

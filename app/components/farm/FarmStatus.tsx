@@ -2,7 +2,7 @@
 // cap, the streak, the level, and how long until the Japan-time day resets the cap and friends'
 // watering. The reset counts down on the page's server clock.
 import type { FarmView } from '#modules/farm/browser';
-import { formatCountdownMs as formatCountdown } from '~/lib/dates/countdown';
+import { formatCountdownMs as formatCountdown } from '#modules/kernel/dates/countdown';
 
 export function FarmStatus({ farm, now }: { farm: FarmView; now: number }) {
   const { coins, cap } = farm.today;

@@ -13,7 +13,7 @@ import { CopyLink } from '~/components/CopyLink';
 import { ShareButtons } from '~/components/ShareButtons';
 import { PageHeading } from '~/components/PageFrame';
 import { Sheet } from '~/components/Sheet';
-import { formatMemberDate, formatMemberDateTime } from '~/lib/dates';
+import { formatMemberDate, formatMemberDateTime } from '#modules/kernel/dates';
 import { FriendWaterButton } from './FarmFriends';
 import { tapKey } from './farm-state';
 

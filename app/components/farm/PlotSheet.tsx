@@ -5,7 +5,7 @@
 // offers 片付ける. While the farm is paused every action is disabled. The sheet only states intentions
 // (onIntent); the page posts them and the server decides.
 import type { FarmPlotView, FarmView } from '#modules/farm/browser';
-import { formatCountdownMs as formatCountdown } from '~/lib/dates/countdown';
+import { formatCountdownMs as formatCountdown } from '#modules/kernel/dates/countdown';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { CropArt, FarmIcon } from './CropArt';

@@ -12,7 +12,7 @@ import {
   type GrowthStage,
   type PlotState,
 } from '#modules/farm/browser';
-import { formatCountdownMs as formatCountdown } from '~/lib/dates/countdown';
+import { formatCountdownMs as formatCountdown } from '#modules/kernel/dates/countdown';
 
 const MINUTE_MS = 60_000;
 

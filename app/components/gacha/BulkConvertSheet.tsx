@@ -7,7 +7,7 @@ import { Form } from 'react-router';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { formatCoins } from '~/lib/numbers';
-import type { PrizeActionData, PrizeIntent } from '~/lib/prize-actions.server';
+import type { PrizeActionData, PrizeIntent } from '~/controllers/prize-actions.server';
 import { TIER_CHIP } from './labels';
 import { conversionPlan, isRareTier, tierChoices, type NamingRule, type SummaryPrize } from './prize-summary';
 

@@ -4,7 +4,7 @@
 import { lazy, Suspense } from 'react';
 import { AppLink } from '~/components/AppLink';
 import { formatCoins } from '~/lib/numbers';
-import { formatMemberDateTime } from '~/lib/dates';
+import { formatMemberDateTime } from '#modules/kernel/dates';
 import { packDisclosure, type DisclosedTier } from './disclosure';
 import type { TierOdds } from './odds';
 

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { Form, useNavigation } from 'react-router';
 import { Button } from '~/components/Button';
-import type { PrizeActionData } from '~/lib/prize-actions.server';
+import type { PrizeActionData } from '~/controllers/prize-actions.server';
 
 /** Seconds left of a window of `seconds` that opened at `since` (ms), never below 0. */
 function useSecondsLeft(seconds: number, since: number | null) {

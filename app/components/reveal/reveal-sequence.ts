@@ -3,7 +3,7 @@
 // rendered when that card turns, the headline when every card has. Card art is fetched and decoded
 // before its card turns; while it is not, the pack keeps shaking (its other animations pause).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { buildSrcSet } from '../image-srcset';
+import { buildSrcSet } from '#modules/kernel/image-srcset';
 import type { RevealItem } from './types';
 import { revealOrder, revealTimeline, effectFor, isHitEffect } from './reveal-logic';
 

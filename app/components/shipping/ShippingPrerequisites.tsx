@@ -7,7 +7,7 @@ import { AddressForm, EMPTY_ADDRESS_FORM } from '~/components/AddressForm';
 import { ButtonLink } from '~/components/Button';
 import { PhoneCodeSteps, type PhoneFormState } from '~/components/PhoneCodeSteps';
 import { Sheet } from '~/components/Sheet';
-import type { AddressActionData } from '~/lib/addresses.server';
+import type { AddressActionData } from '~/controllers/addresses.server';
 
 export type PrerequisiteSheet = 'address' | 'phone';
 

@@ -3,7 +3,7 @@
 // question on its own page) so the pack can be chosen again. On the checkout page of a first-purchase pack.
 import { ButtonLink } from '~/components/Button';
 import { formatYen } from '~/lib/numbers';
-import { formatMemberDateTime } from '~/lib/dates';
+import { formatMemberDateTime } from '#modules/kernel/dates';
 import type { OpenCheckoutView } from '#modules/payments';
 
 /** Links of an open checkout (the routes of app/lib/open-checkout.server.ts). */

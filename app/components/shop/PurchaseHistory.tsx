@@ -2,7 +2,7 @@
 // order a 「領収書」 that opens in place as a printable receipt. No JavaScript needed (<details>).
 import { useEffect, useState } from 'react';
 import { formatCoins, formatYen } from '~/lib/numbers';
-import { formatYmd, formatMemberDateTime } from '~/lib/dates';
+import { formatYmd, formatMemberDateTime } from '#modules/kernel/dates';
 import { ButtonLink } from '~/components/Button';
 import { openCheckoutLinks } from './OpenCheckoutNotice';
 import type { PurchaseOrder } from './types';

@@ -11,7 +11,7 @@ import { AppLink } from '~/components/AppLink';
 import { PageHeading } from '~/components/PageFrame';
 import { Spinner } from '~/components/Spinner';
 import { formatCoins, formatYen } from '~/lib/numbers';
-import { formatMemberDateTime } from '~/lib/dates';
+import { formatMemberDateTime } from '#modules/kernel/dates';
 import { trackPurchaseOnce } from '~/lib/shop-analytics';
 import { continueDrawLabel, packDrawPath, withDrawContext } from '~/lib/draw-context';
 import { drawOptionLabel } from '~/components/gacha/labels';

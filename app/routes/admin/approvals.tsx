@@ -5,12 +5,16 @@
 // than the requester decides.
 import { useActionData } from 'react-router';
 import type { Route } from './+types/approvals';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { CoinAdjustmentApprovals } from '~/components/admin/CoinAdjustmentApprovals';
-import { approvalsAction, approvalsLoader, type MemberActionData } from '~/lib/admin-members.server';
+import { approvalsAction, approvalsLoader, type MemberActionData } from '~/controllers/admin-members.server';
 import { StaffRoleRequestsSection } from '~/components/admin/StaffRoleRequests';
-import { staffRoleRequestsAction, staffRoleRequestsLoader } from '~/lib/admin-staff.server';
-import { isMailApprovalIntent, mailApprovalsAction, mailApprovalsLoader } from '~/lib/admin-mail-approvals.server';
+import { staffRoleRequestsAction, staffRoleRequestsLoader } from '~/controllers/admin-staff.server';
+import {
+  isMailApprovalIntent,
+  mailApprovalsAction,
+  mailApprovalsLoader,
+} from '~/controllers/admin-mail-approvals.server';
 import { MailApprovalsSection } from '~/components/admin/MailApprovals';
 
 export const handle = { title: '承認待ち' };

@@ -3,12 +3,12 @@
 // The operator and a member target are shown as staff see members (number and nickname).
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/audit';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
 import { Button } from '~/components/Button';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { requireOperator } from '~/lib/admin.server';
-import { memberIdFromFilter, memberTagsFor } from '~/lib/member-tags.server';
+import { requireOperator } from '~/controllers/admin.server';
+import { memberIdFromFilter, memberTagsFor } from '~/controllers/member-tags.server';
 import { auditFilterSchema, auditValueForDisplay, listAuditEntries, type AuditFilter } from '#modules/admin';
 
 export const handle = { title: '監査ログ' };

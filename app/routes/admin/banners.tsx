@@ -4,10 +4,10 @@
 import { useEffect, useRef } from 'react';
 import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/banners';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { FormAnswer } from '~/components/admin/fields';
-import { bannersAction, bannersLoader, type BannerActionData } from '~/lib/admin-banners.server';
+import { bannersAction, bannersLoader, type BannerActionData } from '~/controllers/admin-banners.server';
 
 export const handle = { title: 'バナー' };
 

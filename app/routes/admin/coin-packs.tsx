@@ -3,10 +3,10 @@
 import { useEffect, useRef } from 'react';
 import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/coin-packs';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { FormAnswer } from '~/components/admin/fields';
-import { coinPacksAction, coinPacksLoader, type CoinPackActionData } from '~/lib/admin-coin-packs.server';
+import { coinPacksAction, coinPacksLoader, type CoinPackActionData } from '~/controllers/admin-coin-packs.server';
 
 export const handle = { title: 'コインパック' };
 

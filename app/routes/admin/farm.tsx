@@ -4,12 +4,12 @@
 import { useEffect, useState } from 'react';
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/farm';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { DailyBarChart } from '~/components/admin/DashboardCharts';
 import { FieldError, FormAnswer, inputClass } from '~/components/admin/fields';
-import { farmPageAction, farmPageLoader, type FarmActionData } from '~/lib/admin-farm.server';
+import { farmPageAction, farmPageLoader, type FarmActionData } from '~/controllers/admin-farm.server';
 
 export const handle = { title: 'ファーム' };
 

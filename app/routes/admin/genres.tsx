@@ -4,10 +4,10 @@
 import { useEffect, useRef } from 'react';
 import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/genres';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { FormAnswer } from '~/components/admin/fields';
-import { genresAction, genresLoader, type GenreActionData } from '~/lib/admin-genres.server';
+import { genresAction, genresLoader, type GenreActionData } from '~/controllers/admin-genres.server';
 
 export const handle = { title: 'ジャンル' };
 

@@ -1,11 +1,11 @@
 // /admin: the admin area's home: the dashboard (decision 028: figures read from rollups, each section
 // for staff who hold its permission), who is signed in, what their role may do, and where each task lives.
 import type { Route } from './+types/index';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
-import { requireOperator } from '~/lib/admin.server';
-import { EXPORT_KINDS } from '~/lib/admin-exports.server';
-import { loadDashboard } from '~/lib/admin-dashboard.server';
+import { requireOperator } from '~/controllers/admin.server';
+import { EXPORT_KINDS } from '~/controllers/admin-exports.server';
+import { loadDashboard } from '~/controllers/admin-dashboard.server';
 import { DashboardSection } from '~/components/admin/Dashboard';
 import { ADMIN_PERMISSIONS, PERMISSION_LABELS } from '#modules/admin';
 import { countOpenSignals } from '#modules/risk';

@@ -1,11 +1,11 @@
 // /admin/invitations: who invites how many (decision 038): invitations per inviter, rewarded, capped,
 // refused and pending, the most active first, each linked to the member's page. Read only.
 import type { Route } from './+types/invitations';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatStaffDateTime } from '~/lib/dates';
-import { requireOperator } from '~/lib/admin.server';
-import { memberTagsFor } from '~/lib/member-tags.server';
+import { formatStaffDateTime } from '#modules/kernel/dates';
+import { requireOperator } from '~/controllers/admin.server';
+import { memberTagsFor } from '~/controllers/member-tags.server';
 import { inviterSummaries } from '#modules/invitation';
 
 export const handle = { title: '友達招待' };

@@ -3,12 +3,12 @@
 // asks for the second factor before it opens.
 import { data, Form, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/join';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { AppLink } from '~/components/AppLink';
-import { signInPathFor } from '~/guards/rules';
-import { requestFacts } from '~/lib/admin.server';
-import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
+import { signInPathFor } from '#modules/kernel/navigation';
+import { requestFacts } from '~/controllers/admin.server';
+import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import type { Refusal } from '#modules/kernel';
 import {

@@ -5,12 +5,12 @@
 import { useEffect, useState } from 'react';
 import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/mail';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { RichText } from '~/components/content';
 import { FormAnswer, inputClass } from '~/components/admin/fields';
 import { MailSendConfirmation } from '~/components/admin/MailSendConfirmation';
-import { mailAdminAction, mailAdminLoader, type MailAdminActionData } from '~/lib/admin-mail.server';
+import { mailAdminAction, mailAdminLoader, type MailAdminActionData } from '~/controllers/admin-mail.server';
 import { MAIL_LIMITS } from '~/lib/admin-mail';
 
 export const handle = { title: 'メール配信' };

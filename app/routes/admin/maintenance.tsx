@@ -3,14 +3,14 @@
 // MAINTENANCE_CACHE_SECONDS; the draw and the checkout refuse exactly (docs/decisions/025). Audited.
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/maintenance';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { TextField } from '~/components/FormField';
 import {
   maintenancePageAction,
   maintenancePageLoader,
   type MaintenanceActionData,
-} from '~/lib/admin-maintenance.server';
+} from '~/controllers/admin-maintenance.server';
 
 export const handle = { title: 'メンテナンス' };
 

@@ -2,9 +2,9 @@
 // codes (readable alphabet, CSV download), see each code's usage against its cap, and stop a code.
 import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/promo-codes';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
-import { promoCodesAction, promoCodesLoader, type PromoAdminActionData } from '~/lib/admin-promo-codes.server';
+import { promoCodesAction, promoCodesLoader, type PromoAdminActionData } from '~/controllers/admin-promo-codes.server';
 
 export const handle = { title: '特典コード' };
 

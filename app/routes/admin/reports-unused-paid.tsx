@@ -2,10 +2,10 @@
 // ¥10,000,000 threshold, with the paid coins issued in the half-year.
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/reports-unused-paid';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
-import { formatStaffDateTime } from '~/lib/dates';
-import { unusedPaidReportLoader } from '~/lib/admin-reports.server';
+import { formatStaffDateTime } from '#modules/kernel/dates';
+import { unusedPaidReportLoader } from '~/controllers/admin-reports.server';
 
 export const handle = { title: '未使用残高（資金決済法）' };
 

@@ -6,13 +6,13 @@
 import { useEffect, useState } from 'react';
 import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/signals';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatStaffDateTime } from '~/lib/dates';
-import { signalsAction, signalsLoader, type SignalActionData } from '~/lib/admin-signals.server';
+import { formatStaffDateTime } from '#modules/kernel/dates';
+import { signalsAction, signalsLoader, type SignalActionData } from '~/controllers/admin-signals.server';
 
 export const handle = { title: '不正検知' };
 

@@ -5,14 +5,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/staff';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { FormAnswer } from '~/components/admin/fields';
 import { TextField } from '~/components/FormField';
 import { Sheet } from '~/components/Sheet';
 import { StaffRequestsWaiting } from '~/components/admin/StaffRoleRequests';
-import { staffPageAction, staffPageLoader, type StaffActionData } from '~/lib/admin-staff.server';
-import { formatStaffDateTime } from '~/lib/dates';
+import { staffPageAction, staffPageLoader, type StaffActionData } from '~/controllers/admin-staff.server';
+import { formatStaffDateTime } from '#modules/kernel/dates';
 
 export const handle = { title: 'スタッフ' };
 

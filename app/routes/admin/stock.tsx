@@ -4,10 +4,10 @@
 import { useEffect, useRef } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/stock';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { FormAnswer } from '~/components/admin/fields';
-import { stockPageAction, stockPageLoader, type StockActionData } from '~/lib/admin-stock.server';
+import { stockPageAction, stockPageLoader, type StockActionData } from '~/controllers/admin-stock.server';
 
 export const handle = { title: '在庫' };
 

@@ -5,11 +5,11 @@
 // LINE account and goes back to the app.
 import { data } from 'react-router';
 import type { Route } from './+types/checkout';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { notFound } from '~/lib/not-found';
-import { checkoutAction, checkoutLoader } from '~/lib/shop.server';
-import { appReturnUrl, consumeAppHandoff } from '~/lib/app-handoff.server';
-import { lineLinkLoader } from '~/lib/line-link.server';
+import { checkoutAction, checkoutLoader } from '~/controllers/shop.server';
+import { appReturnUrl, consumeAppHandoff } from '~/controllers/app-handoff.server';
+import { lineLinkLoader } from '~/controllers/line-link.server';
 import { CheckoutConfirmation } from '~/components/shop/CheckoutConfirmation';
 import { EmptyState, PageHeading } from '~/components/PageFrame';
 import type { CheckoutActionData, CheckoutLoaderData } from '~/components/shop/types';

@@ -1,9 +1,9 @@
 // /app/farm: the farm mini game (decision 044). The loader and the action are the server's
 // (app/lib/farm.server.ts): the page shows the farm it is given and posts intentions only.
 import type { Route } from './+types/farm';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { FarmGame } from '~/components/farm/FarmGame';
-import { farmPageAction, farmPageLoader } from '~/lib/farm.server';
+import { farmPageAction, farmPageLoader } from '~/controllers/farm.server';
 
 export const handle = { title: 'ファーム' };
 

@@ -1,9 +1,9 @@
 // /app/friends/add: adding a farm friend by code or link, answering requests, the friend list
 // (decision 045). The loader and the action are the server's (app/lib/farm.server.ts).
 import type { Route } from './+types/friends-add';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { FriendsPage } from '~/components/farm/FriendsPage';
-import { friendsPageAction, friendsPageLoader } from '~/lib/farm.server';
+import { friendsPageAction, friendsPageLoader } from '~/controllers/farm.server';
 
 export const handle = { title: 'フレンド追加' };
 

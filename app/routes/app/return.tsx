@@ -4,9 +4,9 @@
 // given at /app/checkout.
 import { data } from 'react-router';
 import type { Route } from './+types/return';
-import { shopRequestContext } from '~/context';
-import { returnLoader, syncReturnedOrder } from '~/lib/shop.server';
-import { appReturnUrl, consumeAppHandoff } from '~/lib/app-handoff.server';
+import { shopRequestContext } from '#server/context';
+import { returnLoader, syncReturnedOrder } from '~/controllers/shop.server';
+import { appReturnUrl, consumeAppHandoff } from '~/controllers/app-handoff.server';
 import { PurchaseStatus } from '~/components/shop/PurchaseStatus';
 import { EmptyState, PageHeading } from '~/components/PageFrame';
 

@@ -3,13 +3,13 @@
 // page uses nothing; the button does. A dead link says why and offers a way to ask again.
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/action';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import {
   actionPageAction,
   actionPageLoader,
   type ActionResultData,
   type DeadLinkReason,
-} from '~/lib/auth-action.server';
+} from '~/controllers/auth-action.server';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
 import { NewPasswordField } from '~/components/auth/PasswordField';

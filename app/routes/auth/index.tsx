@@ -1,4 +1,4 @@
-// /auth: redirects to / (the route rule in app/guards/rules.ts answers before this loader runs).
+// /auth: redirects to / (the route rule in modules/kernel/navigation.ts answers before this loader runs).
 import { redirect } from 'react-router';
 
 export function loader() {

@@ -2,12 +2,12 @@
 // enumeration); only an address with an account gets the mail, whose link opens /auth/action.
 import { Form, data, useNavigation } from 'react-router';
 import type { Route } from './+types/passwd';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
-import { callAuth } from '~/lib/auth-call.server';
-import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
+import { callAuth } from '~/controllers/auth-call.server';
+import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { authErrorMessage, emailOnlySchema, fieldErrorsOf, type FieldErrors } from '#modules/identity';
 
 export const handle = { title: 'パスワード再設定' };

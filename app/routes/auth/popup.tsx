@@ -4,7 +4,7 @@
 // the way on instead.
 import { useEffect } from 'react';
 import type { Route } from './+types/popup';
-import { safeRedirectPath } from '~/guards/rules';
+import { safeRedirectPath } from '#modules/kernel/navigation';
 import { authErrorMessage } from '#modules/identity/browser';
 import { POPUP_MESSAGE_TYPE, type PopupResult } from '~/lib/auth-popup';
 import { AppLink } from '~/components/AppLink';

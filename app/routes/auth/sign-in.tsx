@@ -3,7 +3,7 @@
 // a backup code) before the session is given. Each form's action is its own module in app/lib/sign-in/.
 import { Form, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/sign-in';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { TextField, FormAlert } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
@@ -11,11 +11,15 @@ import { authErrorMessage } from '#modules/identity';
 import { SignInMethods } from '~/components/SignInMethods';
 import { PhoneSignIn } from '~/components/PhoneSignIn';
 import { Captcha, type CaptchaWidget } from '~/components/Captcha';
-import { socialProvidersOn } from '~/lib/social-sign-in.server';
-import { signInPageAction } from '~/lib/sign-in/action.server';
-import type { PasswordSignInData } from '~/lib/sign-in/password.server';
-import type { EmailLinkSignInData } from '~/lib/sign-in/email-link.server';
-import { TRUST_DEVICE_DAYS, secondStepCaptcha, type SecondStepActionData } from '~/lib/sign-in/second-factor.server';
+import { socialProvidersOn } from '~/controllers/social-sign-in.server';
+import { signInPageAction } from '~/controllers/sign-in/action.server';
+import type { PasswordSignInData } from '~/controllers/sign-in/password.server';
+import type { EmailLinkSignInData } from '~/controllers/sign-in/email-link.server';
+import {
+  TRUST_DEVICE_DAYS,
+  secondStepCaptcha,
+  type SecondStepActionData,
+} from '~/controllers/sign-in/second-factor.server';
 
 export const handle = { title: 'ログイン' };
 

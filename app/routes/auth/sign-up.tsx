@@ -1,21 +1,21 @@
 // /auth/sign_up: ニックネーム, メール, パスワード (policy shown live), and agreement to the terms.
 import { Form, data, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/sign-up';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { TextField, FormAlert } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
-import { safeRedirectPath } from '~/guards/rules';
-import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
-import { invitationCookiesOf, invitationNoticeOf } from '~/lib/invitation.server';
+import { safeRedirectPath } from '#modules/kernel/navigation';
+import { callAuth, cookieHeaders } from '~/controllers/auth-call.server';
+import { invitationCookiesOf, invitationNoticeOf } from '~/controllers/invitation.server';
 import { InvitationNotice } from '~/components/InvitationNotice';
-import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { nicknameRulesFor, passwordPolicyFor } from '~/lib/identity.server';
+import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
+import { nicknameRulesFor, passwordPolicyFor } from '~/controllers/identity.server';
 import { signUpSchema, emailOnlySchema, fieldErrorsOf, authErrorMessage, type FieldErrors } from '#modules/identity';
 import { SignInMethods } from '~/components/SignInMethods';
 import { NewPasswordField } from '~/components/auth/PasswordField';
 import { VerificationSent } from '~/components/auth/VerificationSent';
-import { socialProvidersOn } from '~/lib/social-sign-in.server';
+import { socialProvidersOn } from '~/controllers/social-sign-in.server';
 
 export const handle = { title: '新規会員登録' };
 

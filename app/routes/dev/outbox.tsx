@@ -2,9 +2,9 @@
 // the developer tools on (PAYMENT_SANDBOX) and from this machine; otherwise the shop's not-found page.
 // The JSON form for tests is GET /dev/outbox.json?to=<address> (server/messaging.ts).
 import type { Route } from './+types/outbox';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { notFound } from '~/lib/not-found';
-import { devToolsAllowed } from '~/lib/dev-tools.server';
+import { devToolsAllowed } from '#server/context';
 import { recentMessages } from '#modules/messaging';
 
 export const handle = { title: '送信メッセージ（開発用）' };

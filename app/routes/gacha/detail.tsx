@@ -7,14 +7,14 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { rememberGachaOrigin } from '~/lib/analytics';
 import type { Route } from './+types/detail';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Image } from '~/components/Image';
 import { AppLink } from '~/components/AppLink';
 import { Container } from '~/components/PageFrame';
 import { notFound } from '~/lib/not-found';
 import { formatCoins } from '~/lib/numbers';
-import { formatMemberDateTime } from '~/lib/dates';
-import { drawAction, type DrawActionData } from '~/lib/draw-action.server';
+import { formatMemberDateTime } from '#modules/kernel/dates';
+import { drawAction, type DrawActionData } from '~/controllers/draw-action.server';
 import { useLiveRemaining } from '~/lib/use-live-remaining';
 import { DrawPanel } from '~/components/gacha/DrawPanel';
 import { TierLineup } from '~/components/gacha/TierLineup';
@@ -27,11 +27,11 @@ import { getGachaDetail, headlineTier, countUnclaimed, remainingOf } from '#modu
 import { listWins, memberDrawnLots, verifiedReveal } from '#modules/draw';
 import { FEED_READ, FEED_ROWS, shownWins } from '~/components/winners/feed';
 import { WinnersFeed, useWinners } from '~/components/winners/WinnersFeed';
-import { balanceOf, genresOf } from '~/lib/request-reads.server';
+import { balanceOf, genresOf } from '~/controllers/request-reads.server';
 import { rankName } from '#modules/progression';
 import { isStaffRole } from '#modules/identity';
-import { requireOperator } from '~/lib/admin.server';
-import { selfLimitSummaryOf } from '~/lib/limits.server';
+import { requireOperator } from '~/controllers/admin.server';
+import { selfLimitSummaryOf } from '~/controllers/limits.server';
 import { SelfLimitNotice } from '~/components/SelfLimitNotice';
 
 export const handle = {

@@ -1,13 +1,13 @@
 // /gacha/{genreId} (layout top): the genre's packs. Guards redirect-gacha and check-genre-valid run first.
 import type { Route } from './+types/genre';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { SortChips } from '~/components/SortChips';
 import { PackGrid } from '~/components/PackCard';
 import { EmptyState, Container } from '~/components/PageFrame';
 import { ButtonLink } from '~/components/Button';
 import { notFound } from '~/lib/not-found';
 import { listGachas, parseGachaSort } from '#modules/gacha';
-import { genresOf } from '~/lib/request-reads.server';
+import { genresOf } from '~/controllers/request-reads.server';
 
 export const handle = {
   title: (data: { genre: { name: string } }) => `${data.genre.name}のオリパ一覧`,

@@ -8,7 +8,7 @@ import { gachaEvent, track } from '~/lib/analytics';
 import { useRootData } from '~/lib/root-data';
 import { redirect, useNavigate, useSearchParams } from 'react-router';
 import type { Route } from './+types/result';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
 import { HeaderWallet } from '~/components/SiteHeader';
 import { Reveal, type RevealItem } from '~/components/reveal';
@@ -17,8 +17,13 @@ import { groupByTier, tierCountLine } from '~/components/gacha/prize-summary';
 import { TIER_CHIP, drawOptionLabel } from '~/components/gacha/labels';
 import { notFound } from '~/lib/not-found';
 import { formatCoins } from '~/lib/numbers';
-import { formatMemberDateTime } from '~/lib/dates';
-import { prizeChoiceAction, prizeRulesOf, withTierStanding, type PrizeActionData } from '~/lib/prize-actions.server';
+import { formatMemberDateTime } from '#modules/kernel/dates';
+import {
+  prizeChoiceAction,
+  prizeRulesOf,
+  withTierStanding,
+  type PrizeActionData,
+} from '~/controllers/prize-actions.server';
 import { getDrawResult } from '#modules/draw';
 import { getGachaDetail } from '#modules/gacha';
 import { isUuid } from '#modules/kernel';

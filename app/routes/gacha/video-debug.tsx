@@ -1,7 +1,7 @@
 // /gacha/video/debug: a preview of every reveal animation, for staff and in development.
 import { useState } from 'react';
 import type { Route } from './+types/video-debug';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { Button } from '~/components/Button';
 import {
@@ -13,7 +13,7 @@ import {
   type RevealEffect,
 } from '~/components/reveal';
 import { notFound } from '~/lib/not-found';
-import { requireStaff } from '~/lib/staff.server';
+import { requireStaff } from '~/controllers/staff.server';
 
 export const handle = { title: '演出プレビュー' };
 

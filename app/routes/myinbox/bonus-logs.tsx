@@ -2,15 +2,15 @@
 // the mail attachments they claimed (newest first, decision 034); its action is the login bonus claim
 // button's (decision 033), posted from here and from /mypage.
 import type { Route } from './+types/bonus-logs';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { InboxTabs } from '~/components/InboxTabs';
 import { AppLink } from '~/components/AppLink';
 import { LoginBonusCard } from '~/components/LoginBonusCard';
-import { loginBonusAction, loginBonusCardOf, loginBonusLogOf } from '~/lib/login-bonus.server';
+import { loginBonusAction, loginBonusCardOf, loginBonusLogOf } from '~/controllers/login-bonus.server';
 import { formatCoins } from '~/lib/numbers';
-import { formatMemberDateTime } from '~/lib/dates';
-import { claimedAttachmentsOf } from '~/lib/mailbox.server';
+import { formatMemberDateTime } from '#modules/kernel/dates';
+import { claimedAttachmentsOf } from '~/controllers/mailbox.server';
 
 export const handle = { title: '受け取り履歴' };
 

@@ -1,7 +1,7 @@
 // /myinbox/idvs (あなたへ: personal mails) and /myinbox/alls (お知らせ: broadcasts), newest first, 20 a page.
 import { useFetcher, useMatches } from 'react-router';
 import type { Route } from './+types/list';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { InboxTabs } from '~/components/InboxTabs';
 import { AppLink } from '~/components/AppLink';
@@ -15,7 +15,7 @@ import {
   mailSettingAction,
   type MailClaimAllActionData,
   type MailSettingActionData,
-} from '~/lib/mailbox.server';
+} from '~/controllers/mailbox.server';
 
 export const handle = { title: 'メールボックス' };
 

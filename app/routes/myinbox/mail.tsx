@@ -3,15 +3,15 @@
 import { useEffect } from 'react';
 import { useFetcher } from 'react-router';
 import type { Route } from './+types/mail';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
 import { Button } from '~/components/Button';
 import { RichText } from '~/components/content';
 import { AttachmentBadge } from '~/components/MailList';
 import { formatCoins } from '~/lib/numbers';
-import { formatMemberDateTime } from '~/lib/dates';
+import { formatMemberDateTime } from '#modules/kernel/dates';
 import { setUnreadMails } from '~/lib/unread-mails';
-import { mailClaimAction, mailPageOf, type MailClaimActionData } from '~/lib/mailbox.server';
+import { mailClaimAction, mailPageOf, type MailClaimActionData } from '~/controllers/mailbox.server';
 import { notFound } from '~/lib/not-found';
 
 export const handle = {

@@ -2,12 +2,12 @@
 // level-up rewards (decision 037).
 import { redirect } from 'react-router';
 import type { Route } from './+types/index';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { formatCoins } from '~/lib/numbers';
 import { LevelCard, LevelRewardsTable } from '~/components/LevelProgress';
-import { withPresents } from '~/lib/level-rewards.server';
+import { withPresents } from '~/controllers/level-rewards.server';
 import { currentRank, getMemberLevel } from '#modules/progression';
 import { boardPeriod, rankingBoard } from '#modules/ranking';
 

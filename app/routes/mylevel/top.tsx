@@ -2,13 +2,13 @@
 // perks (decision 037).
 import { redirect } from 'react-router';
 import type { Route } from './+types/top';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { RankLadder } from '~/components/RankLadder';
 import { LevelCard, LevelRewardsTable } from '~/components/LevelProgress';
 import { getMemberLevel, RANKS } from '#modules/progression';
-import { withPresents } from '~/lib/level-rewards.server';
+import { withPresents } from '~/controllers/level-rewards.server';
 
 export const handle = { title: 'レベル特典' };
 

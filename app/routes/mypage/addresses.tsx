@@ -3,14 +3,14 @@
 // without JavaScript (links and forms); with it, the postal code fills the address as it is typed.
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/addresses';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
 import { AddressForm, EMPTY_ADDRESS_FORM } from '~/components/AddressForm';
-import { addressBookAction, addressBookLoader } from '~/lib/addresses.server';
-import type { AddressActionData, AddressView } from '~/lib/addresses.server';
+import { addressBookAction, addressBookLoader } from '~/controllers/addresses.server';
+import type { AddressActionData, AddressView } from '~/controllers/addresses.server';
 import { formatPostalCode } from '#modules/shipping/browser';
 
 export const handle = { title: '住所録' };

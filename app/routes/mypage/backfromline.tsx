@@ -3,7 +3,7 @@
 // browser is sent to an external one) rewards the link once. Members only.
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/backfromline';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert } from '~/components/FormField';
@@ -13,7 +13,7 @@ import {
   lineReturnLoader,
   type LineReturnData,
   type LineReturnVariant,
-} from '~/lib/line-return.server';
+} from '~/controllers/line-return.server';
 
 export const handle = { title: 'LINE連携' };
 

@@ -3,15 +3,15 @@
 // the lot numbers it took) and how to verify it. Members only; another member's draws never appear.
 import { Form } from 'react-router';
 import type { Route } from './+types/draws';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { Button } from '~/components/Button';
 import { CardThumb } from '~/components/winners/WinnersFeed';
 import { TIER_CHIP, drawOptionLabel } from '~/components/gacha/labels';
 import { formatCoins } from '~/lib/numbers';
-import { formatMemberDateTime } from '~/lib/dates';
-import { drawHistoryLoader } from '~/lib/draw-history.server';
+import { formatMemberDateTime } from '#modules/kernel/dates';
+import { drawHistoryLoader } from '~/controllers/draw-history.server';
 
 export const handle = { title: '当選履歴' };
 

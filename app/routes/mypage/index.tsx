@@ -4,19 +4,19 @@
 // Visitors are asked to sign in (mypage has no guard).
 import { Form, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/index';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { LoginBonusCard } from '~/components/LoginBonusCard';
-import { loginBonusCardOf } from '~/lib/login-bonus.server';
+import { loginBonusCardOf } from '~/controllers/login-bonus.server';
 import { SelfLimitNotice } from '~/components/SelfLimitNotice';
-import { selfLimitSummaryOf } from '~/lib/limits.server';
+import { selfLimitSummaryOf } from '~/controllers/limits.server';
 import { PrizeChoices, PRIZE_STATUS_LABEL } from '~/components/gacha/PrizeList';
 import { formatCoins } from '~/lib/numbers';
-import { formatMemberDate, formatMemberDateTime } from '~/lib/dates';
-import { prizeChoiceAction, prizeRulesOf, type PrizeActionData } from '~/lib/prize-actions.server';
+import { formatMemberDate, formatMemberDateTime } from '#modules/kernel/dates';
+import { prizeChoiceAction, prizeRulesOf, type PrizeActionData } from '~/controllers/prize-actions.server';
 import { PrizeBoxTools, arrangePrizeBox, prizeBoxViewOf } from '~/components/gacha/PrizeBoxTools';
 import { getBalance } from '#modules/wallet';
 import { countPrizesByStatus, listPrizes, prizeBoxPositionSchema, type PrizeStatus } from '#modules/draw';
-import { loadCoinHistory } from '~/lib/coin-history.server';
+import { loadCoinHistory } from '~/controllers/coin-history.server';
 import { memberCode } from '#modules/identity';
 import { getExp } from '#modules/progression';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
@@ -26,7 +26,7 @@ import { ChevronRightIcon, UserIcon } from '~/components/icons';
 import { useRootData } from '~/lib/root-data';
 import { LEGAL_LINKS } from '~/components/SiteFooter';
 import { PurchaseHistoryList } from '~/components/shop/PurchaseHistory';
-import { loadPurchaseHistory } from '~/lib/shop.server';
+import { loadPurchaseHistory } from '~/controllers/shop.server';
 import { accountSummaryOf, type AccountSummary } from '#modules/identity/server';
 import { SOCIAL_PROVIDER_NAMES, isSocialProviderId } from '#modules/identity/browser';
 

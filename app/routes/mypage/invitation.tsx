@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/invitation';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert } from '~/components/FormField';
@@ -12,7 +12,7 @@ import { CopyLink } from '~/components/CopyLink';
 import { ShareButtons } from '~/components/ShareButtons';
 import { formatCoins } from '~/lib/numbers';
 import { friendInvitationEvent, track } from '~/lib/analytics';
-import { invitationPageAction, invitationPageLoader, type InvitationActionData } from '~/lib/invitation.server';
+import { invitationPageAction, invitationPageLoader, type InvitationActionData } from '~/controllers/invitation.server';
 
 export const handle = { title: '友達招待' };
 

@@ -6,11 +6,11 @@
 // Posts keep their own checks (a visitor's post is sent to sign in).
 import { isRouteErrorResponse, Outlet, useMatches, useRouteError } from 'react-router';
 import type { Route } from './+types/members-layout';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { MembersOnlyPrompt } from '~/components/MembersOnlyPrompt';
 import { pageTitleFromMatches } from '~/lib/page-meta';
 import { MYPAGE_VISITOR } from '~/lib/members-only';
-import { visitorAnswer } from '~/lib/members-only.server';
+import { visitorAnswer } from '~/controllers/members-only.server';
 
 export function loader({ request, context }: Route.LoaderArgs) {
   if (!context.get(shopRequestContext).member) throw visitorAnswer(request);

@@ -3,7 +3,7 @@
 // retention), then the member types 「退会する」, re-authenticates and presses the red button.
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/settings-delete';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { FeaturePage } from '~/components/FeaturePage';
 import { PageHeading } from '~/components/PageFrame';
 import { Button } from '~/components/Button';
@@ -15,7 +15,7 @@ import {
   deletionPageLoader,
   type DeletionActionData,
   type DeletionPageData,
-} from '~/lib/account-deletion.server';
+} from '~/controllers/account-deletion.server';
 
 export const handle = { title: '退会' };
 

@@ -2,11 +2,11 @@
 // then the current address approves, the new one confirms, and the old one can undo it for 3 days.
 import { useNavigation } from 'react-router';
 import type { Route } from './+types/settings-email';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { TextField } from '~/components/FormField';
 import { SettingsForm, SettingsNotice, SettingsPage } from '~/components/SettingsPage';
-import { emailAction, emailLoader, type SettingsActionData } from '~/lib/account-settings.server';
+import { emailAction, emailLoader, type SettingsActionData } from '~/controllers/account-settings.server';
 
 export const handle = { title: 'メールアドレスの変更' };
 

@@ -4,14 +4,14 @@
 import { useEffect, useState } from 'react';
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/settings-limits';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
 import { SettingsNotice, SettingsPage } from '~/components/SettingsPage';
 import { Sheet } from '~/components/Sheet';
 import { jstDayLabel } from '~/components/SelfLimitNotice';
-import { formatMemberDateTime } from '~/lib/dates';
-import { limitsPageAction, limitsPageLoader, type LimitsActionData } from '~/lib/limits.server';
+import { formatMemberDateTime } from '#modules/kernel/dates';
+import { limitsPageAction, limitsPageLoader, type LimitsActionData } from '~/controllers/limits.server';
 
 export const handle = { title: '利用上限・自己除外' };
 

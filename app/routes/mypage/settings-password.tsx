@@ -2,12 +2,12 @@
 // out), or set a first one for a member who signed up with a provider. The policy shows live.
 import { useNavigation } from 'react-router';
 import type { Route } from './+types/settings-password';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { TextField } from '~/components/FormField';
 import { SettingsForm, SettingsNotice, SettingsPage } from '~/components/SettingsPage';
 import { NewPasswordField } from '~/components/auth/PasswordField';
-import { passwordAction, passwordLoader, type SettingsActionData } from '~/lib/account-settings.server';
+import { passwordAction, passwordLoader, type SettingsActionData } from '~/controllers/account-settings.server';
 
 export const handle = { title: 'パスワードの変更' };
 

@@ -3,13 +3,13 @@
 // Shipping and invitation rewards need a verified number (docs/product.md).
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/settings-phonenumber';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { FeaturePage } from '~/components/FeaturePage';
 import { Button } from '~/components/Button';
 import { PhoneCodeSteps, type PhoneFormState } from '~/components/PhoneCodeSteps';
 import { useRootData } from '~/lib/root-data';
-import { phoneSettingsAction, phoneSettingsLoader } from '~/lib/phone-number.server';
+import { phoneSettingsAction, phoneSettingsLoader } from '~/controllers/phone-number.server';
 
 export const handle = { title: '電話番号認証' };
 

@@ -2,11 +2,11 @@
 // (匿名 by default, decision 036) and 生年月日 (optional; a real date, checked strictly). Members only.
 import { useNavigation } from 'react-router';
 import type { Route } from './+types/settings-profile';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { TextField } from '~/components/FormField';
 import { SettingsForm, SettingsNotice, SettingsPage } from '~/components/SettingsPage';
-import { profileAction, profileLoader, type SettingsActionData } from '~/lib/account-settings.server';
+import { profileAction, profileLoader, type SettingsActionData } from '~/controllers/account-settings.server';
 
 export const handle = { title: 'プロフィール' };
 

@@ -5,7 +5,7 @@
 import { Form, useNavigation } from 'react-router';
 import { useState } from 'react';
 import type { Route } from './+types/settings-security';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { FeaturePage } from '~/components/FeaturePage';
 import { PageHeading } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
@@ -16,7 +16,7 @@ import {
   securityPageLoader,
   type SecurityActionData,
   type SecurityPageData,
-} from '~/lib/second-factor.server';
+} from '~/controllers/second-factor.server';
 
 export const handle = { title: '二段階認証' };
 

@@ -6,15 +6,15 @@
 // stays. Members only. Everything works without JavaScript (forms and redirects).
 import { Form, data, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/settings-unlink';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
-import { signInPathFor } from '~/guards/rules';
-import { visitorAnswer } from '~/lib/members-only.server';
-import { callAuth, cookieHeaders } from '~/lib/auth-call.server';
-import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/lib/forms.server';
-import { providerPageForBrowser, socialProvidersOn } from '~/lib/social-sign-in.server';
+import { signInPathFor } from '#modules/kernel/navigation';
+import { visitorAnswer } from '~/controllers/members-only.server';
+import { callAuth, cookieHeaders } from '~/controllers/auth-call.server';
+import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
+import { providerPageForBrowser, socialProvidersOn } from '~/controllers/social-sign-in.server';
 import {
   listSignInMethods,
   sessionIsRecent,
@@ -29,7 +29,7 @@ import {
   isSocialProviderId,
   type SocialProviderId,
 } from '#modules/identity/browser';
-import { maintenanceRefusal, refusalInit } from '~/lib/maintenance.server';
+import { maintenanceRefusal, refusalInit } from '~/controllers/maintenance.server';
 
 export const handle = { title: '連携アカウント' };
 

@@ -3,13 +3,13 @@
 // Works without JavaScript (a plain form post); with it, the button shows that it is working.
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/tokutencode';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { Button } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
-import { formatMemberDateTime } from '~/lib/dates';
-import { promoPageAction, promoPageLoader, type PromoActionData } from '~/lib/promo.server';
+import { formatMemberDateTime } from '#modules/kernel/dates';
+import { promoPageAction, promoPageLoader, type PromoActionData } from '~/controllers/promo.server';
 
 export const handle = { title: '特典コード' };
 

@@ -1,9 +1,9 @@
 // /notices: every お知らせ inside its window (content documents of type notice, decision 039).
 import type { Route } from './+types/index';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Container } from '~/components/PageFrame';
 import { NoticeList, noticeListItem } from '~/components/NoticeList';
-import { contentOf } from '~/lib/content.server';
+import { contentOf } from '#server/context';
 
 export const handle = { title: 'お知らせ' };
 

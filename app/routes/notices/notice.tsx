@@ -1,12 +1,12 @@
 // /notices/{noticeId}: one お知らせ. A published notice stays readable after its window (old links keep working).
 import type { Route } from './+types/notice';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Container } from '~/components/PageFrame';
 import { ContentArticle } from '~/components/ContentArticle';
 import { AppLink } from '~/components/AppLink';
 import { notFound } from '~/lib/not-found';
-import { contentOf } from '~/lib/content.server';
-import { formatMemberDate } from '~/lib/dates';
+import { contentOf } from '#server/context';
+import { formatMemberDate } from '#modules/kernel/dates';
 
 export const handle = {
   title: (data: { notice: { data: { title: string } } }) => data.notice.data.title,

@@ -3,11 +3,11 @@
 // previous period. The scores are folded from the draws every minute (modules/ranking).
 import { redirect } from 'react-router';
 import type { Route } from './+types/board';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { EmptyState } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
 import { formatCoins } from '~/lib/numbers';
-import { boardView, BOARD_PATHS, type BoardLine } from '#server/rankings';
+import { boardView, BOARD_PATHS, type BoardLine } from '#server/context';
 import type { RankingBoardName } from '#modules/ranking';
 
 export const handle = { title: 'ランキング' };

@@ -2,8 +2,8 @@
 // provider's page. Unknown methods and packs, caps and other refusals show their reason with their
 // status (never a 500). The logic is shared with the native app's /app/checkout/{method}.
 import type { Route } from './+types/checkout';
-import { shopRequestContext } from '~/context';
-import { checkoutAction, checkoutLoader } from '~/lib/shop.server';
+import { shopRequestContext } from '#server/context';
+import { checkoutAction, checkoutLoader } from '~/controllers/shop.server';
 import { CheckoutConfirmation } from '~/components/shop/CheckoutConfirmation';
 import type { CheckoutActionData } from '~/components/shop/types';
 import { withDrawContext } from '~/lib/draw-context';

@@ -1,8 +1,8 @@
 // /shop: the coin shop (members only). The balance, the rank bonus and this month's cap, the age
 // question before a first purchase, plan cards and payment methods, and the latest purchases.
 import type { Route } from './+types/index';
-import { shopRequestContext } from '~/context';
-import { shopPageAction, shopPageLoader, type ShopActionData } from '~/lib/shop.server';
+import { shopRequestContext } from '#server/context';
+import { shopPageAction, shopPageLoader, type ShopActionData } from '~/controllers/shop.server';
 import { SHOP_CLOSED_MESSAGE } from '~/components/shop/types';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { ButtonLink } from '~/components/Button';

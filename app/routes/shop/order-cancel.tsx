@@ -3,13 +3,13 @@
 // shown instead. Without JavaScript too (a plain form).
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/order-cancel';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { FormAlert } from '~/components/FormField';
 import { formatYen } from '~/lib/numbers';
 import { openCheckoutLinks } from '~/components/shop/OpenCheckoutNotice';
-import { cancelCheckoutAction, cancelCheckoutLoader } from '~/lib/open-checkout.server';
+import { cancelCheckoutAction, cancelCheckoutLoader } from '~/controllers/open-checkout.server';
 
 export const handle = { title: 'お支払い手続きのキャンセル' };
 

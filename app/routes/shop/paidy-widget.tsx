@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { data } from 'react-router';
 import type { Route } from './+types/paidy-widget';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { formatYen } from '~/lib/numbers';

@@ -2,8 +2,8 @@
 // member back. The order is asked of the provider once more if still pending; the page then shows
 // 処理中 (and keeps asking), 完了 or 失敗/キャンセル. Another member's or an unknown order is a 404.
 import type { Route } from './+types/return';
-import { shopRequestContext } from '~/context';
-import { returnLoader, syncReturnedOrder } from '~/lib/shop.server';
+import { shopRequestContext } from '#server/context';
+import { returnLoader, syncReturnedOrder } from '~/controllers/shop.server';
 import { PurchaseStatus } from '~/components/shop/PurchaseStatus';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { ButtonLink } from '~/components/Button';

@@ -23,7 +23,7 @@ import {
   type PrismicDocument,
 } from '@prismicio/client';
 import { isWithinWindow } from '#modules/kernel';
-import type { Logger } from '#server/logger';
+import type { Logger } from 'pino';
 import { ContentError, isContentError } from '../errors';
 import {
   CONTENT_DOCUMENT_TYPES,

@@ -3,7 +3,7 @@
 // checkout refuse at once (docs/decisions/025).
 import { setMaintenanceAsOperator } from '#modules/admin';
 import { maintenanceEndText, maintenanceSettingSchema, type MaintenanceState } from '#modules/shop';
-import { parseWithMessage } from '#server/validation';
+import { parseWithMessage } from '#modules/kernel';
 import { UsageError } from '../args';
 import { settled, type ShopCommand } from '../command';
 

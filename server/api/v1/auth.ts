@@ -1,6 +1,6 @@
 // The signed-in member of an API request: better-auth's session from the cookie, or the same
 // session carried as `Authorization: Bearer <session cookie value>` by the native app.
-import type { SessionMember } from '~/context';
+import type { SessionMember } from '#modules/identity/server';
 import type { ShopServices } from '#server/services';
 import { memberOfSessionToken, toSessionMember, verifySignedToken } from '#modules/identity/server';
 import { isStaffRole } from '#modules/identity';

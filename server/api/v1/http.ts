@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { idempotencyKeySchema } from '#modules/idempotency';
 import type { Refusal } from '#modules/kernel';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
-import { JAPANESE_PARSE, fieldMessages } from '../../validation';
+import { JAPANESE_PARSE, fieldMessages } from '#modules/kernel';
 
 /**
  * Thrown anywhere below an operation's handler; the registry answers it as
@@ -46,9 +46,9 @@ export function refusalError(refusal: Refusal<RefusalCode>): ApiError {
 export const VALIDATION_FAILED_MESSAGE = '入力内容に誤りがあります。';
 
 // ---------------------------------------------------------------------------------------------
-// Validation messages (shared with the pages' actions: server/validation.ts)
+// Validation messages (shared with the pages' actions: modules/kernel/validation.ts)
 
-export { japaneseIssueMessage, JAPANESE_PARSE, fieldMessages } from '../../validation';
+export { japaneseIssueMessage, JAPANESE_PARSE, fieldMessages } from '#modules/kernel';
 
 /** The 400 of docs/api.md for invalid input, with one Japanese message per field. */
 export function validationFailed(fields: Record<string, string>): ApiError {

@@ -5,7 +5,7 @@
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/document';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { FormAnswer, inputClass } from '~/components/admin/fields';
 import {
@@ -14,7 +14,7 @@ import {
   type ContentActionData,
   type EditorPayload,
   type EditorSlice,
-} from '~/lib/admin-content.server';
+} from '~/controllers/admin-content.server';
 
 export const handle = { title: 'ページの編集' };
 

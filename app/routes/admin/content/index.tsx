@@ -2,10 +2,10 @@
 // type and status filters; a new document starts as a draft and opens in the editor.
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/index';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { FormAnswer, inputClass } from '~/components/admin/fields';
-import { contentListAction, contentListLoader, type ContentActionData } from '~/lib/admin-content.server';
+import { contentListAction, contentListLoader, type ContentActionData } from '~/controllers/admin-content.server';
 
 export const handle = { title: 'ページ・お知らせ' };
 

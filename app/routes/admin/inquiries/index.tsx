@@ -3,11 +3,11 @@
 // address or words of the subject.
 import { Form, Link, useNavigation } from 'react-router';
 import type { Route } from './+types/index';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatStaffDateTime } from '~/lib/dates';
-import { inquiryListLoader } from '~/lib/admin-inquiries.server';
+import { formatStaffDateTime } from '#modules/kernel/dates';
+import { inquiryListLoader } from '~/controllers/admin-inquiries.server';
 
 export const handle = { title: 'お問い合わせ' };
 

@@ -5,11 +5,11 @@
 import { useRef } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/inquiry';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatStaffDateTime } from '~/lib/dates';
-import { inquiryAction, inquiryLoader, type InquiryActionData } from '~/lib/admin-inquiries.server';
+import { formatStaffDateTime } from '#modules/kernel/dates';
+import { inquiryAction, inquiryLoader, type InquiryActionData } from '~/controllers/admin-inquiries.server';
 
 export const handle = { title: 'お問い合わせ' };
 

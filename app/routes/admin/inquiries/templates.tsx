@@ -3,10 +3,10 @@
 import { useState } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/templates';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
-import { formatStaffDateTime } from '~/lib/dates';
-import { templatesAction, templatesLoader, type InquiryActionData } from '~/lib/admin-inquiries.server';
+import { formatStaffDateTime } from '#modules/kernel/dates';
+import { templatesAction, templatesLoader, type InquiryActionData } from '~/controllers/admin-inquiries.server';
 
 export const handle = { title: '回答テンプレート' };
 

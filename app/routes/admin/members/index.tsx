@@ -3,10 +3,10 @@
 // deleted) and joined date, linking to the member's page.
 import { Form, Link, useNavigation } from 'react-router';
 import type { Route } from './+types/index';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
-import { formatStaffDateTime } from '~/lib/dates';
-import { memberSearchLoader } from '~/lib/admin-members.server';
+import { formatStaffDateTime } from '#modules/kernel/dates';
+import { memberSearchLoader } from '~/controllers/admin-members.server';
 import { MemberStatusBadges } from '~/components/MemberStatusBadges';
 
 export const handle = { title: '会員' };

@@ -7,13 +7,13 @@
 import { useEffect, useState } from 'react';
 import { Form, Link, useActionData, useLocation, useNavigation } from 'react-router';
 import type { Route } from './+types/member';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { MemberStatusBadges } from '~/components/MemberStatusBadges';
-import { formatStaffDate, formatStaffDateTime } from '~/lib/dates';
-import { memberPageAction, memberPageLoader, type MemberActionData } from '~/lib/admin-members.server';
+import { formatStaffDate, formatStaffDateTime } from '#modules/kernel/dates';
+import { memberPageAction, memberPageLoader, type MemberActionData } from '~/controllers/admin-members.server';
 
 export const handle = { title: '会員詳細' };
 

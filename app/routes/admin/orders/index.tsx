@@ -2,11 +2,11 @@
 // by status, payment method, member (id or email), receipt number and JST days.
 import { Form, Link, useNavigation } from 'react-router';
 import type { Route } from './+types/index';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatStaffDateTime } from '~/lib/dates';
-import { ordersPageLoader } from '~/lib/admin-orders.server';
+import { formatStaffDateTime } from '#modules/kernel/dates';
+import { ordersPageLoader } from '~/controllers/admin-orders.server';
 
 export const handle = { title: '注文' };
 

@@ -4,12 +4,12 @@
 import { useEffect, useState } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/order';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatStaffDateTime } from '~/lib/dates';
-import { orderPageAction, orderPageLoader, type OrderActionData } from '~/lib/admin-orders.server';
+import { formatStaffDateTime } from '#modules/kernel/dates';
+import { orderPageAction, orderPageLoader, type OrderActionData } from '~/controllers/admin-orders.server';
 
 export const handle = { title: '注文の詳細' };
 

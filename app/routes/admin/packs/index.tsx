@@ -1,10 +1,10 @@
 // /admin/packs: every pack (drafts, scheduled, on sale, over) and step 1 of a new one.
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/index';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
-import { formatStaffDateTime } from '~/lib/dates';
-import { packListAction, packListLoader } from '~/lib/admin-packs.server';
+import { formatStaffDateTime } from '#modules/kernel/dates';
+import { packListAction, packListLoader } from '~/controllers/admin-packs.server';
 import { STATUS_LABELS, type PackEditorAnswer } from '~/lib/admin-packs';
 import { FieldError, inputClass } from '~/components/admin/fields';
 

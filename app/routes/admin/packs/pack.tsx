@@ -3,11 +3,11 @@
 import { useEffect, useState } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/pack';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
 import { FieldError, inputClass } from '~/components/admin/fields';
-import { packEditorAction, packEditorLoader } from '~/lib/admin-packs.server';
+import { packEditorAction, packEditorLoader } from '~/controllers/admin-packs.server';
 import { PACK_STEPS, type PackEditorAnswer, type PackStep } from '~/lib/admin-packs';
 
 export const handle = { title: (data: { pack?: { title: string } }) => `パック編集: ${data?.pack?.title ?? ''}` };

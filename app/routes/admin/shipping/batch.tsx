@@ -2,11 +2,11 @@
 // once, with its set, number, grade, photo, how many and for which parcels), then one packing slip per
 // parcel on its own page (the recipient, the address and the cards). Opening it is audited per request.
 import type { Route } from './+types/batch';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { Image } from '~/components/Image';
-import { formatStaffDateTime } from '~/lib/dates';
-import { shippingBatchLoader } from '~/lib/admin-shipping.server';
+import { formatStaffDateTime } from '#modules/kernel/dates';
+import { shippingBatchLoader } from '~/controllers/admin-shipping.server';
 
 export const handle = { title: 'ピッキングリスト・納品書' };
 

@@ -5,11 +5,11 @@
 import { useState } from 'react';
 import { Form, Link, useActionData, useNavigation, useSubmit } from 'react-router';
 import type { Route } from './+types/index';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatStaffDateTime } from '~/lib/dates';
-import { shippingQueueAction, shippingQueueLoader, type DeskActionData } from '~/lib/admin-shipping.server';
+import { formatStaffDateTime } from '#modules/kernel/dates';
+import { shippingQueueAction, shippingQueueLoader, type DeskActionData } from '~/controllers/admin-shipping.server';
 
 export const handle = { title: '発送デスク' };
 

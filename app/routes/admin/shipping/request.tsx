@@ -6,14 +6,14 @@
 import { useEffect, useState } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/request';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { Image } from '~/components/Image';
 import { Sheet } from '~/components/Sheet';
 import { MemberTag } from '~/components/admin/MemberTag';
-import { formatStaffDateTime } from '~/lib/dates';
+import { formatStaffDateTime } from '#modules/kernel/dates';
 import { INQUIRIES_SEEN_FIELD } from '~/lib/admin-shipping';
-import { shippingRequestAction, shippingRequestLoader, type DeskActionData } from '~/lib/admin-shipping.server';
+import { shippingRequestAction, shippingRequestLoader, type DeskActionData } from '~/controllers/admin-shipping.server';
 
 export const handle = { title: '発送依頼' };
 

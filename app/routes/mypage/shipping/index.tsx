@@ -1,12 +1,12 @@
 // /mypage/shipping: the member's shipping requests, newest first: status, 発送予定日, the cards, and the
 // carrier's tracking link once shipped. A new request starts from here or from the prize box.
 import type { Route } from './+types/index';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { ButtonLink } from '~/components/Button';
 import { AppLink } from '~/components/AppLink';
-import { formatMemberDate } from '~/lib/dates';
-import { shippingListLoader } from '~/lib/shipping-pages.server';
+import { formatMemberDate } from '#modules/kernel/dates';
+import { shippingListLoader } from '~/controllers/shipping-pages.server';
 
 export const handle = { title: '発送状況' };
 

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import { Form, useLocation, useNavigation } from 'react-router';
 import type { Route } from './+types/new';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { AppLink } from '~/components/AppLink';
@@ -16,8 +16,8 @@ import {
   PrerequisiteSheets,
   type PrerequisiteSheet,
 } from '~/components/shipping/ShippingPrerequisites';
-import type { PrerequisiteActionData } from '~/lib/shipping-prerequisites.server';
-import { newShippingAction, newShippingLoader, type NewShippingActionData } from '~/lib/shipping-pages.server';
+import type { PrerequisiteActionData } from '~/controllers/shipping-prerequisites.server';
+import { newShippingAction, newShippingLoader, type NewShippingActionData } from '~/controllers/shipping-pages.server';
 
 export const handle = { title: '発送の申し込み' };
 

@@ -5,14 +5,14 @@
 import { useState } from 'react';
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/request';
-import { shopRequestContext } from '~/context';
+import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
 import { Button, ButtonLink } from '~/components/Button';
 import { ShippingCards } from '~/components/shop/ShippingCards';
 import { Sheet } from '~/components/Sheet';
-import { formatMemberDateTime } from '~/lib/dates';
+import { formatMemberDateTime } from '#modules/kernel/dates';
 import { formatCoins } from '~/lib/numbers';
-import { shippingRequestAction, shippingRequestLoader } from '~/lib/shipping-pages.server';
+import { shippingRequestAction, shippingRequestLoader } from '~/controllers/shipping-pages.server';
 
 export const handle = { title: '発送状況の詳細' };
 

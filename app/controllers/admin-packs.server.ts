@@ -1,0 +1,360 @@
+// /admin/packs and /admin/packs/:packId: the pack editor (decision 030). A draft is written step by
+// step (基本情報 → 販売設定 → 賞 → 画像 → 確認・公開); each step is one audited admin action of
+// packs:write. The review step shows the pack's numbers and the pre-publish checks, links to the
+// preview (the member's page itself), and publishes. A published pack is shown read-only: end early,
+// copy to a new draft, and its reveal once it is over.
+import path from 'node:path';
+import { data, redirect } from 'react-router';
+import type { ShopRequest } from '#server/context';
+import { requireOperator } from '~/controllers/admin.server';
+import { numberField, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
+import { describeRefusal, type RefusalCode } from '#modules/refusals';
+import { siteImageExists, storeUploadedImage } from '#server/context';
+import {
+  copyPackAsOperator,
+  createDraftAsOperator,
+  endPackAsOperator,
+  publishPackAsOperator,
+  setDraftTierImageAsOperator,
+  setDraftTiersAsOperator,
+  updateDraftAsOperator,
+  type OperatorOutcome,
+} from '#modules/admin';
+import {
+  listAllGenres,
+  listPacksForEditor,
+  packBasicsSchema,
+  packForEditor,
+  packNumbers,
+  packSaleSchema,
+  packTiersSchema,
+  prePublishChecks,
+  tierRowOf,
+  type TierRow,
+} from '#modules/gacha';
+import { parseShopDateTime } from '#modules/shop';
+import { refuse, type Refusal } from '#modules/kernel';
+import { PACK_STEPS, STATUS_LABELS, type PackEditorAnswer, type PackStep } from '~/lib/admin-packs';
+
+export { PACK_STEPS, STATUS_LABELS, type PackEditorAnswer, type PackStep };
+
+const localJst = (date: Date | null) =>
+  date ? new Date(date.getTime() + 9 * 3600_000).toISOString().slice(0, 16) : '';
+
+function fieldErrors(issues: { path: PropertyKey[]; message: string }[], prefix = ''): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const key = prefix + issue.path.map(String).join('.');
+    fields[key || '_'] ??= issue.message;
+  }
+  return fields;
+}
+
+function refused(outcome: Refusal<string>, typed?: Record<string, string>) {
+  const described = describeRefusal(outcome as Refusal<RefusalCode>);
+  return data<PackEditorAnswer>({ error: described.message, typed }, { status: described.status });
+}
+
+async function readForm(request: Request): Promise<FormData | null> {
+  try {
+    return await request.formData();
+  } catch {
+    return null;
+  }
+}
+
+const text = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+};
+const textFields = (form: FormData) => {
+  const typed: Record<string, string> = {};
+  for (const [name, value] of form) if (typeof value === 'string') typed[name] = value;
+  return typed;
+};
+
+// ── The list ───────────────────────────────────────────────────────────────────────────────────────
+
+export async function packListLoader(shop: ShopRequest, request: Request) {
+  await requireOperator(shop, request, 'packs:write');
+  const status = new URL(request.url).searchParams.get('status') ?? '';
+  const { db } = shop.services;
+  const [packs, genres] = await Promise.all([
+    listPacksForEditor(db, STATUS_LABELS[status] ? { status } : {}),
+    listAllGenres(db),
+  ]);
+  return {
+    status: STATUS_LABELS[status] ? status : '',
+    genres: genres.map((g) => ({ id: g.id, name: g.name })),
+    packs: packs.map((p) => ({
+      ...p,
+      statusLabel: STATUS_LABELS[p.status] ?? p.status,
+      saleStartsAt: p.saleStartsAt?.toISOString() ?? null,
+      createdAt: p.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** POST /admin/packs: step 1 of a new pack; then on to its sale step. */
+export async function packListAction(shop: ShopRequest, request: Request) {
+  const operator = await requireOperator(shop, request, 'packs:write');
+  const form = await readForm(request);
+  if (!form) return data<PackEditorAnswer>({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  const typed = textFields(form);
+  const parsed = packBasicsSchema.safeParse(typed);
+  if (!parsed.success)
+    return data<PackEditorAnswer>(
+      { error: '入力を確認してください。', fields: fieldErrors(parsed.error.issues), typed },
+      { status: 400 },
+    );
+  const done = await createDraftAsOperator(shop.services.db, operator, parsed.data);
+  if (!done.ok) return refused(done, typed);
+  throw redirect(`/admin/packs/${parsed.data.id}?step=sale`);
+}
+
+// ── One pack ───────────────────────────────────────────────────────────────────────────────────────
+
+function publicDirs() {
+  return [path.resolve('build/client'), path.resolve('public')];
+}
+
+export async function packEditorLoader(shop: ShopRequest, request: Request, packId: string) {
+  await requireOperator(shop, request, 'packs:write');
+  const { db, config } = shop.services;
+  const found = await packForEditor(db, packId);
+  if (!found) throw data({ notFound: true }, { status: 404 });
+  const { pack, definition } = found;
+  const stepParam = new URL(request.url).searchParams.get('step');
+  const draft = pack.status === 'draft';
+  const step: PackStep = PACK_STEPS.some((s) => s.id === stepParam)
+    ? (stepParam as PackStep)
+    : draft
+      ? 'basics'
+      : 'review';
+  const genres = (await listAllGenres(db)).map((g) => ({ id: g.id, name: g.name }));
+  const numbers = packNumbers(definition, {
+    paymentFeePercent: config.PAYMENT_FEE_PERCENT,
+    shippingCostPerPrizeYen: config.SHIPPING_COST_PER_PRIZE_YEN,
+  });
+  const checks =
+    draft && step === 'review'
+      ? await prePublishChecks(db, packId, {
+          forbiddenWords: config.PACK_FORBIDDEN_WORDS,
+          imageExists: (p) => siteImageExists(config.dataDir, publicDirs(), p),
+        })
+      : null;
+  return {
+    step,
+    draft,
+    genres,
+    pack: {
+      id: pack.id,
+      genreId: pack.genreId,
+      title: pack.title,
+      description: pack.description,
+      imagePath: pack.imagePath,
+      status: pack.status,
+      statusLabel: STATUS_LABELS[pack.status] ?? pack.status,
+      pricePerDraw: pack.pricePerDraw,
+      drawOptions: pack.drawOptions,
+      perMemberLimit: pack.perMemberLimit,
+      minRank: pack.minRank,
+      tags: pack.tags,
+      sortOrder: pack.sortOrder,
+      saleStartsAtLocal: localJst(pack.saleStartsAt),
+      saleEndsAtLocal: localJst(pack.saleEndsAt),
+      totalLots: pack.totalLots,
+      remainingLots: pack.remainingLots,
+      commitment: pack.commitment,
+      revealed: Boolean(pack.revealedAt),
+    },
+    tiers: definition.tiers.map(tierRowOf),
+    numbers,
+    checks,
+    imageMaxMb: Math.floor(config.PACK_IMAGE_MAX_BYTES / 1_000_000),
+  };
+}
+
+/** The tier table's rows (`tiers.<i>.<field>`), skipping a blank new row and the rows marked for removal. */
+function tierRowsFrom(form: FormData): { rows: Record<string, unknown>[]; indexes: number[] } {
+  const count = Math.min(Number(text(form, 'tierCount')) || 0, 60);
+  const rows: Record<string, unknown>[] = [];
+  const indexes: number[] = [];
+  const orders: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const f = (name: string) => text(form, `tiers.${i}.${name}`);
+    if (f('remove') === '1') continue;
+    if (f('isNew') === '1' && !f('label').trim() && !f('cardName').trim()) continue;
+    const kiriban = f('kiribanAt').trim();
+    rows.push({
+      key: f('key'),
+      kind: f('kind'),
+      label: f('label'),
+      effect: f('effect') || 'normal',
+      cardName: f('cardName'),
+      cardSet: f('cardSet'),
+      cardNumber: f('cardNumber'),
+      rarity: f('rarity'),
+      gradeCompany: f('gradeCompany'),
+      gradeValue: f('gradeValue'),
+      cardCondition: f('cardCondition'),
+      cardImagePath: f('cardImagePath'),
+      quantity: f('kind') === 'regular' ? numberField(f('quantity')) : 1,
+      conversionValue: numberField(f('conversionValue')),
+      cardCostYen: numberField(f('cardCostYen')) ?? null,
+      kiribanAt: kiriban
+        ? kiriban
+            .split(/[,、\s]+/)
+            .filter(Boolean)
+            .map((n) => numberField(n) ?? Number.NaN)
+        : [],
+    });
+    indexes.push(i);
+    orders.push(numberField(f('order')) ?? i + 1);
+  }
+  // The rows' 順番 fields reorder the tiers (the best first); equal numbers keep the table's order.
+  const sorted = rows.map((row, k) => ({ row, index: indexes[k]!, order: orders[k]! }));
+  sorted.sort(
+    (a, b) => (Number.isFinite(a.order) ? a.order : 0) - (Number.isFinite(b.order) ? b.order : 0) || a.index - b.index,
+  );
+  return { rows: sorted.map((r) => r.row), indexes: sorted.map((r) => r.index) };
+}
+
+function saleFrom(form: FormData) {
+  const starts = text(form, 'saleStartsAt').trim();
+  const ends = text(form, 'saleEndsAt').trim();
+  const startsAt = starts ? parseShopDateTime(starts) : null;
+  const endsAt = ends ? parseShopDateTime(ends) : null;
+  const problems: Record<string, string> = {};
+  if (starts && !startsAt) problems.saleStartsAt = '販売開始の日時を正しく入力してください。';
+  if (ends && !endsAt) problems.saleEndsAt = '販売終了の日時を正しく入力してください。';
+  return {
+    problems,
+    value: {
+      pricePerDraw: numberField(text(form, 'pricePerDraw')),
+      drawOptions: form.getAll('drawOptions').map((v) => numberField(String(v)) ?? Number.NaN),
+      perMemberLimit: numberField(text(form, 'perMemberLimit')) ?? null,
+      minRank: text(form, 'minRank') === '' ? null : numberField(text(form, 'minRank')),
+      tags: form.getAll('tags').map(String),
+      sortOrder: numberField(text(form, 'sortOrder')) ?? 0,
+      saleStartsAt: startsAt,
+      saleEndsAt: endsAt,
+    },
+  };
+}
+
+export async function packEditorAction(shop: ShopRequest, request: Request, packId: string) {
+  const operator = await requireOperator(shop, request, 'packs:write');
+  const { db, config } = shop.services;
+  const form = await readForm(request);
+  if (!form) return data<PackEditorAnswer>({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  const intent = text(form, 'intent');
+  const typed = textFields(form);
+  const invalid = (fields: Record<string, string>) =>
+    data<PackEditorAnswer>({ error: '入力を確認してください。', fields, typed }, { status: 400 });
+  const after = async (outcome: OperatorOutcome<unknown>, ok: string, next?: string) => {
+    if (!outcome.ok) return refused(outcome, typed);
+    if (next) throw redirect(`/admin/packs/${packId}?step=${next}`);
+    return { ok } satisfies PackEditorAnswer;
+  };
+  switch (intent) {
+    case 'basics': {
+      const parsed = packBasicsSchema.omit({ id: true }).safeParse(typed);
+      if (!parsed.success) return invalid(fieldErrors(parsed.error.issues));
+      return after(await updateDraftAsOperator(db, operator, packId, parsed.data), '基本情報を保存しました。', 'sale');
+    }
+    case 'sale': {
+      const { problems, value } = saleFrom(form);
+      const parsed = packSaleSchema.safeParse(value);
+      if (Object.keys(problems).length || !parsed.success)
+        return invalid({ ...(parsed.success ? {} : fieldErrors(parsed.error.issues)), ...problems });
+      return after(await updateDraftAsOperator(db, operator, packId, parsed.data), '販売設定を保存しました。', 'tiers');
+    }
+    case 'tiers': {
+      const { rows, indexes } = tierRowsFrom(form);
+      const parsed = packTiersSchema.safeParse(rows);
+      if (!parsed.success) {
+        const fields: Record<string, string> = {};
+        for (const issue of parsed.error.issues) {
+          const [row, ...rest] = issue.path;
+          const key = typeof row === 'number' ? `tiers.${indexes[row]}.${rest.map(String).join('.')}` : '_';
+          fields[key] ??= issue.message;
+        }
+        return invalid(fields);
+      }
+      return after(await setDraftTiersAsOperator(db, operator, packId, parsed.data as TierRow[]), '賞を保存しました。');
+    }
+    case 'pack-image':
+    case 'tier-image': {
+      const file = form.get('image');
+      if (!(file instanceof Blob)) return invalid({ image: '画像ファイルを選んでください。' });
+      const stored = await storeUploadedImage(config.dataDir, 'packs', file, { maxBytes: config.PACK_IMAGE_MAX_BYTES });
+      if (!stored.ok)
+        return data<PackEditorAnswer>({ error: stored.message, fields: { image: stored.message } }, { status: 422 });
+      const outcome =
+        intent === 'pack-image'
+          ? await updateDraftAsOperator(db, operator, packId, { imagePath: stored.path })
+          : await setDraftTierImageAsOperator(db, operator, packId, text(form, 'tierKey'), stored.path);
+      return after(outcome, intent === 'pack-image' ? 'パック画像を登録しました。' : 'カードの写真を登録しました。');
+    }
+    case 'publish': {
+      const current = await packForEditor(db, packId);
+      if (!current) throw data({ notFound: true }, { status: 404 });
+      if (current.pack.status !== 'draft') return refused(refuse('ALREADY_PUBLISHED', { gachaId: packId }));
+      const checks = await prePublishChecks(db, packId, {
+        forbiddenWords: config.PACK_FORBIDDEN_WORDS,
+        imageExists: (p) => siteImageExists(config.dataDir, publicDirs(), p),
+      });
+      if (!checks) throw data({ notFound: true }, { status: 404 });
+      const failing = checks.filter((c) => !c.ok);
+      if (failing.length)
+        return data<PackEditorAnswer>(
+          { error: `公開前チェックを通っていない項目があります: ${failing.map((c) => c.label).join('、')}` },
+          { status: 422 },
+        );
+      // A negative projected margin is published only when the confirmation's box was ticked; the
+      // figures and the acknowledgement go into the audit entry (issue 28 item 4).
+      const numbers = packNumbers(current.definition, {
+        paymentFeePercent: config.PAYMENT_FEE_PERCENT,
+        shippingCostPerPrizeYen: config.SHIPPING_COST_PER_PRIZE_YEN,
+      });
+      const acknowledged = text(form, 'acknowledgeNegativeMargin') === 'on';
+      if (numbers.margin.marginYen < 0 && !acknowledged)
+        return data<PackEditorAnswer>(
+          {
+            error: `予想利益がマイナス（−¥${(-numbers.margin.marginYen).toLocaleString('ja-JP')}）です。公開するには、公開の確認で「予想利益がマイナスであることを確認しました」にチェックしてください。`,
+          },
+          { status: 422 },
+        );
+      const published = await publishPackAsOperator(db, operator, packId, {
+        marginYen: numbers.margin.marginYen,
+        marginRate: numbers.margin.marginRate,
+        returnRate: numbers.returnRate,
+        negativeMarginAcknowledged: numbers.margin.marginYen < 0 && acknowledged,
+      });
+      if (!published.ok) return refused(published);
+      return {
+        ok:
+          published.value.status === 'scheduled'
+            ? `公開を予約しました（${published.value.totalLots.toLocaleString('ja-JP')}口）。販売開始の時刻に販売中になります。`
+            : `公開しました（${published.value.totalLots.toLocaleString('ja-JP')}口）。コミットメントが確定し、口の中身はもう変えられません。`,
+      } satisfies PackEditorAnswer;
+    }
+    case 'end': {
+      const ended = await endPackAsOperator(db, operator, packId);
+      if (!ended.ok) return refused(ended);
+      return { ok: 'このパックの販売を終了しました。シードと抽選ログが公開されました。' } satisfies PackEditorAnswer;
+    }
+    case 'copy': {
+      const to = packBasicsSchema
+        .pick({ id: true, title: true })
+        .safeParse({ id: typed.copyId, title: typed.copyTitle });
+      if (!to.success) return invalid(fieldErrors(to.error.issues, 'copy.'));
+      const copied = await copyPackAsOperator(db, operator, packId, to.data);
+      if (!copied.ok) return refused(copied, typed);
+      throw redirect(`/admin/packs/${to.data.id}?step=basics`);
+    }
+    default:
+      return data<PackEditorAnswer>({ error: '操作を選び直してください。' }, { status: 400 });
+  }
+}

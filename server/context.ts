@@ -1,0 +1,61 @@
+// The server's one door for the React Router app (decision 066): what the Hono server hands to React
+// Router for each request (the request context, `ShopRequest` with the member and the services), and
+// the server's use cases and rules the page controllers call, named one by one. `app/` imports
+// `#server/context` and nothing else of `server/` (eslint.config.js). The context's keys live on
+// globalThis because the server (run by tsx) and the React Router build are two module graphs that
+// must share them.
+import { createContext, type RouterContext } from 'react-router';
+import type { ShopServices } from './services';
+
+import type { SessionMember } from '#modules/identity/server';
+
+export type { SessionMember };
+
+export interface ShopRequest {
+  requestId: string;
+  /** The CSP nonce for this response's inline scripts. */
+  nonce: string;
+  member: SessionMember | null;
+  services: ShopServices;
+  /**
+   * Set by the server when this render can only be the busy page (the database is away, decision 054):
+   * the root guard answers 503 at once and nothing reads the database.
+   */
+  busy?: boolean;
+  /** What went wrong during this render, noted by entry.server's handleError for the server to act on. */
+  faults?: { databaseUnavailable: boolean };
+}
+
+const registry = globalThis as typeof globalThis & { __oripaShopRequestContext?: RouterContext<ShopRequest> };
+export const shopRequestContext: RouterContext<ShopRequest> = (registry.__oripaShopRequestContext ??=
+  createContext<ShopRequest>());
+
+// What the page controllers call on the server, by concern (each file says why it lives there).
+export type { ShopServices } from './services';
+export type { ShopConfig } from './config';
+export { contentOf, footerLineOf, footerNoteOf, safeDocument, FOOTER_NOTE_PAGE } from './page-content';
+export { devToolsAllowed } from './dev-tools';
+export { drawForMember } from './draw';
+export {
+  farmOf,
+  farmNow,
+  farmRateLimit,
+  friendsViewOf,
+  friendViewsOf,
+  runFarmIntent,
+  runFriendIntent,
+  type FarmIntentInput,
+} from './farm';
+export { cookieValue, invitationRulesOf, invitationViewOf } from './invitation';
+export { loginBonusRules } from './login-bonus';
+export { mailClaimRules, shopMailboxOptions } from './mailbox';
+export { countMailRecipients } from './mail-segments';
+export { siteImageExists, storeUploadedImage } from './media';
+export { bannerImagesDir } from './banner-images';
+export { contentImagesDir } from './content-images';
+export { eraseMemberData, finishMemberErasure, type ErasureFollowUp } from './personal-data';
+export { rankRulesOf } from './progression';
+export { boardView, BOARD_PATHS, type BoardLine } from './rankings';
+export { limitsViewOf, selfLimitStateOf, type SelfLimitSummary } from './self-limits';
+export { shippingRulesOf } from './shipping';
+export { supportRulesOf } from './support';
