@@ -17,6 +17,7 @@ import {
 import { OPERATIONS } from './routing';
 import type { MerpayState } from './state';
 
+/** POST /v1/…: the bare access token, a JSON object body, then the operation of that path. */
 export async function callOperation(state: MerpayState, c: Context): Promise<Response> {
   // As the SDK sends it: the bare token, no "Bearer" (a client that adds one is told so).
   const presented = c.req.header('authorization') ?? '';
