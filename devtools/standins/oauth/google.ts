@@ -35,10 +35,14 @@ function newGoogleUser(): OAuthStandinUser {
   return { id, name: `Google User ${id.slice(-4)}`, email: `g${id}@gmail.com`, emailVerified: true };
 }
 
-/** @example const google = await startGoogleStandin({ clientId: 'x.apps.googleusercontent.com', clientSecret: 's', callbackUrls: [cb] }) */
-export async function startGoogleStandin(options: GoogleStandinOptions): Promise<OAuthStandin> {
-  let current = newGoogleUser();
-  const users = new Map<string, OAuthStandinUser>([[current.id, current]]);
+/** Who signs in: the preset user (`current`) and every user who signed in so far, by id. */
+interface GoogleAccounts {
+  current: OAuthStandinUser;
+  users: Map<string, OAuthStandinUser>;
+}
+
+/** The OpenID Connect provider at Google's paths, answering for the accounts' users. */
+function googleProvider(options: GoogleStandinOptions, accounts: GoogleAccounts): Provider {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = {
     ...privateKey.export({ format: 'jwk' }),
@@ -73,7 +77,7 @@ export async function startGoogleStandin(options: GoogleStandinOptions): Promise
       userinfo: '/v1/userinfo',
     },
     findAccount: async (_ctx, sub) => {
-      const user = users.get(sub);
+      const user = accounts.users.get(sub);
       if (!user) return undefined;
       return {
         accountId: sub,
@@ -102,6 +106,112 @@ export async function startGoogleStandin(options: GoogleStandinOptions): Promise
     }
     await next();
   });
+  return provider;
+}
+
+/** The consent page (GET) and the member's decision (POST) of one interaction. */
+async function interaction(
+  provider: Provider,
+  accounts: GoogleAccounts,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+) {
+  const details = await provider.interactionDetails(req, res);
+  if (req.method === 'GET') {
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(`<!doctype html><html lang="ja"><meta charset="utf-8"><title>Googleでログイン（テスト環境）</title>
+<h1>Googleでログイン（テスト環境）</h1><p>テスト用の代役です。</p>
+<p><strong>${escapeHtml(accounts.current.name)}</strong>（${escapeHtml(accounts.current.email ?? 'メールなし')}）としてログインします。</p>
+<form method="post" action="/interaction/${escapeHtml(details.uid)}">
+<button type="submit" name="decision" value="allow">許可する</button>
+<button type="submit" name="decision" value="deny">キャンセル</button></form></html>`);
+    return;
+  }
+  const body = await new Promise<string>((resolve) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    req.on('end', () => resolve(text));
+  });
+  if (new URLSearchParams(body).get('decision') !== 'allow') {
+    await provider.interactionFinished(
+      req,
+      res,
+      { error: 'access_denied', error_description: 'The user denied the request.' },
+      { mergeWithLastSubmission: false },
+    );
+    return;
+  }
+  const accountId = accounts.current.id;
+  accounts.users.set(accountId, accounts.current);
+  const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
+  grant.addOIDCScope(String(details.params.scope ?? 'openid'));
+  const grantId = await grant.save();
+  await provider.interactionFinished(
+    req,
+    res,
+    { login: { accountId }, consent: { grantId } },
+    { mergeWithLastSubmission: false },
+  );
+}
+
+/** A small browser: follows the provider's redirects with its cookies until it leaves for the client. */
+async function decideInBrowser(
+  authorizationUrl: string,
+  decision: 'approve' | 'cancel',
+  hosts: readonly string[],
+  local: string,
+): Promise<URL> {
+  const jar = new Map<string, string>();
+  const browserAgent = new Agent();
+  const send = async (url: URL, init: RequestInit = {}) => {
+    // undici's own fetch on its own agent: every Set-Cookie line arrives, whatever the global dispatcher is.
+    const response = await undiciFetch(toLocal(url, hosts, local), {
+      ...(init as object),
+      dispatcher: browserAgent,
+      redirect: 'manual',
+      headers: {
+        ...(init.headers as Record<string, string>),
+        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      jar.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1));
+    }
+    return response;
+  };
+  try {
+    let response = await send(new URL(authorizationUrl));
+    for (let hop = 0; hop < 10; hop++) {
+      const location = response.headers.get('location');
+      if (response.status >= 300 && response.status < 400 && location) {
+        const next = new URL(location, GOOGLE_ISSUER);
+        if (!hosts.includes(next.host)) return next;
+        response = await send(next);
+        continue;
+      }
+      const html = await response.text();
+      const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+      if (response.status !== 200 || !action)
+        throw new Error(`google stand-in: answered ${response.status}: ${html.slice(0, 300)}`);
+      response = await send(new URL(action, GOOGLE_ISSUER), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ decision: decision === 'approve' ? 'allow' : 'deny' }).toString(),
+      });
+    }
+    throw new Error('google stand-in: too many redirects');
+  } finally {
+    await browserAgent.close();
+  }
+}
+
+/** @example const google = await startGoogleStandin({ clientId: 'x.apps.googleusercontent.com', clientSecret: 's', callbackUrls: [cb] }) */
+export async function startGoogleStandin(options: GoogleStandinOptions): Promise<OAuthStandin> {
+  const first = newGoogleUser();
+  const accounts: GoogleAccounts = { current: first, users: new Map([[first.id, first]]) };
+  const provider = googleProvider(options, accounts);
 
   const providerCallback = provider.callback();
   const server = http.createServer((req, res) => {
@@ -115,51 +225,12 @@ export async function startGoogleStandin(options: GoogleStandinOptions): Promise
     }
     const match = /^\/interaction\/([\w-]+)$/.exec(url.pathname);
     if (!match) return void providerCallback(req, res);
-    void interaction(req, res).catch((error: unknown) => {
+    void interaction(provider, accounts, req, res).catch((error: unknown) => {
       res.statusCode = 400;
       res.setHeader('content-type', 'text/plain; charset=utf-8');
       res.end(`interaction failed: ${String(error)}`);
     });
   });
-
-  async function interaction(req: http.IncomingMessage, res: http.ServerResponse) {
-    const details = await provider.interactionDetails(req, res);
-    if (req.method === 'GET') {
-      res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(`<!doctype html><html lang="ja"><meta charset="utf-8"><title>Googleでログイン（テスト環境）</title>
-<h1>Googleでログイン（テスト環境）</h1><p>テスト用の代役です。</p>
-<p><strong>${escapeHtml(current.name)}</strong>（${escapeHtml(current.email ?? 'メールなし')}）としてログインします。</p>
-<form method="post" action="/interaction/${escapeHtml(details.uid)}">
-<button type="submit" name="decision" value="allow">許可する</button>
-<button type="submit" name="decision" value="deny">キャンセル</button></form></html>`);
-      return;
-    }
-    const body = await new Promise<string>((resolve) => {
-      let text = '';
-      req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      req.on('end', () => resolve(text));
-    });
-    if (new URLSearchParams(body).get('decision') !== 'allow') {
-      await provider.interactionFinished(
-        req,
-        res,
-        { error: 'access_denied', error_description: 'The user denied the request.' },
-        { mergeWithLastSubmission: false },
-      );
-      return;
-    }
-    const accountId = current.id;
-    users.set(accountId, current);
-    const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
-    grant.addOIDCScope(String(details.params.scope ?? 'openid'));
-    const grantId = await grant.save();
-    await provider.interactionFinished(
-      req,
-      res,
-      { login: { accountId }, consent: { grantId } },
-      { mergeWithLastSubmission: false },
-    );
-  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -177,61 +248,15 @@ export async function startGoogleStandin(options: GoogleStandinOptions): Promise
     clientSecret: options.clientSecret,
     users: {
       preset(user = {}) {
-        current = { ...newGoogleUser(), ...user };
-        users.set(current.id, current);
-        return current;
+        accounts.current = { ...newGoogleUser(), ...user };
+        accounts.users.set(accounts.current.id, accounts.current);
+        return accounts.current;
       },
       get current() {
-        return current;
+        return accounts.current;
       },
     },
-    async decide(authorizationUrl, decision) {
-      // A small browser: follows the provider's redirects with its cookies until it leaves for the client.
-      const jar = new Map<string, string>();
-      const browserAgent = new Agent();
-      const send = async (url: URL, init: RequestInit = {}) => {
-        // undici's own fetch on its own agent: every Set-Cookie line arrives, whatever the global dispatcher is.
-        const response = await undiciFetch(toLocal(url, hosts, local), {
-          ...(init as object),
-          dispatcher: browserAgent,
-          redirect: 'manual',
-          headers: {
-            ...(init.headers as Record<string, string>),
-            cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
-          },
-        });
-        for (const line of response.headers.getSetCookie()) {
-          const [pair] = line.split(';');
-          const eq = pair!.indexOf('=');
-          jar.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1));
-        }
-        return response;
-      };
-      try {
-        let response = await send(new URL(authorizationUrl));
-        for (let hop = 0; hop < 10; hop++) {
-          const location = response.headers.get('location');
-          if (response.status >= 300 && response.status < 400 && location) {
-            const next = new URL(location, GOOGLE_ISSUER);
-            if (!hosts.includes(next.host)) return next;
-            response = await send(next);
-            continue;
-          }
-          const html = await response.text();
-          const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-          if (response.status !== 200 || !action)
-            throw new Error(`google stand-in: answered ${response.status}: ${html.slice(0, 300)}`);
-          response = await send(new URL(action, GOOGLE_ISSUER), {
-            method: 'POST',
-            headers: { 'content-type': 'application/x-www-form-urlencoded' },
-            body: new URLSearchParams({ decision: decision === 'approve' ? 'allow' : 'deny' }).toString(),
-          });
-        }
-        throw new Error('google stand-in: too many redirects');
-      } finally {
-        await browserAgent.close();
-      }
-    },
+    decide: (authorizationUrl, decision) => decideInBrowser(authorizationUrl, decision, hosts, local),
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -80,6 +80,113 @@ function page(title: string, body: string): string {
 </head><body>${body}</body></html>`;
 }
 
+function errorPage(shape: OAuth2Shape, c: Context, message: string) {
+  return c.html(page(`エラー | ${shape.title}`, `<h1>エラー</h1><p>${escapeHtml(message)}</p>`), 400);
+}
+
+/** GET the authorize page: the request checked as the provider does, then the consent page. */
+function showAuthorization(shape: OAuth2Shape, state: OAuth2State, c: Context): Response {
+  const q = c.req.query();
+  if (q.client_id !== state.options.clientId) return errorPage(shape, c, 'client_id が正しくありません。');
+  if (!q.redirect_uri || !redirectUriAllowed(state.options, q.redirect_uri))
+    return errorPage(shape, c, 'redirect_uri が登録されたコールバックURLと一致しません。');
+  const back = (error: string) => {
+    const target = new URL(q.redirect_uri!);
+    target.searchParams.set('error', error);
+    if (q.state) target.searchParams.set('state', q.state);
+    return c.redirect(target.toString(), 302);
+  };
+  if (q.response_type !== 'code') return back('unsupported_response_type');
+  if (!q.state) return back('invalid_request');
+  if (q.code_challenge || shape.pkceRequired) {
+    if (q.code_challenge_method !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(q.code_challenge ?? ''))
+      return back('invalid_request');
+  }
+  const id = token(18);
+  state.pending.set(id, {
+    redirectUri: q.redirect_uri,
+    state: q.state,
+    scopes: (q.scope ?? '').split(shape.scopeSeparator).filter(Boolean),
+    codeChallenge: q.code_challenge || undefined,
+    user: { ...state.current },
+  });
+  return c.html(
+    page(
+      `${shape.title}（テスト環境）`,
+      `<h1>${escapeHtml(shape.title)}（テスト環境）</h1>
+<p class="note">テスト用の代役です。本物のサービスには接続していません。</p>
+<p><strong>${escapeHtml(state.current.name)}</strong> としてログインします。</p>
+<form method="post" action="${escapeHtml(shape.authorizePath)}">
+<input type="hidden" name="request_id" value="${escapeHtml(id)}">
+<button type="submit" name="decision" value="allow">許可する</button>
+<button type="submit" name="decision" value="deny">キャンセル</button>
+</form>`,
+    ),
+  );
+}
+
+/** POST the authorize page: the member allows or denies; back to the client with a code or an error. */
+async function decideAuthorization(shape: OAuth2Shape, state: OAuth2State, c: Context): Promise<Response> {
+  const form = await c.req.parseBody();
+  const id = String(form.request_id ?? '');
+  const request = state.pending.get(id);
+  if (!request) return errorPage(shape, c, 'ログインの有効期限が切れました。');
+  state.pending.delete(id);
+  const target = new URL(request.redirectUri);
+  if (form.decision === 'allow') {
+    const code = token(20);
+    state.codes.set(code, { ...request, expiresAt: Date.now() + CODE_TTL_MS });
+    target.searchParams.set('code', code);
+  } else {
+    target.searchParams.set('error', 'access_denied');
+  }
+  target.searchParams.set('state', request.state);
+  return c.redirect(target.toString(), 302);
+}
+
+/** POST the token endpoint: the client's credentials (form or Basic), then the code (and PKCE verifier) for a token. */
+async function exchangeCode(shape: OAuth2Shape, state: OAuth2State, c: Context): Promise<Response> {
+  const form = new URLSearchParams(await c.req.text());
+  let clientId = form.get('client_id');
+  let clientSecret = form.get('client_secret');
+  const basic = /^Basic (\S+)$/.exec(c.req.header('authorization') ?? '');
+  if (shape.clientAuth === 'basic') {
+    if (!basic || clientSecret) return c.json({ error: 'invalid_client' }, 401);
+    const [id, secret] = Buffer.from(basic[1]!, 'base64').toString('utf8').split(':');
+    clientId = decodeURIComponent(id ?? '');
+    clientSecret = decodeURIComponent(secret ?? '');
+  }
+  if (clientId !== state.options.clientId || !sameSecret(clientSecret ?? '', state.options.clientSecret))
+    return c.json({ error: 'invalid_client', error_description: 'bad client credentials' }, 401);
+  if (form.get('grant_type') !== 'authorization_code') return c.json({ error: 'unsupported_grant_type' }, 400);
+  const code = form.get('code') ?? '';
+  const issued = state.codes.get(code);
+  state.codes.delete(code);
+  if (!issued || issued.expiresAt < Date.now()) return c.json({ error: 'invalid_grant' }, 400);
+  if (form.get('redirect_uri') !== issued.redirectUri) return c.json({ error: 'invalid_grant' }, 400);
+  if (issued.codeChallenge) {
+    const verifier = form.get('code_verifier') ?? '';
+    if (createHash('sha256').update(verifier).digest('base64url') !== issued.codeChallenge)
+      return c.json({ error: 'invalid_grant', error_description: 'code_verifier' }, 400);
+  }
+  const accessToken = token(32);
+  state.tokens.set(accessToken, {
+    user: issued.user,
+    scopes: issued.scopes,
+    expiresAt: Date.now() + TOKEN_TTL_S * 1000,
+  });
+  return c.json(
+    {
+      access_token: accessToken,
+      token_type: 'bearer',
+      expires_in: TOKEN_TTL_S,
+      scope: issued.scopes.join(shape.scopeSeparator),
+    },
+    200,
+    { 'Cache-Control': 'no-store' },
+  );
+}
+
 /** Starts a stand-in of the given shape on a free loopback port. */
 export async function startOAuth2Standin(shape: OAuth2Shape, options: OAuth2StandinOptions): Promise<OAuthStandin> {
   const state: OAuth2State = {
@@ -90,108 +197,9 @@ export async function startOAuth2Standin(shape: OAuth2Shape, options: OAuth2Stan
     tokens: new Map(),
   };
   const app = new Hono();
-  const errorPage = (c: Context, message: string) =>
-    c.html(page(`エラー | ${shape.title}`, `<h1>エラー</h1><p>${escapeHtml(message)}</p>`), 400);
-
-  app.get(shape.authorizePath, (c) => {
-    const q = c.req.query();
-    if (q.client_id !== options.clientId) return errorPage(c, 'client_id が正しくありません。');
-    if (!q.redirect_uri || !redirectUriAllowed(options, q.redirect_uri))
-      return errorPage(c, 'redirect_uri が登録されたコールバックURLと一致しません。');
-    const back = (error: string) => {
-      const target = new URL(q.redirect_uri!);
-      target.searchParams.set('error', error);
-      if (q.state) target.searchParams.set('state', q.state);
-      return c.redirect(target.toString(), 302);
-    };
-    if (q.response_type !== 'code') return back('unsupported_response_type');
-    if (!q.state) return back('invalid_request');
-    if (q.code_challenge || shape.pkceRequired) {
-      if (q.code_challenge_method !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(q.code_challenge ?? ''))
-        return back('invalid_request');
-    }
-    const id = token(18);
-    state.pending.set(id, {
-      redirectUri: q.redirect_uri,
-      state: q.state,
-      scopes: (q.scope ?? '').split(shape.scopeSeparator).filter(Boolean),
-      codeChallenge: q.code_challenge || undefined,
-      user: { ...state.current },
-    });
-    return c.html(
-      page(
-        `${shape.title}（テスト環境）`,
-        `<h1>${escapeHtml(shape.title)}（テスト環境）</h1>
-<p class="note">テスト用の代役です。本物のサービスには接続していません。</p>
-<p><strong>${escapeHtml(state.current.name)}</strong> としてログインします。</p>
-<form method="post" action="${escapeHtml(shape.authorizePath)}">
-<input type="hidden" name="request_id" value="${escapeHtml(id)}">
-<button type="submit" name="decision" value="allow">許可する</button>
-<button type="submit" name="decision" value="deny">キャンセル</button>
-</form>`,
-      ),
-    );
-  });
-
-  app.post(shape.authorizePath, async (c) => {
-    const form = await c.req.parseBody();
-    const id = String(form.request_id ?? '');
-    const request = state.pending.get(id);
-    if (!request) return errorPage(c, 'ログインの有効期限が切れました。');
-    state.pending.delete(id);
-    const target = new URL(request.redirectUri);
-    if (form.decision === 'allow') {
-      const code = token(20);
-      state.codes.set(code, { ...request, expiresAt: Date.now() + CODE_TTL_MS });
-      target.searchParams.set('code', code);
-    } else {
-      target.searchParams.set('error', 'access_denied');
-    }
-    target.searchParams.set('state', request.state);
-    return c.redirect(target.toString(), 302);
-  });
-
-  app.post(shape.tokenPath, async (c) => {
-    const form = new URLSearchParams(await c.req.text());
-    let clientId = form.get('client_id');
-    let clientSecret = form.get('client_secret');
-    const basic = /^Basic (\S+)$/.exec(c.req.header('authorization') ?? '');
-    if (shape.clientAuth === 'basic') {
-      if (!basic || clientSecret) return c.json({ error: 'invalid_client' }, 401);
-      const [id, secret] = Buffer.from(basic[1]!, 'base64').toString('utf8').split(':');
-      clientId = decodeURIComponent(id ?? '');
-      clientSecret = decodeURIComponent(secret ?? '');
-    }
-    if (clientId !== options.clientId || !sameSecret(clientSecret ?? '', options.clientSecret))
-      return c.json({ error: 'invalid_client', error_description: 'bad client credentials' }, 401);
-    if (form.get('grant_type') !== 'authorization_code') return c.json({ error: 'unsupported_grant_type' }, 400);
-    const code = form.get('code') ?? '';
-    const issued = state.codes.get(code);
-    state.codes.delete(code);
-    if (!issued || issued.expiresAt < Date.now()) return c.json({ error: 'invalid_grant' }, 400);
-    if (form.get('redirect_uri') !== issued.redirectUri) return c.json({ error: 'invalid_grant' }, 400);
-    if (issued.codeChallenge) {
-      const verifier = form.get('code_verifier') ?? '';
-      if (createHash('sha256').update(verifier).digest('base64url') !== issued.codeChallenge)
-        return c.json({ error: 'invalid_grant', error_description: 'code_verifier' }, 400);
-    }
-    const accessToken = token(32);
-    state.tokens.set(accessToken, {
-      user: issued.user,
-      scopes: issued.scopes,
-      expiresAt: Date.now() + TOKEN_TTL_S * 1000,
-    });
-    return c.json(
-      {
-        access_token: accessToken,
-        token_type: 'bearer',
-        expires_in: TOKEN_TTL_S,
-        scope: issued.scopes.join(shape.scopeSeparator),
-      },
-      200,
-      { 'Cache-Control': 'no-store' },
-    );
-  });
+  app.get(shape.authorizePath, (c) => showAuthorization(shape, state, c));
+  app.post(shape.authorizePath, (c) => decideAuthorization(shape, state, c));
+  app.post(shape.tokenPath, (c) => exchangeCode(shape, state, c));
 
   const bearer = (c: Context): Issued | null => {
     const match = /^Bearer (\S+)$/i.exec(c.req.header('authorization') ?? '');

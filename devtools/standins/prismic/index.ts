@@ -10,6 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { repository, search, type PrismicState } from './api';
 
 /** A document as Prismic serves it (the header fields and the custom type's data). */
 export interface StandinDocument {
@@ -98,25 +99,6 @@ export function prismicDocument(
   };
 }
 
-const TYPES = { page: 'ページ', special: '特設ページ', banner: 'バナー', notice: 'お知らせ' };
-
-/** Reads Prismic's q syntax for the filters the stand-in knows; null when it cannot. */
-function readFilter(q: string): ((d: StandinDocument) => boolean) | null {
-  const match = /^\[\[(at|any)\((document\.type|document\.id), (.+)\)\]\]$/.exec(q.trim());
-  if (!match) return null;
-  const [, operator, field, rawValue] = match;
-  let value: unknown;
-  try {
-    value = JSON.parse(rawValue!);
-  } catch {
-    return null;
-  }
-  const pick = (d: StandinDocument) => (field === 'document.type' ? d.type : d.id);
-  if (operator === 'at' && typeof value === 'string') return (d) => pick(d) === value;
-  if (operator === 'any' && Array.isArray(value)) return (d) => value.includes(pick(d));
-  return null;
-}
-
 /**
  * Starts the stand-in on a free loopback port.
  * @example const prismic = await startPrismicStandin({ documents: [prismicDocument('page', 'terms', { title: '利用規約' })] })
@@ -124,12 +106,14 @@ function readFilter(q: string): ((d: StandinDocument) => boolean) | null {
 export async function startPrismicStandin(
   options: { documents?: StandinDocument[]; accessToken?: string; port?: number } = {},
 ): Promise<PrismicStandin> {
-  const versions = new Map<string, StandinDocument[]>();
-  const expired = new Set<string>();
-  const previews = new Set<string>();
-  let masterRef = '';
-  const requests: StandinRequest[] = [];
-  let origin = '';
+  const state: PrismicState = {
+    versions: new Map(),
+    expired: new Set(),
+    previews: new Set(),
+    masterRef: '',
+    requests: [],
+    origin: '',
+  };
 
   const newRef = () => `${randomBytes(9).toString('base64url')}`;
   const send = (response: http.ServerResponse, answer: StandinAnswer) => {
@@ -137,105 +121,8 @@ export async function startPrismicStandin(
     response.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
   };
 
-  function repository() {
-    const refs = [
-      { id: 'master', ref: masterRef, label: 'Master', isMasterRef: true },
-      ...[...previews].map((ref) => ({ id: ref.slice(0, 8), ref, label: 'Preview', isMasterRef: false })),
-    ];
-    return {
-      refs,
-      integrationFieldsRef: null,
-      bookmarks: {},
-      types: TYPES,
-      languages: [{ id: 'ja-jp', name: 'Japanese - Japan', is_master: true }],
-      tags: [],
-      forms: {
-        everything: {
-          method: 'GET',
-          enctype: 'application/x-www-form-urlencoded',
-          action: `${origin}/api/v2/documents/search`,
-          fields: {
-            ref: { type: 'String', multiple: false },
-            q: { type: 'String', multiple: true },
-            lang: { type: 'String', multiple: false },
-            page: { type: 'Integer', multiple: false, default: '1' },
-            pageSize: { type: 'Integer', multiple: false, default: '20' },
-            orderings: { type: 'String', multiple: false },
-            routes: { type: 'String', multiple: false },
-            access_token: { type: 'String', multiple: false },
-          },
-        },
-      },
-      oauth_initiate: `${origin}/auth`,
-      oauth_token: `${origin}/auth/token`,
-      version: 'standin',
-      license: 'All Rights Reserved',
-      experiments: { draft: [], running: [] },
-    };
-  }
-
-  function search(url: URL): StandinAnswer {
-    const params = url.searchParams;
-    const ref = params.get('ref');
-    if (!ref) return { status: 400, body: { type: 'parsing-error', message: 'The ref parameter is missing' } };
-    const named = standin.nameMasterRef ? ` Master ref is: ${masterRef}` : '';
-    if (expired.has(ref))
-      return { status: 410, body: { type: 'api_validation_error', message: `The ref ${ref} has expired.${named}` } };
-    const documents = versions.get(ref);
-    if (!documents) return { status: 404, body: { type: 'api_notfound_error', message: `Ref not found.${named}` } };
-    const filters: ((d: StandinDocument) => boolean)[] = [];
-    for (const q of params.getAll('q')) {
-      const read = readFilter(q);
-      if (!read)
-        return {
-          status: 400,
-          body: {
-            type: 'parsing-error',
-            message: `unexpected filter ${q}`,
-            pos: { line: 1, column: 1, id: 0, location: q },
-          },
-        };
-      filters.push(read);
-    }
-    const lang = params.get('lang') ?? 'ja-jp';
-    const pageSize = Math.min(100, Math.max(1, Number(params.get('pageSize') ?? 20) || 20));
-    const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
-    let routes: { type: string; path: string }[] = [];
-    try {
-      routes = params.get('routes') ? JSON.parse(params.get('routes')!) : [];
-    } catch {
-      return { status: 400, body: { type: 'parsing-error', message: 'routes is not JSON' } };
-    }
-    const matching = documents.filter((d) => (lang === '*' || d.lang === lang) && filters.every((f) => f(d)));
-    const totalPages = Math.max(1, Math.ceil(matching.length / pageSize));
-    const pageUrl = (n: number) => {
-      const next = new URL(url);
-      next.searchParams.set('page', String(n));
-      return next.toString();
-    };
-    const results = matching.slice((page - 1) * pageSize, page * pageSize).map((d) => {
-      const route = routes.find((r) => r.type === d.type);
-      return { ...d, url: route && d.uid ? route.path.replace(':uid', d.uid) : null };
-    });
-    return {
-      status: 200,
-      body: {
-        page,
-        results_per_page: pageSize,
-        results_size: results.length,
-        total_results_size: matching.length,
-        total_pages: totalPages,
-        next_page: page < totalPages ? pageUrl(page + 1) : null,
-        prev_page: page > 1 ? pageUrl(page - 1) : null,
-        results,
-        version: 'standin',
-        license: 'All Rights Reserved',
-      },
-    };
-  }
-
   const server = http.createServer((request, response) => {
-    const url = new URL(request.url ?? '/', origin);
+    const url = new URL(request.url ?? '/', state.origin);
     const kind =
       url.pathname === '/api/v2' || url.pathname === '/api/v2/'
         ? 'repository'
@@ -243,14 +130,17 @@ export async function startPrismicStandin(
           ? 'search'
           : 'other';
     const seen: StandinRequest = { kind, url, at: performance.now() };
-    requests.push(seen);
+    state.requests.push(seen);
     const forced = standin.answer?.(seen);
     if (forced) return send(response, forced);
     if (request.method !== 'GET' || kind === 'other')
       return send(response, { status: 404, body: { message: 'Not found' } });
     if (options.accessToken && url.searchParams.get('access_token') !== options.accessToken)
       return send(response, { status: 401, body: { type: 'api_security_error', message: 'Invalid access token' } });
-    send(response, kind === 'repository' ? { status: 200, body: repository() } : search(url));
+    send(
+      response,
+      kind === 'repository' ? { status: 200, body: repository(state) } : search(state, url, standin.nameMasterRef),
+    );
   });
 
   let port = options.port ?? 0;
@@ -263,7 +153,7 @@ export async function startPrismicStandin(
       });
     });
     port = (server.address() as AddressInfo).port;
-    origin = `http://127.0.0.1:${port}`;
+    state.origin = `http://127.0.0.1:${port}`;
   }
   async function stop() {
     if (!server.listening) return;
@@ -274,28 +164,28 @@ export async function startPrismicStandin(
 
   await start();
   const standin: PrismicStandin = {
-    endpoint: `${origin}/api/v2`,
-    requests,
+    endpoint: `${state.origin}/api/v2`,
+    requests: state.requests,
     get masterRef() {
-      return masterRef;
+      return state.masterRef;
     },
     publish(documents) {
-      masterRef = newRef();
-      versions.set(masterRef, documents);
-      return masterRef;
+      state.masterRef = newRef();
+      state.versions.set(state.masterRef, documents);
+      return state.masterRef;
     },
     addPreview(documents) {
       // Prismic's preview tokens are URLs of the repository (the shop's /preview takes only those).
-      const ref = `${origin}/previews/${newRef()}`;
-      versions.set(ref, documents);
-      previews.add(ref);
+      const ref = `${state.origin}/previews/${newRef()}`;
+      state.versions.set(ref, documents);
+      state.previews.add(ref);
       return ref;
     },
     expire(ref) {
-      expired.add(ref);
+      state.expired.add(ref);
     },
     forget(ref) {
-      versions.delete(ref);
+      state.versions.delete(ref);
     },
     nameMasterRef: true,
     answer: null,
