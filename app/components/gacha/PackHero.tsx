@@ -1,4 +1,5 @@
-// The pack page's picture: the SOLD OUT or CLOSED mark once it cannot be drawn, and the headline prize.
+// The pack page's picture: the SOLD OUT or CLOSED mark once it cannot be drawn, and the headline prize;
+// and the notice beside the price that says it can no longer be drawn.
 import { Image } from '~/components/Image';
 
 export type PackClosed = 'sold_out' | 'ended' | null;
@@ -55,5 +56,21 @@ export function PackHero({
         </div>
       )}
     </div>
+  );
+}
+
+/** Sold out or ended: it cannot be drawn; a revealed pack points to its fairness proof. */
+export function PackClosedNotice({ closed, revealed }: { closed: 'sold_out' | 'ended'; revealed: boolean }) {
+  return (
+    <p
+      className="rounded-xl bg-slate-800 px-4 py-3 text-sm font-bold text-white"
+      role="status"
+      data-testid="sold-out-notice"
+    >
+      {closed === 'sold_out' ? '完売しました。' : '販売を終了しました。'}
+      <span className="font-normal">
+        このオリパはもう引けません。{revealed ? '中身の検証は下の「公平性の証明」でできます。' : ''}
+      </span>
+    </p>
   );
 }

@@ -17,7 +17,8 @@ import { useLiveRemaining } from '~/lib/use-live-remaining';
 import { DrawPanel } from '~/components/gacha/DrawPanel';
 import { MobileDrawBar } from '~/components/gacha/MobileDrawBar';
 import { PackCounts } from '~/components/gacha/PackCounts';
-import { PackHero } from '~/components/gacha/PackHero';
+import { PackClosedNotice, PackHero } from '~/components/gacha/PackHero';
+import { PackBreadcrumb } from '~/components/gacha/PackBreadcrumb';
 import { PackNotes } from '~/components/gacha/PackNotes';
 import { TierLineup } from '~/components/gacha/TierLineup';
 import { KiribanCounter } from '~/components/gacha/KiribanCounter';
@@ -170,43 +171,14 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
           </a>
         </p>
       ) : null}
-      <nav aria-label="パンくずリスト" className="text-xs text-muted">
-        <ol className="flex flex-wrap items-center gap-1">
-          <li>
-            <AppLink to="/" className="hover:underline">
-              トップ
-            </AppLink>
-          </li>
-          <li aria-hidden="true">›</li>
-          <li>
-            <AppLink to={`/gacha/${pack.genreId}`} className="hover:underline">
-              {genreName}
-            </AppLink>
-          </li>
-          <li aria-hidden="true">›</li>
-          <li aria-current="page" className="line-clamp-1 text-ink">
-            {pack.title}
-          </li>
-        </ol>
-      </nav>
+      <PackBreadcrumb genreId={pack.genreId} genreName={genreName} title={pack.title} />
       <div className="grid gap-5 md:grid-cols-2">
         <PackHero imagePath={pack.imagePath} title={pack.title} closed={closed} headline={headline} />
         <section className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" aria-labelledby="pack-title">
           <h1 id="pack-title" className="text-xl font-black leading-snug">
             {pack.title}
           </h1>
-          {closed && (
-            <p
-              className="rounded-xl bg-slate-800 px-4 py-3 text-sm font-bold text-white"
-              role="status"
-              data-testid="sold-out-notice"
-            >
-              {closed === 'sold_out' ? '完売しました。' : '販売を終了しました。'}
-              <span className="font-normal">
-                このオリパはもう引けません。{pack.revealed ? '中身の検証は下の「公平性の証明」でできます。' : ''}
-              </span>
-            </p>
-          )}
+          {closed && <PackClosedNotice closed={closed} revealed={pack.revealed} />}
           {pack.description && <p className="text-sm text-muted">{pack.description}</p>}
           <p className="text-2xl font-black text-primary-ink" data-testid="pack-price">
             {formatCoins(pack.pricePerDraw)}
