@@ -1,18 +1,11 @@
 // The address form of /mypage/addresses: typing a 7-digit 郵便番号 fills 都道府県・市区町村・町域 from
 // GET /api/v1/postal-codes/{code} without a reload; without JavaScript the 「住所を自動入力」 button asks
 // the page's action instead. Labels, autocomplete tokens and messages are wired for screen readers.
-import { useEffect, useRef, useState, type ChangeEvent, type MouseEvent } from 'react';
 import { Form, useNavigation } from 'react-router';
 import { Button, ButtonLink } from './Button';
 import { FormAlert, TextField } from './FormField';
-import { Spinner } from './Spinner';
-import {
-  ADDRESS_FIELD_LABELS as LABELS,
-  ADDRESS_FIELD_LIMITS as LIMITS,
-  PREFECTURES,
-  postalFill,
-  readPostalCode,
-} from '#modules/shipping/browser';
+import { PostalCodeField, usePostalLookup } from './PostalCodeField';
+import { ADDRESS_FIELD_LABELS as LABELS, ADDRESS_FIELD_LIMITS as LIMITS, PREFECTURES } from '#modules/shipping/browser';
 
 /** The form's fields as typed (the action sends them back to refill the form after a refusal or a look-up). */
 export interface AddressFormValues {
@@ -40,16 +33,6 @@ export const EMPTY_ADDRESS_FORM: AddressFormValues = {
 };
 
 type FieldErrors = Partial<Record<Exclude<keyof AddressFormValues, 'isDefault'>, string>>;
-
-interface PostalPlace {
-  prefecture: string;
-  city: string;
-  town: string;
-}
-
-type Lookup =
-  { state: 'idle' } | { state: 'loading' } | { state: 'done'; message: string } | { state: 'failed'; message: string };
-
 export interface AddressFormProps {
   /** Editing an address (its id goes with the form), or adding one. */
   addressId?: string;
@@ -68,62 +51,57 @@ export interface AddressFormProps {
   onCancel?: () => void;
 }
 
+const selectClass =
+  'min-h-12 w-full rounded-xl border bg-white px-3 text-base outline-none focus:border-primary focus:ring-2 focus:ring-primary/30';
+
+/** The 都道府県 select, filled by a postal look-up or chosen by hand. */
+function PrefectureSelect({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+}) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor="field-prefecture" className="text-sm font-bold">
+        {LABELS.prefecture}
+      </label>
+      <select
+        id="field-prefecture"
+        name="prefecture"
+        autoComplete="address-level1"
+        required
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'field-prefecture-error' : undefined}
+        className={`${selectClass} ${error ? 'border-red-500' : 'border-line'}`}
+      >
+        <option value="">選択してください</option>
+        {PREFECTURES.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+      {error ? (
+        <p id="field-prefecture-error" className="text-sm font-bold text-red-600">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 export function AddressForm(props: AddressFormProps) {
   const { initial, fieldErrors = {} } = props;
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'save';
-  const [prefecture, setPrefecture] = useState(initial.prefecture);
-  const [city, setCity] = useState(initial.city);
-  const [town, setTown] = useState(initial.town);
-  const [towns, setTowns] = useState<string[]>(props.towns ?? []);
-  const [lookup, setLookup] = useState<Lookup>(
-    props.lookupMessage ? { state: 'done', message: props.lookupMessage } : { state: 'idle' },
-  );
-  const postalInput = useRef<HTMLInputElement>(null);
-  const looked = useRef<string | null>(null);
-  const inflight = useRef<AbortController | null>(null);
-  useEffect(() => () => inflight.current?.abort(), []);
-
-  async function fill(digits: string) {
-    inflight.current?.abort();
-    const controller = new AbortController();
-    inflight.current = controller;
-    looked.current = digits;
-    setLookup({ state: 'loading' });
-    try {
-      const response = await fetch(`/api/v1/postal-codes/${digits}`, { signal: controller.signal });
-      const body = (await response.json()) as { places?: PostalPlace[]; error?: { message?: string } };
-      if (!response.ok || !body.places?.length) {
-        setLookup({ state: 'failed', message: body.error?.message ?? '住所を調べられませんでした。' });
-        return;
-      }
-      const fill = postalFill(body.places);
-      setPrefecture(fill.prefecture);
-      if (fill.city) setCity(fill.city);
-      setTown(fill.town);
-      setTowns(fill.towns);
-      setLookup({ state: 'done', message: fill.message });
-    } catch (error) {
-      if ((error as Error).name === 'AbortError') return;
-      setLookup({ state: 'failed', message: '通信できませんでした。住所を入力してください。' });
-    }
-  }
-
-  function onPostalCode(event: ChangeEvent<HTMLInputElement>) {
-    const digits = readPostalCode(event.target.value);
-    if (digits && digits !== looked.current) void fill(digits);
-  }
-
-  function onLookupButton(event: MouseEvent<HTMLButtonElement>) {
-    // With JavaScript the look-up runs here; without it, the button submits to the page's action.
-    event.preventDefault();
-    const digits = readPostalCode(postalInput.current?.value ?? '');
-    if (digits) void fill(digits);
-    else setLookup({ state: 'failed', message: '郵便番号は7桁の数字で入力してください（例: 100-0001）。' });
-  }
-
-  const select =
-    'min-h-12 w-full rounded-xl border bg-white px-3 text-base outline-none focus:border-primary focus:ring-2 focus:ring-primary/30';
+  const postal = usePostalLookup(initial, props.towns, props.lookupMessage);
+  const { city, setCity, town, setTown, towns } = postal;
   return (
     <Form method="post" className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" noValidate>
       {/* Enter in any field saves: the first submit button is the form's default (the look-up button comes later). */}
@@ -155,87 +133,8 @@ export function AddressForm(props: AddressFormProps) {
         placeholder="ヤマダ タロウ"
         hint="ひらがなでも入力できます。"
       />
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor="field-postalCode" className="text-sm font-bold">
-          {LABELS.postalCode}
-        </label>
-        <div className="flex gap-2">
-          <input
-            ref={postalInput}
-            id="field-postalCode"
-            name="postalCode"
-            inputMode="numeric"
-            autoComplete="postal-code"
-            required
-            maxLength={10}
-            defaultValue={initial.postalCode}
-            placeholder="100-0001"
-            onChange={onPostalCode}
-            aria-invalid={fieldErrors.postalCode ? true : undefined}
-            aria-describedby={`field-postalCode-hint${fieldErrors.postalCode ? ' field-postalCode-error' : ''}`}
-            className={`min-h-12 min-w-0 flex-1 rounded-xl border bg-white px-4 text-base outline-none focus:border-primary focus:ring-2 focus:ring-primary/30 ${fieldErrors.postalCode ? 'border-red-500' : 'border-line'}`}
-          />
-          <Button
-            type="submit"
-            name="intent"
-            value="lookup"
-            variant="secondary"
-            formNoValidate
-            onClick={onLookupButton}
-            loading={lookup.state === 'loading'}
-          >
-            住所を自動入力
-          </Button>
-        </div>
-        <p id="field-postalCode-hint" className="text-xs text-muted">
-          7桁を入力すると、都道府県・市区町村・町域が自動で入ります。
-        </p>
-        <p role="status" aria-live="polite" className="text-sm empty:hidden" data-testid="postal-lookup">
-          {lookup.state === 'loading' ? (
-            <span className="flex items-center gap-2 text-muted">
-              <Spinner className="size-4" label={null} />
-              住所を検索しています…
-            </span>
-          ) : lookup.state === 'done' ? (
-            <span className="font-bold text-emerald-700">{lookup.message}</span>
-          ) : lookup.state === 'failed' ? (
-            <span className="font-bold text-red-600">{lookup.message}</span>
-          ) : null}
-        </p>
-        {fieldErrors.postalCode ? (
-          <p id="field-postalCode-error" className="text-sm font-bold text-red-600">
-            {fieldErrors.postalCode}
-          </p>
-        ) : null}
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor="field-prefecture" className="text-sm font-bold">
-          {LABELS.prefecture}
-        </label>
-        <select
-          id="field-prefecture"
-          name="prefecture"
-          autoComplete="address-level1"
-          required
-          value={prefecture}
-          onChange={(event) => setPrefecture(event.target.value)}
-          aria-invalid={fieldErrors.prefecture ? true : undefined}
-          aria-describedby={fieldErrors.prefecture ? 'field-prefecture-error' : undefined}
-          className={`${select} ${fieldErrors.prefecture ? 'border-red-500' : 'border-line'}`}
-        >
-          <option value="">選択してください</option>
-          {PREFECTURES.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
-        {fieldErrors.prefecture ? (
-          <p id="field-prefecture-error" className="text-sm font-bold text-red-600">
-            {fieldErrors.prefecture}
-          </p>
-        ) : null}
-      </div>
+      <PostalCodeField postal={postal} defaultValue={initial.postalCode} error={fieldErrors.postalCode} />
+      <PrefectureSelect value={postal.prefecture} onChange={postal.setPrefecture} error={fieldErrors.prefecture} />
       <TextField
         name="city"
         label={LABELS.city}

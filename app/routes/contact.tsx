@@ -2,17 +2,21 @@
 // filled in), the member's own order, draw or shipping request it is about, subject, message and up
 // to three images. Works without JavaScript; with it, the images are checked and previewed as chosen.
 // After sending, the page shows the reference number (the acknowledgement mail carries it too).
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/contact';
 import { shopRequestContext } from '#server/context';
 import { PageHeading } from '~/components/PageFrame';
-import { Button, ButtonLink } from '~/components/Button';
+import { Button } from '~/components/Button';
 import { FormAlert, TextField } from '~/components/FormField';
 import { AppLink } from '~/components/AppLink';
 import { Captcha } from '~/components/Captcha';
 import { contactAction, contactLoader, type ContactActionData } from '~/controllers/contact.server';
-import { INQUIRY_HONEYPOT_FIELD, INQUIRY_IMAGE_TYPES, INQUIRY_RELATED_KIND_LABELS } from '#modules/support/browser';
+import { INQUIRY_HONEYPOT_FIELD } from '#modules/support/browser';
+import { ContactImagesField } from '~/components/contact/ContactImagesField';
+import { ContactSent } from '~/components/contact/ContactSent';
+import { RelatedSelect } from '~/components/contact/RelatedSelect';
+import { FieldError, selectClass } from '~/components/contact/fields';
 
 export const handle = { title: 'お問い合わせ' };
 
@@ -22,18 +26,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   return contactAction(context.get(shopRequestContext), request);
-}
-
-const megabytes = (bytes: number) => `${Math.floor(bytes / 100_000) / 10}MB`;
-const selectClass = (error?: string) =>
-  `min-h-12 w-full rounded-xl border bg-white px-3 text-base outline-none focus:border-primary focus:ring-2 focus:ring-primary/30 ${error ? 'border-red-500' : 'border-line'}`;
-
-function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <p id={id} className="text-sm font-bold text-red-600">
-      {message}
-    </p>
-  ) : null;
 }
 
 export default function ContactPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -46,63 +38,8 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
   const submitting = navigation.state === 'submitting' && navigation.formAction?.startsWith('/contact') === true;
   const [messageLength, setMessageLength] = useState(values.message.length);
   const [imageError, setImageError] = useState<string | null>(null);
-  const [previews, setPreviews] = useState<{ name: string; url: string }[]>([]);
-  const fileInput = useRef<HTMLInputElement>(null);
-  useEffect(() => () => previews.forEach((p) => URL.revokeObjectURL(p.url)), [previews]);
 
-  if (sent)
-    return (
-      <div className="mx-auto flex w-full max-w-xl flex-col gap-4 px-3 py-4">
-        <PageHeading title="お問い合わせ" />
-        <section
-          role="status"
-          aria-labelledby="sent-title"
-          className="flex flex-col gap-3 rounded-2xl border border-line bg-white p-5 text-center"
-        >
-          <h2 id="sent-title" className="text-lg font-black">
-            お問い合わせを受け付けました
-          </h2>
-          {sent.reference ? (
-            <p className="text-sm">
-              受付番号
-              <span className="mt-1 block font-mono text-2xl font-black tracking-wider" data-testid="inquiry-reference">
-                {sent.reference}
-              </span>
-            </p>
-          ) : null}
-          <p className="text-sm leading-relaxed text-muted">
-            ご入力のメールアドレスに確認メールをお送りしました。担当者より順にご回答いたします。追加でお伝えいただくことがある場合は、本文に受付番号を書き添えてお送りください。
-          </p>
-          <div className="mt-2 flex flex-col gap-2">
-            <ButtonLink to="/" fullWidth>
-              トップページへ
-            </ButtonLink>
-            {signedIn ? (
-              <ButtonLink to="/mypage" variant="secondary" fullWidth>
-                マイページへ
-              </ButtonLink>
-            ) : null}
-          </div>
-        </section>
-      </div>
-    );
-
-  const checkImages = (files: FileList | null) => {
-    previews.forEach((p) => URL.revokeObjectURL(p.url));
-    const chosen = [...(files ?? [])];
-    let problem: string | null = null;
-    if (chosen.length > limits.images) problem = `添付できる画像は${limits.images}枚までです。`;
-    const large = chosen.findIndex((f) => f.size > limits.imageMaxBytes);
-    if (!problem && large >= 0)
-      problem = `${large + 1}枚目の画像が大きすぎます（1枚${megabytes(limits.imageMaxBytes)}まで）。小さくしてから添付してください。`;
-    const wrong = chosen.findIndex((f) => !(INQUIRY_IMAGE_TYPES as readonly string[]).includes(f.type));
-    if (!problem && wrong >= 0)
-      problem = `${wrong + 1}枚目は画像として添付できません。JPEG・PNG・WebPの画像を選んでください。`;
-    setImageError(problem);
-    setPreviews(problem ? [] : chosen.map((f) => ({ name: f.name, url: URL.createObjectURL(f) })));
-  };
-  const kinds = (['order', 'draw', 'shipping_request'] as const).filter((k) => related.some((r) => r.kind === k));
-  const imageErrorText = imageError ?? errors.images;
+  if (sent) return <ContactSent reference={sent.reference} signedIn={signedIn} />;
 
   return (
     <div className="mx-auto flex w-full max-w-xl flex-col gap-4 px-3 py-4">
@@ -159,38 +96,7 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
           }
         />
 
-        {signedIn ? (
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor="field-related" className="text-sm font-bold">
-              関連するご利用（任意）
-            </label>
-            <select
-              id="field-related"
-              name="related"
-              defaultValue={values.related}
-              aria-invalid={errors.related ? true : undefined}
-              aria-describedby={`field-related-hint${errors.related ? ' field-related-error' : ''}`}
-              className={selectClass(errors.related)}
-            >
-              <option value="">選ばない</option>
-              {kinds.map((kind) => (
-                <optgroup key={kind} label={INQUIRY_RELATED_KIND_LABELS[kind]}>
-                  {related
-                    .filter((r) => r.kind === kind)
-                    .map((r) => (
-                      <option key={r.value} value={r.value}>
-                        {r.label}
-                      </option>
-                    ))}
-                </optgroup>
-              ))}
-            </select>
-            <p id="field-related-hint" className="text-xs text-muted">
-              最近のご購入・オリパ・発送依頼から選べます。選ぶと担当者がすぐに確認できます。
-            </p>
-            <FieldError id="field-related-error" message={errors.related} />
-          </div>
-        ) : null}
+        {signedIn ? <RelatedSelect related={related} defaultValue={values.related} error={errors.related} /> : null}
 
         <TextField
           name="subject"
@@ -224,37 +130,12 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
           <FieldError id="field-message-error" message={errors.message} />
         </div>
 
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="field-images" className="text-sm font-bold">
-            画像（任意・{limits.images}枚まで）
-          </label>
-          <input
-            ref={fileInput}
-            id="field-images"
-            name="images"
-            type="file"
-            multiple
-            accept={INQUIRY_IMAGE_TYPES.join(',')}
-            onChange={(event) => checkImages(event.currentTarget.files)}
-            aria-invalid={imageErrorText ? true : undefined}
-            aria-describedby={`field-images-hint${imageErrorText ? ' field-images-error' : ''}`}
-            className="block w-full text-sm file:mr-3 file:min-h-11 file:rounded-full file:border-0 file:bg-slate-100 file:px-4 file:font-bold"
-          />
-          <p id="field-images-hint" className="text-xs text-muted">
-            JPEG・PNG・WebP、1枚{megabytes(limits.imageMaxBytes)}
-            まで。画面のスクリーンショットや商品の写真をお送りいただけます（位置情報などの撮影データは取り除いて保存します）。
-          </p>
-          {previews.length ? (
-            <ul className="flex gap-2" aria-label="選んだ画像">
-              {previews.map((p) => (
-                <li key={p.url}>
-                  <img src={p.url} alt={p.name} className="size-20 rounded-lg border border-line object-cover" />
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          <FieldError id="field-images-error" message={imageErrorText ?? undefined} />
-        </div>
+        <ContactImagesField
+          limits={limits}
+          error={errors.images}
+          imageError={imageError}
+          setImageError={setImageError}
+        />
 
         {/* The honeypot: hidden from people and screen readers alike; a bot that fills it is refused. */}
         <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">

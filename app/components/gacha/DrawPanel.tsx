@@ -120,6 +120,42 @@ export function DrawPanel(props: DrawPanelProps) {
   );
 }
 
+/** A visitor's way to draw: sign up (the usual first visit) or sign in, then back to this confirmation. */
+function VisitorDrawLinks({ count }: { count: number }) {
+  const location = useLocation();
+  // After signing in (or signing up) the visitor lands on this pack with this count's confirmation open.
+  const back = encodeURIComponent(`${location.pathname}?confirm=${count}`);
+  const signInHref = `/auth/sign_in?redirect=${back}`;
+  const signUpHref = `/auth/sign_up?redirect=${back}`;
+  return (
+    <div className="flex flex-col gap-2" data-testid="visitor-draw">
+      <p className="text-center text-sm text-muted">引くには会員登録（無料）またはログインが必要です。</p>
+      <div className="grid grid-cols-2 gap-2">
+        <ButtonLink
+          to={signUpHref}
+          size="lg"
+          fullWidth
+          // 16 px labels side by side: the deeper pink keeps white text at AA contrast.
+          className="!bg-primary-ink !px-2 !text-base hover:!bg-primary-dark"
+          data-testid="sign-up-to-draw"
+        >
+          会員登録して引く
+        </ButtonLink>
+        <ButtonLink
+          to={signInHref}
+          size="lg"
+          variant="secondary"
+          fullWidth
+          className="!px-2 !text-base"
+          data-testid="sign-in-to-draw"
+        >
+          ログインして引く
+        </ButtonLink>
+      </div>
+    </div>
+  );
+}
+
 function ConfirmDialog({
   gachaId,
   count,
@@ -140,7 +176,6 @@ function ConfirmDialog({
   const limited = selfLimitBlock(selfLimits, cost, after !== null && after < 0);
   const titleRef = useRef<HTMLHeadingElement>(null);
   const titleId = useId();
-  const location = useLocation();
   useEffect(() => {
     titleRef.current?.focus();
     const onKey = (event: KeyboardEvent) => {
@@ -149,10 +184,6 @@ function ConfirmDialog({
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose, submitting]);
-  // After signing in (or signing up) the visitor lands on this pack with this count's confirmation open.
-  const back = encodeURIComponent(`${location.pathname}?confirm=${count}`);
-  const signInHref = `/auth/sign_in?redirect=${back}`;
-  const signUpHref = `/auth/sign_up?redirect=${back}`;
   return (
     <div
       className="fixed inset-0 z-overlay flex items-end justify-center bg-ink/60 p-0 sm:items-center sm:p-4"
@@ -198,31 +229,7 @@ function ConfirmDialog({
         <div className="mt-5 flex flex-col gap-2">
           {balance === null ? (
             // A visitor new to the shop signs up from here (the first visit is the usual case); a member signs in.
-            <div className="flex flex-col gap-2" data-testid="visitor-draw">
-              <p className="text-center text-sm text-muted">引くには会員登録（無料）またはログインが必要です。</p>
-              <div className="grid grid-cols-2 gap-2">
-                <ButtonLink
-                  to={signUpHref}
-                  size="lg"
-                  fullWidth
-                  // 16 px labels side by side: the deeper pink keeps white text at AA contrast.
-                  className="!bg-primary-ink !px-2 !text-base hover:!bg-primary-dark"
-                  data-testid="sign-up-to-draw"
-                >
-                  会員登録して引く
-                </ButtonLink>
-                <ButtonLink
-                  to={signInHref}
-                  size="lg"
-                  variant="secondary"
-                  fullWidth
-                  className="!px-2 !text-base"
-                  data-testid="sign-in-to-draw"
-                >
-                  ログインして引く
-                </ButtonLink>
-              </div>
-            </div>
+            <VisitorDrawLinks count={count} />
           ) : staff ? (
             <p className="rounded-xl bg-canvas p-3 text-center text-sm">スタッフアカウントではガチャを引けません。</p>
           ) : limited ? (

@@ -10,6 +10,7 @@ import { formatCoins, formatYen } from '~/lib/numbers';
 import { drawOptionLabel } from '~/components/gacha/labels';
 import { packDrawPath, withDrawContext } from '~/lib/draw-context';
 import type { CarriedDraw, PaymentMethodOption, WalletView } from './types';
+import { CoinPackOption } from './CoinPackOption';
 
 /** Said near the choice, and again on the confirmation, when another pack would end the 初回限定 offer. */
 export const FIRST_PURCHASE_WARNING =
@@ -211,6 +212,44 @@ export interface CoinPackPickerProps {
   shortfall?: number;
 }
 
+/** お支払い方法: one radio per method the shop offers, the chosen one carried to the checkout's address. */
+function PaymentMethodChoices({
+  methods,
+  chosen,
+  onChoose,
+}: {
+  methods: PaymentMethodOption[];
+  chosen: string | null;
+  onChoose: (method: string) => void;
+}) {
+  return (
+    <fieldset className="flex flex-col gap-2">
+      <legend className="mb-3 text-lg font-black">お支払い方法</legend>
+      {methods.map((m) => (
+        <label
+          key={m.method}
+          className="flex min-h-14 cursor-pointer items-center gap-3 rounded-xl border-2 border-line bg-white px-4 py-2.5 has-checked:border-primary-ink has-checked:bg-primary-soft"
+          data-testid="payment-method"
+        >
+          <input
+            type="radio"
+            name="method"
+            value={m.method}
+            required
+            defaultChecked={chosen === m.method}
+            onChange={() => onChoose(m.method)}
+            className="size-5 shrink-0 accent-primary-ink"
+          />
+          <span className="flex min-w-0 flex-col">
+            <span className="text-sm font-bold">{m.label}</span>
+            <span className="text-xs text-muted">{m.note}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 /**
  * Plan cards and payment methods; 「購入手続きへ」 opens /shop/checkout/{method}?pack={id}. Without
  * JavaScript the form is a GET of /shop, whose loader redirects there.
@@ -267,84 +306,19 @@ export function CoinPackPicker({
       <fieldset className="flex flex-col gap-3">
         <legend className="mb-3 text-lg font-black">コインパックを選ぶ</legend>
         <ul className="grid grid-cols-2 gap-2.5 sm:grid-cols-3 lg:grid-cols-4">
-          {packs.map((p) => {
-            const disabled = !choosable(p);
-            const reason =
-              p.unavailableReason ?? (p.priceJpy > remainingJpy ? '今月の上限を超えるため選べません' : null);
-            const featured = p.id === firstOffer?.id;
-            const coversDraw = draw !== null && shortfall > 0 && !disabled && p.totalCoins >= shortfall;
-            return (
-              <li key={p.id} className={`flex ${featured ? 'col-span-2' : ''}`}>
-                <label
-                  className={`relative flex w-full flex-col gap-1 rounded-2xl border-2 p-3 pt-4 shadow-sm transition-colors has-focus-visible:outline-3 has-focus-visible:outline-primary has-focus-visible:outline-offset-2 ${
-                    disabled
-                      ? 'cursor-not-allowed border-line bg-white opacity-60'
-                      : featured
-                        ? 'cursor-pointer border-primary-ink bg-gradient-to-br from-primary-soft to-amber-50 ring-2 ring-primary/30 hover:border-primary-dark has-checked:ring-4'
-                        : 'cursor-pointer border-line bg-white hover:border-primary has-checked:border-primary-ink has-checked:bg-primary-soft'
-                  }`}
-                  data-testid="coin-pack"
-                  data-pack-id={p.id}
-                  data-featured={featured || undefined}
-                >
-                  <input
-                    type="radio"
-                    name="pack"
-                    value={p.id}
-                    required
-                    disabled={disabled}
-                    checked={pack === p.id}
-                    onChange={() => setPack(p.id)}
-                    className="peer sr-only"
-                  />
-                  {p.badge && <PackBadge badge={p.badge} />}
-                  {featured && (
-                    <span className="text-xs font-black text-primary-dark">
-                      はじめてのご購入1回だけ選べるお得なプラン
-                    </span>
-                  )}
-                  <span className="flex items-center gap-1 text-xl font-black leading-tight">
-                    <CoinIcon className="size-5 shrink-0 text-coin" />
-                    {formatCoins(p.paidCoins)}
-                    <span className="text-xs">コイン</span>
-                  </span>
-                  <span className="flex flex-wrap gap-1 text-xs font-bold">
-                    {p.bonusCoins > 0 && (
-                      <span className="rounded bg-amber-50 px-1.5 py-0.5 text-amber-900">
-                        +{formatCoins(p.bonusCoins)}ボーナス
-                      </span>
-                    )}
-                    {p.rankBonusCoins > 0 && (
-                      <span className="rounded bg-violet-50 px-1.5 py-0.5 text-violet-800">
-                        +{formatCoins(p.rankBonusCoins)}ランク
-                      </span>
-                    )}
-                  </span>
-                  {p.totalCoins !== p.paidCoins && (
-                    <span className="text-xs text-muted">合計 {formatCoins(p.totalCoins)}コイン</span>
-                  )}
-                  <span className="mt-auto pt-1 text-lg font-black text-primary-dark">
-                    {formatYen(p.priceJpy)}
-                    <span className="text-xs font-bold text-muted">（税込）</span>
-                  </span>
-                  {coversDraw && (
-                    <span className="text-xs font-bold text-emerald-800">{`${drawOptionLabel(draw.count)}に足ります`}</span>
-                  )}
-                  {reason && (
-                    <span className="text-xs font-bold text-muted" data-testid="pack-unavailable">
-                      {reason}
-                    </span>
-                  )}
-                  <span
-                    aria-hidden="true"
-                    className="absolute top-2 right-2 hidden size-5 items-center justify-center rounded-full bg-primary-ink text-xs text-white peer-checked:flex"
-                  >
-                    ✓
-                  </span>
-                </label>
-              </li>
-            );
-          })}
+          {packs.map((p) => (
+            <CoinPackOption
+              key={p.id}
+              pack={p}
+              checked={pack === p.id}
+              onChoose={() => setPack(p.id)}
+              choosable={choosable(p)}
+              remainingJpy={remainingJpy}
+              featured={p.id === firstOffer?.id}
+              draw={draw}
+              shortfall={shortfall}
+            />
+          ))}
         </ul>
         {/* Right under the plans, where the member has just tapped (announced when it appears). */}
         <div aria-live="polite">
@@ -369,30 +343,7 @@ export function CoinPackPicker({
         </div>
       </fieldset>
 
-      <fieldset className="flex flex-col gap-2">
-        <legend className="mb-3 text-lg font-black">お支払い方法</legend>
-        {methods.map((m) => (
-          <label
-            key={m.method}
-            className="flex min-h-14 cursor-pointer items-center gap-3 rounded-xl border-2 border-line bg-white px-4 py-2.5 has-checked:border-primary-ink has-checked:bg-primary-soft"
-            data-testid="payment-method"
-          >
-            <input
-              type="radio"
-              name="method"
-              value={m.method}
-              required
-              defaultChecked={method === m.method}
-              onChange={() => setMethod(m.method)}
-              className="size-5 shrink-0 accent-primary-ink"
-            />
-            <span className="flex min-w-0 flex-col">
-              <span className="text-sm font-bold">{m.label}</span>
-              <span className="text-xs text-muted">{m.note}</span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
+      <PaymentMethodChoices methods={methods} chosen={method} onChoose={setMethod} />
 
       <div className="flex flex-col gap-2 rounded-2xl bg-white p-4 shadow-sm md:sticky md:bottom-4">
         <p className="text-sm" aria-live="polite" data-testid="purchase-summary">
@@ -437,21 +388,5 @@ export function CoinPackPicker({
         )}
       </div>
     </Form>
-  );
-}
-
-const BADGE_TONE: Record<string, string> = {
-  初回限定: 'bg-primary-ink text-white',
-  人気: 'bg-amber-500 text-ink',
-  おすすめ: 'bg-violet-700 text-white',
-};
-
-function PackBadge({ badge }: { badge: string }) {
-  return (
-    <span
-      className={`absolute -top-2.5 left-2 rounded-full px-2 py-0.5 text-xs font-black shadow-sm ${BADGE_TONE[badge] ?? 'bg-ink text-white'}`}
-    >
-      {badge}
-    </span>
   );
 }

@@ -47,36 +47,12 @@ function Radio(props: {
   );
 }
 
-function ComposeForm({
-  genres,
-  ranks,
-  formKey,
-  maxCoinsPerMember,
-}: Pick<Route.ComponentProps['loaderData'], 'genres' | 'ranks' | 'maxCoinsPerMember'> & { formKey: string }) {
-  const answer = useActionData<MailAdminActionData>();
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formData?.get('form') === 'compose';
-  const intent = navigation.formData?.get('intent');
+/** 送り先: a broadcast to a segment (judged when it is sent), or one member. */
+function MailAudience({ genres, ranks }: Pick<Route.ComponentProps['loaderData'], 'genres' | 'ranks'>) {
   const [audience, setAudience] = useState('broadcast');
   const [segment, setSegment] = useState('all');
-  const [timing, setTiming] = useState('now');
-  // The confirmation opens with each answer that carries figures, and closes on any other answer.
-  const [confirming, setConfirming] = useState(() => Boolean(answer?.confirm));
-  useEffect(() => setConfirming(Boolean(answer?.confirm)), [answer]);
-  const confirm = answer?.form === 'compose' ? answer.confirm : undefined;
   return (
-    <Form
-      method="post"
-      className="flex flex-col gap-3 rounded-xl bg-white p-4 shadow-sm"
-      aria-labelledby="compose-title"
-      // A changed form no longer matches the figures confirmed.
-      onChange={() => setConfirming(false)}
-    >
-      <h2 id="compose-title" className="text-base font-bold">
-        メールを作成
-      </h2>
-      <input type="hidden" name="form" value="compose" />
-      <input type="hidden" name="key" value={formKey} />
+    <>
       <fieldset className="flex flex-wrap gap-4 text-sm">
         <legend className={label}>送り先</legend>
         <Radio name="audience" value="broadcast" current={audience} onPick={setAudience}>
@@ -144,6 +120,39 @@ function ComposeForm({
           <input id="mail-member" name="member" className={inputClass} autoComplete="off" />
         </label>
       )}
+    </>
+  );
+}
+
+function ComposeForm({
+  genres,
+  ranks,
+  formKey,
+  maxCoinsPerMember,
+}: Pick<Route.ComponentProps['loaderData'], 'genres' | 'ranks' | 'maxCoinsPerMember'> & { formKey: string }) {
+  const answer = useActionData<MailAdminActionData>();
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('form') === 'compose';
+  const intent = navigation.formData?.get('intent');
+  const [timing, setTiming] = useState('now');
+  // The confirmation opens with each answer that carries figures, and closes on any other answer.
+  const [confirming, setConfirming] = useState(() => Boolean(answer?.confirm));
+  useEffect(() => setConfirming(Boolean(answer?.confirm)), [answer]);
+  const confirm = answer?.form === 'compose' ? answer.confirm : undefined;
+  return (
+    <Form
+      method="post"
+      className="flex flex-col gap-3 rounded-xl bg-white p-4 shadow-sm"
+      aria-labelledby="compose-title"
+      // A changed form no longer matches the figures confirmed.
+      onChange={() => setConfirming(false)}
+    >
+      <h2 id="compose-title" className="text-base font-bold">
+        メールを作成
+      </h2>
+      <input type="hidden" name="form" value="compose" />
+      <input type="hidden" name="key" value={formKey} />
+      <MailAudience genres={genres} ranks={ranks} />
       <label className={label} htmlFor="mail-subject">
         件名（{MAIL_LIMITS.subject}文字以内）
         <input id="mail-subject" name="subject" required maxLength={MAIL_LIMITS.subject} className={inputClass} />

@@ -36,6 +36,37 @@ const KEPT = [
   '管理画面とコマンドライン、定期処理',
 ];
 
+/** The shop's state now: in maintenance with its notice and planned end, or open; and who switched it last. */
+function MaintenanceState({ state }: { state: Route.ComponentProps['loaderData']['state'] }) {
+  return (
+    <section
+      aria-labelledby="maintenance-now"
+      className={`mt-6 rounded-2xl border p-5 ${state.on ? 'border-amber-400 bg-amber-50' : 'border-line bg-white'}`}
+    >
+      <h2 id="maintenance-now" className="text-lg font-bold">
+        現在の状態：{state.on ? 'メンテナンス中' : '通常営業'}
+      </h2>
+      {state.on ? (
+        <dl className="mt-2 grid gap-1 text-sm">
+          <div>
+            <dt className="inline font-bold">お知らせ文：</dt>
+            <dd className="inline">{state.message}</dd>
+          </div>
+          <div>
+            <dt className="inline font-bold">終了予定：</dt>
+            <dd className="inline">{state.endsAtText ? `${state.endsAtText}（日本時間）` : '未定'}</dd>
+          </div>
+        </dl>
+      ) : null}
+      {state.changedBy ? (
+        <p className="mt-2 text-xs text-muted">
+          最後の切り替え：{state.changedAtText}（日本時間）・{state.changedBy}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
 export default function MaintenancePage({ loaderData, actionData }: Route.ComponentProps) {
   const answer = actionData as MaintenanceActionData | undefined;
   const navigation = useNavigation();
@@ -50,31 +81,7 @@ export default function MaintenancePage({ loaderData, actionData }: Route.Compon
         メンテナンス中は、会員のページの上部にお知らせが表示され、次の操作を受け付けません（閲覧はできます）。管理画面はいつもどおり使えます。
       </p>
 
-      <section
-        aria-labelledby="maintenance-now"
-        className={`mt-6 rounded-2xl border p-5 ${state.on ? 'border-amber-400 bg-amber-50' : 'border-line bg-white'}`}
-      >
-        <h2 id="maintenance-now" className="text-lg font-bold">
-          現在の状態：{state.on ? 'メンテナンス中' : '通常営業'}
-        </h2>
-        {state.on ? (
-          <dl className="mt-2 grid gap-1 text-sm">
-            <div>
-              <dt className="inline font-bold">お知らせ文：</dt>
-              <dd className="inline">{state.message}</dd>
-            </div>
-            <div>
-              <dt className="inline font-bold">終了予定：</dt>
-              <dd className="inline">{state.endsAtText ? `${state.endsAtText}（日本時間）` : '未定'}</dd>
-            </div>
-          </dl>
-        ) : null}
-        {state.changedBy ? (
-          <p className="mt-2 text-xs text-muted">
-            最後の切り替え：{state.changedAtText}（日本時間）・{state.changedBy}
-          </p>
-        ) : null}
-      </section>
+      <MaintenanceState state={state} />
 
       {answer?.ok ? (
         <p role="status" className="mt-4 rounded-lg bg-green-50 p-3 text-sm font-bold text-green-800">

@@ -41,6 +41,67 @@ const EXPLAIN: Record<Decision, string> = {
 
 const input = 'mt-1 block w-full rounded-lg border border-line bg-white p-2 text-sm font-normal';
 
+/** One signal: its kind and state, its evidence, the members it names, and the decisions left to take. */
+function SignalCard({
+  signal: s,
+  canDecide,
+  onAsk,
+}: {
+  signal: Route.ComponentProps['loaderData']['items'][number];
+  canDecide: boolean;
+  onAsk: (decision: Decision) => void;
+}) {
+  return (
+    <li className="rounded-2xl border border-line bg-white p-4 text-sm">
+      <p className="flex flex-wrap items-center gap-2">
+        <span className="rounded bg-slate-100 px-2 py-0.5 text-xs font-bold">{s.kindLabel}</span>
+        <span
+          className={`rounded px-2 py-0.5 text-xs font-bold ${s.status === 'open' ? 'bg-red-700 text-white' : 'bg-slate-100'}`}
+        >
+          {s.statusLabel}
+        </span>
+      </p>
+      <p className="mt-2 text-base font-bold">{s.text}</p>
+      {s.detail ? <p className="mt-1 break-all text-xs text-muted">{s.detail}</p> : null}
+      <p className="mt-1">
+        会員：
+        <MemberTag tag={s.member.tag} memberId={s.member.id} /> <span className="text-muted">{s.member.email}</span>
+      </p>
+      {s.others.length > 0 ? (
+        <p className="mt-1">
+          ほかのアカウント：
+          {s.others.map((o, i) => (
+            <span key={o.id}>
+              {i > 0 ? '、' : ''}
+              <MemberTag tag={o.tag} memberId={o.id} />
+            </span>
+          ))}
+        </p>
+      ) : null}
+      <p className="mt-1 text-xs text-muted">
+        初回検知：{formatStaffDateTime(s.firstSeen)}・最終検知：{formatStaffDateTime(s.lastSeen)}
+        {s.decidedAt ? `・判断：${s.decidedLabel ?? ''}（${formatStaffDateTime(s.decidedAt)}）` : ''}
+        {s.decisionNote ? `・理由：${s.decisionNote}` : ''}
+      </p>
+      {canDecide && (s.status === 'open' || s.status === 'held') ? (
+        <div className="mt-3 flex flex-wrap gap-3">
+          <Button variant="secondary" onClick={() => onAsk('clear')}>
+            問題なし
+          </Button>
+          {s.status === 'open' ? (
+            <Button variant="secondary" onClick={() => onAsk('hold')}>
+              購入・発送を停止
+            </Button>
+          ) : null}
+          <Button variant="danger" onClick={() => onAsk('ban')}>
+            利用停止
+          </Button>
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
 export default function SignalsPage({ loaderData }: Route.ComponentProps) {
   const { items, kinds, statuses, filter, error, canDecide, nextHref } = loaderData;
   const answer = useActionData<SignalActionData>();
@@ -110,54 +171,12 @@ export default function SignalsPage({ loaderData }: Route.ComponentProps) {
       ) : (
         <ul className="mt-4 flex flex-col gap-3">
           {items.map((s) => (
-            <li key={s.id} className="rounded-2xl border border-line bg-white p-4 text-sm">
-              <p className="flex flex-wrap items-center gap-2">
-                <span className="rounded bg-slate-100 px-2 py-0.5 text-xs font-bold">{s.kindLabel}</span>
-                <span
-                  className={`rounded px-2 py-0.5 text-xs font-bold ${s.status === 'open' ? 'bg-red-700 text-white' : 'bg-slate-100'}`}
-                >
-                  {s.statusLabel}
-                </span>
-              </p>
-              <p className="mt-2 text-base font-bold">{s.text}</p>
-              {s.detail ? <p className="mt-1 break-all text-xs text-muted">{s.detail}</p> : null}
-              <p className="mt-1">
-                会員：
-                <MemberTag tag={s.member.tag} memberId={s.member.id} />{' '}
-                <span className="text-muted">{s.member.email}</span>
-              </p>
-              {s.others.length > 0 ? (
-                <p className="mt-1">
-                  ほかのアカウント：
-                  {s.others.map((o, i) => (
-                    <span key={o.id}>
-                      {i > 0 ? '、' : ''}
-                      <MemberTag tag={o.tag} memberId={o.id} />
-                    </span>
-                  ))}
-                </p>
-              ) : null}
-              <p className="mt-1 text-xs text-muted">
-                初回検知：{formatStaffDateTime(s.firstSeen)}・最終検知：{formatStaffDateTime(s.lastSeen)}
-                {s.decidedAt ? `・判断：${s.decidedLabel ?? ''}（${formatStaffDateTime(s.decidedAt)}）` : ''}
-                {s.decisionNote ? `・理由：${s.decisionNote}` : ''}
-              </p>
-              {canDecide && (s.status === 'open' || s.status === 'held') ? (
-                <div className="mt-3 flex flex-wrap gap-3">
-                  <Button variant="secondary" onClick={() => setAsking({ id: s.id, decision: 'clear' })}>
-                    問題なし
-                  </Button>
-                  {s.status === 'open' ? (
-                    <Button variant="secondary" onClick={() => setAsking({ id: s.id, decision: 'hold' })}>
-                      購入・発送を停止
-                    </Button>
-                  ) : null}
-                  <Button variant="danger" onClick={() => setAsking({ id: s.id, decision: 'ban' })}>
-                    利用停止
-                  </Button>
-                </div>
-              ) : null}
-            </li>
+            <SignalCard
+              key={s.id}
+              signal={s}
+              canDecide={canDecide}
+              onAsk={(decision) => setAsking({ id: s.id, decision })}
+            />
           ))}
         </ul>
       )}

@@ -87,6 +87,69 @@ function RoleSelect({
   );
 }
 
+type LoaderData = Route.ComponentProps['loaderData'];
+
+/** One staff member: role and second factor, and (for someone else) the form that changes their access. */
+function StaffMemberCard({
+  member: s,
+  isMe,
+  permissions,
+  canAskForAdmin,
+  answer,
+  busy,
+  onRevoke,
+}: {
+  member: LoaderData['staff'][number];
+  isMe: boolean;
+  permissions: LoaderData['permissions'];
+  canAskForAdmin: boolean;
+  answer: StaffActionData | undefined;
+  busy: (intent: string, id?: string) => boolean;
+  onRevoke: () => void;
+}) {
+  return (
+    <li className="rounded-2xl border border-line bg-white p-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <p className="font-bold break-all">
+          {s.email} <span className="text-sm font-normal text-muted">（{s.name}）</span>
+        </p>
+        <p className="text-sm">
+          <span className="rounded bg-slate-100 px-2 py-0.5 font-bold">{s.roleLabel}</span>{' '}
+          {s.twoFactorEnabled ? (
+            <span className="text-green-800">二段階認証 設定済み</span>
+          ) : (
+            <span className="font-bold text-danger">二段階認証 未設定（管理画面を開けません）</span>
+          )}
+        </p>
+      </div>
+      {isMe ? (
+        <p className="mt-2 text-sm text-muted">あなたのアカウントです。自分の権限は変更できません。</p>
+      ) : s.locked ? (
+        <p className="mt-2 text-sm text-muted">{s.locked}</p>
+      ) : (
+        <details className="mt-2">
+          <summary className="cursor-pointer text-sm font-bold underline">権限を変更・スタッフから外す</summary>
+          <Form method="post" className="mt-3 grid gap-3">
+            <input type="hidden" name="intent" value="access" />
+            <input type="hidden" name="id" value={s.id} />
+            <FormAnswer answer={answer} form={s.id} />
+            <RoleSelect defaultValue={s.role} id={`role-${s.id}`} canAskForAdmin={canAskForAdmin} />
+            <PermissionBoxes all={permissions} checked={s.permissions} idPrefix={`perm-${s.id}`} />
+            <div className="flex flex-wrap gap-3">
+              <Button type="submit" loading={busy('access', s.id)}>
+                変更を保存
+              </Button>
+              <Button variant="danger" onClick={onRevoke}>
+                スタッフから外す
+              </Button>
+            </div>
+          </Form>
+        </details>
+      )}
+    </li>
+  );
+}
+
 export default function StaffPage({ loaderData }: Route.ComponentProps) {
   const answer = useActionData<StaffActionData>();
   const navigation = useNavigation();
@@ -121,45 +184,16 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
         </h2>
         <ul className="mt-3 grid gap-3">
           {staff.map((s) => (
-            <li key={s.id} className="rounded-2xl border border-line bg-white p-4">
-              <div className="flex flex-wrap items-baseline justify-between gap-2">
-                <p className="font-bold break-all">
-                  {s.email} <span className="text-sm font-normal text-muted">（{s.name}）</span>
-                </p>
-                <p className="text-sm">
-                  <span className="rounded bg-slate-100 px-2 py-0.5 font-bold">{s.roleLabel}</span>{' '}
-                  {s.twoFactorEnabled ? (
-                    <span className="text-green-800">二段階認証 設定済み</span>
-                  ) : (
-                    <span className="font-bold text-danger">二段階認証 未設定（管理画面を開けません）</span>
-                  )}
-                </p>
-              </div>
-              {s.id === me ? (
-                <p className="mt-2 text-sm text-muted">あなたのアカウントです。自分の権限は変更できません。</p>
-              ) : s.locked ? (
-                <p className="mt-2 text-sm text-muted">{s.locked}</p>
-              ) : (
-                <details className="mt-2">
-                  <summary className="cursor-pointer text-sm font-bold underline">権限を変更・スタッフから外す</summary>
-                  <Form method="post" className="mt-3 grid gap-3">
-                    <input type="hidden" name="intent" value="access" />
-                    <input type="hidden" name="id" value={s.id} />
-                    <FormAnswer answer={answer} form={s.id} />
-                    <RoleSelect defaultValue={s.role} id={`role-${s.id}`} canAskForAdmin={canAskForAdmin} />
-                    <PermissionBoxes all={permissions} checked={s.permissions} idPrefix={`perm-${s.id}`} />
-                    <div className="flex flex-wrap gap-3">
-                      <Button type="submit" loading={busy('access', s.id)}>
-                        変更を保存
-                      </Button>
-                      <Button variant="danger" onClick={() => setRevoking({ id: s.id, email: s.email })}>
-                        スタッフから外す
-                      </Button>
-                    </div>
-                  </Form>
-                </details>
-              )}
-            </li>
+            <StaffMemberCard
+              key={s.id}
+              member={s}
+              isMe={s.id === me}
+              permissions={permissions}
+              canAskForAdmin={canAskForAdmin}
+              answer={answer}
+              busy={busy}
+              onRevoke={() => setRevoking({ id: s.id, email: s.email })}
+            />
           ))}
         </ul>
       </section>

@@ -8,15 +8,18 @@ import { useLocation } from 'react-router';
 import { rememberGachaOrigin } from '~/lib/analytics';
 import type { Route } from './+types/detail';
 import { shopRequestContext } from '#server/context';
-import { Image } from '~/components/Image';
 import { AppLink } from '~/components/AppLink';
 import { Container } from '~/components/PageFrame';
 import { notFound } from '~/lib/not-found';
 import { formatCoins } from '~/lib/numbers';
-import { formatMemberDateTime } from '#modules/kernel/dates';
 import { drawAction, type DrawActionData } from '~/controllers/draw-action.server';
 import { useLiveRemaining } from '~/lib/use-live-remaining';
 import { DrawPanel } from '~/components/gacha/DrawPanel';
+import { MobileDrawBar } from '~/components/gacha/MobileDrawBar';
+import { PackCounts } from '~/components/gacha/PackCounts';
+import { PackClosedNotice, PackHero } from '~/components/gacha/PackHero';
+import { PackBreadcrumb } from '~/components/gacha/PackBreadcrumb';
+import { PackNotes } from '~/components/gacha/PackNotes';
 import { TierLineup } from '~/components/gacha/TierLineup';
 import { KiribanCounter } from '~/components/gacha/KiribanCounter';
 import { FairnessProof, PrizeDisclosure } from '~/components/gacha/PackDisclosure';
@@ -115,7 +118,6 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
   );
   const onSale = pack.status === 'on_sale' && !live.soldOut && live.remaining > 0;
   const drawn = pack.totalLots - live.remaining;
-  const ratio = pack.totalLots > 0 ? live.remaining / pack.totalLots : 0;
   const error = (actionData as DrawActionData | undefined)?.error ?? null;
   const lastOne = pack.tiers.find((t) => t.isLastOne);
   const kiribanNumbers = pack.tiers.flatMap((t) => t.kiribanAt ?? []);
@@ -169,81 +171,14 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
           </a>
         </p>
       ) : null}
-      <nav aria-label="パンくずリスト" className="text-xs text-muted">
-        <ol className="flex flex-wrap items-center gap-1">
-          <li>
-            <AppLink to="/" className="hover:underline">
-              トップ
-            </AppLink>
-          </li>
-          <li aria-hidden="true">›</li>
-          <li>
-            <AppLink to={`/gacha/${pack.genreId}`} className="hover:underline">
-              {genreName}
-            </AppLink>
-          </li>
-          <li aria-hidden="true">›</li>
-          <li aria-current="page" className="line-clamp-1 text-ink">
-            {pack.title}
-          </li>
-        </ol>
-      </nav>
+      <PackBreadcrumb genreId={pack.genreId} genreName={genreName} title={pack.title} />
       <div className="grid gap-5 md:grid-cols-2">
-        <div className="relative self-start overflow-hidden rounded-2xl bg-white shadow-sm">
-          <Image
-            src={pack.imagePath}
-            alt={pack.title}
-            width={1200}
-            height={900}
-            sizes="(min-width: 768px) 50vw, 100vw"
-            priority
-            className="aspect-[4/3] h-auto w-full object-cover"
-          />
-          {closed && (
-            <div className="absolute inset-0 flex items-center justify-center bg-black/55" data-testid="sold-out-mark">
-              <span className="-rotate-6 rounded-lg border-4 border-white px-4 py-1.5 text-center text-2xl font-black tracking-widest text-white sm:text-3xl">
-                {closed === 'sold_out' ? 'SOLD OUT' : 'CLOSED'}
-                <span className="block text-sm tracking-normal">{closed === 'sold_out' ? '完売' : '販売終了'}</span>
-              </span>
-            </div>
-          )}
-          {headline && (
-            <div
-              className="absolute bottom-2 z-[1] left-2 right-2 flex items-center gap-2 rounded-xl bg-black/70 p-2 text-white"
-              data-testid="hero-headline"
-            >
-              <Image
-                src={headline.cardImagePath}
-                alt=""
-                width={48}
-                height={67}
-                className="h-[67px] w-12 shrink-0 rounded object-cover"
-              />
-              <p className="min-w-0 text-xs leading-snug">
-                <span className="font-bold">目玉賞品</span>
-                <span className="block truncate text-sm font-black">
-                  {headline.label} {headline.cardName}
-                </span>
-              </p>
-            </div>
-          )}
-        </div>
+        <PackHero imagePath={pack.imagePath} title={pack.title} closed={closed} headline={headline} />
         <section className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm" aria-labelledby="pack-title">
           <h1 id="pack-title" className="text-xl font-black leading-snug">
             {pack.title}
           </h1>
-          {closed && (
-            <p
-              className="rounded-xl bg-slate-800 px-4 py-3 text-sm font-bold text-white"
-              role="status"
-              data-testid="sold-out-notice"
-            >
-              {closed === 'sold_out' ? '完売しました。' : '販売を終了しました。'}
-              <span className="font-normal">
-                このオリパはもう引けません。{pack.revealed ? '中身の検証は下の「公平性の証明」でできます。' : ''}
-              </span>
-            </p>
-          )}
+          {closed && <PackClosedNotice closed={closed} revealed={pack.revealed} />}
           {pack.description && <p className="text-sm text-muted">{pack.description}</p>}
           <p className="text-2xl font-black text-primary-ink" data-testid="pack-price">
             {formatCoins(pack.pricePerDraw)}
@@ -255,65 +190,18 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             returnRate={packDisclosure(pack.tiers, pack.pricePerDraw, pack.totalLots).returnRate}
             closed={closed !== null}
           />
-          <dl className="grid grid-cols-3 gap-2 text-center" aria-live="polite">
-            {[
-              ['総口数', pack.totalLots, 'total'],
-              ['残り口数', live.remaining, 'remaining'],
-              ['消化口数', drawn, 'drawn'],
-            ].map(([label, value, id]) => (
-              <div key={id} className="rounded-xl bg-canvas py-2">
-                <dt className="text-xs text-muted">{label}</dt>
-                <dd className="text-base font-black" data-testid={`pack-${id}`}>
-                  {formatCoins(value as number)}
-                </dd>
-              </div>
-            ))}
-          </dl>
-          <div
-            className="h-2 overflow-hidden rounded-full bg-canvas"
-            role="progressbar"
-            aria-label="残り口数"
-            aria-valuemin={0}
-            aria-valuemax={pack.totalLots}
-            aria-valuenow={live.remaining}
-          >
-            <div
-              className={`h-full rounded-full transition-[width] duration-500 ${ratio < 0.2 ? 'bg-red-500' : 'bg-primary'}`}
-              style={{ width: `${Math.round(ratio * 100)}%` }}
-            />
-          </div>
-          <ul className="flex flex-wrap gap-2 text-xs text-muted">
-            {closed && (
-              <li className="rounded-full bg-slate-800 px-2.5 py-1 font-bold text-white">
-                {closed === 'sold_out' ? '完売' : '販売終了'}
-              </li>
-            )}
-            {lastOne && (
-              <li className="rounded-full border border-primary-ink bg-white px-2.5 py-1 font-bold text-primary-ink">
-                ラストワン賞あり
-              </li>
-            )}
-            {pack.perMemberLimit && (
-              <li className="rounded-full bg-canvas px-2.5 py-1">
-                お一人様{formatCoins(pack.perMemberLimit)}口まで
-                {loaderData.limitLeft !== null ? `（あと${formatCoins(loaderData.limitLeft)}口）` : ''}
-              </li>
-            )}
-            {loaderData.minRankName && (
-              <li className="rounded-full bg-canvas px-2.5 py-1">{loaderData.minRankName}ランク以上限定</li>
-            )}
-            {pack.saleEndsAt && (
-              <li className="rounded-full bg-canvas px-2.5 py-1">販売終了 {formatMemberDateTime(pack.saleEndsAt)}</li>
-            )}
-            {kiribanNumbers.length > 0 && (
-              <li className="rounded-full border border-amber-600 bg-white px-2.5 py-1 font-bold text-amber-900">
-                キリ番賞あり
-              </li>
-            )}
-            {live.live && !closed && (
-              <li className="rounded-full bg-emerald-50 px-2.5 py-1 text-emerald-800">残り口数をリアルタイム表示中</li>
-            )}
-          </ul>
+          <PackCounts
+            totalLots={pack.totalLots}
+            remaining={live.remaining}
+            closed={closed}
+            hasLastOne={Boolean(lastOne)}
+            hasKiriban={kiribanNumbers.length > 0}
+            perMemberLimit={pack.perMemberLimit}
+            limitLeft={loaderData.limitLeft}
+            minRankName={loaderData.minRankName}
+            saleEndsAt={pack.saleEndsAt}
+            streaming={live.live}
+          />
           <KiribanCounter numbers={kiribanNumbers} sold={drawn} closed={closed !== null} />
           {loaderData.balance !== null && (
             <p className="text-sm">
@@ -340,39 +228,14 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
       ) : null}
       <PrizeDisclosure pack={pack} odds={odds} remaining={live.remaining} />
       <FairnessProof pack={pack} reveal={loaderData.reveal} />
-      <section
-        aria-labelledby="notes"
-        className="rounded-2xl bg-white p-5 text-sm leading-relaxed text-muted shadow-sm"
-      >
-        <h2 id="notes" className="mb-2 text-base font-black text-ink">
-          注意事項
-        </h2>
-        <ul className="ml-5 list-disc space-y-1">
-          <li>ハズレはありません。すべての口にカードが入っています。</li>
-          <li>カードの状態は中古品のため、多少の傷や汚れがある場合があります。</li>
-          <li>画像はイメージです。実際の商品と異なる場合があります。</li>
-          <li>抽選後のキャンセル・返品はできません。</li>
-          <li>
-            獲得したカードは{loaderData.decisionDays}
-            日以内にコイン交換か発送用の保管を選べます。期限を過ぎると自動でコインに交換されます。保管したカードは獲得商品から発送を申し込めます。
-          </li>
-        </ul>
-      </section>
-      <div className="fixed inset-x-0 bottom-0 z-tabbar border-t border-line bg-white p-3 pb-safe md:hidden">
-        <p className="mb-2 flex justify-between text-xs text-muted">
-          <span>
-            <b className="text-primary-ink">{formatCoins(pack.pricePerDraw)}コイン</b> / 1回
-          </span>
-          {closed ? (
-            <b className="text-ink">{closed === 'sold_out' ? '完売：もう引けません' : '販売終了：もう引けません'}</b>
-          ) : (
-            <span>
-              残り {formatCoins(live.remaining)} / {formatCoins(pack.totalLots)}口
-            </span>
-          )}
-        </p>
-        <DrawPanel {...panel} compact />
-      </div>
+      <PackNotes decisionDays={loaderData.decisionDays} />
+      <MobileDrawBar
+        price={pack.pricePerDraw}
+        remaining={live.remaining}
+        totalLots={pack.totalLots}
+        closed={closed}
+        panel={panel}
+      />
     </Container>
   );
 }
