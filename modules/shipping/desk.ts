@@ -16,17 +16,9 @@ import { CARRIERS, checkTrackingNumber, CARRIER_CODES, type CarrierCode } from '
 import { notifyMember } from './notices';
 import { compensateIfLate } from './promise';
 import { SHIPPING_STATUS_LABELS, actionsFrom, type ShippingAction } from './request-states';
-import {
-  cancelLockedRequest,
-  itemViewOf,
-  liveItemsOf,
-  lockRequest,
-  moveRequest,
-  releaseItems,
-  requestViewOf,
-  type ShippingRequestView,
-  type ShippingRules,
-} from './requests';
+import { cancelLockedRequest, liveItemsOf, lockRequest, moveRequest, releaseItems } from './request-changes';
+import { itemViewOf, requestViewOf, type ShippingRequestView } from './request-views';
+import type { ShippingRules } from './requests';
 import { shippingRequestItems, shippingRequests, shippingStatuses, type ShippingStatus } from './schema';
 import {
   readShippedCsv,

@@ -97,28 +97,28 @@ export { MISSING_CARD_REASONS, SHIPPING_PAGE_PATHS, jstDateLabel, notifyMember, 
 export {
   FEE_REFUND_MIN_DAYS,
   SHIPPING_REFUSAL_CODES,
-  cancelShippingRequest,
-  createShippingRequest,
   describeShippingRequests,
   getShippingRequest,
   listShippingRequests,
-  quoteShippingRequest,
-  rekeyShippingRequests,
   shippingQuoteInputSchema,
   shippingRequestInputSchema,
   shippingRequestPositionSchema,
-  type ShippingEventView,
-  type ShippingItemView,
-  type ShippingQuote,
   type ShippingRefusalCode,
   type ShippingRequestInput,
   type ShippingRequestPage,
   type ShippingRequestRefusalCode,
-  type ShippingRequestSummary,
-  type ShippingRequestView,
   type ShippingRules,
-  type SubstituteCardView,
 } from './requests';
+export { cancelShippingRequest, rekeyShippingRequests } from './request-changes';
+export { createShippingRequest, quoteShippingRequest } from './new-requests';
+export type {
+  ShippingEventView,
+  ShippingItemView,
+  ShippingQuote,
+  ShippingRequestSummary,
+  ShippingRequestView,
+  SubstituteCardView,
+} from './request-views';
 export {
   missingCardReportSchema,
   reportMissingCard,

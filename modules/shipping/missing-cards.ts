@@ -10,7 +10,8 @@ import { compensatePrizeFromShipping, lockShippingPrize, shippingPrizeCards } fr
 import { prizeSubstitutes, reportPrizeCardGone } from '#modules/gacha';
 import { refuse, RefusalError, uuidSchema, type Refusal } from '#modules/kernel';
 import { MISSING_CARD_REASONS, notifyMember } from './notices';
-import { cancelLockedRequest, liveItemsOf, lockRequest, type ShippingRules } from './requests';
+import { cancelLockedRequest, liveItemsOf, lockRequest } from './request-changes';
+import type { ShippingRules } from './requests';
 import { missingCardConditions, shippingRequestItems, shippingSubstitutions } from './schema';
 import { recordEvent } from './timeline';
 
