@@ -14,12 +14,17 @@ export const SHIPPING_MAILS = [
   'shipping-canceled-by-shop',
   'shipping-converted',
   'shipping-compensated',
+] as const satisfies readonly MailTemplate[];
+export type ShippingMail = (typeof SHIPPING_MAILS)[number];
+
+/** A prize's own mails: the desk's substitute or compensation for a missing card, kept prizes' storage. */
+export const PRIZE_MAILS = [
   'shipping-card-substituted',
   'shipping-card-compensated',
   'prize-storage-reminder',
   'prize-storage-converted',
 ] as const satisfies readonly MailTemplate[];
-export type ShippingMail = (typeof SHIPPING_MAILS)[number];
+export type PrizeMail = (typeof PRIZE_MAILS)[number];
 
 export function shippingMailWords(template: ShippingMail, vars: Record<string, string>, site: SiteIdentity): MailWords {
   const url = (name: string) => httpUrl(template, name, vars[name]!);
@@ -140,6 +145,12 @@ export function shippingMailWords(template: ShippingMail, vars: Record<string, s
         ],
         ifNotYou: NOTICE_IF_NOT_YOU,
       };
+  }
+}
+
+export function prizeMailWords(template: PrizeMail, vars: Record<string, string>, site: SiteIdentity): MailWords {
+  const url = (name: string) => httpUrl(template, name, vars[name]!);
+  switch (template) {
     case 'shipping-card-substituted':
       return {
         subject: `【${site.name}】発送するカードの変更のお知らせ`,

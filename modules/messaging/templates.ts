@@ -6,7 +6,7 @@
 // shipping-mails.ts, notice-mails.ts (their shared pieces: mail-words.ts).
 import type { MailWords } from './mail-words';
 import { ACCOUNT_MAILS, accountMailWords } from './account-mails';
-import { SHIPPING_MAILS, shippingMailWords } from './shipping-mails';
+import { PRIZE_MAILS, prizeMailWords, SHIPPING_MAILS, shippingMailWords } from './shipping-mails';
 import { noticeMailWords } from './notice-mails';
 
 export type MailTemplate =
@@ -124,6 +124,7 @@ const isOneOf = <T extends string>(list: readonly T[], template: string): templa
 function mailWords(template: MailTemplate, vars: Record<string, string>, site: SiteIdentity): MailWords {
   if (isOneOf(ACCOUNT_MAILS, template)) return accountMailWords(template, vars, site);
   if (isOneOf(SHIPPING_MAILS, template)) return shippingMailWords(template, vars, site);
+  if (isOneOf(PRIZE_MAILS, template)) return prizeMailWords(template, vars, site);
   return noticeMailWords(template, vars, site);
 }
 
