@@ -154,7 +154,7 @@ async function sendSubstitute(
     requestId: row.id,
     note: input.noteForMember,
     now,
-    substitute: { stockCardId: stockCardId, minValue: prize.conversionValue },
+    substitute: { stockCardId, minValue: prize.conversionValue },
   });
   const substitute = gone.substitute!;
   await tx.insert(shippingSubstitutions).values({
