@@ -9,7 +9,8 @@ import { staffAccountOf } from '#modules/identity';
 import type { SiteIdentity } from '#modules/messaging';
 import { runAdminAction, type AdminRefusalCode, type AuditRecord, type Operator } from './audit';
 import { staffRoleRequests, type StaffRoleRequestKind, type StaffRoleRequestStatus } from './schema';
-import { applyStaffAccess, assertAnotherAdminRemains, createInvitation, lockStaffChanges } from './staff';
+import { applyStaffAccess, assertAnotherAdminRemains, lockStaffChanges } from './staff';
+import { createInvitation } from './staff-invitations';
 
 /** The longest note an admin may give when rejecting. */
 export const STAFF_REQUEST_NOTE_MAX = 200;

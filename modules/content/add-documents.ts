@@ -2,7 +2,7 @@
 // there yet, each starting its history at version 1.
 import type { Database } from '#db/client';
 import { contentDocuments } from './schema';
-import { addFirstVersions } from './versions';
+import { addFirstVersions } from './version-writes';
 
 /** A content document as the store keeps it (pages, special pages, banners). */
 export type ContentDocumentInput = typeof contentDocuments.$inferInsert;

@@ -28,34 +28,31 @@ export {
   CONTENT_STATUS_LABELS,
   CONTENT_TYPE_LABELS,
   EDITABLE_CONTENT_TYPES,
-  RESERVED_UID_SEGMENTS,
-  cancelSchedule,
-  checkContentDraft,
-  checkContentUid,
   contentStatusOf,
-  createDocument,
-  diffVersions,
   getDocumentForEditor,
   getVersion,
   listDocuments,
   listVersions,
-  publish,
-  publishScheduled,
-  rollback,
-  saveDraft,
-  schedule,
-  unpublish,
-  versionDiff,
-  versionText,
   type ContentDocumentSummary,
   type ContentDraft,
   type ContentEditorDocument,
   type ContentRefusalCode,
   type ContentStatus,
   type ContentVersion,
-  type DiffLine,
   type EditableContentType,
 } from './versions';
+export { RESERVED_UID_SEGMENTS, checkContentDraft, checkContentUid } from './version-checks';
+export {
+  cancelSchedule,
+  createDocument,
+  publish,
+  publishScheduled,
+  rollback,
+  saveDraft,
+  schedule,
+  unpublish,
+} from './version-writes';
+export { diffVersions, versionDiff, versionText, type DiffLine } from './version-diff';
 
 export { richTextFromMarkup } from './markup';
 export {
@@ -83,12 +80,9 @@ export { addDocuments, type ContentDocumentInput } from './add-documents';
 export { CONTENT_ERROR_CODES, ContentError, isContentError, type ContentErrorCode } from './errors';
 export { createPrismicSource, PRISMIC_RULES, type PrismicSource, type PrismicSourceOptions } from './prismic/source';
 export { PRISMIC_ROUTES, prismicLinkResolver, type PrismicBannerData } from './prismic/documents';
+export { MAX_BLOCKS, MAX_HTML_LENGTH, canonicalSpans, htmlToRichText } from './sanitize';
+export { escapeHtml, richTextToHtml } from './rich-text-html';
 export {
-  MAX_BLOCKS,
-  MAX_HTML_LENGTH,
-  canonicalSpans,
-  escapeHtml,
-  htmlToRichText,
   normaliseEmbed,
   normaliseImage,
   normaliseLink,
@@ -97,8 +91,7 @@ export {
   normaliseRichText,
   normaliseSlices,
   normaliseTable,
-  richTextToHtml,
-} from './sanitize';
+} from './normalise';
 export { markedSegments, safeImageUrl, type MarkedSegment, type Marks } from './render';
 export {
   EMBED_FRAME_ORIGINS,

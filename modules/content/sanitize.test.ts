@@ -4,14 +4,9 @@
 // trip for the editor; and the document normaliser's shapes.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import {
-  MAX_BLOCKS,
-  MAX_HTML_LENGTH,
-  htmlToRichText,
-  normaliseNoticeData,
-  normalisePageData,
-  richTextToHtml,
-} from './sanitize';
+import { MAX_BLOCKS, MAX_HTML_LENGTH, htmlToRichText } from './sanitize';
+import { normaliseNoticeData, normalisePageData } from './normalise';
+import { richTextToHtml } from './rich-text-html';
 import { safeLinkUrl, type RichText, type RichTextBlock } from './rich-text';
 import { XSS_CORPUS } from './testing';
 

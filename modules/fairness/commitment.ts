@@ -11,22 +11,18 @@ import {
   assertShuffleInput,
   canonicalLots,
   canonicalPackDocument,
-  checkReveal,
-  commitmentInputOf,
   fisherYates,
   hasKiriban,
   isKiribanTier,
-  isSeed,
   parsePackReveal,
-  shapeFailure,
   shuffleBlockMessage,
-  type Attempt,
   type CommitmentInput,
   type PackReveal,
   type PackTerms,
   type PackTier,
   type RevealVerification,
 } from './format';
+import { checkReveal, commitmentInputOf, isSeed, shapeFailure, type Attempt } from './reveal-checks';
 
 export {
   COMMITMENT_VERSION,

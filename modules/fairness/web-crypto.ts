@@ -5,18 +5,14 @@ import {
   assertShuffleInput,
   canonicalLots,
   canonicalPackDocument,
-  checkReveal,
-  commitmentInputOf,
   fisherYates,
   hexBytes,
-  isSeed,
   parsePackReveal,
-  shapeFailure,
   shuffleBlockMessage,
-  type Attempt,
   type CommitmentInput,
   type RevealVerification,
 } from './format';
+import { checkReveal, commitmentInputOf, isSeed, shapeFailure, type Attempt } from './reveal-checks';
 
 /** crypto.subtle's methods the verifier uses (the page passes the window's; tests may pass node's). */
 export type Subtle = Pick<SubtleCrypto, 'digest' | 'importKey' | 'sign'>;

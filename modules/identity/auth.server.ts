@@ -1,5 +1,5 @@
 // better-auth, configured for the shop: email and password now; the other methods plug in here.
-import { betterAuth } from 'better-auth';
+import { betterAuth, type BetterAuthOptions } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { admin, bearer, genericOAuth, magicLink, oneTimeToken } from 'better-auth/plugins';
 import { lineOAuthConfig, type LineOAuthOptions } from './line.server';
@@ -80,7 +80,6 @@ export function createShopAuth(options: {
     forbiddenWords: config.NICKNAME_FORBIDDEN_WORDS,
   };
   const origin = config.PUBLIC_ORIGIN;
-  const enforced = policy.mode === 'enforce';
   return betterAuth({
     appName: config.SITE_NAME,
     baseURL: config.PUBLIC_ORIGIN,
@@ -117,101 +116,14 @@ export function createShopAuth(options: {
         },
       },
     },
-    emailAndPassword: {
-      enabled: true,
-      // The library refuses outside these; the shop's own rules are the policy hook below (warn lets them pass).
-      minPasswordLength: enforced ? policy.minLength : PASSWORD_LIBRARY_MIN_LENGTH,
-      maxPasswordLength: enforced ? maxLengthOf(policy) : PASSWORD_HARD_MAX_LENGTH,
-      // No account enumeration: a sign-up answers the same for a new and a known address, and the
-      // account starts once the address is confirmed; the owner of a known address gets a mail instead.
-      requireEmailVerification: true,
-      onExistingUserSignUp: async ({ user }) => {
-        await messenger.mail({
-          to: user.email,
-          template: 'account-exists',
-          vars: { signInUrl: `${origin}/auth/sign_in`, resetUrl: `${origin}/auth/passwd` },
-          memberId: user.id,
-        });
-      },
-      resetPasswordTokenExpiresIn: RESET_PASSWORD_SECONDS,
-      revokeSessionsOnPasswordReset: true,
-      sendResetPassword: async ({ user, token }) => {
-        await messenger.mail({
-          to: user.email,
-          template: 'password-reset',
-          vars: { url: actionUrl(origin, 'resetPassword', token) },
-          memberId: user.id,
-        });
-      },
-    },
-    emailVerification: {
-      sendOnSignUp: true,
-      sendOnSignIn: true,
-      autoSignInAfterVerification: true,
-      expiresIn: EMAIL_VERIFICATION_SECONDS,
-      sendVerificationEmail: async ({ user, url, token }) => {
-        const link = verificationLinkOf(origin, url, token);
-        await messenger.mail({
-          to: user.email,
-          template: link.mode === 'verifyAndChangeEmail' ? 'email-change-verify' : 'verify-email',
-          vars: link.mode === 'verifyAndChangeEmail' ? { url: link.url, newEmail: user.email } : { url: link.url },
-          memberId: user.id,
-        });
-      },
-    },
+    emailAndPassword: emailAndPasswordOf(policy, messenger, origin),
+    emailVerification: emailVerificationOf(messenger, origin),
     session: { expiresIn: SESSION_MAX_AGE_SECONDS, updateAge: SESSION_UPDATE_AGE_SECONDS },
     // Social sign-in and linking (social.server.ts, docs/decisions/015).
     socialProviders: socialProvidersOf(config),
     account: accountOptionsOf({ db, providers: configuredSocialProviders(config, { line: Boolean(options.line) }) }),
     // The nickname and birthday rules hold however an account is created or changed, not only through our form.
-    databaseHooks: {
-      // A member who set up TOTP signs in with the password and the code: a method that has no second
-      // step (an email link, a text message, a provider) does not open a session for them.
-      session: {
-        create: {
-          before: async (session, ctx) => {
-            if (!ctx || !PASSWORDLESS_SIGN_IN.some((path) => ctx.path.startsWith(path))) return;
-            const user = (await ctx.context.internalAdapter.findUserById(session.userId)) as {
-              twoFactorEnabled?: boolean | null;
-            } | null;
-            if (user?.twoFactorEnabled)
-              throw new APIError('FORBIDDEN', {
-                code: 'SECOND_FACTOR_NEEDS_PASSWORD',
-                message: '二段階認証を設定しているため、メールアドレスとパスワードでログインしてください。',
-              });
-          },
-        },
-      },
-      user: {
-        create: {
-          before: async (user) => ({ data: { ...user, name: checkedNickname(user.name, nicknames) } }),
-          after: async (user, ctx) => {
-            if (!options.onMemberCreated) return;
-            try {
-              await options.onMemberCreated({
-                memberId: user.id,
-                getCookie: (name) => ctx?.getCookie(name) ?? null,
-                setCookie: (name, value, cookie) => void ctx?.setCookie(name, value, cookie),
-              });
-            } catch (error) {
-              logger.error({ err: error, memberId: user.id }, 'after sign-up: the member-created hook failed');
-            }
-          },
-        },
-        update: {
-          before: async (user) => ({
-            data: {
-              ...user,
-              ...(user.name === undefined ? {} : { name: checkedNickname(user.name, nicknames) }),
-              ...('birthday' in user ? { birthday: checkedBirthday(user.birthday) } : {}),
-            },
-          }),
-          after: async (user, context) => {
-            if (context) await afterEmailChanged(context, user, messenger, origin);
-          },
-        },
-      },
-    },
+    databaseHooks: databaseHooksOf(nicknames, messenger, origin, logger, options.onMemberCreated),
     // Per account and address limits and the captcha after repeated failures (abuse.server.ts), then
     // the password policy on every path that sets a password.
     hooks: abuseGuard({
@@ -220,22 +132,7 @@ export function createShopAuth(options: {
       logger,
       alsoBefore: (request) => enforcePasswordPolicy(policy, request),
     }),
-    rateLimit: {
-      enabled: true,
-      storage: 'database',
-      window: 60,
-      max: 100,
-      customRules: {
-        '/sign-in/email': { window: 60, max: config.SIGN_IN_ATTEMPTS_PER_MINUTE },
-        '/sign-up/email': { window: 60, max: config.SIGN_UP_ATTEMPTS_PER_MINUTE },
-        // The confirmation link's button is a sign-up's second half: never below better-auth's default (100 a
-        // minute per address), and as high as the sign-ups themselves when those are allowed more.
-        '/verify-email': { window: 60, max: Math.max(100, config.SIGN_UP_ATTEMPTS_PER_MINUTE) },
-        '/one-time-token/verify': { window: 60, max: config.SIGN_IN_ATTEMPTS_PER_MINUTE },
-        // The shop's own route (POST /api/v1/me/app-handoffs) also counts per member; this is the raw endpoint.
-        '/one-time-token/generate': { window: 60, max: config.APP_HANDOFF_PER_MINUTE },
-      },
-    },
+    rateLimit: rateLimitOf(config),
     advanced: {
       // Secure everywhere: browsers accept Secure cookies on http://localhost, so development matches production.
       useSecureCookies: true,
@@ -273,17 +170,155 @@ export function createShopAuth(options: {
       phoneNumberPlugin({ db, config, messenger: options.messenger, now: options.now }),
       // ← more plugins go here
     ],
-    logger: {
-      level: 'warn',
-      log: (level, message, ...args) => {
-        const method = level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug';
-        logger[method]({ module: 'auth', args }, message);
-      },
-    },
+    logger: loggerOf(logger),
   });
 }
 
 export type ShopAuth = ReturnType<typeof createShopAuth>;
+
+/** Email and password: the library's bounds, no account enumeration, the reset mail. */
+function emailAndPasswordOf(
+  policy: PasswordPolicy,
+  messenger: IdentityMessenger,
+  origin: string,
+): NonNullable<BetterAuthOptions['emailAndPassword']> {
+  const enforced = policy.mode === 'enforce';
+  return {
+    enabled: true,
+    // The library refuses outside these; the shop's own rules are createShopAuth's policy hook (warn lets them pass).
+    minPasswordLength: enforced ? policy.minLength : PASSWORD_LIBRARY_MIN_LENGTH,
+    maxPasswordLength: enforced ? maxLengthOf(policy) : PASSWORD_HARD_MAX_LENGTH,
+    // No account enumeration: a sign-up answers the same for a new and a known address, and the
+    // account starts once the address is confirmed; the owner of a known address gets a mail instead.
+    requireEmailVerification: true,
+    onExistingUserSignUp: async ({ user }) => {
+      await messenger.mail({
+        to: user.email,
+        template: 'account-exists',
+        vars: { signInUrl: `${origin}/auth/sign_in`, resetUrl: `${origin}/auth/passwd` },
+        memberId: user.id,
+      });
+    },
+    resetPasswordTokenExpiresIn: RESET_PASSWORD_SECONDS,
+    revokeSessionsOnPasswordReset: true,
+    sendResetPassword: async ({ user, token }) => {
+      await messenger.mail({
+        to: user.email,
+        template: 'password-reset',
+        vars: { url: actionUrl(origin, 'resetPassword', token) },
+        memberId: user.id,
+      });
+    },
+  };
+}
+
+/** The confirmation mail of a new address (or of a changed one). */
+function emailVerificationOf(messenger: IdentityMessenger, origin: string): BetterAuthOptions['emailVerification'] {
+  return {
+    sendOnSignUp: true,
+    sendOnSignIn: true,
+    autoSignInAfterVerification: true,
+    expiresIn: EMAIL_VERIFICATION_SECONDS,
+    sendVerificationEmail: async ({ user, url, token }) => {
+      const link = verificationLinkOf(origin, url, token);
+      await messenger.mail({
+        to: user.email,
+        template: link.mode === 'verifyAndChangeEmail' ? 'email-change-verify' : 'verify-email',
+        vars: link.mode === 'verifyAndChangeEmail' ? { url: link.url, newEmail: user.email } : { url: link.url },
+        memberId: user.id,
+      });
+    },
+  };
+}
+
+/** The nickname and birthday rules hold however an account is created or changed, not only through our form. */
+function databaseHooksOf(
+  nicknames: NicknameRules,
+  messenger: IdentityMessenger,
+  origin: string,
+  logger: Logger,
+  onMemberCreated: ((created: MemberCreated) => Promise<void>) | undefined,
+): BetterAuthOptions['databaseHooks'] {
+  return {
+    // A member who set up TOTP signs in with the password and the code: a method that has no second
+    // step (an email link, a text message, a provider) does not open a session for them.
+    session: {
+      create: {
+        before: async (session, ctx) => {
+          if (!ctx || !PASSWORDLESS_SIGN_IN.some((path) => ctx.path.startsWith(path))) return;
+          const user = (await ctx.context.internalAdapter.findUserById(session.userId)) as {
+            twoFactorEnabled?: boolean | null;
+          } | null;
+          if (user?.twoFactorEnabled)
+            throw new APIError('FORBIDDEN', {
+              code: 'SECOND_FACTOR_NEEDS_PASSWORD',
+              message: '二段階認証を設定しているため、メールアドレスとパスワードでログインしてください。',
+            });
+        },
+      },
+    },
+    user: {
+      create: {
+        before: async (user) => ({ data: { ...user, name: checkedNickname(user.name, nicknames) } }),
+        after: async (user, ctx) => {
+          if (!onMemberCreated) return;
+          try {
+            await onMemberCreated({
+              memberId: user.id,
+              getCookie: (name) => ctx?.getCookie(name) ?? null,
+              setCookie: (name, value, cookie) => void ctx?.setCookie(name, value, cookie),
+            });
+          } catch (error) {
+            logger.error({ err: error, memberId: user.id }, 'after sign-up: the member-created hook failed');
+          }
+        },
+      },
+      update: {
+        before: async (user) => ({
+          data: {
+            ...user,
+            ...(user.name === undefined ? {} : { name: checkedNickname(user.name, nicknames) }),
+            ...('birthday' in user ? { birthday: checkedBirthday(user.birthday) } : {}),
+          },
+        }),
+        after: async (user, context) => {
+          if (context) await afterEmailChanged(context, user, messenger, origin);
+        },
+      },
+    },
+  };
+}
+
+/** The library's own limits per path, in the database; the sign-in and sign-up ones from the settings. */
+function rateLimitOf(config: ShopConfig): BetterAuthOptions['rateLimit'] {
+  return {
+    enabled: true,
+    storage: 'database',
+    window: 60,
+    max: 100,
+    customRules: {
+      '/sign-in/email': { window: 60, max: config.SIGN_IN_ATTEMPTS_PER_MINUTE },
+      '/sign-up/email': { window: 60, max: config.SIGN_UP_ATTEMPTS_PER_MINUTE },
+      // The confirmation link's button is a sign-up's second half: never below better-auth's default (100 a
+      // minute per address), and as high as the sign-ups themselves when those are allowed more.
+      '/verify-email': { window: 60, max: Math.max(100, config.SIGN_UP_ATTEMPTS_PER_MINUTE) },
+      '/one-time-token/verify': { window: 60, max: config.SIGN_IN_ATTEMPTS_PER_MINUTE },
+      // The shop's own route (POST /api/v1/me/app-handoffs) also counts per member; this is the raw endpoint.
+      '/one-time-token/generate': { window: 60, max: config.APP_HANDOFF_PER_MINUTE },
+    },
+  };
+}
+
+/** The library's log lines through the shop's logger (warnings and errors; the rest as debug). */
+function loggerOf(logger: Logger): BetterAuthOptions['logger'] {
+  return {
+    level: 'warn',
+    log: (level, message, ...args) => {
+      const method = level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug';
+      logger[method]({ module: 'auth', args }, message);
+    },
+  };
+}
 
 function checkedNickname(name: unknown, rules: NicknameRules): string {
   const parsed = nicknameSchemaOf(rules).safeParse(name);

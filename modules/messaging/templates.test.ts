@@ -1,8 +1,8 @@
 // The messages' words: every template renders in Japanese with the site's name, escapes its
 // variables in HTML, carries its links in the text, and says what to do when it was not asked for.
 import { describe, expect, it } from 'vitest';
+import { CARRIER_TRACKING_HOSTS } from './mail-words';
 import {
-  CARRIER_TRACKING_HOSTS,
   MAIL_TEMPLATES,
   MAIL_TEMPLATE_VARS,
   escapeHtml,

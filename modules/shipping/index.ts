@@ -1,6 +1,7 @@
 // The shipping module's door (addresses, shipping requests, the promised date, the fulfilment desk).
 // The address book: addresses.ts (pure pieces for the browser: '#modules/shipping/browser'); members'
-// requests: requests.ts; the desk: desk.ts; the promise: promise.ts; kept prizes' mails: storage.ts.
+// requests: requests.ts, new-requests.ts, request-views.ts, request-changes.ts; the desk: desk.ts,
+// desk-reading.ts, desk-moves.ts; the promise: promise.ts; kept prizes' mails: storage.ts.
 export {
   PREFECTURES,
   MAX_ADDRESSES_PER_MEMBER,
@@ -97,28 +98,28 @@ export { MISSING_CARD_REASONS, SHIPPING_PAGE_PATHS, jstDateLabel, notifyMember, 
 export {
   FEE_REFUND_MIN_DAYS,
   SHIPPING_REFUSAL_CODES,
-  cancelShippingRequest,
-  createShippingRequest,
   describeShippingRequests,
   getShippingRequest,
   listShippingRequests,
-  quoteShippingRequest,
-  rekeyShippingRequests,
   shippingQuoteInputSchema,
   shippingRequestInputSchema,
   shippingRequestPositionSchema,
-  type ShippingEventView,
-  type ShippingItemView,
-  type ShippingQuote,
   type ShippingRefusalCode,
   type ShippingRequestInput,
   type ShippingRequestPage,
   type ShippingRequestRefusalCode,
-  type ShippingRequestSummary,
-  type ShippingRequestView,
   type ShippingRules,
-  type SubstituteCardView,
 } from './requests';
+export { cancelShippingRequest, rekeyShippingRequests } from './request-changes';
+export { createShippingRequest, quoteShippingRequest } from './new-requests';
+export type {
+  ShippingEventView,
+  ShippingItemView,
+  ShippingQuote,
+  ShippingRequestSummary,
+  ShippingRequestView,
+  SubstituteCardView,
+} from './request-views';
 export {
   missingCardReportSchema,
   reportMissingCard,
@@ -127,12 +128,16 @@ export {
 } from './missing-cards';
 export {
   SHIPPING_QUEUE_PAGE_SIZE,
+  listShippingQueue,
+  shippingQueueFilterSchema,
+  type ShippingQueue,
+  type ShippingQueueFilter,
+  type ShippingQueueItem,
+} from './desk';
+export {
   cancelShippingRequestByShop,
   convertReturnedRequest,
-  exportLabelCsv,
-  getShippingRequestForDesk,
   internalNoteSchema,
-  listShippingQueue,
   markShippingDelivered,
   markShippingReturned,
   prepareShippingRequests,
@@ -140,15 +145,15 @@ export {
   setShippingInternalNote,
   shipShippingRequest,
   shipShippingRequestsFromCsv,
+  type ShippedCsvProblem,
+} from './desk-moves';
+export {
+  exportLabelCsv,
+  getShippingRequestForDesk,
   shippingBatchForDesk,
-  shippingQueueFilterSchema,
   type DeskParcel,
   type DeskShippingRequest,
-  type ShippedCsvProblem,
-  type ShippingQueue,
-  type ShippingQueueFilter,
-  type ShippingQueueItem,
-} from './desk';
+} from './desk-reading';
 export { compensateLateShipments } from './promise';
 export { sendKeptPrizeReminders, storageConversionNotifier } from './storage';
 export {

@@ -10,7 +10,8 @@ import { compensatePrizeFromShipping, lockShippingPrize, shippingPrizeCards } fr
 import { prizeSubstitutes, reportPrizeCardGone } from '#modules/gacha';
 import { refuse, RefusalError, uuidSchema, type Refusal } from '#modules/kernel';
 import { MISSING_CARD_REASONS, notifyMember } from './notices';
-import { cancelLockedRequest, liveItemsOf, lockRequest, type ShippingRules } from './requests';
+import { cancelLockedRequest, liveItemsOf, lockRequest } from './request-changes';
+import type { ShippingRules } from './requests';
 import { missingCardConditions, shippingRequestItems, shippingSubstitutions } from './schema';
 import { recordEvent } from './timeline';
 
@@ -102,136 +103,11 @@ export async function reportMissingCard(
     const reason = MISSING_CARD_REASONS[input.condition];
     const extra = input.noteForMember ? ` ${input.noteForMember}` : '';
     const audit: AuditRecord[] = [];
-    let outcome: MissingCardOutcome;
-
-    if (input.resolution.kind === 'substitute') {
-      const gone = await reportPrizeCardGone(tx, {
-        prize: stockPrize,
-        condition: input.condition,
-        requestId: row.id,
-        note: input.noteForMember,
-        now,
-        substitute: { stockCardId: input.resolution.stockCardId, minValue: prize.conversionValue },
-      });
-      const substitute = gone.substitute!;
-      await tx.insert(shippingSubstitutions).values({
-        requestId: row.id,
-        prizeId: prize.prizeId,
-        condition: input.condition,
-        originalStockCardId: gone.original?.id ?? null,
-        substituteStockCardId: substitute.id,
-        compensationCoins: 0,
-        operatorId: operator.memberId,
-        operatorLabel: operator.label,
-        noteForMember: input.noteForMember,
-        at: now,
-      });
-      await recordEvent(tx, {
-        requestId: row.id,
-        kind: 'substituted',
-        status: row.status,
-        at: now,
-        actor: 'staff',
-        note: `「${cardName}」を${reason}ご用意できなかったため、同等以上の価値の「${substitute.cardName}」をお送りします。${extra}`,
-      });
-      await notifyMember(tx, rules.site, row.memberId, {
-        kind: 'card-substituted',
-        requestId: row.id,
-        condition: input.condition,
-        cardName,
-        substituteName: substitute.cardName,
-      });
-      outcome = {
-        prizeId: prize.prizeId,
-        condition: input.condition,
-        substitute: { stockCardId: substitute.id, cardName: substitute.cardName },
-        compensationCoins: 0,
-        requestCanceled: false,
-      };
-    } else {
-      const coins = input.resolution.coins;
-      if (coins < prize.conversionValue)
-        throw new RefusalError(
-          refuse('SHIPPING_COMPENSATION_TOO_LOW', { coins, minCoins: prize.conversionValue, prizeId: prize.prizeId }),
-        );
-      await compensatePrizeFromShipping(tx, {
-        memberId: row.memberId,
-        prizeId: prize.prizeId,
-        coins,
-        freeCoinDays: rules.freeCoinDays,
-        now,
-      });
-      await tx
-        .update(shippingRequestItems)
-        .set({ releasedAt: now })
-        .where(
-          and(
-            eq(shippingRequestItems.requestId, row.id),
-            eq(shippingRequestItems.prizeId, prize.prizeId),
-            isNull(shippingRequestItems.releasedAt),
-          ),
-        );
-      await recordEvent(tx, {
-        requestId: row.id,
-        kind: 'item_compensated',
-        status: row.status,
-        at: now,
-        actor: 'staff',
-        note: `「${cardName}」を${reason}ご用意できなかったため、${coins.toLocaleString('ja-JP')}コイン（無償）をお贈りしました。${extra}`,
-      });
-      await notifyMember(tx, rules.site, row.memberId, {
-        kind: 'card-compensated',
-        requestId: row.id,
-        condition: input.condition,
-        cardName,
-        coins,
-      });
-      // Nothing left to send: the shop cancels the request (the fee comes back, the member is told).
-      // Before the stock step: every wallet step comes first (lock order … → wallet → stock cards).
-      const remaining = live.filter((id) => id !== prize.prizeId);
-      let requestCanceled = false;
-      if (remaining.length === 0) {
-        const canceled = await cancelLockedRequest(tx, rules, row, {
-          action: 'cancelByShop',
-          now,
-          actor: 'staff',
-          note: 'お送りできるカードがなくなったため、発送依頼を終了しました。',
-        });
-        requestCanceled = true;
-        audit.push({
-          action: 'shipping.cancel',
-          target: { type: 'shipping_request', id: row.id },
-          before: { status: row.status },
-          after: { status: canceled.row.status, refundCoins: canceled.refundCoins },
-        });
-      }
-      const gone = await reportPrizeCardGone(tx, {
-        prize: stockPrize,
-        condition: input.condition,
-        requestId: row.id,
-        note: input.noteForMember,
-        now,
-      });
-      await tx.insert(shippingSubstitutions).values({
-        requestId: row.id,
-        prizeId: prize.prizeId,
-        condition: input.condition,
-        originalStockCardId: gone.original?.id ?? null,
-        substituteStockCardId: null,
-        compensationCoins: coins,
-        operatorId: operator.memberId,
-        operatorLabel: operator.label,
-        noteForMember: input.noteForMember,
-        at: now,
-      });
-      outcome = {
-        prizeId: prize.prizeId,
-        condition: input.condition,
-        substitute: null,
-        compensationCoins: coins,
-        requestCanceled,
-      };
-    }
+    const reported: ReportedCard = { row, prize, live, cardName, stockPrize, reason, extra };
+    const outcome =
+      input.resolution.kind === 'substitute'
+        ? await sendSubstitute(tx, operator, rules, input, input.resolution.stockCardId, reported, now)
+        : await compensateWithCoins(tx, operator, rules, input, input.resolution.coins, reported, audit, now);
     audit.unshift({
       action: 'shipping.card_missing',
       target: { type: 'shipping_request', id: row.id },
@@ -247,4 +123,167 @@ export async function reportMissingCard(
     });
     return { value: outcome, audit };
   });
+}
+
+/** What both resolutions work from: the locked request and prize, and the words the member is told. */
+interface ReportedCard {
+  row: NonNullable<Awaited<ReturnType<typeof lockRequest>>>;
+  prize: NonNullable<Awaited<ReturnType<typeof lockShippingPrize>>>;
+  /** The prizes the request still holds. */
+  live: string[];
+  cardName: string;
+  stockPrize: Parameters<typeof reportPrizeCardGone>[1]['prize'];
+  reason: string;
+  extra: string;
+}
+
+/** The substitute card goes out instead: reserved for the prize, recorded, and the member told. */
+async function sendSubstitute(
+  tx: Database,
+  operator: Operator,
+  rules: ShippingRules,
+  input: z.output<typeof missingCardReportSchema>,
+  stockCardId: string,
+  reported: ReportedCard,
+  now: Date,
+): Promise<MissingCardOutcome> {
+  const { row, prize, cardName, stockPrize, reason, extra } = reported;
+  const gone = await reportPrizeCardGone(tx, {
+    prize: stockPrize,
+    condition: input.condition,
+    requestId: row.id,
+    note: input.noteForMember,
+    now,
+    substitute: { stockCardId, minValue: prize.conversionValue },
+  });
+  const substitute = gone.substitute!;
+  await tx.insert(shippingSubstitutions).values({
+    requestId: row.id,
+    prizeId: prize.prizeId,
+    condition: input.condition,
+    originalStockCardId: gone.original?.id ?? null,
+    substituteStockCardId: substitute.id,
+    compensationCoins: 0,
+    operatorId: operator.memberId,
+    operatorLabel: operator.label,
+    noteForMember: input.noteForMember,
+    at: now,
+  });
+  await recordEvent(tx, {
+    requestId: row.id,
+    kind: 'substituted',
+    status: row.status,
+    at: now,
+    actor: 'staff',
+    note: `「${cardName}」を${reason}ご用意できなかったため、同等以上の価値の「${substitute.cardName}」をお送りします。${extra}`,
+  });
+  await notifyMember(tx, rules.site, row.memberId, {
+    kind: 'card-substituted',
+    requestId: row.id,
+    condition: input.condition,
+    cardName,
+    substituteName: substitute.cardName,
+  });
+  return {
+    prizeId: prize.prizeId,
+    condition: input.condition,
+    substitute: { stockCardId: substitute.id, cardName: substitute.cardName },
+    compensationCoins: 0,
+    requestCanceled: false,
+  };
+}
+
+/** Coins instead of the card: the prize leaves the request converted; a request left empty is canceled. */
+async function compensateWithCoins(
+  tx: Database,
+  operator: Operator,
+  rules: ShippingRules,
+  input: z.output<typeof missingCardReportSchema>,
+  coins: number,
+  reported: ReportedCard,
+  audit: AuditRecord[],
+  now: Date,
+): Promise<MissingCardOutcome> {
+  const { row, prize, live, cardName, stockPrize, reason, extra } = reported;
+  if (coins < prize.conversionValue)
+    throw new RefusalError(
+      refuse('SHIPPING_COMPENSATION_TOO_LOW', { coins, minCoins: prize.conversionValue, prizeId: prize.prizeId }),
+    );
+  await compensatePrizeFromShipping(tx, {
+    memberId: row.memberId,
+    prizeId: prize.prizeId,
+    coins,
+    freeCoinDays: rules.freeCoinDays,
+    now,
+  });
+  await tx
+    .update(shippingRequestItems)
+    .set({ releasedAt: now })
+    .where(
+      and(
+        eq(shippingRequestItems.requestId, row.id),
+        eq(shippingRequestItems.prizeId, prize.prizeId),
+        isNull(shippingRequestItems.releasedAt),
+      ),
+    );
+  await recordEvent(tx, {
+    requestId: row.id,
+    kind: 'item_compensated',
+    status: row.status,
+    at: now,
+    actor: 'staff',
+    note: `「${cardName}」を${reason}ご用意できなかったため、${coins.toLocaleString('ja-JP')}コイン（無償）をお贈りしました。${extra}`,
+  });
+  await notifyMember(tx, rules.site, row.memberId, {
+    kind: 'card-compensated',
+    requestId: row.id,
+    condition: input.condition,
+    cardName,
+    coins,
+  });
+  // Nothing left to send: the shop cancels the request (the fee comes back, the member is told).
+  // Before the stock step: every wallet step comes first (lock order … → wallet → stock cards).
+  const remaining = live.filter((id) => id !== prize.prizeId);
+  let requestCanceled = false;
+  if (remaining.length === 0) {
+    const canceled = await cancelLockedRequest(tx, rules, row, {
+      action: 'cancelByShop',
+      now,
+      actor: 'staff',
+      note: 'お送りできるカードがなくなったため、発送依頼を終了しました。',
+    });
+    requestCanceled = true;
+    audit.push({
+      action: 'shipping.cancel',
+      target: { type: 'shipping_request', id: row.id },
+      before: { status: row.status },
+      after: { status: canceled.row.status, refundCoins: canceled.refundCoins },
+    });
+  }
+  const gone = await reportPrizeCardGone(tx, {
+    prize: stockPrize,
+    condition: input.condition,
+    requestId: row.id,
+    note: input.noteForMember,
+    now,
+  });
+  await tx.insert(shippingSubstitutions).values({
+    requestId: row.id,
+    prizeId: prize.prizeId,
+    condition: input.condition,
+    originalStockCardId: gone.original?.id ?? null,
+    substituteStockCardId: null,
+    compensationCoins: coins,
+    operatorId: operator.memberId,
+    operatorLabel: operator.label,
+    noteForMember: input.noteForMember,
+    at: now,
+  });
+  return {
+    prizeId: prize.prizeId,
+    condition: input.condition,
+    substitute: null,
+    compensationCoins: coins,
+    requestCanceled,
+  };
 }

@@ -45,31 +45,33 @@ export {
 export { CONTACT_PAGE_PATH, notifyInquirer, type Inquirer, type InquiryNotice } from './notices';
 export {
   INQUIRY_PAGE_SIZE,
-  deleteReplyTemplate,
-  getInquiryForDesk,
   inquiriesOfMember,
-  inquiryAssignees,
-  inquiryAttachmentFile,
   inquiryFilterSchema,
-  inquiryNoteSchema,
-  inquiryReplySchema,
-  inquiryUpdateSchema,
   listInquiries,
   openInquiriesAbout,
-  listReplyTemplates,
-  replyTemplateSchema,
-  replyToInquiry,
-  saveReplyTemplate,
-  setInquiryNote,
-  updateInquiry,
-  type DeskInquiry,
   type InquiryFilter,
   type InquiryList,
   type InquiryListItem,
   type OpenInquiry,
-  type InquiryReply,
-  type ReplyTemplate,
 } from './desk';
+export {
+  deleteReplyTemplate,
+  listReplyTemplates,
+  replyTemplateSchema,
+  saveReplyTemplate,
+  type ReplyTemplate,
+} from './reply-templates';
+export { getInquiryForDesk, inquiryAttachmentFile, type DeskInquiry } from './desk-inquiry';
+export {
+  inquiryAssignees,
+  inquiryNoteSchema,
+  inquiryReplySchema,
+  inquiryUpdateSchema,
+  replyToInquiry,
+  setInquiryNote,
+  updateInquiry,
+  type InquiryReply,
+} from './desk-answers';
 export { eraseInquirer, erasedInquirerEmailOf, removeInquiryImages, sweepOrphanInquiryImages } from './erasure';
 export { supportSettings } from './settings';
 export { INQUIRY_REFUSAL_WORDS, INQUIRY_IMAGE_REFUSAL_WORDS } from './refusal-words';
