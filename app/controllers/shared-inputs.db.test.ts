@@ -11,7 +11,7 @@ import { DEMO_PACKS } from '#db/demo/seed';
 import { shopRequestContext, type ShopRequest } from '#server/context';
 import { action as drawAction } from '~/routes/gacha/detail';
 import { prizeChoiceAction } from './prize-actions.server';
-import { checkoutAction } from './shop.server';
+import { checkoutAction } from './checkout.server';
 import { sandboxHarness } from '#modules/payments/testing';
 import {
   CHECKOUT_FORM_INVALID_MESSAGE,

@@ -2,71 +2,54 @@
 // (/shop, /shop/checkout/{method}, /shop/backfrom*) and the native app's routes (/app/checkout/{method},
 // /app/return) share them. The rules themselves live in modules/payments; this file only reads the
 // request, calls them, and turns refusals into the Japanese message with its HTTP status (never a 500).
-import { randomUUID } from 'node:crypto';
-import { data, redirect, redirectDocument } from 'react-router';
+import { data, redirect } from 'react-router';
 import type { ShopRequest } from '#server/context';
 import { SHOP_CLOSED_MESSAGE } from '~/components/shop/types';
 import { signInPathFor } from '#modules/kernel/navigation';
-import { numberField, readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
-import { carriedDrawOf, resolveCarriedDraw } from './draw-context.server';
+import { readFormFields, UNREADABLE_FORM_MESSAGE } from './forms.server';
+import { carriedDrawOf } from './draw-context.server';
 import { withDrawContext, type CarriedDraw } from '~/lib/draw-context';
 import { getBalance } from '#modules/wallet';
-import { isUuid } from '#modules/kernel';
 import { describeRefusal } from '#modules/refusals';
-import { parseWithMessage } from '#modules/kernel';
 import {
-  checkoutConfirmationSchema,
   coinPackIdSchema,
   METHOD_ORDER,
   ORDER_STATUS_LABELS,
   PAYMENT_METHOD_INFO,
-  PurchaseRefused,
+  type PurchaseRefused,
   declareAge,
-  getOrder,
   openCheckoutIds,
-  openFirstPurchaseCheckoutOf,
   getPurchaseStanding,
   isPaymentMethod,
   listCoinPacks,
   listOrders,
-  quotePurchase,
-  startCheckout,
-  syncOrder,
-  cancelPendingOrder,
   type CoinPackView,
   type OrderView,
-  type PaymentMethod,
   type PurchaseStanding,
-  type Quote,
 } from '#modules/payments';
 import type {
-  CheckoutActionData,
-  CheckoutConfirmView,
-  CheckoutLoaderData,
   PaymentMethodOption,
   PurchaseHistoryPage,
   PurchaseOrder,
-  ReturnLoaderData,
   ShopRefusal,
   WalletView,
 } from '~/components/shop/types';
 import { maintenanceRefusal, refusalInit } from './maintenance.server';
-import { CANCELED_PARAM } from './open-checkout.server';
 import { exclusionLastDay, usageOf } from '#modules/limits';
 import type { SelfLimitSummary } from '#server/context';
 
 /** A coin pack id from the address, or null when it is not one. */
-const packIdOf = (value: string | null) => (coinPackIdSchema.safeParse(value).success ? value : null);
+export const packIdOf = (value: string | null) => (coinPackIdSchema.safeParse(value).success ? value : null);
 /** A history cursor is an order's creation time exactly as the list hands it out (ISO 8601, UTC). */
 const HISTORY_CURSOR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
 export { SHOP_CLOSED_MESSAGE };
-const CLOSED: ShopRefusal = {
+export const CLOSED: ShopRefusal = {
   code: 'SHOP_CLOSED',
   message: `${SHOP_CLOSED_MESSAGE}。販売開始まで今しばらくお待ちください。`,
   status: 503,
 };
-const SIGNED_OUT: ShopRefusal = {
+export const SIGNED_OUT: ShopRefusal = {
   code: 'SIGN_IN_REQUIRED',
   message: 'ログイン状態を確認できませんでした。ログインしてからもう一度お試しください。',
   status: 401,
@@ -75,16 +58,16 @@ const SIGNED_OUT: ShopRefusal = {
 export const ORDER_NOT_FOUND_MESSAGE = 'ご注文が見つかりません';
 
 /** Without JavaScript the pending return page reloads itself every 3 s, at most this many times (2 minutes). */
-const NO_JS_REFRESHES = 40;
-const REFRESH_PARAM = 'refresh';
+export const NO_JS_REFRESHES = 40;
+export const REFRESH_PARAM = 'refresh';
 
-const pathOf = (request: Request) => {
+export const pathOf = (request: Request) => {
   const url = new URL(request.url);
   return url.pathname + url.search;
 };
 
 /** A refused purchase as the pages show it: the catalogue's status and Japanese message, as the API answers it. */
-const refusalOf = (error: PurchaseRefused): ShopRefusal => {
+export const refusalOf = (error: PurchaseRefused): ShopRefusal => {
   const { code, message, status } = describeRefusal(error.refusal);
   return { code, message, status };
 };
@@ -136,7 +119,7 @@ export async function loadPurchaseHistory(
   };
 }
 
-const walletOf = (balance: { paid: number; free: number; total: number }): WalletView => ({
+export const walletOf = (balance: { paid: number; free: number; total: number }): WalletView => ({
   paid: balance.paid,
   free: balance.free,
   total: balance.total,
@@ -260,251 +243,4 @@ export async function shopPageAction(shop: ShopRequest, request: Request) {
     ? '年齢の確認を受け付けました。18歳未満の方は1か月のご購入に上限があります。保護者の方の同意を得てからご購入ください。'
     : '年齢の確認を受け付けました。コインパックを選んでください。';
   return data<ShopActionData>({ ok: true, message });
-}
-
-// ---------------------------------------------------------------------------------------------
-// The final confirmation (特定商取引法 第12条の6) and the start of the checkout
-
-/** 支払時期 of each method. */
-function paymentTimingOf(method: PaymentMethod): string {
-  switch (method) {
-    case 'paidy':
-      return '翌月まとめてお支払い（ご利用月の翌月にペイディからご請求。お支払い期限はペイディの規約によります）';
-    case 'stripe':
-      return 'ご注文の確定時（即時決済）。口座からの引き落とし日はカード会社の規約によります';
-    default:
-      return 'ご注文の確定時（即時決済）';
-  }
-}
-
-function confirmViewOf(
-  shop: ShopRequest,
-  quote: Quote,
-  channel: 'web' | 'app',
-  draw: CarriedDraw | null,
-): CheckoutConfirmView {
-  const info = PAYMENT_METHOD_INFO[quote.method];
-  return {
-    channel,
-    method: quote.method,
-    methodLabel: info.label,
-    methodNote: info.note,
-    packId: quote.pack.id,
-    packName: quote.pack.name,
-    priceJpy: quote.priceJpy,
-    paidCoins: quote.paidCoins,
-    bonusCoins: quote.bonusCoins,
-    rankName: quote.standing.rank.name,
-    rankBonusPercent: quote.rankBonusPercent,
-    rankBonusCoins: quote.rankBonusCoins,
-    totalCoins: quote.totalCoins,
-    paidCoinDays: quote.paidCoinDays,
-    freeCoinDays: quote.freeCoinDays,
-    paymentTiming: paymentTimingOf(quote.method),
-    sellerName: shop.services.config.SELLER_NAME,
-    capJpy: quote.standing.capJpy,
-    selfLimit:
-      quote.standing.selfLimitJpy === null
-        ? null
-        : { limitJpy: quote.standing.selfLimitJpy, usedJpy: quote.standing.usedJpy },
-    remainingJpy: quote.standing.remainingJpy,
-    declaredMinor: quote.standing.declaredMinor,
-    endsFirstPurchaseOffer: quote.endsFirstPurchaseOffer,
-    draw,
-  };
-}
-
-const refusedCheckout = (refusal: ShopRefusal, draw: CarriedDraw | null = null) =>
-  data<CheckoutLoaderData>({ state: 'refused', refusal, draw }, { status: refusal.status });
-
-/**
- * The confirmation screen's data for `?pack=ID` and the method in the path, with a fresh order key
- * for the confirm button. A refusal (unknown method or pack, cap, age, hold) comes back as
- * `{ state: 'refused' }` with its HTTP status.
- * @example export const loader = ({ request, params, context }) => checkoutLoader(context.get(shopRequestContext), request, params.paymentMethod, 'web')
- */
-export async function checkoutLoader(shop: ShopRequest, request: Request, method: string, channel: 'web' | 'app') {
-  if (!shop.member) {
-    if (channel === 'web') throw redirect(signInPathFor(pathOf(request)));
-    return refusedCheckout(SIGNED_OUT);
-  }
-  const payments = shop.services.payments;
-  if (!payments) return refusedCheckout(CLOSED);
-  const closed = await maintenanceRefusal(shop);
-  if (closed) return refusedCheckout(closed);
-  const params = new URL(request.url).searchParams;
-  const packParam = params.get('pack') ?? '';
-  // The app's web view ends at /app/return, which offers no draw: only the web carries one.
-  const draw = channel === 'web' ? await carriedDrawOf(shop.services.db, params) : null;
-  try {
-    const quote = await quotePurchase(
-      shop.services.db,
-      payments.gateway,
-      {
-        memberId: shop.member.id,
-        packId: packIdOf(packParam) ?? '',
-        method,
-      },
-      payments.rules,
-    );
-    // A 初回限定 pack waits on the member's open checkout of one (decision 058): shown with its way on.
-    const openFirstPurchase =
-      channel === 'web' && quote.pack.firstPurchaseOnly
-        ? await openFirstPurchaseCheckoutOf(shop.services.db, shop.member.id)
-        : null;
-    const here = new URL(request.url);
-    here.searchParams.delete(CANCELED_PARAM);
-    return data<CheckoutLoaderData>({
-      state: 'confirm',
-      checkout: confirmViewOf(shop, quote, channel, draw),
-      orderKey: randomUUID(),
-      openFirstPurchase,
-      selfHref: here.pathname + here.search,
-      canceledCheckout: params.get(CANCELED_PARAM) === '1',
-    });
-  } catch (error) {
-    if (error instanceof PurchaseRefused) return refusedCheckout(refusalOf(error), draw);
-    throw error;
-  }
-}
-
-const refusedAction = (refusal: ShopRefusal) =>
-  data<CheckoutActionData>({ error: refusal, orderKey: randomUUID() }, { status: refusal.status });
-
-/**
- * 「購入を確定する」: opens the provider's checkout and answers a 303 to its page (a document
- * redirect, so it also leaves a client-side navigation for another origin or the sandbox).
- * Form fields: `pack`, `orderKey`, and the carried draw `gacha` and `count` (checked again here;
- * a wrong one is dropped, the purchase goes on). A refusal answers `{ error, orderKey }` with its status.
- */
-export async function checkoutAction(shop: ShopRequest, request: Request, method: string, channel: 'web' | 'app') {
-  if (!shop.member) return refusedAction(SIGNED_OUT);
-  const payments = shop.services.payments;
-  if (!payments) return refusedAction(CLOSED);
-  // From the cache (fast, on the page); startCheckout checks again inside its transaction (exact).
-  const closed = await maintenanceRefusal(shop);
-  if (closed) return refusedAction(closed);
-  const form = await readFormFields(request);
-  if (!form) return refusedAction({ code: 'INVALID_FORM', message: UNREADABLE_FORM_MESSAGE, status: 400 });
-  // The screen's hidden fields, read as text and checked by the payments module's own schema.
-  const parsed = parseWithMessage(checkoutConfirmationSchema, {
-    packId: form.pack,
-    orderKey: form.orderKey,
-    expected: { priceJpy: numberField(form.price), totalCoins: numberField(form.coins) },
-  });
-  if (!parsed.ok) return refusedAction({ code: 'INVALID_FORM', message: parsed.message, status: 400 });
-  const { packId, orderKey, expected } = parsed.data;
-  try {
-    const draw = channel === 'web' ? await resolveCarriedDraw(shop.services.db, form.gacha, form.count) : null;
-    const { redirectUrl } = await startCheckout(
-      shop.services.db,
-      payments.gateway,
-      {
-        memberId: shop.member.id,
-        email: shop.member.email,
-        packId,
-        method,
-        channel,
-        orderKey,
-        origin: shop.services.config.PUBLIC_ORIGIN,
-        expected,
-        drawContext: draw ? { gachaId: draw.gachaId, count: draw.count } : null,
-      },
-      payments.rules,
-    );
-    return redirectDocument(redirectUrl, 303);
-  } catch (error) {
-    if (error instanceof PurchaseRefused) {
-      if (error.code === 'PROVIDER_UNAVAILABLE')
-        shop.services.logger.warn(
-          { err: error, details: error.refusal.details, method },
-          'checkout could not reach the payment provider',
-        );
-      return refusedAction(refusalOf(error));
-    }
-    throw error;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The return pages
-
-/**
- * The return pages' middleware: the member's pending order is asked of the provider once more (or
- * canceled there when the member canceled on the provider's page); a provider error leaves it pending,
- * and the webhook or the page's polling finishes it. It runs before every loader of the request, so
- * the root loader's balance — the header's coins — already includes what this step credited (run
- * inside the page's loader, beside the root loader, the header showed the balance from before).
- * @example export const middleware: Route.MiddlewareFunction[] = [({ request, context }) => syncReturnedOrder(context.get(shopRequestContext), request)];
- */
-export async function syncReturnedOrder(shop: ShopRequest, request: Request): Promise<void> {
-  const payments = shop.services.payments;
-  if (!shop.member || !payments) return;
-  const url = new URL(request.url);
-  const orderId = url.searchParams.get('order') ?? '';
-  if (!isUuid(orderId)) return;
-  const { db, logger } = shop.services;
-  const order = await getOrder(db, shop.member.id, orderId);
-  if (!order || order.status !== 'pending') return;
-  const returnParams = new URLSearchParams(url.searchParams);
-  returnParams.delete(REFRESH_PARAM);
-  try {
-    if (url.searchParams.get('canceled') === '1') {
-      // The member canceled on the provider's page: cancel there too (unless it was paid after all).
-      await cancelPendingOrder(db, payments.gateway, shop.member.id, order.id, payments.rules);
-    } else {
-      await syncOrder(db, payments.gateway, order.id, { returnParams, rules: payments.rules });
-    }
-  } catch (error) {
-    // The provider did not answer: the order stays pending, and the webhook or a later look settles it.
-    logger.warn({ err: error, orderId: order.id }, 'return page could not sync the order');
-  }
-}
-
-/**
- * /shop/backfrom{provider}?order=… (and /app/return): the member's order as the middleware
- * (`syncReturnedOrder`) left it. Another member's or an unknown order is a 404.
- */
-export async function returnLoader(shop: ShopRequest, request: Request) {
-  const url = new URL(request.url);
-  if (!shop.member) {
-    if (!url.pathname.startsWith('/app/')) throw redirect(signInPathFor(pathOf(request)));
-    // The app's web view without a session (exempt from the members redirect): a page, not an error.
-    return data<ReturnLoaderData>({ state: 'not-found', message: SIGNED_OUT.message, status: 200 });
-  }
-  const notFound = data<ReturnLoaderData>(
-    { state: 'not-found', message: ORDER_NOT_FOUND_MESSAGE, status: 404 },
-    { status: 404 },
-  );
-  const orderId = url.searchParams.get('order') ?? '';
-  if (!isUuid(orderId)) return notFound;
-  const { db } = shop.services;
-  const order = await getOrder(db, shop.member.id, orderId);
-  if (!order) return notFound;
-  const balance = await getBalance(db, shop.member.id);
-  const canceledByMember = url.searchParams.get('canceled') === '1';
-  const refreshText = url.searchParams.get(REFRESH_PARAM) ?? '';
-  const refreshes = /^\d{1,3}$/.test(refreshText) ? Math.min(Number(refreshText), NO_JS_REFRESHES) : 0;
-  const waiting = order.status === 'pending' && !canceledByMember;
-  let refreshUrl: string | null = null;
-  if (waiting && refreshes < NO_JS_REFRESHES) {
-    const next = new URLSearchParams(url.searchParams);
-    next.set(REFRESH_PARAM, String(refreshes + 1));
-    refreshUrl = `${url.pathname}?${next.toString()}`;
-  }
-  // Checked again: the pack may have been withdrawn or its options changed since the order was made.
-  const continueDraw =
-    order.drawContext && order.channel === 'web' && !url.pathname.startsWith('/app/')
-      ? await resolveCarriedDraw(db, order.drawContext.gachaId, order.drawContext.count)
-      : null;
-  return data<ReturnLoaderData>({
-    state: 'order',
-    order: withStatusLabel(order),
-    canceledByMember,
-    balance: walletOf(balance),
-    userId: shop.member.id,
-    refreshUrl,
-    waitedTooLong: waiting && refreshes >= NO_JS_REFRESHES,
-    continueDraw,
-  });
 }

@@ -7,7 +7,7 @@ import { data } from 'react-router';
 import type { Route } from './+types/checkout';
 import { shopRequestContext } from '#server/context';
 import { notFound } from '~/lib/not-found';
-import { checkoutAction, checkoutLoader } from '~/controllers/shop.server';
+import { checkoutAction, checkoutLoader } from '~/controllers/checkout.server';
 import { appReturnUrl, consumeAppHandoff } from '~/controllers/app-handoff.server';
 import { lineLinkLoader } from '~/controllers/line-link.server';
 import { CheckoutConfirmation } from '~/components/shop/CheckoutConfirmation';

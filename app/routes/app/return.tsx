@@ -5,7 +5,7 @@
 import { data } from 'react-router';
 import type { Route } from './+types/return';
 import { shopRequestContext } from '#server/context';
-import { returnLoader, syncReturnedOrder } from '~/controllers/shop.server';
+import { returnLoader, syncReturnedOrder } from '~/controllers/checkout-return.server';
 import { appReturnUrl, consumeAppHandoff } from '~/controllers/app-handoff.server';
 import { PurchaseStatus } from '~/components/shop/PurchaseStatus';
 import { EmptyState, PageHeading } from '~/components/PageFrame';

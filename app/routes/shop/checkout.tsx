@@ -3,7 +3,7 @@
 // status (never a 500). The logic is shared with the native app's /app/checkout/{method}.
 import type { Route } from './+types/checkout';
 import { shopRequestContext } from '#server/context';
-import { checkoutAction, checkoutLoader } from '~/controllers/shop.server';
+import { checkoutAction, checkoutLoader } from '~/controllers/checkout.server';
 import { CheckoutConfirmation } from '~/components/shop/CheckoutConfirmation';
 import type { CheckoutActionData } from '~/components/shop/types';
 import { withDrawContext } from '~/lib/draw-context';

@@ -3,7 +3,7 @@
 // 処理中 (and keeps asking), 完了 or 失敗/キャンセル. Another member's or an unknown order is a 404.
 import type { Route } from './+types/return';
 import { shopRequestContext } from '#server/context';
-import { returnLoader, syncReturnedOrder } from '~/controllers/shop.server';
+import { returnLoader, syncReturnedOrder } from '~/controllers/checkout-return.server';
 import { PurchaseStatus } from '~/components/shop/PurchaseStatus';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { ButtonLink } from '~/components/Button';
