@@ -22,6 +22,60 @@ const STATUS_STYLE: Record<string, string> = {
   canceled: 'bg-slate-200 text-slate-700',
 };
 
+/** What the ticked requests can go to: the pick list, the label CSV (with its date and item), 発送準備中. */
+function BatchControls({
+  picked,
+  today,
+  canWrite,
+  preparing,
+}: {
+  picked: number;
+  today: string;
+  canWrite: boolean;
+  preparing: boolean;
+}) {
+  return (
+    <div className="flex flex-wrap items-end gap-3 rounded-2xl border border-line bg-white p-4">
+      <p className="w-full text-sm font-bold" aria-live="polite">
+        {picked > 0 ? `${picked}件を選択中` : '一覧で依頼を選ぶと、まとめて操作できます。'}
+      </p>
+      <Button
+        type="submit"
+        variant="secondary"
+        formMethod="get"
+        formAction="/admin/shipping/batch"
+        formTarget="_blank"
+        disabled={picked === 0}
+      >
+        ピッキングリスト・納品書を印刷
+      </Button>
+      <label className="text-xs font-bold">
+        出荷予定日
+        <input type="date" name="shipDate" defaultValue={today} className={filterFieldClass} />
+      </label>
+      <label className="text-xs font-bold">
+        品名
+        <input name="item" defaultValue="トレーディングカード" maxLength={30} className={`${filterFieldClass} w-44`} />
+      </label>
+      <Button
+        type="submit"
+        variant="secondary"
+        formMethod="get"
+        formAction="/admin/shipping/labels.csv"
+        formTarget="_blank"
+        disabled={picked === 0}
+      >
+        送り状CSVをダウンロード
+      </Button>
+      {canWrite ? (
+        <Button type="submit" name="intent" value="prepare" loading={preparing} disabled={picked === 0}>
+          発送準備中にする
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
 /**
  * @example <QueueBatchForm items={queue.items} members={members} today={today} canWrite={canWrite} answer={answer} preparing={submitting('prepare')} />
  */
@@ -64,49 +118,7 @@ export function QueueBatchForm({
       <div className="mb-3">
         <DeskAnswer answer={batchAnswer} form="batch" />
       </div>
-      <div className="flex flex-wrap items-end gap-3 rounded-2xl border border-line bg-white p-4">
-        <p className="w-full text-sm font-bold" aria-live="polite">
-          {picked.size > 0 ? `${picked.size}件を選択中` : '一覧で依頼を選ぶと、まとめて操作できます。'}
-        </p>
-        <Button
-          type="submit"
-          variant="secondary"
-          formMethod="get"
-          formAction="/admin/shipping/batch"
-          formTarget="_blank"
-          disabled={picked.size === 0}
-        >
-          ピッキングリスト・納品書を印刷
-        </Button>
-        <label className="text-xs font-bold">
-          出荷予定日
-          <input type="date" name="shipDate" defaultValue={today} className={filterFieldClass} />
-        </label>
-        <label className="text-xs font-bold">
-          品名
-          <input
-            name="item"
-            defaultValue="トレーディングカード"
-            maxLength={30}
-            className={`${filterFieldClass} w-44`}
-          />
-        </label>
-        <Button
-          type="submit"
-          variant="secondary"
-          formMethod="get"
-          formAction="/admin/shipping/labels.csv"
-          formTarget="_blank"
-          disabled={picked.size === 0}
-        >
-          送り状CSVをダウンロード
-        </Button>
-        {canWrite ? (
-          <Button type="submit" name="intent" value="prepare" loading={preparing} disabled={picked.size === 0}>
-            発送準備中にする
-          </Button>
-        ) : null}
-      </div>
+      <BatchControls picked={picked.size} today={today} canWrite={canWrite} preparing={preparing} />
 
       <ListTable
         items={items}
