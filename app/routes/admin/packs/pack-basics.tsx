@@ -1,4 +1,4 @@
-// The pack editor's first step, 基本情報: title, genre, description and the like.
+// The pack editor's first step, 基本情報: the genre, the title and the description.
 import { Form } from 'react-router';
 import type { PackEditorAnswer } from '~/lib/admin-packs';
 import { Button } from '~/components/Button';

@@ -1,4 +1,5 @@
-// The pack editor's second step, 販売設定: price, draw choices, sale window, tags and rank limits.
+// The pack editor's second step, 販売設定: price, draw choices, per-member limit, tags, the lowest rank, display
+// order and the sale window.
 import { Form } from 'react-router';
 import type { PackEditorAnswer } from '~/lib/admin-packs';
 import { Button } from '~/components/Button';
