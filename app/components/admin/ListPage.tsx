@@ -8,6 +8,63 @@ import { Button, type ButtonVariant } from '~/components/Button';
 /** A filter field's style (a select or an input under its label). */
 export const filterFieldClass = 'mt-1 block min-h-11 rounded-lg border border-line bg-white px-3 text-sm';
 
+/**
+ * A filter that picks one of a list, or すべて.
+ * @example <FilterSelect label="状態" name="status" defaultValue={filter.status} options={statuses} />
+ */
+export function FilterSelect({
+  label,
+  name,
+  defaultValue,
+  options,
+}: {
+  label: string;
+  name: string;
+  defaultValue: string | undefined;
+  options: readonly { id: string; label: string }[];
+}) {
+  return (
+    <label className="text-xs font-bold">
+      {label}
+      <select name={name} defaultValue={defaultValue} className={filterFieldClass}>
+        <option value="">すべて</option>
+        {options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/**
+ * A filter by days: 「<label>（から）」 and 「<label>（まで）」, sent as `from` and `to`.
+ * @example <FilterDateRange label="注文日" from={filter.from} to={filter.to} />
+ */
+export function FilterDateRange({
+  label,
+  from,
+  to,
+}: {
+  label: string;
+  from: string | undefined;
+  to: string | undefined;
+}) {
+  return (
+    <>
+      <label className="text-xs font-bold">
+        {label}（から）
+        <input type="date" name="from" defaultValue={from} className={filterFieldClass} />
+      </label>
+      <label className="text-xs font-bold">
+        {label}（まで）
+        <input type="date" name="to" defaultValue={to} className={filterFieldClass} />
+      </label>
+    </>
+  );
+}
+
 export interface FilterBarProps {
   /** The filter fields, each a label around its input. */
   children: ReactNode;

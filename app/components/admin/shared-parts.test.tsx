@@ -8,7 +8,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { createRoutesStub } from 'react-router';
 import { ActionAnswer } from './ActionAnswer';
 import { ConfirmDialog } from './ConfirmDialog';
-import { FilterBar, ListTable, PageLinks, pageHref } from './ListPage';
+import { FilterBar, FilterDateRange, FilterSelect, ListTable, PageLinks, pageHref } from './ListPage';
 import { actionOk, actionRefused } from '~/lib/admin-action';
 
 function rendered(node: ReactNode): string {
@@ -138,6 +138,20 @@ describe('the list page parts', () => {
     expect(html).toContain('href="/admin/orders"');
     expect(html).toContain('>条件をクリア</a>');
     expect(html).toMatch(/<p role="alert"[^>]*>日付を確認してください。（条件なしで表示しています）<\/p>/);
+  });
+
+  it('offers すべて first in a select filter, and a day range as から and まで', () => {
+    const html = rendered(
+      <>
+        <FilterSelect label="状態" name="status" defaultValue="review" options={[{ id: 'review', label: '確認中' }]} />
+        <FilterDateRange label="注文日" from="2026-11-01" to={undefined} />
+      </>,
+    );
+    expect(html).toMatch(
+      /状態<select name="status"[^>]*><option value="">すべて<\/option><option value="review" selected="">確認中<\/option>/,
+    );
+    expect(html).toMatch(/注文日（から）<input type="date"[^>]*name="from" value="2026-11-01"/);
+    expect(html).toMatch(/注文日（まで）<input type="date"[^>]*name="to"\/>/);
   });
 
   it('links the previous and next pages with the same filters', () => {

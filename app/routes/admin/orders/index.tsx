@@ -3,7 +3,15 @@
 import { Link } from 'react-router';
 import type { Route } from './+types/index';
 import { shopRequestContext } from '~/context';
-import { FilterBar, ListTable, PageLinks, filterFieldClass, pageHref } from '~/components/admin/ListPage';
+import {
+  FilterBar,
+  FilterDateRange,
+  FilterSelect,
+  ListTable,
+  PageLinks,
+  filterFieldClass,
+  pageHref,
+} from '~/components/admin/ListPage';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { formatStaffDateTime } from '~/lib/dates';
 import { ordersPageLoader } from '~/lib/admin-orders.server';
@@ -32,28 +40,8 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
       </p>
 
       <FilterBar clearTo="/admin/orders" filterError={filterError}>
-        <label className="text-xs font-bold">
-          状態
-          <select name="status" defaultValue={filter.status} className={filterFieldClass}>
-            <option value="">すべて</option>
-            {statuses.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-xs font-bold">
-          決済方法
-          <select name="method" defaultValue={filter.method} className={filterFieldClass}>
-            <option value="">すべて</option>
-            {methods.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="状態" name="status" defaultValue={filter.status} options={statuses} />
+        <FilterSelect label="決済方法" name="method" defaultValue={filter.method} options={methods} />
         <label className="text-xs font-bold">
           会員（会員ID・メールアドレス）
           <input name="memberId" defaultValue={filter.memberId} className={`${filterFieldClass} w-56`} />
@@ -62,14 +50,7 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
           受付番号
           <input name="receiptNo" defaultValue={filter.receiptNo} className={`${filterFieldClass} w-44`} />
         </label>
-        <label className="text-xs font-bold">
-          注文日（から）
-          <input type="date" name="from" defaultValue={filter.from} className={filterFieldClass} />
-        </label>
-        <label className="text-xs font-bold">
-          注文日（まで）
-          <input type="date" name="to" defaultValue={filter.to} className={filterFieldClass} />
-        </label>
+        <FilterDateRange label="注文日" from={filter.from} to={filter.to} />
       </FilterBar>
 
       <ListTable

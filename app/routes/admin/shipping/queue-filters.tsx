@@ -2,7 +2,7 @@
 // the filter bar by status, member and 発送予定日.
 import { Link } from 'react-router';
 import type { Route } from './+types/index';
-import { FilterBar, filterFieldClass } from '~/components/admin/ListPage';
+import { FilterBar, FilterDateRange, FilterSelect, filterFieldClass } from '~/components/admin/ListPage';
 
 type QueueData = Route.ComponentProps['loaderData'];
 
@@ -62,29 +62,12 @@ export function QueueFilterBar({
 }: Pick<QueueData, 'filter' | 'filterError' | 'statuses'>) {
   return (
     <FilterBar clearTo="/admin/shipping" filterError={filterError}>
-      <label className="text-xs font-bold">
-        状態
-        <select name="status" defaultValue={filter.status} className={filterFieldClass}>
-          <option value="">すべて</option>
-          {statuses.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect label="状態" name="status" defaultValue={filter.status} options={statuses} />
       <label className="text-xs font-bold">
         会員（会員ID・メールアドレス）
         <input name="memberId" defaultValue={filter.memberId} className={`${filterFieldClass} w-56`} />
       </label>
-      <label className="text-xs font-bold">
-        発送予定日（から）
-        <input type="date" name="from" defaultValue={filter.from} className={filterFieldClass} />
-      </label>
-      <label className="text-xs font-bold">
-        発送予定日（まで）
-        <input type="date" name="to" defaultValue={filter.to} className={filterFieldClass} />
-      </label>
+      <FilterDateRange label="発送予定日" from={filter.from} to={filter.to} />
     </FilterBar>
   );
 }
