@@ -1,10 +1,10 @@
-// An admin action's answer (AdminActionResult, docs/decisions/067) as one banner: the refusal as an
-// alert, the done words as a status. With `form`, only the answer of that form shows.
+// An admin action's answer (AdminActionResult in app/lib/admin-action.ts, docs/decisions/067) as one
+// banner: the refusal as an alert, the done words as a status. With `form`, only that form's answer shows.
 import type { ReactNode } from 'react';
-import type { AdminActionResult } from '~/lib/admin-action';
 
 export interface ActionAnswerProps {
-  answer: Pick<AdminActionResult, 'ok' | 'error' | 'form'> | undefined | null;
+  /** An AdminActionResult (or an older page's answer of the same fields). */
+  answer: { ok?: string; error?: string; form?: string } | undefined | null;
   /** Show only the answer of this form (the action's `form`). */
   form?: string;
   /** Space around the banner, e.g. "mt-2". */
