@@ -51,6 +51,68 @@ function MoveDetails({ asking, items, coins }: { asking: string; items: number; 
 }
 
 /**
+ * The ship form: the carrier and the tracking number. While an inquiry is open it asks first (`onAsk`),
+ * and the dialog's button submits it with the inquiries seen.
+ */
+function ShipForm({
+  carriers,
+  asksFirst,
+  onAsk,
+  busy,
+}: Pick<RequestData, 'carriers'> & { asksFirst: boolean; onAsk: () => void; busy: boolean }) {
+  return (
+    <Form
+      method="post"
+      id="desk-ship"
+      className="mt-3 grid gap-3 rounded-xl bg-slate-50 p-3"
+      onSubmit={(event) => {
+        // While an inquiry is open, the sheet asks first; its button submits with the inquiries seen.
+        const submitter = (event.nativeEvent as SubmitEvent).submitter;
+        if (asksFirst && submitter?.getAttribute('name') !== INQUIRIES_SEEN_FIELD) {
+          event.preventDefault();
+          onAsk();
+        }
+      }}
+    >
+      <input type="hidden" name="intent" value="ship" />
+      <label className="text-xs font-bold">
+        運送会社
+        <select
+          name="carrier"
+          required
+          defaultValue=""
+          className="mt-1 block min-h-11 w-full rounded-lg border border-line bg-white px-3 text-sm"
+        >
+          <option value="" disabled>
+            選んでください
+          </option>
+          {carriers.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="text-xs font-bold">
+        追跡番号
+        <input
+          name="trackingNumber"
+          required
+          inputMode="numeric"
+          autoComplete="off"
+          className="mt-1 block min-h-11 w-full rounded-lg border border-line px-3 font-mono text-sm"
+        />
+      </label>
+      <div>
+        <Button type="submit" loading={busy}>
+          発送済みにする
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+/**
  * @example {canWrite ? <MovesSection request={r} carriers={carriers} inquiries={inquiries} answer={answer} coins={coins} /> : null}
  */
 export function MovesSection({
@@ -79,54 +141,12 @@ export function MovesSection({
           操作
         </h2>
         {canShip ? (
-          <Form
-            method="post"
-            id="desk-ship"
-            className="mt-3 grid gap-3 rounded-xl bg-slate-50 p-3"
-            onSubmit={(event) => {
-              // While an inquiry is open, the sheet asks first; its button submits with the inquiries seen.
-              const submitter = (event.nativeEvent as SubmitEvent).submitter;
-              if (inquiries.length > 0 && submitter?.getAttribute('name') !== INQUIRIES_SEEN_FIELD) {
-                event.preventDefault();
-                setAsking('ship');
-              }
-            }}
-          >
-            <input type="hidden" name="intent" value="ship" />
-            <label className="text-xs font-bold">
-              運送会社
-              <select
-                name="carrier"
-                required
-                defaultValue=""
-                className="mt-1 block min-h-11 w-full rounded-lg border border-line bg-white px-3 text-sm"
-              >
-                <option value="" disabled>
-                  選んでください
-                </option>
-                {carriers.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="text-xs font-bold">
-              追跡番号
-              <input
-                name="trackingNumber"
-                required
-                inputMode="numeric"
-                autoComplete="off"
-                className="mt-1 block min-h-11 w-full rounded-lg border border-line px-3 font-mono text-sm"
-              />
-            </label>
-            <div>
-              <Button type="submit" loading={busy('ship')}>
-                発送済みにする
-              </Button>
-            </div>
-          </Form>
+          <ShipForm
+            carriers={carriers}
+            asksFirst={inquiries.length > 0}
+            onAsk={() => setAsking('ship')}
+            busy={busy('ship')}
+          />
         ) : null}
         {simple.length > 0 ? (
           <div className="mt-3 flex flex-wrap gap-3">
