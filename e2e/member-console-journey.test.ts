@@ -106,6 +106,18 @@ describe('the member console', () => {
         await desk.page.getByRole('button', { name: 'メモを追加' }).click();
         await desk.page.getByText('メモを追加しました。').waitFor();
 
+        // The confirmation keeps Tab inside itself; Escape closes it, back on the button that opened it.
+        await desk.page.getByRole('button', { name: '利用停止にする' }).click();
+        for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+          await desk.page.keyboard.press(key);
+          expect(await desk.page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]'))), key).toBe(
+            true,
+          );
+        }
+        await desk.page.keyboard.press('Escape');
+        await desk.page.getByRole('dialog').waitFor({ state: 'detached' });
+        expect(await desk.page.evaluate(() => document.activeElement?.textContent)).toBe('利用停止にする');
+
         await desk.page.getByRole('button', { name: '利用停止にする' }).click();
         const ban = desk.page.getByRole('dialog');
         await ban.getByLabel('理由（必須・スタッフのみ閲覧）').fill('規約違反（複数アカウント）');

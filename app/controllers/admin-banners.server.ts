@@ -2,8 +2,8 @@
 // Every change goes through the admin module's audited actions with 'content:write'. An uploaded
 // image is checked and re-encoded (sharp) and written by its hash under DATA_DIR/media/banners before the
 // transaction; a refused save leaves at most an unused file, never a banner without its art.
-import { data } from 'react-router';
 import type { ShopRequest } from '#server/context';
+import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { requireOperator } from '~/controllers/admin.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
@@ -21,12 +21,8 @@ import {
 } from '#modules/content';
 import { jstLocalInput, windowPhase, windowText, type Refusal } from '#modules/kernel';
 
-export interface BannerActionData {
-  ok?: string;
-  error?: string;
-  /** The banner's uid, or 'new'. */
-  form?: string;
-}
+/** The banners page's answer (decision 067); `form` is the banner's uid, or 'new'. */
+export type BannerActionData = AdminActionResult;
 
 export async function bannersLoader(shop: ShopRequest, request: Request) {
   await requireOperator(shop, request, 'content:write');
@@ -56,10 +52,9 @@ export async function bannersLoader(shop: ShopRequest, request: Request) {
   };
 }
 
-const answer = (body: BannerActionData, status = 200) => data<BannerActionData>(body, { status });
 const refused = (refusal: Refusal<string>, form: string) => {
   const described = describeRefusal(refusal as Refusal<RefusalCode>);
-  return answer({ error: described.message, form }, described.status);
+  return actionRefused(described.message, { form, status: described.status });
 };
 
 export async function bannersAction(shop: ShopRequest, request: Request) {
@@ -68,7 +63,7 @@ export async function bannersAction(shop: ShopRequest, request: Request) {
   try {
     body = await request.formData();
   } catch {
-    return answer({ error: UNREADABLE_FORM_MESSAGE }, 400);
+    return actionRefused(UNREADABLE_FORM_MESSAGE);
   }
   const fields: Record<string, string> = {};
   for (const [name, value] of body) if (typeof value === 'string') fields[name] = value;
@@ -80,22 +75,20 @@ export async function bannersAction(shop: ShopRequest, request: Request) {
   if (intent === 'activate' || intent === 'deactivate') {
     const done = await setBannerActiveAsOperator(db, operator, uid, intent === 'activate');
     if (!done.ok) return refused(done, which);
-    return answer({
-      ok: `「${done.value.title}」を${intent === 'activate' ? '公開' : '非公開に'}しました。`,
+    return actionOk(`「${done.value.title}」を${intent === 'activate' ? '公開' : '非公開に'}しました。`, {
       form: which,
     });
   }
   if (intent === 'up' || intent === 'down') {
     const done = await moveBannerAsOperator(db, operator, uid, intent);
     if (!done.ok) return refused(done, which);
-    return answer({ ok: '表示順を変更しました。', form: which });
+    return actionOk('表示順を変更しました。', { form: which });
   }
-  if (intent !== 'create' && intent !== 'save')
-    return answer({ error: '操作を選び直してください。', form: which }, 400);
+  if (intent !== 'create' && intent !== 'save') return actionRefused('操作を選び直してください。', { form: which });
 
   const parsed = bannerFormSchema.safeParse(fields);
   if (!parsed.success)
-    return answer({ error: parsed.error.issues[0]?.message ?? '入力を確認してください。', form: which }, 400);
+    return actionRefused(parsed.error.issues[0]?.message ?? '入力を確認してください。', { form: which });
   const file = body.get('image');
   let image: string | null = null;
   if (file && typeof file !== 'string' && file.size > 0) {
@@ -116,8 +109,8 @@ export async function bannersAction(shop: ShopRequest, request: Request) {
   });
   if (!done.ok) return refused(done, which);
   const shownNow = bannerShown(done.value, new Date());
-  return answer({
-    ok: `「${done.value.title}」を${intent === 'create' ? '追加' : '保存'}しました${shownNow ? '（トップに表示中）' : done.value.active ? `（表示期間 ${windowText(done.value)}）` : '（非公開）'}。`,
-    form: which,
-  });
+  return actionOk(
+    `「${done.value.title}」を${intent === 'create' ? '追加' : '保存'}しました${shownNow ? '（トップに表示中）' : done.value.active ? `（表示期間 ${windowText(done.value)}）` : '（非公開）'}。`,
+    { form: which },
+  );
 }

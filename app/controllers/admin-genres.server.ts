@@ -1,7 +1,7 @@
 // /admin/genres: the genre tabs (ポケモン, ワンピース…): name, old ids that redirect to the genre, icon,
 // order, shown or hidden; add a genre. Saved through the admin module's audited saveGenreAsOperator.
-import { data } from 'react-router';
 import type { ShopRequest } from '#server/context';
+import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { requireOperator } from '~/controllers/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
@@ -9,12 +9,8 @@ import { saveGenreAsOperator } from '#modules/admin';
 import { genreFormSchema, listAllGenres } from '#modules/gacha';
 import { jstLocalInput, windowPhase, windowText, type Refusal } from '#modules/kernel';
 
-export interface GenreActionData {
-  ok?: string;
-  error?: string;
-  /** The genre's id, or 'new'. */
-  form?: string;
-}
+/** The genres page's answer (decision 067); `form` is the genre's id, or 'new'. */
+export type GenreActionData = AdminActionResult;
 
 export async function genresLoader(shop: ShopRequest, request: Request) {
   await requireOperator(shop, request, 'packs:write');
@@ -33,31 +29,25 @@ export async function genresLoader(shop: ShopRequest, request: Request) {
 export async function genresAction(shop: ShopRequest, request: Request) {
   const operator = await requireOperator(shop, request, 'packs:write');
   const form = await readFormFields(request);
-  if (!form) return data<GenreActionData>({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  if (!form) return actionRefused(UNREADABLE_FORM_MESSAGE);
   const which = form.intent === 'create' ? 'new' : (form.id ?? '');
   if (form.intent !== 'create' && form.intent !== 'save')
-    return data<GenreActionData>({ error: '操作を選び直してください。', form: which }, { status: 400 });
+    return actionRefused('操作を選び直してください。', { form: which });
   const parsed = genreFormSchema.safeParse(form);
   if (!parsed.success)
-    return data<GenreActionData>(
-      { error: parsed.error.issues[0]?.message ?? '入力を確認してください。', form: which },
-      { status: 400 },
-    );
+    return actionRefused(parsed.error.issues[0]?.message ?? '入力を確認してください。', { form: which });
   const exists = (await listAllGenres(shop.services.db)).some((g) => g.id === parsed.data.id);
   if (form.intent === 'create' && exists)
-    return data<GenreActionData>(
-      { error: `ID「${parsed.data.id}」のジャンルはすでにあります。`, form: which },
-      { status: 409 },
-    );
+    return actionRefused(`ID「${parsed.data.id}」のジャンルはすでにあります。`, { form: which, status: 409 });
   if (form.intent === 'save' && !exists)
-    return data<GenreActionData>({ error: 'このジャンルは見つかりません。', form: which }, { status: 404 });
+    return actionRefused('このジャンルは見つかりません。', { form: which, status: 404 });
   const done = await saveGenreAsOperator(shop.services.db, operator, parsed.data);
   if (!done.ok) {
     const described = describeRefusal(done as Refusal<RefusalCode>);
-    return data<GenreActionData>({ error: described.message, form: which }, { status: described.status });
+    return actionRefused(described.message, { form: which, status: described.status });
   }
-  return {
-    ok: `「${parsed.data.name}」を${form.intent === 'create' ? '追加' : '保存'}しました${parsed.data.visible ? '' : '（非表示）'}${parsed.data.startsAt || parsed.data.endsAt ? `（表示期間 ${windowText(parsed.data)}）` : ''}。`,
-    form: which,
-  };
+  return actionOk(
+    `「${parsed.data.name}」を${form.intent === 'create' ? '追加' : '保存'}しました${parsed.data.visible ? '' : '（非表示）'}${parsed.data.startsAt || parsed.data.endsAt ? `（表示期間 ${windowText(parsed.data)}）` : ''}。`,
+    { form: which },
+  );
 }

@@ -1,8 +1,8 @@
 // The approvals page's section for operators' mails whose present costs more than
 // MAIL_PRESENT_APPROVAL_THRESHOLD_COINS (decision 052): the pending ones with their recipients counted now,
 // and the approve / reject actions (only an admin other than the requester; approving sends, once).
-import { data } from 'react-router';
 import type { ShopRequest } from '#server/context';
+import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { requireOperator } from '~/controllers/admin.server';
 import { mailPresentRules, segmentText } from '~/controllers/admin-mail.server';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
@@ -15,11 +15,7 @@ const PENDING_SHOWN = 100;
 const n = (value: number) => value.toLocaleString('ja-JP');
 
 /** What the mail section's forms answer (`form` is the request's id, so the answer shows beside it). */
-export interface MailApprovalActionData {
-  form: string;
-  ok?: string;
-  error?: string;
-}
+export type MailApprovalActionData = AdminActionResult;
 
 /** The intents of the mail section (the approvals page routes them here). */
 export const isMailApprovalIntent = (intent: unknown) => intent === 'mail-approve' || intent === 'mail-reject';
@@ -70,13 +66,10 @@ export async function mailApprovalsAction(shop: ShopRequest, request: Request, f
   const operator = await requireOperator(shop, request, 'mail:write');
   const id = form.get('id');
   if (typeof id !== 'string' || !id)
-    return data<MailApprovalActionData>(
-      { form: 'page', error: '承認・却下する配信を一覧から選んでください。' },
-      { status: 400 },
-    );
+    return actionRefused('承認・却下する配信を一覧から選んでください。', { form: 'page' });
   const refused = (r: Refusal<string>) => {
     const described = describeRefusal(r as Refusal<RefusalCode>);
-    return data<MailApprovalActionData>({ form: id, error: described.message }, { status: described.status });
+    return actionRefused(described.message, { form: id, status: described.status });
   };
   const { db, config } = shop.services;
   if (form.get('intent') === 'mail-approve') {
@@ -93,18 +86,15 @@ export async function mailApprovalsAction(shop: ShopRequest, request: Request, f
       countMailRecipients,
     );
     if (!done.ok) return refused(done);
-    return {
-      form: id,
-      ok: `承認し、メール #${done.value.mailId} を送信しました（最大 ${n(done.value.totalCoins)}コインの申請）。`,
-    } satisfies MailApprovalActionData;
+    return actionOk(
+      `承認し、メール #${done.value.mailId} を送信しました（最大 ${n(done.value.totalCoins)}コインの申請）。`,
+      { form: id },
+    );
   }
   const note = form.get('note');
   if (typeof note === 'string' && note.trim().length > 200)
-    return data<MailApprovalActionData>(
-      { form: id, error: '却下の理由は200文字以内で入力してください。' },
-      { status: 400 },
-    );
+    return actionRefused('却下の理由は200文字以内で入力してください。', { form: id });
   const done = await rejectMailRequest(db, operator, id, typeof note === 'string' ? note : '');
   if (!done.ok) return refused(done);
-  return { form: id, ok: '却下しました。メールは送られていません。' } satisfies MailApprovalActionData;
+  return actionOk('却下しました。メールは送られていません。', { form: id });
 }

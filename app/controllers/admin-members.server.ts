@@ -5,8 +5,8 @@
 // admin module's operator functions, which check the permission and write the audit entry in the
 // same transaction; the command line calls the same ones (docs/decisions/026).
 import { randomUUID } from 'node:crypto';
-import { data } from 'react-router';
 import type { ShopRequest } from '#server/context';
+import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { requireOperator } from '~/controllers/admin.server';
 import { memberTagsFor } from '~/controllers/member-tags.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
@@ -58,12 +58,8 @@ import {
   type AdminPermission,
 } from '#modules/admin';
 
-/** What a console action answers: a line for the operator, or the refusal, and which form it is for. */
-export interface MemberActionData {
-  ok?: string;
-  error?: string;
-  form?: string;
-}
+/** What a console action answers (decision 067): a line for the operator, or the refusal, and which form it is for. */
+export type MemberActionData = AdminActionResult;
 
 /** Rows per page of the search and of each section of a member's page. */
 export const MEMBER_SEARCH_PAGE = 50;
@@ -82,10 +78,10 @@ const KIND_LABELS = { paid: '有償', free: '無償' } as const;
 
 const refused = (refusal: Refusal<string>, form: string) => {
   const described = describeRefusal(refusal as Refusal<RefusalCode>);
-  return data<MemberActionData>({ error: described.message, form }, { status: described.status });
+  return actionRefused(described.message, { form, status: described.status });
 };
 
-const badInput = (message: string, form: string) => data<MemberActionData>({ error: message, form }, { status: 400 });
+const badInput = (message: string, form: string) => actionRefused(message, { form });
 
 const n = (value: number) => value.toLocaleString('ja-JP');
 
@@ -294,7 +290,7 @@ export async function memberPageAction(shop: ShopRequest, request: Request, memb
   try {
     form = await request.formData();
   } catch {
-    return data<MemberActionData>({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+    return actionRefused(UNREADABLE_FORM_MESSAGE);
   }
   const text = (name: string) => {
     const value = form.get(name);
@@ -324,13 +320,12 @@ export async function memberPageAction(shop: ShopRequest, request: Request, memb
       if (!done.ok) return refused(done, intent);
       const a = done.value.adjustment;
       const what = `${KIND_LABELS[a.kind]}コインを${a.amount > 0 ? '+' : '−'}${n(Math.abs(a.amount))}枚`;
-      return {
-        ok:
-          a.status === 'pending'
-            ? `${what}の調整を申請しました。${n(config.COIN_ADJUSTMENT_APPROVAL_THRESHOLD)}枚を超えるため、別の管理者の承認後に反映されます。`
-            : `${what}調整しました。会員のコイン履歴に「調整」として理由とともに表示されます。`,
-        form: intent,
-      };
+      return actionOk(
+        a.status === 'pending'
+          ? `${what}の調整を申請しました。${n(config.COIN_ADJUSTMENT_APPROVAL_THRESHOLD)}枚を超えるため、別の管理者の承認後に反映されます。`
+          : `${what}調整しました。会員のコイン履歴に「調整」として理由とともに表示されます。`,
+        { form: intent },
+      );
     }
     case 'ban': {
       const parsed = memberBanSchema.safeParse({ reason: text('reason'), until: text('until') });
@@ -340,24 +335,22 @@ export async function memberPageAction(shop: ShopRequest, request: Request, memb
         expiresAt: parsed.data.until,
       });
       return done.ok
-        ? {
-            ok: `利用停止にしました（ログイン中の${n(done.value.sessionsRevoked)}件のセッションを終了しました）。`,
+        ? actionOk(`利用停止にしました（ログイン中の${n(done.value.sessionsRevoked)}件のセッションを終了しました）。`, {
             form: intent,
-          }
+          })
         : refused(done, intent);
     }
     case 'unban': {
       const done = await unbanMemberAsOperator(db, operator, memberId);
       if (!done.ok) return refused(done, intent);
-      return {
-        ok: done.value.lifted ? '利用停止を解除しました。' : 'この会員は利用停止になっていません。',
+      return actionOk(done.value.lifted ? '利用停止を解除しました。' : 'この会員は利用停止になっていません。', {
         form: intent,
-      };
+      });
     }
     case 'revokeSessions': {
       const done = await revokeMemberSessionsAsOperator(db, operator, memberId);
       return done.ok
-        ? { ok: `すべての端末からログアウトさせました（${n(done.value.sessionsRevoked)}件）。`, form: intent }
+        ? actionOk(`すべての端末からログアウトさせました（${n(done.value.sessionsRevoked)}件）。`, { form: intent })
         : refused(done, intent);
     }
     case 'hold': {
@@ -365,31 +358,35 @@ export async function memberPageAction(shop: ShopRequest, request: Request, memb
       if (!parsed.success) return badInput(parsed.error.issues[0]?.message ?? '入力を確認してください。', intent);
       const done = await holdMemberAsOperator(db, operator, memberId, parsed.data.reason);
       if (!done.ok) return refused(done, intent);
-      return {
-        ok: done.value.placed
+      return actionOk(
+        done.value.placed
           ? 'コイン購入と発送依頼を停止しました。会員には「アカウントの確認が必要」と表示されます。'
           : 'すでに停止中です（停止の種類は変わっていません）。',
-        form: intent,
-      };
+        { form: intent },
+      );
     }
     case 'clearHold': {
       const done = await clearPurchaseHoldAsOperator(db, operator, memberId);
       if (!done.ok) return refused(done, intent);
-      return { ok: done.value.cleared ? '購入・発送の停止を解除しました。' : '停止はされていません。', form: intent };
+      return actionOk(done.value.cleared ? '購入・発送の停止を解除しました。' : '停止はされていません。', {
+        form: intent,
+      });
     }
     case 'age': {
       const answer = text('minor');
       if (answer !== 'true' && answer !== 'false') return badInput('18歳未満か18歳以上かを選んでください。', intent);
       const done = await declareAgeAsOperator(db, operator, memberId, answer === 'true');
       return done.ok
-        ? { ok: `年齢申告を「${done.value.declaredMinor ? '18歳未満' : '18歳以上'}」に訂正しました。`, form: intent }
+        ? actionOk(`年齢申告を「${done.value.declaredMinor ? '18歳未満' : '18歳以上'}」に訂正しました。`, {
+            form: intent,
+          })
         : refused(done, intent);
     }
     case 'note': {
       const parsed = memberNoteSchema.safeParse({ text: text('text') });
       if (!parsed.success) return badInput(parsed.error.issues[0]?.message ?? '入力を確認してください。', intent);
       const done = await addMemberNoteAsOperator(db, operator, memberId, parsed.data.text);
-      return done.ok ? { ok: 'メモを追加しました。', form: intent } : refused(done, intent);
+      return done.ok ? actionOk('メモを追加しました。', { form: intent }) : refused(done, intent);
     }
   }
   return badInput('操作を選び直してください。', 'page');
@@ -459,7 +456,7 @@ export async function approvalsAction(shop: ShopRequest, request: Request) {
   try {
     form = await request.formData();
   } catch {
-    return data<MemberActionData>({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+    return actionRefused(UNREADABLE_FORM_MESSAGE);
   }
   const intent = form.get('intent');
   const id = form.get('id');
@@ -470,10 +467,10 @@ export async function approvalsAction(shop: ShopRequest, request: Request) {
       lifetimes: { paid: config.PAID_COIN_EXPIRY_DAYS, free: config.FREE_COIN_EXPIRY_DAYS },
     });
     return done.ok
-      ? {
-          ok: `承認しました。${KIND_LABELS[done.value.kind]}コイン${done.value.amount > 0 ? '+' : '−'}${n(Math.abs(done.value.amount))}枚を反映しました。`,
-          form: id,
-        }
+      ? actionOk(
+          `承認しました。${KIND_LABELS[done.value.kind]}コイン${done.value.amount > 0 ? '+' : '−'}${n(Math.abs(done.value.amount))}枚を反映しました。`,
+          { form: id },
+        )
       : refused(done, id);
   }
   if (intent === 'reject') {
@@ -481,7 +478,7 @@ export async function approvalsAction(shop: ShopRequest, request: Request) {
     if (typeof note === 'string' && note.trim().length > 200)
       return badInput('却下の理由は200文字以内で入力してください。', id);
     const done = await rejectCoinAdjustment(shop.services.db, operator, id, typeof note === 'string' ? note : '');
-    return done.ok ? { ok: '却下しました。コインは動いていません。', form: id } : refused(done, id);
+    return done.ok ? actionOk('却下しました。コインは動いていません。', { form: id }) : refused(done, id);
   }
   return badInput('操作を選び直してください。', 'page');
 }

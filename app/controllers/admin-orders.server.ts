@@ -2,8 +2,8 @@
 // email, receipt number, JST days; the review queue's count always in view), one order with its
 // provider events, and the whole-order refund (orders:refund, asks first, audited by the admin module
 // with the provider's refund outside the transaction, like the command line's orders:refund).
-import { data } from 'react-router';
 import type { ShopRequest } from '#server/context';
+import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { requireOperator } from '~/controllers/admin.server';
 import { memberIdFromFilter, memberTagsFor } from '~/controllers/member-tags.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
@@ -27,10 +27,8 @@ import {
   type ReviewDecision,
 } from '#modules/payments';
 
-export interface OrderActionData {
-  ok?: string;
-  error?: string;
-}
+/** What the order page's actions answer (the admin result, decision 067). */
+export type OrderActionData = AdminActionResult;
 
 const methodLabel = (method: string) => PAYMENT_METHOD_INFO[method as PaymentMethod]?.label ?? method;
 
@@ -132,28 +130,23 @@ export async function orderPageAction(shop: ShopRequest, request: Request, order
   const operator = await requireOperator(shop, request, 'orders:refund');
   if (!isUuid(orderId)) throw notFound(new URL(request.url).pathname);
   const form = await readFormFields(request);
-  if (!form) return data<OrderActionData>({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  if (!form) return actionRefused(UNREADABLE_FORM_MESSAGE);
   if (form.intent === 'review') return reviewDecisionAction(shop, operator, orderId, form);
-  if (form.intent !== 'refund') return data<OrderActionData>({ error: '操作を選び直してください。' }, { status: 400 });
+  if (form.intent !== 'refund') return actionRefused('操作を選び直してください。');
   const reason = (form.reason ?? '').trim();
-  if (!reason || reason.length > 500)
-    return data<OrderActionData>({ error: '返金の理由を500文字以内で入力してください。' }, { status: 400 });
+  if (!reason || reason.length > 500) return actionRefused('返金の理由を500文字以内で入力してください。');
   // Only a paid order (or one in review) is refunded; the answer says why another is not.
   const current = await orderForOperator(shop.services.db, orderId);
   if (!current) throw notFound(new URL(request.url).pathname);
   if (current.order.status !== 'paid' && current.order.status !== 'review')
-    return data<OrderActionData>(
-      {
-        error: `この注文は「${ORDER_STATUS_LABELS[current.order.status]}」のため返金できません。`,
-      },
-      { status: 409 },
-    );
+    return actionRefused(`この注文は「${ORDER_STATUS_LABELS[current.order.status]}」のため返金できません。`, {
+      status: 409,
+    });
   const payments = shop.services.payments;
   if (!payments)
-    return data<OrderActionData>(
-      { error: '決済事業者の設定を読み込めていないため、返金できません。時間をおいてお試しください。' },
-      { status: 503 },
-    );
+    return actionRefused('決済事業者の設定を読み込めていないため、返金できません。時間をおいてお試しください。', {
+      status: 503,
+    });
   const done = await refundOrderAsOperator(shop.services.db, operator, {
     gateway: payments.gateway,
     rules: payments.rules,
@@ -162,11 +155,11 @@ export async function orderPageAction(shop: ShopRequest, request: Request, order
   });
   if (!done.ok) {
     const described = describeRefusal(done as Refusal<RefusalCode>);
-    return data<OrderActionData>({ error: described.message }, { status: described.status });
+    return actionRefused(described.message, { status: described.status });
   }
-  return {
-    ok: `返金しました（${done.value.refundedJpy.toLocaleString('ja-JP')}円）。残っていたコインは取り消しました。`,
-  };
+  return actionOk(
+    `返金しました（${done.value.refundedJpy.toLocaleString('ja-JP')}円）。残っていたコインは取り消しました。`,
+  );
 }
 
 const REVIEW_DONE: Record<ReviewDecision, string> = {
@@ -182,17 +175,14 @@ async function reviewDecisionAction(
   form: Record<string, string>,
 ) {
   const decision = form.decision as ReviewDecision;
-  if (!(REVIEW_DECISIONS as readonly string[]).includes(decision))
-    return data<OrderActionData>({ error: '判断を選び直してください。' }, { status: 400 });
+  if (!(REVIEW_DECISIONS as readonly string[]).includes(decision)) return actionRefused('判断を選び直してください。');
   const reason = (form.reason ?? '').trim();
-  if (!reason || reason.length > 500)
-    return data<OrderActionData>({ error: '判断の理由を500文字以内で入力してください。' }, { status: 400 });
+  if (!reason || reason.length > 500) return actionRefused('判断の理由を500文字以内で入力してください。');
   const payments = shop.services.payments;
   if (!payments)
-    return data<OrderActionData>(
-      { error: '決済の設定を読み込めていないため、判断を記録できません。時間をおいてお試しください。' },
-      { status: 503 },
-    );
+    return actionRefused('決済の設定を読み込めていないため、判断を記録できません。時間をおいてお試しください。', {
+      status: 503,
+    });
   const done = await decideReviewedOrderAsOperator(shop.services.db, operator, {
     orderId,
     decision,
@@ -201,7 +191,7 @@ async function reviewDecisionAction(
   });
   if (!done.ok) {
     const described = describeRefusal(done as Refusal<RefusalCode>);
-    return data<OrderActionData>({ error: described.message }, { status: described.status });
+    return actionRefused(described.message, { status: described.status });
   }
-  return { ok: REVIEW_DONE[decision] };
+  return actionOk(REVIEW_DONE[decision]);
 }

@@ -35,6 +35,10 @@ import {
 import { parseShopDateTime } from '#modules/shop';
 import { refuse, type Refusal } from '#modules/kernel';
 import { PACK_STEPS, STATUS_LABELS, type PackEditorAnswer, type PackStep } from '~/lib/admin-packs';
+import { actionOk, actionRefused } from '~/lib/admin-action';
+
+/** The editor's own part of its answer: what was typed. */
+type PackExtra = { typed: Record<string, string> };
 
 export { PACK_STEPS, STATUS_LABELS, type PackEditorAnswer, type PackStep };
 
@@ -52,7 +56,7 @@ function fieldErrors(issues: { path: PropertyKey[]; message: string }[], prefix 
 
 function refused(outcome: Refusal<string>, typed?: Record<string, string>) {
   const described = describeRefusal(outcome as Refusal<RefusalCode>);
-  return data<PackEditorAnswer>({ error: described.message, typed }, { status: described.status });
+  return actionRefused<PackExtra>(described.message, { typed, status: described.status });
 }
 
 async function readForm(request: Request): Promise<FormData | null> {
@@ -99,14 +103,11 @@ export async function packListLoader(shop: ShopRequest, request: Request) {
 export async function packListAction(shop: ShopRequest, request: Request) {
   const operator = await requireOperator(shop, request, 'packs:write');
   const form = await readForm(request);
-  if (!form) return data<PackEditorAnswer>({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  if (!form) return actionRefused(UNREADABLE_FORM_MESSAGE);
   const typed = textFields(form);
   const parsed = packBasicsSchema.safeParse(typed);
   if (!parsed.success)
-    return data<PackEditorAnswer>(
-      { error: '入力を確認してください。', fields: fieldErrors(parsed.error.issues), typed },
-      { status: 400 },
-    );
+    return actionRefused<PackExtra>('入力を確認してください。', { fields: fieldErrors(parsed.error.issues), typed });
   const done = await createDraftAsOperator(shop.services.db, operator, parsed.data);
   if (!done.ok) return refused(done, typed);
   throw redirect(`/admin/packs/${parsed.data.id}?step=sale`);
@@ -247,15 +248,15 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
   const operator = await requireOperator(shop, request, 'packs:write');
   const { db, config } = shop.services;
   const form = await readForm(request);
-  if (!form) return data<PackEditorAnswer>({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  if (!form) return actionRefused(UNREADABLE_FORM_MESSAGE);
   const intent = text(form, 'intent');
   const typed = textFields(form);
   const invalid = (fields: Record<string, string>) =>
-    data<PackEditorAnswer>({ error: '入力を確認してください。', fields, typed }, { status: 400 });
+    actionRefused<PackExtra>('入力を確認してください。', { fields, typed });
   const after = async (outcome: OperatorOutcome<unknown>, ok: string, next?: string) => {
     if (!outcome.ok) return refused(outcome, typed);
     if (next) throw redirect(`/admin/packs/${packId}?step=${next}`);
-    return { ok } satisfies PackEditorAnswer;
+    return actionOk(ok);
   };
   switch (intent) {
     case 'basics': {
@@ -289,8 +290,7 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
       const file = form.get('image');
       if (!(file instanceof Blob)) return invalid({ image: '画像ファイルを選んでください。' });
       const stored = await storeUploadedImage(config.dataDir, 'packs', file, { maxBytes: config.PACK_IMAGE_MAX_BYTES });
-      if (!stored.ok)
-        return data<PackEditorAnswer>({ error: stored.message, fields: { image: stored.message } }, { status: 422 });
+      if (!stored.ok) return actionRefused(stored.message, { fields: { image: stored.message }, status: 422 });
       const outcome =
         intent === 'pack-image'
           ? await updateDraftAsOperator(db, operator, packId, { imagePath: stored.path })
@@ -308,10 +308,9 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
       if (!checks) throw data({ notFound: true }, { status: 404 });
       const failing = checks.filter((c) => !c.ok);
       if (failing.length)
-        return data<PackEditorAnswer>(
-          { error: `公開前チェックを通っていない項目があります: ${failing.map((c) => c.label).join('、')}` },
-          { status: 422 },
-        );
+        return actionRefused(`公開前チェックを通っていない項目があります: ${failing.map((c) => c.label).join('、')}`, {
+          status: 422,
+        });
       // A negative projected margin is published only when the confirmation's box was ticked; the
       // figures and the acknowledgement go into the audit entry (issue 28 item 4).
       const numbers = packNumbers(current.definition, {
@@ -320,10 +319,8 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
       });
       const acknowledged = text(form, 'acknowledgeNegativeMargin') === 'on';
       if (numbers.margin.marginYen < 0 && !acknowledged)
-        return data<PackEditorAnswer>(
-          {
-            error: `予想利益がマイナス（−¥${(-numbers.margin.marginYen).toLocaleString('ja-JP')}）です。公開するには、公開の確認で「予想利益がマイナスであることを確認しました」にチェックしてください。`,
-          },
+        return actionRefused(
+          `予想利益がマイナス（−¥${(-numbers.margin.marginYen).toLocaleString('ja-JP')}）です。公開するには、公開の確認で「予想利益がマイナスであることを確認しました」にチェックしてください。`,
           { status: 422 },
         );
       const published = await publishPackAsOperator(db, operator, packId, {
@@ -333,17 +330,16 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
         negativeMarginAcknowledged: numbers.margin.marginYen < 0 && acknowledged,
       });
       if (!published.ok) return refused(published);
-      return {
-        ok:
-          published.value.status === 'scheduled'
-            ? `公開を予約しました（${published.value.totalLots.toLocaleString('ja-JP')}口）。販売開始の時刻に販売中になります。`
-            : `公開しました（${published.value.totalLots.toLocaleString('ja-JP')}口）。コミットメントが確定し、口の中身はもう変えられません。`,
-      } satisfies PackEditorAnswer;
+      return actionOk(
+        published.value.status === 'scheduled'
+          ? `公開を予約しました（${published.value.totalLots.toLocaleString('ja-JP')}口）。販売開始の時刻に販売中になります。`
+          : `公開しました（${published.value.totalLots.toLocaleString('ja-JP')}口）。コミットメントが確定し、口の中身はもう変えられません。`,
+      );
     }
     case 'end': {
       const ended = await endPackAsOperator(db, operator, packId);
       if (!ended.ok) return refused(ended);
-      return { ok: 'このパックの販売を終了しました。シードと抽選ログが公開されました。' } satisfies PackEditorAnswer;
+      return actionOk('このパックの販売を終了しました。シードと抽選ログが公開されました。');
     }
     case 'copy': {
       const to = packBasicsSchema
@@ -355,6 +351,6 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
       throw redirect(`/admin/packs/${to.data.id}?step=basics`);
     }
     default:
-      return data<PackEditorAnswer>({ error: '操作を選び直してください。' }, { status: 400 });
+      return actionRefused('操作を選び直してください。');
   }
 }

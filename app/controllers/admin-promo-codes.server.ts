@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { data } from 'react-router';
 import { z } from 'zod';
 import type { ShopRequest } from '#server/context';
+import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { requireOperator } from '~/controllers/admin.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
@@ -24,12 +25,12 @@ import {
 
 export const PROMO_ADMIN_PATH = '/admin/promo-codes';
 
-export interface PromoAdminActionData {
-  ok?: string;
-  error?: string;
+interface PromoExtra {
   /** The batch just made: its id for the CSV link and how many codes. */
-  batch?: { id: string; count: number };
+  batch: { id: string; count: number };
 }
+/** The promo codes page's answer (decision 067), with the batch just made. */
+export type PromoAdminActionData = AdminActionResult<PromoExtra>;
 
 const optionalInt = (label: string, min: number, max: number) =>
   z
@@ -108,7 +109,7 @@ export async function promoCodesLoader(shop: ShopRequest, request: Request) {
   };
 }
 
-const fail = (error: string, status: number) => data<PromoAdminActionData>({ error }, { status });
+const fail = (error: string, status: number) => actionRefused(error, { status });
 
 export async function promoCodesAction(shop: ShopRequest, request: Request) {
   const operator = await requireOperator(shop, request, 'promo:write');
@@ -132,7 +133,7 @@ export async function promoCodesAction(shop: ShopRequest, request: Request) {
       };
     });
     if (!done.ok) return refused(done);
-    return { ok: '特典コードを停止しました。' } satisfies PromoAdminActionData;
+    return actionOk('特典コードを停止しました。');
   }
 
   if (form.intent !== 'create' && form.intent !== 'batch') return fail('操作を選び直してください。', 400);
@@ -154,7 +155,7 @@ export async function promoCodesAction(shop: ShopRequest, request: Request) {
       };
     });
     if (!done.ok) return refused(done);
-    return { ok: `特典コード ${done.value} を登録しました。` } satisfies PromoAdminActionData;
+    return actionOk(`特典コード ${done.value} を登録しました。`);
   }
 
   const count = Number(form.count);
@@ -169,10 +170,9 @@ export async function promoCodesAction(shop: ShopRequest, request: Request) {
     };
   });
   if (!done.ok) return refused(done);
-  return {
-    ok: `特典コードを${done.value}件発行しました。CSVでダウンロードできます。`,
+  return actionOk<PromoExtra>(`特典コードを${done.value}件発行しました。CSVでダウンロードできます。`, {
     batch: { id: batchId, count: done.value },
-  } satisfies PromoAdminActionData;
+  });
 }
 
 /** /admin/promo-codes/batch.csv?id=…: a batch's codes, audited as 'promo.export' before they leave. */

@@ -4,6 +4,7 @@
 // functions, which check the permission and write the audit entry in the same transaction.
 import { data } from 'react-router';
 import type { ShopRequest } from '#server/context';
+import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { requireOperator } from '~/controllers/admin.server';
 import { memberIdFromFilter, memberTagsFor } from '~/controllers/member-tags.server';
 import { INQUIRIES_SEEN_FIELD } from '~/lib/admin-shipping';
@@ -44,14 +45,14 @@ import {
   type ShippingStatus,
 } from '#modules/shipping';
 
-/** What a desk action answers: a line for the operator, and the CSV import's problems by line. */
-export interface DeskActionData {
-  ok?: string;
-  error?: string;
-  /** The form the answer belongs to ('batch', 'csv', 'ship', 'note', a move's name…). */
-  form?: string;
-  problems?: { line: number | null; message: string }[];
+/**
+ * What a desk action answers (the admin result, decision 067): a line for the operator, for the form
+ * that asked ('batch', 'csv', 'ship', 'note', a move's name…), and the CSV import's problems by line.
+ */
+interface DeskExtra {
+  problems: { line: number | null; message: string }[];
 }
+export type DeskActionData = AdminActionResult<DeskExtra>;
 
 /** The most requests one batch (pick list, labels, preparing) takes: a page of the queue. */
 export const DESK_BATCH_MAX = 200;
@@ -64,7 +65,7 @@ const carrierOptions = () => CARRIER_CODES.map((c) => ({ id: c, name: CARRIERS[c
 
 const refused = (refusal: Refusal<string>, form: string) => {
   const described = describeRefusal(refusal as Refusal<RefusalCode>);
-  return data<DeskActionData>({ error: described.message, form }, { status: described.status });
+  return actionRefused(described.message, { form, status: described.status });
 };
 
 // ── The queue ────────────────────────────────────────────────────────────────────────────────────
@@ -140,7 +141,7 @@ export async function shippingQueueAction(shop: ShopRequest, request: Request) {
   try {
     form = await request.formData();
   } catch {
-    return data<DeskActionData>({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+    return actionRefused(UNREADABLE_FORM_MESSAGE);
   }
   const db = shop.services.db;
   const config = shop.services.config;
@@ -149,20 +150,16 @@ export async function shippingQueueAction(shop: ShopRequest, request: Request) {
 
   if (intent === 'prepare') {
     const ids = idsOf(form);
-    if (ids.length === 0)
-      return data<DeskActionData>(
-        { error: '発送準備中にする依頼を一覧で選んでください。', form: 'batch' },
-        { status: 400 },
-      );
+    if (ids.length === 0) return actionRefused('発送準備中にする依頼を一覧で選んでください。', { form: 'batch' });
     const done = await prepareShippingRequests(db, operator, rules, ids);
     if (!done.ok) return refused(done, 'batch');
-    return { ok: `${done.value.prepared}件を「発送準備中」にしました。会員にお知らせしました。`, form: 'batch' };
+    return actionOk(`${done.value.prepared}件を「発送準備中」にしました。会員にお知らせしました。`, { form: 'batch' });
   }
 
   if (intent === 'importCsv') {
     const file = form.get('file');
     if (!(file instanceof File) || file.size === 0)
-      return data<DeskActionData>({ error: 'CSVファイルを選んでください。', form: 'csv' }, { status: 400 });
+      return actionRefused('CSVファイルを選んでください。', { form: 'csv' });
     const bytes = new Uint8Array(await file.arrayBuffer());
     const done = await shipShippingRequestsFromCsv(db, operator, rules, bytes, {
       maxBytes: config.SHIPPING_CSV_MAX_BYTES,
@@ -179,15 +176,15 @@ export async function shippingQueueAction(shop: ShopRequest, request: Request) {
         : details.file
           ? [{ line: details.file.line, message: details.file.message }]
           : [];
-      return data<DeskActionData>({ error: described.message, form: 'csv', problems }, { status: described.status });
+      return actionRefused<DeskExtra>(described.message, { form: 'csv', problems, status: described.status });
     }
-    return {
-      ok: `${done.value.shipped.length}件を「発送済み」にしました（${file.name}）。会員に追跡番号をお知らせしました。`,
-      form: 'csv',
-    };
+    return actionOk(
+      `${done.value.shipped.length}件を「発送済み」にしました（${file.name}）。会員に追跡番号をお知らせしました。`,
+      { form: 'csv' },
+    );
   }
 
-  return data<DeskActionData>({ error: '操作を選び直してください。' }, { status: 400 });
+  return actionRefused('操作を選び直してください。');
 }
 
 // ── One request ──────────────────────────────────────────────────────────────────────────────────
@@ -261,14 +258,14 @@ export async function shippingRequestAction(shop: ShopRequest, request: Request,
   try {
     form = await request.formData();
   } catch {
-    return data<DeskActionData>({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+    return actionRefused(UNREADABLE_FORM_MESSAGE);
   }
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === 'string' ? value : '';
   };
   const intent = text('intent') as Move;
-  if (!MOVES.includes(intent)) return data<DeskActionData>({ error: '操作を選び直してください。' }, { status: 400 });
+  if (!MOVES.includes(intent)) return actionRefused('操作を選び直してください。');
   const db = shop.services.db;
   const rules = shippingRulesOf(shop.services.config);
   const label = (status: ShippingStatus) => SHIPPING_STATUS_LABELS[status];
@@ -277,7 +274,7 @@ export async function shippingRequestAction(shop: ShopRequest, request: Request,
     case 'prepare': {
       const done = await prepareShippingRequests(db, operator, rules, [requestId]);
       return done.ok
-        ? { ok: '「発送準備中」にしました。会員にお知らせしました。', form: intent }
+        ? actionOk('「発送準備中」にしました。会員にお知らせしました。', { form: intent })
         : refused(done, intent);
     }
     case 'ship': {
@@ -288,12 +285,9 @@ export async function shippingRequestAction(shop: ShopRequest, request: Request,
         (q) => !seen.has(q.id),
       );
       if (unseen.length > 0)
-        return data<DeskActionData>(
-          {
-            error: `この依頼へのお問い合わせ（${unseen.map((q) => q.reference).join('、')}）が未完了です。内容を確認してから発送済みにしてください。`,
-            form: intent,
-          },
-          { status: 409 },
+        return actionRefused(
+          `この依頼へのお問い合わせ（${unseen.map((q) => q.reference).join('、')}）が未完了です。内容を確認してから発送済みにしてください。`,
+          { form: intent, status: 409 },
         );
       const done = await shipShippingRequest(db, operator, rules, {
         requestId,
@@ -301,10 +295,10 @@ export async function shippingRequestAction(shop: ShopRequest, request: Request,
         trackingNumber: text('trackingNumber'),
       });
       return done.ok
-        ? {
-            ok: `「発送済み」にしました（${CARRIERS[done.value.carrier].name} ${done.value.trackingNumber}）。会員に追跡番号をお知らせしました。`,
-            form: intent,
-          }
+        ? actionOk(
+            `「発送済み」にしました（${CARRIERS[done.value.carrier].name} ${done.value.trackingNumber}）。会員に追跡番号をお知らせしました。`,
+            { form: intent },
+          )
         : refused(done, intent);
     }
     case 'deliver':
@@ -318,34 +312,30 @@ export async function shippingRequestAction(shop: ShopRequest, request: Request,
             : reshipReturnedRequest;
       const done = await move(db, operator, rules, requestId);
       return done.ok
-        ? { ok: `「${label(done.value.status)}」にしました。会員にお知らせしました。`, form: intent }
+        ? actionOk(`「${label(done.value.status)}」にしました。会員にお知らせしました。`, { form: intent })
         : refused(done, intent);
     }
     case 'convertReturned': {
       const done = await convertReturnedRequest(db, operator, rules, requestId);
       return done.ok
-        ? {
-            ok: `${done.value.items}枚を${done.value.coins.toLocaleString('ja-JP')}コインに交換しました。会員にお知らせしました。`,
-            form: intent,
-          }
+        ? actionOk(
+            `${done.value.items}枚を${done.value.coins.toLocaleString('ja-JP')}コインに交換しました。会員にお知らせしました。`,
+            { form: intent },
+          )
         : refused(done, intent);
     }
     case 'cancelByShop': {
       const note = text('noteForMember').trim();
       if (note.length > 500)
-        return data<DeskActionData>(
-          { error: '会員へのお知らせは500文字以内で入力してください。', form: intent },
-          { status: 400 },
-        );
+        return actionRefused('会員へのお知らせは500文字以内で入力してください。', { form: intent });
       const done = await cancelShippingRequestByShop(db, operator, rules, requestId, { noteForMember: note || null });
       if (!done.ok) return refused(done, intent);
       const refund = done.value.refundCoins
         ? `手数料${done.value.refundCoins.toLocaleString('ja-JP')}コインを返し、`
         : '';
-      return {
-        ok: `キャンセルしました。${refund}${done.value.items}枚を会員の獲得商品（保管中）に戻しました。`,
+      return actionOk(`キャンセルしました。${refund}${done.value.items}枚を会員の獲得商品（保管中）に戻しました。`, {
         form: intent,
-      };
+      });
     }
     case 'reportMissing': {
       const kind = text('resolution');
@@ -362,30 +352,24 @@ export async function shippingRequestAction(shop: ShopRequest, request: Request,
         noteForMember: text('noteForMember'),
       });
       if (!parsed.success)
-        return data<DeskActionData>(
-          { error: parsed.error.issues[0]?.message ?? '入力を確認してください。', form: intent },
-          { status: 400 },
-        );
+        return actionRefused(parsed.error.issues[0]?.message ?? '入力を確認してください。', { form: intent });
       const done = await reportMissingCard(db, operator, rules, parsed.data);
       if (!done.ok) return refused(done, intent);
       const what = done.value.condition === 'missing' ? '在庫なし' : '破損';
-      return {
-        ok: done.value.substitute
+      return actionOk(
+        done.value.substitute
           ? `${what}として記録し、代わりに「${done.value.substitute.cardName}」を送ります。会員にお知らせしました。`
           : `${what}として記録し、${done.value.compensationCoins.toLocaleString('ja-JP')}コインで補償しました${done.value.requestCanceled ? '（送るカードがなくなったため、この依頼はキャンセルしました）' : ''}。会員にお知らせしました。`,
-        form: intent,
-      };
+        { form: intent },
+      );
     }
     case 'note': {
       const parsed = internalNoteSchema.safeParse({ note: text('note') });
       if (!parsed.success)
-        return data<DeskActionData>(
-          { error: parsed.error.issues[0]?.message ?? 'メモを確認してください。', form: intent },
-          { status: 400 },
-        );
+        return actionRefused(parsed.error.issues[0]?.message ?? 'メモを確認してください。', { form: intent });
       const done = await setShippingInternalNote(db, operator, requestId, parsed.data.note);
       return done.ok
-        ? { ok: done.value.internalNote ? 'メモを保存しました。' : 'メモを消しました。', form: intent }
+        ? actionOk(done.value.internalNote ? 'メモを保存しました。' : 'メモを消しました。', { form: intent })
         : refused(done, intent);
     }
   }

@@ -1,4 +1,5 @@
 // The pack editor's words and shapes shared by its pages and their server side (decision 030).
+import type { AdminActionResult } from '~/lib/admin-action';
 
 export const PACK_STEPS = [
   { id: 'basics', label: '基本情報' },
@@ -17,11 +18,11 @@ export const STATUS_LABELS: Record<string, string> = {
   ended: '終了',
 };
 
-export interface PackEditorAnswer {
-  ok?: string;
-  error?: string;
-  /** Field errors of the step, by field name (tiers: `tiers.<row>.<field>`). */
-  fields?: Record<string, string>;
+/**
+ * What the editor's actions answer (the admin result, decision 067); `fields` holds the step's field
+ * errors by field name (tiers: `tiers.<row>.<field>`).
+ */
+export type PackEditorAnswer = AdminActionResult<{
   /** What was typed, so a refused step keeps it. */
-  typed?: Record<string, string>;
-}
+  typed: Record<string, string>;
+}>;

@@ -1,10 +1,8 @@
 // Coin adjustments above COIN_ADJUSTMENT_APPROVAL_THRESHOLD that wait for a second admin (decision 026):
 // the approvals page's section. Only an admin other than the requester approves (which applies it, once)
 // or rejects; each asks first in a sheet. Staff with coins:grant see the list and who is asked.
-import { useEffect, useState } from 'react';
-import { Form, useActionData, useNavigation } from 'react-router';
-import { Button } from '~/components/Button';
-import { Sheet } from '~/components/Sheet';
+import { ConfirmDialog } from '~/components/admin/ConfirmDialog';
+import { DecisionButtons, RejectNoteField, useDeciding } from '~/components/admin/ApprovalDecision';
 import { MemberTag } from '~/components/admin/MemberTag';
 import type { CoinAdjustmentApprovalsView } from '~/controllers/admin-members.server';
 import { formatStaffDateTime } from '#modules/kernel/dates';
@@ -17,13 +15,7 @@ const n = (value: number) => value.toLocaleString('ja-JP');
  */
 export function CoinAdjustmentApprovals({ coins }: { coins: CoinAdjustmentApprovalsView }) {
   const { items, canDecide, threshold, members } = coins;
-  const answer = useActionData<{ ok?: string; error?: string }>();
-  const navigation = useNavigation();
-  const [asking, setAsking] = useState<{ id: string; intent: 'approve' | 'reject' } | null>(null);
-  const busy = navigation.state === 'submitting';
-  useEffect(() => {
-    if (answer) setAsking(null);
-  }, [answer]);
+  const { asking, setAsking, busy } = useDeciding<'approve' | 'reject'>();
   const target = asking ? items.find((a) => a.id === asking.id) : undefined;
   return (
     <section aria-labelledby="coin-approvals" className="mt-6">
@@ -55,57 +47,34 @@ export function CoinAdjustmentApprovals({ coins }: { coins: CoinAdjustmentApprov
                 申請：{a.requestedLabel}・{formatStaffDateTime(a.requestedAt)}
               </p>
               {canDecide ? (
-                a.mine ? (
-                  <p className="mt-2 text-xs font-bold text-muted">自分の申請は承認・却下できません。</p>
-                ) : (
-                  <div className="mt-3 flex gap-3">
-                    <Button onClick={() => setAsking({ id: a.id, intent: 'approve' })}>承認して反映</Button>
-                    <Button variant="secondary" onClick={() => setAsking({ id: a.id, intent: 'reject' })}>
-                      却下
-                    </Button>
-                  </div>
-                )
+                <DecisionButtons
+                  mine={a.mine}
+                  approveLabel="承認して反映"
+                  onApprove={() => setAsking({ id: a.id, intent: 'approve' })}
+                  onReject={() => setAsking({ id: a.id, intent: 'reject' })}
+                />
               ) : null}
             </li>
           ))}
         </ul>
       )}
       {asking && target ? (
-        <Sheet
+        <ConfirmDialog
           title={asking.intent === 'approve' ? 'この調整を承認しますか？' : 'この調整を却下しますか？'}
-          onClose={() => setAsking(null)}
+          confirmLabel={asking.intent === 'approve' ? '承認して反映' : '却下する'}
+          confirmVariant={asking.intent === 'approve' ? 'primary' : 'danger'}
+          hidden={{ intent: asking.intent, id: target.id }}
+          onCancel={() => setAsking(null)}
           busy={busy}
         >
-          <Form method="post" className="grid gap-3">
-            <input type="hidden" name="intent" value={asking.intent} />
-            <input type="hidden" name="id" value={target.id} />
-            <p className="text-sm">
-              {target.memberName ?? target.memberId} さんの{target.kindLabel}コインを
-              {target.amount > 0 ? '+' : '−'}
-              {n(Math.abs(target.amount))}枚
-              {asking.intent === 'approve' ? '調整し、会員のコイン履歴に反映します。' : '調整する申請を却下します。'}
-            </p>
-            {asking.intent === 'reject' ? (
-              <label className="text-xs font-bold">
-                却下の理由（任意・200文字まで）
-                <textarea
-                  name="note"
-                  rows={2}
-                  maxLength={200}
-                  className="mt-1 block w-full rounded-lg border border-line p-2 text-sm"
-                />
-              </label>
-            ) : null}
-            <div className="flex flex-wrap gap-3">
-              <Button type="submit" variant={asking.intent === 'approve' ? 'primary' : 'danger'} loading={busy}>
-                {asking.intent === 'approve' ? '承認して反映' : '却下する'}
-              </Button>
-              <Button variant="secondary" onClick={() => setAsking(null)} disabled={busy}>
-                やめる
-              </Button>
-            </div>
-          </Form>
-        </Sheet>
+          <p className="text-sm">
+            {target.memberName ?? target.memberId} さんの{target.kindLabel}コインを
+            {target.amount > 0 ? '+' : '−'}
+            {n(Math.abs(target.amount))}枚
+            {asking.intent === 'approve' ? '調整し、会員のコイン履歴に反映します。' : '調整する申請を却下します。'}
+          </p>
+          {asking.intent === 'reject' ? <RejectNoteField /> : null}
+        </ConfirmDialog>
       ) : null}
     </section>
   );

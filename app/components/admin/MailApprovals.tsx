@@ -1,12 +1,10 @@
 // The approvals page's section for mails with presents above MAIL_PRESENT_APPROVAL_THRESHOLD_COINS
 // (decision 052): each pending mail with the recipients counted when it was requested and now, and the
 // approve (sends it) / reject buttons for an admin other than the requester, each asking first in a sheet.
-import { useEffect, useState } from 'react';
-import { Form, useActionData, useNavigation } from 'react-router';
-import { Button } from '~/components/Button';
-import { Sheet } from '~/components/Sheet';
+import { ConfirmDialog } from '~/components/admin/ConfirmDialog';
+import { DecisionButtons, RejectNoteField, useDeciding } from '~/components/admin/ApprovalDecision';
 import { formatStaffDateTime } from '#modules/kernel/dates';
-import type { MailApprovalActionData, mailApprovalsLoader } from '~/controllers/admin-mail-approvals.server';
+import type { mailApprovalsLoader } from '~/controllers/admin-mail-approvals.server';
 
 type MailApprovals = NonNullable<Awaited<ReturnType<typeof mailApprovalsLoader>>>;
 const n = (value: number) => value.toLocaleString('ja-JP');
@@ -15,13 +13,7 @@ const n = (value: number) => value.toLocaleString('ja-JP');
  * @example {loaderData.mail ? <MailApprovalsSection mail={loaderData.mail} /> : null}
  */
 export function MailApprovalsSection({ mail }: { mail: MailApprovals }) {
-  const answer = useActionData<MailApprovalActionData>();
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting';
-  const [asking, setAsking] = useState<{ id: string; intent: 'mail-approve' | 'mail-reject' } | null>(null);
-  useEffect(() => {
-    if (answer) setAsking(null);
-  }, [answer]);
+  const { asking, setAsking, busy } = useDeciding<'mail-approve' | 'mail-reject'>();
   const target = asking ? mail.items.find((m) => m.id === asking.id) : undefined;
   return (
     <section aria-labelledby="mail-approvals-title" className="mt-8">
@@ -52,61 +44,44 @@ export function MailApprovalsSection({ mail }: { mail: MailApprovals }) {
                 申請：{m.requestedLabel}・{formatStaffDateTime(m.requestedAt)}
               </p>
               {mail.canDecide ? (
-                m.mine ? (
-                  <p className="mt-2 text-xs font-bold text-muted">自分の申請は承認・却下できません。</p>
-                ) : (
-                  <div className="mt-3 flex gap-3">
-                    <Button onClick={() => setAsking({ id: m.id, intent: 'mail-approve' })}>承認して送信</Button>
-                    <Button variant="secondary" onClick={() => setAsking({ id: m.id, intent: 'mail-reject' })}>
-                      却下
-                    </Button>
-                  </div>
-                )
+                <DecisionButtons
+                  mine={m.mine}
+                  approveLabel="承認して送信"
+                  onApprove={() => setAsking({ id: m.id, intent: 'mail-approve' })}
+                  onReject={() => setAsking({ id: m.id, intent: 'mail-reject' })}
+                />
               ) : null}
             </li>
           ))}
         </ul>
       )}
       {asking && target ? (
-        <Sheet
+        <ConfirmDialog
           title={asking.intent === 'mail-approve' ? 'この配信を承認して送信しますか？' : 'この配信を却下しますか？'}
-          onClose={() => setAsking(null)}
+          confirmLabel={asking.intent === 'mail-approve' ? '承認して送信' : '却下する'}
+          confirmVariant={asking.intent === 'mail-approve' ? 'primary' : 'danger'}
+          hidden={{
+            intent: asking.intent,
+            id: target.id,
+            confirmedRecipients: target.recipientsNow,
+            confirmedCoins: target.coinsPerMember,
+          }}
+          onCancel={() => setAsking(null)}
           busy={busy}
           testId="mail-approval-confirmation"
+          bodyClassName="mt-3 grid gap-3"
         >
-          <Form method="post" className="mt-3 grid gap-3">
-            <input type="hidden" name="intent" value={asking.intent} />
-            <input type="hidden" name="id" value={target.id} />
-            <input type="hidden" name="confirmedRecipients" value={target.recipientsNow} />
-            <input type="hidden" name="confirmedCoins" value={target.coinsPerMember} />
-            <p className="text-sm">
-              「{target.subject}」を
-              {n(target.recipientsNow)}人に、1人 {n(target.coinsPerMember)}コインのプレゼント付きで
-              {asking.intent === 'mail-approve' ? '送信します。' : '送る申請を却下します。'}
-            </p>
-            {asking.intent === 'mail-approve' ? (
-              <p className="text-lg font-black text-danger">最大 {n(target.totalNow)}コイン</p>
-            ) : (
-              <label className="text-xs font-bold">
-                却下の理由（任意・200文字まで）
-                <textarea
-                  name="note"
-                  rows={2}
-                  maxLength={200}
-                  className="mt-1 block w-full rounded-lg border border-line p-2 text-sm"
-                />
-              </label>
-            )}
-            <div className="flex flex-wrap gap-3">
-              <Button type="submit" variant={asking.intent === 'mail-approve' ? 'primary' : 'danger'} loading={busy}>
-                {asking.intent === 'mail-approve' ? '承認して送信' : '却下する'}
-              </Button>
-              <Button variant="secondary" onClick={() => setAsking(null)} disabled={busy}>
-                やめる
-              </Button>
-            </div>
-          </Form>
-        </Sheet>
+          <p className="text-sm">
+            「{target.subject}」を
+            {n(target.recipientsNow)}人に、1人 {n(target.coinsPerMember)}コインのプレゼント付きで
+            {asking.intent === 'mail-approve' ? '送信します。' : '送る申請を却下します。'}
+          </p>
+          {asking.intent === 'mail-approve' ? (
+            <p className="text-lg font-black text-danger">最大 {n(target.totalNow)}コイン</p>
+          ) : (
+            <RejectNoteField />
+          )}
+        </ConfirmDialog>
       ) : null}
     </section>
   );

@@ -1,9 +1,8 @@
 // Admin changes waiting for a second admin (docs/decisions/050): the approvals page's section (approve
 // or reject, each asked first in a sheet) and the staff page's short list of what waits.
-import { useEffect, useState } from 'react';
-import { Form, Link, useActionData, useNavigation } from 'react-router';
-import { Button } from '~/components/Button';
-import { Sheet } from '~/components/Sheet';
+import { Link } from 'react-router';
+import { ConfirmDialog } from '~/components/admin/ConfirmDialog';
+import { DecisionButtons, RejectNoteField, useDeciding } from '~/components/admin/ApprovalDecision';
 import { formatStaffDateTime } from '#modules/kernel/dates';
 
 /** One waiting request as the pages show it. */
@@ -58,13 +57,7 @@ export function StaffRequestsWaiting({ requests }: { requests: StaffRoleRequestR
  * @example <StaffRoleRequestsSection items={loaderData.staffRequests.items} canDecide={loaderData.staffRequests.canDecide} />
  */
 export function StaffRoleRequestsSection({ items, canDecide }: { items: StaffRoleRequestRow[]; canDecide: boolean }) {
-  const answer = useActionData();
-  const navigation = useNavigation();
-  const [asking, setAsking] = useState<{ id: string; intent: 'staff-approve' | 'staff-reject' } | null>(null);
-  const busy = navigation.state === 'submitting';
-  useEffect(() => {
-    if (answer) setAsking(null);
-  }, [answer]);
+  const { asking, setAsking, busy } = useDeciding<'staff-approve' | 'staff-reject'>();
   const target = asking ? items.find((r) => r.id === asking.id) : undefined;
   const approving = asking?.intent === 'staff-approve';
   return (
@@ -90,57 +83,33 @@ export function StaffRoleRequestsSection({ items, canDecide }: { items: StaffRol
                 申請：{r.requestedLabel}・{formatStaffDateTime(r.requestedAt)}
               </p>
               {canDecide ? (
-                r.mine ? (
-                  <p className="mt-2 text-xs font-bold text-muted">
-                    自分が申請したもの・自分についての申請は承認・却下できません。
-                  </p>
-                ) : (
-                  <div className="mt-3 flex gap-3">
-                    <Button onClick={() => setAsking({ id: r.id, intent: 'staff-approve' })}>承認して反映</Button>
-                    <Button variant="secondary" onClick={() => setAsking({ id: r.id, intent: 'staff-reject' })}>
-                      却下
-                    </Button>
-                  </div>
-                )
+                <DecisionButtons
+                  mine={r.mine}
+                  mineText="自分が申請したもの・自分についての申請は承認・却下できません。"
+                  approveLabel="承認して反映"
+                  onApprove={() => setAsking({ id: r.id, intent: 'staff-approve' })}
+                  onReject={() => setAsking({ id: r.id, intent: 'staff-reject' })}
+                />
               ) : null}
             </li>
           ))}
         </ul>
       )}
       {asking && target ? (
-        <Sheet
+        <ConfirmDialog
           title={approving ? 'この管理者の変更を承認しますか？' : 'この管理者の変更を却下しますか？'}
-          onClose={() => setAsking(null)}
+          confirmLabel={approving ? '承認して反映' : '却下する'}
+          confirmVariant={approving ? 'primary' : 'danger'}
+          hidden={{ intent: asking.intent, id: target.id }}
+          onCancel={() => setAsking(null)}
           busy={busy}
         >
-          <Form method="post" className="grid gap-3">
-            <input type="hidden" name="intent" value={asking.intent} />
-            <input type="hidden" name="id" value={target.id} />
-            <p className="text-sm">
-              {target.what}：{target.who} → {target.roleLabel}
-              {approving ? '。承認するとすぐに反映されます。' : '。申請を却下し、何も変更しません。'}
-            </p>
-            {approving ? null : (
-              <label className="text-xs font-bold">
-                却下の理由（任意・200文字まで）
-                <textarea
-                  name="note"
-                  rows={2}
-                  maxLength={200}
-                  className="mt-1 block w-full rounded-lg border border-line p-2 text-sm"
-                />
-              </label>
-            )}
-            <div className="flex flex-wrap gap-3">
-              <Button type="submit" variant={approving ? 'primary' : 'danger'} loading={busy}>
-                {approving ? '承認して反映' : '却下する'}
-              </Button>
-              <Button variant="secondary" onClick={() => setAsking(null)} disabled={busy}>
-                やめる
-              </Button>
-            </div>
-          </Form>
-        </Sheet>
+          <p className="text-sm">
+            {target.what}：{target.who} → {target.roleLabel}
+            {approving ? '。承認するとすぐに反映されます。' : '。申請を却下し、何も変更しません。'}
+          </p>
+          {approving ? null : <RejectNoteField />}
+        </ConfirmDialog>
       ) : null}
     </section>
   );

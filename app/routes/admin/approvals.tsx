@@ -7,6 +7,7 @@ import { useActionData } from 'react-router';
 import type { Route } from './+types/approvals';
 import { shopRequestContext } from '#server/context';
 import { CoinAdjustmentApprovals } from '~/components/admin/CoinAdjustmentApprovals';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
 import { approvalsAction, approvalsLoader, type MemberActionData } from '~/controllers/admin-members.server';
 import { StaffRoleRequestsSection } from '~/components/admin/StaffRoleRequests';
 import { staffRoleRequestsAction, staffRoleRequestsLoader } from '~/controllers/admin-staff.server';
@@ -49,17 +50,7 @@ export default function ApprovalsPage({ loaderData }: Route.ComponentProps) {
       <p className="mt-1 text-sm text-muted">
         大きなコイン調整、管理者の変更、大きなプレゼント付きメールは、申請した人とは別の管理者が承認したときに反映されます。
       </p>
-      {answer ? (
-        answer.error ? (
-          <p role="alert" className="mt-3 rounded-lg bg-red-50 p-3 text-sm font-bold text-danger">
-            {answer.error}
-          </p>
-        ) : (
-          <p role="status" className="mt-3 rounded-lg bg-green-50 p-3 text-sm font-bold text-green-800">
-            {answer.ok}
-          </p>
-        )
-      ) : null}
+      <ActionAnswer answer={answer} className="mt-3" />
       {coins ? <CoinAdjustmentApprovals coins={coins} /> : null}
       {staffRequests ? (
         <StaffRoleRequestsSection items={staffRequests.items} canDecide={staffRequests.canDecide} />

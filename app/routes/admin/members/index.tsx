@@ -1,10 +1,10 @@
 // /admin/members: find a member by email, nickname (its start), member id or phone number (typed any
 // way a Japanese number is written), 50 to a page; each result with its status (held, banned,
 // deleted) and joined date, linking to the member's page.
-import { Form, Link, useNavigation } from 'react-router';
+import { Link } from 'react-router';
 import type { Route } from './+types/index';
 import { shopRequestContext } from '#server/context';
-import { Button } from '~/components/Button';
+import { FilterBar, ListTable, PageLinks, pageHref } from '~/components/admin/ListPage';
 import { formatStaffDateTime } from '#modules/kernel/dates';
 import { memberSearchLoader } from '~/controllers/admin-members.server';
 import { MemberStatusBadges } from '~/components/MemberStatusBadges';
@@ -25,9 +25,6 @@ const BY_LABELS: Record<string, string> = {
 
 export default function MemberSearchPage({ loaderData }: Route.ComponentProps) {
   const { q, by, page, hasMore, items } = loaderData;
-  const navigation = useNavigation();
-  const searching = navigation.state === 'loading' && navigation.location?.pathname === '/admin/members';
-  const pageLink = (p: number) => `/admin/members?${new URLSearchParams({ q, page: String(p) }).toString()}`;
   return (
     <div className="max-w-6xl">
       <div className="flex flex-wrap items-baseline justify-between gap-3">
@@ -36,7 +33,7 @@ export default function MemberSearchPage({ loaderData }: Route.ComponentProps) {
           コイン調整の承認待ち
         </Link>
       </div>
-      <Form method="get" className="mt-4 flex flex-wrap items-end gap-3 rounded-2xl border border-line bg-white p-4">
+      <FilterBar submitLabel="検索" submitVariant="primary" loadingPath="/admin/members">
         <label className="min-w-72 flex-1 text-xs font-bold">
           メールアドレス・ニックネーム・会員ID・電話番号
           <input
@@ -48,68 +45,40 @@ export default function MemberSearchPage({ loaderData }: Route.ComponentProps) {
             className="mt-1 block min-h-11 w-full rounded-lg border border-line px-3 text-sm"
           />
         </label>
-        <Button type="submit" loading={searching}>
-          検索
-        </Button>
-      </Form>
+      </FilterBar>
       <p className="mt-3 text-xs text-muted">
         {BY_LABELS[by]}で表示しています。メールアドレスと電話番号は完全一致、ニックネームは先頭からの一致です。
       </p>
-      {items.length === 0 ? (
-        <p className="mt-4 rounded-xl bg-white p-4 text-sm">条件に合う会員はいません。</p>
-      ) : (
-        <div className="mt-4 overflow-x-auto rounded-2xl border border-line bg-white">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-slate-50 text-xs">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  ニックネーム・会員ID
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  メールアドレス
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  状態
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  登録日時
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((m) => (
-                <tr key={m.id} className="border-t border-line align-top">
-                  <td className="px-3 py-2">
-                    <Link to={`/admin/members/${encodeURIComponent(m.id)}`} className="font-bold underline">
-                      {m.name}
-                    </Link>
-                    <span className="block font-mono text-xs tracking-wider" data-member-tag={m.code}>
-                      {m.code}
-                    </span>
-                  </td>
-                  <td className="px-3 py-2 break-all">{m.email}</td>
-                  <td className="px-3 py-2">
-                    <MemberStatusBadges member={m} />
-                  </td>
-                  <td className="px-3 py-2 whitespace-nowrap">{formatStaffDateTime(m.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <nav aria-label="ページ" className="mt-4 flex gap-4 text-sm">
-        {page > 1 ? (
-          <Link to={pageLink(page - 1)} className="underline">
-            前の50件
-          </Link>
-        ) : null}
-        {hasMore ? (
-          <Link to={pageLink(page + 1)} className="underline">
-            次の50件
-          </Link>
-        ) : null}
-      </nav>
+      <ListTable
+        items={items}
+        empty="条件に合う会員はいません。"
+        head={['ニックネーム・会員ID', 'メールアドレス', '状態', '登録日時']}
+        cellClass="px-3 py-2"
+        row={(m) => (
+          <tr key={m.id} className="border-t border-line align-top">
+            <td className="px-3 py-2">
+              <Link to={`/admin/members/${encodeURIComponent(m.id)}`} className="font-bold underline">
+                {m.name}
+              </Link>
+              <span className="block font-mono text-xs tracking-wider" data-member-tag={m.code}>
+                {m.code}
+              </span>
+            </td>
+            <td className="px-3 py-2 break-all">{m.email}</td>
+            <td className="px-3 py-2">
+              <MemberStatusBadges member={m} />
+            </td>
+            <td className="px-3 py-2 whitespace-nowrap">{formatStaffDateTime(m.createdAt)}</td>
+          </tr>
+        )}
+      />
+      <PageLinks
+        page={page}
+        hasNext={hasMore}
+        href={(p) => pageHref('/admin/members', { q }, p)}
+        previousLabel="前の50件"
+        nextLabel="次の50件"
+      />
     </div>
   );
 }

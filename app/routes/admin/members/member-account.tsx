@@ -1,0 +1,155 @@
+// The member page's account actions (members:write): ban and unban, sign-out everywhere, purchase hold
+// and its clearing, and the age declaration. The weighty ones ask first in a dialog.
+import { useEffect, useState } from 'react';
+import { Form, useNavigation } from 'react-router';
+import { Button } from '~/components/Button';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
+import { ConfirmDialog } from '~/components/admin/ConfirmDialog';
+import type { MemberActionData } from '~/controllers/admin-members.server';
+import { Section, n, type MemberData } from './member-parts';
+
+/** Which dialog is open: the destructive or weighty actions ask first. */
+type Asking = null | 'ban' | 'unban' | 'revokeSessions' | 'hold';
+
+const QUESTIONS: Record<NonNullable<Asking>, string> = {
+  ban: 'この会員を利用停止にしますか？',
+  unban: '利用停止を解除しますか？',
+  revokeSessions: 'すべての端末からログアウトさせますか？',
+  hold: 'コイン購入と発送依頼を停止しますか？',
+};
+
+const CONFIRM_LABELS: Record<NonNullable<Asking>, string> = {
+  ban: '利用停止にする',
+  unban: '解除する',
+  revokeSessions: 'ログアウトさせる',
+  hold: '停止する',
+};
+
+/** The reason a ban or hold asks for, seen by staff only. */
+function StaffReasonField() {
+  return (
+    <label className="text-xs font-bold">
+      理由（必須・スタッフのみ閲覧）
+      <textarea
+        name="reason"
+        rows={3}
+        maxLength={500}
+        required
+        className="mt-1 block w-full rounded-lg border border-line p-2 text-sm"
+      />
+    </label>
+  );
+}
+
+/** What each weighty action will do, and the fields it asks for. */
+function AccountActionDetails({ asking, sessions }: { asking: NonNullable<Asking>; sessions: number }) {
+  if (asking === 'ban')
+    return (
+      <>
+        <p className="text-sm">
+          すべての端末からログアウトさせ、ログインできなくします（「利用停止中」と表示されます）。
+        </p>
+        <StaffReasonField />
+        <label className="text-xs font-bold">
+          期限（この日の終わりまで・空欄は無期限）
+          <input type="date" name="until" className="mt-1 block min-h-11 rounded-lg border border-line px-3 text-sm" />
+        </label>
+      </>
+    );
+  if (asking === 'hold')
+    return (
+      <>
+        <p className="text-sm">
+          コインの購入と発送依頼ができなくなります。会員には「アカウントの確認が必要」と表示され、理由は表示されません。ガチャとコイン交換はそのまま使えます。
+        </p>
+        <StaffReasonField />
+      </>
+    );
+  if (asking === 'revokeSessions')
+    return (
+      <p className="text-sm">ログイン中の{n(sessions)}件のセッションを終了します。会員は再ログインすれば使えます。</p>
+    );
+  return <p className="text-sm">会員は再びログインできるようになります。</p>;
+}
+
+/**
+ * @example {actionable ? <AccountActions d={loaderData} answer={answer} /> : null}
+ */
+export function AccountActions({ d, answer }: { d: MemberData; answer: MemberActionData | undefined }) {
+  const p = d.profile;
+  const navigation = useNavigation();
+  const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
+  const [asking, setAsking] = useState<Asking>(null);
+  useEffect(() => {
+    if (answer) setAsking(null);
+  }, [answer]);
+  return (
+    <>
+      <Section id="account-actions" title="アカウントの操作">
+        <p className="mt-1 text-xs text-muted">どの操作も監査ログに記録されます。</p>
+        <div className="mt-3 flex flex-wrap gap-2">
+          {p.banned ? (
+            <Button variant="secondary" onClick={() => setAsking('unban')}>
+              利用停止を解除
+            </Button>
+          ) : (
+            <Button variant="danger" onClick={() => setAsking('ban')}>
+              利用停止にする
+            </Button>
+          )}
+          <Button variant="secondary" onClick={() => setAsking('revokeSessions')}>
+            全端末からログアウト
+          </Button>
+          {d.hold ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="clearHold" />
+              <Button type="submit" variant="secondary" loading={busy('clearHold')}>
+                購入・発送停止を解除
+              </Button>
+            </Form>
+          ) : (
+            <Button variant="secondary" onClick={() => setAsking('hold')}>
+              購入・発送を停止
+            </Button>
+          )}
+        </div>
+        {['ban', 'unban', 'revokeSessions', 'hold', 'clearHold'].map((f) => (
+          <ActionAnswer key={f} className="mt-2" answer={answer} form={f} />
+        ))}
+        <Form method="post" className="mt-4 flex flex-wrap items-end gap-2">
+          <input type="hidden" name="intent" value="age" />
+          <label className="text-xs font-bold">
+            年齢申告の訂正
+            <select
+              name="minor"
+              defaultValue={p.declaredMinor === null ? '' : String(p.declaredMinor)}
+              className="mt-1 block min-h-11 rounded-lg border border-line bg-white px-3 text-sm"
+            >
+              <option value="" disabled>
+                選んでください
+              </option>
+              <option value="false">18歳以上</option>
+              <option value="true">18歳未満</option>
+            </select>
+          </label>
+          <Button type="submit" variant="secondary" loading={busy('age')}>
+            訂正する
+          </Button>
+        </Form>
+        <ActionAnswer className="mt-2" answer={answer} form="age" />
+      </Section>
+      {asking ? (
+        <ConfirmDialog
+          title={QUESTIONS[asking]}
+          confirmLabel={CONFIRM_LABELS[asking]}
+          confirmVariant={asking === 'unban' ? 'primary' : 'danger'}
+          hidden={{ intent: asking }}
+          onCancel={() => setAsking(null)}
+          busy={busy(asking)}
+        >
+          <AccountActionDetails asking={asking} sessions={d.sessions.total} />
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+// The pack editor's second step, 販売設定: price, draw choices, per-member limit, tags, the lowest rank, display
+// order and the sale window.
+import { Form } from 'react-router';
+import type { PackEditorAnswer } from '~/lib/admin-packs';
+import { Button } from '~/components/Button';
+import { FieldError, inputClass } from '~/components/admin/fields';
+import { type Data, Field } from './pack-parts';
+
+const DRAW_CHOICES = [1, 3, 5, 10, 30, 50, 100];
+const TAG_LABELS: Record<string, string> = { new: 'NEW', hot: '人気', limited: '限定' };
+const RANK_LABELS = ['レギュラー', 'ブロンズ', 'シルバー', 'ゴールド', 'プラチナ', 'ダイヤモンド'];
+
+export function Sale({ data, answer, busy }: { data: Data; answer?: PackEditorAnswer; busy: boolean }) {
+  const { pack } = data;
+  const typed = answer?.typed;
+  return (
+    <Form method="post" className="grid gap-3 sm:grid-cols-3" noValidate>
+      <input type="hidden" name="intent" value="sale" />
+      <Field
+        label="1回の価格（コイン）"
+        name="pricePerDraw"
+        inputMode="numeric"
+        answer={answer}
+        defaultValue={typed?.pricePerDraw ?? pack.pricePerDraw}
+      />
+      <Field
+        label="1人あたりの上限口数（空欄: なし）"
+        name="perMemberLimit"
+        inputMode="numeric"
+        answer={answer}
+        defaultValue={typed?.perMemberLimit ?? pack.perMemberLimit ?? ''}
+      />
+      <label className="text-xs font-bold" htmlFor="f-minRank">
+        最低ランク
+        <select id="f-minRank" name="minRank" defaultValue={pack.minRank ?? ''} className={inputClass}>
+          <option value="">制限なし</option>
+          {RANK_LABELS.map((label, i) => (
+            <option key={label} value={i}>
+              {label}以上
+            </option>
+          ))}
+        </select>
+        <FieldError message={answer?.fields?.minRank} />
+      </label>
+      <fieldset className="sm:col-span-3">
+        <legend className="text-xs font-bold">引ける回数</legend>
+        <div className="mt-1 flex flex-wrap gap-3 text-sm">
+          {DRAW_CHOICES.map((c) => (
+            <label key={c} className="flex min-h-11 items-center gap-2">
+              <input
+                type="checkbox"
+                name="drawOptions"
+                value={c}
+                defaultChecked={pack.drawOptions.includes(c)}
+                className="size-4"
+              />
+              {c === 1 ? '1回' : `${c}連`}
+            </label>
+          ))}
+        </div>
+        <FieldError message={answer?.fields?.drawOptions ?? answer?.fields?.['drawOptions.0']} />
+      </fieldset>
+      <fieldset className="sm:col-span-2">
+        <legend className="text-xs font-bold">タグ</legend>
+        <div className="mt-1 flex flex-wrap gap-3 text-sm">
+          {Object.entries(TAG_LABELS).map(([id, label]) => (
+            <label key={id} className="flex min-h-11 items-center gap-2">
+              <input
+                type="checkbox"
+                name="tags"
+                value={id}
+                defaultChecked={pack.tags.includes(id)}
+                className="size-4"
+              />
+              {label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <Field
+        label="表示順（小さいほど上）"
+        name="sortOrder"
+        inputMode="numeric"
+        answer={answer}
+        defaultValue={typed?.sortOrder ?? pack.sortOrder}
+      />
+      <Field
+        label="販売開始（日本時間・空欄: 公開した時）"
+        name="saleStartsAt"
+        type="datetime-local"
+        answer={answer}
+        defaultValue={typed?.saleStartsAt ?? pack.saleStartsAtLocal}
+      />
+      <Field
+        label="販売終了（日本時間・空欄: 完売まで）"
+        name="saleEndsAt"
+        type="datetime-local"
+        answer={answer}
+        defaultValue={typed?.saleEndsAt ?? pack.saleEndsAtLocal}
+      />
+      <p className="text-xs text-muted sm:col-span-3">
+        販売開始を未来にして公開すると「公開予約」になり、その時刻に自動で販売中になります。販売終了の時刻には自動で終了します。
+      </p>
+      <div>
+        <Button type="submit" loading={busy}>
+          保存して次へ
+        </Button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,204 @@
+// The pack editor's third step, 賞: the tiers (regular lots, the last-one prize, kiriban prizes), rows
+// added and removed in the page.
+import { useState } from 'react';
+import { Form } from 'react-router';
+import type { PackEditorAnswer } from '~/lib/admin-packs';
+import { Button } from '~/components/Button';
+import { FieldError, inputClass } from '~/components/admin/fields';
+import { type Data, Field, n } from './pack-parts';
+
+const EFFECT_LABELS: Record<string, string> = { rainbow: '虹（最上位）', gold: '金', silver: '銀', normal: '通常' };
+const KIND_LABELS: Record<string, string> = { regular: '通常の賞（口）', lastone: 'ラストワン賞', kiriban: 'キリ番賞' };
+
+type TierRowView = Data['tiers'][number] & { isNew?: boolean };
+
+function nextKey(rows: { key: string }[]) {
+  const max = rows.reduce((m, r) => Math.max(m, Number(/^t(\d+)$/.exec(r.key)?.[1] ?? 0)), 0);
+  return `t${max + 1}`;
+}
+
+function TierFields({ row, index, answer }: { row: TierRowView; index: number; answer?: PackEditorAnswer }) {
+  const name = (f: string) => `tiers.${index}.${f}`;
+  const typed = (f: string, fallback: string | number | null) => answer?.typed?.[name(f)] ?? fallback ?? '';
+  const [kind, setKind] = useState(String(typed('kind', row.kind)));
+  return (
+    <fieldset className="rounded-2xl border border-line bg-white p-3">
+      <legend className="px-1 text-sm font-black">{row.isNew ? '賞を追加する' : `${index + 1}. ${row.label}`}</legend>
+      <input type="hidden" name={name('key')} value={row.key} />
+      <input type="hidden" name={name('cardImagePath')} value={row.cardImagePath} />
+      {row.isNew ? <input type="hidden" name={name('isNew')} value="1" /> : null}
+      <div className="grid gap-2 sm:grid-cols-4">
+        <label className="text-xs font-bold" htmlFor={`f-${index}-kind`}>
+          種類
+          <select
+            id={`f-${index}-kind`}
+            name={name('kind')}
+            value={kind}
+            onChange={(e) => setKind(e.target.value)}
+            className={inputClass}
+          >
+            {Object.entries(KIND_LABELS).map(([id, label]) => (
+              <option key={id} value={id}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Field
+          label="賞の名前（S賞など）"
+          name={name('label')}
+          answer={answer}
+          defaultValue={typed('label', row.label)}
+        />
+        <Field
+          label="順番（1が最上位）"
+          name={name('order')}
+          inputMode="numeric"
+          answer={answer}
+          defaultValue={typed('order', index + 1)}
+        />
+        <label className="text-xs font-bold" htmlFor={`f-${index}-effect`}>
+          演出
+          <select
+            id={`f-${index}-effect`}
+            name={name('effect')}
+            defaultValue={String(typed('effect', row.effect === 'lastone' ? 'gold' : row.effect))}
+            className={inputClass}
+          >
+            {Object.entries(EFFECT_LABELS).map(([id, label]) => (
+              <option key={id} value={id}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Field
+          label="カード名"
+          name={name('cardName')}
+          answer={answer}
+          defaultValue={typed('cardName', row.cardName)}
+        />
+        <Field
+          label="セット（弾）"
+          name={name('cardSet')}
+          answer={answer}
+          defaultValue={typed('cardSet', row.cardSet)}
+        />
+        <Field
+          label="カード番号"
+          name={name('cardNumber')}
+          answer={answer}
+          defaultValue={typed('cardNumber', row.cardNumber)}
+        />
+        <Field label="レアリティ" name={name('rarity')} answer={answer} defaultValue={typed('rarity', row.rarity)} />
+        <label className="text-xs font-bold" htmlFor={`f-${index}-grade`}>
+          鑑定会社
+          <select
+            id={`f-${index}-grade`}
+            name={name('gradeCompany')}
+            defaultValue={String(typed('gradeCompany', row.gradeCompany))}
+            className={inputClass}
+          >
+            <option value="">鑑定なし</option>
+            <option value="PSA">PSA</option>
+            <option value="BGS">BGS</option>
+            <option value="ARS">ARS</option>
+          </select>
+          <FieldError message={answer?.fields?.[name('gradeCompany')]} />
+        </label>
+        <Field
+          label="鑑定グレード（例: 10）"
+          name={name('gradeValue')}
+          answer={answer}
+          defaultValue={typed('gradeValue', row.gradeValue)}
+        />
+        <Field
+          label="状態（美品など）"
+          name={name('cardCondition')}
+          answer={answer}
+          defaultValue={typed('cardCondition', row.cardCondition)}
+        />
+        {kind === 'regular' ? (
+          <Field
+            label="数量（口数）"
+            name={name('quantity')}
+            inputMode="numeric"
+            answer={answer}
+            defaultValue={typed('quantity', row.isNew ? '' : row.quantity)}
+          />
+        ) : null}
+        {kind === 'kiriban' ? (
+          <Field
+            label="キリ番（何口目か。例: 100, 500）"
+            name={name('kiribanAt')}
+            answer={answer}
+            defaultValue={typed('kiribanAt', row.kiribanAt.join(', '))}
+          />
+        ) : null}
+        <Field
+          label="交換コイン（1枚）"
+          name={name('conversionValue')}
+          inputMode="numeric"
+          answer={answer}
+          defaultValue={typed('conversionValue', row.isNew ? '' : row.conversionValue)}
+        />
+        <Field
+          label="仕入れ値（円・1枚、非公開）"
+          name={name('cardCostYen')}
+          inputMode="numeric"
+          answer={answer}
+          defaultValue={typed('cardCostYen', row.cardCostYen)}
+        />
+      </div>
+      {row.isNew ? null : (
+        <label className="mt-2 flex min-h-11 items-center gap-2 text-sm">
+          <input type="checkbox" name={name('remove')} value="1" className="size-4" />
+          この賞を削除する
+        </label>
+      )}
+    </fieldset>
+  );
+}
+
+export function Tiers({ data, answer, busy }: { data: Data; answer?: PackEditorAnswer; busy: boolean }) {
+  const rows: TierRowView[] = [
+    ...data.tiers,
+    {
+      key: nextKey(data.tiers),
+      kind: 'regular',
+      label: '',
+      effect: 'normal',
+      cardName: '',
+      cardSet: '',
+      cardNumber: '',
+      rarity: '',
+      gradeCompany: '',
+      gradeValue: '',
+      cardCondition: '',
+      cardImagePath: '',
+      quantity: 1,
+      conversionValue: 0,
+      cardCostYen: null,
+      kiribanAt: [],
+      isNew: true,
+    },
+  ];
+  return (
+    <Form method="post" className="grid gap-3" noValidate>
+      <input type="hidden" name="intent" value="tiers" />
+      <input type="hidden" name="tierCount" value={rows.length} />
+      <p className="text-sm text-muted">
+        上から順に良い賞です（1番上が最上位）。通常の賞の数量の合計が総口数になります。ラストワン賞は最後の1口を引いた人に、キリ番賞は指定した口数目を引いた人に、口とは別に贈られます。
+        {data.pack.totalLots ? ` 現在の総口数: ${n(data.pack.totalLots)}口` : ''}
+      </p>
+      {rows.map((row, i) => (
+        <TierFields key={row.key} row={row} index={i} answer={answer} />
+      ))}
+      <div>
+        <Button type="submit" loading={busy}>
+          賞を保存する
+        </Button>
+      </div>
+    </Form>
+  );
+}
