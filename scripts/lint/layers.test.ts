@@ -40,3 +40,25 @@ describe('the layers (decision 066)', { timeout: 120_000 }, () => {
     expect(await importErrors(filePath, code)).toEqual([]);
   });
 });
+
+describe('the sizes (issue 30)', { timeout: 120_000 }, () => {
+  const rulesHit = async (filePath: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath });
+    return result!.messages.map((m) => m.ruleId).filter((id) => id === 'max-lines' || id === 'max-lines-per-function');
+  };
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const a${i} = ${i};`).join('\n') + '\n';
+  const longFunction = (n: number) =>
+    `export function f() {\n${Array.from({ length: n }, (_, i) => `  console.log(${i});`).join('\n')}\n}\n`;
+
+  it('refuses a source file over 500 lines and a function over 150, anywhere outside the tests', async () => {
+    expect(await rulesHit('server/x.ts', lines(501))).toContain('max-lines');
+    expect(await rulesHit('app/components/X.tsx', lines(501))).toContain('max-lines');
+    expect(await rulesHit('modules/wallet/x.ts', longFunction(150))).toContain('max-lines-per-function');
+    expect(await rulesHit('server/x.ts', lines(500))).toEqual([]);
+    expect(await rulesHit('server/x.ts', longFunction(148))).toEqual([]);
+  });
+
+  it('lets a test be as long as its story', async () => {
+    expect(await rulesHit('server/x.test.ts', lines(800) + longFunction(300))).toEqual([]);
+  });
+});
