@@ -2,7 +2,7 @@
 // `integration` (HTTP and browser tests against one built shop) and `storm` (two instances of the build).
 import { defineConfig } from 'vitest/config';
 import path from 'node:path';
-import { scaledTimeout } from '#tests/settings';
+import { scaledTimeout, testSettings } from '#tests/settings';
 
 const alias = { '~': path.resolve(import.meta.dirname, 'app') };
 
@@ -24,6 +24,7 @@ export default defineConfig({
         test: {
           // Pure functions, components rendered to strings, in-process stand-ins: no database, no build.
           name: 'unit',
+          maxWorkers: testSettings.workers,
           sequence: { groupOrder: 0 },
           include: UNIT_TESTS,
           exclude: [...DB_TESTS, ...PROCESS_TESTS],
@@ -41,6 +42,7 @@ export default defineConfig({
         test: {
           // Child processes (scripts run as an operator runs them, the shop's date rules under another TZ).
           name: 'process',
+          maxWorkers: testSettings.workers,
           sequence: { groupOrder: 0 },
           include: PROCESS_TESTS,
           environment: 'node',
@@ -53,6 +55,7 @@ export default defineConfig({
         test: {
           // Module tests, each file on its own fresh database (tests/support/use-test-database.ts).
           name: 'db',
+          maxWorkers: testSettings.workers,
           sequence: { groupOrder: 0 },
           include: DB_TESTS,
           setupFiles: ['tests/support/property-seed.ts'],
@@ -70,7 +73,8 @@ export default defineConfig({
           include: ['tests/http/**/*.test.ts', 'e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/support/global-shop.ts'],
-          // One shop, one browser at a time: the machine has two cores.
+          // One shop, one browser at a time: the machine has two cores. (Vitest runs a project whose files
+          // run one at a time in a group of its own, after the others: this tier starts once db is done.)
           fileParallelism: false,
           testTimeout: scaledTimeout(60_000),
           hookTimeout: scaledTimeout(120_000),

@@ -75,8 +75,9 @@ const person = {
   addressKana: 'ショウキョ ハナコ',
   town: `消去町${run}-9-9`,
   building: `消去ハイツ${run}号`,
-  // The address book's own number: another one, typed with hyphens.
-  addressPhone: `080-${run.replace(/\D/g, '7').slice(0, 4).padEnd(4, '7')}-${String(parseInt(run, 16) % 10_000).padStart(4, '0')}`,
+  // The address book's own number: another one, typed with hyphens. Its block starts with 1: 080-0… is
+  // 0800, a toll-free number the address book refuses (a run id starting with 0 once made one).
+  addressPhone: `080-1${run.replace(/\D/g, '7').slice(0, 3).padEnd(3, '7')}-${String(parseInt(run, 16) % 10_000).padStart(4, '0')}`,
 };
 const nationalOf = (e164: string) => `0${e164.slice(3)}`;
 const typedPhone = `${nationalOf(person.phoneE164).slice(0, 3)}-${nationalOf(person.phoneE164).slice(3, 7)}-${nationalOf(person.phoneE164).slice(7)}`;
