@@ -1,5 +1,5 @@
 // Vitest in tiers: `unit` (pure, beside the code), `db` (*.db.test.ts against PostgreSQL or PGlite),
-// `integration` (HTTP and browser tests against one built shop) and `storm` (two instances of the build).
+// `integration` (HTTP and browser tests against a built shop per worker) and `storm` (two instances of the build).
 import { defineConfig } from 'vitest/config';
 import path from 'node:path';
 import { scaledTimeout, testSettings } from '#tests/settings';
@@ -69,13 +69,13 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'integration',
-          sequence: { groupOrder: 0 },
+          // After the unit, process and db tiers, TEST_WORKERS files at once, each on its worker's own shop
+          // (tests/support/global-shop.ts, decision 069): files running side by side share no shop state.
+          sequence: { groupOrder: 1 },
+          maxWorkers: testSettings.workers,
           include: ['tests/http/**/*.test.ts', 'e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/support/global-shop.ts'],
-          // One shop, one browser at a time: the machine has two cores. (Vitest runs a project whose files
-          // run one at a time in a group of its own, after the others: this tier starts once db is done.)
-          fileParallelism: false,
           testTimeout: scaledTimeout(60_000),
           hookTimeout: scaledTimeout(120_000),
         },
@@ -84,10 +84,10 @@ export default defineConfig({
         resolve: { alias },
         test: {
           // Two server instances of the build on one PostgreSQL database (tests/support/instances.ts):
-          // one file at a time, beside nothing else: group 1 starts only once every other tier (group 0)
-          // has finished, so the storm never shares the two cores or the database with a browser test.
+          // one file at a time, beside nothing else: group 2 starts only once every other tier (groups 0
+          // and 1) has finished, so the storm never shares the two cores or the database with a browser test.
           name: 'storm',
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
           include: ['tests/storm/**/*.test.ts'],
           environment: 'node',
           fileParallelism: false,

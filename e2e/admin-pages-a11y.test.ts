@@ -2,7 +2,7 @@
 // has no serious axe violation. Screenshots for a person to look at. The admin role is set beside the
 // running shop (PostgreSQL only).
 import fs from 'node:fs';
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
   useBrowser,
@@ -14,15 +14,16 @@ import {
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { fraudSignals, users } from '#db/schema';
 import { uniqueEmail } from '#tests/http';
+import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 const SHOTS = 'test-results/screenshots';
 
 beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   await handle?.close();

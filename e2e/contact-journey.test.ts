@@ -5,7 +5,7 @@
 // answer, and sends it: the member's mailbox (the outbox here) holds the answer. axe on every screen.
 // The staff role is set beside the running shop (PostgreSQL only).
 import fs from 'node:fs';
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { randomUUID } from 'node:crypto';
@@ -23,16 +23,17 @@ import { TEST_RULES } from '#tests/fixtures';
 import { uniqueEmail } from '#tests/http';
 import { SHIPPING_TEST_PACK } from '#tests/shipping-http';
 import { runAdminCommand } from '../scripts/shop-admin';
+import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 /** Screenshots for a person to look at. */
 const SHOTS = 'test-results/screenshots';
 
 beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   if (handle) expect(await checkInvariants(handle.db)).toEqual([]);

@@ -4,7 +4,7 @@
 // phone and desktop previews (framed by our own origin) in that order, publishes it after confirming,
 // and a visitor then reads it at /{uid}; a visitor asking /preview meets the not-found page. axe on the list and the editor. The staff role is granted beside the running shop
 // (PostgreSQL only, like the other staff journeys).
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import {
   useBrowser,
   openContext,
@@ -17,15 +17,16 @@ import { openDatabase, type DatabaseHandle } from '#db/client';
 import { TEST_RULES } from '#tests/fixtures';
 import { uniqueEmail } from '#tests/http';
 import { runAdminCommand } from '../scripts/shop-admin';
+import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 const UID = `guide/e2e-${Date.now().toString(36)}`;
 
 beforeAll(async () => {
   if (!databaseUrl) return;
-  handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   await handle?.close();

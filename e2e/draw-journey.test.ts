@@ -4,7 +4,7 @@
 // Coins are granted through the wallet module on the shop's database, which needs PostgreSQL
 // (the embedded database admits one process: the shop's).
 import { TEST_RULES } from '#tests/fixtures';
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
   useBrowser,
@@ -19,14 +19,15 @@ import { users } from '#db/schema';
 import { grantCoins, getBalance, checkInvariants } from '#modules/wallet';
 import { listPrizes } from '#modules/draw';
 import { getRemaining } from '#modules/gacha';
+import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 const PACK = { genre: 'pokemon', id: 'stellar-pokemon-001', price: 500 };
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   await handle?.close();

@@ -2,7 +2,7 @@
 // opening it reads it (the badge goes), one tap claims the sign-up gift (SIGNUP_GIFT_COINS=100 in the test
 // shop) and the header's balance follows; then an operator sends a broadcast from /admin/mail and the
 // member finds it under お知らせ. axe finds nothing serious on the way.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { uniqueEmail } from '#tests/http';
 import { grantStaff } from '#tests/staff';
@@ -13,13 +13,14 @@ import {
   signUpInBrowser,
   waitForHydration,
 } from './support/browser';
+import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   await handle?.close();

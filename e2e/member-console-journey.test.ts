@@ -5,7 +5,7 @@
 // The staff role is set beside the running shop (PostgreSQL only).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
   useBrowser,
@@ -21,15 +21,16 @@ import { TEST_RULES } from '#tests/fixtures';
 import { uniqueEmail } from '#tests/http';
 import { SHIPPING_TEST_PACK } from '#tests/shipping-http';
 import { runAdminCommand } from '../scripts/shop-admin';
+import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 const SHOTS = 'test-results/screenshots';
 
 beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   if (handle) expect(await checkInvariants(handle.db)).toEqual([]);

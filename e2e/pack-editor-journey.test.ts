@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { scaledTimeout } from '#tests/settings';
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
   useBrowser,
@@ -25,9 +25,10 @@ import { endPack, receiveStock } from '#modules/gacha';
 import { TEST_RULES } from '#tests/fixtures';
 import { uniqueEmail } from '#tests/http';
 import { runAdminCommand } from '../scripts/shop-admin';
+import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 const SHOTS = 'test-results/screenshots';
 const PACK_ID = `editor-${Date.now().toString(36)}`;
@@ -38,7 +39,7 @@ const GENRE_NAME = 'キリ番テスト';
 beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
   if (!databaseUrl) return;
-  handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
   await handle.db.insert(genres).values({ id: GENRE, name: GENRE_NAME, sortOrder: 999 });
 });
 afterAll(async () => {

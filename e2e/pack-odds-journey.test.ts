@@ -4,7 +4,7 @@
 // as a member, their draws move the odds live; identical wins are one feed row 「×2」 in a box of its rows'
 // size; the ranking boards list the member once. axe finds nothing serious; screenshots at 390 px and desktop.
 import { TEST_RULES, createPublishedPack } from '#tests/fixtures';
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
@@ -21,9 +21,10 @@ import { grantCoins } from '#modules/wallet';
 import { boardPeriod, foldRankings } from '#modules/ranking';
 import { formatOdds } from '~/components/gacha/odds';
 import { scaledTimeout } from '#tests/settings';
+import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 const SHOTS = 'test-results/screenshots';
 /** The journey's own genre: shown while it runs, hidden after, so the shop's lists are as before. */
 const GENRE = `oddsj-${Date.now().toString(36)}`;
@@ -34,7 +35,7 @@ let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
   if (!databaseUrl) return;
-  handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
   await handle.db.insert(genres).values({ id: GENRE, name: '確率ジャーニー', sortOrder: 999 });
 });
 afterAll(async () => {

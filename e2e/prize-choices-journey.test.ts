@@ -6,7 +6,7 @@
 // and the draw are written beside the running shop).
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import {
@@ -22,15 +22,16 @@ import { HIDDEN_TEST_GENRE, ensureHiddenGenre, receiveStockFor, TEST_RULES } fro
 import { createPack, publishPack, type PackDefinition } from '#modules/gacha';
 import { grantCoins, getBalance, checkInvariants, listLedgerEntries } from '#modules/wallet';
 import { drawLots, listPrizes } from '#modules/draw';
+import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 const SHOTS = 'test-results/screenshots';
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   await handle?.close();

@@ -7,7 +7,7 @@
 // Coins are granted through the wallet module on the shop's database, which needs PostgreSQL.
 import { TEST_RULES } from '#tests/fixtures';
 import fs from 'node:fs';
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import {
@@ -21,15 +21,16 @@ import { openDatabase, type DatabaseHandle } from '#db/client';
 import { gachaTiers, users } from '#db/schema';
 import { grantCoins, checkInvariants } from '#modules/wallet';
 import { listPrizes } from '#modules/draw';
+import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 const PACK = { genre: 'pokemon', id: 'stellar-pokemon-003' };
 const SHOTS = 'test-results/screenshots';
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
   fs.mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {

@@ -3,7 +3,7 @@
 // the day; a visitor never sees it or asks for it); 「すべて受け取る」 takes every waiting present at once
 // and names the total, a double tap crediting nothing more; the farm is reached from マイページ's menu in the
 // normal layout (tab bar, bell), and a ripe crop nudges the member on the home page. axe on every stop.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { farmPlots, users } from '#db/schema';
@@ -16,14 +16,15 @@ import {
   signUpInBrowser,
   waitForHydration,
 } from './support/browser';
+import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 const shots = process.env.REWARDS_SCREENSHOTS;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   await handle?.close();

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { scaledTimeout } from '#tests/settings';
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
   useBrowser,
@@ -24,16 +24,17 @@ import { TEST_RULES } from '#tests/fixtures';
 import { uniqueEmail } from '#tests/http';
 import { SHIPPING_TEST_PACK, verifyPhoneOf } from '#tests/shipping-http';
 import { runAdminCommand } from '../scripts/shop-admin';
+import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 /** Screenshots for a person to look at (the multi-draw journey's folder). */
 const SHOTS = 'test-results/screenshots';
 
 beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   if (handle) expect(await checkInvariants(handle.db)).toEqual([]);

@@ -7,7 +7,7 @@
 // Coins come from the admin command beside the running shop (PostgreSQL only).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { scaledTimeout } from '#tests/settings';
 import { openDatabase, type DatabaseHandle } from '#db/client';
@@ -23,15 +23,16 @@ import {
   waitForHydration,
   signUpInBrowser,
 } from './support/browser';
+import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 const SHOTS = 'test-results/screenshots';
 
 beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   if (handle) expect(await checkInvariants(handle.db)).toEqual([]);

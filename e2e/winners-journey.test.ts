@@ -3,7 +3,7 @@
 // proof once the pack is over, and axe finds nothing serious on either page. Coins are granted on the
 // shop's database, which needs PostgreSQL.
 import { TEST_RULES, createPublishedPack } from '#tests/fixtures';
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import {
@@ -16,16 +16,17 @@ import {
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { genres, users } from '#db/schema';
 import { grantCoins } from '#modules/wallet';
+import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 /** The journey's own genre: shown while it runs, hidden after, so the shop's lists are as before. */
 const GENRE = `winj-${Date.now().toString(36)}`;
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
   if (!databaseUrl) return;
-  handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
   await handle.db.insert(genres).values({ id: GENRE, name: '当選ジャーニー', sortOrder: 999 });
 });
 afterAll(async () => {

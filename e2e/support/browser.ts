@@ -3,10 +3,11 @@
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect, beforeAll, afterAll, inject } from 'vitest';
+import { expect, beforeAll, afterAll } from 'vitest';
 import { createOTP } from '@better-auth/utils/otp';
 import { base32 } from '@better-auth/utils/base32';
 import { cookieFrom, mailLinkTo, signUpByForm, uniqueEmail } from '#tests/http';
+import { testShop } from '#tests/test-shop';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -155,7 +156,7 @@ export async function waitForHydration(page: Page) {
  * @example const shop = useBrowser(); ... openContext(shop.browser, 'phone', shop.baseURL)
  */
 export function useBrowser() {
-  const handle = { browser: undefined as unknown as Browser, baseURL: inject('shopUrl') };
+  const handle = { browser: undefined as unknown as Browser, baseURL: testShop().url };
   beforeAll(async () => {
     handle.browser = await launchChromium();
   });

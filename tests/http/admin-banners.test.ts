@@ -4,7 +4,7 @@
 // the alt text required; its window and on/off honoured on the home page; the order moved up and
 // down; every change audited. A coin pack outside its sale window is neither listed nor sold.
 // Everything made here is left invisible (off, or outside its window) for the other tests.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { asc, eq, like } from 'drizzle-orm';
 import sharp from 'sharp';
 import { openDatabase, type DatabaseHandle } from '#db/client';
@@ -12,12 +12,13 @@ import { adminAuditLog } from '#db/schema';
 import { listAllBanners } from '#modules/content';
 import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
 import { grantStaff } from '#tests/staff';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   await handle?.close();

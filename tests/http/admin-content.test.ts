@@ -4,7 +4,7 @@
 // - POST /admin/content/images takes content:write; a file that is not an image, or is too large, is
 //   refused in Japanese and nothing is stored or audited; a real PNG is re-encoded (WebP, at most 1200
 //   wide), served from /media/content, and its upload audited as content.image.upload.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { openDatabase, type DatabaseHandle } from '#db/client';
@@ -12,14 +12,15 @@ import { adminAuditLog, users } from '#db/schema';
 import { createDocument, createBuiltinSource, paragraph } from '#modules/content';
 import { cookieFrom, get, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
 import { grantStaff } from '#tests/staff';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 const UID = `guide/http-preview-${Date.now().toString(36)}`;
 
 beforeAll(async () => {
   if (!databaseUrl) return;
-  handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   await handle?.close();

@@ -1,7 +1,7 @@
 // The dashboard on /admin over HTTP (decision 028): an admin sees the figures folded by the rollup job
 // (sales by method, draws, sell-through, the 資金決済法 balance, shipping); a staff member sees only the
 // sections of their permissions, and none at all without them, while the tasks stay.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
@@ -13,12 +13,13 @@ import { foldSalesRollups, refreshUnusedPaidSnapshot } from '#modules/payments';
 import { createMemberWithCoins, createPublishedPack, HIDDEN_TEST_GENRE, TEST_RULES } from '#tests/fixtures';
 import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
 import { grantStaff } from '#tests/staff';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   if (handle) expect(await checkInvariants(handle.db)).toEqual([]);

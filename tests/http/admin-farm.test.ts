@@ -2,18 +2,19 @@
 // farm, saves the rules and a seed with per-field Japanese errors, refuses deleting a planted seed; each
 // change audited. reports:read only reads the economy view (and is refused any change); a staff member
 // with neither gets 403.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { asc, desc, eq, inArray } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog, farmActions, farmRules, farmSeeds } from '#db/schema';
 import { cookieFrom, get, postForm, signUpByForm, uniqueEmail } from '#tests/http';
 import { grantStaff } from '#tests/staff';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   // Other files play the farm on the same shop: never leave it paused, whatever failed above.

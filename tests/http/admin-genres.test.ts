@@ -1,17 +1,18 @@
 // Genres in the admin area over HTTP: packs:write only; a new genre (hidden first, then shown with an
 // old id that redirects to it); an alias another genre owns is refused in Japanese; every save audited.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog } from '#db/schema';
 import { cookieFrom, get, postForm, signUpByForm, uniqueEmail } from '#tests/http';
 import { grantStaff } from '#tests/staff';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   await handle?.close();

@@ -3,7 +3,7 @@
 // without the permission get 403 on every page and every action), the search by email, phone and
 // nickname, a member's page, coin adjustments with the second admin's approval, the ban that signs
 // the member out and refuses sign-in in Japanese, the hold the member sees, notes, and the audit log.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog, coinAdjustments, coinLedger, users } from '#db/schema';
@@ -13,12 +13,13 @@ import { grantStaff } from '#tests/staff';
 import { TEST_RULES } from '#tests/fixtures';
 import { digestOf } from '#tests/audit-digest';
 import { cookieFrom, get, postForm, signUpByForm, uniqueEmail } from '#tests/http';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   if (handle) expect(await checkInvariants(handle.db)).toEqual([]);

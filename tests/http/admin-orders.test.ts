@@ -2,7 +2,7 @@
 // list filters by status, method and member email and always shows the review queue's count; an
 // order's page shows what was sold; the refund needs orders:refund, asks for a reason, refunds at the
 // sandbox provider, takes the coins back and is audited; bad input is a Japanese 4xx.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
@@ -11,12 +11,13 @@ import { checkInvariants } from '#modules/wallet';
 import { memberCode } from '#modules/identity';
 import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
 import { grantStaff } from '#tests/staff';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   if (handle) expect(await checkInvariants(handle.db)).toEqual([]);

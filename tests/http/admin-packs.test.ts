@@ -2,7 +2,7 @@
 // Japanese; an upload that is not an image, or too large, refused (nothing stored); a real image
 // re-encoded and served from /media; the preview of a draft for operators only; a published pack that
 // no step can change; a cross-site post refused. Every change audited.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { asc, desc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { openDatabase, type DatabaseHandle } from '#db/client';
@@ -10,8 +10,9 @@ import { adminAuditLog, gachas, gachaTiers, genres } from '#db/schema';
 import { endPack, receiveStock } from '#modules/gacha';
 import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
 import { grantStaff } from '#tests/staff';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 const PACK = `http-editor-${Date.now().toString(36)}`;
 /** The test's own genre, shown while it runs and hidden after, so the shop's lists are as before. */
@@ -19,7 +20,7 @@ const GENRE = `ed-${Date.now().toString(36)}`;
 
 beforeAll(async () => {
   if (!databaseUrl) return;
-  handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
   await handle.db.insert(genres).values({ id: GENRE, name: 'エディタテスト', sortOrder: 999 });
 });
 afterAll(async () => {

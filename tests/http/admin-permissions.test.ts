@@ -3,19 +3,20 @@
 // only that one gets through (a page: 200; an action with harmless bad input: a 4xx other than 403,
 // so nothing changed either way). Permissions are read fresh on every request, so the test changes
 // the member's rows between requests.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { staffPermissions, users } from '#db/schema';
 import { ADMIN_PERMISSIONS, type AdminPermission } from '#modules/admin';
 import { cookieFrom, get, postForm, signUpByForm, uniqueEmail } from '#tests/http';
 import { ADMIN_MATRIX_ACTIONS, ADMIN_MATRIX_PAGES } from '#tests/admin-routes';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   await handle?.close();

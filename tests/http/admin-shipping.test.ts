@@ -6,7 +6,7 @@
 // member sends from the request's page is shown first on the desk's page and must be seen before the
 // request is marked shipped; the shop's cancel is a quiet control that asks 「この依頼をキャンセルしますか？」
 // (in Chromium, with screenshots at 390 px and desktop); members appear by number and nickname.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import fs from 'node:fs';
 import { asc, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
@@ -17,12 +17,13 @@ import { grantStaff } from '#tests/staff';
 import { get, postForm, shopUrl } from '#tests/http';
 import { memberWithShippingRequest, type ShippingMember } from '#tests/shipping-http';
 import { addSessionCookies, launchChromium, openContext, waitForHydration } from '../../e2e/support/browser';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   if (handle) expect(await checkInvariants(handle.db)).toEqual([]);

@@ -3,7 +3,7 @@
 // evidence in Japanese with links to the members but no decision buttons, and is refused a decision
 // (403), and sees them on the member's page too; an operator with members:write holds a member from the page (audited with the hold), and bad
 // input answers 4xx in Japanese, never a 500.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog, fraudSignals, users } from '#db/schema';
@@ -11,12 +11,13 @@ import { purchaseHoldOf } from '#modules/payments';
 import { memberCode } from '#modules/identity';
 import { grantStaff } from '#tests/staff';
 import { cookieFrom, get, postForm, signUpByForm, uniqueEmail } from '#tests/http';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   await handle?.close();

@@ -8,18 +8,19 @@
 // modules/admin/staff-authority.db.test.ts; the whole matrix over HTTP took two minutes here).
 // Then an admin's promotion waits for a second admin on the approvals page, and the page offers only
 // what the operator holds; and the auth library's own admin endpoints answer no one, however spelled.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { and, eq, inArray, like, sql } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog, staffInvitations, staffPermissions, users } from '#db/schema';
 import { ADMIN_PERMISSIONS, type AdminPermission } from '#modules/admin';
 import { cookieFrom, get, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   await handle?.close();

@@ -4,7 +4,7 @@
 // email and per address, the acknowledgement with the reference number; at /admin/inquiries members
 // meet not-found, staff without inquiries:read 403 on every page, read-only staff 403 on every action,
 // and an answer is mailed to the inquirer and audited like every change.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { asc, desc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { openDatabase, type DatabaseHandle } from '#db/client';
@@ -13,12 +13,13 @@ import { checkInvariants } from '#modules/wallet';
 import { grantStaff } from '#tests/staff';
 import { get, postForm, postFromAddress, shopUrl, titleOf, uniqueEmail } from '#tests/http';
 import { memberWithShippingRequest, type ShippingMember } from '#tests/shipping-http';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   if (handle) expect(await checkInvariants(handle.db)).toEqual([]);

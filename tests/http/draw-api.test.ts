@@ -3,16 +3,17 @@
 // draw once), refusals with Japanese messages, and the live stream. Members and coins are made
 // through the operator command line on the shop's database, so this file needs PostgreSQL.
 import { TEST_RULES, grantPaidCoinsByEmail } from '#tests/fixtures';
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { runAdminCommand } from '../../scripts/shop-admin';
 import { getBalance, checkInvariants, grantCoins } from '#modules/wallet';
 import { listPrizes } from '#modules/draw';
 import { get, postForm, cookieFrom, uniqueEmail, signUpByForm } from '#tests/http';
+import { testShop } from '#tests/test-shop';
 
-const base = inject('shopUrl');
-const databaseUrl = inject('shopDatabaseUrl');
+const base = testShop().url;
+const databaseUrl = testShop().databaseUrl;
 const PACK = 'stellar-pokemon-003'; // 100 coins a draw, thousands of lots
 let handle: DatabaseHandle | undefined;
 let alice: { id: string; token: string };
@@ -40,7 +41,7 @@ const draw = (token: string, count: number, key = randomUUID()) =>
 
 beforeAll(async () => {
   if (!databaseUrl) return;
-  handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
   const lines: string[] = [];
   await runAdminCommand(
     handle.db,

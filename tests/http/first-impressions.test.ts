@@ -1,7 +1,7 @@
 // First impressions: compressed and immutable assets, compressed pages, event streams left alone,
 // AVIF/WebP by Accept, a meta description on every page, and headings that never skip a level.
 import { grantPaidCoinsByEmail } from '#tests/fixtures';
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import fs from 'node:fs';
@@ -10,6 +10,7 @@ import { openDatabase, type DatabaseHandle } from '#db/client';
 import { getGachaDetail } from '#modules/gacha';
 import { composeDescription } from '../../app/lib/page-meta';
 import { get, postForm, cookieFrom, uniqueEmail, shopUrl, signUpByForm } from '#tests/http';
+import { testShop } from '#tests/test-shop';
 
 const PACK_PATH = '/gacha/pokemon/stellar-pokemon-001';
 
@@ -156,7 +157,7 @@ describe('images by Accept', () => {
 });
 
 describe('meta descriptions and headings', () => {
-  const databaseUrl = inject('shopDatabaseUrl');
+  const databaseUrl = testShop().databaseUrl;
   let cookie = '';
   let handle: DatabaseHandle | undefined;
   const email = uniqueEmail('headings');
@@ -169,7 +170,7 @@ describe('meta descriptions and headings', () => {
     });
     cookie = cookieFrom(page.headers);
     expect(cookie).toContain('session_token');
-    if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+    if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
   });
   afterAll(async () => {
     await handle?.close();

@@ -2,20 +2,21 @@
 // on every kind of page: the top page, a pack page, the sign-in page and a member's draw result; and
 // still there when an editor takes the kobutsu page off the site (the settings' line stands in). The
 // kobutsu page is published again afterwards: the shop is shared by every file (decision 004).
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { createBuiltinSource, getDocumentForEditor, publish, unpublish } from '#modules/content';
 import { grantPaidCoinsByEmail } from '#tests/fixtures';
 import { FOOTER_NOTE_TTL_MS } from '#server/page-content';
 import { cookieFrom, get, postForm, signUpByForm, uniqueEmail } from '#tests/http';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 const PACK = { genre: 'pokemon', id: 'stellar-pokemon-003' }; // 100 coins a draw, thousands of lots
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
   if (!databaseUrl) return;
-  handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   await handle?.close();

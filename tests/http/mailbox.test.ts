@@ -2,13 +2,14 @@
 // bell's count in the header, the lists and a mail (opened = read), claims by the page and by the API
 // (concurrent claims credit once), another member's or a malformed id as the shop's 404, Japanese 4xx
 // answers; and /admin/mail: mail:write only, compose (bad input refused), audit, cancel.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { adminAuditLog } from '#db/schema';
 import { get, postForm, memberApi, signUpMember, type SignedUpMember } from '#tests/http';
 import { grantStaff } from '#tests/staff';
 import { digestOf } from '#tests/audit-digest';
+import { testShop } from '#tests/test-shop';
 
 type Member = SignedUpMember;
 const signUp = (label: string) => signUpMember(label, 'mailbox-pass-1');
@@ -30,12 +31,12 @@ const welcomeOf = async (member: Member): Promise<ApiMail> => {
   return welcome;
 };
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 let alice: Member;
 let bob: Member;
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
   alice = await signUp('mail-alice');
   bob = await signUp('mail-bob');
 });

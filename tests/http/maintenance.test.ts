@@ -6,7 +6,7 @@
 // still credited through the return page and the webhook, the admin area usable, health saying so.
 // The switch is shop-wide, so this file runs a shop of its own (tests/support/own-shop.ts): no file beside
 // it ever meets a closed shop.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
@@ -18,9 +18,10 @@ import { TEST_RULES } from '#tests/fixtures';
 import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail, useShopAt } from '#tests/http';
 import { startOwnShop, type OwnShop } from '#tests/own-shop';
 import { grantStaff } from '#tests/staff';
+import { testShop } from '#tests/test-shop';
 
 // Staff and coins are set up in the shop's database beside it: PostgreSQL, as the shared shop's engine says.
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 const PACK = 'stellar-pokemon-003';
 let handle: DatabaseHandle | undefined;
 let own: OwnShop | undefined;

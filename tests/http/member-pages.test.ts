@@ -1,12 +1,13 @@
 // A signed-in member's view of the members-only pages: each prefix renders, titled and noindex.
-import { describe, it, expect, beforeAll, afterAll, inject } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { get, postForm, cookieFrom, uniqueEmail, titleOf, robotsMetaOf, signUpByForm } from '#tests/http';
 import { grantPaidCoinsByEmail } from '#tests/fixtures';
 import { openDatabase, type DatabaseHandle } from '#db/client';
+import { testShop } from '#tests/test-shop';
 
 let cookie = '';
 const email = uniqueEmail('member-pages');
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 
 /** The page's header, where the member's wallet must sit. */
@@ -106,7 +107,7 @@ describe('members-only pages for a member', () => {
   it.skipIf(!databaseUrl)(
     `puts 「チャージ」 beside the coins in a draw result's header${databaseUrl ? '' : ' (skipped: needs PostgreSQL to grant coins beside the running shop)'}`,
     async () => {
-      handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 1 });
+      handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 1 });
       await grantPaidCoinsByEmail(handle.db, email, 100);
       const pack = '/gacha/pokemon/stellar-pokemon-003';
       const confirm = await get(`${pack}?confirm=1`, { cookie });

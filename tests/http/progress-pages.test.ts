@@ -4,7 +4,7 @@
 // the home page leads each pack with its headline prize and shows the banners' text.
 // Coins are granted on the shop's database, so this file needs PostgreSQL beside the shop.
 import { TEST_RULES } from '#tests/fixtures';
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
@@ -12,8 +12,9 @@ import { grantCoins } from '#modules/wallet';
 import { foldRankings } from '#modules/ranking';
 import { mails, users } from '#db/schema';
 import { get, postForm, cookieFrom, uniqueEmail, signUpByForm } from '#tests/http';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 let cookie = '';
 let email = '';
@@ -47,7 +48,7 @@ beforeAll(async () => {
     agreeToTerms: 'on',
   });
   cookie = cookieFrom(page.headers);
-  handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
   const [member] = await handle.db.select({ id: users.id }).from(users).where(eq(users.email, email));
   memberId = member!.id;
   await grantCoins(handle.db, {

@@ -3,7 +3,7 @@
 // cancellable) and answer bad input with a Japanese 400; one member's page never shows another's limits; a
 // self-exclusion is asked for with its confirmation, then the pack page's draw is refused with its own words
 // and /shop says why purchases stop. With PostgreSQL beside the shop, the 80 % reminder after real draws.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { get, postForm, cookieFrom, uniqueEmail, signUpByForm } from '#tests/http';
@@ -11,8 +11,9 @@ import { TEST_RULES } from '#tests/fixtures';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { users } from '#db/schema';
 import { checkInvariants, grantCoins } from '#modules/wallet';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 const PAGE = '/mypage/settings/limits';
 const PACK = 'stellar-pokemon-003'; // a demo pack: 100 coins a draw, thousands of lots
 let packPath = '';
@@ -33,9 +34,9 @@ async function signUp(label: string): Promise<Member> {
 const textOf = (html: string) => html.replaceAll('<!-- -->', '');
 
 beforeAll(async () => {
-  const pack = await fetch(`${inject('shopUrl')}/api/v1/gachas/${PACK}`).then((r) => r.json());
+  const pack = await fetch(`${testShop().url}/api/v1/gachas/${PACK}`).then((r) => r.json());
   packPath = `/gacha/${pack.genreId}/${PACK}`;
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   if (handle) expect(await checkInvariants(handle.db)).toEqual([]);

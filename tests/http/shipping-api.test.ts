@@ -3,7 +3,7 @@
 // message and never a 500, the verified phone, another member's request 404 (read and cancel), the
 // cancel, and the cross-site check. Members, coins and the phone's verification are made on the shop's
 // database (PostgreSQL), prizes by drawing through the API and addresses through the address API.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { TEST_RULES } from '#tests/fixtures';
@@ -11,9 +11,10 @@ import { openDatabase, type DatabaseHandle } from '#db/client';
 import { users } from '#db/schema';
 import { checkInvariants } from '#modules/wallet';
 import { runAdminCommand } from '../../scripts/shop-admin';
+import { testShop } from '#tests/test-shop';
 
-const base = inject('shopUrl');
-const databaseUrl = inject('shopDatabaseUrl');
+const base = testShop().url;
+const databaseUrl = testShop().databaseUrl;
 const PACK = 'stellar-pokemon-003'; // 100 coins a draw
 const japanese = /[ぁ-んァ-ン一-龥]/;
 let handle: DatabaseHandle | undefined;
@@ -74,7 +75,7 @@ const verifyPhone = (memberId: string, number: string) =>
 
 beforeAll(async () => {
   if (!databaseUrl) return;
-  handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
   const lines: string[] = [];
   await runAdminCommand(
     handle.db,

@@ -2,18 +2,19 @@
 // confirmation with the fee and the 発送予定日, one request per confirmation key (a double submit makes
 // one), the request's page with its timeline, another member's request 404, the cancel, and the
 // verified phone asked for with a way to put it right.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { checkInvariants } from '#modules/wallet';
 import { get, postForm } from '#tests/http';
 import { memberWithPrizes as withPrizes, shippingConfirmation, verifyPhoneOf } from '#tests/shipping-http';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 const memberWithPrizes = () => withPrizes(handle!.db);
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   if (handle) expect(await checkInvariants(handle.db)).toEqual([]);

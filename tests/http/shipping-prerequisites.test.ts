@@ -4,17 +4,18 @@
 // 「保管中をすべて選ぶ」 works as a plain link. And the open-checkout routes answer 404/400, never 500, to what
 // is not the member's or not readable.
 import { randomUUID } from 'node:crypto';
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { checkInvariants } from '#modules/wallet';
 import { get, postForm, shopUrl } from '#tests/http';
 import { memberWithPrizes as withPrizes } from '#tests/shipping-http';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
   if (handle) expect(await checkInvariants(handle.db)).toEqual([]);

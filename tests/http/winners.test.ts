@@ -3,7 +3,7 @@
 // nickname on the profile page), the public feed API and pages; a hidden genre's pack drops out; the
 // member's history API and page show their own draws with proofs, never another member's (IDOR); bad
 // input is a Japanese 4xx. Members get coins on the shop's database, so this file needs PostgreSQL.
-import { describe, it, expect, inject, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
@@ -11,8 +11,9 @@ import { genres, users } from '#db/schema';
 import { checkInvariants, grantCoins } from '#modules/wallet';
 import { createPublishedPack, TEST_RULES } from '#tests/fixtures';
 import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail } from '#tests/http';
+import { testShop } from '#tests/test-shop';
 
-const databaseUrl = inject('shopDatabaseUrl');
+const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
 /** The test's own genre: shown while it runs, hidden after, so the shop's lists are as before. */
 const GENRE = `win-${Date.now().toString(36)}`;
@@ -106,7 +107,7 @@ async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolea
 
 beforeAll(async () => {
   if (!databaseUrl) return;
-  handle = await openDatabase({ databaseUrl, dataDir: inject('shopDataDir'), poolSize: 2 });
+  handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
   await handle.db.insert(genres).values({ id: GENRE, name: '当選テスト', sortOrder: 999 });
   // 4 lots: S賞 (rainbow), A賞 ×2, B賞, and a ラストワン賞 for whoever takes the last lot.
   pack = await createPublishedPack(handle.db, {

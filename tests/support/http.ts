@@ -1,11 +1,12 @@
 // Small HTTP helpers for the tests: no automatic redirects, cookies carried by hand.
 import http from 'node:http';
-import { inject } from 'vitest';
+import {} from 'vitest';
+import { testShop } from './test-shop';
 
 let ownShopUrl: string | null = null;
 
 /** The shop these helpers talk to: the shared test shop, or the file's own one (useShopAt). */
-export const shopUrl = () => ownShopUrl ?? inject('shopUrl');
+export const shopUrl = () => ownShopUrl ?? testShop().url;
 
 /**
  * Points every helper of this file at a shop of its own (tests/support/own-shop.ts), for a test that changes

@@ -62,6 +62,11 @@ export interface StartInstancesOptions {
    * the owner, and each instance gets it as DATABASE_MIGRATION_URL, as a shop with separate roles does.
    */
   migrationUrl?: string;
+  /**
+   * How to run an instance: `source` (tsx on server/start.ts, as the storm and the draw benchmark do) or
+   * `runtime`, the compiled build/server-runtime/start.js exactly as `npm start` runs it. Default `source`.
+   */
+  entry?: 'source' | 'runtime';
   /** Apply the migrations once before starting, so the instances start at once (together they would take turns on the migration lock). Default true. */
   migrate?: boolean;
 }
@@ -161,12 +166,14 @@ export async function startInstances(options: StartInstancesOptions): Promise<Sh
     HOME: process.env.HOME,
     TZ: process.env.TZ,
     LANG: process.env.LANG,
+    ...(options.entry === 'runtime' ? { MALLOC_ARENA_MAX: '2' } : {}),
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     PORT: String(instance.port),
     PUBLIC_ORIGIN: `http://localhost:${instance.port}`,
     DATA_DIR: path.join(options.dataDir, `instance-${instance.index}`),
-    DATABASE_URL: options.databaseUrl,
+    // Without a URL (PGlite) the instance keeps its database in its DATA_DIR.
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.migrationUrl ? { DATABASE_MIGRATION_URL: options.migrationUrl } : {}),
     AUTH_SECRET: authSecret,
     LOG_LEVEL: options.logLevel ?? 'warn',
@@ -180,7 +187,11 @@ export async function startInstances(options: StartInstancesOptions): Promise<Sh
   const launch = (instance: ShopInstance) => {
     const log = fs.openSync(instance.logFile, 'a');
     fs.writeSync(log, `\n--- start ${instance.starts + 1} at ${new Date().toISOString()} ---\n`);
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'server/start.ts'], {
+    const start =
+      options.entry === 'runtime'
+        ? ['--max-semi-space-size=8', 'build/server-runtime/start.js']
+        : ['--import', 'tsx', 'server/start.ts'];
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...start], {
       cwd: projectRoot,
       env: environment(instance),
       stdio: ['ignore', log, log],

@@ -34,9 +34,10 @@ export const testSettings = {
   /** TEST_TIMEOUT_SCALE (default 1): multiplies every test and hook time limit (vitest.config.ts and the tests'). */
   timeoutScale: positiveNumber('TEST_TIMEOUT_SCALE', 1),
   /**
-   * TEST_WORKERS (default 2): files the unit, process and db tiers run at once. Vitest's own default is the
-   * cores less one, a single worker on a 2-core machine, while a db file spends much of its time waiting on
-   * PostgreSQL (decision 068). The browser and storm tiers always run one file at a time.
+   * TEST_WORKERS (default 2): files the unit, process, db and integration tiers run at once. Vitest's own
+   * default is the cores less one, a single worker on a 2-core machine, while a db file spends much of its
+   * time waiting on PostgreSQL (decision 068). The integration tier starts one shop per worker (decision
+   * 069); the storm always runs one file at a time.
    */
   workers: positiveInteger('TEST_WORKERS', 2),
 } as const;
