@@ -73,8 +73,12 @@ export interface FilterBarProps {
   submitVariant?: ButtonVariant;
   /** The list without filters (shows 「条件をクリア」). */
   clearTo?: string;
+  /** The words of the way back, 条件をクリア unless told (e.g. 未対応に戻す when the page opens on a filter). */
+  clearLabel?: string;
   /** Why the filters were not used, shown as an alert under the bar. */
   filterError?: string | null;
+  /** What the list shows instead, after the alert's words; none when null. */
+  fallbackNote?: string | null;
   /** The bar spins only while this path loads (any navigation unless told). */
   loadingPath?: string;
 }
@@ -90,7 +94,9 @@ export function FilterBar({
   submitLabel = '絞り込む',
   submitVariant = 'secondary',
   clearTo,
+  clearLabel = '条件をクリア',
   filterError,
+  fallbackNote = '条件なしで表示しています',
   loadingPath,
 }: FilterBarProps) {
   const navigation = useNavigation();
@@ -105,13 +111,13 @@ export function FilterBar({
         </Button>
         {clearTo ? (
           <Link to={clearTo} className="py-3 text-sm underline">
-            条件をクリア
+            {clearLabel}
           </Link>
         ) : null}
       </Form>
       {filterError ? (
         <p role="alert" className="mt-2 text-sm font-bold text-danger">
-          {filterError}（条件なしで表示しています）
+          {fallbackNote ? `${filterError}（${fallbackNote}）` : filterError}
         </p>
       ) : null}
     </>
