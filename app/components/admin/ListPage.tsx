@@ -193,6 +193,8 @@ export interface PageLinksProps {
   href: (page: number) => string;
   previousLabel?: string;
   nextLabel?: string;
+  /** The number of pages, when the list knows it: shown as 「page / pages」 between the links. */
+  pages?: number;
 }
 
 /**
@@ -205,6 +207,7 @@ export function PageLinks({
   href,
   previousLabel = '前のページ',
   nextLabel = '次のページ',
+  pages,
 }: PageLinksProps) {
   return (
     <nav aria-label="ページ" className="mt-4 flex gap-4 text-sm">
@@ -212,6 +215,11 @@ export function PageLinks({
         <Link to={href(page - 1)} className="underline">
           {previousLabel}
         </Link>
+      ) : null}
+      {pages !== undefined ? (
+        <span>
+          {page} / {pages}
+        </span>
       ) : null}
       {hasNext ? (
         <Link to={href(page + 1)} className="underline">
