@@ -106,6 +106,18 @@ describe('ActionAnswer and the admin result', () => {
     );
   });
 
+  it('shows what was made under the done words when given a detail', () => {
+    const html = rendered(
+      <ActionAnswer
+        answer={actionOk('10件のコードを作りました。')}
+        detail={<a href="/x.csv">CSVをダウンロード（10件）</a>}
+      />,
+    );
+    expect(html).toMatch(
+      /<div role="status"[^>]*><p class="font-bold">10件のコードを作りました。<\/p><a href="\/x.csv">CSVをダウンロード（10件）<\/a><\/div>/,
+    );
+  });
+
   it('answers a refusal with its status (400 unless told), its form and field words', () => {
     const plain = actionRefused('操作を選び直してください。');
     expect(plain.init?.status).toBe(400);
