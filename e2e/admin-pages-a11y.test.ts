@@ -91,5 +91,23 @@ describe.skipIf(!databaseUrl)(
       await page.screenshot({ path: `${SHOTS}/admin${path.replaceAll('/', '-')}.png`, fullPage: true });
       expect(problems.splice(0), path).toEqual([]);
     });
+
+    // The pages that moved onto the shared parts (decision 067) ask in the one confirmation dialog:
+    // named by its question, without a serious axe violation, and やめる leaves with nothing done.
+    it.each([
+      ['/admin/signals', '問題なし', 'このシグナルを「問題なし」にしますか？', '問題なしにする'],
+      ['/admin/farm', 'ファームを一時停止する…', 'ファームを一時停止しますか？', '一時停止する'],
+    ])('asks on %s in the admin confirmation dialog, and やめる leaves it', async (path, ask, question, act) => {
+      const { page, problems } = opened;
+      await page.goto(path);
+      await waitForHydration(page);
+      await page.getByRole('button', { name: ask, exact: true }).first().click();
+      const dialog = page.getByRole('dialog', { name: question });
+      await dialog.getByRole('button', { name: act, exact: true }).waitFor();
+      await expectNoSeriousAxeViolations(page, `${path} confirmation`);
+      await dialog.getByRole('button', { name: 'やめる' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(problems.splice(0), path).toEqual([]);
+    });
   },
 );

@@ -55,7 +55,6 @@ describe('a content page written in the browser', () => {
 
         // ── The list: a reserved URL is refused, then the draft is made.
         const page = desk.page;
-        page.on('dialog', (dialog) => void dialog.accept());
         await page.goto('/admin/content');
         await waitForHydration(page);
         await page.getByRole('heading', { name: 'ページ・お知らせ', level: 1 }).waitFor();
@@ -137,8 +136,11 @@ describe('a content page written in the browser', () => {
         const previewUrl = (await page.locator('iframe[title="プレビュー（パソコン）"]').getAttribute('src'))!;
         expect((await visitor.page.goto(previewUrl))?.status()).toBe(404);
 
-        // ── Publish (confirmed), then the visitor reads it.
+        // ── Publish (confirmed in the dialog), then the visitor reads it.
         await page.getByRole('button', { name: '版2を公開する' }).click();
+        const publishing = page.getByRole('dialog', { name: '版2を公開しますか？' });
+        await publishing.getByText('サイトにすぐ表示されます。').waitFor();
+        await publishing.getByRole('button', { name: '公開する', exact: true }).click();
         await page.getByText(`版2を公開しました（/${UID}）`).waitFor();
         const after = await visitor.page.goto(`/${UID}`);
         expect(after?.status()).toBe(200);

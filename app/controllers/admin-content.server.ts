@@ -3,9 +3,10 @@
 // 'content:write'. The editor posts its fields as one JSON payload: the rich text as the editor's HTML,
 // which only the server turns into structured rich text (htmlToRichText keeps what the sanitiser
 // allows); stored rich text goes back to the editor as HTML through richTextToHtml.
-import { data, redirect } from 'react-router';
+import { redirect } from 'react-router';
 import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/controllers/admin.server';
+import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { notFound } from '~/lib/not-found';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
@@ -45,11 +46,8 @@ import {
 } from '#modules/content';
 import { jstLocalInput, jstText, parseJstDateTime, type Refusal } from '#modules/kernel';
 
-export interface ContentActionData {
-  ok?: string;
-  error?: string;
-  form?: string;
-}
+/** `form` is which part of the page asked: 'new', 'editor', 'actions' or 'history'. */
+export type ContentActionData = AdminActionResult;
 
 /** A slice as the editor holds it: plain fields, rich text as HTML, table cells as plain text. */
 export type EditorSlice =
@@ -111,10 +109,9 @@ export async function contentListLoader(shop: ShopRequest, request: Request) {
   };
 }
 
-const answer = (body: ContentActionData, status = 200) => data<ContentActionData>(body, { status });
 const refused = (refusal: Refusal<string>, form: string) => {
   const described = describeRefusal(refusal as Refusal<RefusalCode>);
-  return answer({ error: described.message, form }, described.status);
+  return actionRefused(described.message, { form, status: described.status });
 };
 
 /** A new document's starting fields (a notice's uid typed with its /notices/ prefix loses it) and an empty body. */
@@ -130,11 +127,11 @@ export async function contentListAction(shop: ShopRequest, request: Request) {
   try {
     body = await request.formData();
   } catch {
-    return answer({ error: UNREADABLE_FORM_MESSAGE, form: 'new' }, 400);
+    return actionRefused(UNREADABLE_FORM_MESSAGE, { form: 'new' });
   }
   const type = String(body.get('type') ?? '');
   if (!(EDITABLE_CONTENT_TYPES as readonly string[]).includes(type))
-    return answer({ error: '種類を選んでください。', form: 'new' }, 400);
+    return actionRefused('種類を選んでください。', { form: 'new' });
   const uid = String(body.get('uid') ?? '').trim();
   const title = String(body.get('title') ?? '').trim();
   const done = await createContentAsOperator(shop.services.db, operator, {
@@ -350,7 +347,7 @@ export async function contentEditorAction(shop: ShopRequest, request: Request, d
   try {
     body = await request.formData();
   } catch {
-    return answer({ error: UNREADABLE_FORM_MESSAGE, form: 'editor' }, 400);
+    return actionRefused(UNREADABLE_FORM_MESSAGE, { form: 'editor' });
   }
   const { db } = shop.services;
   const intent = String(body.get('intent') ?? '');
@@ -363,42 +360,42 @@ export async function contentEditorAction(shop: ShopRequest, request: Request, d
     try {
       raw = JSON.parse(String(body.get('payload') ?? ''));
     } catch {
-      return answer({ error: UNREADABLE_FORM_MESSAGE, form: 'editor' }, 400);
+      return actionRefused(UNREADABLE_FORM_MESSAGE, { form: 'editor' });
     }
     const draft = draftOfPayload(doc.type, raw);
-    if ('error' in draft) return answer({ error: draft.error, form: 'editor' }, 400);
+    if ('error' in draft) return actionRefused(draft.error, { form: 'editor' });
     const done = await saveContentDraftAsOperator(db, operator, documentId, draft, version ?? 0);
     if (!done.ok) return refused(done, 'editor');
-    return answer({ ok: `版${done.value.version}として保存しました（まだ公開されていません）。`, form: 'editor' });
+    return actionOk(`版${done.value.version}として保存しました（まだ公開されていません）。`, { form: 'editor' });
   }
   if (intent === 'publish' && version) {
     const done = await publishContentAsOperator(db, operator, documentId, version);
     if (!done.ok) return refused(done, 'actions');
-    return answer({ ok: `版${version}を公開しました（/${done.value.uid}）。`, form: 'actions' });
+    return actionOk(`版${version}を公開しました（/${done.value.uid}）。`, { form: 'actions' });
   }
   if (intent === 'unpublish') {
     const done = await unpublishContentAsOperator(db, operator, documentId);
     if (!done.ok) return refused(done, 'actions');
-    return answer({ ok: '非公開にしました。', form: 'actions' });
+    return actionOk('非公開にしました。', { form: 'actions' });
   }
   if (intent === 'rollback' && version) {
     const done = await rollbackContentAsOperator(db, operator, documentId, version);
     if (!done.ok) return refused(done, 'history');
-    return answer({ ok: `版${version}の内容を版${done.value.version}として公開しました。`, form: 'history' });
+    return actionOk(`版${version}の内容を版${done.value.version}として公開しました。`, { form: 'history' });
   }
   if (intent === 'schedule' && version) {
     const at = parseJstDateTime(String(body.get('at') ?? ''));
-    if (!at) return answer({ error: '公開する日時を入力してください（日本時間）。', form: 'actions' }, 400);
+    if (!at) return actionRefused('公開する日時を入力してください（日本時間）。', { form: 'actions' });
     const done = await scheduleContentAsOperator(db, operator, documentId, version, at);
     if (!done.ok) return refused(done, 'actions');
-    return answer({ ok: `版${version}を${jstText(at)}に公開するよう予約しました。`, form: 'actions' });
+    return actionOk(`版${version}を${jstText(at)}に公開するよう予約しました。`, { form: 'actions' });
   }
   if (intent === 'cancel-schedule') {
     const done = await cancelContentScheduleAsOperator(db, operator, documentId);
     if (!done.ok) return refused(done, 'actions');
-    return answer({ ok: '公開の予約を取り消しました。', form: 'actions' });
+    return actionOk('公開の予約を取り消しました。', { form: 'actions' });
   }
-  return answer({ error: '操作を選び直してください。', form: 'actions' }, 400);
+  return actionRefused('操作を選び直してください。', { form: 'actions' });
 }
 
 /** POST /admin/content/images: one image for the editor; answers its URL and size (JSON). */

@@ -5,6 +5,7 @@
 import { data } from 'react-router';
 import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/controllers/admin.server';
+import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import {
@@ -38,14 +39,8 @@ export const FARM_ART_LABELS: Readonly<Record<FarmCropArt, string>> = {
   sunflower: 'ひまわり',
 };
 
-export interface FarmActionData {
-  ok?: string;
-  error?: string;
-  /** Which form answered: 'pause', 'rules', 'new' (a new seed) or a seed's id. */
-  form?: string;
-  /** One message per field of that form. */
-  fields?: Record<string, string>;
-}
+/** `form` is which form answered: 'pause', 'rules', 'new' (a new seed) or a seed's id; `fields`, a refusal's per field. */
+export type FarmActionData = AdminActionResult;
 
 /** The operator, who may read the page with `farm:write` or `reports:read`; without either, 403. */
 const farmReader = (shop: ShopRequest, request: Request) =>
@@ -96,12 +91,10 @@ export async function farmPageLoader(shop: ShopRequest, request: Request) {
   return rangeError ? data(body, { status: 400 }) : body;
 }
 
-const answer = (body: FarmActionData, status = 200) => data<FarmActionData>(body, { status });
-
 function refused(refusal: Refusal<string>, form: string) {
   const { status, message } = describeRefusal(refusal as Refusal<RefusalCode>);
   const fields = refusal.code === 'FARM_INPUT_INVALID' ? (refusal.details.fields as Record<string, string>) : undefined;
-  return answer({ error: message, form, fields }, status);
+  return actionRefused(message, { form, fields, status });
 }
 
 /** The seed form's fields as the farm's schema reads them (the checkbox is 'on' or missing). */
@@ -120,22 +113,22 @@ export async function farmPageAction(shop: ShopRequest, request: Request) {
   const operator = await requireOperator(shop, request, 'farm:write');
   const db = shop.services.db;
   const form = await readFormFields(request);
-  if (!form) return answer({ error: UNREADABLE_FORM_MESSAGE }, 400);
+  if (!form) return actionRefused(UNREADABLE_FORM_MESSAGE);
   switch (form.intent) {
     case 'pause':
     case 'resume': {
       const paused = form.intent === 'pause';
       // Pausing stops every member's farm: it comes only from the confirmation's button.
       if (paused && form.confirmed !== 'yes')
-        return answer({ error: '一時停止は確認画面から行ってください。', form: 'pause' }, 400);
+        return actionRefused('一時停止は確認画面から行ってください。', { form: 'pause' });
       const done = await pauseFarmAsOperator(db, operator, paused);
       if (!done.ok) return refused(done, 'pause');
-      return answer({
-        ok: paused
+      return actionOk(
+        paused
           ? 'ファームを一時停止しました。会員は植え付け・水やり・収穫ができません（作物の時間はそのまま進みます）。'
           : 'ファームを再開しました。会員はいつもどおり遊べます。',
-        form: 'pause',
-      });
+        { form: 'pause' },
+      );
     }
     case 'rules': {
       const done = await updateFarmRulesAsOperator(db, operator, {
@@ -147,7 +140,7 @@ export async function farmPageAction(shop: ShopRequest, request: Request) {
         friendWaterCoins: form.friendWaterCoins,
       });
       if (!done.ok) return refused(done, 'rules');
-      return answer({ ok: 'ファームのルールを保存しました。会員の次の操作から適用されます。', form: 'rules' });
+      return actionOk('ファームのルールを保存しました。会員の次の操作から適用されます。', { form: 'rules' });
     }
     case 'seed-create':
     case 'seed-save': {
@@ -160,34 +153,35 @@ export async function farmPageAction(shop: ShopRequest, request: Request) {
       );
       if (!done.ok) return refused(done, which);
       const seed = done.value;
-      return answer({
-        ok: `種「${seed.name}」を${form.intent === 'seed-create' ? '追加' : '保存'}しました${seed.active ? '' : '（停止中：会員は植えられません）'}。`,
-        form: which,
-      });
+      return actionOk(
+        `種「${seed.name}」を${form.intent === 'seed-create' ? '追加' : '保存'}しました${seed.active ? '' : '（停止中：会員は植えられません）'}。`,
+        { form: which },
+      );
     }
     case 'seed-activate':
     case 'seed-deactivate': {
       const which = form.id ?? '';
       const seed = (await listFarmSeeds(db, { includeInactive: true })).find((s) => s.id === which);
-      if (!seed) return answer({ error: 'その種は見つかりません。一覧を読み込み直してください。', form: which }, 404);
+      if (!seed)
+        return actionRefused('その種は見つかりません。一覧を読み込み直してください。', { form: which, status: 404 });
       const active = form.intent === 'seed-activate';
       const done = await saveFarmSeedAsOperator(db, operator, { ...seed, active }, 'update');
       if (!done.ok) return refused(done, which);
-      return answer({
-        ok: active
+      return actionOk(
+        active
           ? `種「${seed.name}」を植えられるようにしました。`
           : `種「${seed.name}」を停止しました。植えてある作物はそのまま育ち、収穫できます。`,
-        form: which,
-      });
+        { form: which },
+      );
     }
     case 'seed-delete': {
       const which = form.id ?? '';
-      if (form.confirmed !== 'yes') return answer({ error: '削除は確認画面から行ってください。', form: which }, 400);
+      if (form.confirmed !== 'yes') return actionRefused('削除は確認画面から行ってください。', { form: which });
       const done = await deleteFarmSeedAsOperator(db, operator, which);
       if (!done.ok) return refused(done, which);
-      return answer({ ok: `種「${done.value.name}」を削除しました。`, form: 'deleted' });
+      return actionOk(`種「${done.value.name}」を削除しました。`, { form: 'deleted' });
     }
     default:
-      return answer({ error: '操作を読み取れませんでした。ページを再読み込みしてください。' }, 400);
+      return actionRefused('操作を読み取れませんでした。ページを再読み込みしてください。');
   }
 }

@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import { data } from 'react-router';
 import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/controllers/admin.server';
+import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { memberTagsFor } from '~/controllers/member-tags.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { notFound } from '~/lib/not-found';
@@ -37,21 +38,15 @@ import {
   updateInquiry,
 } from '#modules/support';
 
-/** What a desk action answers: a line for the operator, and which form it belongs to. */
-export interface InquiryActionData {
-  ok?: string;
-  error?: string;
-  form?: string;
-  /** The answer's text handed back when it was refused (nothing typed is lost). */
-  draft?: string;
-}
+/** What a desk action answers, for one form; `draft` is the answer's text handed back when it was refused. */
+export type InquiryActionData = AdminActionResult<{ draft: string }>;
 
 const statusOptions = () => inquiryStatuses.map((id) => ({ id, label: INQUIRY_STATUS_LABELS[id] }));
 const categoryOptions = () => inquiryCategories.map((id) => ({ id, label: INQUIRY_CATEGORY_LABELS[id] }));
 
-const refused = (refusal: Refusal<string>, form: string, extra: Partial<InquiryActionData> = {}) => {
+const refused = (refusal: Refusal<string>, form: string, extra: { draft?: string } = {}) => {
   const described = describeRefusal(refusal as Refusal<RefusalCode>);
-  return data<InquiryActionData>({ error: described.message, form, ...extra }, { status: described.status });
+  return actionRefused<{ draft: string }>(described.message, { form, ...extra, status: described.status });
 };
 
 async function readForm(request: Request): Promise<FormData | null> {
@@ -163,10 +158,9 @@ export async function inquiryAction(shop: ShopRequest, request: Request, inquiry
   const operator = await requireOperator(shop, request, 'inquiries:write');
   if (!isUuid(inquiryId)) throw notFound(new URL(request.url).pathname);
   const form = await readForm(request);
-  if (!form) return data<InquiryActionData>({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  if (!form) return actionRefused(UNREADABLE_FORM_MESSAGE);
   const intent = textOf(form, 'intent') as (typeof INTENTS)[number];
-  if (!INTENTS.includes(intent))
-    return data<InquiryActionData>({ error: '操作を選び直してください。' }, { status: 400 });
+  if (!INTENTS.includes(intent)) return actionRefused('操作を選び直してください。');
   const db = shop.services.db;
   const firstIssue = (error: { issues: { message: string }[] }) =>
     error.issues[0]?.message ?? '入力内容をご確認ください。';
@@ -175,32 +169,29 @@ export async function inquiryAction(shop: ShopRequest, request: Request, inquiry
     case 'reply': {
       const draft = textOf(form, 'body');
       const parsed = inquiryReplySchema.safeParse({ body: draft, status: textOf(form, 'status') || undefined });
-      if (!parsed.success)
-        return data<InquiryActionData>({ error: firstIssue(parsed.error), form: intent, draft }, { status: 400 });
+      if (!parsed.success) return actionRefused<{ draft: string }>(firstIssue(parsed.error), { form: intent, draft });
       const done = await replyToInquiry(db, operator, supportRulesOf(shop.services.config), inquiryId, parsed.data);
       if (!done.ok) return refused(done, intent, { draft });
-      return {
-        ok: `回答を送信しました（お客様にメールでお知らせしました）。状態:「${INQUIRY_STATUS_LABELS[done.value.status]}」`,
-        form: intent,
-      };
+      return actionOk(
+        `回答を送信しました（お客様にメールでお知らせしました）。状態:「${INQUIRY_STATUS_LABELS[done.value.status]}」`,
+        { form: intent },
+      );
     }
     case 'update': {
       const parsed = inquiryUpdateSchema.safeParse({
         status: textOf(form, 'status'),
         assigneeId: textOf(form, 'assigneeId'),
       });
-      if (!parsed.success)
-        return data<InquiryActionData>({ error: firstIssue(parsed.error), form: intent }, { status: 400 });
+      if (!parsed.success) return actionRefused(firstIssue(parsed.error), { form: intent });
       const done = await updateInquiry(db, operator, inquiryId, parsed.data);
-      return done.ok ? { ok: '状態と担当者を保存しました。', form: intent } : refused(done, intent);
+      return done.ok ? actionOk('状態と担当者を保存しました。', { form: intent }) : refused(done, intent);
     }
     case 'note': {
       const parsed = inquiryNoteSchema.safeParse({ note: textOf(form, 'note') });
-      if (!parsed.success)
-        return data<InquiryActionData>({ error: firstIssue(parsed.error), form: intent }, { status: 400 });
+      if (!parsed.success) return actionRefused(firstIssue(parsed.error), { form: intent });
       const done = await setInquiryNote(db, operator, inquiryId, parsed.data.note);
       return done.ok
-        ? { ok: done.value.internalNote ? 'メモを保存しました。' : 'メモを消しました。', form: intent }
+        ? actionOk(done.value.internalNote ? 'メモを保存しました。' : 'メモを消しました。', { form: intent })
         : refused(done, intent);
     }
   }
@@ -224,26 +215,23 @@ export async function templatesLoader(shop: ShopRequest, request: Request) {
 export async function templatesAction(shop: ShopRequest, request: Request) {
   const operator = await requireOperator(shop, request, 'inquiries:write');
   const form = await readForm(request);
-  if (!form) return data<InquiryActionData>({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  if (!form) return actionRefused(UNREADABLE_FORM_MESSAGE);
   const db = shop.services.db;
   const intent = textOf(form, 'intent');
   const id = textOf(form, 'id') || undefined;
   if (intent === 'save') {
     const parsed = replyTemplateSchema.safeParse({ title: textOf(form, 'title'), body: textOf(form, 'body') });
     if (!parsed.success)
-      return data<InquiryActionData>(
-        { error: parsed.error.issues[0]?.message ?? '入力内容をご確認ください。', form: 'save' },
-        { status: 400 },
-      );
+      return actionRefused(parsed.error.issues[0]?.message ?? '入力内容をご確認ください。', { form: 'save' });
     const done = await saveReplyTemplate(db, operator, { ...parsed.data, id });
     if (!done.ok) return refused(done, 'save');
-    return { ok: id ? 'テンプレートを更新しました。' : 'テンプレートを追加しました。', form: 'save' };
+    return actionOk(id ? 'テンプレートを更新しました。' : 'テンプレートを追加しました。', { form: 'save' });
   }
   if (intent === 'delete') {
     const done = await deleteReplyTemplate(db, operator, id ?? '');
-    return done.ok ? { ok: 'テンプレートを削除しました。', form: 'delete' } : refused(done, 'delete');
+    return done.ok ? actionOk('テンプレートを削除しました。', { form: 'delete' }) : refused(done, 'delete');
   }
-  return data<InquiryActionData>({ error: '操作を選び直してください。' }, { status: 400 });
+  return actionRefused('操作を選び直してください。');
 }
 
 // ── Images ───────────────────────────────────────────────────────────────────────────────────────

@@ -3,9 +3,9 @@
 // deadline, sent now or scheduled (Japan time); they withdraw one and see read and claim counts. Every
 // change goes through runAdminAction with 'mail:write' (audited in the same transaction). Before sending,
 // a test send to oneself, and a confirmation of the recipients and the present's most cost (decision 052).
-import { data } from 'react-router';
 import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/controllers/admin.server';
+import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { memberIdFromFilter } from '~/controllers/member-tags.server';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
@@ -29,15 +29,20 @@ export const MAIL_ADMIN_PATH = '/admin/mail';
 const DAY_MS = 86_400_000;
 import { MAIL_LIMITS, type MailConfirmationView } from '~/lib/admin-mail';
 
-export interface MailAdminActionData {
-  form?: 'compose' | 'cancel';
-  ok?: string;
-  error?: string;
-  /** The body as members will see it (the preview button). */
-  preview?: { subject: string; body: RichText };
-  /** The figures to confirm (the 確認 button, or again when they changed since). */
-  confirm?: MailConfirmationView;
+/** The body as members will see it (the preview button). */
+interface MailPreview {
+  subject: string;
+  body: RichText;
 }
+
+/**
+ * Done or refused, for the 'compose' or the 'cancel' form (a refusal because the figures changed brings
+ * them again in `confirm`); or, before sending, the preview or the figures to confirm (the 確認 button),
+ * neither done nor refused yet.
+ */
+export type MailAdminActionData =
+  | AdminActionResult<{ confirm: MailConfirmationView; preview: undefined }>
+  | { form: 'compose'; preview?: MailPreview; confirm?: MailConfirmationView; ok?: undefined; error?: undefined };
 
 /** The present's rules from the settings. */
 export const mailPresentRules = (
@@ -91,8 +96,8 @@ export async function mailAdminLoader(shop: ShopRequest, request: Request) {
   };
 }
 
-const fail = (form: MailAdminActionData['form'], error: string, status: number) =>
-  data<MailAdminActionData>({ form, error }, { status });
+const fail = (form: 'compose' | 'cancel' | undefined, error: string, status: number) =>
+  actionRefused(error, { form, status });
 
 /** A whole number in [min, max] typed in a form, or null when blank; undefined when it is not one. */
 function wholeNumber(text: string | undefined, min: number, max: number): number | null | undefined {
@@ -187,7 +192,7 @@ export async function mailAdminAction(shop: ShopRequest, request: Request) {
   const form = await readFormFields(request);
   if (!form) return fail(undefined, UNREADABLE_FORM_MESSAGE, 400);
   const { db } = shop.services;
-  const refused = (formName: MailAdminActionData['form'], r: Refusal<string>) => {
+  const refused = (formName: 'compose' | 'cancel', r: Refusal<string>) => {
     const described = describeRefusal(r as Refusal<RefusalCode>);
     return fail(formName, described.message, described.status);
   };
@@ -201,10 +206,7 @@ export async function mailAdminAction(shop: ShopRequest, request: Request) {
       return { value: id, audit: { action: 'mail.cancel', target: { type: 'mail', id: String(id) } } };
     });
     if (!done.ok) return refused('cancel', done);
-    return {
-      form: 'cancel',
-      ok: `メール #${id} を取り消しました。会員には表示されません。`,
-    } satisfies MailAdminActionData;
+    return actionOk(`メール #${id} を取り消しました。会員には表示されません。`, { form: 'cancel' });
   }
 
   const intents = ['send', 'preview', 'test', 'confirm'];
@@ -217,10 +219,10 @@ export async function mailAdminAction(shop: ShopRequest, request: Request) {
   if (form.intent === 'test') {
     const sent = await sendTestMailAsOperator(db, operator, draft, now);
     if (!sent.ok) return refused('compose', sent);
-    return {
-      form: 'compose',
-      ok: `テスト送信しました（メール #${sent.value.mailId}）。ご自分のメールボックスで表示を確かめてください。プレゼントのコインは付いていません。`,
-    } satisfies MailAdminActionData;
+    return actionOk(
+      `テスト送信しました（メール #${sent.value.mailId}）。ご自分のメールボックスで表示を確かめてください。プレゼントのコインは付いていません。`,
+      { form: 'compose' },
+    );
   }
 
   const rules = mailPresentRules(shop.services.config);
@@ -260,19 +262,20 @@ export async function mailAdminAction(shop: ShopRequest, request: Request) {
     if (done.code === 'MAIL_CONFIRMATION_STALE') {
       const confirm = await confirmationOf();
       const described = describeRefusal(done as Refusal<RefusalCode>);
-      return data<MailAdminActionData>(
-        { form: 'compose', error: described.message, ...('error' in confirm ? {} : { confirm }) },
-        { status: described.status },
-      );
+      return actionRefused<{ confirm: MailConfirmationView }>(described.message, {
+        form: 'compose',
+        ...('error' in confirm ? {} : { confirm }),
+        status: described.status,
+      });
     }
     return refused('compose', done);
   }
   const sentRequest = done.value.request;
   if (sentRequest.status === 'pending')
-    return {
-      form: 'compose',
-      ok: `プレゼントの合計が${rules.approvalThresholdCoins.toLocaleString('ja-JP')}コインを超えるため、承認待ちにしました（最大 ${sentRequest.totalCoins.toLocaleString('ja-JP')}コイン）。別の管理者が「承認待ち」で承認すると送信されます。`,
-    } satisfies MailAdminActionData;
+    return actionOk(
+      `プレゼントの合計が${rules.approvalThresholdCoins.toLocaleString('ja-JP')}コインを超えるため、承認待ちにしました（最大 ${sentRequest.totalCoins.toLocaleString('ja-JP')}コイン）。別の管理者が「承認待ち」で承認すると送信されます。`,
+      { form: 'compose' },
+    );
   const when = draft.sendAt > now ? `${jstText(draft.sendAt)}に送信を予約しました` : '送信しました';
-  return { form: 'compose', ok: `メール #${sentRequest.mailId} を${when}。` } satisfies MailAdminActionData;
+  return actionOk(`メール #${sentRequest.mailId} を${when}。`, { form: 'compose' });
 }

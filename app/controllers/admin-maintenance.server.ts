@@ -1,9 +1,9 @@
 // /admin/maintenance's server side: the switch as stored (read fresh, not from the cache), and its
 // three intents — review (the confirmation before switching on), on and off — through the admin
 // module's audited setMaintenanceAsOperator; then this instance's cache is refreshed at once.
-import { data } from 'react-router';
 import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/controllers/admin.server';
+import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { readFormFields, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { parseWithMessage } from '#modules/kernel';
@@ -32,14 +32,26 @@ export interface MaintenanceView {
   changedAtText: string | null;
 }
 
-export interface MaintenanceActionData {
-  /** The confirmation before switching on: what members will be shown, and the fields to send again. */
-  review?: { message: string; endsAtText: string | null; fields: { message: string; endsAt: string } };
-  ok?: string;
-  error?: string;
-  /** The fields as typed, kept on a refusal. */
-  fields?: { message: string; endsAt: string };
+/** The form's fields as typed. */
+interface MaintenanceTyped {
+  message: string;
+  endsAt: string;
 }
+
+/** The confirmation before switching on: what members will be shown, and the fields to send again. */
+export interface MaintenanceReview {
+  message: string;
+  endsAtText: string | null;
+  fields: MaintenanceTyped;
+}
+
+/**
+ * Done or refused (with the fields as typed, kept on a refusal), or, before switching on, the review
+ * the page asks to confirm (neither done nor refused yet).
+ */
+export type MaintenanceActionData =
+  | AdminActionResult<{ typed: MaintenanceTyped; review: undefined }>
+  | { review: MaintenanceReview; ok?: undefined; error?: undefined; typed?: undefined };
 
 const localJst = (date: Date) => new Date(date.getTime() + 9 * 3600_000).toISOString().slice(0, 16);
 
@@ -65,51 +77,48 @@ export async function maintenancePageLoader(shop: ShopRequest, request: Request)
   };
 }
 
-const answer = (body: MaintenanceActionData, status = 200) => data<MaintenanceActionData>(body, { status });
-
 export async function maintenancePageAction(shop: ShopRequest, request: Request) {
   const operator = await requireOperator(shop, request, 'shop:write');
   const form = await readFormFields(request);
-  if (!form) return answer({ error: UNREADABLE_FORM_MESSAGE }, 400);
+  if (!form) return actionRefused(UNREADABLE_FORM_MESSAGE);
   const fields = { message: form.message ?? '', endsAt: form.endsAt ?? '' };
   const intent = form.intent;
   if (intent !== 'review' && intent !== 'on' && intent !== 'off')
-    return answer({ error: '操作を読み取れませんでした。ページを再読み込みしてください。' }, 400);
+    return actionRefused('操作を読み取れませんでした。ページを再読み込みしてください。');
 
   const parsed = parseWithMessage(maintenanceSettingSchema, {
     on: intent !== 'off',
     message: intent === 'off' ? '' : fields.message,
     endsAt: intent === 'off' ? '' : fields.endsAt,
   });
-  if (!parsed.ok) return answer({ error: parsed.message, fields }, 400);
+  if (!parsed.ok) return actionRefused<{ typed: MaintenanceTyped }>(parsed.message, { typed: fields });
   const setting = parsed.data;
   if (intent === 'review') {
     // Nothing is written yet: the same checks as switching on, then the page asks to confirm.
     const invalid = maintenanceSettingRefusal(setting, new Date());
     if (invalid) return refused(invalid, fields);
-    return answer({
-      review: {
-        message: setting.message ?? DEFAULT_MAINTENANCE_MESSAGE,
-        endsAtText: setting.endsAt ? maintenanceEndText(setting.endsAt) : null,
-        fields,
-      },
-    });
+    const review: MaintenanceReview = {
+      message: setting.message ?? DEFAULT_MAINTENANCE_MESSAGE,
+      endsAtText: setting.endsAt ? maintenanceEndText(setting.endsAt) : null,
+      fields,
+    };
+    return { review } satisfies MaintenanceActionData;
   }
   // 'on' comes only from the confirmation's button, which carries this field.
   if (intent === 'on' && form.confirmed !== 'yes')
-    return answer({ error: '確認画面から開始してください。', fields }, 400);
+    return actionRefused<{ typed: MaintenanceTyped }>('確認画面から開始してください。', { typed: fields });
   const outcome = await setMaintenanceAsOperator(shop.services.db, operator, setting);
   if (!outcome.ok) return refused(outcome, fields);
   // This instance sees the switch at once; the others within MAINTENANCE_CACHE_SECONDS.
   await shop.services.maintenance.refresh();
-  return answer({
-    ok: outcome.value.on
+  return actionOk(
+    outcome.value.on
       ? 'メンテナンスを開始しました。会員のガチャ・購入・交換・発送のお申し込みなどを受け付けていません。'
       : 'メンテナンスを終了しました。会員はいつもどおりご利用いただけます。',
-  });
+  );
 }
 
-function refused(refusal: Refusal<string>, fields: MaintenanceActionData['fields']) {
+function refused(refusal: Refusal<string>, typed: MaintenanceTyped) {
   const { status, message } = describeRefusal(refusal as Refusal<RefusalCode>);
-  return answer({ error: message, fields }, status);
+  return actionRefused<{ typed: MaintenanceTyped }>(message, { typed, status });
 }

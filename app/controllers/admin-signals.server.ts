@@ -5,6 +5,7 @@
 import { data } from 'react-router';
 import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/controllers/admin.server';
+import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { memberTagsFor } from '~/controllers/member-tags.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
@@ -26,12 +27,8 @@ import {
 
 export const SIGNALS_PAGE = 50;
 
-/** What a decision answers: a line for the operator, or the refusal, and which signal it is for. */
-export interface SignalActionData {
-  ok?: string;
-  error?: string;
-  signal?: string;
-}
+/** What a decision answers: a line for the operator, or the refusal; `form` is the signal's id ('page' for none). */
+export type SignalActionData = AdminActionResult;
 
 /** The signals of a filter with everything the page shows (labels come with the data). */
 export async function signalRows(
@@ -89,8 +86,7 @@ export async function signalsLoader(shop: ShopRequest, request: Request) {
   return parsed.success ? body : data(body, { status: 400 });
 }
 
-const badInput = (message: string, signal = 'page') =>
-  data<SignalActionData>({ error: message, signal }, { status: 400 });
+const badInput = (message: string, signal = 'page') => actionRefused(message, { form: signal });
 
 const DONE: Record<'clear' | 'hold' | 'ban', string> = {
   clear: '「問題なし」としました。',
@@ -104,7 +100,7 @@ export async function signalsAction(shop: ShopRequest, request: Request) {
   try {
     form = await request.formData();
   } catch {
-    return data<SignalActionData>({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+    return actionRefused(UNREADABLE_FORM_MESSAGE);
   }
   const idText = form.get('id');
   const id = typeof idText === 'string' && /^\d{1,15}$/.test(idText) ? Number(idText) : null;
@@ -122,7 +118,7 @@ export async function signalsAction(shop: ShopRequest, request: Request) {
   const done = await decideSignalAsOperator(shop.services.db, operator, id, parsed.data);
   if (!done.ok) {
     const described = describeRefusal(done as Refusal<RefusalCode>);
-    return data<SignalActionData>({ error: described.message, signal: String(id) }, { status: described.status });
+    return actionRefused(described.message, { form: String(id), status: described.status });
   }
-  return { ok: DONE[parsed.data.decision], signal: String(id) };
+  return actionOk(DONE[parsed.data.decision], { form: String(id) });
 }

@@ -1,8 +1,8 @@
 // The staff page's server side: the list (staff, pending invitations, admin changes awaiting approval)
 // and its intents — invite, change access, revoke, withdraw an invitation — each through the admin
 // module (audited there, refusals too). The page offers only what the operator may give (decision 050).
-import { data } from 'react-router';
 import type { ShopRequest } from '#server/context';
+import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { requireOperator } from '~/controllers/admin.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
@@ -30,12 +30,8 @@ import {
   type StaffRole,
 } from '#modules/admin';
 
-export interface StaffActionData {
-  ok?: string;
-  error?: string;
-  /** Which form the answer belongs to (the invite form, or a staff member's id). */
-  form?: string;
-}
+/** `form` is which form the answer belongs to (the invite form, or a staff member's id). */
+export type StaffActionData = AdminActionResult;
 
 /** Why the operator may not change this access (the page shows it instead of the form), or null. */
 function lockedReason(operator: Operator, held: { role: string; permissions: readonly string[] }): string | null {
@@ -141,7 +137,7 @@ const WAITS_FOR_APPROVAL = '別の管理者が「承認待ち」一覧（/admin/
 
 const refused = (refusal: Refusal<string>, form: string) => {
   const { status, message } = describeRefusal(refusal as Refusal<RefusalCode>);
-  return data<StaffActionData>({ error: message, form }, { status });
+  return actionRefused(message, { form, status });
 };
 
 export async function staffPageAction(shop: ShopRequest, request: Request) {
@@ -150,7 +146,7 @@ export async function staffPageAction(shop: ShopRequest, request: Request) {
   try {
     form = await request.formData();
   } catch {
-    return data<StaffActionData>({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+    return actionRefused(UNREADABLE_FORM_MESSAGE);
   }
   const text = (name: string) => (typeof form.get(name) === 'string' ? (form.get(name) as string) : '');
   const db = shop.services.db;
@@ -161,7 +157,7 @@ export async function staffPageAction(shop: ShopRequest, request: Request) {
   if (intent === 'invite') {
     const parsed = staffInvitationSchema.safeParse({ email: text('email'), role: text('role'), permissions });
     if (!parsed.success)
-      return data<StaffActionData>({ error: parsed.error.issues[0]?.message, form: 'invite' }, { status: 400 });
+      return actionRefused(parsed.error.issues[0]?.message ?? '入力を確認してください。', { form: 'invite' });
     const outcome = await inviteStaff(
       db,
       operator,
@@ -170,45 +166,40 @@ export async function staffPageAction(shop: ShopRequest, request: Request) {
     );
     if (!outcome.ok) return refused(outcome, 'invite');
     if ('requestId' in outcome.value)
-      return {
-        ok: `${parsed.data.email} を管理者として招待する申請をしました。${WAITS_FOR_APPROVAL}招待メールはそのときに送られます。`,
-        form: 'invite',
-      } satisfies StaffActionData;
-    return {
-      ok: `${parsed.data.email} に招待メールを送りました（有効期限7日）。`,
-      form: 'invite',
-    } satisfies StaffActionData;
+      return actionOk(
+        `${parsed.data.email} を管理者として招待する申請をしました。${WAITS_FOR_APPROVAL}招待メールはそのときに送られます。`,
+        { form: 'invite' },
+      );
+    return actionOk(`${parsed.data.email} に招待メールを送りました（有効期限7日）。`, { form: 'invite' });
   }
 
   const target = uuidSchema.safeParse(text('id'));
   const id = text('id');
-  if (!id || id.length > 100) return data<StaffActionData>({ error: '対象が指定されていません。' }, { status: 400 });
+  if (!id || id.length > 100) return actionRefused('対象が指定されていません。');
 
   if (intent === 'access') {
     const role = text('role') as StaffRole;
     const parsed = staffPermissionsSchema.safeParse({ permissions });
     if (!parsed.success || (role !== 'admin' && role !== 'staff'))
-      return data<StaffActionData>({ error: '役割か権限の指定が正しくありません。', form: id }, { status: 400 });
+      return actionRefused('役割か権限の指定が正しくありません。', { form: id });
     const outcome = await setStaffAccess(db, operator, id, { role, permissions: parsed.data.permissions });
     if (!outcome.ok) return refused(outcome, id);
-    if (outcome.value)
-      return { ok: `管理者の変更を申請しました。${WAITS_FOR_APPROVAL}`, form: id } satisfies StaffActionData;
-    return { ok: '権限を変更しました。', form: id } satisfies StaffActionData;
+    if (outcome.value) return actionOk(`管理者の変更を申請しました。${WAITS_FOR_APPROVAL}`, { form: id });
+    return actionOk('権限を変更しました。', { form: id });
   }
   if (intent === 'revoke') {
     const outcome = await revokeStaff(db, operator, id);
     if (!outcome.ok) return refused(outcome, id);
-    if (outcome.value)
-      return { ok: `管理者を外す申請をしました。${WAITS_FOR_APPROVAL}`, form: 'list' } satisfies StaffActionData;
-    return { ok: 'スタッフから外しました。', form: 'list' } satisfies StaffActionData;
+    if (outcome.value) return actionOk(`管理者を外す申請をしました。${WAITS_FOR_APPROVAL}`, { form: 'list' });
+    return actionOk('スタッフから外しました。', { form: 'list' });
   }
   if (intent === 'withdraw') {
-    if (!target.success) return data<StaffActionData>({ error: '招待が見つかりません。' }, { status: 404 });
+    if (!target.success) return actionRefused('招待が見つかりません。', { status: 404 });
     const outcome = await revokeInvitation(db, operator, target.data);
     if (!outcome.ok) return refused(outcome, id);
-    return { ok: '招待を取り消しました。', form: 'list' } satisfies StaffActionData;
+    return actionOk('招待を取り消しました。', { form: 'list' });
   }
-  return data<StaffActionData>({ error: '不明な操作です。' }, { status: 400 });
+  return actionRefused('不明な操作です。');
 }
 
 // ── The approvals page's section: admin changes waiting for a second admin ─────────────────────
@@ -256,7 +247,7 @@ export async function staffRoleRequestsAction(shop: ShopRequest, request: Reques
   const operator = await staffActionOperator(shop, request);
   const id = form?.get('id');
   if (typeof id !== 'string' || !id || id.length > 100)
-    return data<StaffActionData>({ error: '承認・却下する申請を一覧から選んでください。' }, { status: 400 });
+    return actionRefused('承認・却下する申請を一覧から選んでください。');
   const db = shop.services.db;
   if (intent === 'staff-approve') {
     const config = shop.services.config;
@@ -264,18 +255,11 @@ export async function staffRoleRequestsAction(shop: ShopRequest, request: Reques
       name: config.SITE_NAME,
       origin: config.PUBLIC_ORIGIN,
     });
-    return done.ok
-      ? ({ ok: '承認しました。管理者の変更を反映しました。', form: id } satisfies StaffActionData)
-      : refused(done, id);
+    return done.ok ? actionOk('承認しました。管理者の変更を反映しました。', { form: id }) : refused(done, id);
   }
   const note = form?.get('note');
   if (typeof note === 'string' && note.trim().length > STAFF_REQUEST_NOTE_MAX)
-    return data<StaffActionData>(
-      { error: `却下の理由は${STAFF_REQUEST_NOTE_MAX}文字以内で入力してください。`, form: id },
-      { status: 400 },
-    );
+    return actionRefused(`却下の理由は${STAFF_REQUEST_NOTE_MAX}文字以内で入力してください。`, { form: id });
   const done = await rejectStaffRoleRequest(db, operator, id, typeof note === 'string' ? note : '');
-  return done.ok
-    ? ({ ok: '却下しました。何も変更していません。', form: id } satisfies StaffActionData)
-    : refused(done, id);
+  return done.ok ? actionOk('却下しました。何も変更していません。', { form: id }) : refused(done, id);
 }

@@ -9,7 +9,7 @@ export interface ActionAnswerProps {
   form?: string;
   /** Space around the banner, e.g. "mt-2". */
   className?: string;
-  /** More about a refusal, under its words (e.g. every faulty line of a file). */
+  /** More under its words: about a refusal (every faulty line of a file), or what was made (its download). */
   detail?: ReactNode;
 }
 
@@ -30,6 +30,13 @@ export function ActionAnswer({ answer, form, className = '', detail }: ActionAns
       </p>
     );
   if (!answer.ok) return null;
+  if (detail)
+    return (
+      <div role="status" className={`rounded-lg bg-green-50 p-3 text-sm text-green-800 ${className}`}>
+        <p className="font-bold">{answer.ok}</p>
+        {detail}
+      </div>
+    );
   return (
     <p role="status" className={`rounded-lg bg-green-50 p-3 text-sm font-bold text-green-800 ${className}`}>
       {answer.ok}

@@ -2,7 +2,8 @@
 // (aria-modal, focus moves in and returns, Escape and the backdrop close it unless the action runs)
 // that keeps Tab inside itself, with the question, what will happen, and two buttons: the action and
 // やめる. It posts its own form (the hidden fields name the intent and the target), or, with `formId`,
-// submits a form of the page that is already filled in.
+// submits a form of the page that is already filled in, or, with `onConfirm`, posts nothing (a change
+// on the page that the page saves later, such as removing an editor's slice).
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Form } from 'react-router';
 import { Button, type ButtonVariant } from '~/components/Button';
@@ -22,6 +23,8 @@ export interface ConfirmDialogProps {
   hidden?: Record<string, string | number>;
   /** Submit this form of the page instead of the dialog's own. */
   formId?: string;
+  /** Posts nothing: the action's button calls this (a change on the page, saved later with the page). */
+  onConfirm?: () => void;
   /** Name and value of the action's button (sent only by the button that submits). */
   confirmName?: string;
   confirmValue?: string;
@@ -77,6 +80,7 @@ export function ConfirmDialog({
   busy = false,
   hidden = {},
   formId,
+  onConfirm,
   confirmName,
   confirmValue,
   bodyClassName = 'grid gap-3',
@@ -87,16 +91,22 @@ export function ConfirmDialog({
   useFocusTrap(body);
   const buttons = (
     <div className="flex flex-wrap gap-3">
-      <Button
-        type="submit"
-        form={formId}
-        name={confirmName}
-        value={confirmValue}
-        variant={confirmVariant}
-        loading={busy}
-      >
-        {confirmLabel}
-      </Button>
+      {onConfirm ? (
+        <Button variant={confirmVariant} onClick={onConfirm}>
+          {confirmLabel}
+        </Button>
+      ) : (
+        <Button
+          type="submit"
+          form={formId}
+          name={confirmName}
+          value={confirmValue}
+          variant={confirmVariant}
+          loading={busy}
+        >
+          {confirmLabel}
+        </Button>
+      )}
       <Button variant="secondary" onClick={onCancel} disabled={busy}>
         やめる
       </Button>
@@ -105,7 +115,7 @@ export function ConfirmDialog({
   return (
     <Sheet title={title} onClose={onCancel} busy={busy} testId={testId}>
       <div ref={body} className="contents">
-        {formId ? (
+        {formId || onConfirm ? (
           <div className={bodyClassName}>
             {children}
             {buttons}

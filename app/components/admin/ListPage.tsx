@@ -73,8 +73,12 @@ export interface FilterBarProps {
   submitVariant?: ButtonVariant;
   /** The list without filters (shows 「条件をクリア」). */
   clearTo?: string;
+  /** The words of the way back, 条件をクリア unless told (e.g. 未対応に戻す when the page opens on a filter). */
+  clearLabel?: string;
   /** Why the filters were not used, shown as an alert under the bar. */
   filterError?: string | null;
+  /** What the list shows instead, after the alert's words; none when null. */
+  fallbackNote?: string | null;
   /** The bar spins only while this path loads (any navigation unless told). */
   loadingPath?: string;
 }
@@ -90,7 +94,9 @@ export function FilterBar({
   submitLabel = '絞り込む',
   submitVariant = 'secondary',
   clearTo,
+  clearLabel = '条件をクリア',
   filterError,
+  fallbackNote = '条件なしで表示しています',
   loadingPath,
 }: FilterBarProps) {
   const navigation = useNavigation();
@@ -105,13 +111,13 @@ export function FilterBar({
         </Button>
         {clearTo ? (
           <Link to={clearTo} className="py-3 text-sm underline">
-            条件をクリア
+            {clearLabel}
           </Link>
         ) : null}
       </Form>
       {filterError ? (
         <p role="alert" className="mt-2 text-sm font-bold text-danger">
-          {filterError}（条件なしで表示しています）
+          {fallbackNote ? `${filterError}（${fallbackNote}）` : filterError}
         </p>
       ) : null}
     </>
@@ -187,6 +193,8 @@ export interface PageLinksProps {
   href: (page: number) => string;
   previousLabel?: string;
   nextLabel?: string;
+  /** The number of pages, when the list knows it: shown as 「page / pages」 between the links. */
+  pages?: number;
 }
 
 /**
@@ -199,6 +207,7 @@ export function PageLinks({
   href,
   previousLabel = '前のページ',
   nextLabel = '次のページ',
+  pages,
 }: PageLinksProps) {
   return (
     <nav aria-label="ページ" className="mt-4 flex gap-4 text-sm">
@@ -206,6 +215,11 @@ export function PageLinks({
         <Link to={href(page - 1)} className="underline">
           {previousLabel}
         </Link>
+      ) : null}
+      {pages !== undefined ? (
+        <span>
+          {page} / {pages}
+        </span>
       ) : null}
       {hasNext ? (
         <Link to={href(page + 1)} className="underline">

@@ -1,17 +1,18 @@
 // The confirmation before an operator's mail is sent or scheduled (decision 052): it names the recipients
 // counted now and the most coins the present can cost, says when a second admin must approve, and submits
 // the compose form with the figures it showed (the server counts again and asks again if they grew).
-import { Button } from '~/components/Button';
-import { Sheet } from '~/components/Sheet';
+import { ConfirmDialog } from '~/components/admin/ConfirmDialog';
 import type { MailConfirmationView } from '~/lib/admin-mail';
 
 const n = (value: number) => value.toLocaleString('ja-JP');
 
 /**
- * Rendered inside the compose <Form> (its submit button sends that form with intent=send).
- * @example {confirm ? <MailSendConfirmation confirm={confirm} busy={busy} onClose={() => setOpen(false)} /> : null}
+ * Rendered inside the compose <Form> (its figures are that form's fields; its button sends that form,
+ * named by `formId`, with intent=send): the admin area's ConfirmDialog.
+ * @example {confirm ? <MailSendConfirmation formId="mail-compose" confirm={confirm} busy={busy} onClose={() => setOpen(false)} /> : null}
  */
 export function MailSendConfirmation(props: {
+  formId: string;
   confirm: MailConfirmationView;
   busy: boolean;
   /** Set when the figures changed since the last confirmation (the server asked again). */
@@ -21,10 +22,17 @@ export function MailSendConfirmation(props: {
   const { confirm, busy } = props;
   const hasPresent = confirm.coinsPerMember > 0;
   return (
-    <Sheet
+    <ConfirmDialog
       title={confirm.needsApproval ? 'この配信の承認を申請しますか？' : 'このメールを送信しますか？'}
-      onClose={props.onClose}
+      confirmLabel={
+        confirm.needsApproval ? '承認を申請する' : confirm.whenText === 'すぐに送信' ? '送信する' : '予約する'
+      }
+      formId={props.formId}
+      confirmName="intent"
+      confirmValue="send"
+      onCancel={props.onClose}
       busy={busy}
+      bodyClassName="grid"
       testId="mail-send-confirmation"
     >
       <input type="hidden" name="confirmedRecipients" value={confirm.recipients} />
@@ -73,17 +81,9 @@ export function MailSendConfirmation(props: {
           コインを超えるため、すぐには送信されません。別の管理者が「承認待ち」で承認したときに送信されます（予約の場合も、承認までは送られません）。
         </p>
       ) : null}
-      <p className="mt-3 text-xs text-muted">
+      <p className="mt-3 mb-4 text-xs text-muted">
         送信の直前にもう一度人数を数えます。確認したときより増えていたら、送らずにもう一度確認します。
       </p>
-      <div className="mt-4 flex flex-col gap-2">
-        <Button type="submit" name="intent" value="send" loading={busy} fullWidth>
-          {confirm.needsApproval ? '承認を申請する' : confirm.whenText === 'すぐに送信' ? '送信する' : '予約する'}
-        </Button>
-        <Button variant="secondary" onClick={props.onClose} disabled={busy} fullWidth>
-          やめる
-        </Button>
-      </div>
-    </Sheet>
+    </ConfirmDialog>
   );
 }

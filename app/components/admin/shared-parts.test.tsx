@@ -60,6 +60,24 @@ describe('ConfirmDialog', () => {
     expect(submit).toContain('value="q1,q2"');
   });
 
+  it('posts nothing when it confirms a change the page saves later', () => {
+    const html = rendered(
+      <ConfirmDialog
+        title="スライス2（表）を削除しますか？"
+        confirmLabel="削除する"
+        confirmVariant="danger"
+        hidden={{ intent: 'ignored' }}
+        onConfirm={() => {}}
+        onCancel={() => {}}
+      />,
+    );
+    expect(html).not.toContain('<form');
+    expect(html).not.toContain('type="hidden"');
+    expect(html).not.toContain('type="submit"');
+    expect(html).toMatch(/<button type="button"[^>]*class="[^"]*bg-red-600[^"]*"[^>]*>削除する<\/button>/);
+    expect(html).toMatch(/<button type="button"[^>]*>やめる<\/button>/);
+  });
+
   it('cannot be left while the action runs', () => {
     const html = rendered(<ConfirmDialog title="返金しますか？" confirmLabel="返金する" onCancel={() => {}} busy />);
     expect(html).toMatch(/<button type="button" disabled=""[^>]*>やめる<\/button>/);
@@ -85,6 +103,18 @@ describe('ActionAnswer and the admin result', () => {
     const detailed = rendered(<ActionAnswer answer={{ error: '取り込めません。' }} detail={<span>3行目</span>} />);
     expect(detailed).toMatch(
       /<div role="alert"[^>]*><p class="font-bold">取り込めません。<\/p><span>3行目<\/span><\/div>/,
+    );
+  });
+
+  it('shows what was made under the done words when given a detail', () => {
+    const html = rendered(
+      <ActionAnswer
+        answer={actionOk('10件のコードを作りました。')}
+        detail={<a href="/x.csv">CSVをダウンロード（10件）</a>}
+      />,
+    );
+    expect(html).toMatch(
+      /<div role="status"[^>]*><p class="font-bold">10件のコードを作りました。<\/p><a href="\/x.csv">CSVをダウンロード（10件）<\/a><\/div>/,
     );
   });
 
@@ -140,6 +170,23 @@ describe('the list page parts', () => {
     expect(html).toMatch(/<p role="alert"[^>]*>日付を確認してください。（条件なしで表示しています）<\/p>/);
   });
 
+  it('names the way back in its own words, and says nothing more of a filter not used when told', () => {
+    const html = rendered(
+      <FilterBar
+        clearTo="/admin/signals"
+        clearLabel="未対応に戻す"
+        filterError="種類を選び直してください。"
+        fallbackNote={null}
+      >
+        <input name="kind" />
+      </FilterBar>,
+    );
+    expect(html).toContain('>未対応に戻す</a>');
+    expect(html).not.toContain('条件をクリア');
+    expect(html).toMatch(/<p role="alert"[^>]*>種類を選び直してください。<\/p>/);
+    expect(rendered(<FilterBar>{null}</FilterBar>)).not.toContain('role="alert"');
+  });
+
   it('offers すべて first in a select filter, and a day range as から and まで', () => {
     const html = rendered(
       <>
@@ -165,5 +212,20 @@ describe('the list page parts', () => {
     );
     expect(html).toContain('>次のページ</a>');
     expect(rendered(<PageLinks page={1} hasNext={false} href={() => ''} />)).not.toContain('<a');
+  });
+
+  it('shows 「page / pages」 between its links when the list knows its page count, in its own words', () => {
+    const html = rendered(
+      <PageLinks
+        page={2}
+        pages={3}
+        hasNext
+        previousLabel="前へ"
+        nextLabel="次へ"
+        href={(p) => `/admin/content?page=${p}`}
+      />,
+    );
+    expect(html).toMatch(/>前へ<\/a><span>2 \/ 3<\/span><a [^>]*>次へ<\/a>/);
+    expect(rendered(<PageLinks page={1} hasNext href={() => ''} />)).not.toContain('<span>');
   });
 });

@@ -1,11 +1,10 @@
 // /admin/audit: the audit log viewer. Filters by actor, action, target and JST dates (a GET form, so
 // a filtered view is a link to share), newest first, 50 per page; each entry's before and after JSON.
 // The operator and a member target are shown as staff see members (number and nickname).
-import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/audit';
 import { shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
-import { Button } from '~/components/Button';
+import { FilterBar, ListTable, filterFieldClass } from '~/components/admin/ListPage';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { requireOperator } from '~/controllers/admin.server';
 import { memberIdFromFilter, memberTagsFor } from '~/controllers/member-tags.server';
@@ -57,10 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-const input = 'min-h-11 w-full rounded-lg border border-line bg-white px-3 text-sm';
-
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   const { filter, entries, error, nextHref, members } = loaderData;
   return (
     <div>
@@ -68,128 +64,93 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
       <p className="mt-1 text-sm text-muted">
         管理画面とコマンドラインの操作は、変更と同じトランザクションで記録されます。記録は変更・削除できません。
       </p>
-      <Form
-        method="get"
-        className="mt-5 grid gap-3 rounded-2xl border border-line bg-white p-4 sm:grid-cols-3 lg:grid-cols-6"
+      <FilterBar
+        submitVariant="primary"
+        clearTo="/admin/audit"
+        filterError={error}
+        fallbackNote={null}
+        loadingPath="/admin/audit"
       >
         <label className="text-xs font-bold">
           操作者（メール・ID）
-          <input name="actor" defaultValue={filter.actor ?? ''} className={input} />
+          <input name="actor" defaultValue={filter.actor ?? ''} className={filterFieldClass} />
         </label>
         <label className="text-xs font-bold">
           操作（前方一致）
-          <input name="action" defaultValue={filter.action ?? ''} placeholder="staff." className={input} />
+          <input name="action" defaultValue={filter.action ?? ''} placeholder="staff." className={filterFieldClass} />
         </label>
         <label className="text-xs font-bold">
           対象の種類
-          <input name="targetType" defaultValue={filter.targetType ?? ''} placeholder="member" className={input} />
+          <input
+            name="targetType"
+            defaultValue={filter.targetType ?? ''}
+            placeholder="member"
+            className={filterFieldClass}
+          />
         </label>
         <label className="text-xs font-bold">
           対象ID
-          <input name="targetId" defaultValue={filter.targetId ?? ''} className={input} />
+          <input name="targetId" defaultValue={filter.targetId ?? ''} className={filterFieldClass} />
         </label>
         <label className="text-xs font-bold">
           開始日
-          <input type="date" name="from" defaultValue={filter.from ?? ''} className={input} />
+          <input type="date" name="from" defaultValue={filter.from ?? ''} className={filterFieldClass} />
         </label>
         <label className="text-xs font-bold">
           終了日
-          <input type="date" name="to" defaultValue={filter.to ?? ''} className={input} />
+          <input type="date" name="to" defaultValue={filter.to ?? ''} className={filterFieldClass} />
         </label>
-        <div className="flex items-end gap-3 sm:col-span-3 lg:col-span-6">
-          <Button
-            type="submit"
-            loading={navigation.state === 'loading' && navigation.location.pathname === '/admin/audit'}
-          >
-            絞り込む
-          </Button>
-          <AppLink to="/admin/audit" className="py-2 text-sm underline">
-            条件をクリア
-          </AppLink>
-        </div>
-      </Form>
-      {error ? (
-        <p role="alert" className="mt-3 text-sm font-bold text-danger">
-          {error}
-        </p>
-      ) : null}
-      {entries.length === 0 ? (
-        <p className="mt-6 rounded-xl bg-white p-4 text-sm">該当する記録はありません。</p>
-      ) : (
-        <div className="mt-6 overflow-x-auto rounded-2xl border border-line bg-white">
-          <table className="w-full min-w-[56rem] text-left text-sm">
-            <caption className="sr-only">監査ログ（新しい順）</caption>
-            <thead className="border-b border-line bg-slate-50 text-xs">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  日時（日本時間）
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  操作者
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  操作
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  対象
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  権限
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  変更内容
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry) => (
-                <tr key={entry.id} className="border-b border-line align-top last:border-b-0">
-                  <td className="px-3 py-2 whitespace-nowrap tabular-nums">{entry.at}</td>
-                  <td className="px-3 py-2">
-                    {entry.actorId && members[entry.actorId] ? (
-                      <MemberTag tag={members[entry.actorId]} memberId={entry.actorId} />
-                    ) : null}
-                    <span className="block text-xs break-all">{entry.actorLabel}</span>
-                    {entry.address ? <span className="block text-xs text-muted">{entry.address}</span> : null}
-                  </td>
-                  <td className="px-3 py-2 font-mono text-xs">{entry.action}</td>
-                  <td className="px-3 py-2">
-                    <span className="text-xs text-muted">{entry.targetType}</span>
-                    {entry.targetType === 'member' && entry.targetId ? (
-                      <span className="block text-xs">
-                        <MemberTag tag={members[entry.targetId]} memberId={entry.targetId} />
-                      </span>
-                    ) : (
-                      <span className="block font-mono text-xs break-all">{entry.targetId ?? '—'}</span>
-                    )}
-                  </td>
-                  <td className="px-3 py-2 font-mono text-xs">{entry.permission}</td>
-                  <td className="px-3 py-2">
-                    {entry.before || entry.after ? (
-                      <details>
-                        <summary className="cursor-pointer text-xs font-bold">前後を表示</summary>
-                        <div className="mt-2 grid gap-2 lg:grid-cols-2">
-                          <pre className="max-h-60 overflow-auto rounded bg-slate-50 p-2 text-xs" aria-label="変更前">
-                            {entry.before ?? '—'}
-                          </pre>
-                          <pre className="max-h-60 overflow-auto rounded bg-slate-50 p-2 text-xs" aria-label="変更後">
-                            {entry.after ?? '—'}
-                          </pre>
-                        </div>
-                        {entry.requestId ? (
-                          <p className="mt-1 text-xs text-muted">リクエストID: {entry.requestId}</p>
-                        ) : null}
-                      </details>
-                    ) : (
-                      <span className="text-xs text-muted">—</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      </FilterBar>
+      <ListTable
+        items={entries}
+        empty="該当する記録はありません。"
+        caption="監査ログ（新しい順）"
+        head={['日時（日本時間）', '操作者', '操作', '対象', '権限', '変更内容']}
+        cellClass="px-3 py-2"
+        minWidth="min-w-[56rem]"
+        row={(entry) => (
+          <tr key={entry.id} className="border-b border-line align-top last:border-b-0">
+            <td className="px-3 py-2 whitespace-nowrap tabular-nums">{entry.at}</td>
+            <td className="px-3 py-2">
+              {entry.actorId && members[entry.actorId] ? (
+                <MemberTag tag={members[entry.actorId]} memberId={entry.actorId} />
+              ) : null}
+              <span className="block text-xs break-all">{entry.actorLabel}</span>
+              {entry.address ? <span className="block text-xs text-muted">{entry.address}</span> : null}
+            </td>
+            <td className="px-3 py-2 font-mono text-xs">{entry.action}</td>
+            <td className="px-3 py-2">
+              <span className="text-xs text-muted">{entry.targetType}</span>
+              {entry.targetType === 'member' && entry.targetId ? (
+                <span className="block text-xs">
+                  <MemberTag tag={members[entry.targetId]} memberId={entry.targetId} />
+                </span>
+              ) : (
+                <span className="block font-mono text-xs break-all">{entry.targetId ?? '—'}</span>
+              )}
+            </td>
+            <td className="px-3 py-2 font-mono text-xs">{entry.permission}</td>
+            <td className="px-3 py-2">
+              {entry.before || entry.after ? (
+                <details>
+                  <summary className="cursor-pointer text-xs font-bold">前後を表示</summary>
+                  <div className="mt-2 grid gap-2 lg:grid-cols-2">
+                    <pre className="max-h-60 overflow-auto rounded bg-slate-50 p-2 text-xs" aria-label="変更前">
+                      {entry.before ?? '—'}
+                    </pre>
+                    <pre className="max-h-60 overflow-auto rounded bg-slate-50 p-2 text-xs" aria-label="変更後">
+                      {entry.after ?? '—'}
+                    </pre>
+                  </div>
+                  {entry.requestId ? <p className="mt-1 text-xs text-muted">リクエストID: {entry.requestId}</p> : null}
+                </details>
+              ) : (
+                <span className="text-xs text-muted">—</span>
+              )}
+            </td>
+          </tr>
+        )}
+      />
       {nextHref ? (
         <AppLink to={nextHref} className="mt-4 inline-block text-sm font-bold underline">
           さらに古い記録を表示

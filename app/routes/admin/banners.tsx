@@ -6,7 +6,7 @@ import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/banners';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
-import { FormAnswer } from '~/components/admin/fields';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
 import { bannersAction, bannersLoader, type BannerActionData } from '~/controllers/admin-banners.server';
 
 export const handle = { title: 'バナー' };
@@ -172,12 +172,12 @@ export default function BannersPage({ loaderData }: Route.ComponentProps) {
                   </Form>
                 </div>
               </div>
-              <FormAnswer answer={answer?.ok ? answer : undefined} form={b.uid} />
+              <ActionAnswer answer={answer?.ok ? answer : undefined} form={b.uid} />
               <details className="mt-2" open={answer?.form === b.uid && Boolean(answer.error)}>
                 <summary className="cursor-pointer text-sm font-bold underline">編集する</summary>
                 <Form method="post" encType="multipart/form-data" className="mt-3 grid gap-3">
                   <input type="hidden" name="intent" value="save" />
-                  <FormAnswer answer={answer?.error ? answer : undefined} form={b.uid} />
+                  <ActionAnswer answer={answer?.error ? answer : undefined} form={b.uid} />
                   <BannerFields banner={b} prefix={`banner-${b.uid}`} image={image} />
                   <div>
                     <Button type="submit" variant="secondary" loading={busy(b.uid, 'save')}>
@@ -196,7 +196,7 @@ export default function BannersPage({ loaderData }: Route.ComponentProps) {
         </h2>
         <Form method="post" encType="multipart/form-data" ref={createForm} className="mt-3 grid gap-3">
           <input type="hidden" name="intent" value="create" />
-          <FormAnswer answer={answer} form="new" />
+          <ActionAnswer answer={answer} form="new" />
           <BannerFields prefix="new" image={image} />
           <div>
             <Button type="submit" loading={busy('new')}>

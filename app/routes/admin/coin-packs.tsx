@@ -5,7 +5,7 @@ import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/coin-packs';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
-import { FormAnswer } from '~/components/admin/fields';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
 import { coinPacksAction, coinPacksLoader, type CoinPackActionData } from '~/controllers/admin-coin-packs.server';
 
 export const handle = { title: 'コインパック' };
@@ -137,7 +137,7 @@ export default function CoinPacksPage({ loaderData }: Route.ComponentProps) {
               <summary className="cursor-pointer text-sm font-bold underline">編集する</summary>
               <Form method="post" className="mt-3 grid gap-3">
                 <input type="hidden" name="intent" value="save" />
-                <FormAnswer answer={answer} form={p.id} />
+                <ActionAnswer answer={answer} form={p.id} />
                 <PackFields pack={p} prefix={`pack-${p.id}`} />
                 <div>
                   <Button type="submit" variant="secondary" loading={busy(p.id)}>
@@ -148,7 +148,7 @@ export default function CoinPacksPage({ loaderData }: Route.ComponentProps) {
             </details>
             {answer?.form === p.id && answer.ok ? (
               <div className="mt-2">
-                <FormAnswer answer={answer} form={p.id} />
+                <ActionAnswer answer={answer} form={p.id} />
               </div>
             ) : null}
           </li>
@@ -160,7 +160,7 @@ export default function CoinPacksPage({ loaderData }: Route.ComponentProps) {
         </h2>
         <Form method="post" ref={createForm} className="mt-3 grid gap-3">
           <input type="hidden" name="intent" value="create" />
-          <FormAnswer answer={answer} form="new" />
+          <ActionAnswer answer={answer} form="new" />
           <PackFields prefix="new" />
           <div>
             <Button type="submit" loading={busy('new')}>

@@ -6,7 +6,7 @@ import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/genres';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
-import { FormAnswer } from '~/components/admin/fields';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
 import { genresAction, genresLoader, type GenreActionData } from '~/controllers/admin-genres.server';
 
 export const handle = { title: 'ジャンル' };
@@ -114,12 +114,12 @@ export default function GenresPage({ loaderData }: Route.ComponentProps) {
                 {g.windowText !== '常時' ? <span className="ml-1 text-xs">期間 {g.windowText}</span> : null}
               </p>
             </div>
-            <FormAnswer answer={answer?.ok ? answer : undefined} form={g.id} />
+            <ActionAnswer answer={answer?.ok ? answer : undefined} form={g.id} />
             <details className="mt-2" open={answer?.form === g.id && Boolean(answer.error)}>
               <summary className="cursor-pointer text-sm font-bold underline">編集する</summary>
               <Form method="post" className="mt-3 grid gap-3">
                 <input type="hidden" name="intent" value="save" />
-                <FormAnswer answer={answer?.error ? answer : undefined} form={g.id} />
+                <ActionAnswer answer={answer?.error ? answer : undefined} form={g.id} />
                 <GenreFields genre={g} prefix={`genre-${g.id}`} />
                 <div>
                   <Button type="submit" variant="secondary" loading={busy(g.id)}>
@@ -137,7 +137,7 @@ export default function GenresPage({ loaderData }: Route.ComponentProps) {
         </h2>
         <Form method="post" ref={createForm} className="mt-3 grid gap-3">
           <input type="hidden" name="intent" value="create" />
-          <FormAnswer answer={answer} form="new" />
+          <ActionAnswer answer={answer} form="new" />
           <GenreFields prefix="new" />
           <div>
             <Button type="submit" loading={busy('new')}>

@@ -2,6 +2,7 @@
 // refused and pending, the most active first, each linked to the member's page. Read only.
 import type { Route } from './+types/invitations';
 import { shopRequestContext } from '#server/context';
+import { ListTable } from '~/components/admin/ListPage';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { formatStaffDateTime } from '#modules/kernel/dates';
 import { requireOperator } from '~/controllers/admin.server';
@@ -34,57 +35,34 @@ export default function AdminInvitations({ loaderData }: Route.ComponentProps) {
       <p className="mt-1 text-sm text-muted">
         {`招待した会員ごとの件数です（多い順、100人まで）。特典は1人${coins.toLocaleString('ja-JP')}コインを双方に、招待する側は月${cap}人まで（日本時間）。不正の疑い（同じ電話番号・端末、本人の別アカウント）は対象外になります。`}
       </p>
-      {rows.length === 0 ? (
-        <p className="mt-6 rounded-2xl border border-dashed border-line bg-white p-6 text-sm">まだ招待はありません。</p>
-      ) : (
-        <div className="mt-4 overflow-x-auto rounded-2xl bg-white shadow-sm">
-          <table className="w-full text-sm">
-            <caption className="sr-only">招待した会員ごとの件数</caption>
-            <thead className="bg-slate-50 text-left text-xs text-muted">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  会員
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  招待
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  付与済み
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  上限で対象外
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  不正の疑い・対象外
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  条件待ち
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  最後の招待
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {rows.map((row) => (
-                <tr key={row.inviterId}>
-                  <td className="px-3 py-2">
-                    <MemberTag tag={members[row.inviterId]} memberId={row.inviterId} />
-                  </td>
-                  <td className="px-3 py-2 text-right">{row.invited}</td>
-                  <td className="px-3 py-2 text-right">{row.rewarded}</td>
-                  <td className="px-3 py-2 text-right">{row.capped}</td>
-                  <td className={`px-3 py-2 text-right ${row.refused > 0 ? 'font-bold text-red-700' : ''}`}>
-                    {row.refused}
-                  </td>
-                  <td className="px-3 py-2 text-right">{row.pending}</td>
-                  <td className="px-3 py-2 whitespace-nowrap">{formatStaffDateTime(row.lastAttachedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        items={rows}
+        empty="まだ招待はありません。"
+        caption="招待した会員ごとの件数"
+        cellClass="px-3 py-2"
+        head={[
+          '会員',
+          ['招待', 'text-right'],
+          ['付与済み', 'text-right'],
+          ['上限で対象外', 'text-right'],
+          ['不正の疑い・対象外', 'text-right'],
+          ['条件待ち', 'text-right'],
+          '最後の招待',
+        ]}
+        row={(row) => (
+          <tr key={row.inviterId} className="border-t border-line">
+            <td className="px-3 py-2">
+              <MemberTag tag={members[row.inviterId]} memberId={row.inviterId} />
+            </td>
+            <td className="px-3 py-2 text-right">{row.invited}</td>
+            <td className="px-3 py-2 text-right">{row.rewarded}</td>
+            <td className="px-3 py-2 text-right">{row.capped}</td>
+            <td className={`px-3 py-2 text-right ${row.refused > 0 ? 'font-bold text-red-700' : ''}`}>{row.refused}</td>
+            <td className="px-3 py-2 text-right">{row.pending}</td>
+            <td className="px-3 py-2 whitespace-nowrap">{formatStaffDateTime(row.lastAttachedAt)}</td>
+          </tr>
+        )}
+      />
     </div>
   );
 }

@@ -1,10 +1,12 @@
 // /admin/join?token=…: joining the staff by a mailed invitation. Signed-in members only (visitors go
 // to sign-in and come back); shows the role offered and accepts with one button. The admin area then
 // asks for the second factor before it opens.
-import { data, Form, redirect, useNavigation } from 'react-router';
+import { Form, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/join';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
+import { actionRefused } from '~/lib/admin-action';
 import { AppLink } from '~/components/AppLink';
 import { signInPathFor } from '#modules/kernel/navigation';
 import { requestFacts } from '~/controllers/admin.server';
@@ -47,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const url = new URL(request.url);
   if (!shop.member) throw redirect(signInPathFor(url.pathname + url.search));
   const fields = await readFormFields(request);
-  if (!fields) return data({ error: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  if (!fields) return actionRefused(UNREADABLE_FORM_MESSAGE);
   const outcome = await acceptInvitation(
     shop.services.db,
     { memberId: shop.member.id, ...requestFacts(shop, request) },
@@ -55,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
   if (!outcome.ok) {
     const { status, message } = describeRefusal(outcome as Refusal<RefusalCode>);
-    return data({ error: message }, { status });
+    return actionRefused(message, { status });
   }
   throw redirect('/admin');
 }
@@ -63,7 +65,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function JoinStaff({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const { invitation, token } = loaderData;
-  const error = (actionData as { error?: string } | undefined)?.error;
   if (!invitation)
     return (
       <section className="rounded-2xl border border-line bg-white p-5">
@@ -95,11 +96,7 @@ export default function JoinStaff({ loaderData, actionData }: Route.ComponentPro
           いまログインしているアカウントのメールアドレスは招待先と違います。招待先のアドレスの会員としてログインし直してください。
         </p>
       ) : null}
-      {error ? (
-        <p role="alert" className="mt-3 rounded-lg bg-red-50 p-3 text-sm font-bold text-danger">
-          {error}
-        </p>
-      ) : null}
+      <ActionAnswer answer={actionData} className="mt-3" />
       <Form method="post" className="mt-5">
         <input type="hidden" name="token" value={token} />
         <Button

@@ -8,7 +8,9 @@ import type { Route } from './+types/mail';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
 import { RichText } from '~/components/content';
-import { FormAnswer, inputClass } from '~/components/admin/fields';
+import { inputClass } from '~/components/admin/fields';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
+import { ConfirmDialog } from '~/components/admin/ConfirmDialog';
 import { MailSendConfirmation } from '~/components/admin/MailSendConfirmation';
 import { mailAdminAction, mailAdminLoader, type MailAdminActionData } from '~/controllers/admin-mail.server';
 import { MAIL_LIMITS } from '~/lib/admin-mail';
@@ -141,6 +143,7 @@ function ComposeForm({
   const confirm = answer?.form === 'compose' ? answer.confirm : undefined;
   return (
     <Form
+      id="mail-compose"
       method="post"
       className="flex flex-col gap-3 rounded-xl bg-white p-4 shadow-sm"
       aria-labelledby="compose-title"
@@ -198,7 +201,7 @@ function ComposeForm({
           </label>
         ) : null}
       </fieldset>
-      {confirm && confirming ? null : <FormAnswer answer={answer} form="compose" />}
+      {confirm && confirming ? null : <ActionAnswer answer={answer} form="compose" />}
       {answer?.form === 'compose' && answer.preview ? (
         <section aria-label="プレビュー" className="rounded-lg border border-line p-3">
           <p className="text-xs font-bold text-muted">プレビュー（会員にはこう表示されます）</p>
@@ -224,6 +227,7 @@ function ComposeForm({
       </div>
       {confirm && confirming ? (
         <MailSendConfirmation
+          formId="mail-compose"
           confirm={confirm}
           busy={busy && intent === 'send'}
           changed={answer?.error}
@@ -237,6 +241,11 @@ function ComposeForm({
 export default function AdminMail({ loaderData }: Route.ComponentProps) {
   const answer = useActionData<MailAdminActionData>();
   const navigation = useNavigation();
+  const [canceling, setCanceling] = useState<number | null>(null);
+  // The dialog closes once the withdrawal has answered (the answer shows above the list).
+  useEffect(() => {
+    if (answer?.form === 'cancel') setCanceling(null);
+  }, [answer]);
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-xl font-black">メール配信</h1>
@@ -250,7 +259,7 @@ export default function AdminMail({ loaderData }: Route.ComponentProps) {
         <h2 id="sent-title" className="text-base font-bold">
           送ったメール（新しい順）
         </h2>
-        <FormAnswer answer={answer} form="cancel" />
+        <ActionAnswer answer={answer} form="cancel" />
         <div className="overflow-x-auto rounded-xl bg-white shadow-sm">
           <table className="w-full text-left text-sm">
             <thead className="text-xs text-muted">
@@ -283,25 +292,13 @@ export default function AdminMail({ loaderData }: Route.ComponentProps) {
                   <td className="px-3 py-2 text-right tabular-nums">{m.claims.toLocaleString('ja-JP')}</td>
                   <td className="px-3 py-2">
                     {m.cancelable ? (
-                      <Form
-                        method="post"
-                        onSubmit={(e) => {
-                          if (!window.confirm(`メール #${m.id} を取り消します。会員には表示されなくなります。`))
-                            e.preventDefault();
-                        }}
+                      <Button
+                        variant="plain"
+                        onClick={() => setCanceling(m.id)}
+                        loading={navigation.state === 'submitting' && navigation.formData?.get('id') === String(m.id)}
                       >
-                        <input type="hidden" name="form" value="cancel" />
-                        <input type="hidden" name="id" value={m.id} />
-                        <Button
-                          type="submit"
-                          name="intent"
-                          value="cancel"
-                          variant="plain"
-                          loading={navigation.state === 'submitting' && navigation.formData?.get('id') === String(m.id)}
-                        >
-                          取り消す
-                        </Button>
-                      </Form>
+                        取り消す
+                      </Button>
                     ) : null}
                   </td>
                 </tr>
@@ -313,6 +310,18 @@ export default function AdminMail({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
       </section>
+      {canceling !== null ? (
+        <ConfirmDialog
+          title={`メール #${canceling} を取り消しますか？`}
+          confirmLabel="取り消す"
+          confirmVariant="danger"
+          hidden={{ form: 'cancel', id: canceling, intent: 'cancel' }}
+          busy={navigation.state === 'submitting' && navigation.formData?.get('id') === String(canceling)}
+          onCancel={() => setCanceling(null)}
+        >
+          <p className="text-sm">メール #{canceling} を取り消します。会員には表示されなくなります。</p>
+        </ConfirmDialog>
+      ) : null}
     </div>
   );
 }

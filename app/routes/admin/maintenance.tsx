@@ -4,6 +4,7 @@
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/maintenance';
 import { shopRequestContext } from '#server/context';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
 import { Button } from '~/components/Button';
 import { TextField } from '~/components/FormField';
 import {
@@ -73,7 +74,7 @@ export default function MaintenancePage({ loaderData, actionData }: Route.Compon
   const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
   const { state, defaultMessage, messageMaxLength } = loaderData;
   const review = answer?.review;
-  const typed = review?.fields ?? answer?.fields;
+  const typed = review?.fields ?? answer?.typed;
   return (
     <div className="max-w-3xl">
       <h1 className="text-2xl font-black">メンテナンス</h1>
@@ -83,16 +84,7 @@ export default function MaintenancePage({ loaderData, actionData }: Route.Compon
 
       <MaintenanceState state={state} />
 
-      {answer?.ok ? (
-        <p role="status" className="mt-4 rounded-lg bg-green-50 p-3 text-sm font-bold text-green-800">
-          {answer.ok}
-        </p>
-      ) : null}
-      {answer?.error ? (
-        <p role="alert" className="mt-4 rounded-lg bg-red-50 p-3 text-sm font-bold text-danger">
-          {answer.error}
-        </p>
-      ) : null}
+      <ActionAnswer answer={answer} className="mt-4" />
 
       {state.on ? (
         <Form method="post" className="mt-6">

@@ -4,6 +4,7 @@ import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/promo-codes';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
 import { promoCodesAction, promoCodesLoader, type PromoAdminActionData } from '~/controllers/admin-promo-codes.server';
 
 export const handle = { title: '特典コード' };
@@ -60,26 +61,6 @@ function TermsFields({ prefix, ranks }: { prefix: string; ranks: { rank: number;
   );
 }
 
-function Answer({ answer }: { answer: PromoAdminActionData | undefined }) {
-  if (!answer) return null;
-  if (answer.error)
-    return (
-      <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm font-bold text-red-800">
-        {answer.error}
-      </p>
-    );
-  return (
-    <p role="status" className="rounded-lg bg-green-50 px-3 py-2 text-sm font-bold text-green-900">
-      {answer.ok}{' '}
-      {answer.batch ? (
-        <a className="underline" href={`/admin/promo-codes/batch.csv?id=${answer.batch.id}`} download>
-          CSVをダウンロード（{answer.batch.count}件）
-        </a>
-      ) : null}
-    </p>
-  );
-}
-
 export default function PromoCodesPage({ loaderData }: Route.ComponentProps) {
   const { codes, ranks, maxBatch } = loaderData;
   const answer = useActionData<PromoAdminActionData>();
@@ -94,7 +75,16 @@ export default function PromoCodesPage({ loaderData }: Route.ComponentProps) {
         で入力すると無償コインを受け取れるコードです。大文字・小文字、全角・半角、空白・ハイフンは区別しません。1つのコードは会員ごとに1回まで使えます。
       </p>
       <div className="mt-4">
-        <Answer answer={answer} />
+        <ActionAnswer
+          answer={answer}
+          detail={
+            answer?.batch ? (
+              <a className="underline" href={`/admin/promo-codes/batch.csv?id=${answer.batch.id}`} download>
+                CSVをダウンロード（{answer.batch.count}件）
+              </a>
+            ) : undefined
+          }
+        />
       </div>
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <section aria-labelledby="promo-single" className="rounded-2xl border border-line bg-white p-5">

@@ -4,12 +4,14 @@
 // members it names. With members:write: a decision — 問題なし, 購入・発送停止, 利用停止 — each asked
 // first in a sheet, recorded with its audit entries in one transaction (docs/decisions/029).
 import { useEffect, useState } from 'react';
-import { Form, useActionData, useNavigation } from 'react-router';
+import { useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/signals';
 import { shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
 import { Button } from '~/components/Button';
-import { Sheet } from '~/components/Sheet';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
+import { ConfirmDialog } from '~/components/admin/ConfirmDialog';
+import { EmptyState, FilterBar, FilterSelect } from '~/components/admin/ListPage';
 import { MemberTag } from '~/components/admin/MemberTag';
 import { formatStaffDateTime } from '#modules/kernel/dates';
 import { signalsAction, signalsLoader, type SignalActionData } from '~/controllers/admin-signals.server';
@@ -118,56 +120,19 @@ export default function SignalsPage({ loaderData }: Route.ComponentProps) {
       <p className="mt-1 text-sm text-muted">
         シグナルは数分ごとにバックグラウンドで集計されます（この画面を開いても集計はしません）。判断は監査ログに記録されます。
       </p>
-      <Form method="get" className="mt-5 grid gap-3 rounded-2xl border border-line bg-white p-4 sm:grid-cols-3">
-        <label className="text-xs font-bold">
-          種類
-          <select name="kind" defaultValue={filter.kind} className={input}>
-            <option value="">すべて</option>
-            {kinds.map((k) => (
-              <option key={k.id} value={k.id}>
-                {k.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-xs font-bold">
-          状態
-          <select name="status" defaultValue={filter.status} className={input}>
-            <option value="">すべて</option>
-            {statuses.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <div className="flex items-end gap-3">
-          <Button type="submit" loading={navigation.state === 'loading'}>
-            絞り込む
-          </Button>
-          <AppLink to="/admin/signals" className="py-2 text-sm underline">
-            未対応に戻す
-          </AppLink>
-        </div>
-      </Form>
-      {error ? (
-        <p role="alert" className="mt-3 text-sm font-bold text-danger">
-          {error}
-        </p>
-      ) : null}
-      {answer && !asking ? (
-        answer.error ? (
-          <p role="alert" className="mt-3 rounded-lg bg-red-50 p-3 text-sm font-bold text-danger">
-            {answer.error}
-          </p>
-        ) : (
-          <p role="status" className="mt-3 rounded-lg bg-green-50 p-3 text-sm font-bold text-green-800">
-            {answer.ok}
-          </p>
-        )
-      ) : null}
+      <FilterBar
+        submitVariant="primary"
+        clearTo="/admin/signals"
+        clearLabel="未対応に戻す"
+        filterError={error}
+        fallbackNote={null}
+      >
+        <FilterSelect label="種類" name="kind" defaultValue={filter.kind} options={kinds} />
+        <FilterSelect label="状態" name="status" defaultValue={filter.status} options={statuses} />
+      </FilterBar>
+      {asking ? null : <ActionAnswer answer={answer} className="mt-3" />}
       {items.length === 0 ? (
-        <p className="mt-4 rounded-xl bg-white p-4 text-sm">該当するシグナルはありません。</p>
+        <EmptyState>該当するシグナルはありません。</EmptyState>
       ) : (
         <ul className="mt-4 flex flex-col gap-3">
           {items.map((s) => (
@@ -188,46 +153,35 @@ export default function SignalsPage({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       {asking && target ? (
-        <Sheet title={QUESTIONS[asking.decision]} onClose={() => setAsking(null)} busy={busy}>
-          <Form method="post" className="grid gap-3">
-            <input type="hidden" name="id" value={target.id} />
-            <input type="hidden" name="decision" value={asking.decision} />
-            <p className="text-sm">
-              {target.member.tag ? `${target.member.tag.nickname}（${target.member.tag.code}）` : target.member.id}{' '}
-              さん：{target.text}
-            </p>
-            <p className="text-sm text-muted">{EXPLAIN[asking.decision]}</p>
+        <ConfirmDialog
+          title={QUESTIONS[asking.decision]}
+          confirmLabel={
+            asking.decision === 'clear' ? '問題なしにする' : asking.decision === 'hold' ? '停止する' : '利用停止にする'
+          }
+          confirmVariant={asking.decision === 'clear' ? 'primary' : 'danger'}
+          hidden={{ id: target.id, decision: asking.decision }}
+          busy={busy}
+          onCancel={() => setAsking(null)}
+        >
+          <p className="text-sm">
+            {target.member.tag ? `${target.member.tag.nickname}（${target.member.tag.code}）` : target.member.id} さん：
+            {target.text}
+          </p>
+          <p className="text-sm text-muted">{EXPLAIN[asking.decision]}</p>
+          <label className="text-xs font-bold">
+            {asking.decision === 'clear'
+              ? '理由（任意・500文字まで）'
+              : '理由（必須・500文字まで、会員には表示されません）'}
+            <textarea name="note" rows={2} maxLength={500} required={asking.decision !== 'clear'} className={input} />
+          </label>
+          {asking.decision === 'ban' ? (
             <label className="text-xs font-bold">
-              {asking.decision === 'clear'
-                ? '理由（任意・500文字まで）'
-                : '理由（必須・500文字まで、会員には表示されません）'}
-              <textarea name="note" rows={2} maxLength={500} required={asking.decision !== 'clear'} className={input} />
+              期限（空欄は無期限）
+              <input type="date" name="until" className={input} />
             </label>
-            {asking.decision === 'ban' ? (
-              <label className="text-xs font-bold">
-                期限（空欄は無期限）
-                <input type="date" name="until" className={input} />
-              </label>
-            ) : null}
-            {answer?.error && answer.signal === String(target.id) ? (
-              <p role="alert" className="text-sm font-bold text-danger">
-                {answer.error}
-              </p>
-            ) : null}
-            <div className="flex flex-wrap gap-3">
-              <Button type="submit" variant={asking.decision === 'clear' ? 'primary' : 'danger'} loading={busy}>
-                {asking.decision === 'clear'
-                  ? '問題なしにする'
-                  : asking.decision === 'hold'
-                    ? '停止する'
-                    : '利用停止にする'}
-              </Button>
-              <Button variant="secondary" onClick={() => setAsking(null)} disabled={busy}>
-                やめる
-              </Button>
-            </div>
-          </Form>
-        </Sheet>
+          ) : null}
+          <ActionAnswer answer={answer?.error ? answer : undefined} form={String(target.id)} />
+        </ConfirmDialog>
       ) : null}
     </div>
   );

@@ -1,5 +1,5 @@
 // /admin/staff: the staff and their permissions. Invite by mail (role and permissions), change a
-// staff member's access, take them off the staff (asks first), withdraw a pending invitation.
+// staff member's access, take them off the staff, withdraw a pending invitation (these two ask first).
 // Every change is audited by the admin module; an operator never changes their own access, offers only
 // the permissions they hold, and an admin change waits for a second admin (docs/decisions/050).
 import { useEffect, useRef, useState } from 'react';
@@ -7,9 +7,9 @@ import { Form, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/staff';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
-import { FormAnswer } from '~/components/admin/fields';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
+import { ConfirmDialog } from '~/components/admin/ConfirmDialog';
 import { TextField } from '~/components/FormField';
-import { Sheet } from '~/components/Sheet';
 import { StaffRequestsWaiting } from '~/components/admin/StaffRoleRequests';
 import { staffPageAction, staffPageLoader, type StaffActionData } from '~/controllers/admin-staff.server';
 import { formatStaffDateTime } from '#modules/kernel/dates';
@@ -132,7 +132,7 @@ function StaffMemberCard({
           <Form method="post" className="mt-3 grid gap-3">
             <input type="hidden" name="intent" value="access" />
             <input type="hidden" name="id" value={s.id} />
-            <FormAnswer answer={answer} form={s.id} />
+            <ActionAnswer answer={answer} form={s.id} />
             <RoleSelect defaultValue={s.role} id={`role-${s.id}`} canAskForAdmin={canAskForAdmin} />
             <PermissionBoxes all={permissions} checked={s.permissions} idPrefix={`perm-${s.id}`} />
             <div className="flex flex-wrap gap-3">
@@ -158,9 +158,13 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
     navigation.formData?.get('intent') === intent &&
     (id === undefined || navigation.formData?.get('id') === id);
   const [revoking, setRevoking] = useState<{ id: string; email: string } | null>(null);
-  // The sheet closes once the revocation has answered (the answer shows above the list).
+  const [withdrawing, setWithdrawing] = useState<{ id: string; email: string } | null>(null);
+  // The dialog closes once the revocation or withdrawal has answered (the answer shows above the list).
   useEffect(() => {
-    if (answer?.form === 'list' || answer?.error) setRevoking(null);
+    if (answer?.form === 'list' || answer?.error) {
+      setRevoking(null);
+      setWithdrawing(null);
+    }
   }, [answer]);
   // A sent invitation empties its form for the next one.
   const inviteForm = useRef<HTMLFormElement>(null);
@@ -175,7 +179,7 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
         スタッフは管理画面を開く前に二段階認証（認証アプリ）の設定が必要です。スタッフ・管理者のアカウントではガチャを引けません。
       </p>
       <div className="mt-4">
-        <FormAnswer answer={answer} form="list" />
+        <ActionAnswer answer={answer} form="list" />
       </div>
 
       <section aria-labelledby="staff-list" className="mt-6">
@@ -217,13 +221,9 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
                 {i.locked ? (
                   <span className="text-xs text-muted">{i.locked}</span>
                 ) : (
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="withdraw" />
-                    <input type="hidden" name="id" value={i.id} />
-                    <Button type="submit" variant="secondary" loading={busy('withdraw', i.id)}>
-                      招待を取り消す
-                    </Button>
-                  </Form>
+                  <Button variant="secondary" onClick={() => setWithdrawing({ id: i.id, email: i.email })}>
+                    招待を取り消す
+                  </Button>
                 )}
               </li>
             ))}
@@ -242,7 +242,7 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
         </p>
         <Form method="post" ref={inviteForm} className="mt-4 grid gap-4">
           <input type="hidden" name="intent" value="invite" />
-          <FormAnswer answer={answer} form="invite" />
+          <ActionAnswer answer={answer} form="invite" />
           <TextField name="email" type="email" label="メールアドレス" autoComplete="off" required />
           <RoleSelect defaultValue="staff" id="invite-role" canAskForAdmin={canAskForAdmin} />
           <PermissionBoxes all={permissions} checked={[]} idPrefix="invite" />
@@ -255,22 +255,33 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
       </section>
 
       {revoking ? (
-        <Sheet title="スタッフから外しますか？" onClose={() => setRevoking(null)} busy={busy('revoke', revoking.id)}>
+        <ConfirmDialog
+          title="スタッフから外しますか？"
+          confirmLabel="外す"
+          confirmVariant="danger"
+          hidden={{ intent: 'revoke', id: revoking.id }}
+          busy={busy('revoke', revoking.id)}
+          onCancel={() => setRevoking(null)}
+          bodyClassName="grid gap-4"
+        >
           <p className="text-sm">
             {revoking.email}{' '}
             は管理画面を開けなくなり、すべての権限がなくなります。会員としてのアカウントはそのまま残ります。
           </p>
-          <Form method="post" className="mt-4 flex flex-wrap gap-3">
-            <input type="hidden" name="intent" value="revoke" />
-            <input type="hidden" name="id" value={revoking.id} />
-            <Button type="submit" variant="danger" loading={busy('revoke', revoking.id)}>
-              外す
-            </Button>
-            <Button variant="secondary" onClick={() => setRevoking(null)} disabled={busy('revoke', revoking.id)}>
-              やめる
-            </Button>
-          </Form>
-        </Sheet>
+        </ConfirmDialog>
+      ) : null}
+      {withdrawing ? (
+        <ConfirmDialog
+          title="招待を取り消しますか？"
+          confirmLabel="取り消す"
+          confirmVariant="danger"
+          hidden={{ intent: 'withdraw', id: withdrawing.id }}
+          busy={busy('withdraw', withdrawing.id)}
+          onCancel={() => setWithdrawing(null)}
+          bodyClassName="grid gap-4"
+        >
+          <p className="text-sm">{withdrawing.email} への招待を取り消します。招待メールのリンクは使えなくなります。</p>
+        </ConfirmDialog>
       ) : null}
     </div>
   );

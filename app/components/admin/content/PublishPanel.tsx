@@ -1,9 +1,11 @@
 // The content editor's publish section: publish, unpublish, book a publication, cancel the booking.
 import { Form } from 'react-router';
 import { Button } from '~/components/Button';
-import { FormAnswer, inputClass } from '~/components/admin/fields';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
+import { inputClass } from '~/components/admin/fields';
 import type { ContentActionData } from '~/controllers/admin-content.server';
-import { confirmFirst, label, type EditorPage } from './form';
+import { ContentQuestionDialog, useContentQuestion } from './ContentQuestion';
+import { label, type EditorPage } from './form';
 
 export function PublishPanel({
   doc,
@@ -14,30 +16,43 @@ export function PublishPanel({
   answer: ContentActionData | undefined;
   busy: (intent: string) => boolean;
 }) {
+  const [asking, ask] = useContentQuestion();
   return (
     <section aria-labelledby="publish-title" className="mt-6 rounded-2xl border border-line bg-white p-5">
       <h2 id="publish-title" className="text-lg font-bold">
         公開
       </h2>
-      <FormAnswer answer={answer} form="actions" />
+      <ActionAnswer answer={answer} form="actions" />
       <div className="mt-3 flex flex-wrap items-end gap-3">
-        <Form
-          method="post"
-          onSubmit={confirmFirst(`版${doc.currentVersion}を公開しますか？ サイトにすぐ表示されます。`)}
+        <Button
+          loading={busy('publish')}
+          onClick={() =>
+            ask({
+              title: `版${doc.currentVersion}を公開しますか？`,
+              detail: 'サイトにすぐ表示されます。',
+              confirmLabel: '公開する',
+              hidden: { intent: 'publish', version: doc.currentVersion },
+            })
+          }
         >
-          <input type="hidden" name="intent" value="publish" />
-          <input type="hidden" name="version" value={doc.currentVersion} />
-          <Button type="submit" loading={busy('publish')}>
-            版{doc.currentVersion}を公開する
-          </Button>
-        </Form>
+          版{doc.currentVersion}を公開する
+        </Button>
         {doc.publishedAt ? (
-          <Form method="post" onSubmit={confirmFirst('非公開にしますか？ サイトに表示されなくなります。')}>
-            <input type="hidden" name="intent" value="unpublish" />
-            <Button type="submit" variant="danger" loading={busy('unpublish')}>
-              非公開にする
-            </Button>
-          </Form>
+          <Button
+            variant="danger"
+            loading={busy('unpublish')}
+            onClick={() =>
+              ask({
+                title: '非公開にしますか？',
+                detail: 'サイトに表示されなくなります。',
+                confirmLabel: '非公開にする',
+                danger: true,
+                hidden: { intent: 'unpublish' },
+              })
+            }
+          >
+            非公開にする
+          </Button>
         ) : null}
         <Form method="post" className="flex flex-wrap items-end gap-2">
           <input type="hidden" name="intent" value="schedule" />
@@ -51,14 +66,23 @@ export function PublishPanel({
           </Button>
         </Form>
         {doc.scheduledAt ? (
-          <Form method="post" onSubmit={confirmFirst('公開の予約を取り消しますか？')}>
-            <input type="hidden" name="intent" value="cancel-schedule" />
-            <Button type="submit" variant="plain" loading={busy('cancel-schedule')}>
-              予約を取り消す
-            </Button>
-          </Form>
+          <Button
+            variant="plain"
+            loading={busy('cancel-schedule')}
+            onClick={() =>
+              ask({
+                title: '公開の予約を取り消しますか？',
+                confirmLabel: '予約を取り消す',
+                danger: true,
+                hidden: { intent: 'cancel-schedule' },
+              })
+            }
+          >
+            予約を取り消す
+          </Button>
         ) : null}
       </div>
+      <ContentQuestionDialog asking={asking} busy={busy} onCancel={() => ask(null)} />
     </section>
   );
 }

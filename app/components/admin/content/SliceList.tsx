@@ -1,6 +1,7 @@
 // The slices of a page or special page in the content editor: added, moved and removed, each with its form.
 import { useState, type Dispatch, type SetStateAction } from 'react';
 import { Button } from '~/components/Button';
+import { ConfirmDialog } from '~/components/admin/ConfirmDialog';
 import { inputClass } from '~/components/admin/fields';
 import type { EditorPayload, EditorSlice } from '~/controllers/admin-content.server';
 import { label } from './form';
@@ -28,6 +29,14 @@ export function SliceList({
   // Slices have no id of their own in the editor: a counter keys them so moving keeps their editors.
   const [sliceKeys, setSliceKeys] = useState(() => payload.slices.map((_, i) => i));
   const [nextKey, setNextKey] = useState(payload.slices.length);
+  /** The slice whose removal is being asked about. */
+  const [removing, setRemoving] = useState<number | null>(null);
+  const removingSlice = removing === null ? undefined : payload.slices[removing];
+  const remove = (index: number) => {
+    setPayload((p) => ({ ...p, slices: p.slices.filter((_, i) => i !== index) }));
+    setSliceKeys((keys) => keys.filter((_, i) => i !== index));
+    setRemoving(null);
+  };
 
   return (
     <fieldset className="grid gap-3">
@@ -74,11 +83,7 @@ export function SliceList({
               type="button"
               variant="plain"
               aria-label={`スライス${index + 1}を削除`}
-              onClick={() => {
-                if (!window.confirm(`スライス${index + 1}（${SLICE_NAMES[slice.kind]}）を削除しますか？`)) return;
-                setPayload((p) => ({ ...p, slices: p.slices.filter((_, i) => i !== index) }));
-                setSliceKeys((keys) => keys.filter((_, i) => i !== index));
-              }}
+              onClick={() => setRemoving(index)}
             >
               削除
             </Button>
@@ -113,6 +118,15 @@ export function SliceList({
           スライスを追加
         </Button>
       </div>
+      {removing !== null && removingSlice ? (
+        <ConfirmDialog
+          title={`スライス${removing + 1}（${SLICE_NAMES[removingSlice.kind]}）を削除しますか？`}
+          confirmLabel="削除する"
+          confirmVariant="danger"
+          onConfirm={() => remove(removing)}
+          onCancel={() => setRemoving(null)}
+        />
+      ) : null}
     </fieldset>
   );
 }

@@ -1,9 +1,10 @@
 // The content editor's version history: pick two versions to diff, or roll back to an earlier one.
 import { Form, useNavigation } from 'react-router';
 import { Button } from '~/components/Button';
-import { FormAnswer } from '~/components/admin/fields';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
 import type { ContentActionData } from '~/controllers/admin-content.server';
-import { confirmFirst, type EditorPage } from './form';
+import { ContentQuestionDialog, useContentQuestion } from './ContentQuestion';
+import type { EditorPage } from './form';
 
 /** The line diff between two versions, read out as added and removed by screen readers. */
 function VersionDiff({ diff }: { diff: NonNullable<EditorPage['diff']> }) {
@@ -52,12 +53,13 @@ export function VersionHistory({
   busy: (intent: string) => boolean;
 }) {
   const navigation = useNavigation();
+  const [asking, ask] = useContentQuestion();
   return (
     <section aria-labelledby="history-title" className="mt-6 rounded-2xl border border-line bg-white p-5">
       <h2 id="history-title" className="text-lg font-bold">
         履歴
       </h2>
-      <FormAnswer answer={answer} form="history" />
+      <ActionAnswer answer={answer} form="history" />
       <Form method="get" className="mt-3 grid gap-2">
         <table className="w-full text-left text-sm">
           <thead>
@@ -118,23 +120,24 @@ export function VersionHistory({
           .filter((v) => v.version !== doc.currentVersion)
           .slice(0, 10)
           .map((v) => (
-            <Form
+            <Button
               key={v.version}
-              method="post"
-              onSubmit={confirmFirst(`版${v.version}の内容に戻して公開しますか？ 新しい版として保存されます。`)}
+              variant="plain"
+              loading={busy('rollback') && navigation.formData?.get('version') === String(v.version)}
+              onClick={() =>
+                ask({
+                  title: `版${v.version}の内容に戻して公開しますか？`,
+                  detail: '新しい版として保存されます。',
+                  confirmLabel: '戻して公開する',
+                  hidden: { intent: 'rollback', version: v.version },
+                })
+              }
             >
-              <input type="hidden" name="intent" value="rollback" />
-              <input type="hidden" name="version" value={v.version} />
-              <Button
-                type="submit"
-                variant="plain"
-                loading={busy('rollback') && navigation.formData?.get('version') === String(v.version)}
-              >
-                版{v.version}に戻す
-              </Button>
-            </Form>
+              版{v.version}に戻す
+            </Button>
           ))}
       </div>
+      <ContentQuestionDialog asking={asking} busy={busy} onCancel={() => ask(null)} />
       {diff ? <VersionDiff diff={diff} /> : null}
     </section>
   );

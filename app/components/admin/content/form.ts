@@ -1,5 +1,4 @@
-// Shared bits of the content editor's forms: the label style, the image upload and the confirm step.
-import type { FormEvent } from 'react';
+// Shared bits of the content editor's forms: the label style and the image upload.
 import type { contentEditorLoader } from '~/controllers/admin-content.server';
 
 /** What the editor's loader gives the page. */
@@ -20,8 +19,3 @@ export async function uploadImage(
     return { error: '画像をアップロードできませんでした。通信を確認してください。' };
   }
 }
-
-/** Asks before a destructive action; cancels the submit when the operator says no. */
-export const confirmFirst = (question: string) => (event: FormEvent<HTMLFormElement>) => {
-  if (!window.confirm(question)) event.preventDefault();
-};

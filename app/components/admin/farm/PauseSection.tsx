@@ -2,8 +2,8 @@
 import { useEffect, useState } from 'react';
 import { Form, useNavigation } from 'react-router';
 import { Button } from '~/components/Button';
-import { Sheet } from '~/components/Sheet';
-import { FormAnswer } from '~/components/admin/fields';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
+import { ConfirmDialog } from '~/components/admin/ConfirmDialog';
 import type { FarmActionData } from '~/controllers/admin-farm.server';
 
 const PAUSE_QUESTION = 'ファームを一時停止します。会員は植え付け・水やり・収穫ができなくなります。';
@@ -47,28 +47,23 @@ export function PauseSection({ paused, answer }: { paused: boolean; answer: Farm
         )}
       </div>
       <div className="mt-3">
-        <FormAnswer answer={answer} form="pause" />
+        <ActionAnswer answer={answer} form="pause" />
       </div>
       {asking ? (
-        <Sheet title="ファームを一時停止しますか？" onClose={() => setAsking(false)} busy={busy}>
-          <Form method="post" className="mt-3 grid gap-3">
-            <input type="hidden" name="form" value="pause" />
-            <input type="hidden" name="intent" value="pause" />
-            <input type="hidden" name="confirmed" value="yes" />
-            <p className="text-sm">{PAUSE_QUESTION}</p>
-            <p className="text-sm text-muted">
-              畑の表示はでき、作物の時間はそのまま進みます。再開はこのページからいつでもできます。
-            </p>
-            <div className="flex flex-wrap gap-3">
-              <Button type="submit" variant="danger" loading={busy}>
-                一時停止する
-              </Button>
-              <Button type="button" variant="plain" disabled={busy} onClick={() => setAsking(false)}>
-                やめる
-              </Button>
-            </div>
-          </Form>
-        </Sheet>
+        <ConfirmDialog
+          title="ファームを一時停止しますか？"
+          confirmLabel="一時停止する"
+          confirmVariant="danger"
+          hidden={{ form: 'pause', intent: 'pause', confirmed: 'yes' }}
+          busy={busy}
+          onCancel={() => setAsking(false)}
+          bodyClassName="mt-3 grid gap-3"
+        >
+          <p className="text-sm">{PAUSE_QUESTION}</p>
+          <p className="text-sm text-muted">
+            畑の表示はでき、作物の時間はそのまま進みます。再開はこのページからいつでもできます。
+          </p>
+        </ConfirmDialog>
       ) : null}
     </section>
   );

@@ -1,7 +1,8 @@
 // The farm's rules: the numbers every crop and watering follows.
 import { Form, useNavigation } from 'react-router';
 import { Button } from '~/components/Button';
-import { FieldError, FormAnswer, inputClass } from '~/components/admin/fields';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
+import { FieldError, inputClass } from '~/components/admin/fields';
 import type { FarmActionData } from '~/controllers/admin-farm.server';
 import { NumberInput, type FarmPage } from './NumberInput';
 
@@ -20,7 +21,7 @@ export function RulesSection({ rules, answer }: { rules: FarmPage['rules']; answ
       </p>
       <Form method="post" className="mt-4 grid gap-4" noValidate>
         <input type="hidden" name="intent" value="rules" />
-        <FormAnswer answer={answer} form="rules" />
+        <ActionAnswer answer={answer} form="rules" />
         <div className="text-sm font-bold">
           <label htmlFor="rules-plots">畑の解放レベル（カンマ区切り・1面目から順に）</label>
           <input

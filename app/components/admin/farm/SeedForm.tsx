@@ -1,7 +1,8 @@
 // The seed form of the farm page, in a sheet.
 import { Form } from 'react-router';
 import { Button } from '~/components/Button';
-import { FieldError, FormAnswer, inputClass } from '~/components/admin/fields';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
+import { FieldError, inputClass } from '~/components/admin/fields';
 import type { FarmActionData } from '~/controllers/admin-farm.server';
 import { NumberInput, type FarmPage, type Seed } from './NumberInput';
 
@@ -27,7 +28,7 @@ export function SeedForm({
   return (
     <Form method="post" className="mt-3 grid gap-3" noValidate>
       <input type="hidden" name="intent" value={seed ? 'seed-save' : 'seed-create'} />
-      {answer?.form === key && answer.error ? <FormAnswer answer={answer} form={key} /> : null}
+      {answer?.form === key && answer.error ? <ActionAnswer answer={answer} form={key} /> : null}
       {seed ? (
         <input type="hidden" name="id" value={seed.id} />
       ) : (

@@ -3,7 +3,8 @@ import { useEffect, useState } from 'react';
 import { Form, useNavigation } from 'react-router';
 import { Button } from '~/components/Button';
 import { Sheet } from '~/components/Sheet';
-import { FormAnswer } from '~/components/admin/fields';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
+import { ConfirmDialog } from '~/components/admin/ConfirmDialog';
 import type { FarmActionData } from '~/controllers/admin-farm.server';
 import { minutesText, type FarmPage, type Seed } from './NumberInput';
 import { SeedForm } from './SeedForm';
@@ -33,7 +34,7 @@ function SeedRow({
         <span className="block font-mono text-xs font-normal text-muted">{s.id}</span>
         {answer ? (
           <div className="mt-1 font-normal">
-            <FormAnswer answer={answer} form={s.id} />
+            <ActionAnswer answer={answer} form={s.id} />
           </div>
         ) : null}
       </th>
@@ -78,8 +79,8 @@ function SeedRow({
   );
 }
 
-/** The deletion asked for in a sheet; only a never-planted seed can go. */
-function SeedDeleteForm({
+/** The deletion asked for in the confirmation dialog; only a never-planted seed can go. */
+function SeedDeleteDialog({
   seed: deleting,
   answer,
   busyOn,
@@ -91,23 +92,20 @@ function SeedDeleteForm({
   onCancel: () => void;
 }) {
   return (
-    <Form method="post" className="mt-3 grid gap-3">
-      <input type="hidden" name="intent" value="seed-delete" />
-      <input type="hidden" name="id" value={deleting.id} />
-      <input type="hidden" name="confirmed" value="yes" />
+    <ConfirmDialog
+      title={`種「${deleting.name}」を削除しますか？`}
+      confirmLabel="削除する"
+      confirmVariant="danger"
+      hidden={{ intent: 'seed-delete', id: deleting.id, confirmed: 'yes' }}
+      busy={busyOn('seed-delete')}
+      onCancel={onCancel}
+      bodyClassName="mt-3 grid gap-3"
+    >
       <p className="text-sm">
         一度も植えられていない種だけ削除できます。会員が植えたことのある種は削除せず、「停止する」で植えられないようにしてください。
       </p>
-      {answer?.form === deleting.id && answer.error ? <FormAnswer answer={answer} form={deleting.id} /> : null}
-      <div className="flex flex-wrap gap-3">
-        <Button type="submit" variant="danger" loading={busyOn('seed-delete')}>
-          削除する
-        </Button>
-        <Button type="button" variant="plain" disabled={busyOn('seed-delete')} onClick={onCancel}>
-          やめる
-        </Button>
-      </div>
-    </Form>
+      <ActionAnswer answer={answer?.error ? answer : undefined} form={deleting.id} />
+    </ConfirmDialog>
   );
 }
 
@@ -142,8 +140,8 @@ export function SeedsSection({ data, answer }: { data: FarmPage; answer: FarmAct
       <p className="mt-1 text-xs text-muted">
         変更は新しく植える作物から適用されます。一度でも植えられた種は削除できません（停止すると植えられなくなります）。
       </p>
-      <FormAnswer answer={answer} form="deleted" />
-      {answer?.form === 'new' && answer.ok ? <FormAnswer answer={answer} form="new" /> : null}
+      <ActionAnswer answer={answer} form="deleted" />
+      <ActionAnswer answer={answer?.ok ? answer : undefined} form="new" />
       <div className="mt-3 overflow-x-auto">
         <table className="w-full min-w-[720px] text-left text-sm">
           <caption className="sr-only">種の一覧</caption>
@@ -208,13 +206,7 @@ export function SeedsSection({ data, answer }: { data: FarmPage; answer: FarmAct
         </Sheet>
       ) : null}
       {deleting ? (
-        <Sheet
-          title={`種「${deleting.name}」を削除しますか？`}
-          onClose={() => setDeleting(null)}
-          busy={busyOn('seed-delete')}
-        >
-          <SeedDeleteForm seed={deleting} answer={answer} busyOn={busyOn} onCancel={() => setDeleting(null)} />
-        </Sheet>
+        <SeedDeleteDialog seed={deleting} answer={answer} busyOn={busyOn} onCancel={() => setDeleting(null)} />
       ) : null}
     </section>
   );

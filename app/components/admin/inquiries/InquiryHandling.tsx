@@ -1,8 +1,9 @@
 // The inquiry's handling: its status and assignee, and the internal note the inquirer never sees.
 import { Form } from 'react-router';
 import { Button } from '~/components/Button';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
 import type { InquiryActionData } from '~/controllers/admin-inquiries.server';
-import { Answer, field, type BusyOn, type InquiryPage } from './answer';
+import { field, type BusyOn, type InquiryPage } from './answer';
 
 type HandlingProps = {
   inquiry: InquiryPage['inquiry'];
@@ -27,7 +28,7 @@ export function HandlingSection({
       {canWrite ? (
         <Form method="post" className="mt-2 grid gap-3">
           <input type="hidden" name="intent" value="update" />
-          <Answer answer={answer} form="update" />
+          <ActionAnswer answer={answer} form="update" />
           <label className="text-xs font-bold">
             状態
             <select name="status" defaultValue={q.status} key={q.status} className={`${field} min-h-11`}>
@@ -85,7 +86,7 @@ export function InternalNote({
       {canWrite ? (
         <Form method="post" className="mt-2 grid gap-2">
           <input type="hidden" name="intent" value="note" />
-          <Answer answer={answer} form="note" />
+          <ActionAnswer answer={answer} form="note" />
           <label htmlFor="internal-note" className="sr-only">
             社内メモ
           </label>

@@ -2,8 +2,9 @@
 import { useRef } from 'react';
 import { Form, Link } from 'react-router';
 import { Button } from '~/components/Button';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
 import type { InquiryActionData } from '~/controllers/admin-inquiries.server';
-import { Answer, field, type BusyOn, type InquiryPage } from './answer';
+import { field, type BusyOn, type InquiryPage } from './answer';
 
 export function ReplyForm({
   email,
@@ -73,7 +74,8 @@ export function ReplyForm({
       )}
       <Form method="post" className="mt-3 grid gap-3">
         <input type="hidden" name="intent" value="reply" />
-        <Answer answer={answer} form="reply" />
+        {/* An answer of no form (the form could not be read) shows here. */}
+        <ActionAnswer answer={answer && !answer.form ? { ...answer, form: 'reply' } : answer} form="reply" />
         <label className="text-xs font-bold">
           回答
           <textarea

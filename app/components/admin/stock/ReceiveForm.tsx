@@ -2,7 +2,7 @@
 import { useEffect, useRef } from 'react';
 import { Form } from 'react-router';
 import { Button } from '~/components/Button';
-import { FormAnswer } from '~/components/admin/fields';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
 import type { StockActionData } from '~/controllers/admin-stock.server';
 import { input, type BusyOn } from './style';
 
@@ -22,7 +22,7 @@ export function ReceiveForm({ answer, busy }: { answer: StockActionData | undefi
       </p>
       <Form method="post" ref={receiveForm} className="mt-3 grid gap-3">
         <input type="hidden" name="intent" value="receive" />
-        <FormAnswer answer={answer} form="receive" />
+        <ActionAnswer answer={answer} form="receive" />
         <label className="text-xs font-bold">
           カード名
           <input name="cardName" required maxLength={120} className={input} />

@@ -1,7 +1,7 @@
 // One stock card on /admin/stock: on the shelf, promised and available, and its count (棚卸し).
 import { Form } from 'react-router';
 import { Button } from '~/components/Button';
-import { FormAnswer } from '~/components/admin/fields';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
 import type { StockActionData, stockPageLoader } from '~/controllers/admin-stock.server';
 import { input, n, type BusyOn } from './style';
 
@@ -49,7 +49,7 @@ export function StockCard({
           <input type="hidden" name="intent" value="adjust" />
           <input type="hidden" name="stockCardId" value={card.id} />
           <div className="sm:col-span-3">
-            <FormAnswer answer={answer} form={card.id} />
+            <ActionAnswer answer={answer} form={card.id} />
           </div>
           <label className="text-xs font-bold">
             実在庫（枚）

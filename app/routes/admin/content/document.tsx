@@ -7,7 +7,7 @@ import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/document';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
-import { FormAnswer } from '~/components/admin/fields';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
 import { DocumentFields } from '~/components/admin/content/DocumentFields';
 import { PreviewPanel } from '~/components/admin/content/PreviewPanel';
 import { PublishPanel } from '~/components/admin/content/PublishPanel';
@@ -65,7 +65,7 @@ export default function ContentEditor({ loaderData }: Route.ComponentProps) {
           <input type="hidden" name="intent" value="save" />
           <input type="hidden" name="version" value={doc.currentVersion} />
           <input type="hidden" name="payload" value={JSON.stringify(payload)} />
-          <FormAnswer answer={answer} form="editor" />
+          <ActionAnswer answer={answer} form="editor" />
           <DocumentFields doc={doc} payload={payload} set={set} imageMaxMegabytes={imageMaxMegabytes} />
           <RichTextField
             id="body-editor"

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import type { Route } from './+types/index';
 import { shopRequestContext } from '#server/context';
 import { InquiryFilters, InquiryTable } from '~/components/admin/inquiries/InquiryList';
+import { PageLinks } from '~/components/admin/ListPage';
 import { inquiryListLoader } from '~/controllers/admin-inquiries.server';
 
 export const handle = { title: 'お問い合わせ' };
@@ -56,33 +57,15 @@ export default function InquiryListPage({ loaderData }: Route.ComponentProps) {
         ))}
       </nav>
 
-      <InquiryFilters filter={filter} statuses={statuses} categories={categories} staff={staff} />
-      {filterError ? (
-        <p role="alert" className="mt-2 text-sm font-bold text-danger">
-          {filterError}（条件なしで表示しています）
-        </p>
-      ) : null}
-
-      {list.items.length === 0 ? (
-        <p className="mt-4 rounded-2xl bg-white p-6 text-center text-sm text-muted">
-          条件に合うお問い合わせはありません。
-        </p>
-      ) : (
-        <InquiryTable items={list.items} members={members} />
-      )}
-
-      <nav aria-label="ページ" className="mt-4 flex gap-4 text-sm">
-        {list.page > 1 ? (
-          <Link to={linkWith({ page: String(list.page - 1) })} className="underline">
-            前のページ
-          </Link>
-        ) : null}
-        {list.hasNext ? (
-          <Link to={linkWith({ page: String(list.page + 1) })} className="underline">
-            次のページ
-          </Link>
-        ) : null}
-      </nav>
+      <InquiryFilters
+        filter={filter}
+        filterError={filterError}
+        statuses={statuses}
+        categories={categories}
+        staff={staff}
+      />
+      <InquiryTable items={list.items} members={members} />
+      <PageLinks page={list.page} hasNext={list.hasNext} href={(page) => linkWith({ page: String(page) })} />
     </div>
   );
 }

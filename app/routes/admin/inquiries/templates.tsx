@@ -1,10 +1,13 @@
 // /admin/inquiries/templates: the reply templates operators insert into an answer (then edit):
 // add, change and delete, each audited. Reading them needs inquiries:read, changing inquiries:write.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import type { Route } from './+types/templates';
 import { shopRequestContext } from '#server/context';
 import { Button } from '~/components/Button';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
+import { ConfirmDialog } from '~/components/admin/ConfirmDialog';
+import { EmptyState } from '~/components/admin/ListPage';
 import { formatStaffDateTime } from '#modules/kernel/dates';
 import { templatesAction, templatesLoader, type InquiryActionData } from '~/controllers/admin-inquiries.server';
 
@@ -26,6 +29,11 @@ export default function TemplatesPage({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
   const [deleting, setDeleting] = useState<string | null>(null);
+  const deletingTemplate = templates.find((t) => t.id === deleting);
+  // The dialog closes once the deletion has answered (the answer shows above the list).
+  useEffect(() => {
+    if (answer?.form === 'delete') setDeleting(null);
+  }, [answer]);
 
   return (
     <div className="max-w-4xl">
@@ -38,17 +46,7 @@ export default function TemplatesPage({ loaderData }: Route.ComponentProps) {
       <p className="mt-1 text-sm text-muted">
         お問い合わせへの回答画面で挿入して、お客様に合わせて書き換えてから送信します。
       </p>
-      {answer ? (
-        answer.error ? (
-          <p role="alert" className="mt-4 rounded-lg bg-red-50 p-3 text-sm font-bold text-danger">
-            {answer.error}
-          </p>
-        ) : (
-          <p role="status" className="mt-4 rounded-lg bg-green-50 p-3 text-sm font-bold text-green-800">
-            {answer.ok}
-          </p>
-        )
-      ) : null}
+      <ActionAnswer answer={answer} className="mt-4" />
 
       {canWrite ? (
         <section aria-labelledby="template-form" className="mt-4 rounded-2xl border border-line bg-white p-4">
@@ -94,7 +92,7 @@ export default function TemplatesPage({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       {templates.length === 0 ? (
-        <p className="mt-4 rounded-2xl bg-white p-6 text-center text-sm text-muted">テンプレートはまだありません。</p>
+        <EmptyState>テンプレートはまだありません。</EmptyState>
       ) : (
         <ul className="mt-4 grid gap-3">
           {templates.map((t) => (
@@ -109,29 +107,25 @@ export default function TemplatesPage({ loaderData }: Route.ComponentProps) {
                   <Link to={`/admin/inquiries/templates?edit=${t.id}`} className="font-bold underline">
                     編集
                   </Link>
-                  {deleting === t.id ? (
-                    <Form method="post" className="flex items-center gap-2">
-                      <input type="hidden" name="intent" value="delete" />
-                      <input type="hidden" name="id" value={t.id} />
-                      <span>削除しますか？</span>
-                      <Button type="submit" variant="danger" loading={busy('delete')}>
-                        削除する
-                      </Button>
-                      <Button variant="secondary" onClick={() => setDeleting(null)}>
-                        やめる
-                      </Button>
-                    </Form>
-                  ) : (
-                    <button type="button" onClick={() => setDeleting(t.id)} className="text-danger underline">
-                      削除
-                    </button>
-                  )}
+                  <button type="button" onClick={() => setDeleting(t.id)} className="text-danger underline">
+                    削除
+                  </button>
                 </div>
               ) : null}
             </li>
           ))}
         </ul>
       )}
+      {deletingTemplate ? (
+        <ConfirmDialog
+          title={`「${deletingTemplate.title}」を削除しますか？`}
+          confirmLabel="削除する"
+          confirmVariant="danger"
+          hidden={{ intent: 'delete', id: deletingTemplate.id }}
+          busy={busy('delete')}
+          onCancel={() => setDeleting(null)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { Button } from '~/components/Button';
 import { formatStaffDateTime } from '#modules/kernel/dates';
 import { packListAction, packListLoader } from '~/controllers/admin-packs.server';
 import { STATUS_LABELS, type PackEditorAnswer } from '~/lib/admin-packs';
+import { ActionAnswer } from '~/components/admin/ActionAnswer';
 import { FieldError, inputClass } from '~/components/admin/fields';
 
 export const handle = { title: 'パック（ガチャ）' };
@@ -92,11 +93,7 @@ export default function PacksPage({ loaderData }: Route.ComponentProps) {
           新しいパックを作る（1/5 基本情報）
         </h2>
         <Form method="post" className="mt-3 grid gap-3 sm:grid-cols-2" noValidate>
-          {answer?.error ? (
-            <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-bold text-danger sm:col-span-2">
-              {answer.error}
-            </p>
-          ) : null}
+          <ActionAnswer answer={answer?.error ? answer : undefined} className="sm:col-span-2" />
           <label className="text-xs font-bold">
             ID（URLになります。英小文字・数字・ハイフン）
             <input
