@@ -170,9 +170,8 @@ const notApp = [
 ];
 const notServerMessage =
   'modules/ do not import the server: a module declares what it needs (a type, a function) and the server passes it in (decision 066).';
-/** `except`: a #server/ file a module may still import (identity's settings type, until it declares its own). */
-const notServer = (except) => [
-  { regex: except ? String.raw`^#server/(?!(${except})$)` : String.raw`^#server/`, message: notServerMessage },
+const notServer = [
+  { regex: String.raw`^#server/`, message: notServerMessage },
   { regex: String.raw`^(\.\.?/)+(.+/)?server/`, message: notServerMessage },
 ];
 const appToServerMessage =
@@ -205,8 +204,7 @@ function moduleBorders(name, depth) {
   const patterns = [
     ...shopCode,
     ...notApp,
-    // identity's *.server.ts still take the server's settings type until the settings split gives each module its own.
-    ...notServer(name === 'identity' ? 'config' : null),
+    ...notServer,
     {
       regex: String.raw`^#modules/${name}(/|$)`,
       message: `Inside ${name}, import its own files by a relative path, not through its door.`,

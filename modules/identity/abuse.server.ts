@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import type { ShopConfig } from '#server/config';
+import type { IdentityConfig } from './settings';
 import type { Logger } from 'pino';
 import { CAPTCHA_HEADER, CLIENT_IP_HEADER } from './constants';
 import { AUTH_ERROR_MESSAGES } from './messages';
@@ -26,9 +26,9 @@ export const ABUSE_ERROR_CODES = ['TOO_MANY_REQUESTS', 'CAPTCHA_REQUIRED', 'CAPT
 /** A siteverify call longer than this fails the captcha. */
 export const TURNSTILE_TIMEOUT_MS = 5000;
 
-/** The settings the guard reads (all from server/config.ts). */
+/** The settings the guard reads (identity's, passed in by the server). */
 export type AbuseConfig = Pick<
-  ShopConfig,
+  IdentityConfig,
   | 'SIGN_IN_ATTEMPTS_PER_MINUTE'
   | 'SIGN_UP_ATTEMPTS_PER_MINUTE'
   | 'SIGN_IN_ATTEMPTS_PER_ACCOUNT_PER_15_MINUTES'

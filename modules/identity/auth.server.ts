@@ -26,7 +26,7 @@ import {
 import type { IdentityMessenger } from './messenger';
 import { phoneNumberPlugin } from './phone.server';
 import type { Database } from '#db/client';
-import type { ShopConfig } from '#server/config';
+import type { IdentityConfig } from './settings';
 import type { Logger } from 'pino';
 import { users, sessions, accounts, verifications, rateLimits } from './schema';
 import { TWO_FACTOR_TABLES, twoFactorPlugin } from './two-factor.server';
@@ -56,7 +56,7 @@ export interface MemberCreated {
  */
 export function createShopAuth(options: {
   db: Database;
-  config: ShopConfig;
+  config: IdentityConfig;
   logger: Logger;
   /** LINE account linking (line.server.ts, line.md); off when unset. */
   line?: LineOAuthOptions;
@@ -290,7 +290,7 @@ function databaseHooksOf(
 }
 
 /** The library's own limits per path, in the database; the sign-in and sign-up ones from the settings. */
-function rateLimitOf(config: ShopConfig): BetterAuthOptions['rateLimit'] {
+function rateLimitOf(config: IdentityConfig): BetterAuthOptions['rateLimit'] {
   return {
     enabled: true,
     storage: 'database',

@@ -13,7 +13,7 @@ import { and, eq, ne, or, isNotNull, count } from 'drizzle-orm';
 import { phoneNumber } from 'better-auth/plugins';
 import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
 import type { Database } from '#db/client';
-import type { ShopConfig } from '#server/config';
+import type { IdentityConfig } from './settings';
 import type { IdentityMessenger } from './messenger';
 import { isStoredPhoneNumber, type PhoneNumberPolicy } from './phone-numbers';
 import { takeRateLimit } from './rate-limit';
@@ -46,7 +46,7 @@ export interface PhoneNumberSetup {
   db: Database;
   messenger: IdentityMessenger;
   /** PHONE_COUNTRIES: whose mobile numbers may take a code. */
-  config: Pick<ShopConfig, 'PHONE_COUNTRIES'>;
+  config: Pick<IdentityConfig, 'PHONE_COUNTRIES'>;
   /** The cooldown's clock (tests move it); the plugin's own expiry reads the system clock. */
   now?: () => Date;
 }
@@ -158,7 +158,7 @@ export function phoneNumberPlugin(setup: PhoneNumberSetup) {
 }
 
 /** The number rule of the settings (pages and the plugin read numbers alike). */
-export function phoneNumberPolicy(config: Pick<ShopConfig, 'PHONE_COUNTRIES'>): PhoneNumberPolicy {
+export function phoneNumberPolicy(config: Pick<IdentityConfig, 'PHONE_COUNTRIES'>): PhoneNumberPolicy {
   return { countries: config.PHONE_COUNTRIES };
 }
 

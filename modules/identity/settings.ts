@@ -265,3 +265,18 @@ function identityDocs() {
     TWITTER_CLIENT_SECRET: pair("X (Twitter) sign-in: the app's OAuth 2.0 client secret"),
   };
 }
+
+/** Identity's own settings, as read (defaults applied). */
+export type IdentitySettings = z.output<z.ZodObject<typeof identitySettings.shape>>;
+
+/**
+ * What identity reads of the shop's configuration: its own settings, and the shop's name, address and
+ * secret. The server's ShopConfig has them all and is passed in; identity never imports the server (decision 066).
+ */
+export type IdentityConfig = IdentitySettings & {
+  readonly SITE_NAME: string;
+  readonly PUBLIC_ORIGIN: string;
+  readonly AUTH_SECRET: string;
+  /** The captcha's keys, when the shop has them (turnstileSettingsOf). */
+  readonly turnstile?: TurnstileSettings;
+};

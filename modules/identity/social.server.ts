@@ -5,13 +5,13 @@
 // docs/decisions/015-social-sign-in.md.
 import { eq } from 'drizzle-orm';
 import type { Database } from '#db/client';
-import type { ShopConfig } from '#server/config';
+import type { IdentityConfig } from './settings';
 import { verifications } from './schema';
 import { nicknameFromProvider, PLACEHOLDER_EMAIL_SUFFIX, type SocialProviderId } from './social';
 import { LINE_PROVIDER_ID } from './line.server';
 
 type SettingsOfProviders = Pick<
-  ShopConfig,
+  IdentityConfig,
   | 'GOOGLE_CLIENT_ID'
   | 'GOOGLE_CLIENT_SECRET'
   | 'FACEBOOK_CLIENT_ID'

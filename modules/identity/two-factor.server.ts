@@ -6,7 +6,7 @@ import { twoFactor } from 'better-auth/plugins';
 import { symmetricDecrypt } from 'better-auth/crypto';
 import { createOTP } from '@better-auth/utils/otp';
 import type { Database } from '#db/client';
-import type { ShopConfig } from '#server/config';
+import type { IdentityConfig } from './settings';
 import { accounts, twoFactors, users } from './schema';
 import { staffAccessOf, type StaffAccess } from './operator';
 
@@ -29,7 +29,7 @@ export const TWO_FACTOR_TABLES = { twoFactor: twoFactors };
  * account lockout) on top of its rate limit (3 code checks per 10 seconds per address).
  * @example plugins: [ …, twoFactorPlugin(config) ]
  */
-export function twoFactorPlugin(config: Pick<ShopConfig, 'SITE_NAME'>) {
+export function twoFactorPlugin(config: Pick<IdentityConfig, 'SITE_NAME'>) {
   return twoFactor({
     issuer: config.SITE_NAME,
     totpOptions: { digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS },

@@ -21,6 +21,10 @@ describe('the layers (decision 066)', { timeout: 120_000 }, () => {
     ['modules/wallet/x.ts', "export { a } from '#server/config';\n"],
     ['modules/wallet/x.ts', "export { a } from '~/lib/a';\n"],
     ['modules/wallet/x.ts', "export const a = () => import('#server/logger');\n"],
+    [
+      'modules/identity/x.server.ts',
+      "import type { ShopConfig } from '#server/config';\nexport type A = ShopConfig;\n",
+    ],
     ['app/lib/x.server.ts', "export { a } from '#server/draw';\n"],
     ['app/lib/x.server.ts', 'export const a = () => import(`#server/draw`);\n'],
     ['app/lib/x.server.ts', "export { a } from '../../server/draw';\n"],
