@@ -7,7 +7,7 @@ import { scaledTimeout, testSettings } from '#tests/settings';
 const alias = { '~': path.resolve(import.meta.dirname, 'app') };
 
 /** Where tests sit beside the code; a file that needs a database is named *.db.test.ts (docs/testing.md). */
-const besideTheCode = ['app', 'modules', 'server', 'db', 'scripts'];
+const besideTheCode = ['app', 'modules', 'server', 'db', 'scripts', 'tests/support'];
 const DB_TESTS = besideTheCode.map((dir) => `${dir}/**/*.db.test.ts`);
 /** Tests that run a Node process of their own (a script, a server in another time zone): not pure, not quick. */
 const PROCESS_TESTS = besideTheCode.map((dir) => `${dir}/**/*.process.test.ts`);
@@ -16,8 +16,9 @@ const UNIT_TESTS = besideTheCode.map((dir) => `${dir}/**/*.test.{ts,tsx}`);
 export default defineConfig({
   resolve: { alias },
   test: {
-    // The JSON report lets CI print one plain 'N passed, N failed' line.
-    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
+    // The JSON report keeps every result; the tiers reporter records each tier's files, tests and span
+    // (test-results/tiers.json), which CI prints (.ci/report.mjs).
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }], './tests/support/tiers-reporter.ts'],
     projects: [
       {
         resolve: { alias },
