@@ -59,6 +59,10 @@ export default defineConfig({
           maxWorkers: testSettings.workers,
           sequence: { groupOrder: 0 },
           include: DB_TESTS,
+          // One module graph per worker, as in the unit tier: the database client, the schema and the
+          // modules are imported once per worker instead of once for each of a hundred files. A db test
+          // leaves nothing behind (its database is its own; useTestDatabase closes it).
+          isolate: false,
           setupFiles: ['tests/support/property-seed.ts'],
           environment: 'node',
           // Migrating a fresh database and the jobs' pg-boss take a while on a busy 2-core machine.
@@ -77,7 +81,12 @@ export default defineConfig({
           include: ['tests/http/**/*.test.ts', 'e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/support/global-shop.ts'],
-          testTimeout: scaledTimeout(60_000),
+          // Each file in a fresh worker (isolate, Vitest's default): a worker's pool id is then held by one
+          // file at a time, which is what picks the file's shop, and nothing a file left running (a
+          // connection, a timer) reaches the next file. Tried without: two journeys met on one shop.
+          // A journey is many steps in one test: on a busy 2-core machine beside another file (or another
+          // run) it takes several times its idle 10–30 s. The limit catches a hang, not slowness.
+          testTimeout: scaledTimeout(120_000),
           hookTimeout: scaledTimeout(120_000),
         },
       },
