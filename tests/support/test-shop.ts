@@ -29,5 +29,11 @@ export function testShop(): TestShop {
   if (!shops?.length)
     throw new Error('No test shop: run this file in the integration tier (vitest --project integration).');
   const worker = Number(process.env.VITEST_POOL_ID ?? '1');
-  return shops[(Math.max(1, worker) - 1) % shops.length]!;
+  const shop = shops[worker - 1];
+  // Two files on one shop would meet each other's state: a worker without a shop of its own stops the file.
+  if (!shop)
+    throw new Error(
+      `Worker ${process.env.VITEST_POOL_ID} has no test shop (${shops.length} started): set TEST_WORKERS, not --maxWorkers.`,
+    );
+  return shop;
 }
