@@ -88,6 +88,9 @@ export default defineConfig({
           // run) it takes several times its idle 10–30 s. The limit catches a hang, not slowness.
           testTimeout: scaledTimeout(120_000),
           hookTimeout: scaledTimeout(120_000),
+          // expect.poll waits for a page or the server to catch up: Vitest's 1 s was shorter than one
+          // answer of a loaded shop (the farm journey's wallet after a harvest, beside another run).
+          expect: { poll: { timeout: scaledTimeout(15_000), interval: 100 } },
         },
       },
       {

@@ -73,8 +73,9 @@ export async function openContext(
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
     // 400 and 404 are answers the journeys provoke on purpose (a form with errors, the not-found page)
+    // The resource's address goes with it, so a failure says which request was refused.
     if (message.type() === 'error' && !/status of (400|404)\b/.test(message.text()))
-      problems.push(`console.error: ${message.text()}`);
+      problems.push(`console.error: ${message.text()}${message.location().url ? ` (${message.location().url})` : ''}`);
   });
   return { context, page, problems };
 }
