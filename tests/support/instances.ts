@@ -84,9 +84,10 @@ function installExitHook() {
   });
 }
 
-async function waitForHealth(instance: ShopInstance, timeoutMs: number): Promise<void> {
+async function waitForHealth(instance: ShopInstance, timeoutMs: number, databaseUrl?: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const child = instance.child!;
+  let lastSeen = 'no answer yet';
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(
@@ -95,16 +96,44 @@ async function waitForHealth(instance: ShopInstance, timeoutMs: number): Promise
     }
     try {
       const response = await fetch(`${instance.url}/api/health`, { signal: AbortSignal.timeout(2000) });
-      await response.arrayBuffer();
+      const body = await response.text();
       if (response.status === 200) return;
-    } catch {
-      // not listening yet
+      lastSeen = `${response.status} ${body.slice(0, 200)}`;
+    } catch (error) {
+      // not listening yet, or too busy to answer within 2 s
+      lastSeen = String((error as Error).cause ?? (error as Error).message);
     }
     await sleep(150);
   }
   throw new Error(
-    `shop instance ${instance.index} was not healthy within ${timeoutMs} ms:\n${tail(instance.logFile, 30)}`,
+    `shop instance ${instance.index} was not healthy within ${timeoutMs} ms (last health check: ${lastSeen}):\n${tail(instance.logFile, 30)}\n${await databaseSessions(databaseUrl)}`,
   );
+}
+
+/**
+ * What every session on the database is doing (for a start that hangs: a lock, a full pool). Each
+ * instance names its sessions (PGAPPNAME), so an orphan of a killed instance shows whose it was.
+ */
+async function databaseSessions(databaseUrl: string | undefined): Promise<string> {
+  if (!databaseUrl) return '';
+  const { Client } = await import('pg');
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    const { rows } = await client.query<Record<string, unknown>>(
+      `select pid, application_name, state, wait_event_type, wait_event,
+              round(extract(epoch from now() - xact_start)::numeric, 1) as xact_seconds,
+              left(regexp_replace(query, '\\s+', ' ', 'g'), 120) as query
+         from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid()
+        order by xact_start nulls last`,
+    );
+    return `database sessions (${rows.length}):\n${rows.map((row) => JSON.stringify(row)).join('\n')}`;
+  } catch (error) {
+    return `database sessions: could not read (${(error as Error).message})`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 function tail(file: string, lines: number): string {
@@ -175,6 +204,8 @@ export async function startInstances(options: StartInstancesOptions): Promise<Sh
     // Without a URL (PGlite) the instance keeps its database in its DATA_DIR.
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.migrationUrl ? { DATABASE_MIGRATION_URL: options.migrationUrl } : {}),
+    // node-postgres names its sessions after it: pg_stat_activity tells whose a session is (and which start).
+    PGAPPNAME: `shop-instance-${instance.index}-start-${instance.starts + 1}`,
     AUTH_SECRET: authSecret,
     LOG_LEVEL: options.logLevel ?? 'warn',
     DEMO_DATA: 'false',
@@ -212,7 +243,7 @@ export async function startInstances(options: StartInstancesOptions): Promise<Sh
         }
       }
     });
-    return waitForHealth(instance, timeoutMs);
+    return waitForHealth(instance, timeoutMs, options.databaseUrl);
   };
 
   const killProcess = async (instance: ShopInstance, signal: NodeJS.Signals, graceMs: number) => {
