@@ -1,7 +1,6 @@
 // Every page of the admin area, as an admin opens them on a desktop: each answers, shows its heading and
 // has no serious axe violation. Screenshots for a person to look at. The admin role is set beside the
 // running shop (PostgreSQL only).
-import fs from 'node:fs';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
@@ -10,6 +9,7 @@ import {
   expectNoSeriousAxeViolations,
   waitForHydration,
   signUpInBrowser,
+  screenshot,
 } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { fraudSignals, users } from '#db/schema';
@@ -19,10 +19,8 @@ import { testShop } from '#tests/test-shop';
 const shop = useBrowser();
 const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
-const SHOTS = 'test-results/screenshots';
 
 beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
   if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
@@ -88,7 +86,7 @@ describe.skipIf(!databaseUrl)(
       await page.getByRole('heading', { level: 1, name: heading, exact: false }).first().waitFor();
       await page.mouse.move(0, 0);
       await expectNoSeriousAxeViolations(page, path);
-      await page.screenshot({ path: `${SHOTS}/admin${path.replaceAll('/', '-')}.png`, fullPage: true });
+      await screenshot(page, `admin${path.replaceAll('/', '-')}.png`, { fullPage: true });
       expect(problems.splice(0), path).toEqual([]);
     });
 

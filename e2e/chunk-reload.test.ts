@@ -3,7 +3,7 @@
 // (issue 29 item 13). A route module's address is blocked with request interception.
 import { describe, it, expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import { useBrowser, openContext, waitForHydration, expectNoSeriousAxeViolations } from './support/browser';
+import { useBrowser, openContext, waitForHydration, expectNoSeriousAxeViolations, screenshot } from './support/browser';
 
 const shop = useBrowser();
 
@@ -39,7 +39,7 @@ describe('the chunk-load reload guard', () => {
       await expect(dialog.getByText('通信の状態を確かめて、もう一度読み込んでください。').isVisible()).resolves.toBe(
         true,
       );
-      await page.screenshot({ path: 'test-results/chunk-failure-desktop.png' }).catch(() => undefined);
+      await screenshot(page, 'chunk-failure-desktop.png');
       await expectNoSeriousAxeViolations(page, 'chunk failure message (desktop)');
       expect(problems.some((p) => p.includes('genre-'))).toBe(true);
       // the network is back: the button loads the page, which works
@@ -67,7 +67,7 @@ describe('the chunk-load reload guard', () => {
       await page.waitForLoadState('networkidle');
       expect(loads).toHaveLength(2); // the first load and the guard's one reload
       expect(await page.evaluate(() => document.documentElement.dataset.hydrated)).toBeUndefined();
-      await page.screenshot({ path: 'test-results/chunk-failure-first-load.png' }).catch(() => undefined);
+      await screenshot(page, 'chunk-failure-first-load.png');
       await expectNoSeriousAxeViolations(page, 'chunk failure on first load (phone)');
       await page.unroute(GENRE_MODULE);
       await dialog.getByRole('button', { name: '再読み込み' }).click();

@@ -4,7 +4,6 @@
 // finds it at /admin/inquiries, sees the screenshot, adds a reply template, inserts it into the
 // answer, and sends it: the member's mailbox (the outbox here) holds the answer. axe on every screen.
 // The staff role is set beside the running shop (PostgreSQL only).
-import fs from 'node:fs';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -15,6 +14,7 @@ import {
   expectNoSeriousAxeViolations,
   waitForHydration,
   signUpInBrowser,
+  screenshot,
 } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { users } from '#db/schema';
@@ -28,11 +28,8 @@ import { testShop } from '#tests/test-shop';
 const shop = useBrowser();
 const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
-/** Screenshots for a person to look at. */
-const SHOTS = 'test-results/screenshots';
 
 beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
   if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
@@ -84,15 +81,15 @@ describe('an inquiry sent and answered', () => {
         await member.page
           .getByLabel('お問い合わせ内容')
           .fill('1回引いたところ、結果画面が一瞬で消えてしまいました。\nスクリーンショットを添付します。');
-        const screenshot = await sharp({ create: { width: 780, height: 1688, channels: 3, background: '#fde7ee' } })
+        const attached = await sharp({ create: { width: 780, height: 1688, channels: 3, background: '#fde7ee' } })
           .png()
           .toBuffer();
         await member.page
           .getByLabel('画像（任意・3枚まで）')
-          .setInputFiles({ name: 'screenshot.png', mimeType: 'image/png', buffer: screenshot });
+          .setInputFiles({ name: 'screenshot.png', mimeType: 'image/png', buffer: attached });
         await member.page.getByRole('list', { name: '選んだ画像' }).getByRole('img').waitFor();
         await expectNoSeriousAxeViolations(member.page, 'contact form (phone)');
-        await member.page.screenshot({ path: `${SHOTS}/contact-phone.png`, fullPage: true });
+        await screenshot(member.page, `contact-phone.png`, { fullPage: true });
         await member.page.getByRole('button', { name: '送信する' }).click();
         await member.page.getByRole('heading', { name: 'お問い合わせを受け付けました' }).waitFor();
         const reference = (await member.page.getByTestId('inquiry-reference').textContent())!.trim();
@@ -123,7 +120,7 @@ describe('an inquiry sent and answered', () => {
         await desk.page.getByRole('heading', { name: 'お問い合わせ', level: 1 }).waitFor();
         await desk.page.getByRole('link', { name: reference }).waitFor();
         await expectNoSeriousAxeViolations(desk.page, 'inquiry list (desktop)');
-        await desk.page.screenshot({ path: `${SHOTS}/admin-inquiries-desktop.png`, fullPage: true });
+        await screenshot(desk.page, `admin-inquiries-desktop.png`, { fullPage: true });
 
         // A template first, then the answer from it.
         await desk.page.getByRole('link', { name: '回答テンプレート' }).click();
@@ -154,7 +151,7 @@ describe('an inquiry sent and answered', () => {
         await answer.pressSequentially('\n修正まで今しばらくお待ちください。');
         await desk.page.mouse.move(0, 0); // axe reads the page at rest, not a hovered button
         await expectNoSeriousAxeViolations(desk.page, 'inquiry (desktop)');
-        await desk.page.screenshot({ path: `${SHOTS}/admin-inquiry-desktop.png`, fullPage: true });
+        await screenshot(desk.page, `admin-inquiry-desktop.png`, { fullPage: true });
         await desk.page.getByRole('button', { name: '回答を送信' }).click();
         await desk.page.getByText(/回答を送信しました/).waitFor();
         await desk.page.getByTestId('inquiry-status').filter({ hasText: 'お客様の返信待ち' }).waitFor();

@@ -11,6 +11,7 @@ import {
   expectNoSeriousAxeViolations,
   waitForHydration,
   confirmSignUpInBrowser,
+  screenshot,
 } from './support/browser';
 import { advanceFarmClock, memberApi, signUpMember, uniqueEmail } from '#tests/http';
 
@@ -79,7 +80,7 @@ describe('the farm at phone size', () => {
       await water.click();
       await expect.poll(() => page.getByRole('button', { name: /：今日は水やり済み$/ }).count()).toBe(1);
       await expectNoSeriousAxeViolations(page, 'phone /app/farm after watering a friend');
-      if (process.env.FARM_SCREENSHOT) await page.screenshot({ path: process.env.FARM_SCREENSHOT, fullPage: true });
+      await screenshot(page, 'phone-farm.png', { fullPage: true });
       // The page shows the watering at once; the server's answer, and the friend's coin, follow.
       await expect.poll(async () => (await memberApi('/me/wallet', { member: host })).body.free).toBe(1);
       expect(problems).toEqual([]);

@@ -10,6 +10,7 @@ import {
   waitForHydration,
   confirmSignUpInBrowser,
   addSessionCookies,
+  screenshot,
 } from './support/browser';
 import { cookieFrom, uniqueEmail, signUpByForm, shopUrl } from '#tests/http';
 
@@ -93,8 +94,7 @@ describe('a friend invitation at phone size', () => {
       const list = inviter.page.getByRole('list', { name: '招待したお友達' });
       await expect.poll(() => list.textContent()).toMatch(/招待された花子.*登録済み/);
       await expectNoSeriousAxeViolations(inviter.page, 'phone /mypage/invitation');
-      if (process.env.INVITATION_SCREENSHOT)
-        await inviter.page.screenshot({ path: process.env.INVITATION_SCREENSHOT, fullPage: true });
+      await screenshot(inviter.page, 'phone-invitation.png', { fullPage: true });
       // the copy button answers
       await inviter.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: shop.baseURL });
       await inviter.page.getByRole('button', { name: 'コピー' }).click();

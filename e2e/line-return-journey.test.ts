@@ -8,6 +8,7 @@ import {
   waitForHydration,
   addSessionCookies,
   expectNoSeriousAxeViolations,
+  screenshot,
 } from './support/browser';
 
 const shop = useBrowser();
@@ -22,7 +23,7 @@ describe.each(['/mypage/backfromline', '/mypage/backfromlinecampaign'])('%s on a
       await waitForHydration(page);
       await page.getByRole('button', { name: 'LINEと連携する' }).waitFor();
       await expectNoSeriousAxeViolations(page, `${path} (phone)`);
-      await page.screenshot({ path: `test-results/line-return-${path.length}.png` }).catch(() => undefined);
+      await screenshot(page, `line-return-${path.length}.png`);
       await page.getByRole('button', { name: 'LINEと連携する' }).click();
       await page.getByRole('button', { name: '新しいLINEユーザーとして許可する' }).click();
       await page.getByText('LINEアカウントを連携しました').waitFor();

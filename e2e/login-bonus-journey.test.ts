@@ -1,7 +1,13 @@
 // A member at phone size claims today's login bonus from the /mypage card (decision 033): the button
 // shows its answer, the card stays readable, the history lists the day, and axe finds nothing serious.
 import { describe, it, expect } from 'vitest';
-import { useBrowser, openSignedInPhone, expectNoSeriousAxeViolations, waitForHydration } from './support/browser';
+import {
+  useBrowser,
+  openSignedInPhone,
+  expectNoSeriousAxeViolations,
+  waitForHydration,
+  screenshot,
+} from './support/browser';
 
 const shop = useBrowser();
 
@@ -13,7 +19,7 @@ describe('the login bonus at phone size', () => {
       await waitForHydration(page);
       const card = page.getByRole('region', { name: 'ログインボーナス' });
       await expectNoSeriousAxeViolations(page, 'phone /mypage with the login bonus card');
-      if (process.env.BONUS_SCREENSHOT) await card.screenshot({ path: process.env.BONUS_SCREENSHOT });
+      await screenshot(card, 'login-bonus-card.png');
       await card.getByRole('button', { name: /10コインを受け取る/ }).click();
       await expect
         .poll(() => card.getByRole('status').textContent())

@@ -12,6 +12,7 @@ import {
   expectNoSeriousAxeViolations,
   signUpInBrowser,
   waitForHydration,
+  screenshot,
 } from './support/browser';
 import { testShop } from '#tests/test-shop';
 
@@ -72,9 +73,9 @@ describe('the mailbox at phone size', () => {
           const confirmation = desk.page.getByTestId('mail-send-confirmation');
           await confirmation.getByTestId('mail-confirm-recipients').waitFor();
           await expectNoSeriousAxeViolations(desk.page, 'desktop /admin/mail send confirmation');
-          await desk.page.screenshot({ path: 'test-results/screenshots/desktop-mail-confirmation.png' });
+          await screenshot(desk.page, 'desktop-mail-confirmation.png');
           await desk.page.setViewportSize({ width: 390, height: 844 });
-          await desk.page.screenshot({ path: 'test-results/screenshots/phone-mail-confirmation.png' });
+          await screenshot(desk.page, 'phone-mail-confirmation.png');
           await desk.page.setViewportSize({ width: 1280, height: 800 });
           await confirmation.getByRole('button', { name: '送信する' }).click();
           await expect.poll(() => desk.page.getByRole('status').first().textContent()).toMatch(/を送信しました。$/);

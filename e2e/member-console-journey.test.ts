@@ -4,7 +4,6 @@
 // member's browser is signed out at once. axe on each screen; screenshots for a person to look at.
 // The staff role is set beside the running shop (PostgreSQL only).
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
@@ -13,6 +12,7 @@ import {
   expectNoSeriousAxeViolations,
   waitForHydration,
   signUpInBrowser,
+  screenshot,
 } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { users } from '#db/schema';
@@ -26,10 +26,8 @@ import { testShop } from '#tests/test-shop';
 const shop = useBrowser();
 const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
-const SHOTS = 'test-results/screenshots';
 
 beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
   if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
@@ -88,7 +86,7 @@ describe('the member console', () => {
         await desk.page.getByRole('heading', { name: 'コンソール太郎' }).waitFor();
         await waitForHydration(desk.page);
         await expectNoSeriousAxeViolations(desk.page, 'member page');
-        await desk.page.screenshot({ path: `${SHOTS}/desktop-admin-member.png`, fullPage: true });
+        await screenshot(desk.page, `desktop-admin-member.png`, { fullPage: true });
 
         // A coin adjustment asks first, then lands as one ledger entry.
         // The draws spent the free coins first: 1,500 paid coins are left.
@@ -98,7 +96,7 @@ describe('the member console', () => {
         await desk.page.getByRole('button', { name: '調整する' }).click();
         const sheet = desk.page.getByRole('dialog');
         await sheet.getByText('−200枚').waitFor();
-        await desk.page.screenshot({ path: `${SHOTS}/desktop-admin-member-adjust.png` });
+        await screenshot(desk.page, `desktop-admin-member-adjust.png`);
         await sheet.getByRole('button', { name: '調整する' }).click();
         await desk.page.getByText('有償コインを−200枚調整しました').waitFor();
         expect((await getBalance(db, row!.id)).paid).toBe(1300);
@@ -127,7 +125,7 @@ describe('the member console', () => {
         await desk.page.getByText(/利用停止にしました/).waitFor();
         await desk.page.getByText('ログイン中のセッション（0件）').waitFor();
         await desk.page.getByRole('button', { name: '利用停止を解除' }).waitFor();
-        await desk.page.screenshot({ path: `${SHOTS}/desktop-admin-member-banned.png`, fullPage: true });
+        await screenshot(desk.page, `desktop-admin-member-banned.png`, { fullPage: true });
 
         // The member's browser is signed out at once.
         await member.page.goto('/shop');

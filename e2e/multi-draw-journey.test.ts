@@ -1,10 +1,9 @@
 // 10連 and 100連 on a phone, as a member reads them: the reveal turns every card in a grid once the
 // pack has burst (スキップ at any moment, gone once landed), the 100連 result fits in a few screens with its low tiers
 // collapsed, a summary by tier, a bulk conversion that asks first and never touches a kept card,
-// and もう一度引く back to the same count. Screenshots go to test-results/screenshots for a look.
+// and もう一度引く back to the same count. Screenshots (TEST_SCREENSHOTS) for a look.
 // Coins are granted through the wallet module on the shop's database, which needs PostgreSQL.
 import { TEST_RULES } from '#tests/fixtures';
-import fs from 'node:fs';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
@@ -13,48 +12,28 @@ import {
   expectNoSeriousAxeViolations,
   waitForHydration,
   signUpInBrowser,
+  screenshot,
+  withClockStepping,
 } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { users } from '#db/schema';
 import { grantCoins, checkInvariants, getBalance } from '#modules/wallet';
 import { listPrizes } from '#modules/draw';
-import type { Page } from 'playwright-core';
 import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
 const databaseUrl = testShop().databaseUrl;
 const PACK = { genre: 'pokemon', id: 'stellar-pokemon-003', price: 100 };
-const SHOTS = 'test-results/screenshots';
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
   if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
-  fs.mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
   await handle?.close();
 });
 
 const digits = (text: string | null) => Number((text ?? '').replace(/[^0-9]/g, ''));
-
-/**
- * Runs a page task (axe queues its work on setTimeout) while the page's paused clock is stepped 5 ms at
- * a time, at most one second in all: the task's own timers fire, a reveal's landing seconds away does not.
- */
-async function withClockStepping(page: Page, task: Promise<void>) {
-  let settled = false;
-  const outcome = task.then(
-    () => null,
-    (error: unknown) => error,
-  );
-  void outcome.then(() => (settled = true));
-  for (let stepped = 0; !settled; stepped += 5) {
-    expect(stepped, 'the page task did not finish within one second of its clock').toBeLessThan(1_000);
-    await page.clock.runFor(5);
-  }
-  const error = await outcome;
-  if (error) throw error;
-}
 
 describe('10連 and 100連 on a phone', () => {
   it.skipIf(!databaseUrl)(
@@ -90,12 +69,12 @@ describe('10連 and 100連 on a phone', () => {
         expect(await reveal.locator('[data-reveal-grid="cards"] .rv-tile').count()).toBe(10);
         await page.locator('[data-reveal-phase="landed"]').waitFor({ timeout: 20_000 });
         expect(await reveal.getByRole('button', { name: /スキップ/ }).count()).toBe(0);
-        await page.screenshot({ path: `${SHOTS}/phone-10-reveal.png` });
+        await screenshot(page, `phone-10-reveal.png`);
         await expectNoSeriousAxeViolations(page, 'phone 10連 reveal, landed');
         await reveal.getByRole('button', { name: '結果を見る' }).click();
         await reveal.waitFor({ state: 'detached' });
         await expect.poll(() => page.locator('[data-prize-id]').count()).toBe(10);
-        await page.screenshot({ path: `${SHOTS}/phone-10-result.png`, fullPage: true });
+        await screenshot(page, `phone-10-result.png`, { fullPage: true });
 
         // 100連: a fast grid, skipped at once.
         await page.getByTestId('result-back').click();
@@ -123,7 +102,7 @@ describe('10連 and 100連 on a phone', () => {
           await page.clock.runFor(50);
         }
         expect(await page.locator('[data-reveal-phase="turning"]').count()).toBe(1);
-        await page.screenshot({ path: `${SHOTS}/phone-100-fast-grid.png` });
+        await screenshot(page, `phone-100-fast-grid.png`);
         await withClockStepping(
           page,
           expectNoSeriousAxeViolations(page, 'phone 100連 fast grid, before スキップ', { settle: false }),
@@ -139,7 +118,7 @@ describe('10連 and 100連 on a phone', () => {
         const screenHeight = page.viewportSize()!.height;
         const height = await page.evaluate(() => document.documentElement.scrollHeight);
         expect(height).toBeLessThan(4 * screenHeight);
-        await page.screenshot({ path: `${SHOTS}/phone-100-result.png`, fullPage: true });
+        await screenshot(page, `phone-100-result.png`, { fullPage: true });
         // The sticky header holds the way back, the balance and 「チャージ」 side by side within 390 px.
         const back = (await page.getByTestId('result-back').boundingBox())!;
         const coins = (await page.getByTestId('header-coins').boundingBox())!;
@@ -189,7 +168,7 @@ describe('10連 and 100連 on a phone', () => {
           .getByRole('heading', { name: `99枚を${value.toLocaleString('ja-JP')}コインに交換します` })
           .waitFor();
         expect((await getBalance(db, member!.id)).total).toBe(before.total);
-        await page.screenshot({ path: `${SHOTS}/phone-100-bulk-sheet.png` });
+        await screenshot(page, `phone-100-bulk-sheet.png`);
         await sheet.getByTestId('confirm-bulk-convert').click();
         await page.getByTestId('prize-feedback').filter({ hasText: '99枚を' }).waitFor();
         await expect
@@ -206,7 +185,7 @@ describe('10連 and 100連 on a phone', () => {
         await waitForHydration(page);
         expect(digits(await page.getByTestId('prize-filter-pending').textContent())).toBe(10);
         await page.getByTestId('prize-action-bar').waitFor();
-        await page.screenshot({ path: `${SHOTS}/phone-prize-box-pending.png` });
+        await screenshot(page, `phone-prize-box-pending.png`);
         await expectNoSeriousAxeViolations(page, 'phone prize box (undecided) with its sticky bar');
 
         // The prize box: filters with counts; the kept card converts only on its own, after its own confirmation.

@@ -2,7 +2,7 @@
 // first load and on a client navigation; ログイン brings the member back to the page they opened.
 import { describe, it, expect } from 'vitest';
 import { signUpMember } from '#tests/http';
-import { useBrowser, openContext, waitForHydration, expectNoSeriousAxeViolations } from './support/browser';
+import { useBrowser, openContext, waitForHydration, expectNoSeriousAxeViolations, screenshot } from './support/browser';
 
 const shop = useBrowser();
 type RouterWindow = Window & { __reactRouterDataRouter: { navigate(to: string): Promise<void> }; samePage?: boolean };
@@ -16,7 +16,7 @@ describe('/mypage pages for a visitor', () => {
       await waitForHydration(page);
       await page.getByRole('heading', { name: 'ログインが必要です' }).waitFor();
       expect(page.url()).toMatch(/\/mypage\/addresses$/);
-      await page.screenshot({ path: 'test-results/mypage-visitor-phone.png' }).catch(() => undefined);
+      await screenshot(page, 'mypage-visitor-phone.png');
       await expectNoSeriousAxeViolations(page, 'mypage visitor prompt (phone)');
       // the tab bar and the header are there: the shop's normal frame, not an error page
       await page.getByRole('navigation', { name: 'タブメニュー' }).waitFor();

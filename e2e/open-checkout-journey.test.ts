@@ -4,7 +4,6 @@
 // 「キャンセルして選び直す」 asks first, cancels, and lets the pack be bought again at once. The second
 // checkout is left open too and resumed from the purchase history, paid, and credited. Another member
 // can neither see, resume nor cancel the first member's order. axe on every screen, screenshots to look at.
-import fs from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
@@ -14,10 +13,10 @@ import {
   expectNoSeriousAxeViolations,
   waitForHydration,
   signUpInBrowser,
+  screenshot,
 } from './support/browser';
 
 const shop = useBrowser();
-const SHOTS = 'test-results/screenshots';
 const CHECKOUT = '/shop/checkout/sandbox?pack=first-500';
 
 /** 購入を確定する on the checkout page: the sandbox's hosted page opens; its address. */
@@ -29,7 +28,6 @@ async function openSandboxPage(page: Page): Promise<string> {
 
 describe('an abandoned 初回限定 checkout', () => {
   it('is resumed or cancelled from the checkout page and resumed from the purchase history', async () => {
-    fs.mkdirSync(SHOTS, { recursive: true });
     const { context, page, problems } = await openContext(shop.browser, 'phone', shop.baseURL);
     const other = await openSignedInPhone(shop, 'ほかのひと', 'open-checkout-other');
     try {
@@ -51,7 +49,7 @@ describe('an abandoned 初回限定 checkout', () => {
       await open.getByText(/初回限定 500コイン/).waitFor();
       expect(await page.getByRole('button', { name: '購入を確定する' }).count()).toBe(0);
       await expectNoSeriousAxeViolations(page, 'checkout with an open payment');
-      await page.screenshot({ path: `${SHOTS}/phone-checkout-open-payment.png`, fullPage: true });
+      await screenshot(page, `phone-checkout-open-payment.png`, { fullPage: true });
 
       // ── Resumed: the same provider page again.
       await open.getByRole('link', { name: 'お支払いを再開する' }).click();
@@ -83,7 +81,7 @@ describe('an abandoned 初回限定 checkout', () => {
       await page.getByTestId('open-order-status').getByText('決済待ち').waitFor();
       await waitForHydration(page);
       await expectNoSeriousAxeViolations(page, 'cancel question');
-      await page.screenshot({ path: `${SHOTS}/phone-checkout-cancel.png`, fullPage: true });
+      await screenshot(page, `phone-checkout-cancel.png`, { fullPage: true });
       await page.getByRole('button', { name: 'この手続きをキャンセルする' }).click();
       await page.waitForURL((url) => url.pathname === '/shop/checkout/sandbox');
       await page.getByText('途中のお支払い手続きをキャンセルしました').waitFor();
@@ -112,14 +110,14 @@ describe('an abandoned 初回限定 checkout', () => {
       const cancelLink = openRow.getByRole('link', { name: /キャンセル/ });
       expect(await cancelLink.getAttribute('href')).toMatch(/\/cancel\?back=%2Fmypage%3Ftab%3Dpurchases$/);
       await expectNoSeriousAxeViolations(page, 'history with an open payment');
-      await page.screenshot({ path: `${SHOTS}/phone-history-open-payment.png`, fullPage: true });
+      await screenshot(page, `phone-history-open-payment.png`, { fullPage: true });
       // The same on a desktop: the checkout page's notice and the history row.
       await page.setViewportSize({ width: 1280, height: 800 });
-      await page.screenshot({ path: `${SHOTS}/desktop-history-open-payment.png`, fullPage: true });
+      await screenshot(page, `desktop-history-open-payment.png`, { fullPage: true });
       await page.goto(CHECKOUT);
       await page.getByTestId('open-checkout').waitFor();
       await expectNoSeriousAxeViolations(page, 'desktop checkout with an open payment');
-      await page.screenshot({ path: `${SHOTS}/desktop-checkout-open-payment.png` });
+      await screenshot(page, `desktop-checkout-open-payment.png`);
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto('/mypage?tab=purchases');
       await waitForHydration(page);

@@ -5,7 +5,6 @@
 // publishing fixes the lots and the editor then says they cannot change. A member on a phone draws a
 // 10連, reaches the キリ番 and wins it; the staff member finds the draw on the member's page. axe on
 // every screen. Coins, stock and the staff role are set beside the running shop (PostgreSQL only).
-import fs from 'node:fs';
 import sharp from 'sharp';
 import { scaledTimeout } from '#tests/settings';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
@@ -17,6 +16,7 @@ import {
   waitForHydration,
   signUpInBrowser,
   setUpStaffTotp,
+  screenshot,
 } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { gachas, genres, users } from '#db/schema';
@@ -30,14 +30,12 @@ import { testShop } from '#tests/test-shop';
 const shop = useBrowser();
 const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
-const SHOTS = 'test-results/screenshots';
 const PACK_ID = `editor-${Date.now().toString(36)}`;
 /** The journey's own genre, shown while it runs and hidden after, so the shop's lists are as before. */
 const GENRE = `kiri-${Date.now().toString(36)}`;
 const GENRE_NAME = 'キリ番テスト';
 
 beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
   if (!databaseUrl) return;
   handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
   await handle.db.insert(genres).values({ id: GENRE, name: GENRE_NAME, sortOrder: 999 });
@@ -144,7 +142,7 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
         await page.getByRole('group', { name: '3. キリ番賞' }).waitFor();
         await page.getByText('現在の総口数: 10口').waitFor();
         await expectNoSeriousAxeViolations(page, 'pack tiers step');
-        await page.screenshot({ path: `${SHOTS}/desktop-pack-tiers.png`, fullPage: true });
+        await screenshot(page, `desktop-pack-tiers.png`, { fullPage: true });
 
         // ── 4. Images: a file that is not an image is refused; real photos are taken.
         await page.goto(`/admin/packs/${PACK_ID}?step=images`);
@@ -188,7 +186,7 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
         // 還元率: (20000 + 900 + 5000) ÷ 3000
         await page.getByText('863.3%').waitFor();
         await expectNoSeriousAxeViolations(page, 'pack review');
-        await page.screenshot({ path: `${SHOTS}/desktop-pack-review.png`, fullPage: true });
+        await screenshot(page, `desktop-pack-review.png`, { fullPage: true });
 
         // The preview is the member's page of the draft, for operators only.
         const [preview] = await Promise.all([
@@ -199,7 +197,7 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
         await preview.getByText('プレビュー（未公開の下書き）です').waitFor();
         await preview.getByRole('heading', { name: /^キリ番賞あり/ }).waitFor();
         await expectNoSeriousAxeViolations(preview, 'pack preview');
-        await preview.screenshot({ path: `${SHOTS}/desktop-pack-preview.png`, fullPage: true });
+        await screenshot(preview, `desktop-pack-preview.png`, { fullPage: true });
         await preview.close();
         const visitor = await member.page.goto(`/gacha/${GENRE}/${PACK_ID}?preview=1`);
         expect(visitor!.status()).not.toBe(200);
@@ -212,7 +210,7 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
         await sheet.getByText(/還元率が100%を超えています（863\.3%）/).waitFor();
         await sheet.getByRole('checkbox', { name: /予想利益がマイナス/ }).check();
         await expectNoSeriousAxeViolations(page, 'publish confirmation');
-        await page.screenshot({ path: `${SHOTS}/desktop-pack-publish-confirmation.png` });
+        await screenshot(page, `desktop-pack-publish-confirmation.png`);
         await sheet.getByRole('button', { name: '公開する' }).click();
         await page.getByText(/公開しました（10口）/).waitFor();
         await page.getByText('口の中身（賞・口数・価格・タイトル）はコミットメントで固定されていて').waitFor();
@@ -235,7 +233,7 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
         await reveal.waitFor({ state: 'detached' });
         await member.page.getByText('キリ番賞（3口目）を獲得しました！').waitFor();
         await expectNoSeriousAxeViolations(member.page, 'kiriban result');
-        await member.page.screenshot({ path: `${SHOTS}/phone-kiriban-result.png`, fullPage: true });
+        await screenshot(member.page, `phone-kiriban-result.png`, { fullPage: true });
 
         // ── The staff member finds the draw on the member's page.
         await page.goto(`/admin/members/${row!.id}`);

@@ -14,6 +14,7 @@ import {
   expectNoSeriousAxeViolations,
   waitForHydration,
   confirmSignUpInBrowser,
+  screenshot,
 } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { genres, rankingScores, users } from '#db/schema';
@@ -25,7 +26,6 @@ import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
 const databaseUrl = testShop().databaseUrl;
-const SHOTS = 'test-results/screenshots';
 /** The journey's own genre: shown while it runs, hidden after, so the shop's lists are as before. */
 const GENRE = `oddsj-${Date.now().toString(36)}`;
 /** 20 lots at 2,000 coins: S賞 ×1, A賞 ×2 (10,000 coins each: top tier, so in the feed), B賞 ×17. */
@@ -88,7 +88,7 @@ describe('odds, the feed, the visitor sheet and the ranking on a phone', () => {
         expect(await sRow.getByTestId('disclosure-left').textContent()).toBe('1/1口');
         expect(await sRow.getByTestId('disclosure-odds').textContent()).toBe('5.0%（5.0%）');
         await expectNoSeriousAxeViolations(page, 'phone / pack page with odds (visitor)');
-        await page.screenshot({ path: `${SHOTS}/pack-odds-visitor-phone.png`, fullPage: true });
+        await screenshot(page, `pack-odds-visitor-phone.png`, { fullPage: true });
 
         // The visitor's draw sheet: 会員登録して引く beside ログインして引く, both back to this sheet.
         await page.getByTestId('draw-option-1').last().click();
@@ -106,7 +106,7 @@ describe('odds, the feed, the visitor sheet and the ranking on a phone', () => {
         ];
         expect(Math.abs(upBox.y - inBox.y)).toBeLessThan(2); // side by side
         await expectNoSeriousAxeViolations(page, 'phone / the visitor’s draw sheet');
-        await page.screenshot({ path: `${SHOTS}/pack-visitor-sheet-phone.png` });
+        await screenshot(page, `pack-visitor-sheet-phone.png`);
         await signUp.click();
         await page.waitForURL((url) => url.pathname === '/auth/sign_up');
         await waitForHydration(page);
@@ -178,7 +178,7 @@ describe('odds, the feed, the visitor sheet and the ranking on a phone', () => {
         expect(Math.round(list.height)).toBe(Math.round(rows.reduce((a, h) => a + h, 0)));
         await feed.scrollIntoViewIfNeeded();
         await expectNoSeriousAxeViolations(page, 'phone / pack feed with a collapsed row');
-        await page.screenshot({ path: `${SHOTS}/pack-sold-feed-phone.png`, fullPage: true });
+        await screenshot(page, `pack-sold-feed-phone.png`, { fullPage: true });
 
         // The ranking boards list the member once, in every period.
         for (;;) if ((await foldRankings(db, { settleSeconds: 0, batchRows: 100_000 })).caughtUp) break;
@@ -195,7 +195,7 @@ describe('odds, the feed, the visitor sheet and the ranking on a phone', () => {
         }
         await page.goto('/ranking/daily/goodluck');
         await waitForHydration(page);
-        await page.screenshot({ path: `${SHOTS}/ranking-daily-phone.png`, fullPage: true });
+        await screenshot(page, `ranking-daily-phone.png`, { fullPage: true });
 
         // A long board (yesterday's, which no other test reads; the journey's own rows, removed after): the
         // member's listed line is the pinned one, in sight at the bottom while its place is further down.
@@ -222,7 +222,7 @@ describe('odds, the feed, the visitor sheet and the ranking on a phone', () => {
           expect(box.y + box.height).toBeLessThanOrEqual(844);
           expect(box.y).toBeGreaterThan(0);
           await expectNoSeriousAxeViolations(page, 'phone /ranking/daily/goodluck?period=previous (long)');
-          await page.screenshot({ path: `${SHOTS}/ranking-long-pinned-phone.png` });
+          await screenshot(page, `ranking-long-pinned-phone.png`);
           // Scrolled to its place, the line sits in the list between the 31st and the 33rd.
           const items = page.getByTestId('board').locator('li');
           await items.nth(35).scrollIntoViewIfNeeded();
@@ -262,10 +262,10 @@ describe('odds, the feed, the visitor sheet and the ranking on a phone', () => {
         { label: 'B賞', left: 1_997, of: 1_997, odds: '99.8%' },
       ]);
       await expectNoSeriousAxeViolations(page, 'desktop / pack page with odds');
-      await page.screenshot({ path: `${SHOTS}/pack-odds-desktop.png`, fullPage: true });
+      await screenshot(page, `pack-odds-desktop.png`, { fullPage: true });
       await page.getByTestId('draw-option-1').first().click();
       await page.getByRole('dialog').waitFor();
-      await page.screenshot({ path: `${SHOTS}/pack-visitor-sheet-desktop.png` });
+      await screenshot(page, `pack-visitor-sheet-desktop.png`);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -4,7 +4,6 @@
 // value), undoes it and gets cards and coins back exactly, undoes a single conversion too, and finds
 // each card by name, tier and value in the prize box, filtered and sorted. Needs PostgreSQL (the pack
 // and the draw are written beside the running shop).
-import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -15,6 +14,7 @@ import {
   expectNoSeriousAxeViolations,
   waitForHydration,
   signUpInBrowser,
+  screenshot,
 } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { users } from '#db/schema';
@@ -26,11 +26,9 @@ import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
 const databaseUrl = testShop().databaseUrl;
-const SHOTS = 'test-results/screenshots';
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
   if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
@@ -118,7 +116,7 @@ describe('prize choices on a phone', () => {
         expect(buttons.indexOf('keep-rare')).toBeLessThan(buttons.indexOf('convert-undecided'));
         expect(await page.getByTestId('convert-undecided').getAttribute('class')).not.toMatch(/bg-primary/);
         await settle(page);
-        await page.screenshot({ path: `${SHOTS}/phone-prizes-result-bar.png` });
+        await screenshot(page, `phone-prizes-result-bar.png`);
         await expectNoSeriousAxeViolations(page, 'phone result with 保管 first');
 
         // An A賞's sheet offers 保管 first, then the conversion.
@@ -129,7 +127,7 @@ describe('prize choices on a phone', () => {
           .locator('[data-testid="keep-one"], [data-testid="convert-one"]')
           .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-testid')));
         expect(order).toEqual(['keep-one', 'convert-one']);
-        await page.screenshot({ path: `${SHOTS}/phone-prizes-rare-sheet.png` });
+        await screenshot(page, `phone-prizes-rare-sheet.png`);
         await expectNoSeriousAxeViolations(page, 'phone A賞 card sheet');
         await cardSheet.getByRole('link', { name: '閉じる' }).click();
         await cardSheet.waitFor({ state: 'detached' });
@@ -155,7 +153,7 @@ describe('prize choices on a phone', () => {
         const named = await bulk.getByTestId('bulk-named-card').allTextContents();
         expect(named).toEqual(['A賞ピカチュウ AR4,000コイン', 'A賞ピカチュウ AR4,000コイン']);
         await settle(page);
-        await page.screenshot({ path: `${SHOTS}/phone-prizes-bulk-named.png` });
+        await screenshot(page, `phone-prizes-bulk-named.png`);
         await expectNoSeriousAxeViolations(page, 'phone bulk conversion by tier with named cards');
         const before = await getBalance(db, memberId);
         await bulk.getByTestId('confirm-bulk-convert').click();
@@ -169,7 +167,7 @@ describe('prize choices on a phone', () => {
         await undo.waitFor();
         expect(await undo.textContent()).toMatch(/^元に戻す（\d+秒）$/);
         await settle(page);
-        await page.screenshot({ path: `${SHOTS}/phone-prizes-undo-offered.png` });
+        await screenshot(page, `phone-prizes-undo-offered.png`);
         await expectNoSeriousAxeViolations(page, 'phone feedback with 元に戻す');
         await undo.click();
         await feedback.filter({ hasText: '交換を取り消しました。14枚のカードが獲得商品に戻り' }).waitFor();
@@ -180,7 +178,7 @@ describe('prize choices on a phone', () => {
         );
         expect(reversals.reduce((sum, e) => sum + e.amount, 0)).toBe(-9_200);
         expect(await page.getByTestId('undo-conversion').count()).toBe(0);
-        await page.screenshot({ path: `${SHOTS}/phone-prizes-undone.png` });
+        await screenshot(page, `phone-prizes-undone.png`);
 
         // The default bulk conversion takes the C賞 only; one B賞 converted alone is undone too.
         await page.getByTestId('convert-undecided').click();
@@ -216,7 +214,7 @@ describe('prize choices on a phone', () => {
           );
         expect(chips).toEqual(['S賞:1', 'A賞:2', 'B賞:5']);
         await settle(page);
-        await page.screenshot({ path: `${SHOTS}/phone-prize-box-names.png`, fullPage: true });
+        await screenshot(page, `phone-prize-box-names.png`, { fullPage: true });
         await expectNoSeriousAxeViolations(page, 'phone prize box with tier filters');
         await page.getByTestId('prize-sort-value').click();
         await page.waitForURL(/sort=value/);
@@ -228,7 +226,7 @@ describe('prize choices on a phone', () => {
         await expect.poll(() => page.locator('[data-prize-id]').count()).toBe(2);
         await page.getByText('ピカチュウ AR').first().waitFor({ state: 'visible' });
         await settle(page);
-        await page.screenshot({ path: `${SHOTS}/phone-prize-box-filtered.png`, fullPage: true });
+        await screenshot(page, `phone-prize-box-filtered.png`, { fullPage: true });
         await expectNoSeriousAxeViolations(page, 'phone prize box filtered by A賞, by value');
 
         // The coin history shows the conversion and its reversal as two rows.
@@ -236,18 +234,18 @@ describe('prize choices on a phone', () => {
         await waitForHydration(page);
         await page.getByTestId('ledger-entry').filter({ hasText: 'カード14枚の交換を取り消し' }).waitFor();
         await page.getByTestId('ledger-entry').filter({ hasText: 'カード14枚をコインに交換' }).waitFor();
-        await page.screenshot({ path: `${SHOTS}/phone-coin-history-undo.png` });
+        await screenshot(page, `phone-coin-history-undo.png`);
 
         // The same screens on a desktop.
         await page.setViewportSize({ width: 1280, height: 900 });
-        await page.screenshot({ path: `${SHOTS}/desktop-prize-box-filtered.png` });
+        await screenshot(page, `desktop-prize-box-filtered.png`);
         await page.goto(`/gacha/${HIDDEN_TEST_GENRE}/${gachaId}/result/${drawn.result.drawId}`);
         await waitForHydration(page);
         await page.getByTestId('convert-undecided').click();
         await bulk.locator('[data-tier="A賞"]').check();
         await bulk.getByTestId('bulk-named-card').first().waitFor();
         await settle(page);
-        await page.screenshot({ path: `${SHOTS}/desktop-prizes-bulk-named.png` });
+        await screenshot(page, `desktop-prizes-bulk-named.png`);
         await expectNoSeriousAxeViolations(page, 'desktop bulk conversion by tier');
 
         expect(problems).toEqual([]);

@@ -3,10 +3,9 @@
 // animation frame) and the test reads the accessibility tree again and again. No tier name, count or
 // headline exists anywhere outside a card that has turned; the result page is not rendered until the
 // reveal ends; the cards turn in draw order with the best one last; スキップ lands on the full result.
-// axe at 390 px on the reveal and the result; screenshots go to test-results/screenshots for a look.
+// axe at 390 px on the reveal and the result; screenshots (TEST_SCREENSHOTS) for a look.
 // Coins are granted through the wallet module on the shop's database, which needs PostgreSQL.
 import { TEST_RULES } from '#tests/fixtures';
-import fs from 'node:fs';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
@@ -16,6 +15,8 @@ import {
   expectNoSeriousAxeViolations,
   waitForHydration,
   signUpInBrowser,
+  screenshot,
+  withClockStepping,
 } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { gachaTiers, users } from '#db/schema';
@@ -26,12 +27,10 @@ import { testShop } from '#tests/test-shop';
 const shop = useBrowser();
 const databaseUrl = testShop().databaseUrl;
 const PACK = { genre: 'pokemon', id: 'stellar-pokemon-003' };
-const SHOTS = 'test-results/screenshots';
 let handle: DatabaseHandle | undefined;
 
 beforeAll(async () => {
   if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
-  fs.mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
   await handle?.close();
@@ -138,25 +137,6 @@ async function installRecorder(page: Page, tierLabels: string[]) {
   }, tierLabels);
 }
 
-/**
- * Runs a page task (axe queues its work on setTimeout) while the page's paused clock is stepped 5 ms at
- * a time, at most one second in all (as the multi-draw journey does).
- */
-async function withClockStepping(page: Page, task: Promise<void>) {
-  let settled = false;
-  const outcome = task.then(
-    () => null,
-    (error: unknown) => error,
-  );
-  void outcome.then(() => (settled = true));
-  for (let stepped = 0; !settled; stepped += 5) {
-    expect(stepped, 'the page task did not finish within one second of its clock').toBeLessThan(1_000);
-    await page.clock.runFor(5);
-  }
-  const error = await outcome;
-  if (error) throw error;
-}
-
 const readRecord = (page: Page) => page.evaluate(() => (window as unknown as { revealRecord: Record }).revealRecord);
 
 /**
@@ -242,13 +222,13 @@ describe('the reveal keeps its secret on a phone', () => {
           const turned = await page.locator('li[data-turned]').count();
           if (!midShot && turned >= 3 && turned < 10) {
             midShot = true;
-            await page.screenshot({ path: `${SHOTS}/phone-reveal-10-mid.png` });
+            await screenshot(page, `phone-reveal-10-mid.png`);
           }
           return (await page.locator('[data-reveal-phase="landed"]').count()) > 0;
         });
         expect(reads10).toBeGreaterThan(0);
         await page.locator('[data-reveal-phase="landed"]').waitFor({ timeout: 20_000 });
-        await page.screenshot({ path: `${SHOTS}/phone-reveal-10-landed.png` });
+        await screenshot(page, `phone-reveal-10-landed.png`);
         const record10 = await readRecord(page);
         expect(record10.violations).toEqual([]);
         expect(record10.samples).toBeGreaterThan(10);
@@ -295,7 +275,7 @@ describe('the reveal keeps its secret on a phone', () => {
           return { shown, loaded: load ? load.responseEnd <= at : 'never fetched' };
         }, record1.landingAt!);
         expect(art1).toEqual({ shown: expect.stringContaining('/_img?') as string, loaded: true });
-        await page.screenshot({ path: `${SHOTS}/phone-reveal-1-landed.png` });
+        await screenshot(page, `phone-reveal-1-landed.png`);
         await expectNoSeriousAxeViolations(page, 'phone 1回 reveal, landed');
         await reveal.getByRole('button', { name: '結果を見る' }).click();
         await reveal.waitFor({ state: 'detached' });
@@ -323,7 +303,7 @@ describe('the reveal keeps its secret on a phone', () => {
           const turned = await page.locator('li[data-turned]').count();
           if (!shot100 && turned >= 20) {
             shot100 = true;
-            await page.screenshot({ path: `${SHOTS}/phone-reveal-100-mid.png` });
+            await screenshot(page, `phone-reveal-100-mid.png`);
             await withClockStepping(
               page,
               expectNoSeriousAxeViolations(page, 'phone 100連 reveal, turning', { settle: false }),
@@ -357,7 +337,7 @@ describe('the reveal keeps its secret on a phone', () => {
         expect(await page.getByTestId('tier-counts').textContent()).toContain(best100.tierLabel);
         expect(await page.locator('#result-title').textContent()).toContain('獲得！（100件の結果）');
         await page.mouse.move(0, 0);
-        await page.screenshot({ path: `${SHOTS}/phone-reveal-100-result.png` });
+        await screenshot(page, `phone-reveal-100-result.png`);
         await expectNoSeriousAxeViolations(page, 'phone 100連 result after スキップ');
         expect(await checkInvariants(db)).toEqual([]);
         expect(problems).toEqual([]);
@@ -395,10 +375,10 @@ describe('the reveal keeps its secret on a phone', () => {
         await page.locator('[data-reveal-phase="landed"]').waitFor();
         expect(await page.locator('li[data-turned]').count()).toBe(10);
         expect((await readRecord(page)).violations).toEqual([]);
-        await page.screenshot({ path: `${SHOTS}/phone-reveal-10-reduced-motion.png` });
+        await screenshot(page, `phone-reveal-10-reduced-motion.png`);
         await expectNoSeriousAxeViolations(page, 'phone 10連 reveal, reduced motion');
         await page.setViewportSize({ width: 1280, height: 860 });
-        await page.screenshot({ path: `${SHOTS}/desktop-reveal-10-reduced-motion.png` });
+        await screenshot(page, `desktop-reveal-10-reduced-motion.png`);
         await reveal.getByRole('button', { name: '結果を見る' }).click();
         await page.getByTestId('result-summary').waitFor();
         expect((await readRecord(page)).violations).toEqual([]);

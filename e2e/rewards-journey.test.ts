@@ -15,13 +15,13 @@ import {
   expectNoSeriousAxeViolations,
   signUpInBrowser,
   waitForHydration,
+  screenshot,
 } from './support/browser';
 import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
 const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
-const shots = process.env.REWARDS_SCREENSHOTS;
 
 beforeAll(async () => {
   if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
@@ -59,14 +59,14 @@ describe('rewards at phone size', () => {
       expect(await sheet.getByRole('heading', { name: 'ログインボーナス' }).count()).toBe(1);
       expect(await sheet.getByRole('list', { name: '連続ログインのスタンプ' }).getByRole('listitem').count()).toBe(7);
       await expectNoSeriousAxeViolations(page, 'phone / with the login bonus sheet');
-      if (shots) await page.screenshot({ path: `${shots}/login-bonus-sheet.png` });
+      await screenshot(page, `login-bonus-sheet.png`);
       await sheet.getByRole('button', { name: /10コインを受け取る/ }).click();
       await expect
         .poll(() => sheet.getByRole('status').textContent())
         .toBe('ログインボーナス 10コインを受け取りました（連続1日目）。');
       // The header's balance follows the claim (the page's data is reloaded after it).
       await expect.poll(() => page.getByTestId('header-coins-total').textContent()).toBe('10');
-      if (shots) await page.screenshot({ path: `${shots}/login-bonus-sheet-claimed.png` });
+      await screenshot(page, `login-bonus-sheet-claimed.png`);
       await sheet.getByRole('button', { name: '閉じる' }).click();
       await sheet.waitFor({ state: 'detached' });
       // Offered once a day: the next page opens without it.
@@ -107,7 +107,7 @@ describe('rewards at phone size', () => {
       await expect.poll(() => bar.textContent()).toContain('3件');
       expect(await bar.textContent()).toContain('合計 270コイン（無償コイン）');
       await expectNoSeriousAxeViolations(page, 'phone /myinbox/idvs with すべて受け取る');
-      if (shots) await page.screenshot({ path: `${shots}/mailbox-claim-all.png` });
+      await screenshot(page, `mailbox-claim-all.png`);
       const total = page.getByTestId('header-coins-total');
       const before = Number((await total.textContent())!.replaceAll(',', ''));
       // A double tap: the button is busy after the first, and the second claim would find nothing anyway.
@@ -119,7 +119,7 @@ describe('rewards at phone size', () => {
       expect(await page.getByTestId('claim-all-button').count()).toBe(0);
       expect(await page.getByText('受取済').count()).toBe(3);
       await expectNoSeriousAxeViolations(page, 'phone /myinbox/idvs after すべて受け取る');
-      if (shots) await page.screenshot({ path: `${shots}/mailbox-claim-all-done.png` });
+      await screenshot(page, `mailbox-claim-all-done.png`);
 
       // The farm from マイページ's menu, in the normal layout.
       await page.goto('/mypage');
@@ -135,7 +135,7 @@ describe('rewards at phone size', () => {
       expect(await tabs.getByRole('link', { name: 'マイページ' }).getAttribute('aria-current')).toBe('page');
       await page.getByTestId('header-mail-bell').waitFor();
       await expectNoSeriousAxeViolations(page, 'phone /app/farm in the default layout');
-      if (shots) await page.screenshot({ path: `${shots}/farm-default-layout.png`, fullPage: true });
+      await screenshot(page, `farm-default-layout.png`, { fullPage: true });
       const plot = () => page.getByRole('button', { name: /^畑1：/ });
       await plot().click();
       await page.getByRole('button', { name: /ラディッシュを植える/ }).click();
@@ -157,7 +157,7 @@ describe('rewards at phone size', () => {
       await nudge.waitFor();
       expect(await nudge.textContent()).toContain('ファームで1つ収穫できます');
       await expectNoSeriousAxeViolations(page, 'phone / with the ripe crop nudge');
-      if (shots) await page.screenshot({ path: `${shots}/home-ripe-nudge.png` });
+      await screenshot(page, `home-ripe-nudge.png`);
       await nudge.click();
       await page.waitForURL((url) => url.pathname === '/app/farm');
       expect(problems).toEqual([]);

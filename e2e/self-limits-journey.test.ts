@@ -2,7 +2,13 @@
 // once on the pack's confirmation sheet in its own words; then a one-month self-exclusion, asked first on a
 // sheet that says it cannot be lifted, after which the pack page says until when. axe finds nothing serious.
 import { describe, it, expect } from 'vitest';
-import { useBrowser, openSignedInPhone, expectNoSeriousAxeViolations, waitForHydration } from './support/browser';
+import {
+  useBrowser,
+  openSignedInPhone,
+  expectNoSeriousAxeViolations,
+  waitForHydration,
+  screenshot,
+} from './support/browser';
 
 const shop = useBrowser();
 const PACK = 'stellar-pokemon-003';
@@ -40,8 +46,7 @@ describe('self-limits at phone size', () => {
       expect(await dialog.getByTestId('self-limit-block').textContent()).toContain(
         '今月のガチャ消費上限（0コイン）に達しています（残り 0コイン）。',
       );
-      if (process.env.LIMITS_SCREENSHOT)
-        await page.screenshot({ path: process.env.LIMITS_SCREENSHOT.replace('.png', '-pack.png') });
+      await screenshot(page, 'phone-self-limits-pack.png');
       expect(await dialog.getByTestId('confirm-draw').count()).toBe(0);
       expect(await dialog.getByTestId('buy-coins').count()).toBe(0);
       await expectNoSeriousAxeViolations(page, 'phone pack confirmation over the draw-spend limit');
@@ -55,7 +60,7 @@ describe('self-limits at phone size', () => {
       await sheet.waitFor();
       expect(await sheet.textContent()).toMatch(/この期間は解除も短縮もできません。/);
       await expectNoSeriousAxeViolations(page, 'phone self-exclusion confirmation');
-      if (process.env.LIMITS_SCREENSHOT) await page.screenshot({ path: process.env.LIMITS_SCREENSHOT, fullPage: true });
+      await screenshot(page, 'phone-self-limits.png', { fullPage: true });
       await sheet.getByTestId('exclusion-confirm').click();
       await expect
         .poll(() => page.getByRole('status').first().textContent())

@@ -5,7 +5,6 @@
 // tracking link; the desk marks it 配達完了 and the member sees that too. axe on every screen.
 // Coins, the phone and the staff role are set beside the running shop (PostgreSQL only).
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import { scaledTimeout } from '#tests/settings';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -16,6 +15,7 @@ import {
   waitForHydration,
   signUpInBrowser,
   setUpStaffTotp,
+  screenshot,
 } from './support/browser';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { users } from '#db/schema';
@@ -29,11 +29,8 @@ import { testShop } from '#tests/test-shop';
 const shop = useBrowser();
 const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
-/** Screenshots for a person to look at (the multi-draw journey's folder). */
-const SHOTS = 'test-results/screenshots';
 
 beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
   if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
@@ -95,7 +92,7 @@ describe('a won card shipped and followed', () => {
         await member.page.getByRole('button', { name: '確認へ進む' }).click();
         await member.page.getByText('発送予定日').first().waitFor();
         await expectNoSeriousAxeViolations(member.page, 'shipping confirmation');
-        await member.page.screenshot({ path: `${SHOTS}/phone-shipping-confirm.png`, fullPage: true });
+        await screenshot(member.page, `phone-shipping-confirm.png`, { fullPage: true });
         await member.page.getByRole('button', { name: '発送を申し込む' }).click();
         await member.page.waitForURL(/\/mypage\/shipping\/[0-9a-f-]{36}/);
         await member.page.getByText('発送のお申し込みを受け付けました').waitFor();
@@ -131,7 +128,7 @@ describe('a won card shipped and followed', () => {
         await desk.page.getByRole('checkbox', { name: `依頼 ${requestId.slice(0, 8)} を選ぶ` }).check();
         await desk.page.getByText('1件を選択中').waitFor();
         await expectNoSeriousAxeViolations(desk.page, 'desk queue');
-        await desk.page.screenshot({ path: `${SHOTS}/desktop-desk-queue.png`, fullPage: true });
+        await screenshot(desk.page, `desktop-desk-queue.png`, { fullPage: true });
         await desk.page.getByRole('button', { name: '発送準備中にする' }).click();
         await desk.page.getByText('1件を「発送準備中」にしました').waitFor();
         // The pick list and packing slip open in a new tab for the printer.
@@ -142,7 +139,7 @@ describe('a won card shipped and followed', () => {
         await printed.getByRole('heading', { name: /ピッキングリスト（1件・2枚）/ }).waitFor();
         await printed.getByRole('region', { name: '納品書 #1' }).getByText('山田 太郎 様').waitFor();
         await expectNoSeriousAxeViolations(printed, 'pick list');
-        await printed.screenshot({ path: `${SHOTS}/desktop-desk-batch.png`, fullPage: true });
+        await screenshot(printed, `desktop-desk-batch.png`, { fullPage: true });
         await printed.close();
 
         // ── The request from the queue.
@@ -161,7 +158,7 @@ describe('a won card shipped and followed', () => {
         await desk.page.getByRole('button', { name: '入庫する' }).click();
         await desk.page.getByText('「代わりのホロカード」を1枚入庫しました').waitFor();
         await expectNoSeriousAxeViolations(desk.page, 'stock');
-        await desk.page.screenshot({ path: `${SHOTS}/desktop-stock.png`, fullPage: true });
+        await screenshot(desk.page, `desktop-stock.png`, { fullPage: true });
         await desk.page.goto(`/admin/shipping/${requestId}`);
         await waitForHydration(desk.page);
         await desk.page.getByRole('button', { name: '在庫なし・破損を報告' }).first().click();
@@ -170,7 +167,7 @@ describe('a won card shipped and followed', () => {
         const offered = await sheet.locator('option', { hasText: '代わりのホロカード' }).getAttribute('value');
         await sheet.getByLabel('代わりのカード').selectOption(offered!);
         await expectNoSeriousAxeViolations(desk.page, 'missing card sheet');
-        await desk.page.screenshot({ path: `${SHOTS}/desktop-missing-card.png` });
+        await screenshot(desk.page, `desktop-missing-card.png`);
         await sheet.getByRole('button', { name: '記録して会員に知らせる' }).click();
         await desk.page.getByText('代わりに「代わりのホロカード」を送ります').waitFor();
         await desk.page.getByText(/代わりに送るカード: 代わりのホロカード/).waitFor();
@@ -184,7 +181,7 @@ describe('a won card shipped and followed', () => {
         await desk.page.getByRole('button', { name: '発送済みにする' }).click();
         await desk.page.getByText('「発送済み」にしました').waitFor();
         await expectNoSeriousAxeViolations(desk.page, 'desk request');
-        await desk.page.screenshot({ path: `${SHOTS}/desktop-desk-request.png`, fullPage: true });
+        await screenshot(desk.page, `desktop-desk-request.png`, { fullPage: true });
 
         // ── The member sees the carrier's tracking link.
         await member.page.reload();
@@ -200,7 +197,7 @@ describe('a won card shipped and followed', () => {
         // The request's own "accepted" line was news once; now the status speaks.
         expect(await member.page.getByText('発送のお申し込みを受け付けました').count()).toBe(0);
         await expectNoSeriousAxeViolations(member.page, 'shipped request');
-        await member.page.screenshot({ path: `${SHOTS}/phone-shipping-shipped.png`, fullPage: true });
+        await screenshot(member.page, `phone-shipping-shipped.png`, { fullPage: true });
 
         // ── Delivered, and the member sees it.
         await desk.page.getByRole('button', { name: '配達完了にする' }).click();

@@ -6,7 +6,6 @@
 // request. 「保管中をすべて選ぶ」 then chooses the kept cards. axe on every screen, screenshots to look at.
 // Coins come from the admin command beside the running shop (PostgreSQL only).
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { scaledTimeout } from '#tests/settings';
@@ -22,16 +21,15 @@ import {
   expectNoSeriousAxeViolations,
   waitForHydration,
   signUpInBrowser,
+  screenshot,
 } from './support/browser';
 import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
 const databaseUrl = testShop().databaseUrl;
 let handle: DatabaseHandle | undefined;
-const SHOTS = 'test-results/screenshots';
 
 beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
   if (databaseUrl) handle = await openDatabase({ databaseUrl, dataDir: testShop().dataDir, poolSize: 2 });
 });
 afterAll(async () => {
@@ -126,7 +124,7 @@ describe('shipping without detours', () => {
         const cardsBox = await page.getByText('発送するカード', { exact: true }).boundingBox();
         expect(neededBox!.y).toBeLessThan(cardsBox!.y);
         await expectNoSeriousAxeViolations(page, 'shipping choice, nothing ready');
-        await page.screenshot({ path: `${SHOTS}/phone-shipping-prerequisites.png`, fullPage: true });
+        await screenshot(page, `phone-shipping-prerequisites.png`, { fullPage: true });
 
         // ── "Ship these two": a tap on each.
         await tap(box(first));
@@ -150,7 +148,7 @@ describe('shipping without detours', () => {
         const mobile = `0905${String(Date.now()).slice(-7)}`;
         await addressSheet.getByLabel('電話番号').fill(mobile);
         await expectNoSeriousAxeViolations(page, 'address sheet');
-        await page.screenshot({ path: `${SHOTS}/phone-shipping-address-sheet.png` });
+        await screenshot(page, `phone-shipping-address-sheet.png`);
         await tap(addressSheet.getByRole('button', { name: 'この住所を登録する' }));
 
         // ── The phone comes next by itself, with the address's number already in.
@@ -163,7 +161,7 @@ describe('shipping without detours', () => {
         await codeField.waitFor();
         await codeField.fill(await smsCodeTo(`+81${mobile.slice(1)}`));
         await expectNoSeriousAxeViolations(page, 'phone sheet');
-        await page.screenshot({ path: `${SHOTS}/phone-shipping-phone-sheet.png` });
+        await screenshot(page, `phone-shipping-phone-sheet.png`);
         await tap(phoneSheet.getByRole('button', { name: '認証する' }));
 
         // ── Back on the page, ready, with the same two cards chosen.
@@ -175,7 +173,7 @@ describe('shipping without detours', () => {
         expect(await page.locator('input[name=prize]:checked').count()).toBe(2);
         await page.getByText('早送 花子 様').waitFor();
         await expectNoSeriousAxeViolations(page, 'shipping choice, ready');
-        await page.screenshot({ path: `${SHOTS}/phone-shipping-ready.png`, fullPage: true });
+        await screenshot(page, `phone-shipping-ready.png`, { fullPage: true });
 
         // ── Confirm and request.
         await tap(page.getByRole('button', { name: '確認へ進む' }));
@@ -200,7 +198,7 @@ describe('shipping without detours', () => {
         await page.goto('/mypage/shipping/new?sheet=address');
         await page.getByRole('dialog', { name: 'お届け先を登録' }).waitFor();
         await expectNoSeriousAxeViolations(page, 'desktop address sheet');
-        await page.screenshot({ path: `${SHOTS}/desktop-shipping-address-sheet.png` });
+        await screenshot(page, `desktop-shipping-address-sheet.png`);
 
         expect(problems).toEqual([]);
       } finally {

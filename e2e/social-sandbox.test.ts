@@ -2,7 +2,7 @@
 // X use the local stand-ins the tests use (server/social-standins.ts), as LINE does. A visitor on a
 // phone taps each button, allows on the provider's (stand-in's) page, and is signed in.
 import { describe, it, expect } from 'vitest';
-import { useBrowser, openContext, waitForHydration, expectNoSeriousAxeViolations } from './support/browser';
+import { useBrowser, openContext, waitForHydration, expectNoSeriousAxeViolations, screenshot } from './support/browser';
 
 const shop = useBrowser();
 
@@ -14,7 +14,7 @@ describe('social sign-in on a sandbox shop', () => {
       await waitForHydration(page);
       for (const label of ['Google', 'LINE', 'X（旧Twitter）', 'Facebook', 'GitHub'])
         await page.getByRole('button', { name: `${label}でログイン` }).waitFor();
-      await page.screenshot({ path: 'test-results/social-sandbox-sign-in.png', fullPage: true }).catch(() => undefined);
+      await screenshot(page, 'social-sandbox-sign-in.png', { fullPage: true });
       await expectNoSeriousAxeViolations(page, 'sign-in with every provider (phone)');
     } finally {
       await context.close();

@@ -2,7 +2,8 @@
 // with axe-core for accessibility checks.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect, beforeAll, afterAll } from 'vitest';
 import { createOTP } from '@better-auth/utils/otp';
 import { base32 } from '@better-auth/utils/base32';
@@ -80,6 +81,27 @@ export async function openContext(
   return { context, page, problems };
 }
 
+/**
+ * Where the journeys' screenshots go: TEST_SCREENSHOTS names a folder (or is 1 for
+ * test-results/screenshots). Unset, as in `npm test` and CI, none are taken: they are for a person to
+ * look at, no test reads them, and a full-page phone picture costs a second of both cores.
+ */
+export const SCREENSHOTS_DIR = ((value) =>
+  !value || value === '0' ? undefined : value === '1' ? 'test-results/screenshots' : value)(
+  process.env.TEST_SCREENSHOTS,
+);
+
+/**
+ * A screenshot for a person to look at, when TEST_SCREENSHOTS is set (see SCREENSHOTS_DIR).
+ * @example await screenshot(page, 'phone-10-result.png', { fullPage: true })
+ */
+export async function screenshot(target: Page | Locator, name: string, options: { fullPage?: boolean } = {}) {
+  if (!SCREENSHOTS_DIR) return;
+  fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  const file = path.join(SCREENSHOTS_DIR, name);
+  await ('goto' in target ? target.screenshot({ path: file, ...options }) : target.screenshot({ path: file }));
+}
+
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Finite CSS animations and transitions still running in the page (an endless spinner does not count). */
@@ -96,34 +118,69 @@ const runningAnimations = (page: Page) =>
  * Runs axe-core in the page (evaluated, so our CSP does not need loosening) and fails on serious or critical
  * violations. It first lets the page's finite animations end (polled on the test's own clock, a few seconds at
  * most): a colour caught mid-fade is not the colour a member reads. A check that must see a moment inside an
- * animation (its page clock paused) passes `{ settle: false }`.
+ * animation (its page clock paused, stepped while axe runs) passes `{ settle: false }`: for the check's
+ * length every CSS animation and transition jumps to its end (a constructed style sheet, which the CSP
+ * allows), so a card the stepped clock turns while axe reads the page is read as it lands, not mid-turn.
  */
 export async function expectNoSeriousAxeViolations(page: Page, label: string, options: { settle?: boolean } = {}) {
   if (options.settle !== false)
     for (let polls = 0; polls < 50 && (await runningAnimations(page)) > 0; polls++)
       await new Promise((resolve) => setTimeout(resolve, 100));
-  const violations = (await page.evaluate(async (source) => {
-    new Function(source)();
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            ctx: Document,
-            options: object,
-          ): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
-        };
+  const violations = (await page.evaluate(
+    async ({ source, settled }) => {
+      new Function(source)();
+      const axe = (
+        window as unknown as {
+          axe: {
+            run(
+              ctx: Document,
+              options: object,
+            ): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+          };
+        }
+      ).axe;
+      const ends = new CSSStyleSheet();
+      if (!settled) {
+        ends.replaceSync(
+          '*,*::before,*::after{animation-duration:0s!important;animation-delay:0s!important;transition-duration:0s!important;transition-delay:0s!important}',
+        );
+        document.adoptedStyleSheets = [...document.adoptedStyleSheets, ends];
       }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
-    }));
-  }, axeSource)) as { id: string; impact: string; help: string; targets: string[] }[];
+      try {
+        const result = await axe.run(document, { resultTypes: ['violations'] });
+        return result.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          help: v.help,
+          targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+        }));
+      } finally {
+        document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== ends);
+      }
+    },
+    { source: axeSource, settled: options.settle !== false },
+  )) as { id: string; impact: string; help: string; targets: string[] }[];
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious, `${label}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
+}
+
+/**
+ * Runs a page task (axe queues its work on setTimeout) while the page's paused clock is stepped 5 ms at
+ * a time, at most one second in all: the task's own timers fire, a reveal's landing seconds away does not.
+ */
+export async function withClockStepping(page: Page, task: Promise<void>) {
+  let settled = false;
+  const outcome = task.then(
+    () => null,
+    (error: unknown) => error,
+  );
+  void outcome.then(() => (settled = true));
+  for (let stepped = 0; !settled; stepped += 5) {
+    expect(stepped, 'the page task did not finish within one second of its clock').toBeLessThan(1_000);
+    await page.clock.runFor(5);
+  }
+  const error = await outcome;
+  if (error) throw error;
 }
 
 /**

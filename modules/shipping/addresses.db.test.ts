@@ -227,7 +227,12 @@ describe('sealing at rest', () => {
     expect(typeof row!.is_default).toBe('boolean');
     const envelope = String(row!.sealed);
     expect(envelope).toMatch(/^a1\.k1(\.[A-Za-z0-9_-]+)+$/);
-    const envelopeBytes = Buffer.concat(envelope.split('.').slice(2).map((part) => Buffer.from(part, 'base64url')));
+    const envelopeBytes = Buffer.concat(
+      envelope
+        .split('.')
+        .slice(2)
+        .map((part) => Buffer.from(part, 'base64url')),
+    );
     for (const plain of [
       '暗号',
       'アンゴウ',

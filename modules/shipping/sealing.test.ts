@@ -29,9 +29,13 @@ describe('sealJson and openJson', () => {
     expect(openJson([k1], sealed, place)).toEqual(address);
     // Base64 shows short digit runs such as '090' by chance, so the plain text is looked for in the
     // decoded bytes (and the text, for pieces long enough not to turn up by chance).
-    const bytes = Buffer.concat(sealed.split('.').slice(2).map((part) => Buffer.from(part, 'base64url')));
-    for (const plain of ['山田', '1000001', '090-1234'])
-      expect(bytes.includes(Buffer.from(plain, 'utf8'))).toBe(false);
+    const bytes = Buffer.concat(
+      sealed
+        .split('.')
+        .slice(2)
+        .map((part) => Buffer.from(part, 'base64url')),
+    );
+    for (const plain of ['山田', '1000001', '090-1234']) expect(bytes.includes(Buffer.from(plain, 'utf8'))).toBe(false);
     for (const plain of ['山田', '1000001', Buffer.from('山田').toString('base64')])
       expect(sealed).not.toContain(plain);
     // A fresh IV each time: the same address never seals to the same text.
