@@ -67,6 +67,8 @@ describe('the winners feed and the draw history on a phone', () => {
         await feed.waitFor();
         await expectNoSeriousAxeViolations(page, 'phone / with the winners feed');
 
+        // The feed is live once its stream has opened (a win before that is in the next page's list).
+        await page.locator('[data-testid=winners-feed][data-live=on]').waitFor();
         // The member draws the whole pack (from the API, as the app would): the S賞 and the ラストワン賞.
         const session = (await context.cookies()).find((c) => c.name.endsWith('session_token'));
         const drawn = await fetch(`${shop.baseURL}/api/v1/gachas/${pack}/draws`, {

@@ -62,7 +62,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const feed = useWinners(loaderData.wins, loaderData.renderedAt);
-  useShopWinsStream((entry) => feed.add(entry, true));
+  const winsStream = useShopWinsStream((entry) => feed.add(entry, true));
   return (
     <Container className="flex flex-col gap-4">
       {loaderData.notice ? (
@@ -106,7 +106,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       ) : (
         <EmptyState title="販売中のオリパはありません">新しいオリパの公開をお待ちください。</EmptyState>
       )}
-      <WinnersFeed entries={feed.entries} now={feed.now} announcement={feed.announcement} withPack />
+      <WinnersFeed
+        entries={feed.entries}
+        now={feed.now}
+        announcement={feed.announcement}
+        withPack
+        live={winsStream.live}
+      />
       {loaderData.notices.length > 0 ? <NoticeList notices={loaderData.notices} /> : null}
     </Container>
   );

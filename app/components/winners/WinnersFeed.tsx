@@ -44,18 +44,23 @@ export function useWinners(initial: WinnerFeedEntry[], renderedAt: string) {
  * The shop-wide stream of the home page: GET /api/v1/winners/events (the browser reconnects by itself).
  * @example useShopWinsStream((entry) => feed.add(entry, true))
  */
-export function useShopWinsStream(onWin: (entry: WinnerFeedEntry) => void) {
+export function useShopWinsStream(onWin: (entry: WinnerFeedEntry) => void): { live: boolean } {
   const handler = useRef(onWin);
   handler.current = onWin;
+  // True once the stream has opened (its first event): from then on every new win arrives here.
+  const [live, setLive] = useState(false);
   useEffect(() => {
     if (typeof EventSource === 'undefined') return;
     const source = new EventSource('/api/v1/winners/events');
+    source.addEventListener('ready', () => setLive(true));
+    source.addEventListener('error', () => setLive(false));
     source.addEventListener('win', (event) => {
       const entry = winOf(event);
       if (entry) handler.current(entry);
     });
     return () => source.close();
   }, []);
+  return { live };
 }
 
 export function WinnersFeed({
@@ -63,6 +68,7 @@ export function WinnersFeed({
   now,
   announcement,
   withPack,
+  live,
   id = 'winners',
 }: {
   entries: WinnerFeedEntry[];
@@ -70,11 +76,18 @@ export function WinnersFeed({
   announcement: string;
   /** The home page names each pack (linked); a pack's own page does not. */
   withPack: boolean;
+  /** Whether the live stream is open (useShopWinsStream), shown as data-live for whoever watches the page. */
+  live?: boolean;
   id?: string;
 }) {
   const rows = collapseWins(entries, FEED_ROWS);
   return (
-    <section aria-labelledby={id} className="flex flex-col gap-2" data-testid="winners-feed">
+    <section
+      aria-labelledby={id}
+      className="flex flex-col gap-2"
+      data-testid="winners-feed"
+      data-live={live === undefined ? undefined : live ? 'on' : 'off'}
+    >
       <h2 id={id} className="text-lg font-black">
         みんなの当選履歴
       </h2>
