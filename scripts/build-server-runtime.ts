@@ -22,7 +22,7 @@ const result = await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   packages: 'external',
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',

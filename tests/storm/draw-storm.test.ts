@@ -241,7 +241,7 @@ async function expectStormAnswers(calls: DrawCall[], replies: DrawReply[]) {
   expect(mismatched.slice(0, 10), `${mismatched.length} draws do not match the database`).toEqual([]);
 }
 
-describe.sequential(`draw storm over HTTP, two server instances${skipped}`, () => {
+describe(`draw storm over HTTP, two server instances${skipped}`, () => {
   beforeAll(async () => {
     if (!onPostgres) return;
     roles = await withShopRoles(database.databaseUrl!, 'storm');
