@@ -10,6 +10,7 @@ import type { ShopServices } from './services';
 import { securityHeaders, crossSiteRequestGuard, clientAddress, hasForwardingHeaders, isLoopback } from './security';
 import { apiError, unexpectedErrorAnswer, BUSY_RETRY_AFTER_SECONDS } from './api-error';
 import { isDatabaseUnavailable } from '#db/unavailable';
+import { catalogueDbFor, markWrites } from './read-routing';
 import { shopRequestContext, type SessionMember } from './context';
 import { AUTH_ADMIN_ENDPOINTS, AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, CLIENT_IP_HEADER } from '#modules/identity/server';
 import { isNoindexPath } from '#modules/kernel/navigation';
@@ -126,6 +127,7 @@ function useRequestBasics(app: Hono<Env>, services: ShopServices) {
   app.use(securityHeaders(config, services.payments?.pageSources));
   app.use(clientAddress(config));
   app.use(crossSiteRequestGuard(config));
+  app.use(markWrites(services.reads));
   // Inside the security headers, so they reach the error body that replaces an empty one.
   app.use(emptyErrorsAsJson());
 }
@@ -224,6 +226,7 @@ function pageRenderer(services: ShopServices, handleDocument: ReturnType<typeof 
       nonce: c.get('secureHeadersNonce') ?? '',
       member,
       services,
+      catalogue: catalogueDbFor(c, services.reads, services.db),
       busy,
       faults,
     });
@@ -272,6 +275,8 @@ function mountApi(app: Hono<Env>, services: ShopServices) {
         // The content source (decision 039): stale means Prismic is unreachable and pages come from the
         // last good copy. Not "down": the shop keeps serving.
         content: contentOf(services).health(),
+        // The read replica's lag and whether the catalogue reads it now (decision 075); null without one.
+        replica: services.reads?.replica() ?? null,
       },
       databaseUp ? 200 : 503,
       databaseUp

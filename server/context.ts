@@ -6,6 +6,7 @@
 // must share them.
 import { createContext, type RouterContext } from 'react-router';
 import type { ShopServices } from './services';
+import type { Database } from '#db/client';
 
 import type { SessionMember } from '#modules/identity/server';
 
@@ -18,6 +19,11 @@ export interface ShopRequest {
   member: SessionMember | null;
   services: ShopServices;
   /**
+   * The database the catalogue's reads use in this request: a replica when it is close and holds this
+   * browser's last write, else the primary (decision 075). Read it through `catalogueDb(shop)`.
+   */
+  catalogue?: Database;
+  /**
    * Set by the server when this render can only be the busy page (the database is away, decision 054):
    * the root guard answers 503 at once and nothing reads the database.
    */
@@ -29,6 +35,13 @@ export interface ShopRequest {
 const registry = globalThis as typeof globalThis & { __oripaShopRequestContext?: RouterContext<ShopRequest> };
 export const shopRequestContext: RouterContext<ShopRequest> = (registry.__oripaShopRequestContext ??=
   createContext<ShopRequest>());
+
+/**
+ * The database for reads that may lag a moment (the catalogue, rankings, reveal files): the request's
+ * replica choice, or the primary. Never for a member's own data or anything a write depends on.
+ * @example const packs = await listGachas(catalogueDb(shop), { sort })
+ */
+export const catalogueDb = (shop: ShopRequest): Database => shop.catalogue ?? shop.services.db;
 
 // What the page controllers call on the server, by concern (each file says why it lives there).
 export type { ShopServices } from './services';

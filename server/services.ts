@@ -12,11 +12,14 @@ import type { ContentSource } from '#modules/content';
 
 import type { PageCache } from './page-cache';
 import type { MemoryTrimmer } from './memory-trim';
+import type { ReadRouting } from './read-routing';
 
 export interface ShopServices {
   config: ShopConfig;
   database: DatabaseHandle;
   db: Database;
+  /** Where the reads that may lag go (a replica when one is configured and close: decision 075); absent means the primary. */
+  reads?: ReadRouting;
   auth: ShopAuth;
   logger: Logger;
   buildId: string;

@@ -3,7 +3,7 @@
 // (issue 17: statements per page render, bench/budgets/page-statements.json).
 import { listGenres } from '#modules/gacha';
 import { getBalance } from '#modules/wallet';
-import type { ShopRequest } from '#server/context';
+import { catalogueDb, type ShopRequest } from '#server/context';
 
 const reads = new WeakMap<ShopRequest, Map<string, Promise<unknown>>>();
 
@@ -19,7 +19,7 @@ function once<T>(shop: ShopRequest, key: string, read: () => Promise<T>): Promis
 }
 
 /** The shown genres, read once per request. @example const genres = await genresOf(shop) */
-export const genresOf = (shop: ShopRequest) => once(shop, 'genres', () => listGenres(shop.services.db));
+export const genresOf = (shop: ShopRequest) => once(shop, 'genres', () => listGenres(catalogueDb(shop)));
 
 /** The signed-in member's balance, read once per request; null for a visitor. @example await balanceOf(shop) */
 export const balanceOf = (shop: ShopRequest) =>

@@ -1,6 +1,6 @@
 // Home (layout top): banners, sort chips, every pack on sale, and the shop's winners feed (live).
 import type { Route } from './+types/home';
-import { shopRequestContext } from '#server/context';
+import { catalogueDb, shopRequestContext } from '#server/context';
 import { BannerCarousel } from '~/components/BannerCarousel';
 import { SortChips } from '~/components/SortChips';
 import { PackGrid } from '~/components/PackCard';
@@ -25,7 +25,8 @@ const HOME_NOTICES = 3;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
   const services = shop.services;
-  const { db } = services;
+  // Packs and wins may come from a replica that is close (decision 075).
+  const db = catalogueDb(shop);
   const content = contentOf(services);
   const sort = parseGachaSort(new URL(request.url).searchParams.get('sort'));
   const [packs, banners, notices, wins, ripeCrops] = await Promise.all([

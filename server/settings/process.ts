@@ -14,6 +14,9 @@ export const processSettings = declareSettings({
     DATABASE_URL: postgresUrl.optional(),
     /** PostgreSQL: migrate as this URL's role (the owner), serve as DATABASE_URL's (`npm run db:roles`, docs/decisions/010). */
     DATABASE_MIGRATION_URL: postgresUrl.optional(),
+    /** A streaming replica for the reads that may lag (decision 075); unset reads everything from the primary. */
+    DATABASE_REPLICA_URL: postgresUrl.optional(),
+    REPLICA_MAX_LAG_SECONDS: z.coerce.number().min(0.5).max(300).default(5),
     DATA_DIR: z.string().min(1).default('.data'),
     PUBLIC_ORIGIN: z
       .string()
@@ -52,6 +55,18 @@ export const processSettings = declareSettings({
       meaning:
         "PostgreSQL only: run the migrations and the modules' SQL as this URL's role (the owner), while serving as " +
         '`DATABASE_URL`\'s (the shop role); see docs/operators.md "Database roles". Not applicable to the embedded database',
+    },
+    DATABASE_REPLICA_URL: {
+      default: '(unset: every read on the primary)',
+      meaning:
+        'PostgreSQL only: a streaming replica (as the shop role) that the catalogue pages, the rankings and the reveal ' +
+        "files may read while it is close enough; the draw, the wallet, the prize box and a browser's reads after its " +
+        'own write stay on the primary (decision 075)',
+    },
+    REPLICA_MAX_LAG_SECONDS: {
+      meaning:
+        'a replica further behind than this is not read (every read goes to the primary until it catches up); its lag ' +
+        'is in `/api/health`',
     },
     DATA_DIR: {
       meaning:
@@ -99,8 +114,12 @@ export const processSettings = declareSettings({
         '30 days, then the oldest until under the cap',
     },
   },
-  problems: (values) =>
-    values.DATABASE_MIGRATION_URL && !values.DATABASE_URL
+  problems: (values) => [
+    ...(values.DATABASE_MIGRATION_URL && !values.DATABASE_URL
       ? ['DATABASE_MIGRATION_URL: needs DATABASE_URL (the embedded database has no roles)']
-      : [],
+      : []),
+    ...(values.DATABASE_REPLICA_URL && !values.DATABASE_URL
+      ? ['DATABASE_REPLICA_URL: needs DATABASE_URL (a replica follows a PostgreSQL primary)']
+      : []),
+  ],
 });

@@ -7,7 +7,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { rememberGachaOrigin } from '~/lib/analytics';
 import type { Route } from './+types/detail';
-import { shopRequestContext } from '#server/context';
+import { catalogueDb, shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
 import { Container } from '~/components/PageFrame';
 import { notFound } from '~/lib/not-found';
@@ -44,13 +44,22 @@ export const handle = {
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
-  const { db } = shop.services;
+  // The pack, its counts, its feed and its reveal may come from a replica that is close (decision 075); the
+  // member's own reads (balance, drawn lots, limits) come from the primary.
+  const { db: primary } = shop.services;
+  let db = catalogueDb(shop);
   const url = new URL(request.url);
   let pack = await getGachaDetail(db, params.gachaId);
+  // A pack published a moment ago may not be on the replica yet: the primary is asked before a 404.
+  if (!pack && db !== primary) {
+    db = primary;
+    pack = await getGachaDetail(db, params.gachaId);
+  }
   // The pack editor's preview of a draft: exactly this page, for an operator with packs:write only.
   const preview = !pack && url.searchParams.get('preview') === '1';
   if (preview) {
     await requireOperator(shop, request, 'packs:write');
+    db = primary;
     pack = await getGachaDetail(db, params.gachaId, { draft: true });
   }
   if (!pack || pack.genreId !== params.genreId) throw notFound(url.pathname);
@@ -63,7 +72,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         )
       : countUnclaimed(db, pack.id),
     balanceOf(shop),
-    shop.member && pack.perMemberLimit ? memberDrawnLots(db, pack.id, shop.member.id) : Promise.resolve(null),
+    shop.member && pack.perMemberLimit ? memberDrawnLots(primary, pack.id, shop.member.id) : Promise.resolve(null),
     // The member's own limits (decision 035): one primary-key read, more only for a limit that is set.
     selfLimitSummaryOf(shop),
     // This pack's winners feed (a draft's preview has none; a hidden genre's pack lists none).

@@ -1,6 +1,6 @@
 // /gacha/{genreId} (layout top): the genre's packs. Guards redirect-gacha and check-genre-valid run first.
 import type { Route } from './+types/genre';
-import { shopRequestContext } from '#server/context';
+import { catalogueDb, shopRequestContext } from '#server/context';
 import { SortChips } from '~/components/SortChips';
 import { PackGrid } from '~/components/PackCard';
 import { EmptyState, Container } from '~/components/PageFrame';
@@ -17,7 +17,7 @@ export const handle = {
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const shop = context.get(shopRequestContext);
-  const { db } = shop.services;
+  const db = catalogueDb(shop);
   const genre = (await genresOf(shop)).find((g) => g.id === params.genreId);
   if (!genre) throw notFound(new URL(request.url).pathname);
   const sort = parseGachaSort(new URL(request.url).searchParams.get('sort'));

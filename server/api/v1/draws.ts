@@ -9,6 +9,7 @@ import { kiribanProgressSchema } from './catalogue';
 import { gachaIdSchema, getGacha, getRemaining, kiribanProgress } from '#modules/gacha';
 import { isUuid, refuse } from '#modules/kernel';
 import { drawForMember } from '../../draw';
+import { catalogueDbFor } from '../../read-routing';
 
 const gachaId = gachaIdSchema.meta({ description: 'ガチャID' });
 
@@ -264,7 +265,12 @@ const getGachaReveal = defineOperation({
   handler: async ({ services, params, c }) => {
     const pack = await getGacha(services.db, params.gachaId);
     if (!pack) return refuse('GACHA_NOT_FOUND');
-    const reveal = await getPackReveal(services.db, pack.id);
+    // A reveal never changes once written: a close replica may serve it, and the primary is asked when the
+    // replica has not replayed it yet (decision 075).
+    const replica = catalogueDbFor(c, services.reads, services.db);
+    const reveal =
+      (await getPackReveal(replica, pack.id)) ??
+      (replica === services.db ? null : await getPackReveal(services.db, pack.id));
     if (!reveal) return refuse('NOT_REVEALED_YET');
     c.header('Content-Disposition', `attachment; filename="${pack.id}-reveal.json"`);
     return c.json(reveal);
