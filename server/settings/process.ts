@@ -14,6 +14,11 @@ export const processSettings = declareSettings({
     DATABASE_URL: postgresUrl.optional(),
     /** PostgreSQL: migrate as this URL's role (the owner), serve as DATABASE_URL's (`npm run db:roles`, docs/decisions/010). */
     DATABASE_MIGRATION_URL: postgresUrl.optional(),
+    /**
+     * PostgreSQL: LISTEN (live counts, page-cache drops, the outbox nudge) on this URL's connections, which
+     * keep their session; for a DATABASE_URL through a transaction-mode pool (docs/decisions/074).
+     */
+    DATABASE_SESSION_URL: postgresUrl.optional(),
     DATA_DIR: z.string().min(1).default('.data'),
     PUBLIC_ORIGIN: z
       .string()
@@ -52,6 +57,14 @@ export const processSettings = declareSettings({
       meaning:
         "PostgreSQL only: run the migrations and the modules' SQL as this URL's role (the owner), while serving as " +
         '`DATABASE_URL`\'s (the shop role); see docs/operators.md "Database roles". Not applicable to the embedded database',
+    },
+    DATABASE_SESSION_URL: {
+      default: '(unset: listen on `DATABASE_URL`)',
+      meaning:
+        'PostgreSQL only: the connections that LISTEN for live counts, page-cache drops and the outbox nudge, as the ' +
+        'shop role, on a URL whose connections keep their session (the primary itself, or a session-mode pool such as ' +
+        "pgbouncer's `shop_session` in `deploy/`). Needed when `DATABASE_URL` goes through a transaction-mode pool, " +
+        'where a LISTEN never hears anything; see docs/deploy.md (decision 074)',
     },
     DATA_DIR: {
       meaning:
@@ -99,8 +112,12 @@ export const processSettings = declareSettings({
         '30 days, then the oldest until under the cap',
     },
   },
-  problems: (values) =>
-    values.DATABASE_MIGRATION_URL && !values.DATABASE_URL
+  problems: (values) => [
+    ...(values.DATABASE_MIGRATION_URL && !values.DATABASE_URL
       ? ['DATABASE_MIGRATION_URL: needs DATABASE_URL (the embedded database has no roles)']
-      : [],
+      : []),
+    ...(values.DATABASE_SESSION_URL && !values.DATABASE_URL
+      ? ['DATABASE_SESSION_URL: needs DATABASE_URL (the embedded database listens in process)']
+      : []),
+  ],
 });
