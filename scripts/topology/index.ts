@@ -47,14 +47,13 @@ async function up(): Promise<void> {
     const build = spawnSync('npm', ['run', 'build'], { cwd: projectRoot, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('npm run build failed');
   }
-  let topology: Topology | undefined;
   // Ctrl-C during the bring-up stops what has started (startTopology does so for its own failures).
   process.once('SIGINT', () => {
     say('interrupted: stopping what has started');
     void (openTopology(dir)?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
   });
   const started = Date.now();
-  topology = await startTopology({ dir, ports, demoData: !args.includes('--no-demo'), say, stopOnExit: true });
+  const topology = await startTopology({ dir, ports, demoData: !args.includes('--no-demo'), say, stopOnExit: true });
   stopPartsOnExit(false);
   process.removeAllListeners('SIGINT');
   await printStatus(topology);

@@ -32,12 +32,24 @@ import {
   startShopPart,
   createRoles,
 } from './parts';
-import { logOf, postgresLayout, readState, save, seconds, urlsOf, type TopologyState } from './state';
+import {
+  logOf,
+  postgresLayout,
+  primaryServers,
+  readState,
+  save,
+  seconds,
+  shopServers,
+  urlsOf,
+  type TopologyState,
+} from './state';
+import type { BackendServer } from './haproxy';
 import { statusOf, type PartStatus } from './status';
 
 export type { PartStatus } from './status';
 export type { NodeState } from './postgres';
 export type { TopologyPorts } from './layout';
+export type { BackendServer } from './haproxy';
 
 export interface TopologyOptions {
   /** The work folder: created, or emptied when it holds a stopped topology. */
@@ -79,6 +91,8 @@ export interface Topology {
   failover(): Promise<{ from: string; to: string }>;
   /** The data nodes as the monitor sees them. */
   nodeStates(): NodeState[];
+  /** haproxy's view: which instances are in its rotation, which data node it lets through as the primary. */
+  servers(): Promise<{ shop: BackendServer[]; postgres: BackendServer[] }>;
   /** The last lines of a part's log (shop-1, pgbouncer, node1…). */
   logTail(part: string, lines?: number): string;
   /** Stops every part, last started first. */
@@ -168,10 +182,10 @@ function prepareFolder(dir: string): void {
 }
 
 /** The steps, in order: PostgreSQL, its primary address, the roles, pgbouncer, Redis, the shops, haproxy. */
-async function bringUp(state: TopologyState, options: TopologyOptions, say: (line: string) => void) {
+async function bringUp(state: TopologyState, options: TopologyOptions, tell: (line: string) => void) {
   const started = Date.now();
   const layout = postgresLayout(state);
-  const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  const say = (line: string) => tell(`${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${line}`);
   renderDeployment(
     localValues({
       dir: state.dir,
@@ -218,7 +232,7 @@ async function bringUp(state: TopologyState, options: TopologyOptions, say: (lin
     async () => settled(nodeStates(layout), state.ports.nodes.length),
     seconds(state, 60),
   );
-  say(`PostgreSQL: primary ${primaryOf(nodeStates(layout))?.name}, synchronous standby ready (${elapsed()})`);
+  say(`PostgreSQL: primary ${primaryOf(nodeStates(layout))?.name}, its synchronous standby ready`);
 
   await startPrimaryAddress(state);
   await createRoles(state, layout.runAs);
@@ -228,13 +242,15 @@ async function bringUp(state: TopologyState, options: TopologyOptions, say: (lin
   );
   await startRedisPart(state);
 
-  // The jobs instance first: it migrates and loads the demo data; then the others, together.
-  say('shop instance 1 (jobs): migrating and starting');
-  await startShopPart(state, 0);
-  say('shop instances 2 and 3');
-  await Promise.all(state.ports.instances.slice(1).map((_, i) => startShopPart(state, i + 1)));
+  // All at once: their migrations take turns on the migration's lock (the first one migrates, the others
+  // find nothing to do), and one of them loads the demo data.
+  say(
+    `shop instances ${state.ports.instances.map((port) => `127.0.0.1:${port}`).join(', ')} (the first runs the jobs)`,
+  );
+  await Promise.all(state.ports.instances.map((_, index) => startShopPart(state, index)));
+  say(`haproxy on ${state.ports.shop}`);
   await startLoadBalancer(state);
-  say(`up in ${elapsed()}`);
+  say('up');
 }
 
 /** The order everything stops in: the way in first, the database last. */
@@ -293,6 +309,7 @@ function handleOf(state: TopologyState, say: (line: string) => void): Topology {
       return { from, to: to! };
     },
     nodeStates: () => nodeStates(layout()),
+    servers: async () => ({ shop: await shopServers(state), postgres: await primaryServers(state) }),
     logTail: (part, lines = 40) => tail(logOf(state, part), lines),
     async stop() {
       for (const name of STOP_ORDER) {

@@ -98,7 +98,8 @@ function liveCounts(base: string, gachaId: string) {
         const event = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         const data = /^data: (.*)$/m.exec(event)?.[1];
-        if (/^event: remaining$/m.test(event) && data) counts.push((JSON.parse(data) as { remaining: number }).remaining);
+        if (/^event: remaining$/m.test(event) && data)
+          counts.push((JSON.parse(data) as { remaining: number }).remaining);
       }
     }
   })().catch(() => undefined);
@@ -179,7 +180,11 @@ describe.skipIf(missing.length > 0)('the topology: haproxy, three instances, pgb
     await grantPaidCoinsByEmail(owner!.db, member.email, 1_000);
     const streams = topology!.instanceUrls.map((base) => liveCounts(base, PACK));
     try {
-      await until('every stream’s first count', () => streams.every((s) => s.counts[0] === LOTS), scaledTimeout(30_000));
+      await until(
+        'every stream’s first count',
+        () => streams.every((s) => s.counts[0] === LOTS),
+        scaledTimeout(30_000),
+      );
       const key = `topology-draw-${Date.now()}`;
       const draw = await api(`/gachas/${PACK}/draws`, { json: { count: 1 }, key });
       expect(draw.status, `${JSON.stringify(draw.body)}\n${story()}`).toBe(201);
