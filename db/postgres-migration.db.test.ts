@@ -108,7 +108,12 @@ describe('PostgreSQL migration in one transaction', () => {
     const url = await freshDatabase('migration_listen');
     const sessionUrl = new URL(url);
     sessionUrl.searchParams.set('application_name', 'oripa-session-probe');
-    const handle = await openDatabase({ databaseUrl: url, sessionUrl: sessionUrl.toString(), dataDir: '', poolSize: 1 });
+    const handle = await openDatabase({
+      databaseUrl: url,
+      sessionUrl: sessionUrl.toString(),
+      dataDir: '',
+      poolSize: 1,
+    });
     try {
       const heard: string[] = [];
       const stop = await handle.listen('topology_probe', (payload) => heard.push(payload));
