@@ -5,7 +5,8 @@ import { projectRootOf } from './project-root';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
 import * as schema from './schema';
-import { applyModuleSql, MIGRATION_LOCK, type SqlConnection } from './module-sql';
+import { applyModuleSql, type SqlConnection } from './module-sql';
+import { migratePostgres } from './postgres-migration';
 
 export type Schema = typeof schema;
 /** The shape both engines share; module code is written against this and never against an engine. */
@@ -39,15 +40,16 @@ export interface DatabaseHandle {
   engine: 'postgres' | 'pglite';
   /**
    * Applies the SQL migrations in db/migrations, then the modules' SQL (db/module-sql.ts); idempotent.
-   * On PostgreSQL it runs on a connection of its own (as `migrationUrl` when given: the owner role)
-   * under an advisory lock, so instances that start together take turns.
+   * On PostgreSQL it runs on a connection of its own (as `migrationUrl` when given: the owner role), as
+   * one transaction under a transaction-scoped advisory lock, so instances that start together take
+   * turns, and it works through a transaction-pooling pgbouncer too (db/postgres-migration.ts).
    */
   migrate(): Promise<void>;
   /** Answers true when a trivial query succeeds. */
   ping(): Promise<boolean>;
   /**
-   * LISTENs on a channel (PostgreSQL: a dedicated connection that reconnects; PGlite: in process).
-   * Resolves to a function that stops listening.
+   * LISTENs on a channel (PostgreSQL: a dedicated connection that reconnects, to `sessionUrl` when given;
+   * PGlite: in process). Resolves to a function that stops listening.
    */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -63,13 +65,19 @@ export async function openDatabase(options: {
   databaseUrl?: string;
   /** PostgreSQL only: migrate as this URL's role (the owner), serve as databaseUrl's (docs/decisions/010). */
   migrationUrl?: string;
+  /**
+   * PostgreSQL only: LISTEN on this URL, whose connections keep their session (the primary itself, or a
+   * session-mode pool), when `databaseUrl` goes through a transaction-mode pool: a LISTEN there is
+   * registered on a server connection the pool hands to someone else, and no notification comes back
+   * (docs/decisions/074). Unset: `databaseUrl`.
+   */
+  sessionUrl?: string;
   dataDir: string;
   poolSize?: number;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
-    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client that loses its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
@@ -83,20 +91,14 @@ export async function openDatabase(options: {
         const client = new Client({ connectionString: options.migrationUrl ?? options.databaseUrl });
         await client.connect();
         try {
-          // Held until the connection ends; the module SQL step takes the same lock again (re-entrant).
-          await client.query('select pg_advisory_lock($1, $2)', [...MIGRATION_LOCK]);
-          await migrate(drizzle(client), { migrationsFolder });
-          await applyModuleSql({
-            query: async (text, params) => (await client.query(text, params)).rows,
-            exec: async (text) => void (await client.query(text)),
-          } satisfies SqlConnection);
+          await migratePostgres(client, migrationsFolder);
         } finally {
           await client.end();
         }
       },
       ping: () => ping(asDatabase(db)),
       listen: async (channel, onMessage) => {
-        const stop = await listenOnPostgres(options.databaseUrl!, channel, onMessage);
+        const stop = await listenOnPostgres(options.sessionUrl ?? options.databaseUrl!, channel, onMessage);
         listeners.add(stop);
         return async () => {
           listeners.delete(stop);

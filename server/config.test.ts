@@ -148,6 +148,21 @@ describe('loadConfig', () => {
     ).toThrow(/DATABASE_MIGRATION_URL/);
   });
 
+  it('listens on DATABASE_SESSION_URL only on PostgreSQL, unset by default (docs/decisions/074)', () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'postgres://shop@db/oripa' }).DATABASE_SESSION_URL).toBe(
+      undefined,
+    );
+    const pooled = loadConfig({
+      DATA_DIR: tempDir(),
+      DATABASE_URL: 'postgres://shop@pool/oripa',
+      DATABASE_SESSION_URL: 'postgres://shop@pool/oripa_session',
+    });
+    expect(pooled.DATABASE_SESSION_URL).toBe('postgres://shop@pool/oripa_session');
+    expect(() =>
+      loadConfig({ DATA_DIR: tempDir(), DATABASE_SESSION_URL: 'postgres://shop@pool/oripa_session' }),
+    ).toThrow(/DATABASE_SESSION_URL: needs DATABASE_URL/);
+  });
+
   it('takes Turnstile with both keys or neither, and its stand-in only in the sandbox; Redis by URL', () => {
     const keys = { TURNSTILE_SITE_KEY: '0x4AAAAAAAsite', TURNSTILE_SECRET_KEY: '0x4AAAAAAAsecret' };
     const https = {

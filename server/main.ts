@@ -175,6 +175,7 @@ async function openShopDatabase(config: ShopConfig, logger: Logger, opened: Open
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     migrationUrl: config.DATABASE_MIGRATION_URL,
+    sessionUrl: config.DATABASE_SESSION_URL,
     dataDir: config.dataDir,
   });
   opened.add('database', () => database.close());

@@ -17,6 +17,11 @@ export const processSettings = declareSettings({
     /** A streaming replica for the reads that may lag (decision 075); unset reads everything from the primary. */
     DATABASE_REPLICA_URL: postgresUrl.optional(),
     REPLICA_MAX_LAG_SECONDS: z.coerce.number().min(0.5).max(300).default(5),
+    /**
+     * PostgreSQL: LISTEN (live counts, page-cache drops, the outbox nudge) on this URL's connections, which
+     * keep their session; for a DATABASE_URL through a transaction-mode pool (docs/decisions/074).
+     */
+    DATABASE_SESSION_URL: postgresUrl.optional(),
     DATA_DIR: z.string().min(1).default('.data'),
     PUBLIC_ORIGIN: z
       .string()
@@ -67,6 +72,14 @@ export const processSettings = declareSettings({
       meaning:
         'a replica further behind than this is not read (every read goes to the primary until it catches up); its lag ' +
         'is in `/api/health`',
+    },
+    DATABASE_SESSION_URL: {
+      default: '(unset: listen on `DATABASE_URL`)',
+      meaning:
+        'PostgreSQL only: the connections that LISTEN for live counts, page-cache drops and the outbox nudge, as the ' +
+        'shop role, on a URL whose connections keep their session (the primary itself, or a session-mode pool such as ' +
+        "pgbouncer's `shop_session` in `deploy/`). Needed when `DATABASE_URL` goes through a transaction-mode pool, " +
+        'where a LISTEN never hears anything; see docs/deploy.md (decision 074)',
     },
     DATA_DIR: {
       meaning:
@@ -120,6 +133,8 @@ export const processSettings = declareSettings({
       : []),
     ...(values.DATABASE_REPLICA_URL && !values.DATABASE_URL
       ? ['DATABASE_REPLICA_URL: needs DATABASE_URL (a replica follows a PostgreSQL primary)']
+    ...(values.DATABASE_SESSION_URL && !values.DATABASE_URL
+      ? ['DATABASE_SESSION_URL: needs DATABASE_URL (the embedded database listens in process)']
       : []),
   ],
 });
