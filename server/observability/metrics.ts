@@ -44,7 +44,6 @@ export interface JobRunReading {
 }
 
 export interface ShopMetrics {
-  readonly registry: Registry;
   httpRequest(request: { method: string; route: string; status: number; seconds: number }): void;
   draw(outcome: DrawOutcome): void;
   payment(event: { method: string; outcome: PaymentOutcome }): void;
@@ -130,7 +129,6 @@ export function createShopMetrics(options: { processMetrics: boolean }): ShopMet
   const outcomes = new Set<string>(PAYMENT_OUTCOMES);
 
   return {
-    registry,
     httpRequest({ method, route, status, seconds }) {
       http.observe({ method: METHODS.has(method) ? method : 'OTHER', route, status: String(status) }, seconds);
     },

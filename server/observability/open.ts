@@ -1,18 +1,18 @@
 // Opens what the shop is watched with (decision 072), before the database so the database's observer
-// can report to it: the metrics always (counting is cheap; /metrics decides who may read them), the
-// traces only when an OTLP endpoint is set, their packages loaded then and never otherwise.
+// can report to it: the metrics when /metrics is on (a token or an allow-list), the traces when an OTLP
+// endpoint is set; the packages of each are loaded then and never otherwise.
 import type { DatabaseObserver } from '#db/client';
 import type { ShopConfig } from '../config';
 import type { OpenedServices } from '../closers';
 import type { Logger } from '../logger';
-import { createShopMetrics, type ShopMetrics } from './metrics';
+import type { ShopMetrics } from './metrics';
 import { metricsAccess } from './metrics-access';
 import type { ShopTracing } from './tracing';
 
 export interface Observability {
   metrics: ShopMetrics;
   tracing?: ShopTracing;
-  /** What the database reports to: connection waits always, statements only when tracing. */
+  /** What the database reports to: connection waits when counted, statements when tracing. */
   observer: DatabaseObserver;
 }
 
@@ -22,8 +22,12 @@ export async function openObservability(
   logger: Logger,
   opened: OpenedServices,
 ): Promise<Observability> {
-  // The process's own metrics (CPU, memory, event-loop delay, GC) start monitors: only where a scraper may read them.
-  const metrics = createShopMetrics({ processMetrics: metricsAccess(config).enabled });
+  // Counted only where a scraper may read them: a shop with /metrics off loads no prom-client and
+  // counts nothing (the embedded default's memory, decision 047).
+  const counting = metricsAccess(config).enabled;
+  const metrics = counting
+    ? (await import('./metrics')).createShopMetrics({ processMetrics: true })
+    : uncountedMetrics();
   let tracing: ShopTracing | undefined;
   const endpoint = config.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (endpoint) {
@@ -35,8 +39,27 @@ export async function openObservability(
     tracing = started;
   }
   const observer: DatabaseObserver = {
-    acquired: (seconds) => metrics.connectionAcquired(seconds),
+    ...(counting ? { acquired: (seconds: number) => metrics.connectionAcquired(seconds) } : {}),
     ...(tracing ? { statement: tracing.statement } : {}),
   };
   return { metrics, tracing, observer };
+}
+
+/** The metrics of a shop whose /metrics is off: nothing is counted; the replica's lag is still kept for /api/health. */
+export function uncountedMetrics(): ShopMetrics {
+  let replicaLag: number | null = null;
+  const nothing = () => undefined;
+  return {
+    httpRequest: nothing,
+    draw: nothing,
+    payment: nothing,
+    jobRun: nothing,
+    connectionAcquired: nothing,
+    setReplicaLag(seconds) {
+      replicaLag = seconds === null || !Number.isFinite(seconds) ? null : Math.max(0, seconds);
+    },
+    replicaLagSeconds: () => replicaLag,
+    readAtScrape: nothing,
+    scrape: async () => ({ body: '', contentType: 'text/plain' }),
+  };
 }

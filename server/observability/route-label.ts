@@ -34,10 +34,9 @@ export function routeLabel(c: Context): string {
  */
 export function notePageRoute(c: Context, pattern: string | undefined): void {
   if (!pattern) return;
-  (c.set as (key: string, value: unknown) => void)(
-    PAGE_ROUTE,
-    c.req.path.endsWith('.data') ? `${pattern}.data` : pattern,
-  );
+  // React Router joins its route paths without the leading slash ('gacha/:genreId'); Hono's have one.
+  const route = pattern.startsWith('/') ? pattern : `/${pattern}`;
+  (c.set as (key: string, value: unknown) => void)(PAGE_ROUTE, c.req.path.endsWith('.data') ? `${route}.data` : route);
 }
 
 /**

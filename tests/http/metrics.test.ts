@@ -49,6 +49,7 @@ describe('/metrics', () => {
     const refusedCode = ((await refused.json()) as { error: { code: string } }).error.code;
     expect(refusedCode).toBe('INSUFFICIENT_COINS');
     expect((await fetch(`${own.base}/gacha/pokemon/${PACK}`)).status).toBe(200);
+    expect((await fetch(`${own.base}/auth/sign_in`)).status).toBe(200);
 
     const response = await scrape(own.base, { authorization: `Bearer ${TOKEN}` });
     expect(response.status).toBe(200);
@@ -71,6 +72,8 @@ describe('/metrics', () => {
       grew('shop_http_request_duration_seconds_count{method="GET",route="/gacha/:genreId/:gachaId",status="200"}'),
     ).toBe(1);
     expect(text).not.toContain(`/gacha/pokemon/${PACK}"`);
+    // A page the cache never keeps: its pattern as React Router matched it.
+    expect(grew('shop_http_request_duration_seconds_count{method="GET",route="/auth/sign_in",status="200"}')).toBe(1);
     // The process's own metrics, the connections and the outbox come with every scrape.
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
