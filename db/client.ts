@@ -7,6 +7,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import * as schema from './schema';
 import { applyModuleSql, type SqlConnection } from './module-sql';
 import { migratePostgres } from './postgres-migration';
+import { observePglite, observePool, type ConnectionUse, type DatabaseObserver } from './observe';
+
+export type { ConnectionUse, DatabaseObserver } from './observe';
 
 export type Schema = typeof schema;
 /** The shape both engines share; module code is written against this and never against an engine. */
@@ -52,6 +55,8 @@ export interface DatabaseHandle {
    * PGlite: in process). Resolves to a function that stops listening.
    */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /** How the connections are used now (the metrics read it at each scrape). */
+  connections(): ConnectionUse;
   close(): Promise<void>;
 }
 
@@ -74,6 +79,8 @@ export async function openDatabase(options: {
   sessionUrl?: string;
   dataDir: string;
   poolSize?: number;
+  /** Who watches the connections and statements (the server's metrics and traces); none by default. */
+  observer?: DatabaseObserver;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const { Pool } = await import('pg');
@@ -81,6 +88,7 @@ export async function openDatabase(options: {
     const pool = new Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client that loses its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
+    if (options.observer) observePool(pool, options.observer);
     const db = drizzle(pool, { schema });
     const listeners = new Set<() => Promise<void>>();
     return {
@@ -105,6 +113,12 @@ export async function openDatabase(options: {
           await stop();
         };
       },
+      connections: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: pool.options.max ?? 10,
+      }),
       close: async () => {
         await Promise.all([...listeners].map((stop) => stop()));
         await pool.end();
@@ -121,6 +135,7 @@ export async function openDatabase(options: {
   // PGlite's WebAssembly memory and the initdb module behind, about 450 MB (docs/decisions/047).
   if (!fs.existsSync(path.join(folder, 'PG_VERSION'))) await createPgliteFolder(folder, startParams);
   const client = await PGlite.create(folder, { startParams });
+  const connections = observePglite(client, options.observer ?? {});
   const db = drizzle(client, { schema });
   return {
     db: asDatabase(db),
@@ -140,6 +155,7 @@ export async function openDatabase(options: {
         if (!client.closed) await unsubscribe();
       };
     },
+    connections,
     close: () => client.close(),
   };
 }

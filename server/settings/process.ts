@@ -133,6 +133,7 @@ export const processSettings = declareSettings({
       : []),
     ...(values.DATABASE_REPLICA_URL && !values.DATABASE_URL
       ? ['DATABASE_REPLICA_URL: needs DATABASE_URL (a replica follows a PostgreSQL primary)']
+      : []),
     ...(values.DATABASE_SESSION_URL && !values.DATABASE_URL
       ? ['DATABASE_SESSION_URL: needs DATABASE_URL (the embedded database listens in process)']
       : []),

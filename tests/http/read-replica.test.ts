@@ -120,7 +120,7 @@ describe.skipIf(!primary)(`read replicas${unavailable ? ` (skipped: ${unavailabl
 
   it('serves the catalogue from the replica, and a browser that wrote from the primary until the replica has its write', async () => {
     // Both shops measure the replica close before anything is read.
-    for (const shop of [patient, strict])
+    for (const shop of [patient!, strict!])
       await expect.poll(async () => (await replicaHealth(shop)).inUse, { timeout: 60_000, interval: 250 }).toBe(true);
     expect(await remainingOnPage(patient!)).toBe(20);
     await onReplica('select pg_wal_replay_pause()');

@@ -211,6 +211,9 @@ export async function startInstances(options: StartInstancesOptions): Promise<Sh
     DEMO_DATA: 'false',
     JOBS_ENABLED: 'false',
     IMAGE_WARM_UP: 'false',
+    // No load balancer checks these instances: SIGTERM stops them without the drain delay (decision 072);
+    // a test of the drain sets its own.
+    DRAIN_DELAY_SECONDS: '0',
     ...options.env,
   });
 

@@ -88,6 +88,7 @@ export function useTestDatabase(label: string, options: UseTestDatabaseOptions =
     migrate: () => current().migrate(),
     ping: () => current().ping(),
     listen: (channel, onMessage) => current().listen(channel, onMessage),
+    connections: () => current().connections(),
     close: () => current().close(),
   };
 }
