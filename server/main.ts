@@ -40,6 +40,7 @@ import { sendWelcomeMail } from './mailbox';
 import { syncLevelTable } from '#modules/progression';
 import { levelRulesOf } from './progression';
 import { OpenedServices, type Closer } from './closers';
+import { auditRoleRepair, repairRolesAtStart } from './database-roles';
 
 const projectRoot = projectRootOf(import.meta.url);
 
@@ -171,6 +172,8 @@ async function openShop(
 
 /** The database, migrated, with the settings' level table, the default content and (if asked) the demo data. */
 async function openShopDatabase(config: ShopConfig, logger: Logger, opened: OpenedServices) {
+  // A superuser's URL makes or repairs the roles first: a restore into a fresh cluster has none (decision 073).
+  const roleRepair = await repairRolesAtStart(config, logger);
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     migrationUrl: config.DATABASE_MIGRATION_URL,
@@ -178,6 +181,7 @@ async function openShopDatabase(config: ShopConfig, logger: Logger, opened: Open
   });
   opened.add('database', () => database.close());
   await database.migrate();
+  await auditRoleRepair(database.db, roleRepair);
   // The level table the draw's SQL reads (decision 037): the settings' one, written once per change.
   await syncLevelTable(database.db, levelRulesOf(config));
   // The legal and trust pages every shop must show, written once when missing (decision 039).

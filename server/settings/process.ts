@@ -14,6 +14,8 @@ export const processSettings = declareSettings({
     DATABASE_URL: postgresUrl.optional(),
     /** PostgreSQL: migrate as this URL's role (the owner), serve as DATABASE_URL's (`npm run db:roles`, docs/decisions/010). */
     DATABASE_MIGRATION_URL: postgresUrl.optional(),
+    /** PostgreSQL: a superuser with which the start makes or repairs both roles (docs/decisions/073). */
+    DATABASE_ADMIN_URL: postgresUrl.optional(),
     DATA_DIR: z.string().min(1).default('.data'),
     PUBLIC_ORIGIN: z
       .string()
@@ -52,6 +54,16 @@ export const processSettings = declareSettings({
       meaning:
         "PostgreSQL only: run the migrations and the modules' SQL as this URL's role (the owner), while serving as " +
         '`DATABASE_URL`\'s (the shop role); see docs/operators.md "Database roles". Not applicable to the embedded database',
+    },
+    DATABASE_ADMIN_URL: {
+      default: '(unset: the roles are made by `npm run db:roles`)',
+      meaning:
+        "PostgreSQL only: a superuser's URL on the shop's database. At each start, before migrating, the shop makes or " +
+        'repairs the owner role and the shop role (names and passwords from `DATABASE_MIGRATION_URL` and `DATABASE_URL`) ' +
+        'and their rights, as `npm run db:roles` does, under the migration lock; what it changed is logged and audited. ' +
+        'So a database restored into a fresh cluster starts with no manual step (docs/backups.md, decision 073). ' +
+        'Needs both role URLs, each with a password of at least 16 characters; used only during the start',
+      secret: true,
     },
     DATA_DIR: {
       meaning:
@@ -99,8 +111,33 @@ export const processSettings = declareSettings({
         '30 days, then the oldest until under the cap',
     },
   },
-  problems: (values) =>
-    values.DATABASE_MIGRATION_URL && !values.DATABASE_URL
+  problems: (values) => [
+    ...(values.DATABASE_MIGRATION_URL && !values.DATABASE_URL
       ? ['DATABASE_MIGRATION_URL: needs DATABASE_URL (the embedded database has no roles)']
-      : [],
+      : []),
+    ...(values.DATABASE_ADMIN_URL ? adminUrlProblems(values) : []),
+  ],
 });
+
+/** The start makes the roles from the two role URLs: both must be there, differ, and carry their passwords. */
+function adminUrlProblems(values: {
+  DATABASE_URL?: string;
+  DATABASE_MIGRATION_URL?: string;
+  DATABASE_ADMIN_URL?: string;
+}): string[] {
+  if (!values.DATABASE_URL || !values.DATABASE_MIGRATION_URL)
+    return ['DATABASE_ADMIN_URL: needs DATABASE_URL (the shop role) and DATABASE_MIGRATION_URL (the owner)'];
+  const shop = new URL(values.DATABASE_URL);
+  const owner = new URL(values.DATABASE_MIGRATION_URL);
+  const admin = new URL(values.DATABASE_ADMIN_URL!);
+  const problems: string[] = [];
+  if (!shop.username || !owner.username || shop.username === owner.username)
+    problems.push('DATABASE_ADMIN_URL: DATABASE_URL and DATABASE_MIGRATION_URL must name two different roles');
+  if (decodeURIComponent(shop.password).length < 16 || decodeURIComponent(owner.password).length < 16)
+    problems.push(
+      'DATABASE_ADMIN_URL: DATABASE_URL and DATABASE_MIGRATION_URL must each carry a password of at least 16 characters (the roles are made with them)',
+    );
+  if (admin.pathname !== owner.pathname)
+    problems.push('DATABASE_ADMIN_URL: must name the same database as DATABASE_MIGRATION_URL');
+  return problems;
+}
