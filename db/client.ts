@@ -6,6 +6,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
 import * as schema from './schema';
 import { applyModuleSql, MIGRATION_LOCK, type SqlConnection } from './module-sql';
+import { copyEmbeddedDatabase, type EmbeddedCopy } from './embedded-copy';
 
 export type Schema = typeof schema;
 /** The shape both engines share; module code is written against this and never against an engine. */
@@ -51,6 +52,11 @@ export interface DatabaseHandle {
    */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /**
+   * The embedded database only: a consistent copy of its folder into a new folder under `into`, taken
+   * while it stays open (db/embedded-copy.ts). PostgreSQL is copied by pgBackRest and pg_dump instead.
+   */
+  copyEmbedded?: (into: string) => Promise<EmbeddedCopy>;
 }
 
 const migrationsFolder = path.join(projectRootOf(import.meta.url), 'db', 'migrations');
@@ -139,6 +145,7 @@ export async function openDatabase(options: {
       };
     },
     close: () => client.close(),
+    copyEmbedded: (into) => copyEmbeddedDatabase(client, folder, into),
   };
 }
 

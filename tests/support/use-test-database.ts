@@ -89,6 +89,9 @@ export function useTestDatabase(label: string, options: UseTestDatabaseOptions =
     ping: () => current().ping(),
     listen: (channel, onMessage) => current().listen(channel, onMessage),
     close: () => current().close(),
+    get copyEmbedded() {
+      return current().copyEmbedded;
+    },
   };
 }
 
