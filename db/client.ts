@@ -10,6 +10,7 @@ import { migratePostgres } from './postgres-migration';
 import { observePglite, observePool, type ConnectionUse, type DatabaseObserver } from './observe';
 
 export type { ConnectionUse, DatabaseObserver } from './observe';
+import { copyEmbeddedDatabase, type EmbeddedCopy } from './embedded-copy';
 
 export type Schema = typeof schema;
 /** The shape both engines share; module code is written against this and never against an engine. */
@@ -58,6 +59,11 @@ export interface DatabaseHandle {
   /** How the connections are used now (the metrics read it at each scrape). */
   connections(): ConnectionUse;
   close(): Promise<void>;
+  /**
+   * The embedded database only: a consistent copy of its folder into a new folder under `into`, taken
+   * while it stays open (db/embedded-copy.ts). PostgreSQL is copied by pgBackRest and pg_dump instead.
+   */
+  copyEmbedded?: (into: string) => Promise<EmbeddedCopy>;
 }
 
 const migrationsFolder = path.join(projectRootOf(import.meta.url), 'db', 'migrations');
@@ -157,6 +163,7 @@ export async function openDatabase(options: {
     },
     connections,
     close: () => client.close(),
+    copyEmbedded: (into) => copyEmbeddedDatabase(client, folder, into),
   };
 }
 

@@ -45,6 +45,7 @@ import { openObservability, type Observability } from './observability/open';
 import { closeServerGently, createServingState } from './drain';
 import { outboxBacklog } from '#modules/messaging';
 import type { DatabaseObserver } from '#db/client';
+import { auditRoleRepair, repairRolesAtStart } from './database-roles';
 
 const projectRoot = projectRootOf(import.meta.url);
 
@@ -204,6 +205,8 @@ async function openShopDatabase(
   opened: OpenedServices,
   observer: DatabaseObserver,
 ) {
+  // A superuser's URL makes or repairs the roles first: a restore into a fresh cluster has none (decision 073).
+  const roleRepair = await repairRolesAtStart(config, logger);
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     migrationUrl: config.DATABASE_MIGRATION_URL,
@@ -213,6 +216,7 @@ async function openShopDatabase(
   });
   opened.add('database', () => database.close());
   await database.migrate();
+  await auditRoleRepair(database.db, roleRepair);
   // The level table the draw's SQL reads (decision 037): the settings' one, written once per change.
   await syncLevelTable(database.db, levelRulesOf(config));
   // The legal and trust pages every shop must show, written once when missing (decision 039).

@@ -22,6 +22,8 @@ export const processSettings = declareSettings({
      * keep their session; for a DATABASE_URL through a transaction-mode pool (docs/decisions/074).
      */
     DATABASE_SESSION_URL: postgresUrl.optional(),
+    /** PostgreSQL: a superuser with which the start makes or repairs both roles (docs/decisions/073). */
+    DATABASE_ADMIN_URL: postgresUrl.optional(),
     DATA_DIR: z.string().min(1).default('.data'),
     PUBLIC_ORIGIN: z
       .string()
@@ -81,6 +83,16 @@ export const processSettings = declareSettings({
         "pgbouncer's `shop_session` in `deploy/`). Needed when `DATABASE_URL` goes through a transaction-mode pool, " +
         'where a LISTEN never hears anything; see docs/deploy.md (decision 074)',
     },
+    DATABASE_ADMIN_URL: {
+      default: '(unset: the roles are made by `npm run db:roles`)',
+      meaning:
+        "PostgreSQL only: a superuser's URL on the shop's database. At each start, before migrating, the shop makes or " +
+        'repairs the owner role and the shop role (names and passwords from `DATABASE_MIGRATION_URL` and `DATABASE_URL`) ' +
+        'and their rights, as `npm run db:roles` does, under the migration lock; what it changed is logged and audited. ' +
+        'So a database restored into a fresh cluster starts with no manual step (docs/backups.md, decision 073). ' +
+        'Needs both role URLs, each with a password of at least 16 characters; used only during the start',
+      secret: true,
+    },
     DATA_DIR: {
       meaning:
         'embedded database, image cache, generated local secret, `operator.json` (who holds the embedded database: ' +
@@ -137,5 +149,29 @@ export const processSettings = declareSettings({
     ...(values.DATABASE_SESSION_URL && !values.DATABASE_URL
       ? ['DATABASE_SESSION_URL: needs DATABASE_URL (the embedded database listens in process)']
       : []),
+    ...(values.DATABASE_ADMIN_URL ? adminUrlProblems(values) : []),
   ],
 });
+
+/** The start makes the roles from the two role URLs: both must be there, differ, and carry their passwords. */
+function adminUrlProblems(values: {
+  DATABASE_URL?: string;
+  DATABASE_MIGRATION_URL?: string;
+  DATABASE_ADMIN_URL?: string;
+}): string[] {
+  if (!values.DATABASE_URL || !values.DATABASE_MIGRATION_URL)
+    return ['DATABASE_ADMIN_URL: needs DATABASE_URL (the shop role) and DATABASE_MIGRATION_URL (the owner)'];
+  const shop = new URL(values.DATABASE_URL);
+  const owner = new URL(values.DATABASE_MIGRATION_URL);
+  const admin = new URL(values.DATABASE_ADMIN_URL!);
+  const problems: string[] = [];
+  if (!shop.username || !owner.username || shop.username === owner.username)
+    problems.push('DATABASE_ADMIN_URL: DATABASE_URL and DATABASE_MIGRATION_URL must name two different roles');
+  if (decodeURIComponent(shop.password).length < 16 || decodeURIComponent(owner.password).length < 16)
+    problems.push(
+      'DATABASE_ADMIN_URL: DATABASE_URL and DATABASE_MIGRATION_URL must each carry a password of at least 16 characters (the roles are made with them)',
+    );
+  if (admin.pathname !== owner.pathname)
+    problems.push('DATABASE_ADMIN_URL: must name the same database as DATABASE_MIGRATION_URL');
+  return problems;
+}

@@ -46,7 +46,8 @@ export interface ShopCluster {
 
 export interface StartInstancesOptions {
   count: number;
-  databaseUrl: string;
+  /** Unset: the embedded database, each instance's own in its DATA_DIR (then `migrate: false`). */
+  databaseUrl?: string;
   /** Each instance gets `<dataDir>/instance-<n>` as its DATA_DIR and writes its log there. */
   dataDir: string;
   authSecret?: string;

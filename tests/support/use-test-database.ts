@@ -90,6 +90,9 @@ export function useTestDatabase(label: string, options: UseTestDatabaseOptions =
     listen: (channel, onMessage) => current().listen(channel, onMessage),
     connections: () => current().connections(),
     close: () => current().close(),
+    get copyEmbedded() {
+      return current().copyEmbedded;
+    },
   };
 }
 
