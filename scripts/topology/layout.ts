@@ -59,6 +59,7 @@ export interface TopologySecrets {
   addressKeys: string;
 }
 
+/** Fresh passwords, the auth secret and an address key. @example const secrets = newSecrets() */
 export function newSecrets(): TopologySecrets {
   const password = () => crypto.randomBytes(18).toString('base64url');
   return {

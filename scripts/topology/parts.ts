@@ -74,6 +74,7 @@ export async function createRoles(state: TopologyState, runAs: RunAs | null) {
   );
 }
 
+/** pgbouncer as the postgres user, up once the shop role logs in through it. @example await startPgbouncerPart(state) */
 export async function startPgbouncerPart(state: TopologyState) {
   state.parts.pgbouncer = launch({
     command: 'pgbouncer',

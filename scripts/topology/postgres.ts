@@ -33,6 +33,7 @@ export interface NodeState {
   assigned: string;
 }
 
+/** A data node's name and folder: node1, node2. @example nodeName(0) === 'node1' */
 export const nodeName = (index: number) => `node${index + 1}`;
 export const dataFolder = (layout: PostgresLayout, name: string) => path.join(layout.dir, name);
 

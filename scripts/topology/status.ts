@@ -12,6 +12,7 @@ export interface PartStatus {
   detail: string;
 }
 
+/** Every part, the way in first. @example for (const part of await statusOf(state)) console.log(part.name, part.running) */
 export async function statusOf(state: TopologyState): Promise<PartStatus[]> {
   const layout = postgresLayout(state);
   const part = (name: string, detail: string): PartStatus => ({
