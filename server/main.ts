@@ -468,8 +468,15 @@ export async function runFromCommandLine(development: boolean) {
   try {
     const config = loadConfig(development ? { NODE_ENV: 'development', ...process.env } : process.env);
     const shop = await startShop(config, { development });
-    // SIGTERM (a deploy, the process manager) drains for the load balancer first; SIGINT (Ctrl-C) does not wait.
+    // SIGTERM (a deploy, the process manager) drains for the load balancer first; SIGINT (Ctrl-C) does not
+    // wait. A second signal while stopping ends the process at once.
+    let stopping = false;
     const shutdown = async (signal: string, delayMs: number) => {
+      if (stopping) {
+        shop.services.logger.warn({ signal }, 'a second signal while stopping: exiting now');
+        process.exit(1);
+      }
+      stopping = true;
       shop.services.logger.info({ signal }, 'shutting down');
       try {
         await shop.drain(delayMs);
@@ -479,8 +486,8 @@ export async function runFromCommandLine(development: boolean) {
         process.exit(1);
       }
     };
-    process.once('SIGINT', () => void shutdown('SIGINT', 0));
-    process.once('SIGTERM', () => void shutdown('SIGTERM', config.DRAIN_DELAY_SECONDS * 1000));
+    process.on('SIGINT', () => void shutdown('SIGINT', 0));
+    process.on('SIGTERM', () => void shutdown('SIGTERM', config.DRAIN_DELAY_SECONDS * 1000));
   } catch (error) {
     if (error instanceof EmbeddedDatabaseBusy) {
       console.error(`\n${error.message}\n`);

@@ -1,7 +1,8 @@
 // /metrics, liveness and readiness on shops of their own (decision 072): a scrape with the operators'
 // token after a draw finds the draw counted for its pack and the draw route in the HTTP histogram; a
 // scrape without it (or with another) gets the answer of an unknown page; an allow-listed address is let
-// in only when it connects itself, never through a proxy; the answer is never cached.
+// in only when it connects itself, never through a proxy; the answer is never cached. And what a shop
+// answers once it has stopped accepting: a request still arriving is refused whole, in the shop's shape.
 import { randomUUID } from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startOwnShop, OWN_SHOP_AUTH_SECRET as AUTH_SECRET, type OwnShop } from '#tests/own-shop';
@@ -122,5 +123,23 @@ describe('liveness and readiness', () => {
     expect(await ready.json()).toEqual({ status: 'ready' });
     const health = (await (await fetch(`${own.base}/api/health`)).json()) as Record<string, unknown>;
     expect(health).toMatchObject({ status: 'ok', database: { up: true }, replica: null });
+  });
+});
+
+describe('once the instance has stopped accepting', () => {
+  // Last in this file for this shop: it stays closed until afterAll stops it.
+  it("refuses a request still arriving on an open connection whole: 503, Retry-After, the shop's JSON or busy page", async () => {
+    allowListed.shop.services.serving!.close();
+    const api = await fetch(`${allowListed.base}/api/v1/gachas`);
+    expect(api.status).toBe(503);
+    expect(Number(api.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(api.headers.get('connection')).toBe('close');
+    expect(await api.json()).toMatchObject({ error: { code: 'SERVICE_BUSY' } });
+    const page = await fetch(`${allowListed.base}/gacha/pokemon`);
+    expect(page.status).toBe(503);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('ただいま混み合っています');
+    expect((await fetch(`${allowListed.base}/api/health/ready`)).status).toBe(503);
   });
 });
