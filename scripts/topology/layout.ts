@@ -88,7 +88,7 @@ export function localValues(options: {
   return {
     SHOP_BIND: loopback(ports.shop),
     SHOP_ORIGIN: `http://localhost:${ports.shop}`,
-    SHOP_HEALTH_PATH: '/api/health',
+    SHOP_HEALTH_PATH: '/api/health/ready',
     SHOP_HEALTH_HOST: `localhost:${ports.shop}`,
     SHOP_INSTANCES: ports.instances.map(loopback).join(','),
     HAPROXY_LOG: 'stderr format raw',
