@@ -27,7 +27,7 @@ import type { ShopServices } from './services';
 import { createJobRunner, registerShopJobs, type JobRunner } from './jobs';
 import { createLiveUpdates } from './live';
 import { createPageCache } from './page-cache';
-import { primaryOnly, startReadRouting } from './read-routing';
+import { openReadRouting } from './read-routing';
 import { warmImageCache } from './images/warm';
 import { limitImageMemory } from './images';
 import { createMemoryTrimmer } from './memory-trim';
@@ -330,15 +330,7 @@ async function openServices(
   const content = createContentSource(config, database.db, logger);
   opened.add('content source', () => content.close());
   // The catalogue's reads may go to a replica while it is close (decision 075).
-  const reads = config.DATABASE_REPLICA_URL
-    ? await startReadRouting({
-        primary: database.db,
-        replicaUrl: config.DATABASE_REPLICA_URL,
-        maxLagSeconds: config.REPLICA_MAX_LAG_SECONDS,
-        logger,
-        onLag: (seconds) => metrics.setReplicaLag(seconds),
-      })
-    : primaryOnly(database.db);
+  const reads = await openReadRouting(config, database.db, logger, (seconds) => metrics.setReplicaLag(seconds));
   opened.add('read routing', () => reads.stop());
   const services: ShopServices = {
     config,
