@@ -1,5 +1,6 @@
 // Vitest in tiers: `unit` (pure, beside the code), `db` (*.db.test.ts against PostgreSQL or PGlite),
-// `integration` (HTTP and browser tests against a built shop per worker) and `storm` (two instances of the build).
+// `integration` (HTTP and browser tests against a built shop per worker), `storm` (two instances of the
+// build) and `topology` (the deployment of docs/deploy.md on loopback ports).
 import { defineConfig } from 'vitest/config';
 import path from 'node:path';
 import { scaledTimeout, testSettings } from '#tests/settings';
@@ -106,6 +107,22 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: scaledTimeout(240_000),
           hookTimeout: scaledTimeout(180_000),
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // The topology (scripts/topology, docs/deploy.md): haproxy, three instances of the build, pgbouncer,
+          // a pg_auto_failover primary and standby, Redis, on loopback ports. After the storm (group 3), alone:
+          // it starts eleven processes of its own.
+          name: 'topology',
+          sequence: { groupOrder: 3 },
+          include: ['tests/topology/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          testTimeout: scaledTimeout(180_000),
+          // Bringing it up is the hook: about two minutes on a busy 2-core machine (docs/deploy.md).
+          hookTimeout: scaledTimeout(600_000),
         },
       },
     ],

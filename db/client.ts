@@ -5,7 +5,12 @@ import { projectRootOf } from './project-root';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
 import * as schema from './schema';
-import { applyModuleSql, MIGRATION_LOCK, type SqlConnection } from './module-sql';
+import { applyModuleSql, type SqlConnection } from './module-sql';
+import { migratePostgres } from './postgres-migration';
+import { observePglite, observePool, type ConnectionUse, type DatabaseObserver } from './observe';
+
+export type { ConnectionUse, DatabaseObserver } from './observe';
+import { copyEmbeddedDatabase, type EmbeddedCopy } from './embedded-copy';
 
 export type Schema = typeof schema;
 /** The shape both engines share; module code is written against this and never against an engine. */
@@ -39,18 +44,26 @@ export interface DatabaseHandle {
   engine: 'postgres' | 'pglite';
   /**
    * Applies the SQL migrations in db/migrations, then the modules' SQL (db/module-sql.ts); idempotent.
-   * On PostgreSQL it runs on a connection of its own (as `migrationUrl` when given: the owner role)
-   * under an advisory lock, so instances that start together take turns.
+   * On PostgreSQL it runs on a connection of its own (as `migrationUrl` when given: the owner role), as
+   * one transaction under a transaction-scoped advisory lock, so instances that start together take
+   * turns, and it works through a transaction-pooling pgbouncer too (db/postgres-migration.ts).
    */
   migrate(): Promise<void>;
   /** Answers true when a trivial query succeeds. */
   ping(): Promise<boolean>;
   /**
-   * LISTENs on a channel (PostgreSQL: a dedicated connection that reconnects; PGlite: in process).
-   * Resolves to a function that stops listening.
+   * LISTENs on a channel (PostgreSQL: a dedicated connection that reconnects, to `sessionUrl` when given;
+   * PGlite: in process). Resolves to a function that stops listening.
    */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /** How the connections are used now (the metrics read it at each scrape). */
+  connections(): ConnectionUse;
   close(): Promise<void>;
+  /**
+   * The embedded database only: a consistent copy of its folder into a new folder under `into`, taken
+   * while it stays open (db/embedded-copy.ts). PostgreSQL is copied by pgBackRest and pg_dump instead.
+   */
+  copyEmbedded?: (into: string) => Promise<EmbeddedCopy>;
 }
 
 const migrationsFolder = path.join(projectRootOf(import.meta.url), 'db', 'migrations');
@@ -63,16 +76,25 @@ export async function openDatabase(options: {
   databaseUrl?: string;
   /** PostgreSQL only: migrate as this URL's role (the owner), serve as databaseUrl's (docs/decisions/010). */
   migrationUrl?: string;
+  /**
+   * PostgreSQL only: LISTEN on this URL, whose connections keep their session (the primary itself, or a
+   * session-mode pool), when `databaseUrl` goes through a transaction-mode pool: a LISTEN there is
+   * registered on a server connection the pool hands to someone else, and no notification comes back
+   * (docs/decisions/074). Unset: `databaseUrl`.
+   */
+  sessionUrl?: string;
   dataDir: string;
   poolSize?: number;
+  /** Who watches the connections and statements (the server's metrics and traces); none by default. */
+  observer?: DatabaseObserver;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
-    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client that loses its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
+    if (options.observer) observePool(pool, options.observer);
     const db = drizzle(pool, { schema });
     const listeners = new Set<() => Promise<void>>();
     return {
@@ -83,26 +105,26 @@ export async function openDatabase(options: {
         const client = new Client({ connectionString: options.migrationUrl ?? options.databaseUrl });
         await client.connect();
         try {
-          // Held until the connection ends; the module SQL step takes the same lock again (re-entrant).
-          await client.query('select pg_advisory_lock($1, $2)', [...MIGRATION_LOCK]);
-          await migrate(drizzle(client), { migrationsFolder });
-          await applyModuleSql({
-            query: async (text, params) => (await client.query(text, params)).rows,
-            exec: async (text) => void (await client.query(text)),
-          } satisfies SqlConnection);
+          await migratePostgres(client, migrationsFolder);
         } finally {
           await client.end();
         }
       },
       ping: () => ping(asDatabase(db)),
       listen: async (channel, onMessage) => {
-        const stop = await listenOnPostgres(options.databaseUrl!, channel, onMessage);
+        const stop = await listenOnPostgres(options.sessionUrl ?? options.databaseUrl!, channel, onMessage);
         listeners.add(stop);
         return async () => {
           listeners.delete(stop);
           await stop();
         };
       },
+      connections: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: pool.options.max ?? 10,
+      }),
       close: async () => {
         await Promise.all([...listeners].map((stop) => stop()));
         await pool.end();
@@ -119,6 +141,7 @@ export async function openDatabase(options: {
   // PGlite's WebAssembly memory and the initdb module behind, about 450 MB (docs/decisions/047).
   if (!fs.existsSync(path.join(folder, 'PG_VERSION'))) await createPgliteFolder(folder, startParams);
   const client = await PGlite.create(folder, { startParams });
+  const connections = observePglite(client, options.observer ?? {});
   const db = drizzle(client, { schema });
   return {
     db: asDatabase(db),
@@ -138,7 +161,9 @@ export async function openDatabase(options: {
         if (!client.closed) await unsubscribe();
       };
     },
+    connections,
     close: () => client.close(),
+    copyEmbedded: (into) => copyEmbeddedDatabase(client, folder, into),
   };
 }
 

@@ -24,7 +24,11 @@ export const MODULE_SQL_ORDER = [
   'admin',
 ] as const;
 
-/** One advisory lock for the whole migration (drizzle's migrations and this step): instances started together take turns. */
+/**
+ * One advisory lock for the whole migration (drizzle's migrations and this step): instances started together
+ * take turns. Always transaction-scoped: a session lock taken through a transaction-pooling pgbouncer stays
+ * with a pooled server connection after the client leaves, and the next start waits for it forever (074).
+ */
 export const MIGRATION_LOCK: readonly [number, number] = [20261123, 10];
 
 const projectRoot = projectRootOf(import.meta.url);
@@ -85,9 +89,29 @@ export function listModuleSqlFiles(root = projectRoot): ModuleSqlFile[] {
  * @example const applied = await applyModuleSql(connection)
  */
 export async function applyModuleSql(connection: SqlConnection, files = listModuleSqlFiles()): Promise<string[]> {
+  await connection.query('begin');
+  try {
+    const applied = await applyModuleSqlInTransaction(connection, files);
+    await connection.query('commit');
+    return applied;
+  } catch (error) {
+    // Nothing of this step is kept: the functions stay as the previous start left them.
+    await connection.query('rollback').catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * The same step inside a transaction the caller opened and ends: on PostgreSQL the migrations and this
+ * step are one transaction under one transaction-scoped lock (db/postgres-migration.ts, decision 074).
+ * @example await client.query('begin'); await applyModuleSqlInTransaction(connection); await client.query('commit')
+ */
+export async function applyModuleSqlInTransaction(
+  connection: SqlConnection,
+  files = listModuleSqlFiles(),
+): Promise<string[]> {
   const applied: string[] = [];
   let current = '(before the first file)';
-  await connection.query('begin');
   try {
     await connection.query('select pg_advisory_xact_lock($1, $2)', [...MIGRATION_LOCK]);
     const recorded = new Map(
@@ -106,10 +130,7 @@ export async function applyModuleSql(connection: SqlConnection, files = listModu
       );
       applied.push(file.file);
     }
-    await connection.query('commit');
   } catch (error) {
-    await connection.query('rollback').catch(() => undefined);
-    // Nothing of this step is kept: the functions stay as the previous start left them.
     throw new Error(`The modules' SQL could not be applied, at ${current}: ${(error as Error).message}`, {
       cause: error,
     });

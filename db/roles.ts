@@ -16,7 +16,7 @@ const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** pg-boss's schema (server/jobs/runner.ts JOB_SCHEMA): the owner creates it and installs pg-boss in it. */
 export const JOB_SCHEMA = 'pgboss';
 /** Schemas whose objects the owner owns: the shop's tables, drizzle's record of migrations, pg-boss's. */
-const OWNER_SCHEMAS = ['public', 'drizzle', JOB_SCHEMA];
+export const OWNER_SCHEMAS = ['public', 'drizzle', JOB_SCHEMA];
 
 /**
  * History: rows that change status at most, never removed by the shop (no DELETE, no TRUNCATE). The

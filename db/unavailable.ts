@@ -8,9 +8,12 @@ export const BUSY_RETRY_AFTER_SECONDS = 5;
 /**
  * PostgreSQL's codes for "no connection for you now": too many clients (53300), out of memory for one
  * (53400), shutting down (57P01 admin, 57P02 crash, 57P03 cannot connect now), and class 08, a
- * connection exception (08000, 08001 cannot connect, 08003, 08004 rejected, 08006 failure, 08P01…).
+ * connection exception (08000, 08001 cannot connect, 08003, 08004 rejected, 08006 failure, 08P01…, which
+ * pgbouncer also sends when it has no server for the client). And 25006, a write refused by a read-only
+ * transaction: the shop opens none, so it means the connection reached a standby, as a pooled one does for
+ * the moment a failover takes to be seen (docs/decisions/074); nothing was written.
  */
-const UNAVAILABLE_CODES = new Set(['53300', '53400', '57P01', '57P02', '57P03']);
+const UNAVAILABLE_CODES = new Set(['53300', '53400', '57P01', '57P02', '57P03', '25006']);
 const CONNECTION_EXCEPTION = /^08[0-9A-Z]{3}$/;
 /** The socket's own words: nobody listens, the link dropped, the host cannot be found or reached. */
 const UNAVAILABLE_NETWORK = new Set([

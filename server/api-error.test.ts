@@ -76,6 +76,7 @@ describe('isDatabaseUnavailable', () => {
     ['08006', true],
     ['08P01', true],
     ['57P02', true],
+    ['25006', true],
     ['23505', false],
     ['40001', false],
     ['P0001', false],

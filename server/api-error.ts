@@ -21,6 +21,10 @@ export function apiError(
 /** Seconds a client waits before retrying when the database turned the request away (pages and API alike). */
 export { BUSY_RETRY_AFTER_SECONDS };
 
+/** The words of SERVICE_BUSY: nothing was done, and the same request may be sent again. */
+export const SERVICE_BUSY_MESSAGE =
+  'ただいま混み合っています。数秒おいてから、もう一度お試しください（同じ操作が二重に行われることはありません）。';
+
 /**
  * The answer to an error nobody handled: 503 with Retry-After when the database could not take the
  * request (too many connections, restarting: nothing was written, a retry with the same key is safe),
@@ -36,12 +40,7 @@ export function unexpectedErrorAnswer(
   if (isDatabaseUnavailable(error)) {
     logger.warn({ reqId, err: error }, 'database unavailable: answered 503');
     c.header('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
-    return apiError(
-      c,
-      503,
-      'SERVICE_BUSY',
-      'ただいま混み合っています。数秒おいてから、もう一度お試しください（同じ操作が二重に行われることはありません）。',
-    );
+    return apiError(c, 503, 'SERVICE_BUSY', SERVICE_BUSY_MESSAGE);
   }
   logger.error({ reqId, err: error }, 'unhandled error');
   return apiError(c, 500, 'INTERNAL_ERROR', '申し訳ありません。エラーが発生しました。時間をおいてお試しください。');

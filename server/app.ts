@@ -8,7 +8,7 @@ import { RouterContextProvider, type ServerBuild, createRequestHandler } from 'r
 import path from 'node:path';
 import type { ShopServices } from './services';
 import { securityHeaders, crossSiteRequestGuard, clientAddress, hasForwardingHeaders, isLoopback } from './security';
-import { apiError, unexpectedErrorAnswer, BUSY_RETRY_AFTER_SECONDS } from './api-error';
+import { apiError, unexpectedErrorAnswer, BUSY_RETRY_AFTER_SECONDS, SERVICE_BUSY_MESSAGE } from './api-error';
 import { isDatabaseUnavailable } from '#db/unavailable';
 import { catalogueDbFor, markWrites } from './read-routing';
 import { shopRequestContext, type SessionMember } from './context';
@@ -18,7 +18,7 @@ import { invitationLinkCookie } from './invitation';
 import { createImageRoute } from './images';
 import { mediaDirOf, serveMedia } from './media';
 import { chooseEncoding, compressResponses } from './compression';
-import type { CachedPage } from './page-cache';
+import { cachedPageRoute, type CachedPage } from './page-cache';
 import { serveBuiltFiles } from './static-files';
 import { robotsTxt, sitemapXml } from './seo';
 import { createApiV1 } from './api/v1';
@@ -32,7 +32,9 @@ import { createOperatorRoute } from './operator-route';
 import { createBannerImageRoute } from './banner-images';
 import { createContentImageRoute } from './content-images';
 import { BANNER_IMAGE_MAX_BYTES, CONTENT_IMAGE_MAX_BYTES } from '#modules/content';
-import { contentOf } from './page-content';
+import { drainingAnswers } from './drain';
+import { mountOperationsRoutes } from './observability/routes';
+import { notePageRoute, routeLabel, withRoutePatterns } from './observability/route-label';
 
 /** The largest request body the shop reads (forms, JSON, provider webhooks); the contact form alone has its own. */
 export const MAX_REQUEST_BODY_BYTES = 256 * 1024;
@@ -89,10 +91,23 @@ type RenderPage = (
 export function createServerApp(options: ServerAppOptions) {
   const { services } = options;
   const app = new Hono<Env>();
+  const handleDocument = createRequestHandler(withRoutePatterns(options.build), services.config.NODE_ENV);
+  const renderPage = pageRenderer(services, handleDocument);
+  // The request's span around everything else, only when traces are on (decision 072).
+  if (services.tracing) app.use(services.tracing.middleware);
   useRequestBasics(app, services);
+  // After SIGTERM (decision 072): answers close their connections; once the instance stopped
+  // accepting, a request still arriving is refused whole, in the shop's JSON or as the busy page.
+  if (services.serving)
+    app.use(
+      drainingAnswers(services.serving, (c) =>
+        answersInJson(c.req.path)
+          ? apiError(c, 503, 'SERVICE_BUSY', SERVICE_BUSY_MESSAGE)
+          : renderPage(c, withoutBody(c.req.raw), null, true),
+      ),
+    );
   useBodyLimits(app, services.config);
   refuseControlCharacters(app);
-  const renderPage = pageRenderer(services, createRequestHandler(options.build, services.config.NODE_ENV));
   answerErrors(app, services, renderPage);
   mountApi(app, services);
   const images = mountFilesAndDevRoutes(app, options);
@@ -109,15 +124,19 @@ function useRequestBasics(app: Hono<Env>, services: ShopServices) {
   app.use(async (c, next) => {
     const started = performance.now();
     await next();
+    const seconds = (performance.now() - started) / 1000;
     c.header('X-Request-Id', c.get('requestId'));
     if (isNoindexPath(c.req.path)) c.header('X-Robots-Tag', 'noindex, nofollow');
-    logger.info(
+    services.metrics?.httpRequest({ method: c.req.method, route: routeLabel(c), status: c.res.status, seconds });
+    // The balancers' checks and the scrapes come every few seconds: their lines only at debug.
+    const level = OPERATIONS_PATHS.has(c.req.path) ? 'debug' : 'info';
+    logger[level](
       {
         reqId: c.get('requestId'),
         method: c.req.method,
         path: c.req.path,
         status: c.res.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
+        ms: Math.round(seconds * 10_000) / 10,
       },
       'request',
     );
@@ -220,6 +239,7 @@ function pageRenderer(services: ShopServices, handleDocument: ReturnType<typeof 
     busy = false,
   ): Promise<Response> => {
     const faults = { databaseUnavailable: false };
+    const observed: { route?: string } = {};
     const context = new RouterContextProvider();
     context.set(shopRequestContext, {
       requestId: c.get('requestId'),
@@ -229,8 +249,10 @@ function pageRenderer(services: ShopServices, handleDocument: ReturnType<typeof 
       catalogue: catalogueDbFor(c, services.reads, services.db),
       busy,
       faults,
+      observed,
     });
     const response = await handleDocument(request, context);
+    notePageRoute(c, observed.route);
     if (busy) return busyAnswer(response);
     if (!faults.databaseUnavailable) return response;
     await response.body?.cancel().catch(() => undefined);
@@ -260,30 +282,8 @@ function answerErrors(app: Hono<Env>, services: ShopServices, renderPage: Render
 /** Health, auth, live updates, the JSON API and the providers' webhooks; any other /api path is a JSON 404. */
 function mountApi(app: Hono<Env>, services: ShopServices) {
   const { logger, auth } = services;
-  app.get('/api/health', async (c) => {
-    const databaseUp = await services.database.ping();
-    // Maintenance is not "down": status stays 'ok' and 200, so the load balancer keeps the instance (decision 025).
-    const maintenance = databaseUp ? await services.maintenance.current().catch(() => null) : null;
-    return c.json(
-      {
-        status: databaseUp ? 'ok' : 'degraded',
-        buildId: services.buildId,
-        database: { engine: services.database.engine, up: databaseUp },
-        maintenance: maintenance
-          ? { on: maintenance.on, endsAt: maintenance.endsAt ? maintenance.endsAt.toISOString() : null }
-          : null,
-        // The content source (decision 039): stale means Prismic is unreachable and pages come from the
-        // last good copy. Not "down": the shop keeps serving.
-        content: contentOf(services).health(),
-        // The read replica's lag and whether the catalogue reads it now (decision 075); null without one.
-        replica: services.reads?.replica() ?? null,
-      },
-      databaseUp ? 200 : 503,
-      databaseUp
-        ? { 'Cache-Control': 'no-store' }
-        : { 'Cache-Control': 'no-store', 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
-    );
-  });
+  // Liveness, readiness, /api/health and /metrics (decision 072).
+  mountOperationsRoutes(app, services);
 
   app.on(['GET', 'POST'], '/api/auth/*', async (c) => {
     if (c.req.path.toLowerCase().startsWith(AUTH_ADMIN_ENDPOINTS)) {
@@ -399,6 +399,7 @@ function mountPages(app: Hono<Env>, options: ServerAppOptions, renderPage: Rende
     const key = !member && pages ? pages.keyOf(c.req.raw) : null;
     if (pages && key) {
       const serve = async (page: CachedPage, state: 'hit' | 'miss') => {
+        notePageRoute(c, cachedPageRoute(c.req.path));
         const encoding = chooseEncoding(c.req.header('Accept-Encoding'));
         const headers = new Headers(page.headers);
         if (encoding) headers.set('Content-Encoding', encoding);
@@ -434,6 +435,14 @@ async function currentMember(services: ShopServices, headers: Headers): Promise<
   const session = await services.auth.api.getSession({ headers });
   return session ? toSessionMember(session.user as typeof session.user & { role?: string | null }) : null;
 }
+
+/** The load balancer's checks and the scrapers' path, logged at debug. */
+const OPERATIONS_PATHS: ReadonlySet<string> = new Set([
+  '/api/health',
+  '/api/health/live',
+  '/api/health/ready',
+  '/metrics',
+]);
 
 /** Paths answered in JSON even when the database is away: the API, the operators' commands, dev JSON. */
 const JSON_PATHS = /^\/(?:api|_operator)(?:\/|$)|^\/dev\/(?:outbox\.json|farm-clock)/;

@@ -148,6 +148,53 @@ describe('loadConfig', () => {
     ).toThrow(/DATABASE_MIGRATION_URL/);
   });
 
+  it('listens on DATABASE_SESSION_URL only on PostgreSQL, unset by default (docs/decisions/074)', () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'postgres://shop@db/oripa' }).DATABASE_SESSION_URL).toBe(
+      undefined,
+    );
+    const pooled = loadConfig({
+      DATA_DIR: tempDir(),
+      DATABASE_URL: 'postgres://shop@pool/oripa',
+      DATABASE_SESSION_URL: 'postgres://shop@pool/oripa_session',
+    });
+    expect(pooled.DATABASE_SESSION_URL).toBe('postgres://shop@pool/oripa_session');
+    expect(() =>
+      loadConfig({ DATA_DIR: tempDir(), DATABASE_SESSION_URL: 'postgres://shop@pool/oripa_session' }),
+    ).toThrow(/DATABASE_SESSION_URL: needs DATABASE_URL/);
+  });
+
+  it('makes the roles at start from both role URLs, on their database, never printing the admin URL (decision 073)', () => {
+    const shop = 'postgres://oripa_shop:shop-password-0123456789@db/oripa';
+    const owner = 'postgres://oripa_owner:owner-password-0123456789@db/oripa';
+    const admin = 'postgres://postgres:super-secret-password@db/oripa';
+    const base = { DATA_DIR: tempDir(), DATABASE_URL: shop, DATABASE_MIGRATION_URL: owner };
+    expect(loadConfig({ ...base, DATABASE_ADMIN_URL: admin }).DATABASE_ADMIN_URL).toBe(admin);
+    const refusal = (env: Record<string, string>) => {
+      try {
+        loadConfig({ DATA_DIR: tempDir(), ...env });
+        return 'accepted';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(refusal({ DATABASE_URL: shop, DATABASE_ADMIN_URL: admin })).toMatch(
+      /DATABASE_ADMIN_URL: needs DATABASE_URL \(the shop role\) and DATABASE_MIGRATION_URL/,
+    );
+    expect(refusal({ ...base, DATABASE_MIGRATION_URL: shop, DATABASE_ADMIN_URL: admin })).toMatch(
+      /must name two different roles/,
+    );
+    expect(
+      refusal({ ...base, DATABASE_URL: 'postgres://oripa_shop:short@db/oripa', DATABASE_ADMIN_URL: admin }),
+    ).toMatch(/password of at least 16 characters/);
+    expect(refusal({ ...base, DATABASE_ADMIN_URL: 'postgres://postgres:x@db/postgres' })).toMatch(
+      /must name the same database as DATABASE_MIGRATION_URL/,
+    );
+    // A superuser's password is never shown, even when its own value is the problem.
+    const wrong = refusal({ ...base, DATABASE_ADMIN_URL: 'mysql://postgres:super-secret-password@db/oripa' });
+    expect(wrong).toMatch(/DATABASE_ADMIN_URL=\(hidden\)/);
+    expect(wrong).not.toContain('super-secret-password');
+  });
+
   it('takes Turnstile with both keys or neither, and its stand-in only in the sandbox; Redis by URL', () => {
     const keys = { TURNSTILE_SITE_KEY: '0x4AAAAAAAsite', TURNSTILE_SECRET_KEY: '0x4AAAAAAAsecret' };
     const https = {

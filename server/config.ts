@@ -25,6 +25,7 @@ import { friendsSettings } from '#modules/friends';
 import { farmSettings } from '#modules/farm';
 import { processSettings } from './settings/process';
 import { siteSettings } from './settings/site';
+import { observabilitySettings } from './settings/observability';
 import {
   secretSettings,
   readOrCreateLocalAddressKey,
@@ -46,6 +47,7 @@ export const SETTINGS = [
   processSettings,
   siteSettings,
   secretSettings,
+  observabilitySettings,
   shopSettings,
   messagingSettings,
   identitySettings,

@@ -30,6 +30,8 @@ export interface ShopRequest {
   busy?: boolean;
   /** What went wrong during this render, noted by entry.server's handleError for the server to act on. */
   faults?: { databaseUnavailable: boolean };
+  /** The matched route's pattern, noted during the render for the request metrics (decision 072). */
+  observed?: { route?: string };
 }
 
 const registry = globalThis as typeof globalThis & { __oripaShopRequestContext?: RouterContext<ShopRequest> };

@@ -1,8 +1,8 @@
 // The draw as one use case (issue 30 item 2): what both entrances do around the draw module's
 // transaction — the pack page's form action (app/controllers/draw-action.server.ts) and the API's createDraw
-// (server/api/v1/draws.ts). The member's rank where the pack asks for one, the draw itself, and the
-// live remaining counts after a new draw. Each entrance keeps only its own reading of the request and
-// its own answer (a redirect to the result, or JSON).
+// (server/api/v1/draws.ts). The member's rank where the pack asks for one, the draw itself, the live
+// remaining counts after a new draw, and the draw's count in the metrics. Each entrance keeps only its
+// own reading of the request and its own answer (a redirect to the result, or JSON).
 import type { Database } from '#db/client';
 import { drawLots, drawLotsForSession, type DrawOutcome } from '#modules/draw';
 import { getGachaDetail } from '#modules/gacha';
@@ -27,7 +27,7 @@ export interface DrawRequest {
   minRank?: number | null;
 }
 
-type DrawServices = Pick<ShopServices, 'db' | 'config' | 'live'>;
+type DrawServices = Pick<ShopServices, 'db' | 'config' | 'live' | 'metrics'>;
 
 /**
  * One draw for a member: the rank if the pack needs it, the draw (all or nothing), then the pack's
@@ -73,6 +73,7 @@ export async function drawForMember(
     }
   }
   if (outcome.ok && !outcome.result.replay) services.live?.noteChange(outcome.result.gachaId);
+  services.metrics?.draw(outcome);
   return outcome;
 }
 

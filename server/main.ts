@@ -27,7 +27,7 @@ import type { ShopServices } from './services';
 import { createJobRunner, registerShopJobs, type JobRunner } from './jobs';
 import { createLiveUpdates } from './live';
 import { createPageCache } from './page-cache';
-import { primaryOnly, startReadRouting } from './read-routing';
+import { openReadRouting } from './read-routing';
 import { warmImageCache } from './images/warm';
 import { limitImageMemory } from './images';
 import { createMemoryTrimmer } from './memory-trim';
@@ -41,6 +41,11 @@ import { sendWelcomeMail } from './mailbox';
 import { syncLevelTable } from '#modules/progression';
 import { levelRulesOf } from './progression';
 import { OpenedServices, type Closer } from './closers';
+import { openObservability, type Observability } from './observability/open';
+import { closeServerGently, createServingState } from './drain';
+import { outboxBacklog } from '#modules/messaging';
+import type { DatabaseObserver } from '#db/client';
+import { auditRoleRepair, repairRolesAtStart } from './database-roles';
 
 const projectRoot = projectRootOf(import.meta.url);
 
@@ -51,6 +56,12 @@ export interface RunningShop {
   url: string;
   /** The background job runner; undefined when JOBS_ENABLED=false. */
   jobs?: JobRunner;
+  /**
+   * SIGTERM's stop (decision 072): readiness answers 503 at once, the shop keeps serving for `delayMs`,
+   * then stops as stop() does.
+   */
+  drain(delayMs: number): Promise<void>;
+  /** Stops accepting, ends the live streams, finishes what is in flight (within DRAIN_TIMEOUT_SECONDS), closes. */
   stop(): Promise<void>;
 }
 
@@ -66,15 +77,17 @@ export async function startShop(config: ShopConfig, options: { development?: boo
     : claimEmbeddedDatabase(config.dataDir, 'server', (held) => embeddedDatabaseBusyMessage(config.dataDir, held));
   try {
     const shop = await bootShop(config, options, claim);
+    const releasing = (stop: () => Promise<void>) => async () => {
+      try {
+        await stop();
+      } finally {
+        claim?.release();
+      }
+    };
     return {
       ...shop,
-      async stop() {
-        try {
-          await shop.stop();
-        } finally {
-          claim?.release();
-        }
-      },
+      drain: (delayMs) => releasing(() => shop.drain(delayMs))(),
+      stop: releasing(() => shop.stop()),
     };
   } catch (error) {
     claim?.release();
@@ -119,11 +132,15 @@ async function openShop(
   opened: OpenedServices,
 ): Promise<RunningShop> {
   limitImageMemory();
-  const database = await openShopDatabase(config, logger, opened);
+  const observability = await openObservability(config, logger, opened);
+  const database = await openShopDatabase(config, logger, opened, observability.observer);
   const identity = await openIdentity(config, database, logger, opened);
   config = identity.config;
   const loaded = await loadBuild(options);
-  const { services, stopLive } = await openServices(config, database, identity, loaded.buildId, logger, opened);
+  const { services, stopLive } = await openServices(config, database, identity, loaded.buildId, logger, opened, {
+    observability,
+  });
+  const serving = services.serving!;
   const { jobs, stopJobs, stopNudge } = await startJobs(services, opened);
   const { app, server } = await listen(services, loaded, claim, opened, { stopJobs, stopNudge });
   const address = server.address();
@@ -156,29 +173,50 @@ async function openShop(
   // Start-up's garbage (migrations, demo data, the first renders) goes back at once; the warm-up's
   // encodes end with their own trim (the image route's onTransform).
   services.memory?.soon();
+  serving.ready();
+  const stop = async () => {
+    // A request still arriving on an open connection is refused from here on (503, Retry-After); the
+    // live streams end politely (their browsers reconnect, through the balancer, elsewhere), or the
+    // server would wait for them forever; then everything else, last opened first (the image warm-up,
+    // the HTTP server with the jobs, …, the database).
+    serving.close();
+    await stopLive();
+    await opened.closeAll(logger);
+  };
   return {
     services,
     server,
     url,
     jobs,
-    async stop() {
-      // Live-update streams end first, or the server would wait for them forever; then everything else,
-      // last opened first (the image warm-up, the HTTP server with the jobs, …, the database).
-      await stopLive();
-      await opened.closeAll(logger);
+    async drain(delayMs) {
+      serving.drain();
+      logger.info({ delayMs }, 'draining: readiness answers 503, still serving until the delay ends');
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await stop();
     },
+    stop,
   };
 }
 
 /** The database, migrated, with the settings' level table, the default content and (if asked) the demo data. */
-async function openShopDatabase(config: ShopConfig, logger: Logger, opened: OpenedServices) {
+async function openShopDatabase(
+  config: ShopConfig,
+  logger: Logger,
+  opened: OpenedServices,
+  observer: DatabaseObserver,
+) {
+  // A superuser's URL makes or repairs the roles first: a restore into a fresh cluster has none (decision 073).
+  const roleRepair = await repairRolesAtStart(config, logger);
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     migrationUrl: config.DATABASE_MIGRATION_URL,
+    sessionUrl: config.DATABASE_SESSION_URL,
     dataDir: config.dataDir,
+    observer,
   });
   opened.add('database', () => database.close());
   await database.migrate();
+  await auditRoleRepair(database.db, roleRepair);
   // The level table the draw's SQL reads (decision 037): the settings' one, written once per change.
   await syncLevelTable(database.db, levelRulesOf(config));
   // The legal and trust pages every shop must show, written once when missing (decision 039).
@@ -263,8 +301,10 @@ async function openServices(
   buildId: string,
   logger: Logger,
   opened: OpenedServices,
+  watched: { observability: Observability },
 ) {
   const { social, messenger, limiter, auth } = identity;
+  const { metrics, tracing } = watched.observability;
   // Visitors' public pages, shared for PAGE_CACHE_SECONDS; dropped everywhere on an operator's change
   // and when a pack sells out (decision 048).
   const pages = await createPageCache({
@@ -281,7 +321,7 @@ async function openServices(
   // Its streams must end before the HTTP server can drain: stop() calls it first.
   const stopLive = opened.add('live updates', () => live.stop());
   await ensureDefaultCoinPacks(database.db);
-  const payments = await createPaymentServices({ config, db: database.db, logger });
+  const payments = await createPaymentServices({ config, db: database.db, logger, onOutcome: metrics.payment });
   opened.add('payments', () => payments.close());
   // The sign-in form's redirect goes to a stand-in's page: form-action must allow its origin.
   payments.pageSources.formAction.unshift(...new Set(Object.values(social.hosts)));
@@ -290,14 +330,7 @@ async function openServices(
   const content = createContentSource(config, database.db, logger);
   opened.add('content source', () => content.close());
   // The catalogue's reads may go to a replica while it is close (decision 075).
-  const reads = config.DATABASE_REPLICA_URL
-    ? await startReadRouting({
-        primary: database.db,
-        replicaUrl: config.DATABASE_REPLICA_URL,
-        maxLagSeconds: config.REPLICA_MAX_LAG_SECONDS,
-        logger,
-      })
-    : primaryOnly(database.db);
+  const reads = await openReadRouting(config, database.db, logger, (seconds) => metrics.setReplicaLag(seconds));
   opened.add('read routing', () => reads.stop());
   const services: ShopServices = {
     config,
@@ -316,8 +349,18 @@ async function openServices(
     content,
     pages,
     memory: createMemoryTrimmer({ logger, intervalSeconds: config.MEMORY_TRIM_SECONDS }),
+    metrics,
+    tracing,
+    serving: createServingState(),
   };
   opened.add('memory trimmer', () => services.memory?.stop());
+  // What a scrape reads at its time: the connections, the page cache's counts, the outbox (decision 072).
+  metrics.readAtScrape({
+    connections: () => database.connections(),
+    pageCache: pages,
+    outboxBacklog: () => outboxBacklog(database.db),
+    draining: () => services.serving?.phase === 'draining' || services.serving?.phase === 'closing',
+  });
   return { services, stopLive };
 }
 
@@ -325,7 +368,16 @@ async function openServices(
 async function startJobs(services: ShopServices, opened: OpenedServices) {
   const { config, database, logger } = services;
   // Jobs start after the migrations (pg-boss migrates its own schema, `pgboss`) and stop before the database closes.
-  const jobs: JobRunner | undefined = config.JOBS_ENABLED ? createJobRunner({ database, logger, config }) : undefined;
+  const jobs: JobRunner | undefined = config.JOBS_ENABLED
+    ? createJobRunner({
+        database,
+        logger,
+        config,
+        onRun: (run) => services.metrics?.jobRun(run),
+        // A stop lets running jobs finish within the drain's bound (decision 072).
+        stopTimeoutMs: config.DRAIN_TIMEOUT_SECONDS * 1000,
+      })
+    : undefined;
   let stopJobs: Closer | undefined;
   let stopNudge: Closer | undefined;
   if (jobs) {
@@ -382,11 +434,14 @@ async function listen(
   opened.add('HTTP server', async () => {
     // No nudge may wake the jobs while they stop.
     await stopNudge?.();
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    // Running jobs get a few seconds to finish while the HTTP server drains; then the rest closes.
-    await Promise.all([closed, stopJobs?.()]);
-    server.closeAllConnections();
+    services.serving?.close();
+    // New connections are refused from here on; requests in flight and running jobs get
+    // DRAIN_TIMEOUT_SECONDS to finish (decision 072), then the rest closes.
+    const [finished] = await Promise.all([
+      closeServerGently(server, config.DRAIN_TIMEOUT_SECONDS * 1000),
+      stopJobs?.(),
+    ]);
+    if (!finished) logger.warn({ timeoutSeconds: config.DRAIN_TIMEOUT_SECONDS }, 'requests still in flight were cut');
   });
   return { app, server };
 }
@@ -405,13 +460,26 @@ export async function runFromCommandLine(development: boolean) {
   try {
     const config = loadConfig(development ? { NODE_ENV: 'development', ...process.env } : process.env);
     const shop = await startShop(config, { development });
-    const shutdown = async (signal: string) => {
+    // SIGTERM (a deploy, the process manager) drains for the load balancer first; SIGINT (Ctrl-C) does not
+    // wait. A second signal while stopping ends the process at once.
+    let stopping = false;
+    const shutdown = async (signal: string, delayMs: number) => {
+      if (stopping) {
+        shop.services.logger.warn({ signal }, 'a second signal while stopping: exiting now');
+        process.exit(1);
+      }
+      stopping = true;
       shop.services.logger.info({ signal }, 'shutting down');
-      await shop.stop();
-      process.exit(0);
+      try {
+        await shop.drain(delayMs);
+        process.exit(0);
+      } catch (error) {
+        shop.services.logger.error({ err: error }, 'the shop did not stop cleanly');
+        process.exit(1);
+      }
     };
-    process.once('SIGINT', () => void shutdown('SIGINT'));
-    process.once('SIGTERM', () => void shutdown('SIGTERM'));
+    process.on('SIGINT', () => void shutdown('SIGINT', 0));
+    process.on('SIGTERM', () => void shutdown('SIGTERM', config.DRAIN_DELAY_SECONDS * 1000));
   } catch (error) {
     if (error instanceof EmbeddedDatabaseBusy) {
       console.error(`\n${error.message}\n`);

@@ -100,6 +100,7 @@ export function createOperatorRoute(services: ShopServices, token: string | unde
         gateway: services.payments?.gateway,
         paymentRules: services.payments?.rules,
         addressKeyring: services.config.addressKeyring,
+        copyEmbedded: services.database.copyEmbedded,
       });
       services.logger.info({ reqId: requestId, command: argv[0], exitCode }, 'operator command');
       return answer({ exitCode, lines, error: null, outputs });

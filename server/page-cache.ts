@@ -19,14 +19,25 @@ const gzip = promisify(zlib.gzip);
 /** The NOTIFY channel that tells every instance to drop its cached pages. */
 export const PAGE_CACHE_CHANNEL = 'shop_page_cache';
 
-/** Paths whose visitor copy is the same for everyone (the route table's public pages). */
-const CACHEABLE_PATHS: readonly RegExp[] = [
-  /^\/$/,
-  /^\/gacha\/[A-Za-z0-9_-]{1,80}\/?$/,
-  /^\/gacha\/[A-Za-z0-9_-]{1,80}\/[A-Za-z0-9_-]{1,80}\/?$/,
-  /^\/notices\/?$/,
-  /^\/notices\/[A-Za-z0-9_-]{1,80}\/?$/,
+/**
+ * Paths whose visitor copy is the same for everyone (the route table's public pages), each with its
+ * route's pattern in app/routes.ts, which a stored copy is counted under (decision 072).
+ */
+const CACHEABLE_PAGES: readonly { path: RegExp; route: string }[] = [
+  { path: /^\/$/, route: '/' },
+  { path: /^\/gacha\/[A-Za-z0-9_-]{1,80}\/?$/, route: '/gacha/:genreId' },
+  { path: /^\/gacha\/[A-Za-z0-9_-]{1,80}\/[A-Za-z0-9_-]{1,80}\/?$/, route: '/gacha/:genreId/:gachaId' },
+  { path: /^\/notices\/?$/, route: '/notices' },
+  { path: /^\/notices\/[A-Za-z0-9_-]{1,80}\/?$/, route: '/notices/:noticeId' },
 ];
+
+/**
+ * The route pattern of a cacheable page's path, or undefined.
+ * @example cachedPageRoute('/gacha/pokemon') === '/gacha/:genreId'
+ */
+export function cachedPageRoute(path: string): string | undefined {
+  return CACHEABLE_PAGES.find((page) => page.path.test(path))?.route;
+}
 
 /** Cookies a public page reads on the server: a request with one of them is rendered for itself. */
 const PERSONAL_COOKIES: readonly RegExp[] = [/(?:^|;\s*)[^=;]*session_token=/, /(?:^|;\s*)oripa_notice=/];
@@ -106,7 +117,7 @@ export function cacheKeyOf(request: Request): string | null {
   // Sign-ins and previews bring their own headers: anything authorised is never shared.
   if (request.headers.has('authorization')) return null;
   const url = new URL(request.url);
-  if (!CACHEABLE_PATHS.some((pattern) => pattern.test(url.pathname))) return null;
+  if (!cachedPageRoute(url.pathname)) return null;
   if (url.search.length > MAX_QUERY_LENGTH) return null;
   return url.pathname + url.search;
 }

@@ -67,6 +67,8 @@ export async function createPaymentServices(options: {
   config: ShopConfig;
   db: Database;
   logger: Logger;
+  /** Told what became of each order (the metrics, decision 072). */
+  onOutcome?: ShopPaymentRules['onOutcome'];
 }): Promise<PaymentServices> {
   const { config, db, logger } = options;
   const gateway: PaymentGateway = { providers: {} };
@@ -116,7 +118,7 @@ export async function createPaymentServices(options: {
   const all = (kind: keyof ProviderPageSources) => [...new Set(pages.flatMap((page) => page[kind] ?? []))];
   return {
     gateway,
-    rules: paymentRulesOf(config),
+    rules: { ...paymentRulesOf(config), ...(options.onOutcome ? { onOutcome: options.onOutcome } : {}) },
     sandboxApp,
     pageSources: {
       // Stand-ins' origins first, then 'https:' when a real provider's hosted pages are in use: those

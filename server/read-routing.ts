@@ -167,6 +167,26 @@ export async function startReadRouting(options: {
   };
 }
 
+/**
+ * The routing the settings ask for: a replica's when DATABASE_REPLICA_URL is set, else the primary only.
+ * @example const reads = await openReadRouting(config, database.db, logger, (lag) => metrics.setReplicaLag(lag))
+ */
+export async function openReadRouting(
+  config: { DATABASE_REPLICA_URL?: string; REPLICA_MAX_LAG_SECONDS: number },
+  primary: Database,
+  logger: Logger,
+  onLag?: (lagSeconds: number | null) => void,
+): Promise<ReadRouting> {
+  if (!config.DATABASE_REPLICA_URL) return primaryOnly(primary);
+  return startReadRouting({
+    primary,
+    replicaUrl: config.DATABASE_REPLICA_URL,
+    maxLagSeconds: config.REPLICA_MAX_LAG_SECONDS,
+    logger,
+    onLag,
+  });
+}
+
 /** The write time a request's cookie carries, or null. @example lastWriteOf(getCookie(c, WROTE_COOKIE)) */
 export function lastWriteOf(cookie: string | undefined): number | null {
   if (!cookie || !/^\d{1,15}$/.test(cookie)) return null;

@@ -13,6 +13,9 @@ import type { ContentSource } from '#modules/content';
 import type { PageCache } from './page-cache';
 import type { MemoryTrimmer } from './memory-trim';
 import type { ReadRouting } from './read-routing';
+import type { ShopMetrics } from './observability/metrics';
+import type { ShopTracing } from './observability/tracing';
+import type { ServingState } from './drain';
 
 export interface ShopServices {
   config: ShopConfig;
@@ -41,4 +44,10 @@ export interface ShopServices {
   messaging?: MessagingServices;
   /** Gives freed native memory back after image encodes and every MEMORY_TRIM_SECONDS (decision 047). */
   memory?: MemoryTrimmer;
+  /** The Prometheus metrics of this instance (decision 072); absent in tests that count nothing. */
+  metrics?: ShopMetrics;
+  /** The traces, only when OTEL_EXPORTER_OTLP_ENDPOINT is set (decision 072). */
+  tracing?: ShopTracing;
+  /** Starting, serving, draining or closing: what readiness answers (decision 072); absent means serving. */
+  serving?: ServingState;
 }

@@ -35,5 +35,6 @@ export {
   type OutboxEntry,
 } from './outbox';
 export { forgetMessagesTo, forgetSentMessagesOf, forgottenRecipientOf } from './forget';
+export { outboxBacklog, OUTBOX_BACKLOG_CAP, type OutboxBacklog } from './backlog';
 export type { MessageChannel, MessageStatus } from './schema';
 export { messagingSettings } from './settings';

@@ -12,7 +12,15 @@ import { type ProviderPayment } from './providers/types';
 import { type OrderView, toOrderView } from './orders';
 import { monthlyCommittedJpy } from './packs';
 import { findOrder } from './purchase-inputs';
-import { type PaymentGateway, PurchaseRefused, type ShopPaymentRules, rowsOf, yen } from './rules';
+import {
+  type PaymentGateway,
+  type PaymentOutcome,
+  PurchaseRefused,
+  type ShopPaymentRules,
+  reportOutcome,
+  rowsOf,
+  yen,
+} from './rules';
 
 export type SyncResult = { order: OrderView; credited: boolean };
 
@@ -70,7 +78,8 @@ export async function applyProviderPayment(
   rules: ShopPaymentRules,
   now = new Date(),
 ): Promise<SyncResult> {
-  return db.transaction(async (tx) => {
+  let changed: { method: string; status: PaymentOutcome } | undefined;
+  const result = await db.transaction(async (tx) => {
     const t: Database = tx;
     const [order] = await t.select().from(paymentOrders).where(eq(paymentOrders.id, orderId)).for('update');
     if (!order) throw new Error(`order ${orderId} vanished`);
@@ -142,8 +151,13 @@ export async function applyProviderPayment(
     if (Object.keys(update).length === 0) return { order: toOrderView(order), credited };
     update.updatedAt = now;
     const [saved] = await t.update(paymentOrders).set(update).where(eq(paymentOrders.id, orderId)).returning();
+    if (update.status && update.status !== order.status)
+      changed = { method: order.method, status: update.status as PaymentOutcome };
     return { order: toOrderView(saved!), credited };
   });
+  // Counted once it is written (the counters hear nothing of a rolled-back change).
+  if (changed) reportOutcome(rules, changed.method, changed.status);
+  return result;
 }
 
 /** Why a payment that arrived after its order stopped counting cannot be credited as is, or null. */
@@ -286,7 +300,7 @@ export async function decideReviewedOrder(
   rules: ShopPaymentRules,
   now = new Date(),
 ): Promise<{ before: Record<string, unknown>; after: Record<string, unknown> }> {
-  return db.transaction(async (tx) => {
+  const decided = await db.transaction(async (tx) => {
     const t: Database = tx;
     const [order] = isUuid(orderId)
       ? await t.select().from(paymentOrders).where(eq(paymentOrders.id, orderId)).for('update')
@@ -305,10 +319,13 @@ export async function decideReviewedOrder(
       .set({ ...update, updatedAt: now })
       .where(eq(paymentOrders.id, orderId));
     return {
+      method: order.method,
       before,
       after: { status: update.status, decision, creditedAt: decision === 'credit' ? now : order.creditedAt },
     };
   });
+  reportOutcome(rules, decided.method, 'paid');
+  return { before: decided.before, after: decided.after };
 }
 
 /**

@@ -36,6 +36,8 @@ export {
 export {
   type PaymentGateway,
   type ShopPaymentRules,
+  PAYMENT_OUTCOMES,
+  type PaymentOutcome,
   DEFAULT_PAYMENT_RULES,
   PAYMENT_REFUSAL_CODES,
   type PurchaseRefusalCode,

@@ -11,7 +11,7 @@ import { paymentOrders } from './schema';
 import { PAYMENT_METHODS, PAYMENT_METHOD_INFO, type PaymentMethod } from './methods';
 import { type DrawContext, type OrderView, newReceiptNo, toOrderView } from './orders';
 import { buildQuote, getPurchaseStanding, listCoinPacks, refuseOutsideWindow } from './packs';
-import { type PaymentGateway, PurchaseRefused, type ShopPaymentRules } from './rules';
+import { type PaymentGateway, PurchaseRefused, type ShopPaymentRules, reportOutcome } from './rules';
 
 // Inputs: one schema each, read by the checkout page's form and the API's createPurchase alike.
 
@@ -190,6 +190,7 @@ export async function startCheckout(
       .update(paymentOrders)
       .set({ providerRef: start.providerRef, checkoutUrl: start.redirectUrl, updatedAt: new Date() })
       .where(eq(paymentOrders.id, created.id));
+    reportOutcome(rules, created.method, 'checkout_started');
     return { orderId: created.id, redirectUrl: start.redirectUrl, replay: false };
   } catch (error) {
     // Undo our own step: the order never reached the provider, so it frees its place under the cap.
@@ -199,6 +200,7 @@ export async function startCheckout(
       .where(
         and(eq(paymentOrders.id, created.id), eq(paymentOrders.status, 'pending'), isNull(paymentOrders.providerRef)),
       );
+    reportOutcome(rules, created.method, 'checkout_failed');
     throw new PurchaseRefused('PROVIDER_UNAVAILABLE', {
       method: created.method,
       cause: error instanceof Error ? error.message : String(error),

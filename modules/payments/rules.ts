@@ -13,6 +13,20 @@ export interface PaymentGateway {
   providers: Partial<Record<PaymentMethod, PaymentProvider>>;
 }
 
+/** What became of an order, as the shop's counters hear it: one per change the shop wrote. */
+export const PAYMENT_OUTCOMES = [
+  'checkout_started',
+  'checkout_failed',
+  'paid',
+  'review',
+  'failed',
+  'canceled',
+  'expired',
+  'refunded',
+  'charged_back',
+] as const;
+export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
+
 /** The shop's money rules, from configuration. */
 export interface ShopPaymentRules {
   monthlyCapJpy: number;
@@ -20,6 +34,20 @@ export interface ShopPaymentRules {
   checkoutExpiryMinutes: number;
   paidCoinDays: number;
   freeCoinDays: number;
+  /**
+   * Told after each order change is written (the server's metrics, decision 072); never throws, never
+   * changes anything. Absent in tests and tools.
+   */
+  onOutcome?: (event: { method: PaymentMethod; outcome: PaymentOutcome }) => void;
+}
+
+/** Tells the rules' listener, if any, what became of an order of this method. */
+export function reportOutcome(rules: ShopPaymentRules, method: string, outcome: PaymentOutcome): void {
+  try {
+    rules.onOutcome?.({ method: method as PaymentMethod, outcome });
+  } catch {
+    // A counter must never fail a payment.
+  }
 }
 
 /** The settings' defaults (server/config.ts), for tests and tools that run without settings; never a silent fallback. */

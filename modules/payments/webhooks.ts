@@ -7,7 +7,7 @@ import { WebhookRejected, type ProviderPayment, type WebhookRequest } from './pr
 import { type SyncResult, adoptProviderRef, applyProviderPayment, syncOrder } from './confirmation';
 import { type OrderView, toOrderView } from './orders';
 import { findOrder } from './purchase-inputs';
-import { type PaymentGateway, PurchaseRefused, type ShopPaymentRules, rowsOf } from './rules';
+import { type PaymentGateway, PurchaseRefused, type ShopPaymentRules, reportOutcome, rowsOf } from './rules';
 
 /**
  * Verifies a webhook and stores each event once. Throws WebhookRejected (4xx) for anything the
@@ -199,6 +199,7 @@ export async function expireStaleOrders(
       .where(and(eq(paymentOrders.id, order.id), eq(paymentOrders.status, 'pending')))
       .returning({ id: paymentOrders.id });
     expired += rows.length;
+    if (rows.length > 0) reportOutcome(rules, order.method, 'expired');
   }
   return expired;
 }
@@ -230,6 +231,7 @@ export async function cancelPendingOrder(
     .set({ status: 'canceled', updatedAt: new Date() })
     .where(and(eq(paymentOrders.id, order.id), eq(paymentOrders.status, 'pending')))
     .returning();
+  if (saved) reportOutcome(rules, order.method, 'canceled');
   return toOrderView(saved ?? (await findOrder(db, order.id))!);
 }
 

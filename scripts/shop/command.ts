@@ -7,6 +7,7 @@ import type { CoinLifetimes } from '#modules/wallet';
 import type { PaymentGateway, ShopPaymentRules } from '#modules/payments';
 import type { AddressKeyring } from '#modules/shipping';
 import type { OptionSpec, OptionValues } from './args';
+import type { EmbeddedCopy } from '#db/embedded-copy';
 
 /**
  * The files a command reads and writes. On the operator's own machine these are the file system; when
@@ -33,6 +34,8 @@ export interface CommandContext {
   paymentRules?: ShopPaymentRules;
   /** The address keys from the settings (ADDRESS_ENCRYPTION_KEYS; only `addresses:rekey` uses them). */
   addressKeyring?: AddressKeyring;
+  /** The embedded database's online copy (only `backup` uses it; absent on PostgreSQL). */
+  copyEmbedded?: (into: string) => Promise<EmbeddedCopy>;
 }
 
 export interface ShopCommand {

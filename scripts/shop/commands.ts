@@ -20,6 +20,7 @@ import { invariants } from './commands/invariants';
 import { addressesRekey } from './commands/addresses-rekey';
 import { shippingRekey } from './commands/shipping-rekey';
 import { maintenanceOff, maintenanceOn } from './commands/maintenance';
+import { backup } from './commands/backup';
 
 export const SHOP_COMMANDS: readonly ShopCommand[] = [
   packCreate,
@@ -43,4 +44,5 @@ export const SHOP_COMMANDS: readonly ShopCommand[] = [
   maintenanceOn,
   maintenanceOff,
   invariants,
+  backup,
 ];

@@ -112,6 +112,7 @@ async function runHere(config: ShopConfig, command: ShopCommand) {
         gateway: payments?.gateway,
         paymentRules: payments?.rules,
         addressKeyring: config.addressKeyring,
+        copyEmbedded: database.copyEmbedded,
       });
     } finally {
       await payments?.close();

@@ -41,7 +41,7 @@ export async function runAdminCommand(
   db: Database,
   argv: string[],
   out: (line: string) => void,
-  settings: Pick<CommandContext, 'lifetimes' | 'gateway' | 'paymentRules' | 'addressKeyring'> &
+  settings: Pick<CommandContext, 'lifetimes' | 'gateway' | 'paymentRules' | 'addressKeyring' | 'copyEmbedded'> &
     Partial<Pick<CommandContext, 'operator' | 'files'>>,
 ): Promise<number> {
   const command = findCommand(argv[0]);
@@ -55,6 +55,7 @@ export async function runAdminCommand(
       gateway: settings.gateway,
       paymentRules: settings.paymentRules,
       addressKeyring: settings.addressKeyring,
+      copyEmbedded: settings.copyEmbedded,
     };
     return (await command.run(context, parseCommandLine(argv.slice(1), command.options))) ?? 0;
   } catch (error) {

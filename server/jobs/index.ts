@@ -25,7 +25,14 @@ import { publishScheduledContentJob } from './content';
 import { finishDeletionsJob } from './privacy';
 import type { JobDefinition, JobRunner } from './runner';
 
-export { createJobRunner, type JobRunner, type JobDefinition, type JobContext, type JobRunSummary } from './runner';
+export {
+  createJobRunner,
+  type JobRunner,
+  type JobDefinition,
+  type JobContext,
+  type JobRunSummary,
+  type JobRunReport,
+} from './runner';
 
 /** What the job factories may use; widen it when a job needs more of the services. */
 export type JobServices = Pick<ShopServices, 'config'> & Partial<Pick<ShopServices, 'payments' | 'messaging'>>;

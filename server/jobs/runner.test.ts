@@ -29,3 +29,32 @@ describe('job runner registration', () => {
     await runner.stop(); // stopping a runner that never started is fine
   });
 });
+
+describe('job runs reported', () => {
+  it('tells onRun of each finished run, ok or failed, with its duration', async () => {
+    const runs: { job: string; ok: boolean; seconds: number; lagSeconds?: number }[] = [];
+    const runner = createJobRunner({
+      database: { engine: 'postgres', db: {} } as unknown as DatabaseHandle,
+      logger: capturingLogger().logger,
+      config: { DATABASE_URL: 'postgres://x@127.0.0.1:1/x' },
+      onRun: (run) => runs.push(run),
+    });
+    runner.register({ name: 'test.local-ok', scope: 'instance', handler: async () => ({ processed: 2 }) });
+    runner.register({
+      name: 'test.local-broken',
+      scope: 'instance',
+      handler: async () => {
+        throw new Error('disk full');
+      },
+    });
+    await runner.runNow('test.local-ok');
+    await expect(runner.runNow('test.local-broken')).rejects.toThrow('disk full');
+    expect(runs.map(({ job, ok }) => ({ job, ok }))).toEqual([
+      { job: 'test.local-ok', ok: true },
+      { job: 'test.local-broken', ok: false },
+    ]);
+    for (const run of runs) expect(run.seconds).toBeGreaterThanOrEqual(0);
+    // A run asked for by hand was never due: no lag is made up for it.
+    for (const run of runs) expect(run.lagSeconds).toBeUndefined();
+  });
+});

@@ -82,6 +82,17 @@ export interface JobRunnerOptions {
   cronMonitorIntervalSeconds?: number;
   /** How long stop() waits for running jobs (default 10 s). */
   stopTimeoutMs?: number;
+  /** Told of every finished run: the metrics' job runs, durations and lag (decision 072). */
+  onRun?: (run: JobRunReport) => void;
+}
+
+/** One finished run as onRun hears it. */
+export interface JobRunReport {
+  job: string;
+  ok: boolean;
+  seconds: number;
+  /** Seconds from when the run was due (its schedule's time, or when it was queued) to its start. */
+  lagSeconds?: number;
 }
 
 /** The time zone every cron expression is read in. */
@@ -116,14 +127,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     ...(options.cronMonitorIntervalSeconds ? { cronMonitorIntervalSeconds: options.cronMonitorIntervalSeconds } : {}),
   };
 
-  const execute = (job: JobDefinition, run: { trigger: string; jobId?: string }) =>
-    executeJob(database, logger, job, run);
+  const execute = (job: JobDefinition, run: JobRun) => executeJob(database, logger, job, run, options.onRun);
 
   /** One local run at a time per instance job; a tick that finds one running is skipped. */
-  function runLocally(job: JobDefinition, trigger: string): Promise<JobRunSummary> {
+  function runLocally(job: JobDefinition, trigger: string, dueAt?: Date): Promise<JobRunSummary> {
     const running = localRuns.get(job.name);
     if (running) return running;
-    const run = execute(job, { trigger }).finally(() => localRuns.delete(job.name));
+    const run = execute(job, { trigger, dueAt }).finally(() => localRuns.delete(job.name));
     localRuns.set(job.name, run);
     return run;
   }
@@ -141,7 +151,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         if (state !== 'started') return;
         if (delay > MAX_TIMER_MS) return armInstanceTimer(job); // too far for one timer: aim again
         // Errors are in the log line already; a failed instance run waits for its next tick.
-        runLocally(job, 'schedule').catch(() => undefined);
+        runLocally(job, 'schedule', next).catch(() => undefined);
         armInstanceTimer(job, next);
       },
       Math.max(0, Math.min(delay, MAX_TIMER_MS)),
@@ -292,22 +302,39 @@ async function installAsOwner(
   }
 }
 
-/** Runs a handler with its context, and logs the run as one line: job, processed, duration. */
+/** What starts a run: why, its pg-boss id (cluster jobs), and when it was due (for its lag). */
+interface JobRun {
+  trigger: string;
+  jobId?: string;
+  dueAt?: Date;
+}
+
+/** Runs a handler with its context, logs the run as one line (job, processed, duration) and reports it. */
 async function executeJob(
   database: DatabaseHandle,
   logger: Logger,
   job: JobDefinition,
-  run: { trigger: string; jobId?: string },
+  run: JobRun,
+  onRun: JobRunnerOptions['onRun'],
 ): Promise<JobRunSummary> {
   const jobLogger = logger.child({ job: job.name, ...(run.jobId ? { jobId: run.jobId } : {}) });
+  const now = new Date();
   const started = performance.now();
+  const report = (ok: boolean) =>
+    onRun?.({
+      job: job.name,
+      ok,
+      seconds: (performance.now() - started) / 1000,
+      ...(run.dueAt ? { lagSeconds: (now.getTime() - run.dueAt.getTime()) / 1000 } : {}),
+    });
   try {
-    const result = await job.handler({ db: database.db, logger: jobLogger, now: new Date() });
+    const result = await job.handler({ db: database.db, logger: jobLogger, now });
     const summary = {
       job: job.name,
       processed: result?.processed ?? 0,
       durationMs: Math.round(performance.now() - started),
     };
+    report(true);
     jobLogger.info(
       { trigger: run.trigger, processed: summary.processed, durationMs: summary.durationMs },
       `job ${job.name} finished`,
@@ -315,6 +342,7 @@ async function executeJob(
     return summary;
   } catch (error) {
     const durationMs = Math.round(performance.now() - started);
+    report(false);
     jobLogger.error({ trigger: run.trigger, err: error, durationMs }, `job ${job.name} failed`);
     throw error;
   }
@@ -325,7 +353,7 @@ async function setUpClusterJob(
   pgBoss: PgBoss,
   job: JobDefinition,
   pollingIntervalSeconds: number,
-  execute: (job: JobDefinition, run: { trigger: string; jobId?: string }) => Promise<JobRunSummary>,
+  execute: (job: JobDefinition, run: JobRun) => Promise<JobRunSummary>,
 ): Promise<string> {
   const queueOptions = {
     ...(job.retryLimit !== undefined ? { retryLimit: job.retryLimit } : {}),
@@ -333,10 +361,12 @@ async function setUpClusterJob(
   };
   await pgBoss.createQueue(job.name, { policy: 'singleton', ...queueOptions }); // no-op when it exists
   if (Object.keys(queueOptions).length > 0) await pgBoss.updateQueue(job.name, queueOptions);
-  const workerId = await pgBoss.work(job.name, { pollingIntervalSeconds, batchSize: 1 }, async ([first]) => {
+  const workerOptions = { pollingIntervalSeconds, batchSize: 1, includeMetadata: true } as const;
+  const workerId = await pgBoss.work(job.name, workerOptions, async ([first]) => {
     if (!first) return undefined;
     const trigger = (first.data as { trigger?: string } | null)?.trigger ?? 'schedule';
-    return execute(job, { trigger, jobId: first.id });
+    // Due when it could first start (its schedule's slot, or when it was queued); a retry is due again.
+    return execute(job, { trigger, jobId: first.id, dueAt: first.startAfter });
   });
   if (job.cron) await pgBoss.schedule(job.name, job.cron, null, { tz: JOB_TIME_ZONE });
   else await pgBoss.unschedule(job.name); // the cron was removed from the code: stop creating runs

@@ -17,6 +17,13 @@ export const processSettings = declareSettings({
     /** A streaming replica for the reads that may lag (decision 075); unset reads everything from the primary. */
     DATABASE_REPLICA_URL: postgresUrl.optional(),
     REPLICA_MAX_LAG_SECONDS: z.coerce.number().min(0.5).max(300).default(5),
+    /**
+     * PostgreSQL: LISTEN (live counts, page-cache drops, the outbox nudge) on this URL's connections, which
+     * keep their session; for a DATABASE_URL through a transaction-mode pool (docs/decisions/074).
+     */
+    DATABASE_SESSION_URL: postgresUrl.optional(),
+    /** PostgreSQL: a superuser with which the start makes or repairs both roles (docs/decisions/073). */
+    DATABASE_ADMIN_URL: postgresUrl.optional(),
     DATA_DIR: z.string().min(1).default('.data'),
     PUBLIC_ORIGIN: z
       .string()
@@ -67,6 +74,24 @@ export const processSettings = declareSettings({
       meaning:
         'a replica further behind than this is not read (every read goes to the primary until it catches up); its lag ' +
         'is in `/api/health`',
+    },
+    DATABASE_SESSION_URL: {
+      default: '(unset: listen on `DATABASE_URL`)',
+      meaning:
+        'PostgreSQL only: the connections that LISTEN for live counts, page-cache drops and the outbox nudge, as the ' +
+        'shop role, on a URL whose connections keep their session (the primary itself, or a session-mode pool such as ' +
+        "pgbouncer's `shop_session` in `deploy/`). Needed when `DATABASE_URL` goes through a transaction-mode pool, " +
+        'where a LISTEN never hears anything; see docs/deploy.md (decision 074)',
+    },
+    DATABASE_ADMIN_URL: {
+      default: '(unset: the roles are made by `npm run db:roles`)',
+      meaning:
+        "PostgreSQL only: a superuser's URL on the shop's database. At each start, before migrating, the shop makes or " +
+        'repairs the owner role and the shop role (names and passwords from `DATABASE_MIGRATION_URL` and `DATABASE_URL`) ' +
+        'and their rights, as `npm run db:roles` does, under the migration lock; what it changed is logged and audited. ' +
+        'So a database restored into a fresh cluster starts with no manual step (docs/backups.md, decision 073). ' +
+        'Needs both role URLs, each with a password of at least 16 characters; used only during the start',
+      secret: true,
     },
     DATA_DIR: {
       meaning:
@@ -121,5 +146,32 @@ export const processSettings = declareSettings({
     ...(values.DATABASE_REPLICA_URL && !values.DATABASE_URL
       ? ['DATABASE_REPLICA_URL: needs DATABASE_URL (a replica follows a PostgreSQL primary)']
       : []),
+    ...(values.DATABASE_SESSION_URL && !values.DATABASE_URL
+      ? ['DATABASE_SESSION_URL: needs DATABASE_URL (the embedded database listens in process)']
+      : []),
+    ...(values.DATABASE_ADMIN_URL ? adminUrlProblems(values) : []),
   ],
 });
+
+/** The start makes the roles from the two role URLs: both must be there, differ, and carry their passwords. */
+function adminUrlProblems(values: {
+  DATABASE_URL?: string;
+  DATABASE_MIGRATION_URL?: string;
+  DATABASE_ADMIN_URL?: string;
+}): string[] {
+  if (!values.DATABASE_URL || !values.DATABASE_MIGRATION_URL)
+    return ['DATABASE_ADMIN_URL: needs DATABASE_URL (the shop role) and DATABASE_MIGRATION_URL (the owner)'];
+  const shop = new URL(values.DATABASE_URL);
+  const owner = new URL(values.DATABASE_MIGRATION_URL);
+  const admin = new URL(values.DATABASE_ADMIN_URL!);
+  const problems: string[] = [];
+  if (!shop.username || !owner.username || shop.username === owner.username)
+    problems.push('DATABASE_ADMIN_URL: DATABASE_URL and DATABASE_MIGRATION_URL must name two different roles');
+  if (decodeURIComponent(shop.password).length < 16 || decodeURIComponent(owner.password).length < 16)
+    problems.push(
+      'DATABASE_ADMIN_URL: DATABASE_URL and DATABASE_MIGRATION_URL must each carry a password of at least 16 characters (the roles are made with them)',
+    );
+  if (admin.pathname !== owner.pathname)
+    problems.push('DATABASE_ADMIN_URL: must name the same database as DATABASE_MIGRATION_URL');
+  return problems;
+}

@@ -41,6 +41,8 @@ const environment = (): NodeJS.ProcessEnv => ({
   DEMO_DATA: 'false',
   JOBS_ENABLED: 'false',
   IMAGE_WARM_UP: 'false',
+  // A lone shop with no load balancer to wait for: SIGTERM stops it at once (decision 072).
+  DRAIN_DELAY_SECONDS: '0',
 });
 
 /** tsx's loader by its file, so that the command line can run from any folder. */

@@ -46,7 +46,8 @@ export interface ShopCluster {
 
 export interface StartInstancesOptions {
   count: number;
-  databaseUrl: string;
+  /** Unset: the embedded database, each instance's own in its DATA_DIR (then `migrate: false`). */
+  databaseUrl?: string;
   /** Each instance gets `<dataDir>/instance-<n>` as its DATA_DIR and writes its log there. */
   dataDir: string;
   authSecret?: string;
@@ -211,6 +212,9 @@ export async function startInstances(options: StartInstancesOptions): Promise<Sh
     DEMO_DATA: 'false',
     JOBS_ENABLED: 'false',
     IMAGE_WARM_UP: 'false',
+    // No load balancer checks these instances: SIGTERM stops them without the drain delay (decision 072);
+    // a test of the drain sets its own.
+    DRAIN_DELAY_SECONDS: '0',
     ...options.env,
   });
 

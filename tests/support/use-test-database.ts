@@ -88,7 +88,11 @@ export function useTestDatabase(label: string, options: UseTestDatabaseOptions =
     migrate: () => current().migrate(),
     ping: () => current().ping(),
     listen: (channel, onMessage) => current().listen(channel, onMessage),
+    connections: () => current().connections(),
     close: () => current().close(),
+    get copyEmbedded() {
+      return current().copyEmbedded;
+    },
   };
 }
 
