@@ -25,6 +25,7 @@ import { friendsSettings } from '#modules/friends';
 import { farmSettings } from '#modules/farm';
 import { processSettings } from './settings/process';
 import { siteSettings } from './settings/site';
+import { mediaSettings } from './settings/media';
 import {
   secretSettings,
   readOrCreateLocalAddressKey,
@@ -46,6 +47,7 @@ export const SETTINGS = [
   processSettings,
   siteSettings,
   secretSettings,
+  mediaSettings,
   shopSettings,
   messagingSettings,
   identitySettings,

@@ -40,6 +40,7 @@ import { sendWelcomeMail } from './mailbox';
 import { syncLevelTable } from '#modules/progression';
 import { levelRulesOf } from './progression';
 import { OpenedServices, type Closer } from './closers';
+import { openMediaStore } from './media';
 
 const projectRoot = projectRootOf(import.meta.url);
 
@@ -288,6 +289,16 @@ async function openServices(
   opened.add('messaging', () => messaging.close());
   const content = createContentSource(config, database.db, logger);
   opened.add('content source', () => content.close());
+  // Uploaded images: the bucket, or DATA_DIR (decision 071). A bucket that does not answer now is said
+  // in the log and does not stop the start: pages need it only for uploads and new images.
+  const media = await openMediaStore(config);
+  opened.add('media store', () => media.close());
+  if (media.kind === 's3')
+    void media.exists('media/start-up-check.webp').then(
+      () => logger.info({ bucket: config.MEDIA_S3_BUCKET }, 'media store: bucket answers'),
+      (error: unknown) =>
+        logger.warn({ err: error, bucket: config.MEDIA_S3_BUCKET }, 'media store: bucket does not answer'),
+    );
   const services: ShopServices = {
     config,
     database,
@@ -303,6 +314,7 @@ async function openServices(
     messaging,
     content,
     pages,
+    media,
     memory: createMemoryTrimmer({ logger, intervalSeconds: config.MEMORY_TRIM_SECONDS }),
   };
   opened.add('memory trimmer', () => services.memory?.stop());
