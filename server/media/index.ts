@@ -5,6 +5,7 @@ export { diskMediaStore } from './disk-store';
 export { s3MediaStore, s3OptionsOf, type S3MediaStoreOptions } from './s3-store';
 export { withSourceCopies, sourceCopiesDir } from './source-copies';
 export { createMediaRoute, servedMediaKey, MEDIA_FOLDERS } from './route';
+export { cleanUpMedia, mediaNamesInUse, type MediaCleanupResult } from './cleanup';
 export {
   MEDIA_EDGE,
   MEDIA_MAX_PIXELS,
