@@ -55,7 +55,7 @@ export async function bannersLoader(shop: ShopRequest, request: Request) {
 
 const refused = (refusal: Refusal<string>, form: string) => {
   const described = describeRefusal(refusal as Refusal<RefusalCode>);
-  return actionRefused(described.message, { form, status: described.status, headers: { ...described.headers } });
+  return actionRefused(described.message, { form, status: described.status });
 };
 
 export async function bannersAction(shop: ShopRequest, request: Request) {

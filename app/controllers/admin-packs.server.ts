@@ -33,7 +33,7 @@ import {
   type TierRow,
 } from '#modules/gacha';
 import { parseShopDateTime } from '#modules/shop';
-import { MEDIA_STORE_RETRY_AFTER_SECONDS, refuse, type Refusal } from '#modules/kernel';
+import { refuse, type Refusal } from '#modules/kernel';
 import { PACK_STEPS, STATUS_LABELS, type PackEditorAnswer, type PackStep } from '~/lib/admin-packs';
 import { actionOk, actionRefused } from '~/lib/admin-action';
 
@@ -292,11 +292,7 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
       const store = mediaStoreOf(shop.services);
       const stored = await storeUploadedImage(store, 'packs', file, { maxBytes: config.PACK_IMAGE_MAX_BYTES });
       if (!stored.ok)
-        return actionRefused(stored.message, {
-          fields: { image: stored.message },
-          status: stored.status,
-          ...(stored.status === 503 ? { headers: { 'Retry-After': String(MEDIA_STORE_RETRY_AFTER_SECONDS) } } : {}),
-        });
+        return actionRefused(stored.message, { fields: { image: stored.message }, status: stored.status });
       // Stored first, recorded second: a refused step (no longer a draft, no such tier) takes its upload
       // back, and one the process never finished is the daily clean-up's (decision 071).
       const outcome = await (

@@ -19,19 +19,13 @@ export function actionOk<Extra extends object = object>(message: string, more?: 
 }
 
 /**
- * The action refused: its words (and each field's), answered with an error status (400 unless told) and
- * any headers it needs (Retry-After on a 503).
+ * The action refused: its words (and each field's), answered with an error status (400 unless told).
  * @example return actionRefused('返金の理由を500文字以内で入力してください。', { form: 'refund' });
  */
 export function actionRefused<Extra extends object = object>(
   message: string,
-  more: {
-    form?: string;
-    fields?: Record<string, string>;
-    status?: number;
-    headers?: Record<string, string>;
-  } & Partial<Extra> = {},
+  more: { form?: string; fields?: Record<string, string>; status?: number } & Partial<Extra> = {},
 ) {
-  const { status = 400, headers, ...rest } = more;
-  return data<AdminActionResult<Extra>>({ ...rest, error: message } as AdminActionResult<Extra>, { status, headers });
+  const { status = 400, ...rest } = more;
+  return data<AdminActionResult<Extra>>({ ...rest, error: message } as AdminActionResult<Extra>, { status });
 }

@@ -41,9 +41,12 @@ export class MediaStoreUnavailable extends Error {
   override readonly name = 'MediaStoreUnavailable';
 }
 
-/** Whether an error is the store's, as opposed to a bug. */
+/**
+ * Whether an error is the store's, as opposed to a bug. By name, not by class: the pages' build carries
+ * its own copy of this module, so a store the server opened throws a class the pages' copy never made.
+ */
 export const isMediaStoreUnavailable = (error: unknown): error is MediaStoreUnavailable =>
-  error instanceof MediaStoreUnavailable;
+  error instanceof Error && error.name === 'MediaStoreUnavailable';
 
 /** A key the stores accept: lower-case path segments, no `.` or `..` segment, no leading slash. */
 const MEDIA_KEY = /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_.-]*)+$/;
