@@ -348,7 +348,7 @@ function mountFilesAndDevRoutes(app: Hono<Env>, options: ServerAppOptions) {
   app.route('/_img', images);
   // Uploads from the media store (decision 071): the pack editor's, by their unguessable names (030);
   // the banners' art (031) and content images (040), by content hash. All immutable.
-  app.route('/media', createMediaRoute(media, logger));
+  app.route('/media', createMediaRoute(media));
   app.get('/robots.txt', (c) => c.text(robotsTxt(config.PUBLIC_ORIGIN)));
   app.get('/sitemap.xml', async (c) =>
     c.body(await sitemapXml(services), 200, { 'Content-Type': 'application/xml; charset=utf-8' }),

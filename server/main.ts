@@ -291,7 +291,7 @@ async function openServices(
   opened.add('content source', () => content.close());
   // Uploaded images: the bucket, or DATA_DIR (decision 071). A bucket that does not answer now is said
   // in the log and does not stop the start: pages need it only for uploads and new images.
-  const media = await openMediaStore(config);
+  const media = await openMediaStore(config, logger);
   opened.add('media store', () => media.close());
   if (media.kind === 's3')
     void media.exists('media/start-up-check.webp').then(

@@ -104,8 +104,7 @@ export async function bannersAction(shop: ShopRequest, request: Request) {
     try {
       image = await writeBannerImage(mediaStoreOf(shop.services), prepared.image);
     } catch (error) {
-      if (!isMediaStoreUnavailable(error)) throw error;
-      shop.services.logger.warn({ err: error }, 'banner art not stored: media store unavailable');
+      if (!isMediaStoreUnavailable(error)) throw error; // logged by the store (server/media/store.ts)
       return refused(refuse('MEDIA_STORE_UNAVAILABLE'), which);
     }
   }

@@ -430,8 +430,7 @@ export async function contentImageUploadAction(shop: ShopRequest, request: Reque
   try {
     url = await writeContentImage(mediaStoreOf(shop.services), prepared.image);
   } catch (error) {
-    if (!isMediaStoreUnavailable(error)) throw error;
-    shop.services.logger.warn({ err: error }, 'content image not stored: media store unavailable');
+    if (!isMediaStoreUnavailable(error)) throw error; // logged by the store (server/media/store.ts)
     return refusedJson(refuse('MEDIA_STORE_UNAVAILABLE'));
   }
   const done = await recordContentImageAsOperator(shop.services.db, operator, {

@@ -244,8 +244,7 @@ export async function attachmentLoader(shop: ShopRequest, request: Request, atta
   try {
     found = await readInquiryAttachment(shop.services.db, operator, supportRulesOf(shop.services), attachmentId, size);
   } catch (error) {
-    if (!isMediaStoreUnavailable(error)) throw error;
-    shop.services.logger.warn({ err: error, attachmentId }, 'inquiry image not read: media store unavailable');
+    if (!isMediaStoreUnavailable(error)) throw error; // logged by the store (server/media/store.ts)
     throw data('画像を読み込めませんでした。時間をおいてもう一度お試しください。', {
       status: 503,
       headers: { 'Retry-After': String(MEDIA_STORE_RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' },

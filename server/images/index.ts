@@ -322,10 +322,7 @@ export function createImageRoute(options: ImageRouteOptions): Hono {
       data = await variant(key, cachePath, source, { src, width, quality, format });
     } catch (error) {
       if (error instanceof MissingSourceError) return fail(c, 'IMAGE_NOT_FOUND');
-      if (isMediaStoreUnavailable(error)) {
-        logger?.warn({ err: error, src }, 'media store unavailable: image answered 503');
-        return fail(c, 'IMAGE_STORE_UNAVAILABLE');
-      }
+      if (isMediaStoreUnavailable(error)) return fail(c, 'IMAGE_STORE_UNAVAILABLE'); // logged by the store
       if (!(error instanceof UnprocessableImageError)) throw error;
       logger?.warn({ err: error, src, width, format }, 'image could not be processed');
       return fail(c, 'IMAGE_UNPROCESSABLE');

@@ -25,8 +25,8 @@ export function servedMediaKey(folder: string, name: string): string | null {
   return pattern?.test(name) ? `media/${folder}/${name}` : null;
 }
 
-/** @example app.route('/media', createMediaRoute(store, logger)) */
-export function createMediaRoute(store: MediaStore, logger: { warn(object: object, message: string): void }) {
+/** @example app.route('/media', createMediaRoute(store)) */
+export function createMediaRoute(store: MediaStore) {
   const app = new Hono();
   app.get('/:folder/:name', async (c) => {
     const key = servedMediaKey(c.req.param('folder'), c.req.param('name'));
@@ -34,8 +34,7 @@ export function createMediaRoute(store: MediaStore, logger: { warn(object: objec
     try {
       if (key) bytes = await store.get(key);
     } catch (error) {
-      if (!isMediaStoreUnavailable(error)) throw error;
-      logger.warn({ err: error, key }, 'media store unavailable: answered 503');
+      if (!isMediaStoreUnavailable(error)) throw error; // logged by the store (./store.ts)
       c.header('Retry-After', String(MEDIA_STORE_RETRY_AFTER_SECONDS));
       c.header('Cache-Control', 'no-store');
       return apiError(

@@ -28,7 +28,6 @@ let s3: TestS3;
 let proxy: FaultProxy;
 const opened: MediaStore[] = [];
 const temporary: string[] = [];
-const quiet = { warn: () => undefined };
 
 const tempDir = (label: string) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `media-${label}-`));
@@ -182,7 +181,7 @@ describe('the bucket', () => {
 
     const instance = (cacheDir: string, renders: string[]) => {
       const app = new Hono();
-      app.route('/media', createMediaRoute(store, quiet));
+      app.route('/media', createMediaRoute(store));
       app.route(
         '/_img',
         createImageRoute({
