@@ -2,9 +2,10 @@
 // settings, talking to a real S3-protocol server (s3rver in a child process) through a fault proxy. Every
 // kind of upload — the pack editor's image, banner art, a content image, a visitor's inquiry image — goes
 // to the bucket and not to the shop's disk, keeps its address, is served at /media (immutable) and resized
-// at /_img, and the desk reads the inquiry's image back. With the bucket answering 500, never answering or
-// refusing connections, each upload is refused with 503, Retry-After and the Japanese words, and nothing
-// is recorded: the draft keeps its image, no banner, no inquiry; back, everything works again.
+// at /_img, and the desk reads the inquiry's image back; an upload whose step is refused is taken back.
+// With the bucket answering 500, never answering or refusing connections, each upload is refused with 503
+// and the Japanese words (JSON answers with Retry-After), and nothing is recorded: the draft keeps its
+// image, no banner, no inquiry; back, everything works again.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -140,6 +141,20 @@ describe.skipIf(!databaseUrl)(
       expect(uploaded.status, uploaded.body.slice(0, 300)).toBe(200);
       const imagePath = await packImage();
       expect(imagePath).toMatch(/^\/media\/packs\/[0-9a-f-]{36}\.webp$/);
+      // A step the editor refuses (no such card) takes its upload back from the bucket at once.
+      const packObjects = async () => {
+        const keys: string[] = [];
+        for await (const object of bucket!.list('media/packs/')) keys.push(object.key);
+        return keys.sort();
+      };
+      const before = await packObjects();
+      const noSuchCard = await postFiles(
+        `/admin/packs/${PACK}`,
+        { intent: 'tier-image', tierKey: 'nope' },
+        { image: [await png(400, 400)] },
+      );
+      expect(noSuchCard.status).toBe(404);
+      expect(await packObjects()).toEqual(before);
 
       // Banner art, a content image, a visitor's inquiry image.
       const title = `バケット-${Date.now().toString(36)}`;
