@@ -2,6 +2,11 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '#db/unavailable';
+import {
+  MEDIA_STORE_RETRY_AFTER_SECONDS,
+  MEDIA_STORE_UNAVAILABLE_MESSAGE,
+  isMediaStoreUnavailable,
+} from '#modules/kernel';
 
 /** @example return apiError(c, 404, 'NOT_FOUND', '見つかりません。') */
 export function apiError(
@@ -28,7 +33,8 @@ export const SERVICE_BUSY_MESSAGE =
 /**
  * The answer to an error nobody handled: 503 with Retry-After when the database could not take the
  * request (too many connections, restarting: nothing was written, a retry with the same key is safe),
- * otherwise 500. Bad input never reaches here: it is answered 4xx where it is read.
+ * the same for a media store that did not answer (decision 071: each upload says so itself; this is the
+ * net under them), otherwise 500. Bad input never reaches here: it is answered 4xx where it is read.
  * @example app.onError((error, c) => unexpectedErrorAnswer(c, error, logger))
  */
 export function unexpectedErrorAnswer(
@@ -41,6 +47,11 @@ export function unexpectedErrorAnswer(
     logger.warn({ reqId, err: error }, 'database unavailable: answered 503');
     c.header('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
     return apiError(c, 503, 'SERVICE_BUSY', SERVICE_BUSY_MESSAGE);
+  }
+  if (isMediaStoreUnavailable(error)) {
+    logger.warn({ reqId, err: error }, 'media store unavailable: answered 503');
+    c.header('Retry-After', String(MEDIA_STORE_RETRY_AFTER_SECONDS));
+    return apiError(c, 503, 'MEDIA_STORE_UNAVAILABLE', MEDIA_STORE_UNAVAILABLE_MESSAGE);
   }
   logger.error({ reqId, err: error }, 'unhandled error');
   return apiError(c, 500, 'INTERNAL_ERROR', '申し訳ありません。エラーが発生しました。時間をおいてお試しください。');

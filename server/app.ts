@@ -16,7 +16,7 @@ import { AUTH_ADMIN_ENDPOINTS, AUTH_ENDPOINTS_ONLY_THROUGH_PAGES, CLIENT_IP_HEAD
 import { isNoindexPath } from '#modules/kernel/navigation';
 import { invitationLinkCookie } from './invitation';
 import { createImageRoute } from './images';
-import { mediaDirOf, serveMedia } from './media';
+import { createMediaRoute, mediaStoreOf } from './media';
 import { chooseEncoding, compressResponses } from './compression';
 import { cachedPageRoute, type CachedPage } from './page-cache';
 import { serveBuiltFiles } from './static-files';
@@ -29,8 +29,6 @@ import { createWebhookRoutes } from './payments';
 import { authAnswer, emptyErrorsAsJson } from './error-answers';
 import { createOutboxJsonRoute, createTwilioStatusRoutes } from './messaging';
 import { createOperatorRoute } from './operator-route';
-import { createBannerImageRoute } from './banner-images';
-import { createContentImageRoute } from './content-images';
 import { BANNER_IMAGE_MAX_BYTES, CONTENT_IMAGE_MAX_BYTES } from '#modules/content';
 import { drainingAnswers } from './drain';
 import { mountOperationsRoutes } from './observability/routes';
@@ -343,21 +341,19 @@ function mountFilesAndDevRoutes(app: Hono<Env>, options: ServerAppOptions) {
   // Tests and demos: the farm's clock moves forward (404 unless FARM_CLOCK_ADJUSTABLE and this machine).
   app.route('/dev/farm-clock', createFarmClockRoute(config));
 
+  const media = mediaStoreOf(services);
   const images = createImageRoute({
     publicDir: options.clientDir ?? options.publicDir,
     cacheDir: path.join(config.dataDir, 'cache', 'images'),
-    mediaDir: mediaDirOf(config.dataDir),
+    media,
     logger,
     // libvips frees its buffers after a burst of encodes; they go back to the system once it ends.
     onTransform: () => services.memory?.soon(),
   });
   app.route('/_img', images);
-  // The banners' uploaded art (DATA_DIR/media/banners), immutable by content hash (docs/decisions/031).
-  app.route('/media/banners', createBannerImageRoute(config.dataDir));
-  // Images placed in content by the editor (DATA_DIR/media/content), immutable by content hash (decision 040).
-  app.route('/media/content', createContentImageRoute(config.dataDir));
-  // The pack editor's uploads (DATA_DIR/media/packs), by their unguessable immutable names (decision 030).
-  app.get('/media/*', (c) => serveMedia(c, mediaDirOf(config.dataDir)));
+  // Uploads from the media store (decision 071): the pack editor's, by their unguessable names (030);
+  // the banners' art (031) and content images (040), by content hash. All immutable.
+  app.route('/media', createMediaRoute(media));
   app.get('/robots.txt', (c) => c.text(robotsTxt(config.PUBLIC_ORIGIN)));
   app.get('/sitemap.xml', async (c) =>
     c.body(await sitemapXml(services), 200, { 'Content-Type': 'application/xml; charset=utf-8' }),

@@ -26,6 +26,7 @@ import { farmSettings } from '#modules/farm';
 import { processSettings } from './settings/process';
 import { siteSettings } from './settings/site';
 import { observabilitySettings } from './settings/observability';
+import { mediaSettings } from './settings/media';
 import {
   secretSettings,
   readOrCreateLocalAddressKey,
@@ -48,6 +49,7 @@ export const SETTINGS = [
   siteSettings,
   secretSettings,
   observabilitySettings,
+  mediaSettings,
   shopSettings,
   messagingSettings,
   identitySettings,

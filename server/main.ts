@@ -8,7 +8,7 @@ import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
 import { loadConfig, ConfigError, type ShopConfig } from './config';
 import { createLogger, type Logger } from './logger';
-import { openDatabase, type DatabaseHandle } from '#db/client';
+import { openDatabase, type DatabaseHandle, type DatabaseObserver } from '#db/client';
 import { projectRootOf } from '#db/project-root';
 import { createRateLimiter, createShopAuth, RATE_LIMIT_KEY_PREFIX } from '#modules/identity/server';
 import { loadDemoDataOnce } from '../db/demo/seed';
@@ -44,8 +44,8 @@ import { OpenedServices, type Closer } from './closers';
 import { openObservability, type Observability } from './observability/open';
 import { closeServerGently, createServingState } from './drain';
 import { outboxBacklog } from '#modules/messaging';
-import type { DatabaseObserver } from '#db/client';
 import { auditRoleRepair, repairRolesAtStart } from './database-roles';
+import { openMediaStore, reportBucketAtStart } from './media';
 
 const projectRoot = projectRootOf(import.meta.url);
 
@@ -56,10 +56,7 @@ export interface RunningShop {
   url: string;
   /** The background job runner; undefined when JOBS_ENABLED=false. */
   jobs?: JobRunner;
-  /**
-   * SIGTERM's stop (decision 072): readiness answers 503 at once, the shop keeps serving for `delayMs`,
-   * then stops as stop() does.
-   */
+  /** SIGTERM's stop (decision 072): readiness 503 at once, serving on for `delayMs`, then as stop(). */
   drain(delayMs: number): Promise<void>;
   /** Stops accepting, ends the live streams, finishes what is in flight (within DRAIN_TIMEOUT_SECONDS), closes. */
   stop(): Promise<void>;
@@ -332,6 +329,11 @@ async function openServices(
   // The catalogue's reads may go to a replica while it is close (decision 075).
   const reads = await openReadRouting(config, database.db, logger, (seconds) => metrics.setReplicaLag(seconds));
   opened.add('read routing', () => reads.stop());
+  // Uploaded images: the bucket, or DATA_DIR (decision 071). A bucket that does not answer now is said
+  // in the log and does not stop the start: pages need it only for uploads and new images.
+  const media = await openMediaStore(config, logger);
+  opened.add('media store', () => media.close());
+  reportBucketAtStart(media, config.MEDIA_S3_BUCKET, logger);
   const services: ShopServices = {
     config,
     database,
@@ -348,6 +350,7 @@ async function openServices(
     messaging,
     content,
     pages,
+    media,
     memory: createMemoryTrimmer({ logger, intervalSeconds: config.MEMORY_TRIM_SECONDS }),
     metrics,
     tracing,

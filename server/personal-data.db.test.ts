@@ -43,6 +43,7 @@ import { shippingRulesOf } from '#server/shipping';
 import { friendRulesOf, farmContextOf } from '#server/farm';
 import { riskRulesOf } from '#server/jobs/risk';
 import type { ShopServices } from '#server/services';
+import { mediaStoreOf } from '#server/media/index';
 import { capturingMessenger, createShopAuth, type IdentityMessenger } from '#modules/identity/server';
 import { createMaintenanceCache } from '#modules/shop';
 import { drawLots } from '#modules/draw';
@@ -456,8 +457,8 @@ describe('退会 erases personal data everywhere', () => {
       { now: new Date(), limit: 100 },
     );
     expect(delivered).toContain(person.email);
-    expect((await finishDeletions(handle.db, services.config, new Date())).messages).toBeGreaterThan(0);
-    expect((await finishDeletions(handle.db, services.config, new Date())).messages).toBe(0);
+    expect((await finishDeletions(handle.db, mediaStoreOf(services), new Date())).messages).toBeGreaterThan(0);
+    expect((await finishDeletions(handle.db, mediaStoreOf(services), new Date())).messages).toBe(0);
 
     // The scan: every text and JSON column of every table.
     const after = await scanEverything();

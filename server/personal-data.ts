@@ -1,7 +1,6 @@
 // 退会 across the modules: what each module does with a deleted member's personal data, in the
-// tombstone's transaction (eraseMemberData), and what is finished after it (the images on disk, the
-// outbox's notice once sent). The map of every column and why: docs/personal-data.md (decision 053).
-import path from 'node:path';
+// tombstone's transaction (eraseMemberData), and what is finished after it (the images in the media
+// store, the outbox's notice once sent). The map of every column and why: docs/personal-data.md (decision 053).
 import type { Database } from '#db/client';
 import type { ErasedMember } from '#modules/identity/server';
 import { recentlyDeletedMembers } from '#modules/identity/server';
@@ -13,7 +12,7 @@ import { forgetMemberKeys } from '#modules/idempotency';
 import { forgetFingerprintLabelsOf, redactSignalNotesOf } from '#modules/risk';
 import { redactMemberNotesOf } from '#modules/admin';
 import { erasePersonalMailsOf } from '#modules/mailbox';
-import type { ShopConfig } from './config';
+import type { MediaStore } from '#modules/kernel';
 import { shippingRulesOf, type ShippingConfig } from './shipping';
 
 /** What the transaction leaves to do once it has committed. */
@@ -58,15 +57,13 @@ export async function eraseMemberData(
 }
 
 /**
- * Right after the deletion committed: removes the inquiry images from disk. Idempotent; if the
- * process dies first, the `privacy.finish-deletions` job's orphan sweep removes them.
- * @example await finishMemberErasure(config, followUp)
+ * Right after the deletion committed: removes the inquiry images from the media store. Idempotent; if
+ * the process dies first, or the store is away, the `privacy.finish-deletions` job's orphan sweep removes them.
+ * @example await finishMemberErasure(mediaStoreOf(services), followUp)
  */
-export async function finishMemberErasure(config: Pick<ShopConfig, 'dataDir'>, followUp: ErasureFollowUp) {
-  await removeInquiryImages(inquiryImagesDir(config), followUp.inquiryImages);
+export async function finishMemberErasure(media: MediaStore, followUp: ErasureFollowUp) {
+  await removeInquiryImages(media, followUp.inquiryImages);
 }
-
-const inquiryImagesDir = (config: Pick<ShopConfig, 'dataDir'>) => path.join(config.dataDir, 'inquiries');
 
 /** How far back the clean-up looks for deletions whose outbox notice may still be on its way. */
 export const FINISH_DELETIONS_DAYS = 30;
@@ -75,17 +72,17 @@ export const FINISH_DELETIONS_DAYS = 30;
  * The clean-up that finishes deletions after their transaction: the outbox rows of members deleted
  * in the last FINISH_DELETIONS_DAYS that have been sent since (the 'account-deleted' notice) are
  * forgotten, and inquiry images that no row names any more are removed. Idempotent.
- * @example await finishDeletions(db, config, new Date())
+ * @example await finishDeletions(db, mediaStoreOf(services), new Date())
  */
 export async function finishDeletions(
   db: Database,
-  config: Pick<ShopConfig, 'dataDir'>,
+  media: MediaStore,
   now: Date,
 ): Promise<{ messages: number; files: number }> {
   let messages = 0;
   const since = new Date(now.getTime() - FINISH_DELETIONS_DAYS * 86_400_000);
   for (const memberId of await recentlyDeletedMembers(db, since))
     messages += await forgetSentMessagesOf(db, memberId, now);
-  const files = await sweepOrphanInquiryImages(db, inquiryImagesDir(config), now);
+  const files = await sweepOrphanInquiryImages(db, media, now);
   return { messages, files };
 }

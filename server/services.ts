@@ -9,6 +9,7 @@ import type { PaymentServices } from './payments';
 import type { MessagingServices } from './messaging';
 import type { MaintenanceCache } from '#modules/shop';
 import type { ContentSource } from '#modules/content';
+import type { MediaStore } from '#modules/kernel';
 
 import type { PageCache } from './page-cache';
 import type { MemoryTrimmer } from './memory-trim';
@@ -42,6 +43,11 @@ export interface ShopServices {
   pages?: PageCache;
   /** Outbound mail and SMS: the transports from the settings; absent in tests that send none. */
   messaging?: MessagingServices;
+  /**
+   * Uploaded images: the bucket MEDIA_S3_BUCKET names, or DATA_DIR (decision 071); absent means DATA_DIR
+   * (read it through `mediaStoreOf`).
+   */
+  media?: MediaStore;
   /** Gives freed native memory back after image encodes and every MEMORY_TRIM_SECONDS (decision 047). */
   memory?: MemoryTrimmer;
   /** The Prometheus metrics of this instance (decision 072); absent in tests that count nothing. */

@@ -8,7 +8,7 @@ import { setOneTimeNotice } from '~/controllers/one-time-notice.server';
 import { describeRefusal } from '#modules/refusals';
 import { getBalance } from '#modules/wallet';
 import { countPrizesByStatus } from '#modules/draw';
-import { eraseMemberData, finishMemberErasure, type ErasureFollowUp } from '#server/context';
+import { eraseMemberData, finishMemberErasure, mediaStoreOf, type ErasureFollowUp } from '#server/context';
 import { DELETION_CONFIRMATION_PHRASE, deleteOwnAccount, hasPassword } from '#modules/identity/server';
 import { maintenanceRefusal } from './maintenance.server';
 
@@ -84,8 +84,8 @@ export async function deletionPageAction(shop: ShopRequest, request: Request) {
     return failed(message, status);
   }
   logger.info({ memberId: outcome.memberId }, 'member deleted the account (tombstone)');
-  // Files outside the database go once the rows are gone; a failure here is swept by the job later.
-  await finishMemberErasure(config, followUp).catch((error: unknown) =>
+  // Images outside the database go once the rows are gone; a failure here is swept by the job later.
+  await finishMemberErasure(mediaStoreOf(shop.services), followUp).catch((error: unknown) =>
     logger.error({ err: error, memberId: outcome.memberId }, 'account deletion: inquiry images left for the sweep'),
   );
   // The sessions are deleted already; sign-out clears the cookies (better-auth's own names and flags).

@@ -1,13 +1,14 @@
 // /admin/banners' server side: the home banners (list, create, edit, order, on/off, schedule, art).
 // Every change goes through the admin module's audited actions with 'content:write'. An uploaded
-// image is checked and re-encoded (sharp) and written by its hash under DATA_DIR/media/banners before the
-// transaction; a refused save leaves at most an unused file, never a banner without its art.
+// image is checked and re-encoded (sharp) and written by its hash to the media store (media/banners,
+// decision 071) before the transaction; a refused save leaves at most an unused object, which the daily
+// clean-up takes once nothing names it, never a banner without its art. A store that fails refuses with 503.
 import type { ShopRequest } from '#server/context';
 import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { requireOperator } from '~/controllers/admin.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
-import { bannerImagesDir } from '#server/context';
+import { mediaStoreOf } from '#server/context';
 import { moveBannerAsOperator, saveBannerAsOperator, setBannerActiveAsOperator } from '#modules/admin';
 import {
   BANNER_IMAGE_HEIGHT,
@@ -19,7 +20,7 @@ import {
   prepareBannerImage,
   writeBannerImage,
 } from '#modules/content';
-import { jstLocalInput, windowPhase, windowText, type Refusal } from '#modules/kernel';
+import { isMediaStoreUnavailable, jstLocalInput, refuse, windowPhase, windowText, type Refusal } from '#modules/kernel';
 
 /** The banners page's answer (decision 067); `form` is the banner's uid, or 'new'. */
 export type BannerActionData = AdminActionResult;
@@ -100,7 +101,12 @@ export async function bannersAction(shop: ShopRequest, request: Request) {
       );
     const prepared = await prepareBannerImage(new Uint8Array(await file.arrayBuffer()));
     if (!prepared.ok) return refused(prepared, which);
-    image = await writeBannerImage(bannerImagesDir(shop.services.config.dataDir), prepared.image);
+    try {
+      image = await writeBannerImage(mediaStoreOf(shop.services), prepared.image);
+    } catch (error) {
+      if (!isMediaStoreUnavailable(error)) throw error; // logged by the store (server/media/store.ts)
+      return refused(refuse('MEDIA_STORE_UNAVAILABLE'), which);
+    }
   }
   const done = await saveBannerAsOperator(db, operator, {
     uid: intent === 'create' ? null : uid,

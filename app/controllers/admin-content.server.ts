@@ -10,7 +10,7 @@ import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-act
 import { UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { notFound } from '~/lib/not-found';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
-import { contentImagesDir } from '#server/context';
+import { mediaStoreOf } from '#server/context';
 import {
   cancelContentScheduleAsOperator,
   createContentAsOperator,
@@ -44,7 +44,14 @@ import {
   type RichText,
   type Slice,
 } from '#modules/content';
-import { jstLocalInput, jstText, parseJstDateTime, type Refusal } from '#modules/kernel';
+import {
+  isMediaStoreUnavailable,
+  jstLocalInput,
+  jstText,
+  parseJstDateTime,
+  refuse,
+  type Refusal,
+} from '#modules/kernel';
 
 /** `form` is which part of the page asked: 'new', 'editor', 'actions' or 'history'. */
 export type ContentActionData = AdminActionResult;
@@ -412,14 +419,20 @@ export async function contentImageUploadAction(shop: ShopRequest, request: Reque
     return Response.json({ error: '画像ファイルを選んでください。' }, { status: 400 });
   const refusedJson = (refusal: Refusal<string>) => {
     const described = describeRefusal(refusal as Refusal<RefusalCode>);
-    return Response.json({ error: described.message }, { status: described.status });
+    return Response.json({ error: described.message }, { status: described.status, headers: { ...described.headers } });
   };
   // The size first (cheap), before anything decodes it.
   if (file.size > CONTENT_IMAGE_MAX_BYTES)
     return refusedJson({ ok: false, code: 'CONTENT_IMAGE_TOO_LARGE', details: { maxBytes: CONTENT_IMAGE_MAX_BYTES } });
   const prepared = await prepareContentImage(new Uint8Array(await file.arrayBuffer()));
   if (!prepared.ok) return refusedJson(prepared);
-  const url = await writeContentImage(contentImagesDir(shop.services.config.dataDir), prepared.image);
+  let url: string;
+  try {
+    url = await writeContentImage(mediaStoreOf(shop.services), prepared.image);
+  } catch (error) {
+    if (!isMediaStoreUnavailable(error)) throw error; // logged by the store (server/media/store.ts)
+    return refusedJson(refuse('MEDIA_STORE_UNAVAILABLE'));
+  }
   const done = await recordContentImageAsOperator(shop.services.db, operator, {
     url,
     width: prepared.width,

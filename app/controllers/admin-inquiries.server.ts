@@ -3,7 +3,6 @@
 // internal note, the reply templates, and the images themselves (only to operators with
 // inquiries:read). Every read of an inquiry and every change goes through the support module's desk
 // functions, which check the permission and write the audit entry in the same transaction.
-import fs from 'node:fs/promises';
 import { data } from 'react-router';
 import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/controllers/admin.server';
@@ -13,7 +12,7 @@ import { UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { notFound } from '~/lib/not-found';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { supportRulesOf } from '#server/context';
-import { isUuid, type Refusal } from '#modules/kernel';
+import { isMediaStoreUnavailable, isUuid, MEDIA_STORE_RETRY_AFTER_SECONDS, type Refusal } from '#modules/kernel';
 import {
   INQUIRY_CATEGORY_LABELS,
   INQUIRY_LIMITS,
@@ -22,7 +21,7 @@ import {
   getInquiryForDesk,
   inquiriesOfMember,
   inquiryAssignees,
-  inquiryAttachmentFile,
+  readInquiryAttachment,
   inquiryCategories,
   inquiryFilterSchema,
   inquiryNoteSchema,
@@ -170,7 +169,7 @@ export async function inquiryAction(shop: ShopRequest, request: Request, inquiry
       const draft = textOf(form, 'body');
       const parsed = inquiryReplySchema.safeParse({ body: draft, status: textOf(form, 'status') || undefined });
       if (!parsed.success) return actionRefused<{ draft: string }>(firstIssue(parsed.error), { form: intent, draft });
-      const done = await replyToInquiry(db, operator, supportRulesOf(shop.services.config), inquiryId, parsed.data);
+      const done = await replyToInquiry(db, operator, supportRulesOf(shop.services), inquiryId, parsed.data);
       if (!done.ok) return refused(done, intent, { draft });
       return actionOk(
         `回答を送信しました（お客様にメールでお知らせしました）。状態:「${INQUIRY_STATUS_LABELS[done.value.status]}」`,
@@ -241,23 +240,21 @@ export async function attachmentLoader(shop: ShopRequest, request: Request, atta
   const operator = await requireOperator(shop, request, 'inquiries:read');
   const path = new URL(request.url).pathname;
   const size = new URL(request.url).searchParams.get('size') === 'thumb' ? 'thumb' : 'full';
-  const found = await inquiryAttachmentFile(
-    shop.services.db,
-    operator,
-    supportRulesOf(shop.services.config),
-    attachmentId,
-    size,
-  );
+  let found: Awaited<ReturnType<typeof readInquiryAttachment>>;
+  try {
+    found = await readInquiryAttachment(shop.services.db, operator, supportRulesOf(shop.services), attachmentId, size);
+  } catch (error) {
+    if (!isMediaStoreUnavailable(error)) throw error; // logged by the store (server/media/store.ts)
+    throw data('画像を読み込めませんでした。時間をおいてもう一度お試しください。', {
+      status: 503,
+      headers: { 'Retry-After': String(MEDIA_STORE_RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' },
+    });
+  }
   if (!found.ok) {
     if (found.code === 'INQUIRY_NOT_FOUND') throw notFound(path);
     throw data(describeRefusal(found as Refusal<RefusalCode>).message, { status: 403 });
   }
-  let bytes: Buffer;
-  try {
-    bytes = await fs.readFile(found.file);
-  } catch {
-    throw notFound(path);
-  }
+  const bytes = found.bytes;
   return new Response(new Uint8Array(bytes), {
     headers: {
       'content-type': found.contentType,

@@ -9,7 +9,7 @@ import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/controllers/admin.server';
 import { numberField, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
-import { siteImageExists, storeUploadedImage } from '#server/context';
+import { discardUploadedImage, mediaStoreOf, siteImageExists, storeUploadedImage } from '#server/context';
 import {
   copyPackAsOperator,
   createDraftAsOperator,
@@ -141,7 +141,7 @@ export async function packEditorLoader(shop: ShopRequest, request: Request, pack
     draft && step === 'review'
       ? await prePublishChecks(db, packId, {
           forbiddenWords: config.PACK_FORBIDDEN_WORDS,
-          imageExists: (p) => siteImageExists(config.dataDir, publicDirs(), p),
+          imageExists: (p) => siteImageExists(mediaStoreOf(shop.services), publicDirs(), p),
         })
       : null;
   return {
@@ -289,12 +289,21 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
     case 'tier-image': {
       const file = form.get('image');
       if (!(file instanceof Blob)) return invalid({ image: '画像ファイルを選んでください。' });
-      const stored = await storeUploadedImage(config.dataDir, 'packs', file, { maxBytes: config.PACK_IMAGE_MAX_BYTES });
-      if (!stored.ok) return actionRefused(stored.message, { fields: { image: stored.message }, status: 422 });
-      const outcome =
+      const store = mediaStoreOf(shop.services);
+      const stored = await storeUploadedImage(store, 'packs', file, { maxBytes: config.PACK_IMAGE_MAX_BYTES });
+      if (!stored.ok)
+        return actionRefused(stored.message, { fields: { image: stored.message }, status: stored.status });
+      // Stored first, recorded second: a refused step (no longer a draft, no such tier) takes its upload
+      // back, and one the process never finished is the daily clean-up's (decision 071).
+      const outcome = await (
         intent === 'pack-image'
-          ? await updateDraftAsOperator(db, operator, packId, { imagePath: stored.path })
-          : await setDraftTierImageAsOperator(db, operator, packId, text(form, 'tierKey'), stored.path);
+          ? updateDraftAsOperator(db, operator, packId, { imagePath: stored.path })
+          : setDraftTierImageAsOperator(db, operator, packId, text(form, 'tierKey'), stored.path)
+      ).catch(async (error: unknown) => {
+        await discardUploadedImage(store, stored.path);
+        throw error;
+      });
+      if (!outcome.ok) await discardUploadedImage(store, stored.path);
       return after(outcome, intent === 'pack-image' ? 'パック画像を登録しました。' : 'カードの写真を登録しました。');
     }
     case 'publish': {
@@ -303,7 +312,7 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
       if (current.pack.status !== 'draft') return refused(refuse('ALREADY_PUBLISHED', { gachaId: packId }));
       const checks = await prePublishChecks(db, packId, {
         forbiddenWords: config.PACK_FORBIDDEN_WORDS,
-        imageExists: (p) => siteImageExists(config.dataDir, publicDirs(), p),
+        imageExists: (p) => siteImageExists(mediaStoreOf(shop.services), publicDirs(), p),
       });
       if (!checks) throw data({ notFound: true }, { status: 404 });
       const failing = checks.filter((c) => !c.ok);

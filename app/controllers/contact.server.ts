@@ -196,7 +196,7 @@ export async function contactAction(shop: ShopRequest, request: Request) {
   if (files.length > INQUIRY_LIMITS.images)
     return refused({ ok: false, code: 'INQUIRY_IMAGE_TOO_MANY', details: { max: INQUIRY_LIMITS.images } }, 'images');
   // Sizes first (cheap), before any captcha call or decoding.
-  const rules = supportRulesOf(config);
+  const rules = supportRulesOf(shop.services);
   const oversize = files.findIndex((f) => f.size > rules.imageMaxBytes);
   if (oversize >= 0)
     return refused(

@@ -7,11 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { useTestDatabase } from '#tests/use-test-database';
+import { diskMediaStore } from '#server/media/index';
 import {
   addDocuments,
   BANNER_IMAGE_MAX_BYTES,
   bannerFormSchema,
-  bannerImageFile,
   listAllBanners,
   createBuiltinSource,
   moveBanner,
@@ -113,13 +113,13 @@ describe('home banners', () => {
       code: 'BANNER_IMAGE_TOO_LARGE',
     });
 
+    // The embedded default: DATA_DIR/media/banners/<hash>.webp, as it always was.
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'banners-'));
-    const stored = await writeBannerImage(dir, prepared.image);
+    const store = diskMediaStore(dir);
+    const stored = await writeBannerImage(store, prepared.image);
     expect(stored).toMatch(/^\/media\/banners\/[0-9a-f]{32}\.webp$/);
-    expect(await writeBannerImage(dir, prepared.image)).toBe(stored);
-    const file = bannerImageFile(dir, stored.split('/').pop()!);
-    expect(file && (await fs.readFile(file)).equals(prepared.image)).toBe(true);
-    expect(bannerImageFile(dir, '../etc/passwd')).toBeNull();
+    expect(await writeBannerImage(store, prepared.image)).toBe(stored);
+    expect((await fs.readFile(path.join(dir, stored))).equals(prepared.image)).toBe(true);
     await fs.rm(dir, { recursive: true, force: true });
   });
 });

@@ -2,17 +2,25 @@
 // (/admin/banners) lists, creates, edits, orders, switches on and off and schedules them; the home
 // page shows those active and inside their window (compared at read time). The art is uploaded,
 // sniffed by sharp (the name and the browser's type say nothing), cropped to the carousel's 12:5,
-// re-encoded as WebP without metadata and stored under DATA_DIR/media/banners by its content hash, so a
-// file's address never changes meaning and may be cached for a year. Banners stay rows of
+// re-encoded as WebP without metadata and stored in the media store (decision 071) under media/banners
+// by its content hash, so a file's address never changes meaning and may be cached for a year. Banners stay rows of
 // content_documents so that versioned editing of every document (issue 15) can take them over.
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
-import { isWithinWindow, refineWindow, refuse, RefusalError, saleWindowFields, type Refusal } from '#modules/kernel';
+import {
+  isWithinWindow,
+  refineWindow,
+  refuse,
+  RefusalError,
+  saleWindowFields,
+  type MediaStore,
+  type Refusal,
+} from '#modules/kernel';
 import { contentDocuments } from './schema';
 import { safeLinkUrl, type BannerData } from './rich-text';
-import { hashedImageFile, reencodeImage, writeHashedImage } from './hashed-image';
+import { reencodeImage, writeHashedImage } from './hashed-image';
 
 /** Refusals of the banner console (words in refusal-words.ts). */
 export const BANNER_REFUSAL_CODES = [
@@ -29,7 +37,7 @@ export const BANNER_IMAGE_MAX_BYTES = 8_000_000;
 export const BANNER_IMAGE_WIDTH = 1200;
 export const BANNER_IMAGE_HEIGHT = 500;
 
-/** Where uploaded art is served (app/routes/banner-image.ts), one immutable file per content hash. */
+/** Where uploaded art is served (server/media/route.ts), one immutable object per content hash. */
 export const BANNER_IMAGE_PATH_PREFIX = '/media/banners/';
 
 /**
@@ -51,15 +59,12 @@ export async function prepareBannerImage(
   return encoded ? { ok: true, image: encoded.image } : refuse('BANNER_IMAGE_TYPE');
 }
 
-/** The file of a stored banner image, or null for a name that is not one of ours. */
-export const bannerImageFile = hashedImageFile;
-
 /**
- * Writes a prepared image by its content hash and answers its public path. The same art twice is one file.
- * @example const imagePath = await writeBannerImage(dir, prepared.image) // '/media/banners/3f…e1.webp'
+ * Stores a prepared image by its content hash and answers its public path. The same art twice is one object.
+ * @example const imagePath = await writeBannerImage(store, prepared.image) // '/media/banners/3f…e1.webp'
  */
-export const writeBannerImage = (dir: string, image: Buffer): Promise<string> =>
-  writeHashedImage(dir, image, BANNER_IMAGE_PATH_PREFIX);
+export const writeBannerImage = (store: MediaStore, image: Buffer): Promise<string> =>
+  writeHashedImage(store, 'banners', image);
 
 /** A banner as the admin form writes it (the image comes separately, as an upload). */
 export const bannerFormSchema = z

@@ -1,16 +1,15 @@
 // The one pipeline for images the admin area uploads into content (banners, decision 031; content
 // images, decision 040): sniffed by sharp (the name and the browser's type say nothing), decoded within a
 // pixel limit, turned upright, resized, re-encoded as WebP without metadata, and stored by the hash of its
-// bytes through a temporary name, so no half file is ever served and an address never changes meaning.
-import { createHash, randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+// bytes in the media store (decision 071), which writes whole objects only, so no half file is ever
+// served and an address never changes meaning.
+import { createHash } from 'node:crypto';
 import sharp, { type ResizeOptions } from 'sharp';
+import type { MediaStore } from '#modules/kernel';
 
 /** Largest picture decoded (a decompression bomb is refused before it is decoded). */
 const MAX_PIXELS = 40_000_000;
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp']);
-const STORED_NAME = /^[0-9a-f]{32}\.webp$/;
 
 /**
  * Re-encodes one upload with `resize`; null when it is not a JPEG, PNG or WebP sharp can read.
@@ -36,21 +35,19 @@ export async function reencodeImage(
   }
 }
 
-/** The file of a stored image under `dir`, or null for a name that is not one of ours. */
-export function hashedImageFile(dir: string, name: string): string | null {
-  return STORED_NAME.test(name) ? path.join(dir, name) : null;
-}
-
 /**
- * Writes a re-encoded image under `dir` by its hash and answers its public path (`prefix` + name).
- * The same picture twice is one file.
+ * Stores a re-encoded image under `media/<folder>/` by its hash and answers its public path
+ * (`/media/<folder>/<hash>.webp`). The same picture twice is one object (written again, so its age
+ * starts again and the clean-up's grace period protects a form that uses it anew). Throws the store's
+ * MediaStoreUnavailable when it cannot write.
+ * @example await writeHashedImage(store, 'banners', image) // '/media/banners/3f…e1.webp'
  */
-export async function writeHashedImage(dir: string, image: Buffer, prefix: string): Promise<string> {
-  const name = `${createHash('sha256').update(image).digest('hex').slice(0, 32)}.webp`;
-  const file = path.join(dir, name);
-  await fs.mkdir(dir, { recursive: true });
-  const temporary = `${file}.${randomUUID()}.tmp`;
-  await fs.writeFile(temporary, image, { flag: 'wx' });
-  await fs.rename(temporary, file);
-  return `${prefix}${name}`;
+export async function writeHashedImage(
+  store: MediaStore,
+  folder: 'banners' | 'content',
+  image: Buffer,
+): Promise<string> {
+  const key = `media/${folder}/${createHash('sha256').update(image).digest('hex').slice(0, 32)}.webp`;
+  await store.put(key, image, 'image/webp');
+  return `/${key}`;
 }

@@ -6,7 +6,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { contentImageFile, prepareContentImage, writeContentImage, CONTENT_IMAGE_MAX_BYTES } from './index';
+import { diskMediaStore } from '#server/media/index';
+import { prepareContentImage, writeContentImage, CONTENT_IMAGE_MAX_BYTES } from './index';
 
 const picture = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } })
@@ -23,13 +24,15 @@ describe('content images', () => {
     if (!small.ok) throw new Error(small.code);
     expect([small.width, small.height]).toEqual([300, 450]);
 
+    // The embedded default: DATA_DIR/media/content/<hash>.webp, as it always was.
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'content-images-'));
-    const url = await writeContentImage(dir, wide.image);
+    const store = diskMediaStore(dir);
+    const url = await writeContentImage(store, wide.image);
     expect(url).toMatch(/^\/media\/content\/[0-9a-f]{32}\.webp$/);
-    expect(await writeContentImage(dir, wide.image)).toBe(url);
-    const name = url.split('/').pop()!;
-    expect(await fs.readFile(contentImageFile(dir, name)!)).toEqual(wide.image);
-    expect(contentImageFile(dir, '../secret.webp')).toBeNull();
+    expect(await writeContentImage(store, wide.image)).toBe(url);
+    expect(await fs.readFile(path.join(dir, url))).toEqual(wide.image);
+    expect(await fs.readdir(path.join(dir, 'media', 'content'))).toEqual([url.split('/').pop()]);
+    await fs.rm(dir, { recursive: true, force: true });
   });
 
   it('refuses what is not a picture, and a file over the limit', async () => {

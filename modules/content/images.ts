@@ -1,17 +1,17 @@
 // Images placed in content (the editor's rich text, image slices, special pages' hero): the banners'
 // pipeline (decision 031) without the crop. An upload is sniffed by sharp (its name and type say
 // nothing), decoded within a pixel limit, turned upright, shrunk to at most CONTENT_IMAGE_MAX_WIDTH wide
-// with its aspect ratio, re-encoded as WebP without metadata and stored under DATA_DIR/media/content by
-// its content hash, so its address never changes meaning and is cached for a year.
-import { refuse, type Refusal } from '#modules/kernel';
+// with its aspect ratio, re-encoded as WebP without metadata and stored in the media store (decision 071)
+// under media/content by its content hash, so its address never changes meaning and is cached for a year.
+import { refuse, type MediaStore, type Refusal } from '#modules/kernel';
 import type { ContentRefusalCode } from './versions';
-import { hashedImageFile, reencodeImage, writeHashedImage } from './hashed-image';
+import { reencodeImage, writeHashedImage } from './hashed-image';
 
 /** Largest upload accepted (the editor's upload route has its own body limit for it). */
 export const CONTENT_IMAGE_MAX_BYTES = 8_000_000;
 /** The stored width at most: a page column on a 3x phone, and a desktop column. */
 export const CONTENT_IMAGE_MAX_WIDTH = 1200;
-/** Where content images are served (server/content-images.ts). */
+/** Where content images are served (server/media/route.ts). */
 export const CONTENT_IMAGE_PATH_PREFIX = '/media/content/';
 
 export interface PreparedContentImage {
@@ -34,12 +34,9 @@ export async function prepareContentImage(
   return encoded ? { ok: true, ...encoded } : refuse('CONTENT_IMAGE_TYPE');
 }
 
-/** The file of a stored content image, or null for a name that is not one of ours. */
-export const contentImageFile = hashedImageFile;
-
 /**
- * Writes a prepared image by its content hash and answers its public path.
- * @example const url = await writeContentImage(dir, prepared.image) // '/media/content/3f…e1.webp'
+ * Stores a prepared image by its content hash and answers its public path.
+ * @example const url = await writeContentImage(store, prepared.image) // '/media/content/3f…e1.webp'
  */
-export const writeContentImage = (dir: string, image: Buffer): Promise<string> =>
-  writeHashedImage(dir, image, CONTENT_IMAGE_PATH_PREFIX);
+export const writeContentImage = (store: MediaStore, image: Buffer): Promise<string> =>
+  writeHashedImage(store, 'content', image);

@@ -17,10 +17,10 @@ export {
   CONTENT_IMAGE_MAX_BYTES,
   CONTENT_IMAGE_MAX_WIDTH,
   CONTENT_IMAGE_PATH_PREFIX,
-  contentImageFile,
   prepareContentImage,
   writeContentImage,
 } from './images';
+export { contentImagesInUse } from './images-in-use';
 
 export {
   CONTENT_REFUSAL_CODES,
@@ -62,7 +62,6 @@ export {
   BANNER_IMAGE_WIDTH,
   BANNER_REFUSAL_CODES,
   bannerFormSchema,
-  bannerImageFile,
   bannerShown,
   listAllBanners,
   moveBanner,

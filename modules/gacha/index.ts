@@ -145,3 +145,4 @@ export {
   PACK_ADMIN_REFUSAL_WORDS,
   STOCK_REFUSAL_WORDS,
 } from './refusal-words';
+export { catalogueImagesInUse } from './images-in-use';

@@ -32,3 +32,16 @@ export {
   type RefusalWords,
 } from './refusal-words';
 export { japaneseIssueMessage, JAPANESE_PARSE, fieldMessages, parseWithMessage } from './validation';
+export {
+  MEDIA_STORE_REFUSAL_CODES,
+  MEDIA_STORE_REFUSAL_WORDS,
+  MEDIA_STORE_RETRY_AFTER_SECONDS,
+  MEDIA_STORE_UNAVAILABLE_MESSAGE,
+  MediaStoreUnavailable,
+  isMediaKey,
+  isMediaStoreUnavailable,
+  mediaKeyOf,
+  type MediaStore,
+  type MediaStoreRefusalCode,
+  type StoredMediaObject,
+} from './media-store';

@@ -1,7 +1,14 @@
 // The one catalogue of domain refusals at the edge: every module's refusal words (its refusal-words.ts),
 // gathered so that every code a module can return has the HTTP status and the Japanese message the API
 // and the pages both show (docs/api.md's status rules; docs/decisions/064).
-import type { Refusal, RefusalEntry, RefusalStatus, RefusalWords } from '#modules/kernel';
+import {
+  MEDIA_STORE_REFUSAL_WORDS,
+  type MediaStoreRefusalCode,
+  type Refusal,
+  type RefusalEntry,
+  type RefusalStatus,
+  type RefusalWords,
+} from '#modules/kernel';
 import {
   MAINTENANCE_REFUSAL_WORDS,
   type MaintenanceRefusalCode,
@@ -131,7 +138,8 @@ export type RefusalCode =
   | LimitsRefusalCode
   | FarmRefusalCode
   | FriendRefusalCode
-  | FarmAdminRefusalCode;
+  | FarmAdminRefusalCode
+  | MediaStoreRefusalCode;
 
 /** Every code's entry: a code of RefusalCode that no gathered section words is a type error here. */
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
@@ -168,6 +176,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   FARM_REFUSAL_WORDS,
   FRIEND_REFUSAL_WORDS,
   FARM_ADMIN_REFUSAL_WORDS,
+  MEDIA_STORE_REFUSAL_WORDS,
 );
 
 export interface DescribedRefusal {

@@ -1,10 +1,10 @@
 // One inquiry at the desk: its thread, images and related item (each view audited as 'inquiry.view'), and
-// an attached image's file.
+// an attached image's bytes from the media store.
 import { asc, eq } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { runAdminAction, type Operator } from '#modules/admin';
 import { isUuid, refuse, RefusalError, type Refusal } from '#modules/kernel';
-import { attachmentFile } from './images';
+import { attachmentKey } from './images';
 import { describeRelated, type SupportRules } from './inquiries';
 import {
   inquiries,
@@ -96,21 +96,24 @@ export async function getInquiryForDesk(db: Database, operator: Operator, inquir
 }
 
 /**
- * The file of an attached image for the desk's authenticated route, or null when there is none.
- * Needs 'inquiries:read' (the inquiry's view is the audited read; its thumbnails are not logged again).
- * @example const file = await inquiryAttachmentFile(db, operator, rules, attachmentId, 'thumb')
+ * An attached image for the desk's authenticated route, or INQUIRY_NOT_FOUND when there is none (no row,
+ * or no object: an erased one). Needs 'inquiries:read' (the inquiry's view is the audited read; its
+ * thumbnails are not logged again). A store that cannot answer throws its MediaStoreUnavailable.
+ * @example const image = await readInquiryAttachment(db, operator, rules, attachmentId, 'thumb')
  */
-export async function inquiryAttachmentFile(
+export async function readInquiryAttachment(
   db: Database,
   operator: Operator,
-  rules: Pick<SupportRules, 'attachmentsDir'>,
+  rules: Pick<SupportRules, 'attachments'>,
   attachmentId: string,
   size: 'full' | 'thumb',
-): Promise<{ ok: true; file: string; contentType: string } | Refusal<string>> {
+): Promise<{ ok: true; bytes: Uint8Array; contentType: string } | Refusal<string>> {
   if (!operator.permissions.has('inquiries:read')) return denied('inquiries:read');
   const [row] = isUuid(attachmentId)
     ? await db.select().from(inquiryAttachments).where(eq(inquiryAttachments.id, attachmentId))
     : [];
   if (!row) return refuse('INQUIRY_NOT_FOUND', { attachmentId });
-  return { ok: true, file: attachmentFile(rules.attachmentsDir, row.storageKey, size), contentType: row.contentType };
+  const bytes = await rules.attachments.get(attachmentKey(row.storageKey, size));
+  if (!bytes) return refuse('INQUIRY_NOT_FOUND', { attachmentId });
+  return { ok: true, bytes, contentType: row.contentType };
 }

@@ -1,12 +1,11 @@
 // 退会 in the support desk: the member's inquiries stay as the record of what was asked and answered
 // (status, dates, category, the staff's answers), but nothing the member wrote or sent: the address,
 // the subject, their messages and their images go (docs/personal-data.md, decision 053).
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { ERASED_MARK, mentions, redactedText } from '#db/redact';
-import { attachmentFile } from './images';
+import type { MediaStore } from '#modules/kernel';
+import { ATTACHMENTS_PREFIX, attachmentKey } from './images';
 import { inquiries, inquiryAttachments, inquiryMessages } from './schema';
 
 /** What an erased inquiry's address becomes (RFC 6761: never delivered), unique per member. */
@@ -17,7 +16,7 @@ export const erasedInquirerEmailOf = (memberId: string) => `deleted-${memberId}@
  * as a visitor) lose the address, the subject, the member's messages and the image rows; the staff's
  * answers and the internal note keep their text with the member's identifiers redacted. Answers the
  * storage keys of the images, to remove with removeInquiryImages once the transaction has committed.
- * @example const keys = await eraseInquirer(tx, { memberId, email, spellings }); … await removeInquiryImages(dir, keys)
+ * @example const keys = await eraseInquirer(tx, { memberId, email, spellings }); … await removeInquiryImages(store, keys)
  */
 export async function eraseInquirer(
   tx: Database,
@@ -57,37 +56,34 @@ export async function eraseInquirer(
 }
 
 /**
- * Removes stored images (and their thumbnails) after their rows are gone. Idempotent: a file already
+ * Removes stored images (and their thumbnails) after their rows are gone. Idempotent: an object already
  * gone is not an error, so a retry (or the orphan sweep) may run it again.
- * @example await removeInquiryImages(path.join(config.dataDir, 'inquiries'), keys)
+ * @example await removeInquiryImages(store, keys)
  */
-export async function removeInquiryImages(dir: string, storageKeys: readonly string[]): Promise<void> {
+export async function removeInquiryImages(store: MediaStore, storageKeys: readonly string[]): Promise<void> {
   for (const key of storageKeys)
-    for (const size of ['full', 'thumb'] as const) await fs.rm(attachmentFile(dir, key, size), { force: true });
+    for (const size of ['full', 'thumb'] as const) await store.delete(attachmentKey(key, size));
 }
 
-/** A file's age before the sweep may take it: a new inquiry writes its files before its transaction. */
+/** An object's age before the sweep may take it: a new inquiry writes its images before its transaction. */
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 
+/** An attachment's object (`inquiries/YYYY/MM/<uuid>(-thumb).webp`), or a disk store's interrupted write of one. */
+const ATTACHMENT_OBJECT = /^inquiries\/(\d{4}\/\d{2}\/[0-9a-f-]{36})(-thumb)?\.webp(\..*\.tmp)?$/;
+
 /**
- * Removes image files that no attachment row names, older than an hour: those of an erased
- * inquiry whose removal was interrupted, and those of an inquiry whose transaction never committed
- * (decision 024). Answers the files removed.
- * @example await sweepOrphanInquiryImages(db, path.join(config.dataDir, 'inquiries'), new Date())
+ * Removes stored images that no attachment row names, older than an hour: those of an erased inquiry
+ * whose removal was interrupted (the store was away), and those of an inquiry whose transaction never
+ * committed (decision 024). Answers the objects removed.
+ * @example await sweepOrphanInquiryImages(db, store, new Date())
  */
-export async function sweepOrphanInquiryImages(db: Database, dir: string, now: Date): Promise<number> {
+export async function sweepOrphanInquiryImages(db: Database, store: MediaStore, now: Date): Promise<number> {
   const candidates = new Map<string, string[]>();
-  for (const year of await entriesOf(dir))
-    for (const month of await entriesOf(path.join(dir, year)))
-      for (const name of await entriesOf(path.join(dir, year, month))) {
-        const match = /^([0-9a-f-]{36})(-thumb)?\.webp(\..*\.tmp)?$/.exec(name);
-        if (!match) continue;
-        const file = path.join(dir, year, month, name);
-        const stat = await fs.stat(file).catch(() => null);
-        if (!stat || now.getTime() - stat.mtimeMs < ORPHAN_GRACE_MS) continue;
-        const key = `${year}/${month}/${match[1]}`;
-        candidates.set(key, [...(candidates.get(key) ?? []), file]);
-      }
+  for await (const object of store.list(ATTACHMENTS_PREFIX)) {
+    const match = ATTACHMENT_OBJECT.exec(object.key);
+    if (!match || now.getTime() - object.lastModified.getTime() < ORPHAN_GRACE_MS) continue;
+    candidates.set(match[1]!, [...(candidates.get(match[1]!) ?? []), object.key]);
+  }
   if (candidates.size === 0) return 0;
   const kept = new Set(
     (
@@ -98,14 +94,10 @@ export async function sweepOrphanInquiryImages(db: Database, dir: string, now: D
     ).map((row) => row.key),
   );
   let removed = 0;
-  for (const [key, files] of candidates) {
+  for (const [key, objects] of candidates) {
     if (kept.has(key)) continue;
-    for (const file of files) await fs.rm(file, { force: true });
-    removed += files.length;
+    for (const object of objects) await store.delete(object);
+    removed += objects.length;
   }
   return removed;
-}
-
-async function entriesOf(dir: string): Promise<string[]> {
-  return fs.readdir(dir).catch(() => []);
 }

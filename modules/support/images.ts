@@ -1,12 +1,11 @@
 // Images attached to an inquiry: the bytes are sniffed by sharp (the name and the browser's type say
 // nothing), decoded within a pixel limit, turned upright, shrunk and re-encoded as WebP without any
-// metadata (no GPS, no camera serial), so the stored file is never the upload itself. Files live under
-// the attachments folder (DATA_DIR/inquiries), never under public/: only the desk's route serves them.
+// metadata (no GPS, no camera serial), so the stored file is never the upload itself. They live in the
+// media store under inquiries/ (DATA_DIR/inquiries on disk, or the bucket: decision 071), never under
+// /media: only the desk's route serves them.
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
-import { refuse, type Refusal } from '#modules/kernel';
+import { refuse, type MediaStore, type Refusal } from '#modules/kernel';
 
 /** Refusals of an attached image (words in refusal-words.ts). */
 export const INQUIRY_IMAGE_REFUSAL_CODES = [
@@ -63,34 +62,43 @@ export async function prepareInquiryImage(
   }
 }
 
-/** A storage key: `YYYY/MM/<uuid>` (the month in UTC; only a place on disk). */
+/** A storage key: `YYYY/MM/<uuid>` (the month in UTC; only a place in the store). */
 const STORAGE_KEY = /^\d{4}\/\d{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** The file of a stored image; `thumb` for its thumbnail. Throws on a key that is not one of ours. */
-export function attachmentFile(dir: string, storageKey: string, size: 'full' | 'thumb'): string {
+/** Where attached images sit in the media store. */
+export const ATTACHMENTS_PREFIX = 'inquiries/';
+
+/**
+ * The media store's key of a stored image; `thumb` for its thumbnail. Throws on a key that is not one of ours.
+ * @example attachmentKey('2026/11/0f9c…', 'thumb') // 'inquiries/2026/11/0f9c…-thumb.webp'
+ */
+export function attachmentKey(storageKey: string, size: 'full' | 'thumb'): string {
   if (!STORAGE_KEY.test(storageKey)) throw new RangeError(`support: not a storage key: ${storageKey}`);
-  return path.join(dir, ...storageKey.split('/')) + (size === 'thumb' ? '-thumb.webp' : '.webp');
+  return `${ATTACHMENTS_PREFIX}${storageKey}${size === 'thumb' ? '-thumb' : ''}.webp`;
 }
 
-/** The files written for one inquiry, so that a failed transaction can take them back. */
+/** The images written for one inquiry, so that a failed transaction can take them back. */
 export interface WrittenImages {
   stored: { id: string; storageKey: string; image: PreparedImage }[];
+  /** Deletes them again; a store that fails meanwhile leaves them to the orphan sweep (never throws). */
   remove(): Promise<void>;
 }
 
 /**
- * Writes prepared images under `dir` (each through a temporary name, so no half file is ever served),
- * before the inquiry's transaction; the caller removes them if the transaction does not commit.
- * @example const written = await writeInquiryImages(dir, images); try { … } catch (e) { await written.remove(); throw e }
+ * Writes prepared images to the store before the inquiry's transaction (each object whole or not at
+ * all); the caller removes them if the transaction does not commit. When the store fails half-way,
+ * what was written is taken back and the store's MediaStoreUnavailable is thrown.
+ * @example const written = await writeInquiryImages(store, images); try { … } catch (e) { await written.remove(); throw e }
  */
 export async function writeInquiryImages(
-  dir: string,
+  store: MediaStore,
   images: readonly PreparedImage[],
   now = new Date(),
 ): Promise<WrittenImages> {
-  const files: string[] = [];
+  const keys: string[] = [];
   const remove = async () => {
-    await Promise.all(files.map((file) => fs.rm(file, { force: true })));
+    // Best effort: what the store keeps now, the orphan sweep (privacy.finish-deletions) takes later.
+    await Promise.all(keys.map((key) => store.delete(key).catch(() => undefined)));
   };
   const stored: WrittenImages['stored'] = [];
   try {
@@ -101,12 +109,9 @@ export async function writeInquiryImages(
         ['full', image.full],
         ['thumb', image.thumb],
       ] as const) {
-        const file = attachmentFile(dir, storageKey, size);
-        await fs.mkdir(path.dirname(file), { recursive: true });
-        const temporary = `${file}.${randomUUID()}.tmp`;
-        files.push(temporary, file);
-        await fs.writeFile(temporary, bytes, { mode: 0o600, flag: 'wx' });
-        await fs.rename(temporary, file);
+        const key = attachmentKey(storageKey, size);
+        keys.push(key);
+        await store.put(key, bytes, 'image/webp');
       }
       stored.push({ id, storageKey, image });
     }

@@ -61,7 +61,7 @@ export {
   saveReplyTemplate,
   type ReplyTemplate,
 } from './reply-templates';
-export { getInquiryForDesk, inquiryAttachmentFile, type DeskInquiry } from './desk-inquiry';
+export { getInquiryForDesk, readInquiryAttachment, type DeskInquiry } from './desk-inquiry';
 export {
   inquiryAssignees,
   inquiryNoteSchema,

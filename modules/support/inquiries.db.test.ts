@@ -10,6 +10,7 @@ import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '#tests/use-test-database';
+import { diskMediaStore } from '#server/media/index';
 import { createMember } from '#tests/fixtures';
 import { shippingMember, testShippingRules } from '#tests/shipping';
 import { digestOf } from '#tests/audit-digest';
@@ -22,7 +23,7 @@ import {
   createInquiry,
   deleteReplyTemplate,
   getInquiryForDesk,
-  inquiryAttachmentFile,
+  readInquiryAttachment,
   inquiryFilterSchema,
   inquiryInputSchema,
   listInquiries,
@@ -41,7 +42,7 @@ const handle = useTestDatabase('support', { poolSize: 2 });
 const shippingRules = testShippingRules();
 const rules = (): SupportRules => ({
   site: { name: 'オリパ ステラ', origin: 'https://oripa.example.jp' },
-  attachmentsDir: path.join(handle.dataDir, 'inquiries'),
+  attachments: diskMediaStore(handle.dataDir),
   imageMaxBytes: 2_000_000,
 });
 const desk = commandLineOperator();
@@ -220,7 +221,8 @@ describe('sending an inquiry', () => {
   });
 
   it('stores images with the inquiry, and removes the files when the transaction fails', async () => {
-    const dir = rules().attachmentsDir;
+    // The embedded default: the images are files under DATA_DIR/inquiries, as they always were.
+    const dir = path.join(handle.dataDir, 'inquiries');
     const images = [await prepared(await photo({ width: 900 })), await prepared(await photo({ width: 600 }), 1)];
     const made = await createInquiry(handle.db, rules(), { input: input(), memberId: null, images });
     if (!made.ok) throw new Error(made.code);
@@ -231,10 +233,10 @@ describe('sending an inquiry', () => {
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       expect(row.contentType).toBe('image/webp');
-      const file = await inquiryAttachmentFile(handle.db, desk, rules(), row.id, 'full');
-      if (!file.ok) throw new Error(file.code);
-      expect(file.file.startsWith(dir)).toBe(true);
-      expect((await sharp(fs.readFileSync(file.file)).metadata()).format).toBe('webp');
+      const image = await readInquiryAttachment(handle.db, desk, rules(), row.id, 'full');
+      if (!image.ok) throw new Error(image.code);
+      expect(fs.readFileSync(path.join(dir, `${row.storageKey}.webp`))).toEqual(Buffer.from(image.bytes));
+      expect((await sharp(image.bytes).metadata()).format).toBe('webp');
     }
     const filesBefore = filesUnder(dir).length;
     const countBefore = (await handle.db.select().from(inquiries)).length;
@@ -255,7 +257,7 @@ describe('sending an inquiry', () => {
     ).toMatchObject({ ok: false, code: 'INQUIRY_IMAGE_TOO_MANY' });
     // Only operators who may read inquiries reach a file.
     expect(
-      await inquiryAttachmentFile(handle.db, staff(['shipping:read']), rules(), rows[0]!.id, 'thumb'),
+      await readInquiryAttachment(handle.db, staff(['shipping:read']), rules(), rows[0]!.id, 'thumb'),
     ).toMatchObject({
       ok: false,
       code: 'PERMISSION_DENIED',

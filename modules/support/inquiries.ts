@@ -1,13 +1,19 @@
 // Inquiries from the contact form (issue 13): one input schema for the page and any API, the member's
 // own orders, draws and shipping requests an inquiry may name (ownership checked again when posted),
 // and createInquiry: the inquiry, its first message, its images and the acknowledgement mail in one
-// transaction, with the image files written before it and removed when it does not commit.
+// transaction, with the images written to the media store before it and removed when it does not commit.
 import { randomInt, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Database } from '#db/client';
 import { describeDraws, listRecentDraws } from '#modules/draw';
 import { emailSchema } from '#modules/identity';
-import { refuse, type Refusal } from '#modules/kernel';
+import {
+  isMediaStoreUnavailable,
+  refuse,
+  type MediaStore,
+  type MediaStoreRefusalCode,
+  type Refusal,
+} from '#modules/kernel';
 import { isMailRecipient, type SiteIdentity } from '#modules/messaging';
 import { getOrder, listOrders, yen } from '#modules/payments';
 import { SHIPPING_STATUS_LABELS, describeShippingRequests, listShippingRequests } from '#modules/shipping';
@@ -26,8 +32,8 @@ import { INQUIRY_LIMITS, INQUIRY_RELATED_KIND_LABELS } from './words';
 /** What the support module is given, built once from the settings (server/support.ts). */
 export interface SupportRules {
   site: SiteIdentity;
-  /** Where attached images are kept (DATA_DIR/inquiries): never under public/. */
-  attachmentsDir: string;
+  /** Where attached images are kept (the media store, under inquiries/: never served at /media). */
+  attachments: MediaStore;
   /** The largest upload taken per image, before re-encoding (CONTACT_IMAGE_MAX_BYTES). */
   imageMaxBytes: number;
 }
@@ -192,7 +198,8 @@ export interface CreatedInquiry {
 /**
  * Stores an inquiry with its first message and images, and queues the acknowledgement mail, in one
  * transaction. The images (already checked and re-encoded by prepareInquiryImage) are written first
- * and removed again when the transaction does not commit, so nothing is left half-written. A related
+ * and removed again when the transaction does not commit, so nothing is left half-written; a store that
+ * cannot take them refuses the whole inquiry (MEDIA_STORE_UNAVAILABLE, 503). A related
  * item must be the member's own (a visitor names none).
  * @example const made = await createInquiry(db, rules, { input, memberId: member?.id ?? null, images })
  */
@@ -200,7 +207,9 @@ export async function createInquiry(
   db: Database,
   rules: SupportRules,
   request: { input: InquiryInput; memberId: string | null; images: readonly PreparedImage[]; now?: Date },
-): Promise<{ ok: true; inquiry: CreatedInquiry } | Refusal<InquiryRefusalCode | InquiryImageRefusalCode>> {
+): Promise<
+  { ok: true; inquiry: CreatedInquiry } | Refusal<InquiryRefusalCode | InquiryImageRefusalCode | MediaStoreRefusalCode>
+> {
   const { input, memberId, images } = request;
   const now = request.now ?? new Date();
   if (images.length > INQUIRY_LIMITS.images) return refuse('INQUIRY_IMAGE_TOO_MANY', { max: INQUIRY_LIMITS.images });
@@ -208,7 +217,14 @@ export async function createInquiry(
     const owned = memberId ? await describeRelated(db, memberId, input.related) : null;
     if (!owned) return refuse('INQUIRY_RELATED_NOT_FOUND', { kind: input.related.kind });
   }
-  const written = await writeInquiryImages(rules.attachmentsDir, images, now);
+  let written: Awaited<ReturnType<typeof writeInquiryImages>>;
+  try {
+    written = await writeInquiryImages(rules.attachments, images, now);
+  } catch (error) {
+    // The store failed: nothing is recorded, and what it kept is taken back (or swept later).
+    if (isMediaStoreUnavailable(error)) return refuse('MEDIA_STORE_UNAVAILABLE');
+    throw error;
+  }
   try {
     const inquiry = await db.transaction(async (tx) => {
       const id = randomUUID();

@@ -1,8 +1,8 @@
 // The shape of one operator command (scripts/shop/commands/*.ts), what each is given to run, and how
-// it reads an operator action's outcome.
+// it reads an operator action's outcome; and the few commands that need no database at all.
 import type { Database } from '#db/client';
 import type { Operator } from '#modules/admin';
-import { isRefusal, RefusalError, type Refusal } from '#modules/kernel';
+import { isRefusal, RefusalError, type MediaStore, type Refusal } from '#modules/kernel';
 import type { CoinLifetimes } from '#modules/wallet';
 import type { PaymentGateway, ShopPaymentRules } from '#modules/payments';
 import type { AddressKeyring } from '#modules/shipping';
@@ -49,6 +49,28 @@ export interface ShopCommand {
   inputFiles?(input: { values: OptionValues; positionals: string[] }): string[];
   /** Runs the command; answers the exit code when it is not 0 (an invariant broken). */
   run(context: CommandContext, input: { values: OptionValues; positionals: string[] }): Promise<number | void>;
+}
+
+/** What a command that needs no database is given: the settings' media store and data folder. */
+export interface OfflineContext {
+  /** One line of output (JSON, one object per line). */
+  out: (line: string) => void;
+  /** The store the settings name (the bucket of MEDIA_S3_BUCKET, or DATA_DIR). */
+  media: MediaStore;
+  /** DATA_DIR, resolved. */
+  dataDir: string;
+}
+
+/**
+ * A command that needs no database (moving files, say): it runs in the command line's own process with
+ * the command line's settings, never through the running shop, and never claims the embedded database.
+ */
+export interface OfflineShopCommand {
+  name: string;
+  usage: string;
+  options: OptionSpec;
+  offline: true;
+  run(context: OfflineContext, input: { values: OptionValues; positionals: string[] }): Promise<number | void>;
 }
 
 /**

@@ -1,5 +1,6 @@
-// Every operator command, in the order the usage lists them (one file each in commands/).
-import type { ShopCommand } from './command';
+// Every operator command, in the order the usage lists them (one file each in commands/); the ones that
+// need no database last.
+import type { OfflineShopCommand, ShopCommand } from './command';
 import { packCreate } from './commands/pack-create';
 import { packPublish } from './commands/pack-publish';
 import { packEnd } from './commands/pack-end';
@@ -21,6 +22,7 @@ import { addressesRekey } from './commands/addresses-rekey';
 import { shippingRekey } from './commands/shipping-rekey';
 import { maintenanceOff, maintenanceOn } from './commands/maintenance';
 import { backup } from './commands/backup';
+import { mediaUploadLocal } from './commands/media-upload-local';
 
 export const SHOP_COMMANDS: readonly ShopCommand[] = [
   packCreate,
@@ -46,3 +48,6 @@ export const SHOP_COMMANDS: readonly ShopCommand[] = [
   invariants,
   backup,
 ];
+
+/** The commands that need no database (they run on the operator's machine, with its settings). */
+export const OFFLINE_COMMANDS: readonly OfflineShopCommand[] = [mediaUploadLocal];

@@ -2,7 +2,8 @@
 // the server reads them (DATABASE_URL, DATA_DIR), the database, one command, and exit codes — 0 done,
 // 1 failed (or an invariant broken), 2 a refused command line. On the embedded database, which admits
 // one process, a running shop runs the command itself (DATA_DIR/operator.json names it); otherwise the
-// command line claims the database for its run (docs/decisions/020).
+// command line claims the database for its run (docs/decisions/020). A command that needs no database
+// (media:upload-local) runs here, with these settings, whatever holds the database.
 import { loadConfig, ConfigError, type ShopConfig } from '#server/config';
 import { createLogger } from '#server/logger';
 import { openDatabase } from '#db/client';
@@ -10,7 +11,9 @@ import { claimEmbeddedDatabase, EmbeddedDatabaseBusy, liveHolder, type OperatorC
 import { parseCommandLine } from './args';
 import { findCommand, runAdminCommand, UsageError, USAGE } from './run';
 import { runThroughShop, ShopUnreachable } from './through-shop';
-import type { ShopCommand } from './command';
+import type { OfflineShopCommand, ShopCommand } from './command';
+import { OFFLINE_COMMANDS } from './commands';
+import { openMediaStore } from '#server/media/index';
 
 const argv = process.argv.slice(2);
 const refuse = (message: string) => {
@@ -26,6 +29,8 @@ if (argv.length === 0 || ['--help', '-h', 'help'].includes(argv[0]!)) {
 }
 
 async function main() {
+  const offline = OFFLINE_COMMANDS.find((c) => c.name === argv[0]);
+  if (offline) return runOffline(offline);
   let command: ShopCommand;
   let parsed: ReturnType<typeof parseCommandLine>;
   try {
@@ -66,6 +71,37 @@ async function main() {
     await runHere(config, command);
   } finally {
     claim.release();
+  }
+}
+
+/** Runs a command that needs no database, in this process, with the media store these settings name. */
+async function runOffline(command: OfflineShopCommand) {
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(argv.slice(1), command.options);
+  } catch (error) {
+    return refuse((error as Error).message);
+  }
+  let config: ShopConfig;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : String(error));
+    process.exitCode = 2;
+    return;
+  }
+  const media = await openMediaStore(config);
+  try {
+    process.exitCode =
+      (await command.run({ out: (line) => console.log(line), media, dataDir: config.dataDir }, parsed)) ?? 0;
+  } catch (error) {
+    if (error instanceof UsageError) refuse(error.message);
+    else {
+      console.error(`エラー: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await media.close();
   }
 }
 

@@ -7,14 +7,14 @@ import { commandLineOperator } from '#modules/admin';
 import { RefusalError } from '#modules/kernel';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import { parseCommandLine, UsageError } from './args';
-import { SHOP_COMMANDS } from './commands';
+import { OFFLINE_COMMANDS, SHOP_COMMANDS } from './commands';
 import type { CommandContext, CommandFiles, ShopCommand } from './command';
 
 export { UsageError } from './args';
 
 export const USAGE = [
   '使い方: npm run shop -- <command> [options]',
-  ...SHOP_COMMANDS.map((c) => `  ${c.name}${c.usage ? ` ${c.usage}` : ''}`),
+  ...[...SHOP_COMMANDS, ...OFFLINE_COMMANDS].map((c) => `  ${c.name}${c.usage ? ` ${c.usage}` : ''}`),
 ].join('\n');
 
 /** The operator's own file system (paths relative to where the command line runs). */

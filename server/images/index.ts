@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import sharp from 'sharp';
 import { DEFAULT_IMAGE_QUALITY, isImageWidth } from '#modules/kernel/image-srcset';
+import { MEDIA_STORE_RETRY_AFTER_SECONDS, isMediaStoreUnavailable, mediaKeyOf, type MediaStore } from '#modules/kernel';
 
 /** Encodings the resizer can answer with. */
 export type OutputFormat = 'avif' | 'webp' | 'png' | 'jpeg';
@@ -22,8 +23,11 @@ export interface TransformInfo {
 export interface ImageRouteOptions {
   /** Directory that `src` paths are resolved in (the site's public/). */
   publicDir: string;
-  /** Directory of uploaded images (DATA_DIR/media), served for `src` paths under /media/. */
-  mediaDir?: string;
+  /**
+   * The store of uploaded images (decision 071), read for `src` paths under /media/ on a cache miss only:
+   * their names never change meaning, so a variant is keyed by its path alone.
+   */
+  media?: MediaStore;
   /** Directory for rendered variants; created on first write. */
   cacheDir: string;
   logger?: { warn(obj: object, msg?: string): void };
@@ -64,11 +68,15 @@ const ERRORS = {
   INVALID_IMAGE_QUALITY: { status: 400, message: '画像の品質が正しくありません。' },
   IMAGE_NOT_FOUND: { status: 404, message: '画像が見つかりません。' },
   IMAGE_UNPROCESSABLE: { status: 422, message: '画像を処理できませんでした。' },
+  IMAGE_STORE_UNAVAILABLE: { status: 503, message: '画像を読み込めませんでした。時間をおいてもう一度お試しください。' },
 } as const;
 type ErrorCode = keyof typeof ERRORS;
 
 /** Marks failures of decoding/encoding (corrupt or oversized input), as opposed to bugs. */
 class UnprocessableImageError extends Error {}
+
+/** An upload's source that the store does not hold (found out on a cache miss). */
+class MissingSourceError extends Error {}
 
 /**
  * Picks the output encoding from an `Accept` header. Only explicit `image/avif` / `image/webp`
@@ -142,7 +150,7 @@ async function writeAtomically(target: string, data: Buffer): Promise<void> {
 
 /** Decodes, resizes and encodes one variant; every sharp failure becomes UnprocessableImageError. */
 async function render(
-  file: string,
+  file: string | Uint8Array,
   isSvg: boolean,
   width: number,
   quality: number,
@@ -208,21 +216,35 @@ export function createImageRoute(options: ImageRouteOptions): Hono {
   const limit = createLimiter(Math.max(1, options.maxConcurrent ?? 2));
   // Concurrent misses for one key share one render instead of encoding the same bytes N times.
   const inflight = new Map<string, Promise<Buffer>>();
-  const mediaDir = options.mediaDir ? path.resolve(options.mediaDir) : null;
+  const media = options.media ?? null;
   const realDirs = new Map<string, Promise<string>>();
 
   const fail = (c: Context, code: ErrorCode) =>
-    c.json({ error: { code, message: ERRORS[code].message } }, ERRORS[code].status, { 'Cache-Control': 'no-store' });
+    c.json({ error: { code, message: ERRORS[code].message } }, ERRORS[code].status, {
+      'Cache-Control': 'no-store',
+      ...(code === 'IMAGE_STORE_UNAVAILABLE' ? { 'Retry-After': String(MEDIA_STORE_RETRY_AFTER_SECONDS) } : {}),
+    });
 
-  async function produce(key: string, cachePath: string, file: string, info: TransformInfo): Promise<Buffer> {
+  /** A public file by its path, or an upload's bytes read from the store (only now: on a miss). */
+  type Source = { file: string } | { mediaKey: string };
+
+  async function produce(key: string, cachePath: string, source: Source, info: TransformInfo): Promise<Buffer> {
     try {
       return await fs.readFile(cachePath);
     } catch (error) {
       if (!isErrnoCode(error, 'ENOENT')) logger?.warn({ err: error, cachePath }, 'image cache read failed');
     }
+    let input: string | Uint8Array;
+    if ('file' in source) input = source.file;
+    else {
+      const bytes = await media!.get(source.mediaKey);
+      if (!bytes) throw new MissingSourceError(source.mediaKey);
+      input = bytes;
+    }
+    const isSvg = 'file' in source && path.extname(source.file).toLowerCase() === '.svg';
     const data = await limit(() => {
       onTransform?.(info);
-      return render(file, path.extname(file).toLowerCase() === '.svg', info.width, info.quality, info.format);
+      return render(input, isSvg, info.width, info.quality, info.format);
     });
     // A full or read-only disk should cost speed, not availability: serve the bytes anyway.
     await writeAtomically(cachePath, data).catch((error: unknown) =>
@@ -231,10 +253,10 @@ export function createImageRoute(options: ImageRouteOptions): Hono {
     return data;
   }
 
-  function variant(key: string, cachePath: string, file: string, info: TransformInfo): Promise<Buffer> {
+  function variant(key: string, cachePath: string, source: Source, info: TransformInfo): Promise<Buffer> {
     let pending = inflight.get(key);
     if (!pending) {
-      pending = produce(key, cachePath, file, info).finally(() => inflight.delete(key));
+      pending = produce(key, cachePath, source, info).finally(() => inflight.delete(key));
       inflight.set(key, pending);
     }
     return pending;
@@ -252,33 +274,43 @@ export function createImageRoute(options: ImageRouteOptions): Hono {
       return fail(c, 'INVALID_IMAGE_QUALITY');
     }
 
-    // Uploads (the pack editor's images) live in the media folder; everything else in public/.
-    const media = mediaDir !== null && src.startsWith('/media/');
-    const baseDir = media ? mediaDir! : publicDir;
-    const file = path.resolve(baseDir, `.${media ? src.slice('/media'.length) : src}`);
-    if (!file.startsWith(baseDir + path.sep)) return fail(c, 'INVALID_IMAGE_SOURCE');
-    let stat;
-    try {
-      // A symlink inside public/ must not expose files outside it.
-      let realBase = realDirs.get(baseDir);
-      if (!realBase) realDirs.set(baseDir, (realBase = fs.realpath(baseDir)));
-      const root = await realBase.catch((error: unknown) => {
-        realDirs.delete(baseDir); // the folder may appear later (tests, first deploy, first upload): retry next time
-        throw error;
-      });
-      const real = await fs.realpath(file);
-      if (!real.startsWith(root + path.sep)) return fail(c, 'INVALID_IMAGE_SOURCE');
-      stat = await fs.stat(real);
-    } catch (error) {
-      if (isErrnoCode(error, 'ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP', 'EACCES', 'EPERM'))
-        return fail(c, 'IMAGE_NOT_FOUND');
-      throw error;
-    }
-    if (!stat.isFile()) return fail(c, 'IMAGE_NOT_FOUND');
-
+    // Uploads live in the media store, named once for good: the variant's key is their path. Everything
+    // else is a file of public/, keyed by its time and size too.
     const format = negotiateFormat(c.req.header('Accept'), path.extname(src).toLowerCase());
+    let source: Source;
+    let identity: unknown[];
+    if (media && src.startsWith('/media/')) {
+      const mediaKey = mediaKeyOf(src);
+      if (!mediaKey) return fail(c, 'INVALID_IMAGE_SOURCE');
+      source = { mediaKey };
+      identity = [CACHE_VERSION, src];
+    } else {
+      const file = path.resolve(publicDir, `.${src}`);
+      if (!file.startsWith(publicDir + path.sep)) return fail(c, 'INVALID_IMAGE_SOURCE');
+      let stat;
+      try {
+        // A symlink inside public/ must not expose files outside it.
+        let realBase = realDirs.get(publicDir);
+        if (!realBase) realDirs.set(publicDir, (realBase = fs.realpath(publicDir)));
+        const root = await realBase.catch((error: unknown) => {
+          realDirs.delete(publicDir); // the folder may appear later (tests, first deploy): retry next time
+          throw error;
+        });
+        const real = await fs.realpath(file);
+        if (!real.startsWith(root + path.sep)) return fail(c, 'INVALID_IMAGE_SOURCE');
+        stat = await fs.stat(real);
+      } catch (error) {
+        if (isErrnoCode(error, 'ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP', 'EACCES', 'EPERM'))
+          return fail(c, 'IMAGE_NOT_FOUND');
+        throw error;
+      }
+      if (!stat.isFile()) return fail(c, 'IMAGE_NOT_FOUND');
+      source = { file };
+      identity = [CACHE_VERSION, src, stat.mtimeMs, stat.size];
+    }
+
     const key = createHash('sha256')
-      .update(JSON.stringify([CACHE_VERSION, src, stat.mtimeMs, stat.size, width, quality, format]))
+      .update(JSON.stringify([...identity, width, quality, format]))
       .digest('hex');
     const etag = `"${key.slice(0, 40)}"`;
     const headers = { 'Cache-Control': CACHE_CONTROL, ETag: etag, Vary: 'Accept' };
@@ -287,8 +319,10 @@ export function createImageRoute(options: ImageRouteOptions): Hono {
     const cachePath = path.join(cacheDir, key.slice(0, 2), `${key}.${format}`);
     let data: Buffer;
     try {
-      data = await variant(key, cachePath, file, { src, width, quality, format });
+      data = await variant(key, cachePath, source, { src, width, quality, format });
     } catch (error) {
+      if (error instanceof MissingSourceError) return fail(c, 'IMAGE_NOT_FOUND');
+      if (isMediaStoreUnavailable(error)) return fail(c, 'IMAGE_STORE_UNAVAILABLE'); // logged by the store
       if (!(error instanceof UnprocessableImageError)) throw error;
       logger?.warn({ err: error, src, width, format }, 'image could not be processed');
       return fail(c, 'IMAGE_UNPROCESSABLE');

@@ -2,6 +2,8 @@
 import path from 'node:path';
 import type { ShopServices } from '../services';
 import { imageCacheCleanupJob } from './image-cache-cleanup';
+import { mediaCleanupJob } from './media-cleanup';
+import { mediaStoreOf } from '../media';
 import { paymentEventsJob, expireOrdersJob, reconcilePaidOrdersJob } from './payments';
 import {
   expireCoinsJob,
@@ -35,7 +37,8 @@ export {
 } from './runner';
 
 /** What the job factories may use; widen it when a job needs more of the services. */
-export type JobServices = Pick<ShopServices, 'config'> & Partial<Pick<ShopServices, 'payments' | 'messaging'>>;
+export type JobServices = Pick<ShopServices, 'config'> &
+  Partial<Pick<ShopServices, 'payments' | 'messaging' | 'media'>>;
 
 /**
  * Every job of the shop. ADD A JOB HERE, one line each: a factory from its module that returns a
@@ -46,6 +49,7 @@ export type JobServices = Pick<ShopServices, 'config'> & Partial<Pick<ShopServic
 export function shopJobs(services: JobServices): JobDefinition[] {
   const { config } = services;
   const shipping = shippingRulesOf(config);
+  const media = mediaStoreOf(services);
   return [
     imageCacheCleanupJob({
       cacheDir: path.join(config.dataDir, 'cache', 'images'),
@@ -80,7 +84,8 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     foldRankingsJob(), // ranking.fold (the ranking boards' scores, decision 037)
     settleInvitationsJob(config), // invitation.settle (decision 038)
     publishScheduledContentJob(), // content.publish-scheduled (booked publications, decision 040)
-    finishDeletionsJob(config), // privacy.finish-deletions (退会's outbox notice and images, decision 053)
+    finishDeletionsJob(media), // privacy.finish-deletions (退会's outbox notice and images, decision 053)
+    mediaCleanupJob({ store: media, graceHours: config.MEDIA_CLEANUP_GRACE_HOURS }), // media.cleanup (decision 071)
     // ← new jobs go here
   ];
 }

@@ -95,8 +95,8 @@ export const processSettings = declareSettings({
     },
     DATA_DIR: {
       meaning:
-        'embedded database, image cache, generated local secret, `operator.json` (who holds the embedded database: ' +
-        'the running server, for `npm run shop`)',
+        'embedded database, image cache, uploaded images (`media/`, `inquiries/`) unless `MEDIA_S3_BUCKET` is set, ' +
+        'generated local secret, `operator.json` (who holds the embedded database: the running server, for `npm run shop`)',
     },
     PUBLIC_ORIGIN: {
       default: '`http://localhost:$PORT`',
@@ -135,8 +135,8 @@ export const processSettings = declareSettings({
     },
     IMAGE_CACHE_MAX_MB: {
       meaning:
-        'size cap of the resized-image cache in `DATA_DIR/cache/images`; the daily clean-up deletes files older than ' +
-        '30 days, then the oldest until under the cap',
+        "size cap of the resized-image cache in `DATA_DIR/cache/images` (with this instance's copies of a bucket's " +
+        'images, decision 071); the daily clean-up deletes files older than 30 days, then the oldest until under the cap',
     },
   },
   problems: (values) => [

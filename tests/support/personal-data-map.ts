@@ -493,7 +493,7 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       storage_key: {
         holds: ['image'],
         onDeletion: 'erase',
-        why: 'the rows are deleted and the files under DATA_DIR/inquiries removed right after the commit (and by the privacy.finish-deletions sweep)',
+        why: 'the rows are deleted and the images (inquiries/ in the media store) removed right after the commit (and by the privacy.finish-deletions sweep)',
       },
       content_type: NOT_PERSONAL,
     },

@@ -1,0 +1,58 @@
+// GET /media/<folder>/<name>: uploaded images, read from the media store (decision 071) at the addresses
+// they have always had. A name never changes meaning (a new UUID for the pack editor's uploads, the
+// hash of the bytes for banners and content images), so a year's immutable cache for browsers and any CDN
+// in front; a name that is not one of ours is never looked up. The bucket itself stays private.
+import { Hono } from 'hono';
+import { MEDIA_STORE_RETRY_AFTER_SECONDS, isMediaStoreUnavailable, type MediaStore } from '#modules/kernel';
+import { apiError } from '../api-error';
+
+const UUID_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;
+const HASH_NAME = /^[0-9a-f]{32}\.webp$/;
+
+/** Each served folder and the names it stores (pack editor: decision 030; banners: 031; content: 040). */
+export const MEDIA_FOLDERS: Readonly<Record<string, RegExp>> = {
+  packs: UUID_NAME,
+  banners: HASH_NAME,
+  content: HASH_NAME,
+};
+
+/**
+ * The store key of a served image's path, or null when the path names nothing we store.
+ * @example servedMediaKey('packs', '0f9c….webp') // 'media/packs/0f9c….webp'
+ */
+export function servedMediaKey(folder: string, name: string): string | null {
+  const pattern = Object.hasOwn(MEDIA_FOLDERS, folder) ? MEDIA_FOLDERS[folder] : undefined;
+  return pattern?.test(name) ? `media/${folder}/${name}` : null;
+}
+
+/** @example app.route('/media', createMediaRoute(store)) */
+export function createMediaRoute(store: MediaStore) {
+  const app = new Hono();
+  app.get('/:folder/:name', async (c) => {
+    const key = servedMediaKey(c.req.param('folder'), c.req.param('name'));
+    let bytes: Uint8Array | null = null;
+    try {
+      if (key) bytes = await store.get(key);
+    } catch (error) {
+      if (!isMediaStoreUnavailable(error)) throw error; // logged by the store (./store.ts)
+      c.header('Retry-After', String(MEDIA_STORE_RETRY_AFTER_SECONDS));
+      c.header('Cache-Control', 'no-store');
+      return apiError(
+        c,
+        503,
+        'MEDIA_STORE_UNAVAILABLE',
+        '画像を読み込めませんでした。時間をおいてもう一度お試しください。',
+      );
+    }
+    if (!bytes) return apiError(c, 404, 'NOT_FOUND', '画像が見つかりません。');
+    return c.body(new Uint8Array(bytes), 200, {
+      'Content-Type': 'image/webp',
+      'Content-Length': String(bytes.byteLength),
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+  // Nothing else lives under /media: any other path is ours to refuse, never a page's.
+  app.get('*', (c) => apiError(c, 404, 'NOT_FOUND', '画像が見つかりません。'));
+  return app;
+}
