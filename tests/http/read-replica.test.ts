@@ -148,9 +148,13 @@ describe.skipIf(!primary)(`read replicas${unavailable ? ` (skipped: ${unavailabl
     // So does anyone the moment the replica is further behind than the shop allows (1 s here).
     await expect.poll(async () => (await replicaHealth(strict!)).inUse, { timeout: 30_000, interval: 250 }).toBe(false);
     expect(await remainingOnPage(strict!)).toBe(19);
-    const lagging = await replicaHealth(patient!);
-    expect(lagging.lagSeconds).toBeGreaterThan(1);
-    expect(lagging).toMatchObject({ inUse: true, maxLagSeconds: 30 });
+    // Health shows the lag growing (on a busy machine the strict shop may have seen more than 1 s already).
+    await expect
+      .poll(async () => (await replicaHealth(patient!)).lagSeconds ?? 0, { timeout: 30_000, interval: 250 })
+      .toBeGreaterThan(1);
+    expect(await replicaHealth(patient!)).toMatchObject({ inUse: true, maxLagSeconds: 30 });
+    // Still inside the patient shop's limit, a visitor there still reads the replica.
+    expect(await remainingOnPage(patient!)).toBe(20);
 
     await onReplica('select pg_wal_replay_resume()');
     await expect.poll(async () => (await replicaHealth(strict!)).inUse, { timeout: 60_000, interval: 250 }).toBe(true);
