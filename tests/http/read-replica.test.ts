@@ -87,6 +87,16 @@ async function remainingOnPage(shop: Shop, cookies: string[] = []): Promise<numb
   return Number(match![1]!.replaceAll(',', ''));
 }
 
+async function replicaValue(statement: string): Promise<string> {
+  const client = new pg.Client({ connectionString: replica!.url });
+  await client.connect();
+  try {
+    return String((await client.query<{ v: unknown }>(statement)).rows[0]!.v);
+  } finally {
+    await client.end();
+  }
+}
+
 async function onReplica(statement: string) {
   const client = new pg.Client({ connectionString: replica!.url });
   await client.connect();
@@ -124,6 +134,10 @@ describe.skipIf(!primary)(`read replicas${unavailable ? ` (skipped: ${unavailabl
       await expect.poll(async () => (await replicaHealth(shop)).inUse, { timeout: 60_000, interval: 250 }).toBe(true);
     expect(await remainingOnPage(patient!)).toBe(20);
     await onReplica('select pg_wal_replay_pause()');
+    // A pause is a request: replay stops only once the standby says 'paused' (PostgreSQL 14+).
+    await expect
+      .poll(() => replicaValue('select pg_get_wal_replay_pause_state()::text as v'), { timeout: 30_000, interval: 100 })
+      .toBe('paused');
 
     const drawn = await fetch(`${patient!.base}/api/v1/gachas/${packId}/draws`, {
       method: 'POST',
