@@ -4,6 +4,7 @@
 // test uses. initdb, the server and pgBackRest's server side refuse to run as root, so as root (CI, this
 // machine) they run as the `postgres` user through runuser.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { postgresBinaries } from '#scripts/topology/layout';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,19 +27,8 @@ export interface PrivatePostgres {
   log(): string;
 }
 
-/** The folder of PostgreSQL's server programs (initdb, pg_ctl), or null when none is installed. */
-export function postgresBinaries(): string | null {
-  const debian = '/usr/lib/postgresql';
-  if (fs.existsSync(debian)) {
-    const versions = fs
-      .readdirSync(debian)
-      .filter((v) => fs.existsSync(path.join(debian, v, 'bin', 'pg_ctl')))
-      .sort((a, b) => Number(b) - Number(a));
-    if (versions[0]) return path.join(debian, versions[0], 'bin');
-  }
-  const found = spawnSync('sh', ['-c', 'command -v pg_ctl'], { encoding: 'utf8' });
-  return found.status === 0 && found.stdout.trim() ? path.dirname(found.stdout.trim()) : null;
-}
+// The folder of PostgreSQL's server programs: the topology script's lookup, one for both.
+export { postgresBinaries };
 
 /** Where a cluster lives, for options that must name it before it starts (a backup tool's configuration). */
 export interface PrivatePostgresPlace {

@@ -1,12 +1,12 @@
 // A streaming replica of a private cluster (tests/support/private-postgres.ts): pg_basebackup of the
 // primary with its standby settings (-R), started on a port of its own. initdb's default pg_hba lets
 // 127.0.0.1 replicate with trust, which the private clusters use. As root the programs run as `postgres`.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './ports';
-import { postgresBinaries, type PrivatePostgres } from './private-postgres';
+import { postgresBinaries, runAsClusterUser, type PrivatePostgres } from './private-postgres';
 
 export interface PrivateReplica {
   /** postgres://postgres@127.0.0.1:<port>/postgres (the superuser: tests pause and resume replay with it). */
@@ -29,13 +29,8 @@ export async function startReplicaOf(primary: PrivatePostgres): Promise<PrivateR
     fs.chownSync(folder, uid, gid);
   }
   const port = await freePort();
-  const run = (program: string, args: string[], allowFailure = false) => {
-    const command = asRoot ? 'runuser' : path.join(bin, program);
-    const fullArgs = asRoot ? ['-u', 'postgres', '--', path.join(bin, program), ...args] : args;
-    const result = spawnSync(command, fullArgs, { encoding: 'utf8', cwd: folder });
-    if (result.status !== 0 && !allowFailure)
-      throw new Error(`${program} ${args.join(' ')} failed (${result.status}): ${result.stderr || result.stdout}`);
-  };
+  const run = (program: string, args: string[], allowFailure = false) =>
+    runAsClusterUser(path.join(bin, program), args, {}, { cwd: folder, allowFailure });
   run('pg_basebackup', [
     '-h',
     '127.0.0.1',
