@@ -19,6 +19,8 @@ export async function loadTest(options: {
   path: string;
   concurrency: number;
   seconds: number;
+  /** More request headers, e.g. a member's session cookie. */
+  headers?: Record<string, string>;
 }): Promise<LoadResult> {
   const url = new URL(options.path, options.origin);
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
@@ -36,7 +38,7 @@ export async function loadTest(options: {
           port: url.port,
           path: url.pathname + url.search,
           // What a phone's browser sends: the page comes compressed, as members receive it.
-          headers: { accept: 'text/html', 'accept-encoding': 'br, gzip' },
+          headers: { accept: 'text/html', 'accept-encoding': 'br, gzip', ...options.headers },
         },
         (response) => {
           response.resume();
@@ -78,12 +80,7 @@ export async function loadTest(options: {
 }
 
 /** loadTest in its own process (the server under test keeps its event loop to itself). */
-export function loadTestInWorker(options: {
-  origin: string;
-  path: string;
-  concurrency: number;
-  seconds: number;
-}): Promise<LoadResult> {
+export function loadTestInWorker(options: Parameters<typeof loadTest>[0]): Promise<LoadResult> {
   return import('node:child_process').then(
     ({ fork }) =>
       new Promise<LoadResult>((resolve, reject) => {

@@ -20,6 +20,8 @@ export interface DrawReply {
   body: DrawBody | null;
   /** The connection error (ECONNREFUSED, ECONNRESET, socket hang up, timeout). */
   error?: string;
+  /** The Retry-After header, when the answer had one (a 503 or 429 says when to come back). */
+  retryAfter?: string;
   /** Milliseconds from sending to the end of the answer (or the error). */
   ms: number;
   /** performance.now() when the answer arrived (for time-to-sell-out). */
@@ -112,9 +114,11 @@ export function createDrawClient(
                 } catch {
                   parsed = null;
                 }
+                const retryAfter = response.headers['retry-after'];
                 finish({
                   status: response.statusCode ?? 0,
                   body: parsed,
+                  ...(retryAfter ? { retryAfter } : {}),
                   ...(parsed === null && text ? { error: `non-JSON body: ${text.slice(0, 200)}` } : {}),
                 });
               });

@@ -10,7 +10,7 @@
 //   sellOut  a 10,000-lot pack with a ラストワン賞 sold out by 12,000 requests (90 % 1 lot, 10 % 10)
 //   sqlOnly  (diagnostic) the same draw function called by pgbench directly, without HTTP
 // then every invariant (shop_check_invariants) and the sell-out's exact counts.
-import { execFile, fork } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -23,7 +23,7 @@ import { openDatabase, queryRows, type DatabaseHandle } from '#db/client';
 import { checkInvariants } from '#modules/wallet';
 import { seededRandom } from './client';
 import { CpuMeter } from './cpu';
-import type { PhaseResult, PhaseSpec } from './load-worker';
+import { runWorker } from './fork';
 import { describeMachine } from '../machine';
 
 const run = promisify(execFile);
@@ -54,20 +54,6 @@ const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** di
 const log = (message: string) => process.stderr.write(`[bench:draw] ${message}\n`);
 
 // ---------------------------------------------------------------------------------------------
-
-/** Runs one phase in a fresh load-generator process and waits for it to exit (so its CPU time is counted). */
-function runWorker(spec: PhaseSpec): Promise<PhaseResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(new URL('./load-worker.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
-    let result: PhaseResult | undefined;
-    child.once('message', (message) => (result = message as PhaseResult));
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0 && result ? resolve(result) : reject(new Error(`draw load generator exited with ${code}`)),
-    );
-    child.send(spec);
-  });
-}
 
 async function psql(databaseUrl: string, statement: string) {
   await run('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-c', statement, databaseUrl]);

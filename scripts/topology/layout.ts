@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { ERRORS_FOLDER } from './render';
 
 export interface TopologyPorts {
   /** haproxy's HTTP frontend: the shop. */
@@ -95,6 +96,7 @@ export function localValues(options: {
     // Two file descriptors a connection: within the usual limit of a login shell.
     HAPROXY_MAXCONN: '4000',
     HAPROXY_RUN_DIR: path.join(dir, 'run'),
+    HAPROXY_ERRORS_DIR: path.join(dir, 'config', ERRORS_FOLDER),
     PG_PRIMARY_BIND: loopback(ports.pgPrimary),
     PG_PRIMARY_HOST: '127.0.0.1',
     PG_PRIMARY_PORT: String(ports.pgPrimary),

@@ -3,7 +3,16 @@
 // scram-sha-256 and TLS; here trust and no TLS, on 127.0.0.1 only).
 import fs from 'node:fs';
 import path from 'node:path';
-import { baseEnvironment, isRunning, launch, runToEnd, stopPart, waitUntilGone, type PartRecord } from './processes';
+import {
+  baseEnvironment,
+  isRunning,
+  killPartGroup,
+  launch,
+  runToEnd,
+  stopPart,
+  waitUntilGone,
+  type PartRecord,
+} from './processes';
 import type { RunAs } from './processes';
 import { projectRoot } from './render';
 
@@ -179,6 +188,8 @@ export async function stopNode(layout: PostgresLayout, name: string, part: PartR
     await waitUntilGone(part, 30_000);
     await stopPart(part, 'SIGTERM', 5_000);
   }
+  // Whatever of its group is left (an orphaned `start/stop postgres` child would start PostgreSQL again).
+  await killPartGroup(part);
   stopServerImmediately(layout, name);
 }
 

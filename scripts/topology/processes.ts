@@ -152,6 +152,19 @@ export async function stopPart(part: PartRecord | undefined, signal: NodeJS.Sign
   forget(part);
 }
 
+/**
+ * SIGKILL to a part's whole process group, its children included even when the part itself has gone
+ * (pg_autoctl's `start/stop postgres` child outlives a killed `pg_autoctl run` and would start PostgreSQL
+ * again); resolves once the part is gone.
+ * @example await killPartGroup(state.parts.node1)
+ */
+export async function killPartGroup(part: PartRecord | undefined): Promise<void> {
+  if (!part) return;
+  killGroup(part.pid, 'SIGKILL');
+  await waitUntilGone(part, 5000);
+  forget(part);
+}
+
 /** Waits (up to `ms`) until the part has exited. */
 export async function waitUntilGone(part: PartRecord, ms: number): Promise<void> {
   const deadline = Date.now() + ms;

@@ -4,9 +4,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { localValues, newSecrets, portsFrom } from './layout';
-import { parseSettings, projectRoot, renderDeployment, renderTemplate, TEMPLATES } from './render';
+import { ERRORS_FOLDER, parseSettings, projectRoot, renderDeployment, renderTemplate, TEMPLATES } from './render';
+import { hasProgram } from './processes';
 
 const folders: string[] = [];
 afterAll(() => {
@@ -62,11 +64,43 @@ describe('deploy/', () => {
     expect(everyName.filter((name) => !(name in example))).toEqual([]);
     const filled = Object.fromEntries(Object.entries(example).map(([key, value]) => [key, value || `<${key}>`]));
     const written = renderDeployment(filled, freshFolder());
-    expect(written.map((file) => path.basename(file))).toEqual(TEMPLATES.map((t) => t.output));
+    expect(written.map((file) => path.basename(file))).toEqual([
+      ...TEMPLATES.map((t) => t.output),
+      '503-api.http',
+      '503-page.http',
+    ]);
     for (const file of written) expect(fs.readFileSync(file, 'utf8')).not.toMatch(/\{\{[#@A-Z]/);
     const haproxy = fs.readFileSync(written[0]!, 'utf8');
     expect(haproxy.match(/^ {4}server shop\d .* check$/gm)).toHaveLength(3);
+    // /api/ has its twin backend: the same three instances, following the first backend's checks.
+    expect(haproxy.match(/^ {4}server shop(\d) \S+ track shop_instances\/shop\1$/gm)).toHaveLength(3);
+    expect(haproxy).toContain('errorfile 502 /etc/haproxy/errors/503-api.http');
   });
+
+  it.skipIf(!hasProgram('haproxy'))(
+    'haproxy accepts the local rendering, and its own errors are 503s with Retry-After',
+    () => {
+      const folder = freshFolder();
+      const values = localValues({
+        dir: path.dirname(folder),
+        ports: portsFrom(7400),
+        secrets: newSecrets(),
+        demoData: false,
+        logLevel: 'warn',
+        shopSettings: {},
+      });
+      renderDeployment({ ...values, HAPROXY_ERRORS_DIR: path.join(folder, ERRORS_FOLDER) }, folder);
+      const checked = spawnSync('haproxy', ['-c', '-f', path.join(folder, 'haproxy.cfg')], { encoding: 'utf8' });
+      expect(checked.status, checked.stdout + checked.stderr).toBe(0);
+      for (const name of ['503-api.http', '503-page.http']) {
+        const answer = fs.readFileSync(path.join(folder, ERRORS_FOLDER, name), 'utf8');
+        expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+        expect(answer).toMatch(/^Retry-After: \d+$/m);
+      }
+      const api = fs.readFileSync(path.join(folder, ERRORS_FOLDER, '503-api.http'), 'utf8');
+      expect(JSON.parse(api.slice(api.indexOf('\n\n') + 2))).toMatchObject({ error: { code: 'SERVICE_BUSY' } });
+    },
+  );
 
   it('the local topology’s values fill every template', () => {
     const values = localValues({

@@ -17,6 +17,9 @@ export const TEMPLATES = [
   { template: 'deploy/shop.env.example', output: 'shop.env' },
 ] as const;
 
+/** The folder of a rendering that holds haproxy's error answers (deploy/haproxy/errors). */
+export const ERRORS_FOLDER = 'haproxy-errors';
+
 /** Values a deployment may leave empty: no mail server (mail is held), pgbouncer logging to its stderr. */
 const MAY_BE_EMPTY = new Set(['SMTP_URL', 'MAIL_FROM', 'PGBOUNCER_LOGFILE', 'PGBOUNCER_PIDFILE']);
 
@@ -76,10 +79,23 @@ export function parseSettings(text: string): Record<string, string> {
  */
 export function renderDeployment(values: Readonly<Record<string, string>>, folder: string): string[] {
   fs.mkdirSync(folder, { recursive: true });
-  return TEMPLATES.map(({ template, output }) => {
+  const rendered = TEMPLATES.map(({ template, output }) => {
     const text = fs.readFileSync(path.join(projectRoot, template), 'utf8');
     const file = path.join(folder, output);
     fs.writeFileSync(file, renderTemplate(text, values, template), { mode: 0o600 });
     return file;
   });
+  // haproxy's own error answers (503 with Retry-After), copied as they are: HAPROXY_ERRORS_DIR names where
+  // the load balancer finds them.
+  const errors = path.join(folder, ERRORS_FOLDER);
+  fs.mkdirSync(errors, { recursive: true });
+  const copied = fs
+    .readdirSync(path.join(projectRoot, 'deploy', 'haproxy', 'errors'))
+    .filter((name) => name.endsWith('.http'))
+    .map((name) => {
+      const file = path.join(errors, name);
+      fs.copyFileSync(path.join(projectRoot, 'deploy', 'haproxy', 'errors', name), file);
+      return file;
+    });
+  return [...rendered, ...copied];
 }

@@ -75,9 +75,13 @@ export function urlsOf(state: TopologyState) {
   };
 }
 
-/** What each haproxy has in rotation, from its stats socket. @example (await shopServers(state)).map((s) => s.status) */
-export const shopServers = (state: TopologyState): Promise<BackendServer[]> =>
-  backendServers(path.join(state.dir, 'run', 'shop.sock'));
+/**
+ * What each haproxy has in rotation, from its stats socket. For the shop, the instances' backend: the /api/
+ * backend's servers follow its checks (track).
+ * @example (await shopServers(state)).map((s) => s.status)
+ */
+export const shopServers = async (state: TopologyState): Promise<BackendServer[]> =>
+  (await backendServers(path.join(state.dir, 'run', 'shop.sock'))).filter((s) => s.backend === 'shop_instances');
 export const primaryServers = (state: TopologyState): Promise<BackendServer[]> =>
   backendServers(path.join(state.dir, 'run', 'postgres.sock'));
 

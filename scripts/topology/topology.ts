@@ -21,7 +21,17 @@ import {
   stopServerImmediately,
   type NodeState,
 } from './postgres';
-import { isRunning, portOpen, postgresUser, runToEnd, stopPart, stopPartsOnExit, tail, waitFor } from './processes';
+import {
+  isRunning,
+  killPartGroup,
+  portOpen,
+  postgresUser,
+  runToEnd,
+  stopPart,
+  stopPartsOnExit,
+  tail,
+  waitFor,
+} from './processes';
 import { projectRoot, renderDeployment } from './render';
 import {
   SHOP_ENTRY,
@@ -75,6 +85,8 @@ export interface Topology {
   shopUrl: string;
   /** Each instance directly; the first runs the jobs. */
   instanceUrls: string[];
+  /** The instances' AUTH_SECRET (a test signs its members' sessions with it). */
+  authSecret: string;
   /** Through pgbouncer: the shop role's pool, its session pool, the owner; and a superuser on the primary. */
   databaseUrls: { shop: string; session: string; owner: string; admin: string };
   /** Each part: running or not, and what it says (states, servers in rotation, health). */
@@ -89,6 +101,14 @@ export interface Topology {
   restartPgbouncer(): Promise<void>;
   /** `pg_autoctl perform failover`; resolves once the other node is the primary and the old one follows it. */
   failover(): Promise<{ from: string; to: string }>;
+  /**
+   * The primary fails as a machine does: its pg_autoctl service is SIGKILLed and its PostgreSQL stopped
+   * without a shutdown checkpoint (immediate). Resolves once the monitor has promoted the standby (it
+   * then runs alone, `wait_primary`); the failed node stays down until `startNode`.
+   */
+  failPrimary(): Promise<{ from: string; to: string }>;
+  /** Starts a stopped data node's service; resolves once it follows the primary as its synchronous standby. */
+  startNode(name: string): Promise<void>;
   /** The data nodes as the monitor sees them. */
   nodeStates(): NodeState[];
   /** haproxy's view: which instances are in its rotation, which data node it lets through as the primary. */
@@ -274,6 +294,7 @@ function handleOf(state: TopologyState, say: (line: string) => void): Topology {
     dir: state.dir,
     ports: state.ports,
     ...urls,
+    authSecret: state.secrets.authSecret,
     status: () => statusOf(state),
     async killShop(index, signal = 'SIGKILL') {
       await stopPart(state.parts[`shop-${index + 1}`], signal, signal === 'SIGKILL' ? 5000 : 30_000);
@@ -307,6 +328,41 @@ function handleOf(state: TopologyState, say: (line: string) => void): Topology {
         seconds(state, 120),
       );
       return { from, to: to! };
+    },
+    async failPrimary() {
+      const from = primaryOf(nodeStates(layout()))?.name;
+      if (!from) throw new Error('no primary to fail');
+      // The machine dies: its service, the service's children and PostgreSQL at once.
+      await killPartGroup(state.parts[from]);
+      stopServerImmediately(layout(), from);
+      let to: string | undefined;
+      await waitFor(
+        'the standby to be promoted',
+        async () => {
+          const promoted = nodeStates(layout()).find(
+            (s) => s.name !== from && ['wait_primary', 'primary'].includes(s.current) && s.current === s.assigned,
+          );
+          to = promoted?.name;
+          return to !== undefined;
+        },
+        seconds(state, 180),
+      );
+      return { from, to: to! };
+    },
+    async startNode(name) {
+      if (!isRunning(state.parts[name])) {
+        state.parts[name] = runNode(layout(), name);
+        save(state);
+      }
+      await waitFor(
+        `${name} to follow the primary`,
+        async () => {
+          const now = nodeStates(layout());
+          return settled(now, state.ports.nodes.length) && primaryOf(now)?.name !== name;
+        },
+        seconds(state, 180),
+        state.parts[name],
+      );
     },
     nodeStates: () => nodeStates(layout()),
     servers: async () => ({ shop: await shopServers(state), postgres: await primaryServers(state) }),

@@ -18,7 +18,13 @@ import { createTestDatabase } from '#tests/database';
 import { scaledTimeout } from '#tests/settings';
 import { startInstances, STORM_AUTH_SECRET, type ShopCluster } from '#tests/instances';
 import { withShopRoles, type TestDatabaseRoles } from '#tests/database-roles';
-import { createSessionMembers, totalCredited, type SessionMember } from '#tests/members';
+import { createSessionMembers, type SessionMember } from '#tests/members';
+import {
+  coinBook as coinBookOf,
+  drawRows as drawRowsOf,
+  packState as packStateOf,
+  SELL_OUT_REFUSALS,
+} from '#tests/draw-book';
 import { publishLoadPack } from '#tests/fixtures';
 import {
   createDrawClient,
@@ -49,7 +55,6 @@ if (!onPostgres)
 const PRICE = 100;
 const MEMBERS = 200;
 const IN_FLIGHT = 96;
-const SELL_OUT_REFUSALS = new Set(['SOLD_OUT', 'NOT_ENOUGH_LOTS']);
 
 let cluster: ShopCluster | undefined;
 let roles: TestDatabaseRoles | undefined;
@@ -102,103 +107,9 @@ const serverStory = () =>
 const describeReply = (call: DrawCall, reply: DrawReply) =>
   `${call.key} → instance ${call.instance}: ${reply.status} ${reply.error ?? JSON.stringify(reply.body).slice(0, 300)}`;
 
-/**
- * The draws table's row for each (member, key). The API may store the client's key with a prefix
- * of its own (`api:<key>`), so both spellings are looked up and mapped back to the client's key.
- */
-async function drawRows(keys: string[]): Promise<
-  Map<
-    string,
-    {
-      id: string;
-      memberId: string;
-      status: string;
-      errorCode: string | null;
-      count: number;
-      cost: number;
-      lastOne: boolean;
-    }
-  >
-> {
-  const spellings = keys.flatMap((k) => [k, `api:${k}`]);
-  const found = await rows<{
-    id: string;
-    member_id: string;
-    idem_key: string;
-    status: string;
-    error_code: string | null;
-    count: number;
-    cost: number;
-    last_one: boolean;
-  }>(
-    sql`select id, member_id, idem_key, status, error_code, count, cost, last_one from draws where idem_key = any(${`{${spellings.map((k) => `"${k}"`).join(',')}}`}::text[])`,
-  );
-  return new Map(
-    found.map((r) => [
-      `${r.member_id} ${r.idem_key.replace(/^api:/, '')}`,
-      {
-        id: r.id,
-        memberId: r.member_id,
-        status: r.status,
-        errorCode: r.error_code,
-        count: r.count,
-        cost: r.cost,
-        lastOne: r.last_one,
-      },
-    ]),
-  );
-}
-
-/** Coins: every credit is either still in a wallet or was paid for a draw. */
-async function coinBook() {
-  const credited = await totalCredited(handle!.db);
-  const { wallets } = await one<{ wallets: string }>(
-    sql`select coalesce(sum(paid + free), 0)::bigint as wallets from wallets`,
-  );
-  const { debited } = await one<{ debited: string }>(
-    sql`select coalesce(-sum(amount), 0)::bigint as debited from coin_ledger where amount < 0`,
-  );
-  const { drawDebits } = await one<{ drawDebits: string }>(
-    sql`select coalesce(-sum(amount), 0)::bigint as "drawDebits" from coin_ledger where reason = 'draw'`,
-  );
-  const { drawCosts } = await one<{ drawCosts: string }>(
-    sql`select coalesce(sum(cost), 0)::bigint as "drawCosts" from draws where status = 'completed'`,
-  );
-  return {
-    credited,
-    wallets: Number(wallets),
-    debited: Number(debited),
-    drawDebits: Number(drawDebits),
-    drawCosts: Number(drawCosts),
-  };
-}
-
-/** Claimed lots of a pack, how many distinct positions, the pack's status and its ラストワン賞 prizes. */
-async function packState(gachaId: string) {
-  const lots = await one<{ claimed: string; distinct: string; total: string }>(
-    sql`select count(*) filter (where draw_id is not null) as claimed, count(distinct position) filter (where draw_id is not null) as distinct, count(*) as total from gacha_lots where gacha_id = ${gachaId}`,
-  );
-  const prizesByPosition = await one<{ n: string; distinct: string }>(
-    sql`select count(*) as n, count(distinct position) as distinct from prizes where gacha_id = ${gachaId} and position is not null`,
-  );
-  const { status } = await one<{ status: string }>(sql`select status from gachas where id = ${gachaId}`);
-  const { lastOnePrizes } = await one<{ lastOnePrizes: string }>(
-    sql`select count(*) as "lastOnePrizes" from prizes p join gacha_tiers t on t.id = p.tier_id where p.gacha_id = ${gachaId} and t.is_last_one`,
-  );
-  const { lastOneDraws } = await one<{ lastOneDraws: string }>(
-    sql`select count(*) as "lastOneDraws" from draws where gacha_id = ${gachaId} and last_one`,
-  );
-  return {
-    claimed: Number(lots.claimed),
-    distinctClaimed: Number(lots.distinct),
-    total: Number(lots.total),
-    prizes: Number(prizesByPosition.n),
-    distinctPrizePositions: Number(prizesByPosition.distinct),
-    status,
-    lastOnePrizes: Number(lastOnePrizes),
-    lastOneDraws: Number(lastOneDraws),
-  };
-}
+const drawRows = (keys: string[]) => drawRowsOf(handle!.db, keys);
+const coinBook = () => coinBookOf(handle!.db);
+const packState = (gachaId: string) => packStateOf(handle!.db, gachaId);
 
 /** Waits until no other session on this database is running a statement (orphans of a killed instance included). */
 async function settleDatabase(timeoutMs = scaledTimeout(30_000)) {

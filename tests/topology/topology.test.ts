@@ -12,12 +12,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaledTimeout, testSettings } from '#tests/settings';
-import { freePort } from '#tests/ports';
+import { topologyPorts } from '#tests/ports';
 import { grantPaidCoinsByEmail, publishLoadPack } from '#tests/fixtures';
 import { startSmtpCapture, type SmtpCapture } from '#modules/messaging/testing';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { checkInvariants } from '#modules/wallet';
-import { missingPrograms, startTopology, type Topology, type TopologyPorts } from '#scripts/topology/topology';
+import { missingPrograms, startTopology, type Topology } from '#scripts/topology/topology';
 
 const missing = missingPrograms();
 if (missing.length > 0)
@@ -34,29 +34,6 @@ let owner: DatabaseHandle | undefined;
 let dir = '';
 /** The member the tests sign up, and their session (the API's Bearer). */
 const member = { email: `topology-${Date.now().toString(36)}@example.jp`, bearer: '' };
-
-/** Distinct free ports for every part. */
-async function freePorts(): Promise<TopologyPorts> {
-  const taken = new Set<number>();
-  const next = async () => {
-    for (;;) {
-      const port = await freePort();
-      if (!taken.has(port)) {
-        taken.add(port);
-        return port;
-      }
-    }
-  };
-  return {
-    shop: await next(),
-    monitor: await next(),
-    nodes: [await next(), await next()],
-    pgPrimary: await next(),
-    pgbouncer: await next(),
-    redis: await next(),
-    instances: [await next(), await next(), await next()],
-  };
-}
 
 /** A POST of a form through haproxy, as a browser on the shop's origin sends it. */
 async function postForm(url: string, fields: Record<string, string>) {
@@ -132,7 +109,7 @@ describe.skipIf(missing.length > 0)('the topology: haproxy, three instances, pgb
     const started = Date.now();
     topology = await startTopology({
       dir,
-      ports: await freePorts(),
+      ports: await topologyPorts(),
       demoData: false,
       logLevel: 'warn',
       shopSettings: { SMTP_URL: smtp.url, MAIL_FROM },
