@@ -69,8 +69,9 @@ export class CpuMeter {
         } catch {
           continue;
         }
-        // Backends are titled "postgres: 15/main: <user> <database> <client> <state>".
-        const backend = /postgres: [^:]+: \S+ (\S+) /.exec(title);
+        // Backends are titled "postgres: 15/main: <user> <database> <client> <state>", or without the
+        // cluster's name where it has none (the topology's nodes), the client being host(port) or [local].
+        const backend = /postgres: (?:[^:\s]+: )?\S+ (\S+) (?:\S+\(\d+\)|\[local\])/.exec(title);
         cls = !backend ? 'shared' : backend[1] === this.databaseName ? 'database' : 'otherDatabases';
       }
       this.seen.set(pid, { cls, cpu: stat.own });

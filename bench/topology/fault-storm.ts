@@ -4,7 +4,7 @@
 // the storm runs undisturbed, so each fault's cost is measured alone: the longest time in which no draw
 // succeeded, and how many requests were told to come back. Shared by the failover test (tests/topology)
 // and the topology benchmark (bench/topology).
-import type { DrawCall, DrawClient, DrawReply } from '../draw/client';
+import { seededRandom, type DrawCall, type DrawClient, type DrawReply } from '../draw/client';
 import type { Topology } from '#scripts/topology/topology';
 
 /** A request that must be sent again with the same key: 502–504 (the load balancer) or no answer at all. */
@@ -102,6 +102,32 @@ export function topologyFaults(top: Topology): Fault[] {
     { name: 'the failed node back: it follows as the synchronous standby', run: () => top.startNode(failed) },
     { name: 'rolling restart: each instance in turn (SIGTERM, drain, start)', run: restartInTurn },
   ];
+}
+
+/**
+ * The storm's requests: the members in turn, one lot each (one in twenty: ten), a fresh key each time.
+ * @example runFaultStorm({ …, nextCall: memberDraws(members, 'pack-1', 'storm', 31) })
+ */
+export function memberDraws(
+  members: readonly { id: string; bearer: string }[],
+  gachaId: string,
+  keyPrefix: string,
+  seed: number,
+): () => DrawCall {
+  const random = seededRandom(seed);
+  let sent = 0;
+  return () => {
+    const member = members[sent % members.length]!;
+    sent += 1;
+    return {
+      instance: 0,
+      gachaId,
+      count: random() < 0.05 ? 10 : 1,
+      key: `${keyPrefix}-${sent}`,
+      memberId: member.id,
+      bearer: member.bearer,
+    };
+  };
 }
 
 const drew = (reply: DrawReply) => reply.status === 201 || reply.status === 200;

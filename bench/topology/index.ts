@@ -19,11 +19,13 @@ import { createSessionMembers } from '#tests/members';
 import { openDatabase } from '#db/client';
 import { checkInvariants } from '#modules/wallet';
 import { missingPrograms, startTopology, type Topology } from '#scripts/topology/topology';
-import { createDrawClient, seededRandom, type DrawCall } from '../draw/client';
+import { createDrawClient } from '../draw/client';
 import { runWorker } from '../draw/fork';
+import { CpuMeter } from '../draw/cpu';
+import { DATABASE } from '#scripts/topology/layout';
 import { loadTestInWorker } from '../load';
 import { describeMachine } from '../machine';
-import { runFaultStorm, topologyFaults } from './fault-storm';
+import { memberDraws, runFaultStorm, topologyFaults } from './fault-storm';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -46,6 +48,14 @@ interface Phase {
     statuses: Record<string, number>;
     failures: number;
     coresBusy: number;
+    /** CPU milliseconds per draw: the shop instances, PostgreSQL (the shop database's backends and the shared processes, the standby's replay included), the load generator. */
+    cpuMsPerDraw?: { servers: number; postgres: number; loadGenerator: number };
+    /**
+     * Cores used by each: the shop instances; PostgreSQL's backends serving the shop's database; PostgreSQL's
+     * other processes (WAL writer, the walsender, the standby's replay, the monitor); the rest (haproxy,
+     * pgbouncer, the kernel).
+     */
+    cores: { servers: number; postgresBackends: number; postgresOther: number; rest: number };
   };
   pages: {
     path: string;
@@ -111,37 +121,52 @@ try {
     prefix: 'benchtopo',
   });
   const benchMembers = members.map((m) => ({ id: m.id, bearer: m.bearer }));
+  /** `concurrency` clients draw one lot at a time for `forSeconds`, in a process of their own. */
+  const drawLoad = (forSeconds: number, keyPrefix: string, seed: number) =>
+    runWorker({
+      kind: 'timed',
+      origins: [topology.shopUrl],
+      members: benchMembers,
+      gachaId: DRAW_PACK,
+      count: 1,
+      concurrency,
+      seconds: forSeconds,
+      keyPrefix,
+      seed,
+    });
+  /** `pageClients` clients load a page as one signed-in member, for `forSeconds`, in a process of their own. */
+  const memberPage = (page: string, forSeconds: number) =>
+    loadTestInWorker({
+      origin: topology.shopUrl,
+      path: page,
+      concurrency: pageClients,
+      seconds: forSeconds,
+      headers: { cookie: `${SESSION_COOKIE}=${encodeURIComponent(members[0]!.bearer)}` },
+    });
+
+  const shopPids = async () =>
+    (await topology.status()).filter((part) => part.name.startsWith('shop-') && part.running).map((part) => part.pid!);
+  let pids = await shopPids();
+  const meter = new CpuMeter(DATABASE.name, () => pids);
+
+  // Warm-up: every instance's code compiled, its pools and caches filled, before anything is measured.
+  log('warming up');
+  await drawLoad(5, 'topology-warm-up', 0);
+  for (const page of PAGES) await memberPage(page, 3);
 
   const phases: Phase[] = [];
   for (const instances of [3, 2, 1]) {
     if (instances < 3) await topology.killShop(instances, 'SIGTERM');
     await rotationOf(topology, instances);
+    pids = await shopPids();
     log(`${instances} instance(s): draws`);
-    const draws = await withBusyCores(() =>
-      runWorker({
-        kind: 'timed',
-        origins: [topology.shopUrl],
-        members: benchMembers,
-        gachaId: DRAW_PACK,
-        count: 1,
-        concurrency,
-        seconds,
-        keyPrefix: `topology-${instances}`,
-        seed: instances,
-      }),
-    );
+    const cpuStart = meter.mark();
+    const draws = await withBusyCores(() => drawLoad(seconds, `topology-${instances}`, instances));
+    const cpu = meter.since(cpuStart, draws.result.requests);
     const pages: Phase['pages'] = [];
     for (const page of PAGES) {
       log(`${instances} instance(s): ${page} as a member`);
-      const measured = await withBusyCores(() =>
-        loadTestInWorker({
-          origin: topology.shopUrl,
-          path: page,
-          concurrency: pageClients,
-          seconds,
-          headers: { cookie: `${SESSION_COOKIE}=${encodeURIComponent(members[0]!.bearer)}` },
-        }),
-      );
+      const measured = await withBusyCores(() => memberPage(page, seconds));
       pages.push({
         path: page,
         pagesPerSecond: measured.result.requestsPerSecond,
@@ -158,6 +183,13 @@ try {
         statuses: draws.result.statuses,
         failures: draws.result.failures,
         coresBusy: draws.coresBusy,
+        cpuMsPerDraw: cpu.msPerRequest,
+        cores: {
+          servers: cpu.servers,
+          postgresBackends: cpu.postgresThisDatabase,
+          postgresOther: round(cpu.postgresShared + cpu.postgresOtherDatabases, 2),
+          rest: cpu.rest,
+        },
       },
       pages,
     });
@@ -167,22 +199,9 @@ try {
 
   log('faults under a steady storm');
   const client = createDrawClient([topology.shopUrl], { maxSockets: 12 });
-  const random = seededRandom(31);
-  let sent = 0;
   const storm = await runFaultStorm({
     client,
-    nextCall: (): DrawCall => {
-      const member = members[sent % members.length]!;
-      sent += 1;
-      return {
-        instance: 0,
-        gachaId: FAULT_PACK,
-        count: random() < 0.05 ? 10 : 1,
-        key: `topology-fault-${sent}`,
-        memberId: member.id,
-        bearer: member.bearer,
-      };
-    },
+    nextCall: memberDraws(members, FAULT_PACK, 'topology-fault', 31),
     inFlight: 12,
     thinkMs: 100,
     faults: topologyFaults(topology),
@@ -191,6 +210,7 @@ try {
     giveUpAfterMs: 180_000,
   });
   client.close();
+  meter.stop();
   const unanswered = storm.settled.filter((s) => !s.final).length;
   const invariants = await checkInvariants(owner.db);
   await owner.close();
@@ -214,6 +234,14 @@ try {
         ),
       ),
     },
+    // What each part's CPU per draw allows once it has cores of its own (the next step of docs/scaling.md):
+    // the instances scale out, one primary does not.
+    perCore: (() => {
+      const cpu = at(1).draws.cpuMsPerDraw;
+      return cpu
+        ? { drawsPerServerCore: round(1000 / cpu.servers, 0), drawsPerDatabaseCore: round(1000 / cpu.postgres, 0) }
+        : null;
+    })(),
     faults: {
       undisturbed: { drawsPerSecond: round(storm.baselineRate, 1), longestGapMs: storm.baselineGapMs },
       each: storm.faults.map((f) => ({

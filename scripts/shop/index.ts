@@ -28,26 +28,39 @@ if (argv.length === 0 || ['--help', '-h', 'help'].includes(argv[0]!)) {
   await main();
 }
 
+/** The command line's options and the settings, or null once the refusal is printed (exit code 2). */
+function readInputs(
+  options: Parameters<typeof parseCommandLine>[1],
+): { parsed: ReturnType<typeof parseCommandLine>; config: ShopConfig } | null {
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(argv.slice(1), options);
+  } catch (error) {
+    refuse((error as Error).message);
+    return null;
+  }
+  try {
+    return { parsed, config: loadConfig(process.env) };
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : String(error));
+    process.exitCode = 2;
+    return null;
+  }
+}
+
 async function main() {
   const offline = OFFLINE_COMMANDS.find((c) => c.name === argv[0]);
   if (offline) return runOffline(offline);
   let command: ShopCommand;
-  let parsed: ReturnType<typeof parseCommandLine>;
   try {
     command = findCommand(argv[0]);
-    // Options are read once here too, so a malformed line is refused before the database opens.
-    parsed = parseCommandLine(argv.slice(1), command.options);
   } catch (error) {
     return refuse((error as Error).message);
   }
-  let config: ShopConfig;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : String(error));
-    process.exitCode = 2;
-    return;
-  }
+  // Options are read once here too, so a malformed line is refused before the database opens.
+  const inputs = readInputs(command.options);
+  if (!inputs) return;
+  const { parsed, config } = inputs;
   if (config.DATABASE_URL) return runHere(config, command);
   // The embedded database: through the running shop, or claimed for this run.
   const running = liveHolder(config.dataDir);
@@ -76,20 +89,9 @@ async function main() {
 
 /** Runs a command that needs no database, in this process, with the media store these settings name. */
 async function runOffline(command: OfflineShopCommand) {
-  let parsed: ReturnType<typeof parseCommandLine>;
-  try {
-    parsed = parseCommandLine(argv.slice(1), command.options);
-  } catch (error) {
-    return refuse((error as Error).message);
-  }
-  let config: ShopConfig;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : String(error));
-    process.exitCode = 2;
-    return;
-  }
+  const inputs = readInputs(command.options);
+  if (!inputs) return;
+  const { parsed, config } = inputs;
   const media = await openMediaStore(config);
   try {
     process.exitCode =

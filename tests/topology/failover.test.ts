@@ -22,15 +22,8 @@ import { coinBook, drawRows, packState, SELL_OUT_REFUSALS } from '#tests/draw-bo
 import { openDatabase, queryRows, type DatabaseHandle } from '#db/client';
 import { checkInvariants } from '#modules/wallet';
 import { missingPrograms, startTopology, type Topology } from '#scripts/topology/topology';
-import {
-  createDrawClient,
-  runBounded,
-  seededRandom,
-  tally,
-  type DrawCall,
-  type DrawClient,
-} from '../../bench/draw/client';
-import { runFaultStorm, topologyFaults, type FaultStormResult } from '../../bench/topology/fault-storm';
+import { createDrawClient, runBounded, tally, type DrawClient } from '../../bench/draw/client';
+import { memberDraws, runFaultStorm, topologyFaults, type FaultStormResult } from '../../bench/topology/fault-storm';
 
 const missing = missingPrograms();
 if (missing.length > 0)
@@ -91,20 +84,7 @@ describe.skipIf(missing.length > 0)('failover under load: a draw storm through h
     'answers every draw once through a killed instance, a pgbouncer restart, a failover and a rolling restart',
     async () => {
       const before = await coinBook(owner!.db);
-      const random = seededRandom(20261129);
-      let sent = 0;
-      const nextCall = (): DrawCall => {
-        const member = members[sent % members.length]!;
-        sent += 1;
-        return {
-          instance: 0,
-          gachaId: PACK,
-          count: random() < 0.05 ? 10 : 1,
-          key: `failover-${sent}`,
-          memberId: member.id,
-          bearer: member.bearer,
-        };
-      };
+      const nextCall = memberDraws(members, PACK, 'failover', 20261129);
       storm = await runFaultStorm({
         client: client!,
         nextCall,
