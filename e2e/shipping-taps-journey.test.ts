@@ -164,8 +164,11 @@ describe('shipping without detours', () => {
         await screenshot(page, `phone-shipping-phone-sheet.png`);
         await tap(phoneSheet.getByRole('button', { name: '認証する' }));
 
-        // ── Back on the page, ready, with the same two cards chosen.
-        await page.getByText('電話番号を認証しました。').waitFor();
+        // ── Back on the page, ready, with the same two cards chosen. A refusal in the sheet fails with its words.
+        const verified = page.getByText('電話番号を認証しました。');
+        const refused = phoneSheet.locator('[role=alert], [aria-invalid=true]');
+        await verified.or(refused).first().waitFor();
+        if ((await refused.count()) > 0) throw new Error(`the phone sheet refused: ${await phoneSheet.innerText()}`);
         await waitForHydration(page);
         expect(await page.getByTestId('shipping-prerequisites').count()).toBe(0);
         expect(await box(first).isChecked()).toBe(true);

@@ -9,6 +9,7 @@ import { createOTP } from '@better-auth/utils/otp';
 import { base32 } from '@better-auth/utils/base32';
 import { cookieFrom, mailLinkTo, signUpByForm, uniqueEmail } from '#tests/http';
 import { testShop } from '#tests/test-shop';
+import { scaledTimeout } from '#tests/settings';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -55,6 +56,9 @@ export async function openContext(
     timezoneId: 'Asia/Tokyo',
     bypassCSP: false,
   });
+  // Playwright's own 30 s for each wait is a fixed limit; on a busy CI machine the waits scale with the
+  // test's time limits (TEST_TIMEOUT_SCALE), as every other limit does.
+  context.setDefaultTimeout(scaledTimeout(60_000));
   if (!options.loginBonusSheet)
     await context.addInitScript(() => {
       const day = new Intl.DateTimeFormat('en-CA', {
