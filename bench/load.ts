@@ -21,6 +21,8 @@ export async function loadTest(options: {
   seconds: number;
   /** More request headers, e.g. a member's session cookie. */
   headers?: Record<string, string>;
+  /** Headers per client (client i sends clientHeaders[i % length]): each client a different member. */
+  clientHeaders?: Record<string, string>[];
 }): Promise<LoadResult> {
   const url = new URL(options.path, options.origin);
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
@@ -28,7 +30,7 @@ export async function loadTest(options: {
   const statuses: Record<string, number> = {};
   let errors = 0;
   const deadline = performance.now() + options.seconds * 1000;
-  const once = () =>
+  const once = (client: number) =>
     new Promise<void>((resolve) => {
       const started = performance.now();
       const request = http.get(
@@ -38,7 +40,12 @@ export async function loadTest(options: {
           port: url.port,
           path: url.pathname + url.search,
           // What a phone's browser sends: the page comes compressed, as members receive it.
-          headers: { accept: 'text/html', 'accept-encoding': 'br, gzip', ...options.headers },
+          headers: {
+            accept: 'text/html',
+            'accept-encoding': 'br, gzip',
+            ...options.headers,
+            ...options.clientHeaders?.[client % options.clientHeaders.length],
+          },
         },
         (response) => {
           response.resume();
@@ -56,8 +63,8 @@ export async function loadTest(options: {
     });
   const began = performance.now();
   await Promise.all(
-    Array.from({ length: options.concurrency }, async () => {
-      while (performance.now() < deadline) await once();
+    Array.from({ length: options.concurrency }, async (_, client) => {
+      while (performance.now() < deadline) await once(client);
     }),
   );
   const elapsed = (performance.now() - began) / 1000;

@@ -53,7 +53,7 @@ let addresses = 0;
 const shopFor = (member: { id: string; email: string } | null): ShopRequest => ({
   requestId: 'test',
   nonce: 'n',
-  member: member ? { ...member, name: '会員', emailVerified: true, image: null, role: 'user' } : null,
+  member: member ? { ...member, name: '会員', emailVerified: true, image: null, role: 'user', joinedAt: null } : null,
   services,
 });
 const post = (fields: Record<string, string>, from = `203.0.113.${++addresses}`) =>

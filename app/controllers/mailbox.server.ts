@@ -69,7 +69,10 @@ export async function mailPageOf(shop: SignedIn, mailIdText: string | undefined,
   const mailId = mailIdOf(mailIdText);
   const mail = mailId ? await openMail(shop.services.db, shop.member.id, mailId, shopMailboxOptions()) : null;
   if (!mail) throw notFound(pathname);
-  const unread = await unreadMailCount(shop.services.db, shop.member.id, shopMailboxOptions());
+  const unread = await unreadMailCount(shop.services.db, shop.member.id, {
+    ...shopMailboxOptions(),
+    joinedAt: shop.member.joinedAt,
+  });
   return { mail: { ...mailItemOf(mail), audience: mail.audience, body: mail.body }, unread };
 }
 
@@ -145,7 +148,7 @@ export async function mailClaimAllAction(shop: SignedIn) {
 /** The header's badge: unread mails, personal and broadcast; null for visitors. */
 export async function unreadMailsOf(shop: ShopRequest): Promise<number | null> {
   if (!shop.member) return null;
-  return unreadMailCount(shop.services.db, shop.member.id, shopMailboxOptions());
+  return unreadMailCount(shop.services.db, shop.member.id, { ...shopMailboxOptions(), joinedAt: shop.member.joinedAt });
 }
 
 /** Claimed attachments for /myinbox/bonus/logs, newest claim first; `?mails_before=` pages them. */

@@ -15,6 +15,8 @@ export interface SessionMember {
   emailVerified: boolean;
   image: string | null;
   role: string;
+  /** When they signed up (null when the source did not say): which broadcasts reach them (the header's bell). */
+  joinedAt: Date | null;
 }
 
 /** A user row (ours or better-auth's session user) as a SessionMember. */
@@ -25,6 +27,7 @@ export function toSessionMember(user: {
   emailVerified: boolean;
   image?: string | null;
   role?: string | null;
+  createdAt?: Date | string | null;
 }): SessionMember {
   return {
     id: user.id,
@@ -33,6 +36,7 @@ export function toSessionMember(user: {
     emailVerified: user.emailVerified,
     image: user.image ?? null,
     role: user.role ?? 'user',
+    joinedAt: user.createdAt ? new Date(user.createdAt) : null,
   };
 }
 
@@ -80,6 +84,7 @@ export async function memberOfSessionToken(
       role: users.role,
       banned: users.banned,
       banExpires: users.banExpires,
+      createdAt: users.createdAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

@@ -1,14 +1,15 @@
 // The member's inbox: the list, one mail opened, the unread count for the header's badge.
 import { and, desc, eq, isNull, lt, lte, sql } from 'drizzle-orm';
-import type { Database } from '#db/client';
+import { queryRows, type Database } from '#db/client';
 import { memberStandingOf } from '#modules/identity';
-import { mails, mailStates } from './schema';
+import { mails, mailStates, type MailSegment } from './schema';
 import {
   type MailboxOptions,
   type MailSummary,
   type MailRow,
   visibleBroadcasts,
   allMembersMatcher,
+  BROADCAST_WINDOW_DAYS,
   statesOf,
   summaryOf,
   type MailDetail,
@@ -93,28 +94,46 @@ export async function openMail(
  * Unread mails (personal and broadcast) for the header's badge.
  * @example await unreadMailCount(db, memberId) // 3
  */
-export async function unreadMailCount(db: Database, memberId: string, options: MailboxOptions = {}): Promise<number> {
+export async function unreadMailCount(
+  db: Database,
+  memberId: string,
+  options: MailboxOptions & {
+    /** When the member joined, if the caller knows it (the session does): saves reading their standing. */
+    joinedAt?: Date | null;
+  } = {},
+): Promise<number> {
   const now = options.now ?? new Date();
-  const [personal] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(mails)
-    .leftJoin(mailStates, and(eq(mailStates.mailId, mails.id), eq(mailStates.memberId, memberId)))
-    .where(
-      and(
-        eq(mails.audience, 'personal'),
-        eq(mails.memberId, memberId),
-        isNull(mails.canceledAt),
-        lte(mails.sendAt, now),
-        isNull(mailStates.readAt),
-      ),
-    );
-  const standing = await memberStandingOf(db, memberId, now);
-  if (!standing) return personal?.n ?? 0;
-  const broadcasts = await visibleBroadcasts(db, memberId, standing, options.matcher ?? allMembersMatcher, now);
-  const states = await statesOf(
+  const joinedAt = options.joinedAt ?? (await memberStandingOf(db, memberId, now))?.joinedAt ?? null;
+  const at = now.toISOString();
+  const windowStart = new Date(now.getTime() - BROADCAST_WINDOW_DAYS * 86_400_000);
+  const since = joinedAt && joinedAt > windowStart ? joinedAt : windowStart;
+  // One statement for the header's badge on every page (issue 32): the unread personal mails, and the unread
+  // broadcasts the member could see (sent after they joined, within the window; none for an unknown member).
+  // Segments are matched below, only when there is an unread broadcast at all.
+  const [row] = await queryRows<{
+    personal: number;
+    broadcasts: { segment: MailSegment | null; sendAt: string }[] | string | null;
+  }>(
+    db,
+    sql`select
+          (select count(*)::int from ${mails} m
+             left join ${mailStates} s on s.mail_id = m.id and s.member_id = ${memberId}
+           where m.audience = 'personal' and m.member_id = ${memberId} and m.canceled_at is null
+             and m.send_at <= ${at}::timestamptz and s.read_at is null) as personal,
+          (select json_agg(json_build_object('segment', b.segment, 'sendAt', b.send_at)) from ${mails} b
+             left join ${mailStates} bs on bs.mail_id = b.id and bs.member_id = ${memberId}
+           where ${joinedAt !== null}::boolean and b.audience = 'broadcast' and b.canceled_at is null
+             and b.send_at <= ${at}::timestamptz and b.send_at > ${since.toISOString()}::timestamptz
+             and bs.read_at is null) as broadcasts`,
+  );
+  const personal = Number(row?.personal ?? 0);
+  const unread = typeof row?.broadcasts === 'string' ? JSON.parse(row.broadcasts) : (row?.broadcasts ?? []);
+  const broadcasts = unread as { segment: MailSegment | null; sendAt: string }[];
+  if (broadcasts.length === 0) return personal;
+  const matches = await (options.matcher ?? allMembersMatcher)(
     db,
     memberId,
-    broadcasts.map((m) => m.id),
+    broadcasts.map((b) => ({ segment: b.segment ?? { kind: 'all' }, sendAt: new Date(b.sendAt) })),
   );
-  return (personal?.n ?? 0) + broadcasts.filter((m) => !states.get(m.id)?.readAt).length;
+  return personal + matches.filter(Boolean).length;
 }

@@ -179,6 +179,13 @@ describe('broadcasts', () => {
       id,
     );
     expect(await claimMailAttachment(handle.db, latecomer, id, RULES)).toMatchObject({ code: 'MAIL_NOT_FOUND' });
+    // The header's badge counts it for those who had joined, whether the session says when (joinedAt) or not.
+    expect(await unreadMailCount(handle.db, a)).toBe(1);
+    expect(await unreadMailCount(handle.db, a, { joinedAt: anHourAgo })).toBe(1);
+    expect(await unreadMailCount(handle.db, latecomer)).toBe(0);
+    expect(await unreadMailCount(handle.db, latecomer, { joinedAt: new Date() })).toBe(0);
+    expect(await openMail(handle.db, b, id)).toMatchObject({ id, read: true });
+    expect(await unreadMailCount(handle.db, b, { joinedAt: anHourAgo })).toBe(0);
     const [ca, cb] = await Promise.all([
       claimMailAttachment(handle.db, a, id, RULES),
       claimMailAttachment(handle.db, b, id, RULES),

@@ -1,7 +1,7 @@
 // What a member holds: the balance by kind and the lots with their expiry.
-import { and, eq, gt, lt, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { addDays } from 'date-fns';
-import type { Database } from '#db/client';
+import { queryRows, type Database } from '#db/client';
 import { coinGrants, wallets, type CoinKind } from './schema';
 import { LEDGER_REASON_LABELS, EXPIRING_SOON_DAYS } from './rules';
 
@@ -63,49 +63,43 @@ export async function listCoinLots(
   };
 }
 
-/** @example const { paid, free } = await getBalance(db, member.id) */
+/**
+ * The member's balance by kind, with what expires soon: one statement (the header shows it on every page
+ * a member opens, so it is read once per request; issue 32). Grants past their date count for nothing
+ * even before the expiry job has written them off.
+ * @example const { paid, free } = await getBalance(db, member.id)
+ */
 export async function getBalance(db: Database, memberId: string, now = new Date()): Promise<WalletBalance> {
-  const [wallet] = await db
-    .select({ paid: wallets.paid, free: wallets.free })
-    .from(wallets)
-    .where(eq(wallets.memberId, memberId));
-  // Grants past their date count for nothing even before the expiry job has written them off.
-  const due = await db
-    .select({ kind: coinGrants.kind, amount: sql<string>`sum(${coinGrants.remaining})` })
-    .from(coinGrants)
-    .where(
-      and(
-        eq(coinGrants.memberId, memberId),
-        sql`${coinGrants.spendable}`,
-        gt(coinGrants.remaining, 0),
-        lte(coinGrants.expiresAt, now),
-      ),
-    )
-    .groupBy(coinGrants.kind);
-  const dueOf = (kind: CoinKind) => Number(due.find((d) => d.kind === kind)?.amount ?? 0);
   const soon = addDays(now, EXPIRING_SOON_DAYS);
-  const [expiring] = await db
-    .select({
-      amount: sql<string>`coalesce(sum(${coinGrants.remaining}), 0)`,
-      first: sql<Date | string | null>`min(${coinGrants.expiresAt})`,
-    })
-    .from(coinGrants)
-    .where(
-      and(
-        eq(coinGrants.memberId, memberId),
-        sql`${coinGrants.spendable}`,
-        gt(coinGrants.remaining, 0),
-        gt(coinGrants.expiresAt, now),
-        lt(coinGrants.expiresAt, soon),
-      ),
-    );
-  const paid = (wallet?.paid ?? 0) - dueOf('paid');
-  const free = (wallet?.free ?? 0) - dueOf('free');
-  const first = expiring?.first ? new Date(expiring.first).toISOString() : null;
+  const at = now.toISOString();
+  // The grants that matter both expire before `soon`: those already due (≤ now) and those due soon (> now).
+  const [row] = await queryRows<{
+    paid: number | string | null;
+    free: number | string | null;
+    due_paid: number | string;
+    due_free: number | string;
+    expiring: number | string;
+    first: Date | string | null;
+  }>(
+    db,
+    sql`select w.paid, w.free,
+          coalesce(sum(g.remaining) filter (where g.expires_at <= ${at}::timestamptz and g.kind = 'paid'), 0) as due_paid,
+          coalesce(sum(g.remaining) filter (where g.expires_at <= ${at}::timestamptz and g.kind = 'free'), 0) as due_free,
+          coalesce(sum(g.remaining) filter (where g.expires_at > ${at}::timestamptz), 0) as expiring,
+          min(g.expires_at) filter (where g.expires_at > ${at}::timestamptz) as first
+        from (select ${memberId}::text as member_id) m
+        left join ${wallets} w on w.member_id = m.member_id
+        left join ${coinGrants} g on g.member_id = m.member_id and g.spendable and g.remaining > 0
+          and g.expires_at < ${soon.toISOString()}::timestamptz
+        group by w.paid, w.free`,
+  );
+  const paid = Number(row?.paid ?? 0) - Number(row?.due_paid ?? 0);
+  const free = Number(row?.free ?? 0) - Number(row?.due_free ?? 0);
+  const first = row?.first ? new Date(row.first).toISOString() : null;
   return {
     paid,
     free,
     total: paid + free,
-    expiringSoon: { amount: Number(expiring?.amount ?? 0), firstExpiresAt: first },
+    expiringSoon: { amount: Number(row?.expiring ?? 0), firstExpiresAt: first },
   };
 }

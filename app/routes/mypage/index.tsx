@@ -11,7 +11,7 @@ import { SelfLimitNotice } from '~/components/SelfLimitNotice';
 import { selfLimitSummaryOf } from '~/controllers/limits.server';
 import { prizeChoiceAction, prizeRulesOf, type PrizeActionData } from '~/controllers/prize-actions.server';
 import { arrangePrizeBox, prizeBoxViewOf } from '~/components/gacha/PrizeBoxTools';
-import { getBalance } from '#modules/wallet';
+import { balanceOf } from '~/controllers/request-reads.server';
 import { countPrizesByStatus, listPrizes, prizeBoxPositionSchema, type PrizeStatus } from '#modules/draw';
 import { loadCoinHistory } from '~/controllers/coin-history.server';
 import { memberCode } from '#modules/identity';
@@ -64,7 +64,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const view = prizeBoxViewOf(url.searchParams);
   const arranged = view.sort !== 'new' || view.tier !== null;
   const [balance, prizes, history, exp, purchases, account] = await Promise.all([
-    getBalance(db, shop.member.id),
+    // The header's read of the same request (one statement, shared with the root loader).
+    balanceOf(shop).then((balance) => balance!),
     tab === 'prizes'
       ? listPrizes(db, shop.member.id, {
           status: [filter],

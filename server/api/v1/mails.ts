@@ -131,7 +131,10 @@ const getOperation = defineOperation({
     const mailId = mailIdOf(params.mailId);
     const mail = mailId ? await openMail(services.db, member.id, mailId, shopMailboxOptions()) : null;
     if (!mail) return refuse('MAIL_NOT_FOUND');
-    const unread = await unreadMailCount(services.db, member.id, shopMailboxOptions());
+    const unread = await unreadMailCount(services.db, member.id, {
+      ...shopMailboxOptions(),
+      joinedAt: member.joinedAt,
+    });
     return { status: 200, body: { mail: { ...summaryOf(mail), body: mail.body }, unread } };
   },
 });
@@ -201,7 +204,9 @@ const unreadOperation = defineOperation({
   },
   handler: async ({ services, member }) => ({
     status: 200,
-    body: { unread: await unreadMailCount(services.db, member.id, shopMailboxOptions()) },
+    body: {
+      unread: await unreadMailCount(services.db, member.id, { ...shopMailboxOptions(), joinedAt: member.joinedAt }),
+    },
   }),
 });
 
