@@ -117,6 +117,28 @@ describe('the member’s mailbox', () => {
     expect(logs.body).toMatch(/\+(<!-- -->)?100(<!-- -->)?コイン/);
   });
 
+  it('「すべて受け取る」 by the API: concurrent calls credit each present once; a replay answers the first', async () => {
+    const member = await signUp('mail-all');
+    const before = (await api('/me/wallet', { member })).body.free as number;
+    expect((await api('/me/mails/claim-all', { method: 'POST' })).status).toBe(401);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => api('/me/mails/claim-all', { member, method: 'POST' })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+    // The welcome mail's 100 coins, credited by exactly one of the six.
+    expect(answers.reduce((sum, a) => sum + (a.body.claimed as number), 0)).toBe(1);
+    expect(answers.reduce((sum, a) => sum + (a.body.coins as number), 0)).toBe(100);
+    expect((await api('/me/wallet', { member })).body.free).toBe(before + 100);
+    expect((await welcomeOf(member)).attachment).toMatchObject({ claimed: true });
+    // Nothing left: 0, with the unread count for the bell.
+    const after = await api('/me/mails/claim-all', { member, method: 'POST', key: 'mail-all-1' });
+    expect(after).toMatchObject({ status: 200, body: { claimed: 0, coins: 0 } });
+    expect(after.body.unread).toBe((await api('/me/mails/unread-count', { member })).body.unread);
+    const replay = await api('/me/mails/claim-all', { member, method: 'POST', key: 'mail-all-1' });
+    expect(replay).toMatchObject({ status: 200, body: { claimed: 0, coins: 0 } });
+    expect((await api('/me/wallet', { member })).body.free).toBe(before + 100);
+  });
+
   it('claims by the page’s button: the answer on the page, the balance in the header', async () => {
     const member = await signUp('mail-carol');
     const welcome = await welcomeOf(member);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { apiSchema, defineOperation } from './registry';
 import { decodeCursor, encodeCursor, isoDateTime, pageOf, pageQuery, requestHash } from './http';
 import {
+  claimAllPresents,
   claimMailAttachment,
   listMails,
   openMail,
@@ -210,5 +211,53 @@ const unreadOperation = defineOperation({
   }),
 });
 
-// unread-count before {mailId}: the literal path must win over the parameter.
-export const mailOperations = [listOperation, unreadOperation, getOperation, claimOperation];
+const claimAllOperation = defineOperation({
+  operationId: 'claimAllMyMailAttachments',
+  method: 'post',
+  path: '/me/mails/claim-all',
+  summary: 'プレゼントをすべて受け取る',
+  description:
+    'メールボックスの受け取れるプレゼント（期限内・未受け取り）をすべて受け取ります（マイページの「すべて受け取る」と同じ）。各プレゼントの付与は1回だけで、同時に送っても二重には付与されません。受け取れるものがなければ claimed 0 を返します。Idempotency-Key を付けて再送すると最初の答えが返ります。',
+  tags: ['mailbox'],
+  auth: 'member',
+  idempotencyKey: 'optional',
+  responses: {
+    200: {
+      description: 'この呼び出しで受け取った件数とコイン（受け取れるものがなければ 0）',
+      schema: apiSchema(
+        'MailClaimAll',
+        z.object({
+          claimed: z.int().min(0).meta({ description: '受け取ったプレゼントの件数' }),
+          coins: z.int().min(0).meta({ description: '受け取った無償コインの合計' }),
+          unread: z.int().min(0).meta({ description: '受け取った後の未読件数' }),
+        }),
+      ),
+    },
+    401: unauthenticated,
+    403: { description: 'スタッフ、または利用停止・退会済みのアカウントです。', codes: ['MAIL_CLAIM_NOT_AVAILABLE'] },
+    409: { description: 'キーの再利用（別の内容で同じキー）。', codes: ['IDEMPOTENCY_KEY_REUSED'] },
+  },
+  handler: async ({ services, member, idempotencyKey }) => {
+    const claim = await answerOnce(
+      services.db,
+      {
+        memberId: member.id,
+        idempotencyKey,
+        operation: 'claimAllMyMailAttachments',
+        requestHash: requestHash({}),
+      },
+      async (db) => {
+        const outcome = await claimAllPresents(db, member.id, mailClaimRules(services.config), shopMailboxOptions());
+        return outcome.ok ? { claimed: outcome.claimed, coins: outcome.coins } : outcome;
+      },
+    );
+    const unread = await unreadMailCount(services.db, member.id, {
+      ...shopMailboxOptions(),
+      joinedAt: member.joinedAt,
+    });
+    return { status: 200, body: { ...claim, unread } };
+  },
+});
+
+// unread-count and claim-all before {mailId}: the literal paths must win over the parameter.
+export const mailOperations = [listOperation, unreadOperation, claimAllOperation, getOperation, claimOperation];

@@ -220,6 +220,7 @@ describe('openapi.json', () => {
       'cancelSelfLimitChange',
       'cancelShippingRequest',
       'changeSelfLimits',
+      'claimAllMyMailAttachments',
       'claimLoginBonus',
       'claimMyMailAttachment',
       'clearFarmPlot',
