@@ -144,6 +144,31 @@ describe.skipIf(!databaseUrl)(
       expect(entries.body.items.filter((e: { reason: string }) => e.reason === 'prize_conversion')).toHaveLength(1);
     });
 
+    it('undoes a conversion once by the API within its window; another member’s is 404', async () => {
+      const won = await draw(bob.token, 10);
+      const ids = (won.body.items as { id: string }[]).slice(0, 2).map((p) => p.id);
+      const before = await getBalance(handle!.db, bob.id);
+      const converted = await api('/me/prizes/conversions', { token: bob.token, body: { prizeIds: ids } });
+      expect(converted.status).toBe(200);
+      expect(converted.body.undo).toMatchObject({ conversionId: expect.any(String), seconds: expect.any(Number) });
+      expect(Date.parse(converted.body.undo.until)).toBeGreaterThan(Date.now());
+      const path = `/me/prizes/conversions/${converted.body.undo.conversionId}/undo`;
+      // Another member cannot see or undo it; a malformed id is the same 404.
+      expect(await api(path, { token: alice.token, body: {} })).toMatchObject({
+        status: 404,
+        body: { error: { code: 'CONVERSION_NOT_FOUND', message: '元に戻せる交換が見つかりません。' } },
+      });
+      expect((await api('/me/prizes/conversions/not-a-uuid/undo', { token: bob.token, body: {} })).status).toBe(404);
+      // A double tap: one undo, the other answers it as a replay.
+      const answers = await Promise.all([0, 1].map(() => api(path, { token: bob.token, body: {} })));
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      expect(answers.map((a) => a.body.replay).sort()).toEqual([false, true]);
+      expect(answers[0]!.body).toMatchObject({ restored: 2, total: converted.body.total });
+      expect(await getBalance(handle!.db, bob.id)).toEqual(before);
+      const box = await api('/me/prizes?limit=100', { token: bob.token });
+      for (const id of ids) expect(box.body.items.find((p: { id: string }) => p.id === id)?.status, id).toBe('pending');
+    });
+
     it('never converts a kept prize without includeKept: a bulk request converts nothing and says why', async () => {
       const won = await draw(alice.token, 10);
       const ids = (won.body.items as { id: string }[]).map((p) => p.id);

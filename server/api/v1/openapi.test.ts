@@ -273,6 +273,7 @@ describe('openapi.json', () => {
       'removeFriend',
       'requestFriend',
       'startSelfExclusion',
+      'undoPrizeConversion',
       'updateAddress',
       'waterFarmPlot',
       'waterFriendFarm',

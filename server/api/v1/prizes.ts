@@ -11,6 +11,7 @@ import {
   prizeChoiceSchema,
   prizeConversionSchema,
   prizeStatuses,
+  undoConversion,
   type PrizeStatus,
 } from '#modules/draw';
 import { answerOnce } from './idempotent';
@@ -96,6 +97,14 @@ const conversionSchema = apiSchema(
     converted: z.array(z.object({ prizeId: z.string(), coins: z.int().min(0) })),
     total: z.int().min(0).meta({ description: '付与された無償コインの合計' }),
     balance: balanceSchema,
+    undo: z
+      .object({
+        conversionId: z.string().meta({ description: 'undoPrizeConversion に渡す交換ID' }),
+        until: isoDateTime().meta({ description: 'この時刻まで元に戻せます' }),
+        seconds: z.int().min(1).meta({ description: '元に戻せる秒数（ショップの設定）' }),
+      })
+      .nullable()
+      .meta({ description: '「元に戻す」の情報（自動交換など元に戻せない交換では null）' }),
   }),
 );
 
@@ -128,8 +137,11 @@ const convertPrizesOperation = defineOperation({
         const outcome = await convertPrizes(db, member.id, body.prizeIds, {
           freeCoinDays: services.config.FREE_COIN_EXPIRY_DAYS,
           includeKept: body.includeKept === true,
+          undoSeconds: services.config.CONVERT_UNDO_SECONDS,
         });
-        return outcome.ok ? { converted: outcome.converted, total: outcome.total, balance: outcome.balance } : outcome;
+        if (!outcome.ok) return outcome;
+        const undo = outcome.undo ? { ...outcome.undo, seconds: services.config.CONVERT_UNDO_SECONDS } : null;
+        return { converted: outcome.converted, total: outcome.total, balance: outcome.balance, undo };
       },
     );
     return { status: 200, body: conversion };
@@ -161,5 +173,50 @@ const keepPrizesOperation = defineOperation({
   },
 });
 
-export const prizeOperations = [listPrizesOperation, convertPrizesOperation, keepPrizesOperation];
+const undoConversionOperation = defineOperation({
+  operationId: 'undoPrizeConversion',
+  method: 'post',
+  path: '/me/prizes/conversions/{conversionId}/undo',
+  summary: 'コイン交換を元に戻す',
+  description:
+    '交換の直後（convertPrizes の undo.until まで）なら、交換したカードを獲得商品に戻し、受け取った無償コインを差し引きます。同時に何度送っても取り消しは1回で、2回目以降は replay: true で最初の答えを返します。受け取ったコインをすでに使った場合や期限を過ぎた場合は元に戻せません。',
+  tags: ['prizes'],
+  auth: 'member',
+  params: z.object({
+    conversionId: z.string().max(64).meta({ description: '交換ID（convertPrizes の undo.conversionId）' }),
+  }),
+  responses: {
+    200: {
+      description: '元に戻しました（replay: true は取り消し済みの交換）。',
+      schema: apiSchema(
+        'PrizeConversionUndo',
+        z.object({
+          restored: z.int().min(0).meta({ description: '獲得商品に戻ったカードの枚数' }),
+          total: z.int().min(0).meta({ description: '差し引いた無償コイン' }),
+          replay: z.boolean().meta({ description: 'すでに取り消し済みだったか' }),
+          balance: balanceSchema,
+        }),
+      ),
+    },
+    401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
+    404: { description: '元に戻せる交換がありません（他の会員のものを含む）。', codes: ['CONVERSION_NOT_FOUND'] },
+    409: {
+      description: '期限切れ、受け取ったコインを使用済み、またはカードの状態が変わった。',
+      codes: ['UNDO_EXPIRED', 'COINS_SPENT', 'UNDO_UNAVAILABLE'],
+    },
+  },
+  handler: async ({ services, member, params }) => {
+    const outcome = await undoConversion(services.db, member.id, params.conversionId);
+    if (!outcome.ok) return outcome;
+    const { restored, total, replay, balance } = outcome;
+    return { status: 200, body: { restored, total, replay, balance } };
+  },
+});
+
+export const prizeOperations = [
+  listPrizesOperation,
+  convertPrizesOperation,
+  undoConversionOperation,
+  keepPrizesOperation,
+];
 export { prizeStatusSchema };
