@@ -27,6 +27,33 @@ const FIRST_WIN_SCAN_MS = 10 * 60_000;
 const WIN_SCAN_OVERLAP_MS = 10_000;
 /** Entries one notification carries at most (NOTIFY payloads stay far below 8,000 bytes). */
 const WINS_PER_NOTIFY = 10;
+/**
+ * A stream opened with `?since=` (the page's render time) first sends the wins after it, so a win between
+ * the render (or the cached copy's render) and the stream's opening is not missed. The catch-up starts this
+ * much earlier (a feed row is written up to a recount and a scan after its draw; the page dedupes by id),
+ * reaches back at most CATCH_UP_MAX_MS (an older page is reloaded, not replayed) and sends at most
+ * CATCH_UP_LIMIT wins, the newest.
+ */
+const CATCH_UP_MARGIN_MS = WIN_SCAN_OVERLAP_MS + 2 * RECOUNT_MS;
+const CATCH_UP_MAX_MS = 10 * 60_000;
+const CATCH_UP_LIMIT = 20;
+
+/** The moment a stream catches up from, from its `since` query (an ISO time), or null (none, malformed, too old). */
+export function catchUpFrom(since: string | undefined, now = Date.now()): Date | null {
+  if (!since || since.length > 40 || !/^\d{4}-\d{2}-\d{2}T/.test(since)) return null;
+  const at = Date.parse(since);
+  if (Number.isNaN(at) || at > now + 60_000 || at < now - CATCH_UP_MAX_MS) return null;
+  return new Date(at - CATCH_UP_MARGIN_MS);
+}
+
+/** The wins a stream opened with `?since=` missed, oldest first (read after the stream subscribed: none lost). */
+async function catchUpMessages(database: DatabaseHandle, c: Context, gachaId?: string): Promise<Message[]> {
+  const since = catchUpFrom(c.req.query('since'));
+  if (!since) return [];
+  const { items } = await listWins(database.db, { gachaId, limit: CATCH_UP_LIMIT, since });
+  return winMessages(items.reverse());
+}
+
 /** Open streams one instance serves at most; beyond it new viewers are told to come back. */
 export const MAX_STREAMS = 5_000;
 
@@ -179,13 +206,16 @@ export async function createLiveUpdates(
         c,
         async () => {
           const first = await getRemaining(database.db, gachaId);
-          return remainingMessages({
-            gachaId,
-            total: first.total,
-            remaining: first.remaining,
-            soldOut: first.soldOut,
-            tiers: first.tiers.map((t) => ({ tierId: t.tierId, remaining: t.remaining })),
-          }).slice(0, 1);
+          return [
+            ...remainingMessages({
+              gachaId,
+              total: first.total,
+              remaining: first.remaining,
+              soldOut: first.soldOut,
+              tiers: first.tiers.map((t) => ({ tierId: t.tierId, remaining: t.remaining })),
+            }).slice(0, 1),
+            ...(await catchUpMessages(database, c, gachaId)),
+          ];
         },
         (push) => {
           const offRemaining = subscribe(gachaId, (event) => push(remainingMessages(event)));
@@ -201,7 +231,7 @@ export async function createLiveUpdates(
       return openStream(
         streams,
         c,
-        async () => [{ event: 'ready', data: '{}' }],
+        async () => [{ event: 'ready', data: '{}' }, ...(await catchUpMessages(database, c))],
         (push) => subscribeWins(EVERY_PACK, (entries) => push(winMessages(entries))),
       );
     },

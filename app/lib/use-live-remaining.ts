@@ -21,6 +21,8 @@ export function useLiveRemaining(
   gachaId: string,
   initial: Omit<LiveRemaining, 'live'>,
   onWin?: (entry: WinnerFeedEntry) => void,
+  /** The page's render time: the stream first sends the wins since then (none is missed). */
+  since?: string,
 ): LiveRemaining {
   const [state, setState] = useState<LiveRemaining>({ ...initial, live: false });
   const winHandler = useRef(onWin);
@@ -28,7 +30,8 @@ export function useLiveRemaining(
   useEffect(() => {
     setState({ ...initial, live: false });
     if (typeof EventSource === 'undefined') return;
-    const source = new EventSource(`/api/v1/gachas/${encodeURIComponent(gachaId)}/events`);
+    const query = since ? `?since=${encodeURIComponent(since)}` : '';
+    const source = new EventSource(`/api/v1/gachas/${encodeURIComponent(gachaId)}/events${query}`);
     source.addEventListener('open', () => setState((s) => ({ ...s, live: true })));
     source.addEventListener('error', () => setState((s) => ({ ...s, live: false })));
     source.addEventListener('remaining', (event) => {

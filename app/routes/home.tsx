@@ -63,7 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const feed = useWinners(loaderData.wins, loaderData.renderedAt);
-  const winsStream = useShopWinsStream((entry) => feed.add(entry, true));
+  const winsStream = useShopWinsStream((entry) => feed.add(entry, true), loaderData.renderedAt);
   return (
     <Container className="flex flex-col gap-4">
       {loaderData.notice ? (

@@ -106,12 +106,20 @@ export async function recordRecentWins(
 /**
  * The public feed, newest first: the whole shop's or one pack's. Only packs a visitor may see (a
  * public status in a shown genre, read now): a draft or a hidden genre's pack never appears, and a
- * hidden pack's own feed is empty. `ids` narrows to given rows (the live stream's new entries).
+ * hidden pack's own feed is empty. `ids` narrows to given rows (the live stream's new entries), `since` to
+ * wins after a moment (a stream's catch-up).
  * @example const { items, next } = await listWins(db, { limit: 10 })
  */
 export async function listWins(
   db: Database,
-  options: { gachaId?: string; limit: number; before?: WinnerFeedPosition; ids?: string[] },
+  options: {
+    gachaId?: string;
+    limit: number;
+    before?: WinnerFeedPosition;
+    ids?: string[];
+    /** Only wins after this moment (a live stream's catch-up since the page was rendered). */
+    since?: Date;
+  },
 ): Promise<{ items: WinnerFeedEntry[]; next: WinnerFeedPosition | null }> {
   const limit = Math.min(Math.max(options.limit, 1), WINNER_FEED_MAX_PAGE);
   const shown = await shownPackIds(db);
@@ -134,6 +142,7 @@ export async function listWins(
         options.before
           ? sql`(${drawWins.wonAt}, ${drawWins.id}) < (${options.before.wonAt}::timestamptz, ${Number(options.before.id)})`
           : undefined,
+        options.since ? sql`${drawWins.wonAt} > ${options.since.toISOString()}::timestamptz` : undefined,
       ),
     )
     .orderBy(desc(drawWins.wonAt), desc(drawWins.id))

@@ -194,6 +194,39 @@ describe.skipIf(!databaseUrl)(
       expect(page).toContain('当選アリス');
     });
 
+    it('catches a stream opened with ?since= up on the wins since the page was rendered, and no further back', async () => {
+      // A page rendered before the draw opens its streams afterwards: both wins arrive first, oldest first.
+      const feed = await api(`/winners?gachaId=${pack}`);
+      const ids = (feed.body.items as { id: string }[]).map((e) => e.id).reverse();
+      const since = encodeURIComponent(new Date(Date.now() - 5 * 60_000).toISOString());
+      for (const path of [`/api/v1/gachas/${pack}/events?since=${since}`, `/api/v1/winners/events?since=${since}`]) {
+        const stream = await openEvents(path);
+        try {
+          const text = await stream.until(/event: win[\s\S]*event: win/);
+          expect(
+            winsOf(text)
+              .filter((w) => w.gachaId === pack)
+              .map((w) => w.id),
+            path,
+          ).toEqual(ids);
+        } finally {
+          stream.close();
+        }
+      }
+      // Without since, a since older than the catch-up window, or a malformed one: live only, nothing replayed.
+      const old = encodeURIComponent(new Date(Date.now() - 60 * 60_000).toISOString());
+      for (const query of ['', `?since=${old}`, '?since=yesterday', `?since=${'9'.repeat(60)}`]) {
+        const stream = await openEvents(`/api/v1/gachas/${pack}/events${query}`);
+        try {
+          await stream.until(/event: remaining/);
+          // The catch-up follows the first event at once; the pack is sold out, so no live win can come.
+          await expect(stream.until(/event: win/, 1_500), query).rejects.toThrow(/^no /);
+        } finally {
+          stream.close();
+        }
+      }
+    });
+
     it("shows the member's own draws with their proof, never another member's (API and page)", async () => {
       const mine = await api('/me/draws', { member: alice });
       expect(mine.status).toBe(200);

@@ -41,17 +41,19 @@ export function useWinners(initial: WinnerFeedEntry[], renderedAt: string) {
 }
 
 /**
- * The shop-wide stream of the home page: GET /api/v1/winners/events (the browser reconnects by itself).
- * @example useShopWinsStream((entry) => feed.add(entry, true))
+ * The shop-wide stream of the home page: GET /api/v1/winners/events (the browser reconnects by itself),
+ * from `since` (the page's render time) so no win between the render and the stream is missed.
+ * @example useShopWinsStream((entry) => feed.add(entry, true), loaderData.renderedAt)
  */
-export function useShopWinsStream(onWin: (entry: WinnerFeedEntry) => void): { live: boolean } {
+export function useShopWinsStream(onWin: (entry: WinnerFeedEntry) => void, since?: string): { live: boolean } {
   const handler = useRef(onWin);
   handler.current = onWin;
   // True once the stream has opened (its first event): from then on every new win arrives here.
   const [live, setLive] = useState(false);
   useEffect(() => {
     if (typeof EventSource === 'undefined') return;
-    const source = new EventSource('/api/v1/winners/events');
+    // ?since: the wins between the page's render and the stream's opening come first.
+    const source = new EventSource(`/api/v1/winners/events${since ? `?since=${encodeURIComponent(since)}` : ''}`);
     source.addEventListener('ready', () => setLive(true));
     source.addEventListener('error', () => setLive(false));
     source.addEventListener('win', (event) => {
@@ -59,6 +61,8 @@ export function useShopWinsStream(onWin: (entry: WinnerFeedEntry) => void): { li
       if (entry) handler.current(entry);
     });
     return () => source.close();
+    // The render time only seeds the first catch-up; the browser's reconnects repeat it (deduped by id).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return { live };
 }

@@ -124,6 +124,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
       tiers: loaderData.tierRemaining,
     },
     (entry) => feed.add(entry, false),
+    loaderData.renderedAt,
   );
   const onSale = pack.status === 'on_sale' && !live.soldOut && live.remaining > 0;
   const drawn = pack.totalLots - live.remaining;
