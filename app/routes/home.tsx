@@ -13,7 +13,7 @@ import { data } from 'react-router';
 import { takeOneTimeNotice } from '~/controllers/one-time-notice.server';
 import { listWins } from '#modules/draw';
 import { FEED_READ, FEED_ROWS, shownWins } from '~/components/winners/feed';
-import { WinnersFeed, useShopWinsStream, useWinners } from '~/components/winners/WinnersFeed';
+import { ShopWinnersFeed } from '~/components/winners/WinnersFeed';
 import { ripeCropsNudgeOf } from '~/controllers/farm.server';
 import { CropArt } from '~/components/farm/CropArt';
 
@@ -62,8 +62,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const feed = useWinners(loaderData.wins, loaderData.renderedAt);
-  const winsStream = useShopWinsStream((entry) => feed.add(entry, true), loaderData.renderedAt);
   return (
     <Container className="flex flex-col gap-4">
       {loaderData.notice ? (
@@ -107,13 +105,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       ) : (
         <EmptyState title="販売中のオリパはありません">新しいオリパの公開をお待ちください。</EmptyState>
       )}
-      <WinnersFeed
-        entries={feed.entries}
-        now={feed.now}
-        announcement={feed.announcement}
-        withPack
-        live={winsStream.live}
-      />
+      <ShopWinnersFeed wins={loaderData.wins} renderedAt={loaderData.renderedAt} />
       {loaderData.notices.length > 0 ? <NoticeList notices={loaderData.notices} /> : null}
     </Container>
   );

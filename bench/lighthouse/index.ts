@@ -154,6 +154,12 @@ try {
     });
     if (!run) throw new Error(`Lighthouse returned nothing for ${pagePath}`);
     const lhr = run.lhr as unknown as Lhr;
+    // BENCH_LHR_DIR=dir: each page's whole Lighthouse report, to read its main-thread and script audits.
+    if (process.env.BENCH_LHR_DIR) {
+      fs.mkdirSync(process.env.BENCH_LHR_DIR, { recursive: true });
+      const file = `${name === 'result' ? 'result' : name.replace(/\//g, '_') || '_'}.json`;
+      fs.writeFileSync(path.join(process.env.BENCH_LHR_DIR, file), JSON.stringify(run.lhr));
+    }
     version = lhr.lighthouseVersion;
     results.push(summarise(pagePath, lhr));
   }

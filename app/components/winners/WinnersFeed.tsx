@@ -67,6 +67,19 @@ export function useShopWinsStream(onWin: (entry: WinnerFeedEntry) => void, since
   return { live };
 }
 
+/**
+ * The home page's feed with its live state inside: a win, the stream's opening or the clock re-renders the
+ * feed alone, never the page around it (a whole home page re-rendered was a long task on a slow phone).
+ * @example <ShopWinnersFeed wins={loaderData.wins} renderedAt={loaderData.renderedAt} />
+ */
+export function ShopWinnersFeed({ wins, renderedAt }: { wins: WinnerFeedEntry[]; renderedAt: string }) {
+  const feed = useWinners(wins, renderedAt);
+  const stream = useShopWinsStream((entry) => feed.add(entry, true), renderedAt);
+  return (
+    <WinnersFeed entries={feed.entries} now={feed.now} announcement={feed.announcement} withPack live={stream.live} />
+  );
+}
+
 export function WinnersFeed({
   entries,
   now,
