@@ -186,6 +186,18 @@ export { mulberry32 as seededRandom } from '#scripts/generate-demo-art';
 export const percentile = (sorted: readonly number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
 
+/** p50, p90, p99 and max of some latencies (ms, two decimals). @example latencySummary([3, 1, 2]).p50 === 2 */
+export function latencySummary(values: readonly number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return {
+    p50: round(percentile(sorted, 50)),
+    p90: round(percentile(sorted, 90)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.at(-1) ?? 0),
+  };
+}
+
 /** Status and error-code counts of a set of replies: { '201': 9000, '409 SOLD_OUT': 2000, '0 ECONNRESET': 3 }. */
 export function tally(replies: readonly DrawReply[]): Record<string, number> {
   const counts: Record<string, number> = {};

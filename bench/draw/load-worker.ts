@@ -2,7 +2,15 @@
 // not share the servers' event loops. Two kinds of phase:
 //   timed: C closed-loop clients for S seconds, each request a random member, a fresh key, k lots;
 //   list:  a fixed list of requests (the sell-out), at most C in flight, until all are answered.
-import { createDrawClient, percentile, runBounded, seededRandom, tally, type DrawCall, type DrawReply } from './client';
+import {
+  createDrawClient,
+  latencySummary,
+  runBounded,
+  seededRandom,
+  tally,
+  type DrawCall,
+  type DrawReply,
+} from './client';
 
 export interface BenchMember {
   id: string;
@@ -53,15 +61,7 @@ export interface PhaseResult {
 }
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
-const summary = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return {
-    p50: round(percentile(sorted, 50)),
-    p90: round(percentile(sorted, 90)),
-    p99: round(percentile(sorted, 99)),
-    max: round(sorted.at(-1) ?? 0),
-  };
-};
+const summary = latencySummary;
 
 function summarise(calls: DrawCall[], replies: DrawReply[], began: number, ended: number): PhaseResult {
   const elapsed = (ended - began) / 1000;

@@ -5,7 +5,7 @@
 // Idempotency-Key). Each latency runs from the moment the member asked (a queue in the client's sockets
 // counts: a member waits for it too).
 import http from 'node:http';
-import { createDrawClient, percentile, seededRandom, tally, type DrawReply } from '../draw/client';
+import { createDrawClient, latencySummary, seededRandom, tally, type DrawReply } from '../draw/client';
 
 export interface ArrivalSpec {
   origin: string;
@@ -27,18 +27,10 @@ export interface ArrivalResult {
   draws: { answered: number; perSecond: number; statuses: Record<string, number>; latencyMs: Latency };
 }
 
-type Latency = { p50: number; p90: number; p99: number; max: number };
+type Latency = ReturnType<typeof latencySummary>;
 
 const round = (n: number) => Math.round(n * 100) / 100;
-const latencyOf = (values: number[]): Latency => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return {
-    p50: round(percentile(sorted, 50)),
-    p90: round(percentile(sorted, 90)),
-    p99: round(percentile(sorted, 99)),
-    max: round(sorted.at(-1) ?? 0),
-  };
-};
+const latencyOf = latencySummary;
 
 function openPage(agent: http.Agent, url: URL, cookie: string): Promise<{ status: number; at: number }> {
   return new Promise((resolve) => {

@@ -9,15 +9,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fork } from 'node:child_process';
 import { describeMachine } from '../machine';
+import { BENCH_AUTH_SECRET as AUTH_SECRET, startBenchShop } from '../shop';
 import type { ArrivalResult, ArrivalSpec } from './arrivals';
 
 process.env.NODE_ENV = 'production';
 // React Router's production build, as `npm start` runs it: registered before the shop's modules load.
 await import('#server/production');
 const { createTestDatabase } = await import('#tests/database');
-const { freePort } = await import('#tests/ports');
-const { loadConfig } = await import('#server/config');
-const { startShop } = await import('#server/main');
 const { createSessionMembers } = await import('#tests/members');
 const { publishLoadPack } = await import('#tests/fixtures');
 const { CpuMeter } = await import('../draw/cpu');
@@ -28,7 +26,6 @@ const arrivalSeconds = Number(process.env.BENCH_ARRIVAL_SECONDS ?? 10);
 const maxSockets = Number(process.env.BENCH_SOCKETS ?? 256);
 const PACK = 'hot-release';
 const PRICE = 100;
-const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-0000';
 const SESSION_COOKIE = '__Secure-oripa.session_token';
 const log = (message: string) => process.stderr.write(`[bench:hot-release] ${message}\n`);
 
@@ -46,21 +43,7 @@ function arrivals(spec: ArrivalSpec): Promise<ArrivalResult> {
 }
 
 const database = await createTestDatabase('bench_hot_release');
-const port = await freePort();
-const shop = await startShop(
-  loadConfig({
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_ORIGIN: `http://localhost:${port}`,
-    DATA_DIR: database.dataDir,
-    LOG_LEVEL: 'silent',
-    JOBS_ENABLED: 'false',
-    IMAGE_WARM_UP: 'false',
-    AUTH_SECRET,
-    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
-  }),
-);
+const shop = await startBenchShop(database);
 try {
   log(`publishing a ${memberCount * 2}-lot pack and making ${memberCount} members`);
   await publishLoadPack(shop.services.db, { id: PACK, lots: memberCount * 2, price: PRICE, name: 'ホットリリース' });

@@ -7,15 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeMachine } from '../machine';
+import { BENCH_AUTH_SECRET as AUTH_SECRET, startBenchShop } from '../shop';
 
 process.env.NODE_ENV = 'production';
 // React Router's production build, as `npm start` runs it (server/production-modules.mjs): registered
 // before anything imports React Router, so the shop's modules are imported below, dynamically.
 await import('#server/production');
 const { createTestDatabase } = await import('#tests/database');
-const { freePort } = await import('#tests/ports');
-const { loadConfig } = await import('#server/config');
-const { startShop } = await import('#server/main');
 const { loadTestInWorker: loadTest } = await import('../load');
 const { createSessionMembers } = await import('#tests/members');
 const { createDrawClient } = await import('../draw/client');
@@ -24,7 +22,6 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const paths = ['/api/health', '/', '/gacha/pokemon', '/gacha/pokemon/stellar-pokemon-001'];
 const PACK = { genreId: 'pokemon', id: 'stellar-pokemon-001' };
-const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-0000';
 const SESSION_COOKIE = '__Secure-oripa.session_token';
 /** The public catalogue as a member sees it, then the members' own pages (the result page is added per member). */
 const memberPaths = [...paths, '/notices', '/mypage', '/myinbox/alls', '/mypage/draws'];
@@ -82,23 +79,7 @@ async function startProfile() {
 
 async function phase(name: 'rendered' | 'cached' | 'members', pageCacheSeconds: string) {
   const database = await createTestDatabase(`bench_ssr_${name}`);
-  const port = await freePort();
-  const shop = await startShop(
-    loadConfig({
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_ORIGIN: `http://localhost:${port}`,
-      DATA_DIR: database.dataDir,
-      LOG_LEVEL: 'silent',
-      // Jobs would compete with the measured pages for the two cores.
-      JOBS_ENABLED: 'false',
-      IMAGE_WARM_UP: 'false',
-      PAGE_CACHE_SECONDS: pageCacheSeconds,
-      AUTH_SECRET,
-      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
-    }),
-  );
+  const shop = await startBenchShop(database, { PAGE_CACHE_SECONDS: pageCacheSeconds });
   try {
     const signedIn = name === 'members' ? await signInMembers(shop) : null;
     const measured = signedIn ? [...memberPaths, signedIn.resultPath] : paths;
@@ -145,7 +126,7 @@ async function phase(name: 'rendered' | 'cached' | 'members', pageCacheSeconds: 
  * client sends, and the first member's result page with that member's cookie for every client (another
  * member's result is the not-found page).
  */
-async function signInMembers(shop: Awaited<ReturnType<typeof startShop>>) {
+async function signInMembers(shop: Awaited<ReturnType<typeof startBenchShop>>) {
   const members = await createSessionMembers(shop.services.db, {
     count: concurrency,
     secret: AUTH_SECRET,
