@@ -121,8 +121,11 @@ describe('the member’s mailbox', () => {
     const member = await signUp('mail-all');
     const before = (await api('/me/wallet', { member })).body.free as number;
     expect((await api('/me/mails/claim-all', { method: 'POST' })).status).toBe(401);
+    // One of the six carries a key (its claims run in the key's transaction), the others none.
     const answers = await Promise.all(
-      Array.from({ length: 6 }, () => api('/me/mails/claim-all', { member, method: 'POST' })),
+      Array.from({ length: 6 }, (_, i) =>
+        api('/me/mails/claim-all', { member, method: 'POST', ...(i === 0 ? { key: 'mail-all-0' } : {}) }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
     // The welcome mail's 100 coins, credited by exactly one of the six.
@@ -136,6 +139,12 @@ describe('the member’s mailbox', () => {
     expect(after.body.unread).toBe((await api('/me/mails/unread-count', { member })).body.unread);
     const replay = await api('/me/mails/claim-all', { member, method: 'POST', key: 'mail-all-1' });
     expect(replay).toMatchObject({ status: 200, body: { claimed: 0, coins: 0 } });
+    // The keyed call's replay answers what it answered then, whichever of the six credited the present.
+    const keyed = await api('/me/mails/claim-all', { member, method: 'POST', key: 'mail-all-0' });
+    expect({ claimed: keyed.body.claimed, coins: keyed.body.coins }).toEqual({
+      claimed: answers[0]!.body.claimed,
+      coins: answers[0]!.body.coins,
+    });
     expect((await api('/me/wallet', { member })).body.free).toBe(before + 100);
   });
 

@@ -132,6 +132,17 @@ describe.skipIf(!primary)(`read replicas${unavailable ? ` (skipped: ${unavailabl
     // Both shops measure the replica close before anything is read.
     for (const shop of [patient!, strict!])
       await expect.poll(async () => (await replicaHealth(shop)).inUse, { timeout: 60_000, interval: 250 }).toBe(true);
+    // The pack, published a moment ago, is on the replica before replay is paused: a pack the replica has not
+    // replayed yet is read from the primary (its page must not 404), which is not what this test is about.
+    await expect
+      .poll(
+        () =>
+          replicaValue(
+            `select count(*)::text as v from gacha_lots l join gachas g on g.id = l.gacha_id where g.id = '${packId}' and g.status = 'on_sale'`,
+          ),
+        { timeout: 60_000, interval: 100 },
+      )
+      .toBe('20');
     expect(await remainingOnPage(patient!)).toBe(20);
     await onReplica('select pg_wal_replay_pause()');
     // A pause is a request: replay stops only once the standby says 'paused' (PostgreSQL 14+).
