@@ -17,7 +17,8 @@ import {
 } from 'react-router';
 import type { Route } from './+types/root';
 import './app.css';
-import { shopRequestContext } from '#server/context';
+import { shopRequestContext, type ShopRequest } from '#server/context';
+import { PERSONAL_JSON_ID, PERSONAL_JSON_MARKER } from '#modules/kernel/personal-holes';
 import { useBootScript, useNonce } from './nonce';
 import {
   evaluateNavigation,
@@ -39,7 +40,7 @@ import {
   pageTitleFromMatches,
 } from './lib/page-meta';
 import { notFound, type NotFoundPayload } from './lib/not-found';
-import { rememberSite, type RootData } from './lib/root-data';
+import { personalJsonText, rememberSite, type RootData } from './lib/root-data';
 import { rememberSignedIn, forgetSignedIn, signedInOnClient } from './lib/client-session';
 import { isChunkLoadError, isNewerBuildAvailable, startBuildPolling, reloadForChunkError } from './lib/client-recovery';
 import { ChunkFailureView } from './components/ChunkFailureView';
@@ -81,7 +82,8 @@ const serverNavigationGuard: Route.MiddlewareFunction = async ({ request, contex
   const decision = await evaluateNavigation({
     pathname: url.pathname,
     search: url.search,
-    signedIn: shop.member !== null,
+    // The members' shell is a member's page: the route rules judge it as signed in.
+    signedIn: shop.member !== null || shop.personalShell === true,
     userAgent: request.headers.get('user-agent'),
     validators,
     routeRedirects: config.ROUTE_REDIRECTS,
@@ -120,7 +122,6 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [clientNavigat
 
 export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
   const shop = context.get(shopRequestContext);
-  const { config, buildId } = shop.services;
   const [genres, balance, maintenance, unreadMails, footerNote, adminLink] = await Promise.all([
     genresOf(shop),
     balanceOf(shop),
@@ -129,11 +130,37 @@ export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
     footerLineOf(shop.services),
     showsAdminLink(shop),
   ]);
+  const shared = sharedRootData(shop, genres, maintenance, footerNote, context.get(browserNoticeContext));
+  // The members' shell (decision 077): a member's shape with no member's values; the server fills them.
+  if (shop.personalShell) {
+    return {
+      ...shared,
+      member: { id: '', name: '', role: 'user' },
+      adminLink: false,
+      wallet: { paid: 0, free: 0, total: 0 },
+      unreadMails: 0,
+      personal: 'shell',
+    };
+  }
   return {
+    ...shared,
     member: shop.member ? { id: shop.member.id, name: shop.member.name, role: shop.member.role } : null,
     adminLink,
     wallet: balance ? { paid: balance.paid, free: balance.free, total: balance.total } : null,
     unreadMails,
+  };
+}
+
+/** What the root answers alike for visitors, members and the members' shell. */
+function sharedRootData(
+  shop: ShopRequest,
+  genres: RootData['genres'],
+  maintenance: Awaited<ReturnType<ShopRequest['services']['maintenance']['current']>>,
+  footerNote: string,
+  notice: InAppNotice | null,
+) {
+  const { config, buildId } = shop.services;
+  return {
     site: {
       name: config.SITE_NAME,
       tagline: config.SITE_TAGLINE,
@@ -143,7 +170,7 @@ export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
     buildId,
     buildPollSeconds: config.BUILD_POLL_SECONDS,
     genres,
-    notice: context.get(browserNoticeContext),
+    notice,
     footerNote,
     maintenance: maintenance.on
       ? {
@@ -183,6 +210,18 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
+        {/* A members' shell (decision 077): the server puts this member's data here; it is read before hydrating
+            and kept as sent. Not a script that runs (application/json), so the page's CSP is unchanged. */}
+        {root?.personal === 'shell' ? (
+          <script
+            type="application/json"
+            id={PERSONAL_JSON_ID}
+            suppressHydrationWarning
+            dangerouslySetInnerHTML={{
+              __html: typeof document === 'undefined' ? PERSONAL_JSON_MARKER : (personalJsonText() ?? ''),
+            }}
+          />
+        ) : null}
         <AppLoadingOverlay />
         {children}
         <ScrollRestoration nonce={nonce} />

@@ -19,6 +19,7 @@ import { createImageRoute } from './images';
 import { createMediaRoute, mediaStoreOf } from './media';
 import { chooseEncoding, compressResponses } from './compression';
 import { cachedPageRoute, type CachedPage } from './page-cache';
+import { fromMemberShell, memberShellKeyOf } from './personal-shell';
 import { serveBuiltFiles } from './static-files';
 import { robotsTxt, sitemapXml } from './seo';
 import { createApiV1 } from './api/v1';
@@ -77,12 +78,16 @@ export interface ServerAppOptions {
   operatorToken?: string;
 }
 
-/** A page rendered by React Router for one request, with the member (or none) and whether only the busy page may answer. */
+/**
+ * A page rendered by React Router for one request, with the member (or none) and whether only the busy page
+ * may answer; or the members' shell of a catalogue page (decision 077: no member, holes for every member's own).
+ */
 type RenderPage = (
   c: Context<Env>,
   request: Request,
   member: SessionMember | null,
   busy?: boolean,
+  personalShell?: boolean,
 ) => Promise<Response>;
 
 /** @example const app = createServerApp({ services, build, clientDir: 'build/client', publicDir: 'public' }) */
@@ -235,6 +240,7 @@ function pageRenderer(services: ShopServices, handleDocument: ReturnType<typeof 
     request: Request,
     member: SessionMember | null,
     busy = false,
+    personalShell = false,
   ): Promise<Response> => {
     const faults = { databaseUnavailable: false };
     const observed: { route?: string } = {};
@@ -243,6 +249,7 @@ function pageRenderer(services: ShopServices, handleDocument: ReturnType<typeof 
       requestId: c.get('requestId'),
       nonce: c.get('secureHeadersNonce') ?? '',
       member,
+      personalShell,
       services,
       catalogue: catalogueDbFor(c, services.reads, services.db),
       busy,
@@ -392,6 +399,21 @@ function mountPages(app: Hono<Env>, options: ServerAppOptions, renderPage: Rende
   app.all('*', async (c) => {
     const member = await currentMember(services, c.req.raw.headers);
     const render = (request: Request) => renderPage(c, request, member);
+    // A member's catalogue page: the members' shell with this member's holes filled (decision 077).
+    const shellKey = member && pages?.enabled ? memberShellKeyOf(c.req.raw, member) : null;
+    if (member && pages && shellKey) {
+      // No cookie of this member reaches the shared shell.
+      const shared = new Request(c.req.raw.url, { method: 'GET', headers: withoutCookies(c.req.raw.headers) });
+      const filled = await fromMemberShell(services, pages, shellKey, member, c.req.path, () =>
+        renderPage(c, shared, null, false, true),
+      );
+      if (filled) {
+        notePageRoute(c, cachedPageRoute(c.req.path));
+        // The shell's inline scripts run by their hashes, as the visitors' copy's (the personal JSON does not run).
+        c.set('cspScriptHashes', filled.scriptHashes);
+        return filled.response;
+      }
+    }
     const key = !member && pages ? pages.keyOf(c.req.raw) : null;
     if (pages && key) {
       const serve = async (page: CachedPage, state: 'hit' | 'miss') => {

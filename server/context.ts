@@ -17,6 +17,12 @@ export interface ShopRequest {
   /** The CSP nonce for this response's inline scripts. */
   nonce: string;
   member: SessionMember | null;
+  /**
+   * This render is the members' shared shell of a catalogue page (decision 077): `member` is null, so no
+   * loader reads anyone's data, and the root answers placeholders the header renders as markers, which the
+   * server fills per member.
+   */
+  personalShell?: boolean;
   services: ShopServices;
   /**
    * The database the catalogue's reads use in this request: a replica when it is close and holds this

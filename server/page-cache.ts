@@ -4,8 +4,10 @@
 //
 // The CSP stays per response: a cached page's inline scripts are allowed by their SHA-256 hashes, never
 // by a nonce another visitor saw (the stored page's own nonce is not in any later response's policy).
-// Members (a session cookie) and requests carrying a one-time notice never touch the cache, and a
-// response that sets a cookie, says how it may be cached or is not a plain 200 page is never stored.
+// Members (a session cookie) never get the visitors' copy: their catalogue pages come from a second copy
+// per page, the members' shell, with each member's own parts filled in per response (server/personal-shell.ts,
+// decision 077). Requests carrying a one-time notice never touch the cache, and a response that sets a
+// cookie, says how it may be cached or is not a plain 200 page is never stored.
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -56,6 +58,8 @@ export interface CachedPage {
 }
 
 export interface PageCache {
+  /** False when PAGE_CACHE_SECONDS is 0: every page is rendered for its request. */
+  readonly enabled: boolean;
   /** The cache key of a request that may be answered from the cache, or null. */
   keyOf(request: Request): string | null;
   get(key: string): CachedPage | null;
@@ -182,6 +186,7 @@ export async function createPageCache(options: PageCacheOptions): Promise<PageCa
 
   return {
     stats,
+    enabled: options.ttlMs > 0,
     keyOf: (request) => (options.ttlMs > 0 ? cacheKeyOf(request) : null),
     get(key) {
       const page = fresh(key);

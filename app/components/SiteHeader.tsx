@@ -4,8 +4,7 @@ import { useNavigation } from 'react-router';
 import { AppLink, AppNavLink } from './AppLink';
 import { BellIcon, UserIcon, TrophyIcon, ShopIcon, CoinIcon } from './icons';
 import { buttonClassName } from './Button';
-import { useRootData } from '~/lib/root-data';
-import { formatCoins } from '~/lib/numbers';
+import { usePersonalTexts, useRootData } from '~/lib/root-data';
 import { useUnreadMails } from '~/lib/unread-mails';
 
 /**
@@ -15,7 +14,9 @@ import { useUnreadMails } from '~/lib/unread-mails';
 export function MailBell() {
   const root = useRootData();
   const unread = useUnreadMails(root?.unreadMails ?? null, root);
-  const count = unread ?? 0;
+  // Texts, not numbers: a members' shell holds markers here that the server fills per member (decision 077).
+  const texts = usePersonalTexts(unread);
+  if (!texts) return null;
   return (
     <AppLink
       to="/myinbox/idvs"
@@ -24,18 +25,17 @@ export function MailBell() {
     >
       {/* The name is text, not aria-label: the badge's visible number then never contradicts it. */}
       <span className="sr-only" data-testid="header-mail-label">
-        {count > 0 ? `メールボックス（未読${count}件）` : 'メールボックス'}
+        {texts['bell.label']}
       </span>
       <BellIcon className="size-6" />
-      {count > 0 ? (
-        <span
-          aria-hidden="true"
-          data-testid="header-mail-unread"
-          className="absolute right-0.5 top-0.5 flex min-w-5 items-center justify-center rounded-full bg-primary-ink px-1 text-xs font-bold leading-5 text-white"
-        >
-          {count > 99 ? '99+' : count}
-        </span>
-      ) : null}
+      {/* Always in the page, shown by the count (「99+」 beyond 99): a shell has one shape for every member. */}
+      <span
+        aria-hidden="true"
+        data-testid="header-mail-unread"
+        className={`${texts['bell.badgeDisplay']} absolute right-0.5 top-0.5 min-w-5 items-center justify-center rounded-full bg-primary-ink px-1 text-xs font-bold leading-5 text-white`}
+      >
+        {texts['bell.badge']}
+      </span>
     </AppLink>
   );
 }
@@ -47,8 +47,8 @@ type WalletTone = 'light' | 'dark';
  * which every action (draw, conversion, purchase) revalidates, so it never needs a reload.
  */
 function HeaderCoins({ tone }: { tone: WalletTone }) {
-  const wallet = useRootData()?.wallet;
-  if (!wallet) return null;
+  const texts = usePersonalTexts();
+  if (!texts) return null;
   return (
     <AppLink
       to="/shop"
@@ -59,12 +59,12 @@ function HeaderCoins({ tone }: { tone: WalletTone }) {
       <span className="flex flex-col items-end">
         <span className="sr-only">所持コイン</span>
         <b className="text-sm tabular-nums" data-testid="header-coins-total">
-          {formatCoins(wallet.total)}
+          {texts['wallet.total']}
         </b>
         {/* No number below 12 px (issue 29 item 11): on a phone the header has room for the total only; the
             split is on マイページ and the coin shop. */}
         <span className={`hidden text-xs tabular-nums sm:block ${tone === 'dark' ? 'text-white/80' : 'text-muted'}`}>
-          有償{formatCoins(wallet.paid)}・無償{formatCoins(wallet.free)}
+          有償{texts['wallet.paid']}・無償{texts['wallet.free']}
         </span>
       </span>
     </AppLink>

@@ -1,8 +1,8 @@
-// Numbers as a Japanese member reads them: thousands separators everywhere.
-const integerFormat = new Intl.NumberFormat('ja-JP', { maximumFractionDigits: 0 });
+// Numbers as a Japanese member reads them: thousands separators everywhere. The coins' format is the
+// kernel's, which the server's filler of members' pages also uses (docs/decisions/077).
+import { formatCoins } from '#modules/kernel/personal-holes';
 
-/** @example formatCoins(12345) === '12,345' */
-export const formatCoins = (value: number) => integerFormat.format(value);
+export { formatCoins };
 
 /** @example formatYen(500) === '¥500' */
-export const formatYen = (value: number) => `¥${integerFormat.format(value)}`;
+export const formatYen = (value: number) => `¥${formatCoins(value)}`;

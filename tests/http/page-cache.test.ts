@@ -1,6 +1,6 @@
 // The visitors' page cache (server/page-cache.ts, decision 048) on a shop of its own with a long
 // PAGE_CACHE_SECONDS: a visitor's public page is rendered once and served to the next visitor with a CSP
-// of hashes (no nonce shared), members and one-time notices are never served from it, an operator's change
+// of hashes (no nonce shared), members (who get the members' shell) and one-time notices are never served it, an operator's change
 // and a pack selling out drop it, and a cached page still runs its scripts in Chromium.
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
@@ -78,16 +78,21 @@ describe('visitors’ page cache', () => {
     }
   });
 
-  it('never serves a member or a visitor with a one-time notice from the cache', async () => {
+  it("never serves a member or a visitor with a one-time notice the visitors' copy", async () => {
     await visit('/');
     const { cookie } = await sessionCookie();
+    // A member's catalogue page comes from the members' shell (decision 077, tests/http/member-shell.test.ts).
     const member = await visit('/', { cookie });
     expect(member.response.status).toBe(200);
-    expect(member.response.headers.get('x-page-cache')).toBeNull();
+    expect(member.response.headers.get('x-page-cache')).toMatch(/^shell-/);
     expect(member.response.headers.get('cache-control')).toBe('private, no-store');
     // The member's header shows their coins (500), a visitor's page shows none.
     expect(member.body).toContain('500');
-    expect(member.response.headers.get('content-security-policy')).toContain("'nonce-");
+    // A member's draw sheet (?confirm=1, with the member's draw key) is rendered for them, with its own nonce.
+    const pack = await visit(`${PACK}?confirm=1`, { cookie });
+    expect(pack.response.headers.get('x-page-cache')).toBeNull();
+    expect(pack.response.headers.get('cache-control')).toBe('private, no-store');
+    expect(pack.response.headers.get('content-security-policy')).toContain("'nonce-");
 
     const noticed = await visit('/', { cookie: 'oripa_notice=signed-out' });
     expect(noticed.response.headers.get('x-page-cache')).toBeNull();

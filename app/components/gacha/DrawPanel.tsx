@@ -11,6 +11,8 @@ import { formatCoins } from '~/lib/numbers';
 import { drawOptionLabel } from './labels';
 import { withDrawContext } from '~/lib/draw-context';
 import { jstDayLabel, type SelfLimitSummaryView } from '~/components/SelfLimitNotice';
+import { useIsPersonalShell } from '~/lib/root-data';
+import { drawMissingMarkers, drawMissingTexts } from '#modules/kernel/personal-holes';
 
 export interface DrawPanelProps {
   /** The pack's id, carried to the shop when coins are short. */
@@ -23,6 +25,7 @@ export interface DrawPanelProps {
   balance: number | null;
   /** The count whose confirmation is open from the URL (?confirm=N), if any. */
   confirmFromUrl: number | null;
+  /** The draw's one-time key; '' in a members' shell, where the sheet makes its own when it opens. */
   idempotencyKey: string;
   staff: boolean;
   error?: { message: string; code: string } | null;
@@ -52,6 +55,7 @@ export function DrawPanel(props: DrawPanelProps) {
   const { price, options, remaining, onSale, compact, balance } = props;
   const [open, setOpen] = useState<number | null>(props.confirmFromUrl);
   const idBase = useId();
+  const shell = useIsPersonalShell();
   const location = useLocation();
   useEffect(() => setOpen(props.confirmFromUrl), [props.confirmFromUrl]);
   useEffect(() => {
@@ -68,8 +72,14 @@ export function DrawPanel(props: DrawPanelProps) {
         {options.map((count) => {
           const short = remaining < count;
           const disabled = !onSale || short;
-          // Members only: what the balance lacks for this button (visitors see the price alone).
-          const missing = balance === null || disabled ? 0 : Math.max(0, price * count - balance);
+          // Members only: what the balance lacks for this button (visitors see the price alone). The line is
+          // there for every member, shown by their coins: a members' shell fills it per member (decision 077).
+          const missing =
+            balance === null || disabled
+              ? null
+              : shell
+                ? drawMissingMarkers(price * count)
+                : drawMissingTexts(price * count, balance);
           const missingId = `${idBase}-missing-${count}`;
           return (
             <div key={count} className="flex min-w-0 flex-col gap-0.5">
@@ -82,7 +92,7 @@ export function DrawPanel(props: DrawPanelProps) {
                 // that cannot be used is plain grey, so nobody mistakes it for a live one.
                 className={`!px-1 flex-col !gap-0 leading-tight ${disabled ? '!bg-slate-300 !text-slate-700 disabled:!opacity-100' : '!bg-primary-ink hover:!bg-primary-dark'} ${compact ? '!text-lg' : ''}`}
                 disabled={disabled}
-                aria-describedby={missing > 0 ? missingId : undefined}
+                aria-describedby={missing ? missingId : undefined}
                 data-testid={`draw-option-${count}`}
                 onClick={(event) => {
                   event.preventDefault();
@@ -92,15 +102,15 @@ export function DrawPanel(props: DrawPanelProps) {
                 <span>{drawOptionLabel(count)}</span>
                 <span className="text-xs font-bold">{`${formatCoins(price * count)}コイン`}</span>
               </Button>
-              {missing > 0 && (
+              {missing && (
                 // On a narrow phone a long amount breaks between the number and 「コイン不足」, never inside a word.
                 <p
                   id={missingId}
-                  className="text-center text-xs font-bold leading-tight tracking-tight text-red-700"
+                  className={`${missing['draw.missingDisplay']} text-center text-xs font-bold leading-tight tracking-tight text-red-700`}
                   data-testid={`draw-missing-${count}`}
                 >
-                  <span className="whitespace-nowrap">{`あと${formatCoins(missing)}`}</span>
-                  <span className="whitespace-nowrap">コイン不足</span>
+                  <span className="whitespace-nowrap">{missing['draw.missing']}</span>
+                  <span className="whitespace-nowrap">{missing['draw.missingUnit']}</span>
                 </p>
               )}
             </div>
@@ -118,6 +128,17 @@ export function DrawPanel(props: DrawPanelProps) {
       )}
     </div>
   );
+}
+
+/** A fresh UUID (v4) for one draw, made in the browser. */
+function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  // Outside a secure context (a shop tried over plain http on a LAN) randomUUID is missing.
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** A visitor's way to draw: sign up (the usual first visit) or sign in, then back to this confirmation. */
@@ -171,6 +192,8 @@ function ConfirmDialog({
 }: DrawPanelProps & { count: number; onClose: () => void; cancelHref: string }) {
   const navigation = useNavigation();
   const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST';
+  // A members' shell carries no key (one page for every member): each opened sheet makes its own.
+  const [drawKey] = useState(() => idempotencyKey || newIdempotencyKey());
   const cost = price * count;
   const after = balance === null ? null : balance - cost;
   const limited = selfLimitBlock(selfLimits, cost, after !== null && after < 0);
@@ -258,7 +281,7 @@ function ConfirmDialog({
           ) : (
             <Form method="post" replace>
               <input type="hidden" name="count" value={count} />
-              <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+              <input type="hidden" name="idempotencyKey" value={drawKey} />
               <Button type="submit" size="lg" fullWidth loading={submitting} data-testid="confirm-draw">
                 引く
               </Button>

@@ -12,6 +12,8 @@ import { AppLink } from '~/components/AppLink';
 import { Container } from '~/components/PageFrame';
 import { notFound } from '~/lib/not-found';
 import { formatCoins } from '~/lib/numbers';
+import { usePersonalTexts, useRootData } from '~/lib/root-data';
+import { SHELL_UNSUPPORTED_MARKER } from '#modules/kernel/personal-holes';
 import { drawAction, type DrawActionData } from '~/controllers/draw-action.server';
 import { useLiveRemaining } from '~/lib/use-live-remaining';
 import { DrawPanel } from '~/components/gacha/DrawPanel';
@@ -91,10 +93,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     remaining: counts.remaining,
     soldOut,
     tierRemaining: counts.tiers,
-    balance: balance ? balance.total : null,
+    // The members' shell (decision 077): a member's page with no member's values (the server fills the
+    // coins per member; the sheet makes its own draw key). A pack that counts each member's own lots is
+    // not the same page for every member: its shell says so and each member's page is rendered for them.
+    balance: shop.personalShell ? 0 : balance ? balance.total : null,
+    shellUnsupported: Boolean(shop.personalShell && pack.perMemberLimit),
     staff: isStaffRole(shop.member?.role),
     confirmFromUrl: pack.drawOptions.includes(confirm) ? confirm : null,
-    idempotencyKey: randomUUID(),
+    idempotencyKey: shop.personalShell ? '' : randomUUID(),
     decisionDays: shop.services.config.PRIZE_DECISION_DAYS,
     minRankName: pack.minRank ? rankName(pack.minRank) : null,
     selfLimits,
@@ -115,6 +121,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function GachaDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { pack, genreName } = loaderData;
+  // A member's coins as the header has them (the same read; in a members' shell, this member's own).
+  const wallet = useRootData()?.wallet;
+  const balance = loaderData.balance === null ? null : (wallet?.total ?? loaderData.balance);
+  const texts = usePersonalTexts();
   const feed = useWinners(loaderData.wins ?? NO_WINS, loaderData.renderedAt);
   const live = useLiveRemaining(
     pack.id,
@@ -147,7 +157,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
     options: pack.drawOptions,
     remaining: live.remaining,
     onSale,
-    balance: loaderData.balance,
+    balance,
     confirmFromUrl:
       loaderData.confirmFromUrl ??
       (error ? Number((error.details as { count?: number } | undefined)?.count ?? 0) || null : null),
@@ -213,9 +223,10 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             streaming={live.live}
           />
           <KiribanCounter numbers={kiribanNumbers} sold={drawn} closed={closed !== null} />
-          {loaderData.balance !== null && (
+          {loaderData.shellUnsupported ? <span hidden>{SHELL_UNSUPPORTED_MARKER}</span> : null}
+          {balance !== null && texts && (
             <p className="text-sm">
-              所持コイン <b data-testid="balance">{formatCoins(loaderData.balance)}</b>　
+              所持コイン <b data-testid="balance">{texts['wallet.total']}</b>　
               <AppLink to="/shop" className="font-bold text-primary-ink underline">
                 コインを購入
               </AppLink>

@@ -1,0 +1,147 @@
+// A member's own parts of a shared page (docs/decisions/077): the members' shell of a catalogue page is
+// rendered once for every member with a marker in place of each personal text, and each member's answer is
+// that shell with the markers replaced by this member's texts and the member's data in one JSON element that
+// the browser reads before hydrating. The texts are made here, by the one function the server's filler and
+// the pages' components both call, so the filled HTML and the browser's first render are the same.
+//
+// A second door (`#modules/kernel/personal-holes`): the pages (client and server) and the server use it.
+
+/** What a member's shell answer carries for that member only. */
+export interface PersonalView {
+  member: { id: string; name: string; role: string };
+  wallet: { paid: number; free: number; total: number };
+  unreadMails: number;
+}
+
+/** Every personal text a shell may hold. */
+export const PERSONAL_HOLES = [
+  'wallet.total',
+  'wallet.paid',
+  'wallet.free',
+  'bell.label',
+  'bell.badge',
+  'bell.badgeDisplay',
+] as const;
+
+export type PersonalHole = (typeof PERSONAL_HOLES)[number];
+export type PersonalTexts = Record<PersonalHole, string>;
+
+/**
+ * Holes with a public argument: a draw button's cost (「あと1,000コイン不足」 under it). Their texts come from
+ * the argument and the member's coins.
+ */
+export const PERSONAL_COST_HOLES = ['draw.missing', 'draw.missingUnit', 'draw.missingDisplay'] as const;
+export type PersonalCostHole = (typeof PERSONAL_COST_HOLES)[number];
+
+/** The id of the `<script type="application/json">` element that carries the PersonalView. */
+export const PERSONAL_JSON_ID = 'oripa-personal';
+
+const integerFormat = new Intl.NumberFormat('ja-JP', { maximumFractionDigits: 0 });
+
+/** @example formatCoins(12345) === '12,345' */
+export const formatCoins = (value: number) => integerFormat.format(value);
+
+/**
+ * The member's texts, as the header shows them.
+ * @example personalTexts({ paid: 100, free: 0, total: 100 }, 3)['bell.badge'] === '3'
+ */
+export function personalTexts(wallet: PersonalView['wallet'], unreadMails: number): PersonalTexts {
+  return {
+    'wallet.total': formatCoins(wallet.total),
+    'wallet.paid': formatCoins(wallet.paid),
+    'wallet.free': formatCoins(wallet.free),
+    'bell.label': unreadMails > 0 ? `メールボックス（未読${unreadMails}件）` : 'メールボックス',
+    'bell.badge': unreadMails > 99 ? '99+' : String(unreadMails),
+    // A class: the badge is in the shell either way, shown or not by this member's count.
+    'bell.badgeDisplay': unreadMails > 0 ? 'flex' : 'hidden',
+  };
+}
+
+/**
+ * What a draw button of this cost says the member's coins lack (empty texts and a hidden line when nothing).
+ * @example drawMissingTexts(5000, 1200)['draw.missing'] === 'あと3,800'
+ */
+export function drawMissingTexts(cost: number, balance: number): Record<PersonalCostHole, string> {
+  const missing = Math.max(0, cost - balance);
+  return {
+    'draw.missing': missing > 0 ? `あと${formatCoins(missing)}` : '',
+    'draw.missingUnit': missing > 0 ? 'コイン不足' : '',
+    'draw.missingDisplay': missing > 0 ? 'block' : 'hidden',
+  };
+}
+
+// Private-use characters: nothing a member, an operator or a pack's text can put into a page survives as
+// these two around a hole's name (the filler only replaces known names, and the shell's own texts are
+// checked for them before it is stored).
+const OPEN = '\uE000';
+const CLOSE = '\uE001';
+const JSON_MARK = `${OPEN}personal.json${CLOSE}`;
+
+/** The markers the shell renders in place of each text. */
+export const PERSONAL_MARKERS: PersonalTexts = Object.fromEntries(
+  PERSONAL_HOLES.map((hole) => [hole, `${OPEN}${hole}${CLOSE}`]),
+) as PersonalTexts;
+
+/** The markers of a draw button's holes in the shell. */
+export function drawMissingMarkers(cost: number): Record<PersonalCostHole, string> {
+  return Object.fromEntries(
+    PERSONAL_COST_HOLES.map((hole) => [hole, `${OPEN}${hole}:${Math.trunc(cost)}${CLOSE}`]),
+  ) as Record<PersonalCostHole, string>;
+}
+
+/** The JSON element's text in the shell. */
+export const PERSONAL_JSON_MARKER = JSON_MARK;
+
+/**
+ * Rendered by a shell whose page is not the same shape for every member (a pack with a per-member limit
+ * shows the member's own count left): such a shell is never filled, the page is rendered for each member.
+ */
+export const SHELL_UNSUPPORTED_MARKER = `${OPEN}shell.unsupported${CLOSE}`;
+
+const HOLE = new RegExp(`${OPEN}([a-zA-Z.]{1,40})(?::(\\d{1,12}))?${CLOSE}`, 'g');
+
+/** Text as React writes it into HTML (text and attribute values alike). */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) =>
+    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#x27;',
+  );
+}
+
+/** JSON that is safe inside a script element: no `</script>`, no `<!--`, no line separators. */
+function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
+ * True when a rendered shell holds the JSON marker and nothing between the markers but known holes: a shell
+ * that fails this is never stored or served (a page text that imitated a marker would otherwise be filled).
+ */
+export function isPersonalShell(html: string): boolean {
+  if (html.split(JSON_MARK).length !== 2) return false;
+  for (const match of html.matchAll(HOLE)) {
+    const name = match[1]!;
+    const known =
+      match[2] === undefined
+        ? name === 'personal.json' || (PERSONAL_HOLES as readonly string[]).includes(name)
+        : (PERSONAL_COST_HOLES as readonly string[]).includes(name);
+    if (!known) return false;
+  }
+  // An opening mark with no close (or the reverse) would leave a half.
+  return html.split(OPEN).length === html.split(CLOSE).length;
+}
+
+/**
+ * The shell with this member's texts and data in its holes.
+ * @example fillPersonalHoles(shell, view) // the member's page
+ */
+export function fillPersonalHoles(shell: string, view: PersonalView): string {
+  const texts = personalTexts(view.wallet, view.unreadMails);
+  return shell.replace(HOLE, (_, name: string, cost: string | undefined) => {
+    if (cost !== undefined)
+      return escapeHtml(drawMissingTexts(Number(cost), view.wallet.total)[name as PersonalCostHole] ?? '');
+    return name === 'personal.json' ? scriptSafeJson(view) : escapeHtml(texts[name as PersonalHole] ?? '');
+  });
+}
