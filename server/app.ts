@@ -18,7 +18,7 @@ import { invitationLinkCookie } from './invitation';
 import { createImageRoute } from './images';
 import { createMediaRoute, mediaStoreOf } from './media';
 import { chooseEncoding, compressResponses } from './compression';
-import { cachedPageRoute, type CachedPage } from './page-cache';
+import { cachedPageRoute, sharedRequest, type CachedPage } from './page-cache';
 import { fromMemberShell, memberShellKeyOf } from './personal-shell';
 import { serveBuiltFiles } from './static-files';
 import { robotsTxt, sitemapXml } from './seo';
@@ -402,9 +402,8 @@ function mountPages(app: Hono<Env>, options: ServerAppOptions, renderPage: Rende
     // A member's catalogue page: the members' shell with this member's holes filled (decision 077).
     const shellKey = member && pages?.enabled ? memberShellKeyOf(c.req.raw, member) : null;
     if (member && pages && shellKey) {
-      // No cookie of this member reaches the shared shell.
-      const shared = new Request(c.req.raw.url, { method: 'GET', headers: withoutCookies(c.req.raw.headers) });
-      const filled = await fromMemberShell(services, pages, shellKey, member, c.req.path, () =>
+      // The shell is rendered from the request without its cookies: nothing of this member reaches it.
+      const filled = await fromMemberShell(services, pages, shellKey, member, c.req.raw, (shared) =>
         renderPage(c, shared, null, false, true),
       );
       if (filled) {
@@ -432,7 +431,7 @@ function mountPages(app: Hono<Env>, options: ServerAppOptions, renderPage: Rende
       const stored = pages.get(key);
       if (stored) return serve(stored, 'hit');
       // Rendered as for any visitor: no cookie of this one reaches the shared copy.
-      const shared = new Request(c.req.raw.url, { method: 'GET', headers: withoutCookies(c.req.raw.headers) });
+      const shared = sharedRequest(c.req.raw);
       const loaded = await pages.load(key, () => render(shared));
       if ('page' in loaded) return serve(loaded.page, 'miss');
       return loaded.response;
@@ -488,11 +487,4 @@ function busyAnswer(response: Response): Response {
   busy.headers.set('Cache-Control', 'no-store');
   busy.headers.set('X-Robots-Tag', 'noindex, nofollow');
   return busy;
-}
-
-/** A visitor's request headers without cookies, for a render shared with every visitor. */
-function withoutCookies(headers: Headers): Headers {
-  const copy = new Headers(headers);
-  copy.delete('cookie');
-  return copy;
 }

@@ -126,6 +126,13 @@ export function cacheKeyOf(request: Request): string | null {
   return url.pathname + url.search;
 }
 
+/** The GET of a request's page without its cookies, for a render shared with every visitor (or member). */
+export function sharedRequest(request: Request): Request {
+  const headers = new Headers(request.headers);
+  headers.delete('cookie');
+  return new Request(request.url, { method: 'GET', headers });
+}
+
 /** True for an answer every visitor may get: a 200 HTML page that sets no cookie and sets no caching of its own. */
 export function isStorable(response: Response): boolean {
   if (response.status !== 200 || !response.body) return false;

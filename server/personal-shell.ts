@@ -8,8 +8,17 @@ import type { SessionMember } from './context';
 import { getBalance } from '#modules/wallet';
 import { unreadMailCount } from '#modules/mailbox';
 import { ripeCropCount } from '#modules/farm';
-import { fillPersonalHoles, isPersonalShell, type PersonalView } from '#modules/kernel/personal-holes';
-import { cacheKeyOf, type CachedPage, type PageCache } from './page-cache';
+import zlib from 'node:zlib';
+import {
+  isPersonalShell,
+  personalHoleText,
+  personalTexts,
+  splitPersonalShell,
+  type PersonalView,
+  type ShellHole,
+} from '#modules/kernel/personal-holes';
+import { chooseEncoding } from './compression';
+import { cacheKeyOf, sharedRequest, type CachedPage, type PageCache } from './page-cache';
 import { shopMailboxOptions } from './mailbox';
 import { farmNow } from './farm';
 import { selfLimitStateOf } from './self-limits';
@@ -62,29 +71,111 @@ export async function personalViewOf(
   };
 }
 
-const checked = new WeakMap<CachedPage, string | null>();
+/** A stored shell cut at its holes, its texts as bytes and each also deflated once (gzip answers). */
+interface ShellParts {
+  segments: Buffer[];
+  holes: ShellHole[];
+  /** Each segment as raw deflate on its own, byte-aligned (the last one final): spliced per answer. */
+  deflated: Buffer[];
+}
+
+const partsOf = new WeakMap<CachedPage, ShellParts | null>();
 
 /**
- * The stored shell's text when it is a sound shell (its holes known, its data element once), else null: a
- * page that is not (a text imitating a marker) is rendered for each member instead.
+ * The stored shell cut at its holes when it is a sound shell (its holes known, its data element once),
+ * else null: a page that is not (a text imitating a marker, a pack with a per-member limit) is rendered for
+ * each member instead. Made once per stored shell.
  */
-export function shellText(page: CachedPage): string | null {
-  let text = checked.get(page);
-  if (text === undefined) {
+export function shellPartsOf(page: CachedPage): ShellParts | null {
+  let parts = partsOf.get(page);
+  if (parts === undefined) {
     const html = page.body.toString('utf8');
-    text = isPersonalShell(html) ? html : null;
-    checked.set(page, text);
+    if (isPersonalShell(html)) {
+      const { segments, holes } = splitPersonalShell(html);
+      const bytes = segments.map((segment) => Buffer.from(segment, 'utf8'));
+      parts = {
+        segments: bytes,
+        holes,
+        deflated: bytes.map((segment, i) =>
+          zlib.deflateRawSync(segment, {
+            level: 9,
+            // A sync flush ends each piece on a byte boundary with no final block, so pieces and the
+            // answer's stored blocks follow each other as one deflate stream; the last piece finishes it.
+            finishFlush: i === bytes.length - 1 ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH,
+          }),
+        ),
+      };
+    } else parts = null;
+    partsOf.set(page, parts);
   }
-  return text;
+  return parts;
+}
+
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+
+/** Bytes as deflate stored blocks (not final), to sit between pieces deflated on their own. */
+function storedBlocks(bytes: Buffer): Buffer[] {
+  const blocks: Buffer[] = [];
+  for (let at = 0; at < bytes.length || at === 0; at += 0xffff) {
+    const chunk = bytes.subarray(at, at + 0xffff);
+    const header = Buffer.alloc(5);
+    header.writeUInt16LE(chunk.length, 1);
+    header.writeUInt16LE(~chunk.length & 0xffff, 3);
+    blocks.push(header, chunk);
+    if (bytes.length === 0) break;
+  }
+  return blocks;
+}
+
+/**
+ * The member's page as bytes: the shell's pieces with this member's texts between them, plain or as gzip
+ * made of the pieces deflated once and the texts as stored blocks (RFC 1951 §3.2.4; one gzip member with
+ * the CRC-32 of the whole page), so no answer compresses the page again.
+ */
+export function filledBody(parts: ShellParts, view: PersonalView, gzip: boolean): Buffer {
+  const texts = personalTexts(view.wallet, view.unreadMails);
+  const filled = parts.holes.map((hole) => Buffer.from(personalHoleText(hole, view, texts), 'utf8'));
+  if (!gzip)
+    return Buffer.concat(
+      parts.segments.flatMap((segment, i) => (i < filled.length ? [segment, filled[i]!] : [segment])),
+    );
+  let crc = 0;
+  let size = 0;
+  const pieces: Buffer[] = [GZIP_HEADER];
+  parts.segments.forEach((segment, i) => {
+    crc = zlib.crc32(segment, crc);
+    size += segment.length;
+    pieces.push(parts.deflated[i]!);
+    const text = filled[i];
+    if (text) {
+      crc = zlib.crc32(text, crc);
+      size += text.length;
+      if (text.length) pieces.push(...storedBlocks(text));
+    }
+  });
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(size >>> 0, 4);
+  pieces.push(trailer);
+  return Buffer.concat(pieces);
 }
 
 /** A member's answer from the shell: the page's headers, this member's holes, kept by nobody. */
-function filledAnswer(page: CachedPage, shell: string, view: PersonalView, state: 'hit' | 'miss'): Response {
+function filledAnswer(
+  page: CachedPage,
+  parts: ShellParts,
+  view: PersonalView,
+  state: 'hit' | 'miss',
+  acceptEncoding: string | undefined,
+): Response {
   const headers = new Headers(page.headers);
   headers.set('Cache-Control', 'private, no-store');
   headers.set('Vary', 'Cookie, Accept-Encoding');
   headers.set('X-Page-Cache', `shell-${state}`);
-  return new Response(fillPersonalHoles(shell, view), { status: page.status, headers });
+  // gzip from the pieces deflated once (a browser that takes only brotli gets it from the middleware).
+  const gzip = chooseEncoding(acceptEncoding, ['gzip']) === 'gzip';
+  if (gzip) headers.set('Content-Encoding', 'gzip');
+  return new Response(new Uint8Array(filledBody(parts, view, gzip)), { status: page.status, headers });
 }
 
 /**
@@ -98,19 +189,23 @@ export async function fromMemberShell(
   pages: PageCache,
   key: string,
   member: SessionMember,
-  path: string,
-  renderShell: () => Promise<Response>,
+  request: Request,
+  renderShell: (shared: Request) => Promise<Response>,
 ): Promise<{ response: Response; scriptHashes: string[] } | undefined> {
+  const path = new URL(request.url).pathname;
   const loadShell = async (): Promise<{ page: CachedPage; state: 'hit' | 'miss' } | null> => {
     const stored = pages.get(key);
     if (stored) return { page: stored, state: 'hit' };
-    const loaded = await pages.load(key, renderShell);
+    const loaded = await pages.load(key, () => renderShell(sharedRequest(request)));
     if ('page' in loaded) return { page: loaded.page, state: 'miss' };
     await loaded.response.body?.cancel().catch(() => undefined);
     return null;
   };
   const [shell, view] = await Promise.all([loadShell(), personalViewOf(services, member, path)]);
-  const text = shell ? shellText(shell.page) : null;
-  if (!shell || !text || !view) return undefined;
-  return { response: filledAnswer(shell.page, text, view, shell.state), scriptHashes: shell.page.scriptHashes };
+  const parts = shell ? shellPartsOf(shell.page) : null;
+  if (!shell || !parts || !view) return undefined;
+  return {
+    response: filledAnswer(shell.page, parts, view, shell.state, request.headers.get('Accept-Encoding') ?? undefined),
+    scriptHashes: shell.page.scriptHashes,
+  };
 }

@@ -142,6 +142,14 @@ describe("members' shell", () => {
     const policy = again.response.headers.get('content-security-policy')!;
     expect(policy).not.toContain("'nonce-");
     expect(coinsTotalOf(again.body)).toBe('500');
+    // gzip is spliced from the shell compressed once; fetch inflates it (checking its CRC) to the same page.
+    const gzip = await visit('/', { cookie: a.cookie, 'accept-encoding': 'gzip, br' });
+    expect(gzip.response.headers.get('content-encoding')).toBe('gzip');
+    expect(gzip.body).toBe(again.body);
+    // A browser that takes brotli only gets brotli from the middleware, the same page.
+    const br = await visit('/', { cookie: a.cookie, 'accept-encoding': 'br' });
+    expect(br.response.headers.get('content-encoding')).toBe('br');
+    expect(br.body).toBe(again.body);
   });
 
   it("fills a pack page's coins and each draw button's shortfall per member, and carries no draw key", async () => {
