@@ -9,12 +9,17 @@ import { createSessionMembers } from '#tests/members';
 import { grantStaff } from '#tests/staff';
 import { getBalance } from '#modules/wallet';
 import { createPublishedPack } from '#tests/fixtures';
+import { farmPlots } from '#db/schema';
 import { unreadMailCount } from '#modules/mailbox';
 import { shopMailboxOptions } from '#server/mailbox';
 import { fillPersonalHoles, formatCoins, PERSONAL_HOLES, type PersonalView } from '#modules/kernel/personal-holes';
+import pg from 'pg';
+import budgetFile from '../../bench/budgets/page-statements.json' with { type: 'json' };
 import { addSessionCookies, launchChromium, openContext, waitForHydration } from '../../e2e/support/browser';
 
 const PAGES = ['/', '/gacha/pokemon', '/notices'];
+const shellBudgets = (budgetFile as unknown as { memberShell: Record<string, number> }).memberShell;
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL) && process.env.TEST_DATABASE !== 'pglite';
 const PACK = '/gacha/pokemon/stellar-pokemon-001';
 
 let own: OwnShop;
@@ -207,6 +212,56 @@ describe("members' shell", () => {
     expect(own.body).not.toContain('oripa-personal');
     // The genre page has no limit on it: still the shell.
     expect((await visit('/gacha/pokemon', { cookie: member.cookie })).response.headers.get('x-page-cache')).toMatch(
+      /^shell-/,
+    );
+  });
+
+  it.skipIf(!onPostgres)(
+    `answers a member from a stored shell within its statement budget${onPostgres ? '' : ' (skipped: counted on PostgreSQL)'}`,
+    async () => {
+      const member = await newMember(700);
+      const originalQuery = pg.Client.prototype.query;
+      let statements: string[] = [];
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const first = args[0] as string | { text?: string };
+        statements.push(typeof first === 'string' ? first : (first?.text ?? '?'));
+        return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof pg.Client.prototype.query;
+      try {
+        const counts: Record<string, number> = {};
+        for (const path of Object.keys(shellBudgets)) {
+          await visit(path, { cookie: member.cookie });
+          statements = [];
+          const answer = await visit(path, { cookie: member.cookie });
+          expect(answer.response.headers.get('x-page-cache'), path).toBe('shell-hit');
+          counts[path] = statements.length;
+        }
+        console.log('[page statements] member shell', JSON.stringify(counts));
+        for (const [path, budget] of Object.entries(shellBudgets))
+          expect(counts[path], path).toBeLessThanOrEqual(budget);
+      } finally {
+        pg.Client.prototype.query = originalQuery;
+      }
+    },
+  );
+
+  it('renders the home page for a member with ripe crops (their nudge), the other pages from the shell', async () => {
+    const member = await newMember(100);
+    expect((await visit('/', { cookie: member.cookie })).response.headers.get('x-page-cache')).toMatch(/^shell-/);
+    await shop.services.db.insert(farmPlots).values({
+      memberId: member.id,
+      plotNo: 1,
+      plantingId: 1,
+      seedId: 'radish',
+      rewardCoins: 1,
+      plantedAt: new Date(Date.now() - 3_600_000),
+      readyAt: new Date(Date.now() - 60_000),
+    });
+    const home = await visit('/', { cookie: member.cookie });
+    expect(home.response.headers.get('x-page-cache')).toBeNull();
+    expect(home.body).toContain('data-testid="ripe-crop-nudge"');
+    expect(home.body).not.toContain('oripa-personal');
+    expect((await visit('/notices', { cookie: member.cookie })).response.headers.get('x-page-cache')).toMatch(
       /^shell-/,
     );
   });
