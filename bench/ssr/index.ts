@@ -27,19 +27,10 @@ const SESSION_COOKIE = '__Secure-oripa.session_token';
 const memberPaths = [...paths, '/notices', '/mypage', '/myinbox/alls', '/mypage/draws'];
 
 /** SQL statements sent to PostgreSQL by this process (every pg client's query), for statements per page. */
-let statements = 0;
-{
-  const pg = (await import('pg')).default;
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
-    statements += 1;
-    if (process.env.BENCH_LOG_SQL) {
-      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
-      process.stderr.write(`[sql] ${String(text).replace(/\s+/g, ' ').slice(0, 160)}\n`);
-    }
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-}
+const { countStatements } = await import('#tests/sql-count');
+const sql = countStatements((text) => {
+  if (process.env.BENCH_LOG_SQL) process.stderr.write(`[sql] ${text.replace(/\s+/g, ' ').slice(0, 160)}\n`);
+});
 
 /** BENCH_PROFILE=dir: a CPU profile of the server per measured path, saved there, its heaviest functions in the report. */
 const profileDir = process.env.BENCH_PROFILE;
@@ -93,7 +84,7 @@ async function phase(name: 'rendered' | 'cached' | 'members', pageCacheSeconds: 
       // The shop runs in this process and the load generator in its own: this process's CPU is the server's.
       const profile = profileDir ? await startProfile() : null;
       const cpuBefore = process.cpuUsage();
-      const statementsBefore = statements;
+      const statementsBefore = sql.count;
       const result = await loadTest({ origin: shop.url, path: p, concurrency, seconds, clientHeaders: headersFor(p) });
       const cpu = process.cpuUsage(cpuBefore);
       const serverCpuMsPerRequest =
@@ -102,7 +93,7 @@ async function phase(name: 'rendered' | 'cached' | 'members', pageCacheSeconds: 
         ? await profile.stop(path.join(profileDir!, `${name}${p.replace(/\//g, '_')}.cpuprofile`))
         : undefined;
       const sqlStatementsPerRequest = database.databaseUrl
-        ? Math.round(((statements - statementsBefore) / Math.max(1, result.requests)) * 10) / 10
+        ? Math.round(((sql.count - statementsBefore) / Math.max(1, result.requests)) * 10) / 10
         : undefined;
       results.push({ ...result, serverCpuMsPerRequest, sqlStatementsPerRequest, ...(hot ? { profileTop: hot } : {}) });
     }

@@ -13,7 +13,7 @@ import { farmPlots } from '#db/schema';
 import { unreadMailCount } from '#modules/mailbox';
 import { shopMailboxOptions } from '#server/mailbox';
 import { fillPersonalHoles, formatCoins, PERSONAL_HOLES, type PersonalView } from '#modules/kernel/personal-holes';
-import pg from 'pg';
+import { countStatements } from '#tests/sql-count';
 import budgetFile from '../../bench/budgets/page-statements.json' with { type: 'json' };
 import { addSessionCookies, launchChromium, openContext, waitForHydration } from '../../e2e/support/browser';
 
@@ -220,27 +220,21 @@ describe("members' shell", () => {
     `answers a member from a stored shell within its statement budget${onPostgres ? '' : ' (skipped: counted on PostgreSQL)'}`,
     async () => {
       const member = await newMember(700);
-      const originalQuery = pg.Client.prototype.query;
-      let statements: string[] = [];
-      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-        const first = args[0] as string | { text?: string };
-        statements.push(typeof first === 'string' ? first : (first?.text ?? '?'));
-        return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-      } as typeof pg.Client.prototype.query;
+      const sql = countStatements();
       try {
         const counts: Record<string, number> = {};
         for (const path of Object.keys(shellBudgets)) {
           await visit(path, { cookie: member.cookie });
-          statements = [];
+          sql.reset();
           const answer = await visit(path, { cookie: member.cookie });
           expect(answer.response.headers.get('x-page-cache'), path).toBe('shell-hit');
-          counts[path] = statements.length;
+          counts[path] = sql.count;
         }
         console.log('[page statements] member shell', JSON.stringify(counts));
         for (const [path, budget] of Object.entries(shellBudgets))
           expect(counts[path], path).toBeLessThanOrEqual(budget);
       } finally {
-        pg.Client.prototype.query = originalQuery;
+        sql.restore();
       }
     },
   );

@@ -4,7 +4,7 @@
 // switch trusted for a minute, so nothing else queries between). PostgreSQL only: the count is the same
 // code on PGlite, but its driver is another one.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import pg from 'pg';
+import { countStatements, type StatementCounter } from '#tests/sql-count';
 import { startOwnShop, OWN_SHOP_AUTH_SECRET as AUTH_SECRET, type OwnShop } from '#tests/own-shop';
 import { createSessionMembers } from '#tests/members';
 import budgetFile from '../../bench/budgets/page-statements.json' with { type: 'json' };
@@ -15,24 +15,17 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL) && process.env.TEST_DA
 let own: OwnShop | undefined;
 let shop: OwnShop['shop'];
 let base: string;
-let counting = false;
-let statements: string[] = [];
-const originalQuery = pg.Client.prototype.query;
+let sql: StatementCounter | undefined;
 
 beforeAll(async () => {
   if (!onPostgres) return;
   own = await startOwnShop('page_statements', { PAGE_CACHE_SECONDS: '0', MAINTENANCE_CACHE_SECONDS: '60' });
   ({ shop, base } = own);
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    if (counting) {
-      const first = args[0] as string | { text?: string };
-      statements.push(typeof first === 'string' ? first : (first?.text ?? '?'));
-    }
-    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof pg.Client.prototype.query;
+  sql = countStatements();
+  sql.counting = false;
 });
 afterAll(async () => {
-  pg.Client.prototype.query = originalQuery;
+  sql?.restore();
   await own?.stop();
 });
 
@@ -40,13 +33,13 @@ afterAll(async () => {
 async function statementsOf(path: string, cookie?: string): Promise<string[]> {
   let fewest: string[] | undefined;
   for (let round = 0; round < 4; round++) {
-    statements = [];
-    counting = round > 0;
+    sql!.reset();
+    sql!.counting = round > 0;
     const response = await fetch(base + path, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
     await response.text();
-    counting = false;
+    sql!.counting = false;
     expect(response.status, path).toBe(200);
-    if (round > 0 && (!fewest || statements.length < fewest.length)) fewest = statements;
+    if (round > 0 && (!fewest || sql!.texts.length < fewest.length)) fewest = sql!.texts;
   }
   return fewest!;
 }
