@@ -15,7 +15,13 @@ import { shopMailboxOptions } from '#server/mailbox';
 import { fillPersonalHoles, formatCoins, PERSONAL_HOLES, type PersonalView } from '#modules/kernel/personal-holes';
 import { countStatements } from '#tests/sql-count';
 import budgetFile from '../../bench/budgets/page-statements.json' with { type: 'json' };
-import { addSessionCookies, launchChromium, openContext, waitForHydration } from '../../e2e/support/browser';
+import {
+  addSessionCookies,
+  launchChromium,
+  openContext,
+  screenshot,
+  waitForHydration,
+} from '../../e2e/support/browser';
 
 const PAGES = ['/', '/gacha/pokemon', '/notices'];
 const shellBudgets = (budgetFile as unknown as { memberShell: Record<string, number> }).memberShell;
@@ -309,6 +315,11 @@ describe("members' shell", () => {
       expect(coinsTotalOf(await answer!.text())).toBe('4,321');
       await waitForHydration(page);
       await expect.poll(() => page.getByTestId('header-coins-total').first().textContent()).toBe('4,321');
+      await screenshot(page, 'member-shell-genre-phone.png');
+      if (process.env.TEST_SCREENSHOTS) {
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await screenshot(page, 'member-shell-genre-desktop.png');
+      }
       expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThanOrEqual(0.01);
       expect(refusals).toEqual([]);
       expect(problems).toEqual([]);
@@ -336,6 +347,7 @@ describe("members' shell", () => {
         expect(answer?.headers()['x-page-cache']).toMatch(/^shell-/);
         await waitForHydration(page);
         expect(await page.getByTestId('balance').textContent()).toBe(draw === 0 ? '1,000' : '900');
+        await screenshot(page, `member-shell-pack-phone-${draw}.png`);
         await page.locator('button[name=confirm][value="1"]:visible').first().click();
         const dialog = page.getByRole('dialog', { name: '1回を引きますか？' });
         await dialog.waitFor();
