@@ -46,12 +46,76 @@ export function catchUpFrom(since: string | undefined, now = Date.now()): Date |
   return new Date(at - CATCH_UP_MARGIN_MS);
 }
 
-/** The wins a stream opened with `?since=` missed, oldest first (read after the stream subscribed: none lost). */
-async function catchUpMessages(database: DatabaseHandle, c: Context, gachaId?: string): Promise<Message[]> {
+/**
+ * How long the reads a stream opens with (the pack, its counts, its recent wins) serve the streams opened
+ * after them: at a hot release thousands of pages open their streams within seconds, and each would read
+ * the same rows. A notification of new counts replaces the counts, one of new wins drops the wins, so a
+ * reused read never lacks what a stream could otherwise have missed; the bound covers a notification lost
+ * while the LISTEN connection reconnects.
+ */
+export const OPENING_READ_REUSE_MS = 2_000;
+
+/** Reads shared by streams opened within OPENING_READ_REUSE_MS of each other. */
+export function createOpeningReads(now: () => number = Date.now) {
+  const reads = new Map<string, { at: number; value: Promise<unknown> }>();
+  return {
+    reuse<T>(key: string, read: () => Promise<T>): Promise<T> {
+      const known = reads.get(key);
+      if (known && now() - known.at < OPENING_READ_REUSE_MS) return known.value as Promise<T>;
+      const value = read();
+      const entry = { at: now(), value };
+      reads.set(key, entry);
+      // A failed read is not shared: the next stream asks again.
+      value.catch(() => reads.get(key) === entry && reads.delete(key));
+      return value;
+    },
+    set(key: string, value: unknown) {
+      reads.set(key, { at: now(), value: Promise.resolve(value) });
+    },
+    drop(key: string) {
+      reads.delete(key);
+    },
+  };
+}
+
+type OpeningReads = ReturnType<typeof createOpeningReads>;
+
+/** True when the pack exists (a found pack is remembered as the other opening reads are; a missing one is not). */
+async function packKnown(opening: OpeningReads, database: DatabaseHandle, gachaId: string): Promise<boolean> {
+  const known = await opening.reuse(`pack:${gachaId}`, async () => (await getGacha(database.db, gachaId)) !== null);
+  if (!known) opening.drop(`pack:${gachaId}`);
+  return known;
+}
+
+/** The pack's counts a stream opens with: the newest notification's, else one read shared by the streams opening. */
+function openingCounts(opening: OpeningReads, database: DatabaseHandle, gachaId: string): Promise<RemainingEvent> {
+  return opening.reuse(`remaining:${gachaId}`, async () => {
+    const counts = await getRemaining(database.db, gachaId);
+    return {
+      gachaId,
+      total: counts.total,
+      remaining: counts.remaining,
+      soldOut: counts.soldOut,
+      tiers: counts.tiers.map((t) => ({ tierId: t.tierId, remaining: t.remaining })),
+    };
+  });
+}
+
+/**
+ * The wins a stream opened with `?since=` missed, oldest first. `recentWins` answers the newest
+ * CATCH_UP_LIMIT wins of the whole catch-up window (read after the stream subscribed, or reused from a read
+ * that no win announced since has outdated: none lost); those after `since` are the catch-up.
+ */
+async function catchUpMessages(
+  c: Context,
+  recentWins: (windowStart: Date) => Promise<WinnerFeedEntry[]>,
+): Promise<Message[]> {
   const since = catchUpFrom(c.req.query('since'));
   if (!since) return [];
-  const { items } = await listWins(database.db, { gachaId, limit: CATCH_UP_LIMIT, since });
-  return winMessages(items.reverse());
+  const items = await recentWins(new Date(Date.now() - CATCH_UP_MAX_MS - CATCH_UP_MARGIN_MS));
+  // Newest first, as read: the newest CATCH_UP_LIMIT after `since` are among them (a later `since` only
+  // narrows the window), and an entry at `since` itself is sent (the page dedupes by id).
+  return winMessages(items.filter((item) => Date.parse(item.wonAt) >= since.getTime()).reverse());
 }
 
 /** Open streams one instance serves at most; beyond it new viewers are told to come back. */
@@ -114,7 +178,15 @@ export async function createLiveUpdates(
   const streams: StreamState = { open: 0, stopped: false, wakers: new Set() };
 
   const soldOutSeen = new Set<string>();
+  const opening = createOpeningReads();
+  const recentWins = (gachaId: string | undefined) => (windowStart: Date) =>
+    opening.reuse(`wins:${gachaId ?? EVERY_PACK}`, async () => {
+      const { items } = await listWins(database.db, { gachaId, limit: CATCH_UP_LIMIT, since: windowStart });
+      return items;
+    });
   const dispatch = (event: RemainingEvent) => {
+    // The newest counts are what the next stream opens with.
+    opening.set(`remaining:${event.gachaId}`, event);
     if (event.soldOut && !soldOutSeen.has(event.gachaId)) {
       soldOutSeen.add(event.gachaId);
       rules.onSoldOut?.(event.gachaId);
@@ -122,6 +194,9 @@ export async function createLiveUpdates(
     for (const listener of listeners.get(event.gachaId) ?? []) listener(event);
   };
   const dispatchWins = (entries: WinnerFeedEntry[]) => {
+    // A read of recent wins from before these is outdated: the next stream reads again.
+    opening.drop(`wins:${EVERY_PACK}`);
+    for (const key of new Set(entries.map((e) => e.gachaId))) opening.drop(`wins:${key}`);
     for (const key of new Set(entries.map((e) => e.gachaId))) {
       const mine = entries.filter((e) => e.gachaId === key);
       for (const listener of winListeners.get(key) ?? []) listener(mine);
@@ -199,23 +274,14 @@ export async function createLiveUpdates(
     subscribe,
     subscribeWins,
     async stream(c, gachaId) {
-      const pack = await getGacha(database.db, gachaId);
-      if (!pack) return apiError(c, 404, 'GACHA_NOT_FOUND', 'ガチャが見つかりません。');
+      if (!(await packKnown(opening, database, gachaId)))
+        return apiError(c, 404, 'GACHA_NOT_FOUND', 'ガチャが見つかりません。');
       return openStream(
         streams,
         c,
         async () => {
-          const first = await getRemaining(database.db, gachaId);
-          return [
-            ...remainingMessages({
-              gachaId,
-              total: first.total,
-              remaining: first.remaining,
-              soldOut: first.soldOut,
-              tiers: first.tiers.map((t) => ({ tierId: t.tierId, remaining: t.remaining })),
-            }).slice(0, 1),
-            ...(await catchUpMessages(database, c, gachaId)),
-          ];
+          const first = await openingCounts(opening, database, gachaId);
+          return [...remainingMessages(first).slice(0, 1), ...(await catchUpMessages(c, recentWins(gachaId)))];
         },
         (push) => {
           const offRemaining = subscribe(gachaId, (event) => push(remainingMessages(event)));
@@ -231,7 +297,7 @@ export async function createLiveUpdates(
       return openStream(
         streams,
         c,
-        async () => [{ event: 'ready', data: '{}' }, ...(await catchUpMessages(database, c))],
+        async () => [{ event: 'ready', data: '{}' }, ...(await catchUpMessages(c, recentWins(undefined)))],
         (push) => subscribeWins(EVERY_PACK, (entries) => push(winMessages(entries))),
       );
     },

@@ -1,8 +1,9 @@
 // The hot release's members, in a process of their own (forked by bench/hot-release/index.ts), so the
 // load does not share the shop's event loop and its CPU is counted apart. Open loop: each member arrives
 // at a seeded random moment within the arrival window, whatever the shop's speed, opens the pack page
-// with their session cookie and, once it has answered 200, draws one lot through the JSON API (a fresh
-// Idempotency-Key). Each latency runs from the moment the member asked (a queue in the client's sockets
+// with their session cookie and, once it has answered 200, opens the pack's live stream as the page's
+// script does (`?since=` the page's time; the first event read, then closed: 5,000 open streams do not fit
+// this machine's sockets) and draws one lot through the JSON API (a fresh Idempotency-Key). Each latency runs from the moment the member asked (a queue in the client's sockets
 // counts: a member waits for it too).
 import http from 'node:http';
 import { createDrawClient, latencySummary, seededRandom, tally, type DrawReply } from '../draw/client';
@@ -24,13 +25,14 @@ export interface ArrivalResult {
   /** From the first arrival to the last answer. */
   servedAllSeconds: number;
   pages: { answered: number; perSecond: number; statuses: Record<string, number>; latencyMs: Latency };
+  /** The live stream's opening: from asking to its first event. */
+  streams: { opened: number; statuses: Record<string, number>; latencyMs: Latency };
   draws: { answered: number; perSecond: number; statuses: Record<string, number>; latencyMs: Latency };
 }
 
 type Latency = ReturnType<typeof latencySummary>;
 
 const round = (n: number) => Math.round(n * 100) / 100;
-const latencyOf = latencySummary;
 
 function openPage(agent: http.Agent, url: URL, cookie: string): Promise<{ status: number; at: number }> {
   return new Promise((resolve) => {
@@ -52,11 +54,50 @@ function openPage(agent: http.Agent, url: URL, cookie: string): Promise<{ status
   });
 }
 
+/** Opens the pack's event stream, reads until its first event, closes it: the status and when. */
+function openStream(agent: http.Agent, url: URL, cookie: string): Promise<{ status: number; at: number }> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (status: number) => {
+      if (settled) return;
+      settled = true;
+      resolve({ status, at: performance.now() });
+    };
+    const request = http.get(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        headers: { accept: 'text/event-stream', cookie },
+      },
+      (response) => {
+        if (response.statusCode !== 200) {
+          response.resume();
+          response.on('end', () => done(response.statusCode ?? 0));
+          return;
+        }
+        response.on('data', (chunk: Buffer) => {
+          if (!chunk.toString('utf8').includes('event:')) return;
+          done(200);
+          request.destroy();
+        });
+        response.on('error', () => done(0));
+      },
+    );
+    request.on('error', () => done(0));
+  });
+}
+
 export async function runArrivals(spec: ArrivalSpec): Promise<ArrivalResult> {
   const random = seededRandom(spec.seed);
   const url = new URL(spec.pagePath, spec.origin);
   const agent = new http.Agent({ keepAlive: true, maxSockets: spec.maxSockets });
   const draws = createDrawClient([spec.origin], { maxSockets: spec.maxSockets, timeoutMs: 300_000 });
+  // A stream's socket is closed after its first event: no keep-alive to return it to.
+  const streamAgent = new http.Agent({ keepAlive: false, maxSockets: spec.maxSockets });
+  const streamLatencies: number[] = [];
+  const streamStatuses: Record<string, number> = {};
   const pageLatencies: number[] = [];
   const drawLatencies: number[] = [];
   const pageStatuses: Record<string, number> = {};
@@ -72,6 +113,14 @@ export async function runArrivals(spec: ArrivalSpec): Promise<ArrivalResult> {
       pageStatuses[String(page.status)] = (pageStatuses[String(page.status)] ?? 0) + 1;
       lastAnswer = Math.max(lastAnswer, page.at);
       if (page.status !== 200) return;
+      const streamUrl = new URL(
+        `/api/v1/gachas/${spec.gachaId}/events?since=${encodeURIComponent(new Date().toISOString())}`,
+        spec.origin,
+      );
+      const streamAsked = performance.now();
+      const stream = await openStream(streamAgent, streamUrl, `${spec.cookieName}=${member.bearer}`);
+      streamLatencies.push(stream.at - streamAsked);
+      streamStatuses[String(stream.status)] = (streamStatuses[String(stream.status)] ?? 0) + 1;
       const reply = await draws.post({
         instance: 0,
         gachaId: spec.gachaId,
@@ -86,6 +135,7 @@ export async function runArrivals(spec: ArrivalSpec): Promise<ArrivalResult> {
     }),
   );
   agent.destroy();
+  streamAgent.destroy();
   draws.close();
   const seconds = (lastAnswer - began) / 1000;
   const drawn = drawReplies.filter((r) => r.status === 201).length;
@@ -96,13 +146,18 @@ export async function runArrivals(spec: ArrivalSpec): Promise<ArrivalResult> {
       answered: pageLatencies.length,
       perSecond: round((pageStatuses['200'] ?? 0) / seconds),
       statuses: pageStatuses,
-      latencyMs: latencyOf(pageLatencies),
+      latencyMs: latencySummary(pageLatencies),
+    },
+    streams: {
+      opened: streamStatuses['200'] ?? 0,
+      statuses: streamStatuses,
+      latencyMs: latencySummary(streamLatencies),
     },
     draws: {
       answered: drawReplies.length,
       perSecond: round(drawn / seconds),
       statuses: tally(drawReplies),
-      latencyMs: latencyOf(drawLatencies),
+      latencyMs: latencySummary(drawLatencies),
     },
   };
 }

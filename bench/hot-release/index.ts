@@ -1,8 +1,10 @@
 // bench/hot-release (issue 32 item 3): a hot release as it happens. BENCH_MEMBERS signed-in members
 // (default 5,000, each with coins and a session) arrive within BENCH_ARRIVAL_SECONDS (default 10) at one
-// pack page, and each draws one lot once the page has answered. The shop runs in this process, as
+// pack page, and each opens the pack's live stream (its first event) and draws one lot once the page has
+// answered. The shop runs in this process, as
 // `npm start` runs it (the production build, the page cache on, jobs off); the members in a process of
-// their own (bench/hot-release/arrivals.ts). Reported: pages and draws per second, p50/p90/p99 of each from
+// their own (bench/hot-release/arrivals.ts). Reported: pages and draws per second, p50/p90/p99 of each (and
+// of the stream's opening) from
 // the moment a member asked, the time to serve everyone, and the CPU per request of the shop and of
 // PostgreSQL. Prints one JSON report and saves it as bench/results/hot-release.json (unless BENCH_SAVE=0).
 import fs from 'node:fs';
@@ -72,7 +74,7 @@ try {
   log(`${released.length} members arrive within ${arrivalSeconds} s`);
   const start = meter.mark();
   const result = await arrivals(spec(released, arrivalSeconds, 2));
-  const requests = result.pages.answered + result.draws.answered;
+  const requests = result.pages.answered + result.streams.opened + result.draws.answered;
   const cpu = meter.since(start, requests);
   meter.stop();
   const problems = await checkInvariants(shop.services.db);
@@ -89,13 +91,14 @@ try {
       shop: cpu.servers,
       postgres: cpu.postgresThisDatabase + cpu.postgresShared,
       loadGenerator: cpu.loadGenerator,
-      // CPU per request (pages and draws together): the shop's process and PostgreSQL's.
+      // CPU per request (pages, stream openings and draws together): the shop's process and PostgreSQL's.
       msPerRequest: cpu.msPerRequest,
     },
     invariants: problems,
     allOk:
       problems.length === 0 &&
       result.pages.statuses['200'] === released.length &&
+      result.streams.opened === released.length &&
       result.draws.statuses['201'] === released.length,
   };
   const out = JSON.stringify(report, null, 2);
