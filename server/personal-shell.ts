@@ -3,12 +3,11 @@
 // header renders markers), stored beside the visitors' copy in the page cache, and each member's answer is
 // the shell with this member's texts and data in its holes: three reads (the session, which the server has
 // already made, the balance and the bell; on a pack page also the member's own limits), no render.
+import zlib from 'node:zlib';
 import { isStaffRole } from '#modules/identity';
-import type { SessionMember } from './context';
 import { getBalance } from '#modules/wallet';
 import { unreadMailCount } from '#modules/mailbox';
 import { ripeCropCount } from '#modules/farm';
-import zlib from 'node:zlib';
 import {
   isPersonalShell,
   personalHoleText,
@@ -23,6 +22,7 @@ import { shopMailboxOptions } from './mailbox';
 import { farmNow } from './farm';
 import { selfLimitStateOf } from './self-limits';
 import type { ShopServices } from './services';
+import type { SessionMember } from './context';
 
 /** The pack page's path: its shell serves only the plain address (?confirm=N opens a sheet with a key). */
 const PACK_PAGE = /^\/gacha\/[A-Za-z0-9_-]{1,80}\/[A-Za-z0-9_-]{1,80}\/?$/;

@@ -118,7 +118,9 @@ export const processSettings = declareSettings({
     PAGE_CACHE_SECONDS: {
       meaning:
         "visitors' public pages (home, genre tops, pack pages, notices) are rendered once per this many seconds per " +
-        "instance and shared with every visitor (0 renders every request). Members' pages are never shared; an " +
+        'instance and shared with every visitor (0 renders every request). Members get the same pages from a second ' +
+        "copy per page, the members' shell, with their own coins and bell filled in per answer (never one member's " +
+        'values for another; decision 077), and their own pages are never shared; an ' +
         "operator's change in `/admin` or through `npm run shop`, and a pack selling out, drop the copies on every " +
         'instance at once; remaining counts keep arriving live (decision 048)',
     },
