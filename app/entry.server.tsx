@@ -5,6 +5,8 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { ServerRouter, isRouteErrorResponse, type EntryContext, type RouterContextProvider } from 'react-router';
 import { BootScriptContext, NonceContext } from './nonce';
+import { ConfirmDialog } from './components/gacha/ConfirmDialog';
+import { ServerConfirmDialog } from './components/gacha/server-dialog';
 import { chunkGuardBootScript } from './lib/chunk-guard-boot';
 import { CHUNK_RELOAD_GUARD_MS } from './lib/client-recovery';
 import { shopRequestContext } from '#server/context';
@@ -36,7 +38,9 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <BootScriptContext.Provider value={BOOT_SCRIPT}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          <ServerConfirmDialog.Provider value={ConfirmDialog}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </ServerConfirmDialog.Provider>
         </BootScriptContext.Provider>
       </NonceContext.Provider>,
       {

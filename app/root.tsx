@@ -218,7 +218,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             id={PERSONAL_JSON_ID}
             suppressHydrationWarning
             dangerouslySetInnerHTML={{
-              __html: typeof document === 'undefined' ? PERSONAL_JSON_MARKER : (personalJsonText() ?? ''),
+              __html: import.meta.env.SSR ? PERSONAL_JSON_MARKER : (personalJsonText() ?? ''),
             }}
           />
         ) : null}

@@ -4,13 +4,13 @@ import zlib from 'node:zlib';
 import { describe, it, expect } from 'vitest';
 import {
   drawMissingMarkers,
-  fillPersonalHoles,
   PERSONAL_JSON_MARKER,
   PERSONAL_MARKERS,
   SHELL_UNSUPPORTED_MARKER,
   type PersonalView,
 } from '#modules/kernel/personal-holes';
 import { filledBody, shellPartsOf } from './personal-shell';
+import { fillPersonalHoles } from './personal-fill';
 import type { CachedPage } from './page-cache';
 
 const pageOf = (html: string): CachedPage => ({

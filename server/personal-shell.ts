@@ -8,14 +8,8 @@ import { isStaffRole } from '#modules/identity';
 import { getBalance } from '#modules/wallet';
 import { unreadMailCount } from '#modules/mailbox';
 import { ripeCropCount } from '#modules/farm';
-import {
-  isPersonalShell,
-  personalHoleText,
-  personalTexts,
-  splitPersonalShell,
-  type PersonalView,
-  type ShellHole,
-} from '#modules/kernel/personal-holes';
+import { personalTexts, type PersonalView } from '#modules/kernel/personal-holes';
+import { isPersonalShell, personalHoleText, splitPersonalShell, type ShellHole } from './personal-fill';
 import { chooseEncoding } from './compression';
 import { cacheKeyOf, sharedRequest, type CachedPage, type PageCache } from './page-cache';
 import { shopMailboxOptions } from './mailbox';

@@ -79,7 +79,8 @@ export function useRootData(): RootData | undefined {
 export function usePersonalTexts(unreadMails?: number | null): PersonalTexts | null {
   const root = useRootData();
   if (!root?.wallet) return null;
-  if (root.personal === 'shell' && typeof document === 'undefined') return PERSONAL_MARKERS;
+  // import.meta.env.SSR: the markers are the server's only; the browser's build leaves them out.
+  if (import.meta.env.SSR && root.personal === 'shell') return PERSONAL_MARKERS;
   // (A shell without its JSON in the browser cannot happen; its placeholders, zeros, would show.)
   return personalTexts(root.wallet, unreadMails ?? root.unreadMails ?? 0);
 }
@@ -87,7 +88,7 @@ export function usePersonalTexts(unreadMails?: number | null): PersonalTexts | n
 /** True while the server renders a members' shell (decision 077): personal texts are markers. */
 export function useIsPersonalShell(): boolean {
   const root = useRootData();
-  return root?.personal === 'shell' && typeof document === 'undefined';
+  return import.meta.env.SSR && root?.personal === 'shell';
 }
 
 /** The site settings as the error page may get them (a 404's payload may lack the description). */

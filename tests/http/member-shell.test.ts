@@ -12,7 +12,8 @@ import { createPublishedPack } from '#tests/fixtures';
 import { farmPlots } from '#db/schema';
 import { unreadMailCount } from '#modules/mailbox';
 import { shopMailboxOptions } from '#server/mailbox';
-import { fillPersonalHoles, formatCoins, PERSONAL_HOLES, type PersonalView } from '#modules/kernel/personal-holes';
+import { formatCoins, PERSONAL_HOLES, type PersonalView } from '#modules/kernel/personal-holes';
+import { fillPersonalHoles } from '#server/personal-fill';
 import { countStatements } from '#tests/sql-count';
 import budgetFile from '../../bench/budgets/page-statements.json' with { type: 'json' };
 import {
@@ -287,6 +288,10 @@ describe("members' shell", () => {
     expect(first.response.headers.get('x-page-cache')).toBeNull();
     expect(keyOf(first.body)).toBeTruthy();
     expect(keyOf(second.body)).not.toBe(keyOf(first.body));
+    // The sheet is a lazy component: the server waits for it, so it is in place in the HTML (no JavaScript
+    // needed), not a streamed fallback that only a script would swap in.
+    expect(first.body).toMatch(/role="dialog"/);
+    expect(first.body).not.toMatch(/<div hidden id="S:/);
     expect(coinsTotalOf(first.body)).toBe('3,000');
   });
 
@@ -329,7 +334,7 @@ describe("members' shell", () => {
     }
   });
 
-  it('draws from a filled pack page with a key of its own each time: a reload and a second draw draw again', async () => {
+  it('draws from a filled pack page with a key of its own each time: a reload and a second draw draw again, and a sheet opened by the address hydrates', async () => {
     const id = await createPublishedPack(shop.services.db, { lots: 40, price: 100, drawOptions: [1, 10] });
     const path = `/gacha/pokemon/${id}`;
     const member = await newMember(1000);
@@ -355,9 +360,18 @@ describe("members' shell", () => {
         await page.waitForURL(/\/result\//);
         results.push(page.url().split('/result/')[1]!.split('?')[0]!);
       }
-      // Two draws, not one replayed: two results, 200 coins spent.
-      expect(new Set(results).size).toBe(2);
-      expect((await getBalance(shop.services.db, member.id)).total).toBe(800);
+      // The sheet opened by the address (as after signing in to draw): it hydrates from the server's HTML, with
+      // its own script loaded first, and draws a third time.
+      await page.goto(`${path}?confirm=1`);
+      await waitForHydration(page);
+      const sheet = page.getByRole('dialog', { name: '1回を引きますか？' });
+      await sheet.waitFor();
+      await sheet.getByTestId('confirm-draw').click();
+      await page.waitForURL(/\/result\//);
+      results.push(page.url().split('/result/')[1]!.split('?')[0]!);
+      // Three draws, not one replayed: three results, 300 coins spent.
+      expect(new Set(results).size).toBe(3);
+      expect((await getBalance(shop.services.db, member.id)).total).toBe(700);
       expect(hydrationErrors).toEqual([]);
       expect(problems).toEqual([]);
       await context.close();

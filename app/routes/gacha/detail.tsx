@@ -223,7 +223,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             streaming={live.live}
           />
           <KiribanCounter numbers={kiribanNumbers} sold={drawn} closed={closed !== null} />
-          {loaderData.shellUnsupported ? <span hidden>{SHELL_UNSUPPORTED_MARKER}</span> : null}
+          {import.meta.env.SSR && loaderData.shellUnsupported ? <span hidden>{SHELL_UNSUPPORTED_MARKER}</span> : null}
           {balance !== null && texts && (
             <p className="text-sm">
               所持コイン <b data-testid="balance">{texts['wallet.total']}</b>　

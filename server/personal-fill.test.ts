@@ -4,14 +4,13 @@ import { describe, it, expect } from 'vitest';
 import {
   drawMissingMarkers,
   drawMissingTexts,
-  fillPersonalHoles,
-  isPersonalShell,
   PERSONAL_JSON_MARKER,
   PERSONAL_MARKERS,
   personalTexts,
   SHELL_UNSUPPORTED_MARKER,
   type PersonalView,
-} from './personal-holes';
+} from '#modules/kernel/personal-holes';
+import { fillPersonalHoles, isPersonalShell } from './personal-fill';
 
 const view: PersonalView = {
   member: { id: 'm1', name: '</script><script>alert(1)</script>&"\'', role: 'user' },
