@@ -6,7 +6,7 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { ServerRouter, isRouteErrorResponse, type EntryContext, type RouterContextProvider } from 'react-router';
 import { BootScriptContext, NonceContext } from './nonce';
 import { ConfirmDialog } from './components/gacha/ConfirmDialog';
-import { ServerConfirmDialog } from './components/gacha/server-dialog';
+import { ServerConfirmDialog } from './components/gacha/dialog-loader';
 import { chunkGuardBootScript } from './lib/chunk-guard-boot';
 import { CHUNK_RELOAD_GUARD_MS } from './lib/client-recovery';
 import { shopRequestContext } from '#server/context';

@@ -116,6 +116,20 @@ describe('shipping without detours', () => {
           taps += 1;
           await target.click();
         };
+        // Counts the SMS code fields the page builds (one per code step).
+        await page.addInitScript(() => {
+          const counter = window as unknown as { codeFieldsShown: number };
+          counter.codeFieldsShown = 0;
+          new MutationObserver((records) => {
+            for (const record of records)
+              for (const node of record.addedNodes)
+                if (
+                  node instanceof Element &&
+                  (node.matches('input[name=code]') || node.querySelector('input[name=code]'))
+                )
+                  counter.codeFieldsShown += 1;
+          }).observe(document, { childList: true, subtree: true });
+        });
         await page.goto('/mypage/shipping/new');
         await waitForHydration(page);
         const needed = page.getByTestId('shipping-prerequisites');
@@ -159,6 +173,11 @@ describe('shipping without detours', () => {
         await tap(phoneSheet.getByRole('button', { name: '認証コードを送信' }));
         const codeField = phoneSheet.getByLabel('認証コード（6桁）');
         await codeField.waitFor();
+        // The field shows while the page's data reloads; when the reload lands, it is the same field (a
+        // field rebuilt then would lose what the member typed, as it did on busy machines).
+        await phoneSheet.locator('[aria-busy=true]').waitFor({ state: 'detached' });
+        await page.waitForURL((url) => !url.searchParams.has('sheet'));
+        expect(await page.evaluate(() => (window as unknown as { codeFieldsShown: number }).codeFieldsShown)).toBe(1);
         await codeField.fill(await smsCodeTo(`+81${mobile.slice(1)}`));
         await expectNoSeriousAxeViolations(page, 'phone sheet');
         await screenshot(page, `phone-shipping-phone-sheet.png`);

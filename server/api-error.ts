@@ -16,11 +16,7 @@ export function apiError(
   message: string,
   details?: Record<string, unknown>,
 ) {
-  const requestId = c.get('requestId' as never) as string | undefined;
-  return c.json(
-    { error: { code, message, ...(details ? { details } : {}), ...(requestId ? { requestId } : {}) } },
-    status,
-  );
+  return c.json(errorBody(code, message, details, c.get('requestId' as never) as string | undefined), status);
 }
 
 /** Seconds a client waits before retrying when the database turned the request away (pages and API alike). */
@@ -30,29 +26,58 @@ export { BUSY_RETRY_AFTER_SECONDS };
 export const SERVICE_BUSY_MESSAGE =
   'ただいま混み合っています。数秒おいてから、もう一度お試しください（同じ操作が二重に行われることはありません）。';
 
+/** An error answer as data: what apiError sends, for a writer without a Hono context (the draw lane). */
+export interface ErrorAnswer {
+  status: ContentfulStatusCode;
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The body of apiError: `{ error: { code, message, details?, requestId? } }`.
+ * @example errorBody('NOT_FOUND', '見つかりません。', undefined, reqId)
+ */
+export const errorBody = (code: string, message: string, details?: Record<string, unknown>, requestId?: string) => ({
+  error: { code, message, ...(details ? { details } : {}), ...(requestId ? { requestId } : {}) },
+});
+
+type ErrorLogger = { error(object: object, message: string): void; warn(object: object, message: string): void };
+
 /**
  * The answer to an error nobody handled: 503 with Retry-After when the database could not take the
  * request (too many connections, restarting: nothing was written, a retry with the same key is safe),
  * the same for a media store that did not answer (decision 071: each upload says so itself; this is the
  * net under them), otherwise 500. Bad input never reaches here: it is answered 4xx where it is read.
- * @example app.onError((error, c) => unexpectedErrorAnswer(c, error, logger))
+ * Logs it as unexpectedErrorAnswer does.
+ * @example const answer = describeUnexpectedError(error, logger, reqId)
  */
-export function unexpectedErrorAnswer(
-  c: Context,
-  error: unknown,
-  logger: { error(object: object, message: string): void; warn(object: object, message: string): void },
-) {
-  const reqId = c.get('requestId' as never) as string | undefined;
+export function describeUnexpectedError(error: unknown, logger: ErrorLogger, reqId: string | undefined): ErrorAnswer {
   if (isDatabaseUnavailable(error)) {
     logger.warn({ reqId, err: error }, 'database unavailable: answered 503');
-    c.header('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
-    return apiError(c, 503, 'SERVICE_BUSY', SERVICE_BUSY_MESSAGE);
+    const headers = { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) };
+    return { status: 503, code: 'SERVICE_BUSY', message: SERVICE_BUSY_MESSAGE, headers };
   }
   if (isMediaStoreUnavailable(error)) {
     logger.warn({ reqId, err: error }, 'media store unavailable: answered 503');
-    c.header('Retry-After', String(MEDIA_STORE_RETRY_AFTER_SECONDS));
-    return apiError(c, 503, 'MEDIA_STORE_UNAVAILABLE', MEDIA_STORE_UNAVAILABLE_MESSAGE);
+    const headers = { 'Retry-After': String(MEDIA_STORE_RETRY_AFTER_SECONDS) };
+    return { status: 503, code: 'MEDIA_STORE_UNAVAILABLE', message: MEDIA_STORE_UNAVAILABLE_MESSAGE, headers };
   }
   logger.error({ reqId, err: error }, 'unhandled error');
-  return apiError(c, 500, 'INTERNAL_ERROR', '申し訳ありません。エラーが発生しました。時間をおいてお試しください。');
+  return {
+    status: 500,
+    code: 'INTERNAL_ERROR',
+    message: '申し訳ありません。エラーが発生しました。時間をおいてお試しください。',
+  };
+}
+
+/**
+ * describeUnexpectedError answered with apiError.
+ * @example app.onError((error, c) => unexpectedErrorAnswer(c, error, logger))
+ */
+export function unexpectedErrorAnswer(c: Context, error: unknown, logger: ErrorLogger) {
+  const answer = describeUnexpectedError(error, logger, c.get('requestId' as never) as string | undefined);
+  for (const [name, value] of Object.entries(answer.headers ?? {})) c.header(name, value);
+  return apiError(c, answer.status, answer.code, answer.message);
 }

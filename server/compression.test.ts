@@ -1,8 +1,9 @@
 // Accept-Encoding negotiation and the dynamic compression middleware (event streams stay untouched).
 import { describe, it, expect } from 'vitest';
 import zlib from 'node:zlib';
+import { once } from 'node:events';
 import { Hono } from 'hono';
-import { chooseEncoding, compressResponses, isCompressibleType } from './compression';
+import { LIVE_BROTLI_WINDOW_BITS, chooseEncoding, compressResponses, isCompressibleType } from './compression';
 
 describe('chooseEncoding', () => {
   it('prefers brotli, then gzip, honouring q-values and the wildcard', () => {
@@ -63,6 +64,75 @@ describe('compressResponses', () => {
     expect(gz.headers.get('content-encoding')).toBe('gzip');
     expect(zlib.gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(`<p>${big}</p>`);
   });
+  it("declares a 256 kB window in a live page's brotli stream, not brotli's 4 MB default", async () => {
+    const br = Buffer.from(await (await app.request('/page', { headers: { 'accept-encoding': 'br' } })).arrayBuffer());
+    expect(brotliWindowBits(br)).toBe(LIVE_BROTLI_WINDOW_BITS);
+    expect(LIVE_BROTLI_WINDOW_BITS).toBeLessThanOrEqual(18);
+    // The reading of the header itself: brotli's default window is 22 bits.
+    expect(brotliWindowBits(zlib.brotliCompressSync(Buffer.from(big)))).toBe(22);
+  });
+  it('compresses the pieces a page is written in during one turn as one (one flush, not one per piece)', async () => {
+    // React writes a page in ~2 kB pieces in one turn: the answer is byte for byte the one-piece page's.
+    const page = `<p>${big}</p>`;
+    const pieces = new Hono();
+    pieces.use(compressResponses());
+    pieces.get('/page', () => {
+      const bytes = Buffer.from(page);
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 2048) controller.enqueue(bytes.subarray(at, at + 2048));
+          controller.close();
+        },
+      });
+      return new Response(body, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+    });
+    expect(Buffer.from(page).length / 2048).toBeGreaterThan(8);
+    for (const encoding of ['br', 'gzip']) {
+      const whole = Buffer.from(
+        await (await app.request('/page', { headers: { 'accept-encoding': encoding } })).arrayBuffer(),
+      );
+      const inPieces = Buffer.from(
+        await (await pieces.request('/page', { headers: { 'accept-encoding': encoding } })).arrayBuffer(),
+      );
+      expect(inPieces.equals(whole), encoding).toBe(true);
+    }
+  });
+  it('still sends a piece written in a later turn at once, in a flush of its own (streamed pages)', async () => {
+    let second = () => {};
+    const secondWritten = new Promise<void>((resolve) => (second = resolve));
+    const streamed = new Hono();
+    streamed.use(compressResponses());
+    streamed.get('/page', () => {
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(Buffer.from(`<p>${big}</p>`));
+          await secondWritten;
+          controller.enqueue(Buffer.from('<p>later</p>'));
+          controller.close();
+        },
+      });
+      return new Response(body, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+    });
+    const response = await streamed.request('/page', { headers: { 'accept-encoding': 'br' } });
+    const reader = response.body!.getReader();
+    const inflate = zlib.createBrotliDecompress();
+    inflate.setEncoding('utf8');
+    let text = '';
+    inflate.on('data', (chunk: string) => (text += chunk));
+    // The first piece decodes before the second is written.
+    while (!text.endsWith('</p>')) {
+      const { value, done } = await reader.read();
+      expect(done).toBe(false);
+      await new Promise<void>((resolve) => inflate.write(value, () => resolve()));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(text).toBe(`<p>${big}</p>`);
+    second();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) inflate.write(next.value);
+    inflate.end();
+    await once(inflate, 'end');
+    expect(text).toBe(`<p>${big}</p><p>later</p>`);
+  });
   it('sends identity when nothing is accepted, still with Vary', async () => {
     const plain = await app.request('/page');
     expect(plain.headers.get('content-encoding')).toBeNull();
@@ -82,3 +152,13 @@ describe('compressResponses', () => {
     }
   });
 });
+
+/** The window (WBITS) a brotli stream declares in its first bits (RFC 7932, section 9.1). */
+function brotliWindowBits(stream: Buffer): number {
+  const bits = stream[0]! | (stream[1]! << 8);
+  if ((bits & 1) === 0) return 16;
+  const n = (bits >> 1) & 7;
+  if (n !== 0) return 17 + n;
+  const m = (bits >> 4) & 7;
+  return m === 0 ? 17 : 8 + m;
+}

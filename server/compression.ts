@@ -1,6 +1,6 @@
 // Content negotiation for compressed text: picks brotli or gzip from Accept-Encoding, and compresses
 // dynamic responses (pages, JSON) on the fly. Built assets are precompressed at build time (static-files.ts).
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import zlib from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
@@ -70,16 +70,65 @@ export function varyOnAcceptEncoding(headers: Headers): void {
     headers.set('Vary', `${vary}, Accept-Encoding`);
 }
 
+/** The window of a live answer's brotli stream: 2^18 = 256 kB, larger than any page the shop renders. */
+export const LIVE_BROTLI_WINDOW_BITS = 18;
+
+/**
+ * Brotli for answers compressed per request (pages, JSON). Quality 5: most of brotli's gain over gzip for a
+ * fraction of quality 11's CPU. The window: brotli's default (22 bits, 4 MB) made every compressor allocate
+ * megabytes that Node reports to V8 as external memory, and rendered pages spent half their CPU in it and in
+ * the major collections it set off (bench:ssr, a member's /mypage: 29–35 ms with the default window,
+ * 14–15.5 ms with 18 bits, 12–13 ms uncompressed; issue 32, bench/README.md). A page is well under 256 kB,
+ * so the smaller window compresses it as well.
+ */
+export const LIVE_BROTLI_PARAMS: Readonly<Record<number, number>> = {
+  [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+  [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+  [zlib.constants.BROTLI_PARAM_LGWIN]: LIVE_BROTLI_WINDOW_BITS,
+};
+
+/**
+ * Pieces that arrive in one turn of the event loop, passed on as one. React writes a rendered page in ~2 kB
+ * pieces, all in one turn; the compressor flushes after each piece, and a flush per 2 kB cost twice the CPU
+ * of one flush and ~10 % of the size (a 57 kB home page: 1.9–2.2 ms and 9.7 kB in 28 pieces, 0.9–1.1 ms and
+ * 8.7 kB in one, brotli 5; a member's /mypage spent ~19 % of its server CPU in brotli). A piece that arrives
+ * in a later turn (a streamed Suspense boundary) still leaves at once, in its own flush.
+ * @example source.pipe(coalesceTurns()).pipe(zlib.createBrotliCompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH }))
+ */
+function coalesceTurns(): Transform {
+  let held: Uint8Array[] = [];
+  let turn: NodeJS.Immediate | null = null;
+  const release = (stream: Transform) => {
+    turn = null;
+    if (held.length === 0) return;
+    stream.push(held.length === 1 ? held[0] : Buffer.concat(held));
+    held = [];
+  };
+  return new Transform({
+    transform(chunk: Uint8Array, _encoding, done) {
+      held.push(chunk);
+      turn ??= setImmediate(() => release(this));
+      done();
+    },
+    flush(done) {
+      if (turn) clearImmediate(turn);
+      release(this);
+      done();
+    },
+    destroy(error, done) {
+      if (turn) clearImmediate(turn);
+      held = [];
+      done(error);
+    },
+  });
+}
+
 /** A streaming compressor that flushes after every chunk, so streamed pages still arrive in pieces. */
 function compressor(encoding: ContentCoding): zlib.BrotliCompress | zlib.Gzip {
   if (encoding === 'br') {
     return zlib.createBrotliCompress({
       flush: zlib.constants.BROTLI_OPERATION_FLUSH,
-      // Quality 5: most of brotli's gain over gzip for a fraction of quality 11's CPU (pages are per request).
-      params: {
-        [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
-        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-      },
+      params: { ...LIVE_BROTLI_PARAMS },
     });
   }
   return zlib.createGzip({ level: 6, flush: zlib.constants.Z_SYNC_FLUSH });
@@ -117,8 +166,12 @@ export function compressResponses(): MiddlewareHandler {
 
     const source = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
     const zip = compressor(encoding);
-    source.on('error', (error) => zip.destroy(error));
-    source.pipe(zip);
+    const turns = coalesceTurns();
+    source.on('error', (error) => {
+      turns.destroy();
+      zip.destroy(error);
+    });
+    source.pipe(turns).pipe(zip);
     const headers = new Headers(res.headers);
     headers.set('Content-Encoding', encoding);
     headers.delete('Content-Length');

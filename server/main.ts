@@ -15,6 +15,7 @@ import { loadDemoDataOnce } from '../db/demo/seed';
 import { addDefaultContent, createContentSource } from './content';
 import { attachInvitationOnSignUp } from './invitation';
 import { createServerApp } from './app';
+import { createDrawLane } from './api/v1/draw-lane';
 import { outboxMessenger } from './messenger';
 import {
   answerClientError,
@@ -407,7 +408,6 @@ async function listen(
 ) {
   const { config, logger } = services;
   const { build, clientDir, viteMiddleware } = loaded;
-  const { stopJobs, stopNudge } = stops;
   const app = createServerApp({
     services,
     build,
@@ -419,8 +419,10 @@ async function listen(
   const listener = getRequestListener(app.fetch, { errorHandler: answerRequestError(logger) });
   // requireHostHeader off: Node's own 400 for a request without Host has an empty body; the adapter
   // refuses it anyway (no URL without a host), and answerRequestError gives it the JSON error.
+  const lane = await createDrawLane(services); // an app's draw without the middleware chain (decision 079)
   const server = http.createServer({ requireHostHeader: false }, (req, res) => {
     if (refuseOtherVersions(req, res)) return;
+    if (lane.takes(req)) return void lane.serve(req, res);
     if (!viteMiddleware) return void listener(req, res);
     const viteThenShop = viteMiddleware as unknown as (rq: typeof req, rs: typeof res, next: () => void) => void;
     viteThenShop(req, res, () => void listener(req, res));
@@ -436,13 +438,13 @@ async function listen(
   });
   opened.add('HTTP server', async () => {
     // No nudge may wake the jobs while they stop.
-    await stopNudge?.();
+    await stops.stopNudge?.();
     services.serving?.close();
     // New connections are refused from here on; requests in flight and running jobs get
     // DRAIN_TIMEOUT_SECONDS to finish (decision 072), then the rest closes.
     const [finished] = await Promise.all([
       closeServerGently(server, config.DRAIN_TIMEOUT_SECONDS * 1000),
-      stopJobs?.(),
+      stops.stopJobs?.(),
     ]);
     if (!finished) logger.warn({ timeoutSeconds: config.DRAIN_TIMEOUT_SECONDS }, 'requests still in flight were cut');
   });

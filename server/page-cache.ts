@@ -115,12 +115,30 @@ export function inlineScriptHashes(html: string): string[] {
  * @example cacheKeyOf(new Request('http://shop/gacha/pokemon')) === '/gacha/pokemon'
  */
 export function cacheKeyOf(request: Request): string | null {
-  if (request.method !== 'GET') return null;
-  const cookie = request.headers.get('cookie');
+  return cacheKeyOfShape(
+    request.method,
+    request.url,
+    request.headers.get('cookie'),
+    request.headers.has('authorization'),
+  );
+}
+
+/**
+ * cacheKeyOf from the request's parts: its method, URL, Cookie header (as the key should weigh it) and whether
+ * it carries Authorization. The members' shell reads a member's request through it without its session cookie.
+ * @example cacheKeyOfShape('GET', 'https://shop.example/gacha/pokemon', null, false) === '/gacha/pokemon'
+ */
+export function cacheKeyOfShape(
+  method: string,
+  href: string,
+  cookie: string | null,
+  authorized: boolean,
+): string | null {
+  if (method !== 'GET') return null;
   if (cookie && PERSONAL_COOKIES.some((pattern) => pattern.test(cookie))) return null;
   // Sign-ins and previews bring their own headers: anything authorised is never shared.
-  if (request.headers.has('authorization')) return null;
-  const url = new URL(request.url);
+  if (authorized) return null;
+  const url = new URL(href);
   if (!cachedPageRoute(url.pathname)) return null;
   if (url.search.length > MAX_QUERY_LENGTH) return null;
   return url.pathname + url.search;

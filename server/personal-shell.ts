@@ -11,7 +11,7 @@ import { ripeCropCount } from '#modules/farm';
 import { personalTexts, type PersonalView } from '#modules/kernel/personal-holes';
 import { isPersonalShell, personalHoleText, splitPersonalShell, type ShellHole } from './personal-fill';
 import { chooseEncoding } from './compression';
-import { cacheKeyOf, sharedRequest, type CachedPage, type PageCache } from './page-cache';
+import { cacheKeyOfShape, sharedRequest, type CachedPage, type PageCache } from './page-cache';
 import { shopMailboxOptions } from './mailbox';
 import { farmNow } from './farm';
 import { selfLimitStateOf } from './self-limits';
@@ -30,10 +30,9 @@ export function memberShellKeyOf(request: Request, member: SessionMember): strin
   if (isStaffRole(member.role)) return null;
   // The visitors' rules for everything but the session cookie: GET, no Authorization, no notice cookie,
   // a cacheable path, a short query.
-  const headers = new Headers(request.headers);
-  const cookie = headers.get('cookie');
-  if (cookie) headers.set('cookie', cookie.replace(/(?:^|;\s*)[^=;]*session_token=[^;]*/g, ''));
-  const key = cacheKeyOf(new Request(request.url, { method: request.method, headers }));
+  const cookie = request.headers.get('cookie');
+  const withoutSession = cookie === null ? null : cookie.replace(/(?:^|;\s*)[^=;]*session_token=[^;]*/g, '');
+  const key = cacheKeyOfShape(request.method, request.url, withoutSession, request.headers.has('authorization'));
   if (!key) return null;
   if (PACK_PAGE.test(key.split('?')[0]!) && key.includes('?')) return null;
   return `member:${key}`;
@@ -187,9 +186,11 @@ export async function fromMemberShell(
   renderShell: (shared: Request) => Promise<Response>,
 ): Promise<{ response: Response; scriptHashes: string[] } | undefined> {
   const path = new URL(request.url).pathname;
+  // A stored shell this page cannot fill (a pack with a per-member limit): rendered for the member, no reads.
+  const known = pages.get(key);
+  if (known && !shellPartsOf(known)) return undefined;
   const loadShell = async (): Promise<{ page: CachedPage; state: 'hit' | 'miss' } | null> => {
-    const stored = pages.get(key);
-    if (stored) return { page: stored, state: 'hit' };
+    if (known) return { page: known, state: 'hit' };
     const loaded = await pages.load(key, () => renderShell(sharedRequest(request)));
     if ('page' in loaded) return { page: loaded.page, state: 'miss' };
     await loaded.response.body?.cancel().catch(() => undefined);

@@ -145,25 +145,37 @@ export function crossSiteRequestGuard(config: ShopConfig): MiddlewareHandler {
  */
 export function clientAddress(config: ShopConfig): MiddlewareHandler {
   return async (c, next) => {
-    let address: string | undefined;
-    if (config.TRUST_PROXY) {
-      address = c.req
-        .header('x-forwarded-for')
-        ?.split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-        .pop();
-    }
-    if (!address) {
-      try {
-        address = getConnInfo(c).remote.address;
-      } catch {
-        address = undefined;
-      }
-    }
-    c.req.raw.headers.set(CLIENT_IP_HEADER, address ?? 'unknown');
+    const address = clientAddressOf(config, c.req.header('x-forwarded-for'), () => getConnInfo(c).remote.address);
+    c.req.raw.headers.set(CLIENT_IP_HEADER, address);
     return next();
   };
+}
+
+/**
+ * The client's address: the last X-Forwarded-For entry when TRUST_PROXY, else the socket's; 'unknown'.
+ * @example clientAddressOf({ TRUST_PROXY: true }, '203.0.113.9, 10.0.0.2', () => '127.0.0.1') === '10.0.0.2'
+ */
+export function clientAddressOf(
+  config: Pick<ShopConfig, 'TRUST_PROXY'>,
+  forwardedFor: string | undefined,
+  socketAddress: () => string | undefined,
+): string {
+  let address: string | undefined;
+  if (config.TRUST_PROXY) {
+    address = forwardedFor
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .pop();
+  }
+  if (!address) {
+    try {
+      address = socketAddress();
+    } catch {
+      address = undefined;
+    }
+  }
+  return address ?? 'unknown';
 }
 
 /** Whether a host name or address names this machine (IPv4, IPv6 and IPv4-mapped loopback). */

@@ -1,5 +1,5 @@
 // The shop's button: primary (pink), secondary and plain; loading, disabled and full-width states.
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import { useEffect, useRef, type ButtonHTMLAttributes, type FormEvent, type ReactNode } from 'react';
 import { Link, type LinkProps } from 'react-router';
 import { Spinner } from './Spinner';
 
@@ -94,4 +94,28 @@ export function ButtonLink({
   ...rest
 }: LinkProps & { variant?: ButtonVariant; size?: ButtonSize; fullWidth?: boolean }) {
   return <Link className={buttonClassName({ variant, size, fullWidth, className })} {...rest} />;
+}
+
+/**
+ * One submission at a time for a fetcher's form. React Router renders a fetcher's busy state in a
+ * transition, so between a tap and the render that disables the button a second tap (a double tap, a
+ * busy phone) submits the form again: the second claim interrupts the first and its answer
+ * (「受け取り済みです」) replaces the first's. The guard closes on submit, synchronously, and opens after a
+ * render that shows the fetcher idle with a new state or answer (an answer is a new object, so a render that
+ * skipped the busy states opens it too). It lives beside the button so that it adds no script file to a page.
+ * Proved by e2e/rewards-journey.test.ts (a second tap before the render).
+ * @example
+ * const fetcher = useFetcher<Answer>();
+ * const onSubmit = useOneSubmission(fetcher.state, fetcher.data);
+ * <fetcher.Form method="post" onSubmit={onSubmit}>…</fetcher.Form>
+ */
+export function useOneSubmission(state: 'idle' | 'submitting' | 'loading', answer: unknown) {
+  const pending = useRef(false);
+  useEffect(() => {
+    if (state === 'idle') pending.current = false;
+  }, [state, answer]);
+  return (event: FormEvent) => {
+    if (pending.current) event.preventDefault();
+    pending.current = true;
+  };
 }

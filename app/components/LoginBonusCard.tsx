@@ -1,7 +1,7 @@
 // Today's login bonus: a small card with one claim button (posting to /myinbox/bonus/logs), or today's
 // receipt once claimed. The streak table's seven (or so) days show where the member stands.
 import { useFetcher } from 'react-router';
-import { Button } from './Button';
+import { Button, useOneSubmission } from './Button';
 import { AppLink } from './AppLink';
 import { formatCoins } from '~/lib/numbers';
 
@@ -36,6 +36,7 @@ export function LoginBonusCard({
 }) {
   const fetcher = useFetcher<LoginBonusActionData>();
   const answer = fetcher.data;
+  const onSubmit = useOneSubmission(fetcher.state, answer);
   if (hideWhenClaimed && bonus.claimed && !answer) return null;
   const claimed = bonus.claimed || answer?.ok === true;
   const coins = answer?.ok ? answer.coins : bonus.coins;
@@ -72,7 +73,7 @@ export function LoginBonusCard({
             : `本日分（${formatCoins(coins)}コイン・連続${bonus.streakDay}日目）は受け取り済みです。明日0時（日本時間）にまた受け取れます。`}
         </p>
       ) : (
-        <fetcher.Form method="post" action={ACTION_PATH} className="mt-3">
+        <fetcher.Form method="post" action={ACTION_PATH} onSubmit={onSubmit} className="mt-3">
           <Button type="submit" fullWidth loading={fetcher.state !== 'idle'}>
             {formatCoins(coins)}コインを受け取る（連続{bonus.streakDay}日目）
           </Button>

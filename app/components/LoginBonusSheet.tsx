@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { useFetcher, useLocation } from 'react-router';
 import { Sheet } from './Sheet';
-import { Button } from './Button';
+import { Button, useOneSubmission } from './Button';
 import { AppLink } from './AppLink';
 import { LOGIN_BONUS_ACTION_PATH, type LoginBonusActionData, type LoginBonusCardData } from './LoginBonusCard';
 import { useRootData } from '~/lib/root-data';
@@ -103,6 +103,7 @@ export function LoginBonusSheet() {
     };
   }, [memberId, onCardPage]);
 
+  const onSubmit = useOneSubmission(claim.state, claim.data);
   if (!open || !bonus) return null;
   const answer = claim.data;
   const busy = claim.state !== 'idle';
@@ -127,7 +128,7 @@ export function LoginBonusSheet() {
             閉じる
           </Button>
         ) : (
-          <claim.Form method="post" action={LOGIN_BONUS_ACTION_PATH}>
+          <claim.Form method="post" action={LOGIN_BONUS_ACTION_PATH} onSubmit={onSubmit}>
             <Button type="submit" fullWidth loading={busy}>
               {formatCoins(bonus.coins)}コインを受け取る
             </Button>

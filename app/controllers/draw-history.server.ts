@@ -5,7 +5,6 @@ import { visitorAnswer } from '~/controllers/members-only.server';
 import {
   drawHistoryFilterSchema,
   drawHistoryPositionSchema,
-  drawnPacksOf,
   listDrawHistory,
   type DrawHistoryFilter,
 } from '#modules/draw';
@@ -34,14 +33,13 @@ export async function drawHistoryLoader(shop: ShopRequest, request: Request) {
   });
   const before = position.success ? position.data : undefined;
   const { db, config } = shop.services;
-  const [page, packs] = await Promise.all([
-    listDrawHistory(db, shop.member.id, filter, {
-      limit: DRAW_HISTORY_PAGE,
-      before,
-      highlightCoins: config.PRIZE_HIGHLIGHT_COINS,
-    }),
-    drawnPacksOf(db, shop.member.id),
-  ]);
+  const page = await listDrawHistory(db, shop.member.id, filter, {
+    limit: DRAW_HISTORY_PAGE,
+    before,
+    highlightCoins: config.PRIZE_HIGHLIGHT_COINS,
+    withPacks: true,
+  });
+  const packs = page.packs ?? [];
   const next = page.next
     ? `?${new URLSearchParams({
         ...(filter.gachaId ? { pack: filter.gachaId } : {}),

@@ -143,7 +143,15 @@ try {
   log(`database ${new URL(databaseUrl).pathname.slice(1)}; starting two instances`);
   // BENCH_SERVER_NODE_ARGS: extra node options for both servers, e.g. '--cpu-prof --cpu-prof-dir=/tmp/p'.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  cluster = await startInstances({ count: 2, databaseUrl, dataDir: database.dataDir, logLevel: 'warn', nodeArgs });
+  // The production entry (`npm start`'s build/server-runtime), as a deployment runs it.
+  cluster = await startInstances({
+    count: 2,
+    databaseUrl,
+    dataDir: database.dataDir,
+    logLevel: 'warn',
+    nodeArgs,
+    entry: 'runtime',
+  });
   handle = await openDatabase({ databaseUrl, dataDir: database.dataDir, poolSize: 4 });
   const instances = cluster.instances;
   meter = new CpuMeter(new URL(databaseUrl).pathname.slice(1), () =>

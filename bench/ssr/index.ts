@@ -23,8 +23,20 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const paths = ['/api/health', '/', '/gacha/pokemon', '/gacha/pokemon/stellar-pokemon-001'];
 const PACK = { genreId: 'pokemon', id: 'stellar-pokemon-001' };
 const SESSION_COOKIE = '__Secure-oripa.session_token';
-/** The public catalogue as a member sees it, then the members' own pages (the result page is added per member). */
-const memberPaths = [...paths, '/notices', '/mypage', '/myinbox/alls', '/mypage/draws'];
+/**
+ * The public catalogue as a member sees it, then the members' own pages (the result page is added per member),
+ * then the JSON of two of them as the API answers it: what a page whose body the browser renders (decision
+ * 078's option A) would fetch.
+ */
+const memberPaths = [
+  ...paths,
+  '/notices',
+  '/mypage',
+  '/myinbox/alls',
+  '/mypage/draws',
+  '/api/v1/me/mails?box=broadcast',
+  '/api/v1/me/prizes',
+];
 
 /** SQL statements sent to PostgreSQL by this process (every pg client's query), for statements per page. */
 const { countStatements } = await import('#tests/sql-count');
@@ -36,6 +48,15 @@ const sql = countStatements((text) => {
 const profileDir = process.env.BENCH_PROFILE;
 /** BENCH_PHASES=members,cached: only those phases. */
 const only = process.env.BENCH_PHASES?.split(',');
+/** BENCH_PATHS=/mypage,result: only those paths (`result`: the result page), beside the health route. */
+const onlyPaths = process.env.BENCH_PATHS?.split(',');
+/**
+ * BENCH_PERF_CONTROL=fifo: `perf record --control=fifo:<fifo> -D -1 -p <this process>` samples only while a
+ * path is measured (this process writes enable and disable there): CPU samples, where V8's profiler
+ * samples wall time (decision 079).
+ */
+const perfControl = process.env.BENCH_PERF_CONTROL;
+const perf = (command: 'enable' | 'disable') => perfControl && fs.writeFileSync(perfControl, `${command}\n`);
 
 async function startProfile() {
   const { Session } = await import('node:inspector/promises');
@@ -73,7 +94,10 @@ async function phase(name: 'rendered' | 'cached' | 'members', pageCacheSeconds: 
   const shop = await startBenchShop(database, { PAGE_CACHE_SECONDS: pageCacheSeconds });
   try {
     const signedIn = name === 'members' ? await signInMembers(shop) : null;
-    const measured = signedIn ? [...memberPaths, signedIn.resultPath] : paths;
+    const measured = (signedIn ? [...memberPaths, signedIn.resultPath] : paths).filter(
+      (p, i) =>
+        i === 0 || !onlyPaths || onlyPaths.includes(p) || (p === signedIn?.resultPath && onlyPaths.includes('result')),
+    );
     const headersFor = (p: string) =>
       p === signedIn?.resultPath ? signedIn.resultClientHeaders : signedIn?.clientHeaders;
     // warm up: JIT, image-free page renders, connection pool
@@ -85,7 +109,9 @@ async function phase(name: 'rendered' | 'cached' | 'members', pageCacheSeconds: 
       const profile = profileDir ? await startProfile() : null;
       const cpuBefore = process.cpuUsage();
       const statementsBefore = sql.count;
+      if (p !== paths[0]) perf('enable');
       const result = await loadTest({ origin: shop.url, path: p, concurrency, seconds, clientHeaders: headersFor(p) });
+      perf('disable');
       const cpu = process.cpuUsage(cpuBefore);
       const serverCpuMsPerRequest =
         Math.round(((cpu.user + cpu.system) / 1000 / Math.max(1, result.requests)) * 100) / 100;
@@ -165,7 +191,7 @@ const report = {
 };
 const out = JSON.stringify(report, null, 2);
 console.log(out);
-if (process.env.BENCH_SAVE !== '0' && !only && !profileDir) {
+if (process.env.BENCH_SAVE !== '0' && !only && !onlyPaths && !profileDir) {
   fs.mkdirSync(path.join('bench', 'results'), { recursive: true });
   fs.writeFileSync(path.join('bench', 'results', 'ssr.json'), out + '\n');
 }

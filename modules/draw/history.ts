@@ -80,12 +80,23 @@ export async function listDrawHistory(
   db: Database,
   memberId: string,
   filter: DrawHistoryFilter,
-  options: { limit: number; before?: DrawHistoryPosition; highlightCoins: number; now?: Date },
-): Promise<{ items: DrawHistoryItem[]; next: DrawHistoryPosition | null }> {
+  options: {
+    limit: number;
+    before?: DrawHistoryPosition;
+    highlightCoins: number;
+    now?: Date;
+    /** Also the packs the member has drawn (the page's pack filter), their titles read with the page's. */
+    withPacks?: boolean;
+  },
+): Promise<{ items: DrawHistoryItem[]; next: DrawHistoryPosition | null; packs?: DrawnPack[] }> {
   const limit = Math.min(Math.max(options.limit, 1), DRAW_HISTORY_MAX_PAGE);
   const days = PERIOD_DAYS[filter.period];
   const since = days === null ? null : new Date((options.now ?? new Date()).getTime() - days * 86_400_000);
   const before = options.before && isUuid(options.before.id) ? options.before : undefined;
+  // Read beside the page's rows; awaited below (handled now, so a failure of the rows' read leaves no
+  // unhandled rejection behind).
+  const drawnPackIds = options.withPacks ? drawnPackIdsOf(db, memberId) : Promise.resolve(null);
+  drawnPackIds.catch(() => undefined);
   const rows = await db
     .select({
       id: draws.id,
@@ -116,7 +127,13 @@ export async function listDrawHistory(
     .orderBy(desc(draws.createdAt), desc(draws.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
-  if (page.length === 0) return { items: [], next: null };
+  const packIds = await drawnPackIds;
+  const withPacks = (titles: Map<string, { title: string }>) =>
+    packIds
+      ? { packs: packIds.map((gachaId) => ({ gachaId, gachaTitle: titles.get(gachaId)?.title ?? gachaId })) }
+      : {};
+  if (page.length === 0)
+    return { items: [], next: null, ...withPacks(packIds?.length ? await packTitles(db, packIds) : new Map()) };
   const drawIds = page.map((r) => r.id);
   // One row per draw and tier: the count, the value, the lot numbers and the キリ番 (prizes_draw_idx).
   const groups = await queryRows<{
@@ -143,10 +160,8 @@ export async function listDrawHistory(
       db,
       groups.map((g) => g.tier_id),
     ),
-    packTitles(
-      db,
-      page.map((r) => r.gachaId),
-    ),
+    // One read of titles for the page's rows and the pack filter's list.
+    packTitles(db, [...new Set([...page.map((r) => r.gachaId), ...(packIds ?? [])])]),
     revealedPackProofs(
       db,
       page.map((r) => r.gachaId),
@@ -190,14 +205,21 @@ export async function listDrawHistory(
     };
   });
   const last = page.at(-1);
-  return { items, next: rows.length > limit && last ? { createdAt: last.cursorAt, id: last.id } : null };
+  return {
+    items,
+    next: rows.length > limit && last ? { createdAt: last.cursorAt, id: last.id } : null,
+    ...withPacks(packs),
+  };
 }
 
-/**
- * The packs the member has drawn, most recent first (the history's pack filter), at most 100.
- * @example await drawnPacksOf(db, member.id) // [{ gachaId: 'stellar-pokemon-001', gachaTitle: '…' }]
- */
-export async function drawnPacksOf(db: Database, memberId: string): Promise<{ gachaId: string; gachaTitle: string }[]> {
+/** A pack in the history's pack filter. */
+export interface DrawnPack {
+  gachaId: string;
+  gachaTitle: string;
+}
+
+/** The packs the member has drawn, most recent first (the history's pack filter), at most 100. */
+async function drawnPackIdsOf(db: Database, memberId: string): Promise<string[]> {
   const rows = await db
     .select({ gachaId: draws.gachaId, last: sql<string>`max(${draws.createdAt})` })
     .from(draws)
@@ -205,9 +227,5 @@ export async function drawnPacksOf(db: Database, memberId: string): Promise<{ ga
     .groupBy(draws.gachaId)
     .orderBy(sql`max(${draws.createdAt}) desc`)
     .limit(100);
-  const titles = await packTitles(
-    db,
-    rows.map((r) => r.gachaId),
-  );
-  return rows.map((r) => ({ gachaId: r.gachaId, gachaTitle: titles.get(r.gachaId)?.title ?? r.gachaId }));
+  return rows.map((r) => r.gachaId);
 }

@@ -42,7 +42,6 @@ export {
 } from './winners';
 export {
   listDrawHistory,
-  drawnPacksOf,
   drawHistoryFilterSchema,
   drawHistoryPositionSchema,
   DRAW_HISTORY_PERIODS,
@@ -54,6 +53,7 @@ export {
   type DrawHistoryTier,
   type DrawHistoryPeriod,
   type DrawHistoryHits,
+  type DrawnPack,
 } from './history';
 export {
   foldDrawRollups,

@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
 import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
 import { createSessionMembers, type SessionMember } from '#tests/members';
-import { canCountStatements, drawStatementCount, drawWalBytes, type DrawCall } from '#tests/draw-cost';
+import { canCountStatements, drawPlanCount, drawStatementCount, drawWalBytes, type DrawCall } from '#tests/draw-cost';
 import { queryRows } from '#db/client';
 import { sqlState } from '#modules/draw';
 
@@ -19,6 +19,7 @@ const handle = useTestDatabase('draw-write-path');
 
 interface Budget {
   statementsPerDraw: { oneLot: number; tenLot: number };
+  plansPerDraw: { oneLot: number; tenLot: number };
   walBytesPerDraw: { oneLot: number; tenLot: number };
 }
 const budget = JSON.parse(fs.readFileSync(new URL('../../bench/budgets/draw.json', import.meta.url), 'utf8')) as Budget;
@@ -135,6 +136,21 @@ describe('the draw budget (bench/budgets/draw.json)', () => {
         counted.total,
         `${name}: ${counted.total} statements (budget ${budget.statementsPerDraw[name]}):\n${counted.statements.join('\n')}`,
       ).toBeLessThanOrEqual(budget.statementsPerDraw[name]);
+    }
+  });
+
+  it('plans no more statements per draw than the budget once its connection has drawn (decision 079)', async (ctx) => {
+    if (!client) return ctx.skip('PostgreSQL only: PGlite sends no planner statistics');
+    // The connection drew already (beforeAll); these draws find every nested statement's plan cached.
+    for (const [name, count] of [
+      ['oneLot', 1],
+      ['tenLot', 10],
+    ] as const) {
+      for (let i = 0; i < 3; i++) {
+        const counted = await drawPlanCount(client, call(count));
+        expect((counted.answer as { r: { status: string } }).r.status).toBe('completed');
+        expect(counted.plans, `${name}: planner runs in one draw`).toBeLessThanOrEqual(budget.plansPerDraw[name]);
+      }
     }
   });
 

@@ -158,7 +158,9 @@ describe('quotes and refusals', () => {
     const db = handle.db;
     const member = await createMember(db);
     await declareAge(db, member, false);
-    const lastMonth = new Date(Date.now() - 35 * 86_400_000);
+    // Mid-month of the previous month in Japan time (35 days back left it two months back on the 1st–4th).
+    const tokyo = new Date(Date.now() + 9 * 3_600_000);
+    const lastMonth = new Date(Date.UTC(tokyo.getUTCFullYear(), tokyo.getUTCMonth() - 1, 15, 3));
     await grantCoins(db, {
       lifetimeDays: TEST_RULES.coinLifetimes,
       memberId: member,

@@ -44,7 +44,8 @@ export interface JobRunReading {
 }
 
 export interface ShopMetrics {
-  httpRequest(request: { method: string; route: string; status: number; seconds: number }): void;
+  /** `lane`: answered by the draw lane (server/api/v1/draw-lane.ts) rather than the middleware chain. */
+  httpRequest(request: { method: string; route: string; status: number; seconds: number; lane?: boolean }): void;
   draw(outcome: DrawOutcome): void;
   payment(event: { method: string; outcome: PaymentOutcome }): void;
   jobRun(run: JobRunReading): void;
@@ -80,6 +81,12 @@ export function createShopMetrics(options: { processMetrics: boolean }): ShopMet
   });
   const draws = counter('shop_draws_total', 'Completed draws (not replays) by pack.', ['pack'], registers);
   const lots = counter('shop_draw_lots_total', 'Lots sold by completed draws, by pack.', ['pack'], registers);
+  const laneAnswers = counter(
+    'shop_draw_lane_answers_total',
+    'Draw requests answered by the draw lane (decision 079), by status; the rest of the draws took the middleware chain.',
+    ['status'],
+    registers,
+  );
   const replays = counter('shop_draw_replays_total', 'Draws answered again for a repeated key.', [], registers);
   const refusals = counter('shop_draw_refusals_total', 'Draws refused, by refusal code.', ['code'], registers);
   const payments = counter(
@@ -129,8 +136,9 @@ export function createShopMetrics(options: { processMetrics: boolean }): ShopMet
   const outcomes = new Set<string>(PAYMENT_OUTCOMES);
 
   return {
-    httpRequest({ method, route, status, seconds }) {
+    httpRequest({ method, route, status, seconds, lane }) {
       http.observe({ method: METHODS.has(method) ? method : 'OTHER', route, status: String(status) }, seconds);
+      if (lane) laneAnswers.inc({ status: String(status) });
     },
     draw(outcome) {
       if (!outcome.ok) return void refusals.inc({ code: refusalCodes.has(outcome.code) ? outcome.code : 'other' });

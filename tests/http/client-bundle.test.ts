@@ -8,6 +8,7 @@ import budgetFile from '../../bench/budgets/pages.json' with { type: 'json' };
 
 const budgets = budgetFile as unknown as {
   default: number;
+  files: { max: number };
   routes: Record<string, number>;
   own: Record<string, number>;
 };
@@ -56,6 +57,13 @@ describe('the browser bundle', () => {
       return sent > budget ? [`${id}: ${sent} bytes > ${budget}`] : [];
     });
     expect(over).toEqual([]);
+    // The shell is one file (decision 080): no page starts with more scripts than the budget.
+    const many = routeIds.flatMap((id) => {
+      const files = pageScripts(clientDir, id).page.files;
+      return files > budgets.files.max ? [`${id}: ${files} files > ${budgets.files.max}`] : [];
+    });
+    expect(many).toEqual([]);
+    expect(pageScripts(clientDir, 'routes/home').page.files).toBeGreaterThan(5);
     // The pack page's own budget is issue 17's figure.
     expect(budgets.routes['routes/gacha/detail']).toBe(120_000);
   });

@@ -47,6 +47,12 @@ async function signUp(label: string, coins = 0): Promise<Member> {
   return { id: row!.id, email, cookie };
 }
 
+/** The signed session token a cookie header carries: what an app sends as its bearer token. */
+const sessionCookieValue = (cookie: string) => {
+  const pair = cookie.split('; ').find((p) => p.split('=')[0]!.endsWith('session_token'))!;
+  return pair.slice(pair.indexOf('=') + 1);
+};
+
 async function staff(label: string, role: 'admin' | 'staff', permissions: string[] = []): Promise<Member> {
   const member = await signUp(label);
   // The operators' command line; an admin waits for an existing admin's approval (tests/support/staff.ts).
@@ -189,6 +195,21 @@ describe.skipIf(!databaseUrl)(
       expect(Number(drawn.headers.get('retry-after'))).toBeGreaterThan(3600);
       expect(drawn.body.error).toMatchObject({ code: 'MAINTENANCE', details: { endsAt: expect.any(String) } });
       expect(drawn.body.error.message).toContain('メンテナンス中');
+      // An app's draw (the session as a bearer token, no cookie: the draw lane, decision 079): the same.
+      const appDraw = await fetch(`${shopUrl()}/api/v1/gachas/${PACK}/draws`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${sessionCookieValue(alice.cookie)}`,
+          'content-type': 'application/json',
+          'idempotency-key': randomUUID(),
+        },
+        body: JSON.stringify({ count: 1 }),
+      });
+      expect(appDraw.status).toBe(503);
+      expect(Number(appDraw.headers.get('retry-after'))).toBeGreaterThan(3600);
+      const appBody = (await appDraw.json()) as { error: { code: string; message: string; details: unknown } };
+      expect(appBody.error).toMatchObject({ code: 'MAINTENANCE', message: drawn.body.error.message });
+      expect(appBody.error.details).toEqual(drawn.body.error.details);
       // The pack page's draw form: the message on the page, 503, never a 500.
       const form = await postForm(
         `/gacha/pokemon/${PACK}`,

@@ -39,7 +39,7 @@ const draw = (bearer: string, count: number) =>
   });
 
 describe('/metrics', () => {
-  it('counts a draw for its pack and the draw route in the HTTP histogram', async () => {
+  it('counts a draw for its pack, the draw route in the HTTP histogram and the draws the lane answered', async () => {
     const db = own.shop.services.db;
     const [rich] = await createSessionMembers(db, { count: 1, secret: AUTH_SECRET, paid: 2000, prefix: 'rich' });
     const [poor] = await createSessionMembers(db, { count: 1, secret: AUTH_SECRET, paid: 0, prefix: 'poor' });
@@ -49,6 +49,18 @@ describe('/metrics', () => {
     expect(refused.status).toBe(422);
     const refusedCode = ((await refused.json()) as { error: { code: string } }).error.code;
     expect(refusedCode).toBe('INSUFFICIENT_COINS');
+    // A browser's draw (Origin) takes the middleware chain; an app's (above) the draw lane (decision 079).
+    const browserDraw = await fetch(`${own.base}/api/v1/gachas/${PACK}/draws`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${rich!.bearer}`,
+        'idempotency-key': randomUUID(),
+        'content-type': 'application/json',
+        origin: own.base,
+      },
+      body: JSON.stringify({ count: 1 }),
+    });
+    expect(browserDraw.status).toBe(201);
     expect((await fetch(`${own.base}/gacha/pokemon/${PACK}`)).status).toBe(200);
     expect((await fetch(`${own.base}/auth/sign_in`)).status).toBe(200);
 
@@ -59,11 +71,14 @@ describe('/metrics', () => {
     expect(response.headers.get('x-page-cache')).toBeNull();
     const text = await response.text();
     const grew = (series: string) => (sample(text, series) ?? 0) - (sample(before, series) ?? 0);
-    expect(grew(`shop_draws_total{pack="${PACK}"}`)).toBe(1);
-    expect(grew(`shop_draw_lots_total{pack="${PACK}"}`)).toBe(10);
+    expect(grew(`shop_draws_total{pack="${PACK}"}`)).toBe(2);
+    expect(grew(`shop_draw_lots_total{pack="${PACK}"}`)).toBe(11);
     expect(grew(`shop_draw_refusals_total{code="${refusedCode}"}`)).toBe(1);
     const drawRoute = 'route="/api/v1/gachas/:gachaId/draws"';
-    expect(grew(`shop_http_request_duration_seconds_count{method="POST",${drawRoute},status="201"}`)).toBe(1);
+    // Both ways are one route in the histogram; the lane's own counter tells them apart.
+    expect(grew(`shop_http_request_duration_seconds_count{method="POST",${drawRoute},status="201"}`)).toBe(2);
+    expect(grew('shop_draw_lane_answers_total{status="201"}')).toBe(1);
+    expect(grew('shop_draw_lane_answers_total{status="422"}')).toBe(1);
     expect(grew(`shop_http_request_duration_seconds_count{method="POST",${drawRoute},status="422"}`)).toBe(1);
     expect(text).toMatch(
       new RegExp(`^shop_http_request_duration_seconds_bucket\\{le="0\\.5",method="POST",${drawRoute}`, 'm'),

@@ -7,7 +7,7 @@ import { get, signUpMember } from '#tests/http';
 
 function scriptsOf(html: string) {
   const moduleScript = /<script\b[^>]*\btype="module"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
-  const preloads = JSON.parse(/for \(const href of (\[[^\]]*\])\)/.exec(moduleScript)?.[1] ?? '[]') as string[];
+  const preloads = JSON.parse(/const preloads = (\[[^\]]*\]);/.exec(moduleScript)?.[1] ?? '[]') as string[];
   const imports = [...moduleScript.matchAll(/import\("(\/assets\/[^"]+)"\)/g)].map((m) => m[1]!);
   return { moduleScript, preloads, imports };
 }

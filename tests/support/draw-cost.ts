@@ -78,3 +78,29 @@ export async function drawStatementCount(
   // utility statement and never reaches the executor, so nothing is logged for it; nothing to remove.
   return { total: statements.length, statements, answer };
 }
+
+/**
+ * Runs `call` once and counts how many times PostgreSQL's planner ran for it, the top-level statement
+ * included: `log_planner_stats` (a superuser's setting) reports every planner run, nested ones in PL/pgSQL
+ * functions too, as a LOG message, sent to this client while client_min_messages is `log`. A statement
+ * whose cached plan is reused plans nothing.
+ */
+export async function drawPlanCount(client: pg.Client, call: DrawCall): Promise<{ plans: number; answer: unknown }> {
+  let plans = 0;
+  const onNotice = (notice: { message?: string }) => {
+    if ((notice.message ?? '').startsWith('PLANNER STATISTICS')) plans += 1;
+  };
+  await client.query(`SET client_min_messages = log`);
+  await client.query(`SET log_planner_stats = on`);
+  client.on('notice', onNotice);
+  let answer: unknown;
+  try {
+    answer = (await client.query(call.text, call.params)).rows[0];
+  } finally {
+    // SET is a utility statement: the planner does not run for it.
+    await client.query(`SET log_planner_stats = off`);
+    client.off('notice', onNotice);
+    await client.query(`SET client_min_messages = notice`);
+  }
+  return { plans, answer };
+}

@@ -10,7 +10,7 @@ import { Button } from '~/components/Button';
 import { formatCoins } from '~/lib/numbers';
 import { drawOptionLabel } from './labels';
 import type { DrawPanelProps } from './ConfirmDialog';
-import { loadConfirmDialog, loadedConfirmDialog, ServerConfirmDialog } from './server-dialog';
+import { loadConfirmDialog, loadedConfirmDialog, ServerConfirmDialog } from './dialog-loader';
 import { useIsPersonalShell } from '~/lib/root-data';
 import { drawMissingMarkers, drawMissingTexts } from '#modules/kernel/personal-holes';
 

@@ -6,7 +6,7 @@ import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { InboxTabs } from '~/components/InboxTabs';
 import { AppLink } from '~/components/AppLink';
 import { MailList } from '~/components/MailList';
-import { Button } from '~/components/Button';
+import { Button, useOneSubmission } from '~/components/Button';
 import { formatCoins } from '~/lib/numbers';
 import {
   claimableSummaryOf,
@@ -46,6 +46,7 @@ function ClaimAllBar({ claimable }: { claimable: { count: number; coins: number 
   const fetcher = useFetcher<MailClaimAllActionData>();
   const answer = fetcher.data;
   const busy = fetcher.state !== 'idle';
+  const onSubmit = useOneSubmission(fetcher.state, answer);
   if (claimable.count === 0 && !answer) return null;
   return (
     <section
@@ -54,7 +55,7 @@ function ClaimAllBar({ claimable }: { claimable: { count: number; coins: number 
       data-testid="claim-all"
     >
       {claimable.count > 0 ? (
-        <fetcher.Form method="post" className="flex flex-wrap items-center gap-3">
+        <fetcher.Form method="post" onSubmit={onSubmit} className="flex flex-wrap items-center gap-3">
           <input type="hidden" name="intent" value="claim-all" />
           <p className="min-w-0 flex-1 text-sm">
             受け取れるプレゼント <b>{claimable.count}件</b>

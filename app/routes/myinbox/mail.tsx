@@ -5,7 +5,7 @@ import { useFetcher } from 'react-router';
 import type { Route } from './+types/mail';
 import { shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
-import { Button } from '~/components/Button';
+import { Button, useOneSubmission } from '~/components/Button';
 import { RichText } from '~/components/content';
 import { AttachmentBadge } from '~/components/MailList';
 import { formatCoins } from '~/lib/numbers';
@@ -34,6 +34,7 @@ export default function Mail({ loaderData }: Route.ComponentProps) {
   const { mail, unread } = loaderData;
   const fetcher = useFetcher<MailClaimActionData>();
   const answer = fetcher.data;
+  const onSubmit = useOneSubmission(fetcher.state, answer);
   // Opening marked it read: the header's bell follows at once.
   useEffect(() => setUnreadMails(unread), [unread]);
   const attachment = mail.attachment;
@@ -69,7 +70,7 @@ export default function Mail({ loaderData }: Route.ComponentProps) {
             </p>
           ) : null}
           {claimable && !answer?.ok ? (
-            <fetcher.Form method="post" className="mt-3">
+            <fetcher.Form method="post" onSubmit={onSubmit} className="mt-3">
               <Button type="submit" fullWidth loading={fetcher.state !== 'idle'}>
                 {formatCoins(attachment.coins)}コインを受け取る
               </Button>

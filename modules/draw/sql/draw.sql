@@ -51,9 +51,14 @@ END $$;
 -- * キリ番賞 (decision 027): a draw whose positions reach the pack's next unawarded キリ番 is serialised
 --   on the pack row and counts the lots sold before it (gacha_reserve_lots); at the end of the pack the
 --   count is already exact. The numbers it wins come back in v_kiriban: one extra prize each.
+--
+-- Generic plans (decision 079): each statement below is planned once per connection, not on every call.
+-- Under the default plan_cache_mode PostgreSQL re-planned two of them on every draw (a custom plan no
+-- cheaper than the generic one), about a tenth of the database's CPU per draw; the setting holds for the
+-- functions this one calls too. modules/draw/write-path.db.test.ts counts the planner's runs per draw.
 CREATE OR REPLACE FUNCTION draw_execute(p_member text, p_gacha text, p_count int, p_key text, p_hash text,
   p_rank int, p_decide_window interval, p_now timestamptz) RETURNS jsonb
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   v_now timestamptz := coalesce(p_now, now());
   g record; v_role text; v_draw uuid; d record; v_cost int;
@@ -248,7 +253,7 @@ END $$;
 -- server then lets better-auth handle the request the slower way.
 CREATE OR REPLACE FUNCTION draw_execute_for_session(p_token text, p_refresh_before interval, p_gacha text, p_count int,
   p_key text, p_hash text, p_rank int, p_decide_window interval, p_now timestamptz) RETURNS jsonb
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   v record;
 BEGIN

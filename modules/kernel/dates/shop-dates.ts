@@ -28,7 +28,7 @@ export type DateSeparator = 'hyphen' | 'slash' | 'ja';
 export type DateFormatName = 'iso' | 'timestamp' | 'ymdhm' | 'ymd' | 'ym' | 'md' | 'd';
 
 // The joiners per separator. All parts are zero-padded in every variant (`01月05日` too), so columns
-// line up and the variants differ only in their joiners. Built from Intl's Tokyo wall clock (no date-fns
+// line up and the variants differ only in their joiners. Built from Tokyo's wall clock (no date-fns
 // `format`, its locale nor TZDate in the browser: the pack page's JavaScript stays small, issue 17).
 const JOINERS: Record<DateSeparator, { date: [string, string, string]; time: [string, string, string] }> = {
   hyphen: { date: ['-', '-', ''], time: [':', ':', ''] },
@@ -37,7 +37,7 @@ const JOINERS: Record<DateSeparator, { date: [string, string, string]; time: [st
 };
 const JA_WEEKDAYS = ['日', '月', '火', '水', '木', '金', '土'] as const;
 
-/** Wall-clock parts of an instant in Tokyo, from the platform's time-zone data (Intl). */
+/** Wall-clock parts of an instant in Tokyo (from the platform's time-zone data, Intl, before 1952). */
 interface Wall {
   year: number;
   month: number;
@@ -48,14 +48,32 @@ interface Wall {
   weekday: number;
 }
 
+/** 1952-01-01T00:00+09:00: from here on Tokyo's clock is UTC+9 all year (the last summer time ended in 1951). */
+const FIXED_OFFSET_SINCE = Date.UTC(1951, 11, 31, 15);
+/** The last instant whose shifted wall clock a `Date` can still hold. */
+const LAST_SHIFTABLE = 8.64e15 - 9 * 3600_000;
 const WEEKDAY_INDEX: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
 let tokyoFormat: Intl.DateTimeFormat | undefined;
 
 /**
- * The instant's Tokyo wall clock. Intl rather than a date library: the browser already holds the zone
- * data, and the pages that show dates stay small (issue 17).
+ * The instant's Tokyo wall clock: the fixed UTC+9 since 1952, Intl's zone data before (the summers of
+ * 1948–1951). No date library: the pages that show dates stay small (issue 17).
  */
 function wallOf(time: number): Wall {
+  // Japan has kept UTC+9 without summer time since 1952: the wall clock is the shifted UTC one. No Intl
+  // then, whose first formatter costs a page ~50 ms of start-up on a phone (issue 32 item 4).
+  if (time >= FIXED_OFFSET_SINCE && time <= LAST_SHIFTABLE) {
+    const shifted = new Date(time + 9 * HOUR);
+    return {
+      year: shifted.getUTCFullYear(),
+      month: shifted.getUTCMonth() + 1,
+      day: shifted.getUTCDate(),
+      hour: shifted.getUTCHours(),
+      minute: shifted.getUTCMinutes(),
+      second: shifted.getUTCSeconds(),
+      weekday: shifted.getUTCDay(),
+    };
+  }
   tokyoFormat ??= new Intl.DateTimeFormat('en-US', {
     timeZone: SHOP_TIME_ZONE,
     hourCycle: 'h23',

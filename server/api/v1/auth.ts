@@ -15,7 +15,14 @@ const SIGNED_SESSION_TOKEN = /^[A-Za-z0-9_~%+/=-]+\.[A-Za-z0-9_~%+/=-]+$/;
  * @example bearerToken(new Headers({ authorization: 'Bearer abc.def' })) // 'abc.def'
  */
 export function bearerToken(headers: Headers): string | null {
-  const header = headers.get('authorization');
+  return bearerOf(headers.get('authorization'));
+}
+
+/**
+ * The token of an Authorization header's value, or null.
+ * @example bearerOf('Bearer abc.def') // 'abc.def'
+ */
+export function bearerOf(header: string | null | undefined): string | null {
   if (!header || header.slice(0, 7).toLowerCase() !== 'bearer ') return null;
   const token = header.slice(7).trim();
   return token && token.length <= 512 ? token : null;
@@ -82,10 +89,16 @@ export async function sessionTokenOf(services: ShopServices, headers: Headers): 
   return token === 'slow' ? null : token;
 }
 
+/**
+ * The session token a bearer token carries (a signed one checked, a raw one as it is), as sessionTokenOf
+ * reads it for a request without a session cookie.
+ */
+export const bearerSessionToken = (services: Pick<ShopServices, 'config'>, bearer: string): string | null =>
+  SIGNED_SESSION_TOKEN.test(bearer) ? verifySignedToken(bearer, services.config.AUTH_SECRET) : bearer;
+
 async function credentialOf(services: ShopServices, headers: Headers): Promise<string | null | 'slow'> {
   const bearer = bearerToken(headers);
-  if (bearer)
-    return SIGNED_SESSION_TOKEN.test(bearer) ? verifySignedToken(bearer, services.config.AUTH_SECRET) : bearer;
+  if (bearer) return bearerSessionToken(services, bearer);
   if (!headers.get('cookie')?.includes('session_token')) return null;
   sessionCookieName ??= (await services.auth.$context).authCookies.sessionToken.name;
   const value = cookieValue(headers.get('cookie'), sessionCookieName);

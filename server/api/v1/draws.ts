@@ -124,7 +124,7 @@ const toDrawBody = (result: DrawResult) => ({
   balance: result.balance,
 });
 
-const createDraw = defineOperation({
+export const createDraw = defineOperation({
   operationId: 'createDraw',
   method: 'post',
   path: '/gachas/{gachaId}/draws',
@@ -167,19 +167,41 @@ const createDraw = defineOperation({
       ],
     },
   },
-  handler: async ({ c, services, params, body, idempotencyKey, sessionToken }) => {
-    // The one draw use case the pack page also calls (server/draw.ts), with the session resolved in it.
-    const outcome = await drawForMember(
-      services,
-      { sessionToken, resolveMember: () => resolveMember(services, c.req.raw.headers) },
-      { gachaId: params.gachaId, count: body.count, idempotencyKey: `api:${idempotencyKey!}` },
-    );
-    if (!outcome) throw new ApiError(401, 'UNAUTHENTICATED', 'ログインしてください。');
-    // Status, message and DRAW_BUSY's Retry-After come from modules/refusals.
-    if (!outcome.ok) return refuse(outcome.code, outcome.details);
-    return { status: outcome.result.replay ? 200 : 201, body: toDrawBody(outcome.result) };
-  },
+  handler: ({ c, services, params, body, idempotencyKey, sessionToken }) =>
+    createDrawAnswer(services, {
+      sessionToken,
+      resolveMember: () => resolveMember(services, c.req.raw.headers),
+      gachaId: params.gachaId,
+      count: body.count,
+      idempotencyKey: idempotencyKey!,
+    }),
 });
+
+/**
+ * createDraw's work once the request is read (its operation here and the draw lane, server/api/v1/draw-lane.ts):
+ * the one draw use case the pack page also calls (server/draw.ts), with the session resolved in it.
+ * @example const answer = await createDrawAnswer(services, { sessionToken, resolveMember, gachaId, count: 1, idempotencyKey })
+ */
+export async function createDrawAnswer(
+  services: Parameters<typeof drawForMember>[0],
+  input: {
+    sessionToken: string;
+    resolveMember: () => Promise<{ id: string } | null>;
+    gachaId: string;
+    count: number;
+    idempotencyKey: string;
+  },
+) {
+  const outcome = await drawForMember(
+    services,
+    { sessionToken: input.sessionToken, resolveMember: input.resolveMember },
+    { gachaId: input.gachaId, count: input.count, idempotencyKey: `api:${input.idempotencyKey}` },
+  );
+  if (!outcome) throw new ApiError(401, 'UNAUTHENTICATED', 'ログインしてください。');
+  // Status, message and DRAW_BUSY's Retry-After come from modules/refusals.
+  if (!outcome.ok) return refuse(outcome.code, outcome.details);
+  return { status: outcome.result.replay ? (200 as const) : (201 as const), body: toDrawBody(outcome.result) };
+}
 
 const getDrawResultOperation = defineOperation({
   operationId: 'getDrawResult',

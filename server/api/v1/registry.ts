@@ -221,7 +221,8 @@ export function defineOperation<
 // ---------------------------------------------------------------------------------------------
 // Mounting
 
-const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+/** A JSON media type (application/json, application/problem+json…), with or without parameters. */
+export const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /** Mounts operations on a Hono app; fails at start on a duplicate operationId or method and path. */
 export function mountOperations(app: Hono<ApiEnv>, operations: readonly ApiOperation[], services: ShopServices) {
@@ -360,6 +361,14 @@ async function readJsonBody(c: Context<ApiEnv>): Promise<unknown> {
   if (!contentType || !JSON_CONTENT_TYPE.test(contentType)) {
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'JSON形式（Content-Type: application/json）で送信してください。');
   }
+  return parseJsonText(text);
+}
+
+/**
+ * A JSON body's text as the operations read it: nothing for blank text, 400 INVALID_JSON for broken JSON.
+ * @example parseJsonText('{"count":1}') // { count: 1 }
+ */
+export function parseJsonText(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);

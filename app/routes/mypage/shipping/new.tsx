@@ -111,7 +111,26 @@ export default function NewShipping({ loaderData, actionData }: Route.ComponentP
     );
   }
 
-  return <ChooseStep key={location.key} loaderData={loaderData} answer={actionData} />;
+  return <ChooseStep key={viewKey(actionData, location.key)} loaderData={loaderData} answer={actionData} />;
+}
+
+const answerKeys = new WeakMap<object, string>();
+let answersSeen = 0;
+
+/**
+ * When the choose step starts afresh (its state from the answer or the address): on each navigation, and
+ * on each answer of the page's action. React Router shows an answer while the page's data reloads and
+ * keeps the same answer when it arrives with a new location: one answer is one key, so the sheet the
+ * member is typing into (the SMS code) is not rebuilt empty under their fingers when the reload lands.
+ */
+function viewKey(answer: unknown, locationKey: string): string {
+  if (!answer || typeof answer !== 'object') return locationKey;
+  let key = answerKeys.get(answer);
+  if (!key) {
+    key = `answer-${++answersSeen}`;
+    answerKeys.set(answer, key);
+  }
+  return key;
 }
 
 type ChooseData = Extract<Route.ComponentProps['loaderData'], { step: 'choose' }>;
@@ -128,6 +147,7 @@ function hrefOf(chosen: readonly string[], addressId: string | null, extra: Reco
 
 function ChooseStep({ loaderData, answer: rawAnswer }: { loaderData: ChooseData; answer: unknown }) {
   const navigation = useNavigation();
+  const location = useLocation();
   const answer = rawAnswer as AnyAnswer;
   const sheetAnswer = answer && 'sheet' in answer && answer.sheet ? answer : null;
   const { prizes, addresses, more, feeCoins, minPrizes, prerequisites, notice } = loaderData;
@@ -139,7 +159,8 @@ function ChooseStep({ loaderData, answer: rawAnswer }: { loaderData: ChooseData;
     const href = hrefOf(chosen, addressId);
     if (window.location.pathname + window.location.search !== href)
       window.history.replaceState(window.history.state, '', href);
-  }, [chosen, addressId]);
+    // After each navigation too: an answer's reload lands on the address it was posted to.
+  }, [chosen, addressId, location.key]);
   // The problem the loader found (the quote refused), or the button's (the request refused).
   const refused = answer && !('sheet' in answer && answer.sheet) ? (answer as NewShippingActionData) : null;
   const problem = loaderData.problem ?? (refused?.error ? { message: refused.error, remedy: refused.remedy } : null);
