@@ -16,6 +16,7 @@ import { drawLots, listDrawHistory, listWins, recordRecentWins, recordWins } fro
 import { gachaTiers, gachas, prizes, users } from '#db/schema';
 import { setWinnersFeedNamed, winnersFeedNames } from '#modules/identity';
 import { createPack } from '#modules/gacha';
+import { countStatements } from '#tests/sql-count';
 
 const handle = useTestDatabase('winners');
 
@@ -45,7 +46,7 @@ describe('the winners feed', () => {
     const recorded = await recordWins(db, pack, { highlightCoins: HIGHLIGHT, since: SINCE() });
     expect(recorded).toHaveLength(2);
     expect(await recordWins(db, pack, { highlightCoins: HIGHLIGHT, since: SINCE() })).toEqual([]);
-    expect(await recordRecentWins(db, { highlightCoins: HIGHLIGHT, windowSeconds: 600 })).toBe(0);
+    expect(await recordRecentWins(db, { highlightCoins: HIGHLIGHT, windowSeconds: 600, graceSeconds: 0 })).toBe(0);
 
     const { items } = await listWins(db, { gachaId: pack, limit: 10 });
     expect(items.map((e) => e.tierLabel).sort()).toEqual(['S賞', 'ラストワン賞']);
@@ -72,6 +73,22 @@ describe('the winners feed', () => {
     }
     // Only ids the caller asks for (the live stream's new rows).
     expect((await listWins(db, { gachaId: pack, limit: 10, ids: [recorded[0]!] })).items).toHaveLength(1);
+  });
+
+  it('leaves the last minute to the live path: the catch-up records only older draws, so a new win is announced', async () => {
+    const db = handle.db;
+    const pack = await createPublishedPack(db, { drawOptions: [1, 2, 4, 10], lots: 4, price: 200, lastOne: true });
+    const member = await createMemberWithCoins(db, { paid: 100_000 });
+    await draw(member, pack, 4);
+    // The draw is seconds old: inside a grace of a minute it stays the live recount's to record and announce.
+    expect(await recordRecentWins(db, { highlightCoins: HIGHLIGHT, windowSeconds: 900, graceSeconds: 60 })).toBe(0);
+    expect((await listWins(db, { gachaId: pack, limit: 10 })).items).toEqual([]);
+    // Once past the grace (here: none), the catch-up records what no recount did.
+    expect(await recordRecentWins(db, { highlightCoins: HIGHLIGHT, windowSeconds: 900, graceSeconds: 0 })).toBe(2);
+    expect((await listWins(db, { gachaId: pack, limit: 10 })).items.map((e) => e.tierLabel).sort()).toEqual([
+      'S賞',
+      'ラストワン賞',
+    ]);
   });
 
   it('counts a prize worth PRIZE_HIGHLIGHT_COINS as top, whatever its effect', async () => {
@@ -232,6 +249,29 @@ describe("the member's draw history", () => {
     const later = new Date(Date.now() + 8 * 86_400_000);
     expect((await listDrawHistory(db, me!, { ...all, period: '7d' }, { ...rules, now: later })).items).toEqual([]);
     expect((await listDrawHistory(db, me!, { ...all, period: '30d' }, { ...rules, now: later })).items).toHaveLength(3);
+
+    // The pack filter's list: the member's own packs, most recent first, whatever the filter shows, with
+    // their titles read once with the rows' (six statements in all on PostgreSQL, seven before).
+    const titles = await db.select({ id: gachas.id, title: gachas.title }).from(gachas);
+    const titleOf = (id: string) => titles.find((t) => t.id === id)!.title;
+    const expected = [sellOut, onSale].map((gachaId) => ({ gachaId, gachaTitle: titleOf(gachaId) }));
+    const sql = countStatements();
+    const withPacks = await listDrawHistory(db, me!, all, { ...rules, withPacks: true });
+    sql.restore();
+    expect(withPacks.packs).toEqual(expected);
+    expect(withPacks.items).toEqual(page.items);
+    if (handle.engine === 'postgres') expect(sql.count).toBe(6);
+    const noRows = await listDrawHistory(db, me!, { ...all, period: '7d' }, { ...rules, now: later, withPacks: true });
+    expect(noRows.items).toEqual([]);
+    expect(noRows.packs).toEqual(expected);
+    // Only the member's own: a member who has not drawn has no packs to filter by.
+    const newcomer = await createMemberWithCoins(db, { paid: 100 });
+    expect(await listDrawHistory(db, newcomer, all, { ...rules, withPacks: true })).toEqual({
+      items: [],
+      next: null,
+      packs: [],
+    });
+    expect(page.packs).toBeUndefined();
 
     // Proofs: the finished pack's seed, its commitment and the lots each draw took; none while on sale.
     const [pack] = await db.select({ commitment: gachas.commitment }).from(gachas).where(eq(gachas.id, sellOut));

@@ -42,16 +42,18 @@ export const cursorTimeOf = (column: AnyColumn) =>
 export const WINNER_FEED_MAX_PAGE = 50;
 
 /**
- * Copies the pack's new top-tier prizes into the feed: those of completed draws created since `since`,
- * once each (the prize id is unique there). Runs after the draws committed — the live recount and the
- * catch-up job call it — so the draw's own transaction is untouched. Answers the new rows' ids.
- * A draft or unknown pack records nothing.
+ * Copies the pack's new top-tier prizes into the feed: those of completed draws created since `since`
+ * (and before `until`, when given), once each (the prize id is unique there). Runs after the draws
+ * committed — the live recount and the catch-up job call it — so the draw's own transaction is untouched.
+ * Answers the new rows' ids. A draft or unknown pack records nothing. One draw's prizes may share a time
+ * (a coarse clock) and prize ids are random, so within a time the feed keeps the draw's own order: its lots,
+ * then a キリ番賞, then the ラストワン賞.
  * @example const ids = await recordWins(db, 'stellar-pokemon-001', { highlightCoins: 10000, since: new Date(Date.now() - 60_000) })
  */
 export async function recordWins(
   db: Database,
   gachaId: string,
-  rules: { highlightCoins: number; since: Date },
+  rules: { highlightCoins: number; since: Date; until?: Date },
 ): Promise<string[]> {
   const pack = await getGachaDetail(db, gachaId);
   if (!pack) return [];
@@ -64,11 +66,12 @@ export async function recordWins(
         select p.id, p.draw_id, p.member_id, p.gacha_id, p.tier_id, p.created_at
           from draws d join prizes p on p.draw_id = d.id
          where d.gacha_id = ${gachaId} and d.status = 'completed' and d.created_at >= ${rules.since.toISOString()}::timestamptz
+           ${rules.until ? sql`and d.created_at < ${rules.until.toISOString()}::timestamptz` : sql``}
            and p.tier_id in (${sql.join(
              top.map((id) => sql`${id}`),
              sql`, `,
            )})
-         order by p.created_at, p.id
+         order by p.created_at, p.position nulls last, p.kiriban_no nulls last, p.id
         on conflict (prize_id) do nothing
         returning id`,
   );
@@ -76,13 +79,16 @@ export async function recordWins(
 }
 
 /**
- * Packs with a completed draw since `since` (draws_completed_created_idx): what the catch-up job scans.
- * @example await recentlyDrawnPacks(db, new Date(Date.now() - 600_000)) // ['stellar-pokemon-001']
+ * Packs with a completed draw between `since` and `until` (draws_completed_created_idx): what the catch-up
+ * job scans.
+ * @example await recentlyDrawnPacks(db, new Date(Date.now() - 600_000), new Date(Date.now() - 60_000)) // ['stellar-pokemon-001']
  */
-export async function recentlyDrawnPacks(db: Database, since: Date): Promise<string[]> {
+export async function recentlyDrawnPacks(db: Database, since: Date, until: Date): Promise<string[]> {
   const rows = await queryRows<{ gacha_id: string }>(
     db,
-    sql`select distinct gacha_id from draws where status = 'completed' and created_at >= ${since.toISOString()}::timestamptz`,
+    sql`select distinct gacha_id from draws
+         where status = 'completed' and created_at >= ${since.toISOString()}::timestamptz
+           and created_at < ${until.toISOString()}::timestamptz`,
   );
   return rows.map((r) => r.gacha_id);
 }
@@ -90,16 +96,21 @@ export async function recentlyDrawnPacks(db: Database, since: Date): Promise<str
 /**
  * The catch-up: records the wins of every pack drawn in the last `windowSeconds` that the live path
  * missed (an instance stopped between a draw's commit and its recount). Answers how many were new.
- * @example await recordRecentWins(db, { highlightCoins: 10000, windowSeconds: 900 })
+ * Draws of the last `graceSeconds` are left to the live path: it records and announces them about a
+ * second after the draw, and a win the catch-up had recorded first would reach no open stream (the live
+ * path announces only the rows it inserted).
+ * @example await recordRecentWins(db, { highlightCoins: 10000, windowSeconds: 900, graceSeconds: 60 })
  */
 export async function recordRecentWins(
   db: Database,
-  rules: { highlightCoins: number; windowSeconds: number },
+  rules: { highlightCoins: number; windowSeconds: number; graceSeconds: number },
 ): Promise<number> {
-  const since = new Date(Date.now() - rules.windowSeconds * 1000);
+  const now = Date.now();
+  const since = new Date(now - rules.windowSeconds * 1000);
+  const until = new Date(now - rules.graceSeconds * 1000);
   let recorded = 0;
-  for (const gachaId of await recentlyDrawnPacks(db, since))
-    recorded += (await recordWins(db, gachaId, { highlightCoins: rules.highlightCoins, since })).length;
+  for (const gachaId of await recentlyDrawnPacks(db, since, until))
+    recorded += (await recordWins(db, gachaId, { highlightCoins: rules.highlightCoins, since, until })).length;
   return recorded;
 }
 

@@ -50,6 +50,11 @@ export const refreshRemainingJob = (): JobDefinition => ({
 
 /** How far back the winners feed's catch-up looks (decision 036): wins the live path missed. */
 export const WINS_CATCH_UP_SECONDS = 15 * 60;
+/**
+ * The last minute's draws are the live path's (it records and announces them a second after the draw): a
+ * catch-up that recorded one first would keep it from every open stream.
+ */
+export const WINS_CATCH_UP_GRACE_SECONDS = 60;
 
 /**
  * The winners feed's catch-up: top-tier wins of the last WINS_CATCH_UP_SECONDS that no live recount
@@ -59,6 +64,10 @@ export const recordWinsJob = (highlightCoins: number): JobDefinition => ({
   name: 'draw.record-wins',
   cron: '*/5 * * * *',
   handler: async ({ db }) => ({
-    processed: await recordRecentWins(db, { highlightCoins, windowSeconds: WINS_CATCH_UP_SECONDS }),
+    processed: await recordRecentWins(db, {
+      highlightCoins,
+      windowSeconds: WINS_CATCH_UP_SECONDS,
+      graceSeconds: WINS_CATCH_UP_GRACE_SECONDS,
+    }),
   }),
 });
