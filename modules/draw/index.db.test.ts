@@ -627,6 +627,42 @@ describe('wallet', () => {
     expect((await getBalance(db, other)).total).toBe(0);
   });
 
+  it('expires due grants when a draw locks the wallet, before it checks the balance', async () => {
+    const db = handle.db;
+    const gachaId = await createPublishedPack(db, { lots: 10, price: 120, drawOptions: [1] });
+    const member = await createMemberWithCoins(db, { paid: 100 });
+    const now = new Date();
+    await grantCoins(db, {
+      lifetimeDays: TEST_RULES.coinLifetimes,
+      memberId: member,
+      kind: 'free',
+      amount: 50,
+      reason: 'operator_grant',
+      counterAccount: 'promotion',
+      idempotencyKey: key(),
+      expiresAt: new Date(now.getTime() + 1000),
+      now,
+    });
+    // 150 coins until the free 50 fall due; the draw at +5 s (no expiry job ran) sees the 100 that are left.
+    const later = new Date(now.getTime() + 5000).toISOString();
+    const answer = await db.execute(
+      sql`select draw_execute(${member}::text, ${gachaId}::text, 1, ${key()}::text, 'h'::text, 0, '14 days'::interval,
+                              ${later}::timestamptz) as r`,
+    );
+    expect((answer as unknown as { rows: { r: unknown }[] }).rows[0]!.r).toMatchObject({
+      status: 'refused',
+      code: 'INSUFFICIENT_COINS',
+      details: { required: 120, balance: 100 },
+    });
+    // The lock expired the grant in the draw's transaction, with its ledger entry, and the refusal committed it.
+    expect((await listLedgerEntries(db, member)).items[0]).toMatchObject({
+      reason: 'expiry',
+      amount: -50,
+      kind: 'free',
+    });
+    expect(await getBalance(db, member, new Date(later))).toMatchObject({ paid: 100, free: 0, total: 100 });
+  });
+
   it('shows coins past their date as gone before the expiry job runs', async () => {
     const db = handle.db;
     const member = await createMemberWithCoins(db, { paid: 100 });

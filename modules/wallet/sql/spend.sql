@@ -4,15 +4,22 @@
 -- (server/config.ts). Applied after the migrations by db/module-sql.ts (docs/decisions/010).
 
 -- Locks the wallet, expires what is due and returns the spendable balance (0 without a wallet).
+-- The lock and the probe for due grants are one statement (one executor run on every draw). The probe reads
+-- the statement's snapshot, taken before any wait for the lock: a grant it sees as due may have been expired
+-- meanwhile (wallet_expire_member then finds nothing to do), and a grant it cannot see is newer than the
+-- snapshot, granted with a lifetime ahead of it, so never due. The balance is the locked row's newest version.
 CREATE OR REPLACE FUNCTION wallet_lock_available(p_member text, p_now timestamptz) RETURNS int
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
   v_now timestamptz := coalesce(p_now, now());
   w record;
 BEGIN
-  SELECT paid, free INTO w FROM wallets WHERE member_id = p_member FOR UPDATE;
+  SELECT wl.paid, wl.free,
+         EXISTS (SELECT 1 FROM coin_grants g
+                  WHERE g.member_id = p_member AND g.spendable AND g.remaining > 0 AND g.expires_at <= v_now) AS due
+    INTO w FROM wallets wl WHERE wl.member_id = p_member FOR UPDATE OF wl;
   IF NOT FOUND THEN RETURN 0; END IF;
-  IF EXISTS (SELECT 1 FROM coin_grants WHERE member_id = p_member AND spendable AND remaining > 0 AND expires_at <= v_now) THEN
+  IF w.due THEN
     PERFORM wallet_expire_member(p_member, v_now);
     SELECT paid, free INTO w FROM wallets WHERE member_id = p_member;
   END IF;
