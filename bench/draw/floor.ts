@@ -7,7 +7,7 @@
 // and PostgreSQL's shared processes). Prints one JSON report, saved as bench/results/draw-floor.json unless
 // BENCH_SAVE=0.
 //
-//   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/draw/floor.ts
+//   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:draw-floor
 //
 // BENCH_SECONDS per run (default 15), BENCH_CONCURRENCY clients (default 64), BENCH_ROUNDS turns (default 2).
 import { execFile } from 'node:child_process';
