@@ -21,6 +21,9 @@ export const MODULE_DEPENDENCIES = {
   // Outbound mail and SMS (the outbox), early so that every module writing to members may call it.
   messaging: ['kernel'],
   fairness: ['kernel'],
+  // drand's public randomness beacon (quicknet): chain info, round arithmetic, verification, a client. No
+  // tables; pure and browser-safe, so any later module (the draw, fairness's next format) may call it.
+  beacon: ['kernel'],
   identity: ['kernel'],
   idempotency: ['kernel'],
   content: ['kernel'],
