@@ -2,7 +2,7 @@
 // Exit codes: 0 every check passed, 1 a check failed, 2 the file could not be read or is not a reveal file.
 // Imports only node builtins and modules/fairness (commitment.ts over format.ts), so it can be copied out with those two files.
 import fs from 'node:fs';
-import { parsePackReveal, verifyReveal, REVEAL_FORMAT } from '#modules/fairness';
+import { parsePackReveal, verifyReveal, REVEAL_FORMAT, REVEAL_FORMAT_KIRIBAN } from '#modules/fairness';
 
 const USAGE = '使い方: npx tsx scripts/verify-pack.ts <公開ファイル.json>';
 
@@ -41,7 +41,7 @@ function main(args: string[]): number {
   const parsed = parsePackReveal(json);
   if (!parsed.ok) {
     stop(
-      [`公開ファイルの形式（${REVEAL_FORMAT}）ではありません: ${file}`, ...parsed.errors.map((e) => `  - ${e}`)].join(
+      [`公開ファイルの形式（${REVEAL_FORMAT}・${REVEAL_FORMAT_KIRIBAN}）ではありません: ${file}`, ...parsed.errors.map((e) => `  - ${e}`)].join(
         '\n',
       ),
       2,

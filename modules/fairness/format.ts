@@ -131,11 +131,35 @@ export const HASH_PATTERN = /^[0-9a-f]{64}$/;
 export const MEMBER_PATTERN = /^[0-9a-f]{16}$/;
 export const TIER_ID_PATTERN = /^[\x21-\x7e]{1,128}$/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):(\d{2}))$/;
 const utf8 = new TextEncoder();
 
 const isNonNegativeInteger = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-export const isIsoTime = (value: string) => ISO_TIME.test(value) && !Number.isNaN(Date.parse(value));
+/**
+ * A reveal file's time as milliseconds since 1970-01-01T00:00:00Z, or NaN unless it is one of the accepted
+ * ISO 8601 forms (docs/formats/reveal-formats.md): a real calendar date, hour 00–23, minute and second 00–59,
+ * `Z` or an offset ±HH:MM (HH 00–23, MM 00–59). Digits of the fraction after the third are ignored (truncated).
+ * Checked field by field, not with Date.parse, which rolls 2026-02-30 and 24:00 over to the next day: a verifier
+ * in another language must accept exactly the same times.
+ * @example parseIsoTime('2026-11-22T19:00:00.5+09:00') === Date.UTC(2026, 10, 22, 10, 0, 0, 500)
+ */
+export function parseIsoTime(value: string): number {
+  const match = ISO_TIME.exec(value);
+  if (!match) return NaN;
+  const [year, month, day, hour, minute, second = 0] = match.slice(1, 7).map((part) => Number(part ?? 0));
+  const millisecond = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
+  const offsetSign = match[8] === '-' ? -1 : 1;
+  const [offsetHour, offsetMinute] = [Number(match[9] ?? 0), Number(match[10] ?? 0)];
+  const daysInMonth = month >= 1 && month <= 12 ? new Date(Date.UTC(2000, month, 0)).getUTCDate() : 0;
+  const leapDay = month === 2 && day === 29 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0));
+  if (day < 1 || day > daysInMonth || leapDay || hour > 23 || minute > 59 || second > 59) return NaN;
+  if (offsetHour > 23 || offsetMinute > 59) return NaN;
+  const utc = new Date(0);
+  utc.setUTCFullYear(year, month - 1, day); // years 0000–0099 too, which Date.UTC would read as 1900–1999
+  utc.setUTCHours(hour, minute, second, millisecond);
+  return utc.getTime() - offsetSign * (offsetHour * 60 + offsetMinute) * 60_000;
+}
+export const isIsoTime = (value: string) => !Number.isNaN(parseIsoTime(value));
 /** Tier ids are ASCII, so comparing UTF-16 code units is byte order and any language sorts alike. */
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -363,5 +387,10 @@ export function parsePackReveal(value: unknown): ParseResult {
       else fail(`${path}.positions`, '配列ではありません');
     });
   } else fail('draws', '配列ではありません');
+  // The label and the content agree: /2 is the file of a pack with キリ番, and only of one (a /1 file cannot
+  // carry kiribanAt, above). So the label alone names the commitment document: /1 → v1, /2 → v2.
+  if (v2 && Array.isArray(value.tiers) && !value.tiers.some((tier) => isObject(tier) && Array.isArray(tier.kiribanAt) && tier.kiribanAt.length > 0)) {
+    fail('format', `"${REVEAL_FORMAT_KIRIBAN}" はキリ番賞のある口の形式です（キリ番のない口は "${REVEAL_FORMAT}"）`);
+  }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, reveal: value as unknown as PackReveal };
 }

@@ -9,6 +9,7 @@ import {
   SEED_PATTERN,
   TIER_ID_PATTERN,
   isIsoTime,
+  parseIsoTime,
   isKiribanTier,
   type CommitmentInput,
   type PackReveal,
@@ -193,8 +194,8 @@ function checkDrawLog(reveal: PackReveal, checks: RevealCheck[]) {
   let positionEntries = 0;
   let drawsOutOfOrder = 0;
   const problems: string[] = [];
-  const committedAt = Date.parse(reveal.committedAt);
-  const revealedAt = Date.parse(reveal.revealedAt);
+  const committedAt = parseIsoTime(reveal.committedAt);
+  const revealedAt = parseIsoTime(reveal.revealedAt);
   if (!isIsoTime(reveal.committedAt))
     problems.push(`committedAt ${JSON.stringify(reveal.committedAt)} が ISO 8601 の日時ではありません`);
   if (!isIsoTime(reveal.revealedAt))
@@ -206,7 +207,7 @@ function checkDrawLog(reveal: PackReveal, checks: RevealCheck[]) {
     const label = `抽選 ${draw.drawNo}`;
     if (draw.drawNo !== index + 1) problems.push(`${index + 1} 件目の抽選番号が ${draw.drawNo} です（1 から順に連番）`);
     if (!MEMBER_PATTERN.test(draw.member)) problems.push(`${label} の会員が匿名化された16桁の16進数ではありません`);
-    const at = Date.parse(draw.at);
+    const at = parseIsoTime(draw.at);
     if (!isIsoTime(draw.at))
       problems.push(`${label} の日時 ${JSON.stringify(draw.at)} が ISO 8601 の日時ではありません`);
     else {
