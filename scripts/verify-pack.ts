@@ -41,9 +41,10 @@ function main(args: string[]): number {
   const parsed = parsePackReveal(json);
   if (!parsed.ok) {
     stop(
-      [`公開ファイルの形式（${REVEAL_FORMAT}・${REVEAL_FORMAT_KIRIBAN}）ではありません: ${file}`, ...parsed.errors.map((e) => `  - ${e}`)].join(
-        '\n',
-      ),
+      [
+        `公開ファイルの形式（${REVEAL_FORMAT}・${REVEAL_FORMAT_KIRIBAN}）ではありません: ${file}`,
+        ...parsed.errors.map((e) => `  - ${e}`),
+      ].join('\n'),
       2,
     );
   }

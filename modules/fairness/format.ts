@@ -389,7 +389,11 @@ export function parsePackReveal(value: unknown): ParseResult {
   } else fail('draws', '配列ではありません');
   // The label and the content agree: /2 is the file of a pack with キリ番, and only of one (a /1 file cannot
   // carry kiribanAt, above). So the label alone names the commitment document: /1 → v1, /2 → v2.
-  if (v2 && Array.isArray(value.tiers) && !value.tiers.some((tier) => isObject(tier) && Array.isArray(tier.kiribanAt) && tier.kiribanAt.length > 0)) {
+  if (
+    v2 &&
+    Array.isArray(value.tiers) &&
+    !value.tiers.some((tier) => isObject(tier) && Array.isArray(tier.kiribanAt) && tier.kiribanAt.length > 0)
+  ) {
     fail('format', `"${REVEAL_FORMAT_KIRIBAN}" はキリ番賞のある口の形式です（キリ番のない口は "${REVEAL_FORMAT}"）`);
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, reveal: value as unknown as PackReveal };

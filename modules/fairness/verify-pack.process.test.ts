@@ -68,6 +68,15 @@ describe('scripts/verify-pack.ts', () => {
     expect(noArgs.stderr).toContain('使い方');
   });
 
+  it('gives every example of docs/formats its stated exit code', async () => {
+    const examples = path.join(root, 'docs', 'formats', 'examples');
+    const { examples: expected } = JSON.parse(fs.readFileSync(path.join(examples, 'expected.json'), 'utf8')) as {
+      examples: { file: string; exit: number }[];
+    };
+    const results = await Promise.all(expected.map((e) => run(path.join(examples, e.file))));
+    expect(results.map((r) => r.code)).toEqual(expected.map((e) => e.exit));
+  });
+
   it('checks the キリ番賞 of a /2 file: exit 0, and 1 when an award is moved to another draw', async () => {
     const tampered = kiribanReveal();
     tampered.draws[2].kiriban = [];
