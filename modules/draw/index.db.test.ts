@@ -36,6 +36,23 @@ import { verifyReveal } from '#modules/fairness';
 const handle = useTestDatabase('draw', { poolSize: 4, invariants: 'afterEach' });
 const key = () => randomUUID();
 
+/** A free grant of `amount` coins that falls due one second from now (answers "now"). */
+async function grantFreeDueInASecond(db: Parameters<typeof grantCoins>[0], member: string, amount: number) {
+  const now = new Date();
+  await grantCoins(db, {
+    lifetimeDays: TEST_RULES.coinLifetimes,
+    memberId: member,
+    kind: 'free',
+    amount,
+    reason: 'operator_grant',
+    counterAccount: 'promotion',
+    idempotencyKey: key(),
+    expiresAt: new Date(now.getTime() + 1000),
+    now,
+  });
+  return now;
+}
+
 describe('drawLots', () => {
   it('takes N lots for N × price, spends free coins first, and accrues exp', async () => {
     const db = handle.db;
@@ -560,18 +577,7 @@ describe('wallet', () => {
   it('expires grants with a ledger entry and never spends expired coins', async () => {
     const db = handle.db;
     const member = await createMemberWithCoins(db, { paid: 100 });
-    const now = new Date();
-    await grantCoins(db, {
-      lifetimeDays: TEST_RULES.coinLifetimes,
-      memberId: member,
-      kind: 'free',
-      amount: 50,
-      reason: 'operator_grant',
-      counterAccount: 'promotion',
-      idempotencyKey: key(),
-      expiresAt: new Date(now.getTime() + 1000),
-      now,
-    });
+    const now = await grantFreeDueInASecond(db, member, 50);
     expect((await getBalance(db, member)).total).toBe(150);
     expect(await expireDueCoins(db, new Date(now.getTime() + 2000))).toBe(1);
     expect(await getBalance(db, member, new Date(now.getTime() + 2000))).toMatchObject({ paid: 100, free: 0 });
@@ -631,18 +637,7 @@ describe('wallet', () => {
     const db = handle.db;
     const gachaId = await createPublishedPack(db, { lots: 10, price: 120, drawOptions: [1] });
     const member = await createMemberWithCoins(db, { paid: 100 });
-    const now = new Date();
-    await grantCoins(db, {
-      lifetimeDays: TEST_RULES.coinLifetimes,
-      memberId: member,
-      kind: 'free',
-      amount: 50,
-      reason: 'operator_grant',
-      counterAccount: 'promotion',
-      idempotencyKey: key(),
-      expiresAt: new Date(now.getTime() + 1000),
-      now,
-    });
+    const now = await grantFreeDueInASecond(db, member, 50);
     // 150 coins until the free 50 fall due; the draw at +5 s (no expiry job ran) sees the 100 that are left.
     const later = new Date(now.getTime() + 5000).toISOString();
     const answer = await db.execute(
@@ -666,18 +661,7 @@ describe('wallet', () => {
   it('shows coins past their date as gone before the expiry job runs', async () => {
     const db = handle.db;
     const member = await createMemberWithCoins(db, { paid: 100 });
-    const now = new Date();
-    await grantCoins(db, {
-      lifetimeDays: TEST_RULES.coinLifetimes,
-      memberId: member,
-      kind: 'free',
-      amount: 40,
-      reason: 'operator_grant',
-      counterAccount: 'promotion',
-      idempotencyKey: key(),
-      expiresAt: new Date(now.getTime() + 1000),
-      now,
-    });
+    const now = await grantFreeDueInASecond(db, member, 40);
     expect(await getBalance(db, member, new Date(now.getTime() + 5000))).toMatchObject({
       paid: 100,
       free: 0,
