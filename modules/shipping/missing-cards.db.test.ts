@@ -211,9 +211,11 @@ describe('a missing or damaged card', () => {
         details: { minValue: value },
       });
     }
-    const gone = await substituteCard({ value: value + 100, count: 1 });
-    // Used up by another request's substitute: none available.
+    // Used up by another request's substitute: none available. The substitute is worth more than either prize
+    // (the prizes are drawn at random, so the other request's may be worth more than this one's).
     const elsewhere = await request();
+    const elsewhereValue = await conversionValueOf(elsewhere.prizeIds[0]!);
+    const gone = await substituteCard({ value: Math.max(value, elsewhereValue) + 100, count: 1 });
     expect(
       (
         await reportMissingCard(handle.db, desk, rules, {
