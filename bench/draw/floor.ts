@@ -9,7 +9,7 @@
 //
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:draw-floor
 //
-// BENCH_SECONDS per run (default 15), BENCH_CONCURRENCY clients (default 64), BENCH_ROUNDS turns (default 2).
+// BENCH_SECONDS per run (default 15), BENCH_CONCURRENCY clients (default 64), BENCH_ROUNDS turns (default 3: the median is the middle run).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,7 +26,7 @@ import { describeMachine } from '../machine';
 const run = promisify(execFile);
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 64);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const MEMBERS = 200;
 const PRICE = 100;
 const log = (message: string) => process.stderr.write(`[bench:draw-floor] ${message}\n`);
