@@ -20,10 +20,12 @@ export const MODULE_DEPENDENCIES = {
   shop: ['kernel'],
   // Outbound mail and SMS (the outbox), early so that every module writing to members may call it.
   messaging: ['kernel'],
-  fairness: ['kernel'],
   // drand's public randomness beacon (quicknet): chain info, round arithmetic, verification, a client. No
-  // tables; pure and browser-safe, so any later module (the draw, fairness's next format) may call it.
+  // tables; pure and browser-safe, so any later module (the draw, fairness's beacon mode) may call it.
   beacon: ['kernel'],
+  // Provably fair packs: the sequence mode's seed and reveal, and the beacon mode's formats and verification,
+  // which checks drand's beacons (decision 081).
+  fairness: ['kernel', 'beacon'],
   identity: ['kernel'],
   idempotency: ['kernel'],
   content: ['kernel'],
@@ -38,7 +40,8 @@ export const MODULE_DEPENDENCIES = {
   // Self-limits (docs/decisions/035): the member's own monthly limits and self-exclusion; read by the
   // purchase and the draw inside their own transactions.
   limits: ['kernel'],
-  draw: ['kernel', 'shop', 'gacha', 'wallet', 'progression', 'identity', 'fairness', 'limits'],
+  // The beacon mode (decision 081) closes and settles rounds with drand's verified beacons.
+  draw: ['kernel', 'shop', 'gacha', 'wallet', 'progression', 'identity', 'fairness', 'beacon', 'limits'],
   payments: ['kernel', 'shop', 'wallet', 'mailbox', 'progression', 'identity', 'idempotency', 'limits'],
   // The ranking boards (docs/decisions/037): per-period scores folded from the draws' feed, levels from progression.
   ranking: ['kernel', 'draw', 'progression'],

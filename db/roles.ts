@@ -29,6 +29,8 @@ export const HISTORY_TABLES = [
   'draws',
   'prizes',
   'prize_conversions',
+  'draw_receipts',
+  'draw_beacon_heads',
   'gacha_lots',
   'payment_events',
   'payment_orders',

@@ -21,17 +21,29 @@ LANGUAGE sql STABLE SET jit = off AS $$
       FROM gachas g WHERE g.status = 'on_sale' AND g.commitment IS NOT NULL
        AND NOT EXISTS (SELECT 1 FROM gacha_lots l WHERE l.gacha_id = g.id AND l.draw_id IS NULL)
     UNION ALL
-    -- a claimed lot has exactly one prize, the same draw's, and nothing else claims it
+    -- a claimed lot has exactly one prize, the same draw's, and nothing else claims it; a beacon pack's slot
+    -- (decision 081) has none while its draw's receipt is unsettled, and has no tier exactly then
     SELECT jsonb_build_object('check', 'lot_prize_mismatch', 'gachaId', l.gacha_id, 'position', l.position)
       FROM gacha_lots l LEFT JOIN prizes p ON p.gacha_id = l.gacha_id AND p.position = l.position
-     WHERE (l.draw_id IS NOT NULL AND (p.id IS NULL OR p.draw_id <> l.draw_id OR p.member_id <> l.member_id))
+      LEFT JOIN draw_receipts r ON r.draw_id = l.draw_id
+     WHERE (l.draw_id IS NOT NULL AND r.settled_at IS NULL AND r.draw_id IS NOT NULL
+             AND (p.id IS NOT NULL OR l.tier_id IS NOT NULL))
+        OR (l.draw_id IS NOT NULL AND (r.draw_id IS NULL OR r.settled_at IS NOT NULL)
+             AND (p.id IS NULL OR p.draw_id <> l.draw_id OR p.member_id <> l.member_id OR p.tier_id <> l.tier_id))
         OR (l.draw_id IS NULL AND p.id IS NOT NULL)
+    UNION ALL
+    -- a beacon pack's unclaimed slot has no tier; a sequence pack's lot always has one
+    SELECT jsonb_build_object('check', 'slot_tier_mismatch', 'gachaId', l.gacha_id, 'position', l.position)
+      FROM gacha_lots l JOIN gachas g ON g.id = l.gacha_id
+     WHERE (g.draw_mode = 'sequence' AND l.tier_id IS NULL) OR (l.draw_id IS NULL AND l.tier_id IS NOT NULL AND g.draw_mode = 'beacon')
     UNION ALL
     -- the ラストワン賞: exactly one when a pack with one sold out, otherwise none
     SELECT jsonb_build_object('check', 'last_one_count', 'gachaId', g.id, 'awarded', count(p.id))
       FROM gachas g JOIN gacha_tiers t ON t.gacha_id = g.id AND t.is_last_one
       LEFT JOIN prizes p ON p.tier_id = t.id
-     GROUP BY g.id, g.status HAVING count(p.id) <> CASE WHEN g.status = 'sold_out' THEN 1 ELSE 0 END
+     GROUP BY g.id, g.status
+    HAVING count(p.id) <> CASE WHEN g.status = 'sold_out' AND NOT EXISTS (
+                                 SELECT 1 FROM draw_receipts r WHERE r.gacha_id = g.id AND r.settled_at IS NULL) THEN 1 ELSE 0 END
     UNION ALL
     -- キリ番賞 (decision 027): number K is won exactly when K lots are sold, once, as its own tier's prize;
     -- the pack's kiriban_next is the smallest number not yet reached. Only packs with キリ番 are read
@@ -42,7 +54,8 @@ LANGUAGE sql STABLE SET jit = off AS $$
               WHERE t.kiriban_at IS NOT NULL),
            sold AS MATERIALIZED (
              SELECT g.id AS gacha_id, g.kiriban_next,
-                    (SELECT count(*) FROM gacha_lots l WHERE l.gacha_id = g.id AND l.draw_id IS NOT NULL) AS sold
+                    (SELECT count(*) FROM gacha_lots l WHERE l.gacha_id = g.id AND l.draw_id IS NOT NULL
+                        AND l.tier_id IS NOT NULL) AS sold
                FROM gachas g WHERE g.commitment IS NOT NULL AND g.id IN (SELECT gacha_id FROM kb))
       SELECT jsonb_build_object('check', 'kiriban_award', 'gachaId', s.gacha_id, 'kiriban', kb.n, 'sold', s.sold,
                'awarded', (SELECT count(*) FROM prizes p WHERE p.gacha_id = s.gacha_id AND p.kiriban_no = kb.n)) AS v
@@ -69,13 +82,17 @@ LANGUAGE sql STABLE SET jit = off AS $$
      WHERE g.revealed_at IS NOT NULL AND p.created_at > g.revealed_at
      GROUP BY g.id
     UNION ALL
-    -- a draw: completed ones paid exactly count × price for exactly count lots; refused ones nothing
+    -- a draw: completed ones paid exactly count × price for exactly count lots (a beacon draw: count slots,
+    -- and its lots once its receipt is settled); refused ones nothing
     SELECT jsonb_build_object('check', 'draw_mismatch', 'drawId', d.id, 'status', d.status,
              'lots', (SELECT count(*) FROM prizes p WHERE p.draw_id = d.id AND p.position IS NOT NULL),
              'paid', (SELECT coalesce(-sum(e.amount), 0) FROM coin_ledger e WHERE e.idem_key = 'draw:' || d.id))
       FROM draws d
      WHERE (d.status = 'completed' AND (
-              (SELECT count(*) FROM prizes p WHERE p.draw_id = d.id AND p.position IS NOT NULL) <> d.count
+              (SELECT count(*) FROM prizes p WHERE p.draw_id = d.id AND p.position IS NOT NULL)
+                <> CASE WHEN EXISTS (SELECT 1 FROM draw_receipts r WHERE r.draw_id = d.id AND r.settled_at IS NULL)
+                        THEN 0 ELSE d.count END
+           OR (SELECT count(*) FROM gacha_lots l WHERE l.gacha_id = d.gacha_id AND l.draw_id = d.id) <> d.count
            OR (SELECT coalesce(-sum(e.amount), 0) FROM coin_ledger e WHERE e.idem_key = 'draw:' || d.id) <> d.cost))
         OR (d.status = 'refused' AND (
               EXISTS (SELECT 1 FROM prizes p WHERE p.draw_id = d.id)
@@ -155,12 +172,15 @@ LANGUAGE sql STABLE SET jit = off AS $$
                         WHEN t.kiriban_at IS NOT NULL THEN
                           (SELECT count(*) FROM unnest(t.kiriban_at) k
                             WHERE k > (SELECT count(*) FROM gacha_lots x WHERE x.gacha_id = t.gacha_id
-                                          AND x.draw_id IS NOT NULL))
+                                          AND x.draw_id IS NOT NULL AND x.tier_id IS NOT NULL))
                         ELSE
-                          (SELECT count(*) FROM gacha_lots x WHERE x.gacha_id = t.gacha_id AND x.tier_id = t.id
-                              AND x.draw_id IS NULL) END) AS n
+                          t.quantity - (SELECT count(*) FROM gacha_lots x WHERE x.gacha_id = t.gacha_id AND x.tier_id = t.id
+                              AND x.draw_id IS NOT NULL) END) AS n
                    FROM gacha_tiers t JOIN gachas g ON g.id = t.gacha_id
-                  WHERE g.status IN ('scheduled', 'on_sale') AND t.stock_card_id IS NOT NULL
+                  WHERE (g.status IN ('scheduled', 'on_sale')
+                         -- a beacon pack over with receipts still to settle: what they may still win is promised
+                         OR EXISTS (SELECT 1 FROM draw_receipts r WHERE r.gacha_id = g.id AND r.settled_at IS NULL))
+                    AND t.stock_card_id IS NOT NULL
                   GROUP BY t.stock_card_id) l ON l.stock_card_id = s.id
       LEFT JOIN (SELECT coalesce(pc.stock_card_id, t.stock_card_id) AS stock_card_id, count(*) AS n
                    FROM prizes pr JOIN gacha_tiers t ON t.id = pr.tier_id

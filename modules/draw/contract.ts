@@ -39,6 +39,21 @@ export interface DrawResult {
   replay: boolean;
   items: PrizeItem[];
   balance: { paid: number; free: number };
+  /**
+   * A beacon pack's draw (decision 081): its receipt's stored fields. While `settled` is false the draw is
+   * 抽選中: `items` is empty and its lots arrive when round `round` (or a later one) settles it.
+   */
+  receipt?: DrawReceiptState;
+}
+
+/** What the draw's answer carries of a beacon receipt (the server adds the commitment, pseudonym and signature). */
+export interface DrawReceiptState {
+  slots: number[];
+  acceptedAt: string;
+  round: number;
+  afterHead: string;
+  afterRound: number;
+  settled: boolean;
 }
 
 /** Every refusal a draw can answer (the SQL's codes and DRAW_BUSY); refusal-words.ts words each one. */

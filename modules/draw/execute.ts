@@ -5,7 +5,14 @@ import { queryRows, type Database } from '#db/client';
 import { draws } from './schema';
 import { SESSION_MAX_AGE_SECONDS, SESSION_UPDATE_AGE_SECONDS } from '#modules/identity';
 import { isUuid, refuse } from '#modules/kernel';
-import { type DrawOutcome, type DrawRefusalCode, type DrawResult, type PrizeItem, drawRequestHash } from './contract';
+import {
+  type DrawOutcome,
+  type DrawReceiptState,
+  type DrawRefusalCode,
+  type DrawResult,
+  type PrizeItem,
+  drawRequestHash,
+} from './contract';
 
 const RETRYABLE = new Set(['40001', '40P01', '55P03']);
 
@@ -35,6 +42,7 @@ interface RawAnswer {
   createdAt?: string;
   items?: PrizeItem[];
   balance?: { paid: number; free: number };
+  receipt?: DrawReceiptState;
 }
 
 function toOutcome(raw: RawAnswer): DrawOutcome {
@@ -58,6 +66,7 @@ function toOutcome(raw: RawAnswer): DrawOutcome {
           decideBy: new Date(item.decideBy).toISOString(),
         })),
         balance: raw.balance ?? { paid: 0, free: 0 },
+        ...(raw.receipt ? { receipt: raw.receipt } : {}),
       },
     };
   }

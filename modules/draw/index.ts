@@ -85,3 +85,13 @@ export {
   PRIZE_CHOICE_REFUSAL_WORDS,
   CONVERSION_UNDO_REFUSAL_WORDS,
 } from './refusal-words';
+export {
+  drawReceipt,
+  closeBeaconRounds,
+  settleBeaconRounds,
+  lateSettledReceipts,
+  markReceiptsNotified,
+  type BeaconOfRound,
+  type SettleOptions,
+  type SettledRound,
+} from './beacon';

@@ -199,3 +199,72 @@ export const drawWins = pgTable(
     index('draw_wins_draw_idx').on(t.drawId),
   ],
 );
+
+// ── Beacon-settled draws (docs/decisions/081) ──────────────────────────────────────────────────
+// A beacon pack's draw is accepted first (coins, slots, this receipt, in the draw's transaction) and settled
+// later by the drand round its receipt names: the prizes are written then, once, by draw_settle_round.
+
+/** A beacon draw's receipt: what the shop signs (oripa-receipt-v1) and where its settlement stands. */
+export const drawReceipts = pgTable(
+  'draw_receipts',
+  {
+    drawId: uuid('draw_id').primaryKey(),
+    gachaId: text('gacha_id').notNull(),
+    memberId: text('member_id').notNull(),
+    /** The slots claimed, ascending (the receipt's `slots`). */
+    slots: integer('slots').array().notNull(),
+    /** The database's clock when the draw was accepted, after the pack's round lock (the receipt's `accepted`). */
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, precision: 3 }).notNull(),
+    /** The drand round the receipt targets: the first whose close is after acceptedAt. */
+    round: bigint('round', { mode: 'number' }).notNull(),
+    /** The pack's latest head before acceptance ('' and 0 when there was none). */
+    afterHead: text('after_head').notNull(),
+    afterRound: bigint('after_round', { mode: 'number' }).notNull(),
+    /** SHA-256 of the receipt's document, written when its round is closed (the chain reads it). */
+    receiptHash: text('receipt_hash'),
+    /** When the prizes were written (null: 抽選中). */
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    /** The member was told by mail that a late settlement has arrived. */
+    notifiedAt: timestamp('notified_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('draw_receipts_open_idx')
+      .on(t.gachaId, t.round)
+      .where(sql`${t.receiptHash} is null`),
+    index('draw_receipts_unsettled_idx')
+      .on(t.gachaId, t.round)
+      .where(sql`${t.settledAt} is null`),
+    index('draw_receipts_member_idx').on(t.memberId, t.acceptedAt),
+  ],
+);
+
+/**
+ * A closed round of a beacon pack: its head in the pack's chain (oripa-chain-v1), published before the round's
+ * randomness exists, the round that settles it, and that round's verified beacon once settled. A row is
+ * written once by the close and completed once by the settlement; (gacha, round) is unique, so a second
+ * instance closing or settling the same round changes nothing.
+ */
+export const drawBeaconHeads = pgTable(
+  'draw_beacon_heads',
+  {
+    gachaId: text('gacha_id').notNull(),
+    round: bigint('round', { mode: 'number' }).notNull(),
+    head: text('head').notNull(),
+    prevHead: text('prev_head').notNull(),
+    receipts: integer('receipts').notNull(),
+    publishedAt: timestamp('published_at', { withTimezone: true, precision: 3 }).notNull(),
+    /** The round whose randomness settles this head: `round`, or a later one when it was published late. */
+    settleRound: bigint('settle_round', { mode: 'number' }).notNull(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    /** The settling round's beacon as verified (BLS signature and randomness, hex). */
+    beaconSignature: text('beacon_signature'),
+    beaconRandomness: text('beacon_randomness'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.gachaId, t.round] }),
+    uniqueIndex('draw_beacon_heads_head_idx').on(t.head),
+    index('draw_beacon_heads_unsettled_idx')
+      .on(t.settleRound)
+      .where(sql`${t.settledAt} is null`),
+  ],
+);

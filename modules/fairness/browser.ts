@@ -12,3 +12,4 @@ export {
   type RevealVerification,
 } from './format';
 export { computeCommitmentInBrowser, readRevealText, shuffleLotsInBrowser, verifyRevealInBrowser } from './web-crypto';
+export * from './beacon-mode';

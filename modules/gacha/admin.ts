@@ -3,8 +3,25 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
-import { gachas, gachaLots, gachaSecrets, gachaTiers, genres, tierEffects, type GachaStatus } from './schema';
-import { createPackCommitment, generateSeed, type PackTier } from '#modules/fairness';
+import {
+  gachaBeaconTerms,
+  gachas,
+  gachaLots,
+  gachaSecrets,
+  gachaTiers,
+  genres,
+  tierEffects,
+  drawModes,
+  type GachaStatus,
+} from './schema';
+import {
+  beaconCommitment,
+  canonicalLots,
+  createPackCommitment,
+  generateSeed,
+  type BeaconSourceTerms,
+  type PackTier,
+} from '#modules/fairness';
 import { refuse, RefusalError } from '#modules/kernel';
 import { releaseStockOfEndedPack, reserveStockForPack } from './pack-stock';
 
@@ -66,6 +83,8 @@ export const packDefinitionSchema = z
     saleStartsAt: z.coerce.date().nullish(),
     saleEndsAt: z.coerce.date().nullish(),
     tiers: z.array(tierDefinitionSchema).min(1).max(50),
+    /** How its lots are decided (decision 081): `sequence` (the default) or `beacon`. */
+    drawMode: z.enum(drawModes).default('sequence'),
   })
   .superRefine((pack, ctx) => {
     const lots = lotsOf(pack.tiers);
@@ -122,6 +141,7 @@ export const PACK_ADMIN_REFUSAL_CODES = [
   'STOCK_SHORT',
   'PACK_INVALID',
   'NOT_DRAFT',
+  'BEACON_NOT_CONFIGURED',
 ] as const;
 export type PackAdminRefusalCode = (typeof PACK_ADMIN_REFUSAL_CODES)[number];
 
@@ -160,6 +180,7 @@ export function definitionOf(pack: GachaRow, tiers: TierRow[]): PackDefinition {
     sortOrder: pack.sortOrder,
     saleStartsAt: pack.saleStartsAt,
     saleEndsAt: pack.saleEndsAt,
+    drawMode: pack.drawMode,
     tiers: ordered.map((t) => ({
       key: tierKeyOf(pack.id, t.id),
       label: t.label,
@@ -243,6 +264,7 @@ export async function createPack(db: Database, definition: PackDefinition): Prom
         saleStartsAt: pack.saleStartsAt ?? null,
         saleEndsAt: pack.saleEndsAt ?? null,
         drawOptions: [...new Set(pack.drawOptions)].sort((a, b) => a - b),
+        drawMode: pack.drawMode,
         perMemberLimit: pack.perMemberLimit ?? null,
         minRank: pack.minRank ?? null,
         kiribanNext: kiriban.length ? Math.min(...kiriban) : null,
@@ -255,7 +277,8 @@ export async function createPack(db: Database, definition: PackDefinition): Prom
   });
 }
 
-async function committedTiers(db: Database, gachaId: string): Promise<PackTier[]> {
+/** A pack's tiers as its commitment binds them, by id. */
+export async function committedTiers(db: Database, gachaId: string): Promise<PackTier[]> {
   const rows = await db.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId)).orderBy(asc(gachaTiers.id));
   return rows.map((t) => ({
     id: t.id,
@@ -268,16 +291,28 @@ async function committedTiers(db: Database, gachaId: string): Promise<PackTier[]
   }));
 }
 
+/** What a beacon pack (decision 081) commits to besides its tiers: the drand chain and the receipts' key. */
+export interface BeaconPublishTerms {
+  source: BeaconSourceTerms;
+  /** The shop's Ed25519 public key for receipts (hex). */
+  receiptKey: string;
+  /** A round closes this many milliseconds before its time (BEACON_CLOSE_MARGIN_MS). */
+  closeMarginMs: number;
+}
+
 /**
  * Publishes a draft: reserves the stock of every tier's card (refused whole with STOCK_SHORT naming
  * each short card), fixes its lots in an order drawn from a fresh secret seed, records the
- * commitment, creates the pack's position sequence, and puts it on sale (or schedules it).
+ * commitment, creates the pack's position sequence, and puts it on sale (or schedules it). A beacon
+ * pack (decision 081) fixes slots without tiers instead and commits to its multiset, its drand chain and
+ * the receipts' key (`beacon`, refused with BEACON_NOT_CONFIGURED when the shop has none).
  * @example const { commitment } = await publishPack(db, 'stellar-pokemon-001')
  */
 export async function publishPack(
   db: Database,
   gachaId: string,
   now = new Date(),
+  options: { beacon?: BeaconPublishTerms | null } = {},
 ): Promise<{ commitment: string; totalLots: number; status: string }> {
   return db
     .transaction(async (tx) => {
@@ -290,12 +325,22 @@ export async function publishPack(
       if (!whole.success)
         throw new PackAdminError('PACK_INVALID', { gachaId, problems: whole.error.issues.map((i) => i.message) });
       const tiers = await committedTiers(tx, gachaId);
-      const { seed, lots, commitment } = createPackCommitment({
-        gachaId,
-        title: pack.title,
-        pricePerDraw: pack.pricePerDraw,
-        tiers,
-      });
+      const terms = { gachaId, title: pack.title, pricePerDraw: pack.pricePerDraw, tiers };
+      const beacon = pack.drawMode === 'beacon' ? options.beacon : undefined;
+      if (pack.drawMode === 'beacon' && !beacon) throw new PackAdminError('BEACON_NOT_CONFIGURED', { gachaId });
+      // A beacon pack's slots carry no tier (null) until their draw is settled; nothing about them is secret.
+      const { seed, lots, commitment } = beacon
+        ? {
+            seed: null,
+            lots: canonicalLots(tiers).map(() => null),
+            commitment: beaconCommitment({
+              ...terms,
+              beacon: beacon.source,
+              receiptKey: beacon.receiptKey,
+              certificates: [],
+            }),
+          }
+        : createPackCommitment(terms);
       if (lots.length !== pack.totalLots) throw new PackAdminError('LOTS_MISMATCH', { gachaId });
       // Every card promised by the pack must be on the shelf and not promised elsewhere (decision 023).
       const stock = await reserveStockForPack(tx, gachaId, now);
@@ -304,6 +349,18 @@ export async function publishPack(
       // neither inserts lots nor creates objects.
       await tx.execute(sql`select gacha_fix_lots(${gachaId}, ${JSON.stringify(lots)}::jsonb)`);
       await tx.insert(gachaSecrets).values({ gachaId, seed, revealSalt: generateSeed() });
+      if (beacon) {
+        await tx.insert(gachaBeaconTerms).values({
+          gachaId,
+          chainHash: beacon.source.chainHash,
+          scheme: beacon.source.scheme,
+          publicKey: beacon.source.publicKey,
+          genesisTime: beacon.source.genesisTime,
+          period: beacon.source.period,
+          receiptKey: beacon.receiptKey,
+          closeMarginMs: beacon.closeMarginMs,
+        });
+      }
       const status = pack.saleStartsAt && pack.saleStartsAt > now ? 'scheduled' : 'on_sale';
       await tx
         .update(gachas)
@@ -337,7 +394,7 @@ export async function endPack(
   return db.transaction(async (tx) => {
     // The pack row lock waits for any draw at the end of the pack; draws read the status per call.
     const [pack] = await tx
-      .select({ status: gachas.status })
+      .select({ status: gachas.status, drawMode: gachas.drawMode })
       .from(gachas)
       .where(eq(gachas.id, gachaId))
       .for('no key update');
@@ -350,6 +407,10 @@ export async function endPack(
     // retry into a refusal. Then every claim precedes the reveal time.
     await tx.execute(sql`select gacha_lock_unclaimed_lots(${gachaId})`);
     // With the lots locked the unclaimed ones are final: their cards (and the ラストワン賞's) are free again.
+    // A beacon pack's receipts still to settle may win any lot that remains: its stock is freed, and the pack
+    // revealed, by the settlement of its last receipt (draw_settle_round) — or now, when none is waiting.
+    if (pack.drawMode === 'beacon' && (await hasUnsettledReceipts(tx, gachaId)))
+      return { previous: pack.status, status };
     if (status === 'ended') await releaseStockOfEndedPack(tx, gachaId, now);
     await tx
       .update(gachas)
@@ -377,61 +438,6 @@ export async function advanceSaleWindows(db: Database, now = new Date()): Promis
     );
   for (const pack of due) await endPack(db, pack.id, now);
   return opened.length + due.length;
-}
-
-/** What gacha holds of a finished pack's reveal: terms, secret seed and lot order (draw adds its log). */
-export interface PackRevealTerms {
-  gacha: { id: string; title: string; pricePerDraw: number };
-  tiers: PackTier[];
-  commitment: string;
-  committedAt: Date;
-  seed: string;
-  revealSalt: string;
-  lots: string[];
-  lastOneTierId: string | undefined;
-  revealedAt: Date;
-}
-
-/**
- * The pack's side of the reveal of a pack that sold out or ended, or null while it is still on sale.
- * @example const terms = await packRevealTerms(db, 'stellar-yugioh-002')
- */
-export async function packRevealTerms(db: Database, gachaId: string): Promise<PackRevealTerms | null> {
-  const [pack] = await db.select().from(gachas).where(eq(gachas.id, gachaId));
-  if (!pack || !pack.commitment || !pack.committedAt) return null;
-  if (pack.status !== 'sold_out' && pack.status !== 'ended') return null;
-  const [secret] = await db.select().from(gachaSecrets).where(eq(gachaSecrets.gachaId, gachaId));
-  if (!secret) return null;
-  const tiers = await committedTiers(db, gachaId);
-  const lots = await db
-    .select({ tierId: gachaLots.tierId })
-    .from(gachaLots)
-    .where(eq(gachaLots.gachaId, gachaId))
-    .orderBy(asc(gachaLots.position));
-  return {
-    gacha: { id: pack.id, title: pack.title, pricePerDraw: pack.pricePerDraw },
-    tiers,
-    commitment: pack.commitment,
-    committedAt: pack.committedAt,
-    seed: secret.seed,
-    revealSalt: secret.revealSalt,
-    lots: lots.map((l) => l.tierId),
-    lastOneTierId: tiers.find((t) => t.isLastOne)?.id,
-    revealedAt: pack.revealedAt ?? pack.soldOutAt ?? new Date(),
-  };
-}
-
-/**
- * When a pack's record stopped changing (revealed or sold out), or null while it is on sale: the
- * key under which a verified reveal may be kept.
- */
-export async function packRevealStamp(db: Database, gachaId: string): Promise<Date | null> {
-  const [pack] = await db
-    .select({ revealedAt: gachas.revealedAt, soldOutAt: gachas.soldOutAt })
-    .from(gachas)
-    .where(eq(gachas.id, gachaId));
-  const at = pack?.revealedAt ?? pack?.soldOutAt;
-  return at ? new Date(at) : null;
 }
 
 /** Packs whose lots exist (published), for the invariant checks and the operator's list. */
@@ -462,4 +468,14 @@ export async function packExists(db: Database, gachaId: string): Promise<boolean
  */
 export async function deleteUnpublishedPacks(db: Database, gachaIds: string[]): Promise<void> {
   if (gachaIds.length) await db.delete(gachas).where(and(inArray(gachas.id, gachaIds), isNull(gachas.commitment)));
+}
+
+/** Whether a beacon pack has a slot claimed by a draw not yet settled (it has no tier until then). */
+async function hasUnsettledReceipts(tx: Database, gachaId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ position: gachaLots.position })
+    .from(gachaLots)
+    .where(and(eq(gachaLots.gachaId, gachaId), isNotNull(gachaLots.drawId), isNull(gachaLots.tierId)))
+    .limit(1);
+  return row !== undefined;
 }

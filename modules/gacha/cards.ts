@@ -134,12 +134,13 @@ export async function revealedPackProofs(db: Database, gachaIds: string[]): Prom
         inArray(gachas.status, ['sold_out', 'ended']),
         isNotNull(gachas.commitment),
         isNotNull(gachas.committedAt),
+        isNotNull(gachaSecrets.seed),
       ),
     );
   return new Map(
     rows.map((r) => [
       r.id,
-      { seed: r.seed, commitment: r.commitment!, committedAt: new Date(r.committedAt!).toISOString() },
+      { seed: r.seed!, commitment: r.commitment!, committedAt: new Date(r.committedAt!).toISOString() },
     ]),
   );
 }

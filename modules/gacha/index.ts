@@ -2,13 +2,14 @@
 // pack lifecycle (admin.ts), remaining lots (remaining.ts) and the card read model (cards.ts). The door
 // only re-exports (issue 30 item 1): ids and public statuses (catalogue.ts), the genres members see
 // (shown-genres.ts), pack lists (lists.ts), one pack and tier names (pack.ts).
-export type { GachaStatus } from './schema';
+export type { GachaStatus, DrawMode } from './schema';
 export {
   getRemaining,
   countUnclaimed,
   remainingOf,
   refreshRemainingCache,
   refreshAllRemaining,
+  type LotCounts,
   type TierRemaining,
 } from './remaining';
 export {
@@ -21,14 +22,14 @@ export {
   type PackProof,
 } from './cards';
 export { kiribanProgress, type KiribanProgress } from './kiriban';
+export { packRevealTerms, packRevealStamp, type PackRevealTerms } from './reveal-terms';
+export { beaconPackTerms, releaseStockOfSettledBeaconPack, type BeaconPackTerms } from './beacon-terms';
 export {
   createPack,
   publishPack,
   endPack,
   advanceSaleWindows,
   listPublishedPackIds,
-  packRevealTerms,
-  packRevealStamp,
   addGenres,
   packExists,
   deleteUnpublishedPacks,
@@ -38,7 +39,7 @@ export {
   PACK_ADMIN_REFUSAL_CODES,
   type PackAdminRefusalCode,
   type PackDefinition,
-  type PackRevealTerms,
+  type BeaconPublishTerms,
   type GenreDefinition,
 } from './admin';
 export {

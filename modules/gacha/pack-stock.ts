@@ -114,7 +114,8 @@ export async function reserveStockForPack(
  * A pack's sale ended before it sold out: the cards of its unclaimed lots, of its ラストワン賞 (only
  * the draw of the final lot wins it, and that draw sells the pack out) and of the キリ番賞 whose number
  * was not reached (decision 027) are no longer promised. Call
- * it after the pack's unclaimed lots are locked (no draw can claim one any more).
+ * it after the pack's unclaimed lots are locked (no draw can claim one any more); for a beacon pack, once
+ * its last receipt is settled as well.
  */
 export async function releaseStockOfEndedPack(tx: Database, gachaId: string, now: Date): Promise<void> {
   const rows = await queryRows<{ tier_id: string; label: string; stock_card_id: string; n: number }>(
@@ -123,8 +124,12 @@ export async function releaseStockOfEndedPack(tx: Database, gachaId: string, now
           (case when t.is_last_one then 1
                 when t.kiriban_at is not null then
                   (select count(*) from unnest(t.kiriban_at) k
-                    where k > (select count(*) from ${gachaLots} l where l.gacha_id = t.gacha_id and l.draw_id is not null))
-                else (select count(*) from ${gachaLots} l where l.gacha_id = t.gacha_id and l.tier_id = t.id and l.draw_id is null)
+                    where k > (select count(*) from ${gachaLots} l where l.gacha_id = t.gacha_id and l.draw_id is not null
+                                  and l.tier_id is not null))
+                -- the tier's lots nobody won: its unclaimed lots, or in a beacon pack (whose unclaimed slots have no
+                -- tier) what no settled draw took
+                else t.quantity - (select count(*) from ${gachaLots} l where l.gacha_id = t.gacha_id and l.tier_id = t.id
+                                     and l.draw_id is not null)
            end)::int as n
         from ${gachaTiers} t
        where t.gacha_id = ${gachaId} and t.stock_card_id is not null

@@ -1,7 +1,7 @@
 // One pack: its card, its genre, its detail with tiers; tier names for lists outside the pack page.
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '#db/client';
-import { gachas, gachaTiers } from './schema';
+import { gachas, gachaTiers, type DrawMode } from './schema';
 import { type GachaCard, gachaCardColumns } from './lists';
 import { isCatalogueId, PUBLIC_GACHA_STATUSES } from './catalogue';
 
@@ -60,6 +60,8 @@ export interface GachaDetail extends GachaCard {
   saleStartsAt: string | null;
   saleEndsAt: string | null;
   revealed: boolean;
+  /** How its lots are decided (decision 081): a seed's order, or drand rounds after each draw. */
+  drawMode: DrawMode;
   tiers: GachaTierView[];
 }
 
@@ -106,6 +108,7 @@ export async function getGachaDetail(
     saleStartsAt: iso(row.saleStartsAt),
     saleEndsAt: iso(row.saleEndsAt),
     revealed: row.status === 'sold_out' || row.status === 'ended',
+    drawMode: row.drawMode,
     tiers: tiers.map((t) => ({
       id: t.id,
       label: t.label,

@@ -35,6 +35,11 @@ export const PACK_ADMIN_REFUSAL_WORDS: RefusalWords<PackAdminRefusalCode> = {
   ALREADY_PUBLISHED: { status: 409, message: (d) => `ガチャ ${String(d.gachaId)} は公開済みです。` },
   LOTS_MISMATCH: { status: 409, message: '賞の数量と総口数が一致しません。' },
   NOT_PUBLISHED: { status: 409, message: '下書きのガチャは終了できません。削除してください。' },
+  BEACON_NOT_CONFIGURED: {
+    status: 409,
+    message:
+      'このガチャは「ビーコン抽選」方式ですが、店舗に乱数ビーコン（drand）と受付証の署名鍵が設定されていないため公開できません。設定するか、方式を「通常」に戻してください。',
+  },
   STOCK_SHORT: {
     status: 409,
     message: (d) => {

@@ -2,7 +2,7 @@
 // for the catalogue lists. Gacha owns the lots; draw claims them through gacha's SQL.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '#db/client';
-import { gachaLots, gachaTiers, gachas } from './schema';
+import { gachaLots, gachaTiers, gachas, type DrawMode } from './schema';
 
 export interface TierRemaining {
   tierId: string;
@@ -28,11 +28,11 @@ export async function getRemaining(
     .from(gachaTiers)
     .where(eq(gachaTiers.gachaId, gachaId))
     .orderBy(asc(gachaTiers.rank), asc(gachaTiers.id));
-  const unclaimed = await countUnclaimed(db, gachaId);
   const [pack] = await db
-    .select({ total: gachas.totalLots, status: gachas.status })
+    .select({ total: gachas.totalLots, status: gachas.status, drawMode: gachas.drawMode })
     .from(gachas)
     .where(eq(gachas.id, gachaId));
+  const unclaimed = await countUnclaimed(db, gachaId, pack?.drawMode);
   const soldOut = pack?.status === 'sold_out';
   const counted = remainingOf(tiers, unclaimed, soldOut);
   return {
@@ -52,37 +52,75 @@ export async function getRemaining(
   };
 }
 
-/** Unclaimed lots of a pack by tier, in one query. */
-export async function countUnclaimed(db: Database, gachaId: string): Promise<Map<string, number>> {
+/**
+ * A pack's lots still to be drawn: `total` in all, and `byTier` the lots of each tier nobody has won yet. In a
+ * sequence pack both are the unclaimed lots (one query). In a beacon pack (decision 081) a claimed slot gets its
+ * tier only when its draw is settled, so `total` counts the unclaimed slots and `byTier` each tier's quantity
+ * less what settled draws won: the multiset the next settlements draw from (two queries).
+ */
+export interface LotCounts {
+  total: number;
+  byTier: Map<string, number>;
+}
+
+/** A pack's lots still to be drawn (LotCounts). */
+export async function countUnclaimed(db: Database, gachaId: string, mode: DrawMode = 'sequence'): Promise<LotCounts> {
+  if (mode === 'beacon') {
+    // One after another: the settlement calls this inside its transaction (one connection).
+    const slots = await db
+      .select({ n: sql<string>`count(*)` })
+      .from(gachaLots)
+      .where(and(eq(gachaLots.gachaId, gachaId), sql`${gachaLots.drawId} is null`));
+    const won = await db
+      .select({ tierId: gachaLots.tierId, n: sql<string>`count(*)` })
+      .from(gachaLots)
+      .where(and(eq(gachaLots.gachaId, gachaId), sql`${gachaLots.tierId} is not null`))
+      .groupBy(gachaLots.tierId);
+    const tiers = await db
+      .select({ id: gachaTiers.id, quantity: gachaTiers.quantity })
+      .from(gachaTiers)
+      .where(
+        and(eq(gachaTiers.gachaId, gachaId), sql`not ${gachaTiers.isLastOne} and ${gachaTiers.kiribanAt} is null`),
+      );
+    const wonBy = new Map(won.map((w) => [w.tierId, Number(w.n)]));
+    return {
+      total: Number(slots[0]?.n ?? 0),
+      byTier: new Map(tiers.map((t) => [t.id, t.quantity - (wonBy.get(t.id) ?? 0)])),
+    };
+  }
   const counts = await db
     .select({ tierId: gachaLots.tierId, n: sql<string>`count(*)` })
     .from(gachaLots)
     .where(and(eq(gachaLots.gachaId, gachaId), sql`${gachaLots.drawId} is null`))
     .groupBy(gachaLots.tierId);
-  return new Map(counts.map((c) => [c.tierId, Number(c.n)]));
+  const byTier = new Map(counts.map((c) => [c.tierId ?? '', Number(c.n)]));
+  return { total: [...byTier.values()].reduce((sum, n) => sum + n, 0), byTier };
 }
 
 /**
- * Remaining lots in total and per tier (the ラストワン賞 counts 1 until the pack sells out, a キリ番賞 its
- * numbers not yet reached), for a caller that already has the pack's tiers.
+ * Remaining lots in total and per tier (the ラストワン賞 counts 1 until it is won, a キリ番賞 its numbers not yet
+ * reached), for a caller that already has the pack's tiers.
  * @example remainingOf(pack.tiers, await countUnclaimed(db, pack.id), pack.status === 'sold_out')
  */
 export function remainingOf(
   tiers: { id: string; isLastOne: boolean; quantity: number; kiribanAt?: number[] | null }[],
-  unclaimed: Map<string, number>,
+  counts: LotCounts,
   soldOut: boolean,
 ) {
-  let remaining = 0;
-  for (const n of unclaimed.values()) remaining += n;
+  const unclaimed = counts.byTier;
+  const remaining = counts.total;
+  let notWon = 0;
+  for (const n of unclaimed.values()) notWon += n;
   const total = tiers.filter((t) => !t.isLastOne && !t.kiribanAt).reduce((sum, t) => sum + t.quantity, 0);
-  const sold = soldOut ? total : total - remaining;
+  // Lots sold in sale order: in a beacon pack, those settled (a キリ番 is reached in the settled order).
+  const sold = soldOut && notWon === 0 ? total : total - notWon;
   const byTier = Object.fromEntries(
     tiers.map((t) => [
       t.id,
       t.kiribanAt
         ? t.kiribanAt.filter((k) => k > sold).length
         : t.isLastOne
-          ? soldOut
+          ? soldOut && notWon === 0
             ? 0
             : 1
           : (unclaimed.get(t.id) ?? 0),

@@ -2,6 +2,7 @@
 // secret seed behind their order. Draws and prizes are the draw module's (modules/draw/schema.ts).
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -37,6 +38,14 @@ export const genres = pgTable(
 
 export const gachaStatuses = ['draft', 'scheduled', 'on_sale', 'sold_out', 'ended'] as const;
 export type GachaStatus = (typeof gachaStatuses)[number];
+
+/**
+ * How a pack's lots are decided (decision 081): `sequence` — shuffled by a secret seed at publication and
+ * revealed at the end (decisions 005, 027); `beacon` — a multiset committed at publication, each draw settled
+ * after its acceptance by a drand round that did not exist when it was accepted.
+ */
+export const drawModes = ['sequence', 'beacon'] as const;
+export type DrawMode = (typeof drawModes)[number];
 
 export const gachas = pgTable(
   'gachas',
@@ -81,10 +90,12 @@ export const gachas = pgTable(
      * moved on only by the draw that awards it, holding the pack row.
      */
     kiribanNext: integer('kiriban_next'),
+    drawMode: text('draw_mode', { enum: drawModes }).notNull().default('sequence'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('gachas_genre_idx').on(t.genreId, t.status),
+    check('gachas_draw_mode', sql`${t.drawMode} in ('sequence', 'beacon')`),
     check('gachas_price_positive', sql`${t.pricePerDraw} > 0`),
     check('gachas_remaining_range', sql`${t.remainingLots} >= 0 and ${t.remainingLots} <= ${t.totalLots}`),
   ],
@@ -139,14 +150,15 @@ export const gachaTiers = pgTable(
 
 /**
  * The lots of a published pack, in their secret order (position 1..total). A lot is claimed by
- * setting draw_id and member_id once; it is never released.
+ * setting draw_id and member_id once; it is never released. A beacon pack's lots are slots: no tier
+ * until the draw that claimed one is settled (decision 081), then their tier once, never changed.
  */
 export const gachaLots = pgTable(
   'gacha_lots',
   {
     gachaId: text('gacha_id').notNull(),
     position: integer('position').notNull(),
-    tierId: text('tier_id').notNull(),
+    tierId: text('tier_id'),
     drawId: uuid('draw_id'),
     memberId: text('member_id'),
   },
@@ -158,12 +170,32 @@ export const gachaLots = pgTable(
   ],
 );
 
+/**
+ * A beacon pack's randomness source and receipt key as committed at publication (decision 081,
+ * oripa-commitment-b1), and the shop's close margin that fixes which round a draw waits for.
+ */
+export const gachaBeaconTerms = pgTable('gacha_beacon_terms', {
+  gachaId: text('gacha_id')
+    .primaryKey()
+    .references(() => gachas.id, { onDelete: 'cascade' }),
+  chainHash: text('chain_hash').notNull(),
+  scheme: text('scheme').notNull(),
+  publicKey: text('public_key').notNull(),
+  genesisTime: bigint('genesis_time', { mode: 'number' }).notNull(),
+  period: integer('period').notNull(),
+  /** The shop's Ed25519 public key for this pack's receipts (hex). */
+  receiptKey: text('receipt_key').notNull(),
+  /** A round closes this long before its time (BEACON_CLOSE_MARGIN_MS when published). */
+  closeMarginMs: integer('close_margin_ms').notNull(),
+});
+
 /** The seed behind a pack's lot order (public once the pack is over) and the salt that makes the log's member pseudonyms (never published). */
 export const gachaSecrets = pgTable('gacha_secrets', {
   gachaId: text('gacha_id')
     .primaryKey()
     .references(() => gachas.id, { onDelete: 'cascade' }),
-  seed: text('seed').notNull(),
+  /** Null for a beacon pack (decision 081): no order exists, so nothing is secret but the salt. */
+  seed: text('seed'),
   revealSalt: text('reveal_salt').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -4,7 +4,7 @@ import type { Database } from '#db/client';
 import { eq } from 'drizzle-orm';
 import { users } from '#db/schema';
 import { genres } from '#db/schema';
-import { createPack, publishPack, receiveStock, type PackDefinition } from '#modules/gacha';
+import { createPack, publishPack, receiveStock, type BeaconPublishTerms, type PackDefinition } from '#modules/gacha';
 import { grantCoins, PAID_COIN_DAYS, FREE_COIN_DAYS } from '#modules/wallet';
 import { KEPT_PRIZE_STORAGE_DAYS, PRIZE_DECISION_DAYS } from '#modules/draw';
 import { DEFAULT_PAYMENT_RULES } from '#modules/payments';
@@ -125,6 +125,8 @@ export async function createPublishedPack(
     kiribanAt?: number[];
     /** The pack's genre (default pokemon); `HIDDEN_TEST_GENRE` keeps it out of the shop's lists. */
     genreId?: string;
+    /** A beacon pack (decision 081), published with these terms. */
+    beacon?: BeaconPublishTerms;
   },
 ): Promise<string> {
   if (options.genreId === HIDDEN_TEST_GENRE) await ensureHiddenGenre(db);
@@ -197,9 +199,10 @@ export async function createPublishedPack(
     minRank: options.minRank,
     saleEndsAt: options.saleEndsAt,
     tiers,
+    ...(options.beacon ? { drawMode: 'beacon' as const } : {}),
   });
   await receiveStockFor(db, tiers);
-  await publishPack(db, id);
+  await publishPack(db, id, undefined, { beacon: options.beacon });
   return id;
 }
 

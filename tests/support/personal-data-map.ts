@@ -237,6 +237,29 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       name: NOT_PERSONAL,
     },
   },
+  draw_beacon_heads: {
+    owner: 'draw',
+    columns: {
+      gacha_id: NOT_PERSONAL,
+      head: NOT_PERSONAL,
+      prev_head: NOT_PERSONAL,
+      beacon_signature: NOT_PERSONAL,
+      beacon_randomness: NOT_PERSONAL,
+    },
+  },
+  draw_receipts: {
+    owner: 'draw',
+    columns: {
+      member_id: {
+        holds: ['member-id'],
+        onDeletion: 'keep',
+        why: 'the member’s id in a signed receipt’s record (decision 081): after 退会 it names the tombstone; the public log shows only the per-pack pseudonym',
+      },
+      gacha_id: NOT_PERSONAL,
+      after_head: NOT_PERSONAL,
+      receipt_hash: NOT_PERSONAL,
+    },
+  },
   draw_wins: {
     owner: 'draw',
     columns: {
@@ -400,6 +423,16 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       },
     },
   },
+  gacha_beacon_terms: {
+    owner: 'gacha',
+    columns: {
+      gacha_id: NOT_PERSONAL,
+      chain_hash: NOT_PERSONAL,
+      scheme: NOT_PERSONAL,
+      public_key: NOT_PERSONAL,
+      receipt_key: NOT_PERSONAL,
+    },
+  },
   gacha_secrets: {
     owner: 'gacha',
     columns: {
@@ -435,6 +468,7 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       tags: NOT_PERSONAL,
       description: NOT_PERSONAL,
       commitment: NOT_PERSONAL,
+      draw_mode: NOT_PERSONAL,
     },
   },
   genres: {

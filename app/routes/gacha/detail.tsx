@@ -69,10 +69,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     genresOf(shop),
     // A draft has no lots yet: its preview shows every lot unclaimed, as on the day it goes on sale.
     preview
-      ? Promise.resolve(
-          new Map(pack.tiers.filter((t) => !t.isLastOne && !t.kiribanAt).map((t) => [t.id, t.quantity] as const)),
-        )
-      : countUnclaimed(db, pack.id),
+      ? Promise.resolve({
+          total: pack.totalLots,
+          byTier: new Map(
+            pack.tiers.filter((t) => !t.isLastOne && !t.kiribanAt).map((t) => [t.id, t.quantity] as const),
+          ),
+        })
+      : countUnclaimed(db, pack.id, pack.drawMode),
     balanceOf(shop),
     shop.member && pack.perMemberLimit ? memberDrawnLots(primary, pack.id, shop.member.id) : Promise.resolve(null),
     // The member's own limits (decision 035): one primary-key read, more only for a limit that is set.

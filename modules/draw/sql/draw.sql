@@ -27,7 +27,51 @@ BEGIN
   RETURN jsonb_build_object('status', 'completed', 'drawId', d.id, 'replay', p_replay, 'gachaId', d.gacha_id,
     'count', d.count, 'cost', d.cost, 'lastOne', d.last_one, 'createdAt', d.created_at,
     'items', coalesce(v_items, '[]'::jsonb),
-    'balance', wallet_balance(d.member_id));
+    'balance', wallet_balance(d.member_id))
+    || coalesce((SELECT jsonb_build_object('receipt', draw_receipt_fields(r)) FROM draw_receipts r WHERE r.draw_id = p_draw),
+                '{}'::jsonb);
+END $$;
+
+-- A beacon draw's receipt as the answer carries it (the server adds the pack's commitment, the member's
+-- pseudonym and the signature): the slots, the acceptance time to the millisecond, the target round, the
+-- chain head it follows, and whether it is settled.
+CREATE OR REPLACE FUNCTION draw_receipt_fields(r draw_receipts) RETURNS jsonb
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT jsonb_build_object('slots', to_jsonb(r.slots),
+    'acceptedAt', to_char(r.accepted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'round', r.round, 'afterHead', r.after_head, 'afterRound', r.after_round, 'settled', r.settled_at IS NOT NULL)
+$$;
+
+-- The acceptance of a beacon draw (decision 081), inside draw_execute's transaction after the coins and the
+-- slots: claims the slots (no tier yet), marks the pack sold out when they were its last, pays, adds the
+-- experience, and writes the receipt. The receipt's round is read last, under the pack's round lock in shared
+-- mode (advisory lock 81/no): a close of round r takes it exclusively after close(r), so it waits for every
+-- draw that may still target r, and every draw after it reads a later clock and targets a later round.
+CREATE OR REPLACE FUNCTION draw_accept_beacon(p_member text, p_gacha text, p_no int, p_count int, p_draw uuid,
+  p_pos int[], p_cost int, p_last_lot boolean, p_now timestamptz, p_test_now timestamptz) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  b record; h record; v_at timestamptz; v_ms numeric; v_round bigint; v_wallet jsonb; v_exp bigint;
+BEGIN
+  PERFORM gacha_claim_lots(p_gacha, p_pos, p_draw, p_member);
+  IF p_last_lot THEN
+    PERFORM gacha_mark_sold_out(p_gacha, coalesce(p_test_now, clock_timestamp()));
+  END IF;
+  v_wallet := wallet_spend(p_member, p_cost, 'draw', 'sales', 'draw:' || p_draw, p_draw::text, p_now);
+  v_exp := progression_add_exp(p_member, p_cost, p_now);
+  SELECT * INTO b FROM gacha_beacon_clock(p_gacha);
+  IF b.period IS NULL THEN
+    RAISE EXCEPTION 'draw_accept_beacon: % has no beacon terms', p_gacha;
+  END IF;
+  PERFORM pg_advisory_xact_lock_shared(81, p_no);
+  v_at := date_trunc('milliseconds', coalesce(p_test_now, clock_timestamp()));
+  -- The first round r with close(r) = genesis + (r − 1) × period − margin strictly after v_at.
+  v_ms := extract(epoch FROM v_at) * 1000 - b.genesis_time::numeric * 1000 + b.close_margin_ms;
+  v_round := CASE WHEN v_ms < 0 THEN 1 ELSE floor(v_ms / (b.period * 1000))::bigint + 2 END;
+  SELECT x.head, x.round INTO h FROM draw_beacon_heads x WHERE x.gacha_id = p_gacha ORDER BY x.round DESC LIMIT 1;
+  INSERT INTO draw_receipts (draw_id, gacha_id, member_id, slots, accepted_at, round, after_head, after_round)
+  VALUES (p_draw, p_gacha, p_member, (SELECT array_agg(x ORDER BY x) FROM unnest(p_pos) x), v_at, v_round,
+          coalesce(h.head, ''), coalesce(h.round, 0));
 END $$;
 
 CREATE OR REPLACE FUNCTION draw_refuse(p_draw uuid, p_code text, p_details jsonb) RETURNS jsonb
@@ -64,7 +108,7 @@ DECLARE
   g record; v_role text; v_draw uuid; d record; v_cost int;
   v_pos int[]; v_final record; v_n int; v_last_lot boolean := false; v_kiriban int[];
   v_available int; v_used int; v_limits record; v_spent bigint; v_month timestamptz; v_items jsonb; v_wallet jsonb;
-  v_reserved record; v_exp bigint;
+  v_reserved record; v_exp bigint; v_beacon boolean;
 BEGIN
   SELECT * INTO g FROM gacha_draw_terms(p_gacha);
   IF NOT FOUND OR g.status = 'draft' THEN
@@ -94,6 +138,8 @@ BEGIN
       'details', jsonb_build_object('options', to_jsonb(g.draw_options)));
   END IF;
   v_cost := g.price_per_draw * p_count;
+  -- A beacon pack (decision 081): slots now, tiers when the receipt's round settles them.
+  v_beacon := g.draw_mode = 'beacon';
 
   -- Idempotency: the first request with a key inserts; a concurrent duplicate waits on the unique
   -- index until it commits and then replays its answer.
@@ -160,7 +206,7 @@ BEGIN
   -- 2. The lots (the gacha module's functions take and lock them).
   -- Calls as assignments, not SELECT … FROM or PERFORM: a function call with no table is a PL/pgSQL simple
   -- expression, evaluated without a statement of its own (the called function's statements run as before).
-  v_reserved := gacha_reserve_lots(p_gacha, g.no, g.total_lots, p_count, g.kiriban_next);
+  v_reserved := gacha_reserve_lots(p_gacha, g.no, g.total_lots, p_count, CASE WHEN v_beacon THEN NULL ELSE g.kiriban_next END);
   v_pos := v_reserved.positions;
   v_kiriban := v_reserved.kiriban;
   IF v_pos IS NULL THEN
@@ -182,9 +228,18 @@ BEGIN
     v_pos := v_final.unclaimed[1:p_count];
     v_last_lot := (v_n = p_count);
     -- Every claim in flight has committed (the blocking lock): the lots sold are total − unclaimed.
-    IF g.kiriban_next IS NOT NULL THEN
+    IF g.kiriban_next IS NOT NULL AND NOT v_beacon THEN
       v_kiriban := gacha_kiriban_award(p_gacha, g.total_lots - v_n, p_count);
     END IF;
+  END IF;
+
+  IF v_beacon THEN
+    PERFORM draw_accept_beacon(p_member, p_gacha, g.no, p_count, v_draw, v_pos, v_cost, v_last_lot, v_now, p_now);
+    IF g.per_member_limit IS NOT NULL THEN
+      INSERT INTO gacha_member_draws (gacha_id, member_id, lots) VALUES (p_gacha, p_member, p_count)
+      ON CONFLICT (gacha_id, member_id) DO UPDATE SET lots = gacha_member_draws.lots + EXCLUDED.lots;
+    END IF;
+    RETURN draw_answer(v_draw, false);
   END IF;
 
   -- 3. Claim, award, pay: all in this transaction.
@@ -265,4 +320,73 @@ BEGIN
     RETURN jsonb_build_object('status', 'refresh');
   END IF;
   RETURN draw_execute(v.member_id, p_gacha, p_count, p_key, p_hash, p_rank, p_decide_window, p_now);
+END $$;
+
+-- The settlement of one closed round of a beacon pack (decision 081, §4): the caller has fetched and verified
+-- the settling round's beacon and computed, with oripa-beacon-select-v1, each receipt's tiers in order (p_draws:
+-- [{"drawId": …, "tiers": [lot 0's tier, lot 1's …]}], the head's receipts by first slot). In one transaction:
+-- each slot gets its tier (gacha_settle_slots refuses a slot not this draw's or a tier beyond its quantity), each
+-- lot its prize, each sale number reached its キリ番賞, the draw of the pack's last lot the ラストワン賞. The head
+-- row is the exactly-once guard: a second instance, a repeated round or a restart finds it settled and
+-- answers 'already'; a head waits ('waiting') until the pack's earlier heads are settled.
+CREATE OR REPLACE FUNCTION draw_settle_round(p_gacha text, p_round bigint, p_signature text, p_randomness text,
+  p_draws jsonb, p_decide_window interval, p_now timestamptz) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_now timestamptz := coalesce(p_now, clock_timestamp());
+  h record; e record; r record; v_before int; v_n int; v_total int; v_status text; v_kiriban int[];
+  v_settled uuid[] := '{}'; v_release boolean := false;
+BEGIN
+  SELECT * INTO h FROM draw_beacon_heads x WHERE x.gacha_id = p_gacha AND x.round = p_round FOR UPDATE;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'draw_settle_round: % has no head for round %', p_gacha, p_round USING ERRCODE = '22023';
+  END IF;
+  IF h.settled_at IS NOT NULL THEN
+    RETURN jsonb_build_object('status', 'already');
+  END IF;
+  IF EXISTS (SELECT 1 FROM draw_beacon_heads x WHERE x.gacha_id = p_gacha AND x.round < p_round AND x.settled_at IS NULL) THEN
+    RETURN jsonb_build_object('status', 'waiting');
+  END IF;
+  IF (SELECT array_agg(a.x->>'drawId' ORDER BY a.ord) FROM jsonb_array_elements(p_draws) WITH ORDINALITY AS a(x, ord))
+     IS DISTINCT FROM (SELECT array_agg(x.draw_id::text ORDER BY x.slots[1]) FROM draw_receipts x
+                        WHERE x.gacha_id = p_gacha AND x.round = p_round) THEN
+    RAISE EXCEPTION 'draw_settle_round: the draws given are not the receipts of round % of %', p_round, p_gacha
+      USING ERRCODE = '22023';
+  END IF;
+  SELECT * INTO e FROM gacha_lock_for_settlement(p_gacha);
+  v_total := e.total_lots;
+  v_status := e.status;
+  FOR e IN SELECT (a.x->>'drawId')::uuid AS draw_id, ARRAY(SELECT jsonb_array_elements_text(a.x->'tiers')) AS tiers
+             FROM jsonb_array_elements(p_draws) WITH ORDINALITY AS a(x, ord) ORDER BY a.ord LOOP
+    SELECT * INTO r FROM draw_receipts x WHERE x.draw_id = e.draw_id;
+    v_n := cardinality(r.slots);
+    v_before := gacha_settle_slots(p_gacha, r.draw_id, r.slots, e.tiers, v_now);
+    INSERT INTO prizes (member_id, draw_id, gacha_id, tier_id, position, conversion_value, decide_by, created_at)
+    SELECT r.member_id, r.draw_id, p_gacha, u.tier, u.pos, t.conversion_value, v_now + p_decide_window, v_now
+      FROM unnest(r.slots, e.tiers) AS u(pos, tier) JOIN gacha_tiers t ON t.id = u.tier;
+    -- Sale numbers v_before + 1 .. v_before + n: the settled order, earlier settlements first.
+    v_kiriban := gacha_kiriban_award(p_gacha, v_before, v_n);
+    IF cardinality(v_kiriban) > 0 THEN
+      INSERT INTO prizes (member_id, draw_id, gacha_id, tier_id, position, kiriban_no, conversion_value, decide_by, created_at)
+      SELECT r.member_id, r.draw_id, p_gacha, t.id, NULL, k, t.conversion_value, v_now + p_decide_window, v_now
+        FROM unnest(v_kiriban) k JOIN gacha_tiers t ON t.gacha_id = p_gacha AND k = ANY (t.kiriban_at);
+    END IF;
+    IF v_before + v_n = v_total THEN
+      INSERT INTO prizes (member_id, draw_id, gacha_id, tier_id, position, conversion_value, decide_by, created_at)
+      SELECT r.member_id, r.draw_id, p_gacha, t.id, NULL, t.conversion_value, v_now + p_decide_window, v_now
+        FROM gacha_tiers t WHERE t.gacha_id = p_gacha AND t.is_last_one;
+      UPDATE draws SET last_one = true WHERE id = r.draw_id;
+    END IF;
+    UPDATE draw_receipts SET settled_at = v_now WHERE draw_id = r.draw_id;
+    v_settled := v_settled || r.draw_id;
+  END LOOP;
+  UPDATE draw_beacon_heads SET settled_at = v_now, beacon_signature = p_signature, beacon_randomness = p_randomness
+   WHERE gacha_id = p_gacha AND round = p_round;
+  -- A pack ended before it sold out is revealed when its last receipt is settled; the caller then frees the
+  -- cards of the lots nobody drew (releaseStock).
+  IF v_status = 'ended' AND NOT EXISTS (SELECT 1 FROM draw_receipts x WHERE x.gacha_id = p_gacha AND x.settled_at IS NULL) THEN
+    PERFORM gacha_reveal_ended_beacon_pack(p_gacha, v_now);
+    v_release := true;
+  END IF;
+  RETURN jsonb_build_object('status', 'settled', 'draws', to_jsonb(v_settled), 'releaseStock', v_release);
 END $$;

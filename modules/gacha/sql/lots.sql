@@ -12,11 +12,20 @@
 DROP FUNCTION IF EXISTS gacha_draw_terms(text);
 CREATE FUNCTION gacha_draw_terms(p_gacha text)
 RETURNS TABLE (id text, no int, status text, price_per_draw int, total_lots int, draw_options int[],
-  per_member_limit int, min_rank smallint, sale_starts_at timestamptz, sale_ends_at timestamptz, kiriban_next int)
+  per_member_limit int, min_rank smallint, sale_starts_at timestamptz, sale_ends_at timestamptz, kiriban_next int,
+  draw_mode text)
 LANGUAGE sql STABLE AS $$
   SELECT g.id, g.no, g.status, g.price_per_draw, g.total_lots, g.draw_options, g.per_member_limit, g.min_rank,
-         g.sale_starts_at, g.sale_ends_at, g.kiriban_next
+         g.sale_starts_at, g.sale_ends_at, g.kiriban_next, g.draw_mode
     FROM gachas g WHERE g.id = p_gacha
+$$;
+
+-- A beacon pack's clock (decision 081): the committed chain's genesis (Unix seconds) and period (seconds), and
+-- the shop's close margin in milliseconds. No row for a sequence pack.
+CREATE OR REPLACE FUNCTION gacha_beacon_clock(p_gacha text)
+RETURNS TABLE (genesis_time bigint, period int, close_margin_ms int)
+LANGUAGE sql STABLE AS $$
+  SELECT b.genesis_time, b.period, b.close_margin_ms FROM gacha_beacon_terms b WHERE b.gacha_id = p_gacha
 $$;
 
 -- Normal mode (measured in docs/research/2026-11-21-draw-mechanisms.md): p_count positions from the
@@ -172,11 +181,60 @@ BEGIN
   RETURNING l.position, l.tier_id;
 END $$;
 
--- The draw that took the final lot closes the pack: sold out, nothing left, the seed public from p_at.
+-- The draw that took the final lot closes the pack: sold out, nothing left, the seed public from p_at. A beacon
+-- pack (decision 081) has no seed: it is revealed when its last draw is settled (gacha_settle_slots).
 CREATE OR REPLACE FUNCTION gacha_mark_sold_out(p_gacha text, p_at timestamptz) RETURNS void
 LANGUAGE sql AS $$
-  UPDATE gachas SET status = 'sold_out', remaining_lots = 0, sold_out_at = p_at, revealed_at = p_at WHERE id = p_gacha
+  UPDATE gachas SET status = 'sold_out', remaining_lots = 0, sold_out_at = p_at,
+         revealed_at = CASE WHEN draw_mode = 'beacon' THEN NULL ELSE p_at END
+   WHERE id = p_gacha
 $$;
+
+-- A beacon pack's settlement holds the pack row (as a キリ番 award does) and reads its size and status.
+CREATE OR REPLACE FUNCTION gacha_lock_for_settlement(p_gacha text, OUT total_lots int, OUT status text)
+LANGUAGE sql AS $$
+  SELECT g.total_lots, g.status FROM gachas g WHERE g.id = p_gacha FOR NO KEY UPDATE
+$$;
+
+-- A beacon pack ended before it sold out is revealed when its last receipt is settled.
+CREATE OR REPLACE FUNCTION gacha_reveal_ended_beacon_pack(p_gacha text, p_at timestamptz) RETURNS void
+LANGUAGE sql AS $$
+  UPDATE gachas SET revealed_at = p_at WHERE id = p_gacha AND draw_mode = 'beacon' AND revealed_at IS NULL
+$$;
+
+-- A beacon pack's settlement (decision 081): the claimed slots of one draw receive their tiers, once. Refused
+-- (a broken invariant: the caller's transaction fails) unless every slot is claimed by p_draw and has no tier
+-- yet, and unless no tier then holds more lots than its quantity. When the pack's last slot is settled, the
+-- pack is revealed at p_at. Answers the number of the pack's slots settled before these.
+CREATE OR REPLACE FUNCTION gacha_settle_slots(p_gacha text, p_draw uuid, p_positions int[], p_tiers text[],
+  p_at timestamptz) RETURNS int
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+  v_before int; v_n int; v_total int;
+BEGIN
+  SELECT count(*) INTO v_before FROM gacha_lots l
+   WHERE l.gacha_id = p_gacha AND l.draw_id IS NOT NULL AND l.tier_id IS NOT NULL;
+  UPDATE gacha_lots l SET tier_id = u.tier
+    FROM unnest(p_positions, p_tiers) AS u(pos, tier)
+   WHERE l.gacha_id = p_gacha AND l.position = u.pos AND l.draw_id = p_draw AND l.tier_id IS NULL;
+  GET DIAGNOSTICS v_n = ROW_COUNT;
+  IF v_n <> cardinality(p_positions) OR cardinality(p_positions) <> cardinality(p_tiers) THEN
+    RAISE EXCEPTION 'gacha_settle_slots: % of % slots of draw % settled', v_n, cardinality(p_positions), p_draw;
+  END IF;
+  IF EXISTS (SELECT 1 FROM gacha_tiers t
+              WHERE t.gacha_id = p_gacha AND t.id = ANY (p_tiers)
+                AND (t.is_last_one OR t.kiriban_at IS NOT NULL
+                     OR (SELECT count(*) FROM gacha_lots l WHERE l.gacha_id = p_gacha AND l.tier_id = t.id) > t.quantity))
+     OR EXISTS (SELECT 1 FROM unnest(p_tiers) x WHERE NOT EXISTS (
+                  SELECT 1 FROM gacha_tiers t WHERE t.gacha_id = p_gacha AND t.id = x)) THEN
+    RAISE EXCEPTION 'gacha_settle_slots: draw % takes more lots of a tier than the pack holds', p_draw;
+  END IF;
+  SELECT g.total_lots INTO v_total FROM gachas g WHERE g.id = p_gacha;
+  IF v_before + v_n = v_total THEN
+    UPDATE gachas SET revealed_at = p_at WHERE id = p_gacha;
+  END IF;
+  RETURN v_before;
+END $$;
 
 -- Publishing fixes a draft's lots (the only INSERT into gacha_lots) and creates its position sequence
 -- gacha_pos_<no>, owned by the owner. p_tiers holds each lot's tier id in position order. Refused unless

@@ -194,7 +194,10 @@ const getGachaOperation = defineOperation({
           gacha.totalLots,
           gacha.status === 'sold_out'
             ? 0
-            : [...(await countUnclaimed(services.db, gacha.id)).values()].reduce((sum, n) => sum + n, 0),
+            : [...(await countUnclaimed(services.db, gacha.id, gacha.drawMode)).byTier.values()].reduce(
+                (sum, n) => sum + n,
+                0,
+              ),
         )
       : null;
     return { status: 200, body: { ...toGachaBody(services.config.PUBLIC_ORIGIN, gacha), kiriban } };
