@@ -27,6 +27,7 @@ import { processSettings } from './settings/process';
 import { siteSettings } from './settings/site';
 import { observabilitySettings } from './settings/observability';
 import { mediaSettings } from './settings/media';
+import { beaconSettings, readOrCreateLocalReceiptKey } from './settings/beacon';
 import {
   secretSettings,
   readOrCreateLocalAddressKey,
@@ -50,6 +51,7 @@ export const SETTINGS = [
   secretSettings,
   observabilitySettings,
   mediaSettings,
+  beaconSettings,
   shopSettings,
   messagingSettings,
   identitySettings,
@@ -82,13 +84,21 @@ const environmentSchema = z.object(
 
 type EnvironmentValues = z.infer<typeof environmentSchema>;
 
-export type ShopConfig = Omit<EnvironmentValues, 'PUBLIC_ORIGIN' | 'AUTH_SECRET' | 'ADDRESS_ENCRYPTION_KEYS'> & {
+export type ShopConfig = Omit<
+  EnvironmentValues,
+  'PUBLIC_ORIGIN' | 'AUTH_SECRET' | 'ADDRESS_ENCRYPTION_KEYS' | 'BEACON_RECEIPT_KEY'
+> & {
   PUBLIC_ORIGIN: string;
   AUTH_SECRET: string;
   /** ADDRESS_ENCRYPTION_KEYS read, or the generated local key: the first seals, every one opens. */
   addressKeyring: readonly AddressKeySetting[];
   /** Absolute path of DATA_DIR. */
   dataDir: string;
+  /**
+   * The Ed25519 secret key (hex) that signs beacon receipts: BEACON_RECEIPT_KEY, or the generated local one
+   * off https; absent on an https shop without one (beacon packs cannot be published there: decision 081).
+   */
+  beaconReceiptKey?: string;
   /** True when the embedded PGlite database is used (no DATABASE_URL). */
   embeddedDatabase: boolean;
   /** True when the public origin is https: cookies, HSTS. */
@@ -151,6 +161,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     AUTH_SECRET: values.AUTH_SECRET ?? readOrCreateLocalSecret(dataDir),
     addressKeyring: values.ADDRESS_ENCRYPTION_KEYS ?? readOrCreateLocalAddressKey(dataDir),
     dataDir,
+    beaconReceiptKey:
+      values.BEACON_RECEIPT_KEY ?? (context.httpsOrigin ? undefined : readOrCreateLocalReceiptKey(dataDir)),
     embeddedDatabase: !values.DATABASE_URL,
     httpsOrigin: context.httpsOrigin,
     paymentSandbox: context.paymentSandbox,

@@ -8,11 +8,10 @@ import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
 import { loadConfig, ConfigError, type ShopConfig } from './config';
 import { createLogger, type Logger } from './logger';
-import { openDatabase, type DatabaseHandle, type DatabaseObserver } from '#db/client';
+import type { DatabaseHandle } from '#db/client';
 import { projectRootOf } from '#db/project-root';
 import { createRateLimiter, createShopAuth, RATE_LIMIT_KEY_PREFIX } from '#modules/identity/server';
-import { loadDemoDataOnce } from '../db/demo/seed';
-import { addDefaultContent, createContentSource } from './content';
+import { createContentSource } from './content';
 import { attachInvitationOnSignUp } from './invitation';
 import { createServerApp } from './app';
 import { createDrawLane } from './api/v1/draw-lane';
@@ -34,18 +33,22 @@ import { limitImageMemory } from './images';
 import { createMemoryTrimmer } from './memory-trim';
 import { createPaymentServices, lineLinking } from './payments';
 import { socialSignInStandins } from './social-standins';
+import { openBeacon, startBeaconSettler, type BeaconService } from './beacon';
+import { openShopDatabase } from './open-database';
 import { ensureDefaultCoinPacks } from '#modules/payments';
 import { createMaintenanceCache } from '#modules/shop';
 import { createMessagingServices, startOutboxNudge } from './messaging';
-import { claimEmbeddedDatabase, EmbeddedDatabaseBusy, type OperatorClaim, type OperatorFile } from './operator-file';
+import {
+  claimEmbeddedDatabase,
+  embeddedDatabaseBusyMessage,
+  EmbeddedDatabaseBusy,
+  type OperatorClaim,
+} from './operator-file';
 import { sendWelcomeMail } from './mailbox';
-import { syncLevelTable } from '#modules/progression';
-import { levelRulesOf } from './progression';
 import { OpenedServices, type Closer } from './closers';
 import { openObservability, type Observability } from './observability/open';
 import { closeServerGently, createServingState } from './drain';
 import { outboxBacklog } from '#modules/messaging';
-import { auditRoleRepair, repairRolesAtStart } from './database-roles';
 import { openMediaStore, reportBucketAtStart } from './media';
 
 const projectRoot = projectRootOf(import.meta.url);
@@ -93,15 +96,6 @@ export async function startShop(config: ShopConfig, options: { development?: boo
   }
 }
 
-/** Why the server does not start on an embedded database that another process holds, and what to do. */
-function embeddedDatabaseBusyMessage(dataDir: string, held: OperatorFile): string {
-  return held.holder === 'command-line'
-    ? `組み込みデータベース（${dataDir}）は運用コマンド（npm run shop, pid ${held.pid}）が使っています。` +
-        'コマンドが終わってから、もう一度サーバーを起動してください。'
-    : `同じ DATA_DIR（${dataDir}）で別のサーバー（pid ${held.pid}${held.port ? `, ポート ${held.port}` : ''}）が動いています。` +
-        '組み込みデータベースは一つのプロセスしか開けません。そのサーバーを止めるか、別の DATA_DIR を指定してください。';
-}
-
 /**
  * Opens every service in order, each added to one clean-up list as it opens; if anything fails on the
  * way (a migration, a provider's set-up, the port in use) everything opened so far closes, the database
@@ -131,12 +125,16 @@ async function openShop(
 ): Promise<RunningShop> {
   limitImageMemory();
   const observability = await openObservability(config, logger, opened);
-  const database = await openShopDatabase(config, logger, opened, observability.observer);
+  // The beacon mode's chain, relay and receipt key (decision 081): the drand stand-in on a sandbox shop.
+  const beacon = await openBeacon(config, logger);
+  opened.add('beacon', () => beacon.close());
+  const database = await openShopDatabase(config, logger, opened, observability.observer, beacon);
   const identity = await openIdentity(config, database, logger, opened);
   config = identity.config;
   const loaded = await loadBuild(options);
   const { services, stopLive } = await openServices(config, database, identity, loaded.buildId, logger, opened, {
     observability,
+    beacon,
   });
   const serving = services.serving!;
   const { jobs, stopJobs, stopNudge } = await startJobs(services, opened);
@@ -194,38 +192,6 @@ async function openShop(
     },
     stop,
   };
-}
-
-/** The database, migrated, with the settings' level table, the default content and (if asked) the demo data. */
-async function openShopDatabase(
-  config: ShopConfig,
-  logger: Logger,
-  opened: OpenedServices,
-  observer: DatabaseObserver,
-) {
-  // A superuser's URL makes or repairs the roles first: a restore into a fresh cluster has none (decision 073).
-  const roleRepair = await repairRolesAtStart(config, logger);
-  const database = await openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    migrationUrl: config.DATABASE_MIGRATION_URL,
-    sessionUrl: config.DATABASE_SESSION_URL,
-    dataDir: config.dataDir,
-    observer,
-  });
-  opened.add('database', () => database.close());
-  await database.migrate();
-  await auditRoleRepair(database.db, roleRepair);
-  // The level table the draw's SQL reads (decision 037): the settings' one, written once per change.
-  await syncLevelTable(database.db, levelRulesOf(config));
-  // The legal and trust pages every shop must show, written once when missing (decision 039).
-  await addDefaultContent(database.db, config);
-  if (config.DEMO_DATA) {
-    await loadDemoDataOnce(database.db, logger, {
-      coinLifetimes: { paid: config.PAID_COIN_EXPIRY_DAYS, free: config.FREE_COIN_EXPIRY_DAYS },
-      prizeDecisionDays: config.PRIZE_DECISION_DAYS,
-    });
-  }
-  return database;
 }
 
 /**
@@ -299,7 +265,7 @@ async function openServices(
   buildId: string,
   logger: Logger,
   opened: OpenedServices,
-  watched: { observability: Observability },
+  watched: { observability: Observability; beacon: BeaconService },
 ) {
   const { social, messenger, limiter, auth } = identity;
   const { metrics, tracing } = watched.observability;
@@ -352,6 +318,7 @@ async function openServices(
     content,
     pages,
     media,
+    beacon: watched.beacon,
     memory: createMemoryTrimmer({ logger, intervalSeconds: config.MEMORY_TRIM_SECONDS }),
     metrics,
     tracing,
@@ -388,6 +355,8 @@ async function startJobs(services: ShopServices, opened: OpenedServices) {
     registerShopJobs(jobs, services);
     stopJobs = opened.add('jobs', () => jobs.stop());
     await jobs.start();
+    // Beacon draws are closed and settled at each round, not each minute (decision 081).
+    if (services.beacon) opened.add('beacon settler', startBeaconSettler(services, services.beacon));
     // A committed message is sent at once rather than at the next minute's run.
     stopNudge = opened.add(
       'outbox nudge',

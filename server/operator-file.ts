@@ -174,3 +174,12 @@ export function claimEmbeddedDatabase(
     },
   };
 }
+
+/** Why the server does not start on an embedded database that another process holds, and what to do. */
+export function embeddedDatabaseBusyMessage(dataDir: string, held: OperatorFile): string {
+  return held.holder === 'command-line'
+    ? `組み込みデータベース（${dataDir}）は運用コマンド（npm run shop, pid ${held.pid}）が使っています。` +
+        'コマンドが終わってから、もう一度サーバーを起動してください。'
+    : `同じ DATA_DIR（${dataDir}）で別のサーバー（pid ${held.pid}${held.port ? `, ポート ${held.port}` : ''}）が動いています。` +
+        '組み込みデータベースは一つのプロセスしか開けません。そのサーバーを止めるか、別の DATA_DIR を指定してください。';
+}

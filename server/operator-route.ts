@@ -97,6 +97,7 @@ export function createOperatorRoute(services: ShopServices, token: string | unde
         operator,
         files,
         lifetimes: { paid: services.config.PAID_COIN_EXPIRY_DAYS, free: services.config.FREE_COIN_EXPIRY_DAYS },
+        beacon: services.beacon?.publishTerms ?? null,
         gateway: services.payments?.gateway,
         paymentRules: services.payments?.rules,
         addressKeyring: services.config.addressKeyring,

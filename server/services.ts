@@ -1,5 +1,6 @@
 // The process-wide services (config, database, auth, logger), built once in main and shared by
 // the Hono routes and the React Router loaders through the request context.
+import type { BeaconService } from './beacon';
 import type { ShopConfig } from './config';
 import type { DatabaseHandle, Database } from '#db/client';
 import type { Logger } from './logger';
@@ -48,6 +49,8 @@ export interface ShopServices {
    * (read it through `mediaStoreOf`).
    */
   media?: MediaStore;
+  /** The beacon mode's chain, relay, receipt signatures (decision 081); absent in tests without beacon packs. */
+  beacon?: BeaconService;
   /** Gives freed native memory back after image encodes and every MEMORY_TRIM_SECONDS (decision 047). */
   memory?: MemoryTrimmer;
   /** The Prometheus metrics of this instance (decision 072); absent in tests that count nothing. */

@@ -332,12 +332,18 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
           `予想利益がマイナス（−¥${(-numbers.margin.marginYen).toLocaleString('ja-JP')}）です。公開するには、公開の確認で「予想利益がマイナスであることを確認しました」にチェックしてください。`,
           { status: 422 },
         );
-      const published = await publishPackAsOperator(db, operator, packId, {
-        marginYen: numbers.margin.marginYen,
-        marginRate: numbers.margin.marginRate,
-        returnRate: numbers.returnRate,
-        negativeMarginAcknowledged: numbers.margin.marginYen < 0 && acknowledged,
-      });
+      const published = await publishPackAsOperator(
+        db,
+        operator,
+        packId,
+        {
+          marginYen: numbers.margin.marginYen,
+          marginRate: numbers.margin.marginRate,
+          returnRate: numbers.returnRate,
+          negativeMarginAcknowledged: numbers.margin.marginYen < 0 && acknowledged,
+        },
+        { beacon: shop.services.beacon?.publishTerms ?? null },
+      );
       if (!published.ok) return refused(published);
       return actionOk(
         published.value.status === 'scheduled'

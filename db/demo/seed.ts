@@ -12,6 +12,7 @@ import {
   packExists,
   deleteUnpublishedPacks,
   receiveStock,
+  type BeaconPublishTerms,
   type PackDefinition,
 } from '#modules/gacha';
 import { addDocuments } from '#modules/content';
@@ -351,4 +352,66 @@ async function drawAsDemoMember(db: Database, pack: DemoPack, lots: number, rule
       left -= size;
     }
   }
+}
+
+/** The demo's beacon pack (decision 081): each draw settled by a drand round that did not exist when it was accepted. */
+export const DEMO_BEACON_PACK: DemoPack = {
+  id: 'beacon-pokemon-001',
+  genreId: 'pokemon',
+  title: '未来の乱数で決まる ビーコン抽選オリパ',
+  price: 300,
+  total: 300,
+  remaining: 300,
+  tags: ['new'],
+  lastOne: true,
+};
+
+/**
+ * Publishes the demo's beacon pack once (its own app_meta claim, so a demo shop loaded before it gets it too),
+ * when the shop has the beacon mode's terms (its drand chain and receipt key). Nobody draws from it here.
+ * @example await loadDemoBeaconPackOnce(db, logger, services.beacon.publishTerms)
+ */
+export async function loadDemoBeaconPackOnce(
+  db: Database,
+  logger: Logger,
+  beacon: BeaconPublishTerms | null,
+): Promise<boolean> {
+  if (!beacon) return false;
+  const claimed = await db
+    .insert(appMeta)
+    .values({ key: 'demo_beacon_pack_v1', value: new Date().toISOString() })
+    .onConflictDoNothing()
+    .returning({ key: appMeta.key });
+  if (claimed.length === 0 || (await packExists(db, DEMO_BEACON_PACK.id))) return false;
+  const pack = DEMO_BEACON_PACK;
+  const tiers = demoTiers(pack);
+  await createPack(db, {
+    id: pack.id,
+    genreId: pack.genreId,
+    title: pack.title,
+    imagePath: '/demo/packs/pack-05.svg',
+    description:
+      `${pack.title}。全${pack.total.toLocaleString('ja-JP')}口、ハズレなし。どの口が当たるかは、引いた後に公開される` +
+      '乱数ビーコン（drand）で決まります。店舗も含めて誰も事前に知ることができず、結果はあなたのスマホで検証できます。',
+    pricePerDraw: pack.price,
+    tags: pack.tags,
+    sortOrder: DEMO_PACKS.length,
+    drawMode: 'beacon',
+    tiers,
+  });
+  await db.transaction(async (tx) => {
+    for (const tier of tiers)
+      await receiveStock(tx, {
+        cardName: tier.cardName,
+        cardSet: tier.cardSet ?? null,
+        cardNumber: tier.cardNumber ?? null,
+        cardGrade: tier.cardGrade ?? null,
+        count: tier.quantity,
+        valueCoins: tier.conversionValue,
+        note: 'デモデータ',
+      });
+  });
+  await publishPack(db, pack.id, new Date(), { beacon });
+  logger.info({ gachaId: pack.id }, 'demo beacon pack published');
+  return true;
 }

@@ -17,6 +17,7 @@ import {
   type StockAdjustment,
   type StockCardView,
   type StockReceipt,
+  type BeaconPublishTerms,
 } from '#modules/gacha';
 import { listAllCoinPacks, saveCoinPack, type CoinPackDefinition } from '#modules/payments';
 import { setMaintenance, type MaintenanceSetting, type MaintenanceState } from '#modules/shop';
@@ -36,7 +37,7 @@ export async function createPackAsOperator(
   db: Database,
   operator: Operator,
   definition: PackDefinition,
-  options: { publish: boolean },
+  options: { publish: boolean; beacon?: BeaconPublishTerms | null },
 ): Promise<OperatorOutcome<{ id: string; totalLots: number; published: Published | null }>> {
   return runAdminAction<{ id: string; totalLots: number; published: Published | null }>(
     db,
@@ -51,7 +52,7 @@ export async function createPackAsOperator(
         after: { title: definition.title, totalLots: created.totalLots, status: 'draft' },
       };
       if (!options.publish) return { value: { ...created, published: null }, audit: createEntry };
-      const published = await publishPack(tx, created.id);
+      const published = await publishPack(tx, created.id, undefined, { beacon: options.beacon });
       return {
         value: { ...created, published },
         audit: [createEntry, { action: 'pack.publish', target, before: { status: 'draft' }, after: published }],
@@ -77,9 +78,10 @@ export async function publishPackAsOperator(
   operator: Operator,
   gachaId: string,
   review?: PublishReview,
+  options: { beacon?: BeaconPublishTerms | null } = {},
 ): Promise<OperatorOutcome<Published>> {
   return runAdminAction(db, operator, 'packs:write', async (tx) => {
-    const published = await publishPack(tx, gachaId);
+    const published = await publishPack(tx, gachaId, undefined, { beacon: options.beacon });
     return {
       value: published,
       audit: {

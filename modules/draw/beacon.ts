@@ -260,3 +260,90 @@ export async function markReceiptsNotified(db: Database, drawIds: string[], at =
   if (drawIds.length === 0) return;
   await db.update(drawReceipts).set({ notifiedAt: at }).where(inArray(drawReceipts.drawId, drawIds));
 }
+
+/** What a member's phone needs, besides the signed receipt, to check one beacon draw by itself (decision 081, §5). */
+export interface BeaconDrawProof {
+  /** The pack's committed chain (to verify the beacon) and the round times. */
+  source: BeaconPackTerms['source'];
+  closeMarginMs: number;
+  /** The head that holds the receipt, once its round is closed. */
+  head: {
+    round: number;
+    head: string;
+    prevHead: string;
+    publishedAt: string;
+    settleRound: number;
+    /** The hashes of the head's receipts, by first slot (the chain's input). */
+    receiptHashes: string[];
+  } | null;
+  /** The heads after the receipt's `afterRound` up to its own, oldest first: the chain the receipt joins. */
+  path: { round: number; head: string; prevHead: string }[];
+  /** Once settled: the beacon used, what remained before the head (by tier), and the head's draws in order. */
+  settlement: {
+    beacon: { round: number; signature: string; randomness: string };
+    remainingBefore: { id: string; remaining: number }[];
+    draws: { drawId: string; n: number }[];
+  } | null;
+}
+
+/**
+ * The public data that proves one beacon draw: its head, the chain from the head it names to its own, and once
+ * settled the beacon and the inputs of oripa-beacon-select-v1 (none of it names a member). Null for other draws.
+ * @example const proof = await beaconDrawProof(db, drawId)
+ */
+export async function beaconDrawProof(db: Database, drawId: string): Promise<BeaconDrawProof | null> {
+  const [receipt] = await db.select().from(drawReceipts).where(eq(drawReceipts.drawId, drawId));
+  if (!receipt) return null;
+  const terms = (await beaconPackTerms(db, [receipt.gachaId])).get(receipt.gachaId);
+  if (!terms) return null;
+  const round = Number(receipt.round);
+  const heads = await db
+    .select()
+    .from(drawBeaconHeads)
+    .where(
+      and(
+        eq(drawBeaconHeads.gachaId, receipt.gachaId),
+        sql`${drawBeaconHeads.round} > ${Number(receipt.afterRound)} and ${drawBeaconHeads.round} <= ${round}`,
+      ),
+    )
+    .orderBy(asc(drawBeaconHeads.round));
+  const own = heads.find((h) => Number(h.round) === round);
+  const base = { source: terms.source, closeMarginMs: terms.closeMarginMs };
+  if (!own) return { ...base, head: null, path: [], settlement: null };
+  const members = (
+    await db
+      .select({ drawId: drawReceipts.drawId, slots: drawReceipts.slots, hash: drawReceipts.receiptHash })
+      .from(drawReceipts)
+      .where(and(eq(drawReceipts.gachaId, receipt.gachaId), eq(drawReceipts.round, round)))
+  ).sort((a, b) => Math.min(...a.slots) - Math.min(...b.slots));
+  let settlement: BeaconDrawProof['settlement'] = null;
+  if (own.settledAt && own.beaconSignature && own.beaconRandomness) {
+    // What remained before this head: each tier's quantity less the lots of the pack's earlier heads.
+    const earlier = await queryRows<{ tier_id: string; n: number }>(
+      db,
+      sql`select l.tier_id, count(*)::int as n from gacha_lots_won(${receipt.gachaId}) l
+           join ${drawReceipts} r on r.draw_id = l.draw_id where r.round < ${round} group by l.tier_id`,
+    );
+    const taken = new Map(earlier.map((e) => [e.tier_id, Number(e.n)]));
+    settlement = {
+      beacon: { round: Number(own.settleRound), signature: own.beaconSignature, randomness: own.beaconRandomness },
+      remainingBefore: terms.tiers
+        .filter((t) => !t.isLastOne && !(t.kiribanAt && t.kiribanAt.length > 0))
+        .map((t) => ({ id: t.id, remaining: t.quantity - (taken.get(t.id) ?? 0) })),
+      draws: members.map((m) => ({ drawId: m.drawId, n: m.slots.length })),
+    };
+  }
+  return {
+    ...base,
+    head: {
+      round,
+      head: own.head,
+      prevHead: own.prevHead,
+      publishedAt: isoMs(own.publishedAt),
+      settleRound: Number(own.settleRound),
+      receiptHashes: members.map((m) => m.hash ?? ''),
+    },
+    path: heads.map((h) => ({ round: Number(h.round), head: h.head, prevHead: h.prevHead })),
+    settlement,
+  };
+}

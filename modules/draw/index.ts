@@ -87,6 +87,8 @@ export {
 } from './refusal-words';
 export {
   drawReceipt,
+  beaconDrawProof,
+  type BeaconDrawProof,
   closeBeaconRounds,
   settleBeaconRounds,
   lateSettledReceipts,

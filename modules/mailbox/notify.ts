@@ -30,6 +30,8 @@ export const MAIL_CATEGORIES = [
   'level_up',
   'rank_up',
   'invitation',
+  // A beacon draw settled after its reveal stopped waiting (decision 081).
+  'draw_settled',
 ] as const;
 export type MailCategory = (typeof MAIL_CATEGORIES)[number];
 

@@ -4,6 +4,7 @@ import type { Database } from '#db/client';
 import type { Operator } from '#modules/admin';
 import { isRefusal, RefusalError, type MediaStore, type Refusal } from '#modules/kernel';
 import type { CoinLifetimes } from '#modules/wallet';
+import type { BeaconPublishTerms } from '#modules/gacha';
 import type { PaymentGateway, ShopPaymentRules } from '#modules/payments';
 import type { AddressKeyring } from '#modules/shipping';
 import type { OptionSpec, OptionValues } from './args';
@@ -34,6 +35,11 @@ export interface CommandContext {
   paymentRules?: ShopPaymentRules;
   /** The address keys from the settings (ADDRESS_ENCRYPTION_KEYS; only `addresses:rekey` uses them). */
   addressKeyring?: AddressKeyring;
+  /**
+   * What a beacon pack commits to (decision 081): given when the command runs inside the running shop, which
+   * holds the drand chain and the receipt key; absent otherwise (publishing a beacon pack is then refused).
+   */
+  beacon?: BeaconPublishTerms | null;
   /** The embedded database's online copy (only `backup` uses it; absent on PostgreSQL). */
   copyEmbedded?: (into: string) => Promise<EmbeddedCopy>;
 }

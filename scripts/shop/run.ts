@@ -42,7 +42,7 @@ export async function runAdminCommand(
   argv: string[],
   out: (line: string) => void,
   settings: Pick<CommandContext, 'lifetimes' | 'gateway' | 'paymentRules' | 'addressKeyring' | 'copyEmbedded'> &
-    Partial<Pick<CommandContext, 'operator' | 'files'>>,
+    Partial<Pick<CommandContext, 'operator' | 'files' | 'beacon'>>,
 ): Promise<number> {
   const command = findCommand(argv[0]);
   try {
@@ -56,6 +56,7 @@ export async function runAdminCommand(
       paymentRules: settings.paymentRules,
       addressKeyring: settings.addressKeyring,
       copyEmbedded: settings.copyEmbedded,
+      beacon: settings.beacon,
     };
     return (await command.run(context, parseCommandLine(argv.slice(1), command.options))) ?? 0;
   } catch (error) {

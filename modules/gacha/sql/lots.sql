@@ -190,6 +190,14 @@ LANGUAGE sql AS $$
    WHERE id = p_gacha
 $$;
 
+-- The lots of a pack that have been won, with their tier and draw (in a beacon pack: the settled slots). Read
+-- by the draw module's public proofs (decision 081).
+CREATE OR REPLACE FUNCTION gacha_lots_won(p_gacha text) RETURNS TABLE (lot_position int, tier_id text, draw_id uuid)
+LANGUAGE sql STABLE AS $$
+  SELECT l.position, l.tier_id, l.draw_id FROM gacha_lots l
+   WHERE l.gacha_id = p_gacha AND l.draw_id IS NOT NULL AND l.tier_id IS NOT NULL
+$$;
+
 -- A beacon pack's settlement holds the pack row (as a キリ番 award does) and reads its size and status.
 CREATE OR REPLACE FUNCTION gacha_lock_for_settlement(p_gacha text, OUT total_lots int, OUT status text)
 LANGUAGE sql AS $$

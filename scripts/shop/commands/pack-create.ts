@@ -9,7 +9,7 @@ export const packCreate: ShopCommand = {
   usage: '<file.json> [--publish]',
   options: { publish: { type: 'boolean' } },
   inputFiles: ({ positionals: [file] }) => (file ? [file] : []),
-  async run({ db, out, operator, files }, { values, positionals: [file] }) {
+  async run({ db, out, operator, files, beacon }, { values, positionals: [file] }) {
     if (!file) throw new UsageError('JSONファイルを指定してください。');
     let json: unknown;
     try {
@@ -24,7 +24,7 @@ export const packCreate: ShopCommand = {
       );
     // Created and published in one transaction, each audited (pack.create, pack.publish).
     const created = settled(
-      await createPackAsOperator(db, operator, json as never, { publish: Boolean(values.publish) }),
+      await createPackAsOperator(db, operator, json as never, { publish: Boolean(values.publish), beacon }),
     );
     out(JSON.stringify({ created: created.id, totalLots: created.totalLots }));
     if (created.published) out(JSON.stringify({ published: created.id, ...created.published }));

@@ -7,8 +7,13 @@ export const packPublish: ShopCommand = {
   name: 'pack:publish',
   usage: '<gachaId>',
   options: {},
-  async run({ db, out, operator }, { positionals: [gachaId] }) {
+  async run({ db, out, operator, beacon }, { positionals: [gachaId] }) {
     if (!gachaId) throw new UsageError('ガチャIDを指定してください。');
-    out(JSON.stringify({ published: gachaId, ...settled(await publishPackAsOperator(db, operator, gachaId)) }));
+    out(
+      JSON.stringify({
+        published: gachaId,
+        ...settled(await publishPackAsOperator(db, operator, gachaId, undefined, { beacon })),
+      }),
+    );
   },
 };

@@ -9,6 +9,8 @@ import { kiribanProgressSchema } from './catalogue';
 import { gachaIdSchema, getGacha, getRemaining, kiribanProgress } from '#modules/gacha';
 import { isUuid, refuse } from '#modules/kernel';
 import { drawForMember } from '../../draw';
+import { drawBeaconBody, type DrawBeaconBody } from '../../draw-proof';
+import type { BeaconService } from '../../beacon';
 import { catalogueDbFor } from '../../read-routing';
 
 const gachaId = gachaIdSchema.meta({ description: 'ガチャID' });
@@ -53,6 +55,60 @@ export const balanceSchema = apiSchema(
   z.object({ paid: z.int().min(0), free: z.int().min(0) }).meta({ description: '有償・無償コインの残高' }),
 );
 
+const hex = z.string().regex(/^[0-9a-f]*$/);
+export const drawBeaconSchema = apiSchema(
+  'DrawBeaconProof',
+  z
+    .object({
+      settled: z.boolean().meta({ description: 'false の間は抽選中（乱数ビーコンのラウンドを待っています）' }),
+      receipt: z.object({
+        gachaId: z.string(),
+        commitment: hex,
+        drawId: z.string(),
+        member: hex.meta({ description: 'このガチャでの会員の仮名（16桁の16進数）' }),
+        slots: z.array(z.int().min(1)),
+        acceptedAt: z.string(),
+        round: z.int().min(1),
+        afterHead: hex,
+        afterRound: z.int().min(0),
+      }),
+      signature: hex.nullable().meta({ description: '受付証（oripa-receipt-v1）の Ed25519 署名' }),
+      publicKey: hex.nullable().meta({ description: 'ガチャのコミットメントにある受付証の公開鍵' }),
+      roundTime: isoDateTime(),
+      closesAt: isoDateTime(),
+      source: z.object({
+        chainHash: hex,
+        scheme: z.string(),
+        publicKey: hex,
+        genesisTime: z.int(),
+        period: z.int(),
+      }),
+      closeMarginMs: z.int(),
+      head: z
+        .object({
+          round: z.int(),
+          head: hex,
+          prevHead: hex,
+          publishedAt: z.string(),
+          settleRound: z.int(),
+          receiptHashes: z.array(hex),
+        })
+        .nullable(),
+      path: z.array(z.object({ round: z.int(), head: hex, prevHead: hex })),
+      settlement: z
+        .object({
+          beacon: z.object({ round: z.int(), signature: hex, randomness: hex }),
+          remainingBefore: z.array(z.object({ id: z.string(), remaining: z.int().min(0) })),
+          draws: z.array(z.object({ drawId: z.string(), n: z.int().min(1) })),
+        })
+        .nullable(),
+    })
+    .meta({
+      description:
+        'ビーコン抽選（docs/decisions/081）の証明: 署名付き受付証、待っているラウンド、チェーンのヘッド、確定後はビーコンと選択の入力',
+    }),
+);
+
 export const drawResultSchema = apiSchema(
   'DrawResult',
   z.object({
@@ -66,6 +122,9 @@ export const drawResultSchema = apiSchema(
     replay: z.boolean().meta({ description: '同じ Idempotency-Key の再送に対する最初の結果の再送なら true' }),
     items: z.array(prizeSchema),
     balance: balanceSchema,
+    beacon: drawBeaconSchema
+      .nullable()
+      .meta({ description: 'ビーコン抽選のガチャのみ。抽選中は items が空で、確定すると items が入ります' }),
   }),
 );
 
@@ -111,7 +170,7 @@ export const toPrizeBody = (item: DrawResult['items'][number]) => ({
   decideBy: item.decideBy,
 });
 
-const toDrawBody = (result: DrawResult) => ({
+const toDrawBody = (result: DrawResult, beacon: DrawBeaconBody | null) => ({
   id: result.drawId,
   gachaId: result.gachaId,
   count: result.count,
@@ -122,6 +181,7 @@ const toDrawBody = (result: DrawResult) => ({
   replay: result.replay,
   items: result.items.map(toPrizeBody),
   balance: result.balance,
+  beacon,
 });
 
 export const createDraw = defineOperation({
@@ -183,7 +243,7 @@ export const createDraw = defineOperation({
  * @example const answer = await createDrawAnswer(services, { sessionToken, resolveMember, gachaId, count: 1, idempotencyKey })
  */
 export async function createDrawAnswer(
-  services: Parameters<typeof drawForMember>[0],
+  services: Parameters<typeof drawForMember>[0] & { beacon?: BeaconService },
   input: {
     sessionToken: string;
     resolveMember: () => Promise<{ id: string } | null>;
@@ -200,7 +260,11 @@ export async function createDrawAnswer(
   if (!outcome) throw new ApiError(401, 'UNAUTHENTICATED', 'ログインしてください。');
   // Status, message and DRAW_BUSY's Retry-After come from modules/refusals.
   if (!outcome.ok) return refuse(outcome.code, outcome.details);
-  return { status: outcome.result.replay ? (200 as const) : (201 as const), body: toDrawBody(outcome.result) };
+  const beacon = await drawBeaconBody(services, outcome.result);
+  return {
+    status: outcome.result.replay ? (200 as const) : (201 as const),
+    body: toDrawBody(outcome.result, beacon),
+  };
 }
 
 const getDrawResultOperation = defineOperation({
@@ -220,7 +284,7 @@ const getDrawResultOperation = defineOperation({
   handler: async ({ services, member, params }) => {
     const result = isUuid(params.drawId) ? await getDrawResult(services.db, member.id, params.drawId) : null;
     if (!result || result.gachaId !== params.gachaId) return refuse('DRAW_NOT_FOUND');
-    return { status: 200, body: toDrawBody(result) };
+    return { status: 200, body: toDrawBody(result, await drawBeaconBody(services, result)) };
   },
 });
 
