@@ -57,6 +57,7 @@ export type { ShopConfig } from './config';
 export { contentOf, footerLineOf, footerNoteOf, safeDocument, FOOTER_NOTE_PAGE } from './page-content';
 export { devToolsAllowed } from './dev-tools';
 export { drawForMember } from './draw';
+export { drawBeaconBody, type DrawBeaconBody } from './draw-proof';
 export {
   farmOf,
   farmNow,

@@ -31,7 +31,8 @@ export async function drawBeaconBody(
     beaconDrawProof(services.db, result.drawId),
   ]);
   if (!signed || !proof) return null;
-  const time = (proof.source.genesisTime + (signed.receipt.round - 1) * proof.source.period) * 1000;
+  const source = proof.terms.beacon;
+  const time = (source.genesisTime + (signed.receipt.round - 1) * source.period) * 1000;
   return {
     ...proof,
     settled: result.receipt.settled,

@@ -148,6 +148,8 @@ export async function packEditorLoader(shop: ShopRequest, request: Request, pack
     step,
     draft,
     genres,
+    // Whether this shop can publish a beacon pack (a drand chain and a receipt key: decision 081).
+    beaconAvailable: Boolean(shop.services.beacon?.publishTerms),
     pack: {
       id: pack.id,
       genreId: pack.genreId,
@@ -160,6 +162,7 @@ export async function packEditorLoader(shop: ShopRequest, request: Request, pack
       drawOptions: pack.drawOptions,
       perMemberLimit: pack.perMemberLimit,
       minRank: pack.minRank,
+      drawMode: pack.drawMode,
       tags: pack.tags,
       sortOrder: pack.sortOrder,
       saleStartsAtLocal: localJst(pack.saleStartsAt),
@@ -240,6 +243,7 @@ function saleFrom(form: FormData) {
       sortOrder: numberField(text(form, 'sortOrder')) ?? 0,
       saleStartsAt: startsAt,
       saleEndsAt: endsAt,
+      drawMode: text(form, 'drawMode') || 'sequence',
     },
   };
 }

@@ -11,6 +11,7 @@ import {
   receiptHash,
   settleDraws,
   settlementRound,
+  type BeaconPackTerms as CommittedBeaconTerms,
   type DrawReceipt,
 } from '#modules/fairness';
 import type { Beacon } from '#modules/beacon';
@@ -263,8 +264,8 @@ export async function markReceiptsNotified(db: Database, drawIds: string[], at =
 
 /** What a member's phone needs, besides the signed receipt, to check one beacon draw by itself (decision 081, §5). */
 export interface BeaconDrawProof {
-  /** The pack's committed chain (to verify the beacon) and the round times. */
-  source: BeaconPackTerms['source'];
+  /** The pack's committed terms (oripa-commitment-b1's input): the phone recomputes the commitment from them. */
+  terms: CommittedBeaconTerms;
   closeMarginMs: number;
   /** The head that holds the receipt, once its round is closed. */
   head: {
@@ -308,7 +309,18 @@ export async function beaconDrawProof(db: Database, drawId: string): Promise<Bea
     )
     .orderBy(asc(drawBeaconHeads.round));
   const own = heads.find((h) => Number(h.round) === round);
-  const base = { source: terms.source, closeMarginMs: terms.closeMarginMs };
+  const base = {
+    terms: {
+      gachaId: terms.gachaId,
+      title: terms.title,
+      pricePerDraw: terms.pricePerDraw,
+      tiers: terms.tiers,
+      beacon: terms.source,
+      receiptKey: terms.receiptKey,
+      certificates: [],
+    },
+    closeMarginMs: terms.closeMarginMs,
+  };
   if (!own) return { ...base, head: null, path: [], settlement: null };
   const members = (
     await db

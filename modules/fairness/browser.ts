@@ -13,3 +13,4 @@ export {
 } from './format';
 export { computeCommitmentInBrowser, readRevealText, shuffleLotsInBrowser, verifyRevealInBrowser } from './web-crypto';
 export * from './beacon-mode';
+export * from './beacon-draw-check';

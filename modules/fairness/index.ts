@@ -3,3 +3,4 @@
 export * from './commitment';
 // The beacon mode's formats and selection (decision 081): browser-safe, also behind the browser door.
 export * from './beacon-mode';
+export * from './beacon-draw-check';

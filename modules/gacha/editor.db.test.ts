@@ -112,6 +112,7 @@ async function draftWithTiers(id: string) {
     sortOrder: 0,
     saleStartsAt: null,
     saleEndsAt: null,
+    drawMode: 'sequence',
   });
   expect(sale.ok).toBe(true);
   await updateDraftAsOperator(handle.db, operator, id, { imagePath: '/demo/packs/pack-01.svg' });
@@ -259,6 +260,7 @@ describe('pack editor', () => {
         sortOrder: 0,
         saleStartsAt: null,
         saleEndsAt: null,
+        drawMode: 'sequence',
       });
     const draws = async () =>
       (await prePublishChecks(handle.db, 'ed-draws', { forbiddenWords: [], imageExists }))!.find(

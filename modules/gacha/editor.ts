@@ -7,7 +7,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
-import { gachas, gachaTiers, genres, tierEffects } from './schema';
+import { drawModes, gachas, gachaTiers, genres, tierEffects } from './schema';
 import {
   definitionOf,
   lotCountsOf,
@@ -51,6 +51,8 @@ export const packSaleSchema = z
     sortOrder: int('表示順', -1_000_000, 1_000_000),
     saleStartsAt: z.date().nullable(),
     saleEndsAt: z.date().nullable(),
+    /** How the lots are decided (decision 081): the committed order, or drand rounds after each draw. */
+    drawMode: z.enum(drawModes, { error: '抽選方式を選んでください。' }).default('sequence'),
   })
   .superRefine((sale, ctx) => {
     if (sale.saleStartsAt && sale.saleEndsAt && sale.saleEndsAt <= sale.saleStartsAt)
@@ -295,6 +297,7 @@ export async function copyPackToDraft(
       drawOptions: def.drawOptions,
       perMemberLimit: def.perMemberLimit ?? null,
       minRank: def.minRank ?? null,
+      drawMode: def.drawMode ?? 'sequence',
       tags: def.tags ?? [],
       sortOrder: def.sortOrder ?? 0,
     })

@@ -3,16 +3,17 @@
 // by tier, the cards (low tiers of a large draw collapsed into counts) and a sticky bar: 保管 (the rare
 // cards first), まとめて交換 (undecided only, by tier, confirmed first, 元に戻す after it: decision 057),
 // もう一度引く. Only the member who drew sees it; anyone else gets the not-found page.
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { gachaEvent, track } from '~/lib/analytics';
 import { useRootData } from '~/lib/root-data';
 import { redirect, useNavigate, useSearchParams } from 'react-router';
 import type { Route } from './+types/result';
-import { shopRequestContext } from '#server/context';
+import { drawBeaconBody, shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
 import { HeaderWallet } from '~/components/SiteHeader';
 import { Reveal, type RevealItem } from '~/components/reveal';
 import { PrizeChoices } from '~/components/gacha/PrizeList';
+import { BeaconProofPanel, BeaconWaiting, type BeaconDrawView } from '~/components/gacha/BeaconDraw';
 import { groupByTier, tierCountLine } from '~/components/gacha/prize-summary';
 import { TIER_CHIP, drawOptionLabel } from '~/components/gacha/labels';
 import { notFound } from '~/lib/not-found';
@@ -48,6 +49,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     againCount,
     prizeRules: prizeRulesOf(shop.services.config),
     renderedAt: new Date().toISOString(),
+    // A beacon pack's draw (decision 081): the signed receipt and the public proof the phone checks.
+    beacon: result.receipt ? await drawBeaconBody(shop.services, result) : null,
   };
 }
 
@@ -60,6 +63,8 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const [revealing, setRevealing] = useState(params.get('reveal') === '1');
+  // A beacon draw settled while its page waited comes back with ?reveal=1: the reveal plays then.
+  useEffect(() => setRevealing(params.get('reveal') === '1'), [params]);
   const memberId = useRootData()?.member?.id;
   useEffect(() => {
     // The gacha event, once per draw: on the first view, the one that plays the reveal.
@@ -75,6 +80,10 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
     navigate(resultHref, { replace: true, preventScrollReset: true });
   };
   const packHref = `/gacha/${pack.genreId}/${pack.id}`;
+  const beacon = loaderData.beacon;
+  const fresh = params.get('reveal') === '1';
+  // 抽選中: the draw waits for its drand round (nothing to reveal yet); the screen checks what it can meanwhile.
+  if (beacon && !beacon.settled) return <WaitForRound beacon={beacon} resultHref={resultHref} fresh={fresh} />;
   const groups = groupByTier(result.items);
   const best = groups[0];
   const totalValue = result.items.reduce((sum, p) => sum + p.conversionValue, 0);
@@ -181,6 +190,7 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
           layout="result"
           again={againCount ? { href: `${packHref}?confirm=${againCount}`, label: drawOptionLabel(againCount) } : null}
         />
+        {beacon && <BeaconProofPanel beacon={beacon} fresh={fresh} wonTiers={slotTiers(result.items)} />}
         <p className="pb-2 text-center text-sm">
           <AppLink to="/mypage?tab=prizes" className="font-bold text-white underline underline-offset-2">
             獲得商品をすべて見る
@@ -188,5 +198,30 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
         </p>
       </div>
     </>
+  );
+}
+
+/** The tiers a beacon draw won, by slot (lot k is the k-th smallest slot), without its extra prizes. */
+const slotTiers = (items: { position: number | null; tierId: string }[]) =>
+  items
+    .filter((p) => p.position !== null)
+    .sort((a, b) => a.position! - b.position!)
+    .map((p) => p.tierId);
+
+/** The 抽選中 screen of a beacon draw; once settled, the same page again with its reveal. */
+function WaitForRound({ beacon, resultHref, fresh }: { beacon: BeaconDrawView; resultHref: string; fresh: boolean }) {
+  const navigate = useNavigate();
+  const onSettled = useCallback(
+    () => navigate(`${resultHref}?reveal=1`, { replace: true, preventScrollReset: true }),
+    [navigate, resultHref],
+  );
+  const { gachaId, drawId } = beacon.receipt;
+  return (
+    <BeaconWaiting
+      beacon={beacon}
+      resultApi={`/api/v1/gachas/${gachaId}/draws/${drawId}`}
+      fresh={fresh}
+      onSettled={onSettled}
+    />
   );
 }

@@ -76,13 +76,35 @@ export const drawBeaconSchema = apiSchema(
       publicKey: hex.nullable().meta({ description: 'ガチャのコミットメントにある受付証の公開鍵' }),
       roundTime: isoDateTime(),
       closesAt: isoDateTime(),
-      source: z.object({
-        chainHash: hex,
-        scheme: z.string(),
-        publicKey: hex,
-        genesisTime: z.int(),
-        period: z.int(),
-      }),
+      terms: z
+        .object({
+          gachaId: z.string(),
+          title: z.string(),
+          pricePerDraw: z.int(),
+          tiers: z.array(
+            z.object({
+              id: z.string(),
+              label: z.string(),
+              cardName: z.string(),
+              quantity: z.int(),
+              conversionValue: z.int(),
+              isLastOne: z.boolean(),
+              kiribanAt: z.array(z.int()).optional(),
+            }),
+          ),
+          beacon: z.object({
+            chainHash: hex,
+            scheme: z.string(),
+            publicKey: hex,
+            genesisTime: z.int(),
+            period: z.int(),
+          }),
+          receiptKey: hex,
+          certificates: z.array(
+            z.object({ tierId: z.string(), company: z.string(), number: z.string(), photoSha256: hex }),
+          ),
+        })
+        .meta({ description: 'コミットメント（oripa-commitment-b1）の入力: スマホで計算し直せます' }),
       closeMarginMs: z.int(),
       head: z
         .object({

@@ -42,6 +42,47 @@ export function Sale({ data, answer, busy }: { data: Data; answer?: PackEditorAn
         </select>
         <FieldError message={answer?.fields?.minRank} />
       </label>
+      <fieldset className="sm:col-span-3" data-testid="draw-mode">
+        <legend className="text-xs font-bold">抽選方式</legend>
+        <div className="mt-1 grid gap-2 text-sm sm:grid-cols-2">
+          <label className="flex min-h-11 items-start gap-2 rounded-lg border border-slate-200 p-2">
+            <input
+              type="radio"
+              name="drawMode"
+              value="sequence"
+              defaultChecked={pack.drawMode !== 'beacon'}
+              className="mt-1 size-4"
+            />
+            <span>
+              <span className="font-bold">通常</span>
+              <span className="block text-xs text-slate-600">
+                公開時に口の順番を秘密のシードで確定し、完売・終了後にシードを公開して検証できます。
+              </span>
+            </span>
+          </label>
+          <label className="flex min-h-11 items-start gap-2 rounded-lg border border-slate-200 p-2">
+            <input
+              type="radio"
+              name="drawMode"
+              value="beacon"
+              defaultChecked={pack.drawMode === 'beacon'}
+              className="mt-1 size-4"
+            />
+            <span>
+              <span className="font-bold">ビーコン抽選</span>
+              <span className="block text-xs text-slate-600">
+                引いた後に公開される乱数ビーコン（drand）で当たりが決まります。店舗も含めて誰も事前に知ることができず、会員のスマホが結果を検証します（結果まで数秒の「抽選中」があります）。
+              </span>
+              {!data.beaconAvailable && (
+                <span className="mt-1 block text-xs font-bold text-red-700">
+                  この店舗には受付証の署名鍵（BEACON_RECEIPT_KEY）が設定されていないため、公開できません。
+                </span>
+              )}
+            </span>
+          </label>
+        </div>
+        <FieldError message={answer?.fields?.drawMode} />
+      </fieldset>
       <fieldset className="sm:col-span-3">
         <legend className="text-xs font-bold">引ける回数</legend>
         <div className="mt-1 flex flex-wrap gap-3 text-sm">

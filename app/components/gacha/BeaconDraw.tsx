@@ -1,0 +1,273 @@
+// A beacon draw on its result page (decision 081): while it waits for its drand round, the 抽選中 screen with
+// the round's countdown and the phone's checks as each becomes possible; once settled, the checks of the whole
+// draw, computed here in the member's own browser. What this phone saw, and when (the receipt, the head), is
+// kept in sessionStorage for the draw, so a reload still knows it.
+import { useEffect, useRef, useState } from 'react';
+import {
+  checkBeaconDraw,
+  type BeaconDrawCheck,
+  type BeaconDrawEvidence,
+  type PhoneObservations,
+} from '#modules/fairness/browser';
+
+/** The reveal waits this long past the round's time before it says the result will come by mail (server REVEAL_WAIT_MS). */
+const LATE_AFTER_MS = 12_000;
+const POLL_MS = 700;
+
+export interface BeaconDrawView extends BeaconDrawEvidence {
+  settled: boolean;
+  roundTime: string;
+  closesAt: string;
+}
+
+const storageKey = (drawId: string) => `oripa:beacon:${drawId}`;
+
+function readSeen(drawId: string): PhoneObservations {
+  try {
+    const raw = sessionStorage.getItem(storageKey(drawId));
+    const parsed = raw ? (JSON.parse(raw) as Partial<PhoneObservations>) : {};
+    return { receiptReceivedAt: parsed.receiptReceivedAt ?? null, headReceivedAt: parsed.headReceivedAt ?? null };
+  } catch {
+    return { receiptReceivedAt: null, headReceivedAt: null };
+  }
+}
+
+function writeSeen(drawId: string, seen: PhoneObservations) {
+  try {
+    sessionStorage.setItem(storageKey(drawId), JSON.stringify(seen));
+  } catch {
+    // private mode: the checks say "not checked" for what was not kept
+  }
+}
+
+/**
+ * What this phone saw of the draw, by its own clock. On the draw's own first view (`fresh`: the reveal's URL,
+ * right after the draw) the receipt is noted as received now — the page is shown after its data arrived, so
+ * the moment is never earlier than the truth. The head is noted only by the waiting screen (`noteHead`), when
+ * it first receives it: a page opened after the round cannot claim to have seen it before.
+ */
+function useObservations(drawId: string, fresh: boolean, noteHead: boolean) {
+  const [seen, setSeen] = useState<PhoneObservations>({ receiptReceivedAt: null, headReceivedAt: null });
+  useEffect(() => {
+    const next = readSeen(drawId);
+    if (next.receiptReceivedAt === null && fresh) next.receiptReceivedAt = Date.now();
+    if (next.headReceivedAt === null && noteHead && next.receiptReceivedAt !== null) next.headReceivedAt = Date.now();
+    writeSeen(drawId, next);
+    setSeen(next);
+  }, [drawId, fresh, noteHead]);
+  return seen;
+}
+
+const STATE_MARK = { ok: '✓', failed: '✗', unchecked: '–' } as const;
+const STATE_STYLE = {
+  ok: 'bg-emerald-400 text-emerald-950',
+  failed: 'bg-red-500 text-white',
+  unchecked: 'bg-white/20 text-white',
+} as const;
+
+function CheckList({ checks }: { checks: BeaconDrawCheck[] }) {
+  return (
+    <ul className="flex flex-col gap-2">
+      {checks.map((check) => (
+        <li key={check.name} className="flex gap-2" data-testid={`beacon-check-${check.name}`} data-state={check.state}>
+          <span
+            className={`mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-full text-sm font-black ${STATE_STYLE[check.state]}`}
+            aria-label={check.state === 'ok' ? '確認できました' : check.state === 'failed' ? '失敗' : '未確認'}
+          >
+            {STATE_MARK[check.state]}
+          </span>
+          <span className="flex min-w-0 flex-col">
+            <span className="text-sm font-bold">{check.label}</span>
+            <span className="text-xs break-words text-white/80">{check.detail}</span>
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const WHY =
+  'このスマホが自分で計算しています。ショップを信用しなくても、誰にも（ショップにも）結果を事前に知ったり選んだりできなかったことを確かめられます。';
+const FAILED_NOTE =
+  '確認に失敗した項目があります。この画面のスクリーンショットを添えて、お問い合わせからご連絡ください。';
+
+/** The checks while the draw waits: every line visible, each turning ✓ as it becomes possible. */
+export function BeaconChecks({ checks, title }: { checks: BeaconDrawCheck[]; title: string }) {
+  const failed = checks.some((c) => c.state === 'failed');
+  return (
+    <section
+      aria-labelledby="beacon-checks-title"
+      className="flex flex-col gap-2 rounded-2xl bg-white/10 p-4 text-left"
+      data-testid="beacon-checks"
+    >
+      <h2 id="beacon-checks-title" className="text-base font-black">
+        {title}
+      </h2>
+      <p className="text-xs text-white/80">{WHY}</p>
+      <CheckList checks={checks} />
+      {failed && (
+        <p className="rounded-xl bg-red-500/20 p-2 text-xs font-bold" role="alert">
+          {FAILED_NOTE}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The settled draw's checks, folded to one line when all pass (the cards stay the page's first business);
+ * open, with what failed, when any check fails.
+ */
+function SettledChecks({ checks }: { checks: BeaconDrawCheck[] }) {
+  const failed = checks.some((c) => c.state === 'failed');
+  const ok = checks.filter((c) => c.state === 'ok').length;
+  return (
+    <details
+      open={failed}
+      className="rounded-2xl bg-white/10 p-4 text-left"
+      data-testid="beacon-checks"
+      data-verdict={failed ? 'failed' : 'ok'}
+    >
+      <summary className="flex min-h-11 cursor-pointer items-center gap-2 text-sm font-black">
+        <span
+          className={`flex size-6 shrink-0 items-center justify-center rounded-full ${failed ? STATE_STYLE.failed : STATE_STYLE.ok}`}
+          aria-hidden="true"
+        >
+          {failed ? STATE_MARK.failed : STATE_MARK.ok}
+        </span>
+        {failed
+          ? '公正性の確認に失敗した項目があります'
+          : `公正性をこのスマホで確認しました（${ok}/${checks.length}項目）`}
+      </summary>
+      <p className="my-2 text-xs text-white/80">{WHY}</p>
+      <CheckList checks={checks} />
+      {failed && (
+        <p className="mt-2 rounded-xl bg-red-500/20 p-2 text-xs font-bold" role="alert">
+          {FAILED_NOTE}
+        </p>
+      )}
+    </details>
+  );
+}
+
+/**
+ * The settled draw's checks (shown under the result).
+ */
+export function BeaconProofPanel({
+  beacon,
+  wonTiers,
+  fresh,
+}: {
+  beacon: BeaconDrawView;
+  wonTiers: string[];
+  fresh: boolean;
+}) {
+  const seen = useObservations(beacon.receipt.drawId, fresh, false);
+  const won = wonTiers.join('\n');
+  // Computed in the browser after the page is shown (never on the server: the shop must not answer for it).
+  const [checks, setChecks] = useState<BeaconDrawCheck[] | null>(null);
+  useEffect(() => {
+    setChecks(checkBeaconDraw(beacon, seen, won ? won.split('\n') : []));
+  }, [beacon, seen, won]);
+  if (!checks)
+    return (
+      <p className="rounded-2xl bg-white/10 p-4 text-sm" role="status" data-testid="beacon-checks-running">
+        公正性をこのスマホで確認しています…
+      </p>
+    );
+  return <SettledChecks checks={checks} />;
+}
+
+/**
+ * The 抽選中 screen: counts down to the round, polls the draw until it is settled, then calls `onSettled` (the
+ * page reloads its data and plays the reveal). Coins and lots are already the member's: leaving is safe.
+ */
+export function BeaconWaiting({
+  beacon: initial,
+  resultApi,
+  fresh,
+  onSettled,
+}: {
+  beacon: BeaconDrawView;
+  /** The draw's JSON (GET /api/v1/gachas/{gachaId}/draws/{drawId}). */
+  resultApi: string;
+  fresh: boolean;
+  onSettled: () => void;
+}) {
+  const [beacon, setBeacon] = useState(initial);
+  const [now, setNow] = useState(() => Date.now());
+  const settledRef = useRef(false);
+  const settleRound = beacon.head?.settleRound ?? beacon.receipt.round;
+  const roundTime = (beacon.terms.beacon.genesisTime + (settleRound - 1) * beacon.terms.beacon.period) * 1000;
+  // The head counts as seen in time only while its round's randomness does not exist yet.
+  const seen = useObservations(beacon.receipt.drawId, fresh, beacon.head !== null && now < roundTime);
+  useEffect(() => {
+    let stopped = false;
+    const tick = async () => {
+      setNow(Date.now());
+      try {
+        const response = await fetch(resultApi, { headers: { accept: 'application/json' } });
+        if (response.ok) {
+          const body = (await response.json()) as { beacon: BeaconDrawView | null };
+          if (body.beacon && !stopped) {
+            setBeacon(body.beacon);
+            if (body.beacon.settled && !settledRef.current) {
+              settledRef.current = true;
+              onSettled();
+              return;
+            }
+          }
+        }
+      } catch {
+        // offline for a moment: the next tick asks again
+      }
+      if (!stopped) timer = setTimeout(tick, POLL_MS);
+    };
+    let timer = setTimeout(tick, 0);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [resultApi, onSettled]);
+  const [checks, setChecks] = useState<BeaconDrawCheck[]>([]);
+  useEffect(() => setChecks(checkBeaconDraw(beacon, seen, [])), [beacon, seen]);
+  const accepted = Date.parse(beacon.receipt.acceptedAt);
+  const span = Math.max(1, roundTime - accepted);
+  const progress = Math.min(1, Math.max(0, (now - accepted) / span));
+  const late = now > roundTime + LATE_AFTER_MS;
+  const seconds = Math.max(0, Math.ceil((roundTime - now) / 1000));
+  return (
+    <div className="flex min-h-dvh flex-col items-center justify-center gap-4 bg-slate-950 px-4 py-8 text-center text-white">
+      <p className="text-sm font-bold text-white/80">ビーコン抽選</p>
+      <h1 className="text-3xl font-black" data-testid="beacon-waiting">
+        抽選中…
+      </h1>
+      <p className="text-sm" aria-live="polite">
+        {late
+          ? '乱数の公開が遅れています。結果が確定したら、このページとメールボックスでお知らせします。'
+          : seconds > 0
+            ? `ラウンド ${settleRound.toLocaleString('ja-JP')} の乱数が公開されるまで あと${seconds}秒`
+            : `ラウンド ${settleRound.toLocaleString('ja-JP')} の乱数で結果を確定しています…`}
+      </p>
+      <div
+        className="h-3 w-full max-w-sm overflow-hidden rounded-full bg-white/15"
+        role="progressbar"
+        aria-label="乱数の公開まで"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(progress * 100)}
+      >
+        <div
+          className="h-full rounded-full bg-primary transition-[width] duration-500"
+          style={{ width: `${progress * 100}%` }}
+        />
+      </div>
+      <p className="max-w-sm text-xs text-white/80">
+        コインと口はもう確保されています。このページを閉じても、結果は獲得商品とメールボックスに届きます。
+      </p>
+      <div className="w-full max-w-md">
+        <BeaconChecks checks={checks} title="このスマホでの確認" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,240 @@
+// One beacon draw checked by the member's own phone (decision 081, §5): the pack's commitment recomputed from its
+// terms, the receipt's signature by the committed key, the receipt received before its round (the phone's own
+// clock), its place in the head and the chain, the head published before the settling round, the drand beacon's
+// BLS signature, and the member's own lots recomputed with oripa-beacon-select-v1. Each check answers ✓, ✗ with
+// what failed, or "not checked" with why — in Japanese a member understands. Browser-safe and synchronous.
+import { verifyBeacon } from '#modules/beacon';
+import {
+  beaconCommitment,
+  headHash,
+  receiptHash,
+  settleDraws,
+  settlementRound,
+  verifyReceiptSignature,
+  type BeaconPackTerms,
+  type DrawReceipt,
+  type RemainingTier,
+  type SettlingDraw,
+} from './beacon-mode';
+
+/** What the shop publishes about one beacon draw (the API's DrawResult.beacon). */
+export interface BeaconDrawEvidence {
+  receipt: DrawReceipt;
+  signature: string | null;
+  /** The pack's committed terms: the phone recomputes the commitment from them. */
+  terms: BeaconPackTerms;
+  head: {
+    round: number;
+    head: string;
+    prevHead: string;
+    publishedAt: string;
+    settleRound: number;
+    receiptHashes: string[];
+  } | null;
+  path: { round: number; head: string; prevHead: string }[];
+  settlement: {
+    beacon: { round: number; signature: string; randomness: string };
+    remainingBefore: RemainingTier[];
+    draws: SettlingDraw[];
+  } | null;
+}
+
+/** What this phone itself saw, and when (Unix ms; null when it did not see it, e.g. the page opened later). */
+export interface PhoneObservations {
+  receiptReceivedAt: number | null;
+  headReceivedAt: number | null;
+}
+
+export type BeaconCheckName =
+  'commitment' | 'signature' | 'receivedInTime' | 'chain' | 'headInTime' | 'beacon' | 'lots';
+export type BeaconCheckState = 'ok' | 'failed' | 'unchecked';
+
+export interface BeaconDrawCheck {
+  name: BeaconCheckName;
+  label: string;
+  state: BeaconCheckState;
+  detail: string;
+}
+
+export const BEACON_CHECK_LABELS: Record<BeaconCheckName, string> = {
+  commitment: 'ガチャの約束（コミットメント）',
+  signature: '受付証の署名',
+  receivedInTime: '乱数が決まる前に受付',
+  chain: '受付の記録（チェーン）',
+  headInTime: '記録の公開は乱数の前',
+  beacon: '乱数ビーコンの署名（drand）',
+  lots: 'あなたの当選の再計算',
+};
+
+const roundTimeOf = (terms: BeaconPackTerms, round: number) =>
+  (terms.beacon.genesisTime + (round - 1) * terms.beacon.period) * 1000;
+/** A moment to the millisecond in Japan time (the shop's zone, no daylight saving): 05:13:40.404. */
+const clock = (ms: number) => new Date(ms + 9 * 3_600_000).toISOString().slice(11, 23);
+
+/**
+ * Checks one beacon draw. `wonTiers` are the tiers the shop says this draw won, by slot (lot k = the k-th
+ * smallest slot); empty while it is not settled.
+ * @example const checks = checkBeaconDraw(evidence, { receiptReceivedAt: Date.now(), headReceivedAt: null }, tiers)
+ */
+export function checkBeaconDraw(
+  evidence: BeaconDrawEvidence,
+  seen: PhoneObservations,
+  wonTiers: string[],
+): BeaconDrawCheck[] {
+  const { receipt, terms } = evidence;
+  const checks: BeaconDrawCheck[] = [];
+  const add = (name: BeaconCheckName, state: BeaconCheckState, detail: string) =>
+    checks.push({ name, label: BEACON_CHECK_LABELS[name], state, detail });
+  const roundTime = roundTimeOf(terms, receipt.round);
+
+  let commitmentOk = false;
+  try {
+    commitmentOk = beaconCommitment(terms) === receipt.commitment;
+  } catch {
+    commitmentOk = false;
+  }
+  add(
+    'commitment',
+    commitmentOk ? 'ok' : 'failed',
+    commitmentOk
+      ? `販売開始時に公開されたコミットメント ${receipt.commitment.slice(0, 12)}… と、賞の構成・乱数の出どころ・署名鍵が一致しました。`
+      : '受付証のコミットメントが、ガチャの賞の構成・乱数の出どころ・署名鍵から計算した値と一致しません。',
+  );
+
+  const signed = evidence.signature !== null && verifyReceiptSignature(receipt, evidence.signature, terms.receiptKey);
+  add(
+    'signature',
+    signed ? 'ok' : 'failed',
+    signed
+      ? 'ショップの公開鍵（コミットメントに含まれる鍵）による正しい署名です。'
+      : '受付証の署名が、コミットメントにある公開鍵で検証できません。',
+  );
+
+  if (seen.receiptReceivedAt === null)
+    add(
+      'receivedInTime',
+      'unchecked',
+      'このスマホが受付証を受け取った時刻が記録されていません（引いた端末と違う、または後から開いたページです）。',
+    );
+  else
+    add(
+      'receivedInTime',
+      seen.receiptReceivedAt < roundTime ? 'ok' : 'failed',
+      seen.receiptReceivedAt < roundTime
+        ? `このスマホは ${clock(seen.receiptReceivedAt)} に受付証を受け取り、ラウンド ${receipt.round} の公開（${clock(roundTime)}）より前でした（日本時間）。`
+        : `このスマホが受付証を受け取った ${clock(seen.receiptReceivedAt)} は、ラウンド ${receipt.round} の公開（${clock(roundTime)}）より後です。スマホの時計がずれている可能性もあります。`,
+    );
+
+  const head = evidence.head;
+  if (!head) add('chain', 'unchecked', 'このラウンドの記録（ヘッド）はまだ公開されていません。');
+  else {
+    const problems = chainProblems(evidence, head);
+    add(
+      'chain',
+      problems.length === 0 ? 'ok' : 'failed',
+      problems.length === 0
+        ? `ラウンド ${head.round} の記録 ${head.head.slice(0, 12)}… に、あなたの受付証（${head.receiptHashes.length}件中）が含まれ、前の記録につながっています。`
+        : `${problems.join('。')}。`,
+    );
+  }
+
+  if (!head) {
+    add('headInTime', 'unchecked', '記録（ヘッド）の公開を待っています。');
+  } else {
+    const publishedAt = Date.parse(head.publishedAt);
+    const expected = settlementRound(terms.beacon, head.round, publishedAt);
+    const settleTime = roundTimeOf(terms, head.settleRound);
+    if (expected !== head.settleRound)
+      add(
+        'headInTime',
+        'failed',
+        `記録の公開時刻からは乱数にラウンド ${expected} を使うはずですが、ラウンド ${head.settleRound} が使われています。`,
+      );
+    else if (seen.headReceivedAt === null)
+      add(
+        'headInTime',
+        'unchecked',
+        `ショップの記録ではラウンド ${head.settleRound} の公開前に記録されました。このスマホ自身はその前に記録を受け取っていません（確認できるのは待っている間にこのページを開いていた場合です）。`,
+      );
+    else
+      add(
+        'headInTime',
+        seen.headReceivedAt < settleTime ? 'ok' : 'failed',
+        seen.headReceivedAt < settleTime
+          ? `このスマホは ${clock(seen.headReceivedAt)} に記録を受け取りました。使われる乱数（ラウンド ${head.settleRound}、${clock(settleTime)} 公開）より前です。`
+          : `このスマホが記録を受け取ったのは、使われた乱数の公開（${clock(settleTime)}）より後でした。`,
+      );
+  }
+
+  const settlement = evidence.settlement;
+  if (!settlement || !head) {
+    add('beacon', 'unchecked', `乱数ビーコン（ラウンド ${head?.settleRound ?? receipt.round}）の公開を待っています。`);
+    add('lots', 'unchecked', '抽選が確定すると、あなたの当選をこのスマホで再計算します。');
+    return checks;
+  }
+  const verified = verifyBeacon(
+    { schemeID: terms.beacon.scheme, public_key: terms.beacon.publicKey },
+    settlement.beacon,
+    head.settleRound,
+  );
+  add(
+    'beacon',
+    verified.valid ? 'ok' : 'failed',
+    verified.valid
+      ? `ラウンド ${head.settleRound} の乱数を、League of Entropy のしきい値署名（BLS）として検証しました。`
+      : `乱数ビーコンの検証に失敗しました: ${verified.detail}`,
+  );
+  let lotsOk = false;
+  let detail = '';
+  try {
+    const index = settlement.draws.findIndex((d) => d.drawId === receipt.drawId);
+    if (index < 0 || settlement.draws[index]!.n !== receipt.slots.length) {
+      detail = 'このラウンドの抽選の一覧に、あなたの抽選が正しい口数で含まれていません。';
+    } else if (settlement.draws.length !== head.receiptHashes.length) {
+      detail = 'このラウンドの抽選の数が、記録に含まれる受付証の数と違います。';
+    } else {
+      const mine = settleDraws(
+        settlement.beacon.randomness,
+        receipt.gachaId,
+        settlement.remainingBefore,
+        settlement.draws,
+      ).tiers[index]!;
+      lotsOk = mine.length === wonTiers.length && mine.every((t, k) => t === wonTiers[k]);
+      detail = lotsOk
+        ? `公開された乱数・残りの口・このラウンドの抽選順から、あなたの ${mine.length}口 を再計算し、結果と一致しました。`
+        : '再計算した当選が、表示されている結果と一致しません。';
+    }
+  } catch (error) {
+    detail = `再計算できませんでした: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  add('lots', lotsOk && verified.valid ? 'ok' : 'failed', detail);
+  return checks;
+}
+
+/** What is wrong with the receipt's place in its head and in the pack's chain (empty: nothing). */
+function chainProblems(evidence: BeaconDrawEvidence, head: NonNullable<BeaconDrawEvidence['head']>): string[] {
+  const { receipt } = evidence;
+  const problems: string[] = [];
+  if (head.round !== receipt.round)
+    problems.push(`記録のラウンド ${head.round} が受付証のラウンド ${receipt.round} と違います`);
+  if (!head.receiptHashes.includes(receiptHash(receipt)))
+    problems.push('あなたの受付証がこのラウンドの記録に含まれていません');
+  let recomputed = '';
+  try {
+    recomputed = headHash(head.prevHead, head.round, head.receiptHashes);
+  } catch {
+    recomputed = '';
+  }
+  if (recomputed !== head.head) problems.push('記録（ヘッド）が、含まれる受付証から計算した値と一致しません');
+  // The chain from the head the receipt names to its own: each head names the one before it.
+  let previous = receipt.afterHead;
+  for (const link of evidence.path) {
+    if (link.prevHead !== previous) {
+      problems.push(`ラウンド ${link.round} の記録が前の記録につながっていません`);
+      break;
+    }
+    previous = link.head;
+  }
+  if (previous !== head.head) problems.push('受付証が指す記録から、このラウンドの記録までがつながっていません');
+  return problems;
+}
