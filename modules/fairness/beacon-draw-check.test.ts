@@ -136,7 +136,11 @@ describe('the phone checks a beacon draw', () => {
       expect(check.detail).toMatch(/[ぁ-んァ-ン一-龥]/);
     }
     // A wrong tier leaves the other checks standing: each forgery names only its own check.
-    const lotsOnly = checkBeaconDraw(evidence, seen, won.map(() => 'pack-1.A'));
+    const lotsOnly = checkBeaconDraw(
+      evidence,
+      seen,
+      won.map(() => 'pack-1.A'),
+    );
     expect(won.every((t) => t === 'pack-1.A')).toBe(false);
     expect(lotsOnly.filter((c) => c.state === 'failed').map((c) => c.name)).toEqual(['lots']);
   });
