@@ -84,6 +84,7 @@ export {
   DRAW_LOOKUP_REFUSAL_WORDS,
   PRIZE_CHOICE_REFUSAL_WORDS,
   CONVERSION_UNDO_REFUSAL_WORDS,
+  DRAW_LOG_REFUSAL_WORDS,
 } from './refusal-words';
 export {
   drawReceipt,
@@ -97,3 +98,11 @@ export {
   type SettleOptions,
   type SettledRound,
 } from './beacon';
+export {
+  beaconDrawLog,
+  DRAW_LOG_REFUSAL_CODES,
+  DRAW_LOG_MAX_PAGE,
+  type DrawLogRefusalCode,
+  type DrawLogQuery,
+  type ReceiptSigner,
+} from './beacon-log';

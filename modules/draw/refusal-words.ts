@@ -8,6 +8,7 @@ import { MAINTENANCE_REFUSAL_WORDS } from '#modules/shop';
 import type { DrawRefusalCode, DrawLookupRefusalCode } from './contract';
 import type { PrizeChoiceRefusalCode } from './choices';
 import type { ConversionUndoRefusalCode } from './conversion-undo';
+import type { DrawLogRefusalCode } from './beacon-log';
 
 export const DRAW_REFUSAL_WORDS: RefusalWords<DrawRefusalCode> = {
   GACHA_NOT_FOUND: GACHA_LOOKUP_REFUSAL_WORDS.GACHA_NOT_FOUND,
@@ -67,4 +68,12 @@ export const CONVERSION_UNDO_REFUSAL_WORDS: RefusalWords<ConversionUndoRefusalCo
     message: '交換で受け取ったコインをすでに使ったため、元に戻せません。',
   },
   UNDO_UNAVAILABLE: { status: 409, message: 'この交換は元に戻せなくなりました。カードの状態をご確認ください。' },
+};
+
+export const DRAW_LOG_REFUSAL_WORDS: RefusalWords<DrawLogRefusalCode> = {
+  GACHA_NOT_FOUND: GACHA_LOOKUP_REFUSAL_WORDS.GACHA_NOT_FOUND,
+  DRAW_LOG_NOT_FOUND: {
+    status: 404,
+    message: 'このガチャには抽選ごとの公開ログがありません（ビーコン抽選のガチャだけが公開します）。',
+  },
 };

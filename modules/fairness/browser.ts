@@ -14,3 +14,6 @@ export {
 export { computeCommitmentInBrowser, readRevealText, shuffleLotsInBrowser, verifyRevealInBrowser } from './web-crypto';
 export * from './beacon-mode';
 export * from './beacon-draw-check';
+export * from './beacon-log';
+export { BEACON_CHECK_NAMES, type TrustedChain } from './beacon-checks';
+export * from './beacon-verify';

@@ -4,3 +4,7 @@ export * from './commitment';
 // The beacon mode's formats and selection (decision 081): browser-safe, also behind the browser door.
 export * from './beacon-mode';
 export * from './beacon-draw-check';
+// The beacon mode's public draw log and its verifiers (whole pack and one draw): browser-safe too.
+export * from './beacon-log';
+export { BEACON_CHECK_NAMES, type TrustedChain } from './beacon-checks';
+export * from './beacon-verify';

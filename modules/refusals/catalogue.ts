@@ -38,10 +38,12 @@ import {
 import { LIMITS_REFUSAL_WORDS, type LimitsRefusalCode } from '#modules/limits';
 import {
   CONVERSION_UNDO_REFUSAL_WORDS,
+  DRAW_LOG_REFUSAL_WORDS,
   DRAW_LOOKUP_REFUSAL_WORDS,
   DRAW_REFUSAL_WORDS,
   PRIZE_CHOICE_REFUSAL_WORDS,
   type ConversionUndoRefusalCode,
+  type DrawLogRefusalCode,
   type DrawRefusalCode,
   type DrawLookupRefusalCode,
   type PrizeChoiceRefusalCode,
@@ -106,6 +108,7 @@ function joinSections<S extends readonly RefusalWords<string>[]>(
 export type RefusalCode =
   | DrawRefusalCode
   | DrawLookupRefusalCode
+  | DrawLogRefusalCode
   | PrizeChoiceRefusalCode
   | ConversionUndoRefusalCode
   | GachaLookupRefusalCode
@@ -145,6 +148,7 @@ export type RefusalCode =
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   DRAW_REFUSAL_WORDS,
   DRAW_LOOKUP_REFUSAL_WORDS,
+  DRAW_LOG_REFUSAL_WORDS,
   PRIZE_CHOICE_REFUSAL_WORDS,
   CONVERSION_UNDO_REFUSAL_WORDS,
   GACHA_LOOKUP_REFUSAL_WORDS,

@@ -14,8 +14,8 @@ import { createDrandApp, type DrandStandinCall, type DrandState } from './routin
 
 export type { DrandStandinCall } from './routing';
 export type { WrongKind } from './chain';
-/** The chain alone (real signatures, no server): for tests that need genuine beacons of a known key. */
-export { drandChain, type DrandChain } from './chain';
+// The chain without a server: real signatures for format examples and unit tests.
+export { drandChain, type DrandChain, type DrandChainOptions } from './chain';
 
 export interface DrandStandinOptions {
   /** The key and group hash follow from it: the same seed, the same chain hash (default 'drand-standin'). */

@@ -21,6 +21,7 @@ import { progressionOperations } from './progression';
 import { invitationOperations } from './invitations';
 import { limitsOperations } from './limits';
 import { winnerOperations } from './winners';
+import { drawLogOperations } from './draw-log';
 import { farmOperations } from './farm';
 
 export { defineOperation, apiSchema, type ApiOperation } from './registry';
@@ -46,6 +47,7 @@ export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [
   invitationOperations,
   limitsOperations,
   winnerOperations,
+  drawLogOperations,
   farmOperations,
 ];
 

@@ -210,7 +210,7 @@ describe('openapi.json', () => {
     // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file;
     // the coin shop's, the password policy, the address book's and the shipping requests' (issue 12),
     // and issue 14's: the login bonus, the mailbox, the level, the rank, the ranking boards, the invitations
-    // and the self-limits; issue 16's farm and friends.
+    // and the self-limits; issue 16's farm and friends; issue 33's public draw log of a beacon pack.
     expect(
       operationsOf(alone)
         .map(({ op }) => op.operationId)
@@ -239,6 +239,7 @@ describe('openapi.json', () => {
       'getFarm',
       'getFriends',
       'getGacha',
+      'getGachaDrawLog',
       'getGachaRemaining',
       'getGachaReveal',
       'getInvitation',

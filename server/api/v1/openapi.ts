@@ -31,6 +31,7 @@ export const API_TAG_DESCRIPTIONS: Record<string, string> = {
   invitations: '友達招待（招待コード・リンク・招待した友達と特典の状態）',
   limits: '利用上限と自己除外（1か月の購入上限・ガチャ消費上限、1・3・6か月の自己除外）',
   winners: 'みんなの当選履歴（ログイン不要）と自分の抽選履歴・証明',
+  fairness: 'ビーコン抽選の公開抽選ログ（ログイン不要・検証と集計用）',
   meta: 'このAPIの説明',
 };
 
