@@ -158,7 +158,18 @@ export function remainingLots(
   const lots = pack.totalLots - settledLots;
   const value = tiers.reduce((sum, t) => sum + t.remaining * t.conversionValue, 0);
   const cost = lots * pack.pricePerDraw;
-  return { ...counts, settledLots, lots, tiers, value, cost, returnRatePercent: returnRatePercent(value, cost) };
+  return {
+    settledReceipts: counts.settledReceipts,
+    settledLots,
+    lots,
+    unclaimedSlots: counts.unclaimedSlots,
+    pendingReceipts: counts.pendingReceipts,
+    pendingLots: counts.pendingLots,
+    tiers,
+    value,
+    cost,
+    returnRatePercent: returnRatePercent(value, cost),
+  };
 }
 
 // ── The shape ────────────────────────────────────────────────────────────────────────────────────────
@@ -301,6 +312,9 @@ export function isBeaconLogJson(value: unknown): boolean {
   return isObject(first) && first.format === BEACON_LOG_FORMAT;
 }
 
+const staleError = (stale: number[]) =>
+  `ページの取得中に精算が進みました（受付票 ${stale[0]}〜${stale[stale.length - 1]}）: after=${stale[0]! - 1} から取り直してください`;
+
 /**
  * A whole log from a file: one object (a page holding every item, nextAfter null) or an array of the API's
  * pages, merged (mergeBeaconLogPages). Refused, with Japanese reasons, when a field has the wrong type, the
@@ -328,7 +342,7 @@ export function parseBeaconLog(value: unknown): BeaconLogParse {
 
 /**
  * The API's pages as one log: items by seq and heads by round, a later page's copy replacing an earlier one's
- * (the pages in the order they were fetched); the pack, pending receipts, remaining counts and nextAfter from
+ * in its place (the pages in the order they were fetched: the log's order is theirs); the pack, pending receipts, remaining counts and nextAfter from
  * the page fetched last. `stale` lists the seqs that page counts as settled but whose copy in the log is not
  * (the page holding them was fetched before their settlement): fetch again from the first and merge.
  * @example const { log, stale } = mergeBeaconLogPages([first, second])
@@ -341,14 +355,15 @@ export function mergeBeaconLogPages(pages: readonly BeaconLogPage[]): { log: Bea
     for (const item of page.items) if (item.seq !== null) items.set(item.seq, item);
     for (const head of page.heads) heads.set(head.round, head);
   }
-  const merged = [...items.values()].sort((a, b) => a.seq! - b.seq!);
+  // In the order the pages give them (a later copy keeps its place): the verifier checks that order.
+  const merged = [...items.values()];
   const stale = merged
     .filter((e) => e.seq! <= last.remaining.settledReceipts && (!e.settled || !heads.get(e.receipt.round)?.settled))
     .map((e) => e.seq!);
   return {
     log: {
       ...last,
-      heads: [...heads.values()].sort((a, b) => a.round - b.round),
+      heads: [...heads.values()],
       items: merged,
     },
     stale,
@@ -357,9 +372,6 @@ export function mergeBeaconLogPages(pages: readonly BeaconLogPage[]): { log: Bea
 
 /** Answers the page after `after` (the caller's fetch of GET /api/v1/gachas/{gachaId}/draw-log). */
 export type BeaconLogPageReader = (after: number) => Promise<unknown>;
-
-const staleError = (stale: number[]) =>
-  `ページの取得中に精算が進みました（受付票 ${stale[0]}〜${stale[stale.length - 1]}）: after=${stale[0]! - 1} から取り直してください`;
 
 /**
  * Reads a pack's log page by page and merges it, fetching again from the first stale receipt while settlement

@@ -63,10 +63,12 @@ export function checkLots(facts: LogFacts): RevealCheck {
       continue;
     }
     let expected: string[][] | null = null;
-    if (recomputing && h.beacon && HASH_PATTERN.test(h.beacon.randomness)) {
+    // drand's hex is accepted in either case (check 9); the selection keys HMAC with its bytes.
+    const randomness = h.beacon?.randomness.toLowerCase() ?? '';
+    if (recomputing && HASH_PATTERN.test(randomness)) {
       try {
         const draws = entries.map((e) => ({ drawId: e.receipt.drawId, n: e.receipt.slots.length }));
-        const settled = settleDraws(h.beacon.randomness, log.pack.id, remaining, draws);
+        const settled = settleDraws(randomness, log.pack.id, remaining, draws);
         expected = settled.tiers;
         remaining = settled.remaining;
       } catch (error) {

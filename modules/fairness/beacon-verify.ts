@@ -324,11 +324,12 @@ function drawLots(
   const sameHead = itemsByRound.get(head.round) ?? [];
   const index = sameHead.indexOf(entry);
   let tiers: string[] | null = null;
-  if (head.beacon && HASH_PATTERN.test(head.beacon.randomness) && problems.length === 0) {
+  const randomness = head.beacon?.randomness.toLowerCase() ?? '';
+  if (HASH_PATTERN.test(randomness) && problems.length === 0) {
     try {
       const pool = [...remaining].map(([id, n]) => ({ id, remaining: n }));
       const draws = sameHead.slice(0, index + 1).map((e) => ({ drawId: e.receipt.drawId, n: e.receipt.slots.length }));
-      tiers = settleDraws(head.beacon.randomness, log.pack.id, pool, draws).tiers[index]!;
+      tiers = settleDraws(randomness, log.pack.id, pool, draws).tiers[index]!;
     } catch (error) {
       problems.push(`再計算できません（${(error as Error).message}）`);
     }

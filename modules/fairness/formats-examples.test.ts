@@ -1,10 +1,11 @@
 // docs/formats/reveal-formats.md held to the code: every example file gets the verdict expected.json states (from
 // both verifiers), every vector is recomputed, and each of the document's "points a verifier must not guess" is
-// pinned here, so the specification cannot drift from what verify-pack and the pack page do.
+// pinned here, so the specification cannot drift from what verify-pack and the pack page do. Part B's examples
+// (beacon packs) are the simulated sale of testing.ts byte for byte: WRITE_FORMAT_EXAMPLES=1 rewrites them.
 import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import {
   CHECK_NAMES,
   anonymiseMember,
@@ -19,7 +20,27 @@ import {
 } from './commitment';
 import { parseIsoTime } from './format';
 import { computeCommitmentInBrowser, shuffleLotsInBrowser, verifyRevealInBrowser } from './web-crypto';
-import { fixture, kiribanReveal } from './testing';
+import { beaconExampleFiles, beaconVectors, exampleChain, fixture, kiribanReveal } from './testing';
+import {
+  BEACON_CHECK_NAMES,
+  beaconCommitment,
+  beaconCommitmentDocument,
+  headHash,
+  isBeaconLogJson,
+  parseBeaconLog,
+  receiptDocument,
+  receiptHash,
+  receiptPublicKey,
+  selectIndex,
+  settleDraws,
+  settlementRound,
+  signReceipt,
+  verifyBeaconLog,
+  verifyReceiptSignature,
+  type BeaconLogStats,
+  type TrustedChain,
+} from './index';
+import { roundMessage, verifyBeacon } from '#modules/beacon';
 
 const formats = path.resolve(import.meta.dirname, '..', '..', 'docs', 'formats');
 const examples = path.join(formats, 'examples');
@@ -32,8 +53,14 @@ interface Example {
   exit: 0 | 1 | 2;
   ok: boolean;
   failedChecks: string[];
-  stats?: RevealStats;
+  stats?: RevealStats | BeaconLogStats;
+  /** Part B: verified with this chain trusted (verify-pack --trust-chain). */
+  trustChain?: string;
 }
+/** The drand stand-in's chain info (its /info), trusted by part B's examples: not an example itself. */
+const CHAIN_FILE = 'beacon-standin-chain.json';
+const BEACON_FILE = /^(beacon-|tampered-beacon-|refused-beacon-)/;
+if (process.env.WRITE_FORMAT_EXAMPLES === '1') writeBeaconExamples();
 const expected: { examples: Example[] } = readJson('expected.json');
 const vectors: {
   commitments: { name: string; input: CommitmentInput; document: string; commitment: string }[];
@@ -48,11 +75,11 @@ const failed = (reveal: unknown) =>
     .map((c) => c.name);
 
 describe('docs/formats/examples', () => {
-  it('lists every example file once, and the document names each', () => {
-    const listed = expected.examples.map((e) => path.basename(e.file)).sort();
+  it('lists every example file, and the document names each', () => {
+    const listed = [...new Set(expected.examples.map((e) => path.basename(e.file)))].sort();
     const onDisk = fs
       .readdirSync(examples)
-      .filter((f) => f.endsWith('.json') && f !== 'expected.json' && f !== 'vectors.json');
+      .filter((f) => f.endsWith('.json') && !['expected.json', 'vectors.json', CHAIN_FILE].includes(f));
     expect(listed.filter((f) => onDisk.includes(f))).toEqual([...onDisk].sort());
     for (const example of expected.examples) expect(spec).toContain(path.basename(example.file));
   });
@@ -60,6 +87,17 @@ describe('docs/formats/examples', () => {
   for (const example of expected.examples) {
     it(`${path.basename(example.file)}: ${example.description}`, async () => {
       const json = readJson(example.file);
+      if (isBeaconLogJson(json)) {
+        const options = example.trustChain ? { trustedChains: [readJson(example.trustChain) as TrustedChain] } : {};
+        const result = verifyBeaconLog(json, options);
+        expect(!parseBeaconLog(json).ok ? 2 : result.ok ? 0 : 1).toBe(example.exit);
+        expect({
+          ok: result.ok,
+          failedChecks: result.checks.filter((c) => !c.ok).map((c) => c.name),
+          stats: result.stats,
+        }).toEqual({ ok: example.ok, failedChecks: example.failedChecks, stats: example.stats });
+        return;
+      }
       const exit = !parsePackReveal(json).ok ? 2 : verifyReveal(json).ok ? 0 : 1;
       expect(exit).toBe(example.exit);
       const node = verifyReveal(json);
@@ -220,5 +258,113 @@ describe('points a verifier must not guess (reveal-formats.md)', () => {
     const commitment = fixture();
     commitment.commitment = commitment.commitment.toUpperCase();
     expect(failed(commitment)).toEqual([CHECK_NAMES.commitment]);
+  });
+});
+
+// ── Part B: beacon packs ─────────────────────────────────────────────────────────────────────────────
+
+/** Rewrites part B's example files, their entries in expected.json and vectors.json's `beacon` (then run prettier). */
+function writeBeaconExamples() {
+  const write = (file: string, value: unknown) =>
+    fs.writeFileSync(path.join(examples, file), `${JSON.stringify(value, null, 2)}\n`);
+  const trusted = [exampleChain().info];
+  write(CHAIN_FILE, exampleChain().info);
+  const entries: Example[] = [];
+  for (const example of beaconExampleFiles()) {
+    write(example.file, example.json);
+    const result = verifyBeaconLog(example.json, example.trustChain ? { trustedChains: trusted } : {});
+    entries.push({
+      file: example.file,
+      description: example.description,
+      exit: example.exit,
+      ok: result.ok,
+      failedChecks: result.checks.filter((c) => !c.ok).map((c) => c.name),
+      ...(result.stats ? { stats: result.stats } : {}),
+      ...(example.trustChain ? { trustChain: CHAIN_FILE } : {}),
+    });
+  }
+  const current: { about: string; examples: Example[] } = readJson('expected.json');
+  write('expected.json', {
+    ...current,
+    examples: [...current.examples.filter((e) => !BEACON_FILE.test(path.basename(e.file))), ...entries],
+  });
+  write('vectors.json', { ...readJson('vectors.json'), beacon: beaconVectors() });
+}
+
+describe('part B: the beacon examples are the simulated sale', () => {
+  const trusted = readJson(CHAIN_FILE) as TrustedChain;
+
+  it('holds the stand-in chain the examples trust, and every file is the simulation byte for byte', () => {
+    expect(trusted).toEqual(JSON.parse(JSON.stringify(exampleChain().info)));
+    for (const example of beaconExampleFiles()) {
+      expect(readJson(example.file), example.file).toEqual(JSON.parse(JSON.stringify(example.json)));
+      const entry = expected.examples.find(
+        (e) => e.file === example.file && Boolean(e.trustChain) === example.trustChain,
+      );
+      expect(entry, example.file).toMatchObject({ exit: example.exit, failedChecks: example.failedChecks });
+    }
+  });
+
+  it('names every check of part B in the document, in report order', () => {
+    const names = Object.values(BEACON_CHECK_NAMES);
+    for (const name of names) expect(spec).toContain(`**${name}**`);
+  });
+});
+
+describe('part B: docs/formats/examples/vectors.json `beacon`', () => {
+  const vectors = readJson('vectors.json').beacon as ReturnType<typeof beaconVectors>;
+
+  it('are what the code computes now', () => {
+    expect(vectors).toEqual(JSON.parse(JSON.stringify(beaconVectors())));
+  });
+
+  it('the b1 commitment, the receipt and its Ed25519 signature, the head, quoted in the document', () => {
+    const { commitment, receipt, head } = vectors;
+    expect(beaconCommitmentDocument(commitment.terms)).toBe(commitment.document);
+    expect(beaconCommitment(commitment.terms)).toBe(commitment.commitment);
+    expect(receiptDocument(receipt.receipt)).toBe(receipt.document);
+    expect(receiptHash(receipt.receipt)).toBe(receipt.hash);
+    expect(receiptPublicKey(receipt.secretKey)).toBe(receipt.publicKey);
+    expect(signReceipt(receipt.receipt, receipt.secretKey)).toBe(receipt.signature);
+    expect(verifyReceiptSignature(receipt.receipt, receipt.signature, receipt.publicKey)).toBe(true);
+    expect(headHash(head.prevHead, head.round, head.receiptHashes)).toBe(head.head);
+    expect(createHash('sha256').update(head.document).digest('hex')).toBe(head.head);
+    for (const value of [commitment.commitment, receipt.hash, receipt.signature, head.head, receipt.publicKey])
+      expect(spec).toContain(value);
+    expect(spec).toContain(commitment.document.split('\n')[1]);
+  });
+
+  it('the settlement rounds, the beacon (BLS) and the selection, byte for byte', () => {
+    const { settlementRounds, beacon, selection, settle } = vectors;
+    for (const c of settlementRounds.cases)
+      expect(settlementRound(settlementRounds.chain, c.round, Date.parse(c.publishedAt)), c.publishedAt).toBe(
+        c.settleRound,
+      );
+    expect(Buffer.from(roundMessage(beacon.round)).toString('hex')).toBe(beacon.roundMessage);
+    expect(verifyBeacon(beacon.chain, beacon, beacon.round)).toEqual({
+      valid: true,
+      round: beacon.round,
+      randomness: beacon.randomness,
+    });
+    expect(createHash('sha256').update(Buffer.from(beacon.signature, 'hex')).digest('hex')).toBe(beacon.randomness);
+    for (const v of selection) {
+      const message = Buffer.concat([
+        Buffer.from(`oripa-beacon-select-v1\u0000${v.gachaId}\u0000${v.drawId}\u0000`, 'utf8'),
+        Buffer.alloc(8),
+      ]);
+      message.writeUInt32BE(v.k, message.length - 8);
+      if (v.message) expect(message.toString('hex')).toBe(v.message);
+      const digest = createHmac('sha256', Buffer.from(v.randomness, 'hex')).update(message).digest();
+      expect(digest.toString('hex')).toBe(v.block0);
+      expect(Array.from({ length: 8 }, (_, i) => digest.readUInt32BE(i * 4))).toEqual(v.uint32);
+      expect(selectIndex(v.randomness, v.gachaId, v.drawId, v.k, v.m)).toBe(v.index);
+      expect(spec).toContain(v.block0);
+    }
+    // The second vector's first candidate is refused (u ≥ 2³² − 2³² mod m): the index comes from the next one.
+    const [, rejected] = selection;
+    const limit = 2 ** 32 - (2 ** 32 % rejected!.m);
+    expect(rejected!.uint32[0]).toBeGreaterThanOrEqual(limit);
+    expect(rejected!.index).toBe(rejected!.uint32.find((u) => u < limit)! % rejected!.m);
+    expect(settleDraws(settle.randomness, settle.gachaId, settle.remaining, settle.draws).tiers).toEqual(settle.tiers);
   });
 });

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
-import { FIXTURE_PATH, fixture, kiribanReveal } from './testing';
+import { FIXTURE_PATH, beaconExample, exampleChain, fixture, kiribanReveal, pagesOf } from './testing';
 
 describe('scripts/verify-pack.ts', () => {
   const root = path.resolve(import.meta.dirname, '..', '..');
@@ -71,9 +71,13 @@ describe('scripts/verify-pack.ts', () => {
   it('gives every example of docs/formats its stated exit code', async () => {
     const examples = path.join(root, 'docs', 'formats', 'examples');
     const { examples: expected } = JSON.parse(fs.readFileSync(path.join(examples, 'expected.json'), 'utf8')) as {
-      examples: { file: string; exit: number }[];
+      examples: { file: string; exit: number; trustChain?: string }[];
     };
-    const results = await Promise.all(expected.map((e) => run(path.join(examples, e.file))));
+    const results = await Promise.all(
+      expected.map((e) =>
+        run(path.join(examples, e.file), ...(e.trustChain ? ['--trust-chain', path.join(examples, e.trustChain)] : [])),
+      ),
+    );
     expect(results.map((r) => r.code)).toEqual(expected.map((e) => e.exit));
   });
 
@@ -90,5 +94,37 @@ describe('scripts/verify-pack.ts', () => {
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('✗ キリ番賞');
     expect(bad.stdout).toContain('✓ コミットメント一致');
+  });
+
+  it("verifies a beacon pack's log: exit 0 with its chain trusted, 1 on a tampered lot, 2 for a part of it or a bad chain file", async () => {
+    const examples = path.join(root, 'docs', 'formats', 'examples');
+    const chain = path.join(examples, 'beacon-standin-chain.json');
+    const tampered = beaconExample();
+    tampered.items[3]!.tiers = ['B', 'S']; // it won B, B
+    const badChain = { ...exampleChain().info, period: 4 };
+    const [valid, pages, untrusted, bad, partial, wrongChain] = await Promise.all([
+      run(path.join(examples, 'beacon-sold-out.json'), '--trust-chain', chain),
+      run(write('pages.json', JSON.stringify(pagesOf(beaconExample(), 3))), '--trust-chain', chain),
+      run(path.join(examples, 'beacon-sold-out.json')),
+      run(write('beacon-tampered.json', JSON.stringify(tampered)), '--trust-chain', chain),
+      run(write('first-page.json', JSON.stringify(pagesOf(beaconExample(), 1)[0])), '--trust-chain', chain),
+      run(path.join(examples, 'beacon-sold-out.json'), '--trust-chain', write('chain.json', JSON.stringify(badChain))),
+    ]);
+    expect(valid).toMatchObject({ code: 0, stderr: '' });
+    expect(valid.stdout).toContain('ビーコン抽選');
+    expect(valid.stdout).toContain('✓ ビーコンの署名');
+    expect(valid.stdout).toContain('✓ 抽選結果の再計算');
+    expect(valid.stdout).toContain('検証成功');
+    expect(pages.code).toBe(0);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stdout).toContain('✗ ビーコンの出どころ');
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('✗ 抽選結果の再計算');
+    expect(bad.stdout).toContain('✓ 受付票の署名');
+    expect(partial.code).toBe(2);
+    expect(partial.stderr).toContain('続きのページがあります');
+    expect(wrongChain.code).toBe(2);
+    expect(wrongChain.stderr).toContain('drand のチェーン情報ではないか');
+    for (const result of [partial, wrongChain]) expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });
