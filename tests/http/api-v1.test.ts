@@ -92,6 +92,34 @@ describe('the catalogue', () => {
   });
 });
 
+describe('the public draw log of a beacon pack', () => {
+  it('is described as a public operation paged by sequence number', () => {
+    const op = document.paths['/gachas/{gachaId}/draw-log']?.get;
+    expect(op?.operationId).toBe('getGachaDrawLog');
+    expect(op?.['x-auth']).toBe('none');
+    expect(op?.parameters?.map((p) => p.name).sort()).toEqual(['after', 'gachaId', 'limit']);
+    expect(document.components.schemas.BeaconLogPage).toBeDefined();
+  });
+  it('answers 404 for a pack that is not a beacon pack and for an unknown one, 400 for bad paging', async () => {
+    const list = await getJson('/api/v1/gachas?limit=1');
+    const id = list.json.items[0].id as string;
+    const sequence = await getJson(`/api/v1/gachas/${id}/draw-log`);
+    expect(sequence.status).toBe(404);
+    expect(sequence.json.error).toMatchObject({
+      code: 'DRAW_LOG_NOT_FOUND',
+      message: 'このガチャには抽選ごとの公開ログがありません（ビーコン抽選のガチャだけが公開します）。',
+    });
+    const missing = await getJson('/api/v1/gachas/no-such-pack/draw-log');
+    expect(missing.status).toBe(404);
+    expect(missing.json.error).toMatchObject({ code: 'GACHA_NOT_FOUND', message: 'ガチャが見つかりません。' });
+    const bad = await getJson(`/api/v1/gachas/${id}/draw-log?after=-1&limit=500`);
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe('VALIDATION_FAILED');
+    expect(Object.keys(bad.json.error.details.fields).sort()).toEqual(['after', 'limit']);
+    for (const message of Object.values(bad.json.error.details.fields)) expect(message).toMatch(/[ぁ-んァ-ン一-龥]/);
+  });
+});
+
 describe('errors', () => {
   it('answers bad input with 400 and Japanese messages per field, never a 500', async () => {
     const response = await getJson('/api/v1/gachas?limit=abc&sort=%00');
