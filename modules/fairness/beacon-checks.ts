@@ -332,7 +332,8 @@ export function checkChain(facts: LogFacts): RevealCheck {
       );
   }
   for (const e of log.pending)
-    if (e.receipt.round <= lastRound)
+    if (e.seq !== null) problems.push(`${labelOf(e)} はヘッドに入る前なのに番号があります`);
+    else if (e.receipt.round <= lastRound)
       problems.push(`${labelOf(e)} はラウンド ${e.receipt.round} の受付なのに、締め切られたヘッドに入っていません`);
   return check(
     BEACON_CHECK_NAMES.chain,

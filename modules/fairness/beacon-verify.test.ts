@@ -209,6 +209,10 @@ describe('verifyBeaconDraw (the member’s result page)', () => {
     expect(closed.checks.map((c) => c.name)).not.toContain(N.beacons);
     const pending = verifyBeaconDraw({ log: live, drawId: live.pending[0]!.receipt.drawId, ...trusted });
     expect(pending).toMatchObject({ ok: true, closed: false, settled: false });
+    // A receipt shown settled in a head that is not: refused, not 抽選中.
+    live.items[2]!.settled = true;
+    const torn = verifyBeaconDraw({ log: live, drawId: live.items[2]!.receipt.drawId, ...trusted });
+    expect(torn.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual([N.lots]);
   });
 
   it('fails on the phone’s own clock: the receipt or the head held too late', () => {

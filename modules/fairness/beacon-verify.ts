@@ -197,7 +197,13 @@ export function verifyBeaconDraw(input: BeaconDrawInput): BeaconDrawVerification
       ),
     );
   }
-  if (!head.settled || !entry.settled) return finish(checks, true, null, null);
+  if (head.settled !== entry.settled) {
+    const state = (settled: boolean) => (settled ? '精算済み' : '未精算');
+    const detail = `受付票は${state(entry.settled)}、ヘッド ${round} は${state(head.settled)}です`;
+    checks.push(check(N.lots, [detail], ''));
+    return finish(checks, true, null, null);
+  }
+  if (!head.settled) return finish(checks, true, null, null);
   checks.push(drawBeacon(log, head));
   const lots = drawLots(facts, entry, head);
   checks.push(lots.check);
