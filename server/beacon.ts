@@ -31,6 +31,8 @@ export interface BeaconService {
   publishTerms: BeaconPublishTerms | null;
   /** Fetches and verifies a round against a pack's committed chain. */
   beaconOf: BeaconOfRound;
+  /** Signs a receipt with BEACON_RECEIPT_KEY (the public draw log); absent on a shop without the key. */
+  sign?: (receipt: DrawReceipt) => string;
   /** The receipt of a beacon draw with the shop's signature, or null for another draw. */
   signedReceipt(db: Database, drawId: string): Promise<SignedReceipt | null>;
   close(): Promise<void>;
@@ -113,6 +115,7 @@ export async function openBeacon(config: ShopConfig, logger: Logger): Promise<Be
         }
       : null,
     beaconOf,
+    ...(key ? { sign: (receipt: DrawReceipt) => signReceipt(receipt, key) } : {}),
     async signedReceipt(db, drawId) {
       const receipt = await drawReceipt(db, drawId);
       if (!receipt) return null;

@@ -18,7 +18,6 @@ import type { ReadRouting } from './read-routing';
 import type { ShopMetrics } from './observability/metrics';
 import type { ShopTracing } from './observability/tracing';
 import type { ServingState } from './drain';
-import type { ReceiptSigner } from '#modules/draw';
 
 export interface ShopServices {
   config: ShopConfig;
@@ -60,9 +59,4 @@ export interface ShopServices {
   tracing?: ShopTracing;
   /** Starting, serving, draining or closing: what readiness answers (decision 072); absent means serving. */
   serving?: ServingState;
-  /**
-   * Signs beacon draws' receipts (decision 081) with BEACON_RECEIPT_KEY: the public draw log and the draw's
-   * answer. Absent where no beacon pack can exist (no key set).
-   */
-  receiptSigner?: ReceiptSigner;
 }

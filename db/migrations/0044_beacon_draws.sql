@@ -44,6 +44,6 @@ ALTER TABLE "gacha_beacon_terms" ADD CONSTRAINT "gacha_beacon_terms_gacha_id_gac
 CREATE UNIQUE INDEX "draw_beacon_heads_head_idx" ON "draw_beacon_heads" USING btree ("head");--> statement-breakpoint
 CREATE INDEX "draw_beacon_heads_unsettled_idx" ON "draw_beacon_heads" USING btree ("settle_round") WHERE "draw_beacon_heads"."settled_at" is null;--> statement-breakpoint
 CREATE INDEX "draw_receipts_open_idx" ON "draw_receipts" USING btree ("gacha_id","round") WHERE "draw_receipts"."receipt_hash" is null;--> statement-breakpoint
-CREATE INDEX "draw_receipts_unsettled_idx" ON "draw_receipts" USING btree ("gacha_id","round") WHERE "draw_receipts"."settled_at" is null;--> statement-breakpoint
+CREATE INDEX "draw_receipts_round_idx" ON "draw_receipts" USING btree ("gacha_id","round");--> statement-breakpoint
 CREATE INDEX "draw_receipts_member_idx" ON "draw_receipts" USING btree ("member_id","accepted_at");--> statement-breakpoint
 ALTER TABLE "gachas" ADD CONSTRAINT "gachas_draw_mode" CHECK ("gachas"."draw_mode" in ('sequence', 'beacon'));

@@ -9,7 +9,6 @@ import { beaconPackTerms, countUnclaimed, getGacha, type BeaconPackTerms } from 
 import {
   BEACON_LOG_FORMAT,
   BEACON_LOG_PENDING_LIMIT,
-  anonymiseMember,
   receiptHash,
   remainingLots,
   type BeaconLogEntry,
@@ -18,6 +17,7 @@ import {
   type DrawReceipt,
 } from '#modules/fairness';
 import { drawBeaconHeads, drawReceipts, prizes } from './schema';
+import { receiptOfRow } from './beacon';
 
 export const DRAW_LOG_REFUSAL_CODES = ['GACHA_NOT_FOUND', 'DRAW_LOG_NOT_FOUND'] as const;
 export type DrawLogRefusalCode = (typeof DRAW_LOG_REFUSAL_CODES)[number];
@@ -53,20 +53,6 @@ interface HeadRow {
 const isoMs = (at: Date | string) => new Date(at).toISOString();
 const firstSlot = (row: ReceiptRow) => Math.min(...row.slots);
 const byChainOrder = (a: ReceiptRow, b: ReceiptRow) => Number(a.round) - Number(b.round) || firstSlot(a) - firstSlot(b);
-
-function receiptOf(terms: BeaconPackTerms, row: ReceiptRow): DrawReceipt {
-  return {
-    gachaId: terms.gachaId,
-    commitment: terms.commitment,
-    drawId: row.drawId,
-    member: anonymiseMember(row.memberId, terms.revealSalt),
-    slots: [...row.slots].sort((a, b) => a - b),
-    acceptedAt: isoMs(row.acceptedAt),
-    round: Number(row.round),
-    afterHead: row.afterHead,
-    afterRound: Number(row.afterRound),
-  };
-}
 
 function headOf(row: HeadRow): BeaconLogHead {
   const settled = row.settled_at !== null;
@@ -108,7 +94,7 @@ export async function beaconDrawLog(
     accessMode: 'read only',
   });
   const entryOf = (row: ReceiptRow, seq: number | null, hash: string | null): BeaconLogEntry => {
-    const receipt = receiptOf(terms, row);
+    const receipt = receiptOfRow(terms, row);
     const won = page.won.get(row.drawId);
     return {
       seq,

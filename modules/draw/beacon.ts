@@ -27,7 +27,8 @@ const roundTime = (terms: BeaconPackTerms, round: number) =>
 
 type ReceiptRow = typeof drawReceipts.$inferSelect;
 
-function receiptOfRow(terms: BeaconPackTerms, row: ReceiptRow): DrawReceipt {
+/** A stored receipt as the shop signs it (the member's id becomes the pack's pseudonym). */
+export function receiptOfRow(terms: BeaconPackTerms, row: ReceiptRow): DrawReceipt {
   return {
     gachaId: terms.gachaId,
     commitment: terms.commitment,

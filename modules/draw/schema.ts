@@ -231,9 +231,8 @@ export const drawReceipts = pgTable(
     index('draw_receipts_open_idx')
       .on(t.gachaId, t.round)
       .where(sql`${t.receiptHash} is null`),
-    index('draw_receipts_unsettled_idx')
-      .on(t.gachaId, t.round)
-      .where(sql`${t.settledAt} is null`),
+    // A round's receipts (settlement, the phone's proof, the public draw log), settled or not.
+    index('draw_receipts_round_idx').on(t.gachaId, t.round),
     index('draw_receipts_member_idx').on(t.memberId, t.acceptedAt),
   ],
 );

@@ -40,7 +40,7 @@ export interface BeaconDrawEvidence {
 }
 
 /** What this phone itself saw, and when (Unix ms; null when it did not see it, e.g. the page opened later). */
-export interface PhoneObservations {
+export interface PhoneSightings {
   receiptReceivedAt: number | null;
   headReceivedAt: number | null;
 }
@@ -78,7 +78,7 @@ const clock = (ms: number) => new Date(ms + 9 * 3_600_000).toISOString().slice(1
  */
 export function checkBeaconDraw(
   evidence: BeaconDrawEvidence,
-  seen: PhoneObservations,
+  seen: PhoneSightings,
   wonTiers: string[],
 ): BeaconDrawCheck[] {
   const { receipt, terms } = evidence;

@@ -7,7 +7,7 @@ import {
   checkBeaconDraw,
   type BeaconDrawCheck,
   type BeaconDrawEvidence,
-  type PhoneObservations,
+  type PhoneSightings,
 } from '#modules/fairness/browser';
 
 /** The reveal waits this long past the round's time before it says the result will come by mail (server REVEAL_WAIT_MS). */
@@ -22,17 +22,17 @@ export interface BeaconDrawView extends BeaconDrawEvidence {
 
 const storageKey = (drawId: string) => `oripa:beacon:${drawId}`;
 
-function readSeen(drawId: string): PhoneObservations {
+function readSeen(drawId: string): PhoneSightings {
   try {
     const raw = sessionStorage.getItem(storageKey(drawId));
-    const parsed = raw ? (JSON.parse(raw) as Partial<PhoneObservations>) : {};
+    const parsed = raw ? (JSON.parse(raw) as Partial<PhoneSightings>) : {};
     return { receiptReceivedAt: parsed.receiptReceivedAt ?? null, headReceivedAt: parsed.headReceivedAt ?? null };
   } catch {
     return { receiptReceivedAt: null, headReceivedAt: null };
   }
 }
 
-function writeSeen(drawId: string, seen: PhoneObservations) {
+function writeSeen(drawId: string, seen: PhoneSightings) {
   try {
     sessionStorage.setItem(storageKey(drawId), JSON.stringify(seen));
   } catch {
@@ -47,7 +47,7 @@ function writeSeen(drawId: string, seen: PhoneObservations) {
  * it first receives it: a page opened after the round cannot claim to have seen it before.
  */
 function useObservations(drawId: string, fresh: boolean, noteHead: boolean) {
-  const [seen, setSeen] = useState<PhoneObservations>({ receiptReceivedAt: null, headReceivedAt: null });
+  const [seen, setSeen] = useState<PhoneSightings>({ receiptReceivedAt: null, headReceivedAt: null });
   useEffect(() => {
     const next = readSeen(drawId);
     if (next.receiptReceivedAt === null && fresh) next.receiptReceivedAt = Date.now();

@@ -12,9 +12,10 @@ import { scaledTimeout } from '#tests/settings';
 import { queryRows } from '#db/client';
 import { closeBeaconRounds, drawLots, settleBeaconRounds } from '#modules/draw';
 import { fetchBeacon } from '#modules/beacon';
-import { receiptPublicKey, signReceipt, verifyBeaconLog } from '#modules/fairness';
+import { receiptPublicKey, signReceipt, verifyBeaconLog, type DrawReceipt } from '#modules/fairness';
 import { startDrandStandin, type DrandStandin } from '#devtools/standins/drand';
 import type { ShopServices } from '#server/services';
+import type { BeaconService } from '#server/beacon';
 
 const RECEIPT_SECRET = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
 const CLOSE_MARGIN_MS = 700;
@@ -32,7 +33,10 @@ const sleepUntil = async (at: number) => {
 
 beforeAll(async () => {
   ({ services, close } = await createApiTestServices('api_draw_log'));
-  services.receiptSigner = (receipt) => signReceipt(receipt, RECEIPT_SECRET);
+  // Only the receipt signature of the beacon service is read by the draw log.
+  services.beacon = {
+    sign: (receipt: DrawReceipt) => signReceipt(receipt, RECEIPT_SECRET),
+  } as Partial<BeaconService> as BeaconService;
   api = createApiV1(services);
   drand = await startDrandStandin({ seed: 'api-draw-log', period: 1 });
   const db = services.db;

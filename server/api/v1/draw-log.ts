@@ -183,7 +183,7 @@ const getDrawLog = defineOperation({
     },
   },
   handler: async ({ services, params, query }) => {
-    const sign = services.receiptSigner;
+    const sign = services.beacon?.sign;
     const page = await beaconDrawLog(services.db, params.gachaId, {
       after: query.after,
       limit: query.limit,
