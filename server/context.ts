@@ -72,7 +72,7 @@ export { cookieValue, invitationRulesOf, invitationViewOf } from './invitation';
 export { loginBonusRules } from './login-bonus';
 export { mailClaimRules, shopMailboxOptions } from './mailbox';
 export { countMailRecipients } from './mail-segments';
-export { discardUploadedImage, mediaStoreOf, siteImageExists, storeUploadedImage } from './media';
+export { discardUploadedImage, mediaStoreOf, siteImageExists, storeOriginalPhoto, storeUploadedImage } from './media';
 export { eraseMemberData, finishMemberErasure, type ErasureFollowUp } from './personal-data';
 export { rankRulesOf } from './progression';
 export { boardView, BOARD_PATHS, type BoardLine } from './rankings';

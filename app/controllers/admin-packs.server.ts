@@ -2,14 +2,21 @@
 // step (基本情報 → 販売設定 → 賞 → 画像 → 確認・公開); each step is one audited admin action of
 // packs:write. The review step shows the pack's numbers and the pre-publish checks, links to the
 // preview (the member's page itself), and publishes. A published pack is shown read-only: end early,
-// copy to a new draft, and its reveal once it is over.
+// copy to a new draft, and its reveal once it is over. A graded card's photo is also kept as uploaded with
+// its SHA-256 (the server hashes the bytes), the proof a valuable hit exists (issue 33 item 8).
 import path from 'node:path';
 import { data, redirect } from 'react-router';
 import type { ShopRequest } from '#server/context';
 import { requireOperator } from '~/controllers/admin.server';
 import { numberField, UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
-import { discardUploadedImage, mediaStoreOf, siteImageExists, storeUploadedImage } from '#server/context';
+import {
+  discardUploadedImage,
+  mediaStoreOf,
+  siteImageExists,
+  storeOriginalPhoto,
+  storeUploadedImage,
+} from '#server/context';
 import {
   copyPackAsOperator,
   createDraftAsOperator,
@@ -18,9 +25,11 @@ import {
   setDraftTierImageAsOperator,
   setDraftTiersAsOperator,
   updateDraftAsOperator,
+  type Operator,
   type OperatorOutcome,
 } from '#modules/admin';
 import {
+  gradeCompanyOf,
   listAllGenres,
   listPacksForEditor,
   packBasicsSchema,
@@ -142,6 +151,7 @@ export async function packEditorLoader(shop: ShopRequest, request: Request, pack
       ? await prePublishChecks(db, packId, {
           forbiddenWords: config.PACK_FORBIDDEN_WORDS,
           imageExists: (p) => siteImageExists(mediaStoreOf(shop.services), publicDirs(), p),
+          certifiedPrizeMinCoins: config.CERTIFIED_PRIZE_MIN_COINS,
         })
       : null;
   return {
@@ -173,6 +183,9 @@ export async function packEditorLoader(shop: ShopRequest, request: Request, pack
       revealed: Boolean(pack.revealedAt),
     },
     tiers: definition.tiers.map(tierRowOf),
+    /** By tier key: a graded card's photo kept as uploaded (its SHA-256 and the original's path). */
+    photos: found.photos,
+    certifiedPrizeMinCoins: config.CERTIFIED_PRIZE_MIN_COINS,
     numbers,
     checks,
     imageMaxMb: Math.floor(config.PACK_IMAGE_MAX_BYTES / 1_000_000),
@@ -202,6 +215,7 @@ function tierRowsFrom(form: FormData): { rows: Record<string, unknown>[]; indexe
       gradeCompany: f('gradeCompany'),
       gradeValue: f('gradeValue'),
       cardCondition: f('cardCondition'),
+      certificateNumber: f('certificateNumber'),
       cardImagePath: f('cardImagePath'),
       quantity: f('kind') === 'regular' ? numberField(f('quantity')) : 1,
       conversionValue: numberField(f('conversionValue')),
@@ -248,6 +262,65 @@ function saleFrom(form: FormData) {
   };
 }
 
+/**
+ * 画像: the pack's image or a tier's photo, re-encoded; a graded card's photo is also kept byte for byte,
+ * named by the SHA-256 of the uploaded bytes (the proof on the pack page, issue 33 item 8). The grade is
+ * read here; the tier step keeps the photo only while the card stays graded.
+ */
+async function uploadDraftImage(
+  shop: ShopRequest,
+  operator: Operator,
+  packId: string,
+  intent: 'pack-image' | 'tier-image',
+  form: FormData,
+) {
+  const { db, config } = shop.services;
+  const file = form.get('image');
+  if (!(file instanceof Blob))
+    return actionRefused<PackExtra>('入力を確認してください。', {
+      fields: { image: '画像ファイルを選んでください。' },
+      typed: textFields(form),
+    });
+  const store = mediaStoreOf(shop.services);
+  const tierKey = text(form, 'tierKey');
+  const tier =
+    intent === 'tier-image'
+      ? (await packForEditor(db, packId))?.definition.tiers.find((t) => t.key === tierKey)
+      : undefined;
+  const original = gradeCompanyOf(tier?.cardGrade)
+    ? await storeOriginalPhoto(store, new Uint8Array(await file.arrayBuffer()), {
+        maxBytes: config.PACK_IMAGE_MAX_BYTES,
+      })
+    : null;
+  if (original && !original.ok)
+    return actionRefused(original.message, { fields: { image: original.message }, status: original.status });
+  const stored = await storeUploadedImage(store, 'packs', file, { maxBytes: config.PACK_IMAGE_MAX_BYTES });
+  if (!stored.ok) return actionRefused(stored.message, { fields: { image: stored.message }, status: stored.status });
+  // Stored first, recorded second: a refused step (no longer a draft, no such tier) takes its upload
+  // back, and one the process never finished is the daily clean-up's (decision 071). An original is
+  // named by its hash and may be another tier's too: only the clean-up takes it, once nothing names it.
+  const kept = original?.ok ? { sha256: original.sha256, originalPath: original.path } : null;
+  const outcome = await (
+    intent === 'pack-image'
+      ? updateDraftAsOperator(db, operator, packId, { imagePath: stored.path })
+      : setDraftTierImageAsOperator(db, operator, packId, tierKey, stored.path, kept)
+  ).catch(async (error: unknown) => {
+    await discardUploadedImage(store, stored.path);
+    throw error;
+  });
+  if (!outcome.ok) {
+    await discardUploadedImage(store, stored.path);
+    return refused(outcome, textFields(form));
+  }
+  return actionOk(
+    intent === 'pack-image'
+      ? 'パック画像を登録しました。'
+      : kept
+        ? `カードの写真を登録しました（鑑定品: 原本を保存、SHA-256 ${kept.sha256}）。`
+        : 'カードの写真を登録しました。',
+  );
+}
+
 export async function packEditorAction(shop: ShopRequest, request: Request, packId: string) {
   const operator = await requireOperator(shop, request, 'packs:write');
   const { db, config } = shop.services;
@@ -290,26 +363,8 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
       return after(await setDraftTiersAsOperator(db, operator, packId, parsed.data as TierRow[]), '賞を保存しました。');
     }
     case 'pack-image':
-    case 'tier-image': {
-      const file = form.get('image');
-      if (!(file instanceof Blob)) return invalid({ image: '画像ファイルを選んでください。' });
-      const store = mediaStoreOf(shop.services);
-      const stored = await storeUploadedImage(store, 'packs', file, { maxBytes: config.PACK_IMAGE_MAX_BYTES });
-      if (!stored.ok)
-        return actionRefused(stored.message, { fields: { image: stored.message }, status: stored.status });
-      // Stored first, recorded second: a refused step (no longer a draft, no such tier) takes its upload
-      // back, and one the process never finished is the daily clean-up's (decision 071).
-      const outcome = await (
-        intent === 'pack-image'
-          ? updateDraftAsOperator(db, operator, packId, { imagePath: stored.path })
-          : setDraftTierImageAsOperator(db, operator, packId, text(form, 'tierKey'), stored.path)
-      ).catch(async (error: unknown) => {
-        await discardUploadedImage(store, stored.path);
-        throw error;
-      });
-      if (!outcome.ok) await discardUploadedImage(store, stored.path);
-      return after(outcome, intent === 'pack-image' ? 'パック画像を登録しました。' : 'カードの写真を登録しました。');
-    }
+    case 'tier-image':
+      return uploadDraftImage(shop, operator, packId, intent, form);
     case 'publish': {
       const current = await packForEditor(db, packId);
       if (!current) throw data({ notFound: true }, { status: 404 });
@@ -317,13 +372,17 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
       const checks = await prePublishChecks(db, packId, {
         forbiddenWords: config.PACK_FORBIDDEN_WORDS,
         imageExists: (p) => siteImageExists(mediaStoreOf(shop.services), publicDirs(), p),
+        certifiedPrizeMinCoins: config.CERTIFIED_PRIZE_MIN_COINS,
       });
       if (!checks) throw data({ notFound: true }, { status: 404 });
       const failing = checks.filter((c) => !c.ok);
+      // The labels, then the first problems in the checks' own words (what to fix, not only where).
+      const details = failing.flatMap((c) => c.problems).slice(0, 5);
       if (failing.length)
-        return actionRefused(`公開前チェックを通っていない項目があります: ${failing.map((c) => c.label).join('、')}`, {
-          status: 422,
-        });
+        return actionRefused(
+          `公開前チェックを通っていない項目があります: ${failing.map((c) => c.label).join('、')}${details.length ? `（${details.join(' ')}）` : ''}`,
+          { status: 422 },
+        );
       // A negative projected margin is published only when the confirmation's box was ticked; the
       // figures and the acknowledgement go into the audit entry (issue 28 item 4).
       const numbers = packNumbers(current.definition, {
@@ -346,7 +405,10 @@ export async function packEditorAction(shop: ShopRequest, request: Request, pack
           returnRate: numbers.returnRate,
           negativeMarginAcknowledged: numbers.margin.marginYen < 0 && acknowledged,
         },
-        { beacon: shop.services.beacon?.publishTerms ?? null },
+        {
+          certifiedPrizeMinCoins: config.CERTIFIED_PRIZE_MIN_COINS,
+          beacon: shop.services.beacon?.publishTerms ?? null,
+        },
       );
       if (!published.ok) return refused(published);
       return actionOk(

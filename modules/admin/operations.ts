@@ -14,6 +14,7 @@ import {
   saveGenre,
   type GenreForm,
   type PackDefinition,
+  type PublishRequirements,
   type StockAdjustment,
   type StockCardView,
   type StockReceipt,
@@ -72,16 +73,19 @@ export interface PublishReview {
   negativeMarginAcknowledged: boolean;
 }
 
-/** Publishes a draft pack (`pack.publish`): its lots and commitment are fixed; the review is in its entry. */
+/**
+ * Publishes a draft pack (`pack.publish`): its lots and commitment are fixed; the review is in its entry.
+ * `requirements`: the pack editor's rules checked under the pack's lock (the graded cards' certificates).
+ */
 export async function publishPackAsOperator(
   db: Database,
   operator: Operator,
   gachaId: string,
   review?: PublishReview,
-  options: { beacon?: BeaconPublishTerms | null } = {},
+  requirements: PublishRequirements = {},
 ): Promise<OperatorOutcome<Published>> {
   return runAdminAction(db, operator, 'packs:write', async (tx) => {
-    const published = await publishPack(tx, gachaId, undefined, { beacon: options.beacon });
+    const published = await publishPack(tx, gachaId, undefined, requirements);
     return {
       value: published,
       audit: {

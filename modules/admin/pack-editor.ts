@@ -10,6 +10,7 @@ import {
   updateDraft,
   type PackBasics,
   type PackSale,
+  type TierPhoto,
   type TierRow,
 } from '#modules/gacha';
 import { runAdminAction, type Operator } from './audit';
@@ -58,19 +59,24 @@ export async function setDraftTiersAsOperator(
   });
 }
 
-/** A tier's photo (`pack.draft.tier-image`). */
+/** A tier's photo (`pack.draft.tier-image`), with a graded card's original and its SHA-256 in the entry. */
 export async function setDraftTierImageAsOperator(
   db: Database,
   operator: Operator,
   gachaId: string,
   key: string,
   imagePath: string,
+  original: TierPhoto | null = null,
 ): Promise<OperatorOutcome<null>> {
   return runAdminAction(db, operator, 'packs:write', async (tx) => {
-    await setDraftTierImage(tx, gachaId, key, imagePath);
+    await setDraftTierImage(tx, gachaId, key, imagePath, original);
     return {
       value: null,
-      audit: { action: 'pack.draft.tier-image', target: target(gachaId), after: { tier: key, imagePath } },
+      audit: {
+        action: 'pack.draft.tier-image',
+        target: target(gachaId),
+        after: original ? { tier: key, imagePath, original } : { tier: key, imagePath },
+      },
     };
   });
 }

@@ -24,6 +24,13 @@ import {
 } from '#modules/fairness';
 import { refuse, RefusalError } from '#modules/kernel';
 import { releaseStockOfEndedPack, reserveStockForPack } from './pack-stock';
+import {
+  certificateMismatch,
+  certificateNumberSchema,
+  certificateProblems,
+  GRADE_COMPANIES,
+  photoOf,
+} from './certificates';
 
 const catalogueId = z
   .string()
@@ -46,6 +53,9 @@ export const tierDefinitionSchema = z.object({
   cardSet: z.string().max(60).nullish(),
   cardNumber: z.string().max(30).nullish(),
   cardCondition: z.string().max(40).nullish(),
+  /** A graded card's certificate (certificates.ts): the grade's company and the number printed on the slab. */
+  certificateCompany: z.enum(GRADE_COMPANIES).nullish(),
+  certificateNumber: certificateNumberSchema.pipe(z.string().min(1)).nullish(),
   cardCostYen: z.number().int().min(0).max(100_000_000).nullish(),
   quantity: z.number().int().min(1).max(1_000_000),
   conversionValue: coins,
@@ -94,6 +104,10 @@ export const packDefinitionSchema = z
     if (lastOnes.length > 1) ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'ラストワン賞は1つまでです。' });
     if (lastOnes.some((t) => t.quantity !== 1))
       ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'ラストワン賞の数量は1です。' });
+    pack.tiers.forEach((t, i) => {
+      const problem = certificateMismatch(t);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['tiers', i], message: problem });
+    });
     const kiribanSeen = new Set<number>();
     pack.tiers.forEach((t, i) => {
       if (!t.kiribanAt) return;
@@ -193,6 +207,8 @@ export function definitionOf(pack: GachaRow, tiers: TierRow[]): PackDefinition {
       cardSet: t.cardSet,
       cardNumber: t.cardNumber,
       cardCondition: t.cardCondition,
+      certificateCompany: t.certificateCompany as (typeof GRADE_COMPANIES)[number] | null,
+      certificateNumber: t.certificateNumber,
       cardCostYen: t.cardCostYen,
       quantity: t.quantity,
       conversionValue: t.conversionValue,
@@ -217,6 +233,8 @@ export function tierRowsOf(gachaId: string, tiers: z.output<typeof tierDefinitio
     cardSet: t.cardSet ?? null,
     cardNumber: t.cardNumber ?? null,
     cardCondition: t.cardCondition ?? null,
+    certificateCompany: t.certificateCompany ?? null,
+    certificateNumber: t.certificateNumber ?? null,
     cardCostYen: t.cardCostYen ?? null,
     quantity: t.quantity,
     conversionValue: t.conversionValue,
@@ -300,6 +318,17 @@ export interface BeaconPublishTerms {
   closeMarginMs: number;
 }
 
+/** What a publisher gives and asks of a pack beyond its definition (the pack editor's rules, the beacon's terms). */
+export interface PublishRequirements {
+  /**
+   * CERTIFIED_PRIZE_MIN_COINS: a graded card worth this much needs its certificate and its photo kept as
+   * uploaded (certificates.ts), checked under the pack's lock. Unset: not asked (the command line, demo data).
+   */
+  certifiedPrizeMinCoins?: number;
+  /** A beacon pack's chain and receipt key (refused with BEACON_NOT_CONFIGURED when absent). */
+  beacon?: BeaconPublishTerms | null;
+}
+
 /**
  * Publishes a draft: reserves the stock of every tier's card (refused whole with STOCK_SHORT naming
  * each short card), fixes its lots in an order drawn from a fresh secret seed, records the
@@ -312,7 +341,7 @@ export async function publishPack(
   db: Database,
   gachaId: string,
   now = new Date(),
-  options: { beacon?: BeaconPublishTerms | null } = {},
+  options: PublishRequirements = {},
 ): Promise<{ commitment: string; totalLots: number; status: string }> {
   return db
     .transaction(async (tx) => {
@@ -324,6 +353,11 @@ export async function publishPack(
       const whole = packDefinitionSchema.safeParse(definitionOf(pack, tierRows));
       if (!whole.success)
         throw new PackAdminError('PACK_INVALID', { gachaId, problems: whole.error.issues.map((i) => i.message) });
+      if (options.certifiedPrizeMinCoins !== undefined) {
+        const rows = tierRows.map((t) => ({ ...t, photo: photoOf(t) }));
+        const problems = certificateProblems(rows, options.certifiedPrizeMinCoins);
+        if (problems.length) throw new PackAdminError('PACK_INVALID', { gachaId, problems });
+      }
       const tiers = await committedTiers(tx, gachaId);
       const terms = { gachaId, title: pack.title, pricePerDraw: pack.pricePerDraw, tiers };
       const beacon = pack.drawMode === 'beacon' ? options.beacon : undefined;

@@ -41,6 +41,7 @@ function row(over: Partial<TierRow> & Pick<TierRow, 'key' | 'label' | 'cardName'
     gradeCompany: '',
     gradeValue: '',
     cardCondition: '',
+    certificateNumber: '',
     cardImagePath: '/demo/cards/card-01.svg',
     quantity: 1,
     conversionValue: 100,
@@ -131,6 +132,8 @@ async function stockFor(id: string) {
 }
 
 const imageExists = async (path: string) => path.startsWith('/demo/');
+/** CERTIFIED_PRIZE_MIN_COINS' default: the S賞 here (PSA10, 5,000 coins) is below it. */
+const certifiedPrizeMinCoins = 10_000;
 
 describe('pack editor', () => {
   it('writes a draft step by step, each step one audit entry, with its lots and first キリ番', async () => {
@@ -214,6 +217,7 @@ describe('pack editor', () => {
     const checks = (await prePublishChecks(handle.db, 'ed-checks', {
       forbiddenWords: DEFAULT_FORBIDDEN_PACK_WORDS,
       imageExists,
+      certifiedPrizeMinCoins,
     }))!;
     const of = (key: string) => checks.find((c) => c.key === key)!;
     expect(of('definition').ok).toBe(true);
@@ -233,6 +237,7 @@ describe('pack editor', () => {
     const again = (await prePublishChecks(handle.db, 'ed-checks', {
       forbiddenWords: DEFAULT_FORBIDDEN_PACK_WORDS,
       imageExists,
+      certifiedPrizeMinCoins,
     }))!;
     expect(again.filter((c) => !c.ok)).toEqual([]);
 
@@ -240,7 +245,11 @@ describe('pack editor', () => {
     const rows = rowsFor('ed-checks');
     rows[4] = { ...rows[4]!, kiribanAt: [10] };
     await setDraftTiersAsOperator(handle.db, operator, 'ed-checks', rows);
-    const whole = (await prePublishChecks(handle.db, 'ed-checks', { forbiddenWords: [], imageExists }))!;
+    const whole = (await prePublishChecks(handle.db, 'ed-checks', {
+      forbiddenWords: [],
+      imageExists,
+      certifiedPrizeMinCoins,
+    }))!;
     expect(whole.find((c) => c.key === 'definition')!.problems[0]).toMatch(/キリ番 10 口目は総口数（10口）より前/);
     const refused = await publishPackAsOperator(handle.db, operator, 'ed-checks');
     expect(refused).toMatchObject({ ok: false, code: 'PACK_INVALID' });
@@ -263,9 +272,11 @@ describe('pack editor', () => {
         drawMode: 'sequence',
       });
     const draws = async () =>
-      (await prePublishChecks(handle.db, 'ed-draws', { forbiddenWords: [], imageExists }))!.find(
-        (c) => c.key === 'draws',
-      )!;
+      (await prePublishChecks(handle.db, 'ed-draws', {
+        forbiddenWords: [],
+        imageExists,
+        certifiedPrizeMinCoins,
+      }))!.find((c) => c.key === 'draws')!;
     await sale([1, 10, 100]);
     expect(await draws()).toMatchObject({
       ok: false,

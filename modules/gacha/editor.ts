@@ -3,7 +3,8 @@
 // published, the lots, prizes, price and title are fixed by the commitment and every step refuses
 // (NOT_DRAFT). The numbers an operator sees before publishing (還元率, value ranges, margin) are in
 // pack-numbers.ts and the pre-publish checks in pre-publish.ts, as pure functions over the definition
-// where they can.
+// where they can. A graded card's photo is also kept as uploaded, with its SHA-256, and its certificate
+// number typed in the tier step (certificates.ts: what publishing then requires).
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
@@ -13,9 +14,18 @@ import {
   lotCountsOf,
   PackAdminError,
   tierDefinitionSchema,
+  tierKeyOf,
   tierRowsOf,
   type PackDefinition,
 } from './admin';
+import {
+  certificateNumberSchema,
+  GRADE_COMPANIES,
+  gradeCompanyOf,
+  photoOf,
+  photoSha256Schema,
+  type TierPhoto,
+} from './certificates';
 
 const int = (what: string, min: number, max: number) =>
   z
@@ -63,7 +73,6 @@ export const packSaleSchema = z
 export type PackSale = z.output<typeof packSaleSchema>;
 
 export const TIER_KINDS = ['regular', 'lastone', 'kiriban'] as const;
-export const GRADE_COMPANIES = ['PSA', 'BGS', 'ARS'] as const;
 
 /** An image path of a draft: empty until uploaded, else a site path. */
 const draftImagePath = z
@@ -89,6 +98,8 @@ export const tierRowSchema = z
       .trim()
       .regex(/^(|10|[1-9](\.5)?|10\.0)$/, '鑑定グレードは1〜10（0.5刻み）で入力してください。'),
     cardCondition: z.string().trim().max(40, '状態は40文字までです。'),
+    /** The graded card's certificate number as printed ('' for none); its company is the grade's. */
+    certificateNumber: certificateNumberSchema,
     /** Empty until the photo is uploaded (the images step); publishing needs it. */
     cardImagePath: draftImagePath,
     quantity: int('数量', 1, 1_000_000),
@@ -101,6 +112,19 @@ export const tierRowSchema = z
       ctx.addIssue({ code: 'custom', path: ['gradeValue'], message: '鑑定グレードの数字を入力してください。' });
     if (!row.gradeCompany && row.gradeValue)
       ctx.addIssue({ code: 'custom', path: ['gradeCompany'], message: '鑑定会社を選んでください。' });
+    if (row.certificateNumber && !row.gradeCompany)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['certificateNumber'],
+        message: '鑑定番号は鑑定会社を選んだ賞（鑑定品）にだけ入力できます。',
+      });
+    const cards = row.kind === 'lastone' ? 1 : row.kind === 'kiriban' ? row.kiribanAt.length : row.quantity;
+    if (row.certificateNumber && cards > 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['certificateNumber'],
+        message: '鑑定番号は1枚のカードのものです。1枚ずつ別の賞に分けて、それぞれに鑑定番号を入力してください。',
+      });
     if (row.kind === 'kiriban' && row.kiribanAt.length === 0)
       ctx.addIssue({
         code: 'custom',
@@ -138,6 +162,8 @@ export function tierDefinitionsOf(rows: TierRow[]): z.input<typeof tierDefinitio
     cardSet: row.cardSet || null,
     cardNumber: row.cardNumber || null,
     cardCondition: row.cardCondition || null,
+    certificateCompany: row.gradeCompany && row.certificateNumber ? row.gradeCompany : null,
+    certificateNumber: row.gradeCompany && row.certificateNumber ? row.certificateNumber : null,
     cardCostYen: row.cardCostYen,
     quantity: row.kind === 'lastone' ? 1 : row.kind === 'kiriban' ? row.kiribanAt.length : row.quantity,
     conversionValue: row.conversionValue,
@@ -161,6 +187,7 @@ export function tierRowOf(tier: PackDefinition['tiers'][number]): TierRow {
     gradeCompany: (grade?.[1] as TierRow['gradeCompany']) ?? '',
     gradeValue: grade?.[2] ?? '',
     cardCondition: tier.cardCondition ?? '',
+    certificateNumber: tier.certificateNumber ?? '',
     cardImagePath: tier.cardImagePath,
     quantity: tier.quantity,
     conversionValue: tier.conversionValue,
@@ -169,12 +196,25 @@ export function tierRowOf(tier: PackDefinition['tiers'][number]): TierRow {
   };
 }
 
-/** A stored pack as the editor opens it (any status), or null. */
+/** The photos kept as uploaded, by tier key (graded cards only: the tier's certificate photo). */
+function photosOf(gachaId: string, tiers: (typeof gachaTiers.$inferSelect)[]): Record<string, TierPhoto> {
+  const photos: Record<string, TierPhoto> = {};
+  for (const t of tiers) {
+    const photo = photoOf(t);
+    if (photo) photos[tierKeyOf(gachaId, t.id)] = photo;
+  }
+  return photos;
+}
+
+/**
+ * A stored pack as the editor opens it (any status), or null: its definition and, by tier key, the photos
+ * kept as uploaded (never part of a definition: only an upload sets them, setDraftTierImage).
+ */
 export async function packForEditor(db: Database, gachaId: string) {
   const [pack] = await db.select().from(gachas).where(eq(gachas.id, gachaId));
   if (!pack) return null;
   const tiers = await db.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId));
-  return { pack, definition: definitionOf(pack, tiers) };
+  return { pack, definition: definitionOf(pack, tiers), photos: photosOf(gachaId, tiers) };
 }
 
 /** Every pack for the editor's list, newest first, with its status and counts. */
@@ -248,29 +288,70 @@ export async function updateDraft(
   return { before: pick(pack, keys), after: pick(values as Record<string, unknown>, keys) };
 }
 
-/** Step 3: the whole tier list replaces the draft's (a draft has no lots, so nothing refers to them). */
-export async function setDraftTiers(tx: Database, gachaId: string, rows: TierRow[]): Promise<DraftChange> {
+/**
+ * Step 3: the whole tier list replaces the draft's (a draft has no lots, so nothing refers to them). A
+ * tier keeps its photo kept as uploaded (`photos`, by key: the draft's own unless given) while its card
+ * stays graded; the form never carries a hash.
+ */
+export async function setDraftTiers(
+  tx: Database,
+  gachaId: string,
+  rows: TierRow[],
+  photos?: Record<string, TierPhoto>,
+): Promise<DraftChange> {
   await lockDraft(tx, gachaId);
   const parsed = z.array(draftTierSchema).safeParse(tierDefinitionsOf(rows));
   if (!parsed.success)
     throw new PackAdminError('PACK_INVALID', { gachaId, problems: parsed.error.issues.map((i) => i.message) });
   const definitions = parsed.data;
   const before = await tx.select().from(gachaTiers).where(eq(gachaTiers.gachaId, gachaId));
+  const kept = photos ?? photosOf(gachaId, before);
   await tx.delete(gachaTiers).where(eq(gachaTiers.gachaId, gachaId));
-  await tx.insert(gachaTiers).values(tierRowsOf(gachaId, definitions));
+  await tx.insert(gachaTiers).values(
+    tierRowsOf(gachaId, definitions).map((tier, i) => {
+      const photo = gradeCompanyOf(tier.cardGrade) ? kept[definitions[i]!.key] : undefined;
+      return { ...tier, cardPhotoSha256: photo?.sha256 ?? null, cardPhotoOriginalPath: photo?.originalPath ?? null };
+    }),
+  );
   const { totalLots, kiribanNext } = lotCountsOf(definitions);
   await tx.update(gachas).set({ totalLots, remainingLots: totalLots, kiribanNext }).where(eq(gachas.id, gachaId));
-  const summary = (ts: { id: string; label: string; quantity: number; conversionValue: number }[]) =>
-    ts.map((t) => ({ id: t.id, label: t.label, quantity: t.quantity, conversionValue: t.conversionValue }));
+  // A certificate number is part of what the entry records: it is published with the pack.
+  type Summarised = { id: string; label: string; quantity: number; conversionValue: number };
+  const summary = (ts: (Summarised & { certificateCompany: string | null; certificateNumber: string | null })[]) =>
+    ts.map((t) => ({
+      id: t.id,
+      label: t.label,
+      quantity: t.quantity,
+      conversionValue: t.conversionValue,
+      ...(t.certificateNumber ? { certificate: `${t.certificateCompany} ${t.certificateNumber}` } : {}),
+    }));
   return { before: { tiers: summary(before) }, after: { tiers: summary(tierRowsOf(gachaId, definitions)), totalLots } };
 }
 
-/** A tier's photo (the image step): only a draft's, only an existing tier. */
-export async function setDraftTierImage(tx: Database, gachaId: string, key: string, imagePath: string) {
+const tierPhotoSchema = z.object({ sha256: photoSha256Schema, originalPath: draftImagePath.pipe(z.string().min(1)) });
+
+/**
+ * A tier's photo (the image step): only a draft's, only an existing tier. A graded card's photo comes with
+ * the original's hash and path (the server computed the hash from the uploaded bytes); any other tier's
+ * photo clears them, so a tier never shows a hash of another picture than its own.
+ * @example await setDraftTierImage(tx, 'xmas', 't1', '/media/packs/….webp', { sha256: '9f…', originalPath: '/media/originals/9f….jpg' })
+ */
+export async function setDraftTierImage(
+  tx: Database,
+  gachaId: string,
+  key: string,
+  imagePath: string,
+  original: TierPhoto | null = null,
+) {
   await lockDraft(tx, gachaId);
+  const photo = original ? tierPhotoSchema.parse(original) : null;
   const updated = await tx
     .update(gachaTiers)
-    .set({ cardImagePath: imagePath })
+    .set({
+      cardImagePath: imagePath,
+      cardPhotoSha256: photo?.sha256 ?? null,
+      cardPhotoOriginalPath: photo?.originalPath ?? null,
+    })
     .where(and(eq(gachaTiers.gachaId, gachaId), eq(gachaTiers.id, `${gachaId}.${key}`)))
     .returning({ id: gachaTiers.id });
   if (updated.length === 0) throw new PackAdminError('GACHA_NOT_FOUND', { gachaId, tier: key });
@@ -302,6 +383,7 @@ export async function copyPackToDraft(
       sortOrder: def.sortOrder ?? 0,
     })
     .where(eq(gachas.id, to.id));
-  if (def.tiers.length) await setDraftTiers(tx, to.id, def.tiers.map(tierRowOf));
+  // The same graded cards keep their photos and certificates: the copy is the same cards on sale again.
+  if (def.tiers.length) await setDraftTiers(tx, to.id, def.tiers.map(tierRowOf), source.photos);
   return { id: to.id };
 }

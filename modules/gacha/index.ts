@@ -40,8 +40,18 @@ export {
   type PackAdminRefusalCode,
   type PackDefinition,
   type BeaconPublishTerms,
+  type PublishRequirements,
   type GenreDefinition,
 } from './admin';
+export {
+  GRADE_COMPANIES,
+  gradeCompanyOf,
+  needsCertificate,
+  certificateProblems,
+  certificateNumberSchema,
+  type GradeCompany,
+  type TierPhoto,
+} from './certificates';
 export {
   packBasicsSchema,
   packSaleSchema,
@@ -57,7 +67,6 @@ export {
   copyPackToDraft,
   PACK_TAGS,
   TIER_KINDS,
-  GRADE_COMPANIES,
   type PackBasics,
   type PackSale,
   type TierRow,

@@ -4,6 +4,7 @@ import type { Database } from '#db/client';
 import { gachas, gachaTiers, type DrawMode } from './schema';
 import { type GachaCard, gachaCardColumns } from './lists';
 import { isCatalogueId, PUBLIC_GACHA_STATUSES } from './catalogue';
+import { photoOf } from './certificates';
 
 /** @example await getGacha(db, 'stellar-pokemon-001') */
 export async function getGacha(db: Database, gachaId: string): Promise<GachaCard | null> {
@@ -48,6 +49,10 @@ export interface GachaTierView {
   isLastOne: boolean;
   /** A キリ番賞 (decision 027): the lot numbers, in sale order, that win it; null for every other tier. */
   kiribanAt: number[] | null;
+  /** A graded card's certificate (issue 33 item 8): its company and number, or null. */
+  certificate: { company: string; number: string } | null;
+  /** The card's photo kept byte for byte: its SHA-256 and where the original is served, or null. */
+  photo: { sha256: string; originalPath: string } | null;
 }
 
 export interface GachaDetail extends GachaCard {
@@ -124,6 +129,11 @@ export async function getGachaDetail(
       conversionValue: t.conversionValue,
       isLastOne: t.isLastOne,
       kiribanAt: t.kiribanAt ?? null,
+      certificate:
+        t.certificateCompany && t.certificateNumber
+          ? { company: t.certificateCompany, number: t.certificateNumber }
+          : null,
+      photo: photoOf(t),
     })),
   };
 }

@@ -4,6 +4,7 @@ import type { Database } from '#db/client';
 import { lotCountsOf, packDefinitionSchema, type PackDefinition } from './admin';
 import { stockShortfallsOfPack, type StockShortfall } from './pack-stock';
 import { packForEditor } from './editor';
+import { certificateProblems } from './certificates';
 
 // ── Pre-publish checks ────────────────────────────────────────────────────────────────────────────
 
@@ -43,7 +44,7 @@ export function drawOptionsOverLots(options: readonly number[], lots: number): s
 }
 
 export interface PrePublishCheck {
-  key: 'definition' | 'prizes' | 'draws' | 'images' | 'stock' | 'copy';
+  key: 'definition' | 'prizes' | 'draws' | 'images' | 'certificates' | 'stock' | 'copy';
   label: string;
   ok: boolean;
   problems: string[];
@@ -51,17 +52,31 @@ export interface PrePublishCheck {
 
 /**
  * Everything that must hold before a draft is published: the definition whole (lots, キリ番, window),
- * every lot has a prize, the images exist, the stock covers every card, no forbidden words.
+ * every lot has a prize, the images exist, every graded card worth `certifiedPrizeMinCoins` or more has
+ * its certificate and its photo kept as uploaded, the stock covers every card, no forbidden words.
  * `imageExists` answers for a site path (the app knows where files live).
  */
 export async function prePublishChecks(
   db: Database,
   gachaId: string,
-  options: { forbiddenWords: readonly string[]; imageExists: (path: string) => Promise<boolean> },
+  options: {
+    forbiddenWords: readonly string[];
+    imageExists: (path: string) => Promise<boolean>;
+    certifiedPrizeMinCoins: number;
+  },
 ): Promise<PrePublishCheck[] | null> {
   const found = await packForEditor(db, gachaId);
   if (!found) return null;
   const def = found.definition;
+  const certificates = certificateProblems(
+    def.tiers.map((t) => ({ ...t, photo: found.photos[t.key] ?? null })),
+    options.certifiedPrizeMinCoins,
+  );
+  for (const t of def.tiers) {
+    const photo = found.photos[t.key];
+    if (photo && !(await options.imageExists(photo.originalPath)))
+      certificates.push(`${t.label}（${t.cardName}）: 写真の原本が見つかりません。写真を登録し直してください。`);
+  }
   const whole = packDefinitionSchema.safeParse(def);
   const lots = lotCountsOf(def.tiers).totalLots;
   const prizeProblems: string[] = [];
@@ -89,6 +104,12 @@ export async function prePublishChecks(
     { key: 'prizes', label: 'すべての口に賞がある', ok: prizeProblems.length === 0, problems: prizeProblems },
     { key: 'draws', label: '引く回数が口数以内', ok: drawProblems.length === 0, problems: drawProblems },
     { key: 'images', label: '画像がそろっている', ok: missingImages.length === 0, problems: missingImages },
+    {
+      key: 'certificates',
+      label: `高額な鑑定品（交換${options.certifiedPrizeMinCoins.toLocaleString('ja-JP')}コイン以上）の鑑定番号と写真`,
+      ok: certificates.length === 0,
+      problems: certificates,
+    },
     {
       key: 'stock',
       label: '在庫が口数をまかなえる',

@@ -139,12 +139,30 @@ export const gachaTiers = pgTable(
      * Null: a pack published before stock existed — untracked, every stock step skips it.
      */
     stockCardId: uuid('stock_card_id').references(() => stockCards.id),
+    /**
+     * The grading certificate of a graded card (issue 33 item 8): the company that graded it (PSA, BGS,
+     * ARS: the card grade's company) and the number printed on its slab, as printed. Both or neither;
+     * shown on the pack page from publication. The editor requires them, with the photo below, for a
+     * graded card worth CERTIFIED_PRIZE_MIN_COINS or more; a certificate names one card (quantity 1).
+     */
+    certificateCompany: text('certificate_company'),
+    certificateNumber: text('certificate_number'),
+    /**
+     * The graded card's photo as uploaded, byte for byte (the card image above is its re-encoded copy):
+     * the SHA-256 of those exact bytes (lower-case hex, computed by the server, never typed) and the site
+     * path it is served from unchanged (/media/originals/<sha256>.<ext>). Both or neither.
+     */
+    cardPhotoSha256: text('card_photo_sha256'),
+    cardPhotoOriginalPath: text('card_photo_original_path'),
   },
   (t) => [
     index('gacha_tiers_gacha_idx').on(t.gachaId, t.rank),
     index('gacha_tiers_stock_card_idx').on(t.stockCardId),
     check('gacha_tiers_quantity_positive', sql`${t.quantity} > 0`),
     check('gacha_tiers_value_nonnegative', sql`${t.conversionValue} >= 0`),
+    check('gacha_tiers_certificate_whole', sql`(${t.certificateCompany} is null) = (${t.certificateNumber} is null)`),
+    check('gacha_tiers_card_photo_whole', sql`(${t.cardPhotoSha256} is null) = (${t.cardPhotoOriginalPath} is null)`),
+    check('gacha_tiers_card_photo_sha256', sql`${t.cardPhotoSha256} ~ '^[0-9a-f]{64}$'`),
   ],
 );
 

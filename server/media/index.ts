@@ -1,5 +1,5 @@
-// Uploaded media (decision 071): the store (disk or bucket), the pack editor's uploads, the /media route
-// and the clean-up of uploads nothing names.
+// Uploaded media (decision 071): the store (disk or bucket), the pack editor's uploads (graded cards'
+// photos also kept as uploaded), the /media route and the clean-up of uploads nothing names.
 export { openMediaStore, mediaStoreOf, reportBucketAtStart } from './store';
 export { diskMediaStore } from './disk-store';
 export { s3MediaStore, s3OptionsOf, type S3MediaStoreOptions } from './s3-store';
@@ -14,3 +14,4 @@ export {
   storeUploadedImage,
   type StoredImage,
 } from './pack-images';
+export { ORIGINAL_FORMATS, exifHasLocation, sha256Hex, storeOriginalPhoto, type StoredOriginal } from './card-photos';

@@ -455,6 +455,10 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       card_set: NOT_PERSONAL,
       card_number: NOT_PERSONAL,
       card_condition: NOT_PERSONAL,
+      certificate_company: NOT_PERSONAL,
+      certificate_number: NOT_PERSONAL,
+      card_photo_sha256: NOT_PERSONAL,
+      card_photo_original_path: NOT_PERSONAL,
     },
   },
   gachas: {

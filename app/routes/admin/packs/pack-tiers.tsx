@@ -1,5 +1,5 @@
 // The pack editor's third step, 賞: the tiers (regular lots, the last-one prize, kiriban prizes), rows
-// added and removed in the page.
+// added and removed in the page; a graded card's certificate number beside its grade.
 import { useState } from 'react';
 import { Form } from 'react-router';
 import type { PackEditorAnswer } from '~/lib/admin-packs';
@@ -17,7 +17,66 @@ function nextKey(rows: { key: string }[]) {
   return `t${max + 1}`;
 }
 
-function TierFields({ row, index, answer }: { row: TierRowView; index: number; answer?: PackEditorAnswer }) {
+/** A graded card's company, grade and certificate number (the proof a valuable hit exists, issue 33 item 8). */
+function GradeFields({
+  row,
+  index,
+  answer,
+  certifiedMin,
+}: {
+  row: TierRowView;
+  index: number;
+  answer?: PackEditorAnswer;
+  certifiedMin: number;
+}) {
+  const name = (f: string) => `tiers.${index}.${f}`;
+  const typed = (f: string, fallback: string | number | null) => answer?.typed?.[name(f)] ?? fallback ?? '';
+  return (
+    <>
+      <label className="text-xs font-bold" htmlFor={`f-${index}-grade`}>
+        鑑定会社
+        <select
+          id={`f-${index}-grade`}
+          name={name('gradeCompany')}
+          defaultValue={String(typed('gradeCompany', row.gradeCompany))}
+          className={inputClass}
+        >
+          <option value="">鑑定なし</option>
+          <option value="PSA">PSA</option>
+          <option value="BGS">BGS</option>
+          <option value="ARS">ARS</option>
+        </select>
+        <FieldError message={answer?.fields?.[name('gradeCompany')]} />
+      </label>
+      <Field
+        label="鑑定グレード（例: 10）"
+        name={name('gradeValue')}
+        answer={answer}
+        defaultValue={typed('gradeValue', row.gradeValue)}
+      />
+      <Field
+        label={`鑑定番号（交換${n(certifiedMin)}以上は必須）`}
+        name={name('certificateNumber')}
+        autoComplete="off"
+        spellCheck={false}
+        answer={answer}
+        defaultValue={typed('certificateNumber', row.certificateNumber)}
+      />
+    </>
+  );
+}
+
+function TierFields({
+  row,
+  index,
+  answer,
+  certifiedMin,
+}: {
+  row: TierRowView;
+  index: number;
+  answer?: PackEditorAnswer;
+  certifiedMin: number;
+}) {
   const name = (f: string) => `tiers.${index}.${f}`;
   const typed = (f: string, fallback: string | number | null) => answer?.typed?.[name(f)] ?? fallback ?? '';
   const [kind, setKind] = useState(String(typed('kind', row.kind)));
@@ -91,27 +150,7 @@ function TierFields({ row, index, answer }: { row: TierRowView; index: number; a
           defaultValue={typed('cardNumber', row.cardNumber)}
         />
         <Field label="レアリティ" name={name('rarity')} answer={answer} defaultValue={typed('rarity', row.rarity)} />
-        <label className="text-xs font-bold" htmlFor={`f-${index}-grade`}>
-          鑑定会社
-          <select
-            id={`f-${index}-grade`}
-            name={name('gradeCompany')}
-            defaultValue={String(typed('gradeCompany', row.gradeCompany))}
-            className={inputClass}
-          >
-            <option value="">鑑定なし</option>
-            <option value="PSA">PSA</option>
-            <option value="BGS">BGS</option>
-            <option value="ARS">ARS</option>
-          </select>
-          <FieldError message={answer?.fields?.[name('gradeCompany')]} />
-        </label>
-        <Field
-          label="鑑定グレード（例: 10）"
-          name={name('gradeValue')}
-          answer={answer}
-          defaultValue={typed('gradeValue', row.gradeValue)}
-        />
+        <GradeFields row={row} index={index} answer={answer} certifiedMin={certifiedMin} />
         <Field
           label="状態（美品など）"
           name={name('cardCondition')}
@@ -175,6 +214,7 @@ export function Tiers({ data, answer, busy }: { data: Data; answer?: PackEditorA
       gradeCompany: '',
       gradeValue: '',
       cardCondition: '',
+      certificateNumber: '',
       cardImagePath: '',
       quantity: 1,
       conversionValue: 0,
@@ -191,8 +231,12 @@ export function Tiers({ data, answer, busy }: { data: Data; answer?: PackEditorA
         上から順に良い賞です（1番上が最上位）。通常の賞の数量の合計が総口数になります。ラストワン賞は最後の1口を引いた人に、キリ番賞は指定した口数目を引いた人に、口とは別に贈られます。
         {data.pack.totalLots ? ` 現在の総口数: ${n(data.pack.totalLots)}口` : ''}
       </p>
+      <p className="text-sm text-muted">
+        交換{n(data.certifiedPrizeMinCoins)}
+        コイン以上の鑑定品（鑑定会社を選んだ賞）は、鑑定書の鑑定番号と、次の「画像」で登録する写真（原本のまま保存し、SHA-256を記録します）がないと公開できません。ショップのページに公開時から表示されます。鑑定番号は1枚ごとに違うため、同じカードが複数あるときは1枚ずつ別の賞にしてください。
+      </p>
       {rows.map((row, i) => (
-        <TierFields key={row.key} row={row} index={i} answer={answer} />
+        <TierFields key={row.key} row={row} index={i} answer={answer} certifiedMin={data.certifiedPrizeMinCoins} />
       ))}
       <div>
         <Button type="submit" loading={busy}>
