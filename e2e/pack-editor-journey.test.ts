@@ -1,10 +1,12 @@
 // A pack made in the browser and won to its キリ番. On a desktop, a staff member with packs:write (and
 // the second factor the admin area asks for) writes a draft step by step: basics, sale terms, three
-// tiers (one a キリ番賞 at the 3rd lot), the images uploaded; the review shows the numbers and the
-// pre-publish checks (stock short until the cards are received), the preview is the member's page;
-// publishing fixes the lots and the editor then says they cannot change. A member on a phone draws a
-// 10連, reaches the キリ番 and wins it; the staff member finds the draw on the member's page. axe on
-// every screen. Coins, stock and the staff role are set beside the running shop (PostgreSQL only).
+// tiers (one a キリ番賞 at the 3rd lot, the S賞 a PSA10 worth 20,000 coins), the images uploaded (the
+// PSA10's kept byte for byte with its SHA-256); the review shows the numbers and the pre-publish checks
+// (stock short until the cards are received, the PSA10's certificate number missing until it is typed),
+// the preview is the member's page; publishing fixes the lots and the editor then says they cannot
+// change. A member on a phone sees the certificate and the original photo, draws a 10連, reaches the
+// キリ番 and wins it; the staff member finds the draw on the member's page. axe on every screen. Coins, stock and the staff role are set beside the running shop (PostgreSQL only).
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { scaledTimeout } from '#tests/settings';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
@@ -154,6 +156,7 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
         });
         await page.getByRole('button', { name: 'アップロード' }).first().click();
         await page.getByRole('alert').filter({ hasText: '画像として読めないファイルです' }).waitFor();
+        const sPhoto = await photo(240, 120, 20);
         const uploads: [RegExp, [number, number, number]][] = [
           [/^パック画像/, [220, 40, 90]],
           [/^S賞「リザードン SAR」の写真/, [240, 120, 20]],
@@ -161,9 +164,11 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
           [/^キリ番賞「ミュウ PSA9」の写真/, [240, 160, 220]],
         ];
         for (const [i, [label, rgb]] of uploads.entries()) {
-          await page
-            .getByLabel(label)
-            .setInputFiles({ name: `photo-${i}.png`, mimeType: 'image/png', buffer: await photo(...rgb) });
+          await page.getByLabel(label).setInputFiles({
+            name: `photo-${i}.png`,
+            mimeType: 'image/png',
+            buffer: i === 1 ? sPhoto : await photo(...rgb),
+          });
           await page.getByRole('button', { name: 'アップロード' }).nth(i).click();
           await page
             .getByRole('status')
@@ -171,7 +176,11 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
             .waitFor();
           await expect.poll(() => page.locator('img[alt$="（登録済み）"]').count()).toBe(i + 1);
         }
+        // The PSA10's photo is kept as uploaded: the step shows the SHA-256 of exactly those bytes.
+        const sSha256 = createHash('sha256').update(sPhoto).digest('hex');
+        await page.getByText(`SHA-256 ${sSha256}`, { exact: false }).first().waitFor();
         await expectNoSeriousAxeViolations(page, 'pack images step');
+        await screenshot(page, `desktop-pack-images.png`, { fullPage: true });
 
         // ── 5. Review: stock is short until the cards are received; then every check passes.
         await page.getByRole('link', { name: '5. 確認・公開' }).click();
@@ -182,7 +191,22 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
         await receiveStock(db, { cardName: 'ミュウ PSA9', count: 1, valueCoins: 5000 });
         await page.reload();
         await waitForHydration(page);
-        await expect.poll(() => page.getByText('✓ OK').count()).toBe(6);
+        // The PSA10 worth 20,000 coins needs its certificate number (its photo is there already).
+        await page.getByText('✕ 要対応: 高額な鑑定品（交換10,000コイン以上）の鑑定番号と写真').waitFor();
+        await page.getByText('S賞（リザードン SAR PSA10）: 鑑定番号を入力してください（「賞」の段階）。').waitFor();
+        await page.getByRole('link', { name: '3. 賞' }).click();
+        await page.waitForURL(/step=tiers/);
+        await waitForHydration(page);
+        await page.locator('[name="tiers.0.certificateNumber"]').fill('１２３４５６７８');
+        await page.getByRole('button', { name: '賞を保存する' }).click();
+        await page.getByText('賞を保存しました。').waitFor();
+        // Stored as printed: half-width digits.
+        await page.reload();
+        await waitForHydration(page);
+        expect(await page.locator('[name="tiers.0.certificateNumber"]').inputValue()).toBe('12345678');
+        await page.getByRole('link', { name: '5. 確認・公開' }).click();
+        await waitForHydration(page);
+        await expect.poll(() => page.getByText('✓ OK').count()).toBe(7);
         // 還元率: (20000 + 900 + 5000) ÷ 3000
         await page.getByText('863.3%').waitFor();
         await expectNoSeriousAxeViolations(page, 'pack review');
@@ -224,6 +248,14 @@ describe('a pack made in the browser, drawn to its キリ番', () => {
         await member.page.goto(`/gacha/${GENRE}/${PACK_ID}`);
         await waitForHydration(member.page);
         await member.page.getByRole('heading', { name: /^キリ番賞あり/ }).waitFor();
+        // The PSA10's certificate, and its original photo byte for byte, from publication on.
+        const proof = member.page.getByRole('region', { name: '鑑定品の実在証明' });
+        expect(await proof.getByText(/^PSA 鑑定番号/).allTextContents()).toEqual(['PSA 鑑定番号 12345678']);
+        const original = await member.page.request.get(
+          (await proof.getByRole('link', { name: /写真の原本を開く/ }).getAttribute('href'))!,
+        );
+        expect(Buffer.compare(await original.body(), sPhoto)).toBe(0);
+        await screenshot(proof, `phone-pack-certified.png`);
         await member.page.locator('button[name=confirm][value="10"]:visible').first().click();
         await member.page.getByTestId('confirm-draw').click();
         await member.page.waitForURL(/\/result\//);

@@ -1,4 +1,5 @@
-// The pack's prize tiers: card, tier, remaining of each (live), and what a card converts to.
+// The pack's prize tiers: card, tier, remaining of each (live), what a card converts to, and a graded
+// card's certificate number (its proof is in CertifiedPrizes).
 import { Image } from '~/components/Image';
 import { formatCoins } from '~/lib/numbers';
 import type { GachaTierView } from '#modules/gacha';
@@ -18,6 +19,7 @@ export type LineupTier = Pick<
   | 'conversionValue'
   | 'isLastOne'
   | 'kiribanAt'
+  | 'certificate'
 >;
 
 export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remaining: Record<string, number> }) {
@@ -55,6 +57,12 @@ export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remainin
               <p className="line-clamp-2 text-sm font-bold leading-snug">{tier.cardName}</p>
               {(tier.rarity || tier.cardGrade) && (
                 <p className="text-xs text-muted">{[tier.rarity, tier.cardGrade].filter(Boolean).join('・')}</p>
+              )}
+              {tier.certificate && (
+                <p className="text-xs font-bold text-ink">
+                  {tier.certificate.company} 鑑定番号{' '}
+                  <span className="whitespace-nowrap">{tier.certificate.number}</span>
+                </p>
               )}
               {tier.kiribanAt ? (
                 <p className="mt-auto text-xs font-bold text-amber-900">

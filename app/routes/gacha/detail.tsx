@@ -1,6 +1,7 @@
 // /gacha/{genreId}/{gachaId} (layout gacha-detail): the pack, its price and live remaining counts,
-// the prize line-up, the draw buttons with their confirmation, the prizes' disclosure with the 還元率, and the
-// fairness record with the in-browser verification (components/gacha/PackDisclosure).
+// the prize line-up, the draw buttons with their confirmation, the prizes' disclosure with the 還元率, the
+// graded hits' certificates and original photos (components/gacha/CertifiedPrizes), and the fairness record
+// with the in-browser verification (components/gacha/PackDisclosure).
 // redirect-onepiece has already sent a pack opened under the wrong genre to its own address.
 import { randomUUID } from 'node:crypto';
 import { useEffect } from 'react';
@@ -25,6 +26,7 @@ import { PackNotes } from '~/components/gacha/PackNotes';
 import { TierLineup } from '~/components/gacha/TierLineup';
 import { KiribanCounter } from '~/components/gacha/KiribanCounter';
 import { FairnessProof, PrizeDisclosure } from '~/components/gacha/PackDisclosure';
+import { CertifiedPrizes } from '~/components/gacha/CertifiedPrizes';
 import { PackOdds } from '~/components/gacha/PackOdds';
 import { oddsOf } from '~/components/gacha/odds';
 import { packDisclosure } from '~/components/gacha/disclosure';
@@ -251,6 +253,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
         <WinnersFeed entries={feed.entries} now={feed.now} announcement={feed.announcement} withPack={false} />
       ) : null}
       <PrizeDisclosure pack={pack} odds={odds} remaining={live.remaining} />
+      <CertifiedPrizes tiers={pack.tiers} committedAt={pack.committedAt} />
       <FairnessProof pack={pack} reveal={loaderData.reveal} />
       <PackNotes decisionDays={loaderData.decisionDays} />
       <MobileDrawBar
