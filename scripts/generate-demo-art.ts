@@ -1,4 +1,6 @@
-// Writes the demo shop's original, text-free SVG art to public/demo/ (deterministic: same bytes every run).
+// Writes the demo shop's original, text-free SVG art to public/demo/ (deterministic: same bytes every run),
+// and with --proofs the photos of the demo's graded cards in their cases (public/demo/proofs/, JPEG: their
+// bytes are what the demo's published hashes name, so they are written once and committed, not every run).
 // Each demo card name has one picture (db/demo/cards.ts), so a card looks the same in every pack; the
 // pictures carry no text, since the server rasterises them and may have no Japanese font.
 //
@@ -7,6 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEMO_CARDS } from '../db/demo/cards';
+import { DEMO_CERTIFIED_TIERS } from '../db/demo/proofs';
+import { demoProofPhoto } from './demo-art/proofs';
 import { bannerArt } from './demo-art/banners';
 import { cardArt } from './demo-art/cards';
 import { GENRES, genreIcon } from './demo-art/genres';
@@ -31,7 +35,7 @@ export function demoArtFiles(): Array<[string, string]> {
   return files;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const outDir = path.resolve(import.meta.dirname, '..', 'public', 'demo');
   let total = 0;
   for (const [relative, content] of demoArtFiles()) {
@@ -45,6 +49,13 @@ function main(): void {
   console.log(
     `wrote ${demoArtFiles().length} files (${Math.round(total / 1024)} KB) to ${path.relative(process.cwd(), outDir) || outDir}`,
   );
+  if (!process.argv.includes('--proofs')) return;
+  for (const proof of DEMO_CERTIFIED_TIERS) {
+    const target = path.join(outDir, 'proofs', proof.file);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, await demoProofPhoto(proof));
+    console.log(`wrote proofs/${proof.file}`);
+  }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) main();
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) await main();

@@ -1,9 +1,15 @@
 // Demo data for a fresh shop: genres, packs with original generated art, content pages. Loaded once.
+// Two graded hits carry their certificate and a photo kept as it is, hashed here like an upload (./proofs.ts).
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Database } from '#db/client';
+import { projectRootOf } from '#db/project-root';
 import type { Logger } from '#server/logger';
 import { appMeta } from '#db/app-meta';
 import { legalAndEditorialPages } from './pages';
 import { demoCard } from './cards';
+import { DEMO_CERTIFIED_TIERS } from './proofs';
 import {
   createPack,
   publishPack,
@@ -12,6 +18,7 @@ import {
   packExists,
   deleteUnpublishedPacks,
   receiveStock,
+  setDraftTierImage,
   type BeaconPublishTerms,
   type PackDefinition,
 } from '#modules/gacha';
@@ -255,7 +262,34 @@ export function demoTiers(pack: DemoPack): PackDefinition['tiers'] {
       isLastOne: true,
     });
   }
-  return tiers;
+  // The graded hits whose certificate the pack page shows (their photos are set before publication).
+  return tiers.map((tier) => {
+    const certified = DEMO_CERTIFIED_TIERS.find((c) => c.gachaId === pack.id && c.tierKey === tier.key);
+    return certified ? { ...tier, certificateCompany: certified.company, certificateNumber: certified.number } : tier;
+  });
+}
+
+/**
+ * Gives a demo draft's graded hits their photos, kept as they are: public/demo/proofs/ served unchanged,
+ * the SHA-256 of the file's bytes computed here. A missing file (a copy of the shop without public/) leaves
+ * the tier without a photo; its certificate still shows.
+ */
+async function attachDemoProofs(db: Database, gachaId: string, tiers: PackDefinition['tiers'], logger: Logger) {
+  for (const certified of DEMO_CERTIFIED_TIERS.filter((c) => c.gachaId === gachaId)) {
+    const tier = tiers.find((t) => t.key === certified.tierKey);
+    if (!tier) continue;
+    const bytes = await readFile(
+      path.join(projectRootOf(import.meta.url), 'public', 'demo', 'proofs', certified.file),
+    ).catch(() => null);
+    if (!bytes) {
+      logger.warn({ file: certified.file }, 'demo data: a proof photo is missing');
+      continue;
+    }
+    await setDraftTierImage(db, gachaId, tier.key, tier.cardImagePath, {
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      originalPath: `/demo/proofs/${certified.file}`,
+    });
+  }
 }
 
 const DEMO_BOT_ID = 'demo-member-bot';
@@ -303,6 +337,7 @@ export async function loadDemoDataOnce(db: Database, logger: Logger, rules: Demo
       saleStartsAt: new Date(Date.now() - (index + 1) * 86_400_000),
       tiers,
     });
+    await attachDemoProofs(db, pack.id, tiers, logger);
     // The demo shop's shelf holds exactly the cards its packs promise (publishing reserves them).
     await db.transaction(async (tx) => {
       for (const tier of tiers)

@@ -1,5 +1,8 @@
 // The catalogue against a real database (PostgreSQL when it answers, else PGlite), with the demo data.
 // The pure rules (headline tier, sort options) are in index.test.ts.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, it, expect, beforeAll } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { genres } from '#db/schema';
@@ -58,6 +61,18 @@ describe('headline prize', () => {
 });
 
 describe('catalogue', () => {
+  it('publishes the demo PSA10 pack with two certified hits, each photo hashed from its file', async () => {
+    const pack = (await getGachaDetail(handle.db, 'stellar-pokemon-002'))!;
+    const certified = pack.tiers.filter((t) => t.certificate);
+    expect(certified.map((t) => [t.id, t.certificate])).toEqual([
+      ['stellar-pokemon-002.LAST', { company: 'PSA', number: 'DEMO-10000002' }],
+      ['stellar-pokemon-002.S', { company: 'PSA', number: 'DEMO-10000001' }],
+    ]);
+    for (const tier of certified) {
+      const bytes = await readFile(path.join('public', tier.photo!.originalPath));
+      expect(tier.photo!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    }
+  });
   it('loads the demo data once only', async () => {
     expect(await loadDemoDataOnce(handle.db, createLogger('silent'), TEST_RULES)).toBe(false);
     expect(await listGachas(handle.db)).toHaveLength(DEMO_PACKS.length);
