@@ -124,7 +124,7 @@ export async function beaconDrawLog(
       beacon: terms.source,
       receiptKey: terms.receiptKey,
       // Grading certificates are committed to from the pack editor's certificates on (issue 33 item 8): none yet.
-      certificates: [],
+      certificates: terms.certificates,
       closeMarginMs: terms.closeMarginMs,
     },
     heads: page.heads,

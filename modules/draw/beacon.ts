@@ -318,7 +318,7 @@ export async function beaconDrawProof(db: Database, drawId: string): Promise<Bea
       tiers: terms.tiers,
       beacon: terms.source,
       receiptKey: terms.receiptKey,
-      certificates: [],
+      certificates: terms.certificates,
     },
     closeMarginMs: terms.closeMarginMs,
   };

@@ -1,19 +1,9 @@
-// Operators' side of packs: define a pack with its tiers, publish it (lots fixed in a secret order
-// and a commitment recorded), end it, and hand its terms and secret to the reveal once it is over.
+// Operators' side of packs: define a pack with its tiers and publish it (lots fixed in a secret order and a
+// commitment recorded, or a beacon pack's multiset). Ending a pack: pack-end.ts; its reveal: reveal-terms.ts.
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
-import {
-  gachaBeaconTerms,
-  gachas,
-  gachaLots,
-  gachaSecrets,
-  gachaTiers,
-  genres,
-  tierEffects,
-  drawModes,
-  type GachaStatus,
-} from './schema';
+import { gachaBeaconTerms, gachas, gachaSecrets, gachaTiers, genres, tierEffects, drawModes } from './schema';
 import {
   beaconCommitment,
   canonicalLots,
@@ -23,9 +13,10 @@ import {
   type PackTier,
 } from '#modules/fairness';
 import { refuse, RefusalError } from '#modules/kernel';
-import { releaseStockOfEndedPack, reserveStockForPack } from './pack-stock';
+import { reserveStockForPack } from './pack-stock';
 import {
   certificateMismatch,
+  certificatesOf,
   certificateNumberSchema,
   certificateProblems,
   GRADE_COMPANIES,
@@ -371,7 +362,7 @@ export async function publishPack(
               ...terms,
               beacon: beacon.source,
               receiptKey: beacon.receiptKey,
-              certificates: [],
+              certificates: certificatesOf(tierRows),
             }),
           }
         : createPackCommitment(terms);
@@ -415,65 +406,6 @@ export async function publishPack(
     });
 }
 
-/**
- * Ends a pack's sale early (or at its end date): no more draws, and the seed and log become public.
- * Answers the status before and after (an ended pack stays as it was).
- * @example await endPack(db, 'stellar-pokemon-001')
- */
-export async function endPack(
-  db: Database,
-  gachaId: string,
-  now = new Date(),
-): Promise<{ previous: GachaStatus; status: GachaStatus }> {
-  return db.transaction(async (tx) => {
-    // The pack row lock waits for any draw at the end of the pack; draws read the status per call.
-    const [pack] = await tx
-      .select({ status: gachas.status, drawMode: gachas.drawMode })
-      .from(gachas)
-      .where(eq(gachas.id, gachaId))
-      .for('no key update');
-    if (!pack) throw new PackAdminError('GACHA_NOT_FOUND', { gachaId });
-    if (pack.status === 'draft') throw new PackAdminError('NOT_PUBLISHED', { gachaId });
-    if (pack.status === 'ended') return { previous: pack.status, status: pack.status };
-    const status = pack.status === 'sold_out' ? 'sold_out' : 'ended';
-    await tx.update(gachas).set({ status, endedAt: now }).where(eq(gachas.id, gachaId));
-    // Wait for draws holding lots to commit; later ones find a lot locked or the pack ended and
-    // retry into a refusal. Then every claim precedes the reveal time.
-    await tx.execute(sql`select gacha_lock_unclaimed_lots(${gachaId})`);
-    // With the lots locked the unclaimed ones are final: their cards (and the ラストワン賞's) are free again.
-    // A beacon pack's receipts still to settle may win any lot that remains: its stock is freed, and the pack
-    // revealed, by the settlement of its last receipt (draw_settle_round) — or now, when none is waiting.
-    if (pack.drawMode === 'beacon' && (await hasUnsettledReceipts(tx, gachaId)))
-      return { previous: pack.status, status };
-    if (status === 'ended') await releaseStockOfEndedPack(tx, gachaId, now);
-    await tx
-      .update(gachas)
-      .set({ revealedAt: sql`greatest(${now.toISOString()}::timestamptz, clock_timestamp())` })
-      .where(eq(gachas.id, gachaId));
-    return { previous: pack.status, status };
-  });
-}
-
-/** The job that opens scheduled packs and ends packs past their end date. */
-export async function advanceSaleWindows(db: Database, now = new Date()): Promise<number> {
-  const opened = await db
-    .update(gachas)
-    .set({ status: 'on_sale' })
-    .where(and(eq(gachas.status, 'scheduled'), sql`${gachas.saleStartsAt} <= ${now.toISOString()}::timestamptz`))
-    .returning({ id: gachas.id });
-  const due = await db
-    .select({ id: gachas.id })
-    .from(gachas)
-    .where(
-      and(
-        inArray(gachas.status, ['on_sale', 'scheduled']),
-        sql`${gachas.saleEndsAt} <= ${now.toISOString()}::timestamptz`,
-      ),
-    );
-  for (const pack of due) await endPack(db, pack.id, now);
-  return opened.length + due.length;
-}
-
 /** Packs whose lots exist (published), for the invariant checks and the operator's list. */
 export async function listPublishedPackIds(db: Database): Promise<string[]> {
   return (await db.select({ id: gachas.id }).from(gachas).where(isNotNull(gachas.commitment))).map((r) => r.id);
@@ -502,14 +434,4 @@ export async function packExists(db: Database, gachaId: string): Promise<boolean
  */
 export async function deleteUnpublishedPacks(db: Database, gachaIds: string[]): Promise<void> {
   if (gachaIds.length) await db.delete(gachas).where(and(inArray(gachas.id, gachaIds), isNull(gachas.commitment)));
-}
-
-/** Whether a beacon pack has a slot claimed by a draw not yet settled (it has no tier until then). */
-async function hasUnsettledReceipts(tx: Database, gachaId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ position: gachaLots.position })
-    .from(gachaLots)
-    .where(and(eq(gachaLots.gachaId, gachaId), isNotNull(gachaLots.drawId), isNull(gachaLots.tierId)))
-    .limit(1);
-  return row !== undefined;
 }

@@ -4,7 +4,8 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { gachaBeaconTerms, gachas, gachaSecrets, gachaTiers } from './schema';
-import type { BeaconSourceTerms, PackTier } from '#modules/fairness';
+import type { BeaconSourceTerms, PackTier, TierCertificate } from '#modules/fairness';
+import { certificatesOf } from './certificates';
 import { releaseStockOfEndedPack } from './pack-stock';
 
 export interface BeaconPackTerms {
@@ -23,6 +24,8 @@ export interface BeaconPackTerms {
   receiptKey: string;
   closeMarginMs: number;
   tiers: PackTier[];
+  /** The graded hits' certificates and photo hashes, as committed (issue 33 item 8). */
+  certificates: TierCertificate[];
 }
 
 /**
@@ -63,6 +66,7 @@ export async function beaconPackTerms(db: Database, gachaIds: string[]): Promise
       },
       receiptKey: terms.receiptKey,
       closeMarginMs: terms.closeMarginMs,
+      certificates: certificatesOf(tiers.filter((t) => t.gachaId === pack.id)),
       tiers: tiers
         .filter((t) => t.gachaId === pack.id)
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))

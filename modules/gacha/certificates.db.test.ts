@@ -92,6 +92,7 @@ async function draft(id: string, s: Partial<TierRow> = {}) {
     sortOrder: 0,
     saleStartsAt: null,
     saleEndsAt: null,
+    drawMode: 'sequence',
   });
   await updateDraftAsOperator(handle.db, operator, id, { imagePath: '/demo/packs/pack-01.svg' });
   expect(await setDraftTiersAsOperator(handle.db, operator, id, rowsFor(id, s))).toMatchObject({ ok: true });

@@ -129,3 +129,26 @@ export function certificateProblems(tiers: readonly CertifiableTier[], minCoins:
   }
   return problems;
 }
+
+/**
+ * The certificates a beacon pack commits to (oripa-commitment-b1, decision 081): every tier that carries a
+ * certificate and its photo's hash, whatever its value.
+ * @example certificatesOf(tierRows) // [{ tierId: 'pack.S', company: 'PSA', number: '12345678', photoSha256: '…' }]
+ */
+export function certificatesOf(
+  tiers: {
+    id: string;
+    certificateCompany: string | null;
+    certificateNumber: string | null;
+    cardPhotoSha256: string | null;
+  }[],
+): { tierId: string; company: string; number: string; photoSha256: string }[] {
+  return tiers
+    .filter((t) => t.certificateCompany && t.certificateNumber && t.cardPhotoSha256)
+    .map((t) => ({
+      tierId: t.id,
+      company: t.certificateCompany!,
+      number: t.certificateNumber!,
+      photoSha256: t.cardPhotoSha256!,
+    }));
+}

@@ -23,12 +23,11 @@ export {
 } from './cards';
 export { kiribanProgress, type KiribanProgress } from './kiriban';
 export { packRevealTerms, packRevealStamp, type PackRevealTerms } from './reveal-terms';
+export { endPack, advanceSaleWindows } from './pack-end';
 export { beaconPackTerms, releaseStockOfSettledBeaconPack, type BeaconPackTerms } from './beacon-terms';
 export {
   createPack,
   publishPack,
-  endPack,
-  advanceSaleWindows,
   listPublishedPackIds,
   addGenres,
   packExists,
