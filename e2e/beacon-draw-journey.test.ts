@@ -82,7 +82,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('a beacon draw on a %s', (view
         await checks.waitFor();
         await checks.locator('summary').click();
         await page.locator('[data-testid="beacon-check-lots"][data-state="ok"]').waitFor();
-        for (const name of ['commitment', 'signature', 'chain', 'beacon', 'lots'])
+        for (const name of ['commitment', 'source', 'signature', 'chain', 'beacon', 'lots'])
           expect(await page.getByTestId(`beacon-check-${name}`).getAttribute('data-state'), name).toBe('ok');
         // What this phone saw itself (the receipt before its round) is a timing it reports, never "not checked"
         // on the device that drew.

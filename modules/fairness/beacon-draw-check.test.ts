@@ -88,12 +88,17 @@ function genuine() {
   return { evidence, won, seen };
 }
 
+/** The stand-in's chain is trusted here as a sandbox shop trusts it (named for what it is). */
+const alsoTrust = [{ ...chain.info, label: 'テスト用の代役' }];
+const check = (...args: Parameters<typeof checkBeaconDraw>) =>
+  checkBeaconDraw(args[0], args[1], args[2], args[3] ?? { alsoTrust });
+
 const states = (checks: ReturnType<typeof checkBeaconDraw>) => Object.fromEntries(checks.map((c) => [c.name, c.state]));
 
 describe('the phone checks a beacon draw', () => {
   it('passes every check for a genuine draw seen in time', () => {
     const { evidence, won, seen } = genuine();
-    const checks = checkBeaconDraw(evidence, seen, won);
+    const checks = check(evidence, seen, won);
     expect(checks.filter((c) => c.state !== 'ok')).toEqual([]);
     expect(checks.map((c) => c.label)).toContain('あなたの当選の再計算');
   });
@@ -131,12 +136,12 @@ describe('the phone checks a beacon draw', () => {
       ],
     ];
     for (const [name, forged, tiers, state] of cases) {
-      const check = checkBeaconDraw(forged, seen, tiers).find((c) => c.name === name)!;
-      expect(check.state, `${name}: ${check.detail}`).toBe(state);
-      expect(check.detail).toMatch(/[ぁ-んァ-ン一-龥]/);
+      const found = check(forged, seen, tiers).find((c) => c.name === name)!;
+      expect(found.state, `${name}: ${found.detail}`).toBe(state);
+      expect(found.detail).toMatch(/[ぁ-んァ-ン一-龥]/);
     }
     // A wrong tier leaves the other checks standing: each forgery names only its own check.
-    const lotsOnly = checkBeaconDraw(
+    const lotsOnly = check(
       evidence,
       seen,
       won.map(() => 'pack-1.A'),
@@ -145,19 +150,28 @@ describe('the phone checks a beacon draw', () => {
     expect(lotsOnly.filter((c) => c.state === 'failed').map((c) => c.name)).toEqual(['lots']);
   });
 
+  it('trusts no chain but quicknet unless told: a chain whose key the shop could hold fails 乱数の出どころ', () => {
+    const { evidence, won, seen } = genuine();
+    const untrusted = checkBeaconDraw(evidence, seen, won);
+    expect(untrusted.filter((c) => c.state === 'failed').map((c) => c.name)).toEqual(['source']);
+    expect(untrusted.find((c) => c.name === 'source')!.detail).toContain('quicknet');
+    expect(check(evidence, seen, won).find((c) => c.name === 'source')!.detail).toContain('テスト用の代役');
+  });
+
   it('does not claim what this phone did not see: a late or absent observation is failed or unchecked', () => {
     const { evidence, won } = genuine();
-    const late = checkBeaconDraw(evidence, { receiptReceivedAt: roundTime(ROUND) + 10, headReceivedAt: null }, won);
+    const late = check(evidence, { receiptReceivedAt: roundTime(ROUND) + 10, headReceivedAt: null }, won);
     expect(states(late)).toMatchObject({ receivedInTime: 'failed', headInTime: 'unchecked', lots: 'ok' });
-    const elsewhere = checkBeaconDraw(evidence, { receiptReceivedAt: null, headReceivedAt: null }, won);
+    const elsewhere = check(evidence, { receiptReceivedAt: null, headReceivedAt: null }, won);
     expect(states(elsewhere)).toMatchObject({ receivedInTime: 'unchecked', headInTime: 'unchecked' });
   });
 
   it('while waiting, checks what exists and leaves the rest unchecked', () => {
     const { evidence, seen } = genuine();
-    const waiting = checkBeaconDraw({ ...evidence, head: null, path: [], settlement: null }, seen, []);
+    const waiting = check({ ...evidence, head: null, path: [], settlement: null }, seen, []);
     expect(states(waiting)).toEqual({
       commitment: 'ok',
+      source: 'ok',
       signature: 'ok',
       receivedInTime: 'ok',
       chain: 'unchecked',

@@ -3,7 +3,8 @@
 // clock), its place in the head and the chain, the head published before the settling round, the drand beacon's
 // BLS signature, and the member's own lots recomputed with oripa-beacon-select-v1. Each check answers ✓, ✗ with
 // what failed, or "not checked" with why — in Japanese a member understands. Browser-safe and synchronous.
-import { verifyBeacon } from '#modules/beacon';
+import { QUICKNET, verifyBeacon } from '#modules/beacon';
+import type { TrustedChain } from './beacon-checks';
 import {
   beaconCommitment,
   headHash,
@@ -46,7 +47,7 @@ export interface PhoneSightings {
 }
 
 export type BeaconCheckName =
-  'commitment' | 'signature' | 'receivedInTime' | 'chain' | 'headInTime' | 'beacon' | 'lots';
+  'commitment' | 'source' | 'signature' | 'receivedInTime' | 'chain' | 'headInTime' | 'beacon' | 'lots';
 export type BeaconCheckState = 'ok' | 'failed' | 'unchecked';
 
 export interface BeaconDrawCheck {
@@ -58,6 +59,7 @@ export interface BeaconDrawCheck {
 
 export const BEACON_CHECK_LABELS: Record<BeaconCheckName, string> = {
   commitment: 'ガチャの約束（コミットメント）',
+  source: '乱数の出どころ',
   signature: '受付証の署名',
   receivedInTime: '乱数が決まる前に受付',
   chain: '受付の記録（チェーン）',
@@ -80,6 +82,13 @@ export function checkBeaconDraw(
   evidence: BeaconDrawEvidence,
   seen: PhoneSightings,
   wonTiers: string[],
+  options: {
+    /**
+     * Chains trusted besides quicknet, whose randomness nobody can make alone. Only a sandbox shop adds its drand
+     * stand-in (`label` says so on the page): a chain whose key the shop holds could settle with randomness it made.
+     */
+    alsoTrust?: readonly (TrustedChain & { label: string })[];
+  } = {},
 ): BeaconDrawCheck[] {
   const { receipt, terms } = evidence;
   const checks: BeaconDrawCheck[] = [];
@@ -100,6 +109,8 @@ export function checkBeaconDraw(
       ? `販売開始時に公開されたコミットメント ${receipt.commitment.slice(0, 12)}… と、賞の構成・乱数の出どころ・署名鍵が一致しました。`
       : '受付証のコミットメントが、ガチャの賞の構成・乱数の出どころ・署名鍵から計算した値と一致しません。',
   );
+
+  add('source', ...sourceCheck(terms.beacon, [QUICKNET_TRUSTED, ...(options.alsoTrust ?? [])]));
 
   const signed = evidence.signature !== null && verifyReceiptSignature(receipt, evidence.signature, terms.receiptKey);
   add(
@@ -181,7 +192,7 @@ export function checkBeaconDraw(
     'beacon',
     verified.valid ? 'ok' : 'failed',
     verified.valid
-      ? `ラウンド ${head.settleRound} の乱数を、League of Entropy のしきい値署名（BLS）として検証しました。`
+      ? `ラウンド ${head.settleRound} の乱数を、このチェーンのしきい値署名（BLS）として検証しました。`
       : `乱数ビーコンの検証に失敗しました: ${verified.detail}`,
   );
   let lotsOk = false;
@@ -237,4 +248,30 @@ function chainProblems(evidence: BeaconDrawEvidence, head: NonNullable<BeaconDra
   }
   if (previous !== head.head) problems.push('受付証が指す記録から、このラウンドの記録までがつながっていません');
   return problems;
+}
+
+const QUICKNET_TRUSTED = { ...QUICKNET, label: 'League of Entropy の quicknet' };
+
+/** Whether the committed chain is one nobody can make randomness for alone (quicknet, or what the caller trusts). */
+function sourceCheck(
+  source: BeaconPackTerms['beacon'],
+  trustedChains: readonly (TrustedChain & { label: string })[],
+): [BeaconCheckState, string] {
+  const trusted = trustedChains.find(
+    (c) =>
+      c.hash === source.chainHash &&
+      c.schemeID === source.scheme &&
+      c.public_key.toLowerCase() === source.publicKey &&
+      c.genesis_time === source.genesisTime &&
+      c.period === source.period,
+  );
+  return trusted
+    ? [
+        'ok',
+        `${trusted.label}（チェーン ${source.chainHash.slice(0, 12)}…）。独立した運営者のしきい値署名で、誰も一人では乱数を作れません。`,
+      ]
+    : [
+        'failed',
+        `このガチャの乱数のチェーン ${source.chainHash.slice(0, 12)}… は、信頼できる公開チェーン（quicknet）ではありません。鍵をショップが持つチェーンなら、ショップが乱数を作れます。`,
+      ];
 }

@@ -7,12 +7,16 @@ import {
   checkBeaconDraw,
   type BeaconDrawCheck,
   type BeaconDrawEvidence,
+  type TrustedChain,
   type PhoneSightings,
 } from '#modules/fairness/browser';
 
 /** The reveal waits this long past the round's time before it says the result will come by mail (server REVEAL_WAIT_MS). */
 const LATE_AFTER_MS = 12_000;
 const POLL_MS = 700;
+
+/** A chain trusted besides quicknet (a sandbox shop's stand-in), with the words the page shows for it. */
+export type TrustedChainView = TrustedChain & { label: string };
 
 export interface BeaconDrawView extends BeaconDrawEvidence {
   settled: boolean;
@@ -157,18 +161,20 @@ export function BeaconProofPanel({
   beacon,
   wonTiers,
   fresh,
+  alsoTrust,
 }: {
   beacon: BeaconDrawView;
   wonTiers: string[];
   fresh: boolean;
+  alsoTrust: TrustedChainView[];
 }) {
   const seen = useObservations(beacon.receipt.drawId, fresh, false);
   const won = wonTiers.join('\n');
   // Computed in the browser after the page is shown (never on the server: the shop must not answer for it).
   const [checks, setChecks] = useState<BeaconDrawCheck[] | null>(null);
   useEffect(() => {
-    setChecks(checkBeaconDraw(beacon, seen, won ? won.split('\n') : []));
-  }, [beacon, seen, won]);
+    setChecks(checkBeaconDraw(beacon, seen, won ? won.split('\n') : [], { alsoTrust }));
+  }, [beacon, seen, won, alsoTrust]);
   if (!checks)
     return (
       <p className="rounded-2xl bg-white/10 p-4 text-sm" role="status" data-testid="beacon-checks-running">
@@ -187,12 +193,14 @@ export function BeaconWaiting({
   resultApi,
   fresh,
   onSettled,
+  alsoTrust,
 }: {
   beacon: BeaconDrawView;
   /** The draw's JSON (GET /api/v1/gachas/{gachaId}/draws/{drawId}). */
   resultApi: string;
   fresh: boolean;
   onSettled: () => void;
+  alsoTrust: TrustedChainView[];
 }) {
   const [beacon, setBeacon] = useState(initial);
   const [now, setNow] = useState(() => Date.now());
@@ -230,7 +238,7 @@ export function BeaconWaiting({
     };
   }, [resultApi, onSettled]);
   const [checks, setChecks] = useState<BeaconDrawCheck[]>([]);
-  useEffect(() => setChecks(checkBeaconDraw(beacon, seen, [])), [beacon, seen]);
+  useEffect(() => setChecks(checkBeaconDraw(beacon, seen, [], { alsoTrust })), [beacon, seen, alsoTrust]);
   const accepted = Date.parse(beacon.receipt.acceptedAt);
   const span = Math.max(1, roundTime - accepted);
   const progress = Math.min(1, Math.max(0, (now - accepted) / span));

@@ -13,7 +13,12 @@ import { AppLink } from '~/components/AppLink';
 import { HeaderWallet } from '~/components/SiteHeader';
 import { Reveal, type RevealItem } from '~/components/reveal';
 import { PrizeChoices } from '~/components/gacha/PrizeList';
-import { BeaconProofPanel, BeaconWaiting, type BeaconDrawView } from '~/components/gacha/BeaconDraw';
+import {
+  BeaconProofPanel,
+  BeaconWaiting,
+  type BeaconDrawView,
+  type TrustedChainView,
+} from '~/components/gacha/BeaconDraw';
 import { groupByTier, tierCountLine } from '~/components/gacha/prize-summary';
 import { TIER_CHIP, drawOptionLabel } from '~/components/gacha/labels';
 import { notFound } from '~/lib/not-found';
@@ -51,6 +56,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     renderedAt: new Date().toISOString(),
     // A beacon pack's draw (decision 081): the signed receipt and the public proof the phone checks.
     beacon: result.receipt ? await drawBeaconBody(shop.services, result) : null,
+    // A sandbox shop's drand stand-in is trusted on its own pages only, and named as what it is.
+    alsoTrust:
+      shop.services.config.devToolsEnabled && shop.services.beacon
+        ? [{ ...shop.services.beacon.chain, label: '開発用の drand の代役（このショップはサンドボックスです）' }]
+        : [],
   };
 }
 
@@ -83,7 +93,9 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
   const beacon = loaderData.beacon;
   const fresh = params.get('reveal') === '1';
   // 抽選中: the draw waits for its drand round (nothing to reveal yet); the screen checks what it can meanwhile.
-  if (beacon && !beacon.settled) return <WaitForRound beacon={beacon} resultHref={resultHref} fresh={fresh} />;
+  const alsoTrust = loaderData.alsoTrust;
+  if (beacon && !beacon.settled)
+    return <WaitForRound beacon={beacon} resultHref={resultHref} fresh={fresh} alsoTrust={alsoTrust} />;
   const groups = groupByTier(result.items);
   const best = groups[0];
   const totalValue = result.items.reduce((sum, p) => sum + p.conversionValue, 0);
@@ -190,7 +202,9 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
           layout="result"
           again={againCount ? { href: `${packHref}?confirm=${againCount}`, label: drawOptionLabel(againCount) } : null}
         />
-        {beacon && <BeaconProofPanel beacon={beacon} fresh={fresh} wonTiers={slotTiers(result.items)} />}
+        {beacon && (
+          <BeaconProofPanel beacon={beacon} fresh={fresh} wonTiers={slotTiers(result.items)} alsoTrust={alsoTrust} />
+        )}
         <p className="pb-2 text-center text-sm">
           <AppLink to="/mypage?tab=prizes" className="font-bold text-white underline underline-offset-2">
             獲得商品をすべて見る
@@ -209,7 +223,17 @@ const slotTiers = (items: { position: number | null; tierId: string }[]) =>
     .map((p) => p.tierId);
 
 /** The 抽選中 screen of a beacon draw; once settled, the same page again with its reveal. */
-function WaitForRound({ beacon, resultHref, fresh }: { beacon: BeaconDrawView; resultHref: string; fresh: boolean }) {
+function WaitForRound({
+  beacon,
+  resultHref,
+  fresh,
+  alsoTrust,
+}: {
+  beacon: BeaconDrawView;
+  resultHref: string;
+  fresh: boolean;
+  alsoTrust: TrustedChainView[];
+}) {
   const navigate = useNavigate();
   const onSettled = useCallback(
     () => navigate(`${resultHref}?reveal=1`, { replace: true, preventScrollReset: true }),
@@ -222,6 +246,7 @@ function WaitForRound({ beacon, resultHref, fresh }: { beacon: BeaconDrawView; r
       resultApi={`/api/v1/gachas/${gachaId}/draws/${drawId}`}
       fresh={fresh}
       onSettled={onSettled}
+      alsoTrust={alsoTrust}
     />
   );
 }
