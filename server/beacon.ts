@@ -190,8 +190,8 @@ export function startBeaconSettler(
 }
 
 /** Members whose draw settled after the reveal stopped waiting get one mail each (once: the dedupe key). */
-export async function mailLateSettlements(db: Database): Promise<number> {
-  const late = await lateSettledReceipts(db, REVEAL_WAIT_MS);
+export async function mailLateSettlements(db: Database, lateMs = REVEAL_WAIT_MS): Promise<number> {
+  const late = await lateSettledReceipts(db, lateMs);
   for (const draw of late) {
     const genre = await genreOfGacha(db, draw.gachaId);
     const resultPath = genre ? `/gacha/${genre}/${draw.gachaId}/result/${draw.drawId}` : '/mypage?tab=prizes';

@@ -54,10 +54,11 @@ export async function drawReceipt(db: Database, drawId: string): Promise<DrawRec
 }
 
 /**
- * Closes every round whose close time has passed and which holds receipts not yet in a head: per pack, under
- * the pack's round lock taken exclusively (it waits for every draw still able to target the round), reads the
- * clock, then writes one head per round in the pack's chain (oripa-chain-v1) and the receipts' hashes. A head
- * published too late for its own round names a later settlement round. Answers the heads written.
+ * Closes every round whose close time has passed and which holds receipts not yet in a head: per pack, under the
+ * pack's round lock taken exclusively (it waits for every draw that may still target the round, and every draw
+ * after it reads a later clock and the new head), reads the clock, then writes one head per round in the pack's
+ * chain (oripa-chain-v1) and the receipts' hashes — a few statements, so accepting draws wait for it briefly. A
+ * head published too late for its own round names a later settlement round. Answers the heads written.
  * @example await closeBeaconRounds(db) // → 2
  */
 export async function closeBeaconRounds(db: Database, now: number = Date.now()): Promise<number> {
@@ -75,54 +76,66 @@ export async function closeBeaconRounds(db: Database, now: number = Date.now()):
   for (const { gachaId, round } of open) {
     const terms = packs.get(gachaId);
     if (!terms || closeTime(terms, Number(round)) > now) continue;
-    written += await db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${ROUND_LOCK}, ${terms.no})`);
-      // The clock after the lock: every draw that could still target a round closing by now has committed.
-      const [clock] = await queryRows<{ at: string }>(
-        tx,
-        sql`select to_char(date_trunc('milliseconds', clock_timestamp()) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at`,
-      );
-      const at = Date.parse(clock!.at);
-      const rows = await tx
-        .select()
-        .from(drawReceipts)
-        .where(and(eq(drawReceipts.gachaId, gachaId), isNull(drawReceipts.receiptHash)))
-        .orderBy(asc(drawReceipts.round));
-      const due = rows.filter((r) => closeTime(terms, Number(r.round)) <= at);
-      if (due.length === 0) return 0;
-      const [last] = await tx
-        .select({ head: drawBeaconHeads.head })
-        .from(drawBeaconHeads)
-        .where(eq(drawBeaconHeads.gachaId, gachaId))
-        .orderBy(desc(drawBeaconHeads.round))
-        .limit(1);
-      let prev = last?.head ?? '';
-      const rounds = [...new Set(due.map((r) => Number(r.round)))].sort((a, b) => a - b);
-      for (const r of rounds) {
-        const receipts = due
-          .filter((x) => Number(x.round) === r)
-          .map((x) => ({ row: x, receipt: receiptOfRow(terms, x) }))
-          .sort((a, b) => a.receipt.slots[0]! - b.receipt.slots[0]!);
-        const hashes = receipts.map((x) => receiptHash(x.receipt));
-        const head = headHash(prev, r, hashes);
-        await tx.insert(drawBeaconHeads).values({
-          gachaId,
-          round: r,
-          head,
-          prevHead: prev,
-          receipts: receipts.length,
-          publishedAt: new Date(at),
-          settleRound: settlementRound(terms.source, r, at),
-        });
-        for (const [i, x] of receipts.entries()) {
-          await tx.update(drawReceipts).set({ receiptHash: hashes[i]! }).where(eq(drawReceipts.drawId, x.row.drawId));
-        }
-        prev = head;
-      }
-      return rounds.length;
-    });
+    written += await writeHeads(db, terms);
   }
   return written;
+}
+
+/** The heads of the pack's rounds that have closed, under the round lock, with the clock read under it. */
+async function writeHeads(db: Database, terms: BeaconPackTerms): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${ROUND_LOCK}, ${terms.no})`);
+    // The clock after the lock: every draw that could still target a round closing by now has committed.
+    const [clock] = await queryRows<{ at: string }>(
+      tx,
+      sql`select to_char(date_trunc('milliseconds', clock_timestamp()) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at`,
+    );
+    const at = Date.parse(clock!.at);
+    const rows = await tx
+      .select()
+      .from(drawReceipts)
+      .where(and(eq(drawReceipts.gachaId, terms.gachaId), isNull(drawReceipts.receiptHash)))
+      .orderBy(asc(drawReceipts.round));
+    const due = rows.filter((r) => closeTime(terms, Number(r.round)) <= at);
+    if (due.length === 0) return 0;
+    const [last] = await tx
+      .select({ head: drawBeaconHeads.head })
+      .from(drawBeaconHeads)
+      .where(eq(drawBeaconHeads.gachaId, terms.gachaId))
+      .orderBy(desc(drawBeaconHeads.round))
+      .limit(1);
+    let prev = last?.head ?? '';
+    const rounds = [...new Set(due.map((r) => Number(r.round)))].sort((a, b) => a - b);
+    const hashed: { drawId: string; hash: string }[] = [];
+    const heads: (typeof drawBeaconHeads.$inferInsert)[] = [];
+    for (const r of rounds) {
+      const receipts = due
+        .filter((x) => Number(x.round) === r)
+        .map((x) => ({ drawId: x.drawId, receipt: receiptOfRow(terms, x) }))
+        .sort((a, b) => a.receipt.slots[0]! - b.receipt.slots[0]!);
+      const hashes = receipts.map((x) => receiptHash(x.receipt));
+      const head = headHash(prev, r, hashes);
+      heads.push({
+        gachaId: terms.gachaId,
+        round: r,
+        head,
+        prevHead: prev,
+        receipts: receipts.length,
+        publishedAt: new Date(at),
+        settleRound: settlementRound(terms.source, r, at),
+      });
+      receipts.forEach((x, i) => hashed.push({ drawId: x.drawId, hash: hashes[i]! }));
+      prev = head;
+    }
+    // Every head in one statement, every receipt's hash in another.
+    await tx.insert(drawBeaconHeads).values(heads);
+    await tx.execute(
+      sql`update ${drawReceipts} r set receipt_hash = u.hash
+            from jsonb_to_recordset(${JSON.stringify(hashed)}::jsonb) as u("drawId" uuid, hash text)
+           where r.draw_id = u."drawId"`,
+    );
+    return rounds.length;
+  });
 }
 
 /** A verified beacon of a chain's round, or null when it is not available (yet). The caller verifies. */

@@ -325,7 +325,8 @@ END $$;
 -- The settlement of one closed round of a beacon pack (decision 081, §4): the caller has fetched and verified
 -- the settling round's beacon and computed, with oripa-beacon-select-v1, each receipt's tiers in order (p_draws:
 -- [{"drawId": …, "tiers": [lot 0's tier, lot 1's …]}], the head's receipts by first slot). In one transaction:
--- each slot gets its tier (gacha_settle_slots refuses a slot not this draw's or a tier beyond its quantity), each
+-- each slot gets its tier (gacha_settle_slots refuses a slot not this draw's, gacha_check_settled_quantities a tier
+-- beyond its quantity), each
 -- lot its prize, each sale number reached its キリ番賞, the draw of the pack's last lot the ラストワン賞. The head
 -- row is the exactly-once guard: a second instance, a repeated round or a restart finds it settled and
 -- answers 'already'; a head waits ('waiting') until the pack's earlier heads are settled.
@@ -356,11 +357,12 @@ BEGIN
   SELECT * INTO e FROM gacha_lock_for_settlement(p_gacha);
   v_total := e.total_lots;
   v_status := e.status;
+  v_before := gacha_settled_count(p_gacha);
   FOR e IN SELECT (a.x->>'drawId')::uuid AS draw_id, ARRAY(SELECT jsonb_array_elements_text(a.x->'tiers')) AS tiers
              FROM jsonb_array_elements(p_draws) WITH ORDINALITY AS a(x, ord) ORDER BY a.ord LOOP
     SELECT * INTO r FROM draw_receipts x WHERE x.draw_id = e.draw_id;
     v_n := cardinality(r.slots);
-    v_before := gacha_settle_slots(p_gacha, r.draw_id, r.slots, e.tiers, v_now);
+    PERFORM gacha_settle_slots(p_gacha, r.draw_id, r.slots, e.tiers, v_now, v_before);
     INSERT INTO prizes (member_id, draw_id, gacha_id, tier_id, position, conversion_value, decide_by, created_at)
     SELECT r.member_id, r.draw_id, p_gacha, u.tier, u.pos, t.conversion_value, v_now + p_decide_window, v_now
       FROM unnest(r.slots, e.tiers) AS u(pos, tier) JOIN gacha_tiers t ON t.id = u.tier;
@@ -379,7 +381,9 @@ BEGIN
     END IF;
     UPDATE draw_receipts SET settled_at = v_now WHERE draw_id = r.draw_id;
     v_settled := v_settled || r.draw_id;
+    v_before := v_before + v_n;
   END LOOP;
+  PERFORM gacha_check_settled_quantities(p_gacha);
   UPDATE draw_beacon_heads SET settled_at = v_now, beacon_signature = p_signature, beacon_randomness = p_randomness
    WHERE gacha_id = p_gacha AND round = p_round;
   -- A pack ended before it sold out is revealed when its last receipt is settled; the caller then frees the

@@ -103,7 +103,9 @@ BEGIN
     IF coalesce(cardinality(positions), 0) < p_count
        OR coalesce(pg_sequence_last_value(v_seq), 0) >= p_total
        OR v_status <> 'on_sale'
-       OR coalesce(pg_sequence_last_value(v_seq), 0) >= v_next THEN
+       -- (p_kiriban is null exactly when no キリ番 is left, or for a beacon pack, whose キリ番 follow the settled
+       -- order: decision 081; then v_next is null too, or not this path's business.)
+       OR (p_kiriban IS NOT NULL AND coalesce(pg_sequence_last_value(v_seq), 0) >= v_next) THEN
       RAISE EXCEPTION 'draw: retry at the end of the pack or at a キリ番' USING ERRCODE = '40001';
     END IF;
     RETURN;
@@ -210,18 +212,27 @@ LANGUAGE sql AS $$
   UPDATE gachas SET revealed_at = p_at WHERE id = p_gacha AND draw_mode = 'beacon' AND revealed_at IS NULL
 $$;
 
--- A beacon pack's settlement (decision 081): the claimed slots of one draw receive their tiers, once. Refused
--- (a broken invariant: the caller's transaction fails) unless every slot is claimed by p_draw and has no tier
--- yet, and unless no tier then holds more lots than its quantity. When the pack's last slot is settled, the
--- pack is revealed at p_at. Answers the number of the pack's slots settled before these.
+-- A beacon pack's settlement (decision 081), one round in one transaction: gacha_settled_count once (the sale
+-- numbers continue from it), gacha_settle_slots for each draw in order, gacha_check_settled_quantities once at
+-- the end. Counting the pack's lots once per round, not once per draw, keeps the pack row's hold short.
+
+-- The lots of a pack settled so far (claimed and given their tier); the caller holds the pack row.
+CREATE OR REPLACE FUNCTION gacha_settled_count(p_gacha text) RETURNS int
+LANGUAGE sql STABLE AS $$
+  SELECT count(*)::int FROM gacha_lots l WHERE l.gacha_id = p_gacha AND l.draw_id IS NOT NULL AND l.tier_id IS NOT NULL
+$$;
+
+-- The claimed slots of one draw receive their tiers, once. Refused (a broken invariant: the caller's transaction
+-- fails) unless every slot is claimed by p_draw and has no tier yet. p_before is the count of the pack's settled
+-- lots before these; when these are its last, the pack is revealed at p_at.
+-- (Its first form, before the count moved to gacha_settled_count, is dropped.)
+DROP FUNCTION IF EXISTS gacha_settle_slots(text, uuid, int[], text[], timestamptz);
 CREATE OR REPLACE FUNCTION gacha_settle_slots(p_gacha text, p_draw uuid, p_positions int[], p_tiers text[],
-  p_at timestamptz) RETURNS int
+  p_at timestamptz, p_before int) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
-  v_before int; v_n int; v_total int;
+  v_n int;
 BEGIN
-  SELECT count(*) INTO v_before FROM gacha_lots l
-   WHERE l.gacha_id = p_gacha AND l.draw_id IS NOT NULL AND l.tier_id IS NOT NULL;
   UPDATE gacha_lots l SET tier_id = u.tier
     FROM unnest(p_positions, p_tiers) AS u(pos, tier)
    WHERE l.gacha_id = p_gacha AND l.position = u.pos AND l.draw_id = p_draw AND l.tier_id IS NULL;
@@ -229,19 +240,22 @@ BEGIN
   IF v_n <> cardinality(p_positions) OR cardinality(p_positions) <> cardinality(p_tiers) THEN
     RAISE EXCEPTION 'gacha_settle_slots: % of % slots of draw % settled', v_n, cardinality(p_positions), p_draw;
   END IF;
-  IF EXISTS (SELECT 1 FROM gacha_tiers t
-              WHERE t.gacha_id = p_gacha AND t.id = ANY (p_tiers)
-                AND (t.is_last_one OR t.kiriban_at IS NOT NULL
-                     OR (SELECT count(*) FROM gacha_lots l WHERE l.gacha_id = p_gacha AND l.tier_id = t.id) > t.quantity))
-     OR EXISTS (SELECT 1 FROM unnest(p_tiers) x WHERE NOT EXISTS (
-                  SELECT 1 FROM gacha_tiers t WHERE t.gacha_id = p_gacha AND t.id = x)) THEN
-    RAISE EXCEPTION 'gacha_settle_slots: draw % takes more lots of a tier than the pack holds', p_draw;
-  END IF;
-  SELECT g.total_lots INTO v_total FROM gachas g WHERE g.id = p_gacha;
-  IF v_before + v_n = v_total THEN
+  IF p_before + v_n = (SELECT g.total_lots FROM gachas g WHERE g.id = p_gacha) THEN
     UPDATE gachas SET revealed_at = p_at WHERE id = p_gacha;
   END IF;
-  RETURN v_before;
+END $$;
+
+-- After a round's settlement: no tier holds more lots than its quantity, and every settled lot's tier is one of
+-- the pack's lot tiers (not its ラストワン賞 or キリ番賞, not another pack's). Raises otherwise.
+CREATE OR REPLACE FUNCTION gacha_check_settled_quantities(p_gacha text) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM gacha_lots l LEFT JOIN gacha_tiers t ON t.id = l.tier_id AND t.gacha_id = p_gacha
+              WHERE l.gacha_id = p_gacha AND l.tier_id IS NOT NULL
+              GROUP BY l.tier_id, t.id, t.quantity, t.is_last_one, t.kiriban_at
+             HAVING t.id IS NULL OR t.is_last_one OR t.kiriban_at IS NOT NULL OR count(*) > t.quantity) THEN
+    RAISE EXCEPTION 'gacha_check_settled_quantities: a tier of % holds more lots than the pack committed', p_gacha;
+  END IF;
 END $$;
 
 -- Publishing fixes a draft's lots (the only INSERT into gacha_lots) and creates its position sequence
