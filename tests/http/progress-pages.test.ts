@@ -211,7 +211,8 @@ describe('sold out and the catalogue', () => {
   it("the home page shows each pack's headline prize and the banners' title and period as text", async () => {
     const page = await get('/');
     const headlines = page.body.match(/data-testid="pack-headline"/g) ?? [];
-    expect(headlines.length).toBe(12);
+    // The twelve demo packs and the demo's beacon pack (decision 081).
+    expect(headlines.length).toBe(13);
     expect(page.body.replace(/<!-- -->/g, '')).toContain('S賞</span> 大海賊船長ガレオン SAR');
     expect(page.body).toContain('冬のオリパ祭り 開催中</span>');
     expect(testIdText(page.body, 'banner-period')).toBe('期間：12月1日〜12月25日（デモ）');

@@ -2,7 +2,8 @@
 // the round's countdown and the phone's checks as each becomes possible; once settled, the checks of the whole
 // draw, computed here in the member's own browser. What this phone saw, and when (the receipt, the head), is
 // kept in sessionStorage for the draw, so a reload still knows it.
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
 import {
   checkBeaconDraw,
   type BeaconDrawCheck,
@@ -278,4 +279,55 @@ export function BeaconWaiting({
       </div>
     </div>
   );
+}
+
+/** The tiers a beacon draw won, by slot (lot k is the k-th smallest slot), without its extra prizes. */
+const slotTiers = (items: { position: number | null; tierId: string }[]) =>
+  items
+    .filter((p) => p.position !== null)
+    .sort((a, b) => a.position! - b.position!)
+    .map((p) => p.tierId);
+
+/** The result page of a beacon draw still waiting for its round; once settled, the same page with its reveal. */
+export function WaitForRound({
+  beacon,
+  resultHref,
+  fresh,
+  alsoTrust,
+}: {
+  beacon: BeaconDrawView;
+  resultHref: string;
+  fresh: boolean;
+  alsoTrust: TrustedChainView[];
+}) {
+  const navigate = useNavigate();
+  const onSettled = useCallback(
+    () => navigate(`${resultHref}?reveal=1`, { replace: true, preventScrollReset: true }),
+    [navigate, resultHref],
+  );
+  const { gachaId, drawId } = beacon.receipt;
+  return (
+    <BeaconWaiting
+      beacon={beacon}
+      resultApi={`/api/v1/gachas/${gachaId}/draws/${drawId}`}
+      fresh={fresh}
+      onSettled={onSettled}
+      alsoTrust={alsoTrust}
+    />
+  );
+}
+
+/** A settled beacon draw's checks, under its cards. */
+export function ProofOfDraw({
+  beacon,
+  fresh,
+  items,
+  alsoTrust,
+}: {
+  beacon: BeaconDrawView;
+  fresh: boolean;
+  items: { position: number | null; tierId: string }[];
+  alsoTrust: TrustedChainView[];
+}) {
+  return <BeaconProofPanel beacon={beacon} fresh={fresh} wonTiers={slotTiers(items)} alsoTrust={alsoTrust} />;
 }

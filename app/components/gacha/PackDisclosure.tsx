@@ -30,6 +30,8 @@ const revealUrl = (gachaId: string) => `/api/v1/gachas/${gachaId}/reveal`;
 
 // Shown only once a pack is over: its code (and the verifier's) is not part of a pack on sale's first load.
 const BrowserVerifier = lazy(() => import('./BrowserVerifier'));
+// Only a beacon pack's page needs its words (decision 081): a chunk of their own.
+const BeaconFairness = lazy(() => import('./BeaconFairness'));
 
 /** Who receives an extra prize, in the words of the line-up. */
 function extraNote(tier: DisclosedTier): string | null {
@@ -171,7 +173,12 @@ export function PrizeDisclosure({
 /** 公平性の証明: the commitment explained, and after the end the reveal with the browser verification. */
 export function FairnessProof({ pack, reveal }: { pack: DisclosurePack; reveal: DisclosureReveal | null }) {
   if (!pack.commitment) return null;
-  if (pack.drawMode === 'beacon') return <BeaconFairness pack={pack} />;
+  if (pack.drawMode === 'beacon')
+    return (
+      <Suspense fallback={null}>
+        <BeaconFairness commitment={pack.commitment} committedAt={pack.committedAt} />
+      </Suspense>
+    );
   return (
     <section
       aria-labelledby="fairness"
@@ -231,38 +238,6 @@ export function FairnessProof({ pack, reveal }: { pack: DisclosurePack; reveal: 
           シードと抽選ログは、完売または販売終了後にこの欄で公開され、このページで誰でも検証できるようになります。
         </p>
       )}
-    </section>
-  );
-}
-
-/** A beacon pack's proof (decision 081): what is committed, and why nobody can know a draw's outcome in advance. */
-function BeaconFairness({ pack }: { pack: DisclosurePack }) {
-  return (
-    <section
-      aria-labelledby="fairness"
-      className="flex flex-col gap-3 rounded-2xl bg-white p-4 text-sm shadow-sm sm:p-5"
-      data-testid="beacon-fairness"
-    >
-      <h2 id="fairness" className="text-base font-black">
-        公平性の証明（ビーコン抽選）
-      </h2>
-      <p className="text-muted">
-        このオリパには「口の順番」がありません。販売開始時に、賞の構成（どのカードが何枚あるか）、キリ番賞・ラストワン賞のルール、当たりの決め方、使う乱数（drand
-        の公開乱数ビーコン）と受付証の署名鍵をまとめた“指紋”（コミットメント）を公開しています。
-      </p>
-      <p className="text-muted">
-        引くと、まずコインと口が確保され、ショップの署名付きの受付証が届きます。当たりは、その後に公開される drand
-        の乱数で決まります。この乱数は世界中の独立した運営者によるしきい値署名で、ショップを含めて誰も事前に知ることも選ぶこともできません。結果ページでは、あなたのスマホがこれを自分で検証し、✓
-        で示します。
-      </p>
-      <div>
-        <p className="text-xs font-bold text-muted">
-          コミットメント（{pack.committedAt ? formatMemberDateTime(pack.committedAt) : ''} 公開）
-        </p>
-        <code className="block break-all rounded-lg bg-canvas p-2 font-mono text-xs" data-testid="commitment">
-          {pack.commitment}
-        </code>
-      </div>
     </section>
   );
 }

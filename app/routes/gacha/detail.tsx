@@ -4,7 +4,7 @@
 // with the in-browser verification (components/gacha/PackDisclosure).
 // redirect-onepiece has already sent a pack opened under the wrong genre to its own address.
 import { randomUUID } from 'node:crypto';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { rememberGachaOrigin } from '~/lib/analytics';
 import type { Route } from './+types/detail';
@@ -26,7 +26,6 @@ import { PackNotes } from '~/components/gacha/PackNotes';
 import { TierLineup } from '~/components/gacha/TierLineup';
 import { KiribanCounter } from '~/components/gacha/KiribanCounter';
 import { FairnessProof, PrizeDisclosure } from '~/components/gacha/PackDisclosure';
-import { CertifiedPrizes } from '~/components/gacha/CertifiedPrizes';
 import { PackOdds } from '~/components/gacha/PackOdds';
 import { oddsOf } from '~/components/gacha/odds';
 import { packDisclosure } from '~/components/gacha/disclosure';
@@ -41,6 +40,10 @@ import { requireOperator } from '~/controllers/admin.server';
 import { selfLimitSummaryOf } from '~/controllers/limits.server';
 import { SelfLimitNotice } from '~/components/SelfLimitNotice';
 
+// Only a pack with graded hits needs their proof's section (issue 33 item 8): a chunk of its own.
+const CertifiedPrizes = lazy(() =>
+  import('~/components/gacha/CertifiedPrizes').then((m) => ({ default: m.CertifiedPrizes })),
+);
 export const handle = {
   title: (data: { pack: { title: string } }) => data.pack.title,
   description: (data: { pack: { description: string } }) => data.pack.description,
@@ -253,7 +256,11 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
         <WinnersFeed entries={feed.entries} now={feed.now} announcement={feed.announcement} withPack={false} />
       ) : null}
       <PrizeDisclosure pack={pack} odds={odds} remaining={live.remaining} />
-      <CertifiedPrizes tiers={pack.tiers} committedAt={pack.committedAt} />
+      {pack.tiers.some((t) => t.certificate || t.photo) && (
+        <Suspense fallback={null}>
+          <CertifiedPrizes tiers={pack.tiers} committedAt={pack.committedAt} />
+        </Suspense>
+      )}
       <FairnessProof pack={pack} reveal={loaderData.reveal} />
       <PackNotes decisionDays={loaderData.decisionDays} />
       <MobileDrawBar

@@ -3,7 +3,7 @@
 // by tier, the cards (low tiers of a large draw collapsed into counts) and a sticky bar: 保管 (the rare
 // cards first), まとめて交換 (undecided only, by tier, confirmed first, 元に戻す after it: decision 057),
 // もう一度引く. Only the member who drew sees it; anyone else gets the not-found page.
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { gachaEvent, track } from '~/lib/analytics';
 import { useRootData } from '~/lib/root-data';
 import { redirect, useNavigate, useSearchParams } from 'react-router';
@@ -13,12 +13,7 @@ import { AppLink } from '~/components/AppLink';
 import { HeaderWallet } from '~/components/SiteHeader';
 import { Reveal, type RevealItem } from '~/components/reveal';
 import { PrizeChoices } from '~/components/gacha/PrizeList';
-import {
-  BeaconProofPanel,
-  BeaconWaiting,
-  type BeaconDrawView,
-  type TrustedChainView,
-} from '~/components/gacha/BeaconDraw';
+
 import { groupByTier, tierCountLine } from '~/components/gacha/prize-summary';
 import { TIER_CHIP, drawOptionLabel } from '~/components/gacha/labels';
 import { notFound } from '~/lib/not-found';
@@ -33,6 +28,11 @@ import {
 import { getDrawResult } from '#modules/draw';
 import { getGachaDetail } from '#modules/gacha';
 import { isUuid } from '#modules/kernel';
+
+// A beacon draw's screens carry the verifier (Ed25519, BLS12-381): loaded only for a beacon draw's page.
+const beaconDraw = () => import('~/components/gacha/BeaconDraw');
+const WaitForRound = lazy(() => beaconDraw().then((m) => ({ default: m.WaitForRound })));
+const ProofOfDraw = lazy(() => beaconDraw().then((m) => ({ default: m.ProofOfDraw })));
 
 export const handle = { title: '抽選結果' };
 
@@ -69,12 +69,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function GachaResult({ loaderData, actionData }: Route.ComponentProps) {
-  const { result, pack, againCount } = loaderData;
+  const { result, pack, againCount, beacon, alsoTrust } = loaderData;
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const [revealing, setRevealing] = useState(params.get('reveal') === '1');
-  // A beacon draw settled while its page waited comes back with ?reveal=1: the reveal plays then.
-  useEffect(() => setRevealing(params.get('reveal') === '1'), [params]);
+  useEffect(() => setRevealing(params.get('reveal') === '1'), [params]); // a settled beacon draw comes back so
   const memberId = useRootData()?.member?.id;
   useEffect(() => {
     // The gacha event, once per draw: on the first view, the one that plays the reveal.
@@ -90,12 +89,14 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
     navigate(resultHref, { replace: true, preventScrollReset: true });
   };
   const packHref = `/gacha/${pack.genreId}/${pack.id}`;
-  const beacon = loaderData.beacon;
   const fresh = params.get('reveal') === '1';
   // 抽選中: the draw waits for its drand round (nothing to reveal yet); the screen checks what it can meanwhile.
-  const alsoTrust = loaderData.alsoTrust;
   if (beacon && !beacon.settled)
-    return <WaitForRound beacon={beacon} resultHref={resultHref} fresh={fresh} alsoTrust={alsoTrust} />;
+    return (
+      <Suspense fallback={<p role="status">抽選中…</p>}>
+        <WaitForRound beacon={beacon} resultHref={resultHref} fresh={fresh} alsoTrust={alsoTrust} />
+      </Suspense>
+    );
   const groups = groupByTier(result.items);
   const best = groups[0];
   const totalValue = result.items.reduce((sum, p) => sum + p.conversionValue, 0);
@@ -203,7 +204,9 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
           again={againCount ? { href: `${packHref}?confirm=${againCount}`, label: drawOptionLabel(againCount) } : null}
         />
         {beacon && (
-          <BeaconProofPanel beacon={beacon} fresh={fresh} wonTiers={slotTiers(result.items)} alsoTrust={alsoTrust} />
+          <Suspense fallback={null}>
+            <ProofOfDraw beacon={beacon} fresh={fresh} items={result.items} alsoTrust={alsoTrust} />
+          </Suspense>
         )}
         <p className="pb-2 text-center text-sm">
           <AppLink to="/mypage?tab=prizes" className="font-bold text-white underline underline-offset-2">
@@ -212,41 +215,5 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
         </p>
       </div>
     </>
-  );
-}
-
-/** The tiers a beacon draw won, by slot (lot k is the k-th smallest slot), without its extra prizes. */
-const slotTiers = (items: { position: number | null; tierId: string }[]) =>
-  items
-    .filter((p) => p.position !== null)
-    .sort((a, b) => a.position! - b.position!)
-    .map((p) => p.tierId);
-
-/** The 抽選中 screen of a beacon draw; once settled, the same page again with its reveal. */
-function WaitForRound({
-  beacon,
-  resultHref,
-  fresh,
-  alsoTrust,
-}: {
-  beacon: BeaconDrawView;
-  resultHref: string;
-  fresh: boolean;
-  alsoTrust: TrustedChainView[];
-}) {
-  const navigate = useNavigate();
-  const onSettled = useCallback(
-    () => navigate(`${resultHref}?reveal=1`, { replace: true, preventScrollReset: true }),
-    [navigate, resultHref],
-  );
-  const { gachaId, drawId } = beacon.receipt;
-  return (
-    <BeaconWaiting
-      beacon={beacon}
-      resultApi={`/api/v1/gachas/${gachaId}/draws/${drawId}`}
-      fresh={fresh}
-      onSettled={onSettled}
-      alsoTrust={alsoTrust}
-    />
   );
 }
