@@ -109,11 +109,12 @@ const MODULES = Object.keys(MODULE_DEPENDENCIES);
   }
 }
 
-/** Tests, their kits (a layer's or module's testing.ts, imported by tests only) and benchmarks. */
+/** Tests, their kits (a layer's or module's testing.ts and its testing/ folder, imported by tests only) and benchmarks. */
 const TEST_FILES = [
   '**/*.test.ts',
   '**/*.test.tsx',
   '**/testing.ts',
+  '**/testing/**',
   'tests/**',
   'e2e/**',
   'bench/**',
@@ -154,7 +155,7 @@ const noSchema = {
     "Tables are private to their module: call the module's functions ('#modules/<name>'). Only db/client, tests and benchmarks read the gathered schema.",
 };
 const noTestKit = {
-  regex: String.raw`^#tests/|(^|/)testing$`,
+  regex: String.raw`^#tests/|(^|/)testing(/|$)`,
   message: 'Test kits (tests/support, testing.ts) are for tests and benchmarks only.',
 };
 

@@ -1,7 +1,8 @@
 // A member draws from a beacon pack (decision 081) on a phone and on a desktop: the result page shows 抽選中
 // while the draw waits for its drand round (the local stand-in on this sandbox shop), with the checks the phone
-// can already make; when the round settles it the reveal plays, and the result page shows the phone's own checks
-// of the whole draw — commitment, signature, chain, beacon and the member's lots recomputed — all ✓. axe-core on
+// can already make; when the round settles it the reveal plays with the phone's verdict in its corner (✓ while
+// the cards turn), and the result page shows the phone's own checks of the whole draw — commitment, signature,
+// chain, beacon and the member's lots recomputed from the pack's public draw log — all ✓. axe-core on
 // each screen. Coins are granted through the wallet module beside the running shop, which needs PostgreSQL.
 import { TEST_RULES } from '#tests/fixtures';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
@@ -75,6 +76,14 @@ describe.each<ViewportName>(['phone', 'desktop'])('a beacon draw on a %s', (view
         // The round settles the draw: the reveal plays, then the result with the phone's checks.
         const reveal = page.getByRole('dialog', { name: '抽選演出' });
         await reveal.waitFor({ timeout: scaledTimeout(60_000) });
+        // During the reveal the phone checks the draw, its lots recomputed from the public log: ✓ before the
+        // member leaves the reveal.
+        const verdict = reveal.locator('[data-testid="reveal-beacon-verdict"][data-state="ok"]');
+        await verdict.waitFor({ timeout: scaledTimeout(30_000) });
+        // 8/8, or 7/8 when a busy machine's poll did not hold the head before its round (未確認, never ✗).
+        expect(await verdict.textContent()).toMatch(/このスマホで公正性を確認（[78]\/8）/);
+        expect(await reveal.isVisible()).toBe(true);
+        await screenshot(page, `beacon-reveal-${viewport}.png`);
         await reveal.getByRole('button', { name: '結果を見る' }).click({ timeout: scaledTimeout(30_000) });
         await reveal.waitFor({ state: 'detached' });
         // All passed: folded to one line under the cards; opened, every line says what was checked.
@@ -82,6 +91,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('a beacon draw on a %s', (view
         await checks.waitFor();
         await checks.locator('summary').click();
         await page.locator('[data-testid="beacon-check-lots"][data-state="ok"]').waitFor();
+        expect(await page.getByTestId('beacon-check-lots').textContent()).toContain('公開抽選ログ');
         for (const name of ['commitment', 'source', 'signature', 'chain', 'beacon', 'lots'])
           expect(await page.getByTestId(`beacon-check-${name}`).getAttribute('data-state'), name).toBe('ok');
         // What this phone saw itself (the receipt before its round) is a timing it reports, never "not checked"

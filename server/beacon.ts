@@ -7,7 +7,6 @@
 import { QUICKNET, fetchBeacon, fetchChainInfo, type ChainInfo } from '#modules/beacon';
 import {
   closeBeaconRounds,
-  drawReceipt,
   lateSettledReceipts,
   markReceiptsNotified,
   settleBeaconRounds,
@@ -15,7 +14,7 @@ import {
 } from '#modules/draw';
 import { receiptPublicKey, signReceipt, type DrawReceipt } from '#modules/fairness';
 import { notifyMember } from '#modules/mailbox';
-import { beaconPackTerms, genreOfGacha, type BeaconPublishTerms } from '#modules/gacha';
+import { genreOfGacha, type BeaconPublishTerms } from '#modules/gacha';
 import type { Database } from '#db/client';
 import type { ShopConfig } from './config';
 import type { Logger } from './logger';
@@ -33,16 +32,12 @@ export interface BeaconService {
   beaconOf: BeaconOfRound;
   /** Signs a receipt with BEACON_RECEIPT_KEY (the public draw log); absent on a shop without the key. */
   sign?: (receipt: DrawReceipt) => string;
-  /** The receipt of a beacon draw with the shop's signature, or null for another draw. */
-  signedReceipt(db: Database, drawId: string): Promise<SignedReceipt | null>;
+  /**
+   * Ed25519 over the receipt's document by the key its pack committed to (`committedKey`), or null when this shop
+   * does not hold that key (rotated, or no BEACON_RECEIPT_KEY).
+   */
+  signFor(receipt: DrawReceipt, committedKey: string): string | null;
   close(): Promise<void>;
-}
-
-export interface SignedReceipt {
-  receipt: DrawReceipt;
-  /** Ed25519 over the receipt's document, by the key the pack committed to (null when this shop no longer holds it). */
-  signature: string | null;
-  publicKey: string | null;
 }
 
 /**
@@ -116,24 +111,14 @@ export async function openBeacon(config: ShopConfig, logger: Logger): Promise<Be
       : null,
     beaconOf,
     ...(key ? { sign: (receipt: DrawReceipt) => signReceipt(receipt, key) } : {}),
-    async signedReceipt(db, drawId) {
-      const receipt = await drawReceipt(db, drawId);
-      if (!receipt) return null;
-      const [committedKey] = await committedReceiptKeys(db, receipt.gachaId);
-      const ours = key && publicKey && committedKey === publicKey;
-      return { receipt, signature: ours ? signReceipt(receipt, key) : null, publicKey: committedKey ?? null };
-    },
+    signFor: (receipt, committedKey) =>
+      key && publicKey && committedKey === publicKey ? signReceipt(receipt, key) : null,
     close: closeStandin,
   };
 }
 
 /** The sandbox chain's genesis: 2026-01-01T00:00:00Z (fixed, so the chain hash is the same at every start). */
 const SANDBOX_GENESIS = 1_767_225_600;
-
-async function committedReceiptKeys(db: Database, gachaId: string): Promise<string[]> {
-  const terms = (await beaconPackTerms(db, [gachaId])).get(gachaId);
-  return terms ? [terms.receiptKey] : [];
-}
 
 /**
  * The settler: wakes at each round's close and a moment after each round's time (the period of the configured

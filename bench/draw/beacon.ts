@@ -5,8 +5,10 @@
 //   2. Settlement time per round: the beacon pack's rounds closed and settled with the drand stand-in's verified
 //      beacons (real BLS signatures), timed per round, with its receipts per round.
 //   3. The phone's check of one draw (checkBeaconDraw: the commitment, the receipt's Ed25519 signature, the chain,
-//      the beacon's BLS signature, the lots recomputed) in Chromium with its CPU throttled 4× (a phone-class
-//      CPU, as Lighthouse's mobile preset), for a 1回 and a 100連, against the reveal it must not outlast.
+//      the beacon's BLS signature, the lots recomputed from the pack's public draw log, read page by page) in
+//      Chromium with its CPU throttled 4× (a phone-class CPU, as Lighthouse's mobile preset), for a 1回 and a
+//      100連 after BENCH_PHONE_RECEIPTS earlier receipts, against the reveal it must not outlast.
+//   4. Serving that log: the database pack's whole log read page by page (100 receipts, signed) as the API does.
 // Prints one JSON report, saved as bench/results/beacon.json unless BENCH_SAVE=0.
 //
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:beacon
@@ -21,21 +23,28 @@ import { chromium } from 'playwright-core';
 import { createTestDatabase } from '#tests/database';
 import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
 import { openDatabase, queryRows, type Database } from '#db/client';
-import { closeBeaconRounds, drawLots, settleBeaconRounds, type BeaconOfRound } from '#modules/draw';
+import {
+  beaconDrawLog,
+  closeBeaconRounds,
+  DRAW_LOG_MAX_PAGE,
+  drawLots,
+  settleBeaconRounds,
+  type BeaconOfRound,
+} from '#modules/draw';
+import { isRefusal } from '#modules/kernel';
 import { checkInvariants } from '#modules/wallet';
 import { fetchBeacon } from '#modules/beacon';
+import { receiptPublicKey, signReceipt } from '#modules/fairness';
 import {
-  beaconCommitment,
-  headHash,
-  receiptHash,
-  receiptPublicKey,
-  settleDraws,
-  signReceipt,
-  type BeaconDrawEvidence,
-  type BeaconPackTerms,
-  type DrawReceipt,
-} from '#modules/fairness';
-import { drandChain, startDrandStandin } from '#devtools/standins/drand';
+  atRound,
+  drawEvidence,
+  exampleChain,
+  examplePack,
+  pagesOf,
+  simulateBeaconSale,
+  type SaleEvent,
+} from '#modules/fairness/testing';
+import { startDrandStandin } from '#devtools/standins/drand';
 import { describeMachine } from '../machine';
 
 const DRAWS = Number(process.env.BENCH_DRAWS ?? 4000);
@@ -166,6 +175,22 @@ async function throughputAndSettlement() {
           });
       }
     }
+    // The whole public log of the beacon pack, page by page, signed, as GET /gachas/{id}/draw-log serves it.
+    const t2 = performance.now();
+    let pages = 0;
+    let receipts = 0;
+    for (let after: number | null = 0; after !== null; pages++) {
+      const page = await beaconDrawLog(db, beacon, {
+        after,
+        limit: DRAW_LOG_MAX_PAGE,
+        sign: (receipt) => signReceipt(receipt, RECEIPT_SECRET),
+      });
+      if (isRefusal(page)) throw new Error(page.code);
+      receipts += page.items.length;
+      after = page.nextAfter;
+    }
+    const logMs = performance.now() - t2;
+    log(`public log: ${receipts} receipts in ${pages} pages served in ${round(logMs)} ms`);
     const invariants = await checkInvariants(db);
     const perRound = rounds.map((r) => r.settleMs);
     return {
@@ -201,6 +226,13 @@ async function throughputAndSettlement() {
           ),
         ),
       },
+      publicLog: {
+        receipts,
+        pages,
+        pageSize: DRAW_LOG_MAX_PAGE,
+        msPerPage: round(logMs / Math.max(1, pages)),
+        totalMs: round(logMs),
+      },
       invariantsHold: invariants.length === 0,
     };
   } finally {
@@ -210,79 +242,70 @@ async function throughputAndSettlement() {
   }
 }
 
-/** A settled draw of `n` lots in a round of a few draws, with everything the phone is given. */
-function evidenceOf(n: number): {
-  evidence: BeaconDrawEvidence;
-  won: string[];
-  seen: { receiptReceivedAt: number; headReceivedAt: number };
-} {
-  const chain = drandChain({ seed: 'bench-phone', period: 3, genesisTime: 1_700_000_000, beaconId: 'bench' });
-  const terms: BeaconPackTerms = {
-    gachaId: 'phone',
-    title: 'ベンチ',
-    pricePerDraw: 100,
+/** Receipts before the member's draw in the phone's log (BENCH_PHONE_RECEIPTS, default 1000). */
+const PHONE_RECEIPTS = Number(process.env.BENCH_PHONE_RECEIPTS ?? 1000);
+
+/**
+ * A pack whose public log holds PHONE_RECEIPTS settled receipts of 1–10 lots (four a round) before the member's
+ * draw of `n` lots, simulated as the shop runs it (real Ed25519 and BLS): the draw's proof, the tiers it won,
+ * what the phone saw, and the log's pages through the draw's head as the API answers them (100 receipts a page).
+ */
+function phoneCase(n: number) {
+  const lots = PHONE_RECEIPTS * 6 + 200;
+  const pack = {
+    ...examplePack('bench-phone'),
     tiers: [
-      { id: 'phone.A', label: 'A賞', cardName: 'A', quantity: 50, conversionValue: 5000, isLastOne: false },
-      { id: 'phone.B', label: 'B賞', cardName: 'B', quantity: 950, conversionValue: 50, isLastOne: false },
+      {
+        id: 'A',
+        label: 'A賞',
+        cardName: 'A',
+        quantity: Math.floor(lots / 20),
+        conversionValue: 5000,
+        isLastOne: false,
+      },
+      {
+        id: 'B',
+        label: 'B賞',
+        cardName: 'B',
+        quantity: lots - Math.floor(lots / 20),
+        conversionValue: 50,
+        isLastOne: false,
+      },
     ],
-    beacon: {
-      chainHash: chain.info.hash,
-      scheme: chain.info.schemeID,
-      publicKey: chain.info.public_key,
-      genesisTime: chain.info.genesis_time,
-      period: chain.info.period,
-    },
-    receiptKey: receiptPublicKey(RECEIPT_SECRET),
-    certificates: [],
+    status: 'on_sale',
   };
-  const ROUND = 5000;
-  const time = (1_700_000_000 + (ROUND - 1) * 3) * 1000;
-  const receipts: DrawReceipt[] = [10, n, 1, 10].map((count, i) => ({
-    gachaId: 'phone',
-    commitment: beaconCommitment(terms),
-    drawId: `draw-${i}`,
-    member: `${i}`.padStart(16, '0'),
-    slots: Array.from({ length: count }, (_, k) => 1 + i * 200 + k),
-    acceptedAt: new Date(time - 2000).toISOString(),
-    round: ROUND,
-    afterHead: '',
-    afterRound: 0,
-  }));
-  const hashes = receipts.map(receiptHash);
-  const head = headHash('', ROUND, hashes);
-  const beacon = chain.beacon(ROUND);
-  const remainingBefore = [
-    { id: 'phone.A', remaining: 50 },
-    { id: 'phone.B', remaining: 950 },
-  ];
-  const draws = receipts.map((r) => ({ drawId: r.drawId, n: r.slots.length }));
-  const mine = receipts[1]!;
+  const events: SaleEvent[] = [];
+  const rounds = Math.ceil(PHONE_RECEIPTS / 4);
+  for (let r = 0; r <= rounds; r++) {
+    const at = 1001 + r;
+    const last = r === rounds;
+    const count = last ? 1 : 4;
+    for (let i = 0; i < count; i++) {
+      const id = last ? 'phone-mine' : `phone-${r}-${i}`;
+      const lotsOf = last ? n : 1 + ((r * 4 + i) % 10);
+      events.push({ draw: { at: atRound(at, -2500 + i * 300), drawId: id, memberId: `m${i}`, count: lotsOf } });
+    }
+    events.push({ close: atRound(at, -960) }, { settle: atRound(at, 500) });
+  }
+  const sale = simulateBeaconSale(pack, events, { chain: exampleChain() });
+  const mine = sale.items.find((e) => e.receipt.drawId === 'phone-mine')!;
+  const head = sale.heads.find((h) => h.round === mine.receipt.round)!;
   return {
-    evidence: {
-      receipt: mine,
-      signature: signReceipt(mine, RECEIPT_SECRET),
-      terms,
-      head: {
-        round: ROUND,
-        head,
-        prevHead: '',
-        publishedAt: new Date(time - 900).toISOString(),
-        settleRound: ROUND,
-        receiptHashes: hashes,
-      },
-      path: [{ round: ROUND, head, prevHead: '' }],
-      settlement: {
-        beacon: { round: ROUND, signature: beacon.signature, randomness: beacon.randomness },
-        remainingBefore,
-        draws,
-      },
+    evidence: drawEvidence(sale, 'phone-mine'),
+    won: mine.tiers!,
+    seen: {
+      receiptReceivedAt: Date.parse(mine.receipt.acceptedAt) + 100,
+      headReceivedAt: Date.parse(head.publishedAt) + 50,
     },
-    won: settleDraws(beacon.randomness, 'phone', remainingBefore, draws).tiers[1]!,
-    seen: { receiptReceivedAt: time - 1900, headReceivedAt: time - 800 },
+    pages: pagesOf(sale, 100).map((page) => JSON.stringify(page)),
+    receiptsBefore: sale.items.length - 1,
   };
 }
 
-/** checkBeaconDraw in Chromium with a 4× throttled CPU: the median of 7 runs of each size, and the first (cold). */
+/**
+ * checkBeaconDraw in Chromium with a 4× throttled CPU, the public log's pages parsed and merged as the result page
+ * does (readBeaconLog): the median of 7 runs of each size, and the first (cold).
+ */
 async function phoneVerification() {
   const bundle = await build({
     configFile: false,
@@ -306,31 +329,38 @@ async function phoneVerification() {
     await page.setContent('<!doctype html><title>phone</title>');
     await page.addScriptTag({ type: 'module', content: `${code}\nwindow.__ready = true;` });
     await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true);
-    const sizes: Record<string, { coldMs: number; medianMs: number; allOk: boolean; checks: number }> = {};
+    const sizes: Record<
+      string,
+      { receiptsBefore: number; logPages: number; logBytes: number; coldMs: number; medianMs: number; allOk: boolean }
+    > = {};
     for (const n of [1, 100]) {
-      const { evidence, won, seen } = evidenceOf(n);
-      const runs = await page.evaluate(
-        ({ evidence, won, seen }) => {
-          const api = (
-            window as unknown as {
-              beaconPhone: {
-                run: (e: unknown, s: unknown, w: string[]) => { ms: number; ok: boolean; checks: number };
-              };
-            }
-          ).beaconPhone;
-          return Array.from({ length: 8 }, () => api.run(evidence, seen, won));
-        },
-        { evidence, won, seen },
-      );
+      const { evidence, won, seen, pages, receiptsBefore } = phoneCase(n);
+      const runs: { ms: number; ok: boolean }[] = [];
+      for (let i = 0; i < 8; i++)
+        runs.push(
+          await page.evaluate(
+            ({ evidence, won, seen, pages }) =>
+              (
+                window as unknown as {
+                  beaconPhone: {
+                    run: (e: unknown, s: unknown, w: string[], p: string[]) => Promise<{ ms: number; ok: boolean }>;
+                  };
+                }
+              ).beaconPhone.run(evidence, seen, won, pages),
+            { evidence, won, seen, pages },
+          ),
+        );
       const warm = runs.slice(1).map((r) => r.ms);
       sizes[n === 1 ? 'draw1' : 'draw100'] = {
+        receiptsBefore,
+        logPages: pages.length,
+        logBytes: pages.reduce((sum, p) => sum + p.length, 0),
         coldMs: round(runs[0]!.ms),
         medianMs: round(percentile(warm, 50)),
         allOk: runs.every((r) => r.ok),
-        checks: runs[0]!.checks,
       };
       log(
-        `phone check of a ${n === 1 ? '1回' : '100連'}: cold ${round(runs[0]!.ms)} ms, then ${round(percentile(warm, 50))} ms`,
+        `phone check of a ${n === 1 ? '1回' : '100連'} after ${receiptsBefore} receipts (${pages.length} log pages): cold ${round(runs[0]!.ms)} ms, then ${round(percentile(warm, 50))} ms`,
       );
     }
     return { cpuThrottling: 4, bundleBytes: code.length, ...sizes };
@@ -343,7 +373,7 @@ const report = {
   benchmark: 'beacon',
   date: new Date().toISOString(),
   machine: describeMachine(),
-  settings: { draws: DRAWS, concurrency: CONCURRENCY, lots: LOTS },
+  settings: { draws: DRAWS, concurrency: CONCURRENCY, lots: LOTS, phoneReceipts: PHONE_RECEIPTS },
   phone: await phoneVerification(),
   database: await throughputAndSettlement(),
 };

@@ -11,7 +11,7 @@ import {
   receiptHash,
   settleDraws,
   settlementRound,
-  type BeaconPackTerms as CommittedBeaconTerms,
+  type BeaconDrawProof,
   type DrawReceipt,
 } from '#modules/fairness';
 import type { Beacon } from '#modules/beacon';
@@ -276,54 +276,34 @@ export async function markReceiptsNotified(db: Database, drawIds: string[], at =
   await db.update(drawReceipts).set({ notifiedAt: at }).where(inArray(drawReceipts.drawId, drawIds));
 }
 
-/** What a member's phone needs, besides the signed receipt, to check one beacon draw by itself (decision 081, §5). */
-export interface BeaconDrawProof {
-  /** The pack's committed terms (oripa-commitment-b1's input): the phone recomputes the commitment from them. */
-  terms: CommittedBeaconTerms;
-  closeMarginMs: number;
-  /** The head that holds the receipt, once its round is closed. */
-  head: {
-    round: number;
-    head: string;
-    prevHead: string;
-    publishedAt: string;
-    settleRound: number;
-    /** The hashes of the head's receipts, by first slot (the chain's input). */
-    receiptHashes: string[];
-  } | null;
-  /** The heads after the receipt's `afterRound` up to its own, oldest first: the chain the receipt joins. */
-  path: { round: number; head: string; prevHead: string }[];
-  /** Once settled: the beacon used, what remained before the head (by tier), and the head's draws in order. */
-  settlement: {
-    beacon: { round: number; signature: string; randomness: string };
-    remainingBefore: { id: string; remaining: number }[];
-    draws: { drawId: string; n: number }[];
-  } | null;
-}
-
 /**
- * The public data that proves one beacon draw: its head, the chain from the head it names to its own, and once
- * settled the beacon and the inputs of oripa-beacon-select-v1 (none of it names a member). Null for other draws.
+ * The public data that proves one beacon draw (its receipt, the pack's committed terms, its head, the chain from
+ * the head it names to its own, and once settled the beacon; none of it names a member), with the pack's close
+ * margin. One read of the receipt and one of the terms. Null for other draws.
  * @example const proof = await beaconDrawProof(db, drawId)
  */
-export async function beaconDrawProof(db: Database, drawId: string): Promise<BeaconDrawProof | null> {
-  const [receipt] = await db.select().from(drawReceipts).where(eq(drawReceipts.drawId, drawId));
-  if (!receipt) return null;
-  const terms = (await beaconPackTerms(db, [receipt.gachaId])).get(receipt.gachaId);
+export async function beaconDrawProof(
+  db: Database,
+  drawId: string,
+): Promise<(BeaconDrawProof & { closeMarginMs: number }) | null> {
+  const [row] = await db.select().from(drawReceipts).where(eq(drawReceipts.drawId, drawId));
+  if (!row) return null;
+  const terms = (await beaconPackTerms(db, [row.gachaId])).get(row.gachaId);
   if (!terms) return null;
-  const round = Number(receipt.round);
+  const round = Number(row.round);
   const heads = await db
     .select()
     .from(drawBeaconHeads)
     .where(
       and(
-        eq(drawBeaconHeads.gachaId, receipt.gachaId),
-        sql`${drawBeaconHeads.round} > ${Number(receipt.afterRound)} and ${drawBeaconHeads.round} <= ${round}`,
+        eq(drawBeaconHeads.gachaId, row.gachaId),
+        sql`${drawBeaconHeads.round} > ${Number(row.afterRound)} and ${drawBeaconHeads.round} <= ${round}`,
       ),
     )
     .orderBy(asc(drawBeaconHeads.round));
   const own = heads.find((h) => Number(h.round) === round);
   const base = {
+    receipt: receiptOfRow(terms, row),
     terms: {
       gachaId: terms.gachaId,
       title: terms.title,
@@ -336,29 +316,13 @@ export async function beaconDrawProof(db: Database, drawId: string): Promise<Bea
     closeMarginMs: terms.closeMarginMs,
   };
   if (!own) return { ...base, head: null, path: [], settlement: null };
-  const members = (
+  const hashes = (
     await db
-      .select({ drawId: drawReceipts.drawId, slots: drawReceipts.slots, hash: drawReceipts.receiptHash })
+      .select({ slots: drawReceipts.slots, hash: drawReceipts.receiptHash })
       .from(drawReceipts)
-      .where(and(eq(drawReceipts.gachaId, receipt.gachaId), eq(drawReceipts.round, round)))
+      .where(and(eq(drawReceipts.gachaId, row.gachaId), eq(drawReceipts.round, round)))
   ).sort((a, b) => Math.min(...a.slots) - Math.min(...b.slots));
-  let settlement: BeaconDrawProof['settlement'] = null;
-  if (own.settledAt && own.beaconSignature && own.beaconRandomness) {
-    // What remained before this head: each tier's quantity less the lots of the pack's earlier heads.
-    const earlier = await queryRows<{ tier_id: string; n: number }>(
-      db,
-      sql`select l.tier_id, count(*)::int as n from gacha_lots_won(${receipt.gachaId}) l
-           join ${drawReceipts} r on r.draw_id = l.draw_id where r.round < ${round} group by l.tier_id`,
-    );
-    const taken = new Map(earlier.map((e) => [e.tier_id, Number(e.n)]));
-    settlement = {
-      beacon: { round: Number(own.settleRound), signature: own.beaconSignature, randomness: own.beaconRandomness },
-      remainingBefore: terms.tiers
-        .filter((t) => !t.isLastOne && !(t.kiribanAt && t.kiribanAt.length > 0))
-        .map((t) => ({ id: t.id, remaining: t.quantity - (taken.get(t.id) ?? 0) })),
-      draws: members.map((m) => ({ drawId: m.drawId, n: m.slots.length })),
-    };
-  }
+  const settled = own.settledAt && own.beaconSignature && own.beaconRandomness;
   return {
     ...base,
     head: {
@@ -367,9 +331,17 @@ export async function beaconDrawProof(db: Database, drawId: string): Promise<Bea
       prevHead: own.prevHead,
       publishedAt: isoMs(own.publishedAt),
       settleRound: Number(own.settleRound),
-      receiptHashes: members.map((m) => m.hash ?? ''),
+      receiptHashes: hashes.map((m) => m.hash ?? ''),
     },
     path: heads.map((h) => ({ round: Number(h.round), head: h.head, prevHead: h.prevHead })),
-    settlement,
+    settlement: settled
+      ? {
+          beacon: {
+            round: Number(own.settleRound),
+            signature: own.beaconSignature!,
+            randomness: own.beaconRandomness!,
+          },
+        }
+      : null,
   };
 }

@@ -89,7 +89,6 @@ export {
 export {
   drawReceipt,
   beaconDrawProof,
-  type BeaconDrawProof,
   closeBeaconRounds,
   settleBeaconRounds,
   lateSettledReceipts,

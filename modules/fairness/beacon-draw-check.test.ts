@@ -1,175 +1,171 @@
-// The phone's checks of one beacon draw (decision 081, §5) on real BLS beacons of the drand stand-in's chain:
-// a genuine draw passes every check; each forgery or late observation fails (or stays unchecked) on the check
-// that names it, with its Japanese detail.
+// The phone's checks of one beacon draw (decision 081, §5) on a sale simulated with real signatures and the drand
+// stand-in's real BLS beacons: a genuine draw passes every check, its lots recomputed from the pack's public draw
+// log; each forgery or late observation fails (or stays unchecked) on the check that names it, with its Japanese
+// detail; the lots wait for the log and say so when it cannot be read.
 import { describe, expect, it } from 'vitest';
-import { drandChain } from '#devtools/standins/drand';
-import {
-  beaconCommitment,
-  headHash,
-  receiptHash,
-  receiptPublicKey,
-  settleDraws,
-  signReceipt,
-  type BeaconPackTerms,
-  type DrawReceipt,
-} from './beacon-mode';
+import { receiptPublicKey, signReceipt } from './beacon-mode';
+import type { BeaconLog } from './beacon-log';
 import { checkBeaconDraw, type BeaconDrawEvidence } from './beacon-draw-check';
+import { atRound, beaconExample, drawEvidence, drawId, exampleChain, liveBeaconExample } from './testing';
 
-const SECRET = '4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb';
-const chain = drandChain({ seed: 'phone-checks', period: 3, genesisTime: 1_700_000_000, beaconId: 'test' });
-const ROUND = 1000;
-const roundTime = (r: number) => (1_700_000_000 + (r - 1) * 3) * 1000;
+const chain = exampleChain();
+const ms = (iso: string) => Date.parse(iso);
+const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value));
 
-const terms: BeaconPackTerms = {
-  gachaId: 'pack-1',
-  title: 'テスト',
-  pricePerDraw: 100,
-  tiers: [
-    { id: 'pack-1.A', label: 'A賞', cardName: 'A', quantity: 2, conversionValue: 1000, isLastOne: false },
-    { id: 'pack-1.B', label: 'B賞', cardName: 'B', quantity: 8, conversionValue: 10, isLastOne: false },
-  ],
-  beacon: {
-    chainHash: chain.info.hash,
-    scheme: chain.info.schemeID,
-    publicKey: chain.info.public_key,
-    genesisTime: chain.info.genesis_time,
-    period: chain.info.period,
-  },
-  receiptKey: receiptPublicKey(SECRET),
-  certificates: [],
-};
-
+/**
+ * The example sale's third draw (2 lots, round 1003, its head closed late so settled with round 1004): the proof
+ * the page gets, the tiers it shows, the pack's log, and what a phone that drew saw, in time.
+ */
 function genuine() {
-  const commitment = beaconCommitment(terms);
-  const other: DrawReceipt = {
-    gachaId: 'pack-1',
-    commitment,
-    drawId: 'draw-other',
-    member: '0123456789abcdef',
-    slots: [1],
-    acceptedAt: new Date(roundTime(ROUND) - 2500).toISOString(),
-    round: ROUND,
-    afterHead: '',
-    afterRound: 0,
-  };
-  const receipt: DrawReceipt = { ...other, drawId: 'draw-mine', member: 'fedcba9876543210', slots: [2, 3] };
-  const hashes = [receiptHash(other), receiptHash(receipt)];
-  const head = headHash('', ROUND, hashes);
-  const beacon = chain.beacon(ROUND);
-  const remainingBefore = [
-    { id: 'pack-1.A', remaining: 2 },
-    { id: 'pack-1.B', remaining: 8 },
-  ];
-  const draws = [
-    { drawId: 'draw-other', n: 1 },
-    { drawId: 'draw-mine', n: 2 },
-  ];
-  const evidence: BeaconDrawEvidence = {
-    receipt,
-    signature: signReceipt(receipt, SECRET),
-    terms,
-    head: {
-      round: ROUND,
-      head,
-      prevHead: '',
-      publishedAt: new Date(roundTime(ROUND) - 900).toISOString(),
-      settleRound: ROUND,
-      receiptHashes: hashes,
-    },
-    path: [{ round: ROUND, head, prevHead: '' }],
-    settlement: {
-      beacon: { round: ROUND, signature: beacon.signature, randomness: beacon.randomness },
-      remainingBefore,
-      draws,
-    },
-  };
-  const won = settleDraws(beacon.randomness, 'pack-1', remainingBefore, draws).tiers[1]!;
-  const seen = { receiptReceivedAt: roundTime(ROUND) - 2400, headReceivedAt: roundTime(ROUND) - 800 };
-  return { evidence, won, seen };
+  const log = beaconExample();
+  const id = drawId(3);
+  const evidence = drawEvidence(log, id);
+  const won = log.items.find((e) => e.receipt.drawId === id)!.tiers!;
+  const seen = { receiptReceivedAt: ms(atRound(1003, -1900)), headReceivedAt: ms(atRound(1003, 200)) };
+  return { log, id, evidence, won, seen };
 }
 
 /** The stand-in's chain is trusted here as a sandbox shop trusts it (named for what it is). */
 const alsoTrust = [{ ...chain.info, label: 'テスト用の代役' }];
-const check = (...args: Parameters<typeof checkBeaconDraw>) =>
-  checkBeaconDraw(args[0], args[1], args[2], args[3] ?? { alsoTrust });
-
 const states = (checks: ReturnType<typeof checkBeaconDraw>) => Object.fromEntries(checks.map((c) => [c.name, c.state]));
+const lotsOf = (checks: ReturnType<typeof checkBeaconDraw>) => checks.find((c) => c.name === 'lots')!;
 
 describe('the phone checks a beacon draw', () => {
-  it('passes every check for a genuine draw seen in time', () => {
-    const { evidence, won, seen } = genuine();
-    const checks = check(evidence, seen, won);
+  it('passes every check for a genuine draw seen in time, its lots recomputed from the public log', () => {
+    const { evidence, won, seen, log } = genuine();
+    const checks = checkBeaconDraw(evidence, seen, won, { alsoTrust, log });
     expect(checks.filter((c) => c.state !== 'ok')).toEqual([]);
-    expect(checks.map((c) => c.label)).toContain('あなたの当選の再計算');
+    expect(checks.map((c) => c.name)).toEqual([
+      'commitment',
+      'source',
+      'signature',
+      'receivedInTime',
+      'chain',
+      'headInTime',
+      'beacon',
+      'lots',
+    ]);
+    // The recomputation names the log and what the earlier draws left (4 lots settled before this head).
+    expect(lotsOf(checks).detail).toContain('公開抽選ログ');
+    expect(lotsOf(checks).detail).toContain('前に精算された 4 口');
   });
 
-  it('fails the check that names each forgery', () => {
-    const { evidence, won, seen } = genuine();
-    const other = chain.beacon(ROUND + 1);
-    const cases: [string, BeaconDrawEvidence, string[], string][] = [
-      ['commitment', { ...evidence, terms: { ...terms, pricePerDraw: 99 } }, won, 'failed'],
-      ['signature', { ...evidence, signature: signReceipt(evidence.receipt, '1'.repeat(64)) }, won, 'failed'],
-      [
-        'chain',
-        { ...evidence, head: { ...evidence.head!, receiptHashes: [evidence.head!.receiptHashes[0]!] } },
-        won,
-        'failed',
-      ],
+  it('fails the check that names each forgery of the proof', () => {
+    const { evidence, won, seen, log } = genuine();
+    const other = chain.beacon(1004, 'other-key');
+    const cases: [string, BeaconDrawEvidence, string[]][] = [
+      ['commitment', { ...evidence, terms: { ...evidence.terms, pricePerDraw: 499 } }, won],
+      ['signature', { ...evidence, signature: signReceipt(evidence.receipt, '1'.repeat(64)) }, won],
+      ['chain', { ...evidence, head: { ...evidence.head!, receiptHashes: [] } }, won],
       [
         'beacon',
         {
           ...evidence,
-          settlement: {
-            ...evidence.settlement!,
-            beacon: { round: ROUND, signature: other.signature, randomness: other.randomness },
-          },
+          settlement: { beacon: { round: 1004, signature: other.signature, randomness: other.randomness } },
         },
         won,
-        'failed',
       ],
-      ['lots', evidence, won.map(() => 'pack-1.A'), 'failed'],
-      [
-        'headInTime',
-        { ...evidence, head: { ...evidence.head!, publishedAt: new Date(roundTime(ROUND) - 10).toISOString() } },
-        won,
-        'failed',
-      ],
+      ['headInTime', { ...evidence, head: { ...evidence.head!, publishedAt: atRound(1003, -2500) } }, won],
     ];
-    for (const [name, forged, tiers, state] of cases) {
-      const found = check(forged, seen, tiers).find((c) => c.name === name)!;
-      expect(found.state, `${name}: ${found.detail}`).toBe(state);
+    for (const [name, forged, tiers] of cases) {
+      const found = checkBeaconDraw(forged, seen, tiers, { alsoTrust, log }).find((c) => c.name === name)!;
+      expect(found.state, `${name}: ${found.detail}`).toBe('failed');
       expect(found.detail).toMatch(/[ぁ-んァ-ン一-龥]/);
     }
-    // A wrong tier leaves the other checks standing: each forgery names only its own check.
-    const lotsOnly = check(
-      evidence,
-      seen,
-      won.map(() => 'pack-1.A'),
-    );
-    expect(won.every((t) => t === 'pack-1.A')).toBe(false);
-    expect(lotsOnly.filter((c) => c.state === 'failed').map((c) => c.name)).toEqual(['lots']);
+  });
+
+  it('fails あなたの当選の再計算 alone when the page shows tiers the public log does not give', () => {
+    const { evidence, won, seen, log } = genuine();
+    const shown = won.map((t) => (t === 'S' ? 'B' : 'S'));
+    const checks = checkBeaconDraw(evidence, seen, shown, { alsoTrust, log });
+    expect(checks.filter((c) => c.state === 'failed').map((c) => c.name)).toEqual(['lots']);
+    expect(lotsOf(checks).detail).toContain('表示されている結果と一致しません');
+  });
+
+  it('fails the recomputation when the public log disagrees with what this phone was given', () => {
+    const { evidence, won, seen, log, id } = genuine();
+    const tamper = (change: (out: BeaconLog) => void) => {
+      const out = copy(log);
+      change(out);
+      return out;
+    };
+    const cases: [string, BeaconLog, RegExp][] = [
+      [
+        // An earlier draw's result rewritten: what remained before this head is not what the beacon was applied to.
+        'earlier result',
+        tamper((out) => (out.items[0]!.tiers = ['S', 'S', 'S'])),
+        /抽選結果の再計算|一致しません/,
+      ],
+      [
+        // The log holds another receipt under this draw's id than the one the phone received.
+        'other receipt',
+        tamper((out) => {
+          const entry = out.items.find((e) => e.receipt.drawId === id)!;
+          entry.receipt.member = '0000000000000000';
+        }),
+        /抽選の応答で受け取った受付票と違います/,
+      ],
+      [
+        // The log's head for the round is not the head the page showed.
+        'other head',
+        tamper((out) => (out.heads.find((h) => h.round === 1003)!.head = 'f'.repeat(64))),
+        /ヘッド/,
+      ],
+      [
+        'the draw missing',
+        tamper((out) => (out.items = out.items.filter((e) => e.receipt.drawId !== id))),
+        /ありません/,
+      ],
+    ];
+    for (const [name, tampered, detail] of cases) {
+      const lots = lotsOf(checkBeaconDraw(evidence, seen, won, { alsoTrust, log: tampered }));
+      expect(lots.state, `${name}: ${lots.detail}`).toBe('failed');
+      expect(lots.detail, name).toMatch(detail);
+    }
+  });
+
+  it('leaves the recomputation unchecked, saying why, while the log loads or when it cannot be read', () => {
+    const { evidence, won, seen } = genuine();
+    const loading = lotsOf(checkBeaconDraw(evidence, seen, won, { alsoTrust }));
+    expect(loading).toMatchObject({ state: 'unchecked' });
+    expect(loading.detail).toContain('読み込んで');
+    const offline = lotsOf(checkBeaconDraw(evidence, seen, won, { alsoTrust, log: { unavailable: '通信できません' } }));
+    expect(offline).toMatchObject({ state: 'unchecked' });
+    expect(offline.detail).toContain('通信できません');
+    expect(offline.detail).toContain('再読み込み');
   });
 
   it('trusts no chain but quicknet unless told: a chain whose key the shop could hold fails 乱数の出どころ', () => {
-    const { evidence, won, seen } = genuine();
-    const untrusted = checkBeaconDraw(evidence, seen, won);
-    expect(untrusted.filter((c) => c.state === 'failed').map((c) => c.name)).toEqual(['source']);
+    const { evidence, won, seen, log } = genuine();
+    const untrusted = checkBeaconDraw(evidence, seen, won, { log });
+    expect(states(untrusted).source).toBe('failed');
     expect(untrusted.find((c) => c.name === 'source')!.detail).toContain('quicknet');
-    expect(check(evidence, seen, won).find((c) => c.name === 'source')!.detail).toContain('テスト用の代役');
+    // The log's own source check fails the same way: nothing is recomputed on randomness from an untrusted chain.
+    expect(states(untrusted).lots).toBe('failed');
+    const trusted = checkBeaconDraw(evidence, seen, won, { alsoTrust, log });
+    expect(trusted.find((c) => c.name === 'source')!.detail).toContain('テスト用の代役');
   });
 
   it('does not claim what this phone did not see: a late or absent observation is failed or unchecked', () => {
-    const { evidence, won } = genuine();
-    const late = check(evidence, { receiptReceivedAt: roundTime(ROUND) + 10, headReceivedAt: null }, won);
+    const { evidence, won, log } = genuine();
+    const late = checkBeaconDraw(evidence, { receiptReceivedAt: ms(atRound(1003, 10)), headReceivedAt: null }, won, {
+      alsoTrust,
+      log,
+    });
     expect(states(late)).toMatchObject({ receivedInTime: 'failed', headInTime: 'unchecked', lots: 'ok' });
-    const elsewhere = check(evidence, { receiptReceivedAt: null, headReceivedAt: null }, won);
-    expect(states(elsewhere)).toMatchObject({ receivedInTime: 'unchecked', headInTime: 'unchecked' });
+    const elsewhere = checkBeaconDraw(evidence, { receiptReceivedAt: null, headReceivedAt: null }, won, {
+      alsoTrust,
+      log,
+    });
+    expect(states(elsewhere)).toMatchObject({ receivedInTime: 'unchecked', headInTime: 'unchecked', lots: 'ok' });
   });
 
   it('while waiting, checks what exists and leaves the rest unchecked', () => {
-    const { evidence, seen } = genuine();
-    const waiting = check({ ...evidence, head: null, path: [], settlement: null }, seen, []);
-    expect(states(waiting)).toEqual({
+    const live = liveBeaconExample();
+    // The live sale's last draw has no head yet; its third is in a closed head still waiting for its beacon.
+    const pending = drawEvidence(live, live.pending[0]!.receipt.drawId);
+    const seen = { receiptReceivedAt: ms(live.pending[0]!.receipt.acceptedAt) + 100, headReceivedAt: null };
+    expect(states(checkBeaconDraw(pending, seen, [], { alsoTrust }))).toEqual({
       commitment: 'ok',
       source: 'ok',
       signature: 'ok',
@@ -179,5 +175,16 @@ describe('the phone checks a beacon draw', () => {
       beacon: 'unchecked',
       lots: 'unchecked',
     });
+    const closed = drawEvidence(live, drawId(3));
+    const waiting = checkBeaconDraw(
+      closed,
+      { receiptReceivedAt: ms(atRound(1003, -1900)), headReceivedAt: ms(atRound(1003, 200)) },
+      [],
+      { alsoTrust, log: live },
+    );
+    expect(states(waiting)).toMatchObject({ chain: 'ok', headInTime: 'ok', beacon: 'unchecked', lots: 'unchecked' });
+    expect(closed.terms.receiptKey).toBe(
+      receiptPublicKey('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60'),
+    );
   });
 });

@@ -4,40 +4,47 @@
 // BLS signature, and the member's own lots recomputed with oripa-beacon-select-v1. Each check answers ✓, ✗ with
 // what failed, or "not checked" with why — in Japanese a member understands. Browser-safe and synchronous.
 import { QUICKNET, verifyBeacon } from '#modules/beacon';
-import type { TrustedChain } from './beacon-checks';
+import { BEACON_CHECK_NAMES, type TrustedChain } from './beacon-checks';
 import {
   beaconCommitment,
   headHash,
   receiptHash,
-  settleDraws,
   settlementRound,
   verifyReceiptSignature,
   type BeaconPackTerms,
   type DrawReceipt,
-  type RemainingTier,
-  type SettlingDraw,
 } from './beacon-mode';
+import type { BeaconLog } from './beacon-log';
+import { verifyBeaconDraw } from './beacon-verify';
 
-/** What the shop publishes about one beacon draw (the API's DrawResult.beacon). */
-export interface BeaconDrawEvidence {
+/**
+ * The public data that proves one beacon draw (decision 081, §5), as the shop answers it (the API's
+ * DrawResult.beacon): the receipt, the pack's committed terms (the phone recomputes the commitment), the head
+ * that holds the receipt and the chain to it once its round is closed, and the beacon once settled. The lots
+ * are recomputed from the pack's public draw log, not from anything here.
+ */
+export interface BeaconDrawProof {
   receipt: DrawReceipt;
-  signature: string | null;
-  /** The pack's committed terms: the phone recomputes the commitment from them. */
   terms: BeaconPackTerms;
+  /** The head that holds the receipt, once its round is closed. */
   head: {
     round: number;
     head: string;
     prevHead: string;
     publishedAt: string;
     settleRound: number;
+    /** The hashes of the head's receipts, by first slot (the chain's input). */
     receiptHashes: string[];
   } | null;
+  /** The heads after the receipt's `afterRound` up to its own, oldest first: the chain the receipt joins. */
   path: { round: number; head: string; prevHead: string }[];
-  settlement: {
-    beacon: { round: number; signature: string; randomness: string };
-    remainingBefore: RemainingTier[];
-    draws: SettlingDraw[];
-  } | null;
+  /** Once settled: the beacon that settled the head. */
+  settlement: { beacon: { round: number; signature: string; randomness: string } } | null;
+}
+
+/** A beacon draw's proof with the shop's signature of its receipt (null when the shop no longer holds the key). */
+export interface BeaconDrawEvidence extends BeaconDrawProof {
+  signature: string | null;
 }
 
 /** What this phone itself saw, and when (Unix ms; null when it did not see it, e.g. the page opened later). */
@@ -88,6 +95,11 @@ export function checkBeaconDraw(
      * stand-in (`label` says so on the page): a chain whose key the shop holds could settle with randomness it made.
      */
     alsoTrust?: readonly (TrustedChain & { label: string })[];
+    /**
+     * The pack's public draw log through this draw's head (readBeaconLog with `until`): the member's lots are
+     * recomputed from it, as any tracker would. Absent while it loads; `{ unavailable }` when it could not be read.
+     */
+    log?: BeaconLog | { unavailable: string };
   } = {},
 ): BeaconDrawCheck[] {
   const { receipt, terms } = evidence;
@@ -195,31 +207,48 @@ export function checkBeaconDraw(
       ? `ラウンド ${head.settleRound} の乱数を、このチェーンのしきい値署名（BLS）として検証しました。`
       : `乱数ビーコンの検証に失敗しました: ${verified.detail}`,
   );
-  let lotsOk = false;
-  let detail = '';
-  try {
-    const index = settlement.draws.findIndex((d) => d.drawId === receipt.drawId);
-    if (index < 0 || settlement.draws[index]!.n !== receipt.slots.length) {
-      detail = 'このラウンドの抽選の一覧に、あなたの抽選が正しい口数で含まれていません。';
-    } else if (settlement.draws.length !== head.receiptHashes.length) {
-      detail = 'このラウンドの抽選の数が、記録に含まれる受付証の数と違います。';
-    } else {
-      const mine = settleDraws(
-        settlement.beacon.randomness,
-        receipt.gachaId,
-        settlement.remainingBefore,
-        settlement.draws,
-      ).tiers[index]!;
-      lotsOk = mine.length === wonTiers.length && mine.every((t, k) => t === wonTiers[k]);
-      detail = lotsOk
-        ? `公開された乱数・残りの口・このラウンドの抽選順から、あなたの ${mine.length}口 を再計算し、結果と一致しました。`
-        : '再計算した当選が、表示されている結果と一致しません。';
-    }
-  } catch (error) {
-    detail = `再計算できませんでした: ${error instanceof Error ? error.message : String(error)}`;
-  }
-  add('lots', lotsOk && verified.valid ? 'ok' : 'failed', detail);
+  add('lots', ...lotsFromLog(evidence, wonTiers, options.log, options.alsoTrust ?? []));
   return checks;
+}
+
+/**
+ * The member's lots recomputed from the pack's public draw log (what the earlier settled receipts left, this
+ * round's receipts in chain order, the round's beacon): the log must hold the very receipt this phone received,
+ * in the head the shop showed it, and give the tiers the result page shows.
+ */
+function lotsFromLog(
+  evidence: BeaconDrawEvidence,
+  wonTiers: string[],
+  log: BeaconLog | { unavailable: string } | undefined,
+  alsoTrust: readonly TrustedChain[],
+): [BeaconCheckState, string] {
+  if (!log) return ['unchecked', '公開抽選ログを読み込んで、あなたの当選を再計算しています…'];
+  if ('unavailable' in log)
+    return [
+      'unchecked',
+      `公開抽選ログを読み込めませんでした（${log.unavailable}）。ページを再読み込みすると、もう一度確認します。`,
+    ];
+  const { receipt } = evidence;
+  const verified = verifyBeaconDraw({
+    log,
+    drawId: receipt.drawId,
+    phone: { receipt, ...(evidence.signature === null ? {} : { signature: evidence.signature }) },
+    trustedChains: alsoTrust,
+  });
+  const problems = verified.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`);
+  const logHead = log.heads.find((h) => h.round === receipt.round);
+  if (evidence.head && logHead && logHead.head !== evidence.head.head)
+    problems.push('公開抽選ログの記録（ヘッド）が、このページに示された記録と違います');
+  if (problems.length === 0 && !verified.settled) problems.push('公開抽選ログでは、この抽選はまだ確定していません');
+  const mine = verified.lots;
+  if (problems.length === 0 && (!mine || mine.length !== wonTiers.length || mine.some((t, k) => t !== wonTiers[k])))
+    problems.push('公開抽選ログから再計算した当選が、表示されている結果と一致しません');
+  if (problems.length > 0) return ['failed', `${problems.join('。')}。`];
+  const lots = verified.checks.find((c) => c.name === BEACON_CHECK_NAMES.lots)!;
+  return [
+    'ok',
+    `公開抽選ログ（誰でも読めるこのガチャの全記録）から、あなたの ${mine!.length}口 を再計算し、結果と一致しました。${lots.detail}。`,
+  ];
 }
 
 /** What is wrong with the receipt's place in its head and in the pack's chain (empty: nothing). */

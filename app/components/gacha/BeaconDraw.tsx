@@ -1,11 +1,14 @@
 // A beacon draw on its result page (decision 081): while it waits for its drand round, the 抽選中 screen with
 // the round's countdown and the phone's checks as each becomes possible; once settled, the checks of the whole
-// draw, computed here in the member's own browser. What this phone saw, and when (the receipt, the head), is
-// kept in sessionStorage for the draw, so a reload still knows it.
+// draw, computed here in the member's own browser from the moment the reveal starts — its lots recomputed from
+// the pack's public draw log — shown as a badge on the reveal and under the cards after it. What this phone
+// saw, and when (the receipt, the head), is kept in sessionStorage for the draw, so a reload still knows it.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
   checkBeaconDraw,
+  readBeaconLog,
+  type BeaconLog,
   type BeaconDrawCheck,
   type BeaconDrawEvidence,
   type TrustedChain,
@@ -51,8 +54,8 @@ function writeSeen(drawId: string, seen: PhoneSightings) {
  * the moment is never earlier than the truth. The head is noted only by the waiting screen (`noteHead`), when
  * it first receives it: a page opened after the round cannot claim to have seen it before.
  */
-function useObservations(drawId: string, fresh: boolean, noteHead: boolean) {
-  const [seen, setSeen] = useState<PhoneSightings>({ receiptReceivedAt: null, headReceivedAt: null });
+function useObservations(drawId: string, fresh: boolean, noteHead: boolean): PhoneSightings | null {
+  const [seen, setSeen] = useState<PhoneSightings | null>(null);
   useEffect(() => {
     const next = readSeen(drawId);
     if (next.receiptReceivedAt === null && fresh) next.receiptReceivedAt = Date.now();
@@ -61,6 +64,59 @@ function useObservations(drawId: string, fresh: boolean, noteHead: boolean) {
     setSeen(next);
   }, [drawId, fresh, noteHead]);
   return seen;
+}
+
+type PublicLog = BeaconLog | { unavailable: string };
+/** The page's one read of each draw's public log (the reveal's badge and the checks under the cards share it). */
+const logReads = new Map<string, Promise<PublicLog>>();
+
+/** The pack's public draw log through the draw's head, read once; a failed read is tried again by the next caller. */
+function readPublicLog(gachaId: string, drawId: string): Promise<PublicLog> {
+  const known = logReads.get(drawId);
+  if (known) return known;
+  const page = async (after: number) => {
+    const response = await fetch(`/api/v1/gachas/${gachaId}/draw-log?after=${after}&limit=100`, {
+      headers: { accept: 'application/json' },
+    });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return response.json();
+  };
+  const read: Promise<PublicLog> = readBeaconLog(page, { until: drawId }).then(
+    (parsed) => (parsed.ok ? parsed.log : { unavailable: parsed.errors.join('／') }),
+    () => ({ unavailable: '通信できませんでした' }),
+  );
+  logReads.set(drawId, read);
+  void read.then((log) => 'unavailable' in log && logReads.delete(drawId));
+  return read;
+}
+
+/**
+ * The settled draw's checks in this browser: at once what the proof allows, then the lots recomputed from the
+ * public log when it arrives. Null until the page knows what this phone saw. `running` while the log loads.
+ */
+function useSettledChecks(
+  beacon: BeaconDrawView,
+  fresh: boolean,
+  wonTiers: string[],
+  alsoTrust: TrustedChainView[],
+): { checks: BeaconDrawCheck[] | null; running: boolean } {
+  const seen = useObservations(beacon.receipt.drawId, fresh, false);
+  const { gachaId, drawId } = beacon.receipt;
+  const [log, setLog] = useState<PublicLog | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    void readPublicLog(gachaId, drawId).then((read) => live && setLog(read));
+    return () => {
+      live = false;
+    };
+  }, [gachaId, drawId]);
+  const won = wonTiers.join('\n');
+  // Computed in the browser after the page is shown (never on the server: the shop must not answer for it).
+  const [checks, setChecks] = useState<BeaconDrawCheck[] | null>(null);
+  useEffect(() => {
+    if (seen) setChecks(checkBeaconDraw(beacon, seen, won ? won.split('\n') : [], { alsoTrust, log }));
+  }, [beacon, seen, won, alsoTrust, log]);
+  return { checks, running: checks === null || log === undefined };
 }
 
 const STATE_MARK = { ok: '✓', failed: '✗', unchecked: '–' } as const;
@@ -123,7 +179,7 @@ export function BeaconChecks({ checks, title }: { checks: BeaconDrawCheck[]; tit
  * The settled draw's checks, folded to one line when all pass (the cards stay the page's first business);
  * open, with what failed, when any check fails.
  */
-function SettledChecks({ checks }: { checks: BeaconDrawCheck[] }) {
+function SettledChecks({ checks, running }: { checks: BeaconDrawCheck[]; running: boolean }) {
   const failed = checks.some((c) => c.state === 'failed');
   const ok = checks.filter((c) => c.state === 'ok').length;
   return (
@@ -131,18 +187,20 @@ function SettledChecks({ checks }: { checks: BeaconDrawCheck[] }) {
       open={failed}
       className="rounded-2xl bg-white/10 p-4 text-left"
       data-testid="beacon-checks"
-      data-verdict={failed ? 'failed' : 'ok'}
+      data-verdict={failed ? 'failed' : running ? 'running' : 'ok'}
     >
       <summary className="flex min-h-11 cursor-pointer items-center gap-2 text-sm font-black">
         <span
-          className={`flex size-6 shrink-0 items-center justify-center rounded-full ${failed ? STATE_STYLE.failed : STATE_STYLE.ok}`}
+          className={`flex size-6 shrink-0 items-center justify-center rounded-full ${failed ? STATE_STYLE.failed : running ? STATE_STYLE.unchecked : STATE_STYLE.ok}`}
           aria-hidden="true"
         >
-          {failed ? STATE_MARK.failed : STATE_MARK.ok}
+          {failed ? STATE_MARK.failed : running ? '…' : STATE_MARK.ok}
         </span>
         {failed
           ? '公正性の確認に失敗した項目があります'
-          : `公正性をこのスマホで確認しました（${ok}/${checks.length}項目）`}
+          : running
+            ? `公正性をこのスマホで確認しています…（${ok}/${checks.length}項目）`
+            : `公正性をこのスマホで確認しました（${ok}/${checks.length}項目）`}
       </summary>
       <p className="my-2 text-xs text-white/80">{WHY}</p>
       <CheckList checks={checks} />
@@ -155,9 +213,7 @@ function SettledChecks({ checks }: { checks: BeaconDrawCheck[] }) {
   );
 }
 
-/**
- * The settled draw's checks (shown under the result).
- */
+/** The settled draw's checks (shown under the result). */
 export function BeaconProofPanel({
   beacon,
   wonTiers,
@@ -169,20 +225,55 @@ export function BeaconProofPanel({
   fresh: boolean;
   alsoTrust: TrustedChainView[];
 }) {
-  const seen = useObservations(beacon.receipt.drawId, fresh, false);
-  const won = wonTiers.join('\n');
-  // Computed in the browser after the page is shown (never on the server: the shop must not answer for it).
-  const [checks, setChecks] = useState<BeaconDrawCheck[] | null>(null);
-  useEffect(() => {
-    setChecks(checkBeaconDraw(beacon, seen, won ? won.split('\n') : [], { alsoTrust }));
-  }, [beacon, seen, won, alsoTrust]);
+  const { checks, running } = useSettledChecks(beacon, fresh, wonTiers, alsoTrust);
   if (!checks)
     return (
       <p className="rounded-2xl bg-white/10 p-4 text-sm" role="status" data-testid="beacon-checks-running">
         公正性をこのスマホで確認しています…
       </p>
     );
-  return <SettledChecks checks={checks} />;
+  return <SettledChecks checks={checks} running={running} />;
+}
+
+/**
+ * The verdict on the reveal while it plays: the phone checks the draw from the moment the round settles, so the
+ * member sees ✓ before the cards have turned. Only the verdict: the result stays the reveal's.
+ */
+function RevealVerdict({
+  beacon,
+  wonTiers,
+  fresh,
+  alsoTrust,
+}: {
+  beacon: BeaconDrawView;
+  wonTiers: string[];
+  fresh: boolean;
+  alsoTrust: TrustedChainView[];
+}) {
+  const { checks, running } = useSettledChecks(beacon, fresh, wonTiers, alsoTrust);
+  const failed = checks?.some((c) => c.state === 'failed') ?? false;
+  const ok = checks?.filter((c) => c.state === 'ok').length ?? 0;
+  const state = failed ? 'failed' : running ? 'running' : 'ok';
+  return (
+    <p
+      role="status"
+      data-testid="reveal-beacon-verdict"
+      data-state={state}
+      className={`inline-flex min-h-11 items-center gap-1.5 rounded-full border px-3 text-xs font-bold backdrop-blur-sm ${failed ? 'border-red-300 bg-red-600/80 text-white' : 'border-white/50 bg-black/40 text-white'}`}
+    >
+      <span
+        aria-hidden="true"
+        className={`flex size-5 shrink-0 items-center justify-center rounded-full ${failed ? STATE_STYLE.failed : running ? `${STATE_STYLE.unchecked} animate-pulse` : STATE_STYLE.ok}`}
+      >
+        {failed ? STATE_MARK.failed : running ? '' : STATE_MARK.ok}
+      </span>
+      {failed
+        ? '公正性の確認に失敗（結果のあとに詳細）'
+        : running
+          ? '公正性をこのスマホで確認中…'
+          : `このスマホで公正性を確認（${ok}/${checks!.length}）`}
+    </p>
+  );
 }
 
 /**
@@ -239,7 +330,9 @@ export function BeaconWaiting({
     };
   }, [resultApi, onSettled]);
   const [checks, setChecks] = useState<BeaconDrawCheck[]>([]);
-  useEffect(() => setChecks(checkBeaconDraw(beacon, seen, [], { alsoTrust })), [beacon, seen, alsoTrust]);
+  useEffect(() => {
+    if (seen) setChecks(checkBeaconDraw(beacon, seen, [], { alsoTrust }));
+  }, [beacon, seen, alsoTrust]);
   const accepted = Date.parse(beacon.receipt.acceptedAt);
   const span = Math.max(1, roundTime - accepted);
   const progress = Math.min(1, Math.max(0, (now - accepted) / span));
@@ -315,6 +408,21 @@ export function WaitForRound({
       alsoTrust={alsoTrust}
     />
   );
+}
+
+/** A settled beacon draw's verdict on its reveal (the same checks as under the cards, started with the reveal). */
+export function RevealCheck({
+  beacon,
+  fresh,
+  items,
+  alsoTrust,
+}: {
+  beacon: BeaconDrawView;
+  fresh: boolean;
+  items: { position: number | null; tierId: string }[];
+  alsoTrust: TrustedChainView[];
+}) {
+  return <RevealVerdict beacon={beacon} fresh={fresh} wonTiers={slotTiers(items)} alsoTrust={alsoTrust} />;
 }
 
 /** A settled beacon draw's checks, under its cards. */

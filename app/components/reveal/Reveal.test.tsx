@@ -158,6 +158,17 @@ describe('Reveal', () => {
     expect(html).not.toContain('蒼炎のフェニックス');
   });
 
+  it("shows what it is given in its corner inside the dialog (a beacon draw's verdict), and nothing without it", () => {
+    const verdict = <p role="status">このスマホで公正性を確認（8/8）</p>;
+    const html = renderToString(<Reveal items={items} onDone={() => {}} aside={verdict} />);
+    const dialog = html.slice(html.indexOf('role="dialog"'));
+    expect(dialog).toContain('このスマホで公正性を確認（8/8）');
+    expect(html.indexOf('このスマホで公正性を確認')).toBeLessThan(html.indexOf('スキップ'));
+    expect(renderToString(<Reveal items={items} onDone={() => {}} />)).not.toContain(
+      'left-[calc(env(safe-area-inset-left)',
+    );
+  });
+
   it('offers a way out when there is nothing to show', () => {
     const html = renderToString(<Reveal items={[]} onDone={() => {}} />);
     expect(html).toContain('表示できる抽選結果がありません。');

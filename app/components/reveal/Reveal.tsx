@@ -2,7 +2,7 @@
 // with the best tier's light and lands on the best prize actually won; a multi-draw turns every card
 // of a grid in draw order, the best one last, the hits glowing. Nothing of the result is in the page
 // before its card turns (decision 056; the clock is reveal-sequence.ts, the animations CSS).
-import { useCallback, useEffect, useRef, type CSSProperties, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import { buttonClassName } from '../Button';
 import { Image } from '../Image';
 import { formatCoins } from '~/lib/numbers';
@@ -27,6 +27,8 @@ export interface RevealProps {
   onDone: () => void;
   /** Start the animation at once (default). When false the sealed pack waits for a tap on 「開封する」. */
   autoPlay?: boolean;
+  /** Shown in the top-left corner while the reveal plays (a beacon draw's check by the phone); never the result. */
+  aside?: ReactNode;
 }
 
 // Sparkles around the landing card (fixed positions: server and client render the same markup).
@@ -98,7 +100,7 @@ function useModalFocus(dialog: React.RefObject<HTMLDivElement | null>, finish: (
  * @example
  * {revealing ? <Reveal items={items} onDone={() => setRevealing(false)} /> : null}
  */
-export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
+export function Reveal({ items, onDone, autoPlay = true, aside }: RevealProps) {
   const { phase, order, turned, holding, open, turn, landed } = useRevealSequence(items, autoPlay);
   const dialog = useRef<HTMLDivElement>(null);
   const resultButton = useRef<HTMLButtonElement>(null);
@@ -153,6 +155,12 @@ export function Reveal({ items, onDone, autoPlay = true }: RevealProps) {
       className={`rv-root rv-fx-${effect} ${phase === 'playing' ? 'rv-playing' : ''} ${holding ? 'rv-hold' : ''} fixed inset-0 z-overlay overflow-hidden outline-none select-none`}
     >
       <style dangerouslySetInnerHTML={{ __html: REVEAL_CSS }} />
+
+      {aside ? (
+        <div className="absolute top-[calc(env(safe-area-inset-top)+0.75rem)] left-[calc(env(safe-area-inset-left)+0.75rem)] z-10 max-w-[calc(100%-8.5rem)]">
+          {aside}
+        </div>
+      ) : null}
 
       {phase !== 'landed' ? (
         <button

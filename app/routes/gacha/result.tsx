@@ -3,7 +3,7 @@
 // by tier, the cards (low tiers of a large draw collapsed into counts) and a sticky bar: 保管 (the rare
 // cards first), まとめて交換 (undecided only, by tier, confirmed first, 元に戻す after it: decision 057),
 // もう一度引く. Only the member who drew sees it; anyone else gets the not-found page.
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { gachaEvent, track } from '~/lib/analytics';
 import { useRootData } from '~/lib/root-data';
 import { redirect, useNavigate, useSearchParams } from 'react-router';
@@ -33,6 +33,7 @@ import { isUuid } from '#modules/kernel';
 const beaconDraw = () => import('~/components/gacha/BeaconDraw');
 const WaitForRound = lazy(() => beaconDraw().then((m) => ({ default: m.WaitForRound })));
 const ProofOfDraw = lazy(() => beaconDraw().then((m) => ({ default: m.ProofOfDraw })));
+const RevealCheck = lazy(() => beaconDraw().then((m) => ({ default: m.RevealCheck })));
 
 export const handle = { title: '抽選結果' };
 
@@ -105,18 +106,14 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
   // rendered at all (decision 056). It is rendered when the reveal ends or is skipped.
   if (revealing)
     return (
-      <>
-        <Reveal items={items} onDone={finishReveal} />
-        {/* Without JavaScript the cards cannot turn: the plain result page is one link away. */}
-        <noscript>
-          <a
-            href={resultHref}
-            className="fixed inset-x-4 bottom-8 z-overlay rounded-full bg-white py-3 text-center font-bold text-slate-900"
-          >
-            結果を見る
-          </a>
-        </noscript>
-      </>
+      <PlayReveal items={items} onDone={finishReveal} resultHref={resultHref}>
+        {/* A beacon draw: the phone checks it while the cards turn, and shows its verdict here (decision 081). */}
+        {beacon && (
+          <Suspense fallback={null}>
+            <RevealCheck beacon={beacon} fresh={fresh} items={result.items} alsoTrust={alsoTrust} />
+          </Suspense>
+        )}
+      </PlayReveal>
     );
   return (
     <>
@@ -214,6 +211,34 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
           </AppLink>
         </p>
       </div>
+    </>
+  );
+}
+
+/** The reveal alone on the page, with what it shows in its corner (a beacon draw's verdict). */
+function PlayReveal({
+  items,
+  onDone,
+  resultHref,
+  children,
+}: {
+  items: RevealItem[];
+  onDone: () => void;
+  resultHref: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <Reveal items={items} onDone={onDone} aside={children} />
+      {/* Without JavaScript the cards cannot turn: the plain result page is one link away. */}
+      <noscript>
+        <a
+          href={resultHref}
+          className="fixed inset-x-4 bottom-8 z-overlay rounded-full bg-white py-3 text-center font-bold text-slate-900"
+        >
+          結果を見る
+        </a>
+      </noscript>
     </>
   );
 }

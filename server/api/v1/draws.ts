@@ -73,7 +73,7 @@ export const drawBeaconSchema = apiSchema(
         afterRound: z.int().min(0),
       }),
       signature: hex.nullable().meta({ description: '受付証（oripa-receipt-v1）の Ed25519 署名' }),
-      publicKey: hex.nullable().meta({ description: 'ガチャのコミットメントにある受付証の公開鍵' }),
+      publicKey: hex.meta({ description: 'ガチャのコミットメントにある受付証の公開鍵' }),
       roundTime: isoDateTime(),
       closesAt: isoDateTime(),
       terms: z
@@ -120,14 +120,12 @@ export const drawBeaconSchema = apiSchema(
       settlement: z
         .object({
           beacon: z.object({ round: z.int(), signature: hex, randomness: hex }),
-          remainingBefore: z.array(z.object({ id: z.string(), remaining: z.int().min(0) })),
-          draws: z.array(z.object({ drawId: z.string(), n: z.int().min(1) })),
         })
         .nullable(),
     })
     .meta({
       description:
-        'ビーコン抽選（docs/decisions/081）の証明: 署名付き受付証、待っているラウンド、チェーンのヘッド、確定後はビーコンと選択の入力',
+        'ビーコン抽選（docs/decisions/081）の証明: 署名付き受付証、待っているラウンド、チェーンのヘッド、確定後はビーコン（当選の再計算は公開抽選ログから）',
     }),
 );
 
