@@ -12,7 +12,8 @@ import {
   settleBeaconRounds,
   type BeaconOfRound,
 } from '#modules/draw';
-import { receiptPublicKey, signReceipt, type DrawReceipt } from '#modules/fairness';
+import { createPrivateKey, sign as cryptoSign } from 'node:crypto';
+import { receiptDocument, receiptPublicKey, type DrawReceipt } from '#modules/fairness';
 import { notifyMember } from '#modules/mailbox';
 import { genreOfGacha, type BeaconPublishTerms } from '#modules/gacha';
 import type { Database } from '#db/client';
@@ -30,8 +31,6 @@ export interface BeaconService {
   publishTerms: BeaconPublishTerms | null;
   /** Fetches and verifies a round against a pack's committed chain. */
   beaconOf: BeaconOfRound;
-  /** Signs a receipt with BEACON_RECEIPT_KEY (the public draw log); absent on a shop without the key. */
-  sign?: (receipt: DrawReceipt) => string;
   /**
    * Ed25519 over the receipt's document by the key its pack committed to (`committedKey`), or null when this shop
    * does not hold that key (rotated, or no BEACON_RECEIPT_KEY).
@@ -74,6 +73,7 @@ export async function openBeacon(config: ShopConfig, logger: Logger): Promise<Be
   }
   const key = config.beaconReceiptKey;
   const publicKey = key ? receiptPublicKey(key) : null;
+  const signers = receiptSigners([...(key ? [key] : []), ...config.BEACON_RECEIPT_KEYS_RETIRED]);
   const beaconOf: BeaconOfRound = async (source, round) => {
     const answer = await fetchBeacon(
       { baseUrl: relayUrl, timeoutMs: config.BEACON_FETCH_TIMEOUT_MS },
@@ -110,12 +110,35 @@ export async function openBeacon(config: ShopConfig, logger: Logger): Promise<Be
         }
       : null,
     beaconOf,
-    ...(key ? { sign: (receipt: DrawReceipt) => signReceipt(receipt, key) } : {}),
-    signFor: (receipt, committedKey) =>
-      key && publicKey && committedKey === publicKey ? signReceipt(receipt, key) : null,
+    signFor: (receipt, committedKey) => signers.get(committedKey)?.(receipt) ?? null,
     close: closeStandin,
   };
 }
+
+/**
+ * Ed25519 signers of receipts by public key (node:crypto: the same RFC 8032 signatures as the browser's
+ * @noble/curves, ~17× faster, which the public log's pages need: one signature per receipt per page).
+ * @example receiptSigners([secret]).get(receiptPublicKey(secret))!(receipt) === signReceipt(receipt, secret)
+ */
+export function receiptSigners(secrets: readonly string[]): Map<string, (receipt: DrawReceipt) => string> {
+  const signers = new Map<string, (receipt: DrawReceipt) => string>();
+  for (const secret of secrets) {
+    const key = createPrivateKey({
+      key: Buffer.concat([ED25519_PKCS8_PREFIX, Buffer.from(secret, 'hex')]),
+      format: 'der',
+      type: 'pkcs8',
+    });
+    const publicKey = receiptPublicKey(secret);
+    if (!signers.has(publicKey))
+      signers.set(publicKey, (receipt) =>
+        cryptoSign(null, Buffer.from(receiptDocument(receipt), 'utf8'), key).toString('hex'),
+      );
+  }
+  return signers;
+}
+
+/** PKCS #8's DER prefix of an Ed25519 private key (RFC 8410): the 32-byte seed follows. */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
 /** The sandbox chain's genesis: 2026-01-01T00:00:00Z (fixed, so the chain hash is the same at every start). */
 const SANDBOX_GENESIS = 1_767_225_600;

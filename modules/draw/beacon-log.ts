@@ -8,6 +8,7 @@ import { refuse, type Refusal } from '#modules/kernel';
 import { beaconPackTerms, countUnclaimed, getGacha, type BeaconPackTerms } from '#modules/gacha';
 import {
   BEACON_LOG_FORMAT,
+  BEACON_LOG_MAX_PAGE,
   BEACON_LOG_PENDING_LIMIT,
   receiptHash,
   remainingLots,
@@ -22,11 +23,11 @@ import { receiptOfRow } from './beacon';
 export const DRAW_LOG_REFUSAL_CODES = ['GACHA_NOT_FOUND', 'DRAW_LOG_NOT_FOUND'] as const;
 export type DrawLogRefusalCode = (typeof DRAW_LOG_REFUSAL_CODES)[number];
 
-/** The shop's Ed25519 signature of a receipt (hex), made by the server with BEACON_RECEIPT_KEY. */
-export type ReceiptSigner = (receipt: DrawReceipt) => string;
+/** The shop's Ed25519 signature of a receipt (hex) by the key its pack committed to (`committedKey`), made by the server. */
+export type ReceiptSigner = (receipt: DrawReceipt, committedKey: string) => string;
 
 /** The most receipts one page holds. */
-export const DRAW_LOG_MAX_PAGE = 100;
+export const DRAW_LOG_MAX_PAGE = BEACON_LOG_MAX_PAGE;
 
 export interface DrawLogQuery {
   /** Receipts with seq > after (0: from the first). */
@@ -99,7 +100,7 @@ export async function beaconDrawLog(
     return {
       seq,
       receipt,
-      signature: query.sign(receipt),
+      signature: query.sign(receipt, terms.receiptKey),
       hash: hash ?? receiptHash(receipt),
       settled: row.settledAt !== null,
       tiers: won ? won.tiers : null,

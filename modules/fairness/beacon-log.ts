@@ -8,6 +8,8 @@ import type { BeaconSourceTerms, DrawReceipt, TierCertificate } from './beacon-m
 export const BEACON_LOG_FORMAT = 'oripa-beacon-log/1';
 /** Receipts not yet in a head are listed on the last page up to this many (their count and lots always). */
 export const BEACON_LOG_PENDING_LIMIT = 100;
+/** The most receipts one page of the API holds (the result page reads the log this many at a time). */
+export const BEACON_LOG_MAX_PAGE = 500;
 
 /** What the pack committed to (oripa-commitment-b1's fields) and the close margin it was published with. */
 export interface BeaconLogPack {
@@ -376,20 +378,33 @@ export type BeaconLogPageReader = (after: number) => Promise<unknown>;
 /**
  * Reads a pack's log page by page and merges it, fetching again from the first stale receipt while settlement
  * moves under it (at most `rounds` times). `until` (a draw id) stops once that draw's head is complete: the
- * result page needs the log only that far, and the answer's nextAfter then says where it stopped.
- * @example const parsed = await readBeaconLog((after) => fetch(`/api/v1/gachas/${id}/draw-log?after=${after}&limit=100`).then((r) => r.json()))
+ * result page needs the log only that far, and the answer's nextAfter then says where it stopped. `ahead` pages
+ * are asked for at once (default 1, one at a time): every page before the settled receipts' count is full, so
+ * a full page's length gives the next pages' `after`; a page is used only for the `after` it answers.
+ * @example const parsed = await readBeaconLog((after) => fetch(`/api/v1/gachas/${id}/draw-log?after=${after}&limit=${BEACON_LOG_MAX_PAGE}`).then((r) => r.json()), { ahead: 4 })
  */
 export async function readBeaconLog(
   readPage: BeaconLogPageReader,
-  options: { until?: string; rounds?: number } = {},
+  options: { until?: string; rounds?: number; ahead?: number } = {},
 ): Promise<BeaconLogParse> {
   const pages: BeaconLogPage[] = [];
   let after = 0;
   let stale: number[] = [];
   for (let round = 0; round < (options.rounds ?? 3); round += 1) {
     let target: BeaconLogEntry | undefined;
+    const asked = new Map<number, Promise<unknown>>();
+    const ask = (from: number) => {
+      let page = asked.get(from);
+      if (!page) {
+        page = readPage(from);
+        // A page asked ahead and never used (the draw's head came first) must not be an unhandled rejection.
+        page.catch(() => undefined);
+        asked.set(from, page);
+      }
+      return page;
+    };
     for (;;) {
-      const one = parsePage(await readPage(after));
+      const one = parsePage(await ask(after));
       if (!one.ok) return one;
       pages.push(one.log);
       const items = one.log.items;
@@ -397,7 +412,13 @@ export async function readBeaconLog(
       const headDone =
         target !== undefined && items.some((e) => e.seq !== null && e.receipt.round > target!.receipt.round);
       if (one.log.nextAfter === null || headDone) break;
+      const length = one.log.nextAfter - after;
       after = one.log.nextAfter;
+      for (let k = 1; k < (options.ahead ?? 1) && length > 0; k += 1) {
+        const from = after + k * length;
+        if (from + length > one.log.remaining.settledReceipts) break;
+        void ask(from);
+      }
     }
     const merged = mergeBeaconLogPages(pages);
     stale = merged.stale;

@@ -299,6 +299,46 @@ describe('pages', () => {
   });
 });
 
+describe('reading the log several pages at once', () => {
+  it('asks the full pages ahead together, each once, and merges the same log as one at a time', async () => {
+    const log = beaconExample();
+    const pages = pagesOf(log, 1);
+    let inFlight = 0;
+    let most = 0;
+    const served: number[] = [];
+    const reader = async (after: number) => {
+      served.push(after);
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight -= 1;
+      return pages[after];
+    };
+    const together = await readBeaconLog(reader, { ahead: 3 });
+    const alone = await readBeaconLog(async (after) => pages[after]);
+    expect(most).toBeGreaterThan(1);
+    expect([...served].sort()).toEqual([0, 1, 2, 3]);
+    expect(together).toEqual(alone);
+    expect(together.ok && verifyBeaconLog(together.log, trusted).ok).toBe(true);
+  });
+
+  it('never asks past the settled receipts, where a page may not be full', async () => {
+    const live = liveBeaconExample();
+    const pages = pagesOf(live, 1);
+    const served: number[] = [];
+    const read = await readBeaconLog(
+      async (after) => {
+        served.push(after);
+        return pages[after];
+      },
+      { ahead: 8 },
+    );
+    expect(read.ok).toBe(true);
+    expect(Math.max(...served)).toBeLessThan(live.items.length);
+    expect(new Set(served).size).toBe(served.length);
+  });
+});
+
 describe('remaining lots and 還元率', () => {
   it('is exact integer arithmetic, truncated to one decimal', () => {
     expect(returnRatePercent(8_600, 10_000)).toBe(86);

@@ -17,6 +17,16 @@ export const beaconSettings = declareSettings({
     BEACON_RELAY_URL: z.string().url().optional(),
     BEACON_CHAIN_HASH: hex32.default(QUICKNET.hash),
     BEACON_RECEIPT_KEY: hex32.optional(),
+    BEACON_RECEIPT_KEYS_RETIRED: z
+      .string()
+      .optional()
+      .transform((text) =>
+        (text ?? '')
+          .split(',')
+          .map((k) => k.trim())
+          .filter((k) => k.length > 0),
+      )
+      .pipe(z.array(hex32)),
     BEACON_CLOSE_MARGIN_MS: z.coerce.number().int().min(300).max(10_000).default(1000),
     BEACON_FETCH_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
   },
@@ -40,6 +50,14 @@ export const beaconSettings = declareSettings({
         "the Ed25519 secret key (64 hex) that signs beacon draws' receipts; its public key is committed by each beacon " +
         "pack. **Required on an https shop that publishes beacon packs**; make one with `node -e \"console.log(require('crypto').randomBytes(32).toString('hex'))\"`. " +
         'Changing it signs only packs published afterwards (docs/decisions/081)',
+    },
+    BEACON_RECEIPT_KEYS_RETIRED: {
+      default: 'none',
+      secret: true,
+      meaning:
+        'earlier receipt keys (Ed25519 secrets, 64 hex each, comma-separated) after a rotation of BEACON_RECEIPT_KEY: ' +
+        'they sign only the receipts of packs that committed to them (their public draw log and result pages), never ' +
+        'a new pack. Keep a key here until every pack committed to it is sold out and its log archived',
     },
     BEACON_CLOSE_MARGIN_MS: {
       meaning:

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
+  BEACON_LOG_MAX_PAGE,
   checkBeaconDraw,
   readBeaconLog,
   type BeaconLog,
@@ -75,13 +76,14 @@ function readPublicLog(gachaId: string, drawId: string): Promise<PublicLog> {
   const known = logReads.get(drawId);
   if (known) return known;
   const page = async (after: number) => {
-    const response = await fetch(`/api/v1/gachas/${gachaId}/draw-log?after=${after}&limit=100`, {
+    const response = await fetch(`/api/v1/gachas/${gachaId}/draw-log?after=${after}&limit=${BEACON_LOG_MAX_PAGE}`, {
       headers: { accept: 'application/json' },
     });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     return response.json();
   };
-  const read: Promise<PublicLog> = readBeaconLog(page, { until: drawId }).then(
+  // Four pages at a time: a long log arrives in a quarter of the round trips.
+  const read: Promise<PublicLog> = readBeaconLog(page, { until: drawId, ahead: 4 }).then(
     (parsed) => (parsed.ok ? parsed.log : { unavailable: parsed.errors.join('／') }),
     () => ({ unavailable: '通信できませんでした' }),
   );

@@ -10,12 +10,12 @@ import { createApiTestServices, requestJson } from './testing';
 import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
 import { scaledTimeout } from '#tests/settings';
 import { queryRows } from '#db/client';
-import { closeBeaconRounds, drawLots, settleBeaconRounds } from '#modules/draw';
+import { closeBeaconRounds, DRAW_LOG_MAX_PAGE, drawLots, settleBeaconRounds } from '#modules/draw';
 import { fetchBeacon } from '#modules/beacon';
-import { receiptPublicKey, signReceipt, verifyBeaconLog, type DrawReceipt } from '#modules/fairness';
+import { receiptPublicKey, verifyBeaconLog, type DrawReceipt } from '#modules/fairness';
 import { startDrandStandin, type DrandStandin } from '#devtools/standins/drand';
 import type { ShopServices } from '#server/services';
-import type { BeaconService } from '#server/beacon';
+import { receiptSigners, type BeaconService } from '#server/beacon';
 
 const RECEIPT_SECRET = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
 const CLOSE_MARGIN_MS = 700;
@@ -33,9 +33,10 @@ const sleepUntil = async (at: number) => {
 
 beforeAll(async () => {
   ({ services, close } = await createApiTestServices('api_draw_log'));
-  // Only the receipt signature of the beacon service is read by the draw log.
+  // Only the receipt signature of the beacon service is read by the draw log: the shop's own signers.
+  const signers = receiptSigners([RECEIPT_SECRET]);
   services.beacon = {
-    sign: (receipt: DrawReceipt) => signReceipt(receipt, RECEIPT_SECRET),
+    signFor: (receipt: DrawReceipt, committedKey: string) => signers.get(committedKey)?.(receipt) ?? null,
   } as Partial<BeaconService> as BeaconService;
   api = createApiV1(services);
   drand = await startDrandStandin({ seed: 'api-draw-log', period: 1 });
@@ -121,7 +122,7 @@ describe('GET /gachas/{gachaId}/draw-log', () => {
   });
 
   it('answers bad paging with 400 and a Japanese message per field', async () => {
-    for (const query of ['after=-1', 'after=abc', 'limit=0', `limit=101`, 'after=1.5']) {
+    for (const query of ['after=-1', 'after=abc', 'limit=0', `limit=${DRAW_LOG_MAX_PAGE + 1}`, 'after=1.5']) {
       const response = await requestJson(api, `/gachas/${gachaId}/draw-log?${query}`);
       expect(response.status, query).toBe(400);
       expect(response.json.error.code).toBe('VALIDATION_FAILED');

@@ -183,14 +183,16 @@ const getDrawLog = defineOperation({
     },
   },
   handler: async ({ services, params, query }) => {
-    const sign = services.beacon?.sign;
+    const beacon = services.beacon;
     const page = await beaconDrawLog(services.db, params.gachaId, {
       after: query.after,
       limit: query.limit,
-      // A published beacon pack needs the key (publishPack refuses without it): its absence is a deployment bug.
-      sign: (receipt) => {
-        if (!sign) throw new Error('getGachaDrawLog: no receipt signer (BEACON_RECEIPT_KEY)');
-        return sign(receipt);
+      // By the key the pack committed to (BEACON_RECEIPT_KEY, or a retired one after a rotation). publishPack refuses
+      // a beacon pack without a key, so a missing signer is a deployment error: the key was dropped too early.
+      sign: (receipt, committedKey) => {
+        const signature = beacon?.signFor(receipt, committedKey);
+        if (!signature) throw new Error('getGachaDrawLog: no receipt key for this pack (BEACON_RECEIPT_KEYS_RETIRED)');
+        return signature;
       },
     });
     if (isRefusal(page)) return page;
