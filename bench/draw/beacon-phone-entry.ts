@@ -8,15 +8,10 @@ import {
   type PhoneSightings,
 } from '#modules/fairness/browser';
 
-async function run(
-  evidence: BeaconDrawEvidence,
-  seen: PhoneSightings,
-  won: string[],
-  pages: string[],
-  pageSize: number,
-) {
+/** The bench's chain, trusted as a sandbox shop trusts its stand-in. */
+const trustingBench = (evidence: BeaconDrawEvidence) => {
   const chain = evidence.terms.beacon;
-  const alsoTrust = [
+  return [
     {
       hash: chain.chainHash,
       schemeID: chain.scheme,
@@ -26,6 +21,16 @@ async function run(
       label: 'bench',
     },
   ];
+};
+
+async function run(
+  evidence: BeaconDrawEvidence,
+  seen: PhoneSightings,
+  won: string[],
+  pages: string[],
+  pageSize: number,
+) {
+  const alsoTrust = trustingBench(evidence);
   const started = performance.now();
   // Page k answers after = k × pageSize.
   const parsed = await readBeaconLog(async (after) => JSON.parse(pages[after / pageSize]!), {
@@ -45,18 +50,8 @@ async function run(
 
 /** What the 抽選中 screen checks before the round settles (the page has run it by the time the reveal starts). */
 function waiting(evidence: BeaconDrawEvidence, seen: PhoneSightings) {
-  const chain = evidence.terms.beacon;
   checkBeaconDraw({ ...evidence, head: null, path: [], settlement: null }, seen, [], {
-    alsoTrust: [
-      {
-        hash: chain.chainHash,
-        schemeID: chain.scheme,
-        public_key: chain.publicKey,
-        genesis_time: chain.genesisTime,
-        period: chain.period,
-        label: 'bench',
-      },
-    ],
+    alsoTrust: trustingBench(evidence),
   });
 }
 

@@ -1,28 +1,19 @@
 // The public draw log of a beacon pack on the database (decision 081): what a verifier needs and nothing
 // private, page by page while draws arrive, each stage (accepted, closed, settled) verifiable by the same code
 // as verify-pack and the member's phone — with the drand stand-in's real beacons.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
+import { TEST_RECEIPT_SECRET, useBeaconTestShop } from '#tests/beacon-shop';
 import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
 import { scaledTimeout } from '#tests/settings';
 import { queryRows } from '#db/client';
-import {
-  beaconDrawLog,
-  closeBeaconRounds,
-  drawLots,
-  getDrawResult,
-  settleBeaconRounds,
-  type BeaconOfRound,
-} from '#modules/draw';
-import { fetchBeacon } from '#modules/beacon';
+import { beaconDrawLog, getDrawResult } from '#modules/draw';
 import {
   BEACON_CHECK_NAMES,
   anonymiseMember,
   mergeBeaconLogPages,
   readBeaconLog,
-  receiptPublicKey,
   signReceipt,
   verifyBeaconDraw,
   verifyBeaconLog,
@@ -30,88 +21,15 @@ import {
   type BeaconLogPage,
 } from '#modules/fairness';
 import { isRefusal } from '#modules/kernel';
-import { startDrandStandin, type DrandStandin } from '#devtools/standins/drand';
 
 const handle = useTestDatabase('beacon-log');
-const RECEIPT_SECRET = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
+const RECEIPT_SECRET = TEST_RECEIPT_SECRET;
 const CLOSE_MARGIN_MS = 700;
 const sign = (receipt: Parameters<typeof signReceipt>[0]) => signReceipt(receipt, RECEIPT_SECRET);
 
-let drand: DrandStandin;
-beforeAll(async () => {
-  drand = await startDrandStandin({ seed: 'beacon-log', period: 1 });
-});
-afterAll(async () => {
-  await drand.close();
-});
-
-const trusted = () => ({ trustedChains: [drand.info] });
-const roundTime = (round: number) => (drand.info.genesis_time + (round - 1) * drand.info.period) * 1000;
-const sleepUntil = async (at: number) => {
-  while (Date.now() < at) await new Promise((resolve) => setTimeout(resolve, Math.min(250, at - Date.now() + 5)));
-};
-const verifiedBeacons: BeaconOfRound = async (_terms, round) => {
-  const answer = await fetchBeacon({ baseUrl: drand.url, timeoutMs: 10_000 }, drand.info, round);
-  return answer.ok ? answer.beacon : null;
-};
-
-async function beaconPack(lots: number, options: { lastOne?: boolean; kiribanAt?: number[] } = {}) {
-  return createPublishedPack(handle.db, {
-    lots,
-    price: 10,
-    drawOptions: [1, 2, 3, 10],
-    ...options,
-    beacon: {
-      source: {
-        chainHash: drand.info.hash,
-        scheme: drand.info.schemeID,
-        publicKey: drand.info.public_key,
-        genesisTime: drand.info.genesis_time,
-        period: drand.info.period,
-      },
-      receiptKey: receiptPublicKey(RECEIPT_SECRET),
-      closeMarginMs: CLOSE_MARGIN_MS,
-    },
-  });
-}
-
-async function draw(memberId: string, gachaId: string, count: number) {
-  const outcome = await drawLots(handle.db, {
-    memberId,
-    gachaId,
-    count,
-    idempotencyKey: randomUUID(),
-    decisionDays: 7,
-  });
-  if (!outcome.ok) throw new Error(`draw refused: ${outcome.code}`);
-  return outcome.result;
-}
-
-/** Closes every due round of the pack now (after its close time). */
-async function closeAll(gachaId: string) {
-  const [open] = await queryRows<{ round: number | null }>(
-    handle.db,
-    sql`select max(round)::int as round from draw_receipts where gacha_id = ${gachaId} and receipt_hash is null`,
-  );
-  if (!open?.round) return;
-  await sleepUntil(roundTime(open.round) - CLOSE_MARGIN_MS + 20);
-  await closeBeaconRounds(handle.db);
-}
-
-/** Closes and settles until every receipt of the pack is settled. */
-async function settleAll(gachaId: string) {
-  for (let turn = 0; turn < 20; turn++) {
-    await closeAll(gachaId);
-    const [head] = await queryRows<{ settle: number | null }>(
-      handle.db,
-      sql`select max(settle_round)::int as settle from draw_beacon_heads where gacha_id = ${gachaId} and settled_at is null`,
-    );
-    if (!head?.settle) return;
-    await sleepUntil(roundTime(head.settle) + 20);
-    await settleBeaconRounds(handle.db, verifiedBeacons, { decisionDays: 7 });
-  }
-  throw new Error('the pack did not settle');
-}
+const shop = useBeaconTestShop(handle, 'beacon-log', CLOSE_MARGIN_MS);
+const { roundTime, beaconPack, draw, closeAll, settleAll } = shop;
+const trusted = () => ({ trustedChains: [shop.drand.info] });
 
 async function page(gachaId: string, after = 0, limit = 100): Promise<BeaconLogPage> {
   const answer = await beaconDrawLog(handle.db, gachaId, { after, limit, sign });

@@ -1,22 +1,14 @@
 // The beacon mode end to end on the database (decision 081): a draw is accepted with a receipt and no prize,
 // its round is closed into the pack's chain of heads before the round exists, and the drand stand-in's real,
 // verified beacon settles it exactly once — with the lots that anyone recomputes from public data alone.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
-import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
+import { TEST_RECEIPT_SECRET, sleepUntil, useBeaconTestShop } from '#tests/beacon-shop';
+import { createMemberWithCoins } from '#tests/fixtures';
 import { scaledTimeout } from '#tests/settings';
 import { queryRows } from '#db/client';
-import {
-  closeBeaconRounds,
-  drawLots,
-  drawReceipt,
-  getDrawResult,
-  settleBeaconRounds,
-  type BeaconOfRound,
-} from '#modules/draw';
-import { fetchBeacon, type ChainInfo } from '#modules/beacon';
+import { closeBeaconRounds, drawReceipt, getDrawResult, settleBeaconRounds } from '#modules/draw';
 import {
   beaconCommitment,
   headHash,
@@ -28,84 +20,15 @@ import {
   verifyReceiptSignature,
 } from '#modules/fairness';
 import { checkInvariants } from '#modules/wallet';
-import { startDrandStandin, type DrandStandin } from '#devtools/standins/drand';
 
 const handle = useTestDatabase('beacon-draws');
-const RECEIPT_SECRET = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
+const RECEIPT_SECRET = TEST_RECEIPT_SECRET;
 // A round closes this long before its time; a head published less than HEAD_GUARD_MS (250) before the round
 // settles with a later one, which a busy machine may cause: the tests check the rule, not the timing.
 const CLOSE_MARGIN_MS = 700;
 
-let drand: DrandStandin;
-beforeAll(async () => {
-  drand = await startDrandStandin({ seed: 'beacon-draws', period: 1 });
-});
-afterAll(async () => {
-  await drand.close();
-});
-
-const source = () => ({
-  chainHash: drand.info.hash,
-  scheme: drand.info.schemeID,
-  publicKey: drand.info.public_key,
-  genesisTime: drand.info.genesis_time,
-  period: drand.info.period,
-});
-const roundTime = (round: number) => (drand.info.genesis_time + (round - 1) * drand.info.period) * 1000;
-const sleepUntil = async (at: number) => {
-  while (Date.now() < at) await new Promise((resolve) => setTimeout(resolve, Math.min(250, at - Date.now() + 5)));
-};
-const chainOf = (terms: { chainHash: string }): ChainInfo => {
-  expect(terms.chainHash).toBe(drand.info.hash);
-  return drand.info;
-};
-/** The server's way: fetch from the relay and verify against the pack's committed chain. */
-const verifiedBeacons: BeaconOfRound = async (terms, round) => {
-  const answer = await fetchBeacon({ baseUrl: drand.url, timeoutMs: 10_000 }, chainOf(terms), round);
-  return answer.ok ? answer.beacon : null;
-};
-
-async function beaconPack(lots: number, options: { lastOne?: boolean; kiribanAt?: number[] } = {}) {
-  return createPublishedPack(handle.db, {
-    lots,
-    price: 10,
-    drawOptions: [1, 3, 10],
-    ...options,
-    beacon: { source: source(), receiptKey: receiptPublicKey(RECEIPT_SECRET), closeMarginMs: CLOSE_MARGIN_MS },
-  });
-}
-
-async function draw(memberId: string, gachaId: string, count: number) {
-  const outcome = await drawLots(handle.db, {
-    memberId,
-    gachaId,
-    count,
-    idempotencyKey: randomUUID(),
-    decisionDays: 7,
-  });
-  if (!outcome.ok) throw new Error(`draw refused: ${outcome.code}`);
-  return outcome.result;
-}
-
-/** Closes and settles until every receipt of the pack is settled (the rounds are a second apart). */
-async function settleAll(gachaId: string) {
-  for (let turn = 0; turn < 20; turn++) {
-    const [open] = await queryRows<{ n: number; round: number | null }>(
-      handle.db,
-      sql`select count(*)::int as n, max(round)::int as round from draw_receipts where gacha_id = ${gachaId} and settled_at is null`,
-    );
-    if (open!.n === 0) return;
-    await sleepUntil(roundTime(open!.round!) - CLOSE_MARGIN_MS + 20);
-    await closeBeaconRounds(handle.db);
-    const [head] = await queryRows<{ settle: number }>(
-      handle.db,
-      sql`select max(settle_round)::int as settle from draw_beacon_heads where gacha_id = ${gachaId} and settled_at is null`,
-    );
-    if (head?.settle) await sleepUntil(roundTime(head.settle) + 20);
-    await settleBeaconRounds(handle.db, verifiedBeacons, { decisionDays: 7 });
-  }
-  throw new Error('the pack did not settle');
-}
+const shop = useBeaconTestShop(handle, 'beacon-draws', CLOSE_MARGIN_MS);
+const { source, roundTime, verifiedBeacons, beaconPack, draw, settleAll } = shop;
 
 describe('beacon-settled draws', () => {
   it(
@@ -169,7 +92,7 @@ describe('beacon-settled draws', () => {
       const settled = (await getDrawResult(db, member, accepted.drawId))!;
       expect(settled.receipt!.settled).toBe(true);
       const expected = settleDraws(
-        drand.beacon(settleRound).randomness,
+        shop.drand.beacon(settleRound).randomness,
         gachaId,
         [
           { id: `${gachaId}.S`, remaining: 1 },
@@ -252,10 +175,10 @@ describe('beacon-settled draws', () => {
       );
       expect(head!.settle_round).toBeGreaterThan(round);
       // A relay answering with another key's signatures: refused by verification, nothing settles.
-      drand.wrong('other-key');
+      shop.drand.wrong('other-key');
       await sleepUntil(roundTime(head!.settle_round) + 20);
       expect(await settleBeaconRounds(db, verifiedBeacons, { decisionDays: 7 })).toEqual([]);
-      drand.normal();
+      shop.drand.normal();
       // A beacon that is not the committed chain's round (a forgery handed straight in) is never asked for:
       // the settlement asks only for the head's settlement round.
       const asked: number[] = [];
@@ -271,7 +194,7 @@ describe('beacon-settled draws', () => {
       expect(settled.map((s) => s.drawIds)).toEqual([[accepted.drawId]]);
       const result = (await getDrawResult(db, member, accepted.drawId))!;
       const expected = settleDraws(
-        drand.beacon(head!.settle_round).randomness,
+        shop.drand.beacon(head!.settle_round).randomness,
         gachaId,
         [
           { id: `${gachaId}.S`, remaining: 1 },

@@ -215,18 +215,16 @@ function SettledChecks({ checks, running }: { checks: BeaconDrawCheck[]; running
   );
 }
 
-/** The settled draw's checks (shown under the result). */
-export function BeaconProofPanel({
-  beacon,
-  wonTiers,
-  fresh,
-  alsoTrust,
-}: {
+/** A settled draw, the tiers the page shows for it (lot k = the k-th smallest slot) and what the page trusts. */
+interface SettledDrawProps {
   beacon: BeaconDrawView;
   wonTiers: string[];
   fresh: boolean;
   alsoTrust: TrustedChainView[];
-}) {
+}
+
+/** The settled draw's checks (shown under the result). */
+export function BeaconProofPanel({ beacon, wonTiers, fresh, alsoTrust }: SettledDrawProps) {
   const { checks, running } = useSettledChecks(beacon, fresh, wonTiers, alsoTrust);
   if (!checks)
     return (
@@ -241,17 +239,7 @@ export function BeaconProofPanel({
  * The verdict on the reveal while it plays: the phone checks the draw from the moment the round settles, so the
  * member sees ✓ before the cards have turned. Only the verdict: the result stays the reveal's.
  */
-function RevealVerdict({
-  beacon,
-  wonTiers,
-  fresh,
-  alsoTrust,
-}: {
-  beacon: BeaconDrawView;
-  wonTiers: string[];
-  fresh: boolean;
-  alsoTrust: TrustedChainView[];
-}) {
+function RevealVerdict({ beacon, wonTiers, fresh, alsoTrust }: SettledDrawProps) {
   const { checks, running } = useSettledChecks(beacon, fresh, wonTiers, alsoTrust);
   const failed = checks?.some((c) => c.state === 'failed') ?? false;
   const ok = checks?.filter((c) => c.state === 'ok').length ?? 0;
@@ -412,32 +400,20 @@ export function WaitForRound({
   );
 }
 
-/** A settled beacon draw's verdict on its reveal (the same checks as under the cards, started with the reveal). */
-export function RevealCheck({
-  beacon,
-  fresh,
-  items,
-  alsoTrust,
-}: {
+/** What the result page gives a settled draw's parts: its proof and its prizes as the page lists them. */
+interface SettledDrawPart {
   beacon: BeaconDrawView;
   fresh: boolean;
   items: { position: number | null; tierId: string }[];
   alsoTrust: TrustedChainView[];
-}) {
-  return <RevealVerdict beacon={beacon} fresh={fresh} wonTiers={slotTiers(items)} alsoTrust={alsoTrust} />;
+}
+
+/** A settled beacon draw's verdict on its reveal (the same checks as under the cards, started with the reveal). */
+export function RevealCheck({ items, ...rest }: SettledDrawPart) {
+  return <RevealVerdict {...rest} wonTiers={slotTiers(items)} />;
 }
 
 /** A settled beacon draw's checks, under its cards. */
-export function ProofOfDraw({
-  beacon,
-  fresh,
-  items,
-  alsoTrust,
-}: {
-  beacon: BeaconDrawView;
-  fresh: boolean;
-  items: { position: number | null; tierId: string }[];
-  alsoTrust: TrustedChainView[];
-}) {
-  return <BeaconProofPanel beacon={beacon} fresh={fresh} wonTiers={slotTiers(items)} alsoTrust={alsoTrust} />;
+export function ProofOfDraw({ items, ...rest }: SettledDrawPart) {
+  return <BeaconProofPanel {...rest} wonTiers={slotTiers(items)} />;
 }

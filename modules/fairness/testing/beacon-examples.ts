@@ -16,7 +16,7 @@ import {
   type DrawReceipt,
 } from '../beacon-mode';
 import { remainingLots, type BeaconLog, type BeaconLogEntry } from '../beacon-log';
-import { BEACON_CHECK_NAMES } from '../beacon-checks';
+import { BEACON_CHECK_NAMES, termsOf } from '../beacon-checks';
 import {
   BEACON_RECEIPT_SECRET,
   atRound,
@@ -202,15 +202,7 @@ const hmacBlock = (randomness: string, gachaId: string, drawId: string, k: numbe
 export function beaconVectors() {
   const log = beaconExample();
   const { pack } = log;
-  const terms = {
-    gachaId: pack.id,
-    title: pack.title,
-    pricePerDraw: pack.pricePerDraw,
-    tiers: pack.tiers,
-    beacon: pack.beacon,
-    receiptKey: pack.receiptKey,
-    certificates: pack.certificates,
-  };
+  const terms = termsOf(log);
   const first = log.items[0]!;
   const head = log.heads[0]!;
   const headEntries = log.items.filter((e) => e.receipt.round === head.round);

@@ -23,7 +23,7 @@ import {
   type BeaconLogHead,
   type BeaconLogPage,
 } from '../beacon-log';
-import type { TrustedChain } from '../beacon-checks';
+import { termsOf, type TrustedChain } from '../beacon-checks';
 import type { BeaconDrawEvidence } from '../beacon-draw-check';
 
 export const seedFrom = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -299,17 +299,8 @@ export function drawEvidence(log: BeaconLog, drawId: string): BeaconDrawEvidence
   const entry = [...log.items, ...log.pending].find((e) => e.receipt.drawId === drawId);
   if (!entry) throw new Error(`drawEvidence: no draw ${drawId} in the log`);
   const { receipt } = entry;
-  const { pack } = log;
   const own = entry.seq === null ? undefined : log.heads.find((h) => h.round === receipt.round);
-  const terms = {
-    gachaId: pack.id,
-    title: pack.title,
-    pricePerDraw: pack.pricePerDraw,
-    tiers: pack.tiers,
-    beacon: pack.beacon,
-    receiptKey: pack.receiptKey,
-    certificates: pack.certificates,
-  };
+  const terms = termsOf(log);
   if (!own) return { receipt, signature: entry.signature, terms, head: null, path: [], settlement: null };
   const receiptHashes = log.items.filter((e) => e.receipt.round === own.round).map((e) => e.hash);
   return {
