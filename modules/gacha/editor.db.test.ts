@@ -211,7 +211,7 @@ describe('pack editor', () => {
     await updateDraftAsOperator(handle.db, operator, 'ed-checks', {
       genreId: 'pokemon',
       title: '１００％当たる！確定オリパ',
-      description: '',
+      description: '還元率150%',
     });
     await setDraftTierImageAsOperator(handle.db, operator, 'ed-checks', 't2', '/media/packs/missing.webp');
     const checks = (await prePublishChecks(handle.db, 'ed-checks', {
@@ -225,7 +225,11 @@ describe('pack editor', () => {
     expect(of('images')).toMatchObject({ ok: false, problems: ['A賞（ed-checks A）の写真がありません。'] });
     expect(of('stock').ok).toBe(false);
     expect(of('stock').problems).toHaveLength(5);
-    expect(of('copy').problems).toEqual(['タイトルに「確定」があります。', 'タイトルに「100%」があります。']);
+    expect(of('copy').problems).toEqual([
+      'タイトルに「確定」があります。',
+      'タイトルに「100%」があります。',
+      expect.stringMatching(/^説明の「還元率150%」: このオリパの還元率は147\.0%です/),
+    ]);
 
     await stockFor('ed-checks');
     await setDraftTierImageAsOperator(handle.db, operator, 'ed-checks', 't2', '/demo/cards/card-02.svg');

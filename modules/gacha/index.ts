@@ -74,6 +74,7 @@ export {
 export { packNumbers, type PackNumbers, type PackCostRules } from './pack-numbers';
 export {
   forbiddenWordsIn,
+  unbackedClaimsIn,
   prePublishChecks,
   drawOptionsOverLots,
   DEFAULT_FORBIDDEN_PACK_WORDS,

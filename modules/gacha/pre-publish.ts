@@ -14,7 +14,18 @@ export const DEFAULT_FORBIDDEN_PACK_WORDS = ['必ず当たる', '必ず', '確�
 /** The forbidden words found in the pack's copy (title, description, tier and card names). */
 export function forbiddenWordsIn(def: PackDefinition, words: readonly string[]): { word: string; where: string }[] {
   const norm = (s: string) => s.normalize('NFKC').toLowerCase();
-  const places: { where: string; text: string }[] = [
+  const places = copyPlaces(def);
+  const found: { word: string; where: string }[] = [];
+  for (const word of words) {
+    if (!word.trim()) continue;
+    for (const place of places) if (norm(place.text).includes(norm(word))) found.push({ word, where: place.where });
+  }
+  return found;
+}
+
+/** The copy an operator writes for a pack (title, description, tier and card names), each with where it stands. */
+function copyPlaces(def: PackDefinition): { where: string; text: string }[] {
+  return [
     { where: 'タイトル', text: def.title },
     { where: '説明', text: def.description ?? '' },
     ...def.tiers.flatMap((t) => [
@@ -22,12 +33,39 @@ export function forbiddenWordsIn(def: PackDefinition, words: readonly string[]):
       { where: `${t.label}のカード名`, text: t.cardName },
     ]),
   ];
-  const found: { word: string; where: string }[] = [];
-  for (const word of words) {
-    if (!word.trim()) continue;
-    for (const place of places) if (norm(place.text).includes(norm(word))) found.push({ word, where: place.where });
+}
+
+/** A 還元率 stated in copy (after NFKC): 「還元率120%」「還元率は驚異の１２０％以上」「還元率 95.5パーセント」. */
+const RETURN_RATE_CLAIM = /還元率[^0-9%\n]{0,8}?(\d{1,5}(?:\.\d+)?)\s*(?:%|パーセント)/g;
+
+/**
+ * The 還元率 claims in the pack's copy that its numbers do not back (景品表示法's 優良誤認: a member reads the
+ * copy's figure as the pack's): each claim above the 還元率 the pack page shows — every lot's conversion value ÷
+ * (the price × the lots), truncated to 0.1 %; the ラストワン賞 and キリ番賞 go to one member each and do not
+ * count. Independent of the forbidden-words setting: a claim the numbers back («還元率80%» on an 86 % pack) passes.
+ * @example unbackedClaimsIn(def) // ['タイトルの「還元率120%」: このオリパの還元率は86.0%です。…']
+ */
+export function unbackedClaimsIn(def: PackDefinition): string[] {
+  const lotTiers = def.tiers.filter((t) => !t.isLastOne && !t.kiribanAt?.length);
+  const lots = lotTiers.reduce((sum, t) => sum + t.quantity, 0);
+  const value = lotTiers.reduce((sum, t) => sum + t.quantity * t.conversionValue, 0);
+  const cost = lots * def.pricePerDraw;
+  // Tenths of a percent, truncated as the pack page shows it (integers: exact for any pack).
+  const actualTenths = cost > 0 ? Math.floor((value * 1000) / cost) : null;
+  const shown = actualTenths === null ? null : `${(actualTenths / 10).toFixed(1)}%`;
+  const problems: string[] = [];
+  for (const place of copyPlaces(def)) {
+    for (const match of place.text.normalize('NFKC').matchAll(RETURN_RATE_CLAIM)) {
+      const claimedTenths = Math.round(Number(match[1]) * 10);
+      if (actualTenths !== null && claimedTenths <= actualTenths) continue;
+      problems.push(
+        shown === null
+          ? `${place.where}の「${match[0]}」: 口がないため還元率を計算できません。賞を決めてから書いてください。`
+          : `${place.where}の「${match[0]}」: このオリパの還元率は${shown}です（全口の交換価値 ÷ 販売額。ラストワン賞・キリ番賞を除く）。数字を${shown}以下にするか、表現を削ってください。`,
+      );
+    }
   }
-  return found;
+  return problems;
 }
 
 /**
@@ -53,7 +91,8 @@ export interface PrePublishCheck {
 /**
  * Everything that must hold before a draft is published: the definition whole (lots, キリ番, window),
  * every lot has a prize, the images exist, every graded card worth `certifiedPrizeMinCoins` or more has
- * its certificate and its photo kept as uploaded, the stock covers every card, no forbidden words.
+ * its certificate and its photo kept as uploaded, the stock covers every card, no forbidden words and no
+ * 還元率 claim the pack's numbers do not back.
  * `imageExists` answers for a site path (the app knows where files live).
  */
 export async function prePublishChecks(
@@ -94,6 +133,7 @@ export async function prePublishChecks(
     if (!image.path || !(await options.imageExists(image.path))) missingImages.push(`${image.label}がありません。`);
   const short: StockShortfall[] = def.tiers.length ? await stockShortfallsOfPack(db, gachaId) : [];
   const words = forbiddenWordsIn(def, options.forbiddenWords);
+  const claims = unbackedClaimsIn(def);
   return [
     {
       key: 'definition',
@@ -122,8 +162,8 @@ export async function prePublishChecks(
     {
       key: 'copy',
       label: '景品表示法で使えない表現がない',
-      ok: words.length === 0,
-      problems: words.map((w) => `${w.where}に「${w.word}」があります。`),
+      ok: words.length === 0 && claims.length === 0,
+      problems: [...words.map((w) => `${w.where}に「${w.word}」があります。`), ...claims],
     },
   ];
 }
