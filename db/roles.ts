@@ -31,6 +31,7 @@ export const HISTORY_TABLES = [
   'prize_conversions',
   'draw_receipts',
   'draw_beacon_heads',
+  'member_sponsorships',
   'gacha_lots',
   'payment_events',
   'payment_orders',

@@ -4,7 +4,7 @@
 import { Hono } from 'hono';
 import type { Database } from '#db/client';
 import { refuse, type Refusal } from '#modules/kernel';
-import { takeRateLimit } from '#modules/identity';
+import { currentSponsorship, takeRateLimit } from '#modules/identity';
 import {
   clearPlot,
   farmViewOf,
@@ -25,7 +25,7 @@ import {
   type FriendRules,
 } from '#modules/friends';
 import { apiError } from './api-error';
-import { shareUrlsOf } from './invitation';
+import { labelSponsoredShare, shareUrlsOf } from './invitation';
 import { devToolsAllowed } from './dev-tools';
 import type { ShopConfig } from './config';
 import type { RateLimiter } from '#modules/identity/server';
@@ -109,14 +109,18 @@ export async function friendViewsOf(services: FarmServices, memberId: string): P
 /** The friends page's view: code, link, share addresses, the lists. */
 export async function friendsViewOf(services: FarmServices, memberId: string): Promise<FriendsView> {
   const { config, db } = services;
-  const [code, lists, friends, rules] = await Promise.all([
+  const [code, lists, friends, rules, sponsorship] = await Promise.all([
     friendCodeOf(db, memberId),
     friendListsOf(db, memberId, { limit: config.FRIENDS_LIMIT }),
     friendViewsOf(services, memberId),
     readFarmRules(db),
+    currentSponsorship(db, memberId),
   ]);
   const link = friendLinkOf(config.PUBLIC_ORIGIN, code);
-  const text = `${config.SITE_NAME}のファームでフレンドになろう！お互いの畑に水やりするとコインがもらえます。`;
+  const text = labelSponsoredShare(
+    `${config.SITE_NAME}のファームでフレンドになろう！お互いの畑に水やりするとコインがもらえます。`,
+    sponsorship !== null,
+  );
   const request = (e: (typeof lists.incoming)[number]) => ({
     friendshipId: e.friendshipId,
     nickname: e.nickname,

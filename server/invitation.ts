@@ -17,6 +17,7 @@ import {
 } from '#modules/invitation';
 import { normalisePathname } from '#modules/kernel/navigation';
 import type { MemberCreated } from '#modules/identity/server';
+import { currentSponsorship } from '#modules/identity';
 import type { ShopConfig } from './config';
 import type { Logger } from './logger';
 
@@ -33,6 +34,15 @@ export function shareTextOf(siteName: string, rewardCoins: number): string {
   return rewardCoins > 0
     ? `${siteName}で一緒にオリパを楽しもう！招待リンクから登録して、電話番号認証と初回購入をすると、お互いに${rewardCoins.toLocaleString('ja-JP')}コインもらえます。`
     : `${siteName}で一緒にオリパを楽しもう！招待リンクから登録してね。`;
+}
+
+/**
+ * A sponsored member's share text opens with 【PR】 (decision 083; 景品表示法's ステマ rule): what a streamer or
+ * affiliate posts for the shop is an advertisement and says so.
+ * @example labelSponsoredShare('一緒にオリパ…', true) // '【PR】一緒にオリパ…'
+ */
+export function labelSponsoredShare(text: string, sponsored: boolean): string {
+  return sponsored ? `【PR】${text}` : text;
 }
 
 /** The share addresses: LINE's share URL and X's post intent. */
@@ -68,7 +78,10 @@ export async function invitationViewOf(
   const rules = invitationRulesOf(config);
   const view = await invitationOverviewOf(db, memberId, rules, new Date(), limit);
   const link = invitationLinkOf(config.PUBLIC_ORIGIN, view.code);
-  const shareText = shareTextOf(config.SITE_NAME, rules.rewardCoins);
+  const shareText = labelSponsoredShare(
+    shareTextOf(config.SITE_NAME, rules.rewardCoins),
+    (await currentSponsorship(db, memberId)) !== null,
+  );
   const invitees: InviteeRow[] = view.invitees.map((invitee) => ({
     name: invitee.name,
     joinedOn: jstText(invitee.joinedAt).slice(0, 10),

@@ -10,7 +10,7 @@ import {
   type RankingEntry,
 } from '#modules/ranking';
 import { describeTiers } from '#modules/gacha';
-import { publicNicknames } from '#modules/identity';
+import { publicNicknames, sponsoredDuring, sponsorshipSpans } from '#modules/identity';
 import { toShopZone } from '#modules/kernel/dates/zone';
 
 /** The URL of each board and its period word. */
@@ -29,6 +29,8 @@ export interface BoardLine {
   /** level: exp gained this month (ties); 0 elsewhere. */
   tiebreak: number;
   mine: boolean;
+  /** A sponsored account (streamer, affiliate) at any time in the board's period: the line shows 「PR」 (decision 083). */
+  sponsored: boolean;
   hit: { label: string; cardName: string; packTitle: string; conversionValue: number; pricePerDraw: number } | null;
 }
 
@@ -71,8 +73,12 @@ export async function boardView(
   const period = boardPeriod(board, which, now);
   const [result, countedTo] = await Promise.all([rankingBoard(db, board, period, memberId), rankingsFoldedTo(db)]);
   const all = result.me ? [...result.entries, result.me] : result.entries;
-  const [names, tiers] = await Promise.all([
+  const [names, spans, tiers] = await Promise.all([
     publicNicknames(
+      db,
+      all.map((e) => e.memberId),
+    ),
+    sponsorshipSpans(
       db,
       all.map((e) => e.memberId),
     ),
@@ -89,6 +95,7 @@ export async function boardView(
       score: entry.score,
       tiebreak: entry.tiebreak,
       mine: entry.memberId === memberId,
+      sponsored: sponsoredDuring(spans.get(entry.memberId), period.from, period.to),
       hit:
         tier && entry.hit
           ? {

@@ -12,9 +12,12 @@ import { memberTagsFor } from '~/controllers/member-tags.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
 import { notFound } from '~/lib/not-found';
 import { signalRows } from '~/controllers/admin-signals.server';
+import { sponsorshipAction } from '~/controllers/admin-member-sponsorship.server';
 import { describeRefusal, type RefusalCode } from '#modules/refusals';
 import type { Refusal } from '#modules/kernel';
 import {
+  SPONSORSHIP_KIND_LABELS,
+  currentSponsorship,
   formatPhoneNumber,
   listMemberSessions,
   memberCode,
@@ -172,6 +175,7 @@ export async function memberPageLoader(shop: ShopRequest, request: Request, memb
     hold,
     purchaseProfile,
     holdEntry,
+    sponsorship,
   ] = await Promise.all([
     getBalance(db, memberId),
     listCoinLots(db, memberId, LOTS_SHOWN),
@@ -191,6 +195,7 @@ export async function memberPageLoader(shop: ShopRequest, request: Request, memb
     purchaseHoldOf(db, memberId),
     purchaseProfileOf(db, memberId),
     listAuditEntries(db, { targetType: 'member', targetId: memberId, action: 'member.hold' }, 1),
+    currentSponsorship(db, memberId),
   ]);
   const has = (permission: AdminPermission) => operator.permissions.has(permission);
   const config = shop.services.config;
@@ -198,6 +203,11 @@ export async function memberPageLoader(shop: ShopRequest, request: Request, memb
   const signals = has('signals:read') ? (await signalRows(shop, operator, { memberId }, 10)).items : null;
   return {
     signals,
+    sponsorship: sponsorship && {
+      kind: sponsorship.kind,
+      label: SPONSORSHIP_KIND_LABELS[sponsorship.kind],
+      since: sponsorship.startedAt.toISOString(),
+    },
     profile: {
       ...profile,
       code: memberCode(profile.id),
@@ -282,6 +292,8 @@ const MEMBER_INTENTS: Record<string, AdminPermission> = {
   clearHold: 'members:write',
   age: 'members:write',
   note: 'members:write',
+  sponsorStart: 'members:write',
+  sponsorEnd: 'members:write',
 };
 
 export async function memberPageAction(shop: ShopRequest, request: Request, memberId: string) {
@@ -304,6 +316,8 @@ export async function memberPageAction(shop: ShopRequest, request: Request, memb
   const config = shop.services.config;
   if (!(await memberProfileOf(db, memberId))) throw notFound(new URL(request.url).pathname);
 
+  if (intent === 'sponsorStart' || intent === 'sponsorEnd')
+    return sponsorshipAction(db, operator, memberId, intent, text('kind'));
   switch (intent) {
     case 'adjust': {
       const parsed = coinAdjustmentSchema.safeParse({

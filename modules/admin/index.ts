@@ -111,6 +111,7 @@ export {
   type MemberConsoleRefusalCode,
   type MemberNote,
 } from './members';
+export { endSponsorshipAsOperator, startSponsorshipAsOperator } from './sponsorships';
 export {
   adjustCoinsAsOperator,
   approveCoinAdjustment,

@@ -138,7 +138,7 @@ export const memberHoldSchema = z.object({
  * The member an action targets, or a refusal: it must exist and not be deleted; nobody acts on their
  * own account; only an admin (or the command line) acts on a staff account.
  */
-async function targetOf(tx: Database, operator: Operator, memberId: string): Promise<MemberProfile> {
+export async function targetOf(tx: Database, operator: Operator, memberId: string): Promise<MemberProfile> {
   const profile = await memberProfileOf(tx, memberId);
   if (!profile) return refused('MEMBER_NOT_FOUND', { memberId });
   if (profile.deleted) return refused('MEMBER_DELETED');

@@ -64,6 +64,7 @@ describe('the winners feed', () => {
           'id',
           'imagePath',
           'name',
+          'sponsored',
           'tierLabel',
           'wonAt',
         ].sort(),

@@ -4,7 +4,7 @@ import { and, desc, eq, inArray, sql, type AnyColumn } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows, type Database } from '#db/client';
 import { getGachaDetail, shownPackIds, tierCards, type TierCard } from '#modules/gacha';
-import { ANONYMOUS_WINNER_NAME, winnersFeedNames } from '#modules/identity';
+import { ANONYMOUS_WINNER_NAME, sponsoredAt, sponsorshipSpans, winnersFeedNames } from '#modules/identity';
 import { drawWins } from './schema';
 import { isTopTier } from './top-tier';
 
@@ -22,6 +22,8 @@ export interface WinnerFeedEntry {
   gachaId: string;
   genreId: string;
   gachaTitle: string;
+  /** The member was a sponsored account (streamer, affiliate) when they won: the feed shows 「PR」 (decision 083). */
+  sponsored: boolean;
 }
 
 /** A position in the feed (the last entry of a page): newest first by (wonAt, id). */
@@ -159,12 +161,16 @@ export async function listWins(
     .orderBy(desc(drawWins.wonAt), desc(drawWins.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
-  const [cards, names] = await Promise.all([
+  const [cards, names, spans] = await Promise.all([
     tierCards(
       db,
       page.map((r) => r.tierId),
     ),
     winnersFeedNames(
+      db,
+      page.map((r) => r.memberId),
+    ),
+    sponsorshipSpans(
       db,
       page.map((r) => r.memberId),
     ),
@@ -184,6 +190,7 @@ export async function listWins(
         gachaId: card.gachaId,
         genreId: card.genreId,
         gachaTitle: card.gachaTitle,
+        sponsored: sponsoredAt(spans.get(r.memberId), new Date(r.wonAt)),
       },
     ];
   });

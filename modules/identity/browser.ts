@@ -20,3 +20,4 @@ export {
 } from './social';
 export { authErrorMessage } from './messages';
 export type { ActionMode } from './constants';
+export { PR_LABEL, PR_LABEL_MEANING, SPONSORSHIP_KIND_LABELS } from './sponsorship-words';

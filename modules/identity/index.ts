@@ -57,6 +57,19 @@ export {
   setWinnersFeedNamed,
 } from './public-names';
 export {
+  PR_LABEL,
+  PR_LABEL_MEANING,
+  SPONSORSHIP_KIND_LABELS,
+  currentSponsorship,
+  endSponsorship,
+  sponsoredAt,
+  sponsoredDuring,
+  sponsorshipSpans,
+  startSponsorship,
+  type SponsorshipSpan,
+} from './sponsorships';
+export { sponsorshipKinds, type SponsorshipKind } from './schema';
+export {
   AUTH_ERROR_MESSAGES,
   GENERIC_AUTH_ERROR,
   authErrorMessage,

@@ -1,6 +1,17 @@
 // Identity tables, in the shape better-auth expects (user, session, account, verification, rateLimit).
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, pgTable, text, timestamp, bigint } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -137,3 +148,31 @@ export const memberRollupMarks = pgTable('member_rollup_marks', {
   name: text('name').primaryKey(),
   foldedTo: timestamp('folded_to', { withTimezone: true }).notNull(),
 });
+
+export const sponsorshipKinds = ['streamer', 'affiliate'] as const;
+export type SponsorshipKind = (typeof sponsorshipKinds)[number];
+
+/**
+ * Sponsored accounts (景品表示法's ステマ rule, in force since 2023-10-01; decision 083): a streamer or an
+ * affiliate the shop has a deal with, from when to when. What they do while sponsored — a win in the winners
+ * feed, a line in a ranking, a share text — carries 「PR」. At most one open row a member; never deleted (a
+ * past sponsorship still labels what was done during it).
+ */
+export const memberSponsorships = pgTable(
+  'member_sponsorships',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    memberId: text('member_id')
+      .notNull()
+      .references(() => users.id),
+    kind: text('kind', { enum: sponsorshipKinds }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('member_sponsorships_member_idx').on(t.memberId, t.startedAt),
+    uniqueIndex('member_sponsorships_one_open_idx')
+      .on(t.memberId)
+      .where(sql`${t.endedAt} is null`),
+  ],
+);

@@ -725,6 +725,17 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       },
     },
   },
+  member_sponsorships: {
+    owner: 'identity',
+    columns: {
+      member_id: {
+        holds: ['member-id'],
+        onDeletion: 'keep',
+        why: 'the member’s id in the record of a sponsorship (景品表示法: what was labelled PR and why): after 退会 it names the tombstone',
+      },
+      kind: NOT_PERSONAL,
+    },
+  },
   member_progress: {
     owner: 'progression',
     columns: {

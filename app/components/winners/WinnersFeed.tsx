@@ -3,6 +3,7 @@
 // screen reader hears at most one new win a minute (polite), never a stream of them.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { WinnerFeedEntry } from '#modules/draw';
+import { PrLabel } from '~/components/PrLabel';
 import { Image } from '~/components/Image';
 import { AppLink } from '~/components/AppLink';
 import { TIER_CHIP } from '~/components/gacha/labels';
@@ -132,6 +133,7 @@ export function WinnersFeed({
                     )}
                   </span>
                   <span className="block truncate text-muted">
+                    {entry.sponsored && <PrLabel />}
                     <span data-testid="winner-name">{entry.name}</span>さん
                     {withPack ? (
                       <>

@@ -14,6 +14,7 @@ const entry = (id: string, wonAt: string): WinnerFeedEntry => ({
   gachaId: 'p1',
   genreId: 'pokemon',
   gachaTitle: 'テストオリパ',
+  sponsored: false,
 });
 
 describe('the winners feed rules', () => {
@@ -27,6 +28,17 @@ describe('the winners feed rules', () => {
     expect(timeAgo('2026-11-24T10:00:05Z', now)).toBe('たった今');
   });
 
+  it('keeps a sponsored win apart from an identical unsponsored one: its 「PR」 is part of what a reader sees', () => {
+    const plain = entry('1', '2026-11-24T10:00:00Z');
+    const sponsored = { ...entry('2', '2026-11-24T10:01:00Z'), sponsored: true };
+    const again = { ...entry('3', '2026-11-24T10:02:00Z'), sponsored: true };
+    const rows = collapseWins([plain, sponsored, again], 5);
+    expect(rows.map((r) => [r.sponsored, r.count])).toEqual([
+      [true, 2],
+      [false, 1],
+    ]);
+  });
+
   it('merges live entries once each, newest first, up to the rows shown', () => {
     const a = entry('1', '2026-11-24T10:00:00Z');
     const b = entry('2', '2026-11-24T10:01:00Z');
@@ -38,6 +50,9 @@ describe('the winners feed rules', () => {
   it('announces a win with the pack only where the page is not the pack', () => {
     const e = entry('1', '2026-11-24T10:00:00Z');
     expect(announcementOf(e, true)).toBe('匿名さんが「テストオリパ」でS賞「ステラドラゴン」を獲得しました');
+    expect(announcementOf({ ...e, sponsored: true }, false)).toBe(
+      '【PR】匿名さんがS賞「ステラドラゴン」を獲得しました',
+    );
     expect(announcementOf(e, false)).toBe('匿名さんがS賞「ステラドラゴン」を獲得しました');
   });
 

@@ -20,8 +20,9 @@ export interface WinnerFeedRow extends WinnerFeedEntry {
   key: string;
 }
 
-/** What a reader sees of a win: the same pack, tier, card and name read as a repeat. */
-const lookOf = (entry: WinnerFeedEntry) => [entry.gachaId, entry.tierLabel, entry.cardName, entry.name].join('\u0000');
+/** What a reader sees of a win: the same pack, tier, card, name and 「PR」 read as a repeat. */
+const lookOf = (entry: WinnerFeedEntry) =>
+  [entry.gachaId, entry.tierLabel, entry.cardName, entry.name, entry.sponsored ? 'PR' : ''].join('\u0000');
 
 const newestFirst = (a: WinnerFeedEntry, b: WinnerFeedEntry) =>
   Date.parse(b.wonAt) - Date.parse(a.wonAt) || Number(b.id) - Number(a.id);
@@ -89,7 +90,7 @@ export function mergeWins(shown: readonly WinnerFeedEntry[], fresh: readonly Win
 
 /** The line a screen reader hears for a new win (at most one announcement per interval). */
 export const announcementOf = (entry: WinnerFeedEntry, withPack: boolean) =>
-  `${entry.name}さんが${withPack ? `「${entry.gachaTitle}」で` : ''}${entry.tierLabel}「${entry.cardName}」を獲得しました`;
+  `${entry.sponsored ? '【PR】' : ''}${entry.name}さんが${withPack ? `「${entry.gachaTitle}」で` : ''}${entry.tierLabel}「${entry.cardName}」を獲得しました`;
 
 /** A `win` event's entry, or null when it is not one (a malformed event is ignored). */
 export function winOf(event: Event): WinnerFeedEntry | null {

@@ -6,6 +6,7 @@ import type { Route } from './+types/board';
 import { catalogueDb, shopRequestContext } from '#server/context';
 import { EmptyState } from '~/components/PageFrame';
 import { AppLink } from '~/components/AppLink';
+import { PrLabel } from '~/components/PrLabel';
 import { formatCoins } from '~/lib/numbers';
 import { boardView, BOARD_PATHS, type BoardLine } from '#server/context';
 import type { RankingBoardName } from '#modules/ranking';
@@ -168,6 +169,7 @@ function Line({
       </span>
       <span className="flex min-w-0 flex-1 flex-col">
         <span className="truncate text-sm font-bold">
+          {line.sponsored ? <PrLabel /> : null}
           {line.name}
           {/* The darker pink: 4.7:1 on the member's soft pink line (the ink pink is 4.47:1 there). */}
           {line.mine ? <span className="ml-1 text-xs text-primary-dark">（あなた）</span> : null}

@@ -29,6 +29,10 @@ export const winnerFeedEntrySchema = apiSchema(
     gachaId: z.string(),
     genreId: z.string(),
     gachaTitle: z.string(),
+    sponsored: z.boolean().meta({
+      description:
+        '当選時に当ショップと提携していた会員（配信者・アフィリエイト）なら true: 「PR」と表示します（景品表示法）',
+    }),
   }),
 );
 

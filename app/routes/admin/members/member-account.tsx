@@ -6,6 +6,7 @@ import { Button } from '~/components/Button';
 import { ActionAnswer } from '~/components/admin/ActionAnswer';
 import { ConfirmDialog } from '~/components/admin/ConfirmDialog';
 import type { MemberActionData } from '~/controllers/admin-members.server';
+import { formatStaffDate } from '#modules/kernel/dates';
 import { Section, n, type MemberData } from './member-parts';
 
 /** Which dialog is open: the destructive or weighty actions ask first. */
@@ -73,6 +74,65 @@ function AccountActionDetails({ asking, sessions }: { asking: NonNullable<Asking
 }
 
 /**
+ * PR表示 (decision 083, 景品表示法's ステマ rule): a streamer or affiliate the shop has a deal with. While it
+ * lasts, their wins, ranking lines and share texts carry 「PR」; ending it keeps the label on what was done then.
+ */
+function SponsorshipActions({
+  d,
+  answer,
+  busy,
+}: {
+  d: MemberData;
+  answer: MemberActionData | undefined;
+  busy: (intent: string) => boolean;
+}) {
+  return (
+    <div className="mt-4 rounded-xl border border-line p-3" data-testid="sponsorship">
+      <h3 className="text-sm font-bold">PR表示（提携している配信者・アフィリエイト）</h3>
+      <p className="mt-1 text-xs text-muted">
+        提携中の当選履歴・ランキング・シェア文に「PR」が付きます（景品表示法のステルスマーケティング規制）。
+      </p>
+      {d.sponsorship ? (
+        <Form method="post" className="mt-2 flex flex-wrap items-center gap-2">
+          <input type="hidden" name="intent" value="sponsorEnd" />
+          <p className="text-sm">
+            提携中：<b>{d.sponsorship.label}</b>（{formatStaffDate(d.sponsorship.since)}から）
+          </p>
+          <Button type="submit" variant="secondary" loading={busy('sponsorEnd')}>
+            PR表示を終了
+          </Button>
+        </Form>
+      ) : (
+        <Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
+          <input type="hidden" name="intent" value="sponsorStart" />
+          <label className="text-xs font-bold">
+            提携の種類
+            <select
+              name="kind"
+              required
+              defaultValue=""
+              className="mt-1 block min-h-11 rounded-lg border border-line bg-white px-3 text-sm"
+            >
+              <option value="" disabled>
+                選んでください
+              </option>
+              <option value="streamer">配信者（提供を受けた配信・投稿）</option>
+              <option value="affiliate">アフィリエイト（紹介報酬あり）</option>
+            </select>
+          </label>
+          <Button type="submit" variant="secondary" loading={busy('sponsorStart')}>
+            PR表示を開始
+          </Button>
+        </Form>
+      )}
+      {['sponsorStart', 'sponsorEnd'].map((f) => (
+        <ActionAnswer key={f} className="mt-2" answer={answer} form={f} />
+      ))}
+    </div>
+  );
+}
+
+/**
  * @example {actionable ? <AccountActions d={loaderData} answer={answer} /> : null}
  */
 export function AccountActions({ d, answer }: { d: MemberData; answer: MemberActionData | undefined }) {
@@ -137,6 +197,7 @@ export function AccountActions({ d, answer }: { d: MemberData; answer: MemberAct
           </Button>
         </Form>
         <ActionAnswer className="mt-2" answer={answer} form="age" />
+        <SponsorshipActions d={d} answer={answer} busy={busy} />
       </Section>
       {asking ? (
         <ConfirmDialog
