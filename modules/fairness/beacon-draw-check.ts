@@ -142,10 +142,13 @@ export function checkBeaconDraw(
   else
     add(
       'receivedInTime',
-      seen.receiptReceivedAt < roundTime ? 'ok' : 'failed',
+      // Late is not proof of anything (a slow network or phone, a wrong clock), so it is not ✗: this phone simply
+      // cannot vouch for it, and says why. The log's own checks (the round from the acceptance, the head before
+      // the beacon) still hold the shop to its times.
+      seen.receiptReceivedAt < roundTime ? 'ok' : 'unchecked',
       seen.receiptReceivedAt < roundTime
         ? `このスマホは ${clock(seen.receiptReceivedAt)} に受付証を受け取り、ラウンド ${receipt.round} の公開（${clock(roundTime)}）より前でした（日本時間）。`
-        : `このスマホが受付証を受け取った ${clock(seen.receiptReceivedAt)} は、ラウンド ${receipt.round} の公開（${clock(roundTime)}）より後です。スマホの時計がずれている可能性もあります。`,
+        : `このスマホが受付証を受け取ったのは ${clock(seen.receiptReceivedAt)} で、ラウンド ${receipt.round} の公開（${clock(roundTime)}）より後でした。通信や端末が遅かった（または時計がずれている）ため、このスマホでは確かめられません。`,
     );
 
   const head = evidence.head;

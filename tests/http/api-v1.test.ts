@@ -112,7 +112,7 @@ describe('the public draw log of a beacon pack', () => {
     const missing = await getJson('/api/v1/gachas/no-such-pack/draw-log');
     expect(missing.status).toBe(404);
     expect(missing.json.error).toMatchObject({ code: 'GACHA_NOT_FOUND', message: 'ガチャが見つかりません。' });
-    const bad = await getJson(`/api/v1/gachas/${id}/draw-log?after=-1&limit=500`);
+    const bad = await getJson(`/api/v1/gachas/${id}/draw-log?after=-1&limit=501`);
     expect(bad.status).toBe(400);
     expect(bad.json.error.code).toBe('VALIDATION_FAILED');
     expect(Object.keys(bad.json.error.details.fields).sort()).toEqual(['after', 'limit']);
