@@ -70,7 +70,7 @@ describe('PR表示 for a sponsored member', () => {
         await desk.page.goto(`/admin/members/${row!.id}`);
         await waitForHydration(desk.page);
         const section = desk.page.getByTestId('sponsorship');
-        await section.getByLabel('提携の種類').selectOption('streamer');
+        await section.getByLabel('提携の区分').selectOption('streamer');
         await section.getByRole('button', { name: 'PR表示を開始' }).click();
         await desk.page.getByText(/PR表示を開始しました（配信者/).waitFor();
         await section.getByRole('button', { name: 'PR表示を終了' }).waitFor();

@@ -33,7 +33,7 @@ export async function sponsorshipAction(
     );
   }
   if (!sponsorshipKinds.includes(kind as SponsorshipKind))
-    return actionRefused('提携の種類（配信者・アフィリエイト）を選んでください。', { form: intent });
+    return actionRefused('提携の区分（配信者・アフィリエイト）を選んでください。', { form: intent });
   const done = await startSponsorshipAsOperator(db, operator, memberId, kind as SponsorshipKind);
   if (!done.ok) return refused(done, intent);
   return actionOk(

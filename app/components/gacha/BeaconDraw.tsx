@@ -52,18 +52,22 @@ function writeSeen(drawId: string, seen: PhoneSightings) {
 /**
  * What this phone saw of the draw, by its own clock. On the draw's own first view (`fresh`: the reveal's URL,
  * right after the draw) the receipt is noted as received now — the page is shown after its data arrived, so
- * the moment is never earlier than the truth. The head is noted only by the waiting screen (`noteHead`), when
- * it first receives it: a page opened after the round cannot claim to have seen it before.
+ * the moment is never earlier than the truth. The head is noted only by the waiting screen, when it first holds
+ * it and only before `headDeadline` (the settling round's time), read at that moment: a page opened after the
+ * round, or a poll answered after it, cannot claim to have seen it before.
  */
-function useObservations(drawId: string, fresh: boolean, noteHead: boolean): PhoneSightings | null {
+function useObservations(drawId: string, fresh: boolean, headDeadline: number | null): PhoneSightings | null {
   const [seen, setSeen] = useState<PhoneSightings | null>(null);
   useEffect(() => {
     const next = readSeen(drawId);
-    if (next.receiptReceivedAt === null && fresh) next.receiptReceivedAt = Date.now();
-    if (next.headReceivedAt === null && noteHead && next.receiptReceivedAt !== null) next.headReceivedAt = Date.now();
+    const now = Date.now();
+    if (next.receiptReceivedAt === null && fresh) next.receiptReceivedAt = now;
+    // Read the clock here, when the head is in hand: a poll that left before the deadline may return after it.
+    if (next.headReceivedAt === null && headDeadline !== null && now < headDeadline && next.receiptReceivedAt !== null)
+      next.headReceivedAt = now;
     writeSeen(drawId, next);
     setSeen(next);
-  }, [drawId, fresh, noteHead]);
+  }, [drawId, fresh, headDeadline]);
   return seen;
 }
 
@@ -102,7 +106,7 @@ function useSettledChecks(
   wonTiers: string[],
   alsoTrust: TrustedChainView[],
 ): { checks: BeaconDrawCheck[] | null; running: boolean } {
-  const seen = useObservations(beacon.receipt.drawId, fresh, false);
+  const seen = useObservations(beacon.receipt.drawId, fresh, null);
   const { gachaId, drawId } = beacon.receipt;
   const [log, setLog] = useState<PublicLog | undefined>(undefined);
   useEffect(() => {
@@ -290,7 +294,7 @@ export function BeaconWaiting({
   const settleRound = beacon.head?.settleRound ?? beacon.receipt.round;
   const roundTime = (beacon.terms.beacon.genesisTime + (settleRound - 1) * beacon.terms.beacon.period) * 1000;
   // The head counts as seen in time only while its round's randomness does not exist yet.
-  const seen = useObservations(beacon.receipt.drawId, fresh, beacon.head !== null && now < roundTime);
+  const seen = useObservations(beacon.receipt.drawId, fresh, beacon.head !== null ? roundTime : null);
   useEffect(() => {
     let stopped = false;
     const tick = async () => {

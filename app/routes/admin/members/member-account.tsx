@@ -106,7 +106,7 @@ function SponsorshipActions({
         <Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
           <input type="hidden" name="intent" value="sponsorStart" />
           <label className="text-xs font-bold">
-            提携の種類
+            提携の区分
             <select
               name="kind"
               required
