@@ -58,7 +58,7 @@ export const MODULE_DEPENDENCIES = {
   support: ['kernel', 'identity', 'messaging', 'draw', 'payments', 'shipping', 'admin'],
   // Fraud signals (docs/decisions/029): reads sessions, address books, draws and payments through their
   // feeds, keeps keyed fingerprints, and decides a signal with the admin module's hold and ban.
-  risk: ['kernel', 'identity', 'draw', 'payments', 'shipping', 'admin'],
+  risk: ['kernel', 'identity', 'messaging', 'draw', 'payments', 'shipping', 'admin'],
   // The daily login bonus (docs/decisions/033): its claims table, a free-coin grant per Japan-time day,
   // refused to staff, banned and deleted members (identity's standing).
   bonus: ['kernel', 'wallet', 'identity'],

@@ -32,6 +32,7 @@ export const HISTORY_TABLES = [
   'draw_receipts',
   'draw_beacon_heads',
   'member_sponsorships',
+  'member_restrictions',
   'gacha_lots',
   'payment_events',
   'payment_orders',

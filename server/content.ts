@@ -8,9 +8,11 @@ import {
   createBuiltinSource,
   createPrismicSource,
   defaultContentDocuments,
+  type AccountPolicyFacts,
   type ContentSource,
   type LegalFacts,
 } from '#modules/content';
+import { APPEAL_DECISION_DAYS, APPEAL_WINDOW_DAYS, RESTRICTION_CATEGORY_WORDS } from '#modules/identity';
 
 /** @example legalFactsOf(config).sellerName // SELLER_NAME */
 export function legalFactsOf(config: ShopConfig): LegalFacts {
@@ -30,9 +32,22 @@ export function legalFactsOf(config: ShopConfig): LegalFacts {
   };
 }
 
+/** @example accountPolicyFactsOf(config).restrictionCategories[0].label // '本人確認のため' */
+export function accountPolicyFactsOf(config: ShopConfig): AccountPolicyFacts {
+  return {
+    siteName: config.SITE_NAME,
+    paidCoinExpiryDays: config.PAID_COIN_EXPIRY_DAYS,
+    freeCoinExpiryDays: config.FREE_COIN_EXPIRY_DAYS,
+    prizeDecisionDays: config.PRIZE_DECISION_DAYS,
+    restrictionCategories: Object.values(RESTRICTION_CATEGORY_WORDS),
+    appealWindowDays: APPEAL_WINDOW_DAYS,
+    appealDecisionDays: APPEAL_DECISION_DAYS,
+  };
+}
+
 /** Writes the legal pages that do not exist yet (never overwrites an operator's edit). */
 export async function addDefaultContent(db: Database, config: ShopConfig): Promise<void> {
-  await addDocuments(db, defaultContentDocuments(legalFactsOf(config)));
+  await addDocuments(db, defaultContentDocuments({ ...legalFactsOf(config), ...accountPolicyFactsOf(config) }));
 }
 
 /**

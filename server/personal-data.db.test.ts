@@ -383,7 +383,12 @@ async function memberWhoUsedEverything() {
   // Last (a hold stops buying): staff hold the member with a reason that quotes them; the reason is kept
   // as a staff note, and the audit log keeps only digests of every text above (decision 053).
   const holdReason = `${person.nickname}様 ${person.email} の本人確認中`;
-  expect(await holdMemberAsOperator(db, operator, memberId, holdReason)).toEqual({ ok: true, value: { placed: true } });
+  expect(
+    await holdMemberAsOperator(db, operator, memberId, holdReason, {
+      category: 'identity_check',
+      site: { name: 'テスト', origin: 'http://localhost:3000' },
+    }),
+  ).toEqual({ ok: true, value: { placed: true } });
   return { memberId, cookie, inquiryId: inquiry!.id, quoted, holdReason };
 }
 

@@ -4,6 +4,7 @@
 import type { Database } from '#db/client';
 import type { ErasedMember } from '#modules/identity/server';
 import { recentlyDeletedMembers } from '#modules/identity/server';
+import { redactRestrictionStatementsOf } from '#modules/identity';
 import { addressSpellingsOf, eraseAddressBook, redactShippingNotesOf } from '#modules/shipping';
 import { eraseInquirer, removeInquiryImages, sweepOrphanInquiryImages } from '#modules/support';
 import { forgetMessagesTo, forgetSentMessagesOf } from '#modules/messaging';
@@ -51,6 +52,7 @@ export async function eraseMemberData(
   await forgetMemberKeys(tx, memberId);
   await forgetFingerprintLabelsOf(tx, memberId);
   await redactMemberNotesOf(tx, { memberId, spellings: member.spellings });
+  await redactRestrictionStatementsOf(tx, { memberId, spellings: member.spellings });
   await redactShippingNotesOf(tx, { memberId, spellings: member.spellings });
   await redactSignalNotesOf(tx, { memberId, spellings: member.spellings });
   await erasePersonalMailsOf(tx, memberId);

@@ -11,6 +11,7 @@ export const LEGAL_LINKS = [
   { to: '/shikin', label: '資金決済法に基づく表示' },
   { to: '/kobutsu', label: '古物営業法に基づく表示' },
   { to: '/oripa-haishutsu', label: 'オリパの排出について' },
+  { to: '/account-policy', label: 'アカウントの利用制限について' },
   { to: '/contact', label: 'お問い合わせ' },
 ] as const;
 

@@ -6,6 +6,7 @@
 // same transaction; the command line calls the same ones (docs/decisions/026).
 import { randomUUID } from 'node:crypto';
 import type { ShopRequest } from '#server/context';
+import { siteOf } from '#server/config';
 import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { requireOperator } from '~/controllers/admin.server';
 import { memberTagsFor } from '~/controllers/member-tags.server';
@@ -342,11 +343,17 @@ export async function memberPageAction(shop: ShopRequest, request: Request, memb
       );
     }
     case 'ban': {
-      const parsed = memberBanSchema.safeParse({ reason: text('reason'), until: text('until') });
+      const parsed = memberBanSchema.safeParse({
+        category: text('category'),
+        reason: text('reason'),
+        until: text('until'),
+      });
       if (!parsed.success) return badInput(parsed.error.issues[0]?.message ?? '入力を確認してください。', intent);
       const done = await banMemberAsOperator(db, operator, memberId, {
         reason: parsed.data.reason,
         expiresAt: parsed.data.until,
+        category: parsed.data.category,
+        site: siteOf(shop.services.config),
       });
       return done.ok
         ? actionOk(`利用停止にしました（ログイン中の${n(done.value.sessionsRevoked)}件のセッションを終了しました）。`, {
@@ -368,9 +375,12 @@ export async function memberPageAction(shop: ShopRequest, request: Request, memb
         : refused(done, intent);
     }
     case 'hold': {
-      const parsed = memberHoldSchema.safeParse({ reason: text('reason') });
+      const parsed = memberHoldSchema.safeParse({ category: text('category'), reason: text('reason') });
       if (!parsed.success) return badInput(parsed.error.issues[0]?.message ?? '入力を確認してください。', intent);
-      const done = await holdMemberAsOperator(db, operator, memberId, parsed.data.reason);
+      const done = await holdMemberAsOperator(db, operator, memberId, parsed.data.reason, {
+        category: parsed.data.category,
+        site: siteOf(shop.services.config),
+      });
       if (!done.ok) return refused(done, intent);
       return actionOk(
         done.value.placed

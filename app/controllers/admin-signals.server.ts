@@ -4,6 +4,7 @@
 // themselves are computed by the job risk.signals, never here.
 import { data } from 'react-router';
 import type { ShopRequest } from '#server/context';
+import { siteOf } from '#server/config';
 import { requireOperator } from '~/controllers/admin.server';
 import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { memberTagsFor } from '~/controllers/member-tags.server';
@@ -113,9 +114,10 @@ export async function signalsAction(shop: ShopRequest, request: Request) {
     decision: text('decision'),
     note: text('note'),
     until: text('until'),
+    category: text('category') || undefined,
   });
   if (!parsed.success) return badInput(parsed.error.issues[0]?.message ?? '入力を確認してください。', String(id));
-  const done = await decideSignalAsOperator(shop.services.db, operator, id, parsed.data);
+  const done = await decideSignalAsOperator(shop.services.db, operator, id, parsed.data, siteOf(shop.services.config));
   if (!done.ok) {
     const described = describeRefusal(done as Refusal<RefusalCode>);
     return actionRefused(described.message, { form: String(id), status: described.status });

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from '#db/client';
 import { grantCoins, type CoinKind, type CoinLifetimes, type GrantResult } from '#modules/wallet';
 import { clearPurchaseHold, declareAge, purchaseProfileOf } from '#modules/payments';
-import { createMemberWithSession } from '#modules/identity';
+import { closeRestriction, createMemberWithSession } from '#modules/identity';
 import { auditTextDigest, runAdminAction, type Operator } from './audit';
 import type { OperatorOutcome } from './operations';
 
@@ -95,6 +95,7 @@ export async function clearPurchaseHoldAsOperator(
   return runAdminAction(db, operator, 'members:write', async (tx) => {
     const before = await purchaseProfileOf(tx, memberId);
     const cleared = await clearPurchaseHold(tx, memberId);
+    await closeRestriction(tx, memberId, 'hold', operator.memberId ?? operator.label);
     return {
       value: { cleared },
       audit: cleared

@@ -32,6 +32,9 @@ import {
   type Operator,
 } from '#modules/admin';
 
+/** The shop the restriction notices name (decision 084). */
+const site = { name: 'テストショップ', origin: 'http://localhost:3000' };
+
 const handle = useTestDatabase('admin-members', { poolSize: 4 });
 const request = { requestId: 'req-m', address: '203.0.113.7' };
 const rules = { approvalThreshold: 10_000, lifetimes: TEST_RULES.coinLifetimes };
@@ -339,7 +342,12 @@ describe('ban, sessions and hold', () => {
     const member = await account();
     const { operator } = await staffWith(['members:write']);
     expect(await memberOfSessionToken(handle.db, member.token)).not.toBeNull();
-    const banned = await banMemberAsOperator(handle.db, operator, member.id, { reason: '規約違反', expiresAt: null });
+    const banned = await banMemberAsOperator(handle.db, operator, member.id, {
+      reason: '規約違反',
+      expiresAt: null,
+      category: 'terms_other',
+      site,
+    });
     expect(banned).toEqual({ ok: true, value: { sessionsRevoked: 1 } });
     expect(await handle.db.select().from(sessions).where(eq(sessions.userId, member.id))).toEqual([]);
     expect(await memberOfSessionToken(handle.db, member.token)).toBeNull();
@@ -378,23 +386,40 @@ describe('ban, sessions and hold', () => {
     const anAdmin = await admin();
     for (const target of [colleague.id, anAdmin.id]) {
       expect(
-        await banMemberAsOperator(handle.db, staff.operator, target, { reason: 'x', expiresAt: null }),
+        await banMemberAsOperator(handle.db, staff.operator, target, {
+          reason: 'x',
+          expiresAt: null,
+          category: 'terms_other',
+          site,
+        }),
       ).toMatchObject({
         code: 'MEMBER_STAFF_PROTECTED',
       });
-      expect(await holdMemberAsOperator(handle.db, staff.operator, target, 'x')).toMatchObject({
+      expect(
+        await holdMemberAsOperator(handle.db, staff.operator, target, 'x', { category: 'terms_other', site }),
+      ).toMatchObject({
         code: 'MEMBER_STAFF_PROTECTED',
       });
     }
     // An admin may ban a staff account (and it can no longer open the admin area: its sessions are gone).
     expect(
-      await banMemberAsOperator(handle.db, anAdmin.operator, colleague.id, { reason: '退職', expiresAt: null }),
+      await banMemberAsOperator(handle.db, anAdmin.operator, colleague.id, {
+        reason: '退職',
+        expiresAt: null,
+        category: 'terms_other',
+        site,
+      }),
     ).toEqual({
       ok: true,
       value: { sessionsRevoked: 1 },
     });
     expect(
-      await banMemberAsOperator(handle.db, anAdmin.operator, anAdmin.id, { reason: 'x', expiresAt: null }),
+      await banMemberAsOperator(handle.db, anAdmin.operator, anAdmin.id, {
+        reason: 'x',
+        expiresAt: null,
+        category: 'terms_other',
+        site,
+      }),
     ).toMatchObject({
       code: 'MEMBER_SELF_ACTION',
     });
@@ -402,13 +427,23 @@ describe('ban, sessions and hold', () => {
     await handle.db.update(users).set({ deletedAt: new Date() }).where(eq(users.id, gone.id));
     expect(await unbanMemberAsOperator(handle.db, anAdmin.operator, gone.id)).toMatchObject({ code: 'MEMBER_DELETED' });
     expect(
-      await banMemberAsOperator(handle.db, staff.operator, 'nobody', { reason: 'x', expiresAt: null }),
+      await banMemberAsOperator(handle.db, staff.operator, 'nobody', {
+        reason: 'x',
+        expiresAt: null,
+        category: 'terms_other',
+        site,
+      }),
     ).toMatchObject({
       code: 'MEMBER_NOT_FOUND',
     });
     const reader = await staffWith(['members:read']);
     expect(
-      await banMemberAsOperator(handle.db, reader.operator, member.id, { reason: 'x', expiresAt: null }),
+      await banMemberAsOperator(handle.db, reader.operator, member.id, {
+        reason: 'x',
+        expiresAt: null,
+        category: 'terms_other',
+        site,
+      }),
     ).toMatchObject({
       code: 'PERMISSION_DENIED',
     });
@@ -417,7 +452,9 @@ describe('ban, sessions and hold', () => {
   it('holds purchases and shipping with the operator’s reason in the entry, keeps the age question open, and clears', async () => {
     const member = await account();
     const { operator } = await staffWith(['members:write']);
-    expect(await holdMemberAsOperator(handle.db, operator, member.id, '本人確認中')).toEqual({
+    expect(
+      await holdMemberAsOperator(handle.db, operator, member.id, '本人確認中', { category: 'identity_check', site }),
+    ).toEqual({
       ok: true,
       value: { placed: true },
     });
@@ -426,7 +463,9 @@ describe('ban, sessions and hold', () => {
     expect(standing).toMatchObject({ hold: 'operator', declared: false });
     // The member's own answer is still taken (the hold's row did not answer for them).
     expect(await declareAge(handle.db, member.id, true)).toEqual({ declaredMinor: true });
-    expect(await holdMemberAsOperator(handle.db, operator, member.id, 'again')).toEqual({
+    expect(
+      await holdMemberAsOperator(handle.db, operator, member.id, 'again', { category: 'identity_check', site }),
+    ).toEqual({
       ok: true,
       value: { placed: false },
     });
@@ -441,7 +480,13 @@ describe('ban, sessions and hold', () => {
       .from(adminAuditLog)
       .where(and(eq(adminAuditLog.targetId, member.id), eq(adminAuditLog.action, 'member.hold')));
     // The reason is a staff note (redacted by 退会); the entry keeps its digest and names the note.
-    expect(entry?.after).toEqual({ hold: 'operator', reason: digestOf('本人確認中'), noteId: expect.any(Number) });
+    expect(entry?.after).toEqual({
+      hold: 'operator',
+      reason: digestOf('本人確認中'),
+      noteId: expect.any(Number),
+      category: 'identity_check',
+      restrictionId: expect.any(String),
+    });
     const notes = await listMemberNotes(handle.db, member.id, { limit: 5 });
     expect(notes.items).toMatchObject([
       { id: (entry!.after as { noteId: number }).noteId, text: '購入保留の理由: 本人確認中' },

@@ -10,8 +10,10 @@ import type { Database } from '#db/client';
 import { refuse, RefusalError } from '#modules/kernel';
 import {
   banMember,
+  closeRestriction,
   isStaffRole,
   memberProfileOf,
+  restrictionCategories,
   revokeMemberSessions,
   unbanMember,
   type MemberProfile,
@@ -20,6 +22,7 @@ import { placePurchaseHold, purchaseProfileOf } from '#modules/payments';
 import { auditTextDigest, runAdminAction, type Operator } from './audit';
 import { memberNotes } from './schema';
 import type { OperatorOutcome } from './operations';
+import { restrictAndTell, type RestrictionNotice } from './restrictions';
 
 /** The refusals of the member console (words in refusal-words.ts). */
 export const MEMBER_CONSOLE_REFUSAL_CODES = [
@@ -33,6 +36,9 @@ export const MEMBER_CONSOLE_REFUSAL_CODES = [
   'ADJUSTMENT_APPROVER_NOT_ADMIN',
   'ADJUSTMENT_KEY_REUSED',
   'ADJUSTMENT_EXCEEDS_BALANCE',
+  'RESTRICTION_NOT_FOUND',
+  'APPEAL_NOT_OPEN',
+  'APPEAL_SAME_OPERATOR',
 ] as const;
 export type MemberConsoleRefusalCode = (typeof MEMBER_CONSOLE_REFUSAL_CODES)[number];
 
@@ -95,8 +101,15 @@ export const memberNoteSchema = z.object({
 
 const ymd = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The ban form: a reason (kept for staff) and an optional last day (JST; empty: until lifted). */
+/** The reason category the member is told (the account policy's words; decision 084). */
+const restrictionCategoryField = z.enum(restrictionCategories, { error: '会員に伝える理由の区分を選んでください。' });
+
+/**
+ * The ban form: the category the member reads, a reason (kept for staff) and an optional last day (JST;
+ * empty: until lifted).
+ */
 export const memberBanSchema = z.object({
+  category: restrictionCategoryField,
   reason: z
     .string({ error: '利用停止の理由を入力してください。' })
     .trim()
@@ -125,6 +138,7 @@ export const memberBanSchema = z.object({
 });
 
 export const memberHoldSchema = z.object({
+  category: restrictionCategoryField,
   reason: z
     .string({ error: '購入・発送停止の理由を入力してください。' })
     .trim()
@@ -155,19 +169,21 @@ const banForAudit = (ban: { banReason: string | null }) => ({ ...ban, banReason:
 // ── Ban, unban, sessions, hold ──────────────────────────────────────────────────────────────────
 
 /**
- * Bans a member (`member.ban`): sign-in is refused (「利用停止中」) and every session ends, at once.
+ * Bans a member (`member.ban`): sign-in is refused (「利用停止中」) and every session ends, at once. The
+ * member is mailed the reason category and a statement link (restrictions.ts), in the same transaction.
  * Nobody bans themselves; only an admin bans a staff account; a deleted member cannot be changed.
- * @example await banMemberAsOperator(db, operator, memberId, { reason: '不正利用', expiresAt: null })
+ * @example await banMemberAsOperator(db, operator, memberId, { reason: '不正利用', expiresAt: null, category: 'automation', site })
  */
 export async function banMemberAsOperator(
   db: Database,
   operator: Operator,
   memberId: string,
-  input: { reason: string; expiresAt: Date | null },
+  input: { reason: string; expiresAt: Date | null } & RestrictionNotice,
 ): Promise<OperatorOutcome<{ sessionsRevoked: number }>> {
   return runAdminAction(db, operator, 'members:write', async (tx) => {
     await targetOf(tx, operator, memberId);
     const banned = (await banMember(tx, memberId, { reason: input.reason, expiresAt: input.expiresAt }))!;
+    const restriction = await restrictAndTell(tx, operator, memberId, 'ban', input, input.expiresAt);
     return {
       value: { sessionsRevoked: banned.sessionsRevoked },
       audit: {
@@ -179,6 +195,8 @@ export async function banMemberAsOperator(
           banReason: auditTextDigest(input.reason),
           banExpires: input.expiresAt?.toISOString() ?? null,
           sessionsRevoked: banned.sessionsRevoked,
+          category: input.category,
+          restrictionId: restriction.id,
         },
       },
     };
@@ -194,6 +212,7 @@ export async function unbanMemberAsOperator(
   return runAdminAction(db, operator, 'members:write', async (tx) => {
     await targetOf(tx, operator, memberId);
     const { before } = (await unbanMember(tx, memberId))!;
+    await closeRestriction(tx, memberId, 'ban', operator.memberId ?? operator.label);
     return {
       value: { lifted: before.banned },
       audit: before.banned
@@ -249,19 +268,22 @@ export async function holdReasonOf(db: Database, memberId: string, after: unknow
  * 「アカウントの確認が必要なため…」 where they would buy or ship; the operator's reason is kept as a staff
  * note (「購入保留の理由: …」) and the entry names it. A hold already there (a chargeback's) stays and records nothing. Lifted by
  * clearPurchaseHoldAsOperator (`members:clear-hold`).
- * @example await holdMemberAsOperator(db, operator, memberId, '本人確認中')
+ * The member is mailed the reason category and where to read the statement (restrictions.ts).
+ * @example await holdMemberAsOperator(db, operator, memberId, '本人確認中', { category: 'identity_check', site })
  */
 export async function holdMemberAsOperator(
   db: Database,
   operator: Operator,
   memberId: string,
   reason: string,
+  notice: RestrictionNotice,
 ): Promise<OperatorOutcome<{ placed: boolean }>> {
   return runAdminAction<{ placed: boolean }>(db, operator, 'members:write', async (tx) => {
     await targetOf(tx, operator, memberId);
     const before = await purchaseProfileOf(tx, memberId);
     const placed = await placePurchaseHold(tx, memberId);
     if (!placed) return { value: { placed }, audit: [] };
+    const restriction = await restrictAndTell(tx, operator, memberId, 'hold', notice, null);
     // The reason's own row is a staff note (退会 redacts it; the member page reads it from there); the
     // append-only log keeps its digest and the note's id (decision 053).
     const [note] = await tx
@@ -279,7 +301,13 @@ export async function holdMemberAsOperator(
         action: 'member.hold',
         target: memberTarget(memberId),
         before: { hold: before?.hold ?? null },
-        after: { hold: 'operator', reason: auditTextDigest(reason), noteId: note!.id },
+        after: {
+          hold: 'operator',
+          reason: auditTextDigest(reason),
+          noteId: note!.id,
+          category: notice.category,
+          restrictionId: restriction.id,
+        },
       },
     };
   });

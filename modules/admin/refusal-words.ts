@@ -84,6 +84,15 @@ const coinKindName = (kind: unknown) => (kind === 'paid' ? '有償コイン' : '
 export const MEMBER_CONSOLE_REFUSAL_WORDS: RefusalWords<MemberConsoleRefusalCode> = {
   MEMBER_NOT_FOUND: { status: 404, message: 'その会員は見つかりません。' },
   MEMBER_DELETED: { status: 409, message: 'この会員は退会済みのため、変更できません。' },
+  RESTRICTION_NOT_FOUND: { status: 404, message: 'この会員には、対象となる利用制限がありません。' },
+  APPEAL_NOT_OPEN: {
+    status: 409,
+    message: 'この利用制限には、判断を待っている異議申し立てがありません（判断済みの結果は変更できません）。',
+  },
+  APPEAL_SAME_OPERATOR: {
+    status: 403,
+    message: 'この利用制限を行ったスタッフは、その異議申し立てを判断できません。別のスタッフに依頼してください。',
+  },
   MEMBER_SELF_ACTION: {
     status: 409,
     message: '自分自身のアカウントにはこの操作を行えません。別のスタッフに依頼してください。',

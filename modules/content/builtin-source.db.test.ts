@@ -4,7 +4,14 @@
 import { describe, it, expect } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
-import { addDocuments, createBuiltinSource, defaultContentDocuments, paragraph, type LegalFacts } from './index';
+import {
+  addDocuments,
+  createBuiltinSource,
+  defaultContentDocuments,
+  paragraph,
+  type AccountPolicyFacts,
+  type LegalFacts,
+} from './index';
 import { contentDocuments } from './schema';
 
 const handle = useTestDatabase('content_source');
@@ -12,7 +19,7 @@ const handle = useTestDatabase('content_source');
 const HOUR = 3_600_000;
 const page = (title: string) => ({ title, body: [paragraph(`${title}の本文`)] });
 
-const facts: LegalFacts = {
+const facts: LegalFacts & AccountPolicyFacts = {
   siteName: 'テストオリパ',
   sellerName: '株式会社テスト',
   sellerAddress: '〒100-0001 東京都千代田区千代田1-1',
@@ -25,6 +32,12 @@ const facts: LegalFacts = {
   monthlyCapJpy: 500_000,
   minorMonthlyCapJpy: 10_000,
   prizeDecisionDays: 14,
+  restrictionCategories: [
+    { label: '本人確認のため', meaning: '確認が必要な場合です。' },
+    { label: '複数アカウントの利用', meaning: '複数のアカウントを使った場合です。' },
+  ],
+  appealWindowDays: 30,
+  appealDecisionDays: 7,
 };
 
 describe('the built-in content source', () => {
@@ -119,7 +132,15 @@ describe('the built-in content source', () => {
     const content = createBuiltinSource(db);
     const uids = (await content.listPages()).map((p) => p.uid);
     expect(uids).toEqual(
-      expect.arrayContaining(['terms', 'privacy', 'tokushoho', 'shikin', 'kobutsu', 'oripa-haishutsu']),
+      expect.arrayContaining([
+        'terms',
+        'privacy',
+        'tokushoho',
+        'shikin',
+        'kobutsu',
+        'oripa-haishutsu',
+        'account-policy',
+      ]),
     );
     const kobutsu = await content.getPage('kobutsu');
     expect(kobutsu?.data.footerNote).toBe('古物商許可 大阪府公安委員会 第621234567890号');
@@ -128,6 +149,11 @@ describe('the built-in content source', () => {
     expect(await text('shikin')).toContain('株式会社テスト');
     expect(await text('privacy')).toContain('AES-256-GCM');
     expect(await text('tokushoho')).toContain('山田 太郎');
+    // The account policy (decision 084) lists the categories it is given, with the appeal's days.
+    expect(await text('account-policy')).toContain('複数アカウントの利用：複数のアカウントを使った場合です。');
+    expect(await text('account-policy')).toContain('お知らせから30日以内');
+    expect(await text('account-policy')).toContain('購入日から180日');
+    expect(await text('terms')).toContain('アカウントの利用制限について');
 
     await db
       .update(contentDocuments)

@@ -12,7 +12,13 @@ export {
   NOTICE_UID_PATTERN,
   type DraftReader,
 } from './builtin-source';
-export { defaultContentDocuments, legalPages, kobutsuFooterNote, type LegalFacts } from './defaults';
+export {
+  defaultContentDocuments,
+  legalPages,
+  kobutsuFooterNote,
+  type AccountPolicyFacts,
+  type LegalFacts,
+} from './defaults';
 export {
   CONTENT_IMAGE_MAX_BYTES,
   CONTENT_IMAGE_MAX_WIDTH,

@@ -21,3 +21,12 @@ export {
 export { authErrorMessage } from './messages';
 export type { ActionMode } from './constants';
 export { PR_LABEL, PR_LABEL_MEANING, SPONSORSHIP_KIND_LABELS } from './sponsorship-words';
+export {
+  ACCOUNT_POLICY_PATH,
+  APPEAL_DECISION_DAYS,
+  APPEAL_OUTCOME_LABELS,
+  APPEAL_STATEMENT_MAX,
+  APPEAL_WINDOW_DAYS,
+  RESTRICTION_CATEGORY_WORDS,
+  RESTRICTION_KIND_LABELS,
+} from './restriction-words';

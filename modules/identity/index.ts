@@ -70,6 +70,37 @@ export {
 } from './sponsorships';
 export { sponsorshipKinds, type SponsorshipKind } from './schema';
 export {
+  appealOutcomes,
+  restrictionCategories,
+  restrictionKinds,
+  type AppealOutcome,
+  type RestrictionCategory,
+  type RestrictionKind,
+} from './schema';
+export {
+  ACCOUNT_POLICY_PATH,
+  APPEAL_DECISION_DAYS,
+  APPEAL_OUTCOME_LABELS,
+  APPEAL_STATEMENT_MAX,
+  APPEAL_WINDOW_DAYS,
+  RESTRICTION_CATEGORY_WORDS,
+  RESTRICTION_KIND_LABELS,
+  STANDING_PAGE_PATH,
+  STATEMENT_LINK_DAYS,
+  closeRestriction,
+  lockRestriction,
+  openRestriction,
+  recordAppeal,
+  recordAppealDecision,
+  redactRestrictionStatementsOf,
+  renewStatementLink,
+  restrictionByLink,
+  restrictionsOf,
+  restrictionsShownTo,
+  statementLinkPath,
+  type Restriction,
+} from './restrictions';
+export {
   AUTH_ERROR_MESSAGES,
   GENERIC_AUTH_ERROR,
   authErrorMessage,

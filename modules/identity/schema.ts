@@ -4,6 +4,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   date,
   index,
   integer,
@@ -11,6 +12,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 
 const timestamps = {
@@ -174,5 +176,67 @@ export const memberSponsorships = pgTable(
     uniqueIndex('member_sponsorships_one_open_idx')
       .on(t.memberId)
       .where(sql`${t.endedAt} is null`),
+  ],
+);
+
+export const restrictionKinds = ['hold', 'ban'] as const;
+export type RestrictionKind = (typeof restrictionKinds)[number];
+
+export const restrictionCategories = [
+  'identity_check',
+  'payment_dispute',
+  'multiple_accounts',
+  'bonus_abuse',
+  'automation',
+  'harassment',
+  'terms_other',
+] as const;
+export type RestrictionCategory = (typeof restrictionCategories)[number];
+
+export const appealOutcomes = ['upheld', 'lifted'] as const;
+export type AppealOutcome = (typeof appealOutcomes)[number];
+
+/**
+ * What a member is told about an operator's hold or ban (issue 34 item 6, decision 084): its reason
+ * category (the account policy's words), when it began and ends, and the appeal's outcome with the
+ * operator's statement to the member. The staff's own reason stays in the staff note / `ban_reason`.
+ * `link_hash` is the SHA-256 of the token in the statement link mailed to a banned member (who has no
+ * session): the link shows the statement and takes an appeal, nothing else. At most one open row a kind.
+ */
+export const memberRestrictions = pgTable(
+  'member_restrictions',
+  {
+    id: uuid('id').primaryKey(),
+    memberId: text('member_id')
+      .notNull()
+      .references(() => users.id),
+    kind: text('kind', { enum: restrictionKinds }).notNull(),
+    category: text('category', { enum: restrictionCategories }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    startedBy: text('started_by').notNull(),
+    /** A ban's last moment (null: until lifted; a hold has none). */
+    until: timestamp('until', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    endedBy: text('ended_by'),
+    linkHash: text('link_hash'),
+    linkExpiresAt: timestamp('link_expires_at', { withTimezone: true }),
+    /** The appeal (an inquiry of category appeal) the member sent, once. */
+    appealInquiryId: uuid('appeal_inquiry_id'),
+    appealedAt: timestamp('appealed_at', { withTimezone: true }),
+    appealOutcome: text('appeal_outcome', { enum: appealOutcomes }),
+    appealStatement: text('appeal_statement'),
+    appealDecidedAt: timestamp('appeal_decided_at', { withTimezone: true }),
+    appealDecidedBy: text('appeal_decided_by'),
+  },
+  (t) => [
+    index('member_restrictions_member_idx').on(t.memberId, t.startedAt),
+    uniqueIndex('member_restrictions_one_open_idx')
+      .on(t.memberId, t.kind)
+      .where(sql`${t.endedAt} is null`),
+    uniqueIndex('member_restrictions_link_idx').on(t.linkHash),
+    check(
+      'member_restrictions_appeal_decided',
+      sql`(${t.appealOutcome} is null) = (${t.appealDecidedAt} is null) and (${t.appealOutcome} is null or ${t.appealInquiryId} is not null)`,
+    ),
   ],
 );

@@ -12,6 +12,8 @@ export const ACCOUNT_MAILS = [
   'email-change-notice',
   'account-exists',
   'account-deleted',
+  'account-restricted',
+  'appeal-decided',
   'staff-invite',
 ] as const satisfies readonly MailTemplate[];
 export type AccountMail = (typeof ACCOUNT_MAILS)[number];
@@ -110,6 +112,34 @@ export function accountMailWords(template: AccountMail, vars: Record<string, str
           { p: 'またのご利用をお待ちしております。ご利用の際は、あらためて会員登録をお願いいたします。' },
         ],
         ifNotYou: 'お心当たりがない場合は、お問い合わせ窓口まですぐにご連絡ください。',
+      };
+    case 'account-restricted':
+      return {
+        subject: `【${site.name}】アカウントの${vars.kind}のお知らせ`,
+        blocks: [
+          { p: `お客さまのアカウントを「${vars.kind}」としました。` },
+          { p: `理由の区分: ${vars.category}` },
+          { p: vars.meaning! },
+          { p: `期間: ${vars.until}` },
+          {
+            p: `お持ちのコインと獲得商品の明細、異議申し立ては下のボタンのページからご確認いただけます。異議申し立ては${vars.appealUntil}まで受け付けます。`,
+          },
+          { button: '明細と異議申し立て', url: url('url') },
+          { p: '制限中のコインと獲得商品の扱いは「アカウントの利用制限について」に定めています。' },
+          { button: 'アカウントの利用制限について', url: url('policyUrl') },
+        ],
+        ifNotYou: 'お心当たりがない場合は、お問い合わせ窓口までご連絡ください。',
+      };
+    case 'appeal-decided':
+      return {
+        subject: `【${site.name}】異議申し立ての結果のお知らせ`,
+        blocks: [
+          { p: `お送りいただいた異議申し立てについて、判断の結果をお知らせします。` },
+          { p: `結果: ${vars.outcome}` },
+          { quote: vars.statement! },
+          { button: '明細を確認する', url: url('url') },
+        ],
+        ifNotYou: 'お心当たりがない場合は、お問い合わせ窓口までご連絡ください。',
       };
     case 'staff-invite':
       return {

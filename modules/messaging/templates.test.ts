@@ -40,6 +40,13 @@ function varsFor(template: MailTemplate): Record<string, string> {
     category: '<その他>',
     reply: 'ご回答です。\n<b>二行目</b> & "引用"',
     subject: 'ようこそ <b>&</b>',
+    kind: '利用停止<',
+    meaning: '複数の<アカウント>',
+    until: '<2027/1/5 15:00>まで',
+    policyUrl: 'https://oripa.example.jp/account-policy?x=1&y=2',
+    appealUntil: '2027/2/4 15:00"',
+    outcome: '制限を解除<',
+    statement: '確認の結果、<b>誤り</b>でした & "解除"',
   };
   return Object.fromEntries(MAIL_TEMPLATE_VARS[template].map((name) => [name, all[name]!]));
 }

@@ -18,6 +18,8 @@ export type MailTemplate =
   | 'email-change-notice'
   | 'account-exists'
   | 'account-deleted'
+  | 'account-restricted'
+  | 'appeal-decided'
   | 'staff-invite'
   | 'shipping-requested'
   | 'shipping-preparing'
@@ -60,6 +62,11 @@ export const MAIL_TEMPLATE_VARS = {
   'email-change-notice': ['newEmail', 'url'],
   'account-exists': ['signInUrl', 'resetUrl'],
   'account-deleted': [],
+  // An operator's hold or ban (decision 084): the kind and reason category in the account policy's words,
+  // the end (「2027/1/5 15:00まで」 or 「解除するまで」), the statement page (`url`: a banned member's link), the policy, the appeal's
+  // last day. `outcome` is 制限を継続 or 制限を解除, `statement` the operator's own words to the member.
+  'account-restricted': ['kind', 'category', 'meaning', 'until', 'url', 'policyUrl', 'appealUntil'],
+  'appeal-decided': ['outcome', 'statement', 'url'],
   'staff-invite': ['url', 'role', 'days'],
   // Shipping (issue 12). `url` is the request's page (or the prize box); dates are written out in
   // Japanese by the caller; `refundCoins` '0' leaves the refund sentence out.

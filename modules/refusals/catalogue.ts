@@ -65,8 +65,10 @@ import {
   type ShippingRefusalCode,
 } from '#modules/shipping';
 import {
+  APPEAL_REFUSAL_WORDS,
   INQUIRY_IMAGE_REFUSAL_WORDS,
   INQUIRY_REFUSAL_WORDS,
+  type AppealRefusalCode,
   type InquiryImageRefusalCode,
   type InquiryRefusalCode,
 } from '#modules/support';
@@ -130,6 +132,7 @@ export type RefusalCode =
   | MaintenanceSettingRefusalCode
   | InquiryRefusalCode
   | InquiryImageRefusalCode
+  | AppealRefusalCode
   | BannerRefusalCode
   | ContentRefusalCode
   | RiskRefusalCode
@@ -169,6 +172,7 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   MAINTENANCE_REFUSAL_WORDS,
   INQUIRY_REFUSAL_WORDS,
   INQUIRY_IMAGE_REFUSAL_WORDS,
+  APPEAL_REFUSAL_WORDS,
   BANNER_REFUSAL_WORDS,
   CONTENT_REFUSAL_WORDS,
   RISK_REFUSAL_WORDS,

@@ -15,6 +15,8 @@ import {
   runAdminAction,
   type Operator,
 } from '#modules/admin';
+import { restrictionCategories, type RestrictionCategory } from '#modules/identity';
+import type { SiteIdentity } from '#modules/messaging';
 import { fraudSignals, signalKinds, signalStatuses, type SignalKind, type SignalStatus } from './schema';
 
 /** The refusals of the signals list (words in refusal-words.ts). */
@@ -103,6 +105,8 @@ const STATUS_OF: Record<SignalDecision, SignalStatus> = { clear: 'cleared', hold
 export const signalDecisionSchema = z
   .object({
     decision: z.enum(signalDecisions, { error: '判断（問題なし・購入停止・利用停止）を選んでください。' }),
+    /** The category the member is told (empty: the signal's own, CATEGORY_OF_SIGNAL). */
+    category: z.enum(restrictionCategories, { error: '会員に伝える理由の区分を選び直してください。' }).optional(),
     note: z
       .string()
       .trim()
@@ -121,8 +125,10 @@ export const signalDecisionSchema = z
       });
   })
   .transform((value, context) => {
-    if (value.decision !== 'ban') return { decision: value.decision, note: value.note, banExpires: null };
-    const ban = memberBanSchema.safeParse({ reason: value.note || '-', until: value.until });
+    const category = value.category;
+    if (value.decision !== 'ban') return { decision: value.decision, note: value.note, banExpires: null, category };
+    // Only the last day is read here; the category is checked above.
+    const ban = memberBanSchema.safeParse({ category: 'terms_other', reason: value.note || '-', until: value.until });
     if (!ban.success) {
       context.addIssue({
         code: 'custom',
@@ -131,22 +137,39 @@ export const signalDecisionSchema = z
       });
       return z.NEVER;
     }
-    return { decision: value.decision, note: value.note, banExpires: ban.data.until };
+    return { decision: value.decision, note: value.note, banExpires: ban.data.until, category };
   });
-export type SignalDecisionInput = z.output<typeof signalDecisionSchema>;
+/** The parsed decision; the category may be left out (the signal's own is told). */
+export type SignalDecisionInput =
+  z.output<typeof signalDecisionSchema> extends infer T
+    ? T extends unknown
+      ? Omit<T, 'category'> & { category?: RestrictionCategory }
+      : never
+    : never;
+
+/** The reason category a member held or banned on a signal is told, unless the operator chooses another. */
+export const CATEGORY_OF_SIGNAL: Readonly<Record<SignalKind, RestrictionCategory>> = {
+  shared_device: 'multiple_accounts',
+  shared_address: 'multiple_accounts',
+  shared_phone: 'multiple_accounts',
+  velocity_draws: 'automation',
+  velocity_spend: 'identity_check',
+  chargeback: 'payment_dispute',
+};
 
 /**
  * Decides a signal (`signal.decide`, members:write): clear it, or hold (member.hold) or ban
  * (member.ban) the member, all in one transaction. An open or held signal may be decided; a cleared or
  * banned one is final (SIGNAL_ALREADY_DECIDED). A refused hold or ban (the operator's own account, a
  * staff account) leaves the signal as it was.
- * @example await decideSignalAsOperator(db, operator, 12, { decision: 'hold', note: '同一住所の複数アカウント', banExpires: null })
+ * @example await decideSignalAsOperator(db, operator, 12, { decision: 'hold', note: '同一住所の複数アカウント', banExpires: null }, site)
  */
 export async function decideSignalAsOperator(
   db: Database,
   operator: Operator,
   signalId: number,
   input: SignalDecisionInput,
+  site: SiteIdentity,
 ) {
   return runAdminAction(db, operator, 'members:write', async (tx) => {
     if (!Number.isSafeInteger(signalId) || signalId <= 0) return refused('SIGNAL_NOT_FOUND');
@@ -155,13 +178,15 @@ export async function decideSignalAsOperator(
     if (row.status === 'cleared' || row.status === 'banned' || (row.status === 'held' && input.decision === 'hold'))
       return refused('SIGNAL_ALREADY_DECIDED', { status: row.status });
     // The member console's actions, in this transaction (a savepoint): their own audit entries join ours.
+    const notice = { category: input.category ?? CATEGORY_OF_SIGNAL[row.kind], site };
     if (input.decision === 'hold') {
-      const held = await holdMemberAsOperator(tx, operator, row.memberId, input.note);
+      const held = await holdMemberAsOperator(tx, operator, row.memberId, input.note, notice);
       if (!held.ok) throw new RefusalError(held);
     } else if (input.decision === 'ban') {
       const banned = await banMemberAsOperator(tx, operator, row.memberId, {
         reason: input.note,
         expiresAt: input.banExpires,
+        ...notice,
       });
       if (!banned.ok) throw new RefusalError(banned);
     }

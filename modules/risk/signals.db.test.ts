@@ -30,6 +30,9 @@ import {
   type SignalKind,
 } from '#modules/risk';
 
+/** The shop the restriction notices name (decision 084). */
+const site = { name: 'テストショップ', origin: 'http://localhost:3000' };
+
 const handle = useTestDatabase('risk', { poolSize: 2 });
 const keyring: AddressKeyring = [{ id: 'k1', secret: randomBytes(32) }];
 const rules: RiskRules = {
@@ -157,11 +160,17 @@ describe('raising the signals', () => {
     await addAddress(b, { town });
     await computeSignals(handle.db, rules);
     const [signal] = await signalsOf(a, 'shared_address');
-    const cleared = await decideSignalAsOperator(handle.db, commandLineOperator(), signal!.id, {
-      decision: 'clear',
-      note: '家族',
-      banExpires: null,
-    });
+    const cleared = await decideSignalAsOperator(
+      handle.db,
+      commandLineOperator(),
+      signal!.id,
+      {
+        decision: 'clear',
+        note: '家族',
+        banExpires: null,
+      },
+      site,
+    );
     expect(cleared.ok).toBe(true);
     await computeSignals(handle.db, rules);
     expect((await signalsOf(a, 'shared_address'))[0]!.status).toBe('cleared');
@@ -281,11 +290,17 @@ describe('deciding a signal', () => {
   it('holds the member and records both entries in one transaction', async () => {
     const operator = await operatorFor(await account('admin'));
     const { member, id } = await openSignal();
-    const done = await decideSignalAsOperator(handle.db, operator, id, {
-      decision: 'hold',
-      note: '確認中',
-      banExpires: null,
-    });
+    const done = await decideSignalAsOperator(
+      handle.db,
+      operator,
+      id,
+      {
+        decision: 'hold',
+        note: '確認中',
+        banExpires: null,
+      },
+      site,
+    );
     expect(done).toMatchObject({ ok: true, value: { status: 'held', decidedLabel: operator.label } });
     expect(await purchaseHoldOf(handle.db, member)).not.toBeNull();
     expect((await entriesFor(String(id))).map((e) => e.action)).toEqual(['signal.decide']);
@@ -295,19 +310,31 @@ describe('deciding a signal', () => {
     expect(decided!.after).toMatchObject({ decision: 'hold', note: digestOf('確認中') });
     expect(JSON.stringify(await entriesFor(member))).not.toContain('確認中');
     // A held signal can still be banned; a banned one is final.
-    const banned = await decideSignalAsOperator(handle.db, operator, id, {
-      decision: 'ban',
-      note: '不正',
-      banExpires: null,
-    });
+    const banned = await decideSignalAsOperator(
+      handle.db,
+      operator,
+      id,
+      {
+        decision: 'ban',
+        note: '不正',
+        banExpires: null,
+      },
+      site,
+    );
     expect(banned.ok).toBe(true);
     const [user] = await handle.db.select().from(users).where(eq(users.id, member));
     expect(user).toMatchObject({ banned: true, banReason: '不正' });
-    const again = await decideSignalAsOperator(handle.db, operator, id, {
-      decision: 'clear',
-      note: '',
-      banExpires: null,
-    });
+    const again = await decideSignalAsOperator(
+      handle.db,
+      operator,
+      id,
+      {
+        decision: 'clear',
+        note: '',
+        banExpires: null,
+      },
+      site,
+    );
     expect(again).toMatchObject({ ok: false, code: 'SIGNAL_ALREADY_DECIDED' });
   });
 
@@ -329,11 +356,17 @@ describe('deciding a signal', () => {
         lastSeen: new Date(),
       })
       .returning();
-    const refused = await decideSignalAsOperator(handle.db, staffOperator, row!.id, {
-      decision: 'ban',
-      note: 'x',
-      banExpires: null,
-    });
+    const refused = await decideSignalAsOperator(
+      handle.db,
+      staffOperator,
+      row!.id,
+      {
+        decision: 'ban',
+        note: 'x',
+        banExpires: null,
+      },
+      site,
+    );
     expect(refused).toMatchObject({ ok: false, code: 'MEMBER_STAFF_PROTECTED' });
     expect((await handle.db.select().from(fraudSignals).where(eq(fraudSignals.id, row!.id)))[0]!.status).toBe('open');
     expect(await entriesFor(String(row!.id))).toEqual([]);
@@ -344,11 +377,17 @@ describe('deciding a signal', () => {
       .insert(staffPermissions)
       .values({ memberId: reader, permission: 'signals:read', grantedBy: 'test' });
     const { id } = await openSignal();
-    const denied = await decideSignalAsOperator(handle.db, await operatorFor(reader), id, {
-      decision: 'clear',
-      note: '',
-      banExpires: null,
-    });
+    const denied = await decideSignalAsOperator(
+      handle.db,
+      await operatorFor(reader),
+      id,
+      {
+        decision: 'clear',
+        note: '',
+        banExpires: null,
+      },
+      site,
+    );
     expect(denied).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
     expect(await countOpenSignals(handle.db)).toBeGreaterThan(0);
     expect(
@@ -357,11 +396,17 @@ describe('deciding a signal', () => {
   });
 
   it('refuses an unknown signal, and reads the form with Japanese messages', async () => {
-    const refused = await decideSignalAsOperator(handle.db, commandLineOperator(), 999_999_999, {
-      decision: 'clear',
-      note: '',
-      banExpires: null,
-    });
+    const refused = await decideSignalAsOperator(
+      handle.db,
+      commandLineOperator(),
+      999_999_999,
+      {
+        decision: 'clear',
+        note: '',
+        banExpires: null,
+      },
+      site,
+    );
     expect(refused).toMatchObject({ ok: false, code: 'SIGNAL_NOT_FOUND' });
     const noReason = signalDecisionSchema.safeParse({ decision: 'ban', note: '' });
     expect(noReason.success).toBe(false);

@@ -42,6 +42,15 @@ export {
   type RelatedChoice,
   type SupportRules,
 } from './inquiries';
+export {
+  APPEAL_REFUSAL_CODES,
+  appealDecisionSchema,
+  appealInputSchema,
+  decideAppealAsOperator,
+  submitAppeal,
+  type AppealDecision,
+  type AppealRefusalCode,
+} from './appeals';
 export { CONTACT_PAGE_PATH, notifyInquirer, type Inquirer, type InquiryNotice } from './notices';
 export {
   INQUIRY_PAGE_SIZE,
@@ -74,4 +83,4 @@ export {
 } from './desk-answers';
 export { eraseInquirer, erasedInquirerEmailOf, removeInquiryImages, sweepOrphanInquiryImages } from './erasure';
 export { supportSettings } from './settings';
-export { INQUIRY_REFUSAL_WORDS, INQUIRY_IMAGE_REFUSAL_WORDS } from './refusal-words';
+export { APPEAL_REFUSAL_WORDS, INQUIRY_REFUSAL_WORDS, INQUIRY_IMAGE_REFUSAL_WORDS } from './refusal-words';

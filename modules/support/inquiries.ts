@@ -190,6 +190,47 @@ export async function describeRelated(
   }
 }
 
+/**
+ * Inserts an inquiry row with a fresh reference, in the caller's transaction (its first message and notice
+ * are the caller's: the contact form's and an appeal's differ).
+ */
+export async function insertInquiry(
+  tx: Database,
+  request: {
+    input: Pick<InquiryInput, 'email' | 'category' | 'subject' | 'related'>;
+    memberId: string | null;
+    now: Date;
+  },
+): Promise<CreatedInquiry> {
+  const { input, memberId, now } = request;
+  const id = randomUUID();
+  let reference: string | null = null;
+  // A reference taken the same day (one in a million) is simply drawn again; ON CONFLICT keeps the
+  // transaction usable where a unique violation would abort it.
+  for (let attempt = 0; attempt < 8 && !reference; attempt++) {
+    const candidate = newInquiryReference(now);
+    const inserted = await tx
+      .insert(inquiries)
+      .values({
+        id,
+        reference: candidate,
+        memberId,
+        email: input.email,
+        category: input.category,
+        relatedKind: input.related?.kind ?? null,
+        relatedId: input.related?.id ?? null,
+        subject: input.subject,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing({ target: inquiries.reference })
+      .returning({ reference: inquiries.reference });
+    reference = inserted[0]?.reference ?? null;
+  }
+  if (!reference) throw new Error('support: no free inquiry reference after 8 tries');
+  return { id, reference };
+}
+
 export interface CreatedInquiry {
   id: string;
   reference: string;
@@ -227,31 +268,7 @@ export async function createInquiry(
   }
   try {
     const inquiry = await db.transaction(async (tx) => {
-      const id = randomUUID();
-      let reference: string | null = null;
-      // A reference taken the same day (one in a million) is simply drawn again; ON CONFLICT keeps the
-      // transaction usable where a unique violation would abort it.
-      for (let attempt = 0; attempt < 8 && !reference; attempt++) {
-        const candidate = newInquiryReference(now);
-        const inserted = await tx
-          .insert(inquiries)
-          .values({
-            id,
-            reference: candidate,
-            memberId,
-            email: input.email,
-            category: input.category,
-            relatedKind: input.related?.kind ?? null,
-            relatedId: input.related?.id ?? null,
-            subject: input.subject,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .onConflictDoNothing({ target: inquiries.reference })
-          .returning({ reference: inquiries.reference });
-        reference = inserted[0]?.reference ?? null;
-      }
-      if (!reference) throw new Error('support: no free inquiry reference after 8 tries');
+      const { id, reference } = await insertInquiry(tx, { input, memberId, now });
       const [message] = await tx
         .insert(inquiryMessages)
         .values({ inquiryId: id, author: 'inquirer', body: input.message, at: now })

@@ -3,6 +3,7 @@ import { digits, megabytes, type RefusalWords } from '#modules/kernel';
 import type { InquiryRefusalCode } from './inquiries';
 import { INQUIRY_LIMITS } from './words';
 import type { InquiryImageRefusalCode } from './images';
+import type { AppealRefusalCode } from './appeals';
 
 const imageNumber = (d: Record<string, unknown>) => (d.image ? `${digits(d.image)}枚目の画像` : '画像');
 
@@ -46,5 +47,21 @@ export const INQUIRY_IMAGE_REFUSAL_WORDS: RefusalWords<InquiryImageRefusalCode> 
   INQUIRY_IMAGE_TOO_MANY: {
     status: 400,
     message: (d) => `添付できる画像は${digits(d.max ?? INQUIRY_LIMITS.images)}枚までです。`,
+  },
+};
+
+export const APPEAL_REFUSAL_WORDS: RefusalWords<AppealRefusalCode> = {
+  APPEAL_NOT_FOUND: {
+    status: 404,
+    message: '異議を申し立てられる利用制限が見つかりません（すでに解除されている場合があります）。',
+  },
+  APPEAL_ALREADY_SENT: {
+    status: 409,
+    message: (d) =>
+      `この利用制限への異議申し立ては受付済みです${d.reference ? `（受付番号 ${String(d.reference)}）` : ''}。結果はメールと明細のページでお知らせします。`,
+  },
+  APPEAL_WINDOW_CLOSED: {
+    status: 409,
+    message: '異議申し立ての受付期間（お知らせから30日）を過ぎています。お問い合わせフォームからご連絡ください。',
   },
 };

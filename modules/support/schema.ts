@@ -15,7 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
-export const inquiryCategories = ['account', 'payment', 'draw', 'prize', 'shipping', 'bug', 'other'] as const;
+export const inquiryCategories = ['account', 'payment', 'draw', 'prize', 'shipping', 'appeal', 'bug', 'other'] as const;
 export type InquiryCategory = (typeof inquiryCategories)[number];
 
 export const inquiryStatuses = ['new', 'in_progress', 'waiting', 'closed'] as const;

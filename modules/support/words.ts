@@ -9,6 +9,7 @@ export const INQUIRY_CATEGORY_LABELS: Readonly<Record<InquiryCategory, string>> 
   draw: 'オリパ（ガチャ）の結果',
   prize: '獲得商品・コインへの交換',
   shipping: '発送・お届け',
+  appeal: '利用制限への異議申し立て',
   bug: '不具合のご報告',
   other: 'その他',
 };

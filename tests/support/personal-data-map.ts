@@ -725,6 +725,28 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       },
     },
   },
+  member_restrictions: {
+    owner: 'identity',
+    columns: {
+      member_id: {
+        holds: ['member-id'],
+        onDeletion: 'keep',
+        why: 'the member’s id in the record of a hold or ban, its appeal and the decision (decision 084): after 退会 it names the tombstone',
+      },
+      kind: NOT_PERSONAL,
+      category: NOT_PERSONAL,
+      started_by: NOT_PERSONAL,
+      ended_by: NOT_PERSONAL,
+      link_hash: NOT_PERSONAL,
+      appeal_outcome: NOT_PERSONAL,
+      appeal_statement: {
+        holds: ['free-text'],
+        onDeletion: 'redact',
+        why: 'the operator’s statement to the member stays (the record of what the shop decided and told) with the member’s identifiers redacted',
+      },
+      appeal_decided_by: NOT_PERSONAL,
+    },
+  },
   member_sponsorships: {
     owner: 'identity',
     columns: {
