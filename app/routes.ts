@@ -104,6 +104,8 @@ export default [
         route('settings/email', 'routes/mypage/settings-email.tsx'),
         route('settings/password', 'routes/mypage/settings-password.tsx'),
         route('settings/limits', 'routes/mypage/settings-limits.tsx'),
+        // A restricted member's statement and appeal (decision 084; beyond the specification).
+        route('standing', 'routes/mypage/standing.tsx'),
         route('shipping', 'routes/mypage/shipping/index.tsx'),
         route('shipping/new', 'routes/mypage/shipping/new.tsx'),
         route('shipping/:requestId', 'routes/mypage/shipping/request.tsx'),
@@ -136,6 +138,8 @@ export default [
     route('myrank', 'routes/myrank.tsx'),
     // The contact form (beyond the specification's table: the legal pages promise it).
     route('contact', 'routes/contact.tsx'),
+    // A banned member's mailed statement link (decision 084; beyond the specification, noindex).
+    route('standing/:token', 'routes/standing/token.tsx'),
     route('*', 'routes/content-page.tsx'),
   ]),
 ] satisfies RouteConfig;

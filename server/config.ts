@@ -170,12 +170,3 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     turnstile: turnstileSettingsOf(values),
   };
 }
-
-/**
- * The shop as a mail names it (SITE_NAME, PUBLIC_ORIGIN).
- * @example await queueMail(tx, siteOf(config), mail)
- */
-export const siteOf = (config: Pick<ShopConfig, 'SITE_NAME' | 'PUBLIC_ORIGIN'>) => ({
-  name: config.SITE_NAME,
-  origin: config.PUBLIC_ORIGIN,
-});

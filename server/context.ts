@@ -79,3 +79,4 @@ export { boardView, BOARD_PATHS, type BoardLine } from './rankings';
 export { limitsViewOf, selfLimitStateOf, type SelfLimitSummary } from './self-limits';
 export { shippingRulesOf } from './shipping';
 export { supportRulesOf } from './support';
+export { memberStatementOf, type MemberStatement, type StatementRestriction } from './standing';

@@ -2,17 +2,11 @@
 // Each is audited in its transaction (modules/admin/sponsorships.ts).
 import type { Database } from '#db/client';
 import { actionOk, actionRefused } from '~/lib/admin-action';
-import { describeRefusal, type RefusalCode } from '#modules/refusals';
-import type { Refusal } from '#modules/kernel';
+import { refusedBy as refused } from '~/controllers/admin-answers.server';
 import { endSponsorshipAsOperator, startSponsorshipAsOperator, type Operator } from '#modules/admin';
 import { SPONSORSHIP_KIND_LABELS, sponsorshipKinds, type SponsorshipKind } from '#modules/identity';
 
 export const SPONSORSHIP_INTENTS = ['sponsorStart', 'sponsorEnd'] as const;
-
-const refused = (refusal: Refusal<string>, form: string) => {
-  const described = describeRefusal(refusal as Refusal<RefusalCode>);
-  return actionRefused(described.message, { form, status: described.status });
-};
 
 /** Starts (with the chosen kind) or ends the member's sponsorship; a bad kind is a clear 4xx. */
 export async function sponsorshipAction(

@@ -6,16 +6,20 @@
 // same transaction; the command line calls the same ones (docs/decisions/026).
 import { randomUUID } from 'node:crypto';
 import type { ShopRequest } from '#server/context';
-import { siteOf } from '#server/config';
 import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { requireOperator } from '~/controllers/admin.server';
 import { memberTagsFor } from '~/controllers/member-tags.server';
 import { UNREADABLE_FORM_MESSAGE } from '~/controllers/forms.server';
+import { refusedBy } from '~/controllers/admin-answers.server';
 import { notFound } from '~/lib/not-found';
 import { signalRows } from '~/controllers/admin-signals.server';
 import { sponsorshipAction } from '~/controllers/admin-member-sponsorship.server';
-import { describeRefusal, type RefusalCode } from '#modules/refusals';
-import type { Refusal } from '#modules/kernel';
+import {
+  RESTRICTION_INTENTS,
+  restrictionAction,
+  restrictionRowsOf,
+  type RestrictionIntent,
+} from '~/controllers/admin-member-restriction.server';
 import {
   SPONSORSHIP_KIND_LABELS,
   currentSponsorship,
@@ -43,22 +47,16 @@ import {
   addMemberNoteAsOperator,
   adjustCoinsAsOperator,
   approveCoinAdjustment,
-  banMemberAsOperator,
-  clearPurchaseHoldAsOperator,
   coinAdjustmentSchema,
   declareAgeAsOperator,
-  holdMemberAsOperator,
   holdReasonOf,
   listAuditEntries,
   listCoinAdjustmentsOf,
   listMemberNotes,
   listPendingCoinAdjustments,
-  memberBanSchema,
-  memberHoldSchema,
   memberNoteSchema,
   rejectCoinAdjustment,
   revokeMemberSessionsAsOperator,
-  unbanMemberAsOperator,
   type AdminPermission,
 } from '#modules/admin';
 
@@ -80,10 +78,7 @@ export const HOLD_LABELS: Record<PurchaseHoldKind, string> = {
 const ROLE_LABELS: Record<string, string> = { user: '会員', staff: 'スタッフ', admin: '管理者' };
 const KIND_LABELS = { paid: '有償', free: '無償' } as const;
 
-const refused = (refusal: Refusal<string>, form: string) => {
-  const described = describeRefusal(refusal as Refusal<RefusalCode>);
-  return actionRefused(described.message, { form, status: described.status });
-};
+const refused = refusedBy;
 
 const badInput = (message: string, form: string) => actionRefused(message, { form });
 
@@ -177,6 +172,7 @@ export async function memberPageLoader(shop: ShopRequest, request: Request, memb
     purchaseProfile,
     holdEntry,
     sponsorship,
+    restrictions,
   ] = await Promise.all([
     getBalance(db, memberId),
     listCoinLots(db, memberId, LOTS_SHOWN),
@@ -197,6 +193,7 @@ export async function memberPageLoader(shop: ShopRequest, request: Request, memb
     purchaseProfileOf(db, memberId),
     listAuditEntries(db, { targetType: 'member', targetId: memberId, action: 'member.hold' }, 1),
     currentSponsorship(db, memberId),
+    restrictionRowsOf(shop, operator, memberId),
   ]);
   const has = (permission: AdminPermission) => operator.permissions.has(permission);
   const config = shop.services.config;
@@ -204,6 +201,7 @@ export async function memberPageLoader(shop: ShopRequest, request: Request, memb
   const signals = has('signals:read') ? (await signalRows(shop, operator, { memberId }, 10)).items : null;
   return {
     signals,
+    restrictions,
     sponsorship: sponsorship && {
       kind: sponsorship.kind,
       label: SPONSORSHIP_KIND_LABELS[sponsorship.kind],
@@ -295,6 +293,8 @@ const MEMBER_INTENTS: Record<string, AdminPermission> = {
   note: 'members:write',
   sponsorStart: 'members:write',
   sponsorEnd: 'members:write',
+  appealDecide: 'members:write',
+  restrictionLink: 'members:write',
 };
 
 export async function memberPageAction(shop: ShopRequest, request: Request, memberId: string) {
@@ -319,6 +319,8 @@ export async function memberPageAction(shop: ShopRequest, request: Request, memb
 
   if (intent === 'sponsorStart' || intent === 'sponsorEnd')
     return sponsorshipAction(db, operator, memberId, intent, text('kind'));
+  if ((RESTRICTION_INTENTS as readonly string[]).includes(intent))
+    return restrictionAction(shop, operator, memberId, intent as RestrictionIntent, text);
   switch (intent) {
     case 'adjust': {
       const parsed = coinAdjustmentSchema.safeParse({
@@ -342,59 +344,11 @@ export async function memberPageAction(shop: ShopRequest, request: Request, memb
         { form: intent },
       );
     }
-    case 'ban': {
-      const parsed = memberBanSchema.safeParse({
-        category: text('category'),
-        reason: text('reason'),
-        until: text('until'),
-      });
-      if (!parsed.success) return badInput(parsed.error.issues[0]?.message ?? '入力を確認してください。', intent);
-      const done = await banMemberAsOperator(db, operator, memberId, {
-        reason: parsed.data.reason,
-        expiresAt: parsed.data.until,
-        category: parsed.data.category,
-        site: siteOf(shop.services.config),
-      });
-      return done.ok
-        ? actionOk(`利用停止にしました（ログイン中の${n(done.value.sessionsRevoked)}件のセッションを終了しました）。`, {
-            form: intent,
-          })
-        : refused(done, intent);
-    }
-    case 'unban': {
-      const done = await unbanMemberAsOperator(db, operator, memberId);
-      if (!done.ok) return refused(done, intent);
-      return actionOk(done.value.lifted ? '利用停止を解除しました。' : 'この会員は利用停止になっていません。', {
-        form: intent,
-      });
-    }
     case 'revokeSessions': {
       const done = await revokeMemberSessionsAsOperator(db, operator, memberId);
       return done.ok
         ? actionOk(`すべての端末からログアウトさせました（${n(done.value.sessionsRevoked)}件）。`, { form: intent })
         : refused(done, intent);
-    }
-    case 'hold': {
-      const parsed = memberHoldSchema.safeParse({ category: text('category'), reason: text('reason') });
-      if (!parsed.success) return badInput(parsed.error.issues[0]?.message ?? '入力を確認してください。', intent);
-      const done = await holdMemberAsOperator(db, operator, memberId, parsed.data.reason, {
-        category: parsed.data.category,
-        site: siteOf(shop.services.config),
-      });
-      if (!done.ok) return refused(done, intent);
-      return actionOk(
-        done.value.placed
-          ? 'コイン購入と発送依頼を停止しました。会員には「アカウントの確認が必要」と表示されます。'
-          : 'すでに停止中です（停止の種類は変わっていません）。',
-        { form: intent },
-      );
-    }
-    case 'clearHold': {
-      const done = await clearPurchaseHoldAsOperator(db, operator, memberId);
-      if (!done.ok) return refused(done, intent);
-      return actionOk(done.value.cleared ? '購入・発送の停止を解除しました。' : '停止はされていません。', {
-        form: intent,
-      });
     }
     case 'age': {
       const answer = text('minor');

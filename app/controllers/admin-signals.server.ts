@@ -3,8 +3,7 @@
 // members:write) that the risk module records with its audit entries in one transaction. The signals
 // themselves are computed by the job risk.signals, never here.
 import { data } from 'react-router';
-import type { ShopRequest } from '#server/context';
-import { siteOf } from '#server/config';
+import { supportRulesOf, type ShopRequest } from '#server/context';
 import { requireOperator } from '~/controllers/admin.server';
 import { actionOk, actionRefused, type AdminActionResult } from '~/lib/admin-action';
 import { memberTagsFor } from '~/controllers/member-tags.server';
@@ -117,7 +116,13 @@ export async function signalsAction(shop: ShopRequest, request: Request) {
     category: text('category') || undefined,
   });
   if (!parsed.success) return badInput(parsed.error.issues[0]?.message ?? '入力を確認してください。', String(id));
-  const done = await decideSignalAsOperator(shop.services.db, operator, id, parsed.data, siteOf(shop.services.config));
+  const done = await decideSignalAsOperator(
+    shop.services.db,
+    operator,
+    id,
+    parsed.data,
+    supportRulesOf(shop.services).site,
+  );
   if (!done.ok) {
     const described = describeRefusal(done as Refusal<RefusalCode>);
     return actionRefused(described.message, { form: String(id), status: described.status });

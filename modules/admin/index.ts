@@ -112,6 +112,7 @@ export {
   type MemberNote,
 } from './members';
 export { endSponsorshipAsOperator, startSponsorshipAsOperator } from './sponsorships';
+export { resendStatementLinkAsOperator, type RestrictionNotice } from './restrictions';
 export {
   adjustCoinsAsOperator,
   approveCoinAdjustment,

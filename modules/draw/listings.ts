@@ -286,6 +286,34 @@ export async function countPrizesByStatus(db: Database, memberId: string): Promi
   return counts;
 }
 
+/**
+ * The member's prizes still at the shop (undecided, kept, being shipped): how many of each and their
+ * conversion value in coins (a restricted member's statement, decision 084).
+ * @example await prizeHoldingsOf(db, member.id) // { counts: { pending: 2, kept: 1, shipping: 0 }, value: 1500 }
+ */
+export async function prizeHoldingsOf(
+  db: Database,
+  memberId: string,
+): Promise<{ counts: { pending: number; kept: number; shipping: number }; value: number }> {
+  const rows = await db
+    .select({
+      status: prizes.status,
+      n: sql<string>`count(*)`,
+      value: sql<string>`coalesce(sum(${prizes.conversionValue}), 0)`,
+    })
+    .from(prizes)
+    .where(and(eq(prizes.memberId, memberId), inArray(prizes.status, ['pending', 'kept', 'shipping'])))
+    .groupBy(prizes.status);
+  const counts = { pending: 0, kept: 0, shipping: 0 };
+  let value = 0;
+  for (const row of rows) {
+    if (row.status === 'converted') continue;
+    counts[row.status] = Number(row.n);
+    value += Number(row.value);
+  }
+  return { counts, value };
+}
+
 /** Lots a member has drawn from a pack with a per-member limit (0 when none). */
 export async function memberDrawnLots(db: Database, gachaId: string, memberId: string): Promise<number> {
   const [row] = await db

@@ -29,4 +29,8 @@ export {
   APPEAL_WINDOW_DAYS,
   RESTRICTION_CATEGORY_WORDS,
   RESTRICTION_KIND_LABELS,
+  restrictionCategories,
+  type AppealOutcome,
+  type RestrictionCategory,
+  type RestrictionKind,
 } from './restriction-words';

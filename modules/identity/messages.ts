@@ -14,7 +14,8 @@ export const AUTH_ERROR_MESSAGES: Record<string, string> = {
   FAILED_TO_CREATE_USER: '会員登録できませんでした。時間をおいてお試しください。',
   FAILED_TO_CREATE_SESSION: 'ログインできませんでした。時間をおいてお試しください。',
   USER_NOT_FOUND: 'アカウントが見つかりません。',
-  BANNED_USER: 'このアカウントは利用停止中のため、ログインできません。お心当たりがない場合はお問い合わせください。',
+  BANNED_USER:
+    'このアカウントは利用停止中のため、ログインできません。理由の区分と明細、異議申し立てのページへのリンクは、ご登録のメールアドレスにお送りしています。届いていない場合はお問い合わせください。',
   TOO_MANY_REQUESTS: '試行回数が多すぎます。しばらく時間をおいてからお試しください。',
   PASSWORD_DOES_NOT_MEET_REQUIREMENTS: 'パスワードが条件を満たしていません。表示されている条件をご確認ください。',
   SECOND_FACTOR_NEEDS_PASSWORD: '二段階認証を設定しているため、メールアドレスとパスワードでログインしてください。',

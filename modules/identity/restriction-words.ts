@@ -1,7 +1,23 @@
 // The words of account restrictions (issue 34 items 5–6, decision 084), safe for the browser: the reason
 // categories an operator chooses when holding or banning a member, what each means (the account policy page
 // and the member's statement show the same words), the two kinds of restriction, and an appeal's outcomes.
-import type { AppealOutcome, RestrictionCategory, RestrictionKind } from './schema';
+
+export const restrictionKinds = ['hold', 'ban'] as const;
+export type RestrictionKind = (typeof restrictionKinds)[number];
+
+export const restrictionCategories = [
+  'identity_check',
+  'payment_dispute',
+  'multiple_accounts',
+  'bonus_abuse',
+  'automation',
+  'harassment',
+  'terms_other',
+] as const;
+export type RestrictionCategory = (typeof restrictionCategories)[number];
+
+export const appealOutcomes = ['upheld', 'lifted'] as const;
+export type AppealOutcome = (typeof appealOutcomes)[number];
 
 /** Each reason category: its label and one sentence members read (the policy lists them in this order). */
 export const RESTRICTION_CATEGORY_WORDS: Readonly<Record<RestrictionCategory, { label: string; meaning: string }>> = {

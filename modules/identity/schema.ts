@@ -179,22 +179,15 @@ export const memberSponsorships = pgTable(
   ],
 );
 
-export const restrictionKinds = ['hold', 'ban'] as const;
-export type RestrictionKind = (typeof restrictionKinds)[number];
-
-export const restrictionCategories = [
-  'identity_check',
-  'payment_dispute',
-  'multiple_accounts',
-  'bonus_abuse',
-  'automation',
-  'harassment',
-  'terms_other',
-] as const;
-export type RestrictionCategory = (typeof restrictionCategories)[number];
-
-export const appealOutcomes = ['upheld', 'lifted'] as const;
-export type AppealOutcome = (typeof appealOutcomes)[number];
+import { appealOutcomes, restrictionCategories, restrictionKinds } from './restriction-words';
+export {
+  appealOutcomes,
+  restrictionCategories,
+  restrictionKinds,
+  type AppealOutcome,
+  type RestrictionCategory,
+  type RestrictionKind,
+} from './restriction-words';
 
 /**
  * What a member is told about an operator's hold or ban (issue 34 item 6, decision 084): its reason

@@ -55,6 +55,8 @@ export const NOINDEX_PREFIXES = [
   '/admin/',
   // Drafts shown to content staff (docs/decisions/040).
   '/preview/',
+  // A banned member's statement link (decision 084).
+  '/standing/',
 ] as const;
 
 /** The eleven ad-tracking parameters kept in local storage (specification section 3). */

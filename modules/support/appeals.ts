@@ -4,7 +4,7 @@
 // than the one who restricted decides: the decision (continue or lift, with a statement to the member) is
 // recorded once on the restriction, lifts the hold or ban when so decided, answers and closes the inquiry,
 // mails the member and is audited (`member.appeal.decide`), all in one transaction.
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
 import { auditTextDigest, runAdminAction, type Operator } from '#modules/admin';
@@ -201,4 +201,17 @@ async function mailDecision(tx: Database, site: SiteIdentity, decided: Restricti
     },
     memberId: decided.memberId,
   });
+}
+
+/**
+ * The reference numbers of appeal inquiries, for the member's statement (受付番号).
+ * @example (await appealReferencesOf(db, [inquiryId])).get(inquiryId) // 'Q-20261201-8K3F'
+ */
+export async function appealReferencesOf(db: Database, inquiryIds: string[]): Promise<Map<string, string>> {
+  if (inquiryIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: inquiries.id, reference: inquiries.reference })
+    .from(inquiries)
+    .where(inArray(inquiries.id, inquiryIds));
+  return new Map(rows.map((r) => [r.id, r.reference]));
 }

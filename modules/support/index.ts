@@ -46,6 +46,7 @@ export {
   APPEAL_REFUSAL_CODES,
   appealDecisionSchema,
   appealInputSchema,
+  appealReferencesOf,
   decideAppealAsOperator,
   submitAppeal,
   type AppealDecision,

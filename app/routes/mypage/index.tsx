@@ -14,7 +14,12 @@ import { arrangePrizeBox, prizeBoxViewOf } from '~/components/gacha/PrizeBoxTool
 import { balanceOf } from '~/controllers/request-reads.server';
 import { countPrizesByStatus, listPrizes, prizeBoxPositionSchema, type PrizeStatus } from '#modules/draw';
 import { loadCoinHistory } from '~/controllers/coin-history.server';
-import { memberCode } from '#modules/identity';
+import {
+  RESTRICTION_CATEGORY_WORDS,
+  RESTRICTION_KIND_LABELS,
+  memberCode,
+  restrictionsShownTo,
+} from '#modules/identity';
 import { getExp } from '#modules/progression';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { ButtonLink, Button } from '~/components/Button';
@@ -85,6 +90,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const loginBonus = tab === 'menu' ? await loginBonusCardOf(shop) : null;
   // The member's own limits (decision 035): the 80 % reminder and an exclusion, on the menu.
   const selfLimits = tab === 'menu' ? await selfLimitSummaryOf(shop) : null;
+  // A hold in force (decision 084): its kind and category, with the way to the statement and the appeal.
+  const restrictions =
+    tab === 'menu'
+      ? (await restrictionsShownTo(db, shop.member.id))
+          .filter((r) => r.inForce)
+          .map((r) => ({
+            id: r.id,
+            text: `${RESTRICTION_KIND_LABELS[r.kind]}中です（理由の区分：${RESTRICTION_CATEGORY_WORDS[r.category].label}）`,
+          }))
+      : [];
   return {
     signedIn: true as const,
     tab,
@@ -105,6 +120,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     account,
     loginBonus,
     selfLimits,
+    restrictions,
     renderedAt: new Date().toISOString(),
     lifetimes: { paid: shop.services.config.PAID_COIN_EXPIRY_DAYS, free: shop.services.config.FREE_COIN_EXPIRY_DAYS },
   };
@@ -151,6 +167,21 @@ export default function MyPage({ loaderData, actionData }: Route.ComponentProps)
       {loaderData.signedIn && !tabOpen && (
         <WalletCard balance={loaderData.balance} exp={loaderData.exp} lifetimes={loaderData.lifetimes} />
       )}
+      {loaderData.signedIn &&
+        !tabOpen &&
+        loaderData.restrictions.map((r) => (
+          <p
+            key={r.id}
+            role="status"
+            className="rounded-2xl border-2 border-amber-300 bg-amber-50 p-4 text-sm text-amber-950"
+            data-testid="mypage-restriction"
+          >
+            <b className="block">{r.text}</b>
+            <AppLink to="/mypage/standing" className="mt-1 inline-block font-bold underline underline-offset-2">
+              明細と異議申し立て
+            </AppLink>
+          </p>
+        ))}
       {loaderData.signedIn && !tabOpen && (
         <SelfLimitNotice summary={loaderData.selfLimits} show={['purchase', 'draw']} />
       )}

@@ -68,11 +68,11 @@ export default function Shop({ loaderData, actionData }: Route.ComponentProps) {
               data-testid="purchase-hold"
             >
               {`${loaderData.standing.hold === 'operator' ? 'アカウント' : 'お支払い'}の確認が必要なため、現在コインを購入できません。`}
-              お手数ですが
-              <AppLink to="/contact?category=payment" className="underline">
-                お問い合わせフォーム
+              理由の区分と明細は
+              <AppLink to="/mypage/standing" className="underline">
+                アカウントの利用制限と明細
               </AppLink>
-              からご連絡ください。
+              でご確認いただけます。
             </p>
           )}
           {asking && <AgeDeclarationForm minorCapJpy={loaderData.rules.minorMonthlyCapJpy} error={ageError} />}

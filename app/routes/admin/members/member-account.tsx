@@ -7,6 +7,7 @@ import { ActionAnswer } from '~/components/admin/ActionAnswer';
 import { ConfirmDialog } from '~/components/admin/ConfirmDialog';
 import type { MemberActionData } from '~/controllers/admin-members.server';
 import { formatStaffDate } from '#modules/kernel/dates';
+import { RESTRICTION_CATEGORY_WORDS, restrictionCategories } from '#modules/identity/browser';
 import { Section, n, type MemberData } from './member-parts';
 
 /** Which dialog is open: the destructive or weighty actions ask first. */
@@ -25,6 +26,30 @@ const CONFIRM_LABELS: Record<NonNullable<Asking>, string> = {
   revokeSessions: 'ログアウトさせる',
   hold: '停止する',
 };
+
+/** The reason category the member is told and mailed (the account policy's words; decision 084). */
+function CategoryField() {
+  return (
+    <label className="text-xs font-bold">
+      会員に伝える理由の区分（必須）
+      <select
+        name="category"
+        required
+        defaultValue=""
+        className="mt-1 block min-h-11 w-full rounded-lg border border-line bg-white px-3 text-sm"
+      >
+        <option value="" disabled>
+          選んでください
+        </option>
+        {restrictionCategories.map((category) => (
+          <option key={category} value={category}>
+            {RESTRICTION_CATEGORY_WORDS[category].label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
 
 /** The reason a ban or hold asks for, seen by staff only. */
 function StaffReasonField() {
@@ -48,8 +73,9 @@ function AccountActionDetails({ asking, sessions }: { asking: NonNullable<Asking
     return (
       <>
         <p className="text-sm">
-          すべての端末からログアウトさせ、ログインできなくします（「利用停止中」と表示されます）。
+          すべての端末からログアウトさせ、ログインできなくします（「利用停止中」と表示されます）。会員には理由の区分と、明細・異議申し立てのページへのリンクをメールで送ります。
         </p>
+        <CategoryField />
         <StaffReasonField />
         <label className="text-xs font-bold">
           期限（この日の終わりまで・空欄は無期限）
@@ -61,8 +87,9 @@ function AccountActionDetails({ asking, sessions }: { asking: NonNullable<Asking
     return (
       <>
         <p className="text-sm">
-          コインの購入と発送依頼ができなくなります。会員には「アカウントの確認が必要」と表示され、理由は表示されません。ガチャとコイン交換はそのまま使えます。
+          コインの購入と発送依頼ができなくなります。会員には理由の区分をメールとマイページで知らせ（スタッフの理由は表示しません）、異議申し立てを受け付けます。ガチャとコイン交換はそのまま使えます。
         </p>
+        <CategoryField />
         <StaffReasonField />
       </>
     );

@@ -21,6 +21,7 @@ import {
 } from './member-activity';
 import { AdjustSection, LedgerSection, WalletSection } from './member-coins';
 import { NotesSection } from './member-notes';
+import { RestrictionsSection } from './member-restrictions';
 import { ProfileSection } from './member-profile';
 
 export const handle = { title: '会員詳細' };
@@ -55,6 +56,9 @@ export default function MemberPage({ loaderData }: Route.ComponentProps) {
       <div className="mt-4 grid items-start gap-4 lg:grid-cols-2">
         <ProfileSection d={d} />
         {actionable ? <AccountActions d={d} answer={answer} /> : null}
+        {d.restrictions.length > 0 || actionable ? (
+          <RestrictionsSection restrictions={d.restrictions} actionable={actionable} answer={answer} />
+        ) : null}
         {d.signals && d.signals.length > 0 ? <SignalsSection signals={d.signals} /> : null}
         <WalletSection d={d} />
         {d.can.grant && !p.deleted ? <AdjustSection d={d} answer={answer} /> : null}
