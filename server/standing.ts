@@ -24,6 +24,8 @@ export interface StatementRestriction {
   category: RestrictionCategory;
   startedAt: string | null;
   until: string | null;
+  /** When it was lifted (by hand, on appeal, or by a ban's end); null while it holds. */
+  endedAt: string | null;
   inForce: boolean;
   appealUntil: string | null;
   /** Whether the member may send an appeal now (in force, in the window, none sent). */
@@ -69,6 +71,7 @@ export async function memberStatementOf(db: Database, memberId: string, now = ne
     category: r.category,
     startedAt: r.startedAt.toISOString(),
     until: r.until?.toISOString() ?? null,
+    endedAt: r.inForce ? null : ((r.endedAt ?? r.until)?.toISOString() ?? null),
     inForce: r.inForce,
     appealUntil: r.appealUntil.toISOString(),
     canAppeal: r.inForce && !r.appeal && now.getTime() <= r.appealUntil.getTime(),
@@ -90,6 +93,7 @@ export async function memberStatementOf(db: Database, memberId: string, now = ne
       category: 'payment_dispute',
       startedAt: hold.since?.toISOString() ?? null,
       until: null,
+      endedAt: null,
       inForce: true,
       appealUntil: null,
       canAppeal: false,

@@ -94,8 +94,17 @@ function RestrictionCard({
             <dd>{formatMemberDateTime(restriction.startedAt)}</dd>
           </>
         )}
-        <dt className="font-bold">期間</dt>
-        <dd>{restriction.until ? `${formatMemberDateTime(restriction.until)}まで` : '解除するまで'}</dd>
+        {restriction.endedAt ? (
+          <>
+            <dt className="font-bold">解除</dt>
+            <dd>{formatMemberDateTime(restriction.endedAt)}</dd>
+          </>
+        ) : (
+          <>
+            <dt className="font-bold">期間</dt>
+            <dd>{restriction.until ? `${formatMemberDateTime(restriction.until)}まで` : '解除するまで'}</dd>
+          </>
+        )}
       </dl>
       {restriction.inForce && <p className="mt-3 text-sm">{KIND_EFFECTS[restriction.kind]}</p>}
       <Appeal restriction={restriction} answer={answer} />
@@ -206,8 +215,10 @@ function Holdings({ statement }: { statement: MemberStatement }) {
         <dd className="text-right font-bold tabular-nums">{`${n(coins.paid)}枚`}</dd>
         <dt>無償コイン</dt>
         <dd className="text-right font-bold tabular-nums">{`${n(coins.free)}枚`}</dd>
-        <dt>ショップにある獲得商品</dt>
-        <dd className="text-right font-bold tabular-nums">{`${n(held)}点（交換価値 ${n(prizes.value)}コイン）`}</dd>
+        <dt>獲得商品（ショップで保管・発送中）</dt>
+        <dd className="text-right font-bold tabular-nums">{`${n(held)}点`}</dd>
+        <dt>獲得商品の交換価値</dt>
+        <dd className="text-right font-bold tabular-nums">{`${n(prizes.value)}コイン`}</dd>
       </dl>
       {prizes.lines.length > 0 && (
         <ul className="mt-3 divide-y divide-line border-t border-line text-sm">
