@@ -119,6 +119,7 @@ describe('the member console', () => {
 
         await desk.page.getByRole('button', { name: '利用停止にする' }).click();
         const ban = desk.page.getByRole('dialog');
+        await ban.getByLabel('会員に伝える理由の区分（必須）').selectOption('multiple_accounts');
         await ban.getByLabel('理由（必須・スタッフのみ閲覧）').fill('規約違反（複数アカウント）');
         await expectNoSeriousAxeViolations(desk.page, 'ban sheet');
         await ban.getByRole('button', { name: '利用停止にする' }).click();

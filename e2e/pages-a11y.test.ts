@@ -24,6 +24,7 @@ const PAGES = [
   { path: '/shikin', heading: '資金決済法に基づく表示' },
   { path: '/notices', heading: 'お知らせ' },
   { path: '/oripa-haishutsu', heading: 'オリパの排出について' },
+  { path: '/account-policy', heading: 'アカウントの利用制限について' },
   { path: '/mypage', heading: 'マイページ' },
   { path: '/app/checkout/paypay', heading: 'アプリから開き直してください' },
   { path: '/app/return', heading: 'アプリでご利用ください' },

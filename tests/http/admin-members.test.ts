@@ -70,10 +70,10 @@ const auditActions = async (memberId: string) =>
 /** Every action of a member's page, with a body that would pass its form's checks. */
 const memberActions = (key: string): Record<string, Record<string, string>> => ({
   adjust: { intent: 'adjust', kind: 'free', amount: '10', reason: '権限テスト', key },
-  ban: { intent: 'ban', reason: '権限テスト' },
+  ban: { intent: 'ban', category: 'terms_other', reason: '権限テスト' },
   unban: { intent: 'unban' },
   revokeSessions: { intent: 'revokeSessions' },
-  hold: { intent: 'hold', reason: '権限テスト' },
+  hold: { intent: 'hold', category: 'identity_check', reason: '権限テスト' },
   clearHold: { intent: 'clearHold' },
   age: { intent: 'age', minor: 'false' },
   note: { intent: 'note', text: '権限テスト' },
@@ -228,7 +228,10 @@ describe.skipIf(!databaseUrl)(
         [{ intent: 'adjust', kind: 'free', amount: '10', reason: '  ', key: 'k-bad-00003' }, '理由を入力'],
         [{ intent: 'adjust', kind: 'gold', amount: '10', reason: 'x', key: 'k-bad-00004' }, '種類'],
         [{ intent: 'adjust', kind: 'free', amount: '10', reason: 'x', key: '<>' }, '読み込み直して'],
-        [{ intent: 'ban', reason: 'x', until: '2027-02-30' }, '2027-05-10 の形'],
+        [{ intent: 'ban', category: 'automation', reason: 'x', until: '2027-02-30' }, '2027-05-10 の形'],
+        // The member is always told a category (decision 084).
+        [{ intent: 'ban', reason: 'x' }, '会員に伝える理由の区分を選んでください'],
+        [{ intent: 'hold', category: 'nonsense', reason: 'x' }, '会員に伝える理由の区分を選んでください'],
         [{ intent: 'note', text: '' }, 'メモを入力'],
         [{ intent: 'age', minor: 'maybe' }, '18歳'],
         [{ intent: 'explode' }, '操作を選び直して'],
@@ -310,7 +313,7 @@ describe.skipIf(!databaseUrl)(
 
       const banned = await postForm(
         path,
-        { intent: 'ban', reason: '不正利用の疑い', until: '' },
+        { intent: 'ban', category: 'automation', reason: '不正利用の疑い', until: '' },
         { cookie: writer.cookie },
       );
       expect(banned.status).toBe(200);
@@ -334,7 +337,7 @@ describe.skipIf(!databaseUrl)(
       const colleague = await staffWith('mc-colleague', ['members:read']);
       const protectedStaff = await postForm(
         `/admin/members/${colleague.id}`,
-        { intent: 'ban', reason: 'x' },
+        { intent: 'ban', category: 'terms_other', reason: 'x' },
         { cookie: writer.cookie },
       );
       expect(protectedStaff.status).toBe(403);
@@ -346,7 +349,11 @@ describe.skipIf(!databaseUrl)(
       expect(signedIn.status).toBe(302);
       const cookie = cookieFrom(signedIn.headers);
 
-      const held = await postForm(path, { intent: 'hold', reason: '本人確認書類の確認中' }, { cookie: writer.cookie });
+      const held = await postForm(
+        path,
+        { intent: 'hold', category: 'identity_check', reason: '本人確認書類の確認中' },
+        { cookie: writer.cookie },
+      );
       expect(held.body).toContain('停止しました');
       const shop = await get('/shop', { cookie });
       expect(shop.body).toContain('アカウントの確認が必要なため、現在コインを購入できません');

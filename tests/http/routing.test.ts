@@ -49,6 +49,7 @@ describe('exemptions and public pages', () => {
     '/shikin',
     '/kobutsu',
     '/oripa-haishutsu',
+    '/account-policy',
     '/notices',
     '/winter-campaign',
   ])('%s answers 200 to a visitor', async (path) => {
@@ -173,7 +174,9 @@ describe('page head', () => {
     expect(sitemap).toMatch(
       new RegExp(`<loc>${shopUrl()}/oripa-haishutsu</loc><lastmod>\\d{4}-\\d{2}-\\d{2}</lastmod>`),
     );
-    expect(sitemap).not.toMatch(/\/(shop|auth|ranking|myinbox)\b/);
+    expect(sitemap).toContain(`<loc>${shopUrl()}/account-policy</loc>`);
+    expect(sitemap).not.toMatch(/\/(shop|auth|ranking|myinbox|standing)\b/);
+    expect(robots).toContain('Disallow: /standing/');
   });
 });
 
