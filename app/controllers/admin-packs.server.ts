@@ -40,6 +40,7 @@ import {
   prePublishChecks,
   tierRowOf,
   type TierRow,
+  zoromeNumbers,
 } from '#modules/gacha';
 import { parseShopDateTime } from '#modules/shop';
 import { refuse, type Refusal } from '#modules/kernel';
@@ -202,8 +203,9 @@ function tierRowsFrom(form: FormData): { rows: Record<string, unknown>[]; indexe
     const f = (name: string) => text(form, `tiers.${i}.${name}`);
     if (f('remove') === '1') continue;
     if (f('isNew') === '1' && !f('label').trim() && !f('cardName').trim()) continue;
-    const kiriban = f('kiribanAt').trim();
+    const kiriban = f('kiribanAt').normalize('NFKC').trim();
     rows.push({
+      zorome: kiriban === 'ゾロ目',
       key: f('key'),
       kind: f('kind'),
       label: f('label'),
@@ -230,6 +232,12 @@ function tierRowsFrom(form: FormData): { rows: Record<string, unknown>[]; indexe
     indexes.push(i);
     orders.push(numberField(f('order')) ?? i + 1);
   }
+  // 「ゾロ目」 in a キリ番賞's numbers: every ゾロ目 below this table's total (issue 34 item 2), shown back as numbers.
+  const total = rows.reduce((sum, r) => sum + (r.kind === 'regular' ? Number(r.quantity) || 0 : 0), 0);
+  for (const row of rows)
+    if (Array.isArray(row.kiribanAt) && row.kiribanAt.length === 1 && Number.isNaN(row.kiribanAt[0]) && row.zorome)
+      row.kiribanAt = zoromeNumbers(total);
+  for (const row of rows) delete row.zorome;
   // The rows' 順番 fields reorder the tiers (the best first); equal numbers keep the table's order.
   const sorted = rows.map((row, k) => ({ row, index: indexes[k]!, order: orders[k]! }));
   sorted.sort(

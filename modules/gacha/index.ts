@@ -21,7 +21,7 @@ export {
   type TierCard,
   type PackProof,
 } from './cards';
-export { kiribanProgress, type KiribanProgress } from './kiriban';
+export { allZorome, isZorome, kiribanProgress, zoromeNumbers, type KiribanProgress } from './kiriban';
 export { packRevealTerms, packRevealStamp, type PackRevealTerms } from './reveal-terms';
 export { endPack, advanceSaleWindows } from './pack-end';
 export { beaconPackTerms, releaseStockOfSettledBeaconPack, type BeaconPackTerms } from './beacon-terms';

@@ -5,6 +5,7 @@ import { gachas, gachaTiers, type DrawMode } from './schema';
 import { type GachaCard, gachaCardColumns } from './lists';
 import { isCatalogueId, PUBLIC_GACHA_STATUSES } from './catalogue';
 import { photoOf } from './certificates';
+import { allZorome } from './kiriban';
 
 /** @example await getGacha(db, 'stellar-pokemon-001') */
 export async function getGacha(db: Database, gachaId: string): Promise<GachaCard | null> {
@@ -49,6 +50,8 @@ export interface GachaTierView {
   isLastOne: boolean;
   /** A キリ番賞 (decision 027): the lot numbers, in sale order, that win it; null for every other tier. */
   kiribanAt: number[] | null;
+  /** A キリ番賞 on ゾロ目 throughout (11, 22, 111…): the pack page calls it a ゾロ目賞 (issue 34 item 2). */
+  zorome: boolean;
   /** A graded card's certificate (issue 33 item 8): its company and number, or null. */
   certificate: { company: string; number: string } | null;
   /** The card's photo kept byte for byte: its SHA-256 and where the original is served, or null. */
@@ -129,6 +132,7 @@ export async function getGachaDetail(
       conversionValue: t.conversionValue,
       isLastOne: t.isLastOne,
       kiribanAt: t.kiribanAt ?? null,
+      zorome: allZorome(t.kiribanAt ?? []),
       certificate:
         t.certificateCompany && t.certificateNumber
           ? { company: t.certificateCompany, number: t.certificateNumber }

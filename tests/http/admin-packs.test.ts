@@ -190,6 +190,30 @@ describe.skipIf(!databaseUrl)(
       );
       expect(kiribanLate.status).toBe(400);
       expect(kiribanLate.body).toContain('キリ番は数字で入力してください。');
+      // 「ゾロ目」 fills in every ゾロ目 below the table's total (issue 34 item 2): 120 lots → 11 … 99 and 111.
+      const zorome = await postForm(
+        page,
+        {
+          intent: 'tiers',
+          ...tierFields([
+            regular('t1', 'S賞', '1', '5000'),
+            regular('t2', 'B賞', '119', '50'),
+            { ...regular('t3', 'ゾロ目賞', '1', '300'), kind: 'kiriban', kiribanAt: 'ゾロ目' },
+          ]),
+        },
+        { cookie },
+      );
+      expect(zorome.status).toBe(200);
+      const zoromeTier = (
+        await handle!.db
+          .select({ id: gachaTiers.id, kiribanAt: gachaTiers.kiribanAt, quantity: gachaTiers.quantity })
+          .from(gachaTiers)
+          .where(eq(gachaTiers.gachaId, PACK))
+      ).find((t) => t.id.endsWith('t3'));
+      expect({ kiribanAt: zoromeTier?.kiribanAt, quantity: zoromeTier?.quantity }).toEqual({
+        kiribanAt: [11, 22, 33, 44, 55, 66, 77, 88, 99, 111],
+        quantity: 10,
+      });
       const tiers = await postForm(
         page,
         { intent: 'tiers', ...tierFields([regular('t1', 'S賞', '1', '5000'), regular('t2', 'B賞', '9', '50')]) },
@@ -361,6 +385,8 @@ describe.skipIf(!databaseUrl)(
       expect(audit.map((a) => a.action)).toEqual([
         'pack.draft.create',
         'pack.draft.update',
+        // The ゾロ目 table, the table, the reordered table, back again.
+        'pack.draft.tiers',
         'pack.draft.tiers',
         'pack.draft.tiers',
         'pack.draft.tiers',

@@ -19,6 +19,7 @@ export type LineupTier = Pick<
   | 'conversionValue'
   | 'isLastOne'
   | 'kiribanAt'
+  | 'zorome'
   | 'certificate'
 >;
 
@@ -66,7 +67,9 @@ export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remainin
               )}
               {tier.kiribanAt ? (
                 <p className="mt-auto text-xs font-bold text-amber-900">
-                  {tier.kiribanAt.map((k) => `${formatCoins(k)}口目`).join('・')}を引いた方にプレゼント
+                  {tier.zorome ? 'ゾロ目（' : ''}
+                  {tier.kiribanAt.map((k) => `${formatCoins(k)}口目`).join('・')}
+                  {tier.zorome ? '）' : ''}を引いた方にプレゼント
                 </p>
               ) : tier.isLastOne ? (
                 <p className="mt-auto text-xs font-bold text-tier-last">最後の1口を引いた方にプレゼント</p>
