@@ -228,7 +228,8 @@ export function Tiers({ data, answer, busy }: { data: Data; answer?: PackEditorA
       <input type="hidden" name="intent" value="tiers" />
       <input type="hidden" name="tierCount" value={rows.length} />
       <p className="text-sm text-muted">
-        上から順に良い賞です（1番上が最上位）。通常の賞の数量の合計が総口数になります。ラストワン賞は最後の1口を引いた人に、キリ番賞は指定した口数目を引いた人に、口とは別に贈られます（キリ番に「ゾロ目」と入力すると、総口数未満のゾロ目 11, 22, …, 111 … がすべて入ります: ゾロ目賞）。
+        上から順に良い賞です（1番上が最上位）。通常の賞の数量の合計が総口数になります。ラストワン賞は最後の1口を引いた人に、キリ番賞は指定した口数目を引いた人に、口とは別に贈られます（キリ番に「ゾロ目」と入力すると、総口数未満のゾロ目
+        11, 22, …, 111 … がすべて入ります: ゾロ目賞）。
         {data.pack.totalLots ? ` 現在の総口数: ${n(data.pack.totalLots)}口` : ''}
       </p>
       <p className="text-sm text-muted">
