@@ -113,6 +113,12 @@ export {
 } from './members';
 export { endSponsorshipAsOperator, startSponsorshipAsOperator } from './sponsorships';
 export {
+  announceClosureAsOperator,
+  cancelClosureAsOperator,
+  recordClosureRefundPaidAsOperator,
+  recordRefundAccountsViewed,
+} from './closure';
+export {
   adjustCoinsAsOperator,
   approveCoinAdjustment,
   countPendingCoinAdjustments,

@@ -10,7 +10,11 @@ import {
   type RefusalWords,
 } from '#modules/kernel';
 import {
+  CLOSURE_REFUSAL_WORDS,
   MAINTENANCE_REFUSAL_WORDS,
+  SALES_STOPPED_REFUSAL_WORDS,
+  type ClosureRefusalCode,
+  type SalesStoppedRefusalCode,
   type MaintenanceRefusalCode,
   type MaintenanceSettingRefusalCode,
 } from '#modules/shop';
@@ -128,6 +132,8 @@ export type RefusalCode =
   | ShippingRefusalCode
   | MaintenanceRefusalCode
   | MaintenanceSettingRefusalCode
+  | SalesStoppedRefusalCode
+  | ClosureRefusalCode
   | InquiryRefusalCode
   | InquiryImageRefusalCode
   | BannerRefusalCode
@@ -167,6 +173,8 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   ADDRESS_REFUSAL_WORDS,
   SHIPPING_REFUSAL_WORDS,
   MAINTENANCE_REFUSAL_WORDS,
+  SALES_STOPPED_REFUSAL_WORDS,
+  CLOSURE_REFUSAL_WORDS,
   INQUIRY_REFUSAL_WORDS,
   INQUIRY_IMAGE_REFUSAL_WORDS,
   BANNER_REFUSAL_WORDS,

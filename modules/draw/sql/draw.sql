@@ -133,6 +133,15 @@ BEGIN
     END IF;
     RETURN jsonb_build_object('status', 'rejected', 'code', 'MAINTENANCE', 'details', shop_maintenance_details());
   END IF;
+  -- The closure's sales stop (docs/decisions/085), read here like maintenance: a draw whose call starts after the
+  -- stop is refused, not stored under the key; a retry of a draw completed before the stop gets its first answer.
+  IF shop_sales_stopped() THEN
+    SELECT id, request_hash INTO d FROM draws WHERE member_id = p_member AND idem_key = p_key;
+    IF FOUND AND d.request_hash = p_hash THEN
+      RETURN draw_answer(d.id, true);
+    END IF;
+    RETURN jsonb_build_object('status', 'rejected', 'code', 'SALES_STOPPED', 'details', shop_closure_details());
+  END IF;
   IF p_count IS NULL OR NOT (p_count = ANY (g.draw_options)) THEN
     RETURN jsonb_build_object('status', 'rejected', 'code', 'DRAW_COUNT_INVALID',
       'details', jsonb_build_object('options', to_jsonb(g.draw_options)));
