@@ -32,6 +32,7 @@ import { BusyView, BUSY_TITLE } from './components/BusyView';
 import { busy, isBusyError } from './lib/busy';
 import { InAppBrowserNotice } from './components/InAppBrowserNotice';
 import { MaintenanceBanner } from './components/MaintenanceBanner';
+import { ClosureBanner } from './components/ClosureBanner';
 import {
   canonicalUrl,
   composeDescription,
@@ -178,6 +179,13 @@ function sharedRootData(
           endsAtText: maintenance.endsAt ? maintenanceEndText(maintenance.endsAt) : null,
         }
       : null,
+    closure: maintenance.closure
+      ? {
+          salesStopText: maintenanceEndText(maintenance.closure.salesStopAt),
+          refundDeadlineText: maintenanceEndText(maintenance.closure.refundDeadline),
+          stopped: maintenance.closure.salesStopAt.getTime() <= Date.now(),
+        }
+      : null,
   };
 }
 
@@ -264,6 +272,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <title>{title}</title>
       <meta name="description" content={description} />
       {loaderData.maintenance ? <MaintenanceBanner maintenance={loaderData.maintenance} /> : null}
+      {loaderData.closure ? <ClosureBanner closure={loaderData.closure} /> : null}
       {loaderData.notice ? <InAppBrowserNotice kind={loaderData.notice} /> : <Outlet />}
     </>
   );

@@ -42,6 +42,7 @@ export default [
       route('orders/:orderId', 'routes/admin/orders/order.tsx'),
       route('signals', 'routes/admin/signals.tsx'),
       route('maintenance', 'routes/admin/maintenance.tsx'),
+      route('closure', 'routes/admin/closure.tsx'),
       route('coin-packs', 'routes/admin/coin-packs.tsx'),
       route('promo-codes', 'routes/admin/promo-codes.tsx'),
       route('mail', 'routes/admin/mail.tsx'),
@@ -104,6 +105,8 @@ export default [
         route('settings/email', 'routes/mypage/settings-email.tsx'),
         route('settings/password', 'routes/mypage/settings-password.tsx'),
         route('settings/limits', 'routes/mypage/settings-limits.tsx'),
+        // The 払戻し of unused paid coins when the shop closes (decision 085).
+        route('refund', 'routes/mypage/refund.tsx'),
         route('shipping', 'routes/mypage/shipping/index.tsx'),
         route('shipping/new', 'routes/mypage/shipping/new.tsx'),
         route('shipping/:requestId', 'routes/mypage/shipping/request.tsx'),
@@ -136,6 +139,8 @@ export default [
     route('myrank', 'routes/myrank.tsx'),
     // The contact form (beyond the specification's table: the legal pages promise it).
     route('contact', 'routes/contact.tsx'),
+    // The closure's public notice (公告, decision 085).
+    route('closure', 'routes/closure.tsx'),
     route('*', 'routes/content-page.tsx'),
   ]),
 ] satisfies RouteConfig;
