@@ -40,6 +40,13 @@ function varsFor(template: MailTemplate): Record<string, string> {
     category: '<その他>',
     reply: 'ご回答です。\n<b>二行目</b> & "引用"',
     subject: 'ようこそ <b>&</b>',
+    paid: '3,000<',
+    free: '120&x',
+    refundJpy: '3,000"',
+    prizes: "2'",
+    salesStop: '2027/01/31 23:59<',
+    deadline: '2027/03/31 23:59&x',
+    noticeUrl: 'https://oripa.example.jp/closure?x=1&y=2',
   };
   return Object.fromEntries(MAIL_TEMPLATE_VARS[template].map((name) => [name, all[name]!]));
 }
