@@ -133,7 +133,11 @@ export default function ClosurePage({ loaderData, actionData }: Route.ComponentP
           </dl>
           <div className="mt-4 flex flex-wrap gap-3">
             {loaderData.mayReport ? (
-              <a href="/admin/exports/closure.csv" className="font-bold text-primary underline" download>
+              <a
+                href="/admin/exports/closure.csv"
+                className="font-bold text-red-950 underline underline-offset-2"
+                download
+              >
                 会計用の報告CSVをダウンロード
               </a>
             ) : null}
