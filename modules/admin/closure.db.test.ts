@@ -20,7 +20,7 @@ import {
 } from '#modules/admin';
 import { drawLots } from '#modules/draw';
 import { getBalance, checkInvariants } from '#modules/wallet';
-import { closureRefundOf, readClosure, salesStopRefusal } from '#modules/shop';
+import { closureRefundOf, readClosure, readMaintenance, salesStopRefusal } from '#modules/shop';
 import { applyForRefund, openRefundAccount, sendClosureNotices } from '#server/closure';
 
 const handle = useTestDatabase('admin-closure', { invariants: 'afterEach' });
@@ -78,6 +78,7 @@ describe('the shop closure', () => {
     expect(await salesStopRefusal(db)).toBeNull();
     expect(await cancelClosureAsOperator(db, operator)).toMatchObject({ ok: true });
     expect(await readClosure(db)).toBeNull();
+    expect((await readMaintenance(db)).closure).toBeNull();
 
     // A staff member (not an admin) may not announce.
     const staff = { ...operator, role: 'staff' as const };
@@ -127,6 +128,8 @@ describe('the shop closure', () => {
       refundDeadline: addDays(new Date(), 90),
       notice: NOTICE,
     });
+    // The banner's cache reads the closure with the maintenance switch (one read).
+    expect((await readMaintenance(db)).closure).toMatchObject({ refundDeadline: expect.any(Date) });
     await stopSalesNow();
     const drawn = await drawLots(db, {
       decisionDays: TEST_RULES.prizeDecisionDays,

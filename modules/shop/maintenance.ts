@@ -134,13 +134,24 @@ function stateOf(
  * @example const { on, message, endsAt } = await readMaintenance(db)
  */
 export async function readMaintenance(db: Database): Promise<MaintenanceState> {
-  const [row] = await db.select().from(shopState).limit(1);
-  const [closure] = await db
-    .select({ salesStopAt: shopClosures.salesStopAt, refundDeadline: shopClosures.refundDeadline })
-    .from(shopClosures)
-    .where(isNull(shopClosures.cancelledAt))
+  // One read for both (the switch's row may be missing while a closure is live): the live closure's dates as
+  // subqueries beside the switch's row, which is left-joined to a one-row constant.
+  const live = (column: typeof shopClosures.salesStopAt | typeof shopClosures.refundDeadline) =>
+    sql`(select ${column} from ${shopClosures} where ${isNull(shopClosures.cancelledAt)} limit 1)`.mapWith(column);
+  const [read] = await db
+    .select({
+      state: shopState,
+      salesStopAt: live(shopClosures.salesStopAt),
+      refundDeadline: live(shopClosures.refundDeadline),
+    })
+    .from(sql`(select 1) as one`)
+    .leftJoin(shopState, sql`true`)
     .limit(1);
-  return stateOf(row, closure ?? null);
+  const closure =
+    read?.salesStopAt && read.refundDeadline
+      ? { salesStopAt: new Date(read.salesStopAt), refundDeadline: new Date(read.refundDeadline) }
+      : null;
+  return stateOf(read?.state ?? undefined, closure);
 }
 
 /**
