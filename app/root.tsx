@@ -51,7 +51,7 @@ import { resolveGenre, genreOfGacha } from '#modules/gacha';
 import { isStaffRole } from '#modules/identity';
 import { contentOf, footerLineOf } from '#server/context';
 import { balanceOf, genresOf } from './controllers/request-reads.server';
-import { maintenanceEndText } from '#modules/shop';
+import { closureBannerLines, maintenanceEndText } from '#modules/shop';
 import { unreadMailsOf } from './controllers/mailbox.server';
 import { showsAdminLink } from './controllers/staff.server';
 
@@ -179,13 +179,7 @@ function sharedRootData(
           endsAtText: maintenance.endsAt ? maintenanceEndText(maintenance.endsAt) : null,
         }
       : null,
-    closure: maintenance.closure
-      ? {
-          salesStopText: maintenanceEndText(maintenance.closure.salesStopAt),
-          refundDeadlineText: maintenanceEndText(maintenance.closure.refundDeadline),
-          stopped: maintenance.closure.salesStopAt.getTime() <= Date.now(),
-        }
-      : null,
+    closure: maintenance.closure ? closureBannerLines(maintenance.closure) : null,
   };
 }
 

@@ -1,7 +1,9 @@
 // The closure's notice at the top of every page once it is announced (decision 085): when sales stop (or that they
-// have), until when unused paid coins are refunded, and the links to the public notice and the application.
+// have) and the refund deadline (the lines come from the server), with the links to the 公告 and the application.
 import { Link } from 'react-router';
 import type { RootData } from '~/lib/root-data';
+
+const LINK = 'font-bold underline underline-offset-2';
 
 export function ClosureBanner({ closure }: { closure: NonNullable<RootData['closure']> }) {
   return (
@@ -12,19 +14,13 @@ export function ClosureBanner({ closure }: { closure: NonNullable<RootData['clos
       data-testid="closure-banner"
     >
       <div className="mx-auto max-w-5xl">
-        <p className="font-bold">
-          {closure.stopped
-            ? `閉店のお知らせ：${closure.salesStopText}（日本時間）をもって販売を終了しました。`
-            : `閉店のお知らせ：${closure.salesStopText}（日本時間）をもってコインの販売とガチャを終了します。`}
-        </p>
-        <p className="mt-0.5">
-          未使用の有償コインは1コイン1円で払い戻します。申出期限：{closure.refundDeadlineText}（日本時間）
-        </p>
+        <p className="font-bold">{closure.headline}</p>
+        <p className="mt-0.5">{closure.detail}</p>
         <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
-          <Link to="/closure" className="font-bold underline underline-offset-2">
+          <Link to="/closure" className={LINK}>
             公告を読む
           </Link>
-          <Link to="/mypage/refund" className="font-bold underline underline-offset-2">
+          <Link to="/mypage/refund" className={LINK}>
             払戻しを申し込む
           </Link>
         </p>

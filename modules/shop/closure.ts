@@ -306,3 +306,22 @@ export async function notifyClosureMember(
     });
   return true;
 }
+
+/**
+ * The banner's two lines every page shows once a closure is announced (written here, so the words stay out of the
+ * pages' JavaScript).
+ * @example closureBannerLines({ salesStopAt, refundDeadline }).headline // '閉店のお知らせ：2027/01/31 23:59（日本時間）をもって…'
+ */
+export function closureBannerLines(
+  closure: { salesStopAt: Date; refundDeadline: Date },
+  now = new Date(),
+): { headline: string; detail: string } {
+  const stop = closureTimeText(closure.salesStopAt);
+  return {
+    headline:
+      closure.salesStopAt.getTime() <= now.getTime()
+        ? `閉店のお知らせ：${stop}（日本時間）をもって販売を終了しました。`
+        : `閉店のお知らせ：${stop}（日本時間）をもってコインの販売とガチャを終了します。`,
+    detail: `未使用の有償コインは1コイン1円で払い戻します。申出期限：${closureTimeText(closure.refundDeadline)}（日本時間）`,
+  };
+}

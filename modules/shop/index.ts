@@ -34,6 +34,7 @@ export {
   cancelClosure,
   closureAnnouncementRefusal,
   closureAnnouncementSchema,
+  closureBannerLines,
   closureNoticeText,
   closurePhase,
   closureTimeText,
