@@ -11,6 +11,18 @@ BEGIN
   RETURN EXISTS (SELECT 1 FROM shop_closures WHERE cancelled_at IS NULL AND sales_stop_at <= now());
 END $$;
 
+-- Why a sale is refused now, in one statement for the draw (its statement budget, bench/budgets/draw.json):
+-- 'MAINTENANCE' while maintenance is on (docs/decisions/025), else 'SALES_STOPPED' once a live closure's sales stop
+-- has come, else NULL.
+CREATE OR REPLACE FUNCTION shop_sales_closed() RETURNS text
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN CASE
+    WHEN coalesce((SELECT maintenance FROM shop_state WHERE id = 1), false) THEN 'MAINTENANCE'
+    WHEN EXISTS (SELECT 1 FROM shop_closures WHERE cancelled_at IS NULL AND sales_stop_at <= now()) THEN 'SALES_STOPPED'
+  END;
+END $$;
+
 -- The details of the SALES_STOPPED refusal: when sales stopped and until when refunds are accepted (ISO).
 -- Called only on the refusing path.
 CREATE OR REPLACE FUNCTION shop_closure_details() RETURNS jsonb
