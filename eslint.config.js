@@ -16,8 +16,6 @@ import layers from './scripts/lint/no-restricted-dynamic-import.js';
 export const MODULE_DEPENDENCIES = {
   // The shared vocabulary (refusal shape, UUID rule): no tables, no dependency, used by every module.
   kernel: [],
-  // Shop-wide state (maintenance mode): read by the money paths inside their own transactions.
-  shop: ['kernel'],
   // Outbound mail and SMS (the outbox), early so that every module writing to members may call it.
   messaging: ['kernel'],
   // drand's public randomness beacon (quicknet): chain info, round arithmetic, verification, a client. No
@@ -33,6 +31,9 @@ export const MODULE_DEPENDENCIES = {
   // The mailbox (docs/decisions/034): personal mails and broadcasts, claimed attachments (wallet), and the one
   // notification interface every later module sends through; early so that all of them may call it.
   mailbox: ['kernel', 'messaging', 'wallet', 'identity', 'content'],
+  // Shop-wide state: maintenance mode and the closure (decision 085), read by the money paths inside their own
+  // transactions; the closure tells members (mailbox, messaging, identity) and refunds paid coins (wallet).
+  shop: ['kernel', 'messaging', 'identity', 'wallet', 'mailbox'],
   gacha: ['kernel', 'fairness'],
   // Exp, levels (the level-up mail is sent by the draw's SQL through the mailbox's) and the recorded monthly
   // ranks with their rank-up mails (docs/decisions/037).

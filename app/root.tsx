@@ -32,6 +32,7 @@ import { BusyView, BUSY_TITLE } from './components/BusyView';
 import { busy, isBusyError } from './lib/busy';
 import { InAppBrowserNotice } from './components/InAppBrowserNotice';
 import { MaintenanceBanner } from './components/MaintenanceBanner';
+import { ClosureBanner } from './components/ClosureBanner';
 import {
   canonicalUrl,
   composeDescription,
@@ -50,7 +51,7 @@ import { resolveGenre, genreOfGacha } from '#modules/gacha';
 import { isStaffRole } from '#modules/identity';
 import { contentOf, footerLineOf } from '#server/context';
 import { balanceOf, genresOf } from './controllers/request-reads.server';
-import { maintenanceEndText } from '#modules/shop';
+import { closureBannerLines, maintenanceEndText } from '#modules/shop';
 import { unreadMailsOf } from './controllers/mailbox.server';
 import { showsAdminLink } from './controllers/staff.server';
 
@@ -178,6 +179,7 @@ function sharedRootData(
           endsAtText: maintenance.endsAt ? maintenanceEndText(maintenance.endsAt) : null,
         }
       : null,
+    closure: maintenance.closure ? closureBannerLines(maintenance.closure) : null,
   };
 }
 
@@ -264,6 +266,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <title>{title}</title>
       <meta name="description" content={description} />
       {loaderData.maintenance ? <MaintenanceBanner maintenance={loaderData.maintenance} /> : null}
+      {loaderData.closure ? <ClosureBanner closure={loaderData.closure} /> : null}
       {loaderData.notice ? <InAppBrowserNotice kind={loaderData.notice} /> : <Outlet />}
     </>
   );

@@ -42,6 +42,7 @@ export default [
       route('orders/:orderId', 'routes/admin/orders/order.tsx'),
       route('signals', 'routes/admin/signals.tsx'),
       route('maintenance', 'routes/admin/maintenance.tsx'),
+      route('closure', 'routes/admin/closure.tsx'),
       route('coin-packs', 'routes/admin/coin-packs.tsx'),
       route('promo-codes', 'routes/admin/promo-codes.tsx'),
       route('mail', 'routes/admin/mail.tsx'),
@@ -106,6 +107,8 @@ export default [
         route('settings/limits', 'routes/mypage/settings-limits.tsx'),
         // A restricted member's statement and appeal (decision 084; beyond the specification).
         route('standing', 'routes/mypage/standing.tsx'),
+        // The 払戻し of unused paid coins when the shop closes (decision 085).
+        route('refund', 'routes/mypage/refund.tsx'),
         route('shipping', 'routes/mypage/shipping/index.tsx'),
         route('shipping/new', 'routes/mypage/shipping/new.tsx'),
         route('shipping/:requestId', 'routes/mypage/shipping/request.tsx'),
@@ -140,6 +143,8 @@ export default [
     route('contact', 'routes/contact.tsx'),
     // A banned member's mailed statement link (decision 084; beyond the specification, noindex).
     route('standing/:token', 'routes/standing/token.tsx'),
+    // The closure's public notice (公告, decision 085).
+    route('closure', 'routes/closure.tsx'),
     route('*', 'routes/content-page.tsx'),
   ]),
 ] satisfies RouteConfig;

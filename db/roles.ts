@@ -33,6 +33,10 @@ export const HISTORY_TABLES = [
   'draw_beacon_heads',
   'member_sponsorships',
   'member_restrictions',
+  // The closure (decision 085): the record, who was told, and each 払戻し — the accounts' evidence, never deleted.
+  'shop_closures',
+  'shop_closure_notices',
+  'shop_closure_refunds',
   'gacha_lots',
   'payment_events',
   'payment_orders',

@@ -56,6 +56,7 @@ export type { ShopServices } from './services';
 export type { ShopConfig } from './config';
 export { contentOf, footerLineOf, footerNoteOf, safeDocument, FOOTER_NOTE_PAGE } from './page-content';
 export { devToolsAllowed } from './dev-tools';
+export { applyForRefund, closureRefundView, openRefundAccount, type ClosureRefundView } from './closure';
 export { drawForMember } from './draw';
 export { drawBeaconBody, type DrawBeaconBody } from './draw-proof';
 export {

@@ -14,6 +14,7 @@ import { membersExportBatch } from '#modules/identity';
 import { ordersExportBatch } from '#modules/payments';
 import { shippingExportBatch } from '#modules/shipping';
 import { ledgerExportBatch } from '#modules/wallet';
+import { CLOSURE_REPORT_COLUMNS, closureReportPage, closureReportTotals, readClosure } from '#modules/shop';
 
 /** Rows fetched per database round trip. */
 export const EXPORT_BATCH_ROWS = 5_000;
@@ -28,6 +29,8 @@ interface ExportKind<K extends string | number> {
   columns: string[];
   start: K;
   batch(db: Database, after: K, limit: number): Promise<{ key: K; cells: Cell[] }[]>;
+  /** Lines after the last batch (the closure report's totals). */
+  trailer?(db: Database): Promise<Cell[][]>;
 }
 
 const kind = <K extends string | number>(definition: ExportKind<K>) => definition as unknown as ExportKind<string>;
@@ -182,6 +185,22 @@ export const EXPORT_KINDS = {
         ],
       })),
   }),
+  // The closure's report for the accounts (decision 085): per member, the unused paid coins at the sales stop and
+  // now, the yen refundable, the application and the transfer; then the totals (基準日の未使用残高).
+  closure: kind({
+    permission: 'reports:read',
+    label: '閉店・払戻し',
+    columns: CLOSURE_REPORT_COLUMNS,
+    start: '',
+    batch: async (db, after: string, limit) => {
+      const closure = await readClosure(db);
+      return closure ? closureReportPage(db, closure, after, limit) : [];
+    },
+    trailer: async (db) => {
+      const closure = await readClosure(db);
+      return closure ? closureReportTotals(db, closure) : [];
+    },
+  }),
 } as const;
 export type ExportKindName = keyof typeof EXPORT_KINDS;
 
@@ -210,6 +229,7 @@ export function exportStream(db: Database, list: ExportKind<string>, batchRows =
         }
         if (rows.length < batchRows) {
           done = true;
+          if (list.trailer) controller.enqueue(encoder.encode(csvOf(await list.trailer(db))));
           controller.close();
         }
       },

@@ -36,6 +36,7 @@ const ADMIN_NAV: { to: string; label: string; permission?: AdminPermission | Adm
   { to: '/admin/audit', label: '監査ログ', permission: 'audit:read' },
   { to: '/admin/staff', label: 'スタッフ', permission: 'staff:write' },
   { to: '/admin/maintenance', label: 'メンテナンス', permission: 'shop:write' },
+  { to: '/admin/closure', label: '閉店と払戻し', permission: ['shop:write', 'orders:refund'] },
 ];
 
 const ROLE_LABELS: Record<string, string> = { admin: '管理者', staff: 'スタッフ', cli: 'コマンドライン' };

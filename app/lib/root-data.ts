@@ -24,6 +24,8 @@ export interface RootData {
   notice: InAppNotice | null;
   /** Maintenance mode as this instance knows it (a few seconds old at most): the banner's text; null when open. */
   maintenance: { message: string; endsAtText: string | null } | null;
+  /** The announced closure (decision 085): the banner's two lines, written on the server (no words in the bundle). */
+  closure: { headline: string; detail: string } | null;
   /** The 古物営業法 line every page's footer shows (the kobutsu page's, else the settings' permit facts; decision 039). */
   footerNote: string;
   /**

@@ -1,6 +1,6 @@
 -- The shop's invariants across modules (architecture.md), applied last by db/module-sql.ts after
 -- every module's own SQL (docs/decisions/010). It reads the tables of gacha, draw, wallet,
--- progression, shipping and stock and writes nothing.
+-- progression, shipping, stock, payments and the shop's closure (decision 085) and writes nothing.
 
 -- Every invariant of architecture.md that the data can show, as a list of violations (empty = all hold).
 -- JIT off: the plan's estimated cost passes jit_above_cost on big packs, and compiling it took longer
@@ -208,5 +208,31 @@ LANGUAGE sql STABLE SET jit = off AS $$
               OR (SELECT coalesce(sum(e.amount), 0) FROM coin_ledger e
                    WHERE e.idem_key = 'prize-compensation:' || x.prize_id) <> x.compensation_coins))
         OR (x.substitute_stock_card_id IS NOT NULL AND x.compensation_coins <> 0)
+    UNION ALL
+    -- the closure (decision 085): a refund recorded as paid debited exactly its paid coins, once, under its key;
+    -- one not paid debited nothing; and no closure_refund entry exists without its paid refund
+    SELECT jsonb_build_object('check', 'closure_refund_mismatch', 'refundId', f.id, 'paidCoins', f.paid_coins,
+             'debited', coalesce(d.debited, 0))
+      FROM shop_closure_refunds f
+      LEFT JOIN (SELECT idem_key, -sum(amount) AS debited, count(*) FILTER (WHERE kind <> 'paid') AS other_kind
+                   FROM coin_ledger WHERE reason = 'closure_refund' GROUP BY idem_key) d
+        ON d.idem_key = 'closure-refund:' || f.id
+     WHERE (f.paid_at IS NULL AND d.idem_key IS NOT NULL)
+        OR (f.paid_at IS NOT NULL AND (d.idem_key IS NULL OR d.debited <> f.paid_coins OR d.other_kind > 0))
+    UNION ALL
+    SELECT jsonb_build_object('check', 'closure_refund_without_application', 'idemKey', e.idem_key)
+      FROM coin_ledger e
+     WHERE e.reason = 'closure_refund'
+       AND NOT EXISTS (SELECT 1 FROM shop_closure_refunds f
+                        WHERE 'closure-refund:' || f.id = e.idem_key AND f.paid_at IS NOT NULL AND f.member_id = e.member_id)
+    UNION ALL
+    -- nothing is sold after a live closure's sales stop: no completed draw, no new coin order
+    SELECT jsonb_build_object('check', 'sale_after_sales_stop', 'drawId', dr.id)
+      FROM shop_closures c JOIN draws dr ON dr.created_at >= c.sales_stop_at AND dr.created_at >= c.announced_at
+     WHERE c.cancelled_at IS NULL AND dr.status = 'completed'
+    UNION ALL
+    SELECT jsonb_build_object('check', 'order_after_sales_stop', 'orderId', o.id)
+      FROM shop_closures c JOIN payment_orders o ON o.created_at >= c.sales_stop_at AND o.created_at >= c.announced_at
+     WHERE c.cancelled_at IS NULL
   ) violations
 $$;

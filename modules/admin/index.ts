@@ -114,6 +114,12 @@ export {
 export { endSponsorshipAsOperator, startSponsorshipAsOperator } from './sponsorships';
 export { resendStatementLinkAsOperator, type RestrictionNotice } from './restrictions';
 export {
+  announceClosureAsOperator,
+  cancelClosureAsOperator,
+  recordClosureRefundPaidAsOperator,
+  recordRefundAccountsViewed,
+} from './closure';
+export {
   adjustCoinsAsOperator,
   approveCoinAdjustment,
   countPendingCoinAdjustments,

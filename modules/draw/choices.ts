@@ -5,9 +5,16 @@ import { queryRows, type Database } from '#db/client';
 import { prizes } from './schema';
 import { returnPrizesFromShipping, storageEnd } from './prize-storage';
 import { isUuid, refuse, type Outcome, type Refusal } from '#modules/kernel';
+import { salesStopRefusal } from '#modules/shop';
 
 /** Every refusal of a prize choice (convert, keep); the SQL's prize_convert answers the same codes. */
-export const PRIZE_CHOICE_REFUSAL_CODES = ['PRIZE_NOT_FOUND', 'PRIZE_ALREADY_DECIDED', 'PRIZE_KEPT'] as const;
+export const PRIZE_CHOICE_REFUSAL_CODES = [
+  'PRIZE_NOT_FOUND',
+  'PRIZE_ALREADY_DECIDED',
+  'PRIZE_KEPT',
+  // After the closure's sales stop a card is no longer turned into coins nobody can spend (decision 085).
+  'SALES_STOPPED',
+] as const;
 export type PrizeChoiceRefusalCode = (typeof PRIZE_CHOICE_REFUSAL_CODES)[number];
 export type PrizeChoiceRefusal = Refusal<PrizeChoiceRefusalCode>;
 
@@ -57,6 +64,9 @@ export async function convertPrizes(
     throw new RangeError('freeCoinDays must be a positive integer');
   if (prizeIds.length === 0 || !prizeIds.every(isUuid)) return refuse('PRIZE_NOT_FOUND');
   const undoSeconds = options.auto ? undefined : options.undoSeconds;
+  // The closure (decision 085): after the sales stop free coins buy nothing and are never refunded, so a member's
+  // card stays a card (they may still have it shipped). The auto-conversion job stops itself before this.
+  if (!options.auto && (await salesStopRefusal(db))) return refuse('SALES_STOPPED');
   if (undoSeconds !== undefined && (!Number.isSafeInteger(undoSeconds) || undoSeconds < 1))
     throw new RangeError('undoSeconds must be a positive integer');
   type Converted = {

@@ -76,6 +76,8 @@ export const DRAW_REFUSAL_CODES = [
   'DRAW_BUSY',
   // Maintenance mode (the shop module's switch, read inside the draw's transaction).
   'MAINTENANCE',
+  // The closure (the shop module's sales stop, read inside the draw's transaction; decision 085).
+  'SALES_STOPPED',
 ] as const;
 export type DrawRefusalCode = (typeof DRAW_REFUSAL_CODES)[number];
 

@@ -15,6 +15,7 @@ export {
   lockShippingPrize,
   compensatePrizeFromShipping,
   remindKeptPrizes,
+  prizesHeldByMember,
   type ShippingPrizeRef,
   type KeptPrizeReminderDays,
   type KeptPrizeReminder,

@@ -1,7 +1,7 @@
 // Prizes on their way to a member: reserved for a shipping request, put back in the box, and the kept
 // prizes' storage period (its end and the reminders before it). The shipping module calls these inside
 // its own transactions; that a prize is converted or shipped, never both, holds by the prizes' row locks.
-import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { queryRows, type Database } from '#db/client';
 import { tierCards } from '#modules/gacha';
 import { grantCoins } from '#modules/wallet';
@@ -297,4 +297,18 @@ export async function compensatePrizeFromShipping(
       now,
       lifetimeDays: { paid: input.freeCoinDays, free: input.freeCoinDays },
     });
+}
+
+/**
+ * How many prizes each member holds in their box (undecided or kept for shipping): the closure's notice tells
+ * them (decision 085).
+ * @example const held = await prizesHeldByMember(db) // Map { 'u1' => 3 }
+ */
+export async function prizesHeldByMember(db: Database): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ memberId: prizes.memberId, n: count() })
+    .from(prizes)
+    .where(inArray(prizes.status, ['pending', 'kept']))
+    .groupBy(prizes.memberId);
+  return new Map(rows.map((r) => [r.memberId, Number(r.n)]));
 }

@@ -4,7 +4,7 @@ import { COMMON_REFUSAL_WORDS, digits, type RefusalWords } from '#modules/kernel
 import { GACHA_LOOKUP_REFUSAL_WORDS } from '#modules/gacha';
 import { WALLET_REFUSAL_WORDS } from '#modules/wallet';
 import { SELF_EXCLUSION_REFUSAL_WORDS } from '#modules/limits';
-import { MAINTENANCE_REFUSAL_WORDS } from '#modules/shop';
+import { MAINTENANCE_REFUSAL_WORDS, SALES_STOPPED_REFUSAL_WORDS } from '#modules/shop';
 import type { DrawRefusalCode, DrawLookupRefusalCode } from './contract';
 import type { PrizeChoiceRefusalCode } from './choices';
 import type { ConversionUndoRefusalCode } from './conversion-undo';
@@ -41,6 +41,7 @@ export const DRAW_REFUSAL_WORDS: RefusalWords<DrawRefusalCode> = {
     headers: { 'Retry-After': '1' },
   },
   MAINTENANCE: MAINTENANCE_REFUSAL_WORDS.MAINTENANCE,
+  SALES_STOPPED: SALES_STOPPED_REFUSAL_WORDS.SALES_STOPPED,
 };
 
 export const DRAW_LOOKUP_REFUSAL_WORDS: RefusalWords<DrawLookupRefusalCode> = {
@@ -49,6 +50,7 @@ export const DRAW_LOOKUP_REFUSAL_WORDS: RefusalWords<DrawLookupRefusalCode> = {
 };
 
 export const PRIZE_CHOICE_REFUSAL_WORDS: RefusalWords<PrizeChoiceRefusalCode> = {
+  SALES_STOPPED: SALES_STOPPED_REFUSAL_WORDS.SALES_STOPPED,
   PRIZE_NOT_FOUND: { status: 404, message: '対象のカードが見つかりません。' },
   PRIZE_ALREADY_DECIDED: { status: 409, message: 'すでにコイン交換または発送手続き済みのカードが含まれています。' },
   PRIZE_KEPT: {

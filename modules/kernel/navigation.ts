@@ -126,6 +126,8 @@ export const GUARDED_PATTERNS: GuardedPattern[] = [
     '/gacha',
     '/contact',
     '/notices',
+    // The closure's public notice (decision 085).
+    '/closure',
   ].map((pattern): GuardedPattern => ({ pattern, guards: [] })),
   { pattern: '/:specialId', guards: ['check-special-valid'] },
 ];

@@ -32,6 +32,8 @@ export const MAIL_CATEGORIES = [
   'invitation',
   // A beacon draw settled after its reveal stopped waiting (decision 081).
   'draw_settled',
+  // The shop's closure and each refund's transfer (decision 085).
+  'shop_closure',
 ] as const;
 export type MailCategory = (typeof MAIL_CATEGORIES)[number];
 

@@ -6,6 +6,7 @@ export const NOTICE_MAILS = [
   'inquiry-received',
   'inquiry-reply',
   'mailbox-notice',
+  'shop-closure',
 ] as const satisfies readonly MailTemplate[];
 export type NoticeMail = (typeof NOTICE_MAILS)[number];
 
@@ -48,6 +49,25 @@ export function noticeMailWords(template: NoticeMail, vars: Record<string, strin
           { p: 'プレゼントが添付されている場合は、期限までにメールボックスから受け取ってください。' },
           { button: 'メールを読む', url: url('url') },
           { note: 'このお知らせメールは、マイページの通知設定でいつでも止められます。' },
+        ],
+        ifNotYou: NOTICE_IF_NOT_YOU,
+      };
+    // The closure's legal notice (decision 085, 資金決済法 第20条): sent to every member with a balance, whatever
+    // their mail preferences, once.
+    case 'shop-closure':
+      return {
+        subject: `【${site.name}】閉店と払戻しのお知らせ`,
+        blocks: [
+          { p: `${site.name}は${vars.salesStop}（日本時間）をもってコインの販売とガチャを終了いたします。` },
+          {
+            p: `お知らせ時点の残高：有償コイン ${vars.paid}枚・無償コイン ${vars.free}枚・保管中のカード ${vars.prizes}枚`,
+          },
+          {
+            p: `未使用の有償コインは1コイン1円で払い戻します（いまの残高で ${vars.refundJpy}円）。無償コインは払戻しの対象ではありません。`,
+          },
+          { p: `払戻しの申出期限：${vars.deadline}（日本時間）。ログインして、振込先の口座をご登録ください。` },
+          { button: '払戻しを申し込む', url: url('url') },
+          { note: `公告の全文：${httpUrl(template, 'noticeUrl', vars.noticeUrl!)}` },
         ],
         ifNotYou: NOTICE_IF_NOT_YOU,
       };

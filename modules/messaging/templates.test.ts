@@ -47,6 +47,13 @@ function varsFor(template: MailTemplate): Record<string, string> {
     appealUntil: '2027/2/4 15:00"',
     outcome: '制限を解除<',
     statement: '確認の結果、<b>誤り</b>でした & "解除"',
+    paid: '3,000<',
+    free: '120&x',
+    refundJpy: '3,000"',
+    prizes: "2'",
+    salesStop: '2027/01/31 23:59<',
+    deadline: '2027/03/31 23:59&x',
+    noticeUrl: 'https://oripa.example.jp/closure?x=1&y=2',
   };
   return Object.fromEntries(MAIL_TEMPLATE_VARS[template].map((name) => [name, all[name]!]));
 }

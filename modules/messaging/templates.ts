@@ -37,7 +37,8 @@ export type MailTemplate =
   | 'prize-storage-converted'
   | 'inquiry-received'
   | 'inquiry-reply'
-  | 'mailbox-notice';
+  | 'mailbox-notice'
+  | 'shop-closure';
 export type SmsTemplate = 'phone-code';
 
 /** The shop as a message names it: SITE_NAME and PUBLIC_ORIGIN. */
@@ -92,6 +93,7 @@ export const MAIL_TEMPLATE_VARS = {
   'inquiry-reply': ['url', 'reference', 'reply'],
   // The mailbox (decision 034): a member who opted in hears of a new mail; the body stays in the mailbox.
   'mailbox-notice': ['subject', 'url'],
+  'shop-closure': ['paid', 'free', 'refundJpy', 'prizes', 'salesStop', 'deadline', 'url', 'noticeUrl'],
 } as const satisfies Record<MailTemplate, readonly string[]>;
 
 export const SMS_TEMPLATE_VARS = {

@@ -4,6 +4,7 @@ import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql } f
 import type { Database } from '#db/client';
 import { currentRank, rankBonusCoins } from '#modules/progression';
 import { windowPhase } from '#modules/kernel';
+import { salesStopRefusal } from '#modules/shop';
 import { limitsInForce, purchaseSelfLimitRefusal } from '#modules/limits';
 import { coinPacks, paymentOrders, purchaseProfiles } from './schema';
 import { isPaymentMethod, type PaymentMethod } from './methods';
@@ -128,6 +129,8 @@ export async function listCoinPacks(
   standing: Pick<PurchaseStanding, 'rank' | 'hasPurchased'>,
   now = new Date(),
 ): Promise<CoinPackView[]> {
+  // After the closure's sales stop nothing is on sale (decision 085); the checkout refuses SALES_STOPPED too.
+  if (await salesStopRefusal(db)) return [];
   const packs = await db
     .select()
     .from(coinPacks)

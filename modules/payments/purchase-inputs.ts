@@ -6,7 +6,7 @@ import { addMinutes } from 'date-fns';
 import { z } from 'zod';
 import type { Database } from '#db/client';
 import { isUuid } from '#modules/kernel';
-import { maintenanceRefusal } from '#modules/shop';
+import { maintenanceRefusal, salesStopRefusal } from '#modules/shop';
 import { paymentOrders } from './schema';
 import { PAYMENT_METHODS, PAYMENT_METHOD_INFO, type PaymentMethod } from './methods';
 import { type DrawContext, type OrderView, newReceiptNo, toOrderView } from './orders';
@@ -115,6 +115,9 @@ export async function startCheckout(
     // A replay of an order already made (above) still answers its checkout: nothing new is sold.
     const closed = await maintenanceRefusal(t);
     if (closed) throw new PurchaseRefused('MAINTENANCE', closed.details);
+    // The closure (decision 085): no coin is sold after the sales stop, read here for the same reason.
+    const stopped = await salesStopRefusal(t);
+    if (stopped) throw new PurchaseRefused('SALES_STOPPED', stopped.details);
     const standing = await getPurchaseStanding(t, input.memberId, rules, now);
     // A first-purchase pack waits on an open checkout of another first-purchase pack.
     // Active and inside its sale window, read in this transaction like the maintenance switch above.

@@ -2,7 +2,7 @@
 import { jstText, type RefusalWords } from '#modules/kernel';
 import { IDEMPOTENCY_REFUSAL_WORDS } from '#modules/idempotency';
 import { SELF_EXCLUSION_REFUSAL_WORDS } from '#modules/limits';
-import { MAINTENANCE_REFUSAL_WORDS } from '#modules/shop';
+import { MAINTENANCE_REFUSAL_WORDS, SALES_STOPPED_REFUSAL_WORDS } from '#modules/shop';
 import { yen, type PurchaseRefusalCode } from './rules';
 import { FIRST_PURCHASE_ONLY_REASON } from './packs';
 import { PAYMENT_METHOD_INFO, isPaymentMethod } from './methods';
@@ -102,4 +102,5 @@ export const PAYMENT_REFUSAL_WORDS: RefusalWords<PurchaseRefusalCode> = {
       `この注文は保留の理由（${reviewReasonText(typeof d.reason === 'string' ? d.reason : null)}）に合わないため、その判断はできません。返金で対応してください。`,
   },
   MAINTENANCE: MAINTENANCE_REFUSAL_WORDS.MAINTENANCE,
+  SALES_STOPPED: SALES_STOPPED_REFUSAL_WORDS.SALES_STOPPED,
 };

@@ -84,6 +84,8 @@ export const PAYMENT_REFUSAL_CODES = [
   'REVIEW_DECISION_NOT_ALLOWED',
   // Maintenance mode: a new checkout is refused (the shop module's switch, read in the checkout's transaction).
   'MAINTENANCE',
+  // The closure's sales stop (decision 085), read inside the checkout's transaction like maintenance.
+  'SALES_STOPPED',
   // The member's own limits (docs/decisions/035): a self-exclusion, or the monthly purchase limit they set.
   'SELF_EXCLUDED',
   'PURCHASE_LIMIT_REACHED',

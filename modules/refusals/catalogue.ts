@@ -10,7 +10,11 @@ import {
   type RefusalWords,
 } from '#modules/kernel';
 import {
+  CLOSURE_REFUSAL_WORDS,
   MAINTENANCE_REFUSAL_WORDS,
+  SALES_STOPPED_REFUSAL_WORDS,
+  type ClosureRefusalCode,
+  type SalesStoppedRefusalCode,
   type MaintenanceRefusalCode,
   type MaintenanceSettingRefusalCode,
 } from '#modules/shop';
@@ -130,6 +134,8 @@ export type RefusalCode =
   | ShippingRefusalCode
   | MaintenanceRefusalCode
   | MaintenanceSettingRefusalCode
+  | SalesStoppedRefusalCode
+  | ClosureRefusalCode
   | InquiryRefusalCode
   | InquiryImageRefusalCode
   | AppealRefusalCode
@@ -170,6 +176,8 @@ export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = jo
   ADDRESS_REFUSAL_WORDS,
   SHIPPING_REFUSAL_WORDS,
   MAINTENANCE_REFUSAL_WORDS,
+  SALES_STOPPED_REFUSAL_WORDS,
+  CLOSURE_REFUSAL_WORDS,
   INQUIRY_REFUSAL_WORDS,
   INQUIRY_IMAGE_REFUSAL_WORDS,
   APPEAL_REFUSAL_WORDS,

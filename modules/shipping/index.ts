@@ -24,7 +24,7 @@ export {
   type AddressFields,
   type AddressInput,
 } from './address-input';
-export { AddressSealError, type AddressKey, type AddressKeyring } from './sealing';
+export { AddressSealError, openJson, sealJson, type AddressKey, type AddressKeyring } from './sealing';
 export {
   ADDRESS_REFUSAL_CODES,
   listAddresses,

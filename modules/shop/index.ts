@@ -1,5 +1,5 @@
-// The shop module's door: shop-wide state, for now maintenance mode (docs/decisions/025): the switch,
-// the exact check of the money paths, and the short per-instance cache of every other path.
+// The shop module's door: shop-wide state: maintenance mode (docs/decisions/025: the switch, the exact check of
+// the money paths, and the short per-instance cache of every other path) and the closure (decision 085).
 export {
   DEFAULT_MAINTENANCE_MESSAGE,
   MAINTENANCE_MESSAGE_MAX_LENGTH,
@@ -21,4 +21,52 @@ export {
   type MaintenanceState,
 } from './maintenance';
 export { shopSettings } from './settings';
-export { MAINTENANCE_REFUSAL_WORDS } from './refusal-words';
+export { MAINTENANCE_REFUSAL_WORDS, SALES_STOPPED_REFUSAL_WORDS, CLOSURE_REFUSAL_WORDS } from './refusal-words';
+export {
+  CLOSURE_CONFIRMATION_WORDS,
+  CLOSURE_MIN_REFUND_DAYS,
+  CLOSURE_NOTICE_MAX_LENGTH,
+  CLOSURE_NOTICE_PATH,
+  CLOSURE_REFUND_PATH,
+  CLOSURE_REFUSAL_CODES,
+  SALES_STOPPED_REFUSAL_CODES,
+  announceClosure,
+  cancelClosure,
+  closureAnnouncementRefusal,
+  closureAnnouncementSchema,
+  closureBannerLines,
+  closureNoticeText,
+  closurePhase,
+  closureTimeText,
+  notifiedMembersOf,
+  notifyClosureMember,
+  readClosure,
+  salesStopRefusal,
+  type ClosureAnnouncement,
+  type ClosureHolder,
+  type ClosurePhase,
+  type ClosureRefusalCode,
+  type SalesStoppedRefusalCode,
+  type ShopClosure,
+} from './closure';
+export {
+  BANK_ACCOUNT_TYPES,
+  CLOSURE_REPORT_COLUMNS,
+  applyForClosureRefund,
+  closureRefundById,
+  closureRefundOf,
+  closureRefundSealContext,
+  closureReportPage,
+  closureReportTotals,
+  closureSummary,
+  listClosureRefunds,
+  maskedAccountNumber,
+  recordClosureRefundPaid,
+  refundAccountSchema,
+  refundPaidSchema,
+  type BankAccountType,
+  type ClosureRefund,
+  type ClosureSummary,
+  type RefundAccount,
+  type RefundPaid,
+} from './closure-refunds';

@@ -1,10 +1,10 @@
 // Maintenance mode: the switch (one row, shop_state), its exact check for the money paths, and the
 // short per-instance cache every other path reads (docs/decisions/025).
-import { sql } from 'drizzle-orm';
+import { isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows, type Database } from '#db/client';
 import { refuse, RefusalError, type Refusal } from '#modules/kernel';
-import { shopState } from './schema';
+import { shopClosures, shopState } from './schema';
 
 /** What members are shown when the operator wrote no message of their own. */
 export const DEFAULT_MAINTENANCE_MESSAGE =
@@ -31,6 +31,11 @@ export interface MaintenanceState {
   endsAt: Date | null;
   changedBy: string | null;
   changedAt: Date | null;
+  /**
+   * The announced closure's dates (decision 085), for the banner every page shows; read with the switch so the
+   * same per-instance cache serves both. The money paths read the closure in their own transactions.
+   */
+  closure: { salesStopAt: Date; refundDeadline: Date } | null;
 }
 
 const OPEN: MaintenanceState = {
@@ -40,6 +45,7 @@ const OPEN: MaintenanceState = {
   endsAt: null,
   changedBy: null,
   changedAt: null,
+  closure: null,
 };
 
 /** A time typed in Japan time without an offset (`2027-01-05T15:00`, the form's datetime-local) or with one. */
@@ -107,9 +113,13 @@ export const maintenanceSettingSchema = z.object({
 });
 export type MaintenanceSetting = z.output<typeof maintenanceSettingSchema>;
 
-function stateOf(row: typeof shopState.$inferSelect | undefined): MaintenanceState {
-  if (!row) return OPEN;
+function stateOf(
+  row: typeof shopState.$inferSelect | undefined,
+  closure: MaintenanceState['closure'] = null,
+): MaintenanceState {
+  if (!row) return { ...OPEN, closure };
   return {
+    closure,
     on: row.maintenance,
     customMessage: row.maintenanceMessage,
     message: row.maintenanceMessage ?? DEFAULT_MAINTENANCE_MESSAGE,
@@ -124,8 +134,24 @@ function stateOf(row: typeof shopState.$inferSelect | undefined): MaintenanceSta
  * @example const { on, message, endsAt } = await readMaintenance(db)
  */
 export async function readMaintenance(db: Database): Promise<MaintenanceState> {
-  const [row] = await db.select().from(shopState).limit(1);
-  return stateOf(row);
+  // One read for both (the switch's row may be missing while a closure is live): the live closure's dates as
+  // subqueries beside the switch's row, which is left-joined to a one-row constant.
+  const live = (column: typeof shopClosures.salesStopAt | typeof shopClosures.refundDeadline) =>
+    sql`(select ${column} from ${shopClosures} where ${isNull(shopClosures.cancelledAt)} limit 1)`.mapWith(column);
+  const [read] = await db
+    .select({
+      state: shopState,
+      salesStopAt: live(shopClosures.salesStopAt),
+      refundDeadline: live(shopClosures.refundDeadline),
+    })
+    .from(sql`(select 1) as one`)
+    .leftJoin(shopState, sql`true`)
+    .limit(1);
+  const closure =
+    read?.salesStopAt && read.refundDeadline
+      ? { salesStopAt: new Date(read.salesStopAt), refundDeadline: new Date(read.refundDeadline) }
+      : null;
+  return stateOf(read?.state ?? undefined, closure);
 }
 
 /**

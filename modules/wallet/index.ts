@@ -21,5 +21,13 @@ export { listLedgerEntries, listCoinHistory, type LedgerEntryView, type CoinHist
 export { expireDueCoins, checkInvariants } from './upkeep';
 export { paidCoinsBought, paidPurchaseTotals, membersWhoBoughtAtLeast } from './purchases';
 export { ledgerExportBatch } from './export';
+export {
+  holdPaidCoinExpiry,
+  membersWithCoins,
+  paidCoinsAtPage,
+  unusedPaidCoinsAt,
+  type MemberCoins,
+  type PaidCoinsAt,
+} from './closure';
 export { walletSettings } from './settings';
 export { WALLET_REFUSAL_WORDS } from './refusal-words';

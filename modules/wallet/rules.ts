@@ -32,4 +32,5 @@ export const LEDGER_REASON_LABELS: Record<string, string> = {
   shipping_fee_refund: '発送手数料の返却',
   shipping_compensation: '発送遅延のお詫び',
   prize_compensation: 'ご用意できなかったカードの補償',
+  closure_refund: '閉店による払戻し',
 };

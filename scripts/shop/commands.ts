@@ -21,6 +21,7 @@ import { invariants } from './commands/invariants';
 import { addressesRekey } from './commands/addresses-rekey';
 import { shippingRekey } from './commands/shipping-rekey';
 import { maintenanceOff, maintenanceOn } from './commands/maintenance';
+import { closureAnnounce, closureCancel, closureRefundPaid, closureReport, closureStatus } from './commands/closure';
 import { backup } from './commands/backup';
 import { mediaUploadLocal } from './commands/media-upload-local';
 
@@ -45,6 +46,11 @@ export const SHOP_COMMANDS: readonly ShopCommand[] = [
   shippingRekey,
   maintenanceOn,
   maintenanceOff,
+  closureAnnounce,
+  closureStatus,
+  closureCancel,
+  closureRefundPaid,
+  closureReport,
   invariants,
   backup,
 ];

@@ -25,6 +25,7 @@ import { bothConversionHooks, mailEmailNoticesJob, prizeConversionMail, prizeDea
 import { shippingRulesOf } from '../shipping';
 import { publishScheduledContentJob } from './content';
 import { finishDeletionsJob } from './privacy';
+import { closureNoticesJob } from '../closure';
 import type { JobDefinition, JobRunner } from './runner';
 
 export {
@@ -86,6 +87,7 @@ export function shopJobs(services: JobServices): JobDefinition[] {
     publishScheduledContentJob(), // content.publish-scheduled (booked publications, decision 040)
     finishDeletionsJob(media), // privacy.finish-deletions (退会's outbox notice and images, decision 053)
     mediaCleanupJob({ store: media, graceHours: config.MEDIA_CLEANUP_GRACE_HOURS }), // media.cleanup (decision 071)
+    closureNoticesJob(shipping.site), // shop.closure-notices (decision 085: every member with a balance, once)
     // ← new jobs go here
   ];
 }

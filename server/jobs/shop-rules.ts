@@ -1,7 +1,7 @@
 // The jobs of the shop's money and lot rules: coin expiry, prize auto-conversion, sale windows.
 // Each runs once per tick across all instances (pg-boss schedule) and is safe to repeat: the
 // module functions write ledger entries keyed by grant or prize, so a re-run credits nothing twice.
-import { readMaintenance } from '#modules/shop';
+import { readMaintenance, salesStopRefusal } from '#modules/shop';
 import type { JobDefinition } from './runner';
 import { expireDueCoins } from '#modules/wallet';
 import { autoConvertDuePrizes, recordRecentWins, type AutoConversion } from '#modules/draw';
@@ -24,8 +24,10 @@ export const autoConvertPrizesJob = (
   cron: '*/10 * * * *',
   // Members cannot choose during maintenance (their conversions and keeps are refused), so nothing is
   // chosen for them either: the run waits, and the first run after maintenance catches up.
+  // After the closure's sales stop (decision 085) nothing is converted: free coins would buy nothing and are not
+  // refunded, so the cards stay the members' to ship.
   handler: async ({ db, now }) =>
-    (await readMaintenance(db)).on
+    (await readMaintenance(db)).on || (await salesStopRefusal(db))
       ? { processed: 0 }
       : { processed: await autoConvertDuePrizes(db, freeCoinDays, now, 200, onConverted) },
 });

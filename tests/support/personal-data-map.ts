@@ -1136,6 +1136,50 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       changed_by: NOT_PERSONAL,
     },
   },
+  shop_closures: {
+    owner: 'shop',
+    columns: {
+      notice: NOT_PERSONAL,
+      announced_by: {
+        holds: ['email'],
+        onDeletion: 'keep',
+        why: 'the staff member who announced the closure, not a member',
+      },
+      cancelled_by: { holds: ['email'], onDeletion: 'keep', why: 'the staff member who cancelled it, not a member' },
+    },
+  },
+  shop_closure_notices: {
+    owner: 'shop',
+    columns: {
+      member_id: {
+        holds: ['member-id'],
+        onDeletion: 'keep',
+        why: 'who was told of the closure and their balances (資金決済法 第20条: the notice to holders): after 退会 it names the tombstone',
+      },
+    },
+  },
+  shop_closure_refunds: {
+    owner: 'shop',
+    columns: {
+      member_id: {
+        holds: ['member-id'],
+        onDeletion: 'keep',
+        why: 'the 払戻し and its transfer are accounting records (資金決済法 第20条, 会社法 帳簿保存): after 退会 it names the tombstone',
+      },
+      sealed_account: {
+        holds: ['name', 'transaction'],
+        onDeletion: 'keep',
+        why: 'the bank account (holder name in kana, number) the refund is sent to, sealed like an address (decision 019): the transfer must be provable for the accounts',
+      },
+      key_id: NOT_PERSONAL,
+      transfer_reference: NOT_PERSONAL,
+      paid_by: {
+        holds: ['email'],
+        onDeletion: 'keep',
+        why: 'the staff member who recorded the transfer, not a member',
+      },
+    },
+  },
   staff_role_requests: {
     owner: 'admin',
     columns: {

@@ -136,6 +136,12 @@ const TASKS: { to: string; title: string; text: string; permission: string | str
     text: 'メンテナンスの開始・終了。会員のページにお知らせを出し、ガチャ・購入・発送のお申し込みなどを止めます。',
     permission: 'shop:write',
   },
+  {
+    to: '/admin/closure',
+    title: '閉店と払戻し',
+    text: '閉店の告知（販売停止・公告）、会員への通知、未使用の有償コインの払戻しの記録と会計用の報告CSV。',
+    permission: ['shop:write', 'orders:refund'],
+  },
 ];
 
 export default function AdminHome({ loaderData }: Route.ComponentProps) {

@@ -108,7 +108,7 @@ DECLARE
   g record; v_role text; v_draw uuid; d record; v_cost int;
   v_pos int[]; v_final record; v_n int; v_last_lot boolean := false; v_kiriban int[];
   v_available int; v_used int; v_limits record; v_spent bigint; v_month timestamptz; v_items jsonb; v_wallet jsonb;
-  v_reserved record; v_exp bigint; v_beacon boolean;
+  v_reserved record; v_exp bigint; v_beacon boolean; v_closed text;
 BEGIN
   SELECT * INTO g FROM gacha_draw_terms(p_gacha);
   IF NOT FOUND OR g.status = 'draft' THEN
@@ -122,16 +122,20 @@ BEGIN
   IF v_role IN ('admin', 'staff') THEN
     RETURN jsonb_build_object('status', 'rejected', 'code', 'STAFF_CANNOT_DRAW', 'details', '{}'::jsonb);
   END IF;
-  -- Maintenance (docs/decisions/025): read here, in the draw's own transaction, so a draw whose call
-  -- starts after the switch committed is refused on every instance, whatever their caches say. One
-  -- primary-key read of a one-row table; not stored under the key (the member retries afterwards),
-  -- but a retry of a draw that already completed still gets its first answer.
-  IF shop_in_maintenance() THEN
+  -- Maintenance (docs/decisions/025) and the closure's sales stop (docs/decisions/085): read here, in the draw's
+  -- own transaction, so a draw whose call starts after the switch or the stop committed is refused on every
+  -- instance, whatever their caches say. One statement for both (a primary-key read of a one-row table and a
+  -- partial unique index of at most one row): the draw's statement budget stays 18/19 (bench/budgets/draw.json).
+  -- Not stored under the key (the member retries afterwards), but a retry of a draw that already completed
+  -- still gets its first answer.
+  v_closed := shop_sales_closed();
+  IF v_closed IS NOT NULL THEN
     SELECT id, request_hash INTO d FROM draws WHERE member_id = p_member AND idem_key = p_key;
     IF FOUND AND d.request_hash = p_hash THEN
       RETURN draw_answer(d.id, true);
     END IF;
-    RETURN jsonb_build_object('status', 'rejected', 'code', 'MAINTENANCE', 'details', shop_maintenance_details());
+    RETURN jsonb_build_object('status', 'rejected', 'code', v_closed, 'details',
+      CASE WHEN v_closed = 'MAINTENANCE' THEN shop_maintenance_details() ELSE shop_closure_details() END);
   END IF;
   IF p_count IS NULL OR NOT (p_count = ANY (g.draw_options)) THEN
     RETURN jsonb_build_object('status', 'rejected', 'code', 'DRAW_COUNT_INVALID',

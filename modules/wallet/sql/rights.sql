@@ -1,5 +1,5 @@
 -- Who may write the wallet's tables (docs/decisions/051): only its functions, which run with their
--- owner's rights (SECURITY DEFINER: wallet_grant, wallet_spend, wallet_lock_available, wallet_debit_kind,
+-- owner's rights (SECURITY DEFINER: wallet_grant, wallet_spend, wallet_lock_available, wallet_debit_kind, wallet_hold_paid_expiry,
 -- wallet_expire_member, wallet_expire_due, wallet_revoke_grant, wallet_grant_of_key, wallet_grants_untouched). Every other role keeps SELECT at most:
 -- INSERT, UPDATE, DELETE and TRUNCATE on wallets, coin_grants and coin_ledger are taken back from every
 -- grantee but the owner, including what default privileges gave when a migration created a table.

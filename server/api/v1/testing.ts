@@ -18,6 +18,7 @@ import { createMaintenanceCache, type MaintenanceState } from '#modules/shop';
 
 const OPEN_SHOP: MaintenanceState = {
   on: false,
+  closure: null,
   customMessage: null,
   message: '',
   endsAt: null,

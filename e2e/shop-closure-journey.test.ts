@@ -1,0 +1,144 @@
+// The shop closes (decision 085, 資金決済法 第20条): an admin on a desktop announces the closure on /admin/closure
+// (review, the typed 「閉店する」); a member with paid coins sees the notice on a phone, reads the refund page and
+// applies with a bank account (asked first); the admin records the transfer (asked first, with its reference);
+// the member's paid balance is 0 and their page says the transfer is done. axe on each screen; screenshots to look
+// at. The closure stops the whole shop, so the journey runs on a shop of its own (PostgreSQL: roles and coins are
+// set beside it).
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { eq } from 'drizzle-orm';
+import {
+  useBrowser,
+  openContext,
+  expectNoSeriousAxeViolations,
+  waitForHydration,
+  signUpInBrowser,
+  screenshot,
+} from './support/browser';
+import { openDatabase, type DatabaseHandle } from '#db/client';
+import { users } from '#db/schema';
+import { checkInvariants, getBalance, grantCoins } from '#modules/wallet';
+import { TEST_RULES } from '#tests/fixtures';
+import { uniqueEmail, useShopAt } from '#tests/http';
+import { startOwnShop, type OwnShop } from '#tests/own-shop';
+import { testShop } from '#tests/test-shop';
+
+const shop = useBrowser();
+const databaseUrl = testShop().databaseUrl;
+let handle: DatabaseHandle | undefined;
+let own: OwnShop | undefined;
+
+beforeAll(async () => {
+  if (!databaseUrl) return;
+  own = await startOwnShop('closure-journey', { SIGN_UP_ATTEMPTS_PER_MINUTE: '100', PAGE_CACHE_SECONDS: '0' });
+  useShopAt(own.base);
+  shop.baseURL = own.base;
+  handle = await openDatabase({ databaseUrl: own.database.databaseUrl!, dataDir: own.database.dataDir, poolSize: 2 });
+});
+afterAll(async () => {
+  if (handle) expect(await checkInvariants(handle.db)).toEqual([]);
+  await handle?.close();
+  useShopAt(null);
+  await own?.stop();
+});
+
+/** A Japan-time datetime-local value `days` from now. */
+const localIn = (days: number) => new Date(Date.now() + days * 86_400_000 + 9 * 3600_000).toISOString().slice(0, 16);
+
+describe('閉店と払戻し', () => {
+  it.skipIf(!databaseUrl)(
+    `an admin announces the closure, a member applies on a phone, the transfer is recorded and their paid coins are 0${databaseUrl ? '' : ' (skipped: needs PostgreSQL to set roles beside the running shop)'}`,
+    async () => {
+      const db = handle!.db;
+      const member = await openContext(shop.browser, 'phone', shop.baseURL);
+      const desk = await openContext(shop.browser, 'desktop', shop.baseURL);
+      try {
+        const email = uniqueEmail('heiten-member');
+        await signUpInBrowser(member.page, { name: 'へいてんかいいん', email });
+        const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+        await grantCoins(db, {
+          lifetimeDays: TEST_RULES.coinLifetimes,
+          memberId: row!.id,
+          kind: 'paid',
+          amount: 2_500,
+          reason: 'purchase',
+          counterAccount: 'purchase',
+          idempotencyKey: `e2e:${email}`,
+        });
+
+        const adminEmail = uniqueEmail('heiten-kanri');
+        await signUpInBrowser(desk.page, { name: 'へいてんかんり', email: adminEmail });
+        await db.update(users).set({ role: 'admin', twoFactorEnabled: true }).where(eq(users.email, adminEmail));
+        await desk.page.goto('/admin/closure');
+        await waitForHydration(desk.page);
+        await desk.page.getByLabel(/払戻しの申出期限/).fill(localIn(90));
+        await desk.page
+          .getByLabel(/公告文/)
+          .fill(
+            '当ショップは事業を終了いたします。未使用の有償コインは1コイン1円で払い戻します。お問い合わせはお問い合わせフォームへ。',
+          );
+        await desk.page.getByRole('button', { name: '確認へ進む' }).click();
+        await desk.page.getByRole('heading', { name: '閉店を告知しますか？' }).waitFor();
+        await expectNoSeriousAxeViolations(desk.page, 'desktop / closure review');
+        await screenshot(desk.page, 'desktop-admin-closure-review.png');
+        await desk.page.getByLabel(/確認のため「閉店する」/).fill('閉店する');
+        await desk.page.getByRole('button', { name: '閉店を告知する' }).click();
+        await desk.page
+          .getByText(/閉店を告知しました/)
+          .first()
+          .waitFor();
+        await expectNoSeriousAxeViolations(desk.page, 'desktop / closure announced');
+        await screenshot(desk.page, 'desktop-admin-closure-announced.png');
+
+        // The member, on a phone: the notice on every page, the refund page, the application.
+        await member.page.goto('/');
+        const banner = member.page.getByTestId('closure-banner');
+        await banner.waitFor();
+        expect(await banner.textContent()).toContain('販売を終了しました');
+        await screenshot(member.page, 'phone-closure-banner.png');
+        await banner.getByRole('link', { name: '払戻しを申し込む' }).click();
+        await member.page.waitForURL(/\/mypage\/refund$/);
+        await waitForHydration(member.page);
+        expect(await member.page.getByTestId('refund-yen').textContent()).toBe('2,500円');
+        await member.page.getByLabel('銀行名').fill('ステラ銀行');
+        await member.page.getByLabel('支店名').fill('本店');
+        await member.page.getByLabel('口座番号').fill('1234567');
+        await member.page.getByLabel('口座名義（カナ）').fill('へいてん かいいん');
+        await member.page.getByRole('button', { name: '内容を確認する' }).click();
+        await member.page.getByText('この口座で払戻しを申し込みますか？').waitFor();
+        await expectNoSeriousAxeViolations(member.page, 'phone / refund confirmation');
+        await screenshot(member.page, 'phone-refund-confirm.png', { fullPage: true });
+        await member.page.getByRole('button', { name: '申し込む' }).click();
+        await member.page.getByText('払戻しのお申し込みを受け付けました').waitFor();
+        expect(await member.page.getByTestId('refund-status').textContent()).toContain('****567');
+        await expectNoSeriousAxeViolations(member.page, 'phone / refund applied');
+        await screenshot(member.page, 'phone-refund-applied.png', { fullPage: true });
+
+        // The admin records the transfer (asked first, with the bank's reference).
+        await desk.page.goto('/admin/closure');
+        await waitForHydration(desk.page);
+        await desk.page.getByText('ステラ銀行 本店 普通 1234567 ヘイテン カイイン').waitFor();
+        await desk.page.getByRole('button', { name: '振込を記録' }).click();
+        const dialog = desk.page.getByRole('dialog', { name: '払戻しの振込を記録しますか？' });
+        await dialog.getByLabel(/振込の参照番号/).fill('FURI-2026-0001');
+        await expectNoSeriousAxeViolations(desk.page, 'desktop / record the transfer');
+        await screenshot(desk.page, 'desktop-admin-refund-confirm.png');
+        await dialog.getByRole('button', { name: '振込済みとして記録する' }).click();
+        await desk.page
+          .getByText(/払戻しを記録しました（2,500円/)
+          .first()
+          .waitFor();
+        expect((await getBalance(db, row!.id)).paid).toBe(0);
+
+        await member.page.goto('/mypage/refund');
+        await waitForHydration(member.page);
+        expect(await member.page.getByTestId('refund-paid').textContent()).toBe('0枚');
+        await member.page.getByRole('heading', { name: 'お振込み済み' }).waitFor();
+        await expectNoSeriousAxeViolations(member.page, 'phone / refund paid');
+        await screenshot(member.page, 'phone-refund-paid.png', { fullPage: true });
+      } finally {
+        await member.context.close();
+        await desk.context.close();
+      }
+    },
+  );
+});
