@@ -5,12 +5,14 @@
 // exactly the paid coins once, also when two operators record it at the same moment (PostgreSQL), audited.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { addDays } from 'date-fns';
 import { useTestDatabase } from '#tests/use-test-database';
 import { TEST_RULES, createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
 import { testKeyring } from '#tests/shipping';
-import { adminAuditLog, coinLedger, mails, outboundMessages } from '#db/schema';
+import { adminAuditLog, coinLedger, gachas, mails, outboundMessages } from '#db/schema';
+import { endEveryPackOnSale } from '#modules/gacha';
+import { saleWindowsJob } from '#server/jobs/shop-rules';
 import { queryRows } from '#db/client';
 import {
   announceClosureAsOperator,
@@ -140,6 +142,20 @@ describe('the shop closure', () => {
     });
     expect(drawn).toMatchObject({ ok: false, code: 'SALES_STOPPED' });
     expect((await getBalance(db, alice)).paid).toBe(aliceBefore.paid);
+    // The sale-window job then ends every pack still on sale: no page offers a draw the shop refuses, and the
+    // pack's seed and log are public as for any ended pack.
+    const scheduled = await createPublishedPack(db, { lots: 5, price: 100 });
+    await db.update(gachas).set({ status: 'scheduled' }).where(eq(gachas.id, scheduled));
+    expect(await saleWindowsJob().handler({ db, now: new Date() } as never)).toMatchObject({
+      processed: expect.any(Number),
+    });
+    const states = await db
+      .select({ id: gachas.id, status: gachas.status, revealedAt: gachas.revealedAt })
+      .from(gachas)
+      .where(inArray(gachas.id, [gachaId, scheduled]));
+    expect(states.map((p) => p.status)).toEqual(['ended', 'ended']);
+    expect(states.every((p) => p.revealedAt !== null)).toBe(true);
+    expect(await endEveryPackOnSale(db)).toBe(0);
 
     // The notice job, twice (a restart): each member with coins or prizes once, nobody else.
     const sent = await sendClosureNotices(db, site, { limit: 1 });

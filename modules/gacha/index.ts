@@ -23,7 +23,7 @@ export {
 } from './cards';
 export { allZorome, isZorome, kiribanProgress, zoromeNumbers, type KiribanProgress } from './kiriban';
 export { packRevealTerms, packRevealStamp, type PackRevealTerms } from './reveal-terms';
-export { endPack, advanceSaleWindows } from './pack-end';
+export { endPack, advanceSaleWindows, endEveryPackOnSale } from './pack-end';
 export { beaconPackTerms, releaseStockOfSettledBeaconPack, type BeaconPackTerms } from './beacon-terms';
 export {
   createPack,

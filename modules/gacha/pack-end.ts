@@ -66,6 +66,21 @@ export async function advanceSaleWindows(db: Database, now = new Date()): Promis
   return opened.length + due.length;
 }
 
+/**
+ * Ends every pack still on sale or scheduled (the shop's closure stopped sales, decision 085): each as an
+ * operator's end would (no more draws, the seed and the log public, unsold cards back in stock), so no page
+ * offers a draw the shop refuses. Answers how many ended.
+ * @example await endEveryPackOnSale(db) // 12
+ */
+export async function endEveryPackOnSale(db: Database, now = new Date()): Promise<number> {
+  const open = await db
+    .select({ id: gachas.id })
+    .from(gachas)
+    .where(inArray(gachas.status, ['on_sale', 'scheduled']));
+  for (const pack of open) await endPack(db, pack.id, now);
+  return open.length;
+}
+
 /** Whether a beacon pack has a slot claimed by a draw not yet settled (it has no tier until then). */
 async function hasUnsettledReceipts(tx: Database, gachaId: string): Promise<boolean> {
   const [row] = await tx

@@ -6,7 +6,7 @@ import type { JobDefinition } from './runner';
 import { expireDueCoins } from '#modules/wallet';
 import { autoConvertDuePrizes, recordRecentWins, type AutoConversion } from '#modules/draw';
 import type { Database } from '#db/client';
-import { advanceSaleWindows, refreshAllRemaining } from '#modules/gacha';
+import { advanceSaleWindows, endEveryPackOnSale, refreshAllRemaining } from '#modules/gacha';
 import { forgetOldKeys } from '#modules/idempotency';
 
 export const expireCoinsJob = (): JobDefinition => ({
@@ -32,10 +32,17 @@ export const autoConvertPrizesJob = (
       : { processed: await autoConvertDuePrizes(db, freeCoinDays, now, 200, onConverted) },
 });
 
+/**
+ * Opens and ends packs by their sale windows; once the closure's sales stop has come (decision 085), ends every
+ * pack still on sale, so that no page offers a draw the shop refuses.
+ */
 export const saleWindowsJob = (): JobDefinition => ({
   name: 'gacha.sale-windows',
   cron: '* * * * *',
-  handler: async ({ db, now }) => ({ processed: await advanceSaleWindows(db, now) }),
+  handler: async ({ db, now }) => ({
+    processed:
+      (await advanceSaleWindows(db, now)) + ((await salesStopRefusal(db)) ? await endEveryPackOnSale(db, now) : 0),
+  }),
 });
 
 export const forgetIdempotencyKeysJob = (): JobDefinition => ({
