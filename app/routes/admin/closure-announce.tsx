@@ -44,7 +44,7 @@ export function ClosureAnnounce({
       </dl>
       <p className="mt-2 whitespace-pre-wrap rounded-lg bg-amber-50 p-3 text-sm">{review.notice}</p>
       <p className="mt-3 text-sm font-bold">
-        告知すると、全ページにお知らせが出て、残高のある全会員にメールボックスとメールで通知します。販売停止の後は、コインの購入・ガチャ・カードのコイン交換ができなくなり、取り消せません。
+        告知すると、全ページにお知らせが出て、残高のある全会員にメールボックスとメールで通知します。販売停止の後は、コインの購入・ガチャ・カードのコイン交換ができなくなり、販売中のパックはすべて販売終了になります（取り消せません）。
       </p>
       <Form method="post" className="mt-4 grid gap-3">
         <input type="hidden" name="intent" value="announce" />
