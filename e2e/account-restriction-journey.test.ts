@@ -5,21 +5,9 @@
 // the hold on /mypage and its statement at /mypage/standing. axe on every screen; screenshots to look at.
 // Roles and coins are set beside the running shop (PostgreSQL only).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { eq } from 'drizzle-orm';
-import type { Page } from 'playwright-core';
-import {
-  useBrowser,
-  openContext,
-  expectNoSeriousAxeViolations,
-  waitForHydration,
-  signUpInBrowser,
-  screenshot,
-} from './support/browser';
+import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, screenshot } from './support/browser';
+import { signUpAdmin, signUpMemberWithCoins } from './support/accounts';
 import { openDatabase, type DatabaseHandle } from '#db/client';
-import { users } from '#db/schema';
-import { grantCoins } from '#modules/wallet';
-import { TEST_RULES } from '#tests/fixtures';
-import { uniqueEmail } from '#tests/http';
 import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
@@ -47,29 +35,6 @@ async function statementLinkTo(email: string): Promise<string> {
   throw new Error(`no statement link to ${email} in the outbox`);
 }
 
-async function memberWithCoins(page: Page, name: string, label: string) {
-  const email = uniqueEmail(label);
-  await signUpInBrowser(page, { name, email });
-  const db = handle!.db;
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  await grantCoins(db, {
-    lifetimeDays: TEST_RULES.coinLifetimes,
-    memberId: row!.id,
-    kind: 'paid',
-    amount: 1_500,
-    reason: 'operator_grant',
-    counterAccount: 'adjustment',
-    idempotencyKey: `e2e:${email}`,
-  });
-  return { email, id: row!.id };
-}
-
-async function adminIn(page: Page, name: string, label: string) {
-  const email = uniqueEmail(label);
-  await signUpInBrowser(page, { name, email });
-  await handle!.db.update(users).set({ role: 'admin', twoFactorEnabled: true }).where(eq(users.email, email));
-}
-
 const skipped = databaseUrl ? '' : ' (skipped: needs PostgreSQL to set roles beside the running shop)';
 
 describe('a restricted member’s statement and appeal', () => {
@@ -80,9 +45,13 @@ describe('a restricted member’s statement and appeal', () => {
       const first = await openContext(shop.browser, 'desktop', shop.baseURL);
       const second = await openContext(shop.browser, 'desktop', shop.baseURL);
       try {
-        const target = await memberWithCoins(member.page, 'いぎもうしたて', 'appeal-member');
-        await adminIn(first.page, 'ていしかんりしゃ', 'appeal-admin-a');
-        await adminIn(second.page, 'はんだんかんりしゃ', 'appeal-admin-b');
+        const target = await signUpMemberWithCoins(member.page, handle!.db, {
+          name: 'いぎもうしたて',
+          label: 'appeal-member',
+          paid: 1_500,
+        });
+        await signUpAdmin(first.page, handle!.db, { name: 'ていしかんりしゃ', label: 'appeal-admin-a' });
+        await signUpAdmin(second.page, handle!.db, { name: 'はんだんかんりしゃ', label: 'appeal-admin-b' });
 
         // 1. The first admin bans, choosing the category the member will read.
         await first.page.goto(`/admin/members/${target.id}`);
@@ -167,8 +136,12 @@ describe('a restricted member’s statement and appeal', () => {
     const member = await openContext(shop.browser, 'phone', shop.baseURL);
     const desk = await openContext(shop.browser, 'desktop', shop.baseURL);
     try {
-      const target = await memberWithCoins(member.page, 'ほりゅう', 'hold-member');
-      await adminIn(desk.page, 'ほりゅうかんりしゃ', 'hold-admin');
+      const target = await signUpMemberWithCoins(member.page, handle!.db, {
+        name: 'ほりゅう',
+        label: 'hold-member',
+        paid: 1_500,
+      });
+      await signUpAdmin(desk.page, handle!.db, { name: 'ほりゅうかんりしゃ', label: 'hold-admin' });
       await desk.page.goto(`/admin/members/${target.id}`);
       await waitForHydration(desk.page);
       await desk.page.getByRole('button', { name: '購入・発送を停止' }).click();

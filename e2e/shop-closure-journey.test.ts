@@ -5,20 +5,11 @@
 // at. The closure stops the whole shop, so the journey runs on a shop of its own (PostgreSQL: roles and coins are
 // set beside it).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { eq } from 'drizzle-orm';
-import {
-  useBrowser,
-  openContext,
-  expectNoSeriousAxeViolations,
-  waitForHydration,
-  signUpInBrowser,
-  screenshot,
-} from './support/browser';
+import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, screenshot } from './support/browser';
+import { signUpAdmin, signUpMemberWithCoins } from './support/accounts';
 import { openDatabase, type DatabaseHandle } from '#db/client';
-import { users } from '#db/schema';
-import { checkInvariants, getBalance, grantCoins } from '#modules/wallet';
-import { TEST_RULES } from '#tests/fixtures';
-import { uniqueEmail, useShopAt } from '#tests/http';
+import { checkInvariants, getBalance } from '#modules/wallet';
+import { useShopAt } from '#tests/http';
 import { startOwnShop, type OwnShop } from '#tests/own-shop';
 import { testShop } from '#tests/test-shop';
 
@@ -52,22 +43,12 @@ describe('閉店と払戻し', () => {
       const member = await openContext(shop.browser, 'phone', shop.baseURL);
       const desk = await openContext(shop.browser, 'desktop', shop.baseURL);
       try {
-        const email = uniqueEmail('heiten-member');
-        await signUpInBrowser(member.page, { name: 'へいてんかいいん', email });
-        const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-        await grantCoins(db, {
-          lifetimeDays: TEST_RULES.coinLifetimes,
-          memberId: row!.id,
-          kind: 'paid',
-          amount: 2_500,
-          reason: 'purchase',
-          counterAccount: 'purchase',
-          idempotencyKey: `e2e:${email}`,
+        const target = await signUpMemberWithCoins(member.page, db, {
+          name: 'へいてんかいいん',
+          label: 'heiten-member',
+          paid: 2_500,
         });
-
-        const adminEmail = uniqueEmail('heiten-kanri');
-        await signUpInBrowser(desk.page, { name: 'へいてんかんり', email: adminEmail });
-        await db.update(users).set({ role: 'admin', twoFactorEnabled: true }).where(eq(users.email, adminEmail));
+        await signUpAdmin(desk.page, db, { name: 'へいてんかんり', label: 'heiten-kanri' });
         await desk.page.goto('/admin/closure');
         await waitForHydration(desk.page);
         await desk.page.getByLabel(/払戻しの申出期限/).fill(localIn(90));
@@ -127,7 +108,7 @@ describe('閉店と払戻し', () => {
           .getByText(/払戻しを記録しました（2,500円/)
           .first()
           .waitFor();
-        expect((await getBalance(db, row!.id)).paid).toBe(0);
+        expect((await getBalance(db, target.id)).paid).toBe(0);
 
         await member.page.goto('/mypage/refund');
         await waitForHydration(member.page);

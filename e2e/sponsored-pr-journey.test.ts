@@ -5,19 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import {
-  useBrowser,
-  openContext,
-  expectNoSeriousAxeViolations,
-  waitForHydration,
-  signUpInBrowser,
-  screenshot,
-} from './support/browser';
+import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, screenshot } from './support/browser';
+import { signUpAdmin, signUpMemberWithCoins } from './support/accounts';
 import { openDatabase, type DatabaseHandle } from '#db/client';
-import { adminAuditLog, genres, users } from '#db/schema';
-import { grantCoins } from '#modules/wallet';
-import { TEST_RULES, createPublishedPack } from '#tests/fixtures';
-import { uniqueEmail } from '#tests/http';
+import { adminAuditLog, genres } from '#db/schema';
+import { createPublishedPack } from '#tests/fixtures';
 import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
@@ -51,23 +43,13 @@ describe('PR表示 for a sponsored member', () => {
       const member = await openContext(shop.browser, 'phone', shop.baseURL);
       const desk = await openContext(shop.browser, 'desktop', shop.baseURL);
       try {
-        const email = uniqueEmail('pr-streamer');
-        await signUpInBrowser(member.page, { name: 'はいしんしゃ', email });
-        const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-        await grantCoins(db, {
-          lifetimeDays: TEST_RULES.coinLifetimes,
-          memberId: row!.id,
-          kind: 'paid',
-          amount: 1_000,
-          reason: 'operator_grant',
-          counterAccount: 'adjustment',
-          idempotencyKey: `e2e:${email}`,
+        const row = await signUpMemberWithCoins(member.page, db, {
+          name: 'はいしんしゃ',
+          label: 'pr-streamer',
+          paid: 1_000,
         });
-
-        const adminEmail = uniqueEmail('pr-admin');
-        await signUpInBrowser(desk.page, { name: 'PRかんりしゃ', email: adminEmail });
-        await db.update(users).set({ role: 'admin', twoFactorEnabled: true }).where(eq(users.email, adminEmail));
-        await desk.page.goto(`/admin/members/${row!.id}`);
+        await signUpAdmin(desk.page, db, { name: 'PRかんりしゃ', label: 'pr-admin' });
+        await desk.page.goto(`/admin/members/${row.id}`);
         await waitForHydration(desk.page);
         const section = desk.page.getByTestId('sponsorship');
         await section.getByLabel('提携の区分').selectOption('streamer');
@@ -80,7 +62,7 @@ describe('PR表示 for a sponsored member', () => {
         const audit = await db
           .select({ action: adminAuditLog.action })
           .from(adminAuditLog)
-          .where(and(eq(adminAuditLog.targetId, row!.id), eq(adminAuditLog.action, 'member.sponsorship.start')));
+          .where(and(eq(adminAuditLog.targetId, row.id), eq(adminAuditLog.action, 'member.sponsorship.start')));
         expect(audit).toHaveLength(1);
 
         // The member draws the whole pack: the S賞 and the ラストワン賞 reach the feed.
