@@ -65,6 +65,11 @@ export const ADMIN_MATRIX_ACTIONS: [string, Record<string, string>, AdminPermiss
  */
 export const ADMIN_ROUTES_TESTED_ELSEWHERE: { route: string; test: string; why: string }[] = [
   {
+    route: '/admin/closure',
+    test: 'tests/http/closure.test.ts',
+    why: 'shop:write or orders:refund opens it, and announcing needs the admin role (decision 085); the closure stops the shop, so its test runs on a shop of its own',
+  },
+  {
     route: '/admin',
     test: 'tests/http/admin.test.ts',
     why: 'any staff member opens the home (members 404, no second factor: sent to set it up); no permission',
