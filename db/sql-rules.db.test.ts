@@ -15,7 +15,7 @@ import {
   PRIZE_DECISION_DAYS,
   KEPT_PRIZE_STORAGE_DAYS,
   DRAW_REFUSAL_CODES,
-  PRIZE_CHOICE_REFUSAL_CODES,
+  PRIZE_CONVERT_SQL_REFUSAL_CODES,
   CONVERSION_UNDO_REFUSAL_CODES,
   drawLots,
   convertPrizes,
@@ -163,7 +163,7 @@ describe('rules shared by the SQL and the TypeScript', () => {
   it('answers only conversion refusals the TypeScript maps', async () => {
     const body = await bodyOf('prize_convert');
     const codes = new Set(all(body, /'code', '([A-Z_]+)'/g));
-    expect([...codes].sort()).toEqual([...PRIZE_CHOICE_REFUSAL_CODES].sort());
+    expect([...codes].sort()).toEqual([...PRIZE_CONVERT_SQL_REFUSAL_CODES].sort());
     // …and an undo's (decision 057).
     const undoCodes = new Set(all(await bodyOf('prize_convert_undo'), /'code', '([A-Z_]+)'/g));
     expect([...undoCodes].sort()).toEqual([...CONVERSION_UNDO_REFUSAL_CODES].sort());

@@ -7,11 +7,12 @@ import { returnPrizesFromShipping, storageEnd } from './prize-storage';
 import { isUuid, refuse, type Outcome, type Refusal } from '#modules/kernel';
 import { salesStopRefusal } from '#modules/shop';
 
-/** Every refusal of a prize choice (convert, keep); the SQL's prize_convert answers the same codes. */
+/** The refusals the SQL's prize_convert answers (db/sql-rules.db.test.ts reads its body for exactly these). */
+export const PRIZE_CONVERT_SQL_REFUSAL_CODES = ['PRIZE_NOT_FOUND', 'PRIZE_ALREADY_DECIDED', 'PRIZE_KEPT'] as const;
+
+/** Every refusal of a prize choice (convert, keep): the SQL's, and the closure's sales stop, checked before it. */
 export const PRIZE_CHOICE_REFUSAL_CODES = [
-  'PRIZE_NOT_FOUND',
-  'PRIZE_ALREADY_DECIDED',
-  'PRIZE_KEPT',
+  ...PRIZE_CONVERT_SQL_REFUSAL_CODES,
   // After the closure's sales stop a card is no longer turned into coins nobody can spend (decision 085).
   'SALES_STOPPED',
 ] as const;
