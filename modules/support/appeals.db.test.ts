@@ -24,6 +24,7 @@ import {
   restrictionsOf,
   restrictionsShownTo,
 } from '#modules/identity';
+import { accountSummaryOf } from '#modules/identity/server';
 import { purchaseHoldOf } from '#modules/payments';
 import { decideAppealAsOperator, submitAppeal } from './index';
 
@@ -91,8 +92,13 @@ describe('restrictions the member is told of', () => {
     expect(linkTokenIn(mail!.text)).toBeNull();
     const [shown] = await restrictionsShownTo(handle.db, member.id);
     expect(shown).toMatchObject({ kind: 'hold', category: 'identity_check', inForce: true, appeal: null });
+    // マイページ reads it with the account summary, in the same statement.
+    expect((await accountSummaryOf(handle.db, member.id))?.restrictions).toEqual([
+      { id: shown!.id, kind: 'hold', category: 'identity_check' },
+    ]);
     expect(await clearPurchaseHoldAsOperator(handle.db, by, member.id)).toEqual({ ok: true, value: { cleared: true } });
     expect(await restrictionsShownTo(handle.db, member.id)).toEqual([]);
+    expect((await accountSummaryOf(handle.db, member.id))?.restrictions).toEqual([]);
     expect((await restrictionsOf(handle.db, member.id))[0]!.endedAt).not.toBeNull();
   });
 

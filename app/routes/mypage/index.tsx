@@ -14,12 +14,7 @@ import { arrangePrizeBox, prizeBoxViewOf } from '~/components/gacha/PrizeBoxTool
 import { balanceOf } from '~/controllers/request-reads.server';
 import { countPrizesByStatus, listPrizes, prizeBoxPositionSchema, type PrizeStatus } from '#modules/draw';
 import { loadCoinHistory } from '~/controllers/coin-history.server';
-import {
-  RESTRICTION_CATEGORY_WORDS,
-  RESTRICTION_KIND_LABELS,
-  memberCode,
-  restrictionsShownTo,
-} from '#modules/identity';
+import { RESTRICTION_CATEGORY_WORDS, RESTRICTION_KIND_LABELS, memberCode } from '#modules/identity';
 import { getExp } from '#modules/progression';
 import { PageHeading, EmptyState } from '~/components/PageFrame';
 import { ButtonLink, Button } from '~/components/Button';
@@ -90,16 +85,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const loginBonus = tab === 'menu' ? await loginBonusCardOf(shop) : null;
   // The member's own limits (decision 035): the 80 % reminder and an exclusion, on the menu.
   const selfLimits = tab === 'menu' ? await selfLimitSummaryOf(shop) : null;
-  // A hold in force (decision 084): its kind and category, with the way to the statement and the appeal.
-  const restrictions =
-    tab === 'menu'
-      ? (await restrictionsShownTo(db, shop.member.id))
-          .filter((r) => r.inForce)
-          .map((r) => ({
-            id: r.id,
-            text: `${RESTRICTION_KIND_LABELS[r.kind]}中です（理由の区分：${RESTRICTION_CATEGORY_WORDS[r.category].label}）`,
-          }))
-      : [];
+  // A hold in force (decision 084), read with the account summary: its kind and category, with the way to the
+  // statement and the appeal.
+  const restrictions = (account?.restrictions ?? []).map((r) => ({
+    id: r.id,
+    text: `${RESTRICTION_KIND_LABELS[r.kind]}中です（理由の区分：${RESTRICTION_CATEGORY_WORDS[r.category].label}）`,
+  }));
   return {
     signedIn: true as const,
     tab,
