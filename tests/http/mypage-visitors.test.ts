@@ -18,9 +18,11 @@ function mypageChildren(): string[] {
 const children = mypageChildren();
 
 describe('/mypage and its pages as a visitor', () => {
-  it('covers all seventeen pages of the area', () => {
-    expect(children).toHaveLength(17);
+  it('covers all nineteen pages of the area', () => {
+    expect(children).toHaveLength(19);
     expect(children).toContain('/mypage/backfromlinecampaign');
+    // A restricted member's statement (decision 084) and the closure's 払戻し (decision 085).
+    expect(children).toEqual(expect.arrayContaining(['/mypage/standing', '/mypage/refund']));
   });
 
   const memberPages = children.filter((path) => path !== '/mypage/invitation');
