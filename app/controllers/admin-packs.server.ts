@@ -193,6 +193,9 @@ export async function packEditorLoader(shop: ShopRequest, request: Request, pack
   };
 }
 
+/** What an operator types for every ゾロ目 as a キリ番賞's numbers (decision 086). */
+const ZOROME = 'ゾロ目';
+
 /** The tier table's rows (`tiers.<i>.<field>`), skipping a blank new row and the rows marked for removal. */
 function tierRowsFrom(form: FormData): { rows: Record<string, unknown>[]; indexes: number[] } {
   const count = Math.min(Number(text(form, 'tierCount')) || 0, 60);
@@ -205,7 +208,6 @@ function tierRowsFrom(form: FormData): { rows: Record<string, unknown>[]; indexe
     if (f('isNew') === '1' && !f('label').trim() && !f('cardName').trim()) continue;
     const kiriban = f('kiribanAt').normalize('NFKC').trim();
     rows.push({
-      zorome: kiriban === 'ゾロ目',
       key: f('key'),
       kind: f('kind'),
       label: f('label'),
@@ -222,22 +224,22 @@ function tierRowsFrom(form: FormData): { rows: Record<string, unknown>[]; indexe
       quantity: f('kind') === 'regular' ? numberField(f('quantity')) : 1,
       conversionValue: numberField(f('conversionValue')),
       cardCostYen: numberField(f('cardCostYen')) ?? null,
-      kiribanAt: kiriban
-        ? kiriban
-            .split(/[,、\s]+/)
-            .filter(Boolean)
-            .map((n) => numberField(n) ?? Number.NaN)
-        : [],
+      kiribanAt:
+        kiriban === ZOROME
+          ? ZOROME
+          : kiriban
+            ? kiriban
+                .split(/[,、\s]+/)
+                .filter(Boolean)
+                .map((n) => numberField(n) ?? Number.NaN)
+            : [],
     });
     indexes.push(i);
     orders.push(numberField(f('order')) ?? i + 1);
   }
   // 「ゾロ目」 in a キリ番賞's numbers: every ゾロ目 below this table's total (issue 34 item 2), shown back as numbers.
   const total = rows.reduce((sum, r) => sum + (r.kind === 'regular' ? Number(r.quantity) || 0 : 0), 0);
-  for (const row of rows)
-    if (Array.isArray(row.kiribanAt) && row.kiribanAt.length === 1 && Number.isNaN(row.kiribanAt[0]) && row.zorome)
-      row.kiribanAt = zoromeNumbers(total);
-  for (const row of rows) delete row.zorome;
+  for (const row of rows) if (row.kiribanAt === ZOROME) row.kiribanAt = zoromeNumbers(total);
   // The rows' 順番 fields reorder the tiers (the best first); equal numbers keep the table's order.
   const sorted = rows.map((row, k) => ({ row, index: indexes[k]!, order: orders[k]! }));
   sorted.sort(

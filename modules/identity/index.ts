@@ -78,13 +78,6 @@ export {
   type RestrictionKind,
 } from './schema';
 export {
-  ACCOUNT_POLICY_PATH,
-  APPEAL_DECISION_DAYS,
-  APPEAL_OUTCOME_LABELS,
-  APPEAL_STATEMENT_MAX,
-  APPEAL_WINDOW_DAYS,
-  RESTRICTION_CATEGORY_WORDS,
-  RESTRICTION_KIND_LABELS,
   STANDING_PAGE_PATH,
   STATEMENT_LINK_DAYS,
   closeRestriction,
@@ -100,6 +93,15 @@ export {
   statementLinkPath,
   type Restriction,
 } from './restrictions';
+export {
+  ACCOUNT_POLICY_PATH,
+  APPEAL_DECISION_DAYS,
+  APPEAL_OUTCOME_LABELS,
+  APPEAL_STATEMENT_MAX,
+  APPEAL_WINDOW_DAYS,
+  RESTRICTION_CATEGORY_WORDS,
+  RESTRICTION_KIND_LABELS,
+} from './restriction-words';
 export {
   AUTH_ERROR_MESSAGES,
   GENERIC_AUTH_ERROR,

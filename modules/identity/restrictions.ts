@@ -10,16 +10,6 @@ import { mentions, redactedText } from '#db/redact';
 import { memberRestrictions, type AppealOutcome, type RestrictionCategory, type RestrictionKind } from './schema';
 import { APPEAL_WINDOW_DAYS } from './restriction-words';
 
-export {
-  ACCOUNT_POLICY_PATH,
-  APPEAL_DECISION_DAYS,
-  APPEAL_OUTCOME_LABELS,
-  APPEAL_STATEMENT_MAX,
-  APPEAL_WINDOW_DAYS,
-  RESTRICTION_CATEGORY_WORDS,
-  RESTRICTION_KIND_LABELS,
-} from './restriction-words';
-
 /** A statement link lives as long as an appeal is taken, and a day more (a resent link starts again). */
 export const STATEMENT_LINK_DAYS = APPEAL_WINDOW_DAYS + 1;
 const DAY_MS = 86_400_000;
