@@ -5,16 +5,18 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import {
   MEMBER_LABEL,
-  REVEAL_FORMAT,
-  REVEAL_FORMAT_KIRIBAN,
   CommitmentInputError,
   assertShuffleInput,
   canonicalLots,
   canonicalPackDocument,
   fisherYates,
   hasKiriban,
+  hasV3Extras,
   isKiribanTier,
+  isPersonalKiribanTier,
+  isPitariTier,
   parsePackReveal,
+  revealFormatOf,
   shuffleBlockMessage,
   type CommitmentInput,
   type PackReveal,
@@ -27,17 +29,25 @@ import { checkReveal, commitmentInputOf, isSeed, shapeFailure, type Attempt } fr
 export {
   COMMITMENT_VERSION,
   COMMITMENT_VERSION_KIRIBAN,
+  COMMITMENT_VERSION_EXTRAS,
   SHUFFLE_LABEL,
   MEMBER_LABEL,
   REVEAL_FORMAT,
   REVEAL_FORMAT_KIRIBAN,
+  REVEAL_FORMAT_EXTRAS,
   MAX_LOTS,
   CHECK_NAMES,
   CommitmentInputError,
   canonicalLots,
   canonicalPackDocument,
   hasKiriban,
+  hasV3Extras,
+  isExtraTier,
   isKiribanTier,
+  isPersonalKiribanTier,
+  isPitariTier,
+  personalKiribanQuantity,
+  revealFormatOf,
   parsePackReveal,
   type CommitmentInput,
   type DrawLogEntry,
@@ -128,6 +138,10 @@ export interface RecordedDraw {
   lastOne: boolean;
   /** The キリ番 numbers the draw won. */
   kiriban?: number[];
+  /** The member's own lot numbers the draw won a 個人キリ番賞 for. */
+  personalKiriban?: number[];
+  /** The lot tiers the draw emptied and won the ピタリ賞 of. */
+  pitari?: string[];
 }
 
 /**
@@ -149,7 +163,8 @@ export function buildPackReveal(input: {
   revealedAt?: Date | string;
 }): PackReveal {
   const iso = (value: Date | string) => (typeof value === 'string' ? new Date(value) : value).toISOString();
-  const kiriban = hasKiriban(input.tiers);
+  const v3 = hasV3Extras(input.tiers);
+  const kiriban = v3 || hasKiriban(input.tiers);
   const draws = input.draws
     .map((draw, index) => ({ draw, index, time: Date.parse(iso(draw.at)) }))
     .sort((a, b) => a.time - b.time || Number(a.draw.lastOne) - Number(b.draw.lastOne) || a.index - b.index)
@@ -160,18 +175,27 @@ export function buildPackReveal(input: {
       positions: [...draw.positions].sort((a, b) => a - b),
       lastOne: draw.lastOne,
       ...(kiriban ? { kiriban: [...(draw.kiriban ?? [])].sort((a, b) => a - b) } : {}),
+      ...(v3
+        ? {
+            personalKiriban: [...(draw.personalKiriban ?? [])].sort((a, b) => a - b),
+            pitari: [...(draw.pitari ?? [])].sort(),
+          }
+        : {}),
     }));
   return {
-    format: kiriban ? REVEAL_FORMAT_KIRIBAN : REVEAL_FORMAT,
+    format: revealFormatOf(input.tiers),
     gacha: {
       id: input.gacha.id,
       title: input.gacha.title,
       pricePerDraw: input.gacha.pricePerDraw,
       totalLots: input.lots.length,
     },
-    tiers: input.tiers.map(({ kiribanAt, ...tier }) =>
-      isKiribanTier({ kiribanAt }) ? { ...tier, kiribanAt: [...kiribanAt!] } : tier,
-    ),
+    tiers: input.tiers.map(({ kiribanAt, personalKiribanAt, pitariOf, ...tier }) => ({
+      ...tier,
+      ...(isKiribanTier({ kiribanAt }) ? { kiribanAt: [...kiribanAt!] } : {}),
+      ...(isPersonalKiribanTier({ personalKiribanAt }) ? { personalKiribanAt: [...personalKiribanAt!] } : {}),
+      ...(isPitariTier({ pitariOf }) ? { pitariOf } : {}),
+    })),
     commitment: input.commitment,
     committedAt: iso(input.committedAt),
     seed: input.seed,

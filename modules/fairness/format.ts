@@ -9,12 +9,22 @@
 export const COMMITMENT_VERSION = 'oripa-commitment-v1';
 /** The document of a pack with キリ番賞 (decision 027): v1 plus each tier's キリ番 numbers. */
 export const COMMITMENT_VERSION_KIRIBAN = 'oripa-commitment-v2';
+/**
+ * The document of a pack with 個人キリ番賞 or ピタリ賞 (issue 34, decision 087): v2 plus each tier's personal
+ * numbers and the tier whose emptying it rewards.
+ */
+export const COMMITMENT_VERSION_EXTRAS = 'oripa-commitment-v3';
 export const SHUFFLE_LABEL = 'oripa-shuffle-v1';
 export const MEMBER_LABEL = 'oripa-member-v1';
 export const REVEAL_FORMAT = 'oripa-pack-reveal/1';
 /** The reveal file of a pack with キリ番賞 (decision 027): tiers carry `kiribanAt`, draws `kiriban`. */
 export const REVEAL_FORMAT_KIRIBAN = 'oripa-pack-reveal/2';
-export type RevealFormat = typeof REVEAL_FORMAT | typeof REVEAL_FORMAT_KIRIBAN;
+/**
+ * The reveal file of a pack with 個人キリ番賞 or ピタリ賞 (decision 087): /2 plus tiers' `personalKiribanAt` and
+ * `pitariOf`, draws' `personalKiriban` and `pitari`.
+ */
+export const REVEAL_FORMAT_EXTRAS = 'oripa-pack-reveal/3';
+export type RevealFormat = typeof REVEAL_FORMAT | typeof REVEAL_FORMAT_KIRIBAN | typeof REVEAL_FORMAT_EXTRAS;
 /** Upper bound on a pack's lots: keeps the reveal file (about 10 bytes a lot) and verification small. */
 export const MAX_LOTS = 1_000_000;
 
@@ -37,6 +47,14 @@ export interface PackTier {
    * prize, one prize per number. Absent (or empty) for every other tier.
    */
   kiribanAt?: number[];
+  /**
+   * A 個人キリ番賞 (format v3): a member's own lot numbers in this pack (ascending, each 1..N: 10 = the member's
+   * 10th lot) whose draw wins this prize, once per member and number. quantity = the most it can be given:
+   * Σ ⌊N ÷ n⌋ over its numbers.
+   */
+  personalKiribanAt?: number[];
+  /** A ピタリ賞 (format v3): the id of the lot tier whose last lot's draw wins this prize. quantity = 1. */
+  pitariOf?: string;
 }
 
 /** The pack's terms that the commitment binds. */
@@ -67,8 +85,12 @@ export interface DrawLogEntry {
   positions: number[];
   /** Whether this draw received the ラストワン賞. */
   lastOne: boolean;
-  /** The キリ番 numbers this draw won (format /2 only; [] when none). */
+  /** The キリ番 numbers this draw won (format /2 and /3; [] when none). */
   kiriban?: number[];
+  /** The member's own lot numbers this draw won a 個人キリ番賞 for (format /3; [] when none). */
+  personalKiriban?: number[];
+  /** The lot tiers this draw emptied and won the ピタリ賞 of (format /3; [] when none). */
+  pitari?: string[];
 }
 
 /** The file published after a pack sells out or ends (JSON). */
@@ -107,6 +129,10 @@ export interface RevealStats {
   soldOut: boolean;
   /** キリ番 numbers reached (the pack sold at least that many lots), all of them awarded when ok. */
   kiribanReached: number;
+  /** 個人キリ番賞 given (format /3 only). */
+  personalKiribanAwarded?: number;
+  /** ピタリ賞 whose tier the sale emptied, each given once when ok (format /3 only). */
+  pitariReached?: number;
 }
 
 /** Thrown by the builders for input that has no canonical form (a caller's bug, not a user's). */
@@ -124,6 +150,8 @@ export const CHECK_NAMES = {
   lastOne: 'ラストワン賞',
   totals: '口数の合計',
   kiriban: 'キリ番賞',
+  personalKiriban: '個人キリ番賞',
+  pitari: 'ピタリ賞',
 } as const;
 
 export const SEED_PATTERN = /^[0-9a-f]{64}$/;
@@ -178,10 +206,19 @@ function assertTiers(tiers: PackTier[]): void {
       throw new CommitmentInputError(`tier ${tier.id}: quantity must be a positive integer`);
     if (!isNonNegativeInteger(tier.conversionValue))
       throw new CommitmentInputError(`tier ${tier.id}: conversionValue must be a non-negative integer`);
+    for (const field of ['kiribanAt', 'personalKiribanAt'] as const)
+      if (tier[field] !== undefined && !Array.isArray(tier[field]))
+        throw new CommitmentInputError(`tier ${tier.id}: ${field} must be an array`);
+    if (tier.pitariOf !== undefined && (typeof tier.pitariOf !== 'string' || !TIER_ID_PATTERN.test(tier.pitariOf)))
+      throw new CommitmentInputError(`tier ${tier.id}: pitariOf must be a tier id`);
+    const kinds = [tier.isLastOne, isKiribanTier(tier), isPersonalKiribanTier(tier), isPitariTier(tier)];
+    if (kinds.filter(Boolean).length > 1)
+      throw new CommitmentInputError(
+        `tier ${tier.id}: a tier is one of last-one, キリ番, 個人キリ番 and ピタリ at most`,
+      );
     if (isKiribanTier(tier)) {
-      if (tier.isLastOne) throw new CommitmentInputError(`tier ${tier.id}: a キリ番 tier is not the last-one tier`);
       const numbers = tier.kiribanAt!;
-      if (!numbers.every((n, i) => Number.isSafeInteger(n) && n >= 1 && (i === 0 || n > numbers[i - 1])))
+      if (!ascendingPositive(numbers))
         throw new CommitmentInputError(`tier ${tier.id}: kiribanAt must be ascending positive integers`);
       if (tier.quantity !== numbers.length)
         throw new CommitmentInputError(`tier ${tier.id}: a キリ番 tier's quantity is the number of its numbers`);
@@ -189,8 +226,11 @@ function assertTiers(tiers: PackTier[]): void {
         if (kiriban.has(n)) throw new CommitmentInputError(`キリ番 ${n} is given twice`);
         kiriban.add(n);
       }
-    } else if (tier.kiribanAt !== undefined && !Array.isArray(tier.kiribanAt)) {
-      throw new CommitmentInputError(`tier ${tier.id}: kiribanAt must be an array`);
+    } else if (isPersonalKiribanTier(tier)) {
+      if (!ascendingPositive(tier.personalKiribanAt!))
+        throw new CommitmentInputError(`tier ${tier.id}: personalKiribanAt must be ascending positive integers`);
+    } else if (isPitariTier(tier)) {
+      if (tier.quantity !== 1) throw new CommitmentInputError(`tier ${tier.id}: a ピタリ tier has quantity 1`);
     } else if (tier.isLastOne) {
       lastOneTiers += 1;
       if (tier.quantity !== 1) throw new CommitmentInputError(`tier ${tier.id}: the last-one tier has quantity 1`);
@@ -202,6 +242,37 @@ function assertTiers(tiers: PackTier[]): void {
   if (lots < 1 || lots > MAX_LOTS) throw new CommitmentInputError(`a pack has 1 to ${MAX_LOTS} lots, not ${lots}`);
   for (const n of kiriban)
     if (n >= lots) throw new CommitmentInputError(`キリ番 ${n} must be below the pack's ${lots} lots`);
+  const pitariTargets = new Set<string>();
+  for (const tier of tiers) {
+    if (isPersonalKiribanTier(tier)) {
+      if (tier.personalKiribanAt!.some((n) => n > lots))
+        throw new CommitmentInputError(`tier ${tier.id}: a member cannot draw more than the pack's ${lots} lots`);
+      if (tier.quantity !== personalKiribanQuantity(tier.personalKiribanAt!, lots))
+        throw new CommitmentInputError(
+          `tier ${tier.id}: a 個人キリ番 tier's quantity is Σ ⌊lots ÷ n⌋ over its numbers`,
+        );
+    }
+    if (isPitariTier(tier)) {
+      const target = tiers.find((t) => t.id === tier.pitariOf);
+      if (!target || isExtraTier(target))
+        throw new CommitmentInputError(`tier ${tier.id}: pitariOf must name a lot tier of the pack`);
+      if (pitariTargets.has(tier.pitariOf!))
+        throw new CommitmentInputError(`tier ${tier.pitariOf}: at most one ピタリ tier per lot tier`);
+      pitariTargets.add(tier.pitariOf!);
+    }
+  }
+}
+
+const ascendingPositive = (numbers: number[]) =>
+  numbers.every((n, i) => Number.isSafeInteger(n) && n >= 1 && (i === 0 || n > numbers[i - 1]));
+
+/**
+ * The most 個人キリ番賞 a tier can give in a pack of `lots` lots: each of its numbers n once per member who
+ * draws n lots, and at most ⌊lots ÷ n⌋ members can. Its committed quantity (the stock the shop holds for it).
+ * @example personalKiribanQuantity([10, 50], 1000) === 120
+ */
+export function personalKiribanQuantity(numbers: readonly number[], lots: number): number {
+  return numbers.reduce((sum, n) => sum + Math.floor(lots / n), 0);
 }
 
 /** A キリ番賞 tier: one with at least one キリ番 number. */
@@ -209,20 +280,46 @@ export function isKiribanTier(tier: Pick<PackTier, 'kiribanAt'>): boolean {
   return Array.isArray(tier.kiribanAt) && tier.kiribanAt.length > 0;
 }
 
-/** Whether the pack's terms use the キリ番 formats (commitment v2, reveal /2). */
+/** A 個人キリ番賞 tier: one with at least one of the member's own lot numbers. */
+export function isPersonalKiribanTier(tier: Pick<PackTier, 'personalKiribanAt'>): boolean {
+  return Array.isArray(tier.personalKiribanAt) && tier.personalKiribanAt.length > 0;
+}
+
+/** A ピタリ賞 tier: one naming the lot tier whose emptying it rewards. */
+export function isPitariTier(tier: Pick<PackTier, 'pitariOf'>): boolean {
+  return typeof tier.pitariOf === 'string' && tier.pitariOf.length > 0;
+}
+
+/** An extra prize, not a lot: the ラストワン賞, a キリ番賞, a 個人キリ番賞 or a ピタリ賞. */
+export function isExtraTier(tier: Pick<PackTier, 'isLastOne' | 'kiribanAt' | 'personalKiribanAt' | 'pitariOf'>) {
+  return tier.isLastOne || isKiribanTier(tier) || isPersonalKiribanTier(tier) || isPitariTier(tier);
+}
+
+/** Whether the pack's terms use the キリ番 formats (commitment v2, reveal /2) or later ones. */
 export function hasKiriban(tiers: Pick<PackTier, 'kiribanAt'>[]): boolean {
   return tiers.some(isKiribanTier);
 }
 
+/** Whether the pack's terms need the v3 formats (commitment v3, reveal /3): a 個人キリ番賞 or a ピタリ賞. */
+export function hasV3Extras(tiers: Pick<PackTier, 'personalKiribanAt' | 'pitariOf'>[]): boolean {
+  return tiers.some((tier) => isPersonalKiribanTier(tier) || isPitariTier(tier));
+}
+
+/** The reveal format of a pack's tiers: /3 with a 個人キリ番賞 or ピタリ賞, /2 with a キリ番賞, else /1. */
+export function revealFormatOf(tiers: PackTier[]): RevealFormat {
+  return hasV3Extras(tiers) ? REVEAL_FORMAT_EXTRAS : hasKiriban(tiers) ? REVEAL_FORMAT_KIRIBAN : REVEAL_FORMAT;
+}
+
 /**
- * The unshuffled lot list: the lot tiers sorted by id, each repeated `quantity` times; the last-one and キリ番 tiers are not lots.
+ * The unshuffled lot list: the lot tiers sorted by id, each repeated `quantity` times; extra prizes (the
+ * last-one, キリ番, 個人キリ番 and ピタリ tiers) are not lots.
  * @example canonicalLots([{ id: 'b', quantity: 2, … }, { id: 'a', quantity: 1, … }]) // ['a', 'b', 'b']
  */
 export function canonicalLots(tiers: PackTier[]): string[] {
   assertTiers(tiers);
   const lots: string[] = [];
   for (const tier of [...tiers].sort(byId)) {
-    if (tier.isLastOne || isKiribanTier(tier)) continue;
+    if (isExtraTier(tier)) continue;
     for (let i = 0; i < tier.quantity; i += 1) lots.push(tier.id);
   }
   return lots;
@@ -292,17 +389,24 @@ export function canonicalPackDocument(input: CommitmentInput): string {
   if (!Array.isArray(input.lots) || input.lots.length < 1 || input.lots.length > MAX_LOTS) {
     throw new CommitmentInputError(`lots must list 1 to ${MAX_LOTS} tier ids`);
   }
-  const kiriban = hasKiriban(input.tiers);
+  const v3 = hasV3Extras(input.tiers);
+  const kiriban = v3 || hasKiriban(input.tiers);
   const records = [
-    kiriban ? COMMITMENT_VERSION_KIRIBAN : COMMITMENT_VERSION,
+    v3 ? COMMITMENT_VERSION_EXTRAS : kiriban ? COMMITMENT_VERSION_KIRIBAN : COMMITMENT_VERSION,
     `gacha ${encodeString(input.gachaId, 'gachaId')} ${encodeString(input.title, 'title')} ${encodeInteger(input.pricePerDraw, 'pricePerDraw')} ${input.lots.length}`,
     `tiers ${input.tiers.length}`,
   ];
   for (const tier of [...input.tiers].sort(byId)) {
     // v2 (a pack with キリ番賞) adds to every tier record: the count of its キリ番 numbers, then each one.
+    // v3 (a pack with 個人キリ番賞 or ピタリ賞) adds after them: the count of its personal numbers, then each
+    // one, then the STR of the lot tier its ピタリ賞 rewards (0: for none).
     const numbers = isKiribanTier(tier) ? tier.kiribanAt! : [];
+    const personal = isPersonalKiribanTier(tier) ? tier.personalKiribanAt! : [];
+    const v3Fields = v3
+      ? ` ${[personal.length, ...personal].join(' ')} ${encodeString(isPitariTier(tier) ? tier.pitariOf! : '', 'tier.pitariOf')}`
+      : '';
     records.push(
-      `tier ${encodeString(tier.id, 'tier.id')} ${encodeString(tier.label, 'tier.label')} ${encodeString(tier.cardName, 'tier.cardName')} ${tier.quantity} ${tier.conversionValue} ${tier.isLastOne ? 1 : 0}${kiriban ? ` ${[numbers.length, ...numbers].join(' ')}` : ''}`,
+      `tier ${encodeString(tier.id, 'tier.id')} ${encodeString(tier.label, 'tier.label')} ${encodeString(tier.cardName, 'tier.cardName')} ${tier.quantity} ${tier.conversionValue} ${tier.isLastOne ? 1 : 0}${kiriban ? ` ${[numbers.length, ...numbers].join(' ')}` : ''}${v3Fields}`,
     );
   }
   records.push(`seed ${input.seed}`, `lots ${input.lots.length}`);
@@ -330,15 +434,24 @@ export function parsePackReveal(value: unknown): ParseResult {
   const boolean = (v: unknown, path: string) => typeof v === 'boolean' || fail(path, '真偽値ではありません');
 
   if (!isObject(value)) return { ok: false, errors: ['ファイルの中身が JSON オブジェクトではありません'] };
-  if (value.format !== REVEAL_FORMAT && value.format !== REVEAL_FORMAT_KIRIBAN) {
+  if (
+    value.format !== REVEAL_FORMAT &&
+    value.format !== REVEAL_FORMAT_KIRIBAN &&
+    value.format !== REVEAL_FORMAT_EXTRAS
+  ) {
     return {
       ok: false,
       errors: [
-        `format: "${REVEAL_FORMAT}" でも "${REVEAL_FORMAT_KIRIBAN}" でもありません（${JSON.stringify(value.format) ?? 'なし'}）`,
+        `format: "${REVEAL_FORMAT}"、"${REVEAL_FORMAT_KIRIBAN}"、"${REVEAL_FORMAT_EXTRAS}" のどれでもありません（${JSON.stringify(value.format) ?? 'なし'}）`,
       ],
     };
   }
-  const v2 = value.format === REVEAL_FORMAT_KIRIBAN;
+  const v3 = value.format === REVEAL_FORMAT_EXTRAS;
+  const v2 = v3 || value.format === REVEAL_FORMAT_KIRIBAN;
+  const strings = (v: unknown, path: string) => {
+    if (Array.isArray(v)) v.forEach((n: unknown, k) => string(n, `${path}[${k}]`));
+    else fail(path, '配列ではありません');
+  };
   const integers = (v: unknown, path: string) => {
     if (Array.isArray(v)) v.forEach((n: unknown, k) => integer(n, `${path}[${k}]`));
     else fail(path, '配列ではありません');
@@ -363,6 +476,14 @@ export function parsePackReveal(value: unknown): ParseResult {
         if (v2) integers(tier.kiribanAt, `${path}.kiribanAt`);
         else fail(`${path}.kiribanAt`, `キリ番は "${REVEAL_FORMAT_KIRIBAN}" の項目です`);
       }
+      if (tier.personalKiribanAt !== undefined) {
+        if (v3) integers(tier.personalKiribanAt, `${path}.personalKiribanAt`);
+        else fail(`${path}.personalKiribanAt`, `個人キリ番は "${REVEAL_FORMAT_EXTRAS}" の項目です`);
+      }
+      if (tier.pitariOf !== undefined) {
+        if (v3) string(tier.pitariOf, `${path}.pitariOf`);
+        else fail(`${path}.pitariOf`, `ピタリ賞は "${REVEAL_FORMAT_EXTRAS}" の項目です`);
+      }
     });
   } else fail('tiers', '配列ではありません');
   string(value.commitment, 'commitment');
@@ -382,6 +503,14 @@ export function parsePackReveal(value: unknown): ParseResult {
       boolean(draw.lastOne, `${path}.lastOne`);
       if (v2) integers(draw.kiriban, `${path}.kiriban`);
       else if (draw.kiriban !== undefined) fail(`${path}.kiriban`, `キリ番は "${REVEAL_FORMAT_KIRIBAN}" の項目です`);
+      if (v3) {
+        integers(draw.personalKiriban, `${path}.personalKiriban`);
+        strings(draw.pitari, `${path}.pitari`);
+      } else {
+        if (draw.personalKiriban !== undefined)
+          fail(`${path}.personalKiriban`, `個人キリ番は "${REVEAL_FORMAT_EXTRAS}" の項目です`);
+        if (draw.pitari !== undefined) fail(`${path}.pitari`, `ピタリ賞は "${REVEAL_FORMAT_EXTRAS}" の項目です`);
+      }
       if (Array.isArray(draw.positions))
         draw.positions.forEach((p: unknown, k) => integer(p, `${path}.positions[${k}]`));
       else fail(`${path}.positions`, '配列ではありません');
@@ -389,8 +518,22 @@ export function parsePackReveal(value: unknown): ParseResult {
   } else fail('draws', '配列ではありません');
   // The label and the content agree: /2 is the file of a pack with キリ番, and only of one (a /1 file cannot
   // carry kiribanAt, above). So the label alone names the commitment document: /1 → v1, /2 → v2.
+  // /3 likewise is the file of a pack with a 個人キリ番賞 or ピタリ賞, and only of one: /3 → v3.
+  if (
+    v3 &&
+    Array.isArray(value.tiers) &&
+    !value.tiers.some(
+      (tier) =>
+        isObject(tier) &&
+        ((Array.isArray(tier.personalKiribanAt) && tier.personalKiribanAt.length > 0) ||
+          (typeof tier.pitariOf === 'string' && tier.pitariOf.length > 0)),
+    )
+  ) {
+    fail('format', `"${REVEAL_FORMAT_EXTRAS}" は個人キリ番賞かピタリ賞のある口の形式です`);
+  }
   if (
     v2 &&
+    !v3 &&
     Array.isArray(value.tiers) &&
     !value.tiers.some((tier) => isObject(tier) && Array.isArray(tier.kiribanAt) && tier.kiribanAt.length > 0)
   ) {

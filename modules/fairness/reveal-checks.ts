@@ -5,12 +5,17 @@ import {
   CHECK_NAMES,
   HASH_PATTERN,
   MEMBER_PATTERN,
+  REVEAL_FORMAT_EXTRAS,
   REVEAL_FORMAT_KIRIBAN,
   SEED_PATTERN,
   TIER_ID_PATTERN,
   isIsoTime,
   parseIsoTime,
+  isExtraTier,
   isKiribanTier,
+  isPersonalKiribanTier,
+  isPitariTier,
+  personalKiribanQuantity,
   type CommitmentInput,
   type PackReveal,
   type RevealCheck,
@@ -80,14 +85,30 @@ export function checkReveal(reveal: PackReveal, recomputed: RecomputedHashes): R
   const undrawnLots = totalLots - drawnLots;
   checkTotals(reveal, positionEntries, undrawnLots, checks);
   const kiribanReached =
-    reveal.format === REVEAL_FORMAT_KIRIBAN || kiribanNumbers.size > 0
+    reveal.format === REVEAL_FORMAT_KIRIBAN || reveal.format === REVEAL_FORMAT_EXTRAS || kiribanNumbers.size > 0
       ? checkKiriban(reveal, kiribanNumbers, checks)
       : 0;
+  const v3 = reveal.format === REVEAL_FORMAT_EXTRAS;
+  const extras = v3
+    ? {
+        personalKiribanAwarded: checkPersonalKiriban(reveal, checks),
+        pitariReached: checkPitari(reveal, drawnBy, checks),
+      }
+    : {};
 
   return {
     ok: checks.every((c) => c.ok),
     checks,
-    stats: { totalLots, drawnLots, undrawnLots, draws: draws.length, drawsOutOfOrder, soldOut, kiribanReached },
+    stats: {
+      totalLots,
+      drawnLots,
+      undrawnLots,
+      draws: draws.length,
+      drawsOutOfOrder,
+      soldOut,
+      kiribanReached,
+      ...extras,
+    },
   };
 }
 
@@ -141,6 +162,7 @@ function checkTiers(reveal: PackReveal, checks: RevealCheck[]): Map<number, stri
   for (const tierId of lots) counts.set(tierId, (counts.get(tierId) ?? 0) + 1);
   const seen = new Set<string>();
   const lastOneTiers = tiers.filter((tier) => tier.isLastOne && !isKiribanTier(tier));
+  const pitariTargets = new Set<string>();
   if (lastOneTiers.length > 1) problems.push(`ラストワン賞の賞が ${lastOneTiers.length} 件あります（1 件まで）`);
   for (const tier of tiers) {
     if (seen.has(tier.id)) problems.push(`賞 ${tier.id} が重複しています`);
@@ -149,7 +171,28 @@ function checkTiers(reveal: PackReveal, checks: RevealCheck[]): Map<number, stri
     if (tier.quantity < 1) problems.push(`賞 ${tier.id} の数量 ${tier.quantity} が 1 未満です`);
     if (tier.conversionValue < 0) problems.push(`賞 ${tier.id} の交換価値が負です`);
     const count = counts.get(tier.id) ?? 0;
-    if (isKiribanTier(tier)) {
+    const kinds = [tier.isLastOne, isKiribanTier(tier), isPersonalKiribanTier(tier), isPitariTier(tier)];
+    if (kinds.filter(Boolean).length > 1)
+      problems.push(`賞 ${tier.id} がラストワン賞・キリ番賞・個人キリ番賞・ピタリ賞のうち二つ以上を兼ねています`);
+    if (isPersonalKiribanTier(tier)) {
+      const numbers = tier.personalKiribanAt!;
+      if (count > 0) problems.push(`個人キリ番賞 ${tier.id} が口の中に ${count} 口あります`);
+      numbers.forEach((n, i) => {
+        if (n < 1 || n > totalLots) problems.push(`個人キリ番 ${n} が 1〜${totalLots} の範囲外です`);
+        if (i > 0 && n <= numbers[i - 1]) problems.push(`個人キリ番賞 ${tier.id} の番号が昇順ではありません`);
+      });
+      const most = personalKiribanQuantity(numbers, totalLots);
+      if (tier.quantity !== most)
+        problems.push(`個人キリ番賞 ${tier.id} の数量 ${tier.quantity} が渡せる最大数 ${most} と違います`);
+    } else if (isPitariTier(tier)) {
+      const target = tiers.find((t) => t.id === tier.pitariOf);
+      if (count > 0) problems.push(`ピタリ賞 ${tier.id} が口の中に ${count} 口あります`);
+      if (tier.quantity !== 1) problems.push(`ピタリ賞 ${tier.id} の数量が 1 ではありません（${tier.quantity}）`);
+      if (!target || isExtraTier(target))
+        problems.push(`ピタリ賞 ${tier.id} の対象 ${JSON.stringify(tier.pitariOf)} が口のある賞ではありません`);
+      if (pitariTargets.has(tier.pitariOf!)) problems.push(`賞 ${tier.pitariOf} のピタリ賞が二つあります`);
+      pitariTargets.add(tier.pitariOf!);
+    } else if (isKiribanTier(tier)) {
       const numbers = tier.kiribanAt!;
       if (tier.isLastOne) problems.push(`キリ番賞 ${tier.id} がラストワン賞にもなっています`);
       if (tier.quantity !== numbers.length)
@@ -171,8 +214,13 @@ function checkTiers(reveal: PackReveal, checks: RevealCheck[]): Map<number, stri
   for (const [tierId, count] of counts) {
     if (!seen.has(tierId)) problems.push(`賞の一覧にない ${JSON.stringify(tierId)} の口が ${count} 口あります`);
   }
-  const lotTiers = tiers.filter((tier) => !tier.isLastOne && !isKiribanTier(tier)).length;
-  const extras = [lastOneTiers.length === 1 ? 'ラストワン賞' : '', kiribanNumbers.size > 0 ? 'キリ番賞' : '']
+  const lotTiers = tiers.filter((tier) => !isExtraTier(tier)).length;
+  const extras = [
+    lastOneTiers.length === 1 ? 'ラストワン賞' : '',
+    kiribanNumbers.size > 0 ? 'キリ番賞' : '',
+    tiers.some(isPersonalKiribanTier) ? '個人キリ番賞' : '',
+    pitariTargets.size > 0 ? 'ピタリ賞' : '',
+  ]
     .filter(Boolean)
     .join('・');
   checks.push(
@@ -333,10 +381,100 @@ function checkKiriban(reveal: PackReveal, kiribanNumbers: Map<number, string>, c
     check(
       CHECK_NAMES.kiriban,
       problems,
-      kiribanReached === 0
-        ? `${kiribanNumbers.size} 件のキリ番にはまだ届いておらず、誰にも渡っていません`
-        : `到達した ${kiribanReached} 件のキリ番賞が、それぞれその口を引いた抽選に 1 件ずつ渡りました`,
+      kiribanNumbers.size === 0
+        ? 'キリ番賞はありません'
+        : kiribanReached === 0
+          ? `${kiribanNumbers.size} 件のキリ番にはまだ届いておらず、誰にも渡っていません`
+          : `到達した ${kiribanReached} 件のキリ番賞が、それぞれその口を引いた抽選に 1 件ずつ渡りました`,
     ),
   );
   return kiribanReached;
+}
+
+// (8) 個人キリ番賞 (format /3): each member's draws in log order hold that member's lots 1, 2, 3 … of the pack
+// (a member's draws run one at a time); their number n went to the member's draw whose lots include their nth,
+// once per member, and to nobody who drew fewer than n.
+/** Answers how many 個人キリ番賞 were given. */
+function checkPersonalKiriban(reveal: PackReveal, checks: RevealCheck[]): number {
+  const numbers = new Set(reveal.tiers.filter(isPersonalKiribanTier).flatMap((tier) => tier.personalKiribanAt!));
+  const problems: string[] = [];
+  const drawnSoFar = new Map<string, number>();
+  let awarded = 0;
+  for (const draw of reveal.draws) {
+    const from = drawnSoFar.get(draw.member) ?? 0;
+    const to = from + draw.positions.length;
+    drawnSoFar.set(draw.member, to);
+    const expected = [...numbers].filter((n) => n > from && n <= to).sort((a, b) => a - b);
+    const got = [...(draw.personalKiriban ?? [])].sort((a, b) => a - b);
+    for (const n of got)
+      if (!numbers.has(n)) problems.push(`抽選 ${draw.drawNo} が個人キリ番賞にない ${n} を受け取っています`);
+    if (expected.join(',') !== got.join(','))
+      problems.push(
+        `抽選 ${draw.drawNo} はその会員の ${from + 1}〜${to} 口目で、個人キリ番賞は ${expected.join('・') || 'なし'} のはずが ${got.join('・') || 'なし'} です`,
+      );
+    awarded += got.length;
+  }
+  checks.push(
+    check(
+      CHECK_NAMES.personalKiriban,
+      problems,
+      numbers.size === 0
+        ? '個人キリ番賞はありません'
+        : `個人キリ番賞 ${awarded} 件が、それぞれその会員の ${[...numbers].sort((a, b) => a - b).join('・')} 口目を引いた抽選に渡りました`,
+    ),
+  );
+  return awarded;
+}
+
+// (9) ピタリ賞 (format /3): a ピタリ賞's tier is emptied when every lot of it was drawn; then exactly the draw
+// that, in log order, was the last to receive a lot of that tier won it; while lots of it remain, nobody did.
+/** Answers how many ピタリ賞 the sale reached. */
+function checkPitari(reveal: PackReveal, drawnBy: Int32Array, checks: RevealCheck[]): number {
+  const { lots, draws } = reveal;
+  const problems: string[] = [];
+  let reached = 0;
+  const targets = reveal.tiers.filter(isPitariTier).map((tier) => tier.pitariOf!);
+  const awarded = new Map<string, number[]>();
+  for (const draw of draws)
+    for (const tierId of draw.pitari ?? []) {
+      if (!targets.includes(tierId))
+        problems.push(`抽選 ${draw.drawNo} がピタリ賞のない賞 ${tierId} のピタリ賞を受け取っています`);
+      awarded.set(tierId, [...(awarded.get(tierId) ?? []), draw.drawNo]);
+    }
+  for (const target of targets) {
+    const winners = awarded.get(target) ?? [];
+    let last = 0; // 1 + index of the latest draw holding a lot of the tier; 0 while one is undrawn
+    let emptied = true;
+    lots.forEach((tierId, i) => {
+      if (tierId !== target) return;
+      const holder = drawnBy[i + 1];
+      if (holder === 0) emptied = false;
+      else last = Math.max(last, holder);
+    });
+    if (!emptied || last === 0) {
+      if (winners.length > 0)
+        problems.push(`賞 ${target} の口が残っているのに抽選 ${winners.join('、')} がピタリ賞を受け取っています`);
+      continue;
+    }
+    reached += 1;
+    const expected = draws[last - 1].drawNo;
+    if (winners.length !== 1)
+      problems.push(`賞 ${target} のピタリ賞を受け取った抽選が ${winners.length} 件です（1 件のはず）`);
+    else if (winners[0] !== expected)
+      problems.push(
+        `賞 ${target} のピタリ賞は最後の口を引いた抽選 ${expected} ではなく抽選 ${winners[0]} に渡っています`,
+      );
+  }
+  checks.push(
+    check(
+      CHECK_NAMES.pitari,
+      problems,
+      targets.length === 0
+        ? 'ピタリ賞はありません'
+        : reached === 0
+          ? 'ピタリ賞の対象の賞はまだ残っており、誰にも渡っていません'
+          : `引き切られた ${reached} 件の賞のピタリ賞が、それぞれその賞の最後の口を引いた抽選に渡りました`,
+    ),
+  );
+  return reached;
 }

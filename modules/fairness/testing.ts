@@ -54,3 +54,44 @@ export function kiribanReveal(): PackReveal {
     revealedAt: at(5),
   });
 }
+
+// ── 個人キリ番賞 and ピタリ賞 (decision 087) ──────────────────────────────────────────────────────────────
+export const extrasTiers = (): PackTier[] => [
+  tier('a', 3),
+  tier('b', 7),
+  { ...tier('pk', 7), label: '個人キリ番賞', personalKiribanAt: [2, 5] }, // ⌊10 ÷ 2⌋ + ⌊10 ÷ 5⌋ = 7
+  { ...tier('pa', 1), label: 'ピタリ賞', pitariOf: 'a' },
+  tier('last', 1, true),
+];
+
+/**
+ * A pack of 10 lots (3 of tier a) with a 個人キリ番賞 on a member's 2nd and 5th lots and a ピタリ賞 for tier a:
+ * m1 draws 3, m2 2, m1 4 and m2 the last 1 (m1's 2nd lot is in its 1st draw, its 5th in its 2nd; m2's 2nd in
+ * its 1st). The ピタリ賞 goes to the draw holding the last lot of a in this order (it depends on the seed).
+ */
+export function extrasReveal(): PackReveal {
+  const tiers = extrasTiers();
+  const gacha = { id: 'g-extras', title: '個人キリ番・ピタリ賞テスト', pricePerDraw: 300 };
+  const seed = seedFrom('extras');
+  const { lots, commitment } = createPackCommitment({ gachaId: gacha.id, ...gacha, tiers }, seed);
+  const at = (minute: number) => `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z`;
+  const draws = [
+    { at: at(1), memberId: 'm1', positions: [1, 2, 3], lastOne: false, personalKiriban: [2] },
+    { at: at(2), memberId: 'm2', positions: [4, 5], lastOne: false, personalKiriban: [2] },
+    { at: at(3), memberId: 'm1', positions: [6, 7, 8, 9], lastOne: false, personalKiriban: [5] },
+    { at: at(4), memberId: 'm2', positions: [10], lastOne: true, personalKiriban: [] as number[] },
+  ];
+  const lastOfA = lots.lastIndexOf('a') + 1;
+  const emptier = draws.find((draw) => draw.positions.includes(lastOfA))!;
+  return buildPackReveal({
+    gacha,
+    tiers,
+    commitment,
+    committedAt: at(0),
+    seed,
+    lots,
+    draws: draws.map((draw) => ({ ...draw, pitari: draw === emptier ? ['a'] : [] })),
+    revealSalt: seedFrom('extras-salt'),
+    revealedAt: at(5),
+  });
+}
