@@ -4,13 +4,14 @@ export {
   CHECK_NAMES,
   REVEAL_FORMAT,
   REVEAL_FORMAT_KIRIBAN,
-  parsePackReveal,
+  REVEAL_FORMAT_EXTRAS,
   type PackReveal,
   type PackTier,
   type RevealCheck,
   type RevealStats,
   type RevealVerification,
 } from './format';
+export { parsePackReveal } from './reveal-parser';
 export { computeCommitmentInBrowser, readRevealText, shuffleLotsInBrowser, verifyRevealInBrowser } from './web-crypto';
 export * from './beacon-mode';
 export * from './beacon-draw-check';

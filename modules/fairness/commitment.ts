@@ -15,7 +15,6 @@ import {
   isKiribanTier,
   isPersonalKiribanTier,
   isPitariTier,
-  parsePackReveal,
   revealFormatOf,
   shuffleBlockMessage,
   type CommitmentInput,
@@ -24,6 +23,8 @@ import {
   type PackTier,
   type RevealVerification,
 } from './format';
+export { parsePackReveal, type ParseResult } from './reveal-parser';
+import { parsePackReveal } from './reveal-parser';
 import { checkReveal, commitmentInputOf, isSeed, shapeFailure, type Attempt } from './reveal-checks';
 
 export {
@@ -48,7 +49,6 @@ export {
   isPitariTier,
   personalKiribanQuantity,
   revealFormatOf,
-  parsePackReveal,
   type CommitmentInput,
   type DrawLogEntry,
   type PackReveal,

@@ -7,11 +7,11 @@ import {
   canonicalPackDocument,
   fisherYates,
   hexBytes,
-  parsePackReveal,
   shuffleBlockMessage,
   type CommitmentInput,
   type RevealVerification,
 } from './format';
+import { parsePackReveal } from './reveal-parser';
 import { checkReveal, commitmentInputOf, isSeed, shapeFailure, type Attempt } from './reveal-checks';
 
 /** crypto.subtle's methods the verifier uses (the page passes the window's; tests may pass node's). */
