@@ -196,6 +196,14 @@ export async function packEditorLoader(shop: ShopRequest, request: Request, pack
 /** What an operator types for every ゾロ目 as a キリ番賞's numbers (decision 086). */
 const ZOROME = 'ゾロ目';
 
+/** A list of numbers as typed (「10, 50」「10、50」); a word that is not a number fails the row's check. */
+const numbersField = (value: string) =>
+  value
+    .normalize('NFKC')
+    .split(/[,、\s]+/)
+    .filter(Boolean)
+    .map((n) => numberField(n) ?? Number.NaN);
+
 /** The tier table's rows (`tiers.<i>.<field>`), skipping a blank new row and the rows marked for removal. */
 function tierRowsFrom(form: FormData): { rows: Record<string, unknown>[]; indexes: number[] } {
   const count = Math.min(Number(text(form, 'tierCount')) || 0, 60);
@@ -224,15 +232,9 @@ function tierRowsFrom(form: FormData): { rows: Record<string, unknown>[]; indexe
       quantity: f('kind') === 'regular' ? numberField(f('quantity')) : 1,
       conversionValue: numberField(f('conversionValue')),
       cardCostYen: numberField(f('cardCostYen')) ?? null,
-      kiribanAt:
-        kiriban === ZOROME
-          ? ZOROME
-          : kiriban
-            ? kiriban
-                .split(/[,、\s]+/)
-                .filter(Boolean)
-                .map((n) => numberField(n) ?? Number.NaN)
-            : [],
+      kiribanAt: kiriban === ZOROME ? ZOROME : numbersField(kiriban),
+      personalKiribanAt: numbersField(f('personalKiribanAt')),
+      pitariOf: f('pitariOf'),
     });
     indexes.push(i);
     orders.push(numberField(f('order')) ?? i + 1);

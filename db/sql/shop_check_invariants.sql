@@ -72,6 +72,33 @@ LANGUAGE sql STABLE SET jit = off AS $$
         FROM gachas g WHERE g.kiriban_next IS NOT NULL AND g.id NOT IN (SELECT gacha_id FROM kb)
     ) kiriban
     UNION ALL
+    -- 個人キリ番賞 and ピタリ賞 (decision 087): a member's number n is won once, exactly when they have drawn n lots
+    -- of the pack, as its own tier's prize; a ピタリ賞 once, exactly when its tier has no unclaimed lot.
+    SELECT jsonb_build_object('check', 'personal_kiriban_award', 'gachaId', t.gacha_id, 'memberId', m.member_id,
+             'number', k.n, 'lots', m.lots)
+      FROM gacha_tiers t CROSS JOIN LATERAL unnest(t.personal_kiriban_at) AS k(n)
+      JOIN (SELECT x.gacha_id, x.member_id, count(*) AS lots FROM gacha_lots x
+             WHERE x.draw_id IS NOT NULL AND x.member_id IS NOT NULL GROUP BY 1, 2) m ON m.gacha_id = t.gacha_id
+     WHERE t.personal_kiriban_at IS NOT NULL
+       AND (SELECT count(*) FROM prizes p WHERE p.gacha_id = t.gacha_id AND p.member_id = m.member_id
+               AND p.personal_kiriban_no = k.n AND p.tier_id = t.id AND p.position IS NULL)
+           <> CASE WHEN k.n <= m.lots THEN 1 ELSE 0 END
+    UNION ALL
+    SELECT jsonb_build_object('check', 'pitari_award', 'gachaId', t.gacha_id, 'tierId', t.pitari_of)
+      FROM gacha_tiers t
+     WHERE t.pitari_of IS NOT NULL
+       AND EXISTS (SELECT 1 FROM gacha_lots x WHERE x.gacha_id = t.gacha_id AND x.tier_id = t.pitari_of)
+       AND (SELECT count(*) FROM prizes p WHERE p.gacha_id = t.gacha_id AND p.tier_id = t.id AND p.pitari_of = t.pitari_of)
+           <> CASE WHEN EXISTS (SELECT 1 FROM gacha_lots x WHERE x.gacha_id = t.gacha_id AND x.tier_id = t.pitari_of
+                                   AND x.draw_id IS NULL) THEN 0 ELSE 1 END
+    UNION ALL
+    SELECT jsonb_build_object('check', 'extra_prize_stray', 'prizeId', p.id)
+      FROM prizes p
+     WHERE (p.personal_kiriban_no IS NOT NULL AND NOT EXISTS (SELECT 1 FROM gacha_tiers t WHERE t.id = p.tier_id
+              AND p.personal_kiriban_no = ANY (t.personal_kiriban_at)))
+        OR (p.pitari_of IS NOT NULL AND NOT EXISTS (SELECT 1 FROM gacha_tiers t WHERE t.id = p.tier_id
+              AND t.pitari_of = p.pitari_of))
+    UNION ALL
     SELECT jsonb_build_object('check', 'kiriban_stray', 'prizeId', p.id)
       FROM prizes p WHERE p.kiriban_no IS NOT NULL
        AND NOT EXISTS (SELECT 1 FROM gacha_tiers t WHERE t.id = p.tier_id AND p.kiriban_no = ANY (t.kiriban_at))
@@ -173,6 +200,17 @@ LANGUAGE sql STABLE SET jit = off AS $$
                           (SELECT count(*) FROM unnest(t.kiriban_at) k
                             WHERE k > (SELECT count(*) FROM gacha_lots x WHERE x.gacha_id = t.gacha_id
                                           AND x.draw_id IS NOT NULL AND x.tier_id IS NOT NULL))
+                        -- a ピタリ賞 (decision 087) until its tier's last lot is claimed
+                        WHEN t.pitari_of IS NOT NULL THEN
+                          CASE WHEN EXISTS (SELECT 1 FROM gacha_lots x WHERE x.gacha_id = t.gacha_id
+                                               AND x.tier_id = t.pitari_of AND x.draw_id IS NULL) THEN 1 ELSE 0 END
+                        -- a 個人キリ番賞's most, less each number a member has reached
+                        WHEN t.personal_kiriban_at IS NOT NULL THEN
+                          t.quantity - (SELECT count(*)
+                                          FROM (SELECT count(*) AS n FROM gacha_lots x WHERE x.gacha_id = t.gacha_id
+                                                   AND x.draw_id IS NOT NULL GROUP BY x.member_id) m,
+                                               unnest(t.personal_kiriban_at) k
+                                         WHERE k <= m.n)
                         ELSE
                           t.quantity - (SELECT count(*) FROM gacha_lots x WHERE x.gacha_id = t.gacha_id AND x.tier_id = t.id
                               AND x.draw_id IS NOT NULL) END) AS n

@@ -63,6 +63,8 @@ function toOutcome(raw: RawAnswer): DrawOutcome {
         items: (raw.items ?? []).map((item) => ({
           ...item,
           kiriban: item.kiriban ?? null,
+          personalKiriban: item.personalKiriban ?? null,
+          pitariOf: item.pitariOf ?? null,
           decideBy: new Date(item.decideBy).toISOString(),
         })),
         balance: raw.balance ?? { paid: 0, free: 0 },

@@ -39,6 +39,8 @@ export async function listPrizes(
       gachaId: prizes.gachaId,
       position: prizes.position,
       kiriban: prizes.kiribanNo,
+      personalKiriban: prizes.personalKiribanNo,
+      pitariOf: prizes.pitariOf,
       status: prizes.status,
       decideBy: prizes.decideBy,
       keepUntil: prizes.keepUntil,

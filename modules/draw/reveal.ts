@@ -20,6 +20,8 @@ export async function getPackReveal(db: Database, gachaId: string): Promise<Pack
       position: prizes.position,
       tierId: prizes.tierId,
       kiriban: prizes.kiribanNo,
+      personalKiriban: prizes.personalKiribanNo,
+      pitariOf: prizes.pitariOf,
       at: prizes.createdAt,
     })
     .from(prizes)
@@ -31,7 +33,15 @@ export async function getPackReveal(db: Database, gachaId: string): Promise<Pack
     .orderBy(asc(prizes.createdAt), asc(prizes.position));
   const byDraw = new Map<
     string,
-    { at: Date; memberId: string; positions: number[]; lastOne: boolean; kiriban: number[] }
+    {
+      at: Date;
+      memberId: string;
+      positions: number[];
+      lastOne: boolean;
+      kiriban: number[];
+      personalKiriban: number[];
+      pitari: string[];
+    }
   >();
   for (const row of prizeRows) {
     const entry = byDraw.get(row.drawId) ?? {
@@ -40,9 +50,13 @@ export async function getPackReveal(db: Database, gachaId: string): Promise<Pack
       positions: [],
       lastOne: false,
       kiriban: [],
+      personalKiriban: [],
+      pitari: [],
     };
     if (row.position !== null) entry.positions.push(row.position);
     if (row.kiriban !== null) entry.kiriban.push(row.kiriban);
+    if (row.personalKiriban !== null) entry.personalKiriban.push(row.personalKiriban);
+    if (row.pitariOf !== null) entry.pitari.push(row.pitariOf);
     if (row.tierId === terms.lastOneTierId) entry.lastOne = true;
     if (new Date(row.at) < entry.at) entry.at = new Date(row.at);
     byDraw.set(row.drawId, entry);

@@ -14,6 +14,7 @@ import {
 } from '#modules/fairness';
 import { refuse, RefusalError } from '#modules/kernel';
 import { reserveStockForPack } from './pack-stock';
+import { extraPrizeProblems, isLotTier, type ExtraPrizeFields } from './extra-prizes';
 import {
   certificateMismatch,
   certificatesOf,
@@ -64,6 +65,20 @@ export const tierDefinitionSchema = z.object({
     )
     .min(1, 'キリ番を1つ以上指定してください。')
     .max(100, 'キリ番は1つの賞に100個までです。')
+    .optional(),
+  /**
+   * A 個人キリ番賞 (decision 087): a member's own lot numbers in the pack (10 = their 10th lot), each won once per
+   * member; quantity = the most it can give (Σ ⌊lots ÷ n⌋, extra-prizes.ts).
+   */
+  personalKiribanAt: z
+    .array(z.number().int('個人キリ番は整数で指定してください。').min(1, '個人キリ番は1口目以降で指定してください。'))
+    .min(1, '個人キリ番を1つ以上指定してください。')
+    .max(20, '個人キリ番は1つの賞に20個までです。')
+    .optional(),
+  /** A ピタリ賞 (decision 087): the key of the lot tier whose last lot's draw wins this card. quantity = 1. */
+  pitariOf: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,30}$/)
     .optional(),
 });
 
@@ -121,6 +136,8 @@ export const packDefinitionSchema = z
           });
       }
     });
+    for (const problem of extraPrizeProblems(pack.tiers, lots, pack.drawMode))
+      ctx.addIssue({ code: 'custom', path: ['tiers', problem.index, problem.field], message: problem.message });
     if (new Set(pack.tiers.map((t) => t.key)).size !== pack.tiers.length)
       ctx.addIssue({ code: 'custom', path: ['tiers'], message: '賞のkeyが重複しています。' });
     if (pack.pricePerDraw * Math.max(...pack.drawOptions) > 2_000_000_000)
@@ -130,9 +147,9 @@ export const packDefinitionSchema = z
   });
 export type PackDefinition = z.input<typeof packDefinitionSchema>;
 
-/** The pack's lots: every tier's quantity except the ラストワン賞 and キリ番賞 (extra prizes, not lots). */
-function lotsOf(tiers: { quantity: number; isLastOne: boolean; kiribanAt?: number[] }[]): number {
-  return tiers.filter((t) => !t.isLastOne && !t.kiribanAt).reduce((sum, t) => sum + t.quantity, 0);
+/** The pack's lots: every tier's quantity except the extra prizes' (ラストワン賞, キリ番賞, 個人キリ番賞, ピタリ賞). */
+function lotsOf(tiers: ({ quantity: number } & ExtraPrizeFields)[]): number {
+  return tiers.filter(isLotTier).reduce((sum, t) => sum + t.quantity, 0);
 }
 
 /** Every refusal of the pack lifecycle (create, publish, end); refusal-words.ts words each one. */
@@ -205,6 +222,8 @@ export function definitionOf(pack: GachaRow, tiers: TierRow[]): PackDefinition {
       conversionValue: t.conversionValue,
       isLastOne: t.isLastOne,
       ...(t.kiribanAt?.length ? { kiribanAt: t.kiribanAt } : {}),
+      ...(t.personalKiribanAt?.length ? { personalKiribanAt: t.personalKiribanAt } : {}),
+      ...(t.pitariOf ? { pitariOf: tierKeyOf(pack.id, t.pitariOf) } : {}),
     })),
   };
 }
@@ -231,16 +250,16 @@ export function tierRowsOf(gachaId: string, tiers: z.output<typeof tierDefinitio
     conversionValue: t.conversionValue,
     isLastOne: t.isLastOne,
     kiribanAt: t.kiribanAt ? [...t.kiribanAt].sort((a, b) => a - b) : null,
+    personalKiribanAt: t.personalKiribanAt ? [...t.personalKiribanAt].sort((a, b) => a - b) : null,
+    pitariOf: t.pitariOf ? tierId(gachaId, t.pitariOf) : null,
   }));
 }
 
 /** Lots of a tier list and the first キリ番 (createPack and the editor's tier step). */
-export function lotCountsOf(tiers: { quantity: number; isLastOne?: boolean; kiribanAt?: number[] | null }[]) {
+export function lotCountsOf(tiers: ({ quantity: number } & ExtraPrizeFields)[]) {
   const kiriban = tiers.flatMap((t) => t.kiribanAt ?? []);
   return {
-    totalLots: lotsOf(
-      tiers.map((t) => ({ ...t, isLastOne: Boolean(t.isLastOne), kiribanAt: t.kiribanAt ?? undefined })),
-    ),
+    totalLots: lotsOf(tiers),
     kiribanNext: kiriban.length ? Math.min(...kiriban) : null,
   };
 }
@@ -277,6 +296,8 @@ export async function createPack(db: Database, definition: PackDefinition): Prom
         perMemberLimit: pack.perMemberLimit ?? null,
         minRank: pack.minRank ?? null,
         kiribanNext: kiriban.length ? Math.min(...kiriban) : null,
+        personalKiriban: pack.tiers.some((t) => t.personalKiribanAt?.length),
+        pitari: pack.tiers.some((t) => t.pitariOf),
       })
       .onConflictDoNothing()
       .returning({ id: gachas.id });
@@ -297,6 +318,8 @@ export async function committedTiers(db: Database, gachaId: string): Promise<Pac
     conversionValue: t.conversionValue,
     isLastOne: t.isLastOne,
     ...(t.kiribanAt?.length ? { kiribanAt: t.kiribanAt } : {}),
+    ...(t.personalKiribanAt?.length ? { personalKiribanAt: t.personalKiribanAt } : {}),
+    ...(t.pitariOf ? { pitariOf: t.pitariOf } : {}),
   }));
 }
 

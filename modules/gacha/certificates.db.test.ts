@@ -51,6 +51,8 @@ function row(over: Partial<TierRow> & Pick<TierRow, 'key' | 'label' | 'cardName'
     conversionValue: 100,
     cardCostYen: null,
     kiribanAt: [],
+    personalKiribanAt: [],
+    pitariOf: '',
     ...over,
   };
 }

@@ -41,6 +41,8 @@ function row(over: Partial<TierRow>): TierRow {
     conversionValue: 50_000,
     cardCostYen: null,
     kiribanAt: [],
+    personalKiribanAt: [],
+    pitariOf: '',
     ...over,
   };
 }

@@ -8,6 +8,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
+import { personalKiribanQuantity } from '#modules/fairness';
 import { drawModes, gachas, gachaTiers, genres, tierEffects } from './schema';
 import {
   definitionOf,
@@ -72,7 +73,7 @@ export const packSaleSchema = z
   });
 export type PackSale = z.output<typeof packSaleSchema>;
 
-export const TIER_KINDS = ['regular', 'lastone', 'kiriban'] as const;
+export const TIER_KINDS = ['regular', 'lastone', 'kiriban', 'personal', 'pitari'] as const;
 
 /** An image path of a draft: empty until uploaded, else a site path. */
 const draftImagePath = z
@@ -106,6 +107,13 @@ export const tierRowSchema = z
     conversionValue: int('交換コイン', 0, 10_000_000),
     cardCostYen: int('仕入れ値', 0, 100_000_000).nullable(),
     kiribanAt: z.array(int('キリ番', 1, 1_000_000)).max(100, 'キリ番は1つの賞に100個までです。'),
+    /** A 個人キリ番賞's numbers: a member's own Nth lots (decision 087). */
+    personalKiribanAt: z
+      .array(int('個人キリ番', 1, 1_000_000))
+      .max(20, '個人キリ番は1つの賞に20個までです。')
+      .default([]),
+    /** A ピタリ賞's tier: the key of the regular row whose last lot it rewards ('' for none). */
+    pitariOf: z.string().max(30).default(''),
   })
   .superRefine((row, ctx) => {
     if (row.gradeCompany && !row.gradeValue)
@@ -118,7 +126,14 @@ export const tierRowSchema = z
         path: ['certificateNumber'],
         message: '鑑定番号は鑑定会社を選んだ賞（鑑定品）にだけ入力できます。',
       });
-    const cards = row.kind === 'lastone' ? 1 : row.kind === 'kiriban' ? row.kiribanAt.length : row.quantity;
+    const cards =
+      row.kind === 'lastone' || row.kind === 'pitari'
+        ? 1
+        : row.kind === 'kiriban'
+          ? row.kiribanAt.length
+          : row.kind === 'personal'
+            ? 2 // one for every member who reaches a number: never one card
+            : row.quantity;
     if (row.certificateNumber && cards > 1)
       ctx.addIssue({
         code: 'custom',
@@ -133,6 +148,20 @@ export const tierRowSchema = z
       });
     if (row.kind !== 'kiriban' && row.kiribanAt.length > 0)
       ctx.addIssue({ code: 'custom', path: ['kiribanAt'], message: 'キリ番はキリ番賞にだけ指定できます。' });
+    if (row.kind === 'personal' && row.personalKiribanAt.length === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['personalKiribanAt'],
+        message: '個人キリ番賞には会員ごとの何口目かを入力してください（例: 10, 50）。',
+      });
+    if (row.kind !== 'personal' && row.personalKiribanAt.length > 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['personalKiribanAt'],
+        message: '個人キリ番は個人キリ番賞にだけ指定できます。',
+      });
+    if (row.kind === 'pitari' && !row.pitariOf)
+      ctx.addIssue({ code: 'custom', path: ['pitariOf'], message: 'ピタリ賞の対象の賞を選んでください。' });
   });
 export type TierRow = z.output<typeof tierRowSchema>;
 
@@ -150,6 +179,15 @@ export const packTiersSchema = z
 /** The editor's rows as the pack's tier definitions (rank from the row order; grade as "PSA10"). */
 export function tierDefinitionsOf(rows: TierRow[]): z.input<typeof tierDefinitionSchema>[] {
   let rank = 0;
+  const lots = rows.filter((row) => row.kind === 'regular').reduce((sum, row) => sum + row.quantity, 0);
+  const quantityOf = (row: TierRow) =>
+    row.kind === 'lastone' || row.kind === 'pitari'
+      ? 1
+      : row.kind === 'kiriban'
+        ? row.kiribanAt.length
+        : row.kind === 'personal'
+          ? Math.max(1, personalKiribanQuantity(row.personalKiribanAt, lots))
+          : row.quantity;
   return rows.map((row) => ({
     key: row.key,
     label: row.label,
@@ -165,10 +203,12 @@ export function tierDefinitionsOf(rows: TierRow[]): z.input<typeof tierDefinitio
     certificateCompany: row.gradeCompany && row.certificateNumber ? row.gradeCompany : null,
     certificateNumber: row.gradeCompany && row.certificateNumber ? row.certificateNumber : null,
     cardCostYen: row.cardCostYen,
-    quantity: row.kind === 'lastone' ? 1 : row.kind === 'kiriban' ? row.kiribanAt.length : row.quantity,
+    quantity: quantityOf(row),
     conversionValue: row.conversionValue,
     isLastOne: row.kind === 'lastone',
     ...(row.kind === 'kiriban' ? { kiribanAt: [...row.kiribanAt].sort((a, b) => a - b) } : {}),
+    ...(row.kind === 'personal' ? { personalKiribanAt: [...row.personalKiribanAt].sort((a, b) => a - b) } : {}),
+    ...(row.kind === 'pitari' ? { pitariOf: row.pitariOf } : {}),
   }));
 }
 
@@ -177,7 +217,15 @@ export function tierRowOf(tier: PackDefinition['tiers'][number]): TierRow {
   const grade = /^(PSA|BGS|ARS)\s*(.+)$/.exec(tier.cardGrade ?? '');
   return {
     key: tier.key,
-    kind: tier.isLastOne ? 'lastone' : tier.kiribanAt?.length ? 'kiriban' : 'regular',
+    kind: tier.isLastOne
+      ? 'lastone'
+      : tier.kiribanAt?.length
+        ? 'kiriban'
+        : tier.personalKiribanAt?.length
+          ? 'personal'
+          : tier.pitariOf
+            ? 'pitari'
+            : 'regular',
     label: tier.label,
     effect: tier.effect ?? 'normal',
     cardName: tier.cardName,
@@ -193,6 +241,8 @@ export function tierRowOf(tier: PackDefinition['tiers'][number]): TierRow {
     conversionValue: tier.conversionValue,
     cardCostYen: tier.cardCostYen ?? null,
     kiribanAt: tier.kiribanAt ?? [],
+    personalKiribanAt: tier.personalKiribanAt ?? [],
+    pitariOf: tier.pitariOf ?? '',
   };
 }
 

@@ -22,6 +22,14 @@ export {
   type PackProof,
 } from './cards';
 export { allZorome, isZorome, kiribanProgress, zoromeNumbers, type KiribanProgress } from './kiriban';
+export {
+  extraPrizeOdds,
+  extraChancePerLot,
+  isExtraPrize,
+  isLotTier,
+  type ExtraPrizeOdds,
+  type ExtraPrizeFields,
+} from './extra-prizes';
 export { packRevealTerms, packRevealStamp, type PackRevealTerms } from './reveal-terms';
 export { endPack, advanceSaleWindows, endEveryPackOnSale } from './pack-end';
 export { beaconPackTerms, releaseStockOfSettledBeaconPack, type BeaconPackTerms } from './beacon-terms';

@@ -4,6 +4,7 @@ import type { Database } from '#db/client';
 import { gachas, type GachaStatus } from './schema';
 import { PUBLIC_GACHA_STATUSES } from './catalogue';
 import { inShownGenre } from './shown-genres';
+import { isLotTier, type ExtraPrizeFields } from './extra-prizes';
 
 export const GACHA_SORTS = ['recommended', 'new', 'price_asc', 'price_desc'] as const;
 export type GachaSort = (typeof GACHA_SORTS)[number];
@@ -47,14 +48,15 @@ export const gachaCardColumns = {
 /**
  * The headline prize of each listed pack, in the same query: one correlated look-up per row on
  * gacha_tiers_gacha_idx (gacha_id, rank), so a list never costs a query per pack. Regular tiers come
- * before the ラストワン賞 and キリ番賞 (extra prizes; rank 0 would otherwise win), then the lowest rank. The outer
+ * before the extra prizes (ラストワン賞, キリ番賞, 個人キリ番賞, ピタリ賞; rank 0 would otherwise win), then the lowest rank. The outer
  * column is written qualified by hand: drizzle leaves it bare in a one-table select, where it would
  * name the tier's own id.
  */
 const headlineColumn = sql<HeadlinePrize | string | null>`(
   select json_build_object('label', t.label, 'cardName', t.card_name, 'cardImagePath', t.card_image_path)
   from gacha_tiers t where t.gacha_id = "gachas"."id"
-  order by (t.is_last_one or t.kiriban_at is not null) asc, t.rank asc, t.id asc limit 1)`;
+  order by (t.is_last_one or t.kiriban_at is not null or t.personal_kiriban_at is not null or t.pitari_of is not null) asc,
+    t.rank asc, t.id asc limit 1)`;
 
 /** Both engines answer json as an object; a driver that leaves it as text is read the same way. */
 const toHeadline = (value: HeadlinePrize | string | null): HeadlinePrize | null =>
@@ -120,10 +122,8 @@ export async function rankOnlyPacks(db: Database, limit = 20) {
  * The tier a pack leads with, from its tiers as getGachaDetail lists them (the same rule as the list).
  * @example headlineTier([{ rank: 0, isLastOne: true, … }, { rank: 1, isLastOne: false, … }]).rank === 1
  */
-export function headlineTier<T extends { rank: number; isLastOne: boolean; kiribanAt?: number[] | null }>(
-  tiers: readonly T[],
-): T | null {
-  const regular = tiers.filter((t) => !t.isLastOne && !t.kiribanAt);
+export function headlineTier<T extends { rank: number } & ExtraPrizeFields>(tiers: readonly T[]): T | null {
+  const regular = tiers.filter(isLotTier);
   const pool = regular.length > 0 ? regular : tiers;
   return pool.reduce<T | null>((best, t) => (best === null || t.rank < best.rank ? t : best), null);
 }

@@ -1,6 +1,7 @@
 // The pack editor's numbers before publishing (docs/decisions/030): 還元率, value ranges and margin,
 // pure functions over the definition.
 import type { PackDefinition } from './admin';
+import { extraChancePerLot, isExtraPrize, isLotTier } from './extra-prizes';
 
 // ── The numbers before publishing ─────────────────────────────────────────────────────────────────
 
@@ -24,7 +25,7 @@ export interface PackNumbers {
   perDraw: { min: number; max: number; mean: number; median: number } | null;
   /** For each draw option: the price and what N lots are worth at least, on average and at most. */
   options: { count: number; price: number; min: number; mean: number; max: number }[];
-  /** Each tier's chance per lot (extras: null) and value. */
+  /** Each tier's chance per lot (an extra prize's: extraChancePerLot, null for a 個人キリ番賞) and value. */
   tiers: { key: string; label: string; quantity: number; chance: number | null; value: number; extra: boolean }[];
   margin: {
     cardCostYen: number;
@@ -44,7 +45,7 @@ export interface PackNumbers {
  * @example packNumbers(definition, { paymentFeePercent: 3.6, shippingCostPerPrizeYen: 300 }).returnRate
  */
 export function packNumbers(def: PackDefinition, rules: PackCostRules): PackNumbers {
-  const lotTiers = def.tiers.filter((t) => !t.isLastOne && !t.kiribanAt?.length);
+  const lotTiers = def.tiers.filter(isLotTier);
   const totalLots = lotTiers.reduce((s, t) => s + t.quantity, 0);
   const salesCoins = totalLots * def.pricePerDraw;
   const prizeValueCoins = def.tiers.reduce((s, t) => s + t.quantity * t.conversionValue, 0);
@@ -97,12 +98,12 @@ export function packNumbers(def: PackDefinition, rules: PackCostRules): PackNumb
     perDraw: totalLots ? { min: runs[0]!.value, max: descending[0]!.value, mean, median } : null,
     options,
     tiers: def.tiers.map((t) => {
-      const extra = Boolean(t.isLastOne || t.kiribanAt?.length);
+      const extra = isExtraPrize(t);
       return {
         key: t.key,
         label: t.label,
         quantity: t.quantity,
-        chance: extra || !totalLots ? null : t.quantity / totalLots,
+        chance: !totalLots ? null : extra ? extraChancePerLot(t, totalLots) : t.quantity / totalLots,
         value: t.conversionValue,
         extra,
       };

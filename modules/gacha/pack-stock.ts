@@ -112,8 +112,9 @@ export async function reserveStockForPack(
 
 /**
  * A pack's sale ended before it sold out: the cards of its unclaimed lots, of its ラストワン賞 (only
- * the draw of the final lot wins it, and that draw sells the pack out) and of the キリ番賞 whose number
- * was not reached (decision 027) are no longer promised. Call
+ * the draw of the final lot wins it, and that draw sells the pack out), of the キリ番賞 whose number
+ * was not reached (decision 027), of a ピタリ賞 whose tier was not emptied and of the 個人キリ番賞 no member reached
+ * (decision 087) are no longer promised. Call
  * it after the pack's unclaimed lots are locked (no draw can claim one any more); for a beacon pack, once
  * its last receipt is settled as well.
  */
@@ -126,6 +127,17 @@ export async function releaseStockOfEndedPack(tx: Database, gachaId: string, now
                   (select count(*) from unnest(t.kiriban_at) k
                     where k > (select count(*) from ${gachaLots} l where l.gacha_id = t.gacha_id and l.draw_id is not null
                                   and l.tier_id is not null))
+                -- a ピタリ賞 (decision 087) was won when its tier's last lot was claimed
+                when t.pitari_of is not null then
+                  (case when exists (select 1 from ${gachaLots} l where l.gacha_id = t.gacha_id and l.tier_id = t.pitari_of
+                                       and l.draw_id is null) then 1 else 0 end)
+                -- a 個人キリ番賞's most, less one for each number a member reached
+                when t.personal_kiriban_at is not null then
+                  t.quantity - (select count(*)
+                                  from (select count(*) as n from ${gachaLots} l
+                                         where l.gacha_id = t.gacha_id and l.draw_id is not null group by l.member_id) m,
+                                       unnest(t.personal_kiriban_at) k
+                                 where k <= m.n)
                 -- the tier's lots nobody won: its unclaimed lots, or in a beacon pack (whose unclaimed slots have no
                 -- tier) what no settled draw took
                 else t.quantity - (select count(*) from ${gachaLots} l where l.gacha_id = t.gacha_id and l.tier_id = t.id

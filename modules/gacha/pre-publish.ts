@@ -2,6 +2,7 @@
 // is published.
 import type { Database } from '#db/client';
 import { lotCountsOf, packDefinitionSchema, type PackDefinition } from './admin';
+import { isLotTier } from './extra-prizes';
 import { stockShortfallsOfPack, type StockShortfall } from './pack-stock';
 import { packForEditor } from './editor';
 import { certificateProblems } from './certificates';
@@ -41,12 +42,12 @@ const RETURN_RATE_CLAIM = /還元率[^0-9%\n]{0,8}?(\d{1,5}(?:\.\d+)?)\s*(?:%|�
 /**
  * The 還元率 claims in the pack's copy that its numbers do not back (景品表示法's 優良誤認: a member reads the
  * copy's figure as the pack's): each claim above the 還元率 the pack page shows — every lot's conversion value ÷
- * (the price × the lots), truncated to 0.1 %; the ラストワン賞 and キリ番賞 go to one member each and do not
- * count. Independent of the forbidden-words setting: a claim the numbers back («還元率80%» on an 86 % pack) passes.
+ * (the price × the lots), truncated to 0.1 %; the extra prizes (ラストワン賞, キリ番賞, 個人キリ番賞, ピタリ賞) are not
+ * lots and do not count. Independent of the forbidden-words setting: a claim the numbers back («還元率80%» on an 86 % pack) passes.
  * @example unbackedClaimsIn(def) // ['タイトルの「還元率120%」: このオリパの還元率は86.0%です。…']
  */
 export function unbackedClaimsIn(def: PackDefinition): string[] {
-  const lotTiers = def.tiers.filter((t) => !t.isLastOne && !t.kiribanAt?.length);
+  const lotTiers = def.tiers.filter(isLotTier);
   const lots = lotTiers.reduce((sum, t) => sum + t.quantity, 0);
   const value = lotTiers.reduce((sum, t) => sum + t.quantity * t.conversionValue, 0);
   const cost = lots * def.pricePerDraw;

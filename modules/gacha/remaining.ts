@@ -3,6 +3,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '#db/client';
 import { gachaLots, gachaTiers, gachas, type DrawMode } from './schema';
+import { isLotTier, type ExtraPrizeFields } from './extra-prizes';
 
 export interface TierRemaining {
   tierId: string;
@@ -13,6 +14,9 @@ export interface TierRemaining {
   isLastOne: boolean;
   /** A キリ番賞's numbers (decision 027), null for other tiers. */
   kiribanAt: number[] | null;
+  /** A 個人キリ番賞's numbers and a ピタリ賞's tier (decision 087), null for other tiers. */
+  personalKiribanAt: number[] | null;
+  pitariOf: string | null;
 }
 
 /**
@@ -47,6 +51,8 @@ export async function getRemaining(
       quantity: t.quantity,
       isLastOne: t.isLastOne,
       kiribanAt: t.kiribanAt ?? null,
+      personalKiribanAt: t.personalKiribanAt ?? null,
+      pitariOf: t.pitariOf ?? null,
       remaining: counted.tiers[t.id]!,
     })),
   };
@@ -80,7 +86,11 @@ export async function countUnclaimed(db: Database, gachaId: string, mode: DrawMo
       .select({ id: gachaTiers.id, quantity: gachaTiers.quantity })
       .from(gachaTiers)
       .where(
-        and(eq(gachaTiers.gachaId, gachaId), sql`not ${gachaTiers.isLastOne} and ${gachaTiers.kiribanAt} is null`),
+        and(
+          eq(gachaTiers.gachaId, gachaId),
+          sql`not ${gachaTiers.isLastOne} and ${gachaTiers.kiribanAt} is null and ${gachaTiers.personalKiribanAt} is null
+               and ${gachaTiers.pitariOf} is null`,
+        ),
       );
     const wonBy = new Map(won.map((w) => [w.tierId, Number(w.n)]));
     return {
@@ -103,7 +113,7 @@ export async function countUnclaimed(db: Database, gachaId: string, mode: DrawMo
  * @example remainingOf(pack.tiers, await countUnclaimed(db, pack.id), pack.status === 'sold_out')
  */
 export function remainingOf(
-  tiers: { id: string; isLastOne: boolean; quantity: number; kiribanAt?: number[] | null }[],
+  tiers: ({ id: string; isLastOne: boolean; quantity: number } & ExtraPrizeFields)[],
   counts: LotCounts,
   soldOut: boolean,
 ) {
@@ -111,7 +121,7 @@ export function remainingOf(
   const remaining = counts.total;
   let notWon = 0;
   for (const n of unclaimed.values()) notWon += n;
-  const total = tiers.filter((t) => !t.isLastOne && !t.kiribanAt).reduce((sum, t) => sum + t.quantity, 0);
+  const total = tiers.filter(isLotTier).reduce((sum, t) => sum + t.quantity, 0);
   // Lots sold in sale order: in a beacon pack, those settled (a キリ番 is reached in the settled order).
   const sold = soldOut && notWon === 0 ? total : total - notWon;
   const byTier = Object.fromEntries(
@@ -119,11 +129,17 @@ export function remainingOf(
       t.id,
       t.kiribanAt
         ? t.kiribanAt.filter((k) => k > sold).length
-        : t.isLastOne
-          ? soldOut && notWon === 0
-            ? 0
-            : 1
-          : (unclaimed.get(t.id) ?? 0),
+        : t.pitariOf
+          ? (unclaimed.get(t.pitariOf) ?? 0) > 0
+            ? 1
+            : 0
+          : t.personalKiribanAt
+            ? t.quantity // the most it can still give: each member's numbers are theirs alone
+            : t.isLastOne
+              ? soldOut && notWon === 0
+                ? 0
+                : 1
+              : (unclaimed.get(t.id) ?? 0),
     ]),
   );
   return { remaining, tiers: byTier };

@@ -90,6 +90,12 @@ export const gachas = pgTable(
      * moved on only by the draw that awards it, holding the pack row.
      */
     kiribanNext: integer('kiriban_next'),
+    /**
+     * Whether a tier of the pack is a 個人キリ番賞 or a ピタリ賞 (decision 087): read with the draw's terms, so a
+     * pack without them pays nothing for either. Fixed at creation, like the tiers.
+     */
+    personalKiriban: boolean('personal_kiriban').notNull().default(false),
+    pitari: boolean('pitari').notNull().default(false),
     drawMode: text('draw_mode', { enum: drawModes }).notNull().default('sequence'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -130,6 +136,13 @@ export const gachaTiers = pgTable(
      * prize, one each; quantity = their count. Null for every other tier. Not a lot, like the ラストワン賞.
      */
     kiribanAt: integer('kiriban_at').array(),
+    /**
+     * A 個人キリ番賞 (decision 087): a member's own lot numbers in the pack (ascending; 10 = their 10th lot) whose
+     * draw wins this extra prize, once per member and number; quantity = the most it can give. Null otherwise.
+     */
+    personalKiribanAt: integer('personal_kiriban_at').array(),
+    /** A ピタリ賞 (decision 087): the lot tier (id) whose last lot's draw wins this extra prize. Null otherwise. */
+    pitariOf: text('pitari_of'),
     /** The card's condition as the editor writes it (美品, 初期傷あり…): shown to members, not in the commitment. */
     cardCondition: text('card_condition'),
     /** What the shop paid for one card, in yen: the editor's margin; never shown to members, not in the commitment. */

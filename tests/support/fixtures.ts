@@ -4,7 +4,18 @@ import type { Database } from '#db/client';
 import { eq } from 'drizzle-orm';
 import { users } from '#db/schema';
 import { genres } from '#db/schema';
-import { createPack, publishPack, receiveStock, type BeaconPublishTerms, type PackDefinition } from '#modules/gacha';
+import {
+  createPack,
+  isLotTier,
+  publishPack,
+  receiveStock,
+  type BeaconPublishTerms,
+  type PackDefinition,
+} from '#modules/gacha';
+import { personalKiribanQuantity } from '#modules/fairness';
+
+const lotsOfTiers = (tiers: PackDefinition['tiers']) =>
+  tiers.filter(isLotTier).reduce((sum, tier) => sum + tier.quantity, 0);
 import { grantCoins, PAID_COIN_DAYS, FREE_COIN_DAYS } from '#modules/wallet';
 import { KEPT_PRIZE_STORAGE_DAYS, PRIZE_DECISION_DAYS } from '#modules/draw';
 import { DEFAULT_PAYMENT_RULES } from '#modules/payments';
@@ -123,6 +134,10 @@ export async function createPublishedPack(
     saleEndsAt?: Date;
     /** A キリ番賞 tier 'K' for these lot numbers (decision 027). */
     kiribanAt?: number[];
+    /** A 個人キリ番賞 tier 'PK' for these numbers of a member's own lots (decision 087). */
+    personalKiribanAt?: number[];
+    /** ピタリ賞 tiers 'P<key>' for these tiers' last lots (decision 087): 'S', 'A' or 'B'. */
+    pitariOf?: ('S' | 'A' | 'B')[];
     /** The pack's genre (default pokemon); `HIDDEN_TEST_GENRE` keeps it out of the shop's lists. */
     genreId?: string;
     /** A beacon pack (decision 081), published with these terms. */
@@ -175,6 +190,30 @@ export async function createPublishedPack(
       quantity: options.kiribanAt.length,
       conversionValue: options.price * 10,
       kiribanAt: options.kiribanAt,
+    });
+  if (options.personalKiribanAt)
+    tiers.push({
+      key: 'PK',
+      label: '個人キリ番賞',
+      rank: 0,
+      effect: 'gold',
+      cardName: 'テスト個人キリ番',
+      cardImagePath: '/demo/cards/card-06.svg',
+      quantity: personalKiribanQuantity(options.personalKiribanAt, lotsOfTiers(tiers)),
+      conversionValue: options.price * 3,
+      personalKiribanAt: options.personalKiribanAt,
+    });
+  for (const target of options.pitariOf ?? [])
+    tiers.push({
+      key: `P${target}`,
+      label: `${target}賞ピタリ賞`,
+      rank: 0,
+      effect: 'gold',
+      cardName: `テストピタリ${target}`,
+      cardImagePath: '/demo/cards/card-07.svg',
+      quantity: 1,
+      conversionValue: options.price * 7,
+      pitariOf: target,
     });
   if (options.lastOne)
     tiers.push({

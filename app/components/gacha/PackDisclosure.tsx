@@ -33,9 +33,12 @@ const BrowserVerifier = lazy(() => import('./BrowserVerifier'));
 // Only a beacon pack's page needs its words (decision 081): a chunk of their own.
 const BeaconFairness = lazy(() => import('./BeaconFairness'));
 
-/** Who receives an extra prize, in the words of the line-up. */
-function extraNote(tier: DisclosedTier): string | null {
-  if (tier.kiribanAt?.length) return `${tier.kiribanAt.map((k) => `${formatCoins(k)}口目`).join('・')}を引いた方`;
+/** Who receives an extra prize, in the words of the line-up (a ピタリ賞 names its tier from `tiers`). */
+function extraNote(tier: DisclosedTier, tiers: readonly DisclosedTier[]): string | null {
+  const numbers = (list: readonly number[]) => list.map((k) => `${formatCoins(k)}口目`).join('・');
+  if (tier.kiribanAt?.length) return `${numbers(tier.kiribanAt)}を引いた方`;
+  if (tier.personalKiribanAt?.length) return `ご自身の${numbers(tier.personalKiribanAt)}を引いた方（お一人様各1回）`;
+  if (tier.pitariOf) return `${tiers.find((t) => t.id === tier.pitariOf)?.label ?? ''}の最後の1口を引いた方`;
   if (tier.isLastOne) return '最後の1口を引いた方';
   return null;
 }
@@ -55,8 +58,8 @@ export function PrizeDisclosure({
 }) {
   const numbers = packDisclosure(pack.tiers, pack.pricePerDraw, pack.totalLots);
   const oddsById = new Map(odds.map((o) => [o.id, o]));
-  const lotTiers = pack.tiers.filter((t) => !extraNote(t));
-  const extraTiers = pack.tiers.filter((t) => extraNote(t));
+  const lotTiers = pack.tiers.filter((t) => !extraNote(t, pack.tiers));
+  const extraTiers = pack.tiers.filter((t) => extraNote(t, pack.tiers));
   return (
     <section
       aria-labelledby="disclosure"
@@ -133,7 +136,7 @@ export function PrizeDisclosure({
               <li key={tier.id} className="flex flex-wrap justify-between gap-x-2" data-tier-id={tier.id}>
                 <span className="min-w-0">
                   <b>{tier.label}</b> {tier.cardName}
-                  <span className="block text-muted">{extraNote(tier)}にプレゼント</span>
+                  <span className="block text-muted">{extraNote(tier, pack.tiers)}にプレゼント</span>
                 </span>
                 <span className="whitespace-nowrap">
                   {formatCoins(tier.quantity)}本・{formatCoins(tier.conversionValue)}コイン

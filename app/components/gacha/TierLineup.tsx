@@ -20,6 +20,8 @@ export type LineupTier = Pick<
   | 'isLastOne'
   | 'kiribanAt'
   | 'zorome'
+  | 'personalKiribanAt'
+  | 'pitariOf'
   | 'certificate'
 >;
 
@@ -27,7 +29,8 @@ export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remainin
   return (
     <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid="tier-lineup">
       {tiers.map((tier) => {
-        const left = remaining[tier.id] ?? 0;
+        // A 個人キリ番賞 is every member's own: it is never gone for the pack as a whole.
+        const left = tier.personalKiribanAt ? 1 : (remaining[tier.id] ?? 0);
         return (
           <li
             key={tier.id}
@@ -50,7 +53,7 @@ export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remainin
               </span>
               {left === 0 && (
                 <span className="absolute inset-x-0 bottom-2 mx-auto w-fit rounded-full bg-ink/80 px-3 py-0.5 text-xs font-bold text-white">
-                  {tier.isLastOne || tier.kiribanAt ? '獲得済み' : 'なくなりました'}
+                  {tier.isLastOne || tier.kiribanAt || tier.pitariOf ? '獲得済み' : 'なくなりました'}
                 </span>
               )}
             </div>
@@ -70,6 +73,15 @@ export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remainin
                   {tier.zorome ? 'ゾロ目（' : ''}
                   {tier.kiribanAt.map((k) => `${formatCoins(k)}口目`).join('・')}
                   {tier.zorome ? '）' : ''}を引いた方にプレゼント
+                </p>
+              ) : tier.personalKiribanAt ? (
+                <p className="mt-auto text-xs font-bold text-amber-900">
+                  ご自身の{tier.personalKiribanAt.map((k) => `${formatCoins(k)}口目`).join('・')}
+                  を引いた方にプレゼント（お一人様各1回）
+                </p>
+              ) : tier.pitariOf ? (
+                <p className="mt-auto text-xs font-bold text-amber-900">
+                  {tiers.find((t) => t.id === tier.pitariOf)?.label}の最後の1口を引いた方にプレゼント（ピタリ賞）
                 </p>
               ) : tier.isLastOne ? (
                 <p className="mt-auto text-xs font-bold text-tier-last">最後の1口を引いた方にプレゼント</p>

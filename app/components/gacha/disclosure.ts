@@ -1,5 +1,6 @@
 // The pack page's value disclosure as pure functions: each prize's count and conversion value, and the
 // 還元率 (the lots' conversion values ÷ what all the lots cost), in integers until the percentage is shown.
+import { isLotTier } from './odds';
 
 /** What the disclosure reads of a tier (modules/gacha's GachaTierView). */
 export interface DisclosedTier {
@@ -10,6 +11,8 @@ export interface DisclosedTier {
   conversionValue: number;
   isLastOne: boolean;
   kiribanAt?: number[] | null;
+  personalKiribanAt?: number[] | null;
+  pitariOf?: string | null;
 }
 
 export interface PackDisclosure {
@@ -17,7 +20,11 @@ export interface PackDisclosure {
   salesCoins: number;
   /** The conversion values of all lots (each lot tier's quantity × value). */
   lotValueCoins: number;
-  /** The ラストワン賞 and キリ番賞: extra prizes on top of the lots (one per number or the final lot). */
+  /**
+   * The ラストワン賞, キリ番賞 and ピタリ賞: extra prizes on top of the lots (one per number, the final lot, a tier's
+   * last lot). A 個人キリ番賞 is not counted: how many members reach its numbers is not known, and its most would
+   * overstate the rate.
+   */
   extraValueCoins: number;
   /** lotValueCoins ÷ salesCoins as a percentage with one decimal, rounded down (never overstated); null without lots. */
   returnRate: string | null;
@@ -25,7 +32,7 @@ export interface PackDisclosure {
   returnRateWithExtras: string | null;
 }
 
-const isExtra = (tier: DisclosedTier) => tier.isLastOne || Boolean(tier.kiribanAt?.length);
+const isExtra = (tier: DisclosedTier) => !isLotTier(tier);
 
 /** A ratio as a percentage with one decimal, rounded down: 123456 / 150000 → '82.3'. */
 export function percentOneDecimal(numerator: number, denominator: number): string | null {
@@ -44,6 +51,7 @@ export function packDisclosure(tiers: DisclosedTier[], pricePerDraw: number, tot
   let lotValueCoins = 0;
   let extraValueCoins = 0;
   for (const tier of tiers) {
+    if (tier.personalKiribanAt?.length) continue;
     if (isExtra(tier)) extraValueCoins += tier.quantity * tier.conversionValue;
     else lotValueCoins += tier.quantity * tier.conversionValue;
   }

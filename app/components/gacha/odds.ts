@@ -11,11 +11,16 @@ export interface OddsTier {
   quantity: number;
   isLastOne: boolean;
   kiribanAt?: number[] | null;
+  personalKiribanAt?: number[] | null;
+  pitariOf?: string | null;
 }
 
-/** A tier drawn from the lots (not a ラストワン賞 or キリ番賞, which come on top of a lot). */
-export const isLotTier = (tier: Pick<OddsTier, 'isLastOne' | 'kiribanAt'>) =>
-  !tier.isLastOne && !tier.kiribanAt?.length;
+/**
+ * A tier drawn from the lots, not an extra prize on top of one (ラストワン賞, キリ番賞, 個人キリ番賞, ピタリ賞: the
+ * rule of modules/gacha's isLotTier, which the browser's bundle cannot import).
+ */
+export const isLotTier = (tier: Pick<OddsTier, 'isLastOne' | 'kiribanAt' | 'personalKiribanAt' | 'pitariOf'>) =>
+  !tier.isLastOne && !tier.kiribanAt?.length && !tier.personalKiribanAt?.length && !tier.pitariOf;
 
 /**
  * The chance that the next lot is of a tier, as the page says it.

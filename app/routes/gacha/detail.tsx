@@ -27,9 +27,10 @@ import { TierLineup } from '~/components/gacha/TierLineup';
 import { KiribanCounter } from '~/components/gacha/KiribanCounter';
 import { FairnessProof, PrizeDisclosure } from '~/components/gacha/PackDisclosure';
 import { PackOdds } from '~/components/gacha/PackOdds';
+import { ExtraPrizeOdds } from '~/components/gacha/ExtraPrizeOdds';
 import { oddsOf } from '~/components/gacha/odds';
 import { packDisclosure } from '~/components/gacha/disclosure';
-import { getGachaDetail, headlineTier, countUnclaimed, remainingOf } from '#modules/gacha';
+import { getGachaDetail, headlineTier, countUnclaimed, remainingOf, extraPrizeOdds, isLotTier } from '#modules/gacha';
 import { listWins, memberDrawnLots, verifiedReveal } from '#modules/draw';
 import { FEED_READ, FEED_ROWS, shownWins } from '~/components/winners/feed';
 import { WinnersFeed, useWinners } from '~/components/winners/WinnersFeed';
@@ -70,19 +71,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     pack = await getGachaDetail(db, params.gachaId, { draft: true });
   }
   if (!pack || pack.genreId !== params.genreId) throw notFound(url.pathname);
+  // A pack with 個人キリ番賞 (decision 087) counts each member's own lots, as a per-member limit does.
+  const personalNumbers = pack.tiers.flatMap((t) => t.personalKiribanAt ?? []).sort((a, b) => a - b);
+  const countsMine = Boolean(pack.perMemberLimit) || personalNumbers.length > 0;
   const [genres, unclaimed, balance, drawnByMe, selfLimits, wins] = await Promise.all([
     genresOf(shop),
     // A draft has no lots yet: its preview shows every lot unclaimed, as on the day it goes on sale.
     preview
       ? Promise.resolve({
           total: pack.totalLots,
-          byTier: new Map(
-            pack.tiers.filter((t) => !t.isLastOne && !t.kiribanAt).map((t) => [t.id, t.quantity] as const),
-          ),
+          byTier: new Map(pack.tiers.filter(isLotTier).map((t) => [t.id, t.quantity] as const)),
         })
       : countUnclaimed(db, pack.id, pack.drawMode),
     balanceOf(shop),
-    shop.member && pack.perMemberLimit ? memberDrawnLots(primary, pack.id, shop.member.id) : Promise.resolve(null),
+    shop.member && countsMine ? memberDrawnLots(primary, pack.id, shop.member.id) : Promise.resolve(null),
     // The member's own limits (decision 035): one primary-key read, more only for a limit that is set.
     selfLimitSummaryOf(shop),
     // This pack's winners feed (a draft's preview has none; a hidden genre's pack lists none).
@@ -105,7 +107,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // coins per member; the sheet makes its own draw key). A pack that counts each member's own lots is
     // not the same page for every member: its shell says so and each member's page is rendered for them.
     balance: shop.personalShell ? 0 : balance ? balance.total : null,
-    shellUnsupported: Boolean(shop.personalShell && pack.perMemberLimit),
+    shellUnsupported: Boolean(shop.personalShell && countsMine),
     staff: isStaffRole(shop.member?.role),
     confirmFromUrl: pack.drawOptions.includes(confirm) ? confirm : null,
     idempotencyKey: shop.personalShell ? '' : randomUUID(),
@@ -113,6 +115,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     minRankName: pack.minRank ? rankName(pack.minRank) : null,
     selfLimits,
     limitLeft: pack.perMemberLimit && drawnByMe !== null ? Math.max(pack.perMemberLimit - drawnByMe, 0) : null,
+    // Every extra prize's condition and odds per lot (issue 34 item 3), and the member's own lots for the
+    // 個人キリ番賞's meter.
+    extraOdds: extraPrizeOdds(pack.tiers, pack.totalLots),
+    personalNumbers,
+    myLots: personalNumbers.length > 0 ? drawnByMe : null,
     reveal,
     preview,
     // The entries of the rows shown (repeats collapse into one row: decision 059).
@@ -216,6 +223,12 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
           <PackOdds
             odds={odds}
             returnRate={packDisclosure(pack.tiers, pack.pricePerDraw, pack.totalLots).returnRate}
+            closed={closed !== null}
+          />
+          <ExtraPrizeOdds
+            extras={loaderData.extraOdds}
+            personalNumbers={loaderData.personalNumbers}
+            myLots={loaderData.myLots}
             closed={closed !== null}
           />
           <PackCounts

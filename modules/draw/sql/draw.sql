@@ -19,7 +19,8 @@ BEGIN
            'prizeId', p.id, 'position', p.position, 'tierId', t.id, 'tierLabel', t.label, 'tierRank', t.rank,
            'effect', t.effect, 'cardName', t.card_name, 'imagePath', t.card_image_path, 'rarity', t.rarity,
            'cardGrade', t.card_grade, 'conversionValue', p.conversion_value, 'isLastOne', t.is_last_one,
-           'kiriban', p.kiriban_no, 'status', p.status, 'decideBy', p.decide_by)
+           'kiriban', p.kiriban_no, 'personalKiriban', p.personal_kiriban_no, 'pitariOf', p.pitari_of,
+           'status', p.status, 'decideBy', p.decide_by)
          ORDER BY t.rank, p.position NULLS FIRST)
     INTO v_items
     FROM prizes p JOIN gacha_tiers t ON t.id = p.tier_id
@@ -92,6 +93,9 @@ END $$;
 -- * end of the pack (the sequence has run out): draws serialise on the pack row, lock every lot
 --   still unclaimed (waiting for in-flight claims to commit), take the first N, and the draw that
 --   takes the last lot also gets the ラストワン賞 and marks the pack sold out.
+-- * ピタリ賞 and 個人キリ番賞 (decision 087): a draw that takes a lot of a tier a ピタリ賞 rewards holds that tier's
+--   lock from before its claim to its commit, and wins the ピタリ賞 when no lot of the tier is left unclaimed; a
+--   member's own lots of the pack are counted under the wallet lock (gacha_member_draws).
 -- * キリ番賞 (decision 027): a draw whose positions reach the pack's next unawarded キリ番 is serialised
 --   on the pack row and counts the lots sold before it (gacha_reserve_lots); at the end of the pack the
 --   count is already exact. The numbers it wins come back in v_kiriban: one extra prize each.
@@ -108,7 +112,7 @@ DECLARE
   g record; v_role text; v_draw uuid; d record; v_cost int;
   v_pos int[]; v_final record; v_n int; v_last_lot boolean := false; v_kiriban int[];
   v_available int; v_used int; v_limits record; v_spent bigint; v_month timestamptz; v_items jsonb; v_wallet jsonb;
-  v_reserved record; v_exp bigint; v_beacon boolean; v_closed text;
+  v_reserved record; v_exp bigint; v_beacon boolean; v_closed text; v_pitari text[]; v_extras int := 0; v_n_extra int;
 BEGIN
   SELECT * INTO g FROM gacha_draw_terms(p_gacha);
   IF NOT FOUND OR g.status = 'draft' THEN
@@ -199,9 +203,12 @@ BEGIN
   IF v_available < v_cost THEN
     RETURN draw_refuse(v_draw, 'INSUFFICIENT_COINS', jsonb_build_object('required', v_cost, 'balance', v_available));
   END IF;
-  IF g.per_member_limit IS NOT NULL THEN
+  -- The member's lots of this pack so far: for the per-member limit and the 個人キリ番賞 (decision 087). Exact
+  -- under the wallet lock: every earlier draw of this member has committed.
+  IF g.per_member_limit IS NOT NULL OR g.personal_kiriban THEN
     SELECT lots INTO v_used FROM gacha_member_draws WHERE gacha_id = p_gacha AND member_id = p_member;
-    IF coalesce(v_used, 0) + p_count > g.per_member_limit THEN
+    v_used := coalesce(v_used, 0);
+    IF g.per_member_limit IS NOT NULL AND v_used + p_count > g.per_member_limit THEN
       RETURN draw_refuse(v_draw, 'DRAW_LIMIT_REACHED',
         jsonb_build_object('limit', g.per_member_limit, 'used', coalesce(v_used, 0)));
     END IF;
@@ -237,6 +244,11 @@ BEGIN
     END IF;
   END IF;
 
+  -- ピタリ賞 (decision 087): the locks of the rewarded tiers among these lots, before the claim stamps them.
+  IF g.pitari AND NOT v_beacon THEN
+    v_pitari := gacha_pitari_lock(p_gacha, v_pos);
+  END IF;
+
   IF v_beacon THEN
     PERFORM draw_accept_beacon(p_member, p_gacha, g.no, p_count, v_draw, v_pos, v_cost, v_last_lot, v_now, p_now);
     IF g.per_member_limit IS NOT NULL THEN
@@ -257,13 +269,14 @@ BEGIN
     SELECT p_member, v_draw, p_gacha, c.lot_tier_id, c.lot_position, t.conversion_value, v_now + p_decide_window,
            coalesce(p_now, clock_timestamp())
       FROM gacha_claim_lots(p_gacha, v_pos, v_draw, p_member) c JOIN gacha_tiers t ON t.id = c.lot_tier_id
-    RETURNING id, tier_id, position, conversion_value, kiriban_no, status, decide_by
+    RETURNING id, tier_id, position, conversion_value, kiriban_no, personal_kiriban_no, pitari_of, status, decide_by
   )
   SELECT jsonb_agg(jsonb_build_object(
            'prizeId', p.id, 'position', p.position, 'tierId', t.id, 'tierLabel', t.label, 'tierRank', t.rank,
            'effect', t.effect, 'cardName', t.card_name, 'imagePath', t.card_image_path, 'rarity', t.rarity,
            'cardGrade', t.card_grade, 'conversionValue', p.conversion_value, 'isLastOne', t.is_last_one,
-           'kiriban', p.kiriban_no, 'status', p.status, 'decideBy', p.decide_by)
+           'kiriban', p.kiriban_no, 'personalKiriban', p.personal_kiriban_no, 'pitariOf', p.pitari_of,
+           'status', p.status, 'decideBy', p.decide_by)
          ORDER BY t.rank, p.position NULLS FIRST)
     INTO v_items
     FROM claimed p JOIN gacha_tiers t ON t.id = p.tier_id;
@@ -274,6 +287,30 @@ BEGIN
     SELECT p_member, v_draw, p_gacha, t.id, NULL, k, t.conversion_value, v_now + p_decide_window,
            coalesce(p_now, clock_timestamp())
       FROM unnest(v_kiriban) k JOIN gacha_tiers t ON t.gacha_id = p_gacha AND k = ANY (t.kiriban_at);
+  END IF;
+
+  -- ピタリ賞: the rewarded tiers whose last lot this draw took (none of them is left unclaimed).
+  IF cardinality(v_pitari) > 0 THEN
+    v_pitari := gacha_pitari_emptied(p_gacha, v_pitari);
+    IF cardinality(v_pitari) > 0 THEN
+      INSERT INTO prizes (member_id, draw_id, gacha_id, tier_id, position, pitari_of, conversion_value, decide_by,
+                          created_at)
+      SELECT p_member, v_draw, p_gacha, t.id, NULL, t.pitari_of, t.conversion_value, v_now + p_decide_window,
+             coalesce(p_now, clock_timestamp())
+        FROM gacha_tiers t WHERE t.gacha_id = p_gacha AND t.pitari_of = ANY (v_pitari);
+      v_extras := v_extras + cardinality(v_pitari);
+    END IF;
+  END IF;
+  -- 個人キリ番賞: the member's own lot numbers v_used + 1 .. v_used + p_count.
+  IF g.personal_kiriban THEN
+    INSERT INTO prizes (member_id, draw_id, gacha_id, tier_id, position, personal_kiriban_no, conversion_value,
+                        decide_by, created_at)
+    SELECT p_member, v_draw, p_gacha, t.id, NULL, k, t.conversion_value, v_now + p_decide_window,
+           coalesce(p_now, clock_timestamp())
+      FROM gacha_tiers t, unnest(t.personal_kiriban_at) k
+     WHERE t.gacha_id = p_gacha AND k > v_used AND k <= v_used + p_count;
+    GET DIAGNOSTICS v_n_extra = ROW_COUNT;
+    v_extras := v_extras + v_n_extra;
   END IF;
 
   IF v_last_lot THEN
@@ -290,12 +327,12 @@ BEGIN
   -- Experience: 1 per coin drawn (the progression module's table).
   v_exp := progression_add_exp(p_member, v_cost, v_now);
 
-  IF g.per_member_limit IS NOT NULL THEN
+  IF g.per_member_limit IS NOT NULL OR g.personal_kiriban THEN
     INSERT INTO gacha_member_draws (gacha_id, member_id, lots) VALUES (p_gacha, p_member, p_count)
     ON CONFLICT (gacha_id, member_id) DO UPDATE SET lots = gacha_member_draws.lots + EXCLUDED.lots;
   END IF;
 
-  IF v_last_lot OR cardinality(v_kiriban) > 0 THEN
+  IF v_last_lot OR cardinality(v_kiriban) > 0 OR v_extras > 0 THEN
     RETURN draw_answer(v_draw, false);
   END IF;
   -- What draw_answer(v_draw, false) answers, from what this call wrote: the draw row's values and the

@@ -13,10 +13,10 @@ DROP FUNCTION IF EXISTS gacha_draw_terms(text);
 CREATE FUNCTION gacha_draw_terms(p_gacha text)
 RETURNS TABLE (id text, no int, status text, price_per_draw int, total_lots int, draw_options int[],
   per_member_limit int, min_rank smallint, sale_starts_at timestamptz, sale_ends_at timestamptz, kiriban_next int,
-  draw_mode text)
+  draw_mode text, personal_kiriban boolean, pitari boolean)
 LANGUAGE sql STABLE AS $$
   SELECT g.id, g.no, g.status, g.price_per_draw, g.total_lots, g.draw_options, g.per_member_limit, g.min_rank,
-         g.sale_starts_at, g.sale_ends_at, g.kiriban_next, g.draw_mode
+         g.sale_starts_at, g.sale_ends_at, g.kiriban_next, g.draw_mode, g.personal_kiriban, g.pitari
     FROM gachas g WHERE g.id = p_gacha
 $$;
 
@@ -183,14 +183,50 @@ BEGIN
   RETURNING l.position, l.tier_id;
 END $$;
 
+-- ピタリ賞 (decision 087), first half: before a draw of a pack with ピタリ賞 claims its locked lots, the lot tiers
+-- among them that a ピタリ賞 rewards, each one's lock taken (in tier order, so two draws cannot deadlock on
+-- them). A draw that takes a lot of such a tier holds its lock from before the claim to its commit, so these
+-- draws claim, stamp their prizes and commit one at a time, in the order the log shows them.
+CREATE OR REPLACE FUNCTION gacha_pitari_lock(p_gacha text, p_positions int[]) RETURNS text[]
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+  v_targets text[]; v_target text;
+BEGIN
+  SELECT array_agg(DISTINCT t.pitari_of ORDER BY t.pitari_of) INTO v_targets
+    FROM gacha_lots l JOIN gacha_tiers t ON t.gacha_id = p_gacha AND t.pitari_of = l.tier_id
+   WHERE l.gacha_id = p_gacha AND l.position = ANY (p_positions);
+  FOREACH v_target IN ARRAY coalesce(v_targets, '{}') LOOP
+    PERFORM pg_advisory_xact_lock(hashtext('gacha_pitari'), hashtext(p_gacha || '/' || v_target));
+  END LOOP;
+  RETURN coalesce(v_targets, '{}');
+END $$;
+
+-- ピタリ賞, second half: after the claim, the tiers of p_targets that no unclaimed lot is left of. Exact: every
+-- other draw that took a lot of such a tier held its lock and has committed (this statement sees its claim),
+-- and none can take one while this draw holds it. So exactly one draw, the one that took the tier's last lot,
+-- finds it emptied.
+CREATE OR REPLACE FUNCTION gacha_pitari_emptied(p_gacha text, p_targets text[]) RETURNS text[]
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+  SELECT coalesce(array_agg(x ORDER BY x), '{}') FROM unnest(p_targets) x
+   WHERE NOT EXISTS (SELECT 1 FROM gacha_lots l WHERE l.gacha_id = p_gacha AND l.draw_id IS NULL AND l.tier_id = x)
+$$;
+
 -- The draw that took the final lot closes the pack: sold out, nothing left, the seed public from p_at. A beacon
 -- pack (decision 081) has no seed: it is revealed when its last draw is settled (gacha_settle_slots).
+-- A pack with 個人キリ番賞 (decision 087) frees the cards of the numbers no member reached: nobody can reach one now.
 CREATE OR REPLACE FUNCTION gacha_mark_sold_out(p_gacha text, p_at timestamptz) RETURNS void
-LANGUAGE sql AS $$
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_personal boolean;
+BEGIN
   UPDATE gachas SET status = 'sold_out', remaining_lots = 0, sold_out_at = p_at,
          revealed_at = CASE WHEN draw_mode = 'beacon' THEN NULL ELSE p_at END
    WHERE id = p_gacha
-$$;
+  RETURNING personal_kiriban INTO v_personal;
+  IF v_personal THEN
+    PERFORM gacha_release_personal_stock(p_gacha, p_at);
+  END IF;
+END $$;
 
 -- The lots of a pack that have been won, with their tier and draw (in a beacon pack: the settled slots). Read
 -- by the draw module's public proofs (decision 081).

@@ -85,3 +85,29 @@ BEGIN
   GET DIAGNOSTICS v_n = ROW_COUNT;
   RETURN v_n;
 END $$;
+
+-- The cards of a sold-out pack's 個人キリ番賞 (decision 087) that no member reached: each such tier reserved its
+-- most (Σ ⌊lots ÷ n⌋), and once the pack is sold out only the numbers reached were won. Called in the sell-out's
+-- transaction (gacha_mark_sold_out), after the draw's own prizes; the cards locked in id order.
+CREATE OR REPLACE FUNCTION gacha_release_personal_stock(p_gacha text, p_at timestamptz) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+BEGIN
+  FOR r IN
+    SELECT t.stock_card_id, t.label,
+           t.quantity - (SELECT count(*) FROM (SELECT count(*) AS n FROM gacha_lots l
+                                                  WHERE l.gacha_id = p_gacha AND l.draw_id IS NOT NULL
+                                                  GROUP BY l.member_id) m, unnest(t.personal_kiriban_at) k
+                          WHERE k <= m.n)::int AS n
+      FROM gacha_tiers t
+     WHERE t.gacha_id = p_gacha AND t.personal_kiriban_at IS NOT NULL AND t.stock_card_id IS NOT NULL
+     ORDER BY t.stock_card_id
+  LOOP
+    CONTINUE WHEN r.n <= 0;
+    PERFORM 1 FROM stock_cards s WHERE s.id = r.stock_card_id FOR UPDATE;
+    UPDATE stock_cards SET reserved = reserved - r.n, updated_at = p_at WHERE id = r.stock_card_id;
+    INSERT INTO stock_movements (stock_card_id, kind, on_hand_delta, reserved_delta, gacha_id, note, at)
+    VALUES (r.stock_card_id, 'released', 0, -r.n, p_gacha, r.label, p_at);
+  END LOOP;
+END $$;

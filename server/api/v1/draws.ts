@@ -45,6 +45,14 @@ export const prizeSchema = apiSchema(
       .int()
       .nullable()
       .meta({ description: 'キリ番賞なら、その番号（販売順で何口目か。例: 100 = 100口目）。ほかの賞は null' }),
+    personalKiriban: z
+      .int()
+      .nullable()
+      .meta({ description: '個人キリ番賞なら、その番号（この会員がこのガチャを何口目に引いたか）。ほかの賞は null' }),
+    pitariOf: z
+      .string()
+      .nullable()
+      .meta({ description: 'ピタリ賞なら、この抽選が最後の1口を引いた賞のID。ほかの賞は null' }),
     status: prizeStatusSchema,
     decideBy: isoDateTime().meta({ description: 'この時刻までに選ばないと自動でコインに交換されます' }),
   }),
@@ -186,6 +194,8 @@ export const toPrizeBody = (item: DrawResult['items'][number]) => ({
   conversionValue: item.conversionValue,
   isLastOne: item.isLastOne,
   kiriban: item.kiriban ?? null,
+  personalKiriban: item.personalKiriban ?? null,
+  pitariOf: item.pitariOf ?? null,
   status: item.status,
   decideBy: item.decideBy,
 });

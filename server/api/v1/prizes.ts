@@ -76,6 +76,8 @@ const listPrizesOperation = defineOperation({
           conversionValue: p.conversionValue,
           isLastOne: p.isLastOne,
           kiriban: p.kiriban ?? null,
+          personalKiriban: p.personalKiriban ?? null,
+          pitariOf: p.pitariOf ?? null,
           status: p.status,
           decideBy: p.decideBy,
           drawId: p.drawId,

@@ -77,7 +77,13 @@ export function Numbers({ data }: { data: Data }) {
               <tr key={t.key} className="border-t border-line">
                 <td className="p-2">{t.label}</td>
                 <td className="p-2">{n(t.quantity)}</td>
-                <td className="p-2">{t.extra ? '口とは別の賞' : pct(t.chance)}</td>
+                <td className="p-2">
+                  {t.extra
+                    ? t.chance === null
+                      ? '口とは別の賞（到達で確定・最大数を利益に計上）'
+                      : `口とは別の賞 ${pct(t.chance)}`
+                    : pct(t.chance)}
+                </td>
                 <td className="p-2">{n(t.value)}</td>
               </tr>
             ))}

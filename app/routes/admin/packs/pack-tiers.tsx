@@ -8,7 +8,13 @@ import { FieldError, inputClass } from '~/components/admin/fields';
 import { type Data, Field, n } from './pack-parts';
 
 const EFFECT_LABELS: Record<string, string> = { rainbow: '虹（最上位）', gold: '金', silver: '銀', normal: '通常' };
-const KIND_LABELS: Record<string, string> = { regular: '通常の賞（口）', lastone: 'ラストワン賞', kiriban: 'キリ番賞' };
+const KIND_LABELS: Record<string, string> = {
+  regular: '通常の賞（口）',
+  lastone: 'ラストワン賞',
+  kiriban: 'キリ番賞',
+  personal: '個人キリ番賞',
+  pitari: 'ピタリ賞',
+};
 
 type TierRowView = Data['tiers'][number] & { isNew?: boolean };
 
@@ -71,11 +77,14 @@ function TierFields({
   index,
   answer,
   certifiedMin,
+  targets,
 }: {
   row: TierRowView;
   index: number;
   answer?: PackEditorAnswer;
   certifiedMin: number;
+  /** The saved regular tiers, which a ピタリ賞 may reward. */
+  targets: { key: string; label: string }[];
 }) {
   const name = (f: string) => `tiers.${index}.${f}`;
   const typed = (f: string, fallback: string | number | null) => answer?.typed?.[name(f)] ?? fallback ?? '';
@@ -174,6 +183,32 @@ function TierFields({
             defaultValue={typed('kiribanAt', row.kiribanAt.join(', '))}
           />
         ) : null}
+        {kind === 'personal' ? (
+          <Field
+            label="個人キリ番（会員ごとの何口目か。例: 10, 50）"
+            name={name('personalKiribanAt')}
+            answer={answer}
+            defaultValue={typed('personalKiribanAt', row.personalKiribanAt.join(', '))}
+          />
+        ) : null}
+        {kind === 'pitari' ? (
+          <label className="text-xs font-bold" htmlFor={`f-${index}-pitariOf`}>
+            ピタリ賞の対象（この賞の最後の1口を引いた方に）
+            <select
+              id={`f-${index}-pitariOf`}
+              name={name('pitariOf')}
+              defaultValue={String(typed('pitariOf', row.pitariOf))}
+              className={inputClass}
+            >
+              <option value="">選んでください</option>
+              {targets.map((target) => (
+                <option key={target.key} value={target.key}>
+                  {target.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <Field
           label="交換コイン（1枚）"
           name={name('conversionValue')}
@@ -220,6 +255,8 @@ export function Tiers({ data, answer, busy }: { data: Data; answer?: PackEditorA
       conversionValue: 0,
       cardCostYen: null,
       kiribanAt: [],
+      personalKiribanAt: [],
+      pitariOf: '',
       isNew: true,
     },
   ];
@@ -228,7 +265,7 @@ export function Tiers({ data, answer, busy }: { data: Data; answer?: PackEditorA
       <input type="hidden" name="intent" value="tiers" />
       <input type="hidden" name="tierCount" value={rows.length} />
       <p className="text-sm text-muted">
-        上から順に良い賞です（1番上が最上位）。通常の賞の数量の合計が総口数になります。ラストワン賞は最後の1口を引いた人に、キリ番賞は指定した口数目を引いた人に、口とは別に贈られます（キリ番に「ゾロ目」と入力すると、総口数未満のゾロ目
+        上から順に良い賞です（1番上が最上位）。通常の賞の数量の合計が総口数になります。ラストワン賞は最後の1口を引いた人に、キリ番賞は指定した口数目を引いた人に、個人キリ番賞は自分の何口目かに達した人に（1人1回ずつ）、ピタリ賞は選んだ賞の最後の1口を引いた人に、口とは別に贈られます（キリ番に「ゾロ目」と入力すると、総口数未満のゾロ目
         11, 22, …, 111 … がすべて入ります: ゾロ目賞）。
         {data.pack.totalLots ? ` 現在の総口数: ${n(data.pack.totalLots)}口` : ''}
       </p>
@@ -237,7 +274,14 @@ export function Tiers({ data, answer, busy }: { data: Data; answer?: PackEditorA
         コイン以上の鑑定品（鑑定会社を選んだ賞）は、鑑定書の鑑定番号と、次の「画像」で登録する写真（原本のまま保存し、SHA-256を記録します）がないと公開できません。ショップのページに公開時から表示されます。鑑定番号は1枚ごとに違うため、同じカードが複数あるときは1枚ずつ別の賞にしてください。
       </p>
       {rows.map((row, i) => (
-        <TierFields key={row.key} row={row} index={i} answer={answer} certifiedMin={data.certifiedPrizeMinCoins} />
+        <TierFields
+          key={row.key}
+          row={row}
+          index={i}
+          answer={answer}
+          certifiedMin={data.certifiedPrizeMinCoins}
+          targets={data.tiers.filter((t) => t.kind === 'regular').map((t) => ({ key: t.key, label: t.label }))}
+        />
       ))}
       <div>
         <Button type="submit" loading={busy}>

@@ -1,0 +1,149 @@
+// Extra prizes that are not lots (decisions 027 and 087): the ラストワン賞, キリ番賞 (the Nth lot sold), 個人キリ番賞
+// (a member's own Nth lot) and ピタリ賞 (the draw that empties a tier). Pure: the pack's definition checks, the
+// lot counts, the pack page and the editor all ask these the same way.
+import { personalKiribanQuantity } from '#modules/fairness';
+
+/** The fields that make a tier an extra prize, as a definition, a row or a view carries them. */
+export interface ExtraPrizeFields {
+  isLastOne?: boolean | null;
+  kiribanAt?: readonly number[] | null;
+  personalKiribanAt?: readonly number[] | null;
+  /** A ピタリ賞: the rewarded tier (its key in a definition, its id in a row). */
+  pitariOf?: string | null;
+}
+
+/** An extra prize: not a lot of the pack, an award on top of one. */
+export const isExtraPrize = (tier: ExtraPrizeFields) =>
+  Boolean(tier.isLastOne || tier.kiribanAt?.length || tier.personalKiribanAt?.length || tier.pitariOf);
+
+/** A lot tier: one whose quantity is lots of the pack. */
+export const isLotTier = (tier: ExtraPrizeFields) => !isExtraPrize(tier);
+
+/** The kinds of a tier that make it an extra prize (a tier is at most one of them). */
+export function extraKindsOf(tier: ExtraPrizeFields): ('lastone' | 'kiriban' | 'personal' | 'pitari')[] {
+  return [
+    tier.isLastOne ? ('lastone' as const) : null,
+    tier.kiribanAt?.length ? ('kiriban' as const) : null,
+    tier.personalKiribanAt?.length ? ('personal' as const) : null,
+    tier.pitariOf ? ('pitari' as const) : null,
+  ].filter((kind) => kind !== null);
+}
+
+/** One problem of a pack's extra prizes, at a tier's index and field. */
+export interface ExtraPrizeProblem {
+  index: number;
+  field: 'personalKiribanAt' | 'pitariOf' | 'quantity' | 'kind';
+  message: string;
+}
+
+/**
+ * The 個人キリ番賞 and ピタリ賞 of a pack definition against its lots (decision 087), in Japanese: one kind per
+ * tier, personal numbers within the pack and a quantity of the most they can give, a ピタリ賞 naming a lot tier
+ * (by key) once, and neither on a beacon pack (whose lots are decided after the draw).
+ * @example extraPrizeProblems(pack.tiers, 1000, 'sequence') // []
+ */
+export function extraPrizeProblems(
+  tiers: readonly (ExtraPrizeFields & { key: string; quantity: number })[],
+  lots: number,
+  drawMode: string,
+): ExtraPrizeProblem[] {
+  const problems: ExtraPrizeProblem[] = [];
+  const targets = new Set<string>();
+  tiers.forEach((tier, index) => {
+    if (extraKindsOf(tier).length > 1)
+      problems.push({
+        index,
+        field: 'kind',
+        message: 'ラストワン賞・キリ番賞・個人キリ番賞・ピタリ賞は、1つの賞にどれか1つだけ指定できます。',
+      });
+    const personal = tier.personalKiribanAt ?? [];
+    if (personal.length > 0) {
+      if (drawMode === 'beacon')
+        problems.push({ index, field: 'personalKiribanAt', message: '個人キリ番賞はビーコン方式の口では使えません。' });
+      const sorted = [...personal].sort((a, b) => a - b);
+      if (sorted.some((n, i) => i > 0 && n === sorted[i - 1]))
+        problems.push({ index, field: 'personalKiribanAt', message: '個人キリ番が重複しています。' });
+      const over = sorted.find((n) => n > lots);
+      if (lots >= 1 && over !== undefined)
+        problems.push({
+          index,
+          field: 'personalKiribanAt',
+          message: `個人キリ番 ${over} 口目は総口数（${lots}口）以下にしてください。`,
+        });
+      const most = personalKiribanQuantity(sorted, lots);
+      if (lots >= 1 && over === undefined && tier.quantity !== most)
+        problems.push({
+          index,
+          field: 'quantity',
+          message: `個人キリ番賞の数量は渡せる最大数（${most}枚）にしてください。`,
+        });
+    }
+    if (tier.pitariOf) {
+      if (drawMode === 'beacon')
+        problems.push({ index, field: 'pitariOf', message: 'ピタリ賞はビーコン方式の口では使えません。' });
+      const target = tiers.find((t) => t.key === tier.pitariOf);
+      if (!target || isExtraPrize(target))
+        problems.push({ index, field: 'pitariOf', message: 'ピタリ賞の対象には口のある賞を選んでください。' });
+      if (targets.has(tier.pitariOf))
+        problems.push({ index, field: 'pitariOf', message: '同じ賞のピタリ賞は1つまでです。' });
+      targets.add(tier.pitariOf);
+      if (tier.quantity !== 1) problems.push({ index, field: 'quantity', message: 'ピタリ賞の数量は1です。' });
+    }
+  });
+  return problems;
+}
+
+/**
+ * The chance that one lot bought wins an extra prize (issue 34 item 3), or null when it is not a chance: a
+ * 個人キリ番賞 is certain at the member's own Nth lot. The ラストワン賞 and a ピタリ賞 go with one lot of the pack's
+ * `lots` (the last one, the tier's last one), a キリ番賞 with one lot per number.
+ * @example extraChancePerLot({ kiribanAt: [100, 500] }, 1000) === 0.002
+ */
+export function extraChancePerLot(tier: ExtraPrizeFields, lots: number): number | null {
+  if (lots < 1 || tier.personalKiribanAt?.length) return null;
+  if (tier.kiribanAt?.length) return tier.kiribanAt.length / lots;
+  if (tier.isLastOne || tier.pitariOf) return 1 / lots;
+  return null;
+}
+
+/** One extra prize as the pack page states it beside the price: its name, how it is won and its odds. */
+export interface ExtraPrizeOdds {
+  tierId: string;
+  label: string;
+  /** How it is won, in a member's words: 「最後の1口を引いた方」「あなたの10口目・50口目」. */
+  condition: string;
+  /** The odds of one lot, in words: 「1口あたり 1/1,000」, or 「到達で確定（1人1回）」 for a 個人キリ番賞. */
+  odds: string;
+}
+
+const count = (n: number) => n.toLocaleString('ja-JP');
+
+/**
+ * Every extra prize of a pack with its condition and odds per lot (issue 34 item 3), in the tiers' order.
+ * `labelOf` names a ピタリ賞's tier by its id.
+ * @example extraPrizeOdds(pack.tiers, 1000) // [{ label: 'ラストワン賞', condition: '最後の1口を引いた方', odds: '1口あたり 1/1,000' }]
+ */
+export function extraPrizeOdds(
+  tiers: readonly (ExtraPrizeFields & { id: string; label: string })[],
+  lots: number,
+): ExtraPrizeOdds[] {
+  const labelOf = (id: string) => tiers.find((t) => t.id === id)?.label ?? id;
+  return tiers.filter(isExtraPrize).map((tier) => {
+    const chance = extraChancePerLot(tier, lots);
+    const numbers = (list: readonly number[]) => list.map((n) => `${count(n)}口目`).join('・');
+    const condition = tier.isLastOne
+      ? '最後の1口を引いた方'
+      : tier.kiribanAt?.length
+        ? `全体の${numbers(tier.kiribanAt)}を引いた方`
+        : tier.personalKiribanAt?.length
+          ? `あなたの${numbers(tier.personalKiribanAt)}（この口で）`
+          : `${labelOf(tier.pitariOf ?? '')}の最後の1口を引いた方`;
+    const odds =
+      chance === null
+        ? '到達で確定（お一人様各1回）'
+        : tier.kiribanAt && tier.kiribanAt.length > 1
+          ? `1口あたり ${count(tier.kiribanAt.length)}/${count(lots)}`
+          : `1口あたり 1/${count(lots)}`;
+    return { tierId: tier.id, label: tier.label, condition, odds };
+  });
+}
