@@ -196,7 +196,8 @@ describe('pack editor', () => {
       { count: 10, price: 5000, min: 7350, mean: 7350, max: 7350 },
     ]);
     expect(numbers.tiers.find((t) => t.key === 't1')).toMatchObject({ chance: 0.1, extra: false });
-    expect(numbers.tiers.find((t) => t.key === 't4')).toMatchObject({ chance: null, extra: true });
+    // An extra prize's chance per lot (issue 34 item 3): the ラストワン賞 goes with one lot of the pack's.
+    expect(numbers.tiers.find((t) => t.key === 't4')).toMatchObject({ chance: 1 / numbers.totalLots, extra: true });
     // Cards 4000 + 1600 + 210 + 2000 + 1500; fee 3.6% of 5000; 12 prizes × 300
     expect(numbers.margin).toEqual({
       cardCostYen: 9310,

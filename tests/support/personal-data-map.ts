@@ -459,6 +459,7 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       certificate_number: NOT_PERSONAL,
       card_photo_sha256: NOT_PERSONAL,
       card_photo_original_path: NOT_PERSONAL,
+      pitari_of: NOT_PERSONAL,
     },
   },
   gachas: {
@@ -892,6 +893,7 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       gacha_id: NOT_PERSONAL,
       tier_id: NOT_PERSONAL,
       status: NOT_PERSONAL,
+      pitari_of: NOT_PERSONAL,
     },
   },
   progression_levels: {

@@ -188,7 +188,7 @@ END $$;
 -- them). A draw that takes a lot of such a tier holds its lock from before the claim to its commit, so these
 -- draws claim, stamp their prizes and commit one at a time, in the order the log shows them.
 CREATE OR REPLACE FUNCTION gacha_pitari_lock(p_gacha text, p_positions int[]) RETURNS text[]
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+LANGUAGE plpgsql AS $$
 DECLARE
   v_targets text[]; v_target text;
 BEGIN
@@ -206,7 +206,7 @@ END $$;
 -- and none can take one while this draw holds it. So exactly one draw, the one that took the tier's last lot,
 -- finds it emptied.
 CREATE OR REPLACE FUNCTION gacha_pitari_emptied(p_gacha text, p_targets text[]) RETURNS text[]
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+LANGUAGE sql STABLE AS $$
   SELECT coalesce(array_agg(x ORDER BY x), '{}') FROM unnest(p_targets) x
    WHERE NOT EXISTS (SELECT 1 FROM gacha_lots l WHERE l.gacha_id = p_gacha AND l.draw_id IS NULL AND l.tier_id = x)
 $$;
