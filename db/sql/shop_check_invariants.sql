@@ -72,7 +72,7 @@ LANGUAGE sql STABLE SET jit = off AS $$
         FROM gachas g WHERE g.kiriban_next IS NOT NULL AND g.id NOT IN (SELECT gacha_id FROM kb)
     ) kiriban
     UNION ALL
-    -- 個人キリ番賞 and ピタリ賞 (decision 087): a member's number n is won once, exactly when they have drawn n lots
+    -- 個人キリ番賞 and ピタリ賞 (decision 088): a member's number n is won once, exactly when they have drawn n lots
     -- of the pack, as its own tier's prize; a ピタリ賞 once, exactly when its tier has no unclaimed lot.
     SELECT jsonb_build_object('check', 'personal_kiriban_award', 'gachaId', t.gacha_id, 'memberId', m.member_id,
              'number', k.n, 'lots', m.lots)
@@ -200,7 +200,7 @@ LANGUAGE sql STABLE SET jit = off AS $$
                           (SELECT count(*) FROM unnest(t.kiriban_at) k
                             WHERE k > (SELECT count(*) FROM gacha_lots x WHERE x.gacha_id = t.gacha_id
                                           AND x.draw_id IS NOT NULL AND x.tier_id IS NOT NULL))
-                        -- a ピタリ賞 (decision 087) until its tier's last lot is claimed
+                        -- a ピタリ賞 (decision 088) until its tier's last lot is claimed
                         WHEN t.pitari_of IS NOT NULL THEN
                           CASE WHEN EXISTS (SELECT 1 FROM gacha_lots x WHERE x.gacha_id = t.gacha_id
                                                AND x.tier_id = t.pitari_of AND x.draw_id IS NULL) THEN 1 ELSE 0 END

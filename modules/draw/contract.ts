@@ -23,9 +23,9 @@ export interface PrizeItem {
   isLastOne: boolean;
   /** A キリ番賞: the lot number it was won for (decision 027); null for every other prize. */
   kiriban: number | null;
-  /** A 個人キリ番賞: the member's own lot number it was won for (decision 087); null for every other prize. */
+  /** A 個人キリ番賞: the member's own lot number it was won for (decision 088); null for every other prize. */
   personalKiriban: number | null;
-  /** A ピタリ賞: the tier (id) whose last lot this draw took (decision 087); null for every other prize. */
+  /** A ピタリ賞: the tier (id) whose last lot this draw took (decision 088); null for every other prize. */
   pitariOf: string | null;
   status: PrizeStatus;
   decideBy: string;

@@ -1,4 +1,4 @@
-// 個人キリ番賞 and ピタリ賞 under a stampede (issue 34 item 2, decision 087): many members draw one pack at once
+// 個人キリ番賞 and ピタリ賞 under a stampede (issue 34 item 2, decision 088): many members draw one pack at once
 // until it sells out. Every member's own numbers are won once each, exactly by the draw that took their Nth lot;
 // each ピタリ賞 once, by the draw that took its tier's last lot; the published log recounts both (checks 8 and
 // 9), and the shop's invariants hold. On PostgreSQL 48 draws are in flight; on PGlite (one connection) they run

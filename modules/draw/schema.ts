@@ -67,9 +67,9 @@ export const prizes = pgTable(
     position: integer('position'),
     /** A キリ番賞: the lot number it was won for (decision 027); null for every other prize. */
     kiribanNo: integer('kiriban_no'),
-    /** A 個人キリ番賞: the member's own lot number it was won for (decision 087); null for every other prize. */
+    /** A 個人キリ番賞: the member's own lot number it was won for (decision 088); null for every other prize. */
     personalKiribanNo: integer('personal_kiriban_no'),
-    /** A ピタリ賞: the lot tier whose last lot this draw took (decision 087); null for every other prize. */
+    /** A ピタリ賞: the lot tier whose last lot this draw took (decision 088); null for every other prize. */
     pitariOf: text('pitari_of'),
     conversionValue: integer('conversion_value').notNull(),
     status: text('status', { enum: prizeStatuses }).notNull().default('pending'),
@@ -97,7 +97,7 @@ export const prizes = pgTable(
     uniqueIndex('prizes_kiriban_idx')
       .on(t.gachaId, t.kiribanNo)
       .where(sql`${t.kiribanNo} is not null`),
-    // Each member's 個人キリ番 of a pack is won once, and each tier's ピタリ賞 once (decision 087).
+    // Each member's 個人キリ番 of a pack is won once, and each tier's ピタリ賞 once (decision 088).
     uniqueIndex('prizes_personal_kiriban_idx')
       .on(t.gachaId, t.memberId, t.personalKiribanNo)
       .where(sql`${t.personalKiribanNo} is not null`),

@@ -1,4 +1,4 @@
-// 個人キリ番賞 and ピタリ賞 in the formats (decision 087): the v3 commitment document, the /3 reveal and the
+// 個人キリ番賞 and ピタリ賞 in the formats (decision 088): the v3 commitment document, the /3 reveal and the
 // verifier's checks 8 and 9.
 import { describe, it, expect } from 'vitest';
 import {

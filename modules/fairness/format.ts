@@ -10,7 +10,7 @@ export const COMMITMENT_VERSION = 'oripa-commitment-v1';
 /** The document of a pack with キリ番賞 (decision 027): v1 plus each tier's キリ番 numbers. */
 export const COMMITMENT_VERSION_KIRIBAN = 'oripa-commitment-v2';
 /**
- * The document of a pack with 個人キリ番賞 or ピタリ賞 (issue 34, decision 087): v2 plus each tier's personal
+ * The document of a pack with 個人キリ番賞 or ピタリ賞 (issue 34, decision 088): v2 plus each tier's personal
  * numbers and the tier whose emptying it rewards.
  */
 export const COMMITMENT_VERSION_EXTRAS = 'oripa-commitment-v3';
@@ -20,7 +20,7 @@ export const REVEAL_FORMAT = 'oripa-pack-reveal/1';
 /** The reveal file of a pack with キリ番賞 (decision 027): tiers carry `kiribanAt`, draws `kiriban`. */
 export const REVEAL_FORMAT_KIRIBAN = 'oripa-pack-reveal/2';
 /**
- * The reveal file of a pack with 個人キリ番賞 or ピタリ賞 (decision 087): /2 plus tiers' `personalKiribanAt` and
+ * The reveal file of a pack with 個人キリ番賞 or ピタリ賞 (decision 088): /2 plus tiers' `personalKiribanAt` and
  * `pitariOf`, draws' `personalKiriban` and `pitari`.
  */
 export const REVEAL_FORMAT_EXTRAS = 'oripa-pack-reveal/3';

@@ -55,7 +55,7 @@ export function kiribanReveal(): PackReveal {
   });
 }
 
-// ── 個人キリ番賞 and ピタリ賞 (decision 087) ──────────────────────────────────────────────────────────────
+// ── 個人キリ番賞 and ピタリ賞 (decision 088) ──────────────────────────────────────────────────────────────
 export const extrasTiers = (): PackTier[] => [
   tier('a', 3),
   tier('b', 7),

@@ -67,7 +67,7 @@ export const tierDefinitionSchema = z.object({
     .max(100, 'キリ番は1つの賞に100個までです。')
     .optional(),
   /**
-   * A 個人キリ番賞 (decision 087): a member's own lot numbers in the pack (10 = their 10th lot), each won once per
+   * A 個人キリ番賞 (decision 088): a member's own lot numbers in the pack (10 = their 10th lot), each won once per
    * member; quantity = the most it can give (Σ ⌊lots ÷ n⌋, extra-prizes.ts).
    */
   personalKiribanAt: z
@@ -75,7 +75,7 @@ export const tierDefinitionSchema = z.object({
     .min(1, '個人キリ番を1つ以上指定してください。')
     .max(20, '個人キリ番は1つの賞に20個までです。')
     .optional(),
-  /** A ピタリ賞 (decision 087): the key of the lot tier whose last lot's draw wins this card. quantity = 1. */
+  /** A ピタリ賞 (decision 088): the key of the lot tier whose last lot's draw wins this card. quantity = 1. */
   pitariOf: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,30}$/)

@@ -107,7 +107,7 @@ export const tierRowSchema = z
     conversionValue: int('交換コイン', 0, 10_000_000),
     cardCostYen: int('仕入れ値', 0, 100_000_000).nullable(),
     kiribanAt: z.array(int('キリ番', 1, 1_000_000)).max(100, 'キリ番は1つの賞に100個までです。'),
-    /** A 個人キリ番賞's numbers: a member's own Nth lots (decision 087). */
+    /** A 個人キリ番賞's numbers: a member's own Nth lots (decision 088). */
     personalKiribanAt: z
       .array(int('個人キリ番', 1, 1_000_000))
       .max(20, '個人キリ番は1つの賞に20個までです。')

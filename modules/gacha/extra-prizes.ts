@@ -1,4 +1,4 @@
-// Extra prizes that are not lots (decisions 027 and 087): the ラストワン賞, キリ番賞 (the Nth lot sold), 個人キリ番賞
+// Extra prizes that are not lots (decisions 027 and 088): the ラストワン賞, キリ番賞 (the Nth lot sold), 個人キリ番賞
 // (a member's own Nth lot) and ピタリ賞 (the draw that empties a tier). Pure: the pack's definition checks, the
 // lot counts, the pack page and the editor all ask these the same way.
 import { personalKiribanQuantity } from '#modules/fairness';
@@ -37,7 +37,7 @@ export interface ExtraPrizeProblem {
 }
 
 /**
- * The 個人キリ番賞 and ピタリ賞 of a pack definition against its lots (decision 087), in Japanese: one kind per
+ * The 個人キリ番賞 and ピタリ賞 of a pack definition against its lots (decision 088), in Japanese: one kind per
  * tier, personal numbers within the pack and a quantity of the most they can give, a ピタリ賞 naming a lot tier
  * (by key) once, and neither on a beacon pack (whose lots are decided after the draw).
  * @example extraPrizeProblems(pack.tiers, 1000, 'sequence') // []

@@ -114,7 +114,7 @@ export async function reserveStockForPack(
  * A pack's sale ended before it sold out: the cards of its unclaimed lots, of its ラストワン賞 (only
  * the draw of the final lot wins it, and that draw sells the pack out), of the キリ番賞 whose number
  * was not reached (decision 027), of a ピタリ賞 whose tier was not emptied and of the 個人キリ番賞 no member reached
- * (decision 087) are no longer promised. Call
+ * (decision 088) are no longer promised. Call
  * it after the pack's unclaimed lots are locked (no draw can claim one any more); for a beacon pack, once
  * its last receipt is settled as well.
  */
@@ -127,7 +127,7 @@ export async function releaseStockOfEndedPack(tx: Database, gachaId: string, now
                   (select count(*) from unnest(t.kiriban_at) k
                     where k > (select count(*) from ${gachaLots} l where l.gacha_id = t.gacha_id and l.draw_id is not null
                                   and l.tier_id is not null))
-                -- a ピタリ賞 (decision 087) was won when its tier's last lot was claimed
+                -- a ピタリ賞 (decision 088) was won when its tier's last lot was claimed
                 when t.pitari_of is not null then
                   (case when exists (select 1 from ${gachaLots} l where l.gacha_id = t.gacha_id and l.tier_id = t.pitari_of
                                        and l.draw_id is null) then 1 else 0 end)

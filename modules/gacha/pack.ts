@@ -52,9 +52,9 @@ export interface GachaTierView {
   kiribanAt: number[] | null;
   /** A キリ番賞 on ゾロ目 throughout (11, 22, 111…): the pack page calls it a ゾロ目賞 (issue 34 item 2). */
   zorome: boolean;
-  /** A 個人キリ番賞 (decision 087): a member's own lot numbers that win it; null for every other tier. */
+  /** A 個人キリ番賞 (decision 088): a member's own lot numbers that win it; null for every other tier. */
   personalKiribanAt: number[] | null;
-  /** A ピタリ賞 (decision 087): the tier (id) whose last lot wins it; null for every other tier. */
+  /** A ピタリ賞 (decision 088): the tier (id) whose last lot wins it; null for every other tier. */
   pitariOf: string | null;
   /** A graded card's certificate (issue 33 item 8): its company and number, or null. */
   certificate: { company: string; number: string } | null;

@@ -14,7 +14,7 @@ export interface TierRemaining {
   isLastOne: boolean;
   /** A キリ番賞's numbers (decision 027), null for other tiers. */
   kiribanAt: number[] | null;
-  /** A 個人キリ番賞's numbers and a ピタリ賞's tier (decision 087), null for other tiers. */
+  /** A 個人キリ番賞's numbers and a ピタリ賞's tier (decision 088), null for other tiers. */
   personalKiribanAt: number[] | null;
   pitariOf: string | null;
 }

@@ -91,7 +91,7 @@ export const gachas = pgTable(
      */
     kiribanNext: integer('kiriban_next'),
     /**
-     * Whether a tier of the pack is a 個人キリ番賞 or a ピタリ賞 (decision 087): read with the draw's terms, so a
+     * Whether a tier of the pack is a 個人キリ番賞 or a ピタリ賞 (decision 088): read with the draw's terms, so a
      * pack without them pays nothing for either. Fixed at creation, like the tiers.
      */
     personalKiriban: boolean('personal_kiriban').notNull().default(false),
@@ -137,11 +137,11 @@ export const gachaTiers = pgTable(
      */
     kiribanAt: integer('kiriban_at').array(),
     /**
-     * A 個人キリ番賞 (decision 087): a member's own lot numbers in the pack (ascending; 10 = their 10th lot) whose
+     * A 個人キリ番賞 (decision 088): a member's own lot numbers in the pack (ascending; 10 = their 10th lot) whose
      * draw wins this extra prize, once per member and number; quantity = the most it can give. Null otherwise.
      */
     personalKiribanAt: integer('personal_kiriban_at').array(),
-    /** A ピタリ賞 (decision 087): the lot tier (id) whose last lot's draw wins this extra prize. Null otherwise. */
+    /** A ピタリ賞 (decision 088): the lot tier (id) whose last lot's draw wins this extra prize. Null otherwise. */
     pitariOf: text('pitari_of'),
     /** The card's condition as the editor writes it (美品, 初期傷あり…): shown to members, not in the commitment. */
     cardCondition: text('card_condition'),

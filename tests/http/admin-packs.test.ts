@@ -214,6 +214,73 @@ describe.skipIf(!databaseUrl)(
         kiribanAt: [11, 22, 33, 44, 55, 66, 77, 88, 99, 111],
         quantity: 10,
       });
+      // 個人キリ番賞 and ピタリ賞 (issue 34 item 2, decision 088): a member's own 10th and 50th lots, and the draw
+      // that takes S賞's last lot. The quantity of a 個人キリ番賞 is the most it can give: ⌊120 ÷ 10⌋ + ⌊120 ÷ 50⌋.
+      const extrasRefused = await postForm(
+        page,
+        {
+          intent: 'tiers',
+          ...tierFields([
+            regular('t1', 'S賞', '1', '5000'),
+            regular('t2', 'B賞', '119', '50'),
+            { ...regular('t3', '個人キリ番賞', '1', '100'), kind: 'personal', personalKiribanAt: '10, 500' },
+            { ...regular('t4', 'ピタリ賞', '1', '700'), kind: 'pitari', pitariOf: '' },
+          ]),
+        },
+        { cookie },
+      );
+      expect(extrasRefused.status).toBe(400);
+      expect(extrasRefused.body).toContain('ピタリ賞の対象の賞を選んでください。');
+      const extrasOver = await postForm(
+        page,
+        {
+          intent: 'tiers',
+          ...tierFields([
+            regular('t1', 'S賞', '1', '5000'),
+            regular('t2', 'B賞', '119', '50'),
+            { ...regular('t3', '個人キリ番賞', '1', '100'), kind: 'personal', personalKiribanAt: '10, 500' },
+          ]),
+        },
+        { cookie },
+      );
+      // Saved as a draft (a table in progress may change its total), and the review refuses to publish it.
+      expect(extrasOver.status).toBe(200);
+      expect((await get(`${page}?step=review`, { cookie })).body).toContain(
+        '個人キリ番 500 口目は総口数（120口）以下にしてください。',
+      );
+      const extras = await postForm(
+        page,
+        {
+          intent: 'tiers',
+          ...tierFields([
+            regular('t1', 'S賞', '1', '5000'),
+            regular('t2', 'B賞', '119', '50'),
+            { ...regular('t3', '個人キリ番賞', '1', '100'), kind: 'personal', personalKiribanAt: '１０、50' },
+            { ...regular('t4', 'ピタリ賞', '1', '700'), kind: 'pitari', pitariOf: 't1' },
+          ]),
+        },
+        { cookie },
+      );
+      expect(extras.status).toBe(200);
+      const extraTiers = (
+        await handle!.db
+          .select({
+            id: gachaTiers.id,
+            personalKiribanAt: gachaTiers.personalKiribanAt,
+            pitariOf: gachaTiers.pitariOf,
+            quantity: gachaTiers.quantity,
+          })
+          .from(gachaTiers)
+          .where(eq(gachaTiers.gachaId, PACK))
+      ).filter((t) => t.id.endsWith('t3') || t.id.endsWith('t4'));
+      expect(extraTiers.sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual([
+        { id: `${PACK}.t3`, personalKiribanAt: [10, 50], pitariOf: null, quantity: 14 },
+        { id: `${PACK}.t4`, personalKiribanAt: null, pitariOf: `${PACK}.t1`, quantity: 1 },
+      ]);
+      // The review states each extra's odds per lot beside the table's (the ピタリ賞: 1 in 120).
+      const review = await get(`${page}?step=review`, { cookie });
+      expect(review.body).toContain('口とは別の賞 0.8%');
+      expect(review.body).toContain('口とは別の賞（到達で確定・最大数を利益に計上）');
       const tiers = await postForm(
         page,
         { intent: 'tiers', ...tierFields([regular('t1', 'S賞', '1', '5000'), regular('t2', 'B賞', '9', '50')]) },
@@ -385,7 +452,9 @@ describe.skipIf(!databaseUrl)(
       expect(audit.map((a) => a.action)).toEqual([
         'pack.draft.create',
         'pack.draft.update',
-        // The ゾロ目 table, the table, the reordered table, back again.
+        // The ゾロ目 table, the extras' tables (too many, then right), the table, the reordered table, back again.
+        'pack.draft.tiers',
+        'pack.draft.tiers',
         'pack.draft.tiers',
         'pack.draft.tiers',
         'pack.draft.tiers',

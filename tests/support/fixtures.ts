@@ -134,9 +134,9 @@ export async function createPublishedPack(
     saleEndsAt?: Date;
     /** A キリ番賞 tier 'K' for these lot numbers (decision 027). */
     kiribanAt?: number[];
-    /** A 個人キリ番賞 tier 'PK' for these numbers of a member's own lots (decision 087). */
+    /** A 個人キリ番賞 tier 'PK' for these numbers of a member's own lots (decision 088). */
     personalKiribanAt?: number[];
-    /** ピタリ賞 tiers 'P<key>' for these tiers' last lots (decision 087): 'S', 'A' or 'B'. */
+    /** ピタリ賞 tiers 'P<key>' for these tiers' last lots (decision 088): 'S', 'A' or 'B'. */
     pitariOf?: ('S' | 'A' | 'B')[];
     /** The pack's genre (default pokemon); `HIDDEN_TEST_GENRE` keeps it out of the shop's lists. */
     genreId?: string;

@@ -71,7 +71,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     pack = await getGachaDetail(db, params.gachaId, { draft: true });
   }
   if (!pack || pack.genreId !== params.genreId) throw notFound(url.pathname);
-  // A pack with 個人キリ番賞 (decision 087) counts each member's own lots, as a per-member limit does.
+  // A pack with 個人キリ番賞 (decision 088) counts each member's own lots, as a per-member limit does.
   const personalNumbers = pack.tiers.flatMap((t) => t.personalKiribanAt ?? []).sort((a, b) => a - b);
   const countsMine = Boolean(pack.perMemberLimit) || personalNumbers.length > 0;
   const [genres, unclaimed, balance, drawnByMe, selfLimits, wins] = await Promise.all([

@@ -102,7 +102,7 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
   const best = groups[0];
   const totalValue = result.items.reduce((sum, p) => sum + p.conversionValue, 0);
   const undecided = result.items.filter((p) => p.status === 'pending').length;
-  // 個人キリ番賞 and ピタリ賞 (decision 087): named like the キリ番賞 above the cards.
+  // 個人キリ番賞 and ピタリ賞 (decision 088): named like the キリ番賞 above the cards.
   const personalWon = result.items.flatMap((p) => (p.personalKiriban == null ? [] : [p.personalKiriban]));
   const pitariWon = result.items.filter((p) => p.pitariOf).map((p) => p.tierLabel);
   // While the reveal plays, the page holds nothing of the result: not hidden under the overlay, not

@@ -93,7 +93,7 @@ END $$;
 -- * end of the pack (the sequence has run out): draws serialise on the pack row, lock every lot
 --   still unclaimed (waiting for in-flight claims to commit), take the first N, and the draw that
 --   takes the last lot also gets the ラストワン賞 and marks the pack sold out.
--- * ピタリ賞 and 個人キリ番賞 (decision 087): a draw that takes a lot of a tier a ピタリ賞 rewards holds that tier's
+-- * ピタリ賞 and 個人キリ番賞 (decision 088): a draw that takes a lot of a tier a ピタリ賞 rewards holds that tier's
 --   lock from before its claim to its commit, and wins the ピタリ賞 when no lot of the tier is left unclaimed; a
 --   member's own lots of the pack are counted under the wallet lock (gacha_member_draws).
 -- * キリ番賞 (decision 027): a draw whose positions reach the pack's next unawarded キリ番 is serialised
@@ -203,7 +203,7 @@ BEGIN
   IF v_available < v_cost THEN
     RETURN draw_refuse(v_draw, 'INSUFFICIENT_COINS', jsonb_build_object('required', v_cost, 'balance', v_available));
   END IF;
-  -- The member's lots of this pack so far: for the per-member limit and the 個人キリ番賞 (decision 087). Exact
+  -- The member's lots of this pack so far: for the per-member limit and the 個人キリ番賞 (decision 088). Exact
   -- under the wallet lock: every earlier draw of this member has committed.
   IF g.per_member_limit IS NOT NULL OR g.personal_kiriban THEN
     SELECT lots INTO v_used FROM gacha_member_draws WHERE gacha_id = p_gacha AND member_id = p_member;
@@ -244,7 +244,7 @@ BEGIN
     END IF;
   END IF;
 
-  -- ピタリ賞 (decision 087): the locks of the rewarded tiers among these lots, before the claim stamps them.
+  -- ピタリ賞 (decision 088): the locks of the rewarded tiers among these lots, before the claim stamps them.
   IF g.pitari AND NOT v_beacon THEN
     v_pitari := gacha_pitari_lock(p_gacha, v_pos);
   END IF;

@@ -183,7 +183,7 @@ BEGIN
   RETURNING l.position, l.tier_id;
 END $$;
 
--- ピタリ賞 (decision 087), first half: before a draw of a pack with ピタリ賞 claims its locked lots, the lot tiers
+-- ピタリ賞 (decision 088), first half: before a draw of a pack with ピタリ賞 claims its locked lots, the lot tiers
 -- among them that a ピタリ賞 rewards, each one's lock taken (in tier order, so two draws cannot deadlock on
 -- them). A draw that takes a lot of such a tier holds its lock from before the claim to its commit, so these
 -- draws claim, stamp their prizes and commit one at a time, in the order the log shows them.
@@ -213,7 +213,7 @@ $$;
 
 -- The draw that took the final lot closes the pack: sold out, nothing left, the seed public from p_at. A beacon
 -- pack (decision 081) has no seed: it is revealed when its last draw is settled (gacha_settle_slots).
--- A pack with 個人キリ番賞 (decision 087) frees the cards of the numbers no member reached: nobody can reach one now.
+-- A pack with 個人キリ番賞 (decision 088) frees the cards of the numbers no member reached: nobody can reach one now.
 CREATE OR REPLACE FUNCTION gacha_mark_sold_out(p_gacha text, p_at timestamptz) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE

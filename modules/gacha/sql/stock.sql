@@ -86,7 +86,7 @@ BEGIN
   RETURN v_n;
 END $$;
 
--- The cards of a sold-out pack's 個人キリ番賞 (decision 087) that no member reached: each such tier reserved its
+-- The cards of a sold-out pack's 個人キリ番賞 (decision 088) that no member reached: each such tier reserved its
 -- most (Σ ⌊lots ÷ n⌋), and once the pack is sold out only the numbers reached were won. Called in the sell-out's
 -- transaction (gacha_mark_sold_out), after the draw's own prizes; the cards locked in id order.
 CREATE OR REPLACE FUNCTION gacha_release_personal_stock(p_gacha text, p_at timestamptz) RETURNS void
