@@ -4,12 +4,12 @@ import type { ExtraPrizeOdds as ExtraPrizeOddsRow } from '#modules/gacha';
 import { formatCoins } from '~/lib/numbers';
 
 export function ExtraPrizeOdds({
-  extras,
+  extraOdds: extras,
   personalNumbers,
   myLots,
   closed,
 }: {
-  extras: ExtraPrizeOddsRow[];
+  extraOdds: ExtraPrizeOddsRow[];
   /** The pack's 個人キリ番 (every personal tier's numbers, ascending). */
   personalNumbers: number[];
   /** The member's own lots of this pack, or null for a visitor (or a pack without 個人キリ番賞). */

@@ -225,12 +225,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             returnRate={packDisclosure(pack.tiers, pack.pricePerDraw, pack.totalLots).returnRate}
             closed={closed !== null}
           />
-          <ExtraPrizeOdds
-            extras={loaderData.extraOdds}
-            personalNumbers={loaderData.personalNumbers}
-            myLots={loaderData.myLots}
-            closed={closed !== null}
-          />
+          <ExtraPrizeOdds {...loaderData} closed={closed !== null} />
           <PackCounts
             totalLots={pack.totalLots}
             remaining={live.remaining}

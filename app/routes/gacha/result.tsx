@@ -102,9 +102,6 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
   const best = groups[0];
   const totalValue = result.items.reduce((sum, p) => sum + p.conversionValue, 0);
   const undecided = result.items.filter((p) => p.status === 'pending').length;
-  // 個人キリ番賞 and ピタリ賞 (decision 088): named like the キリ番賞 above the cards.
-  const personalWon = result.items.flatMap((p) => (p.personalKiriban == null ? [] : [p.personalKiriban]));
-  const pitariWon = result.items.filter((p) => p.pitariOf).map((p) => p.tierLabel);
   // While the reveal plays, the page holds nothing of the result: not hidden under the overlay, not
   // rendered at all (decision 056). It is rendered when the reveal ends or is skipped.
   if (revealing)
@@ -171,23 +168,7 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
               キリ番賞（{result.kiriban.map((k) => `${k.toLocaleString('ja-JP')}口目`).join('・')}）を獲得しました！
             </p>
           )}
-          {personalWon.length > 0 && (
-            <p
-              className="w-fit rounded-full bg-amber-300 px-3 py-1 text-sm font-black text-amber-950"
-              data-testid="personal-kiriban-won"
-            >
-              個人キリ番賞（あなたの{personalWon.map((k) => `${k.toLocaleString('ja-JP')}口目`).join('・')}
-              ）を獲得しました！
-            </p>
-          )}
-          {pitariWon.length > 0 && (
-            <p
-              className="w-fit rounded-full bg-amber-300 px-3 py-1 text-sm font-black text-amber-950"
-              data-testid="pitari-won"
-            >
-              {pitariWon.join('・')}を獲得しました！（賞の最後の1口を引きました）
-            </p>
-          )}
+          <ExtraPrizeBadges items={result.items} />
           <p className="text-sm font-bold" data-testid="tier-counts">
             {tierCountLine(groups)}
           </p>
@@ -259,6 +240,32 @@ function PlayReveal({
           結果を見る
         </a>
       </noscript>
+    </>
+  );
+}
+
+/** 個人キリ番賞 and ピタリ賞 (decision 088), named like the キリ番賞 above the cards. */
+function ExtraPrizeBadges({
+  items,
+}: {
+  items: { personalKiriban: number | null; pitariOf: string | null; tierLabel: string }[];
+}) {
+  const personalWon = items.flatMap((p) => (p.personalKiriban == null ? [] : [p.personalKiriban]));
+  const pitariWon = items.filter((p) => p.pitariOf).map((p) => p.tierLabel);
+  const badge = 'w-fit rounded-full bg-amber-300 px-3 py-1 text-sm font-black text-amber-950';
+  return (
+    <>
+      {personalWon.length > 0 && (
+        <p className={badge} data-testid="personal-kiriban-won">
+          個人キリ番賞（あなたの{personalWon.map((k) => `${k.toLocaleString('ja-JP')}口目`).join('・')}
+          ）を獲得しました！
+        </p>
+      )}
+      {pitariWon.length > 0 && (
+        <p className={badge} data-testid="pitari-won">
+          {pitariWon.join('・')}を獲得しました！（賞の最後の1口を引きました）
+        </p>
+      )}
     </>
   );
 }

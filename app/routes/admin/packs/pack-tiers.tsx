@@ -72,6 +72,62 @@ function GradeFields({
   );
 }
 
+/** The fields of an extra prize's kind: キリ番, 個人キリ番 (decision 088) or a ピタリ賞's tier. */
+function ExtraPrizeFields({
+  kind,
+  row,
+  index,
+  answer,
+  targets,
+}: {
+  kind: string;
+  row: TierRowView;
+  index: number;
+  answer?: PackEditorAnswer;
+  targets: { key: string; label: string }[];
+}) {
+  const name = (f: string) => `tiers.${index}.${f}`;
+  const typed = (f: string, fallback: string | number | null) => answer?.typed?.[name(f)] ?? fallback ?? '';
+  return (
+    <>
+      {kind === 'kiriban' ? (
+        <Field
+          label="キリ番（何口目か。例: 100, 500。「ゾロ目」で11, 22…を自動入力）"
+          name={name('kiribanAt')}
+          answer={answer}
+          defaultValue={typed('kiribanAt', row.kiribanAt.join(', '))}
+        />
+      ) : null}
+      {kind === 'personal' ? (
+        <Field
+          label="個人キリ番（会員ごとの何口目か。例: 10, 50）"
+          name={name('personalKiribanAt')}
+          answer={answer}
+          defaultValue={typed('personalKiribanAt', row.personalKiribanAt.join(', '))}
+        />
+      ) : null}
+      {kind === 'pitari' ? (
+        <label className="text-xs font-bold" htmlFor={`f-${index}-pitariOf`}>
+          ピタリ賞の対象（この賞の最後の1口を引いた方に）
+          <select
+            id={`f-${index}-pitariOf`}
+            name={name('pitariOf')}
+            defaultValue={String(typed('pitariOf', row.pitariOf))}
+            className={inputClass}
+          >
+            <option value="">選んでください</option>
+            {targets.map((target) => (
+              <option key={target.key} value={target.key}>
+                {target.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+    </>
+  );
+}
+
 function TierFields({
   row,
   index,
@@ -175,40 +231,7 @@ function TierFields({
             defaultValue={typed('quantity', row.isNew ? '' : row.quantity)}
           />
         ) : null}
-        {kind === 'kiriban' ? (
-          <Field
-            label="キリ番（何口目か。例: 100, 500。「ゾロ目」で11, 22…を自動入力）"
-            name={name('kiribanAt')}
-            answer={answer}
-            defaultValue={typed('kiribanAt', row.kiribanAt.join(', '))}
-          />
-        ) : null}
-        {kind === 'personal' ? (
-          <Field
-            label="個人キリ番（会員ごとの何口目か。例: 10, 50）"
-            name={name('personalKiribanAt')}
-            answer={answer}
-            defaultValue={typed('personalKiribanAt', row.personalKiribanAt.join(', '))}
-          />
-        ) : null}
-        {kind === 'pitari' ? (
-          <label className="text-xs font-bold" htmlFor={`f-${index}-pitariOf`}>
-            ピタリ賞の対象（この賞の最後の1口を引いた方に）
-            <select
-              id={`f-${index}-pitariOf`}
-              name={name('pitariOf')}
-              defaultValue={String(typed('pitariOf', row.pitariOf))}
-              className={inputClass}
-            >
-              <option value="">選んでください</option>
-              {targets.map((target) => (
-                <option key={target.key} value={target.key}>
-                  {target.label}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
+        <ExtraPrizeFields kind={kind} row={row} index={index} answer={answer} targets={targets} />
         <Field
           label="交換コイン（1枚）"
           name={name('conversionValue')}
