@@ -26,6 +26,7 @@ import { addDocuments } from '#modules/content';
 import { addSystemMember } from '#modules/identity/server';
 import { grantCoins, type CoinLifetimes } from '#modules/wallet';
 import { drawLots } from '#modules/draw';
+import { personalKiribanQuantity } from '#modules/fairness';
 
 export const DEMO_GENRES = [
   {
@@ -58,6 +59,10 @@ type DemoPack = {
   lastOne?: boolean;
   /** キリ番賞 (decision 027): the lot numbers, in sale order, that win an extra card. */
   kiribanAt?: number[];
+  /** 個人キリ番賞 (decision 088): a member's own lot numbers of the pack that win an extra card. */
+  personalKiribanAt?: number[];
+  /** ピタリ賞 (decision 088): the tier whose last lot wins an extra card. */
+  pitariOf?: 'S' | 'A';
 };
 
 export const DEMO_PACKS: DemoPack[] = [
@@ -117,6 +122,9 @@ export const DEMO_PACKS: DemoPack[] = [
     total: 800,
     remaining: 611,
     tags: ['new'],
+    // Regulars' extras (issue 34): every member's own 10th and 30th lot, and the draw that empties S賞.
+    personalKiribanAt: [10, 30],
+    pitariOf: 'S',
   },
   {
     id: 'stellar-yugioh-002',
@@ -245,6 +253,34 @@ export function demoTiers(pack: DemoPack): PackDefinition['tiers'] {
       quantity: pack.kiribanAt.length,
       conversionValue: pack.price * 20,
       kiribanAt: pack.kiribanAt,
+    });
+  }
+  if (pack.personalKiribanAt) {
+    tiers.push({
+      key: 'PERSONAL',
+      label: '個人キリ番賞',
+      rank: 0,
+      effect: 'gold',
+      cardName: named(2, '（個人キリ番賞）'),
+      cardImagePath: card(2).imagePath,
+      rarity: card(2).rarity,
+      quantity: personalKiribanQuantity(pack.personalKiribanAt, pack.total),
+      conversionValue: pack.price * 3,
+      personalKiribanAt: pack.personalKiribanAt,
+    });
+  }
+  if (pack.pitariOf) {
+    tiers.push({
+      key: 'PITARI',
+      label: 'ピタリ賞',
+      rank: 0,
+      effect: 'gold',
+      cardName: named(1, '（ピタリ賞）'),
+      cardImagePath: card(1).imagePath,
+      rarity: card(1).rarity,
+      quantity: 1,
+      conversionValue: pack.price * 15,
+      pitariOf: pack.pitariOf,
     });
   }
   if (pack.lastOne) {

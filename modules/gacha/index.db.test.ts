@@ -20,6 +20,7 @@ import {
   describeTiers,
   getRemaining,
   listPublicPackPaths,
+  isLotTier,
 } from './index';
 
 const handle = useTestDatabase('catalogue');
@@ -33,7 +34,7 @@ describe('headline prize', () => {
     const packs = await listGachas(handle.db);
     for (const pack of packs) {
       const detail = await getGachaDetail(handle.db, pack.id);
-      const best = detail!.tiers.filter((t) => !t.isLastOne && !t.kiribanAt).sort((a, b) => a.rank - b.rank)[0]!;
+      const best = detail!.tiers.filter(isLotTier).sort((a, b) => a.rank - b.rank)[0]!;
       expect(pack.headline, pack.id).toEqual({
         label: best.label,
         cardName: best.cardName,
