@@ -27,7 +27,6 @@ import { TierLineup } from '~/components/gacha/TierLineup';
 import { KiribanCounter } from '~/components/gacha/KiribanCounter';
 import { FairnessProof, PrizeDisclosure } from '~/components/gacha/PackDisclosure';
 import { PackOdds } from '~/components/gacha/PackOdds';
-import { ExtraPrizeOdds } from '~/components/gacha/ExtraPrizeOdds';
 import { oddsOf } from '~/components/gacha/odds';
 import { packDisclosure } from '~/components/gacha/disclosure';
 import { getGachaDetail, headlineTier, countUnclaimed, remainingOf, extraPrizeOdds, isLotTier } from '#modules/gacha';
@@ -44,6 +43,10 @@ import { SelfLimitNotice } from '~/components/SelfLimitNotice';
 // Only a pack with graded hits needs their proof's section (issue 33 item 8): a chunk of its own.
 const CertifiedPrizes = lazy(() =>
   import('~/components/gacha/CertifiedPrizes').then((m) => ({ default: m.CertifiedPrizes })),
+);
+// Only a pack with extra prizes needs their odds box (issue 34 item 3): a chunk of its own.
+const ExtraPrizeOdds = lazy(() =>
+  import('~/components/gacha/ExtraPrizeOdds').then((m) => ({ default: m.ExtraPrizeOdds })),
 );
 export const handle = {
   title: (data: { pack: { title: string } }) => data.pack.title,
@@ -225,7 +228,11 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             returnRate={packDisclosure(pack.tiers, pack.pricePerDraw, pack.totalLots).returnRate}
             closed={closed !== null}
           />
-          <ExtraPrizeOdds {...loaderData} closed={closed !== null} />
+          {loaderData.extraOdds.length > 0 && (
+            <Suspense fallback={null}>
+              <ExtraPrizeOdds {...loaderData} closed={closed !== null} />
+            </Suspense>
+          )}
           <PackCounts
             totalLots={pack.totalLots}
             remaining={live.remaining}

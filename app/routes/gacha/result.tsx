@@ -263,7 +263,7 @@ function ExtraPrizeBadges({
       )}
       {pitariWon.length > 0 && (
         <p className={badge} data-testid="pitari-won">
-          {pitariWon.join('・')}を獲得しました！（賞の最後の1口を引きました）
+          {pitariWon.join('・')}を獲得しました！
         </p>
       )}
     </>
