@@ -194,7 +194,7 @@ describe('a restart', () => {
     const members = await joinMembers(gachaId, 3, at(-5));
     const seen = [];
     for (const memberId of members) seen.push(await waitingRoomStatus(handle.db, { gachaId, memberId, now: at(1) }));
-    const other = await openDatabase({ databaseUrl: handle.databaseUrl, poolSize: 1 });
+    const other = await openDatabase({ databaseUrl: handle.databaseUrl, dataDir: handle.dataDir, poolSize: 1 });
     try {
       const again = await Promise.all(members.map((memberId) => waitingRoomStatus(other.db, { gachaId, memberId, now: at(1) })));
       expect(again.map((s) => [s.state, s.place])).toEqual(seen.map((s) => [s.state, s.place]));
