@@ -34,7 +34,9 @@ export async function memberWaitingRoom(
 ): Promise<MemberWaitingRoom> {
   const status = await waitingRoomStatus(services.db, who);
   const lotsLeft =
-    status.state === 'admitted' ? lotsLeftOf(status.cap, await memberDrawnLots(services.db, who.gachaId, who.memberId)) : null;
+    status.state === 'admitted'
+      ? lotsLeftOf(status.cap, await memberDrawnLots(services.db, who.gachaId, who.memberId))
+      : null;
   return { ...status, lotsLeft };
 }
 
@@ -56,7 +58,10 @@ export async function joinWaitingRoomAsMember(
     });
     if (!verification.success) {
       if (verification.errorCodes.includes('network-error'))
-        services.logger.error({ errorCodes: verification.errorCodes }, 'waiting room: Turnstile siteverify unreachable');
+        services.logger.error(
+          { errorCodes: verification.errorCodes },
+          'waiting room: Turnstile siteverify unreachable',
+        );
       return refuse('WAITING_ROOM_CAPTCHA_FAILED');
     }
   }

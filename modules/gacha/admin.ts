@@ -93,7 +93,11 @@ export const packDefinitionSchema = z
   })
   .superRefine((pack, ctx) => {
     if (pack.waitingRoom && pack.perMemberLimit == null)
-      ctx.addIssue({ code: 'custom', path: ['perMemberLimit'], message: '待機列を使うときは1人あたりの上限が必要です。' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['perMemberLimit'],
+        message: '待機列を使うときは1人あたりの上限が必要です。',
+      });
     const lots = lotsOf(pack.tiers);
     if (lots < 1) ctx.addIssue({ code: 'custom', path: ['tiers'], message: '口数のある賞が1つ以上必要です。' });
     if (lots > 1_000_000) ctx.addIssue({ code: 'custom', path: ['tiers'], message: '総口数は1,000,000口までです。' });

@@ -43,7 +43,12 @@ async function joinMembers(gachaId: string, count: number, when: Date) {
   const members: string[] = [];
   for (let i = 0; i < count; i++) {
     const memberId = await createMemberWithCoins(handle.db, { paid: 1_000 });
-    const joined = await joinWaitingRoom(handle.db, { gachaId, memberId, phoneKey: phoneKeyOf(nextPhone()), now: when });
+    const joined = await joinWaitingRoom(handle.db, {
+      gachaId,
+      memberId,
+      phoneKey: phoneKeyOf(nextPhone()),
+      now: when,
+    });
     expect(joined).toEqual({ ok: true, joined: true });
     members.push(memberId);
   }
@@ -66,7 +71,8 @@ describe('joining', () => {
     const phone = nextPhone();
     const first = await createMemberWithCoins(handle.db, { paid: 100 });
     const second = await createMemberWithCoins(handle.db, { paid: 100 });
-    const join = (memberId: string) => joinWaitingRoom(handle.db, { gachaId, memberId, phoneKey: phoneKeyOf(phone), now: at(-60) });
+    const join = (memberId: string) =>
+      joinWaitingRoom(handle.db, { gachaId, memberId, phoneKey: phoneKeyOf(phone), now: at(-60) });
     expect(await join(first)).toEqual({ ok: true, joined: true });
     expect(await join(first)).toEqual({ ok: true, joined: false });
     expect(await join(second)).toMatchObject({ ok: false, code: 'WAITING_ROOM_PHONE_TAKEN' });
@@ -196,7 +202,9 @@ describe('a restart', () => {
     for (const memberId of members) seen.push(await waitingRoomStatus(handle.db, { gachaId, memberId, now: at(1) }));
     const other = await openDatabase({ databaseUrl: handle.databaseUrl, dataDir: handle.dataDir, poolSize: 1 });
     try {
-      const again = await Promise.all(members.map((memberId) => waitingRoomStatus(other.db, { gachaId, memberId, now: at(1) })));
+      const again = await Promise.all(
+        members.map((memberId) => waitingRoomStatus(other.db, { gachaId, memberId, now: at(1) })),
+      );
       expect(again.map((s) => [s.state, s.place])).toEqual(seen.map((s) => [s.state, s.place]));
       const admitted = again.find((s) => s.state === 'admitted')!;
       expect(admitted.place).toBe(1);

@@ -33,7 +33,8 @@ export function phoneKeyOf(phoneNumber: string): string {
  * A member's state in a pack's queue: not in it, in it before the start (the order not yet drawn), waiting
  * with a place, in their window, done (the window over), left, or the pack closed (sold out or ended).
  */
-export type WaitingRoomState = 'none' | 'not_joined' | 'registered' | 'waiting' | 'admitted' | 'done' | 'left' | 'closed';
+export type WaitingRoomState =
+  'none' | 'not_joined' | 'registered' | 'waiting' | 'admitted' | 'done' | 'left' | 'closed';
 
 /**
  * Seconds until a waiting member's turn, rounded up to 10 s: the places ahead and the member's own over the
@@ -51,7 +52,8 @@ export function estimateWaitSeconds(queue: {
 }): number {
   const worstPace = queue.batch / queue.windowSeconds;
   // The first batch is admitted at once: the pace so far counts only what came after it.
-  const observed = queue.secondsSinceOrder >= 5 ? Math.max(queue.admitted - queue.batch, 0) / queue.secondsSinceOrder : 0;
+  const observed =
+    queue.secondsSinceOrder >= 5 ? Math.max(queue.admitted - queue.batch, 0) / queue.secondsSinceOrder : 0;
   const pace = Math.max(worstPace, observed);
   return Math.ceil((Math.max(queue.ahead, 0) + 1) / pace / 10) * 10;
 }

@@ -53,7 +53,9 @@ export const waitingRoomEntries = pgTable(
     index('waiting_room_entries_open')
       .on(t.gachaId, t.windowClosesAt)
       .where(sql`${t.windowOpenedAt} is not null and ${t.windowEndedAt} is null`),
-    index('waiting_room_entries_late').on(t.gachaId, t.arrivedAt, t.memberId).where(sql`${t.place} is null`),
+    index('waiting_room_entries_late')
+      .on(t.gachaId, t.arrivedAt, t.memberId)
+      .where(sql`${t.place} is null`),
     index('waiting_room_entries_member').on(t.memberId),
   ],
 );

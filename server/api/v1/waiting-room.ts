@@ -66,7 +66,10 @@ const joinWaitingRoomOperation = defineOperation({
   body: z.object({ captchaToken: z.string().max(2048).optional() }),
   responses: {
     200: { description: '並びました（すでに並んでいる場合も同じ答え）。', schema: waitingRoomSchema },
-    400: { description: 'ロボット対策の確認に失敗しました。', codes: ['WAITING_ROOM_CAPTCHA_FAILED', 'VALIDATION_FAILED'] },
+    400: {
+      description: 'ロボット対策の確認に失敗しました。',
+      codes: ['WAITING_ROOM_CAPTCHA_FAILED', 'VALIDATION_FAILED'],
+    },
     401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
     403: { description: '電話番号の認証が必要です。', codes: ['WAITING_ROOM_PHONE_REQUIRED'] },
     404: { description: '待機列のないガチャです。', codes: ['WAITING_ROOM_NOT_FOUND'] },
