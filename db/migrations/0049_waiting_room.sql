@@ -3,6 +3,7 @@ CREATE TABLE "waiting_room_entries" (
 	"member_id" text NOT NULL,
 	"phone_key" text NOT NULL,
 	"arrived_at" timestamp with time zone NOT NULL,
+	"arrival_no" bigserial NOT NULL,
 	"order_key" uuid,
 	"place" integer,
 	"window_opened_at" timestamp with time zone,
@@ -19,6 +20,7 @@ CREATE TABLE "waiting_rooms" (
 	"ordered_count" integer DEFAULT 0 NOT NULL,
 	"last_place" integer DEFAULT 0 NOT NULL,
 	"admitted_through" integer DEFAULT 0 NOT NULL,
+	"arrivals_through" bigint DEFAULT 0 NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint

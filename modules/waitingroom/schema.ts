@@ -1,13 +1,25 @@
 // The waiting room's tables (decision 087): one row per pack that has had a queue (the order's draw and the
 // admission counters), and one entry per member who joined it. The settings are the pack's (gacha's editor).
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 const instant = (name: string) => timestamp(name, { withTimezone: true });
 
 /**
- * A pack's queue. Locked FOR SHARE by every join and FOR UPDATE by the order's draw and each admission, so
- * the order is drawn exactly once, over exactly the members who joined before it, on every instance.
+ * A pack's queue. Locked FOR UPDATE by the order's draw (after every join in flight, through the pack's join
+ * lock) and by each admission, so the order is drawn exactly once, over exactly the members who joined before
+ * it, and no slot is filled twice, on every instance.
  */
 export const waitingRooms = pgTable('waiting_rooms', {
   gachaId: text('gacha_id').primaryKey(),
@@ -19,6 +31,11 @@ export const waitingRooms = pgTable('waiting_rooms', {
   lastPlace: integer('last_place').notNull().default(0),
   /** The highest place admitted so far: every place at or below it has had its window (or left). */
   admittedThrough: integer('admitted_through').notNull().default(0),
+  /**
+   * The highest arrival number in the queue's past: the drawn members' at the order, then each later arrival's
+   * as it is admitted. A later arrival's count ahead is the numbers between (one subtraction, never a count).
+   */
+  arrivalsThrough: bigint('arrivals_through', { mode: 'number' }).notNull().default(0),
   createdAt: instant('created_at').notNull().defaultNow(),
 });
 
@@ -35,6 +52,8 @@ export const waitingRoomEntries = pgTable(
     memberId: text('member_id').notNull(),
     phoneKey: text('phone_key').notNull(),
     arrivedAt: instant('arrived_at').notNull(),
+    /** The order of arrival, shop-wide (a sequence: no hot row); later arrivals are admitted by it. */
+    arrivalNo: bigserial('arrival_no', { mode: 'number' }).notNull(),
     orderKey: uuid('order_key'),
     place: integer('place'),
     windowOpenedAt: instant('window_opened_at'),

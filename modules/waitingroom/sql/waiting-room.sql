@@ -1,13 +1,14 @@
 -- The waiting room's SQL (decision 087): a hot release's queue, exact across instances and kept across
--- restarts because all of it is here. Lock order: the pack's room row (FOR SHARE by every join, FOR UPDATE
--- by the order's draw and by each admission) → entries. The draw's check (waiting_room_draw_refusal) reads
+-- restarts because all of it is here. Lock order: the gate (advisory 87/pack, tried, never waited for) → the
+-- join lock (advisory 88/pack: shared by every join, exclusive by the order's draw) → the pack's room row
+-- (FOR UPDATE by the order's draw and by each admission) → entries. The draw's check (waiting_room_draw_refusal) reads
 -- only the member's own entry, without a lock, and is called by draw_execute only for a pack with a room.
 -- Every function takes p_now so tests can move time (NULL = the transaction's time, as the draw uses).
 -- Applied after the migrations by db/module-sql.ts (docs/decisions/010).
 
--- The order's draw: exactly once per pack, over exactly the members who joined before it. The room row
--- FOR UPDATE waits for every join in flight (they hold it FOR SHARE until they commit), and ordered_at
--- is read again under it, so two instances racing at the start draw it once. Each entry's key is
+-- The order's draw: exactly once per pack, over exactly the members who joined before it. The join lock taken
+-- exclusively waits for every join in flight (they hold it shared until they commit), and ordered_at is read
+-- again under the room row's lock, so two instances racing at the start draw it once. Each entry's key is
 -- gen_random_uuid(), PostgreSQL's strong random source (pg_strong_random, OpenSSL's CSPRNG): the order is
 -- by the key, drawn on the server at the start, whatever the arrival order. Answers how many it placed,
 -- or -1 before the start, when the order had been drawn already, or while another caller holds the gate.
@@ -23,6 +24,9 @@ BEGIN
     RETURN -1;
   END IF;
   INSERT INTO waiting_rooms (gacha_id) VALUES (p_gacha) ON CONFLICT DO NOTHING;
+  -- Every join in flight holds the pack's join lock shared until it commits: this waits for all of them, and
+  -- joins that come after wait behind it (the lock manager queues them), then arrive after the order.
+  PERFORM pg_advisory_xact_lock(88, hashtext(p_gacha));
   SELECT * INTO r FROM waiting_rooms WHERE gacha_id = p_gacha FOR UPDATE;
   IF r.ordered_at IS NOT NULL THEN
     RETURN -1;
@@ -36,13 +40,14 @@ BEGIN
   UPDATE waiting_room_entries e SET order_key = ranked.k, place = ranked.place
     FROM ranked WHERE e.gacha_id = p_gacha AND e.member_id = ranked.member_id;
   GET DIAGNOSTICS v_n = ROW_COUNT;
-  UPDATE waiting_rooms SET ordered_at = coalesce(p_now, now()), ordered_count = v_n, last_place = v_n
+  UPDATE waiting_rooms SET ordered_at = coalesce(p_now, now()), ordered_count = v_n, last_place = v_n,
+         arrivals_through = (SELECT coalesce(max(arrival_no), 0) FROM waiting_room_entries WHERE gacha_id = p_gacha)
    WHERE gacha_id = p_gacha;
   RETURN v_n;
 END $$;
 
 -- Admission: opens windows until p_batch are open at once — the drawn places first, in order, then the
--- later arrivals in arrival order, each given the next place as it is admitted. A window counts until it
+-- later arrivals in arrival order (arrival_no), each given the next place as it is admitted. A window counts until it
 -- closes, or ends early (the cap reached, or the member left). Under the room row's lock (behind the same
 -- gate as the order's draw): two instances never open the same slot twice. Answers the windows it opened.
 CREATE OR REPLACE FUNCTION waiting_room_admit(p_gacha text, p_batch int, p_window_seconds int, p_now timestamptz)
@@ -50,7 +55,7 @@ RETURNS int
 LANGUAGE plpgsql AS $$
 DECLARE
   v_now timestamptz := coalesce(p_now, now());
-  r record; v_free int; v_n int; v_m int := 0; v_through int; v_last int;
+  r record; v_free int; v_n int; v_m int := 0; v_through int; v_last int; v_arrivals bigint;
 BEGIN
   IF NOT pg_try_advisory_xact_lock(87, hashtext(p_gacha)) THEN
     RETURN 0;
@@ -78,27 +83,28 @@ BEGIN
   IF v_n < v_free THEN
     -- Every drawn place has had its turn (or left): the later arrivals, oldest first.
     WITH next AS (
-      SELECT e.member_id, row_number() OVER (ORDER BY e.arrived_at, e.member_id) AS k FROM waiting_room_entries e
+      SELECT e.member_id, e.arrival_no, row_number() OVER (ORDER BY e.arrival_no) AS k FROM waiting_room_entries e
        WHERE e.gacha_id = p_gacha AND e.place IS NULL AND e.left_at IS NULL
-       ORDER BY e.arrived_at, e.member_id LIMIT v_free - v_n
+       ORDER BY e.arrival_no LIMIT v_free - v_n
     ), opened AS (
       UPDATE waiting_room_entries e SET place = r.last_place + next.k, window_opened_at = v_now,
              window_closes_at = v_now + make_interval(secs => p_window_seconds)
         FROM next WHERE e.gacha_id = p_gacha AND e.member_id = next.member_id
-      RETURNING 1
+      RETURNING next.arrival_no
     )
-    SELECT count(*) INTO v_m FROM opened;
+    SELECT count(*), max(arrival_no) INTO v_m, v_arrivals FROM opened;
     v_last := r.last_place + v_m;
     v_through := v_last;
   END IF;
   UPDATE waiting_rooms SET admitted_through = greatest(admitted_through, coalesce(v_through, admitted_through)),
-         last_place = coalesce(v_last, last_place)
+         last_place = coalesce(v_last, last_place),
+         arrivals_through = greatest(arrivals_through, coalesce(v_arrivals, arrivals_through))
    WHERE gacha_id = p_gacha;
   RETURN v_n + v_m;
 END $$;
 
 -- A member joins (sign-in, the captcha and the verified phone are checked before, by the server): one entry
--- per member and per phone (p_phone_key, the number's SHA-256). The room row FOR SHARE until commit: an
+-- per member and per phone (p_phone_key, the number's SHA-256). The join lock shared until commit: an
 -- order's draw waits for this join, so a member who joined before it is always in it. Answers
 -- { joined } (false: the member was in already) or { code } for a refusal.
 CREATE OR REPLACE FUNCTION waiting_room_join(p_gacha text, p_member text, p_phone_key text, p_now timestamptz)
@@ -114,8 +120,10 @@ BEGIN
   IF t.status IN ('sold_out', 'ended') THEN
     RETURN jsonb_build_object('code', 'WAITING_ROOM_CLOSED');
   END IF;
-  INSERT INTO waiting_rooms (gacha_id) VALUES (p_gacha) ON CONFLICT DO NOTHING;
-  PERFORM 1 FROM waiting_rooms WHERE gacha_id = p_gacha FOR SHARE;
+  -- The pack's join lock, shared until commit: the order's draw takes it exclusively, so it waits for this join
+  -- and a member who joined before it is always in it. (A lock of the lock manager, not the room row FOR SHARE:
+  -- thousands of joins at once would each make a new MultiXact of every holder.)
+  PERFORM pg_advisory_xact_lock_shared(88, hashtext(p_gacha));
   -- The arrival time is read after the lock: a join that waited for the order's draw arrives after it.
   INSERT INTO waiting_room_entries (gacha_id, member_id, phone_key, arrived_at)
   VALUES (p_gacha, p_member, p_phone_key, coalesce(p_now, clock_timestamp()))
@@ -135,8 +143,8 @@ END $$;
 
 -- What the member's page shows, in one call: the order drawn if the start has passed (by whichever call
 -- comes first, on any instance), the queue moved on if the member is still waiting, then the member's
--- state. `ahead` counts places not yet admitted before the member's (members who left ahead are counted
--- until the queue passes them, so it can only overstate); `admittedPerSecond` is the queue's pace so far.
+-- state. `ahead` counts places not yet admitted before the member's, by subtraction (members who left ahead are
+-- counted until the queue passes them, so it can only overstate); `admittedPerSecond` is the queue's pace so far.
 CREATE OR REPLACE FUNCTION waiting_room_poll(p_gacha text, p_member text, p_now timestamptz) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -172,9 +180,10 @@ BEGIN
     IF e.place IS NOT NULL THEN
       v_ahead := greatest(e.place - r.admitted_through - 1, 0);
     ELSE
-      SELECT greatest(r.last_place - r.admitted_through, 0) + count(*) INTO v_ahead FROM waiting_room_entries x
-       WHERE x.gacha_id = p_gacha AND x.place IS NULL AND x.left_at IS NULL
-         AND (x.arrived_at, x.member_id) < (e.arrived_at, e.member_id);
+      -- A later arrival: the drawn places still waiting, and the arrival numbers between the last admitted and
+      -- theirs (numbers are shop-wide, so another pack's joins and members who left make it overstate, never
+      -- understate; one subtraction instead of a count over thousands of entries on every read).
+      v_ahead := greatest(r.last_place - r.admitted_through, 0) + greatest(e.arrival_no - r.arrivals_through - 1, 0);
     END IF;
   END IF;
   RETURN jsonb_build_object('state', v_state, 'startsAt', t.starts_at, 'cap', t.per_member_limit,
