@@ -1,11 +1,13 @@
 // The waiting room's members, in a process of their own (forked by bench/waiting-room/index.ts) so the load
 // does not share a shop's event loop. Open loop: each member arrives at a seeded random moment within the
 // arrival window and joins the queue through the JSON API (bearer session), then reads their place as the
-// page does — at the start, then again after a pause that grows with their estimate (2–10 s, jittered) —
+// page does — at the start, then again after a pause that grows with their estimate (nextReadSeconds: 3–30 s,
+// jittered) —
 // and, once admitted, draws one lot at a time up to the lots left. A share of them behave like bots: they
 // try to draw before their turn, and once more after reaching the cap; those refusals are counted, never a
 // lot. A member is served when they have drawn up to the cap, or the queue answers done or closed (sold out).
 import http from 'node:http';
+import { nextReadSeconds } from '#modules/waitingroom/browser';
 import { latencySummary, seededRandom } from '../draw/client';
 
 export interface MembersSpec {
@@ -162,8 +164,8 @@ export async function runMembers(spec: MembersSpec): Promise<MembersResult> {
             const code = (early.body?.error as { code?: string } | undefined)?.code ?? String(early.status);
             botDraws[`early ${code}`] = (botDraws[`early ${code}`] ?? 0) + 1;
           }
-          const pause = Math.min(Math.max((room.estimateSeconds ?? 4) / 4, 2), 10);
-          await sleep(pause * 1000 * (0.75 + jitter * 0.5));
+          // As the page does: often near the front, rarely far back.
+          await sleep(nextReadSeconds(room) * 1000 * (0.75 + jitter * 0.5));
         } else if (room.state === 'admitted') {
           const left = room.lotsLeft ?? 0;
           if (left <= 0) break;

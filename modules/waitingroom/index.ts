@@ -11,6 +11,7 @@ export {
   type WaitingRoomDrawRefusalCode,
   type WaitingRoomState,
 } from './rules';
+export { nextReadSeconds } from './reading';
 export {
   joinWaitingRoom,
   waitingRoomStatus,

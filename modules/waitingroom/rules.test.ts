@@ -1,6 +1,7 @@
 // The waiting room's pure rules: the estimate of the wait, the lots left in a window, the phone's key.
 import { describe, expect, it } from 'vitest';
 import { estimateWaitSeconds, lotsLeftOf, phoneKeyOf } from './rules';
+import { nextReadSeconds } from './reading';
 
 describe('estimateWaitSeconds', () => {
   const queue = { batch: 50, windowSeconds: 180, admitted: 0, secondsSinceOrder: 0 };
@@ -32,5 +33,16 @@ describe('phoneKeyOf', () => {
     expect(phoneKeyOf('+819012345678')).toBe(phoneKeyOf('+819012345678'));
     expect(phoneKeyOf('+819012345678')).not.toBe(phoneKeyOf('+819012345679'));
     expect(phoneKeyOf('+819012345678')).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('nextReadSeconds', () => {
+  it('reads often near the front and in the window, rarely far back, and at the start before it', () => {
+    expect(nextReadSeconds({ state: 'waiting', estimateSeconds: 10 })).toBe(3);
+    expect(nextReadSeconds({ state: 'waiting', estimateSeconds: 60 })).toBe(15);
+    expect(nextReadSeconds({ state: 'waiting', estimateSeconds: 3600 })).toBe(30);
+    expect(nextReadSeconds({ state: 'admitted', estimateSeconds: null })).toBe(5);
+    expect(nextReadSeconds({ state: 'registered', estimateSeconds: null }, 12)).toBe(12);
+    expect(nextReadSeconds({ state: 'registered', estimateSeconds: null }, 0)).toBe(3);
   });
 });

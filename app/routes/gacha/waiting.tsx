@@ -1,8 +1,8 @@
 // /gacha/{genreId}/{gachaId}/waiting: a hot release's waiting room (decision 087) — 「待機列」. Members only,
 // noindex. Before the start: registered, the order drawn at the start; after: the place, how many are ahead
 // and an estimate; in the member's window: the time and lots left and the draw buttons. The page reads the
-// place from the API every few seconds (no reload; only that one call, not the layout's loaders), and each
-// read moves the queue on.
+// place from the API (no reload; only that one call, not the layout's loaders) at the start, then every 3–30 s
+// by how far back the member is, and each read moves the queue on.
 import { useEffect, useState } from 'react';
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/waiting';
@@ -17,11 +17,9 @@ import {
   WaitingPanel,
 } from '~/components/waiting-room/WaitingRoomPanels';
 import { waitingRoomAction, waitingRoomLoader } from '~/controllers/waiting-room.server';
+import { nextReadSeconds } from '#modules/waitingroom/browser';
 
 export const handle = { title: '待機列' };
-
-/** Seconds between two reads of the place: often enough for a window of a few minutes, light for the shop. */
-const REFRESH_SECONDS = 3;
 
 // noindex by the navigation rules (NOINDEX_PATTERNS): the root's robots meta and the server's X-Robots-Tag.
 export function headers() {
@@ -50,25 +48,36 @@ function useSecondsLeft(closesAt: string | null, serverNow: string) {
   return left;
 }
 
-/** The member's place, read again from the API every few seconds while it can change. */
-function useLiveRoom<T extends { state: string }>(initial: T, gachaId: string): T {
+/**
+ * The member's place, read again from the API while it can change: at the start, then often near the front and
+ * in the window, rarely far back (nextReadSeconds), each read only that call.
+ */
+function useLiveRoom<T extends { state: string; estimateSeconds: number | null; startsAt: string | null; now: string }>(
+  initial: T,
+  gachaId: string,
+): T {
   const [room, setRoom] = useState(initial);
   useEffect(() => setRoom(initial), [initial]);
   const live = ['registered', 'waiting', 'admitted'].includes(room.state);
   useEffect(() => {
     if (!live) return;
-    let busy = false;
-    const timer = setInterval(() => {
-      if (busy || document.visibilityState !== 'visible') return;
-      busy = true;
-      fetch(`/api/v1/gachas/${encodeURIComponent(gachaId)}/waiting-room`, { credentials: 'same-origin' })
-        .then((response) => (response.ok ? (response.json() as Promise<T>) : null))
-        .then((next) => next && setRoom(next))
-        .catch(() => undefined) // the next tick tries again
-        .finally(() => (busy = false));
-    }, REFRESH_SECONDS * 1000);
-    return () => clearInterval(timer);
-  }, [live, gachaId]);
+    const toStart = room.startsAt ? (Date.parse(room.startsAt) - Date.parse(room.now)) / 1000 : 0;
+    let cancelled = false;
+    const timer = setTimeout(
+      () => {
+        if (document.visibilityState !== 'visible') return setRoom((r) => ({ ...r }));
+        fetch(`/api/v1/gachas/${encodeURIComponent(gachaId)}/waiting-room`, { credentials: 'same-origin' })
+          .then((response) => (response.ok ? (response.json() as Promise<T>) : null))
+          .then((next) => !cancelled && setRoom((r) => next ?? { ...r }))
+          .catch(() => !cancelled && setRoom((r) => ({ ...r }))); // the next read tries again
+      },
+      nextReadSeconds(room, toStart + Math.random() * 2) * 1000,
+    );
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [live, gachaId, room]);
   return room;
 }
 
