@@ -54,7 +54,7 @@ describe('the waiting room at phone size', () => {
         await verifiedPhone(alice.id, `+8190${String(Date.now()).slice(-8)}`);
         await first.page.goto(`/gacha/pokemon/${pack}`);
         await waitForHydration(first.page);
-        await first.page.getByRole('link', { name: /待機列へ/ }).click();
+        await first.page.getByRole('link', { name: '待機列に並ぶ' }).click();
         await first.page.waitForURL(`**/gacha/pokemon/${pack}/waiting`);
         await first.page.getByRole('heading', { name: '待機列に並ぶ' }).waitFor();
         expect(await first.page.title()).toMatch(/^待機列 \| /);

@@ -10,7 +10,6 @@ import { rememberGachaOrigin } from '~/lib/analytics';
 import type { Route } from './+types/detail';
 import { catalogueDb, shopRequestContext } from '#server/context';
 import { AppLink } from '~/components/AppLink';
-import { WaitingRoomLink } from '~/components/waiting-room/WaitingRoomLink';
 import { Container } from '~/components/PageFrame';
 import { notFound } from '~/lib/not-found';
 import { formatCoins } from '~/lib/numbers';
@@ -232,7 +231,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             streaming={live.live}
           />
           <KiribanCounter numbers={kiribanNumbers} sold={drawn} closed={closed !== null} />
-          {pack.waitingRoom && closed === null ? <WaitingRoomLink genreId={pack.genreId} gachaId={pack.id} /> : null}
+          {pack.waitingRoom && <a href={`/gacha/${pack.genreId}/${pack.id}/waiting`}>待機列に並ぶ</a>}
           {import.meta.env.SSR && loaderData.shellUnsupported ? <span hidden>{SHELL_UNSUPPORTED_MARKER}</span> : null}
           {balance !== null && texts && (
             <p className="text-sm">
