@@ -19,6 +19,8 @@ export interface WaitingRoomView {
   estimateSeconds: number | null;
   windowClosesAt: string | null;
   lotsLeft: number | null;
+  /** The server's clock when the place was read. */
+  now: string;
 }
 
 /** 「約3分」: an estimate in whole minutes (seconds under one). */
@@ -28,6 +30,13 @@ export function waitWords(seconds: number): string {
   return minutes >= 60
     ? `約${Math.floor(minutes / 60)}時間${minutes % 60 ? `${minutes % 60}分` : ''}`
     : `約${minutes}分`;
+}
+
+/** 「3分」「1分30秒」「45秒」: a window's length. */
+export function durationWords(seconds: number): string {
+  const m = Math.floor(seconds / 60);
+  const s = seconds % 60;
+  return `${m ? `${m}分` : ''}${s || !m ? `${s}秒` : ''}`;
 }
 
 /** 「2:05」: minutes and seconds left. */
@@ -53,20 +62,21 @@ export function JoinPanel({
   error?: string;
 }) {
   const submitting = useSubmitting('join');
+  const beforeStart = room.startsAt !== null && Date.parse(room.startsAt) > Date.parse(room.now);
   return (
     <section className={card} aria-labelledby="join-heading">
       <h2 id="join-heading" className="text-lg font-bold">
         待機列に並ぶ
       </h2>
       <p className="mt-2 text-sm leading-relaxed">
-        {room.startsAt
-          ? `${formatMemberDateTime(room.startsAt)}までに並んだ方の順番は、販売開始の時刻にサーバーが無作為に抽選します。`
-          : null}
-        先に画面を開いた方や、再読み込みの速さで順番が決まることはありません。開始後に並んだ方は、その後ろに並んだ順で続きます。
+        {beforeStart
+          ? `${formatMemberDateTime(room.startsAt!)}までに並んだ方の順番は、販売開始の時刻にサーバーが無作為に抽選します。先に画面を開いた方や、再読み込みの速さで順番が決まることはありません。`
+          : '販売開始の時刻までに並んだ方の順番はサーバーが無作為に抽選しました。'}
+        開始後に並んだ方は、その後ろに並んだ順で続きます。
       </p>
       <ul className="mt-3 list-disc space-y-1 pl-5 text-sm">
         {room.cap ? <li>お一人様{formatCoins(room.cap)}口まで</li> : null}
-        {room.windowSeconds ? <li>順番が来たら{clockWords(room.windowSeconds)}（分:秒）のあいだ購入できます</li> : null}
+        {room.windowSeconds ? <li>順番が来たら{durationWords(room.windowSeconds)}のあいだ購入できます</li> : null}
         <li>並ぶには電話番号の認証が必要です（電話番号ごとに1人まで）</li>
       </ul>
       <Form method="post" className="mt-4 space-y-3">
@@ -108,7 +118,10 @@ export function WaitingPanel({ room }: { room: WaitingRoomView }) {
       <dl className="mt-3 grid grid-cols-2 gap-3 text-center">
         <div className="rounded-xl bg-canvas p-3">
           <dt className="text-xs text-muted">あなたの順番</dt>
-          <dd className="text-2xl font-bold">{room.place ? `${formatCoins(room.place)}番` : '抽選後に決定'}</dd>
+          <dd className="text-2xl font-bold">
+            {room.place ? `${formatCoins(room.place)}番` : `${formatCoins((room.ahead ?? 0) + 1)}番目`}
+          </dd>
+          {room.place ? null : <dd className="text-xs text-muted">開始後に並んだ順</dd>}
         </div>
         <div className="rounded-xl bg-canvas p-3">
           <dt className="text-xs text-muted">前に待っている人</dt>
