@@ -220,3 +220,18 @@ describe('a restart', () => {
     expect(await drawWaitingRoomOrder(handle.db, gachaId, at(80))).toBe(-1);
   });
 });
+
+describe('a queue nobody joined before the start', () => {
+  it('counts a later arrival’s places ahead from the order, not from every number the shop ever gave', async () => {
+    const gachaId = await roomPack({ cap: 1, batch: 1 });
+    const someone = await createMemberWithCoins(handle.db, { paid: 10 });
+    expect((await waitingRoomStatus(handle.db, { gachaId, memberId: someone, now: at(1) })).state).toBe('not_joined');
+    const [first, second] = await joinMembers(gachaId, 2, at(2));
+    // The first is admitted by its own read; the second is next in line, with nobody ahead.
+    expect((await waitingRoomStatus(handle.db, { gachaId, memberId: first!, now: at(3) })).state).toBe('admitted');
+    expect(await waitingRoomStatus(handle.db, { gachaId, memberId: second!, now: at(3) })).toMatchObject({
+      state: 'waiting',
+      ahead: 0,
+    });
+  });
+});

@@ -41,7 +41,9 @@ BEGIN
     FROM ranked WHERE e.gacha_id = p_gacha AND e.member_id = ranked.member_id;
   GET DIAGNOSTICS v_n = ROW_COUNT;
   UPDATE waiting_rooms SET ordered_at = coalesce(p_now, now()), ordered_count = v_n, last_place = v_n,
-         arrivals_through = (SELECT coalesce(max(arrival_no), 0) FROM waiting_room_entries WHERE gacha_id = p_gacha)
+         -- Every join before the order has its number by now (the join lock waited for them), every later one a
+         -- higher number: the sequence's last value splits the two even when nobody joined before the start.
+         arrivals_through = (SELECT last_value FROM waiting_room_entries_arrival_no_seq)
    WHERE gacha_id = p_gacha;
   RETURN v_n;
 END $$;
