@@ -56,7 +56,7 @@ CREATE OR REPLACE FUNCTION waiting_room_admit(p_gacha text, p_batch int, p_windo
 RETURNS int
 LANGUAGE plpgsql AS $$
 DECLARE
-  v_now timestamptz := coalesce(p_now, now());
+  v_now timestamptz;
   r record; v_free int; v_n int; v_m int := 0; v_through int; v_last int; v_arrivals bigint;
 BEGIN
   IF NOT pg_try_advisory_xact_lock(87, hashtext(p_gacha)) THEN
@@ -66,6 +66,9 @@ BEGIN
   IF NOT FOUND THEN
     RETURN 0;
   END IF;
+  -- The clock after the locks, not the transaction's start: an admission that waited for another opens its
+  -- windows after that one's (with now() a later place could carry an earlier opening; the bench caught 5).
+  v_now := coalesce(p_now, clock_timestamp());
   SELECT p_batch - count(*) INTO v_free FROM waiting_room_entries
    WHERE gacha_id = p_gacha AND window_opened_at IS NOT NULL AND window_ended_at IS NULL AND window_closes_at > v_now;
   IF v_free <= 0 THEN
