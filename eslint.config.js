@@ -41,8 +41,11 @@ export const MODULE_DEPENDENCIES = {
   // Self-limits (docs/decisions/035): the member's own monthly limits and self-exclusion; read by the
   // purchase and the draw inside their own transactions.
   limits: ['kernel'],
+  // The waiting room for hot releases (decision 087): the queue of a pack (gacha's settings) before and
+  // after its start; the draw asks it, in its own transaction, whether the member's window is open.
+  waitingroom: ['kernel', 'gacha'],
   // The beacon mode (decision 081) closes and settles rounds with drand's verified beacons.
-  draw: ['kernel', 'shop', 'gacha', 'wallet', 'progression', 'identity', 'fairness', 'beacon', 'limits'],
+  draw: ['kernel', 'shop', 'gacha', 'wallet', 'progression', 'identity', 'fairness', 'beacon', 'limits', 'waitingroom'],
   payments: ['kernel', 'shop', 'wallet', 'mailbox', 'progression', 'identity', 'idempotency', 'limits'],
   // The ranking boards (docs/decisions/037): per-period scores folded from the draws' feed, levels from progression.
   ranking: ['kernel', 'draw', 'progression'],
@@ -85,6 +88,7 @@ export const MODULE_DEPENDENCIES = {
     'mailbox',
     'gacha',
     'limits',
+    'waitingroom',
     'draw',
     'payments',
     'promo',

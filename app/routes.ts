@@ -7,6 +7,8 @@ export default [
   layout('layouts/top.tsx', [
     index('routes/home.tsx'),
     route('gacha/:genreId', 'routes/gacha/genre.tsx'),
+    // A hot release's waiting room (decision 087; beyond the route table): members only, noindex.
+    route('gacha/:genreId/:gachaId/waiting', 'routes/gacha/waiting.tsx'),
     // お知らせ (content documents of type notice; beyond the route table, decision 039).
     route('notices', 'routes/notices/index.tsx'),
     route('notices/:noticeId', 'routes/notices/notice.tsx'),

@@ -8,7 +8,7 @@ import { projectRootOf } from './project-root';
 
 /**
  * The order the modules' SQL is applied in: a module comes after the modules its SQL calls
- * (draw calls identity, gacha, progression, wallet and limits; progression calls mailbox; payments calls wallet). The shop-wide
+ * (draw calls identity, gacha, progression, wallet, limits and waitingroom; waitingroom calls gacha; progression calls mailbox; payments calls wallet). The shop-wide
  * invariants (db/sql) come last. Files of one module go in name order.
  */
 export const MODULE_SQL_ORDER = [
@@ -19,6 +19,7 @@ export const MODULE_SQL_ORDER = [
   'progression',
   'wallet',
   'limits',
+  'waitingroom',
   'draw',
   'payments',
   'admin',

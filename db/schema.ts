@@ -22,5 +22,6 @@ export * from '../modules/mailbox/schema';
 export * from '../modules/ranking/schema';
 export * from '../modules/invitation/schema';
 export * from '../modules/limits/schema';
+export * from '../modules/waitingroom/schema';
 export * from '../modules/farm/schema';
 export * from '../modules/friends/schema';

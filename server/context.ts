@@ -58,6 +58,12 @@ export { contentOf, footerLineOf, footerNoteOf, safeDocument, FOOTER_NOTE_PAGE }
 export { devToolsAllowed } from './dev-tools';
 export { applyForRefund, closureRefundView, openRefundAccount, type ClosureRefundView } from './closure';
 export { drawForMember } from './draw';
+export {
+  joinWaitingRoomAsMember,
+  leaveWaitingRoomAsMember,
+  memberWaitingRoom,
+  type MemberWaitingRoom,
+} from './waiting-room';
 export { drawBeaconBody, type DrawBeaconBody } from './draw-proof';
 export {
   farmOf,

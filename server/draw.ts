@@ -7,6 +7,7 @@ import type { Database } from '#db/client';
 import { drawLots, drawLotsForSession, type DrawOutcome } from '#modules/draw';
 import { getGachaDetail } from '#modules/gacha';
 import { currentRank } from '#modules/progression';
+import { noteWaitingRoomDraw } from '#modules/waitingroom';
 import type { ShopServices } from './services';
 
 /** Who draws: a member already known (the page), or the API's session token, resolved in the draw's own call. */
@@ -25,6 +26,8 @@ export interface DrawRequest {
   idempotencyKey: string;
   /** The pack's minimum rank when the caller has just read the pack (the page); else read here. */
   minRank?: number | null;
+  /** The pack's cap when it opens through a waiting room, else null, when the caller has read the pack; else read here. */
+  waitingRoomCap?: number | null;
 }
 
 type DrawServices = Pick<ShopServices, 'db' | 'config' | 'live' | 'metrics'>;
@@ -56,33 +59,61 @@ export async function drawForMember(
     idempotencyKey: request.idempotencyKey,
     decisionDays: services.config.PRIZE_DECISION_DAYS,
   };
-  const ranked = request.minRank !== undefined ? request.minRank !== null : await packNeedsRank(db, request.gachaId);
+  const terms =
+    request.minRank !== undefined && request.waitingRoomCap !== undefined
+      ? { minRank: request.minRank, waitingRoomCap: request.waitingRoomCap }
+      : await packDrawTerms(db, request.gachaId);
+  const ranked = (request.minRank !== undefined ? request.minRank : terms.minRank) !== null;
+  const roomCap = request.waitingRoomCap !== undefined ? request.waitingRoomCap : terms.waitingRoomCap;
   let outcome: DrawOutcome | 'refresh';
+  let memberId: string | null = null;
   if ('memberId' in drawer) {
+    memberId = drawer.memberId;
     const rank = ranked ? (await currentRank(db, drawer.memberId)).rank : 0;
     outcome = await drawLots(db, { ...draw, memberId: drawer.memberId, rank });
   } else {
     // One database call with the session inside it; the draw function also answers GACHA_NOT_FOUND.
-    // Packs with a minimum rank, and sessions due for better-auth's refresh, take the longer way.
-    outcome = ranked ? 'refresh' : await drawLotsForSession(db, { ...draw, sessionToken: drawer.sessionToken });
+    // Packs with a minimum rank or a waiting room (whose window is noted by member below), and sessions due
+    // for better-auth's refresh, take the longer way.
+    outcome =
+      ranked || roomCap !== null
+        ? 'refresh'
+        : await drawLotsForSession(db, { ...draw, sessionToken: drawer.sessionToken });
     if (outcome === 'refresh') {
       const member = await drawer.resolveMember();
       if (!member) return null;
+      memberId = member.id;
       const rank = ranked ? (await currentRank(db, member.id)).rank : 0;
       outcome = await drawLots(db, { ...draw, memberId: member.id, rank });
     }
   }
-  if (outcome.ok && !outcome.result.replay) services.live?.noteChange(outcome.result.gachaId);
+  if (outcome.ok && !outcome.result.replay) {
+    services.live?.noteChange(outcome.result.gachaId);
+    // The waiting room (decision 087): a window that reached the cap ends now, and the next member comes in.
+    if (roomCap !== null && memberId)
+      await noteWaitingRoomDraw(db, { gachaId: request.gachaId, memberId, count: outcome.result.count, cap: roomCap });
+  }
   services.metrics?.draw(outcome);
   return outcome;
 }
 
-/** Only packs with a minimum rank need the member's rank (one query less on every other draw). */
-const rankedPacks = new Map<string, { minRank: number | null; at: number }>();
-async function packNeedsRank(db: Database, id: string): Promise<boolean> {
-  const cached = rankedPacks.get(id);
-  if (cached && Date.now() - cached.at < 60_000) return cached.minRank !== null;
+/**
+ * Only packs with a minimum rank need the member's rank (one query less on every other draw), and only packs
+ * with a waiting room a note of the member's window; both are fixed at publication, read once a minute.
+ */
+const drawTermsOfPacks = new Map<string, { minRank: number | null; waitingRoomCap: number | null; at: number }>();
+async function packDrawTerms(
+  db: Database,
+  id: string,
+): Promise<{ minRank: number | null; waitingRoomCap: number | null }> {
+  const cached = drawTermsOfPacks.get(id);
+  if (cached && Date.now() - cached.at < 60_000) return cached;
   const detail = await getGachaDetail(db, id);
-  rankedPacks.set(id, { minRank: detail?.minRank ?? null, at: Date.now() });
-  return (detail?.minRank ?? null) !== null;
+  const terms = {
+    minRank: detail?.minRank ?? null,
+    waitingRoomCap: detail?.waitingRoom ? detail.perMemberLimit : null,
+    at: Date.now(),
+  };
+  drawTermsOfPacks.set(id, terms);
+  return terms;
 }

@@ -174,6 +174,9 @@ export async function packEditorLoader(shop: ShopRequest, request: Request, pack
       perMemberLimit: pack.perMemberLimit,
       minRank: pack.minRank,
       drawMode: pack.drawMode,
+      waitingRoom: pack.waitingRoom ?? false,
+      waitingRoomWindowSeconds: pack.waitingRoomWindowSeconds ?? 180,
+      waitingRoomBatch: pack.waitingRoomBatch ?? 50,
       tags: pack.tags,
       sortOrder: pack.sortOrder,
       saleStartsAtLocal: localJst(pack.saleStartsAt),
@@ -270,6 +273,9 @@ function saleFrom(form: FormData) {
       saleStartsAt: startsAt,
       saleEndsAt: endsAt,
       drawMode: text(form, 'drawMode') || 'sequence',
+      waitingRoom: text(form, 'waitingRoom') === 'on',
+      waitingRoomWindowSeconds: numberField(text(form, 'waitingRoomWindowSeconds')) ?? 180,
+      waitingRoomBatch: numberField(text(form, 'waitingRoomBatch')) ?? 50,
     },
   };
 }

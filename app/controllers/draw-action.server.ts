@@ -49,6 +49,7 @@ export async function drawAction(shop: ShopRequest, request: Request, params: { 
       count: parsed.data.count,
       idempotencyKey: `web:${parsed.data.idempotencyKey}`,
       minRank: pack.minRank || null,
+      waitingRoomCap: pack.waitingRoom ? pack.perMemberLimit : null,
     },
   );
   if (!outcome.ok) {

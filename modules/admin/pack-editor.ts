@@ -9,7 +9,6 @@ import {
   setDraftTiers,
   updateDraft,
   type PackBasics,
-  type PackSale,
   type TierPhoto,
   type TierRow,
 } from '#modules/gacha';
@@ -38,7 +37,7 @@ export async function updateDraftAsOperator(
   db: Database,
   operator: Operator,
   gachaId: string,
-  patch: Omit<PackBasics, 'id'> | PackSale | { imagePath: string },
+  patch: Parameters<typeof updateDraft>[2],
 ): Promise<OperatorOutcome<null>> {
   return runAdminAction(db, operator, 'packs:write', async (tx) => {
     const { before, after } = await updateDraft(tx, gachaId, patch);

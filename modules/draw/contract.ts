@@ -82,6 +82,10 @@ export const DRAW_REFUSAL_CODES = [
   'MAINTENANCE',
   // The closure (the shop module's sales stop, read inside the draw's transaction; decision 085).
   'SALES_STOPPED',
+  // The waiting room (decision 087): the member's window, read inside the draw's transaction.
+  'WAITING_ROOM_NOT_JOINED',
+  'WAITING_ROOM_NOT_YOUR_TURN',
+  'WAITING_ROOM_WINDOW_CLOSED',
 ] as const;
 export type DrawRefusalCode = (typeof DRAW_REFUSAL_CODES)[number];
 

@@ -5,6 +5,7 @@ import { GACHA_LOOKUP_REFUSAL_WORDS } from '#modules/gacha';
 import { WALLET_REFUSAL_WORDS } from '#modules/wallet';
 import { SELF_EXCLUSION_REFUSAL_WORDS } from '#modules/limits';
 import { MAINTENANCE_REFUSAL_WORDS, SALES_STOPPED_REFUSAL_WORDS } from '#modules/shop';
+import { WAITING_ROOM_DRAW_REFUSAL_WORDS } from '#modules/waitingroom';
 import type { DrawRefusalCode, DrawLookupRefusalCode } from './contract';
 import type { PrizeChoiceRefusalCode } from './choices';
 import type { ConversionUndoRefusalCode } from './conversion-undo';
@@ -42,6 +43,7 @@ export const DRAW_REFUSAL_WORDS: RefusalWords<DrawRefusalCode> = {
   },
   MAINTENANCE: MAINTENANCE_REFUSAL_WORDS.MAINTENANCE,
   SALES_STOPPED: SALES_STOPPED_REFUSAL_WORDS.SALES_STOPPED,
+  ...WAITING_ROOM_DRAW_REFUSAL_WORDS,
 };
 
 export const DRAW_LOOKUP_REFUSAL_WORDS: RefusalWords<DrawLookupRefusalCode> = {

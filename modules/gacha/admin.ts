@@ -101,8 +101,18 @@ export const packDefinitionSchema = z
     tiers: z.array(tierDefinitionSchema).min(1).max(50),
     /** How its lots are decided (decision 081): `sequence` (the default) or `beacon`. */
     drawMode: z.enum(drawModes).default('sequence'),
+    /** The waiting room (decision 087): off by default; the window in seconds and windows open at a time. */
+    waitingRoom: z.boolean().default(false),
+    waitingRoomWindowSeconds: z.number().int().min(30).max(3600).default(180),
+    waitingRoomBatch: z.number().int().min(1).max(10_000).default(50),
   })
   .superRefine((pack, ctx) => {
+    if (pack.waitingRoom && pack.perMemberLimit == null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['perMemberLimit'],
+        message: '待機列を使うときは1人あたりの上限が必要です。',
+      });
     const lots = lotsOf(pack.tiers);
     if (lots < 1) ctx.addIssue({ code: 'custom', path: ['tiers'], message: '口数のある賞が1つ以上必要です。' });
     if (lots > 1_000_000) ctx.addIssue({ code: 'custom', path: ['tiers'], message: '総口数は1,000,000口までです。' });
@@ -203,6 +213,9 @@ export function definitionOf(pack: GachaRow, tiers: TierRow[]): PackDefinition {
     saleStartsAt: pack.saleStartsAt,
     saleEndsAt: pack.saleEndsAt,
     drawMode: pack.drawMode,
+    waitingRoom: pack.waitingRoom,
+    waitingRoomWindowSeconds: pack.waitingRoomWindowSeconds,
+    waitingRoomBatch: pack.waitingRoomBatch,
     tiers: ordered.map((t) => ({
       key: tierKeyOf(pack.id, t.id),
       label: t.label,
@@ -293,6 +306,9 @@ export async function createPack(db: Database, definition: PackDefinition): Prom
         saleEndsAt: pack.saleEndsAt ?? null,
         drawOptions: [...new Set(pack.drawOptions)].sort((a, b) => a - b),
         drawMode: pack.drawMode,
+        waitingRoom: pack.waitingRoom,
+        waitingRoomWindowSeconds: pack.waitingRoomWindowSeconds,
+        waitingRoomBatch: pack.waitingRoomBatch,
         perMemberLimit: pack.perMemberLimit ?? null,
         minRank: pack.minRank ?? null,
         kiribanNext: kiriban.length ? Math.min(...kiriban) : null,

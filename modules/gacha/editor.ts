@@ -64,12 +64,24 @@ export const packSaleSchema = z
     saleEndsAt: z.date().nullable(),
     /** How the lots are decided (decision 081): the committed order, or drand rounds after each draw. */
     drawMode: z.enum(drawModes, { error: '抽選方式を選んでください。' }).default('sequence'),
+    /** The waiting room (decision 087): on or off, each member's window in seconds, windows open at a time. */
+    waitingRoom: z.boolean().default(false),
+    waitingRoomWindowSeconds: int('待機列の購入時間（秒）', 30, 3600).default(180),
+    waitingRoomBatch: int('待機列の同時入場数', 1, 10_000).default(50),
   })
   .superRefine((sale, ctx) => {
     if (sale.saleStartsAt && sale.saleEndsAt && sale.saleEndsAt <= sale.saleStartsAt)
       ctx.addIssue({ code: 'custom', path: ['saleEndsAt'], message: '販売終了は販売開始より後にしてください。' });
     if (sale.pricePerDraw * Math.max(...sale.drawOptions, 1) > 2_000_000_000)
       ctx.addIssue({ code: 'custom', path: ['pricePerDraw'], message: '1回の購入額が大きすぎます。' });
+    // A window lets a member draw up to the pack's cap: a waiting room without one would let the first
+    // members take every lot.
+    if (sale.waitingRoom && sale.perMemberLimit === null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['perMemberLimit'],
+        message: '待機列を使うときは1人あたりの上限を入力してください。',
+      });
   });
 export type PackSale = z.output<typeof packSaleSchema>;
 
@@ -327,7 +339,7 @@ const pick = (row: Record<string, unknown>, keys: string[]) => Object.fromEntrie
 export async function updateDraft(
   tx: Database,
   gachaId: string,
-  patch: Omit<PackBasics, 'id'> | PackSale | { imagePath: string },
+  patch: Omit<PackBasics, 'id'> | z.input<typeof packSaleSchema> | { imagePath: string },
 ): Promise<DraftChange> {
   const pack = await lockDraft(tx, gachaId);
   if ('genreId' in patch) await requireGenre(tx, patch.genreId);
@@ -429,6 +441,9 @@ export async function copyPackToDraft(
       perMemberLimit: def.perMemberLimit ?? null,
       minRank: def.minRank ?? null,
       drawMode: def.drawMode ?? 'sequence',
+      waitingRoom: def.waitingRoom ?? false,
+      waitingRoomWindowSeconds: def.waitingRoomWindowSeconds ?? 180,
+      waitingRoomBatch: def.waitingRoomBatch ?? 50,
       tags: def.tags ?? [],
       sortOrder: def.sortOrder ?? 0,
     })

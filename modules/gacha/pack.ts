@@ -74,6 +74,8 @@ export interface GachaDetail extends GachaCard {
   revealed: boolean;
   /** How its lots are decided (decision 081): a seed's order, or drand rounds after each draw. */
   drawMode: DrawMode;
+  /** The waiting room (decision 087), or null when the pack opens without one. */
+  waitingRoom: { windowSeconds: number; batch: number } | null;
   tiers: GachaTierView[];
 }
 
@@ -121,6 +123,7 @@ export async function getGachaDetail(
     saleEndsAt: iso(row.saleEndsAt),
     revealed: row.status === 'sold_out' || row.status === 'ended',
     drawMode: row.drawMode,
+    waitingRoom: row.waitingRoom ? { windowSeconds: row.waitingRoomWindowSeconds, batch: row.waitingRoomBatch } : null,
     tiers: tiers.map((t) => ({
       id: t.id,
       label: t.label,

@@ -97,10 +97,21 @@ export const gachas = pgTable(
     personalKiriban: boolean('personal_kiriban').notNull().default(false),
     pitari: boolean('pitari').notNull().default(false),
     drawMode: text('draw_mode', { enum: drawModes }).notNull().default('sequence'),
+    /**
+     * A hot release opens through a waiting room (decision 087): members who arrive before the sale starts are
+     * put in a server-drawn random order at the start, later ones queue behind; each in turn gets a window of
+     * `waitingRoomWindowSeconds` to draw up to `perMemberLimit`, `waitingRoomBatch` windows open at a time.
+     * Read with the draw's terms, so a pack without one pays nothing for the feature.
+     */
+    waitingRoom: boolean('waiting_room').notNull().default(false),
+    waitingRoomWindowSeconds: integer('waiting_room_window_seconds').notNull().default(180),
+    waitingRoomBatch: integer('waiting_room_batch').notNull().default(50),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('gachas_genre_idx').on(t.genreId, t.status),
+    check('gachas_waiting_room_window', sql`${t.waitingRoomWindowSeconds} between 30 and 3600`),
+    check('gachas_waiting_room_batch', sql`${t.waitingRoomBatch} between 1 and 10000`),
     check('gachas_draw_mode', sql`${t.drawMode} in ('sequence', 'beacon')`),
     check('gachas_price_positive', sql`${t.pricePerDraw} > 0`),
     check('gachas_remaining_range', sql`${t.remainingLots} >= 0 and ${t.remainingLots} <= ${t.totalLots}`),

@@ -172,10 +172,19 @@ export function isGuestOnlyPath(pathname: string): boolean {
   return (GUEST_ONLY_PATHS as readonly string[]).includes(normalisePathname(pathname));
 }
 
+/** Search indexing: single members' pages inside public sections, by pattern (robots.txt cannot list them). */
+export const NOINDEX_PATTERNS = [
+  // A pack's waiting room (decision 087): one member's place in a queue.
+  '/gacha/:genreId/:gachaId/waiting',
+] as const;
+
 /** @example isNoindexPath('/shop/checkout/paypay') === true; isNoindexPath('/gacha/pokemon') === false */
 export function isNoindexPath(pathname: string): boolean {
   const path = normalisePathname(pathname);
-  return NOINDEX_PREFIXES.some((p) => path.startsWith(p) || path === p.slice(0, -1));
+  return (
+    NOINDEX_PREFIXES.some((p) => path.startsWith(p) || path === p.slice(0, -1)) ||
+    NOINDEX_PATTERNS.some((pattern) => matchPattern(pattern, path) !== null)
+  );
 }
 
 /**

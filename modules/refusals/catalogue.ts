@@ -41,6 +41,11 @@ import {
 } from '#modules/gacha';
 import { LIMITS_REFUSAL_WORDS, type LimitsRefusalCode } from '#modules/limits';
 import {
+  WAITING_ROOM_DRAW_REFUSAL_WORDS,
+  WAITING_ROOM_REFUSAL_WORDS,
+  type WaitingRoomRefusalCode,
+} from '#modules/waitingroom';
+import {
   CONVERSION_UNDO_REFUSAL_WORDS,
   DRAW_LOG_REFUSAL_WORDS,
   DRAW_LOOKUP_REFUSAL_WORDS,
@@ -148,6 +153,7 @@ export type RefusalCode =
   | LoginBonusRefusalCode
   | InvitationRefusalCode
   | LimitsRefusalCode
+  | WaitingRoomRefusalCode
   | FarmRefusalCode
   | FriendRefusalCode
   | FarmAdminRefusalCode
@@ -156,6 +162,8 @@ export type RefusalCode =
 /** Every code's entry: a code of RefusalCode that no gathered section words is a type error here. */
 export const REFUSAL_CATALOGUE: Readonly<Record<RefusalCode, RefusalEntry>> = joinSections(
   DRAW_REFUSAL_WORDS,
+  WAITING_ROOM_REFUSAL_WORDS,
+  WAITING_ROOM_DRAW_REFUSAL_WORDS,
   DRAW_LOOKUP_REFUSAL_WORDS,
   DRAW_LOG_REFUSAL_WORDS,
   PRIZE_CHOICE_REFUSAL_WORDS,

@@ -142,6 +142,8 @@ export async function createPublishedPack(
     genreId?: string;
     /** A beacon pack (decision 081), published with these terms. */
     beacon?: BeaconPublishTerms;
+    /** A waiting room (decision 087); needs `perMemberLimit`. */
+    waitingRoom?: { windowSeconds?: number; batch?: number };
   },
 ): Promise<string> {
   if (options.genreId === HIDDEN_TEST_GENRE) await ensureHiddenGenre(db);
@@ -237,6 +239,13 @@ export async function createPublishedPack(
     perMemberLimit: options.perMemberLimit,
     minRank: options.minRank,
     saleEndsAt: options.saleEndsAt,
+    ...(options.waitingRoom
+      ? {
+          waitingRoom: true,
+          waitingRoomWindowSeconds: options.waitingRoom.windowSeconds ?? 180,
+          waitingRoomBatch: options.waitingRoom.batch ?? 50,
+        }
+      : {}),
     tiers,
     ...(options.beacon ? { drawMode: 'beacon' as const } : {}),
   });

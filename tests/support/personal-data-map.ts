@@ -1357,6 +1357,28 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       },
     },
   },
+  waiting_room_entries: {
+    owner: 'waitingroom',
+    columns: {
+      gacha_id: NOT_PERSONAL,
+      member_id: {
+        holds: ['member-id'],
+        onDeletion: 'keep',
+        why: 'the member’s id in a pack’s queue (decision 087): after 退会 it names the tombstone, which identifies nobody',
+      },
+      phone_key: {
+        holds: ['fingerprint'],
+        onDeletion: 'keep',
+        why: 'a SHA-256 of the verified number, never the number: one place per phone in a pack’s queue (decision 087)',
+      },
+    },
+  },
+  waiting_rooms: {
+    owner: 'waitingroom',
+    columns: {
+      gacha_id: NOT_PERSONAL,
+    },
+  },
   wallets: {
     owner: 'wallet',
     columns: {

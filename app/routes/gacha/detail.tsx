@@ -246,6 +246,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             streaming={live.live}
           />
           <KiribanCounter numbers={kiribanNumbers} sold={drawn} closed={closed !== null} />
+          {pack.waitingRoom && <a href={`/gacha/${pack.genreId}/${pack.id}/waiting`}>待機列に並ぶ</a>}
           {import.meta.env.SSR && loaderData.shellUnsupported ? <span hidden>{SHELL_UNSUPPORTED_MARKER}</span> : null}
           {balance !== null && texts && (
             <p className="text-sm">

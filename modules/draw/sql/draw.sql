@@ -113,6 +113,7 @@ DECLARE
   v_pos int[]; v_final record; v_n int; v_last_lot boolean := false; v_kiriban int[];
   v_available int; v_used int; v_limits record; v_spent bigint; v_month timestamptz; v_items jsonb; v_wallet jsonb;
   v_reserved record; v_exp bigint; v_beacon boolean; v_closed text; v_pitari text[]; v_extras int := 0; v_n_extra int;
+  v_wait jsonb;
 BEGIN
   SELECT * INTO g FROM gacha_draw_terms(p_gacha);
   IF NOT FOUND OR g.status = 'draft' THEN
@@ -174,6 +175,14 @@ BEGIN
   END IF;
   IF g.min_rank IS NOT NULL AND coalesce(p_rank, 0) < g.min_rank THEN
     RETURN draw_refuse(v_draw, 'RANK_TOO_LOW', jsonb_build_object('minRank', g.min_rank, 'rank', coalesce(p_rank, 0)));
+  END IF;
+  -- The waiting room (decision 087): only in the member's open window. Packs without one pay nothing (the flag
+  -- comes with the terms); the cap is the per-member limit below, counted after the wallet lock.
+  IF g.waiting_room THEN
+    v_wait := waiting_room_draw_refusal(p_gacha, p_member, v_now);
+    IF v_wait IS NOT NULL THEN
+      RETURN draw_refuse(v_draw, v_wait->>'code', v_wait->'details');
+    END IF;
   END IF;
 
   -- Self-limits (docs/decisions/035): one primary-key read of the limits module's row (none for most

@@ -13,11 +13,21 @@ DROP FUNCTION IF EXISTS gacha_draw_terms(text);
 CREATE FUNCTION gacha_draw_terms(p_gacha text)
 RETURNS TABLE (id text, no int, status text, price_per_draw int, total_lots int, draw_options int[],
   per_member_limit int, min_rank smallint, sale_starts_at timestamptz, sale_ends_at timestamptz, kiriban_next int,
-  draw_mode text, personal_kiriban boolean, pitari boolean)
+  draw_mode text, personal_kiriban boolean, pitari boolean, waiting_room boolean)
 LANGUAGE sql STABLE AS $$
   SELECT g.id, g.no, g.status, g.price_per_draw, g.total_lots, g.draw_options, g.per_member_limit, g.min_rank,
-         g.sale_starts_at, g.sale_ends_at, g.kiriban_next, g.draw_mode, g.personal_kiriban, g.pitari
+         g.sale_starts_at, g.sale_ends_at, g.kiriban_next, g.draw_mode, g.personal_kiriban, g.pitari, g.waiting_room
     FROM gachas g WHERE g.id = p_gacha
+$$;
+
+-- A pack's waiting room as the waiting room's SQL reads it (decision 087): no row for a pack without one.
+-- The start is the sale's (a room without a start time orders its members at the first call after publication).
+CREATE OR REPLACE FUNCTION gacha_waiting_room_terms(p_gacha text)
+RETURNS TABLE (status text, starts_at timestamptz, per_member_limit int, window_seconds int, batch int)
+LANGUAGE sql STABLE AS $$
+  SELECT g.status, coalesce(g.sale_starts_at, g.committed_at), g.per_member_limit, g.waiting_room_window_seconds,
+         g.waiting_room_batch
+    FROM gachas g WHERE g.id = p_gacha AND g.waiting_room AND g.status <> 'draft'
 $$;
 
 -- A beacon pack's clock (decision 081): the committed chain's genesis (Unix seconds) and period (seconds), and

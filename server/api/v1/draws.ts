@@ -238,13 +238,20 @@ export const createDraw = defineOperation({
     },
     401: { description: 'ログインが必要です。', codes: ['UNAUTHENTICATED'] },
     403: {
-      description: 'スタッフ、ランク不足、または自己除外期間中です。',
-      codes: ['STAFF_CANNOT_DRAW', 'RANK_TOO_LOW', 'SELF_EXCLUDED'],
+      description: 'スタッフ、ランク不足、自己除外期間中、または待機列のあるガチャで待機列に並んでいません。',
+      codes: ['STAFF_CANNOT_DRAW', 'RANK_TOO_LOW', 'SELF_EXCLUDED', 'WAITING_ROOM_NOT_JOINED'],
     },
     404: { description: 'ガチャがありません。', codes: ['GACHA_NOT_FOUND'] },
     409: {
-      description: '完売・残り不足・キーの再利用・混雑。',
-      codes: ['SOLD_OUT', 'NOT_ENOUGH_LOTS', 'IDEMPOTENCY_KEY_REUSED', 'DRAW_BUSY'],
+      description: '完売・残り不足・キーの再利用・混雑、または待機列の順番前・購入時間の終了。',
+      codes: [
+        'SOLD_OUT',
+        'NOT_ENOUGH_LOTS',
+        'IDEMPOTENCY_KEY_REUSED',
+        'DRAW_BUSY',
+        'WAITING_ROOM_NOT_YOUR_TURN',
+        'WAITING_ROOM_WINDOW_CLOSED',
+      ],
     },
     422: {
       description: 'コイン不足・販売期間外・購入上限・会員ご本人が設定した今月のガチャ消費上限。',

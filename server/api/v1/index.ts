@@ -8,6 +8,7 @@ import { defineOperation, mountOperations, type ApiEnv, type ApiOperation } from
 import { buildOpenApiDocument, renderReferencePage, type OpenApiDocument } from './openapi';
 import { catalogueOperations } from './catalogue';
 import { drawOperations } from './draws';
+import { waitingRoomOperations } from './waiting-room';
 import { walletOperations } from './wallet';
 import { prizeOperations } from './prizes';
 import { purchaseOperations } from './purchases';
@@ -34,6 +35,7 @@ export { ApiError } from './http';
 export const API_V1_OPERATION_MODULES: readonly (readonly ApiOperation[])[] = [
   catalogueOperations,
   drawOperations,
+  waitingRoomOperations,
   walletOperations,
   prizeOperations,
   purchaseOperations,

@@ -210,7 +210,8 @@ describe('openapi.json', () => {
     // The operationIds the draw issue names, plus the keep choice, the live counts and the reveal file;
     // the coin shop's, the password policy, the address book's and the shipping requests' (issue 12),
     // and issue 14's: the login bonus, the mailbox, the level, the rank, the ranking boards, the invitations
-    // and the self-limits; issue 16's farm and friends; issue 33's public draw log of a beacon pack.
+    // and the self-limits; issue 16's farm and friends; issue 33's public draw log of a beacon pack; issue 34's
+    // waiting room.
     expect(
       operationsOf(alone)
         .map(({ op }) => op.operationId)
@@ -253,9 +254,12 @@ describe('openapi.json', () => {
       'getRankingBoard',
       'getSelfLimits',
       'getShippingRequest',
+      'getWaitingRoom',
       'getWallet',
       'harvestFarmPlot',
+      'joinWaitingRoom',
       'keepPrizes',
+      'leaveWaitingRoom',
       'listAddresses',
       'listGachas',
       'listGenres',

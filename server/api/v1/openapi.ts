@@ -19,6 +19,7 @@ apiSchema('ErrorResponse', errorResponseSchema);
 export const API_TAG_DESCRIPTIONS: Record<string, string> = {
   catalogue: 'ジャンルとガチャ（ログイン不要）',
   draws: 'ガチャを引く',
+  'waiting-room': '人気ガチャの待機列（開始時刻に順番を抽選、順番が来たら購入時間内に上限まで引けます）',
   wallet: 'コイン（ウォレット）',
   prizes: '獲得したカード（発送・コイン交換）',
   identity: 'アカウント（パスワードの条件など）',

@@ -1,5 +1,5 @@
 // The pack editor's second step, 販売設定: price, draw choices, per-member limit, tags, the lowest rank, display
-// order and the sale window.
+// order, the sale window and the waiting room (decision 087).
 import { Form } from 'react-router';
 import type { PackEditorAnswer } from '~/lib/admin-packs';
 import { Button } from '~/components/Button';
@@ -42,6 +42,7 @@ export function Sale({ data, answer, busy }: { data: Data; answer?: PackEditorAn
         </select>
         <FieldError message={answer?.fields?.minRank} />
       </label>
+      <WaitingRoomFields data={data} answer={answer} />
       <fieldset className="sm:col-span-3" data-testid="draw-mode">
         <legend className="text-xs font-bold">抽選方式</legend>
         <div className="mt-1 grid gap-2 text-sm sm:grid-cols-2">
@@ -148,5 +149,47 @@ export function Sale({ data, answer, busy }: { data: Data; answer?: PackEditorAn
         </Button>
       </div>
     </Form>
+  );
+}
+
+/** The waiting room (decision 087): on or off, each member's window and how many windows are open at once. */
+function WaitingRoomFields({ data, answer }: { data: Data; answer?: PackEditorAnswer }) {
+  const { pack } = data;
+  const typed = answer?.typed;
+  return (
+    <fieldset className="sm:col-span-3" data-testid="waiting-room">
+      <legend className="text-xs font-bold">待機列（人気ガチャ向け）</legend>
+      <label className="mt-1 flex min-h-11 items-start gap-2 rounded-lg border border-slate-200 p-2 text-sm">
+        <input
+          type="checkbox"
+          name="waitingRoom"
+          value="on"
+          defaultChecked={typed ? typed.waitingRoom === 'on' : pack.waitingRoom}
+          className="mt-1 size-4"
+        />
+        <span>
+          <span className="font-bold">待機列を使う</span>
+          <span className="block text-xs text-slate-600">
+            販売開始前に並んだ会員の順番を開始時刻にサーバーが無作為に抽選し、順番に購入時間を渡します（1人あたりの上限口数が必要です）。
+          </span>
+        </span>
+      </label>
+      <div className="mt-2 grid gap-3 sm:grid-cols-2">
+        <Field
+          label="1人あたりの購入時間（秒、30〜3600）"
+          name="waitingRoomWindowSeconds"
+          inputMode="numeric"
+          answer={answer}
+          defaultValue={typed?.waitingRoomWindowSeconds ?? pack.waitingRoomWindowSeconds}
+        />
+        <Field
+          label="同時に購入できる人数（1〜10000）"
+          name="waitingRoomBatch"
+          inputMode="numeric"
+          answer={answer}
+          defaultValue={typed?.waitingRoomBatch ?? pack.waitingRoomBatch}
+        />
+      </div>
+    </fieldset>
   );
 }
