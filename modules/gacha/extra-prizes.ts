@@ -2,6 +2,7 @@
 // (a member's own Nth lot) and ピタリ賞 (the draw that empties a tier). Pure: the pack's definition checks, the
 // lot counts, the pack page and the editor all ask these the same way.
 import { personalKiribanQuantity } from '#modules/fairness';
+import { allZorome } from './kiriban';
 
 /** The fields that make a tier an extra prize, as a definition, a row or a view carries them. */
 export interface ExtraPrizeFields {
@@ -146,4 +147,22 @@ export function extraPrizeOdds(
           : `1口あたり 1/${count(lots)}`;
     return { tierId: tier.id, label: tier.label, condition, odds };
   });
+}
+
+/**
+ * Who receives an extra prize, as the pack page's line-up and disclosure say it before 「にプレゼント」, or null for a
+ * lot tier. `tiers` names a ピタリ賞's tier by its label.
+ * @example extraNoteOf({ kiribanAt: [100, 500] }, tiers) === '100口目・500口目を引いた方'
+ */
+export function extraNoteOf(tier: ExtraPrizeFields, tiers: readonly { id: string; label: string }[]): string | null {
+  const numbers = (list: readonly number[]) => list.map((n) => `${count(n)}口目`).join('・');
+  if (tier.kiribanAt?.length)
+    return allZorome(tier.kiribanAt)
+      ? `ゾロ目（${numbers(tier.kiribanAt)}）を引いた方`
+      : `${numbers(tier.kiribanAt)}を引いた方`;
+  if (tier.personalKiribanAt?.length) return `ご自身の${numbers(tier.personalKiribanAt)}を引いた方（お一人様各1回）`;
+  if (tier.pitariOf)
+    return `${tiers.find((t) => t.id === tier.pitariOf)?.label ?? ''}の最後の1口を引いた方（ピタリ賞）`;
+  if (tier.isLastOne) return '最後の1口を引いた方';
+  return null;
 }

@@ -6,6 +6,7 @@ import { type GachaCard, gachaCardColumns } from './lists';
 import { isCatalogueId, PUBLIC_GACHA_STATUSES } from './catalogue';
 import { photoOf } from './certificates';
 import { allZorome } from './kiriban';
+import { extraNoteOf } from './extra-prizes';
 
 /** @example await getGacha(db, 'stellar-pokemon-001') */
 export async function getGacha(db: Database, gachaId: string): Promise<GachaCard | null> {
@@ -56,6 +57,11 @@ export interface GachaTierView {
   personalKiribanAt: number[] | null;
   /** A ピタリ賞 (decision 088): the tier (id) whose last lot wins it; null for every other tier. */
   pitariOf: string | null;
+  /**
+   * Who receives an extra prize, in members' words (「100口目・500口目を引いた方」), or null for a lot tier: made
+   * here once, so the page's script does not carry the wording of every kind (extra-prizes.ts).
+   */
+  extraNote: string | null;
   /** A graded card's certificate (issue 33 item 8): its company and number, or null. */
   certificate: { company: string; number: string } | null;
   /** The card's photo kept byte for byte: its SHA-256 and where the original is served, or null. */
@@ -142,6 +148,7 @@ export async function getGachaDetail(
       zorome: allZorome(t.kiribanAt ?? []),
       personalKiribanAt: t.personalKiribanAt ?? null,
       pitariOf: t.pitariOf ?? null,
+      extraNote: extraNoteOf(t, tiers),
       certificate:
         t.certificateCompany && t.certificateNumber
           ? { company: t.certificateCompany, number: t.certificateNumber }

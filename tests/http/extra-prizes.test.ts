@@ -66,7 +66,7 @@ describe.skipIf(!databaseUrl)('個人キリ番賞 and ピタリ賞 on the pack a
     expect(pages.filter((body) => body.includes('data-testid="pitari-won"'))).toHaveLength(1);
     // Sold out: the ピタリ賞 is marked won, and the meter is gone with the sale.
     const over = (await get(path, { cookie })).body.replaceAll('<!-- -->', '');
-    expect(over).toContain('S賞の最後の1口を引いた方にプレゼント（ピタリ賞）');
+    expect(over).toContain('S賞の最後の1口を引いた方（ピタリ賞）にプレゼント');
     expect(over).not.toContain('data-testid="personal-kiriban-meter"');
   });
 });

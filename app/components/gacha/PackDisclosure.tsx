@@ -33,16 +33,6 @@ const BrowserVerifier = lazy(() => import('./BrowserVerifier'));
 // Only a beacon pack's page needs its words (decision 081): a chunk of their own.
 const BeaconFairness = lazy(() => import('./BeaconFairness'));
 
-/** Who receives an extra prize, in the words of the line-up (a ピタリ賞 names its tier from `tiers`). */
-function extraNote(tier: DisclosedTier, tiers: readonly DisclosedTier[]): string | null {
-  const numbers = (list: readonly number[]) => list.map((k) => `${formatCoins(k)}口目`).join('・');
-  if (tier.kiribanAt?.length) return `${numbers(tier.kiribanAt)}を引いた方`;
-  if (tier.personalKiribanAt?.length) return `ご自身の${numbers(tier.personalKiribanAt)}を引いた方（お一人様各1回）`;
-  if (tier.pitariOf) return `${tiers.find((t) => t.id === tier.pitariOf)?.label ?? ''}の最後の1口を引いた方`;
-  if (tier.isLastOne) return '最後の1口を引いた方';
-  return null;
-}
-
 /**
  * 排出内訳と還元率: the prizes, their counts, remaining lots, probabilities (now and at the start) and values,
  * and the 還元率 with its formula in words. `odds` and `remaining` are the page's live counts (decision 059).
@@ -58,8 +48,8 @@ export function PrizeDisclosure({
 }) {
   const numbers = packDisclosure(pack.tiers, pack.pricePerDraw, pack.totalLots);
   const oddsById = new Map(odds.map((o) => [o.id, o]));
-  const lotTiers = pack.tiers.filter((t) => !extraNote(t, pack.tiers));
-  const extraTiers = pack.tiers.filter((t) => extraNote(t, pack.tiers));
+  const lotTiers = pack.tiers.filter((t) => !t.extraNote);
+  const extraTiers = pack.tiers.filter((t) => t.extraNote);
   return (
     <section
       aria-labelledby="disclosure"
@@ -136,7 +126,7 @@ export function PrizeDisclosure({
               <li key={tier.id} className="flex flex-wrap justify-between gap-x-2" data-tier-id={tier.id}>
                 <span className="min-w-0">
                   <b>{tier.label}</b> {tier.cardName}
-                  <span className="block text-muted">{extraNote(tier, pack.tiers)}にプレゼント</span>
+                  <span className="block text-muted">{tier.extraNote}にプレゼント</span>
                 </span>
                 <span className="whitespace-nowrap">
                   {formatCoins(tier.quantity)}本・{formatCoins(tier.conversionValue)}コイン

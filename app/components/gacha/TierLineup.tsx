@@ -19,9 +19,7 @@ export type LineupTier = Pick<
   | 'conversionValue'
   | 'isLastOne'
   | 'kiribanAt'
-  | 'zorome'
-  | 'personalKiribanAt'
-  | 'pitariOf'
+  | 'extraNote'
   | 'certificate'
 >;
 
@@ -29,8 +27,8 @@ export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remainin
   return (
     <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid="tier-lineup">
       {tiers.map((tier) => {
-        // A 個人キリ番賞 is every member's own: it is never gone for the pack as a whole.
-        const left = tier.personalKiribanAt ? 1 : (remaining[tier.id] ?? 0);
+        // (A 個人キリ番賞 counts its most as remaining: it is never gone for the pack as a whole.)
+        const left = remaining[tier.id] ?? 0;
         return (
           <li
             key={tier.id}
@@ -53,7 +51,7 @@ export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remainin
               </span>
               {left === 0 && (
                 <span className="absolute inset-x-0 bottom-2 mx-auto w-fit rounded-full bg-ink/80 px-3 py-0.5 text-xs font-bold text-white">
-                  {tier.isLastOne || tier.kiribanAt || tier.pitariOf ? '獲得済み' : 'なくなりました'}
+                  {tier.extraNote ? '獲得済み' : 'なくなりました'}
                 </span>
               )}
             </div>
@@ -68,23 +66,10 @@ export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remainin
                   <span className="whitespace-nowrap">{tier.certificate.number}</span>
                 </p>
               )}
-              {tier.kiribanAt ? (
-                <p className="mt-auto text-xs font-bold text-amber-900">
-                  {tier.zorome ? 'ゾロ目（' : ''}
-                  {tier.kiribanAt.map((k) => `${formatCoins(k)}口目`).join('・')}
-                  {tier.zorome ? '）' : ''}を引いた方にプレゼント
+              {tier.extraNote ? (
+                <p className={`mt-auto text-xs font-bold ${tier.isLastOne ? 'text-tier-last' : 'text-amber-900'}`}>
+                  {tier.extraNote}にプレゼント
                 </p>
-              ) : tier.personalKiribanAt ? (
-                <p className="mt-auto text-xs font-bold text-amber-900">
-                  ご自身の{tier.personalKiribanAt.map((k) => `${formatCoins(k)}口目`).join('・')}
-                  を引いた方にプレゼント（お一人様各1回）
-                </p>
-              ) : tier.pitariOf ? (
-                <p className="mt-auto text-xs font-bold text-amber-900">
-                  {tiers.find((t) => t.id === tier.pitariOf)?.label}の最後の1口を引いた方にプレゼント（ピタリ賞）
-                </p>
-              ) : tier.isLastOne ? (
-                <p className="mt-auto text-xs font-bold text-tier-last">最後の1口を引いた方にプレゼント</p>
               ) : (
                 <p className="mt-auto text-xs text-muted">
                   残り{' '}

@@ -13,6 +13,8 @@ export interface DisclosedTier {
   kiribanAt?: number[] | null;
   personalKiribanAt?: number[] | null;
   pitariOf?: string | null;
+  /** Who receives it, for an extra prize (modules/gacha's words); null for a lot tier. */
+  extraNote?: string | null;
 }
 
 export interface PackDisclosure {

@@ -48,6 +48,14 @@ const CertifiedPrizes = lazy(() =>
 const ExtraPrizeOdds = lazy(() =>
   import('~/components/gacha/ExtraPrizeOdds').then((m) => ({ default: m.ExtraPrizeOdds })),
 );
+/** The extra prizes' odds box, loaded only for a pack that has extra prizes. */
+function ExtraOddsSlot(props: Parameters<typeof ExtraPrizeOdds>[0]) {
+  return props.extraOdds.length > 0 ? (
+    <Suspense fallback={null}>
+      <ExtraPrizeOdds {...props} />
+    </Suspense>
+  ) : null;
+}
 export const handle = {
   title: (data: { pack: { title: string } }) => data.pack.title,
   description: (data: { pack: { description: string } }) => data.pack.description,
@@ -228,11 +236,7 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             returnRate={packDisclosure(pack.tiers, pack.pricePerDraw, pack.totalLots).returnRate}
             closed={closed !== null}
           />
-          {loaderData.extraOdds.length > 0 && (
-            <Suspense fallback={null}>
-              <ExtraPrizeOdds {...loaderData} closed={closed !== null} />
-            </Suspense>
-          )}
+          <ExtraOddsSlot {...loaderData} closed={closed !== null} />
           <PackCounts
             totalLots={pack.totalLots}
             remaining={live.remaining}
