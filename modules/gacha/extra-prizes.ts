@@ -137,7 +137,7 @@ export function extraPrizeOdds(
       : tier.kiribanAt?.length
         ? `全体の${numbers(tier.kiribanAt)}を引いた方`
         : tier.personalKiribanAt?.length
-          ? `あなたの${numbers(tier.personalKiribanAt)}（この口で）`
+          ? `このオリパでのあなたの${numbers(tier.personalKiribanAt)}`
           : `${labelOf(tier.pitariOf ?? '')}の最後の1口を引いた方`;
     const odds =
       chance === null

@@ -42,7 +42,7 @@ describe.skipIf(!databaseUrl)('個人キリ番賞 and ピタリ賞 on the pack a
     const path = `/gacha/pokemon/${gachaId}`;
     const visitor = (await get(path)).body.replaceAll('<!-- -->', '');
     expect(visitor).toContain('特典賞（口とは別にプレゼント）');
-    expect(visitor).toContain('あなたの3口目（この口で）');
+    expect(visitor).toContain('このオリパでのあなたの3口目');
     expect(visitor).toContain('到達で確定（お一人様各1回）');
     expect(visitor).toContain('S賞の最後の1口を引いた方');
     expect(visitor).toContain('1口あたり 1/20');
@@ -54,7 +54,7 @@ describe.skipIf(!databaseUrl)('個人キリ番賞 and ピタリ賞 on the pack a
     await grantPaidCoinsByEmail(handle!.db, email, 1_000);
     const results = [await drawByForm(path, cookie, 1)];
     const meter = (await get(path, { cookie })).body.replaceAll('<!-- -->', '');
-    expect(meter).toContain('この口を1口引きました。あと2口で個人キリ番賞（3口目）');
+    expect(meter).toContain('このオリパを1口引きました。あと2口で個人キリ番賞（3口目）');
     results.push(await drawByForm(path, cookie, 1), await drawByForm(path, cookie, 1));
     const third = await get(results[2]!, { cookie });
     expect(third.body.replaceAll('<!-- -->', '')).toContain('個人キリ番賞（あなたの3口目）を獲得しました！');

@@ -40,8 +40,8 @@ export function ExtraPrizeOdds({
       {personalNumbers.length > 0 && myLots !== null && !closed ? (
         <p className="mt-1.5 text-xs font-bold text-primary-ink" data-testid="personal-kiriban-meter">
           {next === null
-            ? `この口を${formatCoins(myLots)}口引きました。個人キリ番賞はすべて達成済みです。`
-            : `この口を${formatCoins(myLots)}口引きました。あと${formatCoins(next - myLots)}口で個人キリ番賞（${formatCoins(next)}口目）`}
+            ? `このオリパを${formatCoins(myLots)}口引きました。個人キリ番賞はすべて達成済みです。`
+            : `このオリパを${formatCoins(myLots)}口引きました。あと${formatCoins(next - myLots)}口で個人キリ番賞（${formatCoins(next)}口目）`}
         </p>
       ) : null}
     </section>
