@@ -1,12 +1,21 @@
 // Extra prizes' rules as the editor, the pack page and the margin read them (decision 088, issue 34 item 3).
 import { describe, it, expect } from 'vitest';
-import { extraChancePerLot, extraNoteOf, extraPrizeOdds, extraPrizeProblems, isLotTier } from './extra-prizes';
+import {
+  extraChancePerLot,
+  extraNoteOf,
+  extraPrizeOdds,
+  extraPrizeProblems,
+  isLotTier,
+  type ExtraPrizeFields,
+} from './extra-prizes';
 
-const lot = (key: string, quantity: number) => ({ key, id: `p.${key}`, label: `${key}賞`, quantity });
+type Tier = ExtraPrizeFields & { key: string; id: string; label: string; quantity: number };
+
+const lot = (key: string, quantity: number): Tier => ({ key, id: `p.${key}`, label: `${key}賞`, quantity });
 
 describe('extra prizes', () => {
   it('tells lots from extras and states each extra’s odds per lot', () => {
-    const tiers = [
+    const tiers: Tier[] = [
       lot('S', 1),
       lot('B', 999),
       { ...lot('K', 2), label: 'キリ番賞', kiribanAt: [100, 500] },
@@ -36,7 +45,7 @@ describe('extra prizes', () => {
   });
 
   it('refuses in Japanese what the commitment could not hold', () => {
-    const ok = [
+    const ok: Tier[] = [
       lot('S', 1),
       lot('B', 99),
       { ...lot('P', 12), personalKiribanAt: [10, 50] },
