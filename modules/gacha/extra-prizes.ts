@@ -166,3 +166,16 @@ export function extraNoteOf(tier: ExtraPrizeFields, tiers: readonly { id: string
   if (tier.isLastOne) return '最後の1口を引いた方';
   return null;
 }
+
+/**
+ * A member's meter for a pack's 個人キリ番賞 (decision 088), or null for a visitor or a pack without them.
+ * @example personalKiribanMeter([10, 30], 7) === 'このオリパを7口引きました。あと3口で個人キリ番賞（10口目）'
+ */
+export function personalKiribanMeter(numbers: readonly number[], myLots: number | null): string | null {
+  if (numbers.length === 0 || myLots === null) return null;
+  const next = numbers.find((n) => n > myLots);
+  const drawn = `このオリパを${count(myLots)}口引きました。`;
+  return next === undefined
+    ? `${drawn}個人キリ番賞はすべて達成済みです。`
+    : `${drawn}あと${count(next - myLots)}口で個人キリ番賞（${count(next)}口目）`;
+}

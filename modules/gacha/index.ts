@@ -25,6 +25,7 @@ export { allZorome, isZorome, kiribanProgress, zoromeNumbers, type KiribanProgre
 export {
   extraPrizeOdds,
   extraChancePerLot,
+  personalKiribanMeter,
   isExtraPrize,
   isLotTier,
   type ExtraPrizeOdds,

@@ -8,8 +8,14 @@ export function PackOdds({
   odds,
   returnRate,
   closed,
+  extras,
 }: {
   odds: TierOdds[];
+  /**
+   * The extra prizes' lines (issue 34 item 3: how each is won and its odds per lot) and a member's 個人キリ番賞
+   * meter, worded by the server (modules/gacha's extraPrizeOdds and personalKiribanMeter).
+   */
+  extras: string[];
   /** 「82.3」 (one decimal, rounded down), or null for a pack without lots. */
   returnRate: string | null;
   closed: boolean;
@@ -54,6 +60,15 @@ export function PackOdds({
                 </span>
               )}
             </span>
+          </li>
+        ))}
+        {extras.map((line) => (
+          <li
+            key={line}
+            className="rounded-lg bg-white px-2 py-1 text-xs min-[360px]:col-span-2"
+            data-testid="extra-odds"
+          >
+            {line}
           </li>
         ))}
       </ul>

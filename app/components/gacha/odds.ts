@@ -11,16 +11,16 @@ export interface OddsTier {
   quantity: number;
   isLastOne: boolean;
   kiribanAt?: number[] | null;
-  personalKiribanAt?: number[] | null;
-  pitariOf?: string | null;
+  /** Who receives it, for an extra prize (modules/gacha's words); null for a lot tier. */
+  extraNote?: string | null;
 }
 
 /**
- * A tier drawn from the lots, not an extra prize on top of one (ラストワン賞, キリ番賞, 個人キリ番賞, ピタリ賞: the
- * rule of modules/gacha's isLotTier, which the browser's bundle cannot import).
+ * A tier drawn from the lots, not an extra prize on top of one: the server names each extra prize's winner
+ * (`extraNote`: ラストワン賞, キリ番賞, 個人キリ番賞, ピタリ賞); a tier without that note is judged by its own fields.
  */
-export const isLotTier = (tier: Pick<OddsTier, 'isLastOne' | 'kiribanAt' | 'personalKiribanAt' | 'pitariOf'>) =>
-  !tier.isLastOne && !tier.kiribanAt?.length && !tier.personalKiribanAt?.length && !tier.pitariOf;
+export const isLotTier = (tier: Pick<OddsTier, 'isLastOne' | 'kiribanAt' | 'extraNote'>) =>
+  !tier.extraNote && !tier.isLastOne && !tier.kiribanAt?.length;
 
 /**
  * The chance that the next lot is of a tier, as the page says it.

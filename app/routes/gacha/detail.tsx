@@ -29,7 +29,15 @@ import { FairnessProof, PrizeDisclosure } from '~/components/gacha/PackDisclosur
 import { PackOdds } from '~/components/gacha/PackOdds';
 import { oddsOf } from '~/components/gacha/odds';
 import { packDisclosure } from '~/components/gacha/disclosure';
-import { getGachaDetail, headlineTier, countUnclaimed, remainingOf, extraPrizeOdds, isLotTier } from '#modules/gacha';
+import {
+  getGachaDetail,
+  headlineTier,
+  countUnclaimed,
+  remainingOf,
+  extraPrizeOdds,
+  isLotTier,
+  personalKiribanMeter,
+} from '#modules/gacha';
 import { listWins, memberDrawnLots, verifiedReveal } from '#modules/draw';
 import { FEED_READ, FEED_ROWS, shownWins } from '~/components/winners/feed';
 import { WinnersFeed, useWinners } from '~/components/winners/WinnersFeed';
@@ -44,18 +52,6 @@ import { SelfLimitNotice } from '~/components/SelfLimitNotice';
 const CertifiedPrizes = lazy(() =>
   import('~/components/gacha/CertifiedPrizes').then((m) => ({ default: m.CertifiedPrizes })),
 );
-// Only a pack with extra prizes needs their odds box (issue 34 item 3): a chunk of its own.
-const ExtraPrizeOdds = lazy(() =>
-  import('~/components/gacha/ExtraPrizeOdds').then((m) => ({ default: m.ExtraPrizeOdds })),
-);
-/** The extra prizes' odds box, loaded only for a pack that has extra prizes. */
-function ExtraOddsSlot(props: Parameters<typeof ExtraPrizeOdds>[0]) {
-  return props.extraOdds.length > 0 ? (
-    <Suspense fallback={null}>
-      <ExtraPrizeOdds {...props} />
-    </Suspense>
-  ) : null;
-}
 export const handle = {
   title: (data: { pack: { title: string } }) => data.pack.title,
   description: (data: { pack: { description: string } }) => data.pack.description,
@@ -128,9 +124,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     limitLeft: pack.perMemberLimit && drawnByMe !== null ? Math.max(pack.perMemberLimit - drawnByMe, 0) : null,
     // Every extra prize's condition and odds per lot (issue 34 item 3), and the member's own lots for the
     // 個人キリ番賞's meter.
-    extraOdds: extraPrizeOdds(pack.tiers, pack.totalLots),
-    personalNumbers,
-    myLots: personalNumbers.length > 0 ? drawnByMe : null,
+    extraOdds: [
+      ...extraPrizeOdds(pack.tiers, pack.totalLots).map((e) => `${e.label}（特典）${e.condition}：${e.odds}`),
+      ...(pack.status === 'on_sale' ? [personalKiribanMeter(personalNumbers, drawnByMe)] : []),
+    ].filter((line) => line !== null),
     reveal,
     preview,
     // The entries of the rows shown (repeats collapse into one row: decision 059).
@@ -235,8 +232,8 @@ export default function GachaDetail({ loaderData, actionData }: Route.ComponentP
             odds={odds}
             returnRate={packDisclosure(pack.tiers, pack.pricePerDraw, pack.totalLots).returnRate}
             closed={closed !== null}
+            extras={loaderData.extraOdds}
           />
-          <ExtraOddsSlot {...loaderData} closed={closed !== null} />
           <PackCounts
             totalLots={pack.totalLots}
             remaining={live.remaining}
