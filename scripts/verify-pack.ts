@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import {
   BEACON_LOG_FORMAT,
   REVEAL_FORMAT,
+  REVEAL_FORMAT_CEILING,
+  REVEAL_FORMAT_EXTRAS,
   REVEAL_FORMAT_KIRIBAN,
   isBeaconLogJson,
   parseBeaconLog,
@@ -81,7 +83,7 @@ function verifyRevealFile(file: string, json: unknown): number {
   if (!parsed.ok) {
     stop(
       [
-        `公開ファイルの形式（${REVEAL_FORMAT}・${REVEAL_FORMAT_KIRIBAN}・${BEACON_LOG_FORMAT}）ではありません: ${file}`,
+        `公開ファイルの形式（${[REVEAL_FORMAT, REVEAL_FORMAT_KIRIBAN, REVEAL_FORMAT_EXTRAS, REVEAL_FORMAT_CEILING, BEACON_LOG_FORMAT].join('・')}）ではありません: ${file}`,
         ...parsed.errors.map((e) => `  - ${e}`),
       ].join('\n'),
       2,

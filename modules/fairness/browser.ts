@@ -5,6 +5,7 @@ export {
   REVEAL_FORMAT,
   REVEAL_FORMAT_KIRIBAN,
   REVEAL_FORMAT_EXTRAS,
+  REVEAL_FORMAT_CEILING,
   type PackReveal,
   type PackTier,
   type RevealCheck,
@@ -12,6 +13,8 @@ export {
   type RevealVerification,
 } from './format';
 export { parsePackReveal } from './reveal-parser';
+// The 天井賞's rule, for the pack page's meter (「あとN口で天井」) as the draw and check 10 count it.
+export { ceilingQuantity, ceilingWalk, isCeilingTier } from './ceiling';
 export { computeCommitmentInBrowser, readRevealText, shuffleLotsInBrowser, verifyRevealInBrowser } from './web-crypto';
 export * from './beacon-mode';
 export * from './beacon-draw-check';

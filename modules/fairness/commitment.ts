@@ -1,6 +1,7 @@
 // Provably-fair packs over node:crypto: the seed, the shuffle, the commitment, the pseudonyms, the reveal file
-// and its verification. The byte formats, the parser and the checks themselves live in format.ts (no node
-// import), shared with browser.ts so the pack page verifies in the browser exactly as verify-pack does.
+// and its verification. The byte formats, the parser and the checks themselves live in format.ts,
+// reveal-parser.ts, reveal-checks.ts and ceiling*.ts (no node import), shared with browser.ts so the pack page
+// verifies in the browser exactly as verify-pack does.
 // The byte formats are specified in docs/decisions/005-pack-commitment.md; changing one needs a new version.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import {
@@ -23,6 +24,7 @@ import {
   type PackTier,
   type RevealVerification,
 } from './format';
+import { hasCeiling, isCeilingTier } from './ceiling';
 export { parsePackReveal, type ParseResult } from './reveal-parser';
 import { parsePackReveal } from './reveal-parser';
 import { checkReveal, commitmentInputOf, isSeed, shapeFailure, type Attempt } from './reveal-checks';
@@ -31,11 +33,13 @@ export {
   COMMITMENT_VERSION,
   COMMITMENT_VERSION_KIRIBAN,
   COMMITMENT_VERSION_EXTRAS,
+  COMMITMENT_VERSION_CEILING,
   SHUFFLE_LABEL,
   MEMBER_LABEL,
   REVEAL_FORMAT,
   REVEAL_FORMAT_KIRIBAN,
   REVEAL_FORMAT_EXTRAS,
+  REVEAL_FORMAT_CEILING,
   MAX_LOTS,
   CHECK_NAMES,
   CommitmentInputError,
@@ -59,6 +63,7 @@ export {
   type RevealStats,
   type RevealVerification,
 } from './format';
+export { ceilingQuantity, ceilingWalk, hasCeiling, isCeilingTier, type CeilingFields } from './ceiling';
 
 /**
  * A new secret seed: 32 random bytes, lower-case hex. Store it apart from the pack until the reveal.
@@ -142,6 +147,8 @@ export interface RecordedDraw {
   personalKiriban?: number[];
   /** The lot tiers the draw emptied and won the ピタリ賞 of. */
   pitari?: string[];
+  /** The 天井賞 the draw won (ceilingWalk over its lots from its member's streak); 0 or absent when none. */
+  ceiling?: number;
 }
 
 /**
@@ -163,7 +170,8 @@ export function buildPackReveal(input: {
   revealedAt?: Date | string;
 }): PackReveal {
   const iso = (value: Date | string) => (typeof value === 'string' ? new Date(value) : value).toISOString();
-  const v3 = hasV3Extras(input.tiers);
+  const v4 = hasCeiling(input.tiers);
+  const v3 = v4 || hasV3Extras(input.tiers);
   const kiriban = v3 || hasKiriban(input.tiers);
   const draws = input.draws
     .map((draw, index) => ({ draw, index, time: Date.parse(iso(draw.at)) }))
@@ -181,6 +189,7 @@ export function buildPackReveal(input: {
             pitari: [...(draw.pitari ?? [])].sort(),
           }
         : {}),
+      ...(v4 ? { ceiling: draw.ceiling ?? 0 } : {}),
     }));
   return {
     format: revealFormatOf(input.tiers),
@@ -190,11 +199,12 @@ export function buildPackReveal(input: {
       pricePerDraw: input.gacha.pricePerDraw,
       totalLots: input.lots.length,
     },
-    tiers: input.tiers.map(({ kiribanAt, personalKiribanAt, pitariOf, ...tier }) => ({
+    tiers: input.tiers.map(({ kiribanAt, personalKiribanAt, pitariOf, ceilingAfter, ceilingOf, ...tier }) => ({
       ...tier,
       ...(isKiribanTier({ kiribanAt }) ? { kiribanAt: [...kiribanAt!] } : {}),
       ...(isPersonalKiribanTier({ personalKiribanAt }) ? { personalKiribanAt: [...personalKiribanAt!] } : {}),
       ...(isPitariTier({ pitariOf }) ? { pitariOf } : {}),
+      ...(isCeilingTier({ ceilingAfter }) ? { ceilingAfter, ceilingOf: [...(ceilingOf ?? [])] } : {}),
     })),
     commitment: input.commitment,
     committedAt: iso(input.committedAt),

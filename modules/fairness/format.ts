@@ -3,7 +3,9 @@
 // details. No node import and no crypto: commitment.ts (node:crypto) and browser.ts (Web Crypto) compute the
 // two hashes their own way and hand them to checkReveal here, so the shop, verify-pack and the pack page's
 // 「このブラウザで検証する」 report the same checks, word for word. Formats: docs/decisions/005 and 027.
-// Here: the formats and the reveal's parser; the checks themselves: reveal-checks.ts.
+// Here: the formats and the canonical document; the parser: reveal-parser.ts; the checks: reveal-checks.ts; the
+// 天井賞's rule: ceiling.ts.
+import { ceilingTermsProblem, hasCeiling, isCeilingTier } from './ceiling';
 
 /** Domain-separation labels: part of the hashed bytes, so a change of format cannot collide with v1. */
 export const COMMITMENT_VERSION = 'oripa-commitment-v1';
@@ -14,6 +16,8 @@ export const COMMITMENT_VERSION_KIRIBAN = 'oripa-commitment-v2';
  * numbers and the tier whose emptying it rewards.
  */
 export const COMMITMENT_VERSION_EXTRAS = 'oripa-commitment-v3';
+/** The document of a pack with a 天井賞 (issue 34): v3 plus each tier's ceiling and the lot tiers that reset it. */
+export const COMMITMENT_VERSION_CEILING = 'oripa-commitment-v4';
 export const SHUFFLE_LABEL = 'oripa-shuffle-v1';
 export const MEMBER_LABEL = 'oripa-member-v1';
 export const REVEAL_FORMAT = 'oripa-pack-reveal/1';
@@ -24,7 +28,10 @@ export const REVEAL_FORMAT_KIRIBAN = 'oripa-pack-reveal/2';
  * `pitariOf`, draws' `personalKiriban` and `pitari`.
  */
 export const REVEAL_FORMAT_EXTRAS = 'oripa-pack-reveal/3';
-export type RevealFormat = typeof REVEAL_FORMAT | typeof REVEAL_FORMAT_KIRIBAN | typeof REVEAL_FORMAT_EXTRAS;
+/** The reveal file of a pack with a 天井賞: /3 plus tiers' `ceilingAfter` and `ceilingOf`, draws' `ceiling`. */
+export const REVEAL_FORMAT_CEILING = 'oripa-pack-reveal/4';
+export type RevealFormat =
+  typeof REVEAL_FORMAT | typeof REVEAL_FORMAT_KIRIBAN | typeof REVEAL_FORMAT_EXTRAS | typeof REVEAL_FORMAT_CEILING;
 /** Upper bound on a pack's lots: keeps the reveal file (about 10 bytes a lot) and verification small. */
 export const MAX_LOTS = 1_000_000;
 
@@ -55,6 +62,14 @@ export interface PackTier {
   personalKiribanAt?: number[];
   /** A ピタリ賞 (format v3): the id of the lot tier whose last lot's draw wins this prize. quantity = 1. */
   pitariOf?: string;
+  /**
+   * A 天井賞 (format v4, at most one a pack): N, a positive integer ≤ the pack's lots. A member's lots in log and
+   * position order form a streak of misses (lots of tiers not in `ceilingOf`); the Nth wins this prize and
+   * starts a new streak, a hit starts one too. quantity = the most it can give: ⌊lots ÷ N⌋ (ceilingQuantity).
+   */
+  ceilingAfter?: number;
+  /** A 天井賞's hits (format v4): ids of lot tiers (e.g. 「A賞以上」 ['a', 's']), ascending by id, no duplicates. */
+  ceilingOf?: string[];
 }
 
 /** The pack's terms that the commitment binds. */
@@ -89,8 +104,10 @@ export interface DrawLogEntry {
   kiriban?: number[];
   /** The member's own lot numbers this draw won a 個人キリ番賞 for (format /3; [] when none). */
   personalKiriban?: number[];
-  /** The lot tiers this draw emptied and won the ピタリ賞 of (format /3; [] when none). */
+  /** The lot tiers this draw emptied and won the ピタリ賞 of (format /3 and /4; [] when none). */
   pitari?: string[];
+  /** The 天井賞 this draw won (format /4; 0 when none): ceilingWalk over its lots from its member's streak. */
+  ceiling?: number;
 }
 
 /** The file published after a pack sells out or ends (JSON). */
@@ -133,6 +150,8 @@ export interface RevealStats {
   personalKiribanAwarded?: number;
   /** ピタリ賞 whose tier the sale emptied, each given once when ok (format /3 only). */
   pitariReached?: number;
+  /** 天井賞 given: the sum of the draws' `ceiling` (format /4 only). */
+  ceilingAwarded?: number;
 }
 
 /** Thrown by the builders for input that has no canonical form (a caller's bug, not a user's). */
@@ -152,6 +171,7 @@ export const CHECK_NAMES = {
   kiriban: 'キリ番賞',
   personalKiriban: '個人キリ番賞',
   pitari: 'ピタリ賞',
+  ceiling: '天井賞',
 } as const;
 
 export const SEED_PATTERN = /^[0-9a-f]{64}$/;
@@ -212,9 +232,9 @@ function assertTiers(tiers: PackTier[]): void {
     if (tier.pitariOf !== undefined && (typeof tier.pitariOf !== 'string' || !TIER_ID_PATTERN.test(tier.pitariOf)))
       throw new CommitmentInputError(`tier ${tier.id}: pitariOf must be a tier id`);
     const kinds = [tier.isLastOne, isKiribanTier(tier), isPersonalKiribanTier(tier), isPitariTier(tier)];
-    if (kinds.filter(Boolean).length > 1)
+    if ([...kinds, isCeilingTier(tier)].filter(Boolean).length > 1)
       throw new CommitmentInputError(
-        `tier ${tier.id}: a tier is one of last-one, キリ番, 個人キリ番 and ピタリ at most`,
+        `tier ${tier.id}: a tier is one of last-one, キリ番, 個人キリ番, ピタリ and 天井 at most`,
       );
     if (isKiribanTier(tier)) {
       const numbers = tier.kiribanAt!;
@@ -231,6 +251,8 @@ function assertTiers(tiers: PackTier[]): void {
         throw new CommitmentInputError(`tier ${tier.id}: personalKiribanAt must be ascending positive integers`);
     } else if (isPitariTier(tier)) {
       if (tier.quantity !== 1) throw new CommitmentInputError(`tier ${tier.id}: a ピタリ tier has quantity 1`);
+    } else if (isCeilingTier(tier)) {
+      // its terms are checked below, once the pack's lots are counted
     } else if (tier.isLastOne) {
       lastOneTiers += 1;
       if (tier.quantity !== 1) throw new CommitmentInputError(`tier ${tier.id}: the last-one tier has quantity 1`);
@@ -261,6 +283,9 @@ function assertTiers(tiers: PackTier[]): void {
       pitariTargets.add(tier.pitariOf!);
     }
   }
+  const lotTier = (id: string) => tiers.some((t) => t.id === id && !isExtraTier(t));
+  const ceilingProblem = ceilingTermsProblem(tiers, lots, lotTier);
+  if (ceilingProblem) throw new CommitmentInputError(ceilingProblem);
 }
 
 const ascendingPositive = (numbers: number[]) =>
@@ -290,9 +315,13 @@ export function isPitariTier(tier: Pick<PackTier, 'pitariOf'>): boolean {
   return typeof tier.pitariOf === 'string' && tier.pitariOf.length > 0;
 }
 
-/** An extra prize, not a lot: the ラストワン賞, a キリ番賞, a 個人キリ番賞 or a ピタリ賞. */
-export function isExtraTier(tier: Pick<PackTier, 'isLastOne' | 'kiribanAt' | 'personalKiribanAt' | 'pitariOf'>) {
-  return tier.isLastOne || isKiribanTier(tier) || isPersonalKiribanTier(tier) || isPitariTier(tier);
+/** An extra prize, not a lot: the ラストワン賞, a キリ番賞, a 個人キリ番賞, a ピタリ賞 or a 天井賞. */
+export function isExtraTier(
+  tier: Pick<PackTier, 'isLastOne' | 'kiribanAt' | 'personalKiribanAt' | 'pitariOf' | 'ceilingAfter'>,
+) {
+  return (
+    tier.isLastOne || isKiribanTier(tier) || isPersonalKiribanTier(tier) || isPitariTier(tier) || isCeilingTier(tier)
+  );
 }
 
 /** Whether the pack's terms use the キリ番 formats (commitment v2, reveal /2) or later ones. */
@@ -305,14 +334,15 @@ export function hasV3Extras(tiers: Pick<PackTier, 'personalKiribanAt' | 'pitariO
   return tiers.some((tier) => isPersonalKiribanTier(tier) || isPitariTier(tier));
 }
 
-/** The reveal format of a pack's tiers: /3 with a 個人キリ番賞 or ピタリ賞, /2 with a キリ番賞, else /1. */
+/** The reveal format of a pack's tiers: /4 with a 天井賞, /3 with a 個人キリ番賞 or ピタリ賞, /2 with a キリ番賞, else /1. */
 export function revealFormatOf(tiers: PackTier[]): RevealFormat {
+  if (hasCeiling(tiers)) return REVEAL_FORMAT_CEILING;
   return hasV3Extras(tiers) ? REVEAL_FORMAT_EXTRAS : hasKiriban(tiers) ? REVEAL_FORMAT_KIRIBAN : REVEAL_FORMAT;
 }
 
 /**
  * The unshuffled lot list: the lot tiers sorted by id, each repeated `quantity` times; extra prizes (the
- * last-one, キリ番, 個人キリ番 and ピタリ tiers) are not lots.
+ * last-one, キリ番, 個人キリ番, ピタリ and 天井 tiers) are not lots.
  * @example canonicalLots([{ id: 'b', quantity: 2, … }, { id: 'a', quantity: 1, … }]) // ['a', 'b', 'b']
  */
 export function canonicalLots(tiers: PackTier[]): string[] {
@@ -389,24 +419,34 @@ export function canonicalPackDocument(input: CommitmentInput): string {
   if (!Array.isArray(input.lots) || input.lots.length < 1 || input.lots.length > MAX_LOTS) {
     throw new CommitmentInputError(`lots must list 1 to ${MAX_LOTS} tier ids`);
   }
-  const v3 = hasV3Extras(input.tiers);
+  const v4 = hasCeiling(input.tiers);
+  const v3 = v4 || hasV3Extras(input.tiers);
   const kiriban = v3 || hasKiriban(input.tiers);
   const records = [
-    v3 ? COMMITMENT_VERSION_EXTRAS : kiriban ? COMMITMENT_VERSION_KIRIBAN : COMMITMENT_VERSION,
+    v4
+      ? COMMITMENT_VERSION_CEILING
+      : v3
+        ? COMMITMENT_VERSION_EXTRAS
+        : kiriban
+          ? COMMITMENT_VERSION_KIRIBAN
+          : COMMITMENT_VERSION,
     `gacha ${encodeString(input.gachaId, 'gachaId')} ${encodeString(input.title, 'title')} ${encodeInteger(input.pricePerDraw, 'pricePerDraw')} ${input.lots.length}`,
     `tiers ${input.tiers.length}`,
   ];
   for (const tier of [...input.tiers].sort(byId)) {
     // v2 (a pack with キリ番賞) adds to every tier record: the count of its キリ番 numbers, then each one.
     // v3 (a pack with 個人キリ番賞 or ピタリ賞) adds after them: the count of its personal numbers, then each
-    // one, then the STR of the lot tier its ピタリ賞 rewards (0: for none).
+    // one, then the STR of the lot tier its ピタリ賞 rewards (0: for none). v4 (a pack with a 天井賞) adds
+    // after those: its ceiling N (0 for none), the count of the lot tiers that reset it, then each one's STR.
     const numbers = isKiribanTier(tier) ? tier.kiribanAt! : [];
     const personal = isPersonalKiribanTier(tier) ? tier.personalKiribanAt! : [];
     const v3Fields = v3
       ? ` ${[personal.length, ...personal].join(' ')} ${encodeString(isPitariTier(tier) ? tier.pitariOf! : '', 'tier.pitariOf')}`
       : '';
+    const hits = isCeilingTier(tier) ? tier.ceilingOf!.map((id) => encodeString(id, 'tier.ceilingOf')) : [];
+    const v4Fields = v4 ? ` ${[isCeilingTier(tier) ? tier.ceilingAfter : 0, hits.length, ...hits].join(' ')}` : '';
     records.push(
-      `tier ${encodeString(tier.id, 'tier.id')} ${encodeString(tier.label, 'tier.label')} ${encodeString(tier.cardName, 'tier.cardName')} ${tier.quantity} ${tier.conversionValue} ${tier.isLastOne ? 1 : 0}${kiriban ? ` ${[numbers.length, ...numbers].join(' ')}` : ''}${v3Fields}`,
+      `tier ${encodeString(tier.id, 'tier.id')} ${encodeString(tier.label, 'tier.label')} ${encodeString(tier.cardName, 'tier.cardName')} ${tier.quantity} ${tier.conversionValue} ${tier.isLastOne ? 1 : 0}${kiriban ? ` ${[numbers.length, ...numbers].join(' ')}` : ''}${v3Fields}${v4Fields}`,
     );
   }
   records.push(`seed ${input.seed}`, `lots ${input.lots.length}`);

@@ -1,10 +1,12 @@
 // The verifier's checks over a parsed reveal (browser-safe, like format.ts): the commitment, the order from
-// the seed, the tiers, the draw log, the ラストワン賞, the totals and the キリ番賞, with their Japanese details.
+// the seed, the tiers, the draw log, the ラストワン賞, the totals, the キリ番賞, the 個人キリ番賞, the ピタリ賞 and
+// the 天井賞 (its part: ceiling-checks.ts), with their Japanese details.
 // The shop, verify-pack and the pack page's 「このブラウザで検証する」 report them word for word.
 import {
   CHECK_NAMES,
   HASH_PATTERN,
   MEMBER_PATTERN,
+  REVEAL_FORMAT_CEILING,
   REVEAL_FORMAT_EXTRAS,
   REVEAL_FORMAT_KIRIBAN,
   SEED_PATTERN,
@@ -21,6 +23,8 @@ import {
   type RevealCheck,
   type RevealVerification,
 } from './format';
+import { isCeilingTier } from './ceiling';
+import { ceilingTierProblems, recountCeiling } from './ceiling-checks';
 
 const check = (name: string, problems: string[], okDetail: string): RevealCheck =>
   problems.length === 0
@@ -84,15 +88,17 @@ export function checkReveal(reveal: PackReveal, recomputed: RecomputedHashes): R
   checkLastOne(reveal, soldOut, checks);
   const undrawnLots = totalLots - drawnLots;
   checkTotals(reveal, positionEntries, undrawnLots, checks);
+  const v4 = reveal.format === REVEAL_FORMAT_CEILING;
+  const v3 = v4 || reveal.format === REVEAL_FORMAT_EXTRAS;
   const kiribanReached =
-    reveal.format === REVEAL_FORMAT_KIRIBAN || reveal.format === REVEAL_FORMAT_EXTRAS || kiribanNumbers.size > 0
+    v3 || reveal.format === REVEAL_FORMAT_KIRIBAN || kiribanNumbers.size > 0
       ? checkKiriban(reveal, kiribanNumbers, checks)
       : 0;
-  const v3 = reveal.format === REVEAL_FORMAT_EXTRAS;
   const extras = v3
     ? {
         personalKiribanAwarded: checkPersonalKiriban(reveal, checks),
         pitariReached: checkPitari(reveal, drawnBy, checks),
+        ...(v4 ? { ceilingAwarded: checkCeiling(reveal, checks) } : {}),
       }
     : {};
 
@@ -172,8 +178,12 @@ function checkTiers(reveal: PackReveal, checks: RevealCheck[]): Map<number, stri
     if (tier.conversionValue < 0) problems.push(`賞 ${tier.id} の交換価値が負です`);
     const count = counts.get(tier.id) ?? 0;
     const kinds = [tier.isLastOne, isKiribanTier(tier), isPersonalKiribanTier(tier), isPitariTier(tier)];
-    if (kinds.filter(Boolean).length > 1)
-      problems.push(`賞 ${tier.id} がラストワン賞・キリ番賞・個人キリ番賞・ピタリ賞のうち二つ以上を兼ねています`);
+    if ([...kinds, isCeilingTier(tier)].filter(Boolean).length > 1)
+      problems.push(
+        `賞 ${tier.id} がラストワン賞・キリ番賞・個人キリ番賞・ピタリ賞・天井賞のうち二つ以上を兼ねています`,
+      );
+    problems.push(...ceilingTierProblems(tier, tiers, totalLots, count));
+    if (isCeilingTier(tier)) continue; // its terms: ceilingTierProblems, above
     if (isPersonalKiribanTier(tier)) {
       const numbers = tier.personalKiribanAt!;
       if (count > 0) problems.push(`個人キリ番賞 ${tier.id} が口の中に ${count} 口あります`);
@@ -220,6 +230,7 @@ function checkTiers(reveal: PackReveal, checks: RevealCheck[]): Map<number, stri
     kiribanNumbers.size > 0 ? 'キリ番賞' : '',
     tiers.some(isPersonalKiribanTier) ? '個人キリ番賞' : '',
     pitariTargets.size > 0 ? 'ピタリ賞' : '',
+    tiers.some(isCeilingTier) ? '天井賞' : '',
   ]
     .filter(Boolean)
     .join('・');
@@ -477,4 +488,12 @@ function checkPitari(reveal: PackReveal, drawnBy: Int32Array, checks: RevealChec
     ),
   );
   return reached;
+}
+
+// (10) 天井賞 (format /4): ceiling-checks.ts recounts each member's streak draw by draw.
+/** Answers how many 天井賞 were given. */
+function checkCeiling(reveal: PackReveal, checks: RevealCheck[]): number {
+  const { problems, okDetail, awarded } = recountCeiling(reveal);
+  checks.push(check(CHECK_NAMES.ceiling, problems, okDetail));
+  return awarded;
 }

@@ -1,6 +1,12 @@
 // The reveal file's parser (browser-safe, like format.ts): its shape, field by field, in Japanese; its truth is
 // the checks' job (reveal-checks.ts). Formats: docs/formats/reveal-formats.md.
-import { REVEAL_FORMAT, REVEAL_FORMAT_EXTRAS, REVEAL_FORMAT_KIRIBAN, type PackReveal } from './format';
+import {
+  REVEAL_FORMAT,
+  REVEAL_FORMAT_CEILING,
+  REVEAL_FORMAT_EXTRAS,
+  REVEAL_FORMAT_KIRIBAN,
+  type PackReveal,
+} from './format';
 
 export type ParseResult = { ok: true; reveal: PackReveal } | { ok: false; errors: string[] };
 
@@ -22,19 +28,17 @@ export function parsePackReveal(value: unknown): ParseResult {
   const boolean = (v: unknown, path: string) => typeof v === 'boolean' || fail(path, '真偽値ではありません');
 
   if (!isObject(value)) return { ok: false, errors: ['ファイルの中身が JSON オブジェクトではありません'] };
-  if (
-    value.format !== REVEAL_FORMAT &&
-    value.format !== REVEAL_FORMAT_KIRIBAN &&
-    value.format !== REVEAL_FORMAT_EXTRAS
-  ) {
+  const formats: unknown[] = [REVEAL_FORMAT, REVEAL_FORMAT_KIRIBAN, REVEAL_FORMAT_EXTRAS, REVEAL_FORMAT_CEILING];
+  if (!formats.includes(value.format)) {
     return {
       ok: false,
       errors: [
-        `format: "${REVEAL_FORMAT}"、"${REVEAL_FORMAT_KIRIBAN}"、"${REVEAL_FORMAT_EXTRAS}" のどれでもありません（${JSON.stringify(value.format) ?? 'なし'}）`,
+        `format: ${formats.map((f) => `"${f}"`).join('、')} のどれでもありません（${JSON.stringify(value.format) ?? 'なし'}）`,
       ],
     };
   }
-  const v3 = value.format === REVEAL_FORMAT_EXTRAS;
+  const v4 = value.format === REVEAL_FORMAT_CEILING;
+  const v3 = v4 || value.format === REVEAL_FORMAT_EXTRAS;
   const v2 = v3 || value.format === REVEAL_FORMAT_KIRIBAN;
   const strings = (v: unknown, path: string) => {
     if (Array.isArray(v)) v.forEach((n: unknown, k) => string(n, `${path}[${k}]`));
@@ -72,6 +76,14 @@ export function parsePackReveal(value: unknown): ParseResult {
         if (v3) string(tier.pitariOf, `${path}.pitariOf`);
         else fail(`${path}.pitariOf`, `ピタリ賞は "${REVEAL_FORMAT_EXTRAS}" の項目です`);
       }
+      if (tier.ceilingAfter !== undefined) {
+        if (v4) integer(tier.ceilingAfter, `${path}.ceilingAfter`);
+        else fail(`${path}.ceilingAfter`, `天井賞は "${REVEAL_FORMAT_CEILING}" の項目です`);
+      }
+      if (tier.ceilingOf !== undefined) {
+        if (v4) strings(tier.ceilingOf, `${path}.ceilingOf`);
+        else fail(`${path}.ceilingOf`, `天井賞は "${REVEAL_FORMAT_CEILING}" の項目です`);
+      }
     });
   } else fail('tiers', '配列ではありません');
   string(value.commitment, 'commitment');
@@ -99,6 +111,8 @@ export function parsePackReveal(value: unknown): ParseResult {
           fail(`${path}.personalKiriban`, `個人キリ番は "${REVEAL_FORMAT_EXTRAS}" の項目です`);
         if (draw.pitari !== undefined) fail(`${path}.pitari`, `ピタリ賞は "${REVEAL_FORMAT_EXTRAS}" の項目です`);
       }
+      if (v4) integer(draw.ceiling, `${path}.ceiling`);
+      else if (draw.ceiling !== undefined) fail(`${path}.ceiling`, `天井賞は "${REVEAL_FORMAT_CEILING}" の項目です`);
       if (Array.isArray(draw.positions))
         draw.positions.forEach((p: unknown, k) => integer(p, `${path}.positions[${k}]`));
       else fail(`${path}.positions`, '配列ではありません');
@@ -106,9 +120,18 @@ export function parsePackReveal(value: unknown): ParseResult {
   } else fail('draws', '配列ではありません');
   // The label and the content agree: /2 is the file of a pack with キリ番, and only of one (a /1 file cannot
   // carry kiribanAt, above). So the label alone names the commitment document: /1 → v1, /2 → v2.
-  // /3 likewise is the file of a pack with a 個人キリ番賞 or ピタリ賞, and only of one: /3 → v3.
+  // /3 likewise is the file of a pack with a 個人キリ番賞 or ピタリ賞, and only of one: /3 → v3; and /4 of a
+  // pack with a 天井賞 (a tier whose ceilingAfter is positive), and only of one: /4 → v4.
+  if (
+    v4 &&
+    Array.isArray(value.tiers) &&
+    !value.tiers.some((tier) => isObject(tier) && typeof tier.ceilingAfter === 'number' && tier.ceilingAfter > 0)
+  ) {
+    fail('format', `"${REVEAL_FORMAT_CEILING}" は天井賞のある口の形式です`);
+  }
   if (
     v3 &&
+    !v4 &&
     Array.isArray(value.tiers) &&
     !value.tiers.some(
       (tier) =>

@@ -2,7 +2,7 @@
 // tests; beacon packs' sales, logs and examples (testing/). Tests and benchmarks only.
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildPackReveal, createPackCommitment, type PackReveal, type PackTier } from './commitment';
+import { buildPackReveal, ceilingWalk, createPackCommitment, type PackReveal, type PackTier } from './commitment';
 import { seedFrom } from './testing/beacon-sale';
 
 export * from './testing/beacon-sale';
@@ -93,5 +93,60 @@ export function extrasReveal(): PackReveal {
     draws: draws.map((draw) => ({ ...draw, pitari: draw === emptier ? ['a'] : [] })),
     revealSalt: seedFrom('extras-salt'),
     revealedAt: at(5),
+  });
+}
+
+// ── 天井賞 (format v4) ────────────────────────────────────────────────────────────────────────────────
+export const ceilingTiers = (): PackTier[] => [
+  tier('s', 1),
+  tier('a', 3),
+  tier('c', 16),
+  { ...tier('t', 5), label: '天井賞', ceilingAfter: 4, ceilingOf: ['a', 's'] }, // ⌊20 ÷ 4⌋ = 5
+  tier('last', 1, true),
+];
+
+/** The draws of ceilingReveal, before their 天井賞 are counted: m1 2, m2 3, m1 3, m3 8, m2 3, m1 the last 1. */
+export const CEILING_DRAWS = [
+  { memberId: 'm1', positions: [1, 2] },
+  { memberId: 'm2', positions: [3, 4, 5] },
+  { memberId: 'm1', positions: [6, 7, 8] },
+  { memberId: 'm3', positions: [9, 10, 11, 12, 13, 14, 15, 16] },
+  { memberId: 'm2', positions: [17, 18, 19] },
+  { memberId: 'm1', positions: [20] },
+];
+
+/**
+ * A pack of 20 lots (s×1, a×3, c×16) with a 天井賞 after 4 lots in a row without A賞以上 (a or s), sold out by
+ * CEILING_DRAWS; each draw's 天井賞 counted by ceilingWalk from its member's streak. The seed gives the lots
+ * cccccacscccccccccaca: m1's streak of 2 is reset by its 2nd draw's a and s (a c s); m3's 8 lots win 2; m2's
+ * streak of 3 from its 1st draw wins with the 1st lot of its 2nd (c a c). 天井賞: 0, 0, 0, 2, 1, 0.
+ */
+export function ceilingReveal(): PackReveal {
+  const tiers = ceilingTiers();
+  const gacha = { id: 'g-ceiling', title: '天井賞テスト', pricePerDraw: 300 };
+  const seed = seedFrom('ceiling-265'); // lots cccccacscccccccccaca
+  const { lots, commitment } = createPackCommitment({ gachaId: gacha.id, ...gacha, tiers }, seed);
+  const at = (minute: number) => `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z`;
+  const streaks = new Map<string, number>();
+  const draws = CEILING_DRAWS.map((draw, i) => {
+    const walk = ceilingWalk(
+      streaks.get(draw.memberId) ?? 0,
+      draw.positions.map((p) => lots[p - 1]),
+      4,
+      ['a', 's'],
+    );
+    streaks.set(draw.memberId, walk.streak);
+    return { ...draw, at: at(i + 1), lastOne: i === CEILING_DRAWS.length - 1, ceiling: walk.won };
+  });
+  return buildPackReveal({
+    gacha,
+    tiers,
+    commitment,
+    committedAt: at(0),
+    seed,
+    lots,
+    draws,
+    revealSalt: seedFrom('ceiling-salt'),
+    revealedAt: at(CEILING_DRAWS.length + 1),
   });
 }

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
-import { FIXTURE_PATH, beaconExample, exampleChain, fixture, kiribanReveal, pagesOf } from './testing';
+import { FIXTURE_PATH, beaconExample, ceilingReveal, exampleChain, fixture, kiribanReveal, pagesOf } from './testing';
 
 describe('scripts/verify-pack.ts', () => {
   const root = path.resolve(import.meta.dirname, '..', '..');
@@ -93,6 +93,22 @@ describe('scripts/verify-pack.ts', () => {
     expect(valid.stdout).toContain('✓ キリ番賞');
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('✗ キリ番賞');
+    expect(bad.stdout).toContain('✓ コミットメント一致');
+  });
+
+  it('checks the 天井賞 of a /4 file (check 10): exit 0, and 1 when an award is moved to another draw', async () => {
+    const tampered = ceilingReveal();
+    tampered.draws[3].ceiling = 1;
+    tampered.draws[5].ceiling = 1;
+    const [valid, bad] = await Promise.all([
+      run(write('ceiling.json', JSON.stringify(ceilingReveal()))),
+      run(write('ceiling-tampered.json', JSON.stringify(tampered))),
+    ]);
+    expect(valid).toMatchObject({ code: 0, stderr: '' });
+    expect(valid.stdout).toContain('✓ 天井賞');
+    expect(valid.stdout).toContain('10 項目すべてに合格しました');
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('✗ 天井賞: 抽選 4 はその会員の 1〜8 口目');
     expect(bad.stdout).toContain('✓ コミットメント一致');
   });
 

@@ -26,6 +26,7 @@ import {
   verifyRevealInBrowser,
   type Subtle,
 } from './web-crypto';
+import { ceilingReveal } from './testing';
 
 const FIXTURE_PATH = path.join(import.meta.dirname, 'fixtures', 'reveal-sold-out.json');
 const fixture = (): PackReveal => JSON.parse(fs.readFileSync(FIXTURE_PATH, 'utf8'));
@@ -183,6 +184,19 @@ describe('verifyRevealInBrowser agrees with verifyReveal', () => {
       lots: reveal.lots,
     });
     expect(failed(await expectSameAsNode(reveal))).toEqual([CHECK_NAMES.order]);
+  });
+
+  it('passes a 天井賞 (oripa-pack-reveal/4) file with the tenth check, and refuses an award moved as node does', async () => {
+    const result = await expectSameAsNode(ceilingReveal());
+    expect(result.ok).toBe(true);
+    expect(result.checks.at(-1)).toMatchObject({ name: CHECK_NAMES.ceiling, ok: true });
+    expect(result.stats?.ceilingAwarded).toBe(3);
+    const moved = ceilingReveal();
+    moved.draws[3].ceiling = 1;
+    moved.draws[4].ceiling = 2;
+    expect(failed(await expectSameAsNode(moved))).toEqual([CHECK_NAMES.ceiling]);
+    const unlabelled = { ...ceilingReveal(), format: 'oripa-pack-reveal/3' as const };
+    expect(failed(await expectSameAsNode(unlabelled))).toEqual([CHECK_NAMES.shape]);
   });
 
   it('refuses キリ番 changes: an award moved, the numbers changed after publication', async () => {
