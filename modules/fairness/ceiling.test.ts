@@ -193,6 +193,15 @@ describe('the /4 reveal', () => {
     expect(verifyReveal(reveal).ok).toBe(true);
   });
 
+  it('counts a position outside the pack as a lot of no tier: a miss (check 4 fails it anyway)', () => {
+    const outside = ceilingReveal();
+    outside.draws[1].positions = [0, 3, 4, 5]; // m2: 4 misses from 0 win 1, and its later c a c then wins none
+    expect(failedChecks(outside)).toEqual([CHECK_NAMES.drawLog, CHECK_NAMES.totals, CHECK_NAMES.ceiling]);
+    expect(detail(outside, CHECK_NAMES.ceiling)).toContain(
+      '抽選 2 はその会員の 1〜4 口目（直前の連続 0 口）で、天井賞は 1 件のはずが 0 件です',
+    );
+  });
+
   it('gives nobody a 天井賞 while no streak reached it, and counts an ended pack as far as it went', () => {
     const ended = ceilingReveal();
     ended.draws = ended.draws.slice(0, 3).map((d) => ({ ...d, lastOne: false }));

@@ -1,7 +1,8 @@
 // docs/formats/reveal-formats.md held to the code: every example file gets the verdict expected.json states (from
 // both verifiers), every vector is recomputed, and each of the document's "points a verifier must not guess" is
 // pinned here, so the specification cannot drift from what verify-pack and the pack page do. Part B's examples
-// (beacon packs) are the simulated sale of testing.ts byte for byte: WRITE_FORMAT_EXAMPLES=1 rewrites them.
+// (beacon packs) and the 天井賞's (v4) are testing.ts's sales byte for byte: WRITE_FORMAT_EXAMPLES=1 rewrites them
+// (then run prettier on docs/formats).
 import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,7 +21,14 @@ import {
 } from './commitment';
 import { parseIsoTime } from './format';
 import { computeCommitmentInBrowser, shuffleLotsInBrowser, verifyRevealInBrowser } from './web-crypto';
-import { beaconExampleFiles, beaconVectors, exampleChain, fixture, kiribanReveal } from './testing';
+import {
+  beaconExampleFiles,
+  beaconVectors,
+  ceilingExampleFiles,
+  exampleChain,
+  fixture,
+  kiribanReveal,
+} from './testing';
 import {
   BEACON_CHECK_NAMES,
   beaconCommitment,
@@ -60,7 +68,10 @@ interface Example {
 /** The drand stand-in's chain info (its /info), trusted by part B's examples: not an example itself. */
 const CHAIN_FILE = 'beacon-standin-chain.json';
 const BEACON_FILE = /^(beacon-|tampered-beacon-|refused-beacon-)/;
-if (process.env.WRITE_FORMAT_EXAMPLES === '1') writeBeaconExamples();
+if (process.env.WRITE_FORMAT_EXAMPLES === '1') {
+  writeBeaconExamples();
+  writeCeilingExamples();
+}
 const expected: { examples: Example[] } = readJson('expected.json');
 const vectors: {
   commitments: { name: string; input: CommitmentInput; document: string; commitment: string }[];
@@ -109,6 +120,40 @@ describe('docs/formats/examples', () => {
       expect(await verifyRevealInBrowser(readJson(example.file))).toEqual(node);
     });
   }
+});
+
+/** Rewrites the 天井賞's example files and their entries in expected.json (in place, or after the last v3 one). */
+function writeCeilingExamples() {
+  const write = (file: string, value: unknown) =>
+    fs.writeFileSync(path.join(examples, file), `${JSON.stringify(value, null, 2)}\n`);
+  const current: { about: string; examples: Example[] } = readJson('expected.json');
+  const list = [...current.examples];
+  const anchors = { 0: 'v3-extras.json', 1: 'tampered-pitari-moved.json' };
+  for (const example of ceilingExampleFiles()) {
+    write(example.file, example.json);
+    const result = verifyReveal(example.json);
+    const entry: Example = {
+      file: example.file,
+      description: example.description,
+      exit: example.exit,
+      ok: result.ok,
+      failedChecks: result.checks.filter((c) => !c.ok).map((c) => c.name),
+      stats: result.stats,
+    };
+    const at = list.findIndex((e) => e.file === example.file);
+    if (at >= 0) list[at] = entry;
+    else list.splice(list.findIndex((e) => e.file === anchors[example.exit]) + 1, 0, entry);
+  }
+  write('expected.json', { ...current, examples: list });
+}
+
+describe('the 天井賞 examples are the test kit’s sale', () => {
+  it('holds every file to ceilingReveal byte for byte, with the verdict expected.json states', () => {
+    for (const example of ceilingExampleFiles()) {
+      expect(readJson(example.file), example.file).toEqual(JSON.parse(JSON.stringify(example.json)));
+      expect(expected.examples.find((e) => e.file === example.file)).toMatchObject({ exit: example.exit });
+    }
+  });
 });
 
 describe('docs/formats/examples/vectors.json', () => {

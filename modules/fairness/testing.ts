@@ -150,3 +150,28 @@ export function ceilingReveal(): PackReveal {
     revealedAt: at(CEILING_DRAWS.length + 1),
   });
 }
+
+/**
+ * docs/formats/examples' 天井賞 files, as formats-examples.test.ts holds them (WRITE_FORMAT_EXAMPLES=1 rewrites
+ * them): ceilingReveal, and the same with one of m3's two 天井賞 given to m1's last draw.
+ */
+export function ceilingExampleFiles(): { file: string; description: string; exit: 0 | 1; json: PackReveal }[] {
+  const moved = ceilingReveal();
+  moved.draws[3].ceiling = 1;
+  moved.draws[5].ceiling = 1;
+  return [
+    {
+      file: 'v4-ceiling.json',
+      description:
+        'v4, a 天井賞 after 4 lots in a row without a or s in a 20-lot pack: m1 draws 2, m2 3, m1 3, m3 8, m2 3, m1 1; m3 wins 2, m2 1 with its streak of 3 from its first draw, m1 none (its a and s reset it)',
+      exit: 0,
+      json: ceilingReveal(),
+    },
+    {
+      file: 'tampered-ceiling-moved.json',
+      description: "one of m3's two 天井賞 (its 8 lots without a or s) given to m1's last draw",
+      exit: 1,
+      json: moved,
+    },
+  ];
+}
