@@ -238,6 +238,8 @@ function tierRowsFrom(form: FormData): { rows: Record<string, unknown>[]; indexe
       kiribanAt: kiriban === ZOROME ? ZOROME : numbersField(kiriban),
       personalKiribanAt: numbersField(f('personalKiribanAt')),
       pitariOf: f('pitariOf'),
+      ceilingAfter: f('kind') === 'ceiling' ? (numberField(f('ceilingAfter')) ?? null) : null,
+      ceilingFrom: f('kind') === 'ceiling' ? f('ceilingFrom') : '',
     });
     indexes.push(i);
     orders.push(numberField(f('order')) ?? i + 1);

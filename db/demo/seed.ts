@@ -9,6 +9,7 @@ import type { Logger } from '#server/logger';
 import { appMeta } from '#db/app-meta';
 import { legalAndEditorialPages } from './pages';
 import { demoCard } from './cards';
+import { demoExtraTiers } from './extra-tiers';
 import { DEMO_CERTIFIED_TIERS } from './proofs';
 import {
   createPack,
@@ -26,7 +27,6 @@ import { addDocuments } from '#modules/content';
 import { addSystemMember } from '#modules/identity/server';
 import { grantCoins, type CoinLifetimes } from '#modules/wallet';
 import { drawLots } from '#modules/draw';
-import { personalKiribanQuantity } from '#modules/fairness';
 
 export const DEMO_GENRES = [
   {
@@ -63,6 +63,8 @@ type DemoPack = {
   personalKiribanAt?: number[];
   /** ピタリ賞 (decision 088): the tier whose last lot wins an extra card. */
   pitariOf?: 'S' | 'A';
+  /** 天井賞 (decision 089): this many lots in a row without S賞 or A賞 win an A賞-level card. */
+  ceilingAfter?: number;
 };
 
 export const DEMO_PACKS: DemoPack[] = [
@@ -144,6 +146,8 @@ export const DEMO_PACKS: DemoPack[] = [
     total: 600,
     remaining: 455,
     tags: [],
+    // 天井 (issue 34 item 1): 30 lots in a row without A賞 or better win an A賞-level card from its own stock.
+    ceilingAfter: 30,
   },
   {
     id: 'stellar-duelmasters-002',
@@ -240,49 +244,7 @@ export function demoTiers(pack: DemoPack): PackDefinition['tiers'] {
       conversionValue: Math.max(1, Math.floor(pack.price * 0.3)),
     },
   ];
-  if (pack.kiribanAt) {
-    tiers.push({
-      key: 'KIRIBAN',
-      label: 'キリ番賞',
-      rank: 0,
-      effect: 'gold',
-      cardName: named(3, '（キリ番賞）'),
-      cardImagePath: card(3).imagePath,
-      rarity: card(3).rarity,
-      cardGrade: 'PSA10',
-      quantity: pack.kiribanAt.length,
-      conversionValue: pack.price * 20,
-      kiribanAt: pack.kiribanAt,
-    });
-  }
-  if (pack.personalKiribanAt) {
-    tiers.push({
-      key: 'PERSONAL',
-      label: '個人キリ番賞',
-      rank: 0,
-      effect: 'gold',
-      cardName: named(2, '（個人キリ番賞）'),
-      cardImagePath: card(2).imagePath,
-      rarity: card(2).rarity,
-      quantity: personalKiribanQuantity(pack.personalKiribanAt, pack.total),
-      conversionValue: pack.price * 3,
-      personalKiribanAt: pack.personalKiribanAt,
-    });
-  }
-  if (pack.pitariOf) {
-    tiers.push({
-      key: 'PITARI',
-      label: 'ピタリ賞',
-      rank: 0,
-      effect: 'gold',
-      cardName: named(1, '（ピタリ賞）'),
-      cardImagePath: card(1).imagePath,
-      rarity: card(1).rarity,
-      quantity: 1,
-      conversionValue: pack.price * 15,
-      pitariOf: pack.pitariOf,
-    });
-  }
+  tiers.push(...demoExtraTiers(pack, card, named));
   if (pack.lastOne) {
     tiers.push({
       key: 'LAST',

@@ -92,12 +92,24 @@ LANGUAGE sql STABLE SET jit = off AS $$
            <> CASE WHEN EXISTS (SELECT 1 FROM gacha_lots x WHERE x.gacha_id = t.gacha_id AND x.tier_id = t.pitari_of
                                    AND x.draw_id IS NULL) THEN 0 ELSE 1 END
     UNION ALL
+    -- 天井賞 (decision 089): a member's 天井賞 of a pack are numbered 1 … their count, the count their row keeps, at
+    -- most ⌊their lots ÷ N⌋ (each uses up N lots), with a streak below N; the walk itself is recounted by check 10.
+    SELECT jsonb_build_object('check', 'ceiling_award', 'gachaId', m.gacha_id, 'memberId', m.member_id,
+             'ceilings', m.ceilings, 'given', coalesce(c.n, 0), 'lots', m.lots)
+      FROM gacha_member_draws m JOIN gacha_tiers t ON t.gacha_id = m.gacha_id AND t.ceiling_after IS NOT NULL
+      LEFT JOIN (SELECT p.gacha_id, p.member_id, count(*) AS n, max(p.ceiling_no) AS top FROM prizes p
+                  WHERE p.ceiling_no IS NOT NULL GROUP BY 1, 2) c ON c.gacha_id = m.gacha_id AND c.member_id = m.member_id
+     WHERE m.ceilings <> coalesce(c.n, 0) OR coalesce(c.top, 0) <> coalesce(c.n, 0)
+        OR m.ceilings > m.lots / t.ceiling_after OR m.ceiling_streak < 0 OR m.ceiling_streak >= t.ceiling_after
+    UNION ALL
     SELECT jsonb_build_object('check', 'extra_prize_stray', 'prizeId', p.id)
       FROM prizes p
      WHERE (p.personal_kiriban_no IS NOT NULL AND NOT EXISTS (SELECT 1 FROM gacha_tiers t WHERE t.id = p.tier_id
               AND p.personal_kiriban_no = ANY (t.personal_kiriban_at)))
         OR (p.pitari_of IS NOT NULL AND NOT EXISTS (SELECT 1 FROM gacha_tiers t WHERE t.id = p.tier_id
               AND t.pitari_of = p.pitari_of))
+        OR (p.ceiling_no IS NOT NULL AND NOT EXISTS (SELECT 1 FROM gacha_tiers t WHERE t.id = p.tier_id
+              AND t.ceiling_after IS NOT NULL))
     UNION ALL
     SELECT jsonb_build_object('check', 'kiriban_stray', 'prizeId', p.id)
       FROM prizes p WHERE p.kiriban_no IS NOT NULL
@@ -211,6 +223,9 @@ LANGUAGE sql STABLE SET jit = off AS $$
                                                    AND x.draw_id IS NOT NULL GROUP BY x.member_id) m,
                                                unnest(t.personal_kiriban_at) k
                                          WHERE k <= m.n)
+                        -- a 天井賞's most, less each one given (decision 089)
+                        WHEN t.ceiling_after IS NOT NULL THEN
+                          t.quantity - (SELECT count(*) FROM prizes x WHERE x.tier_id = t.id AND x.ceiling_no IS NOT NULL)
                         ELSE
                           t.quantity - (SELECT count(*) FROM gacha_lots x WHERE x.gacha_id = t.gacha_id AND x.tier_id = t.id
                               AND x.draw_id IS NOT NULL) END) AS n

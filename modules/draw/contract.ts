@@ -27,6 +27,8 @@ export interface PrizeItem {
   personalKiriban: number | null;
   /** A ピタリ賞: the tier (id) whose last lot this draw took (decision 088); null for every other prize. */
   pitariOf: string | null;
+  /** A 天井賞: the member's how-manieth 天井賞 of the pack it is (decision 089); null for every other prize. */
+  ceilingNo: number | null;
   status: PrizeStatus;
   decideBy: string;
 }

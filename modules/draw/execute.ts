@@ -65,6 +65,7 @@ function toOutcome(raw: RawAnswer): DrawOutcome {
           kiriban: item.kiriban ?? null,
           personalKiriban: item.personalKiriban ?? null,
           pitariOf: item.pitariOf ?? null,
+          ceilingNo: item.ceilingNo ?? null,
           decideBy: new Date(item.decideBy).toISOString(),
         })),
         balance: raw.balance ?? { paid: 0, free: 0 },

@@ -4,13 +4,13 @@
 // 9), and the shop's invariants hold. On PostgreSQL 48 draws are in flight; on PGlite (one connection) they run
 // one after another and the test checks the same outcome.
 import { describe, it, expect } from 'vitest';
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
 import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
 import { scaledTimeout } from '#tests/settings';
+import { stampede } from '#tests/stampede';
 import { queryRows } from '#db/client';
-import { drawLots, getPackReveal } from '#modules/draw';
+import { getPackReveal } from '#modules/draw';
 import { checkInvariants } from '#modules/wallet';
 import { verifyReveal } from '#modules/fairness';
 
@@ -35,22 +35,7 @@ describe('個人キリ番賞 and ピタリ賞 under many draws at once', () => {
       });
       const members = await Promise.all(Array.from({ length: 40 }, () => createMemberWithCoins(db, { paid: 100_000 })));
       const calls = Math.ceil(lots * 1.2);
-      let next = 0;
-      const failures: string[] = [];
-      const worker = async () => {
-        while (next < calls) {
-          const n = next++;
-          const outcome = await drawLots(db, {
-            memberId: members[n % members.length]!,
-            gachaId,
-            count: n % 10 === 3 ? 10 : 1,
-            idempotencyKey: randomUUID(),
-            decisionDays: 14,
-          }).catch((error: unknown) => ({ ok: false as const, code: String((error as Error).cause ?? error) }));
-          if (!outcome.ok && !['SOLD_OUT', 'NOT_ENOUGH_LOTS'].includes(outcome.code)) failures.push(outcome.code);
-        }
-      };
-      await Promise.all(Array.from({ length: onPostgres ? IN_FLIGHT : 1 }, worker));
+      const failures = await stampede(db, { gachaId, members, calls, inFlight: onPostgres ? IN_FLIGHT : 1 });
       expect(failures.slice(0, 5), `${failures.length} draws failed`).toEqual([]);
 
       // Each member's numbers: exactly those at or below their lots, once each.

@@ -6,13 +6,13 @@
 // connection) the draws run one after another and the test checks the same outcome. ゾロ目賞 (issue 34 item 2)
 // are キリ番 on the ゾロ目 and meet the same stampede.
 import { describe, it, expect } from 'vitest';
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { useTestDatabase } from '#tests/use-test-database';
 import { createMemberWithCoins, createPublishedPack } from '#tests/fixtures';
 import { scaledTimeout } from '#tests/settings';
+import { stampede } from '#tests/stampede';
 import { queryRows } from '#db/client';
-import { drawLots, getPackReveal } from '#modules/draw';
+import { getPackReveal } from '#modules/draw';
 import { checkInvariants } from '#modules/wallet';
 import { verifyReveal } from '#modules/fairness';
 import { zoromeNumbers } from '#modules/gacha';
@@ -21,28 +21,13 @@ const IN_FLIGHT = 48;
 const handle = useTestDatabase('kiriban-race', { poolSize: IN_FLIGHT });
 
 /** Many members draw a pack with these キリ番 at once until it sells out; every number must be awarded once. */
-async function stampede(lots: number, kiribanAt: number[]) {
+async function kiribanStampede(lots: number, kiribanAt: number[]) {
   const db = handle.db;
   const onPostgres = handle.engine === 'postgres';
   const gachaId = await createPublishedPack(db, { lots, price: 1, kiribanAt, drawOptions: [1, 10] });
   const members = await Promise.all(Array.from({ length: 60 }, () => createMemberWithCoins(db, { paid: 100_000 })));
   const calls = Math.ceil(lots * 1.2);
-  let next = 0;
-  const failures: string[] = [];
-  const worker = async () => {
-    while (next < calls) {
-      const n = next++;
-      const outcome = await drawLots(db, {
-        memberId: members[n % members.length]!,
-        gachaId,
-        count: n % 10 === 3 ? 10 : 1,
-        idempotencyKey: randomUUID(),
-        decisionDays: 14,
-      }).catch((error: unknown) => ({ ok: false as const, code: String((error as Error).cause ?? error) }));
-      if (!outcome.ok && !['SOLD_OUT', 'NOT_ENOUGH_LOTS'].includes(outcome.code)) failures.push(outcome.code);
-    }
-  };
-  await Promise.all(Array.from({ length: onPostgres ? IN_FLIGHT : 1 }, worker));
+  const failures = await stampede(db, { gachaId, members, calls, inFlight: onPostgres ? IN_FLIGHT : 1 });
 
   expect(failures.slice(0, 5), `${failures.length} draws failed`).toEqual([]);
   const awarded = await queryRows<{ kiriban_no: number }>(
@@ -62,7 +47,7 @@ describe('キリ番 under many draws at once', () => {
     'awards every キリ番 exactly once, to the draw that sold that lot, until the pack sells out',
     async () => {
       const lots = handle.engine === 'postgres' ? 1500 : 300;
-      await stampede(
+      await kiribanStampede(
         lots,
         Array.from({ length: Math.floor(lots / 37) }, (_, i) => 1 + i * 37),
       );
@@ -77,7 +62,7 @@ describe('キリ番 under many draws at once', () => {
       const zorome = zoromeNumbers(lots);
       expect(zorome.slice(0, 10)).toEqual([11, 22, 33, 44, 55, 66, 77, 88, 99, 111]);
       expect(zorome.every((n) => n < lots)).toBe(true);
-      await stampede(lots, zorome);
+      await kiribanStampede(lots, zorome);
     },
     scaledTimeout(300_000),
   );

@@ -41,6 +41,7 @@ export async function listPrizes(
       kiriban: prizes.kiribanNo,
       personalKiriban: prizes.personalKiribanNo,
       pitariOf: prizes.pitariOf,
+      ceilingNo: prizes.ceilingNo,
       status: prizes.status,
       decideBy: prizes.decideBy,
       keepUntil: prizes.keepUntil,
@@ -318,11 +319,24 @@ export async function prizeHoldingsOf(
 
 /** Lots a member has drawn from a pack with a per-member limit (0 when none). */
 export async function memberDrawnLots(db: Database, gachaId: string, memberId: string): Promise<number> {
+  return (await memberPackStanding(db, gachaId, memberId)).lots;
+}
+
+/**
+ * A member's lots of a pack and their 天井 streak (decision 089: lots since their last hit or 天井賞), for the
+ * pack and result pages' meters. One primary-key read; zeros for a member who has not drawn it.
+ * @example await memberPackStanding(db, 'stellar-yugioh-001', memberId) // { lots: 62, ceilingStreak: 12 }
+ */
+export async function memberPackStanding(
+  db: Database,
+  gachaId: string,
+  memberId: string,
+): Promise<{ lots: number; ceilingStreak: number }> {
   const [row] = await db
-    .select({ lots: gachaMemberDraws.lots })
+    .select({ lots: gachaMemberDraws.lots, ceilingStreak: gachaMemberDraws.ceilingStreak })
     .from(gachaMemberDraws)
     .where(and(eq(gachaMemberDraws.gachaId, gachaId), eq(gachaMemberDraws.memberId, memberId)));
-  return row?.lots ?? 0;
+  return { lots: row?.lots ?? 0, ceilingStreak: row?.ceilingStreak ?? 0 };
 }
 
 /**

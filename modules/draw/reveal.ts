@@ -22,6 +22,7 @@ export async function getPackReveal(db: Database, gachaId: string): Promise<Pack
       kiriban: prizes.kiribanNo,
       personalKiriban: prizes.personalKiribanNo,
       pitariOf: prizes.pitariOf,
+      ceilingNo: prizes.ceilingNo,
       at: prizes.createdAt,
     })
     .from(prizes)
@@ -41,6 +42,7 @@ export async function getPackReveal(db: Database, gachaId: string): Promise<Pack
       kiriban: number[];
       personalKiriban: number[];
       pitari: string[];
+      ceiling: number;
     }
   >();
   for (const row of prizeRows) {
@@ -52,11 +54,13 @@ export async function getPackReveal(db: Database, gachaId: string): Promise<Pack
       kiriban: [],
       personalKiriban: [],
       pitari: [],
+      ceiling: 0,
     };
     if (row.position !== null) entry.positions.push(row.position);
     if (row.kiriban !== null) entry.kiriban.push(row.kiriban);
     if (row.personalKiriban !== null) entry.personalKiriban.push(row.personalKiriban);
     if (row.pitariOf !== null) entry.pitari.push(row.pitariOf);
+    if (row.ceilingNo !== null) entry.ceiling += 1;
     if (row.tierId === terms.lastOneTierId) entry.lastOne = true;
     if (new Date(row.at) < entry.at) entry.at = new Date(row.at);
     byDraw.set(row.drawId, entry);

@@ -71,6 +71,8 @@ export const prizes = pgTable(
     personalKiribanNo: integer('personal_kiriban_no'),
     /** A ピタリ賞: the lot tier whose last lot this draw took (decision 088); null for every other prize. */
     pitariOf: text('pitari_of'),
+    /** A 天井賞: the member's how-manieth 天井賞 of the pack it is (decision 089); null for every other prize. */
+    ceilingNo: integer('ceiling_no'),
     conversionValue: integer('conversion_value').notNull(),
     status: text('status', { enum: prizeStatuses }).notNull().default('pending'),
     /** Unchosen after this, the prize is converted automatically. */
@@ -104,6 +106,10 @@ export const prizes = pgTable(
     uniqueIndex('prizes_pitari_idx')
       .on(t.gachaId, t.pitariOf)
       .where(sql`${t.pitariOf} is not null`),
+    // Each member's Nth 天井賞 of a pack is given once (decision 089).
+    uniqueIndex('prizes_ceiling_idx')
+      .on(t.gachaId, t.memberId, t.ceilingNo)
+      .where(sql`${t.ceilingNo} is not null`),
     index('prizes_due_idx')
       .on(t.decideBy)
       .where(sql`${t.status} = 'pending'`),
@@ -135,13 +141,20 @@ export const prizeConversions = pgTable('prize_conversions', {
   undoneAt: timestamp('undone_at', { withTimezone: true }),
 });
 
-/** Lots drawn per member and pack, kept only for packs with a per-member limit. */
+/**
+ * Lots drawn per member and pack, kept only for packs with a per-member limit, 個人キリ番賞 or 天井賞. Written
+ * under the member's wallet lock, so each member's row is exact.
+ */
 export const gachaMemberDraws = pgTable(
   'gacha_member_draws',
   {
     gachaId: text('gacha_id').notNull(),
     memberId: text('member_id').notNull(),
     lots: integer('lots').notNull(),
+    /** 天井賞 (decision 089): the member's lots since their last hit (a ceilingOf tier) or 天井賞. */
+    ceilingStreak: integer('ceiling_streak').notNull().default(0),
+    /** 天井賞 given to the member in this pack (the last prize's ceilingNo). */
+    ceilings: integer('ceilings').notNull().default(0),
   },
   (t) => [uniqueIndex('gacha_member_draws_pk').on(t.gachaId, t.memberId)],
 );

@@ -80,6 +80,21 @@ export const tierDefinitionSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,30}$/)
     .optional(),
+  /**
+   * A 天井賞 (decision 089): a member who draws this many lots in a row without one of `ceilingOf` (lot tier keys)
+   * wins this card; quantity = the most it can give (⌊lots ÷ N⌋, extra-prizes.ts).
+   */
+  ceilingAfter: z
+    .number()
+    .int('天井の口数は整数で指定してください。')
+    .min(2, '天井の口数は2口以上にしてください。')
+    .max(1_000_000)
+    .optional(),
+  ceilingOf: z
+    .array(z.string().regex(/^[A-Za-z0-9_-]{1,30}$/))
+    .min(1, '天井で確定する賞を選んでください。')
+    .max(50)
+    .optional(),
 });
 
 /** A pack as an operator writes it (JSON file for the command line, later the admin form). */
@@ -237,6 +252,9 @@ export function definitionOf(pack: GachaRow, tiers: TierRow[]): PackDefinition {
       ...(t.kiribanAt?.length ? { kiribanAt: t.kiribanAt } : {}),
       ...(t.personalKiribanAt?.length ? { personalKiribanAt: t.personalKiribanAt } : {}),
       ...(t.pitariOf ? { pitariOf: tierKeyOf(pack.id, t.pitariOf) } : {}),
+      ...(t.ceilingAfter
+        ? { ceilingAfter: t.ceilingAfter, ceilingOf: (t.ceilingOf ?? []).map((id) => tierKeyOf(pack.id, id)) }
+        : {}),
     })),
   };
 }
@@ -265,6 +283,8 @@ export function tierRowsOf(gachaId: string, tiers: z.output<typeof tierDefinitio
     kiribanAt: t.kiribanAt ? [...t.kiribanAt].sort((a, b) => a - b) : null,
     personalKiribanAt: t.personalKiribanAt ? [...t.personalKiribanAt].sort((a, b) => a - b) : null,
     pitariOf: t.pitariOf ? tierId(gachaId, t.pitariOf) : null,
+    ceilingAfter: t.ceilingAfter ?? null,
+    ceilingOf: t.ceilingAfter ? [...(t.ceilingOf ?? [])].map((key) => tierId(gachaId, key)).sort() : null,
   }));
 }
 
@@ -314,6 +334,7 @@ export async function createPack(db: Database, definition: PackDefinition): Prom
         kiribanNext: kiriban.length ? Math.min(...kiriban) : null,
         personalKiriban: pack.tiers.some((t) => t.personalKiribanAt?.length),
         pitari: pack.tiers.some((t) => t.pitariOf),
+        ceiling: pack.tiers.some((t) => t.ceilingAfter),
       })
       .onConflictDoNothing()
       .returning({ id: gachas.id });
@@ -336,6 +357,7 @@ export async function committedTiers(db: Database, gachaId: string): Promise<Pac
     ...(t.kiribanAt?.length ? { kiribanAt: t.kiribanAt } : {}),
     ...(t.personalKiribanAt?.length ? { personalKiribanAt: t.personalKiribanAt } : {}),
     ...(t.pitariOf ? { pitariOf: t.pitariOf } : {}),
+    ...(t.ceilingAfter ? { ceilingAfter: t.ceilingAfter, ceilingOf: [...(t.ceilingOf ?? [])].sort() } : {}),
   }));
 }
 

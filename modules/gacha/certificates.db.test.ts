@@ -53,6 +53,8 @@ function row(over: Partial<TierRow> & Pick<TierRow, 'key' | 'label' | 'cardName'
     kiribanAt: [],
     personalKiribanAt: [],
     pitariOf: '',
+    ceilingAfter: null,
+    ceilingFrom: '',
     ...over,
   };
 }

@@ -43,6 +43,8 @@ function row(over: Partial<TierRow>): TierRow {
     kiribanAt: [],
     personalKiribanAt: [],
     pitariOf: '',
+    ceilingAfter: null,
+    ceilingFrom: '',
     ...over,
   };
 }

@@ -49,6 +49,8 @@ function row(over: Partial<TierRow> & Pick<TierRow, 'key' | 'label' | 'cardName'
     kiribanAt: [],
     personalKiribanAt: [],
     pitariOf: '',
+    ceilingAfter: null,
+    ceilingFrom: '',
     ...over,
   };
 }

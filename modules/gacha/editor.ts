@@ -8,7 +8,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '#db/client';
-import { personalKiribanQuantity } from '#modules/fairness';
+import { ceilingQuantity, personalKiribanQuantity } from '#modules/fairness';
 import { drawModes, gachas, gachaTiers, genres, tierEffects } from './schema';
 import {
   definitionOf,
@@ -85,7 +85,7 @@ export const packSaleSchema = z
   });
 export type PackSale = z.output<typeof packSaleSchema>;
 
-export const TIER_KINDS = ['regular', 'lastone', 'kiriban', 'personal', 'pitari'] as const;
+export const TIER_KINDS = ['regular', 'lastone', 'kiriban', 'personal', 'pitari', 'ceiling'] as const;
 
 /** An image path of a draft: empty until uploaded, else a site path. */
 const draftImagePath = z
@@ -126,6 +126,10 @@ export const tierRowSchema = z
       .default([]),
     /** A ピタリ賞's tier: the key of the regular row whose last lot it rewards ('' for none). */
     pitariOf: z.string().max(30).default(''),
+    /** A 天井賞's lots in a row without a hit (decision 089); null for other rows. */
+    ceilingAfter: int('天井の口数', 2, 1_000_000).nullable().default(null),
+    /** A 天井賞's guarantee: the key of the lowest regular row it guarantees (「A賞以上」: A賞's key; '' for none). */
+    ceilingFrom: z.string().max(30).default(''),
   })
   .superRefine((row, ctx) => {
     if (row.gradeCompany && !row.gradeValue)
@@ -138,15 +142,7 @@ export const tierRowSchema = z
         path: ['certificateNumber'],
         message: '鑑定番号は鑑定会社を選んだ賞（鑑定品）にだけ入力できます。',
       });
-    const cards =
-      row.kind === 'lastone' || row.kind === 'pitari'
-        ? 1
-        : row.kind === 'kiriban'
-          ? row.kiribanAt.length
-          : row.kind === 'personal'
-            ? 2 // one for every member who reaches a number: never one card
-            : row.quantity;
-    if (row.certificateNumber && cards > 1)
+    if (row.certificateNumber && quantityOfRow(row, null) > 1)
       ctx.addIssue({
         code: 'custom',
         path: ['certificateNumber'],
@@ -174,8 +170,40 @@ export const tierRowSchema = z
       });
     if (row.kind === 'pitari' && !row.pitariOf)
       ctx.addIssue({ code: 'custom', path: ['pitariOf'], message: 'ピタリ賞の対象の賞を選んでください。' });
+    if (row.kind === 'ceiling' && !row.ceilingAfter)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ceilingAfter'],
+        message: '天井賞には何口で確定するかを入力してください（例: 100）。',
+      });
+    if (row.kind === 'ceiling' && !row.ceilingFrom)
+      ctx.addIssue({ code: 'custom', path: ['ceilingFrom'], message: '天井で確定する賞を選んでください。' });
   });
 export type TierRow = z.output<typeof tierRowSchema>;
+
+/**
+ * The cards a row stands for: 1 for the ラストワン賞 and a ピタリ賞, one per キリ番, a 個人キリ番賞's and a 天井賞's most
+ * (Σ ⌊lots ÷ n⌋, ⌊lots ÷ N⌋: decisions 088, 089) in a table of `lots` lots, or 2 when the lots are not known (never
+ * one card: a certificate names one), and a regular row's quantity.
+ */
+function quantityOfRow(
+  row: Pick<TierRow, 'kind' | 'kiribanAt' | 'personalKiribanAt' | 'ceilingAfter' | 'quantity'>,
+  lots: number | null,
+): number {
+  switch (row.kind) {
+    case 'lastone':
+    case 'pitari':
+      return 1;
+    case 'kiriban':
+      return row.kiribanAt.length;
+    case 'personal':
+      return lots === null ? 2 : Math.max(1, personalKiribanQuantity(row.personalKiribanAt, lots));
+    case 'ceiling':
+      return lots === null ? 2 : Math.max(1, ceilingQuantity(row.ceilingAfter ?? lots, lots));
+    default:
+      return row.quantity;
+  }
+}
 
 export const packTiersSchema = z
   .array(tierRowSchema)
@@ -192,14 +220,9 @@ export const packTiersSchema = z
 export function tierDefinitionsOf(rows: TierRow[]): z.input<typeof tierDefinitionSchema>[] {
   let rank = 0;
   const lots = rows.filter((row) => row.kind === 'regular').reduce((sum, row) => sum + row.quantity, 0);
-  const quantityOf = (row: TierRow) =>
-    row.kind === 'lastone' || row.kind === 'pitari'
-      ? 1
-      : row.kind === 'kiriban'
-        ? row.kiribanAt.length
-        : row.kind === 'personal'
-          ? Math.max(1, personalKiribanQuantity(row.personalKiribanAt, lots))
-          : row.quantity;
+  // A 天井賞 guarantees the regular rows from the first down to the one chosen (「A賞以上」).
+  const regular = rows.filter((row) => row.kind === 'regular').map((row) => row.key);
+  const hitsDownTo = (key: string) => regular.slice(0, regular.indexOf(key) + 1);
   return rows.map((row) => ({
     key: row.key,
     label: row.label,
@@ -215,17 +238,27 @@ export function tierDefinitionsOf(rows: TierRow[]): z.input<typeof tierDefinitio
     certificateCompany: row.gradeCompany && row.certificateNumber ? row.gradeCompany : null,
     certificateNumber: row.gradeCompany && row.certificateNumber ? row.certificateNumber : null,
     cardCostYen: row.cardCostYen,
-    quantity: quantityOf(row),
+    quantity: quantityOfRow(row, lots),
     conversionValue: row.conversionValue,
     isLastOne: row.kind === 'lastone',
     ...(row.kind === 'kiriban' ? { kiribanAt: [...row.kiribanAt].sort((a, b) => a - b) } : {}),
     ...(row.kind === 'personal' ? { personalKiribanAt: [...row.personalKiribanAt].sort((a, b) => a - b) } : {}),
     ...(row.kind === 'pitari' ? { pitariOf: row.pitariOf } : {}),
+    ...(row.kind === 'ceiling'
+      ? { ceilingAfter: row.ceilingAfter ?? undefined, ceilingOf: hitsDownTo(row.ceilingFrom) }
+      : {}),
   }));
 }
 
-/** A tier definition back as an editor row. */
-export function tierRowOf(tier: PackDefinition['tiers'][number]): TierRow {
+/**
+ * A tier definition back as an editor row; `tiers` (the pack's, in rank order) name a 天井賞's lowest hit.
+ * @example definition.tiers.map(tierRowOf)
+ */
+export function tierRowOf(
+  tier: PackDefinition['tiers'][number],
+  _index?: number,
+  tiers: readonly PackDefinition['tiers'][number][] = [],
+): TierRow {
   const grade = /^(PSA|BGS|ARS)\s*(.+)$/.exec(tier.cardGrade ?? '');
   return {
     key: tier.key,
@@ -237,7 +270,9 @@ export function tierRowOf(tier: PackDefinition['tiers'][number]): TierRow {
           ? 'personal'
           : tier.pitariOf
             ? 'pitari'
-            : 'regular',
+            : tier.ceilingAfter
+              ? 'ceiling'
+              : 'regular',
     label: tier.label,
     effect: tier.effect ?? 'normal',
     cardName: tier.cardName,
@@ -255,6 +290,8 @@ export function tierRowOf(tier: PackDefinition['tiers'][number]): TierRow {
     kiribanAt: tier.kiribanAt ?? [],
     personalKiribanAt: tier.personalKiribanAt ?? [],
     pitariOf: tier.pitariOf ?? '',
+    ceilingAfter: tier.ceilingAfter ?? null,
+    ceilingFrom: tiers.filter((t) => tier.ceilingOf?.includes(t.key)).at(-1)?.key ?? tier.ceilingOf?.at(-1) ?? '',
   };
 }
 

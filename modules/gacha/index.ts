@@ -26,6 +26,8 @@ export {
   extraPrizeOdds,
   extraChancePerLot,
   personalKiribanMeter,
+  ceilingMeter,
+  ceilingWords,
   isExtraPrize,
   isLotTier,
   type ExtraPrizeOdds,

@@ -55,7 +55,8 @@ export const gachaCardColumns = {
 const headlineColumn = sql<HeadlinePrize | string | null>`(
   select json_build_object('label', t.label, 'cardName', t.card_name, 'cardImagePath', t.card_image_path)
   from gacha_tiers t where t.gacha_id = "gachas"."id"
-  order by (t.is_last_one or t.kiriban_at is not null or t.personal_kiriban_at is not null or t.pitari_of is not null) asc,
+  order by (t.is_last_one or t.kiriban_at is not null or t.personal_kiriban_at is not null or t.pitari_of is not null
+            or t.ceiling_after is not null) asc,
     t.rank asc, t.id asc limit 1)`;
 
 /** Both engines answer json as an object; a driver that leaves it as text is read the same way. */

@@ -113,8 +113,8 @@ export async function reserveStockForPack(
 /**
  * A pack's sale ended before it sold out: the cards of its unclaimed lots, of its ラストワン賞 (only
  * the draw of the final lot wins it, and that draw sells the pack out), of the キリ番賞 whose number
- * was not reached (decision 027), of a ピタリ賞 whose tier was not emptied and of the 個人キリ番賞 no member reached
- * (decision 088) are no longer promised. Call
+ * was not reached (decision 027), of a ピタリ賞 whose tier was not emptied, of the 個人キリ番賞 no member reached
+ * (decision 088) and of the 天井賞 not given (decision 089) are no longer promised. Call
  * it after the pack's unclaimed lots are locked (no draw can claim one any more); for a beacon pack, once
  * its last receipt is settled as well.
  */
@@ -138,6 +138,9 @@ export async function releaseStockOfEndedPack(tx: Database, gachaId: string, now
                                          where l.gacha_id = t.gacha_id and l.draw_id is not null group by l.member_id) m,
                                        unnest(t.personal_kiriban_at) k
                                  where k <= m.n)
+                -- a 天井賞's most, less each one given (decision 089: only its prizes count it)
+                when t.ceiling_after is not null then
+                  t.quantity - (select count(*) from prizes p where p.tier_id = t.id and p.ceiling_no is not null)
                 -- the tier's lots nobody won: its unclaimed lots, or in a beacon pack (whose unclaimed slots have no
                 -- tier) what no settled draw took
                 else t.quantity - (select count(*) from ${gachaLots} l where l.gacha_id = t.gacha_id and l.tier_id = t.id

@@ -57,6 +57,9 @@ export interface GachaTierView {
   personalKiribanAt: number[] | null;
   /** A ピタリ賞 (decision 088): the tier (id) whose last lot wins it; null for every other tier. */
   pitariOf: string | null;
+  /** A 天井賞 (decision 089): the lots in a row without a hit, and the hits (tier ids); null for every other tier. */
+  ceilingAfter: number | null;
+  ceilingOf: string[] | null;
   /**
    * Who receives an extra prize, in members' words (「100口目・500口目を引いた方」), or null for a lot tier: made
    * here once, so the page's script does not carry the wording of every kind (extra-prizes.ts).
@@ -148,6 +151,8 @@ export async function getGachaDetail(
       zorome: allZorome(t.kiribanAt ?? []),
       personalKiribanAt: t.personalKiribanAt ?? null,
       pitariOf: t.pitariOf ?? null,
+      ceilingAfter: t.ceilingAfter ?? null,
+      ceilingOf: t.ceilingOf ?? null,
       extraNote: extraNoteOf(t, tiers),
       certificate:
         t.certificateCompany && t.certificateNumber

@@ -17,6 +17,9 @@ export interface TierRemaining {
   /** A 個人キリ番賞's numbers and a ピタリ賞's tier (decision 088), null for other tiers. */
   personalKiribanAt: number[] | null;
   pitariOf: string | null;
+  /** A 天井賞's lots in a row and hits (decision 089), null for other tiers. */
+  ceilingAfter: number | null;
+  ceilingOf: string[] | null;
 }
 
 /**
@@ -53,6 +56,8 @@ export async function getRemaining(
       kiribanAt: t.kiribanAt ?? null,
       personalKiribanAt: t.personalKiribanAt ?? null,
       pitariOf: t.pitariOf ?? null,
+      ceilingAfter: t.ceilingAfter ?? null,
+      ceilingOf: t.ceilingOf ?? null,
       remaining: counted.tiers[t.id]!,
     })),
   };
@@ -89,7 +94,7 @@ export async function countUnclaimed(db: Database, gachaId: string, mode: DrawMo
         and(
           eq(gachaTiers.gachaId, gachaId),
           sql`not ${gachaTiers.isLastOne} and ${gachaTiers.kiribanAt} is null and ${gachaTiers.personalKiribanAt} is null
-               and ${gachaTiers.pitariOf} is null`,
+               and ${gachaTiers.pitariOf} is null and ${gachaTiers.ceilingAfter} is null`,
         ),
       );
     const wonBy = new Map(won.map((w) => [w.tierId, Number(w.n)]));
@@ -133,7 +138,7 @@ export function remainingOf(
           ? (unclaimed.get(t.pitariOf) ?? 0) > 0
             ? 1
             : 0
-          : t.personalKiribanAt
+          : t.personalKiribanAt || t.ceilingAfter
             ? t.quantity // the most it can still give: each member's numbers are theirs alone
             : t.isLastOne
               ? soldOut && notWon === 0

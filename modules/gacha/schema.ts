@@ -96,6 +96,8 @@ export const gachas = pgTable(
      */
     personalKiriban: boolean('personal_kiriban').notNull().default(false),
     pitari: boolean('pitari').notNull().default(false),
+    /** Whether a tier of the pack is a 天井賞 (decision 089): read with the draw's terms, like the two above. */
+    ceiling: boolean('ceiling').notNull().default(false),
     drawMode: text('draw_mode', { enum: drawModes }).notNull().default('sequence'),
     /**
      * A hot release opens through a waiting room (decision 087): members who arrive before the sale starts are
@@ -154,6 +156,13 @@ export const gachaTiers = pgTable(
     personalKiribanAt: integer('personal_kiriban_at').array(),
     /** A ピタリ賞 (decision 088): the lot tier (id) whose last lot's draw wins this extra prize. Null otherwise. */
     pitariOf: text('pitari_of'),
+    /**
+     * A 天井賞 (decision 089): a member who draws `ceilingAfter` lots of the pack in a row without one of the
+     * `ceilingOf` tiers (ids) wins this extra prize, from stock reserved for it (quantity = ⌊lots ÷ N⌋, the most it
+     * can give). Null for every other tier.
+     */
+    ceilingAfter: integer('ceiling_after'),
+    ceilingOf: text('ceiling_of').array(),
     /** The card's condition as the editor writes it (美品, 初期傷あり…): shown to members, not in the commitment. */
     cardCondition: text('card_condition'),
     /** What the shop paid for one card, in yen: the editor's margin; never shown to members, not in the commitment. */

@@ -281,6 +281,71 @@ describe.skipIf(!databaseUrl)(
       const review = await get(`${page}?step=review`, { cookie });
       expect(review.body).toContain('口とは別の賞 0.8%');
       expect(review.body).toContain('口とは別の賞（到達で確定・最大数を利益に計上）');
+      // 天井賞 (issue 34 item 1, decision 089): 30 lots in a row without S賞. Its quantity is the most it can give,
+      // ⌊120 ÷ 30⌋, and its card must be worth at least S賞's for 「S賞以上確定」 to hold.
+      const ceilingRow = (value: string, from: string) => ({
+        ...regular('t5', '天井賞', '1', value),
+        kind: 'ceiling',
+        ceilingAfter: '30',
+        ceilingFrom: from,
+      });
+      const ceilingUnnamed = await postForm(
+        page,
+        {
+          intent: 'tiers',
+          ...tierFields([regular('t1', 'S賞', '1', '5000'), regular('t2', 'B賞', '119', '50'), ceilingRow('5000', '')]),
+        },
+        { cookie },
+      );
+      expect(ceilingUnnamed.status).toBe(400);
+      expect(ceilingUnnamed.body).toContain('天井で確定する賞を選んでください。');
+      const ceilingCheap = await postForm(
+        page,
+        {
+          intent: 'tiers',
+          ...tierFields([
+            regular('t1', 'S賞', '1', '5000'),
+            regular('t2', 'B賞', '119', '50'),
+            ceilingRow('4000', 't1'),
+          ]),
+        },
+        { cookie },
+      );
+      expect(ceilingCheap.status).toBe(200);
+      expect((await get(`${page}?step=review`, { cookie })).body).toContain(
+        '天井賞の交換コインは、確定する賞のうち最も低い 5,000コイン以上にしてください（「以上確定」と書くため）。',
+      );
+      const ceiling = await postForm(
+        page,
+        {
+          intent: 'tiers',
+          ...tierFields([
+            regular('t1', 'S賞', '1', '5000'),
+            regular('t2', 'B賞', '119', '50'),
+            ceilingRow('5000', 't1'),
+          ]),
+        },
+        { cookie },
+      );
+      expect(ceiling.status).toBe(200);
+      const ceilingTier = (
+        await handle!.db
+          .select({
+            id: gachaTiers.id,
+            ceilingAfter: gachaTiers.ceilingAfter,
+            ceilingOf: gachaTiers.ceilingOf,
+            quantity: gachaTiers.quantity,
+          })
+          .from(gachaTiers)
+          .where(eq(gachaTiers.gachaId, PACK))
+      ).find((t) => t.id.endsWith('t5'));
+      expect(ceilingTier).toEqual({ id: `${PACK}.t5`, ceilingAfter: 30, ceilingOf: [`${PACK}.t1`], quantity: 4 });
+      const ceilingReview = await get(`${page}?step=review`, { cookie });
+      expect(ceilingReview.body).not.toContain('天井賞の交換コインは');
+      // The editor shows the row back as it was typed: 30 lots, 「S賞以上」 chosen.
+      const ceilingStep = { body: (await get(`${page}?step=tiers`, { cookie })).body.replaceAll('<!-- -->', '') };
+      expect(ceilingStep.body).toMatch(/name="tiers\.2\.ceilingAfter"[^>]*value="30"/);
+      expect(ceilingStep.body).toMatch(/<option value="t1" selected="">S賞以上<\/option>/);
       const tiers = await postForm(
         page,
         { intent: 'tiers', ...tierFields([regular('t1', 'S賞', '1', '5000'), regular('t2', 'B賞', '9', '50')]) },
@@ -452,7 +517,10 @@ describe.skipIf(!databaseUrl)(
       expect(audit.map((a) => a.action)).toEqual([
         'pack.draft.create',
         'pack.draft.update',
-        // The ゾロ目 table, the extras' tables (too many, then right), the table, the reordered table, back again.
+        // The ゾロ目 table, the extras' tables (too many, then right), the 天井 tables (too cheap, then right), the
+        // table, the reordered table, back again.
+        'pack.draft.tiers',
+        'pack.draft.tiers',
         'pack.draft.tiers',
         'pack.draft.tiers',
         'pack.draft.tiers',

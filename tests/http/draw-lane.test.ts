@@ -90,7 +90,9 @@ function comparableBody(body: unknown): unknown {
       )
         kept[name] = typeof value;
       else if (['cardName', 'imagePath', 'rarity', 'cardGrade', 'conversionValue'].includes(name))
-        kept[name] = typeof value;
+        // The prize drawn differs between the two draws, and some cards have no grade or image: a nullable
+        // text is one kind, whichever card came.
+        kept[name] = value === null || typeof value === 'string' ? 'string or null' : typeof value;
       else if (name === 'balance') kept[name] = Object.keys(value as object).sort();
       else kept[name] = comparableBody(value);
     }

@@ -12,7 +12,7 @@ import {
   type BeaconPublishTerms,
   type PackDefinition,
 } from '#modules/gacha';
-import { personalKiribanQuantity } from '#modules/fairness';
+import { ceilingQuantity, personalKiribanQuantity } from '#modules/fairness';
 
 const lotsOfTiers = (tiers: PackDefinition['tiers']) =>
   tiers.filter(isLotTier).reduce((sum, tier) => sum + tier.quantity, 0);
@@ -138,6 +138,8 @@ export async function createPublishedPack(
     personalKiribanAt?: number[];
     /** ピタリ賞 tiers 'P<key>' for these tiers' last lots (decision 088): 'S', 'A' or 'B'. */
     pitariOf?: ('S' | 'A' | 'B')[];
+    /** A 天井賞 tier 'CE' (decision 089): after this many lots in a row without one of these tiers. */
+    ceiling?: { after: number; of: ('S' | 'A' | 'B')[] };
     /** The pack's genre (default pokemon); `HIDDEN_TEST_GENRE` keeps it out of the shop's lists. */
     genreId?: string;
     /** A beacon pack (decision 081), published with these terms. */
@@ -216,6 +218,24 @@ export async function createPublishedPack(
       quantity: 1,
       conversionValue: options.price * 7,
       pitariOf: target,
+    });
+  if (options.ceiling)
+    tiers.push({
+      key: 'CE',
+      label: '天井賞',
+      rank: 0,
+      effect: 'gold',
+      cardName: 'テスト天井',
+      cardImagePath: '/demo/cards/card-08.svg',
+      quantity: ceilingQuantity(options.ceiling.after, lotsOfTiers(tiers)),
+      // Worth at least every tier it guarantees (「S賞以上確定」 needs an S賞's worth).
+      conversionValue: options.ceiling.of.includes('S')
+        ? options.price * 50
+        : options.ceiling.of.includes('A')
+          ? options.price * 5
+          : Math.floor(options.price / 2),
+      ceilingAfter: options.ceiling.after,
+      ceilingOf: options.ceiling.of,
     });
   if (options.lastOne)
     tiers.push({

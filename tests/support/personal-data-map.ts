@@ -460,6 +460,7 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       card_photo_sha256: NOT_PERSONAL,
       card_photo_original_path: NOT_PERSONAL,
       pitari_of: NOT_PERSONAL,
+      ceiling_of: NOT_PERSONAL,
     },
   },
   gachas: {

@@ -13,6 +13,7 @@ export interface DisclosedTier {
   kiribanAt?: number[] | null;
   personalKiribanAt?: number[] | null;
   pitariOf?: string | null;
+  ceilingAfter?: number | null;
   /** Who receives it, for an extra prize (modules/gacha's words); null for a lot tier. */
   extraNote?: string | null;
 }
@@ -24,8 +25,8 @@ export interface PackDisclosure {
   lotValueCoins: number;
   /**
    * The ラストワン賞, キリ番賞 and ピタリ賞: extra prizes on top of the lots (one per number, the final lot, a tier's
-   * last lot). A 個人キリ番賞 is not counted: how many members reach its numbers is not known, and its most would
-   * overstate the rate.
+   * last lot). A 個人キリ番賞 and a 天井賞 are not counted: how many members reach their numbers is not known, and
+   * their most would overstate the rate.
    */
   extraValueCoins: number;
   /** lotValueCoins ÷ salesCoins as a percentage with one decimal, rounded down (never overstated); null without lots. */
@@ -53,7 +54,7 @@ export function packDisclosure(tiers: DisclosedTier[], pricePerDraw: number, tot
   let lotValueCoins = 0;
   let extraValueCoins = 0;
   for (const tier of tiers) {
-    if (tier.personalKiribanAt?.length) continue;
+    if (tier.personalKiribanAt?.length || tier.ceilingAfter) continue;
     if (isExtra(tier)) extraValueCoins += tier.quantity * tier.conversionValue;
     else lotValueCoins += tier.quantity * tier.conversionValue;
   }

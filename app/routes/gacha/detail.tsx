@@ -37,8 +37,10 @@ import {
   extraPrizeOdds,
   isLotTier,
   personalKiribanMeter,
+  ceilingMeter,
+  ceilingWords,
 } from '#modules/gacha';
-import { listWins, memberDrawnLots, verifiedReveal } from '#modules/draw';
+import { listWins, memberPackStanding, verifiedReveal } from '#modules/draw';
 import { FEED_READ, FEED_ROWS, shownWins } from '~/components/winners/feed';
 import { WinnersFeed, useWinners } from '~/components/winners/WinnersFeed';
 import { balanceOf, genresOf } from '~/controllers/request-reads.server';
@@ -80,7 +82,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!pack || pack.genreId !== params.genreId) throw notFound(url.pathname);
   // A pack with 個人キリ番賞 (decision 088) counts each member's own lots, as a per-member limit does.
   const personalNumbers = pack.tiers.flatMap((t) => t.personalKiribanAt ?? []).sort((a, b) => a - b);
-  const countsMine = Boolean(pack.perMemberLimit) || personalNumbers.length > 0;
+  // A 天井賞 (decision 089) counts each member's lots since their last hit: the meter is the member's own.
+  const ceiling = pack.tiers.find((t) => t.ceilingAfter);
+  const countsMine = Boolean(pack.perMemberLimit) || personalNumbers.length > 0 || Boolean(ceiling);
   const [genres, unclaimed, balance, drawnByMe, selfLimits, wins] = await Promise.all([
     genresOf(shop),
     // A draft has no lots yet: its preview shows every lot unclaimed, as on the day it goes on sale.
@@ -91,7 +95,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         })
       : countUnclaimed(db, pack.id, pack.drawMode),
     balanceOf(shop),
-    shop.member && countsMine ? memberDrawnLots(primary, pack.id, shop.member.id) : Promise.resolve(null),
+    shop.member && countsMine ? memberPackStanding(primary, pack.id, shop.member.id) : Promise.resolve(null),
     // The member's own limits (decision 035): one primary-key read, more only for a limit that is set.
     selfLimitSummaryOf(shop),
     // This pack's winners feed (a draft's preview has none; a hidden genre's pack lists none).
@@ -121,12 +125,24 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     decisionDays: shop.services.config.PRIZE_DECISION_DAYS,
     minRankName: pack.minRank ? rankName(pack.minRank) : null,
     selfLimits,
-    limitLeft: pack.perMemberLimit && drawnByMe !== null ? Math.max(pack.perMemberLimit - drawnByMe, 0) : null,
+    limitLeft: pack.perMemberLimit && drawnByMe !== null ? Math.max(pack.perMemberLimit - drawnByMe.lots, 0) : null,
     // Every extra prize's condition and odds per lot (issue 34 item 3), and the member's own lots for the
     // 個人キリ番賞's meter.
     extraOdds: [
       ...extraPrizeOdds(pack.tiers, pack.totalLots).map((e) => `${e.label}（特典）${e.condition}：${e.odds}`),
-      ...(pack.status === 'on_sale' ? [personalKiribanMeter(personalNumbers, drawnByMe)] : []),
+      ...(pack.status === 'on_sale'
+        ? [
+            personalKiribanMeter(personalNumbers, drawnByMe?.lots ?? null),
+            ceiling?.ceilingAfter
+              ? ceilingMeter({
+                  after: ceiling.ceilingAfter,
+                  streak: drawnByMe?.ceilingStreak ?? null,
+                  words: ceilingWords(ceiling.ceilingOf ?? [], pack.tiers),
+                  price: pack.pricePerDraw,
+                })
+              : null,
+          ]
+        : []),
     ].filter((line) => line !== null),
     reveal,
     preview,

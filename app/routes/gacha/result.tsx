@@ -25,8 +25,8 @@ import {
   withTierStanding,
   type PrizeActionData,
 } from '~/controllers/prize-actions.server';
-import { getDrawResult } from '#modules/draw';
-import { getGachaDetail } from '#modules/gacha';
+import { getDrawResult, memberPackStanding } from '#modules/draw';
+import { ceilingMeter, ceilingWords, getGachaDetail } from '#modules/gacha';
 import { isUuid } from '#modules/kernel';
 
 // A beacon draw's screens carry the verifier (Ed25519, BLS12-381): loaded only for a beacon draw's page.
@@ -49,7 +49,26 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!pack || pack.genreId !== params.genreId) throw notFound(url.pathname);
   // もう一度引く opens the same count's confirmation when the pack still offers it.
   const againCount = pack.status === 'on_sale' && pack.drawOptions.includes(result.count) ? result.count : null;
+  // A 天井賞 (decision 089): the one won here, and the member's meter now, worded by the server.
+  const ceiling = pack.tiers.find((t) => t.ceilingAfter);
+  const ceilingLines: string[] = [];
+  if (ceiling?.ceilingAfter) {
+    const words = ceilingWords(ceiling.ceilingOf ?? [], pack.tiers);
+    const won = result.items.filter((p) => p.ceilingNo !== null).length;
+    if (won > 0) ceilingLines.push(`天井賞（${words}確定）を${won > 1 ? `${won}枚` : ''}獲得しました！`);
+    if (pack.status === 'on_sale') {
+      const standing = await memberPackStanding(shop.services.db, pack.id, shop.member.id);
+      const meter = ceilingMeter({
+        after: ceiling.ceilingAfter,
+        streak: standing.ceilingStreak,
+        words,
+        price: pack.pricePerDraw,
+      });
+      if (meter) ceilingLines.push(meter);
+    }
+  }
   return {
+    ceilingLines,
     result: { ...result, items: await withTierStanding(shop.services.db, result.items) },
     pack: { id: pack.id, title: pack.title, genreId: pack.genreId },
     againCount,
@@ -70,7 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function GachaResult({ loaderData, actionData }: Route.ComponentProps) {
-  const { result, pack, againCount, beacon, alsoTrust } = loaderData;
+  const { result, pack, againCount, beacon, alsoTrust, ceilingLines } = loaderData;
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const [revealing, setRevealing] = useState(params.get('reveal') === '1');
@@ -168,7 +187,7 @@ export default function GachaResult({ loaderData, actionData }: Route.ComponentP
               キリ番賞（{result.kiriban.map((k) => `${k.toLocaleString('ja-JP')}口目`).join('・')}）を獲得しました！
             </p>
           )}
-          <ExtraPrizeBadges items={result.items} />
+          <ExtraPrizeBadges items={result.items} lines={ceilingLines} />
           <p className="text-sm font-bold" data-testid="tier-counts">
             {tierCountLine(groups)}
           </p>
@@ -244,15 +263,20 @@ function PlayReveal({
   );
 }
 
-/** 個人キリ番賞 and ピタリ賞 (decision 088), named like the キリ番賞 above the cards. */
+const BADGE = 'w-fit rounded-full bg-amber-300 px-3 py-1 text-sm font-black text-amber-950';
+
+/** 個人キリ番賞, ピタリ賞 (decision 088) and 天井賞 (decision 089), named like the キリ番賞 above the cards. */
 function ExtraPrizeBadges({
   items,
+  lines,
 }: {
   items: { personalKiriban: number | null; pitariOf: string | null; tierLabel: string }[];
+  /** The 天井賞's lines from the server (decision 089): an award (「…獲得しました！」) is a badge, the meter a line. */
+  lines: string[];
 }) {
   const personalWon = items.flatMap((p) => (p.personalKiriban == null ? [] : [p.personalKiriban]));
   const pitariWon = items.filter((p) => p.pitariOf).map((p) => p.tierLabel);
-  const badge = 'w-fit rounded-full bg-amber-300 px-3 py-1 text-sm font-black text-amber-950';
+  const badge = BADGE;
   return (
     <>
       {personalWon.length > 0 && (
@@ -266,6 +290,11 @@ function ExtraPrizeBadges({
           {pitariWon.join('・')}を獲得しました！
         </p>
       )}
+      {lines.map((line) => (
+        <p key={line} className={line.endsWith('！') ? badge : 'text-sm font-bold'}>
+          {line}
+        </p>
+      ))}
     </>
   );
 }

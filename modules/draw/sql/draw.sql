@@ -20,6 +20,7 @@ BEGIN
            'effect', t.effect, 'cardName', t.card_name, 'imagePath', t.card_image_path, 'rarity', t.rarity,
            'cardGrade', t.card_grade, 'conversionValue', p.conversion_value, 'isLastOne', t.is_last_one,
            'kiriban', p.kiriban_no, 'personalKiriban', p.personal_kiriban_no, 'pitariOf', p.pitari_of,
+           'ceilingNo', p.ceiling_no,
            'status', p.status, 'decideBy', p.decide_by)
          ORDER BY t.rank, p.position NULLS FIRST)
     INTO v_items
@@ -113,6 +114,7 @@ DECLARE
   v_pos int[]; v_final record; v_n int; v_last_lot boolean := false; v_kiriban int[];
   v_available int; v_used int; v_limits record; v_spent bigint; v_month timestamptz; v_items jsonb; v_wallet jsonb;
   v_reserved record; v_exp bigint; v_beacon boolean; v_closed text; v_pitari text[]; v_extras int := 0; v_n_extra int;
+  v_streak int := 0; v_ceilings int := 0; v_walk record;
   v_wait jsonb;
 BEGIN
   SELECT * INTO g FROM gacha_draw_terms(p_gacha);
@@ -212,11 +214,14 @@ BEGIN
   IF v_available < v_cost THEN
     RETURN draw_refuse(v_draw, 'INSUFFICIENT_COINS', jsonb_build_object('required', v_cost, 'balance', v_available));
   END IF;
-  -- The member's lots of this pack so far: for the per-member limit and the 個人キリ番賞 (decision 088). Exact
-  -- under the wallet lock: every earlier draw of this member has committed.
-  IF g.per_member_limit IS NOT NULL OR g.personal_kiriban THEN
-    SELECT lots INTO v_used FROM gacha_member_draws WHERE gacha_id = p_gacha AND member_id = p_member;
+  -- The member's lots of this pack so far: for the per-member limit, the 個人キリ番賞 (decision 088) and the
+  -- 天井賞's streak (decision 089). Exact under the wallet lock: every earlier draw of this member has committed.
+  IF g.per_member_limit IS NOT NULL OR g.personal_kiriban OR g.ceiling THEN
+    SELECT lots, ceiling_streak, ceilings INTO v_used, v_streak, v_ceilings
+      FROM gacha_member_draws WHERE gacha_id = p_gacha AND member_id = p_member;
     v_used := coalesce(v_used, 0);
+    v_streak := coalesce(v_streak, 0);
+    v_ceilings := coalesce(v_ceilings, 0);
     IF g.per_member_limit IS NOT NULL AND v_used + p_count > g.per_member_limit THEN
       RETURN draw_refuse(v_draw, 'DRAW_LIMIT_REACHED',
         jsonb_build_object('limit', g.per_member_limit, 'used', coalesce(v_used, 0)));
@@ -278,13 +283,15 @@ BEGIN
     SELECT p_member, v_draw, p_gacha, c.lot_tier_id, c.lot_position, t.conversion_value, v_now + p_decide_window,
            coalesce(p_now, clock_timestamp())
       FROM gacha_claim_lots(p_gacha, v_pos, v_draw, p_member) c JOIN gacha_tiers t ON t.id = c.lot_tier_id
-    RETURNING id, tier_id, position, conversion_value, kiriban_no, personal_kiriban_no, pitari_of, status, decide_by
+    RETURNING id, tier_id, position, conversion_value, kiriban_no, personal_kiriban_no, pitari_of, ceiling_no, status,
+              decide_by
   )
   SELECT jsonb_agg(jsonb_build_object(
            'prizeId', p.id, 'position', p.position, 'tierId', t.id, 'tierLabel', t.label, 'tierRank', t.rank,
            'effect', t.effect, 'cardName', t.card_name, 'imagePath', t.card_image_path, 'rarity', t.rarity,
            'cardGrade', t.card_grade, 'conversionValue', p.conversion_value, 'isLastOne', t.is_last_one,
            'kiriban', p.kiriban_no, 'personalKiriban', p.personal_kiriban_no, 'pitariOf', p.pitari_of,
+           'ceilingNo', p.ceiling_no,
            'status', p.status, 'decideBy', p.decide_by)
          ORDER BY t.rank, p.position NULLS FIRST)
     INTO v_items
@@ -322,12 +329,35 @@ BEGIN
     v_extras := v_extras + v_n_extra;
   END IF;
 
+  -- 天井賞 (decision 089): the member's walk over this draw's lots from their streak; each 天井賞 numbered on
+  -- from their last (a unique index backs once per number).
+  IF g.ceiling THEN
+    v_walk := gacha_ceiling_walk(p_gacha, v_pos, v_streak);
+    IF v_walk.won > 0 THEN
+      INSERT INTO prizes (member_id, draw_id, gacha_id, tier_id, position, ceiling_no, conversion_value, decide_by,
+                          created_at)
+      SELECT p_member, v_draw, p_gacha, t.id, NULL, v_ceilings + k, t.conversion_value, v_now + p_decide_window,
+             coalesce(p_now, clock_timestamp())
+        FROM gacha_tiers t, generate_series(1, v_walk.won) k
+       WHERE t.gacha_id = p_gacha AND t.ceiling_after IS NOT NULL;
+      v_extras := v_extras + v_walk.won;
+    END IF;
+    v_streak := v_walk.streak;
+    v_ceilings := v_ceilings + v_walk.won;
+  END IF;
+
   IF v_last_lot THEN
     INSERT INTO prizes (member_id, draw_id, gacha_id, tier_id, position, conversion_value, decide_by, created_at)
     SELECT p_member, v_draw, p_gacha, t.id, NULL, t.conversion_value, v_now + p_decide_window,
            coalesce(p_now, clock_timestamp())
       FROM gacha_tiers t WHERE t.gacha_id = p_gacha AND t.is_last_one;
     PERFORM gacha_mark_sold_out(p_gacha, coalesce(p_now, clock_timestamp()));
+    IF g.ceiling THEN
+      -- Nobody can reach a 天井賞 any more: the cards of those not given are no longer promised.
+      PERFORM gacha_release_ceiling_stock(p_gacha,
+        (SELECT count(*) FROM prizes WHERE gacha_id = p_gacha AND ceiling_no IS NOT NULL)::int,
+        coalesce(p_now, clock_timestamp()));
+    END IF;
     UPDATE draws SET last_one = true WHERE id = v_draw;
   END IF;
 
@@ -336,9 +366,11 @@ BEGIN
   -- Experience: 1 per coin drawn (the progression module's table).
   v_exp := progression_add_exp(p_member, v_cost, v_now);
 
-  IF g.per_member_limit IS NOT NULL OR g.personal_kiriban THEN
-    INSERT INTO gacha_member_draws (gacha_id, member_id, lots) VALUES (p_gacha, p_member, p_count)
-    ON CONFLICT (gacha_id, member_id) DO UPDATE SET lots = gacha_member_draws.lots + EXCLUDED.lots;
+  IF g.per_member_limit IS NOT NULL OR g.personal_kiriban OR g.ceiling THEN
+    INSERT INTO gacha_member_draws (gacha_id, member_id, lots, ceiling_streak, ceilings)
+    VALUES (p_gacha, p_member, p_count, v_streak, v_ceilings)
+    ON CONFLICT (gacha_id, member_id) DO UPDATE SET lots = gacha_member_draws.lots + EXCLUDED.lots,
+      ceiling_streak = EXCLUDED.ceiling_streak, ceilings = EXCLUDED.ceilings;
   END IF;
 
   IF v_last_lot OR cardinality(v_kiriban) > 0 OR v_extras > 0 THEN

@@ -13,10 +13,11 @@ DROP FUNCTION IF EXISTS gacha_draw_terms(text);
 CREATE FUNCTION gacha_draw_terms(p_gacha text)
 RETURNS TABLE (id text, no int, status text, price_per_draw int, total_lots int, draw_options int[],
   per_member_limit int, min_rank smallint, sale_starts_at timestamptz, sale_ends_at timestamptz, kiriban_next int,
-  draw_mode text, personal_kiriban boolean, pitari boolean, waiting_room boolean)
+  draw_mode text, personal_kiriban boolean, pitari boolean, waiting_room boolean, ceiling boolean)
 LANGUAGE sql STABLE AS $$
   SELECT g.id, g.no, g.status, g.price_per_draw, g.total_lots, g.draw_options, g.per_member_limit, g.min_rank,
-         g.sale_starts_at, g.sale_ends_at, g.kiriban_next, g.draw_mode, g.personal_kiriban, g.pitari, g.waiting_room
+         g.sale_starts_at, g.sale_ends_at, g.kiriban_next, g.draw_mode, g.personal_kiriban, g.pitari, g.waiting_room,
+         g.ceiling
     FROM gachas g WHERE g.id = p_gacha
 $$;
 
@@ -220,6 +221,39 @@ LANGUAGE sql STABLE AS $$
   SELECT coalesce(array_agg(x ORDER BY x), '{}') FROM unnest(p_targets) x
    WHERE NOT EXISTS (SELECT 1 FROM gacha_lots l WHERE l.gacha_id = p_gacha AND l.draw_id IS NULL AND l.tier_id = x)
 $$;
+
+-- 天井賞 (decision 089): a member's walk over a draw's lots in position order, from their streak before it (lots
+-- since their last hit or 天井賞). A lot of a ceilingOf tier resets the streak; any other adds one, and the lot that
+-- brings it to ceilingAfter wins one 天井賞 and resets it. The verifier's check 10 recounts the same walk from the
+-- published log. Called under the member's wallet lock, after the claim: the streak is exact.
+CREATE OR REPLACE FUNCTION gacha_ceiling_walk(p_gacha text, p_positions int[], p_streak int,
+  OUT won int, OUT streak int)
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  v_after int; v_of text[]; v_tier text;
+BEGIN
+  won := 0;
+  streak := p_streak;
+  SELECT t.ceiling_after, t.ceiling_of INTO v_after, v_of
+    FROM gacha_tiers t WHERE t.gacha_id = p_gacha AND t.ceiling_after IS NOT NULL;
+  IF v_after IS NULL THEN
+    RETURN;
+  END IF;
+  FOR v_tier IN
+    SELECT l.tier_id FROM unnest(p_positions) p JOIN gacha_lots l ON l.gacha_id = p_gacha AND l.position = p
+     ORDER BY p
+  LOOP
+    IF v_tier = ANY (v_of) THEN
+      streak := 0;
+    ELSE
+      streak := streak + 1;
+      IF streak >= v_after THEN
+        won := won + 1;
+        streak := 0;
+      END IF;
+    END IF;
+  END LOOP;
+END $$;
 
 -- The draw that took the final lot closes the pack: sold out, nothing left, the seed public from p_at. A beacon
 -- pack (decision 081) has no seed: it is revealed when its last draw is settled (gacha_settle_slots).

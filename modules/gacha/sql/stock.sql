@@ -111,3 +111,23 @@ BEGIN
     VALUES (r.stock_card_id, 'released', 0, -r.n, p_gacha, r.label, p_at);
   END LOOP;
 END $$;
+
+-- The cards of a sold-out pack's 天井賞 (decision 089) that were not given: the tier reserved its most (⌊lots ÷ N⌋)
+-- and p_given were won (the draw module counts its prizes, this draw's included). Called in the sell-out's
+-- transaction by the draw that sold the pack out; the card locked before it is written.
+CREATE OR REPLACE FUNCTION gacha_release_ceiling_stock(p_gacha text, p_given int, p_at timestamptz) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+BEGIN
+  SELECT t.stock_card_id, t.label, t.quantity - p_given AS n INTO r
+    FROM gacha_tiers t
+   WHERE t.gacha_id = p_gacha AND t.ceiling_after IS NOT NULL AND t.stock_card_id IS NOT NULL;
+  IF NOT FOUND OR r.n <= 0 THEN
+    RETURN;
+  END IF;
+  PERFORM 1 FROM stock_cards s WHERE s.id = r.stock_card_id FOR UPDATE;
+  UPDATE stock_cards SET reserved = reserved - r.n, updated_at = p_at WHERE id = r.stock_card_id;
+  INSERT INTO stock_movements (stock_card_id, kind, on_hand_delta, reserved_delta, gacha_id, note, at)
+  VALUES (r.stock_card_id, 'released', 0, -r.n, p_gacha, r.label, p_at);
+END $$;

@@ -53,6 +53,10 @@ export const prizeSchema = apiSchema(
       .string()
       .nullable()
       .meta({ description: 'ピタリ賞なら、この抽選が最後の1口を引いた賞のID。ほかの賞は null' }),
+    ceilingNo: z
+      .int()
+      .nullable()
+      .meta({ description: '天井賞なら、この会員がこのガチャで受け取った何回目の天井賞か（1から）。ほかの賞は null' }),
     status: prizeStatusSchema,
     decideBy: isoDateTime().meta({ description: 'この時刻までに選ばないと自動でコインに交換されます' }),
   }),
@@ -196,6 +200,7 @@ export const toPrizeBody = (item: DrawResult['items'][number]) => ({
   kiriban: item.kiriban ?? null,
   personalKiriban: item.personalKiriban ?? null,
   pitariOf: item.pitariOf ?? null,
+  ceilingNo: item.ceilingNo ?? null,
   status: item.status,
   decideBy: item.decideBy,
 });

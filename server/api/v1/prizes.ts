@@ -78,6 +78,7 @@ const listPrizesOperation = defineOperation({
           kiriban: p.kiriban ?? null,
           personalKiriban: p.personalKiriban ?? null,
           pitariOf: p.pitariOf ?? null,
+          ceilingNo: p.ceilingNo ?? null,
           status: p.status,
           decideBy: p.decideBy,
           drawId: p.drawId,

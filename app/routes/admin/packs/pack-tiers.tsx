@@ -14,6 +14,7 @@ const KIND_LABELS: Record<string, string> = {
   kiriban: 'キリ番賞',
   personal: '個人キリ番賞',
   pitari: 'ピタリ賞',
+  ceiling: '天井賞',
 };
 
 type TierRowView = Data['tiers'][number] & { isNew?: boolean };
@@ -72,7 +73,7 @@ function GradeFields({
   );
 }
 
-/** The fields of an extra prize's kind: キリ番, 個人キリ番 (decision 088) or a ピタリ賞's tier. */
+/** The fields of an extra prize's kind: キリ番, 個人キリ番 (decision 088), a ピタリ賞's tier or a 天井 (decision 089). */
 function ExtraPrizeFields({
   kind,
   row,
@@ -123,6 +124,34 @@ function ExtraPrizeFields({
             ))}
           </select>
         </label>
+      ) : null}
+      {kind === 'ceiling' ? (
+        <>
+          <Field
+            label="天井の口数（確定する賞が出ないまま何口で確定か。例: 100）"
+            name={name('ceilingAfter')}
+            inputMode="numeric"
+            answer={answer}
+            defaultValue={typed('ceilingAfter', row.ceilingAfter)}
+          />
+          <label className="text-xs font-bold" htmlFor={`f-${index}-ceilingFrom`}>
+            確定する賞（この賞以上が出ないまま天井の口数に達した方に）
+            <select
+              id={`f-${index}-ceilingFrom`}
+              name={name('ceilingFrom')}
+              defaultValue={String(typed('ceilingFrom', row.ceilingFrom))}
+              className={inputClass}
+            >
+              <option value="">選んでください</option>
+              {targets.map((target) => (
+                <option key={target.key} value={target.key}>
+                  {target.label}以上
+                </option>
+              ))}
+            </select>
+            <FieldError message={answer?.fields?.[name('ceilingFrom')] ?? answer?.fields?.[name('ceilingOf')]} />
+          </label>
+        </>
       ) : null}
     </>
   );
@@ -280,6 +309,8 @@ export function Tiers({ data, answer, busy }: { data: Data; answer?: PackEditorA
       kiribanAt: [],
       personalKiribanAt: [],
       pitariOf: '',
+      ceilingAfter: null,
+      ceilingFrom: '',
       isNew: true,
     },
   ];
