@@ -70,7 +70,7 @@ export async function joinWaitingRoomAsMember(
   const joined = await joinWaitingRoom(db, {
     gachaId: request.gachaId,
     memberId: request.memberId,
-    phoneKey: phoneKeyOf(phone.phoneNumber),
+    phoneKey: phoneKeyOf(phone.phoneNumber, services.config.AUTH_SECRET),
   });
   if (!joined.ok) return joined;
   return memberWaitingRoom(services, request);

@@ -19,6 +19,8 @@ import {
   waitingRoomStatus,
 } from '#modules/waitingroom';
 
+/** The shop's AUTH_SECRET as these tests' keys take it. */
+const SECRET = 'waiting-room-test-secret';
 const handle = useTestDatabase('waiting-room', { poolSize: 12, invariants: 'afterEach' });
 
 const START = new Date(Date.now() + 3_600_000);
@@ -46,7 +48,7 @@ async function joinMembers(gachaId: string, count: number, when: Date) {
     const joined = await joinWaitingRoom(handle.db, {
       gachaId,
       memberId,
-      phoneKey: phoneKeyOf(nextPhone()),
+      phoneKey: phoneKeyOf(nextPhone(), SECRET),
       now: when,
     });
     expect(joined).toEqual({ ok: true, joined: true });
@@ -72,7 +74,7 @@ describe('joining', () => {
     const first = await createMemberWithCoins(handle.db, { paid: 100 });
     const second = await createMemberWithCoins(handle.db, { paid: 100 });
     const join = (memberId: string) =>
-      joinWaitingRoom(handle.db, { gachaId, memberId, phoneKey: phoneKeyOf(phone), now: at(-60) });
+      joinWaitingRoom(handle.db, { gachaId, memberId, phoneKey: phoneKeyOf(phone, SECRET), now: at(-60) });
     expect(await join(first)).toEqual({ ok: true, joined: true });
     expect(await join(first)).toEqual({ ok: true, joined: false });
     expect(await join(second)).toMatchObject({ ok: false, code: 'WAITING_ROOM_PHONE_TAKEN' });
@@ -85,7 +87,9 @@ describe('joining', () => {
   it('refuses a pack without a room', async () => {
     const gachaId = await createPublishedPack(handle.db, { lots: 10, price: 10 });
     const memberId = await createMemberWithCoins(handle.db, { paid: 100 });
-    expect(await joinWaitingRoom(handle.db, { gachaId, memberId, phoneKey: phoneKeyOf(nextPhone()) })).toMatchObject({
+    expect(
+      await joinWaitingRoom(handle.db, { gachaId, memberId, phoneKey: phoneKeyOf(nextPhone(), SECRET) }),
+    ).toMatchObject({
       ok: false,
       code: 'WAITING_ROOM_NOT_FOUND',
     });
@@ -103,7 +107,9 @@ describe('the order', () => {
     const racing = await Promise.all(Array.from({ length: 12 }, () => createMemberWithCoins(handle.db, { paid: 10 })));
     const results = await Promise.all([
       ...Array.from({ length: 8 }, () => drawWaitingRoomOrder(handle.db, gachaId, at(0))),
-      ...racing.map((memberId) => joinWaitingRoom(handle.db, { gachaId, memberId, phoneKey: phoneKeyOf(nextPhone()) })),
+      ...racing.map((memberId) =>
+        joinWaitingRoom(handle.db, { gachaId, memberId, phoneKey: phoneKeyOf(nextPhone(), SECRET) }),
+      ),
     ]);
     const placed = results.slice(0, 8) as number[];
     expect(placed.filter((n) => n >= 40)).toHaveLength(1);

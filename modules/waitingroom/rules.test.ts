@@ -1,5 +1,6 @@
 // The waiting room's pure rules: the estimate of the wait, the lots left in a window, the phone's key.
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { estimateWaitSeconds, lotsLeftOf, phoneKeyOf } from './rules';
 import { nextReadSeconds } from './reading';
 
@@ -30,9 +31,17 @@ describe('lotsLeftOf', () => {
 
 describe('phoneKeyOf', () => {
   it('is the same key for the same number and never the number itself', () => {
-    expect(phoneKeyOf('+819012345678')).toBe(phoneKeyOf('+819012345678'));
-    expect(phoneKeyOf('+819012345678')).not.toBe(phoneKeyOf('+819012345679'));
-    expect(phoneKeyOf('+819012345678')).toMatch(/^[0-9a-f]{64}$/);
+    expect(phoneKeyOf('+819012345678', 'secret-a')).toBe(phoneKeyOf('+819012345678', 'secret-a'));
+    expect(phoneKeyOf('+８１９０-１２３４-５６７８', 'secret-a')).toBe(phoneKeyOf('+819012345678', 'secret-a'));
+    expect(phoneKeyOf('+819012345678', 'secret-a')).not.toBe(phoneKeyOf('+819012345679', 'secret-a'));
+    expect(phoneKeyOf('+819012345678', 'secret-a')).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('is keyed by the shop’s secret: hashing every number without it finds nothing', () => {
+    expect(phoneKeyOf('+819012345678', 'secret-a')).not.toBe(phoneKeyOf('+819012345678', 'secret-b'));
+    const plain = createHash('sha256').update('waiting-room:+819012345678').digest('hex');
+    const bare = createHash('sha256').update('+819012345678').digest('hex');
+    expect([plain, bare]).not.toContain(phoneKeyOf('+819012345678', 'secret-a'));
   });
 });
 

@@ -1,6 +1,6 @@
 // The waiting room's pure rules (decision 087): its refusal codes, the phone's key (one place per verified
 // number), the member's state as the page shows it, and the estimate of the wait.
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 /** What joining a waiting room can answer besides a place (the server adds the sign-in, captcha and phone checks). */
 export const WAITING_ROOM_REFUSAL_CODES = [
@@ -22,11 +22,17 @@ export const WAITING_ROOM_DRAW_REFUSAL_CODES = [
 export type WaitingRoomDrawRefusalCode = (typeof WAITING_ROOM_DRAW_REFUSAL_CODES)[number];
 
 /**
- * The key a verified number takes a place under: its SHA-256, so the queue never stores the number.
- * @example phoneKeyOf('+819012345678') // 'f1c3…' (64 hex digits)
+ * The key a verified number takes a place under: an HMAC-SHA-256 under a key derived from the shop's AUTH_SECRET,
+ * so the queue never stores the number and the key cannot be found by hashing every number (a plain SHA-256 of a
+ * phone number is guessed in minutes). Stable across restarts and instances; the digits alone count
+ * (「０９０－１２３４」 and "0901234" are one number).
+ * @example phoneKeyOf('+819012345678', config.AUTH_SECRET) // 'f1c3…' (64 hex digits)
  */
-export function phoneKeyOf(phoneNumber: string): string {
-  return createHash('sha256').update(`waiting-room:${phoneNumber}`).digest('hex');
+export function phoneKeyOf(phoneNumber: string, authSecret: string): string {
+  const key = createHmac('sha256', authSecret).update('oripa-waiting-room-phone-v1').digest();
+  return createHmac('sha256', key)
+    .update(phoneNumber.normalize('NFKC').replace(/[^\d+]/g, ''))
+    .digest('hex');
 }
 
 /**

@@ -1370,7 +1370,7 @@ export const PERSONAL_DATA_MAP: Record<string, MappedTable> = {
       phone_key: {
         holds: ['fingerprint'],
         onDeletion: 'keep',
-        why: 'a SHA-256 of the verified number, never the number: one place per phone in a pack’s queue (decision 087)',
+        why: 'a keyed hash (HMAC) of the verified number, never the number: one place per phone in a pack’s queue, kept so that a member who leaves and signs up again does not take a second place (decision 087)',
       },
     },
   },
