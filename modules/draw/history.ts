@@ -116,7 +116,10 @@ export async function listDrawHistory(
         since ? sql`${draws.createdAt} >= ${since.toISOString()}::timestamptz` : undefined,
         filter.hits === 'lastone' ? eq(draws.lastOne, true) : undefined,
         filter.hits === 'kiriban'
-          ? sql`exists (select 1 from prizes p where p.draw_id = ${draws.id} and p.kiriban_no is not null)`
+          ? // キリ番賞 and the extras numbered like it: 個人キリ番賞, ピタリ賞 (decision 088), 天井賞 (decision 089)
+            sql`exists (select 1 from prizes p where p.draw_id = ${draws.id}
+                          and (p.kiriban_no is not null or p.personal_kiriban_no is not null
+                               or p.pitari_of is not null or p.ceiling_no is not null))`
           : undefined,
         filter.hits === 'top' ? sql`exists (select 1 from draw_wins w where w.draw_id = ${draws.id})` : undefined,
         before

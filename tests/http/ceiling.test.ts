@@ -92,5 +92,10 @@ describe.skipIf(!databaseUrl)('天井賞 on the pack and result pages', () => {
     const items = (JSON.parse(api.body) as { items: { gachaId: string; ceilingNo: number | null }[] }).items;
     const numbers = items.filter((i) => i.gachaId === gachaId && i.ceilingNo !== null).map((i) => i.ceilingNo);
     expect(numbers.sort()).toEqual(won.map((_, i) => i + 1));
+    // The draw history's 「キリ番・ピタリ・天井賞」 filter finds the draw that won it, and not the single lot before.
+    const history = await get(`/api/v1/me/draws?hits=kiriban&gachaId=${gachaId}`, { cookie: first });
+    expect(history.status).toBe(200);
+    const drawIds = (JSON.parse(history.body) as { items: { drawId: string }[] }).items.map((i) => i.drawId);
+    expect(drawIds).toEqual([result.split('/').at(-1)]);
   });
 });

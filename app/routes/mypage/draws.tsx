@@ -28,7 +28,7 @@ const PERIODS = [
 const HITS = [
   { value: 'all', label: 'すべての抽選' },
   { value: 'top', label: '上位賞のみ' },
-  { value: 'kiriban', label: 'キリ番賞' },
+  { value: 'kiriban', label: 'キリ番・ピタリ・天井賞' },
   { value: 'lastone', label: 'ラストワン賞' },
 ] as const;
 

@@ -126,7 +126,7 @@ const listMyDraws = defineOperation({
   path: '/me/draws',
   summary: '自分の抽選履歴（新しい順、絞り込みと証明つき）',
   description:
-    'ログイン中の会員自身の抽選だけを返します。period は 7d・30d・90d・all、hits は all・top（上位賞）・kiriban（キリ番賞）・lastone（ラストワン賞）。' +
+    'ログイン中の会員自身の抽選だけを返します。period は 7d・30d・90d・all、hits は all・top（上位賞）・kiriban（キリ番賞・個人キリ番賞・ピタリ賞・天井賞）・lastone（ラストワン賞）。' +
     '完売・販売終了したオリパの抽選には、シード・コミットメント・引いた口の番号（proof）が付きます。',
   tags: ['winners'],
   auth: 'member',
