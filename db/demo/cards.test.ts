@@ -5,7 +5,8 @@ import { DEFAULT_FORBIDDEN_PACK_WORDS, forbiddenWordsIn, type PackDefinition } f
 import { DEMO_PACKS, demoTiers } from './seed';
 
 /** A tier's card name without the ラストワン, キリ番賞, 個人キリ番賞, ピタリ賞 or 天井賞 suffix: the card itself. */
-const cardOf = (cardName: string) => cardName.replace(/（(ラストワン限定|キリ番賞|個人キリ番賞|ピタリ賞|天井賞)）$/, '');
+const cardOf = (cardName: string) =>
+  cardName.replace(/（(ラストワン限定|キリ番賞|個人キリ番賞|ピタリ賞|天井賞)）$/, '');
 
 describe('demo cards', () => {
   it('gives every card name one picture across all demo packs', () => {

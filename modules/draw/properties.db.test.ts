@@ -35,6 +35,7 @@ import {
 import { checkInvariants, getBalance, grantCoins, expireDueCoins, IdempotencyKeyConflict } from '#modules/wallet';
 import { coinGrants, coinLedger, stockCards } from '#db/schema';
 import { getExp } from '#modules/progression';
+import { ceilingQuantity } from '#modules/fairness';
 import {
   createPack,
   publishPack,
@@ -60,6 +61,8 @@ interface PackSpec {
   lastOne: number | null;
   /** キリ番賞 (decision 027): the lot numbers (below the pack's size), none for a pack without. */
   kiriban: number[];
+  /** 天井賞 (decision 089): after this many lots without one of the first `hits` tiers; null for a pack without. */
+  ceiling: { after: number; hits: number } | null;
 }
 
 interface Scenario {
@@ -121,6 +124,10 @@ const packSpecArb: fc.Arbitrary<PackSpec> = fc
       fc.constant([] as number[]),
       fc.uniqueArray(fc.integer({ min: 1, max: 39 }), { minLength: 1, maxLength: 4 }),
     ),
+    // Half the packs have a 天井: 2–5 lots without one of the best 1–2 tiers.
+    ceiling: fc.option(fc.record({ after: fc.integer({ min: 2, max: 5 }), hits: fc.integer({ min: 1, max: 2 }) }), {
+      nil: null,
+    }),
   })
   .map((spec) => {
     // 5–40 lots in all.
@@ -130,7 +137,12 @@ const packSpecArb: fc.Arbitrary<PackSpec> = fc
     );
     const lots = Math.max(total, 5);
     const kiriban = spec.kiriban.filter((k) => k < lots).sort((a, b) => a - b);
-    return { ...spec, tiers, kiriban, drawOptions: [...spec.drawOptions].sort((a, b) => a - b) };
+    // A 天井 needs a tier that is not a hit (else it is never reached): at least two tiers.
+    const ceiling =
+      spec.ceiling && tiers.length > 1
+        ? { ...spec.ceiling, hits: Math.min(spec.ceiling.hits, tiers.length - 1) }
+        : null;
+    return { ...spec, tiers, kiriban, ceiling, drawOptions: [...spec.drawOptions].sort((a, b) => a - b) };
   });
 
 const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
@@ -304,6 +316,23 @@ class Run {
           kiribanAt: spec.kiriban,
         });
       }
+      if (spec.ceiling) {
+        const lots = spec.tiers.reduce((sum, t) => sum + t.quantity, 0);
+        const hits = spec.tiers.slice(0, spec.ceiling.hits);
+        tiers.push({
+          key: 'CE',
+          label: '天井賞',
+          rank: 0,
+          effect: 'gold',
+          cardName: `${id} 天井カード`,
+          cardImagePath: '/demo/cards/card-06.svg',
+          quantity: ceilingQuantity(spec.ceiling.after, lots),
+          // Worth at least every tier it guarantees.
+          conversionValue: Math.max(...hits.map((t) => t.value)),
+          ceilingAfter: spec.ceiling.after,
+          ceilingOf: hits.map((_, j) => `T${j}`),
+        });
+      }
       const { totalLots } = await createPack(this.db, {
         id,
         genreId: 'pokemon',
@@ -329,6 +358,8 @@ class Run {
           conversionValue: t.conversionValue,
           isLastOne: Boolean(t.isLastOne),
           kiribanAt: t.kiribanAt,
+          ceilingAfter: t.ceilingAfter,
+          ceilingOf: t.ceilingOf?.map((key) => `${id}.${key}`),
         })),
       });
     }
@@ -530,6 +561,8 @@ class Run {
           createdAt: iso(this.now),
         });
         if (plan.kiriban.length) tally('draw won a キリ番', plan.kiriban.length);
+        const ceilings = r.items.filter((i) => i.ceilingNo !== null).length;
+        if (ceilings) tally('draw won a 天井賞', ceilings);
         for (const item of r.items)
           expect(item, what).toMatchObject({ status: 'pending', decideBy: iso(this.now + PRIZE_DECISION_MS) });
         this.model.applyDraw(memberId, gachaId, count, key, this.now, plan, r.drawId, r.items);
@@ -691,7 +724,13 @@ class Run {
         soldOut: pack.soldOut,
       });
       expect(Object.fromEntries(remaining.tiers.map((t) => [t.tierId, t.remaining])), `tiers of ${gachaId}`).toEqual(
-        Object.fromEntries(pack.tiers.map((t) => [t.id, t.isLastOne ? (pack.soldOut ? 0 : 1) : t.quantity - t.won])),
+        Object.fromEntries(
+          pack.tiers.map((t) => [
+            t.id,
+            // A 天井賞's count is the most it can give (each member's walk is their own).
+            t.isLastOne ? (pack.soldOut ? 0 : 1) : t.ceilingAfter ? t.quantity : t.quantity - t.won,
+          ]),
+        ),
       );
       // The pack page's counter: the next キリ番 not yet reached.
       const numbers = pack.tiers.flatMap((t) => t.kiribanAt ?? []).sort((a, b) => a - b);
@@ -721,12 +760,17 @@ class Run {
       );
     const stockByKey = new Map(stock.map((s) => [s.identityKey, s]));
     const converted = [...model.prizes.values()].filter((p) => p.status === 'converted');
-    for (const t of this.stockTiers)
+    for (const t of this.stockTiers) {
+      // A sold-out pack's 天井賞 cards not given are no longer promised (decision 089).
+      const tier = [...model.packs.values()].flatMap((p) => p.tiers).find((x) => x.id === t.tierId);
+      const pack = [...model.packs.values()].find((p) => p.tiers.includes(tier!));
+      const released = tier?.ceilingAfter && pack?.soldOut ? t.quantity - tier.won : 0;
       expect(stockByKey.get(stockIdentityKey(t)), `stock of ${t.tierId}`).toEqual({
         identityKey: stockIdentityKey(t),
         onHand: t.quantity,
-        reserved: t.quantity - converted.filter((p) => p.tierId === t.tierId).length,
+        reserved: t.quantity - released - converted.filter((p) => p.tierId === t.tierId).length,
       });
+    }
 
     expect(await checkInvariants(db), 'invariants').toEqual([]);
   }
@@ -763,6 +807,7 @@ class Run {
         conversionValue: p.conversionValue,
         isLastOne: p.isLastOne,
         kiriban: p.kiriban,
+        ceilingNo: p.ceilingNo,
         decideBy: p.decideBy,
         keepUntil: p.keepUntil,
         createdAt: p.createdAt,
@@ -778,6 +823,7 @@ class Run {
         conversionValue: p.conversionValue,
         isLastOne: p.isLastOne,
         kiriban: p.kiriban,
+        ceilingNo: p.ceilingNo,
         decideBy: iso(p.decideBy),
         keepUntil: p.status === 'kept' && p.keepUntil !== null ? iso(p.keepUntil) : null,
         createdAt: iso(p.createdAt),

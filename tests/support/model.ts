@@ -6,6 +6,8 @@
 // seed): the runner tells it the prizes the shop reported, and the model checks that they fit
 // (each tier's count, distinct positions) before recording them.
 
+import { ceilingWalk } from '#modules/fairness';
+
 export type CoinKind = 'paid' | 'free';
 export type PrizeStatus = 'pending' | 'kept' | 'converted' | 'shipping';
 
@@ -45,6 +47,9 @@ export interface ModelTier {
   isLastOne: boolean;
   /** A キリ番賞 (decision 027): the lot numbers, in sale order, that win it. */
   kiribanAt?: number[];
+  /** A 天井賞 (decision 089): the lots in a row without one of `ceilingOf` (tier ids) that win it. */
+  ceilingAfter?: number;
+  ceilingOf?: string[];
   /** Lots of this tier drawn so far (the ラストワン賞: 1 once awarded; a キリ番賞: numbers awarded). */
   won: number;
 }
@@ -58,6 +63,9 @@ export interface ModelPack {
   soldOut: boolean;
   tiers: ModelTier[];
   takenPositions: Set<number>;
+  /** 天井賞 (decision 089): each member's lots since their last hit or 天井賞, and the 天井賞 they were given. */
+  ceilingStreaks: Map<string, number>;
+  ceilingsGiven: Map<string, number>;
 }
 
 export interface ModelPrize {
@@ -71,6 +79,8 @@ export interface ModelPrize {
   isLastOne: boolean;
   /** A キリ番賞's number, else null. */
   kiriban: number | null;
+  /** A 天井賞's number among the member's in the pack, else null. */
+  ceilingNo: number | null;
   status: PrizeStatus;
   decideBy: number;
   /** Set when first kept: the end of its storage (keeping again does not extend it). */
@@ -118,6 +128,7 @@ export interface ReportedPrize {
   conversionValue: number;
   isLastOne: boolean;
   kiriban: number | null;
+  ceilingNo?: number | null;
 }
 
 const byUuid = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -135,13 +146,17 @@ export class ShopModel {
   }
 
   addPack(
-    pack: Omit<ModelPack, 'remaining' | 'soldOut' | 'takenPositions' | 'tiers'> & { tiers: Omit<ModelTier, 'won'>[] },
+    pack: Omit<ModelPack, 'remaining' | 'soldOut' | 'takenPositions' | 'tiers' | 'ceilingStreaks' | 'ceilingsGiven'> & {
+      tiers: Omit<ModelTier, 'won'>[];
+    },
   ) {
     this.packs.set(pack.id, {
       ...pack,
       remaining: pack.total,
       soldOut: false,
       takenPositions: new Set(),
+      ceilingStreaks: new Map(),
+      ceilingsGiven: new Map(),
       tiers: pack.tiers.map((t) => ({ ...t, won: 0 })),
     });
   }
@@ -335,7 +350,27 @@ export class ShopModel {
     }
     if (plan.type !== 'completed') throw new Error(`model: applyDraw with a ${plan.type} plan`);
     this.expireMember(memberId, now);
-    const lots = reported.filter((p) => !p.isLastOne && p.kiriban === null);
+    const lots = reported.filter((p) => !p.isLastOne && p.kiriban === null && (p.ceilingNo ?? null) === null);
+    // 天井賞 (decision 089): the member's walk over this draw's lots in position order, from their streak.
+    const ceilingTier = pack.tiers.find((t) => t.ceilingAfter);
+    const ceilings = reported
+      .filter((p) => (p.ceilingNo ?? null) !== null)
+      .map((p) => p.ceilingNo!)
+      .sort((a, b) => a - b);
+    if (ceilingTier) {
+      const given = pack.ceilingsGiven.get(memberId) ?? 0;
+      const walk = ceilingWalk(
+        pack.ceilingStreaks.get(memberId) ?? 0,
+        [...lots].sort((a, b) => a.position! - b.position!).map((p) => p.tierId),
+        ceilingTier.ceilingAfter!,
+        ceilingTier.ceilingOf!,
+      );
+      const expected = Array.from({ length: walk.won }, (_, i) => given + i + 1);
+      if (JSON.stringify(ceilings) !== JSON.stringify(expected))
+        throw new Error(`model: 天井賞 ${JSON.stringify(ceilings)} reported, expected ${JSON.stringify(expected)}`);
+      pack.ceilingStreaks.set(memberId, walk.streak);
+      pack.ceilingsGiven.set(memberId, given + walk.won);
+    } else if (ceilings.length > 0) throw new Error('model: a 天井賞 from a pack without one');
     const extras = reported.filter((p) => p.isLastOne);
     const kiriban = reported
       .filter((p) => p.kiriban !== null)
@@ -356,7 +391,12 @@ export class ShopModel {
         throw new Error(`model: tier ${p.tierId} reported with isLastOne=${p.isLastOne}`);
       if (p.conversionValue !== tier.conversionValue)
         throw new Error(`model: prize of ${p.tierId} worth ${p.conversionValue}, tier says ${tier.conversionValue}`);
-      if (p.kiriban !== null) {
+      if ((p.ceilingNo ?? null) !== null) {
+        if (p.position !== null) throw new Error('model: a 天井賞 has no position');
+        if (!tier.ceilingAfter) throw new Error(`model: 天井賞 of tier ${tier.id}`);
+      } else if (tier.ceilingAfter) {
+        throw new Error(`model: a lot of the 天井 tier ${tier.id}`);
+      } else if (p.kiriban !== null) {
         if (p.position !== null) throw new Error('model: a キリ番賞 has no position');
         if (!tier.kiribanAt?.includes(p.kiriban)) throw new Error(`model: キリ番 ${p.kiriban} of tier ${tier.id}`);
       } else if (tier.kiribanAt) {
@@ -384,6 +424,7 @@ export class ShopModel {
         conversionValue: p.conversionValue,
         isLastOne: p.isLastOne,
         kiriban: p.kiriban,
+        ceilingNo: p.ceilingNo ?? null,
         status: 'pending',
         decideBy: now + PRIZE_DECISION_MS,
         keepUntil: null,
@@ -395,7 +436,7 @@ export class ShopModel {
     if (plan.final) {
       pack.soldOut = true;
       for (const t of pack.tiers)
-        if (!t.isLastOne && !t.kiribanAt && t.won !== t.quantity)
+        if (!t.isLastOne && !t.kiribanAt && !t.ceilingAfter && t.won !== t.quantity)
           throw new Error(`model: sold out with tier ${t.id} at ${t.won}/${t.quantity}`);
     }
     this.spend(memberId, plan.cost, now, 'draw');
