@@ -289,44 +289,28 @@ describe.skipIf(!databaseUrl)(
         ceilingAfter: '30',
         ceilingFrom: from,
       });
-      const ceilingUnnamed = await postForm(
-        page,
-        {
-          intent: 'tiers',
-          ...tierFields([regular('t1', 'S賞', '1', '5000'), regular('t2', 'B賞', '119', '50'), ceilingRow('5000', '')]),
-        },
-        { cookie },
-      );
+      const ceilingTable = (value: string, from: string) =>
+        postForm(
+          page,
+          {
+            intent: 'tiers',
+            ...tierFields([
+              regular('t1', 'S賞', '1', '5000'),
+              regular('t2', 'B賞', '119', '50'),
+              ceilingRow(value, from),
+            ]),
+          },
+          { cookie },
+        );
+      const ceilingUnnamed = await ceilingTable('5000', '');
       expect(ceilingUnnamed.status).toBe(400);
       expect(ceilingUnnamed.body).toContain('天井で確定する賞を選んでください。');
-      const ceilingCheap = await postForm(
-        page,
-        {
-          intent: 'tiers',
-          ...tierFields([
-            regular('t1', 'S賞', '1', '5000'),
-            regular('t2', 'B賞', '119', '50'),
-            ceilingRow('4000', 't1'),
-          ]),
-        },
-        { cookie },
-      );
+      const ceilingCheap = await ceilingTable('4000', 't1');
       expect(ceilingCheap.status).toBe(200);
       expect((await get(`${page}?step=review`, { cookie })).body).toContain(
         '天井賞の交換コインは、確定する賞のうち最も低い 5,000コイン以上にしてください（「以上確定」と書くため）。',
       );
-      const ceiling = await postForm(
-        page,
-        {
-          intent: 'tiers',
-          ...tierFields([
-            regular('t1', 'S賞', '1', '5000'),
-            regular('t2', 'B賞', '119', '50'),
-            ceilingRow('5000', 't1'),
-          ]),
-        },
-        { cookie },
-      );
+      const ceiling = await ceilingTable('5000', 't1');
       expect(ceiling.status).toBe(200);
       const ceilingTier = (
         await handle!.db
