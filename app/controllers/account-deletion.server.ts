@@ -10,6 +10,7 @@ import { getBalance } from '#modules/wallet';
 import { countPrizesByStatus } from '#modules/draw';
 import { eraseMemberData, finishMemberErasure, mediaStoreOf, type ErasureFollowUp } from '#server/context';
 import { DELETION_CONFIRMATION_PHRASE, deleteOwnAccount, hasPassword } from '#modules/identity/server';
+import { closurePhase, closureRefundOf, closureTimeText, readClosure } from '#modules/shop';
 import { maintenanceRefusal } from './maintenance.server';
 
 export const DELETE_ACCOUNT_PATH = '/mypage/settings/delete';
@@ -25,6 +26,11 @@ export type DeletionPageData =
       hasPassword: boolean;
       phrase: string;
       reauthMinutes: number;
+      /**
+       * While the shop closes (decision 085): the 払戻し of unused paid coins the member would give up, its deadline
+       * and whether they have applied; null when there is nothing to refund.
+       */
+      closureRefund: { deadlineText: string; applied: boolean } | null;
     };
 
 export type DeletionActionData = { message: string };
@@ -33,12 +39,14 @@ export type DeletionActionData = { message: string };
 export async function deletionPageLoader(shop: ShopRequest): Promise<DeletionPageData> {
   if (!shop.member) return { signedIn: false };
   const { db, config } = shop.services;
-  const [balance, prizes, password] = await Promise.all([
+  const [balance, prizes, password, refund] = await Promise.all([
     getBalance(db, shop.member.id),
     countPrizesByStatus(db, shop.member.id),
     hasPassword(db, shop.member.id),
+    pendingClosureRefund(shop),
   ]);
   return {
+    closureRefund: balance.paid > 0 ? refund : null,
     signedIn: true,
     coins: { paid: balance.paid, free: balance.free, total: balance.total },
     prizes: { pending: prizes.pending, kept: prizes.kept, shipping: prizes.shipping },
@@ -51,6 +59,19 @@ export async function deletionPageLoader(shop: ShopRequest): Promise<DeletionPag
 const failed = (message: string, status: number) => data<DeletionActionData>({ message }, { status });
 
 /**
+ * The closure's 払戻し still open to the member (decision 085): a live closure whose refund deadline has not passed
+ * and no transfer recorded for them yet, with whether they have applied; else null.
+ */
+async function pendingClosureRefund(shop: ShopRequest): Promise<{ deadlineText: string; applied: boolean } | null> {
+  const { db } = shop.services;
+  const closure = await readClosure(db);
+  if (!closure || closurePhase(closure, new Date()) === 'refunds_over') return null;
+  const refund = await closureRefundOf(db, closure.id, shop.member!.id);
+  if (refund?.paidAt) return null;
+  return { deadlineText: closureTimeText(closure.refundDeadline), applied: refund !== null };
+}
+
+/**
  * 「退会する」: fields `confirmation` (the phrase) and `password` (when the member has one). The member
  * is the one signed in by the request's session; no form field names a member. Success signs out
  * (the sessions are gone; the cookies are cleared) and lands on / with a one-time notice.
@@ -61,6 +82,13 @@ export async function deletionPageAction(shop: ShopRequest, request: Request) {
   if (closed) return failed(closed.message, closed.status);
   const form = await readFormFields(request);
   if (!form) return failed(UNREADABLE_FORM_MESSAGE, 400);
+  // An applied 払戻し not yet transferred: 退会 would forfeit the paid coins it is counted from (decision 085).
+  const refund = await pendingClosureRefund(shop);
+  if (refund?.applied && (await getBalance(shop.services.db, shop.member.id)).paid > 0)
+    return failed(
+      '閉店に伴う払戻しをお申し込み済みです。お振込みが済むまで退会できません（退会すると有償コインが失効し、払戻しを受け取れなくなります）。',
+      409,
+    );
   const { auth, db, config, messenger, logger } = shop.services;
   if (!messenger) {
     logger.error('account deletion: no messenger in the services');

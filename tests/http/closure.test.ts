@@ -204,6 +204,23 @@ describe.skipIf(!databaseUrl)(
       // A visitor is asked to sign in.
       expect((await get('/mypage/refund')).body).not.toContain('ステラ銀行');
 
+      // 退会 during the closure: Bob (not applied) is told he would give up his 払戻し; Alice (applied, not yet
+      // transferred) cannot leave until it is paid, whatever she types: her paid coins are what it is counted from.
+      const bobLeaving = unescape((await get('/mypage/settings/delete', { cookie: bob.cookie })).body);
+      expect(bobLeaving).toContain('有償コイン 500枚は');
+      expect(bobLeaving).toContain('まで払戻しを申し込めます。退会すると受け取れなくなります。');
+      expect(bobLeaving).not.toContain('払い戻しはできません。');
+      const aliceLeaving = unescape((await get('/mypage/settings/delete', { cookie: alice.cookie })).body);
+      expect(aliceLeaving).toContain('閉店に伴う払戻しをお申し込み済みです。お振込みが済むまで退会できません。');
+      const leave = await postForm(
+        '/mypage/settings/delete',
+        { confirmation: '退会する', password: 'heiten-alice-pass-1' },
+        { cookie: alice.cookie },
+      );
+      expect(leave.status).toBe(409);
+      expect(unescape(leave.body)).toContain('お振込みが済むまで退会できません');
+      expect((await getBalance(handle!.db, alice.id)).paid).toBe(3000);
+
       const [refund] = await handle!.db
         .select()
         .from(shopClosureRefunds)
@@ -232,6 +249,10 @@ describe.skipIf(!databaseUrl)(
       );
       expect(again.status).toBe(409);
       expect((await getBalance(handle!.db, alice.id)).paid).toBe(0);
+      // Paid out: nothing is left to give up, and the page says so no more.
+      expect(unescape((await get('/mypage/settings/delete', { cookie: alice.cookie })).body)).not.toContain(
+        '払戻しをお申し込み済み',
+      );
 
       // The report: an admin holds reports:read.
       const csv = await get('/admin/exports/closure.csv', { cookie: admin.cookie });

@@ -50,7 +50,21 @@ export default function SettingsDelete({ loaderData, actionData }: Route.Compone
               保有コインはすべて失効します（有償コイン {formatCoins(page.coins.paid)}・無償コイン{' '}
               {formatCoins(page.coins.free)}、合計 {formatCoins(page.coins.total)}）。
             </strong>
-            払い戻しはできません。
+            {page.closureRefund ? (
+              <span
+                className="mt-1 block rounded-xl bg-amber-50 p-2 font-bold text-amber-950"
+                data-testid="closure-refund"
+              >
+                {page.closureRefund.applied
+                  ? '閉店に伴う払戻しをお申し込み済みです。お振込みが済むまで退会できません。'
+                  : `閉店に伴い、有償コイン ${formatCoins(page.coins.paid)}枚は ${page.closureRefund.deadlineText} まで払戻しを申し込めます。退会すると受け取れなくなります。`}{' '}
+                <AppLink to="/mypage/refund" className="underline">
+                  払戻しのお申し込み
+                </AppLink>
+              </span>
+            ) : (
+              '払い戻しはできません。'
+            )}
           </li>
           <li>
             <strong className="text-red-700">未選択・保管中のカード（{forfeitedPrizes}枚）の権利も失われます。</strong>
