@@ -18,6 +18,8 @@ export interface MembersSpec {
   /** Milliseconds since the epoch: the sale's start (the order's draw). */
   startsAt: number;
   arrivalSeconds: number;
+  /** Seconds between the last arrival and the start (the time the shop has to take every join before it). */
+  leadSeconds: number;
   /** Lots a member may draw (the pack's cap). */
   cap: number;
   /** Share of members who also try a draw before their turn and after the cap. */
@@ -128,7 +130,7 @@ export async function runMembers(spec: MembersSpec): Promise<MembersResult> {
   const draw = (bearer: string) =>
     call('draw', 'POST', drawPath, bearer, { count: 1 }, { 'idempotency-key': `wr-${spec.seed}-${++keys}` });
 
-  const arrivalStart = spec.startsAt - spec.arrivalSeconds * 1000;
+  const arrivalStart = spec.startsAt - (spec.leadSeconds + spec.arrivalSeconds) * 1000;
   let lastServed = Date.now();
   const firstArrival = { at: Number.POSITIVE_INFINITY };
 
