@@ -59,7 +59,7 @@ export const MODULE_DEPENDENCIES = {
   shipping: ['kernel', 'wallet', 'identity', 'messaging', 'mailbox', 'gacha', 'draw', 'payments', 'admin'],
   // Inquiries (the contact form and the desk that answers them): names the member's own orders, draws
   // and shipping requests, mails the inquirer, and audits every answer.
-  support: ['kernel', 'identity', 'messaging', 'draw', 'payments', 'shipping', 'admin'],
+  support: ['kernel', 'identity', 'messaging', 'draw', 'payments', 'shipping', 'admin', 'shop'],
   // Fraud signals (docs/decisions/029): reads sessions, address books, draws and payments through their
   // feeds, keeps keyed fingerprints, and decides a signal with the admin module's hold and ban.
   risk: ['kernel', 'identity', 'messaging', 'draw', 'payments', 'shipping', 'admin'],

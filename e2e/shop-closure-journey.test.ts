@@ -1,13 +1,16 @@
 // The shop closes (decision 085, 資金決済法 第20条): an admin on a desktop announces the closure on /admin/closure
 // (review, the typed 「閉店する」); a member with paid coins sees the notice on a phone, reads the refund page and
 // applies with a bank account (asked first); the admin records the transfer (asked first, with its reference);
-// the member's paid balance is 0 and their page says the transfer is done. axe on each screen; screenshots to look
-// at. The closure stops the whole shop, so the journey runs on a shop of its own (PostgreSQL: roles and coins are
+// the member's paid balance is 0 and their page says the transfer is done. A banned member (no session) opens the
+// statement link of their mail on a phone and applies there. axe on each screen; screenshots to look at. The closure stops the whole shop, so the journey runs on a shop of its own (PostgreSQL: roles and coins are
 // set beside it).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, screenshot } from './support/browser';
 import { signUpAdmin, signUpMemberWithCoins } from './support/accounts';
 import { openDatabase, type DatabaseHandle } from '#db/client';
+import { and, eq } from 'drizzle-orm';
+import { outboundMessages, shopClosureRefunds } from '#db/schema';
+import { banMemberAsOperator, commandLineOperator } from '#modules/admin';
 import { checkInvariants, getBalance } from '#modules/wallet';
 import { useShopAt } from '#tests/http';
 import { startOwnShop, type OwnShop } from '#tests/own-shop';
@@ -116,6 +119,56 @@ describe('閉店と払戻し', () => {
         await member.page.getByRole('heading', { name: 'お振込み済み' }).waitFor();
         await expectNoSeriousAxeViolations(member.page, 'phone / refund paid');
         await screenshot(member.page, 'phone-refund-paid.png', { fullPage: true });
+
+        // A banned member has no session: the ban's mail links to their statement, where they apply.
+        const banned = await openContext(shop.browser, 'phone', shop.baseURL);
+        try {
+          const carol = await signUpMemberWithCoins(banned.page, db, {
+            name: 'ていしかいいん',
+            label: 'heiten-banned',
+            paid: 1_200,
+          });
+          const outcome = await banMemberAsOperator(db, commandLineOperator(), carol.id, {
+            reason: '規約違反',
+            expiresAt: null,
+            category: 'terms_other',
+            site: { name: 'テスト', origin: shop.baseURL },
+          });
+          expect(outcome.ok).toBe(true);
+          const [mail] = await db
+            .select({ text: outboundMessages.textBody })
+            .from(outboundMessages)
+            .where(
+              and(eq(outboundMessages.recipient, carol.email), eq(outboundMessages.template, 'account-restricted')),
+            );
+          const link = /\/standing\/[A-Za-z0-9_-]{43}/.exec(mail!.text ?? '')![0];
+          await banned.page.goto(link);
+          await waitForHydration(banned.page);
+          const section = banned.page.getByTestId('standing-refund');
+          await section.getByRole('heading', { name: '閉店にともなう払戻しのお申し込み' }).waitFor();
+          expect(await section.getByTestId('refund-yen').textContent()).toBe('1,200円');
+          await section.getByLabel('銀行名').fill('ステラ銀行');
+          await section.getByLabel('支店名').fill('駅前');
+          await section.getByLabel('口座番号').fill('7654321');
+          await section.getByLabel('口座名義（カナ）').fill('テイシ カイイン');
+          await section.getByRole('button', { name: '内容を確認する' }).click();
+          await section.getByText('この口座で払戻しを申し込みますか？').waitFor();
+          await screenshot(banned.page, 'phone-standing-refund-confirm.png', { fullPage: true });
+          await section.getByRole('button', { name: '申し込む' }).click();
+          await banned.page.getByText('払戻しのお申し込みを受け付けました').waitFor();
+          expect(await section.getByTestId('refund-status').textContent()).toContain('****321');
+          // The statement and its appeal are still on the page below.
+          expect(await banned.page.getByText('利用停止').count()).toBeGreaterThan(0);
+          await expectNoSeriousAxeViolations(banned.page, 'phone / banned member applied by link');
+          await screenshot(banned.page, 'phone-standing-refund-applied.png', { fullPage: true });
+          const applications = await db
+            .select({ id: shopClosureRefunds.id })
+            .from(shopClosureRefunds)
+            .where(eq(shopClosureRefunds.memberId, carol.id));
+          expect(applications).toHaveLength(1);
+        } finally {
+          await banned.context.close();
+        }
       } finally {
         await member.context.close();
         await desk.context.close();

@@ -1,6 +1,7 @@
 // /mypage/refund and /closure (decision 085): the member's 払戻し application for the closing shop — their own
 // balances, the refundable yen, their application (the account masked) and its transfer — and the public notice.
-// The member is always the session's: another member's application is never read.
+// The member is always the session's, or (a banned member's /standing/<token>) the link's: another member's
+// application is never read.
 import { data, redirect } from 'react-router';
 import { applyForRefund, closureRefundView, type ClosureRefundView, type ShopRequest } from '#server/context';
 import { signInPathFor } from '#modules/kernel/navigation';
@@ -52,10 +53,15 @@ const closureView = (closure: NonNullable<Awaited<ReturnType<typeof readClosure>
 
 export async function refundPageLoader(shop: ShopRequest, request: Request): Promise<RefundPageData> {
   if (!shop.member) throw visitorAnswer(request);
+  return refundDataOf(shop, shop.member.id);
+}
+
+/** One member's balances, the closure and their application (the member is the caller's: session or link). */
+export async function refundDataOf(shop: ShopRequest, memberId: string): Promise<RefundPageData> {
   const { db, config } = shop.services;
   const now = new Date();
-  const [closure, balance] = await Promise.all([readClosure(db), getBalance(db, shop.member.id, now)]);
-  const refund = closure ? await closureRefundOf(db, closure.id, shop.member.id) : null;
+  const [closure, balance] = await Promise.all([readClosure(db), getBalance(db, memberId, now)]);
+  const refund = closure ? await closureRefundOf(db, closure.id, memberId) : null;
   return {
     closure: closure ? closureView(closure, now) : null,
     paid: balance.paid,
@@ -71,12 +77,17 @@ export async function refundPageAction(shop: ShopRequest, request: Request) {
   if (!shop.member) throw redirect(signInPathFor(REFUND_PAGE_PATH));
   const form = await readFormFields(request);
   if (!form) return data<RefundActionData>({ formError: UNREADABLE_FORM_MESSAGE }, { status: 400 });
+  return applyForRefundOf(shop, shop.member.id, form);
+}
+
+/** One member's application from a read form (the member is the caller's: session or link). */
+export async function applyForRefundOf(shop: ShopRequest, memberId: string, form: Record<string, string>) {
   const typed = Object.fromEntries(FIELDS.map((f) => [f, typeof form[f] === 'string' ? form[f] : '']));
   const { db, config } = shop.services;
   const closure = await readClosure(db);
   if (!closure)
     return data<RefundActionData>({ formError: '現在、払戻しは受け付けていません。', typed }, { status: 409 });
-  const outcome = await applyForRefund(db, config.addressKeyring, closure, shop.member.id, typed);
+  const outcome = await applyForRefund(db, config.addressKeyring, closure, memberId, typed);
   if (!outcome.ok) {
     if ('refusal' in outcome) {
       const refused = describeRefusal(outcome.refusal as Refusal<RefusalCode>);

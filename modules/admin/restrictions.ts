@@ -21,6 +21,7 @@ import {
   type RestrictionKind,
 } from '#modules/identity';
 import { queueMail, type SiteIdentity } from '#modules/messaging';
+import { refundLinkUntil } from '#modules/shop';
 import { runAdminAction, type Operator } from './audit';
 import type { OperatorOutcome } from './operations';
 
@@ -50,6 +51,8 @@ export async function restrictAndTell(
     category: notice.category,
     until,
     by: operator.memberId ?? operator.label,
+    // While a closing shop takes 払戻し applications, a banned member applies by this link (decision 085).
+    linkUntil: kind === 'ban' ? await refundLinkUntil(tx) : null,
   });
   await mailNotice(tx, notice.site, restriction, token);
   return restriction;
@@ -89,7 +92,7 @@ export async function resendStatementLinkAsOperator(
   return runAdminAction(db, operator, 'members:write', async (tx) => {
     const ban = (await restrictionsOf(tx, memberId)).find((r) => r.kind === 'ban' && r.inForce);
     if (!ban) throw new RefusalError(refuse('RESTRICTION_NOT_FOUND', { memberId }));
-    const token = (await renewStatementLink(tx, ban.id))!;
+    const token = (await renewStatementLink(tx, ban.id, new Date(), await refundLinkUntil(tx)))!;
     await mailNotice(tx, site, ban, token);
     return {
       value: { restrictionId: ban.id },

@@ -14,6 +14,13 @@ import { APPEAL_WINDOW_DAYS } from './restriction-words';
 export const STATEMENT_LINK_DAYS = APPEAL_WINDOW_DAYS + 1;
 const DAY_MS = 86_400_000;
 
+/**
+ * A link's last moment: the appeal window and a day, or `until` when that is later (while a closing shop takes
+ * 払戻し applications, a banned member's link lives until the refund deadline and a day; decision 085).
+ */
+const linkExpiry = (now: Date, until?: Date | null) =>
+  new Date(Math.max(now.getTime() + STATEMENT_LINK_DAYS * DAY_MS, until?.getTime() ?? 0));
+
 /** The member's page of their statement when they have a session (a held member), and a link's page. */
 export const STANDING_PAGE_PATH = '/mypage/standing';
 export const statementLinkPath = (token: string) => `/standing/${token}`;
@@ -82,6 +89,8 @@ export async function openRestriction(
     category: RestrictionCategory;
     until: Date | null;
     by: string;
+    /** The link lives at least until then (a closing shop's refund deadline and a day). */
+    linkUntil?: Date | null;
     now?: Date;
   },
 ): Promise<{ restriction: Restriction; token: string | null }> {
@@ -99,7 +108,7 @@ export async function openRestriction(
       startedBy: input.by,
       until: input.kind === 'ban' ? input.until : null,
       linkHash: token ? hashOf(token) : null,
-      linkExpiresAt: token ? new Date(now.getTime() + STATEMENT_LINK_DAYS * DAY_MS) : null,
+      linkExpiresAt: token ? linkExpiry(now, input.linkUntil) : null,
     })
     .returning();
   return { restriction: toRestriction(row!, now), token };
@@ -127,16 +136,20 @@ export async function closeRestriction(
   return row ? toRestriction(row, now) : null;
 }
 
-/** A fresh statement link for a restriction (the old one stops working); null when it does not exist. */
+/**
+ * A fresh statement link for a restriction (the old one stops working), living at least until `linkUntil`;
+ * null when the restriction does not exist.
+ */
 export async function renewStatementLink(
   tx: Database,
   restrictionId: string,
   now = new Date(),
+  linkUntil?: Date | null,
 ): Promise<string | null> {
   const token = newToken();
   const updated = await tx
     .update(memberRestrictions)
-    .set({ linkHash: hashOf(token), linkExpiresAt: new Date(now.getTime() + STATEMENT_LINK_DAYS * DAY_MS) })
+    .set({ linkHash: hashOf(token), linkExpiresAt: linkExpiry(now, linkUntil) })
     .where(eq(memberRestrictions.id, restrictionId))
     .returning({ id: memberRestrictions.id });
   return updated.length ? token : null;

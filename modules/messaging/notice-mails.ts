@@ -65,7 +65,7 @@ export function noticeMailWords(template: NoticeMail, vars: Record<string, strin
           {
             p: `未使用の有償コインは1コイン1円で払い戻します（いまの残高で ${vars.refundJpy}円）。無償コインは払戻しの対象ではありません。`,
           },
-          { p: `払戻しの申出期限：${vars.deadline}（日本時間）。ログインして、振込先の口座をご登録ください。` },
+          { p: `払戻しの申出期限：${vars.deadline}（日本時間）。${vars.how}` },
           { button: '払戻しを申し込む', url: url('url') },
           { note: `公告の全文：${httpUrl(template, 'noticeUrl', vars.noticeUrl!)}` },
         ],

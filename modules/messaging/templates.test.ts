@@ -53,6 +53,7 @@ function varsFor(template: MailTemplate): Record<string, string> {
     prizes: "2'",
     salesStop: '2027/01/31 23:59<',
     deadline: '2027/03/31 23:59&x',
+    how: 'ログインして<口座>をご登録ください&',
     noticeUrl: 'https://oripa.example.jp/closure?x=1&y=2',
   };
   return Object.fromEntries(MAIL_TEMPLATE_VARS[template].map((name) => [name, all[name]!]));

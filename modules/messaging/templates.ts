@@ -93,7 +93,7 @@ export const MAIL_TEMPLATE_VARS = {
   'inquiry-reply': ['url', 'reference', 'reply'],
   // The mailbox (decision 034): a member who opted in hears of a new mail; the body stays in the mailbox.
   'mailbox-notice': ['subject', 'url'],
-  'shop-closure': ['paid', 'free', 'refundJpy', 'prizes', 'salesStop', 'deadline', 'url', 'noticeUrl'],
+  'shop-closure': ['paid', 'free', 'refundJpy', 'prizes', 'salesStop', 'deadline', 'how', 'url', 'noticeUrl'],
 } as const satisfies Record<MailTemplate, readonly string[]>;
 
 export const SMS_TEMPLATE_VARS = {

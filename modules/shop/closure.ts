@@ -9,7 +9,7 @@ import { jstText, refuse, RefusalError, type Refusal } from '#modules/kernel';
 import { holdPaidCoinExpiry } from '#modules/wallet';
 import { notifyMember } from '#modules/mailbox';
 import { queueMail, type SiteIdentity } from '#modules/messaging';
-import { memberContactOf } from '#modules/identity';
+import { memberContactOf, renewStatementLink, restrictionsOf, statementLinkPath } from '#modules/identity';
 import { shopClosureNotices, shopClosures } from './schema';
 
 /** The refusal of a sale (a draw, a checkout, a prize conversion) once the sales stop has come. */
@@ -149,6 +149,21 @@ export async function readClosure(db: Database): Promise<ShopClosure | null> {
 }
 
 /**
+ * How long a banned member's statement link must live for them to apply for a 払戻し: while a live closure takes
+ * applications, its refund deadline and a day; else null (a ban has no session, so the link is their only way to
+ * /standing/<token>'s application; decision 085). The ban, the resent link and an upheld appeal pass it on.
+ * @example const { token } = await openRestriction(tx, { …, linkUntil: await refundLinkUntil(tx) })
+ */
+export async function refundLinkUntil(db: Database, now = new Date()): Promise<Date | null> {
+  const closure = await readClosure(db);
+  if (!closure || closurePhase(closure, now) === 'refunds_over') return null;
+  return refundLinkEnd(closure);
+}
+
+const refundLinkEnd = (closure: Pick<ShopClosure, 'refundDeadline'>) =>
+  new Date(closure.refundDeadline.getTime() + 86_400_000);
+
+/**
  * The exact check of a money path, inside the caller's transaction: SALES_STOPPED (with the stop and the refund
  * deadline) once a live closure's sales stop has come, else null. The draw does the same in its SQL.
  * @example const stopped = await salesStopRefusal(tx); if (stopped) throw new RefusalError(stopped)
@@ -221,8 +236,21 @@ export interface ClosureHolder {
 export const CLOSURE_REFUND_PATH = '/mypage/refund';
 export const CLOSURE_NOTICE_PATH = '/closure';
 
-/** The mailbox mail's words (the e-mail says the same through the `shop-closure` template). */
-export function closureNoticeText(closure: ShopClosure, holder: ClosureHolder): { subject: string; body: string } {
+/** How a member applies: signed in on their page, or (a banned member, who has no session) by the mailed link. */
+const howToApply = (byLink: boolean) =>
+  byLink
+    ? 'ご利用を停止しているため、ログインはできません。メールでお送りしたリンク（あなただけのリンクです。ほかの人に渡さないでください）から、振込先の口座をご登録ください。'
+    : 'ログインして、振込先の口座をご登録ください。';
+
+/**
+ * The mailbox mail's words (the e-mail says the same through the `shop-closure` template); `byLink` for a banned
+ * member, whose e-mail carries their statement link instead of the sign-in page.
+ */
+export function closureNoticeText(
+  closure: ShopClosure,
+  holder: ClosureHolder,
+  byLink = false,
+): { subject: string; body: string } {
   const lines = [
     `当ショップは${closureTimeText(closure.salesStopAt)}（日本時間）をもってコインの販売とガチャを終了します。`,
     `お知らせ時点の残高：有償コイン ${holder.paid.toLocaleString('ja-JP')}枚・無償コイン ${holder.free.toLocaleString('ja-JP')}枚・保管中のカード ${holder.prizes.toLocaleString('ja-JP')}枚`,
@@ -231,7 +259,9 @@ export function closureNoticeText(closure: ShopClosure, holder: ClosureHolder): 
       : '有償コインの残高はありません。',
     '無償コイン（ボーナス・プレゼントなど）は払戻しの対象ではありません。',
     `払戻しの申出期限：${closureTimeText(closure.refundDeadline)}（日本時間）`,
-    `お申し込み方法：ログインして ${CLOSURE_REFUND_PATH} （マイページ →「払戻しのお申し込み」）で、振込先の口座をご登録ください。期限を過ぎるとお申し込みいただけません。`,
+    byLink
+      ? `お申し込み方法：${howToApply(true)}期限を過ぎるとお申し込みいただけません。`
+      : `お申し込み方法：ログインして ${CLOSURE_REFUND_PATH} （マイページ →「払戻しのお申し込み」）で、振込先の口座をご登録ください。期限を過ぎるとお申し込みいただけません。`,
     holder.prizes > 0
       ? '保管中のカードは、期限までに発送をお申し込みください。販売終了後はカードをコインに交換できません。'
       : '',
@@ -255,7 +285,8 @@ export async function notifiedMembersOf(db: Database, closureId: number): Promis
 /**
  * Tells one member of the closure, in the caller's transaction, exactly once: the notice row, a mailbox mail and
  * an e-mail to their address (a legal notice: sent whatever their mail preferences say) are written together or
- * not at all. Answers false when the member was already told (nothing written).
+ * not at all. A banned member (no session) gets a fresh statement link living until the refund deadline and a
+ * day, where they apply; the old link stops working. Answers false when the member was already told.
  * @example await db.transaction((tx) => notifyClosureMember(tx, site, closure, { memberId, paid: 500, free: 20, prizes: 1 }))
  */
 export async function notifyClosureMember(
@@ -278,7 +309,9 @@ export async function notifyClosureMember(
     .onConflictDoNothing()
     .returning({ memberId: shopClosureNotices.memberId });
   if (!row) return false;
-  const { subject, body } = closureNoticeText(closure, holder);
+  const ban = (await restrictionsOf(tx, holder.memberId, now)).find((r) => r.kind === 'ban' && r.inForce);
+  const token = ban ? await renewStatementLink(tx, ban.id, now, refundLinkEnd(closure)) : null;
+  const { subject, body } = closureNoticeText(closure, holder, token !== null);
   await notifyMember(tx, {
     memberId: holder.memberId,
     category: 'shop_closure',
@@ -300,7 +333,8 @@ export async function notifyClosureMember(
         prizes: holder.prizes.toLocaleString('ja-JP'),
         salesStop: closureTimeText(closure.salesStopAt),
         deadline: closureTimeText(closure.refundDeadline),
-        url: `${site.origin}${CLOSURE_REFUND_PATH}`,
+        how: howToApply(token !== null),
+        url: `${site.origin}${token ? statementLinkPath(token) : CLOSURE_REFUND_PATH}`,
         noticeUrl: `${site.origin}${CLOSURE_NOTICE_PATH}`,
       },
     });

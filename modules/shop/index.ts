@@ -41,6 +41,7 @@ export {
   notifiedMembersOf,
   notifyClosureMember,
   readClosure,
+  refundLinkUntil,
   salesStopRefusal,
   type ClosureAnnouncement,
   type ClosureHolder,

@@ -25,6 +25,7 @@ import {
   type Restriction,
 } from '#modules/identity';
 import { refuse, RefusalError, type Refusal } from '#modules/kernel';
+import { refundLinkUntil } from '#modules/shop';
 import { queueMail, type SiteIdentity } from '#modules/messaging';
 import { clearPurchaseHold } from '#modules/payments';
 import { insertInquiry } from './inquiries';
@@ -190,7 +191,7 @@ async function mailDecision(tx: Database, site: SiteIdentity, decided: Restricti
   if (!account || account.deleted) return;
   // A ban that goes on has no session to read the statement with: a fresh link comes with the outcome.
   const stillBanned = decided.kind === 'ban' && decision.outcome === 'upheld' && decided.inForce;
-  const token = stillBanned ? await renewStatementLink(tx, decided.id) : null;
+  const token = stillBanned ? await renewStatementLink(tx, decided.id, new Date(), await refundLinkUntil(tx)) : null;
   await queueMail(tx, site, {
     to: account.email,
     template: 'appeal-decided',

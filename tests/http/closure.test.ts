@@ -3,14 +3,16 @@
 // review and the typed words, a 60-day period enforced in Japanese (422), forms from another origin refused (CSRF),
 // the banner and /closure, draws and purchases refused after the stop (403 SALES_STOPPED, never 500), the member's
 // application (validated, a 422 in Japanese; another member never sees it), and the transfer recorded by staff with
-// orders:refund, after which the member's paid coins are 0. The closure is shop-wide: this file runs its own shop.
+// orders:refund, after which the member's paid coins are 0. A banned member (no session) applies by their statement
+// link, which lives until the refund deadline and a day. The closure is shop-wide: this file runs its own shop.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
-import { shopClosureRefunds, users } from '#db/schema';
+import { memberRestrictions, outboundMessages, shopClosureRefunds, users } from '#db/schema';
 import { checkInvariants, getBalance } from '#modules/wallet';
 import { readClosure } from '#modules/shop';
+import { sendClosureNotices } from '#server/closure';
 import { runAdminCommand } from '../../scripts/shop-admin';
 import { TEST_RULES } from '#tests/fixtures';
 import { cookieFrom, get, postForm, shopUrl, signUpByForm, uniqueEmail, useShopAt } from '#tests/http';
@@ -260,6 +262,72 @@ describe.skipIf(!databaseUrl)(
       expect(csv.body).toContain(`${alice.id},3000,0,0,`);
       expect(csv.body).toContain(`${bob.id},500,500,500,,,0,0,`);
       expect(csv.body).toContain('unused_paid_coins_at_sales_stop');
+    });
+
+    it('lets a banned member apply by their statement link until the deadline, and nobody else by it', async () => {
+      // The closure of the test before is live (sales stopped): Carol, with paid coins, is banned now.
+      const closure = (await readClosure(handle!.db))!;
+      const admin = await staff('heiten-kanri2');
+      const carol = await signUp('heiten-carol', 800);
+      const banned = await postForm(
+        `/admin/members/${carol.id}`,
+        { intent: 'ban', category: 'harassment', reason: '暴言' },
+        { cookie: admin.cookie },
+      );
+      expect(banned.status).toBe(200);
+      const dayAfterDeadline = closure.refundDeadline.getTime() + 86_400_000;
+      const [ban] = await handle!.db
+        .select({ expires: memberRestrictions.linkExpiresAt })
+        .from(memberRestrictions)
+        .where(eq(memberRestrictions.memberId, carol.id));
+      expect(ban!.expires!.getTime()).toBeGreaterThanOrEqual(dayAfterDeadline);
+      const linksTo = async (template: string) => {
+        const mails = await handle!.db
+          .select({ text: outboundMessages.textBody, template: outboundMessages.template })
+          .from(outboundMessages)
+          .where(eq(outboundMessages.recipient, carol.email));
+        return mails
+          .filter((m) => m.template === template)
+          .map((m) => /\/standing\/([A-Za-z0-9_-]{43})/.exec(m.text ?? '')?.[0])
+          .filter((link): link is string => Boolean(link));
+      };
+      const [banLink] = await linksTo('account-restricted');
+      const first = unescape((await get(banLink!)).body);
+      expect(first).toContain('閉店にともなう払戻しのお申し込み');
+      expect(first).toContain('800円');
+
+      // The closure's notice tells her by a fresh link (she cannot sign in); the ban mail's link stops working.
+      expect(
+        await sendClosureNotices(handle!.db, { name: 'テスト', origin: shopUrl() }, { limit: 10_000 }),
+      ).toBeGreaterThan(0);
+      const [noticeLink] = await linksTo('shop-closure');
+      expect(noticeLink).toBeDefined();
+      expect(noticeLink).not.toBe(banLink);
+      expect((await get(banLink!)).status).toBe(404);
+      expect(unescape((await get(noticeLink!)).body)).toContain('閉店にともなう払戻しのお申し込み');
+      const told = await handle!.db
+        .select({ text: outboundMessages.textBody })
+        .from(outboundMessages)
+        .where(and(eq(outboundMessages.recipient, carol.email), eq(outboundMessages.template, 'shop-closure')));
+      expect(told[0]!.text).toContain('ログインはできません');
+
+      // Her application by the link: a bad number is a 422 in Japanese, nothing written; then accepted, for her.
+      const bad = await postForm(noticeLink!, { intent: 'refund', ...ACCOUNT, accountNumber: '12-345-6789' });
+      expect(bad.status).toBe(422);
+      expect(unescape(bad.body)).toContain('口座番号は7桁までの数字');
+      const forged = await postForm(noticeLink!, { intent: 'refund', ...ACCOUNT }, { origin: 'https://evil.example' });
+      expect(forged.status).toBe(403);
+      const dead = await postForm(`/standing/${'A'.repeat(43)}`, { intent: 'refund', ...ACCOUNT });
+      expect(dead.status).toBe(404);
+      const mine = () => handle!.db.select().from(shopClosureRefunds).where(eq(shopClosureRefunds.memberId, carol.id));
+      expect(await mine()).toEqual([]);
+      const applied = await postForm(noticeLink!, { intent: 'refund', ...ACCOUNT });
+      expect(applied.status).toBe(200);
+      expect(unescape(applied.body)).toContain('払戻しのお申し込みを受け付けました');
+      expect(await mine()).toHaveLength(1);
+      const after = unescape((await get(noticeLink!)).body);
+      expect(after).toContain('****321');
+      expect(after).not.toContain('7654321');
     });
   },
 );
