@@ -6,6 +6,7 @@ export type { GachaStatus, DrawMode } from './schema';
 export {
   getRemaining,
   countUnclaimed,
+  countMemberPrizesGiven,
   remainingOf,
   refreshRemainingCache,
   refreshAllRemaining,

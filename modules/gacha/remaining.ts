@@ -1,7 +1,7 @@
 // Remaining lots of a pack, counted from the lots themselves, and the count cached on the pack row
 // for the catalogue lists. Gacha owns the lots; draw claims them through gacha's SQL.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Database } from '#db/client';
+import { queryRows, type Database } from '#db/client';
 import { gachaLots, gachaTiers, gachas, type DrawMode } from './schema';
 import { isLotTier, type ExtraPrizeFields } from './extra-prizes';
 
@@ -39,9 +39,12 @@ export async function getRemaining(
     .select({ total: gachas.totalLots, status: gachas.status, drawMode: gachas.drawMode })
     .from(gachas)
     .where(eq(gachas.id, gachaId));
-  const unclaimed = await countUnclaimed(db, gachaId, pack?.drawMode);
+  const [unclaimed, given] = await Promise.all([
+    countUnclaimed(db, gachaId, pack?.drawMode),
+    countMemberPrizesGiven(db, gachaId, tiers),
+  ]);
   const soldOut = pack?.status === 'sold_out';
-  const counted = remainingOf(tiers, unclaimed, soldOut);
+  const counted = remainingOf(tiers, unclaimed, soldOut, given);
   return {
     gachaId,
     total: pack?.total ?? 0,
@@ -113,14 +116,36 @@ export async function countUnclaimed(db: Database, gachaId: string, mode: DrawMo
 }
 
 /**
+ * How many of each 個人キリ番賞 and 天井賞 (decisions 088, 089) have been given: these prizes come from a stock
+ * of their own, not from the lots, so their prizes count them. One query, and none for a pack without them.
+ * @example remainingOf(pack.tiers, unclaimed, soldOut, await countMemberPrizesGiven(db, pack.id, pack.tiers))
+ */
+export async function countMemberPrizesGiven(
+  db: Database,
+  gachaId: string,
+  tiers: ExtraPrizeFields[],
+): Promise<Map<string, number>> {
+  if (!tiers.some((t) => t.personalKiribanAt?.length || t.ceilingAfter)) return new Map();
+  // The prizes table is draw's; its two partial indexes on (gacha_id, member_id, …) serve this count.
+  const rows = await queryRows<{ tier_id: string; n: string }>(
+    db,
+    sql`select tier_id, count(*) as n from prizes
+         where gacha_id = ${gachaId} and (personal_kiriban_no is not null or ceiling_no is not null)
+         group by tier_id`,
+  );
+  return new Map(rows.map((r) => [r.tier_id, Number(r.n)]));
+}
+
+/**
  * Remaining lots in total and per tier (the ラストワン賞 counts 1 until it is won, a キリ番賞 its numbers not yet
- * reached), for a caller that already has the pack's tiers.
- * @example remainingOf(pack.tiers, await countUnclaimed(db, pack.id), pack.status === 'sold_out')
+ * reached, a 個人キリ番賞 or 天井賞 its stock less those `given`), for a caller that already has the pack's tiers.
+ * @example remainingOf(pack.tiers, await countUnclaimed(db, pack.id), pack.status === 'sold_out', given)
  */
 export function remainingOf(
   tiers: ({ id: string; isLastOne: boolean; quantity: number } & ExtraPrizeFields)[],
   counts: LotCounts,
   soldOut: boolean,
+  given: ReadonlyMap<string, number> = new Map(),
 ) {
   const unclaimed = counts.byTier;
   const remaining = counts.total;
@@ -139,7 +164,11 @@ export function remainingOf(
             ? 1
             : 0
           : t.personalKiribanAt || t.ceilingAfter
-            ? t.quantity // the most it can still give: each member's numbers are theirs alone
+            ? // the most it can still give (each member's numbers are theirs alone): its stock less those given,
+              // none once the pack is sold out
+              soldOut
+              ? 0
+              : Math.max(t.quantity - (given.get(t.id) ?? 0), 0)
             : t.isLastOne
               ? soldOut && notWon === 0
                 ? 0

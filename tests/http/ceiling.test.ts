@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { gachaMemberDraws, prizes } from '#db/schema';
 import { checkInvariants } from '#modules/wallet';
+import { getRemaining } from '#modules/gacha';
 import { createPublishedPack, grantPaidCoinsByEmail } from '#tests/fixtures';
 import { cookieFrom, get, postForm, signUpByForm, uniqueEmail } from '#tests/http';
 import { testShop } from '#tests/test-shop';
@@ -80,6 +81,9 @@ describe.skipIf(!databaseUrl)('天井賞 on the pack and result pages', () => {
       .where(and(eq(prizes.gachaId, gachaId), eq(prizes.tierId, `${gachaId}.CE`)));
     expect(won.length).toBeGreaterThanOrEqual(2);
     expect(won.map((w) => w.no).sort()).toEqual(won.map((_, i) => i + 1));
+    // The lineup counts the 天井賞's own stock less those given (6 at the start).
+    const counted = await getRemaining(handle!.db, gachaId);
+    expect(counted.tiers.find((t) => t.tierId === `${gachaId}.CE`)?.remaining).toBe(6 - won.length);
     const page = text((await get(result, { cookie: first })).body);
     expect(page).toContain(`天井賞（S賞以上確定）を${won.length}枚獲得しました！`);
     const [now] = (await standing(gachaId)).filter((row) => row.lots === 11);

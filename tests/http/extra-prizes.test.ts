@@ -4,6 +4,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { checkInvariants } from '#modules/wallet';
+import { getRemaining } from '#modules/gacha';
+import { personalKiribanQuantity } from '#modules/fairness';
 import { createPublishedPack, grantPaidCoinsByEmail } from '#tests/fixtures';
 import { cookieFrom, get, postForm, signUpByForm, uniqueEmail } from '#tests/http';
 import { testShop } from '#tests/test-shop';
@@ -59,6 +61,10 @@ describe.skipIf(!databaseUrl)('個人キリ番賞 and ピタリ賞 on the pack a
     const third = await get(results[2]!, { cookie });
     expect(third.body.replaceAll('<!-- -->', '')).toContain('個人キリ番賞（あなたの3口目）を獲得しました！');
     expect((await get(path, { cookie })).body).toContain('個人キリ番賞はすべて達成済みです');
+    // The lineup counts the 個人キリ番賞's own stock less the one given.
+    const personal = async () =>
+      (await getRemaining(handle!.db, gachaId)).tiers.find((t) => t.tierId === `${gachaId}.PK`);
+    expect((await personal())?.remaining).toBe(personalKiribanQuantity([3], 20) - 1);
     // The rest of the pack: S賞's last lot is among these 20, and exactly one draw names the ピタリ賞.
     results.push(await drawByForm(path, cookie, 10));
     for (let left = 20 - 3 - 10; left > 0; left -= 1) results.push(await drawByForm(path, cookie, 1));
@@ -68,5 +74,6 @@ describe.skipIf(!databaseUrl)('個人キリ番賞 and ピタリ賞 on the pack a
     const over = (await get(path, { cookie })).body.replaceAll('<!-- -->', '');
     expect(over).toContain('S賞の最後の1口を引いた方（ピタリ賞）にプレゼント');
     expect(over).not.toContain('このオリパを');
+    expect((await personal())?.remaining).toBe(0);
   });
 });

@@ -27,7 +27,7 @@ export function TierLineup({ tiers, remaining }: { tiers: LineupTier[]; remainin
   return (
     <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid="tier-lineup">
       {tiers.map((tier) => {
-        // (A 個人キリ番賞 counts its most as remaining: it is never gone for the pack as a whole.)
+        // (A 個人キリ番賞 or 天井賞 counts its stock less those given: 0 once all are given or the pack sold out.)
         const left = remaining[tier.id] ?? 0;
         return (
           <li

@@ -33,6 +33,7 @@ import {
   getGachaDetail,
   headlineTier,
   countUnclaimed,
+  countMemberPrizesGiven,
   remainingOf,
   extraPrizeOdds,
   isLotTier,
@@ -85,7 +86,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // A 天井賞 (decision 089) counts each member's lots since their last hit: the meter is the member's own.
   const ceiling = pack.tiers.find((t) => t.ceilingAfter);
   const countsMine = Boolean(pack.perMemberLimit) || personalNumbers.length > 0 || Boolean(ceiling);
-  const [genres, unclaimed, balance, drawnByMe, selfLimits, wins] = await Promise.all([
+  const [genres, unclaimed, given, balance, drawnByMe, selfLimits, wins] = await Promise.all([
     genresOf(shop),
     // A draft has no lots yet: its preview shows every lot unclaimed, as on the day it goes on sale.
     preview
@@ -94,6 +95,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
           byTier: new Map(pack.tiers.filter(isLotTier).map((t) => [t.id, t.quantity] as const)),
         })
       : countUnclaimed(db, pack.id, pack.drawMode),
+    // The 個人キリ番賞 and 天井賞 given so far (none for a pack without them, no query).
+    preview ? Promise.resolve(new Map<string, number>()) : countMemberPrizesGiven(db, pack.id, pack.tiers),
     balanceOf(shop),
     shop.member && countsMine ? memberPackStanding(primary, pack.id, shop.member.id) : Promise.resolve(null),
     // The member's own limits (decision 035): one primary-key read, more only for a limit that is set.
@@ -101,9 +104,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // This pack's winners feed (a draft's preview has none; a hidden genre's pack lists none).
     preview ? Promise.resolve(null) : listWins(db, { gachaId: pack.id, limit: FEED_READ }),
   ]);
-  // The pack's tiers came with it: the counts need only the one query of unclaimed lots.
+  // The pack's tiers came with it: the counts need only the query of unclaimed lots (and of prizes given).
   const soldOut = pack.status === 'sold_out';
-  const counts = remainingOf(pack.tiers, unclaimed, soldOut);
+  const counts = remainingOf(pack.tiers, unclaimed, soldOut, given);
   const confirm = Number(url.searchParams.get('confirm'));
   // The seed and time only: the verdict is the visitor's own, computed in their browser (decision 043).
   const revealed = pack.revealed ? await verifiedReveal(db, pack.id) : null;
