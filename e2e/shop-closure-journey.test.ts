@@ -146,6 +146,9 @@ describe('閉店と払戻し', () => {
           await waitForHydration(banned.page);
           const section = banned.page.getByTestId('standing-refund');
           await section.getByRole('heading', { name: '閉店にともなう払戻しのお申し込み' }).waitFor();
+          // The banner's application link stays on this page: a banned member cannot sign in to マイページ.
+          const bannerLink = banned.page.getByTestId('closure-banner').getByRole('link', { name: '払戻しを申し込む' });
+          expect(await bannerLink.getAttribute('href')).toBe(`${link}#standing-refund`);
           expect(await section.getByTestId('refund-yen').textContent()).toBe('1,200円');
           await section.getByLabel('銀行名').fill('ステラ銀行');
           await section.getByLabel('支店名').fill('駅前');
@@ -155,7 +158,9 @@ describe('閉店と払戻し', () => {
           await section.getByText('この口座で払戻しを申し込みますか？').waitFor();
           await screenshot(banned.page, 'phone-standing-refund-confirm.png', { fullPage: true });
           await section.getByRole('button', { name: '申し込む' }).click();
-          await banned.page.getByText('払戻しのお申し込みを受け付けました').waitFor();
+          await banned.page
+            .getByText('払戻しのお申し込みを受け付けました。ご登録の口座へ順次お振込みします。')
+            .waitFor();
           expect(await section.getByTestId('refund-status').textContent()).toContain('****321');
           // The statement and its appeal are still on the page below.
           expect(await banned.page.getByText('利用停止').count()).toBeGreaterThan(0);

@@ -1,11 +1,14 @@
 // The closure's notice at the top of every page once it is announced (decision 085): when sales stop (or that they
 // have) and the refund deadline (the lines come from the server), with the links to the 公告 and the application.
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import type { RootData } from '~/lib/root-data';
 
 const LINK = 'font-bold underline underline-offset-2';
 
 export function ClosureBanner({ closure }: { closure: NonNullable<RootData['closure']> }) {
+  // A restricted member's statement page (decision 085) carries the application itself: they cannot sign in to
+  // マイページ, so the link goes to the form on the page.
+  const onStatement = useLocation().pathname.startsWith('/standing/');
   return (
     <div
       role="region"
@@ -20,7 +23,7 @@ export function ClosureBanner({ closure }: { closure: NonNullable<RootData['clos
           <Link to="/closure" className={LINK}>
             公告を読む
           </Link>
-          <Link to="/mypage/refund" className={LINK}>
+          <Link to={onStatement ? '#standing-refund' : '/mypage/refund'} className={LINK}>
             払戻しを申し込む
           </Link>
         </p>

@@ -97,7 +97,9 @@ export async function applyForRefundOf(shop: ShopRequest, memberId: string, form
   }
   return data<RefundActionData>({
     done: outcome.created
-      ? '払戻しのお申し込みを受け付けました。販売終了後、ご登録の口座へお振込みします。'
+      ? new Date() < closure.salesStopAt
+        ? '払戻しのお申し込みを受け付けました。販売終了後、ご登録の口座へお振込みします。'
+        : '払戻しのお申し込みを受け付けました。ご登録の口座へ順次お振込みします。'
       : '振込先の口座を変更しました。',
   });
 }
