@@ -153,7 +153,28 @@ function ExtraPrizeFields({
           </label>
         </>
       ) : null}
+      {kind === 'personal' || kind === 'ceiling' ? <OwnStockNote row={row} kind={kind} /> : null}
     </>
+  );
+}
+
+/**
+ * A 個人キリ番賞's or 天井賞's own stock (decisions 088, 089): not typed but counted from the pack's lots when the
+ * row is saved (the most it can give), and committed at publish; the operator stocks that many cards.
+ */
+function OwnStockNote({ row, kind }: { row: TierRowView; kind: string }) {
+  const saved = !row.isNew && row.kind === kind;
+  return (
+    <p className="text-xs text-muted sm:col-span-4" data-testid="own-stock-note">
+      {saved ? (
+        <>
+          専用の在庫: <b className="text-ink">{n(row.quantity)}枚</b>
+          （総口数から計算した最大数。ほかの賞の口は減りません。公開前にこの枚数を入庫してください）
+        </>
+      ) : (
+        '専用の在庫の枚数（最大数）は、保存すると総口数から計算して表示します。ほかの賞の口は減りません。'
+      )}
+    </p>
   );
 }
 
@@ -319,7 +340,7 @@ export function Tiers({ data, answer, busy }: { data: Data; answer?: PackEditorA
       <input type="hidden" name="intent" value="tiers" />
       <input type="hidden" name="tierCount" value={rows.length} />
       <p className="text-sm text-muted">
-        上から順に良い賞です（1番上が最上位）。通常の賞の数量の合計が総口数になります。ラストワン賞は最後の1口を引いた人に、キリ番賞は指定した口数目を引いた人に、個人キリ番賞は自分の何口目かに達した人に（1人1回ずつ）、ピタリ賞は選んだ賞の最後の1口を引いた人に、口とは別に贈られます（キリ番に「ゾロ目」と入力すると、総口数未満のゾロ目
+        上から順に良い賞です（1番上が最上位）。通常の賞の数量の合計が総口数になります。ラストワン賞は最後の1口を引いた人に、キリ番賞は指定した口数目を引いた人に、個人キリ番賞は自分の何口目かに達した人に（1人1回ずつ）、ピタリ賞は選んだ賞の最後の1口を引いた人に、天井賞は確定する賞が出ないまま指定の口数を引いた人に（その口数ごとに）、口とは別に贈られます（キリ番に「ゾロ目」と入力すると、総口数未満のゾロ目
         11, 22, …, 111 … がすべて入ります: ゾロ目賞）。
         {data.pack.totalLots ? ` 現在の総口数: ${n(data.pack.totalLots)}口` : ''}
       </p>
