@@ -5,20 +5,11 @@
 // running shop (PostgreSQL only).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { eq } from 'drizzle-orm';
-import {
-  useBrowser,
-  openContext,
-  expectNoSeriousAxeViolations,
-  waitForHydration,
-  signUpInBrowser,
-  setUpStaffTotp,
-  screenshot,
-} from './support/browser';
+import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration, screenshot } from './support/browser';
+import { signUpStaff } from './support/accounts';
 import { openDatabase, type DatabaseHandle } from '#db/client';
 import { gachaTiers } from '#db/schema';
-import { TEST_RULES, ensureGenre } from '#tests/fixtures';
-import { uniqueEmail } from '#tests/http';
-import { runAdminCommand } from '../scripts/shop-admin';
+import { ensureGenre } from '#tests/fixtures';
 import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
@@ -41,19 +32,13 @@ describe('天井賞 in the pack editor', () => {
     async () => {
       const { context, page, problems } = await openContext(shop.browser, 'desktop', shop.baseURL);
       try {
-        const email = uniqueEmail('ceiling-editor');
-        const password = 'ceiling-editor-2026';
-        await signUpInBrowser(page, { name: '天井担当', email, password });
-        const said: string[] = [];
-        const code = await runAdminCommand(
-          handle!.db,
-          ['staff:grant', '--member', email, '--role', 'staff', '--permissions', 'packs:write'],
-          (line) => said.push(line),
-          { lifetimes: TEST_RULES.coinLifetimes },
-        );
-        expect(code, said.join('\n')).toBe(0);
-        await page.goto('/admin/packs');
-        await setUpStaffTotp(page, password);
+        await signUpStaff(page, handle!.db, {
+          name: '天井担当',
+          label: 'ceiling-editor',
+          password: 'ceiling-editor-2026',
+          permissions: 'packs:write',
+          path: '/admin/packs',
+        });
 
         // Basics and sale terms: 20 lots at 100 coins.
         await page.goto('/admin/packs');

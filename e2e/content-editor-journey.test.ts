@@ -5,18 +5,9 @@
 // and a visitor then reads it at /{uid}; a visitor asking /preview meets the not-found page. axe on the list and the editor. The staff role is granted beside the running shop
 // (PostgreSQL only, like the other staff journeys).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import {
-  useBrowser,
-  openContext,
-  expectNoSeriousAxeViolations,
-  waitForHydration,
-  signUpInBrowser,
-  setUpStaffTotp,
-} from './support/browser';
+import { useBrowser, openContext, expectNoSeriousAxeViolations, waitForHydration } from './support/browser';
+import { signUpStaff } from './support/accounts';
 import { openDatabase, type DatabaseHandle } from '#db/client';
-import { TEST_RULES } from '#tests/fixtures';
-import { uniqueEmail } from '#tests/http';
-import { runAdminCommand } from '../scripts/shop-admin';
 import { testShop } from '#tests/test-shop';
 
 const shop = useBrowser();
@@ -39,19 +30,13 @@ describe('a content page written in the browser', () => {
       const desk = await openContext(shop.browser, 'desktop', shop.baseURL);
       const visitor = await openContext(shop.browser, 'desktop', shop.baseURL);
       try {
-        const email = uniqueEmail('content-editor');
-        const password = 'content-pass-2026';
-        await signUpInBrowser(desk.page, { name: 'ページ担当', email, password });
-        const said: string[] = [];
-        const code = await runAdminCommand(
-          handle!.db,
-          ['staff:grant', '--member', email, '--role', 'staff', '--permissions', 'content:write'],
-          (line) => said.push(line),
-          { lifetimes: TEST_RULES.coinLifetimes },
-        );
-        expect(code, said.join('\n')).toBe(0);
-        await desk.page.goto('/admin/content');
-        await setUpStaffTotp(desk.page, password);
+        await signUpStaff(desk.page, handle!.db, {
+          name: 'ページ担当',
+          label: 'content-editor',
+          password: 'content-pass-2026',
+          permissions: 'content:write',
+          path: '/admin/content',
+        });
 
         // ── The list: a reserved URL is refused, then the draft is made.
         const page = desk.page;
