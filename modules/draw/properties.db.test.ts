@@ -727,8 +727,8 @@ class Run {
         Object.fromEntries(
           pack.tiers.map((t) => [
             t.id,
-            // A 天井賞's count is the most it can give (each member's walk is their own).
-            t.isLastOne ? (pack.soldOut ? 0 : 1) : t.ceilingAfter ? t.quantity : t.quantity - t.won,
+            // A 天井賞's count is its own stock less those given (each member's walk is their own), 0 once sold out.
+            t.isLastOne ? (pack.soldOut ? 0 : 1) : t.ceilingAfter && pack.soldOut ? 0 : t.quantity - t.won,
           ]),
         ),
       );
